@@ -1,0 +1,2 @@
+"""The application core: no Qt here."""
+__version__ = "0.1.0"

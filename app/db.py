@@ -1,0 +1,117 @@
+"""One engine and one sessionmaker per database URL; migrations; backups."""
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+from alembic import command
+from alembic.config import Config
+from alembic.runtime.migration import MigrationContext
+from alembic.script import ScriptDirectory
+from sqlalchemy import create_engine, event
+from sqlalchemy.engine import Engine, make_url
+from sqlalchemy.orm import Session, sessionmaker
+
+from .errors import SchemaTooNew
+
+MIGRATIONS_DIR = Path(__file__).resolve().parent.parent / "models" / "migrations"
+
+
+def _sqlite_pragmas(dbapi_conn, _record):
+    cur = dbapi_conn.cursor()
+    cur.execute("PRAGMA foreign_keys=ON")
+    cur.execute("PRAGMA journal_mode=WAL")
+    cur.execute("PRAGMA synchronous=NORMAL")
+    cur.execute("PRAGMA busy_timeout=10000")
+    cur.close()
+
+
+def make_engine(url: str, **kw) -> Engine:
+    u = make_url(url)
+    if u.get_backend_name() == "sqlite":
+        if u.database and u.database != ":memory:":
+            Path(u.database).parent.mkdir(parents=True, exist_ok=True)
+        engine = create_engine(url, **kw)
+        event.listen(engine, "connect", _sqlite_pragmas)
+        return engine
+    if u.get_backend_name() == "postgresql" and u.drivername == "postgresql":
+        u = u.set(drivername="postgresql+psycopg")
+    kw.setdefault("pool_pre_ping", True)
+    return create_engine(u, **kw)
+
+
+class Database:
+    """An engine plus its sessionmaker; what the CLI, the console and the tests hold."""
+
+    def __init__(self, url: str, **engine_kw):
+        self.url = url
+        self.engine = make_engine(url, **engine_kw)
+        self.sessionmaker = sessionmaker(self.engine, expire_on_commit=False)
+
+    @property
+    def is_sqlite(self) -> bool:
+        return self.engine.dialect.name == "sqlite"
+
+    def session(self) -> Session:
+        return self.sessionmaker()
+
+    def dispose(self) -> None:
+        self.engine.dispose()
+
+    # --- migrations -------------------------------------------------------
+    def alembic_config(self) -> Config:
+        cfg = Config()
+        cfg.set_main_option("script_location", str(MIGRATIONS_DIR))
+        cfg.attributes["engine"] = self.engine
+        return cfg
+
+    def head_revision(self) -> str:
+        return ScriptDirectory.from_config(self.alembic_config()).get_current_head()
+
+    def current_revision(self) -> str | None:
+        with self.engine.connect() as conn:
+            return MigrationContext.configure(conn).get_current_revision()
+
+    def needs_upgrade(self) -> bool:
+        return self.current_revision() != self.head_revision()
+
+    def check_not_newer(self) -> None:
+        current = self.current_revision()
+        if current is None:
+            return
+        script = ScriptDirectory.from_config(self.alembic_config())
+        if not _known(script, current):
+            raise SchemaTooNew(
+                f"The database is at schema revision {current}, which this version of the console "
+                f"does not know (newest known: {script.get_current_head()}). "
+                "Install a newer idc-console to open it.")
+
+    def upgrade(self, revision: str = "head") -> None:
+        self.check_not_newer()
+        command.upgrade(self.alembic_config(), revision)
+
+    def downgrade(self, revision: str) -> None:
+        command.downgrade(self.alembic_config(), revision)
+
+    def backup_sqlite(self, target: Path) -> Path:
+        """Online, consistent copy through sqlite3's backup API."""
+        if not self.is_sqlite:
+            raise ValueError("backup through the console is for SQLite files; use pg_dump for PostgreSQL")
+        src_path = self.engine.url.database
+        target = Path(target)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        src = sqlite3.connect(src_path)
+        dst = sqlite3.connect(str(target))
+        try:
+            src.backup(dst)
+        finally:
+            dst.close()
+            src.close()
+        return target
+
+
+def _known(script: ScriptDirectory, rev: str) -> bool:
+    try:
+        return script.get_revision(rev) is not None
+    except Exception:  # alembic raises for unknown revisions
+        return False

@@ -1,0 +1,1 @@
+"""Use cases. Each takes a UnitOfWork, checks permission, validates, writes, audits."""

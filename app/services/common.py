@@ -1,0 +1,134 @@
+"""Shared mechanics of the use cases: snapshots, versioned updates, reference checks."""
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass, field
+from decimal import Decimal
+from typing import Any, Iterable
+
+from sqlalchemy import func, inspect, select
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm.exc import StaleDataError
+from sqlalchemy.orm import Session
+
+from models import Base
+
+from ..errors import Conflict, InUse, NotFound, RuleViolation
+from ..uow import UnitOfWork
+
+TIME_ZONE = "Asia/Shanghai"
+
+
+@dataclass(frozen=True)
+class Changes:
+    """What a use case touched, for views to decide whether to refresh."""
+
+    kinds: frozenset[str] = field(default_factory=frozenset)
+    ids: tuple = ()
+
+
+def snapshot(obj: Base, fields: Iterable[str] | None = None) -> dict[str, Any]:
+    """Column values of `obj` as plain JSON-able values (Decimal and dates as text)."""
+    mapper = inspect(obj).mapper
+    names = fields or [c.key for c in mapper.column_attrs if c.key not in ("version", "updated_at", "updated_by")]
+    out = {}
+    for name in names:
+        value = getattr(obj, name)
+        if isinstance(value, Decimal):
+            value = str(value)
+        elif isinstance(value, (dt.date, dt.datetime)):
+            value = value.isoformat()
+        out[name] = value
+    return out
+
+
+def get_or_404(session: Session, model: type, key: Any, what: str | None = None):
+    obj = session.get(model, key)
+    if obj is None:
+        raise NotFound(f"{what or model.__name__} {key} does not exist (it may have been deleted by someone else)")
+    return obj
+
+
+def check_version(obj: Base, expected_version: int | None, label: str) -> None:
+    if expected_version is not None and obj.version != expected_version:
+        raise Conflict(
+            f"{label} was changed by {obj.updated_by or 'someone'} at {local_time(obj.updated_at)} "
+            "after you opened it. Reload it to see their changes, then edit again.",
+            who=obj.updated_by, when=obj.updated_at)
+
+
+def flush_versioned(uow: UnitOfWork, obj: Base, label: str) -> None:
+    """Flush, turning a lost race on the version column into a Conflict naming who won."""
+    obj.updated_by = uow.actor.login
+    try:
+        uow.session.flush()
+    except StaleDataError:
+        uow.session.rollback()
+        model = type(obj)
+        pk = inspect(obj).identity
+        with uow.db.session() as s:
+            fresh = s.get(model, pk[0] if len(pk) == 1 else pk)
+            who = getattr(fresh, "updated_by", None) if fresh else None
+            when = getattr(fresh, "updated_at", None) if fresh else None
+        raise Conflict(f"{label} was changed by {who or 'someone'} at {local_time(when)} while you were "
+                       "editing it. Reload it to see their changes, then edit again.", who=who, when=when)
+
+
+def local_time(value: dt.datetime | None) -> str:
+    if value is None:
+        return "an unknown time"
+    from zoneinfo import ZoneInfo
+
+    return value.astimezone(ZoneInfo(TIME_ZONE)).strftime("%Y-%m-%d %H:%M:%S")
+
+
+def references_to(session: Session, obj: Base, *, ignore: Iterable[str] = ()) -> list[tuple[str, int]]:
+    """(table, count) for every row in another table whose foreign key points at `obj`."""
+    table = obj.__table__
+    pk_col = list(table.primary_key.columns)[0]
+    key = getattr(obj, pk_col.key)
+    found = []
+    for other in Base.metadata.sorted_tables:
+        if other.name in ignore:
+            continue
+        for fk in other.foreign_keys:
+            if fk.column.table is table and fk.column is pk_col:
+                if other is table and fk.parent.name == pk_col.name:
+                    continue
+                n = session.execute(select(func.count()).select_from(other).where(fk.parent == key)).scalar_one()
+                if n:
+                    found.append((other.name, n))
+    return found
+
+
+TABLE_WORDS = {
+    "device": "device(s)", "gpu_asset": "GPU(s)", "rack": "rack(s)", "room": "room(s)", "site": "site(s)",
+    "contract": "contract(s)", "contract_item": "contract item(s)", "customer": "customer(s)",
+    "coverage": "coverage entries", "rack_reservation": "reservation(s)", "statement": "statement(s)",
+    "region": "sub-region(s)", "subsidiary": "subsidiaries", "gpu_lease": "GPU lease(s)",
+    "meter_reading": "meter reading(s)", "contact": "contact(s)", "device_type": "device type(s)",
+    "downtime": "downtime record(s)", "gpu_history": "history rows", "contract_item_gpu": "contract GPU link(s)",
+    "statement_line": "statement line(s)", "app_user": "user(s)", "document_counter": "counters",
+}
+
+
+def refuse_if_referenced(session: Session, obj: Base, label: str, *, ignore: Iterable[str] = ()) -> None:
+    refs = references_to(session, obj, ignore=ignore)
+    if refs:
+        what = ", ".join(f"{n} {TABLE_WORDS.get(t, t)}" for t, n in refs)
+        raise InUse(f"{label} cannot be deleted: it is still referred to by {what}. "
+                    "Remove or reassign those first, or retire it by status instead.")
+
+
+def integrity_message(exc: IntegrityError) -> str:
+    text = str(exc.orig)
+    if "UNIQUE" in text.upper() or "duplicate key" in text:
+        return "a record with the same unique value already exists: " + text.splitlines()[0]
+    return "the database refused the change: " + text.splitlines()[0]
+
+
+def flush_or_refuse(session: Session) -> None:
+    try:
+        session.flush()
+    except IntegrityError as exc:
+        raise RuleViolation(integrity_message(exc)) from exc

@@ -1,0 +1,111 @@
+"""Statements, their lines, numbering counters, meter readings, leases and downtime."""
+from __future__ import annotations
+
+import datetime as dt
+from decimal import Decimal
+
+from sqlalchemy import CheckConstraint, ForeignKey, Integer, Numeric, String, Text, UniqueConstraint
+from sqlalchemy.orm import Mapped, mapped_column, relationship
+
+from .base import Base, IdMixin, Money, Versioned, utcnow
+from .choices import StatementKind, StatementStatus, TaxCategory
+
+
+class TaxRate(IdMixin, Base):
+    __tablename__ = "tax_rate"
+    category: Mapped[str] = mapped_column(String(20))
+    rate: Mapped[Decimal] = mapped_column(Numeric(5, 4))
+    valid_from: Mapped[dt.date]
+    __table_args__ = (
+        UniqueConstraint("category", "valid_from", name="uq_tax_rate_category_from"),
+        CheckConstraint(TaxCategory.check_sql("category"), name="category"),
+    )
+
+
+class Statement(IdMixin, Versioned, Base):
+    __tablename__ = "statement"
+    number: Mapped[str | None] = mapped_column(String(32), unique=True)
+    kind: Mapped[str] = mapped_column(String(16), default=StatementKind.STATEMENT)
+    subsidiary_id: Mapped[int] = mapped_column(ForeignKey("subsidiary.id"), index=True)
+    customer_id: Mapped[int] = mapped_column(ForeignKey("customer.id"), index=True)
+    period: Mapped[str] = mapped_column(String(7), index=True)  # YYYY-MM
+    status: Mapped[str] = mapped_column(String(16), default=StatementStatus.DRAFT, index=True)
+    subtotal: Mapped[Decimal] = mapped_column(Money(), default=Decimal(0))
+    tax: Mapped[Decimal] = mapped_column(Money(), default=Decimal(0))
+    total: Mapped[Decimal] = mapped_column(Money(), default=Decimal(0))
+    created_at: Mapped[dt.datetime] = mapped_column(default=utcnow)
+    issued_at: Mapped[dt.datetime | None]
+    original_id: Mapped[int | None] = mapped_column(ForeignKey("statement.id"))
+    reason: Mapped[str | None] = mapped_column(Text)
+    fapiao_no: Mapped[str | None] = mapped_column(String(64))
+    lines: Mapped[list["StatementLine"]] = relationship(
+        back_populates="statement", cascade="all, delete-orphan", order_by="StatementLine.id")
+    __table_args__ = (
+        CheckConstraint(StatementKind.check_sql("kind"), name="kind"),
+        CheckConstraint(StatementStatus.check_sql("status"), name="status"),
+    )
+
+
+class StatementLine(IdMixin, Base):
+    __tablename__ = "statement_line"
+    statement_id: Mapped[int] = mapped_column(ForeignKey("statement.id"), index=True)
+    contract_item_id: Mapped[int | None] = mapped_column(ForeignKey("contract_item.id"))
+    charge: Mapped[str] = mapped_column(String(16))  # fee, usage, overage, power, credit
+    period: Mapped[str] = mapped_column(String(7))
+    description: Mapped[str] = mapped_column(String(255))
+    quantity: Mapped[Decimal] = mapped_column(Numeric(14, 4))
+    unit: Mapped[str] = mapped_column(String(16))
+    unit_price: Mapped[Decimal] = mapped_column(Numeric(14, 4))
+    amount: Mapped[Decimal] = mapped_column(Money())
+    tax_rate: Mapped[Decimal] = mapped_column(Numeric(5, 4))
+    tax: Mapped[Decimal] = mapped_column(Money())
+    note: Mapped[str | None] = mapped_column(Text)
+    statement: Mapped[Statement] = relationship(back_populates="lines")
+    __table_args__ = (
+        # A run creates only what is missing: one line per item, charge and period.
+        UniqueConstraint("contract_item_id", "charge", "period", name="uq_statement_line_charge"),
+    )
+
+
+class DocumentCounter(Base):
+    """Gapless per-subsidiary numbering; the row is locked by the UPDATE that takes a number."""
+
+    __tablename__ = "document_counter"
+    subsidiary_id: Mapped[int] = mapped_column(ForeignKey("subsidiary.id"), primary_key=True)
+    kind: Mapped[str] = mapped_column(String(16), primary_key=True)
+    scope: Mapped[str] = mapped_column(String(8), primary_key=True)  # year or year-month
+    last_value: Mapped[int] = mapped_column(Integer, default=0)
+
+
+class MeterReading(IdMixin, Base):
+    __tablename__ = "meter_reading"
+    rack_id: Mapped[int] = mapped_column(ForeignKey("rack.id"))
+    read_at: Mapped[dt.datetime]
+    kwh_total: Mapped[Decimal] = mapped_column(Numeric(14, 3))
+    __table_args__ = (UniqueConstraint("rack_id", "read_at", name="uq_meter_reading_rack_at"),)
+
+
+class GpuLease(IdMixin, Base):
+    """One GPU leased under one contract item from start until end (open while end is NULL)."""
+
+    __tablename__ = "gpu_lease"
+    gpu_id: Mapped[int] = mapped_column(ForeignKey("gpu_asset.id"), index=True)
+    contract_item_id: Mapped[int] = mapped_column(ForeignKey("contract_item.id"), index=True)
+    start: Mapped[dt.datetime]
+    end: Mapped[dt.datetime | None]
+    __table_args__ = (CheckConstraint('"end" IS NULL OR "end" >= start', name="interval"),)
+
+
+class Downtime(IdMixin, Base):
+    """A failed GPU or server is not billed while it was down."""
+
+    __tablename__ = "downtime"
+    gpu_id: Mapped[int | None] = mapped_column(ForeignKey("gpu_asset.id"), index=True)
+    device_id: Mapped[int | None] = mapped_column(ForeignKey("device.id"), index=True)
+    start: Mapped[dt.datetime]
+    end: Mapped[dt.datetime | None]
+    reason: Mapped[str] = mapped_column(String(255))
+    __table_args__ = (
+        CheckConstraint("gpu_id IS NOT NULL OR device_id IS NOT NULL", name="target"),
+        CheckConstraint('"end" IS NULL OR "end" >= start', name="interval"),
+    )

@@ -1,0 +1,44 @@
+"""Customers, their contacts, and users of the console."""
+from __future__ import annotations
+
+import datetime as dt
+
+from sqlalchemy import Boolean, CheckConstraint, ForeignKey, String
+from sqlalchemy.orm import Mapped, mapped_column, relationship
+
+from .base import Base, IdMixin, Versioned, utcnow
+from .choices import CustomerStatus, Role
+
+
+class User(IdMixin, Versioned, Base):
+    __tablename__ = "app_user"
+    login: Mapped[str] = mapped_column(String(64), unique=True)
+    display_name: Mapped[str] = mapped_column(String(128))
+    role: Mapped[str] = mapped_column(String(16))
+    password_hash: Mapped[str] = mapped_column(String(255))
+    active: Mapped[bool] = mapped_column(Boolean, default=True)
+    created_at: Mapped[dt.datetime] = mapped_column(default=utcnow)
+    __table_args__ = (CheckConstraint(Role.check_sql("role"), name="role"),)
+
+
+class Customer(IdMixin, Versioned, Base):
+    __tablename__ = "customer"
+    name: Mapped[str] = mapped_column(String(128), index=True)
+    credit_code: Mapped[str] = mapped_column(String(18), unique=True)
+    region_code: Mapped[str | None] = mapped_column(ForeignKey("region.code"), index=True)
+    address: Mapped[str | None] = mapped_column(String(255))
+    account_manager_id: Mapped[int | None] = mapped_column(ForeignKey("app_user.id"))
+    status: Mapped[str] = mapped_column(String(16), default=CustomerStatus.ACTIVE)
+    contacts: Mapped[list["Contact"]] = relationship(
+        back_populates="customer", cascade="all, delete-orphan", order_by="Contact.id")
+    __table_args__ = (CheckConstraint(CustomerStatus.check_sql("status"), name="status"),)
+
+
+class Contact(IdMixin, Base):
+    __tablename__ = "contact"
+    customer_id: Mapped[int] = mapped_column(ForeignKey("customer.id"), index=True)
+    name: Mapped[str] = mapped_column(String(64))
+    phone: Mapped[str | None] = mapped_column(String(32))
+    email: Mapped[str | None] = mapped_column(String(128))
+    role: Mapped[str | None] = mapped_column(String(64))
+    customer: Mapped[Customer] = relationship(back_populates="contacts")

@@ -1,0 +1,54 @@
+"""GPU catalogue, GPU assets and their lifecycle history."""
+from __future__ import annotations
+
+import datetime as dt
+from decimal import Decimal
+
+from sqlalchemy import Boolean, CheckConstraint, ForeignKey, Integer, String, UniqueConstraint
+from sqlalchemy.orm import Mapped, mapped_column, relationship
+
+from .base import Base, IdMixin, Money, Versioned, utcnow
+from .choices import FormFactor, GpuState
+
+
+class GpuModel(IdMixin, Versioned, Base):
+    __tablename__ = "gpu_model"
+    name: Mapped[str] = mapped_column(String(64), unique=True)
+    vendor: Mapped[str] = mapped_column(String(32))
+    memory_gb: Mapped[int] = mapped_column(Integer)
+    form_factor: Mapped[str] = mapped_column(String(8))
+    interconnect: Mapped[str | None] = mapped_column(String(64))
+    active: Mapped[bool] = mapped_column(Boolean, default=True)
+    __table_args__ = (CheckConstraint(FormFactor.check_sql("form_factor"), name="form_factor"),)
+
+
+class GpuAsset(IdMixin, Versioned, Base):
+    __tablename__ = "gpu_asset"
+    serial: Mapped[str] = mapped_column(String(64), unique=True)
+    gpu_model_id: Mapped[int] = mapped_column(ForeignKey("gpu_model.id"), index=True)
+    device_id: Mapped[int | None] = mapped_column(ForeignKey("device.id"), index=True)
+    slot: Mapped[int | None] = mapped_column(Integer)
+    state: Mapped[str] = mapped_column(String(16), default=GpuState.ORDERED, index=True)
+    customer_id: Mapped[int | None] = mapped_column(ForeignKey("customer.id"), index=True)
+    purchase_date: Mapped[dt.date | None]
+    purchase_cost: Mapped[Decimal | None] = mapped_column(Money())
+    warranty_end: Mapped[dt.date | None] = mapped_column(index=True)
+    depreciation_months: Mapped[int] = mapped_column(Integer, default=36)
+    gpu_model: Mapped[GpuModel] = relationship(lazy="joined")
+    __table_args__ = (
+        UniqueConstraint("device_id", "slot", name="uq_gpu_asset_device_slot"),
+        CheckConstraint(GpuState.check_sql("state"), name="state"),
+        CheckConstraint("(device_id IS NULL) = (slot IS NULL)", name="slot_with_device"),
+        CheckConstraint("slot IS NULL OR slot >= 1", name="slot_positive"),
+        CheckConstraint("depreciation_months > 0", name="depreciation"),
+    )
+
+
+class GpuHistory(IdMixin, Base):
+    __tablename__ = "gpu_history"
+    gpu_id: Mapped[int] = mapped_column(ForeignKey("gpu_asset.id"), index=True)
+    from_state: Mapped[str | None] = mapped_column(String(16))
+    to_state: Mapped[str] = mapped_column(String(16))
+    at: Mapped[dt.datetime] = mapped_column(default=utcnow)
+    actor_login: Mapped[str] = mapped_column(String(64))
+    reason: Mapped[str] = mapped_column(String(255))
