@@ -1,0 +1,146 @@
+"""Test fixtures: every storage test runs on SQLite and, with IDC_TEST_PG_URL, on PostgreSQL.
+
+`db` is a migrated, empty database (fresh per test); `admin`, `operator`, `manager` and
+`auditor` are logged-in actors.
+"""
+from __future__ import annotations
+
+import os
+import uuid
+
+import pytest
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+from sqlalchemy import create_engine, text  # noqa: E402
+from sqlalchemy.engine import make_url  # noqa: E402
+
+from app.audit import Actor  # noqa: E402
+from app.db import Database  # noqa: E402
+from app.startup import prepare_database  # noqa: E402
+
+PG_URL = os.environ.get("IDC_TEST_PG_URL")
+BACKENDS = ["sqlite"] + (["postgresql"] if PG_URL else [])
+
+
+def _pg_admin_url() -> str:
+    return make_url(PG_URL).set(drivername="postgresql+psycopg").render_as_string(hide_password=False)
+
+
+@pytest.fixture(scope="session")
+def pg_template():
+    """A migrated template database; each test clones it (CREATE DATABASE … TEMPLATE)."""
+    if not PG_URL:
+        yield None
+        return
+    base = make_url(_pg_admin_url())
+    name = f"idc_tpl_{uuid.uuid4().hex[:8]}"
+    admin = create_engine(base.set(database="postgres"), isolation_level="AUTOCOMMIT")
+    with admin.connect() as c:
+        c.execute(text(f'CREATE DATABASE "{name}"'))
+    db = Database(base.set(database=name).render_as_string(hide_password=False))
+    prepare_database(db)
+    db.dispose()
+    yield name
+    with admin.connect() as c:
+        c.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+    admin.dispose()
+
+
+_sqlite_template: dict[str, bytes] = {}
+
+
+def make_db(backend: str, tmp_path, pg_template) -> Database:
+    if backend == "sqlite":
+        path = tmp_path / "test.db"
+        if "bytes" not in _sqlite_template:
+            tpl = tmp_path / "template.db"
+            db = Database(f"sqlite:///{tpl}")
+            prepare_database(db)
+            db.dispose()
+            import sqlite3
+            c = sqlite3.connect(tpl)
+            c.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+            c.close()
+            _sqlite_template["bytes"] = tpl.read_bytes()
+        path.write_bytes(_sqlite_template["bytes"])
+        return Database(f"sqlite:///{path}")
+    base = make_url(_pg_admin_url())
+    name = f"idc_t_{uuid.uuid4().hex[:10]}"
+    admin = create_engine(base.set(database="postgres"), isolation_level="AUTOCOMMIT")
+    with admin.connect() as c:
+        c.execute(text(f'CREATE DATABASE "{name}" TEMPLATE "{pg_template}"'))
+    admin.dispose()
+    db = Database(base.set(database=name).render_as_string(hide_password=False))
+    db._test_drop = (base, name)
+    return db
+
+
+def drop_db(db: Database) -> None:
+    db.dispose()
+    info = getattr(db, "_test_drop", None)
+    if info:
+        base, name = info
+        admin = create_engine(base.set(database="postgres"), isolation_level="AUTOCOMMIT")
+        with admin.connect() as c:
+            c.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+        admin.dispose()
+
+
+@pytest.fixture(params=BACKENDS)
+def db(request, tmp_path, pg_template):
+    database = make_db(request.param, tmp_path, pg_template)
+    yield database
+    drop_db(database)
+
+
+@pytest.fixture
+def sqlite_db(tmp_path, pg_template):
+    database = make_db("sqlite", tmp_path, pg_template)
+    yield database
+    drop_db(database)
+
+
+PASSWORD = "correct-horse-1"
+
+
+@pytest.fixture
+def admin(db) -> Actor:
+    from app.services.users import add_user, login
+
+    add_user(db, None, "admin", "admin", PASSWORD, "管理员")
+    return login(db, "admin", PASSWORD)
+
+
+def _user(db, admin, login_name, role, display):
+    from app.services.users import add_user, login
+
+    add_user(db, admin, login_name, role, PASSWORD, display)
+    return login(db, login_name, PASSWORD)
+
+
+@pytest.fixture
+def operator(db, admin) -> Actor:
+    return _user(db, admin, "op", "operator", "运维 小王")
+
+
+@pytest.fixture
+def manager(db, admin) -> Actor:
+    return _user(db, admin, "am", "account_manager", "客户经理 李娜")
+
+
+@pytest.fixture
+def auditor(db, admin) -> Actor:
+    return _user(db, admin, "audit", "auditor", "审计 张伟")
+
+
+def table_counts(db: Database) -> dict[str, int]:
+    """Row count of every table: the fingerprint a refused write must leave unchanged."""
+    import models
+
+    out = {}
+    with db.engine.connect() as c:
+        for t in models.Base.metadata.sorted_tables:
+            out[t.name] = c.execute(text(f'SELECT count(*) FROM "{t.name}"')).scalar_one()
+        out["_head"] = tuple(c.execute(text("SELECT seq, hash FROM audit_head")).one())
+    return out
