@@ -18,6 +18,8 @@ class Rack(IdMixin, Versioned, Base):
     name: Mapped[str] = mapped_column(String(64))
     u_height: Mapped[int] = mapped_column(Integer, default=42)
     power_capacity_kw: Mapped[Decimal] = mapped_column(Numeric(8, 2), default=Decimal("8"))
+    # The feed's hard limit; typical draw above capacity needs an override, above this never.
+    breaker_limit_kw: Mapped[Decimal | None] = mapped_column(Numeric(8, 2))
     status: Mapped[str] = mapped_column(String(16), default=RackStatus.AVAILABLE, index=True)
     asset_tag: Mapped[str | None] = mapped_column(String(64), unique=True)
     customer_id: Mapped[int | None] = mapped_column(ForeignKey("customer.id"), index=True)

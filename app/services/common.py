@@ -4,7 +4,7 @@ from __future__ import annotations
 import datetime as dt
 from dataclasses import dataclass, field
 from decimal import Decimal
-from typing import Any, Iterable
+from typing import Any, Callable, Iterable
 
 from sqlalchemy import func, inspect, select
 from sqlalchemy.exc import IntegrityError
@@ -13,7 +13,8 @@ from sqlalchemy.orm import Session
 
 from models import Base
 
-from ..errors import Conflict, InUse, NotFound, RuleViolation
+from ..auth import require
+from ..errors import Conflict, InUse, NotFound, RuleViolation, ValidationError
 from ..uow import UnitOfWork
 
 TIME_ZONE = "Asia/Shanghai"
@@ -60,6 +61,7 @@ def check_version(obj: Base, expected_version: int | None, label: str) -> None:
 def flush_versioned(uow: UnitOfWork, obj: Base, label: str) -> None:
     """Flush, turning a lost race on the version column into a Conflict naming who won."""
     obj.updated_by = uow.actor.login
+    obj.updated_at = dt.datetime.now(dt.timezone.utc)  # always an UPDATE, so the version moves
     try:
         uow.session.flush()
     except StaleDataError:
@@ -132,3 +134,112 @@ def flush_or_refuse(session: Session) -> None:
         session.flush()
     except IntegrityError as exc:
         raise RuleViolation(integrity_message(exc)) from exc
+
+
+# --- one create/update/delete for the entities whose rules are record-level ------------
+
+@dataclass(frozen=True)
+class EntitySpec:
+    kind: str                      # audit object type and action prefix
+    model: type
+    permission: str
+    validate: Callable[[Session, dict], dict[str, str]]  # may normalise values in place
+    label_attr: str
+    normalise: Callable[[dict], None] | None = None
+    after_write: Callable[[UnitOfWork, Any, dict], None] | None = None  # cross-entity rules
+
+
+REGISTRY: dict[str, EntitySpec] = {}
+
+
+def register(spec: EntitySpec) -> EntitySpec:
+    REGISTRY[spec.kind] = spec
+    return spec
+
+
+def _spec(kind: str) -> EntitySpec:
+    import app.services.registry  # noqa: F401  (loads every module that registers)
+
+    try:
+        return REGISTRY[kind]
+    except KeyError:
+        raise NotFound(f"there is no kind of record called {kind!r}") from None
+
+
+def create_in(uow: UnitOfWork, kind: str, values: dict, *, reason: str | None = None):
+    spec = _spec(kind)
+    require(uow.actor, spec.permission)
+    values = dict(values)
+    if spec.normalise:
+        spec.normalise(values)
+    errors = spec.validate(uow.session, values)
+    if errors:
+        raise ValidationError(errors)
+    obj = spec.model(**{k: v for k, v in values.items() if not k.startswith("_")}, updated_by=uow.actor.login)
+    uow.session.add(obj)
+    flush_or_refuse(uow.session)
+    if spec.after_write:
+        spec.after_write(uow, obj, values)
+    uow.audit(f"{kind}.create", kind, _pk(obj), str(getattr(obj, spec.label_attr)), after=snapshot(obj),
+              reason=reason)
+    return obj
+
+
+def create_record(db, actor, kind: str, values: dict, *, reason: str | None = None) -> int:
+    with UnitOfWork(db, actor) as uow:
+        obj = create_in(uow, kind, values, reason=reason)
+        uow.commit()
+        return _pk(obj)
+
+
+def update_record(db, actor, kind: str, obj_id, values: dict, expected_version: int | None = None,
+                  *, reason: str | None = None) -> int:
+    """Returns the new version."""
+    spec = _spec(kind)
+    require(actor, spec.permission)
+    with UnitOfWork(db, actor) as uow:
+        obj = get_or_404(uow.session, spec.model, obj_id, kind)
+        label = f"{kind} {getattr(obj, spec.label_attr)}"
+        check_version(obj, expected_version, label)
+        before = snapshot(obj)
+        merged = {k: v for k, v in before.items()}
+        for k, v in before.items():  # typed values, not their text
+            merged[k] = getattr(obj, k)
+        merged.update(values)
+        if spec.normalise:
+            spec.normalise(merged)
+        merged["_id"] = _pk(obj)
+        errors = spec.validate(uow.session, merged)
+        if errors:
+            raise ValidationError(errors)
+        for k in values:
+            if not k.startswith("_"):
+                setattr(obj, k, merged[k])
+        flush_versioned(uow, obj, label)
+        if spec.after_write:
+            spec.after_write(uow, obj, merged)
+        after = snapshot(obj)
+        changed = [k for k in after if after[k] != before[k]]
+        uow.audit(f"{kind}.update", kind, _pk(obj), str(getattr(obj, spec.label_attr)),
+                  before={k: before[k] for k in changed}, after={k: after[k] for k in changed}, reason=reason)
+        uow.commit()
+        return obj.version
+
+
+def delete_record(db, actor, kind: str, obj_id, *, reason: str | None = None) -> None:
+    spec = _spec(kind)
+    require(actor, spec.permission)
+    with UnitOfWork(db, actor) as uow:
+        obj = get_or_404(uow.session, spec.model, obj_id, kind)
+        label = f"{kind} {getattr(obj, spec.label_attr)}"
+        refuse_if_referenced(uow.session, obj, label)
+        before = snapshot(obj)
+        uow.session.delete(obj)
+        flush_or_refuse(uow.session)
+        uow.audit(f"{kind}.delete", kind, obj_id, str(before.get(spec.label_attr)), before=before, reason=reason)
+        uow.commit()
+
+
+def _pk(obj):
+    ident = inspect(obj).identity
+    return ident[0] if ident and len(ident) == 1 else ident

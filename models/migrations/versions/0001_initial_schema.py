@@ -345,6 +345,7 @@ def upgrade() -> None:
     sa.Column('name', sa.String(length=64), nullable=False),
     sa.Column('u_height', sa.Integer(), nullable=False),
     sa.Column('power_capacity_kw', sa.Numeric(precision=8, scale=2), nullable=False),
+    sa.Column('breaker_limit_kw', sa.Numeric(precision=8, scale=2), nullable=True),
     sa.Column('status', sa.String(length=16), nullable=False),
     sa.Column('asset_tag', sa.String(length=64), nullable=True),
     sa.Column('customer_id', sa.Integer(), nullable=True),

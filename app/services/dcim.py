@@ -1,0 +1,390 @@
+"""Racks, reservations, device types and devices: where a server may go.
+
+Rules: a device fits in its rack and overlaps no other device on the same face (a
+full-depth device takes both faces); typical power above the rack's capacity needs an
+explicit, audited override; above the breaker limit it is always refused.
+"""
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass
+from decimal import Decimal, InvalidOperation
+
+from sqlalchemy import and_, func, or_, select
+
+from models import Customer, Device, DeviceType, GpuAsset, GpuModel, Rack, RackReservation, Room
+from models.choices import DeviceRole, DeviceStatus, Face, GpuState, RackStatus, ReservationStatus
+
+from ..audit import Actor
+from ..auth import require
+from ..db import Database
+from ..errors import RuleViolation, ValidationError
+from ..uow import UnitOfWork
+from .common import EntitySpec, check_version, flush_or_refuse, flush_versioned, get_or_404, register, snapshot
+
+BREAKER_HEADROOM = Decimal("1.25")  # default hard limit when a rack records none
+HALF = Decimal("0.5")
+
+
+def _dec(errors: dict, values: dict, key: str, *, lo=None, hi=None, step: Decimal | None = None,
+         required=False) -> None:
+    raw = values.get(key)
+    if raw in (None, ""):
+        values[key] = None
+        if required:
+            errors[key] = "required"
+        return
+    try:
+        d = Decimal(str(raw))
+    except InvalidOperation:
+        errors[key] = f"{raw!r} is not a number"
+        return
+    if lo is not None and d < lo:
+        errors[key] = f"must be at least {lo}"
+    elif hi is not None and d > hi:
+        errors[key] = f"must be at most {hi}"
+    elif step is not None and (d / step) % 1 != 0:
+        errors[key] = f"must be a multiple of {step}"
+    values[key] = d
+
+
+# --- racks -----------------------------------------------------------------------------
+
+def validate_rack(s, v: dict) -> dict[str, str]:
+    errors = {}
+    if not v.get("name"):
+        errors["name"] = "a rack name is required"
+    room = s.get(Room, v.get("room_id")) if v.get("room_id") else None
+    if room is None:
+        errors["room_id"] = "choose the room"
+    try:
+        v["u_height"] = int(v.get("u_height") or 42)
+        if not 1 <= v["u_height"] <= 60:
+            errors["u_height"] = "a rack is 1 to 60 U high"
+    except (TypeError, ValueError):
+        errors["u_height"] = "the height is a whole number of units"
+    _dec(errors, v, "power_capacity_kw", lo=0, hi=1000)
+    if v.get("power_capacity_kw") is None and "power_capacity_kw" not in errors:
+        v["power_capacity_kw"] = Decimal(8)
+    _dec(errors, v, "breaker_limit_kw", lo=0, hi=1000)
+    if v.get("status", RackStatus.AVAILABLE) not in RackStatus.values():
+        errors["status"] = f"status must be one of {', '.join(RackStatus.values())}"
+    v["asset_tag"] = (v.get("asset_tag") or "").strip() or None
+    if room is not None and v.get("name"):
+        clash = s.execute(select(Rack.id).where(Rack.room_id == room.id, Rack.name == v["name"],
+                                                Rack.id != v.get("_id", -1))).first()
+        if clash:
+            errors["name"] = f"room {room.name} already has a rack named {v['name']}"
+    if v.get("asset_tag"):
+        clash = s.execute(select(Rack.id).where(Rack.asset_tag == v["asset_tag"], Rack.id != v.get("_id", -1))).first()
+        if clash:
+            errors["asset_tag"] = f"asset tag {v['asset_tag']} is already on another rack"
+    if "_id" in v and "u_height" not in errors:
+        top = s.execute(select(func.max(Device.position + DeviceType.u_height - 1))
+                        .join(DeviceType, DeviceType.id == Device.device_type_id)
+                        .where(Device.rack_id == v["_id"])).scalar()
+        if top is not None and top > v["u_height"]:
+            errors["u_height"] = f"devices reach U{top}; the rack cannot be lower than that"
+    v.pop("_id", None)
+    return errors
+
+
+register(EntitySpec("rack", Rack, "manage_dcim", validate_rack, "name"))
+
+
+def rack_label(rack: Rack) -> str:
+    return f"{rack.room.site.code}/{rack.room.name}/{rack.name}"
+
+
+# --- device types ---------------------------------------------------------------------------
+
+def validate_device_type(s, v: dict) -> dict[str, str]:
+    errors = {}
+    for key in ("manufacturer", "model", "slug"):
+        if not v.get(key):
+            errors[key] = "required"
+    if v.get("slug") and not all(c.isalnum() or c in "-_" for c in v["slug"]):
+        errors["slug"] = "a slug is lower-case letters, digits, '-' and '_'"
+    _dec(errors, v, "u_height", lo=0, hi=60, step=HALF)
+    if v.get("u_height") is None and "u_height" not in errors:
+        v["u_height"] = Decimal(1)
+    for key in ("max_power_w", "typical_power_w"):
+        if v.get(key) in ("", None):
+            v[key] = None
+        else:
+            try:
+                v[key] = int(v[key])
+                if v[key] < 0:
+                    errors[key] = "power cannot be negative"
+            except (TypeError, ValueError):
+                errors[key] = "watts, a whole number"
+    try:
+        v["gpu_slots"] = int(v.get("gpu_slots") or 0)
+        if v["gpu_slots"] < 0:
+            errors["gpu_slots"] = "cannot be negative"
+    except (TypeError, ValueError):
+        errors["gpu_slots"] = "a whole number"
+    if v.get("role", DeviceRole.SERVER) not in DeviceRole.values():
+        errors["role"] = f"role must be one of {', '.join(DeviceRole.values())}"
+    if v.get("gpu_model_id") and s.get(GpuModel, v["gpu_model_id"]) is None:
+        errors["gpu_model_id"] = "unknown GPU model"
+    if (v.get("max_power_w") and v.get("typical_power_w") and v["typical_power_w"] > v["max_power_w"]):
+        errors["typical_power_w"] = "typical draw cannot exceed the maximum draw"
+    v.pop("_id", None)
+    return errors
+
+
+register(EntitySpec("device_type", DeviceType, "manage_dcim", validate_device_type, "slug"))
+
+
+# --- devices and placement -------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Placement:
+    rack_id: int | None
+    position: Decimal | None
+    face: str | None
+
+
+def _occupied(position: Decimal, height: Decimal) -> tuple[Decimal, Decimal]:
+    """Half-open unit interval [bottom, top) a device takes."""
+    return position, position + height
+
+
+def check_placement(s, rack: Rack, dtype: DeviceType, position: Decimal | None, face: str | None,
+                    device_id: int | None, *, power_override: bool, device_status: str | None = None) -> list[str]:
+    """Raise RuleViolation when the device does not fit; return notes (e.g. an override used)."""
+    notes: list[str] = []
+    height = Decimal(dtype.u_height)
+    label = rack_label(rack)
+    if rack.status == RackStatus.DECOMMISSIONED:
+        raise RuleViolation(f"rack {label} is decommissioned; nothing can be placed in it")
+    if height > 0:
+        if position is None:
+            raise ValidationError({"position": f"a {height}U device needs a position (its lowest unit) in rack {label}"})
+        if position < 1 or (position / HALF) % 1 != 0:
+            raise ValidationError({"position": "the position is a unit number from 1, in steps of 0.5"})
+        if position + height - 1 > rack.u_height:
+            raise ValidationError({"position": f"{dtype.label} is {height}U: at U{position} it would reach "
+                                               f"U{position + height - 1}, but rack {label} has {rack.u_height}U. "
+                                               f"The highest position that fits is U{rack.u_height - height + 1}"})
+        face = face or Face.FRONT
+        bottom, top = _occupied(position, height)
+        others = s.execute(
+            select(Device.id, Device.name, Device.position, Device.face, DeviceType.u_height, DeviceType.is_full_depth)
+            .join(DeviceType, DeviceType.id == Device.device_type_id)
+            .where(Device.rack_id == rack.id, Device.position.is_not(None),
+                   Device.id != (device_id or -1))).all()
+        for oid, oname, opos, oface, oheight, ofull in others:
+            ob, ot = _occupied(Decimal(opos), Decimal(oheight))
+            shares_face = dtype.is_full_depth or ofull or oface == face
+            if shares_face and bottom < ot and ob < top:
+                side = "both faces" if (dtype.is_full_depth or ofull) else f"the {face} face"
+                raise RuleViolation(
+                    f"U{position}–U{position + height - 1} of rack {label} overlap {oname} "
+                    f"(U{opos}–U{Decimal(opos) + Decimal(oheight) - 1}) on {side}. Choose free units or move {oname} first")
+    elif position is not None:
+        raise ValidationError({"position": "a 0U device has no position"})
+    # Power: typical draw of everything in the rack, this device included.
+    if dtype.typical_power_w or dtype.max_power_w:
+        typical_w = s.execute(
+            select(func.coalesce(func.sum(func.coalesce(DeviceType.typical_power_w, DeviceType.max_power_w, 0)), 0))
+            .join(Device, Device.device_type_id == DeviceType.id)
+            .where(Device.rack_id == rack.id, Device.id != (device_id or -1),
+                   Device.status != DeviceStatus.DECOMMISSIONING)).scalar_one()
+        new_kw = (Decimal(typical_w) + Decimal(dtype.typical_power_w or dtype.max_power_w)) / 1000
+        capacity = Decimal(rack.power_capacity_kw)
+        limit = Decimal(rack.breaker_limit_kw) if rack.breaker_limit_kw is not None else capacity * BREAKER_HEADROOM
+        if new_kw > limit:
+            raise RuleViolation(f"rack {label} would draw {new_kw:.2f} kW typical, over its breaker limit of "
+                                f"{limit:.2f} kW; this is never allowed. Choose another rack")
+        if new_kw > capacity:
+            if not power_override:
+                raise RuleViolation(f"rack {label} would draw {new_kw:.2f} kW typical against a capacity of "
+                                    f"{capacity:.2f} kW. Place it with a power override (and a reason) "
+                                    "if the customer's contract allows it")
+            notes.append(f"power override: {new_kw:.2f} kW typical > capacity {capacity:.2f} kW")
+    return notes
+
+
+def validate_device(s, v: dict) -> dict[str, str]:
+    errors = {}
+    if not v.get("name"):
+        errors["name"] = "a device name is required"
+    dtype = s.get(DeviceType, v.get("device_type_id")) if v.get("device_type_id") else None
+    if dtype is None:
+        errors["device_type_id"] = "choose the device type"
+    if v.get("status", DeviceStatus.ACTIVE) not in DeviceStatus.values():
+        errors["status"] = f"status must be one of {', '.join(DeviceStatus.values())}"
+    if v.get("face") not in (None, "", *Face.values()):
+        errors["face"] = "face is front or rear"
+    v["face"] = v.get("face") or None
+    v["asset_tag"] = (v.get("asset_tag") or "").strip() or None
+    v["serial"] = (v.get("serial") or "").strip() or None
+    if v.get("owner_customer_id") and s.get(Customer, v["owner_customer_id"]) is None:
+        errors["owner_customer_id"] = "unknown customer"
+    _dec(errors, v, "position", lo=1, hi=60, step=HALF)
+    if v.get("asset_tag"):
+        clash = s.execute(select(Device.name).where(Device.asset_tag == v["asset_tag"],
+                                                    Device.id != v.get("_id", -1))).first()
+        if clash:
+            errors["asset_tag"] = f"asset tag {v['asset_tag']} is already on {clash[0]}"
+    if errors:
+        return errors
+    if v.get("rack_id"):
+        rack = s.execute(select(Rack).where(Rack.id == v["rack_id"]).with_for_update()).scalar_one_or_none()
+        if rack is None:
+            return {"rack_id": "unknown rack"}
+        v["face"] = v["face"] or (Face.FRONT if dtype.u_height > 0 else None)
+        notes = check_placement(s, rack, dtype, v.get("position"), v["face"], v.get("_id"),
+                                power_override=bool(v.get("_power_override")))
+        v["_notes"] = notes
+    else:
+        v["position"] = v["face"] = None
+    return errors
+
+
+def _strip_private(v: dict) -> dict:
+    return {k: val for k, val in v.items() if not k.startswith("_")}
+
+
+def place_device(db: Database, actor: Actor, values: dict, *, power_override: bool = False,
+                 reason: str | None = None) -> int:
+    """Create a device, in a rack or not. A power override needs the permission and a reason."""
+    return _write_device(db, actor, None, values, None, power_override, reason)
+
+
+def update_device(db: Database, actor: Actor, device_id: int, values: dict, expected_version: int | None = None,
+                  *, power_override: bool = False, reason: str | None = None) -> int:
+    return _write_device(db, actor, device_id, values, expected_version, power_override, reason)
+
+
+def move_device(db: Database, actor: Actor, device_id: int, rack_id: int | None, position, face: str | None,
+                expected_version: int | None = None, *, power_override: bool = False,
+                reason: str | None = None) -> int:
+    return _write_device(db, actor, device_id, {"rack_id": rack_id, "position": position, "face": face},
+                         expected_version, power_override, reason, action="device.move")
+
+
+def _write_device(db, actor, device_id, values, expected_version, power_override, reason, action=None) -> int:
+    require(actor, "manage_dcim")
+    if power_override:
+        require(actor, "override_power")
+        if not reason:
+            raise ValidationError({"reason": "a power override needs a reason for the audit trail"})
+    with UnitOfWork(db, actor) as uow:
+        s = uow.session
+        if device_id is None:
+            merged = dict(values)
+            before = None
+            obj = None
+        else:
+            obj = get_or_404(s, Device, device_id, "device")
+            check_version(obj, expected_version, f"device {obj.name}")
+            before = snapshot(obj)
+            merged = {k: getattr(obj, k) for k in before}
+            merged.update(values)
+            merged["_id"] = obj.id
+            if obj.device_type_id != merged.get("device_type_id") or values.get("rack_id") != obj.rack_id:
+                _refuse_if_leased_gpus(s, obj, values)
+        merged["_power_override"] = power_override
+        errors = validate_device(s, merged)
+        if errors:
+            raise ValidationError(errors)
+        notes = merged.get("_notes") or []
+        clean = _strip_private(merged)
+        clean.pop("id", None)
+        if obj is None:
+            obj = Device(**clean, updated_by=actor.login)
+            s.add(obj)
+            flush_or_refuse(s)
+        else:
+            for k, v in clean.items():
+                setattr(obj, k, v)
+            flush_versioned(uow, obj, f"device {obj.name}")
+        after = snapshot(obj)
+        if before is None:
+            b, a = None, after
+        else:
+            changed = [k for k in after if after[k] != before[k]]
+            b, a = {k: before[k] for k in changed}, {k: after[k] for k in changed}
+        full_reason = "; ".join(x for x in [reason, *notes] if x) or None
+        uow.audit(action or ("device.create" if before is None else "device.update"), "device", obj.id, obj.name,
+                  before=b, after=dict(a, power_override=True) if notes else a, reason=full_reason)
+        uow.commit()
+        return obj.id
+
+
+def _refuse_if_leased_gpus(s, device: Device, values: dict) -> None:
+    if "rack_id" in values and values["rack_id"] != device.rack_id:
+        leased = s.execute(select(func.count()).select_from(GpuAsset).where(
+            GpuAsset.device_id == device.id, GpuAsset.state == GpuState.LEASED)).scalar_one()
+        if leased:
+            raise RuleViolation(f"{device.name} carries {leased} leased GPU(s); it cannot leave its rack "
+                                "while a customer is using them")
+
+
+# Generic create/update would skip the override; they are used for deletes and imports.
+register(EntitySpec("device", Device, "manage_dcim", validate_device, "name"))
+
+
+# --- reservations -------------------------------------------------------------------------------
+
+def reserve_units(db: Database, actor: Actor, rack_id: int, customer_id: int, face: str, u_from: int, u_to: int,
+                  start_date: dt.date, end_date: dt.date | None = None, note: str | None = None) -> int:
+    """Hold units for a customer; two active reservations never overlap on units, face and dates."""
+    require(actor, "reserve_racks")
+    errors = {}
+    if face not in Face.values():
+        errors["face"] = "face is front or rear"
+    if u_from < 1 or u_to < u_from:
+        errors["u_to"] = "the unit range runs from a lower to a higher unit, starting at 1"
+    if end_date is not None and end_date < start_date:
+        errors["end_date"] = "the reservation ends before it starts"
+    if errors:
+        raise ValidationError(errors)
+    with UnitOfWork(db, actor) as uow:
+        s = uow.session
+        rack = s.execute(select(Rack).where(Rack.id == rack_id).with_for_update()).scalar_one_or_none()
+        if rack is None:
+            raise ValidationError({"rack_id": "unknown rack"})
+        customer = get_or_404(s, Customer, customer_id, "customer")
+        if u_to > rack.u_height:
+            raise ValidationError({"u_to": f"rack {rack_label(rack)} has {rack.u_height}U"})
+        far_future = dt.date(9999, 12, 31)
+        clash = s.execute(
+            select(RackReservation, Customer.name).join(Customer, Customer.id == RackReservation.customer_id)
+            .where(RackReservation.rack_id == rack.id, RackReservation.face == face,
+                   RackReservation.status == ReservationStatus.ACTIVE,
+                   RackReservation.u_from <= u_to, RackReservation.u_to >= u_from,
+                   RackReservation.start_date <= (end_date or far_future),
+                   or_(RackReservation.end_date.is_(None), RackReservation.end_date >= start_date))).first()
+        if clash:
+            r, cname = clash
+            raise RuleViolation(f"U{u_from}–U{u_to} ({face}) of rack {rack_label(rack)} are already reserved for "
+                                f"{cname}: U{r.u_from}–U{r.u_to} from {r.start_date} to {r.end_date or 'open end'}")
+        res = RackReservation(rack_id=rack.id, customer_id=customer.id, face=face, u_from=u_from, u_to=u_to,
+                              start_date=start_date, end_date=end_date, note=note, updated_by=actor.login)
+        s.add(res)
+        flush_or_refuse(s)
+        uow.audit("reservation.create", "rack_reservation", res.id,
+                  f"{rack_label(rack)} U{u_from}-{u_to} {face} → {customer.name}", after=snapshot(res))
+        uow.commit()
+        return res.id
+
+
+def cancel_reservation(db: Database, actor: Actor, reservation_id: int, reason: str,
+                       expected_version: int | None = None) -> None:
+    require(actor, "reserve_racks")
+    if not reason:
+        raise ValidationError({"reason": "say why the reservation is cancelled"})
+    with UnitOfWork(db, actor) as uow:
+        res = get_or_404(uow.session, RackReservation, reservation_id, "reservation")
+        check_version(res, expected_version, f"reservation {reservation_id}")
+        if res.status != ReservationStatus.ACTIVE:
+            raise RuleViolation(f"reservation {reservation_id} is {res.status}, not active")
+        res.status = ReservationStatus.CANCELLED
+        flush_versioned(uow, res, f"reservation {reservation_id}")
+        uow.audit("reservation.cancel", "rack_reservation", res.id, None,
+                  before={"status": "active"}, after={"status": "cancelled"}, reason=reason)
+        uow.commit()

@@ -1,0 +1,211 @@
+"""The GPU fleet: catalogue, assets, slots and the lifecycle.
+
+Allowed moves are models.choices.GpuState.TRANSITIONS; every move needs a reason and
+leaves a history row and an audit event. A leased GPU cannot be retired or taken out
+of its server.
+"""
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass
+from decimal import Decimal, InvalidOperation
+from typing import Callable, Iterable
+
+from sqlalchemy import select
+
+from models import Device, DeviceType, GpuAsset, GpuHistory, GpuModel
+from models.choices import FormFactor, GpuState
+
+from ..audit import Actor
+from ..auth import require
+from ..db import Database
+from ..errors import RuleViolation, ValidationError
+from ..uow import UnitOfWork
+from .common import EntitySpec, check_version, flush_versioned, get_or_404, register, snapshot
+
+
+def allowed_moves(state: str) -> list[str]:
+    return [s for s in GpuState.values() if s in GpuState.TRANSITIONS.get(state, ())]
+
+
+def move_gpu(uow: UnitOfWork, gpu: GpuAsset, to_state: str, reason: str) -> None:
+    """One lifecycle move inside an open unit of work (contracts use it to lease).
+
+    The calling use case has checked its own permission (manage_gpus, or a contract's).
+    """
+    if not reason or not reason.strip():
+        raise ValidationError({"reason": "every lifecycle move needs a reason"})
+    if to_state not in GpuState.values():
+        raise ValidationError({"state": f"unknown state {to_state!r}"})
+    if to_state not in GpuState.TRANSITIONS[gpu.state]:
+        allowed = ", ".join(GpuState.label(s) for s in allowed_moves(gpu.state)) or "none (retired is final)"
+        raise RuleViolation(f"GPU {gpu.serial} is {GpuState.label(gpu.state)}; it cannot move to "
+                            f"{GpuState.label(to_state)}. Allowed from here: {allowed}")
+    before = gpu.state
+    gpu.state = to_state
+    if to_state != GpuState.LEASED:
+        gpu.customer_id = None
+    flush_versioned(uow, gpu, f"GPU {gpu.serial}")
+    uow.session.add(GpuHistory(gpu_id=gpu.id, from_state=before, to_state=to_state, actor_login=uow.actor.login,
+                               reason=reason.strip(), at=dt.datetime.now(dt.timezone.utc)))
+    uow.audit("gpu.transition", "gpu", gpu.id, gpu.serial, before={"state": before}, after={"state": to_state},
+              reason=reason.strip())
+
+
+def transition_gpu(db: Database, actor: Actor, gpu_id: int, to_state: str, reason: str,
+                   expected_version: int | None = None) -> int:
+    require(actor, "manage_gpus")
+    with UnitOfWork(db, actor) as uow:
+        gpu = uow.session.execute(select(GpuAsset).where(GpuAsset.id == gpu_id).with_for_update()).scalar_one_or_none()
+        if gpu is None:
+            raise ValidationError({"gpu": f"GPU {gpu_id} does not exist"})
+        check_version(gpu, expected_version, f"GPU {gpu.serial}")
+        move_gpu(uow, gpu, to_state, reason)
+        uow.commit()
+        return gpu.version
+
+
+@dataclass(frozen=True)
+class BulkResult:
+    moved: int
+    refused: list[tuple[int, str]]  # (gpu id, message)
+    cancelled: bool
+
+
+def transition_gpus(db: Database, actor: Actor, gpu_ids: Iterable[int], to_state: str, reason: str, *,
+                    progress: Callable[[int, int], None] | None = None,
+                    cancelled: Callable[[], bool] | None = None, batch: int = 200) -> BulkResult:
+    """Bulk move, e.g. 64 GPUs received. One request id per batch; refusals are listed, not fatal."""
+    require(actor, "manage_gpus")
+    ids = list(gpu_ids)
+    moved, refused = 0, []
+    for start in range(0, len(ids), batch):
+        if cancelled and cancelled():
+            return BulkResult(moved, refused, True)
+        chunk = ids[start:start + batch]
+        with UnitOfWork(db, actor) as uow:
+            gpus = uow.session.execute(select(GpuAsset).where(GpuAsset.id.in_(chunk)).with_for_update()).scalars().all()
+            for gpu in gpus:
+                if to_state not in GpuState.TRANSITIONS[gpu.state]:
+                    refused.append((gpu.id, f"{gpu.serial}: {GpuState.label(gpu.state)} cannot move to "
+                                            f"{GpuState.label(to_state)}"))
+                    continue
+                move_gpu(uow, gpu, to_state, reason)
+                moved += 1
+            uow.commit()
+        if progress:
+            progress(min(start + batch, len(ids)), len(ids))
+    return BulkResult(moved, refused, False)
+
+
+def install_gpu(db: Database, actor: Actor, gpu_id: int, device_id: int | None, slot: int | None,
+                reason: str | None = None, expected_version: int | None = None) -> None:
+    """Put a GPU into a slot of a device, or take it out (device_id None)."""
+    require(actor, "manage_gpus")
+    with UnitOfWork(db, actor) as uow:
+        s = uow.session
+        gpu = get_or_404(s, GpuAsset, gpu_id, "GPU")
+        check_version(gpu, expected_version, f"GPU {gpu.serial}")
+        before = {"device_id": gpu.device_id, "slot": gpu.slot}
+        if gpu.state == GpuState.LEASED and device_id != gpu.device_id:
+            raise RuleViolation(f"GPU {gpu.serial} is leased; it cannot be taken out of its server while a "
+                                "customer is using it. End or move the lease first")
+        if gpu.state == GpuState.RETIRED and device_id is not None:
+            raise RuleViolation(f"GPU {gpu.serial} is retired and cannot be installed")
+        label = None
+        if device_id is not None:
+            device = s.execute(select(Device).where(Device.id == device_id).with_for_update()).scalar_one_or_none()
+            if device is None:
+                raise ValidationError({"device_id": "unknown device"})
+            dtype: DeviceType = device.device_type
+            if slot is None or not 1 <= slot <= dtype.gpu_slots:
+                raise ValidationError({"slot": f"{device.name} ({dtype.label}) has "
+                                               f"{dtype.gpu_slots or 'no'} GPU slots" +
+                                               (f": choose 1–{dtype.gpu_slots}" if dtype.gpu_slots else "")})
+            if dtype.gpu_model_id and dtype.gpu_model_id != gpu.gpu_model_id:
+                wanted = s.get(GpuModel, dtype.gpu_model_id).name
+                raise RuleViolation(f"{device.name} takes {wanted} GPUs; {gpu.serial} is a {gpu.gpu_model.name}")
+            occupant = s.execute(select(GpuAsset.serial).where(GpuAsset.device_id == device_id, GpuAsset.slot == slot,
+                                                               GpuAsset.id != gpu.id)).first()
+            if occupant:
+                raise RuleViolation(f"slot {slot} of {device.name} already holds GPU {occupant[0]}")
+            label = f"{device.name} slot {slot}"
+        else:
+            slot = None
+        gpu.device_id, gpu.slot = device_id, slot
+        flush_versioned(uow, gpu, f"GPU {gpu.serial}")
+        uow.audit("gpu.install" if device_id else "gpu.uninstall", "gpu", gpu.id, gpu.serial,
+                  before=before, after={"device_id": device_id, "slot": slot, "where": label}, reason=reason)
+        uow.commit()
+
+
+def validate_gpu(s, v: dict) -> dict[str, str]:
+    errors = {}
+    v["serial"] = (v.get("serial") or "").strip()
+    if not v["serial"]:
+        errors["serial"] = "a serial number is required"
+    elif s.execute(select(GpuAsset.id).where(GpuAsset.serial == v["serial"], GpuAsset.id != v.get("_id", -1))).first():
+        errors["serial"] = f"serial {v['serial']} is already in the fleet"
+    if not v.get("gpu_model_id") or s.get(GpuModel, v["gpu_model_id"]) is None:
+        errors["gpu_model_id"] = "choose the GPU model"
+    if "_id" not in v:
+        v.setdefault("state", GpuState.ORDERED)
+        if v["state"] not in (GpuState.ORDERED, GpuState.RECEIVED):
+            errors["state"] = "a new GPU starts as ordered or received; later states come through lifecycle moves"
+    if v.get("purchase_cost") not in (None, ""):
+        try:
+            v["purchase_cost"] = Decimal(str(v["purchase_cost"]))
+            if v["purchase_cost"] < 0:
+                errors["purchase_cost"] = "cannot be negative"
+        except InvalidOperation:
+            errors["purchase_cost"] = "not an amount"
+    else:
+        v["purchase_cost"] = None
+    try:
+        v["depreciation_months"] = int(v.get("depreciation_months") or 36)
+        if v["depreciation_months"] <= 0:
+            errors["depreciation_months"] = "a positive number of months"
+    except (TypeError, ValueError):
+        errors["depreciation_months"] = "a whole number of months"
+    if v.get("device_id") is not None or v.get("slot") is not None:
+        errors["device_id"] = "install a GPU into a slot through 'install', which checks the slot"
+    v.pop("_id", None)
+    return errors
+
+
+register(EntitySpec("gpu", GpuAsset, "manage_gpus", validate_gpu, "serial"))
+
+
+def validate_gpu_model(s, v: dict) -> dict[str, str]:
+    errors = {}
+    for key in ("name", "vendor"):
+        if not v.get(key):
+            errors[key] = "required"
+    try:
+        v["memory_gb"] = int(v.get("memory_gb"))
+        if v["memory_gb"] <= 0:
+            errors["memory_gb"] = "memory is a positive number of GB"
+    except (TypeError, ValueError):
+        errors["memory_gb"] = "memory is a whole number of GB"
+    if v.get("form_factor") not in FormFactor.values():
+        errors["form_factor"] = f"form factor is one of {', '.join(FormFactor.values())}"
+    v.pop("_id", None)
+    return errors
+
+
+register(EntitySpec("gpu_model", GpuModel, "manage_gpus", validate_gpu_model, "name"))
+
+
+@dataclass(frozen=True)
+class HistoryRow:
+    at: dt.datetime
+    from_state: str | None
+    to_state: str
+    actor: str
+    reason: str
+
+
+def gpu_history(db: Database, gpu_id: int) -> list[HistoryRow]:
+    with db.session() as s:
+        rows = s.execute(select(GpuHistory).where(GpuHistory.gpu_id == gpu_id).order_by(GpuHistory.id)).scalars()
+        return [HistoryRow(r.at, r.from_state, r.to_state, r.actor_login, r.reason) for r in rows]
