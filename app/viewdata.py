@@ -37,6 +37,10 @@ OWNER_PALETTE = (
 FLEET_COLOUR = "#455a64"
 
 
+# The power budget's figure for a device (app.services.dcim.check_placement): typical, else maximum.
+_DEVICE_WATTS = func.coalesce(DeviceType.typical_power_w, DeviceType.max_power_w, 0)
+
+
 def owner_colour(customer_id: int | None) -> str:
     if customer_id is None:
         return FLEET_COLOUR
@@ -164,7 +168,7 @@ def rack_elevation(db: Database, rack_id: int, today: dt.date | None = None) -> 
         rows = s.execute(
             select(Device.id, Device.name, DeviceType.manufacturer, DeviceType.model, DeviceType.role,
                    Device.owner_customer_id, Customer.name, Device.position, DeviceType.u_height,
-                   Device.face, DeviceType.is_full_depth, Device.status, DeviceType.typical_power_w)
+                   Device.face, DeviceType.is_full_depth, Device.status, _DEVICE_WATTS)
             .join(DeviceType, DeviceType.id == Device.device_type_id)
             .outerjoin(Customer, Customer.id == Device.owner_customer_id)
             .where(Device.rack_id == rack_id)
@@ -250,7 +254,7 @@ def room_layout(db: Database, room_id: int) -> RoomLayoutData:
                           func.sum(case((Device.position.is_not(None), DeviceType.u_height),
                                         else_=0)).label("used_u"),
                           func.sum(case((Device.status != DeviceStatus.DECOMMISSIONING,
-                                         func.coalesce(DeviceType.typical_power_w, 0)), else_=0)).label("watts"),
+                                         _DEVICE_WATTS), else_=0)).label("watts"),
                           func.count(Device.id).label("n"))
                    .join(DeviceType, DeviceType.id == Device.device_type_id)
                    .join(Rack, Rack.id == Device.rack_id)
@@ -379,7 +383,7 @@ def dashboard_data(db: Database, today: dt.date | None = None, revenue_months: i
         use_rows = s.execute(
             select(Room.site_id,
                    func.sum(case((Device.position.is_not(None), DeviceType.u_height), else_=0)),
-                   func.sum(case((live, func.coalesce(DeviceType.typical_power_w, 0)), else_=0)))
+                   func.sum(case((live, _DEVICE_WATTS), else_=0)))
             .select_from(Device)
             .join(DeviceType, DeviceType.id == Device.device_type_id)
             .join(Rack, Rack.id == Device.rack_id)
@@ -517,6 +521,16 @@ def _inherit(entries: list[CoverageInfo]) -> tuple[CoverageInfo, ...]:
     return tuple(replace(c, inherited=True) for c in entries)
 
 
+def _nearest(entries: list[CoverageInfo]) -> tuple[CoverageInfo, ...]:
+    """One entry per (subsidiary, site), the nearest one, as app.services.reference.who_serves answers."""
+    seen, out = set(), []
+    for c in entries:
+        if (c.subsidiary_id, c.site_id) not in seen:
+            seen.add((c.subsidiary_id, c.site_id))
+            out.append(c)
+    return tuple(out)
+
+
 def region_tree(db: Database, parent_code: str | None = None) -> tuple[RegionNode, ...]:
     """The children of `parent_code` (provinces when None), each with who covers it.
 
@@ -540,7 +554,7 @@ def region_tree(db: Database, parent_code: str | None = None) -> tuple[RegionNod
         inherited.extend(cov.get(code, []))
     inherited_t = _inherit(inherited)
     return tuple(RegionNode(code=r[0], name=r[1], level=r[2], parent_code=r[3], child_count=int(r[4]),
-                            coverage=tuple(cov.get(r[0], [])) + inherited_t) for r in rows)
+                            coverage=_nearest(list(cov.get(r[0], [])) + list(inherited_t))) for r in rows)
 
 
 def coverage_for(db: Database, region_code: str) -> RegionCoverage | None:
@@ -550,9 +564,8 @@ def coverage_for(db: Database, region_code: str) -> RegionCoverage | None:
         if not chain:
             return None
         cov = _coverage_rows(s, [c for c, _n, _l in chain])
-    entries: list[CoverageInfo] = list(cov.get(chain[0][0], []))
-    for code, _n, _l in chain[1:]:
-        entries.extend(_inherit(cov.get(code, [])))
+    entries = _nearest(list(cov.get(chain[0][0], [])) +
+                       [e for code, _n, _l in chain[1:] for e in _inherit(cov.get(code, []))])
     code, name, level = chain[0]
     return RegionCoverage(code=code, name=name, level=level,
                           path=tuple((c, n) for c, n, _l in reversed(chain)), coverage=tuple(entries))

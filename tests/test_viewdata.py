@@ -48,6 +48,8 @@ def build_estate(db) -> dict[str, int]:
         s.add_all([
             Coverage(subsidiary_id=fz.id, site_id=fz1.id, region_code="350000", service_level="onsite",
                      response_hours=4),
+            Coverage(subsidiary_id=fz.id, site_id=fz1.id, region_code="350100", service_level="onsite",
+                     response_hours=2),
             Coverage(subsidiary_id=sz.id, site_id=sz1.id, region_code="460100", service_level="remote",
                      response_hours=8),
             Coverage(subsidiary_id=sz.id, site_id=None, region_code="460108", service_level="partner",
@@ -236,8 +238,10 @@ def test_region_tree_and_inherited_coverage(db, estate):
     fj = provinces[0]
     assert [c.subsidiary_code for c in fj.coverage] == ["FZ"] and not fj.coverage[0].inherited
     assert not provinces[1].covered and not provinces[2].covered
-    cities = vd.region_tree(db, "350000")
-    assert all(c.covered and c.coverage[0].inherited for c in cities)
+    cities = {c.name: c for c in vd.region_tree(db, "350000")}
+    # Fuzhou's own entry (2 h) shadows the province's for the same subsidiary and site; Xiamen inherits
+    assert [(c.region_code, c.response_hours, c.inherited) for c in cities["福州市"].coverage] == [("350100", 2, False)]
+    assert [(c.region_code, c.inherited) for c in cities["厦门市"].coverage] == [("350000", True)]
     districts = vd.region_tree(db, "460100")
     by = {n.name: n for n in districts}
     # 美兰区 has its own partner entry first, then Haikou's (inherited); 秀英区 only Haikou's
@@ -250,7 +254,7 @@ def test_coverage_for_and_find(db, estate):
     cov = vd.coverage_for(db, "350102")
     assert cov.full_name == "福建省福州市鼓楼区"
     assert [(c.subsidiary_name, c.site_name, c.region_code, c.inherited) for c in cov.coverage] == [
-        ("福州总部", "福州一号机房", "350000", True)]
+        ("福州总部", "福州一号机房", "350100", True)]
     assert vd.coverage_for(db, "440300").coverage == ()
     assert vd.coverage_for(db, "999999") is None
     assert vd.find_regions(db, "4601") == (("460100", "海口市", 2), ("460105", "秀英区", 3), ("460108", "美兰区", 3))
@@ -265,7 +269,8 @@ def test_site_points(db, estate):
     served = {(x.site_id, x.region_code): x for x in plot.served}
     # FZ covers Fujian province (its capital Fuzhou); SZ1 covers Haikou; 美兰区 entry has no site:
     # drawn from every plotted site of the subsidiary (SZ1; XX1 has no coordinates)
-    assert set(served) == {(estate["fz1"], "350000"), (estate["sz1"], "460100"), (estate["sz1"], "460108")}
+    assert set(served) == {(estate["fz1"], "350000"), (estate["fz1"], "350100"), (estate["sz1"], "460100"),
+                           (estate["sz1"], "460108")}
     assert served[(estate["fz1"], "350000")].latitude == pytest.approx(26.074)
     assert not served[(estate["sz1"], "460108")].approximate
 
@@ -275,3 +280,13 @@ def test_region_centre_fallbacks():
     assert vd.region_centre("350102") == ((26.074, 119.296), True)     # its city, Fuzhou
     assert vd.region_centre("350999")[1] is True                        # province capital
     assert vd.region_centre("810000") is None
+
+
+@pytest.mark.parametrize("code", ["350000", "350100", "350102", "350200", "460100", "460105", "460108", "440300"])
+def test_coverage_agrees_with_the_service(db, estate, code):
+    """The tree's answer and app.services.reference.who_serves name the same subsidiaries, sites and sources."""
+    from app.services.reference import who_serves
+
+    ours = {(c.subsidiary_code, c.site_code, c.region_code) for c in vd.coverage_for(db, code).coverage}
+    theirs = {(a.subsidiary_code, a.site_code, a.covered_via) for a in who_serves(db, code)}
+    assert ours == theirs
