@@ -1,0 +1,493 @@
+"""Read side of the console: paged list queries per entity, global search, record reads.
+
+No Qt here. Each list is declared as data (`ListSpec`: columns with key, label,
+alignment, sortability, default visibility) over one SQL select; sorting and filtering
+happen in SQL. Pages are fetched by keyset (WHERE (sort, id) > (last sort, last id))
+when the sort column can never be NULL, so a window deep in 400,000 GPUs costs the
+same as the first; nullable sort columns fall back to OFFSET.
+Labels are marked with `_` (a no-op); the console translates them in the context
+"columns".
+"""
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass, field
+from decimal import Decimal
+from typing import Any, Callable
+
+from sqlalchemy import Select, and_, func, literal, or_, select, tuple_
+from sqlalchemy.orm import aliased
+
+from models import (AuditEvent, Contract, Customer, Device, DeviceType, GpuAsset, GpuHistory, GpuModel,
+                    Rack, Region, Room, Site, Statement, Subsidiary, User)
+from models.choices import (ContractStatus, CustomerStatus, DeviceStatus, GpuState, Outcome, RackStatus,
+                            Role, SiteStatus, StatementKind, StatementStatus, Cooling, ChoiceSet)
+
+from .db import Database
+
+
+def _(text: str) -> str:
+    return text
+
+
+PAGE_SIZE = 200
+
+
+@dataclass(frozen=True)
+class Column:
+    key: str
+    label: str
+    expr: Any
+    align: str = "left"          # left | right | center
+    sortable: bool = True
+    shown: bool = True
+    kind: str = "text"           # text | int | decimal | money | date | datetime | choice | bool
+    choices: type[ChoiceSet] | None = None
+    nullable: bool = True        # False allows keyset paging on this column
+
+
+@dataclass(frozen=True)
+class ListSpec:
+    kind: str                    # the entity kind, also the Changes kind views listen to
+    title: str
+    id_expr: Any
+    columns: tuple[Column, ...]
+    source: Callable[[], Select]  # select_from(...) with joins, no columns
+    filter_exprs: tuple[Any, ...] = ()
+    default_sort: str = ""
+    default_desc: bool = False
+    watches: frozenset[str] = frozenset()  # Changes kinds that make this list stale
+
+    def column(self, key: str) -> Column:
+        for c in self.columns:
+            if c.key == key:
+                return c
+        raise KeyError(key)
+
+    def keys(self) -> list[str]:
+        return [c.key for c in self.columns]
+
+
+@dataclass
+class Page:
+    rows: list[tuple]            # (id, value per column...)
+    done: bool                   # no more rows after these
+
+
+@dataclass
+class Cursor:
+    """Where the next window starts: keyset position or offset."""
+
+    last_sort: Any = None
+    last_id: Any = None
+    offset: int = 0
+    started: bool = False
+
+
+# --- the lists ---------------------------------------------------------------
+
+_cust = aliased(Customer, name="cust")
+_owner = aliased(Customer, name="owner")
+_host = aliased(Device, name="host")
+_mgr = aliased(User, name="mgr")
+
+
+def _sites_source():
+    return (select().select_from(Site)
+            .join(Subsidiary, Subsidiary.id == Site.subsidiary_id)
+            .outerjoin(Region, Region.code == Site.region_code))
+
+
+def _racks_source():
+    return (select().select_from(Rack)
+            .join(Room, Room.id == Rack.room_id)
+            .join(Site, Site.id == Room.site_id)
+            .outerjoin(_cust, _cust.id == Rack.customer_id))
+
+
+def _devices_source():
+    return (select().select_from(Device)
+            .join(DeviceType, DeviceType.id == Device.device_type_id)
+            .outerjoin(Rack, Rack.id == Device.rack_id)
+            .outerjoin(_owner, _owner.id == Device.owner_customer_id))
+
+
+def _gpus_source():
+    return (select().select_from(GpuAsset)
+            .join(GpuModel, GpuModel.id == GpuAsset.gpu_model_id)
+            .outerjoin(_host, _host.id == GpuAsset.device_id)
+            .outerjoin(_cust, _cust.id == GpuAsset.customer_id))
+
+
+def _customers_source():
+    return (select().select_from(Customer)
+            .outerjoin(Region, Region.code == Customer.region_code)
+            .outerjoin(_mgr, _mgr.id == Customer.account_manager_id))
+
+
+def _contracts_source():
+    return (select().select_from(Contract)
+            .join(_cust, _cust.id == Contract.customer_id)
+            .join(Subsidiary, Subsidiary.id == Contract.subsidiary_id))
+
+
+def _statements_source():
+    return select().select_from(Statement).join(_cust, _cust.id == Statement.customer_id)
+
+
+SPECS: dict[str, ListSpec] = {}
+
+
+def _spec(s: ListSpec) -> ListSpec:
+    SPECS[s.kind] = s
+    return s
+
+
+_spec(ListSpec(
+    "site", _("Sites"), Site.id,
+    (
+        Column("code", _("Code"), Site.code, nullable=False),
+        Column("name", _("Name"), Site.name, nullable=False),
+        Column("subsidiary", _("Subsidiary"), Subsidiary.name),
+        Column("region", _("Region"), Region.name),
+        Column("status", _("Status"), Site.status, kind="choice", choices=SiteStatus),
+        Column("cooling", _("Cooling"), Site.cooling, kind="choice", choices=Cooling),
+        Column("power_capacity_kw", _("Power (kW)"), Site.power_capacity_kw, align="right", kind="decimal"),
+        Column("address", _("Address"), Site.address, shown=False),
+    ),
+    _sites_source, (Site.code, Site.name, Site.address), "code",
+    watches=frozenset({"site", "subsidiary", "region"})))
+
+_spec(ListSpec(
+    "rack", _("Racks"), Rack.id,
+    (
+        Column("name", _("Name"), Rack.name, nullable=False),
+        Column("site", _("Site"), Site.code),
+        Column("room", _("Room"), Room.name),
+        Column("status", _("Status"), Rack.status, kind="choice", choices=RackStatus, nullable=False),
+        Column("customer", _("Customer"), _cust.name),
+        Column("u_height", _("Height (U)"), Rack.u_height, align="right", kind="int"),
+        Column("power_capacity_kw", _("Power (kW)"), Rack.power_capacity_kw, align="right", kind="decimal"),
+        Column("asset_tag", _("Asset tag"), Rack.asset_tag, shown=False),
+    ),
+    _racks_source, (Rack.name, Rack.asset_tag, Site.code, _cust.name), "name",
+    watches=frozenset({"rack", "room", "site", "customer", "rack_reservation", "contract"})))
+
+_spec(ListSpec(
+    "device", _("Devices"), Device.id,
+    (
+        Column("name", _("Name"), Device.name, nullable=False),
+        Column("serial", _("Serial"), Device.serial),
+        Column("type", _("Type"), DeviceType.manufacturer + literal(" ") + DeviceType.model),
+        Column("rack", _("Rack"), Rack.name),
+        Column("position", _("Position (U)"), Device.position, align="right", kind="decimal"),
+        Column("face", _("Face"), Device.face, shown=False),
+        Column("status", _("Status"), Device.status, kind="choice", choices=DeviceStatus, nullable=False),
+        Column("owner", _("Owner"), _owner.name),
+        Column("asset_tag", _("Asset tag"), Device.asset_tag, shown=False),
+    ),
+    _devices_source, (Device.name, Device.serial, Device.asset_tag, _owner.name), "name",
+    watches=frozenset({"device", "rack", "customer", "device_type"})))
+
+_spec(ListSpec(
+    "gpu", _("GPUs"), GpuAsset.id,
+    (
+        Column("serial", _("Serial"), GpuAsset.serial, nullable=False),
+        Column("model", _("Model"), GpuModel.name),
+        Column("state", _("State"), GpuAsset.state, kind="choice", choices=GpuState, nullable=False),
+        Column("host", _("Host"), _host.name),
+        Column("slot", _("Slot"), GpuAsset.slot, align="right", kind="int"),
+        Column("customer", _("Customer"), _cust.name),
+        Column("warranty_end", _("Warranty end"), GpuAsset.warranty_end, kind="date"),
+        Column("purchase_date", _("Purchased"), GpuAsset.purchase_date, kind="date", shown=False),
+        Column("purchase_cost", _("Cost (CNY)"), GpuAsset.purchase_cost, align="right", kind="money", shown=False),
+    ),
+    _gpus_source, (GpuAsset.serial, _host.name, _cust.name), "serial",
+    watches=frozenset({"gpu", "gpu_asset", "device", "customer", "contract"})))
+
+_spec(ListSpec(
+    "customer", _("Customers"), Customer.id,
+    (
+        Column("name", _("Name"), Customer.name, nullable=False),
+        Column("credit_code", _("Credit code"), Customer.credit_code, nullable=False),
+        Column("region", _("Region"), Region.name),
+        Column("status", _("Status"), Customer.status, kind="choice", choices=CustomerStatus),
+        Column("manager", _("Account manager"), _mgr.display_name),
+        Column("address", _("Address"), Customer.address, shown=False),
+    ),
+    _customers_source, (Customer.name, Customer.credit_code), "name",
+    watches=frozenset({"customer", "contact"})))
+
+_spec(ListSpec(
+    "contract", _("Contracts"), Contract.id,
+    (
+        Column("number", _("Number"), Contract.number, nullable=False),
+        Column("customer", _("Customer"), _cust.name),
+        Column("title", _("Title"), Contract.title),
+        Column("status", _("Status"), Contract.status, kind="choice", choices=ContractStatus, nullable=False),
+        Column("start_date", _("Start"), Contract.start_date, kind="date", nullable=False),
+        Column("end_date", _("End"), Contract.end_date, kind="date", nullable=False),
+        Column("subsidiary", _("Subsidiary"), Subsidiary.name, shown=False),
+        Column("revision", _("Revision"), Contract.revision, align="right", kind="int", shown=False),
+    ),
+    _contracts_source, (Contract.number, Contract.title, _cust.name), "number",
+    watches=frozenset({"contract", "contract_item", "customer"})))
+
+_spec(ListSpec(
+    "statement", _("Statements"), Statement.id,
+    (
+        Column("number", _("Number"), Statement.number),
+        Column("customer", _("Customer"), _cust.name),
+        Column("period", _("Period"), Statement.period, nullable=False),
+        Column("kind", _("Kind"), Statement.kind, kind="choice", choices=StatementKind),
+        Column("status", _("Status"), Statement.status, kind="choice", choices=StatementStatus),
+        Column("subtotal", _("Subtotal"), Statement.subtotal, align="right", kind="money"),
+        Column("tax", _("Tax"), Statement.tax, align="right", kind="money"),
+        Column("total", _("Total"), Statement.total, align="right", kind="money"),
+        Column("fapiao_no", _("Fapiao no."), Statement.fapiao_no, shown=False),
+    ),
+    _statements_source, (Statement.number, _cust.name, Statement.period), "period", True,
+    watches=frozenset({"statement", "billing", "contract"})))
+
+_spec(ListSpec(
+    "audit", _("Audit log"), AuditEvent.seq,
+    (
+        Column("seq", _("No."), AuditEvent.seq, align="right", kind="int", nullable=False),
+        Column("ts", _("Time"), AuditEvent.ts, kind="datetime", nullable=False),
+        Column("actor", _("User"), AuditEvent.actor_login, nullable=False),
+        Column("action", _("Action"), AuditEvent.action, nullable=False),
+        Column("object_type", _("Object type"), AuditEvent.object_type),
+        Column("object_label", _("Object"), AuditEvent.object_label),
+        Column("outcome", _("Outcome"), AuditEvent.outcome, kind="choice", choices=Outcome),
+        Column("reason", _("Reason"), AuditEvent.reason),
+        Column("host", _("Host"), AuditEvent.host, shown=False),
+    ),
+    lambda: select().select_from(AuditEvent),
+    (AuditEvent.actor_login, AuditEvent.action, AuditEvent.object_label), "seq", True,
+    watches=frozenset({"*"})))
+
+_spec(ListSpec(
+    "user", _("Users"), User.id,
+    (
+        Column("login", _("Login"), User.login, nullable=False),
+        Column("display_name", _("Name"), User.display_name, nullable=False),
+        Column("role", _("Role"), User.role, kind="choice", choices=Role, nullable=False),
+        Column("active", _("Active"), User.active, kind="bool", align="center"),
+    ),
+    lambda: select().select_from(User), (User.login, User.display_name), "login",
+    watches=frozenset({"user"})))
+
+
+# --- paging ----------------------------------------------------------------------
+
+def _filtered(db: Database, spec: ListSpec, stmt: Select, text: str | None) -> Select:
+    text = (text or "").strip()
+    if not text or not spec.filter_exprs:
+        return stmt
+    pattern = "%" + text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
+    if db.is_sqlite:  # SQLite's LIKE is already case-insensitive for ASCII
+        conds = [e.like(pattern, escape="\\") for e in spec.filter_exprs]
+    else:
+        conds = [e.ilike(pattern, escape="\\") for e in spec.filter_exprs]
+    return stmt.where(or_(*conds))
+
+
+def fetch_page(db: Database, spec: ListSpec, cursor: Cursor, *, text: str | None = None,
+               sort: str | None = None, desc: bool | None = None, limit: int = PAGE_SIZE) -> Page:
+    """The next `limit` rows after `cursor` (which it advances)."""
+    sort = sort or spec.default_sort
+    desc = spec.default_desc if desc is None else desc
+    col = spec.column(sort)
+    sort_expr = col.expr
+    stmt = spec.source().add_columns(spec.id_expr, *[c.expr for c in spec.columns], sort_expr)
+    stmt = _filtered(db, spec, stmt, text)
+    keyset = not col.nullable
+    if keyset and cursor.started:
+        pos = tuple_(sort_expr, spec.id_expr)
+        last = tuple_(literal(cursor.last_sort, type_=sort_expr.type), literal(cursor.last_id, type_=spec.id_expr.type))
+        stmt = stmt.where(pos < last if desc else pos > last)
+    elif not keyset and cursor.offset:
+        stmt = stmt.offset(cursor.offset)
+    if desc:
+        stmt = stmt.order_by(sort_expr.desc(), spec.id_expr.desc())
+    else:
+        stmt = stmt.order_by(sort_expr.asc(), spec.id_expr.asc())
+    stmt = stmt.limit(limit)
+    with db.engine.connect() as conn:
+        raw = conn.execute(stmt).all()
+    rows = [tuple(r[:-1]) for r in raw]
+    if raw:
+        cursor.last_sort, cursor.last_id = raw[-1][-1], raw[-1][0]
+    cursor.offset += len(raw)
+    cursor.started = True
+    return Page(rows, len(raw) < limit)
+
+
+def count(db: Database, spec: ListSpec, text: str | None = None) -> int:
+    stmt = spec.source().add_columns(func.count())
+    stmt = _filtered(db, spec, stmt, text)
+    with db.engine.connect() as conn:
+        return conn.execute(stmt).scalar_one()
+
+
+def total(db: Database, spec: ListSpec) -> int:
+    """Rows in the list without a filter: the base table alone, no joins (the joins are outer or total)."""
+    table = spec.id_expr.table
+    with db.engine.connect() as conn:
+        return conn.execute(select(func.count()).select_from(table)).scalar_one()
+
+
+def fetch_all(db: Database, spec: ListSpec, *, text: str | None = None, sort: str | None = None,
+              desc: bool | None = None, batch: int = 2000):
+    """Every row of the filtered, sorted list, in batches (for export); yields lists of rows."""
+    cursor = Cursor()
+    while True:
+        page = fetch_page(db, spec, cursor, text=text, sort=sort, desc=desc, limit=batch)
+        if page.rows:
+            yield page.rows
+        if page.done:
+            return
+
+
+def audit_head(db: Database) -> int:
+    """The sequence number of the newest audit event: a cheap 'did anything change?' probe."""
+    from sqlalchemy import text as sql
+    with db.engine.connect() as conn:
+        return conn.execute(sql("SELECT seq FROM audit_head WHERE id = 1")).scalar() or 0
+
+
+# --- global search ---------------------------------------------------------------
+
+@dataclass(frozen=True)
+class SearchHit:
+    kind: str      # rack, device, gpu, customer, contract, statement
+    id: int
+    label: str
+    detail: str
+
+
+def search(db: Database, text: str, per_kind: int = 8) -> list[SearchHit]:
+    text = (text or "").strip()
+    if not text:
+        return []
+    pattern = "%" + text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
+
+    def like(e):
+        return e.like(pattern, escape="\\") if db.is_sqlite else e.ilike(pattern, escape="\\")
+
+    queries = [
+        ("rack", select(Rack.id, Rack.name, Site.code + literal(" / ") + Room.name)
+         .join(Room, Room.id == Rack.room_id).join(Site, Site.id == Room.site_id)
+         .where(or_(like(Rack.name), like(Rack.asset_tag))).order_by(Rack.name)),
+        ("device", select(Device.id, Device.name, func.coalesce(Device.serial, ""))
+         .where(or_(like(Device.name), like(Device.serial), like(Device.asset_tag))).order_by(Device.name)),
+        ("gpu", select(GpuAsset.id, GpuAsset.serial, GpuModel.name)
+         .join(GpuModel, GpuModel.id == GpuAsset.gpu_model_id)
+         .where(like(GpuAsset.serial)).order_by(GpuAsset.serial)),
+        ("customer", select(Customer.id, Customer.name, Customer.credit_code)
+         .where(or_(like(Customer.name), like(Customer.credit_code))).order_by(Customer.name)),
+        ("contract", select(Contract.id, Contract.number, func.coalesce(Contract.title, ""))
+         .where(or_(like(Contract.number), like(Contract.title))).order_by(Contract.number)),
+        ("statement", select(Statement.id, func.coalesce(Statement.number, ""), Statement.period)
+         .where(or_(like(Statement.number), like(Statement.fapiao_no))).order_by(Statement.number)),
+    ]
+    hits = []
+    with db.engine.connect() as conn:
+        for kind, q in queries:
+            for row in conn.execute(q.limit(per_kind)):
+                hits.append(SearchHit(kind, row[0], str(row[1]), str(row[2] or "")))
+    return hits
+
+
+# --- single records and small lists ------------------------------------------------
+
+MODELS = {"site": Site, "rack": Rack, "device": Device, "gpu": GpuAsset, "customer": Customer,
+          "contract": Contract, "statement": Statement, "user": User, "room": Room}
+
+
+def record(db: Database, kind: str, id_: int) -> dict[str, Any] | None:
+    """Column values of one row as plain values (with `version`), for a detail dialog."""
+    model = MODELS[kind]
+    with db.session() as s:
+        obj = s.get(model, id_)
+        if obj is None:
+            return None
+        return {c.key: getattr(obj, c.key) for c in model.__mapper__.column_attrs}
+
+
+def gpu_history(db: Database, gpu_id: int) -> list[tuple]:
+    """(at, from_state, to_state, actor_login, reason), newest first."""
+    with db.engine.connect() as conn:
+        return [tuple(r) for r in conn.execute(
+            select(GpuHistory.at, GpuHistory.from_state, GpuHistory.to_state, GpuHistory.actor_login,
+                   GpuHistory.reason).where(GpuHistory.gpu_id == gpu_id)
+            .order_by(GpuHistory.at.desc(), GpuHistory.id.desc()))]
+
+
+def gpu_states(db: Database, ids: list[int]) -> dict[int, str]:
+    with db.engine.connect() as conn:
+        out = {}
+        for i in range(0, len(ids), 500):
+            chunk = ids[i:i + 500]
+            out.update(dict(conn.execute(select(GpuAsset.id, GpuAsset.state).where(GpuAsset.id.in_(chunk))).all()))
+        return out
+
+
+def options(db: Database, kind: str) -> list[tuple[Any, str]]:
+    """(value, label) pairs for combo boxes: subsidiaries, regions, sites, rooms, customers, ..."""
+    q = {
+        "subsidiary": select(Subsidiary.id, Subsidiary.name).order_by(Subsidiary.code),
+        "region": select(Region.code, Region.name + literal(" ") + Region.code).order_by(Region.code),
+        "site": select(Site.id, Site.code + literal(" ") + Site.name).order_by(Site.code),
+        "room": select(Room.id, Site.code + literal(" / ") + Room.name).join(Site, Site.id == Room.site_id)
+        .order_by(Site.code, Room.name),
+        "rack": select(Rack.id, Site.code + literal(" / ") + Room.name + literal(" / ") + Rack.name)
+        .join(Room, Room.id == Rack.room_id).join(Site, Site.id == Room.site_id).order_by(Site.code, Room.name, Rack.name),
+        "customer": select(Customer.id, Customer.name).order_by(Customer.name),
+        "device_type": select(DeviceType.id, DeviceType.manufacturer + literal(" ") + DeviceType.model)
+        .order_by(DeviceType.manufacturer, DeviceType.model),
+        "gpu_model": select(GpuModel.id, GpuModel.name).order_by(GpuModel.name),
+        "gpu_host": select(Device.id, Device.name).join(DeviceType, DeviceType.id == Device.device_type_id)
+        .where(DeviceType.gpu_slots > 0).order_by(Device.name),
+        "manager": select(User.id, User.display_name).where(User.role.in_(["admin", "account_manager"]))
+        .order_by(User.display_name),
+    }[kind]
+    with db.engine.connect() as conn:
+        return [(r[0], str(r[1])) for r in conn.execute(q.limit(5000))]
+
+
+@dataclass(frozen=True)
+class Summary:
+    sites: int
+    racks: int
+    racks_leased: int
+    devices: int
+    gpus: int
+    gpus_by_state: dict[str, int]
+    customers: int
+    contracts_active: int
+    contracts_ending: dict[int, int]   # days -> contracts ending within
+
+
+def summary(db: Database, today: dt.date | None = None) -> Summary:
+    today = today or dt.date.today()
+    with db.engine.connect() as conn:
+        def n(q):
+            return conn.execute(q).scalar_one()
+        by_state = dict(conn.execute(select(GpuAsset.state, func.count()).group_by(GpuAsset.state)).all())
+        ending = {}
+        for days in (30, 60, 90):
+            ending[days] = n(select(func.count()).select_from(Contract).where(
+                Contract.status == ContractStatus.ACTIVE,
+                Contract.end_date >= today, Contract.end_date <= today + dt.timedelta(days=days)))
+        return Summary(
+            sites=n(select(func.count()).select_from(Site)),
+            racks=n(select(func.count()).select_from(Rack)),
+            racks_leased=n(select(func.count()).select_from(Rack).where(Rack.status == RackStatus.LEASED)),
+            devices=n(select(func.count()).select_from(Device)),
+            gpus=sum(by_state.values()),
+            gpus_by_state=by_state,
+            customers=n(select(func.count()).select_from(Customer)),
+            contracts_active=n(select(func.count()).select_from(Contract).where(Contract.status == ContractStatus.ACTIVE)),
+            contracts_ending=ending,
+        )

@@ -1,0 +1,455 @@
+"""Detail dialogs: one form per entity, declared as data, saving through the services.
+
+Validation errors appear beside their field (ValidationError.errors maps field -> message);
+any other refusal is shown above the buttons and the input stays; a Conflict offers reload.
+"""
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass, field
+from decimal import Decimal, InvalidOperation
+from typing import Any, Callable
+
+from PySide6.QtCore import QCoreApplication, QDate, Qt
+from PySide6.QtWidgets import (QCheckBox, QComboBox, QDateEdit, QDialog, QDialogButtonBox, QFormLayout,
+                               QLabel, QLineEdit, QMessageBox, QPlainTextEdit, QTabWidget, QTableWidget,
+                               QTableWidgetItem, QVBoxLayout, QWidget, QHeaderView, QInputDialog)
+
+from app import queries
+from app.audit import Actor
+from app.db import Database
+from app.errors import Conflict, DomainError, ValidationError
+from models.choices import (ChoiceSet, Cooling, CustomerStatus, DeviceStatus, Face, GpuState, RackStatus, Role,
+                            SiteStatus)
+
+from .i18n import choice_label, column_label
+from .operations import announce
+
+
+def tr(text: str) -> str:
+    return QCoreApplication.translate("forms", text)
+
+
+@dataclass(frozen=True)
+class Field:
+    key: str
+    label: str
+    kind: str = "text"          # text | int | decimal | date | choice | option | bool | memo | password
+    choices: type[ChoiceSet] | None = None
+    option: str | None = None   # queries.options kind
+    required: bool = False
+    on_create_only: bool = False
+    optional: bool = True       # option/choice: allow "(none)"
+
+
+def _(s):
+    return s
+
+
+FORMS: dict[str, list[Field]] = {
+    "site": [
+        Field("code", _("Code"), required=True),
+        Field("name", _("Name"), required=True),
+        Field("subsidiary_id", _("Subsidiary"), "option", option="subsidiary", required=True, optional=False),
+        Field("region_code", _("Region"), "option", option="region", required=True, optional=False),
+        Field("address", _("Address")),
+        Field("latitude", _("Latitude"), "decimal"),
+        Field("longitude", _("Longitude"), "decimal"),
+        Field("status", _("Status"), "choice", choices=SiteStatus, optional=False),
+        Field("cooling", _("Cooling"), "choice", choices=Cooling, optional=False),
+        Field("power_capacity_kw", _("Power capacity (kW)"), "decimal"),
+    ],
+    "rack": [
+        Field("name", _("Name"), required=True),
+        Field("room_id", _("Room"), "option", option="room", required=True, optional=False),
+        Field("u_height", _("Height (U)"), "int"),
+        Field("power_capacity_kw", _("Power capacity (kW)"), "decimal"),
+        Field("status", _("Status"), "choice", choices=RackStatus, optional=False),
+        Field("asset_tag", _("Asset tag")),
+        Field("customer_id", _("Customer"), "option", option="customer"),
+        Field("grid_row", _("Grid row"), "int"),
+        Field("grid_col", _("Grid column"), "int"),
+    ],
+    "device": [
+        Field("name", _("Name"), required=True),
+        Field("device_type_id", _("Type"), "option", option="device_type", required=True, optional=False),
+        Field("serial", _("Serial")),
+        Field("asset_tag", _("Asset tag")),
+        Field("owner_customer_id", _("Owner"), "option", option="customer"),
+        Field("rack_id", _("Rack"), "option", option="rack"),
+        Field("position", _("Position (U)"), "decimal"),
+        Field("face", _("Face"), "choice", choices=Face),
+        Field("status", _("Status"), "choice", choices=DeviceStatus, optional=False),
+        Field("notes", _("Notes"), "memo"),
+    ],
+    "gpu": [
+        Field("serial", _("Serial"), required=True),
+        Field("gpu_model_id", _("Model"), "option", option="gpu_model", required=True, optional=False),
+        Field("state", _("State"), "choice", choices=GpuState, optional=False, on_create_only=True),
+        Field("purchase_date", _("Purchased"), "date"),
+        Field("purchase_cost", _("Cost (CNY)"), "decimal"),
+        Field("warranty_end", _("Warranty end"), "date"),
+        Field("depreciation_months", _("Depreciation (months)"), "int"),
+    ],
+    "customer": [
+        Field("name", _("Name"), required=True),
+        Field("credit_code", _("Credit code"), required=True),
+        Field("region_code", _("Region"), "option", option="region"),
+        Field("address", _("Address")),
+        Field("account_manager_id", _("Account manager"), "option", option="manager"),
+        Field("status", _("Status"), "choice", choices=CustomerStatus, optional=False),
+    ],
+    "user": [
+        Field("login", _("Login"), required=True, on_create_only=True),
+        Field("display_name", _("Name"), required=True),
+        Field("role", _("Role"), "choice", choices=Role, optional=False),
+        Field("active", _("Active"), "bool"),
+        Field("password", _("Password"), "password"),
+    ],
+}
+
+# What "retire" means per kind: the status value it sets (Delete key).
+RETIRE = {"site": ("status", SiteStatus.RETIRED), "rack": ("status", RackStatus.DECOMMISSIONED),
+          "device": ("status", DeviceStatus.DECOMMISSIONING), "customer": ("status", CustomerStatus.INACTIVE),
+          "user": ("active", False), "gpu": ("state", GpuState.RETIRED)}
+PERMISSION = {"site": "manage_reference", "rack": "manage_dcim", "device": "manage_dcim", "gpu": "manage_gpus",
+              "customer": "manage_customers", "user": "manage_users", "contract": "draft_contracts",
+              "statement": "run_billing", "audit": "manage_users"}
+
+
+def save_record(db: Database, actor: Actor, kind: str, id_, values: dict, version: int | None):
+    """Create or update through the services; returns the id."""
+    from app.services import common, users
+    if kind == "user":
+        if id_ is None:
+            return users.add_user(db, actor, values["login"], values["role"], values.get("password") or "",
+                                  values.get("display_name")).id
+        users.update_user(db, actor, id_, version, display_name=values.get("display_name"),
+                          role=values.get("role"), active=values.get("active"),
+                          password=values.get("password") or None)
+        return id_
+    if kind == "device":
+        from app.services import dcim
+        if id_ is None:
+            return dcim.place_device(db, actor, values)
+        dcim.update_device(db, actor, id_, values, version)
+        return id_
+    if id_ is None:
+        return common.create_record(db, actor, kind, values)
+    common.update_record(db, actor, kind, id_, values, version)
+    return id_
+
+
+def retire_record(db: Database, actor: Actor, kind: str, id_, reason: str) -> None:
+    key, value = RETIRE[kind]
+    if kind == "gpu":
+        from app.services.gpus import transition_gpu
+        transition_gpu(db, actor, id_, value, reason)
+        return
+    if kind == "user":
+        from app.services.users import update_user
+        update_user(db, actor, id_, None, active=False)
+        return
+    values = {key: value}
+    save_record(db, actor, kind, id_, values, None) if kind == "device" else \
+        __import__("app.services.common", fromlist=["update_record"]).update_record(db, actor, kind, id_, values,
+                                                                                   reason=reason)
+
+
+class FormDialog(QDialog):
+    def __init__(self, db: Database, actor: Actor, kind: str, id_=None, parent=None, read_only: bool = False):
+        super().__init__(parent)
+        self.db, self.actor, self.kind, self.id = db, actor, kind, id_
+        self.setObjectName(f"form_{kind}")
+        self.fields = FORMS[kind]
+        self.editors: dict[str, QWidget] = {}
+        self.errors: dict[str, QLabel] = {}
+        self.version: int | None = None
+        self.saved_id = None
+        from .i18n import kind_label
+        self.setWindowTitle((self.tr("New %1") if id_ is None else self.tr("Edit %1")).replace("%1", kind_label(kind)))
+        layout = QVBoxLayout(self)
+        self.tabs = QTabWidget()
+        layout.addWidget(self.tabs)
+        page = QWidget()
+        form = QFormLayout(page)
+        form.setFieldGrowthPolicy(QFormLayout.ExpandingFieldsGrow)
+        for f in self.fields:
+            editor = self._editor(f)
+            if f.on_create_only and id_ is not None:
+                editor.setEnabled(False)
+            self.editors[f.key] = editor
+            err = QLabel()
+            err.setObjectName(f"error_{f.key}")
+            err.setStyleSheet("color: #c62828;")
+            err.setWordWrap(True)
+            err.hide()
+            self.errors[f.key] = err
+            box = QWidget()
+            v = QVBoxLayout(box)
+            v.setContentsMargins(0, 0, 0, 0)
+            v.setSpacing(2)
+            v.addWidget(editor)
+            v.addWidget(err)
+            label = tr(f.label) + (" *" if f.required else "")
+            form.addRow(label, box)
+        self.tabs.addTab(page, self.tr("Details"))
+        self.message = QLabel()
+        self.message.setObjectName("formMessage")
+        self.message.setStyleSheet("color: #c62828;")
+        self.message.setWordWrap(True)
+        self.message.hide()
+        layout.addWidget(self.message)
+        self.buttons = QDialogButtonBox(QDialogButtonBox.Save | QDialogButtonBox.Cancel)
+        self.buttons.button(QDialogButtonBox.Save).setText(self.tr("Save"))
+        self.buttons.button(QDialogButtonBox.Cancel).setText(self.tr("Cancel"))
+        self.buttons.accepted.connect(self.save)
+        self.buttons.rejected.connect(self.reject)
+        layout.addWidget(self.buttons)
+        if id_ is not None:
+            self.load()
+        if read_only:
+            for e in self.editors.values():
+                e.setEnabled(False)
+            self.buttons.button(QDialogButtonBox.Save).setEnabled(False)
+        self.resize(520, self.sizeHint().height())
+
+    def _editor(self, f: Field) -> QWidget:
+        if f.kind in ("choice", "option"):
+            w = QComboBox()
+            w.setObjectName(f"edit_{f.key}")
+            if f.optional:
+                w.addItem(self.tr("(none)"), None)
+            if f.kind == "choice":
+                for v in f.choices.values():
+                    w.addItem(choice_label(f.choices, v), v)
+            else:
+                w.setEditable(True)
+                w.setInsertPolicy(QComboBox.NoInsert)
+                for v, label in queries.options(self.db, f.option):
+                    w.addItem(label, v)
+                if w.completer():
+                    w.completer().setFilterMode(Qt.MatchContains)
+                    w.completer().setCompletionMode(w.completer().CompletionMode.PopupCompletion)
+            return w
+        if f.kind == "bool":
+            w = QCheckBox()
+            w.setChecked(True)
+        elif f.kind == "date":
+            w = QDateEdit()
+            w.setCalendarPopup(True)
+            w.setDisplayFormat("yyyy-MM-dd")
+            w.setSpecialValueText(" ")
+            w.setMinimumDate(QDate(1990, 1, 1))
+            w.setDate(w.minimumDate())
+        elif f.kind == "memo":
+            w = QPlainTextEdit()
+            w.setTabChangesFocus(True)
+            w.setFixedHeight(70)
+        else:
+            w = QLineEdit()
+            if f.kind == "password":
+                w.setEchoMode(QLineEdit.Password)
+                w.setPlaceholderText(self.tr("leave empty to keep") if self.id is not None else "")
+        w.setObjectName(f"edit_{f.key}")
+        return w
+
+    # --- values ---------------------------------------------------------------
+    def load(self) -> None:
+        rec = queries.record(self.db, self.kind, self.id)
+        if rec is None:
+            self.show_message(self.tr("This record no longer exists."))
+            return
+        self.version = rec.get("version")
+        for f in self.fields:
+            self.set_value(f, rec.get(f.key))
+
+    def set_value(self, f: Field, value) -> None:
+        w = self.editors[f.key]
+        if isinstance(w, QComboBox):
+            i = w.findData(value)
+            w.setCurrentIndex(i if i >= 0 else 0)
+        elif isinstance(w, QCheckBox):
+            w.setChecked(bool(value))
+        elif isinstance(w, QDateEdit):
+            w.setDate(QDate(value.year, value.month, value.day) if value else w.minimumDate())
+        elif isinstance(w, QPlainTextEdit):
+            w.setPlainText(value or "")
+        else:
+            w.setText("" if value is None else (format(value, "f") if isinstance(value, Decimal) else str(value)))
+
+    def values(self) -> tuple[dict, dict]:
+        out, errors = {}, {}
+        for f in self.fields:
+            w = self.editors[f.key]
+            if f.on_create_only and self.id is not None:
+                continue
+            if isinstance(w, QComboBox):
+                data = w.currentData()
+                if f.kind == "option" and w.isEditable() and w.currentText() and w.findText(w.currentText()) < 0:
+                    errors[f.key] = self.tr("choose one of the listed entries")
+                out[f.key] = data
+            elif isinstance(w, QCheckBox):
+                out[f.key] = w.isChecked()
+            elif isinstance(w, QDateEdit):
+                d = w.date()
+                out[f.key] = None if d == w.minimumDate() else dt.date(d.year(), d.month(), d.day())
+            elif isinstance(w, QPlainTextEdit):
+                out[f.key] = w.toPlainText().strip() or None
+            else:
+                text = w.text().strip()
+                if f.kind == "int":
+                    if text:
+                        try:
+                            out[f.key] = int(text)
+                        except ValueError:
+                            errors[f.key] = self.tr("a whole number")
+                    else:
+                        out[f.key] = None
+                elif f.kind == "decimal":
+                    if text:
+                        try:
+                            out[f.key] = Decimal(text)
+                        except InvalidOperation:
+                            errors[f.key] = self.tr("a number, e.g. 12.5")
+                    else:
+                        out[f.key] = None
+                elif f.kind == "password":
+                    out[f.key] = text
+                else:
+                    out[f.key] = text or None
+            if f.required and out.get(f.key) in (None, "") and f.key not in errors:
+                errors[f.key] = self.tr("required")
+        return out, errors
+
+    def clear_errors(self) -> None:
+        for lbl in self.errors.values():
+            lbl.hide()
+        self.message.hide()
+
+    def show_errors(self, errors: dict[str, str]) -> None:
+        unplaced = []
+        first = None
+        for key, msg in errors.items():
+            lbl = self.errors.get(key)
+            if lbl is None:
+                unplaced.append(f"{key}: {msg}" if key else msg)
+                continue
+            lbl.setText(msg)
+            lbl.show()
+            first = first or self.editors[key]
+        if unplaced:
+            self.show_message("; ".join(unplaced))
+        if first is not None:
+            first.setFocus()
+
+    def show_message(self, text: str) -> None:
+        self.message.setText(text)
+        self.message.show()
+
+    def save(self) -> None:
+        self.clear_errors()
+        values, errors = self.values()
+        if errors:
+            self.show_errors(errors)
+            return
+        try:
+            self.saved_id = save_record(self.db, self.actor, self.kind, self.id, values, self.version)
+        except ValidationError as exc:
+            self.show_errors(exc.errors)
+            return
+        except Conflict as exc:
+            answer = QMessageBox.question(self, self.tr("Changed by someone else"),
+                                          exc.message + "\n\n" + self.tr("Reload the record now? Your edits will be lost."))
+            if answer == QMessageBox.Yes:
+                self.load()
+            else:
+                self.show_message(exc.message)
+            return
+        except DomainError as exc:
+            self.show_message(exc.message)
+            return
+        announce({self.kind})
+        self.accept()
+
+
+class GpuDialog(FormDialog):
+    """A GPU's details plus its lifecycle history tab."""
+
+    def __init__(self, db, actor, kind, id_=None, parent=None, read_only=False):
+        super().__init__(db, actor, kind, id_, parent, read_only)
+        if id_ is not None:
+            self.history = QTableWidget(0, 5)
+            self.history.setObjectName("gpuHistory")
+            self.history.setHorizontalHeaderLabels([self.tr("Time"), self.tr("From"), self.tr("To"),
+                                                    self.tr("User"), self.tr("Reason")])
+            self.history.horizontalHeader().setStretchLastSection(True)
+            self.history.verticalHeader().setVisible(False)
+            self.history.setEditTriggers(QTableWidget.NoEditTriggers)
+            from .tables import SHANGHAI
+            rows = queries.gpu_history(db, id_)
+            self.history.setRowCount(len(rows))
+            for r, (at, frm, to, who, reason) in enumerate(rows):
+                at = at if at.tzinfo else at.replace(tzinfo=dt.timezone.utc)
+                cells = [at.astimezone(SHANGHAI).strftime("%Y-%m-%d %H:%M"), choice_label(GpuState, frm),
+                         choice_label(GpuState, to), who, reason]
+                for c, text in enumerate(cells):
+                    self.history.setItem(r, c, QTableWidgetItem(text))
+            self.tabs.addTab(self.history, self.tr("History (%1)").replace("%1", str(len(rows))))
+
+
+def open_form(db, actor, kind, id_=None, parent=None, read_only=False) -> FormDialog:
+    cls = GpuDialog if kind == "gpu" else FormDialog
+    return cls(db, actor, kind, id_, parent, read_only)
+
+
+class TransitionDialog(QDialog):
+    """Choose one allowed lifecycle move and give a reason."""
+
+    def __init__(self, states: list[str], count: int, parent=None):
+        super().__init__(parent)
+        self.setObjectName("transitionDialog")
+        self.setWindowTitle(self.tr("Lifecycle move"))
+        layout = QFormLayout(self)
+        current = sorted(set(states))
+        allowed = None
+        for s in current:
+            moves = GpuState.TRANSITIONS.get(s, frozenset())
+            allowed = set(moves) if allowed is None else allowed & moves
+        allowed = [s for s in GpuState.values() if s in (allowed or set())]
+        info = QLabel(self.tr("%1 GPU(s), now: %2").replace("%1", str(count))
+                      .replace("%2", ", ".join(choice_label(GpuState, s) for s in current)))
+        layout.addRow(info)
+        self.target = QComboBox()
+        self.target.setObjectName("targetState")
+        for s in allowed:
+            self.target.addItem(choice_label(GpuState, s), s)
+        layout.addRow(self.tr("Move to"), self.target)
+        self.reason = QLineEdit()
+        self.reason.setObjectName("reason")
+        layout.addRow(self.tr("Reason *"), self.reason)
+        self.error = QLabel()
+        self.error.setStyleSheet("color: #c62828;")
+        self.error.hide()
+        layout.addRow(self.error)
+        buttons = QDialogButtonBox(QDialogButtonBox.Ok | QDialogButtonBox.Cancel)
+        buttons.button(QDialogButtonBox.Ok).setText(self.tr("Move"))
+        buttons.button(QDialogButtonBox.Cancel).setText(self.tr("Cancel"))
+        buttons.accepted.connect(self._accept)
+        buttons.rejected.connect(self.reject)
+        self.ok = buttons.button(QDialogButtonBox.Ok)
+        layout.addRow(buttons)
+        if not allowed:
+            self.error.setText(self.tr("No move is allowed from these states together."))
+            self.error.show()
+            self.ok.setEnabled(False)
+
+    def _accept(self):
+        if not self.reason.text().strip():
+            self.error.setText(self.tr("Give a reason: it goes into the GPU's history and the audit trail."))
+            self.error.show()
+            return
+        self.accept()
+
+    def choice(self) -> tuple[str, str]:
+        return self.target.currentData(), self.reason.text().strip()

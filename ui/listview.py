@@ -1,0 +1,300 @@
+"""A list page: filter box (debounced), count label, table, and the actions of its entity."""
+from __future__ import annotations
+
+import csv
+from pathlib import Path
+
+from PySide6.QtCore import QLocale, Qt, Signal
+from PySide6.QtGui import QAction
+from PySide6.QtWidgets import (QFileDialog, QHBoxLayout, QInputDialog, QLabel, QLineEdit, QMessageBox,
+                               QToolBar, QVBoxLayout, QWidget)
+
+from app import queries
+from app.audit import Actor
+from app.auth import can, why_not
+from app.db import Database
+
+from .forms import FORMS, PERMISSION, RETIRE, TransitionDialog, open_form, retire_record
+from .i18n import column_label
+from .operations import Debouncer, announce, bus, run_op, show_error
+from .tables import PagedTableModel, PagedTableView, format_value
+
+FILTER_DEBOUNCE_MS = 250
+
+
+def export_rows(db: Database, spec: queries.ListSpec, path: str, *, text: str, sort: str, desc: bool,
+                keys: list[str], labels: list[str], progress=None) -> int:
+    """Write the filtered, sorted list to CSV or XLSX; returns the number of rows. No Qt objects."""
+    cols = [spec.column(k) for k in keys]
+    idx = [spec.keys().index(k) + 1 for k in keys]
+    total = queries.count(db, spec, text)
+    done = 0
+    if path.lower().endswith(".xlsx"):
+        from openpyxl import Workbook
+        wb = Workbook(write_only=True)
+        ws = wb.create_sheet(spec.kind)
+        ws.append(labels)
+        for batch in queries.fetch_all(db, spec, text=text, sort=sort, desc=desc):
+            for r in batch:
+                ws.append([_cell(c, r[i]) for c, i in zip(cols, idx)])
+            done += len(batch)
+            if progress:
+                progress(done, total)
+        wb.save(path)
+    else:
+        with open(path, "w", newline="", encoding="utf-8-sig") as f:  # BOM: Excel opens UTF-8 Chinese right
+            w = csv.writer(f)
+            w.writerow(labels)
+            for batch in queries.fetch_all(db, spec, text=text, sort=sort, desc=desc):
+                w.writerows([format_value(c, r[i]) for c, i in zip(cols, idx)] for r in batch)
+                done += len(batch)
+                if progress:
+                    progress(done, total)
+    return done
+
+
+def _cell(col, value):
+    from decimal import Decimal
+    import datetime as dt
+    if value is None:
+        return None
+    if col.kind in ("money", "decimal") and isinstance(value, Decimal):
+        return float(value)
+    if col.kind == "datetime" and isinstance(value, dt.datetime):
+        return format_value(col, value)
+    if col.kind in ("choice", "bool"):
+        return format_value(col, value)
+    return value
+
+
+class ListPage(QWidget):
+    openRecord = Signal(str, object)
+
+    def __init__(self, db: Database, actor: Actor, kind: str, parent=None):
+        super().__init__(parent)
+        self.db, self.actor, self.kind = db, actor, kind
+        self.spec = queries.SPECS[kind]
+        self.setObjectName(f"page_{kind}")
+        self.model = PagedTableModel(db, self.spec, self)
+        self.view = PagedTableView(self.model, self)
+        self.view.doubleClicked.connect(lambda idx: self.open_current())
+        self.filter = QLineEdit()
+        self.filter.setObjectName("filter")
+        self.filter.setClearButtonEnabled(True)
+        self.filter.setPlaceholderText(self.tr("Filter (Ctrl+F): code, name, serial, customer…"))
+        self.debounce = Debouncer(FILTER_DEBOUNCE_MS, self.apply_filter, self)
+        self.filter.textChanged.connect(self.debounce.poke)
+        self.filter.returnPressed.connect(self.apply_filter)
+        self.count_label = QLabel()
+        self.count_label.setObjectName("countLabel")
+        self.model.countsChanged.connect(self.show_counts)
+        self.toolbar = QToolBar()
+        self.toolbar.setToolButtonStyle(Qt.ToolButtonTextOnly)
+        self.actions_: dict[str, QAction] = {}
+        self._build_actions()
+        top = QHBoxLayout()
+        top.addWidget(self.toolbar)
+        top.addStretch(1)
+        top.addWidget(self.filter, 2)
+        top.addWidget(self.count_label)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(6, 6, 6, 6)
+        layout.addLayout(top)
+        layout.addWidget(self.view)
+        self.show_counts(self.model.filtered_count, self.model.total)
+        self.view.selectionModel().selectionChanged.connect(self.update_actions)
+        self.update_actions()
+        bus().changed.connect(self.on_changed)
+
+    # --- actions ----------------------------------------------------------------
+    def _action(self, key: str, text: str, slot, permission: str | None = None) -> QAction:
+        act = QAction(text, self)
+        act.setObjectName(f"act_{key}")
+        act.triggered.connect(slot)
+        act.setData(permission)
+        self.toolbar.addAction(act)
+        self.actions_[key] = act
+        return act
+
+    def _build_actions(self) -> None:
+        perm = PERMISSION.get(self.kind)
+        editable = self.kind in FORMS
+        if editable:
+            self._action("new", self.tr("New"), self.new_record, perm)
+            self._action("open", self.tr("Open"), self.open_current, None)
+        if self.kind in RETIRE:
+            self._action("retire", self.tr("Retire"), self.retire_selected, perm)
+        if self.kind == "gpu":
+            self._action("move", self.tr("Lifecycle move…"), self.lifecycle_move, "manage_gpus")
+        self._action("export", self.tr("Export…"), self.export, "export")
+        if self.kind in IMPORT_KINDS:
+            self._action("import", self.tr("Import…"), self.import_file, "import")
+        self._action("refresh", self.tr("Refresh"), self.refresh, None)
+
+    def update_actions(self, *_):
+        has_sel = bool(self.view.selectionModel().selectedRows())
+        for key, act in self.actions_.items():
+            perm = act.data()
+            reason = why_not(self.actor, perm) if perm else None
+            needs_sel = key in ("open", "retire", "move")
+            act.setEnabled(reason is None and (has_sel or not needs_sel))
+            act.setToolTip(reason or act.text())
+        if "open" in self.actions_:
+            self.actions_["open"].setEnabled(has_sel)
+
+    def can_do(self, key: str) -> bool:
+        act = self.actions_.get(key)
+        return act is not None and act.isEnabled()
+
+    # --- data -------------------------------------------------------------------
+    def show_counts(self, filtered: int, total: int) -> None:
+        loc = QLocale(QLocale.English)
+        if self.model.filter_text:
+            text = self.tr("%1 of %2").replace("%1", loc.toString(filtered)).replace("%2", loc.toString(total))
+        else:
+            text = self.tr("%1 rows").replace("%1", loc.toString(total))
+        self.count_label.setText(text)
+
+    def apply_filter(self) -> None:
+        self.debounce.timer.stop()
+        self.model.set_filter(self.filter.text())
+        self.update_actions()
+
+    def refresh(self) -> None:
+        keep = self.view.current_id()
+        self.model.reload()
+        if keep is not None:
+            self.view.select_id(keep)
+        self.update_actions()
+
+    def on_changed(self, kinds) -> None:
+        if "*" in kinds or "*" in self.spec.watches or kinds & (self.spec.watches | {self.kind}):
+            self.refresh()
+
+    def focus_filter(self) -> None:
+        self.filter.setFocus()
+        self.filter.selectAll()
+
+    def select_record(self, id_) -> bool:
+        if self.view.select_id(id_):
+            return True
+        # not in the loaded windows: clear the filter and try again
+        self.filter.blockSignals(True)
+        self.filter.clear()
+        self.filter.blockSignals(False)
+        self.model.set_filter("")
+        return self.view.select_id(id_)
+
+    # --- records ----------------------------------------------------------------
+    def new_record(self) -> None:
+        if not self.can_do("new"):
+            return
+        dlg = open_form(self.db, self.actor, self.kind, None, self)
+        if dlg.exec():
+            self.view.select_id(dlg.saved_id)
+
+    def open_current(self) -> None:
+        id_ = self.view.current_id()
+        if id_ is None:
+            return
+        self.open_id(id_)
+
+    def open_id(self, id_) -> None:
+        if self.kind not in FORMS:
+            self.openRecord.emit(self.kind, id_)
+            return
+        perm = PERMISSION.get(self.kind)
+        dlg = open_form(self.db, self.actor, self.kind, id_, self, read_only=bool(perm and not can(self.actor, perm)))
+        dlg.exec()
+
+    def retire_selected(self) -> None:
+        if not self.can_do("retire"):
+            return
+        ids = self.view.selected_ids()
+        if not ids:
+            return
+        reason, ok = QInputDialog.getText(
+            self, self.tr("Retire"),
+            self.tr("Retire %1 selected record(s)? This is recorded in the audit trail.\nReason:")
+            .replace("%1", str(len(ids))))
+        if not ok:
+            return
+        if not reason.strip():
+            QMessageBox.information(self, self.tr("Retire"), self.tr("A reason is required."))
+            return
+        db, actor, kind = self.db, self.actor, self.kind
+
+        def work(progress):
+            for i, id_ in enumerate(ids):
+                progress(i, len(ids))
+                retire_record(db, actor, kind, id_, reason.strip())
+            return len(ids)
+        run_op(self, work, label=self.tr("Retiring…"), changes={kind})
+
+    def lifecycle_move(self) -> None:
+        if not self.can_do("move"):
+            return
+        ids = self.view.selected_ids()
+        if not ids:
+            return
+        states = queries.gpu_states(self.db, ids)
+        dlg = TransitionDialog(list(states.values()), len(ids), self)
+        if not dlg.exec():
+            return
+        to_state, reason = dlg.choice()
+        self.run_moves(ids, to_state, reason)
+
+    def run_moves(self, ids, to_state, reason):
+        from app.services.gpus import transition_gpu, transition_gpus
+        db, actor = self.db, self.actor
+
+        def work(progress):
+            if len(ids) == 1:
+                transition_gpu(db, actor, ids[0], to_state, reason)
+                return None
+            cancelled = [False]
+
+            def prog(done, total):
+                try:
+                    progress(done, total)
+                except Exception:
+                    cancelled[0] = True
+            return transition_gpus(db, actor, ids, to_state, reason, progress=prog,
+                                   cancelled=lambda: cancelled[0])
+
+        def done(result):
+            if result is not None and getattr(result, "refused", None):
+                lines = "\n".join(f"#{i}: {m}" for i, m in result.refused[:20])
+                QMessageBox.warning(self, self.tr("Some GPUs were not moved"),
+                                    self.tr("%1 moved, %2 refused:").replace("%1", str(result.moved))
+                                    .replace("%2", str(len(result.refused))) + "\n" + lines)
+        return run_op(self, work, label=self.tr("Moving GPUs…"), changes={"gpu"}, on_success=done)
+
+    def export(self, path: str | None = None):
+        if not self.can_do("export"):
+            return None
+        if not path:
+            path, _f = QFileDialog.getSaveFileName(self, self.tr("Export"), f"{self.kind}.xlsx",
+                                                   self.tr("Excel (*.xlsx);;CSV (*.csv)"))
+            if not path:
+                return None
+        header = self.view.horizontalHeader()
+        order = sorted(range(self.model.columnCount()), key=header.visualIndex)
+        keys = [self.model.columns[i].key for i in order if not self.view.isColumnHidden(i)]
+        labels = [column_label(self.spec.column(k).label) for k in keys]
+        db, spec = self.db, self.spec
+        text, sort, desc = self.model.filter_text, self.model.sort_key, self.model.sort_desc
+        return run_op(self, lambda progress: export_rows(db, spec, path, text=text, sort=sort, desc=desc,
+                                                          keys=keys, labels=labels, progress=progress),
+                      label=self.tr("Exporting…"))
+
+    def import_file(self):
+        if not self.can_do("import"):
+            return
+        from .importdialog import ImportDialog
+        dlg = ImportDialog(self.db, self.actor, IMPORT_KINDS[self.kind], self)
+        dlg.exec()
+
+
+# list kind -> importexport kind
+IMPORT_KINDS = {"site": "sites", "rack": "racks", "device": "devices", "gpu": "gpus", "customer": "customers"}

@@ -1,0 +1,149 @@
+"""`idc-console` with no command: start the window.
+
+Order: application and fonts, language, database (settings or --db), schema upgrade with a
+progress dialog (SQLite backed up first), first-run wizard or login, main window.
+"""
+from __future__ import annotations
+
+import inspect
+import os
+import sys
+from pathlib import Path
+
+from PySide6.QtCore import QEventLoop, Qt
+from PySide6.QtGui import QIcon
+from PySide6.QtWidgets import QApplication, QMessageBox
+
+from app.config import describe_url, resolve_db_url
+from app.db import Database
+from app.errors import SchemaTooNew
+
+from .i18n import apply_font, install_translators, system_language
+from .operations import run_op
+from .settings import settings
+
+ICON = Path(__file__).resolve().parent.parent / "resources" / "icons" / "idc-console.png"
+
+
+def make_app(argv=None) -> QApplication:
+    app = QApplication.instance() or QApplication(argv or sys.argv[:1])
+    app.setApplicationName("idc-console")
+    app.setOrganizationName("IDC")
+    app.setApplicationDisplayName("IDC console")
+    if ICON.exists():
+        app.setWindowIcon(QIcon(str(ICON)))
+    apply_font(app)
+    return app
+
+
+def choose_language(args) -> str:
+    return getattr(args, "lang", None) or settings().get("language") or system_language()
+
+
+def database_url(args) -> str:
+    from .dbdialog import with_password
+    explicit = getattr(args, "db", None) or os.environ.get("IDC_CONSOLE_DB") or settings().get("db_url") or None
+    return with_password(resolve_db_url(explicit))
+
+
+def wait(op) -> tuple[bool, object]:
+    """Block (with a running event loop) until a background operation ends."""
+    loop = QEventLoop()
+    outcome: list = []
+    op.succeeded.connect(lambda r: outcome.append((True, r)))
+    op.failed.connect(lambda e: outcome.append((False, e)))
+    op.done.connect(loop.quit)
+    if not outcome:
+        loop.exec()
+    return outcome[0] if outcome else (False, None)
+
+
+def prepare(db: Database, parent=None) -> bool:
+    """Create or upgrade the schema off the GUI thread; False when it cannot be opened."""
+    from app.startup import prepare_database
+
+    tr = lambda s: QApplication.translate("main", s)  # noqa: E731
+
+    def work(progress):
+        progress(0, 0)
+        return prepare_database(db)
+
+    ok, result = wait(run_op(parent, work, label=tr("Preparing the database (backup and schema upgrade)…"),
+                             on_failure=lambda e: None))
+    if ok:
+        return True
+    if isinstance(result, SchemaTooNew):
+        QMessageBox.critical(parent, tr("Database is newer than this console"), result.message)
+    else:
+        QMessageBox.critical(parent, tr("Cannot open the database"),
+                             tr("%1\n\nCheck the database in the settings.").replace("%1", str(result)))
+    return False
+
+
+def load_demo(db: Database, actor, parent=None) -> bool:
+    from app import demo
+    fn = demo.load_demo
+    params = inspect.signature(fn).parameters
+
+    def work(progress):
+        kw = {}
+        if "progress" in params:
+            kw["progress"] = progress
+        if "actor" in params:
+            return fn(db, actor, **kw)
+        return fn(db, **kw)
+    ok, _r = wait(run_op(parent, work, label=QApplication.translate("main", "Loading the demo data…")))
+    return ok
+
+
+def authenticate(db: Database, args, parent=None):
+    """The first-run wizard on an empty database, else the login dialog; returns the Actor or None."""
+    from app.services.users import has_users, login
+    from app.errors import DomainError
+
+    from .startup import FirstRunWizard, LoginDialog
+
+    if not has_users(db):
+        wizard = FirstRunWizard(db, parent)
+        if not wizard.exec() or wizard.actor is None:
+            return None
+        if wizard.load_demo_requested:
+            load_demo(db, wizard.actor, parent)
+        return wizard.actor
+    password = os.environ.get("IDC_CONSOLE_PASSWORD")
+    user = getattr(args, "user", None)
+    if user and password:
+        try:
+            return login(db, user, password)
+        except DomainError:
+            pass
+    dlg = LoginDialog(db, parent)
+    if user:
+        dlg.login.setText(user)
+        dlg.password.setFocus()
+    return dlg.actor if dlg.exec() else None
+
+
+def run_console(args) -> int:
+    app = make_app()
+    install_translators(app, choose_language(args))
+    while True:
+        url = database_url(args)
+        db = Database(url)
+        if prepare(db):
+            break
+        db.dispose()
+        from .dbdialog import SettingsDialog
+        if not SettingsDialog().exec():
+            return 1
+        args.db = None
+    actor = authenticate(db, args)
+    if actor is None:
+        db.dispose()
+        return 1
+    from .mainwindow import MainWindow
+    window = MainWindow(db, actor)
+    window.show()
+    code = app.exec()
+    db.dispose()
+    return code

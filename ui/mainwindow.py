@@ -1,0 +1,406 @@
+"""The main window: navigation, pages, keyboard, status bar, live refresh."""
+from __future__ import annotations
+
+import importlib
+
+from PySide6.QtCore import QLocale, Qt, QTimer, Signal
+from PySide6.QtGui import QAction, QKeySequence, QShortcut
+from PySide6.QtWidgets import (QDialog, QGridLayout, QGroupBox, QHBoxLayout, QLabel, QLineEdit, QListWidget,
+                               QListWidgetItem, QMainWindow, QMessageBox, QPushButton, QSplitter,
+                               QStackedWidget, QVBoxLayout, QWidget)
+
+from app import queries
+from app.audit import Actor
+from app.config import describe_url
+from app.db import Database
+from models.choices import GpuState, Role
+
+from .i18n import choice_label, kind_label
+from .listview import ListPage
+from .operations import announce, bus
+from .settings import settings
+
+# (page id, English label, list kind or None)
+PAGES = [
+    ("dashboard", "Dashboard", None),
+    ("sites", "Sites & coverage", "site"),
+    ("racks", "Racks", "rack"),
+    ("devices", "Devices", "device"),
+    ("gpus", "GPUs", "gpu"),
+    ("customers", "Customers", "customer"),
+    ("contracts", "Contracts", "contract"),
+    ("billing", "Billing", "statement"),
+    ("audit", "Audit log", "audit"),
+    ("users", "Users & settings", "user"),
+]
+SEARCH_PAGE = {"rack": "racks", "device": "devices", "gpu": "gpus", "customer": "customers",
+               "contract": "contracts", "statement": "billing"}
+
+
+def _optional_widget(module: str, name: str):
+    """A widget another part of the project provides, or None while it does not exist yet."""
+    try:
+        return getattr(importlib.import_module(module), name)
+    except Exception:  # noqa: BLE001 - absent or broken: the page falls back to plain text
+        return None
+
+
+class DashboardPage(QWidget):
+    def __init__(self, db: Database, parent=None):
+        super().__init__(parent)
+        self.db = db
+        self.setObjectName("page_dashboard")
+        self.layout_ = QVBoxLayout(self)
+        self.cards = QGridLayout()
+        self.layout_.addLayout(self.cards)
+        self.charts = None
+        Charts = _optional_widget("ui.widgets.charts", "DashboardCharts")
+        if Charts is not None:
+            try:
+                self.charts = Charts(db, self) if _accepts_db(Charts) else Charts(self)
+                self.layout_.addWidget(self.charts, 1)
+            except Exception:  # noqa: BLE001
+                self.charts = None
+        self.states = QLabel()
+        self.states.setWordWrap(True)
+        self.states.setObjectName("gpuStates")
+        if self.charts is None:
+            self.layout_.addWidget(self.states)
+            self.layout_.addStretch(1)
+        self.labels: dict[str, QLabel] = {}
+        self.refresh()
+        bus().changed.connect(lambda kinds: self.refresh())
+
+    def refresh(self) -> None:
+        s = queries.summary(self.db)
+        loc = QLocale(QLocale.English)
+        cards = [
+            ("sites", self.tr("Sites"), loc.toString(s.sites)),
+            ("racks", self.tr("Racks (leased)"), f"{loc.toString(s.racks)} ({loc.toString(s.racks_leased)})"),
+            ("devices", self.tr("Devices"), loc.toString(s.devices)),
+            ("gpus", self.tr("GPUs"), loc.toString(s.gpus)),
+            ("customers", self.tr("Customers"), loc.toString(s.customers)),
+            ("contracts", self.tr("Active contracts"), loc.toString(s.contracts_active)),
+            ("ending", self.tr("Ending in 30/60/90 days"),
+             " / ".join(loc.toString(s.contracts_ending[d]) for d in (30, 60, 90))),
+        ]
+        for i, (key, title, value) in enumerate(cards):
+            if key not in self.labels:
+                box = QGroupBox(title)
+                v = QVBoxLayout(box)
+                lbl = QLabel()
+                lbl.setObjectName(f"card_{key}")
+                lbl.setStyleSheet("font-size: 20pt; font-weight: bold;")
+                v.addWidget(lbl)
+                self.cards.addWidget(box, i // 4, i % 4)
+                self.labels[key] = lbl
+            self.labels[key].setText(value)
+        self.states.setText(self.tr("GPU fleet by state: ") + ", ".join(
+            f"{choice_label(GpuState, k)} {loc.toString(v)}" for k, v in sorted(s.gpus_by_state.items())))
+        if self.charts is not None and hasattr(self.charts, "refresh"):
+            try:
+                self.charts.refresh()
+            except Exception:  # noqa: BLE001
+                pass
+
+
+def _accepts_db(cls) -> bool:
+    import inspect
+    try:
+        params = list(inspect.signature(cls.__init__).parameters)
+    except (TypeError, ValueError):
+        return False
+    return len(params) > 1 and params[1] == "db"
+
+
+class SearchDialog(QDialog):
+    """Ctrl+K: type, pick, jump."""
+
+    chosen = Signal(str, object)
+
+    def __init__(self, db: Database, parent=None):
+        super().__init__(parent)
+        self.db = db
+        self.setObjectName("searchDialog")
+        self.setWindowTitle(self.tr("Search"))
+        self.edit = QLineEdit()
+        self.edit.setObjectName("searchEdit")
+        self.edit.setPlaceholderText(self.tr("Rack, device, GPU serial, customer, contract, statement…"))
+        self.results = QListWidget()
+        self.results.setObjectName("searchResults")
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.edit)
+        layout.addWidget(self.results)
+        self.timer = QTimer(self)
+        self.timer.setSingleShot(True)
+        self.timer.setInterval(200)
+        self.timer.timeout.connect(self.run)
+        self.edit.textChanged.connect(lambda _t: self.timer.start())
+        self.edit.returnPressed.connect(self.pick)
+        self.results.itemActivated.connect(lambda _i: self.pick())
+        self.resize(560, 420)
+
+    def keyPressEvent(self, e):
+        if e.key() in (Qt.Key_Down, Qt.Key_Up) and self.edit.hasFocus():
+            self.results.setFocus()
+            row = self.results.currentRow() + (1 if e.key() == Qt.Key_Down else -1)
+            self.results.setCurrentRow(max(0, min(row, self.results.count() - 1)))
+            return
+        super().keyPressEvent(e)
+
+    def run(self) -> None:
+        self.timer.stop()
+        self.results.clear()
+        for hit in queries.search(self.db, self.edit.text()):
+            item = QListWidgetItem(f"{kind_label(hit.kind)}  ·  {hit.label}    {hit.detail}")
+            item.setData(Qt.UserRole, (hit.kind, hit.id))
+            self.results.addItem(item)
+        if self.results.count():
+            self.results.setCurrentRow(0)
+
+    def pick(self) -> None:
+        if self.timer.isActive():
+            self.run()
+        item = self.results.currentItem()
+        if item is None:
+            return
+        kind, id_ = item.data(Qt.UserRole)
+        self.chosen.emit(kind, id_)
+        self.accept()
+
+
+class MainWindow(QMainWindow):
+    def __init__(self, db: Database, actor: Actor, parent=None):
+        super().__init__(parent)
+        self.db, self.actor = db, actor
+        self.setObjectName("mainWindow")
+        self.setWindowTitle(self.tr("IDC console"))
+        self.nav = QListWidget()
+        self.nav.setObjectName("navigation")
+        self.nav.setMaximumWidth(190)
+        self.stack = QStackedWidget()
+        self.pages: dict[str, QWidget] = {}
+        self.lists: dict[str, ListPage] = {}
+        for pid, label, kind in PAGES:
+            page = self._make_page(pid, kind)
+            self.pages[pid] = page
+            self.stack.addWidget(page)
+            self.nav.addItem(QListWidgetItem(self.tr(label)))
+        self.nav.currentRowChanged.connect(self.stack.setCurrentIndex)
+        splitter = QSplitter()
+        splitter.addWidget(self.nav)
+        splitter.addWidget(self.stack)
+        splitter.setStretchFactor(1, 1)
+        self.setCentralWidget(splitter)
+        self._shortcuts()
+        self._status()
+        geom = settings().get("window/geometry")
+        if geom and not geom.isEmpty():
+            self.restoreGeometry(geom)
+        else:
+            self.resize(1280, 800)
+        state = settings().get("window/state")
+        if state and not state.isEmpty():
+            self.restoreState(state)
+        self.nav.setCurrentRow(max(0, min(settings().get("window/page"), len(PAGES) - 1)))
+        # Live refresh: another user's change moves the audit head.
+        self.head = queries.audit_head(db)
+        self.poll = QTimer(self)
+        self.poll.setObjectName("livePoll")
+        self.poll.setInterval(max(1, settings().get("live_refresh_seconds")) * 1000)
+        self.poll.timeout.connect(self.check_head)
+        self.poll.start()
+        bus().changed.connect(self._own_change)
+
+    def _make_page(self, pid: str, kind: str | None) -> QWidget:
+        if pid == "dashboard":
+            return DashboardPage(self.db, self)
+        page = ListPage(self.db, self.actor, kind, self)
+        self.lists[pid] = page
+        page.openRecord.connect(self.open_special)
+        if pid == "sites":
+            return self._with_side(page, "ui.widgets.site_plot", ("SitePlot", "SitePlotView", "SitePlotWidget"))
+        if pid == "racks":
+            return self._with_rack(page)
+        if pid == "users":
+            return self._users_page(page)
+        return page
+
+    def _with_side(self, page: ListPage, module: str, names) -> QWidget:
+        for name in names:
+            cls = _optional_widget(module, name)
+            if cls is not None:
+                try:
+                    side = cls(self.db, self) if _accepts_db(cls) else cls(self)
+                except Exception:  # noqa: BLE001
+                    continue
+                split = QSplitter(Qt.Vertical)
+                split.setObjectName(f"split_{page.kind}")
+                split.addWidget(page)
+                split.addWidget(side)
+                split.setStretchFactor(0, 2)
+                split.setStretchFactor(1, 1)
+                self.lists_side = side
+                return split
+        return page
+
+    def _with_rack(self, page: ListPage) -> QWidget:
+        for name in ("RackElevationView", "RackElevation", "RackElevationWidget"):
+            cls = _optional_widget("ui.widgets.rack_elevation", name)
+            if cls is None:
+                continue
+            try:
+                side = cls(self.db, self.actor, self) if _n_params(cls) >= 3 else (
+                    cls(self.db, self) if _accepts_db(cls) else cls(self))
+            except Exception:  # noqa: BLE001
+                continue
+            split = QSplitter(Qt.Horizontal)
+            split.setObjectName("split_rack")
+            split.addWidget(page)
+            split.addWidget(side)
+            split.setStretchFactor(0, 3)
+            split.setStretchFactor(1, 2)
+            loader = next((getattr(side, m) for m in ("load_rack", "set_rack", "show_rack", "load")
+                           if hasattr(side, m)), None)
+            if loader is not None:
+                def follow(*_a, page=page, loader=loader):
+                    rid = page.view.current_id()
+                    if rid is not None:
+                        try:
+                            loader(rid)
+                        except Exception:  # noqa: BLE001
+                            pass
+                page.view.selectionModel().currentRowChanged.connect(follow)
+                page.model.modelReset.connect(
+                    lambda page=page: page.view.selectionModel().currentRowChanged.connect(follow))
+            self.rack_side = side
+            return split
+        return page
+
+    def _users_page(self, page: ListPage) -> QWidget:
+        w = QWidget()
+        w.setObjectName("page_users")
+        v = QVBoxLayout(w)
+        v.setContentsMargins(0, 0, 0, 0)
+        v.addWidget(page, 1)
+        row = QHBoxLayout()
+        btn = QPushButton(self.tr("Settings…"))
+        btn.setObjectName("settingsButton")
+        btn.clicked.connect(self.open_settings)
+        row.addWidget(btn)
+        row.addStretch(1)
+        v.addLayout(row)
+        return w
+
+    def _shortcuts(self) -> None:
+        def sc(seq, slot, name):
+            act = QAction(self)
+            act.setObjectName(name)
+            act.setShortcut(QKeySequence(seq))
+            act.setShortcutContext(Qt.WindowShortcut)
+            act.triggered.connect(slot)
+            self.addAction(act)
+            return act
+        self.act_filter = sc(QKeySequence.Find, self.focus_filter, "actFilter")
+        self.act_search = sc("Ctrl+K", self.open_search, "actSearch")
+        self.act_new = sc(QKeySequence.New, lambda: self._on_list("new_record"), "actNew")
+        self.act_refresh = sc(QKeySequence.Refresh, self.refresh_all, "actRefresh")
+        self.act_retire = sc(QKeySequence.Delete, lambda: self._on_list("retire_selected"), "actRetire")
+        for i in range(min(9, len(PAGES))):
+            sc(f"Ctrl+{i + 1}", lambda i=i: self.nav.setCurrentRow(i), f"actPage{i + 1}")
+
+    def _status(self) -> None:
+        sb = self.statusBar()
+        self.db_label = QLabel(self.tr("Database: %1").replace("%1", describe_url(self.db.url)))
+        self.db_label.setObjectName("statusDb")
+        self.user_label = QLabel(self.tr("User: %1 (%2)").replace("%1", self.actor.name)
+                                 .replace("%2", choice_label(Role, self.actor.role)))
+        self.user_label.setObjectName("statusUser")
+        sb.addWidget(self.db_label, 1)
+        sb.addPermanentWidget(self.user_label)
+
+    # --- behaviour ----------------------------------------------------------------
+    def current_list(self) -> ListPage | None:
+        pid = PAGES[self.nav.currentRow()][0] if self.nav.currentRow() >= 0 else None
+        return self.lists.get(pid)
+
+    def _on_list(self, method: str) -> None:
+        page = self.current_list()
+        if page is not None:
+            getattr(page, method)()
+
+    def focus_filter(self) -> None:
+        page = self.current_list()
+        if page is not None:
+            page.focus_filter()
+
+    def refresh_all(self) -> None:
+        announce({"*"})
+
+    def show_page(self, pid: str) -> None:
+        self.nav.setCurrentRow([p[0] for p in PAGES].index(pid))
+
+    def open_search(self) -> SearchDialog:
+        dlg = SearchDialog(self.db, self)
+        dlg.chosen.connect(self.jump_to)
+        dlg.open()
+        self.search_dialog = dlg
+        return dlg
+
+    def jump_to(self, kind: str, id_) -> None:
+        pid = SEARCH_PAGE[kind]
+        self.show_page(pid)
+        self.lists[pid].select_record(id_)
+        self.lists[pid].view.setFocus()
+
+    def open_special(self, kind: str, id_) -> None:
+        """Records without a form here (contracts, statements, audit events): show what we have."""
+        page = self.current_list()
+        if page is None:
+            return
+        row = page.model.row_of(id_)
+        if row < 0:
+            return
+        lines = [f"{page.model.headerData(c, Qt.Horizontal)}: {page.model.data(page.model.index(row, c))}"
+                 for c in range(page.model.columnCount())]
+        QMessageBox.information(self, kind_label(kind), "\n".join(lines))
+
+    def check_head(self) -> None:
+        try:
+            head = queries.audit_head(self.db)
+        except Exception:  # noqa: BLE001 - a network hiccup must not kill the window
+            return
+        if head != self.head:
+            self.head = head
+            announce({"*"})
+
+    def _own_change(self, kinds) -> None:
+        # our own change already refreshed the views; don't refresh again on the next poll
+        try:
+            self.head = queries.audit_head(self.db)
+        except Exception:  # noqa: BLE001
+            pass
+
+    def open_settings(self) -> None:
+        from .dbdialog import SettingsDialog
+        dlg = SettingsDialog(self)
+        dlg.exec()
+
+    def closeEvent(self, event) -> None:
+        s = settings()
+        s.set("window/geometry", self.saveGeometry())
+        s.set("window/state", self.saveState())
+        s.set("window/page", self.nav.currentRow())
+        for page in self.lists.values():
+            page.view.save_header()
+        s.sync()
+        self.poll.stop()
+        super().closeEvent(event)
+
+
+def _n_params(cls) -> int:
+    import inspect
+    try:
+        return len(inspect.signature(cls.__init__).parameters) - 1
+    except (TypeError, ValueError):
+        return 0

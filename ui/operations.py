@@ -1,0 +1,176 @@
+"""One way to run work off the GUI thread, and one signal saying what changed.
+
+`run_op(parent, fn, ...)` runs `fn(progress)` on the thread pool. `progress(done, total)`
+reports and raises `Cancelled` once the user pressed Cancel. The result or the failure
+arrives on the GUI thread; failures show a dialog unless `on_failure` handles them.
+Nothing ORM-bound crosses: `fn` opens its own unit of work and returns plain values.
+After a change, call `bus().changed.emit(kinds)` (a frozenset of kinds, e.g. {"gpu"});
+every view decides whether to refresh.
+"""
+from __future__ import annotations
+
+import threading
+import traceback
+from typing import Any, Callable
+
+from PySide6.QtCore import QObject, QRunnable, Qt, QThreadPool, QTimer, Signal
+from PySide6.QtWidgets import QMessageBox, QProgressDialog, QWidget
+
+from app.errors import DomainError
+
+
+class Cancelled(Exception):
+    pass
+
+
+class ChangeBus(QObject):
+    changed = Signal(object)   # frozenset[str] of changed kinds; {"*"} means everything
+
+
+_bus: ChangeBus | None = None
+
+
+def bus() -> ChangeBus:
+    global _bus
+    if _bus is None:
+        _bus = ChangeBus()
+    return _bus
+
+
+def announce(kinds) -> None:
+    kinds = getattr(kinds, "kinds", kinds)
+    if kinds:
+        bus().changed.emit(frozenset(kinds))
+
+
+class _Signals(QObject):
+    progress = Signal(int, int)
+    finished = Signal(object)
+    failed = Signal(object, str)
+
+
+class _Job(QRunnable):
+    def __init__(self, fn, signals: _Signals, cancel: threading.Event):
+        super().__init__()
+        self.fn, self.signals, self.cancel = fn, signals, cancel
+        self.setAutoDelete(True)
+
+    def run(self):
+        def progress(done: int, total: int) -> None:
+            if self.cancel.is_set():
+                raise Cancelled()
+            self.signals.progress.emit(int(done), int(total))
+        try:
+            result = self.fn(progress)
+        except BaseException as exc:  # delivered to the GUI thread, never lost
+            self.signals.failed.emit(exc, traceback.format_exc())
+        else:
+            self.signals.finished.emit(result)
+
+
+class Operation(QObject):
+    """A running background job; keeps its signals alive until it is done."""
+
+    succeeded = Signal(object)
+    failed = Signal(object)
+    done = Signal()
+
+    _running: set["Operation"] = set()
+
+    def __init__(self, parent: QWidget | None, fn: Callable[[Callable[[int, int], None]], Any], *,
+                 label: str | None = None, on_success: Callable[[Any], None] | None = None,
+                 on_failure: Callable[[BaseException], None] | None = None, changes=None,
+                 show_progress: bool = True):
+        super().__init__(None)
+        self.parent_widget = parent
+        self.cancel_event = threading.Event()
+        self.changes = changes
+        self._on_success, self._on_failure = on_success, on_failure
+        self.dialog: QProgressDialog | None = None
+        if show_progress and parent is not None:
+            self.dialog = QProgressDialog(label or self.tr("Working…"), self.tr("Cancel"), 0, 0, parent)
+            self.dialog.setWindowModality(Qt.WindowModal)
+            self.dialog.setMinimumDuration(400)
+            self.dialog.setAutoClose(False)
+            self.dialog.setAutoReset(False)
+            self.dialog.canceled.connect(self.cancel)
+        self.signals = _Signals()
+        self.signals.progress.connect(self._progress, Qt.QueuedConnection)
+        self.signals.finished.connect(self._finished, Qt.QueuedConnection)
+        self.signals.failed.connect(self._failed, Qt.QueuedConnection)
+        Operation._running.add(self)
+        QThreadPool.globalInstance().start(_Job(fn, self.signals, self.cancel_event))
+
+    def cancel(self) -> None:
+        self.cancel_event.set()
+
+    def _progress(self, done: int, total: int) -> None:
+        if self.dialog is not None:
+            self.dialog.setMaximum(max(total, 0))
+            self.dialog.setValue(min(done, total) if total else 0)
+
+    def _close(self) -> None:
+        if self.dialog is not None:
+            self.dialog.reset()
+            self.dialog.hide()
+            self.dialog.deleteLater()
+            self.dialog = None
+        Operation._running.discard(self)
+
+    def _finished(self, result) -> None:
+        self._close()
+        if self.changes is not None:
+            announce(self.changes(result) if callable(self.changes) else self.changes)
+        elif hasattr(result, "kinds"):
+            announce(result)
+        if self._on_success:
+            self._on_success(result)
+        self.succeeded.emit(result)
+        self.done.emit()
+
+    def _failed(self, exc: BaseException, tb: str) -> None:
+        self._close()
+        if self._on_failure:
+            self._on_failure(exc)
+        elif not isinstance(exc, Cancelled):
+            show_error(self.parent_widget, exc, tb)
+        self.failed.emit(exc)
+        self.done.emit()
+
+
+def run_op(parent, fn, **kw) -> Operation:
+    return Operation(parent, fn, **kw)
+
+
+def show_error(parent, exc: BaseException, tb: str = "") -> None:
+    from PySide6.QtCore import QCoreApplication
+    tr = lambda s: QCoreApplication.translate("operations", s)  # noqa: E731
+    box = QMessageBox(parent)
+    box.setIcon(QMessageBox.Warning)
+    if isinstance(exc, DomainError):
+        box.setWindowTitle(tr("Refused"))
+        box.setText(exc.message)
+    else:
+        box.setWindowTitle(tr("Error"))
+        box.setText(tr("The operation failed: %1").replace("%1", str(exc) or type(exc).__name__))
+        if tb:
+            box.setDetailedText(tb)
+    box.setObjectName("errorBox")
+    if parent is None or not parent.isVisible():
+        box.show()
+    else:
+        box.open()
+
+
+class Debouncer(QObject):
+    """Calls `fn` once, `ms` after the last `poke()`."""
+
+    def __init__(self, ms: int, fn: Callable[[], None], parent=None):
+        super().__init__(parent)
+        self.timer = QTimer(self)
+        self.timer.setSingleShot(True)
+        self.timer.setInterval(ms)
+        self.timer.timeout.connect(fn)
+
+    def poke(self, *_):
+        self.timer.start()

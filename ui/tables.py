@@ -1,0 +1,278 @@
+"""One table model over a paged SQL list (app.queries.ListSpec), and its view.
+
+Rows come in windows of PAGE_SIZE through canFetchMore/fetchMore as the view scrolls;
+sort and filter are pushed into SQL. The total is cached until refresh(); the filtered
+count is one SQL count per (debounced) filter change.
+"""
+from __future__ import annotations
+
+import datetime as dt
+from decimal import Decimal
+from zoneinfo import ZoneInfo
+
+from PySide6.QtCore import QAbstractTableModel, QLocale, QModelIndex, QPoint, Qt, Signal
+from PySide6.QtGui import QAction, QBrush, QColor
+from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QMenu, QTableView
+
+from app import queries
+from app.db import Database
+
+from .i18n import choice_label, column_label
+from .settings import settings
+
+SHANGHAI = ZoneInfo("Asia/Shanghai")
+ALIGN = {"left": Qt.AlignLeft | Qt.AlignVCenter, "right": Qt.AlignRight | Qt.AlignVCenter,
+         "center": Qt.AlignCenter}
+WARRANTY_WARN_DAYS = 90
+
+
+def format_value(col: queries.Column, value) -> str:
+    if value is None:
+        return ""
+    if col.kind == "choice" and col.choices is not None:
+        return choice_label(col.choices, value)
+    if col.kind == "bool":
+        return "✓" if value else "—"
+    if col.kind == "money":
+        return "¥" + QLocale(QLocale.English).toString(float(value), "f", 2) if isinstance(value, (Decimal, float, int)) else str(value)
+    if col.kind == "decimal" and isinstance(value, Decimal):
+        text = format(value.normalize(), "f")
+        return text
+    if col.kind == "datetime" and isinstance(value, dt.datetime):
+        if value.tzinfo is None:
+            value = value.replace(tzinfo=dt.timezone.utc)
+        return value.astimezone(SHANGHAI).strftime("%Y-%m-%d %H:%M:%S")
+    if col.kind == "date" and isinstance(value, (dt.date, dt.datetime)):
+        return value.isoformat()[:10]
+    if col.kind == "int":
+        return str(value)
+    return str(value)
+
+
+class PagedTableModel(QAbstractTableModel):
+    countsChanged = Signal(int, int)   # filtered, total
+
+    def __init__(self, db: Database, spec: queries.ListSpec, parent=None, page_size: int = queries.PAGE_SIZE):
+        super().__init__(parent)
+        self.db, self.spec, self.page_size = db, spec, page_size
+        self.columns = list(spec.columns)
+        self.rows: list[tuple] = []
+        self.cursor = queries.Cursor()
+        self.done = False
+        self.filter_text = ""
+        self.sort_key = spec.default_sort
+        self.sort_desc = spec.default_desc
+        self._total: int | None = None
+        self.filtered_count: int = 0
+        self.today = dt.date.today()
+        self.reload()
+
+    # --- loading -----------------------------------------------------------------
+    def reload(self, *, recount_total: bool = True) -> None:
+        self.beginResetModel()
+        self.rows = []
+        self.cursor = queries.Cursor()
+        self.done = False
+        self.today = dt.date.today()
+        self._fetch()
+        self.endResetModel()
+        if recount_total or self._total is None:
+            self._total = queries.total(self.db, self.spec)
+        if self.filter_text:
+            self.filtered_count = (len(self.rows) if self.done
+                                   else queries.count(self.db, self.spec, self.filter_text))
+        else:
+            self.filtered_count = self._total
+        self.countsChanged.emit(self.filtered_count, self._total)
+
+    def _fetch(self) -> list[tuple]:
+        page = queries.fetch_page(self.db, self.spec, self.cursor, text=self.filter_text,
+                                  sort=self.sort_key, desc=self.sort_desc, limit=self.page_size)
+        self.rows.extend(page.rows)
+        self.done = page.done
+        return page.rows
+
+    @property
+    def total(self) -> int:
+        return self._total or 0
+
+    def set_filter(self, text: str) -> None:
+        text = text.strip()
+        if text == self.filter_text:
+            return
+        self.filter_text = text
+        self.reload(recount_total=False)
+
+    def canFetchMore(self, parent=QModelIndex()) -> bool:
+        return not parent.isValid() and not self.done
+
+    def fetchMore(self, parent=QModelIndex()) -> None:
+        if parent.isValid() or self.done:
+            return
+        page = queries.fetch_page(self.db, self.spec, self.cursor, text=self.filter_text,
+                                  sort=self.sort_key, desc=self.sort_desc, limit=self.page_size)
+        self.done = page.done
+        if not page.rows:
+            return
+        first = len(self.rows)
+        self.beginInsertRows(QModelIndex(), first, first + len(page.rows) - 1)
+        self.rows.extend(page.rows)
+        self.endInsertRows()
+
+    # --- Qt model ---------------------------------------------------------------
+    def rowCount(self, parent=QModelIndex()) -> int:
+        return 0 if parent.isValid() else len(self.rows)
+
+    def columnCount(self, parent=QModelIndex()) -> int:
+        return 0 if parent.isValid() else len(self.columns)
+
+    def headerData(self, section, orientation, role=Qt.DisplayRole):
+        if orientation == Qt.Horizontal and 0 <= section < len(self.columns):
+            col = self.columns[section]
+            if role == Qt.DisplayRole:
+                return column_label(col.label)
+            if role == Qt.TextAlignmentRole:
+                return int(ALIGN[col.align])
+            if role == Qt.UserRole:
+                return col.key
+        return None
+
+    def data(self, index: QModelIndex, role=Qt.DisplayRole):
+        if not index.isValid() or not (0 <= index.row() < len(self.rows)) or not (0 <= index.column() < len(self.columns)):
+            return None
+        row = self.rows[index.row()]
+        col = self.columns[index.column()]
+        value = row[index.column() + 1]
+        if role in (Qt.DisplayRole, Qt.ToolTipRole):
+            return format_value(col, value)
+        if role == Qt.TextAlignmentRole:
+            return int(ALIGN[col.align])
+        if role == Qt.DecorationRole and col.kind == "choice" and col.choices is not None and value:
+            return QColor(col.choices.colour(value))
+        if role == Qt.BackgroundRole and col.key == "warranty_end" and isinstance(value, dt.date):
+            if (value - self.today).days <= WARRANTY_WARN_DAYS:
+                return QBrush(QColor("#ffcdd2") if value < self.today else QColor("#ffe0b2"))
+        if role == Qt.UserRole:
+            return row[0]
+        if role == Qt.UserRole + 1:
+            return value
+        return None
+
+    def flags(self, index):
+        if not index.isValid():
+            return Qt.NoItemFlags
+        return Qt.ItemIsEnabled | Qt.ItemIsSelectable
+
+    def sort(self, column: int, order=Qt.AscendingOrder) -> None:
+        if not (0 <= column < len(self.columns)) or not self.columns[column].sortable:
+            return
+        key, desc = self.columns[column].key, order == Qt.DescendingOrder
+        if (key, desc) == (self.sort_key, self.sort_desc) and self.rows:
+            return
+        self.sort_key, self.sort_desc = key, desc
+        self.reload(recount_total=False)
+
+    # --- helpers ----------------------------------------------------------------
+    def id_at(self, row: int):
+        return self.rows[row][0] if 0 <= row < len(self.rows) else None
+
+    def row_of(self, id_) -> int:
+        for i, r in enumerate(self.rows):
+            if r[0] == id_:
+                return i
+        return -1
+
+    def value(self, row: int, key: str):
+        return self.rows[row][self.spec.keys().index(key) + 1]
+
+    def sort_column(self) -> int:
+        return self.spec.keys().index(self.sort_key)
+
+
+class PagedTableView(QTableView):
+    """A table over a PagedTableModel: header state remembered, column chooser on the header."""
+
+    def __init__(self, model: PagedTableModel, parent=None):
+        super().__init__(parent)
+        self.setModel(model)
+        self.setObjectName(f"table_{model.spec.kind}")
+        self.setSelectionBehavior(QAbstractItemView.SelectRows)
+        self.setSelectionMode(QAbstractItemView.ExtendedSelection)
+        self.setAlternatingRowColors(True)
+        self.setWordWrap(False)
+        self.verticalHeader().setVisible(False)
+        self.verticalHeader().setDefaultSectionSize(self.fontMetrics().height() + 8)
+        self.verticalHeader().setSectionResizeMode(QHeaderView.Fixed)
+        header = self.horizontalHeader()
+        header.setSectionsMovable(True)
+        header.setStretchLastSection(True)
+        header.setContextMenuPolicy(Qt.CustomContextMenu)
+        header.customContextMenuRequested.connect(self._header_menu)
+        for i, col in enumerate(model.columns):
+            header.resizeSection(i, max(80, min(220, self.fontMetrics().horizontalAdvance(col.label) * 2 + 40)))
+            self.setColumnHidden(i, not col.shown)
+        state = settings().header_state(model.spec.kind)
+        if state and not state.isEmpty():
+            header.restoreState(state)
+        # The saved sort goes to SQL; restoreState only sets the indicator.
+        self.setSortingEnabled(True)
+        header.setSortIndicator(model.sort_column(),
+                                Qt.DescendingOrder if model.sort_desc else Qt.AscendingOrder)
+        if header.sortIndicatorSection() != model.sort_column() or state:
+            model.sort(header.sortIndicatorSection(), header.sortIndicatorOrder())
+        header.sectionResized.connect(self.save_header)
+        header.sectionMoved.connect(self.save_header)
+        header.sortIndicatorChanged.connect(self.save_header)
+
+    def save_header(self, *_):
+        settings().set_header_state(self.model().spec.kind, self.horizontalHeader().saveState())
+
+    def _header_menu(self, pos: QPoint) -> None:
+        menu = self.column_menu()
+        menu.exec(self.horizontalHeader().mapToGlobal(pos))
+
+    def column_menu(self) -> QMenu:
+        menu = QMenu(self)
+        menu.setObjectName("columnChooser")
+        model = self.model()
+        for i, col in enumerate(model.columns):
+            act = QAction(column_label(col.label), menu)
+            act.setCheckable(True)
+            act.setChecked(not self.isColumnHidden(i))
+            act.toggled.connect(lambda on, i=i: self.set_column_shown(i, on))
+            menu.addAction(act)
+        return menu
+
+    def set_column_shown(self, i: int, shown: bool) -> None:
+        visible = sum(not self.isColumnHidden(c) for c in range(self.model().columnCount()))
+        if not shown and visible <= 1:
+            return
+        self.setColumnHidden(i, not shown)
+        if shown and self.columnWidth(i) < 30:
+            self.setColumnWidth(i, 100)
+        self.save_header()
+
+    def selected_ids(self) -> list:
+        rows = sorted({i.row() for i in self.selectionModel().selectedRows()})
+        return [self.model().id_at(r) for r in rows]
+
+    def current_id(self):
+        idx = self.currentIndex()
+        if idx.isValid() and self.selectionModel().isRowSelected(idx.row(), QModelIndex()):
+            return self.model().id_at(idx.row())
+        ids = self.selected_ids()
+        return ids[0] if ids else None
+
+    def select_id(self, id_) -> bool:
+        """Select the row of `id_`, fetching windows until it is loaded (bounded)."""
+        model = self.model()
+        for _ in range(50):
+            row = model.row_of(id_)
+            if row >= 0:
+                self.selectRow(row)
+                self.scrollTo(model.index(row, 0))
+                return True
+            if not model.canFetchMore():
+                return False
+            model.fetchMore()
+        return False
