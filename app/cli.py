@@ -60,7 +60,7 @@ class CliContext:
         if self.args.user:
             return self.actor()
         self.open_upgraded()
-        return Actor(None, "cli", "Command line", "auditor")
+        return Actor(None, f"os:{getpass.getuser()}", f"command line ({getpass.getuser()})", "auditor")
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -267,52 +267,60 @@ def move_device(db: Database, actor: Actor, device_id: int, rack_id: int | None,
 
 
 def _write_device(db, actor, device_id, values, expected_version, power_override, reason, action=None) -> int:
+    with UnitOfWork(db, actor) as uow:
+        device = write_device_in(uow, device_id, values, expected_version, power_override=power_override,
+                                 reason=reason, action=action)
+        uow.commit()
+        return device.id
+
+
+def write_device_in(uow: UnitOfWork, device_id: int | None, values: dict, expected_version: int | None = None, *,
+                    power_override: bool = False, reason: str | None = None, action: str | None = None) -> Device:
+    """Create (device_id None) or change a device inside an open unit of work."""
+    actor = uow.actor
     require(actor, "manage_dcim")
     if power_override:
         require(actor, "override_power")
         if not reason:
             raise ValidationError({"reason": "a power override needs a reason for the audit trail"})
-    with UnitOfWork(db, actor) as uow:
-        s = uow.session
-        if device_id is None:
-            merged = dict(values)
-            before = None
-            obj = None
-        else:
-            obj = get_or_404(s, Device, device_id, "device")
-            check_version(obj, expected_version, f"device {obj.name}")
-            before = snapshot(obj)
-            merged = {k: getattr(obj, k) for k in before}
-            merged.update(values)
-            merged["_id"] = obj.id
-            if obj.device_type_id != merged.get("device_type_id") or values.get("rack_id") != obj.rack_id:
-                _refuse_if_leased_gpus(s, obj, values)
-        merged["_power_override"] = power_override
-        errors = validate_device(s, merged)
-        if errors:
-            raise ValidationError(errors)
-        notes = merged.get("_notes") or []
-        clean = _strip_private(merged)
-        clean.pop("id", None)
-        if obj is None:
-            obj = Device(**clean, updated_by=actor.login)
-            s.add(obj)
-            flush_or_refuse(s)
-        else:
-            for k, v in clean.items():
-                setattr(obj, k, v)
-            flush_versioned(uow, obj, f"device {obj.name}")
-        after = snapshot(obj)
-        if before is None:
-            b, a = None, after
-        else:
-            changed = [k for k in after if after[k] != before[k]]
-            b, a = {k: before[k] for k in changed}, {k: after[k] for k in changed}
-        full_reason = "; ".join(x for x in [reason, *notes] if x) or None
-        uow.audit(action or ("device.create" if before is None else "device.update"), "device", obj.id, obj.name,
-                  before=b, after=dict(a, power_override=True) if notes else a, reason=full_reason)
-        uow.commit()
-        return obj.id
+    s = uow.session
+    if device_id is None:
+        merged = dict(values)
+        before = None
+        obj = None
+    else:
+        obj = get_or_404(s, Device, device_id, "device")
+        check_version(obj, expected_version, f"device {obj.name}")
+        before = snapshot(obj)
+        merged = {k: getattr(obj, k) for k in before}
+        merged.update(values)
+        merged["_id"] = obj.id
+        _refuse_if_leased_gpus(s, obj, values)
+    merged["_power_override"] = power_override
+    errors = validate_device(s, merged)
+    if errors:
+        raise ValidationError(errors)
+    notes = merged.get("_notes") or []
+    clean = _strip_private(merged)
+    clean.pop("id", None)
+    if obj is None:
+        obj = Device(**clean, updated_by=actor.login)
+        s.add(obj)
+        flush_or_refuse(s)
+    else:
+        for k, v in clean.items():
+            setattr(obj, k, v)
+        flush_versioned(uow, obj, f"device {obj.name}")
+    after = snapshot(obj)
+    if before is None:
+        b, a = None, after
+    else:
+        changed = [k for k in after if after[k] != before[k]]
+        b, a = {k: before[k] for k in changed}, {k: after[k] for k in changed}
+    full_reason = "; ".join(x for x in [reason, *notes] if x) or None
+    uow.audit(action or ("device.create" if before is None else "device.update"), "device", obj.id, obj.name,
+              before=b, after=dict(a, power_override=True) if notes else a, reason=full_reason)
+    return obj
 
 
 def _refuse_if_leased_gpus(s, device: Device, values: dict) -> None:

@@ -101,42 +101,47 @@ def transition_gpus(db: Database, actor: Actor, gpu_ids: Iterable[int], to_state
 def install_gpu(db: Database, actor: Actor, gpu_id: int, device_id: int | None, slot: int | None,
                 reason: str | None = None, expected_version: int | None = None) -> None:
     """Put a GPU into a slot of a device, or take it out (device_id None)."""
-    require(actor, "manage_gpus")
     with UnitOfWork(db, actor) as uow:
-        s = uow.session
-        gpu = get_or_404(s, GpuAsset, gpu_id, "GPU")
-        check_version(gpu, expected_version, f"GPU {gpu.serial}")
-        before = {"device_id": gpu.device_id, "slot": gpu.slot}
-        if gpu.state == GpuState.LEASED and device_id != gpu.device_id:
-            raise RuleViolation(f"GPU {gpu.serial} is leased; it cannot be taken out of its server while a "
-                                "customer is using it. End or move the lease first")
-        if gpu.state == GpuState.RETIRED and device_id is not None:
-            raise RuleViolation(f"GPU {gpu.serial} is retired and cannot be installed")
-        label = None
-        if device_id is not None:
-            device = s.execute(select(Device).where(Device.id == device_id).with_for_update()).scalar_one_or_none()
-            if device is None:
-                raise ValidationError({"device_id": "unknown device"})
-            dtype: DeviceType = device.device_type
-            if slot is None or not 1 <= slot <= dtype.gpu_slots:
-                raise ValidationError({"slot": f"{device.name} ({dtype.label}) has "
-                                               f"{dtype.gpu_slots or 'no'} GPU slots" +
-                                               (f": choose 1–{dtype.gpu_slots}" if dtype.gpu_slots else "")})
-            if dtype.gpu_model_id and dtype.gpu_model_id != gpu.gpu_model_id:
-                wanted = s.get(GpuModel, dtype.gpu_model_id).name
-                raise RuleViolation(f"{device.name} takes {wanted} GPUs; {gpu.serial} is a {gpu.gpu_model.name}")
-            occupant = s.execute(select(GpuAsset.serial).where(GpuAsset.device_id == device_id, GpuAsset.slot == slot,
-                                                               GpuAsset.id != gpu.id)).first()
-            if occupant:
-                raise RuleViolation(f"slot {slot} of {device.name} already holds GPU {occupant[0]}")
-            label = f"{device.name} slot {slot}"
-        else:
-            slot = None
-        gpu.device_id, gpu.slot = device_id, slot
-        flush_versioned(uow, gpu, f"GPU {gpu.serial}")
-        uow.audit("gpu.install" if device_id else "gpu.uninstall", "gpu", gpu.id, gpu.serial,
-                  before=before, after={"device_id": device_id, "slot": slot, "where": label}, reason=reason)
+        install_gpu_in(uow, gpu_id, device_id, slot, reason, expected_version)
         uow.commit()
+
+
+def install_gpu_in(uow: UnitOfWork, gpu_id: int, device_id: int | None, slot: int | None,
+                   reason: str | None = None, expected_version: int | None = None) -> None:
+    require(uow.actor, "manage_gpus")
+    s = uow.session
+    gpu = get_or_404(s, GpuAsset, gpu_id, "GPU")
+    check_version(gpu, expected_version, f"GPU {gpu.serial}")
+    before = {"device_id": gpu.device_id, "slot": gpu.slot}
+    if gpu.state == GpuState.LEASED and device_id != gpu.device_id:
+        raise RuleViolation(f"GPU {gpu.serial} is leased; it cannot be taken out of its server while a "
+                            "customer is using it. End or move the lease first")
+    if gpu.state == GpuState.RETIRED and device_id is not None:
+        raise RuleViolation(f"GPU {gpu.serial} is retired and cannot be installed")
+    label = None
+    if device_id is not None:
+        device = s.execute(select(Device).where(Device.id == device_id).with_for_update()).scalar_one_or_none()
+        if device is None:
+            raise ValidationError({"device_id": "unknown device"})
+        dtype: DeviceType = device.device_type
+        if slot is None or not 1 <= slot <= dtype.gpu_slots:
+            raise ValidationError({"slot": f"{device.name} ({dtype.label}) has "
+                                           f"{dtype.gpu_slots or 'no'} GPU slots" +
+                                           (f": choose 1–{dtype.gpu_slots}" if dtype.gpu_slots else "")})
+        if dtype.gpu_model_id and dtype.gpu_model_id != gpu.gpu_model_id:
+            wanted = s.get(GpuModel, dtype.gpu_model_id).name
+            raise RuleViolation(f"{device.name} takes {wanted} GPUs; {gpu.serial} is a {gpu.gpu_model.name}")
+        occupant = s.execute(select(GpuAsset.serial).where(GpuAsset.device_id == device_id, GpuAsset.slot == slot,
+                                                           GpuAsset.id != gpu.id)).first()
+        if occupant:
+            raise RuleViolation(f"slot {slot} of {device.name} already holds GPU {occupant[0]}")
+        label = f"{device.name} slot {slot}"
+    else:
+        slot = None
+    gpu.device_id, gpu.slot = device_id, slot
+    flush_versioned(uow, gpu, f"GPU {gpu.serial}")
+    uow.audit("gpu.install" if device_id else "gpu.uninstall", "gpu", gpu.id, gpu.serial,
+              before=before, after={"device_id": device_id, "slot": slot, "where": label}, reason=reason)
 
 
 def validate_gpu(s, v: dict) -> dict[str, str]:

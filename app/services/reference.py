@@ -42,7 +42,9 @@ def read_region_files(folder: Path = REGIONS_DIR) -> list[tuple[str, str, int, s
             rows.append((r["code"].ljust(6, "0"), r["name"], 2, r["provinceCode"].ljust(6, "0")))
     with open(folder / "areas.csv", encoding="utf-8") as f:
         for r in csv.DictReader(f):
-            rows.append((r["code"], r["name"], 3, r["cityCode"].ljust(6, "0")))
+            # Cities without districts (东莞, 中山, 儋州) list themselves as their own area.
+            if r["code"] != r["cityCode"].ljust(6, "0"):
+                rows.append((r["code"], r["name"], 3, r["cityCode"].ljust(6, "0")))
     return rows
 
 

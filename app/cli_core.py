@@ -1,0 +1,184 @@
+"""Core commands: db, user, demo, import, export, audit."""
+from __future__ import annotations
+
+import getpass
+import os
+import sys
+from pathlib import Path
+
+from .config import ENV_PASSWORD, describe_url
+from .errors import DomainError, ValidationError
+
+ENV_NEW_PASSWORD = "IDC_CONSOLE_NEW_PASSWORD"
+IMPORT_KINDS = ("regions", "sites", "racks", "devices", "gpus", "customers", "device-types")
+EXPORT_KINDS = IMPORT_KINDS[:-1] + ("device-types", "users", "contracts", "audit", "statements")
+
+
+def register(sub) -> None:
+    db = sub.add_parser("db", help="create, upgrade, inspect or back up the database")
+    dbs = db.add_subparsers(dest="db_command", required=True, metavar="ACTION")
+    dbs.add_parser("upgrade", help="create the schema or upgrade it to this version").set_defaults(handler=db_upgrade)
+    dbs.add_parser("current", help="show the schema revision").set_defaults(handler=db_current)
+    b = dbs.add_parser("backup", help="copy the SQLite database to PATH (online, consistent)")
+    b.add_argument("path")
+    b.set_defaults(handler=db_backup)
+
+    user = sub.add_parser("user", help="manage users")
+    us = user.add_subparsers(dest="user_command", required=True, metavar="ACTION")
+    add = us.add_parser("add", help=f"add a user (password from {ENV_NEW_PASSWORD} or a prompt); "
+                                    "the very first user must be an admin and needs no --user")
+    add.add_argument("login")
+    add.add_argument("--role", required=True, choices=["admin", "operator", "account_manager", "auditor"])
+    add.add_argument("--name", help="display name")
+    add.set_defaults(handler=user_add)
+    us.add_parser("list", help="list users").set_defaults(handler=user_list)
+
+    demo = sub.add_parser("demo", help="demo data")
+    ds = demo.add_subparsers(dest="demo_command", required=True, metavar="ACTION")
+    load = ds.add_parser("load", help="load the deterministic demo into an empty database")
+    load.add_argument("--scale", choices=["small", "large"], default="small")
+    load.set_defaults(handler=demo_load)
+
+    imp = sub.add_parser("import", help="import CSV/XLSX (or device-type YAML); all or nothing")
+    imp.add_argument("kind", choices=IMPORT_KINDS)
+    imp.add_argument("file")
+    imp.add_argument("--dry-run", action="store_true", help="check every row, write nothing")
+    imp.set_defaults(handler=import_file)
+
+    exp = sub.add_parser("export", help="export a kind to CSV or XLSX")
+    exp.add_argument("kind", choices=EXPORT_KINDS)
+    exp.add_argument("--format", choices=["csv", "xlsx"], default="csv")
+    exp.add_argument("-o", "--output", required=True)
+    exp.add_argument("--filter", help="only rows containing this text")
+    exp.set_defaults(handler=export_file)
+
+    audit = sub.add_parser("audit", help="the audit trail")
+    aus = audit.add_subparsers(dest="audit_command", required=True, metavar="ACTION")
+    v = aus.add_parser("verify", help="recompute every link of the chain")
+    v.add_argument("--expect-head", metavar="SEQ:HASH", help="also prove the chain up to this checkpoint is unchanged")
+    v.set_defaults(handler=audit_verify)
+    ae = aus.add_parser("export", help="export audit events between two dates")
+    ae.add_argument("--from", dest="date_from", required=True, help="YYYY-MM-DD (Asia/Shanghai)")
+    ae.add_argument("--to", dest="date_to", required=True, help="YYYY-MM-DD inclusive")
+    ae.add_argument("--actor")
+    ae.add_argument("--action")
+    ae.add_argument("--format", choices=["csv", "xlsx"], default="csv")
+    ae.add_argument("-o", "--output", required=True)
+    ae.set_defaults(handler=audit_export)
+
+
+def db_upgrade(ctx, args) -> int:
+    before = ctx.db.current_revision()
+    ctx.open_upgraded()
+    print(f"{describe_url(ctx.db.url)}: schema {before or '(empty)'} -> {ctx.db.current_revision()}")
+    return 0
+
+
+def db_current(ctx, args) -> int:
+    ctx.db.check_not_newer()
+    cur, head = ctx.db.current_revision(), ctx.db.head_revision()
+    print(f"{describe_url(ctx.db.url)}: {cur or '(empty)'}{' (head)' if cur == head else f' (head is {head})'}")
+    return 0
+
+
+def db_backup(ctx, args) -> int:
+    ctx.db.check_not_newer()
+    if not ctx.db.is_sqlite:
+        raise DomainError("db backup copies SQLite files; for PostgreSQL use pg_dump")
+    path = ctx.db.backup_sqlite(Path(args.path))
+    print(f"backed up {describe_url(ctx.db.url)} to {path}")
+    return 0
+
+
+def _new_password(login: str) -> str:
+    pw = os.environ.get(ENV_NEW_PASSWORD)
+    if pw:
+        return pw
+    if not sys.stdin or not sys.stdin.isatty():
+        raise DomainError(f"no password for {login}: set {ENV_NEW_PASSWORD} or run in a terminal")
+    pw = getpass.getpass(f"New password for {login}: ")
+    if pw != getpass.getpass("Again: "):
+        raise ValidationError({"password": "the two passwords differ"})
+    return pw
+
+
+def user_add(ctx, args) -> int:
+    from .services.users import add_user, has_users
+
+    ctx.open_upgraded()
+    actor = ctx.actor() if has_users(ctx.db) else None
+    if actor is None and not os.environ.get(ENV_NEW_PASSWORD) and os.environ.get(ENV_PASSWORD):
+        os.environ[ENV_NEW_PASSWORD] = os.environ[ENV_PASSWORD]  # first admin: one password variable is enough
+    user = add_user(ctx.db, actor, args.login, args.role, _new_password(args.login), args.name)
+    print(f"added {user.login} ({user.role})")
+    return 0
+
+
+def user_list(ctx, args) -> int:
+    from .services.users import list_users
+
+    ctx.reader()
+    for u in list_users(ctx.db):
+        print(f"{u.login:16} {u.role:16} {'active' if u.active else 'disabled':9} {u.display_name}")
+    return 0
+
+
+def demo_load(ctx, args) -> int:
+    from .services.users import has_users
+
+    ctx.open_upgraded()
+    actor = ctx.actor() if has_users(ctx.db) else None
+    if args.scale == "large":
+        from .scale import load_large
+
+        summary = load_large(ctx.db, actor, progress=lambda m: print(m, file=sys.stderr, flush=True))
+    else:
+        from .demo import load_demo
+
+        summary = load_demo(ctx.db, actor, progress=lambda m: print(f"loading {m} …", file=sys.stderr, flush=True))
+    print(summary)
+    return 0
+
+
+def import_file(ctx, args) -> int:
+    from .importexport import run_import
+
+    actor = ctx.actor()
+    result = run_import(ctx.db, actor, args.kind, Path(args.file), dry_run=args.dry_run)
+    print(result.summary() if hasattr(result, "summary") else result)
+    return 0
+
+
+def export_file(ctx, args) -> int:
+    from .importexport import run_export
+
+    actor = ctx.actor() if ctx.args.user else ctx.reader()
+    result = run_export(ctx.db, actor, args.kind, Path(args.output), args.format, filter_text=args.filter)
+    print(result.summary() if hasattr(result, "summary") else result)
+    return 0
+
+
+def audit_verify(ctx, args) -> int:
+    from .audit import verify_audit_chain
+
+    ctx.db.check_not_newer()
+    with ctx.db.session() as s:
+        result = verify_audit_chain(s, expect_head=args.expect_head)
+    if result.ok:
+        print(f"OK {result.count} events; head {result.head}")
+        if args.expect_head:
+            print(f"checkpoint {args.expect_head} is part of this chain")
+        return 0
+    print(f"FAILED at event #{result.bad_seq}: {result.problem}", file=sys.stderr)
+    print(f"verified {result.count} events before it; last good {result.head}", file=sys.stderr)
+    return 1
+
+
+def audit_export(ctx, args) -> int:
+    from .audit_query import export_audit
+
+    actor = ctx.actor() if ctx.args.user else ctx.reader()
+    result = export_audit(ctx.db, actor, args.date_from, args.date_to, Path(args.output), args.format,
+                          actor_login=args.actor, action=args.action)
+    print(result)
+    return 0
