@@ -1,0 +1,116 @@
+"""Service contract with schedule, rack elevations and equipment lists as annexes."""
+from __future__ import annotations
+
+import os
+
+from reportlab.lib.units import mm
+from reportlab.platypus import CondPageBreak, KeepTogether, PageBreak, Spacer
+
+from .base import (Context, RenderResult, available_height, available_width, bilingual,
+                   build_pdf, fmt_date, fmt_money, fmt_qty, fmt_rate)
+from .documents import ContractDoc
+from .rack import rack_drawing
+
+
+def _numbered(ctx: Context, texts) -> list:
+    return [ctx.p(f"{n}. {text}", "term") for n, text in enumerate(texts, start=1)]
+
+
+def _signature_block(doc: ContractDoc, ctx: Context, width: float):
+    t = ctx.t
+    half = width / 2
+
+    def cell(role: str, name: str) -> list:
+        return [ctx.p(f"{t(role)}：{name}" if ctx.lang == "zh" else f"{t(role)}: {name}", "cell"),
+                Spacer(0, 6 * mm),
+                ctx.p(f"{t('signature')}：________________", "cell"),
+                Spacer(0, 16 * mm),
+                ctx.p(f"{t('seal')}：", "cell"),
+                Spacer(0, 16 * mm),
+                ctx.p(f"{t('date')}：______年____月____日" if ctx.lang == "zh"
+                      else f"{t('date')}: ____________", "cell")]
+
+    rows = [[cell("party_a", doc.customer.name), cell("party_b", doc.subsidiary.name)]]
+    return ctx.table(rows, [half, half], header_rows=0, zebra=False,
+                     extra=[("TOPPADDING", (0, 0), (-1, -1), 6),
+                            ("LEFTPADDING", (0, 0), (-1, -1), 8)])
+
+
+def contract_story(doc: ContractDoc, ctx: Context) -> list:
+    t, p = ctx.t, ctx.p
+    width = available_width(ctx)
+    story: list = [p(doc.title, "title")]
+    sep = "：" if ctx.lang == "zh" else ": "
+    meta = [[t("doc_no"), doc.number, t("status"), doc.status],
+            [t("contract_term"), f"{fmt_date(doc.start)} — {fmt_date(doc.end)}",
+             t("sign_place") if doc.sign_place else "", doc.sign_place]]
+    q = width / 4
+    story.append(ctx.table(meta, [q * 0.7, q * 1.5, q * 0.6, q * 1.2], header_rows=0, zebra=False,
+                           extra=[("BACKGROUND", (0, 0), (0, -1), ctx.colour["header_bg"]),
+                                  ("BACKGROUND", (2, 0), (2, -1), ctx.colour["header_bg"])]))
+    story.append(Spacer(0, 3 * mm))
+    half = width / 2
+    story.append(ctx.table(
+        [[bilingual("party_a"), bilingual("party_b")],
+         [p("\n".join(ctx.party_lines(doc.customer)), "cell"),
+          p("\n".join(ctx.party_lines(doc.subsidiary)), "cell")]], [half, half], zebra=False))
+
+    if doc.terms:
+        story += [p(bilingual("terms"), "h2"), *_numbered(ctx, doc.terms)]
+
+    story.append(p(bilingual("items"), "h2"))
+    widths = [18, 0, 40, 34, 66, 38, 62, 70]
+    widths[1] = width - sum(widths)
+    rows = [["#", t("description"), t("quantity"), t("unit"), t("unit_price"), t("tax_rate"),
+             t("service_start"), t("note")]]
+    for n, item in enumerate(doc.items, start=1):
+        rows.append([str(n), p(item.description, "cell"), fmt_qty(item.quantity), item.unit,
+                     fmt_money(item.unit_price), fmt_rate(item.tax_rate),
+                     fmt_date(item.service_start), p(item.note, "cell")])
+    if not doc.items:
+        rows.append(["", t("empty")] + [""] * 6)
+    story.append(ctx.table(rows, widths, right=(2, 4, 5), centre=(0, 3), long=True))
+
+    if doc.service_level:
+        story += [p(bilingual("service_level"), "h2"), p(doc.service_level)]
+    if doc.billing_terms:
+        story += [p(bilingual("billing_terms"), "h2"), *_numbered(ctx, doc.billing_terms)]
+
+    story += [CondPageBreak(95 * mm), p(bilingual("signatures"), "h2"),
+              KeepTogether([_signature_block(doc, ctx, width)])]
+
+    annex_no = 0
+    if doc.racks:
+        for rack in doc.racks:
+            annex_no += 1
+            story += [PageBreak(), p(f"{bilingual('annex')} {annex_no}  {bilingual('rack_elevations')}", "h2"),
+                      p(f"{t('rack')}{sep}{rack.name}    {t('site')}{sep}{rack.site}    "
+                        f"{t('room')}{sep}{rack.room}    {t('u_height')}{sep}{rack.u_height}U    "
+                        f"{t('power_capacity')}{sep}{rack.power_capacity_kw} kW", "small"),
+                      Spacer(0, 3 * mm),
+                      rack_drawing(rack, ctx, width, available_height(ctx) - 30 * mm)]
+    if doc.gpus:
+        annex_no += 1
+        story += [PageBreak(), p(f"{bilingual('annex')} {annex_no}  {bilingual('gpu_list')}", "h2")]
+        rows = [["#", t("serial"), t("model"), t("host")]]
+        rows += [[str(n), g.serial, g.model, g.host] for n, g in enumerate(doc.gpus, start=1)]
+        story.append(ctx.table(rows, [30, (width - 30) * 0.4, (width - 30) * 0.25,
+                                      (width - 30) * 0.35], centre=(0,), long=True))
+    if doc.devices:
+        annex_no += 1
+        story += [CondPageBreak(60 * mm) if doc.gpus else PageBreak(),
+                  p(f"{bilingual('annex')} {annex_no}  {bilingual('device_list')}", "h2")]
+        rows = [["#", t("name"), t("serial"), t("model"), t("rack"), t("position")]]
+        rows += [[str(n), p(d.name, "cell"), d.serial, p(d.model, "cell"), d.rack, d.position]
+                 for n, d in enumerate(doc.devices, start=1)]
+        w = width - 30
+        story.append(ctx.table(rows, [30, w * 0.2, w * 0.2, w * 0.34, w * 0.12, w * 0.14],
+                               centre=(0,), long=True))
+    return story
+
+
+def render_contract(doc: ContractDoc, path: str | os.PathLike, *, style: dict | None = None,
+                    font_path: str | None = None) -> RenderResult:
+    ctx = Context(doc.language, style, font_path)
+    return build_pdf(path, contract_story(doc, ctx), ctx, doc=doc, title=doc.title,
+                     number=doc.number, letterhead=doc.subsidiary)

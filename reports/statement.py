@@ -1,0 +1,90 @@
+"""Customer statement (对账单) and credit note (贷项通知单)."""
+from __future__ import annotations
+
+import os
+from decimal import Decimal
+
+from reportlab.lib.units import mm
+from reportlab.platypus import KeepTogether, Spacer
+
+from .base import (Context, RenderResult, available_width, build_pdf, fmt_cny, fmt_date,
+                   fmt_money, fmt_qty, fmt_rate)
+from .documents import StatementDoc
+
+
+def statement_story(doc: StatementDoc, ctx: Context) -> list:
+    t, p = ctx.t, ctx.p
+    width = available_width(ctx)
+    title = t("credit_note" if doc.kind == "credit_note" else "statement")
+    story: list = [p(title, "title")]
+
+    meta = [(t("doc_no"), doc.number), (t("period"), doc.period_label),
+            (t("issue_date"), fmt_date(doc.issue_date))]
+    if doc.due_date:
+        meta.append((t("due_date"), fmt_date(doc.due_date)))
+    if doc.status:
+        meta.append((t("status"), doc.status))
+    if doc.fapiao_no:
+        meta.append((t("fapiao_no"), doc.fapiao_no))
+    # two label/value pairs per row
+    rows = []
+    for i in range(0, len(meta), 2):
+        pair = list(meta[i]) + (list(meta[i + 1]) if i + 1 < len(meta) else ["", ""])
+        rows.append(pair)
+    q = width / 4
+    story.append(ctx.table(rows, [q * 0.7, q * 1.3, q * 0.7, q * 1.3], header_rows=0, zebra=False,
+                           extra=[("BACKGROUND", (0, 0), (0, -1), ctx.colour["header_bg"]),
+                                  ("BACKGROUND", (2, 0), (2, -1), ctx.colour["header_bg"])]))
+    story.append(Spacer(0, 4 * mm))
+
+    half = width / 2
+    parties = [[t("seller"), t("buyer")],
+               [p("\n".join(ctx.party_lines(doc.subsidiary)), "cell"),
+                p("\n".join(ctx.party_lines(doc.customer)), "cell")]]
+    story.append(ctx.table(parties, [half, half], zebra=False))
+    story.append(Spacer(0, 4 * mm))
+
+    widths = [18, 0, 40, 38, 62, 72, 38, 60]
+    widths[1] = width - sum(widths)
+    rows = [["#", t("description"), t("quantity"), t("unit"), t("unit_price"), t("amount"),
+             t("tax_rate"), t("tax")]]
+    for n, line in enumerate(doc.lines, start=1):
+        desc = line.description + (f"\n{line.note}" if line.note else "")
+        rows.append([str(n), p(desc, "cell"), fmt_qty(line.quantity), line.unit,
+                     fmt_money(line.unit_price), fmt_money(line.amount), fmt_rate(line.tax_rate),
+                     fmt_money(line.tax)])
+    if not doc.lines:
+        rows.append(["", t("empty"), "", "", "", "", "", ""])
+    story.append(ctx.table(rows, widths, right=(2, 4, 5, 6, 7), centre=(0, 3), long=True))
+
+    totals = [[t("subtotal"), fmt_cny(doc.subtotal)], [t("tax_total"), fmt_cny(doc.tax)]]
+    if doc.credits:
+        totals.append([t("less_credits"), fmt_cny(-sum((c.amount for c in doc.credits), Decimal(0)))])
+    n = len(totals)
+    totals += [[t("total"), fmt_cny(doc.total)], [t("in_words"), p(doc.total_in_words, "cell_r")]]
+    story.append(KeepTogether([ctx.table(
+        totals, [width - 200, 200], header_rows=0, zebra=False, right=(0, 1),
+        extra=[("FONTNAME", (0, n), (-1, n), ctx.fonts.bold),
+               ("BACKGROUND", (0, n), (-1, n + 1), ctx.colour["header_bg"])])]))
+
+    if doc.credits:
+        story.append(p(t("credits"), "h2"))
+        rows = [[t("description"), t("amount")]]
+        rows += [[p(c.description, "cell"), fmt_cny(c.amount)] for c in doc.credits]
+        story.append(ctx.table(rows, [width - 120, 120], right=(1,)))
+    if doc.references:
+        key = "original" if doc.kind == "credit_note" else "references"
+        story.append(p(t(key), "h2"))
+        story.append(p("、".join(doc.references) if ctx.lang == "zh" else ", ".join(doc.references)))
+    if doc.notes:
+        story.append(p(t("note"), "h2"))
+        story.append(p(doc.notes))
+    return story
+
+
+def render_statement(doc: StatementDoc, path: str | os.PathLike, *, style: dict | None = None,
+                     font_path: str | None = None) -> RenderResult:
+    ctx = Context(doc.language, style, font_path)
+    title = ctx.t("credit_note" if doc.kind == "credit_note" else "statement")
+    return build_pdf(path, statement_story(doc, ctx), ctx, doc=doc, title=title,
+                     number=doc.number, letterhead=doc.subsidiary)

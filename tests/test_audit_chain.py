@@ -1,0 +1,113 @@
+"""The audit trail: append-only in the database, every kind of tampering detected."""
+from __future__ import annotations
+
+import pytest
+from sqlalchemy import text
+from sqlalchemy.exc import DBAPIError
+
+from app.audit import verify_audit_chain
+from app.services.common import create_record
+
+
+def _events(db, admin, n=5, start=0):
+    for i in range(start, start + n):
+        create_record(db, admin, "gpu_model", dict(name=f"Test GPU {i}", vendor="NVIDIA", memory_gb=16,
+                                                   form_factor="pcie"))
+
+
+def _verify(db, **kw):
+    with db.session() as s:
+        return verify_audit_chain(s, **kw)
+
+
+def _drop_triggers(db):
+    with db.engine.begin() as c:
+        if db.is_sqlite:
+            c.execute(text("DROP TRIGGER audit_event_no_update"))
+            c.execute(text("DROP TRIGGER audit_event_no_delete"))
+        else:
+            c.execute(text("DROP TRIGGER audit_event_append_only ON audit_event"))
+
+
+def test_clean_chain_verifies(db, admin):
+    _events(db, admin)
+    r = _verify(db)
+    assert r.ok and r.count == 7  # user.create + login + 5 creates
+    assert r.head.startswith("7:")
+
+
+@pytest.mark.parametrize("sql", ["UPDATE audit_event SET reason = 'x' WHERE seq = 2",
+                                 "DELETE FROM audit_event WHERE seq = 2"])
+def test_database_refuses_update_and_delete(db, admin, sql):
+    _events(db, admin, 2)
+    with pytest.raises(DBAPIError, match="append-only"):
+        with db.engine.begin() as c:
+            c.execute(text(sql))
+    assert _verify(db).ok
+
+
+def test_edited_row_is_named(db, admin):
+    _events(db, admin)
+    _drop_triggers(db)
+    with db.engine.begin() as c:
+        c.execute(text("UPDATE audit_event SET object_label = 'forged' WHERE seq = 4"))
+    r = _verify(db)
+    assert not r.ok and r.bad_seq == 4 and "altered" in r.problem
+
+
+def test_deleted_row_is_named(db, admin):
+    _events(db, admin)
+    _drop_triggers(db)
+    with db.engine.begin() as c:
+        c.execute(text("DELETE FROM audit_event WHERE seq = 3"))
+    r = _verify(db)
+    assert not r.ok and r.bad_seq == 3 and "missing" in r.problem
+
+
+def test_deleted_tail_is_named(db, admin):
+    _events(db, admin)
+    _drop_triggers(db)
+    with db.engine.begin() as c:
+        c.execute(text("DELETE FROM audit_event WHERE seq = 7"))
+    r = _verify(db)
+    assert not r.ok and r.bad_seq == 7
+
+
+def test_inserted_row_is_named(db, admin):
+    _events(db, admin)
+    _drop_triggers(db)
+    with db.engine.begin() as c:
+        # Make room at seq 4 and insert a forged event there, re-hashed by the forger.
+        rows = c.execute(text("SELECT seq FROM audit_event WHERE seq >= 4 ORDER BY seq DESC")).scalars().all()
+        for seq in rows:
+            c.execute(text("UPDATE audit_event SET seq = seq + 1 WHERE seq = :s"), {"s": seq})
+        c.execute(text("""INSERT INTO audit_event (seq, ts, actor_login, actor_name, actor_role, host, app_version,
+                       request_id, action, object_type, outcome, prev_hash, hash)
+                       SELECT 4, ts, actor_login, actor_name, actor_role, host, app_version, request_id,
+                       'user.create', 'user', 'success', hash, :h FROM audit_event WHERE seq = 3"""),
+                  {"h": "f" * 64})
+    r = _verify(db)
+    assert not r.ok and r.bad_seq == 4
+
+
+def test_reordered_rows_are_named(db, admin):
+    _events(db, admin)
+    _drop_triggers(db)
+    with db.engine.begin() as c:
+        c.execute(text("UPDATE audit_event SET seq = -1 WHERE seq = 5"))
+        c.execute(text("UPDATE audit_event SET seq = 5 WHERE seq = 6"))
+        c.execute(text("UPDATE audit_event SET seq = 6 WHERE seq = -1"))
+    r = _verify(db)
+    assert not r.ok and r.bad_seq == 5
+
+
+def test_expect_head_checkpoint(db, admin):
+    _events(db, admin, 2)
+    checkpoint = _verify(db).head
+    _events(db, admin, 2, start=10)
+    assert _verify(db, expect_head=checkpoint).ok
+    seq = checkpoint.split(":")[0]
+    r = _verify(db, expect_head=f"{seq}:{'0' * 64}")
+    assert not r.ok and "rewritten" in r.problem
+    r = _verify(db, expect_head=f"999:{'0' * 64}")
+    assert not r.ok and "beyond" in r.problem

@@ -1,0 +1,132 @@
+from decimal import Decimal
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from app.money import amount_in_words, format_cny, round_fen
+
+# (amount, 人民币大写) — worked examples, including the zero rules across 万/亿 sections.
+WORDS = [
+    ("0", "零元整"),
+    ("0.00", "零元整"),
+    ("0.01", "壹分"),
+    ("0.05", "伍分"),
+    ("0.10", "壹角整"),
+    ("0.50", "伍角整"),
+    ("0.55", "伍角伍分"),
+    ("1", "壹元整"),
+    ("10.00", "壹拾元整"),
+    ("10.50", "壹拾元伍角整"),
+    ("101.10", "壹佰零壹元壹角整"),
+    ("1001.01", "壹仟零壹元零壹分"),
+    ("10005.00", "壹万零伍元整"),
+    ("12345.67", "壹万贰仟叁佰肆拾伍元陆角柒分"),
+    ("100000.05", "壹拾万元零伍分"),
+    ("101000", "壹拾万壹仟元整"),
+    ("1000000.00", "壹佰万元整"),
+    ("1010000", "壹佰零壹万元整"),
+    ("1000100", "壹佰万零壹佰元整"),
+    ("100001000", "壹亿零壹仟元整"),
+    ("100010000.00", "壹亿零壹万元整"),
+    ("110000000", "壹亿壹仟万元整"),
+    ("101000000", "壹亿零壹佰万元整"),
+    ("1000000000000", "壹万亿元整"),
+    ("1000100000000", "壹万零壹亿元整"),
+    ("-5.50", "负伍元伍角整"),
+    ("12345.665", "壹万贰仟叁佰肆拾伍元陆角柒分"),  # rounded half-up first
+    ("0.004", "零元整"),
+    ("-0.004", "零元整"),  # rounds to zero: no 负
+]
+
+
+@pytest.mark.parametrize("amount, words", WORDS)
+def test_amount_in_words_examples(amount, words):
+    assert amount_in_words(Decimal(amount)) == words
+
+
+@pytest.mark.parametrize(
+    "amount, rounded",
+    [("1.005", "1.01"), ("1.004", "1.00"), ("-1.005", "-1.01"), ("2.675", "2.68"), ("3", "3.00")],
+)
+def test_round_fen_half_up(amount, rounded):
+    assert round_fen(Decimal(amount)) == Decimal(rounded)
+    assert str(round_fen(Decimal(amount))) == rounded
+
+
+@pytest.mark.parametrize(
+    "amount, text",
+    [("12345.67", "¥12,345.67"), ("0", "¥0.00"), ("1000000", "¥1,000,000.00"),
+     ("-1234.5", "-¥1,234.50"), ("0.125", "¥0.13")],
+)
+def test_format_cny(amount, text):
+    assert format_cny(Decimal(amount)) == text
+
+
+def test_too_large_is_refused():
+    with pytest.raises(ValueError):
+        amount_in_words(Decimal(10) ** 16)
+
+
+# --- a second implementation, digit by digit, to check the first on random amounts ---
+
+_D = "零壹贰叁肆伍陆柒捌玖"
+
+
+def _words_by_digits(amount: Decimal) -> str:
+    fen_total = int((abs(amount) * 100).to_integral_value(rounding="ROUND_HALF_UP"))
+    if fen_total == 0:
+        return "零元整"
+    digits = str(fen_total // 100)
+    jiao, fen = fen_total // 10 % 10, fen_total % 10
+    out = ""
+    zero_seen = False
+    n = len(digits)
+    if digits != "0":
+        for i, ch in enumerate(digits):
+            p = n - 1 - i  # power of ten of this digit
+            if ch == "0":
+                zero_seen = bool(out)
+            else:
+                if zero_seen:
+                    out += "零"
+                    zero_seen = False
+                out += _D[int(ch)] + ("", "拾", "佰", "仟")[p % 4]
+            if p in (4, 12) and int(digits[max(0, i - 3): i + 1]) > 0:
+                out += "万"
+                zero_seen = False  # zeros at the end of a section are not read
+            elif p == 8 and int(digits[: i + 1]) > 0:
+                out += "亿"
+                zero_seen = False
+        out += "元"
+    if jiao:
+        out += _D[jiao] + "角"
+    elif fen and out:
+        out += "零"
+    out += _D[fen] + "分" if fen else "整"
+    return ("负" if amount < 0 else "") + out
+
+
+amounts = st.one_of(
+    st.decimals(min_value=Decimal("-9999999999999999.99"), max_value=Decimal("9999999999999999.99"),
+                places=2, allow_nan=False, allow_infinity=False),
+    # sparse digits exercise the zero rules far more than uniform amounts do
+    st.lists(st.sampled_from("0000000123456789"), min_size=1, max_size=16).map(
+        lambda ds: Decimal("".join(ds))),
+    st.tuples(st.lists(st.sampled_from("0000000019"), min_size=1, max_size=16),
+              st.sampled_from(["00", "01", "10", "11", "05", "50"])).map(
+        lambda t: Decimal("".join(t[0]) + "." + t[1])),
+)
+
+
+@given(amounts)
+def test_amount_in_words_matches_digit_by_digit(amount):
+    assert amount_in_words(amount) == _words_by_digits(amount)
+
+
+@given(amounts)
+def test_words_use_only_legal_characters(amount):
+    words = amount_in_words(amount)
+    assert set(words) <= set(_D + "拾佰仟万亿元角分整负")
+    assert "零零" not in words
+    assert not words.startswith("零") or words == "零元整"
