@@ -1,0 +1,579 @@
+"""Rack elevation: front and rear faces side by side, devices as blocks, drag to move.
+
+`RackElevationView` draws a `RackElevationData` and only reports intentions:
+- `deviceActivated(id)` on double-click (and "Open" in the menu), `deviceClicked(id)` on click;
+- `deviceMoveRequested(id, Decimal position, face)` when a device is dropped on free units; the
+  block stays where it was dropped until the caller reloads (`set_data`) or refuses
+  (`snap_back()`);
+- `placeRequested(face, u)` and `reserveRequested(face, u_from, u_to)` from the right-click
+  menu on free units.
+`RackPanel` is the database-aware version: it loads the rack, runs moves through
+`app.services.dcim.move_device`, explains a refusal and snaps the device back.
+"""
+from __future__ import annotations
+
+from decimal import Decimal
+
+from PySide6.QtCore import QCoreApplication, QPointF, QRectF, Qt, Signal
+from PySide6.QtGui import QAction, QBrush, QColor, QFont, QFontMetricsF, QPainter, QPen
+from PySide6.QtWidgets import (QGraphicsItem, QGraphicsRectItem, QGraphicsScene, QGraphicsSimpleTextItem,
+                               QGraphicsView, QMenu)
+
+from app.viewdata import ElevationDevice, RackElevationData
+from models.choices import DeviceStatus, RackStatus
+
+from . import fmt_decimal, fmt_units, text_colour_on
+
+UH = 20.0          # scene pixels per rack unit
+NUM_W = 30.0       # the column of unit numbers left of each face
+FACE_W = 250.0
+HEADER_H = 104.0
+HALF = Decimal("0.5")
+FACES = ("front", "rear")
+
+
+def _tr(text: str) -> str:
+    return QCoreApplication.translate("RackElevationView", text)
+
+
+def _choice(choices, value) -> str:
+    return QCoreApplication.translate("choices", choices.label(value)) if value else ""
+
+
+def face_x(face: str) -> float:
+    return NUM_W if face == "front" else 2 * NUM_W + FACE_W
+
+
+def _text(parent, text: str, font: QFont, colour: QColor, x: float, y: float, max_w: float | None = None):
+    item = QGraphicsSimpleTextItem(parent)
+    item.setFont(font)
+    if max_w is not None:
+        text = QFontMetricsF(font).elidedText(text, Qt.ElideRight, max_w)
+    item.setText(text)
+    item.setBrush(colour)
+    item.setPos(x, y)
+    return item
+
+
+class DeviceBlock(QGraphicsRectItem):
+    """One mounted device on the face it is mounted on; drag it to move it."""
+
+    def __init__(self, view: "RackElevationView", device: ElevationDevice, ghost: bool = False):
+        super().__init__()
+        self.view = view
+        self.device = device
+        self.ghost = ghost                       # the rear (or front) shadow of a full-depth device
+        self.face = device.face if not ghost else ("rear" if device.face == "front" else "front")
+        self.position = device.position
+        self.pending: tuple[Decimal, str] | None = None   # a drop waiting for the caller's answer
+        self._press: QPointF | None = None
+        self._target: tuple[Decimal, str] | None = None
+        h = float(device.height) * UH
+        self.setRect(0, 0, FACE_W - 4, h - 1)
+        colour = QColor(device.colour)
+        if ghost:
+            colour.setAlpha(70)
+            self.setBrush(QBrush(colour, Qt.Dense4Pattern))
+            self.setPen(QPen(QColor(device.colour), 1, Qt.DashLine))
+        else:
+            self.setBrush(colour)
+            self.setPen(QPen(colour.darker(140), 1))
+            self.setCursor(Qt.OpenHandCursor)
+        self.setFlag(QGraphicsItem.ItemClipsChildrenToShape, True)
+        self.setZValue(10 if not ghost else 5)
+        self.setData(0, device.id)
+        self._label(h)
+        self.setToolTip(self._tooltip())
+        self.place(self.position, self.face)
+
+    def _label(self, h: float) -> None:
+        d = self.device
+        fg = QColor("#455a64") if self.ghost else text_colour_on(d.colour)
+        base = QFont(self.view.font())
+        width = FACE_W - 16
+        x = 6.0
+        if not self.ghost and d.status != DeviceStatus.ACTIVE:
+            stripe = QGraphicsRectItem(0, 0, 4, h - 1, self)
+            stripe.setBrush(QColor(DeviceStatus.colour(d.status)))
+            stripe.setPen(Qt.NoPen)
+            x = 8.0
+        owner = d.owner_name or _tr("Fleet")
+        if self.ghost:
+            f = QFont(base)
+            f.setPixelSize(10 if h < UH else 11)
+            f.setItalic(True)
+            _text(self, _tr("%1 (full depth)").replace("%1", d.name), f, fg, x, max(0.0, (h - 14) / 2), width)
+            return
+        name_font = QFont(base)
+        name_font.setBold(True)
+        if h < UH:          # half a unit: the name, small
+            name_font.setPixelSize(8)
+            _text(self, d.name, name_font, fg, x, -1, width)
+        elif h < 2 * UH:    # one unit: name · model · owner on one line
+            name_font.setPixelSize(12)
+            fm = QFontMetricsF(name_font)
+            name_w = min(fm.horizontalAdvance(d.name) + 8, width * 0.55)
+            _text(self, d.name, name_font, fg, x, 2, name_w - 6)
+            f = QFont(base)
+            f.setPixelSize(10)
+            _text(self, f"{d.model} · {owner}", f, fg, x + name_w, 4, width - name_w)
+        else:               # two units or more: name on top, model and owner below
+            name_font.setPixelSize(13)
+            top = max(2.0, (h - 38) / 2) if h < 3 * UH else 4.0
+            _text(self, d.name, name_font, fg, x, top, width)
+            f = QFont(base)
+            f.setPixelSize(11)
+            _text(self, f"{d.model}", f, fg, x, top + 17, width)
+            if h >= 3 * UH:
+                _text(self, owner, f, fg, x, top + 32, width)
+            else:
+                # the model line carries the owner too when there is no third line
+                self.childItems()[-1].setText(QFontMetricsF(f).elidedText(f"{d.model} · {owner}", Qt.ElideRight, width))
+
+    def _tooltip(self) -> str:
+        d = self.device
+        top = d.position + d.height - 1 if d.height >= 1 else d.position
+        units = f"U{fmt_units(d.position)}" if top == d.position else f"U{fmt_units(d.position)}–U{fmt_units(top)}"
+        lines = [f"<b>{d.name}</b>", d.model,
+                 _tr("Owner: %1").replace("%1", d.owner_name or _tr("Fleet")),
+                 _tr("%1, %2 face%3").replace("%1", units).replace("%2", _choice_face(d.face))
+                 .replace("%3", _tr(", full depth") if d.full_depth else ""),
+                 _tr("Status: %1").replace("%1", _choice(DeviceStatus, d.status)),
+                 _tr("Typical power: %1 W").replace("%1", str(d.typical_power_w))]
+        return "<br>".join(lines)
+
+    # --- geometry -----------------------------------------------------------------------
+    def place(self, position: Decimal, face: str) -> None:
+        self.setPos(face_x(face) + 2, self.view.y_of(position, self.device.height) + 0.5)
+
+    def restore(self) -> None:
+        self.pending = None
+        self._target = None
+        self.place(self.position, self.face)
+        self._mark(None)
+        self.setZValue(10)
+
+    def _mark(self, ok: bool | None) -> None:
+        colour = QColor(self.device.colour)
+        if ok is None:
+            self.setPen(QPen(colour.darker(140), 1))
+        else:
+            self.setPen(QPen(QColor("#2e7d32" if ok else "#c62828"), 3))
+
+    # --- mouse --------------------------------------------------------------------------
+    def mousePressEvent(self, event):
+        if event.button() != Qt.LeftButton:
+            event.ignore()
+            return
+        self.view.deviceClicked.emit(self.device.id)
+        if self.ghost or not self.view.editable or self.pending is not None:
+            event.accept()
+            return
+        self._press = event.scenePos()
+        self.setCursor(Qt.ClosedHandCursor)
+        event.accept()
+
+    def mouseMoveEvent(self, event):
+        if self._press is None:
+            return
+        delta = event.scenePos() - self._press
+        start = QPointF(face_x(self.face) + 2, self.view.y_of(self.position, self.device.height))
+        centre_x = start.x() + delta.x() + FACE_W / 2
+        face = "front" if centre_x < 1.5 * NUM_W + FACE_W + NUM_W / 2 else "rear"
+        position = self.view.position_at(start.y() + delta.y(), self.device.height)
+        self._target = (position, face)
+        self.place(position, face)
+        self.setZValue(50)
+        self.view.set_ghost_visible(self.device.id, False)
+        self._mark(self.view.fits(self.device, position, face))
+
+    def mouseReleaseEvent(self, event):
+        if self._press is None:
+            return
+        self._press = None
+        self.setCursor(Qt.OpenHandCursor)
+        target, self._target = self._target, None
+        if target is None or target == (self.position, self.face):
+            self.restore()
+            self.view.set_ghost_visible(self.device.id, True)
+            return
+        position, face = target
+        if not self.view.fits(self.device, position, face):
+            self.restore()
+            self.view.set_ghost_visible(self.device.id, True)
+            return
+        self.pending = target
+        self._mark(None)
+        self.setOpacity(0.75)
+        self.view.deviceMoveRequested.emit(self.device.id, position, face)
+
+    def mouseDoubleClickEvent(self, event):
+        self.view.deviceActivated.emit(self.device.id)
+        event.accept()
+
+
+def _choice_face(face: str | None) -> str:
+    from models.choices import Face
+    return _choice(Face, face) if face else ""
+
+
+class RackElevationView(QGraphicsView):
+    deviceActivated = Signal(int)
+    deviceClicked = Signal(int)
+    deviceMoveRequested = Signal(int, object, str)     # device id, Decimal position, face
+    placeRequested = Signal(str, int)                  # face, unit
+    reserveRequested = Signal(str, int, int)           # face, from unit, to unit
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self.setObjectName("rackElevation")
+        self.setScene(QGraphicsScene(self))
+        self.setRenderHints(QPainter.Antialiasing | QPainter.TextAntialiasing)
+        self.setAlignment(Qt.AlignHCenter | Qt.AlignTop)
+        self.setBackgroundBrush(QColor("#ffffff"))
+        self.setMinimumSize(260, 320)
+        self._data: RackElevationData | None = None
+        self.editable = True
+        self.read_only_reason = ""
+        self.blocks: dict[int, DeviceBlock] = {}
+        self.ghosts: dict[int, DeviceBlock] = {}
+        self._empty()
+
+    # --- public API ---------------------------------------------------------------------
+    def set_data(self, data: RackElevationData | None) -> None:
+        self._data = data
+        self.scene().clear()
+        self.blocks.clear()
+        self.ghosts.clear()
+        if data is None:
+            self._empty()
+        else:
+            self._draw(data)
+        self._fit()
+
+    def data(self) -> RackElevationData | None:
+        return self._data
+
+    def set_editable(self, editable: bool, reason: str = "") -> None:
+        """Auditors and others without the permission see the rack but cannot drag or reserve."""
+        self.editable = editable
+        self.read_only_reason = reason
+
+    def snap_back(self, device_id: int | None = None) -> None:
+        """Put a dropped device (or every pending one) back where the data says it is."""
+        for did, block in self.blocks.items():
+            if device_id is None or did == device_id:
+                block.setOpacity(1.0)
+                block.restore()
+                self.set_ghost_visible(did, True)
+
+    def block_count(self, face: str | None = None, ghosts: bool = False) -> int:
+        items = list(self.blocks.values()) + (list(self.ghosts.values()) if ghosts else [])
+        return sum(1 for b in items if face is None or b.face == face)
+
+    def block(self, device_id: int) -> DeviceBlock | None:
+        return self.blocks.get(device_id)
+
+    # --- geometry -----------------------------------------------------------------------
+    @property
+    def rack_top(self) -> float:
+        return HEADER_H
+
+    def y_of(self, position: Decimal, height: Decimal) -> float:
+        """Scene y of the top edge of a block at `position` with `height` units."""
+        u = self._data.u_height if self._data else 42
+        return self.rack_top + float(Decimal(u + 1) - position - height) * UH
+
+    def position_at(self, top_y: float, height: Decimal) -> Decimal:
+        """The position (0.5 steps, inside the rack) of a block whose top edge is at `top_y`."""
+        u = self._data.u_height
+        raw = Decimal(u + 1) - height - Decimal(str((top_y - self.rack_top) / UH))
+        pos = (raw / HALF).quantize(Decimal(1)) * HALF
+        highest = Decimal(u + 1) - max(height, HALF)
+        return min(max(pos, Decimal(1)), highest).quantize(HALF)
+
+    def unit_at(self, scene_pos: QPointF) -> tuple[str, int] | None:
+        """(face, unit) under a scene point, or None outside both faces."""
+        if self._data is None:
+            return None
+        x, y = scene_pos.x(), scene_pos.y()
+        for face in FACES:
+            fx = face_x(face)
+            if fx <= x < fx + FACE_W:
+                u = self._data.u_height - int((y - self.rack_top) // UH)
+                if 1 <= u <= self._data.u_height:
+                    return face, u
+        return None
+
+    def scene_point(self, face: str, unit: float) -> QPointF:
+        """The middle of `unit` on `face` in scene coordinates (for tests and menus)."""
+        return QPointF(face_x(face) + FACE_W / 2, self.y_of(Decimal(str(unit)), Decimal(1)) + UH / 2)
+
+    def fits(self, device: ElevationDevice, position: Decimal, face: str) -> bool:
+        """Would `device` at `position` on `face` stay clear of every other mounted device?"""
+        d = self._data
+        if d is None or position < 1 or position + device.height - 1 > d.u_height:
+            return False
+        top = position + device.height
+        for o in d.mounted:
+            if o.id == device.id:
+                continue
+            if (device.full_depth or o.full_depth or o.face == face) and position < o.top and o.position < top:
+                return False
+        return True
+
+    def free_block(self, face: str, unit: int) -> tuple[int, int]:
+        """The run of free units on `face` around `unit`."""
+        free = set(self._data.free_units(face))
+        lo = hi = unit
+        while lo - 1 in free:
+            lo -= 1
+        while hi + 1 in free:
+            hi += 1
+        return lo, hi
+
+    def set_ghost_visible(self, device_id: int, visible: bool) -> None:
+        if device_id in self.ghosts:
+            self.ghosts[device_id].setVisible(visible)
+
+    # --- drawing ------------------------------------------------------------------------
+    def _empty(self) -> None:
+        f = QFont(self.font())
+        f.setPixelSize(14)
+        self.scene().addItem(_text(None, self.tr("Choose a rack to see its elevation"), f, QColor("#757575"), 0, 0))
+
+    def _draw(self, d: RackElevationData) -> None:
+        sc = self.scene()
+        base = QFont(self.font())
+        width = 2 * (NUM_W + FACE_W)
+        # header: name, where, status and lessee, power bar
+        f = QFont(base)
+        f.setPixelSize(17)
+        f.setBold(True)
+        sc.addItem(_text(None, d.name, f, QColor("#212121"), NUM_W, 0, FACE_W))
+        f = QFont(base)
+        f.setPixelSize(12)
+        where = f"{d.site_name} ({d.site_code}) / {d.room_name}"
+        title_w = QFontMetricsF(QFont(base)).horizontalAdvance(d.name) * 1.6 + 12
+        sc.addItem(_text(None, where, f, QColor("#616161"), NUM_W + title_w, 5, width - NUM_W - title_w))
+        status = _choice(RackStatus, d.status)
+        line2 = status if not d.lessee_name else self.tr("%1 · leased to %2").replace("%1", status).replace(
+            "%2", d.lessee_name)
+        dot = sc.addEllipse(NUM_W, 30, 10, 10, QPen(Qt.NoPen), QBrush(QColor(RackStatus.colour(d.status))))
+        dot.setToolTip(status)
+        sc.addItem(_text(None, line2, f, QColor("#424242"), NUM_W + 16, 26, width - NUM_W - 16))
+        self._power_bar(d, NUM_W, 48, width - NUM_W, f)
+        # face titles
+        tf = QFont(base)
+        tf.setPixelSize(13)
+        tf.setBold(True)
+        for face in FACES:
+            label = self.tr("Front") if face == "front" else self.tr("Rear")
+            free = len(d.free_units(face))
+            t = _text(None, label, tf, QColor("#37474f"), face_x(face), HEADER_H - 22)
+            sc.addItem(t)
+            sf = QFont(base)
+            sf.setPixelSize(11)
+            sc.addItem(_text(None, self.tr("%n U free", "", free), sf, QColor("#2e7d32"),
+                             face_x(face) + t.boundingRect().width() + 10, HEADER_H - 20))
+        # frames, unit rows and numbers
+        bottom = self.rack_top + d.u_height * UH
+        numf = QFont(base)
+        numf.setPixelSize(10)
+        for face in FACES:
+            fx = face_x(face)
+            free = set(d.free_units(face))
+            for u in range(1, d.u_height + 1):
+                y = self.rack_top + (d.u_height - u) * UH
+                row = sc.addRect(fx, y, FACE_W, UH, QPen(QColor("#e0e0e0"), 0.5),
+                                 QBrush(QColor("#f1f8e9") if u in free else QColor("#eceff1")))
+                row.setZValue(0)
+                num = _text(None, str(u), numf, QColor("#78909c"), 0, y + 4)
+                num.setPos(fx - 4 - num.boundingRect().width(), y + (UH - num.boundingRect().height()) / 2)
+                sc.addItem(num)
+            frame = sc.addRect(fx - 1, self.rack_top - 1, FACE_W + 2, d.u_height * UH + 2,
+                               QPen(QColor("#37474f"), 2), QBrush(Qt.NoBrush))
+            frame.setZValue(20)
+        # reservations, under the devices
+        rf = QFont(base)
+        rf.setPixelSize(11)
+        for r in d.reservations:
+            top = self.rack_top + (d.u_height - r.u_to) * UH
+            h = (r.u_to - r.u_from + 1) * UH
+            colour = QColor(r.colour)
+            item = sc.addRect(face_x(r.face) + 1, top + 1, FACE_W - 2, h - 2, QPen(colour, 1.5, Qt.DashLine),
+                              QBrush(colour, Qt.BDiagPattern))
+            item.setZValue(2)
+            until = r.end_date.isoformat() if r.end_date else self.tr("open-ended")
+            item.setToolTip(self.tr("Reserved for %1, U%2–U%3, %4 to %5").replace("%1", r.customer_name)
+                            .replace("%2", str(r.u_from)).replace("%3", str(r.u_to))
+                            .replace("%4", r.start_date.isoformat()).replace("%5", until))
+            label = self.tr("Reserved: %1").replace("%1", r.customer_name)
+            fm = QFontMetricsF(rf)
+            text = fm.elidedText(label, Qt.ElideRight, FACE_W - 20)
+            bg = sc.addRect(0, 0, fm.horizontalAdvance(text) + 8, fm.height() + 2, QPen(Qt.NoPen),
+                            QBrush(QColor(255, 255, 255, 225)))
+            bg.setPos(face_x(r.face) + 6, top + (min(h, UH * 2) - fm.height()) / 2)
+            bg.setZValue(3)
+            bg.setToolTip(item.toolTip())
+            t = _text(bg, text, rf, colour.darker(130), 4, 1)
+            t.setToolTip(item.toolTip())
+        # devices and the shadows of full-depth ones
+        for dev in d.mounted:
+            block = DeviceBlock(self, dev)
+            sc.addItem(block)
+            self.blocks[dev.id] = block
+            if dev.full_depth:
+                ghost = DeviceBlock(self, dev, ghost=True)
+                sc.addItem(ghost)
+                self.ghosts[dev.id] = ghost
+        y = bottom + 10
+        small = QFont(base)
+        small.setPixelSize(11)
+        if d.unmounted:
+            names = ", ".join(x.name for x in d.unmounted)
+            sc.addItem(_text(None, self.tr("Not mounted (0U or no position): %1").replace("%1", names), small,
+                             QColor("#616161"), NUM_W, y, width - NUM_W))
+            y += 18
+        self._legend(d, NUM_W, y, width - NUM_W, small)
+
+    def _power_bar(self, d: RackElevationData, x: float, y: float, w: float, font: QFont) -> None:
+        sc = self.scene()
+        h = 18.0
+        pct = float(d.power_pct)
+        colour = "#66bb6a" if pct < 80 else "#ffa726" if pct <= 100 else "#e53935"
+        sc.addRect(x, y, w, h, QPen(QColor("#90a4ae"), 1), QBrush(QColor("#eceff1")))
+        fill = sc.addRect(x, y, w * min(pct, 100.0) / 100.0, h, QPen(Qt.NoPen), QBrush(QColor(colour)))
+        fill.setZValue(1)
+        text = self.tr("Power: %1 of %2 kW typical (%3%)").replace("%1", fmt_decimal(d.typical_draw_kw)) \
+            .replace("%2", fmt_decimal(d.power_capacity_kw)).replace("%3", fmt_decimal(d.power_pct, 1))
+        t = _text(None, text, font, QColor("#212121"), x + 6, y + 1, w - 12)
+        t.setZValue(2)
+        sc.addItem(t)
+        fill.setToolTip(text)
+
+    def _legend(self, d: RackElevationData, x: float, y: float, w: float, font: QFont) -> None:
+        sc = self.scene()
+        owners: dict[str, str] = {}
+        for dev in d.mounted:
+            owners.setdefault(dev.owner_name or self.tr("Fleet"), dev.colour)
+        cx, cy = x, y
+        fm = QFontMetricsF(font)
+        for name, colour in owners.items():
+            item_w = 16 + fm.horizontalAdvance(name) + 14
+            if cx + item_w > x + w and cx > x:
+                cx, cy = x, cy + 18
+            sc.addRect(cx, cy + 2, 11, 11, QPen(QColor(colour).darker(140)), QBrush(QColor(colour)))
+            sc.addItem(_text(None, name, font, QColor("#424242"), cx + 16, cy, w))
+            cx += item_w
+
+    def _fit(self) -> None:
+        rect = self.scene().itemsBoundingRect().adjusted(-8, -8, 8, 8)
+        self.scene().setSceneRect(rect)
+        self.fitInView(rect, Qt.KeepAspectRatio)
+
+    def resizeEvent(self, event):
+        super().resizeEvent(event)
+        self._fit()
+
+    # --- right-click --------------------------------------------------------------------
+    def menu_for(self, scene_pos: QPointF) -> QMenu | None:
+        """The context menu for a scene point: open a device, or place/reserve on free units."""
+        if self._data is None:
+            return None
+        menu = QMenu(self)
+        menu.setObjectName("rackMenu")
+        item = self.scene().itemAt(scene_pos, self.transform())
+        while item is not None and not isinstance(item, DeviceBlock):
+            item = item.parentItem()
+        if item is not None:
+            act = menu.addAction(self.tr("Open %1").replace("%1", item.device.name))
+            act.setObjectName("openDevice")
+            act.triggered.connect(lambda _=False, i=item.device.id: self.deviceActivated.emit(i))
+            return menu
+        spot = self.unit_at(scene_pos)
+        if spot is None:
+            return None
+        face, u = spot
+        if u not in self._data.free_units(face):
+            return None
+        lo, hi = self.free_block(face, u)
+        face_label = self.tr("front") if face == "front" else self.tr("rear")
+        actions = [
+            ("placeDevice", self.tr("Place a device at U%1 (%2)…").replace("%1", str(u)).replace("%2", face_label),
+             lambda: self.placeRequested.emit(face, u)),
+            ("reserveUnit", self.tr("Reserve U%1 (%2)…").replace("%1", str(u)).replace("%2", face_label),
+             lambda: self.reserveRequested.emit(face, u, u)),
+        ]
+        if hi > lo:
+            actions.append(("reserveBlock", self.tr("Reserve the free block U%1–U%2 (%3)…").replace("%1", str(lo))
+                            .replace("%2", str(hi)).replace("%3", face_label),
+                            lambda: self.reserveRequested.emit(face, lo, hi)))
+        for name, text, slot in actions:
+            act = menu.addAction(text)
+            act.setObjectName(name)
+            act.triggered.connect(lambda _=False, s=slot: s())
+            if not self.editable:
+                act.setEnabled(False)
+                act.setToolTip(self.read_only_reason)
+        menu.setToolTipsVisible(True)
+        return menu
+
+    def contextMenuEvent(self, event):
+        menu = self.menu_for(self.mapToScene(event.pos()))
+        if menu is not None:
+            menu.exec(event.globalPos())
+            menu.deleteLater()
+
+
+class RackPanel(RackElevationView):
+    """The elevation wired to the database: loads a rack, moves devices through the service.
+
+    A refused move is explained in a message box and the device snaps back. Placing and
+    reserving need a form, so those signals are left for the main window to answer.
+    """
+
+    moved = Signal(int)          # device id, after the service accepted a move
+
+    def __init__(self, db, actor=None, parent=None):
+        super().__init__(parent)
+        self.db = db
+        self.actor = actor
+        self.rack_id: int | None = None
+        if actor is not None:
+            from app.auth import why_not
+            reason = why_not(actor, "manage_dcim")
+            self.set_editable(reason is None, reason or "")
+        self.deviceMoveRequested.connect(self._move)
+
+    def load_rack(self, rack_id: int | None) -> None:
+        from app.viewdata import rack_elevation
+        self.rack_id = rack_id
+        self.set_data(rack_elevation(self.db, rack_id) if rack_id is not None else None)
+
+    def refresh(self) -> None:
+        if self.rack_id is not None:
+            self.load_rack(self.rack_id)
+
+    def _move(self, device_id: int, position: Decimal, face: str) -> None:
+        from app.errors import DomainError
+        from app.services.dcim import move_device
+        try:
+            move_device(self.db, self.actor, device_id, self.rack_id, position, face)
+        except DomainError as exc:
+            self.snap_back(device_id)
+            self._explain(exc.message)
+            return
+        self.refresh()
+        try:
+            from ui.operations import announce
+            announce(frozenset({"device", "rack"}))
+        except Exception:  # noqa: BLE001 - the bus belongs to the main window; absent in bare use
+            pass
+        self.moved.emit(device_id)
+
+    def _explain(self, message: str) -> None:
+        from PySide6.QtWidgets import QMessageBox
+        box = QMessageBox(QMessageBox.Warning, self.tr("Move refused"), message, QMessageBox.Ok, self)
+        box.setObjectName("moveRefused")
+        box.open()
