@@ -88,7 +88,7 @@ def load_demo(db: Database, actor, parent=None) -> bool:
     def work(progress):
         kw = {}
         if "progress" in params:
-            kw["progress"] = progress
+            kw["progress"] = lambda step, *rest: progress(step, *rest)
         if "actor" in params:
             return fn(db, actor, **kw)
         return fn(db, **kw)

@@ -177,7 +177,8 @@ class MainWindow(QMainWindow):
         self.setWindowTitle(self.tr("IDC console"))
         self.nav = QListWidget()
         self.nav.setObjectName("navigation")
-        self.nav.setMaximumWidth(190)
+        self.nav.setMaximumWidth(220)
+        self.nav.setSpacing(3)
         self.stack = QStackedWidget()
         self.pages: dict[str, QWidget] = {}
         self.lists: dict[str, ListPage] = {}
@@ -191,6 +192,7 @@ class MainWindow(QMainWindow):
         splitter.addWidget(self.nav)
         splitter.addWidget(self.stack)
         splitter.setStretchFactor(1, 1)
+        splitter.setSizes([170, 1100])
         self.setCentralWidget(splitter)
         self._shortcuts()
         self._status()

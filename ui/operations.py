@@ -45,6 +45,7 @@ def announce(kinds) -> None:
 
 class _Signals(QObject):
     progress = Signal(int, int)
+    message = Signal(str)
     finished = Signal(object)
     failed = Signal(object, str)
 
@@ -56,10 +57,13 @@ class _Job(QRunnable):
         self.setAutoDelete(True)
 
     def run(self):
-        def progress(done: int, total: int) -> None:
+        def progress(done, total: int = 0) -> None:
             if self.cancel.is_set():
                 raise Cancelled()
-            self.signals.progress.emit(int(done), int(total))
+            if isinstance(done, str):  # a step's description instead of a count
+                self.signals.message.emit(done)
+            else:
+                self.signals.progress.emit(int(done), int(total))
         try:
             result = self.fn(progress)
         except BaseException as exc:  # delivered to the GUI thread, never lost
@@ -96,6 +100,7 @@ class Operation(QObject):
             self.dialog.canceled.connect(self.cancel)
         self.signals = _Signals()
         self.signals.progress.connect(self._progress, Qt.QueuedConnection)
+        self.signals.message.connect(self._message, Qt.QueuedConnection)
         self.signals.finished.connect(self._finished, Qt.QueuedConnection)
         self.signals.failed.connect(self._failed, Qt.QueuedConnection)
         Operation._running.add(self)
@@ -108,6 +113,10 @@ class Operation(QObject):
         if self.dialog is not None:
             self.dialog.setMaximum(max(total, 0))
             self.dialog.setValue(min(done, total) if total else 0)
+
+    def _message(self, text: str) -> None:
+        if self.dialog is not None:
+            self.dialog.setLabelText(text)
 
     def _close(self) -> None:
         if self.dialog is not None:

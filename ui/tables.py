@@ -59,6 +59,7 @@ class PagedTableModel(QAbstractTableModel):
         self.rows: list[tuple] = []
         self.cursor = queries.Cursor()
         self.done = False
+        self._fetching = False
         self.filter_text = ""
         self.sort_key = spec.default_sort
         self.sort_desc = spec.default_desc
@@ -104,20 +105,24 @@ class PagedTableModel(QAbstractTableModel):
         self.reload(recount_total=False)
 
     def canFetchMore(self, parent=QModelIndex()) -> bool:
-        return not parent.isValid() and not self.done
+        return not parent.isValid() and not self.done and not self._fetching
 
     def fetchMore(self, parent=QModelIndex()) -> None:
-        if parent.isValid() or self.done:
+        if parent.isValid() or self.done or self._fetching:
             return
-        page = queries.fetch_page(self.db, self.spec, self.cursor, text=self.filter_text,
-                                  sort=self.sort_key, desc=self.sort_desc, limit=self.page_size)
-        self.done = page.done
-        if not page.rows:
-            return
-        first = len(self.rows)
-        self.beginInsertRows(QModelIndex(), first, first + len(page.rows) - 1)
-        self.rows.extend(page.rows)
-        self.endInsertRows()
+        self._fetching = True   # views may ask again from inside the insert signals
+        try:
+            page = queries.fetch_page(self.db, self.spec, self.cursor, text=self.filter_text,
+                                      sort=self.sort_key, desc=self.sort_desc, limit=self.page_size)
+            self.done = page.done
+            if not page.rows:
+                return
+            first = len(self.rows)
+            self.beginInsertRows(QModelIndex(), first, first + len(page.rows) - 1)
+            self.rows.extend(page.rows)
+            self.endInsertRows()
+        finally:
+            self._fetching = False
 
     # --- Qt model ---------------------------------------------------------------
     def rowCount(self, parent=QModelIndex()) -> int:
@@ -215,11 +220,10 @@ class PagedTableView(QTableView):
         if state and not state.isEmpty():
             header.restoreState(state)
         # The saved sort goes to SQL; restoreState only sets the indicator.
-        self.setSortingEnabled(True)
-        header.setSortIndicator(model.sort_column(),
-                                Qt.DescendingOrder if model.sort_desc else Qt.AscendingOrder)
-        if header.sortIndicatorSection() != model.sort_column() or state:
-            model.sort(header.sortIndicatorSection(), header.sortIndicatorOrder())
+        if not (state and not state.isEmpty()):
+            header.setSortIndicator(model.sort_column(),
+                                    Qt.DescendingOrder if model.sort_desc else Qt.AscendingOrder)
+        self.setSortingEnabled(True)   # calls model.sort() with the indicator (a no-op when unchanged)
         header.sectionResized.connect(self.save_header)
         header.sectionMoved.connect(self.save_header)
         header.sortIndicatorChanged.connect(self.save_header)
