@@ -1,0 +1,360 @@
+"""Dashboard: QtCharts over a `DashboardData`.
+
+`DashboardWidget.set_data(data)` redraws everything; the main window calls it after a change.
+`DashboardCharts(db)` is the database-aware version whose `refresh()` builds the data off the
+GUI thread (through `ui.operations` when it is there) and then calls `set_data`.
+"""
+from __future__ import annotations
+
+from PySide6.QtCharts import (QBarCategoryAxis, QBarSeries, QBarSet, QChart, QChartView, QLineSeries,
+                              QStackedBarSeries, QValueAxis)
+from PySide6.QtCore import QCoreApplication, QMargins, Qt, Signal
+from PySide6.QtGui import QColor, QFont, QPainter
+from PySide6.QtWidgets import (QFrame, QGridLayout, QGroupBox, QHBoxLayout, QLabel, QStackedWidget, QVBoxLayout,
+                               QWidget)
+
+from app.viewdata import DashboardData
+from models.choices import GpuState
+
+from . import fmt_decimal
+
+
+def _choice(choices, value) -> str:
+    return QCoreApplication.translate("choices", choices.label(value))
+
+
+class ChartBox(QGroupBox):
+    """A titled chart that shows a sentence instead when there is nothing to draw."""
+
+    def __init__(self, title: str, name: str, empty_text: str, parent=None):
+        super().__init__(title, parent)
+        self.setObjectName(name + "Box")
+        self.stack = QStackedWidget(self)
+        self.view = QChartView(self)
+        self.view.setObjectName(name)
+        self.view.setRenderHint(QPainter.Antialiasing)
+        self.view.setMinimumHeight(200)
+        self.empty = QLabel(empty_text, self)
+        self.empty.setObjectName(name + "Empty")
+        self.empty.setAlignment(Qt.AlignCenter)
+        self.empty.setStyleSheet("color: #757575;")
+        self.stack.addWidget(self.view)
+        self.stack.addWidget(self.empty)
+        lay = QVBoxLayout(self)
+        lay.setContentsMargins(4, 4, 4, 4)
+        lay.addWidget(self.stack)
+        self.set_chart(None)
+
+    def set_chart(self, chart: QChart | None) -> None:
+        old = self.view.chart()
+        if chart is None:
+            self.stack.setCurrentWidget(self.empty)
+            chart = QChart()
+        else:
+            self.stack.setCurrentWidget(self.view)
+        self.view.setChart(chart)
+        if old is not None and old is not chart:
+            old.deleteLater()
+
+    @property
+    def showing_chart(self) -> bool:
+        return self.stack.currentWidget() is self.view
+
+
+class DashboardWidget(QWidget):
+    contractActivated = Signal(int)
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self.setObjectName("dashboardCharts")
+        self._data: DashboardData | None = None
+        grid = QGridLayout(self)
+        grid.setContentsMargins(0, 0, 0, 0)
+        self.utilisation = ChartBox(self.tr("Rack utilisation per site"), "utilisationChart",
+                                    self.tr("No racks yet"), self)
+        self.power = ChartBox(self.tr("Power: typical draw against capacity per site (kW)"), "powerChart",
+                              self.tr("No sites yet"), self)
+        self.gpus = ChartBox(self.tr("GPU fleet by model and state"), "gpuChart", self.tr("No GPUs yet"), self)
+        self.revenue = ChartBox(self.tr("Revenue by month (issued statements, net of tax)"), "revenueChart",
+                                self.tr("No issued statements yet"), self)
+        self.ending = self._ending_box()
+        grid.addWidget(self.utilisation, 0, 0)
+        grid.addWidget(self.power, 0, 1)
+        grid.addWidget(self.gpus, 1, 0)
+        grid.addWidget(self.ending, 1, 1)
+        grid.addWidget(self.revenue, 2, 0, 1, 2)
+        for r in range(3):
+            grid.setRowStretch(r, 1)
+        grid.setColumnStretch(0, 1)
+        grid.setColumnStretch(1, 1)
+        self.set_data(None)
+
+    def _ending_box(self) -> QGroupBox:
+        box = QGroupBox(self.tr("Contracts ending"), self)
+        box.setObjectName("endingBox")
+        lay = QVBoxLayout(box)
+        cards = QHBoxLayout()
+        self.ending_labels: dict[int, QLabel] = {}
+        for days, colour in ((30, "#e53935"), (60, "#fb8c00"), (90, "#fdd835")):
+            card = QFrame(box)
+            card.setObjectName(f"ending{days}Card")
+            card.setFrameShape(QFrame.StyledPanel)
+            card.setStyleSheet(f"QFrame#ending{days}Card {{ border-left: 5px solid {colour}; }}")
+            v = QVBoxLayout(card)
+            number = QLabel("0", card)
+            number.setObjectName(f"ending{days}")
+            number.setAlignment(Qt.AlignCenter)
+            f = QFont(number.font())
+            f.setPointSizeF(f.pointSizeF() * 2.2)
+            f.setBold(True)
+            number.setFont(f)
+            caption = QLabel(self.tr("within %1 days").replace("%1", str(days)), card)
+            caption.setAlignment(Qt.AlignCenter)
+            v.addWidget(number)
+            v.addWidget(caption)
+            cards.addWidget(card)
+            self.ending_labels[days] = number
+        lay.addLayout(cards)
+        self.soonest = QLabel(box)
+        self.soonest.setObjectName("endingSoonest")
+        self.soonest.setTextFormat(Qt.RichText)
+        self.soonest.setAlignment(Qt.AlignTop | Qt.AlignLeft)
+        self.soonest.setWordWrap(True)
+        self.soonest.linkActivated.connect(lambda link: self.contractActivated.emit(int(link.split(":")[1])))
+        lay.addWidget(self.soonest, 1)
+        return box
+
+    # --- public -------------------------------------------------------------------------
+    def data(self) -> DashboardData | None:
+        return self._data
+
+    def set_data(self, data: DashboardData | None) -> None:
+        self._data = data
+        d = data or DashboardData(as_of=None)
+        self.utilisation.set_chart(self._utilisation_chart(d) if any(s.units_total for s in d.sites) else None)
+        self.power.set_chart(self._power_chart(d) if d.sites else None)
+        self.gpus.set_chart(self._gpu_chart(d) if d.gpu_fleet else None)
+        self.revenue.set_chart(self._revenue_chart(d) if d.revenue else None)
+        for days, n in ((30, d.ending_30), (60, d.ending_60), (90, d.ending_90)):
+            self.ending_labels[days].setText(QLocale_str(n))
+        if d.ending_soon:
+            rows = "".join(
+                f"<tr><td><a href='contract:{c.id}'>{c.number}</a></td><td>&nbsp;{_esc(c.customer_name)}</td>"
+                f"<td align='right'>&nbsp;{c.end_date.isoformat()}</td>"
+                f"<td align='right'>&nbsp;{self.tr('%n day(s)', '', c.days_left)}</td></tr>"
+                for c in d.ending_soon)
+            self.soonest.setText(f"<b>{self.tr('Soonest')}</b><table>{rows}</table>")
+        else:
+            self.soonest.setText(self.tr("No live contract ends within 90 days."))
+
+    # --- charts -------------------------------------------------------------------------
+    def _chart(self) -> QChart:
+        chart = QChart()
+        chart.setAnimationOptions(QChart.NoAnimation)
+        chart.setMargins(QMargins(2, 2, 2, 2))
+        chart.setBackgroundRoundness(0)
+        chart.legend().setFont(self.font())
+        return chart
+
+    def _axes(self, chart: QChart, series, categories: list[str], y_max: float, y_title: str,
+              y_format: str = "%.0f") -> None:
+        x = QBarCategoryAxis()
+        x.append(categories)
+        x.setLabelsFont(self.font())
+        y = QValueAxis()
+        y.setRange(0, max(y_max, 1.0))
+        y.setLabelFormat(y_format)
+        y.setTitleText(y_title)
+        y.setLabelsFont(self.font())
+        y.setTitleFont(self.font())
+        y.applyNiceNumbers()
+        chart.addAxis(x, Qt.AlignBottom)
+        chart.addAxis(y, Qt.AlignLeft)
+        series.attachAxis(x)
+        series.attachAxis(y)
+
+    def _utilisation_chart(self, d: DashboardData) -> QChart:
+        chart = self._chart()
+        sites = [s for s in d.sites if s.units_total]
+        bars = QBarSet(self.tr("Units used (%)"))
+        bars.setColor(QColor("#3f51b5"))
+        for s in sites:
+            bars.append(float(s.utilisation_pct))
+        series = QBarSeries()
+        series.append(bars)
+        series.setLabelsVisible(True)
+        series.setLabelsFormat("@value%")
+        series.setLabelsPosition(QBarSeries.LabelsOutsideEnd)
+        bars.setLabelColor(QColor("#212121"))
+        chart.addSeries(series)
+        chart.legend().setVisible(False)
+        self._axes(chart, series, [s.code for s in sites], 100.0, "%")
+        chart.axes(Qt.Vertical)[0].setRange(0, 100)
+        bars.hovered.connect(lambda on, i, sites=sites: self._tip(
+            on, self.tr("%1: %2 of %3 U used in %4 racks").replace("%1", sites[i].name)
+            .replace("%2", fmt_decimal(sites[i].units_used, 1)).replace("%3", str(sites[i].units_total))
+            .replace("%4", str(sites[i].racks))))
+        return chart
+
+    def _power_chart(self, d: DashboardData) -> QChart:
+        chart = self._chart()
+        used = QBarSet(self.tr("Typical draw"))
+        used.setColor(QColor("#fb8c00"))
+        cap = QBarSet(self.tr("Capacity"))
+        cap.setColor(QColor("#90a4ae"))
+        top = 0.0
+        for s in d.sites:
+            used.append(float(s.typical_draw_kw))
+            cap.append(float(s.power_capacity_kw))
+            top = max(top, float(s.typical_draw_kw), float(s.power_capacity_kw))
+        series = QBarSeries()
+        series.append(used)
+        series.append(cap)
+        chart.addSeries(series)
+        chart.legend().setAlignment(Qt.AlignBottom)
+        self._axes(chart, series, [s.code for s in d.sites], top * 1.05, "kW")
+        sites = d.sites
+        used.hovered.connect(lambda on, i: self._tip(on, self.tr("%1: %2 of %3 kW (%4%)").replace("%1", sites[i].name)
+                                                     .replace("%2", fmt_decimal(sites[i].typical_draw_kw))
+                                                     .replace("%3", fmt_decimal(sites[i].power_capacity_kw))
+                                                     .replace("%4", fmt_decimal(sites[i].power_pct, 1))))
+        return chart
+
+    def _gpu_chart(self, d: DashboardData) -> QChart:
+        chart = self._chart()
+        models = list(d.gpu_models)
+        series = QStackedBarSeries()
+        top = 0
+        for state in d.gpu_states:
+            s = QBarSet(_choice(GpuState, state))
+            s.setColor(QColor(GpuState.colour(state)))
+            for m in models:
+                s.append(d.gpu_count(m, state))
+            series.append(s)
+        for m in models:
+            top = max(top, sum(d.gpu_count(m, st) for st in d.gpu_states))
+        chart.addSeries(series)
+        chart.legend().setAlignment(Qt.AlignRight)
+        # short model names ("H100" of "H100 SXM 80GB") keep the axis readable
+        self._axes(chart, series, [_short_model(m) for m in models], top * 1.05, self.tr("GPUs"))
+        return chart
+
+    def _revenue_chart(self, d: DashboardData) -> QChart:
+        # a line, not bars: a month with more credit notes than statements goes below zero honestly
+        chart = self._chart()
+        line = QLineSeries()
+        line.setName(self.tr("Net revenue (CNY)"))
+        line.setColor(QColor("#43a047"))
+        line.setPointsVisible(True)
+        line.setPointLabelsVisible(len(d.revenue) <= 12)
+        line.setPointLabelsFormat("@yPoint")
+        line.setPointLabelsClipping(False)
+        pen = line.pen()
+        pen.setWidthF(2.5)
+        line.setPen(pen)
+        values = [float(r.net) for r in d.revenue]
+        for i, v in enumerate(values):
+            line.append(i, v)
+        chart.addSeries(line)
+        chart.legend().setVisible(False)
+        x = QBarCategoryAxis()
+        x.append([r.period for r in d.revenue])
+        x.setLabelsFont(self.font())
+        lo, hi, ticks = nice_range(min(values + [0.0]), max(values + [0.0]))
+        y = QValueAxis()
+        y.setRange(lo, hi)
+        y.setTickCount(ticks)
+        y.setLabelFormat("%.0f")
+        y.setTitleText(self.tr("CNY"))
+        y.setLabelsFont(self.font())
+        y.setTitleFont(self.font())
+        chart.addAxis(x, Qt.AlignBottom)
+        chart.addAxis(y, Qt.AlignLeft)
+        line.attachAxis(x)
+        line.attachAxis(y)
+        months = d.revenue
+        line.hovered.connect(lambda point, on: self._tip(on, self._revenue_tip(months, round(point.x()))))
+        return chart
+
+    def _revenue_tip(self, months, i: int) -> str:
+        if not 0 <= i < len(months):
+            return ""
+        m = months[i]
+        return self.tr("%1: ¥%2 net, ¥%3 with tax").replace("%1", m.period).replace(
+            "%2", fmt_decimal(m.net)).replace("%3", fmt_decimal(m.gross))
+
+    def _tip(self, on: bool, text: str) -> None:
+        from PySide6.QtGui import QCursor
+        from PySide6.QtWidgets import QToolTip
+        if on:
+            QToolTip.showText(QCursor.pos(), text, self)
+        else:
+            QToolTip.hideText()
+
+
+def nice_range(lo: float, hi: float, target_ticks: int = 6) -> tuple[float, float, int]:
+    """Axis bounds on round numbers (1, 2, 2.5, 5 × 10^k) that include `lo` and `hi`, and the tick count."""
+    import math
+    if hi <= lo:
+        hi = lo + 1.0
+    raw = (hi - lo) / (target_ticks - 1)
+    mag = 10 ** math.floor(math.log10(raw))
+    step = next(m * mag for m in (1, 2, 2.5, 5, 10) if m * mag >= raw)
+    lo_n = math.floor(lo / step) * step
+    hi_n = math.ceil(hi / step) * step
+    if hi_n == hi and hi > 0:
+        hi_n += step          # room above the highest point for its label
+    return lo_n, hi_n, int(round((hi_n - lo_n) / step)) + 1
+
+
+def _short_model(name: str) -> str:
+    parts = name.split()
+    if len(parts) >= 2 and parts[0] in ("RTX", "Ascend"):
+        return " ".join(parts[:2])
+    return parts[0] if parts else name
+
+
+def _esc(text: str) -> str:
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
+def QLocale_str(n: int) -> str:  # noqa: N802 - a locale-aware integer
+    from PySide6.QtCore import QLocale
+    return QLocale().toString(int(n))
+
+
+class DashboardCharts(DashboardWidget):
+    """The dashboard reading its own data; `refresh()` after every change."""
+
+    def __init__(self, db, parent=None):
+        super().__init__(parent)
+        self.db = db
+        self._loading = self._again = False
+        self.refresh()
+
+    def refresh(self, background: bool = True) -> None:
+        from app.viewdata import dashboard_data
+        if not background:
+            self.set_data(dashboard_data(self.db))
+            return
+        if self._loading:
+            self._again = True       # a change arrived while loading: load once more afterwards
+            return
+        try:
+            from ui.operations import run_op
+        except Exception:  # noqa: BLE001 - used on its own, without the main window's machinery
+            self.set_data(dashboard_data(self.db))
+            return
+        self._loading, self._again = True, False
+
+        def done(result):
+            self._loading = False
+            self.set_data(result)
+            if self._again:
+                self.refresh()
+
+        def failed(_exc):
+            self._loading = False
+
+        run_op(self, lambda progress: dashboard_data(self.db), on_success=done, on_failure=failed,
+               show_progress=False)
