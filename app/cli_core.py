@@ -37,6 +37,7 @@ def register(sub) -> None:
     ds = demo.add_subparsers(dest="demo_command", required=True, metavar="ACTION")
     load = ds.add_parser("load", help="load the deterministic demo into an empty database")
     load.add_argument("--scale", choices=["small", "large"], default="small")
+    load.add_argument("--if-empty", action="store_true", help="do nothing (exit 0) when data is already there")
     load.set_defaults(handler=demo_load)
 
     imp = sub.add_parser("import", help="import CSV/XLSX (or device-type YAML); all or nothing")
@@ -127,6 +128,9 @@ def demo_load(ctx, args) -> int:
     from .services.users import has_users
 
     ctx.open_upgraded()
+    if args.if_empty and _has_data(ctx.db):
+        print("the database already has data; demo not loaded")
+        return 0
     actor = ctx.actor() if has_users(ctx.db) else None
     if args.scale == "large":
         from .scale import load_large
@@ -138,6 +142,15 @@ def demo_load(ctx, args) -> int:
         summary = load_demo(ctx.db, actor, progress=lambda m: print(f"loading {m} …", file=sys.stderr, flush=True))
     print(summary)
     return 0
+
+
+def _has_data(db) -> bool:
+    from sqlalchemy import func, select
+
+    from models import Subsidiary
+
+    with db.session() as s:
+        return s.execute(select(func.count()).select_from(Subsidiary)).scalar_one() > 0
 
 
 def import_file(ctx, args) -> int:

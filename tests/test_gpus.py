@@ -1,0 +1,145 @@
+"""GPU lifecycle and slots."""
+from __future__ import annotations
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from app.errors import RuleViolation, ValidationError
+from app.services.common import create_record
+from app.services.dcim import place_device
+from app.services.gpus import gpu_history, install_gpu, transition_gpu, transition_gpus
+from models.choices import GpuState
+from tests.builders import build_site, build_types
+from tests.conftest import table_counts
+
+TO_LEASED = ["received", "burn_in", "available", "leased"]
+
+
+@pytest.fixture
+def fleet(db, admin):
+    ids = build_site(db, admin, rack_kw=20)
+    ids.update(build_types(db, admin))
+    ids["server"] = place_device(db, admin, dict(name="gpu-001", device_type_id=ids["gpu_server"],
+                                                 rack_id=ids["racks"][0], position=1))
+    ids["gpu"] = create_record(db, admin, "gpu", dict(serial="L40S-0001", gpu_model_id=ids["l40s"]))
+    return ids
+
+
+def _walk(db, actor, gpu, states):
+    for st_ in states:
+        transition_gpu(db, actor, gpu, st_, f"to {st_}")
+
+
+def test_allowed_path_and_history(db, admin, fleet):
+    _walk(db, admin, fleet["gpu"], TO_LEASED)
+    hist = gpu_history(db, fleet["gpu"])
+    assert [(h.from_state, h.to_state) for h in hist] == [
+        ("ordered", "received"), ("received", "burn_in"), ("burn_in", "available"), ("available", "leased")]
+    assert all(h.actor == "admin" and h.reason for h in hist)
+
+
+def test_forbidden_move_refused_with_allowed_list(db, admin, fleet):
+    before = table_counts(db)
+    with pytest.raises(RuleViolation) as err:
+        transition_gpu(db, admin, fleet["gpu"], "leased", "skip ahead")
+    assert "Ordered" in err.value.message and "Allowed from here: Received" in err.value.message
+    assert table_counts(db) == before
+
+
+def test_move_needs_reason(db, admin, fleet):
+    before = table_counts(db)
+    with pytest.raises(ValidationError, match="reason"):
+        transition_gpu(db, admin, fleet["gpu"], "received", "  ")
+    assert table_counts(db) == before
+
+
+def test_leased_gpu_cannot_be_retired_or_removed(db, admin, fleet):
+    install_gpu(db, admin, fleet["gpu"], fleet["server"], 1)
+    _walk(db, admin, fleet["gpu"], TO_LEASED)
+    before = table_counts(db)
+    with pytest.raises(RuleViolation):
+        transition_gpu(db, admin, fleet["gpu"], "retired", "end of life")
+    with pytest.raises(RuleViolation, match="leased"):
+        install_gpu(db, admin, fleet["gpu"], None, None)
+    assert table_counts(db) == before
+
+
+def test_slot_rules(db, admin, fleet):
+    other = create_record(db, admin, "gpu", dict(serial="L40S-0002", gpu_model_id=fleet["l40s"]))
+    install_gpu(db, admin, fleet["gpu"], fleet["server"], 1)
+    before = table_counts(db)
+    with pytest.raises(RuleViolation, match="already holds GPU L40S-0001"):
+        install_gpu(db, admin, other, fleet["server"], 1)
+    with pytest.raises(ValidationError, match="8 GPU slots"):
+        install_gpu(db, admin, other, fleet["server"], 9)
+    from sqlalchemy import select
+    from models import GpuModel
+    with db.session() as s:
+        h100 = s.execute(select(GpuModel.id).where(GpuModel.name == "H100 SXM 80GB")).scalar_one()
+    wrong = create_record(db, admin, "gpu", dict(serial="H100-0001", gpu_model_id=h100))
+    before = table_counts(db)
+    with pytest.raises(RuleViolation, match="takes L40S 48GB GPUs"):
+        install_gpu(db, admin, wrong, fleet["server"], 2)
+    assert table_counts(db) == before
+
+
+def test_bulk_move_reports_refusals(db, admin, fleet):
+    ids = [create_record(db, admin, "gpu", dict(serial=f"BULK-{i:03d}", gpu_model_id=fleet["l40s"])) for i in range(5)]
+    transition_gpu(db, admin, ids[0], "received", "early")
+    seen = []
+    result = transition_gpus(db, admin, ids, "received", "64 GPUs received", progress=lambda d, t: seen.append((d, t)),
+                             batch=2)
+    assert result.moved == 4 and len(result.refused) == 1 and "BULK-000" in result.refused[0][1]
+    assert seen[-1] == (5, 5)
+
+
+def test_operator_may_not_edit_customers_and_auditor_nothing(db, admin, auditor, fleet):
+    from app.errors import PermissionDenied
+    before = table_counts(db)
+    with pytest.raises(PermissionDenied, match="may not change GPUs"):
+        transition_gpu(db, auditor, fleet["gpu"], "received", "x")
+    assert table_counts(db) == before
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.lists(st.sampled_from(GpuState.values()), max_size=14))
+def test_no_sequence_reaches_a_forbidden_state(moves):
+    """Pure check of the transition table as the service applies it."""
+    state = GpuState.ORDERED
+    path = [state]
+    for target in moves:
+        if target in GpuState.TRANSITIONS[state]:
+            state = target
+            path.append(state)
+    for a, b in zip(path, path[1:]):
+        assert b in GpuState.TRANSITIONS[a]
+        assert a != GpuState.RETIRED
+        assert not (a == GpuState.LEASED and b == GpuState.RETIRED)
+
+
+@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.lists(st.sampled_from(GpuState.values()), min_size=1, max_size=10))
+def test_service_follows_the_table(sqlite_db, moves):
+    """Random move sequences through the real service: state only ever follows allowed edges."""
+    from app.services.users import add_user, has_users, login
+    from models import GpuAsset, GpuModel
+    from sqlalchemy import select
+    db = sqlite_db
+    if not has_users(db):
+        add_user(db, None, "admin", "admin", "correct-horse-1")
+    admin = login(db, "admin", "correct-horse-1")
+    with db.session() as s:
+        model = s.execute(select(GpuModel.id).limit(1)).scalar_one()
+        n = s.execute(select(GpuAsset.id)).all()
+    gpu = create_record(db, admin, "gpu", dict(serial=f"P-{len(n)}", gpu_model_id=model))
+    state = "ordered"
+    for target in moves:
+        try:
+            transition_gpu(db, admin, gpu, target, "property")
+            assert target in GpuState.TRANSITIONS[state]
+            state = target
+        except RuleViolation:
+            assert target not in GpuState.TRANSITIONS[state]
+    with db.session() as s:
+        assert s.get(GpuAsset, gpu).state == state
