@@ -1,0 +1,756 @@
+"""Contracts: drafting, approval, activation (leasing racks and GPUs), renewal and amendment.
+
+Lifecycle (models.choices.ContractStatus.TRANSITIONS):
+draft → pending_approval (→ draft when rejected) → approved → active ⇄ suspended → expired | terminated.
+Account managers draft and submit; administrators approve, activate, suspend and end.
+Prices change only by amendment: a new revision with an effective date that supersedes the old.
+"""
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass, field, fields, replace
+from decimal import Decimal, InvalidOperation
+
+from sqlalchemy import delete, exists, func, insert, select
+from sqlalchemy.orm import Session
+
+from models import (Contract, ContractItem, Customer, DocumentCounter, GpuAsset, GpuLease, GpuModel, Rack,
+                    Subsidiary, contract_item_gpu)
+from models.choices import ContractStatus, CustomerStatus, GpuState, ItemKind, PriceUnit, RackStatus, TaxCategory
+
+from ..audit import Actor
+from ..auth import require
+from ..billing import TZ, local_midnight
+from ..db import Database
+from ..errors import NotFound, RuleViolation, ValidationError
+from ..uow import UnitOfWork
+from .common import check_version, flush_or_refuse, flush_versioned, get_or_404, snapshot
+
+try:  # the lead's lifecycle move (validates, writes GpuHistory, audits)
+    from .gpus import move_gpu
+except ImportError:  # pragma: no cover - only before app/services/gpus.py exists
+    move_gpu = None
+
+ALERT_DAYS = (30, 60, 90, 180)
+HELD = (ContractStatus.ACTIVE, ContractStatus.SUSPENDED)
+
+# Which price units each kind of item may use.
+UNITS_BY_KIND: dict[str, frozenset[str]] = {
+    ItemKind.RACK: frozenset({PriceUnit.MONTH, PriceUnit.YEAR}),
+    ItemKind.HOSTING: frozenset({PriceUnit.MONTH, PriceUnit.YEAR, PriceUnit.KWH}),
+    ItemKind.GPU: frozenset({PriceUnit.GPU_HOUR, PriceUnit.GPU_MINUTE, PriceUnit.MONTH, PriceUnit.YEAR,
+                             PriceUnit.HYBRID}),
+    ItemKind.BANDWIDTH: frozenset({PriceUnit.MBPS_MONTH, PriceUnit.MONTH, PriceUnit.YEAR}),
+    ItemKind.MAINTENANCE: frozenset({PriceUnit.MONTH, PriceUnit.YEAR, PriceUnit.ONE_OFF}),
+    ItemKind.ONE_OFF: frozenset({PriceUnit.ONE_OFF}),
+    ItemKind.DISCOUNT: frozenset({PriceUnit.MONTH, PriceUnit.YEAR, PriceUnit.ONE_OFF}),
+}
+DEFAULT_TAX = {ItemKind.GPU: TaxCategory.EQUIPMENT_LEASE, ItemKind.BANDWIDTH: TaxCategory.TELECOM}
+
+
+# --- plain values in and out -------------------------------------------------------------
+
+@dataclass(frozen=True)
+class ItemSpec:
+    """One line of a contract as entered. GPUs: `gpu_model_id` × `quantity`, or named `gpu_ids`."""
+
+    kind: str
+    description: str
+    unit_price: Decimal
+    price_unit: str
+    quantity: Decimal = Decimal(1)
+    tax_category: str | None = None  # default by kind: GPU 13 % equipment lease, bandwidth telecom, else IDC
+    rack_id: int | None = None
+    u_from: int | None = None
+    u_to: int | None = None
+    device_id: int | None = None
+    gpu_model_id: int | None = None
+    gpu_ids: tuple[int, ...] = ()
+    service_start: dt.date | None = None  # handover; None = the contract's start
+    service_end: dt.date | None = None  # None = the contract's end
+    power_allowance_kw: Decimal | None = None
+    kwh_price: Decimal | None = None
+    included_hours: Decimal | None = None
+    hourly_rate: Decimal | None = None
+    mbps: int | None = None
+
+
+@dataclass(frozen=True)
+class ItemInfo:
+    id: int
+    kind: str
+    description: str
+    quantity: Decimal
+    unit_price: Decimal
+    price_unit: str
+    tax_category: str
+    rack_id: int | None
+    u_from: int | None
+    u_to: int | None
+    device_id: int | None
+    gpu_model_id: int | None
+    gpu_ids: tuple[int, ...]
+    service_start: dt.date | None
+    service_end: dt.date | None
+    power_allowance_kw: Decimal | None
+    kwh_price: Decimal | None
+    included_hours: Decimal | None
+    hourly_rate: Decimal | None
+    mbps: int | None
+
+    def spec(self, **changes) -> ItemSpec:
+        """This item as input for a renewal or amendment, with `changes` applied."""
+        names = {f.name for f in fields(ItemSpec)}
+        return replace(ItemSpec(**{k: getattr(self, k) for k in names}), **changes)
+
+
+@dataclass(frozen=True)
+class ContractInfo:
+    id: int
+    number: str
+    subsidiary_id: int
+    customer_id: int
+    customer_name: str
+    title: str | None
+    status: str
+    start_date: dt.date
+    end_date: dt.date
+    renewal_of_id: int | None
+    amends_id: int | None
+    revision: int
+    effective_date: dt.date | None
+    language: str
+    version: int
+    items: tuple[ItemInfo, ...] = ()
+
+
+@dataclass(frozen=True)
+class ContractDue:
+    id: int
+    number: str
+    customer_name: str
+    status: str
+    end_date: dt.date
+    days_left: int
+    alert: int  # the 30/60/90/180-day band it falls in
+    renewed: bool  # a renewal has been drafted
+
+
+# --- numbering ----------------------------------------------------------------------------
+
+def next_document_number(session: Session, subsidiary_id: int, kind: str, scope: str) -> int:
+    """Take the next value of a per-subsidiary counter in the caller's transaction.
+
+    One INSERT … ON CONFLICT DO UPDATE … RETURNING: the counter row stays locked until the
+    transaction ends, so concurrent takers queue and a rolled-back taker leaves no gap.
+    """
+    dialect = session.get_bind().dialect.name
+    if dialect == "postgresql":
+        from sqlalchemy.dialects.postgresql import insert as upsert
+    else:
+        from sqlalchemy.dialects.sqlite import insert as upsert
+    table = DocumentCounter.__table__
+    stmt = upsert(table).values(subsidiary_id=subsidiary_id, kind=kind, scope=scope, last_value=1)
+    stmt = stmt.on_conflict_do_update(index_elements=[table.c.subsidiary_id, table.c.kind, table.c.scope],
+                                      set_={"last_value": table.c.last_value + 1})
+    return session.execute(stmt.returning(table.c.last_value)).scalar_one()
+
+
+def today_local() -> dt.date:
+    return dt.datetime.now(TZ).date()
+
+
+# --- reading ------------------------------------------------------------------------------
+
+def _item_info(session: Session, it: ContractItem) -> ItemInfo:
+    gpu_ids = tuple(session.execute(select(contract_item_gpu.c.gpu_id).where(
+        contract_item_gpu.c.item_id == it.id).order_by(contract_item_gpu.c.gpu_id)).scalars())
+    return ItemInfo(it.id, it.kind, it.description, it.quantity, it.unit_price, it.price_unit, it.tax_category,
+                    it.rack_id, it.u_from, it.u_to, it.device_id, it.gpu_model_id, gpu_ids, it.service_start,
+                    it.service_end, it.power_allowance_kw, it.kwh_price, it.included_hours, it.hourly_rate,
+                    it.mbps)
+
+
+def _info(session: Session, c: Contract) -> ContractInfo:
+    customer = session.get(Customer, c.customer_id)
+    return ContractInfo(c.id, c.number, c.subsidiary_id, c.customer_id, customer.name if customer else "",
+                        c.title, c.status, c.start_date, c.end_date, c.renewal_of_id, c.amends_id, c.revision,
+                        c.effective_date, c.language, c.version,
+                        tuple(_item_info(session, it) for it in c.items))
+
+
+def _find(session: Session, key: int | str) -> Contract:
+    if isinstance(key, str) and not key.isdigit():
+        c = session.execute(select(Contract).where(Contract.number == key)).scalar_one_or_none()
+        if c is None:
+            raise NotFound(f"there is no contract numbered {key}")
+        return c
+    return get_or_404(session, Contract, int(key), "contract")
+
+
+def get_contract(db: Database, key: int | str) -> ContractInfo:
+    """By id or by number (e.g. "GZ-2026-0007")."""
+    with db.session() as s:
+        return _info(s, _find(s, key))
+
+
+def list_contracts(db: Database, *, status: str | None = None, customer_id: int | None = None) -> list[ContractInfo]:
+    with db.session() as s:
+        q = select(Contract).order_by(Contract.number)
+        if status:
+            q = q.where(Contract.status == status)
+        if customer_id:
+            q = q.where(Contract.customer_id == customer_id)
+        return [_info(s, c) for c in s.execute(q).scalars()]
+
+
+def contracts_due(db: Database, within_days: int = 180, today: dt.date | None = None) -> list[ContractDue]:
+    """Contracts in force that end within `within_days`, soonest first, with their alert band."""
+    today = today or today_local()
+    with db.session() as s:
+        renewed = select(Contract.renewal_of_id).where(Contract.renewal_of_id.is_not(None))
+        rows = s.execute(
+            select(Contract, Customer.name).join(Customer, Customer.id == Contract.customer_id)
+            .where(Contract.status.in_((ContractStatus.APPROVED,) + HELD),
+                   Contract.end_date >= today, Contract.end_date <= today + dt.timedelta(days=within_days))
+            .order_by(Contract.end_date, Contract.number)).all()
+        renewed_ids = set(s.execute(renewed).scalars())
+        out = []
+        for c, name in rows:
+            left = (c.end_date - today).days
+            band = next((d for d in ALERT_DAYS if left <= d), within_days)
+            out.append(ContractDue(c.id, c.number, name, c.status, c.end_date, left, band, c.id in renewed_ids))
+        return out
+
+
+# --- validation ---------------------------------------------------------------------------
+
+def _dec(value, name: str, errors: dict, *, positive: bool = False, required: bool = True) -> Decimal | None:
+    if value is None or value == "":
+        if required:
+            errors[name] = "is required"
+        return None
+    try:
+        d = Decimal(str(value))
+    except (InvalidOperation, ValueError):
+        errors[name] = f"{value!r} is not a number"
+        return None
+    if not d.is_finite() or d < 0 or (positive and d == 0):
+        errors[name] = "must be greater than zero" if positive else "cannot be negative"
+        return None
+    return d
+
+
+def _validate_items(s: Session, items: list[ItemSpec], start: dt.date, end: dt.date) -> dict[str, str]:
+    errors: dict[str, str] = {}
+    if not items:
+        errors["items"] = "a contract needs at least one item"
+    for n, it in enumerate(items, start=1):
+        e: dict[str, str] = {}
+        if it.kind not in ItemKind.values():
+            e["kind"] = f"must be one of {', '.join(ItemKind.values())}"
+        elif it.price_unit not in UNITS_BY_KIND[it.kind]:
+            e["price_unit"] = (f"a {ItemKind.label(it.kind).lower()} item is priced "
+                               f"{' or '.join(sorted(PriceUnit.label(u) for u in UNITS_BY_KIND[it.kind]))}, "
+                               f"not {PriceUnit.label(it.price_unit)}")
+        if not (it.description or "").strip():
+            e["description"] = "is required"
+        _dec(it.unit_price, "unit_price", e)
+        _dec(it.quantity, "quantity", e, positive=True)
+        if it.tax_category is not None and it.tax_category not in TaxCategory.values():
+            e["tax_category"] = f"must be one of {', '.join(TaxCategory.values())}"
+        if it.service_start and not start <= it.service_start <= end:
+            e["service_start"] = f"the handover {it.service_start} is outside the contract ({start} – {end})"
+        if it.service_end and not start <= it.service_end <= end:
+            e["service_end"] = f"{it.service_end} is outside the contract ({start} – {end})"
+        if it.service_start and it.service_end and it.service_end < it.service_start:
+            e["service_end"] = "ends before the service starts"
+        if it.kind == ItemKind.RACK:
+            if it.rack_id is None or s.get(Rack, it.rack_id) is None:
+                e["rack_id"] = "a rack lease names an existing rack"
+            if (it.power_allowance_kw is None) != (it.kwh_price is None):
+                e["power_allowance_kw"] = "give both the power allowance (kW) and the price per kWh over it, or neither"
+            _dec(it.power_allowance_kw, "power_allowance_kw", e, required=False)
+            _dec(it.kwh_price, "kwh_price", e, required=False)
+        if it.kind == ItemKind.HOSTING:
+            if it.device_id is None and it.rack_id is None:
+                e["rack_id"] = "hosting names a rack unit range or a device"
+            if it.rack_id is not None and s.get(Rack, it.rack_id) is None:
+                e["rack_id"] = f"rack {it.rack_id} does not exist"
+            if it.u_from is not None and (it.u_to is None or it.u_to < it.u_from or it.u_from < 1):
+                e["u_to"] = "a unit range runs from U1 upwards and ends at or after its start"
+            if it.price_unit == PriceUnit.KWH and it.rack_id is None:
+                e["rack_id"] = "power billed per kWh needs the rack whose meter is read"
+        if it.kind == ItemKind.GPU:
+            if it.gpu_ids:
+                gpus = [s.get(GpuAsset, g) for g in it.gpu_ids]
+                missing = [str(g) for g, obj in zip(it.gpu_ids, gpus) if obj is None]
+                if missing:
+                    e["gpu_ids"] = f"GPU(s) {', '.join(missing)} do not exist"
+                elif len(set(it.gpu_ids)) != len(it.gpu_ids):
+                    e["gpu_ids"] = "a GPU is named twice"
+                elif Decimal(it.quantity) != len(it.gpu_ids):
+                    e["quantity"] = f"{len(it.gpu_ids)} GPUs are named, so the quantity is {len(it.gpu_ids)}"
+            elif it.gpu_model_id is None or s.get(GpuModel, it.gpu_model_id) is None:
+                e["gpu_model_id"] = "a GPU item names a GPU model and quantity, or the GPUs themselves"
+            if it.quantity is not None and Decimal(str(it.quantity)) % 1:
+                e["quantity"] = "GPUs are counted in whole numbers"
+            if it.price_unit == PriceUnit.HYBRID:
+                _dec(it.included_hours, "included_hours", e)
+                _dec(it.hourly_rate, "hourly_rate", e, positive=True)
+        if it.kind == ItemKind.BANDWIDTH and it.price_unit == PriceUnit.MBPS_MONTH and not (it.mbps and it.mbps > 0):
+            e["mbps"] = "bandwidth priced per Mbps names the Mbps"
+        for k, v in e.items():
+            errors[f"items[{n}].{k}"] = v
+    return errors
+
+
+def _validate_header(s: Session, subsidiary_id: int, customer_id: int, start: dt.date, end: dt.date,
+                     language: str) -> dict[str, str]:
+    errors: dict[str, str] = {}
+    if s.get(Subsidiary, subsidiary_id) is None:
+        errors["subsidiary_id"] = f"subsidiary {subsidiary_id} does not exist"
+    customer = s.get(Customer, customer_id)
+    if customer is None:
+        errors["customer_id"] = f"customer {customer_id} does not exist"
+    elif customer.status != CustomerStatus.ACTIVE:
+        errors["customer_id"] = f"{customer.name} is inactive; reactivate the customer first"
+    if not start or not end:
+        errors["start_date"] = "a contract has a start and an end date"
+    elif end < start:
+        errors["end_date"] = f"the contract ends ({end}) before it starts ({start})"
+    if language not in ("zh", "en"):
+        errors["language"] = "zh or en"
+    return errors
+
+
+def _write_items(s: Session, c: Contract, items: list[ItemSpec]) -> None:
+    for spec in items:
+        gpu_model_id = spec.gpu_model_id
+        if spec.kind == ItemKind.GPU and spec.gpu_ids and gpu_model_id is None:
+            models = {s.get(GpuAsset, g).gpu_model_id for g in spec.gpu_ids}
+            gpu_model_id = models.pop() if len(models) == 1 else None
+        it = ContractItem(
+            kind=spec.kind, description=spec.description.strip(), rack_id=spec.rack_id, u_from=spec.u_from,
+            u_to=spec.u_to, device_id=spec.device_id, gpu_model_id=gpu_model_id,
+            quantity=Decimal(str(spec.quantity)), unit_price=Decimal(str(spec.unit_price)),
+            price_unit=spec.price_unit, tax_category=spec.tax_category or DEFAULT_TAX.get(spec.kind, TaxCategory.IDC),
+            service_start=spec.service_start, service_end=spec.service_end,
+            power_allowance_kw=spec.power_allowance_kw, kwh_price=spec.kwh_price,
+            included_hours=spec.included_hours, hourly_rate=spec.hourly_rate, mbps=spec.mbps)
+        c.items.append(it)
+        s.flush()
+        for g in spec.gpu_ids:
+            s.execute(insert(contract_item_gpu).values(item_id=it.id, gpu_id=g))
+
+
+def _audit_items(s: Session, c: Contract) -> list[dict]:
+    return [dict(snapshot(it, ("kind", "description", "quantity", "unit_price", "price_unit", "tax_category",
+                               "rack_id", "gpu_model_id", "service_start", "service_end", "power_allowance_kw",
+                               "kwh_price", "included_hours", "hourly_rate", "mbps")),
+                 gpu_ids=list(_item_info(s, it).gpu_ids)) for it in c.items]
+
+
+HEADER_FIELDS = ("number", "subsidiary_id", "customer_id", "title", "status", "start_date", "end_date",
+                 "renewal_of_id", "amends_id", "revision", "effective_date", "language")
+
+
+def _new_contract(uow: UnitOfWork, *, subsidiary_id: int, customer_id: int, start_date: dt.date,
+                  end_date: dt.date, items: list[ItemSpec], title: str | None, terms: str | None,
+                  service_level: str | None, language: str, number: str | None = None, **links) -> Contract:
+    s = uow.session
+    errors = _validate_header(s, subsidiary_id, customer_id, start_date, end_date, language)
+    errors.update(_validate_items(s, items, start_date, end_date))
+    if errors:
+        raise ValidationError(errors)
+    if number is None:
+        sub = s.get(Subsidiary, subsidiary_id)
+        year = today_local().year
+        n = next_document_number(s, subsidiary_id, "contract", str(year))
+        number = f"{sub.code}-{year}-{n:04d}"
+    c = Contract(number=number, subsidiary_id=subsidiary_id, customer_id=customer_id, title=title,
+                 status=ContractStatus.DRAFT, start_date=start_date, end_date=end_date, terms=terms,
+                 service_level=service_level, language=language, updated_by=uow.actor.login, **links)
+    s.add(c)
+    flush_or_refuse(s)
+    _write_items(s, c, items)
+    flush_or_refuse(s)
+    return c
+
+
+def create_contract(db: Database, actor: Actor, *, subsidiary_id: int, customer_id: int, start_date: dt.date,
+                    end_date: dt.date, items: list[ItemSpec], title: str | None = None, terms: str | None = None,
+                    service_level: str | None = None, language: str = "zh") -> ContractInfo:
+    """A draft with its items; takes the subsidiary's next contract number (e.g. GZ-2026-0007)."""
+    require(actor, "draft_contracts")
+    with UnitOfWork(db, actor) as uow:
+        c = _new_contract(uow, subsidiary_id=subsidiary_id, customer_id=customer_id, start_date=start_date,
+                          end_date=end_date, items=list(items), title=title, terms=terms,
+                          service_level=service_level, language=language)
+        uow.audit("contract.create", "contract", c.id, c.number,
+                  after=dict(snapshot(c, HEADER_FIELDS), items=_audit_items(uow.session, c)))
+        info = _info(uow.session, c)
+        uow.commit()
+        return info
+
+
+_UNSET = object()
+
+
+def update_draft(db: Database, actor: Actor, contract_id: int, expected_version: int | None = None, *,
+                 title=_UNSET, start_date: dt.date | None = None, end_date: dt.date | None = None,
+                 terms=_UNSET, service_level=_UNSET, language: str | None = None,
+                 items: list[ItemSpec] | None = None) -> ContractInfo:
+    """Change a draft; `items`, when given, replaces all items. Only drafts change."""
+    require(actor, "draft_contracts")
+    with UnitOfWork(db, actor) as uow:
+        s = uow.session
+        c = _find(s, contract_id)
+        check_version(c, expected_version, f"contract {c.number}")
+        if c.status != ContractStatus.DRAFT:
+            raise RuleViolation(f"contract {c.number} is {ContractStatus.label(c.status).lower()}; only drafts "
+                                "can be edited. Prices and terms of a signed contract change by amendment.")
+        before = dict(snapshot(c, HEADER_FIELDS), items=_audit_items(s, c))
+        start, end = start_date or c.start_date, end_date or c.end_date
+        lang = language or c.language
+        errors = _validate_header(s, c.subsidiary_id, c.customer_id, start, end, lang)
+        new_items = items if items is not None else [_item_info(s, it).spec() for it in c.items]
+        errors.update(_validate_items(s, new_items, start, end))
+        if errors:
+            raise ValidationError(errors)
+        c.start_date, c.end_date, c.language = start, end, lang
+        if title is not _UNSET:
+            c.title = title
+        if terms is not _UNSET:
+            c.terms = terms
+        if service_level is not _UNSET:
+            c.service_level = service_level
+        if items is not None:
+            for it in list(c.items):
+                s.execute(delete(contract_item_gpu).where(contract_item_gpu.c.item_id == it.id))
+            c.items.clear()
+            s.flush()
+            _write_items(s, c, items)
+        flush_versioned(uow, c, f"contract {c.number}")
+        after = dict(snapshot(c, HEADER_FIELDS), items=_audit_items(s, c))
+        uow.audit("contract.update", "contract", c.id, c.number, before=before, after=after)
+        info = _info(s, c)
+        uow.commit()
+        return info
+
+
+# --- the lifecycle ------------------------------------------------------------------------
+
+def _check_move(c: Contract, to: str) -> None:
+    if to not in ContractStatus.TRANSITIONS[c.status]:
+        allowed = ", ".join(ContractStatus.label(x).lower() for x in sorted(ContractStatus.TRANSITIONS[c.status]))
+        raise RuleViolation(f"contract {c.number} is {ContractStatus.label(c.status).lower()}; it cannot become "
+                            f"{ContractStatus.label(to).lower()} (from here: {allowed or 'nothing, it has ended'})")
+
+
+def _effective_start(c: Contract, it: ContractItem) -> dt.date:
+    return it.service_start or c.start_date
+
+
+def _effective_end(c: Contract, it: ContractItem) -> dt.date:
+    return it.service_end or c.end_date
+
+
+def _item_gpus(s: Session, item_id: int) -> list[GpuAsset]:
+    return list(s.execute(select(GpuAsset).join(contract_item_gpu, contract_item_gpu.c.gpu_id == GpuAsset.id)
+                          .where(contract_item_gpu.c.item_id == item_id).order_by(GpuAsset.serial)
+                          .with_for_update(of=GpuAsset)).scalars())
+
+
+def _allocate_gpus(s: Session, c: Contract, it: ContractItem, problems: list[str]) -> None:
+    """A model × quantity item gets named GPUs at activation: available ones, same subsidiary first."""
+    from models import Device, Room, Site
+
+    want = int(it.quantity)
+    local = (select(Site.subsidiary_id).select_from(Device).join(Rack, Rack.id == Device.rack_id)
+             .join(Room, Room.id == Rack.room_id).join(Site, Site.id == Room.site_id)
+             .where(Device.id == GpuAsset.device_id).scalar_subquery())
+    taken = select(contract_item_gpu.c.gpu_id).join(ContractItem, ContractItem.id == contract_item_gpu.c.item_id) \
+        .join(Contract, Contract.id == ContractItem.contract_id).where(
+            Contract.status.in_((ContractStatus.APPROVED,) + HELD))  # incl. this contract's named GPUs
+    rows = s.execute(select(GpuAsset.id).where(
+        GpuAsset.gpu_model_id == it.gpu_model_id, GpuAsset.state == GpuState.AVAILABLE,
+        GpuAsset.id.not_in(taken))
+        .order_by((func.coalesce(local, 0) != c.subsidiary_id), GpuAsset.serial).limit(want)).scalars().all()
+    if len(rows) < want:
+        model = s.get(GpuModel, it.gpu_model_id)
+        problems.append(f"item “{it.description}” needs {want} × {model.name if model else it.gpu_model_id}, "
+                        f"but only {len(rows)} are available")
+        return
+    for g in rows:
+        s.execute(insert(contract_item_gpu).values(item_id=it.id, gpu_id=g))
+
+
+def _activate(uow: UnitOfWork, c: Contract, at: dt.datetime) -> dict:
+    """Lease the racks and GPUs of every item; transfers what this customer already holds."""
+    s = uow.session
+    problems: list[str] = []
+    leased_racks, leased_gpus = [], []
+    for it in c.items:
+        if it.kind == ItemKind.RACK and it.rack_id:
+            rack = s.execute(select(Rack).where(Rack.id == it.rack_id).with_for_update(of=Rack)).scalar_one()
+            ours = rack.customer_id == c.customer_id
+            if rack.status == RackStatus.LEASED and not ours:
+                problems.append(f"rack {rack.name} is leased to another customer")
+            elif rack.status == RackStatus.RESERVED and rack.customer_id not in (None, c.customer_id):
+                problems.append(f"rack {rack.name} is reserved for another customer")
+            elif rack.status not in (RackStatus.AVAILABLE, RackStatus.RESERVED, RackStatus.LEASED):
+                problems.append(f"rack {rack.name} is {RackStatus.label(rack.status).lower()}, not available")
+        if it.kind == ItemKind.GPU and it.gpu_model_id and not _item_gpus(s, it.id):
+            _allocate_gpus(s, c, it, problems)
+        if it.kind == ItemKind.GPU:
+            for gpu in _item_gpus(s, it.id):
+                if gpu.state == GpuState.LEASED and gpu.customer_id == c.customer_id:
+                    continue  # renewal or amendment: handed over below
+                if gpu.state != GpuState.AVAILABLE:
+                    problems.append(f"GPU {gpu.serial} is {GpuState.label(gpu.state).lower()}, not available")
+    if problems:
+        raise RuleViolation(f"contract {c.number} cannot be activated: " + "; ".join(problems))
+    for it in c.items:
+        if it.kind == ItemKind.RACK and it.rack_id:
+            rack = s.get(Rack, it.rack_id)
+            if rack.status != RackStatus.LEASED or rack.customer_id != c.customer_id:
+                before = {"status": rack.status, "customer_id": rack.customer_id}
+                rack.status, rack.customer_id = RackStatus.LEASED, c.customer_id
+                flush_versioned(uow, rack, f"rack {rack.name}")
+                uow.audit("rack.lease", "rack", rack.id, rack.name, before=before,
+                          after={"status": rack.status, "customer_id": rack.customer_id},
+                          reason=f"contract {c.number} activated")
+            leased_racks.append(rack.name)
+        if it.kind == ItemKind.GPU:
+            start = max(at, local_midnight(_effective_start(c, it)))
+            for gpu in _item_gpus(s, it.id):
+                open_leases = s.execute(select(GpuLease).where(GpuLease.gpu_id == gpu.id,
+                                                               GpuLease.end.is_(None))).scalars().all()
+                for lease in open_leases:  # the previous contract's lease ends where this one starts
+                    lease.end = max(lease.start, start)
+                if gpu.state == GpuState.AVAILABLE:
+                    gpu.customer_id = c.customer_id
+                    move_gpu(uow, gpu, GpuState.LEASED, f"leased under contract {c.number}")
+                s.add(GpuLease(gpu_id=gpu.id, contract_item_id=it.id, start=start))
+                leased_gpus.append(gpu.serial)
+    s.flush()
+    return {"racks": leased_racks, "gpus": leased_gpus}
+
+
+def _release(uow: UnitOfWork, c: Contract, last_day: dt.date, now: dt.datetime) -> dict:
+    """End the service on `last_day` (inclusive): close leases, free GPUs and racks no one else holds."""
+    s = uow.session
+    lease_end = min(now, local_midnight(last_day + dt.timedelta(days=1)))
+    released_gpus, released_racks = [], []
+    for it in c.items:
+        if _effective_end(c, it) > last_day:
+            it.service_end = max(last_day, _effective_start(c, it) - dt.timedelta(days=1))
+    item_ids = [it.id for it in c.items]
+    leases = s.execute(select(GpuLease).where(GpuLease.contract_item_id.in_(item_ids),
+                                              GpuLease.end.is_(None))).scalars().all()
+    for lease in leases:
+        lease.end = max(lease.start, lease_end)
+    s.flush()
+    for lease in leases:
+        gpu = s.execute(select(GpuAsset).where(GpuAsset.id == lease.gpu_id).with_for_update(of=GpuAsset)).scalar_one()
+        still = s.execute(select(func.count()).select_from(GpuLease).where(
+            GpuLease.gpu_id == gpu.id, GpuLease.end.is_(None))).scalar_one()
+        if not still and gpu.state == GpuState.LEASED:
+            move_gpu(uow, gpu, GpuState.AVAILABLE, f"contract {c.number} ended")
+            released_gpus.append(gpu.serial)
+    for it in c.items:
+        if it.kind != ItemKind.RACK or not it.rack_id:
+            continue
+        others = s.execute(select(func.count()).select_from(ContractItem).join(Contract).where(
+            ContractItem.rack_id == it.rack_id, ContractItem.kind == ItemKind.RACK, Contract.id != c.id,
+            Contract.status.in_(HELD))).scalar_one()
+        rack = s.get(Rack, it.rack_id)
+        if not others and rack.status == RackStatus.LEASED:
+            before = {"status": rack.status, "customer_id": rack.customer_id}
+            rack.status, rack.customer_id = RackStatus.AVAILABLE, None
+            flush_versioned(uow, rack, f"rack {rack.name}")
+            uow.audit("rack.release", "rack", rack.id, rack.name, before=before,
+                      after={"status": rack.status, "customer_id": None}, reason=f"contract {c.number} ended")
+            released_racks.append(rack.name)
+    return {"racks": released_racks, "gpus": released_gpus, "last_day": last_day.isoformat()}
+
+
+def _move(db: Database, actor: Actor, contract_id: int | str, to: str, permission: str, action: str, *,
+          reason: str | None = None, expected_version: int | None = None, at: dt.datetime | None = None,
+          last_day: dt.date | None = None, needs_reason: bool = False) -> ContractInfo:
+    require(actor, permission)
+    if needs_reason and not (reason and reason.strip()):
+        raise ValidationError({"reason": f"say why the contract is {ContractStatus.label(to).lower()}"})
+    if at is not None and at.tzinfo is None:
+        raise ValidationError({"at": "give an aware time (UTC or Asia/Shanghai)"})
+    now = dt.datetime.now(dt.timezone.utc)
+    with UnitOfWork(db, actor) as uow:
+        s = uow.session
+        c = _find(s, contract_id)
+        check_version(c, expected_version, f"contract {c.number}")
+        _check_move(c, to)
+        before = {"status": c.status}
+        extra: dict = {}
+        if to == ContractStatus.ACTIVE and c.status == ContractStatus.APPROVED:
+            old = s.get(Contract, c.amends_id) if c.amends_id else None
+            if old is not None and old.status not in HELD:
+                raise RuleViolation(f"contract {c.number} amends {old.number}, which is "
+                                    f"{ContractStatus.label(old.status).lower()}; only a contract in force "
+                                    "can be amended")
+            extra.update(_activate(uow, c, at or now))
+            if old is not None:
+                c.status = to  # so that releasing the old revision sees who holds the racks now
+                s.flush()
+                extra["supersedes"] = _supersede(uow, old, c, at or now)
+        elif to in (ContractStatus.EXPIRED, ContractStatus.TERMINATED):
+            if to == ContractStatus.EXPIRED:
+                last_day = c.end_date
+                if (at or now).astimezone(TZ).date() < c.end_date:
+                    raise RuleViolation(f"contract {c.number} runs until {c.end_date}; to end it earlier, "
+                                        "terminate it with a reason")
+            last = last_day or (at.astimezone(TZ).date() if at else today_local())
+            if c.status == ContractStatus.APPROVED:  # never in service: nothing to bill or release
+                for it in c.items:
+                    it.service_end = _effective_start(c, it) - dt.timedelta(days=1)
+                extra["never_active"] = True
+            else:
+                extra.update(_release(uow, c, min(last, c.end_date), at or now))
+        c.status = to
+        flush_versioned(uow, c, f"contract {c.number}")
+        uow.audit(f"contract.{action}", "contract", c.id, c.number, before=before,
+                  after=dict({"status": to}, **extra), reason=reason.strip() if reason else None)
+        info = _info(s, c)
+        uow.commit()
+        return info
+
+
+def _supersede(uow: UnitOfWork, old: Contract, c: Contract, now: dt.datetime) -> str:
+    """An amendment takes over from the revision it amends on its effective date."""
+    eff = c.effective_date or c.start_date
+    last = eff - dt.timedelta(days=1)
+    before = {"status": old.status}
+    released = _release(uow, old, last, now)
+    old.status = ContractStatus.EXPIRED
+    flush_versioned(uow, old, f"contract {old.number}")
+    uow.audit("contract.supersede", "contract", old.id, old.number, before=before,
+              after=dict(released, status=ContractStatus.EXPIRED, superseded_by=c.number),
+              reason=f"superseded by revision {c.revision} ({c.number}) effective {eff}")
+    return old.number
+
+
+def submit_contract(db: Database, actor: Actor, contract_id: int | str, expected_version: int | None = None) -> ContractInfo:
+    return _move(db, actor, contract_id, ContractStatus.PENDING, "draft_contracts", "submit",
+                 expected_version=expected_version)
+
+
+def reject_contract(db: Database, actor: Actor, contract_id: int | str, reason: str,
+                    expected_version: int | None = None) -> ContractInfo:
+    return _move(db, actor, contract_id, ContractStatus.DRAFT, "approve_contracts", "reject", reason=reason,
+                 expected_version=expected_version, needs_reason=True)
+
+
+def approve_contract(db: Database, actor: Actor, contract_id: int | str, expected_version: int | None = None) -> ContractInfo:
+    return _move(db, actor, contract_id, ContractStatus.APPROVED, "approve_contracts", "approve",
+                 expected_version=expected_version)
+
+
+def activate_contract(db: Database, actor: Actor, contract_id: int | str, *, at: dt.datetime | None = None,
+                      expected_version: int | None = None) -> ContractInfo:
+    """Leases racks and GPUs; GPU leases open at max(`at` (default now), the item's handover day)."""
+    return _move(db, actor, contract_id, ContractStatus.ACTIVE, "approve_contracts", "activate", at=at,
+                 expected_version=expected_version)
+
+
+def suspend_contract(db: Database, actor: Actor, contract_id: int | str, reason: str,
+                     expected_version: int | None = None) -> ContractInfo:
+    """Suspension keeps racks and GPUs held (and billed) until the contract resumes or ends."""
+    return _move(db, actor, contract_id, ContractStatus.SUSPENDED, "approve_contracts", "suspend", reason=reason,
+                 expected_version=expected_version, needs_reason=True)
+
+
+def resume_contract(db: Database, actor: Actor, contract_id: int | str, expected_version: int | None = None) -> ContractInfo:
+    return _move(db, actor, contract_id, ContractStatus.ACTIVE, "approve_contracts", "resume",
+                 expected_version=expected_version)
+
+
+def expire_contract(db: Database, actor: Actor, contract_id: int | str, *, at: dt.datetime | None = None,
+                    expected_version: int | None = None) -> ContractInfo:
+    """The natural end on the contract's end date: releases racks and GPUs."""
+    return _move(db, actor, contract_id, ContractStatus.EXPIRED, "approve_contracts", "expire", at=at,
+                 expected_version=expected_version)
+
+
+def terminate_contract(db: Database, actor: Actor, contract_id: int | str, reason: str, *,
+                       last_day: dt.date | None = None, at: dt.datetime | None = None,
+                       expected_version: int | None = None) -> ContractInfo:
+    """End early. `last_day` is the last day of service (billed), default the day of `at` or today."""
+    return _move(db, actor, contract_id, ContractStatus.TERMINATED, "approve_contracts", "terminate",
+                 reason=reason, at=at, last_day=last_day, expected_version=expected_version, needs_reason=True)
+
+
+# --- renewal and amendment ----------------------------------------------------------------
+
+def renew_contract(db: Database, actor: Actor, contract_id: int | str, *, start_date: dt.date,
+                   end_date: dt.date, items: list[ItemSpec] | None = None, title: str | None = None) -> ContractInfo:
+    """A new draft contract (new number) linked to the old; items copied unless given."""
+    require(actor, "draft_contracts")
+    with UnitOfWork(db, actor) as uow:
+        s = uow.session
+        old = _find(s, contract_id)
+        if old.status not in (ContractStatus.APPROVED, ContractStatus.ACTIVE, ContractStatus.SUSPENDED,
+                              ContractStatus.EXPIRED):
+            raise RuleViolation(f"contract {old.number} is {ContractStatus.label(old.status).lower()}; "
+                                "only a signed contract is renewed")
+        if items is None:
+            items = [_item_info(s, it).spec(service_start=None, service_end=None) for it in old.items]
+        c = _new_contract(uow, subsidiary_id=old.subsidiary_id, customer_id=old.customer_id, start_date=start_date,
+                          end_date=end_date, items=items, title=title or old.title, terms=old.terms,
+                          service_level=old.service_level, language=old.language, renewal_of_id=old.id)
+        uow.audit("contract.renew", "contract", c.id, c.number,
+                  after=dict(snapshot(c, HEADER_FIELDS), items=_audit_items(s, c)), reason=f"renewal of {old.number}")
+        info = _info(s, c)
+        uow.commit()
+        return info
+
+
+def amend_contract(db: Database, actor: Actor, contract_id: int | str, *, effective_date: dt.date, reason: str,
+                   items: list[ItemSpec] | None = None, end_date: dt.date | None = None) -> ContractInfo:
+    """A new revision (same number + “-R<n>”) of a contract in force, effective on `effective_date`.
+
+    Items are copied unless given; their service starts on the effective date. Once approved and
+    activated, it supersedes the old revision, which ends the day before.
+    """
+    require(actor, "draft_contracts")
+    if not (reason and reason.strip()):
+        raise ValidationError({"reason": "say why the contract is amended"})
+    with UnitOfWork(db, actor) as uow:
+        s = uow.session
+        old = _find(s, contract_id)
+        if old.status not in HELD:
+            raise RuleViolation(f"contract {old.number} is {ContractStatus.label(old.status).lower()}; "
+                                "only a contract in force is amended (edit a draft directly)")
+        end = end_date or old.end_date
+        if not old.start_date < effective_date <= end:
+            raise ValidationError({"effective_date": f"must fall after the start {old.start_date} and by the end {end}"})
+        pending = s.execute(select(Contract.number).where(Contract.amends_id == old.id, Contract.status.in_(
+            (ContractStatus.DRAFT, ContractStatus.PENDING, ContractStatus.APPROVED)))).scalar()
+        if pending:
+            raise RuleViolation(f"amendment {pending} of {old.number} is still open; finish or change that one")
+        if items is None:
+            items = [_item_info(s, it).spec() for it in old.items]
+        items = [replace(it, service_start=max(it.service_start or effective_date, effective_date),
+                         service_end=None if it.service_end and it.service_end > end else it.service_end)
+                 for it in items]
+        base = old.number.rsplit("-R", 1)[0] if old.revision > 1 else old.number
+        revision = old.revision + 1
+        c = _new_contract(uow, subsidiary_id=old.subsidiary_id, customer_id=old.customer_id,
+                          start_date=old.start_date, end_date=end, items=items, title=old.title, terms=old.terms,
+                          service_level=old.service_level, language=old.language,
+                          number=f"{base}-R{revision}", amends_id=old.id, revision=revision,
+                          effective_date=effective_date, renewal_of_id=old.renewal_of_id)
+        uow.audit("contract.amend", "contract", c.id, c.number,
+                  after=dict(snapshot(c, HEADER_FIELDS), items=_audit_items(s, c)), reason=reason.strip())
+        info = _info(s, c)
+        uow.commit()
+        return info
