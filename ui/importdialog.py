@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QCoreApplication, Qt
 from PySide6.QtGui import QBrush, QColor
 from PySide6.QtWidgets import (QDialog, QDialogButtonBox, QFileDialog, QHBoxLayout, QLabel, QLineEdit,
                                QPushButton, QTableWidget, QTableWidgetItem, QVBoxLayout)
@@ -16,50 +16,27 @@ from .operations import run_op
 BAD = QColor("#ffcdd2")
 
 
-def normalise_preview(result) -> tuple[list[str], list[list], dict[int, str]]:
-    """(headers, rows, {row index: problem}) from whatever shape preview_import returns."""
-    def get(obj, *names, default=None):
-        for n in names:
-            if isinstance(obj, dict) and n in obj:
-                return obj[n]
-            if hasattr(obj, n):
-                return getattr(obj, n)
-        return default
-    if isinstance(result, tuple) and len(result) == 2:
-        rows, errors = result
-        headers = []
-    else:
-        rows = get(result, "rows", default=[])
-        errors = get(result, "errors", default={})
-        headers = list(get(result, "headers", "columns", default=[]) or [])
+def normalise_preview(preview) -> tuple[list[str], list[list], dict[int, str]]:
+    """(headers, rows, {row index: problems}) from app.importexport.ImportPreview.
+
+    Errors name the file line; rows that could not be read at all get a row of their own.
+    """
+    headers = list(preview.columns)
+    by_line: dict[int, int] = {}
     table = []
-    for r in rows:
-        if isinstance(r, dict):
-            if not headers:
-                headers = list(r.keys())
-            table.append([r.get(h) for h in headers])
-        else:
-            values = get(r, "values", "data", default=r)
-            if isinstance(values, dict):
-                if not headers:
-                    headers = list(values.keys())
-                values = [values.get(h) for h in headers]
-            table.append(list(values))
+    for r in preview.rows:
+        by_line[r.line] = len(table)
+        table.append([r.values.get(h) for h in headers])
     problems: dict[int, str] = {}
-    if isinstance(errors, dict):
-        for k, v in errors.items():
-            problems[int(k)] = v if isinstance(v, str) else "; ".join(
-                f"{a}: {b}" for a, b in v.items()) if isinstance(v, dict) else str(v)
-    else:
-        for e in errors or []:
-            idx = get(e, "row", "index", "line", default=None)
-            msg = get(e, "message", "error", "errors", default=str(e))
-            if isinstance(msg, dict):
-                msg = "; ".join(f"{a}: {b}" for a, b in msg.items())
-            if isinstance(e, tuple) and len(e) == 2:
-                idx, msg = e
-            if idx is not None:
-                problems[int(idx)] = (problems.get(int(idx), "") + "; " + str(msg)).strip("; ")
+    for e in preview.errors:
+        idx = by_line.get(e.line)
+        if idx is None:
+            idx = len(table)
+            by_line[e.line] = idx
+            table.append([""] * len(headers))
+        text = f"{e.column}: {e.reason}" if e.column else e.reason
+        text = f"{QCoreApplication.translate('import', 'line %1').replace('%1', str(e.line))}: {text}"
+        problems[idx] = (problems[idx] + "; " + text) if idx in problems else text
     return headers, table, problems
 
 
@@ -150,8 +127,17 @@ class ImportDialog(QDialog):
         self.import_button.setEnabled(False)
 
         def done(result):
-            self.result = result
+            self.import_result = result
             self.summary.setText(self.tr("Imported."))
             self.accept()
-        self.op = run_op(self, lambda progress: run_import(db, actor, kind, path),
+        def failed(exc):
+            from app.importexport import ImportFailed
+            self.import_button.setEnabled(False)
+            if isinstance(exc, ImportFailed):
+                self.summary.setText(self.tr("Nothing was imported: %1 bad row(s). Preview again to see them.")
+                                     .replace("%1", str(len(exc.row_errors))))
+            else:
+                self.summary.setText(getattr(exc, "message", str(exc)))
+        self.op = run_op(self, lambda progress: run_import(db, actor, kind, path, progress=progress),
+                         on_failure=failed,
                          label=self.tr("Importing…"), changes={"*"}, on_success=done)

@@ -69,7 +69,10 @@ class DashboardPage(QWidget):
             self.layout_.addStretch(1)
         self.labels: dict[str, QLabel] = {}
         self.refresh()
-        bus().changed.connect(lambda kinds: self.refresh())
+        bus().changed.connect(self.on_changed)
+
+    def on_changed(self, kinds) -> None:
+        self.refresh()
 
     def refresh(self) -> None:
         s = queries.summary(self.db)
@@ -247,37 +250,65 @@ class MainWindow(QMainWindow):
         return page
 
     def _with_rack(self, page: ListPage) -> QWidget:
-        for name in ("RackElevationView", "RackElevation", "RackElevationWidget"):
-            cls = _optional_widget("ui.widgets.rack_elevation", name)
-            if cls is None:
-                continue
+        """Racks: the list beside the selected rack's elevation and its room's floor."""
+        from PySide6.QtWidgets import QTabWidget
+        Rack = _optional_widget("ui.widgets.rack_elevation", "RackPanel")
+        Room = _optional_widget("ui.widgets.room_view", "RoomPanel")
+        if Rack is None and Room is None:
+            return page
+        tabs = QTabWidget()
+        tabs.setObjectName("rackTabs")
+        self.rack_panel = self.room_panel = None
+        try:
+            if Rack is not None:
+                self.rack_panel = Rack(self.db, self.actor, tabs)
+                self.rack_panel.deviceActivated.connect(lambda did: self._open_record("device", did))
+                tabs.addTab(self.rack_panel, self.tr("Elevation"))
+            if Room is not None:
+                self.room_panel = Room(self.db, tabs)
+                self.room_panel.rackActivated.connect(lambda rid: self.lists["racks"].select_record(rid))
+                tabs.addTab(self.room_panel, self.tr("Room"))
+        except Exception:  # noqa: BLE001 - a broken picture must not stop the console
+            return page
+        split = QSplitter(Qt.Horizontal)
+        split.setObjectName("split_rack")
+        split.addWidget(page)
+        split.addWidget(tabs)
+        split.setStretchFactor(0, 3)
+        split.setStretchFactor(1, 2)
+
+        def follow(*_a):
+            rid = page.view.current_id()
+            if rid is None:
+                return
             try:
-                side = cls(self.db, self.actor, self) if _n_params(cls) >= 3 else (
-                    cls(self.db, self) if _accepts_db(cls) else cls(self))
+                if self.rack_panel is not None:
+                    self.rack_panel.load_rack(rid)
+                if self.room_panel is not None:
+                    rec = queries.record(self.db, "rack", rid)
+                    if rec and getattr(self.room_panel, "room_id", None) != rec["room_id"]:
+                        self.room_panel.load_room(rec["room_id"])
             except Exception:  # noqa: BLE001
-                continue
-            split = QSplitter(Qt.Horizontal)
-            split.setObjectName("split_rack")
-            split.addWidget(page)
-            split.addWidget(side)
-            split.setStretchFactor(0, 3)
-            split.setStretchFactor(1, 2)
-            loader = next((getattr(side, m) for m in ("load_rack", "set_rack", "show_rack", "load")
-                           if hasattr(side, m)), None)
-            if loader is not None:
-                def follow(*_a, page=page, loader=loader):
-                    rid = page.view.current_id()
-                    if rid is not None:
-                        try:
-                            loader(rid)
-                        except Exception:  # noqa: BLE001
-                            pass
-                page.view.selectionModel().currentRowChanged.connect(follow)
-                page.model.modelReset.connect(
-                    lambda page=page: page.view.selectionModel().currentRowChanged.connect(follow))
-            self.rack_side = side
-            return split
-        return page
+                pass
+        page.view.clicked.connect(follow)
+        page.view.selectionModel().selectionChanged.connect(follow)
+
+        bus().changed.connect(self._refresh_rack_side)
+        return split
+
+    def _refresh_rack_side(self, kinds) -> None:
+        for panel in (self.rack_panel, self.room_panel):
+            if panel is not None and hasattr(panel, "refresh"):
+                try:
+                    panel.refresh()
+                except Exception:  # noqa: BLE001
+                    pass
+
+    def _open_record(self, kind: str, id_) -> None:
+        from .forms import PERMISSION, open_form
+        from app.auth import can
+        open_form(self.db, self.actor, kind, id_, self,
+                  read_only=not can(self.actor, PERMISSION[kind])).exec()
 
     def _users_page(self, page: ListPage) -> QWidget:
         w = QWidget()

@@ -564,6 +564,11 @@ class RackPanel(RackElevationView):
             self.snap_back(device_id)
             self._explain(exc.message)
             return
+        except Exception as exc:  # noqa: BLE001 - whatever went wrong, the device goes back
+            self.snap_back(device_id)
+            self._explain(self.tr("The move failed: %1").replace("%1", str(exc).splitlines()[0] if str(exc)
+                                                                  else type(exc).__name__))
+            return
         self.refresh()
         try:
             from ui.operations import announce
