@@ -1,0 +1,873 @@
+"""Billing use cases: the monthly run, issuing, credit notes, fapiao numbers, meter readings, downtime.
+
+The arithmetic lives in app/billing.py; this module reads contracts, leases, downtime and meter
+readings, turns them into statement lines and writes them. Idempotence rests on the unique key
+(contract_item_id, charge, period) of statement_line: a run creates only what is missing.
+Numbers are taken from per-subsidiary counters in the issuing transaction (gapless):
+statements `GZ-202611-000123` (scope: the billing month), credit notes `GZ-CN-202612-000001`
+(scope: the month the credit note is issued).
+"""
+from __future__ import annotations
+
+import csv
+import datetime as dt
+import io
+from collections import defaultdict
+from dataclasses import dataclass, field, replace
+from decimal import Decimal, InvalidOperation
+from pathlib import Path
+from typing import Callable, Iterable
+
+from sqlalchemy import and_, delete, func, or_, select
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session
+
+from models import (Contract, ContractItem, Customer, Device, Downtime, GpuAsset, GpuLease, MeterReading, Rack, Room,
+                    Site, Statement, StatementLine, Subsidiary, TaxRate)
+from models.choices import ContractStatus, ItemKind, PriceUnit, StatementKind, StatementStatus
+
+from .. import billing as B
+from ..audit import Actor
+from ..auth import require
+from ..db import Database
+from ..errors import NotFound, RuleViolation, ValidationError
+from ..uow import UnitOfWork
+from .common import flush_versioned, get_or_404
+
+BILLED_STATUSES = (ContractStatus.ACTIVE, ContractStatus.SUSPENDED, ContractStatus.EXPIRED,
+                   ContractStatus.TERMINATED)
+CHARGE_ORDER = {"fee": 0, "usage": 1, "overage": 2, "power": 3, "credit": 4}
+Progress = Callable[[int, int], None]
+
+
+# --- results ------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class LineInfo:
+    id: int | None
+    contract_item_id: int | None
+    contract_number: str
+    charge: str
+    period: str
+    description: str
+    quantity: Decimal
+    unit: str
+    unit_price: Decimal
+    amount: Decimal
+    tax_rate: Decimal
+    tax: Decimal
+    note: str
+
+
+@dataclass(frozen=True)
+class StatementInfo:
+    id: int | None  # None in a dry run's preview of a new statement
+    number: str | None
+    kind: str
+    subsidiary_id: int
+    subsidiary_code: str
+    customer_id: int
+    customer_name: str
+    period: str
+    status: str
+    subtotal: Decimal
+    tax: Decimal
+    total: Decimal
+    total_in_words: str
+    issued_at: dt.datetime | None
+    original_id: int | None
+    original_number: str | None
+    reason: str | None
+    fapiao_no: str | None
+    version: int
+    lines: tuple[LineInfo, ...] = ()
+    credit_notes: tuple[str, ...] = ()  # numbers of credit notes referring to this statement
+
+
+@dataclass(frozen=True)
+class RunSummary:
+    period: str
+    dry_run: bool
+    statements_created: int
+    statements_extended: int  # existing drafts that received new lines
+    lines_created: int
+    skipped_existing: int  # lines already billed by an earlier run
+    held: int  # lines not billed because their data is incomplete (see warnings)
+    warnings: tuple[str, ...]
+    subtotal: Decimal  # of the lines this run created (or would create)
+    tax: Decimal
+    total: Decimal
+    statements: tuple[StatementInfo, ...]  # what the run created or extended (dry run: would)
+    issued: tuple[str, ...] = ()
+    cancelled: bool = False
+
+    def describe(self) -> str:
+        verb = "would create" if self.dry_run else "created"
+        if self.cancelled:
+            return f"billing run {self.period} cancelled; nothing was written"
+        if not self.lines_created:
+            head = (f"billing {self.period}: nothing to bill, every line already exists "
+                    f"({self.skipped_existing} line(s) from earlier runs)" if self.skipped_existing else
+                    f"billing {self.period}: nothing to bill")
+        else:
+            head = (f"billing {self.period}: {verb} {self.lines_created} line(s) on "
+                    f"{self.statements_created} new and {self.statements_extended} existing draft statement(s); "
+                    f"subtotal ¥{self.subtotal:,.2f} + tax ¥{self.tax:,.2f} = ¥{self.total:,.2f}; "
+                    f"{self.skipped_existing} line(s) already billed")
+        parts = [head]
+        if self.held:
+            parts.append(f"{self.held} line(s) held back, see warnings")
+        if self.issued:
+            parts.append(f"issued {len(self.issued)}: {', '.join(self.issued)}")
+        return "; ".join(parts)
+
+
+@dataclass(frozen=True)
+class IssueSummary:
+    issued: tuple[tuple[int, str, Decimal], ...]  # (statement id, number, total)
+    skipped: tuple[str, ...]  # sentences
+    cancelled: bool = False
+
+
+# --- reading ------------------------------------------------------------------------------
+
+def _words(amount: Decimal) -> str:
+    from ..money import amount_in_words  # written alongside the PDF renderers
+
+    return amount_in_words(amount)
+
+
+def _line_info(s: Session, ln: StatementLine, numbers: dict[int, str]) -> LineInfo:
+    return LineInfo(ln.id, ln.contract_item_id, numbers.get(ln.contract_item_id, ""), ln.charge, ln.period,
+                    ln.description, ln.quantity, ln.unit, ln.unit_price, ln.amount, ln.tax_rate, ln.tax,
+                    ln.note or "")
+
+
+def _contract_numbers(s: Session, item_ids: Iterable[int | None]) -> dict[int, str]:
+    ids = [i for i in set(item_ids) if i]
+    if not ids:
+        return {}
+    return dict(s.execute(select(ContractItem.id, Contract.number).join(Contract)
+                          .where(ContractItem.id.in_(ids))).all())
+
+
+def _statement_info(s: Session, st: Statement) -> StatementInfo:
+    sub = s.get(Subsidiary, st.subsidiary_id)
+    cust = s.get(Customer, st.customer_id)
+    lines = sorted(st.lines, key=lambda ln: ln.id)
+    numbers = _contract_numbers(s, (ln.contract_item_id for ln in lines))
+    original = s.get(Statement, st.original_id) if st.original_id else None
+    credits = tuple(s.execute(select(Statement.number).where(Statement.original_id == st.id,
+                                                             Statement.number.is_not(None))
+                              .order_by(Statement.number)).scalars())
+    return StatementInfo(st.id, st.number, st.kind, st.subsidiary_id, sub.code, st.customer_id, cust.name,
+                         st.period, st.status, st.subtotal, st.tax, st.total, _words(st.total), st.issued_at,
+                         st.original_id, original.number if original else None, st.reason, st.fapiao_no,
+                         st.version, tuple(_line_info(s, ln, numbers) for ln in lines), credits)
+
+
+def _find_statement(s: Session, key: int | str, lock: bool = False) -> Statement:
+    q = select(Statement)
+    if isinstance(key, str) and not key.isdigit():
+        q = q.where(Statement.number == key)
+    else:
+        q = q.where(Statement.id == int(key))
+    if lock:
+        q = q.with_for_update(of=Statement)
+    st = s.execute(q).scalar_one_or_none()
+    if st is None:
+        raise NotFound(f"there is no statement {key}")
+    return st
+
+
+def get_statement(db: Database, key: int | str) -> StatementInfo:
+    """By id or by number (e.g. "GZ-202611-000123" or "GZ-CN-202612-000001")."""
+    with db.session() as s:
+        return _statement_info(s, _find_statement(s, key))
+
+
+def list_statements(db: Database, *, period: str | None = None, status: str | None = None,
+                    customer_id: int | None = None) -> list[StatementInfo]:
+    with db.session() as s:
+        q = select(Statement).order_by(Statement.period, Statement.subsidiary_id, Statement.number, Statement.id)
+        if period:
+            q = q.where(Statement.period == B.Period.parse(period).label)
+        if status:
+            q = q.where(Statement.status == status)
+        if customer_id:
+            q = q.where(Statement.customer_id == customer_id)
+        return [_statement_info(s, st) for st in s.execute(q).scalars()]
+
+
+# --- computing the lines of one contract item ---------------------------------------------
+
+@dataclass
+class _Ctx:
+    period: B.Period
+    as_of: dt.datetime
+    lang: str
+    warnings: list[str] = field(default_factory=list)
+    held: int = 0
+
+    def t(self, zh: str, en: str) -> str:
+        return en if self.lang == "en" else zh
+
+
+def _q4(d: Decimal) -> Decimal:
+    return Decimal(d).quantize(Decimal("0.0001"))
+
+
+def _money(d: Decimal) -> str:
+    return f"{Decimal(d):,.2f}"
+
+
+def _item_window(c: Contract, it: ContractItem, p: B.Period) -> tuple[dt.date | None, dt.date | None, int]:
+    start = max(it.service_start or c.start_date, c.start_date)
+    end = min(it.service_end or c.end_date, c.end_date)
+    return B.active_days(p, start, end)
+
+
+def _fee(c: Contract, it: ContractItem, x: _Ctx) -> list[B.Charge]:
+    """Monthly (or yearly as 1/12) fees prorated by day; one-off charges in their handover month."""
+    p = x.period
+    sign = -1 if it.kind == ItemKind.DISCOUNT else 1
+    if it.price_unit == PriceUnit.ONE_OFF:
+        when = max(it.service_start or c.start_date, c.start_date)
+        if B.Period.containing(when) != p or (it.service_end and it.service_end < when):
+            return []
+        amount = B.fen(it.unit_price * it.quantity) * sign
+        desc = f"{it.description} · {x.t('一次性', 'one-off')} {when}"
+        return [B.Charge(it.id, "fee", desc, it.quantity, x.t("次", "once"), it.unit_price, amount, it.tax_category,
+                         note=f"{_money(it.unit_price)} × {it.quantity.normalize()} = {_money(abs(amount))}")]
+    qty = Decimal(it.mbps) if it.price_unit == PriceUnit.MBPS_MONTH and it.mbps else it.quantity
+    yearly = it.price_unit == PriceUnit.YEAR
+    first, last, days = _item_window(c, it, p)
+    if not days:
+        return []
+    pr = B.prorate(it.unit_price, qty, p, first, last, yearly=yearly)
+    amount = pr.amount * sign
+    monthly = it.unit_price / 12 if yearly else it.unit_price
+    desc = f"{it.description} · {first} {x.t('至', 'to')} {last}"
+    if yearly:
+        desc += x.t(f" · 年价 {_money(it.unit_price)} 按 1/12 月计", f" · yearly price {_money(it.unit_price)} billed as 1/12 a month")
+    if not pr.full_month:
+        desc += x.t(f" · 按日折算 {days}/{p.days} 天", f" · prorated {days}/{p.days} days")
+    price_text = f"{_money(it.unit_price)} ÷ 12" if yearly else _money(it.unit_price)
+    note = f"{price_text} × {qty.normalize()} × {days}/{p.days} = {_money(abs(amount))}"
+    unit = x.t("Mbps·月", "Mbps-month") if it.price_unit == PriceUnit.MBPS_MONTH else x.t("月", "month")
+    return [B.Charge(it.id, "fee", desc, qty, unit, _q4(monthly), amount, it.tax_category, note=note)]
+
+
+def _fmt_t(t: dt.datetime) -> str:
+    return t.astimezone(B.TZ).strftime("%Y-%m-%d %H:%M")
+
+
+def _gpu_metering(s: Session, c: Contract, it: ContractItem, x: _Ctx):
+    """(leased seconds, down seconds, GPU count, downtime notes) inside the item's window this period."""
+    first, last, days = _item_window(c, it, x.period)
+    if not days:
+        return 0, 0, 0, []
+    window = (B.local_midnight(first), min(B.local_midnight(last + dt.timedelta(days=1)), x.as_of))
+    if window[1] <= window[0]:
+        return 0, 0, 0, []
+    leases = s.execute(select(GpuLease, GpuAsset).join(GpuAsset, GpuAsset.id == GpuLease.gpu_id).where(
+        GpuLease.contract_item_id == it.id, GpuLease.start < window[1],
+        or_(GpuLease.end.is_(None), GpuLease.end > window[0])).order_by(GpuAsset.serial, GpuLease.start)).all()
+    leased = down = 0
+    gpus: set[int] = set()
+    notes: list[str] = []
+    for lease, gpu in leases:
+        targets = [Downtime.gpu_id == gpu.id]
+        if gpu.device_id:
+            targets.append(Downtime.device_id == gpu.device_id)
+        dts = s.execute(select(Downtime).where(or_(*targets), Downtime.start < window[1],
+                                               or_(Downtime.end.is_(None), Downtime.end > window[0]))
+                        .order_by(Downtime.start)).scalars().all()
+        intervals = [(d.start, d.end or x.as_of) for d in dts]
+        m = B.meter_lease((lease.start, lease.end or x.as_of), intervals, window)
+        leased += m.leased_seconds
+        down += m.down_seconds
+        if m.leased_seconds:
+            gpus.add(gpu.id)
+        for d in dts:
+            c_int = B.clip((d.start, d.end or x.as_of), (max(lease.start, window[0]), min(lease.end or x.as_of, window[1])))
+            if c_int:
+                notes.append(f"{gpu.serial} {_fmt_t(c_int[0])}–{_fmt_t(c_int[1])} {d.reason}")
+    return leased, down, len(gpus), notes
+
+
+def _gpu_usage(s: Session, c: Contract, it: ContractItem, x: _Ctx) -> list[B.Charge]:
+    """Per GPU-hour (or minute): started units of the leased seconds; downtime shown as a credit."""
+    leased, down, n, notes = _gpu_metering(s, c, it, x)
+    if not leased:
+        return []
+    per_minute = it.price_unit == PriceUnit.GPU_MINUTE
+    unit_s = 60 if per_minute else 3600
+    unit = x.t("GPU分钟", "GPU-minute") if per_minute else x.t("GPU时", "GPU-hour")
+    gross = B.started_units(leased, unit_s)
+    net = B.started_units(leased - down, unit_s)
+    amount = B.fen(gross * it.unit_price)
+    p = x.period
+    desc = f"{it.description} · {p.label} · {n} GPU"
+    out = [B.Charge(it.id, "usage", desc, Decimal(gross), unit, it.unit_price, amount, it.tax_category,
+                    note=x.t(f"计量 {leased:,} 秒 = {B.hours(leased)} 小时，按开始的{'分钟' if per_minute else '小时'}计 {gross}",
+                             f"metered {leased:,} s = {B.hours(leased)} h, billed per started "
+                             f"{'minute' if per_minute else 'hour'}: {gross}"))]
+    if down and gross > net:
+        credit_units = gross - net
+        out.append(B.Charge(
+            it.id, "credit", f"{it.description} · " + x.t(f"故障停机抵扣 {B.hours(down)} 小时", f"downtime credit {B.hours(down)} h"),
+            Decimal(-credit_units), unit, it.unit_price, -B.fen(credit_units * it.unit_price), it.tax_category,
+            note=x.t(f"停机 {down:,} 秒不计费；计费 {net} 而非 {gross}。", f"{down:,} s down not billed; {net} instead of {gross}. ")
+            + "; ".join(notes)))
+    return out
+
+
+def _gpu_monthly_credit(s: Session, c: Contract, it: ContractItem, x: _Ctx) -> list[B.Charge]:
+    """A GPU rented by the month or year is not charged for the seconds it was down."""
+    leased, down, _n, notes = _gpu_metering(s, c, it, x)
+    if not down:
+        return []
+    p = x.period
+    monthly = it.unit_price / 12 if it.price_unit == PriceUnit.YEAR else it.unit_price
+    month_s = p.days * 86400
+    amount = -B.fen(monthly * down / month_s)
+    return [B.Charge(it.id, "credit", f"{it.description} · " + x.t(f"故障停机抵扣 {B.hours(down)} 小时", f"downtime credit {B.hours(down)} h"),
+                     -B.hours(down), x.t("GPU时", "GPU-hour"), _q4(monthly * 3600 / month_s), amount, it.tax_category,
+                     note=f"{_money(monthly)} × {down:,} s / {month_s:,} s = {_money(-amount)}; " + "; ".join(notes))]
+
+
+def _hybrid(s: Session, c: Contract, it: ContractItem, x: _Ctx) -> list[B.Charge]:
+    """Commit fee (prorated by day) + max(0, used − included hours) × hourly rate."""
+    p = x.period
+    first, last, days = _item_window(c, it, p)
+    if not days:
+        return []
+    leased, down, n, _notes = _gpu_metering(s, c, it, x)
+    used = B.started_units(leased - down, 3600)
+    h = B.hybrid(it.unit_price, it.included_hours or 0, it.hourly_rate, used, days, p.days)
+    desc = f"{it.description} · " + x.t(f"承诺月费 {first} 至 {last}", f"monthly commitment {first} to {last}")
+    if days != p.days:
+        desc += x.t(f" · 按日折算 {days}/{p.days} 天", f" · prorated {days}/{p.days} days")
+    down_text = x.t(f"（已扣除停机 {B.hours(down)} 小时）", f" (downtime {B.hours(down)} h excluded)") if down else ""
+    out = [B.Charge(it.id, "fee", desc, Decimal(1), x.t("月", "month"), it.unit_price, h.commit, it.tax_category,
+                    note=x.t(f"含 {h.included_hours} GPU时，已用 {used} GPU时{down_text}",
+                             f"includes {h.included_hours} GPU-hours, used {used}{down_text}"))]
+    if h.overage:
+        out.append(B.Charge(it.id, "overage", f"{it.description} · " + x.t(f"超出承诺 {h.over_hours} GPU时", f"{h.over_hours} GPU-hours beyond the commitment"),
+                            h.over_hours, x.t("GPU时", "GPU-hour"), it.hourly_rate, h.overage, it.tax_category,
+                            note=f"max(0, {used} − {h.included_hours}) × {_money(it.hourly_rate)} = {_money(h.overage)}"))
+    return out
+
+
+def _power(s: Session, c: Contract, it: ContractItem, x: _Ctx) -> list[B.Charge]:
+    """Power from the rack meter; resets are summed by segment, gaps hold the line back."""
+    p = x.period
+    first, last, days = _item_window(c, it, p)
+    if not days:
+        return []
+    start, end = B.local_midnight(first), B.local_midnight(last + dt.timedelta(days=1))
+    rack = s.get(Rack, it.rack_id)
+    label = f"{c.number} {rack.name if rack else it.rack_id}"
+    if end > x.as_of:
+        x.warnings.append(x.t(f"{label}：{p.label} 尚未结束，电量暂不计费", f"{label}: {p.label} has not ended; power is not billed yet"))
+        x.held += 1
+        return []
+    rows = s.execute(select(MeterReading.read_at, MeterReading.kwh_total).where(
+        MeterReading.rack_id == it.rack_id, MeterReading.read_at >= start - B.MAX_METER_GAP,
+        MeterReading.read_at <= end).order_by(MeterReading.read_at)).all()
+    m = B.meter_consumption([(r[0], r[1]) for r in rows], start, end)
+    reset_text = "; ".join(x.t(f"电表于 {_fmt_t(t)} 复位（{a} → {b}），分段累加",
+                               f"meter reset at {_fmt_t(t)} ({a} → {b}), segments summed") for t, a, b in m.resets)
+    if not m.complete:
+        x.warnings.append(x.t(f"{label}：电表读数不完整，电费暂缓：", f"{label}: meter readings incomplete, power held: ")
+                          + "; ".join(m.gaps) + (f"; {reset_text}" if reset_text else ""))
+        x.held += 1
+        return []
+    if m.resets:
+        x.warnings.append(f"{label}: " + reset_text)
+    span = f"{_fmt_t(m.opening[0])} {m.opening[1]} → {_fmt_t(m.closing[0])} {m.closing[1]}"
+    kwh = m.kwh
+    if it.price_unit == PriceUnit.KWH:
+        amount = B.fen(kwh * it.unit_price)
+        return [B.Charge(it.id, "power", f"{it.description} · " + x.t(f"用电 {kwh} kWh", f"power {kwh} kWh"),
+                         kwh, "kWh", it.unit_price, amount, it.tax_category,
+                         note=f"{span}" + (f"; {reset_text}" if reset_text else ""))]
+    hours_ = Decimal(days * 24)
+    o = B.power_overage(kwh, it.power_allowance_kw, hours_, it.kwh_price)
+    desc = f"{it.description} · " + x.t(f"超额用电 {o.over_kwh} kWh", f"power over allowance {o.over_kwh} kWh")
+    note = x.t(f"用电 {kwh} kWh（{span}）；额度 {it.power_allowance_kw} kW × {hours_} 小时 = {o.allowance_kwh} kWh",
+               f"used {kwh} kWh ({span}); allowance {it.power_allowance_kw} kW × {hours_} h = {o.allowance_kwh} kWh")
+    if reset_text:
+        note += f"; {reset_text}"
+    return [B.Charge(it.id, "power", desc, o.over_kwh, "kWh", it.kwh_price, o.amount, it.tax_category, note=note)]
+
+
+def item_charges(s: Session, c: Contract, it: ContractItem, x: _Ctx) -> list[B.Charge]:
+    if it.kind == ItemKind.GPU and it.price_unit in (PriceUnit.GPU_HOUR, PriceUnit.GPU_MINUTE):
+        return _gpu_usage(s, c, it, x)
+    if it.kind == ItemKind.GPU and it.price_unit == PriceUnit.HYBRID:
+        return _hybrid(s, c, it, x)
+    if it.price_unit == PriceUnit.KWH:
+        return _power(s, c, it, x)
+    out = _fee(c, it, x)
+    if it.kind == ItemKind.GPU:
+        out += _gpu_monthly_credit(s, c, it, x)
+    if it.kind == ItemKind.RACK and it.power_allowance_kw is not None and it.kwh_price is not None:
+        out += _power(s, c, it, x)
+    return out
+
+
+def _tax_rates(s: Session, p: B.Period) -> dict[str, Decimal]:
+    rates: dict[str, Decimal] = {}
+    for cat, rate, _f in s.execute(select(TaxRate.category, TaxRate.rate, TaxRate.valid_from)
+                                   .where(TaxRate.valid_from <= p.first).order_by(TaxRate.valid_from)):
+        rates[cat] = rate
+    return rates
+
+
+# --- the run ------------------------------------------------------------------------------
+
+def run_billing(db: Database, actor: Actor, period: str, *, dry_run: bool = False, issue: bool = False,
+                as_of: dt.datetime | None = None, progress: Progress | None = None,
+                cancelled: Callable[[], bool] | None = None) -> RunSummary:
+    """Bill one month: create the statement lines that are missing, grouped per customer.
+
+    A second run over the same month creates nothing. `dry_run` computes the same and writes
+    nothing. `issue` then issues the statements the run created or extended.
+    """
+    require(actor, "read" if dry_run else "run_billing")
+    if issue and dry_run:
+        raise ValidationError({"issue": "a dry run issues nothing; drop --dry-run or --issue"})
+    try:
+        p = B.Period.parse(period)
+    except ValueError as exc:
+        raise ValidationError({"period": str(exc)}) from None
+    now = dt.datetime.now(dt.timezone.utc)
+    as_of = as_of or now  # tests and demos bill "as if" at another time
+    if p.start > as_of:
+        raise ValidationError({"period": f"{p.label} has not begun; bill a month that has"})
+    x = _Ctx(p, as_of, "zh")
+    with UnitOfWork(db, actor) as uow:
+        s = uow.session
+        in_period = and_(Contract.status.in_(BILLED_STATUSES), Contract.start_date <= p.last,
+                         Contract.end_date >= p.first)
+        if not dry_run:
+            # Concurrent runs queue on their subsidiaries' run counters; the one after sees the lines.
+            from .contracts import next_document_number
+
+            for sub_id in sorted(set(s.execute(select(Contract.subsidiary_id).where(in_period)).scalars())):
+                next_document_number(s, sub_id, "billing_run", p.compact)
+        contracts = s.execute(select(Contract).where(in_period).order_by(Contract.number)).scalars().all()
+        rates = _tax_rates(s, p)
+        item_ids = [it.id for c in contracts for it in c.items]
+        existing = set()
+        if item_ids:
+            existing = set(s.execute(select(StatementLine.contract_item_id, StatementLine.charge).where(
+                StatementLine.period == p.label, StatementLine.contract_item_id.in_(item_ids))).all())
+        new: dict[tuple[int, int], list[tuple[Contract, B.Charge]]] = defaultdict(list)
+        skipped = 0
+        for done, c in enumerate(contracts):
+            if cancelled and cancelled():
+                uow.rollback()
+                return RunSummary(p.label, dry_run, 0, 0, 0, 0, 0, (), Decimal("0.00"), Decimal("0.00"),
+                                  Decimal("0.00"), (), cancelled=True)
+            x.lang = c.language
+            for it in c.items:
+                for ch in item_charges(s, c, it, x):
+                    if (it.id, ch.charge) in existing:
+                        skipped += 1
+                        continue
+                    if ch.tax_category not in rates:
+                        raise RuleViolation(f"there is no tax rate for {ch.tax_category} valid in {p.label}; "
+                                            "an administrator adds it under settings")
+                    new[(c.subsidiary_id, c.customer_id)].append((c, ch))
+            if progress:
+                progress(done + 1, len(contracts))
+        created = extended = lines_created = 0
+        sub_total = tax_total = Decimal("0.00")
+        previews: list[StatementInfo] = []
+        touched: list[int] = []
+        for (sub_id, cust_id), charges in sorted(new.items()):
+            charges.sort(key=lambda cc: (cc[0].number, cc[1].contract_item_id or 0, CHARGE_ORDER.get(cc[1].charge, 9)))
+            st = None if dry_run else s.execute(select(Statement).where(
+                Statement.subsidiary_id == sub_id, Statement.customer_id == cust_id, Statement.period == p.label,
+                Statement.kind == StatementKind.STATEMENT, Statement.status == StatementStatus.DRAFT)
+                .order_by(Statement.id)).scalars().first()
+            is_new = st is None
+            lines = []
+            for c, ch in charges:
+                rate = rates[ch.tax_category]
+                lines.append(StatementLine(contract_item_id=ch.contract_item_id, charge=ch.charge, period=p.label,
+                                           description=ch.description[:255], quantity=ch.quantity, unit=ch.unit,
+                                           unit_price=ch.unit_price, amount=ch.amount, tax_rate=rate,
+                                           tax=B.tax_for(ch.amount, rate), note=ch.note or None))
+            for ln in lines:
+                sub_total += ln.amount
+                tax_total += ln.tax
+            lines_created += len(lines)
+            if dry_run:
+                numbers = {ch_.contract_item_id: c_.number for c_, ch_ in charges}
+                infos = tuple(LineInfo(None, ln.contract_item_id, numbers.get(ln.contract_item_id, ""), ln.charge,
+                                       ln.period, ln.description, ln.quantity, ln.unit, ln.unit_price, ln.amount,
+                                       ln.tax_rate, ln.tax, ln.note or "") for ln in lines)
+                tot = B.totals([(ln.amount, ln.tax) for ln in lines])
+                sub = s.get(Subsidiary, sub_id)
+                cust = s.get(Customer, cust_id)
+                previews.append(StatementInfo(None, None, StatementKind.STATEMENT, sub_id, sub.code, cust_id, cust.name,
+                                              p.label, StatementStatus.DRAFT, tot.subtotal, tot.tax, tot.total,
+                                              _words(tot.total), None, None, None, None, None, 0, infos))
+                created += 1
+                continue
+            if is_new:
+                st = Statement(kind=StatementKind.STATEMENT, subsidiary_id=sub_id, customer_id=cust_id,
+                               period=p.label, status=StatementStatus.DRAFT, updated_by=actor.login)
+                s.add(st)
+                created += 1
+            else:
+                extended += 1
+            st.lines.extend(lines)
+            s.flush()
+            tot = B.totals([(ln.amount, ln.tax) for ln in st.lines])
+            st.subtotal, st.tax, st.total = tot.subtotal, tot.tax, tot.total
+            flush_versioned(uow, st, f"statement for {p.label}")
+            uow.audit("statement.create" if is_new else "statement.add_lines", "statement", st.id,
+                      f"{p.label} draft #{st.id}",
+                      after={"period": p.label, "customer_id": cust_id, "lines": len(lines),
+                             "subtotal": tot.subtotal, "tax": tot.tax, "total": tot.total})
+            touched.append(st.id)
+        warnings = tuple(x.warnings)
+        if dry_run:
+            uow.rollback()
+        else:
+            for sid in touched:
+                previews.append(_statement_info(s, s.get(Statement, sid)))
+            uow.audit("billing.run", "billing", p.label, f"billing run {p.label}",
+                      after={"statements_created": created, "statements_extended": extended,
+                             "lines_created": lines_created, "skipped_existing": skipped, "held": x.held,
+                             "subtotal": sub_total, "tax": tax_total, "warnings": list(warnings)})
+            uow.commit()
+    summary = RunSummary(p.label, dry_run, created, extended, lines_created, skipped, x.held, warnings,
+                         sub_total, tax_total, sub_total + tax_total, tuple(previews))
+    if issue and touched:
+        result = issue_statements(db, actor, statement_ids=touched)
+        summary = replace(summary, issued=tuple(n for _i, n, _t in result.issued))
+    return summary
+
+
+# --- issuing ------------------------------------------------------------------------------
+
+def _take_statement_number(s: Session, st: Statement) -> str:
+    from .contracts import next_document_number
+
+    sub = s.get(Subsidiary, st.subsidiary_id)
+    p = B.Period.parse(st.period)
+    n = next_document_number(s, st.subsidiary_id, "statement", p.compact)
+    return f"{sub.code}-{p.compact}-{n:06d}"
+
+
+def issue_statements(db: Database, actor: Actor, *, period: str | None = None,
+                     statement_ids: Iterable[int] | None = None, progress: Progress | None = None,
+                     cancelled: Callable[[], bool] | None = None) -> IssueSummary:
+    """Issue draft statements, each in its own transaction with the next number of its subsidiary.
+
+    Safe to run concurrently: a statement another process is issuing is skipped, not numbered twice.
+    """
+    require(actor, "run_billing")
+    if period is None and statement_ids is None:
+        raise ValidationError({"period": "name the period (YYYY-MM) or the statements to issue"})
+    with db.session() as s:
+        q = select(Statement.id).where(Statement.status == StatementStatus.DRAFT,
+                                       Statement.kind == StatementKind.STATEMENT)
+        if period is not None:
+            try:
+                q = q.where(Statement.period == B.Period.parse(period).label)
+            except ValueError as exc:
+                raise ValidationError({"period": str(exc)}) from None
+        if statement_ids is not None:
+            q = q.where(Statement.id.in_(list(statement_ids)))
+        ids = list(s.execute(q.order_by(Statement.subsidiary_id, Statement.customer_id, Statement.id)).scalars())
+    issued, skipped = [], []
+    for done, sid in enumerate(ids):
+        if cancelled and cancelled():
+            return IssueSummary(tuple(issued), tuple(skipped), cancelled=True)
+        with UnitOfWork(db, actor) as uow:
+            s = uow.session
+            st = s.execute(select(Statement).where(Statement.id == sid, Statement.status == StatementStatus.DRAFT)
+                           .with_for_update(skip_locked=True)).scalar_one_or_none()
+            if st is None:
+                skipped.append(f"statement #{sid} was issued or is being issued by someone else")
+                continue
+            if not st.lines:
+                skipped.append(f"statement #{sid} has no lines; nothing to issue")
+                continue
+            tot = B.totals([(ln.amount, ln.tax) for ln in st.lines])
+            st.subtotal, st.tax, st.total = tot.subtotal, tot.tax, tot.total
+            st.number = _take_statement_number(s, st)
+            st.status, st.issued_at = StatementStatus.ISSUED, dt.datetime.now(dt.timezone.utc)
+            flush_versioned(uow, st, f"statement {st.number}")
+            uow.audit("statement.issue", "statement", st.id, st.number, before={"status": StatementStatus.DRAFT},
+                      after={"status": StatementStatus.ISSUED, "number": st.number, "total": st.total,
+                             "period": st.period, "customer_id": st.customer_id})
+            uow.commit()
+            issued.append((st.id, st.number, st.total))
+        if progress:
+            progress(done + 1, len(ids))
+    return IssueSummary(tuple(issued), tuple(skipped))
+
+
+def _refuse_if_issued(st: Statement) -> None:
+    if st.status != StatementStatus.DRAFT:
+        raise RuleViolation(f"statement {st.number} is {StatementStatus.label(st.status).lower()} and can no longer "
+                            "change; correct it with a credit note (billing credit NUMBER --reason …)")
+
+
+def delete_draft(db: Database, actor: Actor, key: int | str, reason: str) -> None:
+    """Throw away a draft statement so the next run bills its lines afresh (e.g. after a fix)."""
+    require(actor, "run_billing")
+    if not (reason and reason.strip()):
+        raise ValidationError({"reason": "say why the draft is discarded"})
+    with UnitOfWork(db, actor) as uow:
+        s = uow.session
+        st = _find_statement(s, key, lock=True)
+        _refuse_if_issued(st)
+        before = {"period": st.period, "customer_id": st.customer_id, "lines": len(st.lines), "total": st.total}
+        s.delete(st)
+        s.flush()
+        uow.audit("statement.delete_draft", "statement", st.id, f"{st.period} draft #{st.id}", before=before,
+                  reason=reason.strip())
+        uow.commit()
+
+
+def record_fapiao(db: Database, actor: Actor, key: int | str, fapiao_no: str) -> StatementInfo:
+    """The external fapiao number; the one field an issued statement may still receive."""
+    require(actor, "run_billing")
+    fapiao_no = (fapiao_no or "").strip()
+    if not fapiao_no or len(fapiao_no) > 64:
+        raise ValidationError({"fapiao_no": "a fapiao number of 1 to 64 characters"})
+    with UnitOfWork(db, actor) as uow:
+        s = uow.session
+        st = _find_statement(s, key, lock=True)
+        if st.status != StatementStatus.ISSUED:
+            raise RuleViolation("a fapiao is recorded against an issued statement; issue this one first")
+        before = {"fapiao_no": st.fapiao_no}
+        st.fapiao_no = fapiao_no
+        flush_versioned(uow, st, f"statement {st.number}")
+        uow.audit("statement.fapiao", "statement", st.id, st.number, before=before, after={"fapiao_no": fapiao_no})
+        info = _statement_info(s, st)
+        uow.commit()
+        return info
+
+
+def credit_statement(db: Database, actor: Actor, key: int | str, reason: str, *,
+                     line_ids: Iterable[int] | None = None, at: dt.datetime | None = None) -> StatementInfo:
+    """Issue a credit note reversing an issued statement (all lines, or the lines named).
+
+    Each line can be credited once: the credit line takes the key (item, "cn-"+charge, period).
+    """
+    require(actor, "run_billing")
+    if not (reason and reason.strip()):
+        raise ValidationError({"reason": "a credit note says why"})
+    at = at or dt.datetime.now(dt.timezone.utc)
+    with UnitOfWork(db, actor) as uow:
+        s = uow.session
+        orig = _find_statement(s, key, lock=True)
+        if orig.kind != StatementKind.STATEMENT or orig.status != StatementStatus.ISSUED:
+            raise RuleViolation(f"only an issued statement is credited; {orig.number or f'#{orig.id}'} is "
+                                f"{'a credit note' if orig.kind != StatementKind.STATEMENT else 'a draft (change the draft instead)'}")
+        wanted = set(line_ids) if line_ids is not None else None
+        lines = [ln for ln in orig.lines if wanted is None or ln.id in wanted]
+        if wanted is not None and len(lines) != len(wanted):
+            missing = sorted(wanted - {ln.id for ln in orig.lines})
+            raise ValidationError({"line_ids": f"line(s) {missing} are not on {orig.number}"})
+        if not lines:
+            raise ValidationError({"line_ids": f"{orig.number} has no lines to credit"})
+        for ln in lines:
+            done = s.execute(select(Statement.number).join(StatementLine).where(
+                Statement.original_id == orig.id, StatementLine.contract_item_id == ln.contract_item_id,
+                StatementLine.charge == f"cn-{ln.charge}", StatementLine.period == ln.period)).scalar()
+            if done:
+                raise RuleViolation(f"line “{ln.description}” of {orig.number} was already credited by {done}")
+        cn = Statement(kind=StatementKind.CREDIT_NOTE, subsidiary_id=orig.subsidiary_id, customer_id=orig.customer_id,
+                       period=orig.period, status=StatementStatus.DRAFT, original_id=orig.id, reason=reason.strip(),
+                       updated_by=actor.login)
+        for ln in lines:
+            cn.lines.append(StatementLine(
+                contract_item_id=ln.contract_item_id, charge=f"cn-{ln.charge}"[:16], period=ln.period,
+                description=f"冲销 {orig.number}：{ln.description}"[:255], quantity=-ln.quantity, unit=ln.unit,
+                unit_price=ln.unit_price, amount=-ln.amount, tax_rate=ln.tax_rate, tax=-ln.tax,
+                note=f"{orig.number} #{ln.id}"))
+        s.add(cn)
+        try:
+            s.flush()
+        except IntegrityError as exc:
+            raise RuleViolation(f"a line of {orig.number} was credited by someone else meanwhile; reload") from exc
+        tot = B.totals([(ln.amount, ln.tax) for ln in cn.lines])
+        cn.subtotal, cn.tax, cn.total = tot.subtotal, tot.tax, tot.total
+        sub = s.get(Subsidiary, orig.subsidiary_id)
+        month = B.Period.containing(B.local_date(at))
+        from .contracts import next_document_number
+
+        n = next_document_number(s, orig.subsidiary_id, "credit_note", month.compact)
+        cn.number = f"{sub.code}-CN-{month.compact}-{n:06d}"
+        cn.status, cn.issued_at = StatementStatus.ISSUED, at
+        flush_versioned(uow, cn, f"credit note {cn.number}")
+        uow.audit("statement.credit", "statement", cn.id, cn.number, reason=reason.strip(),
+                  after={"original": orig.number, "lines": len(lines), "subtotal": tot.subtotal, "tax": tot.tax,
+                         "total": tot.total})
+        info = _statement_info(s, cn)
+        uow.commit()
+        return info
+
+
+# --- meter readings -----------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class MeterImport:
+    imported: int
+    unchanged: int  # rows already present with the same value
+    racks: int
+
+
+def _rack_resolver(s: Session):
+    racks = s.execute(select(Rack.id, Rack.name, Rack.asset_tag, Room.name, Site.code)
+                      .join(Room, Room.id == Rack.room_id).join(Site, Site.id == Room.site_id)).all()
+    by_tag = {r[2]: r[0] for r in racks if r[2]}
+    by_path = {f"{r[4]}/{r[3]}/{r[1]}": r[0] for r in racks}
+    by_name: dict[str, list[int]] = defaultdict(list)
+    for r in racks:
+        by_name[r[1]].append(r[0])
+
+    def resolve(text: str) -> tuple[int | None, str | None]:
+        if text in by_tag:
+            return by_tag[text], None
+        if text in by_path:
+            return by_path[text], None
+        found = by_name.get(text, [])
+        if len(found) == 1:
+            return found[0], None
+        if len(found) > 1:
+            return None, f"rack name {text!r} exists in several rooms; write SITE/ROOM/RACK or the asset tag"
+        return None, f"no rack {text!r} (name, SITE/ROOM/RACK or asset tag)"
+    return resolve
+
+
+def _parse_time(text: str) -> dt.datetime:
+    t = dt.datetime.fromisoformat(text.strip().replace("Z", "+00:00"))
+    if t.tzinfo is None:
+        t = t.replace(tzinfo=B.TZ)  # local meter times are Asia/Shanghai
+    return t.astimezone(dt.timezone.utc)
+
+
+def import_meter_readings(db: Database, actor: Actor, source: str | Path | Iterable[dict]) -> MeterImport:
+    """CSV with columns rack, read_at, kwh_total (cumulative). All rows or none.
+
+    Times without an offset are Asia/Shanghai. A row already stored with the same value is
+    counted as unchanged; the same rack and time with another value is refused.
+    """
+    require(actor, "import")
+    if isinstance(source, (str, Path)):
+        text = Path(source).read_text(encoding="utf-8-sig")
+        reader = csv.DictReader(io.StringIO(text))
+        missing = {"rack", "read_at", "kwh_total"} - set(reader.fieldnames or [])
+        if missing:
+            raise ValidationError({"file": f"the CSV needs the columns rack, read_at, kwh_total; missing "
+                                           f"{', '.join(sorted(missing))}"})
+        rows = list(reader)
+    else:
+        rows = list(source)
+    with UnitOfWork(db, actor) as uow:
+        s = uow.session
+        resolve = _rack_resolver(s)
+        errors: dict[str, str] = {}
+        parsed: dict[tuple[int, dt.datetime], tuple[Decimal, int]] = {}
+        for n, row in enumerate(rows, start=2):
+            rack_id, problem = resolve((row.get("rack") or "").strip())
+            if problem:
+                errors[f"line {n}"] = problem
+                continue
+            try:
+                at = _parse_time(row.get("read_at") or "")
+            except ValueError:
+                errors[f"line {n}"] = f"read_at {row.get('read_at')!r} is not a date and time (2026-11-01T00:00)"
+                continue
+            try:
+                kwh = Decimal((row.get("kwh_total") or "").strip())
+                if not kwh.is_finite() or kwh < 0:
+                    raise InvalidOperation
+            except InvalidOperation:
+                errors[f"line {n}"] = f"kwh_total {row.get('kwh_total')!r} is not a meter reading"
+                continue
+            key = (rack_id, at)
+            if key in parsed and parsed[key][0] != kwh:
+                errors[f"line {n}"] = f"same rack and time as line {parsed[key][1]} with another value"
+            parsed[key] = (kwh, n)
+        stored: dict = {}
+        if parsed:
+            for rack_id in {k[0] for k in parsed}:
+                times = [k[1] for k in parsed if k[0] == rack_id]
+                for at, kwh in s.execute(select(MeterReading.read_at, MeterReading.kwh_total).where(
+                        MeterReading.rack_id == rack_id, MeterReading.read_at >= min(times),
+                        MeterReading.read_at <= max(times))):
+                    stored[(rack_id, at)] = kwh
+            for key, (kwh, n) in parsed.items():
+                if key in stored and stored[key] != kwh:
+                    errors[f"line {n}"] = (f"a reading for that rack at {_fmt_t(key[1])} is already stored "
+                                           f"as {stored[key]} kWh; it is not overwritten")
+        if errors:
+            raise ValidationError(errors)
+        new = [(k, v[0]) for k, v in parsed.items() if k not in stored]
+        for (rack_id, at), kwh in new:
+            s.add(MeterReading(rack_id=rack_id, read_at=at, kwh_total=kwh))
+        s.flush()
+        uow.audit("meter.import", "meter_reading", None, f"{len(new)} meter readings",
+                  after={"imported": len(new), "unchanged": len(parsed) - len(new),
+                         "racks": len({k[0] for k in parsed})})
+        uow.commit()
+        return MeterImport(len(new), len(parsed) - len(new), len({k[0] for k in parsed}))
+
+
+# --- downtime -----------------------------------------------------------------------------
+
+def record_downtime(db: Database, actor: Actor, *, start: dt.datetime, reason: str, gpu_id: int | None = None,
+                    device_id: int | None = None, end: dt.datetime | None = None) -> int:
+    """A GPU (or a whole server) was down from `start` to `end` (open while None): not billed."""
+    require(actor, "manage_gpus")
+    errors = {}
+    if (gpu_id is None) == (device_id is None):
+        errors["gpu_id"] = "name the GPU or the server that was down (one of them)"
+    if not (reason and reason.strip()):
+        errors["reason"] = "say what failed"
+    if start is None or start.tzinfo is None:
+        errors["start"] = "an aware start time"
+    elif end is not None and (end.tzinfo is None or end < start):
+        errors["end"] = "ends (aware time) at or after the start"
+    if errors:
+        raise ValidationError(errors)
+    with UnitOfWork(db, actor) as uow:
+        s = uow.session
+        label = (get_or_404(s, GpuAsset, gpu_id, "GPU").serial if gpu_id else
+                 get_or_404(s, Device, device_id, "device").name)
+        d = Downtime(gpu_id=gpu_id, device_id=device_id, start=start, end=end, reason=reason.strip()[:255])
+        s.add(d)
+        s.flush()
+        uow.audit("downtime.record", "downtime", d.id, label, reason=reason.strip(),
+                  after={"gpu_id": gpu_id, "device_id": device_id, "start": start, "end": end})
+        uow.commit()
+        return d.id
+
+
+def end_downtime(db: Database, actor: Actor, downtime_id: int, end: dt.datetime) -> None:
+    require(actor, "manage_gpus")
+    if end is None or end.tzinfo is None:
+        raise ValidationError({"end": "an aware end time"})
+    with UnitOfWork(db, actor) as uow:
+        d = get_or_404(uow.session, Downtime, downtime_id, "downtime record")
+        if d.end is not None:
+            raise RuleViolation(f"downtime #{d.id} already ended at {_fmt_t(d.end)}")
+        if end < d.start:
+            raise ValidationError({"end": f"before the start {_fmt_t(d.start)}"})
+        d.end = end
+        uow.session.flush()
+        uow.audit("downtime.end", "downtime", d.id, d.reason, before={"end": None}, after={"end": end})
+        uow.commit()
