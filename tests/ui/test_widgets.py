@@ -207,7 +207,8 @@ def test_dashboard_empty_and_full(qtbot):
     assert w.revenue.showing_chart and w.gpus.showing_chart and w.utilisation.showing_chart and w.power.showing_chart
     gpu_series = w.gpus.view.chart().series()[0]
     assert [s.label() for s in gpu_series.barSets()] == ["Ordered", "Available", "Leased"]
-    assert [gpu_series.barSets()[2].at(i) for i in range(2)] == [0, 6]
+    # models listed top-down A100, H100: the horizontal axis runs bottom-up, so H100 is index 0
+    assert [gpu_series.barSets()[2].at(i) for i in range(2)] == [6, 0]
     assert w.revenue.view.chart().series()[0].count() == 2
     assert [w.ending_labels[d].text() for d in (30, 60, 90)] == ["1", "2", "3"]
     assert "HT-0" in w.soonest.text() and "星河智算" in w.soonest.text()

@@ -6,8 +6,8 @@ GUI thread (through `ui.operations` when it is there) and then calls `set_data`.
 """
 from __future__ import annotations
 
-from PySide6.QtCharts import (QBarCategoryAxis, QBarSeries, QBarSet, QChart, QChartView, QLineSeries,
-                              QStackedBarSeries, QValueAxis)
+from PySide6.QtCharts import (QBarCategoryAxis, QBarSeries, QBarSet, QChart, QChartView,
+                              QHorizontalStackedBarSeries, QLineSeries, QValueAxis)
 from PySide6.QtCore import QCoreApplication, QMargins, Qt, Signal
 from PySide6.QtGui import QColor, QFont, QPainter
 from PySide6.QtWidgets import (QFrame, QGridLayout, QGroupBox, QHBoxLayout, QLabel, QStackedWidget, QVBoxLayout,
@@ -83,8 +83,9 @@ class DashboardWidget(QWidget):
         grid.addWidget(self.gpus, 1, 0)
         grid.addWidget(self.ending, 1, 1)
         grid.addWidget(self.revenue, 2, 0, 1, 2)
-        for r in range(3):
-            grid.setRowStretch(r, 1)
+        grid.setRowStretch(0, 3)
+        grid.setRowStretch(1, 4)       # the fleet chart lists every GPU model
+        grid.setRowStretch(2, 3)
         grid.setColumnStretch(0, 1)
         grid.setColumnStretch(1, 1)
         self.set_data(None)
@@ -221,22 +222,36 @@ class DashboardWidget(QWidget):
         return chart
 
     def _gpu_chart(self, d: DashboardData) -> QChart:
+        # horizontal: eleven model names read along the left, not squeezed under the bars
         chart = self._chart()
-        models = list(d.gpu_models)
-        series = QStackedBarSeries()
-        top = 0
+        models = list(reversed(d.gpu_models))          # first model at the top
+        series = QHorizontalStackedBarSeries()
         for state in d.gpu_states:
             s = QBarSet(_choice(GpuState, state))
             s.setColor(QColor(GpuState.colour(state)))
             for m in models:
                 s.append(d.gpu_count(m, state))
             series.append(s)
-        for m in models:
-            top = max(top, sum(d.gpu_count(m, st) for st in d.gpu_states))
+        top = max(sum(d.gpu_count(m, st) for st in d.gpu_states) for m in models)
         chart.addSeries(series)
-        chart.legend().setAlignment(Qt.AlignRight)
-        # short model names ("H100" of "H100 SXM 80GB") keep the axis readable
-        self._axes(chart, series, [_short_model(m) for m in models], top * 1.05, self.tr("GPUs"))
+        chart.legend().setAlignment(Qt.AlignBottom)
+        y = QBarCategoryAxis()
+        y.append([_short_model(m) for m in models])
+        small = QFont(self.font())
+        small.setPointSizeF(max(6.0, small.pointSizeF() * 0.85))
+        y.setLabelsFont(small)
+        y.setTruncateLabels(False)
+        x = QValueAxis()
+        x.setRange(0, max(top * 1.05, 1.0))
+        x.setLabelFormat("%.0f")
+        x.setTitleText(self.tr("GPUs"))
+        x.setLabelsFont(self.font())
+        x.setTitleFont(self.font())
+        x.applyNiceNumbers()
+        chart.addAxis(y, Qt.AlignLeft)
+        chart.addAxis(x, Qt.AlignBottom)
+        series.attachAxis(y)
+        series.attachAxis(x)
         return chart
 
     def _revenue_chart(self, d: DashboardData) -> QChart:
@@ -308,10 +323,11 @@ def nice_range(lo: float, hi: float, target_ticks: int = 6) -> tuple[float, floa
 
 
 def _short_model(name: str) -> str:
+    """'H100 SXM 80GB' -> 'H100 80GB'; 'RTX 4090 24GB' -> 'RTX 4090'; unknown shapes unchanged."""
     parts = name.split()
     if len(parts) >= 2 and parts[0] in ("RTX", "Ascend"):
         return " ".join(parts[:2])
-    return parts[0] if parts else name
+    return " ".join(p for p in parts if p.upper() not in ("SXM", "PCIE", "OAM")) or name
 
 
 def _esc(text: str) -> str:

@@ -113,7 +113,7 @@ class SitePlotView(QGraphicsView):
         sc = self.scene()
         lats = [s.latitude for s in d.sites] + [x.latitude for x in d.served]
         lons = [s.longitude for s in d.sites] + [x.longitude for x in d.served]
-        lat0, lat1 = min(lats) - 1.0, max(lats) + 1.0
+        lat0, lat1 = min(lats) - 1.0, max(lats) + 1.0 + 0.08 * (max(lats) - min(lats) + 2)
         lon0, lon1 = min(lons) - 1.5, max(lons) + 1.5
         self._coslat = math.cos(math.radians((lat0 + lat1) / 2))
         base = QFont(self.font())
@@ -176,16 +176,21 @@ class SitePlotView(QGraphicsView):
             _pinned(t, p, 6 if p.x() < right_edge else -6 - t.boundingRect().width(), 2, 21)
             t.setBrush(QColor("#455a64"))
         # sites on top, with their labels
+        site_spots: list[tuple[float, float]] = []
         bold = QFont(base)
         bold.setPixelSize(13)
         bold.setBold(True)
+        stacked: dict[tuple[float, float], int] = defaultdict(int)   # sites standing together: labels stack
         for s in d.sites:
+            spot = self._cluster(site_spots, s.latitude, s.longitude, near)
+            line_no = stacked[spot]
+            stacked[spot] += 1
             dot = SiteDot(self, s, site_colour[s.id], pos[s.id])
             sc.addItem(dot)
             self.dots[s.id] = dot
             t = sc.addSimpleText(f"{s.name} ({s.code})", bold)
             dx = SITE_R + 3 if pos[s.id].x() < right_edge else -SITE_R - 3 - t.boundingRect().width()
-            _pinned(t, pos[s.id], dx, -SITE_R - 12, 31)
+            _pinned(t, pos[s.id], dx, -SITE_R - 12 + 17 * line_no, 31)
             t.setBrush(QColor("#263238"))
         # the bounds the view fits: the geography, not the labels (those keep their pixel size)
         a, b = self._project(lat1, lon0), self._project(lat0, lon1)
