@@ -488,12 +488,13 @@ def run_billing(db: Database, actor: Actor, period: str, *, dry_run: bool = Fals
         sub_total = tax_total = Decimal("0.00")
         previews: list[StatementInfo] = []
         touched: list[int] = []
+        audits: list[tuple] = []
         for (sub_id, cust_id), charges in sorted(new.items()):
             charges.sort(key=lambda cc: (cc[0].number, cc[1].contract_item_id or 0, CHARGE_ORDER.get(cc[1].charge, 9)))
             st = None if dry_run else s.execute(select(Statement).where(
                 Statement.subsidiary_id == sub_id, Statement.customer_id == cust_id, Statement.period == p.label,
                 Statement.kind == StatementKind.STATEMENT, Statement.status == StatementStatus.DRAFT)
-                .order_by(Statement.id)).scalars().first()
+                .order_by(Statement.id).limit(1).with_for_update(of=Statement)).scalars().first()
             is_new = st is None
             lines = []
             for c, ch in charges:
@@ -531,15 +532,18 @@ def run_billing(db: Database, actor: Actor, period: str, *, dry_run: bool = Fals
             tot = B.totals([(ln.amount, ln.tax) for ln in st.lines])
             st.subtotal, st.tax, st.total = tot.subtotal, tot.tax, tot.total
             flush_versioned(uow, st, f"statement for {p.label}")
-            uow.audit("statement.create" if is_new else "statement.add_lines", "statement", st.id,
-                      f"{p.label} draft #{st.id}",
-                      after={"period": p.label, "customer_id": cust_id, "lines": len(lines),
-                             "subtotal": tot.subtotal, "tax": tot.tax, "total": tot.total})
+            # audited after every statement is written: the audit head is locked last (no deadlock
+            # with a concurrent issue, which locks its statement, then its counter, then the head)
+            audits.append(("statement.create" if is_new else "statement.add_lines", st.id, f"{p.label} draft #{st.id}",
+                           {"period": p.label, "customer_id": cust_id, "lines": len(lines),
+                            "subtotal": tot.subtotal, "tax": tot.tax, "total": tot.total}))
             touched.append(st.id)
         warnings = tuple(x.warnings)
         if dry_run:
             uow.rollback()
         else:
+            for action, sid, label, after in audits:
+                uow.audit(action, "statement", sid, label, after=after)
             for sid in touched:
                 previews.append(_statement_info(s, s.get(Statement, sid)))
             uow.audit("billing.run", "billing", p.label, f"billing run {p.label}",
