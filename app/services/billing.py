@@ -875,3 +875,27 @@ def end_downtime(db: Database, actor: Actor, downtime_id: int, end: dt.datetime)
         uow.session.flush()
         uow.audit("downtime.end", "downtime", d.id, d.reason, before={"end": None}, after={"end": end})
         uow.commit()
+
+
+# --- export -------------------------------------------------------------------------------
+
+STATEMENT_EXPORT_HEADERS = ("number", "kind", "subsidiary", "customer", "period", "subtotal", "tax", "total",
+                            "status", "issued_at", "original", "fapiao_no")
+
+
+def export_statements_rows(db: Database) -> tuple[list[str], list[list]]:
+    """Every statement and credit note as rows for CSV/XLSX (drafts have no number yet)."""
+    from sqlalchemy.orm import aliased
+
+    original = aliased(Statement)
+    with db.session() as s:
+        rows = s.execute(
+            select(Statement.number, Statement.kind, Subsidiary.code, Customer.name, Statement.period,
+                   Statement.subtotal, Statement.tax, Statement.total, Statement.status, Statement.issued_at,
+                   original.number, Statement.fapiao_no)
+            .join(Subsidiary, Subsidiary.id == Statement.subsidiary_id)
+            .join(Customer, Customer.id == Statement.customer_id)
+            .outerjoin(original, original.id == Statement.original_id)
+            .order_by(Statement.period, Subsidiary.code, Statement.number.is_(None), Statement.number,
+                      Statement.id)).all()
+    return list(STATEMENT_EXPORT_HEADERS), [list(r) for r in rows]
