@@ -1,0 +1,929 @@
+"""Build the PDF documents' data from the database, render them, and leave an audit trace.
+
+`reports/` takes frozen dataclasses and never opens a session; this module fills them:
+statements and credit notes, contracts (with the rack elevation annex and the GPUs and
+devices by serial), audit reports (summary, events, chain verification and the checkpoint
+SEQ:HASH on every page), rack sheets, per-site capacity and the GPU fleet report.
+
+Labels are chosen here per document language ('zh' or 'en'), so a PDF never shows a stored
+code where a person expects a word. `print_document` renders one of them and appends a
+``print`` audit event (app.audit_query.record_export), as every export and print must.
+"""
+from __future__ import annotations
+
+import datetime as dt
+import os
+from collections import Counter, defaultdict
+from dataclasses import dataclass
+from decimal import ROUND_HALF_UP, Decimal
+from pathlib import Path
+from typing import Any
+from zoneinfo import ZoneInfo
+
+import orjson
+from sqlalchemy import func, or_, select
+
+from models import (Contact, Contract, ContractItem, Customer, Device, DeviceType, GpuAsset, GpuModel, Rack, Region,
+                    Room, Site, Statement, StatementLine, Subsidiary, TaxRate, contract_item_gpu)
+from models.choices import (ContractStatus, DeviceStatus, GpuState, ItemKind, PriceUnit, RackStatus, ServiceLevel,
+                            StatementKind, StatementStatus)
+from reports import (AuditReportDoc, AuditRow, AuditSummaryRow, CapacityDoc, CapacityRow, ContractDoc,
+                     ContractItemRow, DeviceRow, ElevDevice, FleetDoc, FleetRow, GpuRow, Party, RackElevation,
+                     RackSheetDoc, RenderResult, Reservation, StatementDoc, StatementLine as DocLine)
+
+from .audit import Actor, verify_audit_chain
+from .audit_query import AuditFilter, iter_events, last_seq_hash, record_export, to_local
+from .auth import require
+from .db import Database
+from .errors import DomainError, NotFound, ValidationError
+from .money import amount_in_words
+
+SHANGHAI = ZoneInfo("Asia/Shanghai")
+FONT_ENV = "IDC_PDF_FONT"
+LANGS = ("zh", "en")
+ZERO = Decimal(0)
+FEN = Decimal("0.01")
+
+# --------------------------------------------------------------------------- labels
+# (zh, en) per stored value; choices.py's labels are English msgids for Qt, the PDFs need both.
+GPU_STATE = {
+    GpuState.ORDERED: ("已订购", "Ordered"), GpuState.RECEIVED: ("已到货", "Received"),
+    GpuState.BURN_IN: ("老化测试", "Burn-in"), GpuState.AVAILABLE: ("可用", "Available"),
+    GpuState.LEASED: ("已出租", "Leased"), GpuState.MAINTENANCE: ("维护中", "Maintenance"),
+    GpuState.RMA: ("返修", "RMA"), GpuState.RETIRED: ("已报废", "Retired"),
+}
+CONTRACT_STATUS = {
+    ContractStatus.DRAFT: ("草稿", "Draft"), ContractStatus.PENDING: ("待审批", "Pending approval"),
+    ContractStatus.APPROVED: ("已批准", "Approved"), ContractStatus.ACTIVE: ("履行中", "Active"),
+    ContractStatus.SUSPENDED: ("已暂停", "Suspended"), ContractStatus.EXPIRED: ("已到期", "Expired"),
+    ContractStatus.TERMINATED: ("已终止", "Terminated"),
+}
+STATEMENT_STATUS = {
+    StatementStatus.DRAFT: ("草稿（未开具）", "Draft (not issued)"), StatementStatus.ISSUED: ("已开具", "Issued"),
+    StatementStatus.VOID: ("已作废", "Void"),
+}
+ITEM_KIND = {
+    ItemKind.RACK: ("机柜租赁", "Rack lease"), ItemKind.HOSTING: ("服务器托管", "Hosting"),
+    ItemKind.GPU: ("GPU 算力租赁", "GPU rental"), ItemKind.BANDWIDTH: ("带宽", "Bandwidth"),
+    ItemKind.MAINTENANCE: ("运维服务", "Maintenance"), ItemKind.ONE_OFF: ("一次性费用", "One-off charge"),
+    ItemKind.DISCOUNT: ("折扣", "Discount"),
+}
+PRICE_UNIT = {  # the unit a contract's unit price is quoted in; short, the schedule's column is narrow
+    PriceUnit.MONTH: ("月", "month"), PriceUnit.YEAR: ("年", "year"), PriceUnit.GPU_HOUR: ("GPU时", "GPU-h"),
+    PriceUnit.GPU_MINUTE: ("GPU分", "GPU-min"), PriceUnit.KWH: ("kWh", "kWh"),
+    PriceUnit.MBPS_MONTH: ("Mbps·月", "Mbps·mo"), PriceUnit.ONE_OFF: ("次", "once"),
+    PriceUnit.HYBRID: ("月", "month"),  # the note says what the commitment includes
+}
+SERVICE_LEVEL = {
+    ServiceLevel.ONSITE: ("驻场服务", "on-site team"), ServiceLevel.REMOTE: ("远程支持", "remote support"),
+    ServiceLevel.PARTNER: ("合作伙伴服务", "partner service"),
+}
+OUTCOME = {"success": ("成功", "success"), "failure": ("失败", "FAILED")}
+AUDIT_OBJECT = {
+    "subsidiary": ("子公司", "Subsidiary"), "site": ("数据中心", "Site"), "room": ("机房", "Room"),
+    "rack": ("机柜", "Rack"), "device": ("设备", "Device"), "device_type": ("设备型号", "Device type"),
+    "gpu": ("GPU", "GPU"), "gpu_model": ("GPU 型号", "GPU model"), "customer": ("客户", "Customer"),
+    "contact": ("联系人", "Contact"), "contract": ("合同", "Contract"), "statement": ("对账单", "Statement"),
+    "user": ("用户", "User"), "region": ("行政区划", "Region"), "coverage": ("服务覆盖", "Coverage"),
+    "reservation": ("U 位预留", "Reservation"), "meter": ("电表读数", "Meter readings"),
+    "downtime": ("停机记录", "Downtime"), "billing": ("计费", "Billing"), "audit": ("审计日志", "Audit log"),
+    "auth": ("登录", "Sign-in"), "fleet": ("GPU 资产报告", "GPU fleet report"),
+    "capacity": ("容量报告", "Capacity report"), "tax_rate": ("税率", "Tax rate"),
+}
+AUDIT_VERB = {
+    "create": ("新建", "created"), "update": ("修改", "changed"), "delete": ("删除", "deleted"),
+    "transition": ("状态变更", "state change"), "install": ("安装", "installed"), "uninstall": ("卸下", "removed"),
+    "move": ("移动", "moved"), "lease": ("出租", "leased"), "release": ("释放", "released"),
+    "cancel": ("取消", "cancelled"), "login": ("登录", "sign-in"), "load": ("导入", "loaded"),
+    "import": ("导入", "imported"), "run": ("运行", "run"), "issue": ("开具", "issued"),
+    "credit": ("开具贷项通知单", "credit note"), "fapiao": ("登记发票号", "fapiao recorded"),
+    "delete_draft": ("删除草稿", "draft deleted"), "add_lines": ("追加明细", "lines added"),
+    "renew": ("续签", "renewed"), "amend": ("变更", "amended"), "supersede": ("被新版本取代", "superseded"),
+    "submit": ("提交审批", "submitted"), "approve": ("批准", "approved"), "reject": ("驳回", "rejected"),
+    "activate": ("生效", "activated"), "suspend": ("暂停", "suspended"), "resume": ("恢复", "resumed"),
+    "expire": ("到期", "expired"), "terminate": ("终止", "terminated"), "record": ("登记", "recorded"),
+    "end": ("结束", "ended"), "contacts": ("联系人变更", "contacts changed"), "export": ("导出", "exported"),
+    "print": ("打印", "printed"),
+}
+FLEET_OWNER = ("自有", "own fleet")
+
+
+def _l(pair: tuple[str, str], lang: str) -> str:
+    return pair[1] if lang == "en" else pair[0]
+
+
+def _label(table: dict, value: str | None, lang: str) -> str:
+    if value is None:
+        return ""
+    pair = table.get(value)
+    return _l(pair, lang) if pair else str(value)
+
+
+def action_label(action: str, lang: str) -> str:
+    """'gpu.transition' → 'GPU 状态变更' / 'GPU state change'; an unknown code is shown as it is."""
+    obj, _, verb = action.partition(".")
+    if not verb:  # record_export's 'export' and 'print'
+        return _label(AUDIT_VERB, obj, lang)
+    if verb not in AUDIT_VERB:
+        return action
+    o = _label(AUDIT_OBJECT, obj, lang)
+    v = _label(AUDIT_VERB, verb, lang)
+    return f"{o}{v}" if lang == "zh" and not o[-1:].isascii() else f"{o} {v}"
+
+
+def _check_lang(lang: str | None) -> str | None:
+    if lang is not None and lang not in LANGS:
+        raise ValidationError({"lang": f"the document language is zh or en, not {lang!r}"})
+    return lang
+
+
+def now_local() -> dt.datetime:
+    return dt.datetime.now(SHANGHAI).replace(microsecond=0)
+
+
+def _fen(d) -> Decimal:
+    return Decimal(d or 0).quantize(FEN, rounding=ROUND_HALF_UP)
+
+
+def _units(value) -> int | Decimal:
+    """Rack units as the sheet shows them: 10 not 10.0, 10.5 stays."""
+    d = Decimal(value or 0)
+    return int(d) if d == d.to_integral_value() else d.quantize(Decimal("0.1"))
+
+
+def period_label(period: str, lang: str) -> str:
+    y, m = period.split("-")
+    if lang == "en":
+        return dt.date(int(y), int(m), 1).strftime("%B %Y")
+    return f"{int(y)}年{int(m)}月"
+
+
+# --------------------------------------------------------------------------- parties
+def _subsidiary_party(sub: Subsidiary, lang: str) -> Party:
+    name = (sub.name_en or sub.name) if lang == "en" else sub.name
+    return Party(name=name, credit_code=sub.credit_code or "", address=sub.address or "",
+                 bank_name=sub.bank_name or "", bank_account=sub.bank_account or "", phone=sub.phone or "")
+
+
+def _customer_party(s, cust: Customer) -> Party:
+    contact = s.execute(select(Contact).where(Contact.customer_id == cust.id).order_by(Contact.id)).scalars().first()
+    phone = ""
+    if contact is not None and contact.phone:
+        phone = f"{contact.phone}（{contact.name}）" if contact.name else contact.phone
+    return Party(name=cust.name, credit_code=cust.credit_code or "", address=cust.address or "", phone=phone)
+
+
+def _letterhead(s, subsidiary_code: str | None, lang: str) -> Party:
+    """The issuing subsidiary; for group-wide reports the first one registered (the headquarters)."""
+    q = select(Subsidiary)
+    q = q.where(Subsidiary.code == subsidiary_code) if subsidiary_code else q.order_by(Subsidiary.id)
+    sub = s.execute(q.limit(1)).scalars().first()
+    if sub is None:
+        if subsidiary_code:
+            raise NotFound(f"there is no subsidiary with the code {subsidiary_code}")
+        return Party(name="IDC console")
+    return _subsidiary_party(sub, lang)
+
+
+# --------------------------------------------------------------------------- statements
+def _find_statement(s, key: int | str) -> Statement:
+    key = str(key).strip()
+    st = s.execute(select(Statement).where(Statement.number == key)).scalar_one_or_none()
+    if st is None and key.isdigit():
+        st = s.get(Statement, int(key))
+    if st is None:
+        raise NotFound(f"there is no statement numbered {key}")
+    return st
+
+
+def _contract_language(s, st: Statement) -> str:
+    """The language of the contract(s) billed on the statement; Chinese when they differ or none."""
+    langs = set(s.execute(select(Contract.language).join(ContractItem, ContractItem.contract_id == Contract.id)
+                          .join(StatementLine, StatementLine.contract_item_id == ContractItem.id)
+                          .where(StatementLine.statement_id == st.id)).scalars())
+    return langs.pop() if len(langs) == 1 else "zh"
+
+
+def statement_doc(db: Database, number: int | str, *, language: str | None = None) -> StatementDoc:
+    """A statement or credit note by number (or id, for a draft) as the renderer's StatementDoc.
+
+    The language is the billed contract's unless `language` overrides it.
+    """
+    _check_lang(language)
+    with db.session() as s:
+        st = _find_statement(s, number)
+        lang = language or _contract_language(s, st)
+        sub = s.get(Subsidiary, st.subsidiary_id)
+        cust = s.get(Customer, st.customer_id)
+        lines = [DocLine(description=ln.description, quantity=Decimal(ln.quantity), unit=ln.unit,
+                         unit_price=Decimal(ln.unit_price), amount=_fen(ln.amount), tax_rate=Decimal(ln.tax_rate),
+                         tax=_fen(ln.tax), note=ln.note or "")
+                 for ln in sorted(st.lines, key=lambda ln: ln.id)]
+        if st.kind == StatementKind.CREDIT_NOTE:
+            original = s.get(Statement, st.original_id) if st.original_id else None
+            references = (original.number,) if original is not None and original.number else ()
+        else:
+            references = tuple(s.execute(
+                select(Statement.number).where(Statement.original_id == st.id, Statement.number.is_not(None),
+                                               Statement.status == StatementStatus.ISSUED)
+                .order_by(Statement.number)).scalars())
+        issued = st.issued_at.astimezone(SHANGHAI).date() if st.issued_at else now_local().date()
+        notes = []
+        if st.kind == StatementKind.CREDIT_NOTE and st.reason:
+            notes.append(("冲销原因：" if lang == "zh" else "Reason: ") + st.reason)
+        if st.status != StatementStatus.ISSUED:
+            notes.append("本对账单尚未开具，仅供核对。" if lang == "zh"
+                         else "This statement has not been issued; for checking only.")
+        if any(ln.amount < 0 and ln.charge == "credit" for ln in st.lines):
+            notes.append("停机抵扣已作为负数明细计入合计。" if lang == "zh"
+                         else "Downtime credits are included in the lines as negative amounts.")
+        return StatementDoc(
+            number=st.number or (f"草稿 #{st.id}" if lang == "zh" else f"DRAFT #{st.id}"),
+            kind=st.kind, subsidiary=_subsidiary_party(sub, lang), customer=_customer_party(s, cust),
+            period_label=period_label(st.period, lang), issue_date=issued, lines=tuple(lines),
+            subtotal=_fen(st.subtotal), tax=_fen(st.tax), total=_fen(st.total),
+            total_in_words=amount_in_words(_fen(st.total)), references=references, fapiao_no=st.fapiao_no or "",
+            status=_label(STATEMENT_STATUS, st.status, lang), language=lang, notes="\n".join(notes))
+
+
+# --------------------------------------------------------------------------- racks
+def rack_path(s, rack_id: int) -> str:
+    row = s.execute(select(Site.code, Room.name, Rack.name).join(Room, Room.id == Rack.room_id)
+                    .join(Site, Site.id == Room.site_id).where(Rack.id == rack_id)).first()
+    return f"{row[0]}/{row[1]}/{row[2]}" if row else str(rack_id)
+
+
+def short_rack(s, rack_id: int, with_site: bool = True) -> str:
+    """'FZ-MW1 A1/A01': the room's first word (its code in practice) keeps equal rack names apart."""
+    site, room, rack = rack_path(s, rack_id).split("/", 2)
+    label = f"{room.split()[0]}/{rack}" if room.strip() else rack
+    return f"{site} {label}" if with_site else label
+
+
+def find_rack(db: Database, text: int | str) -> int:
+    """A rack by id, by SITE/ROOM/RACK, by asset tag or by a name unique across sites."""
+    key = str(text).strip()
+    if not key:
+        raise ValidationError({"rack": "name the rack: SITE/ROOM/RACK, an asset tag or a unique rack name"})
+    with db.session() as s:
+        if key.isdigit() and s.get(Rack, int(key)) is not None:
+            return int(key)
+        rid = s.execute(select(Rack.id).where(Rack.asset_tag == key)).scalar_one_or_none()
+        if rid is not None:
+            return rid
+        parts = key.split("/")
+        q = select(Rack.id).join(Room, Room.id == Rack.room_id).join(Site, Site.id == Room.site_id)
+        if len(parts) == 3:
+            q = q.where(Site.code == parts[0].strip(), Room.name == parts[1].strip(), Rack.name == parts[2].strip())
+        elif len(parts) == 2:  # SITE/RACK
+            q = q.where(Site.code == parts[0].strip(), Rack.name == parts[1].strip())
+        else:
+            q = q.where(Rack.name == key)
+        ids = list(s.execute(q.order_by(Rack.id)).scalars())
+        if len(ids) == 1:
+            return ids[0]
+        if not ids:
+            raise NotFound(f"there is no rack {key}; give SITE/ROOM/RACK (e.g. FZ-MW1/B1 风冷机房/A01), "
+                           "an asset tag or a rack id")
+        paths = ", ".join(rack_path(s, i) for i in ids[:8])
+        raise ValidationError({"rack": f"{len(ids)} racks are called {key}: {paths}"
+                                       f"{' …' if len(ids) > 8 else ''}; name one as SITE/ROOM/RACK"})
+
+
+def paper_colour(hex_colour: str, amount: float = 0.55) -> str:
+    """The screen's owner colour mixed with white, so black labels read on paper."""
+    h = hex_colour.lstrip("#")
+    try:
+        rgb = [int(h[i:i + 2], 16) for i in (0, 2, 4)]
+    except ValueError:
+        return "#9FC5E8"
+    return "#" + "".join(f"{round(c + (255 - c) * amount):02X}" for c in rgb)
+
+
+def rack_elevation_doc(db: Database, rack_id: int, lang: str = "zh", today: dt.date | None = None) -> RackElevation:
+    """The renderer's RackElevation from app.viewdata.rack_elevation (one query path for screen and paper)."""
+    from .viewdata import rack_elevation
+
+    e = rack_elevation(db, rack_id, today)
+    devices = tuple(
+        ElevDevice(name=d.name, model=d.model, owner=d.owner_name or _l(FLEET_OWNER, lang), position=d.position,
+                   height=d.height, face=d.face or "front", full_depth=d.full_depth,
+                   colour=paper_colour(d.colour))
+        for d in e.mounted)
+    reservations = tuple(Reservation(customer=r.customer_name, face=r.face, u_from=r.u_from, u_to=r.u_to)
+                         for r in e.reservations)
+    return RackElevation(name=e.name, site=f"{e.site_code} {e.site_name}", room=e.room_name, u_height=e.u_height,
+                         power_capacity_kw=e.power_capacity_kw, power_typical_kw=e.typical_draw_kw,
+                         devices=devices, reservations=reservations, customer=e.lessee_name or "")
+
+
+def _rack_subsidiary(s, rack_id: int, lang: str) -> Party | None:
+    sub = s.execute(select(Subsidiary).join(Site, Site.subsidiary_id == Subsidiary.id)
+                    .join(Room, Room.site_id == Site.id).join(Rack, Rack.room_id == Room.id)
+                    .where(Rack.id == rack_id)).scalars().first()
+    return _subsidiary_party(sub, lang) if sub else None
+
+
+def rack_sheet_doc(db: Database, rack: int | str, *, language: str = "zh") -> RackSheetDoc:
+    """One rack's elevation sheet; `rack` as find_rack accepts it."""
+    lang = _check_lang(language) or "zh"
+    rack_id = find_rack(db, rack)
+    elevation = rack_elevation_doc(db, rack_id, lang)
+    with db.session() as s:
+        tag = s.execute(select(Rack.asset_tag).where(Rack.id == rack_id)).scalar_one()
+        number = tag or rack_path(s, rack_id)
+        sub = _rack_subsidiary(s, rack_id, lang)
+    return RackSheetDoc(rack=elevation, subsidiary=sub, number=number, generated_at=now_local(), language=lang)
+
+
+# --------------------------------------------------------------------------- contracts
+def _find_contract(s, key: int | str) -> Contract:
+    key = str(key).strip()
+    c = s.execute(select(Contract).where(Contract.number == key)).scalar_one_or_none()
+    if c is None and key.isdigit():
+        c = s.get(Contract, int(key))
+    if c is None:
+        raise NotFound(f"there is no contract numbered {key}")
+    return c
+
+
+def _tax_rates(s, on: dt.date) -> dict[str, Decimal]:
+    rates: dict[str, Decimal] = {}
+    for cat, rate in s.execute(select(TaxRate.category, TaxRate.rate).where(TaxRate.valid_from <= on)
+                               .order_by(TaxRate.valid_from)):
+        rates[cat] = Decimal(rate)
+    return rates
+
+
+def _money(d) -> str:
+    return f"¥{Decimal(d):,.2f}"
+
+
+def _qty(d) -> str:
+    d = Decimal(d)
+    return f"{int(d):,}" if d == d.to_integral_value() else f"{d.normalize():f}"
+
+
+def _item_row(s, c: Contract, it: ContractItem, rates: dict[str, Decimal], lang: str) -> ContractItemRow:
+    zh = lang == "zh"
+    notes: list[str] = [_label(ITEM_KIND, it.kind, lang)]
+    if it.rack_id:
+        where = rack_path(s, it.rack_id)
+        if it.u_from:
+            where += f" U{it.u_from}–U{it.u_to}"
+        notes.append(where)
+    if it.device_id:
+        dev = s.get(Device, it.device_id)
+        if dev is not None:
+            notes.append(f"{dev.name}" + (f" SN {dev.serial}" if dev.serial else ""))
+    if it.kind == ItemKind.GPU and it.gpu_model_id:
+        model = s.get(GpuModel, it.gpu_model_id)
+        if model is not None:
+            notes.append(model.name)
+    if it.power_allowance_kw is not None and it.kwh_price is not None:
+        notes.append(f"电力额度 {Decimal(it.power_allowance_kw).normalize():f} kW，超出部分 {_money(it.kwh_price)}/kWh"
+                     if zh else f"power allowance {Decimal(it.power_allowance_kw).normalize():f} kW, "
+                                f"{_money(it.kwh_price)}/kWh beyond")
+    if it.price_unit == PriceUnit.HYBRID:
+        notes.append(f"含 {_qty(it.included_hours or 0)} GPU时，超出 {_money(it.hourly_rate or 0)}/GPU时"
+                     if zh else f"includes {_qty(it.included_hours or 0)} GPU-hours, "
+                                f"{_money(it.hourly_rate or 0)}/GPU-hour beyond")
+    if it.price_unit == PriceUnit.YEAR:
+        notes.append("年价，按 1/12 逐月计费" if zh else "yearly price, billed monthly as 1/12")
+    if it.service_end and it.service_end < c.end_date:
+        notes.append(f"服务至 {it.service_end}" if zh else f"service until {it.service_end}")
+    qty = Decimal(it.mbps) if it.price_unit == PriceUnit.MBPS_MONTH and it.mbps else Decimal(it.quantity)
+    price = Decimal(it.unit_price)
+    if it.kind == ItemKind.DISCOUNT:
+        price = -price
+    return ContractItemRow(description=it.description, quantity=qty, unit=_label(PRICE_UNIT, it.price_unit, lang),
+                           unit_price=price, tax_rate=rates.get(it.tax_category, ZERO),
+                           service_start=max(it.service_start or c.start_date, c.start_date),
+                           note="\n".join(notes))
+
+
+def _billing_terms(items: list[ContractItem], rates: dict[str, Decimal], lang: str) -> tuple[str, ...]:
+    zh = lang == "zh"
+    units = {it.price_unit for it in items}
+    out = [("按自然月（北京时间）计费；月费自各项目起租日起按日折算：单价 × 数量 × 在用天数 ÷ 当月天数。" if zh else
+            "Billed per calendar month (Asia/Shanghai); monthly fees start on each item's service start and are "
+            "prorated by day: price × quantity × active days ÷ days in the month.")]
+    if PriceUnit.YEAR in units:
+        out.append("年价按 1/12 逐月计费，同样按日折算。" if zh else
+                   "Yearly prices are billed monthly as 1/12 and prorated the same way.")
+    if units & {PriceUnit.GPU_HOUR, PriceUnit.GPU_MINUTE}:
+        out.append("GPU 按租用时长以秒计量，扣除故障停机时间（对账单列明抵扣），按开始的小时（或约定的分钟）计费。" if zh else
+                   "GPU time is metered in seconds from each GPU's lease, less recorded downtime (shown as a credit "
+                   "on the statement), and billed per started hour (or minute where agreed).")
+    if PriceUnit.HYBRID in units:
+        out.append("混合计费：承诺月费含约定 GPU时；超出部分 = max(0, 已用 GPU时 − 包含 GPU时) × 超时单价。" if zh else
+                   "Hybrid pricing: the committed monthly fee includes the stated GPU-hours; beyond them "
+                   "max(0, used − included hours) × the hourly rate.")
+    if any(it.power_allowance_kw is not None for it in items) or PriceUnit.KWH in units:
+        out.append("电力按机柜电表读数计量；超额电费 = max(0, 用电量 − 额度 kW × 当月小时数) × 单价。电表复位或读数缺失时先核实，不盲目计费。"
+                   if zh else
+                   "Power is read from the rack meter; overage = max(0, kWh − allowance kW × hours in the month) × "
+                   "price. Meter resets and gaps are checked before anything is billed.")
+    cats = [f"{r * 100:.0f}%" for r in sorted(set(rates.values()))]
+    out.append(("以上价格均不含增值税；税额按项目税目逐行计算并四舍五入到分（" + "、".join(cats) + "）。") if zh else
+               ("Prices exclude VAT; tax is computed per line by tax category and rounded half-up to the fen ("
+                + ", ".join(cats) + ")."))
+    out.append("乙方每月初出具上月对账单，合计金额以人民币大写为准。" if zh else
+               "Party B issues a statement for each month at the start of the next; amounts are in RMB.")
+    return tuple(out)
+
+
+def _service_level(db: Database, s, c: Contract, rack_ids: list[int], lang: str) -> str:
+    """The contract's own text, else the subsidiary's coverage of the (first) rack's site."""
+    if c.service_level and c.service_level.strip():
+        return c.service_level.strip()
+    if not rack_ids:
+        return ""
+    from .viewdata import coverage_for
+
+    site = s.execute(select(Site).join(Room, Room.site_id == Site.id).join(Rack, Rack.room_id == Room.id)
+                     .where(Rack.id == rack_ids[0])).scalars().first()
+    cov = coverage_for(db, site.region_code) if site is not None else None
+    for entry in (cov.coverage if cov else ()):
+        if entry.subsidiary_id == c.subsidiary_id:
+            lvl = _label(SERVICE_LEVEL, entry.service_level, lang)
+            if lang == "zh":
+                return f"{site.name}：{lvl}，故障响应时间 {entry.response_hours} 小时（7×24）。"
+            hours = f"{entry.response_hours} hour{'s' if entry.response_hours != 1 else ''}"
+            return f"{site.code} {site.name}: {lvl}, response within {hours} (24×7)."
+    return ""
+
+
+def contract_doc(db: Database, number: int | str, *, language: str | None = None,
+                 today: dt.date | None = None) -> ContractDoc:
+    """A contract by number (or id) with its schedule, terms and the annexes.
+
+    Annexes: the elevation of every rack the contract leases or hosts in (from
+    app.viewdata.rack_elevation), the GPUs by serial (named or allocated at activation, with the
+    server each sits in), and the devices by serial (hosted devices, devices in the leased
+    racks, and the servers that carry the contract's GPUs).
+    """
+    _check_lang(language)
+    with db.session() as s:
+        c = _find_contract(s, number)
+        lang = language or c.language or "zh"
+        sub = s.get(Subsidiary, c.subsidiary_id)
+        cust = s.get(Customer, c.customer_id)
+        items = list(c.items)
+        rates = _tax_rates(s, c.start_date)
+        rows = tuple(_item_row(s, c, it, rates, lang) for it in items)
+
+        rack_ids: list[int] = []
+        for it in items:
+            rid = it.rack_id
+            if rid is None and it.device_id:
+                rid = s.execute(select(Device.rack_id).where(Device.id == it.device_id)).scalar()
+            if rid is not None and rid not in rack_ids:
+                rack_ids.append(rid)
+
+        item_ids = [it.id for it in items]
+        gpu_rows = []
+        host_ids: list[int] = []
+        if item_ids:
+            gq = (select(GpuAsset.serial, GpuModel.name, Device.id, Device.name, GpuAsset.slot, Device.rack_id,
+                         Device.position)
+                  .join(contract_item_gpu, contract_item_gpu.c.gpu_id == GpuAsset.id)
+                  .join(GpuModel, GpuModel.id == GpuAsset.gpu_model_id)
+                  .outerjoin(Device, Device.id == GpuAsset.device_id)
+                  .where(contract_item_gpu.c.item_id.in_(item_ids))
+                  .distinct().order_by(GpuAsset.serial))
+            for serial, model, dev_id, dev_name, slot, rid, pos in s.execute(gq):
+                host = "—"
+                if dev_id is not None:
+                    host = f"{dev_name} #{slot}" if slot else dev_name
+                    if rid is not None:
+                        host += f" · {short_rack(s, rid, False)}" + (f" U{_qty(pos)}" if pos is not None else "")
+                    if dev_id not in host_ids:
+                        host_ids.append(dev_id)
+                gpu_rows.append(GpuRow(serial=serial, model=model, host=host))
+
+        dev_filter = [Device.id.in_([it.device_id for it in items if it.device_id] + host_ids)]
+        rack_items = [it.rack_id for it in items if it.kind == ItemKind.RACK and it.rack_id]
+        if rack_items:
+            dev_filter.append(Device.rack_id.in_(rack_items))
+        device_rows = []
+        dq = (select(Device.name, Device.serial, Device.asset_tag, DeviceType.manufacturer, DeviceType.model,
+                     Device.rack_id, Device.position, DeviceType.u_height)
+              .join(DeviceType, DeviceType.id == Device.device_type_id)
+              .where(or_(*dev_filter), Device.status != DeviceStatus.DECOMMISSIONING))
+        devs = s.execute(dq).all()
+        devs.sort(key=lambda r: (rack_path(s, r[5]) if r[5] else "~", -(r[6] or 0), r[0]))
+        one_site = len({rack_path(s, r[5]).split("/")[0] for r in devs if r[5]}) <= 1
+        for name, serial, tag, maker, model, rid, pos, height in devs:
+            if pos is None:
+                where = "—"
+            else:
+                top = Decimal(pos) + Decimal(height) - 1
+                where = f"U{_qty(pos)}" if top <= Decimal(pos) else f"U{_qty(pos)}–U{_qty(top)}"
+            rack_name = short_rack(s, rid, not one_site) if rid is not None else ""
+            device_rows.append(DeviceRow(name=name, serial=serial or tag or "—", model=f"{maker} {model}".strip(),
+                                         rack=rack_name, position=where))
+
+        terms = tuple(t.strip() for t in (c.terms or "").splitlines() if t.strip())
+        service_level = _service_level(db, s, c, rack_ids, lang)
+        region = s.get(Region, sub.region_code) if sub.region_code else None
+        sign_place = ""
+        if region is not None:
+            from .viewdata import coverage_for
+
+            full = coverage_for(db, region.code)
+            if lang == "zh":
+                sign_place = full.full_name if full is not None else region.name
+        title = c.title or ("IDC 及算力服务合同" if lang == "zh" else "IDC and GPU compute services agreement")
+        if c.revision and c.revision > 1:
+            title += f"（第 {c.revision} 版）" if lang == "zh" else f" (revision {c.revision})"
+        status = _label(CONTRACT_STATUS, c.status, lang)
+        billing_terms = _billing_terms(items, {it.tax_category: rates.get(it.tax_category, ZERO) for it in items},
+                                       lang)
+        start, end = c.start_date, c.end_date
+        customer = _customer_party(s, cust)
+        subsidiary = _subsidiary_party(sub, lang)
+        contract_number = c.number
+    racks = tuple(rack_elevation_doc(db, rid, lang, today) for rid in rack_ids)
+    return ContractDoc(number=contract_number, title=title, subsidiary=subsidiary, customer=customer, start=start,
+                       end=end, status=status, terms=terms, items=rows, service_level=service_level,
+                       billing_terms=billing_terms, racks=racks, gpus=tuple(gpu_rows), devices=tuple(device_rows),
+                       language=lang, sign_place=sign_place)
+
+
+# --------------------------------------------------------------------------- audit
+_MAX_VALUE = 90
+
+
+def _value_text(v: Any) -> str:
+    if v is None:
+        return "—"
+    if isinstance(v, (dict, list)):
+        text = orjson.dumps(v).decode()
+    else:
+        text = str(v)
+    text = text.replace("\n", " ")
+    return text if len(text) <= _MAX_VALUE else text[:_MAX_VALUE - 1] + "…"
+
+
+def _loads(text: str | None) -> dict:
+    if not text:
+        return {}
+    try:
+        value = orjson.loads(text)
+    except orjson.JSONDecodeError:
+        return {"": text}
+    return value if isinstance(value, dict) else {"": value}
+
+
+def changes_text(before: str | None, after: str | None) -> str:
+    """One line per changed field: 'field: a → b' (created: '— → b', deleted: 'a → —')."""
+    b, a = _loads(before), _loads(after)
+    lines = []
+    for key in list(b) + [k for k in a if k not in b]:
+        old, new = b.get(key), a.get(key)
+        if key in b and key in a and old == new:
+            continue
+        if not b and new is None:  # a new record's empty fields say nothing
+            continue
+        name = f"{key}: " if key else ""
+        if not b:
+            lines.append(f"{name}{_value_text(new)}")
+        else:
+            lines.append(f"{name}{_value_text(old)} → {_value_text(new)}")
+    return "\n".join(lines)
+
+
+def _verification_text(result, checkpoint: str | None, lang: str) -> str:
+    zh = lang == "zh"
+    if result.ok:
+        text = (f"校验通过：审计链完整，共 {result.count:,} 条事件，链头 {result.head}。" if zh else
+                f"Verified: the audit chain is intact, {result.count:,} events, head {result.head}.")
+        if checkpoint:
+            text += (f" 检查点 {checkpoint} 属于该链。" if zh else f" Checkpoint {checkpoint} is part of the chain.")
+        return text
+    return (f"校验失败：{result.problem}（最后完好的事件 {result.head}）" if zh else
+            f"VERIFICATION FAILED: {result.problem} (last good event {result.head})")
+
+
+def audit_report_doc(db: Database, flt: AuditFilter, *, language: str = "zh", subsidiary_code: str | None = None,
+                     generated_at: dt.datetime | None = None) -> AuditReportDoc:
+    """Audit report for `flt`: summary by actor and action, the events, verification and checkpoint.
+
+    The checkpoint is SEQ:HASH of the last event of the period (app.audit_query.last_seq_hash),
+    taken first; events appended while the report is built are left out, so the summary, the
+    events and the checkpoint describe the same chain prefix.
+    """
+    lang = _check_lang(language) or "zh"
+    if flt.date_from and flt.date_to and flt.date_to < flt.date_from:
+        raise ValidationError({"to": "the period ends before it starts"})
+    checkpoint = last_seq_hash(db, flt)
+    cp_seq = int(checkpoint.split(":", 1)[0]) if checkpoint else 0
+    with db.session() as s:
+        result = verify_audit_chain(s, expect_head=checkpoint)
+        letterhead = _letterhead(s, subsidiary_code, lang)
+    rows: list[AuditRow] = []
+    counts: Counter = Counter()
+    names: dict[str, str] = {}
+    first_day = last_day = None
+    for ev in iter_events(db, flt):
+        if ev.seq > cp_seq:
+            break
+        counts[(ev.actor_login, ev.action)] += 1
+        names.setdefault(ev.actor_login, ev.actor_name)
+        day = ev.ts.astimezone(SHANGHAI).date()
+        first_day = first_day or day
+        last_day = day
+        actor = ev.actor_name if ev.actor_name == ev.actor_login else f"{ev.actor_name}\n{ev.actor_login}"
+        obj_type = _label(AUDIT_OBJECT, ev.object_type, lang)
+        obj = ev.object_label or (f"#{ev.object_id}" if ev.object_id else "")
+        rows.append(AuditRow(
+            seq=ev.seq, time_local=to_local(ev.ts), actor=actor,
+            action=f"{action_label(ev.action, lang)}\n{ev.action}" if action_label(ev.action, lang) != ev.action
+            else ev.action,
+            object=f"{obj_type} {obj}".strip(), changes=changes_text(ev.before, ev.after), reason=ev.reason or "",
+            outcome=_label(OUTCOME, ev.outcome, lang)))
+    summary = tuple(AuditSummaryRow(actor=f"{login} {names[login]}" if names.get(login, login) != login else login,
+                                    action=f"{action} {action_label(action, lang)}"
+                                    if action_label(action, lang) != action else action, count=n)
+                    for (login, action), n in sorted(counts.items()))
+    today = now_local().date()
+    period_from = flt.date_from or first_day or today
+    period_to = flt.date_to or last_day or today
+    filters = []
+    if flt.actor_login:
+        filters.append(("操作人 = " if lang == "zh" else "actor = ") + flt.actor_login)
+    if flt.action:
+        filters.append(("操作 = " if lang == "zh" else "action = ") + flt.action
+                       + ("*" if flt.action.endswith(".") else ""))
+    if flt.object_type:
+        filters.append(("对象 = " if lang == "zh" else "object = ") + flt.object_type)
+    filters_text = "；".join(filters) if lang == "zh" else "; ".join(filters)
+    if not filters_text:
+        filters_text = "全部事件（时间按北京时间）" if lang == "zh" else "all events (times in Asia/Shanghai)"
+    else:
+        filters_text += "（时间按北京时间）" if lang == "zh" else " (times in Asia/Shanghai)"
+    return AuditReportDoc(
+        title="审计报告" if lang == "zh" else "Audit report", period_from=period_from, period_to=period_to,
+        filters=filters_text, generated_at=generated_at or now_local(), summary=summary, events=tuple(rows),
+        verification=_verification_text(result, checkpoint, lang),
+        checkpoint=checkpoint or ("（期间内无事件）" if lang == "zh" else "(no events in the period)"),
+        subsidiary=letterhead, number=f"AUDIT-{period_from:%Y%m%d}-{period_to:%Y%m%d}", language=lang)
+
+
+# --------------------------------------------------------------------------- capacity
+def capacity_doc(db: Database, site_code: str, *, language: str = "zh") -> CapacityDoc:
+    """Per site: every rack (decommissioned ones left out) with units and power used, and GPUs by state.
+
+    Units and power follow app.viewdata.room_layout (mounted devices' height; typical else maximum
+    watts of devices not being decommissioned). GPUs count where their server is mounted.
+    """
+    from .viewdata import room_layout
+
+    lang = _check_lang(language) or "zh"
+    with db.session() as s:
+        site = s.execute(select(Site).where(Site.code == str(site_code).strip())).scalar_one_or_none()
+        if site is None:
+            codes = ", ".join(s.execute(select(Site.code).order_by(Site.code)).scalars())
+            raise NotFound(f"there is no site {site_code}; the sites are {codes or '(none)'}")
+        room_ids = list(s.execute(select(Room.id).where(Room.site_id == site.id).order_by(Room.name)).scalars())
+        gpu_rows = s.execute(
+            select(Device.rack_id, GpuAsset.state, func.count(GpuAsset.id))
+            .join(Device, Device.id == GpuAsset.device_id).join(Rack, Rack.id == Device.rack_id)
+            .join(Room, Room.id == Rack.room_id).where(Room.site_id == site.id)
+            .group_by(Device.rack_id, GpuAsset.state)).all()
+        sub = _subsidiary_party(site.subsidiary, lang)
+        site_label = f"{site.code} {site.name}"
+        site_code_ = site.code
+    gpus: dict[int, dict[str, int]] = defaultdict(dict)
+    present: set[str] = set()
+    for rack_id, state, n in gpu_rows:
+        gpus[rack_id][state] = int(n)
+        present.add(state)
+    states = [st for st in GpuState.values() if st in present]
+    rows = []
+    for room_id in room_ids:
+        layout = room_layout(db, room_id)
+        for r in sorted(layout.racks, key=lambda r: r.name):
+            if r.status == RackStatus.DECOMMISSIONED:
+                continue
+            by_state = {_label(GPU_STATE, st, lang): gpus[r.id].get(st, 0) for st in states}
+            rows.append(CapacityRow(room=layout.name, rack=r.name, units_used=_units(r.used_units),
+                                    units_total=r.u_height, power_used_kw=r.typical_draw_kw,
+                                    power_capacity_kw=r.power_capacity_kw, gpus_by_state=by_state))
+    return CapacityDoc(site=site_label, rows=tuple(rows), generated_at=now_local(),
+                       gpu_states=tuple(_label(GPU_STATE, st, lang) for st in states), subsidiary=sub,
+                       number=f"CAP-{site_code_}-{now_local():%Y%m%d}", language=lang)
+
+
+# --------------------------------------------------------------------------- fleet
+def months_elapsed(start: dt.date, today: dt.date) -> int:
+    """Whole months from `start` to `today` (a month counts once its day-of-month is reached)."""
+    months = (today.year - start.year) * 12 + (today.month - start.month)
+    if today.day < start.day:
+        months -= 1
+    return max(0, months)
+
+
+def book_value(cost: Decimal | None, purchased: dt.date | None, months: int, today: dt.date) -> Decimal:
+    """Straight-line: cost × (months left ÷ depreciation months), to the fen; no cost, no value."""
+    if cost is None:
+        return ZERO
+    if purchased is None or purchased > today:
+        return _fen(cost)
+    used = min(months_elapsed(purchased, today), months)
+    return _fen(Decimal(cost) * (months - used) / months)
+
+
+def _month_back(day: dt.date, months: int) -> str:
+    y, m = divmod(day.year * 12 + day.month - 1 - months, 12)
+    return f"{y:04d}-{m + 1:02d}"
+
+
+def revenue_by_model(db: Database, today: dt.date, months: int = 12) -> dict[str, Decimal]:
+    """Net revenue (before tax) of GPU items on issued statements and credit notes, per GPU model name,
+    for the `months` billing periods ending with the current month."""
+    first = _month_back(today, months - 1)
+    last = f"{today.year:04d}-{today.month:02d}"
+    with db.session() as s:
+        rows = s.execute(
+            select(ContractItem.id, ContractItem.gpu_model_id, func.sum(StatementLine.amount))
+            .join(StatementLine, StatementLine.contract_item_id == ContractItem.id)
+            .join(Statement, Statement.id == StatementLine.statement_id)
+            .where(Statement.status == StatementStatus.ISSUED, ContractItem.kind == ItemKind.GPU,
+                   StatementLine.period >= first, StatementLine.period <= last)
+            .group_by(ContractItem.id, ContractItem.gpu_model_id)).all()
+        names = dict(s.execute(select(GpuModel.id, GpuModel.name)).all())
+        out: dict[str, Decimal] = defaultdict(lambda: ZERO)
+        for item_id, model_id, amount in rows:
+            amount = Decimal(amount or 0)
+            if model_id is not None:
+                out[names[model_id]] += amount
+                continue
+            # named GPUs of several models: share the item's revenue by GPU count
+            mix = s.execute(select(GpuAsset.gpu_model_id, func.count())
+                            .join(contract_item_gpu, contract_item_gpu.c.gpu_id == GpuAsset.id)
+                            .where(contract_item_gpu.c.item_id == item_id)
+                            .group_by(GpuAsset.gpu_model_id)).all()
+            total = sum(n for _m, n in mix)
+            for m, n in mix:
+                out[names[m]] += amount * n / total
+    return {k: _fen(v) for k, v in out.items()}
+
+
+def fleet_doc(db: Database, *, language: str = "zh", today: dt.date | None = None,
+              subsidiary_code: str | None = None) -> FleetDoc:
+    """GPUs by model and state, book value today, and GPU revenue billed over the last 12 months.
+
+    Book value is straight-line over each GPU's depreciation months from its purchase cost;
+    retired GPUs are written off (0). Revenue is before tax, credit notes subtracted.
+    """
+    lang = _check_lang(language) or "zh"
+    today = today or now_local().date()
+    with db.session() as s:
+        gpus = s.execute(select(GpuModel.name, GpuAsset.state, GpuAsset.purchase_cost, GpuAsset.purchase_date,
+                                GpuAsset.depreciation_months)
+                         .join(GpuModel, GpuModel.id == GpuAsset.gpu_model_id)).all()
+        letterhead = _letterhead(s, subsidiary_code, lang)
+    counts: dict[str, Counter] = defaultdict(Counter)
+    value: dict[str, Decimal] = defaultdict(lambda: ZERO)
+    present: set[str] = set()
+    for model, state, cost, bought, months in gpus:
+        counts[model][state] += 1
+        present.add(state)
+        if state != GpuState.RETIRED:
+            value[model] += book_value(cost, bought, int(months or 36), today)
+    revenue = revenue_by_model(db, today)
+    states = [st for st in GpuState.values() if st in present]
+    rows = tuple(
+        FleetRow(model=m, counts={_label(GPU_STATE, st, lang): counts[m].get(st, 0) for st in states},
+                 book_value=_fen(value.get(m, ZERO)), revenue_12m=revenue.get(m, ZERO))
+        for m in sorted(set(counts) | set(revenue)))
+    title = "GPU 资产报告" if lang == "zh" else "GPU fleet report"
+    title += f"（截至 {today}）" if lang == "zh" else f" as of {today}"
+    return FleetDoc(rows=rows, generated_at=now_local(), states=tuple(_label(GPU_STATE, st, lang) for st in states),
+                    subsidiary=letterhead, number=f"FLEET-{today:%Y%m%d}", language=lang, title=title)
+
+
+# --------------------------------------------------------------------------- render and record
+def pdf_font_path(font_path: str | os.PathLike | None = None) -> str | None:
+    """The font to embed: the argument (the console's setting), else $IDC_PDF_FONT, else found by reports.fonts."""
+    if font_path:
+        return str(font_path)
+    return os.environ.get(FONT_ENV) or None
+
+
+DOCUMENT_KINDS = ("statement", "contract", "audit", "rack", "capacity", "fleet")
+
+
+@dataclass(frozen=True)
+class Printed:
+    kind: str
+    what: str  # the document's number or subject, as recorded in the audit trail
+    rows: int
+    result: RenderResult
+    checkpoint: str = ""  # audit reports only
+
+    @property
+    def path(self) -> Path:
+        return self.result.path
+
+    @property
+    def pages(self) -> int:
+        return self.result.pages
+
+
+def build_document(db: Database, kind: str, key: Any = None, *, language: str | None = None):
+    """The dataclass for `kind` (see DOCUMENT_KINDS); `key` is the number, AuditFilter, rack or site code."""
+    _check_lang(language)
+    if kind == "statement":
+        return statement_doc(db, key, language=language)
+    if kind == "contract":
+        return contract_doc(db, key, language=language)
+    if kind == "audit":
+        return audit_report_doc(db, key if isinstance(key, AuditFilter) else AuditFilter(), language=language or "zh")
+    if kind == "rack":
+        return rack_sheet_doc(db, key, language=language or "zh")
+    if kind == "capacity":
+        return capacity_doc(db, key, language=language or "zh")
+    if kind == "fleet":
+        return fleet_doc(db, language=language or "zh")
+    raise ValidationError({"kind": f"unknown document {kind!r}; one of {', '.join(DOCUMENT_KINDS)}"})
+
+
+def render_document(doc, path: str | os.PathLike, *, font_path: str | os.PathLike | None = None,
+                    style: dict | None = None) -> RenderResult:
+    import reports
+    from reports import FontNotFoundError
+
+    renderer = {
+        StatementDoc: reports.render_statement, ContractDoc: reports.render_contract,
+        AuditReportDoc: reports.render_audit_report, RackSheetDoc: reports.render_rack_sheet,
+        CapacityDoc: reports.render_capacity, FleetDoc: reports.render_fleet,
+    }[type(doc)]
+    try:
+        return renderer(doc, path, style=style, font_path=pdf_font_path(font_path))
+    except FontNotFoundError as exc:
+        raise DomainError(str(exc)) from None
+    except OSError as exc:
+        raise DomainError(f"cannot write {path}: {exc.strerror or exc}") from None
+
+
+def _subject(kind: str, doc) -> tuple[str, int]:
+    if isinstance(doc, StatementDoc):
+        return doc.number, len(doc.lines)
+    if isinstance(doc, ContractDoc):
+        return doc.number, len(doc.items)
+    if isinstance(doc, AuditReportDoc):
+        return f"{doc.period_from} – {doc.period_to} {doc.filters} @ {doc.checkpoint}", len(doc.events)
+    if isinstance(doc, RackSheetDoc):
+        return f"{doc.rack.site}/{doc.rack.room}/{doc.rack.name}", len(doc.rack.devices)
+    if isinstance(doc, CapacityDoc):
+        return doc.site, len(doc.rows)
+    return doc.number or kind, len(doc.rows)
+
+
+def print_document(db: Database, actor: Actor, kind: str, key: Any, path: str | os.PathLike, *,
+                   language: str | None = None, font_path: str | os.PathLike | None = None,
+                   style: dict | None = None) -> Printed:
+    """Build, render to `path` and record a ``print`` audit event; the one call the CLI and the console use."""
+    require(actor, "print")
+    doc = build_document(db, kind, key, language=language)
+    result = render_document(doc, path, font_path=font_path, style=style)
+    what, rows = _subject(kind, doc)
+    record_export(db, actor, kind if kind != "audit" else "audit", what[:255], rows, result.path, "pdf",
+                  action="print")
+    return Printed(kind, what, rows, result, doc.checkpoint if isinstance(doc, AuditReportDoc) else "")
+
+
+def print_statement(db, actor, number, path, **kw) -> Printed:
+    return print_document(db, actor, "statement", number, path, **kw)
+
+
+def print_contract(db, actor, number, path, **kw) -> Printed:
+    return print_document(db, actor, "contract", number, path, **kw)
+
+
+def print_audit_report(db, actor, flt: AuditFilter, path, **kw) -> Printed:
+    return print_document(db, actor, "audit", flt, path, **kw)
+
+
+def print_rack_sheet(db, actor, rack, path, **kw) -> Printed:
+    return print_document(db, actor, "rack", rack, path, **kw)
+
+
+def print_capacity(db, actor, site_code, path, **kw) -> Printed:
+    return print_document(db, actor, "capacity", site_code, path, **kw)
+
+
+def print_fleet(db, actor, path, **kw) -> Printed:
+    return print_document(db, actor, "fleet", None, path, **kw)
+
+
+__all__ = [
+    "statement_doc", "contract_doc", "audit_report_doc", "rack_sheet_doc", "capacity_doc", "fleet_doc",
+    "rack_elevation_doc", "find_rack", "rack_path", "book_value", "months_elapsed", "revenue_by_model",
+    "changes_text", "action_label", "period_label", "pdf_font_path", "build_document", "render_document",
+    "print_document", "print_statement", "print_contract", "print_audit_report", "print_rack_sheet",
+    "print_capacity", "print_fleet", "Printed", "DOCUMENT_KINDS",
+]
