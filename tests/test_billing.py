@@ -436,3 +436,19 @@ def test_downtime_recording_is_checked(db, admin, operator, auditor):
     BS.end_downtime(db, operator, did, cst(2026, 10, 2))
     with pytest.raises(RuleViolation, match="already ended"):
         BS.end_downtime(db, operator, did, cst(2026, 10, 3))
+
+
+def test_a_contract_ended_before_activation_bills_nothing(db, admin, manager):
+    w = make_world(db)
+    c = signed(db, manager, admin, w, [rack_item(w, 1, "6000")], dt.date(2026, 10, 1), dt.date(2027, 9, 30),
+               activate=False)
+    C.terminate_contract(db, admin, c.id, reason="客户未签约", at=cst(2026, 10, 5))
+    assert run(db, admin, "2026-10").lines_created == 0
+
+
+def test_suspended_contract_is_still_billed(db, admin, manager):
+    """Suspension holds the rack for the customer, so its fee runs on: 6,000.00 for October."""
+    w = make_world(db)
+    c = signed(db, manager, admin, w, [rack_item(w, 1, "6000")], dt.date(2026, 10, 1), dt.date(2027, 9, 30))
+    C.suspend_contract(db, admin, c.id, reason="欠费")
+    assert [l[3] for l in lines_of(run(db, admin, "2026-10"))] == [D("6000.00")]

@@ -81,3 +81,19 @@ def test_concurrent_runs_bill_each_line_once_and_number_gaplessly(db, admin, man
     with db.session() as s:
         assert s.execute(select(func.count()).select_from(StatementLine)).scalar_one() == N_CUSTOMERS
         assert s.execute(select(func.sum(Statement.subtotal))).scalar_one() == Decimal(1000 * sum(range(1, 13)))
+
+
+def test_concurrent_drafting_keeps_contract_numbers_gapless(db, admin, manager):
+    from app.services import contracts as C
+
+    if db.is_sqlite:
+        pytest.skip("SQLite serialises writers; the race is a PostgreSQL one")
+    w = make_world(db)
+
+    def draft(own):
+        return [C.create_contract(own, manager, subsidiary_id=w.subsidiary_id, customer_id=w.customer_id,
+                                  start_date=dt.date(2026, 10, 1), end_date=dt.date(2027, 9, 30),
+                                  items=[rack_item(w, 1, "1")]).number for _ in range(3)]
+    numbers = sorted(n for batch in _in_threads(db, 5, draft) for n in batch)
+    year = C.today_local().year
+    assert numbers == [f"GZ-{year}-{i:04d}" for i in range(1, 16)]

@@ -695,10 +695,14 @@ def credit_statement(db: Database, actor: Actor, key: int | str, reason: str, *,
         cn = Statement(kind=StatementKind.CREDIT_NOTE, subsidiary_id=orig.subsidiary_id, customer_id=orig.customer_id,
                        period=orig.period, status=StatementStatus.DRAFT, original_id=orig.id, reason=reason.strip(),
                        updated_by=actor.login)
+        langs = dict(s.execute(select(ContractItem.id, Contract.language).join(Contract).where(
+            ContractItem.id.in_([ln.contract_item_id for ln in lines if ln.contract_item_id]))).all())
         for ln in lines:
+            reversal = (f"Reversal of {orig.number}: " if langs.get(ln.contract_item_id) == "en"
+                        else f"冲销 {orig.number}：")
             cn.lines.append(StatementLine(
                 contract_item_id=ln.contract_item_id, charge=f"cn-{ln.charge}"[:16], period=ln.period,
-                description=f"冲销 {orig.number}：{ln.description}"[:255], quantity=-ln.quantity, unit=ln.unit,
+                description=(reversal + ln.description)[:255], quantity=-ln.quantity, unit=ln.unit,
                 unit_price=ln.unit_price, amount=-ln.amount, tax_rate=ln.tax_rate, tax=-ln.tax,
                 note=f"{orig.number} #{ln.id}"))
         s.add(cn)
