@@ -1,0 +1,1197 @@
+"""Bulk import and export: CSV (UTF-8 with BOM) and XLSX, plus device types from YAML.
+
+Import is all or nothing. Every row goes through the same service rules as a form (the
+EntitySpec validators, and for devices the rack placement rules), each inside its own
+SAVEPOINT so that one bad row does not hide the next: every bad row is reported with its
+line number, column and reason, and then nothing at all is written. Rows are matched to
+existing records by their natural key (region code, site code, rack name in its room,
+GPU serial, credit code, device-type slug, device asset tag / serial / name in its rack),
+so importing what `export` wrote is repeatable and changes nothing.
+
+Exports stream (yield_per, openpyxl write-only) and append one `export` audit event.
+Column names follow NetBox's bulk import where the concept exists; `tenant` is a customer,
+`location` a room.
+"""
+from __future__ import annotations
+
+import csv
+import datetime as dt
+import re
+from collections import Counter
+from dataclasses import dataclass, field
+from decimal import Decimal, InvalidOperation
+from pathlib import Path
+from typing import Any, Callable, Iterable, Iterator
+
+from sqlalchemy import func, or_, select, text
+from sqlalchemy.orm import Session, aliased
+
+from models import (AuditEvent, Contact, Contract, ContractItem, Customer, Device, DeviceType, GpuAsset, GpuModel,
+                    Rack, Region, Room, Site, Subsidiary, User)
+from models.choices import GpuState
+
+from .audit import Actor, HASHED_FIELDS, format_ts
+from .auth import require
+from .db import Database
+from .errors import DomainError, NotFound, PermissionDenied, RuleViolation, ValidationError
+from .services.common import _spec, create_in, flush_or_refuse, flush_versioned, snapshot
+from .uow import UnitOfWork
+from .validators import email_problem, phone_problem
+
+# --- kinds and their columns ---------------------------------------------------------
+
+KINDS = ("regions", "sites", "racks", "devices", "gpus", "customers", "device-types")
+EXPORT_ONLY_KINDS = ("users", "contracts", "audit", "statements")
+EXPORT_KINDS = KINDS + EXPORT_ONLY_KINDS
+FORMATS = ("csv", "xlsx")
+
+COLUMNS: dict[str, tuple[str, ...]] = {
+    "regions": ("code", "name", "parent"),
+    "sites": ("code", "name", "subsidiary", "region", "address", "latitude", "longitude", "status", "cooling",
+              "power_capacity_kw"),
+    "racks": ("site", "location", "name", "u_height", "power_capacity_kw", "status", "asset_tag", "tenant"),
+    "devices": ("name", "device_type", "status", "site", "location", "rack", "position", "face", "serial",
+                "asset_tag", "tenant", "comments"),
+    "gpus": ("serial", "model", "state", "device", "slot", "purchase_date", "purchase_cost", "warranty_end",
+             "depreciation_months"),
+    "customers": ("name", "credit_code", "region", "address", "account_manager", "status", "contact_name",
+                  "contact_phone", "contact_email", "contact_role"),
+    "device-types": ("manufacturer", "model", "slug", "part_number", "u_height", "is_full_depth", "airflow",
+                     "weight_kg", "max_power_w", "typical_power_w", "gpu_slots", "gpu_model", "role", "power_flag",
+                     "comments"),
+    "users": ("login", "display_name", "role", "active", "created_at"),
+    "contracts": ("number", "subsidiary", "tenant", "credit_code", "title", "status", "start_date", "end_date",
+                  "revision", "effective_date", "language", "items"),
+    "audit": HASHED_FIELDS + ("hash",),
+}
+REQUIRED: dict[str, tuple[str, ...]] = {
+    "regions": ("code", "name"),
+    "sites": ("code", "name", "subsidiary", "region"),
+    "racks": ("site", "location", "name"),
+    "devices": ("name", "device_type"),
+    "gpus": ("serial", "model"),
+    "customers": ("name", "credit_code"),
+    "device-types": ("manufacturer", "model", "slug"),
+}
+# Audit object type of each kind and the permission its writes need (besides "import").
+OBJECT_TYPE = {"regions": "region", "sites": "site", "racks": "rack", "devices": "device", "gpus": "gpu",
+               "customers": "customer", "device-types": "device_type", "users": "user", "contracts": "contract",
+               "audit": "audit", "statements": "statement"}
+PERMISSION = {"regions": "manage_reference", "sites": "manage_reference", "racks": "manage_dcim",
+              "devices": "manage_dcim", "gpus": "manage_gpus", "customers": "manage_customers",
+              "device-types": "manage_dcim"}
+# Service field name -> file column, to point a validator's complaint at the right column.
+FIELD_COLUMN: dict[str, dict[str, str]] = {
+    "regions": {"parent_code": "parent"},
+    "sites": {"subsidiary_id": "subsidiary", "region_code": "region"},
+    "racks": {"room_id": "location", "customer_id": "tenant"},
+    "devices": {"device_type_id": "device_type", "rack_id": "rack", "owner_customer_id": "tenant",
+                "notes": "comments"},
+    "gpus": {"gpu_model_id": "model", "device_id": "device"},
+    "customers": {"region_code": "region", "account_manager_id": "account_manager"},
+    "device-types": {"gpu_model_id": "gpu_model"},
+}
+TABLE_SUFFIXES = {".csv": "csv", ".xlsx": "xlsx", ".xlsm": "xlsx"}
+YAML_SUFFIXES = (".yaml", ".yml")
+XLSX_MAX_ROWS = 1_048_576
+STREAM_BATCH = 2000
+
+
+# --- results ---------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class RowError:
+    line: int
+    column: str | None
+    reason: str
+    file: str | None = None  # for a folder of YAML files
+
+    def __str__(self) -> str:
+        where = f"{self.file}, " if self.file else ""
+        col = f", column {self.column}" if self.column else ""
+        return f"{where}line {self.line}{col}: {self.reason}"
+
+
+@dataclass(frozen=True)
+class ImportRow:
+    line: int
+    values: dict[str, Any]
+    file: str | None = None
+
+
+@dataclass
+class ImportPreview:
+    kind: str
+    path: str
+    columns: list[str]
+    rows: list[ImportRow]
+    errors: list[RowError]
+
+    @property
+    def ok(self) -> bool:
+        return not self.errors
+
+
+@dataclass(frozen=True)
+class ImportResult:
+    kind: str
+    file: str
+    rows: int
+    created: int = 0
+    updated: int = 0
+    unchanged: int = 0
+    dry_run: bool = False
+    cancelled: bool = False
+    notes: tuple[str, ...] = ()       # e.g. device types whose power needs a person's look
+    changes: frozenset[str] = frozenset()
+
+    def summary(self) -> str:
+        if self.cancelled:
+            return f"{self.kind} import of {self.file} cancelled; nothing was imported"
+        verb = "would import" if self.dry_run else "imported"
+        return (f"{verb} {self.rows} {self.kind} row(s) from {self.file}: {self.created} new, "
+                f"{self.updated} updated, {self.unchanged} unchanged")
+
+
+class ImportFailed(ValidationError):
+    """The file had bad rows; nothing was imported. `row_errors` lists every one."""
+
+    def __init__(self, kind: str, path: str | Path, row_errors: list[RowError]):
+        self.kind = kind
+        self.path = str(path)
+        self.row_errors = list(row_errors)
+        errors: dict[str, str] = {}
+        for e in self.row_errors:
+            key = (f"{e.file}, " if e.file else "") + f"line {e.line}" + (f", column {e.column}" if e.column else "")
+            errors[key] = f"{errors[key]}; {e.reason}" if key in errors else e.reason
+        super().__init__(errors)
+        bad_lines = len({(e.file, e.line) for e in self.row_errors})
+        self.message = (f"nothing was imported from {Path(path).name}: {bad_lines} bad row(s)\n"
+                        + "\n".join(str(e) for e in self.row_errors))
+        self.args = (self.message,)
+
+
+@dataclass(frozen=True)
+class ExportResult:
+    kind: str
+    path: str
+    format: str
+    rows: int
+
+
+class _RowRefused(Exception):
+    """Problems found while reading or resolving one row: [(column, reason)]."""
+
+    def __init__(self, problems: list[tuple[str | None, str]]):
+        super().__init__("; ".join(r for _c, r in problems))
+        self.problems = problems
+
+
+# --- reading files -----------------------------------------------------------------------
+
+def _check_kind(kind: str, kinds: Iterable[str] = KINDS) -> str:
+    k = kind.strip().lower().replace("_", "-")
+    k = {"device-type": "device-types", "devicetypes": "device-types", "region": "regions", "site": "sites",
+         "rack": "racks", "device": "devices", "gpu": "gpus", "customer": "customers"}.get(k, k)
+    if k not in kinds:
+        raise ValidationError({"kind": f"{kind!r} cannot be used here; choose one of {', '.join(kinds)}"})
+    return k
+
+
+def table_format(path: str | Path) -> str:
+    suffix = Path(path).suffix.lower()
+    if suffix not in TABLE_SUFFIXES:
+        raise ValidationError({"file": f"{Path(path).name}: use a .csv or .xlsx file"})
+    return TABLE_SUFFIXES[suffix]
+
+
+def _cell_text(v: Any) -> str | None:
+    if v is None:
+        return None
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, dt.datetime):
+        return v.date().isoformat() if v.time() == dt.time() else v.isoformat()
+    if isinstance(v, dt.date):
+        return v.isoformat()
+    if isinstance(v, float):
+        return str(int(v)) if v.is_integer() else repr(v)
+    s = str(v).strip()
+    return s or None
+
+
+def _raw_rows(path: Path, fmt: str) -> Iterator[tuple[int, list]]:
+    """(line, cells) for every record; line is where it starts (the header is line 1)."""
+    if fmt == "csv":
+        with open(path, encoding="utf-8-sig", newline="") as f:
+            reader = csv.reader(f)
+            start = 1
+            for record in reader:
+                yield start, record
+                start = reader.line_num + 1
+        return
+    import openpyxl
+
+    wb = openpyxl.load_workbook(path, read_only=True, data_only=True)
+    try:
+        ws = wb.worksheets[0]
+        for line, record in enumerate(ws.iter_rows(values_only=True), start=1):
+            yield line, list(record)
+    finally:
+        wb.close()
+
+
+def read_table(kind: str, path: str | Path) -> tuple[list[str], list[ImportRow], list[RowError]]:
+    """Columns, rows (values as text or None) and the problems with the file's shape."""
+    path = Path(path)
+    fmt = table_format(path)
+    columns: list[str] = []
+    rows: list[ImportRow] = []
+    errors: list[RowError] = []
+    allowed = COLUMNS[kind]
+    try:
+        raw = _raw_rows(path, fmt)
+        header = next(((ln, cells) for ln, cells in raw if any(_cell_text(c) for c in cells)), None)
+        if header is None:
+            return [], [], [RowError(1, None, "the file is empty; the first row names the columns")]
+        header_line, cells = header
+        for i, c in enumerate(cells):
+            name = (_cell_text(c) or "").lower().replace(" ", "_")
+            columns.append(name)
+            if not name:
+                continue
+            if name not in allowed:
+                errors.append(RowError(header_line, name, f"unknown column; {kind} columns are {', '.join(allowed)}"))
+            elif columns.count(name) > 1:
+                errors.append(RowError(header_line, name, "this column appears twice"))
+        for req in REQUIRED.get(kind, ()):
+            if req not in columns:
+                errors.append(RowError(header_line, req, "required column is missing"))
+        for line, cells in raw:
+            texts = [_cell_text(c) for c in cells]
+            if not any(texts):
+                continue
+            if len(texts) > len(columns) and any(texts[len(columns):]):
+                errors.append(RowError(line, None, f"{len(texts)} cells but only {len(columns)} named columns"))
+            values = {col: (texts[i] if i < len(texts) else None) for i, col in enumerate(columns)
+                      if col in allowed}
+            rows.append(ImportRow(line, values))
+    except UnicodeDecodeError as exc:
+        errors.append(RowError(1, None, f"not UTF-8 text ({exc.reason}); save the CSV as UTF-8"))
+    except (csv.Error, OSError, KeyError, ValueError) as exc:
+        if isinstance(exc, FileNotFoundError):
+            raise NotFound(f"{path} does not exist") from None
+        errors.append(RowError(1, None, f"cannot read {path.name}: {exc}"))
+    except Exception as exc:  # openpyxl raises assorted errors for a file that is not a workbook
+        if type(exc).__module__.startswith(("openpyxl", "zipfile")):
+            errors.append(RowError(1, None, f"cannot read {path.name} as an Excel workbook: {exc}"))
+        else:
+            raise
+    return columns, rows, errors
+
+
+def _read_yaml_rows(path: str | Path) -> tuple[list[ImportRow], list[RowError]]:
+    from .devicetypes import DeviceTypeFileError, find_yaml_files, read_device_type_file
+
+    base = Path(path)
+    files = find_yaml_files(base)
+    if not files:
+        raise ValidationError({"file": f"{base} holds no .yaml or .yml files"})
+    rows, errors = [], []
+    for f in files:
+        name = str(f.relative_to(base)) if base.is_dir() else f.name
+        try:
+            values = read_device_type_file(f)
+        except DeviceTypeFileError as exc:
+            errors.extend(RowError(ln, col, reason, name) for ln, col, reason in exc.problems)
+            continue
+        except (OSError, UnicodeDecodeError) as exc:
+            errors.append(RowError(1, None, f"cannot read: {exc}", name))
+            continue
+        rows.append(ImportRow(1, values, name))
+    return rows, errors
+
+
+def _is_yaml_source(path: str | Path) -> bool:
+    p = Path(path)
+    return p.is_dir() or p.suffix.lower() in YAML_SUFFIXES
+
+
+# --- typed cells ------------------------------------------------------------------------
+
+class _Row:
+    """One row being resolved: typed getters that collect problems instead of raising."""
+
+    def __init__(self, row: ImportRow):
+        self.line = row.line
+        self.file = row.file
+        self.v = row.values
+        self.problems: list[tuple[str | None, str]] = []
+
+    def has(self, col: str) -> bool:
+        return col in self.v
+
+    def get(self, col: str) -> str | None:
+        value = self.v.get(col)
+        return value.strip() if isinstance(value, str) else value
+
+    def err(self, col: str | None, reason: str) -> None:
+        self.problems.append((col, reason))
+
+    def decimal(self, col: str) -> Decimal | None:
+        raw = self.get(col)
+        if raw in (None, ""):
+            return None
+        try:
+            return Decimal(str(raw).replace(",", ""))
+        except InvalidOperation:
+            self.err(col, f"{raw!r} is not a number")
+            return None
+
+    def integer(self, col: str) -> int | None:
+        d = self.decimal(col)
+        if d is None:
+            return None
+        if d != d.to_integral_value():
+            self.err(col, f"{self.get(col)!r} is not a whole number")
+            return None
+        return int(d)
+
+    def date(self, col: str) -> dt.date | None:
+        raw = self.get(col)
+        if raw in (None, ""):
+            return None
+        try:
+            return dt.date.fromisoformat(str(raw)[:10].replace("/", "-"))
+        except ValueError:
+            self.err(col, f"{raw!r} is not a date (write YYYY-MM-DD)")
+            return None
+
+    def boolean(self, col: str) -> bool | None:
+        raw = self.get(col)
+        if raw in (None, ""):
+            return None
+        word = str(raw).lower()
+        if word in ("true", "yes", "1", "y", "是"):
+            return True
+        if word in ("false", "no", "0", "n", "否"):
+            return False
+        self.err(col, f"{raw!r} is not true or false")
+        return None
+
+    def check(self) -> None:
+        if self.problems:
+            raise _RowRefused(self.problems)
+
+
+# --- lookups -------------------------------------------------------------------------------
+
+def _customer(s: Session, r: _Row, col: str = "tenant") -> int | None:
+    ref = r.get(col)
+    if not ref:
+        return None
+    hits = s.execute(select(Customer.id).where(or_(Customer.credit_code == ref.upper(), Customer.name == ref))
+                     .limit(3)).scalars().all()
+    if not hits:
+        r.err(col, f"no customer is named {ref!r} or has that credit code")
+    elif len(hits) > 1:
+        r.err(col, f"several customers are named {ref!r}; give the credit code instead")
+    else:
+        return hits[0]
+    return None
+
+
+def _room(s: Session, r: _Row, site_col: str = "site", room_col: str = "location") -> Room | None:
+    site_code, room_name = r.get(site_col), r.get(room_col)
+    site = s.execute(select(Site).where(Site.code == site_code)).scalar_one_or_none() if site_code else None
+    if site_code and site is None:
+        r.err(site_col, f"no site has the code {site_code!r}")
+        return None
+    if site is None:
+        return None
+    if not room_name:
+        r.err(room_col, f"name the room (location) in site {site.code}")
+        return None
+    room = s.execute(select(Room).where(Room.site_id == site.id, Room.name == room_name)).scalar_one_or_none()
+    if room is None:
+        r.err(room_col, f"site {site.code} has no room (location) named {room_name!r}")
+    return room
+
+
+def _device_ref(s: Session, r: _Row, col: str = "device") -> Device | None:
+    ref = r.get(col)
+    if not ref:
+        return None
+    hit = s.execute(select(Device).where(Device.asset_tag == ref)).scalar_one_or_none()
+    if hit is not None:
+        return hit
+    hits = s.execute(select(Device).where(Device.name == ref).limit(3)).scalars().all()
+    if not hits:
+        r.err(col, f"no device is named {ref!r} or has that asset tag")
+    elif len(hits) > 1:
+        r.err(col, f"several devices are named {ref!r}; give its asset tag instead")
+    else:
+        return hits[0]
+    return None
+
+
+# --- one upsert for the EntitySpec kinds -----------------------------------------------------
+
+def _upsert(uow: UnitOfWork, kind: str, existing, values: dict, label: str, *,
+            validate_as: dict | None = None) -> str:
+    """Create, or update only what differs; returns 'created', 'updated' or 'unchanged'."""
+    if existing is None:
+        create_in(uow, kind, values)
+        return "created"
+    spec = _spec(kind)
+    require(uow.actor, spec.permission)
+    before = snapshot(existing)
+    merged = {k: getattr(existing, k) for k in before}
+    merged.update(values)
+    merged.update(validate_as or {})
+    merged["_id"] = existing.id
+    if spec.normalise:
+        spec.normalise(merged)
+    errors = spec.validate(uow.session, merged)
+    if errors:
+        raise ValidationError(errors)
+    changed = [k for k in values if not k.startswith("_") and k != "id" and getattr(existing, k) != merged[k]]
+    if not changed:
+        return "unchanged"
+    for k in changed:
+        setattr(existing, k, merged[k])
+    flush_versioned(uow, existing, f"{kind} {label}")
+    after = snapshot(existing)
+    keys = [k for k in after if after[k] != before[k]]
+    uow.audit(f"{kind}.update", kind, existing.id, label,
+              before={k: before[k] for k in keys}, after={k: after[k] for k in keys})
+    return "updated"
+
+
+def _keep(values: dict, *keys: str) -> None:
+    """Empty cells in columns with a default mean 'the default' (new) or 'unchanged' (existing)."""
+    for k in keys:
+        if values.get(k) in (None, ""):
+            values.pop(k, None)
+
+
+# --- per-kind import: resolve (read-only) then write --------------------------------------------
+
+def _resolve_regions(s: Session, r: _Row) -> dict:
+    code = r.get("code") or ""
+    if not re.fullmatch(r"\d{6}", code):
+        r.err("code", f"{code!r} is not a six-digit GB/T 2260 code")
+    name = r.get("name") or ""
+    if not name:
+        r.err("name", "required")
+    elif len(name) > 64:
+        r.err("name", "longer than 64 characters")
+    parent = r.get("parent") or None
+    level = 1
+    if parent:
+        p = s.get(Region, parent)
+        if p is None:
+            r.err("parent", f"no region has the code {parent!r} (list parents before their children)")
+        elif parent == code:
+            r.err("parent", "a region cannot be its own parent")
+        elif p.level >= 3:
+            r.err("parent", f"{p.name} ({parent}) is a district; it has no sub-regions")
+        else:
+            level = p.level + 1
+    return {"code": code, "name": name, "parent_code": parent, "level": level}
+
+
+def _write_regions(uow: UnitOfWork, r: _Row, v: dict) -> str:
+    s = uow.session
+    existing = s.get(Region, v["code"])
+    if existing is None:
+        region = Region(**v, updated_by=uow.actor.login)
+        s.add(region)
+        flush_or_refuse(s)
+        uow.audit("region.create", "region", region.code, region.name, after=snapshot(region))
+        return "created"
+    before = snapshot(existing)
+    changed = [k for k in ("name", "parent_code", "level") if getattr(existing, k) != v[k]]
+    if not changed:
+        return "unchanged"
+    if "level" in changed:
+        children = s.execute(select(func.count()).select_from(Region)
+                             .where(Region.parent_code == existing.code)).scalar_one()
+        if children:
+            raise ValidationError({"parent_code": f"{existing.name} has {children} sub-region(s); "
+                                                  "it cannot move to another level"})
+    for k in changed:
+        setattr(existing, k, v[k])
+    flush_versioned(uow, existing, f"region {existing.code}")
+    uow.audit("region.update", "region", existing.code, existing.name,
+              before={k: before[k] for k in changed}, after={k: v[k] for k in changed})
+    return "updated"
+
+
+def _resolve_sites(s: Session, r: _Row) -> dict:
+    v = {"code": r.get("code"), "name": r.get("name")}
+    for col in ("address", "latitude", "longitude", "status", "cooling", "power_capacity_kw"):
+        if r.has(col):
+            v[col] = r.get(col)
+    if r.has("region"):
+        v["region_code"] = r.get("region")
+    sub = r.get("subsidiary")
+    if sub:
+        sid = s.execute(select(Subsidiary.id).where(Subsidiary.code == sub)).scalar_one_or_none()
+        if sid is None:
+            r.err("subsidiary", f"no subsidiary has the code {sub!r}")
+        v["subsidiary_id"] = sid
+    _keep(v, "status", "cooling", "power_capacity_kw")
+    return v
+
+
+def _write_sites(uow: UnitOfWork, r: _Row, v: dict) -> str:
+    existing = uow.session.execute(select(Site).where(Site.code == v["code"])).scalar_one_or_none()
+    return _upsert(uow, "site", existing, v, v["code"])
+
+
+def _resolve_racks(s: Session, r: _Row) -> dict:
+    room = _room(s, r)
+    v = {"room_id": room.id if room else None, "name": r.get("name")}
+    for col in ("u_height", "power_capacity_kw", "status", "asset_tag"):
+        if r.has(col):
+            v[col] = r.get(col)
+    if r.has("tenant"):
+        v["customer_id"] = _customer(s, r)
+    _keep(v, "u_height", "power_capacity_kw", "status")
+    return v
+
+
+def _write_racks(uow: UnitOfWork, r: _Row, v: dict) -> str:
+    existing = uow.session.execute(select(Rack).where(Rack.room_id == v["room_id"], Rack.name == v["name"])
+                                   ).scalar_one_or_none()
+    return _upsert(uow, "rack", existing, v, v["name"] or "")
+
+
+def _resolve_devices(s: Session, r: _Row) -> dict:
+    v: dict[str, Any] = {"name": r.get("name")}
+    slug = r.get("device_type")
+    if slug:
+        dtid = s.execute(select(DeviceType.id).where(DeviceType.slug == slug)).scalar_one_or_none()
+        if dtid is None:
+            r.err("device_type", f"no device type has the slug {slug!r}; import the device type first")
+        v["device_type_id"] = dtid
+    rack_name = r.get("rack")
+    known = len(r.problems)
+    room = None
+    if r.get("site") and r.get("location"):
+        room = _room(s, r)
+    elif r.get("site") and not s.execute(select(Site.id).where(Site.code == r.get("site"))).first():
+        r.err("site", f"no site has the code {r.get('site')!r}")
+    if rack_name and len(r.problems) > known:
+        v["rack_id"] = None  # the site or room is already wrong
+    elif rack_name:
+        q = select(Rack.id).join(Room, Room.id == Rack.room_id).join(Site, Site.id == Room.site_id) \
+            .where(Rack.name == rack_name)
+        if room is not None:
+            q = q.where(Rack.room_id == room.id)
+        else:
+            if r.get("site"):
+                q = q.where(Site.code == r.get("site"))
+            if r.get("location"):
+                q = q.where(Room.name == r.get("location"))
+        hits = s.execute(q.limit(3)).scalars().all()
+        if not hits:
+            where = " in ".join(x for x in (r.get("location"), r.get("site")) if x)
+            r.err("rack", f"no rack is named {rack_name!r}" + (f" in {where}" if where else ""))
+        elif len(hits) > 1:
+            r.err("rack", f"several racks are named {rack_name!r}; give the site and location too")
+        v["rack_id"] = hits[0] if len(hits) == 1 else None
+    elif r.get("position"):
+        r.err("rack", "a position needs a rack")
+    else:
+        v["rack_id"] = None
+    for col in ("status", "position", "face", "serial", "asset_tag"):
+        if r.has(col):
+            v[col] = r.get(col)
+    if v.get("face"):
+        v["face"] = v["face"].lower()
+    if r.has("comments"):
+        v["notes"] = r.get("comments")
+    if r.has("tenant"):
+        v["owner_customer_id"] = _customer(s, r)
+    _keep(v, "status")
+    return v
+
+
+def _write_devices(uow: UnitOfWork, r: _Row, v: dict) -> str:
+    s = uow.session
+    existing = None
+    if v.get("asset_tag"):
+        existing = s.execute(select(Device).where(Device.asset_tag == v["asset_tag"])).scalar_one_or_none()
+    if existing is None and v.get("serial"):
+        hits = s.execute(select(Device).where(Device.serial == v["serial"]).limit(2)).scalars().all()
+        existing = hits[0] if len(hits) == 1 else None
+    if existing is None:
+        q = select(Device).where(Device.name == v["name"])
+        q = q.where(Device.rack_id == v["rack_id"]) if v.get("rack_id") else q.where(Device.rack_id.is_(None))
+        hits = s.execute(q.limit(2)).scalars().all()
+        existing = hits[0] if len(hits) == 1 else None
+    if existing is not None and "rack_id" in v and v["rack_id"] != existing.rack_id:
+        from .services.dcim import _refuse_if_leased_gpus
+
+        _refuse_if_leased_gpus(s, existing, v)
+    return _upsert(uow, "device", existing, v, v["name"] or "")
+
+
+def _resolve_gpus(s: Session, r: _Row) -> dict:
+    v: dict[str, Any] = {"serial": r.get("serial")}
+    model = r.get("model")
+    if model:
+        mid = s.execute(select(GpuModel.id).where(func.lower(GpuModel.name) == model.lower())).scalar_one_or_none()
+        if mid is None:
+            names = ", ".join(s.execute(select(GpuModel.name).order_by(GpuModel.name)).scalars())
+            r.err("model", f"{model!r} is not in the GPU catalogue ({names})")
+        v["gpu_model_id"] = mid
+    if r.get("state"):
+        state = r.get("state").lower().replace("-", "_").replace(" ", "_")
+        if state not in GpuState.values():
+            r.err("state", f"{r.get('state')!r} is not a GPU state ({', '.join(GpuState.values())})")
+        v["state"] = state
+    for col in ("purchase_date", "warranty_end"):
+        if r.has(col):
+            v[col] = r.date(col)
+    if r.has("purchase_cost"):
+        v["purchase_cost"] = r.decimal("purchase_cost")
+    if r.get("depreciation_months"):
+        v["depreciation_months"] = r.integer("depreciation_months")
+    if r.has("device") or r.has("slot"):
+        device = _device_ref(s, r)
+        slot = r.integer("slot") if r.get("slot") else None
+        if device is not None and slot is None:
+            r.err("slot", f"say which GPU slot of {device.name}")
+        if device is None and slot is not None and not r.get("device"):
+            r.err("device", "a slot needs the device it is in")
+        v["_device_id"] = device.id if device else None
+        v["_slot"] = slot
+    return v
+
+
+def _install_checks(s: Session, gpu: GpuAsset, device_id: int, slot: int) -> None:
+    """The slot rules of gpus.install_gpu, inside this import's transaction."""
+    device = s.execute(select(Device).where(Device.id == device_id).with_for_update(of=Device)).scalar_one()
+    dtype = device.device_type
+    if gpu.state == GpuState.RETIRED:
+        raise RuleViolation(f"GPU {gpu.serial} is retired and cannot be installed", field="device")
+    if not 1 <= slot <= dtype.gpu_slots:
+        raise ValidationError({"slot": f"{device.name} ({dtype.label}) has {dtype.gpu_slots or 'no'} GPU slots"
+                                       + (f": choose 1–{dtype.gpu_slots}" if dtype.gpu_slots else "")})
+    if dtype.gpu_model_id and dtype.gpu_model_id != gpu.gpu_model_id:
+        wanted = s.get(GpuModel, dtype.gpu_model_id).name
+        raise RuleViolation(f"{device.name} takes {wanted} GPUs; {gpu.serial} is a {gpu.gpu_model.name}",
+                            field="model")
+    occupant = s.execute(select(GpuAsset.serial).where(GpuAsset.device_id == device_id, GpuAsset.slot == slot,
+                                                       GpuAsset.id != gpu.id)).first()
+    if occupant:
+        raise RuleViolation(f"slot {slot} of {device.name} already holds GPU {occupant[0]}", field="slot")
+
+
+def _write_gpus(uow: UnitOfWork, r: _Row, v: dict) -> str:
+    s = uow.session
+    placing = "_device_id" in v
+    device_id, slot = v.pop("_device_id", None), v.pop("_slot", None)
+    existing = s.execute(select(GpuAsset).where(GpuAsset.serial == v["serial"])).scalar_one_or_none()
+    if existing is not None:
+        if v.get("state") and v["state"] != existing.state:
+            raise ValidationError({"state": f"GPU {existing.serial} is {GpuState.label(existing.state)}; an import "
+                                            "does not move GPUs through their lifecycle. Use a lifecycle move"})
+        v.pop("state", None)
+        outcome = _upsert(uow, "gpu", existing, v, existing.serial, validate_as={"device_id": None, "slot": None})
+        gpu = existing
+    else:
+        create_in(uow, "gpu", v)
+        gpu = s.execute(select(GpuAsset).where(GpuAsset.serial == v["serial"])).scalar_one()
+        outcome = "created"
+    if placing and (gpu.device_id, gpu.slot) != (device_id, slot):
+        from .services import gpus as gpu_service
+
+        install_in = getattr(gpu_service, "install_gpu_in", None)
+        if install_in is not None:  # the service's own slot rules, in this transaction
+            install_in(uow, gpu.id, device_id, slot, reason="bulk import")
+            return "updated" if outcome == "unchanged" else outcome
+        if gpu.state == GpuState.LEASED:
+            raise RuleViolation(f"GPU {gpu.serial} is leased; it cannot be taken out of its server while a customer "
+                                "is using it", field="device")
+        if device_id is not None:
+            _install_checks(s, gpu, device_id, slot)
+        before = {"device_id": gpu.device_id, "slot": gpu.slot}
+        gpu.device_id, gpu.slot = device_id, slot
+        flush_versioned(uow, gpu, f"GPU {gpu.serial}")
+        uow.audit("gpu.install" if device_id else "gpu.uninstall", "gpu", gpu.id, gpu.serial,
+                  before=before, after={"device_id": device_id, "slot": slot})
+        outcome = "updated" if outcome == "unchanged" else outcome
+    return outcome
+
+
+def _resolve_customers(s: Session, r: _Row) -> dict:
+    v: dict[str, Any] = {"name": r.get("name"), "credit_code": (r.get("credit_code") or "").upper()}
+    if r.has("region"):
+        v["region_code"] = r.get("region")
+    for col in ("address", "status"):
+        if r.has(col):
+            v[col] = r.get(col)
+    if r.has("account_manager"):
+        login = r.get("account_manager")
+        uid = None
+        if login:
+            uid = s.execute(select(User.id).where(User.login == login)).scalar_one_or_none()
+            if uid is None:
+                r.err("account_manager", f"no user has the login {login!r}")
+        v["account_manager_id"] = uid
+    contact = {k: r.get(f"contact_{k}") for k in ("name", "phone", "email", "role") if r.has(f"contact_{k}")}
+    if any(contact.values()):
+        if not contact.get("name"):
+            r.err("contact_name", "a contact needs a name")
+        for key, check in (("phone", phone_problem), ("email", email_problem)):
+            problem = check(contact.get(key))
+            if problem:
+                r.err(f"contact_{key}", problem)
+        v["_contact"] = contact
+    _keep(v, "status")
+    return v
+
+
+def _write_customers(uow: UnitOfWork, r: _Row, v: dict) -> str:
+    s = uow.session
+    contact = v.pop("_contact", None)
+    existing = s.execute(select(Customer).where(Customer.credit_code == v["credit_code"])).scalar_one_or_none()
+    outcome = _upsert(uow, "customer", existing, v, v["name"] or "")
+    customer = existing or s.execute(select(Customer).where(Customer.credit_code == v["credit_code"])).scalar_one()
+    if contact:
+        current = next((c for c in customer.contacts if c.name == contact["name"]), None)
+        if current is None:
+            customer.contacts.append(Contact(**contact))
+            before = None
+        else:
+            before = snapshot(current, ("name", "phone", "email", "role"))
+            for k, value in contact.items():
+                setattr(current, k, value)
+        after = {k: contact.get(k, (before or {}).get(k)) for k in ("name", "phone", "email", "role")}
+        if before != after:
+            flush_or_refuse(s)
+            uow.audit("customer.contacts", "customer", customer.id, customer.name,
+                      before={"contact": before}, after={"contact": after})
+            outcome = "updated" if outcome == "unchanged" else outcome
+    return outcome
+
+
+def _resolve_device_types(s: Session, r: _Row) -> dict:
+    if r.file is not None:  # from YAML: already parsed and checked by devicetypes
+        return dict(r.v)
+    v: dict[str, Any] = {}
+    for col in ("manufacturer", "model", "slug", "part_number", "airflow", "role", "power_flag", "comments"):
+        if r.has(col):
+            v[col] = r.get(col)
+    for col in ("u_height", "weight_kg"):
+        if r.has(col):
+            v[col] = r.decimal(col)
+    for col in ("max_power_w", "typical_power_w", "gpu_slots"):
+        if r.has(col):
+            v[col] = r.integer(col)
+    if r.has("is_full_depth"):
+        v["is_full_depth"] = r.boolean("is_full_depth")
+    if r.has("gpu_model"):
+        name = r.get("gpu_model")
+        mid = None
+        if name:
+            mid = s.execute(select(GpuModel.id).where(func.lower(GpuModel.name) == name.lower())).scalar_one_or_none()
+            if mid is None:
+                r.err("gpu_model", f"{name!r} is not in the GPU catalogue")
+        v["gpu_model_id"] = mid
+    _keep(v, "u_height", "is_full_depth", "gpu_slots", "role")
+    return v
+
+
+def _write_device_types(uow: UnitOfWork, r: _Row, v: dict) -> str:
+    from .devicetypes import upsert_device_type
+
+    return upsert_device_type(uow, v, from_library=r.file is not None)
+
+
+def _row_key(kind: str, v: dict) -> Any:
+    """What makes two rows of one file the same record (duplicates are refused)."""
+    return {"regions": lambda: v.get("code"), "sites": lambda: v.get("code"),
+            "racks": lambda: (v.get("room_id"), v.get("name")) if v.get("room_id") else None,
+            "gpus": lambda: v.get("serial"), "customers": lambda: v.get("credit_code"),
+            "device-types": lambda: v.get("slug"),
+            "devices": lambda: v.get("asset_tag") and ("tag", v["asset_tag"])}[kind]()
+
+
+HANDLERS: dict[str, tuple[Callable[[Session, _Row], dict], Callable[[UnitOfWork, _Row, dict], str]]] = {
+    "regions": (_resolve_regions, _write_regions),
+    "sites": (_resolve_sites, _write_sites),
+    "racks": (_resolve_racks, _write_racks),
+    "devices": (_resolve_devices, _write_devices),
+    "gpus": (_resolve_gpus, _write_gpus),
+    "customers": (_resolve_customers, _write_customers),
+    "device-types": (_resolve_device_types, _write_device_types),
+}
+
+
+def _rule_column(kind: str, exc: DomainError) -> str | None:
+    if exc.field:
+        return FIELD_COLUMN.get(kind, {}).get(exc.field, exc.field)
+    if kind == "gpus":
+        msg = exc.message
+        return "slot" if "slot" in msg else "model" if " takes " in msg else "device"
+    if kind == "devices":
+        msg = exc.message
+        if "overlap" in msg or "would reach" in msg or "position" in msg:
+            return "position"
+        if "rack" in msg:
+            return "rack"
+    return None
+
+
+def _errors_of(kind: str, r: _Row, exc: Exception) -> list[RowError]:
+    cols = FIELD_COLUMN.get(kind, {})
+    if isinstance(exc, _RowRefused):
+        return [RowError(r.line, c, reason, r.file) for c, reason in exc.problems]
+    if isinstance(exc, ValidationError):
+        return [RowError(r.line, cols.get(k, k) or None, reason, r.file) for k, reason in exc.errors.items()]
+    assert isinstance(exc, DomainError)
+    return [RowError(r.line, _rule_column(kind, exc), exc.message, r.file)]
+
+
+def _load(kind: str, path: str | Path) -> tuple[list[str], list[ImportRow], list[RowError]]:
+    if kind == "device-types" and _is_yaml_source(path):
+        rows, errors = _read_yaml_rows(path)
+        return list(COLUMNS["device-types"]), rows, errors
+    if kind != "device-types" and _is_yaml_source(path):
+        raise ValidationError({"file": f"{Path(path).name}: YAML is for device types; use .csv or .xlsx"})
+    if not Path(path).exists():
+        raise NotFound(f"{path} does not exist")
+    return read_table(kind, path)
+
+
+# --- public: preview and import --------------------------------------------------------------
+
+def preview_import(db: Database, kind: str, path: str | Path) -> ImportPreview:
+    """Read the file and resolve its references without writing anything.
+
+    Finds the file's shape problems, bad values and unknown references; the rules that
+    depend on writing (overlaps between rows, duplicates) are checked by a dry run.
+    """
+    kind = _check_kind(kind)
+    columns, rows, errors = _load(kind, path)
+    resolve, _write = HANDLERS[kind]
+    first_row = rows[0].line if rows else None
+    if not any(e.file is None and (first_row is None or e.line < first_row) for e in errors):
+        with db.session() as s:
+            for row in rows:
+                r = _Row(row)
+                try:
+                    resolve(s, r)
+                except Exception as exc:  # a resolver bug must not hide the file
+                    r.err(None, str(exc))
+                errors.extend(RowError(r.line, c, reason, r.file) for c, reason in r.problems)
+            s.rollback()
+    return ImportPreview(kind, str(path), columns, rows, sorted(errors, key=lambda e: (e.file or "", e.line)))
+
+
+def run_import(db: Database, actor: Actor, kind: str, path: str | Path, dry_run: bool = False,
+               progress: Callable[[int, int], None] | None = None,
+               cancelled: Callable[[], bool] | None = None) -> ImportResult:
+    """All or nothing: every row valid, or ImportFailed listing every bad row and nothing written."""
+    kind = _check_kind(kind)
+    require(actor, "import")
+    require(actor, PERMISSION[kind])
+    path = Path(path)
+    columns, rows, errors = _load(kind, path)
+    first_row = rows[0].line if rows else None
+    if any(e.file is None and (first_row is None or e.line < first_row) for e in errors):
+        raise ImportFailed(kind, path, errors)  # the header is wrong: the rows cannot be read
+    if not rows and not errors:
+        raise ImportFailed(kind, path, [RowError(2, None, "the file has no rows to import")])
+    resolve, write = HANDLERS[kind]
+    counts: Counter[str] = Counter()
+    notes: list[str] = []
+    seen: dict[Any, int] = {}
+    total = len(rows)
+    with UnitOfWork(db, actor) as uow:
+        s = uow.session
+        if db.is_sqlite:
+            # pysqlite begins a transaction only at the first write; start it now so that
+            # releasing the first row's SAVEPOINT cannot commit anything on its own.
+            s.execute(text("UPDATE audit_head SET seq = seq WHERE id = 1"))
+        for done, row in enumerate(rows, start=1):
+            if cancelled is not None and cancelled():
+                uow.rollback()
+                return ImportResult(kind, path.name, total, dry_run=dry_run, cancelled=True)
+            r = _Row(row)
+            savepoint = s.begin_nested()
+            try:
+                values = resolve(s, r)
+                r.check()
+                key = _row_key(kind, values)
+                if key is not None and key in seen:
+                    raise _RowRefused([(None, f"the same record as line {seen[key]}; each record once per file")])
+                if key is not None:
+                    seen[key] = r.line
+                counts[write(uow, r, values)] += 1
+                savepoint.commit()
+                if kind == "device-types" and values.get("power_flag"):
+                    notes.append(f"{values.get('slug')}: {values['power_flag']}")
+            except PermissionDenied:
+                savepoint.rollback()
+                raise
+            except (_RowRefused, DomainError) as exc:
+                savepoint.rollback()
+                errors.extend(_errors_of(kind, r, exc))
+            if progress is not None:
+                progress(done, total)
+        if errors:
+            uow.rollback()
+            raise ImportFailed(kind, path, sorted(errors, key=lambda e: (e.file or "", e.line)))
+        uow.audit("import", OBJECT_TYPE[kind], None, path.name,
+                  after={"kind": kind, "file": path.name, "rows": total, "created": counts["created"],
+                         "updated": counts["updated"], "unchanged": counts["unchanged"], "dry_run": dry_run})
+        changes = frozenset(uow.changes)
+        if dry_run:
+            uow.rollback()
+        else:
+            uow.commit()
+    return ImportResult(kind, path.name, total, counts["created"], counts["updated"], counts["unchanged"],
+                        dry_run, False, tuple(notes), changes)
+
+
+# --- export ----------------------------------------------------------------------------------
+
+def _export_query(kind: str):
+    if kind == "regions":
+        return select(Region.code, Region.name, Region.parent_code).order_by(Region.level, Region.code)
+    if kind == "sites":
+        return (select(Site.code, Site.name, Subsidiary.code, Site.region_code, Site.address, Site.latitude,
+                       Site.longitude, Site.status, Site.cooling, Site.power_capacity_kw)
+                .join(Subsidiary, Subsidiary.id == Site.subsidiary_id).order_by(Site.code))
+    if kind == "racks":
+        return (select(Site.code, Room.name, Rack.name, Rack.u_height, Rack.power_capacity_kw, Rack.status,
+                       Rack.asset_tag, Customer.name)
+                .join(Room, Room.id == Rack.room_id).join(Site, Site.id == Room.site_id)
+                .outerjoin(Customer, Customer.id == Rack.customer_id).order_by(Site.code, Room.name, Rack.name))
+    if kind == "devices":
+        return (select(Device.name, DeviceType.slug, Device.status, Site.code, Room.name, Rack.name, Device.position,
+                       Device.face, Device.serial, Device.asset_tag, Customer.name, Device.notes)
+                .join(DeviceType, DeviceType.id == Device.device_type_id)
+                .outerjoin(Rack, Rack.id == Device.rack_id).outerjoin(Room, Room.id == Rack.room_id)
+                .outerjoin(Site, Site.id == Room.site_id)
+                .outerjoin(Customer, Customer.id == Device.owner_customer_id).order_by(Device.id))
+    if kind == "gpus":
+        return (select(GpuAsset.serial, GpuModel.name, GpuAsset.state, Device.name, GpuAsset.slot,
+                       GpuAsset.purchase_date, GpuAsset.purchase_cost, GpuAsset.warranty_end,
+                       GpuAsset.depreciation_months)
+                .join(GpuModel, GpuModel.id == GpuAsset.gpu_model_id)
+                .outerjoin(Device, Device.id == GpuAsset.device_id).order_by(GpuAsset.id))
+    if kind == "customers":
+        first = (select(func.min(Contact.id)).where(Contact.customer_id == Customer.id)
+                 .correlate(Customer).scalar_subquery())
+        return (select(Customer.name, Customer.credit_code, Customer.region_code, Customer.address, User.login,
+                       Customer.status, Contact.name, Contact.phone, Contact.email, Contact.role)
+                .outerjoin(User, User.id == Customer.account_manager_id)
+                .outerjoin(Contact, Contact.id == first).order_by(Customer.id))
+    if kind == "device-types":
+        return (select(DeviceType.manufacturer, DeviceType.model, DeviceType.slug, DeviceType.part_number,
+                       DeviceType.u_height, DeviceType.is_full_depth, DeviceType.airflow, DeviceType.weight_kg,
+                       DeviceType.max_power_w, DeviceType.typical_power_w, DeviceType.gpu_slots, GpuModel.name,
+                       DeviceType.role, DeviceType.power_flag, DeviceType.comments)
+                .outerjoin(GpuModel, GpuModel.id == DeviceType.gpu_model_id).order_by(DeviceType.slug))
+    if kind == "users":
+        return select(User.login, User.display_name, User.role, User.active, User.created_at).order_by(User.login)
+    if kind == "contracts":
+        items = (select(func.count(ContractItem.id)).where(ContractItem.contract_id == Contract.id)
+                 .correlate(Contract).scalar_subquery())
+        return (select(Contract.number, Subsidiary.code, Customer.name, Customer.credit_code, Contract.title,
+                       Contract.status, Contract.start_date, Contract.end_date, Contract.revision,
+                       Contract.effective_date, Contract.language, items)
+                .join(Subsidiary, Subsidiary.id == Contract.subsidiary_id)
+                .join(Customer, Customer.id == Contract.customer_id).order_by(Contract.number))
+    if kind == "audit":
+        return select(*[getattr(AuditEvent, f) for f in COLUMNS["audit"]]).order_by(AuditEvent.seq)
+    raise ValidationError({"kind": f"{kind!r} cannot be exported"})
+
+
+def _export_value(kind: str, header: str, value: Any) -> Any:
+    if kind == "audit" and header == "ts" and isinstance(value, dt.datetime):
+        return format_ts(value)  # exactly the text the hash covers
+    if isinstance(value, Decimal) and header in ("position", "u_height"):
+        return value.quantize(Decimal(1)) if value == value.to_integral_value() else value  # U10, not U10.0
+    return value
+
+
+def _matches(row: list, needle: str) -> bool:
+    return any(needle in str(c).lower() for c in row if c is not None)
+
+
+def _statement_rows(db: Database) -> tuple[list[str], Iterable]:
+    try:
+        from .services import billing as billing_service
+        hook = billing_service.export_statements_rows
+    except (ImportError, AttributeError):
+        raise NotFound("statements cannot be exported yet: the billing module does not provide "
+                       "app.services.billing.export_statements_rows") from None
+    headers, rows = hook(db)
+    return list(headers), rows
+
+
+def export_rows(db: Database, kind: str, filter: str | dict | None = None) -> tuple[list[str], Iterator[list]]:
+    """Headers and a lazy iterator of rows, streamed from the database in batches.
+
+    `filter` is either a text that some cell must contain (case-insensitive), or a dict
+    column -> value that the row must equal.
+    """
+    kind = _check_kind(kind, EXPORT_KINDS)
+    if kind == "statements":
+        headers, source = _statement_rows(db)
+
+        def statement_iter():
+            for row in source:
+                row = list(row)
+                if _keep_row(headers, row, filter):
+                    yield row
+        return headers, statement_iter()
+    headers = list(COLUMNS[kind])
+    stmt = _export_query(kind)
+
+    def rows() -> Iterator[list]:
+        with db.session() as s:
+            result = s.execute(stmt.execution_options(yield_per=STREAM_BATCH))
+            for part in result.partitions():
+                for rec in part:
+                    row = [_export_value(kind, h, v) for h, v in zip(headers, rec)]
+                    if _keep_row(headers, row, filter):
+                        yield row
+    return headers, rows()
+
+
+def _keep_row(headers: list[str], row: list, filter) -> bool:
+    if not filter:
+        return True
+    if isinstance(filter, dict):
+        return all(str(row[headers.index(k)] if row[headers.index(k)] is not None else "") == str(v)
+                   for k, v in filter.items() if k in headers)
+    return _matches(row, str(filter).lower())
+
+
+def _csv_value(v: Any) -> str:
+    if v is None:
+        return ""
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, (dt.date, dt.datetime)):
+        return v.isoformat()
+    return str(v)
+
+
+def write_export(headers: list[str], rows: Iterable[list], path: str | Path, fmt: str | None = None,
+                 *, sheet: str = "export", progress: Callable[[int], None] | None = None,
+                 cancelled: Callable[[], bool] | None = None) -> int:
+    """Write CSV (UTF-8 with BOM, so Excel shows Chinese) or XLSX (write-only, streamed).
+
+    Returns the number of data rows. An XLSX sheet holds at most 1,048,575 rows; more
+    continue on further sheets, each with the header.
+    """
+    path = Path(path)
+    fmt = (fmt or table_format(path)).lower()
+    if fmt not in FORMATS:
+        raise ValidationError({"format": f"format is csv or xlsx, not {fmt!r}"})
+    count = 0
+    tmp = path.with_name(path.name + ".part")
+    try:
+        if fmt == "csv":
+            with open(tmp, "w", encoding="utf-8-sig", newline="") as f:
+                w = csv.writer(f)
+                w.writerow(headers)
+                for row in rows:
+                    if cancelled is not None and count % 1000 == 0 and cancelled():
+                        raise _Cancelled()
+                    w.writerow([_csv_value(v) for v in row])
+                    count += 1
+                    if progress is not None and count % 1000 == 0:
+                        progress(count)
+        else:
+            count = _write_xlsx(headers, rows, tmp, sheet, progress, cancelled)
+        tmp.replace(path)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
+    if progress is not None:
+        progress(count)
+    return count
+
+
+class _Cancelled(Exception):
+    pass
+
+
+def _write_xlsx(headers, rows, path: Path, sheet: str, progress, cancelled) -> int:
+    from openpyxl import Workbook
+    from openpyxl.cell import WriteOnlyCell
+    from openpyxl.cell.cell import ILLEGAL_CHARACTERS_RE
+
+    wb = Workbook(write_only=True)
+    title = re.sub(r"[\[\]:*?/\\]", "-", sheet)[:28] or "export"
+    ws = wb.create_sheet(title)
+    ws.append(headers)
+    in_sheet, count, sheets = 1, 0, 1
+    for row in rows:
+        if in_sheet >= XLSX_MAX_ROWS:
+            sheets += 1
+            ws = wb.create_sheet(f"{title[:24]} ({sheets})")
+            ws.append(headers)
+            in_sheet = 1
+        if cancelled is not None and count % 1000 == 0 and cancelled():
+            raise _Cancelled()
+        cells = list(row)
+        for i, v in enumerate(cells):
+            if isinstance(v, dt.datetime):
+                v = cells[i] = v.isoformat()  # Excel has no time zones; keep the exact instant as text
+            if isinstance(v, str):
+                if ILLEGAL_CHARACTERS_RE.search(v):
+                    v = cells[i] = ILLEGAL_CHARACTERS_RE.sub("", v)
+                if v.startswith("="):
+                    cell = WriteOnlyCell(ws, value=v)
+                    cell.data_type = "s"  # text, never a formula
+                    cells[i] = cell
+        ws.append(cells)
+        in_sheet += 1
+        count += 1
+        if progress is not None and count % 1000 == 0:
+            progress(count)
+    wb.save(path)
+    return count
+
+
+def run_export(db: Database, actor: Actor, kind: str, path: str | Path, fmt: str | None = None,
+               filter_text: str | None = None, *, progress: Callable[[int], None] | None = None,
+               cancelled: Callable[[], bool] | None = None) -> ExportResult:
+    """Export a kind to a file and record the export in the audit trail.
+
+    A cancelled export leaves no file and raises DomainError("export cancelled").
+    """
+    require(actor, "export")
+    kind = _check_kind(kind, EXPORT_KINDS)
+    path = Path(path)
+    fmt = (fmt or table_format(path)).lower()
+    if fmt not in FORMATS:
+        raise ValidationError({"format": f"format is csv or xlsx, not {fmt!r}"})
+    headers, rows = export_rows(db, kind, filter_text)
+    try:
+        count = write_export(headers, rows, path, fmt, sheet=kind, progress=progress, cancelled=cancelled)
+    except _Cancelled:
+        raise DomainError(f"export of {kind} cancelled; no file was written") from None
+    with UnitOfWork(db, actor) as uow:
+        uow.audit("export", OBJECT_TYPE[kind], None, path.name,
+                  after={"kind": kind, "format": fmt, "rows": count, "file": path.name,
+                         "filter": filter_text or None})
+        uow.commit()
+    return ExportResult(kind, str(path), fmt, count)
+
+
+def template_headers(kind: str) -> list[str]:
+    """The columns a file for `kind` may have (for an 'empty template' button)."""
+    return list(COLUMNS[_check_kind(kind, EXPORT_KINDS[:-1])])

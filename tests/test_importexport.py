@@ -1,0 +1,403 @@
+"""Bulk import/export: all or nothing, every bad row named, and export → import round trips."""
+from __future__ import annotations
+
+import csv
+import datetime as dt
+import re
+from decimal import Decimal
+from pathlib import Path
+
+import pytest
+from sqlalchemy import select
+
+from app.errors import NotFound, PermissionDenied, ValidationError
+from app.importexport import (COLUMNS, EXPORT_KINDS, KINDS, ImportFailed, export_rows, preview_import, read_table,
+                              run_export, run_import, write_export)
+from app.services.common import create_record
+from app.services.dcim import place_device
+from app.validators import make_uscc
+from models import AuditEvent, Customer, Device, GpuAsset, Rack, Region
+from tests.conftest import table_counts
+
+DEVICE_TYPES = Path(__file__).resolve().parents[1] / "resources" / "device-types"
+CUSTOMER_CODE = make_uscc("91350100575XY12A3")
+OTHER_CODE = make_uscc("91110000600037341")
+
+
+def write_csv(path: Path, rows: list[list], bom: bool = True) -> Path:
+    with open(path, "w", encoding="utf-8-sig" if bom else "utf-8", newline="") as f:
+        csv.writer(f).writerows(rows)
+    return path
+
+
+def write_xlsx(path: Path, rows: list[list]) -> Path:
+    from openpyxl import Workbook
+
+    wb = Workbook()
+    ws = wb.active
+    for r in rows:
+        ws.append(r)
+    wb.save(path)
+    return path
+
+
+@pytest.fixture
+def world(db, admin, tmp_path):
+    """Regions, a subsidiary, site FZ1 with room A1 and racks R01/R02, device types, a customer,
+    device existing-01 at U10–U11 of R01 and GPU G-0001 in its slot 1."""
+    run_import(db, admin, "regions", write_csv(tmp_path / "regions.csv", [
+        ["code", "name", "parent"], ["350000", "福建省", ""], ["350100", "福州市", "350000"],
+        ["350102", "鼓楼区", "350100"], ["110000", "北京市", ""]]))
+    sub = create_record(db, admin, "subsidiary", {"code": "FZ", "name": "福州总部", "credit_code": OTHER_CODE})
+    site = create_record(db, admin, "site", {"code": "FZ1", "name": "福州一号", "subsidiary_id": sub,
+                                             "region_code": "350102"})
+    room = create_record(db, admin, "room", {"site_id": site, "name": "A1"})
+    racks = {n: create_record(db, admin, "rack", {"room_id": room, "name": n}) for n in ("R01", "R02")}
+    run_import(db, admin, "device-types", DEVICE_TYPES)
+    t2u = create_record(db, admin, "device_type", {"manufacturer": "Acme", "model": "2U box", "slug": "acme-2u",
+                                                   "u_height": 2, "max_power_w": 500, "typical_power_w": 400,
+                                                   "gpu_slots": 4})
+    cust = create_record(db, admin, "customer", {"name": "福州云算科技有限公司", "credit_code": CUSTOMER_CODE,
+                                                 "region_code": "350102"})
+    dev = place_device(db, admin, {"name": "existing-01", "device_type_id": t2u, "rack_id": racks["R01"],
+                                   "position": 10, "face": "front", "owner_customer_id": cust})
+    gpu_csv = write_csv(tmp_path / "gpus0.csv", [["serial", "model", "state", "device", "slot", "purchase_date",
+                                                  "purchase_cost"],
+                                                 ["G-0001", gpu_model_name(db), "received", "existing-01", "1",
+                                                  "2025-03-01", "215000.00"]])
+    run_import(db, admin, "gpus", gpu_csv)
+    return {"site": site, "room": room, "racks": racks, "t2u": t2u, "customer": cust, "device": dev}
+
+
+def gpu_model_name(db) -> str:
+    from models import GpuModel
+
+    with db.session() as s:
+        return s.execute(select(GpuModel.name).order_by(GpuModel.id)).scalars().first()
+
+
+# --- the "Done when": a device onto occupied units imports nothing and names the line ----------
+
+def test_device_onto_occupied_units_imports_nothing_and_names_line_and_column(db, admin, world, tmp_path):
+    path = write_csv(tmp_path / "devices.csv", [
+        ["name", "device_type", "status", "site", "location", "rack", "position", "face"],
+        ["new-01", "acme-2u", "active", "FZ1", "A1", "R01", "1", "front"],
+        ["new-02", "acme-2u", "active", "FZ1", "A1", "R01", "10", "front"],
+    ])
+    before = table_counts(db)
+    with pytest.raises(ImportFailed) as info:
+        run_import(db, admin, "devices", path)
+    err = info.value
+    assert [(e.line, e.column) for e in err.row_errors] == [(3, "position")]
+    # dcim's message may print the top unit as "U11.0"; the line and column are what matter here
+    assert re.search(r"line 3, column position: U10(\.0)?–U11(\.0)? of rack FZ1/A1/R01 overlap existing-01",
+                     err.message), err.message
+    assert "nothing was imported" in err.message
+    assert "line 3, column position" in err.errors
+    assert table_counts(db) == before
+
+
+def test_several_bad_rows_are_all_listed(db, admin, world, tmp_path):
+    path = write_csv(tmp_path / "devices.csv", [
+        ["name", "device_type", "site", "location", "rack", "position", "face", "tenant"],
+        ["ok-01", "acme-2u", "FZ1", "A1", "R02", "5", "front", ""],          # line 2: fine
+        ["clash-02", "acme-2u", "FZ1", "A1", "R02", "6", "front", ""],       # 3: overlaps line 2
+        ["typo-03", "acme-9u", "FZ1", "A1", "R02", "20", "front", ""],       # 4: unknown type
+        ["high-04", "acme-2u", "FZ1", "A1", "R02", "42", "front", ""],       # 5: does not fit
+        ["who-05", "acme-2u", "FZ1", "B9", "R02", "30", "front", ""],        # 6: unknown room
+        ["cust-06", "acme-2u", "FZ1", "A1", "R02", "30", "front", "无此公司"],  # 7: unknown customer
+        ["pos-07", "acme-2u", "FZ1", "A1", "R02", "x", "side", ""],          # 8: bad position and face
+    ])
+    before = table_counts(db)
+    with pytest.raises(ImportFailed) as info:
+        run_import(db, admin, "devices", path)
+    got = {(e.line, e.column) for e in info.value.row_errors}
+    assert {(3, "position"), (4, "device_type"), (5, "position"), (6, "location"), (7, "tenant"),
+            (8, "position"), (8, "face")} <= got
+    assert 2 not in {e.line for e in info.value.row_errors}
+    assert "clash-02" not in info.value.message or "ok-01" in info.value.message  # names the row it overlaps
+    assert "overlap ok-01" in info.value.message
+    assert table_counts(db) == before
+
+
+def test_bad_gpu_rows_all_listed(db, admin, world, tmp_path):
+    model = gpu_model_name(db)
+    path = write_csv(tmp_path / "gpus.csv", [
+        ["serial", "model", "state", "device", "slot", "purchase_date", "purchase_cost", "warranty_end"],
+        ["G-1", "No Such GPU", "", "", "", "", "", ""],                   # 2
+        ["G-2", model, "available", "", "", "", "", ""],                  # 3: must start ordered/received
+        ["G-3", model, "", "", "", "2025-13-40", "-5", ""],               # 4: bad date, negative cost
+        ["G-4", model, "", "existing-01", "9", "", "", ""],               # 5: no slot 9
+        ["G-5", model, "", "existing-01", "1", "", "", ""],               # 6: slot 1 taken
+        ["G-6", model, "ordered", "", "", "2025-01-01", "100", "2028-01-01"],  # 7: fine
+        ["G-6", model, "ordered", "", "", "", "", ""],                    # 8: duplicate of line 7
+    ])
+    before = table_counts(db)
+    with pytest.raises(ImportFailed) as info:
+        run_import(db, admin, "gpus", path)
+    got = {(e.line, e.column) for e in info.value.row_errors}
+    assert {(2, "model"), (3, "state"), (4, "purchase_date"), (5, "slot"), (6, "slot"), (8, None)} <= got
+    assert 7 not in {e.line for e in info.value.row_errors}
+    assert table_counts(db) == before
+
+
+def test_header_problems_refuse_the_file(db, admin, world, tmp_path):
+    path = write_csv(tmp_path / "racks.csv", [["site", "rack_name", "u_height"], ["FZ1", "R09", "42"]])
+    with pytest.raises(ImportFailed) as info:
+        run_import(db, admin, "racks", path)
+    got = {(e.line, e.column) for e in info.value.row_errors}
+    assert (1, "rack_name") in got and (1, "location") in got and (1, "name") in got
+
+
+# --- round trips ------------------------------------------------------------------------------
+
+ROUND_TRIP_KINDS = ["regions", "sites", "racks", "devices", "gpus", "customers", "device-types"]
+
+
+@pytest.mark.parametrize("fmt", ["csv", "xlsx"])
+@pytest.mark.parametrize("kind", ROUND_TRIP_KINDS)
+def test_export_then_import_round_trip(db, admin, world, tmp_path, kind, fmt):
+    out = tmp_path / f"{kind}.{fmt}"
+    exported = run_export(db, admin, kind, out, fmt)
+    assert exported.rows > 0
+    headers, rows = export_rows(db, kind)
+    assert headers == list(COLUMNS[kind])
+    assert len(list(rows)) == exported.rows
+    columns, read, problems = read_table(kind, out)
+    assert problems == [] and columns == list(COLUMNS[kind]) and len(read) == exported.rows
+    before = table_counts(db)
+    result = run_import(db, admin, kind, out)
+    assert (result.created, result.updated, result.unchanged) == (0, 0, exported.rows)
+    after = table_counts(db)
+    assert after["audit_event"] == before["audit_event"] + 1  # only the import's own summary
+    assert {k: v for k, v in after.items() if k not in ("audit_event", "_head")} == \
+        {k: v for k, v in before.items() if k not in ("audit_event", "_head")}
+
+
+@pytest.mark.parametrize("fmt", ["csv", "xlsx"])
+def test_edited_export_updates_only_the_changed_record(db, admin, world, tmp_path, fmt):
+    out = tmp_path / f"racks.{fmt}"
+    run_export(db, admin, "racks", out, fmt)
+    _cols, rows, _ = read_table("racks", out)
+    table = [list(COLUMNS["racks"])]
+    for r in rows:
+        values = dict(r.values)
+        if values["name"] == "R02":
+            values["power_capacity_kw"] = "12.5"
+            values["tenant"] = CUSTOMER_CODE  # tenant by credit code works as well as by name
+        table.append([values[c] for c in COLUMNS["racks"]])
+    edited = (write_csv if fmt == "csv" else write_xlsx)(tmp_path / f"edited.{fmt}", table)
+    result = run_import(db, admin, "racks", edited)
+    assert (result.created, result.updated, result.unchanged) == (0, 1, 1)
+    with db.session() as s:
+        r02 = s.get(Rack, world["racks"]["R02"])
+        assert r02.power_capacity_kw == Decimal("12.5") and r02.customer_id == world["customer"]
+        ev = s.execute(select(AuditEvent).where(AuditEvent.action == "rack.update")).scalars().one()
+        assert "12.5" in ev.after
+
+
+def test_new_rows_are_created_with_audit_events_and_one_summary(db, admin, world, tmp_path):
+    path = write_xlsx(tmp_path / "devices.xlsx", [
+        ["name", "device_type", "site", "location", "rack", "position", "face", "serial", "asset_tag", "tenant"],
+        ["gpu-node-01", "acme-2u", "FZ1", "A1", "R02", 1, "front", "SN1", "AT-1", "福州云算科技有限公司"],
+        ["gpu-node-02", "acme-2u", "FZ1", "A1", "R02", 3, "front", "SN2", "AT-2", CUSTOMER_CODE],
+        ["spare-03", "acme-2u", "", "", "", None, "", "SN3", "", ""],
+    ])
+    seen = []
+    result = run_import(db, admin, "devices", path, progress=lambda d, t: seen.append((d, t)))
+    assert (result.created, result.rows) == (3, 3)
+    assert seen[-1] == (3, 3)
+    with db.session() as s:
+        devs = {d.name: d for d in s.execute(select(Device)).scalars()}
+        assert devs["gpu-node-02"].position == 3 and devs["gpu-node-02"].owner_customer_id == world["customer"]
+        assert devs["spare-03"].rack_id is None
+        actions = [a for a in s.execute(select(AuditEvent.action).order_by(AuditEvent.seq)).scalars()]
+        assert actions[-4:] == ["device.create", "device.create", "device.create", "import"]
+        summary = s.execute(select(AuditEvent).where(AuditEvent.action == "import")
+                            .order_by(AuditEvent.seq.desc())).scalars().first()
+        assert summary.object_label == "devices.xlsx" and '"rows":3' in summary.after
+
+
+def test_csv_with_bom_and_chinese_customers(db, admin, world, tmp_path):
+    code = make_uscc("91440300MA5DXYT12")
+    path = write_csv(tmp_path / "customers.csv", [
+        ["name", "credit_code", "region", "address", "account_manager", "contact_name", "contact_phone",
+         "contact_email"],
+        ["深圳星河智算有限公司", code.lower(), "110000", "深圳市南山区科技园", "admin", "王芳", "+86 755 1234 5678",
+         "wang@example.cn"],
+    ])
+    assert path.read_bytes().startswith(b"\xef\xbb\xbf")
+    result = run_import(db, admin, "customers", path)
+    assert result.created == 1
+    with db.session() as s:
+        c = s.execute(select(Customer).where(Customer.credit_code == code)).scalar_one()
+        assert c.name == "深圳星河智算有限公司" and c.contacts[0].name == "王芳"
+    # and without a BOM
+    plain = write_csv(tmp_path / "plain.csv", [["name", "credit_code"], ["杭州某公司", code]], bom=False)
+    assert run_import(db, admin, "customers", plain).unchanged == 0  # name changed → updated
+    bad = write_csv(tmp_path / "bad.csv", [["name", "credit_code", "contact_name", "contact_email"],
+                                          ["甲", "91350100575XY12A0", "", ""], ["乙", code, "", "not-mail"]])
+    with pytest.raises(ImportFailed) as info:
+        run_import(db, admin, "customers", bad)
+    assert {(e.line, e.column) for e in info.value.row_errors} == {(2, "credit_code"), (3, "contact_name"),
+                                                                         (3, "contact_email")}
+
+
+def test_regions_import_in_order_and_refusals(db, admin, tmp_path):
+    path = write_csv(tmp_path / "r.csv", [["code", "name", "parent"], ["460000", "海南省", ""],
+                                          ["460100", "海口市", "460000"], ["460108", "美兰区", "460100"],
+                                          ["46010", "短", ""], ["460109", "无父", "469999"]])
+    with pytest.raises(ImportFailed) as info:
+        run_import(db, admin, "regions", path)
+    assert {(e.line, e.column) for e in info.value.row_errors} == {(5, "code"), (6, "parent")}
+    good = write_csv(tmp_path / "g.csv", [["code", "name", "parent"], ["460000", "海南省", ""],
+                                          ["460100", "海口市", "460000"], ["460108", "美兰区", "460100"]])
+    assert run_import(db, admin, "regions", good).created == 3
+    with db.session() as s:
+        assert s.get(Region, "460108").level == 3
+    renamed = write_csv(tmp_path / "n.csv", [["code", "name", "parent"], ["460108", "美兰区（新）", "460100"]])
+    assert run_import(db, admin, "regions", renamed).updated == 1
+
+
+# --- dry run, cancel, preview, permissions ------------------------------------------------------
+
+def test_dry_run_writes_nothing(db, admin, world, tmp_path):
+    path = write_csv(tmp_path / "racks.csv", [["site", "location", "name", "u_height", "status"],
+                                             ["FZ1", "A1", "R03", "48", "planned"],
+                                             ["FZ1", "A1", "R04", "", ""]])
+    before = table_counts(db)
+    result = run_import(db, admin, "racks", path, dry_run=True)
+    assert result.dry_run and result.created == 2 and "would import" in result.summary()
+    assert table_counts(db) == before
+    assert run_import(db, admin, "racks", path).created == 2
+
+
+def test_dry_run_reports_bad_rows_too(db, admin, world, tmp_path):
+    path = write_csv(tmp_path / "racks.csv", [["site", "location", "name", "u_height"],
+                                             ["FZ1", "A1", "R01", "80"]])
+    before = table_counts(db)
+    with pytest.raises(ImportFailed) as info:
+        run_import(db, admin, "racks", path, dry_run=True)
+    assert info.value.row_errors[0].line == 2 and info.value.row_errors[0].column == "u_height"
+    assert table_counts(db) == before
+
+
+def test_cancel_rolls_back(db, admin, world, tmp_path):
+    rows = [["site", "location", "name"]] + [["FZ1", "A1", f"C{i:02d}"] for i in range(10)]
+    path = write_csv(tmp_path / "racks.csv", rows)
+    before = table_counts(db)
+    calls = []
+    result = run_import(db, admin, "racks", path, progress=lambda d, t: calls.append(d),
+                        cancelled=lambda: len(calls) >= 4)
+    assert result.cancelled and calls == [1, 2, 3, 4]
+    assert table_counts(db) == before
+
+
+def test_preview_lists_rows_and_problems_without_writing(db, admin, world, tmp_path):
+    path = write_csv(tmp_path / "racks.csv", [["site", "location", "name", "tenant"],
+                                             ["FZ1", "A1", "R05", ""], ["FZ9", "A1", "R06", ""],
+                                             ["FZ1", "A1", "R07", "nobody"]])
+    before = table_counts(db)
+    preview = preview_import(db, "racks", path)
+    assert [r.line for r in preview.rows] == [2, 3, 4]
+    assert preview.rows[0].values["name"] == "R05"
+    assert [(e.line, e.column) for e in preview.errors] == [(3, "site"), (4, "tenant")]
+    assert not preview.ok
+    assert table_counts(db) == before
+
+
+def test_auditor_may_export_but_not_import(db, admin, auditor, world, tmp_path):
+    out = tmp_path / "gpus.xlsx"
+    result = run_export(db, auditor, "gpus", out)
+    assert result.rows == 1 and result.format == "xlsx"
+    with db.session() as s:
+        ev = s.execute(select(AuditEvent).order_by(AuditEvent.seq.desc())).scalars().first()
+        assert (ev.action, ev.actor_login, ev.object_type) == ("export", "audit", "gpu")
+        assert '"format":"xlsx"' in ev.after and '"rows":1' in ev.after
+    before = table_counts(db)
+    with pytest.raises(PermissionDenied):
+        run_import(db, auditor, "gpus", out)
+    assert table_counts(db) == before
+
+
+def test_operator_may_not_import_customers(db, operator, world, tmp_path):
+    path = write_csv(tmp_path / "c.csv", [["name", "credit_code"], ["x", CUSTOMER_CODE]])
+    with pytest.raises(PermissionDenied):
+        run_import(db, operator, "customers", path)
+
+
+# --- export-only kinds and streaming -------------------------------------------------------------
+
+@pytest.mark.parametrize("kind", ["users", "contracts", "audit"])
+def test_export_only_kinds(db, admin, world, tmp_path, kind):
+    out = tmp_path / f"{kind}.csv"
+    result = run_export(db, admin, kind, out, "csv")
+    with open(out, encoding="utf-8-sig", newline="") as f:
+        data = list(csv.reader(f))
+    assert data[0] == list(COLUMNS[kind])
+    assert len(data) - 1 == result.rows
+    if kind == "audit":
+        assert result.rows > 10 and data[1][0] == "1" and data[1][1].endswith("Z")
+    if kind in KINDS:
+        pytest.fail("export-only kinds are not importable")
+
+
+def test_export_only_kind_cannot_be_imported(db, admin, tmp_path):
+    path = write_csv(tmp_path / "users.csv", [["login"], ["x"]])
+    with pytest.raises(ValidationError):
+        run_import(db, admin, "users", path)
+
+
+def test_statements_export_needs_the_billing_hook(db, admin, tmp_path):
+    try:
+        from app.services.billing import export_statements_rows  # noqa: F401
+    except ImportError:
+        with pytest.raises(NotFound, match="export_statements_rows"):
+            run_export(db, admin, "statements", tmp_path / "s.csv")
+        assert not (tmp_path / "s.csv").exists()
+    else:
+        result = run_export(db, admin, "statements", tmp_path / "s.csv")
+        assert result.rows >= 0
+
+
+def test_export_filter_text(db, admin, world, tmp_path):
+    result = run_export(db, admin, "racks", tmp_path / "r.csv", filter_text="r02")
+    assert result.rows == 1
+
+
+def test_write_export_streams_many_rows_to_xlsx_and_csv(tmp_path):
+    def rows():
+        for i in range(5000):
+            yield [f"S{i:06d}", Decimal("1.50"), dt.date(2025, 1, 1), None, "=cmd()"]
+    n = write_export(["serial", "cost", "date", "none", "text"], rows(), tmp_path / "big.xlsx", "xlsx")
+    assert n == 5000
+    from openpyxl import load_workbook
+
+    wb = load_workbook(tmp_path / "big.xlsx", read_only=True)
+    ws = wb.worksheets[0]
+    last = list(ws.iter_rows(min_row=5001, max_row=5001, values_only=True))[0]
+    assert last[0] == "S004999" and last[4] == "=cmd()"  # text, not a formula
+    wb.close()
+    assert write_export(["a"], ([i] for i in range(3)), tmp_path / "x.csv") == 3
+    assert (tmp_path / "x.csv").read_bytes().startswith(b"\xef\xbb\xbfa\r\n0")
+
+
+def test_kind_lists_are_consistent():
+    assert set(KINDS) < set(EXPORT_KINDS)
+    assert set(COLUMNS) >= set(EXPORT_KINDS) - {"statements"}
+
+
+def test_gpu_import_installs_and_refuses_state_changes(db, admin, world, tmp_path):
+    model = gpu_model_name(db)
+    path = write_csv(tmp_path / "g.csv", [["serial", "model", "device", "slot"],
+                                         ["G-0002", model, "existing-01", "2"]])
+    assert run_import(db, admin, "gpus", path).created == 1
+    with db.session() as s:
+        g = s.execute(select(GpuAsset).where(GpuAsset.serial == "G-0002")).scalar_one()
+        assert (g.device_id, g.slot, g.state) == (world["device"], 2, "ordered")
+    moved = write_csv(tmp_path / "m.csv", [["serial", "model", "state", "device", "slot"],
+                                          ["G-0002", model, "ordered", "", ""],
+                                          ["G-0001", model, "burn_in", "existing-01", "1"]])
+    with pytest.raises(ImportFailed) as info:
+        run_import(db, admin, "gpus", moved)
+    assert [(e.line, e.column) for e in info.value.row_errors] == [(3, "state")]
