@@ -115,26 +115,183 @@ class VerifyResult:
         return f"audit chain BROKEN: {self.problem}"
 
 
-def _rows(session: Session, batch: int = 20000) -> Iterator[tuple]:
-    cols = [getattr(AuditEvent, f) for f in HASHED_FIELDS] + [AuditEvent.hash]
-    result = session.execute(select(*cols).order_by(AuditEvent.seq).execution_options(yield_per=batch))
-    for part in result.partitions(batch):
-        yield from part
+# Verification reads raw driver rows, with the hashed columns in sorted-key order, so each row's
+# payload dict is built already sorted and orjson needs no OPT_SORT_KEYS: the bytes are the same
+# as event_hash's. Large chains are split into seq ranges that worker processes fetch and hash
+# on their own connections (each row's hash is checked independently); the main process then
+# checks the links between ranges in order, so the first bad event is named exactly as a serial
+# scan would name it.
+_SORTED_FIELDS = tuple(sorted(HASHED_FIELDS))
+_TS_AT = _SORTED_FIELDS.index("ts")
+_SEQ_AT = _SORTED_FIELDS.index("seq")
+_PREV_AT = _SORTED_FIELDS.index("prev_hash")
+PARALLEL_MIN_EVENTS = 200_000
+RANGE_EVENTS = 250_000
+RANGE_MIN = 10_000
 
 
-def _check_batch(rows: list[tuple]) -> list[int]:
-    """Indices of rows whose stored hash does not match their content."""
-    bad = []
-    for i, row in enumerate(rows):
-        fields = dict(zip(HASHED_FIELDS, row[:-1]))
-        if event_hash(fields) != row[-1]:
-            bad.append(i)
-    return bad
+def _select_sql(dialect: str) -> str:
+    cols = []
+    for f in _SORTED_FIELDS:
+        if f == "ts" and dialect == "postgresql":
+            cols.append("""to_char(ts, 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')""")
+        elif f == "ts" and dialect == "sqlite":  # SQLAlchemy's text 'YYYY-MM-DD HH:MM:SS.ffffff'
+            cols.append("CASE WHEN length(ts) = 26 THEN substr(ts, 1, 10) || 'T' || substr(ts, 12) || 'Z' "
+                        "ELSE ts END")
+        else:
+            cols.append(f'"{f}"')
+    return f"SELECT {', '.join(cols)}, hash FROM audit_event WHERE seq >= %s AND seq <= %s ORDER BY seq"
+
+
+def _ts_text(value: Any) -> str:
+    """The hashed text of a raw ts value (SQLite text, PostgreSQL to_char text, or a datetime)."""
+    if isinstance(value, str):
+        if len(value) == 27 and value[-1] == "Z":
+            return value
+        if len(value) == 26 and value[10] == " ":
+            return f"{value[:10]}T{value[11:]}Z"
+        value = dt.datetime.fromisoformat(value)
+    if value.tzinfo is None:
+        value = value.replace(tzinfo=dt.timezone.utc)
+    return format_ts(value)
+
+
+def _scan(batches: Iterable[list[tuple]], expected_seq: int | None, expected_hash: str | None) -> dict:
+    """Check one seq range: every row's hash; links, seqs and the checkpoint from the second row on.
+
+    The first row's link and seq (and checkpoint) are left to the caller, who knows the row before it.
+    """
+    sha, dumps = hashlib.sha256, orjson.dumps
+    fields, ts_at, seq_at, prev_at = _SORTED_FIELDS, _TS_AT, _SEQ_AT, _PREV_AT
+    n = 0
+    first = last = fail = None
+    seen = False
+    prev_seq = prev_hash = None
+    for rows in batches:
+        for row in rows:
+            payload = dict(zip(fields, row))
+            ts = payload["ts"]
+            if ts.__class__ is not str or len(ts) != 27:
+                payload["ts"] = _ts_text(ts)
+            stored = row[-1]
+            ok = sha(dumps(payload)).hexdigest() == stored
+            seq = row[seq_at]
+            if first is None:
+                first = (seq, row[prev_at], stored, ok)
+            else:
+                problem = None
+                if seq != prev_seq + 1:
+                    problem = "gap"
+                elif not ok:
+                    problem = "altered"
+                elif row[prev_at] != prev_hash:
+                    problem = "link"
+                elif expected_seq is not None and seq == expected_seq:
+                    if stored != expected_hash:
+                        problem = "checkpoint"
+                    else:
+                        seen = True
+                if problem:
+                    fail = (n, problem, seq, prev_seq, prev_hash, stored)
+                    return dict(n=n, first=first, last=(prev_seq, prev_hash), fail=fail, seen=seen)
+            prev_seq, prev_hash = seq, stored
+            n += 1
+    return dict(n=n, first=first, last=(prev_seq, prev_hash), fail=fail, seen=seen)
+
+
+def _worker_scan(dialect: str, dsn: str, lo: int, hi: int, expected_seq, expected_hash) -> dict:
+    """In a worker process: fetch one seq range on its own connection and scan it."""
+    sql = _select_sql(dialect)
+    if dialect == "sqlite":
+        import sqlite3
+
+        conn = sqlite3.connect(dsn)
+        try:
+            cur = conn.execute(sql.replace("%s", "?"), (lo, hi))
+            return _scan(iter(lambda: cur.fetchmany(20000), []), expected_seq, expected_hash)
+        finally:
+            conn.close()
+    import psycopg
+
+    with psycopg.connect(dsn) as conn:
+        with conn.cursor(name="audit_verify") as cur:
+            cur.itersize = 20000
+            cur.execute(sql, (lo, hi))
+            return _scan(iter(lambda: cur.fetchmany(20000), []), expected_seq, expected_hash)
+
+
+def _parallel_dsn(session: Session) -> tuple[str, str] | None:
+    """(dialect, DSN) a worker process can open, or None to scan in this process."""
+    bind = session.get_bind()
+    url = bind.url
+    name = bind.dialect.name
+    if name == "sqlite":
+        if not url.database or url.database == ":memory:" or url.database.startswith("file:"):
+            return None
+        return name, url.database
+    if name == "postgresql" and bind.dialect.driver == "psycopg":
+        return name, url.set(drivername="postgresql").render_as_string(hide_password=False)
+    return None
+
+
+def _ranges(lo: int, hi: int, size: int) -> list[tuple[int, int]]:
+    return [(a, min(a + size - 1, hi)) for a in range(lo, hi + 1, size)]
+
+
+def _range_results(session: Session, expected_seq, expected_hash, workers: int | None) -> Iterator[dict]:
+    """Scan summaries of consecutive seq ranges, in seq order."""
+    lo, hi, n = session.execute(text("SELECT MIN(seq), MAX(seq), COUNT(*) FROM audit_event")).one()
+    if not n:
+        return
+    dialect = session.get_bind().dialect.name
+    target = _parallel_dsn(session)
+    cpus = os.cpu_count() or 1
+    workers = workers if workers is not None else min(cpus, 8)
+    if target is None or n < PARALLEL_MIN_EVENTS or workers < 2:
+        sql = _select_sql(dialect)
+        conn = session.connection()
+        if dialect == "sqlite":
+            sql = sql.replace("%s", "?")
+        result = conn.exec_driver_sql(sql, (lo, hi))
+        yield _scan(iter(lambda: result.fetchmany(20000), []), expected_seq, expected_hash)
+        return
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    size = max(RANGE_MIN, min(RANGE_EVENTS, (hi - lo + 1) // (workers * 4) + 1))
+    with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn")) as pool:
+        futures = [pool.submit(_worker_scan, dialect, target[1], a, b, expected_seq, expected_hash)
+                   for a, b in _ranges(lo, hi, size)]
+        try:
+            for f in futures:
+                yield f.result()
+        finally:
+            for f in futures:
+                f.cancel()
+
+
+def _failure(kind: str, count: int, prev_seq: int, prev_hash: str, seq: int, stored: str,
+             expect_head: str | None) -> VerifyResult:
+    head = _head(prev_seq, prev_hash)
+    if kind == "gap":
+        what = "missing (deleted)" if seq > prev_seq + 1 else "duplicated or out of order"
+        return VerifyResult(False, count, head, f"event #{prev_seq + 1} is {what}: found #{seq} after #{prev_seq}",
+                            prev_seq + 1)
+    if kind == "altered":
+        return VerifyResult(False, count, head, f"event #{seq} was altered: its content does not match its hash", seq)
+    if kind == "link":
+        return VerifyResult(False, count, head, f"event #{seq} does not link to event #{prev_seq} "
+                                                "(inserted, reordered or re-hashed)", seq)
+    return VerifyResult(False, count, head, f"checkpoint {expect_head} does not match: event #{seq} now has "
+                                            f"hash {stored}; the chain was rewritten since", seq)
 
 
 def verify_audit_chain(session: Session, expect_head: str | None = None,
-                       progress=None) -> VerifyResult:
-    """Recompute every event's hash and every link; compare with the stored head."""
+                       progress=None, workers: int | None = None) -> VerifyResult:
+    """Recompute every event's hash and every link; compare with the stored head.
+
+    `workers` caps the processes that hash large chains (default: the CPU count; 1 scans here).
+    """
     expected_seq = expected_hash = None
     if expect_head:
         try:
@@ -145,48 +302,33 @@ def verify_audit_chain(session: Session, expect_head: str | None = None,
     count = 0
     prev_seq, prev_hash = 0, GENESIS_HASH
     checkpoint_seen = expected_seq is None
-    batch: list[tuple] = []
-
-    def flush(rows: list[tuple]) -> VerifyResult | None:
-        nonlocal count, prev_seq, prev_hash, checkpoint_seen
-        bad = set(_check_batch(rows))
-        for i, row in enumerate(rows):
-            seq, stored_prev, stored_hash = row[0], row[HASHED_FIELDS.index("prev_hash")], row[-1]
-            if seq != prev_seq + 1:
-                what = "missing (deleted)" if seq > prev_seq + 1 else "duplicated or out of order"
-                return VerifyResult(False, count, _head(prev_seq, prev_hash),
-                                    f"event #{prev_seq + 1} is {what}: found #{seq} after #{prev_seq}",
-                                    prev_seq + 1)
-            if i in bad:
-                return VerifyResult(False, count, _head(prev_seq, prev_hash),
-                                    f"event #{seq} was altered: its content does not match its hash", seq)
-            if stored_prev != prev_hash:
-                return VerifyResult(False, count, _head(prev_seq, prev_hash),
-                                    f"event #{seq} does not link to event #{prev_seq} "
-                                    "(inserted, reordered or re-hashed)", seq)
-            if expected_seq is not None and seq == expected_seq:
-                if stored_hash != expected_hash:
-                    return VerifyResult(False, count, _head(prev_seq, prev_hash),
-                                        f"checkpoint {expect_head} does not match: event #{seq} now has "
-                                        f"hash {stored_hash}; the chain was rewritten since", seq)
+    for part in _range_results(session, expected_seq, expected_hash, workers):
+        if not part["n"] and part["fail"] is None:
+            continue
+        seq, stored_prev, stored_hash, ok = part["first"]
+        # The range's first row, against the last row of the range before it.
+        kind = None
+        if seq != prev_seq + 1:
+            kind = "gap"
+        elif not ok:
+            kind = "altered"
+        elif stored_prev != prev_hash:
+            kind = "link"
+        elif expected_seq is not None and seq == expected_seq:
+            if stored_hash != expected_hash:
+                kind = "checkpoint"
+            else:
                 checkpoint_seen = True
-            prev_seq, prev_hash = seq, stored_hash
-            count += 1
+        if kind:
+            return _failure(kind, count, prev_seq, prev_hash, seq, stored_hash, expect_head)
+        if part["fail"]:
+            i, kind, seq, p_seq, p_hash, stored = part["fail"]
+            return _failure(kind, count + i, p_seq, p_hash, seq, stored, expect_head)
+        count += part["n"]
+        prev_seq, prev_hash = part["last"]
+        checkpoint_seen = checkpoint_seen or part["seen"]
         if progress:
             progress(count)
-        return None
-
-    for row in _rows(session):
-        batch.append(row)
-        if len(batch) >= 20000:
-            failure = flush(batch)
-            if failure:
-                return failure
-            batch = []
-    if batch:
-        failure = flush(batch)
-        if failure:
-            return failure
     head_seq, head_hash = session.execute(select(AuditHead.seq, AuditHead.hash).where(AuditHead.id == 1)).one()
     if (head_seq, head_hash) != (prev_seq, prev_hash):
         return VerifyResult(False, count, _head(prev_seq, prev_hash),

@@ -1,0 +1,607 @@
+"""`idc-console bench`: every hot path, its median, its floor and the ratio.
+
+The floor of a database operation is the very SQL it sent, captured from the engine
+(`before_cursor_execute`) and replayed by hand on a bare sqlite3 / psycopg connection: the
+ratio is then what the application adds on top of the database (ORM, type processing, Python).
+Write operations are replayed in a transaction that is rolled back (with the audit seq and the
+contract number moved to fresh values so that the replay does not collide). Non-SQL work has a
+floor in the bare library: the chain hashed serially in one process, ReportLab's plain Table,
+a bare PySide6 window, the bare rows in a Python list.
+"""
+from __future__ import annotations
+
+import datetime as dt
+import json
+import os
+import re
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import asdict, dataclass, field
+from typing import Any, Callable
+
+from sqlalchemy import event, func, select, text
+
+from .audit import Actor
+from .db import Database
+
+INTERACTIVE_MS = 100.0
+MAX_RATIO = 3.0
+
+
+@dataclass
+class Result:
+    name: str
+    median_ms: float | None
+    floor_ms: float | None
+    runs: int
+    target: str
+    ok: bool | None
+    note: str = ""
+    extra: dict = field(default_factory=dict)
+
+    @property
+    def ratio(self) -> float | None:
+        if self.median_ms is None or not self.floor_ms:
+            return None
+        return self.median_ms / self.floor_ms
+
+
+# --- capturing and replaying SQL ------------------------------------------------------------
+
+class Capture:
+    """The statements an operation sends, in order, with their driver-level parameters."""
+
+    def __init__(self, db: Database):
+        self.db = db
+        self.statements: list[tuple[str, Any, bool]] = []
+
+    def _on(self, conn, cursor, statement, parameters, context, executemany):
+        self.statements.append((statement, parameters, executemany))
+
+    def __enter__(self):
+        self.statements = []
+        event.listen(self.db.engine, "before_cursor_execute", self._on)
+        return self
+
+    def __exit__(self, *exc):
+        event.remove(self.db.engine, "before_cursor_execute", self._on)
+
+
+_AUDIT_INSERT = re.compile(r'^\s*INSERT INTO audit_event\s*\(([^)]*)\)', re.I)
+_CONTRACT_INSERT = re.compile(r'^\s*INSERT INTO contract\s*\(([^)]*)\)', re.I)
+_HEAD_UPDATE = re.compile(r'^\s*UPDATE audit_head SET seq', re.I)
+
+
+class RawReplay:
+    """A bare DB-API connection that replays captured statements."""
+
+    def __init__(self, db: Database):
+        self.sqlite = db.is_sqlite
+        if self.sqlite:
+            import sqlite3
+
+            self.conn = sqlite3.connect(db.engine.url.database)
+            self.conn.execute("PRAGMA busy_timeout=10000")
+        else:
+            import psycopg
+
+            self.conn = psycopg.connect(db.engine.url.set(drivername="postgresql").render_as_string(hide_password=False))
+
+    def close(self):
+        self.conn.close()
+
+    def _patch(self, statement: str, params, state: dict):
+        """Fresh values for the unique columns a rolled-back replay would otherwise collide on."""
+        for rx, col, key in ((_AUDIT_INSERT, "seq", "seq"), (_CONTRACT_INSERT, "number", "number")):
+            m = rx.match(statement)
+            if not m or key not in state:
+                continue
+            if isinstance(params, dict):
+                params = dict(params)
+                params[col] = state[key]
+            elif isinstance(params, (tuple, list)):
+                cols = [c.strip().strip('"') for c in m.group(1).split(",")]
+                if col in cols:
+                    params = list(params)
+                    params[cols.index(col)] = state[key]
+                    params = tuple(params)
+        return params
+
+    def run(self, statements, write: bool = False) -> float:
+        """Replay and return the seconds taken; a write replay is rolled back."""
+        cur = self.conn.cursor()
+        state: dict = {}
+        t0 = time.perf_counter()
+        for statement, params, many in statements:
+            if write:
+                params = self._patch(statement, params, state)
+            if many:
+                cur.executemany(statement, params)
+            else:
+                cur.execute(statement, params)
+            if cur.description is not None:
+                rows = cur.fetchall()
+                if write and _HEAD_UPDATE.match(statement) and rows:
+                    state["seq"] = rows[0][0]
+                    state["number"] = f"BENCH-{rows[0][0]}"
+        elapsed = time.perf_counter() - t0
+        self.conn.rollback()
+        cur.close()
+        return elapsed
+
+
+# --- measuring --------------------------------------------------------------------------------
+
+def _median_ms(samples: list[float]) -> float:
+    return statistics.median(samples) * 1000
+
+
+class Bench:
+    def __init__(self, db: Database, actor: Actor, repeat: int = 5, out: Callable[[str], None] = print,
+                 heavy: bool = True):
+        self.db = db
+        self.actor = actor
+        self.repeat = max(1, repeat)
+        self.out = out
+        self.heavy = heavy
+        self.results: list[Result] = []
+        self.raw = RawReplay(db)
+
+    def close(self):
+        self.raw.close()
+
+    def add(self, r: Result) -> None:
+        self.results.append(r)
+        self.out(format_row(r))
+
+    def sql_op(self, name: str, fn: Callable[[], Any], *, write: bool = False, repeat: int | None = None,
+               target_ms: float = INTERACTIVE_MS, note: str = "") -> Result:
+        """Median of fn over repeats; floor: its captured SQL replayed by hand."""
+        n = repeat or self.repeat
+        fn()  # warm the caches (statement cache, pages) like a console that is already open
+        samples, captured = [], []
+        for _ in range(n):
+            with Capture(self.db) as cap:
+                t0 = time.perf_counter()
+                fn()
+                samples.append(time.perf_counter() - t0)
+            captured = cap.statements
+        floors = [self.raw.run(captured, write=write) for _ in range(n)]
+        med, floor = _median_ms(samples), _median_ms(floors)
+        ok = med <= target_ms and (floor == 0 or med <= MAX_RATIO * floor or med <= 5)
+        r = Result(name, med, floor, n, f"≤ {target_ms:.0f} ms, ≤ {MAX_RATIO:.0f}× floor", ok,
+                   note or f"{len(captured)} statements", {"statements": len(captured)})
+        self.add(r)
+        return r
+
+    def plain(self, name: str, fn: Callable[[], Any], floor_fn: Callable[[], Any] | None, target: str,
+              check: Callable[[float, float | None], bool], *, repeat: int = 1, note: str = "") -> Result:
+        samples, floors = [], []
+        for _ in range(repeat):
+            t0 = time.perf_counter()
+            fn()
+            samples.append(time.perf_counter() - t0)
+        if floor_fn:
+            for _ in range(repeat):
+                t0 = time.perf_counter()
+                floor_fn()
+                floors.append(time.perf_counter() - t0)
+        med = _median_ms(samples)
+        floor = _median_ms(floors) if floors else None
+        r = Result(name, med, floor, repeat, target, check(med, floor), note)
+        self.add(r)
+        return r
+
+
+def format_row(r: Result) -> str:
+    med = "—" if r.median_ms is None else f"{r.median_ms:10.1f}"
+    floor = "—" if r.floor_ms is None else f"{r.floor_ms:10.1f}"
+    ratio = "—" if r.ratio is None else f"{r.ratio:5.1f}×"
+    ok = {True: "ok", False: "MISS", None: "n/a"}[r.ok]
+    return f"{r.name:<46} {med:>10} {floor:>10} {ratio:>7}  {ok:<4} {r.target:<26} {r.note}"
+
+
+HEADER = f"{'operation':<46} {'median ms':>10} {'floor ms':>10} {'ratio':>7}  {'':<4} {'target':<26} note"
+
+# List views: the filter text a person would type, and a second sort column.
+LIST_CASES = {
+    "site": ("FZ", "name"), "rack": ("A0", "customer"), "device": ("srv-fz", "rack"),
+    "gpu": ("AB1", "warranty_end"), "customer": ("科技", "credit_code"), "contract": ("GZ-2026", "end_date"),
+    "statement": ("2026", "total"), "audit": ("lina", "actor"), "user": ("li", "role"),
+}
+
+
+def _first_page(db: Database, spec, text: str | None, sort: str | None, desc: bool | None):
+    """What the console's table model does on (re)load: first window, the total, the filtered count."""
+    from . import queries
+
+    page = queries.fetch_page(db, spec, queries.Cursor(), text=text, sort=sort, desc=desc)
+    queries.total(db, spec)
+    if text and not page.done:
+        queries.count(db, spec, text)
+    return page
+
+
+def bench_lists(b: Bench) -> None:
+    try:
+        from . import queries
+    except ImportError:
+        b.add(Result("list views", None, None, 0, "", None, "app.queries missing"))
+        return
+    for kind, spec in queries.SPECS.items():
+        text_, sort = LIST_CASES.get(kind, ("a", spec.default_sort))
+        b.sql_op(f"list {kind}: first page", lambda: _first_page(b.db, spec, None, None, None))
+        b.sql_op(f"list {kind}: filter '{text_}'", lambda: _first_page(b.db, spec, text_, None, None))
+        b.sql_op(f"list {kind}: sort {sort} desc", lambda: _first_page(b.db, spec, None, sort, True))
+    spec = queries.SPECS["gpu"]
+
+    def deep():
+        # The window after 399,800 rows, by keyset (what scrolling to the end costs per window).
+        cur = queries.Cursor()
+        with b.db.engine.connect() as conn:
+            last = conn.execute(select(spec.column("serial").expr, spec.id_expr).select_from(spec.id_expr.table)
+                                .order_by(spec.column("serial").expr.desc()).limit(1).offset(200)).first()
+        if last:
+            cur.last_sort, cur.last_id, cur.started = last[0], last[1], True
+        return queries.fetch_page(b.db, spec, cur)
+    b.sql_op("list gpu: window at the end (keyset)", deep)
+    b.sql_op("global search 'AB1'", lambda: queries.search(b.db, "AB1"))
+    b.sql_op("global search '科技'", lambda: queries.search(b.db, "科技"))
+
+
+def _pick(db: Database, sql: str):
+    with db.engine.connect() as conn:
+        return conn.execute(text(sql)).scalar()
+
+
+def bench_views(b: Bench) -> None:
+    try:
+        from . import viewdata
+    except ImportError:
+        b.add(Result("rack elevation / room / dashboard", None, None, 0, "", None, "app.viewdata missing"))
+        return
+    rack_id = _pick(b.db, "SELECT rack_id FROM device GROUP BY rack_id ORDER BY count(*) DESC, rack_id LIMIT 1")
+    room_id = _pick(b.db, "SELECT room_id FROM rack GROUP BY room_id ORDER BY count(*) DESC, room_id LIMIT 1")
+    if rack_id:
+        b.sql_op("rack elevation (fullest rack)", lambda: viewdata.rack_elevation(b.db, rack_id))
+    if room_id:
+        b.sql_op("room view (largest room)", lambda: viewdata.room_layout(b.db, room_id))
+    b.sql_op("dashboard data", lambda: viewdata.dashboard_data(b.db))
+
+
+def bench_writes(b: Bench) -> None:
+    from .services.gpus import transition_gpu
+
+    gpu_id = _pick(b.db, "SELECT id FROM gpu_asset WHERE state = 'available' ORDER BY id LIMIT 1")
+    if gpu_id:
+        state = {"to": "maintenance"}
+
+        def move():
+            transition_gpu(b.db, b.actor, gpu_id, state["to"], "bench: lifecycle move")
+            state["to"] = "available" if state["to"] == "maintenance" else "maintenance"
+        b.sql_op("GPU lifecycle move (transition_gpu)", move, write=True,
+                 note="available ⇄ maintenance on one GPU (adds audit events)")
+        if state["to"] == "available":
+            move()
+    try:
+        from .services.contracts import create_contract, update_draft
+    except ImportError:
+        b.add(Result("contract save", None, None, 0, "", None, "app.services.contracts missing"))
+        return
+    contract_id = _pick(b.db, "SELECT id FROM contract WHERE status = 'draft' ORDER BY id LIMIT 1")
+    if contract_id is None:
+        b.add(Result("contract save (update_draft)", None, None, 0, "", None, "no draft contract"))
+        return
+    flip = {"n": 0}
+
+    def save():
+        flip["n"] += 1
+        update_draft(b.db, b.actor, contract_id, title=f"机柜租用合同 (bench {flip['n'] % 2})")
+    b.sql_op("contract save (update_draft)", save, write=True, note="one draft's title (adds audit events)")
+
+
+def _last_full_month(today: dt.date) -> str:
+    first = today.replace(day=1) - dt.timedelta(days=1)
+    return f"{first.year:04d}-{first.month:02d}"
+
+
+def bench_billing(b: Bench) -> None:
+    try:
+        from .services.billing import run_billing
+    except ImportError:
+        b.add(Result("billing run", None, None, 0, "", None, "app.services.billing missing"))
+        return
+    period = _last_full_month(dt.date.today())
+    box: dict = {}
+
+    def run():
+        box["summary"] = run_billing(b.db, b.actor, period, dry_run=True)
+    with Capture(b.db) as cap:
+        t0 = time.perf_counter()
+        run()
+        secs = time.perf_counter() - t0
+    n = len(cap.statements)
+    floor = b.raw.run(cap.statements) if n else None
+    s = box["summary"]
+    r = Result(f"billing run {period} (dry run, all contracts)", secs * 1000, None if floor is None else floor * 1000,
+               1, "≤ 60 s", secs <= 60,
+               f"{n:,} statements; {s.statements_created:,} statements, {s.lines_created:,} lines; dry run "
+               "(a real run would write statements)", {"statements": n})
+    b.add(r)
+    box["preview"] = next((p for p in s.statements if p.lines), None)
+    b.billing_preview = box["preview"]
+
+
+def bench_verify(b: Bench) -> None:
+    from .audit import _SORTED_FIELDS, verify_audit_chain
+    import hashlib
+
+    import orjson
+
+    with b.db.session() as s:
+        n = s.execute(select(func.count()).select_from(text("audit_event"))).scalar_one()
+    t0 = time.perf_counter()
+    with b.db.session() as s:
+        res = verify_audit_chain(s)
+    secs = time.perf_counter() - t0
+
+    def serial():
+        # The bare library: raw rows, orjson + SHA-256, one process.
+        from .audit import _select_sql
+        sql = _select_sql(b.db.engine.dialect.name)
+        cur = b.raw.conn.cursor()
+        cur.execute(sql.replace("%s", "?") if b.raw.sqlite else sql, (-(2 ** 62), 2 ** 62))
+        sha, dumps = hashlib.sha256, orjson.dumps
+        while True:
+            rows = cur.fetchmany(20000)
+            if not rows:
+                break
+            for row in rows:
+                sha(dumps(dict(zip(_SORTED_FIELDS, row)))).hexdigest()
+        cur.close()
+        b.raw.conn.rollback()
+    t1 = time.perf_counter()
+    serial()
+    floor = time.perf_counter() - t1
+    rate = n / secs if secs else 0
+    b.add(Result(f"audit verify ({n:,} events)", secs * 1000, floor * 1000, 1, "≥ 200,000 events/s",
+                 res.ok and rate >= 200_000, f"{rate:,.0f} events/s; {'OK' if res.ok else res.problem}; "
+                 "floor = one process, raw rows, orjson+SHA-256", {"events_per_s": rate}))
+
+
+def _audit_doc(db: Database, n: int):
+    from reports.documents import AuditReportDoc, AuditRow, AuditSummaryRow, Party
+
+    with db.engine.connect() as conn:
+        rows = conn.execute(text(
+            "SELECT seq, ts, actor_login, action, object_type, object_label, before, after, reason, outcome "
+            "FROM audit_event ORDER BY seq DESC LIMIT :n"), {"n": n}).all()
+        sub = conn.execute(text("SELECT name, credit_code, address FROM subsidiary ORDER BY id LIMIT 1")).first()
+    rows = rows[::-1]
+    counts: dict = {}
+    events = []
+    for seq, ts, actor, action, otype, label, before, after, reason, outcome in rows:
+        counts[(actor, action)] = counts.get((actor, action), 0) + 1
+        changes = []
+        b_ = json.loads(before) if before else {}
+        a_ = json.loads(after) if after else {}
+        for k in sorted(set(b_) | set(a_)):
+            changes.append(f"{k}: {b_.get(k, '—')} → {a_.get(k, '—')}")
+        events.append(AuditRow(seq, str(ts)[:19], actor, action, f"{otype} {label or ''}", "\n".join(changes),
+                               reason or "", outcome))
+    first, last = rows[0], rows[-1]
+    return AuditReportDoc(
+        title="审计报告", period_from=dt.date.today(), period_to=dt.date.today(), filters="全部",
+        generated_at=dt.datetime.now(), summary=tuple(AuditSummaryRow(a, b, c) for (a, b), c in sorted(counts.items())),
+        events=tuple(events), verification=f"第 {first[0]} 至第 {last[0]} 条", checkpoint=f"{last[0]}:bench",
+        subsidiary=Party(*(sub or ("IDC", "", ""))), number="AR-BENCH")
+
+
+def _bare_table_pdf(path: str, rows: list[list[str]]) -> None:
+    from reportlab.lib.pagesizes import A4, landscape
+    from reportlab.platypus import SimpleDocTemplate, Table
+
+    doc = SimpleDocTemplate(path, pagesize=landscape(A4))
+    doc.build([Table(rows, repeatRows=1)])
+
+
+def bench_reports(b: Bench) -> None:
+    try:
+        from reports import render_audit_report, render_statement
+    except ImportError as exc:
+        b.add(Result("report PDFs", None, None, 0, "", None, f"reports missing: {exc}"))
+        return
+    tmp = tempfile.mkdtemp(prefix="idc-bench-")
+    n_events = 10_000 if b.heavy else 200
+    box = {}
+
+    def audit_pdf():
+        box["doc"] = _audit_doc(b.db, n_events)
+        render_audit_report(box["doc"], os.path.join(tmp, "audit.pdf"))
+
+    def audit_floor():
+        doc = box["doc"]
+        rows = [["seq", "time", "actor", "action", "object"]] + [
+            [str(e.seq), e.time_local, e.actor, e.action, e.object[:40]] for e in doc.events]
+        _bare_table_pdf(os.path.join(tmp, "audit-bare.pdf"), rows)
+    b.plain(f"audit report PDF ({n_events:,} events)", audit_pdf, audit_floor, "≤ 30 s",
+            lambda m, f: m <= 30_000, note="floor = bare ReportLab Table, Helvetica, no wrapping")
+
+    preview = getattr(b, "billing_preview", None)
+    from reports.documents import Party, StatementDoc, StatementLine
+    if preview is None:
+        b.add(Result("statement PDF", None, None, 0, "≤ 100 ms", None, "no statement lines from the billing run"))
+        return
+    doc = StatementDoc(
+        number="BENCH-000001", kind="statement", subsidiary=Party(preview.subsidiary_code),
+        customer=Party(preview.customer_name), period_label=preview.period, issue_date=dt.date.today(),
+        lines=tuple(StatementLine(ln.description, ln.quantity, ln.unit, ln.unit_price, ln.amount, ln.tax_rate, ln.tax,
+                                  ln.note) for ln in preview.lines),
+        subtotal=preview.subtotal, tax=preview.tax, total=preview.total, total_in_words=preview.total_in_words)
+    rows = [["description", "qty", "amount"]] + [[ln.description[:40], str(ln.quantity), str(ln.amount)]
+                                                  for ln in doc.lines]
+    b.plain(f"statement PDF ({len(doc.lines)} lines)", lambda: render_statement(doc, os.path.join(tmp, "st.pdf")),
+            lambda: _bare_table_pdf(os.path.join(tmp, "st-bare.pdf"), rows), "—", lambda m, f: True,
+            repeat=b.repeat, note="floor = bare ReportLab Table")
+
+
+# --- the console: cold start and memory, in child processes -------------------------------------
+
+_CONSOLE_SCRIPT = r'''
+import os, sys, time, resource
+t0 = time.perf_counter()
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+mode, url, login, password = sys.argv[1:5]
+from PySide6.QtCore import QObject, QEvent, QTimer
+from PySide6.QtWidgets import QApplication
+def rss_mb():
+    with open("/proc/self/status") as f:
+        for line in f:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024
+if mode == "bare":
+    from PySide6.QtWidgets import QMainWindow, QTableView
+    app = QApplication([])
+    window = QMainWindow(); window.setCentralWidget(QTableView()); window.resize(1280, 800)
+else:
+    from ui.main import make_app
+    from app.db import Database
+    from app.services.users import login as do_login
+    app = make_app()
+    db = Database(url)
+    actor = do_login(db, login, password)
+    from ui.mainwindow import MainWindow
+    window = MainWindow(db, actor)
+    window.resize(1280, 800)
+class FirstPaint(QObject):
+    def eventFilter(self, obj, ev):
+        if ev.type() == QEvent.Paint and not hasattr(self, "t"):
+            self.t = time.perf_counter() - t0
+            QTimer.singleShot(0, app.quit)
+        return False
+fp = FirstPaint(); window.installEventFilter(fp)
+window.show()
+app.exec()
+out = {"first_paint_s": getattr(fp, "t", None), "rss_mb_start": rss_mb()}
+if mode == "scroll":
+    model = None
+    for p in getattr(window, "lists", {}).values():
+        if getattr(p, "kind", None) == "gpu":
+            model = p.model
+            window.stack.setCurrentWidget(p.parentWidget() if window.stack.indexOf(p) < 0 else p)
+    app.processEvents()
+    t1 = time.perf_counter()
+    if model is not None:
+        while model.canFetchMore():
+            model.fetchMore()
+        app.processEvents()
+        out["rows"] = model.rowCount()
+    out["scroll_s"] = time.perf_counter() - t1
+    out["rss_mb"] = rss_mb()
+    out["max_rss_mb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+if mode == "rows":
+    import sqlite3
+    t1 = time.perf_counter()
+    if url.endswith(".db") or url.startswith("sqlite"):
+        path = url.split("///", 1)[-1]
+        rows = sqlite3.connect(path).execute(
+            "SELECT g.id, g.serial, m.name, g.state, d.name, g.slot, c.name, g.warranty_end FROM gpu_asset g "
+            "JOIN gpu_model m ON m.id = g.gpu_model_id LEFT JOIN device d ON d.id = g.device_id "
+            "LEFT JOIN customer c ON c.id = g.customer_id ORDER BY g.serial").fetchall()
+    else:
+        import psycopg
+        rows = psycopg.connect(url).execute(
+            "SELECT g.id, g.serial, m.name, g.state, d.name, g.slot, c.name, g.warranty_end FROM gpu_asset g "
+            "JOIN gpu_model m ON m.id = g.gpu_model_id LEFT JOIN device d ON d.id = g.device_id "
+            "LEFT JOIN customer c ON c.id = g.customer_id ORDER BY g.serial").fetchall()
+    out["rows"] = len(rows)
+    out["scroll_s"] = time.perf_counter() - t1
+    out["rss_mb"] = rss_mb()
+import json; print("BENCH " + json.dumps(out), flush=True)
+'''
+
+
+def _console(db: Database, mode: str, login: str, password: str) -> dict:
+    url = db.engine.url.render_as_string(hide_password=False)
+    if url.startswith("postgresql+psycopg"):
+        url = "postgresql" + url[len("postgresql+psycopg"):]
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    env = dict(os.environ, QT_QPA_PLATFORM="offscreen", PYTHONPATH=root)
+    t0 = time.perf_counter()
+    proc = subprocess.run([sys.executable, "-c", _CONSOLE_SCRIPT, mode, url, login, password], capture_output=True,
+                          text=True, env=env, cwd=root, timeout=900)
+    wall = time.perf_counter() - t0
+    for line in proc.stdout.splitlines():
+        if line.startswith("BENCH "):
+            out = json.loads(line[6:])
+            out["wall_s"] = wall
+            return out
+    return {"error": (proc.stderr or proc.stdout)[-600:], "wall_s": wall}
+
+
+def bench_console(b: Bench, login: str, password: str) -> None:
+    starts, bare = [], []
+    err = None
+    for _ in range(max(1, min(b.repeat, 3))):
+        r = _console(b.db, "start", login, password)
+        if "error" in r:
+            err = r["error"]
+            break
+        starts.append(r["wall_s"])
+        bare.append(_console(b.db, "bare", login, password).get("wall_s", 0))
+    if err:
+        b.add(Result("console cold start to first paint", None, None, 0, "≤ 2 s", False, err.strip().splitlines()[-1]))
+    else:
+        med = statistics.median(starts) * 1000
+        b.add(Result("console cold start to first paint", med, statistics.median(bare) * 1000, len(starts), "≤ 2 s",
+                     med <= 2000, "process spawn → first Paint event of the main window (offscreen); "
+                                  "floor = bare PySide6 QMainWindow"))
+    r = _console(b.db, "scroll", login, password)
+    if "error" in r:
+        b.add(Result("console RSS, GPU list scrolled to the end", None, None, 0, "≤ 400 MB", False,
+                     r["error"].strip().splitlines()[-1]))
+        return
+    f = _console(b.db, "rows", login, password)
+    b.add(Result("console RSS, GPU list scrolled to the end", r.get("rss_mb"), f.get("rss_mb"), 1, "≤ 400 MB (MB)",
+                 (r.get("rss_mb") or 1e9) <= 400,
+                 f"{r.get('rows', 0):,} rows fetched in {r.get('scroll_s', 0):.1f} s; floor = PySide6 + the same rows "
+                 "in a Python list (MB, not ms)", r))
+
+
+# --- the command ---------------------------------------------------------------------------------
+
+def run_bench(db: Database, actor: Actor, *, repeat: int = 5, only: list[str] | None = None,
+              out: Callable[[str], None] = print, login: str = "admin", password: str = "demo1234",
+              heavy: bool = True) -> list[Result]:
+    b = Bench(db, actor, repeat, out, heavy)
+    backend = "SQLite" if db.is_sqlite else "PostgreSQL"
+    out(f"# idc-console bench on {backend}: {db.engine.url.render_as_string(hide_password=True)}; "
+        f"median of {b.repeat} runs (heavy operations once); {os.cpu_count()} CPUs")
+    out(HEADER)
+    groups = [("lists", bench_lists), ("views", bench_views), ("writes", bench_writes), ("billing", bench_billing),
+              ("verify", bench_verify), ("reports", bench_reports),
+              ("console", lambda b_: bench_console(b_, login, password))]
+    try:
+        for name, fn in groups:
+            if only and name not in only:
+                continue
+            try:
+                fn(b)
+            except Exception as exc:  # one broken operation must not hide the others' figures
+                b.add(Result(name, None, None, 0, "", False, f"failed: {type(exc).__name__}: {exc}"[:300]))
+    finally:
+        b.close()
+    misses = [r.name for r in b.results if r.ok is False]
+    out(f"# {len(b.results)} operations; {len(misses)} miss their target" + (": " + "; ".join(misses) if misses else ""))
+    return b.results
+
+
+def write_json(path: str, db: Database, results: list[Result]) -> None:
+    data = {"backend": db.engine.dialect.name, "url": db.engine.url.render_as_string(hide_password=True),
+            "when": dt.datetime.now(dt.timezone.utc).isoformat(), "cpus": os.cpu_count(),
+            "results": [dict(asdict(r), ratio=r.ratio) for r in results]}
+    with open(path, "w", encoding="utf-8") as f:
+        json.dump(data, f, ensure_ascii=False, indent=1, default=str)
