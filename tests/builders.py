@@ -44,3 +44,12 @@ def build_types(db, admin):
 
 def build_customer(db, admin, name="广州天河视觉智能有限公司", body="91440106MA59ABCD1"):
     return create_record(db, admin, "customer", dict(name=name, credit_code=make_uscc(body), region_code="440106"))
+
+
+def ensure_admin(db):
+    """For property tests that reuse one database across examples: an admin, logged in."""
+    from app.services.users import add_user, has_users, login
+
+    if not has_users(db):
+        add_user(db, None, "admin", "admin", "correct-horse-1")
+    return login(db, "admin", "correct-horse-1")

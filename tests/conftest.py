@@ -50,9 +50,12 @@ def pg_template():
 _sqlite_template: dict[str, bytes] = {}
 
 
-def make_db(backend: str, tmp_path, pg_template) -> Database:
+def make_db(backend: str, tmp_path, pg_template, *, sqlite_bytes: bytes | None = None) -> Database:
     if backend == "sqlite":
         path = tmp_path / "test.db"
+        if sqlite_bytes is not None:
+            path.write_bytes(sqlite_bytes)
+            return Database(f"sqlite:///{path}")
         if "bytes" not in _sqlite_template:
             tpl = tmp_path / "template.db"
             db = Database(f"sqlite:///{tpl}")
@@ -90,6 +93,56 @@ def drop_db(db: Database) -> None:
 @pytest.fixture(params=BACKENDS)
 def db(request, tmp_path, pg_template):
     database = make_db(request.param, tmp_path, pg_template)
+    yield database
+    drop_db(database)
+
+
+@pytest.fixture(scope="session")
+def demo_templates(tmp_path_factory, pg_template):
+    """The demo data, loaded once per backend per test session, cloned for each test."""
+    cache: dict[str, object] = {}
+
+    def get(backend: str):
+        if backend in cache:
+            return cache[backend]
+        from app.demo import load_demo
+
+        if backend == "sqlite":
+            folder = tmp_path_factory.mktemp("demo")
+            db = make_db("sqlite", folder, pg_template)
+            load_demo(db)
+            db.dispose()
+            import sqlite3
+            c = sqlite3.connect(folder / "test.db")
+            c.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+            c.close()
+            cache[backend] = (folder / "test.db").read_bytes()
+        else:
+            base = make_url(_pg_admin_url())
+            name = f"idc_demo_{uuid.uuid4().hex[:8]}"
+            admin = create_engine(base.set(database="postgres"), isolation_level="AUTOCOMMIT")
+            with admin.connect() as c:
+                c.execute(text(f'CREATE DATABASE "{name}" TEMPLATE "{pg_template}"'))
+            admin.dispose()
+            db = Database(base.set(database=name).render_as_string(hide_password=False))
+            load_demo(db)
+            db.dispose()
+            cache[backend] = name
+        return cache[backend]
+
+    yield get
+    if "postgresql" in cache:
+        drop_db(type("D", (), {"dispose": lambda self: None, "_test_drop": (make_url(_pg_admin_url()), cache["postgresql"])})())
+
+
+@pytest.fixture(params=BACKENDS)
+def demo_db(request, tmp_path, pg_template, demo_templates):
+    """A private copy of the demo database (users: admin, wanglei, lina, zhaomin …; password demo1234)."""
+    template = demo_templates(request.param)
+    if request.param == "sqlite":
+        database = make_db("sqlite", tmp_path, pg_template, sqlite_bytes=template)
+    else:
+        database = make_db("postgresql", tmp_path, template)
     yield database
     drop_db(database)
 

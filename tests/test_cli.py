@@ -18,11 +18,12 @@ def run(db, *args, env=None, monkeypatch=None, capsys=None):
     return code, out
 
 
-@pytest.fixture
-def demo_db(db, capsys):
-    code, _ = run(db, "demo", "load", capsys=capsys)
-    assert code == 0
-    return db
+def test_demo_load_from_the_command_line(db, capsys):
+    code, out = run(db, "demo", "load", capsys=capsys)
+    assert code == 0, out.err
+    assert "racks=280" in out.out
+    code, out = run(db, "demo", "load", "--if-empty", capsys=capsys)
+    assert code == 0 and "already has data" in out.out
 
 
 def test_demo_then_verify_ok(demo_db, capsys):

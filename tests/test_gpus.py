@@ -10,7 +10,7 @@ from app.services.common import create_record
 from app.services.dcim import place_device
 from app.services.gpus import gpu_history, install_gpu, transition_gpu, transition_gpus
 from models.choices import GpuState
-from tests.builders import build_site, build_types
+from tests.builders import build_site, build_types, ensure_admin
 from tests.conftest import table_counts
 
 TO_LEASED = ["received", "burn_in", "available", "leased"]
@@ -122,13 +122,11 @@ def test_no_sequence_reaches_a_forbidden_state(moves):
 @given(st.lists(st.sampled_from(GpuState.values()), min_size=1, max_size=10))
 def test_service_follows_the_table(sqlite_db, moves):
     """Random move sequences through the real service: state only ever follows allowed edges."""
-    from app.services.users import add_user, has_users, login
-    from models import GpuAsset, GpuModel
     from sqlalchemy import select
+
+    from models import GpuAsset, GpuModel
     db = sqlite_db
-    if not has_users(db):
-        add_user(db, None, "admin", "admin", "correct-horse-1")
-    admin = login(db, "admin", "correct-horse-1")
+    admin = ensure_admin(db)
     with db.session() as s:
         model = s.execute(select(GpuModel.id).limit(1)).scalar_one()
         n = s.execute(select(GpuAsset.id)).all()

@@ -401,3 +401,43 @@ def test_gpu_import_installs_and_refuses_state_changes(db, admin, world, tmp_pat
     with pytest.raises(ImportFailed) as info:
         run_import(db, admin, "gpus", moved)
     assert [(e.line, e.column) for e in info.value.row_errors] == [(3, "state")]
+
+
+def test_xlsx_continues_on_a_new_sheet_past_the_row_limit(tmp_path, monkeypatch):
+    import app.importexport as ie
+    from openpyxl import load_workbook
+
+    monkeypatch.setattr(ie, "XLSX_MAX_ROWS", 4)  # 3 data rows per sheet
+    n = write_export(["seq"], ([i] for i in range(7)), tmp_path / "a.xlsx", "xlsx", sheet="audit")
+    assert n == 7
+    wb = load_workbook(tmp_path / "a.xlsx", read_only=True)
+    assert wb.sheetnames == ["audit", "audit (2)", "audit (3)"]
+    assert [list(ws.iter_rows(values_only=True)) for ws in wb.worksheets][2] == [("seq",), (6,)]
+    wb.close()
+
+
+def test_device_export_writes_whole_units_plainly(db, admin, world, tmp_path):
+    run_export(db, admin, "devices", tmp_path / "d.csv")
+    with open(tmp_path / "d.csv", encoding="utf-8-sig", newline="") as f:
+        row = next(r for r in csv.DictReader(f) if r["name"] == "existing-01")
+    assert (row["site"], row["location"], row["rack"], row["position"], row["face"]) == ("FZ1", "A1", "R01", "10",
+                                                                                        "front")
+    assert row["tenant"] == "福州云算科技有限公司"
+
+
+def test_preview_shows_rule_problems_like_overlaps_without_writing(db, admin, auditor, world, tmp_path):
+    path = write_csv(tmp_path / "devices.csv", [
+        ["name", "device_type", "site", "location", "rack", "position"],
+        ["a", "acme-2u", "FZ1", "A1", "R01", "1"],
+        ["b", "acme-2u", "FZ1", "A1", "R01", "2"],      # overlaps line 2
+        ["c", "acme-2u", "FZ1", "A1", "R01", "11"],     # overlaps existing-01
+    ])
+    before = table_counts(db)
+    preview = preview_import(db, "devices", path)
+    assert [(e.line, e.column) for e in preview.errors] == [(3, "position"), (4, "position")]
+    assert [r.values["name"] for r in preview.rows] == ["a", "b", "c"]
+    shape_only = preview_import(db, "devices", path, rules=False)
+    assert shape_only.errors == []
+    with pytest.raises(PermissionDenied):
+        preview_import(db, "devices", path, auditor)
+    assert table_counts(db) == before

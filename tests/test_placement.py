@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 from app.errors import PermissionDenied, RuleViolation, ValidationError
 from app.services.dcim import move_device, place_device
-from tests.builders import build_site, build_types
+from tests.builders import build_site, build_types, ensure_admin
 from tests.conftest import table_counts
 
 
@@ -105,14 +105,11 @@ def test_move_device_refused_then_accepted(db, admin, rack):
                           st.sampled_from(["server", "switch"])), min_size=1, max_size=12))
 def test_placements_never_overlap(sqlite_db, placements):
     """Whatever sequence of placements is tried, what was accepted never overlaps."""
-    from app.services.users import add_user, login
     from sqlalchemy import delete, select
+
     from models import Device, DeviceType
     db = sqlite_db
-    from app.services.users import has_users
-    if not has_users(db):
-        add_user(db, None, "admin", "admin", "correct-horse-1")
-    admin = login(db, "admin", "correct-horse-1")
+    admin = ensure_admin(db)
     with db.session() as s:
         if not s.execute(select(DeviceType.id)).first():
             ids = build_site(db, admin, rack_kw=Decimal(100))

@@ -232,7 +232,7 @@ def validate_device(s, v: dict) -> dict[str, str]:
     if errors:
         return errors
     if v.get("rack_id"):
-        rack = s.execute(select(Rack).where(Rack.id == v["rack_id"]).with_for_update()).scalar_one_or_none()
+        rack = s.execute(select(Rack).where(Rack.id == v["rack_id"]).with_for_update(of=Rack)).scalar_one_or_none()
         if rack is None:
             return {"rack_id": "unknown rack"}
         v["face"] = v["face"] or (Face.FRONT if dtype.u_height > 0 else None)
@@ -353,7 +353,7 @@ def reserve_units(db: Database, actor: Actor, rack_id: int, customer_id: int, fa
         raise ValidationError(errors)
     with UnitOfWork(db, actor) as uow:
         s = uow.session
-        rack = s.execute(select(Rack).where(Rack.id == rack_id).with_for_update()).scalar_one_or_none()
+        rack = s.execute(select(Rack).where(Rack.id == rack_id).with_for_update(of=Rack)).scalar_one_or_none()
         if rack is None:
             raise ValidationError({"rack_id": "unknown rack"})
         customer = get_or_404(s, Customer, customer_id, "customer")

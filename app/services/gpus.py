@@ -56,7 +56,7 @@ def transition_gpu(db: Database, actor: Actor, gpu_id: int, to_state: str, reaso
                    expected_version: int | None = None) -> int:
     require(actor, "manage_gpus")
     with UnitOfWork(db, actor) as uow:
-        gpu = uow.session.execute(select(GpuAsset).where(GpuAsset.id == gpu_id).with_for_update()).scalar_one_or_none()
+        gpu = uow.session.execute(select(GpuAsset).where(GpuAsset.id == gpu_id).with_for_update(of=GpuAsset)).scalar_one_or_none()
         if gpu is None:
             raise ValidationError({"gpu": f"GPU {gpu_id} does not exist"})
         check_version(gpu, expected_version, f"GPU {gpu.serial}")
@@ -84,7 +84,7 @@ def transition_gpus(db: Database, actor: Actor, gpu_ids: Iterable[int], to_state
             return BulkResult(moved, refused, True)
         chunk = ids[start:start + batch]
         with UnitOfWork(db, actor) as uow:
-            gpus = uow.session.execute(select(GpuAsset).where(GpuAsset.id.in_(chunk)).with_for_update()).scalars().all()
+            gpus = uow.session.execute(select(GpuAsset).where(GpuAsset.id.in_(chunk)).with_for_update(of=GpuAsset)).scalars().all()
             for gpu in gpus:
                 if to_state not in GpuState.TRANSITIONS[gpu.state]:
                     refused.append((gpu.id, f"{gpu.serial}: {GpuState.label(gpu.state)} cannot move to "
@@ -120,7 +120,7 @@ def install_gpu_in(uow: UnitOfWork, gpu_id: int, device_id: int | None, slot: in
         raise RuleViolation(f"GPU {gpu.serial} is retired and cannot be installed")
     label = None
     if device_id is not None:
-        device = s.execute(select(Device).where(Device.id == device_id).with_for_update()).scalar_one_or_none()
+        device = s.execute(select(Device).where(Device.id == device_id).with_for_update(of=Device)).scalar_one_or_none()
         if device is None:
             raise ValidationError({"device_id": "unknown device"})
         dtype: DeviceType = device.device_type

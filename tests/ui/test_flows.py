@@ -204,6 +204,7 @@ def test_edit_and_conflict_offers_reload(qtbot, db, admin, estate, monkeypatch):
 def test_the_list_refreshes_after_a_save(qtbot, window, db, admin, estate):
     from ui.forms import save_record
     from ui.operations import announce
+    window.show_page("customers")
     page = window.lists["customers"]
     assert page.model.rowCount() == 3
     from app.validators import make_uscc
@@ -224,6 +225,7 @@ def test_lifecycle_move_offers_only_allowed_moves_and_records_history(qtbot, win
     qtbot.addWidget(mixed)
     assert mixed.target.count() == 0 and not mixed.ok.isEnabled()
 
+    window.show_page("gpus")
     page = window.lists["gpus"]
     gid = estate.gpu_ids[0]                                       # received
     op = page.run_moves([gid], "burn_in", "上架测试")
@@ -286,6 +288,7 @@ def test_auditor_reads_and_exports_but_cannot_change(qtbot, db, admin, auditor, 
 def test_another_users_change_appears_after_the_poll(qtbot, window, db, admin):
     from app.validators import make_uscc
     from app.services.common import create_record
+    window.show_page("customers")
     page = window.lists["customers"]
     before = page.model.rowCount()
     create_record(db, admin, "customer", {"name": "别人新建的客户", "credit_code": make_uscc("91350500MA3000001")})
