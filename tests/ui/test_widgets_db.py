@@ -24,12 +24,7 @@ def _target(panel, unit: int, height: int) -> QPointF:
     return QPointF(panel.scene_point("front", unit).x(), panel.y_of(D(unit), D(height)) + height * 10)
 
 
-def test_rack_panel_move_refused_then_accepted(qtbot, db, operator, request):
-    if not db.is_sqlite:
-        request.applymarker(pytest.mark.xfail(
-            strict=True, reason="app/services/dcim.py locks the rack with a bare with_for_update() while Rack "
-                                "joins room/site/subsidiary eagerly: PostgreSQL refuses FOR UPDATE on the "
-                                "nullable side of an outer join (needs with_for_update(of=Rack))"))
+def test_rack_panel_move_refused_then_accepted(qtbot, db, operator):
     ids = build_estate(db)
     panel = RackPanel(db, operator)
     qtbot.addWidget(panel)
