@@ -13,7 +13,7 @@ import sys
 from dataclasses import dataclass, field
 
 from .audit import Actor
-from .config import ENV_PASSWORD, describe_url, resolve_db_url
+from .config import ENV_PASSWORD, resolve_db_url
 from .db import Database
 from .errors import DomainError
 

@@ -8,7 +8,7 @@ from sqlalchemy import Boolean, CheckConstraint, ForeignKey, Integer, Numeric, S
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from .base import Base, IdMixin, Versioned
-from .choices import Airflow, DeviceRole, DeviceStatus, Face, RackStatus, ReservationStatus
+from .choices import DeviceRole, DeviceStatus, Face, RackStatus, ReservationStatus
 from .org import Room
 
 

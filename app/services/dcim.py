@@ -10,7 +10,7 @@ import datetime as dt
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 
-from sqlalchemy import and_, func, or_, select
+from sqlalchemy import func, or_, select
 
 from models import Customer, Device, DeviceType, GpuAsset, GpuModel, Rack, RackReservation, Room
 from models.choices import DeviceRole, DeviceStatus, Face, GpuState, RackStatus, ReservationStatus

@@ -21,7 +21,7 @@ from ..auth import require
 from ..db import Database
 from ..errors import RuleViolation, ValidationError
 from ..uow import UnitOfWork
-from .common import EntitySpec, check_version, flush_versioned, get_or_404, register, snapshot
+from .common import EntitySpec, check_version, flush_versioned, get_or_404, register
 
 
 def allowed_moves(state: str) -> list[str]:
