@@ -26,8 +26,11 @@ from .i18n import choice_label, column_label
 from .operations import announce
 
 
+TR_CONTEXT = "forms"
+
+
 def tr(text: str) -> str:
-    return QCoreApplication.translate("forms", text)
+    return QCoreApplication.translate(TR_CONTEXT, text)
 
 
 @dataclass(frozen=True)

@@ -169,7 +169,16 @@ class ListPage(QWidget):
 
     def on_changed(self, kinds) -> None:
         if "*" in kinds or "*" in self.spec.watches or kinds & (self.spec.watches | {self.kind}):
+            if self.isVisible():
+                self.refresh()
+            else:               # refreshed when shown: a change costs one query, not one per list
+                self.stale = True
+
+    def showEvent(self, event) -> None:
+        if getattr(self, "stale", False):
+            self.stale = False
             self.refresh()
+        super().showEvent(event)
 
     def focus_filter(self) -> None:
         self.filter.setFocus()

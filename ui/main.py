@@ -22,6 +22,13 @@ from .i18n import apply_font, install_translators, system_language
 from .operations import run_op
 from .settings import settings
 
+TR_CONTEXT = "main"
+
+
+def tr(text: str) -> str:
+    return QApplication.translate(TR_CONTEXT, text)
+
+
 ICON = Path(__file__).resolve().parent.parent / "resources" / "icons" / "idc-console.png"
 
 
@@ -62,8 +69,6 @@ def prepare(db: Database, parent=None) -> bool:
     """Create or upgrade the schema off the GUI thread; False when it cannot be opened."""
     from app.startup import prepare_database
 
-    tr = lambda s: QApplication.translate("main", s)  # noqa: E731
-
     def work(progress):
         progress(0, 0)
         return prepare_database(db)
@@ -92,7 +97,7 @@ def load_demo(db: Database, actor, parent=None) -> bool:
         if "actor" in params:
             return fn(db, actor, **kw)
         return fn(db, **kw)
-    ok, _r = wait(run_op(parent, work, label=QApplication.translate("main", "Loading the demo data…")))
+    ok, _r = wait(run_op(parent, work, label=tr("Loading the demo data…")))
     return ok
 
 

@@ -72,7 +72,16 @@ class DashboardPage(QWidget):
         bus().changed.connect(self.on_changed)
 
     def on_changed(self, kinds) -> None:
-        self.refresh()
+        if self.isVisible():
+            self.refresh()
+        else:
+            self.stale = True
+
+    def showEvent(self, event) -> None:
+        if getattr(self, "stale", False):
+            self.stale = False
+            self.refresh()
+        super().showEvent(event)
 
     def refresh(self) -> None:
         s = queries.summary(self.db)
@@ -224,30 +233,51 @@ class MainWindow(QMainWindow):
         self.lists[pid] = page
         page.openRecord.connect(self.open_special)
         if pid == "sites":
-            return self._with_side(page, "ui.widgets.site_plot", ("SitePlot", "SitePlotView", "SitePlotWidget"))
+            return self._with_sites(page)
         if pid == "racks":
             return self._with_rack(page)
         if pid == "users":
             return self._users_page(page)
         return page
 
-    def _with_side(self, page: ListPage, module: str, names) -> QWidget:
-        for name in names:
-            cls = _optional_widget(module, name)
-            if cls is not None:
-                try:
-                    side = cls(self.db, self) if _accepts_db(cls) else cls(self)
-                except Exception:  # noqa: BLE001
-                    continue
-                split = QSplitter(Qt.Vertical)
-                split.setObjectName(f"split_{page.kind}")
-                split.addWidget(page)
-                split.addWidget(side)
-                split.setStretchFactor(0, 2)
-                split.setStretchFactor(1, 1)
-                self.lists_side = side
-                return split
-        return page
+    def _with_sites(self, page: ListPage) -> QWidget:
+        """Sites: the list above the coverage tree ("who serves …") and the plot of sites."""
+        from PySide6.QtWidgets import QTabWidget
+        Tree = _optional_widget("ui.widgets.region_tree", "RegionTreePanel")
+        Plot = _optional_widget("ui.widgets.site_plot", "SitePlot")
+        tabs = QTabWidget()
+        tabs.setObjectName("siteTabs")
+        self.site_panels = []
+        for cls, title in ((Tree, self.tr("Coverage")), (Plot, self.tr("Site map"))):
+            if cls is None:
+                continue
+            try:
+                panel = cls(self.db, tabs)
+            except Exception:  # noqa: BLE001 - a broken picture must not stop the console
+                continue
+            if hasattr(panel, "siteActivated"):
+                panel.siteActivated.connect(lambda sid: self.lists["sites"].select_record(sid))
+            tabs.addTab(panel, title)
+            self.site_panels.append(panel)
+        if not self.site_panels:
+            return page
+        split = QSplitter(Qt.Horizontal)
+        split.setObjectName("split_site")
+        split.addWidget(page)
+        split.addWidget(tabs)
+        split.setStretchFactor(0, 1)
+        split.setStretchFactor(1, 1)
+        bus().changed.connect(self._refresh_site_side)
+        return split
+
+    def _refresh_site_side(self, kinds) -> None:
+        if not self.isVisible() or not (kinds & {"*", "site", "coverage", "region", "subsidiary"}):
+            return
+        for panel in self.site_panels:
+            try:
+                panel.refresh()
+            except Exception:  # noqa: BLE001
+                pass
 
     def _with_rack(self, page: ListPage) -> QWidget:
         """Racks: the list beside the selected rack's elevation and its room's floor."""
@@ -297,6 +327,8 @@ class MainWindow(QMainWindow):
         return split
 
     def _refresh_rack_side(self, kinds) -> None:
+        if not self.isVisible():
+            return
         for panel in (self.rack_panel, self.room_panel):
             if panel is not None and hasattr(panel, "refresh"):
                 try:

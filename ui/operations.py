@@ -19,6 +19,14 @@ from PySide6.QtWidgets import QMessageBox, QProgressDialog, QWidget
 from app.errors import DomainError
 
 
+TR_CONTEXT = "operations"
+
+
+def tr(text: str) -> str:
+    from PySide6.QtCore import QCoreApplication
+    return QCoreApplication.translate(TR_CONTEXT, text)
+
+
 class Cancelled(Exception):
     pass
 
@@ -152,8 +160,6 @@ def run_op(parent, fn, **kw) -> Operation:
 
 
 def show_error(parent, exc: BaseException, tb: str = "") -> None:
-    from PySide6.QtCore import QCoreApplication
-    tr = lambda s: QCoreApplication.translate("operations", s)  # noqa: E731
     box = QMessageBox(parent)
     box.setIcon(QMessageBox.Warning)
     if isinstance(exc, DomainError):

@@ -219,6 +219,10 @@ class PagedTableView(QTableView):
         state = settings().header_state(model.spec.kind)
         if state and not state.isEmpty():
             header.restoreState(state)
+        else:   # first time: fit the first window's contents, within reason
+            self.resizeColumnsToContents()
+            for i in range(len(model.columns)):
+                header.resizeSection(i, max(70, min(header.sectionSize(i) + 12, 320)))
         # The saved sort goes to SQL; restoreState only sets the indicator.
         if not (state and not state.isEmpty()):
             header.setSortIndicator(model.sort_column(),
