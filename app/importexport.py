@@ -178,6 +178,9 @@ class ExportResult:
     format: str
     rows: int
 
+    def summary(self) -> str:
+        return f"exported {self.rows} {self.kind} row(s) to {self.path} ({self.format})"
+
 
 class _RowRefused(Exception):
     """Problems found while reading or resolving one row: [(column, reason)]."""
@@ -871,24 +874,37 @@ def _load(kind: str, path: str | Path) -> tuple[list[str], list[ImportRow], list
 
 # --- public: preview and import --------------------------------------------------------------
 
-def preview_import(db: Database, kind: str, path: str | Path) -> ImportPreview:
-    """Read the file and resolve its references without writing anything.
+PREVIEW_ACTOR = Actor(None, "preview", "Import preview", "admin")
 
-    Finds the file's shape problems, bad values and unknown references; the rules that
-    depend on writing (overlaps between rows, duplicates) are checked by a dry run.
+
+def preview_import(db: Database, kind: str, path: str | Path, actor: Actor | None = None, *,
+                   rules: bool = True) -> ImportPreview:
+    """Every row with its line number, and every problem, without writing anything.
+
+    With `rules` (the default) the rows also go through the full import checks in a
+    transaction that is always rolled back (a dry run), so overlaps with existing devices
+    or between rows, duplicates and every service rule show up here too. Given an `actor`,
+    the dry run acts as them (a PermissionDenied says they may not import); without one it
+    uses a preview identity whose writes are never committed.
+    With rules=False only the file's shape, values and references are read.
     """
     kind = _check_kind(kind)
     columns, rows, errors = _load(kind, path)
-    resolve, _write = HANDLERS[kind]
     first_row = rows[0].line if rows else None
-    if not any(e.file is None and (first_row is None or e.line < first_row) for e in errors):
+    shape_ok = not any(e.file is None and (first_row is None or e.line < first_row) for e in errors)
+    if shape_ok and rows and rules:
+        try:
+            run_import(db, actor or PREVIEW_ACTOR, kind, path, dry_run=True)
+        except ImportFailed as exc:
+            errors = exc.row_errors
+        else:
+            errors = []
+    elif shape_ok:
+        resolve, _write = HANDLERS[kind]
         with db.session() as s:
             for row in rows:
                 r = _Row(row)
-                try:
-                    resolve(s, r)
-                except Exception as exc:  # a resolver bug must not hide the file
-                    r.err(None, str(exc))
+                resolve(s, r)
                 errors.extend(RowError(r.line, c, reason, r.file) for c, reason in r.problems)
             s.rollback()
     return ImportPreview(kind, str(path), columns, rows, sorted(errors, key=lambda e: (e.file or "", e.line)))
