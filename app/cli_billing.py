@@ -62,6 +62,11 @@ def _progress(done: int, total: int) -> None:
         print(f"\r{done}/{total} contracts", end="" if done < total else "\n", file=sys.stderr)
 
 
+def _num(d) -> str:
+    text = format(d.normalize(), "f")
+    return text
+
+
 def _print_statement(st, lines: bool) -> None:
     head = st.number or f"(draft #{st.id})" if st.id else "(new)"
     print(f"  {head:<22} {st.customer_name}  {st.period}  subtotal {st.subtotal:>12,.2f}  tax {st.tax:>10,.2f}"
@@ -69,7 +74,7 @@ def _print_statement(st, lines: bool) -> None:
     if lines:
         for ln in st.lines:
             print(f"      {ln.charge:<8} {ln.description}")
-            print(f"               {ln.quantity} {ln.unit} × {ln.unit_price} = {ln.amount:,.2f}"
+            print(f"               {_num(ln.quantity)} {ln.unit} × {_num(ln.unit_price)} = {ln.amount:,.2f}"
                   f"  tax {ln.tax_rate:.0%} {ln.tax:,.2f}" + (f"   [{ln.note}]" if ln.note else ""))
 
 
@@ -151,7 +156,7 @@ def contracts_due(ctx, args) -> int:
         return 0
     for r in rows:
         print(f"{r.number:<18} {r.customer_name}  ends {r.end_date} in {r.days_left:>3} days  "
-              f"[{r.alert}-day alert]" + ("  renewal drafted" if r.renewed else ""))
+              + (f"[{r.alert}-day alert]" if r.alert else "") + ("  renewal drafted" if r.renewed else ""))
     return 0
 
 

@@ -555,7 +555,9 @@ def run_billing(db: Database, actor: Actor, period: str, *, dry_run: bool = Fals
                          sub_total, tax_total, sub_total + tax_total, tuple(previews))
     if issue and touched:
         result = issue_statements(db, actor, statement_ids=touched)
-        summary = replace(summary, issued=tuple(n for _i, n, _t in result.issued))
+        with db.session() as s:  # show them as issued, with their numbers
+            fresh = tuple(_statement_info(s, s.get(Statement, sid)) for sid in touched)
+        summary = replace(summary, issued=tuple(n for _i, n, _t in result.issued), statements=fresh)
     return summary
 
 

@@ -132,7 +132,7 @@ class ContractDue:
     status: str
     end_date: dt.date
     days_left: int
-    alert: int  # the 30/60/90/180-day band it falls in
+    alert: int | None  # the 30/60/90/180-day band it falls in; None beyond 180 days
     renewed: bool  # a renewal has been drafted
 
 
@@ -218,7 +218,7 @@ def contracts_due(db: Database, within_days: int = 180, today: dt.date | None = 
         out = []
         for c, name in rows:
             left = (c.end_date - today).days
-            band = next((d for d in ALERT_DAYS if left <= d), within_days)
+            band = next((d for d in ALERT_DAYS if left <= d), None)
             out.append(ContractDue(c.id, c.number, name, c.status, c.end_date, left, band, c.id in renewed_ids))
         return out
 
