@@ -398,6 +398,7 @@ class GpuDialog(FormDialog):
                          choice_label(GpuState, to), who, reason]
                 for c, text in enumerate(cells):
                     self.history.setItem(r, c, QTableWidgetItem(text))
+            self.history.resizeColumnsToContents()
             self.tabs.addTab(self.history, self.tr("History (%1)").replace("%1", str(len(rows))))
 
 

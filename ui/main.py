@@ -149,6 +149,10 @@ def run_console(args) -> int:
     from .mainwindow import MainWindow
     window = MainWindow(db, actor)
     window.show()
+    if os.environ.get("IDC_CONSOLE_EXIT_AFTER_START"):   # smoke tests of a build: start, paint, quit
+        from PySide6.QtCore import QTimer
+        QTimer.singleShot(0, lambda: (print(f"console started: {window.windowTitle()} on "
+                                            f"{describe_url(db.url)} as {actor.login}", flush=True), app.quit()))
     code = app.exec()
     db.dispose()
     return code

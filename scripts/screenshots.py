@@ -1,0 +1,132 @@
+"""Open the console on demo data and save a PNG of every main view, in Chinese and English.
+
+    python scripts/screenshots.py [--db FILE] [--out docs/screenshots] [--size 1440x900]
+
+Without --db a fresh demo database is built in a temporary directory. Runs offscreen
+(QT_QPA_PLATFORM=offscreen) unless a display platform is already chosen.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+VIEWS = ["dashboard", "sites", "racks", "devices", "gpus", "customers", "contracts", "billing", "audit", "users"]
+
+
+def build_demo(path: Path):
+    from app.db import Database
+    from app.demo import load_demo
+    from app.startup import prepare_database
+    db = Database(f"sqlite:///{path}")
+    prepare_database(db)
+    load_demo(db)
+    return db
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--db")
+    ap.add_argument("--out", default=str(ROOT / "docs" / "screenshots"))
+    ap.add_argument("--size", default="1440x900")
+    ap.add_argument("--user", default="admin")
+    ap.add_argument("--password", default=os.environ.get("IDC_CONSOLE_PASSWORD", "demo1234"))
+    args = ap.parse_args(argv)
+    width, height = (int(x) for x in args.size.split("x"))
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+
+    tmp = tempfile.TemporaryDirectory()
+    os.environ["IDC_CONSOLE_SETTINGS"] = str(Path(tmp.name) / "settings.ini")  # never the user's settings
+    from app.db import Database
+    db = Database(f"sqlite:///{Path(args.db).resolve()}" if args.db and "://" not in args.db else args.db) \
+        if args.db else build_demo(Path(tmp.name) / "demo.db")
+
+    from PySide6.QtCore import QCoreApplication
+    from PySide6.QtWidgets import QApplication
+    from sqlalchemy import func, select
+
+    from app.services.users import login
+    from models import Device, GpuAsset, GpuHistory
+    from ui.i18n import install_translators
+    from ui.main import make_app
+    from ui.mainwindow import PAGES, MainWindow
+
+    app = make_app()
+    actor = login(db, args.user, args.password)
+    with db.session() as s:
+        busiest_rack = s.execute(select(Device.rack_id, func.count()).where(Device.rack_id.is_not(None))
+                                 .group_by(Device.rack_id).order_by(func.count().desc())).first()
+        gpu_with_history = s.execute(select(GpuHistory.gpu_id, func.count()).group_by(GpuHistory.gpu_id)
+                                     .order_by(func.count().desc())).first()
+
+    def settle():
+        for _ in range(5):
+            app.processEvents()
+        QThreadPoolWait()
+        for _ in range(5):
+            app.processEvents()
+
+    def QThreadPoolWait():
+        from PySide6.QtCore import QThreadPool
+        QThreadPool.globalInstance().waitForDone(10000)
+
+    saved = []
+    for lang in ("zh", "en"):
+        install_translators(app, lang)
+        window = MainWindow(db, actor)
+        window.resize(width, height)
+        window.show()
+        settle()
+        for pid in VIEWS:
+            window.show_page(pid)
+            if pid == "racks" and busiest_rack:
+                window.lists["racks"].select_record(busiest_rack[0])
+            if pid == "gpus":
+                window.lists["gpus"].view.selectRow(0)
+            settle()
+            path = out / f"{pid}-{lang}.png"
+            window.grab().save(str(path))
+            saved.append(path)
+        # a few dialogs: a GPU with its history, the search, the first-run wizard and login
+        from ui.forms import open_form
+        if gpu_with_history:
+            dlg = open_form(db, actor, "gpu", gpu_with_history[0], window)
+            dlg.tabs.setCurrentIndex(1)
+            dlg.resize(640, 420)
+            dlg.show()
+            settle()
+            dlg.grab().save(str(out / f"gpu-history-{lang}.png"))
+            saved.append(out / f"gpu-history-{lang}.png")
+            dlg.close()
+        search = window.open_search()
+        search.edit.setText("FZ")
+        search.run()
+        settle()
+        search.grab().save(str(out / f"search-{lang}.png"))
+        saved.append(out / f"search-{lang}.png")
+        search.close()
+        from ui.startup import FirstRunWizard, LoginDialog
+        login_dlg = LoginDialog(db, window)
+        login_dlg.show()
+        settle()
+        login_dlg.grab().save(str(out / f"login-{lang}.png"))
+        saved.append(out / f"login-{lang}.png")
+        login_dlg.close()
+        window.close()
+        window.deleteLater()
+        settle()
+    for p in saved:
+        print(p.relative_to(ROOT) if p.is_relative_to(ROOT) else p)
+    db.dispose()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
