@@ -105,7 +105,7 @@ AUDIT_VERB = {
     "end": ("结束", "ended"), "contacts": ("联系人变更", "contacts changed"), "export": ("导出", "exported"),
     "print": ("打印", "printed"),
 }
-FLEET_OWNER = ("自有", "own fleet")
+FLEET_OWNER = ("自有", "Own fleet")
 
 
 def _l(pair: tuple[str, str], lang: str) -> str:

@@ -380,3 +380,21 @@ def test_bad_font_setting_is_a_clear_refusal(estate, tmp_path, reader, monkeypat
     bogus.write_bytes(b"not a font")
     with pytest.raises(DomainError, match="cannot be embedded"):
         print_document(db, reader, "fleet", None, tmp_path / "f.pdf", font_path=bogus)
+
+
+def test_draft_statement_prints_by_id_marked_unissued(estate, tmp_path):
+    db, info = estate
+    from app.documents import statement_doc
+    from app.services.billing import run_billing
+
+    admin = login(db, "admin", DEMO_PASSWORD)
+    first = Period.parse(info["period"])
+    before = Period.containing(first.first - dt.timedelta(days=1))  # the handover month, half billed
+    run = run_billing(db, admin, before.label)
+    draft = run.statements[0]
+    assert draft.number is None
+    doc = statement_doc(db, draft.id, language="en")
+    assert doc.status == "Draft (not issued)" and doc.number == f"DRAFT #{draft.id}"
+    assert "not been issued" in doc.notes
+    assert doc.total == draft.total and any("prorated" in ln.description or "16/30" in ln.note
+                                            for ln in doc.lines)
