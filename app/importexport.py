@@ -18,13 +18,13 @@ import csv
 import datetime as dt
 import re
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator
 
 from sqlalchemy import func, or_, select, text
-from sqlalchemy.orm import Session, aliased
+from sqlalchemy.orm import Session
 
 from models import (AuditEvent, Contact, Contract, ContractItem, Customer, Device, DeviceType, GpuAsset, GpuModel,
                     Rack, Region, Room, Site, Subsidiary, User)
@@ -149,8 +149,11 @@ class ImportResult:
         if self.cancelled:
             return f"{self.kind} import of {self.file} cancelled; nothing was imported"
         verb = "would import" if self.dry_run else "imported"
-        return (f"{verb} {self.rows} {self.kind} row(s) from {self.file}: {self.created} new, "
+        text = (f"{verb} {self.rows} {self.kind} row(s) from {self.file}: {self.created} new, "
                 f"{self.updated} updated, {self.unchanged} unchanged")
+        if self.notes:
+            text += "\nto check by a person:\n" + "\n".join(f"  {n}" for n in self.notes)
+        return text
 
 
 class ImportFailed(ValidationError):
