@@ -9,13 +9,12 @@ import datetime as dt
 from decimal import Decimal
 
 import pytest
-from sqlalchemy import select, text
+from sqlalchemy import text
 from sqlalchemy.exc import DBAPIError
 
 from app.errors import PermissionDenied, RuleViolation, ValidationError
 from app.services import billing as BS
 from app.services import contracts as C
-from models import Statement, StatementLine
 from models.choices import ItemKind, PriceUnit, StatementStatus
 from tests.conftest import table_counts
 from test_billing_world import add_readings, cst, gpu_item, make_world, rack_item, signed

@@ -8,10 +8,10 @@ Prices change only by amendment: a new revision with an effective date that supe
 from __future__ import annotations
 
 import datetime as dt
-from dataclasses import dataclass, field, fields, replace
+from dataclasses import dataclass, fields, replace
 from decimal import Decimal, InvalidOperation
 
-from sqlalchemy import delete, exists, func, insert, select
+from sqlalchemy import delete, func, insert, select
 from sqlalchemy.orm import Session
 
 from models import (Contract, ContractItem, Customer, DocumentCounter, GpuAsset, GpuLease, GpuModel, Rack,
@@ -26,10 +26,7 @@ from ..errors import NotFound, RuleViolation, ValidationError
 from ..uow import UnitOfWork
 from .common import check_version, flush_or_refuse, flush_versioned, get_or_404, snapshot
 
-try:  # the lead's lifecycle move (validates, writes GpuHistory, audits)
-    from .gpus import move_gpu
-except ImportError:  # pragma: no cover - only before app/services/gpus.py exists
-    move_gpu = None
+from .gpus import move_gpu  # the GPU lifecycle move: validates, writes GpuHistory, audits
 
 ALERT_DAYS = (30, 60, 90, 180)
 HELD = (ContractStatus.ACTIVE, ContractStatus.SUSPENDED)
