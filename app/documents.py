@@ -229,6 +229,13 @@ def statement_doc(db: Database, number: int | str, *, language: str | None = Non
                 .order_by(Statement.number)).scalars())
         issued = st.issued_at.astimezone(SHANGHAI).date() if st.issued_at else now_local().date()
         notes = []
+        contracts = list(s.execute(
+            select(Contract.number).join(ContractItem, ContractItem.contract_id == Contract.id)
+            .join(StatementLine, StatementLine.contract_item_id == ContractItem.id)
+            .where(StatementLine.statement_id == st.id).distinct().order_by(Contract.number)).scalars())
+        if contracts:
+            notes.append(("依据合同：" + "、".join(contracts)) if lang == "zh"
+                         else ("Contract" + ("s" if len(contracts) > 1 else "") + ": " + ", ".join(contracts)))
         if st.kind == StatementKind.CREDIT_NOTE and st.reason:
             notes.append(("冲销原因：" if lang == "zh" else "Reason: ") + st.reason)
         if st.status != StatementStatus.ISSUED:
@@ -893,7 +900,8 @@ def print_document(db: Database, actor: Actor, kind: str, key: Any, path: str | 
     what, rows = _subject(kind, doc)
     record_export(db, actor, kind if kind != "audit" else "audit", what[:255], rows, result.path, "pdf",
                   action="print")
-    return Printed(kind, what, rows, result, doc.checkpoint if isinstance(doc, AuditReportDoc) else "")
+    checkpoint = doc.checkpoint if isinstance(doc, AuditReportDoc) and ":" in doc.checkpoint else ""
+    return Printed(kind, what, rows, result, checkpoint)
 
 
 def print_statement(db, actor, number, path, **kw) -> Printed:

@@ -149,6 +149,7 @@ def test_statement_pdf_has_customer_numbers_and_words(estate, tmp_path, capsys):
     assert doc.subsidiary.bank_name and doc.subsidiary.credit_code
     assert doc.references == (info["credit_note"],)  # the credit note refers back, and is listed
     assert doc.status == "已开具"
+    assert f"依据合同：{info['contract']}" in doc.notes
     y, m = info["period"].split("-")
     assert doc.period_label == f"{int(y)}年{int(m)}月"
 
@@ -273,6 +274,9 @@ def test_audit_report_empty_period(estate, tmp_path):
 
     doc = audit_report_doc(db, AuditFilter(dt.date(2001, 1, 1), dt.date(2001, 1, 2)))
     assert doc.events == () and ":" not in doc.checkpoint
+    out = tmp_path / "empty.pdf"
+    assert run_cli(db, "report", "audit", "--from", "2001-01-01", "--to", "2001-01-02", "-o", str(out)) == 0
+    assert "期间内无事件" in pdftext(out)
 
 
 # --------------------------------------------------------------------------- racks, capacity, fleet
