@@ -128,8 +128,8 @@ def export_audit(db: Database, actor: Actor, date_from: str, date_to: str, path:
     flt = AuditFilter(parse_date(date_from, "from"), parse_date(date_to, "to"), actor_login, action)
     if flt.date_to < flt.date_from:
         raise ValidationError({"to": "the period ends before it starts"})
-    from .tabular import write_table
+    from .importexport import write_export
 
-    n = write_table(path, fmt, EXPORT_HEADERS, (event_row(ev) for ev in iter_events(db, flt)))
+    n = write_export(EXPORT_HEADERS, (event_row(ev) for ev in iter_events(db, flt)), path, fmt, sheet="audit")
     record_export(db, actor, "audit", flt.describe(), n, path, fmt)
     return f"wrote {n} audit events ({flt.describe()}) to {path}"

@@ -33,7 +33,8 @@ from models.choices import GpuState
 from .audit import Actor, HASHED_FIELDS, format_ts
 from .auth import require
 from .db import Database
-from .errors import DomainError, NotFound, PermissionDenied, RuleViolation, ValidationError
+from .errors import DomainError, NotFound, PermissionDenied, ValidationError
+from .services.gpus import install_gpu_in
 from .services.common import _spec, create_in, flush_or_refuse, flush_versioned, snapshot
 from .uow import UnitOfWork
 from .validators import email_problem, phone_problem
@@ -678,25 +679,6 @@ def _resolve_gpus(s: Session, r: _Row) -> dict:
     return v
 
 
-def _install_checks(s: Session, gpu: GpuAsset, device_id: int, slot: int) -> None:
-    """The slot rules of gpus.install_gpu, inside this import's transaction."""
-    device = s.execute(select(Device).where(Device.id == device_id).with_for_update(of=Device)).scalar_one()
-    dtype = device.device_type
-    if gpu.state == GpuState.RETIRED:
-        raise RuleViolation(f"GPU {gpu.serial} is retired and cannot be installed", field="device")
-    if not 1 <= slot <= dtype.gpu_slots:
-        raise ValidationError({"slot": f"{device.name} ({dtype.label}) has {dtype.gpu_slots or 'no'} GPU slots"
-                                       + (f": choose 1–{dtype.gpu_slots}" if dtype.gpu_slots else "")})
-    if dtype.gpu_model_id and dtype.gpu_model_id != gpu.gpu_model_id:
-        wanted = s.get(GpuModel, dtype.gpu_model_id).name
-        raise RuleViolation(f"{device.name} takes {wanted} GPUs; {gpu.serial} is a {gpu.gpu_model.name}",
-                            field="model")
-    occupant = s.execute(select(GpuAsset.serial).where(GpuAsset.device_id == device_id, GpuAsset.slot == slot,
-                                                       GpuAsset.id != gpu.id)).first()
-    if occupant:
-        raise RuleViolation(f"slot {slot} of {device.name} already holds GPU {occupant[0]}", field="slot")
-
-
 def _write_gpus(uow: UnitOfWork, r: _Row, v: dict) -> str:
     s = uow.session
     placing = "_device_id" in v
@@ -714,22 +696,7 @@ def _write_gpus(uow: UnitOfWork, r: _Row, v: dict) -> str:
         gpu = s.execute(select(GpuAsset).where(GpuAsset.serial == v["serial"])).scalar_one()
         outcome = "created"
     if placing and (gpu.device_id, gpu.slot) != (device_id, slot):
-        from .services import gpus as gpu_service
-
-        install_in = getattr(gpu_service, "install_gpu_in", None)
-        if install_in is not None:  # the service's own slot rules, in this transaction
-            install_in(uow, gpu.id, device_id, slot, reason="bulk import")
-            return "updated" if outcome == "unchanged" else outcome
-        if gpu.state == GpuState.LEASED:
-            raise RuleViolation(f"GPU {gpu.serial} is leased; it cannot be taken out of its server while a customer "
-                                "is using it", field="device")
-        if device_id is not None:
-            _install_checks(s, gpu, device_id, slot)
-        before = {"device_id": gpu.device_id, "slot": gpu.slot}
-        gpu.device_id, gpu.slot = device_id, slot
-        flush_versioned(uow, gpu, f"GPU {gpu.serial}")
-        uow.audit("gpu.install" if device_id else "gpu.uninstall", "gpu", gpu.id, gpu.serial,
-                  before=before, after={"device_id": device_id, "slot": slot})
+        install_gpu_in(uow, gpu.id, device_id, slot, reason="bulk import")  # the service's own slot rules
         outcome = "updated" if outcome == "unchanged" else outcome
     return outcome
 

@@ -146,6 +146,12 @@ class Placement:
     face: str | None
 
 
+def fmt_u(value) -> str:
+    """U10, U10.5: unit numbers without trailing zeros."""
+    d = Decimal(value)
+    return f"U{d.quantize(Decimal(1)) if d == d.to_integral_value() else d.normalize()}"
+
+
 def _occupied(position: Decimal, height: Decimal) -> tuple[Decimal, Decimal]:
     """Half-open unit interval [bottom, top) a device takes."""
     return position, position + height
@@ -165,9 +171,9 @@ def check_placement(s, rack: Rack, dtype: DeviceType, position: Decimal | None, 
         if position < 1 or (position / HALF) % 1 != 0:
             raise ValidationError({"position": "the position is a unit number from 1, in steps of 0.5"})
         if position + height - 1 > rack.u_height:
-            raise ValidationError({"position": f"{dtype.label} is {height}U: at U{position} it would reach "
-                                               f"U{position + height - 1}, but rack {label} has {rack.u_height}U. "
-                                               f"The highest position that fits is U{rack.u_height - height + 1}"})
+            raise ValidationError({"position": f"{dtype.label} is {height.normalize():f}U: at {fmt_u(position)} it would reach "
+                                               f"{fmt_u(position + height - 1)}, but rack {label} has {rack.u_height}U. "
+                                               f"The highest position that fits is {fmt_u(rack.u_height - height + 1)}"})
         face = face or Face.FRONT
         bottom, top = _occupied(position, height)
         others = s.execute(
@@ -181,8 +187,8 @@ def check_placement(s, rack: Rack, dtype: DeviceType, position: Decimal | None, 
             if shares_face and bottom < ot and ob < top:
                 side = "both faces" if (dtype.is_full_depth or ofull) else f"the {face} face"
                 raise RuleViolation(
-                    f"U{position}–U{position + height - 1} of rack {label} overlap {oname} "
-                    f"(U{opos}–U{Decimal(opos) + Decimal(oheight) - 1}) on {side}. Choose free units or move {oname} first")
+                    f"{fmt_u(position)}–{fmt_u(position + height - 1)} of rack {label} overlap {oname} "
+                    f"({fmt_u(opos)}–{fmt_u(Decimal(opos) + Decimal(oheight) - 1)}) on {side}. Choose free units or move {oname} first")
     elif position is not None:
         raise ValidationError({"position": "a 0U device has no position"})
     # Power: typical draw of everything in the rack, this device included.
