@@ -23,9 +23,12 @@ def pdf_pages(path) -> int:
     return int(re.search(r"^Pages:\s+(\d+)", info, re.M).group(1))
 
 
-qtpdf = pytest.importorskip("PySide6.QtPdf", reason="QtPdf (PySide6_Pdf) not installed")
+from ui.pdfpreview import HAVE_QTPDF  # noqa: E402
+
+needs_qtpdf = pytest.mark.skipif(not HAVE_QTPDF, reason="QtPdf (PySide6_Pdf) not installed")
 
 
+@needs_qtpdf
 def test_dialog_opens_pdf_and_shows_page_count(qtbot, contract_pdf):
     from ui.pdfpreview import preview_pdf
 
@@ -38,6 +41,7 @@ def test_dialog_opens_pdf_and_shows_page_count(qtbot, contract_pdf):
     assert not dialog.prev_button.isEnabled() and dialog.next_button.isEnabled()
 
 
+@needs_qtpdf
 def test_navigation_and_zoom(qtbot, contract_pdf):
     from PySide6.QtPdfWidgets import QPdfView
 
@@ -61,6 +65,7 @@ def test_navigation_and_zoom(qtbot, contract_pdf):
     assert dialog.zoom_factor() == 0.75
 
 
+@needs_qtpdf
 @pytest.mark.skipif(shutil.which("pdfinfo") is None, reason="poppler-utils missing")
 def test_print_renders_every_page_to_the_printer(qtbot, contract_pdf, tmp_path):
     from PySide6.QtPrintSupport import QPrinter
@@ -81,6 +86,7 @@ def test_print_renders_every_page_to_the_printer(qtbot, contract_pdf, tmp_path):
     assert pdf_pages(tmp_path / "two.pdf") == 2
 
 
+@needs_qtpdf
 def test_print_dialog_cancelled_prints_nothing(qtbot, contract_pdf, monkeypatch):
     from PySide6.QtPrintSupport import QPrintDialog
     from PySide6.QtWidgets import QDialog
@@ -106,6 +112,7 @@ def test_save_as_copies_the_file(qtbot, contract_pdf, tmp_path, monkeypatch):
     assert saved.read_bytes() == contract_pdf.path.read_bytes()
 
 
+@needs_qtpdf
 def test_single_page_document_disables_navigation(qtbot, tmp_path):
     from ui.pdfpreview import PdfPreviewDialog
 
@@ -116,6 +123,7 @@ def test_single_page_document_disables_navigation(qtbot, tmp_path):
     assert not dialog.prev_button.isEnabled() and not dialog.next_button.isEnabled()
 
 
+@needs_qtpdf
 def test_print_document_preview_builds_audits_and_opens(qtbot, db, admin):
     """The views' one call: build on a worker thread, record the print, open the preview."""
     from sqlalchemy import select
@@ -133,3 +141,22 @@ def test_print_document_preview_builds_audits_and_opens(qtbot, db, admin):
         last = s.execute(select(AuditEvent).order_by(AuditEvent.seq.desc()).limit(1)).scalar_one()
     assert (last.action, last.object_type) == ("print", "fleet")
     assert op is not None
+
+
+def test_without_qtpdf_the_dialog_offers_save_and_viewer(qtbot, contract_pdf, monkeypatch, tmp_path):
+    from PySide6.QtGui import QDesktopServices
+    from PySide6.QtWidgets import QFileDialog, QLabel
+
+    import ui.pdfpreview as pp
+
+    monkeypatch.setattr(pp, "HAVE_QTPDF", False)
+    opened = []
+    monkeypatch.setattr(QDesktopServices, "openUrl", lambda url: opened.append(url.toLocalFile()))
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *a, **k: (str(tmp_path / "kept.pdf"), ""))
+    dialog = pp.PdfPreviewDialog(contract_pdf.path, "x")
+    qtbot.addWidget(dialog)
+    assert dialog.findChild(QLabel, "noPreview") is not None
+    assert dialog.page_count() == 0 and not dialog.next_button.isEnabled()
+    dialog.print_button.click()
+    assert opened == [str(contract_pdf.path)]
+    assert dialog.save_as().read_bytes() == contract_pdf.path.read_bytes()
