@@ -221,8 +221,12 @@ class PagedTableView(QTableView):
             header.restoreState(state)
         else:   # first time: fit the first window's contents, within reason
             self.resizeColumnsToContents()
-            for i in range(len(model.columns)):
-                header.resizeSection(i, max(70, min(header.sectionSize(i) + 12, 320)))
+            for i, col in enumerate(model.columns):
+                width = header.sectionSize(i) + 12
+                if col.kind == "choice" and col.choices is not None:   # the widest label, not just the visible ones
+                    width = max(width, 48 + max(self.fontMetrics().horizontalAdvance(choice_label(col.choices, v))
+                                                for v in col.choices.values()))
+                header.resizeSection(i, max(70, min(width, 320)))
         # The saved sort goes to SQL; restoreState only sets the indicator.
         if not (state and not state.isEmpty()):
             header.setSortIndicator(model.sort_column(),
