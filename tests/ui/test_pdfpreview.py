@@ -123,9 +123,10 @@ def test_single_page_document_disables_navigation(qtbot, tmp_path):
     assert not dialog.prev_button.isEnabled() and not dialog.next_button.isEnabled()
 
 
-@needs_qtpdf
 def test_print_document_preview_builds_audits_and_opens(qtbot, db, admin):
-    """The views' one call: build on a worker thread, record the print, open the preview."""
+    """The views' one call: build on a worker thread, record the print, open the preview.
+
+    Not marked needs_qtpdf: it runs on PostgreSQL too, and CI refuses skipped PostgreSQL tests."""
     from sqlalchemy import select
 
     from models import AuditEvent
@@ -136,7 +137,9 @@ def test_print_document_preview_builds_audits_and_opens(qtbot, db, admin):
     qtbot.waitUntil(lambda: bool(opened), timeout=20000)
     dialog = opened[0]
     qtbot.addWidget(dialog)
-    assert dialog.page_count() == 1
+    assert dialog.path.is_file() and dialog.path.read_bytes().startswith(b"%PDF")
+    if HAVE_QTPDF:  # without it the dialog offers Save as and the system viewer (tested above)
+        assert dialog.page_count() == 1
     with db.session() as s:
         last = s.execute(select(AuditEvent).order_by(AuditEvent.seq.desc()).limit(1)).scalar_one()
     assert (last.action, last.object_type) == ("print", "fleet")
