@@ -238,7 +238,7 @@ def _fee(c: Contract, it: ContractItem, x: _Ctx) -> list[B.Charge]:
         amount = B.fen(it.unit_price * it.quantity) * sign
         desc = f"{it.description} · {x.t('一次性', 'one-off')} {when}"
         return [B.Charge(it.id, "fee", desc, it.quantity, x.t("次", "once"), it.unit_price, amount, it.tax_category,
-                         note=f"{_money(it.unit_price)} × {it.quantity.normalize()} = {_money(abs(amount))}")]
+                         note=f"{_money(it.unit_price)} × {it.quantity.normalize():f} = {_money(abs(amount))}")]
     qty = Decimal(it.mbps) if it.price_unit == PriceUnit.MBPS_MONTH and it.mbps else it.quantity
     yearly = it.price_unit == PriceUnit.YEAR
     first, last, days = _item_window(c, it, p)
@@ -253,7 +253,7 @@ def _fee(c: Contract, it: ContractItem, x: _Ctx) -> list[B.Charge]:
     if not pr.full_month:
         desc += x.t(f" · 按日折算 {days}/{p.days} 天", f" · prorated {days}/{p.days} days")
     price_text = f"{_money(it.unit_price)} ÷ 12" if yearly else _money(it.unit_price)
-    note = f"{price_text} × {qty.normalize()} × {days}/{p.days} = {_money(abs(amount))}"
+    note = f"{price_text} × {qty.normalize():f} × {days}/{p.days} = {_money(abs(amount))}"
     unit = x.t("Mbps·月", "Mbps-month") if it.price_unit == PriceUnit.MBPS_MONTH else x.t("月", "month")
     return [B.Charge(it.id, "fee", desc, qty, unit, _q4(monthly), amount, it.tax_category, note=note)]
 
