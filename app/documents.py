@@ -412,9 +412,12 @@ def _item_row(s, c: Contract, it: ContractItem, rates: dict[str, Decimal], lang:
 def _billing_terms(items: list[ContractItem], rates: dict[str, Decimal], lang: str) -> tuple[str, ...]:
     zh = lang == "zh"
     units = {it.price_unit for it in items}
-    out = [("按自然月（北京时间）计费；月费自各项目起租日起按日折算：单价 × 数量 × 在用天数 ÷ 当月天数。" if zh else
-            "Billed per calendar month (Asia/Shanghai); monthly fees start on each item's service start and are "
-            "prorated by day: price × quantity × active days ÷ days in the month.")]
+    if units & {PriceUnit.MONTH, PriceUnit.YEAR, PriceUnit.MBPS_MONTH, PriceUnit.HYBRID}:
+        out = [("按自然月（北京时间）计费；月费自各项目起租日起按日折算：单价 × 数量 × 在用天数 ÷ 当月天数。" if zh else
+                "Billed per calendar month (Asia/Shanghai); monthly fees start on each item's service start and are "
+                "prorated by day: price × quantity × active days ÷ days in the month.")]
+    else:
+        out = ["按自然月（北京时间）计费。" if zh else "Billed per calendar month (Asia/Shanghai)."]
     if PriceUnit.YEAR in units:
         out.append("年价按 1/12 逐月计费，同样按日折算。" if zh else
                    "Yearly prices are billed monthly as 1/12 and prorated the same way.")
