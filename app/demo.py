@@ -339,6 +339,13 @@ def load_demo(db: Database, actor: Actor | None = None, *,
                            contracts, f"log in as admin (or wanglei, lina, zhaomin …) with password {DEMO_PASSWORD}")
 
 
+def gpu_serial(vendor: str, model_name: str, idx: int) -> str:
+    """NV-H100-000123, HW-910B-000123: readable demo serials that sort by model."""
+    words = model_name.split()
+    short = words[1] if words[0] in ("Ascend", "RTX") else words[0]
+    return f"{'HW' if vendor == 'Huawei' else 'NV'}-{short}-{idx:06d}"
+
+
 def _load_gpus(db, actor, rng, servers, gpu_models, today):
     """Install 8 GPUs in each fleet server (available), then spare GPUs in every other state."""
     purchase = today - dt.timedelta(days=400)
@@ -349,7 +356,7 @@ def _load_gpus(db, actor, rng, servers, gpu_models, today):
     def new_gpu(uow, model, idx):
         bought = purchase + dt.timedelta(days=rng.randint(0, 300))
         return create_in(uow, "gpu", dict(
-            serial=f"{model.vendor[:2].upper()}{model.name.split()[0].replace(' ', '')}-{idx:05d}",
+            serial=gpu_serial(model.vendor, model.name, idx),
             gpu_model_id=model.id, state=GpuState.ORDERED, purchase_date=bought,
             purchase_cost=Decimal(prices[model.name]), warranty_end=bought + dt.timedelta(days=365 * 3 - rng.randint(0, 800)),
             depreciation_months=48 if model.vendor == "Huawei" else 36))
