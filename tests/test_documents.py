@@ -26,7 +26,7 @@ from app.money import amount_in_words
 from app.services import contracts as C
 from app.services.users import login
 from models import AuditEvent, Device, GpuAsset, GpuModel, Rack, Room, Site, Statement, Subsidiary
-from models.choices import GpuState, ItemKind, PriceUnit, StatementKind, StatementStatus
+from models.choices import GpuState, ItemKind, PriceUnit, StatementStatus
 
 from tests.conftest import BACKENDS, drop_db, make_db
 
