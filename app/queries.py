@@ -491,3 +491,38 @@ def summary(db: Database, today: dt.date | None = None) -> Summary:
             contracts_active=n(select(func.count()).select_from(Contract).where(Contract.status == ContractStatus.ACTIVE)),
             contracts_ending=ending,
         )
+
+
+# --- small reads for the console's contract, billing, audit and rack forms ----------------
+
+def gpu_ids_by_serial(db: Database, serials: list[str]) -> dict[str, int]:
+    """serial -> id for the serials that exist (exact match)."""
+    serials = [s for s in dict.fromkeys(x.strip() for x in serials) if s]
+    if not serials:
+        return {}
+    with db.engine.connect() as conn:
+        return dict(conn.execute(select(GpuAsset.serial, GpuAsset.id).where(GpuAsset.serial.in_(serials))).all())
+
+
+def gpu_serials(db: Database, ids) -> dict[int, str]:
+    ids = list(ids)
+    if not ids:
+        return {}
+    with db.engine.connect() as conn:
+        return dict(conn.execute(select(GpuAsset.id, GpuAsset.serial).where(GpuAsset.id.in_(ids))).all())
+
+
+def rack_site(db: Database, rack_id: int) -> tuple[str, str] | None:
+    """(site code, rack name) of a rack."""
+    with db.engine.connect() as conn:
+        row = conn.execute(select(Site.code, Rack.name).join(Room, Room.site_id == Site.id)
+                           .join(Rack, Rack.room_id == Room.id).where(Rack.id == rack_id)).first()
+        return (row[0], row[1]) if row else None
+
+
+def audit_actors_and_actions(db: Database) -> tuple[list[str], list[str]]:
+    """The logins and actions that occur in the audit trail, for filter choosers."""
+    with db.engine.connect() as conn:
+        actors = list(conn.execute(select(AuditEvent.actor_login).distinct().order_by(AuditEvent.actor_login)).scalars())
+        actions = list(conn.execute(select(AuditEvent.action).distinct().order_by(AuditEvent.action)).scalars())
+    return actors, actions

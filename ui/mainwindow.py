@@ -67,6 +67,20 @@ class DashboardPage(QWidget):
         if self.charts is None:
             self.layout_.addWidget(self.states)
             self.layout_.addStretch(1)
+        self.due_box = QGroupBox(self.tr("Contracts due (within 180/90/60/30 days)"))
+        dv = QVBoxLayout(self.due_box)
+        from PySide6.QtWidgets import QHeaderView, QTableWidget
+        self.due = QTableWidget(0, 6)
+        self.due.setObjectName("contractsDue")
+        self.due.setHorizontalHeaderLabels([self.tr("Alert"), self.tr("Contract"), self.tr("Customer"),
+                                            self.tr("Status"), self.tr("Ends"), self.tr("Renewal")])
+        self.due.verticalHeader().setVisible(False)
+        self.due.setEditTriggers(QTableWidget.NoEditTriggers)
+        self.due.setSelectionBehavior(QTableWidget.SelectRows)
+        self.due.horizontalHeader().setSectionResizeMode(2, QHeaderView.Stretch)
+        self.due.setMaximumHeight(190)
+        dv.addWidget(self.due)
+        self.layout_.addWidget(self.due_box)
         self.labels: dict[str, QLabel] = {}
         self.refresh()
         bus().changed.connect(self.on_changed)
@@ -109,11 +123,33 @@ class DashboardPage(QWidget):
             self.labels[key].setText(value)
         self.states.setText(self.tr("GPU fleet by state: ") + ", ".join(
             f"{choice_label(GpuState, k)} {loc.toString(v)}" for k, v in sorted(s.gpus_by_state.items())))
+        self.refresh_due()
         if self.charts is not None and hasattr(self.charts, "refresh"):
             try:
                 self.charts.refresh()
             except Exception:  # noqa: BLE001
                 pass
+
+
+    def refresh_due(self) -> None:
+        from PySide6.QtGui import QBrush, QColor
+        from PySide6.QtWidgets import QTableWidgetItem
+        from app.services.contracts import contracts_due
+        from models.choices import ContractStatus
+        rows = [d for d in contracts_due(self.db, 180) if d.alert is not None]
+        self.due.setRowCount(len(rows))
+        colours = {30: "#ffcdd2", 60: "#ffe0b2", 90: "#fff9c4", 180: "#e8f5e9"}
+        for r, d in enumerate(rows):
+            cells = [self.tr("≤ %1 days").replace("%1", str(d.alert)), d.number, d.customer_name,
+                     choice_label(ContractStatus, d.status),
+                     self.tr("%1 (in %2 days)").replace("%1", d.end_date.isoformat()).replace("%2", str(d.days_left)),
+                     self.tr("drafted") if d.renewed else "—"]
+            for c, text in enumerate(cells):
+                item = QTableWidgetItem(text)
+                item.setBackground(QBrush(QColor(colours.get(d.alert, "#ffffff"))))
+                self.due.setItem(r, c, item)
+        self.due.resizeColumnsToContents()
+        self.due_box.setTitle(self.tr("Contracts due (within 180/90/60/30 days): %1").replace("%1", str(len(rows))))
 
 
 def _accepts_db(cls) -> bool:
@@ -229,9 +265,22 @@ class MainWindow(QMainWindow):
     def _make_page(self, pid: str, kind: str | None) -> QWidget:
         if pid == "dashboard":
             return DashboardPage(self.db, self)
+        if pid in ("contracts", "billing", "audit"):
+            from .auditview import AuditPage
+            from .billing import BillingPage
+            from .contracts import ContractsPage
+            cls = {"contracts": ContractsPage, "billing": BillingPage, "audit": AuditPage}[pid]
+            special = cls(self.db, self.actor, self)
+            self.lists[pid] = special.list
+            return special
         page = ListPage(self.db, self.actor, kind, self)
         self.lists[pid] = page
         page.openRecord.connect(self.open_special)
+        if pid == "gpus":
+            act = page._action("fleet", self.tr("Fleet report PDF…"), self.fleet_report, "print")
+            page.toolbar.removeAction(act)
+            page.toolbar.insertAction(page.actions_["refresh"], act)
+            page.update_actions()
         if pid == "sites":
             return self._with_sites(page)
         if pid == "racks":
@@ -293,6 +342,9 @@ class MainWindow(QMainWindow):
             if Rack is not None:
                 self.rack_panel = Rack(self.db, self.actor, tabs)
                 self.rack_panel.deviceActivated.connect(lambda did: self._open_record("device", did))
+                if hasattr(self.rack_panel, "placeRequested"):
+                    self.rack_panel.placeRequested.connect(self.place_device)
+                    self.rack_panel.reserveRequested.connect(self.reserve_units)
                 tabs.addTab(self.rack_panel, self.tr("Elevation"))
             if Room is not None:
                 self.room_panel = Room(self.db, tabs)
@@ -300,10 +352,28 @@ class MainWindow(QMainWindow):
                 tabs.addTab(self.room_panel, self.tr("Room"))
         except Exception:  # noqa: BLE001 - a broken picture must not stop the console
             return page
+        side = QWidget()
+        sv = QVBoxLayout(side)
+        sv.setContentsMargins(0, 0, 0, 0)
+        pdf_row = QHBoxLayout()
+        pdf_row.setContentsMargins(6, 6, 6, 0)
+        self.rack_sheet_button = QPushButton(self.tr("Rack sheet PDF…"))
+        self.rack_sheet_button.setObjectName("rackSheetPdf")
+        self.rack_sheet_button.clicked.connect(lambda: self.rack_pdf("rack"))
+        self.capacity_button = QPushButton(self.tr("Site capacity PDF…"))
+        self.capacity_button.setObjectName("capacityPdf")
+        self.capacity_button.clicked.connect(lambda: self.rack_pdf("capacity"))
+        from .dialogs import guard
+        for b in (self.rack_sheet_button, self.capacity_button):
+            guard(b, self.actor, "print", tooltip=self.tr("Choose a rack in the list first"))
+            pdf_row.addWidget(b)
+        pdf_row.addStretch(1)
+        sv.addLayout(pdf_row)
+        sv.addWidget(tabs, 1)
         split = QSplitter(Qt.Horizontal)
         split.setObjectName("split_rack")
         split.addWidget(page)
-        split.addWidget(tabs)
+        split.addWidget(side)
         split.setStretchFactor(0, 3)
         split.setStretchFactor(1, 2)
 
@@ -335,6 +405,46 @@ class MainWindow(QMainWindow):
                     panel.refresh()
                 except Exception:  # noqa: BLE001
                     pass
+
+    # --- racks: place, reserve, PDFs; GPUs: fleet report ------------------------------
+    def place_device(self, face: str, unit: int):
+        from .rackforms import PlaceDeviceDialog
+        rid = getattr(self.rack_panel, "rack_id", None)
+        if rid is None:
+            return None
+        dlg = PlaceDeviceDialog(self.db, self.actor, rid, face, unit, self)
+        self.rack_form = dlg
+        if dlg.exec():
+            self.rack_panel.refresh()
+        return dlg
+
+    def reserve_units(self, face: str, u_from: int, u_to: int):
+        from .rackforms import ReserveDialog
+        rid = getattr(self.rack_panel, "rack_id", None)
+        if rid is None:
+            return None
+        dlg = ReserveDialog(self.db, self.actor, rid, face, u_from, u_to, self)
+        self.rack_form = dlg
+        if dlg.exec():
+            self.rack_panel.refresh()
+        return dlg
+
+    def rack_pdf(self, kind: str):
+        from .pdfpreview import print_document_preview
+        rid = self.lists["racks"].view.current_id()
+        if rid is None:
+            QMessageBox.information(self, self.tr("Racks"), self.tr("Choose a rack in the list first."))
+            return None
+        where = queries.rack_site(self.db, rid)
+        if kind == "rack":
+            return print_document_preview(self, self.db, self.actor, "rack", rid,
+                                          title=self.tr("Rack sheet %1").replace("%1", " / ".join(where or ())))
+        return print_document_preview(self, self.db, self.actor, "capacity", where[0],
+                                      title=self.tr("Capacity of %1").replace("%1", where[0]))
+
+    def fleet_report(self):
+        from .pdfpreview import print_document_preview
+        return print_document_preview(self, self.db, self.actor, "fleet", None, title=self.tr("GPU fleet report"))
 
     def _open_record(self, kind: str, id_) -> None:
         from .forms import PERMISSION, open_form

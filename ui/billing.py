@@ -1,0 +1,458 @@
+"""Billing: the monthly run (dry run, run, run and issue), statements and their detail.
+
+The run goes through app.services.billing.run_billing on the thread pool with progress and
+cancel; a cancelled run writes nothing. Statements: issue drafts, credit notes, fapiao
+numbers, PDF preview/print, and the statements export (CSV/XLSX).
+"""
+from __future__ import annotations
+
+import datetime as dt
+
+from PySide6.QtCore import QDate, Qt
+from PySide6.QtWidgets import (QApplication, QDateEdit, QDialog, QDialogButtonBox, QFileDialog, QGroupBox,
+                               QHBoxLayout, QHeaderView, QInputDialog, QLabel, QListWidget, QListWidgetItem,
+                               QMessageBox, QPushButton, QSplitter, QTableWidget, QTableWidgetItem, QVBoxLayout,
+                               QWidget, QFormLayout, QLineEdit)
+
+from app.audit import Actor
+from app.auth import can
+from app.db import Database
+from app.errors import DomainError, ValidationError
+from app.services import billing as svc
+from models.choices import StatementKind, StatementStatus
+
+from .contracts import money, plain
+from .dialogs import error_label, guard, last_month
+from .i18n import choice_label
+from .listview import ListPage
+from .operations import Cancelled, announce, bus, run_op
+
+
+def _cancellable(progress):
+    """(progress for the service, cancelled() for the service): Cancel stops the service cleanly."""
+    flag = [False]
+
+    def prog(done, total=0):
+        try:
+            progress(done, total)
+        except Cancelled:
+            flag[0] = True
+    return prog, lambda: flag[0]
+
+
+def _table(headers: list[str], name: str) -> QTableWidget:
+    t = QTableWidget(0, len(headers))
+    t.setObjectName(name)
+    t.setHorizontalHeaderLabels(headers)
+    t.verticalHeader().setVisible(False)
+    t.setEditTriggers(QTableWidget.NoEditTriggers)
+    t.setSelectionBehavior(QTableWidget.SelectRows)
+    return t
+
+
+def _fill(t: QTableWidget, rows: list[list[str]], right: tuple[int, ...] = ()) -> None:
+    t.setRowCount(len(rows))
+    for r, cells in enumerate(rows):
+        for c, text in enumerate(cells):
+            item = QTableWidgetItem(text)
+            if c in right:
+                item.setTextAlignment(Qt.AlignRight | Qt.AlignVCenter)
+            t.setItem(r, c, item)
+
+
+class CreditNoteDialog(QDialog):
+    """A reason and the lines to credit (all by default)."""
+
+    def __init__(self, info: svc.StatementInfo, parent=None):
+        super().__init__(parent)
+        self.setObjectName("creditNoteDialog")
+        self.setWindowTitle(self.tr("Credit note for %1").replace("%1", info.number or ""))
+        form = QFormLayout(self)
+        self.reason = QLineEdit()
+        self.reason.setObjectName("reason")
+        form.addRow(self.tr("Reason *"), self.reason)
+        self.lines = QListWidget()
+        self.lines.setObjectName("creditLines")
+        for ln in info.lines:
+            item = QListWidgetItem(f"{ln.description}   {money(ln.amount)}")
+            item.setFlags(item.flags() | Qt.ItemIsUserCheckable)
+            item.setCheckState(Qt.Checked)
+            item.setData(Qt.UserRole, ln.id)
+            self.lines.addItem(item)
+        form.addRow(self.tr("Lines to credit"), self.lines)
+        self.error = error_label("creditError")
+        form.addRow(self.error)
+        bb = QDialogButtonBox(QDialogButtonBox.Ok | QDialogButtonBox.Cancel)
+        bb.button(QDialogButtonBox.Ok).setText(self.tr("Issue credit note"))
+        bb.button(QDialogButtonBox.Cancel).setText(self.tr("Cancel"))
+        bb.accepted.connect(self._accept)
+        bb.rejected.connect(self.reject)
+        form.addRow(bb)
+        self.resize(620, 420)
+
+    def line_ids(self) -> list[int]:
+        return [self.lines.item(i).data(Qt.UserRole) for i in range(self.lines.count())
+                if self.lines.item(i).checkState() == Qt.Checked]
+
+    def _accept(self) -> None:
+        if not self.reason.text().strip():
+            self.error.setText(self.tr("A credit note says why."))
+        elif not self.line_ids():
+            self.error.setText(self.tr("Choose at least one line."))
+        else:
+            self.accept()
+            return
+        self.error.show()
+
+
+class StatementPanel(QWidget):
+    """One statement: lines, totals, 大写, credit notes; issue, credit, fapiao, PDF."""
+
+    def __init__(self, db: Database, actor: Actor, parent=None):
+        super().__init__(parent)
+        self.db, self.actor = db, actor
+        self.setObjectName("statementPanel")
+        self.info: svc.StatementInfo | None = None
+        v = QVBoxLayout(self)
+        v.setContentsMargins(6, 6, 6, 6)
+        self.title = QLabel(self.tr("Choose a statement"))
+        self.title.setObjectName("statementTitle")
+        self.title.setStyleSheet("font-size: 14pt; font-weight: bold;")
+        v.addWidget(self.title)
+        self.facts = QLabel()
+        self.facts.setObjectName("statementFacts")
+        self.facts.setWordWrap(True)
+        self.facts.setTextFormat(Qt.RichText)
+        v.addWidget(self.facts)
+        self.lines = _table([self.tr("Contract"), self.tr("Description"), self.tr("Quantity"), self.tr("Unit"),
+                             self.tr("Unit price"), self.tr("Amount"), self.tr("Tax rate"), self.tr("Tax")],
+                            "statementLines")
+        self.lines.horizontalHeader().setSectionResizeMode(1, QHeaderView.Stretch)
+        v.addWidget(self.lines, 1)
+        self.totals = QLabel()
+        self.totals.setObjectName("statementTotals")
+        self.totals.setTextFormat(Qt.RichText)
+        self.totals.setWordWrap(True)
+        v.addWidget(self.totals)
+        self.message = error_label("statementMessage")
+        v.addWidget(self.message)
+        row = QHBoxLayout()
+        self.buttons: dict[str, QPushButton] = {}
+        for key, text, slot in (("issue", self.tr("Issue"), self.issue),
+                                ("credit", self.tr("Credit note…"), self.ask_credit),
+                                ("fapiao", self.tr("Record fapiao no.…"), self.ask_fapiao),
+                                ("print", self.tr("Preview / Print PDF…"), self.print_pdf)):
+            b = QPushButton(text)
+            b.setObjectName(f"statement_{key}")
+            b.clicked.connect(slot)
+            self.buttons[key] = b
+            row.addWidget(b)
+        row.addStretch(1)
+        v.addLayout(row)
+        self.show_statement(None)
+
+    def show_statement(self, statement_id: int | None) -> None:
+        self.message.hide()
+        try:
+            self.info = svc.get_statement(self.db, statement_id) if statement_id is not None else None
+        except DomainError:
+            self.info = None
+        info = self.info
+        if info is None:
+            self.title.setText(self.tr("Choose a statement"))
+            self.facts.setText("")
+            self.totals.setText("")
+            self.lines.setRowCount(0)
+            for b in self.buttons.values():
+                b.hide()
+            return
+        kind = choice_label(StatementKind, info.kind)
+        self.title.setText(f"{kind} {info.number}" if info.number else
+                           self.tr("%1 draft #%2").replace("%1", kind).replace("%2", str(info.id)))
+        colour = StatementStatus.colour(info.status)
+        facts = [self.tr("Customer: %1").replace("%1", info.customer_name),
+                 self.tr("Period: %1").replace("%1", info.period),
+                 self.tr("Status: %1").replace("%1", f"<b style='color:{colour}'>{choice_label(StatementStatus, info.status)}</b>")]
+        if info.issued_at:
+            facts.append(self.tr("Issued: %1").replace("%1", info.issued_at.strftime("%Y-%m-%d")))
+        if info.fapiao_no:
+            facts.append(self.tr("Fapiao no.: %1").replace("%1", info.fapiao_no))
+        if info.original_number:
+            facts.append(self.tr("Credits %1").replace("%1", info.original_number))
+        if info.reason:
+            facts.append(self.tr("Reason: %1").replace("%1", info.reason))
+        if info.credit_notes:
+            facts.append(self.tr("Credit notes: %1").replace("%1", ", ".join(info.credit_notes)))
+        self.facts.setText(" · ".join(facts))
+        _fill(self.lines, [[ln.contract_number, ln.description + (f"  ({ln.note})" if ln.note else ""),
+                            plain(ln.quantity), ln.unit, money(ln.unit_price), money(ln.amount),
+                            f"{ln.tax_rate * 100:.0f}%", money(ln.tax)] for ln in info.lines], right=(2, 4, 5, 6, 7))
+        self.lines.resizeColumnToContents(0)
+        self.totals.setText(self.tr("Subtotal %1 · Tax %2 · <b>Total %3</b><br>Amount in words: <b>%4</b>")
+                            .replace("%1", money(info.subtotal)).replace("%2", money(info.tax))
+                            .replace("%3", money(info.total)).replace("%4", info.total_in_words))
+        b = self.buttons
+        is_statement = info.kind == StatementKind.STATEMENT
+        b["issue"].setVisible(info.status == StatementStatus.DRAFT and is_statement)
+        guard(b["issue"], self.actor, "run_billing")
+        b["credit"].setVisible(info.status == StatementStatus.ISSUED and is_statement)
+        guard(b["credit"], self.actor, "run_billing")
+        b["fapiao"].setVisible(info.status == StatementStatus.ISSUED)
+        guard(b["fapiao"], self.actor, "run_billing")
+        b["print"].setVisible(True)
+        guard(b["print"], self.actor, "print")
+
+    def refused(self, exc: BaseException) -> None:
+        if isinstance(exc, ValidationError) and exc.errors:
+            text = "; ".join(exc.errors.values())
+        elif isinstance(exc, DomainError):
+            text = exc.message
+        else:
+            text = self.tr("The operation failed: %1").replace("%1", str(exc) or type(exc).__name__)
+        self.message.setText(text)
+        self.message.show()
+
+    def issue(self):
+        if self.info is None:
+            return None
+        db, actor, sid = self.db, self.actor, self.info.id
+
+        def work(progress):
+            prog, cancelled = _cancellable(progress)
+            return svc.issue_statements(db, actor, statement_ids=[sid], progress=prog, cancelled=cancelled)
+
+        def done(result):
+            self.show_statement(sid)
+            if result.skipped:
+                self.message.setText("; ".join(result.skipped))
+                self.message.show()
+        return run_op(self, work, label=self.tr("Issuing…"), changes={"statement"}, on_success=done,
+                      on_failure=self.refused)
+
+    def ask_credit(self) -> None:
+        if self.info is None:
+            return
+        dlg = CreditNoteDialog(self.info, self)
+        if dlg.exec():
+            self.credit(dlg.reason.text().strip(), dlg.line_ids())
+
+    def credit(self, reason: str, line_ids: list[int] | None = None) -> svc.StatementInfo | None:
+        try:
+            cn = svc.credit_statement(self.db, self.actor, self.info.id, reason, line_ids=line_ids)
+        except DomainError as exc:
+            self.refused(exc)
+            return None
+        announce({"statement"})
+        self.show_statement(self.info.id)
+        QMessageBox.information(self, self.tr("Credit note"), self.tr("Credit note %1 issued for %2.")
+                                .replace("%1", cn.number or "").replace("%2", money(cn.total)))
+        return cn
+
+    def ask_fapiao(self) -> None:
+        if self.info is None:
+            return
+        text, ok = QInputDialog.getText(self, self.tr("Fapiao number"),
+                                        self.tr("The fapiao number issued for %1:").replace("%1", self.info.number or ""),
+                                        text=self.info.fapiao_no or "")
+        if ok:
+            self.record_fapiao(text)
+
+    def record_fapiao(self, text: str) -> bool:
+        try:
+            svc.record_fapiao(self.db, self.actor, self.info.id, text)
+        except DomainError as exc:
+            self.refused(exc)
+            return False
+        announce({"statement"})
+        self.show_statement(self.info.id)
+        return True
+
+    def print_pdf(self):
+        if self.info is None or not can(self.actor, "print"):
+            return None
+        from .pdfpreview import print_document_preview
+        title = self.info.number or self.tr("draft #%1").replace("%1", str(self.info.id))
+        return print_document_preview(self, self.db, self.actor, "statement", self.info.id,
+                                      title=self.tr("Statement %1").replace("%1", title))
+
+
+class BillingPage(QWidget):
+    def __init__(self, db: Database, actor: Actor, parent=None):
+        super().__init__(parent)
+        self.db, self.actor = db, actor
+        self.setObjectName("page_billing")
+        self.summary: svc.RunSummary | None = None
+        v = QVBoxLayout(self)
+        v.setContentsMargins(0, 0, 0, 0)
+        bar = QHBoxLayout()
+        bar.setContentsMargins(6, 6, 6, 0)
+        bar.addWidget(QLabel(self.tr("Period")))
+        self.period = QDateEdit()
+        self.period.setObjectName("period")
+        self.period.setDisplayFormat("yyyy-MM")
+        self.period.setCalendarPopup(True)
+        y, m = (int(x) for x in last_month().split("-"))
+        self.period.setDate(QDate(y, m, 1))
+        bar.addWidget(self.period)
+        self.buttons: dict[str, QPushButton] = {}
+        for key, text, perm, slot in (
+                ("dry", self.tr("Dry run"), "read", lambda: self.run(dry_run=True)),
+                ("run", self.tr("Run"), "run_billing", lambda: self.run()),
+                ("run_issue", self.tr("Run and issue"), "run_billing", lambda: self.run(issue=True)),
+                ("issue", self.tr("Issue the period's drafts"), "run_billing", self.issue_period),
+                ("export", self.tr("Export statements…"), "export", lambda: self.export())):
+            b = QPushButton(text)
+            b.setObjectName(f"billing_{key}")
+            b.clicked.connect(slot)
+            guard(b, actor, perm)
+            self.buttons[key] = b
+            bar.addWidget(b)
+        bar.addStretch(1)
+        v.addLayout(bar)
+
+        self.result_box = QGroupBox(self.tr("Run result"))
+        rb = QVBoxLayout(self.result_box)
+        self.result = QLabel(self.tr("Choose a month and press Dry run to see what a run would bill."))
+        self.result.setObjectName("runResult")
+        self.result.setWordWrap(True)
+        self.result.setTextInteractionFlags(Qt.TextSelectableByMouse)
+        rb.addWidget(self.result)
+        rsplit = QSplitter(Qt.Horizontal)
+        self.run_table = _table([self.tr("Customer"), self.tr("Subsidiary"), self.tr("Lines"), self.tr("Subtotal"),
+                                 self.tr("Tax"), self.tr("Total"), self.tr("Number")], "runStatements")
+        self.run_table.horizontalHeader().setSectionResizeMode(0, QHeaderView.Stretch)
+        self.warnings = QListWidget()
+        self.warnings.setObjectName("runWarnings")
+        self.warnings.setWordWrap(True)
+        rsplit.addWidget(self.run_table)
+        rsplit.addWidget(self.warnings)
+        rsplit.setStretchFactor(0, 3)
+        rsplit.setStretchFactor(1, 2)
+        rb.addWidget(rsplit, 1)
+
+        self.list = ListPage(db, actor, "statement", self)
+        self.panel = StatementPanel(db, actor, self)
+        self.list.openRecord.connect(lambda _k, id_: self.panel.show_statement(id_))
+        self.list.view.selectionModel().currentRowChanged.connect(
+            lambda *_: self.panel.show_statement(self.list.view.current_id()))
+        lower = QSplitter(Qt.Horizontal)
+        lower.addWidget(self.list)
+        lower.addWidget(self.panel)
+        lower.setStretchFactor(0, 1)
+        lower.setStretchFactor(1, 1)
+        outer = QSplitter(Qt.Vertical)
+        outer.setObjectName("billingSplit")
+        outer.addWidget(self.result_box)
+        outer.addWidget(lower)
+        outer.setStretchFactor(0, 1)
+        outer.setStretchFactor(1, 3)
+        v.addWidget(outer, 1)
+        bus().changed.connect(self.on_changed)
+
+    def period_text(self) -> str:
+        d = self.period.date()
+        return f"{d.year():04d}-{d.month():02d}"
+
+    def on_changed(self, kinds) -> None:
+        if self.panel.info is not None and ("*" in kinds or "statement" in kinds):
+            self.panel.show_statement(self.panel.info.id)
+
+    def run(self, *, dry_run: bool = False, issue: bool = False):
+        period = self.period_text()
+        db, actor = self.db, self.actor
+
+        def work(progress):
+            prog, cancelled = _cancellable(progress)
+            progress(0, 1)
+            return svc.run_billing(db, actor, period, dry_run=dry_run, issue=issue, progress=prog,
+                                   cancelled=cancelled)
+        label = (self.tr("Dry run for %1…") if dry_run else self.tr("Billing %1…")).replace("%1", period)
+        return run_op(self, work, label=label, on_success=self.show_summary, on_failure=self.refused,
+                      changes=None if dry_run else {"statement", "billing"})
+
+    def refused(self, exc: BaseException) -> None:
+        if isinstance(exc, ValidationError) and exc.errors:
+            text = "; ".join(exc.errors.values())
+        elif isinstance(exc, DomainError):
+            text = exc.message
+        else:
+            text = self.tr("The operation failed: %1").replace("%1", str(exc) or type(exc).__name__)
+        self.result.setText(f"<span style='color:#c62828'>{text}</span>")
+
+    def show_summary(self, s: svc.RunSummary) -> None:
+        self.summary = s
+        loc_period = s.period
+        if s.cancelled:
+            head = self.tr("Billing run %1 cancelled; nothing was written.").replace("%1", loc_period)
+        elif not s.lines_created:
+            head = (self.tr("%1: nothing to bill; every line already exists (%2 from earlier runs).")
+                    .replace("%2", str(s.skipped_existing)) if s.skipped_existing
+                    else self.tr("%1: nothing to bill.")).replace("%1", loc_period)
+        else:
+            head = (self.tr("%1 (dry run, nothing written): would create %2 line(s) on %3 new and %4 existing draft statement(s).")
+                    if s.dry_run else
+                    self.tr("%1: created %2 line(s) on %3 new and %4 existing draft statement(s).")) \
+                .replace("%1", loc_period).replace("%2", str(s.lines_created)) \
+                .replace("%3", str(s.statements_created)).replace("%4", str(s.statements_extended))
+            head += " " + self.tr("Subtotal %1 + tax %2 = %3.").replace("%1", money(s.subtotal)) \
+                .replace("%2", money(s.tax)).replace("%3", money(s.total))
+            if s.skipped_existing:
+                head += " " + self.tr("%1 line(s) were billed by earlier runs.").replace("%1", str(s.skipped_existing))
+        if s.held:
+            head += " " + self.tr("%1 line(s) held back: see the warnings.").replace("%1", str(s.held))
+        if s.issued:
+            head += " " + self.tr("Issued %1: %2").replace("%1", str(len(s.issued))).replace("%2", ", ".join(s.issued))
+        self.result.setText(head)
+        _fill(self.run_table, [[st.customer_name, st.subsidiary_code, str(len(st.lines)), money(st.subtotal),
+                                money(st.tax), money(st.total), st.number or ""] for st in s.statements],
+              right=(2, 3, 4, 5))
+        self.warnings.clear()
+        for w in s.warnings:
+            item = QListWidgetItem("⚠ " + w)
+            item.setForeground(Qt.darkYellow)
+            self.warnings.addItem(item)
+        if not s.warnings:
+            self.warnings.addItem(self.tr("No warnings: meters and leases are complete."))
+
+    def issue_period(self):
+        period = self.period_text()
+        if QMessageBox.question(self, self.tr("Issue statements"),
+                                self.tr("Issue every draft statement of %1? Issued statements take their numbers "
+                                        "and never change.").replace("%1", period)) != QMessageBox.Yes:
+            return None
+        db, actor = self.db, self.actor
+
+        def work(progress):
+            prog, cancelled = _cancellable(progress)
+            return svc.issue_statements(db, actor, period=period, progress=prog, cancelled=cancelled)
+
+        def done(r):
+            text = self.tr("%1 statement(s) issued.").replace("%1", str(len(r.issued)))
+            if r.issued:
+                text += " " + ", ".join(n for _i, n, _t in r.issued)
+            if r.skipped:
+                text += "\n" + "\n".join(r.skipped)
+            self.result.setText(text)
+        return run_op(self, work, label=self.tr("Issuing…"), changes={"statement"}, on_success=done,
+                      on_failure=self.refused)
+
+    def export(self, path: str | None = None):
+        if not can(self.actor, "export"):
+            return None
+        if not path:
+            path, _f = QFileDialog.getSaveFileName(self, self.tr("Export statements"), "statements.xlsx",
+                                                   self.tr("Excel (*.xlsx);;CSV (*.csv)"))
+            if not path:
+                return None
+        from app.importexport import run_export
+        db, actor = self.db, self.actor
+        fmt = "xlsx" if path.lower().endswith(".xlsx") else "csv"
+
+        def work(progress):
+            prog, cancelled = _cancellable(progress)
+            return run_export(db, actor, "statements", path, fmt, progress=lambda n: prog(n, 0), cancelled=cancelled)
+
+        def done(r):
+            self.result.setText(r.summary() if hasattr(r, "summary") else str(r))
+        return run_op(self, work, label=self.tr("Exporting…"), changes={"audit"}, on_success=done,
+                      on_failure=self.refused)
