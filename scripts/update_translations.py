@@ -148,6 +148,87 @@ ZH = {
     "left-to-right": "左进右出", "right-to-left": "右进左出", "side-to-rear": "侧进后出", "passive": "被动", "mixed": "混合",
 }
 
+# contracts, billing, audit, rack forms, PDFs, dashboard (console views)
+ZH.update({
+    "Billing starts at handover; empty = the contract's start": "计费自交付日开始；留空即合同开始日",
+    "Expire %1? Its racks and GPUs are released to %2's end date.": "确定使 %1 到期？其机柜和 GPU 将按 %2 的合同结束日释放。",
+    "Issue the period's drafts": "开具本期草稿账单",
+    "Place even if the rack's typical power would exceed its capacity": "即使机柜典型功耗超出容量也放置",
+    "Verify recomputes every event's hash and link.": "校验会重新计算每条事件的哈希和链接。",
+    "%1 (%2) may not %3; this needs the role: %4": "%1（%2）无权%3；需要角色：%4",
+    "%1 (dry run, nothing written): would create %2 line(s) on %3 new and %4 existing draft statement(s).":
+        "%1（试算，未写入）：将在 %3 张新账单和 %4 张已有草稿账单上生成 %2 条明细。",
+    "%1 (in %2 days)": "%1（%2 天后）", "%1 contract %2. The reason goes into the audit trail.": "%1合同 %2。原因将记入审计日志。",
+    "%1 draft #%2": "%1 草稿 #%2", "%1 line(s) held back: see the warnings.": "%1 条明细暂缓计费：见警告。",
+    "%1 line(s) were billed by earlier runs.": "%1 条明细已在之前的运行中计费。", "%1 statement(s) issued.": "已开具 %1 张账单。",
+    "%1: created %2 line(s) on %3 new and %4 existing draft statement(s).": "%1：已在 %3 张新账单和 %4 张已有草稿账单上生成 %2 条明细。",
+    "%1: nothing to bill.": "%1：没有需要计费的项目。",
+    "%1: nothing to bill; every line already exists (%2 from earlier runs).": "%1：没有需要计费的项目；所有明细均已存在（之前运行生成 %2 条）。",
+    "%n item(s) need attention (marked red).": "%n 个条目需要修改（红色标出）。", "(by kind)": "（按类型）",
+    "(every action)": "（全部操作）", "(everyone)": "（全部用户）", "(last good event %1)": "（最后一条完好事件 %1）",
+    "(numbered when saved)": "（保存时编号）", "A credit note says why.": "红字账单须说明原因。",
+    "A new revision takes over on its effective date; edit its items, then submit it.": "新版本自生效日起取代原合同；请修改条目后提交审批。",
+    "Activate %1? Its racks and GPUs are leased to %2 now.": "确定生效 %1？其机柜和 GPU 将立即租给 %2。",
+    "Activate": "生效", "Add item": "添加条目", "Alert": "提醒", "Amend %1": "变更 %1", "Amend…": "变更…",
+    "Amount": "金额", "An action (e.g. contract.approve) or a prefix ending in a dot (e.g. gpu.)": "操作名（如 contract.approve）或以点结尾的前缀（如 gpu.）",
+    "Approve %1 for %2?": "确定批准 %2 的合同 %1？", "Approve": "批准", "Audit report %1": "审计报告 %1",
+    "Audit report PDF…": "审计报告 PDF…", "Audit report": "审计报告", "Billing %1…": "正在计费 %1…",
+    "Billing run %1 cancelled; nothing was written.": "%1 计费已取消，未写入任何数据。",
+    "CSV (*.csv);;Excel (*.xlsx)": "CSV (*.csv);;Excel (*.xlsx)", "Capacity of %1": "%1 容量报告",
+    "Chain BROKEN: %1": "审计链已损坏：%1", "Chain intact: %1 events; head %2": "审计链完好：%1 条事件；链头 %2",
+    "Chinese": "中文", "Choose a contract": "请选择合同",
+    "Choose a month and press Dry run to see what a run would bill.": "选择月份并点击“试算”，查看本次将计费的内容。",
+    "Choose a rack in the list first": "请先在列表中选择机柜", "Choose a rack in the list first.": "请先在列表中选择机柜。",
+    "Choose a statement": "请选择账单", "Choose at least one line.": "请至少选择一条明细。",
+    "Contract %1 is %2: only drafts are edited; a signed contract changes by amendment.": "合同 %1 状态为%2：只能编辑草稿；已签合同须通过变更修改。",
+    "Contract %1": "合同 %1", "Contracts due (within 180/90/60/30 days)": "即将到期的合同（180/90/60/30 天内）",
+    "Contracts due (within 180/90/60/30 days): %1": "即将到期的合同（180/90/60/30 天内）：%1",
+    "Copy SEQ:HASH": "复制 SEQ:HASH", "Credit note %1 issued for %2.": "已开具红字账单 %1，金额 %2。",
+    "Credit note for %1": "为 %1 开具红字账单", "Credit notes: %1": "红字账单：%1", "Credit note…": "红字账单…",
+    "Credits %1": "冲销 %1", "Customer *": "客户 *", "Customer: %1": "客户：%1", "Description *": "描述 *",
+    "Description": "描述", "Device type *": "设备型号 *", "Dry run for %1…": "正在试算 %1…", "Dry run": "试算",
+    "Edit contract": "编辑合同", "Edit draft…": "编辑草稿…", "Effective date": "生效日期", "Empty: open-ended": "留空表示长期",
+    "End *": "结束 *", "Ends": "到期", "English": "英文", "Expire": "到期", "Export period…": "按期间导出…",
+    "Export statements": "导出账单", "Export statements…": "导出账单…", "Export the audit trail": "导出审计日志",
+    "Fapiao no.: %1": "发票号：%1", "Fapiao number": "发票号", "Fleet report PDF…": "GPU 资产报告 PDF…",
+    "For audit verify --expect-head later": "用于之后的 audit verify --expect-head", "From *": "开始 *",
+    "From unit": "起始 U 位", "GPU fleet report": "GPU 资产报告", "GPU model": "GPU 型号",
+    "Give a reason: it goes into the audit trail.": "请填写原因：它将记入审计日志。", "Hourly rate beyond": "超出部分小时单价",
+    "Included GPU-hours": "包含卡时", "Issue credit note": "开具红字账单",
+    "Issue every draft statement of %1? Issued statements take their numbers and never change.": "开具 %1 的全部草稿账单？开具后的账单将获得编号且不可再修改。",
+    "Issue statements": "开具账单", "Issue": "开具", "Issued %1: %2": "已开具 %1 张：%2", "Issued: %1": "开具日期：%1",
+    "Issuing…": "正在开具…", "Items": "条目", "Language: %1": "语言：%1", "Last day of service": "服务最后一天",
+    "Lines to credit": "要冲销的明细", "Lines": "明细数", "Mbps": "带宽（Mbps）", "Name *": "名称 *",
+    "Named GPUs": "指定 GPU", "New contract": "新建合同", "New contract…": "新建合同…",
+    "No warnings: meters and leases are complete.": "无警告：电表读数和租赁记录完整。", "Note": "备注", "OK": "确定",
+    "Override the power budget": "超出功率预算", "Period: %1": "账期：%1", "Place a device in %1": "在 %1 放置设备",
+    "Place": "放置", "Position (lowest U)": "位置（最低 U 位）", "Power allowance (kW)": "功率配额（kW）", "Power": "功率",
+    "Preview / Print PDF…": "预览 / 打印 PDF…", "Price per kWh over it": "超出部分每千瓦时单价", "Price": "价格",
+    "Priced": "计价方式", "Print / PDF…": "打印 / PDF…", "Quantity": "数量", "Rack sheet %1": "机柜图 %1",
+    "Rack sheet PDF…": "机柜图 PDF…", "Reason for the override": "超限原因", "Reason: %1": "原因：%1",
+    "Record fapiao no.…": "登记发票号…", "Reject…": "驳回…", "Reload the contract now? Your edits will be lost.": "现在重新加载合同？您的修改将丢失。",
+    "Reload the contract now?": "现在重新加载合同？", "Remove item": "删除条目", "Renew %1": "续签 %1", "Renew": "续签",
+    "Renewal": "续签", "Renews %1": "续签自 %1", "Renew…": "续签…", "Reserve units in %1": "在 %1 预留 U 位", "Reserve": "预留",
+    "Resume": "恢复", "Revision %1, effective %2": "第 %1 版，%2 生效", "Run and issue": "计费并开具", "Run result": "运行结果",
+    "Run": "计费", "Save draft": "保存草稿", "Service end": "服务结束", "Service level": "服务级别",
+    "Service start (handover)": "服务开始（交付日）", "Service start": "服务开始", "Site capacity PDF…": "站点容量 PDF…",
+    "Start *": "开始 *", "Statement %1": "账单 %1", "Status: %1": "状态：%1", "Submit for approval": "提交审批",
+    "Subsidiary *": "子公司 *", "Subtotal %1 + tax %2 = %3.": "小计 %1 + 税额 %2 = %3。",
+    "Subtotal %1 · Tax %2 · <b>Total %3</b><br>Amount in words: <b>%4</b>": "小计 %1 · 税额 %2 · <b>合计 %3</b><br>大写金额：<b>%4</b>",
+    "Suspend…": "暂停…", "Tax category": "税目", "Tax rate": "税率", "Term: %1 – %2": "期限：%1 至 %2", "Terminate…": "终止…",
+    "Terms": "条款", "Text": "内容", "The fapiao number issued for %1:": "为 %1 开具的发票号：",
+    "The period ends before it starts.": "结束日期早于开始日期。", "To unit": "结束 U 位", "Unit price (CNY) *": "单价（元）*",
+    "Unit price": "单价", "Unit": "单位", "Units": "U 位", "Until": "截止", "Updating the contract…": "正在更新合同…",
+    "Verify chain": "校验审计链", "Verifying the audit chain…": "正在校验审计链…",
+    "approve contracts": "审批合同", "change GPUs": "修改 GPU", "change customers": "修改客户",
+    "change rooms, racks and devices": "修改机房、机柜和设备", "change sites, subsidiaries and coverage": "修改站点、子公司和覆盖范围",
+    "draft #%1": "草稿 #%1", "draft contracts": "起草合同", "drafted": "已起草", "import data": "导入数据",
+    "item %1: %2": "条目 %1：%2", "manage users": "管理用户", "no GPU with serial %1": "没有序列号为 %1 的 GPU",
+    "or named GPUs: serials, comma separated": "或指定 GPU：序列号，以逗号分隔",
+    "override the rack power budget": "超出机柜功率预算", "reserve rack units": "预留机柜 U 位",
+    "run billing and issue statements": "运行计费并开具账单", "≤ %1 days": "≤ %1 天",
+})
+
 
 def _literal(node) -> str | None:
     return node.value if isinstance(node, ast.Constant) and isinstance(node.value, str) else None
@@ -194,7 +275,11 @@ def data_messages() -> list[tuple[str, str]]:
     out = []
     for obj in vars(choices).values():
         if inspect.isclass(obj) and issubclass(obj, choices.ChoiceSet) and obj is not choices.ChoiceSet:
-            out += [("choices", label) for _v, label, _c in obj.CHOICES]
+            out += [(f"choices/{obj.__name__}", label) for _v, label, _c in obj.CHOICES]
+    from app.auth import PERMISSION_LABELS
+    out += [("permissions", label) for label in PERMISSION_LABELS.values()]
+    from ui.contracts import MOVES
+    out += [("ContractPanel", label) for _k, label, *_r in MOVES]
     for spec in queries.SPECS.values():
         out.append(("columns", spec.title))
         out += [("columns", c.label) for c in spec.columns]
@@ -205,7 +290,38 @@ def data_messages() -> list[tuple[str, str]]:
 
 
 # PySide's self.tr() looks up the runtime class's name: subclasses need their parents' strings.
-SUBCLASS_CONTEXTS = {"FormDialog": ["GpuDialog"]}
+# Found from the class definitions under ui/ (e.g. RackElevationView -> RackPanel).
+def subclass_contexts() -> dict[str, list[str]]:
+    bases: dict[str, list[str]] = {}
+    for path in sorted((ROOT / "ui").rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ClassDef):
+                bases[node.name] = [b.id if isinstance(b, ast.Name) else getattr(b, "attr", "") for b in node.bases]
+    subs: dict[str, list[str]] = {}
+
+    def ancestors(name, seen=()):
+        for b in bases.get(name, []):
+            if b in bases and b not in seen:
+                yield b
+                yield from ancestors(b, seen + (b,))
+    for name in bases:
+        for anc in ancestors(name):
+            subs.setdefault(anc, []).append(name)
+    return subs
+
+
+# The same English word means different things per choice set (context "choices/<Class>").
+ZH_CONTEXT = {
+    ("choices/ContractStatus", "Active"): "生效", ("choices/SiteStatus", "Active"): "运营中",
+    ("choices/DeviceStatus", "Active"): "在用", ("choices/CustomerStatus", "Active"): "正常",
+    ("choices/ReservationStatus", "Active"): "有效", ("choices/CustomerStatus", "Inactive"): "停用",
+    ("choices/StatementStatus", "Draft"): "草稿", ("choices/ContractStatus", "Draft"): "草稿",
+    ("choices/GpuState", "Leased"): "已出租", ("choices/RackStatus", "Leased"): "已出租",
+    ("choices/ItemKind", "Maintenance"): "维保服务", ("choices/GpuState", "Maintenance"): "维护中",
+    ("choices/RackStatus", "Maintenance"): "维护中", ("choices/StatementKind", "Statement"): "账单",
+    ("choices/DeviceStatus", "Planned"): "计划上架", ("choices/SiteStatus", "Planned"): "规划中",
+    ("choices/GpuState", "Available"): "可用", ("choices/RackStatus", "Available"): "空闲",
+}
 
 
 def main() -> int:
@@ -215,11 +331,12 @@ def main() -> int:
         locs = messages.setdefault(ctx, {}).setdefault(src, [])
         if where:
             locs.append(where)
+    subclasses = subclass_contexts()
     for path in sorted((ROOT / "ui").rglob("*.py")):
         for ctx, src, line in extract_file(path):
             rel = f"../../{path.relative_to(ROOT).as_posix()}"
             add(ctx, src, (rel, line))
-            for sub in SUBCLASS_CONTEXTS.get(ctx, []):
+            for sub in subclasses.get(ctx, []):
                 add(sub, src, (rel, line))
     for ctx, src in data_messages():
         add(ctx, src)
@@ -233,7 +350,7 @@ def main() -> int:
             for rel, line in messages[ctx][src][:1]:
                 lines.append(f'        <location filename="{rel}" line="{line}"/>')
             lines.append(f"        <source>{escape(src)}</source>")
-            zh = ZH.get(src) or ZH.get(src.strip())
+            zh = ZH_CONTEXT.get((ctx, src)) or ZH.get(src) or ZH.get(src.strip())
             if zh is None:
                 missing.append((ctx, src))
                 lines.append('        <translation type="unfinished"></translation>')

@@ -155,7 +155,8 @@ class AuditPage(QWidget):
             return None
         from .pdfpreview import print_document_preview
         return print_document_preview(self, self.db, self.actor, "audit", flt,
-                                      title=self.tr("Audit report %1").replace("%1", flt.describe()))
+                                      title=self.tr("Audit report %1").replace("%1", flt.describe()),
+                                      on_ready=lambda d: setattr(self, "preview", d))
 
     def ask_export(self) -> None:
         dlg = AuditFilterDialog(self.db, self.tr("Export the audit trail"), self.tr("Export…"), self)

@@ -273,7 +273,8 @@ class StatementPanel(QWidget):
         from .pdfpreview import print_document_preview
         title = self.info.number or self.tr("draft #%1").replace("%1", str(self.info.id))
         return print_document_preview(self, self.db, self.actor, "statement", self.info.id,
-                                      title=self.tr("Statement %1").replace("%1", title))
+                                      title=self.tr("Statement %1").replace("%1", title),
+                                      on_ready=lambda d: setattr(self, "preview", d))
 
 
 class BillingPage(QWidget):
@@ -333,7 +334,7 @@ class BillingPage(QWidget):
         self.list = ListPage(db, actor, "statement", self)
         self.panel = StatementPanel(db, actor, self)
         self.list.openRecord.connect(lambda _k, id_: self.panel.show_statement(id_))
-        self.list.view.selectionModel().currentRowChanged.connect(
+        self.list.view.selectionModel().selectionChanged.connect(
             lambda *_: self.panel.show_statement(self.list.view.current_id()))
         lower = QSplitter(Qt.Horizontal)
         lower.addWidget(self.list)

@@ -230,7 +230,7 @@ class ContractDialog(QDialog):
             f.addRow(label, box)
             self.item_edit[key], self.item_err[key] = w, err
             if isinstance(w, QLineEdit):
-                w.textEdited.connect(lambda _t, k=key: self._edited(k))
+                w.textChanged.connect(lambda _t, k=key: self._edited(k))
             elif isinstance(w, QComboBox):
                 w.currentIndexChanged.connect(lambda _i, k=key: self._edited(k))
             else:
@@ -759,7 +759,8 @@ class ContractPanel(QWidget):
             return None
         from .pdfpreview import print_document_preview
         return print_document_preview(self, self.db, self.actor, "contract", self.info.id,
-                                      title=self.tr("Contract %1").replace("%1", self.info.number))
+                                      title=self.tr("Contract %1").replace("%1", self.info.number),
+                                      on_ready=lambda d: setattr(self, "preview", d))
 
 
 class ContractsPage(QSplitter):
@@ -783,7 +784,7 @@ class ContractsPage(QSplitter):
         self.addWidget(self.panel)
         self.setStretchFactor(0, 3)
         self.setStretchFactor(1, 2)
-        self.list.view.selectionModel().currentRowChanged.connect(lambda *_: self.follow())
+        self.list.view.selectionModel().selectionChanged.connect(lambda *_: self.follow())
         bus().changed.connect(self.on_changed)
 
     def follow(self) -> None:

@@ -12,7 +12,6 @@ from PySide6.QtCore import QCoreApplication, QDate
 from PySide6.QtWidgets import (QAbstractButton, QDateEdit, QDialog, QDialogButtonBox, QFormLayout, QLabel,
                                QLineEdit, QPlainTextEdit, QWidget)
 
-from app.auth import why_not
 
 TR_CONTEXT = "dialogs"
 NO_DATE = QDate(1990, 1, 1)
@@ -73,10 +72,24 @@ def error_label(name: str = "") -> QLabel:
     return lbl
 
 
+def why_not_text(actor, permission: str) -> str | None:
+    """app.auth.why_not in the console's language: who may not do what, and which roles may."""
+    from app.auth import PERMISSION_LABELS, PERMISSIONS, can
+    from models.choices import Role
+
+    from .i18n import choice_label
+    if can(actor, permission):
+        return None
+    roles = ", ".join(choice_label(Role, r) for r in sorted(PERMISSIONS[permission]))
+    what = QCoreApplication.translate("permissions", PERMISSION_LABELS.get(permission, permission))
+    return (tr("%1 (%2) may not %3; this needs the role: %4").replace("%1", actor.name)
+            .replace("%2", choice_label(Role, actor.role)).replace("%3", what).replace("%4", roles))
+
+
 def guard(button: QAbstractButton, actor, permission: str | None, *, allowed: bool = True,
           tooltip: str = "") -> bool:
     """Enable `button` when the role holds `permission` and `allowed`; say why not in the tooltip."""
-    reason = why_not(actor, permission) if permission else None
+    reason = why_not_text(actor, permission) if permission else None
     button.setEnabled(reason is None and allowed)
     button.setToolTip(reason or tooltip)
     return reason is None and allowed

@@ -54,10 +54,15 @@ def install_translators(app: QApplication, language: str) -> str:
     return language
 
 
+def choice_context(choices) -> str:
+    """Each choice set translates in its own context: "Active" is 生效 for a contract, 运营中 for a site."""
+    return f"choices/{choices.__name__}"
+
+
 def choice_label(choices, value) -> str:
     if value is None:
         return ""
-    return QCoreApplication.translate("choices", choices.label(value))
+    return QCoreApplication.translate(choice_context(choices), choices.label(value))
 
 
 def column_label(label: str) -> str:

@@ -14,6 +14,7 @@ from app.audit import Actor
 from app.auth import can, why_not
 from app.db import Database
 
+from .dialogs import why_not_text
 from .forms import FORMS, PERMISSION, RETIRE, TransitionDialog, open_form, retire_record
 from .i18n import column_label
 from .operations import Debouncer, announce, bus, run_op, show_error
@@ -135,7 +136,7 @@ class ListPage(QWidget):
         has_sel = bool(self.view.selectionModel().selectedRows())
         for key, act in self.actions_.items():
             perm = act.data()
-            reason = why_not(self.actor, perm) if perm else None
+            reason = why_not_text(self.actor, perm) if perm else None
             needs_sel = key in ("open", "retire", "move")
             act.setEnabled(reason is None and (has_sel or not needs_sel))
             act.setToolTip(reason or act.text())

@@ -413,9 +413,10 @@ class MainWindow(QMainWindow):
         if rid is None:
             return None
         dlg = PlaceDeviceDialog(self.db, self.actor, rid, face, unit, self)
+        dlg.setAttribute(Qt.WA_DeleteOnClose)
         self.rack_form = dlg
-        if dlg.exec():
-            self.rack_panel.refresh()
+        dlg.accepted.connect(self.rack_panel.refresh)
+        dlg.open()
         return dlg
 
     def reserve_units(self, face: str, u_from: int, u_to: int):
@@ -424,9 +425,10 @@ class MainWindow(QMainWindow):
         if rid is None:
             return None
         dlg = ReserveDialog(self.db, self.actor, rid, face, u_from, u_to, self)
+        dlg.setAttribute(Qt.WA_DeleteOnClose)
         self.rack_form = dlg
-        if dlg.exec():
-            self.rack_panel.refresh()
+        dlg.accepted.connect(self.rack_panel.refresh)
+        dlg.open()
         return dlg
 
     def rack_pdf(self, kind: str):

@@ -18,7 +18,7 @@ from app.db import Database
 from app.errors import DomainError, ValidationError
 from models.choices import Face
 
-from .dialogs import date_edit, error_label, get_date, parse_decimal
+from .dialogs import why_not_text, date_edit, error_label, get_date, parse_decimal
 from .i18n import choice_label
 from .operations import announce
 
@@ -127,7 +127,7 @@ class PlaceDeviceDialog(_RackForm):
         self.row("position", self.tr("Position (lowest U)"), QLineEdit(str(unit)))
         self.override = self.row("power_override", self.tr("Power"), QCheckBox(self.tr("Override the power budget")))
         self.reason = self.row("reason", self.tr("Reason for the override"), QLineEdit())
-        reason = why_not(actor, "override_power")
+        reason = why_not_text(actor, "override_power")
         self.override.setEnabled(reason is None)
         self.override.setToolTip(reason or self.tr("Place even if the rack's typical power would exceed its capacity"))
         self.reason.setEnabled(False)

@@ -2,46 +2,1062 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="zh_CN">
 <context>
-    <name>DashboardPage</name>
+    <name>AuditFilterDialog</name>
     <message>
-        <location filename="../../ui/mainwindow.py" line="95"/>
-        <source>Active contracts</source>
-        <translation>生效合同</translation>
+        <location filename="../../ui/auditview.py" line="46"/>
+        <source>(every action)</source>
+        <translation>（全部操作）</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="94"/>
-        <source>Customers</source>
+        <location filename="../../ui/auditview.py" line="39"/>
+        <source>(everyone)</source>
+        <translation>（全部用户）</translation>
+    </message>
+    <message>
+        <location filename="../../ui/auditview.py" line="51"/>
+        <source>Action</source>
+        <translation>操作</translation>
+    </message>
+    <message>
+        <location filename="../../ui/auditview.py" line="50"/>
+        <source>An action (e.g. contract.approve) or a prefix ending in a dot (e.g. gpu.)</source>
+        <translation>操作名（如 contract.approve）或以点结尾的前缀（如 gpu.）</translation>
+    </message>
+    <message>
+        <location filename="../../ui/auditview.py" line="56"/>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <location filename="../../ui/auditview.py" line="34"/>
+        <source>From</source>
+        <translation>原状态</translation>
+    </message>
+    <message>
+        <location filename="../../ui/auditview.py" line="65"/>
+        <source>The period ends before it starts.</source>
+        <translation>结束日期早于开始日期。</translation>
+    </message>
+    <message>
+        <location filename="../../ui/auditview.py" line="35"/>
+        <source>To</source>
+        <translation>新状态</translation>
+    </message>
+    <message>
+        <location filename="../../ui/auditview.py" line="42"/>
+        <source>User</source>
+        <translation>用户</translation>
+    </message>
+</context>
+<context>
+    <name>AuditPage</name>
+    <message>
+        <location filename="../../ui/auditview.py" line="135"/>
+        <source>(last good event %1)</source>
+        <translation>（最后一条完好事件 %1）</translation>
+    </message>
+    <message>
+        <location filename="../../ui/auditview.py" line="149"/>
+        <source>Audit report</source>
+        <translation>审计报告</translation>
+    </message>
+    <message>
+        <location filename="../../ui/auditview.py" line="158"/>
+        <source>Audit report %1</source>
+        <translation>审计报告 %1</translation>
+    </message>
+    <message>
+        <location filename="../../ui/auditview.py" line="91"/>
+        <source>Audit report PDF…</source>
+        <translation>审计报告 PDF…</translation>
+    </message>
+    <message>
+        <location filename="../../ui/auditview.py" line="166"/>
+        <source>CSV (*.csv);;Excel (*.xlsx)</source>
+        <translation>CSV (*.csv);;Excel (*.xlsx)</translation>
+    </message>
+    <message>
+        <location filename="../../ui/auditview.py" line="133"/>
+        <source>Chain BROKEN: %1</source>
+        <translation>审计链已损坏：%1</translation>
+    </message>
+    <message>
+        <location filename="../../ui/auditview.py" line="130"/>
+        <source>Chain intact: %1 events; head %2</source>
+        <translation>审计链完好：%1 条事件；链头 %2</translation>
+    </message>
+    <message>
+        <location filename="../../ui/auditview.py" line="107"/>
+        <source>Copy SEQ:HASH</source>
+        <translation>复制 SEQ:HASH</translation>
+    </message>
+    <message>
+        <location filename="../../ui/auditview.py" line="94"/>
+        <source>Export period…</source>
+        <translation>按期间导出…</translation>
+    </message>
+    <message>
+        <location filename="../../ui/auditview.py" line="162"/>
+        <source>Export the audit trail</source>
+        <translation>导出审计日志</translation>
+    </message>
+    <message>
+        <location filename="../../ui/auditview.py" line="179"/>
+        <source>Exporting…</source>
+        <translation>正在导出…</translation>
+    </message>
+    <message>
+        <location filename="../../ui/auditview.py" line="162"/>
+        <source>Export…</source>
+        <translation>导出…</translation>
+    </message>
+    <message>
+        <location filename="../../ui/auditview.py" line="109"/>
+        <source>For audit verify --expect-head later</source>
+        <translation>用于之后的 audit verify --expect-head</translation>
+    </message>
+    <message>
+        <location filename="../../ui/auditview.py" line="149"/>
+        <source>Preview</source>
+        <translation>预览</translation>
+    </message>
+    <message>
+        <location filename="../../ui/auditview.py" line="88"/>
+        <source>Verify chain</source>
+        <translation>校验审计链</translation>
+    </message>
+    <message>
+        <location filename="../../ui/auditview.py" line="102"/>
+        <source>Verify recomputes every event's hash and link.</source>
+        <translation>校验会重新计算每条事件的哈希和链接。</translation>
+    </message>
+    <message>
+        <location filename="../../ui/auditview.py" line="121"/>
+        <source>Verifying the audit chain…</source>
+        <translation>正在校验审计链…</translation>
+    </message>
+</context>
+<context>
+    <name>BillingPage</name>
+    <message>
+        <location filename="../../ui/billing.py" line="393"/>
+        <source>%1 (dry run, nothing written): would create %2 line(s) on %3 new and %4 existing draft statement(s).</source>
+        <translation>%1（试算，未写入）：将在 %3 张新账单和 %4 张已有草稿账单上生成 %2 条明细。</translation>
+    </message>
+    <message>
+        <location filename="../../ui/billing.py" line="403"/>
+        <source>%1 line(s) held back: see the warnings.</source>
+        <translation>%1 条明细暂缓计费：见警告。</translation>
+    </message>
+    <message>
+        <location filename="../../ui/billing.py" line="401"/>
+        <source>%1 line(s) were billed by earlier runs.</source>
+        <translation>%1 条明细已在之前的运行中计费。</translation>
+    </message>
+    <message>
+        <location filename="../../ui/billing.py" line="431"/>
+        <source>%1 statement(s) issued.</source>
+        <translation>已开具 %1 张账单。</translation>
+    </message>
+    <message>
+        <location filename="../../ui/billing.py" line="395"/>
+        <source>%1: created %2 line(s) on %3 new and %4 existing draft statement(s).</source>
+        <translation>%1：已在 %3 张新账单和 %4 张已有草稿账单上生成 %2 条明细。</translation>
+    </message>
+    <message>
+        <location filename="../../ui/billing.py" line="391"/>
+        <source>%1: nothing to bill.</source>
+        <translation>%1：没有需要计费的项目。</translation>
+    </message>
+    <message>
+        <location filename="../../ui/billing.py" line="389"/>
+        <source>%1: nothing to bill; every line already exists (%2 from earlier runs).</source>
+        <translation>%1：没有需要计费的项目；所有明细均已存在（之前运行生成 %2 条）。</translation>
+    </message>
+    <message>
+        <location filename="../../ui/billing.py" line="370"/>
+        <source>Billing %1…</source>
+        <translation>正在计费 %1…</translation>
+    </message>
+    <message>
+        <location filename="../../ui/billing.py" line="387"/>
+        <source>Billing run %1 cancelled; nothing was written.</source>
+        <translation>%1 计费已取消，未写入任何数据。</translation>
+    </message>
+    <message>
+        <location filename="../../ui/billing.py" line="316"/>
+        <source>Choose a month and press Dry run to see what a run would bill.</source>
+        <translation>选择月份并点击“试算”，查看本次将计费的内容。</translation>
+    </message>
+    <message>
+        <location filename="../../ui/billing.py" line="322"/>
+        <source>Customer</source>
         <translation>客户</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="92"/>
-        <source>Devices</source>
-        <translation>设备</translation>
+        <location filename="../../ui/billing.py" line="300"/>
+        <source>Dry run</source>
+        <translation>试算</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="96"/>
-        <source>Ending in 30/60/90 days</source>
-        <translation>30/60/90 天内到期</translation>
+        <location filename="../../ui/billing.py" line="370"/>
+        <source>Dry run for %1…</source>
+        <translation>正在试算 %1…</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="110"/>
-        <source>GPU fleet by state: </source>
-        <translation>GPU 按状态：</translation>
+        <location filename="../../ui/billing.py" line="445"/>
+        <source>Excel (*.xlsx);;CSV (*.csv)</source>
+        <translation>Excel (*.xlsx);;CSV (*.csv)</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="93"/>
+        <location filename="../../ui/billing.py" line="444"/>
+        <source>Export statements</source>
+        <translation>导出账单</translation>
+    </message>
+    <message>
+        <location filename="../../ui/billing.py" line="304"/>
+        <source>Export statements…</source>
+        <translation>导出账单…</translation>
+    </message>
+    <message>
+        <location filename="../../ui/billing.py" line="458"/>
+        <source>Exporting…</source>
+        <translation>正在导出…</translation>
+    </message>
+    <message>
+        <location filename="../../ui/billing.py" line="421"/>
+        <source>Issue every draft statement of %1? Issued statements take their numbers and never change.</source>
+        <translation>开具 %1 的全部草稿账单？开具后的账单将获得编号且不可再修改。</translation>
+    </message>
+    <message>
+        <location filename="../../ui/billing.py" line="420"/>
+        <source>Issue statements</source>
+        <translation>开具账单</translation>
+    </message>
+    <message>
+        <location filename="../../ui/billing.py" line="303"/>
+        <source>Issue the period's drafts</source>
+        <translation>开具本期草稿账单</translation>
+    </message>
+    <message>
+        <location filename="../../ui/billing.py" line="405"/>
+        <source>Issued %1: %2</source>
+        <translation>已开具 %1 张：%2</translation>
+    </message>
+    <message>
+        <location filename="../../ui/billing.py" line="437"/>
+        <source>Issuing…</source>
+        <translation>正在开具…</translation>
+    </message>
+    <message>
+        <location filename="../../ui/billing.py" line="322"/>
+        <source>Lines</source>
+        <translation>明细数</translation>
+    </message>
+    <message>
+        <location filename="../../ui/billing.py" line="416"/>
+        <source>No warnings: meters and leases are complete.</source>
+        <translation>无警告：电表读数和租赁记录完整。</translation>
+    </message>
+    <message>
+        <location filename="../../ui/billing.py" line="323"/>
+        <source>Number</source>
+        <translation>编号</translation>
+    </message>
+    <message>
+        <location filename="../../ui/billing.py" line="290"/>
+        <source>Period</source>
+        <translation>账期</translation>
+    </message>
+    <message>
+        <location filename="../../ui/billing.py" line="301"/>
+        <source>Run</source>
+        <translation>计费</translation>
+    </message>
+    <message>
+        <location filename="../../ui/billing.py" line="302"/>
+        <source>Run and issue</source>
+        <translation>计费并开具</translation>
+    </message>
+    <message>
+        <location filename="../../ui/billing.py" line="314"/>
+        <source>Run result</source>
+        <translation>运行结果</translation>
+    </message>
+    <message>
+        <location filename="../../ui/billing.py" line="322"/>
+        <source>Subsidiary</source>
+        <translation>子公司</translation>
+    </message>
+    <message>
+        <location filename="../../ui/billing.py" line="322"/>
+        <source>Subtotal</source>
+        <translation>小计</translation>
+    </message>
+    <message>
+        <location filename="../../ui/billing.py" line="398"/>
+        <source>Subtotal %1 + tax %2 = %3.</source>
+        <translation>小计 %1 + 税额 %2 = %3。</translation>
+    </message>
+    <message>
+        <location filename="../../ui/billing.py" line="323"/>
+        <source>Tax</source>
+        <translation>税额</translation>
+    </message>
+    <message>
+        <location filename="../../ui/billing.py" line="380"/>
+        <source>The operation failed: %1</source>
+        <translation>操作失败：%1</translation>
+    </message>
+    <message>
+        <location filename="../../ui/billing.py" line="323"/>
+        <source>Total</source>
+        <translation>合计</translation>
+    </message>
+</context>
+<context>
+    <name>ContractDialog</name>
+    <message numerus="yes">
+        <location filename="../../ui/contracts.py" line="489"/>
+        <source>%n item(s) need attention (marked red).</source>
+        <translation><numerusform>%n 个条目需要修改（红色标出）。</numerusform></translation>
+    </message>
+    <message>
+        <location filename="../../ui/contracts.py" line="247"/>
+        <source>(by kind)</source>
+        <translation>（按类型）</translation>
+    </message>
+    <message>
+        <location filename="../../ui/contracts.py" line="141"/>
+        <source>(none)</source>
+        <translation>（无）</translation>
+    </message>
+    <message>
+        <location filename="../../ui/contracts.py" line="126"/>
+        <source>(numbered when saved)</source>
+        <translation>（保存时编号）</translation>
+    </message>
+    <message>
+        <location filename="../../ui/contracts.py" line="166"/>
+        <source>Add item</source>
+        <translation>添加条目</translation>
+    </message>
+    <message>
+        <location filename="../../ui/contracts.py" line="265"/>
+        <source>Billing starts at handover; empty = the contract's start</source>
+        <translation>计费自交付日开始；留空即合同开始日</translation>
+    </message>
+    <message>
+        <location filename="../../ui/contracts.py" line="195"/>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <location filename="../../ui/contracts.py" line="516"/>
+        <source>Changed by someone else</source>
+        <translation>记录已被他人修改</translation>
+    </message>
+    <message>
+        <location filename="../../ui/contracts.py" line="137"/>
+        <source>Chinese</source>
+        <translation>中文</translation>
+    </message>
+    <message>
+        <location filename="../../ui/contracts.py" line="110"/>
+        <source>Contract</source>
+        <translation>合同</translation>
+    </message>
+    <message>
+        <location filename="../../ui/contracts.py" line="443"/>
+        <source>Contract %1 is %2: only drafts are edited; a signed contract changes by amendment.</source>
+        <translation>合同 %1 状态为%2：只能编辑草稿；已签合同须通过变更修改。</translation>
+    </message>
+    <message>
+        <location filename="../../ui/contracts.py" line="130"/>
+        <source>Customer *</source>
+        <translation>客户 *</translation>
+    </message>
+    <message>
+        <location filename="../../ui/contracts.py" line="156"/>
+        <source>Description</source>
+        <translation>描述</translation>
+    </message>
+    <message>
+        <location filename="../../ui/contracts.py" line="242"/>
+        <source>Description *</source>
+        <translation>描述 *</translation>
+    </message>
+    <message>
+        <location filename="../../ui/contracts.py" line="106"/>
+        <source>Edit contract</source>
+        <translation>编辑合同</translation>
+    </message>
+    <message>
+        <location filename="../../ui/contracts.py" line="134"/>
+        <source>End *</source>
+        <translation>结束 *</translation>
+    </message>
+    <message>
+        <location filename="../../ui/contracts.py" line="138"/>
+        <source>English</source>
+        <translation>英文</translation>
+    </message>
+    <message>
+        <location filename="../../ui/contracts.py" line="252"/>
+        <source>From unit</source>
+        <translation>起始 U 位</translation>
+    </message>
+    <message>
+        <location filename="../../ui/contracts.py" line="254"/>
+        <source>GPU model</source>
+        <translation>GPU 型号</translation>
+    </message>
+    <message>
+        <location filename="../../ui/contracts.py" line="263"/>
+        <source>Hourly rate beyond</source>
+        <translation>超出部分小时单价</translation>
+    </message>
+    <message>
+        <location filename="../../ui/contracts.py" line="262"/>
+        <source>Included GPU-hours</source>
+        <translation>包含卡时</translation>
+    </message>
+    <message>
+        <location filename="../../ui/contracts.py" line="151"/>
+        <source>Items</source>
+        <translation>条目</translation>
+    </message>
+    <message>
+        <location filename="../../ui/contracts.py" line="156"/>
+        <source>Kind</source>
+        <translation>类型</translation>
+    </message>
+    <message>
+        <location filename="../../ui/contracts.py" line="139"/>
+        <source>Language</source>
+        <translation>语言</translation>
+    </message>
+    <message>
+        <location filename="../../ui/contracts.py" line="264"/>
+        <source>Mbps</source>
+        <translation>带宽（Mbps）</translation>
+    </message>
+    <message>
+        <location filename="../../ui/contracts.py" line="257"/>
+        <source>Named GPUs</source>
+        <translation>指定 GPU</translation>
+    </message>
+    <message>
+        <location filename="../../ui/contracts.py" line="106"/>
+        <source>New contract</source>
+        <translation>新建合同</translation>
+    </message>
+    <message>
+        <location filename="../../ui/contracts.py" line="128"/>
+        <source>Number</source>
+        <translation>编号</translation>
+    </message>
+    <message>
+        <location filename="../../ui/contracts.py" line="260"/>
+        <source>Power allowance (kW)</source>
+        <translation>功率配额（kW）</translation>
+    </message>
+    <message>
+        <location filename="../../ui/contracts.py" line="261"/>
+        <source>Price per kWh over it</source>
+        <translation>超出部分每千瓦时单价</translation>
+    </message>
+    <message>
+        <location filename="../../ui/contracts.py" line="244"/>
+        <source>Priced</source>
+        <translation>计价方式</translation>
+    </message>
+    <message>
+        <location filename="../../ui/contracts.py" line="156"/>
+        <source>Quantity</source>
+        <translation>数量</translation>
+    </message>
+    <message>
+        <location filename="../../ui/contracts.py" line="251"/>
+        <source>Rack</source>
+        <translation>机柜</translation>
+    </message>
+    <message>
+        <location filename="../../ui/contracts.py" line="517"/>
+        <source>Reload the contract now? Your edits will be lost.</source>
+        <translation>现在重新加载合同？您的修改将丢失。</translation>
+    </message>
+    <message>
+        <location filename="../../ui/contracts.py" line="169"/>
+        <source>Remove item</source>
+        <translation>删除条目</translation>
+    </message>
+    <message>
+        <location filename="../../ui/contracts.py" line="194"/>
+        <source>Save draft</source>
+        <translation>保存草稿</translation>
+    </message>
+    <message>
+        <location filename="../../ui/contracts.py" line="259"/>
+        <source>Service end</source>
+        <translation>服务结束</translation>
+    </message>
+    <message>
+        <location filename="../../ui/contracts.py" line="144"/>
+        <source>Service level</source>
+        <translation>服务级别</translation>
+    </message>
+    <message>
+        <location filename="../../ui/contracts.py" line="258"/>
+        <source>Service start (handover)</source>
+        <translation>服务开始（交付日）</translation>
+    </message>
+    <message>
+        <location filename="../../ui/contracts.py" line="133"/>
+        <source>Start *</source>
+        <translation>开始 *</translation>
+    </message>
+    <message>
+        <location filename="../../ui/contracts.py" line="129"/>
+        <source>Subsidiary *</source>
+        <translation>子公司 *</translation>
+    </message>
+    <message>
+        <location filename="../../ui/contracts.py" line="250"/>
+        <source>Tax category</source>
+        <translation>税目</translation>
+    </message>
+    <message>
+        <location filename="../../ui/contracts.py" line="148"/>
+        <source>Terms</source>
+        <translation>条款</translation>
+    </message>
+    <message>
+        <location filename="../../ui/contracts.py" line="135"/>
+        <source>Title</source>
+        <translation>标题</translation>
+    </message>
+    <message>
+        <location filename="../../ui/contracts.py" line="253"/>
+        <source>To unit</source>
+        <translation>结束 U 位</translation>
+    </message>
+    <message>
+        <location filename="../../ui/contracts.py" line="157"/>
+        <source>Unit</source>
+        <translation>单位</translation>
+    </message>
+    <message>
+        <location filename="../../ui/contracts.py" line="157"/>
+        <source>Unit price</source>
+        <translation>单价</translation>
+    </message>
+    <message>
+        <location filename="../../ui/contracts.py" line="243"/>
+        <source>Unit price (CNY) *</source>
+        <translation>单价（元）*</translation>
+    </message>
+    <message>
+        <location filename="../../ui/contracts.py" line="387"/>
+        <source>a number, e.g. 12.5</source>
+        <translation>请输入数字，例如 12.5</translation>
+    </message>
+    <message>
+        <location filename="../../ui/contracts.py" line="391"/>
+        <source>a whole number</source>
+        <translation>请输入整数</translation>
+    </message>
+    <message>
+        <location filename="../../ui/contracts.py" line="479"/>
+        <source>item %1: %2</source>
+        <translation>条目 %1：%2</translation>
+    </message>
+    <message>
+        <location filename="../../ui/contracts.py" line="400"/>
+        <source>no GPU with serial %1</source>
+        <translation>没有序列号为 %1 的 GPU</translation>
+    </message>
+    <message>
+        <location filename="../../ui/contracts.py" line="256"/>
+        <source>or named GPUs: serials, comma separated</source>
+        <translation>或指定 GPU：序列号，以逗号分隔</translation>
+    </message>
+    <message>
+        <location filename="../../ui/contracts.py" line="403"/>
+        <source>required</source>
+        <translation>必填</translation>
+    </message>
+</context>
+<context>
+    <name>ContractPanel</name>
+    <message>
+        <location filename="../../ui/contracts.py" line="655"/>
+        <source>%1 contract %2. The reason goes into the audit trail.</source>
+        <translation>%1合同 %2。原因将记入审计日志。</translation>
+    </message>
+    <message>
+        <location filename="../../ui/contracts.py" line="740"/>
+        <source>A new revision takes over on its effective date; edit its items, then submit it.</source>
+        <translation>新版本自生效日起取代原合同；请修改条目后提交审批。</translation>
+    </message>
+    <message>
+        <source>Activate</source>
+        <translation>生效</translation>
+    </message>
+    <message>
+        <location filename="../../ui/contracts.py" line="664"/>
+        <source>Activate %1? Its racks and GPUs are leased to %2 now.</source>
+        <translation>确定生效 %1？其机柜和 GPU 将立即租给 %2。</translation>
+    </message>
+    <message>
+        <location filename="../../ui/contracts.py" line="739"/>
+        <source>Amend %1</source>
+        <translation>变更 %1</translation>
+    </message>
+    <message>
+        <location filename="../../ui/contracts.py" line="577"/>
+        <source>Amend…</source>
+        <translation>变更…</translation>
+    </message>
+    <message>
+        <source>Approve</source>
+        <translation>批准</translation>
+    </message>
+    <message>
+        <location filename="../../ui/contracts.py" line="666"/>
+        <source>Approve %1 for %2?</source>
+        <translation>确定批准 %2 的合同 %1？</translation>
+    </message>
+    <message>
+        <location filename="../../ui/contracts.py" line="719"/>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <location filename="../../ui/contracts.py" line="692"/>
+        <source>Changed by someone else</source>
+        <translation>记录已被他人修改</translation>
+    </message>
+    <message>
+        <location filename="../../ui/contracts.py" line="602"/>
+        <source>Chinese</source>
+        <translation>中文</translation>
+    </message>
+    <message>
+        <location filename="../../ui/contracts.py" line="543"/>
+        <source>Choose a contract</source>
+        <translation>请选择合同</translation>
+    </message>
+    <message>
+        <location filename="../../ui/contracts.py" line="762"/>
+        <source>Contract %1</source>
+        <translation>合同 %1</translation>
+    </message>
+    <message>
+        <location filename="../../ui/contracts.py" line="599"/>
+        <source>Customer: %1</source>
+        <translation>客户：%1</translation>
+    </message>
+    <message>
+        <location filename="../../ui/contracts.py" line="555"/>
+        <source>Description</source>
+        <translation>描述</translation>
+    </message>
+    <message>
+        <location filename="../../ui/contracts.py" line="573"/>
+        <source>Edit draft…</source>
+        <translation>编辑草稿…</translation>
+    </message>
+    <message>
+        <location filename="../../ui/contracts.py" line="741"/>
+        <source>Effective date</source>
+        <translation>生效日期</translation>
+    </message>
+    <message>
+        <location filename="../../ui/contracts.py" line="716"/>
+        <source>End</source>
+        <translation>结束</translation>
+    </message>
+    <message>
+        <location filename="../../ui/contracts.py" line="602"/>
+        <source>English</source>
+        <translation>英文</translation>
+    </message>
+    <message>
+        <source>Expire</source>
+        <translation>到期</translation>
+    </message>
+    <message>
+        <location filename="../../ui/contracts.py" line="665"/>
+        <source>Expire %1? Its racks and GPUs are released to %2's end date.</source>
+        <translation>确定使 %1 到期？其机柜和 GPU 将按 %2 的合同结束日释放。</translation>
+    </message>
+    <message>
+        <location filename="../../ui/contracts.py" line="555"/>
+        <source>Kind</source>
+        <translation>类型</translation>
+    </message>
+    <message>
+        <location filename="../../ui/contracts.py" line="602"/>
+        <source>Language: %1</source>
+        <translation>语言：%1</translation>
+    </message>
+    <message>
+        <location filename="../../ui/contracts.py" line="658"/>
+        <source>Last day of service</source>
+        <translation>服务最后一天</translation>
+    </message>
+    <message>
+        <location filename="../../ui/contracts.py" line="556"/>
+        <source>Price</source>
+        <translation>价格</translation>
+    </message>
+    <message>
+        <location filename="../../ui/contracts.py" line="578"/>
+        <source>Print / PDF…</source>
+        <translation>打印 / PDF…</translation>
+    </message>
+    <message>
+        <location filename="../../ui/contracts.py" line="555"/>
+        <source>Quantity</source>
+        <translation>数量</translation>
+    </message>
+    <message>
+        <source>Reject…</source>
+        <translation>驳回…</translation>
+    </message>
+    <message>
+        <location filename="../../ui/contracts.py" line="693"/>
+        <source>Reload the contract now?</source>
+        <translation>现在重新加载合同？</translation>
+    </message>
+    <message>
+        <location filename="../../ui/contracts.py" line="718"/>
+        <source>Renew</source>
+        <translation>续签</translation>
+    </message>
+    <message>
+        <location filename="../../ui/contracts.py" line="711"/>
+        <source>Renew %1</source>
+        <translation>续签 %1</translation>
+    </message>
+    <message>
+        <location filename="../../ui/contracts.py" line="609"/>
+        <source>Renews %1</source>
+        <translation>续签自 %1</translation>
+    </message>
+    <message>
+        <location filename="../../ui/contracts.py" line="576"/>
+        <source>Renew…</source>
+        <translation>续签…</translation>
+    </message>
+    <message>
+        <source>Resume</source>
+        <translation>恢复</translation>
+    </message>
+    <message>
+        <location filename="../../ui/contracts.py" line="605"/>
+        <source>Revision %1, effective %2</source>
+        <translation>第 %1 版，%2 生效</translation>
+    </message>
+    <message>
+        <location filename="../../ui/contracts.py" line="556"/>
+        <source>Service start</source>
+        <translation>服务开始</translation>
+    </message>
+    <message>
+        <location filename="../../ui/contracts.py" line="715"/>
+        <source>Start</source>
+        <translation>开始</translation>
+    </message>
+    <message>
+        <location filename="../../ui/contracts.py" line="600"/>
+        <source>Status: %1</source>
+        <translation>状态：%1</translation>
+    </message>
+    <message>
+        <source>Submit for approval</source>
+        <translation>提交审批</translation>
+    </message>
+    <message>
+        <source>Suspend…</source>
+        <translation>暂停…</translation>
+    </message>
+    <message>
+        <location filename="../../ui/contracts.py" line="601"/>
+        <source>Term: %1 – %2</source>
+        <translation>期限：%1 至 %2</translation>
+    </message>
+    <message>
+        <source>Terminate…</source>
+        <translation>终止…</translation>
+    </message>
+    <message>
+        <location filename="../../ui/contracts.py" line="702"/>
+        <source>The operation failed: %1</source>
+        <translation>操作失败：%1</translation>
+    </message>
+    <message>
+        <location filename="../../ui/contracts.py" line="686"/>
+        <source>Updating the contract…</source>
+        <translation>正在更新合同…</translation>
+    </message>
+</context>
+<context>
+    <name>ContractsPage</name>
+    <message>
+        <location filename="../../ui/contracts.py" line="775"/>
+        <source>New contract…</source>
+        <translation>新建合同…</translation>
+    </message>
+</context>
+<context>
+    <name>CreditNoteDialog</name>
+    <message>
+        <location filename="../../ui/billing.py" line="99"/>
+        <source>A credit note says why.</source>
+        <translation>红字账单须说明原因。</translation>
+    </message>
+    <message>
+        <location filename="../../ui/billing.py" line="87"/>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <location filename="../../ui/billing.py" line="101"/>
+        <source>Choose at least one line.</source>
+        <translation>请至少选择一条明细。</translation>
+    </message>
+    <message>
+        <location filename="../../ui/billing.py" line="69"/>
+        <source>Credit note for %1</source>
+        <translation>为 %1 开具红字账单</translation>
+    </message>
+    <message>
+        <location filename="../../ui/billing.py" line="86"/>
+        <source>Issue credit note</source>
+        <translation>开具红字账单</translation>
+    </message>
+    <message>
+        <location filename="../../ui/billing.py" line="82"/>
+        <source>Lines to credit</source>
+        <translation>要冲销的明细</translation>
+    </message>
+    <message>
+        <location filename="../../ui/billing.py" line="73"/>
+        <source>Reason *</source>
+        <translation>原因 *</translation>
+    </message>
+</context>
+<context>
+    <name>DashboardCharts</name>
+    <message>
+        <location filename="../../ui/widgets/charts.py" line="195"/>
+        <source>%1: %2 of %3 U used in %4 racks</source>
+        <translation>%1：%4 个机柜共 %3 U，已用 %2 U</translation>
+    </message>
+    <message>
+        <location filename="../../ui/widgets/charts.py" line="218"/>
+        <source>%1: %2 of %3 kW (%4%)</source>
+        <translation>%1：%2 / %3 kW（%4%）</translation>
+    </message>
+    <message>
+        <location filename="../../ui/widgets/charts.py" line="298"/>
+        <source>%1: ¥%2 net, ¥%3 with tax</source>
+        <translation>%1：不含税 ¥%2，含税 ¥%3</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../ui/widgets/charts.py" line="145"/>
+        <source>%n day(s)</source>
+        <translation><numerusform>%n 天</numerusform></translation>
+    </message>
+    <message>
+        <location filename="../../ui/widgets/charts.py" line="283"/>
+        <source>CNY</source>
+        <translation>元</translation>
+    </message>
+    <message>
+        <location filename="../../ui/widgets/charts.py" line="204"/>
+        <source>Capacity</source>
+        <translation>容量</translation>
+    </message>
+    <message>
+        <location filename="../../ui/widgets/charts.py" line="94"/>
+        <source>Contracts ending</source>
+        <translation>即将到期的合同</translation>
+    </message>
+    <message>
+        <location filename="../../ui/widgets/charts.py" line="77"/>
+        <source>GPU fleet by model and state</source>
+        <translation>GPU 按型号和状态</translation>
+    </message>
+    <message>
+        <location filename="../../ui/widgets/charts.py" line="247"/>
         <source>GPUs</source>
         <translation>GPU</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="91"/>
+        <location filename="../../ui/widgets/charts.py" line="261"/>
+        <source>Net revenue (CNY)</source>
+        <translation>不含税收入（元）</translation>
+    </message>
+    <message>
+        <location filename="../../ui/widgets/charts.py" line="77"/>
+        <source>No GPUs yet</source>
+        <translation>暂无 GPU</translation>
+    </message>
+    <message>
+        <location filename="../../ui/widgets/charts.py" line="79"/>
+        <source>No issued statements yet</source>
+        <translation>暂无已开具账单</translation>
+    </message>
+    <message>
+        <location filename="../../ui/widgets/charts.py" line="149"/>
+        <source>No live contract ends within 90 days.</source>
+        <translation>90 天内没有到期的生效合同。</translation>
+    </message>
+    <message>
+        <location filename="../../ui/widgets/charts.py" line="74"/>
+        <source>No racks yet</source>
+        <translation>暂无机柜</translation>
+    </message>
+    <message>
+        <location filename="../../ui/widgets/charts.py" line="76"/>
+        <source>No sites yet</source>
+        <translation>暂无站点</translation>
+    </message>
+    <message>
+        <location filename="../../ui/widgets/charts.py" line="75"/>
+        <source>Power: typical draw against capacity per site (kW)</source>
+        <translation>各站点典型功耗与容量（kW）</translation>
+    </message>
+    <message>
+        <location filename="../../ui/widgets/charts.py" line="73"/>
+        <source>Rack utilisation per site</source>
+        <translation>各站点机柜使用率</translation>
+    </message>
+    <message>
+        <location filename="../../ui/widgets/charts.py" line="78"/>
+        <source>Revenue by month (issued statements, net of tax)</source>
+        <translation>月度收入（已开具账单，不含税）</translation>
+    </message>
+    <message>
+        <location filename="../../ui/widgets/charts.py" line="147"/>
+        <source>Soonest</source>
+        <translation>最近到期</translation>
+    </message>
+    <message>
+        <location filename="../../ui/widgets/charts.py" line="202"/>
+        <source>Typical draw</source>
+        <translation>典型功耗</translation>
+    </message>
+    <message>
+        <location filename="../../ui/widgets/charts.py" line="180"/>
+        <source>Units used (%)</source>
+        <translation>已用 U 位（%）</translation>
+    </message>
+    <message>
+        <location filename="../../ui/widgets/charts.py" line="112"/>
+        <source>within %1 days</source>
+        <translation>%1 天内</translation>
+    </message>
+</context>
+<context>
+    <name>DashboardPage</name>
+    <message>
+        <location filename="../../ui/mainwindow.py" line="145"/>
+        <source>%1 (in %2 days)</source>
+        <translation>%1（%2 天后）</translation>
+    </message>
+    <message>
+        <location filename="../../ui/mainwindow.py" line="109"/>
+        <source>Active contracts</source>
+        <translation>生效合同</translation>
+    </message>
+    <message>
+        <location filename="../../ui/mainwindow.py" line="75"/>
+        <source>Alert</source>
+        <translation>提醒</translation>
+    </message>
+    <message>
+        <location filename="../../ui/mainwindow.py" line="75"/>
+        <source>Contract</source>
+        <translation>合同</translation>
+    </message>
+    <message>
+        <location filename="../../ui/mainwindow.py" line="70"/>
+        <source>Contracts due (within 180/90/60/30 days)</source>
+        <translation>即将到期的合同（180/90/60/30 天内）</translation>
+    </message>
+    <message>
+        <location filename="../../ui/mainwindow.py" line="152"/>
+        <source>Contracts due (within 180/90/60/30 days): %1</source>
+        <translation>即将到期的合同（180/90/60/30 天内）：%1</translation>
+    </message>
+    <message>
+        <location filename="../../ui/mainwindow.py" line="75"/>
+        <source>Customer</source>
+        <translation>客户</translation>
+    </message>
+    <message>
+        <location filename="../../ui/mainwindow.py" line="108"/>
+        <source>Customers</source>
+        <translation>客户</translation>
+    </message>
+    <message>
+        <location filename="../../ui/mainwindow.py" line="106"/>
+        <source>Devices</source>
+        <translation>设备</translation>
+    </message>
+    <message>
+        <location filename="../../ui/mainwindow.py" line="110"/>
+        <source>Ending in 30/60/90 days</source>
+        <translation>30/60/90 天内到期</translation>
+    </message>
+    <message>
+        <location filename="../../ui/mainwindow.py" line="76"/>
+        <source>Ends</source>
+        <translation>到期</translation>
+    </message>
+    <message>
+        <location filename="../../ui/mainwindow.py" line="124"/>
+        <source>GPU fleet by state: </source>
+        <translation>GPU 按状态：</translation>
+    </message>
+    <message>
+        <location filename="../../ui/mainwindow.py" line="107"/>
+        <source>GPUs</source>
+        <translation>GPU</translation>
+    </message>
+    <message>
+        <location filename="../../ui/mainwindow.py" line="105"/>
         <source>Racks (leased)</source>
         <translation>机柜（已租）</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="90"/>
+        <location filename="../../ui/mainwindow.py" line="76"/>
+        <source>Renewal</source>
+        <translation>续签</translation>
+    </message>
+    <message>
+        <location filename="../../ui/mainwindow.py" line="104"/>
         <source>Sites</source>
         <translation>站点</translation>
+    </message>
+    <message>
+        <location filename="../../ui/mainwindow.py" line="76"/>
+        <source>Status</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <location filename="../../ui/mainwindow.py" line="146"/>
+        <source>drafted</source>
+        <translation>已起草</translation>
+    </message>
+    <message>
+        <location filename="../../ui/mainwindow.py" line="143"/>
+        <source>≤ %1 days</source>
+        <translation>≤ %1 天</translation>
     </message>
 </context>
 <context>
@@ -321,7 +1337,7 @@
         <translation>原状态</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="401"/>
+        <location filename="../../ui/forms.py" line="402"/>
         <source>History (%1)</source>
         <translation>历史（%1）</translation>
     </message>
@@ -467,99 +1483,99 @@
 <context>
     <name>ListPage</name>
     <message>
-        <location filename="../../ui/listview.py" line="278"/>
+        <location filename="../../ui/listview.py" line="279"/>
         <source>%1 moved, %2 refused:</source>
         <translation>已变更 %1 个，拒绝 %2 个：</translation>
     </message>
     <message>
-        <location filename="../../ui/listview.py" line="153"/>
+        <location filename="../../ui/listview.py" line="154"/>
         <source>%1 of %2</source>
         <translation>%1 / 共 %2</translation>
     </message>
     <message>
-        <location filename="../../ui/listview.py" line="155"/>
+        <location filename="../../ui/listview.py" line="156"/>
         <source>%1 rows</source>
         <translation>共 %1 行</translation>
     </message>
     <message>
-        <location filename="../../ui/listview.py" line="232"/>
+        <location filename="../../ui/listview.py" line="233"/>
         <source>A reason is required.</source>
         <translation>必须填写原因。</translation>
     </message>
     <message>
-        <location filename="../../ui/listview.py" line="287"/>
+        <location filename="../../ui/listview.py" line="288"/>
         <source>Excel (*.xlsx);;CSV (*.csv)</source>
         <translation>Excel (*.xlsx);;CSV (*.csv)</translation>
     </message>
     <message>
-        <location filename="../../ui/listview.py" line="286"/>
+        <location filename="../../ui/listview.py" line="287"/>
         <source>Export</source>
         <translation>导出</translation>
     </message>
     <message>
-        <location filename="../../ui/listview.py" line="298"/>
+        <location filename="../../ui/listview.py" line="299"/>
         <source>Exporting…</source>
         <translation>正在导出…</translation>
     </message>
     <message>
-        <location filename="../../ui/listview.py" line="129"/>
+        <location filename="../../ui/listview.py" line="130"/>
         <source>Export…</source>
         <translation>导出…</translation>
     </message>
     <message>
-        <location filename="../../ui/listview.py" line="84"/>
+        <location filename="../../ui/listview.py" line="85"/>
         <source>Filter (Ctrl+F): code, name, serial, customer…</source>
         <translation>筛选（Ctrl+F）：编码、名称、序列号、客户…</translation>
     </message>
     <message>
-        <location filename="../../ui/listview.py" line="131"/>
+        <location filename="../../ui/listview.py" line="132"/>
         <source>Import…</source>
         <translation>导入…</translation>
     </message>
     <message>
-        <location filename="../../ui/listview.py" line="128"/>
+        <location filename="../../ui/listview.py" line="129"/>
         <source>Lifecycle move…</source>
         <translation>生命周期变更…</translation>
     </message>
     <message>
-        <location filename="../../ui/listview.py" line="280"/>
+        <location filename="../../ui/listview.py" line="281"/>
         <source>Moving GPUs…</source>
         <translation>正在变更 GPU 状态…</translation>
     </message>
     <message>
-        <location filename="../../ui/listview.py" line="123"/>
+        <location filename="../../ui/listview.py" line="124"/>
         <source>New</source>
         <translation>新建</translation>
     </message>
     <message>
-        <location filename="../../ui/listview.py" line="124"/>
+        <location filename="../../ui/listview.py" line="125"/>
         <source>Open</source>
         <translation>打开</translation>
     </message>
     <message>
-        <location filename="../../ui/listview.py" line="132"/>
+        <location filename="../../ui/listview.py" line="133"/>
         <source>Refresh</source>
         <translation>刷新</translation>
     </message>
     <message>
-        <location filename="../../ui/listview.py" line="126"/>
+        <location filename="../../ui/listview.py" line="127"/>
         <source>Retire</source>
         <translation>退役</translation>
     </message>
     <message>
-        <location filename="../../ui/listview.py" line="227"/>
+        <location filename="../../ui/listview.py" line="228"/>
         <source>Retire %1 selected record(s)? This is recorded in the audit trail.
 Reason:</source>
         <translation>确定退役所选 %1 条记录？此操作将记入审计日志。
 原因：</translation>
     </message>
     <message>
-        <location filename="../../ui/listview.py" line="241"/>
+        <location filename="../../ui/listview.py" line="242"/>
         <source>Retiring…</source>
         <translation>正在退役…</translation>
     </message>
     <message>
-        <location filename="../../ui/listview.py" line="277"/>
+        <location filename="../../ui/listview.py" line="278"/>
         <source>Some GPUs were not moved</source>
         <translation>部分 GPU 未变更</translation>
     </message>
@@ -608,11 +1624,26 @@ Reason:</source>
         <translation>账单</translation>
     </message>
     <message>
+        <location filename="../../ui/mainwindow.py" line="445"/>
+        <source>Capacity of %1</source>
+        <translation>%1 容量报告</translation>
+    </message>
+    <message>
+        <location filename="../../ui/mainwindow.py" line="368"/>
+        <source>Choose a rack in the list first</source>
+        <translation>请先在列表中选择机柜</translation>
+    </message>
+    <message>
+        <location filename="../../ui/mainwindow.py" line="438"/>
+        <source>Choose a rack in the list first.</source>
+        <translation>请先在列表中选择机柜。</translation>
+    </message>
+    <message>
         <source>Contracts</source>
         <translation>合同</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="251"/>
+        <location filename="../../ui/mainwindow.py" line="300"/>
         <source>Coverage</source>
         <translation>区域覆盖</translation>
     </message>
@@ -625,7 +1656,7 @@ Reason:</source>
         <translation>总览</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="379"/>
+        <location filename="../../ui/mainwindow.py" line="491"/>
         <source>Database: %1</source>
         <translation>数据库：%1</translation>
     </message>
@@ -634,35 +1665,61 @@ Reason:</source>
         <translation>设备</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="296"/>
+        <location filename="../../ui/mainwindow.py" line="348"/>
         <source>Elevation</source>
         <translation>机柜立面</translation>
+    </message>
+    <message>
+        <location filename="../../ui/mainwindow.py" line="280"/>
+        <source>Fleet report PDF…</source>
+        <translation>GPU 资产报告 PDF…</translation>
+    </message>
+    <message>
+        <location filename="../../ui/mainwindow.py" line="449"/>
+        <source>GPU fleet report</source>
+        <translation>GPU 资产报告</translation>
     </message>
     <message>
         <source>GPUs</source>
         <translation>GPU</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="189"/>
+        <location filename="../../ui/mainwindow.py" line="225"/>
         <source>IDC console</source>
         <translation>IDC 管理控制台</translation>
     </message>
     <message>
+        <location filename="../../ui/mainwindow.py" line="443"/>
+        <source>Rack sheet %1</source>
+        <translation>机柜图 %1</translation>
+    </message>
+    <message>
+        <location filename="../../ui/mainwindow.py" line="360"/>
+        <source>Rack sheet PDF…</source>
+        <translation>机柜图 PDF…</translation>
+    </message>
+    <message>
+        <location filename="../../ui/mainwindow.py" line="438"/>
         <source>Racks</source>
         <translation>机柜</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="300"/>
+        <location filename="../../ui/mainwindow.py" line="352"/>
         <source>Room</source>
         <translation>机房</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="352"/>
+        <location filename="../../ui/mainwindow.py" line="464"/>
         <source>Settings…</source>
         <translation>设置…</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="251"/>
+        <location filename="../../ui/mainwindow.py" line="363"/>
+        <source>Site capacity PDF…</source>
+        <translation>站点容量 PDF…</translation>
+    </message>
+    <message>
+        <location filename="../../ui/mainwindow.py" line="300"/>
         <source>Site map</source>
         <translation>站点分布图</translation>
     </message>
@@ -671,7 +1728,7 @@ Reason:</source>
         <translation>站点与覆盖</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="381"/>
+        <location filename="../../ui/mainwindow.py" line="493"/>
         <source>User: %1 (%2)</source>
         <translation>用户：%1（%2）</translation>
     </message>
@@ -782,6 +1839,84 @@ Reason:</source>
     </message>
 </context>
 <context>
+    <name>PlaceDeviceDialog</name>
+    <message>
+        <location filename="../../ui/rackforms.py" line="52"/>
+        <source>(none)</source>
+        <translation>（无）</translation>
+    </message>
+    <message>
+        <location filename="../../ui/rackforms.py" line="65"/>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <location filename="../../ui/rackforms.py" line="118"/>
+        <source>Device type *</source>
+        <translation>设备型号 *</translation>
+    </message>
+    <message>
+        <location filename="../../ui/rackforms.py" line="126"/>
+        <source>Face</source>
+        <translation>朝向</translation>
+    </message>
+    <message>
+        <location filename="../../ui/rackforms.py" line="119"/>
+        <source>Name *</source>
+        <translation>名称 *</translation>
+    </message>
+    <message>
+        <location filename="../../ui/rackforms.py" line="128"/>
+        <source>Override the power budget</source>
+        <translation>超出功率预算</translation>
+    </message>
+    <message>
+        <location filename="../../ui/rackforms.py" line="121"/>
+        <source>Owner</source>
+        <translation>所有者</translation>
+    </message>
+    <message>
+        <location filename="../../ui/rackforms.py" line="135"/>
+        <source>Place</source>
+        <translation>放置</translation>
+    </message>
+    <message>
+        <location filename="../../ui/rackforms.py" line="117"/>
+        <source>Place a device in %1</source>
+        <translation>在 %1 放置设备</translation>
+    </message>
+    <message>
+        <location filename="../../ui/rackforms.py" line="132"/>
+        <source>Place even if the rack's typical power would exceed its capacity</source>
+        <translation>即使机柜典型功耗超出容量也放置</translation>
+    </message>
+    <message>
+        <location filename="../../ui/rackforms.py" line="127"/>
+        <source>Position (lowest U)</source>
+        <translation>位置（最低 U 位）</translation>
+    </message>
+    <message>
+        <location filename="../../ui/rackforms.py" line="128"/>
+        <source>Power</source>
+        <translation>功率</translation>
+    </message>
+    <message>
+        <location filename="../../ui/rackforms.py" line="129"/>
+        <source>Reason for the override</source>
+        <translation>超限原因</translation>
+    </message>
+    <message>
+        <location filename="../../ui/rackforms.py" line="120"/>
+        <source>Serial</source>
+        <translation>序列号</translation>
+    </message>
+    <message>
+        <location filename="../../ui/rackforms.py" line="143"/>
+        <source>a number, e.g. 12.5</source>
+        <translation>请输入数字，例如 12.5</translation>
+    </message>
+</context>
+<context>
     <name>RackElevationView</name>
     <message>
         <location filename="../../ui/widgets/rack_elevation.py" line="360"/>
@@ -872,14 +2007,185 @@ Reason:</source>
 <context>
     <name>RackPanel</name>
     <message>
+        <location filename="../../ui/widgets/rack_elevation.py" line="360"/>
+        <source>%1 · leased to %2</source>
+        <translation>%1 · 租给 %2</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../ui/widgets/rack_elevation.py" line="377"/>
+        <source>%n U free</source>
+        <translation><numerusform>空闲 %n U</numerusform></translation>
+    </message>
+    <message>
+        <location filename="../../ui/widgets/rack_elevation.py" line="343"/>
+        <source>Choose a rack to see its elevation</source>
+        <translation>选择机柜以查看立面图</translation>
+    </message>
+    <message>
+        <location filename="../../ui/widgets/rack_elevation.py" line="459"/>
+        <source>Fleet</source>
+        <translation>自有</translation>
+    </message>
+    <message>
+        <location filename="../../ui/widgets/rack_elevation.py" line="371"/>
+        <source>Front</source>
+        <translation>前面</translation>
+    </message>
+    <message>
         <location filename="../../ui/widgets/rack_elevation.py" line="582"/>
         <source>Move refused</source>
         <translation>移动被拒绝</translation>
     </message>
     <message>
+        <location filename="../../ui/widgets/rack_elevation.py" line="435"/>
+        <source>Not mounted (0U or no position): %1</source>
+        <translation>未上架（0U 或无位置）：%1</translation>
+    </message>
+    <message>
+        <location filename="../../ui/widgets/rack_elevation.py" line="490"/>
+        <source>Open %1</source>
+        <translation>打开 %1</translation>
+    </message>
+    <message>
+        <location filename="../../ui/widgets/rack_elevation.py" line="503"/>
+        <source>Place a device at U%1 (%2)…</source>
+        <translation>在 U%1（%2）放置设备…</translation>
+    </message>
+    <message>
+        <location filename="../../ui/widgets/rack_elevation.py" line="448"/>
+        <source>Power: %1 of %2 kW typical (%3%)</source>
+        <translation>功率：典型 %1 / %2 kW（%3%）</translation>
+    </message>
+    <message>
+        <location filename="../../ui/widgets/rack_elevation.py" line="371"/>
+        <source>Rear</source>
+        <translation>后面</translation>
+    </message>
+    <message>
+        <location filename="../../ui/widgets/rack_elevation.py" line="505"/>
+        <source>Reserve U%1 (%2)…</source>
+        <translation>预留 U%1（%2）…</translation>
+    </message>
+    <message>
+        <location filename="../../ui/widgets/rack_elevation.py" line="509"/>
+        <source>Reserve the free block U%1–U%2 (%3)…</source>
+        <translation>预留空闲区段 U%1–U%2（%3）…</translation>
+    </message>
+    <message>
+        <location filename="../../ui/widgets/rack_elevation.py" line="408"/>
+        <source>Reserved for %1, U%2–U%3, %4 to %5</source>
+        <translation>为 %1 预留，U%2–U%3，%4 至 %5</translation>
+    </message>
+    <message>
+        <location filename="../../ui/widgets/rack_elevation.py" line="411"/>
+        <source>Reserved: %1</source>
+        <translation>已预留：%1</translation>
+    </message>
+    <message>
         <location filename="../../ui/widgets/rack_elevation.py" line="569"/>
         <source>The move failed: %1</source>
         <translation>移动失败：%1</translation>
+    </message>
+    <message>
+        <location filename="../../ui/widgets/rack_elevation.py" line="501"/>
+        <source>front</source>
+        <translation>前面</translation>
+    </message>
+    <message>
+        <location filename="../../ui/widgets/rack_elevation.py" line="407"/>
+        <source>open-ended</source>
+        <translation>长期</translation>
+    </message>
+    <message>
+        <location filename="../../ui/widgets/rack_elevation.py" line="501"/>
+        <source>rear</source>
+        <translation>后面</translation>
+    </message>
+</context>
+<context>
+    <name>ReasonDialog</name>
+    <message>
+        <location filename="../../ui/dialogs.py" line="125"/>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <location filename="../../ui/dialogs.py" line="137"/>
+        <source>Give a reason: it goes into the audit trail.</source>
+        <translation>请填写原因：它将记入审计日志。</translation>
+    </message>
+    <message>
+        <location filename="../../ui/dialogs.py" line="124"/>
+        <source>OK</source>
+        <translation>确定</translation>
+    </message>
+    <message>
+        <location filename="../../ui/dialogs.py" line="116"/>
+        <source>Reason *</source>
+        <translation>原因 *</translation>
+    </message>
+    <message>
+        <location filename="../../ui/dialogs.py" line="116"/>
+        <source>Text</source>
+        <translation>内容</translation>
+    </message>
+</context>
+<context>
+    <name>RegionTreePanel</name>
+    <message>
+        <location filename="../../ui/widgets/region_tree.py" line="166"/>
+        <source>%1 h</source>
+        <translation>%1 小时</translation>
+    </message>
+    <message>
+        <location filename="../../ui/widgets/region_tree.py" line="99"/>
+        <source>Code</source>
+        <translation>编码</translation>
+    </message>
+    <message>
+        <location filename="../../ui/widgets/region_tree.py" line="99"/>
+        <source>Covered by</source>
+        <translation>覆盖方</translation>
+    </message>
+    <message>
+        <location filename="../../ui/widgets/region_tree.py" line="234"/>
+        <source>No region has the code %1.</source>
+        <translation>没有代码为 %1 的区域。</translation>
+    </message>
+    <message>
+        <location filename="../../ui/widgets/region_tree.py" line="215"/>
+        <source>No region matches “%1”.</source>
+        <translation>没有匹配“%1”的区域。</translation>
+    </message>
+    <message>
+        <location filename="../../ui/widgets/region_tree.py" line="241"/>
+        <source>Nobody covers this region, nor any region it lies in.</source>
+        <translation>该区域及其上级区域均无覆盖。</translation>
+    </message>
+    <message>
+        <location filename="../../ui/widgets/region_tree.py" line="99"/>
+        <source>Region</source>
+        <translation>区域</translation>
+    </message>
+    <message>
+        <location filename="../../ui/widgets/region_tree.py" line="100"/>
+        <source>Response</source>
+        <translation>响应时间</translation>
+    </message>
+    <message>
+        <location filename="../../ui/widgets/region_tree.py" line="77"/>
+        <source>Who serves:</source>
+        <translation>由谁服务：</translation>
+    </message>
+    <message>
+        <location filename="../../ui/widgets/region_tree.py" line="174"/>
+        <source>not covered</source>
+        <translation>未覆盖</translation>
+    </message>
+    <message>
+        <location filename="../../ui/widgets/region_tree.py" line="80"/>
+        <source>region code or name, e.g. 460108 or 美兰</source>
+        <translation>区域代码或名称，例如 460108 或 美兰</translation>
     </message>
 </context>
 <context>
@@ -941,6 +2247,59 @@ Reason:</source>
     </message>
 </context>
 <context>
+    <name>ReserveDialog</name>
+    <message>
+        <location filename="../../ui/rackforms.py" line="52"/>
+        <source>(none)</source>
+        <translation>（无）</translation>
+    </message>
+    <message>
+        <location filename="../../ui/rackforms.py" line="65"/>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <location filename="../../ui/rackforms.py" line="165"/>
+        <source>Customer *</source>
+        <translation>客户 *</translation>
+    </message>
+    <message>
+        <location filename="../../ui/rackforms.py" line="168"/>
+        <source>Empty: open-ended</source>
+        <translation>留空表示长期</translation>
+    </message>
+    <message>
+        <location filename="../../ui/rackforms.py" line="166"/>
+        <source>From *</source>
+        <translation>开始 *</translation>
+    </message>
+    <message>
+        <location filename="../../ui/rackforms.py" line="169"/>
+        <source>Note</source>
+        <translation>备注</translation>
+    </message>
+    <message>
+        <location filename="../../ui/rackforms.py" line="170"/>
+        <source>Reserve</source>
+        <translation>预留</translation>
+    </message>
+    <message>
+        <location filename="../../ui/rackforms.py" line="162"/>
+        <source>Reserve units in %1</source>
+        <translation>在 %1 预留 U 位</translation>
+    </message>
+    <message>
+        <location filename="../../ui/rackforms.py" line="163"/>
+        <source>Units</source>
+        <translation>U 位</translation>
+    </message>
+    <message>
+        <location filename="../../ui/rackforms.py" line="167"/>
+        <source>Until</source>
+        <translation>截止</translation>
+    </message>
+</context>
+<context>
     <name>RoomFloorView</name>
     <message>
         <location filename="../../ui/widgets/room_view.py" line="133"/>
@@ -951,6 +2310,54 @@ Reason:</source>
         <location filename="../../ui/widgets/room_view.py" line="182"/>
         <source>Not on the floor plan:</source>
         <translation>不在平面图上：</translation>
+    </message>
+</context>
+<context>
+    <name>RoomPanel</name>
+    <message numerus="yes">
+        <location filename="../../ui/widgets/room_view.py" line="270"/>
+        <source>%1 / %2 — %n rack(s)</source>
+        <translation><numerusform>%1 / %2 — %n 个机柜</numerusform></translation>
+    </message>
+    <message>
+        <location filename="../../ui/widgets/room_view.py" line="290"/>
+        <source>50–80%</source>
+        <translation>50–80%</translation>
+    </message>
+    <message>
+        <location filename="../../ui/widgets/room_view.py" line="290"/>
+        <source>80–95%</source>
+        <translation>80–95%</translation>
+    </message>
+    <message>
+        <location filename="../../ui/widgets/room_view.py" line="291"/>
+        <source>95% and over</source>
+        <translation>95% 及以上</translation>
+    </message>
+    <message>
+        <location filename="../../ui/widgets/room_view.py" line="241"/>
+        <source>Colour by:</source>
+        <translation>着色依据：</translation>
+    </message>
+    <message>
+        <location filename="../../ui/widgets/room_view.py" line="244"/>
+        <source>Status</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <location filename="../../ui/widgets/room_view.py" line="242"/>
+        <source>Utilisation</source>
+        <translation>使用率</translation>
+    </message>
+    <message>
+        <location filename="../../ui/widgets/room_view.py" line="289"/>
+        <source>empty</source>
+        <translation>空</translation>
+    </message>
+    <message>
+        <location filename="../../ui/widgets/room_view.py" line="289"/>
+        <source>under 50%</source>
+        <translation>低于 50%</translation>
     </message>
 </context>
 <context>
@@ -1004,12 +2411,12 @@ Reason:</source>
 <context>
     <name>SearchDialog</name>
     <message>
-        <location filename="../../ui/mainwindow.py" line="140"/>
+        <location filename="../../ui/mainwindow.py" line="176"/>
         <source>Rack, device, GPU serial, customer, contract, statement…</source>
         <translation>机柜、设备、GPU 序列号、客户、合同、账单…</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="137"/>
+        <location filename="../../ui/mainwindow.py" line="173"/>
         <source>Search</source>
         <translation>搜索</translation>
     </message>
@@ -1143,6 +2550,29 @@ Reason:</source>
     </message>
 </context>
 <context>
+    <name>SitePlot</name>
+    <message numerus="yes">
+        <location filename="../../ui/widgets/site_plot.py" line="171"/>
+        <source> and %n more</source>
+        <translation><numerusform> 等 %n 个</numerusform></translation>
+    </message>
+    <message>
+        <location filename="../../ui/widgets/site_plot.py" line="98"/>
+        <source>No sites with coordinates yet</source>
+        <translation>暂无带坐标的站点</translation>
+    </message>
+    <message>
+        <location filename="../../ui/widgets/site_plot.py" line="101"/>
+        <source>Without latitude/longitude: %1</source>
+        <translation>无经纬度：%1</translation>
+    </message>
+    <message>
+        <location filename="../../ui/widgets/site_plot.py" line="206"/>
+        <source>solid line: the region's own point; dashed: its city's or province capital's</source>
+        <translation>实线：区域自身位置；虚线：所在城市或省会位置</translation>
+    </message>
+</context>
+<context>
     <name>SitePlotView</name>
     <message numerus="yes">
         <location filename="../../ui/widgets/site_plot.py" line="171"/>
@@ -1166,289 +2596,224 @@ Reason:</source>
     </message>
 </context>
 <context>
+    <name>StatementPanel</name>
+    <message>
+        <location filename="../../ui/billing.py" line="171"/>
+        <source>%1 draft #%2</source>
+        <translation>%1 草稿 #%2</translation>
+    </message>
+    <message>
+        <location filename="../../ui/billing.py" line="128"/>
+        <source>Amount</source>
+        <translation>金额</translation>
+    </message>
+    <message>
+        <location filename="../../ui/billing.py" line="118"/>
+        <source>Choose a statement</source>
+        <translation>请选择账单</translation>
+    </message>
+    <message>
+        <location filename="../../ui/billing.py" line="127"/>
+        <source>Contract</source>
+        <translation>合同</translation>
+    </message>
+    <message>
+        <location filename="../../ui/billing.py" line="247"/>
+        <source>Credit note</source>
+        <translation>红字账单</translation>
+    </message>
+    <message>
+        <location filename="../../ui/billing.py" line="247"/>
+        <source>Credit note %1 issued for %2.</source>
+        <translation>已开具红字账单 %1，金额 %2。</translation>
+    </message>
+    <message>
+        <location filename="../../ui/billing.py" line="185"/>
+        <source>Credit notes: %1</source>
+        <translation>红字账单：%1</translation>
+    </message>
+    <message>
+        <location filename="../../ui/billing.py" line="142"/>
+        <source>Credit note…</source>
+        <translation>红字账单…</translation>
+    </message>
+    <message>
+        <location filename="../../ui/billing.py" line="181"/>
+        <source>Credits %1</source>
+        <translation>冲销 %1</translation>
+    </message>
+    <message>
+        <location filename="../../ui/billing.py" line="173"/>
+        <source>Customer: %1</source>
+        <translation>客户：%1</translation>
+    </message>
+    <message>
+        <location filename="../../ui/billing.py" line="127"/>
+        <source>Description</source>
+        <translation>描述</translation>
+    </message>
+    <message>
+        <location filename="../../ui/billing.py" line="179"/>
+        <source>Fapiao no.: %1</source>
+        <translation>发票号：%1</translation>
+    </message>
+    <message>
+        <location filename="../../ui/billing.py" line="254"/>
+        <source>Fapiao number</source>
+        <translation>发票号</translation>
+    </message>
+    <message>
+        <location filename="../../ui/billing.py" line="141"/>
+        <source>Issue</source>
+        <translation>开具</translation>
+    </message>
+    <message>
+        <location filename="../../ui/billing.py" line="177"/>
+        <source>Issued: %1</source>
+        <translation>开具日期：%1</translation>
+    </message>
+    <message>
+        <location filename="../../ui/billing.py" line="229"/>
+        <source>Issuing…</source>
+        <translation>正在开具…</translation>
+    </message>
+    <message>
+        <location filename="../../ui/billing.py" line="174"/>
+        <source>Period: %1</source>
+        <translation>账期：%1</translation>
+    </message>
+    <message>
+        <location filename="../../ui/billing.py" line="144"/>
+        <source>Preview / Print PDF…</source>
+        <translation>预览 / 打印 PDF…</translation>
+    </message>
+    <message>
+        <location filename="../../ui/billing.py" line="127"/>
+        <source>Quantity</source>
+        <translation>数量</translation>
+    </message>
+    <message>
+        <location filename="../../ui/billing.py" line="183"/>
+        <source>Reason: %1</source>
+        <translation>原因：%1</translation>
+    </message>
+    <message>
+        <location filename="../../ui/billing.py" line="143"/>
+        <source>Record fapiao no.…</source>
+        <translation>登记发票号…</translation>
+    </message>
+    <message>
+        <location filename="../../ui/billing.py" line="276"/>
+        <source>Statement %1</source>
+        <translation>账单 %1</translation>
+    </message>
+    <message>
+        <location filename="../../ui/billing.py" line="175"/>
+        <source>Status: %1</source>
+        <translation>状态：%1</translation>
+    </message>
+    <message>
+        <location filename="../../ui/billing.py" line="191"/>
+        <source>Subtotal %1 · Tax %2 · &lt;b&gt;Total %3&lt;/b&gt;&lt;br&gt;Amount in words: &lt;b&gt;%4&lt;/b&gt;</source>
+        <translation>小计 %1 · 税额 %2 · &lt;b&gt;合计 %3&lt;/b&gt;&lt;br&gt;大写金额：&lt;b&gt;%4&lt;/b&gt;</translation>
+    </message>
+    <message>
+        <location filename="../../ui/billing.py" line="128"/>
+        <source>Tax</source>
+        <translation>税额</translation>
+    </message>
+    <message>
+        <location filename="../../ui/billing.py" line="128"/>
+        <source>Tax rate</source>
+        <translation>税率</translation>
+    </message>
+    <message>
+        <location filename="../../ui/billing.py" line="255"/>
+        <source>The fapiao number issued for %1:</source>
+        <translation>为 %1 开具的发票号：</translation>
+    </message>
+    <message>
+        <location filename="../../ui/billing.py" line="211"/>
+        <source>The operation failed: %1</source>
+        <translation>操作失败：%1</translation>
+    </message>
+    <message>
+        <location filename="../../ui/billing.py" line="127"/>
+        <source>Unit</source>
+        <translation>单位</translation>
+    </message>
+    <message>
+        <location filename="../../ui/billing.py" line="128"/>
+        <source>Unit price</source>
+        <translation>单价</translation>
+    </message>
+    <message>
+        <location filename="../../ui/billing.py" line="274"/>
+        <source>draft #%1</source>
+        <translation>草稿 #%1</translation>
+    </message>
+</context>
+<context>
     <name>TransitionDialog</name>
     <message>
-        <location filename="../../ui/forms.py" line="423"/>
+        <location filename="../../ui/forms.py" line="424"/>
         <source>%1 GPU(s), now: %2</source>
         <translation>%1 个 GPU，当前：%2</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="440"/>
+        <location filename="../../ui/forms.py" line="441"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="452"/>
+        <location filename="../../ui/forms.py" line="453"/>
         <source>Give a reason: it goes into the GPU's history and the audit trail.</source>
         <translation>请填写原因：它将记入 GPU 历史和审计日志。</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="415"/>
+        <location filename="../../ui/forms.py" line="416"/>
         <source>Lifecycle move</source>
         <translation>生命周期变更</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="439"/>
+        <location filename="../../ui/forms.py" line="440"/>
         <source>Move</source>
         <translation>变更</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="430"/>
+        <location filename="../../ui/forms.py" line="431"/>
         <source>Move to</source>
         <translation>变更为</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="446"/>
+        <location filename="../../ui/forms.py" line="447"/>
         <source>No move is allowed from these states together.</source>
         <translation>所选状态之间没有共同允许的变更。</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="433"/>
+        <location filename="../../ui/forms.py" line="434"/>
         <source>Reason *</source>
         <translation>原因 *</translation>
     </message>
 </context>
 <context>
-    <name>choices</name>
+    <name>_RackForm</name>
     <message>
-        <source>Account manager</source>
-        <translation>客户经理</translation>
+        <location filename="../../ui/rackforms.py" line="52"/>
+        <source>(none)</source>
+        <translation>（无）</translation>
     </message>
     <message>
-        <source>Active</source>
-        <translation>启用</translation>
+        <location filename="../../ui/rackforms.py" line="65"/>
+        <source>Cancel</source>
+        <translation>取消</translation>
     </message>
-    <message>
-        <source>Administrator</source>
-        <translation>管理员</translation>
-    </message>
-    <message>
-        <source>Air</source>
-        <translation>风冷</translation>
-    </message>
-    <message>
-        <source>Approved</source>
-        <translation>已批准</translation>
-    </message>
-    <message>
-        <source>Auditor</source>
-        <translation>审计员</translation>
-    </message>
-    <message>
-        <source>Available</source>
-        <translation>可用</translation>
-    </message>
-    <message>
-        <source>Bandwidth</source>
-        <translation>带宽</translation>
-    </message>
-    <message>
-        <source>Burn-in</source>
-        <translation>压力测试</translation>
-    </message>
-    <message>
-        <source>Cancelled</source>
-        <translation>已取消</translation>
-    </message>
-    <message>
-        <source>Credit note</source>
-        <translation>红字账单</translation>
-    </message>
-    <message>
-        <source>Decommissioned</source>
-        <translation>已拆除</translation>
-    </message>
-    <message>
-        <source>Decommissioning</source>
-        <translation>退役中</translation>
-    </message>
-    <message>
-        <source>Discount</source>
-        <translation>折扣</translation>
-    </message>
-    <message>
-        <source>Draft</source>
-        <translation>草稿</translation>
-    </message>
-    <message>
-        <source>Ended</source>
-        <translation>已结束</translation>
-    </message>
-    <message>
-        <source>Equipment leasing</source>
-        <translation>设备租赁</translation>
-    </message>
-    <message>
-        <source>Expired</source>
-        <translation>已到期</translation>
-    </message>
-    <message>
-        <source>Failed</source>
-        <translation>故障</translation>
-    </message>
-    <message>
-        <source>Failure</source>
-        <translation>失败</translation>
-    </message>
-    <message>
-        <source>Front</source>
-        <translation>前面</translation>
-    </message>
-    <message>
-        <source>GPU rental</source>
-        <translation>算力租赁</translation>
-    </message>
-    <message>
-        <source>GPU server</source>
-        <translation>GPU 服务器</translation>
-    </message>
-    <message>
-        <source>Hosted server</source>
-        <translation>托管服务器</translation>
-    </message>
-    <message>
-        <source>Hosting</source>
-        <translation>托管</translation>
-    </message>
-    <message>
-        <source>IDC services</source>
-        <translation>IDC 服务</translation>
-    </message>
-    <message>
-        <source>Inactive</source>
-        <translation>停用</translation>
-    </message>
-    <message>
-        <source>Inventory</source>
-        <translation>库存</translation>
-    </message>
-    <message>
-        <source>Issued</source>
-        <translation>已开具</translation>
-    </message>
-    <message>
-        <source>Leased</source>
-        <translation>已出租</translation>
-    </message>
-    <message>
-        <source>Liquid</source>
-        <translation>液冷</translation>
-    </message>
-    <message>
-        <source>Maintenance</source>
-        <translation>维护中</translation>
-    </message>
-    <message>
-        <source>OAM</source>
-        <translation>OAM</translation>
-    </message>
-    <message>
-        <source>Offline</source>
-        <translation>离线</translation>
-    </message>
-    <message>
-        <source>On-site team</source>
-        <translation>驻场团队</translation>
-    </message>
-    <message>
-        <source>One-off charge</source>
-        <translation>一次性费用</translation>
-    </message>
-    <message>
-        <source>Operator</source>
-        <translation>运维</translation>
-    </message>
-    <message>
-        <source>Ordered</source>
-        <translation>已订购</translation>
-    </message>
-    <message>
-        <source>Other</source>
-        <translation>其他</translation>
-    </message>
-    <message>
-        <source>PCIe</source>
-        <translation>PCIe</translation>
-    </message>
-    <message>
-        <source>Partner</source>
-        <translation>合作伙伴</translation>
-    </message>
-    <message>
-        <source>Pending approval</source>
-        <translation>待审批</translation>
-    </message>
-    <message>
-        <source>Planned</source>
-        <translation>规划中</translation>
-    </message>
-    <message>
-        <source>RMA</source>
-        <translation>返修</translation>
-    </message>
-    <message>
-        <source>Rack lease</source>
-        <translation>机柜租赁</translation>
-    </message>
-    <message>
-        <source>Rear</source>
-        <translation>后面</translation>
-    </message>
-    <message>
-        <source>Received</source>
-        <translation>已到货</translation>
-    </message>
-    <message>
-        <source>Remote</source>
-        <translation>远程</translation>
-    </message>
-    <message>
-        <source>Reserved</source>
-        <translation>已预留</translation>
-    </message>
-    <message>
-        <source>Retired</source>
-        <translation>已退役</translation>
-    </message>
-    <message>
-        <source>SXM</source>
-        <translation>SXM</translation>
-    </message>
-    <message>
-        <source>Statement</source>
-        <translation>账单</translation>
-    </message>
-    <message>
-        <source>Success</source>
-        <translation>成功</translation>
-    </message>
-    <message>
-        <source>Suspended</source>
-        <translation>已暂停</translation>
-    </message>
-    <message>
-        <source>Switch</source>
-        <translation>交换机</translation>
-    </message>
-    <message>
-        <source>Terminated</source>
-        <translation>已终止</translation>
-    </message>
-    <message>
-        <source>Value-added telecom</source>
-        <translation>增值电信</translation>
-    </message>
-    <message>
-        <source>Void</source>
-        <translation>已作废</translation>
-    </message>
+</context>
+<context>
+    <name>choices/Airflow</name>
     <message>
         <source>front-to-rear</source>
         <translation>前进后出</translation>
-    </message>
-    <message>
-        <source>hybrid (commit + hourly)</source>
-        <translation>混合计费（保底 + 按小时）</translation>
     </message>
     <message>
         <source>left-to-right</source>
@@ -1459,12 +2824,233 @@ Reason:</source>
         <translation>混合</translation>
     </message>
     <message>
-        <source>one-off</source>
-        <translation>一次性</translation>
-    </message>
-    <message>
         <source>passive</source>
         <translation>被动</translation>
+    </message>
+    <message>
+        <source>rear-to-front</source>
+        <translation>后进前出</translation>
+    </message>
+    <message>
+        <source>right-to-left</source>
+        <translation>右进左出</translation>
+    </message>
+    <message>
+        <source>side-to-rear</source>
+        <translation>侧进后出</translation>
+    </message>
+</context>
+<context>
+    <name>choices/ContractStatus</name>
+    <message>
+        <source>Active</source>
+        <translation>生效</translation>
+    </message>
+    <message>
+        <source>Approved</source>
+        <translation>已批准</translation>
+    </message>
+    <message>
+        <source>Draft</source>
+        <translation>草稿</translation>
+    </message>
+    <message>
+        <source>Expired</source>
+        <translation>已到期</translation>
+    </message>
+    <message>
+        <source>Pending approval</source>
+        <translation>待审批</translation>
+    </message>
+    <message>
+        <source>Suspended</source>
+        <translation>已暂停</translation>
+    </message>
+    <message>
+        <source>Terminated</source>
+        <translation>已终止</translation>
+    </message>
+</context>
+<context>
+    <name>choices/Cooling</name>
+    <message>
+        <source>Air</source>
+        <translation>风冷</translation>
+    </message>
+    <message>
+        <source>Liquid</source>
+        <translation>液冷</translation>
+    </message>
+</context>
+<context>
+    <name>choices/CustomerStatus</name>
+    <message>
+        <source>Active</source>
+        <translation>正常</translation>
+    </message>
+    <message>
+        <source>Inactive</source>
+        <translation>停用</translation>
+    </message>
+</context>
+<context>
+    <name>choices/DeviceRole</name>
+    <message>
+        <source>GPU server</source>
+        <translation>GPU 服务器</translation>
+    </message>
+    <message>
+        <source>Hosted server</source>
+        <translation>托管服务器</translation>
+    </message>
+    <message>
+        <source>Other</source>
+        <translation>其他</translation>
+    </message>
+    <message>
+        <source>Switch</source>
+        <translation>交换机</translation>
+    </message>
+</context>
+<context>
+    <name>choices/DeviceStatus</name>
+    <message>
+        <source>Active</source>
+        <translation>在用</translation>
+    </message>
+    <message>
+        <source>Decommissioning</source>
+        <translation>退役中</translation>
+    </message>
+    <message>
+        <source>Failed</source>
+        <translation>故障</translation>
+    </message>
+    <message>
+        <source>Inventory</source>
+        <translation>库存</translation>
+    </message>
+    <message>
+        <source>Offline</source>
+        <translation>离线</translation>
+    </message>
+    <message>
+        <source>Planned</source>
+        <translation>计划上架</translation>
+    </message>
+</context>
+<context>
+    <name>choices/Face</name>
+    <message>
+        <source>Front</source>
+        <translation>前面</translation>
+    </message>
+    <message>
+        <source>Rear</source>
+        <translation>后面</translation>
+    </message>
+</context>
+<context>
+    <name>choices/FormFactor</name>
+    <message>
+        <source>OAM</source>
+        <translation>OAM</translation>
+    </message>
+    <message>
+        <source>PCIe</source>
+        <translation>PCIe</translation>
+    </message>
+    <message>
+        <source>SXM</source>
+        <translation>SXM</translation>
+    </message>
+</context>
+<context>
+    <name>choices/GpuState</name>
+    <message>
+        <source>Available</source>
+        <translation>可用</translation>
+    </message>
+    <message>
+        <source>Burn-in</source>
+        <translation>压力测试</translation>
+    </message>
+    <message>
+        <source>Leased</source>
+        <translation>已出租</translation>
+    </message>
+    <message>
+        <source>Maintenance</source>
+        <translation>维护中</translation>
+    </message>
+    <message>
+        <source>Ordered</source>
+        <translation>已订购</translation>
+    </message>
+    <message>
+        <source>RMA</source>
+        <translation>返修</translation>
+    </message>
+    <message>
+        <source>Received</source>
+        <translation>已到货</translation>
+    </message>
+    <message>
+        <source>Retired</source>
+        <translation>已退役</translation>
+    </message>
+</context>
+<context>
+    <name>choices/ItemKind</name>
+    <message>
+        <source>Bandwidth</source>
+        <translation>带宽</translation>
+    </message>
+    <message>
+        <source>Discount</source>
+        <translation>折扣</translation>
+    </message>
+    <message>
+        <source>GPU rental</source>
+        <translation>算力租赁</translation>
+    </message>
+    <message>
+        <source>Hosting</source>
+        <translation>托管</translation>
+    </message>
+    <message>
+        <source>Maintenance</source>
+        <translation>维保服务</translation>
+    </message>
+    <message>
+        <source>One-off charge</source>
+        <translation>一次性费用</translation>
+    </message>
+    <message>
+        <source>Rack lease</source>
+        <translation>机柜租赁</translation>
+    </message>
+</context>
+<context>
+    <name>choices/Outcome</name>
+    <message>
+        <source>Failure</source>
+        <translation>失败</translation>
+    </message>
+    <message>
+        <source>Success</source>
+        <translation>成功</translation>
+    </message>
+</context>
+<context>
+    <name>choices/PriceUnit</name>
+    <message>
+        <source>hybrid (commit + hourly)</source>
+        <translation>混合计费（保底 + 按小时）</translation>
+    </message>
+    <message>
+        <source>one-off</source>
+        <translation>一次性</translation>
     </message>
     <message>
         <source>per GPU-hour</source>
@@ -1490,17 +3076,141 @@ Reason:</source>
         <source>per year</source>
         <translation>按年</translation>
     </message>
+</context>
+<context>
+    <name>choices/RackStatus</name>
     <message>
-        <source>rear-to-front</source>
-        <translation>后进前出</translation>
+        <source>Available</source>
+        <translation>空闲</translation>
     </message>
     <message>
-        <source>right-to-left</source>
-        <translation>右进左出</translation>
+        <source>Decommissioned</source>
+        <translation>已拆除</translation>
     </message>
     <message>
-        <source>side-to-rear</source>
-        <translation>侧进后出</translation>
+        <source>Leased</source>
+        <translation>已出租</translation>
+    </message>
+    <message>
+        <source>Maintenance</source>
+        <translation>维护中</translation>
+    </message>
+    <message>
+        <source>Planned</source>
+        <translation>规划中</translation>
+    </message>
+    <message>
+        <source>Reserved</source>
+        <translation>已预留</translation>
+    </message>
+</context>
+<context>
+    <name>choices/ReservationStatus</name>
+    <message>
+        <source>Active</source>
+        <translation>有效</translation>
+    </message>
+    <message>
+        <source>Cancelled</source>
+        <translation>已取消</translation>
+    </message>
+    <message>
+        <source>Ended</source>
+        <translation>已结束</translation>
+    </message>
+</context>
+<context>
+    <name>choices/Role</name>
+    <message>
+        <source>Account manager</source>
+        <translation>客户经理</translation>
+    </message>
+    <message>
+        <source>Administrator</source>
+        <translation>管理员</translation>
+    </message>
+    <message>
+        <source>Auditor</source>
+        <translation>审计员</translation>
+    </message>
+    <message>
+        <source>Operator</source>
+        <translation>运维</translation>
+    </message>
+</context>
+<context>
+    <name>choices/ServiceLevel</name>
+    <message>
+        <source>On-site team</source>
+        <translation>驻场团队</translation>
+    </message>
+    <message>
+        <source>Partner</source>
+        <translation>合作伙伴</translation>
+    </message>
+    <message>
+        <source>Remote</source>
+        <translation>远程</translation>
+    </message>
+</context>
+<context>
+    <name>choices/SiteStatus</name>
+    <message>
+        <source>Active</source>
+        <translation>运营中</translation>
+    </message>
+    <message>
+        <source>Decommissioning</source>
+        <translation>退役中</translation>
+    </message>
+    <message>
+        <source>Planned</source>
+        <translation>规划中</translation>
+    </message>
+    <message>
+        <source>Retired</source>
+        <translation>已退役</translation>
+    </message>
+</context>
+<context>
+    <name>choices/StatementKind</name>
+    <message>
+        <source>Credit note</source>
+        <translation>红字账单</translation>
+    </message>
+    <message>
+        <source>Statement</source>
+        <translation>账单</translation>
+    </message>
+</context>
+<context>
+    <name>choices/StatementStatus</name>
+    <message>
+        <source>Draft</source>
+        <translation>草稿</translation>
+    </message>
+    <message>
+        <source>Issued</source>
+        <translation>已开具</translation>
+    </message>
+    <message>
+        <source>Void</source>
+        <translation>已作废</translation>
+    </message>
+</context>
+<context>
+    <name>choices/TaxCategory</name>
+    <message>
+        <source>Equipment leasing</source>
+        <translation>设备租赁</translation>
+    </message>
+    <message>
+        <source>IDC services</source>
+        <translation>IDC 服务</translation>
+    </message>
+    <message>
+        <source>Value-added telecom</source>
+        <translation>增值电信</translation>
     </message>
 </context>
 <context>
@@ -1740,6 +3450,14 @@ Reason:</source>
     <message>
         <source>Warranty end</source>
         <translation>保修截止</translation>
+    </message>
+</context>
+<context>
+    <name>dialogs</name>
+    <message>
+        <location filename="../../ui/dialogs.py" line="85"/>
+        <source>%1 (%2) may not %3; this needs the role: %4</source>
+        <translation>%1（%2）无权%3；需要角色：%4</translation>
     </message>
 </context>
 <context>
@@ -1988,6 +3706,53 @@ Check the database in the settings.</source>
         <location filename="../../ui/pdfpreview.py" line="290"/>
         <source>Preparing the document…</source>
         <translation>正在准备文档…</translation>
+    </message>
+</context>
+<context>
+    <name>permissions</name>
+    <message>
+        <source>approve contracts</source>
+        <translation>审批合同</translation>
+    </message>
+    <message>
+        <source>change GPUs</source>
+        <translation>修改 GPU</translation>
+    </message>
+    <message>
+        <source>change customers</source>
+        <translation>修改客户</translation>
+    </message>
+    <message>
+        <source>change rooms, racks and devices</source>
+        <translation>修改机房、机柜和设备</translation>
+    </message>
+    <message>
+        <source>change sites, subsidiaries and coverage</source>
+        <translation>修改站点、子公司和覆盖范围</translation>
+    </message>
+    <message>
+        <source>draft contracts</source>
+        <translation>起草合同</translation>
+    </message>
+    <message>
+        <source>import data</source>
+        <translation>导入数据</translation>
+    </message>
+    <message>
+        <source>manage users</source>
+        <translation>管理用户</translation>
+    </message>
+    <message>
+        <source>override the rack power budget</source>
+        <translation>超出机柜功率预算</translation>
+    </message>
+    <message>
+        <source>reserve rack units</source>
+        <translation>预留机柜 U 位</translation>
+    </message>
+    <message>
+        <source>run billing and issue statements</source>
+        <translation>运行计费并开具账单</translation>
     </message>
 </context>
 </TS>

@@ -20,7 +20,7 @@ from . import fmt_decimal
 
 
 def _choice(choices, value) -> str:
-    return QCoreApplication.translate("choices", choices.label(value))
+    return QCoreApplication.translate(f"choices/{choices.__name__}", choices.label(value))
 
 
 class ChartBox(QGroupBox):

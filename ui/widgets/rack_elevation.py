@@ -37,7 +37,7 @@ def _tr(text: str) -> str:
 
 
 def _choice(choices, value) -> str:
-    return QCoreApplication.translate("choices", choices.label(value)) if value else ""
+    return QCoreApplication.translate(f"choices/{choices.__name__}", choices.label(value)) if value else ""
 
 
 def face_x(face: str) -> float:

@@ -31,7 +31,7 @@ def _tr(text: str) -> str:
 def coverage_text(entries: tuple[CoverageInfo, ...], html: bool = False) -> str:
     parts = []
     for c in entries:
-        level = QCoreApplication.translate("choices", ServiceLevel.label(c.service_level))
+        level = QCoreApplication.translate("choices/ServiceLevel", ServiceLevel.label(c.service_level))
         text = f"{c.label} ({level}, {_tr('%1 h').replace('%1', str(c.response_hours))})"
         if c.inherited:
             text += " " + _tr("via %1").replace("%1", c.region_name)

@@ -61,7 +61,7 @@ class RackCell(QGraphicsRectItem):
         self._set(self.line1, _tr("%1% of %2U").replace("%1", fmt_decimal(r.utilisation_pct, 0))
                   .replace("%2", str(r.u_height)), small, fg, 6, 24)
         if mode == "status":
-            second = QCoreApplication.translate("choices", RackStatus.label(r.status))
+            second = QCoreApplication.translate("choices/RackStatus", RackStatus.label(r.status))
         else:
             second = _tr("%1 / %2 kW").replace("%1", fmt_decimal(r.typical_draw_kw, 1)) \
                 .replace("%2", fmt_decimal(r.power_capacity_kw, 1))
@@ -284,7 +284,7 @@ class RoomView(QWidget):
 
     def _legend(self) -> None:
         if self.floor.mode == "status":
-            items = [(c, QCoreApplication.translate("choices", label)) for _v, label, c in RackStatus.CHOICES]
+            items = [(c, QCoreApplication.translate("choices/RackStatus", label)) for _v, label, c in RackStatus.CHOICES]
         else:
             items = [(utilisation_colour(0), self.tr("empty")), (utilisation_colour(25), self.tr("under 50%")),
                      (utilisation_colour(60), self.tr("50–80%")), (utilisation_colour(90), self.tr("80–95%")),

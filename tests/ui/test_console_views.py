@@ -1,0 +1,197 @@
+"""Contracts, billing, audit and the elevation's place form, on the demo data, offscreen, both backends."""
+from __future__ import annotations
+
+import datetime as dt
+
+import pytest
+from PySide6.QtCore import QDate
+from PySide6.QtWidgets import QApplication
+from sqlalchemy import func, select
+
+from app.services.users import login
+from models import Contract, Device, DeviceType, Statement
+from models.choices import ContractStatus
+
+DEMO_PASSWORD = "demo1234"
+
+
+def actor(db, name):
+    return login(db, name, DEMO_PASSWORD)
+
+
+def contract_id(db, number):
+    with db.session() as s:
+        return s.execute(select(Contract.id).where(Contract.number == number)).scalar_one()
+
+
+def wait_op(qtbot, op, timeout=30000):
+    with qtbot.waitSignal(op.done, timeout=timeout):
+        pass
+
+
+# --- contracts ----------------------------------------------------------------------------
+
+def test_contract_create_refused_then_saved(qtbot, demo_db):
+    from ui.contracts import ContractDialog
+    lina = actor(demo_db, "lina")
+    dlg = ContractDialog(demo_db, lina)
+    qtbot.addWidget(dlg)
+    h = dlg.header
+    h["customer_id"].setCurrentIndex(1)
+    it = dlg.item_edit
+    it["kind"].setCurrentIndex(it["kind"].findData("rack"))
+    it["description"].setText("机柜租赁 42U")
+    it["unit_price"].setText("8000")
+    it["power_allowance_kw"].setText("8")
+    it["kwh_price"].setText("1.2")
+    with demo_db.session() as s:
+        before = s.execute(select(func.count()).select_from(Contract)).scalar_one()
+    assert not dlg.save()                                   # no rack: the service refuses
+    assert not dlg.item_err["rack_id"].isHidden() and "rack" in dlg.item_err["rack_id"].text()
+    assert dlg.result() == 0
+    assert it["description"].text() == "机柜租赁 42U" and dlg.items[0]["unit_price"] == "8000"   # input kept
+    with demo_db.session() as s:
+        assert s.execute(select(func.count()).select_from(Contract)).scalar_one() == before
+    it["rack_id"].setCurrentIndex(1)
+    assert dlg.save(), dlg.message.text()
+    assert dlg.result() == 1 and dlg.saved.status == ContractStatus.DRAFT
+    assert dlg.saved.items[0].rack_id == it["rack_id"].currentData()
+    assert dlg.saved.items[0].power_allowance_kw == 8
+
+
+def test_contract_lifecycle_offers_allowed_moves_and_approves(qtbot, demo_db):
+    from ui.contracts import ContractsPage
+    cid = contract_id(demo_db, "FZ-2026-0014")             # pending approval in the demo
+    lina = actor(demo_db, "lina")
+    page = ContractsPage(demo_db, lina)
+    qtbot.addWidget(page)
+    page.panel.show_contract(cid)
+    b = page.panel.buttons
+    assert not b["approve"].isHidden() and not b["approve"].isEnabled()   # offered, but not to her role
+    assert "李娜" in b["approve"].toolTip()                    # why not: her name and the role it needs
+    assert b["submit"].isHidden() and b["activate"].isHidden()
+
+    admin = actor(demo_db, "admin")
+    page = ContractsPage(demo_db, admin)
+    qtbot.addWidget(page)
+    assert page.list.select_record(cid)
+    assert page.panel.info.id == cid
+    assert page.panel.buttons["approve"].isEnabled()
+    wait_op(qtbot, page.panel.do_move("approve"))
+    assert page.panel.info.status == ContractStatus.APPROVED
+    assert not page.panel.buttons["activate"].isHidden() and page.panel.buttons["approve"].isHidden()
+    # a refused move shows the service's message in the panel
+    wait_op(qtbot, page.panel.do_move("terminate", reason=""))
+    assert not page.panel.message.isHidden() and page.panel.message.text()
+    assert page.panel.info.status == ContractStatus.APPROVED
+
+
+# --- billing ------------------------------------------------------------------------------
+
+@pytest.fixture
+def billing_page(qtbot, demo_db):
+    from ui.billing import BillingPage
+    page = BillingPage(demo_db, actor(demo_db, "admin"))
+    qtbot.addWidget(page)
+    page.show()
+    page.period.setDate(QDate(2026, 10, 1))
+    return page
+
+
+def statements(db) -> int:
+    with db.session() as s:
+        return s.execute(select(func.count()).select_from(Statement)).scalar_one()
+
+
+def test_billing_dry_run_then_run_with_progress(qtbot, demo_db, billing_page):
+    page = billing_page
+    assert page.period_text() == "2026-10"
+    wait_op(qtbot, page.run(dry_run=True))
+    assert page.summary.dry_run and page.summary.statements and page.run_table.rowCount() == len(page.summary.statements)
+    assert "2026-10" in page.result.text()
+    assert statements(demo_db) == 0                                     # a dry run writes nothing
+    op = page.run()
+    steps = []
+    op.signals.progress.connect(lambda done, total: steps.append((done, total)))
+    wait_op(qtbot, op)
+    assert steps and steps[-1][0] == steps[-1][1]                       # progress reached the end
+    assert not page.summary.dry_run and page.summary.lines_created > 0
+    assert statements(demo_db) == len(page.summary.statements)
+    page.list.refresh()
+    assert page.list.model.rowCount() == len(page.summary.statements)
+    wait_op(qtbot, page.run())                                          # idempotent: nothing new
+    assert page.summary.lines_created == 0
+
+
+def test_statement_issue_and_preview_opens(qtbot, demo_db, billing_page):
+    page = billing_page
+    wait_op(qtbot, page.run(issue=True))
+    assert page.summary.issued
+    page.list.refresh()
+    sid = page.list.model.id_at(0)
+    assert page.list.select_record(sid)
+    panel = page.panel
+    assert panel.info.id == sid and panel.info.number
+    assert panel.info.total_in_words in panel.totals.text()
+    assert panel.buttons["issue"].isHidden() and not panel.buttons["credit"].isHidden()
+    wait_op(qtbot, panel.print_pdf(), timeout=60000)
+    qtbot.waitUntil(lambda: getattr(panel, "preview", None) is not None, timeout=10000)
+    qtbot.addWidget(panel.preview)
+    assert panel.preview.path.read_bytes().startswith(b"%PDF")
+    assert not panel.record_fapiao("")                                  # refused: the service's message shows
+    assert panel.message.text()
+    assert panel.record_fapiao("04400123")
+    assert panel.info.fapiao_no == "04400123"
+
+
+# --- audit --------------------------------------------------------------------------------
+
+def test_audit_verify_in_the_view(qtbot, demo_db):
+    from ui.auditview import AuditPage
+    page = AuditPage(demo_db, actor(demo_db, "zhaomin"))                # auditors verify too
+    qtbot.addWidget(page)
+    wait_op(qtbot, page.verify())
+    assert page.head and ":" in page.head
+    assert page.head in page.result.text()
+    assert page.copy_button.isEnabled()
+    page.copy_head()
+    assert QApplication.clipboard().text() == page.head
+
+
+# --- the elevation's place form -----------------------------------------------------------
+
+def test_place_device_from_the_elevation_refused_then_accepted(qtbot, demo_db):
+    from ui.mainwindow import MainWindow
+    wanglei = actor(demo_db, "wanglei")
+    window = MainWindow(demo_db, wanglei)
+    qtbot.addWidget(window)
+    window.show_page("racks")
+    rid = window.lists["racks"].model.id_at(0)
+    window.lists["racks"].select_record(rid)
+    panel = window.rack_panel
+    panel.load_rack(rid)
+    assert panel.rack_id == rid
+    free = panel.data().free_units("front")
+    unit = max(u for u in free if u + 1 in free)
+    menu = panel.menu_for(panel.scene_point("front", unit + 0.5))
+    act = next(a for a in menu.actions() if a.objectName() == "placeDevice")
+    assert act.isEnabled()
+    act.trigger()
+    dlg = window.rack_form
+    assert dlg.editors["position"].text() == str(unit)
+    assert dlg.editors["face"].currentData() == "front"
+    dlg.editors["name"].setText("")
+    dlg.save()                                                          # refused: no name
+    assert dlg.isVisible() and not dlg.errors["name"].isHidden()
+    dlg.editors["name"].setText("UI-TEST-01")
+    dlg.editors["serial"].setText("SN-UI-TEST-01")
+    with demo_db.session() as s:
+        one_u = s.execute(select(DeviceType.id).where(DeviceType.u_height == 1, DeviceType.gpu_slots == 0)
+                          .order_by(DeviceType.id)).scalars().first()
+    types = dlg.editors["device_type_id"]
+    types.setCurrentIndex(types.findData(one_u))
+    dlg.save()
+    assert dlg.result() == 1, dlg.message.text()
+    with demo_db.session() as s:
+        dev = s.execute(select(Device).where(Device.name == "UI-TEST-01")).scalar_one()
+        assert (dev.rack_id, dev.face) == (rid, "front") and dev.position == unit
