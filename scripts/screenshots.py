@@ -77,8 +77,31 @@ def main(argv=None) -> int:
         from PySide6.QtCore import QThreadPool
         QThreadPool.globalInstance().waitForDone(10000)
 
+    # Billing view with statements: bill last month on the throw-away demo database (never on --db).
+    from ui.dialogs import last_month
+    period = last_month()
+    if not args.db:
+        from app.services.billing import run_billing
+        run_billing(db, actor, period, issue=True)
+    from models import Contract, Statement
+    with db.session() as s:
+        shown_contract = s.execute(select(Contract.id).where(Contract.status == "pending_approval")
+                                   .order_by(Contract.id)).scalar() or s.execute(select(Contract.id)).scalar()
+        draft_contract = s.execute(select(Contract.id).where(Contract.status == "draft").order_by(Contract.id)).scalar()
+        shown_statement = s.execute(select(Statement.id).where(Statement.status == "issued")
+                                    .order_by(Statement.total.desc())).scalar()
+
+    def wait(ms):
+        from PySide6.QtTest import QTest
+        QTest.qWait(ms)
+
     saved = []
+    from PySide6.QtCore import QDate, QSettings
+    from ui import settings as ui_settings
     for lang in ("zh", "en"):
+        # each language starts from fresh settings, so columns fit that language's labels
+        ui_settings.set_settings(ui_settings.Settings(QSettings(str(Path(tmp.name) / f"settings-{lang}.ini"),
+                                                                QSettings.IniFormat)))
         install_translators(app, lang)
         window = MainWindow(db, actor)
         window.resize(width, height)
@@ -90,6 +113,18 @@ def main(argv=None) -> int:
                 window.lists["racks"].select_record(busiest_rack[0])
             if pid == "gpus":
                 window.lists["gpus"].view.selectRow(0)
+            if pid == "contracts" and shown_contract:
+                window.lists["contracts"].select_record(shown_contract)
+            if pid == "billing":
+                page = window.pages["billing"]
+                if shown_statement:
+                    window.lists["billing"].select_record(shown_statement)
+                # a dry run of the month in progress: what the next run would bill, with its warnings
+                today = QDate.currentDate()
+                page.period.setDate(QDate(today.year(), today.month(), 1))
+                page.run(dry_run=True)
+            if pid == "audit":
+                window.pages["audit"].verify()
             settle()
             path = out / f"{pid}-{lang}.png"
             window.grab().save(str(path))
@@ -105,6 +140,44 @@ def main(argv=None) -> int:
             dlg.grab().save(str(out / f"gpu-history-{lang}.png"))
             saved.append(out / f"gpu-history-{lang}.png")
             dlg.close()
+        # the contract editor on the demo's draft, and a statement's PDF preview
+        from ui.contracts import ContractDialog
+        if draft_contract:
+            dlg = ContractDialog(db, actor, draft_contract, window)
+            dlg.show()
+            settle()
+            dlg.grab().save(str(out / f"contract-form-{lang}.png"))
+            saved.append(out / f"contract-form-{lang}.png")
+            dlg.close()
+        if shown_statement:
+            from ui.pdfpreview import print_document_preview
+            ready = []
+            print_document_preview(window, db, actor, "statement", shown_statement, on_ready=ready.append)
+            for _ in range(100):
+                settle()
+                if ready:
+                    break
+                wait(100)
+            if ready:
+                ready[0].resize(1000, 1100)
+                wait(800)
+                settle()
+                ready[0].grab().save(str(out / f"statement-pdf-{lang}.png"))
+                saved.append(out / f"statement-pdf-{lang}.png")
+                ready[0].close()
+        if busiest_rack:
+            from ui.rackforms import PlaceDeviceDialog
+            window.show_page("racks")
+            window.lists["racks"].select_record(busiest_rack[0])
+            settle()
+            free = window.rack_panel.data().free_units("front") if window.rack_panel.data() else ()
+            if free:
+                dlg = PlaceDeviceDialog(db, actor, busiest_rack[0], "front", max(free), window)
+                dlg.show()
+                settle()
+                dlg.grab().save(str(out / f"place-device-{lang}.png"))
+                saved.append(out / f"place-device-{lang}.png")
+                dlg.close()
         search = window.open_search()
         search.edit.setText("FZ")
         search.run()

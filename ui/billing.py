@@ -127,7 +127,9 @@ class StatementPanel(QWidget):
         self.lines = _table([self.tr("Contract"), self.tr("Description"), self.tr("Quantity"), self.tr("Unit"),
                              self.tr("Unit price"), self.tr("Amount"), self.tr("Tax rate"), self.tr("Tax")],
                             "statementLines")
-        self.lines.horizontalHeader().setSectionResizeMode(1, QHeaderView.Stretch)
+        hh = self.lines.horizontalHeader()
+        for c in range(8):
+            hh.setSectionResizeMode(c, QHeaderView.Stretch if c == 1 else QHeaderView.ResizeToContents)
         v.addWidget(self.lines, 1)
         self.totals = QLabel()
         self.totals.setObjectName("statementTotals")
@@ -187,7 +189,8 @@ class StatementPanel(QWidget):
         _fill(self.lines, [[ln.contract_number, ln.description + (f"  ({ln.note})" if ln.note else ""),
                             plain(ln.quantity), ln.unit, money(ln.unit_price), money(ln.amount),
                             f"{ln.tax_rate * 100:.0f}%", money(ln.tax)] for ln in info.lines], right=(2, 4, 5, 6, 7))
-        self.lines.resizeColumnToContents(0)
+        for r, ln in enumerate(info.lines):
+            self.lines.item(r, 1).setToolTip(ln.description + (f"\n{ln.note}" if ln.note else ""))
         self.totals.setText(self.tr("Subtotal %1 · Tax %2 · <b>Total %3</b><br>Amount in words: <b>%4</b>")
                             .replace("%1", money(info.subtotal)).replace("%2", money(info.tax))
                             .replace("%3", money(info.total)).replace("%4", info.total_in_words))
@@ -339,8 +342,9 @@ class BillingPage(QWidget):
         lower = QSplitter(Qt.Horizontal)
         lower.addWidget(self.list)
         lower.addWidget(self.panel)
-        lower.setStretchFactor(0, 1)
-        lower.setStretchFactor(1, 1)
+        lower.setStretchFactor(0, 2)
+        lower.setStretchFactor(1, 3)
+        lower.setSizes([520, 760])
         outer = QSplitter(Qt.Vertical)
         outer.setObjectName("billingSplit")
         outer.addWidget(self.result_box)

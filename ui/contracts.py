@@ -108,7 +108,10 @@ class ContractDialog(QDialog):
 
         # --- header
         head = QGroupBox(self.tr("Contract"))
-        form = QFormLayout(head)
+        head_v = QVBoxLayout(head)
+        form = QFormLayout()
+        head_v.addLayout(form)
+        head_v.addStretch(1)
         self.header: dict[str, QWidget] = {}
         self.header_errors: dict[str, QLabel] = {}
 
@@ -159,6 +162,8 @@ class ContractDialog(QDialog):
         self.items_table.setSelectionMode(QTableWidget.SingleSelection)
         self.items_table.setEditTriggers(QTableWidget.NoEditTriggers)
         self.items_table.verticalHeader().setVisible(False)
+        for c in (0, 2, 3, 4):
+            self.items_table.horizontalHeader().setSectionResizeMode(c, QHeaderView.ResizeToContents)
         self.items_table.horizontalHeader().setSectionResizeMode(1, QHeaderView.Stretch)
         self.items_table.currentCellChanged.connect(lambda r, *_: self.show_item(r))
         left.addWidget(self.items_table)
@@ -556,7 +561,10 @@ class ContractPanel(QWidget):
                                               self.tr("Price"), self.tr("Service start")])
         self.items.verticalHeader().setVisible(False)
         self.items.setEditTriggers(QTableWidget.NoEditTriggers)
-        self.items.horizontalHeader().setSectionResizeMode(1, QHeaderView.Stretch)
+        hh = self.items.horizontalHeader()
+        for c in (0, 2, 3, 4):
+            hh.setSectionResizeMode(c, QHeaderView.ResizeToContents)
+        hh.setSectionResizeMode(1, QHeaderView.Stretch)
         v.addWidget(self.items, 1)
         self.message = error_label("contractMessage")
         v.addWidget(self.message)
@@ -615,10 +623,10 @@ class ContractPanel(QWidget):
                      (it.service_start or info.start_date).isoformat()]
             for c, text in enumerate(cells):
                 cell = QTableWidgetItem(text)
+                cell.setToolTip(text)
                 if c in (2, 3):
                     cell.setTextAlignment(Qt.AlignRight | Qt.AlignVCenter)
                 self.items.setItem(r, c, cell)
-        self.items.resizeColumnToContents(0)
         self.update_buttons()
 
     def update_buttons(self) -> None:
@@ -784,6 +792,7 @@ class ContractsPage(QSplitter):
         self.addWidget(self.panel)
         self.setStretchFactor(0, 3)
         self.setStretchFactor(1, 2)
+        self.setSizes([830, 440])
         self.list.view.selectionModel().selectionChanged.connect(lambda *_: self.follow())
         bus().changed.connect(self.on_changed)
 

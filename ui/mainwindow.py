@@ -58,7 +58,6 @@ class DashboardPage(QWidget):
         if Charts is not None:
             try:
                 self.charts = Charts(db, self) if _accepts_db(Charts) else Charts(self)
-                self.layout_.addWidget(self.charts, 1)
             except Exception:  # noqa: BLE001
                 self.charts = None
         self.states = QLabel()
@@ -68,19 +67,27 @@ class DashboardPage(QWidget):
             self.layout_.addWidget(self.states)
             self.layout_.addStretch(1)
         self.due_box = QGroupBox(self.tr("Contracts due (within 180/90/60/30 days)"))
+        self.due_box.setObjectName("dueBox")
         dv = QVBoxLayout(self.due_box)
         from PySide6.QtWidgets import QHeaderView, QTableWidget
-        self.due = QTableWidget(0, 6)
+        self.due = QTableWidget(0, 4)
         self.due.setObjectName("contractsDue")
-        self.due.setHorizontalHeaderLabels([self.tr("Alert"), self.tr("Contract"), self.tr("Customer"),
-                                            self.tr("Status"), self.tr("Ends"), self.tr("Renewal")])
+        self.due.setHorizontalHeaderLabels([self.tr("Alert"), self.tr("Contract"), self.tr("Ends"),
+                                            self.tr("Customer")])
         self.due.verticalHeader().setVisible(False)
         self.due.setEditTriggers(QTableWidget.NoEditTriggers)
         self.due.setSelectionBehavior(QTableWidget.SelectRows)
-        self.due.horizontalHeader().setSectionResizeMode(2, QHeaderView.Stretch)
-        self.due.setMaximumHeight(190)
+        self.due.horizontalHeader().setStretchLastSection(True)
+        self.due.setWordWrap(False)
         dv.addWidget(self.due)
-        self.layout_.addWidget(self.due_box)
+        self.due_box.setMinimumWidth(380)
+        if self.charts is not None:     # charts on the left, the contracts due beside them
+            row = QHBoxLayout()
+            row.addWidget(self.charts, 5)
+            row.addWidget(self.due_box, 2)
+            self.layout_.addLayout(row, 1)
+        else:
+            self.layout_.addWidget(self.due_box)
         self.labels: dict[str, QLabel] = {}
         self.refresh()
         bus().changed.connect(self.on_changed)
@@ -140,15 +147,17 @@ class DashboardPage(QWidget):
         self.due.setRowCount(len(rows))
         colours = {30: "#ffcdd2", 60: "#ffe0b2", 90: "#fff9c4", 180: "#e8f5e9"}
         for r, d in enumerate(rows):
-            cells = [self.tr("≤ %1 days").replace("%1", str(d.alert)), d.number, d.customer_name,
-                     choice_label(ContractStatus, d.status),
-                     self.tr("%1 (in %2 days)").replace("%1", d.end_date.isoformat()).replace("%2", str(d.days_left)),
-                     self.tr("drafted") if d.renewed else "—"]
+            cells = [self.tr("≤ %1 days").replace("%1", str(d.alert)), d.number,
+                     self.tr("%1 (%2 d)").replace("%1", d.end_date.isoformat()).replace("%2", str(d.days_left)),
+                     d.customer_name]
             for c, text in enumerate(cells):
                 item = QTableWidgetItem(text)
                 item.setBackground(QBrush(QColor(colours.get(d.alert, "#ffffff"))))
+                item.setToolTip(" · ".join([d.number, d.customer_name, choice_label(ContractStatus, d.status)]
+                                           + ([self.tr("renewal drafted")] if d.renewed else [])))
                 self.due.setItem(r, c, item)
-        self.due.resizeColumnsToContents()
+        for c in range(3):
+            self.due.resizeColumnToContents(c)
         self.due_box.setTitle(self.tr("Contracts due (within 180/90/60/30 days): %1").replace("%1", str(len(rows))))
 
 

@@ -140,177 +140,177 @@
 <context>
     <name>BillingPage</name>
     <message>
-        <location filename="../../ui/billing.py" line="393"/>
+        <location filename="../../ui/billing.py" line="397"/>
         <source>%1 (dry run, nothing written): would create %2 line(s) on %3 new and %4 existing draft statement(s).</source>
         <translation>%1（试算，未写入）：将在 %3 张新账单和 %4 张已有草稿账单上生成 %2 条明细。</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="403"/>
+        <location filename="../../ui/billing.py" line="407"/>
         <source>%1 line(s) held back: see the warnings.</source>
         <translation>%1 条明细暂缓计费：见警告。</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="401"/>
+        <location filename="../../ui/billing.py" line="405"/>
         <source>%1 line(s) were billed by earlier runs.</source>
         <translation>%1 条明细已在之前的运行中计费。</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="431"/>
+        <location filename="../../ui/billing.py" line="435"/>
         <source>%1 statement(s) issued.</source>
         <translation>已开具 %1 张账单。</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="395"/>
+        <location filename="../../ui/billing.py" line="399"/>
         <source>%1: created %2 line(s) on %3 new and %4 existing draft statement(s).</source>
         <translation>%1：已在 %3 张新账单和 %4 张已有草稿账单上生成 %2 条明细。</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="391"/>
+        <location filename="../../ui/billing.py" line="395"/>
         <source>%1: nothing to bill.</source>
         <translation>%1：没有需要计费的项目。</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="389"/>
+        <location filename="../../ui/billing.py" line="393"/>
         <source>%1: nothing to bill; every line already exists (%2 from earlier runs).</source>
         <translation>%1：没有需要计费的项目；所有明细均已存在（之前运行生成 %2 条）。</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="370"/>
+        <location filename="../../ui/billing.py" line="374"/>
         <source>Billing %1…</source>
         <translation>正在计费 %1…</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="387"/>
+        <location filename="../../ui/billing.py" line="391"/>
         <source>Billing run %1 cancelled; nothing was written.</source>
         <translation>%1 计费已取消，未写入任何数据。</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="316"/>
+        <location filename="../../ui/billing.py" line="319"/>
         <source>Choose a month and press Dry run to see what a run would bill.</source>
         <translation>选择月份并点击“试算”，查看本次将计费的内容。</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="322"/>
+        <location filename="../../ui/billing.py" line="325"/>
         <source>Customer</source>
         <translation>客户</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="300"/>
+        <location filename="../../ui/billing.py" line="303"/>
         <source>Dry run</source>
         <translation>试算</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="370"/>
+        <location filename="../../ui/billing.py" line="374"/>
         <source>Dry run for %1…</source>
         <translation>正在试算 %1…</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="445"/>
+        <location filename="../../ui/billing.py" line="449"/>
         <source>Excel (*.xlsx);;CSV (*.csv)</source>
         <translation>Excel (*.xlsx);;CSV (*.csv)</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="444"/>
+        <location filename="../../ui/billing.py" line="448"/>
         <source>Export statements</source>
         <translation>导出账单</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="304"/>
+        <location filename="../../ui/billing.py" line="307"/>
         <source>Export statements…</source>
         <translation>导出账单…</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="458"/>
+        <location filename="../../ui/billing.py" line="462"/>
         <source>Exporting…</source>
         <translation>正在导出…</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="421"/>
+        <location filename="../../ui/billing.py" line="425"/>
         <source>Issue every draft statement of %1? Issued statements take their numbers and never change.</source>
         <translation>开具 %1 的全部草稿账单？开具后的账单将获得编号且不可再修改。</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="420"/>
+        <location filename="../../ui/billing.py" line="424"/>
         <source>Issue statements</source>
         <translation>开具账单</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="303"/>
+        <location filename="../../ui/billing.py" line="306"/>
         <source>Issue the period's drafts</source>
         <translation>开具本期草稿账单</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="405"/>
+        <location filename="../../ui/billing.py" line="409"/>
         <source>Issued %1: %2</source>
         <translation>已开具 %1 张：%2</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="437"/>
+        <location filename="../../ui/billing.py" line="441"/>
         <source>Issuing…</source>
         <translation>正在开具…</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="322"/>
+        <location filename="../../ui/billing.py" line="325"/>
         <source>Lines</source>
         <translation>明细数</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="416"/>
+        <location filename="../../ui/billing.py" line="420"/>
         <source>No warnings: meters and leases are complete.</source>
         <translation>无警告：电表读数和租赁记录完整。</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="323"/>
+        <location filename="../../ui/billing.py" line="326"/>
         <source>Number</source>
         <translation>编号</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="290"/>
+        <location filename="../../ui/billing.py" line="293"/>
         <source>Period</source>
         <translation>账期</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="301"/>
+        <location filename="../../ui/billing.py" line="304"/>
         <source>Run</source>
         <translation>计费</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="302"/>
+        <location filename="../../ui/billing.py" line="305"/>
         <source>Run and issue</source>
         <translation>计费并开具</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="314"/>
+        <location filename="../../ui/billing.py" line="317"/>
         <source>Run result</source>
         <translation>运行结果</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="322"/>
+        <location filename="../../ui/billing.py" line="325"/>
         <source>Subsidiary</source>
         <translation>子公司</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="322"/>
+        <location filename="../../ui/billing.py" line="325"/>
         <source>Subtotal</source>
         <translation>小计</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="398"/>
+        <location filename="../../ui/billing.py" line="402"/>
         <source>Subtotal %1 + tax %2 = %3.</source>
         <translation>小计 %1 + 税额 %2 = %3。</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="323"/>
+        <location filename="../../ui/billing.py" line="326"/>
         <source>Tax</source>
         <translation>税额</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="380"/>
+        <location filename="../../ui/billing.py" line="384"/>
         <source>The operation failed: %1</source>
         <translation>操作失败：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="323"/>
+        <location filename="../../ui/billing.py" line="326"/>
         <source>Total</source>
         <translation>合计</translation>
     </message>
@@ -318,47 +318,47 @@
 <context>
     <name>ContractDialog</name>
     <message numerus="yes">
-        <location filename="../../ui/contracts.py" line="489"/>
+        <location filename="../../ui/contracts.py" line="494"/>
         <source>%n item(s) need attention (marked red).</source>
         <translation><numerusform>%n 个条目需要修改（红色标出）。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="247"/>
+        <location filename="../../ui/contracts.py" line="252"/>
         <source>(by kind)</source>
         <translation>（按类型）</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="141"/>
+        <location filename="../../ui/contracts.py" line="144"/>
         <source>(none)</source>
         <translation>（无）</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="126"/>
+        <location filename="../../ui/contracts.py" line="129"/>
         <source>(numbered when saved)</source>
         <translation>（保存时编号）</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="166"/>
+        <location filename="../../ui/contracts.py" line="171"/>
         <source>Add item</source>
         <translation>添加条目</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="265"/>
+        <location filename="../../ui/contracts.py" line="270"/>
         <source>Billing starts at handover; empty = the contract's start</source>
         <translation>计费自交付日开始；留空即合同开始日</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="195"/>
+        <location filename="../../ui/contracts.py" line="200"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="516"/>
+        <location filename="../../ui/contracts.py" line="521"/>
         <source>Changed by someone else</source>
         <translation>记录已被他人修改</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="137"/>
+        <location filename="../../ui/contracts.py" line="140"/>
         <source>Chinese</source>
         <translation>中文</translation>
     </message>
@@ -368,22 +368,22 @@
         <translation>合同</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="443"/>
+        <location filename="../../ui/contracts.py" line="448"/>
         <source>Contract %1 is %2: only drafts are edited; a signed contract changes by amendment.</source>
         <translation>合同 %1 状态为%2：只能编辑草稿；已签合同须通过变更修改。</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="130"/>
+        <location filename="../../ui/contracts.py" line="133"/>
         <source>Customer *</source>
         <translation>客户 *</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="156"/>
+        <location filename="../../ui/contracts.py" line="159"/>
         <source>Description</source>
         <translation>描述</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="242"/>
+        <location filename="../../ui/contracts.py" line="247"/>
         <source>Description *</source>
         <translation>描述 *</translation>
     </message>
@@ -393,57 +393,57 @@
         <translation>编辑合同</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="134"/>
+        <location filename="../../ui/contracts.py" line="137"/>
         <source>End *</source>
         <translation>结束 *</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="138"/>
+        <location filename="../../ui/contracts.py" line="141"/>
         <source>English</source>
         <translation>英文</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="252"/>
+        <location filename="../../ui/contracts.py" line="257"/>
         <source>From unit</source>
         <translation>起始 U 位</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="254"/>
+        <location filename="../../ui/contracts.py" line="259"/>
         <source>GPU model</source>
         <translation>GPU 型号</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="263"/>
+        <location filename="../../ui/contracts.py" line="268"/>
         <source>Hourly rate beyond</source>
         <translation>超出部分小时单价</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="262"/>
+        <location filename="../../ui/contracts.py" line="267"/>
         <source>Included GPU-hours</source>
         <translation>包含卡时</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="151"/>
+        <location filename="../../ui/contracts.py" line="154"/>
         <source>Items</source>
         <translation>条目</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="156"/>
+        <location filename="../../ui/contracts.py" line="159"/>
         <source>Kind</source>
         <translation>类型</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="139"/>
+        <location filename="../../ui/contracts.py" line="142"/>
         <source>Language</source>
         <translation>语言</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="264"/>
+        <location filename="../../ui/contracts.py" line="269"/>
         <source>Mbps</source>
         <translation>带宽（Mbps）</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="257"/>
+        <location filename="../../ui/contracts.py" line="262"/>
         <source>Named GPUs</source>
         <translation>指定 GPU</translation>
     </message>
@@ -453,137 +453,137 @@
         <translation>新建合同</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="128"/>
+        <location filename="../../ui/contracts.py" line="131"/>
         <source>Number</source>
         <translation>编号</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="260"/>
+        <location filename="../../ui/contracts.py" line="265"/>
         <source>Power allowance (kW)</source>
         <translation>功率配额（kW）</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="261"/>
+        <location filename="../../ui/contracts.py" line="266"/>
         <source>Price per kWh over it</source>
         <translation>超出部分每千瓦时单价</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="244"/>
+        <location filename="../../ui/contracts.py" line="249"/>
         <source>Priced</source>
         <translation>计价方式</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="156"/>
+        <location filename="../../ui/contracts.py" line="159"/>
         <source>Quantity</source>
         <translation>数量</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="251"/>
+        <location filename="../../ui/contracts.py" line="256"/>
         <source>Rack</source>
         <translation>机柜</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="517"/>
+        <location filename="../../ui/contracts.py" line="522"/>
         <source>Reload the contract now? Your edits will be lost.</source>
         <translation>现在重新加载合同？您的修改将丢失。</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="169"/>
+        <location filename="../../ui/contracts.py" line="174"/>
         <source>Remove item</source>
         <translation>删除条目</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="194"/>
+        <location filename="../../ui/contracts.py" line="199"/>
         <source>Save draft</source>
         <translation>保存草稿</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="259"/>
+        <location filename="../../ui/contracts.py" line="264"/>
         <source>Service end</source>
         <translation>服务结束</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="144"/>
+        <location filename="../../ui/contracts.py" line="147"/>
         <source>Service level</source>
         <translation>服务级别</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="258"/>
+        <location filename="../../ui/contracts.py" line="263"/>
         <source>Service start (handover)</source>
         <translation>服务开始（交付日）</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="133"/>
+        <location filename="../../ui/contracts.py" line="136"/>
         <source>Start *</source>
         <translation>开始 *</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="129"/>
+        <location filename="../../ui/contracts.py" line="132"/>
         <source>Subsidiary *</source>
         <translation>子公司 *</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="250"/>
+        <location filename="../../ui/contracts.py" line="255"/>
         <source>Tax category</source>
         <translation>税目</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="148"/>
+        <location filename="../../ui/contracts.py" line="151"/>
         <source>Terms</source>
         <translation>条款</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="135"/>
+        <location filename="../../ui/contracts.py" line="138"/>
         <source>Title</source>
         <translation>标题</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="253"/>
+        <location filename="../../ui/contracts.py" line="258"/>
         <source>To unit</source>
         <translation>结束 U 位</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="157"/>
+        <location filename="../../ui/contracts.py" line="160"/>
         <source>Unit</source>
         <translation>单位</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="157"/>
+        <location filename="../../ui/contracts.py" line="160"/>
         <source>Unit price</source>
         <translation>单价</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="243"/>
+        <location filename="../../ui/contracts.py" line="248"/>
         <source>Unit price (CNY) *</source>
         <translation>单价（元）*</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="387"/>
+        <location filename="../../ui/contracts.py" line="392"/>
         <source>a number, e.g. 12.5</source>
         <translation>请输入数字，例如 12.5</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="391"/>
+        <location filename="../../ui/contracts.py" line="396"/>
         <source>a whole number</source>
         <translation>请输入整数</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="479"/>
+        <location filename="../../ui/contracts.py" line="484"/>
         <source>item %1: %2</source>
         <translation>条目 %1：%2</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="400"/>
+        <location filename="../../ui/contracts.py" line="405"/>
         <source>no GPU with serial %1</source>
         <translation>没有序列号为 %1 的 GPU</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="256"/>
+        <location filename="../../ui/contracts.py" line="261"/>
         <source>or named GPUs: serials, comma separated</source>
         <translation>或指定 GPU：序列号，以逗号分隔</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="403"/>
+        <location filename="../../ui/contracts.py" line="408"/>
         <source>required</source>
         <translation>必填</translation>
     </message>
@@ -591,12 +591,12 @@
 <context>
     <name>ContractPanel</name>
     <message>
-        <location filename="../../ui/contracts.py" line="655"/>
+        <location filename="../../ui/contracts.py" line="663"/>
         <source>%1 contract %2. The reason goes into the audit trail.</source>
         <translation>%1合同 %2。原因将记入审计日志。</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="740"/>
+        <location filename="../../ui/contracts.py" line="748"/>
         <source>A new revision takes over on its effective date; edit its items, then submit it.</source>
         <translation>新版本自生效日起取代原合同；请修改条目后提交审批。</translation>
     </message>
@@ -605,17 +605,17 @@
         <translation>生效</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="664"/>
+        <location filename="../../ui/contracts.py" line="672"/>
         <source>Activate %1? Its racks and GPUs are leased to %2 now.</source>
         <translation>确定生效 %1？其机柜和 GPU 将立即租给 %2。</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="739"/>
+        <location filename="../../ui/contracts.py" line="747"/>
         <source>Amend %1</source>
         <translation>变更 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="577"/>
+        <location filename="../../ui/contracts.py" line="585"/>
         <source>Amend…</source>
         <translation>变更…</translation>
     </message>
@@ -624,62 +624,62 @@
         <translation>批准</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="666"/>
+        <location filename="../../ui/contracts.py" line="674"/>
         <source>Approve %1 for %2?</source>
         <translation>确定批准 %2 的合同 %1？</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="719"/>
+        <location filename="../../ui/contracts.py" line="727"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="692"/>
+        <location filename="../../ui/contracts.py" line="700"/>
         <source>Changed by someone else</source>
         <translation>记录已被他人修改</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="602"/>
+        <location filename="../../ui/contracts.py" line="610"/>
         <source>Chinese</source>
         <translation>中文</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="543"/>
+        <location filename="../../ui/contracts.py" line="548"/>
         <source>Choose a contract</source>
         <translation>请选择合同</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="762"/>
+        <location filename="../../ui/contracts.py" line="770"/>
         <source>Contract %1</source>
         <translation>合同 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="599"/>
+        <location filename="../../ui/contracts.py" line="607"/>
         <source>Customer: %1</source>
         <translation>客户：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="555"/>
+        <location filename="../../ui/contracts.py" line="560"/>
         <source>Description</source>
         <translation>描述</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="573"/>
+        <location filename="../../ui/contracts.py" line="581"/>
         <source>Edit draft…</source>
         <translation>编辑草稿…</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="741"/>
+        <location filename="../../ui/contracts.py" line="749"/>
         <source>Effective date</source>
         <translation>生效日期</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="716"/>
+        <location filename="../../ui/contracts.py" line="724"/>
         <source>End</source>
         <translation>结束</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="602"/>
+        <location filename="../../ui/contracts.py" line="610"/>
         <source>English</source>
         <translation>英文</translation>
     </message>
@@ -688,37 +688,37 @@
         <translation>到期</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="665"/>
+        <location filename="../../ui/contracts.py" line="673"/>
         <source>Expire %1? Its racks and GPUs are released to %2's end date.</source>
         <translation>确定使 %1 到期？其机柜和 GPU 将按 %2 的合同结束日释放。</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="555"/>
+        <location filename="../../ui/contracts.py" line="560"/>
         <source>Kind</source>
         <translation>类型</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="602"/>
+        <location filename="../../ui/contracts.py" line="610"/>
         <source>Language: %1</source>
         <translation>语言：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="658"/>
+        <location filename="../../ui/contracts.py" line="666"/>
         <source>Last day of service</source>
         <translation>服务最后一天</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="556"/>
+        <location filename="../../ui/contracts.py" line="561"/>
         <source>Price</source>
         <translation>价格</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="578"/>
+        <location filename="../../ui/contracts.py" line="586"/>
         <source>Print / PDF…</source>
         <translation>打印 / PDF…</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="555"/>
+        <location filename="../../ui/contracts.py" line="560"/>
         <source>Quantity</source>
         <translation>数量</translation>
     </message>
@@ -727,27 +727,27 @@
         <translation>驳回…</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="693"/>
+        <location filename="../../ui/contracts.py" line="701"/>
         <source>Reload the contract now?</source>
         <translation>现在重新加载合同？</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="718"/>
+        <location filename="../../ui/contracts.py" line="726"/>
         <source>Renew</source>
         <translation>续签</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="711"/>
+        <location filename="../../ui/contracts.py" line="719"/>
         <source>Renew %1</source>
         <translation>续签 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="609"/>
+        <location filename="../../ui/contracts.py" line="617"/>
         <source>Renews %1</source>
         <translation>续签自 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="576"/>
+        <location filename="../../ui/contracts.py" line="584"/>
         <source>Renew…</source>
         <translation>续签…</translation>
     </message>
@@ -756,22 +756,22 @@
         <translation>恢复</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="605"/>
+        <location filename="../../ui/contracts.py" line="613"/>
         <source>Revision %1, effective %2</source>
         <translation>第 %1 版，%2 生效</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="556"/>
+        <location filename="../../ui/contracts.py" line="561"/>
         <source>Service start</source>
         <translation>服务开始</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="715"/>
+        <location filename="../../ui/contracts.py" line="723"/>
         <source>Start</source>
         <translation>开始</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="600"/>
+        <location filename="../../ui/contracts.py" line="608"/>
         <source>Status: %1</source>
         <translation>状态：%1</translation>
     </message>
@@ -784,7 +784,7 @@
         <translation>暂停…</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="601"/>
+        <location filename="../../ui/contracts.py" line="609"/>
         <source>Term: %1 – %2</source>
         <translation>期限：%1 至 %2</translation>
     </message>
@@ -793,12 +793,12 @@
         <translation>终止…</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="702"/>
+        <location filename="../../ui/contracts.py" line="710"/>
         <source>The operation failed: %1</source>
         <translation>操作失败：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="686"/>
+        <location filename="../../ui/contracts.py" line="694"/>
         <source>Updating the contract…</source>
         <translation>正在更新合同…</translation>
     </message>
@@ -806,7 +806,7 @@
 <context>
     <name>ContractsPage</name>
     <message>
-        <location filename="../../ui/contracts.py" line="775"/>
+        <location filename="../../ui/contracts.py" line="783"/>
         <source>New contract…</source>
         <translation>新建合同…</translation>
     </message>
@@ -965,12 +965,12 @@
 <context>
     <name>DashboardPage</name>
     <message>
-        <location filename="../../ui/mainwindow.py" line="145"/>
-        <source>%1 (in %2 days)</source>
-        <translation>%1（%2 天后）</translation>
+        <location filename="../../ui/mainwindow.py" line="151"/>
+        <source>%1 (%2 d)</source>
+        <translation>%1（%2 天）</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="109"/>
+        <location filename="../../ui/mainwindow.py" line="116"/>
         <source>Active contracts</source>
         <translation>生效合同</translation>
     </message>
@@ -985,77 +985,67 @@
         <translation>合同</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="70"/>
+        <location filename="../../ui/mainwindow.py" line="69"/>
         <source>Contracts due (within 180/90/60/30 days)</source>
         <translation>即将到期的合同（180/90/60/30 天内）</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="152"/>
+        <location filename="../../ui/mainwindow.py" line="161"/>
         <source>Contracts due (within 180/90/60/30 days): %1</source>
         <translation>即将到期的合同（180/90/60/30 天内）：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="75"/>
+        <location filename="../../ui/mainwindow.py" line="76"/>
         <source>Customer</source>
         <translation>客户</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="108"/>
+        <location filename="../../ui/mainwindow.py" line="115"/>
         <source>Customers</source>
         <translation>客户</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="106"/>
+        <location filename="../../ui/mainwindow.py" line="113"/>
         <source>Devices</source>
         <translation>设备</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="110"/>
+        <location filename="../../ui/mainwindow.py" line="117"/>
         <source>Ending in 30/60/90 days</source>
         <translation>30/60/90 天内到期</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="76"/>
+        <location filename="../../ui/mainwindow.py" line="75"/>
         <source>Ends</source>
         <translation>到期</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="124"/>
+        <location filename="../../ui/mainwindow.py" line="131"/>
         <source>GPU fleet by state: </source>
         <translation>GPU 按状态：</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="107"/>
+        <location filename="../../ui/mainwindow.py" line="114"/>
         <source>GPUs</source>
         <translation>GPU</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="105"/>
+        <location filename="../../ui/mainwindow.py" line="112"/>
         <source>Racks (leased)</source>
         <translation>机柜（已租）</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="76"/>
-        <source>Renewal</source>
-        <translation>续签</translation>
-    </message>
-    <message>
-        <location filename="../../ui/mainwindow.py" line="104"/>
+        <location filename="../../ui/mainwindow.py" line="111"/>
         <source>Sites</source>
         <translation>站点</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="76"/>
-        <source>Status</source>
-        <translation>状态</translation>
+        <location filename="../../ui/mainwindow.py" line="157"/>
+        <source>renewal drafted</source>
+        <translation>已起草续签</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="146"/>
-        <source>drafted</source>
-        <translation>已起草</translation>
-    </message>
-    <message>
-        <location filename="../../ui/mainwindow.py" line="143"/>
+        <location filename="../../ui/mainwindow.py" line="150"/>
         <source>≤ %1 days</source>
         <translation>≤ %1 天</translation>
     </message>
@@ -1624,17 +1614,17 @@ Reason:</source>
         <translation>账单</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="445"/>
+        <location filename="../../ui/mainwindow.py" line="454"/>
         <source>Capacity of %1</source>
         <translation>%1 容量报告</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="368"/>
+        <location filename="../../ui/mainwindow.py" line="377"/>
         <source>Choose a rack in the list first</source>
         <translation>请先在列表中选择机柜</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="438"/>
+        <location filename="../../ui/mainwindow.py" line="447"/>
         <source>Choose a rack in the list first.</source>
         <translation>请先在列表中选择机柜。</translation>
     </message>
@@ -1643,7 +1633,7 @@ Reason:</source>
         <translation>合同</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="300"/>
+        <location filename="../../ui/mainwindow.py" line="309"/>
         <source>Coverage</source>
         <translation>区域覆盖</translation>
     </message>
@@ -1656,7 +1646,7 @@ Reason:</source>
         <translation>总览</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="491"/>
+        <location filename="../../ui/mainwindow.py" line="500"/>
         <source>Database: %1</source>
         <translation>数据库：%1</translation>
     </message>
@@ -1665,17 +1655,17 @@ Reason:</source>
         <translation>设备</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="348"/>
+        <location filename="../../ui/mainwindow.py" line="357"/>
         <source>Elevation</source>
         <translation>机柜立面</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="280"/>
+        <location filename="../../ui/mainwindow.py" line="289"/>
         <source>Fleet report PDF…</source>
         <translation>GPU 资产报告 PDF…</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="449"/>
+        <location filename="../../ui/mainwindow.py" line="458"/>
         <source>GPU fleet report</source>
         <translation>GPU 资产报告</translation>
     </message>
@@ -1684,42 +1674,42 @@ Reason:</source>
         <translation>GPU</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="225"/>
+        <location filename="../../ui/mainwindow.py" line="234"/>
         <source>IDC console</source>
         <translation>IDC 管理控制台</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="443"/>
+        <location filename="../../ui/mainwindow.py" line="452"/>
         <source>Rack sheet %1</source>
         <translation>机柜图 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="360"/>
+        <location filename="../../ui/mainwindow.py" line="369"/>
         <source>Rack sheet PDF…</source>
         <translation>机柜图 PDF…</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="438"/>
+        <location filename="../../ui/mainwindow.py" line="447"/>
         <source>Racks</source>
         <translation>机柜</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="352"/>
+        <location filename="../../ui/mainwindow.py" line="361"/>
         <source>Room</source>
         <translation>机房</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="464"/>
+        <location filename="../../ui/mainwindow.py" line="473"/>
         <source>Settings…</source>
         <translation>设置…</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="363"/>
+        <location filename="../../ui/mainwindow.py" line="372"/>
         <source>Site capacity PDF…</source>
         <translation>站点容量 PDF…</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="300"/>
+        <location filename="../../ui/mainwindow.py" line="309"/>
         <source>Site map</source>
         <translation>站点分布图</translation>
     </message>
@@ -1728,7 +1718,7 @@ Reason:</source>
         <translation>站点与覆盖</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="493"/>
+        <location filename="../../ui/mainwindow.py" line="502"/>
         <source>User: %1 (%2)</source>
         <translation>用户：%1（%2）</translation>
     </message>
@@ -2411,12 +2401,12 @@ Reason:</source>
 <context>
     <name>SearchDialog</name>
     <message>
-        <location filename="../../ui/mainwindow.py" line="176"/>
+        <location filename="../../ui/mainwindow.py" line="185"/>
         <source>Rack, device, GPU serial, customer, contract, statement…</source>
         <translation>机柜、设备、GPU 序列号、客户、合同、账单…</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="173"/>
+        <location filename="../../ui/mainwindow.py" line="182"/>
         <source>Search</source>
         <translation>搜索</translation>
     </message>
@@ -2598,7 +2588,7 @@ Reason:</source>
 <context>
     <name>StatementPanel</name>
     <message>
-        <location filename="../../ui/billing.py" line="171"/>
+        <location filename="../../ui/billing.py" line="173"/>
         <source>%1 draft #%2</source>
         <translation>%1 草稿 #%2</translation>
     </message>
@@ -2618,32 +2608,32 @@ Reason:</source>
         <translation>合同</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="247"/>
+        <location filename="../../ui/billing.py" line="250"/>
         <source>Credit note</source>
         <translation>红字账单</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="247"/>
+        <location filename="../../ui/billing.py" line="250"/>
         <source>Credit note %1 issued for %2.</source>
         <translation>已开具红字账单 %1，金额 %2。</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="185"/>
+        <location filename="../../ui/billing.py" line="187"/>
         <source>Credit notes: %1</source>
         <translation>红字账单：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="142"/>
+        <location filename="../../ui/billing.py" line="144"/>
         <source>Credit note…</source>
         <translation>红字账单…</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="181"/>
+        <location filename="../../ui/billing.py" line="183"/>
         <source>Credits %1</source>
         <translation>冲销 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="173"/>
+        <location filename="../../ui/billing.py" line="175"/>
         <source>Customer: %1</source>
         <translation>客户：%1</translation>
     </message>
@@ -2653,37 +2643,37 @@ Reason:</source>
         <translation>描述</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="179"/>
+        <location filename="../../ui/billing.py" line="181"/>
         <source>Fapiao no.: %1</source>
         <translation>发票号：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="254"/>
+        <location filename="../../ui/billing.py" line="257"/>
         <source>Fapiao number</source>
         <translation>发票号</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="141"/>
+        <location filename="../../ui/billing.py" line="143"/>
         <source>Issue</source>
         <translation>开具</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="177"/>
+        <location filename="../../ui/billing.py" line="179"/>
         <source>Issued: %1</source>
         <translation>开具日期：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="229"/>
+        <location filename="../../ui/billing.py" line="232"/>
         <source>Issuing…</source>
         <translation>正在开具…</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="174"/>
+        <location filename="../../ui/billing.py" line="176"/>
         <source>Period: %1</source>
         <translation>账期：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="144"/>
+        <location filename="../../ui/billing.py" line="146"/>
         <source>Preview / Print PDF…</source>
         <translation>预览 / 打印 PDF…</translation>
     </message>
@@ -2693,27 +2683,27 @@ Reason:</source>
         <translation>数量</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="183"/>
+        <location filename="../../ui/billing.py" line="185"/>
         <source>Reason: %1</source>
         <translation>原因：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="143"/>
+        <location filename="../../ui/billing.py" line="145"/>
         <source>Record fapiao no.…</source>
         <translation>登记发票号…</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="276"/>
+        <location filename="../../ui/billing.py" line="279"/>
         <source>Statement %1</source>
         <translation>账单 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="175"/>
+        <location filename="../../ui/billing.py" line="177"/>
         <source>Status: %1</source>
         <translation>状态：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="191"/>
+        <location filename="../../ui/billing.py" line="194"/>
         <source>Subtotal %1 · Tax %2 · &lt;b&gt;Total %3&lt;/b&gt;&lt;br&gt;Amount in words: &lt;b&gt;%4&lt;/b&gt;</source>
         <translation>小计 %1 · 税额 %2 · &lt;b&gt;合计 %3&lt;/b&gt;&lt;br&gt;大写金额：&lt;b&gt;%4&lt;/b&gt;</translation>
     </message>
@@ -2728,12 +2718,12 @@ Reason:</source>
         <translation>税率</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="255"/>
+        <location filename="../../ui/billing.py" line="258"/>
         <source>The fapiao number issued for %1:</source>
         <translation>为 %1 开具的发票号：</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="211"/>
+        <location filename="../../ui/billing.py" line="214"/>
         <source>The operation failed: %1</source>
         <translation>操作失败：%1</translation>
     </message>
@@ -2748,7 +2738,7 @@ Reason:</source>
         <translation>单价</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="274"/>
+        <location filename="../../ui/billing.py" line="277"/>
         <source>draft #%1</source>
         <translation>草稿 #%1</translation>
     </message>
