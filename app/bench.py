@@ -29,6 +29,9 @@ from .db import Database
 
 INTERACTIVE_MS = 100.0
 MAX_RATIO = 3.0
+# Below a millisecond the ratio measures SQLAlchemy's fixed cost per statement, not the query:
+# an operation within this many ms of its floor counts as meeting the ratio target.
+SMALL_OVERHEAD_MS = 1.0
 
 
 @dataclass
@@ -171,7 +174,7 @@ class Bench:
             captured = cap.statements
         floors = [self.raw.run(captured, write=write) for _ in range(n)]
         med, floor = _median_ms(samples), _median_ms(floors)
-        ok = med <= target_ms and (floor == 0 or med <= MAX_RATIO * floor or med <= 5)
+        ok = med <= target_ms and (med <= MAX_RATIO * floor or med - floor <= SMALL_OVERHEAD_MS)
         r = Result(name, med, floor, n, f"≤ {target_ms:.0f} ms, ≤ {MAX_RATIO:.0f}× floor", ok,
                    note or f"{len(captured)} statements", {"statements": len(captured)})
         self.add(r)
@@ -238,12 +241,13 @@ def bench_lists(b: Bench) -> None:
         b.sql_op(f"list {kind}: sort {sort} desc", lambda: _first_page(b.db, spec, None, sort, True))
     spec = queries.SPECS["gpu"]
 
+    with b.db.engine.connect() as conn:
+        last = conn.execute(select(spec.column("serial").expr, spec.id_expr).select_from(spec.id_expr.table)
+                            .order_by(spec.column("serial").expr.desc()).limit(1).offset(200)).first()
+
     def deep():
-        # The window after 399,800 rows, by keyset (what scrolling to the end costs per window).
+        # The last window of the default sort, by keyset (what each fetch costs when scrolled to the end).
         cur = queries.Cursor()
-        with b.db.engine.connect() as conn:
-            last = conn.execute(select(spec.column("serial").expr, spec.id_expr).select_from(spec.id_expr.table)
-                                .order_by(spec.column("serial").expr.desc()).limit(1).offset(200)).first()
         if last:
             cur.last_sort, cur.last_id, cur.started = last[0], last[1], True
         return queries.fetch_page(b.db, spec, cur)
@@ -343,10 +347,16 @@ def bench_verify(b: Bench) -> None:
 
     with b.db.session() as s:
         n = s.execute(select(func.count()).select_from(text("audit_event"))).scalar_one()
-    t0 = time.perf_counter()
+    import resource
+
+    def cpu() -> float:
+        own, kids = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+        return own.ru_utime + own.ru_stime + kids.ru_utime + kids.ru_stime
+    c0, t0 = cpu(), time.perf_counter()
     with b.db.session() as s:
         res = verify_audit_chain(s)
     secs = time.perf_counter() - t0
+    cpu_s = cpu() - c0
 
     def serial():
         # The bare library: raw rows, orjson + SHA-256, one process.
@@ -363,13 +373,16 @@ def bench_verify(b: Bench) -> None:
                 sha(dumps(dict(zip(_SORTED_FIELDS, row)))).hexdigest()
         cur.close()
         b.raw.conn.rollback()
-    t1 = time.perf_counter()
+    c1, t1 = cpu(), time.perf_counter()
     serial()
     floor = time.perf_counter() - t1
+    floor_cpu = cpu() - c1
     rate = n / secs if secs else 0
     b.add(Result(f"audit verify ({n:,} events)", secs * 1000, floor * 1000, 1, "≥ 200,000 events/s",
-                 res.ok and rate >= 200_000, f"{rate:,.0f} events/s; {'OK' if res.ok else res.problem}; "
-                 "floor = one process, raw rows, orjson+SHA-256", {"events_per_s": rate}))
+                 res.ok and rate >= 200_000, f"{rate:,.0f} events/s; CPU {cpu_s:.1f} s in all processes "
+                 f"(floor CPU {floor_cpu:.1f} s); {'OK' if res.ok else res.problem}; "
+                 "floor = one process, raw rows, orjson+SHA-256",
+                 {"events_per_s": rate, "cpu_s": cpu_s, "floor_cpu_s": floor_cpu}))
 
 
 def _audit_doc(db: Database, n: int):
@@ -400,6 +413,26 @@ def _audit_doc(db: Database, n: int):
         subsidiary=Party(*(sub or ("IDC", "", ""))), number="AR-BENCH")
 
 
+def _audit_window(db: Database, n: int):
+    """An AuditFilter over whole local days holding about n events (the newest such window)."""
+    try:
+        from .audit_query import AuditFilter
+    except ImportError:
+        return None
+    with db.engine.connect() as conn:
+        rows = conn.execute(text("SELECT ts FROM audit_event ORDER BY seq DESC LIMIT 1 OFFSET :k"),
+                            {"k": max(0, n - 1)}).first()
+        last = conn.execute(text("SELECT max(ts) FROM audit_event")).scalar()
+    if rows is None or last is None:
+        return AuditFilter()
+    def local(v):
+        if isinstance(v, str):
+            v = dt.datetime.fromisoformat(v)
+        return (v + dt.timedelta(hours=8)).date()
+    start, end = local(rows[0]), local(last)
+    return AuditFilter(date_from=start, date_to=end)
+
+
 def _bare_table_pdf(path: str, rows: list[list[str]]) -> None:
     from reportlab.lib.pagesizes import A4, landscape
     from reportlab.platypus import SimpleDocTemplate, Table
@@ -417,18 +450,34 @@ def bench_reports(b: Bench) -> None:
     tmp = tempfile.mkdtemp(prefix="idc-bench-")
     n_events = 10_000 if b.heavy else 200
     box = {}
+    flt = _audit_window(b.db, n_events)
+    try:
+        from .documents import audit_report_doc
+    except ImportError:
+        audit_report_doc = None
 
     def audit_pdf():
-        box["doc"] = _audit_doc(b.db, n_events)
+        t0 = time.perf_counter()
+        if audit_report_doc and flt is not None:
+            box["doc"] = audit_report_doc(b.db, flt)  # includes verifying the whole chain
+        else:
+            box["doc"] = _audit_doc(b.db, n_events)
+        box["build_s"] = time.perf_counter() - t0
         render_audit_report(box["doc"], os.path.join(tmp, "audit.pdf"))
+        box["render_s"] = time.perf_counter() - t0 - box["build_s"]
 
     def audit_floor():
         doc = box["doc"]
         rows = [["seq", "time", "actor", "action", "object"]] + [
-            [str(e.seq), e.time_local, e.actor, e.action, e.object[:40]] for e in doc.events]
+            [str(e.seq), e.time_local, e.actor[:20], e.action[:30], e.object[:40]] for e in doc.events]
         _bare_table_pdf(os.path.join(tmp, "audit-bare.pdf"), rows)
-    b.plain(f"audit report PDF ({n_events:,} events)", audit_pdf, audit_floor, "≤ 30 s",
-            lambda m, f: m <= 30_000, note="floor = bare ReportLab Table, Helvetica, no wrapping")
+    r = b.plain(f"audit report PDF (~{n_events:,} events)", audit_pdf, audit_floor, "≤ 30 s",
+                lambda m, f: m <= 30_000, note="")
+    r.note = (f"{len(box['doc'].events):,} events; building the data {box['build_s']:.1f} s "
+              f"({'app.documents.audit_report_doc, which verifies the whole chain' if audit_report_doc and flt else 'bench builder'}), "
+              f"rendering {box['render_s']:.1f} s; floor = bare ReportLab Table of 5 short columns")
+    r.extra = {"events": len(box["doc"].events), "build_s": box["build_s"], "render_s": box["render_s"]}
+    b.out("  ↳ " + r.note)
 
     preview = getattr(b, "billing_preview", None)
     from reports.documents import Party, StatementDoc, StatementLine

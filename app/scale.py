@@ -101,6 +101,21 @@ class _Writer:
             cur.close()
 
     def write(self, table: str, columns: tuple[str, ...], rows: Iterable[tuple]) -> int:
+        """Rows into an empty-ish table; its secondary indexes are dropped first and built after."""
+        from sqlalchemy.schema import CreateIndex
+
+        from models import Base
+
+        indexes = [ix for ix in Base.metadata.tables[table].indexes if not ix.unique]
+        for ix in indexes:
+            self.execute(f'DROP INDEX IF EXISTS "{ix.name}"')
+        try:
+            return self._write(table, columns, rows)
+        finally:
+            for ix in indexes:
+                self.execute(str(CreateIndex(ix).compile(dialect=self.db.engine.dialect)))
+
+    def _write(self, table: str, columns: tuple[str, ...], rows: Iterable[tuple]) -> int:
         n = 0
         cols = ", ".join(f'"{c}"' for c in columns)
         if self.sqlite:

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import datetime as dt
 
-from sqlalchemy import Boolean, CheckConstraint, ForeignKey, String
+from sqlalchemy import Boolean, CheckConstraint, ForeignKey, Index, String
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from .base import Base, IdMixin, Versioned, utcnow
@@ -31,7 +31,11 @@ class Customer(IdMixin, Versioned, Base):
     status: Mapped[str] = mapped_column(String(16), default=CustomerStatus.ACTIVE)
     contacts: Mapped[list["Contact"]] = relationship(
         back_populates="customer", cascade="all, delete-orphan", order_by="Contact.id")
-    __table_args__ = (CheckConstraint(CustomerStatus.check_sql("status"), name="status"),)
+    __table_args__ = (
+        CheckConstraint(CustomerStatus.check_sql("status"), name="status"),
+        # Performance (migration 0003): contains-filters and search on PostgreSQL.
+        Index("ix_customer_name_trgm", "name", postgresql_using="gin", postgresql_ops={"name": "gin_trgm_ops"}),
+    )
 
 
 class Contact(IdMixin, Base):

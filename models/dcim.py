@@ -4,7 +4,7 @@ from __future__ import annotations
 import datetime as dt
 from decimal import Decimal
 
-from sqlalchemy import Boolean, CheckConstraint, ForeignKey, Integer, Numeric, String, Text, UniqueConstraint
+from sqlalchemy import Boolean, CheckConstraint, ForeignKey, Index, Integer, Numeric, String, Text, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from .base import Base, IdMixin, Versioned
@@ -98,4 +98,6 @@ class Device(IdMixin, Versioned, Base):
         CheckConstraint("position IS NULL OR position >= 1", name="position"),
         CheckConstraint("face IS NULL OR " + Face.check_sql("face"), name="face"),
         CheckConstraint(DeviceStatus.check_sql("status"), name="status"),
+        # Performance (migration 0003): contains-filters and search on PostgreSQL.
+        Index("ix_device_name_trgm", "name", postgresql_using="gin", postgresql_ops={"name": "gin_trgm_ops"}),
     )

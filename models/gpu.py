@@ -4,7 +4,7 @@ from __future__ import annotations
 import datetime as dt
 from decimal import Decimal
 
-from sqlalchemy import Boolean, CheckConstraint, ForeignKey, Integer, String, UniqueConstraint
+from sqlalchemy import Boolean, CheckConstraint, ForeignKey, Index, Integer, String, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from .base import Base, IdMixin, Money, Versioned, utcnow
@@ -41,6 +41,9 @@ class GpuAsset(IdMixin, Versioned, Base):
         CheckConstraint("(device_id IS NULL) = (slot IS NULL)", name="slot_with_device"),
         CheckConstraint("slot IS NULL OR slot >= 1", name="slot_positive"),
         CheckConstraint("depreciation_months > 0", name="depreciation"),
+        # Performance (migration 0003): the dashboard's fleet count; contains-filters on PostgreSQL.
+        Index("ix_gpu_asset_model_state", "gpu_model_id", "state"),
+        Index("ix_gpu_asset_serial_trgm", "serial", postgresql_using="gin", postgresql_ops={"serial": "gin_trgm_ops"}),
     )
 
 
