@@ -158,7 +158,7 @@ ZH.update({
     "%1 (%2) may not %3; this needs the role: %4": "%1（%2）无权%3；需要角色：%4",
     "%1 (dry run, nothing written): would create %2 line(s) on %3 new and %4 existing draft statement(s).":
         "%1（试算，未写入）：将在 %3 张新账单和 %4 张已有草稿账单上生成 %2 条明细。",
-    "%1 (%2 d)": "%1（%2 天）", "renewal drafted": "已起草续签", "%1 contract %2. The reason goes into the audit trail.": "%1合同 %2。原因将记入审计日志。",
+    "%1 (%2 d)": "%1（%2 天）", "renewal drafted": "已起草续签", "Red: within 30 days; orange: 60; yellow: 90; green: 180": "红色：30 天内；橙色：60 天内；黄色：90 天内；绿色：180 天内", "%1 contract %2. The reason goes into the audit trail.": "%1合同 %2。原因将记入审计日志。",
     "%1 draft #%2": "%1 草稿 #%2", "%1 line(s) held back: see the warnings.": "%1 条明细暂缓计费：见警告。",
     "%1 line(s) were billed by earlier runs.": "%1 条明细已在之前的运行中计费。", "%1 statement(s) issued.": "已开具 %1 张账单。",
     "%1: created %2 line(s) on %3 new and %4 existing draft statement(s).": "%1：已在 %3 张新账单和 %4 张已有草稿账单上生成 %2 条明细。",

@@ -176,7 +176,9 @@ class StatementPanel(QWidget):
                  self.tr("Period: %1").replace("%1", info.period),
                  self.tr("Status: %1").replace("%1", f"<b style='color:{colour}'>{choice_label(StatementStatus, info.status)}</b>")]
         if info.issued_at:
-            facts.append(self.tr("Issued: %1").replace("%1", info.issued_at.strftime("%Y-%m-%d")))
+            from .tables import SHANGHAI
+            at = info.issued_at if info.issued_at.tzinfo else info.issued_at.replace(tzinfo=dt.timezone.utc)
+            facts.append(self.tr("Issued: %1").replace("%1", at.astimezone(SHANGHAI).strftime("%Y-%m-%d")))
         if info.fapiao_no:
             facts.append(self.tr("Fapiao no.: %1").replace("%1", info.fapiao_no))
         if info.original_number:

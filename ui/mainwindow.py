@@ -67,13 +67,14 @@ class DashboardPage(QWidget):
             self.layout_.addWidget(self.states)
             self.layout_.addStretch(1)
         self.due_box = QGroupBox(self.tr("Contracts due (within 180/90/60/30 days)"))
+        self.due_box.setToolTip(self.tr("Red: within 30 days; orange: 60; yellow: 90; green: 180"))
         self.due_box.setObjectName("dueBox")
         dv = QVBoxLayout(self.due_box)
         from PySide6.QtWidgets import QHeaderView, QTableWidget
-        self.due = QTableWidget(0, 4)
+        self.due = QTableWidget(0, 3)
         self.due.setObjectName("contractsDue")
-        self.due.setHorizontalHeaderLabels([self.tr("Alert"), self.tr("Contract"), self.tr("Ends"),
-                                            self.tr("Customer")])
+        self.due.setHorizontalHeaderLabels([self.tr("Contract"), self.tr("Ends"), self.tr("Customer")])
+        self.due.setHorizontalScrollBarPolicy(Qt.ScrollBarAlwaysOff)
         self.due.verticalHeader().setVisible(False)
         self.due.setEditTriggers(QTableWidget.NoEditTriggers)
         self.due.setSelectionBehavior(QTableWidget.SelectRows)
@@ -147,16 +148,17 @@ class DashboardPage(QWidget):
         self.due.setRowCount(len(rows))
         colours = {30: "#ffcdd2", 60: "#ffe0b2", 90: "#fff9c4", 180: "#e8f5e9"}
         for r, d in enumerate(rows):
-            cells = [self.tr("≤ %1 days").replace("%1", str(d.alert)), d.number,
+            cells = [d.number,
                      self.tr("%1 (%2 d)").replace("%1", d.end_date.isoformat()).replace("%2", str(d.days_left)),
                      d.customer_name]
             for c, text in enumerate(cells):
                 item = QTableWidgetItem(text)
                 item.setBackground(QBrush(QColor(colours.get(d.alert, "#ffffff"))))
-                item.setToolTip(" · ".join([d.number, d.customer_name, choice_label(ContractStatus, d.status)]
+                item.setToolTip(" · ".join([self.tr("≤ %1 days").replace("%1", str(d.alert)), d.number,
+                                            d.customer_name, choice_label(ContractStatus, d.status)]
                                            + ([self.tr("renewal drafted")] if d.renewed else [])))
                 self.due.setItem(r, c, item)
-        for c in range(3):
+        for c in range(2):
             self.due.resizeColumnToContents(c)
         self.due_box.setTitle(self.tr("Contracts due (within 180/90/60/30 days): %1").replace("%1", str(len(rows))))
 

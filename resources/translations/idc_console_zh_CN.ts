@@ -965,22 +965,17 @@
 <context>
     <name>DashboardPage</name>
     <message>
-        <location filename="../../ui/mainwindow.py" line="151"/>
+        <location filename="../../ui/mainwindow.py" line="152"/>
         <source>%1 (%2 d)</source>
         <translation>%1（%2 天）</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="116"/>
+        <location filename="../../ui/mainwindow.py" line="117"/>
         <source>Active contracts</source>
         <translation>生效合同</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="75"/>
-        <source>Alert</source>
-        <translation>提醒</translation>
-    </message>
-    <message>
-        <location filename="../../ui/mainwindow.py" line="75"/>
+        <location filename="../../ui/mainwindow.py" line="76"/>
         <source>Contract</source>
         <translation>合同</translation>
     </message>
@@ -990,7 +985,7 @@
         <translation>即将到期的合同（180/90/60/30 天内）</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="161"/>
+        <location filename="../../ui/mainwindow.py" line="163"/>
         <source>Contracts due (within 180/90/60/30 days): %1</source>
         <translation>即将到期的合同（180/90/60/30 天内）：%1</translation>
     </message>
@@ -1000,52 +995,57 @@
         <translation>客户</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="115"/>
+        <location filename="../../ui/mainwindow.py" line="116"/>
         <source>Customers</source>
         <translation>客户</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="113"/>
+        <location filename="../../ui/mainwindow.py" line="114"/>
         <source>Devices</source>
         <translation>设备</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="117"/>
+        <location filename="../../ui/mainwindow.py" line="118"/>
         <source>Ending in 30/60/90 days</source>
         <translation>30/60/90 天内到期</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="75"/>
+        <location filename="../../ui/mainwindow.py" line="76"/>
         <source>Ends</source>
         <translation>到期</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="131"/>
+        <location filename="../../ui/mainwindow.py" line="132"/>
         <source>GPU fleet by state: </source>
         <translation>GPU 按状态：</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="114"/>
+        <location filename="../../ui/mainwindow.py" line="115"/>
         <source>GPUs</source>
         <translation>GPU</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="112"/>
+        <location filename="../../ui/mainwindow.py" line="113"/>
         <source>Racks (leased)</source>
         <translation>机柜（已租）</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="111"/>
+        <location filename="../../ui/mainwindow.py" line="70"/>
+        <source>Red: within 30 days; orange: 60; yellow: 90; green: 180</source>
+        <translation>红色：30 天内；橙色：60 天内；黄色：90 天内；绿色：180 天内</translation>
+    </message>
+    <message>
+        <location filename="../../ui/mainwindow.py" line="112"/>
         <source>Sites</source>
         <translation>站点</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="157"/>
+        <location filename="../../ui/mainwindow.py" line="159"/>
         <source>renewal drafted</source>
         <translation>已起草续签</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="150"/>
+        <location filename="../../ui/mainwindow.py" line="157"/>
         <source>≤ %1 days</source>
         <translation>≤ %1 天</translation>
     </message>
@@ -1614,17 +1614,17 @@ Reason:</source>
         <translation>账单</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="454"/>
+        <location filename="../../ui/mainwindow.py" line="456"/>
         <source>Capacity of %1</source>
         <translation>%1 容量报告</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="377"/>
+        <location filename="../../ui/mainwindow.py" line="379"/>
         <source>Choose a rack in the list first</source>
         <translation>请先在列表中选择机柜</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="447"/>
+        <location filename="../../ui/mainwindow.py" line="449"/>
         <source>Choose a rack in the list first.</source>
         <translation>请先在列表中选择机柜。</translation>
     </message>
@@ -1633,7 +1633,7 @@ Reason:</source>
         <translation>合同</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="309"/>
+        <location filename="../../ui/mainwindow.py" line="311"/>
         <source>Coverage</source>
         <translation>区域覆盖</translation>
     </message>
@@ -1646,7 +1646,7 @@ Reason:</source>
         <translation>总览</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="500"/>
+        <location filename="../../ui/mainwindow.py" line="502"/>
         <source>Database: %1</source>
         <translation>数据库：%1</translation>
     </message>
@@ -1655,17 +1655,17 @@ Reason:</source>
         <translation>设备</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="357"/>
+        <location filename="../../ui/mainwindow.py" line="359"/>
         <source>Elevation</source>
         <translation>机柜立面</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="289"/>
+        <location filename="../../ui/mainwindow.py" line="291"/>
         <source>Fleet report PDF…</source>
         <translation>GPU 资产报告 PDF…</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="458"/>
+        <location filename="../../ui/mainwindow.py" line="460"/>
         <source>GPU fleet report</source>
         <translation>GPU 资产报告</translation>
     </message>
@@ -1674,42 +1674,42 @@ Reason:</source>
         <translation>GPU</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="234"/>
+        <location filename="../../ui/mainwindow.py" line="236"/>
         <source>IDC console</source>
         <translation>IDC 管理控制台</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="452"/>
+        <location filename="../../ui/mainwindow.py" line="454"/>
         <source>Rack sheet %1</source>
         <translation>机柜图 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="369"/>
+        <location filename="../../ui/mainwindow.py" line="371"/>
         <source>Rack sheet PDF…</source>
         <translation>机柜图 PDF…</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="447"/>
+        <location filename="../../ui/mainwindow.py" line="449"/>
         <source>Racks</source>
         <translation>机柜</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="361"/>
+        <location filename="../../ui/mainwindow.py" line="363"/>
         <source>Room</source>
         <translation>机房</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="473"/>
+        <location filename="../../ui/mainwindow.py" line="475"/>
         <source>Settings…</source>
         <translation>设置…</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="372"/>
+        <location filename="../../ui/mainwindow.py" line="374"/>
         <source>Site capacity PDF…</source>
         <translation>站点容量 PDF…</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="309"/>
+        <location filename="../../ui/mainwindow.py" line="311"/>
         <source>Site map</source>
         <translation>站点分布图</translation>
     </message>
@@ -1718,7 +1718,7 @@ Reason:</source>
         <translation>站点与覆盖</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="502"/>
+        <location filename="../../ui/mainwindow.py" line="504"/>
         <source>User: %1 (%2)</source>
         <translation>用户：%1（%2）</translation>
     </message>
@@ -2401,12 +2401,12 @@ Reason:</source>
 <context>
     <name>SearchDialog</name>
     <message>
-        <location filename="../../ui/mainwindow.py" line="185"/>
+        <location filename="../../ui/mainwindow.py" line="187"/>
         <source>Rack, device, GPU serial, customer, contract, statement…</source>
         <translation>机柜、设备、GPU 序列号、客户、合同、账单…</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="182"/>
+        <location filename="../../ui/mainwindow.py" line="184"/>
         <source>Search</source>
         <translation>搜索</translation>
     </message>

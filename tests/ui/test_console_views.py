@@ -195,3 +195,34 @@ def test_place_device_from_the_elevation_refused_then_accepted(qtbot, demo_db):
     with demo_db.session() as s:
         dev = s.execute(select(Device).where(Device.name == "UI-TEST-01")).scalar_one()
         assert (dev.rack_id, dev.face) == (rid, "front") and dev.position == unit
+
+
+def test_account_manager_reserves_but_cannot_place(qtbot, demo_db):
+    from models import RackReservation
+    from ui.mainwindow import MainWindow
+    lina = actor(demo_db, "lina")
+    window = MainWindow(demo_db, lina)
+    qtbot.addWidget(window)
+    window.show_page("racks")
+    rid = window.lists["racks"].model.id_at(0)
+    window.lists["racks"].select_record(rid)
+    panel = window.rack_panel
+    panel.load_rack(rid)
+    unit = max(panel.data().free_units("rear"))
+    menu = panel.menu_for(panel.scene_point("rear", unit + 0.5))
+    acts = {a.objectName(): a for a in menu.actions()}
+    assert not acts["placeDevice"].isEnabled() and "李娜" in acts["placeDevice"].toolTip()
+    assert acts["reserveUnit"].isEnabled()
+    acts["reserveUnit"].trigger()
+    dlg = window.rack_form
+    end = dlg.editors["end_date"]
+    end.setDate(QDate(2020, 1, 1))                          # ends before it starts: refused by the service
+    dlg.save()
+    assert dlg.result() == 0 and not dlg.errors["end_date"].isHidden()
+    end.setDate(end.minimumDate())                           # open-ended
+    dlg.editors["note"].setText("意向客户")
+    dlg.save()
+    assert dlg.result() == 1, dlg.message.text()
+    with demo_db.session() as s:
+        res = s.execute(select(RackReservation).where(RackReservation.note == "意向客户")).scalar_one()
+        assert (res.rack_id, res.face, res.u_from, res.u_to) == (rid, "rear", unit, unit)

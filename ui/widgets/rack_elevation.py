@@ -235,6 +235,7 @@ class RackElevationView(QGraphicsView):
         self._data: RackElevationData | None = None
         self.editable = True
         self.read_only_reason = ""
+        self.reserve_reason: str | None = None   # None: reserving follows `editable`
         self.blocks: dict[int, DeviceBlock] = {}
         self.ghosts: dict[int, DeviceBlock] = {}
         self._empty()
@@ -513,9 +514,12 @@ class RackElevationView(QGraphicsView):
             act = menu.addAction(text)
             act.setObjectName(name)
             act.triggered.connect(lambda _=False, s=slot: s())
-            if not self.editable:
+            # reserving is its own permission (account managers reserve but do not place devices)
+            reason = (self.reserve_reason if name.startswith("reserve") and self.reserve_reason is not None
+                      else (None if self.editable else self.read_only_reason))
+            if reason:
                 act.setEnabled(False)
-                act.setToolTip(self.read_only_reason)
+                act.setToolTip(reason)
         menu.setToolTipsVisible(True)
         return menu
 
@@ -541,9 +545,10 @@ class RackPanel(RackElevationView):
         self.actor = actor
         self.rack_id: int | None = None
         if actor is not None:
-            from app.auth import why_not
-            reason = why_not(actor, "manage_dcim")
+            from ui.dialogs import why_not_text
+            reason = why_not_text(actor, "manage_dcim")
             self.set_editable(reason is None, reason or "")
+            self.reserve_reason = why_not_text(actor, "reserve_racks") or ""
         self.deviceMoveRequested.connect(self._move)
 
     def load_rack(self, rack_id: int | None) -> None:
