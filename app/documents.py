@@ -576,6 +576,9 @@ def _value_text(v: Any) -> str:
     return text if len(text) <= _MAX_VALUE else text[:_MAX_VALUE - 1] + "…"
 
 
+_MAX_LINES = 14
+
+
 def _loads(text: str | None) -> dict:
     if not text:
         return {}
@@ -601,6 +604,9 @@ def changes_text(before: str | None, after: str | None) -> str:
             lines.append(f"{name}{_value_text(new)}")
         else:
             lines.append(f"{name}{_value_text(old)} → {_value_text(new)}")
+    if len(lines) > _MAX_LINES:  # a table row must fit on a page; the full values are in the export
+        hidden = len(lines) - (_MAX_LINES - 1)
+        lines = lines[:_MAX_LINES - 1] + [f"… (+{hidden} fields / 字段)"]
     return "\n".join(lines)
 
 
