@@ -30,6 +30,7 @@ from .validators import make_uscc
 
 DEMO_PASSWORD = "demo1234"
 SEED = 2026
+SWITCH_KW = Decimal("0.64")  # the InfiniBand switch each GPU rack gets on top
 
 DEMO_USERS = [
     ("admin", Role.ADMIN, "系统管理员"),
@@ -58,19 +59,19 @@ SUBSIDIARIES = [
 
 # subsidiary, code, name, region, address, lat, lon, power kW, rooms (name, cooling, racks, rack kW)
 SITES = [
-    ("FZ", "FZ-MW1", "福州马尾智算中心", "350105", "福州市马尾区快安大道66号", "26.0123", "119.4580", 6000,
+    ("FZ", "FZ-MW1", "福州马尾智算中心", "350105", "福州市马尾区快安大道66号", "26.0123", "119.4580", 1500,
      [("A1 液冷智算机房", Cooling.LIQUID, 24, 40), ("B1 风冷机房", Cooling.AIR, 40, 8)]),
-    ("FZ", "FZ-CS1", "福州仓山数据中心", "350104", "福州市仓山区金山大道618号", "26.0387", "119.2735", 3000,
+    ("FZ", "FZ-CS1", "福州仓山数据中心", "350104", "福州市仓山区金山大道618号", "26.0387", "119.2735", 400,
      [("1F 机房", Cooling.AIR, 36, 8)]),
-    ("BJ", "BJ-YZ1", "北京亦庄数据中心", "110115", "北京市大兴区亦庄经济开发区科创十三街", "39.7950", "116.5060", 5000,
+    ("BJ", "BJ-YZ1", "北京亦庄数据中心", "110115", "北京市大兴区亦庄经济开发区科创十三街", "39.7950", "116.5060", 800,
      [("M1 机房", Cooling.AIR, 40, 10), ("M2 机房", Cooling.AIR, 24, 12)]),
-    ("SH", "SH-ZJ1", "上海张江智算中心", "310115", "上海市浦东新区郭守敬路498号", "31.2035", "121.5910", 5000,
+    ("SH", "SH-ZJ1", "上海张江智算中心", "310115", "上海市浦东新区郭守敬路498号", "31.2035", "121.5910", 600,
      [("3F 智算机房", Cooling.AIR, 32, 15)]),
-    ("GZ", "GZ-HP1", "广州黄埔数据中心", "440112", "广州市黄埔区开创大道2515号", "23.1670", "113.4600", 4000,
+    ("GZ", "GZ-HP1", "广州黄埔数据中心", "440112", "广州市黄埔区开创大道2515号", "23.1670", "113.4600", 300,
      [("A 机房", Cooling.AIR, 30, 8)]),
-    ("SZ", "SZ-NS1", "深圳南山算力中心", "440305", "深圳市南山区留仙大道3370号", "22.5800", "113.9500", 3000,
+    ("SZ", "SZ-NS1", "深圳南山算力中心", "440305", "深圳市南山区留仙大道3370号", "22.5800", "113.9500", 300,
      [("5F 机房", Cooling.AIR, 24, 10)]),
-    ("HZ", "HZ-YH1", "杭州余杭数据中心", "330110", "杭州市余杭区仓前街道良睦路1399号", "30.2870", "119.9980", 3500,
+    ("HZ", "HZ-YH1", "杭州余杭数据中心", "330110", "杭州市余杭区仓前街道良睦路1399号", "30.2870", "119.9980", 400,
      [("B2 机房", Cooling.AIR, 30, 10)]),
 ]
 
@@ -271,11 +272,14 @@ def load_demo(db: Database, actor: Actor | None = None, *,
             ("supermicro-sys-421ge-tnrt", 3), ("asus-esc8000-rtx4090", 3), ("asus-esc8000-rtx5090", 3),
             ("huawei-atlas-800t-a2", 4), ("huawei-atlas-900-a3", 2),
         ]
-        big_rooms = [liquid] + [r for r in rooms if r.power_capacity_kw / max(1, len(racks_by_room[r.id])) >= 12]
+        big_rooms = [liquid] + [r for r in rooms if r is not liquid
+                                and r.power_capacity_kw / max(1, len(racks_by_room[r.id])) >= 12]
         slots = []  # (rack, next free U)
-        for room in big_rooms:
-            for rack in racks_by_room[room.id][:14]:
-                slots.append([rack, 1, Decimal(0)])
+        # Racks of the high-density rooms, one room after the other, so every such site gets servers.
+        for k in range(14):
+            for room in big_rooms:
+                if k < len(racks_by_room[room.id]):
+                    slots.append([racks_by_room[room.id][k], 1, Decimal(0)])
         servers = []
         n = 0
         for slug, count in fleet_plan:
@@ -285,7 +289,7 @@ def load_demo(db: Database, actor: Actor | None = None, *,
                 for slot in slots:
                     rack, pos, used_kw = slot
                     kw = Decimal(dtype.typical_power_w) / 1000
-                    if pos + dtype.u_height - 1 <= rack.u_height - 2 and used_kw + kw <= rack.power_capacity_kw:
+                    if pos + dtype.u_height - 1 <= rack.u_height - 2 and used_kw + kw + SWITCH_KW <= rack.power_capacity_kw:
                         break
                 else:
                     raise RuntimeError("demo layout ran out of rack space")

@@ -24,6 +24,11 @@ def contract_id(db, number):
         return s.execute(select(Contract.id).where(Contract.number == number)).scalar_one()
 
 
+def pending_contract_id(db):
+    with db.session() as s:
+        return s.execute(select(Contract.id).where(Contract.status == "pending_approval")).scalar_one()
+
+
 def wait_op(qtbot, op, timeout=30000):
     with qtbot.waitSignal(op.done, timeout=timeout):
         pass
@@ -61,7 +66,7 @@ def test_contract_create_refused_then_saved(qtbot, demo_db):
 
 def test_contract_lifecycle_offers_allowed_moves_and_approves(qtbot, demo_db):
     from ui.contracts import ContractsPage
-    cid = contract_id(demo_db, "FZ-2026-0014")             # pending approval in the demo
+    cid = pending_contract_id(demo_db)                       # the demo's contract awaiting approval
     lina = actor(demo_db, "lina")
     page = ContractsPage(demo_db, lina)
     qtbot.addWidget(page)
