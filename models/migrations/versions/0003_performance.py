@@ -45,6 +45,11 @@ def upgrade() -> None:
     else:
         for name, table, column in TRIGRAM:
             op.execute(f'CREATE INDEX {name} ON "{table}" ("{column}")')
+    # Statistics for the new indexes at once: without them SQLite's planner took the unanalysed
+    # (gpu_model_id, state) index for the GPU list and sorted all 400,000 rows for every page
+    # (456 ms instead of 2 ms), until the next ANALYZE.
+    for table in ("gpu_asset", "audit_event", "device", "customer"):
+        op.execute(f'ANALYZE "{table}"')
 
 
 def downgrade() -> None:
