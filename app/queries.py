@@ -241,8 +241,10 @@ _spec(ListSpec(
         Column("period", _("Period"), Statement.period, nullable=False),
         Column("kind", _("Kind"), Statement.kind, kind="choice", choices=StatementKind),
         Column("status", _("Status"), Statement.status, kind="choice", choices=StatementStatus),
-        Column("subtotal", _("Subtotal"), Statement.subtotal, align="right", kind="money"),
-        Column("tax", _("Tax"), Statement.tax, align="right", kind="money"),
+        # subtotal and tax are in the statement beside the list (and in the column chooser):
+        # the list shows the total without scrolling
+        Column("subtotal", _("Subtotal"), Statement.subtotal, align="right", kind="money", shown=False),
+        Column("tax", _("Tax"), Statement.tax, align="right", kind="money", shown=False),
         Column("total", _("Total"), Statement.total, align="right", kind="money"),
         Column("fapiao_no", _("Fapiao no."), Statement.fapiao_no, shown=False),
     ),

@@ -130,6 +130,9 @@ class StatementPanel(QWidget):
         hh = self.lines.horizontalHeader()
         for c in range(8):
             hh.setSectionResizeMode(c, QHeaderView.Stretch if c == 1 else QHeaderView.ResizeToContents)
+        # a narrow panel wraps the description onto more lines instead of clipping it to "…"
+        self.lines.setWordWrap(True)
+        self.lines.verticalHeader().setSectionResizeMode(QHeaderView.ResizeToContents)
         v.addWidget(self.lines, 1)
         self.totals = QLabel()
         self.totals.setObjectName("statementTotals")
@@ -347,6 +350,8 @@ class BillingPage(QWidget):
         lower.setStretchFactor(0, 2)
         lower.setStretchFactor(1, 3)
         lower.setSizes([520, 760])
+        from .listview import size_list_in_splitter
+        size_list_in_splitter(lower, self.list, 0, share=0.6, least=0.45)
         outer = QSplitter(Qt.Vertical)
         outer.setObjectName("billingSplit")
         outer.addWidget(self.result_box)

@@ -565,6 +565,10 @@ class ContractPanel(QWidget):
         for c in (0, 2, 3, 4):
             hh.setSectionResizeMode(c, QHeaderView.ResizeToContents)
         hh.setSectionResizeMode(1, QHeaderView.Stretch)
+        # a narrow panel wraps the description onto more lines instead of clipping it
+        self.items.setWordWrap(True)
+        self.items.verticalHeader().setSectionResizeMode(QHeaderView.ResizeToContents)
+        hh.setMinimumSectionSize(40)
         v.addWidget(self.items, 1)
         self.message = error_label("contractMessage")
         v.addWidget(self.message)
@@ -790,9 +794,11 @@ class ContractsPage(QSplitter):
         self.panel.opened.connect(self.open_new)
         self.addWidget(self.list)
         self.addWidget(self.panel)
-        self.setStretchFactor(0, 3)
-        self.setStretchFactor(1, 2)
+        self.setStretchFactor(0, 1)
+        self.setStretchFactor(1, 1)
         self.setSizes([830, 440])
+        from .listview import size_list_in_splitter
+        size_list_in_splitter(self, self.list, 0, share=0.58, least=0.45)
         self.list.view.selectionModel().selectionChanged.connect(lambda *_: self.follow())
         bus().changed.connect(self.on_changed)
 

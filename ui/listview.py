@@ -4,7 +4,7 @@ from __future__ import annotations
 import csv
 from pathlib import Path
 
-from PySide6.QtCore import QLocale, Qt, Signal
+from PySide6.QtCore import QEvent, QLocale, QObject, Qt, Signal
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import (QFileDialog, QHBoxLayout, QInputDialog, QLabel, QLineEdit, QMessageBox,
                                QToolBar, QVBoxLayout, QWidget)
@@ -308,3 +308,41 @@ class ListPage(QWidget):
 
 # list kind -> importexport kind
 IMPORT_KINDS = {"site": "sites", "rack": "racks", "device": "devices", "gpu": "gpus", "customer": "customers"}
+
+
+class _FirstShowSizes(QObject):
+    """On a splitter's first real show: the list gets the width its columns want, up to `share` of
+    the splitter (at least `least`), the panel the rest; the list's text columns shrink to fit."""
+
+    def __init__(self, splitter, page: "ListPage", index: int, share: float, least: float):
+        super().__init__(splitter)
+        self.splitter, self.page, self.index, self.share, self.least = splitter, page, index, share, least
+        splitter.installEventFilter(self)
+
+    def eventFilter(self, obj, event) -> bool:
+        if obj is self.splitter and event.type() in (QEvent.Show, QEvent.Resize) and self.splitter.isVisible() \
+                and self.splitter.width() > 400:
+            self.splitter.removeEventFilter(self)
+            from PySide6.QtCore import QTimer
+            QTimer.singleShot(0, self.apply)      # after the layout has given the splitter its size
+        return False
+
+    def apply(self) -> None:
+        sp = self.splitter
+        total = sum(sp.sizes()) or sp.width()
+        view = self.page.view
+        want = view.columns_width() + 12
+        width = int(min(max(want, self.least * total), self.share * total))
+        sizes = [0] * sp.count()
+        sizes[self.index] = width
+        others = [i for i in range(sp.count()) if i != self.index]
+        for i in others:
+            sizes[i] = (total - width) // len(others)
+        sp.setSizes(sizes)
+        if not view.has_saved_header():
+            view.fit_columns(width - 12)
+
+
+def size_list_in_splitter(splitter, page: "ListPage", index: int = 0, share: float = 0.6,
+                          least: float = 0.4) -> None:
+    _FirstShowSizes(splitter, page, index, share, least)

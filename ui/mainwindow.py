@@ -71,18 +71,21 @@ class DashboardPage(QWidget):
         self.due_box.setObjectName("dueBox")
         dv = QVBoxLayout(self.due_box)
         from PySide6.QtWidgets import QHeaderView, QTableWidget
-        self.due = QTableWidget(0, 3)
+        self.due = QTableWidget(0, 4)
         self.due.setObjectName("contractsDue")
-        self.due.setHorizontalHeaderLabels([self.tr("Contract"), self.tr("Ends"), self.tr("Customer")])
+        self.due.setHorizontalHeaderLabels([self.tr("Contract"), self.tr("Ends"), self.tr("Days"), self.tr("Customer")])
         self.due.setHorizontalScrollBarPolicy(Qt.ScrollBarAlwaysOff)
         self.due.verticalHeader().setVisible(False)
         self.due.setEditTriggers(QTableWidget.NoEditTriggers)
         self.due.setSelectionBehavior(QTableWidget.SelectRows)
         self.due.horizontalHeader().setStretchLastSection(True)
         self.due.setWordWrap(False)
+        self.due.horizontalHeader().setMinimumSectionSize(30)
         dv.addWidget(self.due)
-        self.due_box.setMinimumWidth(380)
+        self.due_box.setMinimumWidth(360)
         if self.charts is not None:     # charts on the left, the contracts due beside them
+            if hasattr(self.charts, "soonest"):
+                self.charts.soonest.hide()      # the list beside the charts shows them, with room
             row = QHBoxLayout()
             row.addWidget(self.charts, 5)
             row.addWidget(self.due_box, 2)
@@ -124,9 +127,9 @@ class DashboardPage(QWidget):
                 v = QVBoxLayout(box)
                 lbl = QLabel()
                 lbl.setObjectName(f"card_{key}")
-                lbl.setStyleSheet("font-size: 20pt; font-weight: bold;")
+                lbl.setStyleSheet("font-size: 16pt; font-weight: bold;")
                 v.addWidget(lbl)
-                self.cards.addWidget(box, i // 4, i % 4)
+                self.cards.addWidget(box, 0, i)       # one row: the charts get the height
                 self.labels[key] = lbl
             self.labels[key].setText(value)
         self.states.setText(self.tr("GPU fleet by state: ") + ", ".join(
@@ -148,17 +151,17 @@ class DashboardPage(QWidget):
         self.due.setRowCount(len(rows))
         colours = {30: "#ffcdd2", 60: "#ffe0b2", 90: "#fff9c4", 180: "#e8f5e9"}
         for r, d in enumerate(rows):
-            cells = [d.number,
-                     self.tr("%1 (%2 d)").replace("%1", d.end_date.isoformat()).replace("%2", str(d.days_left)),
-                     d.customer_name]
+            cells = [d.number, d.end_date.isoformat(), str(d.days_left), d.customer_name]
             for c, text in enumerate(cells):
                 item = QTableWidgetItem(text)
                 item.setBackground(QBrush(QColor(colours.get(d.alert, "#ffffff"))))
                 item.setToolTip(" · ".join([self.tr("≤ %1 days").replace("%1", str(d.alert)), d.number,
                                             d.customer_name, choice_label(ContractStatus, d.status)]
                                            + ([self.tr("renewal drafted")] if d.renewed else [])))
+                if c == 2:
+                    item.setTextAlignment(Qt.AlignRight | Qt.AlignVCenter)
                 self.due.setItem(r, c, item)
-        for c in range(2):
+        for c in range(3):
             self.due.resizeColumnToContents(c)
         self.due_box.setTitle(self.tr("Contracts due (within 180/90/60/30 days): %1").replace("%1", str(len(rows))))
 
@@ -256,10 +259,8 @@ class MainWindow(QMainWindow):
         self._shortcuts()
         self._status()
         geom = settings().get("window/geometry")
-        if geom and not geom.isEmpty():
-            self.restoreGeometry(geom)
-        else:
-            self.resize(1280, 800)
+        if not (geom and not geom.isEmpty() and self.restoreGeometry(geom)):
+            self.place_first_time()
         state = settings().get("window/state")
         if state and not state.isEmpty():
             self.restoreState(state)
@@ -272,6 +273,21 @@ class MainWindow(QMainWindow):
         self.poll.timeout.connect(self.check_head)
         self.poll.start()
         bus().changed.connect(self._own_change)
+
+    FIRST_START_FRACTION = 0.9
+
+    def place_first_time(self) -> None:
+        """No saved geometry: 90% of the screen's available area, centred (saved geometry wins)."""
+        from PySide6.QtGui import QGuiApplication
+        screen = self.screen() or QGuiApplication.primaryScreen()
+        if screen is None:
+            self.resize(1280, 800)
+            return
+        area = screen.availableGeometry()
+        w = int(area.width() * self.FIRST_START_FRACTION)
+        h = int(area.height() * self.FIRST_START_FRACTION)
+        self.resize(w, h)
+        self.move(area.x() + (area.width() - w) // 2, area.y() + (area.height() - h) // 2)
 
     def _make_page(self, pid: str, kind: str | None) -> QWidget:
         if pid == "dashboard":
@@ -495,7 +511,8 @@ class MainWindow(QMainWindow):
         self.act_refresh = sc(QKeySequence.Refresh, self.refresh_all, "actRefresh")
         self.act_retire = sc(QKeySequence.Delete, lambda: self._on_list("retire_selected"), "actRetire")
         for i in range(min(9, len(PAGES))):
-            sc(f"Ctrl+{i + 1}", lambda i=i: self.nav.setCurrentRow(i), f"actPage{i + 1}")
+            # triggered(bool checked) would land in a defaulted `i`: take the flag first
+            sc(f"Ctrl+{i + 1}", lambda _checked=False, i=i: self.nav.setCurrentRow(i), f"actPage{i + 1}")
 
     def _status(self) -> None:
         sb = self.statusBar()

@@ -24,6 +24,8 @@ SHANGHAI = ZoneInfo("Asia/Shanghai")
 ALIGN = {"left": Qt.AlignLeft | Qt.AlignVCenter, "right": Qt.AlignRight | Qt.AlignVCenter,
          "center": Qt.AlignCenter}
 WARRANTY_WARN_DAYS = 90
+# (background, text): expired is a darker red with dark red bold text, ending soon is amber
+WARRANTY_COLOURS = {"expired": ("#ef9a9a", "#b71c1c"), "ending": ("#ffe0b2", "#e65100")}
 
 
 def format_value(col: queries.Column, value) -> str:
@@ -148,19 +150,45 @@ class PagedTableModel(QAbstractTableModel):
         row = self.rows[index.row()]
         col = self.columns[index.column()]
         value = row[index.column() + 1]
+        if role == Qt.ToolTipRole and col.key == "warranty_end" and isinstance(value, dt.date):
+            state = self.warranty_state(value)
+            if state == "expired":
+                return self.tr("Warranty expired %1 (%2 days ago)").replace("%1", value.isoformat()).replace(
+                    "%2", str((self.today - value).days))
+            if state == "ending":
+                return self.tr("Warranty ends %1, in %2 days (highlighted within %3 days)").replace(
+                    "%1", value.isoformat()).replace("%2", str((value - self.today).days)).replace(
+                    "%3", str(WARRANTY_WARN_DAYS))
+            return format_value(col, value)
         if role in (Qt.DisplayRole, Qt.ToolTipRole):
             return format_value(col, value)
         if role == Qt.TextAlignmentRole:
             return int(ALIGN[col.align])
         if role == Qt.DecorationRole and col.kind == "choice" and col.choices is not None and value:
             return QColor(col.choices.colour(value))
-        if role == Qt.BackgroundRole and col.key == "warranty_end" and isinstance(value, dt.date):
-            if (value - self.today).days <= WARRANTY_WARN_DAYS:
-                return QBrush(QColor("#ffcdd2") if value < self.today else QColor("#ffe0b2"))
+        if role in (Qt.BackgroundRole, Qt.ForegroundRole) and col.key == "warranty_end" \
+                and isinstance(value, dt.date):
+            state = self.warranty_state(value)
+            if state is not None:
+                return QBrush(QColor(WARRANTY_COLOURS[state][0 if role == Qt.BackgroundRole else 1]))
+        if role == Qt.FontRole and col.key == "warranty_end" and isinstance(value, dt.date) \
+                and self.warranty_state(value) == "expired":
+            from PySide6.QtGui import QFont
+            f = QFont()
+            f.setBold(True)
+            return f
         if role == Qt.UserRole:
             return row[0]
         if role == Qt.UserRole + 1:
             return value
+        return None
+
+    def warranty_state(self, end: dt.date) -> str | None:
+        """'expired' (before today), 'ending' (within WARRANTY_WARN_DAYS) or None."""
+        if end < self.today:
+            return "expired"
+        if (end - self.today).days <= WARRANTY_WARN_DAYS:
+            return "ending"
         return None
 
     def flags(self, index):
@@ -235,6 +263,36 @@ class PagedTableView(QTableView):
         header.sectionResized.connect(self.save_header)
         header.sectionMoved.connect(self.save_header)
         header.sortIndicatorChanged.connect(self.save_header)
+
+    def has_saved_header(self) -> bool:
+        state = settings().header_state(self.model().spec.kind)
+        return bool(state and not state.isEmpty())
+
+    def columns_width(self) -> int:
+        """Width the visible columns want, with the frame and a vertical scroll bar."""
+        header = self.horizontalHeader()
+        cols = sum(header.sectionSize(i) for i in range(header.count()) if not header.isSectionHidden(i))
+        return cols + 2 * self.frameWidth() + self.verticalScrollBar().sizeHint().width()
+
+    def fit_columns(self, width: int, minimum: int = 90) -> None:
+        """Shrink the free-text columns (names, titles) so every visible column fits in `width`;
+        codes, states, dates and amounts keep their width. Cut text is elided and has a tooltip."""
+        header = self.horizontalHeader()
+        excess = self.columns_width() - width
+        if excess <= 0:
+            return
+        model = self.model()
+        text_cols = [i for i, c in enumerate(model.columns) if not header.isSectionHidden(i)
+                     and c.kind not in ("choice", "date", "datetime", "money", "decimal", "int", "bool")
+                     and i != header.logicalIndex(0) and header.sectionSize(i) > minimum]
+        spare = sum(header.sectionSize(i) - minimum for i in text_cols)
+        if spare <= 0:
+            return
+        header.blockSignals(True)      # a fit for this window size is not the user's choice: not saved
+        for i in text_cols:
+            cut = round(excess * (header.sectionSize(i) - minimum) / spare)
+            header.resizeSection(i, max(minimum, header.sectionSize(i) - cut))
+        header.blockSignals(False)
 
     def save_header(self, *_):
         settings().set_header_state(self.model().spec.kind, self.horizontalHeader().saveState())

@@ -6,9 +6,9 @@ GUI thread (through `ui.operations` when it is there) and then calls `set_data`.
 """
 from __future__ import annotations
 
-from PySide6.QtCharts import (QBarCategoryAxis, QBarSeries, QBarSet, QChart, QChartView,
-                              QHorizontalStackedBarSeries, QLineSeries, QValueAxis)
-from PySide6.QtCore import QCoreApplication, QMargins, Qt, Signal
+from PySide6.QtCharts import (QAbstractBarSeries, QBarCategoryAxis, QBarSeries, QBarSet, QChart, QChartView,
+                              QHorizontalBarSeries, QHorizontalStackedBarSeries, QLineSeries, QValueAxis)
+from PySide6.QtCore import QCoreApplication, QEvent, QMargins, QObject, QPointF, Qt, Signal
 from PySide6.QtGui import QColor, QFont, QPainter
 from PySide6.QtWidgets import (QFrame, QGridLayout, QGroupBox, QHBoxLayout, QLabel, QStackedWidget, QVBoxLayout,
                                QWidget)
@@ -24,7 +24,12 @@ def _choice(choices, value) -> str:
 
 
 class ChartBox(QGroupBox):
-    """A titled chart that shows a sentence instead when there is nothing to draw."""
+    """A titled chart that shows a sentence instead when there is nothing to draw.
+
+    `tip` (optional) maps a category index of the chart's category axis to a tooltip, so a short
+    site code on an axis shows the site's full name when the mouse rests on its bar or label.
+    `legend` is an optional row of colour swatches under the chart (full labels that never elide).
+    """
 
     def __init__(self, title: str, name: str, empty_text: str, parent=None):
         super().__init__(title, parent)
@@ -33,7 +38,7 @@ class ChartBox(QGroupBox):
         self.view = QChartView(self)
         self.view.setObjectName(name)
         self.view.setRenderHint(QPainter.Antialiasing)
-        self.view.setMinimumHeight(200)
+        self.view.setMinimumHeight(150)
         self.empty = QLabel(empty_text, self)
         self.empty.setObjectName(name + "Empty")
         self.empty.setAlignment(Qt.AlignCenter)
@@ -42,13 +47,69 @@ class ChartBox(QGroupBox):
         self.stack.addWidget(self.empty)
         lay = QVBoxLayout(self)
         lay.setContentsMargins(4, 4, 4, 4)
-        lay.addWidget(self.stack)
+        lay.addWidget(self.stack, 1)
+        self.legend = QWidget(self)
+        self.legend.setObjectName(name + "Legend")
+        self.legend_grid = QGridLayout(self.legend)
+        self.legend_grid.setContentsMargins(4, 0, 4, 0)
+        self.legend_grid.setHorizontalSpacing(12)
+        self.legend_grid.setVerticalSpacing(2)
+        self.legend.hide()
+        lay.addWidget(self.legend)
+        self.tip = None            # callable(value point) -> str, see class doc
+        self._legend_texts: list[str] = []
+        self.view.viewport().installEventFilter(self)
         self.set_chart(None)
+
+    def set_legend(self, entries: list[tuple[str, str]], columns: int = 4) -> None:
+        """A legend of (colour, label) in a grid under the chart; [] hides it."""
+        while self.legend_grid.count():
+            item = self.legend_grid.takeAt(0)
+            if item.layout() is not None:
+                item.layout().deleteLater()
+        for child in self.legend.findChildren(QLabel):
+            child.hide()
+            child.deleteLater()
+        self._legend_texts = [label for _c, label in entries]
+        for i, (colour, label) in enumerate(entries):
+            swatch = QLabel(self.legend)
+            swatch.setFixedSize(12, 12)
+            swatch.setStyleSheet(f"background: {colour}; border: 1px solid #9e9e9e;")
+            text = QLabel(label, self.legend)
+            text.setObjectName("legendLabel")
+            cell = QHBoxLayout()
+            cell.setSpacing(4)
+            cell.addWidget(swatch)
+            cell.addWidget(text)
+            cell.addStretch(1)
+            self.legend_grid.addLayout(cell, i // columns, i % columns)
+        self.legend.setVisible(bool(entries))
+
+    def legend_labels(self) -> list[str]:
+        return list(self._legend_texts)
+
+    def eventFilter(self, obj, event) -> bool:
+        if event.type() == QEvent.ToolTip and self.tip is not None and self.showing_chart:
+            from PySide6.QtWidgets import QToolTip
+            chart = self.view.chart()
+            series = chart.series()
+            if series:
+                scene = self.view.mapToScene(event.pos())
+                value = chart.mapToValue(chart.mapFromScene(scene), series[0])
+                text = self.tip(value)
+                if text:
+                    QToolTip.showText(event.globalPos(), text, self.view)
+                    return True
+            QToolTip.hideText()
+            return True
+        return super().eventFilter(obj, event)
 
     def set_chart(self, chart: QChart | None) -> None:
         old = self.view.chart()
         if chart is None:
             self.stack.setCurrentWidget(self.empty)
+            self.set_legend([])
+            self.tip = None
             chart = QChart()
         else:
             self.stack.setCurrentWidget(self.view)
@@ -78,14 +139,15 @@ class DashboardWidget(QWidget):
         self.revenue = ChartBox(self.tr("Revenue by month (issued statements, net of tax)"), "revenueChart",
                                 self.tr("No issued statements yet"), self)
         self.ending = self._ending_box()
+        # sites down the left of horizontal bars: a site code never has to share 40 px with its neighbours
         grid.addWidget(self.utilisation, 0, 0)
         grid.addWidget(self.power, 0, 1)
-        grid.addWidget(self.gpus, 1, 0)
-        grid.addWidget(self.ending, 1, 1)
-        grid.addWidget(self.revenue, 2, 0, 1, 2)
+        grid.addWidget(self.gpus, 1, 0, 1, 2)   # the fleet chart lists every GPU model: full width
+        grid.addWidget(self.revenue, 2, 0)
+        grid.addWidget(self.ending, 2, 1)
         grid.setRowStretch(0, 3)
-        grid.setRowStretch(1, 4)       # the fleet chart lists every GPU model
-        grid.setRowStretch(2, 3)
+        grid.setRowStretch(1, 4)
+        grid.setRowStretch(2, 2)
         grid.setColumnStretch(0, 1)
         grid.setColumnStretch(1, 1)
         self.set_data(None)
@@ -140,7 +202,7 @@ class DashboardWidget(QWidget):
             self.ending_labels[days].setText(QLocale_str(n))
         if d.ending_soon:
             rows = "".join(
-                f"<tr><td><a href='contract:{c.id}'>{c.number}</a></td><td>&nbsp;{_esc(c.customer_name)}</td>"
+                f"<tr><td><a href='contract:{c.id}'>{c.number}</a></td><td>&nbsp;{_esc(_elide(c.customer_name))}</td>"
                 f"<td align='right'>&nbsp;{c.end_date.isoformat()}</td>"
                 f"<td align='right'>&nbsp;{self.tr('%n day(s)', '', c.days_left)}</td></tr>"
                 for c in d.ending_soon)
@@ -174,51 +236,104 @@ class DashboardWidget(QWidget):
         series.attachAxis(x)
         series.attachAxis(y)
 
+    def _site_axis(self, chart: QChart, series, sites, x_max: float, x_title: str) -> None:
+        """Site codes down the left (first site at the top), values along the bottom."""
+        y = QBarCategoryAxis()
+        y.append([s.code for s in sites])
+        small = QFont(self.font())
+        small.setPointSizeF(max(6.0, small.pointSizeF() * 0.9))
+        y.setLabelsFont(small)
+        y.setTruncateLabels(False)
+        # a line of text per site, or Qt skips every other site code
+        from PySide6.QtGui import QFontMetrics
+        for box in (self.utilisation, self.power):
+            box.view.setMinimumHeight(max(150, len(sites) * (QFontMetrics(small).height() + 4) + 60))
+        x = QValueAxis()
+        x.setRange(0, max(x_max, 1.0))
+        x.setLabelFormat("%.0f")
+        x.setTitleText(x_title)
+        x.setLabelsFont(self.font())
+        x.setTitleFont(self.font())
+        x.applyNiceNumbers()
+        chart.addAxis(y, Qt.AlignLeft)
+        chart.addAxis(x, Qt.AlignBottom)
+        series.attachAxis(y)
+        series.attachAxis(x)
+
+    @staticmethod
+    def _category(value: QPointF, n: int) -> int | None:
+        i = round(value.y())
+        return i if 0 <= i < n and abs(value.y() - i) <= 0.5 else None
+
+    def _labels_when_they_fit(self, chart: QChart, series, n: int, per_category: int = 1) -> None:
+        """Value labels only while each bar is at least a line of text high."""
+        from PySide6.QtGui import QFontMetrics
+        line = QFontMetrics(self.font()).height()
+
+        def check(area):
+            series.setLabelsVisible(n > 0 and area.height() / n * 0.8 / per_category >= line)
+        chart.plotAreaChanged.connect(check)
+        check(chart.plotArea())
+
     def _utilisation_chart(self, d: DashboardData) -> QChart:
         chart = self._chart()
-        sites = [s for s in d.sites if s.units_total]
+        sites = list(reversed([s for s in d.sites if s.units_total]))    # first site at the top
         bars = QBarSet(self.tr("Units used (%)"))
         bars.setColor(QColor("#3f51b5"))
         for s in sites:
             bars.append(float(s.utilisation_pct))
-        series = QBarSeries()
+        series = QHorizontalBarSeries()
         series.append(bars)
-        series.setLabelsVisible(True)
         series.setLabelsFormat("@value%")
-        series.setLabelsPosition(QBarSeries.LabelsOutsideEnd)
-        bars.setLabelColor(QColor("#212121"))
+        high = max((float(s.utilisation_pct) for s in sites), default=0) > 85
+        series.setLabelsPosition(QAbstractBarSeries.LabelsInsideEnd if high else QAbstractBarSeries.LabelsOutsideEnd)
+        bars.setLabelColor(QColor("#ffffff" if high else "#212121"))
         chart.addSeries(series)
         chart.legend().setVisible(False)
-        self._axes(chart, series, [s.code for s in sites], 100.0, "%")
-        chart.axes(Qt.Vertical)[0].setRange(0, 100)
-        bars.hovered.connect(lambda on, i, sites=sites: self._tip(
-            on, self.tr("%1: %2 of %3 U used in %4 racks").replace("%1", sites[i].name)
-            .replace("%2", fmt_decimal(sites[i].units_used, 1)).replace("%3", str(sites[i].units_total))
-            .replace("%4", str(sites[i].racks))))
+        self._site_axis(chart, series, sites, 100.0, self.tr("Units used (%)"))
+        chart.axes(Qt.Horizontal)[0].setRange(0, 100)
+        self._labels_when_they_fit(chart, series, len(sites))
+
+        def tip(value, sites=sites):
+            i = self._category(value, len(sites))
+            if i is None:
+                return ""
+            s = sites[i]
+            return (f"{s.code} {s.name}\n" + self.tr("%1: %2 of %3 U used in %4 racks").replace("%1", s.name)
+                    .replace("%2", fmt_decimal(s.units_used, 1)).replace("%3", str(s.units_total))
+                    .replace("%4", str(s.racks)) + f" ({fmt_decimal(s.utilisation_pct, 1)}%)")
+        self.utilisation.tip = tip
         return chart
 
     def _power_chart(self, d: DashboardData) -> QChart:
         chart = self._chart()
+        sites = list(reversed(d.sites))
         used = QBarSet(self.tr("Typical draw"))
         used.setColor(QColor("#fb8c00"))
         cap = QBarSet(self.tr("Capacity"))
         cap.setColor(QColor("#90a4ae"))
         top = 0.0
-        for s in d.sites:
+        for s in sites:
             used.append(float(s.typical_draw_kw))
             cap.append(float(s.power_capacity_kw))
             top = max(top, float(s.typical_draw_kw), float(s.power_capacity_kw))
-        series = QBarSeries()
+        series = QHorizontalBarSeries()
         series.append(used)
         series.append(cap)
         chart.addSeries(series)
-        chart.legend().setAlignment(Qt.AlignBottom)
-        self._axes(chart, series, [s.code for s in d.sites], top * 1.05, "kW")
-        sites = d.sites
-        used.hovered.connect(lambda on, i: self._tip(on, self.tr("%1: %2 of %3 kW (%4%)").replace("%1", sites[i].name)
-                                                     .replace("%2", fmt_decimal(sites[i].typical_draw_kw))
-                                                     .replace("%3", fmt_decimal(sites[i].power_capacity_kw))
-                                                     .replace("%4", fmt_decimal(sites[i].power_pct, 1))))
+        chart.legend().setVisible(False)
+        self.power.set_legend([("#fb8c00", used.label()), ("#90a4ae", cap.label())], columns=2)
+        self._site_axis(chart, series, sites, top * 1.05, "kW")
+
+        def tip(value, sites=sites):
+            i = self._category(value, len(sites))
+            if i is None:
+                return ""
+            s = sites[i]
+            return (f"{s.code} {s.name}\n" + self.tr("%1: %2 of %3 kW (%4%)").replace("%1", s.name)
+                    .replace("%2", fmt_decimal(s.typical_draw_kw)).replace("%3", fmt_decimal(s.power_capacity_kw))
+                    .replace("%4", fmt_decimal(s.power_pct, 1)))
+        self.power.tip = tip
         return chart
 
     def _gpu_chart(self, d: DashboardData) -> QChart:
@@ -234,13 +349,28 @@ class DashboardWidget(QWidget):
             series.append(s)
         top = max(sum(d.gpu_count(m, st) for st in d.gpu_states) for m in models)
         chart.addSeries(series)
-        chart.legend().setAlignment(Qt.AlignBottom)
+        # the chart's own legend elides state names to "已…" when eight share one row: ours never does
+        chart.legend().setVisible(False)
+        self.gpus.set_legend([(GpuState.colour(st), _choice(GpuState, st)) for st in d.gpu_states],
+                             columns=min(8, max(4, len(d.gpu_states))))
+
+        def tip(value, models=models):
+            i = self._category(value, len(models))
+            if i is None:
+                return ""
+            m = models[i]
+            parts = [f"{_choice(GpuState, st)} {d.gpu_count(m, st)}" for st in d.gpu_states if d.gpu_count(m, st)]
+            return f"{m}: " + ", ".join(parts)
+        self.gpus.tip = tip
         y = QBarCategoryAxis()
         y.append([_short_model(m) for m in models])
         small = QFont(self.font())
         small.setPointSizeF(max(6.0, small.pointSizeF() * 0.85))
         y.setLabelsFont(small)
         y.setTruncateLabels(False)
+        # a line of the small font per model, or Qt skips every other model name
+        from PySide6.QtGui import QFontMetrics
+        self.gpus.view.setMinimumHeight(max(200, len(models) * (QFontMetrics(small).height() + 2) + 70))
         x = QValueAxis()
         x.setRange(0, max(top * 1.05, 1.0))
         x.setLabelFormat("%.0f")
@@ -275,8 +405,9 @@ class DashboardWidget(QWidget):
         x = QBarCategoryAxis()
         x.append([r.period for r in d.revenue])
         x.setLabelsFont(self.font())
-        lo, hi, ticks = nice_range(min(values + [0.0]), max(values + [0.0]))
+        lo, hi, ticks = nice_range(min(values + [0.0]), max(values + [0.0]), target_ticks=5)
         y = QValueAxis()
+        y.setTruncateLabels(False)
         y.setRange(lo, hi)
         y.setTickCount(ticks)
         y.setLabelFormat("%.0f")
@@ -328,6 +459,10 @@ def _short_model(name: str) -> str:
     if len(parts) >= 2 and parts[0] in ("RTX", "Ascend"):
         return " ".join(parts[:2])
     return " ".join(p for p in parts if p.upper() not in ("SXM", "PCIE", "OAM")) or name
+
+
+def _elide(text: str, n: int = 12) -> str:
+    return text if len(text) <= n else text[:n - 1] + "…"
 
 
 def _esc(text: str) -> str:
