@@ -150,6 +150,10 @@ ZH = {
 
 # contracts, billing, audit, rack forms, PDFs, dashboard (console views)
 ZH.update({
+    # real-window fixes: contracts due, warranty tooltips
+    "Days": "天数",
+    "Warranty expired %1 (%2 days ago)": "保修已于 %1 到期（%2 天前）",
+    "Warranty ends %1, in %2 days (highlighted within %3 days)": "保修将于 %1 到期，还剩 %2 天（%3 天内到期时标出）",
     "Billing starts at handover; empty = the contract's start": "计费自交付日开始；留空即合同开始日",
     "Expire %1? Its racks and GPUs are released to %2's end date.": "确定使 %1 到期？其机柜和 GPU 将按 %2 的合同结束日释放。",
     "Issue the period's drafts": "开具本期草稿账单",

@@ -351,7 +351,7 @@ class BillingPage(QWidget):
         lower.setStretchFactor(1, 3)
         lower.setSizes([520, 760])
         from .listview import size_list_in_splitter
-        size_list_in_splitter(lower, self.list, 0, share=0.6, least=0.45)
+        size_list_in_splitter(lower, self.list, 0, share=0.5, least=0.4)
         outer = QSplitter(Qt.Vertical)
         outer.setObjectName("billingSplit")
         outer.addWidget(self.result_box)

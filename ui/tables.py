@@ -245,6 +245,7 @@ class PagedTableView(QTableView):
             header.resizeSection(i, max(80, min(220, self.fontMetrics().horizontalAdvance(col.label) * 2 + 40)))
             self.setColumnHidden(i, not col.shown)
         state = settings().header_state(model.spec.kind)
+        self.restored = bool(state and not state.isEmpty())   # the user's own widths: never fitted
         if state and not state.isEmpty():
             header.restoreState(state)
         else:   # first time: fit the first window's contents, within reason
@@ -265,8 +266,8 @@ class PagedTableView(QTableView):
         header.sortIndicatorChanged.connect(self.save_header)
 
     def has_saved_header(self) -> bool:
-        state = settings().header_state(self.model().spec.kind)
-        return bool(state and not state.isEmpty())
+        """Widths came from the settings when the view was made (not just saved since by the layout)."""
+        return self.restored
 
     def columns_width(self) -> int:
         """Width the visible columns want, with the frame and a vertical scroll bar."""

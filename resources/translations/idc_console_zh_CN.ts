@@ -140,177 +140,177 @@
 <context>
     <name>BillingPage</name>
     <message>
-        <location filename="../../ui/billing.py" line="397"/>
+        <location filename="../../ui/billing.py" line="404"/>
         <source>%1 (dry run, nothing written): would create %2 line(s) on %3 new and %4 existing draft statement(s).</source>
         <translation>%1（试算，未写入）：将在 %3 张新账单和 %4 张已有草稿账单上生成 %2 条明细。</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="407"/>
+        <location filename="../../ui/billing.py" line="414"/>
         <source>%1 line(s) held back: see the warnings.</source>
         <translation>%1 条明细暂缓计费：见警告。</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="405"/>
+        <location filename="../../ui/billing.py" line="412"/>
         <source>%1 line(s) were billed by earlier runs.</source>
         <translation>%1 条明细已在之前的运行中计费。</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="435"/>
+        <location filename="../../ui/billing.py" line="442"/>
         <source>%1 statement(s) issued.</source>
         <translation>已开具 %1 张账单。</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="399"/>
+        <location filename="../../ui/billing.py" line="406"/>
         <source>%1: created %2 line(s) on %3 new and %4 existing draft statement(s).</source>
         <translation>%1：已在 %3 张新账单和 %4 张已有草稿账单上生成 %2 条明细。</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="395"/>
+        <location filename="../../ui/billing.py" line="402"/>
         <source>%1: nothing to bill.</source>
         <translation>%1：没有需要计费的项目。</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="393"/>
+        <location filename="../../ui/billing.py" line="400"/>
         <source>%1: nothing to bill; every line already exists (%2 from earlier runs).</source>
         <translation>%1：没有需要计费的项目；所有明细均已存在（之前运行生成 %2 条）。</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="374"/>
+        <location filename="../../ui/billing.py" line="381"/>
         <source>Billing %1…</source>
         <translation>正在计费 %1…</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="391"/>
+        <location filename="../../ui/billing.py" line="398"/>
         <source>Billing run %1 cancelled; nothing was written.</source>
         <translation>%1 计费已取消，未写入任何数据。</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="319"/>
+        <location filename="../../ui/billing.py" line="324"/>
         <source>Choose a month and press Dry run to see what a run would bill.</source>
         <translation>选择月份并点击“试算”，查看本次将计费的内容。</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="325"/>
+        <location filename="../../ui/billing.py" line="330"/>
         <source>Customer</source>
         <translation>客户</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="303"/>
+        <location filename="../../ui/billing.py" line="308"/>
         <source>Dry run</source>
         <translation>试算</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="374"/>
+        <location filename="../../ui/billing.py" line="381"/>
         <source>Dry run for %1…</source>
         <translation>正在试算 %1…</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="449"/>
+        <location filename="../../ui/billing.py" line="456"/>
         <source>Excel (*.xlsx);;CSV (*.csv)</source>
         <translation>Excel (*.xlsx);;CSV (*.csv)</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="448"/>
+        <location filename="../../ui/billing.py" line="455"/>
         <source>Export statements</source>
         <translation>导出账单</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="307"/>
+        <location filename="../../ui/billing.py" line="312"/>
         <source>Export statements…</source>
         <translation>导出账单…</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="462"/>
+        <location filename="../../ui/billing.py" line="469"/>
         <source>Exporting…</source>
         <translation>正在导出…</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="425"/>
+        <location filename="../../ui/billing.py" line="432"/>
         <source>Issue every draft statement of %1? Issued statements take their numbers and never change.</source>
         <translation>开具 %1 的全部草稿账单？开具后的账单将获得编号且不可再修改。</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="424"/>
+        <location filename="../../ui/billing.py" line="431"/>
         <source>Issue statements</source>
         <translation>开具账单</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="306"/>
+        <location filename="../../ui/billing.py" line="311"/>
         <source>Issue the period's drafts</source>
         <translation>开具本期草稿账单</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="409"/>
+        <location filename="../../ui/billing.py" line="416"/>
         <source>Issued %1: %2</source>
         <translation>已开具 %1 张：%2</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="441"/>
+        <location filename="../../ui/billing.py" line="448"/>
         <source>Issuing…</source>
         <translation>正在开具…</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="325"/>
+        <location filename="../../ui/billing.py" line="330"/>
         <source>Lines</source>
         <translation>明细数</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="420"/>
+        <location filename="../../ui/billing.py" line="427"/>
         <source>No warnings: meters and leases are complete.</source>
         <translation>无警告：电表读数和租赁记录完整。</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="326"/>
+        <location filename="../../ui/billing.py" line="331"/>
         <source>Number</source>
         <translation>编号</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="293"/>
+        <location filename="../../ui/billing.py" line="298"/>
         <source>Period</source>
         <translation>账期</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="304"/>
+        <location filename="../../ui/billing.py" line="309"/>
         <source>Run</source>
         <translation>计费</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="305"/>
+        <location filename="../../ui/billing.py" line="310"/>
         <source>Run and issue</source>
         <translation>计费并开具</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="317"/>
+        <location filename="../../ui/billing.py" line="322"/>
         <source>Run result</source>
         <translation>运行结果</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="325"/>
+        <location filename="../../ui/billing.py" line="330"/>
         <source>Subsidiary</source>
         <translation>子公司</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="325"/>
+        <location filename="../../ui/billing.py" line="330"/>
         <source>Subtotal</source>
         <translation>小计</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="402"/>
+        <location filename="../../ui/billing.py" line="409"/>
         <source>Subtotal %1 + tax %2 = %3.</source>
         <translation>小计 %1 + 税额 %2 = %3。</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="326"/>
+        <location filename="../../ui/billing.py" line="331"/>
         <source>Tax</source>
         <translation>税额</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="384"/>
+        <location filename="../../ui/billing.py" line="391"/>
         <source>The operation failed: %1</source>
         <translation>操作失败：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="326"/>
+        <location filename="../../ui/billing.py" line="331"/>
         <source>Total</source>
         <translation>合计</translation>
     </message>
@@ -591,12 +591,12 @@
 <context>
     <name>ContractPanel</name>
     <message>
-        <location filename="../../ui/contracts.py" line="663"/>
+        <location filename="../../ui/contracts.py" line="667"/>
         <source>%1 contract %2. The reason goes into the audit trail.</source>
         <translation>%1合同 %2。原因将记入审计日志。</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="748"/>
+        <location filename="../../ui/contracts.py" line="752"/>
         <source>A new revision takes over on its effective date; edit its items, then submit it.</source>
         <translation>新版本自生效日起取代原合同；请修改条目后提交审批。</translation>
     </message>
@@ -605,17 +605,17 @@
         <translation>生效</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="672"/>
+        <location filename="../../ui/contracts.py" line="676"/>
         <source>Activate %1? Its racks and GPUs are leased to %2 now.</source>
         <translation>确定生效 %1？其机柜和 GPU 将立即租给 %2。</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="747"/>
+        <location filename="../../ui/contracts.py" line="751"/>
         <source>Amend %1</source>
         <translation>变更 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="585"/>
+        <location filename="../../ui/contracts.py" line="589"/>
         <source>Amend…</source>
         <translation>变更…</translation>
     </message>
@@ -624,22 +624,22 @@
         <translation>批准</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="674"/>
+        <location filename="../../ui/contracts.py" line="678"/>
         <source>Approve %1 for %2?</source>
         <translation>确定批准 %2 的合同 %1？</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="727"/>
+        <location filename="../../ui/contracts.py" line="731"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="700"/>
+        <location filename="../../ui/contracts.py" line="704"/>
         <source>Changed by someone else</source>
         <translation>记录已被他人修改</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="610"/>
+        <location filename="../../ui/contracts.py" line="614"/>
         <source>Chinese</source>
         <translation>中文</translation>
     </message>
@@ -649,12 +649,12 @@
         <translation>请选择合同</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="770"/>
+        <location filename="../../ui/contracts.py" line="774"/>
         <source>Contract %1</source>
         <translation>合同 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="607"/>
+        <location filename="../../ui/contracts.py" line="611"/>
         <source>Customer: %1</source>
         <translation>客户：%1</translation>
     </message>
@@ -664,22 +664,22 @@
         <translation>描述</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="581"/>
+        <location filename="../../ui/contracts.py" line="585"/>
         <source>Edit draft…</source>
         <translation>编辑草稿…</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="749"/>
+        <location filename="../../ui/contracts.py" line="753"/>
         <source>Effective date</source>
         <translation>生效日期</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="724"/>
+        <location filename="../../ui/contracts.py" line="728"/>
         <source>End</source>
         <translation>结束</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="610"/>
+        <location filename="../../ui/contracts.py" line="614"/>
         <source>English</source>
         <translation>英文</translation>
     </message>
@@ -688,7 +688,7 @@
         <translation>到期</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="673"/>
+        <location filename="../../ui/contracts.py" line="677"/>
         <source>Expire %1? Its racks and GPUs are released to %2's end date.</source>
         <translation>确定使 %1 到期？其机柜和 GPU 将按 %2 的合同结束日释放。</translation>
     </message>
@@ -698,12 +698,12 @@
         <translation>类型</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="610"/>
+        <location filename="../../ui/contracts.py" line="614"/>
         <source>Language: %1</source>
         <translation>语言：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="666"/>
+        <location filename="../../ui/contracts.py" line="670"/>
         <source>Last day of service</source>
         <translation>服务最后一天</translation>
     </message>
@@ -713,7 +713,7 @@
         <translation>价格</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="586"/>
+        <location filename="../../ui/contracts.py" line="590"/>
         <source>Print / PDF…</source>
         <translation>打印 / PDF…</translation>
     </message>
@@ -727,27 +727,27 @@
         <translation>驳回…</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="701"/>
+        <location filename="../../ui/contracts.py" line="705"/>
         <source>Reload the contract now?</source>
         <translation>现在重新加载合同？</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="726"/>
+        <location filename="../../ui/contracts.py" line="730"/>
         <source>Renew</source>
         <translation>续签</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="719"/>
+        <location filename="../../ui/contracts.py" line="723"/>
         <source>Renew %1</source>
         <translation>续签 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="617"/>
+        <location filename="../../ui/contracts.py" line="621"/>
         <source>Renews %1</source>
         <translation>续签自 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="584"/>
+        <location filename="../../ui/contracts.py" line="588"/>
         <source>Renew…</source>
         <translation>续签…</translation>
     </message>
@@ -756,7 +756,7 @@
         <translation>恢复</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="613"/>
+        <location filename="../../ui/contracts.py" line="617"/>
         <source>Revision %1, effective %2</source>
         <translation>第 %1 版，%2 生效</translation>
     </message>
@@ -766,12 +766,12 @@
         <translation>服务开始</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="723"/>
+        <location filename="../../ui/contracts.py" line="727"/>
         <source>Start</source>
         <translation>开始</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="608"/>
+        <location filename="../../ui/contracts.py" line="612"/>
         <source>Status: %1</source>
         <translation>状态：%1</translation>
     </message>
@@ -784,7 +784,7 @@
         <translation>暂停…</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="609"/>
+        <location filename="../../ui/contracts.py" line="613"/>
         <source>Term: %1 – %2</source>
         <translation>期限：%1 至 %2</translation>
     </message>
@@ -793,12 +793,12 @@
         <translation>终止…</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="710"/>
+        <location filename="../../ui/contracts.py" line="714"/>
         <source>The operation failed: %1</source>
         <translation>操作失败：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="694"/>
+        <location filename="../../ui/contracts.py" line="698"/>
         <source>Updating the contract…</source>
         <translation>正在更新合同…</translation>
     </message>
@@ -806,7 +806,7 @@
 <context>
     <name>ContractsPage</name>
     <message>
-        <location filename="../../ui/contracts.py" line="783"/>
+        <location filename="../../ui/contracts.py" line="787"/>
         <source>New contract…</source>
         <translation>新建合同…</translation>
     </message>
@@ -852,112 +852,112 @@
 <context>
     <name>DashboardCharts</name>
     <message>
-        <location filename="../../ui/widgets/charts.py" line="195"/>
+        <location filename="../../ui/widgets/charts.py" line="302"/>
         <source>%1: %2 of %3 U used in %4 racks</source>
         <translation>%1：%4 个机柜共 %3 U，已用 %2 U</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/charts.py" line="218"/>
+        <location filename="../../ui/widgets/charts.py" line="333"/>
         <source>%1: %2 of %3 kW (%4%)</source>
         <translation>%1：%2 / %3 kW（%4%）</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/charts.py" line="298"/>
+        <location filename="../../ui/widgets/charts.py" line="429"/>
         <source>%1: ¥%2 net, ¥%3 with tax</source>
         <translation>%1：不含税 ¥%2，含税 ¥%3</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../ui/widgets/charts.py" line="145"/>
+        <location filename="../../ui/widgets/charts.py" line="207"/>
         <source>%n day(s)</source>
         <translation><numerusform>%n 天</numerusform></translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/charts.py" line="283"/>
+        <location filename="../../ui/widgets/charts.py" line="414"/>
         <source>CNY</source>
         <translation>元</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/charts.py" line="204"/>
+        <location filename="../../ui/widgets/charts.py" line="313"/>
         <source>Capacity</source>
         <translation>容量</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/charts.py" line="94"/>
+        <location filename="../../ui/widgets/charts.py" line="156"/>
         <source>Contracts ending</source>
         <translation>即将到期的合同</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/charts.py" line="77"/>
+        <location filename="../../ui/widgets/charts.py" line="138"/>
         <source>GPU fleet by model and state</source>
         <translation>GPU 按型号和状态</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/charts.py" line="247"/>
+        <location filename="../../ui/widgets/charts.py" line="377"/>
         <source>GPUs</source>
         <translation>GPU</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/charts.py" line="261"/>
+        <location filename="../../ui/widgets/charts.py" line="391"/>
         <source>Net revenue (CNY)</source>
         <translation>不含税收入（元）</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/charts.py" line="77"/>
+        <location filename="../../ui/widgets/charts.py" line="138"/>
         <source>No GPUs yet</source>
         <translation>暂无 GPU</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/charts.py" line="79"/>
+        <location filename="../../ui/widgets/charts.py" line="140"/>
         <source>No issued statements yet</source>
         <translation>暂无已开具账单</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/charts.py" line="149"/>
+        <location filename="../../ui/widgets/charts.py" line="211"/>
         <source>No live contract ends within 90 days.</source>
         <translation>90 天内没有到期的生效合同。</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/charts.py" line="74"/>
+        <location filename="../../ui/widgets/charts.py" line="135"/>
         <source>No racks yet</source>
         <translation>暂无机柜</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/charts.py" line="76"/>
+        <location filename="../../ui/widgets/charts.py" line="137"/>
         <source>No sites yet</source>
         <translation>暂无站点</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/charts.py" line="75"/>
+        <location filename="../../ui/widgets/charts.py" line="136"/>
         <source>Power: typical draw against capacity per site (kW)</source>
         <translation>各站点典型功耗与容量（kW）</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/charts.py" line="73"/>
+        <location filename="../../ui/widgets/charts.py" line="134"/>
         <source>Rack utilisation per site</source>
         <translation>各站点机柜使用率</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/charts.py" line="78"/>
+        <location filename="../../ui/widgets/charts.py" line="139"/>
         <source>Revenue by month (issued statements, net of tax)</source>
         <translation>月度收入（已开具账单，不含税）</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/charts.py" line="147"/>
+        <location filename="../../ui/widgets/charts.py" line="209"/>
         <source>Soonest</source>
         <translation>最近到期</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/charts.py" line="202"/>
+        <location filename="../../ui/widgets/charts.py" line="311"/>
         <source>Typical draw</source>
         <translation>典型功耗</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/charts.py" line="180"/>
+        <location filename="../../ui/widgets/charts.py" line="281"/>
         <source>Units used (%)</source>
         <translation>已用 U 位（%）</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/charts.py" line="112"/>
+        <location filename="../../ui/widgets/charts.py" line="174"/>
         <source>within %1 days</source>
         <translation>%1 天内</translation>
     </message>
@@ -965,12 +965,7 @@
 <context>
     <name>DashboardPage</name>
     <message>
-        <location filename="../../ui/mainwindow.py" line="152"/>
-        <source>%1 (%2 d)</source>
-        <translation>%1（%2 天）</translation>
-    </message>
-    <message>
-        <location filename="../../ui/mainwindow.py" line="117"/>
+        <location filename="../../ui/mainwindow.py" line="120"/>
         <source>Active contracts</source>
         <translation>生效合同</translation>
     </message>
@@ -985,7 +980,7 @@
         <translation>即将到期的合同（180/90/60/30 天内）</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="163"/>
+        <location filename="../../ui/mainwindow.py" line="166"/>
         <source>Contracts due (within 180/90/60/30 days): %1</source>
         <translation>即将到期的合同（180/90/60/30 天内）：%1</translation>
     </message>
@@ -995,17 +990,22 @@
         <translation>客户</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="116"/>
+        <location filename="../../ui/mainwindow.py" line="119"/>
         <source>Customers</source>
         <translation>客户</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="114"/>
+        <location filename="../../ui/mainwindow.py" line="76"/>
+        <source>Days</source>
+        <translation>天数</translation>
+    </message>
+    <message>
+        <location filename="../../ui/mainwindow.py" line="117"/>
         <source>Devices</source>
         <translation>设备</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="118"/>
+        <location filename="../../ui/mainwindow.py" line="121"/>
         <source>Ending in 30/60/90 days</source>
         <translation>30/60/90 天内到期</translation>
     </message>
@@ -1015,17 +1015,17 @@
         <translation>到期</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="132"/>
+        <location filename="../../ui/mainwindow.py" line="135"/>
         <source>GPU fleet by state: </source>
         <translation>GPU 按状态：</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="115"/>
+        <location filename="../../ui/mainwindow.py" line="118"/>
         <source>GPUs</source>
         <translation>GPU</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="113"/>
+        <location filename="../../ui/mainwindow.py" line="116"/>
         <source>Racks (leased)</source>
         <translation>机柜（已租）</translation>
     </message>
@@ -1035,17 +1035,17 @@
         <translation>红色：30 天内；橙色：60 天内；黄色：90 天内；绿色：180 天内</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="112"/>
+        <location filename="../../ui/mainwindow.py" line="115"/>
         <source>Sites</source>
         <translation>站点</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="159"/>
+        <location filename="../../ui/mainwindow.py" line="160"/>
         <source>renewal drafted</source>
         <translation>已起草续签</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="157"/>
+        <location filename="../../ui/mainwindow.py" line="158"/>
         <source>≤ %1 days</source>
         <translation>≤ %1 天</translation>
     </message>
@@ -1053,112 +1053,112 @@
 <context>
     <name>DashboardWidget</name>
     <message>
-        <location filename="../../ui/widgets/charts.py" line="195"/>
+        <location filename="../../ui/widgets/charts.py" line="302"/>
         <source>%1: %2 of %3 U used in %4 racks</source>
         <translation>%1：%4 个机柜共 %3 U，已用 %2 U</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/charts.py" line="218"/>
+        <location filename="../../ui/widgets/charts.py" line="333"/>
         <source>%1: %2 of %3 kW (%4%)</source>
         <translation>%1：%2 / %3 kW（%4%）</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/charts.py" line="298"/>
+        <location filename="../../ui/widgets/charts.py" line="429"/>
         <source>%1: ¥%2 net, ¥%3 with tax</source>
         <translation>%1：不含税 ¥%2，含税 ¥%3</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../ui/widgets/charts.py" line="145"/>
+        <location filename="../../ui/widgets/charts.py" line="207"/>
         <source>%n day(s)</source>
         <translation><numerusform>%n 天</numerusform></translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/charts.py" line="283"/>
+        <location filename="../../ui/widgets/charts.py" line="414"/>
         <source>CNY</source>
         <translation>元</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/charts.py" line="204"/>
+        <location filename="../../ui/widgets/charts.py" line="313"/>
         <source>Capacity</source>
         <translation>容量</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/charts.py" line="94"/>
+        <location filename="../../ui/widgets/charts.py" line="156"/>
         <source>Contracts ending</source>
         <translation>即将到期的合同</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/charts.py" line="77"/>
+        <location filename="../../ui/widgets/charts.py" line="138"/>
         <source>GPU fleet by model and state</source>
         <translation>GPU 按型号和状态</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/charts.py" line="247"/>
+        <location filename="../../ui/widgets/charts.py" line="377"/>
         <source>GPUs</source>
         <translation>GPU</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/charts.py" line="261"/>
+        <location filename="../../ui/widgets/charts.py" line="391"/>
         <source>Net revenue (CNY)</source>
         <translation>不含税收入（元）</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/charts.py" line="77"/>
+        <location filename="../../ui/widgets/charts.py" line="138"/>
         <source>No GPUs yet</source>
         <translation>暂无 GPU</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/charts.py" line="79"/>
+        <location filename="../../ui/widgets/charts.py" line="140"/>
         <source>No issued statements yet</source>
         <translation>暂无已开具账单</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/charts.py" line="149"/>
+        <location filename="../../ui/widgets/charts.py" line="211"/>
         <source>No live contract ends within 90 days.</source>
         <translation>90 天内没有到期的生效合同。</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/charts.py" line="74"/>
+        <location filename="../../ui/widgets/charts.py" line="135"/>
         <source>No racks yet</source>
         <translation>暂无机柜</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/charts.py" line="76"/>
+        <location filename="../../ui/widgets/charts.py" line="137"/>
         <source>No sites yet</source>
         <translation>暂无站点</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/charts.py" line="75"/>
+        <location filename="../../ui/widgets/charts.py" line="136"/>
         <source>Power: typical draw against capacity per site (kW)</source>
         <translation>各站点典型功耗与容量（kW）</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/charts.py" line="73"/>
+        <location filename="../../ui/widgets/charts.py" line="134"/>
         <source>Rack utilisation per site</source>
         <translation>各站点机柜使用率</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/charts.py" line="78"/>
+        <location filename="../../ui/widgets/charts.py" line="139"/>
         <source>Revenue by month (issued statements, net of tax)</source>
         <translation>月度收入（已开具账单，不含税）</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/charts.py" line="147"/>
+        <location filename="../../ui/widgets/charts.py" line="209"/>
         <source>Soonest</source>
         <translation>最近到期</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/charts.py" line="202"/>
+        <location filename="../../ui/widgets/charts.py" line="311"/>
         <source>Typical draw</source>
         <translation>典型功耗</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/charts.py" line="180"/>
+        <location filename="../../ui/widgets/charts.py" line="281"/>
         <source>Units used (%)</source>
         <translation>已用 U 位（%）</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/charts.py" line="112"/>
+        <location filename="../../ui/widgets/charts.py" line="174"/>
         <source>within %1 days</source>
         <translation>%1 天内</translation>
     </message>
@@ -1614,17 +1614,17 @@ Reason:</source>
         <translation>账单</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="456"/>
+        <location filename="../../ui/mainwindow.py" line="472"/>
         <source>Capacity of %1</source>
         <translation>%1 容量报告</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="379"/>
+        <location filename="../../ui/mainwindow.py" line="395"/>
         <source>Choose a rack in the list first</source>
         <translation>请先在列表中选择机柜</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="449"/>
+        <location filename="../../ui/mainwindow.py" line="465"/>
         <source>Choose a rack in the list first.</source>
         <translation>请先在列表中选择机柜。</translation>
     </message>
@@ -1633,7 +1633,7 @@ Reason:</source>
         <translation>合同</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="311"/>
+        <location filename="../../ui/mainwindow.py" line="327"/>
         <source>Coverage</source>
         <translation>区域覆盖</translation>
     </message>
@@ -1646,7 +1646,7 @@ Reason:</source>
         <translation>总览</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="502"/>
+        <location filename="../../ui/mainwindow.py" line="519"/>
         <source>Database: %1</source>
         <translation>数据库：%1</translation>
     </message>
@@ -1655,17 +1655,17 @@ Reason:</source>
         <translation>设备</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="359"/>
+        <location filename="../../ui/mainwindow.py" line="375"/>
         <source>Elevation</source>
         <translation>机柜立面</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="291"/>
+        <location filename="../../ui/mainwindow.py" line="307"/>
         <source>Fleet report PDF…</source>
         <translation>GPU 资产报告 PDF…</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="460"/>
+        <location filename="../../ui/mainwindow.py" line="476"/>
         <source>GPU fleet report</source>
         <translation>GPU 资产报告</translation>
     </message>
@@ -1674,42 +1674,42 @@ Reason:</source>
         <translation>GPU</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="236"/>
+        <location filename="../../ui/mainwindow.py" line="239"/>
         <source>IDC console</source>
         <translation>IDC 管理控制台</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="454"/>
+        <location filename="../../ui/mainwindow.py" line="470"/>
         <source>Rack sheet %1</source>
         <translation>机柜图 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="371"/>
+        <location filename="../../ui/mainwindow.py" line="387"/>
         <source>Rack sheet PDF…</source>
         <translation>机柜图 PDF…</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="449"/>
+        <location filename="../../ui/mainwindow.py" line="465"/>
         <source>Racks</source>
         <translation>机柜</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="363"/>
+        <location filename="../../ui/mainwindow.py" line="379"/>
         <source>Room</source>
         <translation>机房</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="475"/>
+        <location filename="../../ui/mainwindow.py" line="491"/>
         <source>Settings…</source>
         <translation>设置…</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="374"/>
+        <location filename="../../ui/mainwindow.py" line="390"/>
         <source>Site capacity PDF…</source>
         <translation>站点容量 PDF…</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="311"/>
+        <location filename="../../ui/mainwindow.py" line="327"/>
         <source>Site map</source>
         <translation>站点分布图</translation>
     </message>
@@ -1718,7 +1718,7 @@ Reason:</source>
         <translation>站点与覆盖</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="504"/>
+        <location filename="../../ui/mainwindow.py" line="521"/>
         <source>User: %1 (%2)</source>
         <translation>用户：%1（%2）</translation>
     </message>
@@ -1738,6 +1738,19 @@ Reason:</source>
         <location filename="../../ui/operations.py" line="103"/>
         <source>Working…</source>
         <translation>处理中…</translation>
+    </message>
+</context>
+<context>
+    <name>PagedTableModel</name>
+    <message>
+        <location filename="../../ui/tables.py" line="159"/>
+        <source>Warranty ends %1, in %2 days (highlighted within %3 days)</source>
+        <translation>保修将于 %1 到期，还剩 %2 天（%3 天内到期时标出）</translation>
+    </message>
+    <message>
+        <location filename="../../ui/tables.py" line="156"/>
+        <source>Warranty expired %1 (%2 days ago)</source>
+        <translation>保修已于 %1 到期（%2 天前）</translation>
     </message>
 </context>
 <context>
@@ -1909,87 +1922,87 @@ Reason:</source>
 <context>
     <name>RackElevationView</name>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="360"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="361"/>
         <source>%1 · leased to %2</source>
         <translation>%1 · 租给 %2</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../ui/widgets/rack_elevation.py" line="377"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="378"/>
         <source>%n U free</source>
         <translation><numerusform>空闲 %n U</numerusform></translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="343"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="344"/>
         <source>Choose a rack to see its elevation</source>
         <translation>选择机柜以查看立面图</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="459"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="460"/>
         <source>Fleet</source>
         <translation>自有</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="371"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="372"/>
         <source>Front</source>
         <translation>前面</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="435"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="436"/>
         <source>Not mounted (0U or no position): %1</source>
         <translation>未上架（0U 或无位置）：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="490"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="491"/>
         <source>Open %1</source>
         <translation>打开 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="503"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="504"/>
         <source>Place a device at U%1 (%2)…</source>
         <translation>在 U%1（%2）放置设备…</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="448"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="449"/>
         <source>Power: %1 of %2 kW typical (%3%)</source>
         <translation>功率：典型 %1 / %2 kW（%3%）</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="371"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="372"/>
         <source>Rear</source>
         <translation>后面</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="505"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="506"/>
         <source>Reserve U%1 (%2)…</source>
         <translation>预留 U%1（%2）…</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="509"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="510"/>
         <source>Reserve the free block U%1–U%2 (%3)…</source>
         <translation>预留空闲区段 U%1–U%2（%3）…</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="408"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="409"/>
         <source>Reserved for %1, U%2–U%3, %4 to %5</source>
         <translation>为 %1 预留，U%2–U%3，%4 至 %5</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="411"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="412"/>
         <source>Reserved: %1</source>
         <translation>已预留：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="501"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="502"/>
         <source>front</source>
         <translation>前面</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="407"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="408"/>
         <source>open-ended</source>
         <translation>长期</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="501"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="502"/>
         <source>rear</source>
         <translation>后面</translation>
     </message>
@@ -1997,97 +2010,97 @@ Reason:</source>
 <context>
     <name>RackPanel</name>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="360"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="361"/>
         <source>%1 · leased to %2</source>
         <translation>%1 · 租给 %2</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../ui/widgets/rack_elevation.py" line="377"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="378"/>
         <source>%n U free</source>
         <translation><numerusform>空闲 %n U</numerusform></translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="343"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="344"/>
         <source>Choose a rack to see its elevation</source>
         <translation>选择机柜以查看立面图</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="459"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="460"/>
         <source>Fleet</source>
         <translation>自有</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="371"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="372"/>
         <source>Front</source>
         <translation>前面</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="582"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="587"/>
         <source>Move refused</source>
         <translation>移动被拒绝</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="435"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="436"/>
         <source>Not mounted (0U or no position): %1</source>
         <translation>未上架（0U 或无位置）：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="490"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="491"/>
         <source>Open %1</source>
         <translation>打开 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="503"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="504"/>
         <source>Place a device at U%1 (%2)…</source>
         <translation>在 U%1（%2）放置设备…</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="448"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="449"/>
         <source>Power: %1 of %2 kW typical (%3%)</source>
         <translation>功率：典型 %1 / %2 kW（%3%）</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="371"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="372"/>
         <source>Rear</source>
         <translation>后面</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="505"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="506"/>
         <source>Reserve U%1 (%2)…</source>
         <translation>预留 U%1（%2）…</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="509"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="510"/>
         <source>Reserve the free block U%1–U%2 (%3)…</source>
         <translation>预留空闲区段 U%1–U%2（%3）…</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="408"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="409"/>
         <source>Reserved for %1, U%2–U%3, %4 to %5</source>
         <translation>为 %1 预留，U%2–U%3，%4 至 %5</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="411"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="412"/>
         <source>Reserved: %1</source>
         <translation>已预留：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="569"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="574"/>
         <source>The move failed: %1</source>
         <translation>移动失败：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="501"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="502"/>
         <source>front</source>
         <translation>前面</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="407"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="408"/>
         <source>open-ended</source>
         <translation>长期</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="501"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="502"/>
         <source>rear</source>
         <translation>后面</translation>
     </message>
@@ -2401,12 +2414,12 @@ Reason:</source>
 <context>
     <name>SearchDialog</name>
     <message>
-        <location filename="../../ui/mainwindow.py" line="187"/>
+        <location filename="../../ui/mainwindow.py" line="190"/>
         <source>Rack, device, GPU serial, customer, contract, statement…</source>
         <translation>机柜、设备、GPU 序列号、客户、合同、账单…</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="184"/>
+        <location filename="../../ui/mainwindow.py" line="187"/>
         <source>Search</source>
         <translation>搜索</translation>
     </message>
@@ -2588,7 +2601,7 @@ Reason:</source>
 <context>
     <name>StatementPanel</name>
     <message>
-        <location filename="../../ui/billing.py" line="173"/>
+        <location filename="../../ui/billing.py" line="176"/>
         <source>%1 draft #%2</source>
         <translation>%1 草稿 #%2</translation>
     </message>
@@ -2608,32 +2621,32 @@ Reason:</source>
         <translation>合同</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="250"/>
+        <location filename="../../ui/billing.py" line="255"/>
         <source>Credit note</source>
         <translation>红字账单</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="250"/>
+        <location filename="../../ui/billing.py" line="255"/>
         <source>Credit note %1 issued for %2.</source>
         <translation>已开具红字账单 %1，金额 %2。</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="187"/>
+        <location filename="../../ui/billing.py" line="192"/>
         <source>Credit notes: %1</source>
         <translation>红字账单：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="144"/>
+        <location filename="../../ui/billing.py" line="147"/>
         <source>Credit note…</source>
         <translation>红字账单…</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="183"/>
+        <location filename="../../ui/billing.py" line="188"/>
         <source>Credits %1</source>
         <translation>冲销 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="175"/>
+        <location filename="../../ui/billing.py" line="178"/>
         <source>Customer: %1</source>
         <translation>客户：%1</translation>
     </message>
@@ -2643,37 +2656,37 @@ Reason:</source>
         <translation>描述</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="181"/>
+        <location filename="../../ui/billing.py" line="186"/>
         <source>Fapiao no.: %1</source>
         <translation>发票号：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="257"/>
+        <location filename="../../ui/billing.py" line="262"/>
         <source>Fapiao number</source>
         <translation>发票号</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="143"/>
+        <location filename="../../ui/billing.py" line="146"/>
         <source>Issue</source>
         <translation>开具</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="179"/>
+        <location filename="../../ui/billing.py" line="184"/>
         <source>Issued: %1</source>
         <translation>开具日期：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="232"/>
+        <location filename="../../ui/billing.py" line="237"/>
         <source>Issuing…</source>
         <translation>正在开具…</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="176"/>
+        <location filename="../../ui/billing.py" line="179"/>
         <source>Period: %1</source>
         <translation>账期：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="146"/>
+        <location filename="../../ui/billing.py" line="149"/>
         <source>Preview / Print PDF…</source>
         <translation>预览 / 打印 PDF…</translation>
     </message>
@@ -2683,27 +2696,27 @@ Reason:</source>
         <translation>数量</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="185"/>
+        <location filename="../../ui/billing.py" line="190"/>
         <source>Reason: %1</source>
         <translation>原因：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="145"/>
+        <location filename="../../ui/billing.py" line="148"/>
         <source>Record fapiao no.…</source>
         <translation>登记发票号…</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="279"/>
+        <location filename="../../ui/billing.py" line="284"/>
         <source>Statement %1</source>
         <translation>账单 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="177"/>
+        <location filename="../../ui/billing.py" line="180"/>
         <source>Status: %1</source>
         <translation>状态：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="194"/>
+        <location filename="../../ui/billing.py" line="199"/>
         <source>Subtotal %1 · Tax %2 · &lt;b&gt;Total %3&lt;/b&gt;&lt;br&gt;Amount in words: &lt;b&gt;%4&lt;/b&gt;</source>
         <translation>小计 %1 · 税额 %2 · &lt;b&gt;合计 %3&lt;/b&gt;&lt;br&gt;大写金额：&lt;b&gt;%4&lt;/b&gt;</translation>
     </message>
@@ -2718,12 +2731,12 @@ Reason:</source>
         <translation>税率</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="258"/>
+        <location filename="../../ui/billing.py" line="263"/>
         <source>The fapiao number issued for %1:</source>
         <translation>为 %1 开具的发票号：</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="214"/>
+        <location filename="../../ui/billing.py" line="219"/>
         <source>The operation failed: %1</source>
         <translation>操作失败：%1</translation>
     </message>
@@ -2738,7 +2751,7 @@ Reason:</source>
         <translation>单价</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="277"/>
+        <location filename="../../ui/billing.py" line="282"/>
         <source>draft #%1</source>
         <translation>草稿 #%1</translation>
     </message>
