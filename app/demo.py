@@ -23,7 +23,7 @@ from .errors import RuleViolation
 from .services.common import create_in
 from .services.dcim import write_device_in
 from .services.gpus import install_gpu_in, move_gpu
-from .services.reference import add_coverage, load_regions
+from .services.reference import add_coverage, load_regions, region_name
 from .services.users import add_user, has_users, login
 from .uow import UnitOfWork
 from .validators import make_uscc
@@ -150,6 +150,7 @@ CUSTOMER_NAMES = [
     ("深圳南山具身智能科技有限公司", "440305"), ("福州长乐卫星遥感有限公司", "350112"),
     ("龙华区智慧城市运营有限公司", "460106"), ("贵州大数据交易服务有限公司", "520115"),
 ]
+STREETS = ["人民路", "中山路", "解放路", "建设路", "科技大道", "创新路", "长江路", "滨海大道", "文化路", "新华路"]
 CONTACT_NAMES = ["张伟", "王芳", "李强", "刘敏", "陈静", "杨洋", "黄磊", "赵丽", "周杰", "吴婷", "徐斌", "孙悦"]
 
 
@@ -248,7 +249,7 @@ def load_demo(db: Database, actor: Actor | None = None, *,
         for i, (name, region) in enumerate(CUSTOMER_NAMES):
             c = create_in(uow, "customer", dict(
                 name=name, credit_code=make_uscc(_credit_body(rng, "91" + region[:4] + "MA")), region_code=region,
-                address=name[:3] + "某某路" + str(rng.randint(1, 999)) + "号",
+                address=f"{region_name(s, region)}{rng.choice(STREETS)}{rng.randint(1, 999)}号",
                 account_manager_id=managers[i % len(managers)].id))
             contact = CONTACT_NAMES[i % len(CONTACT_NAMES)]
             from models import Contact
