@@ -18,9 +18,10 @@ from decimal import Decimal, InvalidOperation
 from pathlib import Path
 from typing import Callable, Iterable
 
-from sqlalchemy import and_, or_, select
+from sqlalchemy import and_, insert, or_, select, update
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.orm import Session
+from sqlalchemy.orm import Session, selectinload
+from sqlalchemy.orm.attributes import set_committed_value
 
 from models import (Contract, ContractItem, Customer, Device, Downtime, GpuAsset, GpuLease, MeterReading, Rack, Room,
                     Site, Statement, StatementLine, Subsidiary, TaxRate)
@@ -208,6 +209,7 @@ class _Ctx:
     lang: str
     warnings: list[str] = field(default_factory=list)
     held: int = 0
+    data: "_Data | None" = None  # everything the period needs, loaded up front by _load_data
 
     def t(self, zh: str, en: str) -> str:
         return en if self.lang == "en" else zh
@@ -270,29 +272,25 @@ def _gpu_metering(s: Session, c: Contract, it: ContractItem, x: _Ctx):
     window = (B.local_midnight(first), min(B.local_midnight(last + dt.timedelta(days=1)), x.as_of))
     if window[1] <= window[0]:
         return 0, 0, 0, []
-    leases = s.execute(select(GpuLease, GpuAsset).join(GpuAsset, GpuAsset.id == GpuLease.gpu_id).where(
-        GpuLease.contract_item_id == it.id, GpuLease.start < window[1],
-        or_(GpuLease.end.is_(None), GpuLease.end > window[0])).order_by(GpuAsset.serial, GpuLease.start)).all()
+    d = x.data
     leased = down = 0
     gpus: set[int] = set()
     notes: list[str] = []
-    for lease, gpu in leases:
-        targets = [Downtime.gpu_id == gpu.id]
-        if gpu.device_id:
-            targets.append(Downtime.device_id == gpu.device_id)
-        dts = s.execute(select(Downtime).where(or_(*targets), Downtime.start < window[1],
-                                               or_(Downtime.end.is_(None), Downtime.end > window[0]))
-                        .order_by(Downtime.start)).scalars().all()
-        intervals = [(d.start, d.end or x.as_of) for d in dts]
-        m = B.meter_lease((lease.start, lease.end or x.as_of), intervals, window)
+    lo, hi = window
+    for l_start, l_end, gpu_id, serial, device_id in d.leases.get(it.id, ()):
+        if not (l_start < hi and (l_end is None or l_end > lo)):
+            continue
+        dts = d.downtime_for(gpu_id, device_id, window)
+        intervals = [(dt_start, dt_end or x.as_of) for _id, dt_start, dt_end, _r in dts]
+        m = B.meter_lease((l_start, l_end or x.as_of), intervals, window)
         leased += m.leased_seconds
         down += m.down_seconds
         if m.leased_seconds:
-            gpus.add(gpu.id)
-        for d in dts:
-            c_int = B.clip((d.start, d.end or x.as_of), (max(lease.start, window[0]), min(lease.end or x.as_of, window[1])))
+            gpus.add(gpu_id)
+        for _id, dt_start, dt_end, reason in dts:
+            c_int = B.clip((dt_start, dt_end or x.as_of), (max(l_start, lo), min(l_end or x.as_of, hi)))
             if c_int:
-                notes.append(f"{gpu.serial} {_fmt_t(c_int[0])}–{_fmt_t(c_int[1])} {d.reason}")
+                notes.append(f"{serial} {_fmt_t(c_int[0])}–{_fmt_t(c_int[1])} {reason}")
     return leased, down, len(gpus), notes
 
 
@@ -367,16 +365,15 @@ def _power(s: Session, c: Contract, it: ContractItem, x: _Ctx) -> list[B.Charge]
     if not days:
         return []
     start, end = B.local_midnight(first), B.local_midnight(last + dt.timedelta(days=1))
-    rack = s.get(Rack, it.rack_id)
-    label = f"{c.number} {rack.name if rack else it.rack_id}"
+    rack_name = x.data.rack_names.get(it.rack_id)
+    label = f"{c.number} {rack_name if rack_name else it.rack_id}"
     if end > x.as_of:
         x.warnings.append(x.t(f"{label}：{p.label} 尚未结束，电量暂不计费", f"{label}: {p.label} has not ended; power is not billed yet"))
         x.held += 1
         return []
-    rows = s.execute(select(MeterReading.read_at, MeterReading.kwh_total).where(
-        MeterReading.rack_id == it.rack_id, MeterReading.read_at >= start - B.MAX_METER_GAP,
-        MeterReading.read_at <= end).order_by(MeterReading.read_at)).all()
-    m = B.meter_consumption([(r[0], r[1]) for r in rows], start, end)
+    lo = start - B.MAX_METER_GAP
+    rows = [r for r in x.data.readings.get(it.rack_id, ()) if lo <= r[0] <= end]
+    m = B.meter_consumption(rows, start, end)
     reset_text = "; ".join(x.t(f"电表于 {_fmt_t(t)} 复位（{a} → {b}），分段累加",
                                f"meter reset at {_fmt_t(t)} ({a} → {b}), segments summed") for t, a, b in m.resets)
     if not m.complete:
@@ -426,6 +423,137 @@ def _tax_rates(s: Session, p: B.Period) -> dict[str, Decimal]:
     return rates
 
 
+# --- loading a period's data in a handful of set-based queries ----------------------------
+
+IN_CHUNK = 500  # ids per IN list (well under SQLite's and PostgreSQL's parameter limits)
+
+
+def _chunks(ids: Iterable[int], size: int = IN_CHUNK):
+    ids = sorted(set(ids))
+    for i in range(0, len(ids), size):
+        yield ids[i:i + size]
+
+
+@dataclass
+class _Data:
+    """What a run reads besides the contracts, for the period only, keyed for lookups in Python."""
+
+    # item id -> [(start, end, gpu id, serial, device id)] ordered by serial, then start
+    leases: dict[int, list[tuple]] = field(default_factory=dict)
+    # gpu id / device id -> [(downtime id, start, end, reason)] ordered by start
+    down_by_gpu: dict[int, list[tuple]] = field(default_factory=dict)
+    down_by_device: dict[int, list[tuple]] = field(default_factory=dict)
+    # rack id -> [(read_at, kwh_total)] ordered by time
+    readings: dict[int, list[tuple]] = field(default_factory=dict)
+    rack_names: dict[int, str] = field(default_factory=dict)
+
+    def downtime_for(self, gpu_id: int, device_id: int | None, window: tuple[dt.datetime, dt.datetime]) -> list[tuple]:
+        """The GPU's and its server's downtime overlapping the window, ordered by start."""
+        lo, hi = window
+        rows = self.down_by_gpu.get(gpu_id, [])
+        if device_id:
+            dev = self.down_by_device.get(device_id)
+            if dev:
+                if rows:
+                    seen = {r[0] for r in rows}
+                    rows = sorted(rows + [r for r in dev if r[0] not in seen], key=lambda r: (r[1], r[0]))
+                else:
+                    rows = dev
+        return [r for r in rows if r[1] < hi and (r[2] is None or r[2] > lo)]
+
+
+def _is_power_item(it: ContractItem) -> bool:
+    return it.price_unit == PriceUnit.KWH or (
+        it.kind == ItemKind.RACK and it.power_allowance_kw is not None and it.kwh_price is not None)
+
+
+def _load_data(s: Session, contracts: list[Contract], p: B.Period, as_of: dt.datetime) -> _Data:
+    """Leases, downtime, meter readings and rack names the period's items need (≈ 1 query per 500 ids).
+
+    Every per-item window lies inside [period start, min(period end, as_of)), so loading what
+    overlaps that span and filtering per item in Python gives the rows the per-item queries gave.
+    """
+    d = _Data()
+    lo, hi = p.start, min(p.end, as_of)
+    items = [it for c in contracts for it in c.items]
+    gpu_items = [it.id for it in items if it.kind == ItemKind.GPU]
+    for chunk in _chunks(gpu_items):
+        rows = s.execute(
+            select(GpuLease.contract_item_id, GpuLease.start, GpuLease.end, GpuAsset.id, GpuAsset.serial,
+                   GpuAsset.device_id)
+            .join(GpuAsset, GpuAsset.id == GpuLease.gpu_id)
+            .where(GpuLease.contract_item_id.in_(chunk), GpuLease.start < hi,
+                   or_(GpuLease.end.is_(None), GpuLease.end > lo))
+            .order_by(GpuLease.contract_item_id, GpuAsset.serial, GpuLease.start)).all()
+        for item_id, *rest in rows:
+            d.leases.setdefault(item_id, []).append(tuple(rest))
+    if d.leases:
+        for did, gpu_id, device_id, start, end, reason in s.execute(
+                select(Downtime.id, Downtime.gpu_id, Downtime.device_id, Downtime.start, Downtime.end, Downtime.reason)
+                .where(Downtime.start < hi, or_(Downtime.end.is_(None), Downtime.end > lo))
+                .order_by(Downtime.start, Downtime.id)):
+            row = (did, start, end, reason)
+            if gpu_id is not None:
+                d.down_by_gpu.setdefault(gpu_id, []).append(row)
+            if device_id is not None:
+                d.down_by_device.setdefault(device_id, []).append(row)
+    racks = {it.rack_id for it in items if _is_power_item(it) and it.rack_id is not None}
+    for chunk in _chunks(racks):
+        d.rack_names.update(s.execute(select(Rack.id, Rack.name).where(Rack.id.in_(chunk))).all())
+        for rack_id, read_at, kwh in s.execute(
+                select(MeterReading.rack_id, MeterReading.read_at, MeterReading.kwh_total)
+                .where(MeterReading.rack_id.in_(chunk), MeterReading.read_at >= p.start - B.MAX_METER_GAP,
+                       MeterReading.read_at <= p.end)
+                .order_by(MeterReading.rack_id, MeterReading.read_at)):
+            d.readings.setdefault(rack_id, []).append((read_at, kwh))
+    return d
+
+
+def _statement_infos(s: Session, ids: list[int], numbers: dict[int, str] | None = None) -> list[StatementInfo]:
+    """_statement_info for many statements at once (same result, a few queries per 500 statements)."""
+    if not ids:
+        return []
+    sts: dict[int, Statement] = {}
+    lines: dict[int, list] = defaultdict(list)
+    credits: dict[int, list[str]] = defaultdict(list)
+    for chunk in _chunks(ids):
+        sts.update((st.id, st) for st in s.execute(select(Statement).where(Statement.id.in_(chunk))).scalars())
+        for row in s.execute(select(StatementLine.statement_id, StatementLine.id, StatementLine.contract_item_id,
+                                    StatementLine.charge, StatementLine.period, StatementLine.description,
+                                    StatementLine.quantity, StatementLine.unit, StatementLine.unit_price,
+                                    StatementLine.amount, StatementLine.tax_rate, StatementLine.tax,
+                                    StatementLine.note)
+                             .where(StatementLine.statement_id.in_(chunk)).order_by(StatementLine.id)):
+            lines[row[0]].append(row[1:])
+        for orig, number in s.execute(select(Statement.original_id, Statement.number)
+                                      .where(Statement.original_id.in_(chunk), Statement.number.is_not(None))
+                                      .order_by(Statement.number)):
+            credits[orig].append(number)
+    numbers = dict(numbers or {})
+    missing = {ln[1] for ls in lines.values() for ln in ls if ln[1] and ln[1] not in numbers}
+    for chunk in _chunks(missing):
+        numbers.update(_contract_numbers(s, chunk))
+    subs = dict(s.execute(select(Subsidiary.id, Subsidiary.code)).all())
+    custs: dict[int, str] = {}
+    for chunk in _chunks(st.customer_id for st in sts.values()):
+        custs.update(s.execute(select(Customer.id, Customer.name).where(Customer.id.in_(chunk))).all())
+    originals: dict[int, str | None] = {}
+    for chunk in _chunks(st.original_id for st in sts.values() if st.original_id):
+        originals.update(s.execute(select(Statement.id, Statement.number).where(Statement.id.in_(chunk))).all())
+    out = []
+    for sid in ids:
+        st = sts[sid]
+        infos = tuple(LineInfo(lid, item_id, numbers.get(item_id, ""), charge, period, desc, qty, unit, price, amount,
+                               rate, tax, note or "")
+                      for lid, item_id, charge, period, desc, qty, unit, price, amount, rate, tax, note in lines[sid])
+        out.append(StatementInfo(st.id, st.number, st.kind, st.subsidiary_id, subs[st.subsidiary_id], st.customer_id,
+                                 custs[st.customer_id], st.period, st.status, st.subtotal, st.tax, st.total,
+                                 _words(st.total), st.issued_at, st.original_id,
+                                 originals.get(st.original_id) if st.original_id else None, st.reason, st.fapiao_no,
+                                 st.version, infos, tuple(credits.get(sid, ()))))
+    return out
+
+
 # --- the run ------------------------------------------------------------------------------
 
 def run_billing(db: Database, actor: Actor, period: str, *, dry_run: bool = False, issue: bool = False,
@@ -458,20 +586,24 @@ def run_billing(db: Database, actor: Actor, period: str, *, dry_run: bool = Fals
 
             for sub_id in sorted(set(s.execute(select(Contract.subsidiary_id).where(in_period)).scalars())):
                 next_document_number(s, sub_id, "billing_run", p.compact)
-        contracts = s.execute(select(Contract).where(in_period).order_by(Contract.number)).scalars().all()
+        contracts = s.execute(select(Contract).where(in_period).order_by(Contract.number)
+                              .options(selectinload(Contract.items))).scalars().all()
         rates = _tax_rates(s, p)
-        item_ids = [it.id for c in contracts for it in c.items]
-        existing = set()
-        if item_ids:
-            existing = set(s.execute(select(StatementLine.contract_item_id, StatementLine.charge).where(
-                StatementLine.period == p.label, StatementLine.contract_item_id.in_(item_ids))).all())
+        numbers = {it.id: c.number for c in contracts for it in c.items}
+        # the period's existing lines (few), instead of an IN list of every item id
+        existing = {key for key in s.execute(select(StatementLine.contract_item_id, StatementLine.charge)
+                                             .where(StatementLine.period == p.label)).all() if key[0] in numbers}
+        x.data = _load_data(s, contracts, p, as_of)
+
+        def cancel() -> RunSummary:
+            uow.rollback()
+            return RunSummary(p.label, dry_run, 0, 0, 0, 0, 0, (), Decimal("0.00"), Decimal("0.00"),
+                              Decimal("0.00"), (), cancelled=True)
         new: dict[tuple[int, int], list[tuple[Contract, B.Charge]]] = defaultdict(list)
         skipped = 0
         for done, c in enumerate(contracts):
             if cancelled and cancelled():
-                uow.rollback()
-                return RunSummary(p.label, dry_run, 0, 0, 0, 0, 0, (), Decimal("0.00"), Decimal("0.00"),
-                                  Decimal("0.00"), (), cancelled=True)
+                return cancel()
             x.lang = c.language
             for it in c.items:
                 for ch in item_charges(s, c, it, x):
@@ -484,68 +616,145 @@ def run_billing(db: Database, actor: Actor, period: str, *, dry_run: bool = Fals
                     new[(c.subsidiary_id, c.customer_id)].append((c, ch))
             if progress:
                 progress(done + 1, len(contracts))
+        x.data = None
+        if cancelled and cancelled():
+            return cancel()
         created = extended = lines_created = 0
         sub_total = tax_total = Decimal("0.00")
         previews: list[StatementInfo] = []
         touched: list[int] = []
         audits: list[tuple] = []
-        for (sub_id, cust_id), charges in sorted(new.items()):
-            charges.sort(key=lambda cc: (cc[0].number, cc[1].contract_item_id or 0, CHARGE_ORDER.get(cc[1].charge, 9)))
-            st = None if dry_run else s.execute(select(Statement).where(
-                Statement.subsidiary_id == sub_id, Statement.customer_id == cust_id, Statement.period == p.label,
-                Statement.kind == StatementKind.STATEMENT, Statement.status == StatementStatus.DRAFT)
-                .order_by(Statement.id).limit(1).with_for_update(of=Statement)).scalars().first()
-            is_new = st is None
-            lines = []
-            for c, ch in charges:
-                rate = rates[ch.tax_category]
-                lines.append(StatementLine(contract_item_id=ch.contract_item_id, charge=ch.charge, period=p.label,
-                                           description=ch.description[:255], quantity=ch.quantity, unit=ch.unit,
-                                           unit_price=ch.unit_price, amount=ch.amount, tax_rate=rate,
-                                           tax=B.tax_for(ch.amount, rate), note=ch.note or None))
-            for ln in lines:
-                sub_total += ln.amount
-                tax_total += ln.tax
-            lines_created += len(lines)
-            if dry_run:
-                numbers = {ch_.contract_item_id: c_.number for c_, ch_ in charges}
-                infos = tuple(LineInfo(None, ln.contract_item_id, numbers.get(ln.contract_item_id, ""), ln.charge,
-                                       ln.period, ln.description, ln.quantity, ln.unit, ln.unit_price, ln.amount,
-                                       ln.tax_rate, ln.tax, ln.note or "") for ln in lines)
-                tot = B.totals([(ln.amount, ln.tax) for ln in lines])
-                sub = s.get(Subsidiary, sub_id)
-                cust = s.get(Customer, cust_id)
-                previews.append(StatementInfo(None, None, StatementKind.STATEMENT, sub_id, sub.code, cust_id, cust.name,
-                                              p.label, StatementStatus.DRAFT, tot.subtotal, tot.tax, tot.total,
-                                              _words(tot.total), None, None, None, None, None, 0, infos))
-                created += 1
-                continue
-            if is_new:
-                st = Statement(kind=StatementKind.STATEMENT, subsidiary_id=sub_id, customer_id=cust_id,
-                               period=p.label, status=StatementStatus.DRAFT, updated_by=actor.login)
-                s.add(st)
-                created += 1
-            else:
-                extended += 1
-            st.lines.extend(lines)
-            s.flush()
-            tot = B.totals([(ln.amount, ln.tax) for ln in st.lines])
-            st.subtotal, st.tax, st.total = tot.subtotal, tot.tax, tot.total
-            flush_versioned(uow, st, f"statement for {p.label}")
-            # audited after every statement is written: the audit head is locked last (no deadlock
-            # with a concurrent issue, which locks its statement, then its counter, then the head)
-            audits.append(("statement.create" if is_new else "statement.add_lines", st.id, f"{p.label} draft #{st.id}",
-                           {"period": p.label, "customer_id": cust_id, "lines": len(lines),
-                            "subtotal": tot.subtotal, "tax": tot.tax, "total": tot.total}))
-            touched.append(st.id)
+        groups = sorted(new.items())
+        drafts: dict[tuple[int, int], Statement] = {}
+        if not dry_run and groups:
+            # the existing drafts this run extends, locked (one query per 500 customers)
+            wanted = set(new)
+            for chunk in _chunks(cust for _sub, cust in wanted):
+                for st in s.execute(select(Statement).where(
+                        Statement.customer_id.in_(chunk), Statement.period == p.label,
+                        Statement.kind == StatementKind.STATEMENT, Statement.status == StatementStatus.DRAFT)
+                        .order_by(Statement.id).with_for_update(of=Statement)).scalars():
+                    key = (st.subsidiary_id, st.customer_id)
+                    if key in wanted:
+                        drafts.setdefault(key, st)
+        subs: dict[int, str] = {}
+        cust_names: dict[int, str] = {}
+        if groups:
+            subs = dict(s.execute(select(Subsidiary.id, Subsidiary.code)).all())
+            for chunk in _chunks(cust for _sub, cust in new):
+                cust_names.update(s.execute(select(Customer.id, Customer.name).where(Customer.id.in_(chunk))).all())
+        now_ = dt.datetime.now(dt.timezone.utc)
+        written: list[tuple] = []  # (statement, is new, its existing lines, new lines, totals)
+        with s.no_autoflush:  # every statement goes out in the one flush below (one UPDATE per extended draft)
+            for (sub_id, cust_id), charges in groups:
+                charges.sort(key=lambda cc: (cc[0].number, cc[1].contract_item_id or 0, CHARGE_ORDER.get(cc[1].charge, 9)))
+                lines = []
+                for c, ch in charges:
+                    rate = rates[ch.tax_category]
+                    lines.append(dict(contract_item_id=ch.contract_item_id, charge=ch.charge, period=p.label,
+                                      description=ch.description[:255], quantity=ch.quantity, unit=ch.unit,
+                                      unit_price=ch.unit_price, amount=ch.amount, tax_rate=rate,
+                                      tax=B.tax_for(ch.amount, rate), note=ch.note or None))
+                for ln in lines:
+                    sub_total += ln["amount"]
+                    tax_total += ln["tax"]
+                lines_created += len(lines)
+                if dry_run:
+                    infos = tuple(LineInfo(None, ln["contract_item_id"], numbers.get(ln["contract_item_id"], ""),
+                                           ln["charge"], ln["period"], ln["description"], ln["quantity"], ln["unit"],
+                                           ln["unit_price"], ln["amount"], ln["tax_rate"], ln["tax"], ln["note"] or "")
+                                  for ln in lines)
+                    tot = B.totals([(ln["amount"], ln["tax"]) for ln in lines])
+                    previews.append(StatementInfo(None, None, StatementKind.STATEMENT, sub_id, subs[sub_id], cust_id,
+                                                  cust_names[cust_id], p.label, StatementStatus.DRAFT, tot.subtotal,
+                                                  tot.tax, tot.total, _words(tot.total), None, None, None, None, None, 0,
+                                                  infos))
+                    created += 1
+                    continue
+                st = drafts.get((sub_id, cust_id))
+                is_new = st is None
+                if is_new:
+                    old = []
+                    st = Statement(kind=StatementKind.STATEMENT, subsidiary_id=sub_id, customer_id=cust_id,
+                                   period=p.label, status=StatementStatus.DRAFT)
+                    s.add(st)
+                    created += 1
+                else:
+                    old = list(st.lines)
+                    extended += 1
+                tot = B.totals([(ln.amount, ln.tax) for ln in old] + [(ln["amount"], ln["tax"]) for ln in lines])
+                st.subtotal, st.tax, st.total = tot.subtotal, tot.tax, tot.total
+                st.updated_by, st.updated_at = actor.login, now_
+                written.append((st, is_new, old, lines, tot))
+        if written:
+            # Every statement in one flush (a batched INSERT … RETURNING in the run's order, so the
+            # ids are those the one-by-one writes gave), then, as before, an UPDATE of the new ones
+            # (version 2, like a statement created and then totalled), then every line in one
+            # batched INSERT … RETURNING id.
+            flush_versioned(uow, written[0][0], f"statement for {p.label}")
+            later = dt.datetime.now(dt.timezone.utc)
+            fresh = {st.id: st for st, is_new, *_rest in written if is_new}
+            for chunk in _chunks(fresh):
+                s.execute(update(Statement).where(Statement.id.in_(chunk), Statement.version == 1)
+                          .values(version=2, updated_at=later).execution_options(synchronize_session=False))
+                for sid in chunk:
+                    set_committed_value(fresh[sid], "version", 2)
+                    set_committed_value(fresh[sid], "updated_at", later)
+            rows = [dict(ln, statement_id=st.id) for st, _n, _o, lines, _t in written for ln in lines]
+            ids = s.execute(insert(StatementLine).returning(StatementLine.id, sort_by_parameter_order=True),
+                            rows).scalars().all()
+            for ln, lid in zip(rows, ids):
+                ln["id"] = lid
+            old_numbers = _contract_numbers(s, {ln.contract_item_id for _st, _n, old, _l, _t in written for ln in old}
+                                            - set(numbers))
+            credits: dict[int, list[str]] = defaultdict(list)
+            for chunk in _chunks(st.id for st, *_rest in written):
+                for orig, number in s.execute(select(Statement.original_id, Statement.number).where(
+                        Statement.original_id.in_(chunk), Statement.number.is_not(None)).order_by(Statement.number)):
+                    credits[orig].append(number)
+            k = 0
+            for st, is_new, old, lines, tot in written:
+                # audited after every statement is written: the audit head is locked last (no deadlock
+                # with a concurrent issue, which locks its statement, then its counter, then the head)
+                audits.append(("statement.create" if is_new else "statement.add_lines", st.id,
+                               f"{p.label} draft #{st.id}",
+                               {"period": p.label, "customer_id": st.customer_id, "lines": len(lines),
+                                "subtotal": tot.subtotal, "tax": tot.tax, "total": tot.total}))
+                touched.append(st.id)
+                mine = rows[k:k + len(lines)]
+                k += len(lines)
+                infos = [LineInfo(ln.id, ln.contract_item_id, numbers.get(ln.contract_item_id) or
+                                  old_numbers.get(ln.contract_item_id, ""), ln.charge, ln.period, ln.description,
+                                  ln.quantity, ln.unit, ln.unit_price, ln.amount, ln.tax_rate, ln.tax, ln.note or "")
+                         for ln in old]
+                infos += [LineInfo(ln["id"], ln["contract_item_id"], numbers.get(ln["contract_item_id"], ""),
+                                   ln["charge"], ln["period"], ln["description"], ln["quantity"], ln["unit"],
+                                   ln["unit_price"], ln["amount"], ln["tax_rate"], ln["tax"], ln["note"] or "")
+                          for ln in mine]
+                infos.sort(key=lambda li: li.id)
+                previews.append(StatementInfo(st.id, st.number, st.kind, st.subsidiary_id, subs[st.subsidiary_id],
+                                              st.customer_id, cust_names[st.customer_id], st.period, st.status,
+                                              st.subtotal, st.tax, st.total, _words(st.total), st.issued_at,
+                                              st.original_id, None, st.reason, st.fapiao_no, st.version,
+                                              tuple(infos), tuple(credits.get(st.id, ()))))
+                if not is_new:
+                    s.expire(st, ["lines"])
         warnings = tuple(x.warnings)
         if dry_run:
             uow.rollback()
         else:
+            # Each audit event flushes the session first; with tens of thousands of contracts, items and
+            # statements in it that check alone is O(objects) per event. Everything is written by now
+            # and the previews are plain data, so the session lets go of them (and of each event once
+            # the next one has flushed it).
+            s.flush()
+            s.expunge_all()
+            prev = None
             for action, sid, label, after in audits:
-                uow.audit(action, "statement", sid, label, after=after)
-            for sid in touched:
-                previews.append(_statement_info(s, s.get(Statement, sid)))
+                ev = uow.audit(action, "statement", sid, label, after=after)
+                if prev is not None:
+                    s.expunge(prev)
+                prev = ev
             uow.audit("billing.run", "billing", p.label, f"billing run {p.label}",
                       after={"statements_created": created, "statements_extended": extended,
                              "lines_created": lines_created, "skipped_existing": skipped, "held": x.held,
@@ -556,7 +765,7 @@ def run_billing(db: Database, actor: Actor, period: str, *, dry_run: bool = Fals
     if issue and touched:
         result = issue_statements(db, actor, statement_ids=touched)
         with db.session() as s:  # show them as issued, with their numbers
-            fresh = tuple(_statement_info(s, s.get(Statement, sid)) for sid in touched)
+            fresh = tuple(_statement_infos(s, touched))
         summary = replace(summary, issued=tuple(n for _i, n, _t in result.issued), statements=fresh)
     return summary
 
