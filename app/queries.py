@@ -11,11 +11,12 @@ Labels are marked with `_` (a no-op); the console translates them in the context
 from __future__ import annotations
 
 import datetime as dt
+import time
 from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any, Callable
 
-from sqlalchemy import Select, and_, func, literal, or_, select, tuple_
+from sqlalchemy import Select, and_, false, func, literal, or_, select, tuple_, union
 from sqlalchemy.orm import aliased
 
 from models import (AuditEvent, Contract, Customer, Device, DeviceType, GpuAsset, GpuHistory, GpuModel,
@@ -282,16 +283,86 @@ _spec(ListSpec(
 
 # --- paging ----------------------------------------------------------------------
 
-def _filtered(db: Database, spec: ListSpec, stmt: Select, text: str | None) -> Select:
+# Columns whose values are ASCII by convention or validation (serials, asset tags, USCC credit
+# codes): a term with a non-ASCII character cannot occur in them, so their scan is skipped.
+_ASCII_ONLY = (GpuAsset.serial, Device.serial, Device.asset_tag, Rack.asset_tag, Customer.credit_code)
+
+# For a filter column on a joined table: the inner joins from the list's base table to it (all
+# to-one, by primary key), so its branch of the filter starts from that table's own index.
+_FILTER_PATHS: dict[str, tuple[tuple[Any, tuple[tuple[Any, Any], ...]], ...]] = {
+    "rack": ((Site.code, ((Room, Room.id == Rack.room_id), (Site, Site.id == Room.site_id))),
+             (_cust.name, ((_cust, _cust.id == Rack.customer_id),))),
+    "device": ((_owner.name, ((_owner, _owner.id == Device.owner_customer_id),)),),
+    "gpu": ((_host.name, ((_host, _host.id == GpuAsset.device_id),)),
+            (_cust.name, ((_cust, _cust.id == GpuAsset.customer_id),))),
+    "contract": ((_cust.name, ((_cust, _cust.id == Contract.customer_id),)),),
+    "statement": ((_cust.name, ((_cust, _cust.id == Statement.customer_id),)),),
+}
+
+
+def _like_pattern(text: str) -> str:
+    return "%" + text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
+
+
+def _skip_ascii(text: str, expr) -> bool:
+    return not text.isascii() and any(expr is c for c in _ASCII_ONLY)
+
+
+def _filter_clause(db: Database, spec: ListSpec, text: str | None, allow_union: bool = True):
+    """(WHERE clause or None, whether it is the `id IN (… UNION …)` shape): rows where any
+    filter column contains `text` (case-insensitive for ASCII).
+
+    The columns of the base table are tested together in one scan; each column of a joined
+    table gets its own branch (base ids reached from that table, inner joins only), and the
+    branches are combined as `id IN (… UNION …)`: an OR spanning several tables of an outer
+    join can use no index and builds every joined row, while each branch scans one narrow
+    index (on PostgreSQL a pg_trgm index). Same rows as the plain OR: the joins are to-one.
+    """
     text = (text or "").strip()
     if not text or not spec.filter_exprs:
-        return stmt
-    pattern = "%" + text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
-    if db.is_sqlite:  # SQLite's LIKE is already case-insensitive for ASCII
-        conds = [e.like(pattern, escape="\\") for e in spec.filter_exprs]
-    else:
-        conds = [e.ilike(pattern, escape="\\") for e in spec.filter_exprs]
-    return stmt.where(or_(*conds))
+        return None, False
+    pattern = _like_pattern(text)
+
+    def like(e):  # SQLite's LIKE is already case-insensitive for ASCII
+        return e.like(pattern, escape="\\") if db.is_sqlite else e.ilike(pattern, escape="\\")
+
+    exprs = [e for e in spec.filter_exprs if not _skip_ascii(text, e)]
+    if not exprs:
+        return false(), False
+    base = spec.id_expr.table
+    paths = _FILTER_PATHS.get(spec.kind, ())
+    own, joined = [], []
+    for e in exprs:
+        path = next((p for x, p in paths if x is e), None)
+        if path is None and getattr(e, "table", None) is not base:
+            own = None  # a column this function has no path for: keep the plain OR over the joins
+            break
+        (joined if path is not None else own).append((e, path))
+    if own is None or not joined or not allow_union:
+        return or_(*[like(e) for e in exprs]), False
+    branches = []
+    if own:
+        branches.append(select(spec.id_expr).where(or_(*[like(e) for e, _p in own])))
+    for e, path in joined:
+        q = select(spec.id_expr)
+        for target, on in path:
+            q = q.join(target, on)
+        branches.append(q.where(like(e)))
+    ids = branches[0] if len(branches) == 1 else union(*branches)
+    return spec.id_expr.in_(ids), True
+
+
+def _filtered(db: Database, spec: ListSpec, stmt: Select, text: str | None) -> Select:
+    clause, _union = _filter_clause(db, spec, text)
+    return stmt if clause is None else stmt.where(clause)
+
+
+# A filtered page sorted by a column of the base table first looks for its rows among the next
+# _PROBE_ROWS rows in sort order (an index range, joined and tested with the plain OR): a broad
+# term (thousands of matches) fills the page there at once, where the `id IN (… UNION …)`
+# shape would collect and sort every match. Only when the window holds fewer than a page of
+# matches (a narrow term) is the page read through the union.
+_PROBE_ROWS = 4000
 
 
 def fetch_page(db: Database, spec: ListSpec, cursor: Cursor, *, text: str | None = None,
@@ -301,22 +372,48 @@ def fetch_page(db: Database, spec: ListSpec, cursor: Cursor, *, text: str | None
     desc = spec.default_desc if desc is None else desc
     col = spec.column(sort)
     sort_expr = col.expr
-    stmt = spec.source().add_columns(spec.id_expr, *[c.expr for c in spec.columns], sort_expr)
-    stmt = _filtered(db, spec, stmt, text)
     keyset = not col.nullable
-    if keyset and cursor.started:
-        pos = tuple_(sort_expr, spec.id_expr)
-        last = tuple_(literal(cursor.last_sort, type_=sort_expr.type), literal(cursor.last_id, type_=spec.id_expr.type))
-        stmt = stmt.where(pos < last if desc else pos > last)
-    elif not keyset and cursor.offset:
-        stmt = stmt.offset(cursor.offset)
-    if desc:
-        stmt = stmt.order_by(sort_expr.desc(), spec.id_expr.desc())
-    else:
-        stmt = stmt.order_by(sort_expr.asc(), spec.id_expr.asc())
-    stmt = stmt.limit(limit)
+    pos = tuple_(sort_expr, spec.id_expr)
+
+    def ordered(stmt: Select) -> Select:
+        if keyset and cursor.started:
+            last = tuple_(literal(cursor.last_sort, type_=sort_expr.type),
+                          literal(cursor.last_id, type_=spec.id_expr.type))
+            stmt = stmt.where(pos < last if desc else pos > last)
+        elif not keyset and cursor.offset:
+            stmt = stmt.offset(cursor.offset)
+        if desc:
+            return stmt.order_by(sort_expr.desc(), spec.id_expr.desc())
+        return stmt.order_by(sort_expr.asc(), spec.id_expr.asc())
+
+    cols = spec.source().add_columns(spec.id_expr, *[c.expr for c in spec.columns], sort_expr)
+    clause, union_shape = _filter_clause(db, spec, text)
+    stmt = cols if clause is None else cols.where(clause)
+    stmt = ordered(stmt).limit(limit)
     with db.engine.connect() as conn:
-        raw = conn.execute(stmt).all()
+        raw = None
+        base = spec.id_expr.table
+        if union_shape and keyset and getattr(sort_expr, "table", None) is base:
+            end = conn.execute(ordered(select(sort_expr, spec.id_expr).select_from(base))
+                               .offset(_PROBE_ROWS - 1).limit(1)).first()
+            plain, _u = _filter_clause(db, spec, text, allow_union=False)
+            probe = cols.where(plain)
+            if end is not None:
+                bound = tuple_(literal(end[0], type_=sort_expr.type), literal(end[1], type_=spec.id_expr.type))
+                probe = probe.where(pos >= bound if desc else pos <= bound)
+            raw = conn.execute(ordered(probe).limit(limit)).all()
+            if len(raw) < limit and end is not None:
+                raw = None  # a narrow term: the window held less than a page
+        if raw is None and union_shape and not cursor.started:
+            # a narrow term's first page: the union's matches are all read and sorted anyway, so
+            # count them in the same statement and keep the figure for the count() that follows
+            head = audit_head(db)
+            with_n = ordered(cols.add_columns(func.count().over()).where(clause)).limit(limit)
+            raw = conn.execute(with_n).all()
+            _COUNTS[_count_key(db, spec, text)] = (head, time.monotonic(), raw[0][-1] if raw else 0)
+            raw = [r[:-1] for r in raw]
+        if raw is None:
+            raw = conn.execute(stmt).all()
     rows = [tuple(r[:-1]) for r in raw]
     if raw:
         cursor.last_sort, cursor.last_id = raw[-1][-1], raw[-1][0]
@@ -325,9 +422,28 @@ def fetch_page(db: Database, spec: ListSpec, cursor: Cursor, *, text: str | None
     return Page(rows, len(raw) < limit)
 
 
+# Filtered counts taken with a first page through the union: (audit head, when, count) by
+# (database, list, text). Every write through the services appends an audit event, so an
+# unchanged audit head (and a few seconds at most) means the figure still holds.
+_COUNTS: dict[tuple, tuple[int, float, int]] = {}
+_COUNT_FRESH_S = 2.0
+
+
+def _count_key(db: Database, spec: ListSpec, text: str | None) -> tuple:
+    return (str(db.engine.url), spec.kind, (text or "").strip())
+
+
 def count(db: Database, spec: ListSpec, text: str | None = None) -> int:
-    stmt = spec.source().add_columns(func.count())
-    stmt = _filtered(db, spec, stmt, text)
+    clause, union_shape = _filter_clause(db, spec, text)
+    kept = _COUNTS.pop(_count_key(db, spec, text), None) if union_shape else None
+    if kept is not None and time.monotonic() - kept[1] < _COUNT_FRESH_S and kept[0] == audit_head(db):
+        return kept[2]
+    if union_shape:  # the joins are to-one and outer or total (as in `total`): the base table alone
+        stmt = select(func.count()).select_from(spec.id_expr.table).where(clause)
+    else:
+        stmt = spec.source().add_columns(func.count())
+        if clause is not None:
+            stmt = stmt.where(clause)
     with db.engine.connect() as conn:
         return conn.execute(stmt).scalar_one()
 
@@ -335,6 +451,10 @@ def count(db: Database, spec: ListSpec, text: str | None = None) -> int:
 def total(db: Database, spec: ListSpec) -> int:
     """Rows in the list without a filter: the base table alone, no joins (the joins are outer or total)."""
     table = spec.id_expr.table
+    if spec.kind == "audit":
+        # The chain is append-only and gapless from seq 1 (`audit verify` checks exactly that), so
+        # its head's seq is the number of events: one row read instead of counting 2,000,000.
+        return audit_head(db)
     with db.engine.connect() as conn:
         return conn.execute(select(func.count()).select_from(table)).scalar_one()
 
@@ -372,9 +492,13 @@ def search(db: Database, text: str, per_kind: int = 8) -> list[SearchHit]:
     text = (text or "").strip()
     if not text:
         return []
-    pattern = "%" + text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
+    pattern = _like_pattern(text)
 
     def like(e):
+        # a non-ASCII term cannot occur in an ASCII-only column (serials, asset tags, credit
+        # codes): no scan (for '科技' that was 400,000 GPU serials)
+        if _skip_ascii(text, e):
+            return false()
         return e.like(pattern, escape="\\") if db.is_sqlite else e.ilike(pattern, escape="\\")
 
     queries = [
@@ -396,6 +520,8 @@ def search(db: Database, text: str, per_kind: int = 8) -> list[SearchHit]:
     hits = []
     with db.engine.connect() as conn:
         for kind, q in queries:
+            if kind == "gpu" and _skip_ascii(text, GpuAsset.serial):
+                continue  # its only column is ASCII-only
             for row in conn.execute(q.limit(per_kind)):
                 hits.append(SearchHit(kind, row[0], str(row[1]), str(row[2] or "")))
     return hits

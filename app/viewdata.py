@@ -390,10 +390,17 @@ def dashboard_data(db: Database, today: dt.date | None = None, revenue_months: i
             .join(Room, Room.id == Rack.room_id)
             .where(Rack.status != RackStatus.DECOMMISSIONED)
             .group_by(Room.site_id)).all()
-        fleet_rows = s.execute(
-            select(GpuModel.name, GpuAsset.state, func.count(GpuAsset.id))
-            .join(GpuModel, GpuModel.id == GpuAsset.gpu_model_id)
-            .group_by(GpuModel.name, GpuAsset.state)).all()
+        # grouped by the ids over the (gpu_model_id, state) index (an index-only scan of 400,000
+        # GPUs), the dozen model names looked up afterwards; counts of models sharing a name add up
+        by_id = s.execute(
+            select(GpuAsset.gpu_model_id, GpuAsset.state, func.count())
+            .group_by(GpuAsset.gpu_model_id, GpuAsset.state)).all()
+        model_names = dict(s.execute(select(GpuModel.id, GpuModel.name)).all())
+        fleet: dict[tuple[str, str], int] = defaultdict(int)
+        for model_id, state, n in by_id:
+            if model_id in model_names:
+                fleet[(model_names[model_id], state)] += n
+        fleet_rows = [(m, st, n) for (m, st), n in fleet.items()]
         d30, d60, d90 = (today + dt.timedelta(days=n) for n in (30, 60, 90))
         window = and_(Contract.status.in_(LIVE_CONTRACT), Contract.end_date >= today, Contract.end_date <= d90)
         ending = s.execute(
