@@ -76,7 +76,9 @@ class ListPage(QWidget):
         self.db, self.actor, self.kind = db, actor, kind
         self.spec = queries.SPECS[kind]
         self.setObjectName(f"page_{kind}")
-        self.model = PagedTableModel(db, self.spec, self)
+        # lazy: the first window, the total and the count are read when the page is first shown
+        # (or a record in it is asked for), so a console with ten lists starts with one
+        self.model = PagedTableModel(db, self.spec, self, lazy=True)
         self.view = PagedTableView(self.model, self)
         self.view.doubleClicked.connect(lambda idx: self.open_current())
         self.filter = QLineEdit()
@@ -102,7 +104,8 @@ class ListPage(QWidget):
         layout.setContentsMargins(6, 6, 6, 6)
         layout.addLayout(top)
         layout.addWidget(self.view)
-        self.show_counts(self.model.filtered_count, self.model.total)
+        if self.model.loaded:
+            self.show_counts(self.model.filtered_count, self.model.total)
         self.view.selectionModel().selectionChanged.connect(self.update_actions)
         self.update_actions()
         bus().changed.connect(self.on_changed)
@@ -170,13 +173,18 @@ class ListPage(QWidget):
 
     def on_changed(self, kinds) -> None:
         if "*" in kinds or "*" in self.spec.watches or kinds & (self.spec.watches | {self.kind}):
+            if not self.model.loaded:
+                return          # read fresh when first shown
             if self.isVisible():
                 self.refresh()
             else:               # refreshed when shown: a change costs one query, not one per list
                 self.stale = True
 
     def showEvent(self, event) -> None:
-        if getattr(self, "stale", False):
+        if not self.model.loaded:
+            self.stale = False
+            self.model.ensure_loaded()
+        elif getattr(self, "stale", False):
             self.stale = False
             self.refresh()
         super().showEvent(event)

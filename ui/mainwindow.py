@@ -54,10 +54,12 @@ class DashboardPage(QWidget):
         self.cards = QGridLayout()
         self.layout_.addLayout(self.cards)
         self.charts = None
-        Charts = _optional_widget("ui.widgets.charts", "DashboardCharts")
+        # the charts without their own loading: the page reads everything in one background
+        # operation after it is first painted (nothing of it delays the window's first paint)
+        Charts = _optional_widget("ui.widgets.charts", "DashboardWidget")
         if Charts is not None:
             try:
-                self.charts = Charts(db, self) if _accepts_db(Charts) else Charts(self)
+                self.charts = Charts(self)
             except Exception:  # noqa: BLE001
                 self.charts = None
         self.states = QLabel()
@@ -93,7 +95,9 @@ class DashboardPage(QWidget):
         else:
             self.layout_.addWidget(self.due_box)
         self.labels: dict[str, QLabel] = {}
-        self.refresh()
+        self.stale = True               # loaded after the first paint
+        self._loading = self._again = False
+        self.op = None
         bus().changed.connect(self.on_changed)
 
     def on_changed(self, kinds) -> None:
@@ -102,14 +106,60 @@ class DashboardPage(QWidget):
         else:
             self.stale = True
 
-    def showEvent(self, event) -> None:
-        if getattr(self, "stale", False):
+    def paintEvent(self, event) -> None:
+        super().paintEvent(event)
+        if self.stale:                  # first shown (or changed while hidden): load once painted
             self.stale = False
-            self.refresh()
-        super().showEvent(event)
+            QTimer.singleShot(0, self.refresh)
 
     def refresh(self) -> None:
-        s = queries.summary(self.db)
+        """Summary, contracts due and chart data in one background operation, shown when done."""
+        if self._loading:
+            self._again = True          # a change arrived while loading: load once more afterwards
+            return
+        from ui.operations import run_op
+        db = self.db
+        want_charts = self.charts is not None and hasattr(self.charts, "set_data")
+
+        def work(_progress):
+            from app.services.contracts import contracts_due
+            summary = queries.summary(db)
+            due = [d for d in contracts_due(db, 180) if d.alert is not None]
+            charts = None
+            if want_charts:
+                from app.viewdata import dashboard_data
+                charts = dashboard_data(db)
+            return summary, due, charts
+
+        def done(result):
+            import shiboken6
+            if not shiboken6.isValid(self):   # the window closed while it loaded
+                return
+            self._loading = False
+            self.show_data(*result)
+            if self._again:
+                self._again = False
+                self.refresh()
+
+        def failed(_exc):
+            import shiboken6
+            if shiboken6.isValid(self):
+                self._loading = False
+
+        self._loading = True
+        self.op = run_op(self, work, on_success=done, on_failure=failed, show_progress=False)
+
+    def refresh_now(self) -> None:
+        """The same, synchronously (tests, and callers that need the figures at once)."""
+        from app.services.contracts import contracts_due
+        charts = None
+        if self.charts is not None and hasattr(self.charts, "set_data"):
+            from app.viewdata import dashboard_data
+            charts = dashboard_data(self.db)
+        self.show_data(queries.summary(self.db), [d for d in contracts_due(self.db, 180) if d.alert is not None],
+                       charts)
+
+    def show_data(self, s, due, charts) -> None:
         loc = QLocale(QLocale.English)
         cards = [
             ("sites", self.tr("Sites"), loc.toString(s.sites)),
@@ -134,20 +184,17 @@ class DashboardPage(QWidget):
             self.labels[key].setText(value)
         self.states.setText(self.tr("GPU fleet by state: ") + ", ".join(
             f"{choice_label(GpuState, k)} {loc.toString(v)}" for k, v in sorted(s.gpus_by_state.items())))
-        self.refresh_due()
-        if self.charts is not None and hasattr(self.charts, "refresh"):
+        self.show_due(due)
+        if charts is not None:
             try:
-                self.charts.refresh()
+                self.charts.set_data(charts)
             except Exception:  # noqa: BLE001
                 pass
 
-
-    def refresh_due(self) -> None:
+    def show_due(self, rows) -> None:
         from PySide6.QtGui import QBrush, QColor
         from PySide6.QtWidgets import QTableWidgetItem
-        from app.services.contracts import contracts_due
         from models.choices import ContractStatus
-        rows = [d for d in contracts_due(self.db, 180) if d.alert is not None]
         self.due.setRowCount(len(rows))
         colours = {30: "#ffcdd2", 60: "#ffe0b2", 90: "#fff9c4", 180: "#e8f5e9"}
         for r, d in enumerate(rows):
@@ -250,6 +297,8 @@ class MainWindow(QMainWindow):
             self.stack.addWidget(page)
             self.nav.addItem(QListWidgetItem(self.tr(label)))
         self.nav.currentRowChanged.connect(self.stack.setCurrentIndex)
+        # Lists load lazily: the page made current loads its first window (shown or not yet)
+        self.stack.currentChanged.connect(self._load_current)
         splitter = QSplitter()
         splitter.addWidget(self.nav)
         splitter.addWidget(self.stack)
@@ -525,6 +574,11 @@ class MainWindow(QMainWindow):
         sb.addPermanentWidget(self.user_label)
 
     # --- behaviour ----------------------------------------------------------------
+    def _load_current(self, index: int) -> None:
+        page = self.lists.get(PAGES[index][0]) if 0 <= index < len(PAGES) else None
+        if page is not None:
+            page.model.ensure_loaded()
+
     def current_list(self) -> ListPage | None:
         pid = PAGES[self.nav.currentRow()][0] if self.nav.currentRow() >= 0 else None
         return self.lists.get(pid)
