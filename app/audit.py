@@ -196,9 +196,9 @@ def _scan(batches: Iterable[list[tuple]], expected_seq: int | None, expected_has
     The first row's link and seq (and checkpoint) are left to the caller, who knows the row before it.
     """
     sha, dumps = hashlib.sha256, orjson.dumps
-    fields, ts_at, seq_at, prev_at = _SORTED_FIELDS, _TS_AT, _SEQ_AT, _PREV_AT
+    fields, seq_at, prev_at = _SORTED_FIELDS, _SEQ_AT, _PREV_AT
     n = 0
-    first = last = fail = None
+    first = fail = None
     seen = False
     prev_seq = prev_hash = None
     for rows in batches:

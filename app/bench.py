@@ -290,11 +290,8 @@ def bench_writes(b: Bench) -> None:
                  note="available ⇄ maintenance on one GPU (adds audit events)")
         if state["to"] == "available":
             move()
-    try:
-        from .services.contracts import create_contract, update_draft
-    except ImportError:
-        b.add(Result("contract save", None, None, 0, "", None, "app.services.contracts missing"))
-        return
+    from .services.contracts import update_draft
+
     contract_id = _pick(b.db, "SELECT id FROM contract WHERE status = 'draft' ORDER BY id LIMIT 1")
     if contract_id is None:
         b.add(Result("contract save (update_draft)", None, None, 0, "", None, "no draft contract"))

@@ -12,11 +12,10 @@ from __future__ import annotations
 
 import datetime as dt
 import time
-from dataclasses import dataclass, field
-from decimal import Decimal
+from dataclasses import dataclass
 from typing import Any, Callable
 
-from sqlalchemy import Select, and_, false, func, literal, or_, select, tuple_, union
+from sqlalchemy import Select, false, func, literal, or_, select, tuple_, union
 from sqlalchemy.orm import aliased
 
 from models import (AuditEvent, Contract, Customer, Device, DeviceType, GpuAsset, GpuHistory, GpuModel,

@@ -18,11 +18,10 @@ import hashlib
 import random
 import time
 from dataclasses import dataclass
-from decimal import Decimal
 from typing import Callable, Iterable, Iterator
 
 import orjson
-from sqlalchemy import func, select, text
+from sqlalchemy import func, select
 
 from models import GpuModel, Region, Subsidiary, User
 from models.choices import ContractStatus, GpuState, Role
@@ -256,7 +255,7 @@ def _build(plan: _Plan, progress: Progress) -> None:
 
     # --- sites and rooms -------------------------------------------------------------
     progress("planning sites, rooms, racks")
-    site_rows, room_rows, rack_rows = [], [], []
+    site_rows, room_rows = [], []
     districts = ref["districts"]            # province prefix (2) -> [codes]
     site_specs = []
     for i in range(N_SITES):
@@ -403,10 +402,8 @@ def _build(plan: _Plan, progress: Progress) -> None:
     rng.shuffle(colo_pool)
     shared_racks = colo_pool[: len(colo_pool) // 4]      # hosting: servers of many customers
     lease_pool = colo_pool[len(colo_pool) // 4:]         # whole racks leased to one customer
-    free_racks = []                                      # what active contracts did not take
     hosting_pool = [d for r in shared_racks for d in hosted_by_rack.get(r[0], [])]
     rng.shuffle(hosting_pool)
-    loose_spare = free_by_model  # expired contracts borrow GPUs that are free now
     metered_racks: dict[int, tuple[dt.date, float]] = {}
     lease_count = 0
     cust_perm = [c for c in customers]

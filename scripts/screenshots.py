@@ -48,15 +48,13 @@ def main(argv=None) -> int:
     db = Database(f"sqlite:///{Path(args.db).resolve()}" if args.db and "://" not in args.db else args.db) \
         if args.db else build_demo(Path(tmp.name) / "demo.db")
 
-    from PySide6.QtCore import QCoreApplication
-    from PySide6.QtWidgets import QApplication
     from sqlalchemy import func, select
 
     from app.services.users import login
-    from models import Device, GpuAsset, GpuHistory
+    from models import Device, GpuHistory
     from ui.i18n import install_translators
     from ui.main import make_app
-    from ui.mainwindow import PAGES, MainWindow
+    from ui.mainwindow import MainWindow
 
     app = make_app()
     actor = login(db, args.user, args.password)
@@ -185,7 +183,7 @@ def main(argv=None) -> int:
         search.grab().save(str(out / f"search-{lang}.png"))
         saved.append(out / f"search-{lang}.png")
         search.close()
-        from ui.startup import FirstRunWizard, LoginDialog
+        from ui.startup import LoginDialog
         login_dlg = LoginDialog(db, window)
         login_dlg.show()
         settle()

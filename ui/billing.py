@@ -9,7 +9,7 @@ from __future__ import annotations
 import datetime as dt
 
 from PySide6.QtCore import QDate, Qt
-from PySide6.QtWidgets import (QApplication, QDateEdit, QDialog, QDialogButtonBox, QFileDialog, QGroupBox,
+from PySide6.QtWidgets import (QDateEdit, QDialog, QDialogButtonBox, QFileDialog, QGroupBox,
                                QHBoxLayout, QHeaderView, QInputDialog, QLabel, QListWidget, QListWidgetItem,
                                QMessageBox, QPushButton, QSplitter, QTableWidget, QTableWidgetItem, QVBoxLayout,
                                QWidget, QFormLayout, QLineEdit)

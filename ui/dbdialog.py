@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from PySide6.QtWidgets import (QButtonGroup, QCheckBox, QComboBox, QDialog, QDialogButtonBox, QFileDialog,
                                QFormLayout, QHBoxLayout, QLabel, QLineEdit, QPushButton, QRadioButton,
-                               QVBoxLayout, QWidget)
+                               QVBoxLayout)
 from sqlalchemy import text
 from sqlalchemy.engine import make_url
 

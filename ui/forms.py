@@ -6,14 +6,13 @@ any other refusal is shown above the buttons and the input stays; a Conflict off
 from __future__ import annotations
 
 import datetime as dt
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
-from typing import Any, Callable
 
 from PySide6.QtCore import QCoreApplication, QDate, Qt
 from PySide6.QtWidgets import (QCheckBox, QComboBox, QDateEdit, QDialog, QDialogButtonBox, QFormLayout,
                                QLabel, QLineEdit, QMessageBox, QPlainTextEdit, QTabWidget, QTableWidget,
-                               QTableWidgetItem, QVBoxLayout, QWidget, QHeaderView, QInputDialog)
+                               QTableWidgetItem, QVBoxLayout, QWidget)
 
 from app import queries
 from app.audit import Actor
@@ -22,7 +21,7 @@ from app.errors import Conflict, DomainError, ValidationError
 from models.choices import (ChoiceSet, Cooling, CustomerStatus, DeviceStatus, Face, GpuState, RackStatus, Role,
                             SiteStatus)
 
-from .i18n import choice_label, column_label
+from .i18n import choice_label
 from .operations import announce
 
 

@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import csv
-from pathlib import Path
 
 from PySide6.QtCore import QEvent, QLocale, QObject, Qt, Signal
 from PySide6.QtGui import QAction
@@ -11,13 +10,13 @@ from PySide6.QtWidgets import (QFileDialog, QHBoxLayout, QInputDialog, QLabel, Q
 
 from app import queries
 from app.audit import Actor
-from app.auth import can, why_not
+from app.auth import can
 from app.db import Database
 
 from .dialogs import why_not_text
 from .forms import FORMS, PERMISSION, RETIRE, TransitionDialog, open_form, retire_record
 from .i18n import column_label
-from .operations import Debouncer, announce, bus, run_op, show_error
+from .operations import Debouncer, bus, run_op
 from .tables import PagedTableModel, PagedTableView, format_value
 
 FILTER_DEBOUNCE_MS = 250

@@ -4,7 +4,7 @@ from __future__ import annotations
 import importlib
 
 from PySide6.QtCore import QLocale, Qt, QTimer, Signal
-from PySide6.QtGui import QAction, QKeySequence, QShortcut
+from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import (QDialog, QGridLayout, QGroupBox, QHBoxLayout, QLabel, QLineEdit, QListWidget,
                                QListWidgetItem, QMainWindow, QMessageBox, QPushButton, QSplitter,
                                QStackedWidget, QVBoxLayout, QWidget)
@@ -72,7 +72,7 @@ class DashboardPage(QWidget):
         self.due_box.setToolTip(self.tr("Red: within 30 days; orange: 60; yellow: 90; green: 180"))
         self.due_box.setObjectName("dueBox")
         dv = QVBoxLayout(self.due_box)
-        from PySide6.QtWidgets import QHeaderView, QTableWidget
+        from PySide6.QtWidgets import QTableWidget
         self.due = QTableWidget(0, 4)
         self.due.setObjectName("contractsDue")
         self.due.setHorizontalHeaderLabels([self.tr("Contract"), self.tr("Ends"), self.tr("Days"), self.tr("Customer")])

@@ -5,7 +5,6 @@ Both save through app.services.dcim; a refusal stays in the form with the servic
 from __future__ import annotations
 
 import datetime as dt
-from decimal import Decimal
 
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (QCheckBox, QComboBox, QDialog, QDialogButtonBox, QFormLayout, QLabel, QLineEdit,
@@ -13,7 +12,6 @@ from PySide6.QtWidgets import (QCheckBox, QComboBox, QDialog, QDialogButtonBox, 
 
 from app import queries
 from app.audit import Actor
-from app.auth import can, why_not
 from app.db import Database
 from app.errors import DomainError, ValidationError
 from models.choices import Face

@@ -1,7 +1,6 @@
 """Contracts, billing, audit and the elevation's place form, on the demo data, offscreen, both backends."""
 from __future__ import annotations
 
-import datetime as dt
 
 import pytest
 from PySide6.QtCore import QDate

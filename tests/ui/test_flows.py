@@ -6,11 +6,11 @@ from types import SimpleNamespace
 
 import pytest
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QDialogButtonBox, QMessageBox
+from PySide6.QtWidgets import QMessageBox
 
 from app import queries
-from app.services.users import add_user, has_users, login
-from models import GpuAsset, GpuHistory
+from app.services.users import has_users
+from models import GpuAsset
 from tests.conftest import PASSWORD
 
 

@@ -1,14 +1,11 @@
 """The database-aware panels: a rack move through the service, refused and accepted."""
 from __future__ import annotations
 
-import datetime as dt
 from decimal import Decimal
 
-import pytest
 from PySide6.QtCore import QPointF
 from PySide6.QtWidgets import QMessageBox
 
-from app import viewdata as vd
 from models import Device
 from ui.widgets.charts import DashboardCharts
 from ui.widgets.rack_elevation import RackPanel

@@ -6,7 +6,7 @@ import datetime as dt
 from decimal import Decimal as D
 
 import pytest
-from PySide6.QtCore import QByteArray, QModelIndex, Qt
+from PySide6.QtCore import Qt
 from PySide6.QtGui import QGuiApplication
 
 from app import queries

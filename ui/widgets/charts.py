@@ -6,9 +6,9 @@ GUI thread (through `ui.operations` when it is there) and then calls `set_data`.
 """
 from __future__ import annotations
 
-from PySide6.QtCharts import (QAbstractBarSeries, QBarCategoryAxis, QBarSeries, QBarSet, QChart, QChartView,
+from PySide6.QtCharts import (QAbstractBarSeries, QBarCategoryAxis, QBarSet, QChart, QChartView,
                               QHorizontalBarSeries, QHorizontalStackedBarSeries, QLineSeries, QValueAxis)
-from PySide6.QtCore import QCoreApplication, QEvent, QMargins, QObject, QPointF, Qt, Signal
+from PySide6.QtCore import QCoreApplication, QEvent, QMargins, QPointF, Qt, Signal
 from PySide6.QtGui import QColor, QFont, QPainter
 from PySide6.QtWidgets import (QFrame, QGridLayout, QGroupBox, QHBoxLayout, QLabel, QStackedWidget, QVBoxLayout,
                                QWidget)
