@@ -190,6 +190,19 @@ def _ts_text(value: Any) -> str:
     return format_ts(value)
 
 
+def _link_problem(seq, prev, stored, ok, prev_seq, prev_hash, expected_seq, expected_hash) -> tuple[str | None, bool]:
+    """One row against the row before it: (what is wrong or None, whether it is the checkpoint)."""
+    if seq != prev_seq + 1:
+        return "gap", False
+    if not ok:
+        return "altered", False
+    if prev != prev_hash:
+        return "link", False
+    if expected_seq is not None and seq == expected_seq:
+        return (None, True) if stored == expected_hash else ("checkpoint", False)
+    return None, False
+
+
 def _scan(batches: Iterable[list[tuple]], expected_seq: int | None, expected_hash: str | None) -> dict:
     """Check one seq range: every row's hash; links, seqs and the checkpoint from the second row on.
 
@@ -247,18 +260,9 @@ def _scan_fast(batches: Iterable[list[tuple]], exact: Callable[[int], bool], exp
             if first is None:
                 first = (seq, prev, stored, ok)
             else:
-                problem = None
-                if seq != prev_seq + 1:
-                    problem = "gap"
-                elif not ok:
-                    problem = "altered"
-                elif prev != prev_hash:
-                    problem = "link"
-                elif expected_seq is not None and seq == expected_seq:
-                    if stored != expected_hash:
-                        problem = "checkpoint"
-                    else:
-                        seen = True
+                problem, at_checkpoint = _link_problem(seq, prev, stored, ok, prev_seq, prev_hash,
+                                                       expected_seq, expected_hash)
+                seen = seen or at_checkpoint
                 if problem:
                     fail = (n, problem, seq, prev_seq, prev_hash, stored)
                     return dict(n=n, first=first, last=(prev_seq, prev_hash), fail=fail, seen=seen)
@@ -421,18 +425,9 @@ def verify_audit_chain(session: Session, expect_head: str | None = None,
             continue
         seq, stored_prev, stored_hash, ok = part["first"]
         # The range's first row, against the last row of the range before it.
-        kind = None
-        if seq != prev_seq + 1:
-            kind = "gap"
-        elif not ok:
-            kind = "altered"
-        elif stored_prev != prev_hash:
-            kind = "link"
-        elif expected_seq is not None and seq == expected_seq:
-            if stored_hash != expected_hash:
-                kind = "checkpoint"
-            else:
-                checkpoint_seen = True
+        kind, at_checkpoint = _link_problem(seq, stored_prev, stored_hash, ok, prev_seq, prev_hash,
+                                            expected_seq, expected_hash)
+        checkpoint_seen = checkpoint_seen or at_checkpoint
         if kind:
             return _failure(kind, count, prev_seq, prev_hash, seq, stored_hash, expect_head)
         if part["fail"]:
