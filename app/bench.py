@@ -496,78 +496,7 @@ def bench_reports(b: Bench) -> None:
 
 # --- the console: cold start and memory, in child processes -------------------------------------
 
-_CONSOLE_SCRIPT = r'''
-import os, sys, time, resource
-t0 = time.perf_counter()
-os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
-mode, url, login, password = sys.argv[1:5]
-from PySide6.QtCore import QObject, QEvent, QTimer
-from PySide6.QtWidgets import QApplication
-def rss_mb():
-    with open("/proc/self/status") as f:
-        for line in f:
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1]) / 1024
-if mode == "bare":
-    from PySide6.QtWidgets import QMainWindow, QTableView
-    app = QApplication([])
-    window = QMainWindow(); window.setCentralWidget(QTableView()); window.resize(1280, 800)
-else:
-    from ui.main import make_app
-    from app.db import Database
-    from app.services.users import login as do_login
-    app = make_app()
-    db = Database(url)
-    actor = do_login(db, login, password)
-    from ui.mainwindow import MainWindow
-    window = MainWindow(db, actor)
-    window.resize(1280, 800)
-class FirstPaint(QObject):
-    def eventFilter(self, obj, ev):
-        if ev.type() == QEvent.Paint and not hasattr(self, "t"):
-            self.t = time.perf_counter() - t0
-            QTimer.singleShot(0, app.quit)
-        return False
-fp = FirstPaint(); window.installEventFilter(fp)
-window.show()
-app.exec()
-out = {"first_paint_s": getattr(fp, "t", None), "rss_mb_start": rss_mb()}
-if mode == "scroll":
-    model = None
-    for p in getattr(window, "lists", {}).values():
-        if getattr(p, "kind", None) == "gpu":
-            model = p.model
-            window.stack.setCurrentWidget(p.parentWidget() if window.stack.indexOf(p) < 0 else p)
-    app.processEvents()
-    t1 = time.perf_counter()
-    if model is not None:
-        while model.canFetchMore():
-            model.fetchMore()
-        app.processEvents()
-        out["rows"] = model.rowCount()
-    out["scroll_s"] = time.perf_counter() - t1
-    out["rss_mb"] = rss_mb()
-    out["max_rss_mb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-if mode == "rows":
-    import sqlite3
-    t1 = time.perf_counter()
-    if url.endswith(".db") or url.startswith("sqlite"):
-        path = url.split("///", 1)[-1]
-        rows = sqlite3.connect(path).execute(
-            "SELECT g.id, g.serial, m.name, g.state, d.name, g.slot, c.name, g.warranty_end FROM gpu_asset g "
-            "JOIN gpu_model m ON m.id = g.gpu_model_id LEFT JOIN device d ON d.id = g.device_id "
-            "LEFT JOIN customer c ON c.id = g.customer_id ORDER BY g.serial").fetchall()
-    else:
-        import psycopg
-        rows = psycopg.connect(url).execute(
-            "SELECT g.id, g.serial, m.name, g.state, d.name, g.slot, c.name, g.warranty_end FROM gpu_asset g "
-            "JOIN gpu_model m ON m.id = g.gpu_model_id LEFT JOIN device d ON d.id = g.device_id "
-            "LEFT JOIN customer c ON c.id = g.customer_id ORDER BY g.serial").fetchall()
-    out["rows"] = len(rows)
-    out["scroll_s"] = time.perf_counter() - t1
-    out["rss_mb"] = rss_mb()
-import json; print("BENCH " + json.dumps(out), flush=True)
-'''
+# The child process that measures the console lives in ui/bench_probe.py (it imports Qt).
 
 
 def _console(db: Database, mode: str, login: str, password: str) -> dict:
@@ -577,7 +506,7 @@ def _console(db: Database, mode: str, login: str, password: str) -> dict:
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     env = dict(os.environ, QT_QPA_PLATFORM="offscreen", PYTHONPATH=root)
     t0 = time.perf_counter()
-    proc = subprocess.run([sys.executable, "-c", _CONSOLE_SCRIPT, mode, url, login, password], capture_output=True,
+    proc = subprocess.run([sys.executable, "-m", "ui.bench_probe", mode, url, login, password], capture_output=True,
                           text=True, env=env, cwd=root, timeout=900)
     wall = time.perf_counter() - t0
     for line in proc.stdout.splitlines():

@@ -18,6 +18,8 @@ from models import Customer, Statement, StatementLine
 from models.choices import StatementStatus
 from test_billing_world import cst, make_world, rack_item, signed
 
+# SQLite serialises writers, so the races are PostgreSQL's: these tests run there only.
+ON_POSTGRESQL = pytest.mark.parametrize("db", ["postgresql"], indirect=True)
 pytestmark = pytest.mark.skipif(not os.environ.get("IDC_TEST_PG_URL"),
                                 reason="concurrency is tested on PostgreSQL (set IDC_TEST_PG_URL)")
 
@@ -26,8 +28,6 @@ NOW = cst(2026, 11, 29, 12)
 
 
 def _setup(db, admin, manager):
-    if db.is_sqlite:
-        pytest.skip("SQLite serialises writers; the race is a PostgreSQL one")
     w = make_world(db, n_racks=N_CUSTOMERS, n_customers=N_CUSTOMERS)
     with db.session() as s:
         customers = list(s.execute(select(Customer.id).order_by(Customer.id)).scalars())
@@ -60,6 +60,7 @@ def _in_threads(db, n, fn):
     return results
 
 
+@ON_POSTGRESQL
 def test_concurrent_issue_keeps_numbers_gapless(db, admin, manager):
     _setup(db, admin, manager)
     assert BS.run_billing(db, admin, "2026-10", as_of=NOW).statements_created == N_CUSTOMERS
@@ -71,6 +72,7 @@ def test_concurrent_issue_keeps_numbers_gapless(db, admin, manager):
             Statement.status == StatementStatus.ISSUED)).scalar_one() == N_CUSTOMERS
 
 
+@ON_POSTGRESQL
 def test_concurrent_runs_bill_each_line_once_and_number_gaplessly(db, admin, manager):
     _setup(db, admin, manager)
     results = _in_threads(db, 4, lambda own: BS.run_billing(own, admin, "2026-11", issue=True, as_of=NOW))
@@ -83,11 +85,10 @@ def test_concurrent_runs_bill_each_line_once_and_number_gaplessly(db, admin, man
         assert s.execute(select(func.sum(Statement.subtotal))).scalar_one() == Decimal(1000 * sum(range(1, 13)))
 
 
+@ON_POSTGRESQL
 def test_concurrent_drafting_keeps_contract_numbers_gapless(db, admin, manager):
     from app.services import contracts as C
 
-    if db.is_sqlite:
-        pytest.skip("SQLite serialises writers; the race is a PostgreSQL one")
     w = make_world(db)
 
     def draft(own):
