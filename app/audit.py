@@ -122,7 +122,6 @@ class VerifyResult:
 # checks the links between ranges in order, so the first bad event is named exactly as a serial
 # scan would name it.
 _SORTED_FIELDS = tuple(sorted(HASHED_FIELDS))
-_TS_AT = _SORTED_FIELDS.index("ts")
 _SEQ_AT = _SORTED_FIELDS.index("seq")
 _PREV_AT = _SORTED_FIELDS.index("prev_hash")
 PARALLEL_MIN_EVENTS = 200_000
