@@ -13,7 +13,7 @@ import threading
 import traceback
 from typing import Any, Callable
 
-from PySide6.QtCore import QObject, QRunnable, Qt, QThreadPool, QTimer, Signal
+from PySide6.QtCore import QCoreApplication, QObject, QRunnable, Qt, QThreadPool, QTimer, Signal
 from PySide6.QtWidgets import QMessageBox, QProgressDialog, QWidget
 
 from app.errors import DomainError
@@ -106,7 +106,11 @@ class Operation(QObject):
             self.dialog.setAutoClose(False)
             self.dialog.setAutoReset(False)
             self.dialog.canceled.connect(self.cancel)
-        self.signals = _Signals()
+        # The job on the pool thread holds these signals too, and may let go of them last: owned by
+        # the application (not by Python), they are deleted on the GUI thread by deleteLater() in
+        # _close(), never by a pool thread dropping its reference (a QObject deleted on the wrong
+        # thread with queued events for it crashed the interpreter, now and then).
+        self.signals = _Signals(QCoreApplication.instance())
         self.signals.progress.connect(self._progress, Qt.QueuedConnection)
         self.signals.message.connect(self._message, Qt.QueuedConnection)
         self.signals.finished.connect(self._finished, Qt.QueuedConnection)
@@ -127,6 +131,7 @@ class Operation(QObject):
             self.dialog.setLabelText(text)
 
     def _close(self) -> None:
+        self.signals.deleteLater()
         if self.dialog is not None:
             self.dialog.reset()
             self.dialog.hide()
