@@ -4,7 +4,7 @@ from __future__ import annotations
 import datetime as dt
 from decimal import Decimal
 
-from sqlalchemy import DateTime, Integer, MetaData, Numeric, String, TypeDecorator
+from sqlalchemy import DateTime, Index, Integer, MetaData, Numeric, String, TypeDecorator
 from sqlalchemy.orm import DeclarativeBase, Mapped, declared_attr, mapped_column
 
 NAMING_CONVENTION = {
@@ -39,6 +39,14 @@ class UTCDateTime(TypeDecorator):
 
 def Money(precision: int = 14, scale: int = 2):
     return Numeric(precision, scale, asdecimal=True)
+
+
+def pg_trigram_index(name: str, column: str) -> Index:
+    """A pg_trgm GIN index for contains-filters (ILIKE '%…%') that exists on PostgreSQL only:
+    SQLite has no such index, and a plain b-tree there would only slow down every insert.
+    `info["dialect"]` tells the schema comparison to expect it on PostgreSQL alone."""
+    return Index(name, column, postgresql_using="gin", postgresql_ops={column: "gin_trgm_ops"},
+                 info={"dialect": "postgresql"}).ddl_if(dialect="postgresql")
 
 
 def utcnow() -> dt.datetime:

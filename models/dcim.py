@@ -7,7 +7,7 @@ from decimal import Decimal
 from sqlalchemy import Boolean, CheckConstraint, ForeignKey, Index, Integer, Numeric, String, Text, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
-from .base import Base, IdMixin, Versioned
+from .base import Base, IdMixin, Versioned, pg_trigram_index
 from .choices import DeviceRole, DeviceStatus, Face, RackStatus, ReservationStatus
 from .org import Room
 
@@ -100,4 +100,7 @@ class Device(IdMixin, Versioned, Base):
         CheckConstraint(DeviceStatus.check_sql("status"), name="status"),
         # Performance (migration 0003): contains-filters and search on PostgreSQL.
         Index("ix_device_name_trgm", "name", postgresql_using="gin", postgresql_ops={"name": "gin_trgm_ops"}),
+        # and on serials and asset tags (migration 0004): the device filter and the global search
+        pg_trigram_index("ix_device_serial_trgm", "serial"),
+        pg_trigram_index("ix_device_asset_tag_trgm", "asset_tag"),
     )
