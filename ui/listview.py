@@ -90,6 +90,10 @@ class ListPage(QWidget):
         self.count_label = QLabel()
         self.count_label.setObjectName("countLabel")
         self.model.countsChanged.connect(self.show_counts)
+        self.model.busyChanged.connect(self.show_busy)
+        self.model.loadFailed.connect(self.show_load_failed)
+        self.model.reloaded.connect(self._after_reload)
+        self._reselect = None
         self.toolbar = QToolBar()
         self.toolbar.setToolButtonStyle(Qt.ToolButtonTextOnly)
         self.actions_: dict[str, QAction] = {}
@@ -152,11 +156,32 @@ class ListPage(QWidget):
     # --- data -------------------------------------------------------------------
     def show_counts(self, filtered: int, total: int) -> None:
         loc = QLocale(QLocale.English)
-        if self.model.filter_text:
+        if self.model.filter_text and filtered < 0:      # rows shown, the count still running
+            text = self.tr("%1+ of %2, counting…").replace("%1", loc.toString(self.model.rowCount())).replace(
+                "%2", loc.toString(total))
+        elif self.model.filter_text:
             text = self.tr("%1 of %2").replace("%1", loc.toString(filtered)).replace("%2", loc.toString(total))
         else:
             text = self.tr("%1 rows").replace("%1", loc.toString(total))
         self.count_label.setText(text)
+
+    def show_busy(self, busy: bool) -> None:
+        """A big list being sorted in the background: its rows stay until the new order is in."""
+        if busy:
+            text = self.tr("Filtering %1 rows…") if self.model.filter_text else self.tr("Sorting %1 rows…")
+            self.count_label.setText(text.replace("%1", QLocale(QLocale.English).toString(self.model.total)))
+            self.view.setCursor(Qt.BusyCursor)
+        else:
+            self.view.unsetCursor()
+
+    def show_load_failed(self, message: str) -> None:
+        self.count_label.setText(self.tr("Could not read the list: %1").replace("%1", message))
+
+    def _after_reload(self) -> None:
+        keep, self._reselect = self._reselect, None
+        if keep is not None:
+            self.view.select_id(keep)
+        self.update_actions()
 
     def apply_filter(self) -> None:
         self.debounce.timer.stop()
@@ -164,11 +189,8 @@ class ListPage(QWidget):
         self.update_actions()
 
     def refresh(self) -> None:
-        keep = self.view.current_id()
-        self.model.reload()
-        if keep is not None:
-            self.view.select_id(keep)
-        self.update_actions()
+        self._reselect = self.view.current_id()
+        self.model.reload()        # `reloaded` selects the same record again (at once, or when read)
 
     def on_changed(self, kinds) -> None:
         if "*" in kinds or "*" in self.spec.watches or kinds & (self.spec.watches | {self.kind}):
@@ -200,6 +222,9 @@ class ListPage(QWidget):
         self.filter.clear()
         self.filter.blockSignals(False)
         self.model.set_filter("")
+        if self.model.busy:         # a big list read in the background: selected when it is in
+            self._reselect = id_
+            return True
         return self.view.select_id(id_)
 
     # --- records ----------------------------------------------------------------

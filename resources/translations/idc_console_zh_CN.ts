@@ -965,87 +965,92 @@
 <context>
     <name>DashboardPage</name>
     <message>
-        <location filename="../../ui/mainwindow.py" line="120"/>
+        <location filename="../../ui/mainwindow.py" line="219"/>
+        <source> (the nearest %1 shown; all of them in Contracts)</source>
+        <translation>（显示最近的 %1 份；全部见“合同”）</translation>
+    </message>
+    <message>
+        <location filename="../../ui/mainwindow.py" line="172"/>
         <source>Active contracts</source>
         <translation>生效合同</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="76"/>
+        <location filename="../../ui/mainwindow.py" line="80"/>
         <source>Contract</source>
         <translation>合同</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="69"/>
+        <location filename="../../ui/mainwindow.py" line="73"/>
         <source>Contracts due (within 180/90/60/30 days)</source>
         <translation>即将到期的合同（180/90/60/30 天内）</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="166"/>
+        <location filename="../../ui/mainwindow.py" line="217"/>
         <source>Contracts due (within 180/90/60/30 days): %1</source>
         <translation>即将到期的合同（180/90/60/30 天内）：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="76"/>
+        <location filename="../../ui/mainwindow.py" line="80"/>
         <source>Customer</source>
         <translation>客户</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="119"/>
+        <location filename="../../ui/mainwindow.py" line="171"/>
         <source>Customers</source>
         <translation>客户</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="76"/>
+        <location filename="../../ui/mainwindow.py" line="80"/>
         <source>Days</source>
         <translation>天数</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="117"/>
+        <location filename="../../ui/mainwindow.py" line="169"/>
         <source>Devices</source>
         <translation>设备</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="121"/>
+        <location filename="../../ui/mainwindow.py" line="173"/>
         <source>Ending in 30/60/90 days</source>
         <translation>30/60/90 天内到期</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="76"/>
+        <location filename="../../ui/mainwindow.py" line="80"/>
         <source>Ends</source>
         <translation>到期</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="135"/>
+        <location filename="../../ui/mainwindow.py" line="187"/>
         <source>GPU fleet by state: </source>
         <translation>GPU 按状态：</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="118"/>
+        <location filename="../../ui/mainwindow.py" line="170"/>
         <source>GPUs</source>
         <translation>GPU</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="116"/>
+        <location filename="../../ui/mainwindow.py" line="168"/>
         <source>Racks (leased)</source>
         <translation>机柜（已租）</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="70"/>
+        <location filename="../../ui/mainwindow.py" line="74"/>
         <source>Red: within 30 days; orange: 60; yellow: 90; green: 180</source>
         <translation>红色：30 天内；橙色：60 天内；黄色：90 天内；绿色：180 天内</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="115"/>
+        <location filename="../../ui/mainwindow.py" line="167"/>
         <source>Sites</source>
         <translation>站点</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="160"/>
+        <location filename="../../ui/mainwindow.py" line="211"/>
         <source>renewal drafted</source>
         <translation>已起草续签</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="158"/>
+        <location filename="../../ui/mainwindow.py" line="209"/>
         <source>≤ %1 days</source>
         <translation>≤ %1 天</translation>
     </message>
@@ -1224,72 +1229,72 @@
 <context>
     <name>FormDialog</name>
     <message>
-        <location filename="../../ui/forms.py" line="225"/>
+        <location filename="../../ui/forms.py" line="224"/>
         <source>(none)</source>
         <translation>（无）</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="208"/>
+        <location filename="../../ui/forms.py" line="207"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="365"/>
+        <location filename="../../ui/forms.py" line="364"/>
         <source>Changed by someone else</source>
         <translation>记录已被他人修改</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="199"/>
+        <location filename="../../ui/forms.py" line="198"/>
         <source>Details</source>
         <translation>详情</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="173"/>
+        <location filename="../../ui/forms.py" line="172"/>
         <source>Edit %1</source>
         <translation>编辑%1</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="173"/>
+        <location filename="../../ui/forms.py" line="172"/>
         <source>New %1</source>
         <translation>新建%1</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="366"/>
+        <location filename="../../ui/forms.py" line="365"/>
         <source>Reload the record now? Your edits will be lost.</source>
         <translation>现在重新加载该记录？您的修改将丢失。</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="207"/>
+        <location filename="../../ui/forms.py" line="206"/>
         <source>Save</source>
         <translation>保存</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="264"/>
+        <location filename="../../ui/forms.py" line="263"/>
         <source>This record no longer exists.</source>
         <translation>该记录已不存在。</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="317"/>
+        <location filename="../../ui/forms.py" line="316"/>
         <source>a number, e.g. 12.5</source>
         <translation>请输入数字，例如 12.5</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="309"/>
+        <location filename="../../ui/forms.py" line="308"/>
         <source>a whole number</source>
         <translation>请输入整数</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="293"/>
+        <location filename="../../ui/forms.py" line="292"/>
         <source>choose one of the listed entries</source>
         <translation>请从列表中选择</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="256"/>
+        <location filename="../../ui/forms.py" line="255"/>
         <source>leave empty to keep</source>
         <translation>留空则不修改</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="325"/>
+        <location filename="../../ui/forms.py" line="324"/>
         <source>required</source>
         <translation>必填</translation>
     </message>
@@ -1297,102 +1302,102 @@
 <context>
     <name>GpuDialog</name>
     <message>
-        <location filename="../../ui/forms.py" line="225"/>
+        <location filename="../../ui/forms.py" line="224"/>
         <source>(none)</source>
         <translation>（无）</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="208"/>
+        <location filename="../../ui/forms.py" line="207"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="365"/>
+        <location filename="../../ui/forms.py" line="364"/>
         <source>Changed by someone else</source>
         <translation>记录已被他人修改</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="199"/>
+        <location filename="../../ui/forms.py" line="198"/>
         <source>Details</source>
         <translation>详情</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="173"/>
+        <location filename="../../ui/forms.py" line="172"/>
         <source>Edit %1</source>
         <translation>编辑%1</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="387"/>
+        <location filename="../../ui/forms.py" line="386"/>
         <source>From</source>
         <translation>原状态</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="402"/>
+        <location filename="../../ui/forms.py" line="401"/>
         <source>History (%1)</source>
         <translation>历史（%1）</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="173"/>
+        <location filename="../../ui/forms.py" line="172"/>
         <source>New %1</source>
         <translation>新建%1</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="388"/>
+        <location filename="../../ui/forms.py" line="387"/>
         <source>Reason</source>
         <translation>原因</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="366"/>
+        <location filename="../../ui/forms.py" line="365"/>
         <source>Reload the record now? Your edits will be lost.</source>
         <translation>现在重新加载该记录？您的修改将丢失。</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="207"/>
+        <location filename="../../ui/forms.py" line="206"/>
         <source>Save</source>
         <translation>保存</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="264"/>
+        <location filename="../../ui/forms.py" line="263"/>
         <source>This record no longer exists.</source>
         <translation>该记录已不存在。</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="387"/>
+        <location filename="../../ui/forms.py" line="386"/>
         <source>Time</source>
         <translation>时间</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="387"/>
+        <location filename="../../ui/forms.py" line="386"/>
         <source>To</source>
         <translation>新状态</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="388"/>
+        <location filename="../../ui/forms.py" line="387"/>
         <source>User</source>
         <translation>用户</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="317"/>
+        <location filename="../../ui/forms.py" line="316"/>
         <source>a number, e.g. 12.5</source>
         <translation>请输入数字，例如 12.5</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="309"/>
+        <location filename="../../ui/forms.py" line="308"/>
         <source>a whole number</source>
         <translation>请输入整数</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="293"/>
+        <location filename="../../ui/forms.py" line="292"/>
         <source>choose one of the listed entries</source>
         <translation>请从列表中选择</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="256"/>
+        <location filename="../../ui/forms.py" line="255"/>
         <source>leave empty to keep</source>
         <translation>留空则不修改</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="325"/>
+        <location filename="../../ui/forms.py" line="324"/>
         <source>required</source>
         <translation>必填</translation>
     </message>
@@ -1473,101 +1478,121 @@
 <context>
     <name>ListPage</name>
     <message>
-        <location filename="../../ui/listview.py" line="279"/>
+        <location filename="../../ui/listview.py" line="311"/>
         <source>%1 moved, %2 refused:</source>
         <translation>已变更 %1 个，拒绝 %2 个：</translation>
     </message>
     <message>
-        <location filename="../../ui/listview.py" line="154"/>
+        <location filename="../../ui/listview.py" line="163"/>
         <source>%1 of %2</source>
         <translation>%1 / 共 %2</translation>
     </message>
     <message>
-        <location filename="../../ui/listview.py" line="156"/>
+        <location filename="../../ui/listview.py" line="165"/>
         <source>%1 rows</source>
         <translation>共 %1 行</translation>
     </message>
     <message>
-        <location filename="../../ui/listview.py" line="233"/>
+        <location filename="../../ui/listview.py" line="160"/>
+        <source>%1+ of %2, counting…</source>
+        <translation>%1+ / 共 %2，正在计数…</translation>
+    </message>
+    <message>
+        <location filename="../../ui/listview.py" line="265"/>
         <source>A reason is required.</source>
         <translation>必须填写原因。</translation>
     </message>
     <message>
-        <location filename="../../ui/listview.py" line="288"/>
+        <location filename="../../ui/listview.py" line="178"/>
+        <source>Could not read the list: %1</source>
+        <translation>无法读取列表：%1</translation>
+    </message>
+    <message>
+        <location filename="../../ui/listview.py" line="320"/>
         <source>Excel (*.xlsx);;CSV (*.csv)</source>
         <translation>Excel (*.xlsx);;CSV (*.csv)</translation>
     </message>
     <message>
-        <location filename="../../ui/listview.py" line="287"/>
+        <location filename="../../ui/listview.py" line="319"/>
         <source>Export</source>
         <translation>导出</translation>
     </message>
     <message>
-        <location filename="../../ui/listview.py" line="299"/>
+        <location filename="../../ui/listview.py" line="331"/>
         <source>Exporting…</source>
         <translation>正在导出…</translation>
     </message>
     <message>
-        <location filename="../../ui/listview.py" line="130"/>
+        <location filename="../../ui/listview.py" line="136"/>
         <source>Export…</source>
         <translation>导出…</translation>
     </message>
     <message>
-        <location filename="../../ui/listview.py" line="85"/>
+        <location filename="../../ui/listview.py" line="86"/>
         <source>Filter (Ctrl+F): code, name, serial, customer…</source>
         <translation>筛选（Ctrl+F）：编码、名称、序列号、客户…</translation>
     </message>
     <message>
-        <location filename="../../ui/listview.py" line="132"/>
+        <location filename="../../ui/listview.py" line="171"/>
+        <source>Filtering %1 rows…</source>
+        <translation>正在筛选 %1 行…</translation>
+    </message>
+    <message>
+        <location filename="../../ui/listview.py" line="138"/>
         <source>Import…</source>
         <translation>导入…</translation>
     </message>
     <message>
-        <location filename="../../ui/listview.py" line="129"/>
+        <location filename="../../ui/listview.py" line="135"/>
         <source>Lifecycle move…</source>
         <translation>生命周期变更…</translation>
     </message>
     <message>
-        <location filename="../../ui/listview.py" line="281"/>
+        <location filename="../../ui/listview.py" line="313"/>
         <source>Moving GPUs…</source>
         <translation>正在变更 GPU 状态…</translation>
     </message>
     <message>
-        <location filename="../../ui/listview.py" line="124"/>
+        <location filename="../../ui/listview.py" line="130"/>
         <source>New</source>
         <translation>新建</translation>
     </message>
     <message>
-        <location filename="../../ui/listview.py" line="125"/>
+        <location filename="../../ui/listview.py" line="131"/>
         <source>Open</source>
         <translation>打开</translation>
     </message>
     <message>
-        <location filename="../../ui/listview.py" line="133"/>
+        <location filename="../../ui/listview.py" line="139"/>
         <source>Refresh</source>
         <translation>刷新</translation>
     </message>
     <message>
-        <location filename="../../ui/listview.py" line="127"/>
+        <location filename="../../ui/listview.py" line="133"/>
         <source>Retire</source>
         <translation>退役</translation>
     </message>
     <message>
-        <location filename="../../ui/listview.py" line="228"/>
+        <location filename="../../ui/listview.py" line="260"/>
         <source>Retire %1 selected record(s)? This is recorded in the audit trail.
 Reason:</source>
         <translation>确定退役所选 %1 条记录？此操作将记入审计日志。
 原因：</translation>
     </message>
     <message>
-        <location filename="../../ui/listview.py" line="242"/>
+        <location filename="../../ui/listview.py" line="274"/>
         <source>Retiring…</source>
         <translation>正在退役…</translation>
     </message>
     <message>
-        <location filename="../../ui/listview.py" line="278"/>
+        <location filename="../../ui/listview.py" line="310"/>
         <source>Some GPUs were not moved</source>
         <translation>部分 GPU 未变更</translation>
+    </message>
+    <message>
+        <location filename="../../ui/listview.py" line="171"/>
+        <source>Sorting %1 rows…</source>
+        <translation>正在排序 %1 行…</translation>
     </message>
 </context>
 <context>
@@ -1614,17 +1639,17 @@ Reason:</source>
         <translation>账单</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="472"/>
+        <location filename="../../ui/mainwindow.py" line="528"/>
         <source>Capacity of %1</source>
         <translation>%1 容量报告</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="395"/>
+        <location filename="../../ui/mainwindow.py" line="451"/>
         <source>Choose a rack in the list first</source>
         <translation>请先在列表中选择机柜</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="465"/>
+        <location filename="../../ui/mainwindow.py" line="521"/>
         <source>Choose a rack in the list first.</source>
         <translation>请先在列表中选择机柜。</translation>
     </message>
@@ -1633,7 +1658,7 @@ Reason:</source>
         <translation>合同</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="327"/>
+        <location filename="../../ui/mainwindow.py" line="383"/>
         <source>Coverage</source>
         <translation>区域覆盖</translation>
     </message>
@@ -1646,7 +1671,7 @@ Reason:</source>
         <translation>总览</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="519"/>
+        <location filename="../../ui/mainwindow.py" line="575"/>
         <source>Database: %1</source>
         <translation>数据库：%1</translation>
     </message>
@@ -1655,17 +1680,17 @@ Reason:</source>
         <translation>设备</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="375"/>
+        <location filename="../../ui/mainwindow.py" line="431"/>
         <source>Elevation</source>
         <translation>机柜立面</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="307"/>
+        <location filename="../../ui/mainwindow.py" line="363"/>
         <source>Fleet report PDF…</source>
         <translation>GPU 资产报告 PDF…</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="476"/>
+        <location filename="../../ui/mainwindow.py" line="532"/>
         <source>GPU fleet report</source>
         <translation>GPU 资产报告</translation>
     </message>
@@ -1674,42 +1699,42 @@ Reason:</source>
         <translation>GPU</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="239"/>
+        <location filename="../../ui/mainwindow.py" line="293"/>
         <source>IDC console</source>
         <translation>IDC 管理控制台</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="470"/>
+        <location filename="../../ui/mainwindow.py" line="526"/>
         <source>Rack sheet %1</source>
         <translation>机柜图 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="387"/>
+        <location filename="../../ui/mainwindow.py" line="443"/>
         <source>Rack sheet PDF…</source>
         <translation>机柜图 PDF…</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="465"/>
+        <location filename="../../ui/mainwindow.py" line="521"/>
         <source>Racks</source>
         <translation>机柜</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="379"/>
+        <location filename="../../ui/mainwindow.py" line="435"/>
         <source>Room</source>
         <translation>机房</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="491"/>
+        <location filename="../../ui/mainwindow.py" line="547"/>
         <source>Settings…</source>
         <translation>设置…</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="390"/>
+        <location filename="../../ui/mainwindow.py" line="446"/>
         <source>Site capacity PDF…</source>
         <translation>站点容量 PDF…</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="327"/>
+        <location filename="../../ui/mainwindow.py" line="383"/>
         <source>Site map</source>
         <translation>站点分布图</translation>
     </message>
@@ -1718,7 +1743,7 @@ Reason:</source>
         <translation>站点与覆盖</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="521"/>
+        <location filename="../../ui/mainwindow.py" line="577"/>
         <source>User: %1 (%2)</source>
         <translation>用户：%1（%2）</translation>
     </message>
@@ -1743,12 +1768,12 @@ Reason:</source>
 <context>
     <name>PagedTableModel</name>
     <message>
-        <location filename="../../ui/tables.py" line="159"/>
+        <location filename="../../ui/tables.py" line="388"/>
         <source>Warranty ends %1, in %2 days (highlighted within %3 days)</source>
         <translation>保修将于 %1 到期，还剩 %2 天（%3 天内到期时标出）</translation>
     </message>
     <message>
-        <location filename="../../ui/tables.py" line="156"/>
+        <location filename="../../ui/tables.py" line="385"/>
         <source>Warranty expired %1 (%2 days ago)</source>
         <translation>保修已于 %1 到期（%2 天前）</translation>
     </message>
@@ -1844,77 +1869,77 @@ Reason:</source>
 <context>
     <name>PlaceDeviceDialog</name>
     <message>
-        <location filename="../../ui/rackforms.py" line="52"/>
+        <location filename="../../ui/rackforms.py" line="50"/>
         <source>(none)</source>
         <translation>（无）</translation>
     </message>
     <message>
-        <location filename="../../ui/rackforms.py" line="65"/>
+        <location filename="../../ui/rackforms.py" line="63"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../ui/rackforms.py" line="118"/>
+        <location filename="../../ui/rackforms.py" line="116"/>
         <source>Device type *</source>
         <translation>设备型号 *</translation>
     </message>
     <message>
-        <location filename="../../ui/rackforms.py" line="126"/>
+        <location filename="../../ui/rackforms.py" line="124"/>
         <source>Face</source>
         <translation>朝向</translation>
     </message>
     <message>
-        <location filename="../../ui/rackforms.py" line="119"/>
+        <location filename="../../ui/rackforms.py" line="117"/>
         <source>Name *</source>
         <translation>名称 *</translation>
     </message>
     <message>
-        <location filename="../../ui/rackforms.py" line="128"/>
+        <location filename="../../ui/rackforms.py" line="126"/>
         <source>Override the power budget</source>
         <translation>超出功率预算</translation>
     </message>
     <message>
-        <location filename="../../ui/rackforms.py" line="121"/>
+        <location filename="../../ui/rackforms.py" line="119"/>
         <source>Owner</source>
         <translation>所有者</translation>
     </message>
     <message>
-        <location filename="../../ui/rackforms.py" line="135"/>
+        <location filename="../../ui/rackforms.py" line="133"/>
         <source>Place</source>
         <translation>放置</translation>
     </message>
     <message>
-        <location filename="../../ui/rackforms.py" line="117"/>
+        <location filename="../../ui/rackforms.py" line="115"/>
         <source>Place a device in %1</source>
         <translation>在 %1 放置设备</translation>
     </message>
     <message>
-        <location filename="../../ui/rackforms.py" line="132"/>
+        <location filename="../../ui/rackforms.py" line="130"/>
         <source>Place even if the rack's typical power would exceed its capacity</source>
         <translation>即使机柜典型功耗超出容量也放置</translation>
     </message>
     <message>
-        <location filename="../../ui/rackforms.py" line="127"/>
+        <location filename="../../ui/rackforms.py" line="125"/>
         <source>Position (lowest U)</source>
         <translation>位置（最低 U 位）</translation>
     </message>
     <message>
-        <location filename="../../ui/rackforms.py" line="128"/>
+        <location filename="../../ui/rackforms.py" line="126"/>
         <source>Power</source>
         <translation>功率</translation>
     </message>
     <message>
-        <location filename="../../ui/rackforms.py" line="129"/>
+        <location filename="../../ui/rackforms.py" line="127"/>
         <source>Reason for the override</source>
         <translation>超限原因</translation>
     </message>
     <message>
-        <location filename="../../ui/rackforms.py" line="120"/>
+        <location filename="../../ui/rackforms.py" line="118"/>
         <source>Serial</source>
         <translation>序列号</translation>
     </message>
     <message>
-        <location filename="../../ui/rackforms.py" line="143"/>
+        <location filename="../../ui/rackforms.py" line="141"/>
         <source>a number, e.g. 12.5</source>
         <translation>请输入数字，例如 12.5</translation>
     </message>
@@ -2252,52 +2277,52 @@ Reason:</source>
 <context>
     <name>ReserveDialog</name>
     <message>
-        <location filename="../../ui/rackforms.py" line="52"/>
+        <location filename="../../ui/rackforms.py" line="50"/>
         <source>(none)</source>
         <translation>（无）</translation>
     </message>
     <message>
-        <location filename="../../ui/rackforms.py" line="65"/>
+        <location filename="../../ui/rackforms.py" line="63"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../ui/rackforms.py" line="165"/>
+        <location filename="../../ui/rackforms.py" line="163"/>
         <source>Customer *</source>
         <translation>客户 *</translation>
     </message>
     <message>
-        <location filename="../../ui/rackforms.py" line="168"/>
+        <location filename="../../ui/rackforms.py" line="166"/>
         <source>Empty: open-ended</source>
         <translation>留空表示长期</translation>
     </message>
     <message>
-        <location filename="../../ui/rackforms.py" line="166"/>
+        <location filename="../../ui/rackforms.py" line="164"/>
         <source>From *</source>
         <translation>开始 *</translation>
     </message>
     <message>
-        <location filename="../../ui/rackforms.py" line="169"/>
+        <location filename="../../ui/rackforms.py" line="167"/>
         <source>Note</source>
         <translation>备注</translation>
     </message>
     <message>
-        <location filename="../../ui/rackforms.py" line="170"/>
+        <location filename="../../ui/rackforms.py" line="168"/>
         <source>Reserve</source>
         <translation>预留</translation>
     </message>
     <message>
-        <location filename="../../ui/rackforms.py" line="162"/>
+        <location filename="../../ui/rackforms.py" line="160"/>
         <source>Reserve units in %1</source>
         <translation>在 %1 预留 U 位</translation>
     </message>
     <message>
-        <location filename="../../ui/rackforms.py" line="163"/>
+        <location filename="../../ui/rackforms.py" line="161"/>
         <source>Units</source>
         <translation>U 位</translation>
     </message>
     <message>
-        <location filename="../../ui/rackforms.py" line="167"/>
+        <location filename="../../ui/rackforms.py" line="165"/>
         <source>Until</source>
         <translation>截止</translation>
     </message>
@@ -2414,12 +2439,12 @@ Reason:</source>
 <context>
     <name>SearchDialog</name>
     <message>
-        <location filename="../../ui/mainwindow.py" line="190"/>
+        <location filename="../../ui/mainwindow.py" line="244"/>
         <source>Rack, device, GPU serial, customer, contract, statement…</source>
         <translation>机柜、设备、GPU 序列号、客户、合同、账单…</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="187"/>
+        <location filename="../../ui/mainwindow.py" line="241"/>
         <source>Search</source>
         <translation>搜索</translation>
     </message>
@@ -2759,42 +2784,42 @@ Reason:</source>
 <context>
     <name>TransitionDialog</name>
     <message>
-        <location filename="../../ui/forms.py" line="424"/>
+        <location filename="../../ui/forms.py" line="423"/>
         <source>%1 GPU(s), now: %2</source>
         <translation>%1 个 GPU，当前：%2</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="441"/>
+        <location filename="../../ui/forms.py" line="440"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="453"/>
+        <location filename="../../ui/forms.py" line="452"/>
         <source>Give a reason: it goes into the GPU's history and the audit trail.</source>
         <translation>请填写原因：它将记入 GPU 历史和审计日志。</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="416"/>
+        <location filename="../../ui/forms.py" line="415"/>
         <source>Lifecycle move</source>
         <translation>生命周期变更</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="440"/>
+        <location filename="../../ui/forms.py" line="439"/>
         <source>Move</source>
         <translation>变更</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="431"/>
+        <location filename="../../ui/forms.py" line="430"/>
         <source>Move to</source>
         <translation>变更为</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="447"/>
+        <location filename="../../ui/forms.py" line="446"/>
         <source>No move is allowed from these states together.</source>
         <translation>所选状态之间没有共同允许的变更。</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="434"/>
+        <location filename="../../ui/forms.py" line="433"/>
         <source>Reason *</source>
         <translation>原因 *</translation>
     </message>
@@ -2802,12 +2827,12 @@ Reason:</source>
 <context>
     <name>_RackForm</name>
     <message>
-        <location filename="../../ui/rackforms.py" line="52"/>
+        <location filename="../../ui/rackforms.py" line="50"/>
         <source>(none)</source>
         <translation>（无）</translation>
     </message>
     <message>
-        <location filename="../../ui/rackforms.py" line="65"/>
+        <location filename="../../ui/rackforms.py" line="63"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
@@ -3688,17 +3713,17 @@ Check the database in the settings.</source>
 <context>
     <name>operations</name>
     <message>
-        <location filename="../../ui/operations.py" line="169"/>
+        <location filename="../../ui/operations.py" line="174"/>
         <source>Error</source>
         <translation>错误</translation>
     </message>
     <message>
-        <location filename="../../ui/operations.py" line="166"/>
+        <location filename="../../ui/operations.py" line="171"/>
         <source>Refused</source>
         <translation>操作被拒绝</translation>
     </message>
     <message>
-        <location filename="../../ui/operations.py" line="170"/>
+        <location filename="../../ui/operations.py" line="175"/>
         <source>The operation failed: %1</source>
         <translation>操作失败：%1</translation>
     </message>
