@@ -56,6 +56,54 @@ if mode == "scroll":
     out["scroll_s"] = time.perf_counter() - t1
     out["rss_mb"] = rss_mb()
     out["max_rss_mb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+if mode == "stalls":
+    # The longest the GUI thread went without running its event loop (a 5 ms heartbeat) while the
+    # GPU list is sorted by customer and scrolled, and the GPU and audit lists are filtered.
+    from PySide6.QtCore import QEventLoop, Qt
+    gaps, last = [], [time.perf_counter()]
+    def beat():
+        now = time.perf_counter()
+        gaps.append(now - last[0])
+        last[0] = now
+    hb = QTimer(); hb.setInterval(5); hb.timeout.connect(beat)
+    def settle(page):
+        # until the page's background read and count are in (the event loop runs meanwhile; a new
+        # QEventLoop would return at once here, after the first paint's app.quit())
+        poll = QTimer(); poll.start(5)
+        while page.model.busy or page.model.filtered_count < 0:
+            app.processEvents(QEventLoop.AllEvents | QEventLoop.WaitForMoreEvents)
+        poll.stop()
+    steps = {}
+    def step(name, page, action):
+        window.show_page(page.kind_pid)
+        app.processEvents()
+        del gaps[:]
+        last[0] = time.perf_counter()
+        hb.start()
+        t1 = time.perf_counter()
+        action(page)
+        settle(page)
+        app.processEvents()
+        hb.stop()
+        steps[name] = {"s": round(time.perf_counter() - t1, 3), "max_stall_ms": round(1000 * max(gaps or [0]), 1)}
+    pages = {}
+    for pid, page in window.lists.items():
+        page.kind_pid = pid
+        pages[page.kind] = page
+    gpu, audit = pages["gpu"], pages["audit"]
+    for page in (gpu, audit):      # first shown and read, as a person would have them
+        window.show_page(page.kind_pid)
+        app.processEvents()
+        settle(page)
+    col = gpu.model.spec.keys().index("customer")
+    step("gpu: sort by customer", gpu, lambda p: p.view.sortByColumn(col, Qt.AscendingOrder))
+    step("gpu: scroll to the end", gpu, lambda p: p.view.scrollToBottom())
+    step("gpu: filter 'AB1'", gpu, lambda p: (p.filter.setText("AB1"), p.apply_filter()))
+    step("gpu: filter 'a' (broad)", gpu, lambda p: (p.filter.setText("a"), p.apply_filter()))
+    step("audit: filter 'transition'", audit, lambda p: (p.filter.setText("transition"), p.apply_filter()))
+    step("audit: filter 'zzzz'", audit, lambda p: (p.filter.setText("zzzz"), p.apply_filter()))
+    out["steps"] = steps
+    out["max_stall_ms"] = max(v["max_stall_ms"] for v in steps.values())
 if mode == "rows":
     import sqlite3
     t1 = time.perf_counter()

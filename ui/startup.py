@@ -119,7 +119,7 @@ class LoginDialog(QDialog):
         from app.services.users import login
         try:
             self.actor = login(self.db, self.login.text().strip(), self.password.text())
-        except DomainError as exc:
+        except DomainError:
             self.error.setText(self.tr("Login failed: unknown user, disabled account or wrong password."))
             self.password.selectAll()
             self.password.setFocus()
