@@ -179,8 +179,11 @@ class ListPage(QWidget):
 
     def _after_reload(self) -> None:
         keep, self._reselect = self._reselect, None
+        shown, self._shown_params = getattr(self, "_shown_params", None), self.model._params
         if keep is not None:
             self.view.select_id(keep)
+        elif shown != self.model._params:   # another filter or sort: from its first row
+            self.view.scrollToTop()
         self.update_actions()
 
     def apply_filter(self) -> None:

@@ -566,6 +566,7 @@ class MainWindow(QMainWindow):
         self.act_new = sc(QKeySequence.New, lambda: self._on_list("new_record"), "actNew")
         self.act_refresh = sc(QKeySequence.Refresh, self.refresh_all, "actRefresh")
         self.act_retire = sc(QKeySequence.Delete, lambda: self._on_list("retire_selected"), "actRetire")
+        self.act_quit = sc("Ctrl+Q", self.close, "actQuit")   # QKeySequence.Quit is empty on Windows
         for i in range(min(9, len(PAGES))):
             # triggered(bool checked) would land in a defaulted `i`: take the flag first
             sc(f"Ctrl+{i + 1}", lambda _checked=False, i=i: self.nav.setCurrentRow(i), f"actPage{i + 1}")

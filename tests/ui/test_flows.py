@@ -110,6 +110,32 @@ def test_filter_and_sort_run_in_sql(qtbot, window):
     assert page.count_label.text() == "12 rows"
 
 
+def test_a_big_list_sorts_and_filters_in_the_background_and_keeps_the_selection(qtbot, db, admin, estate):
+    """With the background threshold at 0 (as for 400,000 GPUs), the page says what it is doing,
+    keeps its rows meanwhile, and a refresh selects the same record again once read."""
+    from ui.listview import ListPage
+    page = ListPage(db, admin, "gpu")
+    qtbot.addWidget(page)
+    page.model.order_sync_rows = 0
+    page.show()
+    assert page.model.rowCount() == 12 and page.count_label.text() == "12 rows"
+    col = page.model.spec.keys().index("customer")
+    with qtbot.waitSignal(page.model.reloaded, timeout=10000):
+        page.view.sortByColumn(col, Qt.DescendingOrder)
+        assert page.count_label.text() == "Sorting 12 rows…" and page.model.rowCount() == 12
+    assert page.count_label.text() == "12 rows"
+    page.view.select_id(estate.gpu_ids[4])
+    with qtbot.waitSignal(page.model.reloaded, timeout=10000):
+        page.refresh()
+    assert page.view.current_id() == estate.gpu_ids[4]
+    page.filter.setText("h100-001")
+    with qtbot.waitSignal(page.model.reloaded, timeout=10000):
+        page.apply_filter()
+        assert page.count_label.text() == "Filtering 12 rows…"
+    assert page.count_label.text() == "3 of 12" and page.model.rowCount() == 3
+    assert page.view.verticalScrollBar().value() == 0
+
+
 def test_ctrl_f_focuses_the_filter(qtbot, window):
     window.show_page("racks")
     window.act_filter.trigger()
