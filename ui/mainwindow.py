@@ -216,8 +216,10 @@ class DashboardPage(QWidget):
             self.due.resizeColumnToContents(c)
         title = self.tr("Contracts due (within 180/90/60/30 days): %1").replace("%1", str(total))
         if total > len(rows):
-            title += self.tr(" (the nearest %1 shown; all of them in Contracts)").replace("%1", str(len(rows)))
+            title += self.tr(" (%1 shown)").replace("%1", str(len(rows)))
         self.due_box.setTitle(title)
+        self.due_box.setToolTip(self.tr("The nearest %1 are listed; the Contracts page has all of them.")
+                                .replace("%1", str(len(rows))) if total > len(rows) else "")
 
 
 def _accepts_db(cls) -> bool:

@@ -966,8 +966,8 @@
     <name>DashboardPage</name>
     <message>
         <location filename="../../ui/mainwindow.py" line="219"/>
-        <source> (the nearest %1 shown; all of them in Contracts)</source>
-        <translation>（显示最近的 %1 份；全部见“合同”）</translation>
+        <source> (%1 shown)</source>
+        <translation>（列出 %1）</translation>
     </message>
     <message>
         <location filename="../../ui/mainwindow.py" line="172"/>
@@ -1043,6 +1043,11 @@
         <location filename="../../ui/mainwindow.py" line="167"/>
         <source>Sites</source>
         <translation>站点</translation>
+    </message>
+    <message>
+        <location filename="../../ui/mainwindow.py" line="221"/>
+        <source>The nearest %1 are listed; the Contracts page has all of them.</source>
+        <translation>列出最近到期的 %1 份；全部合同见“合同”页。</translation>
     </message>
     <message>
         <location filename="../../ui/mainwindow.py" line="211"/>
@@ -1478,7 +1483,7 @@
 <context>
     <name>ListPage</name>
     <message>
-        <location filename="../../ui/listview.py" line="311"/>
+        <location filename="../../ui/listview.py" line="314"/>
         <source>%1 moved, %2 refused:</source>
         <translation>已变更 %1 个，拒绝 %2 个：</translation>
     </message>
@@ -1498,7 +1503,7 @@
         <translation>%1+ / 共 %2，正在计数…</translation>
     </message>
     <message>
-        <location filename="../../ui/listview.py" line="265"/>
+        <location filename="../../ui/listview.py" line="268"/>
         <source>A reason is required.</source>
         <translation>必须填写原因。</translation>
     </message>
@@ -1508,17 +1513,17 @@
         <translation>无法读取列表：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/listview.py" line="320"/>
+        <location filename="../../ui/listview.py" line="323"/>
         <source>Excel (*.xlsx);;CSV (*.csv)</source>
         <translation>Excel (*.xlsx);;CSV (*.csv)</translation>
     </message>
     <message>
-        <location filename="../../ui/listview.py" line="319"/>
+        <location filename="../../ui/listview.py" line="322"/>
         <source>Export</source>
         <translation>导出</translation>
     </message>
     <message>
-        <location filename="../../ui/listview.py" line="331"/>
+        <location filename="../../ui/listview.py" line="334"/>
         <source>Exporting…</source>
         <translation>正在导出…</translation>
     </message>
@@ -1548,7 +1553,7 @@
         <translation>生命周期变更…</translation>
     </message>
     <message>
-        <location filename="../../ui/listview.py" line="313"/>
+        <location filename="../../ui/listview.py" line="316"/>
         <source>Moving GPUs…</source>
         <translation>正在变更 GPU 状态…</translation>
     </message>
@@ -1573,19 +1578,19 @@
         <translation>退役</translation>
     </message>
     <message>
-        <location filename="../../ui/listview.py" line="260"/>
+        <location filename="../../ui/listview.py" line="263"/>
         <source>Retire %1 selected record(s)? This is recorded in the audit trail.
 Reason:</source>
         <translation>确定退役所选 %1 条记录？此操作将记入审计日志。
 原因：</translation>
     </message>
     <message>
-        <location filename="../../ui/listview.py" line="274"/>
+        <location filename="../../ui/listview.py" line="277"/>
         <source>Retiring…</source>
         <translation>正在退役…</translation>
     </message>
     <message>
-        <location filename="../../ui/listview.py" line="310"/>
+        <location filename="../../ui/listview.py" line="313"/>
         <source>Some GPUs were not moved</source>
         <translation>部分 GPU 未变更</translation>
     </message>
@@ -1639,17 +1644,17 @@ Reason:</source>
         <translation>账单</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="528"/>
+        <location filename="../../ui/mainwindow.py" line="530"/>
         <source>Capacity of %1</source>
         <translation>%1 容量报告</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="451"/>
+        <location filename="../../ui/mainwindow.py" line="453"/>
         <source>Choose a rack in the list first</source>
         <translation>请先在列表中选择机柜</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="521"/>
+        <location filename="../../ui/mainwindow.py" line="523"/>
         <source>Choose a rack in the list first.</source>
         <translation>请先在列表中选择机柜。</translation>
     </message>
@@ -1658,7 +1663,7 @@ Reason:</source>
         <translation>合同</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="383"/>
+        <location filename="../../ui/mainwindow.py" line="385"/>
         <source>Coverage</source>
         <translation>区域覆盖</translation>
     </message>
@@ -1671,7 +1676,7 @@ Reason:</source>
         <translation>总览</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="575"/>
+        <location filename="../../ui/mainwindow.py" line="578"/>
         <source>Database: %1</source>
         <translation>数据库：%1</translation>
     </message>
@@ -1680,17 +1685,17 @@ Reason:</source>
         <translation>设备</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="431"/>
+        <location filename="../../ui/mainwindow.py" line="433"/>
         <source>Elevation</source>
         <translation>机柜立面</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="363"/>
+        <location filename="../../ui/mainwindow.py" line="365"/>
         <source>Fleet report PDF…</source>
         <translation>GPU 资产报告 PDF…</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="532"/>
+        <location filename="../../ui/mainwindow.py" line="534"/>
         <source>GPU fleet report</source>
         <translation>GPU 资产报告</translation>
     </message>
@@ -1699,42 +1704,42 @@ Reason:</source>
         <translation>GPU</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="293"/>
+        <location filename="../../ui/mainwindow.py" line="295"/>
         <source>IDC console</source>
         <translation>IDC 管理控制台</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="526"/>
+        <location filename="../../ui/mainwindow.py" line="528"/>
         <source>Rack sheet %1</source>
         <translation>机柜图 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="443"/>
+        <location filename="../../ui/mainwindow.py" line="445"/>
         <source>Rack sheet PDF…</source>
         <translation>机柜图 PDF…</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="521"/>
+        <location filename="../../ui/mainwindow.py" line="523"/>
         <source>Racks</source>
         <translation>机柜</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="435"/>
+        <location filename="../../ui/mainwindow.py" line="437"/>
         <source>Room</source>
         <translation>机房</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="547"/>
+        <location filename="../../ui/mainwindow.py" line="549"/>
         <source>Settings…</source>
         <translation>设置…</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="446"/>
+        <location filename="../../ui/mainwindow.py" line="448"/>
         <source>Site capacity PDF…</source>
         <translation>站点容量 PDF…</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="383"/>
+        <location filename="../../ui/mainwindow.py" line="385"/>
         <source>Site map</source>
         <translation>站点分布图</translation>
     </message>
@@ -1743,7 +1748,7 @@ Reason:</source>
         <translation>站点与覆盖</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="577"/>
+        <location filename="../../ui/mainwindow.py" line="580"/>
         <source>User: %1 (%2)</source>
         <translation>用户：%1（%2）</translation>
     </message>
@@ -2439,12 +2444,12 @@ Reason:</source>
 <context>
     <name>SearchDialog</name>
     <message>
-        <location filename="../../ui/mainwindow.py" line="244"/>
+        <location filename="../../ui/mainwindow.py" line="246"/>
         <source>Rack, device, GPU serial, customer, contract, statement…</source>
         <translation>机柜、设备、GPU 序列号、客户、合同、账单…</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="241"/>
+        <location filename="../../ui/mainwindow.py" line="243"/>
         <source>Search</source>
         <translation>搜索</translation>
     </message>
