@@ -25,6 +25,7 @@ from .contracts import money, plain
 from .dialogs import error_label, guard, last_month
 from .i18n import choice_label
 from .listview import ListPage
+from .recordpanel import RecordPanel
 from .operations import Cancelled, announce, bus, run_op
 
 
@@ -105,71 +106,31 @@ class CreditNoteDialog(QDialog):
         self.error.show()
 
 
-class StatementPanel(QWidget):
+class StatementPanel(RecordPanel):
     """One statement: lines, totals, 大写, credit notes; issue, credit, fapiao, PDF."""
 
     def __init__(self, db: Database, actor: Actor, parent=None):
-        super().__init__(parent)
-        self.db, self.actor = db, actor
-        self.setObjectName("statementPanel")
-        self.info: svc.StatementInfo | None = None
-        v = QVBoxLayout(self)
-        v.setContentsMargins(6, 6, 6, 6)
-        self.title = QLabel(self.tr("Choose a statement"))
-        self.title.setObjectName("statementTitle")
-        self.title.setStyleSheet("font-size: 14pt; font-weight: bold;")
-        v.addWidget(self.title)
-        self.facts = QLabel()
-        self.facts.setObjectName("statementFacts")
-        self.facts.setWordWrap(True)
-        self.facts.setTextFormat(Qt.RichText)
-        v.addWidget(self.facts)
-        self.lines = _table([self.tr("Contract"), self.tr("Description"), self.tr("Quantity"), self.tr("Unit"),
-                             self.tr("Unit price"), self.tr("Amount"), self.tr("Tax rate"), self.tr("Tax")],
-                            "statementLines")
-        hh = self.lines.horizontalHeader()
-        for c in range(8):
-            hh.setSectionResizeMode(c, QHeaderView.Stretch if c == 1 else QHeaderView.ResizeToContents)
-        # a narrow panel wraps the description onto more lines instead of clipping it to "…"
-        self.lines.setWordWrap(True)
-        self.lines.verticalHeader().setSectionResizeMode(QHeaderView.ResizeToContents)
-        v.addWidget(self.lines, 1)
+        super().__init__(db, actor, "statement", self.tr("Choose a statement"),
+                         [self.tr("Contract"), self.tr("Description"), self.tr("Quantity"), self.tr("Unit"),
+                          self.tr("Unit price"), self.tr("Amount"), self.tr("Tax rate"), self.tr("Tax")],
+                         "statementLines", parent=parent)
+        self.lines = self.table
         self.totals = QLabel()
         self.totals.setObjectName("statementTotals")
         self.totals.setTextFormat(Qt.RichText)
         self.totals.setWordWrap(True)
-        v.addWidget(self.totals)
-        self.message = error_label("statementMessage")
-        v.addWidget(self.message)
-        row = QHBoxLayout()
-        self.buttons: dict[str, QPushButton] = {}
-        for key, text, slot in (("issue", self.tr("Issue"), self.issue),
-                                ("credit", self.tr("Credit note…"), self.ask_credit),
-                                ("fapiao", self.tr("Record fapiao no.…"), self.ask_fapiao),
-                                ("print", self.tr("Preview / Print PDF…"), self.print_pdf)):
-            b = QPushButton(text)
-            b.setObjectName(f"statement_{key}")
-            b.clicked.connect(slot)
-            self.buttons[key] = b
-            row.addWidget(b)
-        row.addStretch(1)
-        v.addLayout(row)
-        self.show_statement(None)
+        self.body.addWidget(self.totals)
+        self.add_buttons([("issue", self.tr("Issue"), self.issue),
+                          ("credit", self.tr("Credit note…"), self.ask_credit),
+                          ("fapiao", self.tr("Record fapiao no.…"), self.ask_fapiao),
+                          ("print", self.tr("Preview / Print PDF…"), self.print_pdf)])
+
+    def cleared(self) -> None:
+        self.totals.setText("")
 
     def show_statement(self, statement_id: int | None) -> None:
-        self.message.hide()
-        try:
-            self.info = svc.get_statement(self.db, statement_id) if statement_id is not None else None
-        except DomainError:
-            self.info = None
-        info = self.info
+        info = self.read(svc.get_statement, statement_id)
         if info is None:
-            self.title.setText(self.tr("Choose a statement"))
-            self.facts.setText("")
-            self.totals.setText("")
-            self.lines.setRowCount(0)
-            for b in self.buttons.values():
-                b.hide()
             return
         kind = choice_label(StatementKind, info.kind)
         self.title.setText(f"{kind} {info.number}" if info.number else

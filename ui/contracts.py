@@ -11,7 +11,7 @@ from decimal import Decimal
 
 from PySide6.QtCore import QLocale, Qt, Signal
 from PySide6.QtGui import QBrush, QColor
-from PySide6.QtWidgets import (QComboBox, QDialog, QDialogButtonBox, QFormLayout, QGridLayout, QGroupBox,
+from PySide6.QtWidgets import (QComboBox, QDialog, QDialogButtonBox, QFormLayout, QGroupBox,
                                QHBoxLayout, QHeaderView, QLabel, QLineEdit, QMessageBox, QPlainTextEdit,
                                QPushButton, QSplitter, QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget)
 
@@ -26,6 +26,7 @@ from models.choices import ContractStatus, ItemKind, PriceUnit, ServiceLevel, Ta
 from .dialogs import ReasonDialog, date_edit, error_label, get_date, guard, parse_decimal, set_date
 from .i18n import choice_label
 from .listview import ListPage
+from .recordpanel import RecordPanel
 from .operations import announce, bus, run_op
 
 S = ContractStatus
@@ -533,77 +534,24 @@ class ContractDialog(QDialog):
         return True
 
 
-class ContractPanel(QWidget):
+class ContractPanel(RecordPanel):
     """The selected contract: header, items, lifecycle buttons, renew/amend, Print / PDF."""
 
     opened = Signal(int)     # a contract to select (e.g. a new renewal)
 
     def __init__(self, db: Database, actor: Actor, parent=None):
-        super().__init__(parent)
-        self.db, self.actor = db, actor
-        self.setObjectName("contractPanel")
-        self.info: svc.ContractInfo | None = None
-        v = QVBoxLayout(self)
-        v.setContentsMargins(6, 6, 6, 6)
-        self.title = QLabel(self.tr("Choose a contract"))
-        self.title.setObjectName("contractTitle")
-        self.title.setStyleSheet("font-size: 14pt; font-weight: bold;")
-        self.title.setWordWrap(True)
-        v.addWidget(self.title)
-        self.facts = QLabel()
-        self.facts.setObjectName("contractFacts")
-        self.facts.setWordWrap(True)
-        self.facts.setTextFormat(Qt.RichText)
-        v.addWidget(self.facts)
-        self.items = QTableWidget(0, 5)
-        self.items.setObjectName("contractItems")
-        self.items.setHorizontalHeaderLabels([self.tr("Kind"), self.tr("Description"), self.tr("Quantity"),
-                                              self.tr("Price"), self.tr("Service start")])
-        self.items.verticalHeader().setVisible(False)
-        self.items.setEditTriggers(QTableWidget.NoEditTriggers)
-        hh = self.items.horizontalHeader()
-        for c in (0, 2, 3, 4):
-            hh.setSectionResizeMode(c, QHeaderView.ResizeToContents)
-        hh.setSectionResizeMode(1, QHeaderView.Stretch)
-        # a narrow panel wraps the description onto more lines instead of clipping it
-        self.items.setWordWrap(True)
-        self.items.verticalHeader().setSectionResizeMode(QHeaderView.ResizeToContents)
-        hh.setMinimumSectionSize(40)
-        v.addWidget(self.items, 1)
-        self.message = error_label("contractMessage")
-        v.addWidget(self.message)
-        grid = QGridLayout()
-        self.buttons: dict[str, QPushButton] = {}
-
-        def button(key, text, slot):
-            b = QPushButton(text)
-            b.setObjectName(f"contract_{key}")
-            b.clicked.connect(slot)
-            self.buttons[key] = b
-            n = len(self.buttons) - 1
-            grid.addWidget(b, n // 4, n % 4)
-        button("edit", self.tr("Edit draft…"), self.edit)
-        for key, label, *_ in MOVES:
-            button(key, self.tr(label), lambda _=False, k=key: self.ask_move(k))
-        button("renew", self.tr("Renew…"), self.ask_renew)
-        button("amend", self.tr("Amend…"), self.ask_amend)
-        button("print", self.tr("Print / PDF…"), self.print_pdf)
-        v.addLayout(grid)
-        self.show_contract(None)
+        super().__init__(db, actor, "contract", self.tr("Choose a contract"),
+                         [self.tr("Kind"), self.tr("Description"), self.tr("Quantity"), self.tr("Price"),
+                          self.tr("Service start")], "contractItems", parent=parent)
+        self.items = self.table
+        self.add_buttons([("edit", self.tr("Edit draft…"), self.edit)]
+                         + [(key, self.tr(label), lambda _=False, k=key: self.ask_move(k)) for key, label, *_ in MOVES]
+                         + [("renew", self.tr("Renew…"), self.ask_renew), ("amend", self.tr("Amend…"), self.ask_amend),
+                            ("print", self.tr("Print / PDF…"), self.print_pdf)], per_row=4)
 
     def show_contract(self, contract_id: int | None) -> None:
-        self.message.hide()
-        try:
-            self.info = svc.get_contract(self.db, contract_id) if contract_id is not None else None
-        except DomainError:
-            self.info = None
-        info = self.info
+        info = self.read(svc.get_contract, contract_id)
         if info is None:
-            self.title.setText(self.tr("Choose a contract"))
-            self.facts.setText("")
-            self.items.setRowCount(0)
-            for b in self.buttons.values():
-                b.hide()
             return
         colour = ContractStatus.colour(info.status) if hasattr(ContractStatus, "colour") else "#333"
         self.title.setText(f"{info.number}  {info.title or ''}")

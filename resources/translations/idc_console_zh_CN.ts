@@ -140,177 +140,177 @@
 <context>
     <name>BillingPage</name>
     <message>
-        <location filename="../../ui/billing.py" line="404"/>
+        <location filename="../../ui/billing.py" line="365"/>
         <source>%1 (dry run, nothing written): would create %2 line(s) on %3 new and %4 existing draft statement(s).</source>
         <translation>%1（试算，未写入）：将在 %3 张新账单和 %4 张已有草稿账单上生成 %2 条明细。</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="414"/>
+        <location filename="../../ui/billing.py" line="375"/>
         <source>%1 line(s) held back: see the warnings.</source>
         <translation>%1 条明细暂缓计费：见警告。</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="412"/>
+        <location filename="../../ui/billing.py" line="373"/>
         <source>%1 line(s) were billed by earlier runs.</source>
         <translation>%1 条明细已在之前的运行中计费。</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="442"/>
+        <location filename="../../ui/billing.py" line="403"/>
         <source>%1 statement(s) issued.</source>
         <translation>已开具 %1 张账单。</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="406"/>
+        <location filename="../../ui/billing.py" line="367"/>
         <source>%1: created %2 line(s) on %3 new and %4 existing draft statement(s).</source>
         <translation>%1：已在 %3 张新账单和 %4 张已有草稿账单上生成 %2 条明细。</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="402"/>
+        <location filename="../../ui/billing.py" line="363"/>
         <source>%1: nothing to bill.</source>
         <translation>%1：没有需要计费的项目。</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="400"/>
+        <location filename="../../ui/billing.py" line="361"/>
         <source>%1: nothing to bill; every line already exists (%2 from earlier runs).</source>
         <translation>%1：没有需要计费的项目；所有明细均已存在（之前运行生成 %2 条）。</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="381"/>
+        <location filename="../../ui/billing.py" line="342"/>
         <source>Billing %1…</source>
         <translation>正在计费 %1…</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="398"/>
+        <location filename="../../ui/billing.py" line="359"/>
         <source>Billing run %1 cancelled; nothing was written.</source>
         <translation>%1 计费已取消，未写入任何数据。</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="324"/>
+        <location filename="../../ui/billing.py" line="285"/>
         <source>Choose a month and press Dry run to see what a run would bill.</source>
         <translation>选择月份并点击“试算”，查看本次将计费的内容。</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="330"/>
+        <location filename="../../ui/billing.py" line="291"/>
         <source>Customer</source>
         <translation>客户</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="308"/>
+        <location filename="../../ui/billing.py" line="269"/>
         <source>Dry run</source>
         <translation>试算</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="381"/>
+        <location filename="../../ui/billing.py" line="342"/>
         <source>Dry run for %1…</source>
         <translation>正在试算 %1…</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="456"/>
+        <location filename="../../ui/billing.py" line="417"/>
         <source>Excel (*.xlsx);;CSV (*.csv)</source>
         <translation>Excel (*.xlsx);;CSV (*.csv)</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="455"/>
+        <location filename="../../ui/billing.py" line="416"/>
         <source>Export statements</source>
         <translation>导出账单</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="312"/>
+        <location filename="../../ui/billing.py" line="273"/>
         <source>Export statements…</source>
         <translation>导出账单…</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="469"/>
+        <location filename="../../ui/billing.py" line="430"/>
         <source>Exporting…</source>
         <translation>正在导出…</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="432"/>
+        <location filename="../../ui/billing.py" line="393"/>
         <source>Issue every draft statement of %1? Issued statements take their numbers and never change.</source>
         <translation>开具 %1 的全部草稿账单？开具后的账单将获得编号且不可再修改。</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="431"/>
+        <location filename="../../ui/billing.py" line="392"/>
         <source>Issue statements</source>
         <translation>开具账单</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="311"/>
+        <location filename="../../ui/billing.py" line="272"/>
         <source>Issue the period's drafts</source>
         <translation>开具本期草稿账单</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="416"/>
+        <location filename="../../ui/billing.py" line="377"/>
         <source>Issued %1: %2</source>
         <translation>已开具 %1 张：%2</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="448"/>
+        <location filename="../../ui/billing.py" line="409"/>
         <source>Issuing…</source>
         <translation>正在开具…</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="330"/>
+        <location filename="../../ui/billing.py" line="291"/>
         <source>Lines</source>
         <translation>明细数</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="427"/>
+        <location filename="../../ui/billing.py" line="388"/>
         <source>No warnings: meters and leases are complete.</source>
         <translation>无警告：电表读数和租赁记录完整。</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="331"/>
+        <location filename="../../ui/billing.py" line="292"/>
         <source>Number</source>
         <translation>编号</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="298"/>
+        <location filename="../../ui/billing.py" line="259"/>
         <source>Period</source>
         <translation>账期</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="309"/>
+        <location filename="../../ui/billing.py" line="270"/>
         <source>Run</source>
         <translation>计费</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="310"/>
+        <location filename="../../ui/billing.py" line="271"/>
         <source>Run and issue</source>
         <translation>计费并开具</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="322"/>
+        <location filename="../../ui/billing.py" line="283"/>
         <source>Run result</source>
         <translation>运行结果</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="330"/>
+        <location filename="../../ui/billing.py" line="291"/>
         <source>Subsidiary</source>
         <translation>子公司</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="330"/>
+        <location filename="../../ui/billing.py" line="291"/>
         <source>Subtotal</source>
         <translation>小计</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="409"/>
+        <location filename="../../ui/billing.py" line="370"/>
         <source>Subtotal %1 + tax %2 = %3.</source>
         <translation>小计 %1 + 税额 %2 = %3。</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="331"/>
+        <location filename="../../ui/billing.py" line="292"/>
         <source>Tax</source>
         <translation>税额</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="391"/>
+        <location filename="../../ui/billing.py" line="352"/>
         <source>The operation failed: %1</source>
         <translation>操作失败：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="331"/>
+        <location filename="../../ui/billing.py" line="292"/>
         <source>Total</source>
         <translation>合计</translation>
     </message>
@@ -318,272 +318,272 @@
 <context>
     <name>ContractDialog</name>
     <message numerus="yes">
-        <location filename="../../ui/contracts.py" line="494"/>
+        <location filename="../../ui/contracts.py" line="495"/>
         <source>%n item(s) need attention (marked red).</source>
         <translation><numerusform>%n 个条目需要修改（红色标出）。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="252"/>
+        <location filename="../../ui/contracts.py" line="253"/>
         <source>(by kind)</source>
         <translation>（按类型）</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="144"/>
+        <location filename="../../ui/contracts.py" line="145"/>
         <source>(none)</source>
         <translation>（无）</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="129"/>
+        <location filename="../../ui/contracts.py" line="130"/>
         <source>(numbered when saved)</source>
         <translation>（保存时编号）</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="171"/>
+        <location filename="../../ui/contracts.py" line="172"/>
         <source>Add item</source>
         <translation>添加条目</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="270"/>
+        <location filename="../../ui/contracts.py" line="271"/>
         <source>Billing starts at handover; empty = the contract's start</source>
         <translation>计费自交付日开始；留空即合同开始日</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="200"/>
+        <location filename="../../ui/contracts.py" line="201"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="521"/>
+        <location filename="../../ui/contracts.py" line="522"/>
         <source>Changed by someone else</source>
         <translation>记录已被他人修改</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="140"/>
+        <location filename="../../ui/contracts.py" line="141"/>
         <source>Chinese</source>
         <translation>中文</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="110"/>
+        <location filename="../../ui/contracts.py" line="111"/>
         <source>Contract</source>
         <translation>合同</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="448"/>
+        <location filename="../../ui/contracts.py" line="449"/>
         <source>Contract %1 is %2: only drafts are edited; a signed contract changes by amendment.</source>
         <translation>合同 %1 状态为%2：只能编辑草稿；已签合同须通过变更修改。</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="133"/>
+        <location filename="../../ui/contracts.py" line="134"/>
         <source>Customer *</source>
         <translation>客户 *</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="159"/>
+        <location filename="../../ui/contracts.py" line="160"/>
         <source>Description</source>
         <translation>描述</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="247"/>
+        <location filename="../../ui/contracts.py" line="248"/>
         <source>Description *</source>
         <translation>描述 *</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="106"/>
+        <location filename="../../ui/contracts.py" line="107"/>
         <source>Edit contract</source>
         <translation>编辑合同</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="137"/>
+        <location filename="../../ui/contracts.py" line="138"/>
         <source>End *</source>
         <translation>结束 *</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="141"/>
+        <location filename="../../ui/contracts.py" line="142"/>
         <source>English</source>
         <translation>英文</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="257"/>
+        <location filename="../../ui/contracts.py" line="258"/>
         <source>From unit</source>
         <translation>起始 U 位</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="259"/>
+        <location filename="../../ui/contracts.py" line="260"/>
         <source>GPU model</source>
         <translation>GPU 型号</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="268"/>
+        <location filename="../../ui/contracts.py" line="269"/>
         <source>Hourly rate beyond</source>
         <translation>超出部分小时单价</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="267"/>
+        <location filename="../../ui/contracts.py" line="268"/>
         <source>Included GPU-hours</source>
         <translation>包含卡时</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="154"/>
+        <location filename="../../ui/contracts.py" line="155"/>
         <source>Items</source>
         <translation>条目</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="159"/>
+        <location filename="../../ui/contracts.py" line="160"/>
         <source>Kind</source>
         <translation>类型</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="142"/>
+        <location filename="../../ui/contracts.py" line="143"/>
         <source>Language</source>
         <translation>语言</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="269"/>
+        <location filename="../../ui/contracts.py" line="270"/>
         <source>Mbps</source>
         <translation>带宽（Mbps）</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="262"/>
+        <location filename="../../ui/contracts.py" line="263"/>
         <source>Named GPUs</source>
         <translation>指定 GPU</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="106"/>
+        <location filename="../../ui/contracts.py" line="107"/>
         <source>New contract</source>
         <translation>新建合同</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="131"/>
+        <location filename="../../ui/contracts.py" line="132"/>
         <source>Number</source>
         <translation>编号</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="265"/>
+        <location filename="../../ui/contracts.py" line="266"/>
         <source>Power allowance (kW)</source>
         <translation>功率配额（kW）</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="266"/>
+        <location filename="../../ui/contracts.py" line="267"/>
         <source>Price per kWh over it</source>
         <translation>超出部分每千瓦时单价</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="249"/>
+        <location filename="../../ui/contracts.py" line="250"/>
         <source>Priced</source>
         <translation>计价方式</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="159"/>
+        <location filename="../../ui/contracts.py" line="160"/>
         <source>Quantity</source>
         <translation>数量</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="256"/>
+        <location filename="../../ui/contracts.py" line="257"/>
         <source>Rack</source>
         <translation>机柜</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="522"/>
+        <location filename="../../ui/contracts.py" line="523"/>
         <source>Reload the contract now? Your edits will be lost.</source>
         <translation>现在重新加载合同？您的修改将丢失。</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="174"/>
+        <location filename="../../ui/contracts.py" line="175"/>
         <source>Remove item</source>
         <translation>删除条目</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="199"/>
+        <location filename="../../ui/contracts.py" line="200"/>
         <source>Save draft</source>
         <translation>保存草稿</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="264"/>
+        <location filename="../../ui/contracts.py" line="265"/>
         <source>Service end</source>
         <translation>服务结束</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="147"/>
+        <location filename="../../ui/contracts.py" line="148"/>
         <source>Service level</source>
         <translation>服务级别</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="263"/>
+        <location filename="../../ui/contracts.py" line="264"/>
         <source>Service start (handover)</source>
         <translation>服务开始（交付日）</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="136"/>
+        <location filename="../../ui/contracts.py" line="137"/>
         <source>Start *</source>
         <translation>开始 *</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="132"/>
+        <location filename="../../ui/contracts.py" line="133"/>
         <source>Subsidiary *</source>
         <translation>子公司 *</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="255"/>
+        <location filename="../../ui/contracts.py" line="256"/>
         <source>Tax category</source>
         <translation>税目</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="151"/>
+        <location filename="../../ui/contracts.py" line="152"/>
         <source>Terms</source>
         <translation>条款</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="138"/>
+        <location filename="../../ui/contracts.py" line="139"/>
         <source>Title</source>
         <translation>标题</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="258"/>
+        <location filename="../../ui/contracts.py" line="259"/>
         <source>To unit</source>
         <translation>结束 U 位</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="160"/>
+        <location filename="../../ui/contracts.py" line="161"/>
         <source>Unit</source>
         <translation>单位</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="160"/>
+        <location filename="../../ui/contracts.py" line="161"/>
         <source>Unit price</source>
         <translation>单价</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="248"/>
+        <location filename="../../ui/contracts.py" line="249"/>
         <source>Unit price (CNY) *</source>
         <translation>单价（元）*</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="392"/>
+        <location filename="../../ui/contracts.py" line="393"/>
         <source>a number, e.g. 12.5</source>
         <translation>请输入数字，例如 12.5</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="396"/>
+        <location filename="../../ui/contracts.py" line="397"/>
         <source>a whole number</source>
         <translation>请输入整数</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="484"/>
+        <location filename="../../ui/contracts.py" line="485"/>
         <source>item %1: %2</source>
         <translation>条目 %1：%2</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="405"/>
+        <location filename="../../ui/contracts.py" line="406"/>
         <source>no GPU with serial %1</source>
         <translation>没有序列号为 %1 的 GPU</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="261"/>
+        <location filename="../../ui/contracts.py" line="262"/>
         <source>or named GPUs: serials, comma separated</source>
         <translation>或指定 GPU：序列号，以逗号分隔</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="408"/>
+        <location filename="../../ui/contracts.py" line="409"/>
         <source>required</source>
         <translation>必填</translation>
     </message>
@@ -591,12 +591,12 @@
 <context>
     <name>ContractPanel</name>
     <message>
-        <location filename="../../ui/contracts.py" line="667"/>
+        <location filename="../../ui/contracts.py" line="615"/>
         <source>%1 contract %2. The reason goes into the audit trail.</source>
         <translation>%1合同 %2。原因将记入审计日志。</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="752"/>
+        <location filename="../../ui/contracts.py" line="700"/>
         <source>A new revision takes over on its effective date; edit its items, then submit it.</source>
         <translation>新版本自生效日起取代原合同；请修改条目后提交审批。</translation>
     </message>
@@ -605,17 +605,17 @@
         <translation>生效</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="676"/>
+        <location filename="../../ui/contracts.py" line="624"/>
         <source>Activate %1? Its racks and GPUs are leased to %2 now.</source>
         <translation>确定生效 %1？其机柜和 GPU 将立即租给 %2。</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="751"/>
+        <location filename="../../ui/contracts.py" line="699"/>
         <source>Amend %1</source>
         <translation>变更 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="589"/>
+        <location filename="../../ui/contracts.py" line="549"/>
         <source>Amend…</source>
         <translation>变更…</translation>
     </message>
@@ -624,62 +624,62 @@
         <translation>批准</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="678"/>
+        <location filename="../../ui/contracts.py" line="626"/>
         <source>Approve %1 for %2?</source>
         <translation>确定批准 %2 的合同 %1？</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="731"/>
+        <location filename="../../ui/contracts.py" line="679"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="704"/>
+        <location filename="../../ui/contracts.py" line="652"/>
         <source>Changed by someone else</source>
         <translation>记录已被他人修改</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="614"/>
+        <location filename="../../ui/contracts.py" line="562"/>
         <source>Chinese</source>
         <translation>中文</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="548"/>
+        <location filename="../../ui/contracts.py" line="543"/>
         <source>Choose a contract</source>
         <translation>请选择合同</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="774"/>
+        <location filename="../../ui/contracts.py" line="722"/>
         <source>Contract %1</source>
         <translation>合同 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="611"/>
+        <location filename="../../ui/contracts.py" line="559"/>
         <source>Customer: %1</source>
         <translation>客户：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="560"/>
+        <location filename="../../ui/contracts.py" line="544"/>
         <source>Description</source>
         <translation>描述</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="585"/>
+        <location filename="../../ui/contracts.py" line="547"/>
         <source>Edit draft…</source>
         <translation>编辑草稿…</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="753"/>
+        <location filename="../../ui/contracts.py" line="701"/>
         <source>Effective date</source>
         <translation>生效日期</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="728"/>
+        <location filename="../../ui/contracts.py" line="676"/>
         <source>End</source>
         <translation>结束</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="614"/>
+        <location filename="../../ui/contracts.py" line="562"/>
         <source>English</source>
         <translation>英文</translation>
     </message>
@@ -688,37 +688,37 @@
         <translation>到期</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="677"/>
+        <location filename="../../ui/contracts.py" line="625"/>
         <source>Expire %1? Its racks and GPUs are released to %2's end date.</source>
         <translation>确定使 %1 到期？其机柜和 GPU 将按 %2 的合同结束日释放。</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="560"/>
+        <location filename="../../ui/contracts.py" line="544"/>
         <source>Kind</source>
         <translation>类型</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="614"/>
+        <location filename="../../ui/contracts.py" line="562"/>
         <source>Language: %1</source>
         <translation>语言：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="670"/>
+        <location filename="../../ui/contracts.py" line="618"/>
         <source>Last day of service</source>
         <translation>服务最后一天</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="561"/>
+        <location filename="../../ui/contracts.py" line="544"/>
         <source>Price</source>
         <translation>价格</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="590"/>
+        <location filename="../../ui/contracts.py" line="550"/>
         <source>Print / PDF…</source>
         <translation>打印 / PDF…</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="560"/>
+        <location filename="../../ui/contracts.py" line="544"/>
         <source>Quantity</source>
         <translation>数量</translation>
     </message>
@@ -727,27 +727,27 @@
         <translation>驳回…</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="705"/>
+        <location filename="../../ui/contracts.py" line="653"/>
         <source>Reload the contract now?</source>
         <translation>现在重新加载合同？</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="730"/>
+        <location filename="../../ui/contracts.py" line="678"/>
         <source>Renew</source>
         <translation>续签</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="723"/>
+        <location filename="../../ui/contracts.py" line="671"/>
         <source>Renew %1</source>
         <translation>续签 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="621"/>
+        <location filename="../../ui/contracts.py" line="569"/>
         <source>Renews %1</source>
         <translation>续签自 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="588"/>
+        <location filename="../../ui/contracts.py" line="549"/>
         <source>Renew…</source>
         <translation>续签…</translation>
     </message>
@@ -756,22 +756,22 @@
         <translation>恢复</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="617"/>
+        <location filename="../../ui/contracts.py" line="565"/>
         <source>Revision %1, effective %2</source>
         <translation>第 %1 版，%2 生效</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="561"/>
+        <location filename="../../ui/contracts.py" line="545"/>
         <source>Service start</source>
         <translation>服务开始</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="727"/>
+        <location filename="../../ui/contracts.py" line="675"/>
         <source>Start</source>
         <translation>开始</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="612"/>
+        <location filename="../../ui/contracts.py" line="560"/>
         <source>Status: %1</source>
         <translation>状态：%1</translation>
     </message>
@@ -784,7 +784,7 @@
         <translation>暂停…</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="613"/>
+        <location filename="../../ui/contracts.py" line="561"/>
         <source>Term: %1 – %2</source>
         <translation>期限：%1 至 %2</translation>
     </message>
@@ -793,12 +793,12 @@
         <translation>终止…</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="714"/>
+        <location filename="../../ui/contracts.py" line="662"/>
         <source>The operation failed: %1</source>
         <translation>操作失败：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="698"/>
+        <location filename="../../ui/contracts.py" line="646"/>
         <source>Updating the contract…</source>
         <translation>正在更新合同…</translation>
     </message>
@@ -806,7 +806,7 @@
 <context>
     <name>ContractsPage</name>
     <message>
-        <location filename="../../ui/contracts.py" line="787"/>
+        <location filename="../../ui/contracts.py" line="735"/>
         <source>New contract…</source>
         <translation>新建合同…</translation>
     </message>
@@ -814,37 +814,37 @@
 <context>
     <name>CreditNoteDialog</name>
     <message>
-        <location filename="../../ui/billing.py" line="99"/>
+        <location filename="../../ui/billing.py" line="100"/>
         <source>A credit note says why.</source>
         <translation>红字账单须说明原因。</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="87"/>
+        <location filename="../../ui/billing.py" line="88"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="101"/>
+        <location filename="../../ui/billing.py" line="102"/>
         <source>Choose at least one line.</source>
         <translation>请至少选择一条明细。</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="69"/>
+        <location filename="../../ui/billing.py" line="70"/>
         <source>Credit note for %1</source>
         <translation>为 %1 开具红字账单</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="86"/>
+        <location filename="../../ui/billing.py" line="87"/>
         <source>Issue credit note</source>
         <translation>开具红字账单</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="82"/>
+        <location filename="../../ui/billing.py" line="83"/>
         <source>Lines to credit</source>
         <translation>要冲销的明细</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="73"/>
+        <location filename="../../ui/billing.py" line="74"/>
         <source>Reason *</source>
         <translation>原因 *</translation>
     </message>
@@ -2631,157 +2631,157 @@ Reason:</source>
 <context>
     <name>StatementPanel</name>
     <message>
-        <location filename="../../ui/billing.py" line="176"/>
+        <location filename="../../ui/billing.py" line="137"/>
         <source>%1 draft #%2</source>
         <translation>%1 草稿 #%2</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="128"/>
+        <location filename="../../ui/billing.py" line="115"/>
         <source>Amount</source>
         <translation>金额</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="118"/>
+        <location filename="../../ui/billing.py" line="113"/>
         <source>Choose a statement</source>
         <translation>请选择账单</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="127"/>
+        <location filename="../../ui/billing.py" line="114"/>
         <source>Contract</source>
         <translation>合同</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="255"/>
+        <location filename="../../ui/billing.py" line="216"/>
         <source>Credit note</source>
         <translation>红字账单</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="255"/>
+        <location filename="../../ui/billing.py" line="216"/>
         <source>Credit note %1 issued for %2.</source>
         <translation>已开具红字账单 %1，金额 %2。</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="192"/>
+        <location filename="../../ui/billing.py" line="153"/>
         <source>Credit notes: %1</source>
         <translation>红字账单：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="147"/>
+        <location filename="../../ui/billing.py" line="124"/>
         <source>Credit note…</source>
         <translation>红字账单…</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="188"/>
+        <location filename="../../ui/billing.py" line="149"/>
         <source>Credits %1</source>
         <translation>冲销 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="178"/>
+        <location filename="../../ui/billing.py" line="139"/>
         <source>Customer: %1</source>
         <translation>客户：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="127"/>
+        <location filename="../../ui/billing.py" line="114"/>
         <source>Description</source>
         <translation>描述</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="186"/>
+        <location filename="../../ui/billing.py" line="147"/>
         <source>Fapiao no.: %1</source>
         <translation>发票号：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="262"/>
+        <location filename="../../ui/billing.py" line="223"/>
         <source>Fapiao number</source>
         <translation>发票号</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="146"/>
+        <location filename="../../ui/billing.py" line="123"/>
         <source>Issue</source>
         <translation>开具</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="184"/>
+        <location filename="../../ui/billing.py" line="145"/>
         <source>Issued: %1</source>
         <translation>开具日期：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="237"/>
+        <location filename="../../ui/billing.py" line="198"/>
         <source>Issuing…</source>
         <translation>正在开具…</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="179"/>
+        <location filename="../../ui/billing.py" line="140"/>
         <source>Period: %1</source>
         <translation>账期：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="149"/>
+        <location filename="../../ui/billing.py" line="126"/>
         <source>Preview / Print PDF…</source>
         <translation>预览 / 打印 PDF…</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="127"/>
+        <location filename="../../ui/billing.py" line="114"/>
         <source>Quantity</source>
         <translation>数量</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="190"/>
+        <location filename="../../ui/billing.py" line="151"/>
         <source>Reason: %1</source>
         <translation>原因：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="148"/>
+        <location filename="../../ui/billing.py" line="125"/>
         <source>Record fapiao no.…</source>
         <translation>登记发票号…</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="284"/>
+        <location filename="../../ui/billing.py" line="245"/>
         <source>Statement %1</source>
         <translation>账单 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="180"/>
+        <location filename="../../ui/billing.py" line="141"/>
         <source>Status: %1</source>
         <translation>状态：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="199"/>
+        <location filename="../../ui/billing.py" line="160"/>
         <source>Subtotal %1 · Tax %2 · &lt;b&gt;Total %3&lt;/b&gt;&lt;br&gt;Amount in words: &lt;b&gt;%4&lt;/b&gt;</source>
         <translation>小计 %1 · 税额 %2 · &lt;b&gt;合计 %3&lt;/b&gt;&lt;br&gt;大写金额：&lt;b&gt;%4&lt;/b&gt;</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="128"/>
+        <location filename="../../ui/billing.py" line="115"/>
         <source>Tax</source>
         <translation>税额</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="128"/>
+        <location filename="../../ui/billing.py" line="115"/>
         <source>Tax rate</source>
         <translation>税率</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="263"/>
+        <location filename="../../ui/billing.py" line="224"/>
         <source>The fapiao number issued for %1:</source>
         <translation>为 %1 开具的发票号：</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="219"/>
+        <location filename="../../ui/billing.py" line="180"/>
         <source>The operation failed: %1</source>
         <translation>操作失败：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="127"/>
+        <location filename="../../ui/billing.py" line="114"/>
         <source>Unit</source>
         <translation>单位</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="128"/>
+        <location filename="../../ui/billing.py" line="115"/>
         <source>Unit price</source>
         <translation>单价</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="282"/>
+        <location filename="../../ui/billing.py" line="243"/>
         <source>draft #%1</source>
         <translation>草稿 #%1</translation>
     </message>
