@@ -26,7 +26,7 @@ from sqlalchemy.orm import aliased
 
 from models import (AuditEvent, Contract, Customer, Device, DeviceType, GpuAsset, GpuHistory, GpuModel,
                     Rack, Region, Room, Site, Statement, Subsidiary, User)
-from models.choices import (ContractStatus, CustomerStatus, DeviceStatus, GpuState, Outcome, RackStatus,
+from models.choices import (LIVE_CONTRACT, ContractStatus, CustomerStatus, DeviceStatus, GpuState, Outcome, RackStatus,
                             Role, SiteStatus, StatementKind, StatementStatus, Cooling, ChoiceSet)
 
 from .db import Database
@@ -738,7 +738,7 @@ def summary(db: Database, today: dt.date | None = None) -> Summary:
         ending = {}
         for days in (30, 60, 90):
             ending[days] = n(select(func.count()).select_from(Contract).where(
-                Contract.status == ContractStatus.ACTIVE,
+                Contract.status.in_(LIVE_CONTRACT),
                 Contract.end_date >= today, Contract.end_date <= today + dt.timedelta(days=days)))
         return Summary(
             sites=n(select(func.count()).select_from(Site)),

@@ -19,7 +19,7 @@ from sqlalchemy.orm import aliased
 
 from models import (Contract, Coverage, Customer, Device, DeviceType, GpuAsset, GpuModel, Rack,
                     RackReservation, Region, Room, Site, Statement, Subsidiary)
-from models.choices import (ContractStatus, DeviceStatus, GpuState, RackStatus, ReservationStatus,
+from models.choices import (LIVE_CONTRACT, DeviceStatus, GpuState, RackStatus, ReservationStatus,
                             StatementKind, StatementStatus)
 
 from .db import Database
@@ -361,7 +361,6 @@ class DashboardData:
         return sum(c.count for c in self.gpu_fleet if c.model == model and c.state == state)
 
 
-LIVE_CONTRACT = (ContractStatus.ACTIVE, ContractStatus.SUSPENDED)
 
 
 def dashboard_data(db: Database, today: dt.date | None = None, revenue_months: int = 24,

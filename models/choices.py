@@ -187,6 +187,10 @@ class ContractStatus(ChoiceSet):
     }
 
 
+# Contracts that hold their racks and GPUs and are billed: what "ending within N days" counts.
+LIVE_CONTRACT = (ContractStatus.ACTIVE, ContractStatus.SUSPENDED)
+
+
 class ItemKind(ChoiceSet):
     RACK, HOSTING, GPU, BANDWIDTH = "rack", "hosting", "gpu", "bandwidth"
     MAINTENANCE, ONE_OFF, DISCOUNT = "maintenance", "one_off", "discount"

@@ -290,3 +290,14 @@ def test_coverage_agrees_with_the_service(db, estate, code):
     ours = {(c.subsidiary_code, c.site_code, c.region_code) for c in vd.coverage_for(db, code).coverage}
     theirs = {(a.subsidiary_code, a.site_code, a.covered_via) for a in who_serves(db, code)}
     assert ours == theirs
+
+
+def test_dashboard_card_and_chart_count_the_same_contracts_ending(demo_db):
+    """The "Ending in 30/60/90 days" card and the "Contracts ending" chart both count live
+    contracts (active or suspended): they showed 2/3/3 and 2/3/5 on the demo data."""
+    from app import queries
+    today = dt.date.today()
+    card = queries.summary(demo_db, today).contracts_ending
+    chart = vd.dashboard_data(demo_db, today)
+    assert (card[30], card[60], card[90]) == (chart.ending_30, chart.ending_60, chart.ending_90)
+    assert chart.ending_90 > 0

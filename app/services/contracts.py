@@ -16,7 +16,7 @@ from sqlalchemy.orm import Session
 
 from models import (Contract, ContractItem, Customer, DocumentCounter, GpuAsset, GpuLease, GpuModel, Rack,
                     Subsidiary, contract_item_gpu)
-from models.choices import ContractStatus, CustomerStatus, GpuState, ItemKind, PriceUnit, RackStatus, TaxCategory
+from models.choices import LIVE_CONTRACT, ContractStatus, CustomerStatus, GpuState, ItemKind, PriceUnit, RackStatus, TaxCategory
 
 from ..audit import Actor
 from ..auth import require
@@ -29,7 +29,7 @@ from .common import check_version, flush_or_refuse, flush_versioned, get_or_404,
 from .gpus import move_gpu  # the GPU lifecycle move: validates, writes GpuHistory, audits
 
 ALERT_DAYS = (30, 60, 90, 180)
-HELD = (ContractStatus.ACTIVE, ContractStatus.SUSPENDED)
+HELD = LIVE_CONTRACT
 
 # Which price units each kind of item may use.
 UNITS_BY_KIND: dict[str, frozenset[str]] = {
