@@ -34,6 +34,12 @@ def local_midnight(day: dt.date) -> dt.datetime:
     return dt.datetime(day.year, day.month, day.day, tzinfo=TZ).astimezone(UTC)
 
 
+def local_today() -> dt.date:
+    """Today's business date: the calendar day in Shanghai, whatever zone the machine is set to
+    (a desktop on UTC would otherwise see 'today' change at 08:00 and disagree with the due list)."""
+    return dt.datetime.now(TZ).date()
+
+
 def local_date(instant: dt.datetime) -> dt.date:
     return instant.astimezone(TZ).date()
 

@@ -18,6 +18,7 @@ from models.choices import Cooling, DeviceRole, DeviceStatus, GpuState, RackStat
 
 from .audit import Actor
 from .auth import require
+from .billing import local_today
 from .db import Database
 from .errors import RuleViolation
 from .services.common import create_in
@@ -188,7 +189,7 @@ def ensure_demo_users(db: Database, actor: Actor | None) -> Actor:
 
 def load_demo(db: Database, actor: Actor | None = None, *,
               progress: Callable[[str], None] = lambda m: None, today: dt.date | None = None) -> DemoSummary:
-    today = today or dt.date.today()
+    today = today or local_today()
     with db.session() as s:
         if s.execute(select(func.count()).select_from(Subsidiary)).scalar_one():
             raise RuleViolation("this database already has subsidiaries; the demo loads only into an empty one "

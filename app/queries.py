@@ -29,6 +29,7 @@ from models import (AuditEvent, Contract, Customer, Device, DeviceType, GpuAsset
 from models.choices import (LIVE_CONTRACT, ContractStatus, CustomerStatus, DeviceStatus, GpuState, Outcome, RackStatus,
                             Role, SiteStatus, StatementKind, StatementStatus, Cooling, ChoiceSet)
 
+from .billing import local_today
 from .db import Database
 
 
@@ -730,7 +731,7 @@ class Summary:
 
 
 def summary(db: Database, today: dt.date | None = None) -> Summary:
-    today = today or dt.date.today()
+    today = today or local_today()
     with db.engine.connect() as conn:
         def n(q):
             return conn.execute(q).scalar_one()

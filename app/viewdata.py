@@ -12,7 +12,6 @@ import datetime as dt
 from collections import defaultdict
 from dataclasses import dataclass, replace
 from decimal import Decimal
-from zoneinfo import ZoneInfo
 
 from sqlalchemy import and_, case, func, or_, select
 from sqlalchemy.orm import aliased
@@ -22,9 +21,9 @@ from models import (Contract, Coverage, Customer, Device, DeviceType, GpuAsset, 
 from models.choices import (LIVE_CONTRACT, DeviceStatus, GpuState, RackStatus, ReservationStatus,
                             StatementKind, StatementStatus)
 
+from .billing import local_today
 from .db import Database
 
-LOCAL_TZ = ZoneInfo("Asia/Shanghai")
 ZERO = Decimal(0)
 KW = Decimal(1000)
 
@@ -45,10 +44,6 @@ def owner_colour(customer_id: int | None) -> str:
     if customer_id is None:
         return FLEET_COLOUR
     return OWNER_PALETTE[customer_id % len(OWNER_PALETTE)]
-
-
-def local_today() -> dt.date:
-    return dt.datetime.now(LOCAL_TZ).date()
 
 
 def _dec(value, places: str = "0.01") -> Decimal:

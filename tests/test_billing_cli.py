@@ -76,9 +76,9 @@ def test_refusals_exit_1_with_the_reason(db, admin, manager, cli):
 
 def test_contracts_due(db, admin, manager, cli):
     w = make_world(db)
-    from app.services.contracts import today_local
+    from app.billing import local_today
 
-    end = today_local() + dt.timedelta(days=45)
+    end = local_today() + dt.timedelta(days=45)
     c = signed(db, manager, admin, w, [rack_item(w, 1, "1")], dt.date(2026, 1, 1), end)
     code, out, err = cli("contracts", "due", "--within", "90", user=None)
     assert code == 0, err

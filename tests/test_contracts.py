@@ -26,7 +26,7 @@ def _draft(db, manager, w, items=None, **kw):
 
 def test_numbers_are_per_subsidiary_and_gapless(db, admin, manager):
     w = make_world(db)
-    year = C.today_local().year
+    year = C.local_today().year
     a = _draft(db, manager, w)
     b = _draft(db, manager, w, items=[rack_item(w, 2, "6000")])
     assert (a.number, b.number) == (f"GZ-{year}-0001", f"GZ-{year}-0002")

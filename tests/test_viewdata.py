@@ -296,7 +296,8 @@ def test_dashboard_card_and_chart_count_the_same_contracts_ending(demo_db):
     """The "Ending in 30/60/90 days" card and the "Contracts ending" chart both count live
     contracts (active or suspended): they showed 2/3/3 and 2/3/5 on the demo data."""
     from app import queries
-    today = dt.date.today()
+    from app.billing import local_today
+    today = local_today()
     card = queries.summary(demo_db, today).contracts_ending
     chart = vd.dashboard_data(demo_db, today)
     assert (card[30], card[60], card[90]) == (chart.ending_30, chart.ending_60, chart.ending_90)

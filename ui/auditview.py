@@ -2,13 +2,13 @@
 PDF with period/actor/action filters, and the audit export (CSV/XLSX) over the same filter."""
 from __future__ import annotations
 
-import datetime as dt
 
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (QApplication, QComboBox, QDialog, QDialogButtonBox, QFileDialog, QFormLayout,
                                QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget)
 
 from app import queries
+from app.billing import local_today
 from app.audit import Actor, verify_audit_chain
 from app.audit_query import AuditFilter
 from app.auth import can
@@ -27,7 +27,7 @@ class AuditFilterDialog(QDialog):
         super().__init__(parent)
         self.setObjectName("auditFilterDialog")
         self.setWindowTitle(title)
-        today = dt.date.today()
+        today = local_today()
         form = QFormLayout(self)
         self.date_from = date_edit(today.replace(day=1), name="dateFrom")
         self.date_to = date_edit(today, name="dateTo")

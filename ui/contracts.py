@@ -16,6 +16,7 @@ from PySide6.QtWidgets import (QComboBox, QDialog, QDialogButtonBox, QFormLayout
                                QPushButton, QSplitter, QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget)
 
 from app import queries
+from app.billing import local_today
 from app.audit import Actor
 from app.auth import can
 from app.db import Database
@@ -132,7 +133,7 @@ class ContractDialog(QDialog):
         form.addRow(self.tr("Number"), self.number)
         row("subsidiary_id", self.tr("Subsidiary *"), self._options("subsidiary"))
         row("customer_id", self.tr("Customer *"), self._options("customer"))
-        start = dt.date.today().replace(day=1) + dt.timedelta(days=32)
+        start = local_today().replace(day=1) + dt.timedelta(days=32)
         start = start.replace(day=1)
         row("start_date", self.tr("Start *"), date_edit(start))
         row("end_date", self.tr("End *"), date_edit(start.replace(year=start.year + 1) - dt.timedelta(days=1)))
@@ -616,7 +617,7 @@ class ContractPanel(RecordPanel):
                 .replace("%2", self.info.number)
             dlg = ReasonDialog(title, prompt, self,
                                date_label=self.tr("Last day of service") if key == "terminate" else None,
-                               date_value=min(dt.date.today(), self.info.end_date))
+                               date_value=min(local_today(), self.info.end_date))
             if not dlg.exec():
                 return None
             reason, last_day = dlg.value()
@@ -699,7 +700,7 @@ class ContractPanel(RecordPanel):
         dlg = ReasonDialog(self.tr("Amend %1").replace("%1", self.info.number),
                            self.tr("A new revision takes over on its effective date; edit its items, then submit it."),
                            self, date_label=self.tr("Effective date"),
-                           date_value=max(dt.date.today(), self.info.start_date + dt.timedelta(days=1)))
+                           date_value=max(local_today(), self.info.start_date + dt.timedelta(days=1)))
         if dlg.exec():
             reason, eff = dlg.value()
             self.amend(eff, reason)

@@ -12,6 +12,8 @@ from PySide6.QtCore import QCoreApplication, QDate
 from PySide6.QtWidgets import (QAbstractButton, QDateEdit, QDialog, QDialogButtonBox, QFormLayout, QLabel,
                                QLineEdit, QPlainTextEdit, QWidget)
 
+from app.billing import local_today
+
 
 TR_CONTEXT = "dialogs"
 NO_DATE = QDate(1990, 1, 1)
@@ -148,7 +150,7 @@ def first_of_month(day: dt.date) -> dt.date:
 
 
 def last_month(today: dt.date | None = None) -> str:
-    today = today or dt.date.today()
+    today = today or local_today()
     first = today.replace(day=1) - dt.timedelta(days=1)
     return f"{first.year:04d}-{first.month:02d}"
 

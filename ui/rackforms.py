@@ -4,13 +4,13 @@ Both save through app.services.dcim; a refusal stays in the form with the servic
 """
 from __future__ import annotations
 
-import datetime as dt
 
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (QCheckBox, QComboBox, QDialog, QDialogButtonBox, QFormLayout, QLabel, QLineEdit,
                                QVBoxLayout, QWidget)
 
 from app import queries
+from app.billing import local_today
 from app.audit import Actor
 from app.db import Database
 from app.errors import DomainError, ValidationError
@@ -161,7 +161,7 @@ class ReserveDialog(_RackForm):
         self.form.addRow(self.tr("Units"), QLabel(f"U{u_from}–U{u_to} ({choice_label(Face, face)})"))
         self.u_from, self.u_to = u_from, u_to
         self.row("customer_id", self.tr("Customer *"), self.options("customer", False))
-        self.row("start_date", self.tr("From *"), date_edit(dt.date.today()))
+        self.row("start_date", self.tr("From *"), date_edit(local_today()))
         self.row("end_date", self.tr("Until"), date_edit(optional=True))
         self.editors["end_date"].setToolTip(self.tr("Empty: open-ended"))
         self.row("note", self.tr("Note"), QLineEdit())

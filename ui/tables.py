@@ -18,6 +18,7 @@ from PySide6.QtGui import QAction, QBrush, QColor
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QMenu, QTableView
 
 from app import queries
+from app.billing import local_today
 from app.db import Database
 
 from .i18n import choice_label, column_label
@@ -150,7 +151,7 @@ class PagedTableModel(QAbstractTableModel):
         self.refetches = 0            # windows read again after eviction (for tests and the bench)
         self._total: int | None = None
         self.filtered_count: int = 0
-        self.today = dt.date.today()
+        self.today = local_today()
         if not lazy:
             self.reload()
 
@@ -179,7 +180,7 @@ class PagedTableModel(QAbstractTableModel):
         is read on the thread pool: `busy` until `reloaded`, its old rows shown meanwhile."""
         self._generation += 1
         self.loaded = True
-        self.today = dt.date.today()
+        self.today = local_today()
         if recount_total or self._total is None:
             self._total = queries.total(self.db, self.spec)
         params = (self.filter_text, self.sort_key, self.sort_desc)

@@ -20,7 +20,7 @@ from models.choices import LIVE_CONTRACT, ContractStatus, CustomerStatus, GpuSta
 
 from ..audit import Actor
 from ..auth import require
-from ..billing import TZ, local_midnight
+from ..billing import TZ, local_midnight, local_today
 from ..db import Database
 from ..errors import NotFound, RuleViolation, ValidationError
 from ..uow import UnitOfWork
@@ -153,10 +153,6 @@ def next_document_number(session: Session, subsidiary_id: int, kind: str, scope:
     return session.execute(stmt.returning(table.c.last_value)).scalar_one()
 
 
-def today_local() -> dt.date:
-    return dt.datetime.now(TZ).date()
-
-
 # --- reading ------------------------------------------------------------------------------
 
 def _item_info(session: Session, it: ContractItem) -> ItemInfo:
@@ -203,7 +199,7 @@ def list_contracts(db: Database, *, status: str | None = None, customer_id: int 
 
 def contracts_due(db: Database, within_days: int = 180, today: dt.date | None = None) -> list[ContractDue]:
     """Contracts in force that end within `within_days`, soonest first, with their alert band."""
-    today = today or today_local()
+    today = today or local_today()
     with db.session() as s:
         renewed = select(Contract.renewal_of_id).where(Contract.renewal_of_id.is_not(None))
         rows = s.execute(
@@ -362,7 +358,7 @@ def _new_contract(uow: UnitOfWork, *, subsidiary_id: int, customer_id: int, star
         raise ValidationError(errors)
     if number is None:
         sub = s.get(Subsidiary, subsidiary_id)
-        year = today_local().year
+        year = local_today().year
         n = next_document_number(s, subsidiary_id, "contract", str(year))
         number = f"{sub.code}-{year}-{n:04d}"
     c = Contract(number=number, subsidiary_id=subsidiary_id, customer_id=customer_id, title=title,
@@ -606,7 +602,7 @@ def _move(db: Database, actor: Actor, contract_id: int | str, to: str, permissio
                 if (at or now).astimezone(TZ).date() < c.end_date:
                     raise RuleViolation(f"contract {c.number} runs until {c.end_date}; to end it earlier, "
                                         "terminate it with a reason")
-            last = last_day or (at.astimezone(TZ).date() if at else today_local())
+            last = last_day or (at.astimezone(TZ).date() if at else local_today())
             if c.status == ContractStatus.APPROVED:  # never in service: nothing to bill or release
                 for it in c.items:
                     it.service_end = _effective_start(c, it) - dt.timedelta(days=1)

@@ -8,6 +8,7 @@ from decimal import Decimal
 import pytest
 
 from models import GpuModel, Region
+from app.billing import local_today
 from app.services.common import create_record
 from app.validators import make_uscc
 
@@ -60,6 +61,6 @@ def estate(db, admin) -> Estate:
                  for i, name in enumerate(["福州星河智能科技", "厦门海峡数据服务", "泉州云帆网络"], start=1)]
     gpus = [create_record(db, admin, "gpu", {"serial": f"SN-H100-{i:04d}", "gpu_model_id": gm,
                                              "state": "received" if i % 2 else "ordered",
-                                             "warranty_end": dt.date.today() + dt.timedelta(days=30 * i)})
+                                             "warranty_end": local_today() + dt.timedelta(days=30 * i)})
             for i in range(1, 13)]
     return Estate(site, room, racks, customers, gpus, gm)
