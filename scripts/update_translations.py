@@ -37,7 +37,12 @@ ZH = {
     "Ending in 30/60/90 days": "30/60/90 天内到期", "GPU fleet by state: ": "GPU 按状态：",
     # list pages
     "New": "新建", "Open": "打开", "Retire": "退役", "Lifecycle move…": "生命周期变更…", "Export…": "导出…",
-    "Import…": "导入…", "Refresh": "刷新", " (%1 shown)": "（列出 %1）",
+    "Import…": "导入…", "Refresh": "刷新",
+    "The customer has no region: no subsidiary can be suggested.": "该客户未填写所在地区，无法推荐签约主体。",
+    "%1 serves the customer's region %2 (%3 h response).": "%1 覆盖客户所在地区 %2（%3 小时响应）。",
+    "The chosen subsidiary does not cover the customer's region %1; it is served by %2.":
+        "所选子公司不覆盖客户所在地区 %1；该地区由 %2 服务。",
+    "No subsidiary covers the customer's region %1.": "没有子公司覆盖客户所在地区 %1。", " (%1 shown)": "（列出 %1）",
     "The nearest %1 are listed; the Contracts page has all of them.": "列出最近到期的 %1 份；全部合同见“合同”页。", "Sorting %1 rows…": "正在排序 %1 行…",
     "Filtering %1 rows…": "正在筛选 %1 行…", "Could not read the list: %1": "无法读取列表：%1",
     "%1+ of %2, counting…": "%1+ / 共 %2，正在计数…", "Filter (Ctrl+F): code, name, serial, customer…": "筛选（Ctrl+F）：编码、名称、序列号、客户…",

@@ -131,8 +131,17 @@ class ContractDialog(QDialog):
         self.number = QLabel(self.tr("(numbered when saved)"))
         self.number.setObjectName("contractNumber")
         form.addRow(self.tr("Number"), self.number)
-        row("subsidiary_id", self.tr("Subsidiary *"), self._options("subsidiary"))
         row("customer_id", self.tr("Customer *"), self._options("customer"))
+        row("subsidiary_id", self.tr("Subsidiary *"), self._options("subsidiary"))
+        # the customer's region decides which subsidiary signs: a new contract takes the one that
+        # serves it, and the hint says so (or warns when the chosen one does not cover the region)
+        self.coverage_hint = QLabel()
+        self.coverage_hint.setObjectName("coverageHint")
+        self.coverage_hint.setWordWrap(True)
+        form.addRow("", self.coverage_hint)
+        self.coverage: tuple[str | None, list] = (None, [])
+        self.header["customer_id"].currentIndexChanged.connect(self._customer_changed)
+        self.header["subsidiary_id"].currentIndexChanged.connect(self._show_coverage)
         start = local_today().replace(day=1) + dt.timedelta(days=32)
         start = start.replace(day=1)
         row("start_date", self.tr("Start *"), date_edit(start))
@@ -207,8 +216,43 @@ class ContractDialog(QDialog):
             self.load()
         else:
             self.add_item()
+        self._customer_changed()
         guard(self.buttons.button(QDialogButtonBox.Save), actor, "draft_contracts")
         self.resize(1180, 640)
+
+    def _customer_changed(self, *_) -> None:
+        from app.services.reference import customer_coverage
+        customer_id = self.header["customer_id"].currentData()
+        try:
+            self.coverage = customer_coverage(self.db, customer_id) if customer_id is not None else (None, [])
+        except DomainError:
+            self.coverage = (None, [])
+        serving = [a.subsidiary_id for a in self.coverage[1]]
+        sub = self.header["subsidiary_id"]
+        if self.contract_id is None and serving and sub.currentData() not in serving:
+            sub.setCurrentIndex(sub.findData(serving[0]))     # emits: the hint follows
+        self._show_coverage()
+
+    def _show_coverage(self, *_) -> None:
+        region, answers = self.coverage
+        chosen = self.header["subsidiary_id"].currentData()
+        match = next((a for a in answers if a.subsidiary_id == chosen), None)
+        if self.header["customer_id"].currentData() is None:
+            text, warn = "", False
+        elif region is None:
+            text, warn = self.tr("The customer has no region: no subsidiary can be suggested."), True
+        elif match is not None:
+            text = self.tr("%1 serves the customer's region %2 (%3 h response).").replace(
+                "%1", match.subsidiary_name).replace("%2", region).replace("%3", str(match.response_hours))
+            warn = False
+        elif answers:
+            text = self.tr("The chosen subsidiary does not cover the customer's region %1; it is served by %2.") \
+                .replace("%1", region).replace("%2", "、".join(dict.fromkeys(a.subsidiary_name for a in answers)))
+            warn = True
+        else:
+            text, warn = self.tr("No subsidiary covers the customer's region %1.").replace("%1", region), True
+        self.coverage_hint.setText(("⚠ " if warn else "") + text)
+        self.coverage_hint.setStyleSheet("color: #b26a00;" if warn else "color: #2e7d32;")
 
     def _options(self, kind: str, optional: bool = False) -> QComboBox:
         w = QComboBox()

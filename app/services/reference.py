@@ -8,7 +8,7 @@ from pathlib import Path
 
 from sqlalchemy import select
 
-from models import Coverage, Region, Room, Site, Subsidiary
+from models import Coverage, Customer, Region, Room, Site, Subsidiary
 from models.choices import Cooling, ServiceLevel, SiteStatus
 
 from ..audit import Actor
@@ -102,6 +102,7 @@ class CoverageAnswer:
     covered_via_name: str
     service_level: str
     response_hours: int
+    subsidiary_id: int = 0
 
 
 def who_serves(db: Database, region_code: str) -> list[CoverageAnswer]:
@@ -123,8 +124,22 @@ def who_serves(db: Database, region_code: str) -> list[CoverageAnswer]:
                 key = (sub.id, cov.site_id)
                 if key not in answers:
                     answers[key] = CoverageAnswer(sub.code, sub.name, site_code, region.code, region.name,
-                                                  cov.service_level, cov.response_hours)
+                                                  cov.service_level, cov.response_hours, sub.id)
         return sorted(answers.values(), key=lambda a: (a.response_hours, a.subsidiary_code))
+
+
+def customer_coverage(db: Database, customer_id: int) -> tuple[str | None, list[CoverageAnswer]]:
+    """The customer's region (its name, or None when the customer has none) and the subsidiaries
+    that serve it, best response first: the customer's region decides which subsidiary signs."""
+    with db.session() as s:
+        customer = s.get(Customer, customer_id)
+        if customer is None:
+            raise NotFound(f"customer {customer_id} does not exist")
+        code = customer.region_code
+        region = s.get(Region, code) if code else None
+    if region is None:
+        return None, []
+    return region.name, who_serves(db, region.code)
 
 
 def add_coverage(db: Database, actor: Actor, subsidiary_id: int, region_code: str, *,

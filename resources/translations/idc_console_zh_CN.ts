@@ -317,58 +317,63 @@
 </context>
 <context>
     <name>ContractDialog</name>
+    <message>
+        <location filename="../../ui/contracts.py" line="245"/>
+        <source>%1 serves the customer's region %2 (%3 h response).</source>
+        <translation>%1 覆盖客户所在地区 %2（%3 小时响应）。</translation>
+    </message>
     <message numerus="yes">
-        <location filename="../../ui/contracts.py" line="495"/>
+        <location filename="../../ui/contracts.py" line="540"/>
         <source>%n item(s) need attention (marked red).</source>
         <translation><numerusform>%n 个条目需要修改（红色标出）。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="253"/>
+        <location filename="../../ui/contracts.py" line="298"/>
         <source>(by kind)</source>
         <translation>（按类型）</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="145"/>
+        <location filename="../../ui/contracts.py" line="155"/>
         <source>(none)</source>
         <translation>（无）</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="130"/>
+        <location filename="../../ui/contracts.py" line="131"/>
         <source>(numbered when saved)</source>
         <translation>（保存时编号）</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="172"/>
+        <location filename="../../ui/contracts.py" line="182"/>
         <source>Add item</source>
         <translation>添加条目</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="271"/>
+        <location filename="../../ui/contracts.py" line="316"/>
         <source>Billing starts at handover; empty = the contract's start</source>
         <translation>计费自交付日开始；留空即合同开始日</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="201"/>
+        <location filename="../../ui/contracts.py" line="211"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="522"/>
+        <location filename="../../ui/contracts.py" line="567"/>
         <source>Changed by someone else</source>
         <translation>记录已被他人修改</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="141"/>
+        <location filename="../../ui/contracts.py" line="151"/>
         <source>Chinese</source>
         <translation>中文</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="111"/>
+        <location filename="../../ui/contracts.py" line="112"/>
         <source>Contract</source>
         <translation>合同</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="449"/>
+        <location filename="../../ui/contracts.py" line="494"/>
         <source>Contract %1 is %2: only drafts are edited; a signed contract changes by amendment.</source>
         <translation>合同 %1 状态为%2：只能编辑草稿；已签合同须通过变更修改。</translation>
     </message>
@@ -378,212 +383,227 @@
         <translation>客户 *</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="160"/>
+        <location filename="../../ui/contracts.py" line="170"/>
         <source>Description</source>
         <translation>描述</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="248"/>
+        <location filename="../../ui/contracts.py" line="293"/>
         <source>Description *</source>
         <translation>描述 *</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="107"/>
+        <location filename="../../ui/contracts.py" line="108"/>
         <source>Edit contract</source>
         <translation>编辑合同</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="138"/>
+        <location filename="../../ui/contracts.py" line="148"/>
         <source>End *</source>
         <translation>结束 *</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="142"/>
+        <location filename="../../ui/contracts.py" line="152"/>
         <source>English</source>
         <translation>英文</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="258"/>
+        <location filename="../../ui/contracts.py" line="303"/>
         <source>From unit</source>
         <translation>起始 U 位</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="260"/>
+        <location filename="../../ui/contracts.py" line="305"/>
         <source>GPU model</source>
         <translation>GPU 型号</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="269"/>
+        <location filename="../../ui/contracts.py" line="314"/>
         <source>Hourly rate beyond</source>
         <translation>超出部分小时单价</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="268"/>
+        <location filename="../../ui/contracts.py" line="313"/>
         <source>Included GPU-hours</source>
         <translation>包含卡时</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="155"/>
+        <location filename="../../ui/contracts.py" line="165"/>
         <source>Items</source>
         <translation>条目</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="160"/>
+        <location filename="../../ui/contracts.py" line="170"/>
         <source>Kind</source>
         <translation>类型</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="143"/>
+        <location filename="../../ui/contracts.py" line="153"/>
         <source>Language</source>
         <translation>语言</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="270"/>
+        <location filename="../../ui/contracts.py" line="315"/>
         <source>Mbps</source>
         <translation>带宽（Mbps）</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="263"/>
+        <location filename="../../ui/contracts.py" line="308"/>
         <source>Named GPUs</source>
         <translation>指定 GPU</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="107"/>
+        <location filename="../../ui/contracts.py" line="108"/>
         <source>New contract</source>
         <translation>新建合同</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="132"/>
+        <location filename="../../ui/contracts.py" line="253"/>
+        <source>No subsidiary covers the customer's region %1.</source>
+        <translation>没有子公司覆盖客户所在地区 %1。</translation>
+    </message>
+    <message>
+        <location filename="../../ui/contracts.py" line="133"/>
         <source>Number</source>
         <translation>编号</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="266"/>
+        <location filename="../../ui/contracts.py" line="311"/>
         <source>Power allowance (kW)</source>
         <translation>功率配额（kW）</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="267"/>
+        <location filename="../../ui/contracts.py" line="312"/>
         <source>Price per kWh over it</source>
         <translation>超出部分每千瓦时单价</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="250"/>
+        <location filename="../../ui/contracts.py" line="295"/>
         <source>Priced</source>
         <translation>计价方式</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="160"/>
+        <location filename="../../ui/contracts.py" line="170"/>
         <source>Quantity</source>
         <translation>数量</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="257"/>
+        <location filename="../../ui/contracts.py" line="302"/>
         <source>Rack</source>
         <translation>机柜</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="523"/>
+        <location filename="../../ui/contracts.py" line="568"/>
         <source>Reload the contract now? Your edits will be lost.</source>
         <translation>现在重新加载合同？您的修改将丢失。</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="175"/>
+        <location filename="../../ui/contracts.py" line="185"/>
         <source>Remove item</source>
         <translation>删除条目</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="200"/>
+        <location filename="../../ui/contracts.py" line="210"/>
         <source>Save draft</source>
         <translation>保存草稿</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="265"/>
+        <location filename="../../ui/contracts.py" line="310"/>
         <source>Service end</source>
         <translation>服务结束</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="148"/>
+        <location filename="../../ui/contracts.py" line="158"/>
         <source>Service level</source>
         <translation>服务级别</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="264"/>
+        <location filename="../../ui/contracts.py" line="309"/>
         <source>Service start (handover)</source>
         <translation>服务开始（交付日）</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="137"/>
+        <location filename="../../ui/contracts.py" line="147"/>
         <source>Start *</source>
         <translation>开始 *</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="133"/>
+        <location filename="../../ui/contracts.py" line="135"/>
         <source>Subsidiary *</source>
         <translation>子公司 *</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="256"/>
+        <location filename="../../ui/contracts.py" line="301"/>
         <source>Tax category</source>
         <translation>税目</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="152"/>
+        <location filename="../../ui/contracts.py" line="162"/>
         <source>Terms</source>
         <translation>条款</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="139"/>
+        <location filename="../../ui/contracts.py" line="249"/>
+        <source>The chosen subsidiary does not cover the customer's region %1; it is served by %2.</source>
+        <translation>所选子公司不覆盖客户所在地区 %1；该地区由 %2 服务。</translation>
+    </message>
+    <message>
+        <location filename="../../ui/contracts.py" line="243"/>
+        <source>The customer has no region: no subsidiary can be suggested.</source>
+        <translation>该客户未填写所在地区，无法推荐签约主体。</translation>
+    </message>
+    <message>
+        <location filename="../../ui/contracts.py" line="149"/>
         <source>Title</source>
         <translation>标题</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="259"/>
+        <location filename="../../ui/contracts.py" line="304"/>
         <source>To unit</source>
         <translation>结束 U 位</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="161"/>
+        <location filename="../../ui/contracts.py" line="171"/>
         <source>Unit</source>
         <translation>单位</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="161"/>
+        <location filename="../../ui/contracts.py" line="171"/>
         <source>Unit price</source>
         <translation>单价</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="249"/>
+        <location filename="../../ui/contracts.py" line="294"/>
         <source>Unit price (CNY) *</source>
         <translation>单价（元）*</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="393"/>
+        <location filename="../../ui/contracts.py" line="438"/>
         <source>a number, e.g. 12.5</source>
         <translation>请输入数字，例如 12.5</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="397"/>
+        <location filename="../../ui/contracts.py" line="442"/>
         <source>a whole number</source>
         <translation>请输入整数</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="485"/>
+        <location filename="../../ui/contracts.py" line="530"/>
         <source>item %1: %2</source>
         <translation>条目 %1：%2</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="406"/>
+        <location filename="../../ui/contracts.py" line="451"/>
         <source>no GPU with serial %1</source>
         <translation>没有序列号为 %1 的 GPU</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="262"/>
+        <location filename="../../ui/contracts.py" line="307"/>
         <source>or named GPUs: serials, comma separated</source>
         <translation>或指定 GPU：序列号，以逗号分隔</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="409"/>
+        <location filename="../../ui/contracts.py" line="454"/>
         <source>required</source>
         <translation>必填</translation>
     </message>
@@ -591,12 +611,12 @@
 <context>
     <name>ContractPanel</name>
     <message>
-        <location filename="../../ui/contracts.py" line="615"/>
+        <location filename="../../ui/contracts.py" line="660"/>
         <source>%1 contract %2. The reason goes into the audit trail.</source>
         <translation>%1合同 %2。原因将记入审计日志。</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="700"/>
+        <location filename="../../ui/contracts.py" line="745"/>
         <source>A new revision takes over on its effective date; edit its items, then submit it.</source>
         <translation>新版本自生效日起取代原合同；请修改条目后提交审批。</translation>
     </message>
@@ -605,17 +625,17 @@
         <translation>生效</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="624"/>
+        <location filename="../../ui/contracts.py" line="669"/>
         <source>Activate %1? Its racks and GPUs are leased to %2 now.</source>
         <translation>确定生效 %1？其机柜和 GPU 将立即租给 %2。</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="699"/>
+        <location filename="../../ui/contracts.py" line="744"/>
         <source>Amend %1</source>
         <translation>变更 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="549"/>
+        <location filename="../../ui/contracts.py" line="594"/>
         <source>Amend…</source>
         <translation>变更…</translation>
     </message>
@@ -624,62 +644,62 @@
         <translation>批准</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="626"/>
+        <location filename="../../ui/contracts.py" line="671"/>
         <source>Approve %1 for %2?</source>
         <translation>确定批准 %2 的合同 %1？</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="679"/>
+        <location filename="../../ui/contracts.py" line="724"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="652"/>
+        <location filename="../../ui/contracts.py" line="697"/>
         <source>Changed by someone else</source>
         <translation>记录已被他人修改</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="562"/>
+        <location filename="../../ui/contracts.py" line="607"/>
         <source>Chinese</source>
         <translation>中文</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="543"/>
+        <location filename="../../ui/contracts.py" line="588"/>
         <source>Choose a contract</source>
         <translation>请选择合同</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="722"/>
+        <location filename="../../ui/contracts.py" line="767"/>
         <source>Contract %1</source>
         <translation>合同 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="559"/>
+        <location filename="../../ui/contracts.py" line="604"/>
         <source>Customer: %1</source>
         <translation>客户：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="544"/>
+        <location filename="../../ui/contracts.py" line="589"/>
         <source>Description</source>
         <translation>描述</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="547"/>
+        <location filename="../../ui/contracts.py" line="592"/>
         <source>Edit draft…</source>
         <translation>编辑草稿…</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="701"/>
+        <location filename="../../ui/contracts.py" line="746"/>
         <source>Effective date</source>
         <translation>生效日期</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="676"/>
+        <location filename="../../ui/contracts.py" line="721"/>
         <source>End</source>
         <translation>结束</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="562"/>
+        <location filename="../../ui/contracts.py" line="607"/>
         <source>English</source>
         <translation>英文</translation>
     </message>
@@ -688,37 +708,37 @@
         <translation>到期</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="625"/>
+        <location filename="../../ui/contracts.py" line="670"/>
         <source>Expire %1? Its racks and GPUs are released to %2's end date.</source>
         <translation>确定使 %1 到期？其机柜和 GPU 将按 %2 的合同结束日释放。</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="544"/>
+        <location filename="../../ui/contracts.py" line="589"/>
         <source>Kind</source>
         <translation>类型</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="562"/>
+        <location filename="../../ui/contracts.py" line="607"/>
         <source>Language: %1</source>
         <translation>语言：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="618"/>
+        <location filename="../../ui/contracts.py" line="663"/>
         <source>Last day of service</source>
         <translation>服务最后一天</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="544"/>
+        <location filename="../../ui/contracts.py" line="589"/>
         <source>Price</source>
         <translation>价格</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="550"/>
+        <location filename="../../ui/contracts.py" line="595"/>
         <source>Print / PDF…</source>
         <translation>打印 / PDF…</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="544"/>
+        <location filename="../../ui/contracts.py" line="589"/>
         <source>Quantity</source>
         <translation>数量</translation>
     </message>
@@ -727,27 +747,27 @@
         <translation>驳回…</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="653"/>
+        <location filename="../../ui/contracts.py" line="698"/>
         <source>Reload the contract now?</source>
         <translation>现在重新加载合同？</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="678"/>
+        <location filename="../../ui/contracts.py" line="723"/>
         <source>Renew</source>
         <translation>续签</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="671"/>
+        <location filename="../../ui/contracts.py" line="716"/>
         <source>Renew %1</source>
         <translation>续签 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="569"/>
+        <location filename="../../ui/contracts.py" line="614"/>
         <source>Renews %1</source>
         <translation>续签自 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="549"/>
+        <location filename="../../ui/contracts.py" line="594"/>
         <source>Renew…</source>
         <translation>续签…</translation>
     </message>
@@ -756,22 +776,22 @@
         <translation>恢复</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="565"/>
+        <location filename="../../ui/contracts.py" line="610"/>
         <source>Revision %1, effective %2</source>
         <translation>第 %1 版，%2 生效</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="545"/>
+        <location filename="../../ui/contracts.py" line="590"/>
         <source>Service start</source>
         <translation>服务开始</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="675"/>
+        <location filename="../../ui/contracts.py" line="720"/>
         <source>Start</source>
         <translation>开始</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="560"/>
+        <location filename="../../ui/contracts.py" line="605"/>
         <source>Status: %1</source>
         <translation>状态：%1</translation>
     </message>
@@ -784,7 +804,7 @@
         <translation>暂停…</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="561"/>
+        <location filename="../../ui/contracts.py" line="606"/>
         <source>Term: %1 – %2</source>
         <translation>期限：%1 至 %2</translation>
     </message>
@@ -793,12 +813,12 @@
         <translation>终止…</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="662"/>
+        <location filename="../../ui/contracts.py" line="707"/>
         <source>The operation failed: %1</source>
         <translation>操作失败：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="646"/>
+        <location filename="../../ui/contracts.py" line="691"/>
         <source>Updating the contract…</source>
         <translation>正在更新合同…</translation>
     </message>
@@ -806,7 +826,7 @@
 <context>
     <name>ContractsPage</name>
     <message>
-        <location filename="../../ui/contracts.py" line="735"/>
+        <location filename="../../ui/contracts.py" line="780"/>
         <source>New contract…</source>
         <translation>新建合同…</translation>
     </message>
@@ -1773,12 +1793,12 @@ Reason:</source>
 <context>
     <name>PagedTableModel</name>
     <message>
-        <location filename="../../ui/tables.py" line="388"/>
+        <location filename="../../ui/tables.py" line="389"/>
         <source>Warranty ends %1, in %2 days (highlighted within %3 days)</source>
         <translation>保修将于 %1 到期，还剩 %2 天（%3 天内到期时标出）</translation>
     </message>
     <message>
-        <location filename="../../ui/tables.py" line="385"/>
+        <location filename="../../ui/tables.py" line="386"/>
         <source>Warranty expired %1 (%2 days ago)</source>
         <translation>保修已于 %1 到期（%2 天前）</translation>
     </message>
@@ -2138,27 +2158,27 @@ Reason:</source>
 <context>
     <name>ReasonDialog</name>
     <message>
-        <location filename="../../ui/dialogs.py" line="125"/>
+        <location filename="../../ui/dialogs.py" line="127"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../ui/dialogs.py" line="137"/>
+        <location filename="../../ui/dialogs.py" line="139"/>
         <source>Give a reason: it goes into the audit trail.</source>
         <translation>请填写原因：它将记入审计日志。</translation>
     </message>
     <message>
-        <location filename="../../ui/dialogs.py" line="124"/>
+        <location filename="../../ui/dialogs.py" line="126"/>
         <source>OK</source>
         <translation>确定</translation>
     </message>
     <message>
-        <location filename="../../ui/dialogs.py" line="116"/>
+        <location filename="../../ui/dialogs.py" line="118"/>
         <source>Reason *</source>
         <translation>原因 *</translation>
     </message>
     <message>
-        <location filename="../../ui/dialogs.py" line="116"/>
+        <location filename="../../ui/dialogs.py" line="118"/>
         <source>Text</source>
         <translation>内容</translation>
     </message>
@@ -3488,7 +3508,7 @@ Reason:</source>
 <context>
     <name>dialogs</name>
     <message>
-        <location filename="../../ui/dialogs.py" line="85"/>
+        <location filename="../../ui/dialogs.py" line="87"/>
         <source>%1 (%2) may not %3; this needs the role: %4</source>
         <translation>%1（%2）无权%3；需要角色：%4</translation>
     </message>

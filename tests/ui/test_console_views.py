@@ -63,6 +63,27 @@ def test_contract_create_refused_then_saved(qtbot, demo_db):
     assert dlg.saved.items[0].power_allowance_kw == 8
 
 
+def test_contract_form_takes_the_subsidiary_that_serves_the_customers_region(qtbot, demo_db):
+    """The customer's region decides which subsidiary signs: a new contract takes the one serving
+    it (Haikou's 美兰区: Fuzhou at 8 h, Guangzhou at 12 h), and another choice is warned about."""
+    from ui.contracts import ContractDialog
+    from models import Subsidiary
+    dlg = ContractDialog(demo_db, actor(demo_db, "lina"))
+    qtbot.addWidget(dlg)
+    h = dlg.header
+    with demo_db.session() as s:
+        subs = {code: (id_, name) for id_, code, name in s.execute(select(Subsidiary.id, Subsidiary.code,
+                                                                           Subsidiary.name))}
+    h["customer_id"].setCurrentIndex(h["customer_id"].findText("海口美兰数智科技有限公司"))
+    assert h["subsidiary_id"].currentData() == subs["FZ"][0]
+    hint = dlg.coverage_hint.text()
+    assert "美兰区" in hint and "8" in hint and not hint.startswith("⚠")
+    h["subsidiary_id"].setCurrentIndex(h["subsidiary_id"].findData(subs["BJ"][0]))   # the user's choice stays
+    hint = dlg.coverage_hint.text()
+    assert hint.startswith("⚠") and subs["FZ"][1] in hint and subs["GZ"][1] in hint
+    assert h["subsidiary_id"].currentData() == subs["BJ"][0]
+
+
 def test_contract_lifecycle_offers_allowed_moves_and_approves(qtbot, demo_db):
     from ui.contracts import ContractsPage
     cid = pending_contract_id(demo_db)                       # the demo's contract awaiting approval
