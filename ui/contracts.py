@@ -24,7 +24,8 @@ from app.errors import Conflict, DomainError, ValidationError
 from app.services import contracts as svc
 from models.choices import ContractStatus, ItemKind, PriceUnit, ServiceLevel, TaxCategory
 
-from .dialogs import ReasonDialog, date_edit, error_label, get_date, guard, parse_decimal, set_date
+from .dialogs import (ReasonDialog, date_edit, error_label, field_box, get_date, guard, options_combo, parse_decimal,
+                      set_date)
 from .i18n import choice_label
 from .listview import ListPage
 from .recordpanel import RecordPanel
@@ -120,13 +121,7 @@ class ContractDialog(QDialog):
         def row(key, label, w):
             w.setObjectName(f"edit_{key}")
             err = error_label(f"error_{key}")
-            box = QWidget()
-            v = QVBoxLayout(box)
-            v.setContentsMargins(0, 0, 0, 0)
-            v.setSpacing(1)
-            v.addWidget(w)
-            v.addWidget(err)
-            form.addRow(label, box)
+            form.addRow(label, field_box(w, err))
             self.header[key], self.header_errors[key] = w, err
         self.number = QLabel(self.tr("(numbered when saved)"))
         self.number.setObjectName("contractNumber")
@@ -255,16 +250,7 @@ class ContractDialog(QDialog):
         self.coverage_hint.setStyleSheet("color: #b26a00;" if warn else "color: #2e7d32;")
 
     def _options(self, kind: str, optional: bool = False) -> QComboBox:
-        w = QComboBox()
-        if optional:
-            w.addItem(self.tr("(none)"), None)
-        for v, label in queries.options(self.db, kind):
-            w.addItem(label, v)
-        w.setEditable(True)
-        w.setInsertPolicy(QComboBox.NoInsert)
-        if w.completer():
-            w.completer().setFilterMode(Qt.MatchContains)
-        return w
+        return options_combo(self.db, kind, self.tr("(none)") if optional else None)
 
     def _build_item_form(self) -> None:
         f = self.item_form
@@ -272,13 +258,7 @@ class ContractDialog(QDialog):
         def add(key, label, w):
             w.setObjectName(f"item_{key}")
             err = error_label(f"itemError_{key}")
-            box = QWidget()
-            v = QVBoxLayout(box)
-            v.setContentsMargins(0, 0, 0, 0)
-            v.setSpacing(1)
-            v.addWidget(w)
-            v.addWidget(err)
-            f.addRow(label, box)
+            f.addRow(label, field_box(w, err))
             self.item_edit[key], self.item_err[key] = w, err
             if isinstance(w, QLineEdit):
                 w.textChanged.connect(lambda _t, k=key: self._edited(k))

@@ -1,6 +1,7 @@
 """Small building blocks the contract, billing, audit and rack views share.
 
-Dates as optional QDateEdits, a red error label, a reason dialog (with an optional date),
+Dates as optional QDateEdits, a red error label, a field with its error under it, a combo over
+a list of records, a reason dialog (with an optional date),
 and the "why not" tooltip for a button a role may not press.
 """
 from __future__ import annotations
@@ -8,9 +9,9 @@ from __future__ import annotations
 import datetime as dt
 from decimal import Decimal, InvalidOperation
 
-from PySide6.QtCore import QCoreApplication, QDate
-from PySide6.QtWidgets import (QAbstractButton, QDateEdit, QDialog, QDialogButtonBox, QFormLayout, QLabel,
-                               QLineEdit, QPlainTextEdit, QWidget)
+from PySide6.QtCore import QCoreApplication, QDate, Qt
+from PySide6.QtWidgets import (QAbstractButton, QComboBox, QDateEdit, QDialog, QDialogButtonBox, QFormLayout,
+                               QLabel, QLineEdit, QPlainTextEdit, QVBoxLayout, QWidget)
 
 from app.billing import local_today
 
@@ -62,6 +63,34 @@ def parse_decimal(text: str) -> Decimal | None:
     if not value.is_finite():
         raise ValueError(text)
     return value
+
+
+def field_box(editor: QWidget, error: QLabel) -> QWidget:
+    """One form row's field: the editor with its error label under it."""
+    box = QWidget()
+    v = QVBoxLayout(box)
+    v.setContentsMargins(0, 0, 0, 0)
+    v.setSpacing(1)
+    v.addWidget(editor)
+    v.addWidget(error)
+    return box
+
+
+def options_combo(db, kind: str, none_text: str | None = None) -> QComboBox:
+    """An editable combo over `queries.options(kind)` (customers, racks, sites, …) that completes
+    on any part of a label; `none_text` adds a first "(none)" entry."""
+    from app import queries
+    w = QComboBox()
+    if none_text is not None:
+        w.addItem(none_text, None)
+    for value, label in queries.options(db, kind):
+        w.addItem(label, value)
+    w.setEditable(True)
+    w.setInsertPolicy(QComboBox.NoInsert)
+    if w.completer():
+        w.completer().setFilterMode(Qt.MatchContains)
+        w.completer().setCompletionMode(w.completer().CompletionMode.PopupCompletion)
+    return w
 
 
 def error_label(name: str = "") -> QLabel:

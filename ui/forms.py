@@ -9,7 +9,7 @@ import datetime as dt
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 
-from PySide6.QtCore import QCoreApplication, QDate, Qt
+from PySide6.QtCore import QCoreApplication, QDate
 from PySide6.QtWidgets import (QCheckBox, QComboBox, QDateEdit, QDialog, QDialogButtonBox, QFormLayout,
                                QLabel, QLineEdit, QMessageBox, QPlainTextEdit, QTabWidget, QTableWidget,
                                QTableWidgetItem, QVBoxLayout, QWidget)
@@ -21,6 +21,7 @@ from app.errors import Conflict, DomainError, ValidationError
 from models.choices import (ChoiceSet, Cooling, CustomerStatus, DeviceStatus, Face, GpuState, RackStatus, Role,
                             SiteStatus)
 
+from .dialogs import field_box, options_combo
 from .i18n import choice_label
 from .operations import announce
 
@@ -187,14 +188,8 @@ class FormDialog(QDialog):
             err.setWordWrap(True)
             err.hide()
             self.errors[f.key] = err
-            box = QWidget()
-            v = QVBoxLayout(box)
-            v.setContentsMargins(0, 0, 0, 0)
-            v.setSpacing(2)
-            v.addWidget(editor)
-            v.addWidget(err)
             label = tr(f.label) + (" *" if f.required else "")
-            form.addRow(label, box)
+            form.addRow(label, field_box(editor, err))
         self.tabs.addTab(page, self.tr("Details"))
         self.message = QLabel()
         self.message.setObjectName("formMessage")
@@ -218,21 +213,16 @@ class FormDialog(QDialog):
 
     def _editor(self, f: Field) -> QWidget:
         if f.kind in ("choice", "option"):
-            w = QComboBox()
-            w.setObjectName(f"edit_{f.key}")
-            if f.optional:
-                w.addItem(self.tr("(none)"), None)
+            none = self.tr("(none)") if f.optional else None
             if f.kind == "choice":
+                w = QComboBox()
+                if none is not None:
+                    w.addItem(none, None)
                 for v in f.choices.values():
                     w.addItem(choice_label(f.choices, v), v)
             else:
-                w.setEditable(True)
-                w.setInsertPolicy(QComboBox.NoInsert)
-                for v, label in queries.options(self.db, f.option):
-                    w.addItem(label, v)
-                if w.completer():
-                    w.completer().setFilterMode(Qt.MatchContains)
-                    w.completer().setCompletionMode(w.completer().CompletionMode.PopupCompletion)
+                w = options_combo(self.db, f.option, none)
+            w.setObjectName(f"edit_{f.key}")
             return w
         if f.kind == "bool":
             w = QCheckBox()

@@ -5,7 +5,6 @@ Both save through app.services.dcim; a refusal stays in the form with the servic
 from __future__ import annotations
 
 
-from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (QCheckBox, QComboBox, QDialog, QDialogButtonBox, QFormLayout, QLabel, QLineEdit,
                                QVBoxLayout, QWidget)
 
@@ -16,7 +15,7 @@ from app.db import Database
 from app.errors import DomainError, ValidationError
 from models.choices import Face
 
-from .dialogs import why_not_text, date_edit, error_label, get_date, parse_decimal
+from .dialogs import date_edit, error_label, field_box, get_date, options_combo, parse_decimal, why_not_text
 from .i18n import choice_label
 from .operations import announce
 
@@ -34,27 +33,12 @@ class _RackForm(QDialog):
     def row(self, key: str, label: str, w: QWidget) -> QWidget:
         w.setObjectName(f"edit_{key}")
         err = error_label(f"error_{key}")
-        box = QWidget()
-        v = QVBoxLayout(box)
-        v.setContentsMargins(0, 0, 0, 0)
-        v.setSpacing(1)
-        v.addWidget(w)
-        v.addWidget(err)
-        self.form.addRow(label, box)
+        self.form.addRow(label, field_box(w, err))
         self.editors[key], self.errors[key] = w, err
         return w
 
     def options(self, kind: str, optional: bool) -> QComboBox:
-        w = QComboBox()
-        if optional:
-            w.addItem(self.tr("(none)"), None)
-        for v, label in queries.options(self.db, kind):
-            w.addItem(label, v)
-        w.setEditable(True)
-        w.setInsertPolicy(QComboBox.NoInsert)
-        if w.completer():
-            w.completer().setFilterMode(Qt.MatchContains)
-        return w
+        return options_combo(self.db, kind, self.tr("(none)") if optional else None)
 
     def finish(self, ok_text: str) -> None:
         self.layout_.addWidget(self.message)

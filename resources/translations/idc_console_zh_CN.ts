@@ -318,292 +318,292 @@
 <context>
     <name>ContractDialog</name>
     <message>
-        <location filename="../../ui/contracts.py" line="245"/>
+        <location filename="../../ui/contracts.py" line="240"/>
         <source>%1 serves the customer's region %2 (%3 h response).</source>
         <translation>%1 覆盖客户所在地区 %2（%3 小时响应）。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../ui/contracts.py" line="540"/>
+        <location filename="../../ui/contracts.py" line="520"/>
         <source>%n item(s) need attention (marked red).</source>
         <translation><numerusform>%n 个条目需要修改（红色标出）。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="298"/>
+        <location filename="../../ui/contracts.py" line="278"/>
         <source>(by kind)</source>
         <translation>（按类型）</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="155"/>
+        <location filename="../../ui/contracts.py" line="150"/>
         <source>(none)</source>
         <translation>（无）</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="131"/>
+        <location filename="../../ui/contracts.py" line="126"/>
         <source>(numbered when saved)</source>
         <translation>（保存时编号）</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="182"/>
+        <location filename="../../ui/contracts.py" line="177"/>
         <source>Add item</source>
         <translation>添加条目</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="316"/>
+        <location filename="../../ui/contracts.py" line="296"/>
         <source>Billing starts at handover; empty = the contract's start</source>
         <translation>计费自交付日开始；留空即合同开始日</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="211"/>
+        <location filename="../../ui/contracts.py" line="206"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="567"/>
+        <location filename="../../ui/contracts.py" line="547"/>
         <source>Changed by someone else</source>
         <translation>记录已被他人修改</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="151"/>
+        <location filename="../../ui/contracts.py" line="146"/>
         <source>Chinese</source>
         <translation>中文</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="112"/>
+        <location filename="../../ui/contracts.py" line="113"/>
         <source>Contract</source>
         <translation>合同</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="494"/>
+        <location filename="../../ui/contracts.py" line="474"/>
         <source>Contract %1 is %2: only drafts are edited; a signed contract changes by amendment.</source>
         <translation>合同 %1 状态为%2：只能编辑草稿；已签合同须通过变更修改。</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="134"/>
+        <location filename="../../ui/contracts.py" line="129"/>
         <source>Customer *</source>
         <translation>客户 *</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="170"/>
+        <location filename="../../ui/contracts.py" line="165"/>
         <source>Description</source>
         <translation>描述</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="293"/>
+        <location filename="../../ui/contracts.py" line="273"/>
         <source>Description *</source>
         <translation>描述 *</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="108"/>
+        <location filename="../../ui/contracts.py" line="109"/>
         <source>Edit contract</source>
         <translation>编辑合同</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="148"/>
+        <location filename="../../ui/contracts.py" line="143"/>
         <source>End *</source>
         <translation>结束 *</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="152"/>
+        <location filename="../../ui/contracts.py" line="147"/>
         <source>English</source>
         <translation>英文</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="303"/>
+        <location filename="../../ui/contracts.py" line="283"/>
         <source>From unit</source>
         <translation>起始 U 位</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="305"/>
+        <location filename="../../ui/contracts.py" line="285"/>
         <source>GPU model</source>
         <translation>GPU 型号</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="314"/>
+        <location filename="../../ui/contracts.py" line="294"/>
         <source>Hourly rate beyond</source>
         <translation>超出部分小时单价</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="313"/>
+        <location filename="../../ui/contracts.py" line="293"/>
         <source>Included GPU-hours</source>
         <translation>包含卡时</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="165"/>
+        <location filename="../../ui/contracts.py" line="160"/>
         <source>Items</source>
         <translation>条目</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="170"/>
+        <location filename="../../ui/contracts.py" line="165"/>
         <source>Kind</source>
         <translation>类型</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="153"/>
+        <location filename="../../ui/contracts.py" line="148"/>
         <source>Language</source>
         <translation>语言</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="315"/>
+        <location filename="../../ui/contracts.py" line="295"/>
         <source>Mbps</source>
         <translation>带宽（Mbps）</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="308"/>
+        <location filename="../../ui/contracts.py" line="288"/>
         <source>Named GPUs</source>
         <translation>指定 GPU</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="108"/>
+        <location filename="../../ui/contracts.py" line="109"/>
         <source>New contract</source>
         <translation>新建合同</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="253"/>
+        <location filename="../../ui/contracts.py" line="248"/>
         <source>No subsidiary covers the customer's region %1.</source>
         <translation>没有子公司覆盖客户所在地区 %1。</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="133"/>
+        <location filename="../../ui/contracts.py" line="128"/>
         <source>Number</source>
         <translation>编号</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="311"/>
+        <location filename="../../ui/contracts.py" line="291"/>
         <source>Power allowance (kW)</source>
         <translation>功率配额（kW）</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="312"/>
+        <location filename="../../ui/contracts.py" line="292"/>
         <source>Price per kWh over it</source>
         <translation>超出部分每千瓦时单价</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="295"/>
+        <location filename="../../ui/contracts.py" line="275"/>
         <source>Priced</source>
         <translation>计价方式</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="170"/>
+        <location filename="../../ui/contracts.py" line="165"/>
         <source>Quantity</source>
         <translation>数量</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="302"/>
+        <location filename="../../ui/contracts.py" line="282"/>
         <source>Rack</source>
         <translation>机柜</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="568"/>
+        <location filename="../../ui/contracts.py" line="548"/>
         <source>Reload the contract now? Your edits will be lost.</source>
         <translation>现在重新加载合同？您的修改将丢失。</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="185"/>
+        <location filename="../../ui/contracts.py" line="180"/>
         <source>Remove item</source>
         <translation>删除条目</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="210"/>
+        <location filename="../../ui/contracts.py" line="205"/>
         <source>Save draft</source>
         <translation>保存草稿</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="310"/>
+        <location filename="../../ui/contracts.py" line="290"/>
         <source>Service end</source>
         <translation>服务结束</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="158"/>
+        <location filename="../../ui/contracts.py" line="153"/>
         <source>Service level</source>
         <translation>服务级别</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="309"/>
+        <location filename="../../ui/contracts.py" line="289"/>
         <source>Service start (handover)</source>
         <translation>服务开始（交付日）</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="147"/>
+        <location filename="../../ui/contracts.py" line="142"/>
         <source>Start *</source>
         <translation>开始 *</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="135"/>
+        <location filename="../../ui/contracts.py" line="130"/>
         <source>Subsidiary *</source>
         <translation>子公司 *</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="301"/>
+        <location filename="../../ui/contracts.py" line="281"/>
         <source>Tax category</source>
         <translation>税目</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="162"/>
+        <location filename="../../ui/contracts.py" line="157"/>
         <source>Terms</source>
         <translation>条款</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="249"/>
+        <location filename="../../ui/contracts.py" line="244"/>
         <source>The chosen subsidiary does not cover the customer's region %1; it is served by %2.</source>
         <translation>所选子公司不覆盖客户所在地区 %1；该地区由 %2 服务。</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="243"/>
+        <location filename="../../ui/contracts.py" line="238"/>
         <source>The customer has no region: no subsidiary can be suggested.</source>
         <translation>该客户未填写所在地区，无法推荐签约主体。</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="149"/>
+        <location filename="../../ui/contracts.py" line="144"/>
         <source>Title</source>
         <translation>标题</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="304"/>
+        <location filename="../../ui/contracts.py" line="284"/>
         <source>To unit</source>
         <translation>结束 U 位</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="171"/>
+        <location filename="../../ui/contracts.py" line="166"/>
         <source>Unit</source>
         <translation>单位</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="171"/>
+        <location filename="../../ui/contracts.py" line="166"/>
         <source>Unit price</source>
         <translation>单价</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="294"/>
+        <location filename="../../ui/contracts.py" line="274"/>
         <source>Unit price (CNY) *</source>
         <translation>单价（元）*</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="438"/>
+        <location filename="../../ui/contracts.py" line="418"/>
         <source>a number, e.g. 12.5</source>
         <translation>请输入数字，例如 12.5</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="442"/>
+        <location filename="../../ui/contracts.py" line="422"/>
         <source>a whole number</source>
         <translation>请输入整数</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="530"/>
+        <location filename="../../ui/contracts.py" line="510"/>
         <source>item %1: %2</source>
         <translation>条目 %1：%2</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="451"/>
+        <location filename="../../ui/contracts.py" line="431"/>
         <source>no GPU with serial %1</source>
         <translation>没有序列号为 %1 的 GPU</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="307"/>
+        <location filename="../../ui/contracts.py" line="287"/>
         <source>or named GPUs: serials, comma separated</source>
         <translation>或指定 GPU：序列号，以逗号分隔</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="454"/>
+        <location filename="../../ui/contracts.py" line="434"/>
         <source>required</source>
         <translation>必填</translation>
     </message>
@@ -611,12 +611,12 @@
 <context>
     <name>ContractPanel</name>
     <message>
-        <location filename="../../ui/contracts.py" line="660"/>
+        <location filename="../../ui/contracts.py" line="640"/>
         <source>%1 contract %2. The reason goes into the audit trail.</source>
         <translation>%1合同 %2。原因将记入审计日志。</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="745"/>
+        <location filename="../../ui/contracts.py" line="725"/>
         <source>A new revision takes over on its effective date; edit its items, then submit it.</source>
         <translation>新版本自生效日起取代原合同；请修改条目后提交审批。</translation>
     </message>
@@ -625,17 +625,17 @@
         <translation>生效</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="669"/>
+        <location filename="../../ui/contracts.py" line="649"/>
         <source>Activate %1? Its racks and GPUs are leased to %2 now.</source>
         <translation>确定生效 %1？其机柜和 GPU 将立即租给 %2。</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="744"/>
+        <location filename="../../ui/contracts.py" line="724"/>
         <source>Amend %1</source>
         <translation>变更 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="594"/>
+        <location filename="../../ui/contracts.py" line="574"/>
         <source>Amend…</source>
         <translation>变更…</translation>
     </message>
@@ -644,62 +644,62 @@
         <translation>批准</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="671"/>
+        <location filename="../../ui/contracts.py" line="651"/>
         <source>Approve %1 for %2?</source>
         <translation>确定批准 %2 的合同 %1？</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="724"/>
+        <location filename="../../ui/contracts.py" line="704"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="697"/>
+        <location filename="../../ui/contracts.py" line="677"/>
         <source>Changed by someone else</source>
         <translation>记录已被他人修改</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="607"/>
+        <location filename="../../ui/contracts.py" line="587"/>
         <source>Chinese</source>
         <translation>中文</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="588"/>
+        <location filename="../../ui/contracts.py" line="568"/>
         <source>Choose a contract</source>
         <translation>请选择合同</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="767"/>
+        <location filename="../../ui/contracts.py" line="747"/>
         <source>Contract %1</source>
         <translation>合同 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="604"/>
+        <location filename="../../ui/contracts.py" line="584"/>
         <source>Customer: %1</source>
         <translation>客户：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="589"/>
+        <location filename="../../ui/contracts.py" line="569"/>
         <source>Description</source>
         <translation>描述</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="592"/>
+        <location filename="../../ui/contracts.py" line="572"/>
         <source>Edit draft…</source>
         <translation>编辑草稿…</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="746"/>
+        <location filename="../../ui/contracts.py" line="726"/>
         <source>Effective date</source>
         <translation>生效日期</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="721"/>
+        <location filename="../../ui/contracts.py" line="701"/>
         <source>End</source>
         <translation>结束</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="607"/>
+        <location filename="../../ui/contracts.py" line="587"/>
         <source>English</source>
         <translation>英文</translation>
     </message>
@@ -708,37 +708,37 @@
         <translation>到期</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="670"/>
+        <location filename="../../ui/contracts.py" line="650"/>
         <source>Expire %1? Its racks and GPUs are released to %2's end date.</source>
         <translation>确定使 %1 到期？其机柜和 GPU 将按 %2 的合同结束日释放。</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="589"/>
+        <location filename="../../ui/contracts.py" line="569"/>
         <source>Kind</source>
         <translation>类型</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="607"/>
+        <location filename="../../ui/contracts.py" line="587"/>
         <source>Language: %1</source>
         <translation>语言：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="663"/>
+        <location filename="../../ui/contracts.py" line="643"/>
         <source>Last day of service</source>
         <translation>服务最后一天</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="589"/>
+        <location filename="../../ui/contracts.py" line="569"/>
         <source>Price</source>
         <translation>价格</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="595"/>
+        <location filename="../../ui/contracts.py" line="575"/>
         <source>Print / PDF…</source>
         <translation>打印 / PDF…</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="589"/>
+        <location filename="../../ui/contracts.py" line="569"/>
         <source>Quantity</source>
         <translation>数量</translation>
     </message>
@@ -747,27 +747,27 @@
         <translation>驳回…</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="698"/>
+        <location filename="../../ui/contracts.py" line="678"/>
         <source>Reload the contract now?</source>
         <translation>现在重新加载合同？</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="723"/>
+        <location filename="../../ui/contracts.py" line="703"/>
         <source>Renew</source>
         <translation>续签</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="716"/>
+        <location filename="../../ui/contracts.py" line="696"/>
         <source>Renew %1</source>
         <translation>续签 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="614"/>
+        <location filename="../../ui/contracts.py" line="594"/>
         <source>Renews %1</source>
         <translation>续签自 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="594"/>
+        <location filename="../../ui/contracts.py" line="574"/>
         <source>Renew…</source>
         <translation>续签…</translation>
     </message>
@@ -776,22 +776,22 @@
         <translation>恢复</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="610"/>
+        <location filename="../../ui/contracts.py" line="590"/>
         <source>Revision %1, effective %2</source>
         <translation>第 %1 版，%2 生效</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="590"/>
+        <location filename="../../ui/contracts.py" line="570"/>
         <source>Service start</source>
         <translation>服务开始</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="720"/>
+        <location filename="../../ui/contracts.py" line="700"/>
         <source>Start</source>
         <translation>开始</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="605"/>
+        <location filename="../../ui/contracts.py" line="585"/>
         <source>Status: %1</source>
         <translation>状态：%1</translation>
     </message>
@@ -804,7 +804,7 @@
         <translation>暂停…</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="606"/>
+        <location filename="../../ui/contracts.py" line="586"/>
         <source>Term: %1 – %2</source>
         <translation>期限：%1 至 %2</translation>
     </message>
@@ -813,12 +813,12 @@
         <translation>终止…</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="707"/>
+        <location filename="../../ui/contracts.py" line="687"/>
         <source>The operation failed: %1</source>
         <translation>操作失败：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="691"/>
+        <location filename="../../ui/contracts.py" line="671"/>
         <source>Updating the contract…</source>
         <translation>正在更新合同…</translation>
     </message>
@@ -826,7 +826,7 @@
 <context>
     <name>ContractsPage</name>
     <message>
-        <location filename="../../ui/contracts.py" line="780"/>
+        <location filename="../../ui/contracts.py" line="760"/>
         <source>New contract…</source>
         <translation>新建合同…</translation>
     </message>
@@ -1254,72 +1254,72 @@
 <context>
     <name>FormDialog</name>
     <message>
-        <location filename="../../ui/forms.py" line="224"/>
+        <location filename="../../ui/forms.py" line="216"/>
         <source>(none)</source>
         <translation>（无）</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="207"/>
+        <location filename="../../ui/forms.py" line="202"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="364"/>
+        <location filename="../../ui/forms.py" line="354"/>
         <source>Changed by someone else</source>
         <translation>记录已被他人修改</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="198"/>
+        <location filename="../../ui/forms.py" line="193"/>
         <source>Details</source>
         <translation>详情</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="172"/>
+        <location filename="../../ui/forms.py" line="173"/>
         <source>Edit %1</source>
         <translation>编辑%1</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="172"/>
+        <location filename="../../ui/forms.py" line="173"/>
         <source>New %1</source>
         <translation>新建%1</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="365"/>
+        <location filename="../../ui/forms.py" line="355"/>
         <source>Reload the record now? Your edits will be lost.</source>
         <translation>现在重新加载该记录？您的修改将丢失。</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="206"/>
+        <location filename="../../ui/forms.py" line="201"/>
         <source>Save</source>
         <translation>保存</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="263"/>
+        <location filename="../../ui/forms.py" line="253"/>
         <source>This record no longer exists.</source>
         <translation>该记录已不存在。</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="316"/>
+        <location filename="../../ui/forms.py" line="306"/>
         <source>a number, e.g. 12.5</source>
         <translation>请输入数字，例如 12.5</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="308"/>
+        <location filename="../../ui/forms.py" line="298"/>
         <source>a whole number</source>
         <translation>请输入整数</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="292"/>
+        <location filename="../../ui/forms.py" line="282"/>
         <source>choose one of the listed entries</source>
         <translation>请从列表中选择</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="255"/>
+        <location filename="../../ui/forms.py" line="245"/>
         <source>leave empty to keep</source>
         <translation>留空则不修改</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="324"/>
+        <location filename="../../ui/forms.py" line="314"/>
         <source>required</source>
         <translation>必填</translation>
     </message>
@@ -1327,102 +1327,102 @@
 <context>
     <name>GpuDialog</name>
     <message>
-        <location filename="../../ui/forms.py" line="224"/>
+        <location filename="../../ui/forms.py" line="216"/>
         <source>(none)</source>
         <translation>（无）</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="207"/>
+        <location filename="../../ui/forms.py" line="202"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="364"/>
+        <location filename="../../ui/forms.py" line="354"/>
         <source>Changed by someone else</source>
         <translation>记录已被他人修改</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="198"/>
+        <location filename="../../ui/forms.py" line="193"/>
         <source>Details</source>
         <translation>详情</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="172"/>
+        <location filename="../../ui/forms.py" line="173"/>
         <source>Edit %1</source>
         <translation>编辑%1</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="386"/>
+        <location filename="../../ui/forms.py" line="376"/>
         <source>From</source>
         <translation>原状态</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="401"/>
+        <location filename="../../ui/forms.py" line="391"/>
         <source>History (%1)</source>
         <translation>历史（%1）</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="172"/>
+        <location filename="../../ui/forms.py" line="173"/>
         <source>New %1</source>
         <translation>新建%1</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="387"/>
+        <location filename="../../ui/forms.py" line="377"/>
         <source>Reason</source>
         <translation>原因</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="365"/>
+        <location filename="../../ui/forms.py" line="355"/>
         <source>Reload the record now? Your edits will be lost.</source>
         <translation>现在重新加载该记录？您的修改将丢失。</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="206"/>
+        <location filename="../../ui/forms.py" line="201"/>
         <source>Save</source>
         <translation>保存</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="263"/>
+        <location filename="../../ui/forms.py" line="253"/>
         <source>This record no longer exists.</source>
         <translation>该记录已不存在。</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="386"/>
+        <location filename="../../ui/forms.py" line="376"/>
         <source>Time</source>
         <translation>时间</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="386"/>
+        <location filename="../../ui/forms.py" line="376"/>
         <source>To</source>
         <translation>新状态</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="387"/>
+        <location filename="../../ui/forms.py" line="377"/>
         <source>User</source>
         <translation>用户</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="316"/>
+        <location filename="../../ui/forms.py" line="306"/>
         <source>a number, e.g. 12.5</source>
         <translation>请输入数字，例如 12.5</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="308"/>
+        <location filename="../../ui/forms.py" line="298"/>
         <source>a whole number</source>
         <translation>请输入整数</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="292"/>
+        <location filename="../../ui/forms.py" line="282"/>
         <source>choose one of the listed entries</source>
         <translation>请从列表中选择</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="255"/>
+        <location filename="../../ui/forms.py" line="245"/>
         <source>leave empty to keep</source>
         <translation>留空则不修改</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="324"/>
+        <location filename="../../ui/forms.py" line="314"/>
         <source>required</source>
         <translation>必填</translation>
     </message>
@@ -1894,77 +1894,77 @@ Reason:</source>
 <context>
     <name>PlaceDeviceDialog</name>
     <message>
-        <location filename="../../ui/rackforms.py" line="50"/>
+        <location filename="../../ui/rackforms.py" line="41"/>
         <source>(none)</source>
         <translation>（无）</translation>
     </message>
     <message>
-        <location filename="../../ui/rackforms.py" line="63"/>
+        <location filename="../../ui/rackforms.py" line="47"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../ui/rackforms.py" line="116"/>
+        <location filename="../../ui/rackforms.py" line="100"/>
         <source>Device type *</source>
         <translation>设备型号 *</translation>
     </message>
     <message>
-        <location filename="../../ui/rackforms.py" line="124"/>
+        <location filename="../../ui/rackforms.py" line="108"/>
         <source>Face</source>
         <translation>朝向</translation>
     </message>
     <message>
-        <location filename="../../ui/rackforms.py" line="117"/>
+        <location filename="../../ui/rackforms.py" line="101"/>
         <source>Name *</source>
         <translation>名称 *</translation>
     </message>
     <message>
-        <location filename="../../ui/rackforms.py" line="126"/>
+        <location filename="../../ui/rackforms.py" line="110"/>
         <source>Override the power budget</source>
         <translation>超出功率预算</translation>
     </message>
     <message>
-        <location filename="../../ui/rackforms.py" line="119"/>
+        <location filename="../../ui/rackforms.py" line="103"/>
         <source>Owner</source>
         <translation>所有者</translation>
     </message>
     <message>
-        <location filename="../../ui/rackforms.py" line="133"/>
+        <location filename="../../ui/rackforms.py" line="117"/>
         <source>Place</source>
         <translation>放置</translation>
     </message>
     <message>
-        <location filename="../../ui/rackforms.py" line="115"/>
+        <location filename="../../ui/rackforms.py" line="99"/>
         <source>Place a device in %1</source>
         <translation>在 %1 放置设备</translation>
     </message>
     <message>
-        <location filename="../../ui/rackforms.py" line="130"/>
+        <location filename="../../ui/rackforms.py" line="114"/>
         <source>Place even if the rack's typical power would exceed its capacity</source>
         <translation>即使机柜典型功耗超出容量也放置</translation>
     </message>
     <message>
-        <location filename="../../ui/rackforms.py" line="125"/>
+        <location filename="../../ui/rackforms.py" line="109"/>
         <source>Position (lowest U)</source>
         <translation>位置（最低 U 位）</translation>
     </message>
     <message>
-        <location filename="../../ui/rackforms.py" line="126"/>
+        <location filename="../../ui/rackforms.py" line="110"/>
         <source>Power</source>
         <translation>功率</translation>
     </message>
     <message>
-        <location filename="../../ui/rackforms.py" line="127"/>
+        <location filename="../../ui/rackforms.py" line="111"/>
         <source>Reason for the override</source>
         <translation>超限原因</translation>
     </message>
     <message>
-        <location filename="../../ui/rackforms.py" line="118"/>
+        <location filename="../../ui/rackforms.py" line="102"/>
         <source>Serial</source>
         <translation>序列号</translation>
     </message>
     <message>
-        <location filename="../../ui/rackforms.py" line="141"/>
+        <location filename="../../ui/rackforms.py" line="125"/>
         <source>a number, e.g. 12.5</source>
         <translation>请输入数字，例如 12.5</translation>
     </message>
@@ -2158,27 +2158,27 @@ Reason:</source>
 <context>
     <name>ReasonDialog</name>
     <message>
-        <location filename="../../ui/dialogs.py" line="127"/>
+        <location filename="../../ui/dialogs.py" line="156"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../ui/dialogs.py" line="139"/>
+        <location filename="../../ui/dialogs.py" line="168"/>
         <source>Give a reason: it goes into the audit trail.</source>
         <translation>请填写原因：它将记入审计日志。</translation>
     </message>
     <message>
-        <location filename="../../ui/dialogs.py" line="126"/>
+        <location filename="../../ui/dialogs.py" line="155"/>
         <source>OK</source>
         <translation>确定</translation>
     </message>
     <message>
-        <location filename="../../ui/dialogs.py" line="118"/>
+        <location filename="../../ui/dialogs.py" line="147"/>
         <source>Reason *</source>
         <translation>原因 *</translation>
     </message>
     <message>
-        <location filename="../../ui/dialogs.py" line="118"/>
+        <location filename="../../ui/dialogs.py" line="147"/>
         <source>Text</source>
         <translation>内容</translation>
     </message>
@@ -2302,52 +2302,52 @@ Reason:</source>
 <context>
     <name>ReserveDialog</name>
     <message>
-        <location filename="../../ui/rackforms.py" line="50"/>
+        <location filename="../../ui/rackforms.py" line="41"/>
         <source>(none)</source>
         <translation>（无）</translation>
     </message>
     <message>
-        <location filename="../../ui/rackforms.py" line="63"/>
+        <location filename="../../ui/rackforms.py" line="47"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../ui/rackforms.py" line="163"/>
+        <location filename="../../ui/rackforms.py" line="147"/>
         <source>Customer *</source>
         <translation>客户 *</translation>
     </message>
     <message>
-        <location filename="../../ui/rackforms.py" line="166"/>
+        <location filename="../../ui/rackforms.py" line="150"/>
         <source>Empty: open-ended</source>
         <translation>留空表示长期</translation>
     </message>
     <message>
-        <location filename="../../ui/rackforms.py" line="164"/>
+        <location filename="../../ui/rackforms.py" line="148"/>
         <source>From *</source>
         <translation>开始 *</translation>
     </message>
     <message>
-        <location filename="../../ui/rackforms.py" line="167"/>
+        <location filename="../../ui/rackforms.py" line="151"/>
         <source>Note</source>
         <translation>备注</translation>
     </message>
     <message>
-        <location filename="../../ui/rackforms.py" line="168"/>
+        <location filename="../../ui/rackforms.py" line="152"/>
         <source>Reserve</source>
         <translation>预留</translation>
     </message>
     <message>
-        <location filename="../../ui/rackforms.py" line="160"/>
+        <location filename="../../ui/rackforms.py" line="144"/>
         <source>Reserve units in %1</source>
         <translation>在 %1 预留 U 位</translation>
     </message>
     <message>
-        <location filename="../../ui/rackforms.py" line="161"/>
+        <location filename="../../ui/rackforms.py" line="145"/>
         <source>Units</source>
         <translation>U 位</translation>
     </message>
     <message>
-        <location filename="../../ui/rackforms.py" line="165"/>
+        <location filename="../../ui/rackforms.py" line="149"/>
         <source>Until</source>
         <translation>截止</translation>
     </message>
@@ -2809,42 +2809,42 @@ Reason:</source>
 <context>
     <name>TransitionDialog</name>
     <message>
-        <location filename="../../ui/forms.py" line="423"/>
+        <location filename="../../ui/forms.py" line="413"/>
         <source>%1 GPU(s), now: %2</source>
         <translation>%1 个 GPU，当前：%2</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="440"/>
+        <location filename="../../ui/forms.py" line="430"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="452"/>
+        <location filename="../../ui/forms.py" line="442"/>
         <source>Give a reason: it goes into the GPU's history and the audit trail.</source>
         <translation>请填写原因：它将记入 GPU 历史和审计日志。</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="415"/>
+        <location filename="../../ui/forms.py" line="405"/>
         <source>Lifecycle move</source>
         <translation>生命周期变更</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="439"/>
+        <location filename="../../ui/forms.py" line="429"/>
         <source>Move</source>
         <translation>变更</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="430"/>
+        <location filename="../../ui/forms.py" line="420"/>
         <source>Move to</source>
         <translation>变更为</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="446"/>
+        <location filename="../../ui/forms.py" line="436"/>
         <source>No move is allowed from these states together.</source>
         <translation>所选状态之间没有共同允许的变更。</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="433"/>
+        <location filename="../../ui/forms.py" line="423"/>
         <source>Reason *</source>
         <translation>原因 *</translation>
     </message>
@@ -2852,12 +2852,12 @@ Reason:</source>
 <context>
     <name>_RackForm</name>
     <message>
-        <location filename="../../ui/rackforms.py" line="50"/>
+        <location filename="../../ui/rackforms.py" line="41"/>
         <source>(none)</source>
         <translation>（无）</translation>
     </message>
     <message>
-        <location filename="../../ui/rackforms.py" line="63"/>
+        <location filename="../../ui/rackforms.py" line="47"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
@@ -3508,7 +3508,7 @@ Reason:</source>
 <context>
     <name>dialogs</name>
     <message>
-        <location filename="../../ui/dialogs.py" line="87"/>
+        <location filename="../../ui/dialogs.py" line="116"/>
         <source>%1 (%2) may not %3; this needs the role: %4</source>
         <translation>%1（%2）无权%3；需要角色：%4</translation>
     </message>
