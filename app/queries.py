@@ -4,10 +4,10 @@ No Qt here. Each list is declared as data (`ListSpec`: columns with key, label,
 alignment, sortability, default visibility) over one SQL select; sorting and filtering
 happen in SQL. Pages are fetched by keyset (WHERE (sort, id) > (last sort, last id))
 when the sort column can never be NULL, so a window deep in 400,000 GPUs costs the
-same as the first. A nullable or joined sort column cannot be paged that way (an OFFSET
-deep in 400,000 GPUs sorted by customer costs 1.2 s): its list is read as the ordered ids
-once (`fetch_order`, 0.5 s for 400,000 GPUs by customer, off the GUI thread) and then in
-windows of those ids (`fetch_rows`, ~1 ms by primary key).
+same as the first. A nullable sort column cannot be paged that way (an OFFSET deep in
+400,000 GPUs sorted by customer cost 1.2 s): its list is read as the ordered ids once
+(`fetch_order`, 0.7-1.1 s for 400,000 GPUs by customer, off the GUI thread) and then in
+windows of those ids (`fetch_rows`, 3-9 ms by primary key).
 Labels are marked with `_` (a no-op); the console translates them in the context
 "columns".
 """
@@ -87,11 +87,10 @@ class Page:
 
 @dataclass
 class Cursor:
-    """Where the next window starts: keyset position or offset."""
+    """Where the next window starts: the keyset position after the last row read."""
 
     last_sort: Any = None
     last_id: Any = None
-    offset: int = 0
     started: bool = False
 
 
@@ -377,23 +376,20 @@ _PROBE_ROWS = 4000
 
 def fetch_page(db: Database, spec: ListSpec, cursor: Cursor, *, text: str | None = None,
                sort: str | None = None, desc: bool | None = None, limit: int = PAGE_SIZE) -> Page:
-    """The next `limit` rows after `cursor` (which it advances)."""
+    """The next `limit` rows after `cursor` (which it advances), for a sort that pages by keyset
+    (`pages_by_keyset`); any other sort is read through `fetch_order` and `fetch_rows`."""
     sort = sort or spec.default_sort
     desc = spec.default_desc if desc is None else desc
-    col = spec.column(sort)
-    sort_expr = col.expr
-    keyset = not col.nullable
+    if not pages_by_keyset(spec, sort):
+        raise ValueError(f"{spec.kind} sorted by {sort} cannot page by keyset: read it with fetch_order")
+    sort_expr = spec.column(sort).expr
     pos = tuple_(sort_expr, spec.id_expr)
 
     def ordered(stmt: Select) -> Select:
-        if keyset and cursor.started:
+        if cursor.started:
             last = tuple_(literal(cursor.last_sort, type_=sort_expr.type),
                           literal(cursor.last_id, type_=spec.id_expr.type))
             stmt = stmt.where(pos < last if desc else pos > last)
-        elif not keyset and cursor.offset:
-            stmt = stmt.offset(cursor.offset)
-        if not keyset:      # the order of fetch_order (NULLs placed the same on both backends)
-            return stmt.order_by(*_order_by(spec, sort, desc))
         if desc:
             return stmt.order_by(sort_expr.desc(), spec.id_expr.desc())
         return stmt.order_by(sort_expr.asc(), spec.id_expr.asc())
@@ -405,7 +401,7 @@ def fetch_page(db: Database, spec: ListSpec, cursor: Cursor, *, text: str | None
     with db.engine.connect() as conn:
         raw = None
         base = spec.id_expr.table
-        if union_shape and keyset and getattr(sort_expr, "table", None) is base:
+        if union_shape and getattr(sort_expr, "table", None) is base:
             end = conn.execute(ordered(select(sort_expr, spec.id_expr).select_from(base))
                                .offset(_PROBE_ROWS - 1).limit(1)).first()
             plain, _u = _filter_clause(db, spec, text, allow_union=False)
@@ -429,7 +425,6 @@ def fetch_page(db: Database, spec: ListSpec, cursor: Cursor, *, text: str | None
     rows = [tuple(r[:-1]) for r in raw]
     if raw:
         cursor.last_sort, cursor.last_id = raw[-1][-1], raw[-1][0]
-    cursor.offset += len(raw)
     cursor.started = True
     return Page(rows, len(raw) < limit)
 
@@ -536,7 +531,7 @@ def fetch_order(db: Database, spec: ListSpec, *, text: str | None = None, sort: 
     with db.engine.connect() as conn:
         # In batches: the console reads this on a worker thread, and a single fetch of 400,000
         # rows holds the GIL for 0.5 s in the driver and result processing, which froze the GUI
-        # thread as long; between batches the GUI thread gets its turn (stalls ≤ 25 ms).
+        # thread as long; between batches the GUI thread gets its turn (stalls ≤ 41 ms measured).
         result = conn.execution_options(yield_per=_ORDER_BATCH).execute(stmt)
         for part in result.scalars().partitions():
             try:
