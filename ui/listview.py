@@ -175,7 +175,20 @@ class ListPage(QWidget):
             self.view.unsetCursor()
 
     def show_load_failed(self, message: str) -> None:
+        """The rows shown stay; the header shows their sort again (the model went back to it)."""
+        self._reselect = None
+        header = self.view.horizontalHeader()
+        header.blockSignals(True)
+        header.setSortIndicator(self.model.sort_column(), Qt.DescendingOrder if self.model.sort_desc else Qt.AscendingOrder)
+        header.blockSignals(False)
         self.count_label.setText(self.tr("Could not read the list: %1").replace("%1", message))
+
+    def _select(self, id_) -> bool:
+        """Select a record now, or, while a background read is pending, once its rows are in."""
+        if self.model.busy:
+            self._reselect = id_
+            return True
+        return self.view.select_id(id_)
 
     def _after_reload(self) -> None:
         keep, self._reselect = self._reselect, None
@@ -218,17 +231,14 @@ class ListPage(QWidget):
         self.filter.selectAll()
 
     def select_record(self, id_) -> bool:
-        if self.view.select_id(id_):
+        if self._select(id_):
             return True
         # not in the loaded windows: clear the filter and try again
         self.filter.blockSignals(True)
         self.filter.clear()
         self.filter.blockSignals(False)
         self.model.set_filter("")
-        if self.model.busy:         # a big list read in the background: selected when it is in
-            self._reselect = id_
-            return True
-        return self.view.select_id(id_)
+        return self._select(id_)
 
     # --- records ----------------------------------------------------------------
     def new_record(self) -> None:
@@ -236,7 +246,7 @@ class ListPage(QWidget):
             return
         dlg = open_form(self.db, self.actor, self.kind, None, self)
         if dlg.exec():
-            self.view.select_id(dlg.saved_id)
+            self._select(dlg.saved_id)
 
     def open_current(self) -> None:
         id_ = self.view.current_id()

@@ -193,10 +193,22 @@ class PagedTableModel(QAbstractTableModel):
         self._set_busy(True)
         generation = self._generation
         db, spec, page_size = self.db, self.spec, self.page_size
+        stale = self._stop_if_stale(generation)
         from .operations import run_op
-        run_op(None, lambda _progress: queries.read_list(db, spec, params, page_size, with_count=False), show_progress=False,
-               on_success=lambda result: self._read_done(generation, params, result),
+        run_op(None, lambda _progress: (stale(), queries.read_list(db, spec, params, page_size, with_count=False,
+                                                                   check=stale))[1],
+               show_progress=False, on_success=lambda result: self._read_done(generation, params, result),
                on_failure=lambda exc: self._read_failed(generation, exc))
+
+    def _stop_if_stale(self, generation: int):
+        """For a worker: raises Cancelled once a newer read has been asked for (checked before the
+        work and between batches), so superseded reads do not keep the pool busy."""
+        from .operations import Cancelled
+
+        def check() -> None:
+            if generation != self._generation:
+                raise Cancelled()
+        return check
 
     def _alive(self, generation: int) -> bool:
         import shiboken6
@@ -210,6 +222,11 @@ class PagedTableModel(QAbstractTableModel):
     def _read_failed(self, generation: int, exc: BaseException) -> None:
         if self._alive(generation):
             self._set_busy(False)
+            # what is asked for goes back to what is shown, so the same sort or filter can be asked again
+            self.filter_text, self.sort_key, self.sort_desc = self._params
+            if self.filtered_count < 0:    # the count failed: the rows held are what is known
+                self.filtered_count = self._n
+                self.countsChanged.emit(self._n, self._total or 0)
             self.loadFailed.emit(str(exc) or type(exc).__name__)
 
     def _set_busy(self, busy: bool) -> None:
@@ -245,8 +262,9 @@ class PagedTableModel(QAbstractTableModel):
             if self._alive(generation):
                 self.filtered_count = n
                 self.countsChanged.emit(n, self._total or 0)
+        stale = self._stop_if_stale(generation)
         from .operations import run_op
-        run_op(None, lambda _progress: queries.count(db, spec, params[0]), show_progress=False,
+        run_op(None, lambda _progress: (stale(), queries.count(db, spec, params[0]))[1], show_progress=False,
                on_success=done, on_failure=lambda exc: self._read_failed(generation, exc))
 
     def _query(self, cursor: queries.Cursor) -> queries.Page:
@@ -261,10 +279,10 @@ class PagedTableModel(QAbstractTableModel):
         self._starts.append(start)
         ids = [r[0] for r in rows]
         try:
-            self._ids.extend(ids)
+            ids = array("q", ids)                # whole or not at all
         except (TypeError, OverflowError):       # ids that are not 64-bit integers
             self._ids = list(self._ids)
-            self._ids.extend(ids)
+        self._ids.extend(ids)
         self._n += len(rows)
         self._store(k, list(rows))
         if len(rows) < self.page_size:           # windows stay aligned on page_size
@@ -318,8 +336,9 @@ class PagedTableModel(QAbstractTableModel):
         self.reload(recount_total=False)
 
     def canFetchMore(self, parent=QModelIndex()) -> bool:
-        # a lazy model not yet loaded offers nothing: hidden views must not load it
-        return not parent.isValid() and self.loaded and not self.done and not self._fetching
+        # a lazy model not yet loaded offers nothing (hidden views must not load it), nor does one
+        # reading in the background (its next rows come from that read)
+        return not parent.isValid() and self.loaded and not self.done and not self._fetching and not self.busy
 
     def fetchMore(self, parent=QModelIndex()) -> None:
         if parent.isValid() or self._fetching:

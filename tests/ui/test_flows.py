@@ -136,6 +136,32 @@ def test_a_big_list_sorts_and_filters_in_the_background_and_keeps_the_selection(
     assert page.view.verticalScrollBar().value() == 0
 
 
+def test_a_failed_background_read_keeps_the_rows_and_their_sort(qtbot, db, admin, estate, monkeypatch):
+    """A background sort that fails (here: the database refuses the read) says so, keeps the rows
+    shown, and puts the header back on their sort, so the same sort can be asked for again."""
+    from app import queries
+    from ui.listview import ListPage
+    page = ListPage(db, admin, "gpu")
+    qtbot.addWidget(page)
+    page.model.order_sync_rows = 0
+    page.show()
+    first = [page.model.id_at(r) for r in range(12)]
+
+    def refuse(*_a, **_k):
+        raise RuntimeError("canceling statement due to statement timeout")
+    monkeypatch.setattr(queries, "fetch_order", refuse)
+    col = page.model.spec.keys().index("customer")
+    with qtbot.waitSignal(page.model.loadFailed, timeout=10000):
+        page.view.sortByColumn(col, Qt.AscendingOrder)
+    assert "statement timeout" in page.count_label.text() and not page.model.busy
+    assert page.model.sort_key == "serial" and [page.model.id_at(r) for r in range(12)] == first
+    assert page.view.horizontalHeader().sortIndicatorSection() == page.model.spec.keys().index("serial")
+    monkeypatch.undo()
+    with qtbot.waitSignal(page.model.reloaded, timeout=10000):
+        page.view.sortByColumn(col, Qt.AscendingOrder)        # asked again: read this time
+    assert page.model.sort_key == "customer" and page.count_label.text() == "12 rows"
+
+
 def test_ctrl_f_focuses_the_filter(qtbot, window):
     window.show_page("racks")
     window.act_filter.trigger()
