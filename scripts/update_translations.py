@@ -37,7 +37,7 @@ ZH = {
     "Ending in 30/60/90 days": "30/60/90 天内到期", "GPU fleet by state: ": "GPU 按状态：",
     # list pages
     "New": "新建", "Open": "打开", "Retire": "退役", "Lifecycle move…": "生命周期变更…", "Export…": "导出…",
-    "Import…": "导入…", "Refresh": "刷新",
+    "Import…": "导入…", "Refresh": "刷新", "Search failed: %1": "搜索失败：%1",
     "The customer has no region: no subsidiary can be suggested.": "该客户未填写所在地区，无法推荐签约主体。",
     "%1 serves the customer's region %2 (%3 h response).": "%1 覆盖客户所在地区 %2（%3 小时响应）。",
     "The chosen subsidiary does not cover the customer's region %1; it is served by %2.":

@@ -1503,7 +1503,7 @@
 <context>
     <name>ListPage</name>
     <message>
-        <location filename="../../ui/listview.py" line="314"/>
+        <location filename="../../ui/listview.py" line="324"/>
         <source>%1 moved, %2 refused:</source>
         <translation>已变更 %1 个，拒绝 %2 个：</translation>
     </message>
@@ -1523,27 +1523,27 @@
         <translation>%1+ / 共 %2，正在计数…</translation>
     </message>
     <message>
-        <location filename="../../ui/listview.py" line="268"/>
+        <location filename="../../ui/listview.py" line="278"/>
         <source>A reason is required.</source>
         <translation>必须填写原因。</translation>
     </message>
     <message>
-        <location filename="../../ui/listview.py" line="178"/>
+        <location filename="../../ui/listview.py" line="184"/>
         <source>Could not read the list: %1</source>
         <translation>无法读取列表：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/listview.py" line="323"/>
+        <location filename="../../ui/listview.py" line="333"/>
         <source>Excel (*.xlsx);;CSV (*.csv)</source>
         <translation>Excel (*.xlsx);;CSV (*.csv)</translation>
     </message>
     <message>
-        <location filename="../../ui/listview.py" line="322"/>
+        <location filename="../../ui/listview.py" line="332"/>
         <source>Export</source>
         <translation>导出</translation>
     </message>
     <message>
-        <location filename="../../ui/listview.py" line="334"/>
+        <location filename="../../ui/listview.py" line="344"/>
         <source>Exporting…</source>
         <translation>正在导出…</translation>
     </message>
@@ -1573,7 +1573,7 @@
         <translation>生命周期变更…</translation>
     </message>
     <message>
-        <location filename="../../ui/listview.py" line="316"/>
+        <location filename="../../ui/listview.py" line="326"/>
         <source>Moving GPUs…</source>
         <translation>正在变更 GPU 状态…</translation>
     </message>
@@ -1598,19 +1598,19 @@
         <translation>退役</translation>
     </message>
     <message>
-        <location filename="../../ui/listview.py" line="263"/>
+        <location filename="../../ui/listview.py" line="273"/>
         <source>Retire %1 selected record(s)? This is recorded in the audit trail.
 Reason:</source>
         <translation>确定退役所选 %1 条记录？此操作将记入审计日志。
 原因：</translation>
     </message>
     <message>
-        <location filename="../../ui/listview.py" line="277"/>
+        <location filename="../../ui/listview.py" line="287"/>
         <source>Retiring…</source>
         <translation>正在退役…</translation>
     </message>
     <message>
-        <location filename="../../ui/listview.py" line="313"/>
+        <location filename="../../ui/listview.py" line="323"/>
         <source>Some GPUs were not moved</source>
         <translation>部分 GPU 未变更</translation>
     </message>
@@ -1664,17 +1664,17 @@ Reason:</source>
         <translation>账单</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="530"/>
+        <location filename="../../ui/mainwindow.py" line="564"/>
         <source>Capacity of %1</source>
         <translation>%1 容量报告</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="453"/>
+        <location filename="../../ui/mainwindow.py" line="487"/>
         <source>Choose a rack in the list first</source>
         <translation>请先在列表中选择机柜</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="523"/>
+        <location filename="../../ui/mainwindow.py" line="557"/>
         <source>Choose a rack in the list first.</source>
         <translation>请先在列表中选择机柜。</translation>
     </message>
@@ -1683,7 +1683,7 @@ Reason:</source>
         <translation>合同</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="385"/>
+        <location filename="../../ui/mainwindow.py" line="419"/>
         <source>Coverage</source>
         <translation>区域覆盖</translation>
     </message>
@@ -1696,7 +1696,7 @@ Reason:</source>
         <translation>总览</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="578"/>
+        <location filename="../../ui/mainwindow.py" line="612"/>
         <source>Database: %1</source>
         <translation>数据库：%1</translation>
     </message>
@@ -1705,17 +1705,17 @@ Reason:</source>
         <translation>设备</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="433"/>
+        <location filename="../../ui/mainwindow.py" line="467"/>
         <source>Elevation</source>
         <translation>机柜立面</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="365"/>
+        <location filename="../../ui/mainwindow.py" line="399"/>
         <source>Fleet report PDF…</source>
         <translation>GPU 资产报告 PDF…</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="534"/>
+        <location filename="../../ui/mainwindow.py" line="568"/>
         <source>GPU fleet report</source>
         <translation>GPU 资产报告</translation>
     </message>
@@ -1724,42 +1724,42 @@ Reason:</source>
         <translation>GPU</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="295"/>
+        <location filename="../../ui/mainwindow.py" line="329"/>
         <source>IDC console</source>
         <translation>IDC 管理控制台</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="528"/>
+        <location filename="../../ui/mainwindow.py" line="562"/>
         <source>Rack sheet %1</source>
         <translation>机柜图 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="445"/>
+        <location filename="../../ui/mainwindow.py" line="479"/>
         <source>Rack sheet PDF…</source>
         <translation>机柜图 PDF…</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="523"/>
+        <location filename="../../ui/mainwindow.py" line="557"/>
         <source>Racks</source>
         <translation>机柜</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="437"/>
+        <location filename="../../ui/mainwindow.py" line="471"/>
         <source>Room</source>
         <translation>机房</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="549"/>
+        <location filename="../../ui/mainwindow.py" line="583"/>
         <source>Settings…</source>
         <translation>设置…</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="448"/>
+        <location filename="../../ui/mainwindow.py" line="482"/>
         <source>Site capacity PDF…</source>
         <translation>站点容量 PDF…</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="385"/>
+        <location filename="../../ui/mainwindow.py" line="419"/>
         <source>Site map</source>
         <translation>站点分布图</translation>
     </message>
@@ -1768,7 +1768,7 @@ Reason:</source>
         <translation>站点与覆盖</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="580"/>
+        <location filename="../../ui/mainwindow.py" line="614"/>
         <source>User: %1 (%2)</source>
         <translation>用户：%1（%2）</translation>
     </message>
@@ -1793,12 +1793,12 @@ Reason:</source>
 <context>
     <name>PagedTableModel</name>
     <message>
-        <location filename="../../ui/tables.py" line="389"/>
+        <location filename="../../ui/tables.py" line="408"/>
         <source>Warranty ends %1, in %2 days (highlighted within %3 days)</source>
         <translation>保修将于 %1 到期，还剩 %2 天（%3 天内到期时标出）</translation>
     </message>
     <message>
-        <location filename="../../ui/tables.py" line="386"/>
+        <location filename="../../ui/tables.py" line="405"/>
         <source>Warranty expired %1 (%2 days ago)</source>
         <translation>保修已于 %1 到期（%2 天前）</translation>
     </message>
@@ -2464,14 +2464,19 @@ Reason:</source>
 <context>
     <name>SearchDialog</name>
     <message>
-        <location filename="../../ui/mainwindow.py" line="246"/>
+        <location filename="../../ui/mainwindow.py" line="248"/>
         <source>Rack, device, GPU serial, customer, contract, statement…</source>
         <translation>机柜、设备、GPU 序列号、客户、合同、账单…</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="243"/>
+        <location filename="../../ui/mainwindow.py" line="245"/>
         <source>Search</source>
         <translation>搜索</translation>
+    </message>
+    <message>
+        <location filename="../../ui/mainwindow.py" line="308"/>
+        <source>Search failed: %1</source>
+        <translation>搜索失败：%1</translation>
     </message>
 </context>
 <context>

@@ -209,6 +209,21 @@ def test_search_jumps_to_the_record(qtbot, window, estate):
     assert window.lists["gpus"].view.current_id() == estate.gpu_ids[6]
 
 
+def test_search_runs_in_the_background_and_enter_picks_the_first_result(qtbot, window, estate):
+    """Enter typed before the results are in picks the first result once they arrive; an older
+    search's results never replace a newer one's."""
+    dlg = window.open_search()
+    dlg.edit.setText("SN-H100-0003")
+    dlg.run()                                   # superseded by the next one
+    dlg.edit.setText("SN-H100-0011")
+    dlg.run()
+    assert dlg.pending
+    with qtbot.waitSignal(dlg.chosen, timeout=10000) as blocker:
+        dlg.pick()
+    assert blocker.args == ["gpu", estate.gpu_ids[10]]
+    assert "SN-H100-0011" in dlg.results.item(0).text()
+
+
 def test_search_finds_customers_and_racks(qtbot, db, admin, estate):
     kinds = {h.kind for h in queries.search(db, "厦门")} | {h.kind for h in queries.search(db, "A0")}
     assert {"customer", "rack"} <= kinds
