@@ -17,7 +17,7 @@ from models.choices import GpuState, Role
 
 from .i18n import choice_label, kind_label
 from .listview import ListPage
-from .operations import announce, bus
+from .operations import Latest, announce, bus
 from .settings import settings
 
 # (page id, English label, list kind or None)
@@ -257,7 +257,7 @@ class SearchDialog(QDialog):
         self.timer.timeout.connect(self.run)
         self.edit.textChanged.connect(lambda _t: self.timer.start())
         self.edit.returnPressed.connect(self.pick)
-        self._generation = 0
+        self._latest = Latest(self)
         self.pending = False            # a search is running
         self._pick_when_done = False
         self.results.itemActivated.connect(lambda _i: self.pick())
@@ -272,22 +272,12 @@ class SearchDialog(QDialog):
         super().keyPressEvent(e)
 
     def run(self) -> None:
-        from ui.operations import run_op
         self.timer.stop()
-        self._generation += 1
-        generation, db, text = self._generation, self.db, self.edit.text()
+        db, text = self.db, self.edit.text()
         self.pending = True
-        run_op(None, lambda _progress: queries.search(db, text), show_progress=False,
-               on_success=lambda hits: self._show(generation, hits),
-               on_failure=lambda exc: self._failed(generation, exc))
+        self._latest.run(lambda _check: queries.search(db, text), self._show, self._failed)
 
-    def _current(self, generation: int) -> bool:
-        import shiboken6
-        return shiboken6.isValid(self) and generation == self._generation
-
-    def _show(self, generation: int, hits) -> None:
-        if not self._current(generation):
-            return
+    def _show(self, hits) -> None:
         self.pending = False
         self.results.clear()
         for hit in hits:
@@ -300,9 +290,7 @@ class SearchDialog(QDialog):
             self._pick_when_done = False
             self.pick()
 
-    def _failed(self, generation: int, exc: BaseException) -> None:
-        if not self._current(generation):
-            return
+    def _failed(self, exc: BaseException) -> None:
         self.pending = self._pick_when_done = False
         self.results.clear()
         self.results.addItem(self.tr("Search failed: %1").replace("%1", str(exc) or type(exc).__name__))

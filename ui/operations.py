@@ -164,6 +164,40 @@ def run_op(parent, fn, **kw) -> Operation:
     return Operation(parent, fn, **kw)
 
 
+class Latest:
+    """Background reads of which only the newest counts (a list's sort or filter, a search).
+
+    `run(fn, on_success, on_failure)` runs `fn(check)` on the thread pool; `check()` raises
+    Cancelled once a newer run (or `invalidate()`) has superseded it, before the work and wherever
+    `fn` calls it (e.g. between batches), so superseded reads do not keep the pool busy. Results
+    and failures of a superseded run, or of one whose `owner` is gone, are dropped."""
+
+    def __init__(self, owner: QObject):
+        self.owner = owner
+        self.generation = 0
+
+    def invalidate(self) -> None:
+        self.generation += 1
+
+    def run(self, fn: Callable[[Callable[[], None]], Any], on_success: Callable[[Any], None],
+            on_failure: Callable[[BaseException], None]) -> None:
+        self.invalidate()
+        generation = self.generation
+
+        def check() -> None:
+            if generation != self.generation:
+                raise Cancelled()
+
+        def deliver(handler):
+            def call(value) -> None:
+                import shiboken6
+                if shiboken6.isValid(self.owner) and generation == self.generation:
+                    handler(value)
+            return call
+        run_op(None, lambda _progress: (check(), fn(check))[1], show_progress=False,
+               on_success=deliver(on_success), on_failure=deliver(on_failure))
+
+
 def show_error(parent, exc: BaseException, tb: str = "") -> None:
     box = QMessageBox(parent)
     box.setIcon(QMessageBox.Warning)

@@ -22,6 +22,7 @@ from app.billing import local_today
 from app.db import Database
 
 from .i18n import choice_label, column_label
+from .operations import Latest
 from .settings import settings
 
 SHANGHAI = ZoneInfo("Asia/Shanghai")
@@ -147,7 +148,7 @@ class PagedTableModel(QAbstractTableModel):
         self._fetching = False
         self.loaded = False
         self.busy = False
-        self._generation = 0
+        self._latest = Latest(self)
         self.refetches = 0            # windows read again after eviction (for tests and the bench)
         self._total: int | None = None
         self.filtered_count: int = 0
@@ -178,7 +179,7 @@ class PagedTableModel(QAbstractTableModel):
         """Read the list again with the current filter and sort. A big list (more than
         `order_sync_rows` rows) with a filter, or sorted by a column that cannot page by keyset,
         is read on the thread pool: `busy` until `reloaded`, its old rows shown meanwhile."""
-        self._generation += 1
+        self._latest.invalidate()          # a read still running is superseded
         self.loaded = True
         self.today = local_today()
         if recount_total or self._total is None:
@@ -191,43 +192,22 @@ class PagedTableModel(QAbstractTableModel):
             self._apply(params, queries.read_list(self.db, self.spec, params, self.page_size))
             return
         self._set_busy(True)
-        generation = self._generation
         db, spec, page_size = self.db, self.spec, self.page_size
-        stale = self._stop_if_stale(generation)
-        from .operations import run_op
-        run_op(None, lambda _progress: (stale(), queries.read_list(db, spec, params, page_size, with_count=False,
-                                                                   check=stale))[1],
-               show_progress=False, on_success=lambda result: self._read_done(generation, params, result),
-               on_failure=lambda exc: self._read_failed(generation, exc))
+        self._latest.run(lambda check: queries.read_list(db, spec, params, page_size, with_count=False, check=check),
+                         lambda result: self._read_done(params, result), self._read_failed)
 
-    def _stop_if_stale(self, generation: int):
-        """For a worker: raises Cancelled once a newer read has been asked for (checked before the
-        work and between batches), so superseded reads do not keep the pool busy."""
-        from .operations import Cancelled
+    def _read_done(self, params, result) -> None:
+        self._set_busy(False)
+        self._apply(params, result)
 
-        def check() -> None:
-            if generation != self._generation:
-                raise Cancelled()
-        return check
-
-    def _alive(self, generation: int) -> bool:
-        import shiboken6
-        return shiboken6.isValid(self) and generation == self._generation   # else: a newer read, or closed
-
-    def _read_done(self, generation: int, params, result) -> None:
-        if self._alive(generation):
-            self._set_busy(False)
-            self._apply(params, result)
-
-    def _read_failed(self, generation: int, exc: BaseException) -> None:
-        if self._alive(generation):
-            self._set_busy(False)
-            # what is asked for goes back to what is shown, so the same sort or filter can be asked again
-            self.filter_text, self.sort_key, self.sort_desc = self._params
-            if self.filtered_count < 0:    # the count failed: the rows held are what is known
-                self.filtered_count = self._n
-                self.countsChanged.emit(self._n, self._total or 0)
-            self.loadFailed.emit(str(exc) or type(exc).__name__)
+    def _read_failed(self, exc: BaseException) -> None:
+        self._set_busy(False)
+        # what is asked for goes back to what is shown, so the same sort or filter can be asked again
+        self.filter_text, self.sort_key, self.sort_desc = self._params
+        if self.filtered_count < 0:    # the count failed: the rows held are what is known
+            self.filtered_count = self._n
+            self.countsChanged.emit(self._n, self._total or 0)
+        self.loadFailed.emit(str(exc) or type(exc).__name__)
 
     def _set_busy(self, busy: bool) -> None:
         if busy != self.busy:
@@ -254,18 +234,14 @@ class PagedTableModel(QAbstractTableModel):
         self.reloaded.emit()
 
     def _count_in_background(self, params) -> None:
-        generation, db, spec = self._generation, self.db, self.spec
+        db, spec = self.db, self.spec
         self.filtered_count = -1
         self.countsChanged.emit(-1, self._total or 0)
 
         def done(n: int) -> None:
-            if self._alive(generation):
-                self.filtered_count = n
-                self.countsChanged.emit(n, self._total or 0)
-        stale = self._stop_if_stale(generation)
-        from .operations import run_op
-        run_op(None, lambda _progress: (stale(), queries.count(db, spec, params[0]))[1], show_progress=False,
-               on_success=done, on_failure=lambda exc: self._read_failed(generation, exc))
+            self.filtered_count = n
+            self.countsChanged.emit(n, self._total or 0)
+        self._latest.run(lambda _check: queries.count(db, spec, params[0]), done, self._read_failed)
 
     def _query(self, cursor: queries.Cursor) -> queries.Page:
         text, sort, desc = self._params
