@@ -709,8 +709,13 @@ class ContractPanel(RecordPanel):
             self.renew(get_date(start), get_date(end))
 
     def renew(self, start: dt.date, end: dt.date) -> svc.ContractInfo | None:
+        return self._follow_on(lambda: svc.renew_contract(self.db, self.actor, self.info.id,
+                                                          start_date=start, end_date=end))
+
+    def _follow_on(self, make) -> svc.ContractInfo | None:
+        """A contract made from this one (renewal, amendment): opened, or the refusal shown."""
         try:
-            new = svc.renew_contract(self.db, self.actor, self.info.id, start_date=start, end_date=end)
+            new = make()
         except DomainError as exc:
             self.refused(exc)
             return None
@@ -730,14 +735,8 @@ class ContractPanel(RecordPanel):
             self.amend(eff, reason)
 
     def amend(self, effective: dt.date, reason: str) -> svc.ContractInfo | None:
-        try:
-            new = svc.amend_contract(self.db, self.actor, self.info.id, effective_date=effective, reason=reason)
-        except DomainError as exc:
-            self.refused(exc)
-            return None
-        announce({"contract"})
-        self.opened.emit(new.id)
-        return new
+        return self._follow_on(lambda: svc.amend_contract(self.db, self.actor, self.info.id,
+                                                          effective_date=effective, reason=reason))
 
     def print_pdf(self):
         if self.info is None or not can(self.actor, "print"):
