@@ -5,16 +5,24 @@ so each rule can be checked by hand in the tests' worked examples.
 
 - A period is a calendar month in Asia/Shanghai, half-open [first day, first day of next).
 - Service dates (start, end) are inclusive calendar days in Asia/Shanghai.
-- Amounts and taxes are rounded half-up to the fen once, at the end of each line.
+- Amounts and taxes are rounded half-up to the fen once, at the end of each line
+  (app/money.py: the one rounding of the program).
+- Every line multiplies out: quantity × unit price = amount to the fen. A part month's
+  quantity is the exact share of the month written with the fewest decimals that give the
+  prorated amount (`line_figures`); the unit price is the contract's, never rounded.
 """
 from __future__ import annotations
 
 import calendar
 import datetime as dt
+import math
 import re
 from dataclasses import dataclass, field
-from decimal import ROUND_HALF_UP, Decimal
+from decimal import ROUND_CEILING, ROUND_FLOOR, ROUND_HALF_UP, Decimal, localcontext
+from fractions import Fraction
 from zoneinfo import ZoneInfo
+
+from .money import round_fen
 
 TZ = ZoneInfo("Asia/Shanghai")
 UTC = dt.timezone.utc
@@ -24,9 +32,55 @@ ZERO = Decimal(0)
 MAX_METER_GAP = dt.timedelta(hours=48)
 
 
-def fen(value: Decimal) -> Decimal:
-    """Round half-up (ties away from zero) to 0.01."""
-    return Decimal(value).quantize(FEN, rounding=ROUND_HALF_UP)
+# Decimals a line's quantity may carry (statement_line.quantity is Numeric(26, 12)).
+QTY_PLACES = 12
+
+
+def fen(value: Decimal | Fraction) -> Decimal:
+    """Round half-up (ties away from zero) to 0.01; a Fraction is rounded exactly."""
+    if isinstance(value, Fraction):
+        return fen_of_fraction(value)
+    return round_fen(value)
+
+
+def fen_of_fraction(value: Fraction) -> Decimal:
+    """An exact rational rounded half-up to the fen (no intermediate rounding)."""
+    cents, rest = divmod(abs(value) * 100, 1)
+    cents = int(cents) + (1 if rest >= Fraction(1, 2) else 0)
+    return (Decimal(cents if value >= 0 else -cents) / 100).quantize(FEN)
+
+
+def line_figures(exact_quantity: Fraction | Decimal | int, unit_price: Decimal,
+                 max_places: int = QTY_PLACES) -> tuple[Decimal, Decimal]:
+    """(quantity, amount) of a line, such that fen(quantity × unit price) == amount.
+
+    The amount is the exact product rounded half-up. The quantity is `exact_quantity` written
+    with the fewest decimals (rounded, or else cut down or up) that still gives that amount, e.g.
+    6,000 × 20/31: quantity 0.645161 (0.6452 would give 3,871.20), amount 3,870.97. If no
+    quantity of up to `max_places` decimals does (a price so large that 10⁻¹² of it is a fen),
+    the quantity is rounded to `max_places` and the amount follows it, at most a fen away.
+    """
+    q = Fraction(exact_quantity) if not isinstance(exact_quantity, Decimal) else Fraction(exact_quantity)
+    price = Decimal(unit_price)
+    amount = fen_of_fraction(q * Fraction(price))
+    with localcontext() as ctx:
+        ctx.prec = 60
+        exact = Decimal(q.numerator) / Decimal(q.denominator)
+        for places in range(0, max_places + 1):
+            step = Decimal(1).scaleb(-places)
+            for rounding in (ROUND_HALF_UP, ROUND_FLOOR, ROUND_CEILING):
+                cand = exact.quantize(step, rounding=rounding)
+                if round_fen(cand * price) == amount:
+                    return cand, amount
+        cand = exact.quantize(Decimal(1).scaleb(-max_places), rounding=ROUND_HALF_UP)
+        return cand, round_fen(cand * price)
+
+
+def multiplies_out(quantity: Decimal, unit_price: Decimal, amount: Decimal) -> bool:
+    """The fapiao rule: quantity × unit price, rounded half-up to the fen, is the amount."""
+    with localcontext() as ctx:
+        ctx.prec = 60
+        return round_fen(Decimal(quantity) * Decimal(unit_price)) == Decimal(amount)
 
 
 def local_midnight(day: dt.date) -> dt.datetime:
@@ -130,9 +184,16 @@ def prorate(price: Decimal, quantity: Decimal, period: Period, service_start: dt
             service_end: dt.date | None, *, yearly: bool = False) -> Proration:
     """price × quantity × active days ÷ days in the month; a yearly price counts as 1/12 a month."""
     first, last, days = active_days(period, service_start, service_end)
-    monthly = Decimal(price) / 12 if yearly else Decimal(price)
-    amount = fen(monthly * Decimal(quantity) * days / period.days) if days else ZERO.quantize(FEN)
+    share = month_share(Decimal(quantity), days, period.days, yearly)
+    amount = fen_of_fraction(share * Fraction(Decimal(price))) if days else ZERO.quantize(FEN)
     return Proration(first, last, days, period.days, amount)
+
+
+def month_share(quantity: Decimal, days: int, days_in_month: int, yearly: bool = False) -> Fraction:
+    """The exact quantity a monthly (or yearly) price is multiplied by: quantity × days / days in
+    the month, and a twelfth of that for a yearly price."""
+    share = Fraction(Decimal(quantity)) * Fraction(days, days_in_month)
+    return share / 12 if yearly else share
 
 
 # --- metering ---------------------------------------------------------------------
@@ -185,28 +246,43 @@ def started_units(secs: int, unit_seconds: int) -> int:
 
 
 def hours(secs: int) -> Decimal:
-    return (Decimal(secs) / 3600).quantize(Decimal("0.01"), rounding=ROUND_HALF_UP)
+    return round_fen(Decimal(secs) / 3600)
 
 
 @dataclass(frozen=True)
 class HybridCharge:
+    share: Fraction  # active days / days in the month
+    commit_quantity: Decimal  # the share as written on the line (see line_figures)
     commit: Decimal  # prorated commitment fee, rounded
-    included_hours: Decimal  # prorated hours included
+    included_hours: Fraction  # prorated hours included, exact
     used_hours: int  # started hours used
-    over_hours: Decimal
+    over_hours: int  # whole started hours beyond the included ones
     overage: Decimal  # rounded
 
 
-def hybrid(commit_fee: Decimal, included_hours: Decimal, hourly_rate: Decimal, used_hours: int,
+def hybrid(commit_fee: Decimal, included_hours: Decimal, hourly_rate: Decimal, billable_seconds: int,
            active: int, days_in_month: int) -> HybridCharge:
-    """commit + max(0, used − included) × rate; a part month prorates the fee and the hours alike."""
-    share = Decimal(active) / days_in_month
-    commit = fen(Decimal(commit_fee) * active / days_in_month)
-    included = Decimal(included_hours) * share
-    if active != days_in_month:
-        included = included.quantize(Decimal("0.01"), rounding=ROUND_HALF_UP)
-    over = max(ZERO, Decimal(used_hours) - included)
-    return HybridCharge(commit, included, used_hours, over, fen(over * Decimal(hourly_rate)))
+    """commit × share + started hours beyond (included × share) × rate.
+
+    A part month prorates the fee and the included hours alike, exactly (2,000 h × 16/31 =
+    1,032.258… h, not rounded); the overage is counted in whole started hours: the hours used
+    beyond the included ones, rounded up (1,040.2 h used → 7.94… h over → 8 h billed).
+    """
+    share = Fraction(active, days_in_month)
+    qty, commit = line_figures(share, Decimal(commit_fee))
+    included = Fraction(Decimal(included_hours or 0)) * share
+    over_seconds = Fraction(billable_seconds) - included * 3600
+    over = math.ceil(over_seconds / 3600) if over_seconds > 0 else 0
+    return HybridCharge(share, qty, commit, included, started_units(billable_seconds, 3600), over,
+                        fen(over * Decimal(hourly_rate)))
+
+
+def decimal_of(value: Fraction, places: int = 4) -> Decimal:
+    """A Fraction shown with `places` decimals (for notes, never for arithmetic)."""
+    with localcontext() as ctx:
+        ctx.prec = 60
+        return (Decimal(value.numerator) / Decimal(value.denominator)).quantize(
+            Decimal(1).scaleb(-places), rounding=ROUND_HALF_UP).normalize()
 
 
 # --- power --------------------------------------------------------------------------

@@ -1,10 +1,13 @@
-"""Money helpers: rounding to the fen, CNY formatting and 人民币大写.
+"""Money helpers: the one home of rounding to the fen, of money formatting and of 人民币大写.
 
-Pure functions over ``Decimal``; no Qt, no database.
+Pure functions over ``Decimal``; no Qt, no database, so the billing engine, the CLI, the
+exports, the PDF renderers (reports/) and the console all use these and agree to the fen.
+Rounding is half-up (ties away from zero), as Chinese accounting rounds; never through a
+float and never through ``format(Decimal, ",.2f")``, which rounds half-even (0.125 → 0.12).
 """
 from __future__ import annotations
 
-from decimal import ROUND_HALF_UP, Decimal
+from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
 
 FEN = Decimal("0.01")
 
@@ -19,11 +22,81 @@ def round_fen(d: Decimal) -> Decimal:
     return Decimal(d).quantize(FEN, rounding=ROUND_HALF_UP)
 
 
-def format_cny(d: Decimal) -> str:
+def _group(digits: str) -> str:
+    """'1234567' → '1,234,567' (digits only)."""
+    head = len(digits) % 3 or 3
+    return ",".join([digits[:head]] + [digits[i:i + 3] for i in range(head, len(digits), 3)])
+
+
+def _fixed(d: Decimal, places: int | None) -> str:
+    """Grouped text of an exact Decimal: `places` decimals (already rounded), or all of its own."""
+    sign = "-" if d < 0 else ""
+    text = format(abs(d), "f")
+    whole, _dot, frac = text.partition(".")
+    if places is not None:
+        frac = (frac + "0" * places)[:places]
+    return sign + _group(whole) + (f".{frac}" if frac else "")
+
+
+def format_amount(d: Decimal | int | str | None) -> str:
+    """``12345.665`` → ``"12,345.67"`` (half-up to the fen, no currency sign); None → ``""``."""
+    if d is None:
+        return ""
+    r = round_fen(d)
+    if r == 0:
+        r = abs(r)  # no "-0.00"
+    return _fixed(r, 2)
+
+
+def format_cny(d: Decimal | int | str) -> str:
     """``Decimal("12345.666")`` → ``"¥12,345.67"``; negatives as ``"-¥1.00"``."""
     r = round_fen(d)
     sign = "-" if r < 0 else ""
-    return f"{sign}¥{abs(r):,.2f}"
+    return f"{sign}¥{format_amount(abs(r))}"
+
+
+def format_price(d: Decimal | int | str | None) -> str:
+    """A unit price with every decimal it has, at least two: 123456789.125 → "123,456,789.125",
+    12.5 → "12.50", 0.3125 → "0.3125". A price is never rounded for display: the line's
+    quantity × this price must give its amount, and a reader must be able to check that."""
+    if d is None:
+        return ""
+    d = Decimal(d).normalize()
+    exp = d.as_tuple().exponent
+    places = max(2, -exp) if isinstance(exp, int) else 2
+    return _fixed(d.quantize(Decimal(1).scaleb(-places)), places)
+
+
+def format_quantity(d: Decimal | int | str | None) -> str:
+    """A quantity with every decimal it has and none more: 744, 930.5, 0.5161290323, 1,200."""
+    if d is None:
+        return ""
+    d = Decimal(d).normalize()
+    if d == 0:
+        return "0"
+    exp = d.as_tuple().exponent
+    return _fixed(d, max(0, -exp))
+
+
+def parse_money(text: str | Decimal | int | None) -> Decimal | None:
+    """An amount typed by a person, exactly (no float): "12,345.675" → Decimal("12345.675").
+
+    None for empty text; ValueError for text that is not a finite number."""
+    if text is None:
+        return None
+    if isinstance(text, Decimal):
+        value = text
+    else:
+        cleaned = str(text).strip().replace(",", "").replace("¥", "").replace("￥", "")
+        if not cleaned:
+            return None
+        try:
+            value = Decimal(cleaned)
+        except InvalidOperation:
+            raise ValueError(f"{text!r} is not an amount") from None
+    if not value.is_finite():
+        raise ValueError(f"{text!r} is not an amount")
+    return value
 
 
 def _section(n: int) -> str:

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import datetime as dt
 from decimal import Decimal
+from fractions import Fraction
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -115,10 +116,44 @@ def test_tax_is_half_up_to_the_fen_and_symmetric(amount, rate):
 
 
 def test_hybrid_prorates_commitment_and_included_hours_alike():
-    # 15 of 30 days: commit 50,000 × 15/30 = 25,000.00; included 2,000 × 0.5 = 1,000 h; used 1,200 → 200 × 30
-    h = B.hybrid(Decimal(50000), Decimal(2000), Decimal(30), 1200, 15, 30)
+    # 15 of 30 days: commit 50,000 × 15/30 = 25,000.00; included 2,000 × 0.5 = 1,000 h; used 1,200 h → 200 × 30
+    h = B.hybrid(Decimal(50000), Decimal(2000), Decimal(30), 1200 * 3600, 15, 30)
     assert (h.commit, h.included_hours, h.over_hours, h.overage) == (
-        Decimal("25000.00"), Decimal("1000.00"), Decimal("200.00"), Decimal("6000.00"))
+        Decimal("25000.00"), 1000, 200, Decimal("6000.00"))
+
+
+def test_hybrid_part_month_prorates_included_hours_exactly_and_bills_whole_started_hours():
+    """16 of 31 days, 2,000 h included a month, 1,040 h 12 min used, ¥30 an hour beyond.
+
+    | figure            | arithmetic                         | value                        |
+    |-------------------|------------------------------------|------------------------------|
+    | commitment        | 2,000 × 16/31                      | 1,032.258… → 1,032.26        |
+    | included hours    | 2,000 × 16/31 (exact, not 1,032.26) | 1,032.2580645… h             |
+    | over              | 1,040.2 − 1,032.258… = 7.94… h     | 8 started hours              |
+    | overage           | 8 × 30                             | 240.00                       |
+    Before: included rounded to 1,032.26 and over = 1,041 − 1,032.26 = 8.74 h → 262.20.
+    """
+    h = B.hybrid(Decimal(2000), Decimal(2000), Decimal(30), 1040 * 3600 + 12 * 60, 16, 31)
+    assert h.included_hours == Fraction(32000, 31) and h.commit == Decimal("1032.26")
+    assert (h.used_hours, h.over_hours, h.overage) == (1041, 8, Decimal("240.00"))
+    assert B.multiplies_out(h.commit_quantity, Decimal(2000), h.commit)
+    # exactly the included hours: nothing over; one second more: one started hour
+    at = int(Fraction(32000, 31) * 3600) + 1
+    assert B.hybrid(Decimal(2000), Decimal(2000), Decimal(30), at - 1, 16, 31).over_hours == 0
+    assert B.hybrid(Decimal(2000), Decimal(2000), Decimal(30), at, 16, 31).over_hours == 1
+
+
+@given(st.decimals(min_value=Decimal("0"), max_value=Decimal("999999999.9999"), places=4),
+       st.integers(0, 31), st.integers(28, 31), st.booleans(), st.integers(1, 64))
+@settings(max_examples=300)
+def test_every_prorated_line_multiplies_out(price, days, month_days, yearly, qty):
+    """quantity × unit price = amount to the fen, and the amount is the exact proration's."""
+    days = min(days, month_days)
+    share = B.month_share(Decimal(qty), days, month_days, yearly)
+    q, amount = B.line_figures(share, price)
+    assert B.multiplies_out(q, price, amount)
+    assert q == q.quantize(Decimal("1e-12"))
+    assert abs(amount - B.fen(share * Fraction(price))) <= Decimal("0.01")
 
 
 def test_period_boundaries_are_shanghai_midnight():
