@@ -38,6 +38,8 @@ class Statement(IdMixin, Versioned, Base):
     original_id: Mapped[int | None] = mapped_column(ForeignKey("statement.id"))
     reason: Mapped[str | None] = mapped_column(Text)
     fapiao_no: Mapped[str | None] = mapped_column(String(64))
+    # A statement that bills corrected revisions of lines credited on another one refers to it.
+    rebills_id: Mapped[int | None] = mapped_column(ForeignKey("statement.id"))
     lines: Mapped[list["StatementLine"]] = relationship(
         back_populates="statement", cascade="all, delete-orphan", order_by="StatementLine.id")
     __table_args__ = (
@@ -53,17 +55,21 @@ class StatementLine(IdMixin, Base):
     charge: Mapped[str] = mapped_column(String(16))  # fee, usage, overage, power, credit
     period: Mapped[str] = mapped_column(String(7))
     description: Mapped[str] = mapped_column(String(255))
-    quantity: Mapped[Decimal] = mapped_column(Numeric(14, 4))
+    # quantity × unit_price = amount to the fen; a part month's quantity needs the decimals
+    quantity: Mapped[Decimal] = mapped_column(Numeric(26, 12))
     unit: Mapped[str] = mapped_column(String(16))
     unit_price: Mapped[Decimal] = mapped_column(Numeric(14, 4))
     amount: Mapped[Decimal] = mapped_column(Money())
     tax_rate: Mapped[Decimal] = mapped_column(Numeric(5, 4))
     tax: Mapped[Decimal] = mapped_column(Money())
     note: Mapped[str | None] = mapped_column(Text)
+    # 1 for the first billing of an item × charge × period; a credited line's key is billed again
+    # as the next revision. A credit-note line carries the revision of the line it credits.
+    revision: Mapped[int] = mapped_column(Integer, default=1, server_default="1")
     statement: Mapped[Statement] = relationship(back_populates="lines")
     __table_args__ = (
-        # A run creates only what is missing: one line per item, charge and period.
-        UniqueConstraint("contract_item_id", "charge", "period", name="uq_statement_line_charge"),
+        # A run creates only what is missing: one line per item, charge, period and revision.
+        UniqueConstraint("contract_item_id", "charge", "period", "revision", name="uq_statement_line_charge"),
     )
 
 

@@ -63,6 +63,11 @@ class ContractItem(IdMixin, Versioned, Base):
     included_hours: Mapped[Decimal | None] = mapped_column(Numeric(12, 2))
     hourly_rate: Mapped[Decimal | None] = mapped_column(Numeric(12, 4))
     mbps: Mapped[int | None] = mapped_column(Integer)
+    # The handover: when the customer got the service (an instant; billed from its Shanghai date),
+    # who recorded it and the evidence. NULL: not handed over, nothing is billed.
+    handover_at: Mapped[dt.datetime | None]
+    handover_by: Mapped[str | None] = mapped_column(String(64))
+    handover_note: Mapped[str | None] = mapped_column(Text)
     contract: Mapped[Contract] = relationship(back_populates="items")
     __table_args__ = (
         CheckConstraint(ItemKind.check_sql("kind"), name="kind"),
