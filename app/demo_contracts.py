@@ -192,7 +192,8 @@ def load_demo_contracts(db: Database, admin: Actor, rng: random.Random, today: d
         while day <= today:
             if day == reset_day:
                 kwh = D(0)  # the meter was replaced: the counter starts again from zero
-            rows.append({"rack": rack_key, "read_at": _at(day).isoformat(), "kwh_total": str(kwh)})
+            rows.append({"rack": rack_key, "read_at": _at(day).isoformat(), "kwh_total": str(kwh),
+                         "reset": "1" if day == reset_day else ""})
             draw_kw = D(rng.randint(45, 78)) / 10  # some racks draw over their 6 kW allowance
             kwh += (draw_kw * 24).quantize(D("0.001"))
             day += dt.timedelta(days=1)

@@ -20,7 +20,8 @@ from tests.conftest import table_counts
 from test_billing_world import add_readings, cst, gpu_item, make_world, rack_item, signed
 
 D = Decimal
-NOW = cst(2026, 11, 29, 12)  # "today" for every run, so that October and early November are over
+NOW = cst(2026, 11, 29, 12)  # "today" for credit notes
+RUN_AT = cst(2026, 12, 1, 9)  # "today" for every run: October and November have ended
 
 
 def lines_of(summary, contract_number=None):
@@ -34,7 +35,7 @@ def lines_of(summary, contract_number=None):
 
 
 def run(db, actor, period, **kw):
-    return BS.run_billing(db, actor, period, as_of=kw.pop("as_of", NOW), **kw)
+    return BS.run_billing(db, actor, period, as_of=kw.pop("as_of", RUN_AT), **kw)
 
 
 # --- monthly fees: proration by day ----------------------------------------------------------
@@ -47,16 +48,19 @@ def test_mid_month_start_and_mid_month_termination(db, admin, manager):
     | 2026-09 | 16–30 = 15 / 30 | 6000 × 15 / 30         | 3000.00  | 180.00                     |
     | 2026-10 | 1–20 = 20 / 31  | 6000 × 20 / 31 = 3870.967… | 3870.97 | 3870.97 × 0.06 = 232.2582 → 232.26 |
     | 2026-11 | none            |                        | no line  |                            |
+
+    Each line multiplies out: quantity = the share of the month, with the decimals that give the
+    amount: 15/30 = 0.5 × 6,000 = 3,000.00; 20/31 = 0.645161 × 6,000 = 3,870.966 → 3,870.97.
     """
     w = make_world(db)
     c = signed(db, manager, admin, w, [rack_item(w, 1, "6000", service_start=dt.date(2026, 9, 16))],
                dt.date(2026, 9, 1), dt.date(2027, 8, 31), at=cst(2026, 9, 16, 10))
     sep = run(db, admin, "2026-09")
-    assert lines_of(sep) == [("fee", D(1), D("6000"), D("3000.00"), D("180.00"))]
+    assert lines_of(sep) == [("fee", D("0.5"), D("6000"), D("3000.00"), D("180.00"))]
     assert "按日折算 15/30 天" in sep.statements[0].lines[0].description
     C.terminate_contract(db, admin, c.id, reason="客户退租", last_day=dt.date(2026, 10, 20), at=cst(2026, 10, 20, 18))
     octo = run(db, admin, "2026-10")
-    assert lines_of(octo) == [("fee", D(1), D("6000"), D("3870.97"), D("232.26"))]
+    assert lines_of(octo) == [("fee", D("0.645161"), D("6000"), D("3870.97"), D("232.26"))]
     st = octo.statements[0]
     assert (st.subtotal, st.tax, st.total) == (D("3870.97"), D("232.26"), D("4103.23"))
     assert st.total_in_words == "肆仟壹佰零叁元贰角叁分"
@@ -70,11 +74,12 @@ def test_february_in_a_leap_year(db, admin, manager):
     |---------|-----------------|-----------------|---------|---------|
     | 2028-02 | 10–29 = 20 / 29 | 5800 × 20 / 29  | 4000.00 | 240.00  |
     | 2028-03 | 31 / 31         | 5800            | 5800.00 | 348.00  |
+    February's quantity: 20/29 = 0.689655 (× 5,800 = 3,999.999 → 4,000.00).
     """
     w = make_world(db)
     signed(db, manager, admin, w, [rack_item(w, 1, "5800")], dt.date(2028, 2, 10), dt.date(2029, 2, 9))
     feb = run(db, admin, "2028-02", as_of=cst(2028, 4, 1))
-    assert lines_of(feb) == [("fee", D(1), D("5800"), D("4000.00"), D("240.00"))]
+    assert lines_of(feb) == [("fee", D("0.689655"), D("5800"), D("4000.00"), D("240.00"))]
     assert "20/29" in feb.statements[0].lines[0].description
     mar = run(db, admin, "2028-03", as_of=cst(2028, 4, 1))
     assert lines_of(mar) == [("fee", D(1), D("5800"), D("5800.00"), D("348.00"))]
@@ -87,14 +92,16 @@ def test_yearly_price_is_billed_as_a_twelfth_prorated(db, admin, manager):
     |---------|-----------------|-------------------------|---------|---------|
     | 2026-09 | 11–30 = 20 / 30 | 36000 ÷ 12 × 20 / 30    | 2000.00 | 120.00  |
     | 2026-10 | 31 / 31         | 36000 ÷ 12              | 3000.00 | 180.00  |
+    The line's unit price is the yearly price, its quantity the share of a year:
+    20/30 ÷ 12 = 0.0555556 (× 36,000 = 2,000.0016 → 2,000.00); 1/12 = 0.0833333 (→ 2,999.9988 → 3,000.00).
     """
     w = make_world(db)
     item = C.ItemSpec(ItemKind.MAINTENANCE, "设备维保", D("36000"), PriceUnit.YEAR)
     signed(db, manager, admin, w, [item], dt.date(2026, 9, 11), dt.date(2027, 9, 10))
     sep = run(db, admin, "2026-09")
-    assert lines_of(sep) == [("fee", D(1), D("3000.0000"), D("2000.00"), D("120.00"))]
+    assert lines_of(sep) == [("fee", D("0.0555556"), D("36000"), D("2000.00"), D("120.00"))]
     assert "按 1/12 月计" in sep.statements[0].lines[0].description
-    assert lines_of(run(db, admin, "2026-10")) == [("fee", D(1), D("3000.0000"), D("3000.00"), D("180.00"))]
+    assert lines_of(run(db, admin, "2026-10")) == [("fee", D("0.0833333"), D("36000"), D("3000.00"), D("180.00"))]
 
 
 def test_english_contract_says_so_in_english(db, admin, manager):
@@ -386,7 +393,7 @@ def test_credit_note(db, admin, manager):
     before = table_counts(db)
     with pytest.raises(RuleViolation, match="already credited by GZ-CN-202611-000001"):
         BS.credit_statement(db, admin, "GZ-202610-000001", reason="again", at=NOW)
-    with pytest.raises(RuleViolation, match="only an issued statement"):
+    with pytest.raises(RuleViolation, match="a credit note is not credited again"):
         BS.credit_statement(db, admin, cn.number, reason="a credit of a credit", at=NOW)
     assert table_counts(db) == before
     # the second customer's statement is credited with the next credit-note number

@@ -15,6 +15,7 @@ import io
 from collections import defaultdict
 from dataclasses import dataclass, field, replace
 from decimal import Decimal, InvalidOperation
+from fractions import Fraction
 from pathlib import Path
 from typing import Callable, Iterable
 
@@ -28,6 +29,7 @@ from models import (Contract, ContractItem, Customer, Device, Downtime, GpuAsset
 from models.choices import ContractStatus, ItemKind, PriceUnit, StatementKind, StatementStatus
 
 from .. import billing as B
+from ..money import format_amount, format_cny, format_price, format_quantity
 from ..audit import Actor
 from ..auth import require
 from ..db import Database
@@ -38,6 +40,8 @@ from .common import flush_versioned, get_or_404
 BILLED_STATUSES = (ContractStatus.ACTIVE, ContractStatus.SUSPENDED, ContractStatus.EXPIRED,
                    ContractStatus.TERMINATED)
 CHARGE_ORDER = {"fee": 0, "usage": 1, "overage": 2, "power": 3, "credit": 4}
+CREDIT_PREFIX = "cn-"  # a credit-note line crediting a line in full: frees its key for a new revision
+PARTIAL_PREFIX = "cnp-"  # a partial credit by amount: the charge stands, reduced
 Progress = Callable[[int, int], None]
 
 
@@ -58,6 +62,7 @@ class LineInfo:
     tax_rate: Decimal
     tax: Decimal
     note: str
+    revision: int = 1
 
 
 @dataclass(frozen=True)
@@ -83,6 +88,8 @@ class StatementInfo:
     version: int
     lines: tuple[LineInfo, ...] = ()
     credit_notes: tuple[str, ...] = ()  # numbers of credit notes referring to this statement
+    rebills_id: int | None = None  # the statement whose credited lines this one bills again
+    rebills_number: str | None = None
 
 
 @dataclass(frozen=True)
@@ -101,6 +108,9 @@ class RunSummary:
     statements: tuple[StatementInfo, ...]  # what the run created or extended (dry run: would)
     issued: tuple[str, ...] = ()
     cancelled: bool = False
+    pending_drafts: int = 0  # draft statements of the period not yet issued, after this run
+    provisional_until: dt.datetime | None = None  # a dry run of a month not yet ended: metered up to then
+    rebilled: int = 0  # of the lines created, corrected revisions of credited lines
 
     def describe(self) -> str:
         verb = "would create" if self.dry_run else "created"
@@ -113,13 +123,21 @@ class RunSummary:
         else:
             head = (f"billing {self.period}: {verb} {self.lines_created} line(s) on "
                     f"{self.statements_created} new and {self.statements_extended} existing draft statement(s); "
-                    f"subtotal ¥{self.subtotal:,.2f} + tax ¥{self.tax:,.2f} = ¥{self.total:,.2f}; "
+                    f"subtotal {format_cny(self.subtotal)} + tax {format_cny(self.tax)} = {format_cny(self.total)}; "
                     f"{self.skipped_existing} line(s) already billed")
         parts = [head]
+        if self.provisional_until is not None:
+            parts.insert(0, f"PROVISIONAL: {self.period} has not ended; usage metered up to "
+                            f"{_fmt_t(self.provisional_until)} (Asia/Shanghai) only, nothing written")
+        if self.rebilled:
+            parts.append(f"{self.rebilled} line(s) rebill credited lines on statements referring to them")
         if self.held:
             parts.append(f"{self.held} line(s) held back, see warnings")
         if self.issued:
             parts.append(f"issued {len(self.issued)}: {', '.join(self.issued)}")
+        if not self.dry_run:
+            parts.append(f"{self.pending_drafts} draft statement(s) of {self.period} pending issue"
+                         + (f" (billing issue --period {self.period})" if self.pending_drafts else ""))
         return "; ".join(parts)
 
 
@@ -141,7 +159,7 @@ def _words(amount: Decimal) -> str:
 def _line_info(s: Session, ln: StatementLine, numbers: dict[int, str]) -> LineInfo:
     return LineInfo(ln.id, ln.contract_item_id, numbers.get(ln.contract_item_id, ""), ln.charge, ln.period,
                     ln.description, ln.quantity, ln.unit, ln.unit_price, ln.amount, ln.tax_rate, ln.tax,
-                    ln.note or "")
+                    ln.note or "", ln.revision)
 
 
 def _contract_numbers(s: Session, item_ids: Iterable[int | None]) -> dict[int, str]:
@@ -158,13 +176,15 @@ def _statement_info(s: Session, st: Statement) -> StatementInfo:
     lines = sorted(st.lines, key=lambda ln: ln.id)
     numbers = _contract_numbers(s, (ln.contract_item_id for ln in lines))
     original = s.get(Statement, st.original_id) if st.original_id else None
+    rebills = s.get(Statement, st.rebills_id) if st.rebills_id else None
     credits = tuple(s.execute(select(Statement.number).where(Statement.original_id == st.id,
                                                              Statement.number.is_not(None))
                               .order_by(Statement.number)).scalars())
     return StatementInfo(st.id, st.number, st.kind, st.subsidiary_id, sub.code, st.customer_id, cust.name,
                          st.period, st.status, st.subtotal, st.tax, st.total, _words(st.total), st.issued_at,
                          st.original_id, original.number if original else None, st.reason, st.fapiao_no,
-                         st.version, tuple(_line_info(s, ln, numbers) for ln in lines), credits)
+                         st.version, tuple(_line_info(s, ln, numbers) for ln in lines), credits,
+                         st.rebills_id, rebills.number if rebills else None)
 
 
 def _find_statement(s: Session, key: int | str, lock: bool = False) -> Statement:
@@ -215,49 +235,75 @@ class _Ctx:
         return en if self.lang == "en" else zh
 
 
-def _q4(d: Decimal) -> Decimal:
-    return Decimal(d).quantize(Decimal("0.0001"))
-
-
 def _money(d: Decimal) -> str:
-    return f"{Decimal(d):,.2f}"
+    return format_amount(d)
+
+
+def _price(d: Decimal) -> str:
+    return format_price(d)
+
+
+def handover_date(it: ContractItem) -> dt.date | None:
+    """The Shanghai calendar day of the item's handover (None: not handed over, nothing billed)."""
+    return B.local_date(it.handover_at) if it.handover_at is not None else None
+
+
+def billing_start(c: Contract, it: ContractItem) -> dt.date | None:
+    """The first day an item is billed: its planned start, the contract's start and its handover
+    (as a Shanghai date), whichever is latest; None until it is handed over."""
+    handed = handover_date(it)
+    if handed is None:
+        return None
+    return max(it.service_start or c.start_date, c.start_date, handed)
 
 
 def _item_window(c: Contract, it: ContractItem, p: B.Period) -> tuple[dt.date | None, dt.date | None, int]:
-    start = max(it.service_start or c.start_date, c.start_date)
+    start = billing_start(c, it)
+    if start is None:
+        return None, None, 0
     end = min(it.service_end or c.end_date, c.end_date)
     return B.active_days(p, start, end)
 
 
 def _fee(c: Contract, it: ContractItem, x: _Ctx) -> list[B.Charge]:
-    """Monthly (or yearly as 1/12) fees prorated by day; one-off charges in their handover month."""
+    """Monthly (or yearly) fees prorated by day; one-off charges in their handover month.
+
+    Each line multiplies out: quantity = units × active days ÷ days in the month (÷ 12 for a
+    yearly price), written with the decimals that give the amount; unit price = the contract's.
+    A discount is a negative quantity at its (positive) price.
+    """
     p = x.period
     sign = -1 if it.kind == ItemKind.DISCOUNT else 1
     if it.price_unit == PriceUnit.ONE_OFF:
-        when = max(it.service_start or c.start_date, c.start_date)
-        if B.Period.containing(when) != p or (it.service_end and it.service_end < when):
+        when = billing_start(c, it)
+        if when is None or B.Period.containing(when) != p or (it.service_end and it.service_end < when):
             return []
-        amount = B.fen(it.unit_price * it.quantity) * sign
+        qty, amount = B.line_figures(sign * it.quantity, it.unit_price)
         desc = f"{it.description} · {x.t('一次性', 'one-off')} {when}"
-        return [B.Charge(it.id, "fee", desc, it.quantity, x.t("次", "once"), it.unit_price, amount, it.tax_category,
-                         note=f"{_money(it.unit_price)} × {it.quantity.normalize():f} = {_money(abs(amount))}")]
-    qty = Decimal(it.mbps) if it.price_unit == PriceUnit.MBPS_MONTH and it.mbps else it.quantity
+        return [B.Charge(it.id, "fee", desc, qty, x.t("次", "once"), it.unit_price, amount, it.tax_category,
+                         note=f"{_price(it.unit_price)} × {format_quantity(it.quantity)} = {_money(abs(amount))}")]
+    units = Decimal(it.mbps) if it.price_unit == PriceUnit.MBPS_MONTH and it.mbps else it.quantity
     yearly = it.price_unit == PriceUnit.YEAR
     first, last, days = _item_window(c, it, p)
     if not days:
         return []
-    pr = B.prorate(it.unit_price, qty, p, first, last, yearly=yearly)
-    amount = pr.amount * sign
-    monthly = it.unit_price / 12 if yearly else it.unit_price
+    share = B.month_share(units, days, p.days, yearly)
+    qty, amount = B.line_figures(sign * share, it.unit_price)
     desc = f"{it.description} · {first} {x.t('至', 'to')} {last}"
     if yearly:
-        desc += x.t(f" · 年价 {_money(it.unit_price)} 按 1/12 月计", f" · yearly price {_money(it.unit_price)} billed as 1/12 a month")
-    if not pr.full_month:
+        desc += x.t(f" · 年价 {_price(it.unit_price)} 按 1/12 月计", f" · yearly price {_price(it.unit_price)} billed as 1/12 a month")
+    if days != p.days:
         desc += x.t(f" · 按日折算 {days}/{p.days} 天", f" · prorated {days}/{p.days} days")
-    price_text = f"{_money(it.unit_price)} ÷ 12" if yearly else _money(it.unit_price)
-    note = f"{price_text} × {qty.normalize():f} × {days}/{p.days} = {_money(abs(amount))}"
-    unit = x.t("Mbps·月", "Mbps-month") if it.price_unit == PriceUnit.MBPS_MONTH else x.t("月", "month")
-    return [B.Charge(it.id, "fee", desc, qty, unit, _q4(monthly), amount, it.tax_category, note=note)]
+    twelfth = " ÷ 12" if yearly else ""
+    note = (f"{_price(it.unit_price)} × {format_quantity(units)} × {days}/{p.days}{twelfth} = {_money(abs(amount))}"
+            + x.t(f"（数量 {format_quantity(abs(qty))}）", f" (quantity {format_quantity(abs(qty))})"))
+    if it.price_unit == PriceUnit.MBPS_MONTH:
+        unit = x.t("Mbps·月", "Mbps-month")
+    elif yearly:
+        unit = x.t("年", "year")
+    else:
+        unit = x.t("月", "month")
+    return [B.Charge(it.id, "fee", desc, qty, unit, it.unit_price, amount, it.tax_category, note=note)]
 
 
 def _fmt_t(t: dt.datetime) -> str:
@@ -322,39 +368,49 @@ def _gpu_usage(s: Session, c: Contract, it: ContractItem, x: _Ctx) -> list[B.Cha
 
 
 def _gpu_monthly_credit(s: Session, c: Contract, it: ContractItem, x: _Ctx) -> list[B.Charge]:
-    """A GPU rented by the month or year is not charged for the seconds it was down."""
+    """A GPU rented by the month or year is not charged for the seconds it was down: a credit of
+    the price × GPU-seconds down ÷ seconds in the month (÷ 12 for a yearly price)."""
     leased, down, _n, notes = _gpu_metering(s, c, it, x)
     if not down:
         return []
     p = x.period
-    monthly = it.unit_price / 12 if it.price_unit == PriceUnit.YEAR else it.unit_price
+    yearly = it.price_unit == PriceUnit.YEAR
     month_s = p.days * 86400
-    amount = -B.fen(monthly * down / month_s)
+    share = Fraction(down, month_s) / (12 if yearly else 1)
+    qty, amount = B.line_figures(-share, it.unit_price)
+    twelfth = " ÷ 12" if yearly else ""
+    unit = x.t("GPU·年", "GPU-year") if yearly else x.t("GPU·月", "GPU-month")
     return [B.Charge(it.id, "credit", f"{it.description} · " + x.t(f"故障停机抵扣 {B.hours(down)} 小时", f"downtime credit {B.hours(down)} h"),
-                     -B.hours(down), x.t("GPU时", "GPU-hour"), _q4(monthly * 3600 / month_s), amount, it.tax_category,
-                     note=f"{_money(monthly)} × {down:,} s / {month_s:,} s = {_money(-amount)}; " + "; ".join(notes))]
+                     qty, unit, it.unit_price, amount, it.tax_category,
+                     note=f"{_price(it.unit_price)} × {down:,} s / {month_s:,} s{twelfth} = {_money(-amount)}; " + "; ".join(notes))]
 
 
 def _hybrid(s: Session, c: Contract, it: ContractItem, x: _Ctx) -> list[B.Charge]:
-    """Commit fee (prorated by day) + max(0, used − included hours) × hourly rate."""
+    """Commit fee (prorated by day) + started hours beyond the (prorated, exact) included hours × rate."""
     p = x.period
     first, last, days = _item_window(c, it, p)
     if not days:
         return []
     leased, down, n, _notes = _gpu_metering(s, c, it, x)
-    used = B.started_units(leased - down, 3600)
-    h = B.hybrid(it.unit_price, it.included_hours or 0, it.hourly_rate, used, days, p.days)
+    h = B.hybrid(it.unit_price, it.included_hours or 0, it.hourly_rate, leased - down, days, p.days)
+    used = h.used_hours
     desc = f"{it.description} · " + x.t(f"承诺月费 {first} 至 {last}", f"monthly commitment {first} to {last}")
     if days != p.days:
         desc += x.t(f" · 按日折算 {days}/{p.days} 天", f" · prorated {days}/{p.days} days")
     down_text = x.t(f"（已扣除停机 {B.hours(down)} 小时）", f" (downtime {B.hours(down)} h excluded)") if down else ""
-    out = [B.Charge(it.id, "fee", desc, Decimal(1), x.t("月", "month"), it.unit_price, h.commit, it.tax_category,
-                    note=x.t(f"含 {h.included_hours} GPU时，已用 {used} GPU时{down_text}",
-                             f"includes {h.included_hours} GPU-hours, used {used}{down_text}"))]
+    included = B.decimal_of(h.included_hours)
+    inc_text = (f"{format_quantity(it.included_hours or 0)} × {days}/{p.days} = {format_quantity(included)}"
+                + ("…" if Fraction(included) != h.included_hours else "")) if days != p.days else format_quantity(included)
+    out = [B.Charge(it.id, "fee", desc, h.commit_quantity, x.t("月", "month"), it.unit_price, h.commit, it.tax_category,
+                    note=x.t(f"含 {inc_text} GPU时，已用 {used} GPU时{down_text}",
+                             f"includes {inc_text} GPU-hours, used {used}{down_text}"))]
     if h.overage:
         out.append(B.Charge(it.id, "overage", f"{it.description} · " + x.t(f"超出承诺 {h.over_hours} GPU时", f"{h.over_hours} GPU-hours beyond the commitment"),
-                            h.over_hours, x.t("GPU时", "GPU-hour"), it.hourly_rate, h.overage, it.tax_category,
-                            note=f"max(0, {used} − {h.included_hours}) × {_money(it.hourly_rate)} = {_money(h.overage)}"))
+                            Decimal(h.over_hours), x.t("GPU时", "GPU-hour"), it.hourly_rate, h.overage, it.tax_category,
+                            note=x.t(f"计量 {B.hours(leased - down)} 小时 − 含 {format_quantity(included)} 小时，按开始的小时计 {h.over_hours}",
+                                     f"metered {B.hours(leased - down)} h − included {format_quantity(included)} h, "
+                                     f"in started hours {h.over_hours}")
+                            + f"; {h.over_hours} × {_price(it.hourly_rate)} = {_money(h.overage)}"))
     return out
 
 
@@ -522,7 +578,7 @@ def _statement_infos(s: Session, ids: list[int], numbers: dict[int, str] | None 
                                     StatementLine.charge, StatementLine.period, StatementLine.description,
                                     StatementLine.quantity, StatementLine.unit, StatementLine.unit_price,
                                     StatementLine.amount, StatementLine.tax_rate, StatementLine.tax,
-                                    StatementLine.note)
+                                    StatementLine.note, StatementLine.revision)
                              .where(StatementLine.statement_id.in_(chunk)).order_by(StatementLine.id)):
             lines[row[0]].append(row[1:])
         for orig, number in s.execute(select(Statement.original_id, Statement.number)
@@ -538,19 +594,22 @@ def _statement_infos(s: Session, ids: list[int], numbers: dict[int, str] | None 
     for chunk in _chunks(st.customer_id for st in sts.values()):
         custs.update(s.execute(select(Customer.id, Customer.name).where(Customer.id.in_(chunk))).all())
     originals: dict[int, str | None] = {}
-    for chunk in _chunks(st.original_id for st in sts.values() if st.original_id):
+    for chunk in _chunks({st.original_id for st in sts.values() if st.original_id}
+                         | {st.rebills_id for st in sts.values() if st.rebills_id}):
         originals.update(s.execute(select(Statement.id, Statement.number).where(Statement.id.in_(chunk))).all())
     out = []
     for sid in ids:
         st = sts[sid]
         infos = tuple(LineInfo(lid, item_id, numbers.get(item_id, ""), charge, period, desc, qty, unit, price, amount,
-                               rate, tax, note or "")
-                      for lid, item_id, charge, period, desc, qty, unit, price, amount, rate, tax, note in lines[sid])
+                               rate, tax, note or "", rev)
+                      for lid, item_id, charge, period, desc, qty, unit, price, amount, rate, tax, note, rev
+                      in lines[sid])
         out.append(StatementInfo(st.id, st.number, st.kind, st.subsidiary_id, subs[st.subsidiary_id], st.customer_id,
                                  custs[st.customer_id], st.period, st.status, st.subtotal, st.tax, st.total,
                                  _words(st.total), st.issued_at, st.original_id,
                                  originals.get(st.original_id) if st.original_id else None, st.reason, st.fapiao_no,
-                                 st.version, infos, tuple(credits.get(sid, ()))))
+                                 st.version, infos, tuple(credits.get(sid, ())), st.rebills_id,
+                                 originals.get(st.rebills_id) if st.rebills_id else None))
     return out
 
 
@@ -558,11 +617,16 @@ def _statement_infos(s: Session, ids: list[int], numbers: dict[int, str] | None 
 
 def run_billing(db: Database, actor: Actor, period: str, *, dry_run: bool = False, issue: bool = False,
                 as_of: dt.datetime | None = None, progress: Progress | None = None,
-                cancelled: Callable[[], bool] | None = None) -> RunSummary:
+                cancelled: Callable[[], bool] | None = None, item_ids: Iterable[int] | None = None) -> RunSummary:
     """Bill one month: create the statement lines that are missing, grouped per customer.
 
-    A second run over the same month creates nothing. `dry_run` computes the same and writes
-    nothing. `issue` then issues the statements the run created or extended.
+    A month is billed once it has ended in Asia/Shanghai: usage is metered up to the run, so an
+    earlier run would bill part of it for good. A dry run may look at the open month (marked
+    provisional, metered up to now) and writes nothing. A second run over the same month creates
+    nothing, except the corrected revision of a line a credit note has credited, which goes on a
+    new statement referring to the credited one. `issue` then issues every draft statement of
+    the month (so a run interrupted mid-issue is completed by running it again). `item_ids`
+    restricts the run to those contract items (a rebill).
     """
     require(actor, "read" if dry_run else "run_billing")
     if issue and dry_run:
@@ -575,6 +639,9 @@ def run_billing(db: Database, actor: Actor, period: str, *, dry_run: bool = Fals
     as_of = as_of or now  # tests and demos bill "as if" at another time
     if p.start > as_of:
         raise ValidationError({"period": f"{p.label} has not begun; bill a month that has"})
+    if not dry_run:
+        refuse_open_period(p, as_of)
+    wanted_items = set(item_ids) if item_ids is not None else None
     x = _Ctx(p, as_of, "zh")
     with UnitOfWork(db, actor) as uow:
         s = uow.session
@@ -591,29 +658,37 @@ def run_billing(db: Database, actor: Actor, period: str, *, dry_run: bool = Fals
         rates = _tax_rates(s, p)
         numbers = {it.id: c.number for c in contracts for it in c.items}
         # the period's existing lines (few), instead of an IN list of every item id
-        existing = {key for key in s.execute(select(StatementLine.contract_item_id, StatementLine.charge)
-                                             .where(StatementLine.period == p.label)).all() if key[0] in numbers}
+        latest, credited = _billed_keys(s, p, numbers)
         x.data = _load_data(s, contracts, p, as_of)
 
         def cancel() -> RunSummary:
             uow.rollback()
             return RunSummary(p.label, dry_run, 0, 0, 0, 0, 0, (), Decimal("0.00"), Decimal("0.00"),
                               Decimal("0.00"), (), cancelled=True)
-        new: dict[tuple[int, int], list[tuple[Contract, B.Charge]]] = defaultdict(list)
-        skipped = 0
+        # (subsidiary, customer, statement rebilled or 0) -> [(contract, charge, revision)]
+        new: dict[tuple[int, int, int], list[tuple[Contract, B.Charge, int]]] = defaultdict(list)
+        skipped = rebilled = 0
         for done, c in enumerate(contracts):
             if cancelled and cancelled():
                 return cancel()
             x.lang = c.language
             for it in c.items:
+                if wanted_items is not None and it.id not in wanted_items:
+                    continue
                 for ch in item_charges(s, c, it, x):
-                    if (it.id, ch.charge) in existing:
+                    prev = latest.get((it.id, ch.charge))
+                    if prev is None:
+                        revision, rebills = 1, 0
+                    elif (it.id, ch.charge, prev[0]) in credited:
+                        revision, rebills = prev[0] + 1, prev[1]
+                        rebilled += 1
+                    else:
                         skipped += 1
                         continue
                     if ch.tax_category not in rates:
                         raise RuleViolation(f"there is no tax rate for {ch.tax_category} valid in {p.label}; "
                                             "an administrator adds it under settings")
-                    new[(c.subsidiary_id, c.customer_id)].append((c, ch))
+                    new[(c.subsidiary_id, c.customer_id, rebills)].append((c, ch, revision))
             if progress:
                 progress(done + 1, len(contracts))
         x.data = None
@@ -625,36 +700,39 @@ def run_billing(db: Database, actor: Actor, period: str, *, dry_run: bool = Fals
         touched: list[int] = []
         audits: list[tuple] = []
         groups = sorted(new.items())
-        drafts: dict[tuple[int, int], Statement] = {}
+        drafts: dict[tuple[int, int, int], Statement] = {}
         if not dry_run and groups:
             # the existing drafts this run extends, locked (one query per 500 customers)
             wanted = set(new)
-            for chunk in _chunks(cust for _sub, cust in wanted):
+            for chunk in _chunks(cust for _sub, cust, _r in wanted):
                 for st in s.execute(select(Statement).where(
                         Statement.customer_id.in_(chunk), Statement.period == p.label,
                         Statement.kind == StatementKind.STATEMENT, Statement.status == StatementStatus.DRAFT)
                         .order_by(Statement.id).with_for_update(of=Statement)).scalars():
-                    key = (st.subsidiary_id, st.customer_id)
+                    key = (st.subsidiary_id, st.customer_id, st.rebills_id or 0)
                     if key in wanted:
                         drafts.setdefault(key, st)
         subs: dict[int, str] = {}
         cust_names: dict[int, str] = {}
         if groups:
             subs = dict(s.execute(select(Subsidiary.id, Subsidiary.code)).all())
-            for chunk in _chunks(cust for _sub, cust in new):
+            for chunk in _chunks(cust for _sub, cust, _r in new):
                 cust_names.update(s.execute(select(Customer.id, Customer.name).where(Customer.id.in_(chunk))).all())
         now_ = dt.datetime.now(dt.timezone.utc)
         written: list[tuple] = []  # (statement, is new, its existing lines, new lines, totals)
         with s.no_autoflush:  # every statement goes out in the one flush below (one UPDATE per extended draft)
-            for (sub_id, cust_id), charges in groups:
+            for (sub_id, cust_id, rebills), charges in groups:
                 charges.sort(key=lambda cc: (cc[0].number, cc[1].contract_item_id or 0, CHARGE_ORDER.get(cc[1].charge, 9)))
                 lines = []
-                for c, ch in charges:
+                for c, ch, revision in charges:
                     rate = rates[ch.tax_category]
+                    note = ch.note or None
+                    if revision > 1:
+                        note = (f"rev. {revision}; " + (note or ""))[:4000]
                     lines.append(dict(contract_item_id=ch.contract_item_id, charge=ch.charge, period=p.label,
                                       description=ch.description[:255], quantity=ch.quantity, unit=ch.unit,
                                       unit_price=ch.unit_price, amount=ch.amount, tax_rate=rate,
-                                      tax=B.tax_for(ch.amount, rate), note=ch.note or None))
+                                      tax=B.tax_for(ch.amount, rate), note=note, revision=revision))
                 for ln in lines:
                     sub_total += ln["amount"]
                     tax_total += ln["tax"]
@@ -662,21 +740,22 @@ def run_billing(db: Database, actor: Actor, period: str, *, dry_run: bool = Fals
                 if dry_run:
                     infos = tuple(LineInfo(None, ln["contract_item_id"], numbers.get(ln["contract_item_id"], ""),
                                            ln["charge"], ln["period"], ln["description"], ln["quantity"], ln["unit"],
-                                           ln["unit_price"], ln["amount"], ln["tax_rate"], ln["tax"], ln["note"] or "")
+                                           ln["unit_price"], ln["amount"], ln["tax_rate"], ln["tax"], ln["note"] or "",
+                                           ln["revision"])
                                   for ln in lines)
                     tot = B.totals([(ln["amount"], ln["tax"]) for ln in lines])
                     previews.append(StatementInfo(None, None, StatementKind.STATEMENT, sub_id, subs[sub_id], cust_id,
                                                   cust_names[cust_id], p.label, StatementStatus.DRAFT, tot.subtotal,
                                                   tot.tax, tot.total, _words(tot.total), None, None, None, None, None, 0,
-                                                  infos))
+                                                  infos, (), rebills or None))
                     created += 1
                     continue
-                st = drafts.get((sub_id, cust_id))
+                st = drafts.get((sub_id, cust_id, rebills))
                 is_new = st is None
                 if is_new:
                     old = []
                     st = Statement(kind=StatementKind.STATEMENT, subsidiary_id=sub_id, customer_id=cust_id,
-                                   period=p.label, status=StatementStatus.DRAFT)
+                                   period=p.label, status=StatementStatus.DRAFT, rebills_id=rebills or None)
                     s.add(st)
                     created += 1
                 else:
@@ -725,18 +804,20 @@ def run_billing(db: Database, actor: Actor, period: str, *, dry_run: bool = Fals
                 k += len(lines)
                 infos = [LineInfo(ln.id, ln.contract_item_id, numbers.get(ln.contract_item_id) or
                                   old_numbers.get(ln.contract_item_id, ""), ln.charge, ln.period, ln.description,
-                                  ln.quantity, ln.unit, ln.unit_price, ln.amount, ln.tax_rate, ln.tax, ln.note or "")
+                                  ln.quantity, ln.unit, ln.unit_price, ln.amount, ln.tax_rate, ln.tax, ln.note or "",
+                                  ln.revision)
                          for ln in old]
                 infos += [LineInfo(ln["id"], ln["contract_item_id"], numbers.get(ln["contract_item_id"], ""),
                                    ln["charge"], ln["period"], ln["description"], ln["quantity"], ln["unit"],
-                                   ln["unit_price"], ln["amount"], ln["tax_rate"], ln["tax"], ln["note"] or "")
+                                   ln["unit_price"], ln["amount"], ln["tax_rate"], ln["tax"], ln["note"] or "",
+                                   ln["revision"])
                           for ln in mine]
                 infos.sort(key=lambda li: li.id)
                 previews.append(StatementInfo(st.id, st.number, st.kind, st.subsidiary_id, subs[st.subsidiary_id],
                                               st.customer_id, cust_names[st.customer_id], st.period, st.status,
                                               st.subtotal, st.tax, st.total, _words(st.total), st.issued_at,
                                               st.original_id, None, st.reason, st.fapiao_no, st.version,
-                                              tuple(infos), tuple(credits.get(st.id, ()))))
+                                              tuple(infos), tuple(credits.get(st.id, ())), st.rebills_id))
                 if not is_new:
                     s.expire(st, ["lines"])
         warnings = tuple(x.warnings)
@@ -758,16 +839,70 @@ def run_billing(db: Database, actor: Actor, period: str, *, dry_run: bool = Fals
             uow.audit("billing.run", "billing", p.label, f"billing run {p.label}",
                       after={"statements_created": created, "statements_extended": extended,
                              "lines_created": lines_created, "skipped_existing": skipped, "held": x.held,
-                             "subtotal": sub_total, "tax": tax_total, "warnings": list(warnings)})
+                             "rebilled": rebilled, "subtotal": sub_total, "tax": tax_total,
+                             "warnings": list(warnings)})
             uow.commit()
     summary = RunSummary(p.label, dry_run, created, extended, lines_created, skipped, x.held, warnings,
-                         sub_total, tax_total, sub_total + tax_total, tuple(previews))
-    if issue and touched:
-        result = issue_statements(db, actor, statement_ids=touched)
+                         sub_total, tax_total, sub_total + tax_total, tuple(previews),
+                         provisional_until=as_of if dry_run and as_of < p.end else None, rebilled=rebilled)
+    if issue:
+        result = issue_statements(db, actor, period=p.label)
+        shown = list(dict.fromkeys(touched + [sid for sid, _n, _t in result.issued]))
         with db.session() as s:  # show them as issued, with their numbers
-            fresh = tuple(_statement_infos(s, touched))
+            fresh = tuple(_statement_infos(s, shown))
         summary = replace(summary, issued=tuple(n for _i, n, _t in result.issued), statements=fresh)
+    if not dry_run:
+        summary = replace(summary, pending_drafts=pending_drafts(db, p.label))
     return summary
+
+
+def refuse_open_period(p: B.Period, as_of: dt.datetime) -> None:
+    """A month is billed once it has ended in Asia/Shanghai (usage is metered up to the run)."""
+    if as_of < p.end:
+        raise ValidationError({"period": f"{p.label} has not ended; it can be billed from {p.next_first} 00:00 "
+                                         "Asia/Shanghai (a dry run shows it now, provisionally)"})
+
+
+def billable_periods(count: int = 12, as_of: dt.datetime | None = None) -> list[str]:
+    """The last `count` months that have ended in Asia/Shanghai, newest first (what a real run may bill)."""
+    as_of = as_of or dt.datetime.now(dt.timezone.utc)
+    p = B.Period.containing(B.local_date(as_of))
+    out = []
+    for _ in range(count):
+        p = B.Period.containing(p.first - dt.timedelta(days=1))
+        out.append(p.label)
+    return out
+
+
+def pending_drafts(db: Database, period: str) -> int:
+    """Draft statements of the period not yet issued."""
+    from sqlalchemy import func
+
+    with db.session() as s:
+        return s.execute(select(func.count()).select_from(Statement).where(
+            Statement.period == B.Period.parse(period).label, Statement.kind == StatementKind.STATEMENT,
+            Statement.status == StatementStatus.DRAFT)).scalar_one()
+
+
+def _billed_keys(s: Session, p: B.Period, numbers: dict[int, str]):
+    """The period's billed keys: (item, charge) -> (latest revision, its statement id), and the
+    (item, charge, revision) keys a credit note has credited in full (those may be billed again)."""
+    latest: dict[tuple[int, str], tuple[int, int]] = {}
+    credited: set[tuple[int, str, int]] = set()
+    for item_id, charge, revision, sid in s.execute(
+            select(StatementLine.contract_item_id, StatementLine.charge, StatementLine.revision,
+                   StatementLine.statement_id).where(StatementLine.period == p.label)):
+        if item_id not in numbers:
+            continue
+        if charge.startswith(CREDIT_PREFIX):
+            credited.add((item_id, charge[len(CREDIT_PREFIX):], revision))
+        elif charge.startswith(PARTIAL_PREFIX):
+            continue
+        else:
+            cur = latest.get((item_id, charge))
+            if cur is None or revision > cur[0]:
+                latest[(item_id, charge)] = (revision, sid)
+    return latest, credited
 
 
 # --- issuing ------------------------------------------------------------------------------
@@ -875,21 +1010,41 @@ def record_fapiao(db: Database, actor: Actor, key: int | str, fapiao_no: str) ->
 
 
 def credit_statement(db: Database, actor: Actor, key: int | str, reason: str, *,
-                     line_ids: Iterable[int] | None = None, at: dt.datetime | None = None) -> StatementInfo:
-    """Issue a credit note reversing an issued statement (all lines, or the lines named).
+                     line_ids: Iterable[int] | None = None, amount: Decimal | str | None = None,
+                     at: dt.datetime | None = None) -> StatementInfo:
+    """Issue a credit note against an issued statement: all its lines, the lines named, or, with
+    `amount`, part of one line.
 
-    Each line can be credited once: the credit line takes the key (item, "cn-"+charge, period).
+    A line credited in full is reversed (what is left of it, after any partial credit) and its key
+    (item, charge, period, revision) is freed: the next run, or rebill_statement, bills the
+    corrected revision on a new statement that refers to this one. A partial credit (one line, an
+    amount below what is left of it) reduces the charge, which stands: nothing is rebilled.
+    A credit note itself is never credited (a debit note is not issued): to undo a credit note,
+    rebill the credited lines.
     """
     require(actor, "run_billing")
     if not (reason and reason.strip()):
         raise ValidationError({"reason": "a credit note says why"})
+    partial = None
+    if amount is not None and amount != "":
+        try:
+            partial = Decimal(str(amount).replace(",", ""))
+        except InvalidOperation:
+            partial = None
+        if partial is None or not partial.is_finite() or partial <= 0 or partial != B.fen(partial):
+            raise ValidationError({"amount": f"a partial credit is a positive amount in yuan and fen, not {amount!r}"})
+        if line_ids is None or len(set(line_ids)) != 1:
+            raise ValidationError({"line_ids": "a partial credit by amount names exactly one line (--line LINE_ID)"})
     at = at or dt.datetime.now(dt.timezone.utc)
     with UnitOfWork(db, actor) as uow:
         s = uow.session
         orig = _find_statement(s, key, lock=True)
-        if orig.kind != StatementKind.STATEMENT or orig.status != StatementStatus.ISSUED:
+        if orig.kind != StatementKind.STATEMENT:
+            raise RuleViolation(f"{orig.number} is a credit note; a credit note is not credited again. To charge "
+                                f"its lines again, rebill the statement it credited (billing rebill NUMBER)")
+        if orig.status != StatementStatus.ISSUED:
             raise RuleViolation(f"only an issued statement is credited; {orig.number or f'#{orig.id}'} is "
-                                f"{'a credit note' if orig.kind != StatementKind.STATEMENT else 'a draft (change the draft instead)'}")
+                                "a draft (change the draft instead)")
         wanted = set(line_ids) if line_ids is not None else None
         lines = [ln for ln in orig.lines if wanted is None or ln.id in wanted]
         if wanted is not None and len(lines) != len(wanted):
@@ -897,25 +1052,65 @@ def credit_statement(db: Database, actor: Actor, key: int | str, reason: str, *,
             raise ValidationError({"line_ids": f"line(s) {missing} are not on {orig.number}"})
         if not lines:
             raise ValidationError({"line_ids": f"{orig.number} has no lines to credit"})
+        # what earlier credit notes took off each line: (amount, tax, full credit number or None)
+        taken: dict[int, list] = {}
         for ln in lines:
-            done = s.execute(select(Statement.number).join(StatementLine).where(
-                Statement.original_id == orig.id, StatementLine.contract_item_id == ln.contract_item_id,
-                StatementLine.charge == f"cn-{ln.charge}", StatementLine.period == ln.period)).scalar()
-            if done:
-                raise RuleViolation(f"line “{ln.description}” of {orig.number} was already credited by {done}")
+            done_amount = done_tax = Decimal("0.00")
+            full = part = None
+            for number, charge, c_amount, c_tax in s.execute(
+                    select(Statement.number, StatementLine.charge, StatementLine.amount, StatementLine.tax)
+                    .join(StatementLine).where(
+                        Statement.original_id == orig.id, StatementLine.contract_item_id == ln.contract_item_id,
+                        StatementLine.charge.in_([f"{CREDIT_PREFIX}{ln.charge}", f"{PARTIAL_PREFIX}{ln.charge}"]),
+                        StatementLine.period == ln.period, StatementLine.revision == ln.revision)):
+                done_amount += c_amount
+                done_tax += c_tax
+                if charge.startswith(CREDIT_PREFIX):
+                    full = number
+                else:
+                    part = number
+            if full:
+                raise RuleViolation(f"line “{ln.description}” of {orig.number} was already credited by {full}")
+            if partial is not None and part:
+                raise RuleViolation(f"line “{ln.description}” of {orig.number} already has a partial credit ({part}); "
+                                    "credit the rest of it in full, and the corrected charge is rebilled")
+            taken[ln.id] = [done_amount, done_tax]
+        if partial is not None:
+            ln = lines[0]
+            left = ln.amount + taken[ln.id][0]
+            if partial >= abs(left):
+                raise ValidationError({"amount": f"a partial credit is less than what is left of the line "
+                                                 f"({format_amount(abs(left))}); to credit all of it, leave out the amount"})
         cn = Statement(kind=StatementKind.CREDIT_NOTE, subsidiary_id=orig.subsidiary_id, customer_id=orig.customer_id,
                        period=orig.period, status=StatementStatus.DRAFT, original_id=orig.id, reason=reason.strip(),
                        updated_by=actor.login)
         langs = dict(s.execute(select(ContractItem.id, Contract.language).join(Contract).where(
             ContractItem.id.in_([ln.contract_item_id for ln in lines if ln.contract_item_id]))).all())
         for ln in lines:
-            reversal = (f"Reversal of {orig.number}: " if langs.get(ln.contract_item_id) == "en"
-                        else f"冲销 {orig.number}：")
+            en = langs.get(ln.contract_item_id) == "en"
+            done_amount, done_tax = taken[ln.id]
+            if partial is not None:
+                sign = -1 if ln.amount > 0 else 1  # against the line: a credit of a charge, a debit of a discount
+                quantity, price, amount_ = Decimal(sign), partial, sign * partial
+                tax = B.tax_for(amount_, ln.tax_rate)
+                charge = f"{PARTIAL_PREFIX}{ln.charge}"
+                prefix = f"Partial credit of {orig.number}: " if en else f"部分冲减 {orig.number}："
+            elif done_amount:
+                left = ln.amount + done_amount  # after a partial credit: the rest, as 1 × what is left
+                sign = -1 if left > 0 else 1
+                quantity, price, amount_ = Decimal(sign), abs(left), -left
+                tax = -(ln.tax + done_tax)
+                charge = f"{CREDIT_PREFIX}{ln.charge}"
+                prefix = f"Reversal of the rest of {orig.number}: " if en else f"冲销 {orig.number} 余额："
+            else:
+                quantity, price, amount_, tax = -ln.quantity, ln.unit_price, -ln.amount, -ln.tax
+                charge = f"{CREDIT_PREFIX}{ln.charge}"
+                prefix = f"Reversal of {orig.number}: " if en else f"冲销 {orig.number}："
             cn.lines.append(StatementLine(
-                contract_item_id=ln.contract_item_id, charge=f"cn-{ln.charge}"[:16], period=ln.period,
-                description=(reversal + ln.description)[:255], quantity=-ln.quantity, unit=ln.unit,
-                unit_price=ln.unit_price, amount=-ln.amount, tax_rate=ln.tax_rate, tax=-ln.tax,
-                note=f"{orig.number} #{ln.id}"))
+                contract_item_id=ln.contract_item_id, charge=charge[:16], period=ln.period,
+                description=(prefix + ln.description)[:255], quantity=quantity, unit=ln.unit,
+                unit_price=price, amount=amount_, tax_rate=ln.tax_rate, tax=tax, revision=ln.revision,
+                note=f"{orig.number} #{ln.id}" + (f" rev. {ln.revision}" if ln.revision > 1 else "")))
         s.add(cn)
         try:
             s.flush()
@@ -932,11 +1127,45 @@ def credit_statement(db: Database, actor: Actor, key: int | str, reason: str, *,
         cn.status, cn.issued_at = StatementStatus.ISSUED, at
         flush_versioned(uow, cn, f"credit note {cn.number}")
         uow.audit("statement.credit", "statement", cn.id, cn.number, reason=reason.strip(),
-                  after={"original": orig.number, "lines": len(lines), "subtotal": tot.subtotal, "tax": tot.tax,
-                         "total": tot.total})
+                  after={"original": orig.number, "lines": len(lines), "partial": partial is not None,
+                         "subtotal": tot.subtotal, "tax": tot.tax, "total": tot.total})
         info = _statement_info(s, cn)
         uow.commit()
         return info
+
+
+def rebill_statement(db: Database, actor: Actor, key: int | str, *, issue: bool = False,
+                     as_of: dt.datetime | None = None) -> RunSummary:
+    """Bill again, as their next revision, the lines of an issued statement that credit notes
+    credited in full, on a new statement referring to it (the charge as the contract, handover,
+    leases and readings now give it). The regular run of the month does the same for every
+    customer; this does it for one statement now."""
+    require(actor, "run_billing")
+    with db.session() as s:
+        st = _find_statement(s, key)
+        if st.kind != StatementKind.STATEMENT or st.status != StatementStatus.ISSUED:
+            raise RuleViolation(f"{st.number or f'#{st.id}'} is not an issued statement; a rebill corrects the "
+                                "credited lines of an issued statement")
+        p = B.Period.parse(st.period)
+        item_ids = {ln.contract_item_id for ln in st.lines if ln.contract_item_id}
+        latest, credited = _billed_keys(s, p, dict.fromkeys(item_ids, ""))
+        free = {item for (item, charge), (rev, sid) in latest.items() if (item, charge, rev) in credited}
+        number = st.number
+        if not free:
+            mine = {(ln.contract_item_id, ln.charge, ln.revision) for ln in st.lines}
+            if mine & credited:
+                raise RuleViolation(f"the credited lines of {number} were already rebilled; see its later statements")
+            raise RuleViolation(f"no line of {number} has been credited in full; credit it first "
+                                f"(billing credit {number} --reason …), then rebill")
+    summary = run_billing(db, actor, p.label, as_of=as_of, item_ids=free)
+    if issue:
+        ids = [st.id for st in summary.statements if st.id]
+        result = issue_statements(db, actor, statement_ids=ids)
+        with db.session() as s:
+            fresh = tuple(_statement_infos(s, ids))
+        summary = replace(summary, issued=tuple(n for _i, n, _t in result.issued), statements=fresh,
+                          pending_drafts=pending_drafts(db, p.label))
+    return summary
 
 
 # --- meter readings -----------------------------------------------------------------------
@@ -978,11 +1207,17 @@ def _parse_time(text: str) -> dt.datetime:
     return t.astimezone(dt.timezone.utc)
 
 
+_YES = {"1", "y", "yes", "true", "reset", "是"}
+
+
 def import_meter_readings(db: Database, actor: Actor, source: str | Path | Iterable[dict]) -> MeterImport:
-    """CSV with columns rack, read_at, kwh_total (cumulative). All rows or none.
+    """CSV with columns rack, read_at, kwh_total (cumulative) and an optional reset column. All rows or none.
 
     Times without an offset are Asia/Shanghai. A row already stored with the same value is
-    counted as unchanged; the same rack and time with another value is refused.
+    counted as unchanged; the same rack and time with another value is refused. A cumulative
+    counter only goes down when the meter was reset or replaced: such a reading is accepted
+    only with reset=1 (yes/true), and billing then counts it from zero; any other reading
+    below the one before it, or above the one after it, is refused.
     """
     require(actor, "import")
     if isinstance(source, (str, Path)):
@@ -1000,6 +1235,7 @@ def import_meter_readings(db: Database, actor: Actor, source: str | Path | Itera
         resolve = _rack_resolver(s)
         errors: dict[str, str] = {}
         parsed: dict[tuple[int, dt.datetime], tuple[Decimal, int]] = {}
+        resets: set[tuple[int, dt.datetime]] = set()
         for n, row in enumerate(rows, start=2):
             rack_id, problem = resolve((row.get("rack") or "").strip())
             if problem:
@@ -1021,6 +1257,8 @@ def import_meter_readings(db: Database, actor: Actor, source: str | Path | Itera
             if key in parsed and parsed[key][0] != kwh:
                 errors[f"line {n}"] = f"same rack and time as line {parsed[key][1]} with another value"
             parsed[key] = (kwh, n)
+            if str(row.get("reset") or "").strip().lower() in _YES:
+                resets.add(key)
         stored: dict = {}
         if parsed:
             for rack_id in {k[0] for k in parsed}:
@@ -1033,6 +1271,7 @@ def import_meter_readings(db: Database, actor: Actor, source: str | Path | Itera
                 if key in stored and stored[key] != kwh:
                     errors[f"line {n}"] = (f"a reading for that rack at {_fmt_t(key[1])} is already stored "
                                            f"as {stored[key]} kWh; it is not overwritten")
+            _check_counters_rise(s, parsed, stored, resets, errors)
         if errors:
             raise ValidationError(errors)
         new = [(k, v[0]) for k, v in parsed.items() if k not in stored]
@@ -1044,6 +1283,36 @@ def import_meter_readings(db: Database, actor: Actor, source: str | Path | Itera
                          "racks": len({k[0] for k in parsed})})
         uow.commit()
         return MeterImport(len(new), len(parsed) - len(new), len({k[0] for k in parsed}))
+
+
+def _check_counters_rise(s: Session, parsed: dict, stored: dict, resets: set, errors: dict) -> None:
+    """A new reading lower than the reading before it (stored or imported) must be marked reset;
+    a new reading higher than a stored one after it would turn that one into a drop: refused."""
+    for rack_id in {k[0] for k in parsed}:
+        times = [k[1] for k in parsed if k[0] == rack_id]
+        series = {t: (v, None) for (r, t), v in stored.items() if r == rack_id}
+        before = s.execute(select(MeterReading.read_at, MeterReading.kwh_total).where(
+            MeterReading.rack_id == rack_id, MeterReading.read_at < min(times))
+            .order_by(MeterReading.read_at.desc()).limit(1)).first()
+        after = s.execute(select(MeterReading.read_at, MeterReading.kwh_total).where(
+            MeterReading.rack_id == rack_id, MeterReading.read_at > max(times))
+            .order_by(MeterReading.read_at).limit(1)).first()
+        for row in (before, after):
+            if row is not None:
+                series[row[0]] = (row[1], None)
+        for (r, t), (kwh, n) in parsed.items():
+            if r == rack_id and t not in series:
+                series[t] = (kwh, n)
+        ordered = sorted(series.items())
+        for (t0, (v0, n0)), (t1, (v1, n1)) in zip(ordered, ordered[1:]):
+            if v1 >= v0 or (rack_id, t1) in resets:
+                continue
+            if n1 is not None:
+                errors.setdefault(f"line {n1}", f"kwh_total {v1} is below the reading before it ({v0} at {_fmt_t(t0)}); "
+                                                f"if the meter was reset or replaced, mark the row reset=1")
+            elif n0 is not None:
+                errors.setdefault(f"line {n0}", f"kwh_total {v0} is above the stored reading after it "
+                                                f"({v1} at {_fmt_t(t1)})")
 
 
 # --- downtime -----------------------------------------------------------------------------

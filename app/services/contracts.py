@@ -527,8 +527,10 @@ def _activate(uow: UnitOfWork, c: Contract, at: dt.datetime) -> dict:
                     move_gpu(uow, gpu, GpuState.LEASED, f"leased under contract {c.number}")
                 s.add(GpuLease(gpu_id=gpu.id, contract_item_id=it.id, start=start))
                 leased_gpus.append(gpu.serial)
+    from .handover import hand_over_at_activation  # items bill from their handover (app/services/handover.py)
+    handed = hand_over_at_activation(c, at, uow.actor.login)
     s.flush()
-    return {"racks": leased_racks, "gpus": leased_gpus}
+    return {"racks": leased_racks, "gpus": leased_gpus, "handed_over": handed}
 
 
 def _release(uow: UnitOfWork, c: Contract, last_day: dt.date, now: dt.datetime) -> dict:
