@@ -12,8 +12,9 @@ def register(sub) -> None:
     bs = billing.add_subparsers(dest="billing_command", required=True, metavar="ACTION")
     r = bs.add_parser("run", help="bill a month: create the statement lines that are missing")
     r.add_argument("--period", required=True, metavar="YYYY-MM")
-    r.add_argument("--dry-run", action="store_true", help="show what would be billed, write nothing")
-    r.add_argument("--issue", action="store_true", help="issue the statements this run drafted")
+    r.add_argument("--dry-run", action="store_true",
+                   help="show what would be billed, write nothing (the open month: provisional, up to now)")
+    r.add_argument("--issue", action="store_true", help="then issue every draft statement of the month")
     r.add_argument("--lines", action="store_true", help="print every line")
     r.set_defaults(handler=billing_run)
     i = bs.add_parser("issue", help="issue the draft statements of a month (takes their numbers)")
@@ -24,7 +25,13 @@ def register(sub) -> None:
     c.add_argument("--reason", required=True)
     c.add_argument("--line", type=int, action="append", dest="lines", metavar="LINE_ID",
                    help="credit only this line (repeatable); default all lines")
+    c.add_argument("--amount", metavar="X",
+                   help="a partial credit of X yuan against the one line named by --line (the charge stands)")
     c.set_defaults(handler=billing_credit)
+    rb = bs.add_parser("rebill", help="bill again the credited lines of an issued statement, on a new statement")
+    rb.add_argument("number")
+    rb.add_argument("--issue", action="store_true", help="issue the new statement")
+    rb.set_defaults(handler=billing_rebill)
     m = bs.add_parser("meter-import", help="import rack meter readings from CSV (rack,read_at,kwh_total)")
     m.add_argument("file")
     m.set_defaults(handler=billing_meter_import)
@@ -41,6 +48,13 @@ def register(sub) -> None:
     d = cs.add_parser("due", help="contracts in force ending within N days (alerts at 180/90/60/30)")
     d.add_argument("--within", type=int, default=180, metavar="N")
     d.set_defaults(handler=contracts_due)
+    h = cs.add_parser("handover", help="record or correct the handover of a contract item (from when it bills); "
+                                       "without --item, list the items and their handovers")
+    h.add_argument("contract", metavar="CONTRACT", help="contract number")
+    h.add_argument("--item", type=int, metavar="N", help="the item's position in the contract (1, 2, …)")
+    h.add_argument("--at", metavar="TIME", help="when it was handed over, e.g. 2026-09-01T01:00 (Asia/Shanghai)")
+    h.add_argument("--note", help="the evidence: signed handover form, ticket, who received it")
+    h.set_defaults(handler=contracts_handover)
 
     statements = sub.add_parser("statements", help="statements and credit notes")
     ss = statements.add_subparsers(dest="statements_command", required=True, metavar="ACTION")
@@ -62,20 +76,20 @@ def _progress(done: int, total: int) -> None:
         print(f"\r{done}/{total} contracts", end="" if done < total else "\n", file=sys.stderr)
 
 
-def _num(d) -> str:
-    text = format(d.normalize(), "f")
-    return text
-
-
 def _print_statement(st, lines: bool) -> None:
+    from .money import format_amount as amt, format_price, format_quantity
+
     head = st.number or f"(draft #{st.id})" if st.id else "(new)"
-    print(f"  {head:<22} {st.customer_name}  {st.period}  subtotal {st.subtotal:>12,.2f}  tax {st.tax:>10,.2f}"
-          f"  total {st.total:>12,.2f}  {st.total_in_words}")
+    print(f"  {head:<22} {st.customer_name}  {st.period}  subtotal {amt(st.subtotal):>12}  tax {amt(st.tax):>10}"
+          f"  total {amt(st.total):>12}  {st.total_in_words}"
+          + (f"  (rebills {st.rebills_number or f'#{st.rebills_id}'})" if st.rebills_id else ""))
     if lines:
         for ln in st.lines:
-            print(f"      {ln.charge:<8} {ln.description}")
-            print(f"               {_num(ln.quantity)} {ln.unit} × {_num(ln.unit_price)} = {ln.amount:,.2f}"
-                  f"  tax {ln.tax_rate:.0%} {ln.tax:,.2f}" + (f"   [{ln.note}]" if ln.note else ""))
+            print(f"      #{ln.id or '-':<6} {ln.charge:<8} {ln.description}"
+                  + (f"  [rev. {ln.revision}]" if ln.revision > 1 else ""))
+            print(f"               {format_quantity(ln.quantity)} {ln.unit} × {format_price(ln.unit_price)} = "
+                  f"{amt(ln.amount)}  tax {ln.tax_rate * 100:.0f}% {amt(ln.tax)}"
+                  + (f"   [{ln.note}]" if ln.note else ""))
 
 
 def billing_run(ctx, args) -> int:
@@ -94,21 +108,40 @@ def billing_run(ctx, args) -> int:
 def billing_issue(ctx, args) -> int:
     from .services.billing import issue_statements
 
+    from .money import format_amount
+    from .services.billing import pending_drafts
+
     result = issue_statements(ctx.db, ctx.actor(), period=args.period, progress=_progress)
     if not result.issued:
         print(f"nothing to issue for {args.period}")
     for _id, number, total in result.issued:
-        print(f"issued {number}  total {total:,.2f}")
+        print(f"issued {number}  total {format_amount(total)}")
     for why in result.skipped:
         print(f"skipped: {why}")
+    print(f"{pending_drafts(ctx.db, args.period)} draft statement(s) of {args.period} pending issue")
     return 0
 
 
 def billing_credit(ctx, args) -> int:
     from .services.billing import credit_statement
 
-    cn = credit_statement(ctx.db, ctx.actor(), args.number, args.reason, line_ids=args.lines)
-    print(f"issued credit note {cn.number} for {cn.original_number}: total {cn.total:,.2f} ({cn.total_in_words})")
+    from .money import format_amount
+
+    cn = credit_statement(ctx.db, ctx.actor(), args.number, args.reason, line_ids=args.lines, amount=args.amount)
+    print(f"issued credit note {cn.number} for {cn.original_number}: total {format_amount(cn.total)} "
+          f"({cn.total_in_words})")
+    if args.amount is None:
+        print(f"the credited lines may be billed again: billing rebill {cn.original_number} (or the next run)")
+    return 0
+
+
+def billing_rebill(ctx, args) -> int:
+    from .services.billing import rebill_statement
+
+    summary = rebill_statement(ctx.db, ctx.actor(), args.number, issue=args.issue)
+    print(summary.describe())
+    for st in summary.statements:
+        _print_statement(st, True)
     return 0
 
 
@@ -149,14 +182,59 @@ def billing_show(ctx, args) -> int:
 def contracts_due(ctx, args) -> int:
     from .services.contracts import contracts_due as due
 
+    from .services.handover import awaiting_handover
+
     ctx.reader()
     rows = due(ctx.db, args.within)
     if not rows:
         print(f"no contract in force ends within {args.within} days")
-        return 0
     for r in rows:
         print(f"{r.number:<18} {r.customer_name}  ends {r.end_date} in {r.days_left:>3} days  "
               + (f"[{r.alert}-day alert]" if r.alert else "") + ("  renewal drafted" if r.renewed else ""))
+    waiting = awaiting_handover(ctx.db)
+    if waiting:
+        print(f"awaiting handover (billing nothing until recorded: contracts handover CONTRACT --item N --at … --note …):")
+        for a in waiting:
+            print(f"{a.contract_number:<18} item {a.position}  {a.description}  {a.customer_name}  "
+                  f"planned {a.planned_start}")
+    return 0
+
+
+def _handover_time(text: str):
+    import datetime as dt
+
+    from .billing import TZ
+
+    try:
+        t = dt.datetime.fromisoformat(text.strip())
+    except ValueError:
+        raise ValidationError({"at": f"{text!r} is not a date and time such as 2026-09-01T01:00"}) from None
+    return (t.replace(tzinfo=TZ) if t.tzinfo is None else t).astimezone(dt.timezone.utc)
+
+
+def contracts_handover(ctx, args) -> int:
+    from .billing import TZ
+    from .services.handover import handovers, record_handover
+
+    def show(h):
+        when = h.handover_at.astimezone(TZ).strftime("%Y-%m-%d %H:%M") if h.handover_at else "awaiting handover"
+        print(f"{h.contract_number} item {h.position}  {h.description}  handover {when}"
+              + (f" by {h.handover_by}" if h.handover_by else "")
+              + (f", billed from {h.billed_from}" if h.billed_from else "")
+              + (f"  [{h.note}]" if h.note else ""))
+    if args.item is None and args.at is None:
+        ctx.reader()
+        for h in handovers(ctx.db, args.contract):
+            show(h)
+        return 0
+    missing = {k: "required with --item" for k in ("item", "at", "note") if not getattr(args, k)}
+    if missing:
+        raise ValidationError(missing)
+    h = record_handover(ctx.db, ctx.actor(), args.contract, args.item, _handover_time(args.at), args.note)
+    print(("corrected: " if h.corrected else "recorded: ")
+          + (f"{h.drafts_cleared} draft line(s) removed, billed again by the next run; " if h.drafts_cleared else ""),
+          end="")
+    show(h)
     return 0
 
 

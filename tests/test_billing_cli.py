@@ -85,3 +85,36 @@ def test_contracts_due(db, admin, manager, cli):
     assert c.number in out and "in  45 days" in out and "[60-day alert]" in out
     code, out, _ = cli("contracts", "due", "--within", "30", user=None)
     assert "no contract in force ends within 30 days" in out
+
+
+def test_handover_rebill_and_partial_credit_from_the_command_line(db, admin, manager, cli):
+    from test_billing_world import cst
+
+    w = make_world(db)
+    c = signed(db, manager, admin, w, [rack_item(w, 1, "6000"), rack_item(w, 2, "3100")], dt.date(2026, 10, 1),
+               dt.date(2027, 9, 30), at=cst(2026, 9, 20))
+    code, out, err = cli("contracts", "due", user=None)
+    assert code == 0 and "awaiting handover" in out and f"{c.number:<18} item 2" in out, err
+    code, out, err = cli("contracts", "handover", c.number, "--item", "2", "--at", "2026-10-11T01:00")
+    assert code == 1 and "required with --item" in err
+    code, out, err = cli("contracts", "handover", c.number, "--item", "1", "--at", "2026-10-01T00:00",
+                         "--note", "交接单 JJ-1")
+    assert code == 0 and "recorded: " in out and "billed from 2026-10-01" in out, err
+    code, out, err = cli("contracts", "handover", c.number, "--item", "2", "--at", "2026-10-11T01:00",
+                         "--note", "交接单 JJ-2")
+    assert code == 0 and "handover 2026-10-11 01:00 by admin, billed from 2026-10-11" in out, err
+    code, out, _ = cli("contracts", "handover", c.number, user=None)
+    assert "item 1" in out and "item 2" in out and "JJ-2" in out
+    code, out, err = cli("billing", "run", "--period", "2026-10", "--issue")
+    assert code == 0 and "issued 1: GZ-202610-000001" in out and "0 draft statement(s) of 2026-10 pending" in out, err
+    st = BS.get_statement(db, "GZ-202610-000001")
+    # item 2: 3100 × 21/31 = 2,100.00
+    assert [ln.amount for ln in st.lines] == [Decimal("6000.00"), Decimal("2100.00")]
+    code, out, err = cli("billing", "credit", "GZ-202610-000001", "--reason", "补偿", "--line", str(st.lines[0].id),
+                         "--amount", "100")
+    assert code == 0 and "total -106.00" in out, err
+    code, out, err = cli("billing", "credit", "GZ-202610-000001", "--reason", "价格错误", "--line", str(st.lines[1].id))
+    assert code == 0 and "billing rebill GZ-202610-000001" in out, err
+    code, out, err = cli("billing", "rebill", "GZ-202610-000001", "--issue")
+    assert code == 0 and "issued 1: GZ-202610-000002" in out and "rebills GZ-202610-000001" in out, err
+    assert "[rev. 2]" in out
