@@ -24,7 +24,7 @@ pytestmark = pytest.mark.skipif(not os.environ.get("IDC_TEST_PG_URL"),
                                 reason="concurrency is tested on PostgreSQL (set IDC_TEST_PG_URL)")
 
 N_CUSTOMERS = 12
-NOW = cst(2026, 11, 29, 12)
+NOW = cst(2026, 12, 1, 9)  # October and November have ended
 
 
 def _setup(db, admin, manager):
