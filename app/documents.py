@@ -15,7 +15,7 @@ import datetime as dt
 import os
 from collections import Counter, defaultdict
 from dataclasses import dataclass
-from decimal import ROUND_HALF_UP, Decimal
+from decimal import Decimal
 from pathlib import Path
 from typing import Any
 from zoneinfo import ZoneInfo
@@ -36,7 +36,7 @@ from .audit_query import AuditFilter, iter_events, last_seq_hash, record_export,
 from .auth import require
 from .db import Database
 from .errors import DomainError, NotFound, ValidationError
-from .money import amount_in_words
+from .money import amount_in_words, format_cny, round_fen
 
 SHANGHAI = ZoneInfo("Asia/Shanghai")
 FONT_ENV = "IDC_PDF_FONT"
@@ -142,7 +142,7 @@ def now_local() -> dt.datetime:
 
 
 def _fen(d) -> Decimal:
-    return Decimal(d or 0).quantize(FEN, rounding=ROUND_HALF_UP)
+    return round_fen(d or 0)
 
 
 def _units(value) -> int | Decimal:
@@ -363,7 +363,7 @@ def _tax_rates(s, on: dt.date) -> dict[str, Decimal]:
 
 
 def _money(d) -> str:
-    return f"¥{Decimal(d):,.2f}"
+    return format_cny(d)
 
 
 def _qty(d) -> str:

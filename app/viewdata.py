@@ -11,7 +11,7 @@ from __future__ import annotations
 import datetime as dt
 from collections import defaultdict
 from dataclasses import dataclass, replace
-from decimal import Decimal
+from decimal import ROUND_HALF_UP, Decimal
 
 from sqlalchemy import and_, case, func, or_, select
 from sqlalchemy.orm import aliased
@@ -49,7 +49,7 @@ def owner_colour(customer_id: int | None) -> str:
 def _dec(value, places: str = "0.01") -> Decimal:
     if value is None:
         return ZERO
-    return Decimal(str(value)).quantize(Decimal(places))
+    return Decimal(str(value)).quantize(Decimal(places), rounding=ROUND_HALF_UP)  # as app/money.py rounds
 
 
 def _pct(part: Decimal, whole: Decimal) -> Decimal:

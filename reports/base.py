@@ -14,7 +14,7 @@ import os
 import re
 from dataclasses import dataclass
 from datetime import date, datetime
-from decimal import ROUND_HALF_UP, Decimal
+from decimal import Decimal
 from pathlib import Path
 from typing import Any, Iterable, Sequence
 from xml.sax.saxutils import escape
@@ -221,10 +221,17 @@ def data_sha256(doc: Any) -> str:
 
 def fmt_money(d: Decimal | None) -> str:
     """``12,345.67`` (no currency sign, for table columns)."""
-    # reports/ does not import app/ (app → reports only), hence no app.money.round_fen here
-    if d is None:
-        return ""
-    return f"{Decimal(d).quantize(Decimal('0.01'), rounding=ROUND_HALF_UP):,.2f}"
+    # the one money formatter (half-up); app/money.py is pure (no database, no Qt), the one app module reports use
+    from app.money import format_amount
+
+    return format_amount(d)
+
+
+def fmt_price(d: Decimal | None) -> str:
+    """A unit price with all its decimals (at least two): quantity × price = amount must be checkable."""
+    from app.money import format_price
+
+    return format_price(d)
 
 
 def fmt_qty(d: Decimal | int) -> str:

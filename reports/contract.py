@@ -7,7 +7,7 @@ from reportlab.lib.units import mm
 from reportlab.platypus import CondPageBreak, KeepTogether, PageBreak, Spacer
 
 from .base import (Context, RenderResult, available_height, available_width, bilingual,
-                   build_pdf, fmt_date, fmt_money, fmt_qty, fmt_rate)
+                   build_pdf, fmt_date, fmt_money, fmt_price, fmt_qty, fmt_rate)
 from .documents import ContractDoc
 from .rack import rack_drawing
 
@@ -65,7 +65,7 @@ def contract_story(doc: ContractDoc, ctx: Context) -> list:
              t("service_start"), t("note")]]
     for n, item in enumerate(doc.items, start=1):
         rows.append([str(n), p(item.description, "cell"), fmt_qty(item.quantity), item.unit,
-                     fmt_money(item.unit_price), fmt_rate(item.tax_rate),
+                     fmt_price(item.unit_price), fmt_rate(item.tax_rate),
                      fmt_date(item.service_start), p(item.note, "cell")])
     if not doc.items:
         rows.append(["", t("empty")] + [""] * 6)

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from datetime import date, datetime, timedelta
-from decimal import ROUND_HALF_UP, Decimal
+from decimal import Decimal
 
 from .documents import (AuditReportDoc, AuditRow, AuditSummaryRow, CapacityDoc, CapacityRow,
                         ContractDoc, ContractItemRow, CreditLine, DeviceRow, ElevDevice, FleetDoc,
@@ -30,7 +30,9 @@ CUSTOMER = Party(
 
 
 def _fen(d: Decimal) -> Decimal:
-    return d.quantize(D("0.01"), rounding=ROUND_HALF_UP)
+    from app.money import round_fen
+
+    return round_fen(d)
 
 
 def sample_statement(language: str = "zh") -> StatementDoc:

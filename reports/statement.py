@@ -8,7 +8,7 @@ from reportlab.lib.units import mm
 from reportlab.platypus import KeepTogether, Spacer
 
 from .base import (Context, RenderResult, available_width, build_pdf, fmt_cny, fmt_date,
-                   fmt_money, fmt_qty, fmt_rate)
+                   fmt_money, fmt_price, fmt_qty, fmt_rate)
 from .documents import StatementDoc
 
 
@@ -51,7 +51,7 @@ def statement_story(doc: StatementDoc, ctx: Context) -> list:
     for n, line in enumerate(doc.lines, start=1):
         desc = line.description + (f"\n{line.note}" if line.note else "")
         rows.append([str(n), p(desc, "cell"), fmt_qty(line.quantity), line.unit,
-                     fmt_money(line.unit_price), fmt_money(line.amount), fmt_rate(line.tax_rate),
+                     fmt_price(line.unit_price), fmt_money(line.amount), fmt_rate(line.tax_rate),
                      fmt_money(line.tax)])
     if not doc.lines:
         rows.append(["", t("empty"), "", "", "", "", "", ""])

@@ -130,3 +130,55 @@ def test_words_use_only_legal_characters(amount):
     assert set(words) <= set(_D + "拾佰仟万亿元角分整负")
     assert "零零" not in words
     assert not words.startswith("零") or words == "零元整"
+
+
+# --- the one formatter (app/money.py) ----------------------------------------------------------
+
+from app.money import format_amount, format_price, format_quantity, parse_money  # noqa: E402
+
+money_values = st.decimals(min_value=Decimal("-1e13"), max_value=Decimal("1e13"), places=4, allow_nan=False,
+                           allow_infinity=False)
+
+
+@given(money_values)
+def test_format_amount_is_round_fen_grouped(d):
+    text = format_amount(d)
+    whole, frac = text.lstrip("-").split(".")
+    assert len(frac) == 2
+    groups = whole.split(",")
+    assert 1 <= len(groups[0]) <= 3 and all(len(g) == 3 for g in groups[1:])
+    assert Decimal(text.replace(",", "")) == round_fen(d)
+    assert format_cny(d) == ("-¥" if round_fen(d) < 0 else "¥") + format_amount(abs(round_fen(d)))
+
+
+@given(money_values)
+def test_format_price_keeps_every_decimal(d):
+    text = format_price(d)
+    assert Decimal(text.replace(",", "")) == d
+    assert len(text.split(".")[1]) >= 2
+
+
+@given(money_values)
+def test_format_quantity_round_trips(d):
+    assert Decimal(format_quantity(d).replace(",", "")) == d
+
+
+@pytest.mark.parametrize("value,amount,price", [
+    ("0.125", "0.13", "0.125"),            # half-up, not half-even (the PDF helper gave 0.12)
+    ("2.675", "2.68", "2.675"),            # never through a float (the contract form gave 2.67)
+    ("-0.125", "-0.13", "-0.125"),
+    ("123456789.125", "123,456,789.13", "123,456,789.125"),
+    ("-0.004", "0.00", "-0.004"),
+    ("12.5", "12.50", "12.50"),
+])
+def test_formatter_worked_examples(value, amount, price):
+    assert format_amount(Decimal(value)) == amount
+    assert format_price(Decimal(value)) == price
+
+
+def test_parse_money_is_exact_and_refuses_what_is_not_an_amount():
+    assert parse_money("¥12,345.675") == Decimal("12345.675")
+    assert parse_money(" ") is None
+    for bad in ("1e400x", "abc", "Infinity", "NaN"):
+        with pytest.raises(ValueError):
+            parse_money(bad)

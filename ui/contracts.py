@@ -9,7 +9,7 @@ from __future__ import annotations
 import datetime as dt
 from decimal import Decimal
 
-from PySide6.QtCore import QLocale, Qt, Signal
+from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QBrush, QColor
 from PySide6.QtWidgets import (QComboBox, QDialog, QDialogButtonBox, QFormLayout, QGroupBox,
                                QHBoxLayout, QHeaderView, QLabel, QLineEdit, QMessageBox, QPlainTextEdit,
@@ -62,7 +62,9 @@ INT_FIELDS = ("u_from", "u_to", "mbps")
 def money(value) -> str:
     if value is None:
         return ""
-    return "¥" + QLocale(QLocale.English).toString(float(value), "f", 2)
+    from app.money import format_cny
+
+    return format_cny(value)  # app/money.py: half-up, never through a float (2.675 → 2.68)
 
 
 def plain(value) -> str:

@@ -13,7 +13,7 @@ from dataclasses import replace
 from decimal import Decimal
 from zoneinfo import ZoneInfo
 
-from PySide6.QtCore import QAbstractTableModel, QLocale, QModelIndex, QPoint, Qt, Signal
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPoint, Qt, Signal
 from PySide6.QtGui import QAction, QBrush, QColor
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QMenu, QTableView
 
@@ -56,7 +56,9 @@ def format_value(col: queries.Column, value) -> str:
     if col.kind == "bool":
         return "✓" if value else "—"
     if col.kind == "money":
-        return "¥" + QLocale(QLocale.English).toString(float(value), "f", 2) if isinstance(value, (Decimal, float, int)) else str(value)
+        from app.money import format_cny  # the one money formatter: half-up, never through a float
+
+        return format_cny(Decimal(str(value))) if isinstance(value, (Decimal, float, int)) else str(value)
     if col.kind == "decimal" and isinstance(value, Decimal):
         text = format(value.normalize(), "f")
         return text
