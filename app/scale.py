@@ -468,6 +468,8 @@ def _build(plan: _Plan, progress: Progress) -> None:
                 status, ["pending_approval", "approved", "active"] + ([status] if status != "active" else [])):
             ev.append((f"contract.{step}", "contract", cid, number, {"status": step}, None))
         svc_start = start.isoformat()
+        # items in service were handed over when they started (they bill from their handover)
+        handover = _ts(_local_midnight_utc(start)) if status in ("active", "suspended", "expired", "terminated") else None
 
         def item(kind_, desc, unit_price, price_unit, tax="idc", **kw):
             iid = plan.nid("contract_item")
@@ -475,7 +477,7 @@ def _build(plan: _Plan, progress: Progress) -> None:
                               kw.get("device_id"), kw.get("gpu_model_id"), str(kw.get("quantity", 1)),
                               str(unit_price), price_unit, tax, svc_start, None, kw.get("power_allowance_kw"),
                               kw.get("kwh_price"), kw.get("included_hours"), kw.get("hourly_rate"), kw.get("mbps"),
-                              1, _ts(plan.now), "system"))
+                              1, _ts(plan.now), "system", handover))
             return iid
 
         if kind == "rack":
@@ -658,7 +660,7 @@ COLUMNS = {
     "contract_item": ("id", "contract_id", "kind", "description", "rack_id", "u_from", "u_to", "device_id",
                       "gpu_model_id", "quantity", "unit_price", "price_unit", "tax_category", "service_start",
                       "service_end", "power_allowance_kw", "kwh_price", "included_hours", "hourly_rate", "mbps",
-                      "version", "updated_at", "updated_by"),
+                      "version", "updated_at", "updated_by", "handover_at"),
     "contract_item_gpu": ("item_id", "gpu_id"),
     "gpu_lease": ("id", "gpu_id", "contract_item_id", "start", "end"),
     "downtime": ("id", "gpu_id", "device_id", "start", "end", "reason"),
