@@ -413,9 +413,9 @@ def _billing_terms(items: list[ContractItem], rates: dict[str, Decimal], lang: s
     zh = lang == "zh"
     units = {it.price_unit for it in items}
     if units & {PriceUnit.MONTH, PriceUnit.YEAR, PriceUnit.MBPS_MONTH, PriceUnit.HYBRID}:
-        out = [("按自然月（北京时间）计费；月费自各项目起租日起按日折算：单价 × 数量 × 在用天数 ÷ 当月天数。" if zh else
-                "Billed per calendar month (Asia/Shanghai); monthly fees start on each item's service start and are "
-                "prorated by day: price × quantity × active days ÷ days in the month.")]
+        out = [("按自然月（北京时间）计费；各项目自交付日（北京时间）起计费，月费按日折算：单价 × 数量 × 在用天数 ÷ 当月天数。" if zh else
+                "Billed per calendar month (Asia/Shanghai); each item is billed from its handover date (Asia/Shanghai) "
+                "and monthly fees are prorated by day: price × quantity × active days ÷ days in the month.")]
     else:
         out = ["按自然月（北京时间）计费。" if zh else "Billed per calendar month (Asia/Shanghai)."]
     if PriceUnit.YEAR in units:
@@ -434,6 +434,13 @@ def _billing_terms(items: list[ContractItem], rates: dict[str, Decimal], lang: s
                    if zh else
                    "Power is read from the rack meter; overage = max(0, kWh − allowance kW × hours in the month) × "
                    "price. Meter resets and gaps are checked before anything is billed.")
+    out.append("暂停服务期间照常计费；包月、包年 GPU 故障停机按秒折算抵扣；按小时计费的同一项目各 GPU 时长合并后按开始的小时计；"
+               "年价按自然月 1/12 按日折算（2 月 29 日起租的一年期含当年 2 月 1/29 及次年 2 月全月）。"
+               if zh else
+               "Billing continues while the service is suspended; monthly or yearly GPU rentals are credited for "
+               "downtime by the second; hourly GPU time is added up over an item's GPUs and rounded up once to "
+               "started hours; a yearly price is billed as 1/12 per calendar month, prorated by day (a one-year term "
+               "from 29 February includes 1/29 of that February and all of the next).")
     cats = [f"{r * 100:.0f}%" for r in sorted(set(rates.values()))]
     out.append(("以上价格均不含增值税；税额按项目税目逐行计算并四舍五入到分（" + "、".join(cats) + "）。") if zh else
                ("Prices exclude VAT; tax is computed per line by tax category and rounded half-up to the fen ("

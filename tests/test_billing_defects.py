@@ -341,3 +341,42 @@ def test_a_meter_reading_that_goes_down_needs_the_reset_flag(db, admin, operator
     with pytest.raises(ValidationError, match="above the stored reading after it"):
         BS.import_meter_readings(db, operator, [{"rack": "A-01", "read_at": "2026-10-01T12:00", "kwh_total": "1200"}])
     del w
+
+
+# --- what docs/billing.md states ----------------------------------------------------------------
+
+def test_a_yearly_term_from_29_february(db, admin, manager):
+    """¥34,800.00 a year (2,900.00 a month), 29 Feb 2028 – 28 Feb 2029, as docs/billing.md says.
+
+    | period          | share             | amount     |
+    |-----------------|-------------------|------------|
+    | 2028-02         | 1/29 ÷ 12         | 100.00     |
+    | 2028-03…2029-01 | 11 × 1/12         | 31,900.00  |
+    | 2029-02         | 28/28 ÷ 12        | 2,900.00   |
+    | total           |                   | 34,900.00  |
+    """
+    from models.choices import ItemKind
+
+    w = make_world(db)
+    signed(db, manager, admin, w, [C.ItemSpec(ItemKind.MAINTENANCE, "年度维保", D("34800"), PriceUnit.YEAR)],
+           dt.date(2028, 2, 29), dt.date(2029, 2, 28))
+    total = D(0)
+    p = B.Period(2028, 2)
+    while p.first <= dt.date(2029, 2, 1):
+        run = BS.run_billing(db, admin, p.label, as_of=cst(2029, 4, 1))
+        assert every_line_multiplies_out(run)
+        amounts = [ln.amount for st in run.statements for ln in st.lines]
+        if p.label == "2028-02":
+            assert amounts == [D("100.00")]
+        total += sum(amounts, D(0))
+        p = p.next()
+    assert total == D("34900.00")
+
+
+def test_started_hours_are_counted_per_item_not_per_gpu(db, admin, manager):
+    """Two GPUs, each leased 30 minutes on 31 Oct (23:30–24:00): 3,600 s together = 1 started hour, not 2."""
+    w = make_world(db)
+    c = signed(db, manager, admin, w, [gpu_item(w, [1, 2], "10")], dt.date(2026, 10, 31), dt.date(2027, 10, 30),
+               at=cst(2026, 10, 31, 23, 30))
+    del c
+    assert lines(BS.run_billing(db, admin, "2026-10", as_of=AFTER_NOV)) == [("usage", D(1), D(10), D("10.00"))]
