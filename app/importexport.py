@@ -35,7 +35,7 @@ from .auth import require
 from .db import Database
 from .errors import DomainError, NotFound, PermissionDenied, ValidationError
 from .services.gpus import install_gpu_in
-from .services.common import _spec, create_in, flush_or_refuse, flush_versioned, snapshot
+from .services.common import _spec, create_in, flush_or_refuse, flush_versioned, protected_problems, snapshot
 from .uow import UnitOfWork
 from .validators import email_problem, phone_problem
 
@@ -452,6 +452,9 @@ def _upsert(uow: UnitOfWork, kind: str, existing, values: dict, label: str, *,
         return "created"
     spec = _spec(kind)
     require(uow.actor, spec.permission)
+    refused = protected_problems(spec.model, values, existing)
+    if refused:
+        raise ValidationError(refused)
     before = snapshot(existing)
     merged = {k: getattr(existing, k) for k in before}
     merged.update(values)
