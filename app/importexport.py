@@ -223,7 +223,7 @@ def _cell_text(v: Any) -> str | None:
         return v.isoformat()
     if isinstance(v, float):
         return str(int(v)) if v.is_integer() else repr(v)
-    s = str(v).strip()
+    s = _unneutralise(str(v)).strip()
     return s or None
 
 
@@ -1066,6 +1066,31 @@ def _keep_row(headers: list[str], row: list, filter) -> bool:
     return _matches(row, str(filter).lower())
 
 
+# OWASP "CSV injection": a spreadsheet runs a cell that starts with one of these as a formula
+# (=HYPERLINK(…), +cmd|…, @SUM(…); tab and CR hide such a start). Text cells that start so are
+# written with a leading apostrophe, which the import strips again; numbers (and text that is only a
+# number, e.g. "-1,234.50") are left as they are.
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+_PLAIN_NUMBER = re.compile(r"[+-]?(\d[\d,]*(\.\d*)?|\.\d+)([eE][+-]?\d+)?%?")
+
+
+def neutralise_cell(value: Any) -> Any:
+    """The value to write into an exported cell: text a spreadsheet would run is made inert."""
+    if not isinstance(value, str) or not value:
+        return value
+    first = value.lstrip("'")[:1]
+    if first in FORMULA_STARTS and first and not (value[0] != "'" and _PLAIN_NUMBER.fullmatch(value)):
+        return "'" + value
+    return value
+
+
+def _unneutralise(text: str) -> str:
+    """Undo neutralise_cell on a cell read back by an import."""
+    if text[:1] == "'" and text.lstrip("'")[:1] in FORMULA_STARTS and text.lstrip("'")[:1]:
+        return text[1:]
+    return text
+
+
 def _csv_value(v: Any) -> str:
     if v is None:
         return ""
@@ -1073,6 +1098,8 @@ def _csv_value(v: Any) -> str:
         return "true" if v else "false"
     if isinstance(v, (dt.date, dt.datetime)):
         return v.isoformat()
+    if isinstance(v, str):
+        return neutralise_cell(v)
     return str(v)
 
 
@@ -1141,10 +1168,11 @@ def _write_xlsx(headers, rows, path: Path, sheet: str, progress, cancelled) -> i
                 v = cells[i] = v.isoformat()  # Excel has no time zones; keep the exact instant as text
             if isinstance(v, str):
                 if ILLEGAL_CHARACTERS_RE.search(v):
-                    v = cells[i] = ILLEGAL_CHARACTERS_RE.sub("", v)
-                if v.startswith("="):
+                    v = ILLEGAL_CHARACTERS_RE.sub("", v)
+                v = cells[i] = neutralise_cell(v)
+                if v.startswith("="):  # only if neutralise_cell ever lets one through: text, never a formula
                     cell = WriteOnlyCell(ws, value=v)
-                    cell.data_type = "s"  # text, never a formula
+                    cell.data_type = "s"
                     cells[i] = cell
         ws.append(cells)
         in_sheet += 1

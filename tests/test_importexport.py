@@ -441,3 +441,54 @@ def test_preview_shows_rule_problems_like_overlaps_without_writing(db, admin, au
     with pytest.raises(PermissionDenied):
         preview_import(db, "devices", path, auditor)
     assert table_counts(db) == before
+
+
+# --- OWASP CSV injection ------------------------------------------------------------------------
+
+FORMULA_NAME = '=HYPERLINK("http://evil.example/x","点我")'
+
+
+@pytest.mark.parametrize("fmt", ["csv", "xlsx"])
+def test_export_neutralises_formula_text_and_keeps_numbers(db, admin, world, tmp_path, fmt):
+    from app.services.common import update_record
+
+    update_record(db, admin, "customer", world["customer"], {"name": FORMULA_NAME, "address": "@SUM(A1)"})
+    out = tmp_path / f"customers.{fmt}"
+    run_export(db, admin, "customers", out)
+    if fmt == "csv":
+        with open(out, encoding="utf-8-sig", newline="") as f:
+            rows = list(csv.reader(f))
+        cells = dict(zip(rows[0], rows[1]))
+        assert cells["name"] == "'" + FORMULA_NAME and cells["address"] == "'@SUM(A1)"
+    else:
+        from openpyxl import load_workbook
+
+        ws = load_workbook(out).worksheets[0]
+        header = [c.value for c in ws[1]]
+        row = {h: c for h, c in zip(header, ws[2])}
+        assert row["name"].value == "'" + FORMULA_NAME and row["name"].data_type == "s"
+        assert row["address"].value == "'@SUM(A1)"
+    # numbers stay numbers
+    racks = tmp_path / f"racks.{fmt}"
+    run_export(db, admin, "racks", racks)
+    if fmt == "xlsx":
+        from openpyxl import load_workbook
+
+        ws = load_workbook(racks).worksheets[0]
+        header = [c.value for c in ws[1]]
+        assert isinstance(ws.cell(2, header.index("u_height") + 1).value, (int, float))
+    # and the import reads back exactly what was exported: nothing changes
+    result = run_import(db, admin, "customers", out)
+    assert (result.updated, result.created) == (0, 0)
+    with db.session() as s:
+        assert s.get(Customer, world["customer"]).name == FORMULA_NAME
+
+
+def test_neutralise_cell_cases():
+    from app.importexport import _unneutralise, neutralise_cell
+
+    for text in ("=1+1", "+86 10 1234 5678", "-2+3", "@x", "\t=1", "\r=1", "'=x"):
+        assert neutralise_cell(text) == "'" + text
+        assert _unneutralise(neutralise_cell(text)) == text
+    for value in ("plain", "-1,234.50", "+5", "42%", -3, Decimal("-1.5"), None, "", "'quoted"):
+        assert neutralise_cell(value) == value
