@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator
 
 from sqlalchemy import func, or_, select, text
+from sqlalchemy.exc import DBAPIError
 from sqlalchemy.orm import Session
 
 from models import (AuditEvent, Contact, Contract, ContractItem, Customer, Device, DeviceType, GpuAsset, GpuModel,
@@ -37,7 +38,7 @@ from .errors import DomainError, NotFound, PermissionDenied, ValidationError
 from .services.gpus import install_gpu_in
 from .services.common import _spec, create_in, flush_or_refuse, flush_versioned, protected_problems, snapshot
 from .uow import UnitOfWork
-from .validators import email_problem, phone_problem
+from .validators import column_problems, email_problem, parse_date_strict, phone_problem
 
 # --- kinds and their columns ---------------------------------------------------------
 
@@ -350,10 +351,14 @@ class _Row:
         if raw in (None, ""):
             return None
         try:
-            return Decimal(str(raw).replace(",", ""))
+            value = Decimal(str(raw).replace(",", ""))
         except InvalidOperation:
             self.err(col, f"{raw!r} is not a number")
             return None
+        if not value.is_finite():
+            self.err(col, f"{raw!r} is not a finite number")
+            return None
+        return value
 
     def integer(self, col: str) -> int | None:
         d = self.decimal(col)
@@ -368,11 +373,10 @@ class _Row:
         raw = self.get(col)
         if raw in (None, ""):
             return None
-        try:
-            return dt.date.fromisoformat(str(raw)[:10].replace("/", "-"))
-        except ValueError:
+        value = parse_date_strict(str(raw))
+        if value is None:
             self.err(col, f"{raw!r} is not a date (write YYYY-MM-DD)")
-            return None
+        return value
 
     def boolean(self, col: str) -> bool | None:
         raw = self.get(col)
@@ -452,7 +456,7 @@ def _upsert(uow: UnitOfWork, kind: str, existing, values: dict, label: str, *,
         return "created"
     spec = _spec(kind)
     require(uow.actor, spec.permission)
-    refused = protected_problems(spec.model, values, existing)
+    refused = protected_problems(spec.model, values, existing) or column_problems(spec.model, values)
     if refused:
         raise ValidationError(refused)
     before = snapshot(existing)
@@ -789,6 +793,21 @@ def _write_device_types(uow: UnitOfWork, r: _Row, v: dict) -> str:
     return upsert_device_type(uow, v, from_library=r.file is not None)
 
 
+MODEL = {"regions": Region, "sites": Site, "racks": Rack, "devices": Device, "gpus": GpuAsset,
+         "customers": Customer, "device-types": DeviceType}
+
+
+def _refuse_unstorable(kind: str, r: _Row, values: dict) -> None:
+    """Values their column cannot hold (1e400, Infinity, NaN, a NUL, too long), as row errors."""
+    cols = FIELD_COLUMN.get(kind, {})
+    problems = [(cols.get(k, k), why) for k, why in column_problems(MODEL[kind], values).items()]
+    contact = values.get("_contact")
+    if contact:
+        problems += [(f"contact_{k}", why) for k, why in column_problems(Contact, contact).items()]
+    if problems:
+        raise _RowRefused(problems)
+
+
 def _row_key(kind: str, v: dict) -> Any:
     """What makes two rows of one file the same record (duplicates are refused)."""
     return {"regions": lambda: v.get("code"), "sites": lambda: v.get("code"),
@@ -917,6 +936,7 @@ def run_import(db: Database, actor: Actor, kind: str, path: str | Path, dry_run:
             try:
                 values = resolve(s, r)
                 r.check()
+                _refuse_unstorable(kind, r, values)
                 key = _row_key(kind, values)
                 if key is not None and key in seen:
                     raise _RowRefused([(None, f"the same record as line {seen[key]}; each record once per file")])
@@ -932,6 +952,13 @@ def run_import(db: Database, actor: Actor, kind: str, path: str | Path, dry_run:
             except (_RowRefused, DomainError) as exc:
                 savepoint.rollback()
                 errors.extend(_errors_of(kind, r, exc))
+            except (DBAPIError, OverflowError) as exc:
+                # What the checks above missed: the row's SAVEPOINT is rolled back (on PostgreSQL the
+                # transaction goes on), the row is reported and the remaining rows are still checked.
+                savepoint.rollback()
+                text_ = str(getattr(exc, "orig", exc)).strip().splitlines()
+                errors.append(RowError(r.line, None, "the database refused this row: "
+                                       + (text_[0] if text_ else type(exc).__name__), r.file))
             if progress is not None:
                 progress(done, total)
         if errors:

@@ -16,6 +16,7 @@ from models import Base
 from ..auth import require
 from ..errors import Conflict, InUse, NotFound, RuleViolation, ValidationError
 from ..uow import UnitOfWork
+from ..validators import column_problems
 
 TIME_ZONE = "Asia/Shanghai"
 
@@ -172,6 +173,14 @@ PROTECTED_FIELDS: dict[str, dict[str, str]] = {
 }
 
 
+def refuse_unstorable(model: type, values: dict) -> None:
+    """Refuse values no column can hold (not finite, too large, too long, a NUL, a loose date): checked
+    on what the caller gave (a validator may trip over NaN) and again on what validation made of it."""
+    errors = column_problems(model, values)
+    if errors:
+        raise ValidationError(errors)
+
+
 def protected_problems(model: type, values: dict, current: Base | None = None) -> dict[str, str]:
     """field -> why, for each field in `values` that a generic update may not change.
 
@@ -211,11 +220,13 @@ def create_in(uow: UnitOfWork, kind: str, values: dict, *, reason: str | None = 
     spec = _spec(kind)
     require(uow.actor, spec.permission)
     values = dict(values)
+    refuse_unstorable(spec.model, values)
     if spec.normalise:
         spec.normalise(values)
     errors = spec.validate(uow.session, values)
     if errors:
         raise ValidationError(errors)
+    refuse_unstorable(spec.model, values)
     obj = spec.model(**{k: v for k, v in values.items() if not k.startswith("_")}, updated_by=uow.actor.login)
     uow.session.add(obj)
     flush_or_refuse(uow.session)
@@ -249,6 +260,7 @@ def update_record(db, actor, kind: str, obj_id, values: dict, expected_version: 
         refused = protected_problems(spec.model, values, obj)
         if refused:
             raise ValidationError(refused)
+        refuse_unstorable(spec.model, values)
         merged.update(values)
         if spec.normalise:
             spec.normalise(merged)
@@ -256,6 +268,7 @@ def update_record(db, actor, kind: str, obj_id, values: dict, expected_version: 
         errors = spec.validate(uow.session, merged)
         if errors:
             raise ValidationError(errors)
+        refuse_unstorable(spec.model, {k: merged[k] for k in values if k in merged})
         for k in values:
             if not k.startswith("_"):
                 setattr(obj, k, merged[k])
