@@ -151,3 +151,14 @@ def test_production_cost_is_owasps(monkeypatch):
     assert h.startswith("$argon2id$v=19$m=19456,t=2,p=1$")
     monkeypatch.setenv(auth.COST_SETTING, "test")
     assert auth.verify_password("x" * 12, h)[0]  # the test setting still reads production hashes
+
+
+def test_new_password_from_an_administrator_lifts_the_lock(db, admin, operator):
+    from app.services.users import update_user
+
+    _fail(db, "op", auth.LOGIN_POLICY.max_failures, T0)
+    with pytest.raises(AuthenticationFailed, match="locked until"):
+        login(db, "op", PASSWORD, now=T0)
+    update_user(db, admin, operator.id, password="a-new-password-2")
+    assert login(db, "op", "a-new-password-2", now=T0).login == "op"
+    assert any(e.action == "user.update" and "lifted" in (e.after or "") for e in _events(db))

@@ -170,12 +170,19 @@ def update_user(db: Database, actor: Actor, user_id: int, expected_version: int 
         user.display_name, user.role = new["display_name"], new["role"]
         if active is not None:
             user.active = active
+        unlocked = False
         if password:
             user.password_hash = hash_password(password)
+            # A new password set by an administrator also lifts a lock earned by failed logins.
+            unlocked = bool(user.failed_logins or user.locked_until is not None)
+            user.failed_logins, user.locked_until = 0, None
         flush_versioned(uow, user, f"user {user.login}")
         after = snapshot(user, USER_FIELDS)
-        uow.audit("user.update", "user", user.id, user.login, before=before,
-                  after=dict(after, password="(changed)") if password else after)
+        if password:
+            after["password"] = "(changed)"
+        if unlocked:
+            after["login_lock"] = "lifted"
+        uow.audit("user.update", "user", user.id, user.login, before=before, after=after)
         uow.commit()
         return _info(user)
 
