@@ -439,13 +439,39 @@ def verify_audit_chain(session: Session, expect_head: str | None = None,
             progress(count)
     head_seq, head_hash = session.execute(select(AuditHead.seq, AuditHead.hash).where(AuditHead.id == 1)).one()
     if (head_seq, head_hash) != (prev_seq, prev_hash):
-        return VerifyResult(False, count, _head(prev_seq, prev_hash),
-                            f"the chain ends at #{prev_seq} but the recorded head is #{head_seq}: "
-                            f"events after #{prev_seq} were deleted", prev_seq + 1)
+        problem, bad = _head_problem(session, prev_seq, prev_hash, head_seq, head_hash)
+        return VerifyResult(False, count, _head(prev_seq, prev_hash), problem, bad)
     if not checkpoint_seen:
         return VerifyResult(False, count, _head(prev_seq, prev_hash),
                             f"checkpoint {expect_head} is beyond the end of the chain", expected_seq)
     return VerifyResult(True, count, _head(prev_seq, prev_hash))
+
+
+def _head_problem(session: Session, end_seq: int, end_hash: str, head_seq: int, head_hash: str
+                  ) -> tuple[str, int]:
+    """The chain itself is sound but disagrees with the `audit_head` row: say which side was touched.
+
+    Every append moves the head in the same transaction, so a head behind a sound chain whose
+    event at the head's seq has the head's hash means events were appended by something else;
+    a head that matches no event was itself edited.
+    """
+    if head_seq == end_seq:
+        return (f"the recorded head row was edited: it says #{head_seq} has hash {head_hash}, "
+                f"but event #{end_seq} has hash {end_hash}"), end_seq
+    if head_seq < end_seq:
+        at_head = session.execute(select(AuditEvent.hash).where(AuditEvent.seq == head_seq)).scalar_one_or_none()
+        if head_seq == 0 and head_hash == GENESIS_HASH or at_head == head_hash:
+            n = end_seq - head_seq
+            which = f"#{head_seq + 1}" if n == 1 else f"#{head_seq + 1}–#{end_seq}"
+            return (f"event {which} was appended without moving the recorded head (#{head_seq}): "
+                    f"{'it was' if n == 1 else 'they were'} written outside the program (forged)"), head_seq + 1
+        return (f"the recorded head row was edited: it says #{head_seq} has hash {head_hash}, but event "
+                f"#{head_seq} has hash {at_head}; the chain itself ends at #{end_seq}"), head_seq
+    if head_hash == end_hash:
+        return (f"the recorded head row was edited: it says #{head_seq}, but its hash is that of "
+                f"event #{end_seq}, where the chain ends"), end_seq
+    return (f"the chain ends at #{end_seq} but the recorded head is #{head_seq}: "
+            f"events after #{end_seq} were deleted"), end_seq + 1
 
 
 def _head(seq: int, h: str) -> str:

@@ -1,35 +1,133 @@
-"""Passwords (scrypt), roles and what each role may do."""
+"""Passwords (argon2id), login throttling, roles and what each role may do."""
 from __future__ import annotations
 
 import base64
+import datetime as dt
+import functools
 import hashlib
 import hmac
 import os
+from dataclasses import dataclass
+
+from argon2 import PasswordHasher
+from argon2.exceptions import InvalidHashError, VerificationError
 
 from models.choices import Role
 
 from .audit import Actor
 from .errors import PermissionDenied
 
-_N, _R, _P = 2 ** 14, 8, 1
+
+# --- password hashing ----------------------------------------------------------------
+# argon2id at OWASP's parameters (Password Storage Cheat Sheet: m = 19 MiB, t = 2, p = 1; about
+# 60 ms here). Hashes made before (scrypt$N$r$p$salt$digest) still verify and are replaced by an
+# argon2id hash at the owner's next successful login, as are argon2 hashes of other parameters.
+
+@dataclass(frozen=True)
+class HashCost:
+    memory_kib: int
+    time_cost: int
+    parallelism: int
+
+
+OWASP_COST = HashCost(memory_kib=19 * 1024, time_cost=2, parallelism=1)
+# The one setting that lowers the cost: IDC_PASSWORD_HASH_COST=test (tests/conftest.py sets it so
+# that the suite stays fast). Never set it for a real database: hashes made with it are weak
+# (they are upgraded to OWASP_COST at the next login once the setting is gone).
+TEST_COST = HashCost(memory_kib=256, time_cost=1, parallelism=1)
+COST_SETTING = "IDC_PASSWORD_HASH_COST"
+
+
+def hash_cost() -> HashCost:
+    return TEST_COST if os.environ.get(COST_SETTING, "").strip().lower() == "test" else OWASP_COST
+
+
+@functools.lru_cache(maxsize=4)
+def _hasher(cost: HashCost) -> PasswordHasher:
+    return PasswordHasher(time_cost=cost.time_cost, memory_cost=cost.memory_kib, parallelism=cost.parallelism,
+                          hash_len=32, salt_len=16)
+
+
+@functools.lru_cache(maxsize=4)
+def _dummy_hash(cost: HashCost) -> str:
+    return _hasher(cost).hash(base64.b64encode(os.urandom(12)).decode())
 
 
 def hash_password(password: str) -> str:
-    salt = os.urandom(16)
-    digest = hashlib.scrypt(password.encode(), salt=salt, n=_N, r=_R, p=_P, dklen=32)
-    return "scrypt${}${}${}${}${}".format(_N, _R, _P, base64.b64encode(salt).decode(), base64.b64encode(digest).decode())
+    return _hasher(hash_cost()).hash(password)
+
+
+def verify_password(password: str, stored: str | None) -> tuple[bool, str | None]:
+    """(matches, a new hash to store instead or None). Always costs one hash computation, also
+    for a missing or unreadable stored hash, so that the answer's timing tells nothing."""
+    hasher = _hasher(hash_cost())
+    if stored and stored.startswith("scrypt$"):
+        ok = _check_scrypt(password, stored)
+        return ok, (hasher.hash(password) if ok else None)
+    try:
+        hasher.verify(stored or _dummy_hash(hash_cost()), password)
+    except InvalidHashError:
+        _burn(password)
+        return False, None
+    except VerificationError:
+        return False, None
+    if not stored:
+        return False, None
+    return True, (hasher.hash(password) if hasher.check_needs_rehash(stored) else None)
 
 
 def check_password(password: str, stored: str) -> bool:
+    return verify_password(password, stored)[0]
+
+
+def _burn(password: str) -> None:
+    """Spend what a real check costs (unknown logins, unreadable hashes)."""
+    try:
+        _hasher(hash_cost()).verify(_dummy_hash(hash_cost()), password)
+    except VerificationError:
+        pass
+
+
+def _check_scrypt(password: str, stored: str) -> bool:
     try:
         scheme, n, r, p, salt, digest = stored.split("$")
-    except ValueError:
+        raw = base64.b64decode(digest)
+        got = hashlib.scrypt(password.encode(), salt=base64.b64decode(salt), n=int(n), r=int(r), p=int(p),
+                             dklen=len(raw))
+    except (ValueError, TypeError):
         return False
-    if scheme != "scrypt":
-        return False
-    got = hashlib.scrypt(password.encode(), salt=base64.b64decode(salt), n=int(n), r=int(r), p=int(p),
-                         dklen=len(base64.b64decode(digest)))
-    return hmac.compare_digest(got, base64.b64decode(digest))
+    return scheme == "scrypt" and hmac.compare_digest(got, raw)
+
+
+# --- login throttling --------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class LoginPolicy:
+    """After `max_failures` failed attempts in a row a login is locked for `lock_seconds`; each
+    further lock in the same streak lasts `backoff` times longer, up to `max_lock_seconds`. A
+    successful login ends the streak."""
+
+    max_failures: int = 5
+    lock_seconds: int = 60
+    backoff: int = 2
+    max_lock_seconds: int = 3600
+
+    def lock_after(self, failures: int) -> dt.timedelta | None:
+        """How long the `failures`-th failure in a row locks the login, or None."""
+        if failures <= 0 or failures % self.max_failures:
+            return None
+        locks = failures // self.max_failures
+        return dt.timedelta(seconds=min(self.lock_seconds * self.backoff ** (locks - 1), self.max_lock_seconds))
+
+
+LOGIN_POLICY = LoginPolicy()
+
+
+def login_fingerprint(key: str, login: str) -> str:
+    """What the audit trail keeps of a login name nobody has: HMAC-SHA256 under the database's own
+    key, so the same mistyped name is recognisable across events and the name itself (perhaps a
+    password typed into the wrong field) is never stored."""
+    return hmac.new(key.encode(), login.encode(), hashlib.sha256).hexdigest()
 
 
 # Permission -> roles that hold it. Auditors read everything and export; nothing else.

@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator
 
 from sqlalchemy import func, or_, select, text
+from sqlalchemy.exc import DBAPIError
 from sqlalchemy.orm import Session
 
 from models import (AuditEvent, Contact, Contract, ContractItem, Customer, Device, DeviceType, GpuAsset, GpuModel,
@@ -35,9 +36,9 @@ from .auth import require
 from .db import Database
 from .errors import DomainError, NotFound, PermissionDenied, ValidationError
 from .services.gpus import install_gpu_in
-from .services.common import _spec, create_in, flush_or_refuse, flush_versioned, snapshot
+from .services.common import _spec, create_in, flush_or_refuse, flush_versioned, protected_problems, snapshot
 from .uow import UnitOfWork
-from .validators import email_problem, phone_problem
+from .validators import column_problems, email_problem, parse_date_strict, phone_problem
 
 # --- kinds and their columns ---------------------------------------------------------
 
@@ -223,7 +224,7 @@ def _cell_text(v: Any) -> str | None:
         return v.isoformat()
     if isinstance(v, float):
         return str(int(v)) if v.is_integer() else repr(v)
-    s = str(v).strip()
+    s = _unneutralise(str(v)).strip()
     return s or None
 
 
@@ -350,10 +351,14 @@ class _Row:
         if raw in (None, ""):
             return None
         try:
-            return Decimal(str(raw).replace(",", ""))
+            value = Decimal(str(raw).replace(",", ""))
         except InvalidOperation:
             self.err(col, f"{raw!r} is not a number")
             return None
+        if not value.is_finite():
+            self.err(col, f"{raw!r} is not a finite number")
+            return None
+        return value
 
     def integer(self, col: str) -> int | None:
         d = self.decimal(col)
@@ -368,11 +373,10 @@ class _Row:
         raw = self.get(col)
         if raw in (None, ""):
             return None
-        try:
-            return dt.date.fromisoformat(str(raw)[:10].replace("/", "-"))
-        except ValueError:
+        value = parse_date_strict(str(raw))
+        if value is None:
             self.err(col, f"{raw!r} is not a date (write YYYY-MM-DD)")
-            return None
+        return value
 
     def boolean(self, col: str) -> bool | None:
         raw = self.get(col)
@@ -452,6 +456,9 @@ def _upsert(uow: UnitOfWork, kind: str, existing, values: dict, label: str, *,
         return "created"
     spec = _spec(kind)
     require(uow.actor, spec.permission)
+    refused = protected_problems(spec.model, values, existing) or column_problems(spec.model, values)
+    if refused:
+        raise ValidationError(refused)
     before = snapshot(existing)
     merged = {k: getattr(existing, k) for k in before}
     merged.update(values)
@@ -786,6 +793,21 @@ def _write_device_types(uow: UnitOfWork, r: _Row, v: dict) -> str:
     return upsert_device_type(uow, v, from_library=r.file is not None)
 
 
+MODEL = {"regions": Region, "sites": Site, "racks": Rack, "devices": Device, "gpus": GpuAsset,
+         "customers": Customer, "device-types": DeviceType}
+
+
+def _refuse_unstorable(kind: str, r: _Row, values: dict) -> None:
+    """Values their column cannot hold (1e400, Infinity, NaN, a NUL, too long), as row errors."""
+    cols = FIELD_COLUMN.get(kind, {})
+    problems = [(cols.get(k, k), why) for k, why in column_problems(MODEL[kind], values).items()]
+    contact = values.get("_contact")
+    if contact:
+        problems += [(f"contact_{k}", why) for k, why in column_problems(Contact, contact).items()]
+    if problems:
+        raise _RowRefused(problems)
+
+
 def _row_key(kind: str, v: dict) -> Any:
     """What makes two rows of one file the same record (duplicates are refused)."""
     return {"regions": lambda: v.get("code"), "sites": lambda: v.get("code"),
@@ -914,6 +936,7 @@ def run_import(db: Database, actor: Actor, kind: str, path: str | Path, dry_run:
             try:
                 values = resolve(s, r)
                 r.check()
+                _refuse_unstorable(kind, r, values)
                 key = _row_key(kind, values)
                 if key is not None and key in seen:
                     raise _RowRefused([(None, f"the same record as line {seen[key]}; each record once per file")])
@@ -929,6 +952,13 @@ def run_import(db: Database, actor: Actor, kind: str, path: str | Path, dry_run:
             except (_RowRefused, DomainError) as exc:
                 savepoint.rollback()
                 errors.extend(_errors_of(kind, r, exc))
+            except (DBAPIError, OverflowError) as exc:
+                # What the checks above missed: the row's SAVEPOINT is rolled back (on PostgreSQL the
+                # transaction goes on), the row is reported and the remaining rows are still checked.
+                savepoint.rollback()
+                text_ = str(getattr(exc, "orig", exc)).strip().splitlines()
+                errors.append(RowError(r.line, None, "the database refused this row: "
+                                       + (text_[0] if text_ else type(exc).__name__), r.file))
             if progress is not None:
                 progress(done, total)
         if errors:
@@ -1063,6 +1093,31 @@ def _keep_row(headers: list[str], row: list, filter) -> bool:
     return _matches(row, str(filter).lower())
 
 
+# OWASP "CSV injection": a spreadsheet runs a cell that starts with one of these as a formula
+# (=HYPERLINK(…), +cmd|…, @SUM(…); tab and CR hide such a start). Text cells that start so are
+# written with a leading apostrophe, which the import strips again; numbers (and text that is only a
+# number, e.g. "-1,234.50") are left as they are.
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+_PLAIN_NUMBER = re.compile(r"[+-]?(\d[\d,]*(\.\d*)?|\.\d+)([eE][+-]?\d+)?%?")
+
+
+def neutralise_cell(value: Any) -> Any:
+    """The value to write into an exported cell: text a spreadsheet would run is made inert."""
+    if not isinstance(value, str) or not value:
+        return value
+    first = value.lstrip("'")[:1]
+    if first in FORMULA_STARTS and first and not (value[0] != "'" and _PLAIN_NUMBER.fullmatch(value)):
+        return "'" + value
+    return value
+
+
+def _unneutralise(text: str) -> str:
+    """Undo neutralise_cell on a cell read back by an import."""
+    if text[:1] == "'" and text.lstrip("'")[:1] in FORMULA_STARTS and text.lstrip("'")[:1]:
+        return text[1:]
+    return text
+
+
 def _csv_value(v: Any) -> str:
     if v is None:
         return ""
@@ -1070,6 +1125,8 @@ def _csv_value(v: Any) -> str:
         return "true" if v else "false"
     if isinstance(v, (dt.date, dt.datetime)):
         return v.isoformat()
+    if isinstance(v, str):
+        return neutralise_cell(v)
     return str(v)
 
 
@@ -1138,10 +1195,11 @@ def _write_xlsx(headers, rows, path: Path, sheet: str, progress, cancelled) -> i
                 v = cells[i] = v.isoformat()  # Excel has no time zones; keep the exact instant as text
             if isinstance(v, str):
                 if ILLEGAL_CHARACTERS_RE.search(v):
-                    v = cells[i] = ILLEGAL_CHARACTERS_RE.sub("", v)
-                if v.startswith("="):
+                    v = ILLEGAL_CHARACTERS_RE.sub("", v)
+                v = cells[i] = neutralise_cell(v)
+                if v.startswith("="):  # only if neutralise_cell ever lets one through: text, never a formula
                     cell = WriteOnlyCell(ws, value=v)
-                    cell.data_type = "s"  # text, never a formula
+                    cell.data_type = "s"
                     cells[i] = cell
         ws.append(cells)
         in_sheet += 1

@@ -4,12 +4,43 @@ from __future__ import annotations
 import uuid
 from typing import Any
 
+from sqlalchemy import select
 from sqlalchemy.orm.exc import StaleDataError
 from sqlalchemy.orm import Session
 
+from models import User
+from models.choices import Role
+
 from .audit import Actor, append_event
+from .auth import PERMISSIONS, PERMISSION_LABELS
 from .db import Database
-from .errors import Conflict
+from .errors import AuthenticationFailed, Conflict, PermissionDenied
+
+
+def current_actor(session: Session, actor: Actor) -> Actor:
+    """The actor as the database says they are now, re-read at the start of every unit of work.
+
+    An `Actor` is handed out at login and lives as long as the console is open; an administrator
+    may disable or demote that person meanwhile. Disabled (or deleted): refused. A role that lost
+    any permission: refused until they log in again (a permission may already have been checked
+    against the old role before the unit of work began). Otherwise the current role and name are
+    the ones the audit events record.
+    """
+    if actor.id is None:  # the system, the login attempt itself
+        return actor
+    row = session.execute(select(User.login, User.display_name, User.role, User.active)
+                          .where(User.id == actor.id)).one_or_none()
+    if row is None or not row.active:
+        raise AuthenticationFailed(f"the account {actor.login} has been disabled by an administrator since "
+                                   "it logged in; nothing was saved. Ask an administrator, then log in again")
+    if row.role != actor.role:
+        lost = sorted(p for p, roles in PERMISSIONS.items() if actor.role in roles and row.role not in roles)
+        if lost:
+            raise PermissionDenied(
+                f"{actor.login}'s role was changed from {Role.label(actor.role)} to {Role.label(row.role)} "
+                f"since logging in (it may no longer {', '.join(PERMISSION_LABELS.get(p, p) for p in lost)}); "
+                "nothing was saved. Log in again to go on with the new role")
+    return Actor(actor.id, row.login, row.display_name, row.role)
 
 
 class UnitOfWork:
@@ -22,6 +53,11 @@ class UnitOfWork:
 
     def __enter__(self) -> "UnitOfWork":
         self.session = self.db.session()
+        try:
+            self.actor = current_actor(self.session, self.actor)
+        except BaseException:
+            self.session.close()
+            raise
         return self
 
     def __exit__(self, exc_type, *_):

@@ -1,7 +1,13 @@
 """Record-level checks shared by services, imports and dialogs."""
 from __future__ import annotations
 
+import datetime as dt
+import math
 import re
+from decimal import Decimal, InvalidOperation
+from typing import Any
+
+from sqlalchemy import Date, DateTime, Float, Integer, Numeric, String
 
 # GB 32100-2015: 18 characters from this alphabet (no I, O, S, V, Z); the last is a check character.
 USCC_ALPHABET = "0123456789ABCDEFGHJKLMNPQRTUWXY"
@@ -48,3 +54,97 @@ def phone_problem(value: str | None) -> str | None:
     if value and not _PHONE.match(value):
         return f"{value!r} is not a phone number"
     return None
+
+
+# --- values a column can hold -----------------------------------------------------------------
+# One check for every write path (the services' generic create/update, every import kind): a value
+# that is not finite, would not fit its column or holds a NUL is refused as a field error with a
+# sentence, on both backends alike. Without it SQLite stores Infinity (and later crashes a report)
+# or truncates nothing, while PostgreSQL aborts the transaction at the first such row.
+
+_INT_BOUNDS = {"BigInteger": 2 ** 63, "SmallInteger": 2 ** 15}
+_DATE = re.compile(r"(\d{4})[-/](\d{1,2})[-/](\d{1,2})")
+_DATETIME_MIDNIGHT = re.compile(r"(\d{4}-\d{2}-\d{2})[T ]00:00(:00(\.0+)?)?")
+
+
+def parse_date_strict(text: str) -> dt.date | None:
+    """YYYY-MM-DD (or YYYY/MM/DD; a spreadsheet's midnight timestamp too), else None.
+
+    Nothing may follow the date: '2026-01-01garbage' is not a date."""
+    text = text.strip()
+    m = _DATETIME_MIDNIGHT.fullmatch(text)
+    if m:
+        text = m.group(1)
+    m = _DATE.fullmatch(text)
+    if not m:
+        return None
+    try:
+        return dt.date(int(m.group(1)), int(m.group(2)), int(m.group(3)))
+    except ValueError:
+        return None
+
+
+def _as_number(value: Any) -> Decimal | None:
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, float):
+        return Decimal(repr(value)) if math.isfinite(value) else Decimal("NaN") if value != value else Decimal(
+            "Infinity")
+    if isinstance(value, int):
+        return Decimal(value)
+    if isinstance(value, Decimal):
+        return value
+    if isinstance(value, str):
+        try:
+            return Decimal(value.strip().replace(",", ""))
+        except InvalidOperation:
+            return None  # not a number at all: the field's own validation says so
+    return None
+
+
+def column_value_problem(column: Any, value: Any) -> str | None:
+    """None when `value` can be stored in `column` as it is, else a sentence saying why not."""
+    if value is None:
+        return None
+    col_type = column.type
+    if isinstance(value, str) and "\x00" in value:
+        return "contains a NUL character (\\0), which cannot be stored; remove it"
+    if isinstance(col_type, (Integer, Numeric)):
+        number = _as_number(value)
+        if number is None:
+            return None
+        if not number.is_finite():
+            return f"{value!r} is not a finite number"
+        if isinstance(col_type, Integer):
+            bound = next((b for name, b in _INT_BOUNDS.items() if type(col_type).__name__ == name), 2 ** 31)
+            if not -bound <= number < bound:
+                return f"{value} is too large: at most {bound - 1:,} here"
+        elif isinstance(col_type, Numeric) and not isinstance(col_type, Float) and col_type.precision is not None:
+            digits = col_type.precision - (col_type.scale or 0)
+            if abs(number) >= Decimal(10) ** digits:
+                return f"{value} is too large: at most {digits} digit(s) before the decimal point here"
+        elif isinstance(col_type, Float) and abs(number) > Decimal("1e300"):
+            return f"{value} is too large"
+        return None
+    if isinstance(col_type, String) and isinstance(value, str):
+        length = getattr(col_type, "length", None)
+        if length is not None and len(value) > length:
+            return f"longer than {length} characters ({len(value)}); shorten it"
+        return None
+    if isinstance(col_type, Date) and not isinstance(col_type, DateTime) and isinstance(value, str):
+        if parse_date_strict(value) is None:
+            return f"{value!r} is not a date (write YYYY-MM-DD)"
+    return None
+
+
+def column_problems(model: Any, values: dict) -> dict[str, str]:
+    """field -> problem for each value in `values` that `model`'s column cannot hold."""
+    columns = model.__table__.c
+    errors = {}
+    for key, value in values.items():
+        if key.startswith("_") or key not in columns:
+            continue
+        problem = column_value_problem(columns[key], value)
+        if problem:
+            errors[key] = problem
+    return errors

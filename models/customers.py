@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import datetime as dt
 
-from sqlalchemy import Boolean, CheckConstraint, ForeignKey, Index, String
+from sqlalchemy import Boolean, CheckConstraint, ForeignKey, Index, Integer, String
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from .base import Base, IdMixin, Versioned, utcnow
@@ -18,7 +18,19 @@ class User(IdMixin, Versioned, Base):
     password_hash: Mapped[str] = mapped_column(String(255))
     active: Mapped[bool] = mapped_column(Boolean, default=True)
     created_at: Mapped[dt.datetime] = mapped_column(default=utcnow)
+    # Login throttling (migration 0006): failed attempts in a row, and the lock they earned.
+    failed_logins: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    locked_until: Mapped[dt.datetime | None]
     __table_args__ = (CheckConstraint(Role.check_sql("role"), name="role"),)
+
+
+class AppSecret(Base):
+    """Per-database secrets made at install (migration 0006), e.g. the key that hashes unknown
+    login names in the audit trail so that a password typed as a login is never stored."""
+
+    __tablename__ = "app_secret"
+    name: Mapped[str] = mapped_column(String(32), primary_key=True)
+    value: Mapped[str] = mapped_column(String(128))
 
 
 class Customer(IdMixin, Versioned, Base):

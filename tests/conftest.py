@@ -11,6 +11,7 @@ import uuid
 import pytest
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+os.environ.setdefault("IDC_PASSWORD_HASH_COST", "test")  # cheap argon2id for tests (app/auth.py)
 
 from sqlalchemy import create_engine, text  # noqa: E402
 from sqlalchemy.engine import make_url  # noqa: E402

@@ -111,3 +111,53 @@ def test_expect_head_checkpoint(db, admin):
     assert not r.ok and "rewritten" in r.problem
     r = _verify(db, expect_head=f"999:{'0' * 64}")
     assert not r.ok and "beyond" in r.problem
+
+
+def _head_row(db):
+    with db.engine.connect() as c:
+        return tuple(c.execute(text("SELECT seq, hash FROM audit_head WHERE id = 1")).one())
+
+
+def test_forged_append_without_moving_the_head_is_named(db, admin):
+    """A correctly hashed and linked event added by SQL, leaving audit_head alone, is a forgery,
+    not a deletion."""
+    from app.audit import Actor, append_event
+
+    _events(db, admin)
+    head = _head_row(db)
+    with db.session() as s:
+        append_event(s, Actor(None, "mallory", "Mallory", "admin"), request_id="forged", action="user.create",
+                     object_type="user", object_id=99, object_label="mallory")
+        s.commit()
+    with db.engine.begin() as c:  # the forger puts the head back where it was
+        c.execute(text("UPDATE audit_head SET seq = :s, hash = :h WHERE id = 1"), {"s": head[0], "h": head[1]})
+    r = _verify(db)
+    assert not r.ok and r.bad_seq == 8
+    assert "appended without moving the recorded head" in r.problem and "forged" in r.problem
+    assert "deleted" not in r.problem
+
+
+def test_edited_head_row_is_named(db, admin):
+    _events(db, admin)
+    seq, _h = _head_row(db)
+    with db.engine.begin() as c:
+        c.execute(text("UPDATE audit_head SET hash = :h WHERE id = 1"), {"h": "e" * 64})
+    r = _verify(db)
+    assert not r.ok and r.bad_seq == seq and "head row was edited" in r.problem
+    assert "deleted" not in r.problem
+
+
+def test_head_row_moved_back_to_a_wrong_hash_is_named(db, admin):
+    _events(db, admin)
+    with db.engine.begin() as c:
+        c.execute(text("UPDATE audit_head SET seq = 5, hash = :h WHERE id = 1"), {"h": "e" * 64})
+    r = _verify(db)
+    assert not r.ok and r.bad_seq == 5 and "head row was edited" in r.problem
+
+
+def test_head_row_seq_pushed_forward_is_named(db, admin):
+    _events(db, admin)
+    with db.engine.begin() as c:
+        c.execute(text("UPDATE audit_head SET seq = 9 WHERE id = 1"))
+    r = _verify(db)
+    assert not r.ok and "head row was edited" in r.problem

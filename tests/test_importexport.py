@@ -376,7 +376,7 @@ def test_write_export_streams_many_rows_to_xlsx_and_csv(tmp_path):
     wb = load_workbook(tmp_path / "big.xlsx", read_only=True)
     ws = wb.worksheets[0]
     last = list(ws.iter_rows(min_row=5001, max_row=5001, values_only=True))[0]
-    assert last[0] == "S004999" and last[4] == "=cmd()"  # text, not a formula
+    assert last[0] == "S004999" and last[4] == "'=cmd()"  # text, not a formula (OWASP CSV injection)
     wb.close()
     assert write_export(["a"], ([i] for i in range(3)), tmp_path / "x.csv") == 3
     assert (tmp_path / "x.csv").read_bytes().startswith(b"\xef\xbb\xbfa\r\n0")
@@ -440,4 +440,190 @@ def test_preview_shows_rule_problems_like_overlaps_without_writing(db, admin, au
     assert shape_only.errors == []
     with pytest.raises(PermissionDenied):
         preview_import(db, "devices", path, auditor)
+    assert table_counts(db) == before
+
+
+# --- OWASP CSV injection ------------------------------------------------------------------------
+
+FORMULA_NAME = '=HYPERLINK("http://evil.example/x","点我")'
+
+
+@pytest.mark.parametrize("fmt", ["csv", "xlsx"])
+def test_export_neutralises_formula_text_and_keeps_numbers(db, admin, world, tmp_path, fmt):
+    from app.services.common import update_record
+
+    update_record(db, admin, "customer", world["customer"], {"name": FORMULA_NAME, "address": "@SUM(A1)"})
+    out = tmp_path / f"customers.{fmt}"
+    run_export(db, admin, "customers", out)
+    if fmt == "csv":
+        with open(out, encoding="utf-8-sig", newline="") as f:
+            rows = list(csv.reader(f))
+        cells = dict(zip(rows[0], rows[1]))
+        assert cells["name"] == "'" + FORMULA_NAME and cells["address"] == "'@SUM(A1)"
+    else:
+        from openpyxl import load_workbook
+
+        ws = load_workbook(out).worksheets[0]
+        header = [c.value for c in ws[1]]
+        row = {h: c for h, c in zip(header, ws[2])}
+        assert row["name"].value == "'" + FORMULA_NAME and row["name"].data_type == "s"
+        assert row["address"].value == "'@SUM(A1)"
+    # numbers stay numbers
+    racks = tmp_path / f"racks.{fmt}"
+    run_export(db, admin, "racks", racks)
+    if fmt == "xlsx":
+        from openpyxl import load_workbook
+
+        ws = load_workbook(racks).worksheets[0]
+        header = [c.value for c in ws[1]]
+        assert isinstance(ws.cell(2, header.index("u_height") + 1).value, (int, float))
+    # and the import reads back exactly what was exported: nothing changes
+    result = run_import(db, admin, "customers", out)
+    assert (result.updated, result.created) == (0, 0)
+    with db.session() as s:
+        assert s.get(Customer, world["customer"]).name == FORMULA_NAME
+
+
+def test_neutralise_cell_cases():
+    from app.importexport import _unneutralise, neutralise_cell
+
+    for text in ("=1+1", "+86 10 1234 5678", "-2+3", "@x", "\t=1", "\r=1", "'=x"):
+        assert neutralise_cell(text) == "'" + text
+        assert _unneutralise(neutralise_cell(text)) == text
+    for value in ("plain", "-1,234.50", "+5", "42%", -3, Decimal("-1.5"), None, "", "'quoted"):
+        assert neutralise_cell(value) == value
+
+
+# --- values no column can hold: every bad row listed, on both backends ------------------------------
+
+LONG = "长" * 300
+NUL = "bad\x00name"
+
+
+def _all_bad_lines_listed(db, admin, kind, path, expected: set[tuple[int, str | None]], good_lines=()):
+    before = table_counts(db)
+    with pytest.raises(ImportFailed) as info:
+        run_import(db, admin, kind, path)
+    got = {(e.line, e.column) for e in info.value.row_errors}
+    assert expected <= got, (expected - got, info.value.message)
+    assert not {e.line for e in info.value.row_errors} & set(good_lines), info.value.message
+    assert table_counts(db) == before
+    return info.value
+
+
+def test_unstorable_values_in_sites_and_racks(db, admin, world, tmp_path):
+    sites = write_csv(tmp_path / "sites.csv", [
+        ["code", "name", "subsidiary", "region", "latitude", "power_capacity_kw"],
+        ["S1", "一号", "FZ", "350102", "", "1e400"],          # 2: too large
+        ["S2", "二号", "FZ", "350102", "Infinity", ""],       # 3: not finite
+        ["S3", LONG, "FZ", "350102", "", ""],                 # 4: longer than the column
+        ["S4", NUL, "FZ", "350102", "", "NaN"],               # 5: NUL and NaN
+        ["S5", "五号", "FZ", "350102", "26.07", "100"],        # 6: fine
+    ])
+    _all_bad_lines_listed(db, admin, "sites", sites, {(2, "power_capacity_kw"), (3, "latitude"), (4, "name"),
+                                                      (5, "name"), (5, "power_capacity_kw")}, good_lines=[6])
+    racks = write_csv(tmp_path / "racks.csv", [
+        ["site", "location", "name", "power_capacity_kw", "asset_tag"],
+        ["FZ1", "A1", "R10", "-Infinity", ""],
+        ["FZ1", "A1", "R11", "1e400", ""],
+        ["FZ1", "A1", "R12", "5", LONG],
+        ["FZ1", "A1", "R13", "5", ""],
+    ])
+    _all_bad_lines_listed(db, admin, "racks", racks, {(2, "power_capacity_kw"), (3, "power_capacity_kw"),
+                                                      (4, "asset_tag")}, good_lines=[5])
+
+
+def test_unstorable_values_in_devices_gpus_customers(db, admin, world, tmp_path):
+    devices = write_csv(tmp_path / "devices.csv", [
+        ["name", "device_type", "site", "location", "rack", "position", "face", "serial"],
+        ["d-1", "acme-2u", "FZ1", "A1", "R02", "Infinity", "front", ""],
+        ["d-2", "acme-2u", "FZ1", "A1", "R02", "1e400", "front", ""],
+        [NUL, "acme-2u", "", "", "", "", "", ""],
+        ["d-4", "acme-2u", "", "", "", "", "", LONG],
+        ["d-5", "acme-2u", "FZ1", "A1", "R02", "20", "front", "SN-5"],
+    ])
+    _all_bad_lines_listed(db, admin, "devices", devices, {(2, "position"), (3, "position"), (4, "name"),
+                                                          (5, "serial")}, good_lines=[6])
+    model = gpu_model_name(db)
+    gpus = write_csv(tmp_path / "gpus.csv", [
+        ["serial", "model", "purchase_date", "purchase_cost", "depreciation_months"],
+        ["X-1", model, "", "1e400", ""],
+        ["X-2", model, "", "Infinity", ""],
+        ["X-3", model, "2026-01-01garbage", "", ""],
+        ["X-4", model, "", "", "99999999999"],
+        ["X-5", model, "", "NaN", ""],
+        ["X-6", model, "2026-01-01", "100", "36"],
+    ])
+    _all_bad_lines_listed(db, admin, "gpus", gpus, {(2, "purchase_cost"), (3, "purchase_cost"), (4, "purchase_date"),
+                                                    (5, "depreciation_months"), (6, "purchase_cost")}, good_lines=[7])
+    customers = write_csv(tmp_path / "customers.csv", [
+        ["name", "credit_code", "address", "contact_name"],
+        [LONG, make_uscc("91350100575XY12B3"), "", ""],
+        ["好客户", make_uscc("91350100575XY12C3"), NUL, ""],
+        ["好客户二", make_uscc("91350100575XY12D3"), "", LONG],
+        ["好客户三", make_uscc("91350100575XY12E3"), "福州", "张三"],
+    ])
+    _all_bad_lines_listed(db, admin, "customers", customers, {(2, "name"), (3, "address"), (4, "contact_name")},
+                          good_lines=[5])
+
+
+def test_unstorable_values_in_device_types_and_regions(db, admin, world, tmp_path):
+    types = write_csv(tmp_path / "types.csv", [
+        ["manufacturer", "model", "slug", "u_height", "weight_kg", "max_power_w"],
+        ["Acme", "a", "acme-a", "1", "Infinity", ""],
+        ["Acme", "b", "acme-b", "1", "", "1000000000000000000000000000000"],
+        ["Acme", LONG, "acme-c", "1", "", ""],
+        ["Acme", "d", "acme-d", "1e400", "", ""],
+        ["Acme", "e", "acme-e", "1", "10", "500"],
+    ])
+    _all_bad_lines_listed(db, admin, "device-types", types, {(2, "weight_kg"), (3, "max_power_w"), (4, "model"),
+                                                             (5, "u_height")}, good_lines=[6])
+    folder = tmp_path / "yaml"
+    folder.mkdir()
+    (folder / "huge.yaml").write_text("manufacturer: Acme\nmodel: Huge\nslug: acme-huge\nu_height: 1\nis_full_depth: true\n"
+                                      "power-ports:\n  - name: PSU1\n    maximum_draw: " + str(10 ** 30) + "\n")
+    (folder / "fine.yaml").write_text("manufacturer: Acme\nmodel: Fine\nslug: acme-fine\nu_height: 1\nis_full_depth: true\n")
+    before = table_counts(db)
+    with pytest.raises(ImportFailed) as info:
+        run_import(db, admin, "device-types", folder)
+    assert {e.file for e in info.value.row_errors} == {"huge.yaml"}
+    assert "too large" in info.value.message
+    assert table_counts(db) == before
+    regions = write_csv(tmp_path / "regions.csv", [["code", "name", "parent"],
+                                                   ["350103", NUL, "350100"], ["350104", "台江区", "350100"]])
+    _all_bad_lines_listed(db, admin, "regions", regions, {(2, "name")}, good_lines=[3])
+
+
+def test_dates_are_parsed_strictly(db, admin, world, tmp_path):
+    model = gpu_model_name(db)
+    path = write_csv(tmp_path / "gpus.csv", [
+        ["serial", "model", "purchase_date", "warranty_end"],
+        ["D-1", model, "2026-01-01garbage", ""], ["D-2", model, "", "2026-01-0"], ["D-3", model, "2026/02/30", ""],
+        ["D-4", model, "2026/3/1", "2029-03-01"]])
+    _all_bad_lines_listed(db, admin, "gpus", path, {(2, "purchase_date"), (3, "warranty_end"), (4, "purchase_date")},
+                          good_lines=[5])
+
+
+@pytest.mark.parametrize("field,value", [("purchase_cost", "1e400"), ("purchase_cost", "Infinity"),
+                                         ("purchase_cost", Decimal("NaN")), ("purchase_cost", float("inf")),
+                                         ("serial", LONG), ("serial", NUL), ("depreciation_months", 10 ** 30),
+                                         ("purchase_date", "2026-01-01garbage")])
+def test_services_refuse_unstorable_values(db, admin, world, field, value):
+    from models import GpuModel
+
+    with db.session() as s:
+        model_id = s.execute(select(GpuModel.id).limit(1)).scalar_one()
+    before = table_counts(db)
+    values = {"serial": "SV-1", "gpu_model_id": model_id, field: value}
+    with pytest.raises(ValidationError) as info:
+        create_record(db, admin, "gpu", values)
+    assert field in info.value.errors
+    from app.services.common import update_record
+
+    with pytest.raises(ValidationError):
+        update_record(db, admin, "site", world["site"], {"latitude": value} if field == "purchase_cost"
+                      else {"name": value} if field == "serial" else {"power_capacity_kw": 10 ** 30})
+    with pytest.raises(ValidationError):
+        place_device(db, admin, {"name": "nan-dev", "device_type_id": world["t2u"], "rack_id": world["racks"]["R02"],
+                                 "position": Decimal("NaN"), "face": "front"})
     assert table_counts(db) == before

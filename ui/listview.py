@@ -25,6 +25,8 @@ FILTER_DEBOUNCE_MS = 250
 def export_rows(db: Database, spec: queries.ListSpec, path: str, *, text: str, sort: str, desc: bool,
                 keys: list[str], labels: list[str], progress=None) -> int:
     """Write the filtered, sorted list to CSV or XLSX; returns the number of rows. No Qt objects."""
+    from app.importexport import neutralise_cell  # OWASP CSV injection: text that a spreadsheet would run
+
     cols = [spec.column(k) for k in keys]
     idx = [spec.keys().index(k) + 1 for k in keys]
     total = queries.count(db, spec, text)
@@ -36,7 +38,7 @@ def export_rows(db: Database, spec: queries.ListSpec, path: str, *, text: str, s
         ws.append(labels)
         for batch in queries.fetch_all(db, spec, text=text, sort=sort, desc=desc):
             for r in batch:
-                ws.append([_cell(c, r[i]) for c, i in zip(cols, idx)])
+                ws.append([neutralise_cell(_cell(c, r[i])) for c, i in zip(cols, idx)])
             done += len(batch)
             if progress:
                 progress(done, total)
@@ -46,7 +48,7 @@ def export_rows(db: Database, spec: queries.ListSpec, path: str, *, text: str, s
             w = csv.writer(f)
             w.writerow(labels)
             for batch in queries.fetch_all(db, spec, text=text, sort=sort, desc=desc):
-                w.writerows([format_value(c, r[i]) for c, i in zip(cols, idx)] for r in batch)
+                w.writerows([neutralise_cell(format_value(c, r[i])) for c, i in zip(cols, idx)] for r in batch)
                 done += len(batch)
                 if progress:
                     progress(done, total)

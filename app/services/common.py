@@ -16,6 +16,7 @@ from models import Base
 from ..auth import require
 from ..errors import Conflict, InUse, NotFound, RuleViolation, ValidationError
 from ..uow import UnitOfWork
+from ..validators import column_problems
 
 TIME_ZONE = "Asia/Shanghai"
 
@@ -151,6 +152,55 @@ class EntitySpec:
 
 REGISTRY: dict[str, EntitySpec] = {}
 
+# Fields that only a dedicated use case may change, by table: a generic update (update_record, an
+# import's upsert) that would change one is refused, naming the use case to go through. "*" covers
+# every column of the table. Declared here once, whatever kind name a table is registered under.
+BOOKKEEPING = ("id", "version", "updated_at", "updated_by", "created_at")
+PROTECTED_FIELDS: dict[str, dict[str, str]] = {
+    "gpu_asset": {"state": "a lifecycle move (transition_gpu: 'Move to…')",
+                  "device_id": "installing or removing the GPU (install_gpu)",
+                  "slot": "installing or removing the GPU (install_gpu)"},
+    "contract": {"status": "the contract's own actions (submit, approve, activate, suspend, terminate)",
+                 "number": "numbering at approval", "revision": "amending the contract"},
+    "statement": {"*": "the billing run (a statement is changed only by voiding and re-issuing it)"},
+    "statement_line": {"*": "the billing run"},
+    "app_user": {"role": "editing the user (update_user, administrators only)",
+                 "active": "editing the user (update_user, administrators only)",
+                 "password_hash": "setting a password (update_user)",
+                 "failed_logins": "logging in", "locked_until": "logging in"},
+    "audit_event": {"*": "nothing: the audit trail is append-only"},
+    "audit_head": {"*": "nothing: the audit trail is append-only"},
+}
+
+
+def refuse_unstorable(model: type, values: dict) -> None:
+    """Refuse values no column can hold (not finite, too large, too long, a NUL, a loose date): checked
+    on what the caller gave (a validator may trip over NaN) and again on what validation made of it."""
+    errors = column_problems(model, values)
+    if errors:
+        raise ValidationError(errors)
+
+
+def protected_problems(model: type, values: dict, current: Base | None = None) -> dict[str, str]:
+    """field -> why, for each field in `values` that a generic update may not change.
+
+    With `current`, a field given with the value it already has is no change and passes (a form
+    sends every field).
+    """
+    rules = PROTECTED_FIELDS.get(model.__table__.name, {})
+    errors = {}
+    for key, value in values.items():
+        if key.startswith("_"):
+            continue
+        how = rules.get(key) or rules.get("*")
+        if how is None and key not in BOOKKEEPING:
+            continue
+        if current is not None and getattr(current, key, object()) == value:
+            continue
+        errors[key] = (f"{key} is kept by the program and cannot be set" if how is None
+                       else f"{key} cannot be changed by editing the record; use {how}")
+    return errors
+
 
 def register(spec: EntitySpec) -> EntitySpec:
     REGISTRY[spec.kind] = spec
@@ -170,11 +220,13 @@ def create_in(uow: UnitOfWork, kind: str, values: dict, *, reason: str | None = 
     spec = _spec(kind)
     require(uow.actor, spec.permission)
     values = dict(values)
+    refuse_unstorable(spec.model, values)
     if spec.normalise:
         spec.normalise(values)
     errors = spec.validate(uow.session, values)
     if errors:
         raise ValidationError(errors)
+    refuse_unstorable(spec.model, values)
     obj = spec.model(**{k: v for k, v in values.items() if not k.startswith("_")}, updated_by=uow.actor.login)
     uow.session.add(obj)
     flush_or_refuse(uow.session)
@@ -205,6 +257,10 @@ def update_record(db, actor, kind: str, obj_id, values: dict, expected_version: 
         merged = {k: v for k, v in before.items()}
         for k, v in before.items():  # typed values, not their text
             merged[k] = getattr(obj, k)
+        refused = protected_problems(spec.model, values, obj)
+        if refused:
+            raise ValidationError(refused)
+        refuse_unstorable(spec.model, values)
         merged.update(values)
         if spec.normalise:
             spec.normalise(merged)
@@ -212,6 +268,7 @@ def update_record(db, actor, kind: str, obj_id, values: dict, expected_version: 
         errors = spec.validate(uow.session, merged)
         if errors:
             raise ValidationError(errors)
+        refuse_unstorable(spec.model, {k: merged[k] for k in values if k in merged})
         for k in values:
             if not k.startswith("_"):
                 setattr(obj, k, merged[k])

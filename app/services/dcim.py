@@ -21,6 +21,7 @@ from ..db import Database
 from ..errors import RuleViolation, ValidationError
 from ..uow import UnitOfWork
 from .common import EntitySpec, check_version, flush_or_refuse, flush_versioned, get_or_404, register, snapshot
+from .common import refuse_unstorable
 
 BREAKER_HEADROOM = Decimal("1.25")  # default hard limit when a rack records none
 HALF = Decimal("0.5")
@@ -303,6 +304,7 @@ def write_device_in(uow: UnitOfWork, device_id: int | None, values: dict, expect
         merged["_id"] = obj.id
         _refuse_if_leased_gpus(s, obj, values)
     merged["_power_override"] = power_override
+    refuse_unstorable(Device, values)  # 1e400, NaN, a NUL, too long: before the checks that do arithmetic
     errors = validate_device(s, merged)
     if errors:
         raise ValidationError(errors)

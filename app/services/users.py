@@ -1,19 +1,21 @@
 """Users: the first admin, adding users, logging in (every attempt audited)."""
 from __future__ import annotations
 
+import datetime as dt
+import secrets
 from dataclasses import dataclass
 
-from sqlalchemy import func, select
+from sqlalchemy import func, select, update
 
-from models import User
+from models import AppSecret, User
 from models.choices import Role
 
 from ..audit import Actor
-from ..auth import check_password, hash_password, require
+from ..auth import LOGIN_POLICY, LoginPolicy, hash_password, login_fingerprint, require, verify_password
 from ..db import Database
 from ..errors import AuthenticationFailed, ValidationError
 from ..uow import UnitOfWork
-from .common import check_version, flush_or_refuse, flush_versioned, get_or_404, snapshot
+from .common import check_version, flush_or_refuse, flush_versioned, get_or_404, local_time, snapshot
 
 USER_FIELDS = ("login", "display_name", "role", "active")
 
@@ -79,21 +81,76 @@ def add_user(db: Database, actor: Actor | None, login: str, role: str, password:
         return _info(user)
 
 
-def login(db: Database, login_name: str, password: str) -> Actor:
-    """Check the password; success and failure both leave an audit event."""
-    with UnitOfWork(db, Actor(None, login_name, login_name, "unknown")) as uow:
-        user = uow.session.execute(select(User).where(User.login == login_name)).scalar_one_or_none()
-        ok = user is not None and user.active and check_password(password, user.password_hash)
-        if user is not None:
-            uow.actor = Actor(user.id, user.login, user.display_name, user.role)
-        if not ok:
-            reason = ("unknown login" if user is None else
-                      "account disabled" if not user.active else "wrong password")
-            uow.audit("auth.login", "user", user.id if user else None, login_name,
-                      reason=reason, outcome="failure")
+FAILED = "login failed: unknown user, disabled account or wrong password"
+UNKNOWN = Actor(None, "unknown", "unknown login", "unknown")
+
+
+def _login_key(session) -> str:
+    key = session.get(AppSecret, "login_hmac_key")
+    if key is None:  # a database from before migration 0006's key (it makes one): make it now
+        key = AppSecret(name="login_hmac_key", value=secrets.token_hex(32))
+        session.add(key)
+        session.flush()
+    return key.value
+
+
+def login(db: Database, login_name: str, password: str, *, now: dt.datetime | None = None,
+          policy: LoginPolicy | None = None) -> Actor:
+    """Check the password; success and failure both leave an audit event.
+
+    Every answer costs one password-hash computation (unknown logins check a dummy hash), a name
+    nobody has is recorded only as a keyed hash, and `policy` (default auth.LOGIN_POLICY) locks a
+    login for a while after failures in a row; a lock is an audit event of its own. Only someone
+    who gives the right password learns that the login is locked.
+    """
+    policy = policy or LOGIN_POLICY
+    now = now or dt.datetime.now(dt.timezone.utc)
+    with UnitOfWork(db, UNKNOWN) as uow:
+        s = uow.session
+        user = s.execute(select(User).where(User.login == login_name)).scalar_one_or_none()
+        ok, new_hash = verify_password(password, user.password_hash if user is not None else None)
+        if user is None:
+            uow.audit("auth.login", "user", None, "unknown login", reason="unknown login", outcome="failure",
+                      after={"login_hmac": login_fingerprint(_login_key(s), login_name)})
             uow.commit()
-            raise AuthenticationFailed("login failed: unknown user, disabled account or wrong password")
-        uow.audit("auth.login", "user", user.id, login_name)
+            raise AuthenticationFailed(FAILED)
+        uow.actor = Actor(user.id, user.login, user.display_name, user.role)
+        locked_until = user.locked_until
+        if locked_until is not None and locked_until > now:
+            uow.audit("auth.login", "user", user.id, user.login, outcome="failure",
+                      reason=f"login locked until {locked_until.isoformat()}")
+            uow.commit()
+            if ok and user.active:
+                raise AuthenticationFailed(
+                    f"the login {user.login} is locked until {local_time(locked_until)} after repeated failed "
+                    "attempts; try again then, or ask an administrator")
+            raise AuthenticationFailed(FAILED)
+        if not ok or not user.active:
+            if not user.active:
+                reason = "account disabled"
+            else:
+                reason = "wrong password"
+                failures = s.execute(update(User).where(User.id == user.id)
+                                     .values(failed_logins=User.failed_logins + 1)
+                                     .returning(User.failed_logins)).scalar_one()
+                lock = policy.lock_after(failures)
+                if lock is not None:
+                    until = now + lock
+                    s.execute(update(User).where(User.id == user.id).values(locked_until=until))
+                    uow.audit("auth.lock", "user", user.id, user.login, outcome="failure",
+                              reason=f"{failures} failed login attempts in a row",
+                              after={"locked_until": until.isoformat(), "failed_logins": failures})
+            uow.audit("auth.login", "user", user.id, user.login, reason=reason, outcome="failure")
+            uow.commit()
+            raise AuthenticationFailed(FAILED)
+        # Bookkeeping of the login itself, not an edit of the user: it leaves `version` alone so
+        # that an administrator's open form does not conflict with someone logging in.
+        if user.failed_logins or user.locked_until is not None:
+            s.execute(update(User).where(User.id == user.id).values(failed_logins=0, locked_until=None))
+        if new_hash:
+            s.execute(update(User).where(User.id == user.id).values(password_hash=new_hash))
+        uow.audit("auth.login", "user", user.id, login_name,
+                  reason="password hash upgraded to argon2id" if new_hash else None)
         uow.commit()
         return uow.actor
 
@@ -113,12 +170,19 @@ def update_user(db: Database, actor: Actor, user_id: int, expected_version: int 
         user.display_name, user.role = new["display_name"], new["role"]
         if active is not None:
             user.active = active
+        unlocked = False
         if password:
             user.password_hash = hash_password(password)
+            # A new password set by an administrator also lifts a lock earned by failed logins.
+            unlocked = bool(user.failed_logins or user.locked_until is not None)
+            user.failed_logins, user.locked_until = 0, None
         flush_versioned(uow, user, f"user {user.login}")
         after = snapshot(user, USER_FIELDS)
-        uow.audit("user.update", "user", user.id, user.login, before=before,
-                  after=dict(after, password="(changed)") if password else after)
+        if password:
+            after["password"] = "(changed)"
+        if unlocked:
+            after["login_lock"] = "lifted"
+        uow.audit("user.update", "user", user.id, user.login, before=before, after=after)
         uow.commit()
         return _info(user)
 
