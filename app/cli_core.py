@@ -40,10 +40,13 @@ def register(sub) -> None:
     load.add_argument("--if-empty", action="store_true", help="do nothing (exit 0) when data is already there")
     load.set_defaults(handler=demo_load)
 
-    imp = sub.add_parser("import", help="import CSV/XLSX (or device-type YAML); all or nothing")
+    imp = sub.add_parser("import", help="import CSV/XLSX (all or nothing) or device-type YAML (a file or a folder)")
     imp.add_argument("kind", choices=IMPORT_KINDS)
     imp.add_argument("file")
     imp.add_argument("--dry-run", action="store_true", help="check every row, write nothing")
+    imp.add_argument("--strict", action="store_true",
+                     help="device-types from YAML: refuse everything if one file is refused (default: import every "
+                          "valid file, list the refused ones and exit 1)")
     imp.set_defaults(handler=import_file)
 
     exp = sub.add_parser("export", help="export a kind to CSV or XLSX")
@@ -154,9 +157,15 @@ def _has_data(db) -> bool:
 
 
 def import_file(ctx, args) -> int:
-    from .importexport import run_import
+    from .importexport import _is_yaml_source, run_import
 
     actor = ctx.actor()
+    if args.kind == "device-types" and _is_yaml_source(args.file):
+        from .devicetypes import import_device_types
+
+        result = import_device_types(ctx.db, actor, Path(args.file), dry_run=args.dry_run, strict=args.strict)
+        print(result.summary())
+        return 1 if result.refused else 0
     result = run_import(ctx.db, actor, args.kind, Path(args.file), dry_run=args.dry_run)
     print(result.summary() if hasattr(result, "summary") else result)
     return 0

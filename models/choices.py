@@ -97,12 +97,25 @@ class Airflow(ChoiceSet):
 
 class DeviceRole(ChoiceSet):
     SERVER, GPU_SERVER, SWITCH, OTHER = "server", "gpu_server", "switch", "other"
+    ROUTER, FIREWALL, STORAGE = "router", "firewall", "storage"
+    PDU, UPS, PATCH_PANEL, BLANK, SHELF = "pdu", "ups", "patch_panel", "blank", "shelf"
     CHOICES = (
         (SERVER, _("Hosted server"), "#607d8b"),
         (GPU_SERVER, _("GPU server"), "#7b1fa2"),
         (SWITCH, _("Switch"), "#00897b"),
         (OTHER, _("Other"), "#9e9e9e"),
+        (ROUTER, _("Router"), "#3949ab"),
+        (FIREWALL, _("Firewall"), "#c62828"),
+        (STORAGE, _("Storage"), "#6d4c41"),
+        (PDU, _("PDU"), "#f9a825"),
+        (UPS, _("UPS"), "#ef6c00"),
+        (PATCH_PANEL, _("Patch panel"), "#78909c"),
+        (BLANK, _("Blank panel"), "#bdbdbd"),
+        (SHELF, _("Shelf"), "#a1887f"),
     )
+    # Passive or power-distribution equipment: carries no load of its own (NetBox leaves the
+    # draw of a port that feeds outlets blank and counts the devices downstream instead).
+    NO_LOAD = (PDU, UPS, PATCH_PANEL, BLANK, SHELF)
 
 
 class DeviceStatus(ChoiceSet):

@@ -239,6 +239,23 @@ ZH.update({
     "or named GPUs: serials, comma separated": "或指定 GPU：序列号，以逗号分隔",
     "override the rack power budget": "超出机柜功率预算", "reserve rack units": "预留机柜 U 位",
     "run billing and issue statements": "运行计费并开具账单", "≤ %1 days": "≤ %1 天",
+    # --- devicetypes ---
+    "%1 file(s): %2 can be imported (%3), %4 refused, %5 with power to check.":
+        "%1 个文件：%2 个可导入（%3），%4 个被拒绝，%5 个功率待核实。",
+    "%1 new, %2 updated, %3 unchanged": "新增 %1，更新 %2，未变 %3",
+    "A .yaml/.yml file, or a folder such as devicetype-library/device-types":
+        "一个 .yaml/.yml 文件，或一个文件夹（如 devicetype-library/device-types）",
+    "All or nothing: import nothing if any file is refused": "全部或全不：任一文件被拒绝则什么也不导入",
+    "Checking device types…": "正在检查设备型号…", "Choose folder…": "选择文件夹…",
+    "Device type file": "设备型号文件", "Device types (*.yaml *.yml);;All (*)": "设备型号 (*.yaml *.yml);;全部 (*)",
+    "Folder of device types": "设备型号文件夹", "Import device types": "导入设备型号",
+    "Import device types…": "导入设备型号…",
+    "Imported %1 of %2 file(s) (%3); %4 refused, listed above.": "已导入 %2 个文件中的 %1 个（%3）；%4 个被拒绝，见上表。",
+    "Importing device types…": "正在导入设备型号…",
+    "Nothing was imported: %1 file(s) refused (listed above).": "未导入任何内容：%1 个文件被拒绝（见上表）。",
+    "power to check": "功率待核实", "refused": "已拒绝",
+    "Blank panel": "盲板", "Firewall": "防火墙", "PDU": "PDU 配电单元", "Patch panel": "配线架", "Router": "路由器",
+    "Shelf": "托板", "Storage": "存储", "UPS": "UPS 不间断电源",
 })
 
 

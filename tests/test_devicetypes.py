@@ -35,33 +35,35 @@ def test_dgx_a100_keeps_file_power_and_flags_the_comment_figure():
     assert (v["manufacturer"], v["model"], v["slug"]) == ("Nvidia", "NVIDIA DGX A100 640GB", "nvidia-dgx-a100-640gb")
     assert v["part_number"] == "DGXA-G640F+P2EDI36"
     assert v["u_height"] == Decimal(6) and v["is_full_depth"] is True
-    assert (v["max_power_w"], v["typical_power_w"]) == (2 * 1071, 2 * 586)  # as the file gives it
-    assert "6.5 kW" in v["power_flag"] and "2142 W" in v["power_flag"]
+    # two redundant supplies of 1071 W max / 586 W allocated: the device draws through one
+    assert (v["max_power_w"], v["typical_power_w"]) == (1071, 586)
+    assert "6.5 kW" in v["power_flag"] and "1071 W" in v["power_flag"]
     assert "“Ampere”" in v["comments"] and "Power Consumption: 6.5kW" in v["comments"]  # non-ASCII kept
     assert v["gpu_slots"] == 0 and v["weight_kg"] is None
 
 
-def test_qm9700_has_no_draw_and_is_flagged():
+def test_qm9700_has_no_draw_which_is_missing_data_not_a_flag():
     v = read_device_type_file(QM)
     assert v["max_power_w"] is None and v["typical_power_w"] is None
-    assert "no power draw" in v["power_flag"]
+    assert v["power_flag"] is None  # half the library gives no draw; that is not a data error
     assert v["weight_kg"] == Decimal("14.80") and v["airflow"] == "rear-to-front"
     assert v["role"] == "switch"
 
 
 def test_gpu_module_bays_count_as_slots():
     v = read_device_type_file(AS8)
-    assert v["gpu_slots"] == 8 and v["max_power_w"] == 6 * 3000 and v["typical_power_w"] is None
+    assert v["gpu_slots"] == 8 and v["max_power_w"] == 3 * 3000 and v["typical_power_w"] is None  # 3+3 PSUs
     assert v["power_flag"] is None and v["role"] == "gpu_server" and v["u_height"] == 8
 
 
-def test_server_without_power_ports_is_flagged():
+def test_server_without_power_ports_is_not_flagged():
     v = read_device_type_file(SYS)
-    assert v["gpu_slots"] == 0 and v["max_power_w"] is None and "no power draw" in v["power_flag"]
+    assert v["gpu_slots"] == 0 and v["max_power_w"] is None and v["power_flag"] is None
+    assert v["role"] == "server"
 
 
 BASE = """manufacturer: Acme
-model: Box
+model: Box Server
 slug: acme-box
 u_height: {h}
 is_full_depth: false
@@ -111,15 +113,14 @@ def test_bad_file_names_the_line_and_field():
 def test_import_the_library_folder_with_power_flags(db, admin):
     result = import_device_types(db, admin, LIBRARY)
     assert (result.rows, result.created, result.updated) == (4, 4, 0)
-    assert any(n.startswith("nvidia-dgx-a100-640gb:") for n in result.notes)
-    assert any(n.startswith("nvidia-qm9700:") for n in result.notes)
+    assert [n.split(":")[0] for n in result.notes] == ["Nvidia/DGC-A100.yaml (nvidia-dgx-a100-640gb)"]
     with db.session() as s:
         types = {t.slug: t for t in s.execute(select(DeviceType)).scalars()}
         assert set(types) == {"nvidia-dgx-a100-640gb", "nvidia-qm9700", "supermicro-as-8125gs-tnmr2",
                               "supermicro-sys-421ge-tnrt"}
         assert "6.5 kW" in types["nvidia-dgx-a100-640gb"].power_flag
-        assert types["nvidia-dgx-a100-640gb"].max_power_w == 2142
-        assert "no power draw" in types["nvidia-qm9700"].power_flag
+        assert types["nvidia-dgx-a100-640gb"].max_power_w == 1071
+        assert types["nvidia-qm9700"].power_flag is None and types["nvidia-qm9700"].role == "switch"
         assert types["supermicro-as-8125gs-tnmr2"].power_flag is None
         assert types["supermicro-as-8125gs-tnmr2"].gpu_slots == 8
         actions = list(s.execute(select(AuditEvent.action).order_by(AuditEvent.seq)).scalars())
@@ -158,19 +159,38 @@ def test_changed_file_updates_by_slug(db, admin, tmp_path):
         assert '"weight_kg":"80.00"' in ev.after
 
 
-def test_a_bad_file_in_the_folder_imports_nothing_and_names_file_and_line(db, admin, tmp_path):
+def _folder_with_a_bad_file_and_a_duplicate(tmp_path):
     folder = tmp_path / "lib"
     shutil.copytree(LIBRARY, folder)
     (folder / "Acme").mkdir()
     (folder / "Acme" / "bad.yaml").write_text(
         "manufacturer: Acme\nmodel: X\nslug: acme-x\nu_height: 1.3\nis_full_depth: true\n", encoding="utf-8")
     (folder / "Acme" / "dup.yml").write_text(QM.read_text(encoding="utf-8"), encoding="utf-8")
+    return folder
+
+
+def test_a_folder_imports_every_good_file_and_lists_each_refused_one(db, admin, tmp_path):
+    folder = _folder_with_a_bad_file_and_a_duplicate(tmp_path)
+    result = import_device_types(db, admin, folder)
+    assert (result.rows, result.created, result.refused_files) == (6, 4, 2)
+    errs = {(e.file, e.line, e.column): e.reason for e in result.refused}
+    assert ("Acme/bad.yaml", 4, "u_height") in errs
+    # the duplicate names both files: the one refused (sorted first wins) and the one kept
+    dup = errs[("Nvidia/QM9700.yaml", 1, "slug")]
+    assert "Acme/dup.yml" in dup and "nvidia-qm9700" in dup
+    assert "Acme/bad.yaml, line 4, column u_height" in result.summary()
+    assert "4 of 6" in result.summary() and "2 refused" in result.summary()
+    with db.session() as s:
+        assert len(s.execute(select(DeviceType)).scalars().all()) == 4
+        ev = s.execute(select(AuditEvent).where(AuditEvent.action == "import")).scalar_one()
+        assert '"refused":2' in ev.after
+
+
+def test_strict_keeps_all_or_nothing(db, admin, tmp_path):
+    folder = _folder_with_a_bad_file_and_a_duplicate(tmp_path)
     before = table_counts(db)
     with pytest.raises(ImportFailed) as info:
-        import_device_types(db, admin, folder)
-    errs = {(e.file, e.line, e.column) for e in info.value.row_errors}
-    assert ("Acme/bad.yaml", 4, "u_height") in errs
-    assert any(f == "Nvidia/QM9700.yaml" or f == "Acme/dup.yml" for f, _l, _c in errs)  # same slug twice
+        import_device_types(db, admin, folder, strict=True)
     assert "Acme/bad.yaml, line 4, column u_height" in info.value.message
     assert table_counts(db) == before
 

@@ -1,11 +1,15 @@
-"""Import: choose a file, see every row with the bad ones marked, then import (all or nothing)."""
+"""Import: choose a file, see every row with the bad ones marked, then import (all or nothing).
+
+Device types (NetBox YAML, a file or a folder) have their own dialog below: every valid file
+is imported and the refused ones are listed.
+"""
 from __future__ import annotations
 
 from pathlib import Path
 
 from PySide6.QtCore import QCoreApplication
 from PySide6.QtGui import QBrush, QColor
-from PySide6.QtWidgets import (QDialog, QDialogButtonBox, QFileDialog, QHBoxLayout, QLabel, QLineEdit,
+from PySide6.QtWidgets import (QCheckBox, QDialog, QDialogButtonBox, QFileDialog, QHBoxLayout, QLabel, QLineEdit,
                                QPushButton, QTableWidget, QTableWidgetItem, QVBoxLayout)
 
 from app.audit import Actor
@@ -141,3 +145,143 @@ class ImportDialog(QDialog):
         self.op = run_op(self, lambda progress: run_import(db, actor, kind, path, progress=progress),
                          on_failure=failed,
                          label=self.tr("Importing…"), changes={"*"}, on_success=done)
+
+
+WARN = QColor("#fff3c4")
+
+
+class DeviceTypeImportDialog(QDialog):
+    """Device types from NetBox's devicetype-library: a YAML file or a whole folder of them.
+
+    Preview is a dry run in the background (a folder of 4,449 files takes seconds): the table
+    lists only the files that need a look, refused (red) or flagged for power (amber). Import
+    takes every valid file and lists the refused ones; "all or nothing" refuses everything
+    if one file is refused.
+    """
+
+    def __init__(self, db: Database, actor: Actor, parent=None):
+        super().__init__(parent)
+        self.db, self.actor = db, actor
+        self.setObjectName("deviceTypeImportDialog")
+        self.setWindowTitle(self.tr("Import device types"))
+        self.path = QLineEdit()
+        self.path.setObjectName("importPath")
+        self.path.setPlaceholderText(self.tr("A .yaml/.yml file, or a folder such as devicetype-library/device-types"))
+        choose_file = QPushButton(self.tr("Choose file…"))
+        choose_file.clicked.connect(self.choose_file)
+        choose_folder = QPushButton(self.tr("Choose folder…"))
+        choose_folder.clicked.connect(self.choose_folder)
+        self.preview_button = QPushButton(self.tr("Preview"))
+        self.preview_button.setObjectName("previewButton")
+        self.preview_button.clicked.connect(self.preview)
+        row = QHBoxLayout()
+        row.addWidget(self.path, 1)
+        row.addWidget(choose_file)
+        row.addWidget(choose_folder)
+        row.addWidget(self.preview_button)
+        self.strict = QCheckBox(self.tr("All or nothing: import nothing if any file is refused"))
+        self.strict.setObjectName("strictImport")
+        self.table = QTableWidget()
+        self.table.setObjectName("previewTable")
+        self.table.setEditTriggers(QTableWidget.NoEditTriggers)
+        self.summary = QLabel()
+        self.summary.setObjectName("importSummary")
+        self.summary.setWordWrap(True)
+        self.buttons = QDialogButtonBox(QDialogButtonBox.Ok | QDialogButtonBox.Close)
+        self.import_button = self.buttons.button(QDialogButtonBox.Ok)
+        self.import_button.setText(self.tr("Import"))
+        self.import_button.setEnabled(False)
+        self.buttons.button(QDialogButtonBox.Close).setText(self.tr("Close"))
+        self.buttons.accepted.connect(self.run_import)
+        self.buttons.rejected.connect(self.reject)
+        layout = QVBoxLayout(self)
+        layout.addLayout(row)
+        layout.addWidget(self.strict)
+        layout.addWidget(self.table, 1)
+        layout.addWidget(self.summary)
+        layout.addWidget(self.buttons)
+        self.op = None
+        self.result_ = None
+        self.path.textChanged.connect(lambda _t: self.import_button.setEnabled(False))
+        self.resize(960, 560)
+
+    def choose_file(self) -> None:
+        path, _ = QFileDialog.getOpenFileName(self, self.tr("Device type file"), "",
+                                              self.tr("Device types (*.yaml *.yml);;All (*)"))
+        if path:
+            self.path.setText(path)
+            self.preview()
+
+    def choose_folder(self) -> None:
+        path = QFileDialog.getExistingDirectory(self, self.tr("Folder of device types"))
+        if path:
+            self.path.setText(path)
+            self.preview()
+
+    def _start(self, dry_run: bool, label: str) -> None:
+        from app.devicetypes import import_device_types
+        db, actor, path, strict = self.db, self.actor, Path(self.path.text().strip()), self.strict.isChecked()
+        self.import_button.setEnabled(False)
+        self.preview_button.setEnabled(False)
+
+        def work(progress):
+            return import_device_types(db, actor, path, dry_run=dry_run, strict=strict and not dry_run,
+                                       progress=progress)
+        self.op = run_op(self, work, label=label, on_success=lambda r: self.show_result(r, dry_run),
+                         on_failure=self.show_failure, changes=None if dry_run else {"device_type", "device"})
+
+    def preview(self) -> None:
+        self._start(True, self.tr("Checking device types…"))
+
+    def run_import(self) -> None:
+        self._start(False, self.tr("Importing device types…"))
+
+    def show_failure(self, exc: BaseException) -> None:
+        from app.importexport import ImportFailed
+        self.preview_button.setEnabled(True)
+        if isinstance(exc, ImportFailed):
+            self.fill(exc.row_errors, [])
+            self.summary.setText(self.tr("Nothing was imported: %1 file(s) refused (listed above).")
+                                 .replace("%1", str(len({e.file for e in exc.row_errors}))))
+        else:
+            self.summary.setText(getattr(exc, "message", str(exc)))
+
+    def fill(self, refused, notes) -> None:
+        """One row per refused reason (red) and per file flagged for power (amber)."""
+        rows = [(e.file or "", self.tr("refused"), (f"line {e.line}, {e.column}: " if e.column else "") + e.reason, BAD)
+                for e in refused]
+        for note in notes:
+            where, _sep, why = note.partition(": ")
+            rows.append((where, self.tr("power to check"), why, WARN))
+        self.table.clear()
+        self.table.setColumnCount(3)
+        self.table.setHorizontalHeaderLabels([self.tr("File"), self.tr("Status"), self.tr("Reason")])
+        self.table.setRowCount(len(rows))
+        for r, (file, status, reason, colour) in enumerate(rows):
+            for c, text in enumerate((file, status, reason)):
+                item = QTableWidgetItem(text)
+                item.setBackground(QBrush(colour))
+                item.setToolTip(reason)
+                self.table.setItem(r, c, item)
+        self.table.resizeColumnsToContents()
+
+    def show_result(self, result, dry_run: bool) -> None:
+        self.result_ = result
+        self.preview_button.setEnabled(True)
+        self.fill(result.refused, result.notes)
+        good = result.rows - result.refused_files
+        counts = (self.tr("%1 new, %2 updated, %3 unchanged").replace("%1", str(result.created))
+                  .replace("%2", str(result.updated)).replace("%3", str(result.unchanged)))
+        if dry_run:
+            text = (self.tr("%1 file(s): %2 can be imported (%3), %4 refused, %5 with power to check.")
+                    .replace("%1", str(result.rows)).replace("%2", str(good)).replace("%3", counts)
+                    .replace("%4", str(result.refused_files)).replace("%5", str(len(result.notes))))
+            self.summary.setText(text)
+            self.import_button.setEnabled(good > 0 and not (self.strict.isChecked() and result.refused))
+            return
+        self.import_result = result
+        self.summary.setText(self.tr("Imported %1 of %2 file(s) (%3); %4 refused, listed above.")
+                             .replace("%1", str(good)).replace("%2", str(result.rows)).replace("%3", counts)
+                             .replace("%4", str(result.refused_files)))
+        if not result.refused:
+            self.accept()

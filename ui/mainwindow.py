@@ -388,6 +388,11 @@ class MainWindow(QMainWindow):
             page.toolbar.removeAction(act)
             page.toolbar.insertAction(page.actions_["refresh"], act)
             page.update_actions()
+        if pid == "devices":  # device types have no list of their own; they are imported here
+            act = page._action("import_types", self.tr("Import device types…"), self.import_device_types, "import")
+            page.toolbar.removeAction(act)
+            page.toolbar.insertAction(page.actions_["refresh"], act)
+            page.update_actions()
         if pid == "sites":
             return self._with_sites(page)
         if pid == "racks":
@@ -550,6 +555,10 @@ class MainWindow(QMainWindow):
                                           title=self.tr("Rack sheet %1").replace("%1", " / ".join(where or ())))
         return print_document_preview(self, self.db, self.actor, "capacity", where[0],
                                       title=self.tr("Capacity of %1").replace("%1", where[0]))
+
+    def import_device_types(self):
+        from .importdialog import DeviceTypeImportDialog
+        DeviceTypeImportDialog(self.db, self.actor, self).exec()
 
     def fleet_report(self):
         from .pdfpreview import print_document_preview

@@ -131,7 +131,94 @@ def validate_device_type(s, v: dict) -> dict[str, str]:
         errors["gpu_model_id"] = "unknown GPU model"
     if (v.get("max_power_w") and v.get("typical_power_w") and v["typical_power_w"] > v["max_power_w"]):
         errors["typical_power_w"] = "typical draw cannot exceed the maximum draw"
+    if v.get("_id") and not errors:
+        errors.update(installed_type_change_problems(s, v["_id"], v))
     v.pop("_id", None)
+    return errors
+
+
+def _names(names: list[str], limit: int = 8) -> str:
+    shown = ", ".join(names[:limit])
+    return shown + (f" and {len(names) - limit} more" if len(names) > limit else "")
+
+
+def installed_type_change_problems(s, type_id: int, v: dict) -> dict[str, str]:
+    """What installed devices of this type a new height, depth or GPU bay count would break.
+
+    A type change moves every device of the type at once: each must still fit in its rack,
+    overlap nothing (devices of the same type included, at their new height), and keep a
+    slot for every GPU it carries. Returns {field: message naming the devices}.
+    """
+    stored = s.get(DeviceType, type_id)
+    if stored is None:
+        return {}
+    height = Decimal(v["u_height"]) if v.get("u_height") is not None else Decimal(stored.u_height)
+    full = bool(v["is_full_depth"]) if v.get("is_full_depth") is not None else stored.is_full_depth
+    slots = v["gpu_slots"] if v.get("gpu_slots") is not None else stored.gpu_slots
+    errors: dict[str, str] = {}
+    what = f"{stored.manufacturer} {stored.model}"
+    if slots < stored.gpu_slots:
+        rows = s.execute(select(Device.name, func.max(GpuAsset.slot), func.count(GpuAsset.id))
+                         .join(GpuAsset, GpuAsset.device_id == Device.id)
+                         .where(Device.device_type_id == type_id)
+                         .group_by(Device.id, Device.name).having(func.max(GpuAsset.slot) > slots)
+                         .order_by(Device.name)).all()
+        if rows:
+            errors["gpu_slots"] = (
+                f"{what} cannot have {slots} GPU slot(s): {len(rows)} installed device(s) hold GPUs in higher "
+                f"slots: {_names([f'{n} ({c} GPU(s), up to slot {m})' for n, m, c in rows])}. "
+                "Remove those GPUs first, or import the type under a new slug")
+    if height == Decimal(stored.u_height) and full == stored.is_full_depth:
+        return errors
+    mine = s.execute(select(Device.id, Device.name, Device.rack_id, Device.position, Device.face)
+                     .where(Device.device_type_id == type_id, Device.rack_id.is_not(None))).all()
+    if not mine:
+        return errors
+    problems: list[tuple[str, str]] = []  # (device name, what would happen to it)
+    clashes: list[tuple[str, str]] = []
+    racks = {r.id: r for r in s.execute(select(Rack).where(Rack.id.in_({m.rack_id for m in mine}))).scalars()}
+    for m in mine:
+        rack = racks[m.rack_id]
+        if height > 0 and m.position is None:
+            problems.append((m.name, f"{m.name} (rack {rack_label(rack)}, no position) would need a position"))
+        elif height == 0 and m.position is not None:
+            problems.append((m.name, f"{m.name} ({fmt_u(m.position)} of rack {rack_label(rack)}) would have no height"))
+        elif height > 0 and m.position + height - 1 > rack.u_height:
+            problems.append((m.name, f"{m.name} at {fmt_u(m.position)} would reach {fmt_u(m.position + height - 1)} "
+                                     f"of rack {rack_label(rack)} ({rack.u_height}U)"))
+    # Overlaps, rack by rack, with every device of this type at its new height.
+    others = s.execute(
+        select(Device.id, Device.name, Device.rack_id, Device.position, Device.face, Device.device_type_id,
+               DeviceType.u_height, DeviceType.is_full_depth)
+        .join(DeviceType, DeviceType.id == Device.device_type_id)
+        .where(Device.rack_id.in_(list(racks)), Device.position.is_not(None))).all()
+    by_rack: dict[int, list] = {}
+    for o in others:
+        mine_too = o.device_type_id == type_id
+        by_rack.setdefault(o.rack_id, []).append(
+            (o.name, Decimal(o.position), height if mine_too else Decimal(o.u_height),
+             full if mine_too else o.is_full_depth, o.face, mine_too))
+    for rack_id, items in by_rack.items():
+        items.sort(key=lambda i: i[1])
+        for i, a in enumerate(items):
+            for b in items[i + 1:]:
+                if b[1] >= a[1] + a[2]:
+                    break
+                if not (a[5] or b[5]) or a[2] == 0 or b[2] == 0:
+                    continue
+                if a[3] or b[3] or a[4] == b[4]:
+                    first, second = (a, b) if a[5] else (b, a)
+                    clashes.append((first[0], f"{first[0]} would overlap {second[0]} "
+                                                   f"in rack {rack_label(racks[rack_id])}"))
+    if problems or clashes:
+        parts = []
+        if clashes:
+            parts.append(f"{len(clashes)} overlap(s): {_names([t for _n, t in sorted(clashes)], 5)}")
+        if problems:
+            parts.append(f"{len(problems)} device(s) would not fit: {_names([t for _n, t in sorted(problems)], 5)}")
+        errors["u_height"] = (
+            f"{what} cannot become {height.normalize():f}U{' full-depth' if full else ''} while its devices are "
+            f"installed: {'; '.join(parts)}. Move those devices first, or import the changed type under a new slug")
     return errors
 
 
@@ -156,6 +243,24 @@ def fmt_u(value) -> str:
 def _occupied(position: Decimal, height: Decimal) -> tuple[Decimal, Decimal]:
     """Half-open unit interval [bottom, top) a device takes."""
     return position, position + height
+
+
+def power_draw_w(dtype: DeviceType) -> tuple[int, bool] | None:
+    """(watts, from the maximum?) a device of this type adds to its rack; None when it adds nothing.
+
+    NetBox budgets a rack by allocated draw (Rack.get_power_utilization sums each power port's
+    get_power_draw()['allocated']); our typical draw is that figure. A type that gives only a
+    maximum counts its maximum, and says so, rather than nothing. PDUs, UPSs and passive parts
+    carry no load of their own: NetBox leaves the draw of a port feeding outlets blank and
+    counts the devices downstream instead.
+    """
+    if dtype.role in DeviceRole.NO_LOAD:
+        return None
+    if dtype.typical_power_w:
+        return dtype.typical_power_w, False
+    if dtype.max_power_w:
+        return dtype.max_power_w, True
+    return None
 
 
 def check_placement(s, rack: Rack, dtype: DeviceType, position: Decimal | None, face: str | None,
@@ -192,22 +297,31 @@ def check_placement(s, rack: Rack, dtype: DeviceType, position: Decimal | None, 
                     f"({fmt_u(opos)}–{fmt_u(Decimal(opos) + Decimal(oheight) - 1)}) on {side}. Choose free units or move {oname} first")
     elif position is not None:
         raise ValidationError({"position": "a 0U device has no position"})
-    # Power: typical draw of everything in the rack, this device included.
-    if dtype.typical_power_w or dtype.max_power_w:
-        typical_w = s.execute(
-            select(func.coalesce(func.sum(func.coalesce(DeviceType.typical_power_w, DeviceType.max_power_w, 0)), 0))
+    # Power: typical draw of everything in the rack, this device included (power_draw_w).
+    own = power_draw_w(dtype)
+    if own is not None:
+        rows = s.execute(
+            select(DeviceType.role, DeviceType.typical_power_w, DeviceType.max_power_w)
             .join(Device, Device.device_type_id == DeviceType.id)
             .where(Device.rack_id == rack.id, Device.id != (device_id or -1),
-                   Device.status != DeviceStatus.DECOMMISSIONING)).scalar_one()
-        new_kw = (Decimal(typical_w) + Decimal(dtype.typical_power_w or dtype.max_power_w)) / 1000
+                   Device.status != DeviceStatus.DECOMMISSIONING)).all()
+        total_w, by_max = own[0], int(own[1])
+        for role, typical, maximum in rows:
+            draw = power_draw_w(DeviceType(role=role, typical_power_w=typical, max_power_w=maximum))
+            if draw is not None:
+                total_w += draw[0]
+                by_max += draw[1]
+        new_kw = Decimal(total_w) / 1000
+        basis = "typical" + (f" (the maximum for {by_max} device(s) whose type gives no typical draw)"
+                             if by_max else "")
         capacity = Decimal(rack.power_capacity_kw)
         limit = Decimal(rack.breaker_limit_kw) if rack.breaker_limit_kw is not None else capacity * BREAKER_HEADROOM
         if new_kw > limit:
-            raise RuleViolation(f"rack {label} would draw {new_kw:.2f} kW typical, over its breaker limit of "
+            raise RuleViolation(f"rack {label} would draw {new_kw:.2f} kW {basis}, over its breaker limit of "
                                 f"{limit:.2f} kW; this is never allowed. Choose another rack")
         if new_kw > capacity:
             if not power_override:
-                raise RuleViolation(f"rack {label} would draw {new_kw:.2f} kW typical against a capacity of "
+                raise RuleViolation(f"rack {label} would draw {new_kw:.2f} kW {basis} against a capacity of "
                                     f"{capacity:.2f} kW. Place it with a power override (and a reason) "
                                     "if the customer's contract allows it")
             notes.append(f"power override: {new_kw:.2f} kW typical > capacity {capacity:.2f} kW")

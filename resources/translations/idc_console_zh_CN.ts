@@ -616,7 +616,7 @@
         <translation>%1合同 %2。原因将记入审计日志。</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="725"/>
+        <location filename="../../ui/contracts.py" line="730"/>
         <source>A new revision takes over on its effective date; edit its items, then submit it.</source>
         <translation>新版本自生效日起取代原合同；请修改条目后提交审批。</translation>
     </message>
@@ -630,7 +630,7 @@
         <translation>确定生效 %1？其机柜和 GPU 将立即租给 %2。</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="724"/>
+        <location filename="../../ui/contracts.py" line="729"/>
         <source>Amend %1</source>
         <translation>变更 %1</translation>
     </message>
@@ -669,7 +669,7 @@
         <translation>请选择合同</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="747"/>
+        <location filename="../../ui/contracts.py" line="746"/>
         <source>Contract %1</source>
         <translation>合同 %1</translation>
     </message>
@@ -689,7 +689,7 @@
         <translation>编辑草稿…</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="726"/>
+        <location filename="../../ui/contracts.py" line="731"/>
         <source>Effective date</source>
         <translation>生效日期</translation>
     </message>
@@ -826,7 +826,7 @@
 <context>
     <name>ContractsPage</name>
     <message>
-        <location filename="../../ui/contracts.py" line="760"/>
+        <location filename="../../ui/contracts.py" line="759"/>
         <source>New contract…</source>
         <translation>新建合同…</translation>
     </message>
@@ -1194,6 +1194,119 @@
     </message>
 </context>
 <context>
+    <name>DeviceTypeImportDialog</name>
+    <message>
+        <location filename="../../ui/importdialog.py" line="276"/>
+        <source>%1 file(s): %2 can be imported (%3), %4 refused, %5 with power to check.</source>
+        <translation>%1 个文件：%2 个可导入（%3），%4 个被拒绝，%5 个功率待核实。</translation>
+    </message>
+    <message>
+        <location filename="../../ui/importdialog.py" line="273"/>
+        <source>%1 new, %2 updated, %3 unchanged</source>
+        <translation>新增 %1，更新 %2，未变 %3</translation>
+    </message>
+    <message>
+        <location filename="../../ui/importdialog.py" line="169"/>
+        <source>A .yaml/.yml file, or a folder such as devicetype-library/device-types</source>
+        <translation>一个 .yaml/.yml 文件，或一个文件夹（如 devicetype-library/device-types）</translation>
+    </message>
+    <message>
+        <location filename="../../ui/importdialog.py" line="182"/>
+        <source>All or nothing: import nothing if any file is refused</source>
+        <translation>全部或全不：任一文件被拒绝则什么也不导入</translation>
+    </message>
+    <message>
+        <location filename="../../ui/importdialog.py" line="234"/>
+        <source>Checking device types…</source>
+        <translation>正在检查设备型号…</translation>
+    </message>
+    <message>
+        <location filename="../../ui/importdialog.py" line="170"/>
+        <source>Choose file…</source>
+        <translation>选择文件…</translation>
+    </message>
+    <message>
+        <location filename="../../ui/importdialog.py" line="172"/>
+        <source>Choose folder…</source>
+        <translation>选择文件夹…</translation>
+    </message>
+    <message>
+        <location filename="../../ui/importdialog.py" line="194"/>
+        <source>Close</source>
+        <translation>关闭</translation>
+    </message>
+    <message>
+        <location filename="../../ui/importdialog.py" line="209"/>
+        <source>Device type file</source>
+        <translation>设备型号文件</translation>
+    </message>
+    <message>
+        <location filename="../../ui/importdialog.py" line="210"/>
+        <source>Device types (*.yaml *.yml);;All (*)</source>
+        <translation>设备型号 (*.yaml *.yml);;全部 (*)</translation>
+    </message>
+    <message>
+        <location filename="../../ui/importdialog.py" line="258"/>
+        <source>File</source>
+        <translation>文件</translation>
+    </message>
+    <message>
+        <location filename="../../ui/importdialog.py" line="216"/>
+        <source>Folder of device types</source>
+        <translation>设备型号文件夹</translation>
+    </message>
+    <message>
+        <location filename="../../ui/importdialog.py" line="192"/>
+        <source>Import</source>
+        <translation>导入</translation>
+    </message>
+    <message>
+        <location filename="../../ui/importdialog.py" line="166"/>
+        <source>Import device types</source>
+        <translation>导入设备型号</translation>
+    </message>
+    <message>
+        <location filename="../../ui/importdialog.py" line="283"/>
+        <source>Imported %1 of %2 file(s) (%3); %4 refused, listed above.</source>
+        <translation>已导入 %2 个文件中的 %1 个（%3）；%4 个被拒绝，见上表。</translation>
+    </message>
+    <message>
+        <location filename="../../ui/importdialog.py" line="237"/>
+        <source>Importing device types…</source>
+        <translation>正在导入设备型号…</translation>
+    </message>
+    <message>
+        <location filename="../../ui/importdialog.py" line="244"/>
+        <source>Nothing was imported: %1 file(s) refused (listed above).</source>
+        <translation>未导入任何内容：%1 个文件被拒绝（见上表）。</translation>
+    </message>
+    <message>
+        <location filename="../../ui/importdialog.py" line="174"/>
+        <source>Preview</source>
+        <translation>预览</translation>
+    </message>
+    <message>
+        <location filename="../../ui/importdialog.py" line="258"/>
+        <source>Reason</source>
+        <translation>原因</translation>
+    </message>
+    <message>
+        <location filename="../../ui/importdialog.py" line="258"/>
+        <source>Status</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <location filename="../../ui/importdialog.py" line="255"/>
+        <source>power to check</source>
+        <translation>功率待核实</translation>
+    </message>
+    <message>
+        <location filename="../../ui/importdialog.py" line="251"/>
+        <source>refused</source>
+        <translation>已拒绝</translation>
+    </message>
+</context>
+<context>
     <name>FirstRunWizard</name>
     <message>
         <location filename="../../ui/startup.py" line="64"/>
@@ -1430,72 +1543,72 @@
 <context>
     <name>ImportDialog</name>
     <message>
-        <location filename="../../ui/importdialog.py" line="117"/>
+        <location filename="../../ui/importdialog.py" line="121"/>
         <source>%1 rows, %2 with problems (marked red). Fix the file and preview again; nothing is imported while a row is bad.</source>
         <translation>共 %1 行，其中 %2 行有问题（红色标出）。请修改文件后重新预览；存在错误行时不会导入任何数据。</translation>
     </message>
     <message>
-        <location filename="../../ui/importdialog.py" line="121"/>
+        <location filename="../../ui/importdialog.py" line="125"/>
         <source>%1 rows, all good. Press Import to write them.</source>
         <translation>共 %1 行，全部正确。点击“导入”写入。</translation>
     </message>
     <message>
-        <location filename="../../ui/importdialog.py" line="96"/>
+        <location filename="../../ui/importdialog.py" line="100"/>
         <source>Cannot read the file: %1</source>
         <translation>无法读取文件：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/importdialog.py" line="51"/>
+        <location filename="../../ui/importdialog.py" line="55"/>
         <source>Choose file…</source>
         <translation>选择文件…</translation>
     </message>
     <message>
-        <location filename="../../ui/importdialog.py" line="70"/>
+        <location filename="../../ui/importdialog.py" line="74"/>
         <source>Close</source>
         <translation>关闭</translation>
     </message>
     <message>
-        <location filename="../../ui/importdialog.py" line="68"/>
+        <location filename="../../ui/importdialog.py" line="72"/>
         <source>Import</source>
         <translation>导入</translation>
     </message>
     <message>
-        <location filename="../../ui/importdialog.py" line="48"/>
+        <location filename="../../ui/importdialog.py" line="52"/>
         <source>Import %1</source>
         <translation>导入%1</translation>
     </message>
     <message>
-        <location filename="../../ui/importdialog.py" line="83"/>
+        <location filename="../../ui/importdialog.py" line="87"/>
         <source>Import file</source>
         <translation>导入文件</translation>
     </message>
     <message>
-        <location filename="../../ui/importdialog.py" line="131"/>
+        <location filename="../../ui/importdialog.py" line="135"/>
         <source>Imported.</source>
         <translation>已导入。</translation>
     </message>
     <message>
-        <location filename="../../ui/importdialog.py" line="143"/>
+        <location filename="../../ui/importdialog.py" line="147"/>
         <source>Importing…</source>
         <translation>正在导入…</translation>
     </message>
     <message>
-        <location filename="../../ui/importdialog.py" line="137"/>
+        <location filename="../../ui/importdialog.py" line="141"/>
         <source>Nothing was imported: %1 bad row(s). Preview again to see them.</source>
         <translation>未导入任何数据：%1 行有错误。请重新预览查看。</translation>
     </message>
     <message>
-        <location filename="../../ui/importdialog.py" line="53"/>
+        <location filename="../../ui/importdialog.py" line="57"/>
         <source>Preview</source>
         <translation>预览</translation>
     </message>
     <message>
-        <location filename="../../ui/importdialog.py" line="103"/>
+        <location filename="../../ui/importdialog.py" line="107"/>
         <source>Problem</source>
         <translation>问题</translation>
     </message>
     <message>
-        <location filename="../../ui/importdialog.py" line="84"/>
+        <location filename="../../ui/importdialog.py" line="88"/>
         <source>Tables (*.csv *.xlsx);;All (*)</source>
         <translation>表格 (*.csv *.xlsx);;所有文件 (*)</translation>
     </message>
@@ -1664,17 +1777,17 @@ Reason:</source>
         <translation>账单</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="564"/>
+        <location filename="../../ui/mainwindow.py" line="557"/>
         <source>Capacity of %1</source>
         <translation>%1 容量报告</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="487"/>
+        <location filename="../../ui/mainwindow.py" line="480"/>
         <source>Choose a rack in the list first</source>
         <translation>请先在列表中选择机柜</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="557"/>
+        <location filename="../../ui/mainwindow.py" line="550"/>
         <source>Choose a rack in the list first.</source>
         <translation>请先在列表中选择机柜。</translation>
     </message>
@@ -1683,7 +1796,7 @@ Reason:</source>
         <translation>合同</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="419"/>
+        <location filename="../../ui/mainwindow.py" line="412"/>
         <source>Coverage</source>
         <translation>区域覆盖</translation>
     </message>
@@ -1696,7 +1809,7 @@ Reason:</source>
         <translation>总览</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="612"/>
+        <location filename="../../ui/mainwindow.py" line="609"/>
         <source>Database: %1</source>
         <translation>数据库：%1</translation>
     </message>
@@ -1705,17 +1818,17 @@ Reason:</source>
         <translation>设备</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="467"/>
+        <location filename="../../ui/mainwindow.py" line="460"/>
         <source>Elevation</source>
         <translation>机柜立面</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="399"/>
+        <location filename="../../ui/mainwindow.py" line="387"/>
         <source>Fleet report PDF…</source>
         <translation>GPU 资产报告 PDF…</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="568"/>
+        <location filename="../../ui/mainwindow.py" line="565"/>
         <source>GPU fleet report</source>
         <translation>GPU 资产报告</translation>
     </message>
@@ -1724,42 +1837,47 @@ Reason:</source>
         <translation>GPU</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="329"/>
+        <location filename="../../ui/mainwindow.py" line="317"/>
         <source>IDC console</source>
         <translation>IDC 管理控制台</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="562"/>
+        <location filename="../../ui/mainwindow.py" line="392"/>
+        <source>Import device types…</source>
+        <translation>导入设备型号…</translation>
+    </message>
+    <message>
+        <location filename="../../ui/mainwindow.py" line="555"/>
         <source>Rack sheet %1</source>
         <translation>机柜图 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="479"/>
+        <location filename="../../ui/mainwindow.py" line="472"/>
         <source>Rack sheet PDF…</source>
         <translation>机柜图 PDF…</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="557"/>
+        <location filename="../../ui/mainwindow.py" line="550"/>
         <source>Racks</source>
         <translation>机柜</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="471"/>
+        <location filename="../../ui/mainwindow.py" line="464"/>
         <source>Room</source>
         <translation>机房</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="583"/>
+        <location filename="../../ui/mainwindow.py" line="580"/>
         <source>Settings…</source>
         <translation>设置…</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="482"/>
+        <location filename="../../ui/mainwindow.py" line="475"/>
         <source>Site capacity PDF…</source>
         <translation>站点容量 PDF…</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="419"/>
+        <location filename="../../ui/mainwindow.py" line="412"/>
         <source>Site map</source>
         <translation>站点分布图</translation>
     </message>
@@ -1768,7 +1886,7 @@ Reason:</source>
         <translation>站点与覆盖</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="614"/>
+        <location filename="../../ui/mainwindow.py" line="611"/>
         <source>User: %1 (%2)</source>
         <translation>用户：%1（%2）</translation>
     </message>
@@ -1793,12 +1911,12 @@ Reason:</source>
 <context>
     <name>PagedTableModel</name>
     <message>
-        <location filename="../../ui/tables.py" line="408"/>
+        <location filename="../../ui/tables.py" line="384"/>
         <source>Warranty ends %1, in %2 days (highlighted within %3 days)</source>
         <translation>保修将于 %1 到期，还剩 %2 天（%3 天内到期时标出）</translation>
     </message>
     <message>
-        <location filename="../../ui/tables.py" line="405"/>
+        <location filename="../../ui/tables.py" line="381"/>
         <source>Warranty expired %1 (%2 days ago)</source>
         <translation>保修已于 %1 到期（%2 天前）</translation>
     </message>
@@ -2474,7 +2592,7 @@ Reason:</source>
         <translation>搜索</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="308"/>
+        <location filename="../../ui/mainwindow.py" line="296"/>
         <source>Search failed: %1</source>
         <translation>搜索失败：%1</translation>
     </message>
@@ -2954,6 +3072,14 @@ Reason:</source>
 <context>
     <name>choices/DeviceRole</name>
     <message>
+        <source>Blank panel</source>
+        <translation>盲板</translation>
+    </message>
+    <message>
+        <source>Firewall</source>
+        <translation>防火墙</translation>
+    </message>
+    <message>
         <source>GPU server</source>
         <translation>GPU 服务器</translation>
     </message>
@@ -2966,8 +3092,32 @@ Reason:</source>
         <translation>其他</translation>
     </message>
     <message>
+        <source>PDU</source>
+        <translation>PDU 配电单元</translation>
+    </message>
+    <message>
+        <source>Patch panel</source>
+        <translation>配线架</translation>
+    </message>
+    <message>
+        <source>Router</source>
+        <translation>路由器</translation>
+    </message>
+    <message>
+        <source>Shelf</source>
+        <translation>托板</translation>
+    </message>
+    <message>
+        <source>Storage</source>
+        <translation>存储</translation>
+    </message>
+    <message>
         <source>Switch</source>
         <translation>交换机</translation>
+    </message>
+    <message>
+        <source>UPS</source>
+        <translation>UPS 不间断电源</translation>
     </message>
 </context>
 <context>
@@ -3664,7 +3814,7 @@ Reason:</source>
 <context>
     <name>import</name>
     <message>
-        <location filename="../../ui/importdialog.py" line="38"/>
+        <location filename="../../ui/importdialog.py" line="42"/>
         <source>line %1</source>
         <translation>第 %1 行</translation>
     </message>
@@ -3743,17 +3893,17 @@ Check the database in the settings.</source>
 <context>
     <name>operations</name>
     <message>
-        <location filename="../../ui/operations.py" line="174"/>
+        <location filename="../../ui/operations.py" line="208"/>
         <source>Error</source>
         <translation>错误</translation>
     </message>
     <message>
-        <location filename="../../ui/operations.py" line="171"/>
+        <location filename="../../ui/operations.py" line="205"/>
         <source>Refused</source>
         <translation>操作被拒绝</translation>
     </message>
     <message>
-        <location filename="../../ui/operations.py" line="175"/>
+        <location filename="../../ui/operations.py" line="209"/>
         <source>The operation failed: %1</source>
         <translation>操作失败：%1</translation>
     </message>
