@@ -239,6 +239,9 @@ ZH.update({
     "or named GPUs: serials, comma separated": "或指定 GPU：序列号，以逗号分隔",
     "override the rack power budget": "超出机柜功率预算", "reserve rack units": "预留机柜 U 位",
     "run billing and issue statements": "运行计费并开具账单", "≤ %1 days": "≤ %1 天",
+    # --- console ---
+    "No audit event matches %1: %2 holds only the header row.": "没有符合 %1 的审计事件：%2 中只有表头行。",
+    "%1 audit events (%2) written to %3.": "已将 %1 条审计事件（%2）写入 %3。",
 })
 
 
@@ -333,6 +336,8 @@ ZH_CONTEXT = {
     ("choices/RackStatus", "Maintenance"): "维护中", ("choices/StatementKind", "Statement"): "账单",
     ("choices/DeviceStatus", "Planned"): "计划上架", ("choices/SiteStatus", "Planned"): "规划中",
     ("choices/GpuState", "Available"): "可用", ("choices/RackStatus", "Available"): "空闲",
+    # --- console --- the audit dialogs' period (elsewhere "From"/"To" are a GPU's old and new state)
+    ("AuditFilterDialog", "From"): "起始日期", ("AuditFilterDialog", "To"): "截止日期",
 }
 
 
