@@ -242,6 +242,9 @@ ZH.update({
     # --- console ---
     "No audit event matches %1: %2 holds only the header row.": "没有符合 %1 的审计事件：%2 中只有表头行。",
     "%1 audit events (%2) written to %3.": "已将 %1 条审计事件（%2）写入 %3。",
+    "not a date: type it as YYYY-MM-DD": "不是日期：请按 YYYY-MM-DD 输入", "no such day: %1": "没有这一天：%1",
+    "a year from %1 to %2": "年份须在 %1 至 %2 之间", "YYYY-MM-DD (empty: none)": "YYYY-MM-DD（留空表示无）",
+    "Choose from the calendar": "从日历中选择",
 })
 
 

@@ -333,7 +333,7 @@
         <translation>%1 覆盖客户所在地区 %2（%3 小时响应）。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../ui/contracts.py" line="520"/>
+        <location filename="../../ui/contracts.py" line="521"/>
         <source>%n item(s) need attention (marked red).</source>
         <translation><numerusform>%n 个条目需要修改（红色标出）。</numerusform></translation>
     </message>
@@ -358,7 +358,7 @@
         <translation>添加条目</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="296"/>
+        <location filename="../../ui/contracts.py" line="297"/>
         <source>Billing starts at handover; empty = the contract's start</source>
         <translation>计费自交付日开始；留空即合同开始日</translation>
     </message>
@@ -368,7 +368,7 @@
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="547"/>
+        <location filename="../../ui/contracts.py" line="548"/>
         <source>Changed by someone else</source>
         <translation>记录已被他人修改</translation>
     </message>
@@ -383,7 +383,7 @@
         <translation>合同</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="474"/>
+        <location filename="../../ui/contracts.py" line="475"/>
         <source>Contract %1 is %2: only drafts are edited; a signed contract changes by amendment.</source>
         <translation>合同 %1 状态为%2：只能编辑草稿；已签合同须通过变更修改。</translation>
     </message>
@@ -428,12 +428,12 @@
         <translation>GPU 型号</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="294"/>
+        <location filename="../../ui/contracts.py" line="295"/>
         <source>Hourly rate beyond</source>
         <translation>超出部分小时单价</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="293"/>
+        <location filename="../../ui/contracts.py" line="294"/>
         <source>Included GPU-hours</source>
         <translation>包含卡时</translation>
     </message>
@@ -453,7 +453,7 @@
         <translation>语言</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="295"/>
+        <location filename="../../ui/contracts.py" line="296"/>
         <source>Mbps</source>
         <translation>带宽（Mbps）</translation>
     </message>
@@ -478,12 +478,12 @@
         <translation>编号</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="291"/>
+        <location filename="../../ui/contracts.py" line="292"/>
         <source>Power allowance (kW)</source>
         <translation>功率配额（kW）</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="292"/>
+        <location filename="../../ui/contracts.py" line="293"/>
         <source>Price per kWh over it</source>
         <translation>超出部分每千瓦时单价</translation>
     </message>
@@ -503,7 +503,7 @@
         <translation>机柜</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="548"/>
+        <location filename="../../ui/contracts.py" line="549"/>
         <source>Reload the contract now? Your edits will be lost.</source>
         <translation>现在重新加载合同？您的修改将丢失。</translation>
     </message>
@@ -518,7 +518,7 @@
         <translation>保存草稿</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="290"/>
+        <location filename="../../ui/contracts.py" line="291"/>
         <source>Service end</source>
         <translation>服务结束</translation>
     </message>
@@ -588,22 +588,22 @@
         <translation>单价（元）*</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="418"/>
+        <location filename="../../ui/contracts.py" line="419"/>
         <source>a number, e.g. 12.5</source>
         <translation>请输入数字，例如 12.5</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="422"/>
+        <location filename="../../ui/contracts.py" line="423"/>
         <source>a whole number</source>
         <translation>请输入整数</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="510"/>
+        <location filename="../../ui/contracts.py" line="511"/>
         <source>item %1: %2</source>
         <translation>条目 %1：%2</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="431"/>
+        <location filename="../../ui/contracts.py" line="432"/>
         <source>no GPU with serial %1</source>
         <translation>没有序列号为 %1 的 GPU</translation>
     </message>
@@ -613,7 +613,7 @@
         <translation>或指定 GPU：序列号，以逗号分隔</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="434"/>
+        <location filename="../../ui/contracts.py" line="435"/>
         <source>required</source>
         <translation>必填</translation>
     </message>
@@ -621,12 +621,12 @@
 <context>
     <name>ContractPanel</name>
     <message>
-        <location filename="../../ui/contracts.py" line="640"/>
+        <location filename="../../ui/contracts.py" line="641"/>
         <source>%1 contract %2. The reason goes into the audit trail.</source>
         <translation>%1合同 %2。原因将记入审计日志。</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="730"/>
+        <location filename="../../ui/contracts.py" line="731"/>
         <source>A new revision takes over on its effective date; edit its items, then submit it.</source>
         <translation>新版本自生效日起取代原合同；请修改条目后提交审批。</translation>
     </message>
@@ -635,17 +635,17 @@
         <translation>生效</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="649"/>
+        <location filename="../../ui/contracts.py" line="650"/>
         <source>Activate %1? Its racks and GPUs are leased to %2 now.</source>
         <translation>确定生效 %1？其机柜和 GPU 将立即租给 %2。</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="729"/>
+        <location filename="../../ui/contracts.py" line="730"/>
         <source>Amend %1</source>
         <translation>变更 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="574"/>
+        <location filename="../../ui/contracts.py" line="575"/>
         <source>Amend…</source>
         <translation>变更…</translation>
     </message>
@@ -654,62 +654,62 @@
         <translation>批准</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="651"/>
+        <location filename="../../ui/contracts.py" line="652"/>
         <source>Approve %1 for %2?</source>
         <translation>确定批准 %2 的合同 %1？</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="704"/>
+        <location filename="../../ui/contracts.py" line="705"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="677"/>
+        <location filename="../../ui/contracts.py" line="678"/>
         <source>Changed by someone else</source>
         <translation>记录已被他人修改</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="587"/>
+        <location filename="../../ui/contracts.py" line="588"/>
         <source>Chinese</source>
         <translation>中文</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="568"/>
+        <location filename="../../ui/contracts.py" line="569"/>
         <source>Choose a contract</source>
         <translation>请选择合同</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="746"/>
+        <location filename="../../ui/contracts.py" line="747"/>
         <source>Contract %1</source>
         <translation>合同 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="584"/>
+        <location filename="../../ui/contracts.py" line="585"/>
         <source>Customer: %1</source>
         <translation>客户：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="569"/>
+        <location filename="../../ui/contracts.py" line="570"/>
         <source>Description</source>
         <translation>描述</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="572"/>
+        <location filename="../../ui/contracts.py" line="573"/>
         <source>Edit draft…</source>
         <translation>编辑草稿…</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="731"/>
+        <location filename="../../ui/contracts.py" line="732"/>
         <source>Effective date</source>
         <translation>生效日期</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="701"/>
+        <location filename="../../ui/contracts.py" line="702"/>
         <source>End</source>
         <translation>结束</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="587"/>
+        <location filename="../../ui/contracts.py" line="588"/>
         <source>English</source>
         <translation>英文</translation>
     </message>
@@ -718,37 +718,37 @@
         <translation>到期</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="650"/>
+        <location filename="../../ui/contracts.py" line="651"/>
         <source>Expire %1? Its racks and GPUs are released to %2's end date.</source>
         <translation>确定使 %1 到期？其机柜和 GPU 将按 %2 的合同结束日释放。</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="569"/>
+        <location filename="../../ui/contracts.py" line="570"/>
         <source>Kind</source>
         <translation>类型</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="587"/>
+        <location filename="../../ui/contracts.py" line="588"/>
         <source>Language: %1</source>
         <translation>语言：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="643"/>
+        <location filename="../../ui/contracts.py" line="644"/>
         <source>Last day of service</source>
         <translation>服务最后一天</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="569"/>
+        <location filename="../../ui/contracts.py" line="570"/>
         <source>Price</source>
         <translation>价格</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="575"/>
+        <location filename="../../ui/contracts.py" line="576"/>
         <source>Print / PDF…</source>
         <translation>打印 / PDF…</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="569"/>
+        <location filename="../../ui/contracts.py" line="570"/>
         <source>Quantity</source>
         <translation>数量</translation>
     </message>
@@ -757,27 +757,27 @@
         <translation>驳回…</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="678"/>
+        <location filename="../../ui/contracts.py" line="679"/>
         <source>Reload the contract now?</source>
         <translation>现在重新加载合同？</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="703"/>
+        <location filename="../../ui/contracts.py" line="704"/>
         <source>Renew</source>
         <translation>续签</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="696"/>
+        <location filename="../../ui/contracts.py" line="697"/>
         <source>Renew %1</source>
         <translation>续签 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="594"/>
+        <location filename="../../ui/contracts.py" line="595"/>
         <source>Renews %1</source>
         <translation>续签自 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="574"/>
+        <location filename="../../ui/contracts.py" line="575"/>
         <source>Renew…</source>
         <translation>续签…</translation>
     </message>
@@ -786,22 +786,22 @@
         <translation>恢复</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="590"/>
+        <location filename="../../ui/contracts.py" line="591"/>
         <source>Revision %1, effective %2</source>
         <translation>第 %1 版，%2 生效</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="570"/>
+        <location filename="../../ui/contracts.py" line="571"/>
         <source>Service start</source>
         <translation>服务开始</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="700"/>
+        <location filename="../../ui/contracts.py" line="701"/>
         <source>Start</source>
         <translation>开始</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="585"/>
+        <location filename="../../ui/contracts.py" line="586"/>
         <source>Status: %1</source>
         <translation>状态：%1</translation>
     </message>
@@ -814,7 +814,7 @@
         <translation>暂停…</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="586"/>
+        <location filename="../../ui/contracts.py" line="587"/>
         <source>Term: %1 – %2</source>
         <translation>期限：%1 至 %2</translation>
     </message>
@@ -823,12 +823,12 @@
         <translation>终止…</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="687"/>
+        <location filename="../../ui/contracts.py" line="688"/>
         <source>The operation failed: %1</source>
         <translation>操作失败：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="671"/>
+        <location filename="../../ui/contracts.py" line="672"/>
         <source>Updating the contract…</source>
         <translation>正在更新合同…</translation>
     </message>
@@ -836,7 +836,7 @@
 <context>
     <name>ContractsPage</name>
     <message>
-        <location filename="../../ui/contracts.py" line="759"/>
+        <location filename="../../ui/contracts.py" line="760"/>
         <source>New contract…</source>
         <translation>新建合同…</translation>
     </message>
@@ -1274,7 +1274,7 @@
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="354"/>
+        <location filename="../../ui/forms.py" line="365"/>
         <source>Changed by someone else</source>
         <translation>记录已被他人修改</translation>
     </message>
@@ -1294,7 +1294,7 @@
         <translation>新建%1</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="355"/>
+        <location filename="../../ui/forms.py" line="366"/>
         <source>Reload the record now? Your edits will be lost.</source>
         <translation>现在重新加载该记录？您的修改将丢失。</translation>
     </message>
@@ -1304,32 +1304,32 @@
         <translation>保存</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="253"/>
+        <location filename="../../ui/forms.py" line="248"/>
         <source>This record no longer exists.</source>
         <translation>该记录已不存在。</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="306"/>
+        <location filename="../../ui/forms.py" line="303"/>
         <source>a number, e.g. 12.5</source>
         <translation>请输入数字，例如 12.5</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="298"/>
+        <location filename="../../ui/forms.py" line="295"/>
         <source>a whole number</source>
         <translation>请输入整数</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="282"/>
+        <location filename="../../ui/forms.py" line="277"/>
         <source>choose one of the listed entries</source>
         <translation>请从列表中选择</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="245"/>
+        <location filename="../../ui/forms.py" line="240"/>
         <source>leave empty to keep</source>
         <translation>留空则不修改</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="314"/>
+        <location filename="../../ui/forms.py" line="311"/>
         <source>required</source>
         <translation>必填</translation>
     </message>
@@ -1347,7 +1347,7 @@
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="354"/>
+        <location filename="../../ui/forms.py" line="365"/>
         <source>Changed by someone else</source>
         <translation>记录已被他人修改</translation>
     </message>
@@ -1362,12 +1362,12 @@
         <translation>编辑%1</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="376"/>
+        <location filename="../../ui/forms.py" line="387"/>
         <source>From</source>
         <translation>原状态</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="391"/>
+        <location filename="../../ui/forms.py" line="402"/>
         <source>History (%1)</source>
         <translation>历史（%1）</translation>
     </message>
@@ -1377,12 +1377,12 @@
         <translation>新建%1</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="377"/>
+        <location filename="../../ui/forms.py" line="388"/>
         <source>Reason</source>
         <translation>原因</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="355"/>
+        <location filename="../../ui/forms.py" line="366"/>
         <source>Reload the record now? Your edits will be lost.</source>
         <translation>现在重新加载该记录？您的修改将丢失。</translation>
     </message>
@@ -1392,47 +1392,47 @@
         <translation>保存</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="253"/>
+        <location filename="../../ui/forms.py" line="248"/>
         <source>This record no longer exists.</source>
         <translation>该记录已不存在。</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="376"/>
+        <location filename="../../ui/forms.py" line="387"/>
         <source>Time</source>
         <translation>时间</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="376"/>
+        <location filename="../../ui/forms.py" line="387"/>
         <source>To</source>
         <translation>新状态</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="377"/>
+        <location filename="../../ui/forms.py" line="388"/>
         <source>User</source>
         <translation>用户</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="306"/>
+        <location filename="../../ui/forms.py" line="303"/>
         <source>a number, e.g. 12.5</source>
         <translation>请输入数字，例如 12.5</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="298"/>
+        <location filename="../../ui/forms.py" line="295"/>
         <source>a whole number</source>
         <translation>请输入整数</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="282"/>
+        <location filename="../../ui/forms.py" line="277"/>
         <source>choose one of the listed entries</source>
         <translation>请从列表中选择</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="245"/>
+        <location filename="../../ui/forms.py" line="240"/>
         <source>leave empty to keep</source>
         <translation>留空则不修改</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="314"/>
+        <location filename="../../ui/forms.py" line="311"/>
         <source>required</source>
         <translation>必填</translation>
     </message>
@@ -1790,12 +1790,12 @@ Reason:</source>
 <context>
     <name>Operation</name>
     <message>
-        <location filename="../../ui/operations.py" line="103"/>
+        <location filename="../../ui/operations.py" line="104"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../ui/operations.py" line="103"/>
+        <location filename="../../ui/operations.py" line="104"/>
         <source>Working…</source>
         <translation>处理中…</translation>
     </message>
@@ -2168,27 +2168,27 @@ Reason:</source>
 <context>
     <name>ReasonDialog</name>
     <message>
-        <location filename="../../ui/dialogs.py" line="156"/>
+        <location filename="../../ui/dialogs.py" line="296"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../ui/dialogs.py" line="168"/>
+        <location filename="../../ui/dialogs.py" line="308"/>
         <source>Give a reason: it goes into the audit trail.</source>
         <translation>请填写原因：它将记入审计日志。</translation>
     </message>
     <message>
-        <location filename="../../ui/dialogs.py" line="155"/>
+        <location filename="../../ui/dialogs.py" line="295"/>
         <source>OK</source>
         <translation>确定</translation>
     </message>
     <message>
-        <location filename="../../ui/dialogs.py" line="147"/>
+        <location filename="../../ui/dialogs.py" line="287"/>
         <source>Reason *</source>
         <translation>原因 *</translation>
     </message>
     <message>
-        <location filename="../../ui/dialogs.py" line="147"/>
+        <location filename="../../ui/dialogs.py" line="287"/>
         <source>Text</source>
         <translation>内容</translation>
     </message>
@@ -2824,42 +2824,42 @@ Reason:</source>
 <context>
     <name>TransitionDialog</name>
     <message>
-        <location filename="../../ui/forms.py" line="413"/>
+        <location filename="../../ui/forms.py" line="424"/>
         <source>%1 GPU(s), now: %2</source>
         <translation>%1 个 GPU，当前：%2</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="430"/>
+        <location filename="../../ui/forms.py" line="441"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="442"/>
+        <location filename="../../ui/forms.py" line="453"/>
         <source>Give a reason: it goes into the GPU's history and the audit trail.</source>
         <translation>请填写原因：它将记入 GPU 历史和审计日志。</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="405"/>
+        <location filename="../../ui/forms.py" line="416"/>
         <source>Lifecycle move</source>
         <translation>生命周期变更</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="429"/>
+        <location filename="../../ui/forms.py" line="440"/>
         <source>Move</source>
         <translation>变更</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="420"/>
+        <location filename="../../ui/forms.py" line="431"/>
         <source>Move to</source>
         <translation>变更为</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="436"/>
+        <location filename="../../ui/forms.py" line="447"/>
         <source>No move is allowed from these states together.</source>
         <translation>所选状态之间没有共同允许的变更。</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="423"/>
+        <location filename="../../ui/forms.py" line="434"/>
         <source>Reason *</source>
         <translation>原因 *</translation>
     </message>
@@ -3523,9 +3523,34 @@ Reason:</source>
 <context>
     <name>dialogs</name>
     <message>
-        <location filename="../../ui/dialogs.py" line="116"/>
+        <location filename="../../ui/dialogs.py" line="256"/>
         <source>%1 (%2) may not %3; this needs the role: %4</source>
         <translation>%1（%2）无权%3；需要角色：%4</translation>
+    </message>
+    <message>
+        <location filename="../../ui/dialogs.py" line="73"/>
+        <source>Choose from the calendar</source>
+        <translation>从日历中选择</translation>
+    </message>
+    <message>
+        <location filename="../../ui/dialogs.py" line="67"/>
+        <source>YYYY-MM-DD (empty: none)</source>
+        <translation>YYYY-MM-DD（留空表示无）</translation>
+    </message>
+    <message>
+        <location filename="../../ui/dialogs.py" line="46"/>
+        <source>a year from %1 to %2</source>
+        <translation>年份须在 %1 至 %2 之间</translation>
+    </message>
+    <message>
+        <location filename="../../ui/dialogs.py" line="44"/>
+        <source>no such day: %1</source>
+        <translation>没有这一天：%1</translation>
+    </message>
+    <message>
+        <location filename="../../ui/dialogs.py" line="40"/>
+        <source>not a date: type it as YYYY-MM-DD</source>
+        <translation>不是日期：请按 YYYY-MM-DD 输入</translation>
     </message>
 </context>
 <context>
@@ -3721,7 +3746,7 @@ Reason:</source>
 <context>
     <name>main</name>
     <message>
-        <location filename="../../ui/main.py" line="84"/>
+        <location filename="../../ui/main.py" line="119"/>
         <source>%1
 
 Check the database in the settings.</source>
@@ -3730,22 +3755,22 @@ Check the database in the settings.</source>
 请在设置中检查数据库。</translation>
     </message>
     <message>
-        <location filename="../../ui/main.py" line="83"/>
+        <location filename="../../ui/main.py" line="118"/>
         <source>Cannot open the database</source>
         <translation>无法打开数据库</translation>
     </message>
     <message>
-        <location filename="../../ui/main.py" line="81"/>
+        <location filename="../../ui/main.py" line="116"/>
         <source>Database is newer than this console</source>
         <translation>数据库版本高于本控制台</translation>
     </message>
     <message>
-        <location filename="../../ui/main.py" line="100"/>
+        <location filename="../../ui/main.py" line="135"/>
         <source>Loading the demo data…</source>
         <translation>正在加载演示数据…</translation>
     </message>
     <message>
-        <location filename="../../ui/main.py" line="76"/>
+        <location filename="../../ui/main.py" line="111"/>
         <source>Preparing the database (backup and schema upgrade)…</source>
         <translation>正在准备数据库（备份并升级结构）…</translation>
     </message>
@@ -3753,17 +3778,17 @@ Check the database in the settings.</source>
 <context>
     <name>operations</name>
     <message>
-        <location filename="../../ui/operations.py" line="208"/>
+        <location filename="../../ui/operations.py" line="241"/>
         <source>Error</source>
         <translation>错误</translation>
     </message>
     <message>
-        <location filename="../../ui/operations.py" line="205"/>
+        <location filename="../../ui/operations.py" line="238"/>
         <source>Refused</source>
         <translation>操作被拒绝</translation>
     </message>
     <message>
-        <location filename="../../ui/operations.py" line="209"/>
+        <location filename="../../ui/operations.py" line="242"/>
         <source>The operation failed: %1</source>
         <translation>操作失败：%1</translation>
     </message>
