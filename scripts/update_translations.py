@@ -245,6 +245,10 @@ ZH.update({
     "not a date: type it as YYYY-MM-DD": "不是日期：请按 YYYY-MM-DD 输入", "no such day: %1": "没有这一天：%1",
     "a year from %1 to %2": "年份须在 %1 至 %2 之间", "YYYY-MM-DD (empty: none)": "YYYY-MM-DD（留空表示无）",
     "Choose from the calendar": "从日历中选择",
+    "Database password": "数据库密码", "The password of %1 on %2 is not stored on this computer.":
+        "%2 上 %1 的密码未保存在本机。", "Connect": "连接",
+    "The system keyring is not available (%1); the password was not stored. Untick the keyring to be asked for it at each start.":
+        "系统钥匙串不可用（%1），密码未保存。取消勾选钥匙串后，每次启动时将询问密码。",
 })
 
 

@@ -82,10 +82,13 @@ def choose_language(args) -> str:
     return getattr(args, "lang", None) or settings().get("language") or system_language()
 
 
-def database_url(args) -> str:
-    from .dbdialog import with_password
+def database_url(args, ask=None) -> str | None:
+    """The database to open: --db, IDC_CONSOLE_DB or the settings, with its password from the
+    keyring or asked for (`ask(url)`, by default a dialog); None when the user cancels."""
+    from .dbdialog import ask_db_password, scrub_stored_password, with_password
+    scrub_stored_password()
     explicit = getattr(args, "db", None) or os.environ.get("IDC_CONSOLE_DB") or settings().get("db_url") or None
-    return with_password(resolve_db_url(explicit))
+    return with_password(resolve_db_url(explicit), ask=ask or ask_db_password)
 
 
 def wait(op) -> tuple[bool, object]:
@@ -115,8 +118,9 @@ def prepare(db: Database, parent=None) -> bool:
     if isinstance(result, SchemaTooNew):
         QMessageBox.critical(parent, tr("Database is newer than this console"), result.message)
     else:
+        from .dbdialog import hide_secret
         QMessageBox.critical(parent, tr("Cannot open the database"),
-                             tr("%1\n\nCheck the database in the settings.").replace("%1", str(result)))
+                             tr("%1\n\nCheck the database in the settings.").replace("%1", hide_secret(str(result), db.url)))
     return False
 
 
@@ -169,6 +173,8 @@ def run_console(args) -> int:
     install_translators(app, choose_language(args))
     while True:
         url = database_url(args)
+        if url is None:              # the password was asked for and not given
+            return 1
         db = Database(url)
         if prepare(db):
             break

@@ -1204,6 +1204,34 @@
     </message>
 </context>
 <context>
+    <name>DbPasswordDialog</name>
+    <message>
+        <location filename="../../ui/dbdialog.py" line="130"/>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <location filename="../../ui/dbdialog.py" line="129"/>
+        <source>Connect</source>
+        <translation>连接</translation>
+    </message>
+    <message>
+        <location filename="../../ui/dbdialog.py" line="118"/>
+        <source>Database password</source>
+        <translation>数据库密码</translation>
+    </message>
+    <message>
+        <location filename="../../ui/dbdialog.py" line="127"/>
+        <source>Password</source>
+        <translation>密码</translation>
+    </message>
+    <message>
+        <location filename="../../ui/dbdialog.py" line="120"/>
+        <source>The password of %1 on %2 is not stored on this computer.</source>
+        <translation>%2 上 %1 的密码未保存在本机。</translation>
+    </message>
+</context>
+<context>
     <name>FirstRunWizard</name>
     <message>
         <location filename="../../ui/startup.py" line="64"/>
@@ -2168,27 +2196,27 @@ Reason:</source>
 <context>
     <name>ReasonDialog</name>
     <message>
-        <location filename="../../ui/dialogs.py" line="296"/>
+        <location filename="../../ui/dialogs.py" line="297"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../ui/dialogs.py" line="308"/>
+        <location filename="../../ui/dialogs.py" line="309"/>
         <source>Give a reason: it goes into the audit trail.</source>
         <translation>请填写原因：它将记入审计日志。</translation>
     </message>
     <message>
-        <location filename="../../ui/dialogs.py" line="295"/>
+        <location filename="../../ui/dialogs.py" line="296"/>
         <source>OK</source>
         <translation>确定</translation>
     </message>
     <message>
-        <location filename="../../ui/dialogs.py" line="287"/>
+        <location filename="../../ui/dialogs.py" line="288"/>
         <source>Reason *</source>
         <translation>原因 *</translation>
     </message>
     <message>
-        <location filename="../../ui/dialogs.py" line="287"/>
+        <location filename="../../ui/dialogs.py" line="288"/>
         <source>Text</source>
         <translation>内容</translation>
     </message>
@@ -2492,127 +2520,127 @@ Reason:</source>
 <context>
     <name>SettingsDialog</name>
     <message>
-        <location filename="../../ui/dbdialog.py" line="127"/>
+        <location filename="../../ui/dbdialog.py" line="223"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../ui/dbdialog.py" line="160"/>
+        <location filename="../../ui/dbdialog.py" line="256"/>
         <source>Connected.</source>
         <translation>连接成功。</translation>
     </message>
     <message>
-        <location filename="../../ui/dbdialog.py" line="161"/>
+        <location filename="../../ui/dbdialog.py" line="257"/>
         <source>Failed: %1</source>
         <translation>失败：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/dbdialog.py" line="107"/>
+        <location filename="../../ui/dbdialog.py" line="203"/>
         <source>File</source>
         <translation>文件</translation>
     </message>
     <message>
-        <location filename="../../ui/dbdialog.py" line="157"/>
+        <location filename="../../ui/dbdialog.py" line="253"/>
         <source>Give a file or a URL first.</source>
         <translation>请先填写文件或地址。</translation>
     </message>
     <message>
-        <location filename="../../ui/dbdialog.py" line="98"/>
+        <location filename="../../ui/dbdialog.py" line="194"/>
         <source>Keep the password in the system keyring</source>
         <translation>将密码保存在系统钥匙串中</translation>
     </message>
     <message>
-        <location filename="../../ui/dbdialog.py" line="74"/>
+        <location filename="../../ui/dbdialog.py" line="170"/>
         <source>Language</source>
         <translation>语言</translation>
     </message>
     <message>
-        <location filename="../../ui/dbdialog.py" line="123"/>
+        <location filename="../../ui/dbdialog.py" line="219"/>
         <source>Language and database changes apply at the next start.</source>
         <translation>语言和数据库的更改将在下次启动时生效。</translation>
     </message>
     <message>
-        <location filename="../../ui/dbdialog.py" line="140"/>
+        <location filename="../../ui/dbdialog.py" line="236"/>
         <source>New database</source>
         <translation>新建数据库</translation>
     </message>
     <message>
-        <location filename="../../ui/dbdialog.py" line="85"/>
+        <location filename="../../ui/dbdialog.py" line="181"/>
         <source>New…</source>
         <translation>新建…</translation>
     </message>
     <message>
-        <location filename="../../ui/dbdialog.py" line="134"/>
+        <location filename="../../ui/dbdialog.py" line="230"/>
         <source>Open database</source>
         <translation>打开数据库</translation>
     </message>
     <message>
-        <location filename="../../ui/dbdialog.py" line="84"/>
+        <location filename="../../ui/dbdialog.py" line="180"/>
         <source>Open…</source>
         <translation>打开…</translation>
     </message>
     <message>
-        <location filename="../../ui/dbdialog.py" line="122"/>
+        <location filename="../../ui/dbdialog.py" line="218"/>
         <source>PDF font (TrueType)</source>
         <translation>PDF 字体（TrueType）</translation>
     </message>
     <message>
-        <location filename="../../ui/dbdialog.py" line="110"/>
+        <location filename="../../ui/dbdialog.py" line="206"/>
         <source>Password</source>
         <translation>密码</translation>
     </message>
     <message>
-        <location filename="../../ui/dbdialog.py" line="77"/>
+        <location filename="../../ui/dbdialog.py" line="173"/>
         <source>PostgreSQL server</source>
         <translation>PostgreSQL 服务器</translation>
     </message>
     <message>
-        <location filename="../../ui/dbdialog.py" line="134"/>
+        <location filename="../../ui/dbdialog.py" line="230"/>
         <source>SQLite (*.db *.sqlite);;All (*)</source>
         <translation>SQLite (*.db *.sqlite);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../ui/dbdialog.py" line="140"/>
+        <location filename="../../ui/dbdialog.py" line="236"/>
         <source>SQLite (*.db)</source>
         <translation>SQLite (*.db)</translation>
     </message>
     <message>
-        <location filename="../../ui/dbdialog.py" line="76"/>
+        <location filename="../../ui/dbdialog.py" line="172"/>
         <source>SQLite file</source>
         <translation>SQLite 文件</translation>
     </message>
     <message>
-        <location filename="../../ui/dbdialog.py" line="126"/>
+        <location filename="../../ui/dbdialog.py" line="222"/>
         <source>Save</source>
         <translation>保存</translation>
     </message>
     <message>
-        <location filename="../../ui/dbdialog.py" line="63"/>
+        <location filename="../../ui/dbdialog.py" line="159"/>
         <source>Settings</source>
         <translation>设置</translation>
     </message>
     <message>
-        <location filename="../../ui/dbdialog.py" line="70"/>
+        <location filename="../../ui/dbdialog.py" line="166"/>
         <source>System default</source>
         <translation>跟随系统</translation>
     </message>
     <message>
-        <location filename="../../ui/dbdialog.py" line="100"/>
+        <location filename="../../ui/dbdialog.py" line="196"/>
         <source>Test connection</source>
         <translation>测试连接</translation>
     </message>
     <message>
-        <location filename="../../ui/dbdialog.py" line="172"/>
-        <source>The system keyring is not available (%1); the password was not stored.</source>
-        <translation>系统钥匙串不可用（%1），密码未保存。</translation>
+        <location filename="../../ui/dbdialog.py" line="265"/>
+        <source>The system keyring is not available (%1); the password was not stored. Untick the keyring to be asked for it at each start.</source>
+        <translation>系统钥匙串不可用（%1），密码未保存。取消勾选钥匙串后，每次启动时将询问密码。</translation>
     </message>
     <message>
-        <location filename="../../ui/dbdialog.py" line="109"/>
+        <location filename="../../ui/dbdialog.py" line="205"/>
         <source>URL</source>
         <translation>地址</translation>
     </message>
     <message>
-        <location filename="../../ui/dbdialog.py" line="121"/>
+        <location filename="../../ui/dbdialog.py" line="217"/>
         <source>automatic</source>
         <translation>自动</translation>
     </message>
@@ -3523,7 +3551,7 @@ Reason:</source>
 <context>
     <name>dialogs</name>
     <message>
-        <location filename="../../ui/dialogs.py" line="256"/>
+        <location filename="../../ui/dialogs.py" line="257"/>
         <source>%1 (%2) may not %3; this needs the role: %4</source>
         <translation>%1（%2）无权%3；需要角色：%4</translation>
     </message>
@@ -3746,7 +3774,7 @@ Reason:</source>
 <context>
     <name>main</name>
     <message>
-        <location filename="../../ui/main.py" line="119"/>
+        <location filename="../../ui/main.py" line="123"/>
         <source>%1
 
 Check the database in the settings.</source>
@@ -3755,22 +3783,22 @@ Check the database in the settings.</source>
 请在设置中检查数据库。</translation>
     </message>
     <message>
-        <location filename="../../ui/main.py" line="118"/>
+        <location filename="../../ui/main.py" line="122"/>
         <source>Cannot open the database</source>
         <translation>无法打开数据库</translation>
     </message>
     <message>
-        <location filename="../../ui/main.py" line="116"/>
+        <location filename="../../ui/main.py" line="119"/>
         <source>Database is newer than this console</source>
         <translation>数据库版本高于本控制台</translation>
     </message>
     <message>
-        <location filename="../../ui/main.py" line="135"/>
+        <location filename="../../ui/main.py" line="139"/>
         <source>Loading the demo data…</source>
         <translation>正在加载演示数据…</translation>
     </message>
     <message>
-        <location filename="../../ui/main.py" line="111"/>
+        <location filename="../../ui/main.py" line="114"/>
         <source>Preparing the database (backup and schema upgrade)…</source>
         <translation>正在准备数据库（备份并升级结构）…</translation>
     </message>
