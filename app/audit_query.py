@@ -125,11 +125,21 @@ def record_export(db: Database, actor: Actor, kind: str, what: str, rows: int, p
 def export_audit(db: Database, actor: Actor, date_from: str, date_to: str, path: Path, fmt: str = "csv", *,
                  actor_login: str | None = None, action: str | None = None) -> str:
     require(actor, "export")
-    flt = AuditFilter(parse_date(date_from, "from"), parse_date(date_to, "to"), actor_login, action)
+    flt = AuditFilter(parse_date(date_from, "from"), parse_date(date_to, "to"), actor_login or None, action or None)
+    n = write_audit_export(db, actor, flt, path, fmt)
+    return f"wrote {n} audit events ({flt.describe()}) to {path}"
+
+
+def write_audit_export(db: Database, actor: Actor, flt: AuditFilter, path: Path, fmt: str = "csv") -> int:
+    """The events `flt` selects to CSV/XLSX, recorded as an export; returns how many were written.
+    The command line and the console both export through here."""
+    require(actor, "export")
+    if flt.date_from is None or flt.date_to is None:
+        raise ValidationError({"from": "an export needs a period (from and to)"})
     if flt.date_to < flt.date_from:
         raise ValidationError({"to": "the period ends before it starts"})
     from .importexport import write_export
 
     n = write_export(EXPORT_HEADERS, (event_row(ev) for ev in iter_events(db, flt)), path, fmt, sheet="audit")
     record_export(db, actor, "audit", flt.describe(), n, path, fmt)
-    return f"wrote {n} audit events ({flt.describe()}) to {path}"
+    return n

@@ -256,6 +256,16 @@ ZH.update({
     "power to check": "功率待核实", "refused": "已拒绝",
     "Blank panel": "盲板", "Firewall": "防火墙", "PDU": "PDU 配电单元", "Patch panel": "配线架", "Router": "路由器",
     "Shelf": "托板", "Storage": "存储", "UPS": "UPS 不间断电源",
+    # --- console ---
+    "No audit event matches %1: %2 holds only the header row.": "没有符合 %1 的审计事件：%2 中只有表头行。",
+    "%1 audit events (%2) written to %3.": "已将 %1 条审计事件（%2）写入 %3。",
+    "not a date: type it as YYYY-MM-DD": "不是日期：请按 YYYY-MM-DD 输入", "no such day: %1": "没有这一天：%1",
+    "a year from %1 to %2": "年份须在 %1 至 %2 之间", "YYYY-MM-DD (empty: none)": "YYYY-MM-DD（留空表示无）",
+    "Choose from the calendar": "从日历中选择",
+    "Database password": "数据库密码", "The password of %1 on %2 is not stored on this computer.":
+        "%2 上 %1 的密码未保存在本机。", "Connect": "连接",
+    "The system keyring is not available (%1); the password was not stored. Untick the keyring to be asked for it at each start.":
+        "系统钥匙串不可用（%1），密码未保存。取消勾选钥匙串后，每次启动时将询问密码。",
 })
 
 
@@ -350,6 +360,8 @@ ZH_CONTEXT = {
     ("choices/RackStatus", "Maintenance"): "维护中", ("choices/StatementKind", "Statement"): "账单",
     ("choices/DeviceStatus", "Planned"): "计划上架", ("choices/SiteStatus", "Planned"): "规划中",
     ("choices/GpuState", "Available"): "可用", ("choices/RackStatus", "Available"): "空闲",
+    # --- console --- the audit dialogs' period (elsewhere "From"/"To" are a GPU's old and new state)
+    ("AuditFilterDialog", "From"): "起始日期", ("AuditFilterDialog", "To"): "截止日期",
 }
 
 

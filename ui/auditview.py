@@ -68,11 +68,18 @@ class AuditFilterDialog(QDialog):
         self.accept()
 
     def filter(self) -> AuditFilter:
-        action = self.action.currentData()
+        return AuditFilter(get_date(self.date_from), get_date(self.date_to), self.actor.currentData(),
+                           self.action_filter())
+
+    def action_filter(self) -> str | None:
+        """The action box's text decides (it is editable: currentData may belong to an entry the
+        text no longer shows). A listed entry gives its data, so "(every action)" gives None;
+        anything else typed is an action or a prefix, as `--action` on the command line."""
         text = self.action.currentText().strip()
-        if action is None and text and self.action.findText(text) <= 0:
-            action = text
-        return AuditFilter(get_date(self.date_from), get_date(self.date_to), self.actor.currentData(), action)
+        if not text:
+            return None
+        i = self.action.findText(text, Qt.MatchFixedString | Qt.MatchCaseSensitive)
+        return self.action.itemData(i) if i >= 0 else text
 
 
 class AuditPage(QWidget):
@@ -169,12 +176,21 @@ class AuditPage(QWidget):
 
     def export(self, flt: AuditFilter, path: str):
         from pathlib import Path
-        from app.audit_query import export_audit
+        from app.audit_query import write_audit_export
         db, actor = self.db, self.actor
         fmt = "xlsx" if path.lower().endswith(".xlsx") else "csv"
 
         def work(progress):
-            return export_audit(db, actor, flt.date_from.isoformat(), flt.date_to.isoformat(), Path(path), fmt,
-                                actor_login=flt.actor_login, action=flt.action)
+            return write_audit_export(db, actor, flt, Path(path), fmt)
         return run_op(self, work, label=self.tr("Exporting…"), changes={"audit"},
-                      on_success=lambda text: self.result.setText(text), on_failure=self.failed)
+                      on_success=lambda n: self.exported(n, flt, path), on_failure=self.failed)
+
+    def exported(self, n: int, flt: AuditFilter, path: str) -> None:
+        if n == 0:    # an empty file is not a success to report as one
+            self.result.setStyleSheet("color: #c62828;")
+            self.result.setText(self.tr("No audit event matches %1: %2 holds only the header row.")
+                                .replace("%1", flt.describe()).replace("%2", path))
+        else:
+            self.result.setStyleSheet("")
+            self.result.setText(self.tr("%1 audit events (%2) written to %3.").replace("%1", f"{n:,}")
+                                .replace("%2", flt.describe()).replace("%3", path))

@@ -288,8 +288,9 @@ class ContractDialog(QDialog):
         serials = QLineEdit()
         serials.setPlaceholderText(self.tr("or named GPUs: serials, comma separated"))
         add("gpu_serials", self.tr("Named GPUs"), serials)
-        add("service_start", self.tr("Service start (handover)"), date_edit(optional=True))
-        add("service_end", self.tr("Service end"), date_edit(optional=True))
+        add("service_start", self.tr("Service start (handover)"),
+            date_edit(optional=True, default=lambda: get_date(self.header["start_date"])))
+        add("service_end", self.tr("Service end"), date_edit(optional=True, default=lambda: get_date(self.header["end_date"])))
         add("power_allowance_kw", self.tr("Power allowance (kW)"), QLineEdit())
         add("kwh_price", self.tr("Price per kWh over it"), QLineEdit())
         add("included_hours", self.tr("Included GPU-hours"), QLineEdit())

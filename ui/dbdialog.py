@@ -5,18 +5,22 @@ from PySide6.QtWidgets import (QButtonGroup, QCheckBox, QComboBox, QDialog, QDia
                                QFormLayout, QHBoxLayout, QLabel, QLineEdit, QPushButton, QRadioButton,
                                QVBoxLayout)
 from sqlalchemy import text
-from sqlalchemy.engine import make_url
+from sqlalchemy.engine import URL, make_url
 
 from .settings import settings
 
 KEYRING_SERVICE = "idc-console"
 
 
+def _keyring_user(url: str) -> str:
+    u = make_url(url)
+    return f"{u.username}@{u.host}:{u.port or 5432}/{u.database}"
+
+
 def keyring_get(url: str) -> str | None:
     try:
         import keyring
-        u = make_url(url)
-        return keyring.get_password(KEYRING_SERVICE, f"{u.username}@{u.host}:{u.port or 5432}/{u.database}")
+        return keyring.get_password(KEYRING_SERVICE, _keyring_user(url))
     except Exception:  # noqa: BLE001 - no backend, locked store: fall back to asking
         return None
 
@@ -25,22 +29,121 @@ def keyring_set(url: str, password: str) -> str | None:
     """Store the password; returns an error text when the OS keyring is unavailable."""
     try:
         import keyring
-        u = make_url(url)
-        keyring.set_password(KEYRING_SERVICE, f"{u.username}@{u.host}:{u.port or 5432}/{u.database}", password)
+        keyring.set_password(KEYRING_SERVICE, _keyring_user(url), password)
         return None
     except Exception as exc:  # noqa: BLE001
         return str(exc) or type(exc).__name__
 
 
-def with_password(url: str) -> str:
-    """The URL with the keyring's password filled in, when it has none of its own."""
+def without_password(url: str) -> str:
+    """The URL with no password in it: what may be stored or shown. (`URL.set(password=None)`
+    leaves the password in place in SQLAlchemy 2: None there means "unchanged".)"""
+    if not url or "://" not in url:
+        return url
+    u = make_url(url)
+    if u.password is None:
+        return url
+    return URL.create(u.drivername, username=u.username, host=u.host, port=u.port, database=u.database,
+                      query=u.query).render_as_string(hide_password=False)
+
+
+def hide_secret(text: str, url: str | None) -> str:
+    """`text` (an error message, say) with the URL's password replaced by ***."""
+    try:
+        password = make_url(url).password if url and "://" in url else None
+    except Exception:  # noqa: BLE001 - an unparsable URL has no password to find
+        password = None
+    if not password:
+        return text
+    from urllib.parse import quote
+    for form in {str(password), quote(str(password), safe="")}:
+        text = text.replace(form, "***")
+    return text
+
+
+def store_db_url(url: str, password: str | None, keep_in_keyring: bool) -> str | None:
+    """Save the database in the settings: the URL never with its password; the password in the
+    keyring when asked (and possible), else asked for at the next start. Returns an error text
+    when the keyring was asked for but cannot store it (then nothing is saved)."""
+    s = settings()
+    password = password or (make_url(url).password if url.startswith("postgres") else None) or None
+    if url.startswith("postgres") and password and keep_in_keyring:
+        problem = keyring_set(url, password)
+        if problem:
+            return problem
+    s.set("db_url", without_password(url))
+    s.set("db_keyring", bool(keep_in_keyring))
+    s.set("db_ask_password", bool(url.startswith("postgres") and password and not keep_in_keyring))
+    s.sync()
+    return None
+
+
+def scrub_stored_password() -> None:
+    """A settings file written before this fix may hold the password: move it to the keyring when
+    the keyring is in use and works, else drop it (then it is asked for at start)."""
+    s = settings()
+    url = s.get("db_url")
+    if not url.startswith("postgres") or make_url(url).password is None:
+        return
+    keep = s.get("db_keyring")
+    if store_db_url(url, None, keep) is not None:    # the keyring failed: ask at start instead
+        store_db_url(url, None, False)
+
+
+def with_password(url: str, ask=None) -> str | None:
+    """The URL with its password: its own, else the keyring's, else `ask(url)` when the settings
+    say one is needed (None when the user cancels)."""
     if not url.startswith("postgres"):
         return url
     u = make_url(url)
-    if u.password or not settings().get("db_keyring"):
+    if u.password:
         return url
-    pw = keyring_get(url)
-    return u.set(password=pw).render_as_string(hide_password=False) if pw else url
+    s = settings()
+    pw = keyring_get(url) if s.get("db_keyring") else None
+    if not pw and (s.get("db_ask_password") or s.get("db_keyring")) and ask is not None:
+        pw = ask(url)
+        if pw is None:
+            return None
+    return URL.create(u.drivername, username=u.username, password=pw, host=u.host, port=u.port,
+                      database=u.database, query=u.query).render_as_string(hide_password=False) if pw else url
+
+
+def _short(text: str, limit: int = 90) -> str:
+    """A backend's error reduced to its first sentence (keyring's run to a paragraph)."""
+    first = text.strip().splitlines()[0] if text.strip() else text
+    first = first.split(". ")[0].rstrip(".")
+    return first if len(first) <= limit else first[:limit - 1] + "…"
+
+
+class DbPasswordDialog(QDialog):
+    """At start: the database password, when it is kept nowhere."""
+
+    def __init__(self, url: str, parent=None):
+        super().__init__(parent)
+        from app.config import describe_url
+        self.setObjectName("dbPasswordDialog")
+        self.setWindowTitle(self.tr("Database password"))
+        form = QFormLayout(self)
+        info = QLabel(self.tr("The password of %1 on %2 is not stored on this computer.")
+                      .replace("%1", make_url(url).username or "").replace("%2", describe_url(url)))
+        info.setWordWrap(True)
+        form.addRow(info)
+        self.password = QLineEdit()
+        self.password.setObjectName("dbPassword")
+        self.password.setEchoMode(QLineEdit.Password)
+        form.addRow(self.tr("Password"), self.password)
+        buttons = QDialogButtonBox(QDialogButtonBox.Ok | QDialogButtonBox.Cancel)
+        buttons.button(QDialogButtonBox.Ok).setText(self.tr("Connect"))
+        buttons.button(QDialogButtonBox.Cancel).setText(self.tr("Cancel"))
+        buttons.accepted.connect(self.accept)
+        buttons.rejected.connect(self.reject)
+        form.addRow(buttons)
+        self.resize(420, self.sizeHint().height())
+
+
+def ask_db_password(url: str, parent=None) -> str | None:
+    dlg = DbPasswordDialog(url, parent)
+    return dlg.password.text() if dlg.exec() else None
 
 
 def test_connection(url: str) -> str | None:
@@ -53,7 +156,7 @@ def test_connection(url: str) -> str | None:
         engine.dispose()
         return None
     except Exception as exc:  # noqa: BLE001
-        return str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+        return hide_secret(str(exc).splitlines()[0], url) if str(exc) else type(exc).__name__
 
 
 class SettingsDialog(QDialog):
@@ -112,7 +215,7 @@ class SettingsDialog(QDialog):
         form.addRow(self.test_button, self.test_result)
         if url.startswith("postgres"):
             self.pg.setChecked(True)
-            self.pg_url.setText(make_url(url).render_as_string(hide_password=True).replace(":***", ""))
+            self.pg_url.setText(without_password(url))
         else:
             self.sqlite.setChecked(True)
             self.path.setText(url.replace("sqlite:///", "") if url else "")
@@ -156,27 +259,23 @@ class SettingsDialog(QDialog):
         if not url:
             self.test_result.setText(self.tr("Give a file or a URL first."))
             return
-        problem = test_connection(with_password(url))
+        problem = test_connection(with_password(url) or url)
         self.test_result.setText(self.tr("Connected.") if problem is None
                                  else self.tr("Failed: %1").replace("%1", problem))
 
     def save(self) -> None:
         s = settings()
+        url = self.url()
+        keep = self.pg.isChecked() and self.use_keyring.isChecked()
+        problem = store_db_url(url, self.pg_password.text() if self.pg.isChecked() else None, keep)
+        if problem:
+            self.test_result.setText(self.tr("The system keyring is not available (%1); the password was not "
+                                             "stored. Untick the keyring to be asked for it at each start.")
+                                     .replace("%1", _short(hide_secret(problem, url))))
+            self.layout().activate()
+            self.resize(self.width(), max(self.height(), self.sizeHint().height()))
+            return
         s.set("language", self.language.currentData())
         s.set("pdf_font_path", self.font_path.text().strip())
-        url = self.url()
-        s.set("db_keyring", self.use_keyring.isChecked())
-        if self.pg.isChecked() and url and self.use_keyring.isChecked() and self.pg_password.text():
-            problem = keyring_set(url, self.pg_password.text())
-            if problem:
-                self.test_result.setText(self.tr("The system keyring is not available (%1); "
-                                                 "the password was not stored.").replace("%1", problem))
-                s.set("db_keyring", False)
-                return
-            url = make_url(url).set(password=None).render_as_string(hide_password=False)
-        elif self.pg.isChecked() and url:
-            url = make_url(url).set(password=None).render_as_string(hide_password=False) \
-                if not self.use_keyring.isChecked() else url
-        s.set("db_url", url)
         s.sync()
         self.accept()

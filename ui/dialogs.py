@@ -1,6 +1,6 @@
 """Small building blocks the contract, billing, audit and rack views share.
 
-Dates as optional QDateEdits, a red error label, a field with its error under it, a combo over
+Dates (required: QDateEdit; optional: typed or picked, checked as typed), a red error label, a field with its error under it, a combo over
 a list of records, a reason dialog (with an optional date),
 and the "why not" tooltip for a button a role may not press.
 """
@@ -9,45 +9,186 @@ from __future__ import annotations
 import datetime as dt
 from decimal import Decimal, InvalidOperation
 
-from PySide6.QtCore import QCoreApplication, QDate, Qt
-from PySide6.QtWidgets import (QAbstractButton, QComboBox, QDateEdit, QDialog, QDialogButtonBox, QFormLayout,
-                               QLabel, QLineEdit, QPlainTextEdit, QVBoxLayout, QWidget)
+import re
+
+from PySide6.QtCore import QCoreApplication, QDate, Qt, Signal
+from PySide6.QtWidgets import (QAbstractButton, QCalendarWidget, QComboBox, QDateEdit, QDialog, QDialogButtonBox,
+                               QFormLayout, QHBoxLayout, QLabel, QLineEdit, QMenu, QPlainTextEdit, QToolButton,
+                               QVBoxLayout, QWidget, QWidgetAction)
 
 from app.billing import local_today
 
 
 TR_CONTEXT = "dialogs"
-NO_DATE = QDate(1990, 1, 1)
 
 
 def tr(text: str) -> str:
     return QCoreApplication.translate(TR_CONTEXT, text)
 
 
-def date_edit(value: dt.date | None = None, *, optional: bool = False, name: str = "") -> QDateEdit:
+DATE_TEXT = re.compile(r"\s*(\d{4})\s*[-/.年]\s*(\d{1,2})\s*[-/.月]\s*(\d{1,2})\s*日?\s*")
+FIRST_YEAR, LAST_YEAR = 1900, 2999
+
+
+def parse_typed_date(text: str) -> dt.date | None:
+    """A typed date: 2026-03-05 (also 2026/3/5, 2026.3.5, 2026年3月5日); None for an empty text;
+    ValueError (with the reason to show) for anything else, e.g. 2026-02-30 or 2026-01-01garbage."""
+    if not (text or "").strip():
+        return None
+    m = DATE_TEXT.fullmatch(text)
+    if not m:
+        raise ValueError(tr("not a date: type it as YYYY-MM-DD"))
+    try:
+        day = dt.date(int(m[1]), int(m[2]), int(m[3]))
+    except ValueError:
+        raise ValueError(tr("no such day: %1").replace("%1", text.strip())) from None
+    if not FIRST_YEAR <= day.year <= LAST_YEAR:
+        raise ValueError(tr("a year from %1 to %2").replace("%1", str(FIRST_YEAR)).replace("%2", str(LAST_YEAR)))
+    return day
+
+
+class OptionalDateEdit(QWidget):
+    """A date that may be empty: typed (YYYY-MM-DD, checked as it is typed, the reason beside the
+    field) or picked from a calendar. The calendar opens at the date shown, else at `default`
+    (a date, or a callable giving one, e.g. the contract's start), else today in Asia/Shanghai."""
+
+    dateChanged = Signal(object)     # the new date or None; not while the text is not a date
+
+    def __init__(self, value: dt.date | None = None, *, default=None, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.default = default
+        self._value: dt.date | None = None
+        self._problem = ""
+        row = QHBoxLayout(self)
+        row.setContentsMargins(0, 0, 0, 0)
+        row.setSpacing(4)
+        self.edit = QLineEdit()
+        self.edit.setObjectName("dateText")
+        self.edit.setPlaceholderText(tr("YYYY-MM-DD (empty: none)"))
+        self.edit.setClearButtonEnabled(True)
+        self.edit.setMaximumWidth(170)
+        self.button = QToolButton()
+        self.button.setObjectName("dateCalendar")
+        self.button.setText("▾")
+        self.button.setToolTip(tr("Choose from the calendar"))
+        self.button.clicked.connect(self.open_calendar)
+        self.error = error_label("dateError")
+        self.error.setWordWrap(False)
+        row.addWidget(self.edit)
+        row.addWidget(self.button)
+        row.addWidget(self.error)
+        row.addStretch(1)
+        self.edit.textChanged.connect(self._typed)
+        self.edit.editingFinished.connect(self._tidy)
+        self.menu: QMenu | None = None
+        self.calendar: QCalendarWidget | None = None
+        self.set_date(value)
+
+    # --- value ----------------------------------------------------------------------
+    def date_value(self) -> dt.date | None:
+        """The date (None when empty, or while the text is not a date: see is_valid())."""
+        return self._value if not self._problem else None
+
+    def is_valid(self) -> bool:
+        return not self._problem
+
+    def problem(self) -> str:
+        return self._problem
+
+    def set_date(self, value: dt.date | None) -> None:
+        self.edit.setText(value.isoformat() if value else "")
+
+    def show_error(self, text: str) -> None:
+        self.error.setText(text)
+        self.error.setVisible(bool(text))
+
+    def _typed(self, text: str) -> None:
+        try:
+            value = parse_typed_date(text)
+        except ValueError as exc:
+            self._problem = str(exc)
+            self.show_error(self._problem)
+            return
+        self._problem = ""
+        self.show_error("")
+        if value != self._value:
+            self._value = value
+            self.dateChanged.emit(value)
+
+    def _tidy(self) -> None:
+        if self.is_valid() and self._value and self.edit.text() != self._value.isoformat():
+            self.edit.setText(self._value.isoformat())     # 2026/3/5 reads back as 2026-03-05
+
+    # --- calendar -------------------------------------------------------------------
+    def opening_date(self) -> dt.date:
+        if self.date_value():
+            return self.date_value()
+        d = self.default() if callable(self.default) else self.default
+        return d or local_today()
+
+    def open_calendar(self) -> QCalendarWidget:
+        if self.menu is None:
+            self.menu = QMenu(self)
+            self.calendar = QCalendarWidget()
+            self.calendar.setObjectName("datePicker")
+            self.calendar.setGridVisible(True)
+            self.calendar.setMinimumDate(QDate(FIRST_YEAR, 1, 1))
+            self.calendar.setMaximumDate(QDate(LAST_YEAR, 12, 31))
+            self.calendar.clicked.connect(self._picked)
+            self.calendar.activated.connect(self._picked)
+            action = QWidgetAction(self.menu)
+            action.setDefaultWidget(self.calendar)
+            self.menu.addAction(action)
+        d = self.opening_date()
+        self.calendar.setSelectedDate(QDate(d.year, d.month, d.day))
+        self.calendar.setCurrentPage(d.year, d.month)
+        self.menu.popup(self.edit.mapToGlobal(self.edit.rect().bottomLeft()))
+        return self.calendar
+
+    def _picked(self, qd: QDate) -> None:
+        self.set_date(dt.date(qd.year(), qd.month(), qd.day()))
+        if self.menu is not None:
+            self.menu.close()
+        self.edit.setFocus()
+
+
+def date_edit(value: dt.date | None = None, *, optional: bool = False, name: str = "", default=None):
+    """A required date (QDateEdit, today in Asia/Shanghai when no value) or, with `optional`, an
+    OptionalDateEdit whose calendar opens at `default` (a date or a callable) while it is empty."""
+    if optional:
+        w = OptionalDateEdit(value, default=default)
+        if name:
+            w.setObjectName(name)
+        return w
     w = QDateEdit()
     w.setCalendarPopup(True)
     w.setDisplayFormat("yyyy-MM-dd")
+    w.setMinimumDate(QDate(FIRST_YEAR, 1, 1))
+    w.setMaximumDate(QDate(LAST_YEAR, 12, 31))
     if name:
         w.setObjectName(name)
-    if optional:
-        w.setSpecialValueText(" ")
-        w.setMinimumDate(NO_DATE)
     set_date(w, value)
     return w
 
 
-def set_date(w: QDateEdit, value: dt.date | None) -> None:
+def set_date(w, value: dt.date | None) -> None:
+    if isinstance(w, OptionalDateEdit):
+        w.set_date(value)
+        return
     if value is None:
-        w.setDate(w.minimumDate() if w.specialValueText() else QDate.currentDate())
-    else:
-        w.setDate(QDate(value.year, value.month, value.day))
+        value = local_today()
+    w.setDate(QDate(value.year, value.month, value.day))
 
 
-def get_date(w: QDateEdit) -> dt.date | None:
+def get_date(w) -> dt.date | None:
+    """The date of a date_edit(); None for an empty optional one. Text that is not a date raises
+    ValidationError keyed by the field (its object name without "edit_"), never passes as empty."""
+    if isinstance(w, OptionalDateEdit):
+        if not w.is_valid():
+            from app.errors import ValidationError
+            raise ValidationError({re.sub(r"^(edit|item)_", "", w.objectName()) or "date": w.problem()})
+        return w.date_value()
     d = w.date()
-    if w.specialValueText() and d == w.minimumDate():
-        return None
     return dt.date(d.year(), d.month(), d.day())
 
 

@@ -9,8 +9,8 @@ import datetime as dt
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 
-from PySide6.QtCore import QCoreApplication, QDate
-from PySide6.QtWidgets import (QCheckBox, QComboBox, QDateEdit, QDialog, QDialogButtonBox, QFormLayout,
+from PySide6.QtCore import QCoreApplication
+from PySide6.QtWidgets import (QCheckBox, QComboBox, QDialog, QDialogButtonBox, QFormLayout,
                                QLabel, QLineEdit, QMessageBox, QPlainTextEdit, QTabWidget, QTableWidget,
                                QTableWidgetItem, QVBoxLayout, QWidget)
 
@@ -21,7 +21,7 @@ from app.errors import Conflict, DomainError, ValidationError
 from models.choices import (ChoiceSet, Cooling, CustomerStatus, DeviceStatus, Face, GpuState, RackStatus, Role,
                             SiteStatus)
 
-from .dialogs import field_box, options_combo
+from .dialogs import OptionalDateEdit, date_edit, field_box, options_combo
 from .i18n import choice_label
 from .operations import announce
 
@@ -228,12 +228,7 @@ class FormDialog(QDialog):
             w = QCheckBox()
             w.setChecked(True)
         elif f.kind == "date":
-            w = QDateEdit()
-            w.setCalendarPopup(True)
-            w.setDisplayFormat("yyyy-MM-dd")
-            w.setSpecialValueText(" ")
-            w.setMinimumDate(QDate(1990, 1, 1))
-            w.setDate(w.minimumDate())
+            w = date_edit(optional=True, default=self._date_default(f.key))
         elif f.kind == "memo":
             w = QPlainTextEdit()
             w.setTabChangesFocus(True)
@@ -263,8 +258,8 @@ class FormDialog(QDialog):
             w.setCurrentIndex(i if i >= 0 else 0)
         elif isinstance(w, QCheckBox):
             w.setChecked(bool(value))
-        elif isinstance(w, QDateEdit):
-            w.setDate(QDate(value.year, value.month, value.day) if value else w.minimumDate())
+        elif isinstance(w, OptionalDateEdit):
+            w.set_date(value)
         elif isinstance(w, QPlainTextEdit):
             w.setPlainText(value or "")
         else:
@@ -283,9 +278,11 @@ class FormDialog(QDialog):
                 out[f.key] = data
             elif isinstance(w, QCheckBox):
                 out[f.key] = w.isChecked()
-            elif isinstance(w, QDateEdit):
-                d = w.date()
-                out[f.key] = None if d == w.minimumDate() else dt.date(d.year(), d.month(), d.day())
+            elif isinstance(w, OptionalDateEdit):
+                if w.is_valid():
+                    out[f.key] = w.date_value()
+                else:
+                    errors[f.key] = w.problem()
             elif isinstance(w, QPlainTextEdit):
                 out[f.key] = w.toPlainText().strip() or None
             else:
@@ -314,9 +311,19 @@ class FormDialog(QDialog):
                 errors[f.key] = self.tr("required")
         return out, errors
 
+    def _date_default(self, key: str):
+        """Where an empty date's calendar opens: a warranty's end at the purchase date when there
+        is one, else today (Asia/Shanghai)."""
+        if key == "warranty_end" and any(f.key == "purchase_date" for f in self.fields):
+            return lambda: self.editors["purchase_date"].date_value() if "purchase_date" in self.editors else None
+        return None
+
     def clear_errors(self) -> None:
         for lbl in self.errors.values():
             lbl.hide()
+        for w in self.editors.values():
+            if isinstance(w, OptionalDateEdit) and w.is_valid():
+                w.show_error("")
         self.message.hide()
 
     def show_errors(self, errors: dict[str, str]) -> None:
@@ -327,9 +334,13 @@ class FormDialog(QDialog):
             if lbl is None:
                 unplaced.append(f"{key}: {msg}" if key else msg)
                 continue
-            lbl.setText(msg)
-            lbl.show()
-            first = first or self.editors[key]
+            editor = self.editors[key]
+            if isinstance(editor, OptionalDateEdit):   # its reason shows beside it
+                editor.show_error(msg)
+            else:
+                lbl.setText(msg)
+                lbl.show()
+            first = first or editor
         if unplaced:
             self.show_message("; ".join(unplaced))
         if first is not None:

@@ -32,7 +32,42 @@ def tr(text: str) -> str:
 ICON = Path(__file__).resolve().parent.parent / "resources" / "icons" / "idc-console.png"
 
 
+def shield_singletons() -> bool:
+    """Work around a reference-count bug of PySide6 6.12.0 on CPython 3.11; True when applied.
+
+    There, every call of a void method (label.setText, timer.start, deleteLater …) returns None
+    without the new reference it owes, and Signal.emit() returns True the same way: each call takes
+    one reference from None or True. A long session uses up None's count and the interpreter
+    aborts with `Fatal Python error: none_dealloc` (or `bool_dealloc`), mostly at exit, when every
+    module gives its references back. CPython 3.12 makes these objects immortal (PEP 683), so the
+    bug costs nothing there; here they get a reference count no session can use up. None, True
+    and False are static objects that are never freed, so the extra count changes nothing else.
+    Applied only where a probe shows the loss (PySide6 6.11 and CPython 3.12+ need nothing)."""
+    if sys.version_info >= (3, 12):
+        return False
+    import ctypes
+
+    from PySide6.QtCore import QObject, Signal
+
+    class _Probe(QObject):
+        ping = Signal()
+    probe = _Probe()
+    none0, true0 = sys.getrefcount(None), sys.getrefcount(True)
+    for _ in range(64):
+        probe.setObjectName("probe")          # a void method
+        probe.ping.emit()
+    lost = none0 - sys.getrefcount(None) >= 32 or true0 - sys.getrefcount(True) >= 32
+    del probe
+    if lost and not getattr(shield_singletons, "applied", False):
+        for obj in (None, True, False):
+            # ob_refcnt is a PyObject's first field (Py_ssize_t) in CPython's release builds
+            ctypes.c_ssize_t.from_address(id(obj)).value += 1 << 56
+        shield_singletons.applied = True
+    return lost
+
+
 def make_app(argv=None) -> QApplication:
+    shield_singletons()
     app = QApplication.instance() or QApplication(argv or sys.argv[:1])
     app.setApplicationName("idc-console")
     app.setOrganizationName("IDC")
@@ -47,10 +82,13 @@ def choose_language(args) -> str:
     return getattr(args, "lang", None) or settings().get("language") or system_language()
 
 
-def database_url(args) -> str:
-    from .dbdialog import with_password
+def database_url(args, ask=None) -> str | None:
+    """The database to open: --db, IDC_CONSOLE_DB or the settings, with its password from the
+    keyring or asked for (`ask(url)`, by default a dialog); None when the user cancels."""
+    from .dbdialog import ask_db_password, scrub_stored_password, with_password
+    scrub_stored_password()
     explicit = getattr(args, "db", None) or os.environ.get("IDC_CONSOLE_DB") or settings().get("db_url") or None
-    return with_password(resolve_db_url(explicit))
+    return with_password(resolve_db_url(explicit), ask=ask or ask_db_password)
 
 
 def wait(op) -> tuple[bool, object]:
@@ -80,8 +118,9 @@ def prepare(db: Database, parent=None) -> bool:
     if isinstance(result, SchemaTooNew):
         QMessageBox.critical(parent, tr("Database is newer than this console"), result.message)
     else:
+        from .dbdialog import hide_secret
         QMessageBox.critical(parent, tr("Cannot open the database"),
-                             tr("%1\n\nCheck the database in the settings.").replace("%1", str(result)))
+                             tr("%1\n\nCheck the database in the settings.").replace("%1", hide_secret(str(result), db.url)))
     return False
 
 
@@ -134,6 +173,8 @@ def run_console(args) -> int:
     install_translators(app, choose_language(args))
     while True:
         url = database_url(args)
+        if url is None:              # the password was asked for and not given
+            return 1
         db = Database(url)
         if prepare(db):
             break
@@ -154,5 +195,22 @@ def run_console(args) -> int:
         QTimer.singleShot(0, lambda: (print(f"console started: {window.windowTitle()} on "
                                             f"{describe_url(db.url)} as {actor.login}", flush=True), app.quit()))
     code = app.exec()
+    return close_down(app, window, db, code)
+
+
+def close_down(app: QApplication, window, db: Database, code: int) -> int:
+    """After the event loop: background work ended, then the window deleted (its pages, models and
+    timers with it, children before parents, by Qt) while Python is whole, then the database."""
+    from PySide6.QtCore import QEvent
+
+    from .operations import shutdown
+    if not shutdown():
+        # a job still runs (a query on a hung connection): finalising Python under it would crash;
+        # the settings are saved (closeEvent), so leave without tearing down
+        sys.stderr.write("idc-console: background work did not end within 30 s; exiting without cleanup\n")
+        sys.stderr.flush()
+        os._exit(code)
+    window.deleteLater()
+    app.sendPostedEvents(None, QEvent.DeferredDelete)
     db.dispose()
     return code

@@ -99,6 +99,7 @@ class Operation(QObject):
         self.changes = changes
         self._on_success, self._on_failure = on_success, on_failure
         self.dialog: QProgressDialog | None = None
+        self.abandoned = False
         if show_progress and parent is not None:
             self.dialog = QProgressDialog(label or self.tr("Working…"), self.tr("Cancel"), 0, 0, parent)
             self.dialog.setWindowModality(Qt.WindowModal)
@@ -121,6 +122,14 @@ class Operation(QObject):
     def cancel(self) -> None:
         self.cancel_event.set()
 
+    def abandon(self) -> None:
+        """At quit: cancel, and drop the result or failure when it comes (nothing opens or refreshes
+        after the window has gone)."""
+        self.abandoned = True
+        self.cancel()
+        if self.dialog is not None:
+            self.dialog.hide()
+
     def _progress(self, done: int, total: int) -> None:
         if self.dialog is not None:
             self.dialog.setMaximum(max(total, 0))
@@ -141,6 +150,8 @@ class Operation(QObject):
 
     def _finished(self, result) -> None:
         self._close()
+        if self.abandoned:
+            return
         if self.changes is not None:
             announce(self.changes(result) if callable(self.changes) else self.changes)
         elif hasattr(result, "kinds"):
@@ -152,6 +163,8 @@ class Operation(QObject):
 
     def _failed(self, exc: BaseException, tb: str) -> None:
         self._close()
+        if self.abandoned:
+            return
         if self._on_failure:
             self._on_failure(exc)
         elif not isinstance(exc, Cancelled):
@@ -162,6 +175,26 @@ class Operation(QObject):
 
 def run_op(parent, fn, **kw) -> Operation:
     return Operation(parent, fn, **kw)
+
+
+def shutdown(timeout_ms: int = 30_000) -> bool:
+    """Before the window and the application are deleted: every running operation is abandoned
+    (cancelled where its work checks, its result dropped), jobs not yet started are removed, and
+    the pool is waited for, so no pool thread runs Python or emits into deleted objects while the
+    interpreter shuts down. The results already queued are then delivered (and dropped), which
+    deletes their signal objects on this thread. False when the pool did not empty in time."""
+    from PySide6.QtCore import QEvent
+    for op in list(Operation._running):
+        op.abandon()
+    pool = QThreadPool.globalInstance()
+    pool.clear()                                     # queued, never started: they will not run
+    if not pool.waitForDone(timeout_ms):
+        return False
+    QCoreApplication.sendPostedEvents()              # the queued results: _finished/_failed close them
+    for op in list(Operation._running):              # removed by clear(): nothing will come
+        op._close()
+    QCoreApplication.sendPostedEvents(None, QEvent.DeferredDelete)
+    return True
 
 
 class Latest:

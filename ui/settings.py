@@ -20,6 +20,7 @@ KEYS = {k.name: k for k in (
     Key("language", str, ""),                  # "" = follow the system locale; "zh" | "en"
     Key("db_url", str, ""),                    # "" = app.config default (IDC_CONSOLE_DB or the data dir)
     Key("db_keyring", bool, False),            # PostgreSQL password kept in the OS keyring
+    Key("db_ask_password", bool, False),       # PostgreSQL password kept nowhere: asked for at start
     Key("pdf_font_path", str, ""),
     Key("last_login", str, ""),
     Key("live_refresh_seconds", int, 3),

@@ -13,6 +13,13 @@ from app.services.common import create_record
 from app.validators import make_uscc
 
 
+@pytest.fixture(autouse=True, scope="session")
+def shielded_singletons():
+    """The suite makes millions of PySide calls: the same work-around as the console (ui.main)."""
+    from ui.main import shield_singletons
+    shield_singletons()
+
+
 @pytest.fixture(autouse=True)
 def private_settings(tmp_path, monkeypatch):
     """Each test gets its own settings file; nothing touches the user's real settings."""
