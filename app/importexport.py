@@ -38,7 +38,7 @@ from .errors import DomainError, NotFound, PermissionDenied, ValidationError
 from .services.gpus import install_gpu_in
 from .services.common import _spec, create_in, flush_or_refuse, flush_versioned, protected_problems, snapshot
 from .uow import UnitOfWork
-from .validators import column_problems, email_problem, parse_date_strict, phone_problem
+from .validators import column_problems, email_problem, parse_date_strict, phone_problem, region_level
 
 # --- kinds and their columns ---------------------------------------------------------
 
@@ -510,8 +510,8 @@ def _resolve_regions(s: Session, r: _Row) -> dict:
             r.err("parent", "a region cannot be its own parent")
         elif p.level >= 3:
             r.err("parent", f"{p.name} ({parent}) is a district; it has no sub-regions")
-        else:
-            level = p.level + 1
+        else:   # GB/T 2260 says the level: 东城区 110101 is county level right under 北京市
+            level = max(p.level + 1, region_level(code) if len(code) == 6 else 0)
     return {"code": code, "name": name, "parent_code": parent, "level": level}
 
 

@@ -380,7 +380,8 @@ def _build(plan: _Plan, progress: Progress) -> None:
     for i in range(N_CUSTOMERS):
         cid = plan.nid("customer")
         region = rng.choice(ref["all_districts"])
-        city = ref["region_names"].get(region[:4] + "00", "")
+        # a district right under a municipality (or a province) has no city: name it after that
+        city = ref["region_names"].get(region[:4] + "00") or ref["region_names"].get(region[:2] + "0000", "")
         name = f"{city}{''.join(rng.sample(NAME_A, 2))}{rng.choice(NAME_B)}{rng.choice(NAME_C)}{i + 1:04d}"
         while True:
             body = "91" + region[:4] + "MA" + "".join(rng.choice(alphabet) for _ in range(9))

@@ -148,3 +148,30 @@ def column_problems(model: Any, values: dict) -> dict[str, str]:
         if problem:
             errors[key] = problem
     return errors
+# --- GB/T 2260 region codes -------------------------------------------------------------------
+_REGION_CODE = re.compile(r"^\d{6}$")
+
+
+def region_level(code: str) -> int:
+    """1 province, 2 prefecture, 3 county level, read from the code itself (GB/T 2260: xx0000,
+    xxxx00, xxxxxx). A county directly under a province or municipality (东城区 110101,
+    济源市 419001) is still county level."""
+    if code[2:] == "0000":
+        return 1
+    return 2 if code[4:] == "00" else 3
+
+
+def region_code_problem(session, code: str | None) -> str | None:
+    """None when `code` is a region in the loaded list (or empty: whether a region is required is
+    the caller's rule), else a sentence naming the code."""
+    if code in (None, ""):
+        return None
+    from models import Region
+
+    code = str(code).strip()
+    if not _REGION_CODE.match(code):
+        return f"{code!r} is not a region code: GB/T 2260 codes have six digits, e.g. 460108"
+    if session.get(Region, code) is None:
+        return (f"{code} is not in the list of regions (GB/T 2260, county level and above); "
+                "check the code, or import the regions that have it")
+    return None

@@ -483,7 +483,9 @@ class RegionCoverage:
 
     @property
     def full_name(self) -> str:
-        return "".join(n for _c, n in self.path)
+        """Province first, placeholder levels (市辖区, 县) left out: 重庆市城口县."""
+        from .services.reference import join_region_names
+        return join_region_names(n for _c, n in self.path)
 
 
 def _coverage_rows(s, codes) -> dict[str, list[CoverageInfo]]:
@@ -537,29 +539,43 @@ def region_tree(db: Database, parent_code: str | None = None) -> tuple[RegionNod
 
     Lazy by design: the tree asks for one level when a node is expanded. A node is covered by
     its own entries and by those of every ancestor (a district is covered when its city or
-    province is); own entries come first.
+    province is); own entries come first. A placeholder level left by an old load (市辖区, 县)
+    is not a node: its children stand in its place, under the province.
     """
+    from .services.reference import PLACEHOLDER_NAMES
+
     child = aliased(Region)
     counts = (select(child.parent_code.label("code"), func.count(child.code).label("n"))
               .where(child.parent_code.is_not(None)).group_by(child.parent_code).subquery())
-    with db.session() as s:
-        cond = Region.parent_code.is_(None) if parent_code is None else Region.parent_code == parent_code
-        rows = s.execute(select(Region.code, Region.name, Region.level, Region.parent_code,
+
+    def children(s, cond):
+        return s.execute(select(Region.code, Region.name, Region.level, Region.parent_code,
                                 func.coalesce(counts.c.n, 0))
                          .outerjoin(counts, counts.c.code == Region.code)
                          .where(cond).order_by(Region.code)).all()
+
+    with db.session() as s:
+        rows = children(s, Region.parent_code.is_(None) if parent_code is None else Region.parent_code == parent_code)
+        stand_ins = {r[0] for r in rows if r[1] in PLACEHOLDER_NAMES}
+        if stand_ins:
+            rows = sorted([r for r in rows if r[0] not in stand_ins] +
+                          list(children(s, Region.parent_code.in_(stand_ins))), key=lambda r: r[0])
         chain = _ancestors(s, parent_code)
-        cov = _coverage_rows(s, [r[0] for r in rows] + [c for c, _n, _l in chain])
+        cov = _coverage_rows(s, [r[0] for r in rows] + [c for c, _n, _l in chain] + sorted(stand_ins))
     inherited: list[CoverageInfo] = []
     for code, _n, _l in chain:     # nearest ancestor first
         inherited.extend(cov.get(code, []))
-    inherited_t = _inherit(inherited)
     return tuple(RegionNode(code=r[0], name=r[1], level=r[2], parent_code=r[3], child_count=int(r[4]),
-                            coverage=_nearest(list(cov.get(r[0], [])) + list(inherited_t))) for r in rows)
+                            coverage=_nearest(list(cov.get(r[0], [])) +
+                                              list(_inherit(cov.get(r[3], []) if r[3] in stand_ins else [])) +
+                                              list(_inherit(inherited))))
+                 for r in rows)
 
 
 def coverage_for(db: Database, region_code: str) -> RegionCoverage | None:
     """Who serves `region_code`: its own coverage, else its city's, else its province's."""
+    from .services.reference import PLACEHOLDER_NAMES
+
     with db.session() as s:
         chain = _ancestors(s, region_code)
         if not chain:
@@ -569,11 +585,14 @@ def coverage_for(db: Database, region_code: str) -> RegionCoverage | None:
                        [e for code, _n, _l in chain[1:] for e in _inherit(cov.get(code, []))])
     code, name, level = chain[0]
     return RegionCoverage(code=code, name=name, level=level,
-                          path=tuple((c, n) for c, n, _l in reversed(chain)), coverage=tuple(entries))
+                          path=tuple((c, n) for c, n, _l in reversed(chain) if c == code or n not in PLACEHOLDER_NAMES),
+                          coverage=tuple(entries))
 
 
 def find_regions(db: Database, text: str, limit: int = 20) -> tuple[tuple[str, str, int], ...]:
     """(code, name, level) of regions whose code starts with, or whose name contains, `text`."""
+    from .services.reference import PLACEHOLDER_NAMES
+
     text = (text or "").strip()
     if not text:
         return ()
@@ -582,15 +601,20 @@ def find_regions(db: Database, text: str, limit: int = 20) -> tuple[tuple[str, s
             cond = Region.code.like(text + "%")
         else:
             cond = Region.name.like("%" + text.replace("%", "").replace("_", "") + "%")
-        rows = s.execute(select(Region.code, Region.name, Region.level).where(cond)
+        rows = s.execute(select(Region.code, Region.name, Region.level)
+                         .where(cond, Region.name.not_in(PLACEHOLDER_NAMES))
                          .order_by(Region.level, Region.code).limit(limit)).all()
     return tuple((r[0], r[1], r[2]) for r in rows)
 
 
 def region_path(db: Database, region_code: str) -> tuple[str, ...]:
-    """Codes from the province down to `region_code` (what a tree expands to show it)."""
+    """Codes from the province down to `region_code` (what a tree expands to show it); a
+    placeholder level (市辖区) is no tree node, so it is left out."""
+    from .services.reference import PLACEHOLDER_NAMES
+
     with db.session() as s:
-        return tuple(c for c, _n, _l in reversed(_ancestors(s, region_code)))
+        return tuple(c for c, n, _l in reversed(_ancestors(s, region_code))
+                     if c == region_code or n not in PLACEHOLDER_NAMES)
 
 
 # --------------------------------------------------------------------------- site plot

@@ -8,6 +8,7 @@ from app.services.common import create_record, delete_record, update_record
 from app.services.dcim import place_device
 from app.services.reference import add_coverage, delete_region, load_regions, who_serves
 from app.validators import make_uscc, uscc_problem
+from models import Region
 from tests.builders import build_customer, build_site, build_types
 from tests.conftest import table_counts
 
@@ -21,17 +22,16 @@ def test_uscc_check_character():
 
 def test_region_load_is_repeatable_and_renames_by_code(db, admin, tmp_path):
     first = load_regions(db, admin)
-    assert first.added > 3000
+    assert first.added == 3213 and first.removed == 0 and first.kept == ()
     again = load_regions(db, admin)
-    assert again.added == 0 and again.renamed == 0
-    import shutil
-    from app.services.reference import REGIONS_DIR
-    for f in REGIONS_DIR.glob("*.csv"):
-        shutil.copy(f, tmp_path / f.name)
-    areas = (tmp_path / "areas.csv").read_text(encoding="utf-8").replace('"美兰区"', '"美兰新区"')
-    (tmp_path / "areas.csv").write_text(areas, encoding="utf-8")
-    third = load_regions(db, admin, tmp_path)
-    assert third.renamed == 1 and third.added == 0
+    assert (again.added, again.renamed, again.moved, again.removed, again.unchanged) == (0, 0, 0, 0, 3213)
+    from app.services.reference import REGIONS_FILE
+    text = REGIONS_FILE.read_text(encoding="utf-8").replace("460108,美兰区,", "460108,美兰新区,")
+    (tmp_path / "regions.csv").write_text(text, encoding="utf-8")
+    third = load_regions(db, admin, tmp_path / "regions.csv")
+    assert (third.renamed, third.added, third.unchanged) == (1, 0, 3212)
+    with db.session() as s:
+        assert s.get(Region, "460108").name == "美兰新区"
 
 
 def test_who_serves_walks_up_the_tree(db, admin):

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from sqlalchemy import select
 
-from models import Contact, Customer, Region, User
+from models import Contact, Customer, User
 from models.choices import CustomerStatus
 
 from ..audit import Actor
@@ -11,7 +11,7 @@ from ..auth import require
 from ..db import Database
 from ..errors import ValidationError
 from ..uow import UnitOfWork
-from ..validators import email_problem, phone_problem, uscc_problem
+from ..validators import email_problem, phone_problem, region_code_problem, uscc_problem
 from .common import EntitySpec, check_version, flush_versioned, get_or_404, register, snapshot
 
 
@@ -27,8 +27,9 @@ def validate_customer(s, v: dict) -> dict[str, str]:
     elif s.execute(select(Customer.name).where(Customer.credit_code == v["credit_code"],
                                                Customer.id != v.get("_id", -1))).first():
         errors["credit_code"] = f"credit code {v['credit_code']} belongs to another customer"
-    if v.get("region_code") and s.get(Region, v["region_code"]) is None:
-        errors["region_code"] = f"{v['region_code']} is not a known region code"
+    problem = region_code_problem(s, v.get("region_code"))
+    if problem:
+        errors["region_code"] = problem
     v["region_code"] = v.get("region_code") or None
     if v.get("account_manager_id"):
         user = s.get(User, v["account_manager_id"])

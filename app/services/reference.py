@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import csv
+import re
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 from pathlib import Path
@@ -16,10 +17,24 @@ from ..auth import require
 from ..db import Database
 from ..errors import NotFound, ValidationError
 from ..uow import UnitOfWork
-from ..validators import uscc_problem
-from .common import EntitySpec, flush_or_refuse, get_or_404, refuse_if_referenced, register, snapshot
+from ..validators import region_code_problem, region_level, uscc_problem
+from .common import (EntitySpec, flush_or_refuse, get_or_404, references_to, refuse_if_referenced, register,
+                     snapshot)
 
 REGIONS_DIR = Path(__file__).resolve().parents[2] / "resources" / "regions"
+REGIONS_FILE = REGIONS_DIR / "regions.csv"                      # the MCA list: the default set
+DEVELOPMENT_ZONES_FILE = REGIONS_DIR / "development_zones.csv"  # not GB/T 2260; import on request
+
+# Levels the statistics bureau's tables insert where GB/T 2260 has none (北京市 / 市辖区 / 东城区,
+# 重庆市 / 县 / 城口县, 河南省 / 省直辖县级行政区划 / 济源市). The shipped list has none of them;
+# a database loaded from the old tables may still hold some, so names and trees skip them.
+PLACEHOLDER_NAMES = frozenset({"市辖区", "县", "省直辖县级行政区划", "自治区直辖县级行政区划"})
+
+
+def join_region_names(names) -> str:
+    """The full name of a region from its path's names, province first, placeholders left out:
+    广东省深圳市龙华区, 重庆市城口县."""
+    return "".join(n for n in names if n not in PLACEHOLDER_NAMES)
 
 
 # --- regions ------------------------------------------------------------------
@@ -29,50 +44,85 @@ class RegionLoad:
     added: int
     renamed: int
     unchanged: int
+    moved: int = 0                # given another parent (or level) by the list
+    removed: int = 0              # not in the list and referred to by nothing: deleted
+    kept: tuple[str, ...] = ()    # not in the list but still referred to: kept as they are
 
 
-def read_region_files(folder: Path = REGIONS_DIR) -> list[tuple[str, str, int, str | None]]:
-    """(code6, name, level, parent_code6) from the GB/T 2260 CSVs, parents first."""
-    rows = []
-    with open(folder / "provinces.csv", encoding="utf-8") as f:
-        for r in csv.DictReader(f):
-            rows.append((r["code"].ljust(6, "0"), r["name"], 1, None))
-    with open(folder / "cities.csv", encoding="utf-8") as f:
-        for r in csv.DictReader(f):
-            rows.append((r["code"].ljust(6, "0"), r["name"], 2, r["provinceCode"].ljust(6, "0")))
-    with open(folder / "areas.csv", encoding="utf-8") as f:
-        for r in csv.DictReader(f):
-            # Cities without districts (东莞, 中山, 儋州) list themselves as their own area.
-            if r["code"] != r["cityCode"].ljust(6, "0"):
-                rows.append((r["code"], r["name"], 3, r["cityCode"].ljust(6, "0")))
+def read_region_file(path: Path = REGIONS_FILE) -> list[tuple[str, str, int, str | None]]:
+    """(code, name, level, parent_code) from a `code,name,parent` CSV, parents before children.
+
+    The level is read from the code (GB/T 2260), so a district directly under a municipality
+    is county level. Raises ValidationError naming the line of a malformed row."""
+    rows: list[tuple[str, str, int, str | None]] = []
+    seen: set[str] = set()
+    errors: dict[str, str] = {}
+    with open(path, encoding="utf-8-sig", newline="") as f:
+        for line, r in enumerate(csv.DictReader(f), start=2):
+            code, name = (r.get("code") or "").strip(), (r.get("name") or "").strip()
+            parent = (r.get("parent") or "").strip() or None
+            if not re.fullmatch(r"\d{6}", code) or not name:
+                errors[f"{path.name} line {line}"] = f"{code!r} {name!r}: a six-digit code and a name are required"
+            elif parent is not None and (parent not in seen or region_level(parent) >= region_level(code)):
+                errors[f"{path.name} line {line}"] = (f"{code} {name}: its parent {parent} must be listed "
+                                                      "above it, at a higher level")
+            else:
+                rows.append((code, name, region_level(code), parent))
+                seen.add(code)
+    if errors:
+        raise ValidationError(errors)
     return rows
 
 
-def load_regions(db: Database, actor: Actor, folder: Path = REGIONS_DIR) -> RegionLoad:
-    """Repeatable: adds new codes, renames by code, never deletes."""
+def load_regions(db: Database, actor: Actor, path: Path = REGIONS_FILE) -> RegionLoad:
+    """Make the regions table the list in `path` (the shipped MCA list by default), repeatably.
+
+    By code: a new code is added; a listed code gets the list's name and parent. A code that is
+    not in the list is deleted when nothing refers to it (the old placeholder levels, retired
+    codes, development zones) and kept unchanged when something does (a customer, site,
+    coverage or sub-region): no region that something refers to is ever deleted. The kept codes
+    are returned and written in the audit event. Extra lists (development_zones.csv) are
+    imported afterwards with `import regions FILE`; a later load removes those nothing uses.
+    """
     require(actor, "manage_reference")
-    rows = read_region_files(folder)
+    if path.is_dir():
+        path = path / REGIONS_FILE.name
+    rows = read_region_file(path)
+    listed = {code for code, *_ in rows}
     with UnitOfWork(db, actor) as uow:
         s = uow.session
-        existing = {code: name for code, name in s.execute(select(Region.code, Region.name))}
-        added = renamed = 0
-        new_rows = []
-        for code, name, level, parent in rows:
-            if code not in existing:
-                new_rows.append(dict(code=code, name=name, level=level, parent_code=parent, version=1,
-                                     updated_by=actor.login))
-                added += 1
-            elif existing[code] != name:
-                region = s.get(Region, code)
-                region.name = name
-                region.updated_by = actor.login
-                renamed += 1
-        if new_rows:
+        existing = {code: (name, level, parent) for code, name, level, parent in
+                    s.execute(select(Region.code, Region.name, Region.level, Region.parent_code))}
+        new_rows = [dict(code=code, name=name, level=level, parent_code=parent, version=1, updated_by=actor.login)
+                    for code, name, level, parent in rows if code not in existing]
+        if new_rows:   # first, so that a listed code may move under a new one
             s.execute(Region.__table__.insert(), new_rows)
-        uow.audit("region.load", "region", None, f"GB/T 2260 ({len(rows)} codes)",
-                  after={"added": added, "renamed": renamed})
+        added, renamed, moved, changed = len(new_rows), 0, 0, 0
+        for code, name, level, parent in rows:
+            old = existing.get(code)
+            if old is not None and old != (name, level, parent):
+                region = s.get(Region, code)
+                changed += 1
+                renamed += old[0] != name
+                moved += old[1:] != (level, parent)
+                region.name, region.level, region.parent_code = name, level, parent
+                region.updated_by = actor.login
+        s.flush()
+        removed, kept = 0, []
+        # deepest first, so a stale city goes after its stale districts
+        for code in sorted((c for c in existing if c not in listed), key=lambda c: (-existing[c][1], c)):
+            region = s.get(Region, code)
+            if references_to(s, region):
+                kept.append(code)
+            else:
+                s.delete(region)
+                s.flush()
+                removed += 1
+        uow.audit("region.load", "region", None, f"GB/T 2260 {path.name} ({len(rows)} codes)",
+                  after={"added": added, "renamed": renamed, "moved": moved, "removed": removed,
+                         "kept": sorted(kept)})
         uow.commit()
-        return RegionLoad(added, renamed, len(rows) - added - renamed)
+        return RegionLoad(added, renamed, len(rows) - added - changed, moved, removed, tuple(sorted(kept)))
 
 
 def region_path(session, code: str) -> list[Region]:
@@ -86,9 +136,10 @@ def region_path(session, code: str) -> list[Region]:
 
 
 def region_name(session, code: str | None) -> str:
+    """The full name, province first, without placeholder levels: 重庆市城口县."""
     if not code:
         return ""
-    return "".join(r.name for r in reversed(region_path(session, code)) if r.name != "市辖区")
+    return join_region_names(r.name for r in reversed(region_path(session, code)))
 
 
 # --- coverage -------------------------------------------------------------------
@@ -154,8 +205,9 @@ def add_coverage(db: Database, actor: Actor, subsidiary_id: int, region_code: st
     with UnitOfWork(db, actor) as uow:
         s = uow.session
         sub = get_or_404(s, Subsidiary, subsidiary_id, "subsidiary")
-        if s.get(Region, region_code) is None:
-            errors["region_code"] = f"{region_code} is not a known region code"
+        problem = region_code_problem(s, region_code) if region_code else "choose a region"
+        if problem:
+            errors["region_code"] = problem
         if errors:
             raise ValidationError(errors)
         cov = Coverage(subsidiary_id=sub.id, site_id=site_id, region_code=region_code,
@@ -184,8 +236,11 @@ def _decimal(errors: dict, values: dict, key: str, lo=None, hi=None) -> None:
     values[key] = d
 
 
-def validate_subsidiary(values: dict) -> dict[str, str]:
+def validate_subsidiary(values: dict, s=None) -> dict[str, str]:
     errors = {}
+    problem = region_code_problem(s, values.get("region_code")) if s is not None else None
+    if problem:
+        errors["region_code"] = problem
     if not values.get("code") or not str(values["code"]).isalnum() or len(values["code"]) > 8:
         errors["code"] = "a short code of up to 8 letters or digits, e.g. GZ"
     if not values.get("name"):
@@ -205,8 +260,9 @@ def validate_site(s, values: dict) -> dict[str, str]:
         errors["status"] = f"status must be one of {', '.join(SiteStatus.values())}"
     if values.get("cooling", Cooling.AIR) not in Cooling.values():
         errors["cooling"] = f"cooling must be one of {', '.join(Cooling.values())}"
-    if not values.get("region_code") or s.get(Region, values["region_code"]) is None:
-        errors["region_code"] = "choose a region (a six-digit GB/T 2260 code)"
+    problem = region_code_problem(s, values.get("region_code"))
+    if problem or not values.get("region_code"):
+        errors["region_code"] = problem or "choose a region (a six-digit GB/T 2260 code)"
     if not values.get("subsidiary_id") or s.get(Subsidiary, values["subsidiary_id"]) is None:
         errors["subsidiary_id"] = "choose the operating subsidiary"
     _decimal(errors, values, "latitude", -90, 90)
@@ -232,7 +288,7 @@ def validate_room(s, values: dict) -> dict[str, str]:
     return errors
 
 
-register(EntitySpec("subsidiary", Subsidiary, "manage_reference", lambda s, v: validate_subsidiary(v), "code"))
+register(EntitySpec("subsidiary", Subsidiary, "manage_reference", lambda s, v: validate_subsidiary(v, s), "code"))
 register(EntitySpec("site", Site, "manage_reference", validate_site, "code"))
 register(EntitySpec("room", Room, "manage_reference", validate_room, "name"))
 
