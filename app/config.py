@@ -56,6 +56,7 @@ def resolve_db_url(explicit: str | None = None) -> str:
         raise DatabaseUnavailable(_IN_MEMORY)
     if "://" not in url:
         return f"sqlite:///{Path(url).expanduser().resolve()}"
+    typed = url
     scheme, rest = url.split("://", 1)
     backend = scheme.split("+")[0].lower()
     if backend in ("postgres", "postgresql"):
@@ -67,12 +68,12 @@ def resolve_db_url(explicit: str | None = None) -> str:
         u = make_url(url)
         u.port  # a non-numeric port raises here
     except Exception:
-        raise DatabaseUnavailable(f"{describe_raw(url)} is not a database URL: use a SQLite file or "
+        raise DatabaseUnavailable(f"{describe_raw(typed)} is not a database URL: use a SQLite file or "
                                   "postgresql://user@host[:port]/dbname") from None
     if backend == "sqlite" and (u.database or ":memory:") == ":memory:":
         raise DatabaseUnavailable(_IN_MEMORY)
     if backend != "sqlite" and not u.database:
-        raise DatabaseUnavailable(f"{describe_raw(url)} names no database: add /dbname")
+        raise DatabaseUnavailable(f"{describe_raw(typed)} names no database: add /dbname")
     return url
 
 
