@@ -34,8 +34,8 @@ QT_PACKAGES = (
 )
 # The CJK font of the console's widgets (the PDFs embed the copy in resources/fonts when present).
 FONT_PACKAGES = (("fonts-wqy-microhei",),)
-# Only the tests need these: pdftotext reads the PDFs back.
-TEST_PACKAGES = (("poppler-utils",),)
+# Only the tests need these: pdftotext reads the PDFs back; faketime moves the README session to 2027.
+TEST_PACKAGES = (("poppler-utils",), ("faketime",))
 VENV_PACKAGE = ("python3-venv",)
 
 
