@@ -220,7 +220,10 @@ def main(argv: list[str] | None = None) -> int:
     if not args.command:
         from ui.main import run_console  # Qt only when the window is wanted
 
-        return run_console(args)
+        try:
+            return run_console(args)
+        except DomainError as exc:   # e.g. IDC_CONSOLE_DB naming mysql:// or :memory:
+            return _fail(exc.message)
     ctx = CliContext(args)
     try:
         return int(args.handler(ctx, args) or 0)
