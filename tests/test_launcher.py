@@ -32,7 +32,7 @@ def test_the_scripts_parse_on_an_old_python():
     """macOS's stock python3 is 3.9: the scripts must reach the version check, not a SyntaxError."""
     import ast
 
-    for name in ("bootstrap.py", "start.py", "test.py"):
+    for name in ("bootstrap.py", "start.py", "test.py", "build_bundle.py"):
         source = (ROOT / "scripts" / name).read_text(encoding="utf-8")
         ast.parse(source, feature_version=(3, 6))
 
@@ -210,3 +210,25 @@ def test_old_shell_scripts_are_gone():
     for name in ("start.sh", "test.sh", "debian-deps.sh"):
         assert not (ROOT / "scripts" / name).exists()
     assert "python3 scripts/test.py" in (ROOT / ".ci" / "run").read_text()
+
+
+# --- the bundle --------------------------------------------------------------------------------
+def test_bundle_programs_per_platform():
+    import build_bundle
+
+    cli, window = build_bundle.bundle_programs("/b/dist", "Linux")
+    assert (cli, window) == ("/b/dist/idc-console/idc-console", "/b/dist/idc-console/idc-console-gui")
+    cli, window = build_bundle.bundle_programs("/b/dist", "Darwin")
+    assert cli == "/b/dist/IDC Console.app/Contents/MacOS/idc-console"
+    assert window == "/b/dist/IDC Console.app/Contents/MacOS/IDC Console"
+    cli, window = build_bundle.bundle_programs(r"C:\src\dist", "Windows")
+    assert (cli, window) == (r"C:\src\dist\idc-console\idc-console.exe", r"C:\src\dist\idc-console\IDC Console.exe")
+
+
+def test_spec_makes_a_command_line_and_a_windowed_program():
+    spec = (ROOT / "idc-console.spec").read_text()
+    assert 'name="idc-console", icon=icon, console=True' in spec
+    assert "console=False" in spec
+    for folder in ("fonts", "translations", "icons"):
+        assert f'"resources" / "{folder}"' in spec
+    assert 'collect_submodules("psycopg")' in spec
