@@ -8,14 +8,22 @@ when the database is empty and starts idc-console with the arguments given.
 """
 import os
 import platform
-import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import bootstrap  # noqa: E402  (stdlib only, beside this file)
 
-PREPARE = ("import sys; from app.cli import main; db = sys.argv[1:]; "
-           "sys.exit(main(db + ['db', 'upgrade']) or main(db + ['demo', 'load', '--if-empty']))")
+# `idc-console db upgrade`, `idc-console demo load --if-empty`, then `idc-console ARGS`, all in one
+# interpreter: a second start pays for one Python and one import of the program, not three.
+PREPARE_AND_START = (
+    "import sys\n"
+    "from app.cli import main\n"
+    "args = sys.argv[1:]\n"
+    "db, rest = args[:args.index('--')], args[args.index('--') + 1:]\n"
+    "code = main(db + ['db', 'upgrade']) or main(db + ['demo', 'load', '--if-empty'])\n"
+    "if code == 0:\n"
+    "    print(HOW_TO_RUN, file=sys.stderr, flush=True)\n"
+    "sys.exit(code or main(rest))\n")
 
 
 def main(argv):
@@ -24,14 +32,8 @@ def main(argv):
         return 1
     python = bootstrap.ensure_venv()
     system = platform.system()
-    cli = bootstrap.venv_program(bootstrap.ROOT, system, "idc-console")
-    db = bootstrap.global_db_args(argv)
-    # `idc-console db upgrade` then `idc-console demo load --if-empty`, in one interpreter (faster)
-    r = subprocess.run([python, "-c", PREPARE] + db, cwd=bootstrap.ROOT)
-    if r.returncode != 0:
-        return r.returncode
-    print(bootstrap.how_to_run(bootstrap.ROOT, system), file=sys.stderr, flush=True)
-    return bootstrap.run_program([cli] + argv, system)
+    code = PREPARE_AND_START.replace("HOW_TO_RUN", repr(bootstrap.how_to_run(bootstrap.ROOT, system)))
+    return bootstrap.run_program([python, "-c", code] + bootstrap.global_db_args(argv) + ["--"] + argv, system)
 
 
 if __name__ == "__main__":

@@ -232,3 +232,25 @@ def test_spec_makes_a_command_line_and_a_windowed_program():
     for folder in ("fonts", "translations", "icons"):
         assert f'"resources" / "{folder}"' in spec
     assert 'collect_submodules("psycopg")' in spec
+
+
+def test_start_prepares_and_starts_in_one_interpreter(tmp_path):
+    """What start.py hands over to: upgrade, demo when empty, the how-to, then idc-console ARGS."""
+    import re
+
+    import start
+
+    db = tmp_path / "start.db"
+    env = dict(os.environ, IDC_CONSOLE_PASSWORD="first-admin-1", IDC_CONSOLE_HOME=str(tmp_path / "home"))
+    assert subprocess.run([sys.executable, "-m", "app.cli", "--db", str(db), "db", "upgrade"], env=env,
+                          cwd=ROOT).returncode == 0
+    assert subprocess.run([sys.executable, "-m", "app.cli", "--db", str(db), "user", "add", "root", "--role",
+                           "admin"], env=env, cwd=ROOT, capture_output=True).returncode == 0
+    code = start.PREPARE_AND_START.replace("HOW_TO_RUN", repr("HOW TO RUN"))
+    argv = ["--db", str(db), "--version"]
+    r = subprocess.run([sys.executable, "-c", code] + bootstrap.global_db_args(argv) + ["--"] + argv,
+                       env=env, capture_output=True, text=True, cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    assert re.search(r"schema (\S+) -> \1\n", r.stdout)   # already at head: nothing changed
+    assert "already has data" in r.stdout and "HOW TO RUN" in r.stderr
+    assert r.stdout.rstrip().endswith("idc-console 0.1.0")
