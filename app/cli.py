@@ -2,20 +2,122 @@
 
 Exit codes: 0 done, 1 refused or verification failed (reason on stderr), 2 usage.
 With no command, the console window opens (ui/ is imported only then).
+
+The argument types below (period, date, days, checkpoint, output file) are shared by every
+command module: a bad value is a usage error (exit 2) named by argparse, never a traceback.
 """
 from __future__ import annotations
 
 import argparse
+import datetime as dt
 import getpass
 import importlib
 import os
+import re
 import sys
 from dataclasses import dataclass, field
+from pathlib import Path
 
+from . import __version__
 from .audit import Actor
-from .config import ENV_PASSWORD, resolve_db_url
-from .db import Database
+from .config import ENV_PASSWORD, describe_url, resolve_db_url
+from .db import Database, check_sqlite_file, sqlite_path
 from .errors import DomainError
+
+ENV_USER = "IDC_CONSOLE_USER"
+LOGIN_MAX = 64          # models.User.login is String(64)
+FIRST_YEAR, LAST_YEAR = 2000, 2099   # the business's calendar; also keeps date arithmetic in range
+MAX_DAYS = 36500
+
+
+# --- argument types -------------------------------------------------------------------------------
+def parse_period(text: str, today: dt.date | None = None) -> str:
+    """'YYYY-MM', 'last' (the previous Shanghai month) or 'this' (the current one) → 'YYYY-MM'.
+
+    The one period parser of the command line; raises ValueError with a message for people.
+    """
+    t = (text or "").strip().lower()
+    if t in ("last", "this"):
+        if today is None:
+            from .billing import local_today
+
+            today = local_today()
+        y, m = today.year, today.month
+        if t == "last":
+            y, m = (y, m - 1) if m > 1 else (y - 1, 12)
+        return f"{y:04d}-{m:02d}"
+    match = re.fullmatch(r"(\d{4})-(\d{2})", t)
+    if not match or not 1 <= int(match[2]) <= 12:
+        raise ValueError(f"{text!r} is not a period: use YYYY-MM (e.g. 2026-10), last or this")
+    if not FIRST_YEAR <= int(match[1]) <= LAST_YEAR:
+        raise ValueError(f"{text!r} is out of range: periods run from {FIRST_YEAR}-01 to {LAST_YEAR}-12")
+    return t
+
+
+def period_arg(text: str) -> str:
+    """argparse type for --period: YYYY-MM, last or this."""
+    try:
+        return parse_period(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+def parse_day(text: str) -> dt.date:
+    if not re.fullmatch(r"\d{4}-\d{2}-\d{2}", (text or "").strip()):
+        raise ValueError(f"{text!r} is not a date: use YYYY-MM-DD")
+    try:
+        day = dt.date.fromisoformat(text.strip())
+    except ValueError:
+        raise ValueError(f"{text!r} is not a date of the calendar") from None
+    if not FIRST_YEAR <= day.year <= LAST_YEAR:
+        raise ValueError(f"{text!r} is out of range: dates run from {FIRST_YEAR}-01-01 to {LAST_YEAR}-12-31")
+    return day
+
+
+def date_arg(text: str) -> str:
+    """argparse type for a YYYY-MM-DD date (Asia/Shanghai); returns it in ISO form."""
+    try:
+        return parse_day(text).isoformat()
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+def days_arg(text: str) -> int:
+    """argparse type for a number of days (0 … 36500)."""
+    try:
+        n = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number of days") from None
+    if not 0 <= n <= MAX_DAYS:
+        raise argparse.ArgumentTypeError(f"{n} days is out of range (0 to {MAX_DAYS})")
+    return n
+
+
+def checkpoint_arg(text: str) -> str:
+    """argparse type for an audit checkpoint SEQ:HASH (as printed by `report audit`)."""
+    if not re.fullmatch(r"\d+:[0-9a-fA-F]{64}", (text or "").strip()):
+        raise argparse.ArgumentTypeError(f"{text!r} is not a checkpoint: use SEQ:HASH as printed by "
+                                         "report audit (a number, a colon, 64 hex digits)")
+    return text.strip().lower()
+
+
+def output_arg(text: str) -> str:
+    """argparse type for a file to write: its folder must exist (no folder is made on the side)."""
+    path = Path(text).expanduser()
+    if not text or path.is_dir():
+        raise argparse.ArgumentTypeError(f"{text!r} is a folder: name a file to write")
+    if not path.resolve().parent.is_dir():
+        raise argparse.ArgumentTypeError(f"cannot write {text}: the folder {path.resolve().parent} "
+                                         "does not exist")
+    return str(path)
+
+
+def month_bounds(period: str) -> tuple[str, str]:
+    """First and last day of a YYYY-MM period, in ISO form."""
+    y, m = int(period[:4]), int(period[5:])
+    first = dt.date(y, m, 1)
+    nxt = dt.date(y + (m == 12), m % 12 + 1, 1)
+    return first.isoformat(), (nxt - dt.timedelta(days=1)).isoformat()
 
 # Modules that add their own sub-commands through `register(subparsers)`.
 COMMAND_MODULES = ("app.cli_core", "app.cli_billing", "app.cli_reports", "app.cli_scale")
@@ -24,18 +126,47 @@ COMMAND_MODULES = ("app.cli_core", "app.cli_billing", "app.cli_reports", "app.cl
 @dataclass
 class CliContext:
     args: argparse.Namespace
+    may_create: bool = False   # only `db upgrade` may open a database file that does not exist
     _db: Database | None = field(default=None, repr=False)
 
     @property
     def db(self) -> Database:
+        """The database named by --db / IDC_CONSOLE_DB / the default, reachable, schema unchecked."""
         if self._db is None:
-            self._db = Database(resolve_db_url(self.args.db))
+            url = resolve_db_url(self.args.db)
+            check_sqlite_file(url, must_exist=not self.may_create)
+            db = Database(url)
+            if not (self.may_create and sqlite_path(url) and not sqlite_path(url).exists()):
+                try:
+                    db.probe()
+                except DomainError:
+                    db.dispose()
+                    raise
+            self._db = db
         return self._db
 
+    def current(self) -> Database:
+        """The database at this program's schema; anything else is refused, never upgraded here."""
+        db = self.db
+        db.check_not_newer()
+        rev, head = db.probe(), db.head_revision()
+        if rev != head:
+            target = self._db_option()
+            if rev is None:
+                raise DomainError(f"{describe_url(db.url)} has no schema yet; create it with "
+                                  f"idc-console{target} db upgrade")
+            raise DomainError(f"{describe_url(db.url)} is at schema {rev} and this idc-console needs {head}: "
+                              f"run idc-console{target} db upgrade (a SQLite file is backed up first)")
+        return db
+
+    def _db_option(self) -> str:
+        return f" --db {self.args.db}" if self.args.db else ""
+
     def open_upgraded(self) -> Database:
-        """Open the database, creating or upgrading its schema (backing up SQLite first)."""
+        """Create or upgrade the schema (backing up SQLite first): `db upgrade` only."""
         from .startup import prepare_database
 
+        self.may_create = True
         prepare_database(self.db, log=lambda m: print(m, file=sys.stderr))
         return self.db
 
@@ -43,11 +174,13 @@ class CliContext:
         """The acting user for a write: --user with IDC_CONSOLE_PASSWORD or a prompt."""
         from .services.users import login
 
-        self.open_upgraded()
-        name = self.args.user or os.environ.get("IDC_CONSOLE_USER")
+        self.current()
+        name = self.args.user or os.environ.get(ENV_USER)
         if not name:
             raise DomainError("this command writes and needs --user LOGIN (password from "
                               f"{ENV_PASSWORD} or a prompt)")
+        if len(name) > LOGIN_MAX:
+            raise DomainError(f"no such login: logins have at most {LOGIN_MAX} characters")
         password = os.environ.get(ENV_PASSWORD)
         if password is None:
             if not sys.stdin or not sys.stdin.isatty():
@@ -59,12 +192,13 @@ class CliContext:
         """Read-only commands act as the named user when given, else as a local reader."""
         if self.args.user:
             return self.actor()
-        self.open_upgraded()
+        self.current()
         return Actor(None, f"os:{getpass.getuser()}", f"command line ({getpass.getuser()})", "auditor")
 
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="idc-console", description="IDC and GPU-compute back-office console")
+    parser.add_argument("--version", action="version", version=f"idc-console {__version__}")
     parser.add_argument("--db", help="database URL or SQLite file (default: IDC_CONSOLE_DB or the user data directory)")
     parser.add_argument("--user", help="login to act as (password from IDC_CONSOLE_PASSWORD or a prompt)")
     parser.add_argument("--lang", choices=["zh", "en"], help="console language")
@@ -86,19 +220,47 @@ def main(argv: list[str] | None = None) -> int:
     if not args.command:
         from ui.main import run_console  # Qt only when the window is wanted
 
-        return run_console(args)
+        try:
+            return run_console(args)
+        except DomainError as exc:   # e.g. IDC_CONSOLE_DB naming mysql:// or :memory:
+            return _fail(exc.message)
     ctx = CliContext(args)
     try:
         return int(args.handler(ctx, args) or 0)
     except DomainError as exc:
-        print(f"idc-console: {exc.message}", file=sys.stderr)
-        return 1
+        return _fail(exc.message)
     except KeyboardInterrupt:
-        print("idc-console: interrupted", file=sys.stderr)
-        return 1
+        return _fail("interrupted")
+    except UnicodeDecodeError as exc:
+        return _fail(f"the file is not UTF-8 text ({exc.reason} at byte {exc.start}): save it as UTF-8 "
+                     "(in Excel: CSV UTF-8) and try again")
+    except OSError as exc:
+        return _fail(_describe_os_error(exc))
+    except Exception as exc:
+        from sqlalchemy.exc import SQLAlchemyError
+
+        if not isinstance(exc, SQLAlchemyError):
+            raise
+        from .db import describe_db_error
+
+        return _fail(describe_db_error(exc, ctx._db.url if ctx._db else "sqlite://"))
     finally:
         if ctx._db is not None:
             ctx._db.dispose()
+
+
+def _fail(message: str) -> int:
+    print(f"idc-console: {message}", file=sys.stderr)
+    return 1
+
+
+def _describe_os_error(exc: OSError) -> str:
+    name = exc.filename
+    if name and isinstance(exc, FileNotFoundError) and not Path(name).parent.is_dir():
+        return f"cannot use {name}: the folder {Path(name).parent} does not exist"
+    if name:
+        return f"cannot use {name}: {exc.strerror or exc}"
+    return str(exc)
 
 
 if __name__ == "__main__":

@@ -4,6 +4,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+from .cli import days_arg, period_arg
 from .errors import ValidationError
 
 
@@ -11,14 +12,14 @@ def register(sub) -> None:
     billing = sub.add_parser("billing", help="monthly billing, issuing, credit notes, meter readings")
     bs = billing.add_subparsers(dest="billing_command", required=True, metavar="ACTION")
     r = bs.add_parser("run", help="bill a month: create the statement lines that are missing")
-    r.add_argument("--period", required=True, metavar="YYYY-MM")
+    r.add_argument("--period", required=True, type=period_arg, metavar="YYYY-MM|last|this")
     r.add_argument("--dry-run", action="store_true",
                    help="show what would be billed, write nothing (the open month: provisional, up to now)")
     r.add_argument("--issue", action="store_true", help="then issue every draft statement of the month")
     r.add_argument("--lines", action="store_true", help="print every line")
     r.set_defaults(handler=billing_run)
     i = bs.add_parser("issue", help="issue the draft statements of a month (takes their numbers)")
-    i.add_argument("--period", required=True, metavar="YYYY-MM")
+    i.add_argument("--period", required=True, type=period_arg, metavar="YYYY-MM|last|this")
     i.set_defaults(handler=billing_issue)
     c = bs.add_parser("credit", help="issue a credit note reversing an issued statement")
     c.add_argument("number")
@@ -46,7 +47,7 @@ def register(sub) -> None:
     contracts = sub.add_parser("contracts", help="contracts")
     cs = contracts.add_subparsers(dest="contracts_command", required=True, metavar="ACTION")
     d = cs.add_parser("due", help="contracts in force ending within N days (alerts at 180/90/60/30)")
-    d.add_argument("--within", type=int, default=180, metavar="N")
+    d.add_argument("--within", type=days_arg, default=180, metavar="N")
     d.set_defaults(handler=contracts_due)
     h = cs.add_parser("handover", help="record or correct the handover of a contract item (from when it bills); "
                                        "without --item, list the items and their handovers")

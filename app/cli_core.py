@@ -6,7 +6,9 @@ import os
 import sys
 from pathlib import Path
 
-from .config import ENV_PASSWORD, describe_url
+from .cli import LOGIN_MAX, checkpoint_arg, date_arg, output_arg
+from .config import ENV_PASSWORD, describe_url, resolve_db_url
+from .db import sqlite_path
 from .errors import DomainError, ValidationError
 
 ENV_NEW_PASSWORD = "IDC_CONSOLE_NEW_PASSWORD"
@@ -20,7 +22,7 @@ def register(sub) -> None:
     dbs.add_parser("upgrade", help="create the schema or upgrade it to this version").set_defaults(handler=db_upgrade)
     dbs.add_parser("current", help="show the schema revision").set_defaults(handler=db_current)
     b = dbs.add_parser("backup", help="copy the SQLite database to PATH (online, consistent)")
-    b.add_argument("path")
+    b.add_argument("path", type=output_arg)
     b.set_defaults(handler=db_backup)
 
     user = sub.add_parser("user", help="manage users")
@@ -38,6 +40,8 @@ def register(sub) -> None:
     load = ds.add_parser("load", help="load the deterministic demo into an empty database")
     load.add_argument("--scale", choices=["small", "large"], default="small")
     load.add_argument("--if-empty", action="store_true", help="do nothing (exit 0) when data is already there")
+    load.add_argument("--force", action="store_true",
+                      help="load the demo even though the database already holds users or data")
     load.set_defaults(handler=demo_load)
 
     imp = sub.add_parser("import", help="import CSV/XLSX (all or nothing) or device-type YAML (a file or a folder)")
@@ -52,27 +56,29 @@ def register(sub) -> None:
     exp = sub.add_parser("export", help="export a kind to CSV or XLSX")
     exp.add_argument("kind", choices=EXPORT_KINDS)
     exp.add_argument("--format", choices=["csv", "xlsx"], default="csv")
-    exp.add_argument("-o", "--output", required=True)
+    exp.add_argument("-o", "--output", required=True, type=output_arg)
     exp.add_argument("--filter", help="only rows containing this text")
     exp.set_defaults(handler=export_file)
 
     audit = sub.add_parser("audit", help="the audit trail")
     aus = audit.add_subparsers(dest="audit_command", required=True, metavar="ACTION")
     v = aus.add_parser("verify", help="recompute every link of the chain")
-    v.add_argument("--expect-head", metavar="SEQ:HASH", help="also prove the chain up to this checkpoint is unchanged")
+    v.add_argument("--expect-head", metavar="SEQ:HASH", type=checkpoint_arg, help="also prove the chain up to this checkpoint is unchanged")
     v.set_defaults(handler=audit_verify)
     ae = aus.add_parser("export", help="export audit events between two dates")
-    ae.add_argument("--from", dest="date_from", required=True, help="YYYY-MM-DD (Asia/Shanghai)")
-    ae.add_argument("--to", dest="date_to", required=True, help="YYYY-MM-DD inclusive")
+    ae.add_argument("--from", dest="date_from", required=True, type=date_arg, help="YYYY-MM-DD (Asia/Shanghai)")
+    ae.add_argument("--to", dest="date_to", required=True, type=date_arg, help="YYYY-MM-DD inclusive")
     ae.add_argument("--actor")
     ae.add_argument("--action")
     ae.add_argument("--format", choices=["csv", "xlsx"], default="csv")
-    ae.add_argument("-o", "--output", required=True)
+    ae.add_argument("-o", "--output", required=True, type=output_arg)
     ae.set_defaults(handler=audit_export)
 
 
 def db_upgrade(ctx, args) -> int:
-    before = ctx.db.current_revision()
+    ctx.may_create = True
+    path = sqlite_path(resolve_db_url(ctx.args.db))
+    before = None if path is not None and not path.exists() else ctx.db.probe()
     ctx.open_upgraded()
     print(f"{describe_url(ctx.db.url)}: schema {before or '(empty)'} -> {ctx.db.current_revision()}")
     return 0
@@ -109,7 +115,9 @@ def _new_password(login: str) -> str:
 def user_add(ctx, args) -> int:
     from .services.users import add_user, has_users
 
-    ctx.open_upgraded()
+    if len(args.login) > LOGIN_MAX:
+        raise ValidationError({"login": f"at most {LOGIN_MAX} characters"})
+    ctx.current()
     actor = ctx.actor() if has_users(ctx.db) else None
     if actor is None and not os.environ.get(ENV_NEW_PASSWORD) and os.environ.get(ENV_PASSWORD):
         os.environ[ENV_NEW_PASSWORD] = os.environ[ENV_PASSWORD]  # first admin: one password variable is enough
@@ -128,12 +136,18 @@ def user_list(ctx, args) -> int:
 
 
 def demo_load(ctx, args) -> int:
-    from .services.users import has_users
+    from .services.users import has_users, list_users
 
-    ctx.open_upgraded()
-    if args.if_empty and _has_data(ctx.db):
-        print("the database already has data; demo not loaded")
-        return 0
+    ctx.current()
+    if _has_data(ctx.db) or has_users(ctx.db):
+        if args.if_empty:
+            print("the database already has data; demo not loaded")
+            return 0
+        if not args.force:
+            n_users = len(list_users(ctx.db))
+            raise DomainError(f"{describe_url(ctx.db.url)} already holds data ({n_users} user(s)"
+                              f"{', customers and sites' if _has_data(ctx.db) else ''}); the demo is for an "
+                              "empty database: use a new --db, or add --force to load it on top")
     actor = ctx.actor() if has_users(ctx.db) else None
     if args.scale == "large":
         from .scale import load_large
@@ -143,8 +157,26 @@ def demo_load(ctx, args) -> int:
         from .demo import load_demo
 
         summary = load_demo(ctx.db, actor, progress=lambda m: print(f"loading {m} …", file=sys.stderr, flush=True))
-    print(summary)
+    print(describe_summary(summary, describe_url(ctx.db.url)))
     return 0
+
+
+def describe_summary(summary, where: str) -> str:
+    """`loaded the demo into X: 6 users, 7 sites, …` and the login hint on its own line."""
+    import dataclasses
+
+    if not dataclasses.is_dataclass(summary):
+        return str(summary)
+    counts, notes = [], []
+    for f in dataclasses.fields(summary):
+        value = getattr(summary, f.name)
+        if isinstance(value, bool):
+            continue
+        if isinstance(value, int):
+            counts.append(f"{value:,} {f.name.replace('_', ' ')}")
+        elif isinstance(value, str) and value:
+            notes.append(value)
+    return "\n".join([f"loaded the demo into {where}: " + ", ".join(counts)] + notes)
 
 
 def _has_data(db) -> bool:
@@ -183,7 +215,7 @@ def export_file(ctx, args) -> int:
 def audit_verify(ctx, args) -> int:
     from .audit import verify_audit_chain
 
-    ctx.db.check_not_newer()
+    ctx.current()
     with ctx.db.session() as s:
         result = verify_audit_chain(s, expect_head=args.expect_head)
     if result.ok:

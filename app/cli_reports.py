@@ -7,11 +7,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from .cli import date_arg, month_bounds, output_arg, period_arg
 from .errors import ValidationError
 
 
 def _common(p) -> None:
-    p.add_argument("-o", "--output", required=True, help="PDF file to write")
+    p.add_argument("-o", "--output", required=True, type=output_arg, help="PDF file to write")
     p.add_argument("--lang", dest="doc_lang", choices=["zh", "en"],
                    help="document language (statements and contracts default to the contract's language, "
                         "the other reports to zh)")
@@ -33,9 +34,14 @@ def register(sub) -> None:
     _common(ct)
     ct.set_defaults(handler=report_contract)
 
-    au = rs.add_parser("audit", help="audit report: summary, events, chain verification and checkpoint")
-    au.add_argument("--from", dest="date_from", required=True, help="YYYY-MM-DD (Asia/Shanghai)")
-    au.add_argument("--to", dest="date_to", required=True, help="YYYY-MM-DD inclusive")
+    au = rs.add_parser("audit", help="audit report: summary, events, chain verification and checkpoint "
+                                      "(default: the current month)")
+    au.add_argument("--period", type=period_arg, metavar="YYYY-MM|last|this",
+                    help="a whole month instead of --from/--to")
+    au.add_argument("--from", dest="date_from", type=date_arg,
+                    help="YYYY-MM-DD (Asia/Shanghai); default the first day of --to's month or of this month")
+    au.add_argument("--to", dest="date_to", type=date_arg,
+                    help="YYYY-MM-DD inclusive; default the last day of --from's month")
     au.add_argument("--actor", help="only this login")
     au.add_argument("--action", help="only this action, or a prefix ending in '.' (e.g. gpu.)")
     _common(au)
@@ -84,7 +90,16 @@ def report_contract(ctx, args) -> int:
 
 def report_audit(ctx, args) -> int:
     from .audit_query import AuditFilter, parse_date
+    from .cli import parse_period
 
+    if args.period and (args.date_from or args.date_to):
+        raise ValidationError({"period": "give --period or --from/--to, not both"})
+    if args.period or not (args.date_from or args.date_to):
+        args.date_from, args.date_to = month_bounds(args.period or parse_period("this"))
+    elif not args.date_from:
+        args.date_from = month_bounds(args.date_to[:7])[0]
+    elif not args.date_to:
+        args.date_to = month_bounds(args.date_from[:7])[1]
     flt = AuditFilter(parse_date(args.date_from, "from"), parse_date(args.date_to, "to"), args.actor or None,
                       args.action or None)
     if flt.date_to < flt.date_from:

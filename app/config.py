@@ -6,16 +6,34 @@ from pathlib import Path
 
 import platformdirs
 
+from .errors import DomainError
+
 APP_NAME = "idc-console"
 APP_AUTHOR = "IDC"
 ENV_DB = "IDC_CONSOLE_DB"
 ENV_PASSWORD = "IDC_CONSOLE_PASSWORD"
+ENV_HOME = "IDC_CONSOLE_HOME"
+ENV_SETTINGS = "IDC_CONSOLE_SETTINGS"
+SETTINGS_FILE = "settings.ini"
+
+
+class DatabaseUnavailable(DomainError):
+    """The database named cannot be used: absent, unreachable, not a database, unsupported."""
 
 
 def data_dir() -> Path:
-    path = Path(os.environ.get("IDC_CONSOLE_HOME") or platformdirs.user_data_dir(APP_NAME, APP_AUTHOR))
-    path.mkdir(parents=True, exist_ok=True)
-    return path
+    """The data directory (not created here: only `db upgrade` and the console's first start do)."""
+    return Path(os.environ.get(ENV_HOME) or platformdirs.user_data_dir(APP_NAME, APP_AUTHOR))
+
+
+def settings_file() -> Path | None:
+    """IDC_CONSOLE_SETTINGS, else settings.ini in IDC_CONSOLE_HOME, else None (the platform's place:
+    the registry on Windows, ~/Library/Preferences on macOS, ~/.config/IDC on Linux)."""
+    if os.environ.get(ENV_SETTINGS):
+        return Path(os.environ[ENV_SETTINGS])
+    if os.environ.get(ENV_HOME):
+        return Path(os.environ[ENV_HOME]) / SETTINGS_FILE
+    return None
 
 
 def default_sqlite_path() -> Path:
@@ -25,13 +43,50 @@ def default_sqlite_path() -> Path:
 def resolve_db_url(explicit: str | None = None) -> str:
     """--db wins, then IDC_CONSOLE_DB, then the SQLite file in the user data directory.
 
-    A bare path is taken as a SQLite file.
+    A bare path is taken as a SQLite file; `postgres://` and `postgresql://` mean PostgreSQL
+    through psycopg. Anything else (mysql://, an in-memory SQLite, a malformed URL) is refused
+    with DatabaseUnavailable.
     """
-    url = explicit or os.environ.get(ENV_DB)
+    from sqlalchemy.engine import make_url
+
+    url = (explicit or os.environ.get(ENV_DB) or "").strip()
     if not url:
         return f"sqlite:///{default_sqlite_path()}"
+    if url == ":memory:":
+        raise DatabaseUnavailable(_IN_MEMORY)
     if "://" not in url:
         return f"sqlite:///{Path(url).expanduser().resolve()}"
+    typed = url
+    scheme, rest = url.split("://", 1)
+    backend = scheme.split("+")[0].lower()
+    if backend in ("postgres", "postgresql"):
+        url = "postgresql+psycopg://" + rest if scheme.lower() in ("postgres", "postgresql") else url
+    elif backend != "sqlite":
+        raise DatabaseUnavailable(f"{scheme}:// databases are not supported: use a SQLite file or "
+                                  "postgresql://user@host/dbname")
+    try:
+        u = make_url(url)
+        u.port  # a non-numeric port raises here
+    except Exception:
+        raise DatabaseUnavailable(f"{describe_raw(typed)} is not a database URL: use a SQLite file or "
+                                  "postgresql://user@host[:port]/dbname") from None
+    if backend == "sqlite" and (u.database or ":memory:") == ":memory:":
+        raise DatabaseUnavailable(_IN_MEMORY)
+    if backend != "sqlite" and not u.database:
+        raise DatabaseUnavailable(f"{describe_raw(typed)} names no database: add /dbname")
+    return url
+
+
+_IN_MEMORY = ("an in-memory database vanishes when the command ends: name a SQLite file or a "
+              "PostgreSQL URL")
+
+
+def describe_raw(url: str) -> str:
+    """The URL as typed, without its password."""
+    if "://" in url and "@" in url.split("://", 1)[1]:
+        scheme, rest = url.split("://", 1)
+        cred, host = rest.rsplit("@", 1)
+        return f"{scheme}://{cred.split(':', 1)[0]}@{host}"
     return url
 
 

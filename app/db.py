@@ -12,6 +12,7 @@ from sqlalchemy import create_engine, event
 from sqlalchemy.engine import Engine, make_url
 from sqlalchemy.orm import Session, sessionmaker
 
+from .config import DatabaseUnavailable, describe_url
 from .errors import SchemaTooNew
 
 MIGRATIONS_DIR = Path(__file__).resolve().parent.parent / "models" / "migrations"
@@ -29,8 +30,7 @@ def _sqlite_pragmas(dbapi_conn, _record):
 def make_engine(url: str, **kw) -> Engine:
     u = make_url(url)
     if u.get_backend_name() == "sqlite":
-        if u.database and u.database != ":memory:":
-            Path(u.database).parent.mkdir(parents=True, exist_ok=True)
+        # no folder is made here: prepare_database (db upgrade, the console's start) makes it
         engine = create_engine(url, **kw)
         event.listen(engine, "connect", _sqlite_pragmas)
         return engine
@@ -75,6 +75,15 @@ class Database:
     def needs_upgrade(self) -> bool:
         return self.current_revision() != self.head_revision()
 
+    def probe(self) -> str | None:
+        """Connect once and return the schema revision; a failure becomes DatabaseUnavailable."""
+        from sqlalchemy.exc import SQLAlchemyError
+
+        try:
+            return self.current_revision()
+        except SQLAlchemyError as exc:
+            raise DatabaseUnavailable(describe_db_error(exc, self.url)) from None
+
     def check_not_newer(self) -> None:
         current = self.current_revision()
         if current is None:
@@ -99,7 +108,8 @@ class Database:
             raise ValueError("backup through the console is for SQLite files; use pg_dump for PostgreSQL")
         src_path = self.engine.url.database
         target = Path(target)
-        target.parent.mkdir(parents=True, exist_ok=True)
+        if not target.parent.is_dir():
+            raise FileNotFoundError(2, "No such file or directory", str(target))
         src = sqlite3.connect(src_path)
         dst = sqlite3.connect(str(target))
         try:
@@ -108,6 +118,56 @@ class Database:
             dst.close()
             src.close()
         return target
+
+
+SQLITE_HEADER = b"SQLite format 3\x00"
+
+
+def sqlite_path(url: str) -> Path | None:
+    u = make_url(url)
+    if u.get_backend_name() != "sqlite" or not u.database or u.database == ":memory:":
+        return None
+    return Path(u.database)
+
+
+def check_sqlite_file(url: str, *, must_exist: bool) -> None:
+    """Refuse a SQLite path that is absent (unless it may be created), a folder or not SQLite.
+
+    An empty file is a valid, empty SQLite database (the schema check says what to do next).
+    """
+    path = sqlite_path(url)
+    if path is None:
+        return
+    if not path.exists():
+        if must_exist:
+            raise DatabaseUnavailable(f"no database at {path}; create one with "
+                                      f"idc-console --db {path} db upgrade")
+        if not path.parent.is_dir() and path.parent.exists():
+            raise DatabaseUnavailable(f"{path.parent} is not a folder")
+        return
+    if path.is_dir():
+        raise DatabaseUnavailable(f"{path} is a folder, not a database file")
+    try:
+        with open(path, "rb") as f:
+            head = f.read(len(SQLITE_HEADER))
+    except OSError as exc:
+        raise DatabaseUnavailable(f"cannot read {path}: {exc.strerror}") from None
+    if head and head != SQLITE_HEADER:
+        raise DatabaseUnavailable(f"{path} is not a SQLite database (and not a PostgreSQL URL)")
+
+
+def describe_db_error(exc: BaseException, url: str) -> str:
+    """One line naming what went wrong with the database, without the driver's traceback."""
+    orig = getattr(exc, "orig", None) or exc
+    text = " ".join(str(orig).split())   # the driver's message, on one line
+    text = text.split("(Background on this error")[0].removeprefix("connection failed: ")
+    text = text.split(" Is the server running")[0].strip().rstrip(".")
+    where = describe_url(url)
+    if "malformed" in text or "not a database" in text:
+        return f"{where} is damaged or not a SQLite database ({text})"
+    if make_url(url).get_backend_name() == "sqlite":
+        return f"cannot use the database {where}: {text}"
+    return f"cannot use the PostgreSQL database {where}: {text}"
 
 
 def _known(script: ScriptDirectory, rev: str) -> bool:

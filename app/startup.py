@@ -13,6 +13,8 @@ def prepare_database(db: Database, log: Callable[[str], None] = lambda m: None) 
 
     Returns the backup path, if one was made.
     """
+    if db.is_sqlite and db.engine.url.database not in (None, "", ":memory:"):
+        Path(db.engine.url.database).parent.mkdir(parents=True, exist_ok=True)
     db.check_not_newer()
     if not db.needs_upgrade():
         return None

@@ -7,6 +7,7 @@ are never candidates, because digits and ¥ would come out blank.
 from __future__ import annotations
 
 import os
+import platform
 import shutil
 import subprocess
 from dataclasses import dataclass
@@ -20,26 +21,34 @@ ENV_VAR_BOLD = "IDC_PDF_FONT_BOLD"
 REGULAR = "IDC-CJK"
 BOLD = "IDC-CJK-Bold"
 
-# (regular, bold or None) in order of preference; bold is used only if regular registers.
-_CANDIDATES: list[tuple[str, str | None]] = [
-    # Windows
-    (r"C:\Windows\Fonts\msyh.ttc", r"C:\Windows\Fonts\msyhbd.ttc"),
-    (r"C:\Windows\Fonts\simhei.ttf", None),
-    (r"C:\Windows\Fonts\simsun.ttc", None),
-    # macOS (most of these are TrueType collections; PingFang is CFF on recent versions)
-    ("/System/Library/Fonts/STHeiti Medium.ttc", None),
-    ("/System/Library/Fonts/STHeiti Light.ttc", "/System/Library/Fonts/STHeiti Medium.ttc"),
-    ("/System/Library/Fonts/Hiragino Sans GB.ttc", None),
-    ("/System/Library/Fonts/PingFang.ttc", None),
-    ("/System/Library/Fonts/Supplemental/Songti.ttc", None),
-    ("/Library/Fonts/Arial Unicode.ttf", None),
-    ("/System/Library/Fonts/Supplemental/Arial Unicode.ttf", None),
-    # Linux
-    ("/usr/share/fonts/truetype/wqy/wqy-microhei.ttc", None),
-    ("/usr/share/fonts/truetype/wqy/wqy-zenhei.ttc", None),
-    ("/usr/share/fonts/truetype/arphic/uming.ttc", None),
-    ("/usr/share/fonts/truetype/arphic/ukai.ttc", None),
-]
+# The font shipped with the program (resources/fonts/README.md): the same PDFs on every machine.
+BUNDLED_DIR = Path(__file__).resolve().parent.parent / "resources" / "fonts"
+
+# System fonts, only the fallback when the bundled font is missing: (regular, bold or None) in
+# order of preference per platform; bold is used only if regular registers.
+SYSTEM_FONTS: dict[str, list[tuple[str, str | None]]] = {
+    "Windows": [
+        (r"C:\Windows\Fonts\msyh.ttc", r"C:\Windows\Fonts\msyhbd.ttc"),
+        (r"C:\Windows\Fonts\simhei.ttf", None),
+        (r"C:\Windows\Fonts\simsun.ttc", None),
+    ],
+    # most of these are TrueType collections; PingFang is CFF on recent versions
+    "Darwin": [
+        ("/System/Library/Fonts/STHeiti Medium.ttc", None),
+        ("/System/Library/Fonts/STHeiti Light.ttc", "/System/Library/Fonts/STHeiti Medium.ttc"),
+        ("/System/Library/Fonts/Hiragino Sans GB.ttc", None),
+        ("/System/Library/Fonts/PingFang.ttc", None),
+        ("/System/Library/Fonts/Supplemental/Songti.ttc", None),
+        ("/Library/Fonts/Arial Unicode.ttf", None),
+        ("/System/Library/Fonts/Supplemental/Arial Unicode.ttf", None),
+    ],
+    "Linux": [
+        ("/usr/share/fonts/truetype/wqy/wqy-microhei.ttc", None),
+        ("/usr/share/fonts/truetype/wqy/wqy-zenhei.ttc", None),
+        ("/usr/share/fonts/truetype/arphic/uming.ttc", None),
+        ("/usr/share/fonts/truetype/arphic/ukai.ttc", None),
+    ],
+}
 _FC_FAMILIES = ("WenQuanYi Micro Hei", "WenQuanYi Zen Hei", "AR PL UMing", "AR PL UKai")
 _AVOID = ("droidsansfallback", "notosanscjk", "notoserifcjk", "sourcehan")
 
@@ -94,35 +103,41 @@ def _fc_list_candidates() -> list[str]:
     return paths
 
 
-def candidate_paths(path: str | os.PathLike | None = None) -> list[tuple[str, str | None]]:
-    """Candidates in order: the argument, $IDC_PDF_FONT, bundled fonts, system fonts."""
+def candidate_paths(path: str | os.PathLike | None = None, *, system: str | None = None,
+                    bundled_dir: Path | None = None) -> list[tuple[str, str | None]]:
+    """Candidates in order: the argument (the console's setting, --font), $IDC_PDF_FONT, the
+    bundled font, then this platform's system fonts (and fontconfig's on Linux and the BSDs)."""
+    system = system or platform.system()
+    bundled = BUNDLED_DIR if bundled_dir is None else Path(bundled_dir)
     out: list[tuple[str, str | None]] = []
     if path:
         out.append((str(path), None))
     if os.environ.get(ENV_VAR):
         out.append((os.environ[ENV_VAR], os.environ.get(ENV_VAR_BOLD)))
-    bundled = Path(__file__).resolve().parent.parent / "resources" / "fonts"
     if bundled.is_dir():
         out += [(str(p), None) for p in sorted(bundled.glob("*.tt[fc]"))]
-    out += _CANDIDATES
-    out += [(p, None) for p in _fc_list_candidates()]
+    out += SYSTEM_FONTS.get(system, SYSTEM_FONTS["Linux"])
+    if system not in ("Windows", "Darwin"):
+        out += [(p, None) for p in _fc_list_candidates()]
     return out
 
 
-def register_cjk_fonts(path: str | os.PathLike | None = None) -> RegisteredFonts:
+def register_cjk_fonts(path: str | os.PathLike | None = None, *, system: str | None = None,
+                       bundled_dir: Path | None = None) -> RegisteredFonts:
     """Register the first usable CJK font (and a bold face if one exists); cached.
 
     An explicit ``path`` that cannot be used is an error rather than silently replaced,
     so a misconfigured deployment is noticed.
     """
     global _registered
-    if _registered is not None and (path is None or _registered.regular_path == str(path)):
+    simulated = system is not None or bundled_dir is not None
+    if _registered is not None and not simulated and (path is None or _registered.regular_path == str(path)):
         return _registered
     if path is not None and not _try_register(REGULAR, str(path)):
         raise FontNotFoundError(f"PDF font {path} cannot be embedded (needs a TrueType "
                                 "font with CJK, Latin and digit glyphs)")
     tried: list[str] = []
-    for regular, bold in candidate_paths(path):
+    for regular, bold in candidate_paths(path, system=system, bundled_dir=bundled_dir):
         tried.append(regular)
         if not _try_register(REGULAR, regular):
             continue

@@ -67,9 +67,10 @@ def test_run_issue_credit_and_export(db, admin, manager, cli, tmp_path):
     assert code == 0 and "credit notes: GZ-CN-" in out, err
 
 
-def test_refusals_exit_1_with_the_reason(db, admin, manager, cli):
-    code, _out, err = cli("billing", "run", "--period", "2026-13")
-    assert code == 1 and "YYYY-MM" in err
+def test_refusals_exit_1_with_the_reason(db, admin, manager, cli, capsys):
+    with pytest.raises(SystemExit) as usage:   # a bad period is a usage error: exit 2
+        cli("billing", "run", "--period", "2026-13")
+    assert usage.value.code == 2 and "YYYY-MM" in capsys.readouterr().err
     code, _out, err = cli("billing", "issue", "--period", "2026-10", user="am")
     assert code == 1 and "may not run billing" in err
 

@@ -21,7 +21,7 @@ def run(db, *args, env=None, monkeypatch=None, capsys=None):
 def test_demo_load_from_the_command_line(db, capsys):
     code, out = run(db, "demo", "load", capsys=capsys)
     assert code == 0, out.err
-    assert "racks=280" in out.out
+    assert "280 racks" in out.out and "password demo1234" in out.out
     code, out = run(db, "demo", "load", "--if-empty", capsys=capsys)
     assert code == 0 and "already has data" in out.out
 
@@ -73,6 +73,11 @@ def test_real_entry_point_first_admin_and_backup(tmp_path):
     def cli(*args):
         return subprocess.run([sys.executable, "-m", "app.cli", "--db", str(dbfile), *args], env=env,
                               capture_output=True, text=True, cwd=str(__import__("pathlib").Path(__file__).parents[1]))
+    r = cli("user", "add", "root", "--role", "admin")
+    assert r.returncode == 1 and f"no database at {dbfile}; create one with" in r.stderr
+    assert not dbfile.exists()
+    r = cli("db", "upgrade")
+    assert r.returncode == 0, r.stderr
     r = cli("user", "add", "root", "--role", "admin")
     assert r.returncode == 0, r.stderr
     r = cli("db", "current")

@@ -35,7 +35,8 @@ HEADER_PREFIX = "tables/"
 class Settings:
     def __init__(self, qsettings: QSettings | None = None):
         if qsettings is None:
-            path = os.environ.get("IDC_CONSOLE_SETTINGS")
+            from app.config import settings_file   # IDC_CONSOLE_SETTINGS, else IDC_CONSOLE_HOME
+            path = str(settings_file() or "")
             qsettings = (QSettings(path, QSettings.IniFormat) if path
                          else QSettings("IDC", "idc-console"))
         self.q = qsettings
