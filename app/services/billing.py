@@ -863,6 +863,16 @@ def refuse_open_period(p: B.Period, as_of: dt.datetime) -> None:
                                          "Asia/Shanghai (a dry run shows it now, provisionally)"})
 
 
+def period_has_ended(period: str, as_of: dt.datetime | None = None) -> bool:
+    """Whether a real run may bill the month (it has ended in Asia/Shanghai)."""
+    return B.Period.parse(period).end <= (as_of or dt.datetime.now(dt.timezone.utc))
+
+
+def billable_from(period: str) -> dt.date:
+    """The Shanghai day from which the month can be billed: the first of the next month."""
+    return B.Period.parse(period).next_first
+
+
 def billable_periods(count: int = 12, as_of: dt.datetime | None = None) -> list[str]:
     """The last `count` months that have ended in Asia/Shanghai, newest first (what a real run may bill)."""
     as_of = as_of or dt.datetime.now(dt.timezone.utc)
