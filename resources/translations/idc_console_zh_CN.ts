@@ -140,177 +140,197 @@
 <context>
     <name>BillingPage</name>
     <message>
-        <location filename="../../ui/billing.py" line="365"/>
+        <location filename="../../ui/billing.py" line="409"/>
         <source>%1 (dry run, nothing written): would create %2 line(s) on %3 new and %4 existing draft statement(s).</source>
         <translation>%1（试算，未写入）：将在 %3 张新账单和 %4 张已有草稿账单上生成 %2 条明细。</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="375"/>
+        <location filename="../../ui/billing.py" line="430"/>
+        <source>%1 draft statement(s) of %2 pending issue.</source>
+        <translation>%2 尚有 %1 张草稿账单待开具。</translation>
+    </message>
+    <message>
+        <location filename="../../ui/billing.py" line="363"/>
+        <source>%1 has not ended; it can be billed from %2 00:00 (Asia/Shanghai). A dry run shows it now, provisionally.</source>
+        <translation>%1 尚未结束，自 %2 00:00（北京时间）起可计费。试算可先查看暂估结果。</translation>
+    </message>
+    <message>
+        <location filename="../../ui/billing.py" line="419"/>
         <source>%1 line(s) held back: see the warnings.</source>
         <translation>%1 条明细暂缓计费：见警告。</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="373"/>
+        <location filename="../../ui/billing.py" line="423"/>
+        <source>%1 line(s) rebill credited lines.</source>
+        <translation>%1 个条目为已冲销条目的重新计费。</translation>
+    </message>
+    <message>
+        <location filename="../../ui/billing.py" line="417"/>
         <source>%1 line(s) were billed by earlier runs.</source>
         <translation>%1 条明细已在之前的运行中计费。</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="403"/>
+        <location filename="../../ui/billing.py" line="457"/>
         <source>%1 statement(s) issued.</source>
         <translation>已开具 %1 张账单。</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="367"/>
+        <location filename="../../ui/billing.py" line="411"/>
         <source>%1: created %2 line(s) on %3 new and %4 existing draft statement(s).</source>
         <translation>%1：已在 %3 张新账单和 %4 张已有草稿账单上生成 %2 条明细。</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="363"/>
+        <location filename="../../ui/billing.py" line="407"/>
         <source>%1: nothing to bill.</source>
         <translation>%1：没有需要计费的项目。</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="361"/>
+        <location filename="../../ui/billing.py" line="405"/>
         <source>%1: nothing to bill; every line already exists (%2 from earlier runs).</source>
         <translation>%1：没有需要计费的项目；所有明细均已存在（之前运行生成 %2 条）。</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="342"/>
+        <location filename="../../ui/billing.py" line="386"/>
         <source>Billing %1…</source>
         <translation>正在计费 %1…</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="359"/>
+        <location filename="../../ui/billing.py" line="403"/>
         <source>Billing run %1 cancelled; nothing was written.</source>
         <translation>%1 计费已取消，未写入任何数据。</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="285"/>
+        <location filename="../../ui/billing.py" line="319"/>
         <source>Choose a month and press Dry run to see what a run would bill.</source>
         <translation>选择月份并点击“试算”，查看本次将计费的内容。</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="291"/>
+        <location filename="../../ui/billing.py" line="325"/>
         <source>Customer</source>
         <translation>客户</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="269"/>
+        <location filename="../../ui/billing.py" line="301"/>
         <source>Dry run</source>
         <translation>试算</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="342"/>
+        <location filename="../../ui/billing.py" line="386"/>
         <source>Dry run for %1…</source>
         <translation>正在试算 %1…</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="417"/>
+        <location filename="../../ui/billing.py" line="471"/>
         <source>Excel (*.xlsx);;CSV (*.csv)</source>
         <translation>Excel (*.xlsx);;CSV (*.csv)</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="416"/>
+        <location filename="../../ui/billing.py" line="470"/>
         <source>Export statements</source>
         <translation>导出账单</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="273"/>
+        <location filename="../../ui/billing.py" line="305"/>
         <source>Export statements…</source>
         <translation>导出账单…</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="430"/>
+        <location filename="../../ui/billing.py" line="484"/>
         <source>Exporting…</source>
         <translation>正在导出…</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="393"/>
+        <location filename="../../ui/billing.py" line="447"/>
         <source>Issue every draft statement of %1? Issued statements take their numbers and never change.</source>
         <translation>开具 %1 的全部草稿账单？开具后的账单将获得编号且不可再修改。</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="392"/>
+        <location filename="../../ui/billing.py" line="446"/>
         <source>Issue statements</source>
         <translation>开具账单</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="272"/>
+        <location filename="../../ui/billing.py" line="304"/>
         <source>Issue the period's drafts</source>
         <translation>开具本期草稿账单</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="377"/>
+        <location filename="../../ui/billing.py" line="421"/>
         <source>Issued %1: %2</source>
         <translation>已开具 %1 张：%2</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="409"/>
+        <location filename="../../ui/billing.py" line="463"/>
         <source>Issuing…</source>
         <translation>正在开具…</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="291"/>
+        <location filename="../../ui/billing.py" line="325"/>
         <source>Lines</source>
         <translation>明细数</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="388"/>
+        <location filename="../../ui/billing.py" line="442"/>
         <source>No warnings: meters and leases are complete.</source>
         <translation>无警告：电表读数和租赁记录完整。</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="292"/>
+        <location filename="../../ui/billing.py" line="326"/>
         <source>Number</source>
         <translation>编号</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="259"/>
+        <location filename="../../ui/billing.py" line="426"/>
+        <source>PROVISIONAL: %1 has not ended; usage metered up to %2 only.</source>
+        <translation>暂估：%1 尚未结束，用量仅计至 %2。</translation>
+    </message>
+    <message>
+        <location filename="../../ui/billing.py" line="291"/>
         <source>Period</source>
         <translation>账期</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="270"/>
+        <location filename="../../ui/billing.py" line="302"/>
         <source>Run</source>
         <translation>计费</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="271"/>
+        <location filename="../../ui/billing.py" line="303"/>
         <source>Run and issue</source>
         <translation>计费并开具</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="283"/>
+        <location filename="../../ui/billing.py" line="317"/>
         <source>Run result</source>
         <translation>运行结果</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="291"/>
+        <location filename="../../ui/billing.py" line="325"/>
         <source>Subsidiary</source>
         <translation>子公司</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="291"/>
+        <location filename="../../ui/billing.py" line="325"/>
         <source>Subtotal</source>
         <translation>小计</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="370"/>
+        <location filename="../../ui/billing.py" line="414"/>
         <source>Subtotal %1 + tax %2 = %3.</source>
         <translation>小计 %1 + 税额 %2 = %3。</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="292"/>
+        <location filename="../../ui/billing.py" line="326"/>
         <source>Tax</source>
         <translation>税额</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="352"/>
+        <location filename="../../ui/billing.py" line="396"/>
         <source>The operation failed: %1</source>
         <translation>操作失败：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="292"/>
+        <location filename="../../ui/billing.py" line="326"/>
         <source>Total</source>
         <translation>合计</translation>
     </message>
@@ -318,292 +338,292 @@
 <context>
     <name>ContractDialog</name>
     <message>
-        <location filename="../../ui/contracts.py" line="240"/>
+        <location filename="../../ui/contracts.py" line="242"/>
         <source>%1 serves the customer's region %2 (%3 h response).</source>
         <translation>%1 覆盖客户所在地区 %2（%3 小时响应）。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../ui/contracts.py" line="520"/>
+        <location filename="../../ui/contracts.py" line="522"/>
         <source>%n item(s) need attention (marked red).</source>
         <translation><numerusform>%n 个条目需要修改（红色标出）。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="278"/>
+        <location filename="../../ui/contracts.py" line="280"/>
         <source>(by kind)</source>
         <translation>（按类型）</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="150"/>
+        <location filename="../../ui/contracts.py" line="152"/>
         <source>(none)</source>
         <translation>（无）</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="126"/>
+        <location filename="../../ui/contracts.py" line="128"/>
         <source>(numbered when saved)</source>
         <translation>（保存时编号）</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="177"/>
+        <location filename="../../ui/contracts.py" line="179"/>
         <source>Add item</source>
         <translation>添加条目</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="296"/>
+        <location filename="../../ui/contracts.py" line="298"/>
         <source>Billing starts at handover; empty = the contract's start</source>
         <translation>计费自交付日开始；留空即合同开始日</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="206"/>
+        <location filename="../../ui/contracts.py" line="208"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="547"/>
+        <location filename="../../ui/contracts.py" line="549"/>
         <source>Changed by someone else</source>
         <translation>记录已被他人修改</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="146"/>
+        <location filename="../../ui/contracts.py" line="148"/>
         <source>Chinese</source>
         <translation>中文</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="113"/>
+        <location filename="../../ui/contracts.py" line="115"/>
         <source>Contract</source>
         <translation>合同</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="474"/>
+        <location filename="../../ui/contracts.py" line="476"/>
         <source>Contract %1 is %2: only drafts are edited; a signed contract changes by amendment.</source>
         <translation>合同 %1 状态为%2：只能编辑草稿；已签合同须通过变更修改。</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="129"/>
+        <location filename="../../ui/contracts.py" line="131"/>
         <source>Customer *</source>
         <translation>客户 *</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="165"/>
+        <location filename="../../ui/contracts.py" line="167"/>
         <source>Description</source>
         <translation>描述</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="273"/>
+        <location filename="../../ui/contracts.py" line="275"/>
         <source>Description *</source>
         <translation>描述 *</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="109"/>
+        <location filename="../../ui/contracts.py" line="111"/>
         <source>Edit contract</source>
         <translation>编辑合同</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="143"/>
+        <location filename="../../ui/contracts.py" line="145"/>
         <source>End *</source>
         <translation>结束 *</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="147"/>
+        <location filename="../../ui/contracts.py" line="149"/>
         <source>English</source>
         <translation>英文</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="283"/>
+        <location filename="../../ui/contracts.py" line="285"/>
         <source>From unit</source>
         <translation>起始 U 位</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="285"/>
+        <location filename="../../ui/contracts.py" line="287"/>
         <source>GPU model</source>
         <translation>GPU 型号</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="294"/>
+        <location filename="../../ui/contracts.py" line="296"/>
         <source>Hourly rate beyond</source>
         <translation>超出部分小时单价</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="293"/>
+        <location filename="../../ui/contracts.py" line="295"/>
         <source>Included GPU-hours</source>
         <translation>包含卡时</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="160"/>
+        <location filename="../../ui/contracts.py" line="162"/>
         <source>Items</source>
         <translation>条目</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="165"/>
+        <location filename="../../ui/contracts.py" line="167"/>
         <source>Kind</source>
         <translation>类型</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="148"/>
+        <location filename="../../ui/contracts.py" line="150"/>
         <source>Language</source>
         <translation>语言</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="295"/>
+        <location filename="../../ui/contracts.py" line="297"/>
         <source>Mbps</source>
         <translation>带宽（Mbps）</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="288"/>
+        <location filename="../../ui/contracts.py" line="290"/>
         <source>Named GPUs</source>
         <translation>指定 GPU</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="109"/>
+        <location filename="../../ui/contracts.py" line="111"/>
         <source>New contract</source>
         <translation>新建合同</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="248"/>
+        <location filename="../../ui/contracts.py" line="250"/>
         <source>No subsidiary covers the customer's region %1.</source>
         <translation>没有子公司覆盖客户所在地区 %1。</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="128"/>
+        <location filename="../../ui/contracts.py" line="130"/>
         <source>Number</source>
         <translation>编号</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="291"/>
+        <location filename="../../ui/contracts.py" line="293"/>
         <source>Power allowance (kW)</source>
         <translation>功率配额（kW）</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="292"/>
+        <location filename="../../ui/contracts.py" line="294"/>
         <source>Price per kWh over it</source>
         <translation>超出部分每千瓦时单价</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="275"/>
+        <location filename="../../ui/contracts.py" line="277"/>
         <source>Priced</source>
         <translation>计价方式</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="165"/>
+        <location filename="../../ui/contracts.py" line="167"/>
         <source>Quantity</source>
         <translation>数量</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="282"/>
+        <location filename="../../ui/contracts.py" line="284"/>
         <source>Rack</source>
         <translation>机柜</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="548"/>
+        <location filename="../../ui/contracts.py" line="550"/>
         <source>Reload the contract now? Your edits will be lost.</source>
         <translation>现在重新加载合同？您的修改将丢失。</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="180"/>
+        <location filename="../../ui/contracts.py" line="182"/>
         <source>Remove item</source>
         <translation>删除条目</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="205"/>
+        <location filename="../../ui/contracts.py" line="207"/>
         <source>Save draft</source>
         <translation>保存草稿</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="290"/>
+        <location filename="../../ui/contracts.py" line="292"/>
         <source>Service end</source>
         <translation>服务结束</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="153"/>
+        <location filename="../../ui/contracts.py" line="155"/>
         <source>Service level</source>
         <translation>服务级别</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="289"/>
+        <location filename="../../ui/contracts.py" line="291"/>
         <source>Service start (handover)</source>
         <translation>服务开始（交付日）</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="142"/>
+        <location filename="../../ui/contracts.py" line="144"/>
         <source>Start *</source>
         <translation>开始 *</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="130"/>
+        <location filename="../../ui/contracts.py" line="132"/>
         <source>Subsidiary *</source>
         <translation>子公司 *</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="281"/>
+        <location filename="../../ui/contracts.py" line="283"/>
         <source>Tax category</source>
         <translation>税目</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="157"/>
+        <location filename="../../ui/contracts.py" line="159"/>
         <source>Terms</source>
         <translation>条款</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="244"/>
+        <location filename="../../ui/contracts.py" line="246"/>
         <source>The chosen subsidiary does not cover the customer's region %1; it is served by %2.</source>
         <translation>所选子公司不覆盖客户所在地区 %1；该地区由 %2 服务。</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="238"/>
+        <location filename="../../ui/contracts.py" line="240"/>
         <source>The customer has no region: no subsidiary can be suggested.</source>
         <translation>该客户未填写所在地区，无法推荐签约主体。</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="144"/>
+        <location filename="../../ui/contracts.py" line="146"/>
         <source>Title</source>
         <translation>标题</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="284"/>
+        <location filename="../../ui/contracts.py" line="286"/>
         <source>To unit</source>
         <translation>结束 U 位</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="166"/>
+        <location filename="../../ui/contracts.py" line="168"/>
         <source>Unit</source>
         <translation>单位</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="166"/>
+        <location filename="../../ui/contracts.py" line="168"/>
         <source>Unit price</source>
         <translation>单价</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="274"/>
+        <location filename="../../ui/contracts.py" line="276"/>
         <source>Unit price (CNY) *</source>
         <translation>单价（元）*</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="418"/>
+        <location filename="../../ui/contracts.py" line="420"/>
         <source>a number, e.g. 12.5</source>
         <translation>请输入数字，例如 12.5</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="422"/>
+        <location filename="../../ui/contracts.py" line="424"/>
         <source>a whole number</source>
         <translation>请输入整数</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="510"/>
+        <location filename="../../ui/contracts.py" line="512"/>
         <source>item %1: %2</source>
         <translation>条目 %1：%2</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="431"/>
+        <location filename="../../ui/contracts.py" line="433"/>
         <source>no GPU with serial %1</source>
         <translation>没有序列号为 %1 的 GPU</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="287"/>
+        <location filename="../../ui/contracts.py" line="289"/>
         <source>or named GPUs: serials, comma separated</source>
         <translation>或指定 GPU：序列号，以逗号分隔</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="434"/>
+        <location filename="../../ui/contracts.py" line="436"/>
         <source>required</source>
         <translation>必填</translation>
     </message>
@@ -611,12 +631,12 @@
 <context>
     <name>ContractPanel</name>
     <message>
-        <location filename="../../ui/contracts.py" line="640"/>
+        <location filename="../../ui/contracts.py" line="642"/>
         <source>%1 contract %2. The reason goes into the audit trail.</source>
         <translation>%1合同 %2。原因将记入审计日志。</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="725"/>
+        <location filename="../../ui/contracts.py" line="732"/>
         <source>A new revision takes over on its effective date; edit its items, then submit it.</source>
         <translation>新版本自生效日起取代原合同；请修改条目后提交审批。</translation>
     </message>
@@ -625,17 +645,17 @@
         <translation>生效</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="649"/>
+        <location filename="../../ui/contracts.py" line="651"/>
         <source>Activate %1? Its racks and GPUs are leased to %2 now.</source>
         <translation>确定生效 %1？其机柜和 GPU 将立即租给 %2。</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="724"/>
+        <location filename="../../ui/contracts.py" line="731"/>
         <source>Amend %1</source>
         <translation>变更 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="574"/>
+        <location filename="../../ui/contracts.py" line="576"/>
         <source>Amend…</source>
         <translation>变更…</translation>
     </message>
@@ -644,62 +664,62 @@
         <translation>批准</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="651"/>
+        <location filename="../../ui/contracts.py" line="653"/>
         <source>Approve %1 for %2?</source>
         <translation>确定批准 %2 的合同 %1？</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="704"/>
+        <location filename="../../ui/contracts.py" line="706"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="677"/>
+        <location filename="../../ui/contracts.py" line="679"/>
         <source>Changed by someone else</source>
         <translation>记录已被他人修改</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="587"/>
+        <location filename="../../ui/contracts.py" line="589"/>
         <source>Chinese</source>
         <translation>中文</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="568"/>
+        <location filename="../../ui/contracts.py" line="570"/>
         <source>Choose a contract</source>
         <translation>请选择合同</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="747"/>
+        <location filename="../../ui/contracts.py" line="748"/>
         <source>Contract %1</source>
         <translation>合同 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="584"/>
+        <location filename="../../ui/contracts.py" line="586"/>
         <source>Customer: %1</source>
         <translation>客户：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="569"/>
+        <location filename="../../ui/contracts.py" line="571"/>
         <source>Description</source>
         <translation>描述</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="572"/>
+        <location filename="../../ui/contracts.py" line="574"/>
         <source>Edit draft…</source>
         <translation>编辑草稿…</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="726"/>
+        <location filename="../../ui/contracts.py" line="733"/>
         <source>Effective date</source>
         <translation>生效日期</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="701"/>
+        <location filename="../../ui/contracts.py" line="703"/>
         <source>End</source>
         <translation>结束</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="587"/>
+        <location filename="../../ui/contracts.py" line="589"/>
         <source>English</source>
         <translation>英文</translation>
     </message>
@@ -708,37 +728,37 @@
         <translation>到期</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="650"/>
+        <location filename="../../ui/contracts.py" line="652"/>
         <source>Expire %1? Its racks and GPUs are released to %2's end date.</source>
         <translation>确定使 %1 到期？其机柜和 GPU 将按 %2 的合同结束日释放。</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="569"/>
+        <location filename="../../ui/contracts.py" line="571"/>
         <source>Kind</source>
         <translation>类型</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="587"/>
+        <location filename="../../ui/contracts.py" line="589"/>
         <source>Language: %1</source>
         <translation>语言：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="643"/>
+        <location filename="../../ui/contracts.py" line="645"/>
         <source>Last day of service</source>
         <translation>服务最后一天</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="569"/>
+        <location filename="../../ui/contracts.py" line="571"/>
         <source>Price</source>
         <translation>价格</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="575"/>
+        <location filename="../../ui/contracts.py" line="577"/>
         <source>Print / PDF…</source>
         <translation>打印 / PDF…</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="569"/>
+        <location filename="../../ui/contracts.py" line="571"/>
         <source>Quantity</source>
         <translation>数量</translation>
     </message>
@@ -747,27 +767,27 @@
         <translation>驳回…</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="678"/>
+        <location filename="../../ui/contracts.py" line="680"/>
         <source>Reload the contract now?</source>
         <translation>现在重新加载合同？</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="703"/>
+        <location filename="../../ui/contracts.py" line="705"/>
         <source>Renew</source>
         <translation>续签</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="696"/>
+        <location filename="../../ui/contracts.py" line="698"/>
         <source>Renew %1</source>
         <translation>续签 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="594"/>
+        <location filename="../../ui/contracts.py" line="596"/>
         <source>Renews %1</source>
         <translation>续签自 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="574"/>
+        <location filename="../../ui/contracts.py" line="576"/>
         <source>Renew…</source>
         <translation>续签…</translation>
     </message>
@@ -776,22 +796,22 @@
         <translation>恢复</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="590"/>
+        <location filename="../../ui/contracts.py" line="592"/>
         <source>Revision %1, effective %2</source>
         <translation>第 %1 版，%2 生效</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="570"/>
+        <location filename="../../ui/contracts.py" line="572"/>
         <source>Service start</source>
         <translation>服务开始</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="700"/>
+        <location filename="../../ui/contracts.py" line="702"/>
         <source>Start</source>
         <translation>开始</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="585"/>
+        <location filename="../../ui/contracts.py" line="587"/>
         <source>Status: %1</source>
         <translation>状态：%1</translation>
     </message>
@@ -804,7 +824,7 @@
         <translation>暂停…</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="586"/>
+        <location filename="../../ui/contracts.py" line="588"/>
         <source>Term: %1 – %2</source>
         <translation>期限：%1 至 %2</translation>
     </message>
@@ -813,12 +833,12 @@
         <translation>终止…</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="687"/>
+        <location filename="../../ui/contracts.py" line="689"/>
         <source>The operation failed: %1</source>
         <translation>操作失败：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="671"/>
+        <location filename="../../ui/contracts.py" line="673"/>
         <source>Updating the contract…</source>
         <translation>正在更新合同…</translation>
     </message>
@@ -826,7 +846,7 @@
 <context>
     <name>ContractsPage</name>
     <message>
-        <location filename="../../ui/contracts.py" line="760"/>
+        <location filename="../../ui/contracts.py" line="761"/>
         <source>New contract…</source>
         <translation>新建合同…</translation>
     </message>
@@ -834,39 +854,54 @@
 <context>
     <name>CreditNoteDialog</name>
     <message>
-        <location filename="../../ui/billing.py" line="100"/>
+        <location filename="../../ui/billing.py" line="106"/>
         <source>A credit note says why.</source>
         <translation>红字账单须说明原因。</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="88"/>
+        <location filename="../../ui/billing.py" line="110"/>
+        <source>A partial amount credits exactly one line: tick only that line.</source>
+        <translation>部分冲减只针对一个条目：请只勾选该条目。</translation>
+    </message>
+    <message>
+        <location filename="../../ui/billing.py" line="94"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="102"/>
+        <location filename="../../ui/billing.py" line="108"/>
         <source>Choose at least one line.</source>
         <translation>请至少选择一条明细。</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="70"/>
+        <location filename="../../ui/billing.py" line="72"/>
         <source>Credit note for %1</source>
         <translation>为 %1 开具红字账单</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="87"/>
+        <location filename="../../ui/billing.py" line="93"/>
         <source>Issue credit note</source>
         <translation>开具红字账单</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="83"/>
+        <location filename="../../ui/billing.py" line="89"/>
         <source>Lines to credit</source>
         <translation>要冲销的明细</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="74"/>
+        <location filename="../../ui/billing.py" line="80"/>
+        <source>Partial amount</source>
+        <translation>部分冲减金额</translation>
+    </message>
+    <message>
+        <location filename="../../ui/billing.py" line="76"/>
         <source>Reason *</source>
         <translation>原因 *</translation>
+    </message>
+    <message>
+        <location filename="../../ui/billing.py" line="79"/>
+        <source>empty: credit the lines in full (they may be rebilled)</source>
+        <translation>留空：全额冲销所选条目（之后可重新计费）</translation>
     </message>
 </context>
 <context>
@@ -1664,17 +1699,17 @@ Reason:</source>
         <translation>账单</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="564"/>
+        <location filename="../../ui/mainwindow.py" line="552"/>
         <source>Capacity of %1</source>
         <translation>%1 容量报告</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="487"/>
+        <location filename="../../ui/mainwindow.py" line="475"/>
         <source>Choose a rack in the list first</source>
         <translation>请先在列表中选择机柜</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="557"/>
+        <location filename="../../ui/mainwindow.py" line="545"/>
         <source>Choose a rack in the list first.</source>
         <translation>请先在列表中选择机柜。</translation>
     </message>
@@ -1683,7 +1718,7 @@ Reason:</source>
         <translation>合同</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="419"/>
+        <location filename="../../ui/mainwindow.py" line="407"/>
         <source>Coverage</source>
         <translation>区域覆盖</translation>
     </message>
@@ -1696,7 +1731,7 @@ Reason:</source>
         <translation>总览</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="612"/>
+        <location filename="../../ui/mainwindow.py" line="600"/>
         <source>Database: %1</source>
         <translation>数据库：%1</translation>
     </message>
@@ -1705,17 +1740,17 @@ Reason:</source>
         <translation>设备</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="467"/>
+        <location filename="../../ui/mainwindow.py" line="455"/>
         <source>Elevation</source>
         <translation>机柜立面</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="399"/>
+        <location filename="../../ui/mainwindow.py" line="387"/>
         <source>Fleet report PDF…</source>
         <translation>GPU 资产报告 PDF…</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="568"/>
+        <location filename="../../ui/mainwindow.py" line="556"/>
         <source>GPU fleet report</source>
         <translation>GPU 资产报告</translation>
     </message>
@@ -1724,42 +1759,42 @@ Reason:</source>
         <translation>GPU</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="329"/>
+        <location filename="../../ui/mainwindow.py" line="317"/>
         <source>IDC console</source>
         <translation>IDC 管理控制台</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="562"/>
+        <location filename="../../ui/mainwindow.py" line="550"/>
         <source>Rack sheet %1</source>
         <translation>机柜图 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="479"/>
+        <location filename="../../ui/mainwindow.py" line="467"/>
         <source>Rack sheet PDF…</source>
         <translation>机柜图 PDF…</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="557"/>
+        <location filename="../../ui/mainwindow.py" line="545"/>
         <source>Racks</source>
         <translation>机柜</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="471"/>
+        <location filename="../../ui/mainwindow.py" line="459"/>
         <source>Room</source>
         <translation>机房</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="583"/>
+        <location filename="../../ui/mainwindow.py" line="571"/>
         <source>Settings…</source>
         <translation>设置…</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="482"/>
+        <location filename="../../ui/mainwindow.py" line="470"/>
         <source>Site capacity PDF…</source>
         <translation>站点容量 PDF…</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="419"/>
+        <location filename="../../ui/mainwindow.py" line="407"/>
         <source>Site map</source>
         <translation>站点分布图</translation>
     </message>
@@ -1768,7 +1803,7 @@ Reason:</source>
         <translation>站点与覆盖</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="614"/>
+        <location filename="../../ui/mainwindow.py" line="602"/>
         <source>User: %1 (%2)</source>
         <translation>用户：%1（%2）</translation>
     </message>
@@ -1793,12 +1828,12 @@ Reason:</source>
 <context>
     <name>PagedTableModel</name>
     <message>
-        <location filename="../../ui/tables.py" line="408"/>
+        <location filename="../../ui/tables.py" line="386"/>
         <source>Warranty ends %1, in %2 days (highlighted within %3 days)</source>
         <translation>保修将于 %1 到期，还剩 %2 天（%3 天内到期时标出）</translation>
     </message>
     <message>
-        <location filename="../../ui/tables.py" line="405"/>
+        <location filename="../../ui/tables.py" line="383"/>
         <source>Warranty expired %1 (%2 days ago)</source>
         <translation>保修已于 %1 到期（%2 天前）</translation>
     </message>
@@ -2474,7 +2509,7 @@ Reason:</source>
         <translation>搜索</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="308"/>
+        <location filename="../../ui/mainwindow.py" line="296"/>
         <source>Search failed: %1</source>
         <translation>搜索失败：%1</translation>
     </message>
@@ -2656,157 +2691,177 @@ Reason:</source>
 <context>
     <name>StatementPanel</name>
     <message>
-        <location filename="../../ui/billing.py" line="137"/>
+        <location filename="../../ui/billing.py" line="146"/>
         <source>%1 draft #%2</source>
         <translation>%1 草稿 #%2</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="115"/>
+        <location filename="../../ui/billing.py" line="123"/>
         <source>Amount</source>
         <translation>金额</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="113"/>
+        <location filename="../../ui/billing.py" line="121"/>
         <source>Choose a statement</source>
         <translation>请选择账单</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="114"/>
+        <location filename="../../ui/billing.py" line="122"/>
         <source>Contract</source>
         <translation>合同</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="216"/>
+        <location filename="../../ui/billing.py" line="230"/>
         <source>Credit note</source>
         <translation>红字账单</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="216"/>
+        <location filename="../../ui/billing.py" line="230"/>
         <source>Credit note %1 issued for %2.</source>
         <translation>已开具红字账单 %1，金额 %2。</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="153"/>
+        <location filename="../../ui/billing.py" line="162"/>
         <source>Credit notes: %1</source>
         <translation>红字账单：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="124"/>
+        <location filename="../../ui/billing.py" line="132"/>
         <source>Credit note…</source>
         <translation>红字账单…</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="149"/>
+        <location filename="../../ui/billing.py" line="158"/>
         <source>Credits %1</source>
         <translation>冲销 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="139"/>
+        <location filename="../../ui/billing.py" line="148"/>
         <source>Customer: %1</source>
         <translation>客户：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="114"/>
+        <location filename="../../ui/billing.py" line="122"/>
         <source>Description</source>
         <translation>描述</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="147"/>
+        <location filename="../../ui/billing.py" line="156"/>
         <source>Fapiao no.: %1</source>
         <translation>发票号：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="223"/>
+        <location filename="../../ui/billing.py" line="255"/>
         <source>Fapiao number</source>
         <translation>发票号</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="123"/>
+        <location filename="../../ui/billing.py" line="131"/>
         <source>Issue</source>
         <translation>开具</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="145"/>
+        <location filename="../../ui/billing.py" line="154"/>
         <source>Issued: %1</source>
         <translation>开具日期：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="198"/>
+        <location filename="../../ui/billing.py" line="211"/>
         <source>Issuing…</source>
         <translation>正在开具…</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="140"/>
+        <location filename="../../ui/billing.py" line="149"/>
         <source>Period: %1</source>
         <translation>账期：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="126"/>
+        <location filename="../../ui/billing.py" line="135"/>
         <source>Preview / Print PDF…</source>
         <translation>预览 / 打印 PDF…</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="114"/>
+        <location filename="../../ui/billing.py" line="122"/>
         <source>Quantity</source>
         <translation>数量</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="151"/>
+        <location filename="../../ui/billing.py" line="160"/>
         <source>Reason: %1</source>
         <translation>原因：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="125"/>
+        <location filename="../../ui/billing.py" line="133"/>
+        <source>Rebill credited lines</source>
+        <translation>重新计费已冲销条目</translation>
+    </message>
+    <message>
+        <location filename="../../ui/billing.py" line="246"/>
+        <source>Rebilled %1 line(s) on %2.</source>
+        <translation>已在 %2 上重新计费 %1 个条目。</translation>
+    </message>
+    <message>
+        <location filename="../../ui/billing.py" line="249"/>
+        <source>Rebilling…</source>
+        <translation>正在重新计费…</translation>
+    </message>
+    <message>
+        <location filename="../../ui/billing.py" line="164"/>
+        <source>Rebills %1</source>
+        <translation>重开 %1</translation>
+    </message>
+    <message>
+        <location filename="../../ui/billing.py" line="134"/>
         <source>Record fapiao no.…</source>
         <translation>登记发票号…</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="245"/>
+        <location filename="../../ui/billing.py" line="277"/>
         <source>Statement %1</source>
         <translation>账单 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="141"/>
+        <location filename="../../ui/billing.py" line="150"/>
         <source>Status: %1</source>
         <translation>状态：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="160"/>
+        <location filename="../../ui/billing.py" line="171"/>
         <source>Subtotal %1 · Tax %2 · &lt;b&gt;Total %3&lt;/b&gt;&lt;br&gt;Amount in words: &lt;b&gt;%4&lt;/b&gt;</source>
         <translation>小计 %1 · 税额 %2 · &lt;b&gt;合计 %3&lt;/b&gt;&lt;br&gt;大写金额：&lt;b&gt;%4&lt;/b&gt;</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="115"/>
+        <location filename="../../ui/billing.py" line="123"/>
         <source>Tax</source>
         <translation>税额</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="115"/>
+        <location filename="../../ui/billing.py" line="123"/>
         <source>Tax rate</source>
         <translation>税率</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="224"/>
+        <location filename="../../ui/billing.py" line="256"/>
         <source>The fapiao number issued for %1:</source>
         <translation>为 %1 开具的发票号：</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="180"/>
+        <location filename="../../ui/billing.py" line="193"/>
         <source>The operation failed: %1</source>
         <translation>操作失败：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="114"/>
+        <location filename="../../ui/billing.py" line="122"/>
         <source>Unit</source>
         <translation>单位</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="115"/>
+        <location filename="../../ui/billing.py" line="123"/>
         <source>Unit price</source>
         <translation>单价</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="243"/>
+        <location filename="../../ui/billing.py" line="245"/>
         <source>draft #%1</source>
         <translation>草稿 #%1</translation>
     </message>
@@ -3743,17 +3798,17 @@ Check the database in the settings.</source>
 <context>
     <name>operations</name>
     <message>
-        <location filename="../../ui/operations.py" line="174"/>
+        <location filename="../../ui/operations.py" line="208"/>
         <source>Error</source>
         <translation>错误</translation>
     </message>
     <message>
-        <location filename="../../ui/operations.py" line="171"/>
+        <location filename="../../ui/operations.py" line="205"/>
         <source>Refused</source>
         <translation>操作被拒绝</translation>
     </message>
     <message>
-        <location filename="../../ui/operations.py" line="175"/>
+        <location filename="../../ui/operations.py" line="209"/>
         <source>The operation failed: %1</source>
         <translation>操作失败：%1</translation>
     </message>
