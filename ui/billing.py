@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import datetime as dt
 
-from PySide6.QtCore import QDate, Qt
-from PySide6.QtWidgets import (QDateEdit, QDialog, QDialogButtonBox, QFileDialog, QGroupBox,
+from PySide6.QtCore import QDate, QDateTime, QTime, Qt
+from PySide6.QtWidgets import (QDateEdit, QDateTimeEdit, QDialog, QDialogButtonBox, QFileDialog, QGroupBox,
                                QHBoxLayout, QHeaderView, QInputDialog, QLabel, QListWidget, QListWidgetItem,
                                QMessageBox, QPushButton, QSplitter, QTableWidget, QTableWidgetItem, QVBoxLayout,
                                QWidget, QFormLayout, QLineEdit)
@@ -21,6 +21,7 @@ from app.errors import DomainError, ValidationError
 from app.services import billing as svc
 from models.choices import StatementKind, StatementStatus
 
+from app.billing import TZ as SHANGHAI_TZ
 from app.money import format_price, format_quantity
 
 from .contracts import money
@@ -112,6 +113,77 @@ class CreditNoteDialog(QDialog):
             self.accept()
             return
         self.error.show()
+
+
+class HandoverDialog(QDialog):
+    """Items of contracts in force awaiting their handover (billing nothing): record one."""
+
+    def __init__(self, db: Database, actor: Actor, parent=None):
+        super().__init__(parent)
+        from app.services import handover as handovers
+
+        self.db, self.actor, self.svc = db, actor, handovers
+        self.setObjectName("handoverDialog")
+        self.setWindowTitle(self.tr("Awaiting handover"))
+        form = QFormLayout(self)
+        self.items = QListWidget()
+        self.items.setObjectName("handoverItems")
+        for a in handovers.awaiting_handover(db):
+            item = QListWidgetItem(f"{a.contract_number} #{a.position}  {a.description} — {a.customer_name}  "
+                                   + self.tr("planned %1").replace("%1", a.planned_start.isoformat()))
+            item.setData(Qt.UserRole, (a.contract_number, a.position))
+            self.items.addItem(item)
+        if self.items.count():
+            self.items.setCurrentRow(0)
+        form.addRow(self.tr("Items"), self.items)
+        self.at = QDateTimeEdit()
+        self.at.setObjectName("handoverAt")
+        self.at.setDisplayFormat("yyyy-MM-dd HH:mm")
+        self.at.setCalendarPopup(True)
+        now = dt.datetime.now(SHANGHAI_TZ).replace(second=0, microsecond=0, tzinfo=None)
+        self.at.setDateTime(QDateTime(QDate(now.year, now.month, now.day), QTime(now.hour, now.minute)))
+        form.addRow(self.tr("Handed over at (Asia/Shanghai)"), self.at)
+        self.note = QLineEdit()
+        self.note.setObjectName("handoverNote")
+        self.note.setPlaceholderText(self.tr("evidence: signed handover form, ticket, who received it"))
+        form.addRow(self.tr("Evidence *"), self.note)
+        self.error = error_label("handoverError")
+        form.addRow(self.error)
+        bb = QDialogButtonBox(QDialogButtonBox.Ok | QDialogButtonBox.Cancel)
+        bb.button(QDialogButtonBox.Ok).setText(self.tr("Record handover"))
+        bb.button(QDialogButtonBox.Cancel).setText(self.tr("Close"))
+        guard(bb.button(QDialogButtonBox.Ok), actor, "approve_contracts", allowed=self.items.count() > 0)
+        bb.accepted.connect(self.record)
+        bb.rejected.connect(self.reject)
+        form.addRow(bb)
+        self.resize(680, 380)
+
+    def record(self):
+        """Record the chosen item's handover; returns its HandoverInfo, or None (the refusal is shown)."""
+        current = self.items.currentItem()
+        if current is None:
+            self.error.setText(self.tr("Choose an item."))
+            self.error.show()
+            return None
+        number, position = current.data(Qt.UserRole)
+        q = self.at.dateTime()
+        d, t = q.date(), q.time()
+        at = dt.datetime(d.year(), d.month(), d.day(), t.hour(), t.minute(), tzinfo=SHANGHAI_TZ)
+        try:
+            info = self.svc.record_handover(self.db, self.actor, number, position, at, self.note.text())
+        except ValidationError as exc:
+            self.error.setText("; ".join(exc.errors.values()))
+            self.error.show()
+            return None
+        except DomainError as exc:
+            self.error.setText(exc.message)
+            self.error.show()
+            return None
+        announce({"contract", "statement"})
+        self.items.takeItem(self.items.row(current))
+        self.note.clear()
+        self.error.hide()
+        return info
 
 
 class StatementPanel(RecordPanel):
@@ -302,6 +374,7 @@ class BillingPage(QWidget):
                 ("run", self.tr("Run"), "run_billing", lambda: self.run()),
                 ("run_issue", self.tr("Run and issue"), "run_billing", lambda: self.run(issue=True)),
                 ("issue", self.tr("Issue the period's drafts"), "run_billing", self.issue_period),
+                ("handover", self.tr("Handovers…"), "read", self.ask_handover),
                 ("export", self.tr("Export statements…"), "export", lambda: self.export())):
             b = QPushButton(text)
             b.setObjectName(f"billing_{key}")
@@ -355,6 +428,9 @@ class BillingPage(QWidget):
         outer.setStretchFactor(1, 3)
         v.addWidget(outer, 1)
         bus().changed.connect(self.on_changed)
+
+    def ask_handover(self) -> None:
+        HandoverDialog(self.db, self.actor, self).exec()
 
     def period_changed(self) -> None:
         """A real run only for a month that has ended in Shanghai; the dry run previews any begun month."""

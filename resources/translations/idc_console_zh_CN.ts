@@ -140,197 +140,202 @@
 <context>
     <name>BillingPage</name>
     <message>
-        <location filename="../../ui/billing.py" line="409"/>
+        <location filename="../../ui/billing.py" line="485"/>
         <source>%1 (dry run, nothing written): would create %2 line(s) on %3 new and %4 existing draft statement(s).</source>
         <translation>%1（试算，未写入）：将在 %3 张新账单和 %4 张已有草稿账单上生成 %2 条明细。</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="430"/>
+        <location filename="../../ui/billing.py" line="506"/>
         <source>%1 draft statement(s) of %2 pending issue.</source>
         <translation>%2 尚有 %1 张草稿账单待开具。</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="363"/>
+        <location filename="../../ui/billing.py" line="439"/>
         <source>%1 has not ended; it can be billed from %2 00:00 (Asia/Shanghai). A dry run shows it now, provisionally.</source>
         <translation>%1 尚未结束，自 %2 00:00（北京时间）起可计费。试算可先查看暂估结果。</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="419"/>
+        <location filename="../../ui/billing.py" line="495"/>
         <source>%1 line(s) held back: see the warnings.</source>
         <translation>%1 条明细暂缓计费：见警告。</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="423"/>
+        <location filename="../../ui/billing.py" line="499"/>
         <source>%1 line(s) rebill credited lines.</source>
         <translation>%1 个条目为已冲销条目的重新计费。</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="417"/>
+        <location filename="../../ui/billing.py" line="493"/>
         <source>%1 line(s) were billed by earlier runs.</source>
         <translation>%1 条明细已在之前的运行中计费。</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="457"/>
+        <location filename="../../ui/billing.py" line="533"/>
         <source>%1 statement(s) issued.</source>
         <translation>已开具 %1 张账单。</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="411"/>
+        <location filename="../../ui/billing.py" line="487"/>
         <source>%1: created %2 line(s) on %3 new and %4 existing draft statement(s).</source>
         <translation>%1：已在 %3 张新账单和 %4 张已有草稿账单上生成 %2 条明细。</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="407"/>
+        <location filename="../../ui/billing.py" line="483"/>
         <source>%1: nothing to bill.</source>
         <translation>%1：没有需要计费的项目。</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="405"/>
+        <location filename="../../ui/billing.py" line="481"/>
         <source>%1: nothing to bill; every line already exists (%2 from earlier runs).</source>
         <translation>%1：没有需要计费的项目；所有明细均已存在（之前运行生成 %2 条）。</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="386"/>
+        <location filename="../../ui/billing.py" line="462"/>
         <source>Billing %1…</source>
         <translation>正在计费 %1…</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="403"/>
+        <location filename="../../ui/billing.py" line="479"/>
         <source>Billing run %1 cancelled; nothing was written.</source>
         <translation>%1 计费已取消，未写入任何数据。</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="319"/>
+        <location filename="../../ui/billing.py" line="392"/>
         <source>Choose a month and press Dry run to see what a run would bill.</source>
         <translation>选择月份并点击“试算”，查看本次将计费的内容。</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="325"/>
+        <location filename="../../ui/billing.py" line="398"/>
         <source>Customer</source>
         <translation>客户</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="301"/>
+        <location filename="../../ui/billing.py" line="373"/>
         <source>Dry run</source>
         <translation>试算</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="386"/>
+        <location filename="../../ui/billing.py" line="462"/>
         <source>Dry run for %1…</source>
         <translation>正在试算 %1…</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="471"/>
+        <location filename="../../ui/billing.py" line="547"/>
         <source>Excel (*.xlsx);;CSV (*.csv)</source>
         <translation>Excel (*.xlsx);;CSV (*.csv)</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="470"/>
+        <location filename="../../ui/billing.py" line="546"/>
         <source>Export statements</source>
         <translation>导出账单</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="305"/>
+        <location filename="../../ui/billing.py" line="378"/>
         <source>Export statements…</source>
         <translation>导出账单…</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="484"/>
+        <location filename="../../ui/billing.py" line="560"/>
         <source>Exporting…</source>
         <translation>正在导出…</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="447"/>
+        <location filename="../../ui/billing.py" line="377"/>
+        <source>Handovers…</source>
+        <translation>交付…</translation>
+    </message>
+    <message>
+        <location filename="../../ui/billing.py" line="523"/>
         <source>Issue every draft statement of %1? Issued statements take their numbers and never change.</source>
         <translation>开具 %1 的全部草稿账单？开具后的账单将获得编号且不可再修改。</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="446"/>
+        <location filename="../../ui/billing.py" line="522"/>
         <source>Issue statements</source>
         <translation>开具账单</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="304"/>
+        <location filename="../../ui/billing.py" line="376"/>
         <source>Issue the period's drafts</source>
         <translation>开具本期草稿账单</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="421"/>
+        <location filename="../../ui/billing.py" line="497"/>
         <source>Issued %1: %2</source>
         <translation>已开具 %1 张：%2</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="463"/>
+        <location filename="../../ui/billing.py" line="539"/>
         <source>Issuing…</source>
         <translation>正在开具…</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="325"/>
+        <location filename="../../ui/billing.py" line="398"/>
         <source>Lines</source>
         <translation>明细数</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="442"/>
+        <location filename="../../ui/billing.py" line="518"/>
         <source>No warnings: meters and leases are complete.</source>
         <translation>无警告：电表读数和租赁记录完整。</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="326"/>
+        <location filename="../../ui/billing.py" line="399"/>
         <source>Number</source>
         <translation>编号</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="426"/>
+        <location filename="../../ui/billing.py" line="502"/>
         <source>PROVISIONAL: %1 has not ended; usage metered up to %2 only.</source>
         <translation>暂估：%1 尚未结束，用量仅计至 %2。</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="291"/>
+        <location filename="../../ui/billing.py" line="363"/>
         <source>Period</source>
         <translation>账期</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="302"/>
+        <location filename="../../ui/billing.py" line="374"/>
         <source>Run</source>
         <translation>计费</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="303"/>
+        <location filename="../../ui/billing.py" line="375"/>
         <source>Run and issue</source>
         <translation>计费并开具</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="317"/>
+        <location filename="../../ui/billing.py" line="390"/>
         <source>Run result</source>
         <translation>运行结果</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="325"/>
+        <location filename="../../ui/billing.py" line="398"/>
         <source>Subsidiary</source>
         <translation>子公司</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="325"/>
+        <location filename="../../ui/billing.py" line="398"/>
         <source>Subtotal</source>
         <translation>小计</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="414"/>
+        <location filename="../../ui/billing.py" line="490"/>
         <source>Subtotal %1 + tax %2 = %3.</source>
         <translation>小计 %1 + 税额 %2 = %3。</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="326"/>
+        <location filename="../../ui/billing.py" line="399"/>
         <source>Tax</source>
         <translation>税额</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="396"/>
+        <location filename="../../ui/billing.py" line="472"/>
         <source>The operation failed: %1</source>
         <translation>操作失败：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="326"/>
+        <location filename="../../ui/billing.py" line="399"/>
         <source>Total</source>
         <translation>合计</translation>
     </message>
@@ -854,52 +859,52 @@
 <context>
     <name>CreditNoteDialog</name>
     <message>
-        <location filename="../../ui/billing.py" line="106"/>
+        <location filename="../../ui/billing.py" line="107"/>
         <source>A credit note says why.</source>
         <translation>红字账单须说明原因。</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="110"/>
+        <location filename="../../ui/billing.py" line="111"/>
         <source>A partial amount credits exactly one line: tick only that line.</source>
         <translation>部分冲减只针对一个条目：请只勾选该条目。</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="94"/>
+        <location filename="../../ui/billing.py" line="95"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="108"/>
+        <location filename="../../ui/billing.py" line="109"/>
         <source>Choose at least one line.</source>
         <translation>请至少选择一条明细。</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="72"/>
+        <location filename="../../ui/billing.py" line="73"/>
         <source>Credit note for %1</source>
         <translation>为 %1 开具红字账单</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="93"/>
+        <location filename="../../ui/billing.py" line="94"/>
         <source>Issue credit note</source>
         <translation>开具红字账单</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="89"/>
+        <location filename="../../ui/billing.py" line="90"/>
         <source>Lines to credit</source>
         <translation>要冲销的明细</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="80"/>
+        <location filename="../../ui/billing.py" line="81"/>
         <source>Partial amount</source>
         <translation>部分冲减金额</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="76"/>
+        <location filename="../../ui/billing.py" line="77"/>
         <source>Reason *</source>
         <translation>原因 *</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="79"/>
+        <location filename="../../ui/billing.py" line="80"/>
         <source>empty: credit the lines in full (they may be rebilled)</source>
         <translation>留空：全额冲销所选条目（之后可重新计费）</translation>
     </message>
@@ -1460,6 +1465,54 @@
         <location filename="../../ui/forms.py" line="314"/>
         <source>required</source>
         <translation>必填</translation>
+    </message>
+</context>
+<context>
+    <name>HandoverDialog</name>
+    <message>
+        <location filename="../../ui/billing.py" line="127"/>
+        <source>Awaiting handover</source>
+        <translation>待交付</translation>
+    </message>
+    <message>
+        <location filename="../../ui/billing.py" line="165"/>
+        <source>Choose an item.</source>
+        <translation>请选择一个条目。</translation>
+    </message>
+    <message>
+        <location filename="../../ui/billing.py" line="154"/>
+        <source>Close</source>
+        <translation>关闭</translation>
+    </message>
+    <message>
+        <location filename="../../ui/billing.py" line="149"/>
+        <source>Evidence *</source>
+        <translation>凭据 *</translation>
+    </message>
+    <message>
+        <location filename="../../ui/billing.py" line="145"/>
+        <source>Handed over at (Asia/Shanghai)</source>
+        <translation>交付时间（北京时间）</translation>
+    </message>
+    <message>
+        <location filename="../../ui/billing.py" line="138"/>
+        <source>Items</source>
+        <translation>条目</translation>
+    </message>
+    <message>
+        <location filename="../../ui/billing.py" line="153"/>
+        <source>Record handover</source>
+        <translation>记录交付</translation>
+    </message>
+    <message>
+        <location filename="../../ui/billing.py" line="148"/>
+        <source>evidence: signed handover form, ticket, who received it</source>
+        <translation>凭据：签字交接单、工单号、接收人</translation>
+    </message>
+    <message>
+        <location filename="../../ui/billing.py" line="133"/>
+        <source>planned %1</source>
+        <translation>计划 %1</translation>
     </message>
 </context>
 <context>
@@ -2691,177 +2744,177 @@ Reason:</source>
 <context>
     <name>StatementPanel</name>
     <message>
-        <location filename="../../ui/billing.py" line="146"/>
+        <location filename="../../ui/billing.py" line="218"/>
         <source>%1 draft #%2</source>
         <translation>%1 草稿 #%2</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="123"/>
+        <location filename="../../ui/billing.py" line="195"/>
         <source>Amount</source>
         <translation>金额</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="121"/>
+        <location filename="../../ui/billing.py" line="193"/>
         <source>Choose a statement</source>
         <translation>请选择账单</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="122"/>
+        <location filename="../../ui/billing.py" line="194"/>
         <source>Contract</source>
         <translation>合同</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="230"/>
+        <location filename="../../ui/billing.py" line="302"/>
         <source>Credit note</source>
         <translation>红字账单</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="230"/>
+        <location filename="../../ui/billing.py" line="302"/>
         <source>Credit note %1 issued for %2.</source>
         <translation>已开具红字账单 %1，金额 %2。</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="162"/>
+        <location filename="../../ui/billing.py" line="234"/>
         <source>Credit notes: %1</source>
         <translation>红字账单：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="132"/>
+        <location filename="../../ui/billing.py" line="204"/>
         <source>Credit note…</source>
         <translation>红字账单…</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="158"/>
+        <location filename="../../ui/billing.py" line="230"/>
         <source>Credits %1</source>
         <translation>冲销 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="148"/>
+        <location filename="../../ui/billing.py" line="220"/>
         <source>Customer: %1</source>
         <translation>客户：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="122"/>
+        <location filename="../../ui/billing.py" line="194"/>
         <source>Description</source>
         <translation>描述</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="156"/>
+        <location filename="../../ui/billing.py" line="228"/>
         <source>Fapiao no.: %1</source>
         <translation>发票号：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="255"/>
+        <location filename="../../ui/billing.py" line="327"/>
         <source>Fapiao number</source>
         <translation>发票号</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="131"/>
+        <location filename="../../ui/billing.py" line="203"/>
         <source>Issue</source>
         <translation>开具</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="154"/>
+        <location filename="../../ui/billing.py" line="226"/>
         <source>Issued: %1</source>
         <translation>开具日期：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="211"/>
+        <location filename="../../ui/billing.py" line="283"/>
         <source>Issuing…</source>
         <translation>正在开具…</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="149"/>
+        <location filename="../../ui/billing.py" line="221"/>
         <source>Period: %1</source>
         <translation>账期：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="135"/>
+        <location filename="../../ui/billing.py" line="207"/>
         <source>Preview / Print PDF…</source>
         <translation>预览 / 打印 PDF…</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="122"/>
+        <location filename="../../ui/billing.py" line="194"/>
         <source>Quantity</source>
         <translation>数量</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="160"/>
+        <location filename="../../ui/billing.py" line="232"/>
         <source>Reason: %1</source>
         <translation>原因：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="133"/>
+        <location filename="../../ui/billing.py" line="205"/>
         <source>Rebill credited lines</source>
         <translation>重新计费已冲销条目</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="246"/>
+        <location filename="../../ui/billing.py" line="318"/>
         <source>Rebilled %1 line(s) on %2.</source>
         <translation>已在 %2 上重新计费 %1 个条目。</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="249"/>
+        <location filename="../../ui/billing.py" line="321"/>
         <source>Rebilling…</source>
         <translation>正在重新计费…</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="164"/>
+        <location filename="../../ui/billing.py" line="236"/>
         <source>Rebills %1</source>
         <translation>重开 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="134"/>
+        <location filename="../../ui/billing.py" line="206"/>
         <source>Record fapiao no.…</source>
         <translation>登记发票号…</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="277"/>
+        <location filename="../../ui/billing.py" line="349"/>
         <source>Statement %1</source>
         <translation>账单 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="150"/>
+        <location filename="../../ui/billing.py" line="222"/>
         <source>Status: %1</source>
         <translation>状态：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="171"/>
+        <location filename="../../ui/billing.py" line="243"/>
         <source>Subtotal %1 · Tax %2 · &lt;b&gt;Total %3&lt;/b&gt;&lt;br&gt;Amount in words: &lt;b&gt;%4&lt;/b&gt;</source>
         <translation>小计 %1 · 税额 %2 · &lt;b&gt;合计 %3&lt;/b&gt;&lt;br&gt;大写金额：&lt;b&gt;%4&lt;/b&gt;</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="123"/>
+        <location filename="../../ui/billing.py" line="195"/>
         <source>Tax</source>
         <translation>税额</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="123"/>
+        <location filename="../../ui/billing.py" line="195"/>
         <source>Tax rate</source>
         <translation>税率</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="256"/>
+        <location filename="../../ui/billing.py" line="328"/>
         <source>The fapiao number issued for %1:</source>
         <translation>为 %1 开具的发票号：</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="193"/>
+        <location filename="../../ui/billing.py" line="265"/>
         <source>The operation failed: %1</source>
         <translation>操作失败：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="122"/>
+        <location filename="../../ui/billing.py" line="194"/>
         <source>Unit</source>
         <translation>单位</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="123"/>
+        <location filename="../../ui/billing.py" line="195"/>
         <source>Unit price</source>
         <translation>单价</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="245"/>
+        <location filename="../../ui/billing.py" line="317"/>
         <source>draft #%1</source>
         <translation>草稿 #%1</translation>
     </message>

@@ -64,3 +64,28 @@ def test_partial_credit_and_rebill_from_the_statement_panel(qtbot, demo_db, monk
     assert "Rebilled 1 line(s)" in panel.message.text()
     rebill = [st for st in BS.list_statements(demo_db, period=last) if st.rebills_id == info.id]
     assert len(rebill) == 1 and rebill[0].lines[0].revision == 2
+
+
+def test_handover_dialog_lists_awaiting_items_and_records_one(qtbot, db, admin, manager):
+    from PySide6.QtCore import QDateTime, QTime
+
+    from app.services import handover as H
+    from tests.test_billing_world import cst, make_world, rack_item, signed
+    from ui.billing import HandoverDialog
+
+    w = make_world(db)
+    c = signed(db, manager, admin, w, [rack_item(w, 1, "6000")], dt.date(2026, 10, 1), dt.date(2027, 9, 30),
+               at=cst(2026, 9, 25))
+    dlg = HandoverDialog(db, admin)
+    qtbot.addWidget(dlg)
+    assert dlg.items.count() == 1 and c.number in dlg.items.item(0).text()
+    assert dlg.record() is None and "evidence" in dlg.error.text()          # the note is required
+    dlg.at.setDateTime(QDateTime(QDate(2026, 10, 3), QTime(1, 0)))
+    dlg.note.setText("交接单 JJ-1003")
+    info = dlg.record()
+    assert info.billed_from == dt.date(2026, 10, 3) and dlg.items.count() == 0
+    assert H.awaiting_handover(db) == []
+    reader = HandoverDialog(db, manager)                                       # may look, may not record
+    qtbot.addWidget(reader)
+    from PySide6.QtWidgets import QDialogButtonBox
+    assert not reader.findChild(QDialogButtonBox).button(QDialogButtonBox.Ok).isEnabled()
