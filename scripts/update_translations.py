@@ -165,7 +165,7 @@ ZH = {
     "%1 line(s) rebill credited lines.": "%1 个条目为已冲销条目的重新计费。",
     "PROVISIONAL: %1 has not ended; usage metered up to %2 only.": "暂估：%1 尚未结束，用量仅计至 %2。",
     "%1 draft statement(s) of %2 pending issue.": "%2 尚有 %1 张草稿账单待开具。",
-    "Awaiting handover": "待交付", "planned %1": "计划 %1", "Items": "条目",
+    "Awaiting handover": "待交付", "planned %1": "计划 %1",
     "Handed over at (Asia/Shanghai)": "交付时间（北京时间）",
     "evidence: signed handover form, ticket, who received it": "凭据：签字交接单、工单号、接收人",
     "Evidence *": "凭据 *", "Record handover": "记录交付", "Choose an item.": "请选择一个条目。",
