@@ -502,7 +502,7 @@ class BillingPage(QWidget):
             head = self.tr("PROVISIONAL: %1 has not ended; usage metered up to %2 only.") \
                 .replace("%1", loc_period).replace("%2", s.provisional_until.astimezone(SHANGHAI).strftime("%Y-%m-%d %H:%M")) \
                 + " " + head
-        if not s.dry_run and not s.cancelled:
+        if not s.cancelled:
             head += " " + self.tr("%1 draft statement(s) of %2 pending issue.").replace("%1", str(s.pending_drafts)) \
                 .replace("%2", loc_period)
         self.result.setText(head)

@@ -135,7 +135,7 @@ class RunSummary:
             parts.append(f"{self.held} line(s) held back, see warnings")
         if self.issued:
             parts.append(f"issued {len(self.issued)}: {', '.join(self.issued)}")
-        if not self.dry_run:
+        if not self.cancelled:
             parts.append(f"{self.pending_drafts} draft statement(s) of {self.period} pending issue"
                          + (f" (billing issue --period {self.period})" if self.pending_drafts else ""))
         return "; ".join(parts)
@@ -851,7 +851,7 @@ def run_billing(db: Database, actor: Actor, period: str, *, dry_run: bool = Fals
         with db.session() as s:  # show them as issued, with their numbers
             fresh = tuple(_statement_infos(s, shown))
         summary = replace(summary, issued=tuple(n for _i, n, _t in result.issued), statements=fresh)
-    if not dry_run:
+    if not summary.cancelled:
         summary = replace(summary, pending_drafts=pending_drafts(db, p.label))
     return summary
 
