@@ -238,6 +238,10 @@ def statement_doc(db: Database, number: int | str, *, language: str | None = Non
                          else ("Contract" + ("s" if len(contracts) > 1 else "") + ": " + ", ".join(contracts)))
         if st.kind == StatementKind.CREDIT_NOTE and st.reason:
             notes.append(("冲销原因：" if lang == "zh" else "Reason: ") + st.reason)
+        rebills = s.get(Statement, st.rebills_id) if st.rebills_id else None
+        if rebills is not None:  # a rebill refers to the statement whose credited lines it bills again
+            notes.append(f"本对账单更正重开 {rebills.number} 已冲销的明细。" if lang == "zh"
+                         else f"This statement rebills the credited lines of {rebills.number}.")
         if st.status != StatementStatus.ISSUED:
             notes.append("本对账单尚未开具，仅供核对。" if lang == "zh"
                          else "This statement has not been issued; for checking only.")

@@ -154,6 +154,22 @@ ZH = {
     "solid line: the region's own point; dashed: its city's or province capital's": "实线：区域自身位置；虚线：所在城市或省会位置",
     "SXM": "SXM", "PCIe": "PCIe", "OAM": "OAM", "front-to-rear": "前进后出", "rear-to-front": "后进前出",
     "left-to-right": "左进右出", "right-to-left": "右进左出", "side-to-rear": "侧进后出", "passive": "被动", "mixed": "混合",
+    # --- billing ---
+    "empty: credit the lines in full (they may be rebilled)": "留空：全额冲销所选条目（之后可重新计费）",
+    "Partial amount": "部分冲减金额",
+    "A partial amount credits exactly one line: tick only that line.": "部分冲减只针对一个条目：请只勾选该条目。",
+    "Rebill credited lines": "重新计费已冲销条目", "Rebills %1": "重开 %1", "Rebilling…": "正在重新计费…",
+    "Rebilled %1 line(s) on %2.": "已在 %2 上重新计费 %1 个条目。",
+    "%1 has not ended; it can be billed from %2 00:00 (Asia/Shanghai). A dry run shows it now, provisionally.":
+        "%1 尚未结束，自 %2 00:00（北京时间）起可计费。试算可先查看暂估结果。",
+    "%1 line(s) rebill credited lines.": "%1 个条目为已冲销条目的重新计费。",
+    "PROVISIONAL: %1 has not ended; usage metered up to %2 only.": "暂估：%1 尚未结束，用量仅计至 %2。",
+    "%1 draft statement(s) of %2 pending issue.": "%2 尚有 %1 张草稿账单待开具。",
+    "Awaiting handover": "待交付", "planned %1": "计划 %1",
+    "Handed over at (Asia/Shanghai)": "交付时间（北京时间）",
+    "evidence: signed handover form, ticket, who received it": "凭据：签字交接单、工单号、接收人",
+    "Evidence *": "凭据 *", "Record handover": "记录交付", "Choose an item.": "请选择一个条目。",
+    "Handovers…": "交付…",
 }
 
 # contracts, billing, audit, rack forms, PDFs, dashboard (console views)

@@ -380,3 +380,14 @@ def test_started_hours_are_counted_per_item_not_per_gpu(db, admin, manager):
                at=cst(2026, 10, 31, 23, 30))
     del c
     assert lines(BS.run_billing(db, admin, "2026-10", as_of=AFTER_NOV)) == [("usage", D(1), D(10), D("10.00"))]
+
+
+def test_the_rebill_pdf_names_the_statement_it_corrects(db, admin, manager):
+    from app.documents import statement_doc
+
+    _w, c = _issued_rack(db, admin, manager)
+    BS.credit_statement(db, admin, "GZ-202610-000001", "更正", at=cst(2026, 11, 29, 12))
+    BS.rebill_statement(db, admin, "GZ-202610-000001", issue=True, as_of=AFTER_NOV)
+    doc = statement_doc(db, "GZ-202610-000002")
+    assert "GZ-202610-000001" in doc.notes and "更正重开" in doc.notes
+    del c

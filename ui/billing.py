@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import datetime as dt
 
-from PySide6.QtCore import QDate, Qt
-from PySide6.QtWidgets import (QDateEdit, QDialog, QDialogButtonBox, QFileDialog, QGroupBox,
+from PySide6.QtCore import QDate, QDateTime, QTime, Qt
+from PySide6.QtWidgets import (QDateEdit, QDateTimeEdit, QDialog, QDialogButtonBox, QFileDialog, QGroupBox,
                                QHBoxLayout, QHeaderView, QInputDialog, QLabel, QListWidget, QListWidgetItem,
                                QMessageBox, QPushButton, QSplitter, QTableWidget, QTableWidgetItem, QVBoxLayout,
                                QWidget, QFormLayout, QLineEdit)
@@ -21,7 +21,10 @@ from app.errors import DomainError, ValidationError
 from app.services import billing as svc
 from models.choices import StatementKind, StatementStatus
 
-from .contracts import money, plain
+from app.billing import TZ as SHANGHAI_TZ
+from app.money import format_price, format_quantity
+
+from .contracts import money
 from .dialogs import error_label, guard, last_month
 from .i18n import choice_label
 from .listview import ListPage
@@ -72,6 +75,10 @@ class CreditNoteDialog(QDialog):
         self.reason = QLineEdit()
         self.reason.setObjectName("reason")
         form.addRow(self.tr("Reason *"), self.reason)
+        self.amount = QLineEdit()
+        self.amount.setObjectName("creditAmount")
+        self.amount.setPlaceholderText(self.tr("empty: credit the lines in full (they may be rebilled)"))
+        form.addRow(self.tr("Partial amount"), self.amount)
         self.lines = QListWidget()
         self.lines.setObjectName("creditLines")
         for ln in info.lines:
@@ -100,10 +107,83 @@ class CreditNoteDialog(QDialog):
             self.error.setText(self.tr("A credit note says why."))
         elif not self.line_ids():
             self.error.setText(self.tr("Choose at least one line."))
+        elif self.amount.text().strip() and len(self.line_ids()) != 1:
+            self.error.setText(self.tr("A partial amount credits exactly one line: tick only that line."))
         else:
             self.accept()
             return
         self.error.show()
+
+
+class HandoverDialog(QDialog):
+    """Items of contracts in force awaiting their handover (billing nothing): record one."""
+
+    def __init__(self, db: Database, actor: Actor, parent=None):
+        super().__init__(parent)
+        from app.services import handover as handovers
+
+        self.db, self.actor, self.svc = db, actor, handovers
+        self.setObjectName("handoverDialog")
+        self.setWindowTitle(self.tr("Awaiting handover"))
+        form = QFormLayout(self)
+        self.items = QListWidget()
+        self.items.setObjectName("handoverItems")
+        for a in handovers.awaiting_handover(db):
+            item = QListWidgetItem(f"{a.contract_number} #{a.position}  {a.description} — {a.customer_name}  "
+                                   + self.tr("planned %1").replace("%1", a.planned_start.isoformat()))
+            item.setData(Qt.UserRole, (a.contract_number, a.position))
+            self.items.addItem(item)
+        if self.items.count():
+            self.items.setCurrentRow(0)
+        form.addRow(self.tr("Items"), self.items)
+        self.at = QDateTimeEdit()
+        self.at.setObjectName("handoverAt")
+        self.at.setDisplayFormat("yyyy-MM-dd HH:mm")
+        self.at.setCalendarPopup(True)
+        now = dt.datetime.now(SHANGHAI_TZ).replace(second=0, microsecond=0, tzinfo=None)
+        self.at.setDateTime(QDateTime(QDate(now.year, now.month, now.day), QTime(now.hour, now.minute)))
+        form.addRow(self.tr("Handed over at (Asia/Shanghai)"), self.at)
+        self.note = QLineEdit()
+        self.note.setObjectName("handoverNote")
+        self.note.setPlaceholderText(self.tr("evidence: signed handover form, ticket, who received it"))
+        form.addRow(self.tr("Evidence *"), self.note)
+        self.error = error_label("handoverError")
+        form.addRow(self.error)
+        bb = QDialogButtonBox(QDialogButtonBox.Ok | QDialogButtonBox.Cancel)
+        bb.button(QDialogButtonBox.Ok).setText(self.tr("Record handover"))
+        bb.button(QDialogButtonBox.Cancel).setText(self.tr("Close"))
+        guard(bb.button(QDialogButtonBox.Ok), actor, "approve_contracts", allowed=self.items.count() > 0)
+        bb.accepted.connect(self.record)
+        bb.rejected.connect(self.reject)
+        form.addRow(bb)
+        self.resize(680, 380)
+
+    def record(self):
+        """Record the chosen item's handover; returns its HandoverInfo, or None (the refusal is shown)."""
+        current = self.items.currentItem()
+        if current is None:
+            self.error.setText(self.tr("Choose an item."))
+            self.error.show()
+            return None
+        number, position = current.data(Qt.UserRole)
+        q = self.at.dateTime()
+        d, t = q.date(), q.time()
+        at = dt.datetime(d.year(), d.month(), d.day(), t.hour(), t.minute(), tzinfo=SHANGHAI_TZ)
+        try:
+            info = self.svc.record_handover(self.db, self.actor, number, position, at, self.note.text())
+        except ValidationError as exc:
+            self.error.setText("; ".join(exc.errors.values()))
+            self.error.show()
+            return None
+        except DomainError as exc:
+            self.error.setText(exc.message)
+            self.error.show()
+            return None
+        announce({"contract", "statement"})
+        self.items.takeItem(self.items.row(current))
+        self.note.clear()
+        self.error.hide()
+        return info
 
 
 class StatementPanel(RecordPanel):
@@ -122,6 +202,7 @@ class StatementPanel(RecordPanel):
         self.body.addWidget(self.totals)
         self.add_buttons([("issue", self.tr("Issue"), self.issue),
                           ("credit", self.tr("Credit note…"), self.ask_credit),
+                          ("rebill", self.tr("Rebill credited lines"), self.rebill),
                           ("fapiao", self.tr("Record fapiao no.…"), self.ask_fapiao),
                           ("print", self.tr("Preview / Print PDF…"), self.print_pdf)])
 
@@ -151,9 +232,11 @@ class StatementPanel(RecordPanel):
             facts.append(self.tr("Reason: %1").replace("%1", info.reason))
         if info.credit_notes:
             facts.append(self.tr("Credit notes: %1").replace("%1", ", ".join(info.credit_notes)))
+        if info.rebills_id:
+            facts.append(self.tr("Rebills %1").replace("%1", info.rebills_number or f"#{info.rebills_id}"))
         self.facts.setText(" · ".join(facts))
         _fill(self.lines, [[ln.contract_number, ln.description + (f"  ({ln.note})" if ln.note else ""),
-                            plain(ln.quantity), ln.unit, money(ln.unit_price), money(ln.amount),
+                            format_quantity(ln.quantity), ln.unit, format_price(ln.unit_price), money(ln.amount),
                             f"{ln.tax_rate * 100:.0f}%", money(ln.tax)] for ln in info.lines], right=(2, 4, 5, 6, 7))
         for r, ln in enumerate(info.lines):
             self.lines.item(r, 1).setToolTip(ln.description + (f"\n{ln.note}" if ln.note else ""))
@@ -166,6 +249,8 @@ class StatementPanel(RecordPanel):
         guard(b["issue"], self.actor, "run_billing")
         b["credit"].setVisible(info.status == StatementStatus.ISSUED and is_statement)
         guard(b["credit"], self.actor, "run_billing")
+        b["rebill"].setVisible(info.status == StatementStatus.ISSUED and is_statement and bool(info.credit_notes))
+        guard(b["rebill"], self.actor, "run_billing")
         b["fapiao"].setVisible(info.status == StatementStatus.ISSUED)
         guard(b["fapiao"], self.actor, "run_billing")
         b["print"].setVisible(True)
@@ -203,11 +288,12 @@ class StatementPanel(RecordPanel):
             return
         dlg = CreditNoteDialog(self.info, self)
         if dlg.exec():
-            self.credit(dlg.reason.text().strip(), dlg.line_ids())
+            self.credit(dlg.reason.text().strip(), dlg.line_ids(), dlg.amount.text().strip() or None)
 
-    def credit(self, reason: str, line_ids: list[int] | None = None) -> svc.StatementInfo | None:
+    def credit(self, reason: str, line_ids: list[int] | None = None,
+               amount: str | None = None) -> svc.StatementInfo | None:
         try:
-            cn = svc.credit_statement(self.db, self.actor, self.info.id, reason, line_ids=line_ids)
+            cn = svc.credit_statement(self.db, self.actor, self.info.id, reason, line_ids=line_ids, amount=amount)
         except DomainError as exc:
             self.refused(exc)
             return None
@@ -216,6 +302,24 @@ class StatementPanel(RecordPanel):
         QMessageBox.information(self, self.tr("Credit note"), self.tr("Credit note %1 issued for %2.")
                                 .replace("%1", cn.number or "").replace("%2", money(cn.total)))
         return cn
+
+    def rebill(self):
+        """Bill the credited lines again, as their next revision, on a new draft statement."""
+        if self.info is None:
+            return None
+        db, actor, sid = self.db, self.actor, self.info.id
+
+        def work(progress):
+            return svc.rebill_statement(db, actor, sid)
+
+        def done(summary):
+            self.show_statement(sid)
+            new = ", ".join(st.number or self.tr("draft #%1").replace("%1", str(st.id)) for st in summary.statements)
+            self.message.setText(self.tr("Rebilled %1 line(s) on %2.").replace("%1", str(summary.lines_created))
+                                 .replace("%2", new or "—"))
+            self.message.show()
+        return run_op(self, work, label=self.tr("Rebilling…"), changes={"statement"}, on_success=done,
+                      on_failure=self.refused)
 
     def ask_fapiao(self) -> None:
         if self.info is None:
@@ -270,6 +374,7 @@ class BillingPage(QWidget):
                 ("run", self.tr("Run"), "run_billing", lambda: self.run()),
                 ("run_issue", self.tr("Run and issue"), "run_billing", lambda: self.run(issue=True)),
                 ("issue", self.tr("Issue the period's drafts"), "run_billing", self.issue_period),
+                ("handover", self.tr("Handovers…"), "read", self.ask_handover),
                 ("export", self.tr("Export statements…"), "export", lambda: self.export())):
             b = QPushButton(text)
             b.setObjectName(f"billing_{key}")
@@ -279,6 +384,8 @@ class BillingPage(QWidget):
             bar.addWidget(b)
         bar.addStretch(1)
         v.addLayout(bar)
+        self.period.dateChanged.connect(lambda *_: self.period_changed())
+        self.period_changed()
 
         self.result_box = QGroupBox(self.tr("Run result"))
         rb = QVBoxLayout(self.result_box)
@@ -321,6 +428,19 @@ class BillingPage(QWidget):
         outer.setStretchFactor(1, 3)
         v.addWidget(outer, 1)
         bus().changed.connect(self.on_changed)
+
+    def ask_handover(self) -> None:
+        HandoverDialog(self.db, self.actor, self).exec()
+
+    def period_changed(self) -> None:
+        """A real run only for a month that has ended in Shanghai; the dry run previews any begun month."""
+        period = self.period_text()
+        ended = svc.period_has_ended(period)
+        why = "" if ended else self.tr("%1 has not ended; it can be billed from %2 00:00 (Asia/Shanghai). "
+                                       "A dry run shows it now, provisionally.").replace("%1", period) \
+            .replace("%2", svc.billable_from(period).isoformat())
+        for key in ("run", "run_issue"):
+            guard(self.buttons[key], self.actor, "run_billing", allowed=ended, tooltip=why)
 
     def period_text(self) -> str:
         d = self.period.date()
@@ -375,6 +495,16 @@ class BillingPage(QWidget):
             head += " " + self.tr("%1 line(s) held back: see the warnings.").replace("%1", str(s.held))
         if s.issued:
             head += " " + self.tr("Issued %1: %2").replace("%1", str(len(s.issued))).replace("%2", ", ".join(s.issued))
+        if s.rebilled:
+            head += " " + self.tr("%1 line(s) rebill credited lines.").replace("%1", str(s.rebilled))
+        if s.provisional_until is not None:
+            from .tables import SHANGHAI
+            head = self.tr("PROVISIONAL: %1 has not ended; usage metered up to %2 only.") \
+                .replace("%1", loc_period).replace("%2", s.provisional_until.astimezone(SHANGHAI).strftime("%Y-%m-%d %H:%M")) \
+                + " " + head
+        if not s.cancelled:
+            head += " " + self.tr("%1 draft statement(s) of %2 pending issue.").replace("%1", str(s.pending_drafts)) \
+                .replace("%2", loc_period)
         self.result.setText(head)
         _fill(self.run_table, [[st.customer_name, st.subsidiary_code, str(len(st.lines)), money(st.subtotal),
                                 money(st.tax), money(st.total), st.number or ""] for st in s.statements],

@@ -135,7 +135,7 @@ class RunSummary:
             parts.append(f"{self.held} line(s) held back, see warnings")
         if self.issued:
             parts.append(f"issued {len(self.issued)}: {', '.join(self.issued)}")
-        if not self.dry_run:
+        if not self.cancelled:
             parts.append(f"{self.pending_drafts} draft statement(s) of {self.period} pending issue"
                          + (f" (billing issue --period {self.period})" if self.pending_drafts else ""))
         return "; ".join(parts)
@@ -851,7 +851,7 @@ def run_billing(db: Database, actor: Actor, period: str, *, dry_run: bool = Fals
         with db.session() as s:  # show them as issued, with their numbers
             fresh = tuple(_statement_infos(s, shown))
         summary = replace(summary, issued=tuple(n for _i, n, _t in result.issued), statements=fresh)
-    if not dry_run:
+    if not summary.cancelled:
         summary = replace(summary, pending_drafts=pending_drafts(db, p.label))
     return summary
 
@@ -861,6 +861,16 @@ def refuse_open_period(p: B.Period, as_of: dt.datetime) -> None:
     if as_of < p.end:
         raise ValidationError({"period": f"{p.label} has not ended; it can be billed from {p.next_first} 00:00 "
                                          "Asia/Shanghai (a dry run shows it now, provisionally)"})
+
+
+def period_has_ended(period: str, as_of: dt.datetime | None = None) -> bool:
+    """Whether a real run may bill the month (it has ended in Asia/Shanghai)."""
+    return B.Period.parse(period).end <= (as_of or dt.datetime.now(dt.timezone.utc))
+
+
+def billable_from(period: str) -> dt.date:
+    """The Shanghai day from which the month can be billed: the first of the next month."""
+    return B.Period.parse(period).next_first
 
 
 def billable_periods(count: int = 12, as_of: dt.datetime | None = None) -> list[str]:
