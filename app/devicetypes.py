@@ -19,7 +19,7 @@ from sqlalchemy import select, text
 from models import DeviceType, GpuModel
 from models.choices import DeviceRole
 
-from .audit import Actor
+from .audit import Actor, append_events
 from .auth import require
 from .db import Database
 from .errors import DomainError, PermissionDenied, ValidationError
@@ -687,11 +687,14 @@ def _create_types(uow: UnitOfWork, new: list[tuple[str, dict]], counts: Counter,
                 refused.extend(_row_errors(name, exc))
             progress(done)
         return refused
-    for done, obj in enumerate(objs, start=1):
-        uow.audit("device_type.create", "device_type", obj.id, obj.slug, after=snapshot(obj))
-        counts["created"] += 1
-        if done % 100 == 0:
-            progress(done)
+    uow.changes.add("device_type")
+    for start in range(0, len(objs), 500):  # the same events as create_in writes, 500 to a batch
+        batch = objs[start:start + 500]
+        append_events(uow.session, uow.actor, request_id=uow.request_id, events=[
+            dict(action="device_type.create", object_type="device_type", object_id=obj.id, object_label=obj.slug,
+                 after=snapshot(obj)) for obj in batch])
+        counts["created"] += len(batch)
+        progress(start + len(batch))
     return refused
 
 

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 from sqlalchemy import func, select
 
+from app.audit import verify_audit_chain
 from app.cli import main
 from app.devicetypes import (MAX_ALIASES, MAX_FILE_BYTES, DeviceTypeFileError, import_device_types,
                              parse_device_type, read_device_type_file)
@@ -146,4 +147,7 @@ def test_the_whole_netbox_library_imports_with_no_refusal_and_few_flags(tmp_path
     assert roles["pdu"] + roles["ups"] >= 340
     again = import_device_types(db, admin, NETBOX_LIBRARY)
     assert (again.unchanged, again.refused) == (4449, ())
+    with db.session() as s:  # 4,449 create events in batches, linked like any others
+        check = verify_audit_chain(s)
+        assert check.ok and check.count == 4449 + 2 + 2, check.problem  # + user add, login, two imports
     db.dispose()
