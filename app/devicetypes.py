@@ -387,6 +387,10 @@ def parse_device_type(text: str) -> dict:
                      for i, p in enumerate(ports) if isinstance(p, dict)
                      and isinstance(p.get("allocated_draw"), int) and isinstance(p.get("maximum_draw"), int)
                      and not isinstance(p.get("allocated_draw"), bool) and p["allocated_draw"] > p["maximum_draw"] > 0]
+    port_problems += [f"{p.get('name') or f'port {i + 1}'}: {key!r} is not a NetBox field (maximum_draw, "
+                      f"allocated_draw), so its {p[key]!r} is ignored"
+                      for i, p in enumerate(ports) if isinstance(p, dict)
+                      for key in p if "draw" in str(key) and key not in ("maximum_draw", "allocated_draw")]
     max_w, typical_w = device_draw(max_figures), device_draw(alloc_figures)
     if max_w is not None and typical_w is not None and typical_w > max_w:
         typical_w = None  # the port problem above says why; the maximum is the safer figure

@@ -109,7 +109,7 @@ def test_cli_folder_import_lists_refusals_and_exits_1_strict_writes_nothing(db, 
 # --- the whole public library (once, on SQLite) --------------------------------------------------------
 
 # Each flag is a real problem in the file (docs/import.md lists them and why).
-LIBRARY_FLAGS = 21
+LIBRARY_FLAGS = 23
 
 
 @pytest.mark.slow

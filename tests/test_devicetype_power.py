@@ -176,3 +176,12 @@ def test_changes_the_installed_devices_can_take_are_accepted(db, admin, installe
         version = s.get(DeviceType, installed["type_id"]).version
     # 8U -> 7U leaves gaps but breaks nothing; 8 -> 10 GPU bays keeps every GPU in its slot
     update_record(db, admin, "device_type", installed["type_id"], {"u_height": 7, "gpu_slots": 10}, version)
+
+
+def test_a_misspelled_draw_field_is_flagged_not_silently_dropped():
+    # Ubiquiti/USW-Pro-Max-16-PoE.yaml in the library says "maxium_draw: 210"
+    text = ("manufacturer: Ubiquiti\nmodel: USW Pro Max 16 PoE\nslug: ubiquiti-usw-pro-max-16-poe\nu_height: 1\n"
+            "is_full_depth: false\npower-ports:\n  - name: Input\n    type: nema-5-15p\n    maxium_draw: 210\n")
+    v = parse_device_type(text)
+    assert v["max_power_w"] is None
+    assert "Input: 'maxium_draw' is not a NetBox field" in v["power_flag"]
