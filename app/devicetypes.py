@@ -585,6 +585,8 @@ def import_device_types(db: Database, actor: Actor, path: str | Path, *, dry_run
             progress(done, 2 * total)
 
     good, refused = read_device_type_folder(path, progress=reading, cancelled=cancelled)
+    if cancelled is not None and cancelled():
+        return DeviceTypeImport(path.name, total, dry_run=dry_run, cancelled=True)
     if strict and refused:
         raise ImportFailed("device-types", path, refused)
     counts: Counter[str] = Counter()

@@ -151,3 +151,15 @@ def test_the_whole_netbox_library_imports_with_no_refusal_and_few_flags(tmp_path
         check = verify_audit_chain(s)
         assert check.ok and check.count == 4449 + 2 + 2, check.problem  # + user add, login, two imports
     db.dispose()
+
+
+def test_a_cancelled_import_writes_nothing(db, admin):
+    before = table_counts(db)
+    calls = []
+
+    def cancelled() -> bool:  # cancel while the files are being read
+        calls.append(1)
+        return len(calls) > 2
+    result = import_device_types(db, admin, LIBRARY, cancelled=cancelled)
+    assert result.cancelled and "cancelled; nothing was imported" in result.summary()
+    assert table_counts(db) == before
