@@ -121,10 +121,13 @@ def test_the_whole_netbox_library_imports_with_no_refusal_and_few_flags(tmp_path
     prepare_database(db)
     add_user(db, None, "admin", "admin", PASSWORD)
     admin = login(db, "admin", PASSWORD)
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), time.process_time()
     result = import_device_types(db, admin, NETBOX_LIBRARY)
-    elapsed = time.perf_counter() - start
-    print(f"whole library: {elapsed:.1f} s")
+    elapsed, cpu = time.perf_counter() - start, time.process_time() - cpu
+    print(f"whole library: {elapsed:.1f} s, {cpu:.1f} s CPU")
+    # The budget is 15 s on this 2-core machine; CPU time, since other jobs share the cores
+    # (measured 3.5 s CPU, 6.9 s wall at load 6; 49 s wall before, 39 s of it CPU).
+    assert cpu <= 15
     assert (result.rows, result.created, result.refused) == (4449, 4449, ())
     assert len(result.notes) == LIBRARY_FLAGS and LIBRARY_FLAGS < 0.01 * result.rows
     with db.session() as s:
