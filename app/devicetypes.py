@@ -1,8 +1,11 @@
 """Device types from NetBox's devicetype-library YAML (a file or a folder of them).
 
-Power is kept as the file gives it; what looks missing or wrong is written to
-`power_flag` so that a person corrects it (the library's DGX A100 says 2 × 1071 W while
-its own comment says 6.5 kW; its QM9700 gives no draw at all).
+Power follows NetBox's meaning of power ports (docs/import.md): allocated draw is the
+typical draw, redundant supplies are not summed, and power distribution (a type with
+outlets: PDU, UPS, …) and passive parts carry no load of their own. What looks wrong is
+written to `power_flag` so that a person corrects it (the library's DGX A100 says 1071 W
+per supply while its own comment says 6.5 kW). A folder imports every valid file and lists
+the refused ones.
 """
 from __future__ import annotations
 
@@ -36,7 +39,6 @@ POWER_RE = re.compile(r"(?<![\w.,%/-])(\d+(?:[.,]\d+)?)\s*(kW|KW|kw|W)(?![A-Za-z
 WEIGHT_TO_KG = {"kg": Decimal(1), "g": Decimal("0.001"), "lb": Decimal("0.45359237"), "oz": Decimal("0.028349523125")}
 
 
-
 class SafeLoader(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):
     """The C parser (several times faster than the pure-Python one), safe constructors only,
     and a cache of plain-scalar tags: the library repeats the same few hundred values
@@ -54,6 +56,7 @@ class SafeLoader(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):
             if len(self._tags) < 100_000:
                 self._tags[key] = tag
         return tag
+
 
 MAX_FILE_BYTES = 1_000_000   # the library's largest file is 12 kB
 MAX_ALIASES = 16             # the library uses none
@@ -216,7 +219,8 @@ def _words(*patterns: str) -> re.Pattern:
 
 
 # What a file says it is, read from its model, slug, part number, description and comments.
-UPS_RE = _words(r"\bups\b", r"\bups\d", r"-ups", r"smart-ups", r"uninterruptib", r"\busv\b", r"\bonline ups", r"double conversion")
+UPS_RE = _words(r"\bups\b", r"\bups\d", r"-ups", r"smart-ups", r"uninterruptib", r"\busv\b", r"\bonline ups",
+                r"double conversion")
 BATTERY_RE = _words(r"battery pack", r"battery module", r"battery cabinet", r"\bebm\b", r"battery extension")
 BLANK_RE = _words(r"\bblank", r"filler panel", r"\bfiller\b", r"cover plate")
 SHELF_RE = _words(r"\bshel(f|ves)\b", r"\btray\b", r"cantilever", r"\bdrawer\b")
@@ -235,17 +239,20 @@ STORAGE_RE = _words(r"storage", r"\bnas\b", r"\bsan\b", r"\bjbo[df]\b", r"disk (
 ROUTER_RE = _words(r"router", r"\brouting\b", r"\basr[ -]?\d", r"\bisr[ -]?\d", r"\bmx ?\d{2,}", r"\bptx ?\d",
                    r"\bncs[ -]?\d", r"cloud core", r"\bccr\d", r"edgerouter", r"\bc8[0-9]{3}", r"catalyst 8\d{3}",
                    r"\bacx ?\d", r"\b7750 ", r"netengine", r"\bne\d{2}e", r"\bar\d{3,}", r"\brb\d{4}",
-                   r"\bcsr\d", r"\bixr\b", r"\b7[2-6]0\d\b", r"\bcrs-\d", r"\bmcr\d", r"\bsd-wan", r"\bvedge", r"\bedge ?connect")
+                   r"\bcsr\d", r"\bixr\b", r"\b7[2-6]0\d\b", r"\bcrs-\d", r"\bmcr\d", r"\bsd-wan", r"\bvedge",
+                   r"\bedge ?connect")
 SWITCH_RE = _words(r"switch", r"\bcatalyst\b", r"nexus", r"\bqfx", r"\bex\d{4}", r"\bdcs-\d", r"\bws-c",
                    r"\bsn\d{4}", r"\bqm\d{4}", r"\bfabric interconnect", r"infiniband", r"\bn\dk-", r"\bn\d{1,2}k\b",
                    r"\bos\d{4}", r"\bm4\d{3}", r"\bgs\d{3}", r"\bmes\d{4}", r"\bce\d{4}", r"\bs\d{4}-",
                    r"\bicx\d", r"\busw-", r"\bcrs\d{3}", r"\bc9\d{3}", r"\bc\d{4}[lx]?-\d", r"\bsg\d{3}",
-                   r"\bcbs\d{3}", r"\bx\d{3}-g2", r"\bes-\d", r"\bfs-\d{3}", r"\bqsw", r"\bdm\d{4}", r"\beds-\d", r"\bx\d{3}-\d", r"\d{4}r? zl")
+                   r"\bcbs\d{3}", r"\bx\d{3}-g2", r"\bes-\d", r"\bfs-\d{3}", r"\bqsw", r"\bdm\d{4}", r"\beds-\d",
+                   r"\bx\d{3}-\d", r"\d{4}r? zl")
 CONSOLE_RE = _words(r"console server", r"portserver", r"terminal server", r"device server", r"\bkvm", r"\bacs ?\d{4}")
 GATEWAY_RE = _words(r"gateway", r"dream machine", r"\budm\b", r"\bucg\b", r"\busg\b", r"\bsd-wan")
 URL_RE = re.compile(r"\(?https?://[^\s)]*\)?")
 GPU_RE = _words(r"\bgpu", r"\bdgx\b", r"\bhgx\b", r"\bdgx-", r"instinct", r"\btesla\b")
-SERVER_RE = _words(r"server", r"system x", r"primergy", r"\bx\d{4} m\d", r"poweredge", r"proliant", r"thinksystem", r"thinkserver", r"\bucs[ -]?[bcs]\d",
+SERVER_RE = _words(r"server", r"system x", r"primergy", r"\bx\d{4} m\d", r"poweredge", r"proliant", r"thinksystem",
+                   r"thinkserver", r"\bucs[ -]?[bcs]\d",
                    r"superserver", r"\bsys-\d", r"\bas ?-\d", r"\bdl\d{3}", r"\bml\d{3}", r"\bsr\d{3}",
                    r"\bsd\d{3}", r"\bblade\b", r"compute (node|module|sled)", r"\bfusionserver", r"\bhypervisor",
                    r"\bappliance\b", r"\bnuc\b", r"\bmac (mini|pro)\b", r"\bxeon\b", r"\bepyc\b")
