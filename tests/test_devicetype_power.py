@@ -185,3 +185,19 @@ def test_a_misspelled_draw_field_is_flagged_not_silently_dropped():
     v = parse_device_type(text)
     assert v["max_power_w"] is None
     assert "Input: 'maxium_draw' is not a NetBox field" in v["power_flag"]
+
+
+def test_a_half_depth_type_cannot_become_full_depth_over_a_device_behind_it(db, admin):
+    from tests.builders import build_types
+    ids = build_site(db, admin)
+    ids.update(build_types(db, admin))
+    for name, face in (("srv-front", "front"), ("srv-rear", "rear")):
+        place_device(db, admin, dict(name=name, device_type_id=ids["server"], rack_id=ids["racks"][0], position=10,
+                                     face=face))
+    with db.session() as s:
+        version = s.get(DeviceType, ids["server"]).version
+    before = table_counts(db)
+    with pytest.raises(ValidationError) as info:
+        update_record(db, admin, "device_type", ids["server"], {"is_full_depth": True}, version)
+    assert "srv-front would overlap srv-rear" in info.value.errors["is_full_depth"]
+    assert table_counts(db) == before
