@@ -47,7 +47,7 @@ class SafeLoader(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):
     _tags: dict[tuple, str] = {}
 
     def resolve(self, kind, value, implicit):
-        if kind is not yaml.ScalarNode:
+        if kind is not yaml.ScalarNode or len(value) > 64:  # short values repeat; keep the cache small
             return super().resolve(kind, value, implicit)
         key = (value, implicit)
         tag = self._tags.get(key)
