@@ -81,28 +81,44 @@ def append_event(session: Session, actor: Actor, *, request_id: str, action: str
                  before: dict | None = None, after: dict | None = None,
                  reason: str | None = None, outcome: str = "success",
                  ts: dt.datetime | None = None) -> AuditEvent:
+    return append_events(session, actor, request_id=request_id, ts=ts, events=[dict(
+        action=action, object_type=object_type, object_id=object_id, object_label=object_label,
+        before=before, after=after, reason=reason, outcome=outcome)])[0]
+
+
+def append_events(session: Session, actor: Actor, *, request_id: str, events: list[dict],
+                  ts: dt.datetime | None = None) -> list[AuditEvent]:
+    """Append events (dicts of append_event's keyword arguments) in order, linked as usual.
+
+    The head is moved and rewritten once for the lot, and the events go in as one batch:
+    a bulk import's thousands of events cost a few statements instead of three each.
+    """
+    if not events:
+        return []
     session.flush()  # the change itself first, so a refused change never reaches the chain
-    seq, prev_hash = session.execute(
-        update(AuditHead).where(AuditHead.id == 1).values(seq=AuditHead.seq + 1)
+    last_seq, prev_hash = session.execute(
+        update(AuditHead).where(AuditHead.id == 1).values(seq=AuditHead.seq + len(events))
         .returning(AuditHead.seq, AuditHead.hash), execution_options=NO_SYNC).one()
-    fields = dict(
-        seq=seq,
-        ts=(ts or dt.datetime.now(dt.timezone.utc)).replace(),
-        actor_id=actor.id, actor_login=actor.login, actor_name=actor.name, actor_role=actor.role,
-        host=HOST, app_version=__version__, request_id=request_id, action=action,
-        object_type=object_type, object_id=None if object_id is None else str(object_id),
-        object_label=object_label,
-        before=None if before is None else canonical_json(before),
-        after=None if after is None else canonical_json(after),
-        reason=reason, outcome=outcome, prev_hash=prev_hash,
-    )
     # Store the instant at microsecond precision exactly as it is hashed.
-    fields["ts"] = fields["ts"].astimezone(dt.timezone.utc)
-    fields["hash"] = event_hash(fields)
-    event = AuditEvent(**fields)
-    session.add(event)
-    session.execute(update(AuditHead).where(AuditHead.id == 1).values(hash=fields["hash"]), execution_options=NO_SYNC)
-    return event
+    when = (ts or dt.datetime.now(dt.timezone.utc)).astimezone(dt.timezone.utc)
+    added = []
+    for seq, e in enumerate(events, start=last_seq - len(events) + 1):
+        before, after, object_id = e.get("before"), e.get("after"), e.get("object_id")
+        fields = dict(
+            seq=seq, ts=when,
+            actor_id=actor.id, actor_login=actor.login, actor_name=actor.name, actor_role=actor.role,
+            host=HOST, app_version=__version__, request_id=request_id, action=e["action"],
+            object_type=e["object_type"], object_id=None if object_id is None else str(object_id),
+            object_label=e.get("object_label"),
+            before=None if before is None else canonical_json(before),
+            after=None if after is None else canonical_json(after),
+            reason=e.get("reason"), outcome=e.get("outcome", "success"), prev_hash=prev_hash,
+        )
+        fields["hash"] = prev_hash = event_hash(fields)
+        added.append(AuditEvent(**fields))
+    session.add_all(added)
+    session.execute(update(AuditHead).where(AuditHead.id == 1).values(hash=prev_hash), execution_options=NO_SYNC)
+    return added
 
 
 # --- verification --------------------------------------------------------------

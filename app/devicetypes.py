@@ -1,8 +1,11 @@
 """Device types from NetBox's devicetype-library YAML (a file or a folder of them).
 
-Power is kept as the file gives it; what looks missing or wrong is written to
-`power_flag` so that a person corrects it (the library's DGX A100 says 2 × 1071 W while
-its own comment says 6.5 kW; its QM9700 gives no draw at all).
+Power follows NetBox's meaning of power ports (docs/import.md): allocated draw is the
+typical draw, redundant supplies are not summed, and power distribution (a type with
+outlets: PDU, UPS, …) and passive parts carry no load of their own. What looks wrong is
+written to `power_flag` so that a person corrects it (the library's DGX A100 says 1071 W
+per supply while its own comment says 6.5 kW). A folder imports every valid file and lists
+the refused ones.
 """
 from __future__ import annotations
 
@@ -19,7 +22,7 @@ from sqlalchemy import select, text
 from models import DeviceType, GpuModel
 from models.choices import DeviceRole
 
-from .audit import Actor
+from .audit import Actor, append_events
 from .auth import require
 from .db import Database
 from .errors import DomainError, PermissionDenied, ValidationError
@@ -36,7 +39,6 @@ POWER_RE = re.compile(r"(?<![\w.,%/-])(\d+(?:[.,]\d+)?)\s*(kW|KW|kw|W)(?![A-Za-z
 WEIGHT_TO_KG = {"kg": Decimal(1), "g": Decimal("0.001"), "lb": Decimal("0.45359237"), "oz": Decimal("0.028349523125")}
 
 
-
 class SafeLoader(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):
     """The C parser (several times faster than the pure-Python one), safe constructors only,
     and a cache of plain-scalar tags: the library repeats the same few hundred values
@@ -45,7 +47,7 @@ class SafeLoader(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):
     _tags: dict[tuple, str] = {}
 
     def resolve(self, kind, value, implicit):
-        if kind is not yaml.ScalarNode:
+        if kind is not yaml.ScalarNode or len(value) > 64:  # short values repeat; keep the cache small
             return super().resolve(kind, value, implicit)
         key = (value, implicit)
         tag = self._tags.get(key)
@@ -54,6 +56,7 @@ class SafeLoader(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):
             if len(self._tags) < 100_000:
                 self._tags[key] = tag
         return tag
+
 
 MAX_FILE_BYTES = 1_000_000   # the library's largest file is 12 kB
 MAX_ALIASES = 16             # the library uses none
@@ -216,7 +219,8 @@ def _words(*patterns: str) -> re.Pattern:
 
 
 # What a file says it is, read from its model, slug, part number, description and comments.
-UPS_RE = _words(r"\bups\b", r"\bups\d", r"-ups", r"smart-ups", r"uninterruptib", r"\busv\b", r"\bonline ups", r"double conversion")
+UPS_RE = _words(r"\bups\b", r"\bups\d", r"-ups", r"smart-ups", r"uninterruptib", r"\busv\b", r"\bonline ups",
+                r"double conversion")
 BATTERY_RE = _words(r"battery pack", r"battery module", r"battery cabinet", r"\bebm\b", r"battery extension")
 BLANK_RE = _words(r"\bblank", r"filler panel", r"\bfiller\b", r"cover plate")
 SHELF_RE = _words(r"\bshel(f|ves)\b", r"\btray\b", r"cantilever", r"\bdrawer\b")
@@ -235,17 +239,20 @@ STORAGE_RE = _words(r"storage", r"\bnas\b", r"\bsan\b", r"\bjbo[df]\b", r"disk (
 ROUTER_RE = _words(r"router", r"\brouting\b", r"\basr[ -]?\d", r"\bisr[ -]?\d", r"\bmx ?\d{2,}", r"\bptx ?\d",
                    r"\bncs[ -]?\d", r"cloud core", r"\bccr\d", r"edgerouter", r"\bc8[0-9]{3}", r"catalyst 8\d{3}",
                    r"\bacx ?\d", r"\b7750 ", r"netengine", r"\bne\d{2}e", r"\bar\d{3,}", r"\brb\d{4}",
-                   r"\bcsr\d", r"\bixr\b", r"\b7[2-6]0\d\b", r"\bcrs-\d", r"\bmcr\d", r"\bsd-wan", r"\bvedge", r"\bedge ?connect")
+                   r"\bcsr\d", r"\bixr\b", r"\b7[2-6]0\d\b", r"\bcrs-\d", r"\bmcr\d", r"\bsd-wan", r"\bvedge",
+                   r"\bedge ?connect")
 SWITCH_RE = _words(r"switch", r"\bcatalyst\b", r"nexus", r"\bqfx", r"\bex\d{4}", r"\bdcs-\d", r"\bws-c",
                    r"\bsn\d{4}", r"\bqm\d{4}", r"\bfabric interconnect", r"infiniband", r"\bn\dk-", r"\bn\d{1,2}k\b",
                    r"\bos\d{4}", r"\bm4\d{3}", r"\bgs\d{3}", r"\bmes\d{4}", r"\bce\d{4}", r"\bs\d{4}-",
                    r"\bicx\d", r"\busw-", r"\bcrs\d{3}", r"\bc9\d{3}", r"\bc\d{4}[lx]?-\d", r"\bsg\d{3}",
-                   r"\bcbs\d{3}", r"\bx\d{3}-g2", r"\bes-\d", r"\bfs-\d{3}", r"\bqsw", r"\bdm\d{4}", r"\beds-\d", r"\bx\d{3}-\d", r"\d{4}r? zl")
+                   r"\bcbs\d{3}", r"\bx\d{3}-g2", r"\bes-\d", r"\bfs-\d{3}", r"\bqsw", r"\bdm\d{4}", r"\beds-\d",
+                   r"\bx\d{3}-\d", r"\d{4}r? zl")
 CONSOLE_RE = _words(r"console server", r"portserver", r"terminal server", r"device server", r"\bkvm", r"\bacs ?\d{4}")
 GATEWAY_RE = _words(r"gateway", r"dream machine", r"\budm\b", r"\bucg\b", r"\busg\b", r"\bsd-wan")
 URL_RE = re.compile(r"\(?https?://[^\s)]*\)?")
 GPU_RE = _words(r"\bgpu", r"\bdgx\b", r"\bhgx\b", r"\bdgx-", r"instinct", r"\btesla\b")
-SERVER_RE = _words(r"server", r"system x", r"primergy", r"\bx\d{4} m\d", r"poweredge", r"proliant", r"thinksystem", r"thinkserver", r"\bucs[ -]?[bcs]\d",
+SERVER_RE = _words(r"server", r"system x", r"primergy", r"\bx\d{4} m\d", r"poweredge", r"proliant", r"thinksystem",
+                   r"thinkserver", r"\bucs[ -]?[bcs]\d",
                    r"superserver", r"\bsys-\d", r"\bas ?-\d", r"\bdl\d{3}", r"\bml\d{3}", r"\bsr\d{3}",
                    r"\bsd\d{3}", r"\bblade\b", r"compute (node|module|sled)", r"\bfusionserver", r"\bhypervisor",
                    r"\bappliance\b", r"\bnuc\b", r"\bmac (mini|pro)\b", r"\bxeon\b", r"\bepyc\b")
@@ -387,6 +394,10 @@ def parse_device_type(text: str) -> dict:
                      for i, p in enumerate(ports) if isinstance(p, dict)
                      and isinstance(p.get("allocated_draw"), int) and isinstance(p.get("maximum_draw"), int)
                      and not isinstance(p.get("allocated_draw"), bool) and p["allocated_draw"] > p["maximum_draw"] > 0]
+    port_problems += [f"{p.get('name') or f'port {i + 1}'}: {key!r} is not a NetBox field (maximum_draw, "
+                      f"allocated_draw), so its {p[key]!r} is ignored"
+                      for i, p in enumerate(ports) if isinstance(p, dict)
+                      for key in p if "draw" in str(key) and key not in ("maximum_draw", "allocated_draw")]
     max_w, typical_w = device_draw(max_figures), device_draw(alloc_figures)
     if max_w is not None and typical_w is not None and typical_w > max_w:
         typical_w = None  # the port problem above says why; the maximum is the safer figure
@@ -581,6 +592,8 @@ def import_device_types(db: Database, actor: Actor, path: str | Path, *, dry_run
             progress(done, 2 * total)
 
     good, refused = read_device_type_folder(path, progress=reading, cancelled=cancelled)
+    if cancelled is not None and cancelled():
+        return DeviceTypeImport(path.name, total, dry_run=dry_run, cancelled=True)
     if strict and refused:
         raise ImportFailed("device-types", path, refused)
     counts: Counter[str] = Counter()
@@ -687,11 +700,14 @@ def _create_types(uow: UnitOfWork, new: list[tuple[str, dict]], counts: Counter,
                 refused.extend(_row_errors(name, exc))
             progress(done)
         return refused
-    for done, obj in enumerate(objs, start=1):
-        uow.audit("device_type.create", "device_type", obj.id, obj.slug, after=snapshot(obj))
-        counts["created"] += 1
-        if done % 100 == 0:
-            progress(done)
+    uow.changes.add("device_type")
+    for start in range(0, len(objs), 500):  # the same events as create_in writes, 500 to a batch
+        batch = objs[start:start + 500]
+        append_events(uow.session, uow.actor, request_id=uow.request_id, events=[
+            dict(action="device_type.create", object_type="device_type", object_id=obj.id, object_label=obj.slug,
+                 after=snapshot(obj)) for obj in batch])
+        counts["created"] += len(batch)
+        progress(start + len(batch))
     return refused
 
 

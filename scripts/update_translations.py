@@ -269,7 +269,7 @@ ZH.update({
     "Imported %1 of %2 file(s) (%3); %4 refused, listed above.": "已导入 %2 个文件中的 %1 个（%3）；%4 个被拒绝，见上表。",
     "Importing device types…": "正在导入设备型号…",
     "Nothing was imported: %1 file(s) refused (listed above).": "未导入任何内容：%1 个文件被拒绝（见上表）。",
-    "power to check": "功率待核实", "refused": "已拒绝",
+    "power to check": "功率待核实", "refused": "已拒绝", "Cancelled; nothing was imported.": "已取消，未导入任何内容。",
     "Blank panel": "盲板", "Firewall": "防火墙", "PDU": "PDU 配电单元", "Patch panel": "配线架", "Router": "路由器",
     "Shelf": "托板", "Storage": "存储", "UPS": "UPS 不间断电源",
     # --- console ---

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 from sqlalchemy import func, select
 
+from app.audit import verify_audit_chain
 from app.cli import main
 from app.devicetypes import (MAX_ALIASES, MAX_FILE_BYTES, DeviceTypeFileError, import_device_types,
                              parse_device_type, read_device_type_file)
@@ -108,7 +109,7 @@ def test_cli_folder_import_lists_refusals_and_exits_1_strict_writes_nothing(db, 
 # --- the whole public library (once, on SQLite) --------------------------------------------------------
 
 # Each flag is a real problem in the file (docs/import.md lists them and why).
-LIBRARY_FLAGS = 21
+LIBRARY_FLAGS = 23
 
 
 @pytest.mark.slow
@@ -120,10 +121,13 @@ def test_the_whole_netbox_library_imports_with_no_refusal_and_few_flags(tmp_path
     prepare_database(db)
     add_user(db, None, "admin", "admin", PASSWORD)
     admin = login(db, "admin", PASSWORD)
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), time.process_time()
     result = import_device_types(db, admin, NETBOX_LIBRARY)
-    elapsed = time.perf_counter() - start
-    print(f"whole library: {elapsed:.1f} s")
+    elapsed, cpu = time.perf_counter() - start, time.process_time() - cpu
+    print(f"whole library: {elapsed:.1f} s, {cpu:.1f} s CPU")
+    # The budget is 15 s on this 2-core machine; CPU time, since other jobs share the cores
+    # (measured 3.5 s CPU, 6.9 s wall at load 6; 49 s wall before, 39 s of it CPU).
+    assert cpu <= 15
     assert (result.rows, result.created, result.refused) == (4449, 4449, ())
     assert len(result.notes) == LIBRARY_FLAGS and LIBRARY_FLAGS < 0.01 * result.rows
     with db.session() as s:
@@ -146,4 +150,19 @@ def test_the_whole_netbox_library_imports_with_no_refusal_and_few_flags(tmp_path
     assert roles["pdu"] + roles["ups"] >= 340
     again = import_device_types(db, admin, NETBOX_LIBRARY)
     assert (again.unchanged, again.refused) == (4449, ())
+    with db.session() as s:  # 4,449 create events in batches, linked like any others
+        check = verify_audit_chain(s)
+        assert check.ok and check.count == 4449 + 2 + 2, check.problem  # + user add, login, two imports
     db.dispose()
+
+
+def test_a_cancelled_import_writes_nothing(db, admin):
+    before = table_counts(db)
+    calls = []
+
+    def cancelled() -> bool:  # cancel while the files are being read
+        calls.append(1)
+        return len(calls) > 2
+    result = import_device_types(db, admin, LIBRARY, cancelled=cancelled)
+    assert result.cancelled and "cancelled; nothing was imported" in result.summary()
+    assert table_counts(db) == before

@@ -176,3 +176,28 @@ def test_changes_the_installed_devices_can_take_are_accepted(db, admin, installe
         version = s.get(DeviceType, installed["type_id"]).version
     # 8U -> 7U leaves gaps but breaks nothing; 8 -> 10 GPU bays keeps every GPU in its slot
     update_record(db, admin, "device_type", installed["type_id"], {"u_height": 7, "gpu_slots": 10}, version)
+
+
+def test_a_misspelled_draw_field_is_flagged_not_silently_dropped():
+    # Ubiquiti/USW-Pro-Max-16-PoE.yaml in the library says "maxium_draw: 210"
+    text = ("manufacturer: Ubiquiti\nmodel: USW Pro Max 16 PoE\nslug: ubiquiti-usw-pro-max-16-poe\nu_height: 1\n"
+            "is_full_depth: false\npower-ports:\n  - name: Input\n    type: nema-5-15p\n    maxium_draw: 210\n")
+    v = parse_device_type(text)
+    assert v["max_power_w"] is None
+    assert "Input: 'maxium_draw' is not a NetBox field" in v["power_flag"]
+
+
+def test_a_half_depth_type_cannot_become_full_depth_over_a_device_behind_it(db, admin):
+    from tests.builders import build_types
+    ids = build_site(db, admin)
+    ids.update(build_types(db, admin))
+    for name, face in (("srv-front", "front"), ("srv-rear", "rear")):
+        place_device(db, admin, dict(name=name, device_type_id=ids["server"], rack_id=ids["racks"][0], position=10,
+                                     face=face))
+    with db.session() as s:
+        version = s.get(DeviceType, ids["server"]).version
+    before = table_counts(db)
+    with pytest.raises(ValidationError) as info:
+        update_record(db, admin, "device_type", ids["server"], {"is_full_depth": True}, version)
+    assert "srv-front would overlap srv-rear" in info.value.errors["is_full_depth"]
+    assert table_counts(db) == before

@@ -238,8 +238,11 @@ class DeviceTypeImportDialog(QDialog):
 
     def show_failure(self, exc: BaseException) -> None:
         from app.importexport import ImportFailed
+        from .operations import Cancelled
         self.preview_button.setEnabled(True)
-        if isinstance(exc, ImportFailed):
+        if isinstance(exc, Cancelled):
+            self.summary.setText(self.tr("Cancelled; nothing was imported."))
+        elif isinstance(exc, ImportFailed):
             self.fill(exc.row_errors, [])
             self.summary.setText(self.tr("Nothing was imported: %1 file(s) refused (listed above).")
                                  .replace("%1", str(len({e.file for e in exc.row_errors}))))

@@ -216,7 +216,7 @@ def installed_type_change_problems(s, type_id: int, v: dict) -> dict[str, str]:
             parts.append(f"{len(clashes)} overlap(s): {_names([t for _n, t in sorted(clashes)], 5)}")
         if problems:
             parts.append(f"{len(problems)} device(s) would not fit: {_names([t for _n, t in sorted(problems)], 5)}")
-        errors["u_height"] = (
+        errors["u_height" if height != Decimal(stored.u_height) else "is_full_depth"] = (
             f"{what} cannot become {height.normalize():f}U{' full-depth' if full else ''} while its devices are "
             f"installed: {'; '.join(parts)}. Move those devices first, or import the changed type under a new slug")
     return errors

@@ -1196,12 +1196,12 @@
 <context>
     <name>DeviceTypeImportDialog</name>
     <message>
-        <location filename="../../ui/importdialog.py" line="276"/>
+        <location filename="../../ui/importdialog.py" line="279"/>
         <source>%1 file(s): %2 can be imported (%3), %4 refused, %5 with power to check.</source>
         <translation>%1 个文件：%2 个可导入（%3），%4 个被拒绝，%5 个功率待核实。</translation>
     </message>
     <message>
-        <location filename="../../ui/importdialog.py" line="273"/>
+        <location filename="../../ui/importdialog.py" line="276"/>
         <source>%1 new, %2 updated, %3 unchanged</source>
         <translation>新增 %1，更新 %2，未变 %3</translation>
     </message>
@@ -1214,6 +1214,11 @@
         <location filename="../../ui/importdialog.py" line="182"/>
         <source>All or nothing: import nothing if any file is refused</source>
         <translation>全部或全不：任一文件被拒绝则什么也不导入</translation>
+    </message>
+    <message>
+        <location filename="../../ui/importdialog.py" line="244"/>
+        <source>Cancelled; nothing was imported.</source>
+        <translation>已取消，未导入任何内容。</translation>
     </message>
     <message>
         <location filename="../../ui/importdialog.py" line="234"/>
@@ -1246,7 +1251,7 @@
         <translation>设备型号 (*.yaml *.yml);;全部 (*)</translation>
     </message>
     <message>
-        <location filename="../../ui/importdialog.py" line="258"/>
+        <location filename="../../ui/importdialog.py" line="261"/>
         <source>File</source>
         <translation>文件</translation>
     </message>
@@ -1266,7 +1271,7 @@
         <translation>导入设备型号</translation>
     </message>
     <message>
-        <location filename="../../ui/importdialog.py" line="283"/>
+        <location filename="../../ui/importdialog.py" line="286"/>
         <source>Imported %1 of %2 file(s) (%3); %4 refused, listed above.</source>
         <translation>已导入 %2 个文件中的 %1 个（%3）；%4 个被拒绝，见上表。</translation>
     </message>
@@ -1276,7 +1281,7 @@
         <translation>正在导入设备型号…</translation>
     </message>
     <message>
-        <location filename="../../ui/importdialog.py" line="244"/>
+        <location filename="../../ui/importdialog.py" line="247"/>
         <source>Nothing was imported: %1 file(s) refused (listed above).</source>
         <translation>未导入任何内容：%1 个文件被拒绝（见上表）。</translation>
     </message>
@@ -1286,22 +1291,22 @@
         <translation>预览</translation>
     </message>
     <message>
-        <location filename="../../ui/importdialog.py" line="258"/>
+        <location filename="../../ui/importdialog.py" line="261"/>
         <source>Reason</source>
         <translation>原因</translation>
     </message>
     <message>
-        <location filename="../../ui/importdialog.py" line="258"/>
+        <location filename="../../ui/importdialog.py" line="261"/>
         <source>Status</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../ui/importdialog.py" line="255"/>
+        <location filename="../../ui/importdialog.py" line="258"/>
         <source>power to check</source>
         <translation>功率待核实</translation>
     </message>
     <message>
-        <location filename="../../ui/importdialog.py" line="251"/>
+        <location filename="../../ui/importdialog.py" line="254"/>
         <source>refused</source>
         <translation>已拒绝</translation>
     </message>
