@@ -2,49 +2,210 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="zh_CN">
 <context>
-    <name>AuditFilterDialog</name>
+    <name>AuditEventDialog</name>
     <message>
-        <location filename="../../ui/auditview.py" line="46"/>
-        <source>(every action)</source>
-        <translation>（全部操作）</translation>
-    </message>
-    <message>
-        <location filename="../../ui/auditview.py" line="39"/>
-        <source>(everyone)</source>
-        <translation>（全部用户）</translation>
-    </message>
-    <message>
-        <location filename="../../ui/auditview.py" line="51"/>
+        <location filename="../../ui/auditview.py" line="257"/>
         <source>Action</source>
         <translation>操作</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="50"/>
-        <source>An action (e.g. contract.approve) or a prefix ending in a dot (e.g. gpu.)</source>
-        <translation>操作名（如 contract.approve）或以点结尾的前缀（如 gpu.）</translation>
+        <location filename="../../ui/auditview.py" line="272"/>
+        <source>After</source>
+        <translation>变更后</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="56"/>
-        <source>Cancel</source>
-        <translation>取消</translation>
+        <location filename="../../ui/auditview.py" line="264"/>
+        <source>App version</source>
+        <translation>程序版本</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="34"/>
+        <location filename="../../ui/auditview.py" line="237"/>
+        <source>Audit event %1</source>
+        <translation>审计事件 %1</translation>
+    </message>
+    <message>
+        <location filename="../../ui/auditview.py" line="272"/>
+        <source>Before</source>
+        <translation>变更前</translation>
+    </message>
+    <message>
+        <location filename="../../ui/auditview.py" line="284"/>
+        <source>Changed fields: %1</source>
+        <translation>变更字段：%1</translation>
+    </message>
+    <message>
+        <location filename="../../ui/auditview.py" line="290"/>
+        <source>Close</source>
+        <translation>关闭</translation>
+    </message>
+    <message>
+        <location filename="../../ui/auditview.py" line="272"/>
+        <source>Field</source>
+        <translation>字段</translation>
+    </message>
+    <message>
+        <location filename="../../ui/auditview.py" line="266"/>
+        <source>Hash</source>
+        <translation>哈希</translation>
+    </message>
+    <message>
+        <location filename="../../ui/auditview.py" line="263"/>
+        <source>Host</source>
+        <translation>所在服务器</translation>
+    </message>
+    <message>
+        <location filename="../../ui/auditview.py" line="285"/>
+        <source>No field values recorded with this event.</source>
+        <translation>该事件未记录字段值。</translation>
+    </message>
+    <message>
+        <location filename="../../ui/auditview.py" line="254"/>
+        <source>No.</source>
+        <translation>序号</translation>
+    </message>
+    <message>
+        <location filename="../../ui/auditview.py" line="260"/>
+        <source>Object</source>
+        <translation>对象</translation>
+    </message>
+    <message>
+        <location filename="../../ui/auditview.py" line="294"/>
+        <source>Open %1</source>
+        <translation>打开 %1</translation>
+    </message>
+    <message>
+        <location filename="../../ui/auditview.py" line="261"/>
+        <source>Outcome</source>
+        <translation>结果</translation>
+    </message>
+    <message>
+        <location filename="../../ui/auditview.py" line="267"/>
+        <source>Previous hash</source>
+        <translation>前一哈希</translation>
+    </message>
+    <message>
+        <location filename="../../ui/auditview.py" line="262"/>
+        <source>Reason</source>
+        <translation>原因</translation>
+    </message>
+    <message>
+        <location filename="../../ui/auditview.py" line="265"/>
+        <source>Request id</source>
+        <translation>请求 ID</translation>
+    </message>
+    <message>
+        <location filename="../../ui/auditview.py" line="255"/>
+        <source>Time</source>
+        <translation>时间</translation>
+    </message>
+    <message>
+        <location filename="../../ui/auditview.py" line="256"/>
+        <source>User</source>
+        <translation>用户</translation>
+    </message>
+</context>
+<context>
+    <name>AuditFilterBar</name>
+    <message>
+        <location filename="../../ui/auditview.py" line="187"/>
+        <source>(every action)</source>
+        <translation>（全部操作）</translation>
+    </message>
+    <message>
+        <location filename="../../ui/auditview.py" line="189"/>
+        <source>(every type)</source>
+        <translation>（全部类型）</translation>
+    </message>
+    <message>
+        <location filename="../../ui/auditview.py" line="184"/>
+        <source>(everyone)</source>
+        <translation>（全部用户）</translation>
+    </message>
+    <message>
+        <location filename="../../ui/auditview.py" line="168"/>
+        <source>Action</source>
+        <translation>操作</translation>
+    </message>
+    <message>
+        <location filename="../../ui/auditview.py" line="161"/>
+        <source>An action, or a prefix ending in a dot (e.g. gpu.)</source>
+        <translation>某个操作，或以点结尾的前缀（如 gpu.）</translation>
+    </message>
+    <message>
+        <location filename="../../ui/auditview.py" line="164"/>
+        <source>Clear</source>
+        <translation>清除</translation>
+    </message>
+    <message>
+        <location filename="../../ui/auditview.py" line="167"/>
         <source>From</source>
         <translation>起始日期</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="65"/>
-        <source>The period ends before it starts.</source>
-        <translation>结束日期早于开始日期。</translation>
+        <location filename="../../ui/auditview.py" line="169"/>
+        <source>Object type</source>
+        <translation>对象类型</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="35"/>
+        <location filename="../../ui/auditview.py" line="167"/>
         <source>To</source>
         <translation>截止日期</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="42"/>
+        <location filename="../../ui/auditview.py" line="168"/>
+        <source>User</source>
+        <translation>用户</translation>
+    </message>
+    <message>
+        <location filename="../../ui/auditview.py" line="122"/>
+        <source>every %1 action</source>
+        <translation>全部%1操作</translation>
+    </message>
+</context>
+<context>
+    <name>AuditFilterDialog</name>
+    <message>
+        <location filename="../../ui/auditview.py" line="80"/>
+        <source>(every action)</source>
+        <translation>（全部操作）</translation>
+    </message>
+    <message>
+        <location filename="../../ui/auditview.py" line="73"/>
+        <source>(everyone)</source>
+        <translation>（全部用户）</translation>
+    </message>
+    <message>
+        <location filename="../../ui/auditview.py" line="83"/>
+        <source>Action</source>
+        <translation>操作</translation>
+    </message>
+    <message>
+        <location filename="../../ui/auditview.py" line="82"/>
+        <source>An action (e.g. contract.approve) or a prefix ending in a dot (e.g. gpu.)</source>
+        <translation>操作名（如 contract.approve）或以点结尾的前缀（如 gpu.）</translation>
+    </message>
+    <message>
+        <location filename="../../ui/auditview.py" line="88"/>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <location filename="../../ui/auditview.py" line="68"/>
+        <source>From</source>
+        <translation>起始日期</translation>
+    </message>
+    <message>
+        <location filename="../../ui/auditview.py" line="97"/>
+        <source>The period ends before it starts.</source>
+        <translation>结束日期早于开始日期。</translation>
+    </message>
+    <message>
+        <location filename="../../ui/auditview.py" line="69"/>
+        <source>To</source>
+        <translation>截止日期</translation>
+    </message>
+    <message>
+        <location filename="../../ui/auditview.py" line="76"/>
         <source>User</source>
         <translation>用户</translation>
     </message>
@@ -52,97 +213,97 @@
 <context>
     <name>AuditPage</name>
     <message>
-        <location filename="../../ui/auditview.py" line="195"/>
+        <location filename="../../ui/auditview.py" line="466"/>
         <source>%1 audit events (%2) written to %3.</source>
         <translation>已将 %1 条审计事件（%2）写入 %3。</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="142"/>
+        <location filename="../../ui/auditview.py" line="413"/>
         <source>(last good event %1)</source>
         <translation>（最后一条完好事件 %1）</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="156"/>
+        <location filename="../../ui/auditview.py" line="427"/>
         <source>Audit report</source>
         <translation>审计报告</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="165"/>
+        <location filename="../../ui/auditview.py" line="436"/>
         <source>Audit report %1</source>
         <translation>审计报告 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="98"/>
+        <location filename="../../ui/auditview.py" line="329"/>
         <source>Audit report PDF…</source>
         <translation>审计报告 PDF…</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="173"/>
+        <location filename="../../ui/auditview.py" line="444"/>
         <source>CSV (*.csv);;Excel (*.xlsx)</source>
         <translation>CSV (*.csv);;Excel (*.xlsx)</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="140"/>
+        <location filename="../../ui/auditview.py" line="411"/>
         <source>Chain BROKEN: %1</source>
         <translation>审计链已损坏：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="137"/>
+        <location filename="../../ui/auditview.py" line="408"/>
         <source>Chain intact: %1 events; head %2</source>
         <translation>审计链完好：%1 条事件；链头 %2</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="114"/>
+        <location filename="../../ui/auditview.py" line="345"/>
         <source>Copy SEQ:HASH</source>
         <translation>复制 SEQ:HASH</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="101"/>
+        <location filename="../../ui/auditview.py" line="332"/>
         <source>Export period…</source>
         <translation>按期间导出…</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="169"/>
+        <location filename="../../ui/auditview.py" line="440"/>
         <source>Export the audit trail</source>
         <translation>导出审计日志</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="185"/>
+        <location filename="../../ui/auditview.py" line="456"/>
         <source>Exporting…</source>
         <translation>正在导出…</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="169"/>
+        <location filename="../../ui/auditview.py" line="440"/>
         <source>Export…</source>
         <translation>导出…</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="116"/>
+        <location filename="../../ui/auditview.py" line="347"/>
         <source>For audit verify --expect-head later</source>
         <translation>用于之后的 audit verify --expect-head</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="191"/>
+        <location filename="../../ui/auditview.py" line="462"/>
         <source>No audit event matches %1: %2 holds only the header row.</source>
         <translation>没有符合 %1 的审计事件：%2 中只有表头行。</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="156"/>
+        <location filename="../../ui/auditview.py" line="427"/>
         <source>Preview</source>
         <translation>预览</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="95"/>
+        <location filename="../../ui/auditview.py" line="326"/>
         <source>Verify chain</source>
         <translation>校验审计链</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="109"/>
+        <location filename="../../ui/auditview.py" line="340"/>
         <source>Verify recomputes every event's hash and link.</source>
         <translation>校验会重新计算每条事件的哈希和链接。</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="128"/>
+        <location filename="../../ui/auditview.py" line="399"/>
         <source>Verifying the audit chain…</source>
         <translation>正在校验审计链…</translation>
     </message>
@@ -1206,27 +1367,27 @@
 <context>
     <name>DbPasswordDialog</name>
     <message>
-        <location filename="../../ui/dbdialog.py" line="130"/>
+        <location filename="../../ui/dbdialog.py" line="137"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../ui/dbdialog.py" line="129"/>
+        <location filename="../../ui/dbdialog.py" line="136"/>
         <source>Connect</source>
         <translation>连接</translation>
     </message>
     <message>
-        <location filename="../../ui/dbdialog.py" line="118"/>
+        <location filename="../../ui/dbdialog.py" line="125"/>
         <source>Database password</source>
         <translation>数据库密码</translation>
     </message>
     <message>
-        <location filename="../../ui/dbdialog.py" line="127"/>
+        <location filename="../../ui/dbdialog.py" line="134"/>
         <source>Password</source>
         <translation>密码</translation>
     </message>
     <message>
-        <location filename="../../ui/dbdialog.py" line="120"/>
+        <location filename="../../ui/dbdialog.py" line="127"/>
         <source>The password of %1 on %2 is not stored on this computer.</source>
         <translation>%2 上 %1 的密码未保存在本机。</translation>
     </message>
@@ -1541,52 +1702,52 @@
 <context>
     <name>ListPage</name>
     <message>
-        <location filename="../../ui/listview.py" line="324"/>
+        <location filename="../../ui/listview.py" line="331"/>
         <source>%1 moved, %2 refused:</source>
         <translation>已变更 %1 个，拒绝 %2 个：</translation>
     </message>
     <message>
-        <location filename="../../ui/listview.py" line="163"/>
+        <location filename="../../ui/listview.py" line="164"/>
         <source>%1 of %2</source>
         <translation>%1 / 共 %2</translation>
     </message>
     <message>
-        <location filename="../../ui/listview.py" line="165"/>
+        <location filename="../../ui/listview.py" line="166"/>
         <source>%1 rows</source>
         <translation>共 %1 行</translation>
     </message>
     <message>
-        <location filename="../../ui/listview.py" line="160"/>
+        <location filename="../../ui/listview.py" line="161"/>
         <source>%1+ of %2, counting…</source>
         <translation>%1+ / 共 %2，正在计数…</translation>
     </message>
     <message>
-        <location filename="../../ui/listview.py" line="278"/>
+        <location filename="../../ui/listview.py" line="285"/>
         <source>A reason is required.</source>
         <translation>必须填写原因。</translation>
     </message>
     <message>
-        <location filename="../../ui/listview.py" line="184"/>
+        <location filename="../../ui/listview.py" line="185"/>
         <source>Could not read the list: %1</source>
         <translation>无法读取列表：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/listview.py" line="333"/>
+        <location filename="../../ui/listview.py" line="340"/>
         <source>Excel (*.xlsx);;CSV (*.csv)</source>
         <translation>Excel (*.xlsx);;CSV (*.csv)</translation>
     </message>
     <message>
-        <location filename="../../ui/listview.py" line="332"/>
+        <location filename="../../ui/listview.py" line="339"/>
         <source>Export</source>
         <translation>导出</translation>
     </message>
     <message>
-        <location filename="../../ui/listview.py" line="344"/>
+        <location filename="../../ui/listview.py" line="351"/>
         <source>Exporting…</source>
         <translation>正在导出…</translation>
     </message>
     <message>
-        <location filename="../../ui/listview.py" line="136"/>
+        <location filename="../../ui/listview.py" line="137"/>
         <source>Export…</source>
         <translation>导出…</translation>
     </message>
@@ -1596,64 +1757,64 @@
         <translation>筛选（Ctrl+F）：编码、名称、序列号、客户…</translation>
     </message>
     <message>
-        <location filename="../../ui/listview.py" line="171"/>
+        <location filename="../../ui/listview.py" line="172"/>
         <source>Filtering %1 rows…</source>
         <translation>正在筛选 %1 行…</translation>
     </message>
     <message>
-        <location filename="../../ui/listview.py" line="138"/>
+        <location filename="../../ui/listview.py" line="139"/>
         <source>Import…</source>
         <translation>导入…</translation>
     </message>
     <message>
-        <location filename="../../ui/listview.py" line="135"/>
+        <location filename="../../ui/listview.py" line="136"/>
         <source>Lifecycle move…</source>
         <translation>生命周期变更…</translation>
     </message>
     <message>
-        <location filename="../../ui/listview.py" line="326"/>
+        <location filename="../../ui/listview.py" line="333"/>
         <source>Moving GPUs…</source>
         <translation>正在变更 GPU 状态…</translation>
     </message>
     <message>
-        <location filename="../../ui/listview.py" line="130"/>
+        <location filename="../../ui/listview.py" line="131"/>
         <source>New</source>
         <translation>新建</translation>
     </message>
     <message>
-        <location filename="../../ui/listview.py" line="131"/>
+        <location filename="../../ui/listview.py" line="132"/>
         <source>Open</source>
         <translation>打开</translation>
     </message>
     <message>
-        <location filename="../../ui/listview.py" line="139"/>
+        <location filename="../../ui/listview.py" line="140"/>
         <source>Refresh</source>
         <translation>刷新</translation>
     </message>
     <message>
-        <location filename="../../ui/listview.py" line="133"/>
+        <location filename="../../ui/listview.py" line="134"/>
         <source>Retire</source>
         <translation>退役</translation>
     </message>
     <message>
-        <location filename="../../ui/listview.py" line="273"/>
+        <location filename="../../ui/listview.py" line="280"/>
         <source>Retire %1 selected record(s)? This is recorded in the audit trail.
 Reason:</source>
         <translation>确定退役所选 %1 条记录？此操作将记入审计日志。
 原因：</translation>
     </message>
     <message>
-        <location filename="../../ui/listview.py" line="287"/>
+        <location filename="../../ui/listview.py" line="294"/>
         <source>Retiring…</source>
         <translation>正在退役…</translation>
     </message>
     <message>
-        <location filename="../../ui/listview.py" line="323"/>
+        <location filename="../../ui/listview.py" line="330"/>
         <source>Some GPUs were not moved</source>
         <translation>部分 GPU 未变更</translation>
     </message>
     <message>
-        <location filename="../../ui/listview.py" line="171"/>
+        <location filename="../../ui/listview.py" line="172"/>
         <source>Sorting %1 rows…</source>
         <translation>正在排序 %1 行…</translation>
     </message>
@@ -1702,17 +1863,17 @@ Reason:</source>
         <translation>账单</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="552"/>
+        <location filename="../../ui/mainwindow.py" line="554"/>
         <source>Capacity of %1</source>
         <translation>%1 容量报告</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="475"/>
+        <location filename="../../ui/mainwindow.py" line="477"/>
         <source>Choose a rack in the list first</source>
         <translation>请先在列表中选择机柜</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="545"/>
+        <location filename="../../ui/mainwindow.py" line="547"/>
         <source>Choose a rack in the list first.</source>
         <translation>请先在列表中选择机柜。</translation>
     </message>
@@ -1721,7 +1882,7 @@ Reason:</source>
         <translation>合同</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="407"/>
+        <location filename="../../ui/mainwindow.py" line="409"/>
         <source>Coverage</source>
         <translation>区域覆盖</translation>
     </message>
@@ -1734,7 +1895,7 @@ Reason:</source>
         <translation>总览</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="600"/>
+        <location filename="../../ui/mainwindow.py" line="602"/>
         <source>Database: %1</source>
         <translation>数据库：%1</translation>
     </message>
@@ -1743,17 +1904,17 @@ Reason:</source>
         <translation>设备</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="455"/>
+        <location filename="../../ui/mainwindow.py" line="457"/>
         <source>Elevation</source>
         <translation>机柜立面</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="387"/>
+        <location filename="../../ui/mainwindow.py" line="389"/>
         <source>Fleet report PDF…</source>
         <translation>GPU 资产报告 PDF…</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="556"/>
+        <location filename="../../ui/mainwindow.py" line="558"/>
         <source>GPU fleet report</source>
         <translation>GPU 资产报告</translation>
     </message>
@@ -1767,37 +1928,37 @@ Reason:</source>
         <translation>IDC 管理控制台</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="550"/>
+        <location filename="../../ui/mainwindow.py" line="552"/>
         <source>Rack sheet %1</source>
         <translation>机柜图 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="467"/>
+        <location filename="../../ui/mainwindow.py" line="469"/>
         <source>Rack sheet PDF…</source>
         <translation>机柜图 PDF…</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="545"/>
+        <location filename="../../ui/mainwindow.py" line="547"/>
         <source>Racks</source>
         <translation>机柜</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="459"/>
+        <location filename="../../ui/mainwindow.py" line="461"/>
         <source>Room</source>
         <translation>机房</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="571"/>
+        <location filename="../../ui/mainwindow.py" line="573"/>
         <source>Settings…</source>
         <translation>设置…</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="470"/>
+        <location filename="../../ui/mainwindow.py" line="472"/>
         <source>Site capacity PDF…</source>
         <translation>站点容量 PDF…</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="407"/>
+        <location filename="../../ui/mainwindow.py" line="409"/>
         <source>Site map</source>
         <translation>站点分布图</translation>
     </message>
@@ -1806,7 +1967,7 @@ Reason:</source>
         <translation>站点与覆盖</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="602"/>
+        <location filename="../../ui/mainwindow.py" line="604"/>
         <source>User: %1 (%2)</source>
         <translation>用户：%1（%2）</translation>
     </message>
@@ -1831,12 +1992,12 @@ Reason:</source>
 <context>
     <name>PagedTableModel</name>
     <message>
-        <location filename="../../ui/tables.py" line="384"/>
+        <location filename="../../ui/tables.py" line="387"/>
         <source>Warranty ends %1, in %2 days (highlighted within %3 days)</source>
         <translation>保修将于 %1 到期，还剩 %2 天（%3 天内到期时标出）</translation>
     </message>
     <message>
-        <location filename="../../ui/tables.py" line="381"/>
+        <location filename="../../ui/tables.py" line="384"/>
         <source>Warranty expired %1 (%2 days ago)</source>
         <translation>保修已于 %1 到期（%2 天前）</translation>
     </message>
@@ -2520,127 +2681,127 @@ Reason:</source>
 <context>
     <name>SettingsDialog</name>
     <message>
-        <location filename="../../ui/dbdialog.py" line="223"/>
+        <location filename="../../ui/dbdialog.py" line="230"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../ui/dbdialog.py" line="256"/>
+        <location filename="../../ui/dbdialog.py" line="263"/>
         <source>Connected.</source>
         <translation>连接成功。</translation>
     </message>
     <message>
-        <location filename="../../ui/dbdialog.py" line="257"/>
+        <location filename="../../ui/dbdialog.py" line="264"/>
         <source>Failed: %1</source>
         <translation>失败：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/dbdialog.py" line="203"/>
+        <location filename="../../ui/dbdialog.py" line="210"/>
         <source>File</source>
         <translation>文件</translation>
     </message>
     <message>
-        <location filename="../../ui/dbdialog.py" line="253"/>
+        <location filename="../../ui/dbdialog.py" line="260"/>
         <source>Give a file or a URL first.</source>
         <translation>请先填写文件或地址。</translation>
     </message>
     <message>
-        <location filename="../../ui/dbdialog.py" line="194"/>
+        <location filename="../../ui/dbdialog.py" line="201"/>
         <source>Keep the password in the system keyring</source>
         <translation>将密码保存在系统钥匙串中</translation>
     </message>
     <message>
-        <location filename="../../ui/dbdialog.py" line="170"/>
+        <location filename="../../ui/dbdialog.py" line="177"/>
         <source>Language</source>
         <translation>语言</translation>
     </message>
     <message>
-        <location filename="../../ui/dbdialog.py" line="219"/>
+        <location filename="../../ui/dbdialog.py" line="226"/>
         <source>Language and database changes apply at the next start.</source>
         <translation>语言和数据库的更改将在下次启动时生效。</translation>
     </message>
     <message>
-        <location filename="../../ui/dbdialog.py" line="236"/>
+        <location filename="../../ui/dbdialog.py" line="243"/>
         <source>New database</source>
         <translation>新建数据库</translation>
     </message>
     <message>
-        <location filename="../../ui/dbdialog.py" line="181"/>
+        <location filename="../../ui/dbdialog.py" line="188"/>
         <source>New…</source>
         <translation>新建…</translation>
     </message>
     <message>
-        <location filename="../../ui/dbdialog.py" line="230"/>
+        <location filename="../../ui/dbdialog.py" line="237"/>
         <source>Open database</source>
         <translation>打开数据库</translation>
     </message>
     <message>
-        <location filename="../../ui/dbdialog.py" line="180"/>
+        <location filename="../../ui/dbdialog.py" line="187"/>
         <source>Open…</source>
         <translation>打开…</translation>
     </message>
     <message>
-        <location filename="../../ui/dbdialog.py" line="218"/>
+        <location filename="../../ui/dbdialog.py" line="225"/>
         <source>PDF font (TrueType)</source>
         <translation>PDF 字体（TrueType）</translation>
     </message>
     <message>
-        <location filename="../../ui/dbdialog.py" line="206"/>
+        <location filename="../../ui/dbdialog.py" line="213"/>
         <source>Password</source>
         <translation>密码</translation>
     </message>
     <message>
-        <location filename="../../ui/dbdialog.py" line="173"/>
+        <location filename="../../ui/dbdialog.py" line="180"/>
         <source>PostgreSQL server</source>
         <translation>PostgreSQL 服务器</translation>
     </message>
     <message>
-        <location filename="../../ui/dbdialog.py" line="230"/>
+        <location filename="../../ui/dbdialog.py" line="237"/>
         <source>SQLite (*.db *.sqlite);;All (*)</source>
         <translation>SQLite (*.db *.sqlite);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../ui/dbdialog.py" line="236"/>
+        <location filename="../../ui/dbdialog.py" line="243"/>
         <source>SQLite (*.db)</source>
         <translation>SQLite (*.db)</translation>
     </message>
     <message>
-        <location filename="../../ui/dbdialog.py" line="172"/>
+        <location filename="../../ui/dbdialog.py" line="179"/>
         <source>SQLite file</source>
         <translation>SQLite 文件</translation>
     </message>
     <message>
-        <location filename="../../ui/dbdialog.py" line="222"/>
+        <location filename="../../ui/dbdialog.py" line="229"/>
         <source>Save</source>
         <translation>保存</translation>
     </message>
     <message>
-        <location filename="../../ui/dbdialog.py" line="159"/>
+        <location filename="../../ui/dbdialog.py" line="166"/>
         <source>Settings</source>
         <translation>设置</translation>
     </message>
     <message>
-        <location filename="../../ui/dbdialog.py" line="166"/>
+        <location filename="../../ui/dbdialog.py" line="173"/>
         <source>System default</source>
         <translation>跟随系统</translation>
     </message>
     <message>
-        <location filename="../../ui/dbdialog.py" line="196"/>
+        <location filename="../../ui/dbdialog.py" line="203"/>
         <source>Test connection</source>
         <translation>测试连接</translation>
     </message>
     <message>
-        <location filename="../../ui/dbdialog.py" line="265"/>
+        <location filename="../../ui/dbdialog.py" line="272"/>
         <source>The system keyring is not available (%1); the password was not stored. Untick the keyring to be asked for it at each start.</source>
         <translation>系统钥匙串不可用（%1），密码未保存。取消勾选钥匙串后，每次启动时将询问密码。</translation>
     </message>
     <message>
-        <location filename="../../ui/dbdialog.py" line="205"/>
+        <location filename="../../ui/dbdialog.py" line="212"/>
         <source>URL</source>
         <translation>地址</translation>
     </message>
     <message>
-        <location filename="../../ui/dbdialog.py" line="217"/>
+        <location filename="../../ui/dbdialog.py" line="224"/>
         <source>automatic</source>
         <translation>自动</translation>
     </message>
@@ -2903,6 +3064,238 @@ Reason:</source>
         <location filename="../../ui/rackforms.py" line="47"/>
         <source>Cancel</source>
         <translation>取消</translation>
+    </message>
+</context>
+<context>
+    <name>audit</name>
+    <message>
+        <location filename="../../ui/auditview.py" line="49"/>
+        <source>%1 %2</source>
+        <translation>%1%2</translation>
+    </message>
+    <message>
+        <source>Activate</source>
+        <translation>生效</translation>
+    </message>
+    <message>
+        <source>Amend</source>
+        <translation>变更</translation>
+    </message>
+    <message>
+        <source>Approve</source>
+        <translation>审批</translation>
+    </message>
+    <message>
+        <source>Billing run</source>
+        <translation>运行计费</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <source>Create</source>
+        <translation>新建</translation>
+    </message>
+    <message>
+        <source>Credit</source>
+        <translation>冲销</translation>
+    </message>
+    <message>
+        <source>Delete</source>
+        <translation>删除</translation>
+    </message>
+    <message>
+        <source>Delete draft statement</source>
+        <translation>删除草稿账单</translation>
+    </message>
+    <message>
+        <source>Edit customer contacts</source>
+        <translation>编辑客户联系人</translation>
+    </message>
+    <message>
+        <source>End</source>
+        <translation>结束</translation>
+    </message>
+    <message>
+        <source>Expire</source>
+        <translation>到期</translation>
+    </message>
+    <message>
+        <source>Export</source>
+        <translation>导出</translation>
+    </message>
+    <message>
+        <source>GPU</source>
+        <translation>GPU</translation>
+    </message>
+    <message>
+        <source>GPU lifecycle move</source>
+        <translation>GPU 生命周期变更</translation>
+    </message>
+    <message>
+        <source>GPU model</source>
+        <translation>GPU 型号</translation>
+    </message>
+    <message>
+        <source>Import</source>
+        <translation>导入</translation>
+    </message>
+    <message>
+        <source>Import meter readings</source>
+        <translation>导入电表读数</translation>
+    </message>
+    <message>
+        <source>Install</source>
+        <translation>安装</translation>
+    </message>
+    <message>
+        <source>Issue</source>
+        <translation>开具</translation>
+    </message>
+    <message>
+        <source>Lease</source>
+        <translation>出租</translation>
+    </message>
+    <message>
+        <source>Load</source>
+        <translation>加载</translation>
+    </message>
+    <message>
+        <source>Log in</source>
+        <translation>登录</translation>
+    </message>
+    <message>
+        <source>Move</source>
+        <translation>移动</translation>
+    </message>
+    <message>
+        <source>Print</source>
+        <translation>打印</translation>
+    </message>
+    <message>
+        <source>Record</source>
+        <translation>记录</translation>
+    </message>
+    <message>
+        <source>Record fapiao number</source>
+        <translation>登记发票号</translation>
+    </message>
+    <message>
+        <source>Reject</source>
+        <translation>驳回</translation>
+    </message>
+    <message>
+        <source>Release</source>
+        <translation>释放</translation>
+    </message>
+    <message>
+        <source>Remove</source>
+        <translation>拆除</translation>
+    </message>
+    <message>
+        <source>Renew</source>
+        <translation>续签</translation>
+    </message>
+    <message>
+        <source>Resume</source>
+        <translation>恢复</translation>
+    </message>
+    <message>
+        <source>Retire</source>
+        <translation>退役</translation>
+    </message>
+    <message>
+        <source>Run</source>
+        <translation>运行</translation>
+    </message>
+    <message>
+        <source>Submit</source>
+        <translation>提交</translation>
+    </message>
+    <message>
+        <source>Supersede</source>
+        <translation>取代</translation>
+    </message>
+    <message>
+        <source>Suspend</source>
+        <translation>暂停</translation>
+    </message>
+    <message>
+        <source>Terminate</source>
+        <translation>终止</translation>
+    </message>
+    <message>
+        <source>Update</source>
+        <translation>修改</translation>
+    </message>
+    <message>
+        <source>audit trail</source>
+        <translation>审计日志</translation>
+    </message>
+    <message>
+        <source>billing</source>
+        <translation>计费</translation>
+    </message>
+    <message>
+        <source>contract</source>
+        <translation>合同</translation>
+    </message>
+    <message>
+        <source>coverage</source>
+        <translation>覆盖范围</translation>
+    </message>
+    <message>
+        <source>customer</source>
+        <translation>客户</translation>
+    </message>
+    <message>
+        <source>device</source>
+        <translation>设备</translation>
+    </message>
+    <message>
+        <source>device type</source>
+        <translation>设备型号</translation>
+    </message>
+    <message>
+        <source>downtime</source>
+        <translation>故障停机</translation>
+    </message>
+    <message>
+        <source>meter reading</source>
+        <translation>电表读数</translation>
+    </message>
+    <message>
+        <source>rack</source>
+        <translation>机柜</translation>
+    </message>
+    <message>
+        <source>region</source>
+        <translation>地区</translation>
+    </message>
+    <message>
+        <source>reservation</source>
+        <translation>机柜预留</translation>
+    </message>
+    <message>
+        <source>room</source>
+        <translation>机房</translation>
+    </message>
+    <message>
+        <source>site</source>
+        <translation>站点</translation>
+    </message>
+    <message>
+        <source>statement</source>
+        <translation>账单</translation>
+    </message>
+    <message>
+        <source>subsidiary</source>
+        <translation>子公司</translation>
+    </message>
+    <message>
+        <source>user</source>
+        <translation>用户</translation>
     </message>
 </context>
 <context>
@@ -3320,6 +3713,10 @@ Reason:</source>
         <translation>操作</translation>
     </message>
     <message>
+        <source>Action code</source>
+        <translation>操作代码</translation>
+    </message>
+    <message>
         <source>Active</source>
         <translation>启用</translation>
     </message>
@@ -3534,6 +3931,10 @@ Reason:</source>
     <message>
         <source>Type</source>
         <translation>型号</translation>
+    </message>
+    <message>
+        <source>Type code</source>
+        <translation>类型代码</translation>
     </message>
     <message>
         <source>User</source>
