@@ -19,7 +19,7 @@ from array import array
 from dataclasses import dataclass
 from typing import Any, Callable
 
-from sqlalchemy import Select, false, func, literal, or_, select, tuple_, union
+from sqlalchemy import Select, and_, false, func, literal, or_, select, tuple_, union
 from sqlalchemy.sql import visitors
 from sqlalchemy.sql.selectable import Join
 from sqlalchemy.orm import aliased
@@ -267,8 +267,11 @@ _spec(ListSpec(
         Column("seq", _("No."), AuditEvent.seq, align="right", kind="int", nullable=False),
         Column("ts", _("Time"), AuditEvent.ts, kind="datetime", nullable=False),
         Column("actor", _("User"), AuditEvent.actor_login, nullable=False),
-        Column("action", _("Action"), AuditEvent.action, nullable=False),
-        Column("object_type", _("Object type"), AuditEvent.object_type),
+        # names in the reader's language beside the codes (kinds "audit_action"/"audit_object")
+        Column("action_name", _("Action"), AuditEvent.action, kind="audit_action", nullable=False),
+        Column("action", _("Action code"), AuditEvent.action, nullable=False),
+        Column("object_type_name", _("Object type"), AuditEvent.object_type, kind="audit_object"),
+        Column("object_type", _("Type code"), AuditEvent.object_type),
         Column("object_label", _("Object"), AuditEvent.object_label),
         Column("outcome", _("Outcome"), AuditEvent.outcome, kind="choice", choices=Outcome),
         Column("reason", _("Reason"), AuditEvent.reason),
@@ -318,6 +321,21 @@ def _skip_ascii(text: str, expr) -> bool:
 
 
 def _filter_clause(db: Database, spec: ListSpec, text: str | None, allow_union: bool = True):
+    """(WHERE clause or None, whether it is the `id IN (… UNION …)` shape) for a list's filter
+    text. The audit list's text may carry its filter bar (period, user, action, object type) as
+    tokens, read by app.audit_query.parse_filter_text; the rest is matched as below."""
+    if spec.kind == "audit":
+        from .audit_query import parse_filter_text
+        flt, free = parse_filter_text(text)
+        clause, union_shape = _text_clause(db, spec, free, allow_union)
+        where = flt.where()
+        if where is not None:
+            clause = where if clause is None else and_(where, clause)
+        return clause, union_shape
+    return _text_clause(db, spec, text, allow_union)
+
+
+def _text_clause(db: Database, spec: ListSpec, text: str | None, allow_union: bool = True):
     """(WHERE clause or None, whether it is the `id IN (… UNION …)` shape): rows where any
     filter column contains `text` (case-insensitive for ASCII).
 

@@ -282,6 +282,21 @@ ZH.update({
         "%2 上 %1 的密码未保存在本机。", "Connect": "连接",
     "The system keyring is not available (%1); the password was not stored. Untick the keyring to be asked for it at each start.":
         "系统钥匙串不可用（%1），密码未保存。取消勾选钥匙串后，每次启动时将询问密码。",
+    # the audit list's filter bar and an event's detail
+    "After": "变更后", "App version": "程序版本", "Audit event %1": "审计事件 %1", "Before": "变更前",
+    "Changed fields: %1": "变更字段：%1", "Field": "字段", "Hash": "哈希", "Previous hash": "前一哈希",
+    "No field values recorded with this event.": "该事件未记录字段值。", "Request id": "请求 ID",
+    "(every type)": "（全部类型）", "An action, or a prefix ending in a dot (e.g. gpu.)": "某个操作，或以点结尾的前缀（如 gpu.）",
+    "Clear": "清除", "every %1 action": "全部%1操作", "Action code": "操作代码", "Type code": "类型代码",
+    # names of audit actions (verb + object) and objects
+    "Amend": "变更", "Billing run": "运行计费", "Credit": "冲销", "Delete": "删除", "Delete draft statement": "删除草稿账单",
+    "Edit customer contacts": "编辑客户联系人", "GPU lifecycle move": "GPU 生命周期变更", "Import meter readings": "导入电表读数",
+    "Install": "安装", "Lease": "出租", "Load": "加载", "Print": "打印", "Record": "记录", "Record fapiao number": "登记发票号",
+    "Reject": "驳回", "Release": "释放", "Remove": "拆除", "Submit": "提交", "Supersede": "取代", "Suspend": "暂停",
+    "Terminate": "终止", "Update": "修改", "audit trail": "审计日志", "billing": "计费", "contract": "合同",
+    "coverage": "覆盖范围", "customer": "客户", "device": "设备", "device type": "设备型号", "downtime": "故障停机",
+    "meter reading": "电表读数", "rack": "机柜", "region": "地区", "reservation": "机柜预留", "room": "机房",
+    "site": "站点", "statement": "账单", "subsidiary": "子公司", "user": "用户", "GPU model": "GPU 型号",
 })
 
 
@@ -341,6 +356,8 @@ def data_messages() -> list[tuple[str, str]]:
     out += [("forms", f.label) for fields in FORMS.values() for f in fields]
     out += [("kinds", label) for label in KIND_LABELS.values()]
     out += [("MainWindow", label) for _p, label, _k in PAGES]
+    from app.audit_query import ACTION_NAMES, OBJECT_NAMES, VERB_NAMES
+    out += [("audit", label) for names in (OBJECT_NAMES, VERB_NAMES, ACTION_NAMES) for label in names.values()]
     return out
 
 
@@ -378,6 +395,12 @@ ZH_CONTEXT = {
     ("choices/GpuState", "Available"): "可用", ("choices/RackStatus", "Available"): "空闲",
     # --- console --- the audit dialogs' period (elsewhere "From"/"To" are a GPU's old and new state)
     ("AuditFilterDialog", "From"): "起始日期", ("AuditFilterDialog", "To"): "截止日期",
+    ("AuditFilterBar", "From"): "起始日期", ("AuditFilterBar", "To"): "截止日期",
+    ("audit", "%1 %2"): "%1%2",      # an action's name: verb and object (开具 + 账单)
+    ("audit", "Move"): "移动", ("audit", "Run"): "运行", ("audit", "Create"): "新建", ("audit", "Approve"): "审批",
+    ("audit", "Activate"): "生效", ("audit", "End"): "结束", ("audit", "Import"): "导入", ("audit", "Export"): "导出",
+    ("audit", "Issue"): "开具", ("audit", "Renew"): "续签", ("audit", "Retire"): "退役", ("audit", "Cancel"): "取消",
+    ("audit", "Resume"): "恢复", ("audit", "Expire"): "到期", ("audit", "Log in"): "登录", ("audit", "GPU"): "GPU",
 }
 
 

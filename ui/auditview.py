@@ -1,23 +1,57 @@
-"""Audit log: the list, "Verify chain" (with the SEQ:HASH checkpoint to copy), the audit report
-PDF with period/actor/action filters, and the audit export (CSV/XLSX) over the same filter."""
+"""Audit log: the list with its filter bar (period, user, action, object type), an event's detail,
+"Verify chain" (with the SEQ:HASH checkpoint to copy), the audit report PDF with period/actor/action
+filters, and the audit export (CSV/XLSX) over the same filter. Action and object codes are shown
+by name in the reader's language, the codes beside them."""
 from __future__ import annotations
 
+import json
 
-from PySide6.QtCore import Qt
-from PySide6.QtWidgets import (QApplication, QComboBox, QDialog, QDialogButtonBox, QFileDialog, QFormLayout,
-                               QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget)
+from PySide6.QtCore import QCoreApplication, Qt, Signal
+from PySide6.QtGui import QFontDatabase
+from PySide6.QtWidgets import (QAbstractItemView, QApplication, QComboBox, QDialog, QDialogButtonBox, QFileDialog,
+                               QFormLayout, QHBoxLayout, QLabel, QPushButton, QTableWidget, QTableWidgetItem,
+                               QVBoxLayout, QWidget)
 
 from app import queries
 from app.billing import local_today
 from app.audit import Actor, verify_audit_chain
-from app.audit_query import AuditFilter
+from app.audit_query import (OBJECT_NAMES, AuditFilter, EventDetail, action_name_parts, audit_choices, event_detail,
+                             filter_text)
 from app.auth import can
 from app.db import Database
 from app.errors import DomainError
+from models.choices import Outcome, Role
 
-from .dialogs import date_edit, error_label, get_date, guard
+from .dialogs import OptionalDateEdit, date_edit, error_label, get_date, guard
+from .i18n import choice_label
 from .listview import ListPage
-from .operations import run_op
+from .operations import bus, run_op
+
+AUDIT_CONTEXT = "audit"
+
+
+def _tr_audit(text: str) -> str:
+    return QCoreApplication.translate(AUDIT_CONTEXT, text)
+
+
+def object_name(object_type: str | None) -> str:
+    """An object type by name (投诉 for "complaint"), the code itself when it has none."""
+    if not object_type:
+        return ""
+    return _tr_audit(OBJECT_NAMES[object_type]) if object_type in OBJECT_NAMES else object_type
+
+
+def action_name(action: str, object_type: str | None = None) -> str:
+    """An action by name: statement.issue -> Issue statement / 开具账单; the code when unknown."""
+    parts = action_name_parts(action, object_type)
+    if len(parts) == 1:
+        return action if parts[0] == action else _tr_audit(parts[0])
+    return QCoreApplication.translate("audit", "%1 %2").replace("%1", _tr_audit(parts[0])) \
+        .replace("%2", _tr_audit(parts[1]))
+
+
+def _named(code: str, name: str) -> str:
+    return code if name == code else f"{name}  ({code})"
 
 
 class AuditFilterDialog(QDialog):
@@ -44,9 +78,7 @@ class AuditFilterDialog(QDialog):
         self.action.setObjectName("action")
         self.action.setEditable(True)
         self.action.addItem(self.tr("(every action)"), None)
-        prefixes = sorted({a.split(".")[0] + "." for a in actions if "." in a})
-        for a in prefixes + actions:
-            self.action.addItem(a, a)
+        fill_actions(self.action, actions)
         self.action.setToolTip(self.tr("An action (e.g. contract.approve) or a prefix ending in a dot (e.g. gpu.)"))
         form.addRow(self.tr("Action"), self.action)
         self.error = error_label("filterError")
@@ -82,12 +114,214 @@ class AuditFilterDialog(QDialog):
         return self.action.itemData(i) if i >= 0 else text
 
 
+def fill_actions(box: QComboBox, actions: list[str]) -> None:
+    """Prefixes ("every GPU action", data "gpu.") then each action by name, its code as data."""
+    prefixes = sorted({a.split(".")[0] for a in actions if "." in a})
+    for p in prefixes:
+        label = object_name(p) if p in OBJECT_NAMES else p
+        box.addItem(QCoreApplication.translate("AuditFilterBar", "every %1 action").replace("%1", label)
+                    + f"  ({p}.)", p + ".")
+    for a in actions:
+        box.addItem(_named(a, action_name(a)), a)
+
+
+def _combo_value(box: QComboBox) -> str | None:
+    """An editable box: a listed entry gives its data; typed text is taken as typed (a code)."""
+    text = box.currentText().strip()
+    if not text:
+        return None
+    i = box.findText(text, Qt.MatchFixedString | Qt.MatchCaseSensitive)
+    return box.itemData(i) if i >= 0 else text
+
+
+class AuditFilterBar(QWidget):
+    """The audit list's filter: period, user, action (or a prefix), object type."""
+
+    changed = Signal()
+
+    def __init__(self, db: Database, parent=None):
+        super().__init__(parent)
+        self.setObjectName("auditFilterBar")
+        row = QHBoxLayout(self)
+        row.setContentsMargins(6, 0, 6, 0)
+        self.date_from = OptionalDateEdit()
+        self.date_from.setObjectName("filterFrom")
+        self.date_to = OptionalDateEdit(default=local_today)
+        self.date_to.setObjectName("filterTo")
+        for w in (self.date_from, self.date_to):
+            w.edit.setMaximumWidth(120)
+            w.edit.setPlaceholderText("YYYY-MM-DD")
+            w.dateChanged.connect(lambda _d: self.changed.emit())
+        self.actor = QComboBox()
+        self.actor.setObjectName("filterActor")
+        self.action = QComboBox()
+        self.action.setObjectName("filterAction")
+        self.action.setEditable(True)
+        self.action.setInsertPolicy(QComboBox.NoInsert)
+        self.action.setToolTip(self.tr("An action, or a prefix ending in a dot (e.g. gpu.)"))
+        self.action.setMinimumContentsLength(22)
+        self.action.setSizeAdjustPolicy(QComboBox.AdjustToMinimumContentsLengthWithIcon)
+        self.action.currentIndexChanged.connect(lambda _i: self.action.lineEdit().setCursorPosition(0))
+        self.object_type = QComboBox()
+        self.object_type.setObjectName("filterType")
+        self.clear_button = QPushButton(self.tr("Clear"))
+        self.clear_button.setObjectName("filterClear")
+        self.clear_button.clicked.connect(self.clear)
+        for label, w in ((self.tr("From"), self.date_from), (self.tr("To"), self.date_to),
+                         (self.tr("User"), self.actor), (self.tr("Action"), self.action),
+                         (self.tr("Object type"), self.object_type)):
+            row.addWidget(QLabel(label))
+            row.addWidget(w, (2 if w is self.action else 1) if isinstance(w, QComboBox) else 0)
+        row.addWidget(self.clear_button)
+        self.set_choices([], [], [])         # filled in the background when the page is first shown
+        self.actor.currentIndexChanged.connect(lambda _i: self.changed.emit())
+        self.object_type.currentIndexChanged.connect(lambda _i: self.changed.emit())
+        self.action.activated.connect(lambda _i: self.changed.emit())
+        self.action.lineEdit().editingFinished.connect(self.changed.emit)
+
+    def set_choices(self, actors: list[str], actions: list[str], types: list[str]) -> None:
+        keep = (self.actor.currentData(), _combo_value(self.action), self.object_type.currentData())
+        for box in (self.actor, self.action, self.object_type):
+            box.blockSignals(True)
+            box.clear()
+        self.actor.addItem(self.tr("(everyone)"), None)
+        for a in actors:
+            self.actor.addItem(a, a)
+        self.action.addItem(self.tr("(every action)"), None)
+        fill_actions(self.action, actions)
+        self.object_type.addItem(self.tr("(every type)"), None)
+        for t in types:
+            self.object_type.addItem(_named(t, object_name(t)), t)
+        self.actor.setCurrentIndex(max(0, self.actor.findData(keep[0])))
+        i = self.action.findData(keep[1]) if keep[1] else 0
+        if i >= 0:
+            self.action.setCurrentIndex(i)
+        else:
+            self.action.setEditText(keep[1])
+        self.object_type.setCurrentIndex(max(0, self.object_type.findData(keep[2])))
+        for box in (self.actor, self.action, self.object_type):
+            box.blockSignals(False)
+
+    def filter(self) -> AuditFilter:
+        return AuditFilter(self.date_from.date_value(), self.date_to.date_value(), self.actor.currentData(),
+                           _combo_value(self.action), self.object_type.currentData())
+
+    def clear(self) -> None:
+        for w in (self.date_from, self.date_to, self.actor, self.action, self.object_type):
+            w.blockSignals(True)
+        self.date_from.set_date(None)
+        self.date_to.set_date(None)
+        self.actor.setCurrentIndex(0)
+        self.action.setCurrentIndex(0)
+        self.object_type.setCurrentIndex(0)
+        for w in (self.date_from, self.date_to, self.actor, self.action, self.object_type):
+            w.blockSignals(False)
+        self.changed.emit()
+
+
+def _value_text(value) -> str:
+    if value is None:
+        return "—"
+    if isinstance(value, str):
+        return value
+    return json.dumps(value, ensure_ascii=False)
+
+
+class AuditEventDialog(QDialog):
+    """One event in full: who, where, what, why, the outcome, every changed field's before and
+    after, and the event's place in the chain (its hash and the previous one)."""
+
+    openObject = Signal(str, str)     # object type, object id
+
+    def __init__(self, ev: EventDetail, parent=None):
+        super().__init__(parent)
+        self.detail = ev
+        self.setObjectName("auditEventDialog")
+        self.setWindowTitle(self.tr("Audit event %1").replace("%1", str(ev.seq)))
+        layout = QVBoxLayout(self)
+        form = QFormLayout()
+        layout.addLayout(form)
+        mono = QFontDatabase.systemFont(QFontDatabase.FixedFont)
+        self.fields: dict[str, QLabel] = {}
+
+        def add(key, label, text, fixed=False):
+            lbl = QLabel(text)
+            lbl.setObjectName(f"event_{key}")
+            lbl.setTextInteractionFlags(Qt.TextSelectableByMouse)
+            lbl.setWordWrap(not fixed)
+            if fixed:
+                lbl.setFont(mono)
+            form.addRow(label, lbl)
+            self.fields[key] = lbl
+        outcome = choice_label(Outcome, ev.outcome)
+        add("seq", self.tr("No."), str(ev.seq))
+        add("time", self.tr("Time"), f"{ev.local_time} (Asia/Shanghai)")
+        add("actor", self.tr("User"), f"{ev.actor_name} ({ev.actor_login}, {choice_label(Role, ev.actor_role)})")
+        add("action", self.tr("Action"), _named(ev.action, action_name(ev.action, ev.object_type)))
+        obj = " · ".join(x for x in (_named(ev.object_type, object_name(ev.object_type)), ev.object_id or "",
+                                     ev.object_label or "") if x)
+        add("object", self.tr("Object"), obj)
+        add("outcome", self.tr("Outcome"), outcome)
+        add("reason", self.tr("Reason"), ev.reason or "—")
+        add("host", self.tr("Host"), ev.host)
+        add("app_version", self.tr("App version"), ev.app_version)
+        add("request_id", self.tr("Request id"), ev.request_id, fixed=True)
+        add("hash", self.tr("Hash"), ev.hash, fixed=True)
+        add("prev_hash", self.tr("Previous hash"), ev.prev_hash, fixed=True)
+        if ev.outcome != Outcome.SUCCESS:
+            self.fields["outcome"].setStyleSheet("color: #c62828; font-weight: bold;")
+        self.changes = QTableWidget(len(ev.changes), 3)
+        self.changes.setObjectName("eventChanges")
+        self.changes.setHorizontalHeaderLabels([self.tr("Field"), self.tr("Before"), self.tr("After")])
+        self.changes.verticalHeader().setVisible(False)
+        self.changes.setEditTriggers(QAbstractItemView.NoEditTriggers)
+        self.changes.setWordWrap(True)
+        for r, ch in enumerate(ev.changes):
+            for c, text in enumerate((ch.field, _value_text(ch.before), _value_text(ch.after))):
+                item = QTableWidgetItem(text)
+                item.setToolTip(text)
+                self.changes.setItem(r, c, item)
+        self.changes.resizeColumnToContents(0)
+        self.changes.horizontalHeader().setStretchLastSection(True)
+        self.changes.setColumnWidth(1, 260)
+        caption = QLabel(self.tr("Changed fields: %1").replace("%1", str(len(ev.changes))) if ev.changes
+                         else self.tr("No field values recorded with this event."))
+        caption.setObjectName("changesCaption")
+        layout.addWidget(caption)
+        layout.addWidget(self.changes, 1)
+        buttons = QDialogButtonBox(QDialogButtonBox.Close)
+        buttons.button(QDialogButtonBox.Close).setText(self.tr("Close"))
+        buttons.rejected.connect(self.reject)
+        self.open_button = None
+        if ev.object_id and ev.object_type in OPENABLE:
+            self.open_button = buttons.addButton(self.tr("Open %1").replace("%1", object_name(ev.object_type)),
+                                                 QDialogButtonBox.ActionRole)
+            self.open_button.setObjectName("openObject")
+            self.open_button.clicked.connect(lambda: (self.openObject.emit(ev.object_type, ev.object_id),
+                                                      self.accept()))
+        layout.addWidget(buttons)
+        self.resize(760, 620)
+
+
+# object types whose record the main window can show (its search targets)
+OPENABLE = frozenset({"rack", "device", "gpu", "customer", "contract", "statement"})
+
+
 class AuditPage(QWidget):
+    openObject = Signal(str, object)      # object type, id: the main window shows the record
+
     def __init__(self, db: Database, actor: Actor, parent=None):
         super().__init__(parent)
         self.db, self.actor = db, actor
         self.setObjectName("page_audit_view")
         self.list = ListPage(db, actor, "audit", self)
+        self.bar = AuditFilterBar(db, self)
+        self.list.extra_filter = lambda: filter_text(self.bar.filter())
+        self.bar.changed.connect(self.list.apply_filter)
+        self.list.openRecord.connect(lambda _kind, seq: self.open_event(seq))
+        self.choices_stale = True
+        bus().changed.connect(self._changed)
+        self.event_dialog: AuditEventDialog | None = None
         v = QVBoxLayout(self)
         v.setContentsMargins(0, 0, 0, 0)
         bar = QHBoxLayout()
@@ -118,8 +352,48 @@ class AuditPage(QWidget):
         self.copy_button.setEnabled(False)
         bar.addWidget(self.copy_button)
         v.addLayout(bar)
+        v.addWidget(self.bar)
         v.addWidget(self.list, 1)
         self.head: str | None = None
+
+    def showEvent(self, event) -> None:
+        super().showEvent(event)
+        if self.choices_stale:
+            self.load_choices()
+
+    def _changed(self, _kinds) -> None:
+        self.choices_stale = True           # any change adds events: new users, actions, types
+        if self.isVisible():
+            self.load_choices()
+
+    def load_choices(self):
+        """The filter bar's users, actions and types, read on the pool (a scan of a big trail)."""
+        self.choices_stale = False
+        db = self.db
+
+        def done(choices) -> None:
+            import shiboken6
+            if shiboken6.isValid(self.bar):
+                self.bar.set_choices(*choices)
+        return run_op(None, lambda _p: audit_choices(db), show_progress=False, on_success=done,
+                      on_failure=lambda _e: setattr(self, "choices_stale", True))
+
+    def open_event(self, seq) -> AuditEventDialog | None:
+        ev = event_detail(self.db, int(seq))
+        if ev is None:
+            return None
+        dlg = AuditEventDialog(ev, self)
+        dlg.setAttribute(Qt.WA_DeleteOnClose)
+        dlg.openObject.connect(self._open_object)
+        self.event_dialog = dlg
+        dlg.open()
+        return dlg
+
+    def _open_object(self, kind: str, id_: str) -> None:
+        try:
+            self.openObject.emit(kind, int(id_))
+        except ValueError:
+            pass
 
     def verify(self):
         db = self.db

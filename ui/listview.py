@@ -64,7 +64,7 @@ def _cell(col, value):
         return float(value)
     if col.kind == "datetime" and isinstance(value, dt.datetime):
         return format_value(col, value)
-    if col.kind in ("choice", "bool"):
+    if col.kind in ("choice", "bool", "audit_action", "audit_object"):
         return format_value(col, value)
     return value
 
@@ -86,6 +86,7 @@ class ListPage(QWidget):
         self.filter.setObjectName("filter")
         self.filter.setClearButtonEnabled(True)
         self.filter.setPlaceholderText(self.tr("Filter (Ctrl+F): code, name, serial, customer…"))
+        self.extra_filter = None        # () -> str, see filter_text()
         self.debounce = Debouncer(FILTER_DEBOUNCE_MS, self.apply_filter, self)
         self.filter.textChanged.connect(self.debounce.poke)
         self.filter.returnPressed.connect(self.apply_filter)
@@ -203,8 +204,14 @@ class ListPage(QWidget):
 
     def apply_filter(self) -> None:
         self.debounce.timer.stop()
-        self.model.set_filter(self.filter.text())
+        self.model.set_filter(self.filter_text())
         self.update_actions()
+
+    def filter_text(self) -> str:
+        """The model's filter: the box's text, after what `extra_filter()` adds (the audit page's
+        filter bar, as app.audit_query filter tokens)."""
+        extra = self.extra_filter() if self.extra_filter is not None else ""
+        return " ".join(t for t in (extra, self.filter.text().strip()) if t)
 
     def refresh(self) -> None:
         self._reselect = self.view.current_id()

@@ -379,6 +379,8 @@ class MainWindow(QMainWindow):
             cls = {"contracts": ContractsPage, "billing": BillingPage, "audit": AuditPage}[pid]
             special = cls(self.db, self.actor, self)
             self.lists[pid] = special.list
+            if pid == "audit":          # an event's "Open …": the record on its own page
+                special.openObject.connect(self.open_object)
             return special
         page = ListPage(self.db, self.actor, kind, self)
         self.lists[pid] = page
@@ -652,6 +654,10 @@ class MainWindow(QMainWindow):
         self.show_page(pid)
         self.lists[pid].select_record(id_)
         self.lists[pid].view.setFocus()
+
+    def open_object(self, kind: str, id_) -> None:
+        if kind in SEARCH_PAGE:
+            self.jump_to(kind, id_)
 
     def open_special(self, kind: str, id_) -> None:
         """Records without a form here (contracts, statements, audit events): show what we have."""

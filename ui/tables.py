@@ -53,6 +53,9 @@ def format_value(col: queries.Column, value) -> str:
         return ""
     if col.kind == "choice" and col.choices is not None:
         return choice_label(col.choices, value)
+    if col.kind in ("audit_action", "audit_object"):     # audit codes named in the reader's language
+        from .auditview import action_name, object_name
+        return action_name(str(value)) if col.kind == "audit_action" else object_name(str(value))
     if col.kind == "bool":
         return "✓" if value else "—"
     if col.kind == "money":
@@ -476,6 +479,7 @@ class PagedTableView(QTableView):
         self.restored = bool(state and not state.isEmpty())   # the user's own widths: never fitted
         if state and not state.isEmpty():
             header.restoreState(state)
+            self.widen_to_least()
         elif model.loaded:   # first time: fit the first window's contents, within reason
             self.fit_to_contents()
         else:                # a lazy model: fit when its first window arrives
@@ -503,8 +507,20 @@ class PagedTableView(QTableView):
             if col.kind == "choice" and col.choices is not None:   # the widest label, not just the visible ones
                 width = max(width, 48 + max(self.fontMetrics().horizontalAdvance(choice_label(col.choices, v))
                                             for v in col.choices.values()))
-            header.resizeSection(i, max(70, min(width, 320)))
+            header.resizeSection(i, max(70, min(width, 320), self.least_width(col)))
         self._fitting = False
+
+    def least_width(self, col: queries.Column) -> int:
+        """A time is never cut: a datetime column is as wide as a whole timestamp."""
+        if col.kind == "datetime":
+            return self.fontMetrics().horizontalAdvance("2026-12-31 23:59:59") + 24
+        return 0
+
+    def widen_to_least(self) -> None:
+        header = self.horizontalHeader()
+        for i, col in enumerate(self.model().columns):
+            if header.sectionSize(i) < self.least_width(col):
+                header.resizeSection(i, self.least_width(col))
 
     def has_saved_header(self) -> bool:
         """Widths came from the settings when the view was made (not just saved since by the layout)."""

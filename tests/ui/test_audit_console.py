@@ -10,6 +10,7 @@ from PySide6.QtWidgets import QApplication, QFormLayout
 
 from app.audit_query import AuditFilter
 from app.billing import local_today
+from ui.tables import SHANGHAI
 from app.services.common import create_record
 from app.validators import make_uscc
 from models import AuditEvent
@@ -49,7 +50,8 @@ def test_every_action_sends_no_action_filter(qtbot, db, admin, events):
     assert dlg.filter().action is None
     assert dlg.filter().actor_login == "am"
     # a listed entry gives its own value; a typed one is taken as typed (exact or a prefix)
-    dlg.action.setCurrentIndex(dlg.action.findText("customer.create"))
+    dlg.action.setCurrentIndex(dlg.action.findData("customer.create"))
+    assert dlg.action.currentText() == "Create customer  (customer.create)"
     assert dlg.filter().action == "customer.create"
     dlg.action.setEditText("customer.")
     assert dlg.filter().action == "customer."
@@ -58,7 +60,7 @@ def test_every_action_sends_no_action_filter(qtbot, db, admin, events):
     dlg.action.setEditText("  ")
     assert dlg.filter().action is None
     # typed back to the first entry's text after choosing another: everything again
-    dlg.action.setCurrentIndex(dlg.action.findText("customer.create"))
+    dlg.action.setCurrentIndex(dlg.action.findData("customer.create"))
     dlg.action.setEditText(dlg.action.itemText(0))
     assert dlg.filter().action is None
 
@@ -117,3 +119,128 @@ def test_report_dialog_labels_the_period_as_dates_in_chinese(qtbot, db, admin):
     finally:
         install_translators(app, "en")
     assert labels == ["起始日期", "截止日期"]
+
+
+# --- the audit list: filter bar, names, whole timestamps, an event's detail -------------------
+
+def audit_count(db, *where):
+    with db.session() as s:
+        return s.execute(select(func.count()).select_from(AuditEvent).where(*where)).scalar_one()
+
+
+def test_filter_tokens_select_what_the_filter_says(db, admin, events):
+    """The rule (app.audit_query + app.queries): period, actor, action or prefix, object type, with
+    free text, as the list reads it on both backends."""
+    from app import queries
+    from app.audit_query import filter_text, parse_filter_text
+    spec = queries.SPECS["audit"]
+    start, end = week()
+
+    def n(text):
+        return queries.count(db, spec, text)
+    assert n(filter_text(AuditFilter(actor_login="am"))) == audit_count(db, AuditEvent.actor_login == "am")
+    assert n("action:customer.") == audit_count(db, AuditEvent.action.startswith("customer.")) == 4
+    assert n("action:customer.create actor:admin") == 1
+    assert n("type:customer") == 4
+    assert n(f"from:{start} to:{end} actor:am") == audit_count(db, AuditEvent.actor_login == "am")
+    tomorrow = end + dt.timedelta(days=1)
+    assert n(f"from:{tomorrow}") == 0 and n(f"to:{start - dt.timedelta(days=1)}") == 0
+    assert n("type:customer 管理员客户") == 1                       # with free text
+    assert n("from:soon") == 0                                      # not a date: matches as text, nothing
+    flt, rest = parse_filter_text("from:2026-11-24 actor:lina action:contract. FZ-2026")
+    assert flt == AuditFilter(dt.date(2026, 11, 24), None, "lina", "contract.") and rest == "FZ-2026"
+    assert parse_filter_text(filter_text(flt, rest)) == (flt, rest)
+
+
+def test_the_filter_bar_filters_the_list(qtbot, db, admin, events):
+    from ui.auditview import AuditPage
+    page = AuditPage(db, admin)
+    qtbot.addWidget(page)
+    page.resize(1400, 600)
+    page.show()
+    qtbot.waitUntil(lambda: page.bar.actor.count() > 1)             # choices read in the background
+    model = page.list.model
+    qtbot.waitUntil(lambda: model.loaded)
+    page.bar.actor.setCurrentIndex(page.bar.actor.findData("am"))
+    qtbot.waitUntil(lambda: not model.busy)
+    assert model.filtered_count == audit_count(db, AuditEvent.actor_login == "am")
+    assert {model.value(r, "actor") for r in range(model.rowCount())} == {"am"}
+    page.bar.object_type.setCurrentIndex(page.bar.object_type.findData("customer"))
+    page.bar.date_from.set_date(week()[0])
+    page.bar.date_to.set_date(week()[1])
+    qtbot.waitUntil(lambda: not model.busy)
+    assert model.filtered_count == 3
+    page.list.filter.setText("客户经理的客户1")
+    page.list.apply_filter()
+    assert model.filtered_count == 1
+    page.bar.clear()
+    page.list.filter.clear()
+    page.list.apply_filter()
+    assert model.filtered_count == audit_count(db)
+    # names beside codes, and the whole timestamp
+    cols = [c.key for c in model.columns]
+    row = next(r for r in range(model.rowCount()) if model.value(r, "action") == "customer.create")
+    assert model.data(model.index(row, cols.index("action_name"))) == "Create customer"
+    assert model.data(model.index(row, cols.index("action"))) == "customer.create"
+    assert model.data(model.index(row, cols.index("object_type_name"))) == "customer"
+    ts_col = cols.index("ts")
+    text = model.data(model.index(row, ts_col))
+    assert len(text) == 19 and text[10] == " " and text.count(":") == 2     # YYYY-MM-DD HH:MM:SS
+    view = page.list.view
+    assert view.columnWidth(ts_col) >= view.fontMetrics().horizontalAdvance(text) + 12
+
+
+def test_an_event_opens_in_full_with_every_changed_field(qtbot, db, admin, events):
+    from app.services.common import update_record
+    from ui.auditview import AuditPage
+    with db.session() as s:
+        from models import Customer
+        cust = s.execute(select(Customer).where(Customer.name == "管理员客户")).scalar_one()
+        cid, version = cust.id, cust.version
+    update_record(db, admin, "customer", cid, {"name": "管理员客户（改名）", "address": "福州市鼓楼区"}, version,
+                  reason="工商变更")
+    with db.session() as s:
+        ev = s.execute(select(AuditEvent).order_by(AuditEvent.seq.desc()).limit(1)).scalar_one()
+    page = AuditPage(db, admin)
+    qtbot.addWidget(page)
+    page.list.model.ensure_loaded()
+    page.list.select_record(ev.seq)
+    page.list.open_current()                                       # double-click / Open
+    dlg = page.event_dialog
+    assert dlg is not None and dlg.detail.seq == ev.seq
+    f = {k: lbl.text() for k, lbl in dlg.fields.items()}
+    assert f["action"] == "Update customer  (customer.update)"
+    assert f["reason"] == "工商变更" and f["host"] == ev.host and f["app_version"] == ev.app_version
+    assert f["request_id"] == ev.request_id and f["hash"] == ev.hash and f["prev_hash"] == ev.prev_hash
+    assert f["time"].startswith(ev.ts.replace(tzinfo=dt.timezone.utc).astimezone(SHANGHAI).strftime("%Y-%m-%d %H:%M:%S"))
+    rows = {dlg.changes.item(r, 0).text(): (dlg.changes.item(r, 1).text(), dlg.changes.item(r, 2).text())
+            for r in range(dlg.changes.rowCount())}
+    assert rows["name"] == ("管理员客户", "管理员客户（改名）")
+    assert rows["address"][1] == "福州市鼓楼区"
+    assert all(before != after for before, after in rows.values())   # only what changed
+    opened = []
+    page.openObject.connect(lambda kind, id_: opened.append((kind, id_)))
+    dlg.open_button.click()
+    assert opened == [("customer", cid)]
+
+
+def test_names_in_chinese_with_the_codes_kept(qtbot, db, admin, events):
+    from ui.auditview import AuditEventDialog, action_name, object_name
+    from ui.i18n import install_translators
+    from app.audit_query import event_detail
+    app = QApplication.instance()
+    install_translators(app, "zh")
+    try:
+        assert action_name("statement.issue") == "开具账单"
+        assert action_name("contract.approve") == "审批合同"
+        assert action_name("export", "audit") == "导出审计日志"
+        assert object_name("rack_reservation") == "机柜预留"
+        assert action_name("something.new") == "something.new"         # unknown: the code
+        with db.session() as s:
+            seq = s.execute(select(AuditEvent.seq).where(AuditEvent.action == "customer.create")).scalars().first()
+        dlg = AuditEventDialog(event_detail(db, seq))
+        qtbot.addWidget(dlg)
+        assert dlg.fields["action"].text() == "新建客户  (customer.create)"
+        assert dlg.fields["object"].text().startswith("客户  (customer)")
+    finally:
+        install_translators(app, "en")
