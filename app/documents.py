@@ -25,8 +25,8 @@ from sqlalchemy import func, or_, select
 
 from models import (Contact, Contract, ContractItem, Customer, Device, DeviceType, GpuAsset, GpuModel, Rack, Region,
                     Room, Site, Statement, StatementLine, Subsidiary, TaxRate, contract_item_gpu)
-from models.choices import (ContractStatus, DeviceStatus, GpuState, ItemKind, PriceUnit, RackStatus, ServiceLevel,
-                            StatementKind, StatementStatus)
+from models.choices import (ContractStatus, DeviceStatus, GpuState, ItemKind, Outcome, PriceUnit, RackStatus,
+                            ServiceLevel, StatementKind, StatementStatus)
 from reports import (AuditReportDoc, AuditRow, AuditSummaryRow, CapacityDoc, CapacityRow, ContractDoc,
                      ContractItemRow, DeviceRow, ElevDevice, FleetDoc, FleetRow, GpuRow, Party, RackElevation,
                      RackSheetDoc, RenderResult, Reservation, StatementDoc, StatementLine as DocLine)
@@ -45,40 +45,8 @@ ZERO = Decimal(0)
 FEN = Decimal("0.01")
 
 # --------------------------------------------------------------------------- labels
-# (zh, en) per stored value; choices.py's labels are English msgids for Qt, the PDFs need both.
-GPU_STATE = {
-    GpuState.ORDERED: ("已订购", "Ordered"), GpuState.RECEIVED: ("已到货", "Received"),
-    GpuState.BURN_IN: ("老化测试", "Burn-in"), GpuState.AVAILABLE: ("可用", "Available"),
-    GpuState.LEASED: ("已出租", "Leased"), GpuState.MAINTENANCE: ("维护中", "Maintenance"),
-    GpuState.RMA: ("返修", "RMA"), GpuState.RETIRED: ("已报废", "Retired"),
-}
-CONTRACT_STATUS = {
-    ContractStatus.DRAFT: ("草稿", "Draft"), ContractStatus.PENDING: ("待审批", "Pending approval"),
-    ContractStatus.APPROVED: ("已批准", "Approved"), ContractStatus.ACTIVE: ("履行中", "Active"),
-    ContractStatus.SUSPENDED: ("已暂停", "Suspended"), ContractStatus.EXPIRED: ("已到期", "Expired"),
-    ContractStatus.TERMINATED: ("已终止", "Terminated"),
-}
-STATEMENT_STATUS = {
-    StatementStatus.DRAFT: ("草稿（未开具）", "Draft (not issued)"), StatementStatus.ISSUED: ("已开具", "Issued"),
-    StatementStatus.VOID: ("已作废", "Void"),
-}
-ITEM_KIND = {
-    ItemKind.RACK: ("机柜租赁", "Rack lease"), ItemKind.HOSTING: ("服务器托管", "Hosting"),
-    ItemKind.GPU: ("GPU 算力租赁", "GPU rental"), ItemKind.BANDWIDTH: ("带宽", "Bandwidth"),
-    ItemKind.MAINTENANCE: ("运维服务", "Maintenance"), ItemKind.ONE_OFF: ("一次性费用", "One-off charge"),
-    ItemKind.DISCOUNT: ("折扣", "Discount"),
-}
-PRICE_UNIT = {  # the unit a contract's unit price is quoted in; short, the schedule's column is narrow
-    PriceUnit.MONTH: ("月", "month"), PriceUnit.YEAR: ("年", "year"), PriceUnit.GPU_HOUR: ("GPU时", "GPU-h"),
-    PriceUnit.GPU_MINUTE: ("GPU分", "GPU-min"), PriceUnit.KWH: ("kWh", "kWh"),
-    PriceUnit.MBPS_MONTH: ("Mbps·月", "Mbps·mo"), PriceUnit.ONE_OFF: ("次", "once"),
-    PriceUnit.HYBRID: ("月", "month"),  # the note says what the commitment includes
-}
-SERVICE_LEVEL = {
-    ServiceLevel.ONSITE: ("驻场服务", "on-site team"), ServiceLevel.REMOTE: ("远程支持", "remote support"),
-    ServiceLevel.PARTNER: ("合作伙伴服务", "partner service"),
-}
-OUTCOME = {"success": ("成功", "success"), "failure": ("失败", "FAILED")}
+# Choice labels (states, kinds, units) come from models.choices, the same words as the screen's;
+# the audit trail's object and verb words below are not choices.
 AUDIT_OBJECT = {
     "subsidiary": ("子公司", "Subsidiary"), "site": ("数据中心", "Site"), "room": ("机房", "Room"),
     "rack": ("机柜", "Rack"), "device": ("设备", "Device"), "device_type": ("设备型号", "Device type"),
@@ -250,7 +218,7 @@ def statement_doc(db: Database, number: int | str, *, language: str | None = Non
             period_label=period_label(st.period, lang), issue_date=issued, lines=tuple(lines),
             subtotal=_fen(st.subtotal), tax=_fen(st.tax), total=_fen(st.total),
             total_in_words=amount_in_words(_fen(st.total)), references=references, fapiao_no=st.fapiao_no or "",
-            status=_label(STATEMENT_STATUS, st.status, lang), language=lang, notes="\n".join(notes))
+            status=StatementStatus.label(st.status, lang), language=lang, notes="\n".join(notes))
 
 
 # --------------------------------------------------------------------------- racks
@@ -373,7 +341,7 @@ def _qty(d) -> str:
 
 def _item_row(s, c: Contract, it: ContractItem, rates: dict[str, Decimal], lang: str) -> ContractItemRow:
     zh = lang == "zh"
-    notes: list[str] = [_label(ITEM_KIND, it.kind, lang)]
+    notes: list[str] = [ItemKind.label(it.kind, lang)]
     if it.rack_id:
         where = rack_path(s, it.rack_id)
         if it.u_from:
@@ -403,7 +371,7 @@ def _item_row(s, c: Contract, it: ContractItem, rates: dict[str, Decimal], lang:
     price = Decimal(it.unit_price)
     if it.kind == ItemKind.DISCOUNT:
         price = -price
-    return ContractItemRow(description=it.description, quantity=qty, unit=_label(PRICE_UNIT, it.price_unit, lang),
+    return ContractItemRow(description=it.description, quantity=qty, unit=PriceUnit.unit(it.price_unit, lang),
                            unit_price=price, tax_rate=rates.get(it.tax_category, ZERO),
                            service_start=max(it.service_start or c.start_date, c.start_date),
                            note="\n".join(notes))
@@ -456,7 +424,7 @@ def _service_level(db: Database, s, c: Contract, rack_ids: list[int], lang: str)
     cov = coverage_for(db, site.region_code) if site is not None else None
     for entry in (cov.coverage if cov else ()):
         if entry.subsidiary_id == c.subsidiary_id:
-            lvl = _label(SERVICE_LEVEL, entry.service_level, lang)
+            lvl = ServiceLevel.label(entry.service_level, lang)
             if lang == "zh":
                 return f"{site.name}：{lvl}，故障响应时间 {entry.response_hours} 小时（7×24）。"
             hours = f"{entry.response_hours} hour{'s' if entry.response_hours != 1 else ''}"
@@ -547,7 +515,7 @@ def contract_doc(db: Database, number: int | str, *, language: str | None = None
         title = c.title or ("IDC 及算力服务合同" if lang == "zh" else "IDC and GPU compute services agreement")
         if c.revision and c.revision > 1:
             title += f"（第 {c.revision} 版）" if lang == "zh" else f" (revision {c.revision})"
-        status = _label(CONTRACT_STATUS, c.status, lang)
+        status = ContractStatus.label(c.status, lang)
         billing_terms = _billing_terms(items, {it.tax_category: rates.get(it.tax_category, ZERO) for it in items},
                                        lang)
         start, end = c.start_date, c.end_date
@@ -658,7 +626,7 @@ def audit_report_doc(db: Database, flt: AuditFilter, *, language: str = "zh", su
             action=f"{action_label(ev.action, lang)}\n{ev.action}" if action_label(ev.action, lang) != ev.action
             else ev.action,
             object=f"{obj_type} {obj}".strip(), changes=changes_text(ev.before, ev.after), reason=ev.reason or "",
-            outcome=_label(OUTCOME, ev.outcome, lang)))
+            outcome=Outcome.label(ev.outcome, lang)))
     summary = tuple(AuditSummaryRow(actor=f"{login} {names[login]}" if names.get(login, login) != login else login,
                                     action=f"{action} {action_label(action, lang)}"
                                     if action_label(action, lang) != action else action, count=n)
@@ -723,12 +691,12 @@ def capacity_doc(db: Database, site_code: str, *, language: str = "zh") -> Capac
         for r in sorted(layout.racks, key=lambda r: r.name):
             if r.status == RackStatus.DECOMMISSIONED:
                 continue
-            by_state = {_label(GPU_STATE, st, lang): gpus[r.id].get(st, 0) for st in states}
+            by_state = {GpuState.label(st, lang): gpus[r.id].get(st, 0) for st in states}
             rows.append(CapacityRow(room=layout.name, rack=r.name, units_used=_units(r.used_units),
                                     units_total=r.u_height, power_used_kw=r.typical_draw_kw,
                                     power_capacity_kw=r.power_capacity_kw, gpus_by_state=by_state))
     return CapacityDoc(site=site_label, rows=tuple(rows), generated_at=now_local(),
-                       gpu_states=tuple(_label(GPU_STATE, st, lang) for st in states), subsidiary=sub,
+                       gpu_states=tuple(GpuState.label(st, lang) for st in states), subsidiary=sub,
                        number=f"CAP-{site_code_}-{now_local():%Y%m%d}", language=lang)
 
 
@@ -812,12 +780,12 @@ def fleet_doc(db: Database, *, language: str = "zh", today: dt.date | None = Non
     revenue = revenue_by_model(db, today)
     states = [st for st in GpuState.values() if st in present]
     rows = tuple(
-        FleetRow(model=m, counts={_label(GPU_STATE, st, lang): counts[m].get(st, 0) for st in states},
+        FleetRow(model=m, counts={GpuState.label(st, lang): counts[m].get(st, 0) for st in states},
                  book_value=_fen(value.get(m, ZERO)), revenue_12m=revenue.get(m, ZERO))
         for m in sorted(set(counts) | set(revenue)))
     title = "GPU 资产报告" if lang == "zh" else "GPU fleet report"
     title += f"（截至 {today}）" if lang == "zh" else f" as of {today}"
-    return FleetDoc(rows=rows, generated_at=now_local(), states=tuple(_label(GPU_STATE, st, lang) for st in states),
+    return FleetDoc(rows=rows, generated_at=now_local(), states=tuple(GpuState.label(st, lang) for st in states),
                     subsidiary=letterhead, number=f"FLEET-{today:%Y%m%d}", language=lang, title=title)
 
 

@@ -277,17 +277,14 @@ def extract_file(path: Path) -> list[tuple[str, str, int]]:
 
 
 def data_messages() -> list[tuple[str, str]]:
-    import inspect
-
     import models.choices as choices
     from app import queries
     from ui.forms import FORMS
     from ui.i18n import KIND_LABELS
     from ui.mainwindow import PAGES
     out = []
-    for obj in vars(choices).values():
-        if inspect.isclass(obj) and issubclass(obj, choices.ChoiceSet) and obj is not choices.ChoiceSet:
-            out += [(f"choices/{obj.__name__}", label) for _v, label, _c in obj.CHOICES]
+    for obj in choices.choice_sets():
+        out += [(f"choices/{obj.__name__}", en) for _v, en, _zh in obj.labels()]
     from app.auth import PERMISSION_LABELS
     out += [("permissions", label) for label in PERMISSION_LABELS.values()]
     from ui.contracts import MOVES
@@ -322,18 +319,11 @@ def subclass_contexts() -> dict[str, list[str]]:
     return subs
 
 
-# The same English word means different things per choice set (context "choices/<Class>").
-ZH_CONTEXT = {
-    ("choices/ContractStatus", "Active"): "生效", ("choices/SiteStatus", "Active"): "运营中",
-    ("choices/DeviceStatus", "Active"): "在用", ("choices/CustomerStatus", "Active"): "正常",
-    ("choices/ReservationStatus", "Active"): "有效", ("choices/CustomerStatus", "Inactive"): "停用",
-    ("choices/StatementStatus", "Draft"): "草稿", ("choices/ContractStatus", "Draft"): "草稿",
-    ("choices/GpuState", "Leased"): "已出租", ("choices/RackStatus", "Leased"): "已出租",
-    ("choices/ItemKind", "Maintenance"): "维保服务", ("choices/GpuState", "Maintenance"): "维护中",
-    ("choices/RackStatus", "Maintenance"): "维护中", ("choices/StatementKind", "Statement"): "账单",
-    ("choices/DeviceStatus", "Planned"): "计划上架", ("choices/SiteStatus", "Planned"): "规划中",
-    ("choices/GpuState", "Available"): "可用", ("choices/RackStatus", "Available"): "空闲",
-}
+def choice_translations() -> dict[tuple[str, str], str]:
+    """The Chinese of every choice label, from the ChoiceSet itself (models/choices.py): the one
+    source the PDFs read too, so screen and paper say the same word."""
+    import models.choices as choices
+    return {(f"choices/{obj.__name__}", en): zh for obj in choices.choice_sets() for _v, en, zh in obj.labels()}
 
 
 def main() -> int:
@@ -353,6 +343,7 @@ def main() -> int:
     for ctx, src in data_messages():
         add(ctx, src)
     missing = []
+    by_choice = choice_translations()
     lines = ['<?xml version="1.0" encoding="utf-8"?>', "<!DOCTYPE TS>", '<TS version="2.1" language="zh_CN">']
     for ctx in sorted(messages):
         lines += ["<context>", f"    <name>{escape(ctx)}</name>"]
@@ -362,7 +353,7 @@ def main() -> int:
             for rel, line in messages[ctx][src][:1]:
                 lines.append(f'        <location filename="{rel}" line="{line}"/>')
             lines.append(f"        <source>{escape(src)}</source>")
-            zh = ZH_CONTEXT.get((ctx, src)) or ZH.get(src) or ZH.get(src.strip())
+            zh = by_choice.get((ctx, src)) if ctx.startswith("choices/") else (ZH.get(src) or ZH.get(src.strip()))
             if zh is None:
                 missing.append((ctx, src))
                 lines.append('        <translation type="unfinished"></translation>')

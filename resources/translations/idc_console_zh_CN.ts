@@ -616,7 +616,7 @@
         <translation>%1合同 %2。原因将记入审计日志。</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="725"/>
+        <location filename="../../ui/contracts.py" line="730"/>
         <source>A new revision takes over on its effective date; edit its items, then submit it.</source>
         <translation>新版本自生效日起取代原合同；请修改条目后提交审批。</translation>
     </message>
@@ -630,7 +630,7 @@
         <translation>确定生效 %1？其机柜和 GPU 将立即租给 %2。</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="724"/>
+        <location filename="../../ui/contracts.py" line="729"/>
         <source>Amend %1</source>
         <translation>变更 %1</translation>
     </message>
@@ -669,7 +669,7 @@
         <translation>请选择合同</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="747"/>
+        <location filename="../../ui/contracts.py" line="746"/>
         <source>Contract %1</source>
         <translation>合同 %1</translation>
     </message>
@@ -689,7 +689,7 @@
         <translation>编辑草稿…</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="726"/>
+        <location filename="../../ui/contracts.py" line="731"/>
         <source>Effective date</source>
         <translation>生效日期</translation>
     </message>
@@ -826,7 +826,7 @@
 <context>
     <name>ContractsPage</name>
     <message>
-        <location filename="../../ui/contracts.py" line="760"/>
+        <location filename="../../ui/contracts.py" line="759"/>
         <source>New contract…</source>
         <translation>新建合同…</translation>
     </message>
@@ -1664,17 +1664,17 @@ Reason:</source>
         <translation>账单</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="564"/>
+        <location filename="../../ui/mainwindow.py" line="552"/>
         <source>Capacity of %1</source>
         <translation>%1 容量报告</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="487"/>
+        <location filename="../../ui/mainwindow.py" line="475"/>
         <source>Choose a rack in the list first</source>
         <translation>请先在列表中选择机柜</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="557"/>
+        <location filename="../../ui/mainwindow.py" line="545"/>
         <source>Choose a rack in the list first.</source>
         <translation>请先在列表中选择机柜。</translation>
     </message>
@@ -1683,7 +1683,7 @@ Reason:</source>
         <translation>合同</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="419"/>
+        <location filename="../../ui/mainwindow.py" line="407"/>
         <source>Coverage</source>
         <translation>区域覆盖</translation>
     </message>
@@ -1696,7 +1696,7 @@ Reason:</source>
         <translation>总览</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="612"/>
+        <location filename="../../ui/mainwindow.py" line="600"/>
         <source>Database: %1</source>
         <translation>数据库：%1</translation>
     </message>
@@ -1705,17 +1705,17 @@ Reason:</source>
         <translation>设备</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="467"/>
+        <location filename="../../ui/mainwindow.py" line="455"/>
         <source>Elevation</source>
         <translation>机柜立面</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="399"/>
+        <location filename="../../ui/mainwindow.py" line="387"/>
         <source>Fleet report PDF…</source>
         <translation>GPU 资产报告 PDF…</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="568"/>
+        <location filename="../../ui/mainwindow.py" line="556"/>
         <source>GPU fleet report</source>
         <translation>GPU 资产报告</translation>
     </message>
@@ -1724,42 +1724,42 @@ Reason:</source>
         <translation>GPU</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="329"/>
+        <location filename="../../ui/mainwindow.py" line="317"/>
         <source>IDC console</source>
         <translation>IDC 管理控制台</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="562"/>
+        <location filename="../../ui/mainwindow.py" line="550"/>
         <source>Rack sheet %1</source>
         <translation>机柜图 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="479"/>
+        <location filename="../../ui/mainwindow.py" line="467"/>
         <source>Rack sheet PDF…</source>
         <translation>机柜图 PDF…</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="557"/>
+        <location filename="../../ui/mainwindow.py" line="545"/>
         <source>Racks</source>
         <translation>机柜</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="471"/>
+        <location filename="../../ui/mainwindow.py" line="459"/>
         <source>Room</source>
         <translation>机房</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="583"/>
+        <location filename="../../ui/mainwindow.py" line="571"/>
         <source>Settings…</source>
         <translation>设置…</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="482"/>
+        <location filename="../../ui/mainwindow.py" line="470"/>
         <source>Site capacity PDF…</source>
         <translation>站点容量 PDF…</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="419"/>
+        <location filename="../../ui/mainwindow.py" line="407"/>
         <source>Site map</source>
         <translation>站点分布图</translation>
     </message>
@@ -1768,7 +1768,7 @@ Reason:</source>
         <translation>站点与覆盖</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="614"/>
+        <location filename="../../ui/mainwindow.py" line="602"/>
         <source>User: %1 (%2)</source>
         <translation>用户：%1（%2）</translation>
     </message>
@@ -1793,12 +1793,12 @@ Reason:</source>
 <context>
     <name>PagedTableModel</name>
     <message>
-        <location filename="../../ui/tables.py" line="408"/>
+        <location filename="../../ui/tables.py" line="384"/>
         <source>Warranty ends %1, in %2 days (highlighted within %3 days)</source>
         <translation>保修将于 %1 到期，还剩 %2 天（%3 天内到期时标出）</translation>
     </message>
     <message>
-        <location filename="../../ui/tables.py" line="405"/>
+        <location filename="../../ui/tables.py" line="381"/>
         <source>Warranty expired %1 (%2 days ago)</source>
         <translation>保修已于 %1 到期（%2 天前）</translation>
     </message>
@@ -2474,7 +2474,7 @@ Reason:</source>
         <translation>搜索</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="308"/>
+        <location filename="../../ui/mainwindow.py" line="296"/>
         <source>Search failed: %1</source>
         <translation>搜索失败：%1</translation>
     </message>
@@ -2902,7 +2902,7 @@ Reason:</source>
     <name>choices/ContractStatus</name>
     <message>
         <source>Active</source>
-        <translation>生效</translation>
+        <translation>履行中</translation>
     </message>
     <message>
         <source>Approved</source>
@@ -3031,7 +3031,7 @@ Reason:</source>
     </message>
     <message>
         <source>Burn-in</source>
-        <translation>压力测试</translation>
+        <translation>老化测试</translation>
     </message>
     <message>
         <source>Leased</source>
@@ -3055,7 +3055,7 @@ Reason:</source>
     </message>
     <message>
         <source>Retired</source>
-        <translation>已退役</translation>
+        <translation>已报废</translation>
     </message>
 </context>
 <context>
@@ -3074,7 +3074,7 @@ Reason:</source>
     </message>
     <message>
         <source>Hosting</source>
-        <translation>托管</translation>
+        <translation>服务器托管</translation>
     </message>
     <message>
         <source>Maintenance</source>
@@ -3203,12 +3203,12 @@ Reason:</source>
         <translation>驻场团队</translation>
     </message>
     <message>
-        <source>Partner</source>
-        <translation>合作伙伴</translation>
+        <source>Partner service</source>
+        <translation>合作伙伴服务</translation>
     </message>
     <message>
-        <source>Remote</source>
-        <translation>远程</translation>
+        <source>Remote support</source>
+        <translation>远程支持</translation>
     </message>
 </context>
 <context>
@@ -3743,17 +3743,17 @@ Check the database in the settings.</source>
 <context>
     <name>operations</name>
     <message>
-        <location filename="../../ui/operations.py" line="174"/>
+        <location filename="../../ui/operations.py" line="208"/>
         <source>Error</source>
         <translation>错误</translation>
     </message>
     <message>
-        <location filename="../../ui/operations.py" line="171"/>
+        <location filename="../../ui/operations.py" line="205"/>
         <source>Refused</source>
         <translation>操作被拒绝</translation>
     </message>
     <message>
-        <location filename="../../ui/operations.py" line="175"/>
+        <location filename="../../ui/operations.py" line="209"/>
         <source>The operation failed: %1</source>
         <translation>操作失败：%1</translation>
     </message>
