@@ -402,3 +402,18 @@ def cancel_reservation(db: Database, actor: Actor, reservation_id: int, reason: 
         uow.audit("reservation.cancel", "rack_reservation", res.id, None,
                   before={"status": "active"}, after={"status": "cancelled"}, reason=reason)
         uow.commit()
+
+
+# --- retiring -------------------------------------------------------------------------------
+
+def retire_device(db: Database, actor: Actor, device_id: int, reason: str,
+                  expected_version: int | None = None) -> int:
+    """Take a device out of service (decommissioning); the reason goes into the audit trail."""
+    from .registry import require_reason
+
+    reason = require_reason(reason, "device")
+    with UnitOfWork(db, actor) as uow:
+        device = write_device_in(uow, device_id, {"status": DeviceStatus.DECOMMISSIONING}, expected_version,
+                                 reason=reason, action="device.retire")
+        uow.commit()
+        return device.version
