@@ -18,7 +18,7 @@ from .db import Database
 from .errors import DomainError
 
 # Modules that add their own sub-commands through `register(subparsers)`.
-COMMAND_MODULES = ("app.cli_core", "app.cli_billing", "app.cli_reports", "app.cli_scale")
+COMMAND_MODULES = ("app.cli_core", "app.cli_billing", "app.cli_reports", "app.cli_scale", "app.cli_settings")
 
 
 @dataclass

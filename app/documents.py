@@ -37,6 +37,7 @@ from .auth import require
 from .db import Database
 from .errors import DomainError, NotFound, ValidationError
 from .money import amount_in_words
+from .services.contracts import find_contract
 
 SHANGHAI = ZoneInfo("Asia/Shanghai")
 FONT_ENV = "IDC_PDF_FONT"
@@ -312,14 +313,19 @@ def rack_sheet_doc(db: Database, rack: int | str, *, language: str = "zh") -> Ra
 
 
 # --------------------------------------------------------------------------- contracts
-def _find_contract(s, key: int | str) -> Contract:
-    key = str(key).strip()
-    c = s.execute(select(Contract).where(Contract.number == key)).scalar_one_or_none()
-    if c is None and key.isdigit():
-        c = s.get(Contract, int(key))
-    if c is None:
-        raise NotFound(f"there is no contract numbered {key}")
-    return c
+def _approval_line(s, c: Contract, lang: str) -> str:
+    """Who approved the contract and, when four-eyes was off then, that one person did."""
+    if not c.approved_by:
+        return ""
+    from models import User
+    name = s.execute(select(User.display_name).where(User.login == c.approved_by)).scalar() or c.approved_by
+    who = f"{name}（{c.approved_by}）" if lang == "zh" else f"{name} ({c.approved_by})"
+    if lang == "zh":
+        line = f"审批人：{who}"
+        return line + ("；审批时未启用双人复核（起草人可自行审批）。" if c.approved_four_eyes is False else "（双人复核）。")
+    line = f"Approved by {who}"
+    return line + ("; the four-eyes check was off (the drafter could approve)." if c.approved_four_eyes is False
+                   else " (second person).")
 
 
 def _tax_rates(s, on: dt.date) -> dict[str, Decimal]:
@@ -443,7 +449,7 @@ def contract_doc(db: Database, number: int | str, *, language: str | None = None
     """
     _check_lang(language)
     with db.session() as s:
-        c = _find_contract(s, number)
+        c = find_contract(s, number)
         lang = language or c.language or "zh"
         sub = s.get(Subsidiary, c.subsidiary_id)
         cust = s.get(Customer, c.customer_id)
@@ -522,11 +528,12 @@ def contract_doc(db: Database, number: int | str, *, language: str | None = None
         customer = _customer_party(s, cust)
         subsidiary = _subsidiary_party(sub, lang)
         contract_number = c.number
+        approval = _approval_line(s, c, lang)
     racks = tuple(rack_elevation_doc(db, rid, lang, today) for rid in rack_ids)
     return ContractDoc(number=contract_number, title=title, subsidiary=subsidiary, customer=customer, start=start,
                        end=end, status=status, terms=terms, items=rows, service_level=service_level,
                        billing_terms=billing_terms, racks=racks, gpus=tuple(gpu_rows), devices=tuple(device_rows),
-                       language=lang, sign_place=sign_place)
+                       language=lang, sign_place=sign_place, approval=approval)
 
 
 # --------------------------------------------------------------------------- audit

@@ -154,6 +154,7 @@ class ContractDoc:
     devices: tuple[DeviceRow, ...] = ()
     language: str = "zh"
     sign_place: str = ""
+    approval: str = ""  # who approved it, and whether four-eyes was off; empty before approval
 
 
 # --- audit ------------------------------------------------------------------------
