@@ -239,6 +239,11 @@ ZH.update({
     "or named GPUs: serials, comma separated": "或指定 GPU：序列号，以逗号分隔",
     "override the rack power budget": "超出机柜功率预算", "reserve rack units": "预留机柜 U 位",
     "run billing and issue statements": "运行计费并开具账单", "≤ %1 days": "≤ %1 天",
+    # --- twins ---
+    "Contracts are approved by a second person (four eyes)": "合同须由另一人审批（双人复核）",
+    "Off lets whoever drafted a contract approve it; the change is audited and the contract's approval line says so.":
+        "关闭后起草人可自行审批合同；此更改记入审计日志，合同的审批栏也会注明。",
+    "Why? The change goes into the audit trail.": "原因？此更改将记入审计日志。",
 })
 
 

@@ -16,6 +16,7 @@ from PySide6.QtWidgets import (QCheckBox, QComboBox, QDateEdit, QDialog, QDialog
 
 from app import queries
 from app.audit import Actor
+from app.auth import KIND_PERMISSION
 from app.db import Database
 from app.errors import Conflict, DomainError, ValidationError
 from models.choices import (ChoiceSet, Cooling, CustomerStatus, DeviceStatus, Face, GpuState, RackStatus, Role,
@@ -111,9 +112,7 @@ FORMS: dict[str, list[Field]] = {
     ],
 }
 
-PERMISSION = {"site": "manage_reference", "rack": "manage_dcim", "device": "manage_dcim", "gpu": "manage_gpus",
-              "customer": "manage_customers", "user": "manage_users", "contract": "draft_contracts",
-              "statement": "run_billing", "audit": "manage_users"}
+PERMISSION = KIND_PERMISSION  # declared once, in app.auth
 
 
 def save_record(db: Database, actor: Actor, kind: str, id_, values: dict, version: int | None):

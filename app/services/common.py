@@ -13,7 +13,7 @@ from sqlalchemy.orm import Session
 
 from models import Base
 
-from ..auth import require
+from ..auth import KIND_PERMISSION, require
 from ..errors import Conflict, InUse, NotFound, RuleViolation, ValidationError
 from ..uow import UnitOfWork
 
@@ -142,11 +142,15 @@ def flush_or_refuse(session: Session) -> None:
 class EntitySpec:
     kind: str                      # audit object type and action prefix
     model: type
-    permission: str
     validate: Callable[[Session, dict], dict[str, str]]  # may normalise values in place
     label_attr: str
     normalise: Callable[[dict], None] | None = None
     after_write: Callable[[UnitOfWork, Any, dict], None] | None = None  # cross-entity rules
+
+    @property
+    def permission(self) -> str:
+        """What writing this kind needs: declared once, in app.auth.KIND_PERMISSION."""
+        return KIND_PERMISSION[self.kind]
 
 
 REGISTRY: dict[str, EntitySpec] = {}

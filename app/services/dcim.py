@@ -89,7 +89,7 @@ def validate_rack(s, v: dict) -> dict[str, str]:
     return errors
 
 
-register(EntitySpec("rack", Rack, "manage_dcim", validate_rack, "name"))
+register(EntitySpec("rack", Rack, validate_rack, "name"))
 
 
 def rack_label(rack: Rack) -> str:
@@ -134,7 +134,7 @@ def validate_device_type(s, v: dict) -> dict[str, str]:
     return errors
 
 
-register(EntitySpec("device_type", DeviceType, "manage_dcim", validate_device_type, "slug"))
+register(EntitySpec("device_type", DeviceType, validate_device_type, "slug"))
 
 
 # --- devices and placement -------------------------------------------------------------------
@@ -339,7 +339,7 @@ def _refuse_if_leased_gpus(s, device: Device, values: dict) -> None:
 
 
 # Generic create/update would skip the override; they are used for deletes and imports.
-register(EntitySpec("device", Device, "manage_dcim", validate_device, "name"))
+register(EntitySpec("device", Device, validate_device, "name"))
 
 
 # --- reservations -------------------------------------------------------------------------------

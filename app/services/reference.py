@@ -232,9 +232,9 @@ def validate_room(s, values: dict) -> dict[str, str]:
     return errors
 
 
-register(EntitySpec("subsidiary", Subsidiary, "manage_reference", lambda s, v: validate_subsidiary(v), "code"))
-register(EntitySpec("site", Site, "manage_reference", validate_site, "code"))
-register(EntitySpec("room", Room, "manage_reference", validate_room, "name"))
+register(EntitySpec("subsidiary", Subsidiary, lambda s, v: validate_subsidiary(v), "code"))
+register(EntitySpec("site", Site, validate_site, "code"))
+register(EntitySpec("room", Room, validate_room, "name"))
 
 
 def delete_region(db: Database, actor: Actor, code: str) -> None:

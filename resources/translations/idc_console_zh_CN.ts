@@ -318,292 +318,292 @@
 <context>
     <name>ContractDialog</name>
     <message>
-        <location filename="../../ui/contracts.py" line="240"/>
+        <location filename="../../ui/contracts.py" line="237"/>
         <source>%1 serves the customer's region %2 (%3 h response).</source>
         <translation>%1 覆盖客户所在地区 %2（%3 小时响应）。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../ui/contracts.py" line="520"/>
+        <location filename="../../ui/contracts.py" line="518"/>
         <source>%n item(s) need attention (marked red).</source>
         <translation><numerusform>%n 个条目需要修改（红色标出）。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="278"/>
+        <location filename="../../ui/contracts.py" line="275"/>
         <source>(by kind)</source>
         <translation>（按类型）</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="150"/>
+        <location filename="../../ui/contracts.py" line="147"/>
         <source>(none)</source>
         <translation>（无）</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="126"/>
+        <location filename="../../ui/contracts.py" line="123"/>
         <source>(numbered when saved)</source>
         <translation>（保存时编号）</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="177"/>
+        <location filename="../../ui/contracts.py" line="174"/>
         <source>Add item</source>
         <translation>添加条目</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="296"/>
+        <location filename="../../ui/contracts.py" line="293"/>
         <source>Billing starts at handover; empty = the contract's start</source>
         <translation>计费自交付日开始；留空即合同开始日</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="206"/>
+        <location filename="../../ui/contracts.py" line="203"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="547"/>
+        <location filename="../../ui/contracts.py" line="545"/>
         <source>Changed by someone else</source>
         <translation>记录已被他人修改</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="146"/>
+        <location filename="../../ui/contracts.py" line="143"/>
         <source>Chinese</source>
         <translation>中文</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="113"/>
+        <location filename="../../ui/contracts.py" line="110"/>
         <source>Contract</source>
         <translation>合同</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="474"/>
+        <location filename="../../ui/contracts.py" line="472"/>
         <source>Contract %1 is %2: only drafts are edited; a signed contract changes by amendment.</source>
         <translation>合同 %1 状态为%2：只能编辑草稿；已签合同须通过变更修改。</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="129"/>
+        <location filename="../../ui/contracts.py" line="126"/>
         <source>Customer *</source>
         <translation>客户 *</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="165"/>
+        <location filename="../../ui/contracts.py" line="162"/>
         <source>Description</source>
         <translation>描述</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="273"/>
+        <location filename="../../ui/contracts.py" line="270"/>
         <source>Description *</source>
         <translation>描述 *</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="109"/>
+        <location filename="../../ui/contracts.py" line="106"/>
         <source>Edit contract</source>
         <translation>编辑合同</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="143"/>
+        <location filename="../../ui/contracts.py" line="140"/>
         <source>End *</source>
         <translation>结束 *</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="147"/>
+        <location filename="../../ui/contracts.py" line="144"/>
         <source>English</source>
         <translation>英文</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="283"/>
+        <location filename="../../ui/contracts.py" line="280"/>
         <source>From unit</source>
         <translation>起始 U 位</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="285"/>
+        <location filename="../../ui/contracts.py" line="282"/>
         <source>GPU model</source>
         <translation>GPU 型号</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="294"/>
+        <location filename="../../ui/contracts.py" line="291"/>
         <source>Hourly rate beyond</source>
         <translation>超出部分小时单价</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="293"/>
+        <location filename="../../ui/contracts.py" line="290"/>
         <source>Included GPU-hours</source>
         <translation>包含卡时</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="160"/>
+        <location filename="../../ui/contracts.py" line="157"/>
         <source>Items</source>
         <translation>条目</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="165"/>
+        <location filename="../../ui/contracts.py" line="162"/>
         <source>Kind</source>
         <translation>类型</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="148"/>
+        <location filename="../../ui/contracts.py" line="145"/>
         <source>Language</source>
         <translation>语言</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="295"/>
+        <location filename="../../ui/contracts.py" line="292"/>
         <source>Mbps</source>
         <translation>带宽（Mbps）</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="288"/>
+        <location filename="../../ui/contracts.py" line="285"/>
         <source>Named GPUs</source>
         <translation>指定 GPU</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="109"/>
+        <location filename="../../ui/contracts.py" line="106"/>
         <source>New contract</source>
         <translation>新建合同</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="248"/>
+        <location filename="../../ui/contracts.py" line="245"/>
         <source>No subsidiary covers the customer's region %1.</source>
         <translation>没有子公司覆盖客户所在地区 %1。</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="128"/>
+        <location filename="../../ui/contracts.py" line="125"/>
         <source>Number</source>
         <translation>编号</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="291"/>
+        <location filename="../../ui/contracts.py" line="288"/>
         <source>Power allowance (kW)</source>
         <translation>功率配额（kW）</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="292"/>
+        <location filename="../../ui/contracts.py" line="289"/>
         <source>Price per kWh over it</source>
         <translation>超出部分每千瓦时单价</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="275"/>
+        <location filename="../../ui/contracts.py" line="272"/>
         <source>Priced</source>
         <translation>计价方式</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="165"/>
+        <location filename="../../ui/contracts.py" line="162"/>
         <source>Quantity</source>
         <translation>数量</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="282"/>
+        <location filename="../../ui/contracts.py" line="279"/>
         <source>Rack</source>
         <translation>机柜</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="548"/>
+        <location filename="../../ui/contracts.py" line="546"/>
         <source>Reload the contract now? Your edits will be lost.</source>
         <translation>现在重新加载合同？您的修改将丢失。</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="180"/>
+        <location filename="../../ui/contracts.py" line="177"/>
         <source>Remove item</source>
         <translation>删除条目</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="205"/>
+        <location filename="../../ui/contracts.py" line="202"/>
         <source>Save draft</source>
         <translation>保存草稿</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="290"/>
+        <location filename="../../ui/contracts.py" line="287"/>
         <source>Service end</source>
         <translation>服务结束</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="153"/>
+        <location filename="../../ui/contracts.py" line="150"/>
         <source>Service level</source>
         <translation>服务级别</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="289"/>
+        <location filename="../../ui/contracts.py" line="286"/>
         <source>Service start (handover)</source>
         <translation>服务开始（交付日）</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="142"/>
+        <location filename="../../ui/contracts.py" line="139"/>
         <source>Start *</source>
         <translation>开始 *</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="130"/>
+        <location filename="../../ui/contracts.py" line="127"/>
         <source>Subsidiary *</source>
         <translation>子公司 *</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="281"/>
+        <location filename="../../ui/contracts.py" line="278"/>
         <source>Tax category</source>
         <translation>税目</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="157"/>
+        <location filename="../../ui/contracts.py" line="154"/>
         <source>Terms</source>
         <translation>条款</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="244"/>
+        <location filename="../../ui/contracts.py" line="241"/>
         <source>The chosen subsidiary does not cover the customer's region %1; it is served by %2.</source>
         <translation>所选子公司不覆盖客户所在地区 %1；该地区由 %2 服务。</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="238"/>
+        <location filename="../../ui/contracts.py" line="235"/>
         <source>The customer has no region: no subsidiary can be suggested.</source>
         <translation>该客户未填写所在地区，无法推荐签约主体。</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="144"/>
+        <location filename="../../ui/contracts.py" line="141"/>
         <source>Title</source>
         <translation>标题</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="284"/>
+        <location filename="../../ui/contracts.py" line="281"/>
         <source>To unit</source>
         <translation>结束 U 位</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="166"/>
+        <location filename="../../ui/contracts.py" line="163"/>
         <source>Unit</source>
         <translation>单位</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="166"/>
+        <location filename="../../ui/contracts.py" line="163"/>
         <source>Unit price</source>
         <translation>单价</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="274"/>
+        <location filename="../../ui/contracts.py" line="271"/>
         <source>Unit price (CNY) *</source>
         <translation>单价（元）*</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="418"/>
+        <location filename="../../ui/contracts.py" line="415"/>
         <source>a number, e.g. 12.5</source>
         <translation>请输入数字，例如 12.5</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="422"/>
+        <location filename="../../ui/contracts.py" line="419"/>
         <source>a whole number</source>
         <translation>请输入整数</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="510"/>
+        <location filename="../../ui/contracts.py" line="508"/>
         <source>item %1: %2</source>
         <translation>条目 %1：%2</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="431"/>
+        <location filename="../../ui/contracts.py" line="428"/>
         <source>no GPU with serial %1</source>
         <translation>没有序列号为 %1 的 GPU</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="287"/>
+        <location filename="../../ui/contracts.py" line="284"/>
         <source>or named GPUs: serials, comma separated</source>
         <translation>或指定 GPU：序列号，以逗号分隔</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="434"/>
+        <location filename="../../ui/contracts.py" line="431"/>
         <source>required</source>
         <translation>必填</translation>
     </message>
@@ -611,12 +611,12 @@
 <context>
     <name>ContractPanel</name>
     <message>
-        <location filename="../../ui/contracts.py" line="640"/>
+        <location filename="../../ui/contracts.py" line="633"/>
         <source>%1 contract %2. The reason goes into the audit trail.</source>
         <translation>%1合同 %2。原因将记入审计日志。</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="730"/>
+        <location filename="../../ui/contracts.py" line="723"/>
         <source>A new revision takes over on its effective date; edit its items, then submit it.</source>
         <translation>新版本自生效日起取代原合同；请修改条目后提交审批。</translation>
     </message>
@@ -625,17 +625,17 @@
         <translation>生效</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="649"/>
+        <location filename="../../ui/contracts.py" line="642"/>
         <source>Activate %1? Its racks and GPUs are leased to %2 now.</source>
         <translation>确定生效 %1？其机柜和 GPU 将立即租给 %2。</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="729"/>
+        <location filename="../../ui/contracts.py" line="722"/>
         <source>Amend %1</source>
         <translation>变更 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="574"/>
+        <location filename="../../ui/contracts.py" line="573"/>
         <source>Amend…</source>
         <translation>变更…</translation>
     </message>
@@ -644,62 +644,62 @@
         <translation>批准</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="651"/>
+        <location filename="../../ui/contracts.py" line="644"/>
         <source>Approve %1 for %2?</source>
         <translation>确定批准 %2 的合同 %1？</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="704"/>
+        <location filename="../../ui/contracts.py" line="697"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="677"/>
+        <location filename="../../ui/contracts.py" line="670"/>
         <source>Changed by someone else</source>
         <translation>记录已被他人修改</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="587"/>
+        <location filename="../../ui/contracts.py" line="586"/>
         <source>Chinese</source>
         <translation>中文</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="568"/>
+        <location filename="../../ui/contracts.py" line="566"/>
         <source>Choose a contract</source>
         <translation>请选择合同</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="746"/>
+        <location filename="../../ui/contracts.py" line="739"/>
         <source>Contract %1</source>
         <translation>合同 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="584"/>
+        <location filename="../../ui/contracts.py" line="583"/>
         <source>Customer: %1</source>
         <translation>客户：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="569"/>
+        <location filename="../../ui/contracts.py" line="567"/>
         <source>Description</source>
         <translation>描述</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="572"/>
+        <location filename="../../ui/contracts.py" line="571"/>
         <source>Edit draft…</source>
         <translation>编辑草稿…</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="731"/>
+        <location filename="../../ui/contracts.py" line="724"/>
         <source>Effective date</source>
         <translation>生效日期</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="701"/>
+        <location filename="../../ui/contracts.py" line="694"/>
         <source>End</source>
         <translation>结束</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="587"/>
+        <location filename="../../ui/contracts.py" line="586"/>
         <source>English</source>
         <translation>英文</translation>
     </message>
@@ -708,37 +708,37 @@
         <translation>到期</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="650"/>
+        <location filename="../../ui/contracts.py" line="643"/>
         <source>Expire %1? Its racks and GPUs are released to %2's end date.</source>
         <translation>确定使 %1 到期？其机柜和 GPU 将按 %2 的合同结束日释放。</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="569"/>
+        <location filename="../../ui/contracts.py" line="567"/>
         <source>Kind</source>
         <translation>类型</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="587"/>
+        <location filename="../../ui/contracts.py" line="586"/>
         <source>Language: %1</source>
         <translation>语言：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="643"/>
+        <location filename="../../ui/contracts.py" line="636"/>
         <source>Last day of service</source>
         <translation>服务最后一天</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="569"/>
+        <location filename="../../ui/contracts.py" line="567"/>
         <source>Price</source>
         <translation>价格</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="575"/>
+        <location filename="../../ui/contracts.py" line="574"/>
         <source>Print / PDF…</source>
         <translation>打印 / PDF…</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="569"/>
+        <location filename="../../ui/contracts.py" line="567"/>
         <source>Quantity</source>
         <translation>数量</translation>
     </message>
@@ -747,27 +747,27 @@
         <translation>驳回…</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="678"/>
+        <location filename="../../ui/contracts.py" line="671"/>
         <source>Reload the contract now?</source>
         <translation>现在重新加载合同？</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="703"/>
+        <location filename="../../ui/contracts.py" line="696"/>
         <source>Renew</source>
         <translation>续签</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="696"/>
+        <location filename="../../ui/contracts.py" line="689"/>
         <source>Renew %1</source>
         <translation>续签 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="594"/>
+        <location filename="../../ui/contracts.py" line="593"/>
         <source>Renews %1</source>
         <translation>续签自 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="574"/>
+        <location filename="../../ui/contracts.py" line="573"/>
         <source>Renew…</source>
         <translation>续签…</translation>
     </message>
@@ -776,22 +776,22 @@
         <translation>恢复</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="590"/>
+        <location filename="../../ui/contracts.py" line="589"/>
         <source>Revision %1, effective %2</source>
         <translation>第 %1 版，%2 生效</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="570"/>
+        <location filename="../../ui/contracts.py" line="568"/>
         <source>Service start</source>
         <translation>服务开始</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="700"/>
+        <location filename="../../ui/contracts.py" line="693"/>
         <source>Start</source>
         <translation>开始</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="585"/>
+        <location filename="../../ui/contracts.py" line="584"/>
         <source>Status: %1</source>
         <translation>状态：%1</translation>
     </message>
@@ -804,7 +804,7 @@
         <translation>暂停…</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="586"/>
+        <location filename="../../ui/contracts.py" line="585"/>
         <source>Term: %1 – %2</source>
         <translation>期限：%1 至 %2</translation>
     </message>
@@ -813,12 +813,12 @@
         <translation>终止…</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="687"/>
+        <location filename="../../ui/contracts.py" line="680"/>
         <source>The operation failed: %1</source>
         <translation>操作失败：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="671"/>
+        <location filename="../../ui/contracts.py" line="664"/>
         <source>Updating the contract…</source>
         <translation>正在更新合同…</translation>
     </message>
@@ -826,7 +826,7 @@
 <context>
     <name>ContractsPage</name>
     <message>
-        <location filename="../../ui/contracts.py" line="759"/>
+        <location filename="../../ui/contracts.py" line="752"/>
         <source>New contract…</source>
         <translation>新建合同…</translation>
     </message>
@@ -1254,175 +1254,198 @@
 <context>
     <name>FormDialog</name>
     <message>
-        <location filename="../../ui/forms.py" line="216"/>
+        <location filename="../../ui/forms.py" line="196"/>
         <source>(none)</source>
         <translation>（无）</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="202"/>
+        <location filename="../../ui/forms.py" line="182"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="354"/>
+        <location filename="../../ui/forms.py" line="334"/>
         <source>Changed by someone else</source>
         <translation>记录已被他人修改</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="193"/>
+        <location filename="../../ui/forms.py" line="173"/>
         <source>Details</source>
         <translation>详情</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="173"/>
+        <location filename="../../ui/forms.py" line="153"/>
         <source>Edit %1</source>
         <translation>编辑%1</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="173"/>
+        <location filename="../../ui/forms.py" line="153"/>
         <source>New %1</source>
         <translation>新建%1</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="355"/>
+        <location filename="../../ui/forms.py" line="335"/>
         <source>Reload the record now? Your edits will be lost.</source>
         <translation>现在重新加载该记录？您的修改将丢失。</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="201"/>
+        <location filename="../../ui/forms.py" line="181"/>
         <source>Save</source>
         <translation>保存</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="253"/>
+        <location filename="../../ui/forms.py" line="233"/>
         <source>This record no longer exists.</source>
         <translation>该记录已不存在。</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="306"/>
+        <location filename="../../ui/forms.py" line="286"/>
         <source>a number, e.g. 12.5</source>
         <translation>请输入数字，例如 12.5</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="298"/>
+        <location filename="../../ui/forms.py" line="278"/>
         <source>a whole number</source>
         <translation>请输入整数</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="282"/>
+        <location filename="../../ui/forms.py" line="262"/>
         <source>choose one of the listed entries</source>
         <translation>请从列表中选择</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="245"/>
+        <location filename="../../ui/forms.py" line="225"/>
         <source>leave empty to keep</source>
         <translation>留空则不修改</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="314"/>
+        <location filename="../../ui/forms.py" line="294"/>
         <source>required</source>
         <translation>必填</translation>
     </message>
 </context>
 <context>
+    <name>FourEyesCheck</name>
+    <message>
+        <location filename="../../ui/installsettings.py" line="22"/>
+        <source>Contracts are approved by a second person (four eyes)</source>
+        <translation>合同须由另一人审批（双人复核）</translation>
+    </message>
+    <message>
+        <location filename="../../ui/installsettings.py" line="34"/>
+        <source>Off lets whoever drafted a contract approve it; the change is audited and the contract's approval line says so.</source>
+        <translation>关闭后起草人可自行审批合同；此更改记入审计日志，合同的审批栏也会注明。</translation>
+    </message>
+    <message>
+        <location filename="../../ui/installsettings.py" line="44"/>
+        <source>Refused</source>
+        <translation>操作被拒绝</translation>
+    </message>
+    <message>
+        <location filename="../../ui/installsettings.py" line="38"/>
+        <source>Why? The change goes into the audit trail.</source>
+        <translation>原因？此更改将记入审计日志。</translation>
+    </message>
+</context>
+<context>
     <name>GpuDialog</name>
     <message>
-        <location filename="../../ui/forms.py" line="216"/>
+        <location filename="../../ui/forms.py" line="196"/>
         <source>(none)</source>
         <translation>（无）</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="202"/>
+        <location filename="../../ui/forms.py" line="182"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="354"/>
+        <location filename="../../ui/forms.py" line="334"/>
         <source>Changed by someone else</source>
         <translation>记录已被他人修改</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="193"/>
+        <location filename="../../ui/forms.py" line="173"/>
         <source>Details</source>
         <translation>详情</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="173"/>
+        <location filename="../../ui/forms.py" line="153"/>
         <source>Edit %1</source>
         <translation>编辑%1</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="376"/>
+        <location filename="../../ui/forms.py" line="356"/>
         <source>From</source>
         <translation>原状态</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="391"/>
+        <location filename="../../ui/forms.py" line="371"/>
         <source>History (%1)</source>
         <translation>历史（%1）</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="173"/>
+        <location filename="../../ui/forms.py" line="153"/>
         <source>New %1</source>
         <translation>新建%1</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="377"/>
+        <location filename="../../ui/forms.py" line="357"/>
         <source>Reason</source>
         <translation>原因</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="355"/>
+        <location filename="../../ui/forms.py" line="335"/>
         <source>Reload the record now? Your edits will be lost.</source>
         <translation>现在重新加载该记录？您的修改将丢失。</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="201"/>
+        <location filename="../../ui/forms.py" line="181"/>
         <source>Save</source>
         <translation>保存</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="253"/>
+        <location filename="../../ui/forms.py" line="233"/>
         <source>This record no longer exists.</source>
         <translation>该记录已不存在。</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="376"/>
+        <location filename="../../ui/forms.py" line="356"/>
         <source>Time</source>
         <translation>时间</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="376"/>
+        <location filename="../../ui/forms.py" line="356"/>
         <source>To</source>
         <translation>新状态</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="377"/>
+        <location filename="../../ui/forms.py" line="357"/>
         <source>User</source>
         <translation>用户</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="306"/>
+        <location filename="../../ui/forms.py" line="286"/>
         <source>a number, e.g. 12.5</source>
         <translation>请输入数字，例如 12.5</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="298"/>
+        <location filename="../../ui/forms.py" line="278"/>
         <source>a whole number</source>
         <translation>请输入整数</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="282"/>
+        <location filename="../../ui/forms.py" line="262"/>
         <source>choose one of the listed entries</source>
         <translation>请从列表中选择</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="245"/>
+        <location filename="../../ui/forms.py" line="225"/>
         <source>leave empty to keep</source>
         <translation>留空则不修改</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="314"/>
+        <location filename="../../ui/forms.py" line="294"/>
         <source>required</source>
         <translation>必填</translation>
     </message>
@@ -1503,119 +1526,119 @@
 <context>
     <name>ListPage</name>
     <message>
-        <location filename="../../ui/listview.py" line="324"/>
+        <location filename="../../ui/listview.py" line="325"/>
         <source>%1 moved, %2 refused:</source>
         <translation>已变更 %1 个，拒绝 %2 个：</translation>
     </message>
     <message>
-        <location filename="../../ui/listview.py" line="163"/>
+        <location filename="../../ui/listview.py" line="164"/>
         <source>%1 of %2</source>
         <translation>%1 / 共 %2</translation>
     </message>
     <message>
-        <location filename="../../ui/listview.py" line="165"/>
+        <location filename="../../ui/listview.py" line="166"/>
         <source>%1 rows</source>
         <translation>共 %1 行</translation>
     </message>
     <message>
-        <location filename="../../ui/listview.py" line="160"/>
+        <location filename="../../ui/listview.py" line="161"/>
         <source>%1+ of %2, counting…</source>
         <translation>%1+ / 共 %2，正在计数…</translation>
     </message>
     <message>
-        <location filename="../../ui/listview.py" line="278"/>
+        <location filename="../../ui/listview.py" line="279"/>
         <source>A reason is required.</source>
         <translation>必须填写原因。</translation>
     </message>
     <message>
-        <location filename="../../ui/listview.py" line="184"/>
+        <location filename="../../ui/listview.py" line="185"/>
         <source>Could not read the list: %1</source>
         <translation>无法读取列表：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/listview.py" line="333"/>
+        <location filename="../../ui/listview.py" line="334"/>
         <source>Excel (*.xlsx);;CSV (*.csv)</source>
         <translation>Excel (*.xlsx);;CSV (*.csv)</translation>
     </message>
     <message>
-        <location filename="../../ui/listview.py" line="332"/>
+        <location filename="../../ui/listview.py" line="333"/>
         <source>Export</source>
         <translation>导出</translation>
     </message>
     <message>
-        <location filename="../../ui/listview.py" line="344"/>
+        <location filename="../../ui/listview.py" line="345"/>
         <source>Exporting…</source>
         <translation>正在导出…</translation>
     </message>
     <message>
-        <location filename="../../ui/listview.py" line="136"/>
+        <location filename="../../ui/listview.py" line="137"/>
         <source>Export…</source>
         <translation>导出…</translation>
     </message>
     <message>
-        <location filename="../../ui/listview.py" line="86"/>
+        <location filename="../../ui/listview.py" line="87"/>
         <source>Filter (Ctrl+F): code, name, serial, customer…</source>
         <translation>筛选（Ctrl+F）：编码、名称、序列号、客户…</translation>
     </message>
     <message>
-        <location filename="../../ui/listview.py" line="171"/>
+        <location filename="../../ui/listview.py" line="172"/>
         <source>Filtering %1 rows…</source>
         <translation>正在筛选 %1 行…</translation>
     </message>
     <message>
-        <location filename="../../ui/listview.py" line="138"/>
+        <location filename="../../ui/listview.py" line="139"/>
         <source>Import…</source>
         <translation>导入…</translation>
     </message>
     <message>
-        <location filename="../../ui/listview.py" line="135"/>
+        <location filename="../../ui/listview.py" line="136"/>
         <source>Lifecycle move…</source>
         <translation>生命周期变更…</translation>
     </message>
     <message>
-        <location filename="../../ui/listview.py" line="326"/>
+        <location filename="../../ui/listview.py" line="327"/>
         <source>Moving GPUs…</source>
         <translation>正在变更 GPU 状态…</translation>
     </message>
     <message>
-        <location filename="../../ui/listview.py" line="130"/>
+        <location filename="../../ui/listview.py" line="131"/>
         <source>New</source>
         <translation>新建</translation>
     </message>
     <message>
-        <location filename="../../ui/listview.py" line="131"/>
+        <location filename="../../ui/listview.py" line="132"/>
         <source>Open</source>
         <translation>打开</translation>
     </message>
     <message>
-        <location filename="../../ui/listview.py" line="139"/>
+        <location filename="../../ui/listview.py" line="140"/>
         <source>Refresh</source>
         <translation>刷新</translation>
     </message>
     <message>
-        <location filename="../../ui/listview.py" line="133"/>
+        <location filename="../../ui/listview.py" line="134"/>
         <source>Retire</source>
         <translation>退役</translation>
     </message>
     <message>
-        <location filename="../../ui/listview.py" line="273"/>
+        <location filename="../../ui/listview.py" line="274"/>
         <source>Retire %1 selected record(s)? This is recorded in the audit trail.
 Reason:</source>
         <translation>确定退役所选 %1 条记录？此操作将记入审计日志。
 原因：</translation>
     </message>
     <message>
-        <location filename="../../ui/listview.py" line="287"/>
+        <location filename="../../ui/listview.py" line="288"/>
         <source>Retiring…</source>
         <translation>正在退役…</translation>
     </message>
     <message>
-        <location filename="../../ui/listview.py" line="323"/>
+        <location filename="../../ui/listview.py" line="324"/>
         <source>Some GPUs were not moved</source>
         <translation>部分 GPU 未变更</translation>
     </message>
     <message>
-        <location filename="../../ui/listview.py" line="171"/>
+        <location filename="../../ui/listview.py" line="172"/>
         <source>Sorting %1 rows…</source>
         <translation>正在排序 %1 行…</translation>
     </message>
@@ -1696,7 +1719,7 @@ Reason:</source>
         <translation>总览</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="600"/>
+        <location filename="../../ui/mainwindow.py" line="602"/>
         <source>Database: %1</source>
         <translation>数据库：%1</translation>
     </message>
@@ -1768,7 +1791,7 @@ Reason:</source>
         <translation>站点与覆盖</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="602"/>
+        <location filename="../../ui/mainwindow.py" line="604"/>
         <source>User: %1 (%2)</source>
         <translation>用户：%1（%2）</translation>
     </message>
@@ -2814,42 +2837,42 @@ Reason:</source>
 <context>
     <name>TransitionDialog</name>
     <message>
-        <location filename="../../ui/forms.py" line="413"/>
+        <location filename="../../ui/forms.py" line="393"/>
         <source>%1 GPU(s), now: %2</source>
         <translation>%1 个 GPU，当前：%2</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="430"/>
+        <location filename="../../ui/forms.py" line="410"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="442"/>
+        <location filename="../../ui/forms.py" line="422"/>
         <source>Give a reason: it goes into the GPU's history and the audit trail.</source>
         <translation>请填写原因：它将记入 GPU 历史和审计日志。</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="405"/>
+        <location filename="../../ui/forms.py" line="385"/>
         <source>Lifecycle move</source>
         <translation>生命周期变更</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="429"/>
+        <location filename="../../ui/forms.py" line="409"/>
         <source>Move</source>
         <translation>变更</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="420"/>
+        <location filename="../../ui/forms.py" line="400"/>
         <source>Move to</source>
         <translation>变更为</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="436"/>
+        <location filename="../../ui/forms.py" line="416"/>
         <source>No move is allowed from these states together.</source>
         <translation>所选状态之间没有共同允许的变更。</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="423"/>
+        <location filename="../../ui/forms.py" line="403"/>
         <source>Reason *</source>
         <translation>原因 *</translation>
     </message>

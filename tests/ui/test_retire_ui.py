@@ -45,3 +45,4 @@ def test_retiring_a_user_from_the_list_audits_the_typed_reason(qtbot, monkeypatc
     assert _retire_from_the_list(qtbot, monkeypatch, db, admin, "user", uid, "离职") == "离职"
     with db.session() as s:
         assert s.get(User, uid).active is False
+
