@@ -14,10 +14,8 @@ import datetime as dt
 import re
 from dataclasses import dataclass, field
 from decimal import ROUND_HALF_UP, Decimal
-from zoneinfo import ZoneInfo
 
-TZ = ZoneInfo("Asia/Shanghai")
-UTC = dt.timezone.utc
+from .clock import TZ, UTC, local_date, local_midnight, local_today  # noqa: F401  (the one local zone)
 FEN = Decimal("0.01")
 ZERO = Decimal(0)
 # Consecutive meter readings further apart than this leave a gap that is not billed blindly.
@@ -27,21 +25,6 @@ MAX_METER_GAP = dt.timedelta(hours=48)
 def fen(value: Decimal) -> Decimal:
     """Round half-up (ties away from zero) to 0.01."""
     return Decimal(value).quantize(FEN, rounding=ROUND_HALF_UP)
-
-
-def local_midnight(day: dt.date) -> dt.datetime:
-    """The instant a Shanghai calendar day begins, as an aware UTC datetime."""
-    return dt.datetime(day.year, day.month, day.day, tzinfo=TZ).astimezone(UTC)
-
-
-def local_today() -> dt.date:
-    """Today's business date: the calendar day in Shanghai, whatever zone the machine is set to
-    (a desktop on UTC would otherwise see 'today' change at 08:00 and disagree with the due list)."""
-    return dt.datetime.now(TZ).date()
-
-
-def local_date(instant: dt.datetime) -> dt.date:
-    return instant.astimezone(TZ).date()
 
 
 @dataclass(frozen=True)

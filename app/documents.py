@@ -18,13 +18,12 @@ from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal
 from pathlib import Path
 from typing import Any
-from zoneinfo import ZoneInfo
 
 import orjson
 from sqlalchemy import func, or_, select
 
 from models import (Contact, Contract, ContractItem, Customer, Device, DeviceType, GpuAsset, GpuModel, Rack, Region,
-                    Room, Site, Statement, StatementLine, Subsidiary, TaxRate, contract_item_gpu)
+                    Room, Site, Statement, StatementLine, Subsidiary, contract_item_gpu)
 from models.choices import (ContractStatus, DeviceStatus, GpuState, ItemKind, Outcome, PriceUnit, RackStatus,
                             ServiceLevel, StatementKind, StatementStatus)
 from reports import (AuditReportDoc, AuditRow, AuditSummaryRow, CapacityDoc, CapacityRow, ContractDoc,
@@ -32,14 +31,17 @@ from reports import (AuditReportDoc, AuditRow, AuditSummaryRow, CapacityDoc, Cap
                      RackSheetDoc, RenderResult, Reservation, StatementDoc, StatementLine as DocLine)
 
 from .audit import Actor, verify_audit_chain
+from .clock import TZ as SHANGHAI, now_local
 from .audit_query import AuditFilter, iter_events, last_seq_hash, record_export, to_local
 from .auth import require
 from .db import Database
 from .errors import DomainError, NotFound, ValidationError
 from .money import amount_in_words
+from .services.billing import find_statement
+from .services.dcim import find_rack
+from .services.reference import tax_rates_on
 from .services.contracts import find_contract
 
-SHANGHAI = ZoneInfo("Asia/Shanghai")
 FONT_ENV = "IDC_PDF_FONT"
 LANGS = ("zh", "en")
 ZERO = Decimal(0)
@@ -106,10 +108,6 @@ def _check_lang(lang: str | None) -> str | None:
     return lang
 
 
-def now_local() -> dt.datetime:
-    return dt.datetime.now(SHANGHAI).replace(microsecond=0)
-
-
 def _fen(d) -> Decimal:
     return Decimal(d or 0).quantize(FEN, rounding=ROUND_HALF_UP)
 
@@ -155,16 +153,6 @@ def _letterhead(s, subsidiary_code: str | None, lang: str) -> Party:
 
 
 # --------------------------------------------------------------------------- statements
-def _find_statement(s, key: int | str) -> Statement:
-    key = str(key).strip()
-    st = s.execute(select(Statement).where(Statement.number == key)).scalar_one_or_none()
-    if st is None and key.isdigit():
-        st = s.get(Statement, int(key))
-    if st is None:
-        raise NotFound(f"there is no statement numbered {key}")
-    return st
-
-
 def _contract_language(s, st: Statement) -> str:
     """The language of the contract(s) billed on the statement; Chinese when they differ or none."""
     langs = set(s.execute(select(Contract.language).join(ContractItem, ContractItem.contract_id == Contract.id)
@@ -180,7 +168,7 @@ def statement_doc(db: Database, number: int | str, *, language: str | None = Non
     """
     _check_lang(language)
     with db.session() as s:
-        st = _find_statement(s, number)
+        st = find_statement(s, number)
         lang = language or _contract_language(s, st)
         sub = s.get(Subsidiary, st.subsidiary_id)
         cust = s.get(Customer, st.customer_id)
@@ -234,36 +222,6 @@ def short_rack(s, rack_id: int, with_site: bool = True) -> str:
     site, room, rack = rack_path(s, rack_id).split("/", 2)
     label = f"{room.split()[0]}/{rack}" if room.strip() else rack
     return f"{site} {label}" if with_site else label
-
-
-def find_rack(db: Database, text: int | str) -> int:
-    """A rack by id, by SITE/ROOM/RACK, by asset tag or by a name unique across sites."""
-    key = str(text).strip()
-    if not key:
-        raise ValidationError({"rack": "name the rack: SITE/ROOM/RACK, an asset tag or a unique rack name"})
-    with db.session() as s:
-        if key.isdigit() and s.get(Rack, int(key)) is not None:
-            return int(key)
-        rid = s.execute(select(Rack.id).where(Rack.asset_tag == key)).scalar_one_or_none()
-        if rid is not None:
-            return rid
-        parts = key.split("/")
-        q = select(Rack.id).join(Room, Room.id == Rack.room_id).join(Site, Site.id == Room.site_id)
-        if len(parts) == 3:
-            q = q.where(Site.code == parts[0].strip(), Room.name == parts[1].strip(), Rack.name == parts[2].strip())
-        elif len(parts) == 2:  # SITE/RACK
-            q = q.where(Site.code == parts[0].strip(), Rack.name == parts[1].strip())
-        else:
-            q = q.where(Rack.name == key)
-        ids = list(s.execute(q.order_by(Rack.id)).scalars())
-        if len(ids) == 1:
-            return ids[0]
-        if not ids:
-            raise NotFound(f"there is no rack {key}; give SITE/ROOM/RACK (e.g. FZ-MW1/B1 风冷机房/A01), "
-                           "an asset tag or a rack id")
-        paths = ", ".join(rack_path(s, i) for i in ids[:8])
-        raise ValidationError({"rack": f"{len(ids)} racks are called {key}: {paths}"
-                                       f"{' …' if len(ids) > 8 else ''}; name one as SITE/ROOM/RACK"})
 
 
 def paper_colour(hex_colour: str, amount: float = 0.55) -> str:
@@ -326,14 +284,6 @@ def _approval_line(s, c: Contract, lang: str) -> str:
     line = f"Approved by {who}"
     return line + ("; the four-eyes check was off (the drafter could approve)." if c.approved_four_eyes is False
                    else " (second person).")
-
-
-def _tax_rates(s, on: dt.date) -> dict[str, Decimal]:
-    rates: dict[str, Decimal] = {}
-    for cat, rate in s.execute(select(TaxRate.category, TaxRate.rate).where(TaxRate.valid_from <= on)
-                               .order_by(TaxRate.valid_from)):
-        rates[cat] = Decimal(rate)
-    return rates
 
 
 def _money(d) -> str:
@@ -454,7 +404,7 @@ def contract_doc(db: Database, number: int | str, *, language: str | None = None
         sub = s.get(Subsidiary, c.subsidiary_id)
         cust = s.get(Customer, c.customer_id)
         items = list(c.items)
-        rates = _tax_rates(s, c.start_date)
+        rates = tax_rates_on(s, c.start_date)
         rows = tuple(_item_row(s, c, it, rates, lang) for it in items)
 
         rack_ids: list[int] = []

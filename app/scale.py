@@ -28,6 +28,7 @@ from models.choices import ContractStatus, GpuState, Role
 
 from . import __version__
 from .audit import GENESIS_HASH, HASHED_FIELDS, Actor
+from .clock import TZ
 from .db import Database
 from .demo import COVERAGE, CONTACT_NAMES, DEVICE_TYPES, SITES, SUBSIDIARIES, ensure_demo_users
 from .errors import RuleViolation
@@ -41,7 +42,7 @@ N_CUSTOMERS, N_CONTRACTS = 5_000, 20_000
 N_AUDIT = 2_000_000
 GPU_RACK_SHARE = 0.6                                           # the rest are colocation racks
 BATCH = 20_000
-TZ_OFFSET = dt.timedelta(hours=8)                              # Asia/Shanghai has no DST
+TZ_OFFSET = TZ.utcoffset(dt.datetime(2026, 1, 1))             # app.clock.TZ; Shanghai has no DST
 
 Progress = Callable[[str], None]
 

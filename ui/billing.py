@@ -17,12 +17,12 @@ from PySide6.QtWidgets import (QDateEdit, QDialog, QDialogButtonBox, QFileDialog
 from app.audit import Actor
 from app.auth import can
 from app.db import Database
-from app.errors import DomainError, ValidationError
+from app.errors import DomainError
 from app.services import billing as svc
 from models.choices import StatementKind, StatementStatus
 
 from .contracts import money, plain
-from .dialogs import error_label, guard, last_month
+from .dialogs import error_label, guard, last_month, refused_text
 from .i18n import choice_label
 from .listview import ListPage
 from .recordpanel import RecordPanel
@@ -140,7 +140,7 @@ class StatementPanel(RecordPanel):
                  self.tr("Period: %1").replace("%1", info.period),
                  self.tr("Status: %1").replace("%1", f"<b style='color:{colour}'>{choice_label(StatementStatus, info.status)}</b>")]
         if info.issued_at:
-            from .tables import SHANGHAI
+            from app.clock import TZ as SHANGHAI
             at = info.issued_at if info.issued_at.tzinfo else info.issued_at.replace(tzinfo=dt.timezone.utc)
             facts.append(self.tr("Issued: %1").replace("%1", at.astimezone(SHANGHAI).strftime("%Y-%m-%d")))
         if info.fapiao_no:
@@ -172,13 +172,7 @@ class StatementPanel(RecordPanel):
         guard(b["print"], self.actor, "print")
 
     def refused(self, exc: BaseException) -> None:
-        if isinstance(exc, ValidationError) and exc.errors:
-            text = "; ".join(exc.errors.values())
-        elif isinstance(exc, DomainError):
-            text = exc.message
-        else:
-            text = self.tr("The operation failed: %1").replace("%1", str(exc) or type(exc).__name__)
-        self.message.setText(text)
+        self.message.setText(refused_text(exc))
         self.message.show()
 
     def issue(self):
@@ -344,13 +338,7 @@ class BillingPage(QWidget):
                       changes=None if dry_run else {"statement", "billing"})
 
     def refused(self, exc: BaseException) -> None:
-        if isinstance(exc, ValidationError) and exc.errors:
-            text = "; ".join(exc.errors.values())
-        elif isinstance(exc, DomainError):
-            text = exc.message
-        else:
-            text = self.tr("The operation failed: %1").replace("%1", str(exc) or type(exc).__name__)
-        self.result.setText(f"<span style='color:#c62828'>{text}</span>")
+        self.result.setText(f"<span style='color:#c62828'>{refused_text(exc)}</span>")
 
     def show_summary(self, s: svc.RunSummary) -> None:
         self.summary = s

@@ -24,7 +24,7 @@ from app.services import contracts as svc
 from models.choices import ContractStatus, ItemKind, PriceUnit, ServiceLevel, TaxCategory
 
 from .dialogs import (ReasonDialog, date_edit, error_label, field_box, get_date, options_combo, parse_decimal,
-                      guard, set_date, why_not_text)
+                      guard, refused_text, set_date, why_not_text)
 from .i18n import choice_label
 from .listview import ListPage
 from .recordpanel import RecordPanel
@@ -672,13 +672,7 @@ class ContractPanel(RecordPanel):
             if answer == QMessageBox.Yes and self.info is not None:
                 self.show_contract(self.info.id)
                 return
-        if isinstance(exc, ValidationError):
-            text = "; ".join(exc.errors.values()) if exc.errors else exc.message
-        elif isinstance(exc, DomainError):
-            text = exc.message
-        else:
-            text = self.tr("The operation failed: %1").replace("%1", str(exc) or type(exc).__name__)
-        self.message.setText(text)
+        self.message.setText(refused_text(exc))
         self.message.show()
 
     def ask_renew(self) -> None:

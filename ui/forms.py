@@ -357,7 +357,7 @@ class GpuDialog(FormDialog):
             self.history.horizontalHeader().setStretchLastSection(True)
             self.history.verticalHeader().setVisible(False)
             self.history.setEditTriggers(QTableWidget.NoEditTriggers)
-            from .tables import SHANGHAI
+            from app.clock import TZ as SHANGHAI
             rows = queries.gpu_history(db, id_)
             self.history.setRowCount(len(rows))
             for r, (at, frm, to, who, reason) in enumerate(rows):

@@ -14,10 +14,10 @@ from sqlalchemy.orm import Session
 from models import Base
 
 from ..auth import KIND_PERMISSION, require
+from ..clock import local_text
 from ..errors import Conflict, InUse, NotFound, RuleViolation, ValidationError
 from ..uow import UnitOfWork
 
-TIME_ZONE = "Asia/Shanghai"
 
 
 @dataclass(frozen=True)
@@ -79,9 +79,7 @@ def flush_versioned(uow: UnitOfWork, obj: Base, label: str) -> None:
 def local_time(value: dt.datetime | None) -> str:
     if value is None:
         return "an unknown time"
-    from zoneinfo import ZoneInfo
-
-    return value.astimezone(ZoneInfo(TIME_ZONE)).strftime("%Y-%m-%d %H:%M:%S")
+    return local_text(value)
 
 
 def references_to(session: Session, obj: Base, *, ignore: Iterable[str] = ()) -> list[tuple[str, int]]:

@@ -140,177 +140,172 @@
 <context>
     <name>BillingPage</name>
     <message>
-        <location filename="../../ui/billing.py" line="365"/>
+        <location filename="../../ui/billing.py" line="353"/>
         <source>%1 (dry run, nothing written): would create %2 line(s) on %3 new and %4 existing draft statement(s).</source>
         <translation>%1（试算，未写入）：将在 %3 张新账单和 %4 张已有草稿账单上生成 %2 条明细。</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="375"/>
+        <location filename="../../ui/billing.py" line="363"/>
         <source>%1 line(s) held back: see the warnings.</source>
         <translation>%1 条明细暂缓计费：见警告。</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="373"/>
+        <location filename="../../ui/billing.py" line="361"/>
         <source>%1 line(s) were billed by earlier runs.</source>
         <translation>%1 条明细已在之前的运行中计费。</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="403"/>
+        <location filename="../../ui/billing.py" line="391"/>
         <source>%1 statement(s) issued.</source>
         <translation>已开具 %1 张账单。</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="367"/>
+        <location filename="../../ui/billing.py" line="355"/>
         <source>%1: created %2 line(s) on %3 new and %4 existing draft statement(s).</source>
         <translation>%1：已在 %3 张新账单和 %4 张已有草稿账单上生成 %2 条明细。</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="363"/>
+        <location filename="../../ui/billing.py" line="351"/>
         <source>%1: nothing to bill.</source>
         <translation>%1：没有需要计费的项目。</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="361"/>
+        <location filename="../../ui/billing.py" line="349"/>
         <source>%1: nothing to bill; every line already exists (%2 from earlier runs).</source>
         <translation>%1：没有需要计费的项目；所有明细均已存在（之前运行生成 %2 条）。</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="342"/>
+        <location filename="../../ui/billing.py" line="336"/>
         <source>Billing %1…</source>
         <translation>正在计费 %1…</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="359"/>
+        <location filename="../../ui/billing.py" line="347"/>
         <source>Billing run %1 cancelled; nothing was written.</source>
         <translation>%1 计费已取消，未写入任何数据。</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="285"/>
+        <location filename="../../ui/billing.py" line="279"/>
         <source>Choose a month and press Dry run to see what a run would bill.</source>
         <translation>选择月份并点击“试算”，查看本次将计费的内容。</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="291"/>
+        <location filename="../../ui/billing.py" line="285"/>
         <source>Customer</source>
         <translation>客户</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="269"/>
+        <location filename="../../ui/billing.py" line="263"/>
         <source>Dry run</source>
         <translation>试算</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="342"/>
+        <location filename="../../ui/billing.py" line="336"/>
         <source>Dry run for %1…</source>
         <translation>正在试算 %1…</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="417"/>
+        <location filename="../../ui/billing.py" line="405"/>
         <source>Excel (*.xlsx);;CSV (*.csv)</source>
         <translation>Excel (*.xlsx);;CSV (*.csv)</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="416"/>
+        <location filename="../../ui/billing.py" line="404"/>
         <source>Export statements</source>
         <translation>导出账单</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="273"/>
+        <location filename="../../ui/billing.py" line="267"/>
         <source>Export statements…</source>
         <translation>导出账单…</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="430"/>
+        <location filename="../../ui/billing.py" line="418"/>
         <source>Exporting…</source>
         <translation>正在导出…</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="393"/>
+        <location filename="../../ui/billing.py" line="381"/>
         <source>Issue every draft statement of %1? Issued statements take their numbers and never change.</source>
         <translation>开具 %1 的全部草稿账单？开具后的账单将获得编号且不可再修改。</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="392"/>
+        <location filename="../../ui/billing.py" line="380"/>
         <source>Issue statements</source>
         <translation>开具账单</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="272"/>
+        <location filename="../../ui/billing.py" line="266"/>
         <source>Issue the period's drafts</source>
         <translation>开具本期草稿账单</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="377"/>
+        <location filename="../../ui/billing.py" line="365"/>
         <source>Issued %1: %2</source>
         <translation>已开具 %1 张：%2</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="409"/>
+        <location filename="../../ui/billing.py" line="397"/>
         <source>Issuing…</source>
         <translation>正在开具…</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="291"/>
+        <location filename="../../ui/billing.py" line="285"/>
         <source>Lines</source>
         <translation>明细数</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="388"/>
+        <location filename="../../ui/billing.py" line="376"/>
         <source>No warnings: meters and leases are complete.</source>
         <translation>无警告：电表读数和租赁记录完整。</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="292"/>
+        <location filename="../../ui/billing.py" line="286"/>
         <source>Number</source>
         <translation>编号</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="259"/>
+        <location filename="../../ui/billing.py" line="253"/>
         <source>Period</source>
         <translation>账期</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="270"/>
+        <location filename="../../ui/billing.py" line="264"/>
         <source>Run</source>
         <translation>计费</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="271"/>
+        <location filename="../../ui/billing.py" line="265"/>
         <source>Run and issue</source>
         <translation>计费并开具</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="283"/>
+        <location filename="../../ui/billing.py" line="277"/>
         <source>Run result</source>
         <translation>运行结果</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="291"/>
+        <location filename="../../ui/billing.py" line="285"/>
         <source>Subsidiary</source>
         <translation>子公司</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="291"/>
+        <location filename="../../ui/billing.py" line="285"/>
         <source>Subtotal</source>
         <translation>小计</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="370"/>
+        <location filename="../../ui/billing.py" line="358"/>
         <source>Subtotal %1 + tax %2 = %3.</source>
         <translation>小计 %1 + 税额 %2 = %3。</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="292"/>
+        <location filename="../../ui/billing.py" line="286"/>
         <source>Tax</source>
         <translation>税额</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="352"/>
-        <source>The operation failed: %1</source>
-        <translation>操作失败：%1</translation>
-    </message>
-    <message>
-        <location filename="../../ui/billing.py" line="292"/>
+        <location filename="../../ui/billing.py" line="286"/>
         <source>Total</source>
         <translation>合计</translation>
     </message>
@@ -616,7 +611,7 @@
         <translation>%1合同 %2。原因将记入审计日志。</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="723"/>
+        <location filename="../../ui/contracts.py" line="717"/>
         <source>A new revision takes over on its effective date; edit its items, then submit it.</source>
         <translation>新版本自生效日起取代原合同；请修改条目后提交审批。</translation>
     </message>
@@ -630,7 +625,7 @@
         <translation>确定生效 %1？其机柜和 GPU 将立即租给 %2。</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="722"/>
+        <location filename="../../ui/contracts.py" line="716"/>
         <source>Amend %1</source>
         <translation>变更 %1</translation>
     </message>
@@ -649,7 +644,7 @@
         <translation>确定批准 %2 的合同 %1？</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="697"/>
+        <location filename="../../ui/contracts.py" line="691"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
@@ -669,7 +664,7 @@
         <translation>请选择合同</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="739"/>
+        <location filename="../../ui/contracts.py" line="733"/>
         <source>Contract %1</source>
         <translation>合同 %1</translation>
     </message>
@@ -689,12 +684,12 @@
         <translation>编辑草稿…</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="724"/>
+        <location filename="../../ui/contracts.py" line="718"/>
         <source>Effective date</source>
         <translation>生效日期</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="694"/>
+        <location filename="../../ui/contracts.py" line="688"/>
         <source>End</source>
         <translation>结束</translation>
     </message>
@@ -752,12 +747,12 @@
         <translation>现在重新加载合同？</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="696"/>
+        <location filename="../../ui/contracts.py" line="690"/>
         <source>Renew</source>
         <translation>续签</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="689"/>
+        <location filename="../../ui/contracts.py" line="683"/>
         <source>Renew %1</source>
         <translation>续签 %1</translation>
     </message>
@@ -786,7 +781,7 @@
         <translation>服务开始</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="693"/>
+        <location filename="../../ui/contracts.py" line="687"/>
         <source>Start</source>
         <translation>开始</translation>
     </message>
@@ -813,11 +808,6 @@
         <translation>终止…</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="680"/>
-        <source>The operation failed: %1</source>
-        <translation>操作失败：%1</translation>
-    </message>
-    <message>
         <location filename="../../ui/contracts.py" line="664"/>
         <source>Updating the contract…</source>
         <translation>正在更新合同…</translation>
@@ -826,7 +816,7 @@
 <context>
     <name>ContractsPage</name>
     <message>
-        <location filename="../../ui/contracts.py" line="752"/>
+        <location filename="../../ui/contracts.py" line="746"/>
         <source>New contract…</source>
         <translation>新建合同…</translation>
     </message>
@@ -1254,72 +1244,72 @@
 <context>
     <name>FormDialog</name>
     <message>
-        <location filename="../../ui/forms.py" line="196"/>
+        <location filename="../../ui/forms.py" line="195"/>
         <source>(none)</source>
         <translation>（无）</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="182"/>
+        <location filename="../../ui/forms.py" line="181"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="334"/>
+        <location filename="../../ui/forms.py" line="333"/>
         <source>Changed by someone else</source>
         <translation>记录已被他人修改</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="173"/>
+        <location filename="../../ui/forms.py" line="172"/>
         <source>Details</source>
         <translation>详情</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="153"/>
+        <location filename="../../ui/forms.py" line="152"/>
         <source>Edit %1</source>
         <translation>编辑%1</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="153"/>
+        <location filename="../../ui/forms.py" line="152"/>
         <source>New %1</source>
         <translation>新建%1</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="335"/>
+        <location filename="../../ui/forms.py" line="334"/>
         <source>Reload the record now? Your edits will be lost.</source>
         <translation>现在重新加载该记录？您的修改将丢失。</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="181"/>
+        <location filename="../../ui/forms.py" line="180"/>
         <source>Save</source>
         <translation>保存</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="233"/>
+        <location filename="../../ui/forms.py" line="232"/>
         <source>This record no longer exists.</source>
         <translation>该记录已不存在。</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="286"/>
+        <location filename="../../ui/forms.py" line="285"/>
         <source>a number, e.g. 12.5</source>
         <translation>请输入数字，例如 12.5</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="278"/>
+        <location filename="../../ui/forms.py" line="277"/>
         <source>a whole number</source>
         <translation>请输入整数</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="262"/>
+        <location filename="../../ui/forms.py" line="261"/>
         <source>choose one of the listed entries</source>
         <translation>请从列表中选择</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="225"/>
+        <location filename="../../ui/forms.py" line="224"/>
         <source>leave empty to keep</source>
         <translation>留空则不修改</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="294"/>
+        <location filename="../../ui/forms.py" line="293"/>
         <source>required</source>
         <translation>必填</translation>
     </message>
@@ -1350,102 +1340,102 @@
 <context>
     <name>GpuDialog</name>
     <message>
-        <location filename="../../ui/forms.py" line="196"/>
+        <location filename="../../ui/forms.py" line="195"/>
         <source>(none)</source>
         <translation>（无）</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="182"/>
+        <location filename="../../ui/forms.py" line="181"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="334"/>
+        <location filename="../../ui/forms.py" line="333"/>
         <source>Changed by someone else</source>
         <translation>记录已被他人修改</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="173"/>
+        <location filename="../../ui/forms.py" line="172"/>
         <source>Details</source>
         <translation>详情</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="153"/>
+        <location filename="../../ui/forms.py" line="152"/>
         <source>Edit %1</source>
         <translation>编辑%1</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="356"/>
+        <location filename="../../ui/forms.py" line="355"/>
         <source>From</source>
         <translation>原状态</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="371"/>
+        <location filename="../../ui/forms.py" line="370"/>
         <source>History (%1)</source>
         <translation>历史（%1）</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="153"/>
+        <location filename="../../ui/forms.py" line="152"/>
         <source>New %1</source>
         <translation>新建%1</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="357"/>
+        <location filename="../../ui/forms.py" line="356"/>
         <source>Reason</source>
         <translation>原因</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="335"/>
+        <location filename="../../ui/forms.py" line="334"/>
         <source>Reload the record now? Your edits will be lost.</source>
         <translation>现在重新加载该记录？您的修改将丢失。</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="181"/>
+        <location filename="../../ui/forms.py" line="180"/>
         <source>Save</source>
         <translation>保存</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="233"/>
+        <location filename="../../ui/forms.py" line="232"/>
         <source>This record no longer exists.</source>
         <translation>该记录已不存在。</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="356"/>
+        <location filename="../../ui/forms.py" line="355"/>
         <source>Time</source>
         <translation>时间</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="356"/>
+        <location filename="../../ui/forms.py" line="355"/>
         <source>To</source>
         <translation>新状态</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="357"/>
+        <location filename="../../ui/forms.py" line="356"/>
         <source>User</source>
         <translation>用户</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="286"/>
+        <location filename="../../ui/forms.py" line="285"/>
         <source>a number, e.g. 12.5</source>
         <translation>请输入数字，例如 12.5</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="278"/>
+        <location filename="../../ui/forms.py" line="277"/>
         <source>a whole number</source>
         <translation>请输入整数</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="262"/>
+        <location filename="../../ui/forms.py" line="261"/>
         <source>choose one of the listed entries</source>
         <translation>请从列表中选择</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="225"/>
+        <location filename="../../ui/forms.py" line="224"/>
         <source>leave empty to keep</source>
         <translation>留空则不修改</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="294"/>
+        <location filename="../../ui/forms.py" line="293"/>
         <source>required</source>
         <translation>必填</translation>
     </message>
@@ -1816,12 +1806,12 @@ Reason:</source>
 <context>
     <name>PagedTableModel</name>
     <message>
-        <location filename="../../ui/tables.py" line="384"/>
+        <location filename="../../ui/tables.py" line="381"/>
         <source>Warranty ends %1, in %2 days (highlighted within %3 days)</source>
         <translation>保修将于 %1 到期，还剩 %2 天（%3 天内到期时标出）</translation>
     </message>
     <message>
-        <location filename="../../ui/tables.py" line="381"/>
+        <location filename="../../ui/tables.py" line="378"/>
         <source>Warranty expired %1 (%2 days ago)</source>
         <translation>保修已于 %1 到期（%2 天前）</translation>
     </message>
@@ -2181,27 +2171,27 @@ Reason:</source>
 <context>
     <name>ReasonDialog</name>
     <message>
-        <location filename="../../ui/dialogs.py" line="156"/>
+        <location filename="../../ui/dialogs.py" line="167"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../ui/dialogs.py" line="168"/>
+        <location filename="../../ui/dialogs.py" line="179"/>
         <source>Give a reason: it goes into the audit trail.</source>
         <translation>请填写原因：它将记入审计日志。</translation>
     </message>
     <message>
-        <location filename="../../ui/dialogs.py" line="155"/>
+        <location filename="../../ui/dialogs.py" line="166"/>
         <source>OK</source>
         <translation>确定</translation>
     </message>
     <message>
-        <location filename="../../ui/dialogs.py" line="147"/>
+        <location filename="../../ui/dialogs.py" line="158"/>
         <source>Reason *</source>
         <translation>原因 *</translation>
     </message>
     <message>
-        <location filename="../../ui/dialogs.py" line="147"/>
+        <location filename="../../ui/dialogs.py" line="158"/>
         <source>Text</source>
         <translation>内容</translation>
     </message>
@@ -2699,12 +2689,12 @@ Reason:</source>
         <translation>合同</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="216"/>
+        <location filename="../../ui/billing.py" line="210"/>
         <source>Credit note</source>
         <translation>红字账单</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="216"/>
+        <location filename="../../ui/billing.py" line="210"/>
         <source>Credit note %1 issued for %2.</source>
         <translation>已开具红字账单 %1，金额 %2。</translation>
     </message>
@@ -2739,7 +2729,7 @@ Reason:</source>
         <translation>发票号：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="223"/>
+        <location filename="../../ui/billing.py" line="217"/>
         <source>Fapiao number</source>
         <translation>发票号</translation>
     </message>
@@ -2754,7 +2744,7 @@ Reason:</source>
         <translation>开具日期：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="198"/>
+        <location filename="../../ui/billing.py" line="192"/>
         <source>Issuing…</source>
         <translation>正在开具…</translation>
     </message>
@@ -2784,7 +2774,7 @@ Reason:</source>
         <translation>登记发票号…</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="245"/>
+        <location filename="../../ui/billing.py" line="239"/>
         <source>Statement %1</source>
         <translation>账单 %1</translation>
     </message>
@@ -2809,14 +2799,9 @@ Reason:</source>
         <translation>税率</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="224"/>
+        <location filename="../../ui/billing.py" line="218"/>
         <source>The fapiao number issued for %1:</source>
         <translation>为 %1 开具的发票号：</translation>
-    </message>
-    <message>
-        <location filename="../../ui/billing.py" line="180"/>
-        <source>The operation failed: %1</source>
-        <translation>操作失败：%1</translation>
     </message>
     <message>
         <location filename="../../ui/billing.py" line="114"/>
@@ -2829,7 +2814,7 @@ Reason:</source>
         <translation>单价</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="243"/>
+        <location filename="../../ui/billing.py" line="237"/>
         <source>draft #%1</source>
         <translation>草稿 #%1</translation>
     </message>
@@ -2837,42 +2822,42 @@ Reason:</source>
 <context>
     <name>TransitionDialog</name>
     <message>
-        <location filename="../../ui/forms.py" line="393"/>
+        <location filename="../../ui/forms.py" line="392"/>
         <source>%1 GPU(s), now: %2</source>
         <translation>%1 个 GPU，当前：%2</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="410"/>
+        <location filename="../../ui/forms.py" line="409"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="422"/>
+        <location filename="../../ui/forms.py" line="421"/>
         <source>Give a reason: it goes into the GPU's history and the audit trail.</source>
         <translation>请填写原因：它将记入 GPU 历史和审计日志。</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="385"/>
+        <location filename="../../ui/forms.py" line="384"/>
         <source>Lifecycle move</source>
         <translation>生命周期变更</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="409"/>
+        <location filename="../../ui/forms.py" line="408"/>
         <source>Move</source>
         <translation>变更</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="400"/>
+        <location filename="../../ui/forms.py" line="399"/>
         <source>Move to</source>
         <translation>变更为</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="416"/>
+        <location filename="../../ui/forms.py" line="415"/>
         <source>No move is allowed from these states together.</source>
         <translation>所选状态之间没有共同允许的变更。</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="403"/>
+        <location filename="../../ui/forms.py" line="402"/>
         <source>Reason *</source>
         <translation>原因 *</translation>
     </message>
@@ -3536,9 +3521,14 @@ Reason:</source>
 <context>
     <name>dialogs</name>
     <message>
-        <location filename="../../ui/dialogs.py" line="116"/>
+        <location filename="../../ui/dialogs.py" line="117"/>
         <source>%1 (%2) may not %3; this needs the role: %4</source>
         <translation>%1（%2）无权%3；需要角色：%4</translation>
+    </message>
+    <message>
+        <location filename="../../ui/dialogs.py" line="128"/>
+        <source>The operation failed: %1</source>
+        <translation>操作失败：%1</translation>
     </message>
 </context>
 <context>
