@@ -67,7 +67,7 @@ AUDIT_VERB = {
     "move": ("移动", "moved"), "lease": ("出租", "leased"), "release": ("释放", "released"),
     "cancel": ("取消", "cancelled"), "login": ("登录", "sign-in"), "load": ("导入", "loaded"),
     "import": ("导入", "imported"), "run": ("运行", "run"), "issue": ("开具", "issued"),
-    "credit": ("开具贷项通知单", "credit note"), "fapiao": ("登记发票号", "fapiao recorded"),
+    "credit": ("开具红字账单", "credit note"), "fapiao": ("登记发票号", "fapiao recorded"),
     "delete_draft": ("删除草稿", "draft deleted"), "add_lines": ("追加明细", "lines added"),
     "renew": ("续签", "renewed"), "amend": ("变更", "amended"), "supersede": ("被新版本取代", "superseded"),
     "submit": ("提交审批", "submitted"), "approve": ("批准", "approved"), "reject": ("驳回", "rejected"),
@@ -207,7 +207,8 @@ def statement_doc(db: Database, number: int | str, *, language: str | None = Non
             period_label=period_label(st.period, lang), issue_date=issued, lines=tuple(lines),
             subtotal=_fen(st.subtotal), tax=_fen(st.tax), total=_fen(st.total),
             total_in_words=amount_in_words(_fen(st.total)), references=references, fapiao_no=st.fapiao_no or "",
-            status=StatementStatus.label(st.status, lang), language=lang, notes="\n".join(notes))
+            status=StatementStatus.label(st.status, lang), language=lang, notes="\n".join(notes),
+            kind_label=StatementKind.label(st.kind, lang))
 
 
 # --------------------------------------------------------------------------- racks

@@ -269,7 +269,11 @@ class StatementStatus(ChoiceSet):
 
 class StatementKind(ChoiceSet):
     STATEMENT, CREDIT_NOTE = "statement", "credit_note"
-    CHOICES = ((STATEMENT, _("Statement"), "账单", "#3f51b5"), (CREDIT_NOTE, _("Credit note"), "红字账单", "#f44336"))
+    # 对账单 is what the printed document is titled and what the customer reconciles against; a
+    # negative, offsetting document is 红字 in Chinese finance (红字发票), as the console's credit-note
+    # actions already say, not the translated 贷项通知单.
+    CHOICES = ((STATEMENT, _("Statement"), "对账单", "#3f51b5"),
+               (CREDIT_NOTE, _("Credit note"), "红字账单", "#f44336"))
 
 
 class Outcome(ChoiceSet):

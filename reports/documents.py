@@ -61,6 +61,7 @@ class StatementDoc:
     language: str = "zh"
     due_date: date | None = None
     notes: str = ""
+    kind_label: str = ""  # the document's name (the screen's word for its kind); default from the styles
 
 
 # --- racks ------------------------------------------------------------------------

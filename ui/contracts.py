@@ -1,8 +1,8 @@
 """Contracts: the list, a detail panel with the lifecycle moves, and the draft editor.
 
-Every change goes through app.services.contracts; the buttons offer only the moves the
-contract's status allows and are disabled (with the reason as tooltip) for roles that may not
-make them. A refused save keeps the input and shows the service's message beside the field.
+Every change goes through app.services.contracts. Which buttons a contract offers, and why one
+is disabled (the tooltip), is the service's answer (available_actions): the panel decides nothing.
+A refused save keeps the input and shows the service's message beside the field.
 """
 from __future__ import annotations
 

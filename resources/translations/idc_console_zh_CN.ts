@@ -3246,7 +3246,7 @@ Reason:</source>
     </message>
     <message>
         <source>Statement</source>
-        <translation>账单</translation>
+        <translation>对账单</translation>
     </message>
 </context>
 <context>

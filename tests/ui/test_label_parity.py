@@ -60,3 +60,19 @@ def test_the_fleet_report_prints_the_screen_words(db, admin, language, lang):
     doc = documents.fleet_doc(db, language=lang, today=dt.date(2026, 11, 30))
     language(lang)
     assert list(doc.states) == [choice_label(GpuState, v) for v in GpuState.values()]
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_the_contract_and_statement_print_the_screen_words(db, admin, manager, language, lang):
+    from app.services import billing as SB
+    from models.choices import StatementKind, StatementStatus
+    from test_billing_world import make_world, rack_item, signed
+    w = make_world(db)
+    c = signed(db, manager, admin, w, [rack_item(w, 1, "6000")], dt.date(2026, 9, 1), dt.date(2027, 8, 31))
+    st = SB.run_billing(db, admin, "2026-09").statements[0]
+    contract = documents.contract_doc(db, c.id, language=lang)
+    statement = documents.statement_doc(db, st.id, language=lang)
+    language(lang)
+    assert contract.status == choice_label(ContractStatus, "active")
+    assert statement.status == choice_label(StatementStatus, "draft")
+    assert statement.kind_label == choice_label(StatementKind, "statement")
