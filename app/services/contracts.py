@@ -2,7 +2,10 @@
 
 Lifecycle (models.choices.ContractStatus.TRANSITIONS):
 draft → pending_approval (→ draft when rejected) → approved → active ⇄ suspended → expired | terminated.
-Account managers draft and submit; administrators approve, activate, suspend and end.
+Account managers draft and submit; administrators approve, activate, suspend and end. Four eyes:
+whoever drafted or submitted a contract may not approve it, unless the installation's setting
+(app.services.settings) is off. Which action is allowed, and why not, is answered by
+available_actions from the ACTIONS table; every use case here refuses by the same rules.
 Prices change only by amendment: a new revision with an effective date that supersedes the old.
 """
 from __future__ import annotations
@@ -502,7 +505,6 @@ ACTIONS: tuple[tuple[str, str | None, tuple[str, ...] | None, str], ...] = (
     ("print", None, None, "print"),
 )
 _ACTION = {a[0]: a for a in ACTIONS}
-MOVE_KEYS = tuple(key for key, target, _f, _p in ACTIONS if target is not None)
 
 
 def _status(value: str) -> str:
