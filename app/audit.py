@@ -50,10 +50,21 @@ def format_ts(ts: dt.datetime) -> str:
     return ts.astimezone(dt.timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
 
 
+def hash_payload(payload: dict[str, Any]) -> str:
+    """THE audit hash: SHA-256 (hex) of the payload as compact JSON with sorted keys (orjson's bytes).
+
+    The payload is HASHED_FIELDS with `ts` as format_ts text and before/after as canonical_json
+    text. Appending (event_hash), verifying (_scan) and the synthetic chain (app.scale) all hash
+    through here; the database-built payload of the fast verify path must produce the same bytes
+    and is re-checked through here on any mismatch. Pinned by tests/test_audit_hash.py.
+    """
+    return hashlib.sha256(orjson.dumps(payload, option=orjson.OPT_SORT_KEYS)).hexdigest()
+
+
 def event_hash(fields: dict[str, Any]) -> str:
     payload = {k: fields[k] for k in HASHED_FIELDS}
     payload["ts"] = format_ts(payload["ts"]) if isinstance(payload["ts"], dt.datetime) else payload["ts"]
-    return hashlib.sha256(orjson.dumps(payload, option=orjson.OPT_SORT_KEYS)).hexdigest()
+    return hash_payload(payload)
 
 
 @dataclass(frozen=True)
@@ -137,9 +148,8 @@ class VerifyResult:
         return f"audit chain BROKEN: {self.problem}"
 
 
-# Verification reads raw driver rows, with the hashed columns in sorted-key order, so each row's
-# payload dict is built already sorted and orjson needs no OPT_SORT_KEYS: the bytes are the same
-# as event_hash's. Large chains are split into seq ranges that worker processes fetch and hash
+# Verification reads raw driver rows, with the hashed columns in sorted-key order, and hashes each
+# row's payload with hash_payload, the one definition. Large chains are split into seq ranges that worker processes fetch and hash
 # on their own connections (each row's hash is checked independently); the main process then
 # checks the links between ranges in order, so the first bad event is named exactly as a serial
 # scan would name it.
@@ -229,7 +239,7 @@ def _scan(batches: Iterable[list[tuple]], expected_seq: int | None, expected_has
 
     The first row's link and seq (and checkpoint) are left to the caller, who knows the row before it.
     """
-    sha, dumps = hashlib.sha256, orjson.dumps
+    digest = hash_payload
     fields, seq_at, prev_at = _SORTED_FIELDS, _SEQ_AT, _PREV_AT
     n = 0
     first = fail = None
@@ -242,7 +252,7 @@ def _scan(batches: Iterable[list[tuple]], expected_seq: int | None, expected_has
             if ts.__class__ is not str or len(ts) != 27:
                 payload["ts"] = _ts_text(ts)
             stored = row[-1]
-            ok = sha(dumps(payload)).hexdigest() == stored
+            ok = digest(payload) == stored
             seq = row[seq_at]
             if first is None:
                 first = (seq, row[prev_at], stored, ok)

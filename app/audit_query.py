@@ -5,7 +5,6 @@ import datetime as dt
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterator
-from zoneinfo import ZoneInfo
 
 from sqlalchemy import and_, func, select
 
@@ -13,11 +12,11 @@ from models import AuditEvent
 
 from .audit import Actor
 from .auth import require
+from .clock import local_midnight, local_text
 from .db import Database
 from .errors import ValidationError
 from .uow import UnitOfWork
 
-SHANGHAI = ZoneInfo("Asia/Shanghai")
 EXPORT_HEADERS = ["seq", "time", "actor", "actor_name", "role", "host", "app_version", "request_id", "action",
                   "object_type", "object_id", "object", "before", "after", "reason", "outcome", "prev_hash", "hash"]
 
@@ -58,8 +57,7 @@ class AuditFilter:
         return ", ".join(parts) or "all events"
 
 
-def local_midnight_utc(day: dt.date) -> dt.datetime:
-    return dt.datetime.combine(day, dt.time(), SHANGHAI).astimezone(dt.timezone.utc)
+local_midnight_utc = local_midnight
 
 
 def parse_date(text: str, field: str) -> dt.date:
@@ -69,8 +67,7 @@ def parse_date(text: str, field: str) -> dt.date:
         raise ValidationError({field: f"{text!r} is not a date (YYYY-MM-DD)"}) from None
 
 
-def to_local(ts: dt.datetime) -> str:
-    return ts.astimezone(SHANGHAI).strftime("%Y-%m-%d %H:%M:%S")
+to_local = local_text
 
 
 def iter_events(db: Database, flt: AuditFilter, batch: int = 5000) -> Iterator[AuditEvent]:

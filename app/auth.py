@@ -149,6 +149,18 @@ PERMISSIONS: dict[str, frozenset[str]] = {
     "override_power": frozenset({Role.ADMIN, Role.OPERATOR}),
 }
 
+# The permission that writing each kind of record needs (object type as in the audit trail).
+# Declared once: the services' EntitySpec, the console's forms and lists, and import/export read it.
+KIND_PERMISSION: dict[str, str] = {
+    "region": "manage_reference", "subsidiary": "manage_reference", "site": "manage_reference",
+    "room": "manage_reference", "coverage": "manage_reference",
+    "rack": "manage_dcim", "device": "manage_dcim", "device_type": "manage_dcim",
+    "gpu": "manage_gpus", "gpu_model": "manage_gpus",
+    "customer": "manage_customers", "contact": "manage_customers",
+    "user": "manage_users", "audit": "manage_users",
+    "contract": "draft_contracts", "statement": "run_billing",
+}
+
 PERMISSION_LABELS = {
     "manage_users": "manage users",
     "manage_reference": "change sites, subsidiaries and coverage",

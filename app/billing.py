@@ -20,12 +20,10 @@ import re
 from dataclasses import dataclass, field
 from decimal import ROUND_CEILING, ROUND_FLOOR, ROUND_HALF_UP, Decimal, localcontext
 from fractions import Fraction
-from zoneinfo import ZoneInfo
 
+from .clock import TZ, UTC, local_date, local_midnight, local_today  # noqa: F401  (the one local zone)
 from .money import round_fen
 
-TZ = ZoneInfo("Asia/Shanghai")
-UTC = dt.timezone.utc
 FEN = Decimal("0.01")
 ZERO = Decimal(0)
 # Consecutive meter readings further apart than this leave a gap that is not billed blindly.
@@ -81,21 +79,6 @@ def multiplies_out(quantity: Decimal, unit_price: Decimal, amount: Decimal) -> b
     with localcontext() as ctx:
         ctx.prec = 60
         return round_fen(Decimal(quantity) * Decimal(unit_price)) == Decimal(amount)
-
-
-def local_midnight(day: dt.date) -> dt.datetime:
-    """The instant a Shanghai calendar day begins, as an aware UTC datetime."""
-    return dt.datetime(day.year, day.month, day.day, tzinfo=TZ).astimezone(UTC)
-
-
-def local_today() -> dt.date:
-    """Today's business date: the calendar day in Shanghai, whatever zone the machine is set to
-    (a desktop on UTC would otherwise see 'today' change at 08:00 and disagree with the due list)."""
-    return dt.datetime.now(TZ).date()
-
-
-def local_date(instant: dt.datetime) -> dt.date:
-    return instant.astimezone(TZ).date()
 
 
 @dataclass(frozen=True)

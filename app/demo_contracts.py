@@ -10,7 +10,6 @@ import datetime as dt
 import random
 from collections import defaultdict
 from decimal import Decimal
-from zoneinfo import ZoneInfo
 
 from sqlalchemy import func, select
 
@@ -18,12 +17,12 @@ from models import Customer, Device, GpuAsset, GpuModel, Rack, Room, Site
 from models.choices import GpuState, ItemKind, PriceUnit
 
 from .audit import Actor
+from .clock import TZ as SHANGHAI
 from .db import Database
 from .services import billing as B
 from .services import contracts as C
 from .services.users import login
 
-SHANGHAI = ZoneInfo("Asia/Shanghai")
 D = Decimal
 
 

@@ -18,67 +18,38 @@ from dataclasses import dataclass
 from decimal import Decimal
 from pathlib import Path
 from typing import Any
-from zoneinfo import ZoneInfo
 
 import orjson
 from sqlalchemy import func, or_, select
 
 from models import (Contact, Contract, ContractItem, Customer, Device, DeviceType, GpuAsset, GpuModel, Rack, Region,
-                    Room, Site, Statement, StatementLine, Subsidiary, TaxRate, contract_item_gpu)
-from models.choices import (ContractStatus, DeviceStatus, GpuState, ItemKind, PriceUnit, RackStatus, ServiceLevel,
-                            StatementKind, StatementStatus)
+                    Room, Site, Statement, StatementLine, Subsidiary, contract_item_gpu)
+from models.choices import (ContractStatus, DeviceStatus, GpuState, ItemKind, Outcome, PriceUnit, RackStatus,
+                            ServiceLevel, StatementKind, StatementStatus)
 from reports import (AuditReportDoc, AuditRow, AuditSummaryRow, CapacityDoc, CapacityRow, ContractDoc,
                      ContractItemRow, DeviceRow, ElevDevice, FleetDoc, FleetRow, GpuRow, Party, RackElevation,
                      RackSheetDoc, RenderResult, Reservation, StatementDoc, StatementLine as DocLine)
 
 from .audit import Actor, verify_audit_chain
+from .clock import TZ as SHANGHAI, now_local
 from .audit_query import AuditFilter, iter_events, last_seq_hash, record_export, to_local
 from .auth import require
 from .db import Database
 from .errors import DomainError, NotFound, ValidationError
 from .money import amount_in_words, format_cny, round_fen
+from .services.billing import find_statement
+from .services.dcim import find_rack
+from .services.reference import tax_rates_on
+from .services.contracts import find_contract
 
-SHANGHAI = ZoneInfo("Asia/Shanghai")
 FONT_ENV = "IDC_PDF_FONT"
 LANGS = ("zh", "en")
 ZERO = Decimal(0)
 FEN = Decimal("0.01")
 
 # --------------------------------------------------------------------------- labels
-# (zh, en) per stored value; choices.py's labels are English msgids for Qt, the PDFs need both.
-GPU_STATE = {
-    GpuState.ORDERED: ("已订购", "Ordered"), GpuState.RECEIVED: ("已到货", "Received"),
-    GpuState.BURN_IN: ("老化测试", "Burn-in"), GpuState.AVAILABLE: ("可用", "Available"),
-    GpuState.LEASED: ("已出租", "Leased"), GpuState.MAINTENANCE: ("维护中", "Maintenance"),
-    GpuState.RMA: ("返修", "RMA"), GpuState.RETIRED: ("已报废", "Retired"),
-}
-CONTRACT_STATUS = {
-    ContractStatus.DRAFT: ("草稿", "Draft"), ContractStatus.PENDING: ("待审批", "Pending approval"),
-    ContractStatus.APPROVED: ("已批准", "Approved"), ContractStatus.ACTIVE: ("履行中", "Active"),
-    ContractStatus.SUSPENDED: ("已暂停", "Suspended"), ContractStatus.EXPIRED: ("已到期", "Expired"),
-    ContractStatus.TERMINATED: ("已终止", "Terminated"),
-}
-STATEMENT_STATUS = {
-    StatementStatus.DRAFT: ("草稿（未开具）", "Draft (not issued)"), StatementStatus.ISSUED: ("已开具", "Issued"),
-    StatementStatus.VOID: ("已作废", "Void"),
-}
-ITEM_KIND = {
-    ItemKind.RACK: ("机柜租赁", "Rack lease"), ItemKind.HOSTING: ("服务器托管", "Hosting"),
-    ItemKind.GPU: ("GPU 算力租赁", "GPU rental"), ItemKind.BANDWIDTH: ("带宽", "Bandwidth"),
-    ItemKind.MAINTENANCE: ("运维服务", "Maintenance"), ItemKind.ONE_OFF: ("一次性费用", "One-off charge"),
-    ItemKind.DISCOUNT: ("折扣", "Discount"),
-}
-PRICE_UNIT = {  # the unit a contract's unit price is quoted in; short, the schedule's column is narrow
-    PriceUnit.MONTH: ("月", "month"), PriceUnit.YEAR: ("年", "year"), PriceUnit.GPU_HOUR: ("GPU时", "GPU-h"),
-    PriceUnit.GPU_MINUTE: ("GPU分", "GPU-min"), PriceUnit.KWH: ("kWh", "kWh"),
-    PriceUnit.MBPS_MONTH: ("Mbps·月", "Mbps·mo"), PriceUnit.ONE_OFF: ("次", "once"),
-    PriceUnit.HYBRID: ("月", "month"),  # the note says what the commitment includes
-}
-SERVICE_LEVEL = {
-    ServiceLevel.ONSITE: ("驻场服务", "on-site team"), ServiceLevel.REMOTE: ("远程支持", "remote support"),
-    ServiceLevel.PARTNER: ("合作伙伴服务", "partner service"),
-}
-OUTCOME = {"success": ("成功", "success"), "failure": ("失败", "FAILED")}
+# Choice labels (states, kinds, units) come from models.choices, the same words as the screen's;
+# the audit trail's object and verb words below are not choices.
 AUDIT_OBJECT = {
     "subsidiary": ("子公司", "Subsidiary"), "site": ("数据中心", "Site"), "room": ("机房", "Room"),
     "rack": ("机柜", "Rack"), "device": ("设备", "Device"), "device_type": ("设备型号", "Device type"),
@@ -96,7 +67,7 @@ AUDIT_VERB = {
     "move": ("移动", "moved"), "lease": ("出租", "leased"), "release": ("释放", "released"),
     "cancel": ("取消", "cancelled"), "login": ("登录", "sign-in"), "load": ("导入", "loaded"),
     "import": ("导入", "imported"), "run": ("运行", "run"), "issue": ("开具", "issued"),
-    "credit": ("开具贷项通知单", "credit note"), "fapiao": ("登记发票号", "fapiao recorded"),
+    "credit": ("开具红字账单", "credit note"), "fapiao": ("登记发票号", "fapiao recorded"),
     "delete_draft": ("删除草稿", "draft deleted"), "add_lines": ("追加明细", "lines added"),
     "renew": ("续签", "renewed"), "amend": ("变更", "amended"), "supersede": ("被新版本取代", "superseded"),
     "submit": ("提交审批", "submitted"), "approve": ("批准", "approved"), "reject": ("驳回", "rejected"),
@@ -135,10 +106,6 @@ def _check_lang(lang: str | None) -> str | None:
     if lang is not None and lang not in LANGS:
         raise ValidationError({"lang": f"the document language is zh or en, not {lang!r}"})
     return lang
-
-
-def now_local() -> dt.datetime:
-    return dt.datetime.now(SHANGHAI).replace(microsecond=0)
 
 
 def _fen(d) -> Decimal:
@@ -186,16 +153,6 @@ def _letterhead(s, subsidiary_code: str | None, lang: str) -> Party:
 
 
 # --------------------------------------------------------------------------- statements
-def _find_statement(s, key: int | str) -> Statement:
-    key = str(key).strip()
-    st = s.execute(select(Statement).where(Statement.number == key)).scalar_one_or_none()
-    if st is None and key.isdigit():
-        st = s.get(Statement, int(key))
-    if st is None:
-        raise NotFound(f"there is no statement numbered {key}")
-    return st
-
-
 def _contract_language(s, st: Statement) -> str:
     """The language of the contract(s) billed on the statement; Chinese when they differ or none."""
     langs = set(s.execute(select(Contract.language).join(ContractItem, ContractItem.contract_id == Contract.id)
@@ -211,7 +168,7 @@ def statement_doc(db: Database, number: int | str, *, language: str | None = Non
     """
     _check_lang(language)
     with db.session() as s:
-        st = _find_statement(s, number)
+        st = find_statement(s, number)
         lang = language or _contract_language(s, st)
         sub = s.get(Subsidiary, st.subsidiary_id)
         cust = s.get(Customer, st.customer_id)
@@ -254,7 +211,8 @@ def statement_doc(db: Database, number: int | str, *, language: str | None = Non
             period_label=period_label(st.period, lang), issue_date=issued, lines=tuple(lines),
             subtotal=_fen(st.subtotal), tax=_fen(st.tax), total=_fen(st.total),
             total_in_words=amount_in_words(_fen(st.total)), references=references, fapiao_no=st.fapiao_no or "",
-            status=_label(STATEMENT_STATUS, st.status, lang), language=lang, notes="\n".join(notes))
+            status=StatementStatus.label(st.status, lang), language=lang, notes="\n".join(notes),
+            kind_label=StatementKind.label(st.kind, lang))
 
 
 # --------------------------------------------------------------------------- racks
@@ -269,36 +227,6 @@ def short_rack(s, rack_id: int, with_site: bool = True) -> str:
     site, room, rack = rack_path(s, rack_id).split("/", 2)
     label = f"{room.split()[0]}/{rack}" if room.strip() else rack
     return f"{site} {label}" if with_site else label
-
-
-def find_rack(db: Database, text: int | str) -> int:
-    """A rack by id, by SITE/ROOM/RACK, by asset tag or by a name unique across sites."""
-    key = str(text).strip()
-    if not key:
-        raise ValidationError({"rack": "name the rack: SITE/ROOM/RACK, an asset tag or a unique rack name"})
-    with db.session() as s:
-        if key.isdigit() and s.get(Rack, int(key)) is not None:
-            return int(key)
-        rid = s.execute(select(Rack.id).where(Rack.asset_tag == key)).scalar_one_or_none()
-        if rid is not None:
-            return rid
-        parts = key.split("/")
-        q = select(Rack.id).join(Room, Room.id == Rack.room_id).join(Site, Site.id == Room.site_id)
-        if len(parts) == 3:
-            q = q.where(Site.code == parts[0].strip(), Room.name == parts[1].strip(), Rack.name == parts[2].strip())
-        elif len(parts) == 2:  # SITE/RACK
-            q = q.where(Site.code == parts[0].strip(), Rack.name == parts[1].strip())
-        else:
-            q = q.where(Rack.name == key)
-        ids = list(s.execute(q.order_by(Rack.id)).scalars())
-        if len(ids) == 1:
-            return ids[0]
-        if not ids:
-            raise NotFound(f"there is no rack {key}; give SITE/ROOM/RACK (e.g. FZ-MW1/B1 风冷机房/A01), "
-                           "an asset tag or a rack id")
-        paths = ", ".join(rack_path(s, i) for i in ids[:8])
-        raise ValidationError({"rack": f"{len(ids)} racks are called {key}: {paths}"
-                                       f"{' …' if len(ids) > 8 else ''}; name one as SITE/ROOM/RACK"})
 
 
 def paper_colour(hex_colour: str, amount: float = 0.55) -> str:
@@ -348,22 +276,19 @@ def rack_sheet_doc(db: Database, rack: int | str, *, language: str = "zh") -> Ra
 
 
 # --------------------------------------------------------------------------- contracts
-def _find_contract(s, key: int | str) -> Contract:
-    key = str(key).strip()
-    c = s.execute(select(Contract).where(Contract.number == key)).scalar_one_or_none()
-    if c is None and key.isdigit():
-        c = s.get(Contract, int(key))
-    if c is None:
-        raise NotFound(f"there is no contract numbered {key}")
-    return c
-
-
-def _tax_rates(s, on: dt.date) -> dict[str, Decimal]:
-    rates: dict[str, Decimal] = {}
-    for cat, rate in s.execute(select(TaxRate.category, TaxRate.rate).where(TaxRate.valid_from <= on)
-                               .order_by(TaxRate.valid_from)):
-        rates[cat] = Decimal(rate)
-    return rates
+def _approval_line(s, c: Contract, lang: str) -> str:
+    """Who approved the contract and, when four-eyes was off then, that one person did."""
+    if not c.approved_by:
+        return ""
+    from models import User
+    name = s.execute(select(User.display_name).where(User.login == c.approved_by)).scalar() or c.approved_by
+    who = f"{name}（{c.approved_by}）" if lang == "zh" else f"{name} ({c.approved_by})"
+    if lang == "zh":
+        line = f"审批人：{who}"
+        return line + ("；审批时未启用双人复核（起草人可自行审批）。" if c.approved_four_eyes is False else "（双人复核）。")
+    line = f"Approved by {who}"
+    return line + ("; the four-eyes check was off (the drafter could approve)." if c.approved_four_eyes is False
+                   else " (second person).")
 
 
 def _money(d) -> str:
@@ -377,7 +302,7 @@ def _qty(d) -> str:
 
 def _item_row(s, c: Contract, it: ContractItem, rates: dict[str, Decimal], lang: str) -> ContractItemRow:
     zh = lang == "zh"
-    notes: list[str] = [_label(ITEM_KIND, it.kind, lang)]
+    notes: list[str] = [ItemKind.label(it.kind, lang)]
     if it.rack_id:
         where = rack_path(s, it.rack_id)
         if it.u_from:
@@ -407,7 +332,7 @@ def _item_row(s, c: Contract, it: ContractItem, rates: dict[str, Decimal], lang:
     price = Decimal(it.unit_price)
     if it.kind == ItemKind.DISCOUNT:
         price = -price
-    return ContractItemRow(description=it.description, quantity=qty, unit=_label(PRICE_UNIT, it.price_unit, lang),
+    return ContractItemRow(description=it.description, quantity=qty, unit=PriceUnit.unit(it.price_unit, lang),
                            unit_price=price, tax_rate=rates.get(it.tax_category, ZERO),
                            service_start=max(it.service_start or c.start_date, c.start_date),
                            note="\n".join(notes))
@@ -467,7 +392,7 @@ def _service_level(db: Database, s, c: Contract, rack_ids: list[int], lang: str)
     cov = coverage_for(db, site.region_code) if site is not None else None
     for entry in (cov.coverage if cov else ()):
         if entry.subsidiary_id == c.subsidiary_id:
-            lvl = _label(SERVICE_LEVEL, entry.service_level, lang)
+            lvl = ServiceLevel.label(entry.service_level, lang)
             if lang == "zh":
                 return f"{site.name}：{lvl}，故障响应时间 {entry.response_hours} 小时（7×24）。"
             hours = f"{entry.response_hours} hour{'s' if entry.response_hours != 1 else ''}"
@@ -486,12 +411,12 @@ def contract_doc(db: Database, number: int | str, *, language: str | None = None
     """
     _check_lang(language)
     with db.session() as s:
-        c = _find_contract(s, number)
+        c = find_contract(s, number)
         lang = language or c.language or "zh"
         sub = s.get(Subsidiary, c.subsidiary_id)
         cust = s.get(Customer, c.customer_id)
         items = list(c.items)
-        rates = _tax_rates(s, c.start_date)
+        rates = tax_rates_on(s, c.start_date)
         rows = tuple(_item_row(s, c, it, rates, lang) for it in items)
 
         rack_ids: list[int] = []
@@ -558,18 +483,19 @@ def contract_doc(db: Database, number: int | str, *, language: str | None = None
         title = c.title or ("IDC 及算力服务合同" if lang == "zh" else "IDC and GPU compute services agreement")
         if c.revision and c.revision > 1:
             title += f"（第 {c.revision} 版）" if lang == "zh" else f" (revision {c.revision})"
-        status = _label(CONTRACT_STATUS, c.status, lang)
+        status = ContractStatus.label(c.status, lang)
         billing_terms = _billing_terms(items, {it.tax_category: rates.get(it.tax_category, ZERO) for it in items},
                                        lang)
         start, end = c.start_date, c.end_date
         customer = _customer_party(s, cust)
         subsidiary = _subsidiary_party(sub, lang)
         contract_number = c.number
+        approval = _approval_line(s, c, lang)
     racks = tuple(rack_elevation_doc(db, rid, lang, today) for rid in rack_ids)
     return ContractDoc(number=contract_number, title=title, subsidiary=subsidiary, customer=customer, start=start,
                        end=end, status=status, terms=terms, items=rows, service_level=service_level,
                        billing_terms=billing_terms, racks=racks, gpus=tuple(gpu_rows), devices=tuple(device_rows),
-                       language=lang, sign_place=sign_place)
+                       language=lang, sign_place=sign_place, approval=approval)
 
 
 # --------------------------------------------------------------------------- audit
@@ -669,7 +595,7 @@ def audit_report_doc(db: Database, flt: AuditFilter, *, language: str = "zh", su
             action=f"{action_label(ev.action, lang)}\n{ev.action}" if action_label(ev.action, lang) != ev.action
             else ev.action,
             object=f"{obj_type} {obj}".strip(), changes=changes_text(ev.before, ev.after), reason=ev.reason or "",
-            outcome=_label(OUTCOME, ev.outcome, lang)))
+            outcome=Outcome.label(ev.outcome, lang)))
     summary = tuple(AuditSummaryRow(actor=f"{login} {names[login]}" if names.get(login, login) != login else login,
                                     action=f"{action} {action_label(action, lang)}"
                                     if action_label(action, lang) != action else action, count=n)
@@ -734,12 +660,12 @@ def capacity_doc(db: Database, site_code: str, *, language: str = "zh") -> Capac
         for r in sorted(layout.racks, key=lambda r: r.name):
             if r.status == RackStatus.DECOMMISSIONED:
                 continue
-            by_state = {_label(GPU_STATE, st, lang): gpus[r.id].get(st, 0) for st in states}
+            by_state = {GpuState.label(st, lang): gpus[r.id].get(st, 0) for st in states}
             rows.append(CapacityRow(room=layout.name, rack=r.name, units_used=_units(r.used_units),
                                     units_total=r.u_height, power_used_kw=r.typical_draw_kw,
                                     power_capacity_kw=r.power_capacity_kw, gpus_by_state=by_state))
     return CapacityDoc(site=site_label, rows=tuple(rows), generated_at=now_local(),
-                       gpu_states=tuple(_label(GPU_STATE, st, lang) for st in states), subsidiary=sub,
+                       gpu_states=tuple(GpuState.label(st, lang) for st in states), subsidiary=sub,
                        number=f"CAP-{site_code_}-{now_local():%Y%m%d}", language=lang)
 
 
@@ -823,12 +749,12 @@ def fleet_doc(db: Database, *, language: str = "zh", today: dt.date | None = Non
     revenue = revenue_by_model(db, today)
     states = [st for st in GpuState.values() if st in present]
     rows = tuple(
-        FleetRow(model=m, counts={_label(GPU_STATE, st, lang): counts[m].get(st, 0) for st in states},
+        FleetRow(model=m, counts={GpuState.label(st, lang): counts[m].get(st, 0) for st in states},
                  book_value=_fen(value.get(m, ZERO)), revenue_12m=revenue.get(m, ZERO))
         for m in sorted(set(counts) | set(revenue)))
     title = "GPU 资产报告" if lang == "zh" else "GPU fleet report"
     title += f"（截至 {today}）" if lang == "zh" else f" as of {today}"
-    return FleetDoc(rows=rows, generated_at=now_local(), states=tuple(_label(GPU_STATE, st, lang) for st in states),
+    return FleetDoc(rows=rows, generated_at=now_local(), states=tuple(GpuState.label(st, lang) for st in states),
                     subsidiary=letterhead, number=f"FLEET-{today:%Y%m%d}", language=lang, title=title)
 
 

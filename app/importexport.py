@@ -32,7 +32,7 @@ from models import (AuditEvent, Contact, Contract, ContractItem, Customer, Devic
 from models.choices import GpuState
 
 from .audit import Actor, HASHED_FIELDS, format_ts
-from .auth import require
+from .auth import KIND_PERMISSION, require
 from .db import Database
 from .errors import DomainError, NotFound, PermissionDenied, ValidationError
 from .services.gpus import install_gpu_in
@@ -79,9 +79,8 @@ REQUIRED: dict[str, tuple[str, ...]] = {
 OBJECT_TYPE = {"regions": "region", "sites": "site", "racks": "rack", "devices": "device", "gpus": "gpu",
                "customers": "customer", "device-types": "device_type", "users": "user", "contracts": "contract",
                "audit": "audit", "statements": "statement"}
-PERMISSION = {"regions": "manage_reference", "sites": "manage_reference", "racks": "manage_dcim",
-              "devices": "manage_dcim", "gpus": "manage_gpus", "customers": "manage_customers",
-              "device-types": "manage_dcim"}
+PERMISSION = {kind: KIND_PERMISSION[OBJECT_TYPE[kind]]  # declared once, in app.auth
+              for kind in ("regions", "sites", "racks", "devices", "gpus", "customers", "device-types")}
 # Service field name -> file column, to point a validator's complaint at the right column.
 FIELD_COLUMN: dict[str, dict[str, str]] = {
     "regions": {"parent_code": "parent"},

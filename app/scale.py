@@ -14,20 +14,19 @@ services, and the synthetic audit events continue the chain those left, hashed e
 from __future__ import annotations
 
 import datetime as dt
-import hashlib
 import random
 import time
 from dataclasses import dataclass
 from typing import Callable, Iterable, Iterator
 
-import orjson
 from sqlalchemy import func, select
 
 from models import GpuModel, Region, Subsidiary, User
 from models.choices import ContractStatus, GpuState, Role
 
 from . import __version__
-from .audit import GENESIS_HASH, HASHED_FIELDS, Actor
+from .audit import GENESIS_HASH, HASHED_FIELDS, Actor, canonical_json, event_hash
+from .clock import TZ
 from .db import Database
 from .demo import COVERAGE, CONTACT_NAMES, DEVICE_TYPES, SITES, SUBSIDIARIES, ensure_demo_users
 from .errors import RuleViolation
@@ -41,7 +40,7 @@ N_CUSTOMERS, N_CONTRACTS = 5_000, 20_000
 N_AUDIT = 2_000_000
 GPU_RACK_SHARE = 0.6                                           # the rest are colocation racks
 BATCH = 20_000
-TZ_OFFSET = dt.timedelta(hours=8)                              # Asia/Shanghai has no DST
+TZ_OFFSET = TZ.utcoffset(dt.datetime(2026, 1, 1))             # app.clock.TZ; Shanghai has no DST
 
 Progress = Callable[[str], None]
 
@@ -600,14 +599,13 @@ HOSTS = ["ops-pc-01", "ops-pc-02", "finance-pc", "am-laptop-07", "noc-console"]
 
 
 def _audit_rows(plan: _Plan, start_seq: int, prev_hash: str, n: int, users: list[tuple]) -> Iterator[tuple]:
-    """n events after (start_seq, prev_hash), oldest first, each hashed as app.audit.event_hash does."""
+    """n events after (start_seq, prev_hash), oldest first, each hashed by app.audit.event_hash."""
     rng = random.Random(SEED + 2)
     events = plan.events
     span_start = dt.datetime.combine(plan.today - dt.timedelta(days=400), dt.time(0, 0))
     span = (plan.now - span_start).total_seconds() - 3600
     step_us = int(span * 1_000_000 / max(n, 1))
     t0 = span_start
-    sha, dumps, SORT = hashlib.sha256, orjson.dumps, orjson.OPT_SORT_KEYS
     request = None
     for i in range(n):
         if i < len(events):
@@ -622,13 +620,13 @@ def _audit_rows(plan: _Plan, start_seq: int, prev_hash: str, n: int, users: list
         t = t0 + dt.timedelta(microseconds=i * step_us + (i * 7919) % 1000)
         ts_hash = t.strftime("%Y-%m-%dT%H:%M:%S.%fZ")
         seq = start_seq + i
-        after_json = None if after is None else dumps(after, option=SORT).decode()
+        after_json = None if after is None else canonical_json(after)
         payload = {"seq": seq, "ts": ts_hash, "actor_id": actor[0], "actor_login": actor[1],
                    "actor_name": actor[2], "actor_role": actor[3], "host": HOSTS[i % len(HOSTS)],
                    "app_version": __version__, "request_id": request, "action": action, "object_type": otype,
                    "object_id": None if oid is None else str(oid), "object_label": label, "before": None,
                    "after": after_json, "reason": reason, "outcome": "success", "prev_hash": prev_hash}
-        h = sha(dumps(payload, option=SORT)).hexdigest()
+        h = event_hash(payload)
         yield (seq, ts_hash[:10] + " " + ts_hash[11:26], actor[0], actor[1], actor[2], actor[3], payload["host"],
                __version__, request, action, otype, payload["object_id"], label, None, after_json, reason,
                "success", prev_hash, h)

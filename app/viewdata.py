@@ -525,13 +525,10 @@ def _inherit(entries: list[CoverageInfo]) -> tuple[CoverageInfo, ...]:
 
 
 def _nearest(entries: list[CoverageInfo]) -> tuple[CoverageInfo, ...]:
-    """One entry per (subsidiary, site), the nearest one, as app.services.reference.who_serves answers."""
-    seen, out = set(), []
-    for c in entries:
-        if (c.subsidiary_id, c.site_id) not in seen:
-            seen.add((c.subsidiary_id, c.site_id))
-            out.append(c)
-    return tuple(out)
+    """Who serves: the rule of app.services.reference.who_serves (the nearest entry per subsidiary
+    and site), kept nearest first as the tree shows it."""
+    from .services.reference import nearest_per_subsidiary
+    return tuple(nearest_per_subsidiary(entries))
 
 
 def region_tree(db: Database, parent_code: str | None = None) -> tuple[RegionNode, ...]:

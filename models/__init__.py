@@ -7,4 +7,5 @@ from .dcim import Rack, RackReservation, DeviceType, Device  # noqa: F401
 from .contracts import Contract, ContractItem, contract_item_gpu  # noqa: F401
 from .billing import (  # noqa: F401
     TaxRate, Statement, StatementLine, DocumentCounter, MeterReading, GpuLease, Downtime)
+from .settings import AppSetting  # noqa: F401
 from .audit import AuditEvent, AuditHead, GENESIS_HASH  # noqa: F401

@@ -1,7 +1,8 @@
-"""Every status and enum: stored value, translatable label and colour.
+"""Every status and enum: stored value, its label in English and Chinese, and its colour.
 
-Labels are marked with `_` (a no-op here); the UI translates them in the
-"choices" context and the reports use their own label tables.
+The one home of these words: the screen translates the English label in the Qt context
+"choices/<Class>" with the Chinese given here (scripts/update_translations.py writes it into
+the .ts), and the PDFs take `label(value, lang)`. English labels are marked with `_` (a no-op).
 """
 from __future__ import annotations
 
@@ -10,23 +11,33 @@ def _(text: str) -> str:
     return text
 
 
+LANGS = ("zh", "en")
+
+
 class ChoiceSet:
-    CHOICES: tuple[tuple[str, str, str], ...] = ()
+    # (stored value, English label, Chinese label, colour)
+    CHOICES: tuple[tuple[str, str, str, str], ...] = ()
 
     @classmethod
     def values(cls) -> list[str]:
         return [c[0] for c in cls.CHOICES]
 
     @classmethod
-    def label(cls, value: str) -> str:
-        for v, label, _c in cls.CHOICES:
+    def label(cls, value: str, lang: str = "en") -> str:
+        """The English label (the Qt msgid), or the Chinese one with lang="zh"; unknown values as they are."""
+        for v, en, zh, _c in cls.CHOICES:
             if v == value:
-                return label
+                return zh if lang == "zh" else en
         return value
 
     @classmethod
+    def labels(cls) -> list[tuple[str, str, str]]:
+        """(value, en, zh) of every choice."""
+        return [(v, en, zh) for v, en, zh, _c in cls.CHOICES]
+
+    @classmethod
     def colour(cls, value: str) -> str:
-        for v, _l, colour in cls.CHOICES:
+        for v, _en, _zh, colour in cls.CHOICES:
             if v == value:
                 return colour
         return "#9e9e9e"
@@ -36,27 +47,33 @@ class ChoiceSet:
         return f"{column} IN ({', '.join(repr(v) for v in cls.values())})"
 
 
+def choice_sets() -> list[type[ChoiceSet]]:
+    """Every ChoiceSet defined here, in order."""
+    return [obj for obj in globals().values()
+            if isinstance(obj, type) and issubclass(obj, ChoiceSet) and obj is not ChoiceSet]
+
+
 class SiteStatus(ChoiceSet):
     PLANNED, ACTIVE, DECOMMISSIONING, RETIRED = "planned", "active", "decommissioning", "retired"
     CHOICES = (
-        (PLANNED, _("Planned"), "#03a9f4"),
-        (ACTIVE, _("Active"), "#4caf50"),
-        (DECOMMISSIONING, _("Decommissioning"), "#ff9800"),
-        (RETIRED, _("Retired"), "#9e9e9e"),
+        (PLANNED, _("Planned"), "规划中", "#03a9f4"),
+        (ACTIVE, _("Active"), "运营中", "#4caf50"),
+        (DECOMMISSIONING, _("Decommissioning"), "退役中", "#ff9800"),
+        (RETIRED, _("Retired"), "已退役", "#9e9e9e"),
     )
 
 
 class Cooling(ChoiceSet):
     AIR, LIQUID = "air", "liquid"
-    CHOICES = ((AIR, _("Air"), "#90caf9"), (LIQUID, _("Liquid"), "#1565c0"))
+    CHOICES = ((AIR, _("Air"), "风冷", "#90caf9"), (LIQUID, _("Liquid"), "液冷", "#1565c0"))
 
 
 class ServiceLevel(ChoiceSet):
     ONSITE, REMOTE, PARTNER = "onsite", "remote", "partner"
     CHOICES = (
-        (ONSITE, _("On-site team"), "#4caf50"),
-        (REMOTE, _("Remote"), "#2196f3"),
-        (PARTNER, _("Partner"), "#ff9800"),
+        (ONSITE, _("On-site team"), "驻场团队", "#4caf50"),
+        (REMOTE, _("Remote support"), "远程支持", "#2196f3"),
+        (PARTNER, _("Partner service"), "合作伙伴服务", "#ff9800"),
     )
 
 
@@ -64,26 +81,26 @@ class RackStatus(ChoiceSet):
     PLANNED, AVAILABLE, RESERVED, LEASED = "planned", "available", "reserved", "leased"
     MAINTENANCE, DECOMMISSIONED = "maintenance", "decommissioned"
     CHOICES = (
-        (PLANNED, _("Planned"), "#03a9f4"),
-        (AVAILABLE, _("Available"), "#4caf50"),
-        (RESERVED, _("Reserved"), "#ffc107"),
-        (LEASED, _("Leased"), "#3f51b5"),
-        (MAINTENANCE, _("Maintenance"), "#ff9800"),
-        (DECOMMISSIONED, _("Decommissioned"), "#9e9e9e"),
+        (PLANNED, _("Planned"), "规划中", "#03a9f4"),
+        (AVAILABLE, _("Available"), "空闲", "#4caf50"),
+        (RESERVED, _("Reserved"), "已预留", "#ffc107"),
+        (LEASED, _("Leased"), "已出租", "#3f51b5"),
+        (MAINTENANCE, _("Maintenance"), "维护中", "#ff9800"),
+        (DECOMMISSIONED, _("Decommissioned"), "已拆除", "#9e9e9e"),
     )
 
 
 class Face(ChoiceSet):
     FRONT, REAR = "front", "rear"
-    CHOICES = ((FRONT, _("Front"), "#607d8b"), (REAR, _("Rear"), "#795548"))
+    CHOICES = ((FRONT, _("Front"), "前面", "#607d8b"), (REAR, _("Rear"), "后面", "#795548"))
 
 
 class ReservationStatus(ChoiceSet):
     ACTIVE, CANCELLED, ENDED = "active", "cancelled", "ended"
     CHOICES = (
-        (ACTIVE, _("Active"), "#ffc107"),
-        (CANCELLED, _("Cancelled"), "#9e9e9e"),
-        (ENDED, _("Ended"), "#607d8b"),
+        (ACTIVE, _("Active"), "有效", "#ffc107"),
+        (CANCELLED, _("Cancelled"), "已取消", "#9e9e9e"),
+        (ENDED, _("Ended"), "已结束", "#607d8b"),
     )
 
 
@@ -91,8 +108,9 @@ class Airflow(ChoiceSet):
     FRONT_TO_REAR, REAR_TO_FRONT, LEFT_TO_RIGHT, RIGHT_TO_LEFT = (
         "front-to-rear", "rear-to-front", "left-to-right", "right-to-left")
     SIDE_TO_REAR, PASSIVE, MIXED = "side-to-rear", "passive", "mixed"
-    CHOICES = tuple((v, v, "#9e9e9e") for v in (
-        FRONT_TO_REAR, REAR_TO_FRONT, LEFT_TO_RIGHT, RIGHT_TO_LEFT, SIDE_TO_REAR, PASSIVE, MIXED))
+    CHOICES = tuple((v, v, zh, "#9e9e9e") for v, zh in (
+        (FRONT_TO_REAR, "前进后出"), (REAR_TO_FRONT, "后进前出"), (LEFT_TO_RIGHT, "左进右出"),
+        (RIGHT_TO_LEFT, "右进左出"), (SIDE_TO_REAR, "侧进后出"), (PASSIVE, "被动"), (MIXED, "混合")))
 
 
 class DeviceRole(ChoiceSet):
@@ -100,18 +118,18 @@ class DeviceRole(ChoiceSet):
     ROUTER, FIREWALL, STORAGE = "router", "firewall", "storage"
     PDU, UPS, PATCH_PANEL, BLANK, SHELF = "pdu", "ups", "patch_panel", "blank", "shelf"
     CHOICES = (
-        (SERVER, _("Hosted server"), "#607d8b"),
-        (GPU_SERVER, _("GPU server"), "#7b1fa2"),
-        (SWITCH, _("Switch"), "#00897b"),
-        (OTHER, _("Other"), "#9e9e9e"),
-        (ROUTER, _("Router"), "#3949ab"),
-        (FIREWALL, _("Firewall"), "#c62828"),
-        (STORAGE, _("Storage"), "#6d4c41"),
-        (PDU, _("PDU"), "#f9a825"),
-        (UPS, _("UPS"), "#ef6c00"),
-        (PATCH_PANEL, _("Patch panel"), "#78909c"),
-        (BLANK, _("Blank panel"), "#bdbdbd"),
-        (SHELF, _("Shelf"), "#a1887f"),
+        (SERVER, _("Hosted server"), "托管服务器", "#607d8b"),
+        (GPU_SERVER, _("GPU server"), "GPU 服务器", "#7b1fa2"),
+        (SWITCH, _("Switch"), "交换机", "#00897b"),
+        (OTHER, _("Other"), "其他", "#9e9e9e"),
+        (ROUTER, _("Router"), "路由器", "#3949ab"),
+        (FIREWALL, _("Firewall"), "防火墙", "#c62828"),
+        (STORAGE, _("Storage"), "存储", "#6d4c41"),
+        (PDU, _("PDU"), "PDU 配电单元", "#f9a825"),
+        (UPS, _("UPS"), "UPS 不间断电源", "#ef6c00"),
+        (PATCH_PANEL, _("Patch panel"), "配线架", "#78909c"),
+        (BLANK, _("Blank panel"), "盲板", "#bdbdbd"),
+        (SHELF, _("Shelf"), "托板", "#a1887f"),
     )
     # Passive or power-distribution equipment: carries no load of its own (NetBox leaves the
     # draw of a port that feeds outlets blank and counts the devices downstream instead).
@@ -122,32 +140,32 @@ class DeviceStatus(ChoiceSet):
     INVENTORY, PLANNED, ACTIVE, OFFLINE = "inventory", "planned", "active", "offline"
     FAILED, DECOMMISSIONING = "failed", "decommissioning"
     CHOICES = (
-        (INVENTORY, _("Inventory"), "#9e9e9e"),
-        (PLANNED, _("Planned"), "#03a9f4"),
-        (ACTIVE, _("Active"), "#4caf50"),
-        (OFFLINE, _("Offline"), "#ff9800"),
-        (FAILED, _("Failed"), "#f44336"),
-        (DECOMMISSIONING, _("Decommissioning"), "#795548"),
+        (INVENTORY, _("Inventory"), "库存", "#9e9e9e"),
+        (PLANNED, _("Planned"), "计划上架", "#03a9f4"),
+        (ACTIVE, _("Active"), "在用", "#4caf50"),
+        (OFFLINE, _("Offline"), "离线", "#ff9800"),
+        (FAILED, _("Failed"), "故障", "#f44336"),
+        (DECOMMISSIONING, _("Decommissioning"), "退役中", "#795548"),
     )
 
 
 class FormFactor(ChoiceSet):
     SXM, PCIE, OAM = "sxm", "pcie", "oam"
-    CHOICES = ((SXM, "SXM", "#7b1fa2"), (PCIE, "PCIe", "#1976d2"), (OAM, "OAM", "#00897b"))
+    CHOICES = ((SXM, "SXM", "SXM", "#7b1fa2"), (PCIE, "PCIe", "PCIe", "#1976d2"), (OAM, "OAM", "OAM", "#00897b"))
 
 
 class GpuState(ChoiceSet):
     ORDERED, RECEIVED, BURN_IN, AVAILABLE = "ordered", "received", "burn_in", "available"
     LEASED, MAINTENANCE, RMA, RETIRED = "leased", "maintenance", "rma", "retired"
     CHOICES = (
-        (ORDERED, _("Ordered"), "#b0bec5"),
-        (RECEIVED, _("Received"), "#90caf9"),
-        (BURN_IN, _("Burn-in"), "#ffe082"),
-        (AVAILABLE, _("Available"), "#4caf50"),
-        (LEASED, _("Leased"), "#3f51b5"),
-        (MAINTENANCE, _("Maintenance"), "#ff9800"),
-        (RMA, _("RMA"), "#f44336"),
-        (RETIRED, _("Retired"), "#616161"),
+        (ORDERED, _("Ordered"), "已订购", "#b0bec5"),
+        (RECEIVED, _("Received"), "已到货", "#90caf9"),
+        (BURN_IN, _("Burn-in"), "老化测试", "#ffe082"),
+        (AVAILABLE, _("Available"), "可用", "#4caf50"),
+        (LEASED, _("Leased"), "已出租", "#3f51b5"),
+        (MAINTENANCE, _("Maintenance"), "维护中", "#ff9800"),
+        (RMA, _("RMA"), "返修", "#f44336"),
+        (RETIRED, _("Retired"), "已报废", "#616161"),
     )
     # The only allowed moves; retired is final.
     TRANSITIONS: dict[str, frozenset[str]] = {
@@ -165,29 +183,29 @@ class GpuState(ChoiceSet):
 class Role(ChoiceSet):
     ADMIN, OPERATOR, ACCOUNT_MANAGER, AUDITOR = "admin", "operator", "account_manager", "auditor"
     CHOICES = (
-        (ADMIN, _("Administrator"), "#d32f2f"),
-        (OPERATOR, _("Operator"), "#1976d2"),
-        (ACCOUNT_MANAGER, _("Account manager"), "#388e3c"),
-        (AUDITOR, _("Auditor"), "#7b1fa2"),
+        (ADMIN, _("Administrator"), "管理员", "#d32f2f"),
+        (OPERATOR, _("Operator"), "运维", "#1976d2"),
+        (ACCOUNT_MANAGER, _("Account manager"), "客户经理", "#388e3c"),
+        (AUDITOR, _("Auditor"), "审计员", "#7b1fa2"),
     )
 
 
 class CustomerStatus(ChoiceSet):
     ACTIVE, INACTIVE = "active", "inactive"
-    CHOICES = ((ACTIVE, _("Active"), "#4caf50"), (INACTIVE, _("Inactive"), "#9e9e9e"))
+    CHOICES = ((ACTIVE, _("Active"), "正常", "#4caf50"), (INACTIVE, _("Inactive"), "停用", "#9e9e9e"))
 
 
 class ContractStatus(ChoiceSet):
     DRAFT, PENDING, APPROVED, ACTIVE = "draft", "pending_approval", "approved", "active"
     SUSPENDED, EXPIRED, TERMINATED = "suspended", "expired", "terminated"
     CHOICES = (
-        (DRAFT, _("Draft"), "#9e9e9e"),
-        (PENDING, _("Pending approval"), "#ffc107"),
-        (APPROVED, _("Approved"), "#03a9f4"),
-        (ACTIVE, _("Active"), "#4caf50"),
-        (SUSPENDED, _("Suspended"), "#ff9800"),
-        (EXPIRED, _("Expired"), "#607d8b"),
-        (TERMINATED, _("Terminated"), "#f44336"),
+        (DRAFT, _("Draft"), "草稿", "#9e9e9e"),
+        (PENDING, _("Pending approval"), "待审批", "#ffc107"),
+        (APPROVED, _("Approved"), "已批准", "#03a9f4"),
+        (ACTIVE, _("Active"), "履行中", "#4caf50"),
+        (SUSPENDED, _("Suspended"), "已暂停", "#ff9800"),
+        (EXPIRED, _("Expired"), "已到期", "#607d8b"),
+        (TERMINATED, _("Terminated"), "已终止", "#f44336"),
     )
     TRANSITIONS: dict[str, frozenset[str]] = {
         DRAFT: frozenset({PENDING}),
@@ -208,13 +226,13 @@ class ItemKind(ChoiceSet):
     RACK, HOSTING, GPU, BANDWIDTH = "rack", "hosting", "gpu", "bandwidth"
     MAINTENANCE, ONE_OFF, DISCOUNT = "maintenance", "one_off", "discount"
     CHOICES = (
-        (RACK, _("Rack lease"), "#3f51b5"),
-        (HOSTING, _("Hosting"), "#607d8b"),
-        (GPU, _("GPU rental"), "#7b1fa2"),
-        (BANDWIDTH, _("Bandwidth"), "#00897b"),
-        (MAINTENANCE, _("Maintenance"), "#ff9800"),
-        (ONE_OFF, _("One-off charge"), "#795548"),
-        (DISCOUNT, _("Discount"), "#f44336"),
+        (RACK, _("Rack lease"), "机柜租赁", "#3f51b5"),
+        (HOSTING, _("Hosting"), "服务器托管", "#607d8b"),
+        (GPU, _("GPU rental"), "算力租赁", "#7b1fa2"),
+        (BANDWIDTH, _("Bandwidth"), "带宽", "#00897b"),
+        (MAINTENANCE, _("Maintenance"), "维保服务", "#ff9800"),
+        (ONE_OFF, _("One-off charge"), "一次性费用", "#795548"),
+        (DISCOUNT, _("Discount"), "折扣", "#f44336"),
     )
 
 
@@ -222,40 +240,55 @@ class PriceUnit(ChoiceSet):
     MONTH, YEAR, GPU_HOUR, GPU_MINUTE = "month", "year", "gpu_hour", "gpu_minute"
     KWH, MBPS_MONTH, ONE_OFF, HYBRID = "kwh", "mbps_month", "one_off", "hybrid"
     CHOICES = (
-        (MONTH, _("per month"), "#9e9e9e"),
-        (YEAR, _("per year"), "#9e9e9e"),
-        (GPU_HOUR, _("per GPU-hour"), "#9e9e9e"),
-        (GPU_MINUTE, _("per GPU-minute"), "#9e9e9e"),
-        (KWH, _("per kWh"), "#9e9e9e"),
-        (MBPS_MONTH, _("per Mbps-month"), "#9e9e9e"),
-        (ONE_OFF, _("one-off"), "#9e9e9e"),
-        (HYBRID, _("hybrid (commit + hourly)"), "#9e9e9e"),
+        (MONTH, _("per month"), "按月", "#9e9e9e"),
+        (YEAR, _("per year"), "按年", "#9e9e9e"),
+        (GPU_HOUR, _("per GPU-hour"), "按卡时", "#9e9e9e"),
+        (GPU_MINUTE, _("per GPU-minute"), "按卡分钟", "#9e9e9e"),
+        (KWH, _("per kWh"), "按千瓦时", "#9e9e9e"),
+        (MBPS_MONTH, _("per Mbps-month"), "按 Mbps·月", "#9e9e9e"),
+        (ONE_OFF, _("one-off"), "一次性", "#9e9e9e"),
+        (HYBRID, _("hybrid (commit + hourly)"), "混合计费（保底 + 按小时）", "#9e9e9e"),
     )
+    # The unit a unit price is quoted in, short for a schedule's narrow column: (zh, en).
+    UNIT: dict[str, tuple[str, str]] = {
+        MONTH: ("月", "month"), YEAR: ("年", "year"), GPU_HOUR: ("GPU时", "GPU-h"), GPU_MINUTE: ("GPU分", "GPU-min"),
+        KWH: ("kWh", "kWh"), MBPS_MONTH: ("Mbps·月", "Mbps·mo"), ONE_OFF: ("次", "once"),
+        HYBRID: ("月", "month"),  # the item's note says what the commitment includes
+    }
+
+    @classmethod
+    def unit(cls, value: str, lang: str = "en") -> str:
+        pair = cls.UNIT.get(value)
+        return (pair[0] if lang == "zh" else pair[1]) if pair else value
 
 
 class TaxCategory(ChoiceSet):
     IDC, TELECOM, EQUIPMENT_LEASE = "idc", "telecom", "equipment_lease"
     CHOICES = (
-        (IDC, _("IDC services"), "#9e9e9e"),
-        (TELECOM, _("Value-added telecom"), "#9e9e9e"),
-        (EQUIPMENT_LEASE, _("Equipment leasing"), "#9e9e9e"),
+        (IDC, _("IDC services"), "IDC 服务", "#9e9e9e"),
+        (TELECOM, _("Value-added telecom"), "增值电信", "#9e9e9e"),
+        (EQUIPMENT_LEASE, _("Equipment leasing"), "设备租赁", "#9e9e9e"),
     )
 
 
 class StatementStatus(ChoiceSet):
     DRAFT, ISSUED, VOID = "draft", "issued", "void"
     CHOICES = (
-        (DRAFT, _("Draft"), "#9e9e9e"),
-        (ISSUED, _("Issued"), "#4caf50"),
-        (VOID, _("Void"), "#f44336"),
+        (DRAFT, _("Draft"), "草稿", "#9e9e9e"),
+        (ISSUED, _("Issued"), "已开具", "#4caf50"),
+        (VOID, _("Void"), "已作废", "#f44336"),
     )
 
 
 class StatementKind(ChoiceSet):
     STATEMENT, CREDIT_NOTE = "statement", "credit_note"
-    CHOICES = ((STATEMENT, _("Statement"), "#3f51b5"), (CREDIT_NOTE, _("Credit note"), "#f44336"))
+    # 对账单 is what the printed document is titled and what the customer reconciles against; a
+    # negative, offsetting document is 红字 in Chinese finance (红字发票), as the console's credit-note
+    # actions already say, not the translated 贷项通知单.
+    CHOICES = ((STATEMENT, _("Statement"), "对账单", "#3f51b5"),
+               (CREDIT_NOTE, _("Credit note"), "红字账单", "#f44336"))
 
 
 class Outcome(ChoiceSet):
     SUCCESS, FAILURE = "success", "failure"
-    CHOICES = ((SUCCESS, _("Success"), "#4caf50"), (FAILURE, _("Failure"), "#f44336"))
+    CHOICES = ((SUCCESS, _("Success"), "成功", "#4caf50"), (FAILURE, _("Failure"), "失败", "#f44336"))

@@ -4,7 +4,7 @@ from __future__ import annotations
 import datetime as dt
 from decimal import Decimal
 
-from sqlalchemy import CheckConstraint, Column, ForeignKey, Integer, Numeric, String, Table, Text
+from sqlalchemy import Boolean, CheckConstraint, Column, ForeignKey, Integer, Numeric, String, Table, Text
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from .base import Base, IdMixin, Versioned
@@ -34,6 +34,11 @@ class Contract(IdMixin, Versioned, Base):
     service_level: Mapped[str | None] = mapped_column(Text)
     terms: Mapped[str | None] = mapped_column(Text)
     language: Mapped[str] = mapped_column(String(2), default="zh")
+    # Four eyes: who drafted and who last submitted it may not approve it (unless the setting is off).
+    drafted_by: Mapped[str | None] = mapped_column(String(64))
+    submitted_by: Mapped[str | None] = mapped_column(String(64))
+    approved_by: Mapped[str | None] = mapped_column(String(64))
+    approved_four_eyes: Mapped[bool | None] = mapped_column(Boolean)  # False: approved with four eyes off
     items: Mapped[list["ContractItem"]] = relationship(
         back_populates="contract", cascade="all, delete-orphan", order_by="ContractItem.id")
     __table_args__ = (

@@ -94,7 +94,7 @@ LABELS: dict[str, tuple[str, str]] = {
     "bank": ("开户行", "Bank"),
     "account": ("账号", "Account"),
     "statement": ("对账单", "Statement"),
-    "credit_note": ("贷项通知单", "Credit note"),
+    "credit_note": ("红字账单", "Credit note"),  # as models.choices.StatementKind says
     "seller": ("销售方", "Seller"),
     "buyer": ("购买方", "Buyer"),
     "period": ("账期", "Period"),

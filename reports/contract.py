@@ -76,8 +76,10 @@ def contract_story(doc: ContractDoc, ctx: Context) -> list:
     if doc.billing_terms:
         story += [p(bilingual("billing_terms"), "h2"), *_numbered(ctx, doc.billing_terms)]
 
-    story += [CondPageBreak(95 * mm), p(bilingual("signatures"), "h2"),
-              KeepTogether([_signature_block(doc, ctx, width)])]
+    story += [CondPageBreak(95 * mm), p(bilingual("signatures"), "h2")]
+    if doc.approval:
+        story.append(p(doc.approval))
+    story.append(KeepTogether([_signature_block(doc, ctx, width)]))
 
     annex_no = 0
     if doc.racks:

@@ -61,6 +61,7 @@ class StatementDoc:
     language: str = "zh"
     due_date: date | None = None
     notes: str = ""
+    kind_label: str = ""  # the document's name (the screen's word for its kind); default from the styles
 
 
 # --- racks ------------------------------------------------------------------------
@@ -154,6 +155,7 @@ class ContractDoc:
     devices: tuple[DeviceRow, ...] = ()
     language: str = "zh"
     sign_place: str = ""
+    approval: str = ""  # who approved it, and whether four-eyes was off; empty before approval
 
 
 # --- audit ------------------------------------------------------------------------

@@ -1,4 +1,4 @@
-"""Customer statement (对账单) and credit note (贷项通知单)."""
+"""Customer statement (对账单) and credit note (红字账单)."""
 from __future__ import annotations
 
 import os
@@ -15,7 +15,7 @@ from .documents import StatementDoc
 def statement_story(doc: StatementDoc, ctx: Context) -> list:
     t, p = ctx.t, ctx.p
     width = available_width(ctx)
-    title = t("credit_note" if doc.kind == "credit_note" else "statement")
+    title = doc.kind_label or t("credit_note" if doc.kind == "credit_note" else "statement")
     story: list = [p(title, "title")]
 
     meta = [(t("doc_no"), doc.number), (t("period"), doc.period_label),
@@ -85,6 +85,6 @@ def statement_story(doc: StatementDoc, ctx: Context) -> list:
 def render_statement(doc: StatementDoc, path: str | os.PathLike, *, style: dict | None = None,
                      font_path: str | None = None) -> RenderResult:
     ctx = Context(doc.language, style, font_path)
-    title = ctx.t("credit_note" if doc.kind == "credit_note" else "statement")
+    title = doc.kind_label or ctx.t("credit_note" if doc.kind == "credit_note" else "statement")
     return build_pdf(path, statement_story(doc, ctx), ctx, doc=doc, title=title,
                      number=doc.number, letterhead=doc.subsidiary)

@@ -297,6 +297,11 @@ ZH.update({
     "coverage": "覆盖范围", "customer": "客户", "device": "设备", "device type": "设备型号", "downtime": "故障停机",
     "meter reading": "电表读数", "rack": "机柜", "region": "地区", "reservation": "机柜预留", "room": "机房",
     "site": "站点", "statement": "账单", "subsidiary": "子公司", "user": "用户", "GPU model": "GPU 型号",
+    # --- twins ---
+    "Contracts are approved by a second person (four eyes)": "合同须由另一人审批（双人复核）",
+    "Off lets whoever drafted a contract approve it; the change is audited and the contract's approval line says so.":
+        "关闭后起草人可自行审批合同；此更改记入审计日志，合同的审批栏也会注明。",
+    "Why? The change goes into the audit trail.": "原因？此更改将记入审计日志。",
 })
 
 
@@ -335,17 +340,14 @@ def extract_file(path: Path) -> list[tuple[str, str, int]]:
 
 
 def data_messages() -> list[tuple[str, str]]:
-    import inspect
-
     import models.choices as choices
     from app import queries
     from ui.forms import FORMS
     from ui.i18n import KIND_LABELS
     from ui.mainwindow import PAGES
     out = []
-    for obj in vars(choices).values():
-        if inspect.isclass(obj) and issubclass(obj, choices.ChoiceSet) and obj is not choices.ChoiceSet:
-            out += [(f"choices/{obj.__name__}", label) for _v, label, _c in obj.CHOICES]
+    for obj in choices.choice_sets():
+        out += [(f"choices/{obj.__name__}", en) for _v, en, _zh in obj.labels()]
     from app.auth import PERMISSION_LABELS
     out += [("permissions", label) for label in PERMISSION_LABELS.values()]
     from ui.contracts import MOVES
@@ -402,6 +404,11 @@ ZH_CONTEXT = {
     ("audit", "Issue"): "开具", ("audit", "Renew"): "续签", ("audit", "Retire"): "退役", ("audit", "Cancel"): "取消",
     ("audit", "Resume"): "恢复", ("audit", "Expire"): "到期", ("audit", "Log in"): "登录", ("audit", "GPU"): "GPU",
 }
+def choice_translations() -> dict[tuple[str, str], str]:
+    """The Chinese of every choice label, from the ChoiceSet itself (models/choices.py): the one
+    source the PDFs read too, so screen and paper say the same word."""
+    import models.choices as choices
+    return {(f"choices/{obj.__name__}", en): zh for obj in choices.choice_sets() for _v, en, zh in obj.labels()}
 
 
 def main() -> int:
@@ -421,6 +428,7 @@ def main() -> int:
     for ctx, src in data_messages():
         add(ctx, src)
     missing = []
+    by_choice = choice_translations()
     lines = ['<?xml version="1.0" encoding="utf-8"?>', "<!DOCTYPE TS>", '<TS version="2.1" language="zh_CN">']
     for ctx in sorted(messages):
         lines += ["<context>", f"    <name>{escape(ctx)}</name>"]
@@ -430,7 +438,7 @@ def main() -> int:
             for rel, line in messages[ctx][src][:1]:
                 lines.append(f'        <location filename="{rel}" line="{line}"/>')
             lines.append(f"        <source>{escape(src)}</source>")
-            zh = ZH_CONTEXT.get((ctx, src)) or ZH.get(src) or ZH.get(src.strip())
+            zh = by_choice.get((ctx, src)) if ctx.startswith("choices/") else (ZH.get(src) or ZH.get(src.strip()))
             if zh is None:
                 missing.append((ctx, src))
                 lines.append('        <translation type="unfinished"></translation>')

@@ -406,7 +406,8 @@ def test_draft_statement_prints_by_id_marked_unissued(estate, tmp_path):
     draft = next(st for st in run.statements if any(ln.contract_number == info["contract"] for ln in st.lines))
     assert draft.number is None
     doc = statement_doc(db, draft.id, language="en")
-    assert doc.status == "Draft (not issued)" and doc.number == f"DRAFT #{draft.id}"
+    # the status is the screen's word (StatementStatus); the note says it is not issued
+    assert doc.status == "Draft" and doc.number == f"DRAFT #{draft.id}"
     assert "not been issued" in doc.notes
     days = (before.next_first - (before.first.replace(day=15))).days  # handover on the 15th
     assert doc.total == draft.total and any(f"{days}/{before.days}" in ln.note for ln in doc.lines)

@@ -302,3 +302,14 @@ def test_dashboard_card_and_chart_count_the_same_contracts_ending(demo_db):
     chart = vd.dashboard_data(demo_db, today)
     assert (card[30], card[60], card[90]) == (chart.ending_30, chart.ending_60, chart.ending_90)
     assert chart.ending_90 > 0
+
+
+@pytest.mark.parametrize("code", ["350102", "460108", "460105"])
+def test_who_serves_is_one_rule_in_the_same_order(db, estate, code):
+    """The tree's list sorted by response time is the service's answer, entry for entry."""
+    from app.services.reference import who_serves
+
+    ours = [(c.subsidiary_code, c.site_code, c.region_code, c.response_hours)
+            for c in sorted(vd.coverage_for(db, code).coverage, key=lambda c: (c.response_hours, c.subsidiary_code))]
+    theirs = [(a.subsidiary_code, a.site_code, a.covered_via, a.response_hours) for a in who_serves(db, code)]
+    assert ours == theirs and ours

@@ -17,15 +17,15 @@ from PySide6.QtWidgets import (QDateEdit, QDateTimeEdit, QDialog, QDialogButtonB
 from app.audit import Actor
 from app.auth import can
 from app.db import Database
-from app.errors import DomainError, ValidationError
+from app.errors import DomainError
 from app.services import billing as svc
 from models.choices import StatementKind, StatementStatus
 
-from app.billing import TZ as SHANGHAI_TZ
+from app.clock import TZ as SHANGHAI_TZ
 from app.money import format_price, format_quantity
 
-from .contracts import money
-from .dialogs import error_label, guard, last_month
+from .contracts import money, plain
+from .dialogs import error_label, guard, last_month, refused_text
 from .i18n import choice_label
 from .listview import ListPage
 from .recordpanel import RecordPanel
@@ -221,7 +221,7 @@ class StatementPanel(RecordPanel):
                  self.tr("Period: %1").replace("%1", info.period),
                  self.tr("Status: %1").replace("%1", f"<b style='color:{colour}'>{choice_label(StatementStatus, info.status)}</b>")]
         if info.issued_at:
-            from .tables import SHANGHAI
+            from app.clock import TZ as SHANGHAI
             at = info.issued_at if info.issued_at.tzinfo else info.issued_at.replace(tzinfo=dt.timezone.utc)
             facts.append(self.tr("Issued: %1").replace("%1", at.astimezone(SHANGHAI).strftime("%Y-%m-%d")))
         if info.fapiao_no:
@@ -257,13 +257,7 @@ class StatementPanel(RecordPanel):
         guard(b["print"], self.actor, "print")
 
     def refused(self, exc: BaseException) -> None:
-        if isinstance(exc, ValidationError) and exc.errors:
-            text = "; ".join(exc.errors.values())
-        elif isinstance(exc, DomainError):
-            text = exc.message
-        else:
-            text = self.tr("The operation failed: %1").replace("%1", str(exc) or type(exc).__name__)
-        self.message.setText(text)
+        self.message.setText(refused_text(exc))
         self.message.show()
 
     def issue(self):
@@ -464,13 +458,7 @@ class BillingPage(QWidget):
                       changes=None if dry_run else {"statement", "billing"})
 
     def refused(self, exc: BaseException) -> None:
-        if isinstance(exc, ValidationError) and exc.errors:
-            text = "; ".join(exc.errors.values())
-        elif isinstance(exc, DomainError):
-            text = exc.message
-        else:
-            text = self.tr("The operation failed: %1").replace("%1", str(exc) or type(exc).__name__)
-        self.result.setText(f"<span style='color:#c62828'>{text}</span>")
+        self.result.setText(f"<span style='color:#c62828'>{refused_text(exc)}</span>")
 
     def show_summary(self, s: svc.RunSummary) -> None:
         self.summary = s

@@ -1,8 +1,8 @@
 """Contracts: the list, a detail panel with the lifecycle moves, and the draft editor.
 
-Every change goes through app.services.contracts; the buttons offer only the moves the
-contract's status allows and are disabled (with the reason as tooltip) for roles that may not
-make them. A refused save keeps the input and shows the service's message beside the field.
+Every change goes through app.services.contracts. Which buttons a contract offers, and why one
+is disabled (the tooltip), is the service's answer (available_actions): the panel decides nothing.
+A refused save keeps the input and shows the service's message beside the field.
 """
 from __future__ import annotations
 
@@ -18,34 +18,31 @@ from PySide6.QtWidgets import (QComboBox, QDialog, QDialogButtonBox, QFormLayout
 from app import queries
 from app.billing import local_today
 from app.audit import Actor
-from app.auth import can
 from app.db import Database
 from app.errors import Conflict, DomainError, ValidationError
 from app.services import contracts as svc
 from models.choices import ContractStatus, ItemKind, PriceUnit, ServiceLevel, TaxCategory
 
-from .dialogs import (ReasonDialog, date_edit, error_label, field_box, get_date, guard, options_combo, parse_decimal,
-                      set_date)
+from .dialogs import (ReasonDialog, date_edit, error_label, field_box, get_date, options_combo, parse_decimal,
+                      guard, refused_text, set_date, why_not_text)
 from .i18n import choice_label
 from .listview import ListPage
 from .recordpanel import RecordPanel
 from .operations import announce, bus, run_op
 
-S = ContractStatus
 
-# key, English label, target status, permission, from statuses (None: any that allows the target)
+# The buttons' words. Which of them a contract offers, and why one is refused, is the contract
+# service's answer (app.services.contracts.available_actions); no rule lives here.
 MOVES = [
-    ("submit", "Submit for approval", S.PENDING, "draft_contracts", (S.DRAFT,)),
-    ("reject", "Reject…", S.DRAFT, "approve_contracts", (S.PENDING,)),
-    ("approve", "Approve", S.APPROVED, "approve_contracts", (S.PENDING,)),
-    ("activate", "Activate", S.ACTIVE, "approve_contracts", (S.APPROVED,)),
-    ("suspend", "Suspend…", S.SUSPENDED, "approve_contracts", (S.ACTIVE,)),
-    ("resume", "Resume", S.ACTIVE, "approve_contracts", (S.SUSPENDED,)),
-    ("expire", "Expire", S.EXPIRED, "approve_contracts", (S.ACTIVE, S.SUSPENDED)),
-    ("terminate", "Terminate…", S.TERMINATED, "approve_contracts", (S.APPROVED, S.ACTIVE, S.SUSPENDED)),
+    ("submit", "Submit for approval"),
+    ("reject", "Reject…"),
+    ("approve", "Approve"),
+    ("activate", "Activate"),
+    ("suspend", "Suspend…"),
+    ("resume", "Resume"),
+    ("expire", "Expire"),
+    ("terminate", "Terminate…"),
 ]
-RENEWABLE = (S.APPROVED, S.ACTIVE, S.SUSPENDED, S.EXPIRED)
-AMENDABLE = (S.ACTIVE, S.SUSPENDED)
 
 # item fields shown per kind (besides kind, description, price, unit, quantity, tax, service start/end)
 ITEM_EXTRA = {
@@ -473,7 +470,8 @@ class ContractDialog(QDialog):
             self.add_item(item_dict(self.db, it))
         if self.items:
             self.show_item(0)
-        if info.status != S.DRAFT:
+        edit = next(a for a in svc.available_actions(info, self.actor) if a.key == "edit")
+        if not edit.applies:
             self.show_message(self.tr("Contract %1 is %2: only drafts are edited; a signed contract changes by amendment.")
                               .replace("%1", info.number).replace("%2", choice_label(ContractStatus, info.status)))
             self.buttons.button(QDialogButtonBox.Save).setEnabled(False)
@@ -572,8 +570,9 @@ class ContractPanel(RecordPanel):
                          [self.tr("Kind"), self.tr("Description"), self.tr("Quantity"), self.tr("Price"),
                           self.tr("Service start")], "contractItems", parent=parent)
         self.items = self.table
+        self.actions: dict[str, svc.ContractAction] = {}
         self.add_buttons([("edit", self.tr("Edit draft…"), self.edit)]
-                         + [(key, self.tr(label), lambda _=False, k=key: self.ask_move(k)) for key, label, *_ in MOVES]
+                         + [(key, self.tr(label), lambda _=False, k=key: self.ask_move(k)) for key, label in MOVES]
                          + [("renew", self.tr("Renew…"), self.ask_renew), ("amend", self.tr("Amend…"), self.ask_amend),
                             ("print", self.tr("Print / PDF…"), self.print_pdf)], per_row=4)
 
@@ -610,21 +609,15 @@ class ContractPanel(RecordPanel):
         self.update_buttons()
 
     def update_buttons(self) -> None:
-        info = self.info
-        st = info.status
-        b = self.buttons
-        b["edit"].setVisible(st == S.DRAFT)
-        guard(b["edit"], self.actor, "draft_contracts")
-        for key, _label, target, perm, sources in MOVES:
-            allowed = st in sources and target in ContractStatus.TRANSITIONS.get(st, ())
-            b[key].setVisible(allowed)
-            guard(b[key], self.actor, perm)
-        b["renew"].setVisible(st in RENEWABLE)
-        guard(b["renew"], self.actor, "draft_contracts")
-        b["amend"].setVisible(st in AMENDABLE)
-        guard(b["amend"], self.actor, "draft_contracts")
-        b["print"].setVisible(True)
-        guard(b["print"], self.actor, "print")
+        """Offer what the contract's status starts from; enable what the service allows, else say why."""
+        self.actions = {a.key: a for a in svc.available_actions(self.info, self.actor)}
+        for key, button in self.buttons.items():
+            a = self.actions.get(key)
+            if a is None:
+                continue
+            button.setVisible(a.applies)
+            button.setEnabled(a.allowed)
+            button.setToolTip("" if a.allowed else (why_not_text(self.actor, a.permission) or a.reason or ""))
 
     # --- actions --------------------------------------------------------------------
     def edit(self) -> None:
@@ -682,13 +675,7 @@ class ContractPanel(RecordPanel):
             if answer == QMessageBox.Yes and self.info is not None:
                 self.show_contract(self.info.id)
                 return
-        if isinstance(exc, ValidationError):
-            text = "; ".join(exc.errors.values()) if exc.errors else exc.message
-        elif isinstance(exc, DomainError):
-            text = exc.message
-        else:
-            text = self.tr("The operation failed: %1").replace("%1", str(exc) or type(exc).__name__)
-        self.message.setText(text)
+        self.message.setText(refused_text(exc))
         self.message.show()
 
     def ask_renew(self) -> None:
@@ -742,7 +729,7 @@ class ContractPanel(RecordPanel):
                                                           effective_date=effective, reason=reason))
 
     def print_pdf(self):
-        if self.info is None or not can(self.actor, "print"):
+        if self.info is None or not self.actions.get("print") or not self.actions["print"].allowed:
             return None
         from .pdfpreview import print_document_preview
         return print_document_preview(self, self.db, self.actor, "contract", self.info.id,

@@ -17,6 +17,7 @@ from PySide6.QtWidgets import (QAbstractButton, QCalendarWidget, QComboBox, QDat
                                QVBoxLayout, QWidget, QWidgetAction)
 
 from app.billing import local_today
+from app.errors import DomainError, ValidationError
 
 
 TR_CONTEXT = "dialogs"
@@ -256,6 +257,16 @@ def why_not_text(actor, permission: str) -> str | None:
     what = QCoreApplication.translate("permissions", PERMISSION_LABELS.get(permission, permission))
     return (tr("%1 (%2) may not %3; this needs the role: %4").replace("%1", actor.name)
             .replace("%2", choice_label(Role, actor.role)).replace("%3", what).replace("%4", roles))
+
+
+def refused_text(exc: BaseException) -> str:
+    """What a refused or failed operation tells the person: the service's message (each field's, for
+    a validation), or that it failed and why. Every panel shows refusals through this."""
+    if isinstance(exc, ValidationError) and exc.errors:
+        return "; ".join(exc.errors.values())
+    if isinstance(exc, DomainError):
+        return exc.message
+    return tr("The operation failed: %1").replace("%1", str(exc) or type(exc).__name__)
 
 
 def guard(button: QAbstractButton, actor, permission: str | None, *, allowed: bool = True,

@@ -16,6 +16,7 @@ from PySide6.QtWidgets import (QCheckBox, QComboBox, QDialog, QDialogButtonBox, 
 
 from app import queries
 from app.audit import Actor
+from app.auth import KIND_PERMISSION
 from app.db import Database
 from app.errors import Conflict, DomainError, ValidationError
 from models.choices import (ChoiceSet, Cooling, CustomerStatus, DeviceStatus, Face, GpuState, RackStatus, Role,
@@ -111,13 +112,7 @@ FORMS: dict[str, list[Field]] = {
     ],
 }
 
-# What "retire" means per kind: the status value it sets (Delete key).
-RETIRE = {"site": ("status", SiteStatus.RETIRED), "rack": ("status", RackStatus.DECOMMISSIONED),
-          "device": ("status", DeviceStatus.DECOMMISSIONING), "customer": ("status", CustomerStatus.INACTIVE),
-          "user": ("active", False), "gpu": ("state", GpuState.RETIRED)}
-PERMISSION = {"site": "manage_reference", "rack": "manage_dcim", "device": "manage_dcim", "gpu": "manage_gpus",
-              "customer": "manage_customers", "user": "manage_users", "contract": "draft_contracts",
-              "statement": "run_billing", "audit": "manage_users"}
+PERMISSION = KIND_PERMISSION  # declared once, in app.auth
 
 
 def save_record(db: Database, actor: Actor, kind: str, id_, values: dict, version: int | None):
@@ -141,22 +136,6 @@ def save_record(db: Database, actor: Actor, kind: str, id_, values: dict, versio
         return common.create_record(db, actor, kind, values)
     common.update_record(db, actor, kind, id_, values, version)
     return id_
-
-
-def retire_record(db: Database, actor: Actor, kind: str, id_, reason: str) -> None:
-    key, value = RETIRE[kind]
-    if kind == "gpu":
-        from app.services.gpus import transition_gpu
-        transition_gpu(db, actor, id_, value, reason)
-        return
-    if kind == "user":
-        from app.services.users import update_user
-        update_user(db, actor, id_, None, active=False)
-        return
-    values = {key: value}
-    save_record(db, actor, kind, id_, values, None) if kind == "device" else \
-        __import__("app.services.common", fromlist=["update_record"]).update_record(db, actor, kind, id_, values,
-                                                                                   reason=reason)
 
 
 class FormDialog(QDialog):
@@ -389,7 +368,7 @@ class GpuDialog(FormDialog):
             self.history.horizontalHeader().setStretchLastSection(True)
             self.history.verticalHeader().setVisible(False)
             self.history.setEditTriggers(QTableWidget.NoEditTriggers)
-            from .tables import SHANGHAI
+            from app.clock import TZ as SHANGHAI
             rows = queries.gpu_history(db, id_)
             self.history.setRowCount(len(rows))
             for r, (at, frm, to, who, reason) in enumerate(rows):

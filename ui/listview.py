@@ -12,9 +12,10 @@ from app import queries
 from app.audit import Actor
 from app.auth import can
 from app.db import Database
+from app.services.registry import RETIRABLE, retire_record
 
 from .dialogs import why_not_text
-from .forms import FORMS, PERMISSION, RETIRE, TransitionDialog, open_form, retire_record
+from .forms import FORMS, PERMISSION, TransitionDialog, open_form
 from .i18n import column_label
 from .operations import Debouncer, bus, run_op
 from .tables import PagedTableModel, PagedTableView, format_value
@@ -132,7 +133,7 @@ class ListPage(QWidget):
         if editable:
             self._action("new", self.tr("New"), self.new_record, perm)
             self._action("open", self.tr("Open"), self.open_current, None)
-        if self.kind in RETIRE:
+        if self.kind in RETIRABLE:
             self._action("retire", self.tr("Retire"), self.retire_selected, perm)
         if self.kind == "gpu":
             self._action("move", self.tr("Lifecycle move…"), self.lifecycle_move, "manage_gpus")
@@ -291,7 +292,7 @@ class ListPage(QWidget):
         def work(progress):
             for i, id_ in enumerate(ids):
                 progress(i, len(ids))
-                retire_record(db, actor, kind, id_, reason.strip())
+                retire_record(db, actor, kind, id_, reason)
             return len(ids)
         run_op(self, work, label=self.tr("Retiring…"), changes={kind})
 

@@ -583,6 +583,8 @@ class MainWindow(QMainWindow):
         btn.setObjectName("settingsButton")
         btn.clicked.connect(self.open_settings)
         row.addWidget(btn)
+        from .installsettings import FourEyesCheck
+        row.addWidget(FourEyesCheck(self.db, self.actor, w))
         row.addStretch(1)
         v.addLayout(row)
         return w

@@ -11,7 +11,6 @@ from array import array
 from collections import OrderedDict
 from dataclasses import replace
 from decimal import Decimal
-from zoneinfo import ZoneInfo
 
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPoint, Qt, Signal
 from PySide6.QtGui import QAction, QBrush, QColor
@@ -19,13 +18,13 @@ from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QMenu, QTableView
 
 from app import queries
 from app.billing import local_today
+from app.clock import local_text
 from app.db import Database
 
 from .i18n import choice_label, column_label
 from .operations import Latest
 from .settings import settings
 
-SHANGHAI = ZoneInfo("Asia/Shanghai")
 _DISPLAY, _ALIGN, _TOOLTIP, _DECORATION = (int(Qt.DisplayRole), int(Qt.TextAlignmentRole), int(Qt.ToolTipRole),
                                            int(Qt.DecorationRole))
 _BACKGROUND, _FOREGROUND, _FONT, _USER = (int(Qt.BackgroundRole), int(Qt.ForegroundRole), int(Qt.FontRole),
@@ -66,9 +65,7 @@ def format_value(col: queries.Column, value) -> str:
         text = format(value.normalize(), "f")
         return text
     if col.kind == "datetime" and isinstance(value, dt.datetime):
-        if value.tzinfo is None:
-            value = value.replace(tzinfo=dt.timezone.utc)
-        return value.astimezone(SHANGHAI).strftime("%Y-%m-%d %H:%M:%S")
+        return local_text(value)
     if col.kind == "date" and isinstance(value, (dt.date, dt.datetime)):
         return value.isoformat()[:10]
     if col.kind == "int":

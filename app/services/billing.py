@@ -24,8 +24,8 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, selectinload
 from sqlalchemy.orm.attributes import set_committed_value
 
-from models import (Contract, ContractItem, Customer, Device, Downtime, GpuAsset, GpuLease, MeterReading, Rack, Room,
-                    Site, Statement, StatementLine, Subsidiary, TaxRate)
+from models import (Contract, ContractItem, Customer, Device, Downtime, GpuAsset, GpuLease, MeterReading, Rack,
+                    Statement, StatementLine, Subsidiary)
 from models.choices import ContractStatus, ItemKind, PriceUnit, StatementKind, StatementStatus
 
 from .. import billing as B
@@ -36,6 +36,7 @@ from ..db import Database
 from ..errors import NotFound, RuleViolation, ValidationError
 from ..uow import UnitOfWork
 from .common import flush_versioned, get_or_404
+from .reference import tax_rates_on
 
 BILLED_STATUSES = (ContractStatus.ACTIVE, ContractStatus.SUSPENDED, ContractStatus.EXPIRED,
                    ContractStatus.TERMINATED)
@@ -187,18 +188,21 @@ def _statement_info(s: Session, st: Statement) -> StatementInfo:
                          st.rebills_id, rebills.number if rebills else None)
 
 
-def _find_statement(s: Session, key: int | str, lock: bool = False) -> Statement:
-    q = select(Statement)
-    if isinstance(key, str) and not key.isdigit():
-        q = q.where(Statement.number == key)
-    else:
-        q = q.where(Statement.id == int(key))
-    if lock:
-        q = q.with_for_update(of=Statement)
-    st = s.execute(q).scalar_one_or_none()
+def find_statement(s: Session, key: int | str, lock: bool = False) -> Statement:
+    """A statement by number or, failing that, by id (a draft has no number): the one lookup by key."""
+    def one(cond):
+        q = select(Statement).where(cond)
+        return s.execute(q.with_for_update(of=Statement) if lock else q).scalar_one_or_none()
+    text = str(key).strip()
+    st = None if isinstance(key, int) else one(Statement.number == text)
+    if st is None and text.isdigit():
+        st = one(Statement.id == int(text))
     if st is None:
-        raise NotFound(f"there is no statement {key}")
+        raise NotFound(f"there is no statement {text}")
     return st
+
+
+_find_statement = find_statement
 
 
 def get_statement(db: Database, key: int | str) -> StatementInfo:
@@ -472,11 +476,7 @@ def item_charges(s: Session, c: Contract, it: ContractItem, x: _Ctx) -> list[B.C
 
 
 def _tax_rates(s: Session, p: B.Period) -> dict[str, Decimal]:
-    rates: dict[str, Decimal] = {}
-    for cat, rate, _f in s.execute(select(TaxRate.category, TaxRate.rate, TaxRate.valid_from)
-                                   .where(TaxRate.valid_from <= p.first).order_by(TaxRate.valid_from)):
-        rates[cat] = rate
-    return rates
+    return tax_rates_on(s, p.first)
 
 
 # --- loading a period's data in a handful of set-based queries ----------------------------
@@ -1188,26 +1188,9 @@ class MeterImport:
 
 
 def _rack_resolver(s: Session):
-    racks = s.execute(select(Rack.id, Rack.name, Rack.asset_tag, Room.name, Site.code)
-                      .join(Room, Room.id == Rack.room_id).join(Site, Site.id == Room.site_id)).all()
-    by_tag = {r[2]: r[0] for r in racks if r[2]}
-    by_path = {f"{r[4]}/{r[3]}/{r[1]}": r[0] for r in racks}
-    by_name: dict[str, list[int]] = defaultdict(list)
-    for r in racks:
-        by_name[r[1]].append(r[0])
-
-    def resolve(text: str) -> tuple[int | None, str | None]:
-        if text in by_tag:
-            return by_tag[text], None
-        if text in by_path:
-            return by_path[text], None
-        found = by_name.get(text, [])
-        if len(found) == 1:
-            return found[0], None
-        if len(found) > 1:
-            return None, f"rack name {text!r} exists in several rooms; write SITE/ROOM/RACK or the asset tag"
-        return None, f"no rack {text!r} (name, SITE/ROOM/RACK or asset tag)"
-    return resolve
+    """The meter file's rack column, read by the one rule for naming a rack (dcim.RackIndex)."""
+    from .dcim import rack_index
+    return rack_index(s).resolve
 
 
 def _parse_time(text: str) -> dt.datetime:

@@ -13,12 +13,12 @@ from sqlalchemy.orm import Session
 
 from models import Base
 
-from ..auth import require
+from ..auth import KIND_PERMISSION, require
+from ..clock import local_text
 from ..errors import Conflict, InUse, NotFound, RuleViolation, ValidationError
 from ..uow import UnitOfWork
 from ..validators import column_problems
 
-TIME_ZONE = "Asia/Shanghai"
 
 
 @dataclass(frozen=True)
@@ -80,9 +80,7 @@ def flush_versioned(uow: UnitOfWork, obj: Base, label: str) -> None:
 def local_time(value: dt.datetime | None) -> str:
     if value is None:
         return "an unknown time"
-    from zoneinfo import ZoneInfo
-
-    return value.astimezone(ZoneInfo(TIME_ZONE)).strftime("%Y-%m-%d %H:%M:%S")
+    return local_text(value)
 
 
 def references_to(session: Session, obj: Base, *, ignore: Iterable[str] = ()) -> list[tuple[str, int]]:
@@ -143,11 +141,15 @@ def flush_or_refuse(session: Session) -> None:
 class EntitySpec:
     kind: str                      # audit object type and action prefix
     model: type
-    permission: str
     validate: Callable[[Session, dict], dict[str, str]]  # may normalise values in place
     label_attr: str
     normalise: Callable[[dict], None] | None = None
     after_write: Callable[[UnitOfWork, Any, dict], None] | None = None  # cross-entity rules
+
+    @property
+    def permission(self) -> str:
+        """What writing this kind needs: declared once, in app.auth.KIND_PERMISSION."""
+        return KIND_PERMISSION[self.kind]
 
 
 REGISTRY: dict[str, EntitySpec] = {}

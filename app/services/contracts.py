@@ -2,7 +2,10 @@
 
 Lifecycle (models.choices.ContractStatus.TRANSITIONS):
 draft → pending_approval (→ draft when rejected) → approved → active ⇄ suspended → expired | terminated.
-Account managers draft and submit; administrators approve, activate, suspend and end.
+Account managers draft and submit; administrators approve, activate, suspend and end. Four eyes:
+whoever drafted or submitted a contract may not approve it, unless the installation's setting
+(app.services.settings) is off. Which action is allowed, and why not, is answered by
+available_actions from the ACTIONS table; every use case here refuses by the same rules.
 Prices change only by amendment: a new revision with an effective date that supersedes the old.
 """
 from __future__ import annotations
@@ -19,12 +22,13 @@ from models import (Contract, ContractItem, Customer, DocumentCounter, GpuAsset,
 from models.choices import LIVE_CONTRACT, ContractStatus, CustomerStatus, GpuState, ItemKind, PriceUnit, RackStatus, TaxCategory
 
 from ..audit import Actor
-from ..auth import require
+from ..auth import require, why_not
 from ..billing import TZ, local_midnight, local_today
 from ..db import Database
 from ..errors import NotFound, RuleViolation, ValidationError
 from ..uow import UnitOfWork
 from .common import check_version, flush_or_refuse, flush_versioned, get_or_404, snapshot
+from .settings import CONTRACT_FOUR_EYES, setting_in
 
 from .gpus import move_gpu  # the GPU lifecycle move: validates, writes GpuHistory, audits
 
@@ -119,6 +123,35 @@ class ContractInfo:
     language: str
     version: int
     items: tuple[ItemInfo, ...] = ()
+    facts: "ContractFacts | None" = None  # what available_actions needs to know
+
+
+@dataclass(frozen=True)
+class ContractFacts:
+    """What decides which actions a contract allows, read in one go."""
+
+    number: str
+    status: str
+    end_date: dt.date
+    drafted_by: str | None = None
+    submitted_by: str | None = None
+    approved_by: str | None = None
+    approved_four_eyes: bool | None = None
+    open_renewal: str | None = None    # a renewal of this contract that has not ended
+    open_amendment: str | None = None  # an amendment of this contract still being drafted or approved
+    amends: str | None = None          # the revision this one amends, and its status
+    amends_status: str | None = None
+    four_eyes: bool = True             # the installation's setting when the facts were read
+
+
+@dataclass(frozen=True)
+class ContractAction:
+    key: str
+    allowed: bool
+    reason: str | None = None   # why not, a sentence a person can act on
+    target: str | None = None   # the status a lifecycle move leads to
+    applies: bool = True        # the contract's status is one this action starts from (what a screen offers)
+    permission: str = ""        # the permission it needs (a refusal for the role names it)
 
 
 @dataclass(frozen=True)
@@ -164,21 +197,41 @@ def _item_info(session: Session, it: ContractItem) -> ItemInfo:
                     it.mbps)
 
 
+def _facts(session: Session, c: Contract) -> ContractFacts:
+    open_renewal = session.execute(select(Contract.number).where(
+        Contract.renewal_of_id == c.id, Contract.id != c.id,
+        Contract.status.not_in((ContractStatus.EXPIRED, ContractStatus.TERMINATED)))
+        .order_by(Contract.id).limit(1)).scalar()
+    open_amendment = session.execute(select(Contract.number).where(Contract.amends_id == c.id, Contract.status.in_(
+        (ContractStatus.DRAFT, ContractStatus.PENDING, ContractStatus.APPROVED))).order_by(Contract.id).limit(1)).scalar()
+    old = session.get(Contract, c.amends_id) if c.amends_id else None
+    return ContractFacts(c.number, c.status, c.end_date, c.drafted_by, c.submitted_by, c.approved_by,
+                         c.approved_four_eyes, open_renewal, open_amendment, old.number if old else None,
+                         old.status if old else None, setting_in(session, CONTRACT_FOUR_EYES))
+
+
 def _info(session: Session, c: Contract) -> ContractInfo:
     customer = session.get(Customer, c.customer_id)
     return ContractInfo(c.id, c.number, c.subsidiary_id, c.customer_id, customer.name if customer else "",
                         c.title, c.status, c.start_date, c.end_date, c.renewal_of_id, c.amends_id, c.revision,
                         c.effective_date, c.language, c.version,
-                        tuple(_item_info(session, it) for it in c.items))
+                        tuple(_item_info(session, it) for it in c.items), _facts(session, c))
 
 
-def _find(session: Session, key: int | str) -> Contract:
-    if isinstance(key, str) and not key.isdigit():
-        c = session.execute(select(Contract).where(Contract.number == key)).scalar_one_or_none()
-        if c is None:
-            raise NotFound(f"there is no contract numbered {key}")
-        return c
-    return get_or_404(session, Contract, int(key), "contract")
+def find_contract(session: Session, key: int | str) -> Contract:
+    """A contract by number (e.g. "GZ-2026-0007") or, failing that, by id: the one lookup by key."""
+    if isinstance(key, int):
+        return get_or_404(session, Contract, key, "contract")
+    text = str(key).strip()
+    c = session.execute(select(Contract).where(Contract.number == text)).scalar_one_or_none()
+    if c is None and text.isdigit():
+        c = session.get(Contract, int(text))
+    if c is None:
+        raise NotFound(f"there is no contract numbered {text}")
+    return c
+
+
+_find = find_contract
 
 
 def get_contract(db: Database, key: int | str) -> ContractInfo:
@@ -363,7 +416,8 @@ def _new_contract(uow: UnitOfWork, *, subsidiary_id: int, customer_id: int, star
         number = f"{sub.code}-{year}-{n:04d}"
     c = Contract(number=number, subsidiary_id=subsidiary_id, customer_id=customer_id, title=title,
                  status=ContractStatus.DRAFT, start_date=start_date, end_date=end_date, terms=terms,
-                 service_level=service_level, language=language, updated_by=uow.actor.login, **links)
+                 service_level=service_level, language=language, updated_by=uow.actor.login,
+                 drafted_by=uow.actor.login, **links)
     s.add(c)
     flush_or_refuse(s)
     _write_items(s, c, items)
@@ -400,9 +454,7 @@ def update_draft(db: Database, actor: Actor, contract_id: int, expected_version:
         s = uow.session
         c = _find(s, contract_id)
         check_version(c, expected_version, f"contract {c.number}")
-        if c.status != ContractStatus.DRAFT:
-            raise RuleViolation(f"contract {c.number} is {ContractStatus.label(c.status).lower()}; only drafts "
-                                "can be edited. Prices and terms of a signed contract change by amendment.")
+        _refuse_unless_allowed("edit", _facts(s, c), actor, local_today())
         before = dict(snapshot(c, HEADER_FIELDS), items=_audit_items(s, c))
         start, end = start_date or c.start_date, end_date or c.end_date
         lang = language or c.language
@@ -434,11 +486,83 @@ def update_draft(db: Database, actor: Actor, contract_id: int, expected_version:
 
 # --- the lifecycle ------------------------------------------------------------------------
 
-def _check_move(c: Contract, to: str) -> None:
-    if to not in ContractStatus.TRANSITIONS[c.status]:
-        allowed = ", ".join(ContractStatus.label(x).lower() for x in sorted(ContractStatus.TRANSITIONS[c.status]))
-        raise RuleViolation(f"contract {c.number} is {ContractStatus.label(c.status).lower()}; it cannot become "
-                            f"{ContractStatus.label(to).lower()} (from here: {allowed or 'nothing, it has ended'})")
+# Every action on a contract: key, the status a move leads to (None: not a move), the statuses it
+# starts from (None: any), and the permission it needs. The one place these rules live:
+# available_actions answers the console from it, and every use case below refuses by it.
+_S = ContractStatus
+ACTIONS: tuple[tuple[str, str | None, tuple[str, ...] | None, str], ...] = (
+    ("edit", None, (_S.DRAFT,), "draft_contracts"),
+    ("submit", _S.PENDING, (_S.DRAFT,), "draft_contracts"),
+    ("reject", _S.DRAFT, (_S.PENDING,), "approve_contracts"),
+    ("approve", _S.APPROVED, (_S.PENDING,), "approve_contracts"),
+    ("activate", _S.ACTIVE, (_S.APPROVED,), "approve_contracts"),
+    ("suspend", _S.SUSPENDED, (_S.ACTIVE,), "approve_contracts"),
+    ("resume", _S.ACTIVE, (_S.SUSPENDED,), "approve_contracts"),
+    ("expire", _S.EXPIRED, (_S.ACTIVE, _S.SUSPENDED), "approve_contracts"),
+    ("terminate", _S.TERMINATED, (_S.APPROVED, _S.ACTIVE, _S.SUSPENDED), "approve_contracts"),
+    ("renew", None, (_S.APPROVED, _S.ACTIVE, _S.SUSPENDED, _S.EXPIRED), "draft_contracts"),
+    ("amend", None, HELD, "draft_contracts"),
+    ("print", None, None, "print"),
+)
+_ACTION = {a[0]: a for a in ACTIONS}
+
+
+def _status(value: str) -> str:
+    return ContractStatus.label(value).lower()
+
+
+def _state_refusal(key: str, f: ContractFacts, actor: Actor, today: dt.date) -> str | None:
+    """Why the contract's state (not the actor's role) refuses `key`; None when it allows it."""
+    _key, target, sources, _perm = _ACTION[key]
+    if sources is not None and f.status not in sources:
+        if key == "edit":
+            return (f"contract {f.number} is {_status(f.status)}; only drafts can be edited. Prices and terms of "
+                    "a signed contract change by amendment.")
+        if key == "renew":
+            return f"contract {f.number} is {_status(f.status)}; only a signed contract is renewed"
+        if key == "amend":
+            return (f"contract {f.number} is {_status(f.status)}; only a contract in force is amended "
+                    "(edit a draft directly)")
+        allowed = ", ".join(_status(x) for x in sorted(ContractStatus.TRANSITIONS[f.status]))
+        return (f"contract {f.number} is {_status(f.status)}; it cannot become {_status(target)} "
+                f"(from here: {allowed or 'nothing, it has ended'})")
+    if key == "approve" and f.four_eyes and actor.login in (f.drafted_by, f.submitted_by):
+        did = " and ".join(w for w, who in (("drafted", f.drafted_by), ("submitted", f.submitted_by))
+                           if who == actor.login)
+        return (f"you {did} contract {f.number}; four eyes: another administrator approves it "
+                "(a one-person shop can turn four-eyes off in the settings)")
+    if key == "activate" and f.amends and f.amends_status not in HELD:
+        return (f"contract {f.number} amends {f.amends}, which is {_status(f.amends_status)}; only a contract "
+                "in force can be amended")
+    if key == "expire" and today < f.end_date:
+        return f"contract {f.number} runs until {f.end_date}; to end it earlier, terminate it with a reason"
+    if key == "renew" and f.open_renewal:
+        return f"contract {f.number} already has the renewal {f.open_renewal}; finish or change that one"
+    if key == "amend" and f.open_amendment:
+        return f"amendment {f.open_amendment} of {f.number} is still open; finish or change that one"
+    return None
+
+
+def available_actions(contract: ContractInfo | ContractFacts, actor: Actor,
+                      today: dt.date | None = None) -> tuple[ContractAction, ...]:
+    """Every action on the contract, allowed or with the reason it is refused (role first, then state).
+
+    The console only asks this; the use cases refuse by the same rules.
+    """
+    f = contract.facts if isinstance(contract, ContractInfo) else contract
+    today = today or local_today()
+    out = []
+    for key, target, sources, perm in ACTIONS:
+        reason = why_not(actor, perm) or _state_refusal(key, f, actor, today)
+        out.append(ContractAction(key, reason is None, reason, target, sources is None or f.status in sources, perm))
+    return tuple(out)
+
+
+def _refuse_unless_allowed(key: str, f: ContractFacts, actor: Actor, today: dt.date) -> None:
+    require(actor, _ACTION[key][3])
+    reason = _state_refusal(key, f, actor, today)
+    if reason:
+        raise RuleViolation(reason)
 
 
 def _effective_start(c: Contract, it: ContractItem) -> dt.date:
@@ -571,9 +695,10 @@ def _release(uow: UnitOfWork, c: Contract, last_day: dt.date, now: dt.datetime) 
     return {"racks": released_racks, "gpus": released_gpus, "last_day": last_day.isoformat()}
 
 
-def _move(db: Database, actor: Actor, contract_id: int | str, to: str, permission: str, action: str, *,
+def _move(db: Database, actor: Actor, contract_id: int | str, action: str, *,
           reason: str | None = None, expected_version: int | None = None, at: dt.datetime | None = None,
           last_day: dt.date | None = None, needs_reason: bool = False) -> ContractInfo:
+    _key, to, _sources, permission = _ACTION[action]
     require(actor, permission)
     if needs_reason and not (reason and reason.strip()):
         raise ValidationError({"reason": f"say why the contract is {ContractStatus.label(to).lower()}"})
@@ -584,15 +709,17 @@ def _move(db: Database, actor: Actor, contract_id: int | str, to: str, permissio
         s = uow.session
         c = _find(s, contract_id)
         check_version(c, expected_version, f"contract {c.number}")
-        _check_move(c, to)
+        _refuse_unless_allowed(action, _facts(s, c), actor, (at or now).astimezone(TZ).date())
         before = {"status": c.status}
         extra: dict = {}
+        if action == "submit":
+            c.submitted_by = actor.login
+        elif action == "approve":
+            c.approved_by = actor.login
+            c.approved_four_eyes = setting_in(s, CONTRACT_FOUR_EYES)
+            extra.update(approved_by=actor.login, four_eyes=c.approved_four_eyes)
         if to == ContractStatus.ACTIVE and c.status == ContractStatus.APPROVED:
             old = s.get(Contract, c.amends_id) if c.amends_id else None
-            if old is not None and old.status not in HELD:
-                raise RuleViolation(f"contract {c.number} amends {old.number}, which is "
-                                    f"{ContractStatus.label(old.status).lower()}; only a contract in force "
-                                    "can be amended")
             extra.update(_activate(uow, c, at or now))
             if old is not None:
                 c.status = to  # so that releasing the old revision sees who holds the racks now
@@ -601,9 +728,6 @@ def _move(db: Database, actor: Actor, contract_id: int | str, to: str, permissio
         elif to in (ContractStatus.EXPIRED, ContractStatus.TERMINATED):
             if to == ContractStatus.EXPIRED:
                 last_day = c.end_date
-                if (at or now).astimezone(TZ).date() < c.end_date:
-                    raise RuleViolation(f"contract {c.number} runs until {c.end_date}; to end it earlier, "
-                                        "terminate it with a reason")
             last = last_day or (at.astimezone(TZ).date() if at else local_today())
             if c.status == ContractStatus.APPROVED:  # never in service: nothing to bill or release
                 for it in c.items:
@@ -635,44 +759,44 @@ def _supersede(uow: UnitOfWork, old: Contract, c: Contract, now: dt.datetime) ->
 
 
 def submit_contract(db: Database, actor: Actor, contract_id: int | str, expected_version: int | None = None) -> ContractInfo:
-    return _move(db, actor, contract_id, ContractStatus.PENDING, "draft_contracts", "submit",
+    return _move(db, actor, contract_id, "submit",
                  expected_version=expected_version)
 
 
 def reject_contract(db: Database, actor: Actor, contract_id: int | str, reason: str,
                     expected_version: int | None = None) -> ContractInfo:
-    return _move(db, actor, contract_id, ContractStatus.DRAFT, "approve_contracts", "reject", reason=reason,
+    return _move(db, actor, contract_id, "reject", reason=reason,
                  expected_version=expected_version, needs_reason=True)
 
 
 def approve_contract(db: Database, actor: Actor, contract_id: int | str, expected_version: int | None = None) -> ContractInfo:
-    return _move(db, actor, contract_id, ContractStatus.APPROVED, "approve_contracts", "approve",
+    return _move(db, actor, contract_id, "approve",
                  expected_version=expected_version)
 
 
 def activate_contract(db: Database, actor: Actor, contract_id: int | str, *, at: dt.datetime | None = None,
                       expected_version: int | None = None) -> ContractInfo:
     """Leases racks and GPUs; GPU leases open at max(`at` (default now), the item's handover day)."""
-    return _move(db, actor, contract_id, ContractStatus.ACTIVE, "approve_contracts", "activate", at=at,
+    return _move(db, actor, contract_id, "activate", at=at,
                  expected_version=expected_version)
 
 
 def suspend_contract(db: Database, actor: Actor, contract_id: int | str, reason: str,
                      expected_version: int | None = None) -> ContractInfo:
     """Suspension keeps racks and GPUs held (and billed) until the contract resumes or ends."""
-    return _move(db, actor, contract_id, ContractStatus.SUSPENDED, "approve_contracts", "suspend", reason=reason,
+    return _move(db, actor, contract_id, "suspend", reason=reason,
                  expected_version=expected_version, needs_reason=True)
 
 
 def resume_contract(db: Database, actor: Actor, contract_id: int | str, expected_version: int | None = None) -> ContractInfo:
-    return _move(db, actor, contract_id, ContractStatus.ACTIVE, "approve_contracts", "resume",
+    return _move(db, actor, contract_id, "resume",
                  expected_version=expected_version)
 
 
 def expire_contract(db: Database, actor: Actor, contract_id: int | str, *, at: dt.datetime | None = None,
                     expected_version: int | None = None) -> ContractInfo:
     """The natural end on the contract's end date: releases racks and GPUs."""
-    return _move(db, actor, contract_id, ContractStatus.EXPIRED, "approve_contracts", "expire", at=at,
+    return _move(db, actor, contract_id, "expire", at=at,
                  expected_version=expected_version)
 
 
@@ -680,7 +804,7 @@ def terminate_contract(db: Database, actor: Actor, contract_id: int | str, reaso
                        last_day: dt.date | None = None, at: dt.datetime | None = None,
                        expected_version: int | None = None) -> ContractInfo:
     """End early. `last_day` is the last day of service (billed), default the day of `at` or today."""
-    return _move(db, actor, contract_id, ContractStatus.TERMINATED, "approve_contracts", "terminate",
+    return _move(db, actor, contract_id, "terminate",
                  reason=reason, at=at, last_day=last_day, expected_version=expected_version, needs_reason=True)
 
 
@@ -693,10 +817,7 @@ def renew_contract(db: Database, actor: Actor, contract_id: int | str, *, start_
     with UnitOfWork(db, actor) as uow:
         s = uow.session
         old = _find(s, contract_id)
-        if old.status not in (ContractStatus.APPROVED, ContractStatus.ACTIVE, ContractStatus.SUSPENDED,
-                              ContractStatus.EXPIRED):
-            raise RuleViolation(f"contract {old.number} is {ContractStatus.label(old.status).lower()}; "
-                                "only a signed contract is renewed")
+        _refuse_unless_allowed("renew", _facts(s, old), actor, local_today())
         if items is None:
             items = [_item_info(s, it).spec(service_start=None, service_end=None) for it in old.items]
         c = _new_contract(uow, subsidiary_id=old.subsidiary_id, customer_id=old.customer_id, start_date=start_date,
@@ -722,16 +843,10 @@ def amend_contract(db: Database, actor: Actor, contract_id: int | str, *, effect
     with UnitOfWork(db, actor) as uow:
         s = uow.session
         old = _find(s, contract_id)
-        if old.status not in HELD:
-            raise RuleViolation(f"contract {old.number} is {ContractStatus.label(old.status).lower()}; "
-                                "only a contract in force is amended (edit a draft directly)")
+        _refuse_unless_allowed("amend", _facts(s, old), actor, local_today())
         end = end_date or old.end_date
         if not old.start_date < effective_date <= end:
             raise ValidationError({"effective_date": f"must fall after the start {old.start_date} and by the end {end}"})
-        pending = s.execute(select(Contract.number).where(Contract.amends_id == old.id, Contract.status.in_(
-            (ContractStatus.DRAFT, ContractStatus.PENDING, ContractStatus.APPROVED)))).scalar()
-        if pending:
-            raise RuleViolation(f"amendment {pending} of {old.number} is still open; finish or change that one")
         if items is None:
             items = [_item_info(s, it).spec() for it in old.items]
         items = [replace(it, service_start=max(it.service_start or effective_date, effective_date),

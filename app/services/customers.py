@@ -41,7 +41,7 @@ def validate_customer(s, v: dict) -> dict[str, str]:
     return errors
 
 
-register(EntitySpec("customer", Customer, "manage_customers", validate_customer, "name"))
+register(EntitySpec("customer", Customer, validate_customer, "name"))
 
 
 def set_contacts(db: Database, actor: Actor, customer_id: int, contacts: list[dict],

@@ -90,7 +90,7 @@ def validate_rack(s, v: dict) -> dict[str, str]:
     return errors
 
 
-register(EntitySpec("rack", Rack, "manage_dcim", validate_rack, "name"))
+register(EntitySpec("rack", Rack, validate_rack, "name"))
 
 
 def rack_label(rack: Rack) -> str:
@@ -222,7 +222,7 @@ def installed_type_change_problems(s, type_id: int, v: dict) -> dict[str, str]:
     return errors
 
 
-register(EntitySpec("device_type", DeviceType, "manage_dcim", validate_device_type, "slug"))
+register(EntitySpec("device_type", DeviceType, validate_device_type, "slug"))
 
 
 # --- devices and placement -------------------------------------------------------------------
@@ -455,7 +455,7 @@ def _refuse_if_leased_gpus(s, device: Device, values: dict) -> None:
 
 
 # Generic create/update would skip the override; they are used for deletes and imports.
-register(EntitySpec("device", Device, "manage_dcim", validate_device, "name"))
+register(EntitySpec("device", Device, validate_device, "name"))
 
 
 # --- reservations -------------------------------------------------------------------------------
@@ -518,3 +518,97 @@ def cancel_reservation(db: Database, actor: Actor, reservation_id: int, reason: 
         uow.audit("reservation.cancel", "rack_reservation", res.id, None,
                   before={"status": "active"}, after={"status": "cancelled"}, reason=reason)
         uow.commit()
+
+
+# --- retiring -------------------------------------------------------------------------------
+
+def retire_device(db: Database, actor: Actor, device_id: int, reason: str,
+                  expected_version: int | None = None) -> int:
+    """Take a device out of service (decommissioning); the reason goes into the audit trail."""
+    from .registry import require_reason
+
+    reason = require_reason(reason, "device")
+    with UnitOfWork(db, actor) as uow:
+        device = write_device_in(uow, device_id, {"status": DeviceStatus.DECOMMISSIONING}, expected_version,
+                                 reason=reason, action="device.retire")
+        uow.commit()
+        return device.version
+
+
+# --- a rack by what a person types --------------------------------------------------------------
+
+class RackIndex:
+    """The one rule for naming a rack: its asset tag, SITE/ROOM/RACK, SITE/RACK, a name unique across
+    sites, or (last) its id. Built over candidate rows (id, name, asset tag, room name, site code):
+    all racks for a file of meter readings, or the few a single key can mean (find_rack)."""
+
+    def __init__(self, rows):
+        self.by_id: dict[int, tuple] = {}
+        self.by_tag: dict[str, int] = {}
+        self.by_path: dict[str, list[int]] = {}
+        for rid, name, tag, room, site in rows:
+            self.by_id[rid] = (name, room, site)
+            if tag:
+                self.by_tag[tag] = rid
+            for key in (f"{site}/{room}/{name}", f"{site}/{name}", name):
+                self.by_path.setdefault(key, []).append(rid)
+
+    def path(self, rid: int) -> str:
+        name, room, site = self.by_id[rid]
+        return f"{site}/{room}/{name}"
+
+    def resolve(self, text) -> tuple[int | None, str | None]:
+        """(rack id, None) or (None, what is wrong with the key)."""
+        key = str(text).strip()
+        if not key:
+            return None, "name the rack: SITE/ROOM/RACK, an asset tag or a unique rack name"
+        if key in self.by_tag:
+            return self.by_tag[key], None
+        parts = key.split("/")
+        hits = sorted(set(self.by_path.get("/".join(p.strip() for p in parts), []))) if len(parts) <= 3 else []
+        if len(hits) == 1:
+            return hits[0], None
+        if len(hits) > 1:
+            paths = ", ".join(self.path(i) for i in hits[:8])
+            return None, (f"{len(hits)} racks are called {key}: {paths}{' …' if len(hits) > 8 else ''}; "
+                          "name one as SITE/ROOM/RACK or by its asset tag")
+        if key.isdigit() and int(key) in self.by_id:
+            return int(key), None
+        return None, (f"there is no rack {key}; give SITE/ROOM/RACK (e.g. FZ-MW1/B1 风冷机房/A01), "
+                      "an asset tag or a rack id")
+
+
+def _rack_rows(session, where=None):
+    from models import Site
+    q = (select(Rack.id, Rack.name, Rack.asset_tag, Room.name, Site.code)
+         .join(Room, Room.id == Rack.room_id).join(Site, Site.id == Room.site_id))
+    return session.execute(q.where(where) if where is not None else q).all()
+
+
+def rack_index(session) -> RackIndex:
+    """Every rack, for resolving many keys (e.g. a meter-reading file)."""
+    return RackIndex(_rack_rows(session))
+
+
+def find_rack_in(session, key: int | str) -> int:
+    """One rack by what a person types (RackIndex's rule); refuses with what to type instead."""
+    if isinstance(key, int):
+        get_or_404(session, Rack, key, "rack")
+        return key
+    text = str(key).strip()
+    last = text.split("/")[-1].strip()
+    cond = or_(Rack.asset_tag == text, Rack.name == last)
+    if text.isdigit():
+        cond = or_(cond, Rack.id == int(text))
+    rid, problem = RackIndex(_rack_rows(session, cond)).resolve(text)
+    if rid is None:
+        from ..errors import NotFound
+        if problem.startswith("there is no rack"):
+            raise NotFound(problem)
+        raise ValidationError({"rack": problem})
+    return rid
+
+
+def find_rack(db: Database, key: int | str) -> int:
+    with db.session() as s:
+        return find_rack_in(s, key)

@@ -178,7 +178,7 @@ def validate_gpu(s, v: dict) -> dict[str, str]:
     return errors
 
 
-register(EntitySpec("gpu", GpuAsset, "manage_gpus", validate_gpu, "serial"))
+register(EntitySpec("gpu", GpuAsset, validate_gpu, "serial"))
 
 
 def validate_gpu_model(s, v: dict) -> dict[str, str]:
@@ -198,7 +198,7 @@ def validate_gpu_model(s, v: dict) -> dict[str, str]:
     return errors
 
 
-register(EntitySpec("gpu_model", GpuModel, "manage_gpus", validate_gpu_model, "name"))
+register(EntitySpec("gpu_model", GpuModel, validate_gpu_model, "name"))
 
 
 @dataclass(frozen=True)

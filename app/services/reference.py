@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import csv
+import datetime as dt
 import re
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
@@ -9,7 +10,7 @@ from pathlib import Path
 
 from sqlalchemy import select
 
-from models import Coverage, Customer, Region, Room, Site, Subsidiary
+from models import Coverage, Customer, Region, Room, Site, Subsidiary, TaxRate
 from models.choices import Cooling, ServiceLevel, SiteStatus
 
 from ..audit import Actor
@@ -142,6 +143,21 @@ def region_name(session, code: str | None) -> str:
     return join_region_names(r.name for r in reversed(region_path(session, code)))
 
 
+# --- tax ------------------------------------------------------------------------
+
+def tax_rates_on(session, day: dt.date) -> dict[str, Decimal]:
+    """The VAT rate of every tax category in force on `day`: the latest valid_from on or before it.
+
+    The one reading of the rate table: billing asks it for a period's first day, the contract PDF
+    for the contract's start.
+    """
+    rates: dict[str, Decimal] = {}
+    for cat, rate in session.execute(select(TaxRate.category, TaxRate.rate).where(TaxRate.valid_from <= day)
+                                     .order_by(TaxRate.valid_from, TaxRate.id)):
+        rates[cat] = Decimal(rate)
+    return rates
+
+
 # --- coverage -------------------------------------------------------------------
 
 @dataclass(frozen=True)
@@ -154,6 +170,22 @@ class CoverageAnswer:
     service_level: str
     response_hours: int
     subsidiary_id: int = 0
+    site_id: int | None = None
+
+
+def nearest_per_subsidiary(entries) -> list:
+    """Who serves a region, from its coverage entries listed nearest region first (its own, its
+    city's, its province's): one per (subsidiary, site), the nearest, in that order.
+
+    The one rule for "who serves"; the region tree and the contract PDF (app.viewdata) use it too.
+    Entries need subsidiary_id and site_id.
+    """
+    seen, out = set(), []
+    for e in entries:
+        if (e.subsidiary_id, e.site_id) not in seen:
+            seen.add((e.subsidiary_id, e.site_id))
+            out.append(e)
+    return out
 
 
 def who_serves(db: Database, region_code: str) -> list[CoverageAnswer]:
@@ -165,18 +197,16 @@ def who_serves(db: Database, region_code: str) -> list[CoverageAnswer]:
         path = region_path(s, region_code)
         if not path:
             raise NotFound(f"region {region_code} is not a GB/T 2260 code known here")
-        answers: dict[tuple[int, int | None], CoverageAnswer] = {}
+        entries = []
         for region in path:
             q = (select(Coverage, Subsidiary, Site.code)
                  .join(Subsidiary, Subsidiary.id == Coverage.subsidiary_id)
                  .outerjoin(Site, Site.id == Coverage.site_id)
-                 .where(Coverage.region_code == region.code))
+                 .where(Coverage.region_code == region.code).order_by(Subsidiary.code, Site.code))
             for cov, sub, site_code in s.execute(q):
-                key = (sub.id, cov.site_id)
-                if key not in answers:
-                    answers[key] = CoverageAnswer(sub.code, sub.name, site_code, region.code, region.name,
-                                                  cov.service_level, cov.response_hours, sub.id)
-        return sorted(answers.values(), key=lambda a: (a.response_hours, a.subsidiary_code))
+                entries.append(CoverageAnswer(sub.code, sub.name, site_code, region.code, region.name,
+                                              cov.service_level, cov.response_hours, sub.id, cov.site_id))
+        return sorted(nearest_per_subsidiary(entries), key=lambda a: (a.response_hours, a.subsidiary_code))
 
 
 def customer_coverage(db: Database, customer_id: int) -> tuple[str | None, list[CoverageAnswer]]:
@@ -288,9 +318,9 @@ def validate_room(s, values: dict) -> dict[str, str]:
     return errors
 
 
-register(EntitySpec("subsidiary", Subsidiary, "manage_reference", lambda s, v: validate_subsidiary(v, s), "code"))
-register(EntitySpec("site", Site, "manage_reference", validate_site, "code"))
-register(EntitySpec("room", Room, "manage_reference", validate_room, "name"))
+register(EntitySpec("subsidiary", Subsidiary, lambda s, v: validate_subsidiary(v, s), "code"))
+register(EntitySpec("site", Site, validate_site, "code"))
+register(EntitySpec("room", Room, validate_room, "name"))
 
 
 def delete_region(db: Database, actor: Actor, code: str) -> None:

@@ -1,2 +1,47 @@
-"""Importing this module registers every entity kind with services.common."""
+"""Importing this module registers every entity kind with services.common.
+
+It also holds what "retire" means per kind (the Delete key in a list): one use case that takes
+the reason the user typed and writes it into the audit trail, whatever the kind.
+"""
+from __future__ import annotations
+
+from models.choices import CustomerStatus, SiteStatus, RackStatus
+
+from ..audit import Actor
+from ..db import Database
+from ..errors import ValidationError
 from . import customers, dcim, gpus, reference  # noqa: F401
+
+
+def require_reason(reason: str | None, what: str) -> str:
+    """The stripped reason, or a refusal naming the field: retiring is never silent."""
+    text = (reason or "").strip()
+    if not text:
+        raise ValidationError({"reason": f"say why the {what} is retired; the reason goes into the audit trail"})
+    return text
+
+
+# Kinds retired by setting a status through the generic update (audited with the reason).
+_RETIRE_STATUS = {"site": ("status", SiteStatus.RETIRED), "rack": ("status", RackStatus.DECOMMISSIONED),
+                  "customer": ("status", CustomerStatus.INACTIVE)}
+RETIRABLE = frozenset(_RETIRE_STATUS) | {"device", "user", "gpu"}
+
+
+def retire_record(db: Database, actor: Actor, kind: str, record_id, reason: str,
+                  expected_version: int | None = None) -> None:
+    """Retire one record of `kind` with the reason the user gave (audited with the event)."""
+    reason = require_reason(reason, kind)
+    if kind == "device":
+        dcim.retire_device(db, actor, record_id, reason, expected_version)
+    elif kind == "user":
+        from .users import retire_user
+        retire_user(db, actor, record_id, reason, expected_version)
+    elif kind == "gpu":
+        from models.choices import GpuState
+        gpus.transition_gpu(db, actor, record_id, GpuState.RETIRED, reason, expected_version)
+    elif kind in _RETIRE_STATUS:
+        from .common import update_record
+        key, value = _RETIRE_STATUS[kind]
+        update_record(db, actor, kind, record_id, {key: value}, expected_version, reason=reason)
+    else:
+        raise ValidationError({"kind": f"a {kind} is not retired; it has no retired state"})

@@ -187,6 +187,27 @@ def update_user(db: Database, actor: Actor, user_id: int, expected_version: int 
         return _info(user)
 
 
+def retire_user(db: Database, actor: Actor, user_id: int, reason: str,
+                expected_version: int | None = None) -> UserInfo:
+    """Disable a login (the user and their history stay); the reason goes into the audit trail."""
+    from .registry import require_reason
+
+    require(actor, "manage_users")
+    reason = require_reason(reason, "user")
+    with UnitOfWork(db, actor) as uow:
+        user = get_or_404(uow.session, User, user_id, "user")
+        check_version(user, expected_version, f"user {user.login}")
+        if user.id == actor.id:
+            raise ValidationError({"active": "you cannot disable yourself; ask another administrator"})
+        before = snapshot(user, USER_FIELDS)
+        user.active = False
+        flush_versioned(uow, user, f"user {user.login}")
+        uow.audit("user.retire", "user", user.id, user.login, before={"active": before["active"]},
+                  after={"active": False}, reason=reason)
+        uow.commit()
+        return _info(user)
+
+
 def list_users(db: Database) -> list[UserInfo]:
     with db.session() as s:
         return [_info(u) for u in s.execute(select(User).order_by(User.login)).scalars()]

@@ -268,7 +268,7 @@ def test_region_tree_lazy_and_who_serves(qtbot, sqlite_db):
     w.run_search()
     assert w.answer.isVisible() and "海南省海口市美兰区" in w.answer.text() and "via 海口市" in w.answer.text()
     assert w.tree.currentItem().text(1) == "460108"
-    assert "深圳分公司 (Partner, 24 h)" in w.tree.currentItem().text(2)
+    assert "深圳分公司 (Partner service, 24 h)" in w.tree.currentItem().text(2)
     w.search.setText("46")
     w.run_search()
     assert w.matches.count() == 4

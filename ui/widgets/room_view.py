@@ -284,7 +284,7 @@ class RoomView(QWidget):
 
     def _legend(self) -> None:
         if self.floor.mode == "status":
-            items = [(c, QCoreApplication.translate("choices/RackStatus", label)) for _v, label, c in RackStatus.CHOICES]
+            items = [(c, QCoreApplication.translate("choices/RackStatus", label)) for _v, label, _zh, c in RackStatus.CHOICES]
         else:
             items = [(utilisation_colour(0), self.tr("empty")), (utilisation_colour(25), self.tr("under 50%")),
                      (utilisation_colour(60), self.tr("50–80%")), (utilisation_colour(90), self.tr("80–95%")),
