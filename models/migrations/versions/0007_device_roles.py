@@ -1,7 +1,7 @@
 """device-type roles for what NetBox's devicetype-library holds
 
 Revision ID: 0007
-Revises: 0004
+Revises: 0006
 Create Date: 2026-11-30
 
 PDUs, UPSs, patch panels, blanks, shelves, routers, firewalls and storage were stored as
@@ -13,7 +13,7 @@ from typing import Sequence, Union
 from alembic import op
 
 revision: str = '0007'
-down_revision: Union[str, Sequence[str], None] = '0004'
+down_revision: Union[str, Sequence[str], None] = '0006'
 branch_labels: Union[str, Sequence[str], None] = None
 depends_on: Union[str, Sequence[str], None] = None
 

@@ -1,7 +1,7 @@
 """four eyes on contract approval: who drafted, submitted and approved; installation settings
 
 Revision ID: 0008
-Revises: 0004
+Revises: 0007
 Create Date: 2026-11-30
 
 A contract remembers who drafted it, who submitted it and who approved it (logins), and whether
@@ -15,7 +15,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision: str = '0008'
-down_revision: Union[str, Sequence[str], None] = '0004'
+down_revision: Union[str, Sequence[str], None] = '0007'
 branch_labels: Union[str, Sequence[str], None] = None
 depends_on: Union[str, Sequence[str], None] = None
 
