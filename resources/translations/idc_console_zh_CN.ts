@@ -2,49 +2,210 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="zh_CN">
 <context>
-    <name>AuditFilterDialog</name>
+    <name>AuditEventDialog</name>
     <message>
-        <location filename="../../ui/auditview.py" line="46"/>
-        <source>(every action)</source>
-        <translation>（全部操作）</translation>
-    </message>
-    <message>
-        <location filename="../../ui/auditview.py" line="39"/>
-        <source>(everyone)</source>
-        <translation>（全部用户）</translation>
-    </message>
-    <message>
-        <location filename="../../ui/auditview.py" line="51"/>
+        <location filename="../../ui/auditview.py" line="260"/>
         <source>Action</source>
         <translation>操作</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="50"/>
-        <source>An action (e.g. contract.approve) or a prefix ending in a dot (e.g. gpu.)</source>
-        <translation>操作名（如 contract.approve）或以点结尾的前缀（如 gpu.）</translation>
+        <location filename="../../ui/auditview.py" line="275"/>
+        <source>After</source>
+        <translation>变更后</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="56"/>
-        <source>Cancel</source>
-        <translation>取消</translation>
+        <location filename="../../ui/auditview.py" line="267"/>
+        <source>App version</source>
+        <translation>程序版本</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="34"/>
+        <location filename="../../ui/auditview.py" line="240"/>
+        <source>Audit event %1</source>
+        <translation>审计事件 %1</translation>
+    </message>
+    <message>
+        <location filename="../../ui/auditview.py" line="275"/>
+        <source>Before</source>
+        <translation>变更前</translation>
+    </message>
+    <message>
+        <location filename="../../ui/auditview.py" line="287"/>
+        <source>Changed fields: %1</source>
+        <translation>变更字段：%1</translation>
+    </message>
+    <message>
+        <location filename="../../ui/auditview.py" line="293"/>
+        <source>Close</source>
+        <translation>关闭</translation>
+    </message>
+    <message>
+        <location filename="../../ui/auditview.py" line="275"/>
+        <source>Field</source>
+        <translation>字段</translation>
+    </message>
+    <message>
+        <location filename="../../ui/auditview.py" line="269"/>
+        <source>Hash</source>
+        <translation>哈希</translation>
+    </message>
+    <message>
+        <location filename="../../ui/auditview.py" line="266"/>
+        <source>Host</source>
+        <translation>所在服务器</translation>
+    </message>
+    <message>
+        <location filename="../../ui/auditview.py" line="288"/>
+        <source>No field values recorded with this event.</source>
+        <translation>该事件未记录字段值。</translation>
+    </message>
+    <message>
+        <location filename="../../ui/auditview.py" line="257"/>
+        <source>No.</source>
+        <translation>序号</translation>
+    </message>
+    <message>
+        <location filename="../../ui/auditview.py" line="263"/>
+        <source>Object</source>
+        <translation>对象</translation>
+    </message>
+    <message>
+        <location filename="../../ui/auditview.py" line="297"/>
+        <source>Open %1</source>
+        <translation>打开 %1</translation>
+    </message>
+    <message>
+        <location filename="../../ui/auditview.py" line="264"/>
+        <source>Outcome</source>
+        <translation>结果</translation>
+    </message>
+    <message>
+        <location filename="../../ui/auditview.py" line="270"/>
+        <source>Previous hash</source>
+        <translation>前一哈希</translation>
+    </message>
+    <message>
+        <location filename="../../ui/auditview.py" line="265"/>
+        <source>Reason</source>
+        <translation>原因</translation>
+    </message>
+    <message>
+        <location filename="../../ui/auditview.py" line="268"/>
+        <source>Request id</source>
+        <translation>请求 ID</translation>
+    </message>
+    <message>
+        <location filename="../../ui/auditview.py" line="258"/>
+        <source>Time</source>
+        <translation>时间</translation>
+    </message>
+    <message>
+        <location filename="../../ui/auditview.py" line="259"/>
+        <source>User</source>
+        <translation>用户</translation>
+    </message>
+</context>
+<context>
+    <name>AuditFilterBar</name>
+    <message>
+        <location filename="../../ui/auditview.py" line="190"/>
+        <source>(every action)</source>
+        <translation>（全部操作）</translation>
+    </message>
+    <message>
+        <location filename="../../ui/auditview.py" line="192"/>
+        <source>(every type)</source>
+        <translation>（全部类型）</translation>
+    </message>
+    <message>
+        <location filename="../../ui/auditview.py" line="187"/>
+        <source>(everyone)</source>
+        <translation>（全部用户）</translation>
+    </message>
+    <message>
+        <location filename="../../ui/auditview.py" line="171"/>
+        <source>Action</source>
+        <translation>操作</translation>
+    </message>
+    <message>
+        <location filename="../../ui/auditview.py" line="161"/>
+        <source>An action, or a prefix ending in a dot (e.g. gpu.)</source>
+        <translation>某个操作，或以点结尾的前缀（如 gpu.）</translation>
+    </message>
+    <message>
+        <location filename="../../ui/auditview.py" line="167"/>
+        <source>Clear</source>
+        <translation>清除</translation>
+    </message>
+    <message>
+        <location filename="../../ui/auditview.py" line="170"/>
         <source>From</source>
         <translation>原状态</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="65"/>
-        <source>The period ends before it starts.</source>
-        <translation>结束日期早于开始日期。</translation>
+        <location filename="../../ui/auditview.py" line="172"/>
+        <source>Object type</source>
+        <translation>对象类型</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="35"/>
+        <location filename="../../ui/auditview.py" line="170"/>
         <source>To</source>
         <translation>新状态</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="42"/>
+        <location filename="../../ui/auditview.py" line="171"/>
+        <source>User</source>
+        <translation>用户</translation>
+    </message>
+    <message>
+        <location filename="../../ui/auditview.py" line="122"/>
+        <source>every %1 action</source>
+        <translation>全部%1操作</translation>
+    </message>
+</context>
+<context>
+    <name>AuditFilterDialog</name>
+    <message>
+        <location filename="../../ui/auditview.py" line="80"/>
+        <source>(every action)</source>
+        <translation>（全部操作）</translation>
+    </message>
+    <message>
+        <location filename="../../ui/auditview.py" line="73"/>
+        <source>(everyone)</source>
+        <translation>（全部用户）</translation>
+    </message>
+    <message>
+        <location filename="../../ui/auditview.py" line="83"/>
+        <source>Action</source>
+        <translation>操作</translation>
+    </message>
+    <message>
+        <location filename="../../ui/auditview.py" line="82"/>
+        <source>An action (e.g. contract.approve) or a prefix ending in a dot (e.g. gpu.)</source>
+        <translation>操作名（如 contract.approve）或以点结尾的前缀（如 gpu.）</translation>
+    </message>
+    <message>
+        <location filename="../../ui/auditview.py" line="88"/>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <location filename="../../ui/auditview.py" line="68"/>
+        <source>From</source>
+        <translation>原状态</translation>
+    </message>
+    <message>
+        <location filename="../../ui/auditview.py" line="97"/>
+        <source>The period ends before it starts.</source>
+        <translation>结束日期早于开始日期。</translation>
+    </message>
+    <message>
+        <location filename="../../ui/auditview.py" line="69"/>
+        <source>To</source>
+        <translation>新状态</translation>
+    </message>
+    <message>
+        <location filename="../../ui/auditview.py" line="76"/>
         <source>User</source>
         <translation>用户</translation>
     </message>
@@ -52,87 +213,97 @@
 <context>
     <name>AuditPage</name>
     <message>
-        <location filename="../../ui/auditview.py" line="135"/>
+        <location filename="../../ui/auditview.py" line="469"/>
+        <source>%1 audit events (%2) written to %3.</source>
+        <translation>已将 %1 条审计事件（%2）写入 %3。</translation>
+    </message>
+    <message>
+        <location filename="../../ui/auditview.py" line="416"/>
         <source>(last good event %1)</source>
         <translation>（最后一条完好事件 %1）</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="149"/>
+        <location filename="../../ui/auditview.py" line="430"/>
         <source>Audit report</source>
         <translation>审计报告</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="158"/>
+        <location filename="../../ui/auditview.py" line="439"/>
         <source>Audit report %1</source>
         <translation>审计报告 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="91"/>
+        <location filename="../../ui/auditview.py" line="332"/>
         <source>Audit report PDF…</source>
         <translation>审计报告 PDF…</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="166"/>
+        <location filename="../../ui/auditview.py" line="447"/>
         <source>CSV (*.csv);;Excel (*.xlsx)</source>
         <translation>CSV (*.csv);;Excel (*.xlsx)</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="133"/>
+        <location filename="../../ui/auditview.py" line="414"/>
         <source>Chain BROKEN: %1</source>
         <translation>审计链已损坏：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="130"/>
+        <location filename="../../ui/auditview.py" line="411"/>
         <source>Chain intact: %1 events; head %2</source>
         <translation>审计链完好：%1 条事件；链头 %2</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="107"/>
+        <location filename="../../ui/auditview.py" line="348"/>
         <source>Copy SEQ:HASH</source>
         <translation>复制 SEQ:HASH</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="94"/>
+        <location filename="../../ui/auditview.py" line="335"/>
         <source>Export period…</source>
         <translation>按期间导出…</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="162"/>
+        <location filename="../../ui/auditview.py" line="443"/>
         <source>Export the audit trail</source>
         <translation>导出审计日志</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="179"/>
+        <location filename="../../ui/auditview.py" line="459"/>
         <source>Exporting…</source>
         <translation>正在导出…</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="162"/>
+        <location filename="../../ui/auditview.py" line="443"/>
         <source>Export…</source>
         <translation>导出…</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="109"/>
+        <location filename="../../ui/auditview.py" line="350"/>
         <source>For audit verify --expect-head later</source>
         <translation>用于之后的 audit verify --expect-head</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="149"/>
+        <location filename="../../ui/auditview.py" line="465"/>
+        <source>No audit event matches %1: %2 holds only the header row.</source>
+        <translation>没有符合 %1 的审计事件：%2 中只有表头行。</translation>
+    </message>
+    <message>
+        <location filename="../../ui/auditview.py" line="430"/>
         <source>Preview</source>
         <translation>预览</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="88"/>
+        <location filename="../../ui/auditview.py" line="329"/>
         <source>Verify chain</source>
         <translation>校验审计链</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="102"/>
+        <location filename="../../ui/auditview.py" line="343"/>
         <source>Verify recomputes every event's hash and link.</source>
         <translation>校验会重新计算每条事件的哈希和链接。</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="121"/>
+        <location filename="../../ui/auditview.py" line="402"/>
         <source>Verifying the audit chain…</source>
         <translation>正在校验审计链…</translation>
     </message>
@@ -140,177 +311,197 @@
 <context>
     <name>BillingPage</name>
     <message>
-        <location filename="../../ui/billing.py" line="365"/>
+        <location filename="../../ui/billing.py" line="473"/>
         <source>%1 (dry run, nothing written): would create %2 line(s) on %3 new and %4 existing draft statement(s).</source>
         <translation>%1（试算，未写入）：将在 %3 张新账单和 %4 张已有草稿账单上生成 %2 条明细。</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="375"/>
+        <location filename="../../ui/billing.py" line="494"/>
+        <source>%1 draft statement(s) of %2 pending issue.</source>
+        <translation>%2 尚有 %1 张草稿账单待开具。</translation>
+    </message>
+    <message>
+        <location filename="../../ui/billing.py" line="433"/>
+        <source>%1 has not ended; it can be billed from %2 00:00 (Asia/Shanghai). A dry run shows it now, provisionally.</source>
+        <translation>%1 尚未结束，自 %2 00:00（北京时间）起可计费。试算可先查看暂估结果。</translation>
+    </message>
+    <message>
+        <location filename="../../ui/billing.py" line="483"/>
         <source>%1 line(s) held back: see the warnings.</source>
         <translation>%1 条明细暂缓计费：见警告。</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="373"/>
+        <location filename="../../ui/billing.py" line="487"/>
+        <source>%1 line(s) rebill credited lines.</source>
+        <translation>%1 个条目为已冲销条目的重新计费。</translation>
+    </message>
+    <message>
+        <location filename="../../ui/billing.py" line="481"/>
         <source>%1 line(s) were billed by earlier runs.</source>
         <translation>%1 条明细已在之前的运行中计费。</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="403"/>
+        <location filename="../../ui/billing.py" line="521"/>
         <source>%1 statement(s) issued.</source>
         <translation>已开具 %1 张账单。</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="367"/>
+        <location filename="../../ui/billing.py" line="475"/>
         <source>%1: created %2 line(s) on %3 new and %4 existing draft statement(s).</source>
         <translation>%1：已在 %3 张新账单和 %4 张已有草稿账单上生成 %2 条明细。</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="363"/>
+        <location filename="../../ui/billing.py" line="471"/>
         <source>%1: nothing to bill.</source>
         <translation>%1：没有需要计费的项目。</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="361"/>
+        <location filename="../../ui/billing.py" line="469"/>
         <source>%1: nothing to bill; every line already exists (%2 from earlier runs).</source>
         <translation>%1：没有需要计费的项目；所有明细均已存在（之前运行生成 %2 条）。</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="342"/>
+        <location filename="../../ui/billing.py" line="456"/>
         <source>Billing %1…</source>
         <translation>正在计费 %1…</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="359"/>
+        <location filename="../../ui/billing.py" line="467"/>
         <source>Billing run %1 cancelled; nothing was written.</source>
         <translation>%1 计费已取消，未写入任何数据。</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="285"/>
+        <location filename="../../ui/billing.py" line="386"/>
         <source>Choose a month and press Dry run to see what a run would bill.</source>
         <translation>选择月份并点击“试算”，查看本次将计费的内容。</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="291"/>
+        <location filename="../../ui/billing.py" line="392"/>
         <source>Customer</source>
         <translation>客户</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="269"/>
+        <location filename="../../ui/billing.py" line="367"/>
         <source>Dry run</source>
         <translation>试算</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="342"/>
+        <location filename="../../ui/billing.py" line="456"/>
         <source>Dry run for %1…</source>
         <translation>正在试算 %1…</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="417"/>
+        <location filename="../../ui/billing.py" line="535"/>
         <source>Excel (*.xlsx);;CSV (*.csv)</source>
         <translation>Excel (*.xlsx);;CSV (*.csv)</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="416"/>
+        <location filename="../../ui/billing.py" line="534"/>
         <source>Export statements</source>
         <translation>导出账单</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="273"/>
+        <location filename="../../ui/billing.py" line="372"/>
         <source>Export statements…</source>
         <translation>导出账单…</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="430"/>
+        <location filename="../../ui/billing.py" line="548"/>
         <source>Exporting…</source>
         <translation>正在导出…</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="393"/>
+        <location filename="../../ui/billing.py" line="371"/>
+        <source>Handovers…</source>
+        <translation>交付…</translation>
+    </message>
+    <message>
+        <location filename="../../ui/billing.py" line="511"/>
         <source>Issue every draft statement of %1? Issued statements take their numbers and never change.</source>
         <translation>开具 %1 的全部草稿账单？开具后的账单将获得编号且不可再修改。</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="392"/>
+        <location filename="../../ui/billing.py" line="510"/>
         <source>Issue statements</source>
         <translation>开具账单</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="272"/>
+        <location filename="../../ui/billing.py" line="370"/>
         <source>Issue the period's drafts</source>
         <translation>开具本期草稿账单</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="377"/>
+        <location filename="../../ui/billing.py" line="485"/>
         <source>Issued %1: %2</source>
         <translation>已开具 %1 张：%2</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="409"/>
+        <location filename="../../ui/billing.py" line="527"/>
         <source>Issuing…</source>
         <translation>正在开具…</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="291"/>
+        <location filename="../../ui/billing.py" line="392"/>
         <source>Lines</source>
         <translation>明细数</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="388"/>
+        <location filename="../../ui/billing.py" line="506"/>
         <source>No warnings: meters and leases are complete.</source>
         <translation>无警告：电表读数和租赁记录完整。</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="292"/>
+        <location filename="../../ui/billing.py" line="393"/>
         <source>Number</source>
         <translation>编号</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="259"/>
+        <location filename="../../ui/billing.py" line="490"/>
+        <source>PROVISIONAL: %1 has not ended; usage metered up to %2 only.</source>
+        <translation>暂估：%1 尚未结束，用量仅计至 %2。</translation>
+    </message>
+    <message>
+        <location filename="../../ui/billing.py" line="357"/>
         <source>Period</source>
         <translation>账期</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="270"/>
+        <location filename="../../ui/billing.py" line="368"/>
         <source>Run</source>
         <translation>计费</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="271"/>
+        <location filename="../../ui/billing.py" line="369"/>
         <source>Run and issue</source>
         <translation>计费并开具</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="283"/>
+        <location filename="../../ui/billing.py" line="384"/>
         <source>Run result</source>
         <translation>运行结果</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="291"/>
+        <location filename="../../ui/billing.py" line="392"/>
         <source>Subsidiary</source>
         <translation>子公司</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="291"/>
+        <location filename="../../ui/billing.py" line="392"/>
         <source>Subtotal</source>
         <translation>小计</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="370"/>
+        <location filename="../../ui/billing.py" line="478"/>
         <source>Subtotal %1 + tax %2 = %3.</source>
         <translation>小计 %1 + 税额 %2 = %3。</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="292"/>
+        <location filename="../../ui/billing.py" line="393"/>
         <source>Tax</source>
         <translation>税额</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="352"/>
-        <source>The operation failed: %1</source>
-        <translation>操作失败：%1</translation>
-    </message>
-    <message>
-        <location filename="../../ui/billing.py" line="292"/>
+        <location filename="../../ui/billing.py" line="393"/>
         <source>Total</source>
         <translation>合计</translation>
     </message>
@@ -318,32 +509,32 @@
 <context>
     <name>ContractDialog</name>
     <message>
-        <location filename="../../ui/contracts.py" line="240"/>
+        <location filename="../../ui/contracts.py" line="239"/>
         <source>%1 serves the customer's region %2 (%3 h response).</source>
         <translation>%1 覆盖客户所在地区 %2（%3 小时响应）。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../ui/contracts.py" line="520"/>
+        <location filename="../../ui/contracts.py" line="521"/>
         <source>%n item(s) need attention (marked red).</source>
         <translation><numerusform>%n 个条目需要修改（红色标出）。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="278"/>
+        <location filename="../../ui/contracts.py" line="277"/>
         <source>(by kind)</source>
         <translation>（按类型）</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="150"/>
+        <location filename="../../ui/contracts.py" line="149"/>
         <source>(none)</source>
         <translation>（无）</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="126"/>
+        <location filename="../../ui/contracts.py" line="125"/>
         <source>(numbered when saved)</source>
         <translation>（保存时编号）</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="177"/>
+        <location filename="../../ui/contracts.py" line="176"/>
         <source>Add item</source>
         <translation>添加条目</translation>
     </message>
@@ -353,67 +544,67 @@
         <translation>计费自交付日开始；留空即合同开始日</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="206"/>
+        <location filename="../../ui/contracts.py" line="205"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="547"/>
+        <location filename="../../ui/contracts.py" line="548"/>
         <source>Changed by someone else</source>
         <translation>记录已被他人修改</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="146"/>
+        <location filename="../../ui/contracts.py" line="145"/>
         <source>Chinese</source>
         <translation>中文</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="113"/>
+        <location filename="../../ui/contracts.py" line="112"/>
         <source>Contract</source>
         <translation>合同</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="474"/>
+        <location filename="../../ui/contracts.py" line="475"/>
         <source>Contract %1 is %2: only drafts are edited; a signed contract changes by amendment.</source>
         <translation>合同 %1 状态为%2：只能编辑草稿；已签合同须通过变更修改。</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="129"/>
+        <location filename="../../ui/contracts.py" line="128"/>
         <source>Customer *</source>
         <translation>客户 *</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="165"/>
+        <location filename="../../ui/contracts.py" line="164"/>
         <source>Description</source>
         <translation>描述</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="273"/>
+        <location filename="../../ui/contracts.py" line="272"/>
         <source>Description *</source>
         <translation>描述 *</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="109"/>
+        <location filename="../../ui/contracts.py" line="108"/>
         <source>Edit contract</source>
         <translation>编辑合同</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="143"/>
+        <location filename="../../ui/contracts.py" line="142"/>
         <source>End *</source>
         <translation>结束 *</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="147"/>
+        <location filename="../../ui/contracts.py" line="146"/>
         <source>English</source>
         <translation>英文</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="283"/>
+        <location filename="../../ui/contracts.py" line="282"/>
         <source>From unit</source>
         <translation>起始 U 位</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="285"/>
+        <location filename="../../ui/contracts.py" line="284"/>
         <source>GPU model</source>
         <translation>GPU 型号</translation>
     </message>
@@ -428,17 +619,17 @@
         <translation>包含卡时</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="160"/>
+        <location filename="../../ui/contracts.py" line="159"/>
         <source>Items</source>
         <translation>条目</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="165"/>
+        <location filename="../../ui/contracts.py" line="164"/>
         <source>Kind</source>
         <translation>类型</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="148"/>
+        <location filename="../../ui/contracts.py" line="147"/>
         <source>Language</source>
         <translation>语言</translation>
     </message>
@@ -448,22 +639,22 @@
         <translation>带宽（Mbps）</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="288"/>
+        <location filename="../../ui/contracts.py" line="287"/>
         <source>Named GPUs</source>
         <translation>指定 GPU</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="109"/>
+        <location filename="../../ui/contracts.py" line="108"/>
         <source>New contract</source>
         <translation>新建合同</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="248"/>
+        <location filename="../../ui/contracts.py" line="247"/>
         <source>No subsidiary covers the customer's region %1.</source>
         <translation>没有子公司覆盖客户所在地区 %1。</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="128"/>
+        <location filename="../../ui/contracts.py" line="127"/>
         <source>Number</source>
         <translation>编号</translation>
     </message>
@@ -478,32 +669,32 @@
         <translation>超出部分每千瓦时单价</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="275"/>
+        <location filename="../../ui/contracts.py" line="274"/>
         <source>Priced</source>
         <translation>计价方式</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="165"/>
+        <location filename="../../ui/contracts.py" line="164"/>
         <source>Quantity</source>
         <translation>数量</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="282"/>
+        <location filename="../../ui/contracts.py" line="281"/>
         <source>Rack</source>
         <translation>机柜</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="548"/>
+        <location filename="../../ui/contracts.py" line="549"/>
         <source>Reload the contract now? Your edits will be lost.</source>
         <translation>现在重新加载合同？您的修改将丢失。</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="180"/>
+        <location filename="../../ui/contracts.py" line="179"/>
         <source>Remove item</source>
         <translation>删除条目</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="205"/>
+        <location filename="../../ui/contracts.py" line="204"/>
         <source>Save draft</source>
         <translation>保存草稿</translation>
     </message>
@@ -513,67 +704,67 @@
         <translation>服务结束</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="153"/>
+        <location filename="../../ui/contracts.py" line="152"/>
         <source>Service level</source>
         <translation>服务级别</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="289"/>
+        <location filename="../../ui/contracts.py" line="288"/>
         <source>Service start (handover)</source>
         <translation>服务开始（交付日）</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="142"/>
+        <location filename="../../ui/contracts.py" line="141"/>
         <source>Start *</source>
         <translation>开始 *</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="130"/>
+        <location filename="../../ui/contracts.py" line="129"/>
         <source>Subsidiary *</source>
         <translation>子公司 *</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="281"/>
+        <location filename="../../ui/contracts.py" line="280"/>
         <source>Tax category</source>
         <translation>税目</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="157"/>
+        <location filename="../../ui/contracts.py" line="156"/>
         <source>Terms</source>
         <translation>条款</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="244"/>
+        <location filename="../../ui/contracts.py" line="243"/>
         <source>The chosen subsidiary does not cover the customer's region %1; it is served by %2.</source>
         <translation>所选子公司不覆盖客户所在地区 %1；该地区由 %2 服务。</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="238"/>
+        <location filename="../../ui/contracts.py" line="237"/>
         <source>The customer has no region: no subsidiary can be suggested.</source>
         <translation>该客户未填写所在地区，无法推荐签约主体。</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="144"/>
+        <location filename="../../ui/contracts.py" line="143"/>
         <source>Title</source>
         <translation>标题</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="284"/>
+        <location filename="../../ui/contracts.py" line="283"/>
         <source>To unit</source>
         <translation>结束 U 位</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="166"/>
+        <location filename="../../ui/contracts.py" line="165"/>
         <source>Unit</source>
         <translation>单位</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="166"/>
+        <location filename="../../ui/contracts.py" line="165"/>
         <source>Unit price</source>
         <translation>单价</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="274"/>
+        <location filename="../../ui/contracts.py" line="273"/>
         <source>Unit price (CNY) *</source>
         <translation>单价（元）*</translation>
     </message>
@@ -588,7 +779,7 @@
         <translation>请输入整数</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="510"/>
+        <location filename="../../ui/contracts.py" line="511"/>
         <source>item %1: %2</source>
         <translation>条目 %1：%2</translation>
     </message>
@@ -598,7 +789,7 @@
         <translation>没有序列号为 %1 的 GPU</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="287"/>
+        <location filename="../../ui/contracts.py" line="286"/>
         <source>or named GPUs: serials, comma separated</source>
         <translation>或指定 GPU：序列号，以逗号分隔</translation>
     </message>
@@ -611,12 +802,12 @@
 <context>
     <name>ContractPanel</name>
     <message>
-        <location filename="../../ui/contracts.py" line="640"/>
+        <location filename="../../ui/contracts.py" line="636"/>
         <source>%1 contract %2. The reason goes into the audit trail.</source>
         <translation>%1合同 %2。原因将记入审计日志。</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="730"/>
+        <location filename="../../ui/contracts.py" line="720"/>
         <source>A new revision takes over on its effective date; edit its items, then submit it.</source>
         <translation>新版本自生效日起取代原合同；请修改条目后提交审批。</translation>
     </message>
@@ -625,17 +816,17 @@
         <translation>生效</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="649"/>
+        <location filename="../../ui/contracts.py" line="645"/>
         <source>Activate %1? Its racks and GPUs are leased to %2 now.</source>
         <translation>确定生效 %1？其机柜和 GPU 将立即租给 %2。</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="729"/>
+        <location filename="../../ui/contracts.py" line="719"/>
         <source>Amend %1</source>
         <translation>变更 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="574"/>
+        <location filename="../../ui/contracts.py" line="576"/>
         <source>Amend…</source>
         <translation>变更…</translation>
     </message>
@@ -644,62 +835,62 @@
         <translation>批准</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="651"/>
+        <location filename="../../ui/contracts.py" line="647"/>
         <source>Approve %1 for %2?</source>
         <translation>确定批准 %2 的合同 %1？</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="704"/>
+        <location filename="../../ui/contracts.py" line="694"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="677"/>
+        <location filename="../../ui/contracts.py" line="673"/>
         <source>Changed by someone else</source>
         <translation>记录已被他人修改</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="587"/>
+        <location filename="../../ui/contracts.py" line="589"/>
         <source>Chinese</source>
         <translation>中文</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="568"/>
+        <location filename="../../ui/contracts.py" line="569"/>
         <source>Choose a contract</source>
         <translation>请选择合同</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="746"/>
+        <location filename="../../ui/contracts.py" line="736"/>
         <source>Contract %1</source>
         <translation>合同 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="584"/>
+        <location filename="../../ui/contracts.py" line="586"/>
         <source>Customer: %1</source>
         <translation>客户：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="569"/>
+        <location filename="../../ui/contracts.py" line="570"/>
         <source>Description</source>
         <translation>描述</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="572"/>
+        <location filename="../../ui/contracts.py" line="574"/>
         <source>Edit draft…</source>
         <translation>编辑草稿…</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="731"/>
+        <location filename="../../ui/contracts.py" line="721"/>
         <source>Effective date</source>
         <translation>生效日期</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="701"/>
+        <location filename="../../ui/contracts.py" line="691"/>
         <source>End</source>
         <translation>结束</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="587"/>
+        <location filename="../../ui/contracts.py" line="589"/>
         <source>English</source>
         <translation>英文</translation>
     </message>
@@ -708,37 +899,37 @@
         <translation>到期</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="650"/>
+        <location filename="../../ui/contracts.py" line="646"/>
         <source>Expire %1? Its racks and GPUs are released to %2's end date.</source>
         <translation>确定使 %1 到期？其机柜和 GPU 将按 %2 的合同结束日释放。</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="569"/>
+        <location filename="../../ui/contracts.py" line="570"/>
         <source>Kind</source>
         <translation>类型</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="587"/>
+        <location filename="../../ui/contracts.py" line="589"/>
         <source>Language: %1</source>
         <translation>语言：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="643"/>
+        <location filename="../../ui/contracts.py" line="639"/>
         <source>Last day of service</source>
         <translation>服务最后一天</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="569"/>
+        <location filename="../../ui/contracts.py" line="570"/>
         <source>Price</source>
         <translation>价格</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="575"/>
+        <location filename="../../ui/contracts.py" line="577"/>
         <source>Print / PDF…</source>
         <translation>打印 / PDF…</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="569"/>
+        <location filename="../../ui/contracts.py" line="570"/>
         <source>Quantity</source>
         <translation>数量</translation>
     </message>
@@ -747,27 +938,27 @@
         <translation>驳回…</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="678"/>
+        <location filename="../../ui/contracts.py" line="674"/>
         <source>Reload the contract now?</source>
         <translation>现在重新加载合同？</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="703"/>
+        <location filename="../../ui/contracts.py" line="693"/>
         <source>Renew</source>
         <translation>续签</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="696"/>
+        <location filename="../../ui/contracts.py" line="686"/>
         <source>Renew %1</source>
         <translation>续签 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="594"/>
+        <location filename="../../ui/contracts.py" line="596"/>
         <source>Renews %1</source>
         <translation>续签自 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="574"/>
+        <location filename="../../ui/contracts.py" line="576"/>
         <source>Renew…</source>
         <translation>续签…</translation>
     </message>
@@ -776,22 +967,22 @@
         <translation>恢复</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="590"/>
+        <location filename="../../ui/contracts.py" line="592"/>
         <source>Revision %1, effective %2</source>
         <translation>第 %1 版，%2 生效</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="570"/>
+        <location filename="../../ui/contracts.py" line="571"/>
         <source>Service start</source>
         <translation>服务开始</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="700"/>
+        <location filename="../../ui/contracts.py" line="690"/>
         <source>Start</source>
         <translation>开始</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="585"/>
+        <location filename="../../ui/contracts.py" line="587"/>
         <source>Status: %1</source>
         <translation>状态：%1</translation>
     </message>
@@ -804,7 +995,7 @@
         <translation>暂停…</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="586"/>
+        <location filename="../../ui/contracts.py" line="588"/>
         <source>Term: %1 – %2</source>
         <translation>期限：%1 至 %2</translation>
     </message>
@@ -813,12 +1004,7 @@
         <translation>终止…</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="687"/>
-        <source>The operation failed: %1</source>
-        <translation>操作失败：%1</translation>
-    </message>
-    <message>
-        <location filename="../../ui/contracts.py" line="671"/>
+        <location filename="../../ui/contracts.py" line="667"/>
         <source>Updating the contract…</source>
         <translation>正在更新合同…</translation>
     </message>
@@ -826,7 +1012,7 @@
 <context>
     <name>ContractsPage</name>
     <message>
-        <location filename="../../ui/contracts.py" line="759"/>
+        <location filename="../../ui/contracts.py" line="749"/>
         <source>New contract…</source>
         <translation>新建合同…</translation>
     </message>
@@ -834,39 +1020,54 @@
 <context>
     <name>CreditNoteDialog</name>
     <message>
-        <location filename="../../ui/billing.py" line="100"/>
+        <location filename="../../ui/billing.py" line="107"/>
         <source>A credit note says why.</source>
         <translation>红字账单须说明原因。</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="88"/>
+        <location filename="../../ui/billing.py" line="111"/>
+        <source>A partial amount credits exactly one line: tick only that line.</source>
+        <translation>部分冲减只针对一个条目：请只勾选该条目。</translation>
+    </message>
+    <message>
+        <location filename="../../ui/billing.py" line="95"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="102"/>
+        <location filename="../../ui/billing.py" line="109"/>
         <source>Choose at least one line.</source>
         <translation>请至少选择一条明细。</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="70"/>
+        <location filename="../../ui/billing.py" line="73"/>
         <source>Credit note for %1</source>
         <translation>为 %1 开具红字账单</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="87"/>
+        <location filename="../../ui/billing.py" line="94"/>
         <source>Issue credit note</source>
         <translation>开具红字账单</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="83"/>
+        <location filename="../../ui/billing.py" line="90"/>
         <source>Lines to credit</source>
         <translation>要冲销的明细</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="74"/>
+        <location filename="../../ui/billing.py" line="81"/>
+        <source>Partial amount</source>
+        <translation>部分冲减金额</translation>
+    </message>
+    <message>
+        <location filename="../../ui/billing.py" line="77"/>
         <source>Reason *</source>
         <translation>原因 *</translation>
+    </message>
+    <message>
+        <location filename="../../ui/billing.py" line="80"/>
+        <source>empty: credit the lines in full (they may be rebilled)</source>
+        <translation>留空：全额冲销所选条目（之后可重新计费）</translation>
     </message>
 </context>
 <context>
@@ -1194,6 +1395,34 @@
     </message>
 </context>
 <context>
+    <name>DbPasswordDialog</name>
+    <message>
+        <location filename="../../ui/dbdialog.py" line="137"/>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <location filename="../../ui/dbdialog.py" line="136"/>
+        <source>Connect</source>
+        <translation>连接</translation>
+    </message>
+    <message>
+        <location filename="../../ui/dbdialog.py" line="125"/>
+        <source>Database password</source>
+        <translation>数据库密码</translation>
+    </message>
+    <message>
+        <location filename="../../ui/dbdialog.py" line="134"/>
+        <source>Password</source>
+        <translation>密码</translation>
+    </message>
+    <message>
+        <location filename="../../ui/dbdialog.py" line="127"/>
+        <source>The password of %1 on %2 is not stored on this computer.</source>
+        <translation>%2 上 %1 的密码未保存在本机。</translation>
+    </message>
+</context>
+<context>
     <name>DeviceTypeImportDialog</name>
     <message>
         <location filename="../../ui/importdialog.py" line="279"/>
@@ -1372,177 +1601,248 @@
 <context>
     <name>FormDialog</name>
     <message>
-        <location filename="../../ui/forms.py" line="216"/>
+        <location filename="../../ui/forms.py" line="195"/>
         <source>(none)</source>
         <translation>（无）</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="202"/>
+        <location filename="../../ui/forms.py" line="181"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="354"/>
+        <location filename="../../ui/forms.py" line="344"/>
         <source>Changed by someone else</source>
         <translation>记录已被他人修改</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="193"/>
+        <location filename="../../ui/forms.py" line="172"/>
         <source>Details</source>
         <translation>详情</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="173"/>
+        <location filename="../../ui/forms.py" line="152"/>
         <source>Edit %1</source>
         <translation>编辑%1</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="173"/>
+        <location filename="../../ui/forms.py" line="152"/>
         <source>New %1</source>
         <translation>新建%1</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="355"/>
+        <location filename="../../ui/forms.py" line="345"/>
         <source>Reload the record now? Your edits will be lost.</source>
         <translation>现在重新加载该记录？您的修改将丢失。</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="201"/>
+        <location filename="../../ui/forms.py" line="180"/>
         <source>Save</source>
         <translation>保存</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="253"/>
+        <location filename="../../ui/forms.py" line="227"/>
         <source>This record no longer exists.</source>
         <translation>该记录已不存在。</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="306"/>
+        <location filename="../../ui/forms.py" line="282"/>
         <source>a number, e.g. 12.5</source>
         <translation>请输入数字，例如 12.5</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="298"/>
+        <location filename="../../ui/forms.py" line="274"/>
         <source>a whole number</source>
         <translation>请输入整数</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="282"/>
+        <location filename="../../ui/forms.py" line="256"/>
         <source>choose one of the listed entries</source>
         <translation>请从列表中选择</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="245"/>
+        <location filename="../../ui/forms.py" line="219"/>
         <source>leave empty to keep</source>
         <translation>留空则不修改</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="314"/>
+        <location filename="../../ui/forms.py" line="290"/>
         <source>required</source>
         <translation>必填</translation>
     </message>
 </context>
 <context>
+    <name>FourEyesCheck</name>
+    <message>
+        <location filename="../../ui/installsettings.py" line="22"/>
+        <source>Contracts are approved by a second person (four eyes)</source>
+        <translation>合同须由另一人审批（双人复核）</translation>
+    </message>
+    <message>
+        <location filename="../../ui/installsettings.py" line="34"/>
+        <source>Off lets whoever drafted a contract approve it; the change is audited and the contract's approval line says so.</source>
+        <translation>关闭后起草人可自行审批合同；此更改记入审计日志，合同的审批栏也会注明。</translation>
+    </message>
+    <message>
+        <location filename="../../ui/installsettings.py" line="44"/>
+        <source>Refused</source>
+        <translation>操作被拒绝</translation>
+    </message>
+    <message>
+        <location filename="../../ui/installsettings.py" line="38"/>
+        <source>Why? The change goes into the audit trail.</source>
+        <translation>原因？此更改将记入审计日志。</translation>
+    </message>
+</context>
+<context>
     <name>GpuDialog</name>
     <message>
-        <location filename="../../ui/forms.py" line="216"/>
+        <location filename="../../ui/forms.py" line="195"/>
         <source>(none)</source>
         <translation>（无）</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="202"/>
+        <location filename="../../ui/forms.py" line="181"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="354"/>
+        <location filename="../../ui/forms.py" line="344"/>
         <source>Changed by someone else</source>
         <translation>记录已被他人修改</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="193"/>
+        <location filename="../../ui/forms.py" line="172"/>
         <source>Details</source>
         <translation>详情</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="173"/>
+        <location filename="../../ui/forms.py" line="152"/>
         <source>Edit %1</source>
         <translation>编辑%1</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="376"/>
+        <location filename="../../ui/forms.py" line="366"/>
         <source>From</source>
         <translation>原状态</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="391"/>
+        <location filename="../../ui/forms.py" line="381"/>
         <source>History (%1)</source>
         <translation>历史（%1）</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="173"/>
+        <location filename="../../ui/forms.py" line="152"/>
         <source>New %1</source>
         <translation>新建%1</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="377"/>
+        <location filename="../../ui/forms.py" line="367"/>
         <source>Reason</source>
         <translation>原因</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="355"/>
+        <location filename="../../ui/forms.py" line="345"/>
         <source>Reload the record now? Your edits will be lost.</source>
         <translation>现在重新加载该记录？您的修改将丢失。</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="201"/>
+        <location filename="../../ui/forms.py" line="180"/>
         <source>Save</source>
         <translation>保存</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="253"/>
+        <location filename="../../ui/forms.py" line="227"/>
         <source>This record no longer exists.</source>
         <translation>该记录已不存在。</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="376"/>
+        <location filename="../../ui/forms.py" line="366"/>
         <source>Time</source>
         <translation>时间</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="376"/>
+        <location filename="../../ui/forms.py" line="366"/>
         <source>To</source>
         <translation>新状态</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="377"/>
+        <location filename="../../ui/forms.py" line="367"/>
         <source>User</source>
         <translation>用户</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="306"/>
+        <location filename="../../ui/forms.py" line="282"/>
         <source>a number, e.g. 12.5</source>
         <translation>请输入数字，例如 12.5</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="298"/>
+        <location filename="../../ui/forms.py" line="274"/>
         <source>a whole number</source>
         <translation>请输入整数</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="282"/>
+        <location filename="../../ui/forms.py" line="256"/>
         <source>choose one of the listed entries</source>
         <translation>请从列表中选择</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="245"/>
+        <location filename="../../ui/forms.py" line="219"/>
         <source>leave empty to keep</source>
         <translation>留空则不修改</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="314"/>
+        <location filename="../../ui/forms.py" line="290"/>
         <source>required</source>
         <translation>必填</translation>
+    </message>
+</context>
+<context>
+    <name>HandoverDialog</name>
+    <message>
+        <location filename="../../ui/billing.py" line="127"/>
+        <source>Awaiting handover</source>
+        <translation>待交付</translation>
+    </message>
+    <message>
+        <location filename="../../ui/billing.py" line="165"/>
+        <source>Choose an item.</source>
+        <translation>请选择一个条目。</translation>
+    </message>
+    <message>
+        <location filename="../../ui/billing.py" line="154"/>
+        <source>Close</source>
+        <translation>关闭</translation>
+    </message>
+    <message>
+        <location filename="../../ui/billing.py" line="149"/>
+        <source>Evidence *</source>
+        <translation>凭据 *</translation>
+    </message>
+    <message>
+        <location filename="../../ui/billing.py" line="145"/>
+        <source>Handed over at (Asia/Shanghai)</source>
+        <translation>交付时间（北京时间）</translation>
+    </message>
+    <message>
+        <location filename="../../ui/billing.py" line="138"/>
+        <source>Items</source>
+        <translation>条目</translation>
+    </message>
+    <message>
+        <location filename="../../ui/billing.py" line="153"/>
+        <source>Record handover</source>
+        <translation>记录交付</translation>
+    </message>
+    <message>
+        <location filename="../../ui/billing.py" line="148"/>
+        <source>evidence: signed handover form, ticket, who received it</source>
+        <translation>凭据：签字交接单、工单号、接收人</translation>
+    </message>
+    <message>
+        <location filename="../../ui/billing.py" line="133"/>
+        <source>planned %1</source>
+        <translation>计划 %1</translation>
     </message>
 </context>
 <context>
@@ -1621,119 +1921,119 @@
 <context>
     <name>ListPage</name>
     <message>
-        <location filename="../../ui/listview.py" line="324"/>
+        <location filename="../../ui/listview.py" line="334"/>
         <source>%1 moved, %2 refused:</source>
         <translation>已变更 %1 个，拒绝 %2 个：</translation>
     </message>
     <message>
-        <location filename="../../ui/listview.py" line="163"/>
+        <location filename="../../ui/listview.py" line="167"/>
         <source>%1 of %2</source>
         <translation>%1 / 共 %2</translation>
     </message>
     <message>
-        <location filename="../../ui/listview.py" line="165"/>
+        <location filename="../../ui/listview.py" line="169"/>
         <source>%1 rows</source>
         <translation>共 %1 行</translation>
     </message>
     <message>
-        <location filename="../../ui/listview.py" line="160"/>
+        <location filename="../../ui/listview.py" line="164"/>
         <source>%1+ of %2, counting…</source>
         <translation>%1+ / 共 %2，正在计数…</translation>
     </message>
     <message>
-        <location filename="../../ui/listview.py" line="278"/>
+        <location filename="../../ui/listview.py" line="288"/>
         <source>A reason is required.</source>
         <translation>必须填写原因。</translation>
     </message>
     <message>
-        <location filename="../../ui/listview.py" line="184"/>
+        <location filename="../../ui/listview.py" line="188"/>
         <source>Could not read the list: %1</source>
         <translation>无法读取列表：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/listview.py" line="333"/>
+        <location filename="../../ui/listview.py" line="343"/>
         <source>Excel (*.xlsx);;CSV (*.csv)</source>
         <translation>Excel (*.xlsx);;CSV (*.csv)</translation>
     </message>
     <message>
-        <location filename="../../ui/listview.py" line="332"/>
+        <location filename="../../ui/listview.py" line="342"/>
         <source>Export</source>
         <translation>导出</translation>
     </message>
     <message>
-        <location filename="../../ui/listview.py" line="344"/>
+        <location filename="../../ui/listview.py" line="354"/>
         <source>Exporting…</source>
         <translation>正在导出…</translation>
     </message>
     <message>
-        <location filename="../../ui/listview.py" line="136"/>
+        <location filename="../../ui/listview.py" line="140"/>
         <source>Export…</source>
         <translation>导出…</translation>
     </message>
     <message>
-        <location filename="../../ui/listview.py" line="86"/>
+        <location filename="../../ui/listview.py" line="89"/>
         <source>Filter (Ctrl+F): code, name, serial, customer…</source>
         <translation>筛选（Ctrl+F）：编码、名称、序列号、客户…</translation>
     </message>
     <message>
-        <location filename="../../ui/listview.py" line="171"/>
+        <location filename="../../ui/listview.py" line="175"/>
         <source>Filtering %1 rows…</source>
         <translation>正在筛选 %1 行…</translation>
     </message>
     <message>
-        <location filename="../../ui/listview.py" line="138"/>
+        <location filename="../../ui/listview.py" line="142"/>
         <source>Import…</source>
         <translation>导入…</translation>
     </message>
     <message>
-        <location filename="../../ui/listview.py" line="135"/>
+        <location filename="../../ui/listview.py" line="139"/>
         <source>Lifecycle move…</source>
         <translation>生命周期变更…</translation>
     </message>
     <message>
-        <location filename="../../ui/listview.py" line="326"/>
+        <location filename="../../ui/listview.py" line="336"/>
         <source>Moving GPUs…</source>
         <translation>正在变更 GPU 状态…</translation>
     </message>
     <message>
-        <location filename="../../ui/listview.py" line="130"/>
+        <location filename="../../ui/listview.py" line="134"/>
         <source>New</source>
         <translation>新建</translation>
     </message>
     <message>
-        <location filename="../../ui/listview.py" line="131"/>
+        <location filename="../../ui/listview.py" line="135"/>
         <source>Open</source>
         <translation>打开</translation>
     </message>
     <message>
-        <location filename="../../ui/listview.py" line="139"/>
+        <location filename="../../ui/listview.py" line="143"/>
         <source>Refresh</source>
         <translation>刷新</translation>
     </message>
     <message>
-        <location filename="../../ui/listview.py" line="133"/>
+        <location filename="../../ui/listview.py" line="137"/>
         <source>Retire</source>
         <translation>退役</translation>
     </message>
     <message>
-        <location filename="../../ui/listview.py" line="273"/>
+        <location filename="../../ui/listview.py" line="283"/>
         <source>Retire %1 selected record(s)? This is recorded in the audit trail.
 Reason:</source>
         <translation>确定退役所选 %1 条记录？此操作将记入审计日志。
 原因：</translation>
     </message>
     <message>
-        <location filename="../../ui/listview.py" line="287"/>
+        <location filename="../../ui/listview.py" line="297"/>
         <source>Retiring…</source>
         <translation>正在退役…</translation>
     </message>
     <message>
-        <location filename="../../ui/listview.py" line="323"/>
+        <location filename="../../ui/listview.py" line="333"/>
         <source>Some GPUs were not moved</source>
         <translation>部分 GPU 未变更</translation>
     </message>
     <message>
-        <location filename="../../ui/listview.py" line="171"/>
+        <location filename="../../ui/listview.py" line="175"/>
         <source>Sorting %1 rows…</source>
         <translation>正在排序 %1 行…</translation>
     </message>
@@ -1782,17 +2082,17 @@ Reason:</source>
         <translation>账单</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="557"/>
+        <location filename="../../ui/mainwindow.py" line="559"/>
         <source>Capacity of %1</source>
         <translation>%1 容量报告</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="480"/>
+        <location filename="../../ui/mainwindow.py" line="482"/>
         <source>Choose a rack in the list first</source>
         <translation>请先在列表中选择机柜</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="550"/>
+        <location filename="../../ui/mainwindow.py" line="552"/>
         <source>Choose a rack in the list first.</source>
         <translation>请先在列表中选择机柜。</translation>
     </message>
@@ -1801,7 +2101,7 @@ Reason:</source>
         <translation>合同</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="412"/>
+        <location filename="../../ui/mainwindow.py" line="414"/>
         <source>Coverage</source>
         <translation>区域覆盖</translation>
     </message>
@@ -1814,7 +2114,7 @@ Reason:</source>
         <translation>总览</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="609"/>
+        <location filename="../../ui/mainwindow.py" line="613"/>
         <source>Database: %1</source>
         <translation>数据库：%1</translation>
     </message>
@@ -1823,17 +2123,17 @@ Reason:</source>
         <translation>设备</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="460"/>
+        <location filename="../../ui/mainwindow.py" line="462"/>
         <source>Elevation</source>
         <translation>机柜立面</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="387"/>
+        <location filename="../../ui/mainwindow.py" line="389"/>
         <source>Fleet report PDF…</source>
         <translation>GPU 资产报告 PDF…</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="565"/>
+        <location filename="../../ui/mainwindow.py" line="567"/>
         <source>GPU fleet report</source>
         <translation>GPU 资产报告</translation>
     </message>
@@ -1847,42 +2147,42 @@ Reason:</source>
         <translation>IDC 管理控制台</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="392"/>
+        <location filename="../../ui/mainwindow.py" line="394"/>
         <source>Import device types…</source>
         <translation>导入设备型号…</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="555"/>
+        <location filename="../../ui/mainwindow.py" line="557"/>
         <source>Rack sheet %1</source>
         <translation>机柜图 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="472"/>
+        <location filename="../../ui/mainwindow.py" line="474"/>
         <source>Rack sheet PDF…</source>
         <translation>机柜图 PDF…</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="550"/>
+        <location filename="../../ui/mainwindow.py" line="552"/>
         <source>Racks</source>
         <translation>机柜</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="464"/>
+        <location filename="../../ui/mainwindow.py" line="466"/>
         <source>Room</source>
         <translation>机房</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="580"/>
+        <location filename="../../ui/mainwindow.py" line="582"/>
         <source>Settings…</source>
         <translation>设置…</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="475"/>
+        <location filename="../../ui/mainwindow.py" line="477"/>
         <source>Site capacity PDF…</source>
         <translation>站点容量 PDF…</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="412"/>
+        <location filename="../../ui/mainwindow.py" line="414"/>
         <source>Site map</source>
         <translation>站点分布图</translation>
     </message>
@@ -1891,7 +2191,7 @@ Reason:</source>
         <translation>站点与覆盖</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="611"/>
+        <location filename="../../ui/mainwindow.py" line="615"/>
         <source>User: %1 (%2)</source>
         <translation>用户：%1（%2）</translation>
     </message>
@@ -1903,12 +2203,12 @@ Reason:</source>
 <context>
     <name>Operation</name>
     <message>
-        <location filename="../../ui/operations.py" line="103"/>
+        <location filename="../../ui/operations.py" line="104"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../ui/operations.py" line="103"/>
+        <location filename="../../ui/operations.py" line="104"/>
         <source>Working…</source>
         <translation>处理中…</translation>
     </message>
@@ -1916,12 +2216,12 @@ Reason:</source>
 <context>
     <name>PagedTableModel</name>
     <message>
-        <location filename="../../ui/tables.py" line="384"/>
+        <location filename="../../ui/tables.py" line="386"/>
         <source>Warranty ends %1, in %2 days (highlighted within %3 days)</source>
         <translation>保修将于 %1 到期，还剩 %2 天（%3 天内到期时标出）</translation>
     </message>
     <message>
-        <location filename="../../ui/tables.py" line="381"/>
+        <location filename="../../ui/tables.py" line="383"/>
         <source>Warranty expired %1 (%2 days ago)</source>
         <translation>保修已于 %1 到期（%2 天前）</translation>
     </message>
@@ -2281,27 +2581,27 @@ Reason:</source>
 <context>
     <name>ReasonDialog</name>
     <message>
-        <location filename="../../ui/dialogs.py" line="156"/>
+        <location filename="../../ui/dialogs.py" line="308"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../ui/dialogs.py" line="168"/>
+        <location filename="../../ui/dialogs.py" line="320"/>
         <source>Give a reason: it goes into the audit trail.</source>
         <translation>请填写原因：它将记入审计日志。</translation>
     </message>
     <message>
-        <location filename="../../ui/dialogs.py" line="155"/>
+        <location filename="../../ui/dialogs.py" line="307"/>
         <source>OK</source>
         <translation>确定</translation>
     </message>
     <message>
-        <location filename="../../ui/dialogs.py" line="147"/>
+        <location filename="../../ui/dialogs.py" line="299"/>
         <source>Reason *</source>
         <translation>原因 *</translation>
     </message>
     <message>
-        <location filename="../../ui/dialogs.py" line="147"/>
+        <location filename="../../ui/dialogs.py" line="299"/>
         <source>Text</source>
         <translation>内容</translation>
     </message>
@@ -2605,127 +2905,127 @@ Reason:</source>
 <context>
     <name>SettingsDialog</name>
     <message>
-        <location filename="../../ui/dbdialog.py" line="127"/>
+        <location filename="../../ui/dbdialog.py" line="230"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../ui/dbdialog.py" line="160"/>
+        <location filename="../../ui/dbdialog.py" line="263"/>
         <source>Connected.</source>
         <translation>连接成功。</translation>
     </message>
     <message>
-        <location filename="../../ui/dbdialog.py" line="161"/>
+        <location filename="../../ui/dbdialog.py" line="264"/>
         <source>Failed: %1</source>
         <translation>失败：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/dbdialog.py" line="107"/>
+        <location filename="../../ui/dbdialog.py" line="210"/>
         <source>File</source>
         <translation>文件</translation>
     </message>
     <message>
-        <location filename="../../ui/dbdialog.py" line="157"/>
+        <location filename="../../ui/dbdialog.py" line="260"/>
         <source>Give a file or a URL first.</source>
         <translation>请先填写文件或地址。</translation>
     </message>
     <message>
-        <location filename="../../ui/dbdialog.py" line="98"/>
+        <location filename="../../ui/dbdialog.py" line="201"/>
         <source>Keep the password in the system keyring</source>
         <translation>将密码保存在系统钥匙串中</translation>
     </message>
     <message>
-        <location filename="../../ui/dbdialog.py" line="74"/>
+        <location filename="../../ui/dbdialog.py" line="177"/>
         <source>Language</source>
         <translation>语言</translation>
     </message>
     <message>
-        <location filename="../../ui/dbdialog.py" line="123"/>
+        <location filename="../../ui/dbdialog.py" line="226"/>
         <source>Language and database changes apply at the next start.</source>
         <translation>语言和数据库的更改将在下次启动时生效。</translation>
     </message>
     <message>
-        <location filename="../../ui/dbdialog.py" line="140"/>
+        <location filename="../../ui/dbdialog.py" line="243"/>
         <source>New database</source>
         <translation>新建数据库</translation>
     </message>
     <message>
-        <location filename="../../ui/dbdialog.py" line="85"/>
+        <location filename="../../ui/dbdialog.py" line="188"/>
         <source>New…</source>
         <translation>新建…</translation>
     </message>
     <message>
-        <location filename="../../ui/dbdialog.py" line="134"/>
+        <location filename="../../ui/dbdialog.py" line="237"/>
         <source>Open database</source>
         <translation>打开数据库</translation>
     </message>
     <message>
-        <location filename="../../ui/dbdialog.py" line="84"/>
+        <location filename="../../ui/dbdialog.py" line="187"/>
         <source>Open…</source>
         <translation>打开…</translation>
     </message>
     <message>
-        <location filename="../../ui/dbdialog.py" line="122"/>
+        <location filename="../../ui/dbdialog.py" line="225"/>
         <source>PDF font (TrueType)</source>
         <translation>PDF 字体（TrueType）</translation>
     </message>
     <message>
-        <location filename="../../ui/dbdialog.py" line="110"/>
+        <location filename="../../ui/dbdialog.py" line="213"/>
         <source>Password</source>
         <translation>密码</translation>
     </message>
     <message>
-        <location filename="../../ui/dbdialog.py" line="77"/>
+        <location filename="../../ui/dbdialog.py" line="180"/>
         <source>PostgreSQL server</source>
         <translation>PostgreSQL 服务器</translation>
     </message>
     <message>
-        <location filename="../../ui/dbdialog.py" line="134"/>
+        <location filename="../../ui/dbdialog.py" line="237"/>
         <source>SQLite (*.db *.sqlite);;All (*)</source>
         <translation>SQLite (*.db *.sqlite);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../ui/dbdialog.py" line="140"/>
+        <location filename="../../ui/dbdialog.py" line="243"/>
         <source>SQLite (*.db)</source>
         <translation>SQLite (*.db)</translation>
     </message>
     <message>
-        <location filename="../../ui/dbdialog.py" line="76"/>
+        <location filename="../../ui/dbdialog.py" line="179"/>
         <source>SQLite file</source>
         <translation>SQLite 文件</translation>
     </message>
     <message>
-        <location filename="../../ui/dbdialog.py" line="126"/>
+        <location filename="../../ui/dbdialog.py" line="229"/>
         <source>Save</source>
         <translation>保存</translation>
     </message>
     <message>
-        <location filename="../../ui/dbdialog.py" line="63"/>
+        <location filename="../../ui/dbdialog.py" line="166"/>
         <source>Settings</source>
         <translation>设置</translation>
     </message>
     <message>
-        <location filename="../../ui/dbdialog.py" line="70"/>
+        <location filename="../../ui/dbdialog.py" line="173"/>
         <source>System default</source>
         <translation>跟随系统</translation>
     </message>
     <message>
-        <location filename="../../ui/dbdialog.py" line="100"/>
+        <location filename="../../ui/dbdialog.py" line="203"/>
         <source>Test connection</source>
         <translation>测试连接</translation>
     </message>
     <message>
-        <location filename="../../ui/dbdialog.py" line="172"/>
-        <source>The system keyring is not available (%1); the password was not stored.</source>
-        <translation>系统钥匙串不可用（%1），密码未保存。</translation>
+        <location filename="../../ui/dbdialog.py" line="272"/>
+        <source>The system keyring is not available (%1); the password was not stored. Untick the keyring to be asked for it at each start.</source>
+        <translation>系统钥匙串不可用（%1），密码未保存。取消勾选钥匙串后，每次启动时将询问密码。</translation>
     </message>
     <message>
-        <location filename="../../ui/dbdialog.py" line="109"/>
+        <location filename="../../ui/dbdialog.py" line="212"/>
         <source>URL</source>
         <translation>地址</translation>
     </message>
     <message>
-        <location filename="../../ui/dbdialog.py" line="121"/>
+        <location filename="../../ui/dbdialog.py" line="224"/>
         <source>automatic</source>
         <translation>自动</translation>
     </message>
@@ -2779,157 +3079,172 @@ Reason:</source>
 <context>
     <name>StatementPanel</name>
     <message>
-        <location filename="../../ui/billing.py" line="137"/>
+        <location filename="../../ui/billing.py" line="218"/>
         <source>%1 draft #%2</source>
         <translation>%1 草稿 #%2</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="115"/>
+        <location filename="../../ui/billing.py" line="195"/>
         <source>Amount</source>
         <translation>金额</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="113"/>
+        <location filename="../../ui/billing.py" line="193"/>
         <source>Choose a statement</source>
         <translation>请选择账单</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="114"/>
+        <location filename="../../ui/billing.py" line="194"/>
         <source>Contract</source>
         <translation>合同</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="216"/>
+        <location filename="../../ui/billing.py" line="296"/>
         <source>Credit note</source>
         <translation>红字账单</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="216"/>
+        <location filename="../../ui/billing.py" line="296"/>
         <source>Credit note %1 issued for %2.</source>
         <translation>已开具红字账单 %1，金额 %2。</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="153"/>
+        <location filename="../../ui/billing.py" line="234"/>
         <source>Credit notes: %1</source>
         <translation>红字账单：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="124"/>
+        <location filename="../../ui/billing.py" line="204"/>
         <source>Credit note…</source>
         <translation>红字账单…</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="149"/>
+        <location filename="../../ui/billing.py" line="230"/>
         <source>Credits %1</source>
         <translation>冲销 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="139"/>
+        <location filename="../../ui/billing.py" line="220"/>
         <source>Customer: %1</source>
         <translation>客户：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="114"/>
+        <location filename="../../ui/billing.py" line="194"/>
         <source>Description</source>
         <translation>描述</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="147"/>
+        <location filename="../../ui/billing.py" line="228"/>
         <source>Fapiao no.: %1</source>
         <translation>发票号：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="223"/>
+        <location filename="../../ui/billing.py" line="321"/>
         <source>Fapiao number</source>
         <translation>发票号</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="123"/>
+        <location filename="../../ui/billing.py" line="203"/>
         <source>Issue</source>
         <translation>开具</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="145"/>
+        <location filename="../../ui/billing.py" line="226"/>
         <source>Issued: %1</source>
         <translation>开具日期：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="198"/>
+        <location filename="../../ui/billing.py" line="277"/>
         <source>Issuing…</source>
         <translation>正在开具…</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="140"/>
+        <location filename="../../ui/billing.py" line="221"/>
         <source>Period: %1</source>
         <translation>账期：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="126"/>
+        <location filename="../../ui/billing.py" line="207"/>
         <source>Preview / Print PDF…</source>
         <translation>预览 / 打印 PDF…</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="114"/>
+        <location filename="../../ui/billing.py" line="194"/>
         <source>Quantity</source>
         <translation>数量</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="151"/>
+        <location filename="../../ui/billing.py" line="232"/>
         <source>Reason: %1</source>
         <translation>原因：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="125"/>
+        <location filename="../../ui/billing.py" line="205"/>
+        <source>Rebill credited lines</source>
+        <translation>重新计费已冲销条目</translation>
+    </message>
+    <message>
+        <location filename="../../ui/billing.py" line="312"/>
+        <source>Rebilled %1 line(s) on %2.</source>
+        <translation>已在 %2 上重新计费 %1 个条目。</translation>
+    </message>
+    <message>
+        <location filename="../../ui/billing.py" line="315"/>
+        <source>Rebilling…</source>
+        <translation>正在重新计费…</translation>
+    </message>
+    <message>
+        <location filename="../../ui/billing.py" line="236"/>
+        <source>Rebills %1</source>
+        <translation>重开 %1</translation>
+    </message>
+    <message>
+        <location filename="../../ui/billing.py" line="206"/>
         <source>Record fapiao no.…</source>
         <translation>登记发票号…</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="245"/>
+        <location filename="../../ui/billing.py" line="343"/>
         <source>Statement %1</source>
         <translation>账单 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="141"/>
+        <location filename="../../ui/billing.py" line="222"/>
         <source>Status: %1</source>
         <translation>状态：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="160"/>
+        <location filename="../../ui/billing.py" line="243"/>
         <source>Subtotal %1 · Tax %2 · &lt;b&gt;Total %3&lt;/b&gt;&lt;br&gt;Amount in words: &lt;b&gt;%4&lt;/b&gt;</source>
         <translation>小计 %1 · 税额 %2 · &lt;b&gt;合计 %3&lt;/b&gt;&lt;br&gt;大写金额：&lt;b&gt;%4&lt;/b&gt;</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="115"/>
+        <location filename="../../ui/billing.py" line="195"/>
         <source>Tax</source>
         <translation>税额</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="115"/>
+        <location filename="../../ui/billing.py" line="195"/>
         <source>Tax rate</source>
         <translation>税率</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="224"/>
+        <location filename="../../ui/billing.py" line="322"/>
         <source>The fapiao number issued for %1:</source>
         <translation>为 %1 开具的发票号：</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="180"/>
-        <source>The operation failed: %1</source>
-        <translation>操作失败：%1</translation>
-    </message>
-    <message>
-        <location filename="../../ui/billing.py" line="114"/>
+        <location filename="../../ui/billing.py" line="194"/>
         <source>Unit</source>
         <translation>单位</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="115"/>
+        <location filename="../../ui/billing.py" line="195"/>
         <source>Unit price</source>
         <translation>单价</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="243"/>
+        <location filename="../../ui/billing.py" line="311"/>
         <source>draft #%1</source>
         <translation>草稿 #%1</translation>
     </message>
@@ -2937,42 +3252,42 @@ Reason:</source>
 <context>
     <name>TransitionDialog</name>
     <message>
-        <location filename="../../ui/forms.py" line="413"/>
+        <location filename="../../ui/forms.py" line="403"/>
         <source>%1 GPU(s), now: %2</source>
         <translation>%1 个 GPU，当前：%2</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="430"/>
+        <location filename="../../ui/forms.py" line="420"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="442"/>
+        <location filename="../../ui/forms.py" line="432"/>
         <source>Give a reason: it goes into the GPU's history and the audit trail.</source>
         <translation>请填写原因：它将记入 GPU 历史和审计日志。</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="405"/>
+        <location filename="../../ui/forms.py" line="395"/>
         <source>Lifecycle move</source>
         <translation>生命周期变更</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="429"/>
+        <location filename="../../ui/forms.py" line="419"/>
         <source>Move</source>
         <translation>变更</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="420"/>
+        <location filename="../../ui/forms.py" line="410"/>
         <source>Move to</source>
         <translation>变更为</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="436"/>
+        <location filename="../../ui/forms.py" line="426"/>
         <source>No move is allowed from these states together.</source>
         <translation>所选状态之间没有共同允许的变更。</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="423"/>
+        <location filename="../../ui/forms.py" line="413"/>
         <source>Reason *</source>
         <translation>原因 *</translation>
     </message>
@@ -2988,6 +3303,238 @@ Reason:</source>
         <location filename="../../ui/rackforms.py" line="47"/>
         <source>Cancel</source>
         <translation>取消</translation>
+    </message>
+</context>
+<context>
+    <name>audit</name>
+    <message>
+        <location filename="../../ui/auditview.py" line="49"/>
+        <source>%1 %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Activate</source>
+        <translation>生效</translation>
+    </message>
+    <message>
+        <source>Amend</source>
+        <translation>变更</translation>
+    </message>
+    <message>
+        <source>Approve</source>
+        <translation>批准</translation>
+    </message>
+    <message>
+        <source>Billing run</source>
+        <translation>运行计费</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <source>Create</source>
+        <translation>创建</translation>
+    </message>
+    <message>
+        <source>Credit</source>
+        <translation>冲销</translation>
+    </message>
+    <message>
+        <source>Delete</source>
+        <translation>删除</translation>
+    </message>
+    <message>
+        <source>Delete draft statement</source>
+        <translation>删除草稿账单</translation>
+    </message>
+    <message>
+        <source>Edit customer contacts</source>
+        <translation>编辑客户联系人</translation>
+    </message>
+    <message>
+        <source>End</source>
+        <translation>结束</translation>
+    </message>
+    <message>
+        <source>Expire</source>
+        <translation>到期</translation>
+    </message>
+    <message>
+        <source>Export</source>
+        <translation>导出</translation>
+    </message>
+    <message>
+        <source>GPU</source>
+        <translation>GPU</translation>
+    </message>
+    <message>
+        <source>GPU lifecycle move</source>
+        <translation>GPU 生命周期变更</translation>
+    </message>
+    <message>
+        <source>GPU model</source>
+        <translation>GPU 型号</translation>
+    </message>
+    <message>
+        <source>Import</source>
+        <translation>导入</translation>
+    </message>
+    <message>
+        <source>Import meter readings</source>
+        <translation>导入电表读数</translation>
+    </message>
+    <message>
+        <source>Install</source>
+        <translation>安装</translation>
+    </message>
+    <message>
+        <source>Issue</source>
+        <translation>开具</translation>
+    </message>
+    <message>
+        <source>Lease</source>
+        <translation>出租</translation>
+    </message>
+    <message>
+        <source>Load</source>
+        <translation>加载</translation>
+    </message>
+    <message>
+        <source>Log in</source>
+        <translation>登录</translation>
+    </message>
+    <message>
+        <source>Move</source>
+        <translation>变更</translation>
+    </message>
+    <message>
+        <source>Print</source>
+        <translation>打印</translation>
+    </message>
+    <message>
+        <source>Record</source>
+        <translation>记录</translation>
+    </message>
+    <message>
+        <source>Record fapiao number</source>
+        <translation>登记发票号</translation>
+    </message>
+    <message>
+        <source>Reject</source>
+        <translation>驳回</translation>
+    </message>
+    <message>
+        <source>Release</source>
+        <translation>释放</translation>
+    </message>
+    <message>
+        <source>Remove</source>
+        <translation>拆除</translation>
+    </message>
+    <message>
+        <source>Renew</source>
+        <translation>续签</translation>
+    </message>
+    <message>
+        <source>Resume</source>
+        <translation>恢复</translation>
+    </message>
+    <message>
+        <source>Retire</source>
+        <translation>退役</translation>
+    </message>
+    <message>
+        <source>Run</source>
+        <translation>计费</translation>
+    </message>
+    <message>
+        <source>Submit</source>
+        <translation>提交</translation>
+    </message>
+    <message>
+        <source>Supersede</source>
+        <translation>取代</translation>
+    </message>
+    <message>
+        <source>Suspend</source>
+        <translation>暂停</translation>
+    </message>
+    <message>
+        <source>Terminate</source>
+        <translation>终止</translation>
+    </message>
+    <message>
+        <source>Update</source>
+        <translation>修改</translation>
+    </message>
+    <message>
+        <source>audit trail</source>
+        <translation>审计日志</translation>
+    </message>
+    <message>
+        <source>billing</source>
+        <translation>计费</translation>
+    </message>
+    <message>
+        <source>contract</source>
+        <translation>合同</translation>
+    </message>
+    <message>
+        <source>coverage</source>
+        <translation>覆盖范围</translation>
+    </message>
+    <message>
+        <source>customer</source>
+        <translation>客户</translation>
+    </message>
+    <message>
+        <source>device</source>
+        <translation>设备</translation>
+    </message>
+    <message>
+        <source>device type</source>
+        <translation>设备型号</translation>
+    </message>
+    <message>
+        <source>downtime</source>
+        <translation>故障停机</translation>
+    </message>
+    <message>
+        <source>meter reading</source>
+        <translation>电表读数</translation>
+    </message>
+    <message>
+        <source>rack</source>
+        <translation>机柜</translation>
+    </message>
+    <message>
+        <source>region</source>
+        <translation>地区</translation>
+    </message>
+    <message>
+        <source>reservation</source>
+        <translation>机柜预留</translation>
+    </message>
+    <message>
+        <source>room</source>
+        <translation>机房</translation>
+    </message>
+    <message>
+        <source>site</source>
+        <translation>站点</translation>
+    </message>
+    <message>
+        <source>statement</source>
+        <translation>账单</translation>
+    </message>
+    <message>
+        <source>subsidiary</source>
+        <translation>子公司</translation>
+    </message>
+    <message>
+        <source>user</source>
+        <translation>用户</translation>
     </message>
 </context>
 <context>
@@ -3025,7 +3572,7 @@ Reason:</source>
     <name>choices/ContractStatus</name>
     <message>
         <source>Active</source>
-        <translation>生效</translation>
+        <translation>履行中</translation>
     </message>
     <message>
         <source>Approved</source>
@@ -3186,7 +3733,7 @@ Reason:</source>
     </message>
     <message>
         <source>Burn-in</source>
-        <translation>压力测试</translation>
+        <translation>老化测试</translation>
     </message>
     <message>
         <source>Leased</source>
@@ -3210,7 +3757,7 @@ Reason:</source>
     </message>
     <message>
         <source>Retired</source>
-        <translation>已退役</translation>
+        <translation>已报废</translation>
     </message>
 </context>
 <context>
@@ -3229,7 +3776,7 @@ Reason:</source>
     </message>
     <message>
         <source>Hosting</source>
-        <translation>托管</translation>
+        <translation>服务器托管</translation>
     </message>
     <message>
         <source>Maintenance</source>
@@ -3358,12 +3905,12 @@ Reason:</source>
         <translation>驻场团队</translation>
     </message>
     <message>
-        <source>Partner</source>
-        <translation>合作伙伴</translation>
+        <source>Partner service</source>
+        <translation>合作伙伴服务</translation>
     </message>
     <message>
-        <source>Remote</source>
-        <translation>远程</translation>
+        <source>Remote support</source>
+        <translation>远程支持</translation>
     </message>
 </context>
 <context>
@@ -3393,7 +3940,7 @@ Reason:</source>
     </message>
     <message>
         <source>Statement</source>
-        <translation>账单</translation>
+        <translation>对账单</translation>
     </message>
 </context>
 <context>
@@ -3435,6 +3982,10 @@ Reason:</source>
     <message>
         <source>Action</source>
         <translation>操作</translation>
+    </message>
+    <message>
+        <source>Action code</source>
+        <translation>操作代码</translation>
     </message>
     <message>
         <source>Active</source>
@@ -3653,6 +4204,10 @@ Reason:</source>
         <translation>型号</translation>
     </message>
     <message>
+        <source>Type code</source>
+        <translation>类型代码</translation>
+    </message>
+    <message>
         <source>User</source>
         <translation>用户</translation>
     </message>
@@ -3668,9 +4223,39 @@ Reason:</source>
 <context>
     <name>dialogs</name>
     <message>
-        <location filename="../../ui/dialogs.py" line="116"/>
+        <location filename="../../ui/dialogs.py" line="258"/>
         <source>%1 (%2) may not %3; this needs the role: %4</source>
         <translation>%1（%2）无权%3；需要角色：%4</translation>
+    </message>
+    <message>
+        <location filename="../../ui/dialogs.py" line="74"/>
+        <source>Choose from the calendar</source>
+        <translation>从日历中选择</translation>
+    </message>
+    <message>
+        <location filename="../../ui/dialogs.py" line="269"/>
+        <source>The operation failed: %1</source>
+        <translation>操作失败：%1</translation>
+    </message>
+    <message>
+        <location filename="../../ui/dialogs.py" line="68"/>
+        <source>YYYY-MM-DD (empty: none)</source>
+        <translation>YYYY-MM-DD（留空表示无）</translation>
+    </message>
+    <message>
+        <location filename="../../ui/dialogs.py" line="47"/>
+        <source>a year from %1 to %2</source>
+        <translation>年份须在 %1 至 %2 之间</translation>
+    </message>
+    <message>
+        <location filename="../../ui/dialogs.py" line="45"/>
+        <source>no such day: %1</source>
+        <translation>没有这一天：%1</translation>
+    </message>
+    <message>
+        <location filename="../../ui/dialogs.py" line="41"/>
+        <source>not a date: type it as YYYY-MM-DD</source>
+        <translation>不是日期：请按 YYYY-MM-DD 输入</translation>
     </message>
 </context>
 <context>
@@ -3866,7 +4451,7 @@ Reason:</source>
 <context>
     <name>main</name>
     <message>
-        <location filename="../../ui/main.py" line="84"/>
+        <location filename="../../ui/main.py" line="123"/>
         <source>%1
 
 Check the database in the settings.</source>
@@ -3875,22 +4460,22 @@ Check the database in the settings.</source>
 请在设置中检查数据库。</translation>
     </message>
     <message>
-        <location filename="../../ui/main.py" line="83"/>
+        <location filename="../../ui/main.py" line="122"/>
         <source>Cannot open the database</source>
         <translation>无法打开数据库</translation>
     </message>
     <message>
-        <location filename="../../ui/main.py" line="81"/>
+        <location filename="../../ui/main.py" line="119"/>
         <source>Database is newer than this console</source>
         <translation>数据库版本高于本控制台</translation>
     </message>
     <message>
-        <location filename="../../ui/main.py" line="100"/>
+        <location filename="../../ui/main.py" line="139"/>
         <source>Loading the demo data…</source>
         <translation>正在加载演示数据…</translation>
     </message>
     <message>
-        <location filename="../../ui/main.py" line="76"/>
+        <location filename="../../ui/main.py" line="114"/>
         <source>Preparing the database (backup and schema upgrade)…</source>
         <translation>正在准备数据库（备份并升级结构）…</translation>
     </message>
@@ -3898,17 +4483,17 @@ Check the database in the settings.</source>
 <context>
     <name>operations</name>
     <message>
-        <location filename="../../ui/operations.py" line="208"/>
+        <location filename="../../ui/operations.py" line="241"/>
         <source>Error</source>
         <translation>错误</translation>
     </message>
     <message>
-        <location filename="../../ui/operations.py" line="205"/>
+        <location filename="../../ui/operations.py" line="238"/>
         <source>Refused</source>
         <translation>操作被拒绝</translation>
     </message>
     <message>
-        <location filename="../../ui/operations.py" line="209"/>
+        <location filename="../../ui/operations.py" line="242"/>
         <source>The operation failed: %1</source>
         <translation>操作失败：%1</translation>
     </message>
