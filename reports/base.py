@@ -28,6 +28,8 @@ from reportlab.pdfgen import canvas as rl_canvas
 from reportlab.platypus import (BaseDocTemplate, Frame, LongTable, PageTemplate, Paragraph, Table,
                                 TableStyle)
 
+from app.money import format_amount, format_price
+
 from .documents import Party
 from .fonts import RegisteredFonts, register_cjk_fonts
 
@@ -222,15 +224,11 @@ def data_sha256(doc: Any) -> str:
 def fmt_money(d: Decimal | None) -> str:
     """``12,345.67`` (no currency sign, for table columns)."""
     # the one money formatter (half-up); app/money.py is pure (no database, no Qt), the one app module reports use
-    from app.money import format_amount
-
     return format_amount(d)
 
 
 def fmt_price(d: Decimal | None) -> str:
     """A unit price with all its decimals (at least two): quantity × price = amount must be checkable."""
-    from app.money import format_price
-
     return format_price(d)
 
 

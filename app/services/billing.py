@@ -135,7 +135,8 @@ class RunSummary:
         if self.held:
             parts.append(f"{self.held} line(s) held back, see warnings")
         if self.issued:
-            parts.append(f"issued {len(self.issued)}: {', '.join(self.issued)}")
+            shown = self.issued if len(self.issued) <= 10 else self.issued[:5] + ("…",) + self.issued[-2:]
+            parts.append(f"issued {len(self.issued)}: {', '.join(shown)}")
         if not self.cancelled:
             parts.append(f"{self.pending_drafts} draft statement(s) of {self.period} pending issue"
                          + (f" (billing issue --period {self.period})" if self.pending_drafts else ""))
