@@ -194,7 +194,7 @@ def contracts_due(ctx, args) -> int:
               + (f"[{r.alert}-day alert]" if r.alert else "") + ("  renewal drafted" if r.renewed else ""))
     waiting = awaiting_handover(ctx.db)
     if waiting:
-        print(f"awaiting handover (billing nothing until recorded: contracts handover CONTRACT --item N --at … --note …):")
+        print("awaiting handover (billing nothing until recorded: contracts handover CONTRACT --item N --at … --note …):")
         for a in waiting:
             print(f"{a.contract_number:<18} item {a.position}  {a.description}  {a.customer_name}  "
                   f"planned {a.planned_start}")

@@ -7,7 +7,7 @@ from reportlab.lib.units import mm
 from reportlab.platypus import CondPageBreak, KeepTogether, PageBreak, Spacer
 
 from .base import (Context, RenderResult, available_height, available_width, bilingual,
-                   build_pdf, fmt_date, fmt_money, fmt_price, fmt_qty, fmt_rate)
+                   build_pdf, fmt_date, fmt_price, fmt_qty, fmt_rate)
 from .documents import ContractDoc
 from .rack import rack_drawing
 

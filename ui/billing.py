@@ -17,14 +17,14 @@ from PySide6.QtWidgets import (QDateEdit, QDateTimeEdit, QDialog, QDialogButtonB
 from app.audit import Actor
 from app.auth import can
 from app.db import Database
-from app.errors import DomainError
+from app.errors import DomainError, ValidationError
 from app.services import billing as svc
 from models.choices import StatementKind, StatementStatus
 
 from app.clock import TZ as SHANGHAI_TZ
 from app.money import format_price, format_quantity
 
-from .contracts import money, plain
+from .contracts import money
 from .dialogs import error_label, guard, last_month, refused_text
 from .i18n import choice_label
 from .listview import ListPage
@@ -486,7 +486,7 @@ class BillingPage(QWidget):
         if s.rebilled:
             head += " " + self.tr("%1 line(s) rebill credited lines.").replace("%1", str(s.rebilled))
         if s.provisional_until is not None:
-            from .tables import SHANGHAI
+            from app.clock import TZ as SHANGHAI
             head = self.tr("PROVISIONAL: %1 has not ended; usage metered up to %2 only.") \
                 .replace("%1", loc_period).replace("%2", s.provisional_until.astimezone(SHANGHAI).strftime("%Y-%m-%d %H:%M")) \
                 + " " + head

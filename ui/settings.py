@@ -1,7 +1,6 @@
 """One wrapper over QSettings: every key declared once with its type and default."""
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass
 from typing import Any
 

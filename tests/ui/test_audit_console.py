@@ -10,7 +10,7 @@ from PySide6.QtWidgets import QApplication, QFormLayout
 
 from app.audit_query import AuditFilter
 from app.billing import local_today
-from ui.tables import SHANGHAI
+from app.clock import TZ as SHANGHAI
 from app.services.common import create_record
 from app.validators import make_uscc
 from models import AuditEvent
