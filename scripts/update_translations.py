@@ -384,17 +384,8 @@ def subclass_contexts() -> dict[str, list[str]]:
     return subs
 
 
-# The same English word means different things per choice set (context "choices/<Class>").
+# The same English word means different things per context (choice labels come from their ChoiceSet).
 ZH_CONTEXT = {
-    ("choices/ContractStatus", "Active"): "生效", ("choices/SiteStatus", "Active"): "运营中",
-    ("choices/DeviceStatus", "Active"): "在用", ("choices/CustomerStatus", "Active"): "正常",
-    ("choices/ReservationStatus", "Active"): "有效", ("choices/CustomerStatus", "Inactive"): "停用",
-    ("choices/StatementStatus", "Draft"): "草稿", ("choices/ContractStatus", "Draft"): "草稿",
-    ("choices/GpuState", "Leased"): "已出租", ("choices/RackStatus", "Leased"): "已出租",
-    ("choices/ItemKind", "Maintenance"): "维保服务", ("choices/GpuState", "Maintenance"): "维护中",
-    ("choices/RackStatus", "Maintenance"): "维护中", ("choices/StatementKind", "Statement"): "账单",
-    ("choices/DeviceStatus", "Planned"): "计划上架", ("choices/SiteStatus", "Planned"): "规划中",
-    ("choices/GpuState", "Available"): "可用", ("choices/RackStatus", "Available"): "空闲",
     # --- console --- the audit dialogs' period (elsewhere "From"/"To" are a GPU's old and new state)
     ("AuditFilterDialog", "From"): "起始日期", ("AuditFilterDialog", "To"): "截止日期",
     ("AuditFilterBar", "From"): "起始日期", ("AuditFilterBar", "To"): "截止日期",
@@ -404,6 +395,8 @@ ZH_CONTEXT = {
     ("audit", "Issue"): "开具", ("audit", "Renew"): "续签", ("audit", "Retire"): "退役", ("audit", "Cancel"): "取消",
     ("audit", "Resume"): "恢复", ("audit", "Expire"): "到期", ("audit", "Log in"): "登录", ("audit", "GPU"): "GPU",
 }
+
+
 def choice_translations() -> dict[tuple[str, str], str]:
     """The Chinese of every choice label, from the ChoiceSet itself (models/choices.py): the one
     source the PDFs read too, so screen and paper say the same word."""
@@ -438,7 +431,7 @@ def main() -> int:
             for rel, line in messages[ctx][src][:1]:
                 lines.append(f'        <location filename="{rel}" line="{line}"/>')
             lines.append(f"        <source>{escape(src)}</source>")
-            zh = by_choice.get((ctx, src)) if ctx.startswith("choices/") else (ZH.get(src) or ZH.get(src.strip()))
+            zh = by_choice.get((ctx, src)) if ctx.startswith("choices/") else (ZH_CONTEXT.get((ctx, src)) or ZH.get(src) or ZH.get(src.strip()))
             if zh is None:
                 missing.append((ctx, src))
                 lines.append('        <translation type="unfinished"></translation>')

@@ -139,7 +139,7 @@
     <message>
         <location filename="../../ui/auditview.py" line="170"/>
         <source>From</source>
-        <translation>原状态</translation>
+        <translation>起始日期</translation>
     </message>
     <message>
         <location filename="../../ui/auditview.py" line="172"/>
@@ -149,7 +149,7 @@
     <message>
         <location filename="../../ui/auditview.py" line="170"/>
         <source>To</source>
-        <translation>新状态</translation>
+        <translation>截止日期</translation>
     </message>
     <message>
         <location filename="../../ui/auditview.py" line="171"/>
@@ -192,7 +192,7 @@
     <message>
         <location filename="../../ui/auditview.py" line="68"/>
         <source>From</source>
-        <translation>原状态</translation>
+        <translation>起始日期</translation>
     </message>
     <message>
         <location filename="../../ui/auditview.py" line="97"/>
@@ -202,7 +202,7 @@
     <message>
         <location filename="../../ui/auditview.py" line="69"/>
         <source>To</source>
-        <translation>新状态</translation>
+        <translation>截止日期</translation>
     </message>
     <message>
         <location filename="../../ui/auditview.py" line="76"/>
@@ -3310,7 +3310,7 @@ Reason:</source>
     <message>
         <location filename="../../ui/auditview.py" line="49"/>
         <source>%1 %2</source>
-        <translation type="unfinished"></translation>
+        <translation>%1%2</translation>
     </message>
     <message>
         <source>Activate</source>
@@ -3322,7 +3322,7 @@ Reason:</source>
     </message>
     <message>
         <source>Approve</source>
-        <translation>批准</translation>
+        <translation>审批</translation>
     </message>
     <message>
         <source>Billing run</source>
@@ -3334,7 +3334,7 @@ Reason:</source>
     </message>
     <message>
         <source>Create</source>
-        <translation>创建</translation>
+        <translation>新建</translation>
     </message>
     <message>
         <source>Credit</source>
@@ -3406,7 +3406,7 @@ Reason:</source>
     </message>
     <message>
         <source>Move</source>
-        <translation>变更</translation>
+        <translation>移动</translation>
     </message>
     <message>
         <source>Print</source>
@@ -3446,7 +3446,7 @@ Reason:</source>
     </message>
     <message>
         <source>Run</source>
-        <translation>计费</translation>
+        <translation>运行</translation>
     </message>
     <message>
         <source>Submit</source>
