@@ -580,9 +580,11 @@ def test_unstorable_values_in_device_types_and_regions(db, admin, world, tmp_pat
                                                              (5, "u_height")}, good_lines=[6])
     folder = tmp_path / "yaml"
     folder.mkdir()
-    (folder / "huge.yaml").write_text("manufacturer: Acme\nmodel: Huge\nslug: acme-huge\nu_height: 1\nis_full_depth: true\n"
-                                      "power-ports:\n  - name: PSU1\n    maximum_draw: " + str(10 ** 30) + "\n")
-    (folder / "fine.yaml").write_text("manufacturer: Acme\nmodel: Fine\nslug: acme-fine\nu_height: 1\nis_full_depth: true\n")
+    (folder / "huge.yaml").write_text("manufacturer: Acme\nmodel: Huge\nslug: acme-huge\nu_height: 1\n"
+                                      "is_full_depth: true\npower-ports:\n  - name: PSU1\n"
+                                      "    maximum_draw: " + str(10 ** 30) + "\n")
+    (folder / "fine.yaml").write_text("manufacturer: Acme\nmodel: Fine\nslug: acme-fine\nu_height: 1\n"
+                                      "is_full_depth: true\n")
     before = table_counts(db)
     with pytest.raises(ImportFailed) as info:
         run_import(db, admin, "device-types", folder)

@@ -113,11 +113,15 @@ def test_unknown_login_costs_as_much_as_a_wrong_password(db, admin, monkeypatch)
         start = time.perf_counter()
         with pytest.raises(AuthenticationFailed):
             login(db, name, "wrong-password", policy=auth.LoginPolicy(max_failures=1000))
-        return time.perf_counter() - start
+        took = time.perf_counter() - start
+        print(name, round(took * 1000, 1), "ms")
+        return took
 
-    known = sorted(timed("admin") for _ in range(3))[1]
-    unknown = sorted(timed("nobody-here") for _ in range(3))[1]
-    assert unknown > known * 0.6, (unknown, known)
+    # The fastest of several runs: the least disturbed by other work on the machine. Before the
+    # dummy check an unknown login took about a twentieth of a known one.
+    known = min(timed("admin") for _ in range(5))
+    unknown = min(timed("nobody-here") for _ in range(5))
+    assert unknown > known * 0.5, (unknown, known)
 
 
 def _scrypt_hash(password: str) -> str:
