@@ -18,7 +18,7 @@ import csv
 import datetime as dt
 import re
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
 from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator
@@ -29,7 +29,8 @@ from sqlalchemy.orm import Session
 
 from models import (AuditEvent, Contact, Contract, ContractItem, Customer, Device, DeviceType, GpuAsset, GpuModel,
                     Rack, Region, Room, Site, Subsidiary, User)
-from models.choices import GpuState
+from models import Coverage
+from models.choices import DeviceRole, DeviceStatus, GpuState, RackStatus, SiteStatus
 
 from .audit import Actor, HASHED_FIELDS, format_ts
 from .auth import require
@@ -38,11 +39,11 @@ from .errors import DomainError, NotFound, PermissionDenied, ValidationError
 from .services.gpus import install_gpu_in
 from .services.common import _spec, create_in, flush_or_refuse, flush_versioned, protected_problems, snapshot
 from .uow import UnitOfWork
-from .validators import column_problems, email_problem, parse_date_strict, phone_problem
+from .validators import column_problems, email_problem, parse_date_strict, phone_problem, uscc_problem
 
 # --- kinds and their columns ---------------------------------------------------------
 
-KINDS = ("regions", "sites", "racks", "devices", "gpus", "customers", "device-types")
+KINDS = ("regions", "subsidiaries", "sites", "rooms", "racks", "devices", "gpus", "customers", "device-types")
 EXPORT_ONLY_KINDS = ("users", "contracts", "audit", "statements")
 EXPORT_KINDS = KINDS + EXPORT_ONLY_KINDS
 FORMATS = ("csv", "xlsx")
@@ -51,8 +52,12 @@ COLUMNS: dict[str, tuple[str, ...]] = {
     "regions": ("code", "name", "parent"),
     "sites": ("code", "name", "subsidiary", "region", "address", "latitude", "longitude", "status", "cooling",
               "power_capacity_kw"),
+    "subsidiaries": ("code", "name", "name_en", "credit_code", "region", "address", "phone", "bank_name",
+                     "bank_account"),
+    "rooms": ("site", "name", "cooling", "power_capacity_kw", "cooling_capacity_kw", "grid_rows", "grid_cols",
+              "notes"),
     "racks": ("site", "location", "name", "u_height", "power_capacity_kw", "status", "asset_tag", "tenant"),
-    "devices": ("name", "device_type", "status", "site", "location", "rack", "position", "face", "serial",
+    "devices": ("name", "manufacturer", "device_type", "status", "site", "location", "rack", "position", "face", "serial",
                 "asset_tag", "tenant", "comments"),
     "gpus": ("serial", "model", "state", "device", "slot", "purchase_date", "purchase_cost", "warranty_end",
              "depreciation_months"),
@@ -69,29 +74,50 @@ COLUMNS: dict[str, tuple[str, ...]] = {
 REQUIRED: dict[str, tuple[str, ...]] = {
     "regions": ("code", "name"),
     "sites": ("code", "name", "subsidiary", "region"),
+    "subsidiaries": ("code", "name", "credit_code"),
+    "rooms": ("site", "name"),
     "racks": ("site", "location", "name"),
-    "devices": ("name", "device_type"),
+    "devices": ("device_type",),
     "gpus": ("serial", "model"),
     "customers": ("name", "credit_code"),
     "device-types": ("manufacturer", "model", "slug"),
 }
 # Audit object type of each kind and the permission its writes need (besides "import").
-OBJECT_TYPE = {"regions": "region", "sites": "site", "racks": "rack", "devices": "device", "gpus": "gpu",
+OBJECT_TYPE = {"regions": "region", "subsidiaries": "subsidiary", "rooms": "room", "sites": "site", "racks": "rack", "devices": "device", "gpus": "gpu",
                "customers": "customer", "device-types": "device_type", "users": "user", "contracts": "contract",
                "audit": "audit", "statements": "statement"}
-PERMISSION = {"regions": "manage_reference", "sites": "manage_reference", "racks": "manage_dcim",
+PERMISSION = {"regions": "manage_reference", "subsidiaries": "manage_reference", "rooms": "manage_reference",
+              "sites": "manage_reference", "racks": "manage_dcim",
               "devices": "manage_dcim", "gpus": "manage_gpus", "customers": "manage_customers",
               "device-types": "manage_dcim"}
 # Service field name -> file column, to point a validator's complaint at the right column.
 FIELD_COLUMN: dict[str, dict[str, str]] = {
     "regions": {"parent_code": "parent"},
     "sites": {"subsidiary_id": "subsidiary", "region_code": "region"},
+    "subsidiaries": {"region_code": "region"},
+    "rooms": {"site_id": "site"},
     "racks": {"room_id": "location", "customer_id": "tenant"},
     "devices": {"device_type_id": "device_type", "rack_id": "rack", "owner_customer_id": "tenant",
                 "notes": "comments"},
     "gpus": {"gpu_model_id": "model", "device_id": "device"},
     "customers": {"region_code": "region", "account_manager_id": "account_manager"},
     "device-types": {"gpu_model_id": "gpu_model"},
+}
+# NetBox's bulk-import column names (netbox/dcim/forms/bulk_import.py: SiteImportForm, LocationImportForm,
+# RackImportForm, DeviceImportForm) read as ours. Where several give one column the first listed wins
+# (a site's code: our `code`, else NetBox's `facility`, else its `slug`); the others are ignored with a
+# notice, like every column a kind does not use (NetBox's `role`, `platform`, `time_zone`, …).
+ALIASES: dict[str, dict[str, str]] = {
+    "sites": {"facility": "code", "slug": "code", "physical_address": "address"},
+    "rooms": {"comments": "notes", "description": "notes"},
+    "racks": {},
+    "devices": {"description": "comments", "device_type_slug": "device_type"},
+}
+# NetBox status values (netbox/dcim/choices.py) that are not ours, and what they become.
+NETBOX_STATUS: dict[str, dict[str, str]] = {
+    "sites": {"staging": "planned"},
+    "racks": {"active": "leased", "deprecated": "decommissioned"},  # active without a tenant: available
+    "devices": {"staged": "planned"},
 }
 TABLE_SUFFIXES = {".csv": "csv", ".xlsx": "xlsx", ".xlsm": "xlsx"}
 YAML_SUFFIXES = (".yaml", ".yml")
@@ -128,6 +154,7 @@ class ImportPreview:
     columns: list[str]
     rows: list[ImportRow]
     errors: list[RowError]
+    notices: list[str] = field(default_factory=list)  # columns ignored or read as, the encoding guessed
 
     @property
     def ok(self) -> bool:
@@ -146,6 +173,7 @@ class ImportResult:
     cancelled: bool = False
     notes: tuple[str, ...] = ()       # e.g. device types whose power needs a person's look
     changes: frozenset[str] = frozenset()
+    notices: tuple[str, ...] = ()     # about the file: columns ignored or read as, the encoding guessed
 
     def summary(self) -> str:
         if self.cancelled:
@@ -153,6 +181,8 @@ class ImportResult:
         verb = "would import" if self.dry_run else "imported"
         text = (f"{verb} {self.rows} {self.kind} row(s) from {self.file}: {self.created} new, "
                 f"{self.updated} updated, {self.unchanged} unchanged")
+        if self.notices:
+            text += "\n" + "\n".join(f"note: {n}" for n in self.notices)
         if self.notes:
             text += "\nto check by a person:\n" + "\n".join(f"  {n}" for n in self.notes)
         return text
@@ -161,8 +191,9 @@ class ImportResult:
 class ImportFailed(ValidationError):
     """The file had bad rows; nothing was imported. `row_errors` lists every one."""
 
-    def __init__(self, kind: str, path: str | Path, row_errors: list[RowError]):
+    def __init__(self, kind: str, path: str | Path, row_errors: list[RowError], notices: Iterable[str] = ()):
         self.kind = kind
+        self.notices = tuple(notices)
         self.path = str(path)
         self.row_errors = list(row_errors)
         errors: dict[str, str] = {}
@@ -172,7 +203,8 @@ class ImportFailed(ValidationError):
         super().__init__(errors)
         bad_lines = len({(e.file, e.line) for e in self.row_errors})
         self.message = (f"nothing was imported from {Path(path).name}: {bad_lines} bad row(s)\n"
-                        + "\n".join(str(e) for e in self.row_errors))
+                        + "\n".join(str(e) for e in self.row_errors)
+                        + "".join(f"\nnote: {n}" for n in self.notices))
         self.args = (self.message,)
 
 
@@ -228,15 +260,31 @@ def _cell_text(v: Any) -> str | None:
     return s or None
 
 
-def _raw_rows(path: Path, fmt: str) -> Iterator[tuple[int, list]]:
-    """(line, cells) for every record; line is where it starts (the header is line 1)."""
+def _decode_csv(path: Path, notices: list[str] | None) -> str:
+    """The CSV's text: UTF-8 (with or without BOM), else GBK/GB18030 as Excel saves it on Chinese Windows."""
+    data = path.read_bytes()
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        try:
+            text_ = data.decode("gb18030")
+        except UnicodeDecodeError:
+            raise exc from None
+        if notices is not None:
+            notices.append(f"{path.name} is not UTF-8; it was read as GBK (GB18030), the encoding Excel uses on "
+                           "Chinese Windows. Check the Chinese text in the preview")
+        return text_
+
+
+def _raw_rows(path: Path, fmt: str, notices: list[str] | None = None) -> Iterator[tuple[int, list]]:
+    """(row, cells) for every record, numbered as Excel numbers them (the header is row 1; a quoted
+    cell that spans several lines is still one row)."""
     if fmt == "csv":
-        with open(path, encoding="utf-8-sig", newline="") as f:
-            reader = csv.reader(f)
-            start = 1
-            for record in reader:
-                yield start, record
-                start = reader.line_num + 1
+        import io
+
+        reader = csv.reader(io.StringIO(_decode_csv(path, notices), newline=""))
+        for row_no, record in enumerate(reader, start=1):
+            yield row_no, record
         return
     import openpyxl
 
@@ -249,29 +297,85 @@ def _raw_rows(path: Path, fmt: str) -> Iterator[tuple[int, list]]:
         wb.close()
 
 
-def read_table(kind: str, path: str | Path) -> tuple[list[str], list[ImportRow], list[RowError]]:
-    """Columns, rows (values as text or None) and the problems with the file's shape."""
+def _header_name(kind: str, cell: str) -> tuple[str, str | None]:
+    """(our column, NetBox header it came from or None) for one header cell.
+
+    NetBox headers may name a related object's field (`site.slug`, `device_type.model`): the
+    part before the dot is the column; lookups here try every natural key anyway."""
+    name = cell.strip().lower().replace(" ", "_").replace("-", "_")
+    allowed = COLUMNS[kind]
+    if name in allowed:
+        return name, None
+    if "." in name:
+        base = name.split(".", 1)[0]
+        if base in allowed:
+            return base, cell
+        if ALIASES.get(kind, {}).get(base):
+            return ALIASES[kind][base], cell
+    alias = ALIASES.get(kind, {}).get(name)
+    if alias:
+        return alias, cell
+    return name, None
+
+
+def _alias_rank(kind: str, header: str) -> int:
+    base = header.strip().lower().replace(" ", "_").split(".", 1)[0]
+    names = list(ALIASES.get(kind, {}))
+    return names.index(base) if base in names else len(names)
+
+
+def read_table(kind: str, path: str | Path, notices: list[str] | None = None
+               ) -> tuple[list[str], list[ImportRow], list[RowError]]:
+    """Columns, rows (values as text or None) and the problems with the file's shape.
+
+    NetBox's column names are accepted as aliases (`physical_address` for address, …); columns
+    this kind does not use are ignored, each with a notice appended to `notices`."""
     path = Path(path)
     fmt = table_format(path)
     columns: list[str] = []
     rows: list[ImportRow] = []
     errors: list[RowError] = []
     allowed = COLUMNS[kind]
+    notices = notices if notices is not None else []
     try:
-        raw = _raw_rows(path, fmt)
+        raw = _raw_rows(path, fmt, notices)
         header = next(((ln, cells) for ln, cells in raw if any(_cell_text(c) for c in cells)), None)
         if header is None:
             return [], [], [RowError(1, None, "the file is empty; the first row names the columns")]
         header_line, cells = header
+        named: dict[str, str] = {}  # our column -> the header that gave it
+        ignored: list[str] = []
         for i, c in enumerate(cells):
-            name = (_cell_text(c) or "").lower().replace(" ", "_")
-            columns.append(name)
+            text_ = _cell_text(c) or ""
+            name, source = _header_name(kind, text_)
             if not name:
+                columns.append("")
                 continue
             if name not in allowed:
-                errors.append(RowError(header_line, name, f"unknown column; {kind} columns are {', '.join(allowed)}"))
-            elif columns.count(name) > 1:
-                errors.append(RowError(header_line, name, "this column appears twice"))
+                ignored.append(text_)
+                columns.append("")
+                continue
+            if name in named:
+                if source is None and named[name] is None:
+                    errors.append(RowError(header_line, name, "this column appears twice"))
+                    columns.append(name)
+                    continue
+                if source is None or (named[name] is not None and _alias_rank(kind, source)
+                                      < _alias_rank(kind, named[name])):  # ours, or the first alias listed, wins
+                    columns[columns.index(name)] = ""
+                    ignored.append(named[name])
+                else:
+                    ignored.append(text_)
+                    columns.append("")
+                    continue
+            named[name] = source
+            columns.append(name)
+        if ignored:
+            notices.append(f"{path.name}: column(s) {', '.join(ignored)} ignored: not used by {kind} "
+                           f"(its columns are {', '.join(allowed)})")
+        for alias_col, source in named.items():
+            if source is not None and "." not in source:
+                notices.append(f"{path.name}: column {source} read as {alias_col}")
         for req in REQUIRED.get(kind, ()):
             if req not in columns:
                 errors.append(RowError(header_line, req, "required column is missing"))
@@ -285,7 +389,7 @@ def read_table(kind: str, path: str | Path) -> tuple[list[str], list[ImportRow],
                       if col in allowed}
             rows.append(ImportRow(line, values))
     except UnicodeDecodeError as exc:
-        errors.append(RowError(1, None, f"not UTF-8 text ({exc.reason}); save the CSV as UTF-8"))
+        errors.append(RowError(1, None, f"neither UTF-8 nor GBK text ({exc.reason}); save the CSV as UTF-8"))
     except (csv.Error, OSError, KeyError, ValueError) as exc:
         if isinstance(exc, FileNotFoundError):
             raise NotFound(f"{path} does not exist") from None
@@ -412,12 +516,27 @@ def _customer(s: Session, r: _Row, col: str = "tenant") -> int | None:
     return None
 
 
-def _room(s: Session, r: _Row, site_col: str = "site", room_col: str = "location") -> Room | None:
-    site_code, room_name = r.get(site_col), r.get(room_col)
-    site = s.execute(select(Site).where(Site.code == site_code)).scalar_one_or_none() if site_code else None
-    if site_code and site is None:
-        r.err(site_col, f"no site has the code {site_code!r}")
+def _site(s: Session, r: _Row, col: str = "site") -> Site | None:
+    """A site by its code, its name, or NetBox's slug (which an import from NetBox made the code)."""
+    ref = r.get(col)
+    if not ref:
         return None
+    site = s.execute(select(Site).where(Site.code == ref)).scalar_one_or_none()
+    if site is None:
+        hits = s.execute(select(Site).where(or_(Site.name == ref, func.lower(Site.code) == ref.lower()))
+                         .limit(3)).scalars().all()
+        if len(hits) > 1:
+            r.err(col, f"several sites are named {ref!r}; give the site code instead")
+            return None
+        site = hits[0] if hits else None
+    if site is None:
+        r.err(col, f"no site has the code, name or slug {ref!r}")
+    return site
+
+
+def _room(s: Session, r: _Row, site_col: str = "site", room_col: str = "location") -> Room | None:
+    room_name = r.get(room_col)
+    site = _site(s, r, site_col)
     if site is None:
         return None
     if not room_name:
@@ -427,6 +546,49 @@ def _room(s: Session, r: _Row, site_col: str = "site", room_col: str = "location
     if room is None:
         r.err(room_col, f"site {site.code} has no room (location) named {room_name!r}")
     return room
+
+
+def _status(kind: str, r: _Row, values: list[str], labels: Callable[[str], str], *, tenant: bool = False
+            ) -> str | None:
+    """Our status for the cell: our value or label, or NetBox's value or label (NETBOX_STATUS)."""
+    raw = r.get("status")
+    if not raw:
+        return None
+    word = raw.strip().lower().replace(" ", "_").replace("-", "_")
+    by_label = {labels(v).lower().replace(" ", "_").replace("-", "_"): v for v in values}
+    if word in values:
+        return word
+    if word in by_label:
+        return by_label[word]
+    mapped = NETBOX_STATUS.get(kind, {}).get(word)
+    if kind == "racks" and word == "active" and not tenant:
+        mapped = "available"
+    if mapped:
+        return mapped
+    netbox = ", ".join(NETBOX_STATUS.get(kind, {}))
+    r.err("status", f"{raw!r} is not a status; use one of {', '.join(values)}"
+          + (f" (or NetBox's {netbox})" if netbox else ""))
+    return None
+
+
+def _region_code(s: Session, r: _Row, col: str) -> str | None:
+    """A GB/T 2260 code, also as pandas or Excel wrote it (110000.0), or a region's exact name."""
+    ref = r.get(col)
+    if not ref:
+        return None
+    m = re.fullmatch(r"(\d{6})\.0*", ref)
+    if m:
+        ref = m.group(1)
+    if re.fullmatch(r"\d{6}", ref):
+        if s.get(Region, ref) is None:
+            r.err(col, f"no region has the code {ref!r}")
+        return ref
+    hits = s.execute(select(Region.code).where(Region.name == ref).limit(3)).scalars().all()
+    if len(hits) == 1:
+        return hits[0]
+    r.err(col, f"{ref!r} is not a region: give its six-digit GB/T 2260 code" if not hits else
+          f"several regions are named {ref!r}; give the six-digit code")
+    return None
 
 
 def _device_ref(s: Session, r: _Row, col: str = "device") -> Device | None:
@@ -544,19 +706,44 @@ def _write_regions(uow: UnitOfWork, r: _Row, v: dict) -> str:
 
 def _resolve_sites(s: Session, r: _Row) -> dict:
     v = {"code": r.get("code"), "name": r.get("name")}
-    for col in ("address", "latitude", "longitude", "status", "cooling", "power_capacity_kw"):
+    for col in ("address", "latitude", "longitude", "cooling", "power_capacity_kw"):
         if r.has(col):
             v[col] = r.get(col)
+    if r.has("status"):
+        v["status"] = _status("sites", r, SiteStatus.values(), SiteStatus.label)
     if r.has("region"):
-        v["region_code"] = r.get("region")
+        v["region_code"] = _region_code(s, r, "region")
     sub = r.get("subsidiary")
     if sub:
-        sid = s.execute(select(Subsidiary.id).where(Subsidiary.code == sub)).scalar_one_or_none()
+        sid = s.execute(select(Subsidiary.id).where(or_(Subsidiary.code == sub, Subsidiary.name == sub))
+                        ).scalar_one_or_none()
         if sid is None:
             r.err("subsidiary", f"no subsidiary has the code {sub!r}")
         v["subsidiary_id"] = sid
+    elif v.get("region_code") and not s.execute(select(Site.id).where(Site.code == v["code"])).first():
+        v["subsidiary_id"] = _serving_subsidiary(s, r, v["region_code"])
     _keep(v, "status", "cooling", "power_capacity_kw")
     return v
+
+
+def _serving_subsidiary(s: Session, r: _Row, region_code: str) -> int | None:
+    """A new site without a subsidiary column (NetBox has none): the only subsidiary, or the one whose
+    coverage holds the site's region or the nearest region above it."""
+    subs = s.execute(select(Subsidiary.id, Subsidiary.code)).all()
+    if len(subs) == 1:
+        return subs[0][0]
+    code: str | None = region_code
+    while code:
+        ids = sorted(set(s.execute(select(Coverage.subsidiary_id).where(Coverage.region_code == code)).scalars()))
+        if len(ids) == 1:
+            return ids[0]
+        if len(ids) > 1:
+            break
+        code = s.execute(select(Region.parent_code).where(Region.code == code)).scalar_one_or_none()
+    r.err("subsidiary", f"say which subsidiary operates this site (column subsidiary, one of "
+          f"{', '.join(c for _i, c in subs) or 'none yet'}): region {region_code} is covered by "
+          + ("several" if code else "none"))
+    return None
 
 
 def _write_sites(uow: UnitOfWork, r: _Row, v: dict) -> str:
@@ -564,12 +751,53 @@ def _write_sites(uow: UnitOfWork, r: _Row, v: dict) -> str:
     return _upsert(uow, "site", existing, v, v["code"])
 
 
+def _resolve_subsidiaries(s: Session, r: _Row) -> dict:
+    v: dict[str, Any] = {"code": r.get("code"), "name": r.get("name"),
+                         "credit_code": _credit_code(r)}
+    for col in ("name_en", "address", "phone", "bank_name", "bank_account"):
+        if r.has(col):
+            v[col] = r.get(col)
+    if r.has("region"):
+        v["region_code"] = _region_code(s, r, "region")
+    return v
+
+
+def _write_subsidiaries(uow: UnitOfWork, r: _Row, v: dict) -> str:
+    existing = uow.session.execute(select(Subsidiary).where(Subsidiary.code == v["code"])).scalar_one_or_none()
+    return _upsert(uow, "subsidiary", existing, v, v["code"] or "")
+
+
+def _resolve_rooms(s: Session, r: _Row) -> dict:
+    site = _site(s, r)
+    v: dict[str, Any] = {"site_id": site.id if site else None, "name": r.get("name")}
+    if r.has("cooling"):
+        v["cooling"] = (r.get("cooling") or "").lower() or None
+    for col in ("power_capacity_kw", "cooling_capacity_kw"):
+        if r.has(col):
+            v[col] = r.decimal(col)
+    for col in ("grid_rows", "grid_cols"):
+        if r.has(col):
+            v[col] = r.integer(col)
+    if r.has("notes"):
+        v["notes"] = r.get("notes")
+    _keep(v, "cooling", "power_capacity_kw", "cooling_capacity_kw", "grid_rows", "grid_cols")
+    return v
+
+
+def _write_rooms(uow: UnitOfWork, r: _Row, v: dict) -> str:
+    existing = uow.session.execute(select(Room).where(Room.site_id == v["site_id"], Room.name == v["name"])
+                                   ).scalar_one_or_none()
+    return _upsert(uow, "room", existing, v, v["name"] or "")
+
+
 def _resolve_racks(s: Session, r: _Row) -> dict:
     room = _room(s, r)
     v = {"room_id": room.id if room else None, "name": r.get("name")}
-    for col in ("u_height", "power_capacity_kw", "status", "asset_tag"):
+    for col in ("u_height", "power_capacity_kw", "asset_tag"):
         if r.has(col):
             v[col] = r.get(col)
+    if r.has("status"):
+        v["status"] = _status("racks", r, RackStatus.values(), RackStatus.label, tenant=bool(r.get("tenant")))
     if r.has("tenant"):
         v["customer_id"] = _customer(s, r)
     _keep(v, "u_height", "power_capacity_kw", "status")
@@ -582,31 +810,55 @@ def _write_racks(uow: UnitOfWork, r: _Row, v: dict) -> str:
     return _upsert(uow, "rack", existing, v, v["name"] or "")
 
 
+def _device_type(s: Session, r: _Row) -> DeviceType | None:
+    """By slug, or by model (NetBox's `device_type`) within `manufacturer` when that column is given."""
+    ref, maker = r.get("device_type"), r.get("manufacturer")
+    if not ref:
+        return None
+    if not maker:
+        hit = s.execute(select(DeviceType).where(DeviceType.slug == ref)).scalar_one_or_none()
+        if hit is not None:
+            return hit
+    q = select(DeviceType).where(func.lower(DeviceType.model) == ref.lower())
+    if maker:
+        q = q.where(func.lower(DeviceType.manufacturer) == maker.lower())
+    hits = s.execute(q.limit(3)).scalars().all()
+    if len(hits) == 1:
+        return hits[0]
+    if maker and not hits:
+        hit = s.execute(select(DeviceType).where(DeviceType.slug == ref)).scalar_one_or_none()
+        if hit is not None and hit.manufacturer.lower() == maker.lower():
+            return hit
+    if hits:
+        r.err("device_type", f"several device types are called {ref!r}; add the manufacturer column or give the slug")
+    else:
+        r.err("device_type", f"no device type has the slug or model {ref!r}"
+              + (f" by manufacturer {maker!r}" if maker else "") + "; import the device type first")
+    return None
+
+
 def _resolve_devices(s: Session, r: _Row) -> dict:
     v: dict[str, Any] = {"name": r.get("name")}
-    slug = r.get("device_type")
-    if slug:
-        dtid = s.execute(select(DeviceType.id).where(DeviceType.slug == slug)).scalar_one_or_none()
-        if dtid is None:
-            r.err("device_type", f"no device type has the slug {slug!r}; import the device type first")
-        v["device_type_id"] = dtid
+    dtype = _device_type(s, r)
+    if r.get("device_type"):
+        v["device_type_id"] = dtype.id if dtype else None
     rack_name = r.get("rack")
     known = len(r.problems)
     room = None
+    site = None
     if r.get("site") and r.get("location"):
         room = _room(s, r)
-    elif r.get("site") and not s.execute(select(Site.id).where(Site.code == r.get("site"))).first():
-        r.err("site", f"no site has the code {r.get('site')!r}")
+    elif r.get("site"):
+        site = _site(s, r)
     if rack_name and len(r.problems) > known:
         v["rack_id"] = None  # the site or room is already wrong
     elif rack_name:
-        q = select(Rack.id).join(Room, Room.id == Rack.room_id).join(Site, Site.id == Room.site_id) \
-            .where(Rack.name == rack_name)
+        q = select(Rack.id).join(Room, Room.id == Rack.room_id).where(Rack.name == rack_name)
         if room is not None:
             q = q.where(Rack.room_id == room.id)
         else:
-            if r.get("site"):
-                q = q.where(Site.code == r.get("site"))
+            if site is not None:
+                q = q.where(Room.site_id == site.id)
             if r.get("location"):
                 q = q.where(Room.name == r.get("location"))
         hits = s.execute(q.limit(3)).scalars().all()
@@ -620,17 +872,43 @@ def _resolve_devices(s: Session, r: _Row) -> dict:
         r.err("rack", "a position needs a rack")
     else:
         v["rack_id"] = None
-    for col in ("status", "position", "face", "serial", "asset_tag"):
+    for col in ("position", "face", "serial", "asset_tag"):
         if r.has(col):
             v[col] = r.get(col)
+    if r.has("status"):
+        v["status"] = _status("devices", r, DeviceStatus.values(), DeviceStatus.label)
     if v.get("face"):
         v["face"] = v["face"].lower()
     if r.has("comments"):
         v["notes"] = r.get("comments")
     if r.has("tenant"):
         v["owner_customer_id"] = _customer(s, r)
+    if not v["name"] and dtype is not None:
+        if dtype.role in PASSIVE_ROLES:
+            # NetBox leaves patch panels and blanks unnamed; ours get a name from what and where they are
+            where = f" {rack_name} U{_u_text(r.get('position'))}" if rack_name and r.get("position") else ""
+            v["name"] = f"{dtype.model}{where}" if where else \
+                f"{dtype.model} {r.get('asset_tag') or r.get('serial') or ''}".strip()
+        else:
+            r.err("name", f"a {DeviceRole.label(dtype.role).lower()} needs a name; only passive devices "
+                          "(patch panels, blanks, shelves) may be unnamed")
+    elif not v["name"] and r.get("device_type"):
+        pass  # the device type is already wrong
+    elif not v["name"]:
+        r.err("name", "a device name is required")
     _keep(v, "status")
     return v
+
+
+PASSIVE_ROLES = (DeviceRole.PATCH_PANEL, DeviceRole.BLANK, DeviceRole.SHELF)
+
+
+def _u_text(position: str | None) -> str:
+    try:
+        d = Decimal(str(position))
+    except (InvalidOperation, TypeError):
+        return str(position)
+    return str(d.quantize(Decimal(1))) if d == d.to_integral_value() else str(d)
 
 
 def _write_devices(uow: UnitOfWork, r: _Row, v: dict) -> str:
@@ -708,8 +986,22 @@ def _write_gpus(uow: UnitOfWork, r: _Row, v: dict) -> str:
     return outcome
 
 
+def _credit_code(r: _Row, col: str = "credit_code") -> str:
+    """The code as text; one that Excel turned into a number (all digits, 1.2E+17, 110000.0) gets a hint."""
+    raw = (r.get(col) or "").strip()
+    code = raw.upper()
+    m = re.fullmatch(r"(\d+)\.0+", code)
+    if m:  # pandas wrote an all-digit code as a float
+        code = m.group(1)
+    if code and (re.fullmatch(r"[\d.]+E\+?\d+", code) or (code.isdigit() and uscc_problem(code))):
+        r.err(col, f"{raw!r} is not a valid credit code ({uscc_problem(code) if code.isdigit() else 'a number'}); "
+                   "Excel stores an all-digit code as a number and drops its last digits: format the column as "
+                   "Text and type the code again")
+    return code
+
+
 def _resolve_customers(s: Session, r: _Row) -> dict:
-    v: dict[str, Any] = {"name": r.get("name"), "credit_code": (r.get("credit_code") or "").upper()}
+    v: dict[str, Any] = {"name": r.get("name"), "credit_code": _credit_code(r)}
     if r.has("region"):
         v["region_code"] = r.get("region")
     for col in ("address", "status"):
@@ -793,7 +1085,7 @@ def _write_device_types(uow: UnitOfWork, r: _Row, v: dict) -> str:
     return upsert_device_type(uow, v, from_library=r.file is not None)
 
 
-MODEL = {"regions": Region, "sites": Site, "racks": Rack, "devices": Device, "gpus": GpuAsset,
+MODEL = {"regions": Region, "subsidiaries": Subsidiary, "rooms": Room, "sites": Site, "racks": Rack, "devices": Device, "gpus": GpuAsset,
          "customers": Customer, "device-types": DeviceType}
 
 
@@ -811,6 +1103,8 @@ def _refuse_unstorable(kind: str, r: _Row, values: dict) -> None:
 def _row_key(kind: str, v: dict) -> Any:
     """What makes two rows of one file the same record (duplicates are refused)."""
     return {"regions": lambda: v.get("code"), "sites": lambda: v.get("code"),
+            "subsidiaries": lambda: v.get("code"),
+            "rooms": lambda: (v.get("site_id"), v.get("name")) if v.get("site_id") else None,
             "racks": lambda: (v.get("room_id"), v.get("name")) if v.get("room_id") else None,
             "gpus": lambda: v.get("serial"), "customers": lambda: v.get("credit_code"),
             "device-types": lambda: v.get("slug"),
@@ -819,6 +1113,8 @@ def _row_key(kind: str, v: dict) -> Any:
 
 HANDLERS: dict[str, tuple[Callable[[Session, _Row], dict], Callable[[UnitOfWork, _Row, dict], str]]] = {
     "regions": (_resolve_regions, _write_regions),
+    "subsidiaries": (_resolve_subsidiaries, _write_subsidiaries),
+    "rooms": (_resolve_rooms, _write_rooms),
     "sites": (_resolve_sites, _write_sites),
     "racks": (_resolve_racks, _write_racks),
     "devices": (_resolve_devices, _write_devices),
@@ -853,7 +1149,8 @@ def _errors_of(kind: str, r: _Row, exc: Exception) -> list[RowError]:
     return [RowError(r.line, _rule_column(kind, exc), exc.message, r.file)]
 
 
-def _load(kind: str, path: str | Path) -> tuple[list[str], list[ImportRow], list[RowError]]:
+def _load(kind: str, path: str | Path, notices: list[str] | None = None
+          ) -> tuple[list[str], list[ImportRow], list[RowError]]:
     if kind == "device-types" and _is_yaml_source(path):
         rows, errors = _read_yaml_rows(path)
         return list(COLUMNS["device-types"]), rows, errors
@@ -861,7 +1158,7 @@ def _load(kind: str, path: str | Path) -> tuple[list[str], list[ImportRow], list
         raise ValidationError({"file": f"{Path(path).name}: YAML is for device types; use .csv or .xlsx"})
     if not Path(path).exists():
         raise NotFound(f"{path} does not exist")
-    return read_table(kind, path)
+    return read_table(kind, path, notices)
 
 
 # --- public: preview and import --------------------------------------------------------------
@@ -881,7 +1178,8 @@ def preview_import(db: Database, kind: str, path: str | Path, actor: Actor | Non
     With rules=False only the file's shape, values and references are read.
     """
     kind = _check_kind(kind)
-    columns, rows, errors = _load(kind, path)
+    notices: list[str] = []
+    columns, rows, errors = _load(kind, path, notices)
     first_row = rows[0].line if rows else None
     shape_ok = not any(e.file is None and (first_row is None or e.line < first_row) for e in errors)
     if shape_ok and rows and rules:
@@ -899,7 +1197,8 @@ def preview_import(db: Database, kind: str, path: str | Path, actor: Actor | Non
                 resolve(s, r)
                 errors.extend(RowError(r.line, c, reason, r.file) for c, reason in r.problems)
             s.rollback()
-    return ImportPreview(kind, str(path), columns, rows, sorted(errors, key=lambda e: (e.file or "", e.line)))
+    return ImportPreview(kind, str(path), columns, rows, sorted(errors, key=lambda e: (e.file or "", e.line)),
+                         notices)
 
 
 def run_import(db: Database, actor: Actor, kind: str, path: str | Path, dry_run: bool = False,
@@ -910,12 +1209,13 @@ def run_import(db: Database, actor: Actor, kind: str, path: str | Path, dry_run:
     require(actor, "import")
     require(actor, PERMISSION[kind])
     path = Path(path)
-    columns, rows, errors = _load(kind, path)
+    notices: list[str] = []
+    columns, rows, errors = _load(kind, path, notices)
     first_row = rows[0].line if rows else None
     if any(e.file is None and (first_row is None or e.line < first_row) for e in errors):
-        raise ImportFailed(kind, path, errors)  # the header is wrong: the rows cannot be read
+        raise ImportFailed(kind, path, errors, notices)  # the header is wrong: the rows cannot be read
     if not rows and not errors:
-        raise ImportFailed(kind, path, [RowError(2, None, "the file has no rows to import")])
+        raise ImportFailed(kind, path, [RowError(2, None, "the file has no rows to import")], notices)
     resolve, write = HANDLERS[kind]
     counts: Counter[str] = Counter()
     notes: list[str] = []
@@ -963,7 +1263,7 @@ def run_import(db: Database, actor: Actor, kind: str, path: str | Path, dry_run:
                 progress(done, total)
         if errors:
             uow.rollback()
-            raise ImportFailed(kind, path, sorted(errors, key=lambda e: (e.file or "", e.line)))
+            raise ImportFailed(kind, path, sorted(errors, key=lambda e: (e.file or "", e.line)), notices)
         uow.audit("import", OBJECT_TYPE[kind], None, path.name,
                   after={"kind": kind, "file": path.name, "rows": total, "created": counts["created"],
                          "updated": counts["updated"], "unchanged": counts["unchanged"], "dry_run": dry_run})
@@ -973,7 +1273,7 @@ def run_import(db: Database, actor: Actor, kind: str, path: str | Path, dry_run:
         else:
             uow.commit()
     return ImportResult(kind, path.name, total, counts["created"], counts["updated"], counts["unchanged"],
-                        dry_run, False, tuple(notes), changes)
+                        dry_run, False, tuple(notes), changes, tuple(notices))
 
 
 # --- export ----------------------------------------------------------------------------------
@@ -991,7 +1291,7 @@ def _export_query(kind: str):
                 .join(Room, Room.id == Rack.room_id).join(Site, Site.id == Room.site_id)
                 .outerjoin(Customer, Customer.id == Rack.customer_id).order_by(Site.code, Room.name, Rack.name))
     if kind == "devices":
-        return (select(Device.name, DeviceType.slug, Device.status, Site.code, Room.name, Rack.name, Device.position,
+        return (select(Device.name, DeviceType.manufacturer, DeviceType.slug, Device.status, Site.code, Room.name, Rack.name, Device.position,
                        Device.face, Device.serial, Device.asset_tag, Customer.name, Device.notes)
                 .join(DeviceType, DeviceType.id == Device.device_type_id)
                 .outerjoin(Rack, Rack.id == Device.rack_id).outerjoin(Room, Room.id == Rack.room_id)
