@@ -73,7 +73,7 @@ COLUMNS: dict[str, tuple[str, ...]] = {
 }
 REQUIRED: dict[str, tuple[str, ...]] = {
     "regions": ("code", "name"),
-    "sites": ("code", "name", "subsidiary", "region"),
+    "sites": ("code", "name", "region"),  # the subsidiary: from coverage when not given
     "subsidiaries": ("code", "name", "credit_code"),
     "rooms": ("site", "name"),
     "racks": ("site", "location", "name"),
@@ -343,7 +343,8 @@ def read_table(kind: str, path: str | Path, notices: list[str] | None = None
         if header is None:
             return [], [], [RowError(1, None, "the file is empty; the first row names the columns")]
         header_line, cells = header
-        named: dict[str, str] = {}  # our column -> the header that gave it
+        named: dict[str, str | None] = {}  # our column -> the alias header that gave it (None: ours)
+        fallbacks: list[tuple[int, str, str]] = []  # (cell index, our column, header) read where it is empty
         ignored: list[str] = []
         for i, c in enumerate(cells):
             text_ = _cell_text(c) or ""
@@ -360,22 +361,29 @@ def read_table(kind: str, path: str | Path, notices: list[str] | None = None
                     errors.append(RowError(header_line, name, "this column appears twice"))
                     columns.append(name)
                     continue
+                # Ours, or the alias listed first, gives the value; the other fills it where it is empty
+                # (NetBox's `facility` is often blank: then the site code is its `slug`).
                 if source is None or (named[name] is not None and _alias_rank(kind, source)
-                                      < _alias_rank(kind, named[name])):  # ours, or the first alias listed, wins
-                    columns[columns.index(name)] = ""
-                    ignored.append(named[name])
+                                      < _alias_rank(kind, named[name])):
+                    old = columns.index(name)
+                    columns[old] = ""
+                    fallbacks.append((old, name, named[name]))
                 else:
-                    ignored.append(text_)
+                    fallbacks.append((i, name, text_))
                     columns.append("")
                     continue
             named[name] = source
             columns.append(name)
+        fallbacks.sort(key=lambda f: _alias_rank(kind, f[2]))
         if ignored:
             notices.append(f"{path.name}: column(s) {', '.join(ignored)} ignored: not used by {kind} "
                            f"(its columns are {', '.join(allowed)})")
         for alias_col, source in named.items():
             if source is not None and "." not in source:
                 notices.append(f"{path.name}: column {source} read as {alias_col}")
+        for _i, alias_col, source in fallbacks:
+            notices.append(f"{path.name}: column {source} read as {alias_col} where {named[alias_col] or alias_col} "
+                           "is empty")
         for req in REQUIRED.get(kind, ()):
             if req not in columns:
                 errors.append(RowError(header_line, req, "required column is missing"))
@@ -387,6 +395,9 @@ def read_table(kind: str, path: str | Path, notices: list[str] | None = None
                 errors.append(RowError(line, None, f"{len(texts)} cells but only {len(columns)} named columns"))
             values = {col: (texts[i] if i < len(texts) else None) for i, col in enumerate(columns)
                       if col in allowed}
+            for i, col, _source in fallbacks:
+                if not values.get(col) and i < len(texts) and texts[i]:
+                    values[col] = texts[i]
             rows.append(ImportRow(line, values))
     except UnicodeDecodeError as exc:
         errors.append(RowError(1, None, f"neither UTF-8 nor GBK text ({exc.reason}); save the CSV as UTF-8"))
@@ -1281,6 +1292,14 @@ def run_import(db: Database, actor: Actor, kind: str, path: str | Path, dry_run:
 def _export_query(kind: str):
     if kind == "regions":
         return select(Region.code, Region.name, Region.parent_code).order_by(Region.level, Region.code)
+    if kind == "subsidiaries":
+        return select(Subsidiary.code, Subsidiary.name, Subsidiary.name_en, Subsidiary.credit_code,
+                      Subsidiary.region_code, Subsidiary.address, Subsidiary.phone, Subsidiary.bank_name,
+                      Subsidiary.bank_account).order_by(Subsidiary.code)
+    if kind == "rooms":
+        return (select(Site.code, Room.name, Room.cooling, Room.power_capacity_kw, Room.cooling_capacity_kw,
+                       Room.grid_rows, Room.grid_cols, Room.notes)
+                .join(Site, Site.id == Room.site_id).order_by(Site.code, Room.name))
     if kind == "sites":
         return (select(Site.code, Site.name, Subsidiary.code, Site.region_code, Site.address, Site.latitude,
                        Site.longitude, Site.status, Site.cooling, Site.power_capacity_kw)
