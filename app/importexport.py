@@ -36,7 +36,7 @@ from .audit import Actor, HASHED_FIELDS, format_ts
 from .auth import require
 from .db import Database
 from .errors import DomainError, NotFound, PermissionDenied, ValidationError
-from .services.gpus import install_gpu_in
+from .services.gpus import import_gpu_in, install_gpu_in
 from .services.common import _spec, create_in, flush_or_refuse, flush_versioned, protected_problems, snapshot
 from .uow import UnitOfWork
 from .validators import column_problems, email_problem, parse_date_strict, phone_problem, uscc_problem
@@ -60,7 +60,7 @@ COLUMNS: dict[str, tuple[str, ...]] = {
     "devices": ("name", "manufacturer", "device_type", "status", "site", "location", "rack", "position", "face", "serial",
                 "asset_tag", "tenant", "comments"),
     "gpus": ("serial", "model", "state", "device", "slot", "purchase_date", "purchase_cost", "warranty_end",
-             "depreciation_months"),
+             "depreciation_months", "tenant"),
     "customers": ("name", "credit_code", "region", "address", "account_manager", "status", "contact_name",
                   "contact_phone", "contact_email", "contact_role"),
     "device-types": ("manufacturer", "model", "slug", "part_number", "u_height", "is_full_depth", "airflow",
@@ -972,6 +972,8 @@ def _resolve_gpus(s: Session, r: _Row) -> dict:
             r.err("device", "a slot needs the device it is in")
         v["_device_id"] = device.id if device else None
         v["_slot"] = slot
+    if r.has("tenant"):
+        v["_customer_id"] = _customer(s, r)
     return v
 
 
@@ -979,7 +981,14 @@ def _write_gpus(uow: UnitOfWork, r: _Row, v: dict) -> str:
     s = uow.session
     placing = "_device_id" in v
     device_id, slot = v.pop("_device_id", None), v.pop("_slot", None)
+    customer_id = v.pop("_customer_id", None)
     existing = s.execute(select(GpuAsset).where(GpuAsset.serial == v["serial"])).scalar_one_or_none()
+    if existing is None and (v.get("state") or device_id is not None):
+        v["state"] = v.get("state") or GpuState.ORDERED  # no state column: ordered, which no slot can hold
+        # a migration: the GPU comes in the state it is in, with one history row "imported as …"
+        import_gpu_in(uow, {k: val for k, val in v.items() if k != "state"}, v["state"], device_id, slot,
+                      customer_id)
+        return "created"
     if existing is not None:
         if v.get("state") and v["state"] != existing.state:
             raise ValidationError({"state": f"GPU {existing.serial} is {GpuState.label(existing.state)}; an import "
@@ -1140,6 +1149,8 @@ def _rule_column(kind: str, exc: DomainError) -> str | None:
         return FIELD_COLUMN.get(kind, {}).get(exc.field, exc.field)
     if kind == "gpus":
         msg = exc.message
+        if "GPU cannot be in a server slot" in msg or "leased GPU is" in msg:
+            return "state"
         return "slot" if "slot" in msg else "model" if " takes " in msg else "device"
     if kind == "devices":
         msg = exc.message
@@ -1319,8 +1330,9 @@ def _export_query(kind: str):
     if kind == "gpus":
         return (select(GpuAsset.serial, GpuModel.name, GpuAsset.state, Device.name, GpuAsset.slot,
                        GpuAsset.purchase_date, GpuAsset.purchase_cost, GpuAsset.warranty_end,
-                       GpuAsset.depreciation_months)
+                       GpuAsset.depreciation_months, Customer.name)
                 .join(GpuModel, GpuModel.id == GpuAsset.gpu_model_id)
+                .outerjoin(Customer, Customer.id == GpuAsset.customer_id)
                 .outerjoin(Device, Device.id == GpuAsset.device_id).order_by(GpuAsset.id))
     if kind == "customers":
         first = (select(func.min(Contact.id)).where(Contact.customer_id == Customer.id)

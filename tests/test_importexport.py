@@ -125,18 +125,19 @@ def test_bad_gpu_rows_all_listed(db, admin, world, tmp_path):
     path = write_csv(tmp_path / "gpus.csv", [
         ["serial", "model", "state", "device", "slot", "purchase_date", "purchase_cost", "warranty_end"],
         ["G-1", "No Such GPU", "", "", "", "", "", ""],                   # 2
-        ["G-2", model, "available", "", "", "", "", ""],                  # 3: must start ordered/received
+        ["G-2", model, "ordered", "existing-01", "3", "", "", ""],        # 3: an ordered GPU in a slot
         ["G-3", model, "", "", "", "2025-13-40", "-5", ""],               # 4: bad date, negative cost
-        ["G-4", model, "", "existing-01", "9", "", "", ""],               # 5: no slot 9
-        ["G-5", model, "", "existing-01", "1", "", "", ""],               # 6: slot 1 taken
+        ["G-4", model, "received", "existing-01", "9", "", "", ""],               # 5: no slot 9
+        ["G-5", model, "received", "existing-01", "1", "", "", ""],               # 6: slot 1 taken
         ["G-6", model, "ordered", "", "", "2025-01-01", "100", "2028-01-01"],  # 7: fine
         ["G-6", model, "ordered", "", "", "", "", ""],                    # 8: duplicate of line 7
+        ["G-7", model, "", "existing-01", "4", "", "", ""],               # 9: no state: ordered, in a slot
     ])
     before = table_counts(db)
     with pytest.raises(ImportFailed) as info:
         run_import(db, admin, "gpus", path)
     got = {(e.line, e.column) for e in info.value.row_errors}
-    assert {(2, "model"), (3, "state"), (4, "purchase_date"), (5, "slot"), (6, "slot"), (8, None)} <= got
+    assert {(2, "model"), (3, "state"), (4, "purchase_date"), (5, "slot"), (6, "slot"), (8, None), (9, "state")} <= got
     assert 7 not in {e.line for e in info.value.row_errors}
     assert table_counts(db) == before
 
@@ -391,18 +392,59 @@ def test_kind_lists_are_consistent():
 
 def test_gpu_import_installs_and_refuses_state_changes(db, admin, world, tmp_path):
     model = gpu_model_name(db)
-    path = write_csv(tmp_path / "g.csv", [["serial", "model", "device", "slot"],
-                                         ["G-0002", model, "existing-01", "2"]])
+    path = write_csv(tmp_path / "g.csv", [["serial", "model", "state", "device", "slot"],
+                                         ["G-0002", model, "received", "existing-01", "2"]])
     assert run_import(db, admin, "gpus", path).created == 1
     with db.session() as s:
         g = s.execute(select(GpuAsset).where(GpuAsset.serial == "G-0002")).scalar_one()
-        assert (g.device_id, g.slot, g.state) == (world["device"], 2, "ordered")
+        assert (g.device_id, g.slot, g.state) == (world["device"], 2, "received")
     moved = write_csv(tmp_path / "m.csv", [["serial", "model", "state", "device", "slot"],
-                                          ["G-0002", model, "ordered", "", ""],
+                                          ["G-0002", model, "received", "", ""],
                                           ["G-0001", model, "burn_in", "existing-01", "1"]])
     with pytest.raises(ImportFailed) as info:
         run_import(db, admin, "gpus", moved)
     assert [(e.line, e.column) for e in info.value.row_errors] == [(3, "state")]
+
+
+def test_gpus_import_in_their_current_state_as_a_migration(db, admin, world, tmp_path):
+    from models import GpuHistory
+
+    model = gpu_model_name(db)
+    path = write_csv(tmp_path / "g.csv", [
+        ["serial", "model", "state", "device", "slot", "tenant"],
+        ["G-0101", model, "available", "existing-01", "2", ""],
+        ["G-0102", model, "leased", "existing-01", "3", "福州云算科技有限公司"],
+        ["G-0103", model, "maintenance", "", "", ""],
+        ["G-0104", model, "retired", "", "", ""],
+    ])
+    assert run_import(db, admin, "gpus", path).created == 4
+    with db.session() as s:
+        gpus = {g.serial: g for g in s.execute(select(GpuAsset)).scalars()}
+        assert (gpus["G-0101"].state, gpus["G-0101"].slot) == ("available", 2)
+        assert (gpus["G-0102"].state, gpus["G-0102"].customer_id) == ("leased", world["customer"])
+        assert gpus["G-0103"].state == "maintenance" and gpus["G-0104"].state == "retired"
+        history = s.execute(select(GpuHistory).where(GpuHistory.gpu_id == gpus["G-0103"].id)).scalars().all()
+        assert [(h.from_state, h.to_state, h.reason) for h in history] == [(None, "maintenance",
+                                                                             "imported as Maintenance")]
+    # exported and imported again: unchanged
+    out = tmp_path / "out.csv"
+    run_export(db, admin, "gpus", out)
+    again = run_import(db, admin, "gpus", out)
+    assert (again.created, again.updated) == (0, 0)
+    bad = write_csv(tmp_path / "bad.csv", [
+        ["serial", "model", "state", "device", "slot", "tenant"],
+        ["G-0201", model, "retired", "existing-01", "4", ""],       # 2: retired in a slot
+        ["G-0202", model, "ordered", "existing-01", "4", ""],       # 3: ordered in a slot
+        ["G-0203", model, "leased", "", "", ""],                    # 4: leased, in no server, no customer
+        ["G-0204", model, "sold", "", "", ""],                      # 5: not a state
+    ])
+    before = table_counts(db)
+    with pytest.raises(ImportFailed) as info:
+        run_import(db, admin, "gpus", bad)
+    got = {(e.line, e.column): e.reason for e in info.value.row_errors}
+    assert set(got) == {(2, "state"), (3, "state"), (4, "state"), (5, "state")}
+    assert "'sold'" in got[5, "state"]
+    assert table_counts(db) == before
 
 
 def test_xlsx_continues_on_a_new_sheet_past_the_row_limit(tmp_path, monkeypatch):
