@@ -10,8 +10,10 @@ from .config import ENV_PASSWORD, describe_url
 from .errors import DomainError, ValidationError
 
 ENV_NEW_PASSWORD = "IDC_CONSOLE_NEW_PASSWORD"
-IMPORT_KINDS = ("regions", "sites", "racks", "devices", "gpus", "customers", "device-types")
-EXPORT_KINDS = IMPORT_KINDS[:-1] + ("device-types", "users", "contracts", "audit", "statements")
+# The order a full migration imports them in (each refers only to kinds before it).
+IMPORT_KINDS = ("regions", "subsidiaries", "users", "sites", "rooms", "racks", "device-types", "customers",
+                "devices", "gpus")
+EXPORT_KINDS = IMPORT_KINDS + ("contracts", "audit", "statements")
 
 
 def register(sub) -> None:

@@ -43,8 +43,9 @@ from .validators import column_problems, email_problem, parse_date_strict, phone
 
 # --- kinds and their columns ---------------------------------------------------------
 
-KINDS = ("regions", "subsidiaries", "sites", "rooms", "racks", "devices", "gpus", "customers", "device-types")
-EXPORT_ONLY_KINDS = ("users", "contracts", "audit", "statements")
+KINDS = ("regions", "subsidiaries", "users", "sites", "rooms", "racks", "devices", "gpus", "customers",
+         "device-types")
+EXPORT_ONLY_KINDS = ("contracts", "audit", "statements")
 EXPORT_KINDS = KINDS + EXPORT_ONLY_KINDS
 FORMATS = ("csv", "xlsx")
 
@@ -81,7 +82,16 @@ REQUIRED: dict[str, tuple[str, ...]] = {
     "gpus": ("serial", "model"),
     "customers": ("name", "credit_code"),
     "device-types": ("manufacturer", "model", "slug"),
+    "users": ("login", "role"),
 }
+# Date-time columns: exported in Shanghai local time, which the header says; read back as such.
+LOCAL_TIME_ZONE = "Asia/Shanghai"
+LOCAL_TIME_COLUMNS = {("users", "created_at")}
+LOCAL_TIME_SUFFIX = f" ({LOCAL_TIME_ZONE})"
+# Amounts of money: a number format in XLSX (CSV has none).
+MONEY_COLUMNS = frozenset({"purchase_cost", "unit_price", "amount", "subtotal", "tax", "total", "kwh_price",
+                           "hourly_rate"})
+MONEY_FORMAT = "#,##0.00"
 # Audit object type of each kind and the permission its writes need (besides "import").
 OBJECT_TYPE = {"regions": "region", "subsidiaries": "subsidiary", "rooms": "room", "sites": "site", "racks": "rack", "devices": "device", "gpus": "gpu",
                "customers": "customer", "device-types": "device_type", "users": "user", "contracts": "contract",
@@ -89,7 +99,7 @@ OBJECT_TYPE = {"regions": "region", "subsidiaries": "subsidiary", "rooms": "room
 PERMISSION = {"regions": "manage_reference", "subsidiaries": "manage_reference", "rooms": "manage_reference",
               "sites": "manage_reference", "racks": "manage_dcim",
               "devices": "manage_dcim", "gpus": "manage_gpus", "customers": "manage_customers",
-              "device-types": "manage_dcim"}
+              "device-types": "manage_dcim", "users": "manage_users"}
 # Service field name -> file column, to point a validator's complaint at the right column.
 FIELD_COLUMN: dict[str, dict[str, str]] = {
     "regions": {"parent_code": "parent"},
@@ -302,7 +312,10 @@ def _header_name(kind: str, cell: str) -> tuple[str, str | None]:
 
     NetBox headers may name a related object's field (`site.slug`, `device_type.model`): the
     part before the dot is the column; lookups here try every natural key anyway."""
-    name = cell.strip().lower().replace(" ", "_").replace("-", "_")
+    name = cell.strip().lower()
+    if name.endswith(LOCAL_TIME_SUFFIX.lower()):
+        name = name[:-len(LOCAL_TIME_SUFFIX)]
+    name = name.strip().replace(" ", "_").replace("-", "_")
     allowed = COLUMNS[kind]
     if name in allowed:
         return name, None
@@ -1099,13 +1112,49 @@ def _resolve_device_types(s: Session, r: _Row) -> dict:
     return v
 
 
+def _resolve_users(s: Session, r: _Row) -> dict:
+    from models.choices import Role
+
+    v: dict[str, Any] = {"login": r.get("login"), "display_name": r.get("display_name")}
+    role = (r.get("role") or "").lower().replace(" ", "_")
+    by_label = {Role.label(x).lower().replace(" ", "_"): x for x in Role.values()}
+    v["role"] = by_label.get(role, role)
+    if v["role"] not in Role.values():
+        r.err("role", f"{r.get('role')!r} is not a role ({', '.join(Role.values())})")
+    active = r.boolean("active") if r.get("active") else None
+    v["active"] = True if active is None else active
+    v["created_at"] = _local_datetime(r, "created_at") if r.get("created_at") else None
+    return v
+
+
+def _local_datetime(r: _Row, col: str) -> dt.datetime | None:
+    """A date-time as exported (Shanghai local time) or with its own offset, as UTC."""
+    from zoneinfo import ZoneInfo
+
+    raw = r.get(col) or ""
+    try:
+        value = dt.datetime.fromisoformat(raw.replace("Z", "+00:00"))
+    except ValueError:
+        r.err(col, f"{raw!r} is not a date and time (write YYYY-MM-DD HH:MM:SS, {LOCAL_TIME_ZONE} time)")
+        return None
+    if value.tzinfo is None:
+        value = value.replace(tzinfo=ZoneInfo(LOCAL_TIME_ZONE))
+    return value.astimezone(dt.timezone.utc)
+
+
+def _write_users(uow: UnitOfWork, r: _Row, v: dict) -> str:
+    from .services.users import import_user_in
+
+    return import_user_in(uow, v["login"], v["display_name"], v["role"], v["active"], v["created_at"])
+
+
 def _write_device_types(uow: UnitOfWork, r: _Row, v: dict) -> str:
     from .devicetypes import upsert_device_type
 
     return upsert_device_type(uow, v, from_library=r.file is not None)
 
 
-MODEL = {"regions": Region, "subsidiaries": Subsidiary, "rooms": Room, "sites": Site, "racks": Rack, "devices": Device, "gpus": GpuAsset,
+MODEL = {"users": User, "regions": Region, "subsidiaries": Subsidiary, "rooms": Room, "sites": Site, "racks": Rack, "devices": Device, "gpus": GpuAsset,
          "customers": Customer, "device-types": DeviceType}
 
 
@@ -1123,10 +1172,11 @@ def _refuse_unstorable(kind: str, r: _Row, values: dict) -> None:
 def _row_key(kind: str, v: dict) -> Any:
     """What makes two rows of one file the same record (duplicates are refused)."""
     return {"regions": lambda: v.get("code"), "sites": lambda: v.get("code"),
-            "subsidiaries": lambda: v.get("code"),
+            "subsidiaries": lambda: v.get("code"), "users": lambda: v.get("login"),
             "rooms": lambda: (v.get("site_id"), v.get("name")) if v.get("site_id") else None,
             "racks": lambda: (v.get("room_id"), v.get("name")) if v.get("room_id") else None,
-            "gpus": lambda: v.get("serial"), "customers": lambda: v.get("credit_code"),
+            "gpus": lambda: v.get("serial"),
+            "customers": lambda: (v.get("credit_code"), (v.get("_contact") or {}).get("name")),
             "device-types": lambda: v.get("slug"),
             "devices": lambda: v.get("asset_tag") and ("tag", v["asset_tag"])}[kind]()
 
@@ -1135,6 +1185,7 @@ HANDLERS: dict[str, tuple[Callable[[Session, _Row], dict], Callable[[UnitOfWork,
     "regions": (_resolve_regions, _write_regions),
     "subsidiaries": (_resolve_subsidiaries, _write_subsidiaries),
     "rooms": (_resolve_rooms, _write_rooms),
+    "users": (_resolve_users, _write_users),
     "sites": (_resolve_sites, _write_sites),
     "racks": (_resolve_racks, _write_racks),
     "devices": (_resolve_devices, _write_devices),
@@ -1264,8 +1315,12 @@ def run_import(db: Database, actor: Actor, kind: str, path: str | Path, dry_run:
                     raise _RowRefused([(None, f"the same record as line {seen[key]}; each record once per file")])
                 if key is not None:
                     seen[key] = r.line
-                counts[write(uow, r, values)] += 1
+                outcome = write(uow, r, values)
+                counts[outcome] += 1
                 savepoint.commit()
+                if kind == "users" and outcome == "created":
+                    notes.append(f"{values['login']}: imported without a password; an administrator sets one "
+                                 "before they can log in")
                 if kind == "device-types" and values.get("power_flag"):
                     notes.append(f"{values.get('slug')}: {values['power_flag']}")
             except PermissionDenied:
@@ -1335,12 +1390,11 @@ def _export_query(kind: str):
                 .outerjoin(Customer, Customer.id == GpuAsset.customer_id)
                 .outerjoin(Device, Device.id == GpuAsset.device_id).order_by(GpuAsset.id))
     if kind == "customers":
-        first = (select(func.min(Contact.id)).where(Contact.customer_id == Customer.id)
-                 .correlate(Customer).scalar_subquery())
+        # one row per contact (the customer's columns repeated), one row for a customer without any
         return (select(Customer.name, Customer.credit_code, Customer.region_code, Customer.address, User.login,
                        Customer.status, Contact.name, Contact.phone, Contact.email, Contact.role)
                 .outerjoin(User, User.id == Customer.account_manager_id)
-                .outerjoin(Contact, Contact.id == first).order_by(Customer.id))
+                .outerjoin(Contact, Contact.customer_id == Customer.id).order_by(Customer.id, Contact.id))
     if kind == "device-types":
         return (select(DeviceType.manufacturer, DeviceType.model, DeviceType.slug, DeviceType.part_number,
                        DeviceType.u_height, DeviceType.is_full_depth, DeviceType.airflow, DeviceType.weight_kg,
@@ -1365,6 +1419,10 @@ def _export_query(kind: str):
 def _export_value(kind: str, header: str, value: Any) -> Any:
     if kind == "audit" and header == "ts" and isinstance(value, dt.datetime):
         return format_ts(value)  # exactly the text the hash covers
+    if (kind, header) in LOCAL_TIME_COLUMNS and isinstance(value, dt.datetime):
+        from zoneinfo import ZoneInfo
+
+        return value.astimezone(ZoneInfo(LOCAL_TIME_ZONE)).strftime("%Y-%m-%d %H:%M:%S")
     if isinstance(value, Decimal) and header in ("position", "u_height"):
         return value.quantize(Decimal(1)) if value == value.to_integral_value() else value  # U10, not U10.0
     return value
@@ -1412,7 +1470,8 @@ def export_rows(db: Database, kind: str, filter: str | dict | None = None) -> tu
                     row = [_export_value(kind, h, v) for h, v in zip(headers, rec)]
                     if _keep_row(headers, row, filter):
                         yield row
-    return headers, rows()
+    shown = [h + LOCAL_TIME_SUFFIX if (kind, h) in LOCAL_TIME_COLUMNS else h for h in headers]
+    return shown, rows()
 
 
 def _keep_row(headers: list[str], row: list, filter) -> bool:
@@ -1512,6 +1571,7 @@ def _write_xlsx(headers, rows, path: Path, sheet: str, progress, cancelled) -> i
     ws = wb.create_sheet(title)
     ws.append(headers)
     in_sheet, count, sheets = 1, 0, 1
+    money = [i for i, h in enumerate(headers) if h in MONEY_COLUMNS]
     for row in rows:
         if in_sheet >= XLSX_MAX_ROWS:
             sheets += 1
@@ -1532,6 +1592,11 @@ def _write_xlsx(headers, rows, path: Path, sheet: str, progress, cancelled) -> i
                     cell = WriteOnlyCell(ws, value=v)
                     cell.data_type = "s"
                     cells[i] = cell
+        for i in money:
+            if i < len(cells) and isinstance(cells[i], (Decimal, int, float)) and not isinstance(cells[i], bool):
+                cell = WriteOnlyCell(ws, value=cells[i])
+                cell.number_format = MONEY_FORMAT
+                cells[i] = cell
         ws.append(cells)
         in_sheet += 1
         count += 1

@@ -331,7 +331,7 @@ def test_operator_may_not_import_customers(db, operator, world, tmp_path):
 
 # --- export-only kinds and streaming -------------------------------------------------------------
 
-@pytest.mark.parametrize("kind", ["users", "contracts", "audit"])
+@pytest.mark.parametrize("kind", ["contracts", "audit"])
 def test_export_only_kinds(db, admin, world, tmp_path, kind):
     out = tmp_path / f"{kind}.csv"
     result = run_export(db, admin, kind, out, "csv")
@@ -346,9 +346,39 @@ def test_export_only_kinds(db, admin, world, tmp_path, kind):
 
 
 def test_export_only_kind_cannot_be_imported(db, admin, tmp_path):
-    path = write_csv(tmp_path / "users.csv", [["login"], ["x"]])
+    path = write_csv(tmp_path / "contracts.csv", [["number"], ["x"]])
     with pytest.raises(ValidationError):
-        run_import(db, admin, "users", path)
+        run_import(db, admin, "contracts", path)
+
+
+def test_users_export_in_shanghai_time_and_import_without_passwords(db, admin, tmp_path):
+    from zoneinfo import ZoneInfo
+
+    from app.errors import AuthenticationFailed
+    from app.services.users import login
+    from models import User
+
+    out = tmp_path / "users.csv"
+    run_export(db, admin, "users", out)
+    with open(out, encoding="utf-8-sig", newline="") as f:
+        data = list(csv.reader(f))
+    assert data[0] == ["login", "display_name", "role", "active", "created_at (Asia/Shanghai)"]
+    with db.session() as s:
+        created = s.execute(select(User.created_at).where(User.login == "admin")).scalar_one()
+    assert data[1][4] == created.astimezone(ZoneInfo("Asia/Shanghai")).strftime("%Y-%m-%d %H:%M:%S")
+    path = write_csv(tmp_path / "new.csv", [
+        ["login", "display_name", "role", "active", "created_at (Asia/Shanghai)", "password"],
+        ["wanglei", "王磊", "Operator", "true", "2024-03-01 09:30:00", "secret-123"],
+        ["admin", "管理员", "admin", "true", "", ""]])
+    result = run_import(db, admin, "users", path)
+    assert (result.created, result.unchanged) == (1, 1)
+    assert "password ignored" in result.summary() and "wanglei: imported without a password" in result.summary()
+    with db.session() as s:
+        user = s.execute(select(User).where(User.login == "wanglei")).scalar_one()
+        assert (user.role, user.display_name) == ("operator", "王磊")
+        assert user.created_at == dt.datetime(2024, 3, 1, 1, 30, tzinfo=dt.timezone.utc)
+    with pytest.raises(AuthenticationFailed):
+        login(db, "wanglei", "secret-123")
 
 
 def test_statements_export_needs_the_billing_hook(db, admin, tmp_path):
