@@ -532,7 +532,8 @@ def _customer(s: Session, r: _Row, col: str = "tenant") -> int | None:
     hits = s.execute(select(Customer.id).where(or_(Customer.credit_code == ref.upper(), Customer.name == ref))
                      .limit(3)).scalars().all()
     if not hits:
-        r.err(col, f"no customer is named {ref!r} or has that credit code")
+        r.err(col, f"no customer is named {ref!r} or has that credit code; add the customer first (kind "
+                   "customers: a new customer needs its unified social credit code)")
     elif len(hits) > 1:
         r.err(col, f"several customers are named {ref!r}; give the credit code instead")
     else:
