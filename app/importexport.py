@@ -44,8 +44,8 @@ from .validators import column_problems, email_problem, parse_date_strict, phone
 # --- kinds and their columns ---------------------------------------------------------
 
 KINDS = ("regions", "subsidiaries", "users", "sites", "rooms", "racks", "devices", "gpus", "customers",
-         "device-types")
-EXPORT_ONLY_KINDS = ("contracts", "audit", "statements")
+         "device-types", "contracts")
+EXPORT_ONLY_KINDS = ("audit", "statements")
 EXPORT_KINDS = KINDS + EXPORT_ONLY_KINDS
 FORMATS = ("csv", "xlsx")
 
@@ -68,8 +68,13 @@ COLUMNS: dict[str, tuple[str, ...]] = {
                      "weight_kg", "max_power_w", "typical_power_w", "gpu_slots", "gpu_model", "role", "power_flag",
                      "comments"),
     "users": ("login", "display_name", "role", "active", "created_at"),
+    # one row per item, the contract's columns repeated
     "contracts": ("number", "subsidiary", "tenant", "credit_code", "title", "status", "start_date", "end_date",
-                  "revision", "effective_date", "language", "items"),
+                  "revision", "effective_date", "language", "renewal_of", "amends", "service_level", "terms",
+                  "item_kind", "item_description", "rack", "u_from", "u_to", "device", "gpu_model", "gpus",
+                  "quantity", "unit_price", "price_unit", "tax_category", "service_start", "service_end",
+                  "power_allowance_kw", "kwh_price", "included_hours", "hourly_rate", "mbps", "handover_at",
+                  "handover_by", "handover_note"),
     "audit": HASHED_FIELDS + ("hash",),
 }
 REQUIRED: dict[str, tuple[str, ...]] = {
@@ -83,10 +88,12 @@ REQUIRED: dict[str, tuple[str, ...]] = {
     "customers": ("name", "credit_code"),
     "device-types": ("manufacturer", "model", "slug"),
     "users": ("login", "role"),
+    "contracts": ("number", "subsidiary", "status", "start_date", "end_date", "item_kind", "item_description",
+                  "unit_price", "price_unit"),
 }
 # Date-time columns: exported in Shanghai local time, which the header says; read back as such.
 LOCAL_TIME_ZONE = "Asia/Shanghai"
-LOCAL_TIME_COLUMNS = {("users", "created_at")}
+LOCAL_TIME_COLUMNS = {("users", "created_at"), ("contracts", "handover_at")}
 LOCAL_TIME_SUFFIX = f" ({LOCAL_TIME_ZONE})"
 # Amounts of money: a number format in XLSX (CSV has none).
 MONEY_COLUMNS = frozenset({"purchase_cost", "unit_price", "amount", "subtotal", "tax", "total", "kwh_price",
@@ -99,7 +106,7 @@ OBJECT_TYPE = {"regions": "region", "subsidiaries": "subsidiary", "rooms": "room
 PERMISSION = {"regions": "manage_reference", "subsidiaries": "manage_reference", "rooms": "manage_reference",
               "sites": "manage_reference", "racks": "manage_dcim",
               "devices": "manage_dcim", "gpus": "manage_gpus", "customers": "manage_customers",
-              "device-types": "manage_dcim", "users": "manage_users"}
+              "device-types": "manage_dcim", "users": "manage_users", "contracts": "draft_contracts"}
 # Service field name -> file column, to point a validator's complaint at the right column.
 FIELD_COLUMN: dict[str, dict[str, str]] = {
     "regions": {"parent_code": "parent"},
@@ -112,6 +119,14 @@ FIELD_COLUMN: dict[str, dict[str, str]] = {
     "gpus": {"gpu_model_id": "model", "device_id": "device"},
     "customers": {"region_code": "region", "account_manager_id": "account_manager"},
     "device-types": {"gpu_model_id": "gpu_model"},
+    "contracts": {"subsidiary_id": "subsidiary", "customer_id": "tenant",
+                  **{f"items[1].{f}": c for f, c in (("kind", "item_kind"), ("description", "item_description"),
+                                                     ("rack_id", "rack"), ("device_id", "device"),
+                                                     ("gpu_model_id", "gpu_model"), ("gpu_ids", "gpus"))},
+                  **{f"items[1].{f}": f for f in ("u_from", "u_to", "quantity", "unit_price", "price_unit",
+                                                  "tax_category", "service_start", "service_end",
+                                                  "power_allowance_kw", "kwh_price", "included_hours",
+                                                  "hourly_rate", "mbps")}},
 }
 # NetBox's bulk-import column names (netbox/dcim/forms/bulk_import.py: SiteImportForm, LocationImportForm,
 # RackImportForm, DeviceImportForm) read as ours. Where several give one column the first listed wins
@@ -1149,13 +1164,102 @@ def _write_users(uow: UnitOfWork, r: _Row, v: dict) -> str:
     return import_user_in(uow, v["login"], v["display_name"], v["role"], v["active"], v["created_at"])
 
 
+def _resolve_contracts(s: Session, r: _Row) -> dict:
+    from models.choices import ContractStatus, ItemKind
+
+    from .services.contracts import ItemSpec
+    from .services.migration import gpu_ids_by_serial
+
+    h: dict[str, Any] = {}
+    sub = r.get("subsidiary")
+    h["subsidiary_id"] = s.execute(select(Subsidiary.id).where(Subsidiary.code == sub)).scalar_one_or_none() \
+        if sub else None
+    if sub and h["subsidiary_id"] is None:
+        r.err("subsidiary", f"no subsidiary has the code {sub!r}")
+    if r.get("credit_code"):
+        h["customer_id"] = _customer(s, r, "credit_code")
+    else:
+        h["customer_id"] = _customer(s, r, "tenant")
+        if not r.get("tenant"):
+            r.err("tenant", "name the customer (tenant) or give its credit code")
+    status = (r.get("status") or "").lower().replace(" ", "_")
+    by_label = {ContractStatus.label(x).lower().replace(" ", "_"): x for x in ContractStatus.values()}
+    h["status"] = by_label.get(status, status)
+    if h["status"] not in ContractStatus.values():
+        r.err("status", f"{r.get('status')!r} is not a contract status ({', '.join(ContractStatus.values())})")
+    h["title"] = r.get("title")
+    for col in ("start_date", "end_date", "effective_date"):
+        h[col] = r.date(col)
+    h["revision"] = r.integer("revision") if r.get("revision") else 1
+    h["language"] = (r.get("language") or "zh").lower()
+    h["service_level"], h["terms"] = r.get("service_level"), r.get("terms")
+    for col, key in (("renewal_of", "renewal_of_id"), ("amends", "amends_id")):
+        ref = r.get(col)
+        h[key] = s.execute(select(Contract.id).where(Contract.number == ref)).scalar_one_or_none() if ref else None
+        if ref and h[key] is None:
+            r.err(col, f"no contract has the number {ref!r} (list it before the contracts that refer to it)")
+    kind = (r.get("item_kind") or "").lower()
+    if kind not in ItemKind.values():
+        r.err("item_kind", f"{r.get('item_kind')!r} is not an item kind ({', '.join(ItemKind.values())})")
+    rack_id = None
+    if r.get("rack"):
+        ref = r.get("rack")
+        parts = ref.split("/")
+        q = select(Rack.id).join(Room, Room.id == Rack.room_id).join(Site, Site.id == Room.site_id)
+        if len(parts) == 3:
+            q = q.where(Site.code == parts[0], Room.name == parts[1], Rack.name == parts[2])
+        else:
+            q = q.where(or_(Rack.asset_tag == ref, Rack.name == ref))
+        hits = s.execute(q.limit(2)).scalars().all()
+        if len(hits) != 1:
+            r.err("rack", f"no rack {ref!r} (write site/room/rack or its asset tag)" if not hits else
+                  f"several racks are named {ref!r}; write site/room/rack")
+        rack_id = hits[0] if len(hits) == 1 else None
+    device = _device_ref(s, r, "device")
+    gpu_model_id = None
+    if r.get("gpu_model"):
+        gpu_model_id = s.execute(select(GpuModel.id).where(func.lower(GpuModel.name) == r.get("gpu_model").lower())
+                                 ).scalar_one_or_none()
+        if gpu_model_id is None:
+            r.err("gpu_model", f"{r.get('gpu_model')!r} is not in the GPU catalogue")
+    serials = re.split(r"[\s,;]+", r.get("gpus") or "")
+    gpu_ids, missing = gpu_ids_by_serial(s, [x for x in serials if x])
+    if missing:
+        r.err("gpus", f"GPU(s) {', '.join(repr(x) for x in missing)} are not in the fleet; import the GPUs first")
+    dec = {c: r.decimal(c) for c in ("quantity", "unit_price", "power_allowance_kw", "kwh_price", "included_hours",
+                                     "hourly_rate")}
+    item = None
+    if not r.problems:
+        item = ItemSpec(kind=kind, description=r.get("item_description") or "", unit_price=dec["unit_price"],
+                        price_unit=(r.get("price_unit") or "").lower(),
+                        quantity=dec["quantity"] if dec["quantity"] is not None else Decimal(1),
+                        tax_category=(r.get("tax_category") or "").lower() or None, rack_id=rack_id,
+                        u_from=r.integer("u_from"), u_to=r.integer("u_to"),
+                        device_id=device.id if device else None, gpu_model_id=gpu_model_id, gpu_ids=tuple(gpu_ids),
+                        service_start=r.date("service_start"), service_end=r.date("service_end"),
+                        power_allowance_kw=dec["power_allowance_kw"], kwh_price=dec["kwh_price"],
+                        included_hours=dec["included_hours"], hourly_rate=dec["hourly_rate"], mbps=r.integer("mbps"))
+    handover = {"handover_at": _local_datetime(r, "handover_at") if r.get("handover_at") else None,
+                "handover_by": r.get("handover_by"), "handover_note": r.get("handover_note")}
+    return {"number": r.get("number"), "_header": h, "_item": item, "_handover": handover}
+
+
+def _write_contracts(uow: UnitOfWork, r: _Row, v: dict) -> str:
+    from .services.migration import import_contract_item_in
+
+    if not v["number"]:
+        raise _RowRefused([("number", "a contract number is required")])
+    new = uow.__dict__.setdefault("_imported_contracts", set())
+    return import_contract_item_in(uow, v["number"], v["_header"], v["_item"], v["_handover"], new)
+
+
 def _write_device_types(uow: UnitOfWork, r: _Row, v: dict) -> str:
     from .devicetypes import upsert_device_type
 
     return upsert_device_type(uow, v, from_library=r.file is not None)
 
 
-MODEL = {"users": User, "regions": Region, "subsidiaries": Subsidiary, "rooms": Room, "sites": Site, "racks": Rack, "devices": Device, "gpus": GpuAsset,
+MODEL = {"contracts": Contract, "users": User, "regions": Region, "subsidiaries": Subsidiary, "rooms": Room, "sites": Site, "racks": Rack, "devices": Device, "gpus": GpuAsset,
          "customers": Customer, "device-types": DeviceType}
 
 
@@ -1173,7 +1277,7 @@ def _refuse_unstorable(kind: str, r: _Row, values: dict) -> None:
 def _row_key(kind: str, v: dict) -> Any:
     """What makes two rows of one file the same record (duplicates are refused)."""
     return {"regions": lambda: v.get("code"), "sites": lambda: v.get("code"),
-            "subsidiaries": lambda: v.get("code"), "users": lambda: v.get("login"),
+            "subsidiaries": lambda: v.get("code"), "users": lambda: v.get("login"), "contracts": lambda: None,
             "rooms": lambda: (v.get("site_id"), v.get("name")) if v.get("site_id") else None,
             "racks": lambda: (v.get("room_id"), v.get("name")) if v.get("room_id") else None,
             "gpus": lambda: v.get("serial"),
@@ -1187,6 +1291,7 @@ HANDLERS: dict[str, tuple[Callable[[Session, _Row], dict], Callable[[UnitOfWork,
     "subsidiaries": (_resolve_subsidiaries, _write_subsidiaries),
     "rooms": (_resolve_rooms, _write_rooms),
     "users": (_resolve_users, _write_users),
+    "contracts": (_resolve_contracts, _write_contracts),
     "sites": (_resolve_sites, _write_sites),
     "racks": (_resolve_racks, _write_racks),
     "devices": (_resolve_devices, _write_devices),
@@ -1405,13 +1510,31 @@ def _export_query(kind: str):
     if kind == "users":
         return select(User.login, User.display_name, User.role, User.active, User.created_at).order_by(User.login)
     if kind == "contracts":
-        items = (select(func.count(ContractItem.id)).where(ContractItem.contract_id == Contract.id)
-                 .correlate(Contract).scalar_subquery())
+        from sqlalchemy.orm import aliased
+
+        renewal, amended = aliased(Contract), aliased(Contract)
+        isite, iroom, irack = aliased(Site), aliased(Room), aliased(Rack)
         return (select(Contract.number, Subsidiary.code, Customer.name, Customer.credit_code, Contract.title,
                        Contract.status, Contract.start_date, Contract.end_date, Contract.revision,
-                       Contract.effective_date, Contract.language, items)
+                       Contract.effective_date, Contract.language, renewal.number, amended.number,
+                       Contract.service_level, Contract.terms, ContractItem.kind, ContractItem.description,
+                       isite.code + "/" + iroom.name + "/" + irack.name, ContractItem.u_from, ContractItem.u_to,
+                       func.coalesce(Device.asset_tag, Device.name), GpuModel.name, ContractItem.id,
+                       ContractItem.quantity, ContractItem.unit_price, ContractItem.price_unit,
+                       ContractItem.tax_category, ContractItem.service_start, ContractItem.service_end,
+                       ContractItem.power_allowance_kw, ContractItem.kwh_price, ContractItem.included_hours,
+                       ContractItem.hourly_rate, ContractItem.mbps, ContractItem.handover_at,
+                       ContractItem.handover_by, ContractItem.handover_note)
                 .join(Subsidiary, Subsidiary.id == Contract.subsidiary_id)
-                .join(Customer, Customer.id == Contract.customer_id).order_by(Contract.number))
+                .join(Customer, Customer.id == Contract.customer_id)
+                .join(ContractItem, ContractItem.contract_id == Contract.id)
+                .outerjoin(renewal, renewal.id == Contract.renewal_of_id)
+                .outerjoin(amended, amended.id == Contract.amends_id)
+                .outerjoin(irack, irack.id == ContractItem.rack_id).outerjoin(iroom, iroom.id == irack.room_id)
+                .outerjoin(isite, isite.id == iroom.site_id)
+                .outerjoin(Device, Device.id == ContractItem.device_id)
+                .outerjoin(GpuModel, GpuModel.id == ContractItem.gpu_model_id)
+                .order_by(Contract.id, ContractItem.id))  # a contract after the ones it renews or amends
     if kind == "audit":
         return select(*[getattr(AuditEvent, f) for f in COLUMNS["audit"]]).order_by(AuditEvent.seq)
     raise ValidationError({"kind": f"{kind!r} cannot be exported"})
@@ -1465,14 +1588,29 @@ def export_rows(db: Database, kind: str, filter: str | dict | None = None) -> tu
 
     def rows() -> Iterator[list]:
         with db.session() as s:
+            serials = _item_gpu_serials(s) if kind == "contracts" else {}
             result = s.execute(stmt.execution_options(yield_per=STREAM_BATCH))
             for part in result.partitions():
                 for rec in part:
                     row = [_export_value(kind, h, v) for h, v in zip(headers, rec)]
+                    if kind == "contracts":
+                        at = headers.index("gpus")
+                        row[at] = serials.get(row[at])
                     if _keep_row(headers, row, filter):
                         yield row
     shown = [h + LOCAL_TIME_SUFFIX if (kind, h) in LOCAL_TIME_COLUMNS else h for h in headers]
     return shown, rows()
+
+
+def _item_gpu_serials(s: Session) -> dict[int, str]:
+    """Contract item id -> the serials of the GPUs named on it, space-separated."""
+    from models.contracts import contract_item_gpu as link
+
+    out: dict[int, list[str]] = {}
+    for item_id, serial in s.execute(select(link.c.item_id, GpuAsset.serial).join(GpuAsset, GpuAsset.id == link.c.gpu_id)
+                                     .order_by(link.c.item_id, GpuAsset.serial)):
+        out.setdefault(item_id, []).append(serial)
+    return {k: " ".join(v) for k, v in out.items()}
 
 
 def _keep_row(headers: list[str], row: list, filter) -> bool:

@@ -12,7 +12,7 @@ from tests.conftest import drop_db, make_db
 
 # Each kind refers only to kinds before it.
 ORDER = ("regions", "subsidiaries", "users", "customers", "sites", "rooms", "racks", "device-types", "devices",
-         "gpus")
+         "gpus", "contracts")
 
 
 def test_demo_export_import_reexport_is_byte_identical(demo_db, tmp_path, pg_template):
