@@ -331,7 +331,7 @@ def test_operator_may_not_import_customers(db, operator, world, tmp_path):
 
 # --- export-only kinds and streaming -------------------------------------------------------------
 
-@pytest.mark.parametrize("kind", ["contracts", "audit"])
+@pytest.mark.parametrize("kind", ["audit"])
 def test_export_only_kinds(db, admin, world, tmp_path, kind):
     out = tmp_path / f"{kind}.csv"
     result = run_export(db, admin, kind, out, "csv")
@@ -346,9 +346,9 @@ def test_export_only_kinds(db, admin, world, tmp_path, kind):
 
 
 def test_export_only_kind_cannot_be_imported(db, admin, tmp_path):
-    path = write_csv(tmp_path / "contracts.csv", [["number"], ["x"]])
+    path = write_csv(tmp_path / "audit.csv", [["seq"], ["1"]])
     with pytest.raises(ValidationError):
-        run_import(db, admin, "contracts", path)
+        run_import(db, admin, "audit", path)
 
 
 def test_users_export_in_shanghai_time_and_import_without_passwords(db, admin, tmp_path):
@@ -701,3 +701,79 @@ def test_services_refuse_unstorable_values(db, admin, world, field, value):
         place_device(db, admin, {"name": "nan-dev", "device_type_id": world["t2u"], "rack_id": world["racks"]["R02"],
                                  "position": Decimal("NaN"), "face": "front"})
     assert table_counts(db) == before
+
+
+# --- contracts, contacts and money in XLSX (issue 14, full round trip) ----------------------------
+
+CONTRACT_HEAD = ["number", "subsidiary", "credit_code", "status", "start_date", "end_date", "item_kind",
+                 "item_description", "rack", "gpus", "quantity", "unit_price", "price_unit", "handover_at"]
+
+
+def test_contracts_import_in_their_state_with_items(db, admin, world, tmp_path):
+    from models import Contract, DocumentCounter, GpuLease
+
+    path = write_csv(tmp_path / "contracts.csv", [
+        CONTRACT_HEAD,
+        ["FZ-2025-0007", "FZ", CUSTOMER_CODE, "active", "2025-01-01", "2026-12-31", "rack", "机柜 R02", "FZ1/A1/R02",
+         "", "1", "6800", "month", "2025-01-01 08:00:00"],
+        ["FZ-2025-0007", "FZ", CUSTOMER_CODE, "active", "2025-01-01", "2026-12-31", "gpu", "H100 租用", "",
+         "G-0001", "1", "12.5", "gpu_hour", ""],
+    ])
+    result = run_import(db, admin, "contracts", path)
+    assert (result.rows, result.created) == (2, 2)
+    with db.session() as s:
+        c = s.execute(select(Contract).where(Contract.number == "FZ-2025-0007")).scalar_one()
+        assert (c.status, c.customer_id, len(c.items)) == ("active", world["customer"], 2)
+        assert c.items[0].rack_id == world["racks"]["R02"]
+        assert c.items[0].handover_at == dt.datetime(2025, 1, 1, 0, 0, tzinfo=dt.timezone.utc)  # 08:00 Shanghai
+        assert len(s.execute(select(GpuLease).where(GpuLease.contract_item_id == c.items[1].id)).all()) == 1
+        counter = s.get(DocumentCounter, (c.subsidiary_id, "contract", "2025"))
+        assert counter.last_value == 7  # the next new FZ contract of 2025 is 0008
+    out = tmp_path / "out.csv"
+    run_export(db, admin, "contracts", out)
+    again = run_import(db, admin, "contracts", out)
+    assert (again.created, again.updated, again.unchanged) == (0, 0, 2)
+
+
+def test_bad_contract_rows_all_listed(db, admin, world, tmp_path):
+    path = write_csv(tmp_path / "contracts.csv", [
+        CONTRACT_HEAD,
+        ["FZ-2025-0001", "FZ", CUSTOMER_CODE, "signed", "2025-01-01", "2026-12-31", "rack", "x", "FZ1/A1/R02", "",
+         "1", "1", "month", ""],                                                     # 2: status
+        ["FZ-2025-0002", "FZ", CUSTOMER_CODE, "active", "2025-01-01", "2026-12-31", "rack", "x", "FZ1/A1/R99", "",
+         "1", "1", "month", ""],                                                     # 3: rack
+        ["FZ-2025-0003", "FZ", CUSTOMER_CODE, "active", "2025-01-01", "2026-12-31", "gpu", "x", "", "G-404", "1",
+         "1", "gpu_hour", ""],                                                       # 4: GPU serial
+        ["FZ-2025-0004", "FZ", CUSTOMER_CODE, "active", "2025-01-01", "2026-12-31", "rack", "x", "FZ1/A1/R02", "",
+         "1", "1", "gpu_hour", ""],                                                  # 5: price unit
+    ])
+    before = table_counts(db)
+    with pytest.raises(ImportFailed) as info:
+        run_import(db, admin, "contracts", path)
+    got = {(e.line, e.column): e.reason for e in info.value.row_errors}
+    assert set(got) == {(2, "status"), (3, "rack"), (4, "gpus"), (5, "price_unit")}
+    assert "'signed'" in got[2, "status"] and "'G-404'" in got[4, "gpus"]
+    assert table_counts(db) == before
+
+
+def test_every_contact_exported_and_money_formatted_in_xlsx(db, admin, world, tmp_path):
+    from openpyxl import load_workbook
+
+    path = write_csv(tmp_path / "c.csv", [
+        ["name", "credit_code", "contact_name", "contact_phone"],
+        ["福州云算科技有限公司", CUSTOMER_CODE, "张三", "13800000001"],
+        ["福州云算科技有限公司", CUSTOMER_CODE, "李四", "13800000002"]])
+    assert run_import(db, admin, "customers", path).rows == 2
+    out = tmp_path / "customers.csv"
+    run_export(db, admin, "customers", out)
+    with open(out, encoding="utf-8-sig", newline="") as f:
+        data = list(csv.reader(f))
+    assert [row[6] for row in data[1:]] == ["张三", "李四"]
+    again = run_import(db, admin, "customers", out)
+    assert (again.created, again.updated) == (0, 0)
+    xlsx = tmp_path / "gpus.xlsx"
+    run_export(db, admin, "gpus", xlsx)
+    ws = load_workbook(xlsx).worksheets[0]
+    col = [c.value for c in ws[1]].index("purchase_cost")
+    cell = ws.cell(row=2, column=col + 1)
+    assert cell.value == 215000 and cell.number_format == "#,##0.00"
