@@ -1318,14 +1318,24 @@ def _rule_column(kind: str, exc: DomainError) -> str | None:
     return None
 
 
+def _quoted(r: _Row, column: str | None, reason: str) -> str:
+    """The reason, with the cell's value quoted when the reason does not show it already."""
+    raw = r.v.get(column) if column and r.file is None else None
+    if not isinstance(raw, str) or not raw.strip() or raw.strip() in reason:
+        return reason
+    return f"{reason} (the cell holds {raw.strip()!r})"
+
+
 def _errors_of(kind: str, r: _Row, exc: Exception) -> list[RowError]:
     cols = FIELD_COLUMN.get(kind, {})
     if isinstance(exc, _RowRefused):
-        return [RowError(r.line, c, reason, r.file) for c, reason in exc.problems]
+        return [RowError(r.line, c, _quoted(r, c, reason), r.file) for c, reason in exc.problems]
     if isinstance(exc, ValidationError):
-        return [RowError(r.line, cols.get(k, k) or None, reason, r.file) for k, reason in exc.errors.items()]
+        return [RowError(r.line, cols.get(k, k) or None, _quoted(r, cols.get(k, k), reason), r.file)
+                for k, reason in exc.errors.items()]
     assert isinstance(exc, DomainError)
-    return [RowError(r.line, _rule_column(kind, exc), exc.message, r.file)]
+    column = _rule_column(kind, exc)
+    return [RowError(r.line, column, _quoted(r, column, exc.message), r.file)]
 
 
 def _load(kind: str, path: str | Path, notices: list[str] | None = None

@@ -152,3 +152,12 @@ def test_pandas_and_excel_numbers(db, admin, base, tmp_path):
     got = {(e.line, e.column): e.reason for e in info.value.row_errors}
     assert "Excel" in got[2, "credit_code"] and repr(digits) in got[2, "credit_code"]
     assert "Excel" in got[3, "credit_code"] and "'9.13501E+17'" in got[3, "credit_code"]
+
+
+def test_a_service_refusal_quotes_the_cell(db, admin, base, tmp_path):
+    path = write_csv(tmp_path / "sites.csv", [["code", "name", "subsidiary", "region", "cooling"],
+                                              ["FZ9", "福州九号机房", "FZ", "350102", "water"]])
+    with pytest.raises(ImportFailed) as info:
+        run_import(db, admin, "sites", path)
+    [error] = info.value.row_errors
+    assert (error.line, error.column) == (2, "cooling") and "'water'" in error.reason
