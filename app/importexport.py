@@ -516,7 +516,10 @@ class _Row:
         raw = self.get(col)
         if raw in (None, ""):
             return None
-        value = parse_date_strict(str(raw))
+        text_ = str(raw)
+        if re.fullmatch(r"\d{4}-\d{2}-\d{2}[ T]00:00(:00(\.0+)?)?", text_):
+            text_ = text_[:10]  # pandas writes a date column as date-times at midnight
+        value = parse_date_strict(text_)
         if value is None:
             self.err(col, f"{raw!r} is not a date (write YYYY-MM-DD)")
         return value
@@ -1065,6 +1068,8 @@ def _resolve_customers(s: Session, r: _Row) -> dict:
                 r.err("account_manager", f"no user has the login {login!r}")
         v["account_manager_id"] = uid
     contact = {k: r.get(f"contact_{k}") for k in ("name", "phone", "email", "role") if r.has(f"contact_{k}")}
+    if contact.get("phone") and re.fullmatch(r"\d+\.0", contact["phone"]):
+        contact["phone"] = contact["phone"][:-2]  # pandas read the phone column as numbers
     if any(contact.values()):
         if not contact.get("name"):
             r.err("contact_name", "a contact needs a name")

@@ -144,6 +144,22 @@ def test_pandas_and_excel_numbers(db, admin, base, tmp_path):
     with db.session() as s:
         site = s.execute(select(Site).where(Site.code == "FZ9")).scalar_one()
         assert (site.region_code, site.power_capacity_kw) == ("350102", Decimal("110000"))
+    gpus = write_csv(tmp_path / "customers-pandas.csv", [
+        ["name", "credit_code", "contact_name", "contact_phone"],
+        ["福州云算科技有限公司", make_uscc("91350100575XY12A3"), "张三", "13800000001.0"]])
+    assert run_import(db, admin, "customers", gpus).updated == 1
+    with db.session() as s:
+        from models import Contact
+        assert s.execute(select(Contact.phone).where(Contact.name == "张三")).scalar_one() == "13800000001"
+    with db.session() as s:
+        from models import GpuAsset, GpuModel
+        model = s.execute(select(GpuModel.name).order_by(GpuModel.id)).scalars().first()
+    path = write_csv(tmp_path / "gpus-pandas.csv", [["serial", "model", "purchase_date", "purchase_cost"],
+                                                    ["G-1", model, "2025-03-01 00:00:00", "215000.0"]])
+    assert run_import(db, admin, "gpus", path).created == 1
+    with db.session() as s:
+        gpu = s.execute(select(GpuAsset).where(GpuAsset.serial == "G-1")).scalar_one()
+        assert (gpu.purchase_date.isoformat(), gpu.purchase_cost) == ("2025-03-01", Decimal("215000"))
     digits = "913501000000000000"  # what Excel leaves of an 18-digit code: last digits zeroed
     path = write_csv(tmp_path / "customers.csv", [["name", "credit_code"], ["数字公司", digits],
                                                   ["科学计数", "9.13501E+17"]])
