@@ -27,9 +27,8 @@ from sqlalchemy import func, or_, select, text
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.orm import Session
 
-from models import (AuditEvent, Contact, Contract, ContractItem, Customer, Device, DeviceType, GpuAsset, GpuModel,
-                    Rack, Region, Room, Site, Subsidiary, User)
-from models import Coverage
+from models import (AuditEvent, Contact, Contract, ContractItem, Coverage, Customer, Device, DeviceType, GpuAsset,
+                    GpuModel, Rack, Region, Room, Site, Subsidiary, User)
 from models.choices import DeviceRole, DeviceStatus, GpuState, RackStatus, SiteStatus
 
 from .audit import Actor, HASHED_FIELDS, format_ts
