@@ -12,8 +12,10 @@ from .db import sqlite_path
 from .errors import DomainError, ValidationError
 
 ENV_NEW_PASSWORD = "IDC_CONSOLE_NEW_PASSWORD"
-IMPORT_KINDS = ("regions", "sites", "racks", "devices", "gpus", "customers", "device-types")
-EXPORT_KINDS = IMPORT_KINDS[:-1] + ("device-types", "users", "contracts", "audit", "statements")
+# The order a full migration imports them in (each refers only to kinds before it).
+IMPORT_KINDS = ("regions", "subsidiaries", "users", "customers", "sites", "rooms", "racks", "device-types",
+                "devices", "gpus", "contracts")
+EXPORT_KINDS = IMPORT_KINDS + ("audit", "statements")
 
 
 def register(sub) -> None:

@@ -18,7 +18,7 @@ import csv
 import datetime as dt
 import re
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
 from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator
@@ -27,23 +27,24 @@ from sqlalchemy import func, or_, select, text
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.orm import Session
 
-from models import (AuditEvent, Contact, Contract, ContractItem, Customer, Device, DeviceType, GpuAsset, GpuModel,
-                    Rack, Region, Room, Site, Subsidiary, User)
-from models.choices import GpuState
+from models import (AuditEvent, Contact, Contract, ContractItem, Coverage, Customer, Device, DeviceType, GpuAsset,
+                    GpuModel, Rack, Region, Room, Site, Subsidiary, User)
+from models.choices import DeviceRole, DeviceStatus, GpuState, RackStatus, SiteStatus
 
 from .audit import Actor, HASHED_FIELDS, format_ts
 from .auth import KIND_PERMISSION, require
 from .db import Database
 from .errors import DomainError, NotFound, PermissionDenied, ValidationError
-from .services.gpus import install_gpu_in
+from .services.gpus import import_gpu_in, install_gpu_in
 from .services.common import _spec, create_in, flush_or_refuse, flush_versioned, protected_problems, snapshot
 from .uow import UnitOfWork
-from .validators import column_problems, email_problem, parse_date_strict, phone_problem, region_level
+from .validators import column_problems, email_problem, parse_date_strict, phone_problem, region_level, uscc_problem
 
 # --- kinds and their columns ---------------------------------------------------------
 
-KINDS = ("regions", "sites", "racks", "devices", "gpus", "customers", "device-types")
-EXPORT_ONLY_KINDS = ("users", "contracts", "audit", "statements")
+KINDS = ("regions", "subsidiaries", "users", "sites", "rooms", "racks", "devices", "gpus", "customers",
+         "device-types", "contracts")
+EXPORT_ONLY_KINDS = ("audit", "statements")
 EXPORT_KINDS = KINDS + EXPORT_ONLY_KINDS
 FORMATS = ("csv", "xlsx")
 
@@ -51,46 +52,95 @@ COLUMNS: dict[str, tuple[str, ...]] = {
     "regions": ("code", "name", "parent"),
     "sites": ("code", "name", "subsidiary", "region", "address", "latitude", "longitude", "status", "cooling",
               "power_capacity_kw"),
+    "subsidiaries": ("code", "name", "name_en", "credit_code", "region", "address", "phone", "bank_name",
+                     "bank_account"),
+    "rooms": ("site", "name", "cooling", "power_capacity_kw", "cooling_capacity_kw", "grid_rows", "grid_cols",
+              "notes"),
     "racks": ("site", "location", "name", "u_height", "power_capacity_kw", "status", "asset_tag", "tenant"),
-    "devices": ("name", "device_type", "status", "site", "location", "rack", "position", "face", "serial",
+    "devices": ("name", "manufacturer", "device_type", "status", "site", "location", "rack", "position", "face", "serial",
                 "asset_tag", "tenant", "comments"),
     "gpus": ("serial", "model", "state", "device", "slot", "purchase_date", "purchase_cost", "warranty_end",
-             "depreciation_months"),
+             "depreciation_months", "tenant"),
     "customers": ("name", "credit_code", "region", "address", "account_manager", "status", "contact_name",
                   "contact_phone", "contact_email", "contact_role"),
     "device-types": ("manufacturer", "model", "slug", "part_number", "u_height", "is_full_depth", "airflow",
                      "weight_kg", "max_power_w", "typical_power_w", "gpu_slots", "gpu_model", "role", "power_flag",
                      "comments"),
     "users": ("login", "display_name", "role", "active", "created_at"),
+    # one row per item, the contract's columns repeated
     "contracts": ("number", "subsidiary", "tenant", "credit_code", "title", "status", "start_date", "end_date",
-                  "revision", "effective_date", "language", "items"),
+                  "revision", "effective_date", "language", "renewal_of", "amends", "service_level", "terms",
+                  "item_kind", "item_description", "rack", "u_from", "u_to", "device", "gpu_model", "gpus",
+                  "quantity", "unit_price", "price_unit", "tax_category", "service_start", "service_end",
+                  "power_allowance_kw", "kwh_price", "included_hours", "hourly_rate", "mbps", "handover_at",
+                  "handover_by", "handover_note"),
     "audit": HASHED_FIELDS + ("hash",),
 }
 REQUIRED: dict[str, tuple[str, ...]] = {
     "regions": ("code", "name"),
-    "sites": ("code", "name", "subsidiary", "region"),
+    "sites": ("code", "name", "region"),  # the subsidiary: from coverage when not given
+    "subsidiaries": ("code", "name", "credit_code"),
+    "rooms": ("site", "name"),
     "racks": ("site", "location", "name"),
-    "devices": ("name", "device_type"),
+    "devices": ("device_type",),
     "gpus": ("serial", "model"),
     "customers": ("name", "credit_code"),
     "device-types": ("manufacturer", "model", "slug"),
+    "users": ("login", "role"),
+    "contracts": ("number", "subsidiary", "status", "start_date", "end_date", "item_kind", "item_description",
+                  "unit_price", "price_unit"),
 }
+# Date-time columns: exported in Shanghai local time, which the header says; read back as such.
+LOCAL_TIME_ZONE = "Asia/Shanghai"
+LOCAL_TIME_COLUMNS = {("users", "created_at"), ("contracts", "handover_at")}
+LOCAL_TIME_SUFFIX = f" ({LOCAL_TIME_ZONE})"
+# Amounts of money: a number format in XLSX (CSV has none).
+MONEY_COLUMNS = frozenset({"purchase_cost", "unit_price", "amount", "subtotal", "tax", "total", "kwh_price",
+                           "hourly_rate"})
+MONEY_FORMAT = "#,##0.00"
 # Audit object type of each kind and the permission its writes need (besides "import").
-OBJECT_TYPE = {"regions": "region", "sites": "site", "racks": "rack", "devices": "device", "gpus": "gpu",
+OBJECT_TYPE = {"regions": "region", "subsidiaries": "subsidiary", "rooms": "room", "sites": "site", "racks": "rack", "devices": "device", "gpus": "gpu",
                "customers": "customer", "device-types": "device_type", "users": "user", "contracts": "contract",
                "audit": "audit", "statements": "statement"}
 PERMISSION = {kind: KIND_PERMISSION[OBJECT_TYPE[kind]]  # declared once, in app.auth
-              for kind in ("regions", "sites", "racks", "devices", "gpus", "customers", "device-types")}
+              for kind in ("regions", "subsidiaries", "rooms", "sites", "racks", "devices", "gpus", "customers",
+                           "device-types", "users", "contracts")}
 # Service field name -> file column, to point a validator's complaint at the right column.
 FIELD_COLUMN: dict[str, dict[str, str]] = {
     "regions": {"parent_code": "parent"},
     "sites": {"subsidiary_id": "subsidiary", "region_code": "region"},
+    "subsidiaries": {"region_code": "region"},
+    "rooms": {"site_id": "site"},
     "racks": {"room_id": "location", "customer_id": "tenant"},
     "devices": {"device_type_id": "device_type", "rack_id": "rack", "owner_customer_id": "tenant",
                 "notes": "comments"},
     "gpus": {"gpu_model_id": "model", "device_id": "device"},
     "customers": {"region_code": "region", "account_manager_id": "account_manager"},
     "device-types": {"gpu_model_id": "gpu_model"},
+    "contracts": {"subsidiary_id": "subsidiary", "customer_id": "tenant",
+                  **{f"items[1].{f}": c for f, c in (("kind", "item_kind"), ("description", "item_description"),
+                                                     ("rack_id", "rack"), ("device_id", "device"),
+                                                     ("gpu_model_id", "gpu_model"), ("gpu_ids", "gpus"))},
+                  **{f"items[1].{f}": f for f in ("u_from", "u_to", "quantity", "unit_price", "price_unit",
+                                                  "tax_category", "service_start", "service_end",
+                                                  "power_allowance_kw", "kwh_price", "included_hours",
+                                                  "hourly_rate", "mbps")}},
+}
+# NetBox's bulk-import column names (netbox/dcim/forms/bulk_import.py: SiteImportForm, LocationImportForm,
+# RackImportForm, DeviceImportForm) read as ours. Where several give one column the first listed wins
+# (a site's code: our `code`, else NetBox's `facility`, else its `slug`); the others are ignored with a
+# notice, like every column a kind does not use (NetBox's `role`, `platform`, `time_zone`, …).
+ALIASES: dict[str, dict[str, str]] = {
+    "sites": {"facility": "code", "slug": "code", "physical_address": "address"},
+    "rooms": {"comments": "notes", "description": "notes"},
+    "racks": {},
+    "devices": {"description": "comments", "device_type_slug": "device_type"},
+}
+# NetBox status values (netbox/dcim/choices.py) that are not ours, and what they become.
+NETBOX_STATUS: dict[str, dict[str, str]] = {
+    "sites": {"staging": "planned"},
+    "racks": {"active": "leased", "deprecated": "decommissioned"},  # active without a tenant: available
+    "devices": {"staged": "planned"},
 }
 TABLE_SUFFIXES = {".csv": "csv", ".xlsx": "xlsx", ".xlsm": "xlsx"}
 YAML_SUFFIXES = (".yaml", ".yml")
@@ -127,6 +177,7 @@ class ImportPreview:
     columns: list[str]
     rows: list[ImportRow]
     errors: list[RowError]
+    notices: list[str] = field(default_factory=list)  # columns ignored or read as, the encoding guessed
 
     @property
     def ok(self) -> bool:
@@ -145,6 +196,7 @@ class ImportResult:
     cancelled: bool = False
     notes: tuple[str, ...] = ()       # e.g. device types whose power needs a person's look
     changes: frozenset[str] = frozenset()
+    notices: tuple[str, ...] = ()     # about the file: columns ignored or read as, the encoding guessed
 
     def summary(self) -> str:
         if self.cancelled:
@@ -152,6 +204,8 @@ class ImportResult:
         verb = "would import" if self.dry_run else "imported"
         text = (f"{verb} {self.rows} {self.kind} row(s) from {self.file}: {self.created} new, "
                 f"{self.updated} updated, {self.unchanged} unchanged")
+        if self.notices:
+            text += "\n" + "\n".join(f"note: {n}" for n in self.notices)
         if self.notes:
             text += "\nto check by a person:\n" + "\n".join(f"  {n}" for n in self.notes)
         return text
@@ -160,8 +214,9 @@ class ImportResult:
 class ImportFailed(ValidationError):
     """The file had bad rows; nothing was imported. `row_errors` lists every one."""
 
-    def __init__(self, kind: str, path: str | Path, row_errors: list[RowError]):
+    def __init__(self, kind: str, path: str | Path, row_errors: list[RowError], notices: Iterable[str] = ()):
         self.kind = kind
+        self.notices = tuple(notices)
         self.path = str(path)
         self.row_errors = list(row_errors)
         errors: dict[str, str] = {}
@@ -171,7 +226,8 @@ class ImportFailed(ValidationError):
         super().__init__(errors)
         bad_lines = len({(e.file, e.line) for e in self.row_errors})
         self.message = (f"nothing was imported from {Path(path).name}: {bad_lines} bad row(s)\n"
-                        + "\n".join(str(e) for e in self.row_errors))
+                        + "\n".join(str(e) for e in self.row_errors)
+                        + "".join(f"\nnote: {n}" for n in self.notices))
         self.args = (self.message,)
 
 
@@ -227,15 +283,31 @@ def _cell_text(v: Any) -> str | None:
     return s or None
 
 
-def _raw_rows(path: Path, fmt: str) -> Iterator[tuple[int, list]]:
-    """(line, cells) for every record; line is where it starts (the header is line 1)."""
+def _decode_csv(path: Path, notices: list[str] | None) -> str:
+    """The CSV's text: UTF-8 (with or without BOM), else GBK/GB18030 as Excel saves it on Chinese Windows."""
+    data = path.read_bytes()
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        try:
+            text_ = data.decode("gb18030")
+        except UnicodeDecodeError:
+            raise exc from None
+        if notices is not None:
+            notices.append(f"{path.name} is not UTF-8; it was read as GBK (GB18030), the encoding Excel uses on "
+                           "Chinese Windows. Check the Chinese text in the preview")
+        return text_
+
+
+def _raw_rows(path: Path, fmt: str, notices: list[str] | None = None) -> Iterator[tuple[int, list]]:
+    """(row, cells) for every record, numbered as Excel numbers them (the header is row 1; a quoted
+    cell that spans several lines is still one row)."""
     if fmt == "csv":
-        with open(path, encoding="utf-8-sig", newline="") as f:
-            reader = csv.reader(f)
-            start = 1
-            for record in reader:
-                yield start, record
-                start = reader.line_num + 1
+        import io
+
+        reader = csv.reader(io.StringIO(_decode_csv(path, notices), newline=""))
+        for row_no, record in enumerate(reader, start=1):
+            yield row_no, record
         return
     import openpyxl
 
@@ -248,29 +320,96 @@ def _raw_rows(path: Path, fmt: str) -> Iterator[tuple[int, list]]:
         wb.close()
 
 
-def read_table(kind: str, path: str | Path) -> tuple[list[str], list[ImportRow], list[RowError]]:
-    """Columns, rows (values as text or None) and the problems with the file's shape."""
+def _header_name(kind: str, cell: str) -> tuple[str, str | None]:
+    """(our column, NetBox header it came from or None) for one header cell.
+
+    NetBox headers may name a related object's field (`site.slug`, `device_type.model`): the
+    part before the dot is the column; lookups here try every natural key anyway."""
+    name = cell.strip().lower()
+    if name.endswith(LOCAL_TIME_SUFFIX.lower()):
+        name = name[:-len(LOCAL_TIME_SUFFIX)]
+    name = name.strip().replace(" ", "_").replace("-", "_")
+    allowed = COLUMNS[kind]
+    if name in allowed:
+        return name, None
+    if "." in name:
+        base = name.split(".", 1)[0]
+        if base in allowed:
+            return base, cell
+        if ALIASES.get(kind, {}).get(base):
+            return ALIASES[kind][base], cell
+    alias = ALIASES.get(kind, {}).get(name)
+    if alias:
+        return alias, cell
+    return name, None
+
+
+def _alias_rank(kind: str, header: str) -> int:
+    base = header.strip().lower().replace(" ", "_").split(".", 1)[0]
+    names = list(ALIASES.get(kind, {}))
+    return names.index(base) if base in names else len(names)
+
+
+def read_table(kind: str, path: str | Path, notices: list[str] | None = None
+               ) -> tuple[list[str], list[ImportRow], list[RowError]]:
+    """Columns, rows (values as text or None) and the problems with the file's shape.
+
+    NetBox's column names are accepted as aliases (`physical_address` for address, …); columns
+    this kind does not use are ignored, each with a notice appended to `notices`."""
     path = Path(path)
     fmt = table_format(path)
     columns: list[str] = []
     rows: list[ImportRow] = []
     errors: list[RowError] = []
     allowed = COLUMNS[kind]
+    notices = notices if notices is not None else []
     try:
-        raw = _raw_rows(path, fmt)
+        raw = _raw_rows(path, fmt, notices)
         header = next(((ln, cells) for ln, cells in raw if any(_cell_text(c) for c in cells)), None)
         if header is None:
             return [], [], [RowError(1, None, "the file is empty; the first row names the columns")]
         header_line, cells = header
+        named: dict[str, str | None] = {}  # our column -> the alias header that gave it (None: ours)
+        fallbacks: list[tuple[int, str, str]] = []  # (cell index, our column, header) read where it is empty
+        ignored: list[str] = []
         for i, c in enumerate(cells):
-            name = (_cell_text(c) or "").lower().replace(" ", "_")
-            columns.append(name)
+            text_ = _cell_text(c) or ""
+            name, source = _header_name(kind, text_)
             if not name:
+                columns.append("")
                 continue
             if name not in allowed:
-                errors.append(RowError(header_line, name, f"unknown column; {kind} columns are {', '.join(allowed)}"))
-            elif columns.count(name) > 1:
-                errors.append(RowError(header_line, name, "this column appears twice"))
+                ignored.append(text_)
+                columns.append("")
+                continue
+            if name in named:
+                if source is None and named[name] is None:
+                    errors.append(RowError(header_line, name, "this column appears twice"))
+                    columns.append(name)
+                    continue
+                # Ours, or the alias listed first, gives the value; the other fills it where it is empty
+                # (NetBox's `facility` is often blank: then the site code is its `slug`).
+                if source is None or (named[name] is not None and _alias_rank(kind, source)
+                                      < _alias_rank(kind, named[name])):
+                    old = columns.index(name)
+                    columns[old] = ""
+                    fallbacks.append((old, name, named[name]))
+                else:
+                    fallbacks.append((i, name, text_))
+                    columns.append("")
+                    continue
+            named[name] = source
+            columns.append(name)
+        fallbacks.sort(key=lambda f: _alias_rank(kind, f[2]))
+        if ignored:
+            notices.append(f"{path.name}: column(s) {', '.join(ignored)} ignored: not used by {kind} "
+                           f"(its columns are {', '.join(allowed)})")
+        for alias_col, source in named.items():
+            if source is not None and "." not in source:
+                notices.append(f"{path.name}: column {source} read as {alias_col}")
+        for _i, alias_col, source in fallbacks:
+            notices.append(f"{path.name}: column {source} read as {alias_col} where {named[alias_col] or alias_col} "
+                           "is empty")
         for req in REQUIRED.get(kind, ()):
             if req not in columns:
                 errors.append(RowError(header_line, req, "required column is missing"))
@@ -282,9 +421,12 @@ def read_table(kind: str, path: str | Path) -> tuple[list[str], list[ImportRow],
                 errors.append(RowError(line, None, f"{len(texts)} cells but only {len(columns)} named columns"))
             values = {col: (texts[i] if i < len(texts) else None) for i, col in enumerate(columns)
                       if col in allowed}
+            for i, col, _source in fallbacks:
+                if not values.get(col) and i < len(texts) and texts[i]:
+                    values[col] = texts[i]
             rows.append(ImportRow(line, values))
     except UnicodeDecodeError as exc:
-        errors.append(RowError(1, None, f"not UTF-8 text ({exc.reason}); save the CSV as UTF-8"))
+        errors.append(RowError(1, None, f"neither UTF-8 nor GBK text ({exc.reason}); save the CSV as UTF-8"))
     except (csv.Error, OSError, KeyError, ValueError) as exc:
         if isinstance(exc, FileNotFoundError):
             raise NotFound(f"{path} does not exist") from None
@@ -372,7 +514,10 @@ class _Row:
         raw = self.get(col)
         if raw in (None, ""):
             return None
-        value = parse_date_strict(str(raw))
+        text_ = str(raw)
+        if re.fullmatch(r"\d{4}-\d{2}-\d{2}[ T]00:00(:00(\.0+)?)?", text_):
+            text_ = text_[:10]  # pandas writes a date column as date-times at midnight
+        value = parse_date_strict(text_)
         if value is None:
             self.err(col, f"{raw!r} is not a date (write YYYY-MM-DD)")
         return value
@@ -403,7 +548,8 @@ def _customer(s: Session, r: _Row, col: str = "tenant") -> int | None:
     hits = s.execute(select(Customer.id).where(or_(Customer.credit_code == ref.upper(), Customer.name == ref))
                      .limit(3)).scalars().all()
     if not hits:
-        r.err(col, f"no customer is named {ref!r} or has that credit code")
+        r.err(col, f"no customer is named {ref!r} or has that credit code; add the customer first (kind "
+                   "customers: a new customer needs its unified social credit code)")
     elif len(hits) > 1:
         r.err(col, f"several customers are named {ref!r}; give the credit code instead")
     else:
@@ -411,12 +557,27 @@ def _customer(s: Session, r: _Row, col: str = "tenant") -> int | None:
     return None
 
 
-def _room(s: Session, r: _Row, site_col: str = "site", room_col: str = "location") -> Room | None:
-    site_code, room_name = r.get(site_col), r.get(room_col)
-    site = s.execute(select(Site).where(Site.code == site_code)).scalar_one_or_none() if site_code else None
-    if site_code and site is None:
-        r.err(site_col, f"no site has the code {site_code!r}")
+def _site(s: Session, r: _Row, col: str = "site") -> Site | None:
+    """A site by its code, its name, or NetBox's slug (which an import from NetBox made the code)."""
+    ref = r.get(col)
+    if not ref:
         return None
+    site = s.execute(select(Site).where(Site.code == ref)).scalar_one_or_none()
+    if site is None:
+        hits = s.execute(select(Site).where(or_(Site.name == ref, func.lower(Site.code) == ref.lower()))
+                         .limit(3)).scalars().all()
+        if len(hits) > 1:
+            r.err(col, f"several sites are named {ref!r}; give the site code instead")
+            return None
+        site = hits[0] if hits else None
+    if site is None:
+        r.err(col, f"no site has the code, name or slug {ref!r}")
+    return site
+
+
+def _room(s: Session, r: _Row, site_col: str = "site", room_col: str = "location") -> Room | None:
+    room_name = r.get(room_col)
+    site = _site(s, r, site_col)
     if site is None:
         return None
     if not room_name:
@@ -426,6 +587,49 @@ def _room(s: Session, r: _Row, site_col: str = "site", room_col: str = "location
     if room is None:
         r.err(room_col, f"site {site.code} has no room (location) named {room_name!r}")
     return room
+
+
+def _status(kind: str, r: _Row, values: list[str], labels: Callable[[str], str], *, tenant: bool = False
+            ) -> str | None:
+    """Our status for the cell: our value or label, or NetBox's value or label (NETBOX_STATUS)."""
+    raw = r.get("status")
+    if not raw:
+        return None
+    word = raw.strip().lower().replace(" ", "_").replace("-", "_")
+    by_label = {labels(v).lower().replace(" ", "_").replace("-", "_"): v for v in values}
+    if word in values:
+        return word
+    if word in by_label:
+        return by_label[word]
+    mapped = NETBOX_STATUS.get(kind, {}).get(word)
+    if kind == "racks" and word == "active" and not tenant:
+        mapped = "available"
+    if mapped:
+        return mapped
+    netbox = ", ".join(NETBOX_STATUS.get(kind, {}))
+    r.err("status", f"{raw!r} is not a status; use one of {', '.join(values)}"
+          + (f" (or NetBox's {netbox})" if netbox else ""))
+    return None
+
+
+def _region_code(s: Session, r: _Row, col: str) -> str | None:
+    """A GB/T 2260 code, also as pandas or Excel wrote it (110000.0), or a region's exact name."""
+    ref = r.get(col)
+    if not ref:
+        return None
+    m = re.fullmatch(r"(\d{6})\.0*", ref)
+    if m:
+        ref = m.group(1)
+    if re.fullmatch(r"\d{6}", ref):
+        if s.get(Region, ref) is None:
+            r.err(col, f"no region has the code {ref!r}")
+        return ref
+    hits = s.execute(select(Region.code).where(Region.name == ref).limit(3)).scalars().all()
+    if len(hits) == 1:
+        return hits[0]
+    r.err(col, f"{ref!r} is not a region: give its six-digit GB/T 2260 code" if not hits else
+          f"several regions are named {ref!r}; give the six-digit code")
+    return None
 
 
 def _device_ref(s: Session, r: _Row, col: str = "device") -> Device | None:
@@ -543,19 +747,44 @@ def _write_regions(uow: UnitOfWork, r: _Row, v: dict) -> str:
 
 def _resolve_sites(s: Session, r: _Row) -> dict:
     v = {"code": r.get("code"), "name": r.get("name")}
-    for col in ("address", "latitude", "longitude", "status", "cooling", "power_capacity_kw"):
+    for col in ("address", "latitude", "longitude", "cooling", "power_capacity_kw"):
         if r.has(col):
             v[col] = r.get(col)
+    if r.has("status"):
+        v["status"] = _status("sites", r, SiteStatus.values(), SiteStatus.label)
     if r.has("region"):
-        v["region_code"] = r.get("region")
+        v["region_code"] = _region_code(s, r, "region")
     sub = r.get("subsidiary")
     if sub:
-        sid = s.execute(select(Subsidiary.id).where(Subsidiary.code == sub)).scalar_one_or_none()
+        sid = s.execute(select(Subsidiary.id).where(or_(Subsidiary.code == sub, Subsidiary.name == sub))
+                        ).scalar_one_or_none()
         if sid is None:
             r.err("subsidiary", f"no subsidiary has the code {sub!r}")
         v["subsidiary_id"] = sid
+    elif v.get("region_code") and not s.execute(select(Site.id).where(Site.code == v["code"])).first():
+        v["subsidiary_id"] = _serving_subsidiary(s, r, v["region_code"])
     _keep(v, "status", "cooling", "power_capacity_kw")
     return v
+
+
+def _serving_subsidiary(s: Session, r: _Row, region_code: str) -> int | None:
+    """A new site without a subsidiary column (NetBox has none): the only subsidiary, or the one whose
+    coverage holds the site's region or the nearest region above it."""
+    subs = s.execute(select(Subsidiary.id, Subsidiary.code)).all()
+    if len(subs) == 1:
+        return subs[0][0]
+    code: str | None = region_code
+    while code:
+        ids = sorted(set(s.execute(select(Coverage.subsidiary_id).where(Coverage.region_code == code)).scalars()))
+        if len(ids) == 1:
+            return ids[0]
+        if len(ids) > 1:
+            break
+        code = s.execute(select(Region.parent_code).where(Region.code == code)).scalar_one_or_none()
+    r.err("subsidiary", f"say which subsidiary operates this site (column subsidiary, one of "
+          f"{', '.join(c for _i, c in subs) or 'none yet'}): region {region_code} is covered by "
+          + ("several" if code else "none"))
+    return None
 
 
 def _write_sites(uow: UnitOfWork, r: _Row, v: dict) -> str:
@@ -563,12 +792,53 @@ def _write_sites(uow: UnitOfWork, r: _Row, v: dict) -> str:
     return _upsert(uow, "site", existing, v, v["code"])
 
 
+def _resolve_subsidiaries(s: Session, r: _Row) -> dict:
+    v: dict[str, Any] = {"code": r.get("code"), "name": r.get("name"),
+                         "credit_code": _credit_code(r)}
+    for col in ("name_en", "address", "phone", "bank_name", "bank_account"):
+        if r.has(col):
+            v[col] = r.get(col)
+    if r.has("region"):
+        v["region_code"] = _region_code(s, r, "region")
+    return v
+
+
+def _write_subsidiaries(uow: UnitOfWork, r: _Row, v: dict) -> str:
+    existing = uow.session.execute(select(Subsidiary).where(Subsidiary.code == v["code"])).scalar_one_or_none()
+    return _upsert(uow, "subsidiary", existing, v, v["code"] or "")
+
+
+def _resolve_rooms(s: Session, r: _Row) -> dict:
+    site = _site(s, r)
+    v: dict[str, Any] = {"site_id": site.id if site else None, "name": r.get("name")}
+    if r.has("cooling"):
+        v["cooling"] = (r.get("cooling") or "").lower() or None
+    for col in ("power_capacity_kw", "cooling_capacity_kw"):
+        if r.has(col):
+            v[col] = r.decimal(col)
+    for col in ("grid_rows", "grid_cols"):
+        if r.has(col):
+            v[col] = r.integer(col)
+    if r.has("notes"):
+        v["notes"] = r.get("notes")
+    _keep(v, "cooling", "power_capacity_kw", "cooling_capacity_kw", "grid_rows", "grid_cols")
+    return v
+
+
+def _write_rooms(uow: UnitOfWork, r: _Row, v: dict) -> str:
+    existing = uow.session.execute(select(Room).where(Room.site_id == v["site_id"], Room.name == v["name"])
+                                   ).scalar_one_or_none()
+    return _upsert(uow, "room", existing, v, v["name"] or "")
+
+
 def _resolve_racks(s: Session, r: _Row) -> dict:
     room = _room(s, r)
     v = {"room_id": room.id if room else None, "name": r.get("name")}
-    for col in ("u_height", "power_capacity_kw", "status", "asset_tag"):
+    for col in ("u_height", "power_capacity_kw", "asset_tag"):
         if r.has(col):
             v[col] = r.get(col)
+    if r.has("status"):
+        v["status"] = _status("racks", r, RackStatus.values(), RackStatus.label, tenant=bool(r.get("tenant")))
     if r.has("tenant"):
         v["customer_id"] = _customer(s, r)
     _keep(v, "u_height", "power_capacity_kw", "status")
@@ -581,31 +851,55 @@ def _write_racks(uow: UnitOfWork, r: _Row, v: dict) -> str:
     return _upsert(uow, "rack", existing, v, v["name"] or "")
 
 
+def _device_type(s: Session, r: _Row) -> DeviceType | None:
+    """By slug, or by model (NetBox's `device_type`) within `manufacturer` when that column is given."""
+    ref, maker = r.get("device_type"), r.get("manufacturer")
+    if not ref:
+        return None
+    if not maker:
+        hit = s.execute(select(DeviceType).where(DeviceType.slug == ref)).scalar_one_or_none()
+        if hit is not None:
+            return hit
+    q = select(DeviceType).where(func.lower(DeviceType.model) == ref.lower())
+    if maker:
+        q = q.where(func.lower(DeviceType.manufacturer) == maker.lower())
+    hits = s.execute(q.limit(3)).scalars().all()
+    if len(hits) == 1:
+        return hits[0]
+    if maker and not hits:
+        hit = s.execute(select(DeviceType).where(DeviceType.slug == ref)).scalar_one_or_none()
+        if hit is not None and hit.manufacturer.lower() == maker.lower():
+            return hit
+    if hits:
+        r.err("device_type", f"several device types are called {ref!r}; add the manufacturer column or give the slug")
+    else:
+        r.err("device_type", f"no device type has the slug or model {ref!r}"
+              + (f" by manufacturer {maker!r}" if maker else "") + "; import the device type first")
+    return None
+
+
 def _resolve_devices(s: Session, r: _Row) -> dict:
     v: dict[str, Any] = {"name": r.get("name")}
-    slug = r.get("device_type")
-    if slug:
-        dtid = s.execute(select(DeviceType.id).where(DeviceType.slug == slug)).scalar_one_or_none()
-        if dtid is None:
-            r.err("device_type", f"no device type has the slug {slug!r}; import the device type first")
-        v["device_type_id"] = dtid
+    dtype = _device_type(s, r)
+    if r.get("device_type"):
+        v["device_type_id"] = dtype.id if dtype else None
     rack_name = r.get("rack")
     known = len(r.problems)
     room = None
+    site = None
     if r.get("site") and r.get("location"):
         room = _room(s, r)
-    elif r.get("site") and not s.execute(select(Site.id).where(Site.code == r.get("site"))).first():
-        r.err("site", f"no site has the code {r.get('site')!r}")
+    elif r.get("site"):
+        site = _site(s, r)
     if rack_name and len(r.problems) > known:
         v["rack_id"] = None  # the site or room is already wrong
     elif rack_name:
-        q = select(Rack.id).join(Room, Room.id == Rack.room_id).join(Site, Site.id == Room.site_id) \
-            .where(Rack.name == rack_name)
+        q = select(Rack.id).join(Room, Room.id == Rack.room_id).where(Rack.name == rack_name)
         if room is not None:
             q = q.where(Rack.room_id == room.id)
         else:
-            if r.get("site"):
-                q = q.where(Site.code == r.get("site"))
+            if site is not None:
+                q = q.where(Room.site_id == site.id)
             if r.get("location"):
                 q = q.where(Room.name == r.get("location"))
         hits = s.execute(q.limit(3)).scalars().all()
@@ -619,17 +913,43 @@ def _resolve_devices(s: Session, r: _Row) -> dict:
         r.err("rack", "a position needs a rack")
     else:
         v["rack_id"] = None
-    for col in ("status", "position", "face", "serial", "asset_tag"):
+    for col in ("position", "face", "serial", "asset_tag"):
         if r.has(col):
             v[col] = r.get(col)
+    if r.has("status"):
+        v["status"] = _status("devices", r, DeviceStatus.values(), DeviceStatus.label)
     if v.get("face"):
         v["face"] = v["face"].lower()
     if r.has("comments"):
         v["notes"] = r.get("comments")
     if r.has("tenant"):
         v["owner_customer_id"] = _customer(s, r)
+    if not v["name"] and dtype is not None:
+        if dtype.role in PASSIVE_ROLES:
+            # NetBox leaves patch panels and blanks unnamed; ours get a name from what and where they are
+            where = f" {rack_name} U{_u_text(r.get('position'))}" if rack_name and r.get("position") else ""
+            v["name"] = f"{dtype.model}{where}" if where else \
+                f"{dtype.model} {r.get('asset_tag') or r.get('serial') or ''}".strip()
+        else:
+            r.err("name", f"a {DeviceRole.label(dtype.role).lower()} needs a name; only passive devices "
+                          "(patch panels, blanks, shelves) may be unnamed")
+    elif not v["name"] and r.get("device_type"):
+        pass  # the device type is already wrong
+    elif not v["name"]:
+        r.err("name", "a device name is required")
     _keep(v, "status")
     return v
+
+
+PASSIVE_ROLES = (DeviceRole.PATCH_PANEL, DeviceRole.BLANK, DeviceRole.SHELF)
+
+
+def _u_text(position: str | None) -> str:
+    try:
+        d = Decimal(str(position))
+    except (InvalidOperation, TypeError):
+        return str(position)
+    return str(d.quantize(Decimal(1))) if d == d.to_integral_value() else str(d)
 
 
 def _write_devices(uow: UnitOfWork, r: _Row, v: dict) -> str:
@@ -682,6 +1002,8 @@ def _resolve_gpus(s: Session, r: _Row) -> dict:
             r.err("device", "a slot needs the device it is in")
         v["_device_id"] = device.id if device else None
         v["_slot"] = slot
+    if r.has("tenant"):
+        v["_customer_id"] = _customer(s, r)
     return v
 
 
@@ -689,7 +1011,14 @@ def _write_gpus(uow: UnitOfWork, r: _Row, v: dict) -> str:
     s = uow.session
     placing = "_device_id" in v
     device_id, slot = v.pop("_device_id", None), v.pop("_slot", None)
+    customer_id = v.pop("_customer_id", None)
     existing = s.execute(select(GpuAsset).where(GpuAsset.serial == v["serial"])).scalar_one_or_none()
+    if existing is None and (v.get("state") or device_id is not None):
+        v["state"] = v.get("state") or GpuState.ORDERED  # no state column: ordered, which no slot can hold
+        # a migration: the GPU comes in the state it is in, with one history row "imported as …"
+        import_gpu_in(uow, {k: val for k, val in v.items() if k != "state"}, v["state"], device_id, slot,
+                      customer_id)
+        return "created"
     if existing is not None:
         if v.get("state") and v["state"] != existing.state:
             raise ValidationError({"state": f"GPU {existing.serial} is {GpuState.label(existing.state)}; an import "
@@ -707,8 +1036,22 @@ def _write_gpus(uow: UnitOfWork, r: _Row, v: dict) -> str:
     return outcome
 
 
+def _credit_code(r: _Row, col: str = "credit_code") -> str:
+    """The code as text; one that Excel turned into a number (all digits, 1.2E+17, 110000.0) gets a hint."""
+    raw = (r.get(col) or "").strip()
+    code = raw.upper()
+    m = re.fullmatch(r"(\d+)\.0+", code)
+    if m:  # pandas wrote an all-digit code as a float
+        code = m.group(1)
+    if code and (re.fullmatch(r"[\d.]+E\+?\d+", code) or (code.isdigit() and uscc_problem(code))):
+        r.err(col, f"{raw!r} is not a valid credit code ({uscc_problem(code) if code.isdigit() else 'a number'}); "
+                   "Excel stores an all-digit code as a number and drops its last digits: format the column as "
+                   "Text and type the code again")
+    return code
+
+
 def _resolve_customers(s: Session, r: _Row) -> dict:
-    v: dict[str, Any] = {"name": r.get("name"), "credit_code": (r.get("credit_code") or "").upper()}
+    v: dict[str, Any] = {"name": r.get("name"), "credit_code": _credit_code(r)}
     if r.has("region"):
         v["region_code"] = r.get("region")
     for col in ("address", "status"):
@@ -723,6 +1066,8 @@ def _resolve_customers(s: Session, r: _Row) -> dict:
                 r.err("account_manager", f"no user has the login {login!r}")
         v["account_manager_id"] = uid
     contact = {k: r.get(f"contact_{k}") for k in ("name", "phone", "email", "role") if r.has(f"contact_{k}")}
+    if contact.get("phone") and re.fullmatch(r"\d+\.0", contact["phone"]):
+        contact["phone"] = contact["phone"][:-2]  # pandas read the phone column as numbers
     if any(contact.values()):
         if not contact.get("name"):
             r.err("contact_name", "a contact needs a name")
@@ -786,13 +1131,138 @@ def _resolve_device_types(s: Session, r: _Row) -> dict:
     return v
 
 
+def _resolve_users(s: Session, r: _Row) -> dict:
+    from models.choices import Role
+
+    v: dict[str, Any] = {"login": r.get("login"), "display_name": r.get("display_name")}
+    role = (r.get("role") or "").lower().replace(" ", "_")
+    by_label = {Role.label(x).lower().replace(" ", "_"): x for x in Role.values()}
+    v["role"] = by_label.get(role, role)
+    if v["role"] not in Role.values():
+        r.err("role", f"{r.get('role')!r} is not a role ({', '.join(Role.values())})")
+    active = r.boolean("active") if r.get("active") else None
+    v["active"] = True if active is None else active
+    v["created_at"] = _local_datetime(r, "created_at") if r.get("created_at") else None
+    return v
+
+
+def _local_datetime(r: _Row, col: str) -> dt.datetime | None:
+    """A date-time as exported (Shanghai local time) or with its own offset, as UTC."""
+    from zoneinfo import ZoneInfo
+
+    raw = r.get(col) or ""
+    try:
+        value = dt.datetime.fromisoformat(raw.replace("Z", "+00:00"))
+    except ValueError:
+        r.err(col, f"{raw!r} is not a date and time (write YYYY-MM-DD HH:MM:SS, {LOCAL_TIME_ZONE} time)")
+        return None
+    if value.tzinfo is None:
+        value = value.replace(tzinfo=ZoneInfo(LOCAL_TIME_ZONE))
+    return value.astimezone(dt.timezone.utc)
+
+
+def _write_users(uow: UnitOfWork, r: _Row, v: dict) -> str:
+    from .services.users import import_user_in
+
+    return import_user_in(uow, v["login"], v["display_name"], v["role"], v["active"], v["created_at"])
+
+
+def _resolve_contracts(s: Session, r: _Row) -> dict:
+    from models.choices import ContractStatus, ItemKind
+
+    from .services.contracts import ItemSpec
+    from .services.migration import gpu_ids_by_serial
+
+    h: dict[str, Any] = {}
+    sub = r.get("subsidiary")
+    h["subsidiary_id"] = s.execute(select(Subsidiary.id).where(Subsidiary.code == sub)).scalar_one_or_none() \
+        if sub else None
+    if sub and h["subsidiary_id"] is None:
+        r.err("subsidiary", f"no subsidiary has the code {sub!r}")
+    if r.get("credit_code"):
+        h["customer_id"] = _customer(s, r, "credit_code")
+    else:
+        h["customer_id"] = _customer(s, r, "tenant")
+        if not r.get("tenant"):
+            r.err("tenant", "name the customer (tenant) or give its credit code")
+    status = (r.get("status") or "").lower().replace(" ", "_")
+    by_label = {ContractStatus.label(x).lower().replace(" ", "_"): x for x in ContractStatus.values()}
+    h["status"] = by_label.get(status, status)
+    if h["status"] not in ContractStatus.values():
+        r.err("status", f"{r.get('status')!r} is not a contract status ({', '.join(ContractStatus.values())})")
+    h["title"] = r.get("title")
+    for col in ("start_date", "end_date", "effective_date"):
+        h[col] = r.date(col)
+    h["revision"] = r.integer("revision") if r.get("revision") else 1
+    h["language"] = (r.get("language") or "zh").lower()
+    h["service_level"], h["terms"] = r.get("service_level"), r.get("terms")
+    for col, key in (("renewal_of", "renewal_of_id"), ("amends", "amends_id")):
+        ref = r.get(col)
+        h[key] = s.execute(select(Contract.id).where(Contract.number == ref)).scalar_one_or_none() if ref else None
+        if ref and h[key] is None:
+            r.err(col, f"no contract has the number {ref!r} (list it before the contracts that refer to it)")
+    kind = (r.get("item_kind") or "").lower()
+    if kind not in ItemKind.values():
+        r.err("item_kind", f"{r.get('item_kind')!r} is not an item kind ({', '.join(ItemKind.values())})")
+    rack_id = None
+    if r.get("rack"):
+        ref = r.get("rack")
+        parts = ref.split("/")
+        q = select(Rack.id).join(Room, Room.id == Rack.room_id).join(Site, Site.id == Room.site_id)
+        if len(parts) == 3:
+            q = q.where(Site.code == parts[0], Room.name == parts[1], Rack.name == parts[2])
+        else:
+            q = q.where(or_(Rack.asset_tag == ref, Rack.name == ref))
+        hits = s.execute(q.limit(2)).scalars().all()
+        if len(hits) != 1:
+            r.err("rack", f"no rack {ref!r} (write site/room/rack or its asset tag)" if not hits else
+                  f"several racks are named {ref!r}; write site/room/rack")
+        rack_id = hits[0] if len(hits) == 1 else None
+    device = _device_ref(s, r, "device")
+    gpu_model_id = None
+    if r.get("gpu_model"):
+        gpu_model_id = s.execute(select(GpuModel.id).where(func.lower(GpuModel.name) == r.get("gpu_model").lower())
+                                 ).scalar_one_or_none()
+        if gpu_model_id is None:
+            r.err("gpu_model", f"{r.get('gpu_model')!r} is not in the GPU catalogue")
+    serials = re.split(r"[\s,;]+", r.get("gpus") or "")
+    gpu_ids, missing = gpu_ids_by_serial(s, [x for x in serials if x])
+    if missing:
+        r.err("gpus", f"GPU(s) {', '.join(repr(x) for x in missing)} are not in the fleet; import the GPUs first")
+    dec = {c: r.decimal(c) for c in ("quantity", "unit_price", "power_allowance_kw", "kwh_price", "included_hours",
+                                     "hourly_rate")}
+    item = None
+    if not r.problems:
+        item = ItemSpec(kind=kind, description=r.get("item_description") or "", unit_price=dec["unit_price"],
+                        price_unit=(r.get("price_unit") or "").lower(),
+                        quantity=dec["quantity"] if dec["quantity"] is not None else Decimal(1),
+                        tax_category=(r.get("tax_category") or "").lower() or None, rack_id=rack_id,
+                        u_from=r.integer("u_from"), u_to=r.integer("u_to"),
+                        device_id=device.id if device else None, gpu_model_id=gpu_model_id, gpu_ids=tuple(gpu_ids),
+                        service_start=r.date("service_start"), service_end=r.date("service_end"),
+                        power_allowance_kw=dec["power_allowance_kw"], kwh_price=dec["kwh_price"],
+                        included_hours=dec["included_hours"], hourly_rate=dec["hourly_rate"], mbps=r.integer("mbps"))
+    handover = {"handover_at": _local_datetime(r, "handover_at") if r.get("handover_at") else None,
+                "handover_by": r.get("handover_by"), "handover_note": r.get("handover_note")}
+    return {"number": r.get("number"), "_header": h, "_item": item, "_handover": handover}
+
+
+def _write_contracts(uow: UnitOfWork, r: _Row, v: dict) -> str:
+    from .services.migration import import_contract_item_in
+
+    if not v["number"]:
+        raise _RowRefused([("number", "a contract number is required")])
+    new = uow.__dict__.setdefault("_imported_contracts", set())
+    return import_contract_item_in(uow, v["number"], v["_header"], v["_item"], v["_handover"], new)
+
+
 def _write_device_types(uow: UnitOfWork, r: _Row, v: dict) -> str:
     from .devicetypes import upsert_device_type
 
     return upsert_device_type(uow, v, from_library=r.file is not None)
 
 
-MODEL = {"regions": Region, "sites": Site, "racks": Rack, "devices": Device, "gpus": GpuAsset,
+MODEL = {"contracts": Contract, "users": User, "regions": Region, "subsidiaries": Subsidiary, "rooms": Room, "sites": Site, "racks": Rack, "devices": Device, "gpus": GpuAsset,
          "customers": Customer, "device-types": DeviceType}
 
 
@@ -810,14 +1280,21 @@ def _refuse_unstorable(kind: str, r: _Row, values: dict) -> None:
 def _row_key(kind: str, v: dict) -> Any:
     """What makes two rows of one file the same record (duplicates are refused)."""
     return {"regions": lambda: v.get("code"), "sites": lambda: v.get("code"),
+            "subsidiaries": lambda: v.get("code"), "users": lambda: v.get("login"), "contracts": lambda: None,
+            "rooms": lambda: (v.get("site_id"), v.get("name")) if v.get("site_id") else None,
             "racks": lambda: (v.get("room_id"), v.get("name")) if v.get("room_id") else None,
-            "gpus": lambda: v.get("serial"), "customers": lambda: v.get("credit_code"),
+            "gpus": lambda: v.get("serial"),
+            "customers": lambda: (v.get("credit_code"), (v.get("_contact") or {}).get("name")),
             "device-types": lambda: v.get("slug"),
             "devices": lambda: v.get("asset_tag") and ("tag", v["asset_tag"])}[kind]()
 
 
 HANDLERS: dict[str, tuple[Callable[[Session, _Row], dict], Callable[[UnitOfWork, _Row, dict], str]]] = {
     "regions": (_resolve_regions, _write_regions),
+    "subsidiaries": (_resolve_subsidiaries, _write_subsidiaries),
+    "rooms": (_resolve_rooms, _write_rooms),
+    "users": (_resolve_users, _write_users),
+    "contracts": (_resolve_contracts, _write_contracts),
     "sites": (_resolve_sites, _write_sites),
     "racks": (_resolve_racks, _write_racks),
     "devices": (_resolve_devices, _write_devices),
@@ -832,6 +1309,8 @@ def _rule_column(kind: str, exc: DomainError) -> str | None:
         return FIELD_COLUMN.get(kind, {}).get(exc.field, exc.field)
     if kind == "gpus":
         msg = exc.message
+        if "GPU cannot be in a server slot" in msg or "leased GPU is" in msg:
+            return "state"
         return "slot" if "slot" in msg else "model" if " takes " in msg else "device"
     if kind == "devices":
         msg = exc.message
@@ -842,17 +1321,28 @@ def _rule_column(kind: str, exc: DomainError) -> str | None:
     return None
 
 
+def _quoted(r: _Row, column: str | None, reason: str) -> str:
+    """The reason, with the cell's value quoted when the reason does not show it already."""
+    raw = r.v.get(column) if column and r.file is None else None
+    if not isinstance(raw, str) or not raw.strip() or raw.strip() in reason:
+        return reason
+    return f"{reason} (the cell holds {raw.strip()!r})"
+
+
 def _errors_of(kind: str, r: _Row, exc: Exception) -> list[RowError]:
     cols = FIELD_COLUMN.get(kind, {})
     if isinstance(exc, _RowRefused):
-        return [RowError(r.line, c, reason, r.file) for c, reason in exc.problems]
+        return [RowError(r.line, c, _quoted(r, c, reason), r.file) for c, reason in exc.problems]
     if isinstance(exc, ValidationError):
-        return [RowError(r.line, cols.get(k, k) or None, reason, r.file) for k, reason in exc.errors.items()]
+        return [RowError(r.line, cols.get(k, k) or None, _quoted(r, cols.get(k, k), reason), r.file)
+                for k, reason in exc.errors.items()]
     assert isinstance(exc, DomainError)
-    return [RowError(r.line, _rule_column(kind, exc), exc.message, r.file)]
+    column = _rule_column(kind, exc)
+    return [RowError(r.line, column, _quoted(r, column, exc.message), r.file)]
 
 
-def _load(kind: str, path: str | Path) -> tuple[list[str], list[ImportRow], list[RowError]]:
+def _load(kind: str, path: str | Path, notices: list[str] | None = None
+          ) -> tuple[list[str], list[ImportRow], list[RowError]]:
     if kind == "device-types" and _is_yaml_source(path):
         rows, errors = _read_yaml_rows(path)
         return list(COLUMNS["device-types"]), rows, errors
@@ -860,7 +1350,7 @@ def _load(kind: str, path: str | Path) -> tuple[list[str], list[ImportRow], list
         raise ValidationError({"file": f"{Path(path).name}: YAML is for device types; use .csv or .xlsx"})
     if not Path(path).exists():
         raise NotFound(f"{path} does not exist")
-    return read_table(kind, path)
+    return read_table(kind, path, notices)
 
 
 # --- public: preview and import --------------------------------------------------------------
@@ -880,7 +1370,8 @@ def preview_import(db: Database, kind: str, path: str | Path, actor: Actor | Non
     With rules=False only the file's shape, values and references are read.
     """
     kind = _check_kind(kind)
-    columns, rows, errors = _load(kind, path)
+    notices: list[str] = []
+    columns, rows, errors = _load(kind, path, notices)
     first_row = rows[0].line if rows else None
     shape_ok = not any(e.file is None and (first_row is None or e.line < first_row) for e in errors)
     if shape_ok and rows and rules:
@@ -898,7 +1389,8 @@ def preview_import(db: Database, kind: str, path: str | Path, actor: Actor | Non
                 resolve(s, r)
                 errors.extend(RowError(r.line, c, reason, r.file) for c, reason in r.problems)
             s.rollback()
-    return ImportPreview(kind, str(path), columns, rows, sorted(errors, key=lambda e: (e.file or "", e.line)))
+    return ImportPreview(kind, str(path), columns, rows, sorted(errors, key=lambda e: (e.file or "", e.line)),
+                         notices)
 
 
 def run_import(db: Database, actor: Actor, kind: str, path: str | Path, dry_run: bool = False,
@@ -909,12 +1401,13 @@ def run_import(db: Database, actor: Actor, kind: str, path: str | Path, dry_run:
     require(actor, "import")
     require(actor, PERMISSION[kind])
     path = Path(path)
-    columns, rows, errors = _load(kind, path)
+    notices: list[str] = []
+    columns, rows, errors = _load(kind, path, notices)
     first_row = rows[0].line if rows else None
     if any(e.file is None and (first_row is None or e.line < first_row) for e in errors):
-        raise ImportFailed(kind, path, errors)  # the header is wrong: the rows cannot be read
+        raise ImportFailed(kind, path, errors, notices)  # the header is wrong: the rows cannot be read
     if not rows and not errors:
-        raise ImportFailed(kind, path, [RowError(2, None, "the file has no rows to import")])
+        raise ImportFailed(kind, path, [RowError(2, None, "the file has no rows to import")], notices)
     resolve, write = HANDLERS[kind]
     counts: Counter[str] = Counter()
     notes: list[str] = []
@@ -941,8 +1434,12 @@ def run_import(db: Database, actor: Actor, kind: str, path: str | Path, dry_run:
                     raise _RowRefused([(None, f"the same record as line {seen[key]}; each record once per file")])
                 if key is not None:
                     seen[key] = r.line
-                counts[write(uow, r, values)] += 1
+                outcome = write(uow, r, values)
+                counts[outcome] += 1
                 savepoint.commit()
+                if kind == "users" and outcome == "created":
+                    notes.append(f"{values['login']}: imported without a password; an administrator sets one "
+                                 "before they can log in")
                 if kind == "device-types" and values.get("power_flag"):
                     notes.append(f"{values.get('slug')}: {values['power_flag']}")
             except PermissionDenied:
@@ -962,7 +1459,7 @@ def run_import(db: Database, actor: Actor, kind: str, path: str | Path, dry_run:
                 progress(done, total)
         if errors:
             uow.rollback()
-            raise ImportFailed(kind, path, sorted(errors, key=lambda e: (e.file or "", e.line)))
+            raise ImportFailed(kind, path, sorted(errors, key=lambda e: (e.file or "", e.line)), notices)
         uow.audit("import", OBJECT_TYPE[kind], None, path.name,
                   after={"kind": kind, "file": path.name, "rows": total, "created": counts["created"],
                          "updated": counts["updated"], "unchanged": counts["unchanged"], "dry_run": dry_run})
@@ -972,7 +1469,7 @@ def run_import(db: Database, actor: Actor, kind: str, path: str | Path, dry_run:
         else:
             uow.commit()
     return ImportResult(kind, path.name, total, counts["created"], counts["updated"], counts["unchanged"],
-                        dry_run, False, tuple(notes), changes)
+                        dry_run, False, tuple(notes), changes, tuple(notices))
 
 
 # --- export ----------------------------------------------------------------------------------
@@ -980,6 +1477,14 @@ def run_import(db: Database, actor: Actor, kind: str, path: str | Path, dry_run:
 def _export_query(kind: str):
     if kind == "regions":
         return select(Region.code, Region.name, Region.parent_code).order_by(Region.level, Region.code)
+    if kind == "subsidiaries":
+        return select(Subsidiary.code, Subsidiary.name, Subsidiary.name_en, Subsidiary.credit_code,
+                      Subsidiary.region_code, Subsidiary.address, Subsidiary.phone, Subsidiary.bank_name,
+                      Subsidiary.bank_account).order_by(Subsidiary.code)
+    if kind == "rooms":
+        return (select(Site.code, Room.name, Room.cooling, Room.power_capacity_kw, Room.cooling_capacity_kw,
+                       Room.grid_rows, Room.grid_cols, Room.notes)
+                .join(Site, Site.id == Room.site_id).order_by(Site.code, Room.name))
     if kind == "sites":
         return (select(Site.code, Site.name, Subsidiary.code, Site.region_code, Site.address, Site.latitude,
                        Site.longitude, Site.status, Site.cooling, Site.power_capacity_kw)
@@ -990,7 +1495,7 @@ def _export_query(kind: str):
                 .join(Room, Room.id == Rack.room_id).join(Site, Site.id == Room.site_id)
                 .outerjoin(Customer, Customer.id == Rack.customer_id).order_by(Site.code, Room.name, Rack.name))
     if kind == "devices":
-        return (select(Device.name, DeviceType.slug, Device.status, Site.code, Room.name, Rack.name, Device.position,
+        return (select(Device.name, DeviceType.manufacturer, DeviceType.slug, Device.status, Site.code, Room.name, Rack.name, Device.position,
                        Device.face, Device.serial, Device.asset_tag, Customer.name, Device.notes)
                 .join(DeviceType, DeviceType.id == Device.device_type_id)
                 .outerjoin(Rack, Rack.id == Device.rack_id).outerjoin(Room, Room.id == Rack.room_id)
@@ -999,16 +1504,16 @@ def _export_query(kind: str):
     if kind == "gpus":
         return (select(GpuAsset.serial, GpuModel.name, GpuAsset.state, Device.name, GpuAsset.slot,
                        GpuAsset.purchase_date, GpuAsset.purchase_cost, GpuAsset.warranty_end,
-                       GpuAsset.depreciation_months)
+                       GpuAsset.depreciation_months, Customer.name)
                 .join(GpuModel, GpuModel.id == GpuAsset.gpu_model_id)
+                .outerjoin(Customer, Customer.id == GpuAsset.customer_id)
                 .outerjoin(Device, Device.id == GpuAsset.device_id).order_by(GpuAsset.id))
     if kind == "customers":
-        first = (select(func.min(Contact.id)).where(Contact.customer_id == Customer.id)
-                 .correlate(Customer).scalar_subquery())
+        # one row per contact (the customer's columns repeated), one row for a customer without any
         return (select(Customer.name, Customer.credit_code, Customer.region_code, Customer.address, User.login,
                        Customer.status, Contact.name, Contact.phone, Contact.email, Contact.role)
                 .outerjoin(User, User.id == Customer.account_manager_id)
-                .outerjoin(Contact, Contact.id == first).order_by(Customer.id))
+                .outerjoin(Contact, Contact.customer_id == Customer.id).order_by(Customer.id, Contact.id))
     if kind == "device-types":
         return (select(DeviceType.manufacturer, DeviceType.model, DeviceType.slug, DeviceType.part_number,
                        DeviceType.u_height, DeviceType.is_full_depth, DeviceType.airflow, DeviceType.weight_kg,
@@ -1018,13 +1523,31 @@ def _export_query(kind: str):
     if kind == "users":
         return select(User.login, User.display_name, User.role, User.active, User.created_at).order_by(User.login)
     if kind == "contracts":
-        items = (select(func.count(ContractItem.id)).where(ContractItem.contract_id == Contract.id)
-                 .correlate(Contract).scalar_subquery())
+        from sqlalchemy.orm import aliased
+
+        renewal, amended = aliased(Contract), aliased(Contract)
+        isite, iroom, irack = aliased(Site), aliased(Room), aliased(Rack)
         return (select(Contract.number, Subsidiary.code, Customer.name, Customer.credit_code, Contract.title,
                        Contract.status, Contract.start_date, Contract.end_date, Contract.revision,
-                       Contract.effective_date, Contract.language, items)
+                       Contract.effective_date, Contract.language, renewal.number, amended.number,
+                       Contract.service_level, Contract.terms, ContractItem.kind, ContractItem.description,
+                       isite.code + "/" + iroom.name + "/" + irack.name, ContractItem.u_from, ContractItem.u_to,
+                       func.coalesce(Device.asset_tag, Device.name), GpuModel.name, ContractItem.id,
+                       ContractItem.quantity, ContractItem.unit_price, ContractItem.price_unit,
+                       ContractItem.tax_category, ContractItem.service_start, ContractItem.service_end,
+                       ContractItem.power_allowance_kw, ContractItem.kwh_price, ContractItem.included_hours,
+                       ContractItem.hourly_rate, ContractItem.mbps, ContractItem.handover_at,
+                       ContractItem.handover_by, ContractItem.handover_note)
                 .join(Subsidiary, Subsidiary.id == Contract.subsidiary_id)
-                .join(Customer, Customer.id == Contract.customer_id).order_by(Contract.number))
+                .join(Customer, Customer.id == Contract.customer_id)
+                .join(ContractItem, ContractItem.contract_id == Contract.id)
+                .outerjoin(renewal, renewal.id == Contract.renewal_of_id)
+                .outerjoin(amended, amended.id == Contract.amends_id)
+                .outerjoin(irack, irack.id == ContractItem.rack_id).outerjoin(iroom, iroom.id == irack.room_id)
+                .outerjoin(isite, isite.id == iroom.site_id)
+                .outerjoin(Device, Device.id == ContractItem.device_id)
+                .outerjoin(GpuModel, GpuModel.id == ContractItem.gpu_model_id)
+                .order_by(Contract.id, ContractItem.id))  # a contract after the ones it renews or amends
     if kind == "audit":
         return select(*[getattr(AuditEvent, f) for f in COLUMNS["audit"]]).order_by(AuditEvent.seq)
     raise ValidationError({"kind": f"{kind!r} cannot be exported"})
@@ -1033,6 +1556,10 @@ def _export_query(kind: str):
 def _export_value(kind: str, header: str, value: Any) -> Any:
     if kind == "audit" and header == "ts" and isinstance(value, dt.datetime):
         return format_ts(value)  # exactly the text the hash covers
+    if (kind, header) in LOCAL_TIME_COLUMNS and isinstance(value, dt.datetime):
+        from zoneinfo import ZoneInfo
+
+        return value.astimezone(ZoneInfo(LOCAL_TIME_ZONE)).strftime("%Y-%m-%d %H:%M:%S")
     if isinstance(value, Decimal) and header in ("position", "u_height"):
         return value.quantize(Decimal(1)) if value == value.to_integral_value() else value  # U10, not U10.0
     return value
@@ -1074,13 +1601,29 @@ def export_rows(db: Database, kind: str, filter: str | dict | None = None) -> tu
 
     def rows() -> Iterator[list]:
         with db.session() as s:
+            serials = _item_gpu_serials(s) if kind == "contracts" else {}
             result = s.execute(stmt.execution_options(yield_per=STREAM_BATCH))
             for part in result.partitions():
                 for rec in part:
                     row = [_export_value(kind, h, v) for h, v in zip(headers, rec)]
+                    if kind == "contracts":
+                        at = headers.index("gpus")
+                        row[at] = serials.get(row[at])
                     if _keep_row(headers, row, filter):
                         yield row
-    return headers, rows()
+    shown = [h + LOCAL_TIME_SUFFIX if (kind, h) in LOCAL_TIME_COLUMNS else h for h in headers]
+    return shown, rows()
+
+
+def _item_gpu_serials(s: Session) -> dict[int, str]:
+    """Contract item id -> the serials of the GPUs named on it, space-separated."""
+    from models.contracts import contract_item_gpu as link
+
+    out: dict[int, list[str]] = {}
+    for item_id, serial in s.execute(select(link.c.item_id, GpuAsset.serial).join(GpuAsset, GpuAsset.id == link.c.gpu_id)
+                                     .order_by(link.c.item_id, GpuAsset.serial)):
+        out.setdefault(item_id, []).append(serial)
+    return {k: " ".join(v) for k, v in out.items()}
 
 
 def _keep_row(headers: list[str], row: list, filter) -> bool:
@@ -1180,6 +1723,7 @@ def _write_xlsx(headers, rows, path: Path, sheet: str, progress, cancelled) -> i
     ws = wb.create_sheet(title)
     ws.append(headers)
     in_sheet, count, sheets = 1, 0, 1
+    money = [i for i, h in enumerate(headers) if h in MONEY_COLUMNS]
     for row in rows:
         if in_sheet >= XLSX_MAX_ROWS:
             sheets += 1
@@ -1200,6 +1744,11 @@ def _write_xlsx(headers, rows, path: Path, sheet: str, progress, cancelled) -> i
                     cell = WriteOnlyCell(ws, value=v)
                     cell.data_type = "s"
                     cells[i] = cell
+        for i in money:
+            if i < len(cells) and isinstance(cells[i], (Decimal, int, float)) and not isinstance(cells[i], bool):
+                cell = WriteOnlyCell(ws, value=cells[i])
+                cell.number_format = MONEY_FORMAT
+                cells[i] = cell
         ws.append(cells)
         in_sheet += 1
         count += 1

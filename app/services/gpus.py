@@ -144,6 +144,36 @@ def install_gpu_in(uow: UnitOfWork, gpu_id: int, device_id: int | None, slot: in
               before=before, after={"device_id": device_id, "slot": slot, "where": label}, reason=reason)
 
 
+def import_gpu_in(uow: UnitOfWork, values: dict, state: str, device_id: int | None, slot: int | None,
+                  customer_id: int | None = None) -> GpuAsset:
+    """A GPU brought over from another system in the state it is in (a migration, not a lifecycle move):
+    created, installed through install_gpu_in's slot rules, and given its state with one history row
+    "imported as …". An ordered or retired GPU cannot sit in a server slot; a leased one is in a server
+    and has its customer."""
+    require(uow.actor, "manage_gpus")
+    if state not in GpuState.values():
+        raise ValidationError({"state": f"{state!r} is not a GPU state ({', '.join(GpuState.values())})"})
+    if device_id is not None and state in (GpuState.ORDERED, GpuState.RETIRED):
+        raise RuleViolation(f"an {GpuState.label(state).lower()} GPU cannot be in a server slot; leave device "
+                            "and slot empty or give its real state")
+    if state == GpuState.LEASED and (device_id is None or customer_id is None):
+        raise RuleViolation("a leased GPU is in a server slot and has its customer (tenant)")
+    from .common import create_in
+
+    gpu = create_in(uow, "gpu", {**values, "state": GpuState.ORDERED}, reason=f"imported as {state}")
+    if device_id is not None:
+        install_gpu_in(uow, gpu.id, device_id, slot, reason="imported")
+    if state != GpuState.ORDERED:
+        gpu.state = state
+        gpu.customer_id = customer_id if state == GpuState.LEASED else None
+        flush_versioned(uow, gpu, f"GPU {gpu.serial}")
+        uow.audit("gpu.import", "gpu", gpu.id, gpu.serial, before=None,
+                  after={"state": state, "customer_id": gpu.customer_id})
+    uow.session.add(GpuHistory(gpu_id=gpu.id, from_state=None, to_state=state, actor_login=uow.actor.login,
+                               reason=f"imported as {GpuState.label(state)}", at=dt.datetime.now(dt.timezone.utc)))
+    return gpu
+
+
 def validate_gpu(s, v: dict) -> dict[str, str]:
     errors = {}
     v["serial"] = (v.get("serial") or "").strip()

@@ -81,6 +81,40 @@ def add_user(db: Database, actor: Actor | None, login: str, role: str, password:
         return _info(user)
 
 
+NO_PASSWORD = "!no password: an administrator sets one"  # never a valid hash: nobody can log in with it
+
+
+def import_user_in(uow: UnitOfWork, login_name: str, display_name: str | None, role: str, active: bool = True,
+                   created_at: dt.datetime | None = None) -> str:
+    """A user brought over by an import: never with a password. A new user cannot log in until an
+    administrator sets a password; an existing one keeps theirs. Returns created/updated/unchanged."""
+    require(uow.actor, "manage_users")
+    display_name = display_name or login_name
+    _validate(login_name, display_name, role, None)
+    s = uow.session
+    user = s.execute(select(User).where(User.login == login_name)).scalar_one_or_none()
+    if user is None:
+        user = User(login=login_name, display_name=display_name, role=role, password_hash=NO_PASSWORD,
+                    active=active, updated_by=uow.actor.login)
+        if created_at is not None:
+            user.created_at = created_at
+        s.add(user)
+        flush_or_refuse(s)
+        uow.audit("user.create", "user", user.id, login_name, after=snapshot(user, USER_FIELDS),
+                  reason="imported without a password; an administrator sets one")
+        return "created"
+    if user.id == uow.actor.id and (role != Role.ADMIN or not active):
+        raise ValidationError({"role": "you cannot remove your own administrator rights or disable yourself"})
+    before = snapshot(user, USER_FIELDS)
+    user.display_name, user.role, user.active = display_name, role, active
+    after = snapshot(user, USER_FIELDS)
+    if after == before:
+        return "unchanged"
+    flush_versioned(uow, user, f"user {user.login}")
+    uow.audit("user.update", "user", user.id, user.login, before=before, after=after)
+    return "updated"
+
+
 FAILED = "login failed: unknown user, disabled account or wrong password"
 UNKNOWN = Actor(None, "unknown", "unknown login", "unknown")
 

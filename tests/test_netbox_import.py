@@ -1,0 +1,179 @@
+"""NetBox's own bulk-import CSVs (sites, locations, racks, devices) import without hand edits."""
+from __future__ import annotations
+
+import csv
+from decimal import Decimal
+from pathlib import Path
+
+import pytest
+from sqlalchemy import select
+
+from app.importexport import ImportFailed, preview_import, run_import
+from app.services.common import create_record
+from app.validators import make_uscc
+from models import Customer, Device, DeviceType, Rack, Room, Site
+from tests.conftest import table_counts
+
+NETBOX = Path(__file__).resolve().parent / "data" / "netbox"
+DEVICE_TYPES = Path(__file__).resolve().parents[1] / "resources" / "device-types"
+CUSTOMER = "福州云算科技有限公司"
+
+
+def write_csv(path: Path, rows: list[list], encoding: str = "utf-8-sig") -> Path:
+    with open(path, "w", encoding=encoding, newline="") as f:
+        csv.writer(f).writerows(rows)
+    return path
+
+
+@pytest.fixture
+def base(db, admin, tmp_path):
+    """Regions, one subsidiary, the tenant as a customer, the device types (one a patch panel)."""
+    run_import(db, admin, "regions", write_csv(tmp_path / "regions.csv", [
+        ["code", "name", "parent"], ["350000", "福建省", ""], ["350100", "福州市", "350000"],
+        ["350102", "鼓楼区", "350100"]]))
+    create_record(db, admin, "subsidiary", {"code": "FZ", "name": "福州总部", "credit_code": make_uscc("91110000600037341")})
+    create_record(db, admin, "customer", {"name": CUSTOMER, "credit_code": make_uscc("91350100575XY12A3"),
+                                          "region_code": "350102"})
+    run_import(db, admin, "device-types", DEVICE_TYPES)
+    run_import(db, admin, "device-types", write_csv(tmp_path / "types.csv", [
+        ["manufacturer", "model", "slug", "u_height", "role"], ["Panduit", "CP24BLY", "panduit-cp24bly", "1",
+                                                               "patch_panel"]]))
+
+
+def test_netbox_csvs_import_as_netbox_writes_them(db, admin, base):
+    sites = run_import(db, admin, "sites", NETBOX / "sites.csv")
+    assert (sites.created, sites.updated) == (2, 0)
+    assert any("group" in n and "ignored" in n for n in sites.notices)      # unknown columns: a notice
+    assert run_import(db, admin, "rooms", NETBOX / "locations.csv").created == 2
+    assert run_import(db, admin, "racks", NETBOX / "racks.csv").created == 4
+    assert run_import(db, admin, "devices", NETBOX / "devices.csv").created == 3
+    assert run_import(db, admin, "devices", NETBOX / "devices-by-slug.csv").created == 1
+    with db.session() as s:
+        fz1 = s.execute(select(Site).where(Site.code == "FZ1")).scalar_one()     # facility → our site code
+        assert (fz1.name, fz1.status, fz1.region_code) == ("福州一号机房", "active", "350102")
+        assert fz1.address == "福建省福州市鼓楼区\n软件大道89号"                      # physical_address
+        assert fz1.latitude == Decimal("26.075") and fz1.subsidiary.code == "FZ"
+        fz2 = s.execute(select(Site).where(Site.code == "fz-dc2")).scalar_one()   # no facility: the slug
+        assert (fz2.status, fz2.region_code) == ("planned", "350100")            # staging → planned; by name
+        a1 = s.execute(select(Room).where(Room.site_id == fz1.id)).scalar_one()
+        assert (a1.name, a1.notes) == ("A1", "一楼液冷机房")                         # location → room
+        racks = {(r.room.name, r.name): r for r in s.execute(select(Rack)).scalars()}
+        cust = s.execute(select(Customer.id).where(Customer.name == CUSTOMER)).scalar_one()
+        assert (racks["A1", "R01"].status, racks["A1", "R01"].customer_id) == ("leased", cust)  # active + tenant
+        assert racks["A1", "R01"].asset_tag == "RK-0001"
+        assert (racks["A1", "R02"].status, racks["A1", "R02"].customer_id) == ("available", None)
+        assert (racks["B1", "R01"].status, racks["B1", "R01"].u_height) == ("planned", 48)
+        assert racks["B1", "R09"].status == "decommissioned"                     # deprecated
+        devices = {d.name: d for d in s.execute(select(Device)).scalars()}
+        gpu = devices["gpu-01"]
+        assert gpu.device_type.slug == "supermicro-sys-421ge-tnrt"                # model + manufacturer
+        assert (gpu.status, gpu.owner_customer_id, gpu.serial, gpu.asset_tag) == ("active", cust, "SN-0001",
+                                                                                  "AT-0001")
+        assert (gpu.rack_id, gpu.position, gpu.face, gpu.notes) == (racks["A1", "R01"].id, 10, "front", "训练节点")
+        panel = devices["CP24BLY R01 U42"]                                       # unnamed patch panel
+        assert (panel.status, panel.rack_id, panel.position) == ("planned", racks["A1", "R01"].id, 42)  # staged
+        assert devices["CP24BLY R02 U1"].status == "inventory"                   # a label, any case
+        ib = devices["ib-01"]
+        assert ib.device_type.slug == "nvidia-qm9700" and ib.rack_id == racks["B1", "R01"].id  # by slugs
+    # importing the same files again changes nothing
+    before = table_counts(db)
+    for kind, name in (("sites", "sites.csv"), ("rooms", "locations.csv"), ("racks", "racks.csv"),
+                       ("devices", "devices.csv"), ("devices", "devices-by-slug.csv")):
+        result = run_import(db, admin, kind, NETBOX / name)
+        assert (result.created, result.updated) == (0, 0), (kind, result.summary())
+    after = table_counts(db)
+    assert {k: v for k, v in after.items() if k not in ("audit_event", "_head")} == \
+        {k: v for k, v in before.items() if k not in ("audit_event", "_head")}
+
+
+def test_netbox_errors_quote_the_value_and_count_rows_as_excel(db, admin, base, tmp_path):
+    run_import(db, admin, "sites", NETBOX / "sites.csv")
+    run_import(db, admin, "rooms", NETBOX / "locations.csv")
+    racks = write_csv(tmp_path / "racks.csv", [
+        ["site", "location", "name", "tenant", "status", "comments"],
+        ["福州一号机房", "A1", "R05", "", "active", "第一行\n第二行\n第三行"],   # one row in Excel: row 2
+        ["福州一号机房", "A1", "R06", "无名科技有限公司", "active", ""],           # row 3
+        ["福州一号机房", "A1", "R07", "", "broken", ""],                          # row 4
+        ["no-such-site", "A1", "R08", "", "", ""],                                # row 5
+    ])
+    before = table_counts(db)
+    with pytest.raises(ImportFailed) as info:
+        run_import(db, admin, "racks", racks)
+    got = {(e.line, e.column): e.reason for e in info.value.row_errors}
+    assert set(got) == {(3, "tenant"), (4, "status"), (5, "site")}
+    assert "'无名科技有限公司'" in got[3, "tenant"] and "credit code" in got[3, "tenant"]
+    assert "'broken'" in got[4, "status"] and "deprecated" in got[4, "status"]
+    assert "'no-such-site'" in got[5, "site"]
+    assert "comments ignored" in info.value.message
+    assert table_counts(db) == before
+
+
+def test_netbox_device_needs_a_name_unless_passive(db, admin, base, tmp_path):
+    run_import(db, admin, "sites", NETBOX / "sites.csv")
+    run_import(db, admin, "rooms", NETBOX / "locations.csv")
+    run_import(db, admin, "racks", NETBOX / "racks.csv")
+    path = write_csv(tmp_path / "devices.csv", [
+        ["name", "manufacturer", "device_type", "status", "site", "location", "rack", "position", "face"],
+        ["", "Supermicro", "SuperServer SYS-421GE-TNRT", "active", "FZ1", "A1", "R02", "20", "front"],
+        ["x", "Dell", "SuperServer SYS-421GE-TNRT", "active", "FZ1", "A1", "R02", "30", "front"],
+    ])
+    with pytest.raises(ImportFailed) as info:
+        run_import(db, admin, "devices", path)
+    got = {(e.line, e.column): e.reason for e in info.value.row_errors}
+    assert set(got) == {(2, "name"), (3, "device_type")}
+    assert "passive" in got[2, "name"]
+    assert "'Dell'" in got[3, "device_type"]
+
+
+def test_gbk_csv_is_read_with_a_notice(db, admin, base, tmp_path):
+    path = write_csv(tmp_path / "sites.csv", [["code", "name", "subsidiary", "region"],
+                                              ["FZ9", "福州九号机房", "FZ", "350102"]], encoding="gbk")
+    preview = preview_import(db, "sites", path)
+    assert preview.ok and preview.rows[0].values["name"] == "福州九号机房"
+    assert any("GBK" in n for n in preview.notices)
+    result = run_import(db, admin, "sites", path)
+    assert result.created == 1 and "GBK" in result.summary()
+
+
+def test_pandas_and_excel_numbers(db, admin, base, tmp_path):
+    # pandas writes a code column it read as numbers as 350102.0; Excel turns an all-digit credit code
+    # into a number and drops its last digits
+    path = write_csv(tmp_path / "sites.csv", [["code", "name", "subsidiary", "region", "power_capacity_kw"],
+                                              ["FZ9", "福州九号机房", "FZ", "350102.0", "110000.0"]])
+    assert run_import(db, admin, "sites", path).created == 1
+    with db.session() as s:
+        site = s.execute(select(Site).where(Site.code == "FZ9")).scalar_one()
+        assert (site.region_code, site.power_capacity_kw) == ("350102", Decimal("110000"))
+    gpus = write_csv(tmp_path / "customers-pandas.csv", [
+        ["name", "credit_code", "contact_name", "contact_phone"],
+        ["福州云算科技有限公司", make_uscc("91350100575XY12A3"), "张三", "13800000001.0"]])
+    assert run_import(db, admin, "customers", gpus).updated == 1
+    with db.session() as s:
+        from models import Contact
+        assert s.execute(select(Contact.phone).where(Contact.name == "张三")).scalar_one() == "13800000001"
+    with db.session() as s:
+        from models import GpuAsset, GpuModel
+        model = s.execute(select(GpuModel.name).order_by(GpuModel.id)).scalars().first()
+    path = write_csv(tmp_path / "gpus-pandas.csv", [["serial", "model", "purchase_date", "purchase_cost"],
+                                                    ["G-1", model, "2025-03-01 00:00:00", "215000.0"]])
+    assert run_import(db, admin, "gpus", path).created == 1
+    with db.session() as s:
+        gpu = s.execute(select(GpuAsset).where(GpuAsset.serial == "G-1")).scalar_one()
+        assert (gpu.purchase_date.isoformat(), gpu.purchase_cost) == ("2025-03-01", Decimal("215000"))
+    digits = "913501000000000000"  # what Excel leaves of an 18-digit code: last digits zeroed
+    path = write_csv(tmp_path / "customers.csv", [["name", "credit_code"], ["数字公司", digits],
+                                                  ["科学计数", "9.13501E+17"]])
+    with pytest.raises(ImportFailed) as info:
+        run_import(db, admin, "customers", path)
+    got = {(e.line, e.column): e.reason for e in info.value.row_errors}
+    assert "Excel" in got[2, "credit_code"] and repr(digits) in got[2, "credit_code"]
+    assert "Excel" in got[3, "credit_code"] and "'9.13501E+17'" in got[3, "credit_code"]
+
+
+def test_a_service_refusal_quotes_the_cell(db, admin, base, tmp_path):
+    path = write_csv(tmp_path / "sites.csv", [["code", "name", "subsidiary", "region", "cooling"],
+                                              ["FZ9", "福州九号机房", "FZ", "350102", "water"]])
+    with pytest.raises(ImportFailed) as info:
+        run_import(db, admin, "sites", path)
+    [error] = info.value.row_errors
+    assert (error.line, error.column) == (2, "cooling") and "'water'" in error.reason
