@@ -11,7 +11,7 @@ from sqlalchemy import select
 from app.importexport import ImportFailed, preview_import, run_import
 from app.services.common import create_record
 from app.validators import make_uscc
-from models import Customer, Device, DeviceType, Rack, Room, Site
+from models import Customer, Device, Rack, Room, Site
 from tests.conftest import table_counts
 
 NETBOX = Path(__file__).resolve().parent / "data" / "netbox"
