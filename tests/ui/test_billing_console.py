@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import datetime as dt
 
+import pytest
 from PySide6.QtCore import QDate
 
 from app.billing import Period, local_today
@@ -17,17 +18,27 @@ def wait_op(qtbot, op, timeout=30000):
         pass
 
 
-def page_for(qtbot, db):
+@pytest.fixture
+def page_for(qtbot):
+    """A billing page on a database; afterwards it stops listening for changes (its database is dropped)."""
     from ui.billing import BillingPage
+    from ui.operations import bus
 
-    page = BillingPage(db, login(db, "admin", DEMO_PASSWORD))
-    qtbot.addWidget(page)
-    page.show()
-    return page
+    pages = []
+
+    def make(db):
+        page = BillingPage(db, login(db, "admin", DEMO_PASSWORD))
+        qtbot.addWidget(page)
+        page.show()
+        pages.append(page)
+        return page
+    yield make
+    for page in pages:
+        bus().changed.disconnect(page.on_changed)
 
 
-def test_the_open_month_is_previewed_provisionally_but_not_billed(qtbot, demo_db):
-    page = page_for(qtbot, demo_db)
+def test_the_open_month_is_previewed_provisionally_but_not_billed(qtbot, demo_db, page_for):
+    page = page_for(demo_db)
     this = Period.containing(local_today())
     page.period.setDate(QDate(this.year, this.month, 1))
     assert not page.buttons["run"].isEnabled() and not page.buttons["run_issue"].isEnabled()
@@ -40,11 +51,11 @@ def test_the_open_month_is_previewed_provisionally_but_not_billed(qtbot, demo_db
     assert page.buttons["run"].isEnabled() and page.buttons["run"].toolTip() == ""
 
 
-def test_partial_credit_and_rebill_from_the_statement_panel(qtbot, demo_db, monkeypatch):
+def test_partial_credit_and_rebill_from_the_statement_panel(qtbot, demo_db, monkeypatch, page_for):
     from ui import billing as ui_billing
 
     monkeypatch.setattr(ui_billing.QMessageBox, "information", staticmethod(lambda *a, **k: None))
-    page = page_for(qtbot, demo_db)
+    page = page_for(demo_db)
     last = BS.billable_periods(1)[0]
     y, m = (int(x) for x in last.split("-"))
     page.period.setDate(QDate(y, m, 1))
