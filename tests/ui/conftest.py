@@ -21,6 +21,16 @@ def shielded_singletons():
 
 
 @pytest.fixture(autouse=True)
+def fresh_change_bus():
+    """Each test gets its own change bus: pages left from an earlier test (their database already
+    dropped) must not hear this test's announcements."""
+    from ui import operations
+    operations._bus = None
+    yield
+    operations._bus = None
+
+
+@pytest.fixture(autouse=True)
 def private_settings(tmp_path, monkeypatch):
     """Each test gets its own settings file; nothing touches the user's real settings."""
     from PySide6.QtCore import QSettings
