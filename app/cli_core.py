@@ -213,11 +213,11 @@ def export_file(ctx, args) -> int:
 
 
 def audit_verify(ctx, args) -> int:
-    from .audit import verify_audit_chain
+    from .audit_state import verify_and_remember
 
     ctx.current()
     with ctx.db.session() as s:
-        result = verify_audit_chain(s, expect_head=args.expect_head)
+        result = verify_and_remember(ctx.db, s, expect_head=args.expect_head)
     if result.ok:
         print(f"OK {result.count} events; head {result.head}")
         if args.expect_head:
