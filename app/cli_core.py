@@ -65,6 +65,10 @@ def register(sub) -> None:
     v = aus.add_parser("verify", help="recompute every link of the chain")
     v.add_argument("--expect-head", metavar="SEQ:HASH", type=checkpoint_arg, help="also prove the chain up to this checkpoint is unchanged")
     v.set_defaults(handler=audit_verify)
+    rc = aus.add_parser("reconcile", help="compare every audited row with the values the trail last recorded "
+                                          "(exit 1 when a row was changed outside the program)")
+    rc.add_argument("--fields", action="store_true", help="also list the columns compared, by table")
+    rc.set_defaults(handler=audit_reconcile)
     ae = aus.add_parser("export", help="export audit events between two dates")
     ae.add_argument("--from", dest="date_from", required=True, type=date_arg, help="YYYY-MM-DD (Asia/Shanghai)")
     ae.add_argument("--to", dest="date_to", required=True, type=date_arg, help="YYYY-MM-DD inclusive")
@@ -225,6 +229,28 @@ def audit_verify(ctx, args) -> int:
         return 0
     print(f"FAILED at event #{result.bad_seq}: {result.problem}", file=sys.stderr)
     print(f"verified {result.count} events before it; last good {result.head}", file=sys.stderr)
+    return 1
+
+
+def audit_reconcile(ctx, args) -> int:
+    from .reconcile import reconcile
+
+    ctx.current()
+    with ctx.db.session() as s:
+        result = reconcile(s)
+    print(f"compared {result.compared_rows:,} rows ({result.compared_fields:,} fields) with the values "
+          f"{result.events:,} audit events recorded; {result.not_audited_rows:,} rows named by no event "
+          "were not compared")
+    if args.fields:
+        for table, fields in sorted(result.fields_by_table.items()):
+            print(f"  {table}: {', '.join(fields)}")
+    if result.ok:
+        print("OK: every audited row holds the values the audit trail last recorded")
+        return 0
+    for d in result.differences:
+        print(d.describe())
+    print(f"{len(result.differences):,} difference(s): these rows were changed outside the program "
+          "(with SQL, or by restoring part of a backup)", file=sys.stderr)
     return 1
 
 

@@ -43,3 +43,20 @@ def rehash(db, from_seq: int = 1) -> str:
 def head_row(db):
     with db.engine.connect() as c:
         return tuple(c.execute(text("SELECT seq, hash FROM audit_head WHERE id = 1")).one())
+
+
+def drop_statement_triggers(db):
+    """An issued statement is frozen by a trigger on both backends; the tamperer drops it first."""
+    with db.engine.begin() as c:
+        if db.is_sqlite:
+            c.execute(text("DROP TRIGGER statement_issued_frozen"))
+        else:
+            c.execute(text("DROP TRIGGER statement_issued_frozen ON statement"))
+
+
+def bill_last_month(db, monkeypatch):
+    """The demo's last month billed and issued through the CLI, as the program does it."""
+    from app.cli import main
+
+    monkeypatch.setenv("IDC_CONSOLE_PASSWORD", "demo1234")
+    assert main(["--db", db.url, "--user", "admin", "billing", "run", "--period", "last", "--issue"]) == 0
