@@ -21,6 +21,8 @@ def register(sub) -> None:
     dbs = db.add_subparsers(dest="db_command", required=True, metavar="ACTION")
     dbs.add_parser("upgrade", help="create the schema or upgrade it to this version").set_defaults(handler=db_upgrade)
     dbs.add_parser("current", help="show the schema revision").set_defaults(handler=db_current)
+    dbs.add_parser("roles", help="PostgreSQL: create the group roles and their least privileges (run by the schema "
+                                 "owner, again after each db upgrade)").set_defaults(handler=db_roles)
     b = dbs.add_parser("backup", help="copy the SQLite database to PATH (online, consistent)")
     b.add_argument("path", type=output_arg)
     b.set_defaults(handler=db_backup)
@@ -95,6 +97,19 @@ def db_current(ctx, args) -> int:
     return 0
 
 
+def db_roles(ctx, args) -> int:
+    from .dbroles import setup_roles
+
+    db = ctx.current()
+    with db.engine.begin() as conn:
+        done = setup_roles(conn, db.url)
+    for line in done:
+        print(line)
+    print("database logins are made by user add (run as the schema owner); connect as a person with "
+          "--user LOGIN and a --db URL that names no user")
+    return 0
+
+
 def db_backup(ctx, args) -> int:
     ctx.db.check_not_newer()
     if not ctx.db.is_sqlite:
@@ -125,9 +140,35 @@ def user_add(ctx, args) -> int:
     actor = ctx.actor() if has_users(ctx.db) else None
     if actor is None and not os.environ.get(ENV_NEW_PASSWORD) and os.environ.get(ENV_PASSWORD):
         os.environ[ENV_NEW_PASSWORD] = os.environ[ENV_PASSWORD]  # first admin: one password variable is enough
-    user = add_user(ctx.db, actor, args.login, args.role, _new_password(args.login), args.name)
-    print(f"added {user.login} ({user.role})")
+    password = _new_password(args.login)
+    login_role = _database_login(ctx.db, args.login, args.role, password)
+    try:
+        user = add_user(ctx.db, actor, args.login, args.role, password, args.name)
+    except BaseException:
+        if login_role:
+            _drop_database_login(ctx.db, login_role)
+        raise
+    print(f"added {user.login} ({user.role})" + (f"; database login {login_role}" if login_role else ""))
     return 0
+
+
+def _database_login(db, login: str, role: str, password: str) -> str | None:
+    """On PostgreSQL with `db roles` done: the person's database login in their group (else None)."""
+    if db.is_sqlite:
+        return None
+    from .dbroles import create_login, roles_enabled
+
+    with db.engine.begin() as conn:
+        if not roles_enabled(conn, db.url):
+            return None
+        return create_login(conn, db.url, login, role, password)
+
+
+def _drop_database_login(db, name: str) -> None:
+    from sqlalchemy import text
+
+    with db.engine.begin() as conn:
+        conn.execute(text('DROP ROLE "' + name.replace('"', '""') + '"'))
 
 
 def user_list(ctx, args) -> int:
