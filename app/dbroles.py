@@ -178,6 +178,10 @@ def create_login(conn: Connection, url: str, login: str, role: str, password: st
         raise DomainError(f"the group role {group} does not exist: run db roles as the schema owner first")
     if _role_exists(conn, name):
         raise DomainError(f"the database login {name} exists already")
+    may = conn.execute(text("SELECT rolsuper OR rolcreaterole FROM pg_roles WHERE rolname = current_user")).scalar()
+    if not may:
+        raise DomainError("database logins are made by the schema owner: run user add with the owner's "
+                          "--db URL (this connection may not create roles), nothing was added")
     verifier = scram_verifier(password).replace("'", "''")
     conn.exec_driver_sql(f"CREATE ROLE {_q(name)} LOGIN PASSWORD '{verifier}' IN ROLE {_q(group)}")
     return name

@@ -152,11 +152,18 @@ def test_permitted_use_cases_work_as_the_person(pg, capsys):
         for d in dbs.values():
             d.dispose()
     # the CLI connects as the person when the URL names no user
-    userless = make_url(pg.url).set(username=None, password=None).render_as_string(hide_password=False)
+    u = make_url(pg.url)
+    userless = f"postgresql://{u.host}:{u.port or 5432}/{u.database}"   # (URL.set(username=None) keeps it)
     capsys.readouterr()
     assert main(["--db", userless, "--user", "aud", "audit", "verify"]) == 0
+    assert main(["--db", userless, "--user", "nobody", "audit", "verify"]) == 1   # no such database login
+    assert "nobody" in capsys.readouterr().err
+    assert main(["--db", userless, "--user", "aud", "db", "roles"]) == 1   # the owner's alone
+    assert "run by the schema owner" in capsys.readouterr().err
     assert main(["--db", userless, "--user", "aud", "audit", "reconcile"]) == 0
     assert main(["--db", userless, "--user", "aud", "user", "add", "x2", "--role", "auditor"]) == 1
+    assert main(["--db", userless, "--user", "boss", "user", "add", "x3", "--role", "auditor"]) == 1
+    assert "made by the schema owner" in capsys.readouterr().err
     with pg.engine.connect() as c:
         actors_seen = set(c.execute(text("SELECT DISTINCT actor_login FROM audit_event")).scalars())
     assert {"op", "am", "boss", "aud"} <= actors_seen
