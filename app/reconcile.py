@@ -24,7 +24,7 @@ from decimal import Decimal, InvalidOperation
 from typing import Any, Iterable
 
 import orjson
-from sqlalchemy import Boolean, Date, DateTime, Integer, Numeric, select, text
+from sqlalchemy import Boolean, Date, DateTime, Integer, Numeric, select
 from sqlalchemy.orm import Session
 
 # Object types of the trail -> the table holding those objects (the pk is the table's only key).
