@@ -134,6 +134,7 @@ class CliContext:
         """The database named by --db / IDC_CONSOLE_DB / the default, reachable, schema unchecked."""
         if self._db is None:
             url = resolve_db_url(self.args.db)
+            url = _as_person(url, self.args.user or os.environ.get(ENV_USER))
             check_sqlite_file(url, must_exist=not self.may_create)
             db = Database(url)
             if not (self.may_create and sqlite_path(url) and not sqlite_path(url).exists()):
@@ -194,6 +195,22 @@ class CliContext:
             return self.actor()
         self.current()
         return Actor(None, f"os:{getpass.getuser()}", f"command line ({getpass.getuser()})", "auditor")
+
+
+def _as_person(url: str, login: str | None) -> str:
+    """PostgreSQL with a URL naming no user and --user LOGIN: connect as the person's own database
+    login (app/dbroles.py), with their password; otherwise the URL as given."""
+    from sqlalchemy.engine import make_url
+
+    if not login or not url.startswith("postgresql") or make_url(url).username:
+        return url
+    password = os.environ.get(ENV_PASSWORD)
+    if password is None and sys.stdin and sys.stdin.isatty():
+        password = getpass.getpass(f"Password for {login}: ")
+        os.environ[ENV_PASSWORD] = password  # the same password opens the program's login
+    from .dbroles import person_url
+
+    return person_url(url, login, password or "")
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -23,6 +23,8 @@ def register(sub) -> None:
     dbs = db.add_subparsers(dest="db_command", required=True, metavar="ACTION")
     dbs.add_parser("upgrade", help="create the schema or upgrade it to this version").set_defaults(handler=db_upgrade)
     dbs.add_parser("current", help="show the schema revision").set_defaults(handler=db_current)
+    dbs.add_parser("roles", help="PostgreSQL: create the group roles and their least privileges (run by the schema "
+                                 "owner, again after each db upgrade)").set_defaults(handler=db_roles)
     b = dbs.add_parser("backup", help="copy the SQLite database to PATH (online, consistent)")
     b.add_argument("path", type=output_arg)
     b.set_defaults(handler=db_backup)
@@ -67,6 +69,10 @@ def register(sub) -> None:
     v = aus.add_parser("verify", help="recompute every link of the chain")
     v.add_argument("--expect-head", metavar="SEQ:HASH", type=checkpoint_arg, help="also prove the chain up to this checkpoint is unchanged")
     v.set_defaults(handler=audit_verify)
+    rc = aus.add_parser("reconcile", help="compare every audited row with the values the trail last recorded "
+                                          "(exit 1 when a row was changed outside the program)")
+    rc.add_argument("--fields", action="store_true", help="also list the columns compared, by table")
+    rc.set_defaults(handler=audit_reconcile)
     ae = aus.add_parser("export", help="export audit events between two dates")
     ae.add_argument("--from", dest="date_from", required=True, type=date_arg, help="YYYY-MM-DD (Asia/Shanghai)")
     ae.add_argument("--to", dest="date_to", required=True, type=date_arg, help="YYYY-MM-DD inclusive")
@@ -90,6 +96,19 @@ def db_current(ctx, args) -> int:
     ctx.db.check_not_newer()
     cur, head = ctx.db.current_revision(), ctx.db.head_revision()
     print(f"{describe_url(ctx.db.url)}: {cur or '(empty)'}{' (head)' if cur == head else f' (head is {head})'}")
+    return 0
+
+
+def db_roles(ctx, args) -> int:
+    from .dbroles import setup_roles
+
+    db = ctx.current()
+    with db.engine.begin() as conn:
+        done = setup_roles(conn, db.url)
+    for line in done:
+        print(line)
+    print("database logins are made by user add (run as the schema owner); connect as a person with "
+          "--user LOGIN and a --db URL that names no user")
     return 0
 
 
@@ -123,9 +142,35 @@ def user_add(ctx, args) -> int:
     actor = ctx.actor() if has_users(ctx.db) else None
     if actor is None and not os.environ.get(ENV_NEW_PASSWORD) and os.environ.get(ENV_PASSWORD):
         os.environ[ENV_NEW_PASSWORD] = os.environ[ENV_PASSWORD]  # first admin: one password variable is enough
-    user = add_user(ctx.db, actor, args.login, args.role, _new_password(args.login), args.name)
-    print(f"added {user.login} ({user.role})")
+    password = _new_password(args.login)
+    login_role = _database_login(ctx.db, args.login, args.role, password)
+    try:
+        user = add_user(ctx.db, actor, args.login, args.role, password, args.name)
+    except BaseException:
+        if login_role:
+            _drop_database_login(ctx.db, login_role)
+        raise
+    print(f"added {user.login} ({user.role})" + (f"; database login {login_role}" if login_role else ""))
     return 0
+
+
+def _database_login(db, login: str, role: str, password: str) -> str | None:
+    """On PostgreSQL with `db roles` done: the person's database login in their group (else None)."""
+    if db.is_sqlite:
+        return None
+    from .dbroles import create_login, roles_enabled
+
+    with db.engine.begin() as conn:
+        if not roles_enabled(conn, db.url):
+            return None
+        return create_login(conn, db.url, login, role, password)
+
+
+def _drop_database_login(db, name: str) -> None:
+    from sqlalchemy import text
+
+    with db.engine.begin() as conn:
+        conn.execute(text('DROP ROLE "' + name.replace('"', '""') + '"'))
 
 
 def user_list(ctx, args) -> int:
@@ -215,11 +260,11 @@ def export_file(ctx, args) -> int:
 
 
 def audit_verify(ctx, args) -> int:
-    from .audit import verify_audit_chain
+    from .audit_state import verify_and_remember
 
     ctx.current()
     with ctx.db.session() as s:
-        result = verify_audit_chain(s, expect_head=args.expect_head)
+        result = verify_and_remember(ctx.db, s, expect_head=args.expect_head)
     if result.ok:
         print(f"OK {result.count} events; head {result.head}")
         if args.expect_head:
@@ -227,6 +272,28 @@ def audit_verify(ctx, args) -> int:
         return 0
     print(f"FAILED at event #{result.bad_seq}: {result.problem}", file=sys.stderr)
     print(f"verified {result.count} events before it; last good {result.head}", file=sys.stderr)
+    return 1
+
+
+def audit_reconcile(ctx, args) -> int:
+    from .reconcile import reconcile
+
+    ctx.current()
+    with ctx.db.session() as s:
+        result = reconcile(s)
+    print(f"compared {result.compared_rows:,} rows ({result.compared_fields:,} fields) with the values "
+          f"{result.events:,} audit events recorded; {result.not_audited_rows:,} rows named by no event "
+          "were not compared")
+    if args.fields:
+        for table, fields in sorted(result.fields_by_table.items()):
+            print(f"  {table}: {', '.join(fields)}")
+    if result.ok:
+        print("OK: every audited row holds the values the audit trail last recorded")
+        return 0
+    for d in result.differences:
+        print(d.describe())
+    print(f"{len(result.differences):,} difference(s): these rows were changed outside the program "
+          "(with SQL, or by restoring part of a backup)", file=sys.stderr)
     return 1
 
 

@@ -302,6 +302,8 @@ ZH.update({
     "Off lets whoever drafted a contract approve it; the change is audited and the contract's approval line says so.":
         "关闭后起草人可自行审批合同；此更改记入审计日志，合同的审批栏也会注明。",
     "Why? The change goes into the audit trail.": "原因？此更改将记入审计日志。",
+    # --- sec2 ---
+    "The audit trail was changed outside the program": "审计日志在程序之外被更改",
 })
 
 

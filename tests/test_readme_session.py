@@ -62,4 +62,6 @@ def test_readme_worked_session(tmp_path):
         assert any(f"{FAKE_TODAY[:8]}01 – 2027-03-31" in out for out in outputs)   # report audit: this month
     assert (tmp_path / "statement.pdf").stat().st_size > 0 and (tmp_path / "audit.pdf").stat().st_size > 0
     assert outputs[-1].startswith("OK ") and f"checkpoint {checkpoint} is part of this chain" in outputs[-1]
-    assert not (tmp_path / "home").exists()   # --db everywhere: nothing in the data directory
+    # --db everywhere: nothing in the data directory but the audit head `audit verify` remembers
+    home = tmp_path / "home"
+    assert {p.relative_to(home).parts[0] for p in home.rglob("*")} <= {"audit-heads"}

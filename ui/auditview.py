@@ -14,7 +14,8 @@ from PySide6.QtWidgets import (QAbstractItemView, QApplication, QComboBox, QDial
 
 from app import queries
 from app.billing import local_today
-from app.audit import Actor, verify_audit_chain
+from app.audit import Actor
+from app.audit_state import verify_and_remember
 from app.audit_query import (OBJECT_NAMES, AuditFilter, EventDetail, action_name_parts, audit_choices, event_detail,
                              filter_text)
 from app.auth import can
@@ -401,7 +402,7 @@ class AuditPage(QWidget):
         def work(progress):
             progress(self.tr("Verifying the audit chain…"))
             with db.session() as s:
-                return verify_audit_chain(s, progress=lambda n: progress(n, 0))
+                return verify_and_remember(db, s, progress=lambda n: progress(n, 0))
         return run_op(self, work, label=self.tr("Verifying the audit chain…"), on_success=self.show_result,
                       on_failure=self.failed)
 

@@ -168,6 +168,15 @@ def authenticate(db: Database, args, parent=None):
     return dlg.actor if dlg.exec() else None
 
 
+def warn_remembered_head(db: Database, parent=None) -> None:
+    """The audit head this computer last verified, against the database's chain (app/audit_state.py)."""
+    from app.audit_state import check_at_start
+
+    problem = check_at_start(db)
+    if problem:
+        QMessageBox.warning(parent, tr("The audit trail was changed outside the program"), problem)
+
+
 def run_console(args) -> int:
     app = make_app()
     install_translators(app, choose_language(args))
@@ -183,6 +192,7 @@ def run_console(args) -> int:
         if not SettingsDialog().exec():
             return 1
         args.db = None
+    warn_remembered_head(db)
     actor = authenticate(db, args)
     if actor is None:
         db.dispose()

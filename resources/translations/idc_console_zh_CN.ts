@@ -4,102 +4,102 @@
 <context>
     <name>AuditEventDialog</name>
     <message>
-        <location filename="../../ui/auditview.py" line="260"/>
+        <location filename="../../ui/auditview.py" line="261"/>
         <source>Action</source>
         <translation>操作</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="275"/>
+        <location filename="../../ui/auditview.py" line="276"/>
         <source>After</source>
         <translation>变更后</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="267"/>
+        <location filename="../../ui/auditview.py" line="268"/>
         <source>App version</source>
         <translation>程序版本</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="240"/>
+        <location filename="../../ui/auditview.py" line="241"/>
         <source>Audit event %1</source>
         <translation>审计事件 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="275"/>
+        <location filename="../../ui/auditview.py" line="276"/>
         <source>Before</source>
         <translation>变更前</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="287"/>
+        <location filename="../../ui/auditview.py" line="288"/>
         <source>Changed fields: %1</source>
         <translation>变更字段：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="293"/>
+        <location filename="../../ui/auditview.py" line="294"/>
         <source>Close</source>
         <translation>关闭</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="275"/>
+        <location filename="../../ui/auditview.py" line="276"/>
         <source>Field</source>
         <translation>字段</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="269"/>
+        <location filename="../../ui/auditview.py" line="270"/>
         <source>Hash</source>
         <translation>哈希</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="266"/>
+        <location filename="../../ui/auditview.py" line="267"/>
         <source>Host</source>
         <translation>所在服务器</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="288"/>
+        <location filename="../../ui/auditview.py" line="289"/>
         <source>No field values recorded with this event.</source>
         <translation>该事件未记录字段值。</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="257"/>
+        <location filename="../../ui/auditview.py" line="258"/>
         <source>No.</source>
         <translation>序号</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="263"/>
+        <location filename="../../ui/auditview.py" line="264"/>
         <source>Object</source>
         <translation>对象</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="297"/>
+        <location filename="../../ui/auditview.py" line="298"/>
         <source>Open %1</source>
         <translation>打开 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="264"/>
+        <location filename="../../ui/auditview.py" line="265"/>
         <source>Outcome</source>
         <translation>结果</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="270"/>
+        <location filename="../../ui/auditview.py" line="271"/>
         <source>Previous hash</source>
         <translation>前一哈希</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="265"/>
+        <location filename="../../ui/auditview.py" line="266"/>
         <source>Reason</source>
         <translation>原因</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="268"/>
+        <location filename="../../ui/auditview.py" line="269"/>
         <source>Request id</source>
         <translation>请求 ID</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="258"/>
+        <location filename="../../ui/auditview.py" line="259"/>
         <source>Time</source>
         <translation>时间</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="259"/>
+        <location filename="../../ui/auditview.py" line="260"/>
         <source>User</source>
         <translation>用户</translation>
     </message>
@@ -107,57 +107,57 @@
 <context>
     <name>AuditFilterBar</name>
     <message>
-        <location filename="../../ui/auditview.py" line="190"/>
+        <location filename="../../ui/auditview.py" line="191"/>
         <source>(every action)</source>
         <translation>（全部操作）</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="192"/>
+        <location filename="../../ui/auditview.py" line="193"/>
         <source>(every type)</source>
         <translation>（全部类型）</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="187"/>
+        <location filename="../../ui/auditview.py" line="188"/>
         <source>(everyone)</source>
         <translation>（全部用户）</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="171"/>
+        <location filename="../../ui/auditview.py" line="172"/>
         <source>Action</source>
         <translation>操作</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="161"/>
+        <location filename="../../ui/auditview.py" line="162"/>
         <source>An action, or a prefix ending in a dot (e.g. gpu.)</source>
         <translation>某个操作，或以点结尾的前缀（如 gpu.）</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="167"/>
+        <location filename="../../ui/auditview.py" line="168"/>
         <source>Clear</source>
         <translation>清除</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="170"/>
+        <location filename="../../ui/auditview.py" line="171"/>
         <source>From</source>
         <translation>起始日期</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="172"/>
+        <location filename="../../ui/auditview.py" line="173"/>
         <source>Object type</source>
         <translation>对象类型</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="170"/>
+        <location filename="../../ui/auditview.py" line="171"/>
         <source>To</source>
         <translation>截止日期</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="171"/>
+        <location filename="../../ui/auditview.py" line="172"/>
         <source>User</source>
         <translation>用户</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="122"/>
+        <location filename="../../ui/auditview.py" line="123"/>
         <source>every %1 action</source>
         <translation>全部%1操作</translation>
     </message>
@@ -165,47 +165,47 @@
 <context>
     <name>AuditFilterDialog</name>
     <message>
-        <location filename="../../ui/auditview.py" line="80"/>
+        <location filename="../../ui/auditview.py" line="81"/>
         <source>(every action)</source>
         <translation>（全部操作）</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="73"/>
+        <location filename="../../ui/auditview.py" line="74"/>
         <source>(everyone)</source>
         <translation>（全部用户）</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="83"/>
+        <location filename="../../ui/auditview.py" line="84"/>
         <source>Action</source>
         <translation>操作</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="82"/>
+        <location filename="../../ui/auditview.py" line="83"/>
         <source>An action (e.g. contract.approve) or a prefix ending in a dot (e.g. gpu.)</source>
         <translation>操作名（如 contract.approve）或以点结尾的前缀（如 gpu.）</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="88"/>
+        <location filename="../../ui/auditview.py" line="89"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="68"/>
+        <location filename="../../ui/auditview.py" line="69"/>
         <source>From</source>
         <translation>起始日期</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="97"/>
+        <location filename="../../ui/auditview.py" line="98"/>
         <source>The period ends before it starts.</source>
         <translation>结束日期早于开始日期。</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="69"/>
+        <location filename="../../ui/auditview.py" line="70"/>
         <source>To</source>
         <translation>截止日期</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="76"/>
+        <location filename="../../ui/auditview.py" line="77"/>
         <source>User</source>
         <translation>用户</translation>
     </message>
@@ -213,97 +213,97 @@
 <context>
     <name>AuditPage</name>
     <message>
-        <location filename="../../ui/auditview.py" line="469"/>
+        <location filename="../../ui/auditview.py" line="470"/>
         <source>%1 audit events (%2) written to %3.</source>
         <translation>已将 %1 条审计事件（%2）写入 %3。</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="416"/>
+        <location filename="../../ui/auditview.py" line="417"/>
         <source>(last good event %1)</source>
         <translation>（最后一条完好事件 %1）</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="430"/>
+        <location filename="../../ui/auditview.py" line="431"/>
         <source>Audit report</source>
         <translation>审计报告</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="439"/>
+        <location filename="../../ui/auditview.py" line="440"/>
         <source>Audit report %1</source>
         <translation>审计报告 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="332"/>
+        <location filename="../../ui/auditview.py" line="333"/>
         <source>Audit report PDF…</source>
         <translation>审计报告 PDF…</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="447"/>
+        <location filename="../../ui/auditview.py" line="448"/>
         <source>CSV (*.csv);;Excel (*.xlsx)</source>
         <translation>CSV (*.csv);;Excel (*.xlsx)</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="414"/>
+        <location filename="../../ui/auditview.py" line="415"/>
         <source>Chain BROKEN: %1</source>
         <translation>审计链已损坏：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="411"/>
+        <location filename="../../ui/auditview.py" line="412"/>
         <source>Chain intact: %1 events; head %2</source>
         <translation>审计链完好：%1 条事件；链头 %2</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="348"/>
+        <location filename="../../ui/auditview.py" line="349"/>
         <source>Copy SEQ:HASH</source>
         <translation>复制 SEQ:HASH</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="335"/>
+        <location filename="../../ui/auditview.py" line="336"/>
         <source>Export period…</source>
         <translation>按期间导出…</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="443"/>
+        <location filename="../../ui/auditview.py" line="444"/>
         <source>Export the audit trail</source>
         <translation>导出审计日志</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="459"/>
+        <location filename="../../ui/auditview.py" line="460"/>
         <source>Exporting…</source>
         <translation>正在导出…</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="443"/>
+        <location filename="../../ui/auditview.py" line="444"/>
         <source>Export…</source>
         <translation>导出…</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="350"/>
+        <location filename="../../ui/auditview.py" line="351"/>
         <source>For audit verify --expect-head later</source>
         <translation>用于之后的 audit verify --expect-head</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="465"/>
+        <location filename="../../ui/auditview.py" line="466"/>
         <source>No audit event matches %1: %2 holds only the header row.</source>
         <translation>没有符合 %1 的审计事件：%2 中只有表头行。</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="430"/>
+        <location filename="../../ui/auditview.py" line="431"/>
         <source>Preview</source>
         <translation>预览</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="329"/>
+        <location filename="../../ui/auditview.py" line="330"/>
         <source>Verify chain</source>
         <translation>校验审计链</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="343"/>
+        <location filename="../../ui/auditview.py" line="344"/>
         <source>Verify recomputes every event's hash and link.</source>
         <translation>校验会重新计算每条事件的哈希和链接。</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="402"/>
+        <location filename="../../ui/auditview.py" line="403"/>
         <source>Verifying the audit chain…</source>
         <translation>正在校验审计链…</translation>
     </message>
@@ -3308,7 +3308,7 @@ Reason:</source>
 <context>
     <name>audit</name>
     <message>
-        <location filename="../../ui/auditview.py" line="49"/>
+        <location filename="../../ui/auditview.py" line="50"/>
         <source>%1 %2</source>
         <translation>%1%2</translation>
     </message>
@@ -4478,6 +4478,11 @@ Check the database in the settings.</source>
         <location filename="../../ui/main.py" line="114"/>
         <source>Preparing the database (backup and schema upgrade)…</source>
         <translation>正在准备数据库（备份并升级结构）…</translation>
+    </message>
+    <message>
+        <location filename="../../ui/main.py" line="177"/>
+        <source>The audit trail was changed outside the program</source>
+        <translation>审计日志在程序之外被更改</translation>
     </message>
 </context>
 <context>

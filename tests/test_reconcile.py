@@ -1,0 +1,81 @@
+"""`audit reconcile`: rows changed outside the program are listed (app/reconcile.py)."""
+from __future__ import annotations
+
+import pytest
+from sqlalchemy import text
+
+from app.reconcile import reconcile
+
+from tamper_kit import bill_last_month, drop_statement_triggers
+
+
+@pytest.fixture(autouse=True)
+def home(tmp_path, monkeypatch):
+    monkeypatch.setenv("IDC_CONSOLE_HOME", str(tmp_path / "home"))
+
+
+def _reconcile(db):
+    with db.session() as s:
+        return reconcile(s)
+
+
+def _sql(db, *statements, **params):
+    with db.engine.begin() as c:
+        for st in statements:
+            c.execute(text(st), params)
+
+
+def test_the_programs_own_writes_reconcile(demo_db, monkeypatch):
+    """The demo (contracts activated, GPUs leased, a downtime) and a billing run with issue: nothing differs."""
+    bill_last_month(demo_db, monkeypatch)
+    r = _reconcile(demo_db)
+    assert r.ok, [d.describe() for d in r.differences[:5]]
+    assert r.compared_rows > 1000 and "total" in r.fields_by_table["statement"]
+    assert "state" in r.fields_by_table["gpu_asset"] and "status" in r.fields_by_table["contract"]
+
+
+def test_three_business_row_edits_are_listed(demo_db, monkeypatch, capsys):
+    from app.cli import main
+
+    bill_last_month(demo_db, monkeypatch)
+    with demo_db.engine.connect() as c:
+        st_id, total = c.execute(text("SELECT id, total FROM statement WHERE status = 'issued' ORDER BY id")).first()
+        gpu_id = c.execute(text("SELECT MIN(id) FROM gpu_asset WHERE state = 'leased'")).scalar()
+        c_id = c.execute(text("SELECT MIN(id) FROM contract WHERE status = 'active'")).scalar()
+    drop_statement_triggers(demo_db)
+    _sql(demo_db, "UPDATE statement SET total = total + 1 WHERE id = :s", s=st_id)
+    _sql(demo_db, "UPDATE gpu_asset SET state = 'available' WHERE id = :g", g=gpu_id)
+    _sql(demo_db, "UPDATE contract SET status = 'terminated' WHERE id = :c", c=c_id)
+    r = _reconcile(demo_db)
+    found = {(d.object_type, d.object_id, d.field): d for d in r.differences}
+    assert set(found) == {("statement", str(st_id), "total"), ("gpu", str(gpu_id), "state"),
+                          ("contract", str(c_id), "status")}
+    d = found[("gpu", str(gpu_id), "state")]
+    assert (d.database, d.audited) == ("available", "leased")
+    assert found[("contract", str(c_id), "status")].audited == "active"
+    assert str(found[("statement", str(st_id), "total")].audited) == str(total)
+    capsys.readouterr()
+    assert main(["--db", demo_db.url, "audit", "reconcile"]) == 1
+    out = capsys.readouterr().out
+    assert "state is 'available' in the database, 'leased' in the audit trail" in out
+    assert "status is 'terminated' in the database, 'active' in the audit trail" in out
+
+
+def test_deleted_row_is_listed(demo_db):
+    with demo_db.engine.connect() as c:
+        dev = c.execute(text("SELECT MAX(id) FROM device WHERE id NOT IN (SELECT device_id FROM gpu_asset "
+                             "WHERE device_id IS NOT NULL) AND id NOT IN (SELECT device_id FROM downtime "
+                             "WHERE device_id IS NOT NULL)")).scalar()
+    _sql(demo_db, "DELETE FROM device WHERE id = :d", d=dev)
+    r = _reconcile(demo_db)
+    (d,) = r.differences
+    assert (d.object_type, d.object_id, d.field, d.database) == ("device", str(dev), "(row)",
+                                                                  "missing from the database")
+
+
+def test_clean_database_exits_0(demo_db, capsys):
+    from app.cli import main
+
+    assert main(["--db", demo_db.url, "audit", "reconcile", "--fields"]) == 0
+    out = capsys.readouterr().out
+    assert "gpu_asset: " in out and "OK: every audited row" in out

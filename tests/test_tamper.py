@@ -1,0 +1,238 @@
+"""The tamper suite: 14 kinds of direct-SQL tampering by someone holding the owner's login, and
+which defence notices each: `audit verify` (the chain), the remembered head (app/audit_state.py,
+a client that verified before the tampering), `audit reconcile` (app/reconcile.py). The fourth
+defence, PostgreSQL roles, refuses the first step of each tamper to a person's login: checked
+at the end of this file. docs/security.md's table is this file's CAUGHT and REFUSED_FOR."""
+from __future__ import annotations
+
+import pytest
+from sqlalchemy import text
+
+from app import audit_state
+from app.audit import Actor, append_event, verify_audit_chain
+from app.reconcile import reconcile
+from app.services.common import create_record
+
+from tamper_kit import bill_last_month, drop_statement_triggers, drop_triggers, rehash
+
+CAUGHT = {
+    "edit": {"verify"},
+    "delete middle": {"verify"},
+    "delete tail": {"remembered"},
+    "insert": {"verify", "remembered"},
+    "swap": {"verify"},
+    "head edit": {"verify"},
+    "forged append without head move": {"verify", "reconcile"},
+    "forged append with head move": {"reconcile"},
+    "statement total": {"reconcile"},
+    "GPU state": {"reconcile"},
+    "contract status": {"reconcile"},
+    "trigger drop + rewrite": {"remembered", "reconcile"},
+    "full wipe": {"remembered"},
+    "downgrade to base": {"remembered"},
+}
+
+
+@pytest.fixture(autouse=True)
+def home(tmp_path, monkeypatch):
+    monkeypatch.setenv("IDC_CONSOLE_HOME", str(tmp_path / "home"))
+
+
+def _sql(db, *statements, **params):
+    with db.engine.begin() as c:
+        for st in statements:
+            c.execute(text(st), params)
+
+
+def _caught(db) -> set[str]:
+    found = set()
+    with db.session() as s:
+        if not verify_audit_chain(s).ok:
+            found.add("verify")
+    if audit_state.check_at_start(db):
+        found.add("remembered")
+    try:
+        with db.session() as s:
+            if not reconcile(s).ok:
+                found.add("reconcile")
+    except Exception:  # noqa: BLE001 - no tables: nothing to reconcile
+        pass
+    return found
+
+
+def _remember(db):
+    with db.session() as s:
+        assert audit_state.verify_and_remember(db, s).ok
+
+
+@pytest.fixture
+def chain(db, admin):
+    """Seven events (a user, a login, five GPU models), verified once by this computer."""
+    for i in range(5):
+        create_record(db, admin, "gpu_model", dict(name=f"Tamper GPU {i}", vendor="NVIDIA", memory_gb=16,
+                                                   form_factor="pcie"))
+    _remember(db)
+    assert _caught(db) == set()
+    drop_triggers(db)
+    return db
+
+
+def test_edit(chain):
+    _sql(chain, "UPDATE audit_event SET object_label = 'forged' WHERE seq = 4")
+    assert _caught(chain) == CAUGHT["edit"]
+
+
+def test_delete_middle(chain):
+    _sql(chain, "DELETE FROM audit_event WHERE seq = 4")
+    assert _caught(chain) == CAUGHT["delete middle"]
+
+
+def test_delete_tail(chain):
+    """The last events deleted and the head moved back: the chain is consistent again."""
+    _sql(chain, "DELETE FROM audit_event WHERE seq >= 6")
+    rehash(chain, 6)
+    assert _caught(chain) == CAUGHT["delete tail"]
+
+
+def test_insert(chain):
+    with chain.engine.begin() as c:
+        for seq in (7, 6, 5, 4):
+            c.execute(text("UPDATE audit_event SET seq = seq + 1 WHERE seq = :s"), {"s": seq})
+        c.execute(text("""INSERT INTO audit_event (seq, ts, actor_login, actor_name, actor_role, host, app_version,
+                       request_id, action, object_type, outcome, prev_hash, hash)
+                       SELECT 4, ts, actor_login, actor_name, actor_role, host, app_version, request_id,
+                       'user.create', 'user', 'success', hash, :h FROM audit_event WHERE seq = 3"""), {"h": "f" * 64})
+        c.execute(text("UPDATE audit_head SET seq = 8, hash = (SELECT hash FROM audit_event WHERE seq = 8)"))
+    assert _caught(chain) == CAUGHT["insert"]
+
+
+def test_swap(chain):
+    _sql(chain, "UPDATE audit_event SET seq = -1 WHERE seq = 5", "UPDATE audit_event SET seq = 5 WHERE seq = 6",
+         "UPDATE audit_event SET seq = 6 WHERE seq = -1")
+    assert _caught(chain) == CAUGHT["swap"]
+
+
+def test_head_edit(chain):
+    _sql(chain, "UPDATE audit_head SET hash = :h WHERE id = 1", h="e" * 64)
+    assert _caught(chain) == CAUGHT["head edit"]
+
+
+def _forge(db, move_head: bool):
+    with db.engine.connect() as c:
+        head = tuple(c.execute(text("SELECT seq, hash FROM audit_head WHERE id = 1")).one())
+    with db.session() as s:   # hashed and linked exactly as the program does: the rule is public
+        append_event(s, Actor(None, "mallory", "Mallory", "admin"), request_id="forged", action="user.create",
+                     object_type="user", object_id=99, object_label="mallory", after={"login": "mallory"})
+        s.commit()
+    if not move_head:
+        _sql(db, "UPDATE audit_head SET seq = :s, hash = :h WHERE id = 1", s=head[0], h=head[1])
+
+
+def test_forged_append_without_head_move(chain):
+    _forge(chain, move_head=False)
+    assert _caught(chain) == CAUGHT["forged append without head move"]
+
+
+def test_forged_append_with_head_move(chain):
+    """Consistent chain, longer than remembered: only the claim it makes (a user #99) gives it away."""
+    _forge(chain, move_head=True)
+    assert _caught(chain) == CAUGHT["forged append with head move"]
+
+
+def test_trigger_drop_and_rewrite(chain):
+    """History rewritten (a create's recorded name) and the whole chain re-hashed, head moved."""
+    _sql(chain, """UPDATE audit_event SET after = replace(after, 'Tamper GPU 1', 'Other GPU 1')
+                   WHERE action = 'gpu_model.create' AND after LIKE '%Tamper GPU 1%'""")
+    rehash(chain)
+    assert _caught(chain) == CAUGHT["trigger drop + rewrite"]
+
+
+def test_full_wipe(chain):
+    _sql(chain, "DELETE FROM audit_event")
+    rehash(chain)
+    assert _caught(chain) == CAUGHT["full wipe"]
+
+
+def test_downgrade_to_base(chain):
+    from app.startup import prepare_database
+
+    chain.dispose()
+    chain.downgrade("base")
+    assert "cannot be read" in audit_state.check_at_start(chain)
+    prepare_database(chain)   # what the console does at its next start: a new, empty schema
+    assert _caught(chain) == CAUGHT["downgrade to base"]
+
+
+@pytest.fixture
+def billed(demo_db, monkeypatch):
+    bill_last_month(demo_db, monkeypatch)
+    _remember(demo_db)
+    assert _caught(demo_db) == set()
+    return demo_db
+
+
+def test_statement_total(billed):
+    drop_statement_triggers(billed)
+    _sql(billed, "UPDATE statement SET total = total + 1 WHERE id = (SELECT MIN(id) FROM statement "
+                 "WHERE status = 'issued')")
+    assert _caught(billed) == CAUGHT["statement total"]
+
+
+def test_gpu_state(billed):
+    _sql(billed, "UPDATE gpu_asset SET state = 'available' WHERE id = (SELECT MIN(id) FROM gpu_asset "
+                 "WHERE state = 'leased')")
+    assert _caught(billed) == CAUGHT["GPU state"]
+
+
+def test_contract_status(billed):
+    _sql(billed, "UPDATE contract SET status = 'terminated' WHERE id = (SELECT MIN(id) FROM contract "
+                 "WHERE status = 'active')")
+    assert _caught(billed) == CAUGHT["contract status"]
+
+
+# --- PostgreSQL roles: the first step of each tamper, tried with each person's own login --------
+
+ALL = frozenset({"admin", "operator", "account_manager", "auditor"})
+ATTEMPTS = {
+    "edit": "UPDATE audit_event SET object_label = 'forged' WHERE seq = 1",
+    "delete middle": "DELETE FROM audit_event WHERE seq = 1",
+    "delete tail": "DELETE FROM audit_event WHERE seq = (SELECT MAX(seq) FROM audit_event)",
+    "insert": "UPDATE audit_event SET seq = seq + 1000 WHERE seq = 1",
+    "swap": "UPDATE audit_event SET seq = -1 WHERE seq = 1",
+    "head edit": "UPDATE audit_head SET hash = hash WHERE id = 1",
+    "forged append without head move": "INSERT INTO audit_event SELECT * FROM audit_event WHERE false",
+    "forged append with head move": "INSERT INTO audit_event SELECT * FROM audit_event WHERE false",
+    "statement total": "UPDATE statement SET total = total WHERE false",
+    "GPU state": "UPDATE gpu_asset SET state = state WHERE false",
+    "contract status": "UPDATE contract SET status = status WHERE false",
+    "trigger drop + rewrite": "DROP TRIGGER audit_event_append_only ON audit_event",
+    "full wipe": "TRUNCATE audit_event",
+    "downgrade to base": "DROP TABLE audit_event",
+}
+# Who is refused the attempt by PostgreSQL itself. Appending (and moving the head with it) is every
+# role's own right, since every login and export is audited; a statement's UPDATE is granted to
+# administrators for drafts, and its trigger (which only the owner can drop) freezes issued ones.
+REFUSED_FOR = {kind: ALL for kind in ATTEMPTS}
+REFUSED_FOR.update({
+    "head edit": frozenset(),
+    "forged append without head move": frozenset(),
+    "forged append with head move": frozenset(),
+    "statement total": ALL - {"admin"},
+    "GPU state": ALL - {"admin", "operator"},
+    "contract status": ALL - {"admin", "account_manager"},
+})
+
+
+def test_roles_refuse_the_tampering(pg):
+    import psycopg
+
+    from test_dbroles import PEOPLE, _dsn, _try
+
+    for login, role in PEOPLE.items():
+        with psycopg.connect(_dsn(pg, login), autocommit=True) as conn:
+            for kind, sql in ATTEMPTS.items():
+                refused = _try(conn, sql) == "refused"
+                assert refused == (role in REFUSED_FOR[kind]), (login, kind)
+
+
+from test_dbroles import pg  # noqa: E402,F401  (the fixture: roles made, people added, dropped after)
