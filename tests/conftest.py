@@ -6,12 +6,15 @@
 from __future__ import annotations
 
 import os
+import tempfile
 import uuid
 
 import pytest
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 os.environ.setdefault("IDC_PASSWORD_HASH_COST", "test")  # cheap argon2id for tests (app/auth.py)
+# The suite never writes to the user's real data directory (remembered audit heads, logs, settings).
+os.environ["IDC_CONSOLE_HOME"] = tempfile.mkdtemp(prefix="idc-test-home-")
 
 from sqlalchemy import create_engine, text  # noqa: E402
 from sqlalchemy.engine import make_url  # noqa: E402
