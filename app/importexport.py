@@ -262,7 +262,7 @@ def read_table(kind: str, path: str | Path) -> tuple[list[str], list[ImportRow],
         if header is None:
             return [], [], [RowError(1, None, "the file is empty; the first row names the columns")]
         header_line, cells = header
-        for i, c in enumerate(cells):
+        for c in cells:
             name = (_cell_text(c) or "").lower().replace(" ", "_")
             columns.append(name)
             if not name:

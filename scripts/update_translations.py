@@ -296,7 +296,7 @@ ZH.update({
     "Terminate": "终止", "Update": "修改", "audit trail": "审计日志", "billing": "计费", "contract": "合同",
     "coverage": "覆盖范围", "customer": "客户", "device": "设备", "device type": "设备型号", "downtime": "故障停机",
     "meter reading": "电表读数", "rack": "机柜", "region": "地区", "reservation": "机柜预留", "room": "机房",
-    "site": "站点", "statement": "账单", "subsidiary": "子公司", "user": "用户", "GPU model": "GPU 型号",
+    "site": "站点", "statement": "账单", "subsidiary": "子公司", "user": "用户",
     # --- twins ---
     "Contracts are approved by a second person (four eyes)": "合同须由另一人审批（双人复核）",
     "Off lets whoever drafted a contract approve it; the change is audited and the contract's approval line says so.":

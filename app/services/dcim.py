@@ -287,7 +287,7 @@ def check_placement(s, rack: Rack, dtype: DeviceType, position: Decimal | None, 
             .join(DeviceType, DeviceType.id == Device.device_type_id)
             .where(Device.rack_id == rack.id, Device.position.is_not(None),
                    Device.id != (device_id or -1))).all()
-        for oid, oname, opos, oface, oheight, ofull in others:
+        for _oid, oname, opos, oface, oheight, ofull in others:
             ob, ot = _occupied(Decimal(opos), Decimal(oheight))
             shares_face = dtype.is_full_depth or ofull or oface == face
             if shares_face and bottom < ot and ob < top:
