@@ -217,6 +217,9 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
+    from .logs import setup_logging
+
+    setup_logging()
     if not args.command:
         from ui.main import run_console  # Qt only when the window is wanted
 

@@ -302,6 +302,9 @@ ZH.update({
     "Off lets whoever drafted a contract approve it; the change is audited and the contract's approval line says so.":
         "关闭后起草人可自行审批合同；此更改记入审计日志，合同的审批栏也会注明。",
     "Why? The change goes into the audit trail.": "原因？此更改将记入审计日志。",
+    # --- checks ---
+    "&Help": "帮助(&H)", "About IDC console…": "关于 IDC 管理控制台…", "About IDC console": "关于 IDC 管理控制台",
+    "Version": "版本", "Database": "数据库", "Log file": "日志文件", "Data directory": "数据目录",
 })
 
 
