@@ -19,6 +19,7 @@ from .config import data_dir
 LOG_NAME = "idc-console.log"
 MAX_BYTES = 1_000_000
 BACKUPS = 5
+OWN_PACKAGES = ("app", "ui", "models", "reports")  # logged from `level` on; other libraries from WARNING
 FORMAT = "%(asctime)sZ %(levelname)s %(name)s: %(message)s"
 
 _handler: logging.Handler | None = None
@@ -55,10 +56,9 @@ def setup_logging(level: int = logging.INFO) -> Path:
         formatter = logging.Formatter(FORMAT, datefmt="%Y-%m-%d %H:%M:%S")
         formatter.converter = time.gmtime
         handler.setFormatter(formatter)
-        root = logging.getLogger()
-        root.addHandler(handler)
-        if root.level == logging.NOTSET or root.level > level:
-            root.setLevel(level)
+        logging.getLogger().addHandler(handler)   # libraries' warnings too (the root stays at WARNING)
+        for name in OWN_PACKAGES:
+            logging.getLogger(name).setLevel(level)
         _handler = handler
     return Path(_handler.baseFilename)
 

@@ -15,6 +15,7 @@ def fresh_logging(tmp_path, monkeypatch):
     monkeypatch.setenv("IDC_CONSOLE_HOME", str(tmp_path / "home"))
     root = logging.getLogger()
     handlers, level = list(root.handlers), root.level
+    levels = {name: logging.getLogger(name).level for name in logs.OWN_PACKAGES}
     monkeypatch.setattr(logs, "_handler", None)
     yield tmp_path / "home"
     for h in root.handlers:
@@ -22,6 +23,8 @@ def fresh_logging(tmp_path, monkeypatch):
             h.close()
     root.handlers[:] = handlers
     root.setLevel(level)
+    for name, lv in levels.items():
+        logging.getLogger(name).setLevel(lv)
 
 
 def test_a_rotating_file_in_the_data_directory_made_on_the_first_record(fresh_logging):
@@ -40,9 +43,12 @@ def test_a_rotating_file_in_the_data_directory_made_on_the_first_record(fresh_lo
     assert logs.current_log_path() == path
 
 
-def test_the_command_line_logs_to_the_file(fresh_logging, tmp_path, capsys):
+def test_the_command_line_sets_up_the_file_and_stays_quiet(fresh_logging, tmp_path, capsys):
     from app.cli import main
 
     assert main(["--db", str(tmp_path / "x.db"), "db", "upgrade"]) == 0
+    assert not logs.log_path().exists()        # nothing worth a line: no file, and no folder made for it
+    logging.getLogger("app.services.billing").info("statement %s issued", "GZ-202610-000001")
+    logging.getLogger("alembic.runtime.migration").info("Context impl SQLiteImpl.")   # a library's chatter
     text = logs.log_path().read_text(encoding="utf-8")
-    assert "Running upgrade" in text and "-> 0001" in text   # alembic's own lines, through the root logger
+    assert "INFO app.services.billing: statement GZ-202610-000001 issued" in text and "SQLiteImpl" not in text
