@@ -155,16 +155,6 @@ class DashboardPage(QWidget):
         self._loading = True
         self.op = run_op(self, work, on_success=done, on_failure=failed, show_progress=False)
 
-    def refresh_now(self) -> None:
-        """The same, synchronously (tests, and callers that need the figures at once)."""
-        from app.services.contracts import contracts_due
-        charts = None
-        if self.charts is not None and hasattr(self.charts, "set_data"):
-            from app.viewdata import dashboard_data
-            charts = dashboard_data(self.db)
-        self.show_data(queries.summary(self.db), [d for d in contracts_due(self.db, 180) if d.alert is not None],
-                       charts)
-
     def show_data(self, s, due, charts) -> None:
         loc = QLocale(QLocale.English)
         cards = [
@@ -224,15 +214,6 @@ class DashboardPage(QWidget):
         self.due_box.setTitle(title)
         self.due_box.setToolTip(self.tr("The nearest %1 are listed; the Contracts page has all of them.")
                                 .replace("%1", str(len(rows))) if total > len(rows) else "")
-
-
-def _accepts_db(cls) -> bool:
-    import inspect
-    try:
-        params = list(inspect.signature(cls.__init__).parameters)
-    except (TypeError, ValueError):
-        return False
-    return len(params) > 1 and params[1] == "db"
 
 
 class SearchDialog(QDialog):
@@ -736,11 +717,3 @@ class MainWindow(QMainWindow):
         s.sync()
         self.poll.stop()
         super().closeEvent(event)
-
-
-def _n_params(cls) -> int:
-    import inspect
-    try:
-        return len(inspect.signature(cls.__init__).parameters) - 1
-    except (TypeError, ValueError):
-        return 0

@@ -7,7 +7,6 @@ explicit, audited override; above the breaker limit it is always refused.
 from __future__ import annotations
 
 import datetime as dt
-from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 
 from sqlalchemy import func, or_, select
@@ -226,14 +225,6 @@ register(EntitySpec("device_type", DeviceType, validate_device_type, "slug"))
 
 
 # --- devices and placement -------------------------------------------------------------------
-
-@dataclass(frozen=True)
-class Placement:
-    rack_id: int | None
-    position: Decimal | None
-    face: str | None
-
-
 def fmt_u(value) -> str:
     """U10, U10.5: unit numbers without trailing zeros."""
     d = Decimal(value)
