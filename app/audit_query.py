@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterator
 
-from sqlalchemy import and_, func, select
+from sqlalchemy import and_, select
 
 from models import AuditEvent
 
@@ -84,18 +84,6 @@ def event_row(ev: AuditEvent) -> list:
     return [ev.seq, to_local(ev.ts), ev.actor_login, ev.actor_name, ev.actor_role, ev.host, ev.app_version,
             ev.request_id, ev.action, ev.object_type, ev.object_id, ev.object_label, ev.before, ev.after,
             ev.reason, ev.outcome, ev.prev_hash, ev.hash]
-
-
-def summary_by_actor_action(db: Database, flt: AuditFilter) -> list[tuple[str, str, int]]:
-    q = (select(AuditEvent.actor_login, AuditEvent.action, func.count())
-         .group_by(AuditEvent.actor_login, AuditEvent.action)
-         .order_by(AuditEvent.actor_login, AuditEvent.action))
-    cond = flt.where()
-    if cond is not None:
-        q = q.where(cond)
-    with db.session() as s:
-        return [tuple(r) for r in s.execute(q)]
-
 
 def last_seq_hash(db: Database, flt: AuditFilter) -> str | None:
     """SEQ:HASH of the last event the filter's period includes (the report's checkpoint).

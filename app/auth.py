@@ -75,11 +75,6 @@ def verify_password(password: str, stored: str | None) -> tuple[bool, str | None
         return False, None
     return True, (hasher.hash(password) if hasher.check_needs_rehash(stored) else None)
 
-
-def check_password(password: str, stored: str) -> bool:
-    return verify_password(password, stored)[0]
-
-
 def _burn(password: str) -> None:
     """Spend what a real check costs (unknown logins, unreadable hashes)."""
     try:

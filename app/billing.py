@@ -148,10 +148,6 @@ class Proration:
     days_in_month: int
     amount: Decimal  # rounded to the fen
 
-    @property
-    def full_month(self) -> bool:
-        return self.days == self.days_in_month
-
 
 def active_days(period: Period, service_start: dt.date | None,
                 service_end: dt.date | None) -> tuple[dt.date | None, dt.date | None, int]:

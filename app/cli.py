@@ -9,6 +9,7 @@ command module: a bad value is a usage error (exit 2) named by argparse, never a
 from __future__ import annotations
 
 import argparse
+import logging
 import datetime as dt
 import getpass
 import importlib
@@ -234,6 +235,9 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
+    from .logs import setup_logging
+
+    setup_logging()
     if not args.command:
         from ui.main import run_console  # Qt only when the window is wanted
 
@@ -257,9 +261,11 @@ def main(argv: list[str] | None = None) -> int:
         from sqlalchemy.exc import SQLAlchemyError
 
         if not isinstance(exc, SQLAlchemyError):
+            logging.getLogger(__name__).exception("idc-console %s failed", args.command)
             raise
         from .db import describe_db_error
 
+        logging.getLogger(__name__).warning("idc-console %s: database error", args.command, exc_info=True)
         return _fail(describe_db_error(exc, ctx._db.url if ctx._db else "sqlite://"))
     finally:
         if ctx._db is not None:

@@ -43,6 +43,24 @@ def register(sub) -> None:
     sh = bs.add_parser("show", help="show a statement or credit note with its lines")
     sh.add_argument("number")
     sh.set_defaults(handler=billing_show)
+    dd = bs.add_parser("delete-draft", help="throw away a draft statement (the next run bills its lines afresh)")
+    dd.add_argument("statement", metavar="ID", help="the draft's id (drafts have no number yet)")
+    dd.add_argument("--reason", required=True)
+    dd.set_defaults(handler=billing_delete_draft)
+    dt_ = bs.add_parser("downtime", help="record or end a GPU's or a server's downtime (not billed)")
+    dts = dt_.add_subparsers(dest="downtime_command", required=True, metavar="ACTION")
+    dr = dts.add_parser("record", help="a GPU or a whole server was (or is) down")
+    which = dr.add_mutually_exclusive_group(required=True)
+    which.add_argument("--gpu", type=int, metavar="GPU_ID")
+    which.add_argument("--device", type=int, metavar="DEVICE_ID", help="a server: all its GPUs")
+    dr.add_argument("--start", required=True, metavar="TIME", help="e.g. 2026-09-01T01:00 (Asia/Shanghai)")
+    dr.add_argument("--end", metavar="TIME", help="omit while it is still down")
+    dr.add_argument("--reason", required=True, help="what failed")
+    dr.set_defaults(handler=billing_downtime_record)
+    de = dts.add_parser("end", help="the downtime ended")
+    de.add_argument("downtime", type=int, metavar="ID")
+    de.add_argument("--at", required=True, metavar="TIME", help="e.g. 2026-09-02T07:00 (Asia/Shanghai)")
+    de.set_defaults(handler=billing_downtime_end)
 
     contracts = sub.add_parser("contracts", help="contracts")
     cs = contracts.add_subparsers(dest="contracts_command", required=True, metavar="ACTION")
@@ -59,6 +77,10 @@ def register(sub) -> None:
 
     statements = sub.add_parser("statements", help="statements and credit notes")
     ss = statements.add_subparsers(dest="statements_command", required=True, metavar="ACTION")
+    sl = ss.add_parser("list", help="list statements and credit notes")
+    sl.add_argument("--period", type=period_arg, metavar="YYYY-MM|last|this")
+    sl.add_argument("--status", choices=["draft", "issued", "void"])
+    sl.set_defaults(handler=statements_list)
     e = ss.add_parser("export", help="export statements to CSV or XLSX")
     e.add_argument("--format", choices=["csv", "xlsx"], default="csv")
     e.add_argument("-o", "--output", required=True)
@@ -166,6 +188,32 @@ def billing_fapiao(ctx, args) -> int:
     return 0
 
 
+def billing_delete_draft(ctx, args) -> int:
+    from .services.billing import delete_draft
+
+    delete_draft(ctx.db, ctx.actor(), args.statement, args.reason)
+    print(f"draft {args.statement} deleted")
+    return 0
+
+
+def billing_downtime_record(ctx, args) -> int:
+    from .services.billing import record_downtime
+
+    end = _handover_time(args.end, "end") if args.end else None
+    did = record_downtime(ctx.db, ctx.actor(), start=_handover_time(args.start, "start"), end=end,
+                          reason=args.reason, gpu_id=args.gpu, device_id=args.device)
+    print(f"downtime #{did} recorded" + ("" if end else " (open: end it with `billing downtime end`)"))
+    return 0
+
+
+def billing_downtime_end(ctx, args) -> int:
+    from .services.billing import end_downtime
+
+    end_downtime(ctx.db, ctx.actor(), args.downtime, _handover_time(args.at))
+    print(f"downtime #{args.downtime} ended")
+    return 0
+
+
 def billing_show(ctx, args) -> int:
     from .services.billing import get_statement
 
@@ -201,7 +249,7 @@ def contracts_due(ctx, args) -> int:
     return 0
 
 
-def _handover_time(text: str):
+def _handover_time(text: str, field: str = "at"):
     import datetime as dt
 
     from .billing import TZ
@@ -209,7 +257,7 @@ def _handover_time(text: str):
     try:
         t = dt.datetime.fromisoformat(text.strip())
     except ValueError:
-        raise ValidationError({"at": f"{text!r} is not a date and time such as 2026-09-01T01:00"}) from None
+        raise ValidationError({field: f"{text!r} is not a date and time such as 2026-09-01T01:00"}) from None
     return (t.replace(tzinfo=TZ) if t.tzinfo is None else t).astimezone(dt.timezone.utc)
 
 
@@ -236,6 +284,16 @@ def contracts_handover(ctx, args) -> int:
           + (f"{h.drafts_cleared} draft line(s) removed, billed again by the next run; " if h.drafts_cleared else ""),
           end="")
     show(h)
+    return 0
+
+
+def statements_list(ctx, args) -> int:
+    from .money import format_amount
+    from .services.billing import list_statements
+
+    ctx.reader()
+    for st in list_statements(ctx.db, period=args.period, status=args.status):
+        print(f"{st.number or f'draft #{st.id}'}  {st.kind}  {st.period}  {st.status}  {st.subsidiary_code}  {st.customer_name}  {format_amount(st.total)}")
     return 0
 
 

@@ -82,6 +82,21 @@ def register(sub) -> None:
     ae.add_argument("-o", "--output", required=True, type=output_arg)
     ae.set_defaults(handler=audit_export)
 
+    res = sub.add_parser("reservation", help="rack reservations")
+    rs = res.add_subparsers(dest="reservation_command", required=True, metavar="ACTION")
+    rc = rs.add_parser("cancel", help="cancel an active reservation")
+    rc.add_argument("reservation", type=int, metavar="ID")
+    rc.add_argument("--reason", required=True)
+    rc.set_defaults(handler=reservation_cancel)
+
+    cust = sub.add_parser("customer", help="customers")
+    cus = cust.add_subparsers(dest="customer_command", required=True, metavar="ACTION")
+    cc = cus.add_parser("contacts", help="replace a customer's contacts with those of a CSV file "
+                                         "(columns name,phone,email,role; UTF-8)")
+    cc.add_argument("customer", type=int, metavar="CUSTOMER_ID")
+    cc.add_argument("file")
+    cc.set_defaults(handler=customer_contacts)
+
 
 def db_upgrade(ctx, args) -> int:
     ctx.may_create = True
@@ -304,4 +319,25 @@ def audit_export(ctx, args) -> int:
     result = export_audit(ctx.db, actor, args.date_from, args.date_to, Path(args.output), args.format,
                           actor_login=args.actor, action=args.action)
     print(result)
+    return 0
+
+
+def reservation_cancel(ctx, args) -> int:
+    from .services.dcim import cancel_reservation
+
+    cancel_reservation(ctx.db, ctx.actor(), args.reservation, args.reason)
+    print(f"reservation {args.reservation} cancelled")
+    return 0
+
+
+def customer_contacts(ctx, args) -> int:
+    import csv
+
+    from .services.customers import set_contacts
+
+    with open(args.file, encoding="utf-8-sig", newline="") as f:
+        rows = [{k.strip().lower(): (v or "").strip() or None for k, v in row.items() if k}
+                for row in csv.DictReader(f)]
+    set_contacts(ctx.db, ctx.actor(), args.customer, rows)
+    print(f"customer {args.customer}: {len(rows)} contact(s)")
     return 0

@@ -66,7 +66,7 @@ def resolve_db_url(explicit: str | None = None) -> str:
                                   "postgresql://user@host/dbname")
     try:
         u = make_url(url)
-        u.port  # a non-numeric port raises here
+        _ = u.port  # a non-numeric port raises here
     except Exception:
         raise DatabaseUnavailable(f"{describe_raw(typed)} is not a database URL: use a SQLite file or "
                                   "postgresql://user@host[:port]/dbname") from None
@@ -98,3 +98,48 @@ def describe_url(url: str) -> str:
     if u.get_backend_name() == "sqlite":
         return u.database or ":memory:"
     return f"{u.host or 'localhost'}:{u.port or 5432}/{u.database}"
+
+
+# --- the database URL's parts, for the console's database settings (ui/ never parses a URL itself) ---
+
+def url_username(url: str) -> str | None:
+    from sqlalchemy.engine import make_url
+
+    return make_url(url).username
+
+
+def url_password(url: str | None) -> str | None:
+    """The password written in the URL; None when there is none or the text is no URL."""
+    from sqlalchemy.engine import make_url
+
+    try:
+        return make_url(url).password if url and "://" in url else None
+    except Exception:  # noqa: BLE001 - an unparsable URL has no password to find
+        return None
+
+
+def keyring_account(url: str) -> str:
+    """The account name the OS keyring keeps this database's password under."""
+    from sqlalchemy.engine import make_url
+
+    u = make_url(url)
+    return f"{u.username}@{u.host}:{u.port or 5432}/{u.database}"
+
+
+def with_url_password(url: str, password: str | None) -> str:
+    """The URL with `password` in it (None: with none). (`URL.set(password=None)` leaves the password
+    in place in SQLAlchemy 2: None there means "unchanged"; hence URL.create.)"""
+    from sqlalchemy.engine import URL, make_url
+
+    u = make_url(url)
+    return URL.create(u.drivername, username=u.username, password=password, host=u.host, port=u.port,
+                      database=u.database, query=u.query).render_as_string(hide_password=False)
+
+
+def without_password(url: str) -> str:
+    """The URL with no password in it: what may be stored or shown."""
+    from sqlalchemy.engine import make_url
+
+    if not url or "://" not in url or make_url(url).password is None:
+        return url
+    return with_url_password(url, None)

@@ -175,3 +175,16 @@ def _known(script: ScriptDirectory, rev: str) -> bool:
         return script.get_revision(rev) is not None
     except Exception:  # alembic raises for unknown revisions
         return False
+
+
+def ping(url: str, timeout: int = 5) -> None:
+    """Open `url` and run SELECT 1: returns when the database answers, else raises the driver's error
+    (PostgreSQL gives up after `timeout` seconds)."""
+    from sqlalchemy import text
+
+    engine = make_engine(url, **({"connect_args": {"connect_timeout": timeout}} if url.startswith("postgres") else {}))
+    try:
+        with engine.connect() as c:
+            c.execute(text("SELECT 1"))
+    finally:
+        engine.dispose()

@@ -303,7 +303,7 @@ def load_demo(db: Database, actor: Actor | None = None, *,
                 slot[2] = used_kw + kw
                 servers.append(device.id)
         # A switch on top of each GPU rack.
-        for rack, pos, used_kw in slots:
+        for rack, pos, _used_kw in slots:
             if pos > 1:
                 write_device_in(uow, None, dict(
                     name=f"ib-{rack.room.site.code.lower()}-{rack.name.lower()}", serial=f"MT{rng.randint(10 ** 8, 10 ** 9)}",

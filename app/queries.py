@@ -378,12 +378,6 @@ def _text_clause(db: Database, spec: ListSpec, text: str | None, allow_union: bo
     ids = branches[0] if len(branches) == 1 else union(*branches)
     return spec.id_expr.in_(ids), True
 
-
-def _filtered(db: Database, spec: ListSpec, stmt: Select, text: str | None) -> Select:
-    clause, _union = _filter_clause(db, spec, text)
-    return stmt if clause is None else stmt.where(clause)
-
-
 # A filtered page sorted by a column of the base table first looks for its rows among the next
 # _PROBE_ROWS rows in sort order (an index range, joined and tested with the plain OR): a broad
 # term (thousands of matches) fills the page there at once, where the `id IN (… UNION …)`

@@ -293,7 +293,7 @@ def _build(plan: _Plan, progress: Progress) -> None:
 
     # --- racks: GPU racks (the fleet's) and colocation racks ---------------------------------
     racks = []  # [id, room, site code, sub, kind, name, u, kw, status, customer]
-    for rid, sid, scode, sub, cooling in rooms:
+    for rid, _sid, scode, sub, cooling in rooms:
         for k in range(RACKS_PER_ROOM):
             rack_id = plan.nid("rack")
             row, col = divmod(k, 10)
@@ -473,11 +473,13 @@ def _build(plan: _Plan, progress: Progress) -> None:
 
         def item(kind_, desc, unit_price, price_unit, tax="idc", **kw):
             iid = plan.nid("contract_item")
-            item_rows.append((iid, cid, kind_, desc, kw.get("rack_id"), kw.get("u_from"), kw.get("u_to"),
+            # called within this iteration only: it reads this contract's cid, svc_start and handover
+            item_rows.append((iid, cid, kind_, desc, kw.get("rack_id"), kw.get("u_from"), kw.get("u_to"),  # noqa: B023
                               kw.get("device_id"), kw.get("gpu_model_id"), str(kw.get("quantity", 1)),
-                              str(unit_price), price_unit, tax, svc_start, None, kw.get("power_allowance_kw"),
+                              str(unit_price), price_unit, tax, svc_start, None,  # noqa: B023
+                              kw.get("power_allowance_kw"),
                               kw.get("kwh_price"), kw.get("included_hours"), kw.get("hourly_rate"), kw.get("mbps"),
-                              1, _ts(plan.now), "system", handover))
+                              1, _ts(plan.now), "system", handover))  # noqa: B023
             return iid
 
         if kind == "rack":

@@ -131,9 +131,9 @@ def column_value_problem(column: Any, value: Any) -> str | None:
         if length is not None and len(value) > length:
             return f"longer than {length} characters ({len(value)}); shorten it"
         return None
-    if isinstance(col_type, Date) and not isinstance(col_type, DateTime) and isinstance(value, str):
-        if parse_date_strict(value) is None:
-            return f"{value!r} is not a date (write YYYY-MM-DD)"
+    if (isinstance(col_type, Date) and not isinstance(col_type, DateTime) and isinstance(value, str)
+            and parse_date_strict(value) is None):
+        return f"{value!r} is not a date (write YYYY-MM-DD)"
     return None
 
 

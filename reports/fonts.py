@@ -97,9 +97,9 @@ def _fc_list_candidates() -> list[str]:
         for line in out.splitlines():
             path = line.split(":")[0].strip()
             low = path.lower().replace(" ", "").replace("-", "")
-            if path and path.lower().endswith((".ttf", ".ttc")) and not any(a in low for a in _AVOID):
-                if path not in paths:
-                    paths.append(path)
+            if (path and path.lower().endswith((".ttf", ".ttc")) and not any(a in low for a in _AVOID)
+                    and path not in paths):
+                paths.append(path)
     return paths
 
 

@@ -296,7 +296,7 @@ ZH.update({
     "Terminate": "终止", "Update": "修改", "audit trail": "审计日志", "billing": "计费", "contract": "合同",
     "coverage": "覆盖范围", "customer": "客户", "device": "设备", "device type": "设备型号", "downtime": "故障停机",
     "meter reading": "电表读数", "rack": "机柜", "region": "地区", "reservation": "机柜预留", "room": "机房",
-    "site": "站点", "statement": "账单", "subsidiary": "子公司", "user": "用户", "GPU model": "GPU 型号",
+    "site": "站点", "statement": "账单", "subsidiary": "子公司", "user": "用户",
     # --- twins ---
     "Contracts are approved by a second person (four eyes)": "合同须由另一人审批（双人复核）",
     "Off lets whoever drafted a contract approve it; the change is audited and the contract's approval line says so.":
@@ -304,6 +304,9 @@ ZH.update({
     "Why? The change goes into the audit trail.": "原因？此更改将记入审计日志。",
     # --- sec2 ---
     "The audit trail was changed outside the program": "审计日志在程序之外被更改",
+    # --- checks ---
+    "&Help": "帮助(&H)", "About IDC console…": "关于 IDC 管理控制台…", "About IDC console": "关于 IDC 管理控制台",
+    "Version": "版本", "Database": "数据库", "Log file": "日志文件", "Data directory": "数据目录",
 })
 
 

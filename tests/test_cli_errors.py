@@ -141,7 +141,7 @@ def test_no_folder_is_made_on_the_side(workdir, capsys):
 
 def test_the_table_is_current(workdir, capsys, monkeypatch):
     rows = []
-    for line, expected, env in CASES:
+    for line, _expected, env in CASES:
         with monkeypatch.context() as m:
             code, _out, err = run_case(line, env, capsys, m)
         shown = line.replace(LONG, "xxx…(65 characters)")

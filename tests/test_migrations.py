@@ -67,3 +67,80 @@ def test_sqlite_upgrade_backs_up_first(tmp_path):
         return
     backup = prepare_database(db)
     assert backup is not None and backup.exists()
+
+
+def _walk_down(db, stop: str) -> list[str]:
+    """Every revision from head down to `stop` (exclusive), newest first."""
+    from alembic.script import ScriptDirectory
+
+    script = ScriptDirectory.from_config(db.alembic_config())
+    revs, rev = [], script.get_revision(db.head_revision())
+    while rev is not None and rev.revision != stop:
+        revs.append(rev.revision)
+        rev = script.get_revision(rev.down_revision) if rev.down_revision else None
+    return revs
+
+
+def _add_what_the_new_revisions_hold(db):
+    """Statements (the demo has none), a credited one; rows only the revisions after 0004 can hold:
+    a device type of a new role (0007), an installation setting (0008). (The demo already has
+    handovers (0005), four-eyes contracts (0008) and the login secret (0006).)"""
+    from sqlalchemy import text
+
+    from app.services.billing import billable_periods, credit_statement, rebill_statement, run_billing
+    from app.services.users import login
+
+    admin = login(db, "admin", "demo1234")
+    run = run_billing(db, admin, billable_periods(1)[0], issue=True)
+    assert run.lines_created
+    with db.engine.connect() as c:
+        issued = c.execute(text("SELECT MIN(id) FROM statement WHERE status = 'issued'")).scalar_one()
+    credit_statement(db, admin, issued, "a wrong meter reading")
+    assert rebill_statement(db, admin, issued).lines_created  # revision 2 of its lines (0005)
+    with db.engine.begin() as c:
+        c.execute(text("UPDATE device_type SET role = 'pdu' WHERE id = (SELECT MIN(id) FROM device_type WHERE role = 'switch')"))
+        c.execute(text("INSERT INTO app_setting (key, value, version) VALUES ('contract_four_eyes', 'off', 1)"))
+
+
+def test_base_to_head_and_back_to_base_with_data(demo_db):
+    """The demo's data at head; down to 0004 and up again with the data in place (each revision after
+    0004 upgrades and downgrades filled tables); then one revision at a time down to base."""
+    from sqlalchemy import text
+
+    from tests.conftest import table_counts
+
+    db = demo_db
+    _add_what_the_new_revisions_hold(db)
+    before = table_counts(db)
+    lines_sql = text("SELECT id, contract_item_id, charge, period, revision, amount FROM statement_line ORDER BY id")
+    with db.engine.connect() as c:
+        lines = c.execute(lines_sql).all()
+    assert max(ln.revision for ln in lines) == 2
+    assert all(before[t] for t in ("customer", "contract", "contract_item", "statement", "statement_line",
+                                   "device", "device_type", "gpu_asset", "audit_event", "app_user", "app_setting"))
+
+    db.downgrade("0004")
+    assert db.current_revision() == "0004"
+    at_0004 = set(inspect(db.engine).get_table_names())
+    with db.engine.connect() as c:
+        kept = {t: c.execute(text(f'SELECT count(*) FROM "{t}"')).scalar_one() for t in at_0004 if t in before}
+        roles = {r for (r,) in c.execute(text("SELECT DISTINCT role FROM device_type"))}
+    assert kept == {t: before[t] for t in kept}, "a downgrade lost rows"
+    assert roles <= {"server", "gpu_server", "switch", "other"}
+
+    db.upgrade()
+    assert db.current_revision() == db.head_revision()
+    after = table_counts(db)
+    assert {t: after[t] for t in kept} == kept
+    with db.engine.connect() as c:
+        assert c.execute(lines_sql).all() == lines  # the corrected revisions came back as they were
+    assert _diff(db) == []
+
+    for rev in _walk_down(db, stop=""):
+        db.downgrade(f"{rev}-1")
+    assert db.current_revision() is None
+    assert set(inspect(db.engine).get_table_names()) <= {"alembic_version"}
+
+    db.upgrade()
+    assert db.current_revision() == db.head_revision()
+    assert _diff(db) == []

@@ -4,23 +4,17 @@ from __future__ import annotations
 from PySide6.QtWidgets import (QButtonGroup, QCheckBox, QComboBox, QDialog, QDialogButtonBox, QFileDialog,
                                QFormLayout, QHBoxLayout, QLabel, QLineEdit, QPushButton, QRadioButton,
                                QVBoxLayout)
-from sqlalchemy import text
-from sqlalchemy.engine import URL, make_url
+from app.config import keyring_account, url_password, url_username, with_url_password, without_password
 
 from .settings import settings
 
 KEYRING_SERVICE = "idc-console"
 
 
-def _keyring_user(url: str) -> str:
-    u = make_url(url)
-    return f"{u.username}@{u.host}:{u.port or 5432}/{u.database}"
-
-
 def keyring_get(url: str) -> str | None:
     try:
         import keyring
-        return keyring.get_password(KEYRING_SERVICE, _keyring_user(url))
+        return keyring.get_password(KEYRING_SERVICE, keyring_account(url))
     except Exception:  # noqa: BLE001 - no backend, locked store: fall back to asking
         return None
 
@@ -29,30 +23,15 @@ def keyring_set(url: str, password: str) -> str | None:
     """Store the password; returns an error text when the OS keyring is unavailable."""
     try:
         import keyring
-        keyring.set_password(KEYRING_SERVICE, _keyring_user(url), password)
+        keyring.set_password(KEYRING_SERVICE, keyring_account(url), password)
         return None
     except Exception as exc:  # noqa: BLE001
         return str(exc) or type(exc).__name__
 
 
-def without_password(url: str) -> str:
-    """The URL with no password in it: what may be stored or shown. (`URL.set(password=None)`
-    leaves the password in place in SQLAlchemy 2: None there means "unchanged".)"""
-    if not url or "://" not in url:
-        return url
-    u = make_url(url)
-    if u.password is None:
-        return url
-    return URL.create(u.drivername, username=u.username, host=u.host, port=u.port, database=u.database,
-                      query=u.query).render_as_string(hide_password=False)
-
-
 def hide_secret(text: str, url: str | None) -> str:
     """`text` (an error message, say) with the URL's password replaced by ***."""
-    try:
-        password = make_url(url).password if url and "://" in url else None
-    except Exception:  # noqa: BLE001 - an unparsable URL has no password to find
-        password = None
+    password = url_password(url)
     if not password:
         return text
     from urllib.parse import quote
@@ -66,7 +45,7 @@ def store_db_url(url: str, password: str | None, keep_in_keyring: bool) -> str |
     keyring when asked (and possible), else asked for at the next start. Returns an error text
     when the keyring was asked for but cannot store it (then nothing is saved)."""
     s = settings()
-    password = password or (make_url(url).password if url.startswith("postgres") else None) or None
+    password = password or (url_password(url) if url.startswith("postgres") else None) or None
     if url.startswith("postgres") and password and keep_in_keyring:
         problem = keyring_set(url, password)
         if problem:
@@ -83,7 +62,7 @@ def scrub_stored_password() -> None:
     the keyring is in use and works, else drop it (then it is asked for at start)."""
     s = settings()
     url = s.get("db_url")
-    if not url.startswith("postgres") or make_url(url).password is None:
+    if not url.startswith("postgres") or url_password(url) is None:
         return
     keep = s.get("db_keyring")
     if store_db_url(url, None, keep) is not None:    # the keyring failed: ask at start instead
@@ -95,8 +74,7 @@ def with_password(url: str, ask=None) -> str | None:
     say one is needed (None when the user cancels)."""
     if not url.startswith("postgres"):
         return url
-    u = make_url(url)
-    if u.password:
+    if url_password(url):
         return url
     s = settings()
     pw = keyring_get(url) if s.get("db_keyring") else None
@@ -104,8 +82,7 @@ def with_password(url: str, ask=None) -> str | None:
         pw = ask(url)
         if pw is None:
             return None
-    return URL.create(u.drivername, username=u.username, password=pw, host=u.host, port=u.port,
-                      database=u.database, query=u.query).render_as_string(hide_password=False) if pw else url
+    return with_url_password(url, pw) if pw else url
 
 
 def _short(text: str, limit: int = 90) -> str:
@@ -125,7 +102,7 @@ class DbPasswordDialog(QDialog):
         self.setWindowTitle(self.tr("Database password"))
         form = QFormLayout(self)
         info = QLabel(self.tr("The password of %1 on %2 is not stored on this computer.")
-                      .replace("%1", make_url(url).username or "").replace("%2", describe_url(url)))
+                      .replace("%1", url_username(url) or "").replace("%2", describe_url(url)))
         info.setWordWrap(True)
         form.addRow(info)
         self.password = QLineEdit()
@@ -148,12 +125,9 @@ def ask_db_password(url: str, parent=None) -> str | None:
 
 def test_connection(url: str) -> str | None:
     """None when the database answers; else the reason."""
-    from app.db import make_engine
+    from app.db import ping
     try:
-        engine = make_engine(url, **({"connect_args": {"connect_timeout": 5}} if url.startswith("postgres") else {}))
-        with engine.connect() as c:
-            c.execute(text("SELECT 1"))
-        engine.dispose()
+        ping(url, timeout=5)
         return None
     except Exception as exc:  # noqa: BLE001
         return hide_secret(str(exc).splitlines()[0], url) if str(exc) else type(exc).__name__
@@ -249,7 +223,7 @@ class SettingsDialog(QDialog):
         if self.pg.isChecked():
             url = self.pg_url.text().strip()
             if url and self.pg_password.text():
-                url = make_url(url).set(password=self.pg_password.text()).render_as_string(hide_password=False)
+                url = with_url_password(url, self.pg_password.text())
             return url
         path = self.path.text().strip()
         return f"sqlite:///{path}" if path else ""

@@ -325,11 +325,6 @@ class ReasonDialog(QDialog):
     def value(self) -> tuple[str, dt.date | None]:
         return self.text(), (get_date(self.date) if self.date is not None else None)
 
-
-def first_of_month(day: dt.date) -> dt.date:
-    return day.replace(day=1)
-
-
 def last_month(today: dt.date | None = None) -> str:
     today = today or local_today()
     first = today.replace(day=1) - dt.timedelta(days=1)

@@ -6,6 +6,7 @@ progress dialog (SQLite backed up first), first-run wizard or login, main window
 from __future__ import annotations
 
 import inspect
+import logging
 import os
 import sys
 from pathlib import Path
@@ -17,6 +18,7 @@ from PySide6.QtWidgets import QApplication, QMessageBox
 from app.config import describe_url, resolve_db_url
 from app.db import Database
 from app.errors import SchemaTooNew
+from app.logs import setup_logging
 
 from .i18n import apply_font, install_translators, system_language
 from .operations import run_op
@@ -25,8 +27,24 @@ from .settings import settings
 TR_CONTEXT = "main"
 
 
+log = logging.getLogger(__name__)
+
+
 def tr(text: str) -> str:
     return QApplication.translate(TR_CONTEXT, text)
+
+
+def log_uncaught_exceptions() -> None:
+    """An exception no slot caught goes to the log as well as to stderr (PySide6 hands it to sys.excepthook)."""
+    previous = sys.excepthook
+    if getattr(previous, "idc_logs", False):
+        return
+
+    def hook(kind, exc, tb):
+        log.error("uncaught exception", exc_info=(kind, exc, tb))
+        previous(kind, exc, tb)
+    hook.idc_logs = True
+    sys.excepthook = hook
 
 
 ICON = Path(__file__).resolve().parent.parent / "resources" / "icons" / "idc-console.png"
@@ -178,6 +196,8 @@ def warn_remembered_head(db: Database, parent=None) -> None:
 
 
 def run_console(args) -> int:
+    log.info("console starting (log: %s)", setup_logging())
+    log_uncaught_exceptions()
     app = make_app()
     install_translators(app, choose_language(args))
     while True:
@@ -200,6 +220,7 @@ def run_console(args) -> int:
     from .mainwindow import MainWindow
     window = MainWindow(db, actor)
     window.show()
+    log.info("console open on %s as %s", describe_url(db.url), actor.login)
     if os.environ.get("IDC_CONSOLE_EXIT_AFTER_START"):   # smoke tests of a build: start, paint, quit
         from PySide6.QtCore import QTimer
         QTimer.singleShot(0, lambda: (print(f"console started: {window.windowTitle()} on "

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import importlib
+import logging
 
 from PySide6.QtCore import QLocale, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QKeySequence
@@ -19,6 +20,8 @@ from .i18n import choice_label, kind_label
 from .listview import ListPage
 from .operations import Latest, announce, bus
 from .settings import settings
+
+log = logging.getLogger(__name__)
 
 # (page id, English label, list kind or None)
 PAGES = [
@@ -44,6 +47,7 @@ def _optional_widget(module: str, name: str):
     try:
         return getattr(importlib.import_module(module), name)
     except Exception:  # noqa: BLE001 - absent or broken: the page falls back to plain text
+        log.warning("%s.%s could not be loaded: plain text instead", module, name, exc_info=True)
         return None
 
 
@@ -151,16 +155,6 @@ class DashboardPage(QWidget):
         self._loading = True
         self.op = run_op(self, work, on_success=done, on_failure=failed, show_progress=False)
 
-    def refresh_now(self) -> None:
-        """The same, synchronously (tests, and callers that need the figures at once)."""
-        from app.services.contracts import contracts_due
-        charts = None
-        if self.charts is not None and hasattr(self.charts, "set_data"):
-            from app.viewdata import dashboard_data
-            charts = dashboard_data(self.db)
-        self.show_data(queries.summary(self.db), [d for d in contracts_due(self.db, 180) if d.alert is not None],
-                       charts)
-
     def show_data(self, s, due, charts) -> None:
         loc = QLocale(QLocale.English)
         cards = [
@@ -190,8 +184,8 @@ class DashboardPage(QWidget):
         if charts is not None:
             try:
                 self.charts.set_data(charts)
-            except Exception:  # noqa: BLE001
-                pass
+            except Exception:  # noqa: BLE001 - a broken chart must not stop the dashboard
+                log.exception("the dashboard's charts could not be drawn")
 
     def show_due(self, rows) -> None:
         from PySide6.QtGui import QBrush, QColor
@@ -220,15 +214,6 @@ class DashboardPage(QWidget):
         self.due_box.setTitle(title)
         self.due_box.setToolTip(self.tr("The nearest %1 are listed; the Contracts page has all of them.")
                                 .replace("%1", str(len(rows))) if total > len(rows) else "")
-
-
-def _accepts_db(cls) -> bool:
-    import inspect
-    try:
-        params = list(inspect.signature(cls.__init__).parameters)
-    except (TypeError, ValueError):
-        return False
-    return len(params) > 1 and params[1] == "db"
 
 
 class SearchDialog(QDialog):
@@ -337,6 +322,7 @@ class MainWindow(QMainWindow):
         splitter.setSizes([170, 1100])
         self.setCentralWidget(splitter)
         self._shortcuts()
+        self._menus()
         self._status()
         geom = settings().get("window/geometry")
         if not (geom and not geom.isEmpty() and self.restoreGeometry(geom)):
@@ -417,6 +403,7 @@ class MainWindow(QMainWindow):
             try:
                 panel = cls(self.db, tabs)
             except Exception:  # noqa: BLE001 - a broken picture must not stop the console
+                log.exception("the sites page's %s panel could not be made", cls.__name__)
                 continue
             if hasattr(panel, "siteActivated"):
                 panel.siteActivated.connect(lambda sid: self.lists["sites"].select_record(sid))
@@ -439,8 +426,8 @@ class MainWindow(QMainWindow):
         for panel in self.site_panels:
             try:
                 panel.refresh()
-            except Exception:  # noqa: BLE001
-                pass
+            except Exception:  # noqa: BLE001 - one panel's failure must not stop the others
+                log.exception("the sites page's %s panel could not be refreshed", type(panel).__name__)
 
     def _with_rack(self, page: ListPage) -> QWidget:
         """Racks: the list beside the selected rack's elevation and its room's floor."""
@@ -502,8 +489,8 @@ class MainWindow(QMainWindow):
                     rec = queries.record(self.db, "rack", rid)
                     if rec and getattr(self.room_panel, "room_id", None) != rec["room_id"]:
                         self.room_panel.load_room(rec["room_id"])
-            except Exception:  # noqa: BLE001
-                pass
+            except Exception:  # noqa: BLE001 - the list still works without its pictures
+                log.exception("the rack pictures could not follow rack %s", rid)
         page.view.clicked.connect(follow)
         page.view.selectionModel().selectionChanged.connect(follow)
 
@@ -517,8 +504,8 @@ class MainWindow(QMainWindow):
             if panel is not None and hasattr(panel, "refresh"):
                 try:
                     panel.refresh()
-                except Exception:  # noqa: BLE001
-                    pass
+                except Exception:  # noqa: BLE001 - the list still works without its pictures
+                    log.exception("the %s could not be refreshed", type(panel).__name__)
 
     # --- racks: place, reserve, PDFs; GPUs: fleet report ------------------------------
     def place_device(self, face: str, unit: int):
@@ -608,6 +595,31 @@ class MainWindow(QMainWindow):
             # triggered(bool checked) would land in a defaulted `i`: take the flag first
             sc(f"Ctrl+{i + 1}", lambda _checked=False, i=i: self.nav.setCurrentRow(i), f"actPage{i + 1}")
 
+    def _menus(self) -> None:
+        help_menu = self.menuBar().addMenu(self.tr("&Help"))
+        help_menu.setObjectName("menuHelp")
+        self.act_about = help_menu.addAction(self.tr("About IDC console…"))
+        self.act_about.setObjectName("actAbout")
+        self.act_about.triggered.connect(self.show_about)
+
+    def about_lines(self) -> list[tuple[str, str]]:
+        """What Help → About shows: the version, the database (never its password), the log, the data."""
+        from app import __version__
+        from app.config import data_dir, without_password
+        from app.logs import current_log_path
+        return [(self.tr("Version"), __version__),
+                (self.tr("Database"), without_password(self.db.url)),
+                (self.tr("Log file"), str(current_log_path())),
+                (self.tr("Data directory"), str(data_dir()))]
+
+    def show_about(self) -> QMessageBox:
+        box = QMessageBox(QMessageBox.Information, self.tr("About IDC console"),
+                          "\n".join(f"{k}: {v}" for k, v in self.about_lines()), QMessageBox.Ok, self)
+        box.setObjectName("aboutBox")
+        box.setTextInteractionFlags(Qt.TextSelectableByMouse)
+        box.open()
+        return box
+
     def _status(self) -> None:
         sb = self.statusBar()
         self.db_label = QLabel(self.tr("Database: %1").replace("%1", describe_url(self.db.url)))
@@ -677,6 +689,7 @@ class MainWindow(QMainWindow):
         try:
             head = queries.audit_head(self.db)
         except Exception:  # noqa: BLE001 - a network hiccup must not kill the window
+            log.warning("live refresh: the audit head could not be read", exc_info=True)
             return
         if head != self.head:
             self.head = head
@@ -686,8 +699,8 @@ class MainWindow(QMainWindow):
         # our own change already refreshed the views; don't refresh again on the next poll
         try:
             self.head = queries.audit_head(self.db)
-        except Exception:  # noqa: BLE001
-            pass
+        except Exception:  # noqa: BLE001 - the next poll refreshes once more, no harm
+            log.warning("after our own change the audit head could not be read", exc_info=True)
 
     def open_settings(self) -> None:
         from .dbdialog import SettingsDialog
@@ -704,11 +717,3 @@ class MainWindow(QMainWindow):
         s.sync()
         self.poll.stop()
         super().closeEvent(event)
-
-
-def _n_params(cls) -> int:
-    import inspect
-    try:
-        return len(inspect.signature(cls.__init__).parameters) - 1
-    except (TypeError, ValueError):
-        return 0

@@ -9,6 +9,7 @@ every view decides whether to refresh.
 """
 from __future__ import annotations
 
+import logging
 import threading
 import traceback
 from typing import Any, Callable
@@ -238,6 +239,7 @@ def show_error(parent, exc: BaseException, tb: str = "") -> None:
         box.setWindowTitle(tr("Refused"))
         box.setText(exc.message)
     else:
+        logging.getLogger(__name__).error("an operation failed: %s\n%s", str(exc) or type(exc).__name__, tb)
         box.setWindowTitle(tr("Error"))
         box.setText(tr("The operation failed: %1").replace("%1", str(exc) or type(exc).__name__))
         if tb:

@@ -725,7 +725,7 @@ def run_billing(db: Database, actor: Actor, period: str, *, dry_run: bool = Fals
             for (sub_id, cust_id, rebills), charges in groups:
                 charges.sort(key=lambda cc: (cc[0].number, cc[1].contract_item_id or 0, CHARGE_ORDER.get(cc[1].charge, 9)))
                 lines = []
-                for c, ch, revision in charges:
+                for _c, ch, revision in charges:
                     rate = rates[ch.tax_category]
                     note = ch.note or None
                     if revision > 1:

@@ -74,7 +74,7 @@ def flush_versioned(uow: UnitOfWork, obj: Base, label: str) -> None:
             who = getattr(fresh, "updated_by", None) if fresh else None
             when = getattr(fresh, "updated_at", None) if fresh else None
         raise Conflict(f"{label} was changed by {who or 'someone'} at {local_time(when)} while you were "
-                       "editing it. Reload it to see their changes, then edit again.", who=who, when=when)
+                       "editing it. Reload it to see their changes, then edit again.", who=who, when=when) from None
 
 
 def local_time(value: dt.datetime | None) -> str:
@@ -257,7 +257,7 @@ def update_record(db, actor, kind: str, obj_id, values: dict, expected_version: 
         check_version(obj, expected_version, label)
         before = snapshot(obj)
         merged = {k: v for k, v in before.items()}
-        for k, v in before.items():  # typed values, not their text
+        for k in before:  # typed values, not their text
             merged[k] = getattr(obj, k)
         refused = protected_problems(spec.model, values, obj)
         if refused:

@@ -240,14 +240,6 @@ def get_contract(db: Database, key: int | str) -> ContractInfo:
         return _info(s, _find(s, key))
 
 
-def list_contracts(db: Database, *, status: str | None = None, customer_id: int | None = None) -> list[ContractInfo]:
-    with db.session() as s:
-        q = select(Contract).order_by(Contract.number)
-        if status:
-            q = q.where(Contract.status == status)
-        if customer_id:
-            q = q.where(Contract.customer_id == customer_id)
-        return [_info(s, c) for c in s.execute(q).scalars()]
 
 
 def contracts_due(db: Database, within_days: int = 180, today: dt.date | None = None) -> list[ContractDue]:

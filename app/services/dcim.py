@@ -7,7 +7,6 @@ explicit, audited override; above the breaker limit it is always refused.
 from __future__ import annotations
 
 import datetime as dt
-from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 
 from sqlalchemy import func, or_, select
@@ -226,14 +225,6 @@ register(EntitySpec("device_type", DeviceType, validate_device_type, "slug"))
 
 
 # --- devices and placement -------------------------------------------------------------------
-
-@dataclass(frozen=True)
-class Placement:
-    rack_id: int | None
-    position: Decimal | None
-    face: str | None
-
-
 def fmt_u(value) -> str:
     """U10, U10.5: unit numbers without trailing zeros."""
     d = Decimal(value)
@@ -287,7 +278,7 @@ def check_placement(s, rack: Rack, dtype: DeviceType, position: Decimal | None, 
             .join(DeviceType, DeviceType.id == Device.device_type_id)
             .where(Device.rack_id == rack.id, Device.position.is_not(None),
                    Device.id != (device_id or -1))).all()
-        for oid, oname, opos, oface, oheight, ofull in others:
+        for _oid, oname, opos, oface, oheight, ofull in others:
             ob, ot = _occupied(Decimal(opos), Decimal(oheight))
             shares_face = dtype.is_full_depth or ofull or oface == face
             if shares_face and bottom < ot and ob < top:

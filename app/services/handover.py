@@ -14,7 +14,7 @@ from __future__ import annotations
 import datetime as dt
 from dataclasses import dataclass
 
-from sqlalchemy import func, select
+from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from models import Contract, ContractItem, Customer, Statement, StatementLine
@@ -200,8 +200,3 @@ def awaiting_handover(db: Database) -> list[AwaitingHandover]:
         out.sort(key=lambda a: (a.planned_start, a.contract_number, a.position))
         return out
 
-
-def count_awaiting_handover(db: Database) -> int:
-    with db.session() as s:
-        return s.execute(select(func.count()).select_from(ContractItem).join(Contract).where(
-            Contract.status.in_(IN_FORCE), ContractItem.handover_at.is_(None))).scalar_one()

@@ -14,15 +14,31 @@ def run_migrations_online() -> None:
         url = context.get_x_argument(as_dictionary=True).get("url", "sqlite:///dev.db")
         engine = create_engine(url)
     with engine.connect() as connection:
-        context.configure(
-            connection=connection,
-            target_metadata=target_metadata,
-            render_as_batch=True,
-            compare_type=True,
-        )
-        with context.begin_transaction():
-            context.run_migrations()
-        connection.commit()
+        sqlite = connection.dialect.name == "sqlite"
+        if sqlite:
+            # SQLite alters a table by rebuilding it (batch mode: copy, DROP, rename); with foreign keys
+            # enforced, dropping a table that filled tables refer to fails. SQLite's own procedure: keys
+            # off during the change (a PRAGMA outside a transaction), foreign_key_check before the
+            # commit, keys on again for the pooled connection.
+            connection.exec_driver_sql("PRAGMA foreign_keys=OFF")
+        try:
+            context.configure(
+                connection=connection,
+                target_metadata=target_metadata,
+                render_as_batch=True,
+                compare_type=True,
+            )
+            with context.begin_transaction():
+                context.run_migrations()
+                if sqlite:
+                    broken = connection.exec_driver_sql("PRAGMA foreign_key_check").fetchall()
+                    if broken:
+                        raise RuntimeError(f"the migration left rows that refer to nothing: {broken[:5]}")
+            connection.commit()
+        finally:
+            if sqlite:
+                connection.rollback()
+                connection.exec_driver_sql("PRAGMA foreign_keys=ON")
 
 
 run_migrations_online()

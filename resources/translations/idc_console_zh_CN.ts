@@ -1186,97 +1186,97 @@
 <context>
     <name>DashboardPage</name>
     <message>
-        <location filename="../../ui/mainwindow.py" line="219"/>
+        <location filename="../../ui/mainwindow.py" line="223"/>
         <source> (%1 shown)</source>
         <translation>（列出 %1）</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="172"/>
+        <location filename="../../ui/mainwindow.py" line="176"/>
         <source>Active contracts</source>
         <translation>生效合同</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="80"/>
+        <location filename="../../ui/mainwindow.py" line="84"/>
         <source>Contract</source>
         <translation>合同</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="73"/>
+        <location filename="../../ui/mainwindow.py" line="77"/>
         <source>Contracts due (within 180/90/60/30 days)</source>
         <translation>即将到期的合同（180/90/60/30 天内）</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="217"/>
+        <location filename="../../ui/mainwindow.py" line="221"/>
         <source>Contracts due (within 180/90/60/30 days): %1</source>
         <translation>即将到期的合同（180/90/60/30 天内）：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="80"/>
+        <location filename="../../ui/mainwindow.py" line="84"/>
         <source>Customer</source>
         <translation>客户</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="171"/>
+        <location filename="../../ui/mainwindow.py" line="175"/>
         <source>Customers</source>
         <translation>客户</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="80"/>
+        <location filename="../../ui/mainwindow.py" line="84"/>
         <source>Days</source>
         <translation>天数</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="169"/>
+        <location filename="../../ui/mainwindow.py" line="173"/>
         <source>Devices</source>
         <translation>设备</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="173"/>
+        <location filename="../../ui/mainwindow.py" line="177"/>
         <source>Ending in 30/60/90 days</source>
         <translation>30/60/90 天内到期</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="80"/>
+        <location filename="../../ui/mainwindow.py" line="84"/>
         <source>Ends</source>
         <translation>到期</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="187"/>
+        <location filename="../../ui/mainwindow.py" line="191"/>
         <source>GPU fleet by state: </source>
         <translation>GPU 按状态：</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="170"/>
+        <location filename="../../ui/mainwindow.py" line="174"/>
         <source>GPUs</source>
         <translation>GPU</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="168"/>
+        <location filename="../../ui/mainwindow.py" line="172"/>
         <source>Racks (leased)</source>
         <translation>机柜（已租）</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="74"/>
+        <location filename="../../ui/mainwindow.py" line="78"/>
         <source>Red: within 30 days; orange: 60; yellow: 90; green: 180</source>
         <translation>红色：30 天内；橙色：60 天内；黄色：90 天内；绿色：180 天内</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="167"/>
+        <location filename="../../ui/mainwindow.py" line="171"/>
         <source>Sites</source>
         <translation>站点</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="221"/>
+        <location filename="../../ui/mainwindow.py" line="225"/>
         <source>The nearest %1 are listed; the Contracts page has all of them.</source>
         <translation>列出最近到期的 %1 份；全部合同见“合同”页。</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="211"/>
+        <location filename="../../ui/mainwindow.py" line="215"/>
         <source>renewal drafted</source>
         <translation>已起草续签</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="209"/>
+        <location filename="../../ui/mainwindow.py" line="213"/>
         <source>≤ %1 days</source>
         <translation>≤ %1 天</translation>
     </message>
@@ -1397,27 +1397,27 @@
 <context>
     <name>DbPasswordDialog</name>
     <message>
-        <location filename="../../ui/dbdialog.py" line="137"/>
+        <location filename="../../ui/dbdialog.py" line="114"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../ui/dbdialog.py" line="136"/>
+        <location filename="../../ui/dbdialog.py" line="113"/>
         <source>Connect</source>
         <translation>连接</translation>
     </message>
     <message>
-        <location filename="../../ui/dbdialog.py" line="125"/>
+        <location filename="../../ui/dbdialog.py" line="102"/>
         <source>Database password</source>
         <translation>数据库密码</translation>
     </message>
     <message>
-        <location filename="../../ui/dbdialog.py" line="134"/>
+        <location filename="../../ui/dbdialog.py" line="111"/>
         <source>Password</source>
         <translation>密码</translation>
     </message>
     <message>
-        <location filename="../../ui/dbdialog.py" line="127"/>
+        <location filename="../../ui/dbdialog.py" line="104"/>
         <source>The password of %1 on %2 is not stored on this computer.</source>
         <translation>%2 上 %1 的密码未保存在本机。</translation>
     </message>
@@ -2074,6 +2074,21 @@ Reason:</source>
 <context>
     <name>MainWindow</name>
     <message>
+        <location filename="../../ui/mainwindow.py" line="618"/>
+        <source>&amp;Help</source>
+        <translation>帮助(&amp;H)</translation>
+    </message>
+    <message>
+        <location filename="../../ui/mainwindow.py" line="635"/>
+        <source>About IDC console</source>
+        <translation>关于 IDC 管理控制台</translation>
+    </message>
+    <message>
+        <location filename="../../ui/mainwindow.py" line="620"/>
+        <source>About IDC console…</source>
+        <translation>关于 IDC 管理控制台…</translation>
+    </message>
+    <message>
         <source>Audit log</source>
         <translation>审计日志</translation>
     </message>
@@ -2082,17 +2097,17 @@ Reason:</source>
         <translation>账单</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="559"/>
+        <location filename="../../ui/mainwindow.py" line="565"/>
         <source>Capacity of %1</source>
         <translation>%1 容量报告</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="482"/>
+        <location filename="../../ui/mainwindow.py" line="488"/>
         <source>Choose a rack in the list first</source>
         <translation>请先在列表中选择机柜</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="552"/>
+        <location filename="../../ui/mainwindow.py" line="558"/>
         <source>Choose a rack in the list first.</source>
         <translation>请先在列表中选择机柜。</translation>
     </message>
@@ -2101,7 +2116,7 @@ Reason:</source>
         <translation>合同</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="414"/>
+        <location filename="../../ui/mainwindow.py" line="419"/>
         <source>Coverage</source>
         <translation>区域覆盖</translation>
     </message>
@@ -2114,7 +2129,17 @@ Reason:</source>
         <translation>总览</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="613"/>
+        <location filename="../../ui/mainwindow.py" line="632"/>
+        <source>Data directory</source>
+        <translation>数据目录</translation>
+    </message>
+    <message>
+        <location filename="../../ui/mainwindow.py" line="630"/>
+        <source>Database</source>
+        <translation>数据库</translation>
+    </message>
+    <message>
+        <location filename="../../ui/mainwindow.py" line="644"/>
         <source>Database: %1</source>
         <translation>数据库：%1</translation>
     </message>
@@ -2123,17 +2148,17 @@ Reason:</source>
         <translation>设备</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="462"/>
+        <location filename="../../ui/mainwindow.py" line="468"/>
         <source>Elevation</source>
         <translation>机柜立面</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="389"/>
+        <location filename="../../ui/mainwindow.py" line="394"/>
         <source>Fleet report PDF…</source>
         <translation>GPU 资产报告 PDF…</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="567"/>
+        <location filename="../../ui/mainwindow.py" line="573"/>
         <source>GPU fleet report</source>
         <translation>GPU 资产报告</translation>
     </message>
@@ -2142,47 +2167,52 @@ Reason:</source>
         <translation>GPU</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="317"/>
+        <location filename="../../ui/mainwindow.py" line="321"/>
         <source>IDC console</source>
         <translation>IDC 管理控制台</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="394"/>
+        <location filename="../../ui/mainwindow.py" line="399"/>
         <source>Import device types…</source>
         <translation>导入设备型号…</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="557"/>
+        <location filename="../../ui/mainwindow.py" line="631"/>
+        <source>Log file</source>
+        <translation>日志文件</translation>
+    </message>
+    <message>
+        <location filename="../../ui/mainwindow.py" line="563"/>
         <source>Rack sheet %1</source>
         <translation>机柜图 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="474"/>
+        <location filename="../../ui/mainwindow.py" line="480"/>
         <source>Rack sheet PDF…</source>
         <translation>机柜图 PDF…</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="552"/>
+        <location filename="../../ui/mainwindow.py" line="558"/>
         <source>Racks</source>
         <translation>机柜</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="466"/>
+        <location filename="../../ui/mainwindow.py" line="472"/>
         <source>Room</source>
         <translation>机房</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="582"/>
+        <location filename="../../ui/mainwindow.py" line="588"/>
         <source>Settings…</source>
         <translation>设置…</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="477"/>
+        <location filename="../../ui/mainwindow.py" line="483"/>
         <source>Site capacity PDF…</source>
         <translation>站点容量 PDF…</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="414"/>
+        <location filename="../../ui/mainwindow.py" line="419"/>
         <source>Site map</source>
         <translation>站点分布图</translation>
     </message>
@@ -2191,7 +2221,7 @@ Reason:</source>
         <translation>站点与覆盖</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="615"/>
+        <location filename="../../ui/mainwindow.py" line="646"/>
         <source>User: %1 (%2)</source>
         <translation>用户：%1（%2）</translation>
     </message>
@@ -2199,16 +2229,21 @@ Reason:</source>
         <source>Users &amp; settings</source>
         <translation>用户与设置</translation>
     </message>
+    <message>
+        <location filename="../../ui/mainwindow.py" line="629"/>
+        <source>Version</source>
+        <translation>版本</translation>
+    </message>
 </context>
 <context>
     <name>Operation</name>
     <message>
-        <location filename="../../ui/operations.py" line="104"/>
+        <location filename="../../ui/operations.py" line="105"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../ui/operations.py" line="104"/>
+        <location filename="../../ui/operations.py" line="105"/>
         <source>Working…</source>
         <translation>处理中…</translation>
     </message>
@@ -2395,87 +2430,87 @@ Reason:</source>
 <context>
     <name>RackElevationView</name>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="361"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="362"/>
         <source>%1 · leased to %2</source>
         <translation>%1 · 租给 %2</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../ui/widgets/rack_elevation.py" line="378"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="379"/>
         <source>%n U free</source>
         <translation><numerusform>空闲 %n U</numerusform></translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="344"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="345"/>
         <source>Choose a rack to see its elevation</source>
         <translation>选择机柜以查看立面图</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="460"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="461"/>
         <source>Fleet</source>
         <translation>自有</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="372"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="373"/>
         <source>Front</source>
         <translation>前面</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="436"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="437"/>
         <source>Not mounted (0U or no position): %1</source>
         <translation>未上架（0U 或无位置）：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="491"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="492"/>
         <source>Open %1</source>
         <translation>打开 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="504"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="505"/>
         <source>Place a device at U%1 (%2)…</source>
         <translation>在 U%1（%2）放置设备…</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="449"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="450"/>
         <source>Power: %1 of %2 kW typical (%3%)</source>
         <translation>功率：典型 %1 / %2 kW（%3%）</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="372"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="373"/>
         <source>Rear</source>
         <translation>后面</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="506"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="507"/>
         <source>Reserve U%1 (%2)…</source>
         <translation>预留 U%1（%2）…</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="510"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="511"/>
         <source>Reserve the free block U%1–U%2 (%3)…</source>
         <translation>预留空闲区段 U%1–U%2（%3）…</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="409"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="410"/>
         <source>Reserved for %1, U%2–U%3, %4 to %5</source>
         <translation>为 %1 预留，U%2–U%3，%4 至 %5</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="412"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="413"/>
         <source>Reserved: %1</source>
         <translation>已预留：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="502"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="503"/>
         <source>front</source>
         <translation>前面</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="408"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="409"/>
         <source>open-ended</source>
         <translation>长期</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="502"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="503"/>
         <source>rear</source>
         <translation>后面</translation>
     </message>
@@ -2483,97 +2518,97 @@ Reason:</source>
 <context>
     <name>RackPanel</name>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="361"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="362"/>
         <source>%1 · leased to %2</source>
         <translation>%1 · 租给 %2</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../ui/widgets/rack_elevation.py" line="378"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="379"/>
         <source>%n U free</source>
         <translation><numerusform>空闲 %n U</numerusform></translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="344"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="345"/>
         <source>Choose a rack to see its elevation</source>
         <translation>选择机柜以查看立面图</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="460"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="461"/>
         <source>Fleet</source>
         <translation>自有</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="372"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="373"/>
         <source>Front</source>
         <translation>前面</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="587"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="589"/>
         <source>Move refused</source>
         <translation>移动被拒绝</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="436"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="437"/>
         <source>Not mounted (0U or no position): %1</source>
         <translation>未上架（0U 或无位置）：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="491"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="492"/>
         <source>Open %1</source>
         <translation>打开 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="504"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="505"/>
         <source>Place a device at U%1 (%2)…</source>
         <translation>在 U%1（%2）放置设备…</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="449"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="450"/>
         <source>Power: %1 of %2 kW typical (%3%)</source>
         <translation>功率：典型 %1 / %2 kW（%3%）</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="372"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="373"/>
         <source>Rear</source>
         <translation>后面</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="506"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="507"/>
         <source>Reserve U%1 (%2)…</source>
         <translation>预留 U%1（%2）…</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="510"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="511"/>
         <source>Reserve the free block U%1–U%2 (%3)…</source>
         <translation>预留空闲区段 U%1–U%2（%3）…</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="409"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="410"/>
         <source>Reserved for %1, U%2–U%3, %4 to %5</source>
         <translation>为 %1 预留，U%2–U%3，%4 至 %5</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="412"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="413"/>
         <source>Reserved: %1</source>
         <translation>已预留：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="574"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="576"/>
         <source>The move failed: %1</source>
         <translation>移动失败：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="502"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="503"/>
         <source>front</source>
         <translation>前面</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="408"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="409"/>
         <source>open-ended</source>
         <translation>长期</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="502"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="503"/>
         <source>rear</source>
         <translation>后面</translation>
     </message>
@@ -2887,17 +2922,17 @@ Reason:</source>
 <context>
     <name>SearchDialog</name>
     <message>
-        <location filename="../../ui/mainwindow.py" line="248"/>
+        <location filename="../../ui/mainwindow.py" line="252"/>
         <source>Rack, device, GPU serial, customer, contract, statement…</source>
         <translation>机柜、设备、GPU 序列号、客户、合同、账单…</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="245"/>
+        <location filename="../../ui/mainwindow.py" line="249"/>
         <source>Search</source>
         <translation>搜索</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="296"/>
+        <location filename="../../ui/mainwindow.py" line="300"/>
         <source>Search failed: %1</source>
         <translation>搜索失败：%1</translation>
     </message>
@@ -2905,127 +2940,127 @@ Reason:</source>
 <context>
     <name>SettingsDialog</name>
     <message>
-        <location filename="../../ui/dbdialog.py" line="230"/>
+        <location filename="../../ui/dbdialog.py" line="204"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../ui/dbdialog.py" line="263"/>
+        <location filename="../../ui/dbdialog.py" line="237"/>
         <source>Connected.</source>
         <translation>连接成功。</translation>
     </message>
     <message>
-        <location filename="../../ui/dbdialog.py" line="264"/>
+        <location filename="../../ui/dbdialog.py" line="238"/>
         <source>Failed: %1</source>
         <translation>失败：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/dbdialog.py" line="210"/>
+        <location filename="../../ui/dbdialog.py" line="184"/>
         <source>File</source>
         <translation>文件</translation>
     </message>
     <message>
-        <location filename="../../ui/dbdialog.py" line="260"/>
+        <location filename="../../ui/dbdialog.py" line="234"/>
         <source>Give a file or a URL first.</source>
         <translation>请先填写文件或地址。</translation>
     </message>
     <message>
-        <location filename="../../ui/dbdialog.py" line="201"/>
+        <location filename="../../ui/dbdialog.py" line="175"/>
         <source>Keep the password in the system keyring</source>
         <translation>将密码保存在系统钥匙串中</translation>
     </message>
     <message>
-        <location filename="../../ui/dbdialog.py" line="177"/>
+        <location filename="../../ui/dbdialog.py" line="151"/>
         <source>Language</source>
         <translation>语言</translation>
     </message>
     <message>
-        <location filename="../../ui/dbdialog.py" line="226"/>
+        <location filename="../../ui/dbdialog.py" line="200"/>
         <source>Language and database changes apply at the next start.</source>
         <translation>语言和数据库的更改将在下次启动时生效。</translation>
     </message>
     <message>
-        <location filename="../../ui/dbdialog.py" line="243"/>
+        <location filename="../../ui/dbdialog.py" line="217"/>
         <source>New database</source>
         <translation>新建数据库</translation>
     </message>
     <message>
-        <location filename="../../ui/dbdialog.py" line="188"/>
+        <location filename="../../ui/dbdialog.py" line="162"/>
         <source>New…</source>
         <translation>新建…</translation>
     </message>
     <message>
-        <location filename="../../ui/dbdialog.py" line="237"/>
+        <location filename="../../ui/dbdialog.py" line="211"/>
         <source>Open database</source>
         <translation>打开数据库</translation>
     </message>
     <message>
-        <location filename="../../ui/dbdialog.py" line="187"/>
+        <location filename="../../ui/dbdialog.py" line="161"/>
         <source>Open…</source>
         <translation>打开…</translation>
     </message>
     <message>
-        <location filename="../../ui/dbdialog.py" line="225"/>
+        <location filename="../../ui/dbdialog.py" line="199"/>
         <source>PDF font (TrueType)</source>
         <translation>PDF 字体（TrueType）</translation>
     </message>
     <message>
-        <location filename="../../ui/dbdialog.py" line="213"/>
+        <location filename="../../ui/dbdialog.py" line="187"/>
         <source>Password</source>
         <translation>密码</translation>
     </message>
     <message>
-        <location filename="../../ui/dbdialog.py" line="180"/>
+        <location filename="../../ui/dbdialog.py" line="154"/>
         <source>PostgreSQL server</source>
         <translation>PostgreSQL 服务器</translation>
     </message>
     <message>
-        <location filename="../../ui/dbdialog.py" line="237"/>
+        <location filename="../../ui/dbdialog.py" line="211"/>
         <source>SQLite (*.db *.sqlite);;All (*)</source>
         <translation>SQLite (*.db *.sqlite);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../ui/dbdialog.py" line="243"/>
+        <location filename="../../ui/dbdialog.py" line="217"/>
         <source>SQLite (*.db)</source>
         <translation>SQLite (*.db)</translation>
     </message>
     <message>
-        <location filename="../../ui/dbdialog.py" line="179"/>
+        <location filename="../../ui/dbdialog.py" line="153"/>
         <source>SQLite file</source>
         <translation>SQLite 文件</translation>
     </message>
     <message>
-        <location filename="../../ui/dbdialog.py" line="229"/>
+        <location filename="../../ui/dbdialog.py" line="203"/>
         <source>Save</source>
         <translation>保存</translation>
     </message>
     <message>
-        <location filename="../../ui/dbdialog.py" line="166"/>
+        <location filename="../../ui/dbdialog.py" line="140"/>
         <source>Settings</source>
         <translation>设置</translation>
     </message>
     <message>
-        <location filename="../../ui/dbdialog.py" line="173"/>
+        <location filename="../../ui/dbdialog.py" line="147"/>
         <source>System default</source>
         <translation>跟随系统</translation>
     </message>
     <message>
-        <location filename="../../ui/dbdialog.py" line="203"/>
+        <location filename="../../ui/dbdialog.py" line="177"/>
         <source>Test connection</source>
         <translation>测试连接</translation>
     </message>
     <message>
-        <location filename="../../ui/dbdialog.py" line="272"/>
+        <location filename="../../ui/dbdialog.py" line="246"/>
         <source>The system keyring is not available (%1); the password was not stored. Untick the keyring to be asked for it at each start.</source>
         <translation>系统钥匙串不可用（%1），密码未保存。取消勾选钥匙串后，每次启动时将询问密码。</translation>
     </message>
     <message>
-        <location filename="../../ui/dbdialog.py" line="212"/>
+        <location filename="../../ui/dbdialog.py" line="186"/>
         <source>URL</source>
         <translation>地址</translation>
     </message>
     <message>
-        <location filename="../../ui/dbdialog.py" line="224"/>
+        <location filename="../../ui/dbdialog.py" line="198"/>
         <source>automatic</source>
         <translation>自动</translation>
     </message>
@@ -4451,7 +4486,7 @@ Reason:</source>
 <context>
     <name>main</name>
     <message>
-        <location filename="../../ui/main.py" line="123"/>
+        <location filename="../../ui/main.py" line="141"/>
         <source>%1
 
 Check the database in the settings.</source>
@@ -4460,22 +4495,22 @@ Check the database in the settings.</source>
 请在设置中检查数据库。</translation>
     </message>
     <message>
-        <location filename="../../ui/main.py" line="122"/>
+        <location filename="../../ui/main.py" line="140"/>
         <source>Cannot open the database</source>
         <translation>无法打开数据库</translation>
     </message>
     <message>
-        <location filename="../../ui/main.py" line="119"/>
+        <location filename="../../ui/main.py" line="137"/>
         <source>Database is newer than this console</source>
         <translation>数据库版本高于本控制台</translation>
     </message>
     <message>
-        <location filename="../../ui/main.py" line="139"/>
+        <location filename="../../ui/main.py" line="157"/>
         <source>Loading the demo data…</source>
         <translation>正在加载演示数据…</translation>
     </message>
     <message>
-        <location filename="../../ui/main.py" line="114"/>
+        <location filename="../../ui/main.py" line="132"/>
         <source>Preparing the database (backup and schema upgrade)…</source>
         <translation>正在准备数据库（备份并升级结构）…</translation>
     </message>
@@ -4488,17 +4523,17 @@ Check the database in the settings.</source>
 <context>
     <name>operations</name>
     <message>
-        <location filename="../../ui/operations.py" line="241"/>
+        <location filename="../../ui/operations.py" line="243"/>
         <source>Error</source>
         <translation>错误</translation>
     </message>
     <message>
-        <location filename="../../ui/operations.py" line="238"/>
+        <location filename="../../ui/operations.py" line="239"/>
         <source>Refused</source>
         <translation>操作被拒绝</translation>
     </message>
     <message>
-        <location filename="../../ui/operations.py" line="242"/>
+        <location filename="../../ui/operations.py" line="244"/>
         <source>The operation failed: %1</source>
         <translation>操作失败：%1</translation>
     </message>

@@ -12,6 +12,7 @@
 """
 from __future__ import annotations
 
+import logging
 from decimal import Decimal
 
 from PySide6.QtCore import QCoreApplication, QPointF, Qt, Signal
@@ -570,6 +571,7 @@ class RackPanel(RackElevationView):
             self._explain(exc.message)
             return
         except Exception as exc:  # noqa: BLE001 - whatever went wrong, the device goes back
+            logging.getLogger(__name__).exception("moving device %s failed", device_id)
             self.snap_back(device_id)
             self._explain(self.tr("The move failed: %1").replace("%1", str(exc).splitlines()[0] if str(exc)
                                                                   else type(exc).__name__))
@@ -579,7 +581,7 @@ class RackPanel(RackElevationView):
             from ui.operations import announce
             announce(frozenset({"device", "rack"}))
         except Exception:  # noqa: BLE001 - the bus belongs to the main window; absent in bare use
-            pass
+            logging.getLogger(__name__).warning("the move of device %s was not announced", device_id, exc_info=True)
         self.moved.emit(device_id)
 
     def _explain(self, message: str) -> None:

@@ -15,6 +15,10 @@ Create Date: 2026-11-30
 - statement_line.quantity Numeric(14, 4) → Numeric(26, 12): a part month's quantity carries
   the decimals that make quantity × unit price = amount.
 SQLite rebuilds the tables in batch mode, which drops their triggers: they are recreated.
+
+Downgrade: the unique key loses `revision`, so a corrected revision (2, 3 …) of a line keeps its row
+with the revision written into its charge ("fee~r2"; an upgrade reads it back); the link from a
+rebill to the statement it corrects goes (its lines' notes say "rev. N").
 """
 import datetime as dt
 from typing import Sequence, Union
@@ -30,6 +34,7 @@ down_revision: Union[str, Sequence[str], None] = '0004'
 branch_labels: Union[str, Sequence[str], None] = None
 depends_on: Union[str, Sequence[str], None] = None
 
+REVISION_MARK = "~r"  # a downgraded corrected revision's charge: "fee~r2" (charge is String(16))
 IN_SERVICE = ("active", "suspended", "expired", "terminated")
 
 
@@ -59,9 +64,15 @@ def upgrade() -> None:
         batch_op.drop_constraint('uq_statement_line_charge', type_='unique')
         batch_op.create_unique_constraint('uq_statement_line_charge',
                                           ['contract_item_id', 'charge', 'period', 'revision'])
+    bind = op.get_bind()
+    line = sa.table("statement_line", sa.column("id", sa.Integer), sa.column("charge", sa.String),
+                    sa.column("revision", sa.Integer))
+    for line_id, charge in bind.execute(sa.select(line.c.id, line.c.charge)
+                                        .where(line.c.charge.like(f"%{REVISION_MARK}%"))).all():
+        base, _mark, rev = charge.rpartition(REVISION_MARK)  # what a downgrade wrote: back to its revision
+        bind.execute(line.update().where(line.c.id == line_id).values(charge=base, revision=int(rev)))
     create_triggers()
 
-    bind = op.get_bind()
     shanghai = dt.timezone(dt.timedelta(hours=8))  # no DST in China since 1991
     rows = bind.execute(sa.text(
         "SELECT ci.id, ci.service_start, c.start_date, "
@@ -82,7 +93,13 @@ def upgrade() -> None:
 
 
 def downgrade() -> None:
-    drop_triggers()
+    drop_triggers()  # issued lines are frozen by them
+    bind = op.get_bind()
+    line = sa.table("statement_line", sa.column("id", sa.Integer), sa.column("charge", sa.String),
+                    sa.column("revision", sa.Integer))
+    for line_id, charge, rev in bind.execute(sa.select(line.c.id, line.c.charge, line.c.revision)
+                                             .where(line.c.revision > 1)).all():
+        bind.execute(line.update().where(line.c.id == line_id).values(charge=f"{charge}{REVISION_MARK}{rev}"))
     with op.batch_alter_table('statement_line', schema=None) as batch_op:
         batch_op.drop_constraint('uq_statement_line_charge', type_='unique')
         batch_op.create_unique_constraint('uq_statement_line_charge', ['contract_item_id', 'charge', 'period'])
