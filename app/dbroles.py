@@ -128,7 +128,7 @@ def setup_roles(conn: Connection, url: str) -> list[str]:
     db = _q(conn.execute(text("SELECT current_database()")).scalar())
     done = []
     groups = {g: _check_name(group_name(prefix, g)) for g in GROUPS}
-    for g, name in groups.items():
+    for _g, name in groups.items():
         if not _role_exists(conn, name):
             conn.execute(text(f"CREATE ROLE {_q(name)} NOLOGIN"))
             done.append(f"created group role {name}")

@@ -235,4 +235,4 @@ def test_roles_refuse_the_tampering(pg):
                 assert refused == (role in REFUSED_FOR[kind]), (login, kind)
 
 
-from test_dbroles import pg  # noqa: E402,F401  (the fixture: roles made, people added, dropped after)
+from test_dbroles import pg  # noqa: E402,F401,F811  (the fixture: roles made, people added, dropped after)

@@ -1186,12 +1186,12 @@
 <context>
     <name>DashboardPage</name>
     <message>
-        <location filename="../../ui/mainwindow.py" line="223"/>
+        <location filename="../../ui/mainwindow.py" line="213"/>
         <source> (%1 shown)</source>
         <translation>（列出 %1）</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="176"/>
+        <location filename="../../ui/mainwindow.py" line="166"/>
         <source>Active contracts</source>
         <translation>生效合同</translation>
     </message>
@@ -1206,7 +1206,7 @@
         <translation>即将到期的合同（180/90/60/30 天内）</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="221"/>
+        <location filename="../../ui/mainwindow.py" line="211"/>
         <source>Contracts due (within 180/90/60/30 days): %1</source>
         <translation>即将到期的合同（180/90/60/30 天内）：%1</translation>
     </message>
@@ -1216,7 +1216,7 @@
         <translation>客户</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="175"/>
+        <location filename="../../ui/mainwindow.py" line="165"/>
         <source>Customers</source>
         <translation>客户</translation>
     </message>
@@ -1226,12 +1226,12 @@
         <translation>天数</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="173"/>
+        <location filename="../../ui/mainwindow.py" line="163"/>
         <source>Devices</source>
         <translation>设备</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="177"/>
+        <location filename="../../ui/mainwindow.py" line="167"/>
         <source>Ending in 30/60/90 days</source>
         <translation>30/60/90 天内到期</translation>
     </message>
@@ -1241,17 +1241,17 @@
         <translation>到期</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="191"/>
+        <location filename="../../ui/mainwindow.py" line="181"/>
         <source>GPU fleet by state: </source>
         <translation>GPU 按状态：</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="174"/>
+        <location filename="../../ui/mainwindow.py" line="164"/>
         <source>GPUs</source>
         <translation>GPU</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="172"/>
+        <location filename="../../ui/mainwindow.py" line="162"/>
         <source>Racks (leased)</source>
         <translation>机柜（已租）</translation>
     </message>
@@ -1261,22 +1261,22 @@
         <translation>红色：30 天内；橙色：60 天内；黄色：90 天内；绿色：180 天内</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="171"/>
+        <location filename="../../ui/mainwindow.py" line="161"/>
         <source>Sites</source>
         <translation>站点</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="225"/>
+        <location filename="../../ui/mainwindow.py" line="215"/>
         <source>The nearest %1 are listed; the Contracts page has all of them.</source>
         <translation>列出最近到期的 %1 份；全部合同见“合同”页。</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="215"/>
+        <location filename="../../ui/mainwindow.py" line="205"/>
         <source>renewal drafted</source>
         <translation>已起草续签</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="213"/>
+        <location filename="../../ui/mainwindow.py" line="203"/>
         <source>≤ %1 days</source>
         <translation>≤ %1 天</translation>
     </message>
@@ -2074,17 +2074,17 @@ Reason:</source>
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../ui/mainwindow.py" line="618"/>
+        <location filename="../../ui/mainwindow.py" line="599"/>
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="635"/>
+        <location filename="../../ui/mainwindow.py" line="616"/>
         <source>About IDC console</source>
         <translation>关于 IDC 管理控制台</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="620"/>
+        <location filename="../../ui/mainwindow.py" line="601"/>
         <source>About IDC console…</source>
         <translation>关于 IDC 管理控制台…</translation>
     </message>
@@ -2097,17 +2097,17 @@ Reason:</source>
         <translation>账单</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="565"/>
+        <location filename="../../ui/mainwindow.py" line="546"/>
         <source>Capacity of %1</source>
         <translation>%1 容量报告</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="488"/>
+        <location filename="../../ui/mainwindow.py" line="469"/>
         <source>Choose a rack in the list first</source>
         <translation>请先在列表中选择机柜</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="558"/>
+        <location filename="../../ui/mainwindow.py" line="539"/>
         <source>Choose a rack in the list first.</source>
         <translation>请先在列表中选择机柜。</translation>
     </message>
@@ -2116,7 +2116,7 @@ Reason:</source>
         <translation>合同</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="419"/>
+        <location filename="../../ui/mainwindow.py" line="400"/>
         <source>Coverage</source>
         <translation>区域覆盖</translation>
     </message>
@@ -2129,17 +2129,17 @@ Reason:</source>
         <translation>总览</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="632"/>
+        <location filename="../../ui/mainwindow.py" line="613"/>
         <source>Data directory</source>
         <translation>数据目录</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="630"/>
+        <location filename="../../ui/mainwindow.py" line="611"/>
         <source>Database</source>
         <translation>数据库</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="644"/>
+        <location filename="../../ui/mainwindow.py" line="625"/>
         <source>Database: %1</source>
         <translation>数据库：%1</translation>
     </message>
@@ -2148,17 +2148,17 @@ Reason:</source>
         <translation>设备</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="468"/>
+        <location filename="../../ui/mainwindow.py" line="449"/>
         <source>Elevation</source>
         <translation>机柜立面</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="394"/>
+        <location filename="../../ui/mainwindow.py" line="375"/>
         <source>Fleet report PDF…</source>
         <translation>GPU 资产报告 PDF…</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="573"/>
+        <location filename="../../ui/mainwindow.py" line="554"/>
         <source>GPU fleet report</source>
         <translation>GPU 资产报告</translation>
     </message>
@@ -2167,52 +2167,52 @@ Reason:</source>
         <translation>GPU</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="321"/>
+        <location filename="../../ui/mainwindow.py" line="302"/>
         <source>IDC console</source>
         <translation>IDC 管理控制台</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="399"/>
+        <location filename="../../ui/mainwindow.py" line="380"/>
         <source>Import device types…</source>
         <translation>导入设备型号…</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="631"/>
+        <location filename="../../ui/mainwindow.py" line="612"/>
         <source>Log file</source>
         <translation>日志文件</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="563"/>
+        <location filename="../../ui/mainwindow.py" line="544"/>
         <source>Rack sheet %1</source>
         <translation>机柜图 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="480"/>
+        <location filename="../../ui/mainwindow.py" line="461"/>
         <source>Rack sheet PDF…</source>
         <translation>机柜图 PDF…</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="558"/>
+        <location filename="../../ui/mainwindow.py" line="539"/>
         <source>Racks</source>
         <translation>机柜</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="472"/>
+        <location filename="../../ui/mainwindow.py" line="453"/>
         <source>Room</source>
         <translation>机房</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="588"/>
+        <location filename="../../ui/mainwindow.py" line="569"/>
         <source>Settings…</source>
         <translation>设置…</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="483"/>
+        <location filename="../../ui/mainwindow.py" line="464"/>
         <source>Site capacity PDF…</source>
         <translation>站点容量 PDF…</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="419"/>
+        <location filename="../../ui/mainwindow.py" line="400"/>
         <source>Site map</source>
         <translation>站点分布图</translation>
     </message>
@@ -2221,7 +2221,7 @@ Reason:</source>
         <translation>站点与覆盖</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="646"/>
+        <location filename="../../ui/mainwindow.py" line="627"/>
         <source>User: %1 (%2)</source>
         <translation>用户：%1（%2）</translation>
     </message>
@@ -2230,7 +2230,7 @@ Reason:</source>
         <translation>用户与设置</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="629"/>
+        <location filename="../../ui/mainwindow.py" line="610"/>
         <source>Version</source>
         <translation>版本</translation>
     </message>
@@ -2922,17 +2922,17 @@ Reason:</source>
 <context>
     <name>SearchDialog</name>
     <message>
-        <location filename="../../ui/mainwindow.py" line="252"/>
+        <location filename="../../ui/mainwindow.py" line="233"/>
         <source>Rack, device, GPU serial, customer, contract, statement…</source>
         <translation>机柜、设备、GPU 序列号、客户、合同、账单…</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="249"/>
+        <location filename="../../ui/mainwindow.py" line="230"/>
         <source>Search</source>
         <translation>搜索</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="300"/>
+        <location filename="../../ui/mainwindow.py" line="281"/>
         <source>Search failed: %1</source>
         <translation>搜索失败：%1</translation>
     </message>
@@ -4515,7 +4515,7 @@ Check the database in the settings.</source>
         <translation>正在准备数据库（备份并升级结构）…</translation>
     </message>
     <message>
-        <location filename="../../ui/main.py" line="177"/>
+        <location filename="../../ui/main.py" line="195"/>
         <source>The audit trail was changed outside the program</source>
         <translation>审计日志在程序之外被更改</translation>
     </message>
