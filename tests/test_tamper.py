@@ -223,7 +223,7 @@ REFUSED_FOR.update({
 })
 
 
-def test_roles_refuse_the_tampering(pg):
+def test_roles_refuse_the_tampering(pg):  # noqa: F811  (pg is the fixture imported below)
     import psycopg
 
     from test_dbroles import PEOPLE, _dsn, _try
