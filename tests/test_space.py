@@ -192,3 +192,36 @@ def test_direct_lease_is_refused_like_activation(db, admin, manager, world):
     assert table_counts(db) == before
     S.lease_space(db, manager, customer_id=b, rack_id=world.rack_ids[5], u_from=15, u_to=28,
                   start_date=START, end_date=None)
+
+
+def test_migration_keeps_a_rack_leased_whole_leased_whole(db, admin, manager, world):
+    """Migration 0012's data step on data from before it: racks marked leased to a customer,
+    one under a live contract and one with no contract, and no lease rows."""
+    import importlib.util
+    from pathlib import Path
+
+    from alembic.migration import MigrationContext
+    from alembic.operations import Operations
+    from sqlalchemy import delete
+
+    a, _, _ = _customers(db, world)
+    _sign(db, manager, admin, world, [C.ItemSpec(ItemKind.RACK, "整柜", D("6000"), PriceUnit.MONTH,
+                                                 rack_id=world.rack_ids[0])], a)
+    with db.session() as s:
+        s.execute(delete(SpaceLease))
+        s.get(Rack, world.rack_ids[1]).status, s.get(Rack, world.rack_ids[1]).customer_id = RackStatus.LEASED, a
+        s.commit()
+    path = Path(C.__file__).parents[2] / "models/migrations/versions/0012_leasable_space.py"
+    spec = importlib.util.spec_from_file_location("m0012", path)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    with db.engine.begin() as conn, Operations.context(MigrationContext.configure(conn)):
+        mod._whole_racks_stay_leased()
+    with db.session() as s:
+        rows = {l.rack_id: l for l in s.execute(select(SpaceLease)).scalars()}
+        assert set(rows) == {world.rack_ids[0], world.rack_ids[1]}
+        held = rows[world.rack_ids[0]]
+        assert (held.customer_id, held.u_from, held.u_to, held.face, held.start_date, held.end_date) == \
+            (a, 1, 42, None, START, END)
+        assert held.contract_item_id is not None
+        assert rows[world.rack_ids[1]].end_date is None and rows[world.rack_ids[1]].u_to == 42

@@ -42,6 +42,21 @@ def upgrade() -> None:
         sa.UniqueConstraint("room_id", "name", name="uq_cage_room_name"),
     )
     op.create_index(op.f("ix_cage_room_id"), "cage", ["room_id"], unique=False)
+    # On SQLite a plain ADD COLUMN with an inline REFERENCES: a batch copy of rack or
+    # contract_item would drop tables that other rows reference, which SQLite refuses on a
+    # populated database (foreign keys are on).
+    if op.get_bind().dialect.name == "sqlite":
+        op.execute("ALTER TABLE rack ADD COLUMN cage_id INTEGER CONSTRAINT fk_rack_cage_id_cage REFERENCES cage (id)")
+        op.execute("ALTER TABLE contract_item ADD COLUMN cage_id INTEGER "
+                   "CONSTRAINT fk_contract_item_cage_id_cage REFERENCES cage (id)")
+    else:
+        op.add_column("rack", sa.Column("cage_id", sa.Integer(), nullable=True))
+        op.create_foreign_key(op.f("fk_rack_cage_id_cage"), "rack", "cage", ["cage_id"], ["id"])
+        op.add_column("contract_item", sa.Column("cage_id", sa.Integer(), nullable=True))
+        op.create_foreign_key(op.f("fk_contract_item_cage_id_cage"), "contract_item", "cage", ["cage_id"], ["id"])
+    op.add_column("contract_item", sa.Column("face", sa.String(length=8), nullable=True))
+    op.create_index(op.f("ix_rack_cage_id"), "rack", ["cage_id"], unique=False)
+    op.create_index(op.f("ix_contract_item_cage_id"), "contract_item", ["cage_id"], unique=False)
     op.create_table(
         "space_lease",
         sa.Column("id", sa.Integer(), nullable=False),
@@ -68,15 +83,6 @@ def upgrade() -> None:
     )
     for col in ("rack_id", "customer_id", "cage_id", "contract_item_id"):
         op.create_index(op.f(f"ix_space_lease_{col}"), "space_lease", [col], unique=False)
-    with op.batch_alter_table("rack") as batch:
-        batch.add_column(sa.Column("cage_id", sa.Integer(), nullable=True))
-        batch.create_index(batch.f("ix_rack_cage_id"), ["cage_id"], unique=False)
-        batch.create_foreign_key(batch.f("fk_rack_cage_id_cage"), "cage", ["cage_id"], ["id"])
-    with op.batch_alter_table("contract_item") as batch:
-        batch.add_column(sa.Column("cage_id", sa.Integer(), nullable=True))
-        batch.add_column(sa.Column("face", sa.String(length=8), nullable=True))
-        batch.create_index(batch.f("ix_contract_item_cage_id"), ["cage_id"], unique=False)
-        batch.create_foreign_key(batch.f("fk_contract_item_cage_id_cage"), "cage", ["cage_id"], ["id"])
     _whole_racks_stay_leased()
 
 
@@ -102,17 +108,20 @@ def _whole_racks_stay_leased() -> None:
 
 
 def downgrade() -> None:
-    with op.batch_alter_table("contract_item") as batch:
-        batch.drop_constraint(batch.f("fk_contract_item_cage_id_cage"), type_="foreignkey")
-        batch.drop_index(batch.f("ix_contract_item_cage_id"))
-        batch.drop_column("face")
-        batch.drop_column("cage_id")
-    with op.batch_alter_table("rack") as batch:
-        batch.drop_constraint(batch.f("fk_rack_cage_id_cage"), type_="foreignkey")
-        batch.drop_index(batch.f("ix_rack_cage_id"))
-        batch.drop_column("cage_id")
     for col in ("rack_id", "customer_id", "cage_id", "contract_item_id"):
         op.drop_index(op.f(f"ix_space_lease_{col}"), table_name="space_lease")
     op.drop_table("space_lease")
+    op.drop_index(op.f("ix_contract_item_cage_id"), table_name="contract_item")
+    op.drop_index(op.f("ix_rack_cage_id"), table_name="rack")
+    sqlite = op.get_bind().dialect.name == "sqlite"  # there the batch copy leaves the inline reference out
+    with op.batch_alter_table("contract_item") as batch:
+        if not sqlite:
+            batch.drop_constraint("fk_contract_item_cage_id_cage", type_="foreignkey")
+        batch.drop_column("face")
+        batch.drop_column("cage_id")
+    with op.batch_alter_table("rack") as batch:
+        if not sqlite:
+            batch.drop_constraint("fk_rack_cage_id_cage", type_="foreignkey")
+        batch.drop_column("cage_id")
     op.drop_index(op.f("ix_cage_room_id"), table_name="cage")
     op.drop_table("cage")
