@@ -12,8 +12,8 @@ from .db import sqlite_path
 from .errors import DomainError, ValidationError
 
 ENV_NEW_PASSWORD = "IDC_CONSOLE_NEW_PASSWORD"
-IMPORT_KINDS = ("regions", "sites", "racks", "devices", "gpus", "customers", "device-types")
-EXPORT_KINDS = IMPORT_KINDS[:-1] + ("device-types", "users", "contracts", "audit", "statements")
+IMPORT_KINDS = ("regions", "sites", "racks", "devices", "gpus", "customers", "device-types", "leases")
+EXPORT_KINDS = IMPORT_KINDS + ("users", "contracts", "audit", "statements")
 
 
 def register(sub) -> None:

@@ -28,7 +28,7 @@ from sqlalchemy.exc import DBAPIError
 from sqlalchemy.orm import Session
 
 from models import (AuditEvent, Contact, Contract, ContractItem, Customer, Device, DeviceType, GpuAsset, GpuModel,
-                    Rack, Region, Room, Site, Subsidiary, User)
+                    Rack, Region, Room, Site, SpaceLease, Subsidiary, User)
 from models.choices import GpuState
 
 from .audit import Actor, HASHED_FIELDS, format_ts
@@ -38,11 +38,13 @@ from .errors import DomainError, NotFound, PermissionDenied, ValidationError
 from .services.gpus import install_gpu_in
 from .services.common import _spec, create_in, flush_or_refuse, flush_versioned, protected_problems, snapshot
 from .uow import UnitOfWork
+from .importexport_leases import COLUMNS as LEASE_COLUMNS, FIELD_COLUMN as LEASE_FIELD_COLUMN  # noqa: I001
+from .importexport_leases import REQUIRED as LEASE_REQUIRED, export_leases_query, resolve_leases, write_leases
 from .validators import column_problems, email_problem, parse_date_strict, phone_problem, region_level
 
 # --- kinds and their columns ---------------------------------------------------------
 
-KINDS = ("regions", "sites", "racks", "devices", "gpus", "customers", "device-types")
+KINDS = ("regions", "sites", "racks", "devices", "gpus", "customers", "device-types", "leases")
 EXPORT_ONLY_KINDS = ("users", "contracts", "audit", "statements")
 EXPORT_KINDS = KINDS + EXPORT_ONLY_KINDS
 FORMATS = ("csv", "xlsx")
@@ -65,6 +67,7 @@ COLUMNS: dict[str, tuple[str, ...]] = {
     "contracts": ("number", "subsidiary", "tenant", "credit_code", "title", "status", "start_date", "end_date",
                   "revision", "effective_date", "language", "items"),
     "audit": HASHED_FIELDS + ("hash",),
+    "leases": LEASE_COLUMNS,
 }
 REQUIRED: dict[str, tuple[str, ...]] = {
     "regions": ("code", "name"),
@@ -74,13 +77,15 @@ REQUIRED: dict[str, tuple[str, ...]] = {
     "gpus": ("serial", "model"),
     "customers": ("name", "credit_code"),
     "device-types": ("manufacturer", "model", "slug"),
+    "leases": LEASE_REQUIRED,
 }
 # Audit object type of each kind and the permission its writes need (besides "import").
 OBJECT_TYPE = {"regions": "region", "sites": "site", "racks": "rack", "devices": "device", "gpus": "gpu",
                "customers": "customer", "device-types": "device_type", "users": "user", "contracts": "contract",
-               "audit": "audit", "statements": "statement"}
+               "audit": "audit", "statements": "statement", "leases": "space_lease"}
 PERMISSION = {kind: KIND_PERMISSION[OBJECT_TYPE[kind]]  # declared once, in app.auth
               for kind in ("regions", "sites", "racks", "devices", "gpus", "customers", "device-types")}
+PERMISSION["leases"] = "reserve_racks"
 # Service field name -> file column, to point a validator's complaint at the right column.
 FIELD_COLUMN: dict[str, dict[str, str]] = {
     "regions": {"parent_code": "parent"},
@@ -91,6 +96,7 @@ FIELD_COLUMN: dict[str, dict[str, str]] = {
     "gpus": {"gpu_model_id": "model", "device_id": "device"},
     "customers": {"region_code": "region", "account_manager_id": "account_manager"},
     "device-types": {"gpu_model_id": "gpu_model"},
+    "leases": LEASE_FIELD_COLUMN,
 }
 TABLE_SUFFIXES = {".csv": "csv", ".xlsx": "xlsx", ".xlsm": "xlsx"}
 YAML_SUFFIXES = (".yaml", ".yml")
@@ -793,7 +799,7 @@ def _write_device_types(uow: UnitOfWork, r: _Row, v: dict) -> str:
 
 
 MODEL = {"regions": Region, "sites": Site, "racks": Rack, "devices": Device, "gpus": GpuAsset,
-         "customers": Customer, "device-types": DeviceType}
+         "customers": Customer, "device-types": DeviceType, "leases": SpaceLease}
 
 
 def _refuse_unstorable(kind: str, r: _Row, values: dict) -> None:
@@ -813,7 +819,7 @@ def _row_key(kind: str, v: dict) -> Any:
             "racks": lambda: (v.get("room_id"), v.get("name")) if v.get("room_id") else None,
             "gpus": lambda: v.get("serial"), "customers": lambda: v.get("credit_code"),
             "device-types": lambda: v.get("slug"),
-            "devices": lambda: v.get("asset_tag") and ("tag", v["asset_tag"])}[kind]()
+            "devices": lambda: v.get("asset_tag") and ("tag", v["asset_tag"]), "leases": lambda: None}[kind]()
 
 
 HANDLERS: dict[str, tuple[Callable[[Session, _Row], dict], Callable[[UnitOfWork, _Row, dict], str]]] = {
@@ -824,6 +830,7 @@ HANDLERS: dict[str, tuple[Callable[[Session, _Row], dict], Callable[[UnitOfWork,
     "gpus": (_resolve_gpus, _write_gpus),
     "customers": (_resolve_customers, _write_customers),
     "device-types": (_resolve_device_types, _write_device_types),
+    "leases": (resolve_leases, write_leases),
 }
 
 
@@ -1025,6 +1032,8 @@ def _export_query(kind: str):
                        Contract.effective_date, Contract.language, items)
                 .join(Subsidiary, Subsidiary.id == Contract.subsidiary_id)
                 .join(Customer, Customer.id == Contract.customer_id).order_by(Contract.number))
+    if kind == "leases":
+        return export_leases_query()
     if kind == "audit":
         return select(*[getattr(AuditEvent, f) for f in COLUMNS["audit"]]).order_by(AuditEvent.seq)
     raise ValidationError({"kind": f"{kind!r} cannot be exported"})

@@ -225,3 +225,53 @@ def test_migration_keeps_a_rack_leased_whole_leased_whole(db, admin, manager, wo
             (a, 1, 42, None, START, END)
         assert held.contract_item_id is not None
         assert rows[world.rack_ids[1]].end_date is None and rows[world.rack_ids[1]].u_to == 42
+
+
+def test_import_and_export_leases_with_refusals_and_audit(db, admin, manager, world, tmp_path):
+    import csv
+
+    from app.importexport import ImportFailed, export_rows, run_import
+
+    a, b, c3 = _customers(db, world)
+    with db.session() as s:
+        room_id = s.get(Rack, world.rack_ids[0]).room_id
+        names = {c.id: c.name for c in s.execute(select(__import__("models").Customer)).scalars()}
+    S.create_cage(db, admin, room_id, "Cage-9", list(world.rack_ids[2:6]))
+    head = ["site", "location", "rack", "u_from", "u_to", "face", "customer", "start", "end", "cage", "note"]
+    good = tmp_path / "leases.csv"
+    with good.open("w", newline="", encoding="utf-8") as f:
+        w = csv.writer(f)
+        w.writerow(head)
+        w.writerow(["GZ1", "A", "A-01", 1, 21, "", names[a], START, END, "", "半柜"])
+        w.writerow(["GZ1", "A", "A-01", 22, 42, "front", names[b], START, "", "", ""])
+        w.writerow(["", "", "", "", "", "", names[b], START, END, "Cage-9", "笼位"])
+    res = run_import(db, admin, "leases", good)
+    assert (res.rows, res.created) == (3, 3)
+    assert len(_leases(db)) == 6  # two halves and the cage's four racks
+    headers, rows = export_rows(db, "leases")
+    rows = list(rows)
+    assert headers == head and len(rows) == 6
+    assert rows[0][:9] == ["GZ1", "A", "A-01", 1, 21, None, names[a], START, END]
+    assert {r[9] for r in rows[2:]} == {"Cage-9"}
+    # Export → import again: nothing new.
+    again = tmp_path / "again.csv"
+    with again.open("w", newline="", encoding="utf-8") as f:
+        w = csv.writer(f)
+        w.writerow(headers)
+        for r in rows:
+            w.writerow(["" if v is None else v for v in r])
+    assert run_import(db, admin, "leases", again).created == 0
+    # A third customer over an overlapping day: the row is refused and nothing is written.
+    bad = tmp_path / "bad.csv"
+    with bad.open("w", newline="", encoding="utf-8") as f:
+        w = csv.writer(f)
+        w.writerow(head)
+        w.writerow(["GZ1", "A", "A-02", 1, 10, "", names[b], START, END, "", ""])
+        w.writerow(["GZ1", "A", "A-01", 20, 23, "rear", names[c3], END, "", "", ""])
+    before = table_counts(db)
+    with pytest.raises(ImportFailed) as err:
+        run_import(db, admin, "leases", bad)
+    assert "line 3" in err.value.message and "leased to" in err.value.message
+    assert table_counts(db) == before
+    with db.session() as s:
+        assert s.execute(select(AuditEvent).where(AuditEvent.action == "space.lease")).scalars().all()
