@@ -143,6 +143,8 @@ def test_a_cage_of_four_racks_is_leased_as_one_item_and_ending_frees_it(db, admi
     with db.session() as s:
         space = S.rack_space(s, list(world.rack_ids[:4]), TODAY)
         assert {(r.leased_u, r.free_u) for r in space.values()} == {(42, 0)}
+        assert {(r.status, r.customer_id) for r in s.execute(select(Rack).where(Rack.cage_id == cage)).scalars()} \
+            == {(RackStatus.LEASED, a)}  # the cage's racks read as leased whole
     # Another customer wants one rack of the cage: refused.
     draft = C.create_contract(db, manager, subsidiary_id=world.subsidiary_id, customer_id=b,
                               start_date=START, end_date=END, items=[u_item(world, 3, 1, 10)])
@@ -153,6 +155,8 @@ def test_a_cage_of_four_racks_is_leased_as_one_item_and_ending_frees_it(db, admi
     # Ending the cage's contract frees its racks from the next day.
     C.terminate_contract(db, admin, c.id, reason="客户退租", at=cst(TODAY.year, TODAY.month, TODAY.day, 18))
     assert {l[5] for l in _leases(db)} == {TODAY}
+    with db.session() as s:
+        assert {r.status for r in s.execute(select(Rack).where(Rack.cage_id == cage)).scalars()} == {RackStatus.AVAILABLE}
     with db.session() as s:
         assert {r.leased_u for r in S.rack_space(s, list(world.rack_ids[:4]), TODAY + dt.timedelta(days=1)).values()} == {0}
         actions = [e.action for e in s.execute(select(AuditEvent).where(AuditEvent.object_type == "space_lease"))

@@ -14,7 +14,7 @@ import datetime as dt
 from dataclasses import dataclass, fields, replace
 from decimal import Decimal, InvalidOperation
 
-from sqlalchemy import delete, func, insert, select
+from sqlalchemy import delete, false, func, insert, or_, select
 from sqlalchemy.orm import Session
 
 from models import (Cage, Contract, ContractItem, Customer, DocumentCounter, GpuAsset, GpuLease, GpuModel, Rack,
@@ -592,6 +592,16 @@ def _effective_end(c: Contract, it: ContractItem) -> dt.date:
     return it.service_end or c.end_date
 
 
+def _whole_racks(s: Session, it: ContractItem) -> list[int]:
+    """Racks an item leases whole (status leased, with the customer): a rack without a unit range,
+    or every rack of a cage."""
+    if it.kind != ItemKind.RACK:
+        return []
+    if it.cage_id is not None:
+        return [sp.rack_id for sp in _item_space(s, it)]
+    return [it.rack_id] if it.rack_id and it.u_from is None else []
+
+
 def _item_space(s: Session, it: ContractItem):
     return item_space(s, it.kind, it.rack_id, it.u_from, it.u_to, it.face, it.cage_id)
 
@@ -635,8 +645,8 @@ def _activate(uow: UnitOfWork, c: Contract, at: dt.datetime) -> dict:
         for sp in _item_space(s, it):
             s.execute(select(Rack.id).where(Rack.id == sp.rack_id).with_for_update(of=Rack)).all()
             problems.extend(space_problems(s, c.customer_id, sp, _effective_start(c, it), _effective_end(c, it)))
-        if it.kind == ItemKind.RACK and it.rack_id and it.u_from is None:
-            rack = s.execute(select(Rack).where(Rack.id == it.rack_id).with_for_update(of=Rack)).scalar_one()
+        for rack_id in _whole_racks(s, it):
+            rack = s.execute(select(Rack).where(Rack.id == rack_id).with_for_update(of=Rack)).scalar_one()
             ours = rack.customer_id == c.customer_id
             if rack.status == RackStatus.LEASED and not ours:
                 problems.append(f"rack {rack.name} is leased to another customer")
@@ -660,8 +670,8 @@ def _activate(uow: UnitOfWork, c: Contract, at: dt.datetime) -> dict:
             lease = open_lease_in(uow, c.customer_id, sp, _effective_start(c, it), _effective_end(c, it),
                                   contract_item_id=it.id, reason=f"contract {c.number} activated")
             leased_space.append(f"{s.get(Rack, lease.rack_id).name} U{lease.u_from}-{lease.u_to}")
-        if it.kind == ItemKind.RACK and it.rack_id and it.u_from is None:
-            rack = s.get(Rack, it.rack_id)
+        for rack_id in _whole_racks(s, it):
+            rack = s.get(Rack, rack_id)
             if rack.status != RackStatus.LEASED or rack.customer_id != c.customer_id:
                 before = {"status": rack.status, "customer_id": rack.customer_id}
                 rack.status, rack.customer_id = RackStatus.LEASED, c.customer_id
@@ -711,19 +721,20 @@ def _release(uow: UnitOfWork, c: Contract, last_day: dt.date, now: dt.datetime) 
             released_gpus.append(gpu.serial)
     freed = end_item_leases_in(uow, item_ids, last_day, f"contract {c.number} ended")
     for it in c.items:
-        if it.kind != ItemKind.RACK or not it.rack_id or it.u_from is not None:
-            continue
-        others = s.execute(select(func.count()).select_from(ContractItem).join(Contract).where(
-            ContractItem.rack_id == it.rack_id, ContractItem.kind == ItemKind.RACK, Contract.id != c.id,
-            Contract.status.in_(HELD))).scalar_one()
-        rack = s.get(Rack, it.rack_id)
-        if not others and rack.status == RackStatus.LEASED:
-            before = {"status": rack.status, "customer_id": rack.customer_id}
-            rack.status, rack.customer_id = RackStatus.AVAILABLE, None
-            flush_versioned(uow, rack, f"rack {rack.name}")
-            uow.audit("rack.release", "rack", rack.id, rack.name, before=before,
-                      after={"status": rack.status, "customer_id": None}, reason=f"contract {c.number} ended")
-            released_racks.append(rack.name)
+        for rack_id in _whole_racks(s, it):  # a rack item's rack, or each rack of its cage
+            cage_id = s.get(Rack, rack_id).cage_id
+            others = s.execute(select(func.count()).select_from(ContractItem).join(Contract).where(
+                or_(ContractItem.rack_id == rack_id, ContractItem.cage_id == cage_id if cage_id else false()),
+                ContractItem.kind == ItemKind.RACK, ContractItem.u_from.is_(None), Contract.id != c.id,
+                Contract.status.in_(HELD))).scalar_one()
+            rack = s.get(Rack, rack_id)
+            if not others and rack.status == RackStatus.LEASED:
+                before = {"status": rack.status, "customer_id": rack.customer_id}
+                rack.status, rack.customer_id = RackStatus.AVAILABLE, None
+                flush_versioned(uow, rack, f"rack {rack.name}")
+                uow.audit("rack.release", "rack", rack.id, rack.name, before=before,
+                          after={"status": rack.status, "customer_id": None}, reason=f"contract {c.number} ended")
+                released_racks.append(rack.name)
     return {"racks": released_racks, "space": freed, "gpus": released_gpus, "last_day": last_day.isoformat()}
 
 
