@@ -663,7 +663,8 @@ def capacity_doc(db: Database, site_code: str, *, language: str = "zh") -> Capac
             by_state = {GpuState.label(st, lang): gpus[r.id].get(st, 0) for st in states}
             rows.append(CapacityRow(room=layout.name, rack=r.name, units_used=_units(r.used_units),
                                     units_total=r.u_height, power_used_kw=r.typical_draw_kw,
-                                    power_capacity_kw=r.power_capacity_kw, gpus_by_state=by_state))
+                                    power_capacity_kw=r.power_capacity_kw, gpus_by_state=by_state,
+                                    leased_u=r.leased_u, reserved_u=r.reserved_u, free_u=r.free_u))
     return CapacityDoc(site=site_label, rows=tuple(rows), generated_at=now_local(),
                        gpu_states=tuple(GpuState.label(st, lang) for st in states), subsidiary=sub,
                        number=f"CAP-{site_code_}-{now_local():%Y%m%d}", language=lang)

@@ -239,6 +239,8 @@ class RoomRack:
     device_count: int
     cage_id: int | None = None
     leased_u: int = 0     # on the day shown, by any customer (app/services/space.py)
+    reserved_u: int = 0   # held by an active reservation and not leased
+    free_u: int = 0       # neither leased, reserved nor used by a device
     lessees: tuple[str, ...] = ()  # customers holding U ranges today
 
 
@@ -321,7 +323,8 @@ def room_layout(db: Database, room_id: int) -> RoomLayoutData:
             utilisation_pct=_pct(used, Decimal(r[4])), power_capacity_kw=cap, typical_draw_kw=draw,
             power_pct=_pct(draw, cap), status=r[6], status_colour=RackStatus.colour(r[6]),
             lessee_name=r[7], device_count=int(r[10] or 0), cage_id=r[11],
-            leased_u=space[r[0]].leased_u, lessees=tuple(holders.get(r[0], ()))))
+            leased_u=space[r[0]].leased_u, reserved_u=space[r[0]].reserved_u, free_u=space[r[0]].free_u,
+            lessees=tuple(holders.get(r[0], ()))))
     return RoomLayoutData(room_id=head[0], name=head[1], site_code=head[2], site_name=head[3], cooling=head[4],
                           grid_rows=int(head[5]), grid_cols=int(head[6]), racks=tuple(racks), cages=cages)
 

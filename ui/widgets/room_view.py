@@ -309,7 +309,12 @@ class RoomView(QWidget):
             self.title.setText("")
         else:
             self.title.setText(self.tr("%1 / %2 — %n rack(s)", "", len(data.racks))
-                               .replace("%1", f"{data.site_name} ({data.site_code})").replace("%2", data.name))
+                               .replace("%1", f"{data.site_name} ({data.site_code})").replace("%2", data.name)
+                               + " · " + self.tr("leased %1 U · reserved %2 U · used %3 U · free %4 U")
+                               .replace("%1", str(sum(r.leased_u for r in data.racks)))
+                               .replace("%2", str(sum(r.reserved_u for r in data.racks)))
+                               .replace("%3", str(sum(int(r.used_units) for r in data.racks)))
+                               .replace("%4", str(sum(r.free_u for r in data.racks))))
 
     def data(self) -> RoomLayoutData | None:
         return self.floor.data()
