@@ -60,6 +60,7 @@ AUDIT_OBJECT = {
     "downtime": ("停机记录", "Downtime"), "billing": ("计费", "Billing"), "audit": ("审计日志", "Audit log"),
     "auth": ("登录", "Sign-in"), "fleet": ("GPU 资产报告", "GPU fleet report"),
     "capacity": ("容量报告", "Capacity report"), "tax_rate": ("税率", "Tax rate"),
+    "space": ("租赁空间", "Leased space"), "space_lease": ("租赁空间", "Leased space"), "cage": ("笼位", "Cage"),
 }
 AUDIT_VERB = {
     "create": ("新建", "created"), "update": ("修改", "changed"), "delete": ("删除", "deleted"),

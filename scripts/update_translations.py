@@ -302,6 +302,15 @@ ZH.update({
     "Off lets whoever drafted a contract approve it; the change is audited and the contract's approval line says so.":
         "关闭后起草人可自行审批合同；此更改记入审计日志，合同的审批栏也会注明。",
     "Why? The change goes into the audit trail.": "原因？此更改将记入审计日志。",
+    # --- coloc ---
+    "Leased %1 U · reserved %2 U · used %3 U · free %4 U": "已租 %1 U · 预留 %2 U · 已用 %3 U · 空闲 %4 U",
+    "leased %1 U · reserved %2 U · used %3 U · free %4 U": "已租 %1 U · 预留 %2 U · 已用 %3 U · 空闲 %4 U",
+    "Leased to %1, U%2–U%3, %4 to %5": "租给 %1，U%2–U%3，%4 至 %5", "Leased: %1": "已租：%1",
+    "cage %1": "笼位 %1", "Cage %1": "笼位 %1", "leased to %1": "租给 %1",
+    "Cancel the reservation for %1 (U%2–U%3)…": "取消 %1 的预留（U%2–U%3）…", "Cancel reservation": "取消预留",
+    "Why is the reservation cancelled?": "取消预留的原因？", "Reservation not cancelled": "预留未取消",
+    "Shared: %1 U leased": "共享：已租 %1 U", "Leased units: %1 of %2 (%3)": "已租 U 位：%1 / %2（%3）",
+    "leased space": "租赁空间", "cage": "笼位",
 })
 
 

@@ -2395,87 +2395,112 @@ Reason:</source>
 <context>
     <name>RackElevationView</name>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="361"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="362"/>
         <source>%1 · leased to %2</source>
         <translation>%1 · 租给 %2</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../ui/widgets/rack_elevation.py" line="378"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="387"/>
         <source>%n U free</source>
         <translation><numerusform>空闲 %n U</numerusform></translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="344"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="576"/>
+        <source>Cancel the reservation for %1 (U%2–U%3)…</source>
+        <translation>取消 %1 的预留（U%2–U%3）…</translation>
+    </message>
+    <message>
+        <location filename="../../ui/widgets/rack_elevation.py" line="345"/>
         <source>Choose a rack to see its elevation</source>
         <translation>选择机柜以查看立面图</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="460"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="503"/>
         <source>Fleet</source>
         <translation>自有</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="372"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="381"/>
         <source>Front</source>
         <translation>前面</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="436"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="370"/>
+        <source>Leased %1 U · reserved %2 U · used %3 U · free %4 U</source>
+        <translation>已租 %1 U · 预留 %2 U · 已用 %3 U · 空闲 %4 U</translation>
+    </message>
+    <message>
+        <location filename="../../ui/widgets/rack_elevation.py" line="461"/>
+        <source>Leased to %1, U%2–U%3, %4 to %5</source>
+        <translation>租给 %1，U%2–U%3，%4 至 %5</translation>
+    </message>
+    <message>
+        <location filename="../../ui/widgets/rack_elevation.py" line="476"/>
+        <source>Leased: %1</source>
+        <translation>已租：%1</translation>
+    </message>
+    <message>
+        <location filename="../../ui/widgets/rack_elevation.py" line="447"/>
         <source>Not mounted (0U or no position): %1</source>
         <translation>未上架（0U 或无位置）：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="491"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="534"/>
         <source>Open %1</source>
         <translation>打开 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="504"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="551"/>
         <source>Place a device at U%1 (%2)…</source>
         <translation>在 U%1（%2）放置设备…</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="449"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="492"/>
         <source>Power: %1 of %2 kW typical (%3%)</source>
         <translation>功率：典型 %1 / %2 kW（%3%）</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="372"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="381"/>
         <source>Rear</source>
         <translation>后面</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="506"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="553"/>
         <source>Reserve U%1 (%2)…</source>
         <translation>预留 U%1（%2）…</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="510"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="557"/>
         <source>Reserve the free block U%1–U%2 (%3)…</source>
         <translation>预留空闲区段 U%1–U%2（%3）…</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="409"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="420"/>
         <source>Reserved for %1, U%2–U%3, %4 to %5</source>
         <translation>为 %1 预留，U%2–U%3，%4 至 %5</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="412"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="423"/>
         <source>Reserved: %1</source>
         <translation>已预留：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="502"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="465"/>
+        <source>cage %1</source>
+        <translation>笼位 %1</translation>
+    </message>
+    <message>
+        <location filename="../../ui/widgets/rack_elevation.py" line="549"/>
         <source>front</source>
         <translation>前面</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="408"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="419"/>
         <source>open-ended</source>
         <translation>长期</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="502"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="549"/>
         <source>rear</source>
         <translation>后面</translation>
     </message>
@@ -2483,97 +2508,137 @@ Reason:</source>
 <context>
     <name>RackPanel</name>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="361"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="362"/>
         <source>%1 · leased to %2</source>
         <translation>%1 · 租给 %2</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../ui/widgets/rack_elevation.py" line="378"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="387"/>
         <source>%n U free</source>
         <translation><numerusform>空闲 %n U</numerusform></translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="344"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="653"/>
+        <source>Cancel reservation</source>
+        <translation>取消预留</translation>
+    </message>
+    <message>
+        <location filename="../../ui/widgets/rack_elevation.py" line="576"/>
+        <source>Cancel the reservation for %1 (U%2–U%3)…</source>
+        <translation>取消 %1 的预留（U%2–U%3）…</translation>
+    </message>
+    <message>
+        <location filename="../../ui/widgets/rack_elevation.py" line="345"/>
         <source>Choose a rack to see its elevation</source>
         <translation>选择机柜以查看立面图</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="460"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="503"/>
         <source>Fleet</source>
         <translation>自有</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="372"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="381"/>
         <source>Front</source>
         <translation>前面</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="587"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="370"/>
+        <source>Leased %1 U · reserved %2 U · used %3 U · free %4 U</source>
+        <translation>已租 %1 U · 预留 %2 U · 已用 %3 U · 空闲 %4 U</translation>
+    </message>
+    <message>
+        <location filename="../../ui/widgets/rack_elevation.py" line="461"/>
+        <source>Leased to %1, U%2–U%3, %4 to %5</source>
+        <translation>租给 %1，U%2–U%3，%4 至 %5</translation>
+    </message>
+    <message>
+        <location filename="../../ui/widgets/rack_elevation.py" line="476"/>
+        <source>Leased: %1</source>
+        <translation>已租：%1</translation>
+    </message>
+    <message>
+        <location filename="../../ui/widgets/rack_elevation.py" line="671"/>
         <source>Move refused</source>
         <translation>移动被拒绝</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="436"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="447"/>
         <source>Not mounted (0U or no position): %1</source>
         <translation>未上架（0U 或无位置）：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="491"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="534"/>
         <source>Open %1</source>
         <translation>打开 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="504"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="551"/>
         <source>Place a device at U%1 (%2)…</source>
         <translation>在 U%1（%2）放置设备…</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="449"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="492"/>
         <source>Power: %1 of %2 kW typical (%3%)</source>
         <translation>功率：典型 %1 / %2 kW（%3%）</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="372"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="381"/>
         <source>Rear</source>
         <translation>后面</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="506"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="660"/>
+        <source>Reservation not cancelled</source>
+        <translation>预留未取消</translation>
+    </message>
+    <message>
+        <location filename="../../ui/widgets/rack_elevation.py" line="553"/>
         <source>Reserve U%1 (%2)…</source>
         <translation>预留 U%1（%2）…</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="510"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="557"/>
         <source>Reserve the free block U%1–U%2 (%3)…</source>
         <translation>预留空闲区段 U%1–U%2（%3）…</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="409"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="420"/>
         <source>Reserved for %1, U%2–U%3, %4 to %5</source>
         <translation>为 %1 预留，U%2–U%3，%4 至 %5</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="412"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="423"/>
         <source>Reserved: %1</source>
         <translation>已预留：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="574"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="636"/>
         <source>The move failed: %1</source>
         <translation>移动失败：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="502"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="654"/>
+        <source>Why is the reservation cancelled?</source>
+        <translation>取消预留的原因？</translation>
+    </message>
+    <message>
+        <location filename="../../ui/widgets/rack_elevation.py" line="465"/>
+        <source>cage %1</source>
+        <translation>笼位 %1</translation>
+    </message>
+    <message>
+        <location filename="../../ui/widgets/rack_elevation.py" line="549"/>
         <source>front</source>
         <translation>前面</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="408"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="419"/>
         <source>open-ended</source>
         <translation>长期</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="502"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="549"/>
         <source>rear</source>
         <translation>后面</translation>
     </message>
@@ -2778,60 +2843,75 @@ Reason:</source>
 <context>
     <name>RoomFloorView</name>
     <message>
-        <location filename="../../ui/widgets/room_view.py" line="133"/>
+        <location filename="../../ui/widgets/room_view.py" line="215"/>
+        <source>Cage %1</source>
+        <translation>笼位 %1</translation>
+    </message>
+    <message>
+        <location filename="../../ui/widgets/room_view.py" line="138"/>
         <source>Choose a room to see its floor</source>
         <translation>选择机房以查看平面图</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/room_view.py" line="182"/>
+        <location filename="../../ui/widgets/room_view.py" line="188"/>
         <source>Not on the floor plan:</source>
         <translation>不在平面图上：</translation>
+    </message>
+    <message>
+        <location filename="../../ui/widgets/room_view.py" line="217"/>
+        <source>leased to %1</source>
+        <translation>租给 %1</translation>
     </message>
 </context>
 <context>
     <name>RoomPanel</name>
     <message numerus="yes">
-        <location filename="../../ui/widgets/room_view.py" line="270"/>
+        <location filename="../../ui/widgets/room_view.py" line="311"/>
         <source>%1 / %2 — %n rack(s)</source>
         <translation><numerusform>%1 / %2 — %n 个机柜</numerusform></translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/room_view.py" line="290"/>
+        <location filename="../../ui/widgets/room_view.py" line="336"/>
         <source>50–80%</source>
         <translation>50–80%</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/room_view.py" line="290"/>
+        <location filename="../../ui/widgets/room_view.py" line="336"/>
         <source>80–95%</source>
         <translation>80–95%</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/room_view.py" line="291"/>
+        <location filename="../../ui/widgets/room_view.py" line="337"/>
         <source>95% and over</source>
         <translation>95% 及以上</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/room_view.py" line="241"/>
+        <location filename="../../ui/widgets/room_view.py" line="282"/>
         <source>Colour by:</source>
         <translation>着色依据：</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/room_view.py" line="244"/>
+        <location filename="../../ui/widgets/room_view.py" line="285"/>
         <source>Status</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/room_view.py" line="242"/>
+        <location filename="../../ui/widgets/room_view.py" line="283"/>
         <source>Utilisation</source>
         <translation>使用率</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/room_view.py" line="289"/>
+        <location filename="../../ui/widgets/room_view.py" line="335"/>
         <source>empty</source>
         <translation>空</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/room_view.py" line="289"/>
+        <location filename="../../ui/widgets/room_view.py" line="313"/>
+        <source>leased %1 U · reserved %2 U · used %3 U · free %4 U</source>
+        <translation>已租 %1 U · 预留 %2 U · 已用 %3 U · 空闲 %4 U</translation>
+    </message>
+    <message>
+        <location filename="../../ui/widgets/room_view.py" line="335"/>
         <source>under 50%</source>
         <translation>低于 50%</translation>
     </message>
@@ -2839,47 +2919,52 @@ Reason:</source>
 <context>
     <name>RoomView</name>
     <message numerus="yes">
-        <location filename="../../ui/widgets/room_view.py" line="270"/>
+        <location filename="../../ui/widgets/room_view.py" line="311"/>
         <source>%1 / %2 — %n rack(s)</source>
         <translation><numerusform>%1 / %2 — %n 个机柜</numerusform></translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/room_view.py" line="290"/>
+        <location filename="../../ui/widgets/room_view.py" line="336"/>
         <source>50–80%</source>
         <translation>50–80%</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/room_view.py" line="290"/>
+        <location filename="../../ui/widgets/room_view.py" line="336"/>
         <source>80–95%</source>
         <translation>80–95%</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/room_view.py" line="291"/>
+        <location filename="../../ui/widgets/room_view.py" line="337"/>
         <source>95% and over</source>
         <translation>95% 及以上</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/room_view.py" line="241"/>
+        <location filename="../../ui/widgets/room_view.py" line="282"/>
         <source>Colour by:</source>
         <translation>着色依据：</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/room_view.py" line="244"/>
+        <location filename="../../ui/widgets/room_view.py" line="285"/>
         <source>Status</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/room_view.py" line="242"/>
+        <location filename="../../ui/widgets/room_view.py" line="283"/>
         <source>Utilisation</source>
         <translation>使用率</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/room_view.py" line="289"/>
+        <location filename="../../ui/widgets/room_view.py" line="335"/>
         <source>empty</source>
         <translation>空</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/room_view.py" line="289"/>
+        <location filename="../../ui/widgets/room_view.py" line="313"/>
+        <source>leased %1 U · reserved %2 U · used %3 U · free %4 U</source>
+        <translation>已租 %1 U · 预留 %2 U · 已用 %3 U · 空闲 %4 U</translation>
+    </message>
+    <message>
+        <location filename="../../ui/widgets/room_view.py" line="335"/>
         <source>under 50%</source>
         <translation>低于 50%</translation>
     </message>
@@ -3477,6 +3562,10 @@ Reason:</source>
         <translation>计费</translation>
     </message>
     <message>
+        <source>cage</source>
+        <translation>笼位</translation>
+    </message>
+    <message>
         <source>contract</source>
         <translation>合同</translation>
     </message>
@@ -3499,6 +3588,10 @@ Reason:</source>
     <message>
         <source>downtime</source>
         <translation>故障停机</translation>
+    </message>
+    <message>
+        <source>leased space</source>
+        <translation>租赁空间</translation>
     </message>
     <message>
         <source>meter reading</source>

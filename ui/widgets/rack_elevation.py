@@ -476,7 +476,7 @@ class RackElevationView(QGraphicsView):
                 label = self.tr("Leased: %1").replace("%1", lease.customer_name)
                 text = fm.elidedText(label, Qt.ElideRight, FACE_W - 20)
                 t = _text(None, text, font, colour.darker(140), fx + FACE_W - fm.horizontalAdvance(text) - 6,
-                          top + h - fm.height() - 2)
+                          top + 2)  # at the range's top: devices fill ranges from the bottom
                 t.setZValue(1.5)
                 t.setToolTip(tip)
                 sc.addItem(t)
