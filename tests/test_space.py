@@ -115,6 +115,8 @@ def test_a_device_of_one_customer_is_refused_in_the_others_range(db, admin, mana
         put("own-srv", None, 30)
     assert table_counts(db) == before
     put("b-srv-3", b, 30)  # Y's server in Y's range
+    with pytest.raises(RuleViolation, match="cannot be reserved: U22–U42 of rack A/A-01 are leased to 星河智算2号"):
+        reserve_units(db, manager, rack, a, "front", 40, 41, TODAY)
     # An unleased rack takes the provider's own equipment, and another customer's reservation refuses it.
     reserve_units(db, manager, world.rack_ids[2], b, "front", 1, 4, START)
     place_device(db, admin, dict(name="own-1", device_type_id=types["server"], rack_id=world.rack_ids[2],

@@ -503,6 +503,12 @@ def reserve_units(db: Database, actor: Actor, rack_id: int, customer_id: int, fa
             r, cname = clash
             raise RuleViolation(f"U{u_from}–U{u_to} ({face}) of rack {rack_label(rack)} are already reserved for "
                                 f"{cname}: U{r.u_from}–U{r.u_to} from {r.start_date} to {r.end_date or 'open end'}")
+        from .space import Space, space_problems  # another customer's lease on an overlapping day
+        leased = [p for p in space_problems(s, customer.id, Space(rack.id, u_from, u_to, face), start_date, end_date)
+                  if " are leased to " in p]
+        if leased:
+            raise RuleViolation(f"U{u_from}–U{u_to} ({face}) of rack {rack_label(rack)} cannot be reserved: "
+                                + "; ".join(leased))
         res = RackReservation(rack_id=rack.id, customer_id=customer.id, face=face, u_from=u_from, u_to=u_to,
                               start_date=start_date, end_date=end_date, note=note, updated_by=actor.login)
         s.add(res)
