@@ -84,8 +84,7 @@ OBJECT_TYPE = {"regions": "region", "sites": "site", "racks": "rack", "devices":
                "customers": "customer", "device-types": "device_type", "users": "user", "contracts": "contract",
                "audit": "audit", "statements": "statement", "leases": "space_lease"}
 PERMISSION = {kind: KIND_PERMISSION[OBJECT_TYPE[kind]]  # declared once, in app.auth
-              for kind in ("regions", "sites", "racks", "devices", "gpus", "customers", "device-types")}
-PERMISSION["leases"] = "reserve_racks"
+              for kind in ("regions", "sites", "racks", "devices", "gpus", "customers", "device-types", "leases")}
 # Service field name -> file column, to point a validator's complaint at the right column.
 FIELD_COLUMN: dict[str, dict[str, str]] = {
     "regions": {"parent_code": "parent"},

@@ -311,6 +311,7 @@ ZH.update({
     "Why is the reservation cancelled?": "取消预留的原因？", "Reservation not cancelled": "预留未取消",
     "Shared: %1 U leased": "共享：已租 %1 U", "Leased units: %1 of %2 (%3)": "已租 U 位：%1 / %2（%3）",
     "leased space": "租赁空间", "cage": "笼位",
+    "Cage (instead of a rack)": "笼位（代替机柜）",
 })
 
 

@@ -546,7 +546,7 @@
     <message>
         <location filename="../../ui/contracts.py" line="285"/>
         <source>Cage (instead of a rack)</source>
-        <translation type="unfinished"></translation>
+        <translation>笼位（代替机柜）</translation>
     </message>
     <message>
         <location filename="../../ui/contracts.py" line="206"/>
