@@ -281,3 +281,27 @@ def test_import_and_export_leases_with_refusals_and_audit(db, admin, manager, wo
     assert table_counts(db) == before
     with db.session() as s:
         assert s.execute(select(AuditEvent).where(AuditEvent.action == "space.lease")).scalars().all()
+
+
+def test_space_commands(db, admin, manager, world, capsys, monkeypatch):
+    from app.cli import main
+
+    monkeypatch.setenv("IDC_CONSOLE_PASSWORD", "correct-horse-1")
+    url = db.engine.url.render_as_string(hide_password=False)
+    a, _, _ = _customers(db, world)
+    [lease] = S.lease_space(db, manager, customer_id=a, rack_id=world.rack_ids[0], u_from=1, u_to=10,
+                            start_date=START, end_date=None)
+    assert main(["--db", url, "--user", "admin", "space", "show", "A-01"]) == 0
+    out = capsys.readouterr().out
+    assert f"lease {lease}: U1–U10 (both faces) 星河智算1号" in out and "leased 10, reserved 0, used 0, free 32" in out
+    assert main(["--db", url, "--user", "admin", "space", "cage", "create", "Cage-X", "A-05", "A-06"]) == 0
+    assert "holds 2 rack(s)" in capsys.readouterr().out
+    assert main(["--db", url, "--user", "admin", "space", "end", str(lease), "--last-day", str(TODAY),
+                 "--reason", "客户退租"]) == 0
+    with db.session() as s:
+        assert s.get(SpaceLease, lease).end_date == TODAY
+        assert {r.cage_id is not None for r in s.execute(select(Rack).where(Rack.name.in_(["A-05", "A-06"])))
+                .scalars()} == {True}
+    assert main(["--db", url, "--user", "admin", "space", "end", str(lease), "--last-day", str(START - dt.timedelta(days=1)),
+                 "--reason", "x"]) == 1
+    assert "the lease starts on" in capsys.readouterr().err
