@@ -192,7 +192,7 @@ OBJECT_NAMES = {
     "user": _("user"), "subsidiary": _("subsidiary"), "coverage": _("coverage"), "device_type": _("device type"),
     "region": _("region"), "downtime": _("downtime"), "meter_reading": _("meter reading"),
     "rack_reservation": _("reservation"), "reservation": _("reservation"), "billing": _("billing"),
-    "audit": _("audit trail"),
+    "audit": _("audit trail"), "space": _("leased space"), "space_lease": _("leased space"), "cage": _("cage"),
 }
 VERB_NAMES = {
     "create": _("Create"), "update": _("Update"), "delete": _("Delete"), "retire": _("Retire"),

@@ -154,6 +154,7 @@ KIND_PERMISSION: dict[str, str] = {
     "customer": "manage_customers", "contact": "manage_customers",
     "user": "manage_users", "audit": "manage_users",
     "contract": "draft_contracts", "statement": "run_billing",
+    "space_lease": "reserve_racks",  # leases of racks, U ranges and cages (app/services/space.py)
 }
 
 PERMISSION_LABELS = {

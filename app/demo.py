@@ -338,6 +338,9 @@ def load_demo(db: Database, actor: Actor | None = None, *,
     if load_demo_contracts:
         progress("contracts")
         contracts = load_demo_contracts(db, actor, rng, today)
+        from .demo_space import load_demo_space  # a shared rack and a cage (issue 15)
+        progress("leased space: a shared rack and a cage")
+        contracts += load_demo_space(db, actor, today)
 
     with db.session() as s:
         count = lambda m: s.execute(select(func.count()).select_from(m)).scalar_one()

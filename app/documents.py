@@ -60,6 +60,7 @@ AUDIT_OBJECT = {
     "downtime": ("停机记录", "Downtime"), "billing": ("计费", "Billing"), "audit": ("审计日志", "Audit log"),
     "auth": ("登录", "Sign-in"), "fleet": ("GPU 资产报告", "GPU fleet report"),
     "capacity": ("容量报告", "Capacity report"), "tax_rate": ("税率", "Tax rate"),
+    "space": ("租赁空间", "Leased space"), "space_lease": ("租赁空间", "Leased space"), "cage": ("笼位", "Cage"),
 }
 AUDIT_VERB = {
     "create": ("新建", "created"), "update": ("修改", "changed"), "delete": ("删除", "deleted"),
@@ -663,7 +664,8 @@ def capacity_doc(db: Database, site_code: str, *, language: str = "zh") -> Capac
             by_state = {GpuState.label(st, lang): gpus[r.id].get(st, 0) for st in states}
             rows.append(CapacityRow(room=layout.name, rack=r.name, units_used=_units(r.used_units),
                                     units_total=r.u_height, power_used_kw=r.typical_draw_kw,
-                                    power_capacity_kw=r.power_capacity_kw, gpus_by_state=by_state))
+                                    power_capacity_kw=r.power_capacity_kw, gpus_by_state=by_state,
+                                    leased_u=r.leased_u, reserved_u=r.reserved_u, free_u=r.free_u))
     return CapacityDoc(site=site_label, rows=tuple(rows), generated_at=now_local(),
                        gpu_states=tuple(GpuState.label(st, lang) for st in states), subsidiary=sub,
                        number=f"CAP-{site_code_}-{now_local():%Y%m%d}", language=lang)

@@ -28,7 +28,7 @@ from sqlalchemy.exc import DBAPIError
 from sqlalchemy.orm import Session
 
 from models import (AuditEvent, Contact, Contract, ContractItem, Coverage, Customer, Device, DeviceType, GpuAsset,
-                    GpuModel, Rack, Region, Room, Site, Subsidiary, User)
+                    GpuModel, Rack, Region, Room, Site, SpaceLease, Subsidiary, User)
 from models.choices import DeviceRole, DeviceStatus, GpuState, RackStatus, SiteStatus
 
 from .audit import Actor, HASHED_FIELDS, format_ts
@@ -38,12 +38,14 @@ from .errors import DomainError, NotFound, PermissionDenied, ValidationError
 from .services.gpus import import_gpu_in, install_gpu_in
 from .services.common import _spec, create_in, flush_or_refuse, flush_versioned, protected_problems, snapshot
 from .uow import UnitOfWork
+from .importexport_leases import COLUMNS as LEASE_COLUMNS, FIELD_COLUMN as LEASE_FIELD_COLUMN  # noqa: I001
+from .importexport_leases import REQUIRED as LEASE_REQUIRED, export_leases_query, resolve_leases, write_leases
 from .validators import column_problems, email_problem, parse_date_strict, phone_problem, region_level, uscc_problem
 
 # --- kinds and their columns ---------------------------------------------------------
 
 KINDS = ("regions", "subsidiaries", "users", "sites", "rooms", "racks", "devices", "gpus", "customers",
-         "device-types", "contracts")
+         "device-types", "contracts", "leases")
 EXPORT_ONLY_KINDS = ("audit", "statements")
 EXPORT_KINDS = KINDS + EXPORT_ONLY_KINDS
 FORMATS = ("csv", "xlsx")
@@ -75,6 +77,7 @@ COLUMNS: dict[str, tuple[str, ...]] = {
                   "power_allowance_kw", "kwh_price", "included_hours", "hourly_rate", "mbps", "handover_at",
                   "handover_by", "handover_note"),
     "audit": HASHED_FIELDS + ("hash",),
+    "leases": LEASE_COLUMNS,
 }
 REQUIRED: dict[str, tuple[str, ...]] = {
     "regions": ("code", "name"),
@@ -89,6 +92,7 @@ REQUIRED: dict[str, tuple[str, ...]] = {
     "users": ("login", "role"),
     "contracts": ("number", "subsidiary", "status", "start_date", "end_date", "item_kind", "item_description",
                   "unit_price", "price_unit"),
+    "leases": LEASE_REQUIRED,
 }
 # Date-time columns: exported in Shanghai local time, which the header says; read back as such.
 LOCAL_TIME_ZONE = "Asia/Shanghai"
@@ -101,10 +105,10 @@ MONEY_FORMAT = "#,##0.00"
 # Audit object type of each kind and the permission its writes need (besides "import").
 OBJECT_TYPE = {"regions": "region", "subsidiaries": "subsidiary", "rooms": "room", "sites": "site", "racks": "rack", "devices": "device", "gpus": "gpu",
                "customers": "customer", "device-types": "device_type", "users": "user", "contracts": "contract",
-               "audit": "audit", "statements": "statement"}
+               "audit": "audit", "statements": "statement", "leases": "space_lease"}
 PERMISSION = {kind: KIND_PERMISSION[OBJECT_TYPE[kind]]  # declared once, in app.auth
               for kind in ("regions", "subsidiaries", "rooms", "sites", "racks", "devices", "gpus", "customers",
-                           "device-types", "users", "contracts")}
+                           "device-types", "users", "contracts", "leases")}
 # Service field name -> file column, to point a validator's complaint at the right column.
 FIELD_COLUMN: dict[str, dict[str, str]] = {
     "regions": {"parent_code": "parent"},
@@ -125,6 +129,7 @@ FIELD_COLUMN: dict[str, dict[str, str]] = {
                                                   "tax_category", "service_start", "service_end",
                                                   "power_allowance_kw", "kwh_price", "included_hours",
                                                   "hourly_rate", "mbps")}},
+    "leases": LEASE_FIELD_COLUMN,
 }
 # NetBox's bulk-import column names (netbox/dcim/forms/bulk_import.py: SiteImportForm, LocationImportForm,
 # RackImportForm, DeviceImportForm) read as ours. Where several give one column the first listed wins
@@ -1263,7 +1268,7 @@ def _write_device_types(uow: UnitOfWork, r: _Row, v: dict) -> str:
 
 
 MODEL = {"contracts": Contract, "users": User, "regions": Region, "subsidiaries": Subsidiary, "rooms": Room, "sites": Site, "racks": Rack, "devices": Device, "gpus": GpuAsset,
-         "customers": Customer, "device-types": DeviceType}
+         "customers": Customer, "device-types": DeviceType, "leases": SpaceLease}
 
 
 def _refuse_unstorable(kind: str, r: _Row, values: dict) -> None:
@@ -1286,7 +1291,7 @@ def _row_key(kind: str, v: dict) -> Any:
             "gpus": lambda: v.get("serial"),
             "customers": lambda: (v.get("credit_code"), (v.get("_contact") or {}).get("name")),
             "device-types": lambda: v.get("slug"),
-            "devices": lambda: v.get("asset_tag") and ("tag", v["asset_tag"])}[kind]()
+            "devices": lambda: v.get("asset_tag") and ("tag", v["asset_tag"]), "leases": lambda: None}[kind]()
 
 
 HANDLERS: dict[str, tuple[Callable[[Session, _Row], dict], Callable[[UnitOfWork, _Row, dict], str]]] = {
@@ -1301,6 +1306,7 @@ HANDLERS: dict[str, tuple[Callable[[Session, _Row], dict], Callable[[UnitOfWork,
     "gpus": (_resolve_gpus, _write_gpus),
     "customers": (_resolve_customers, _write_customers),
     "device-types": (_resolve_device_types, _write_device_types),
+    "leases": (resolve_leases, write_leases),
 }
 
 
@@ -1548,6 +1554,8 @@ def _export_query(kind: str):
                 .outerjoin(Device, Device.id == ContractItem.device_id)
                 .outerjoin(GpuModel, GpuModel.id == ContractItem.gpu_model_id)
                 .order_by(Contract.id, ContractItem.id))  # a contract after the ones it renews or amends
+    if kind == "leases":
+        return export_leases_query()
     if kind == "audit":
         return select(*[getattr(AuditEvent, f) for f in COLUMNS["audit"]]).order_by(AuditEvent.seq)
     raise ValidationError({"kind": f"{kind!r} cannot be exported"})

@@ -24,7 +24,7 @@ from sqlalchemy.sql import visitors
 from sqlalchemy.sql.selectable import Join
 from sqlalchemy.orm import aliased
 
-from models import (AuditEvent, Contract, Customer, Device, DeviceType, GpuAsset, GpuHistory, GpuModel,
+from models import (AuditEvent, Cage, Contract, Customer, Device, DeviceType, GpuAsset, GpuHistory, GpuModel,
                     Rack, Region, Room, Site, Statement, Subsidiary, User)
 from models.choices import (LIVE_CONTRACT, ContractStatus, CustomerStatus, DeviceStatus, GpuState, Outcome, RackStatus,
                             Role, SiteStatus, StatementKind, StatementStatus, Cooling, ChoiceSet)
@@ -717,6 +717,8 @@ def options(db: Database, kind: str) -> list[tuple[Any, str]]:
         "rack": select(Rack.id, Site.code + literal(" / ") + Room.name + literal(" / ") + Rack.name)
         .join(Room, Room.id == Rack.room_id).join(Site, Site.id == Room.site_id).order_by(Site.code, Room.name, Rack.name),
         "customer": select(Customer.id, Customer.name).order_by(Customer.name),
+        "cage": select(Cage.id, Site.code + literal(" / ") + Room.name + literal(" / ") + Cage.name)
+        .join(Room, Room.id == Cage.room_id).join(Site, Site.id == Room.site_id).order_by(Site.code, Cage.name),
         "device_type": select(DeviceType.id, DeviceType.manufacturer + literal(" ") + DeviceType.model)
         .order_by(DeviceType.manufacturer, DeviceType.model),
         "gpu_model": select(GpuModel.id, GpuModel.name).order_by(GpuModel.name),

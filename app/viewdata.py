@@ -98,6 +98,21 @@ class ElevationReservation:
 
 
 @dataclass(frozen=True)
+class ElevationLease:
+    """Units leased to one customer on the day shown (face None: both faces)."""
+    id: int
+    customer_id: int
+    customer_name: str
+    face: str | None
+    u_from: int
+    u_to: int
+    start_date: dt.date
+    end_date: dt.date | None
+    cage: str | None
+    colour: str
+
+
+@dataclass(frozen=True)
 class RackElevationData:
     rack_id: int
     name: str
@@ -114,6 +129,8 @@ class RackElevationData:
     reservations: tuple[ElevationReservation, ...]
     free_front: tuple[int, ...]
     free_rear: tuple[int, ...]
+    leases: tuple[ElevationLease, ...] = ()
+    space: "RackSpace | None" = None  # leased, reserved, used and free U (app/services/space.py)
 
     def free_units(self, face: str) -> tuple[int, ...]:
         return self.free_front if face == "front" else self.free_rear
@@ -177,6 +194,11 @@ def rack_elevation(db: Database, rack_id: int, today: dt.date | None = None) -> 
                    RackReservation.status == ReservationStatus.ACTIVE,
                    or_(RackReservation.end_date.is_(None), RackReservation.end_date >= today))
             .order_by(RackReservation.u_from)).all()
+        from .services.space import leases_on, rack_space
+        leases = tuple(ElevationLease(l.id, l.customer_id, l.customer, l.face, l.u_from, l.u_to, l.start_date,
+                                      l.end_date, l.cage, owner_colour(l.customer_id))
+                       for l in leases_on(s, today, [rack_id]))
+        space = rack_space(s, [rack_id], today)[rack_id]
     devices = tuple(
         ElevationDevice(
             id=r[0], name=r[1], model=f"{r[2]} {r[3]}".strip(), role=r[4], owner_id=r[5], owner_name=r[6],
@@ -195,7 +217,7 @@ def rack_elevation(db: Database, rack_id: int, today: dt.date | None = None) -> 
         room_id=head[5], room_name=head[6], u_height=u_height, power_capacity_kw=_dec(head[4]),
         typical_draw_kw=_dec(Decimal(draw_w) / KW), lessee_name=head[9], devices=devices,
         reservations=reservations, free_front=free_units(u_height, devices, "front"),
-        free_rear=free_units(u_height, devices, "rear"))
+        free_rear=free_units(u_height, devices, "rear"), leases=leases, space=space)
 
 
 # --------------------------------------------------------------------------- room floor
@@ -215,6 +237,19 @@ class RoomRack:
     status_colour: str
     lessee_name: str | None
     device_count: int
+    cage_id: int | None = None
+    leased_u: int = 0     # on the day shown, by any customer (app/services/space.py)
+    reserved_u: int = 0   # held by an active reservation and not leased
+    free_u: int = 0       # neither leased, reserved nor used by a device
+    lessees: tuple[str, ...] = ()  # customers holding U ranges today
+
+
+@dataclass(frozen=True)
+class RoomCage:
+    id: int
+    name: str
+    lessee_name: str | None
+    rack_ids: tuple[int, ...]
 
 
 @dataclass(frozen=True)
@@ -227,6 +262,7 @@ class RoomLayoutData:
     grid_rows: int
     grid_cols: int
     racks: tuple[RoomRack, ...]
+    cages: tuple[RoomCage, ...] = ()
 
     @property
     def placed(self) -> tuple[RoomRack, ...]:
@@ -257,11 +293,26 @@ def room_layout(db: Database, room_id: int) -> RoomLayoutData:
                    .group_by(Device.rack_id).subquery())
         rows = s.execute(
             select(Rack.id, Rack.name, Rack.grid_row, Rack.grid_col, Rack.u_height, Rack.power_capacity_kw,
-                   Rack.status, Customer.name, usage_r.c.used_u, usage_r.c.watts, usage_r.c.n)
+                   Rack.status, Customer.name, usage_r.c.used_u, usage_r.c.watts, usage_r.c.n, Rack.cage_id)
             .outerjoin(Customer, Customer.id == Rack.customer_id)
             .outerjoin(usage_r, usage_r.c.rack_id == Rack.id)
             .where(Rack.room_id == room_id)
             .order_by(Rack.grid_row, Rack.grid_col, Rack.name)).all()
+        from models import Cage
+        from .services.space import leases_on, rack_space
+        today = local_today()
+        ids = [r[0] for r in rows]
+        space = rack_space(s, ids, today)
+        holders: dict[int, list[str]] = {}
+        cage_holder: dict[str, str] = {}
+        for l in leases_on(s, today, ids):
+            if l.customer not in holders.setdefault(l.rack_id, []):
+                holders[l.rack_id].append(l.customer)
+            if l.cage:
+                cage_holder[l.cage] = l.customer
+        cage_rows = s.execute(select(Cage.id, Cage.name).where(Cage.room_id == room_id).order_by(Cage.name)).all()
+    cages = tuple(RoomCage(cid, cname, cage_holder.get(cname), tuple(r[0] for r in rows if r[11] == cid))
+                  for cid, cname in cage_rows)
     racks = []
     for r in rows:
         used = min(_dec(r[8], "0.1"), Decimal(r[4]))
@@ -271,9 +322,11 @@ def room_layout(db: Database, room_id: int) -> RoomLayoutData:
             id=r[0], name=r[1], grid_row=r[2], grid_col=r[3], u_height=int(r[4]), used_units=used,
             utilisation_pct=_pct(used, Decimal(r[4])), power_capacity_kw=cap, typical_draw_kw=draw,
             power_pct=_pct(draw, cap), status=r[6], status_colour=RackStatus.colour(r[6]),
-            lessee_name=r[7], device_count=int(r[10] or 0)))
+            lessee_name=r[7], device_count=int(r[10] or 0), cage_id=r[11],
+            leased_u=space[r[0]].leased_u, reserved_u=space[r[0]].reserved_u, free_u=space[r[0]].free_u,
+            lessees=tuple(holders.get(r[0], ()))))
     return RoomLayoutData(room_id=head[0], name=head[1], site_code=head[2], site_name=head[3], cooling=head[4],
-                          grid_rows=int(head[5]), grid_cols=int(head[6]), racks=tuple(racks))
+                          grid_rows=int(head[5]), grid_cols=int(head[6]), racks=tuple(racks), cages=cages)
 
 
 def utilisation_colour(pct: Decimal | float) -> str:
@@ -726,7 +779,7 @@ def site_points(db: Database) -> SitePlotData:
 
 
 __all__ = [
-    "ElevationDevice", "ElevationReservation", "RackElevationData", "rack_elevation", "free_units",
+    "ElevationDevice", "ElevationReservation", "ElevationLease", "RoomCage", "RackElevationData", "rack_elevation", "free_units",
     "RoomRack", "RoomLayoutData", "room_layout", "utilisation_colour", "owner_colour",
     "SiteUtilisation", "GpuFleetCount", "EndingContract", "RevenueMonth", "DashboardData", "dashboard_data",
     "CoverageInfo", "RegionNode", "RegionCoverage", "region_tree", "coverage_for", "find_regions",

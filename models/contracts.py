@@ -55,6 +55,8 @@ class ContractItem(IdMixin, Versioned, Base):
     rack_id: Mapped[int | None] = mapped_column(ForeignKey("rack.id"), index=True)
     u_from: Mapped[int | None] = mapped_column(Integer)
     u_to: Mapped[int | None] = mapped_column(Integer)
+    cage_id: Mapped[int | None] = mapped_column(ForeignKey("cage.id"), index=True)
+    face: Mapped[str | None] = mapped_column(String(8))  # of a U range; NULL: both faces
     device_id: Mapped[int | None] = mapped_column(ForeignKey("device.id"), index=True)
     gpu_model_id: Mapped[int | None] = mapped_column(ForeignKey("gpu_model.id"))
     quantity: Mapped[Decimal] = mapped_column(Numeric(12, 3), default=Decimal(1))

@@ -25,12 +25,46 @@ class Rack(IdMixin, Versioned, Base):
     customer_id: Mapped[int | None] = mapped_column(ForeignKey("customer.id"), index=True)
     grid_row: Mapped[int | None] = mapped_column(Integer)
     grid_col: Mapped[int | None] = mapped_column(Integer)
+    cage_id: Mapped[int | None] = mapped_column(ForeignKey("cage.id"), index=True)
     room: Mapped[Room] = relationship(lazy="joined")
     __table_args__ = (
         UniqueConstraint("room_id", "name", name="uq_rack_room_name"),
         CheckConstraint("u_height BETWEEN 1 AND 60", name="u_height"),
         CheckConstraint("power_capacity_kw >= 0", name="power_nonneg"),
         CheckConstraint(RackStatus.check_sql("status"), name="status"),
+    )
+
+
+class Cage(IdMixin, Versioned, Base):
+    """A named set of racks in one room, leased as one unit (racks join it by `Rack.cage_id`)."""
+    __tablename__ = "cage"
+    room_id: Mapped[int] = mapped_column(ForeignKey("room.id"), index=True)
+    name: Mapped[str] = mapped_column(String(64))
+    note: Mapped[str | None] = mapped_column(String(255))
+    __table_args__ = (UniqueConstraint("room_id", "name", name="uq_cage_room_name"),)
+
+
+class SpaceLease(IdMixin, Versioned, Base):
+    """Units of one rack leased to one customer for a period (end inclusive; NULL = open).
+
+    A whole rack is U1..u_height on both faces (face NULL); a cage lease is one row per rack of
+    the cage with `cage_id` set. Rows come from contract items at activation, or from imports.
+    """
+    __tablename__ = "space_lease"
+    rack_id: Mapped[int] = mapped_column(ForeignKey("rack.id"), index=True)
+    customer_id: Mapped[int] = mapped_column(ForeignKey("customer.id"), index=True)
+    face: Mapped[str | None] = mapped_column(String(8))  # NULL: both faces
+    u_from: Mapped[int] = mapped_column(Integer)
+    u_to: Mapped[int] = mapped_column(Integer)
+    start_date: Mapped[dt.date]
+    end_date: Mapped[dt.date | None]
+    cage_id: Mapped[int | None] = mapped_column(ForeignKey("cage.id"), index=True)
+    contract_item_id: Mapped[int | None] = mapped_column(ForeignKey("contract_item.id"), index=True)
+    note: Mapped[str | None] = mapped_column(String(255))
+    __table_args__ = (
+        CheckConstraint("u_from >= 1 AND u_to >= u_from", name="units"),
+        CheckConstraint("end_date IS NULL OR end_date >= start_date", name="dates"),
+        CheckConstraint("face IS NULL OR " + Face.check_sql("face"), name="face"),
     )
 
 

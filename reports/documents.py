@@ -206,6 +206,10 @@ class CapacityRow:
     power_used_kw: Decimal
     power_capacity_kw: Decimal
     gpus_by_state: dict[str, int] = field(default_factory=dict)  # state label → count
+    # Leasable space on the day printed (None: not given, the columns are left out)
+    leased_u: int | None = None
+    reserved_u: int | None = None
+    free_u: int | None = None
 
 
 @dataclass(frozen=True)

@@ -82,7 +82,10 @@ def capacity_story(doc: CapacityDoc, ctx: Context, landscape: bool) -> list:
                    p(f"{t('generated_at')}{sep}{fmt_date(doc.generated_at)}", "small"),
                    Spacer(0, 3 * mm)]
     states = _columns(doc.gpu_states, (r.gpus_by_state for r in doc.rows))
-    head = [t("room"), t("rack"), t("units"), t("utilisation"), t("power_kw"), t("utilisation")]
+    space = any(r.leased_u is not None for r in doc.rows)  # leased, reserved and free U per rack
+    head = [t("room"), t("rack"), t("units"), t("utilisation")]
+    head += [t("leased_u"), t("reserved_u"), t("free_u")] if space else []
+    head += [t("power_kw"), t("utilisation")]
     rows = [head + [f"GPU {s}" for s in states]]
 
     def figures(group) -> list[str]:
@@ -90,7 +93,9 @@ def capacity_story(doc: CapacityDoc, ctx: Context, landscape: bool) -> list:
         ut = sum(r.units_total for r in group)
         pw = sum((Decimal(r.power_used_kw) for r in group), Decimal(0))
         pc = sum((Decimal(r.power_capacity_kw) for r in group), Decimal(0))
-        return ([f"{u} / {ut}", _pct(u, ut), f"{fmt_qty(pw)} / {fmt_qty(pc)}", _pct(pw, pc)]
+        lease = ([str(sum(r.leased_u or 0 for r in group)), str(sum(r.reserved_u or 0 for r in group)),
+                  str(sum(r.free_u or 0 for r in group))] if space else [])
+        return ([f"{u} / {ut}", _pct(u, ut)] + lease + [f"{fmt_qty(pw)} / {fmt_qty(pc)}", _pct(pw, pc)]
                 + [str(sum(r.gpus_by_state.get(s, 0) for r in group)) for s in states])
 
     # racks grouped by room (in the order given), a subtotal after each room with several racks
@@ -108,7 +113,7 @@ def capacity_story(doc: CapacityDoc, ctx: Context, landscape: bool) -> list:
     marks = [cmd for n in subtotal_rows for cmd in (
         ("BACKGROUND", (0, n), (-1, n), ctx.colour["header_bg"]),
         ("FONTNAME", (0, n), (-1, n), ctx.fonts.bold))]
-    fixed = [72, 72, 80, 44, 96, 44]
+    fixed = [72, 50, 92, 46, 46, 46, 46, 112, 46] if space else [72, 72, 80, 44, 96, 44]
     rest = max(width - sum(fixed), 30 * len(states))
     gw = rest / len(states) if states else 0
     widths = fixed + [gw] * len(states)
@@ -125,7 +130,7 @@ def render_capacity(doc: CapacityDoc, path: str | os.PathLike, *, style: dict | 
                     font_path: str | None = None) -> RenderResult:
     ctx = Context(doc.language, style, font_path)
     states = _columns(doc.gpu_states, (r.gpus_by_state for r in doc.rows))
-    landscape = len(states) > 3
+    landscape = len(states) > 3 or any(r.leased_u is not None for r in doc.rows)  # wide with the space columns
     return build_pdf(path, capacity_story(doc, ctx, landscape), ctx, doc=doc,
                      title=f"{ctx.t('capacity')} {doc.site}", number=doc.number,
                      letterhead=doc.subsidiary, landscape=landscape)

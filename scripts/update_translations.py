@@ -307,6 +307,16 @@ ZH.update({
     # --- checks ---
     "&Help": "帮助(&H)", "About IDC console…": "关于 IDC 管理控制台…", "About IDC console": "关于 IDC 管理控制台",
     "Version": "版本", "Database": "数据库", "Log file": "日志文件", "Data directory": "数据目录",
+    # --- coloc ---
+    "Leased %1 U · reserved %2 U · used %3 U · free %4 U": "已租 %1 U · 预留 %2 U · 已用 %3 U · 空闲 %4 U",
+    "leased %1 U · reserved %2 U · used %3 U · free %4 U": "已租 %1 U · 预留 %2 U · 已用 %3 U · 空闲 %4 U",
+    "Leased to %1, U%2–U%3, %4 to %5": "租给 %1，U%2–U%3，%4 至 %5", "Leased: %1": "已租：%1",
+    "cage %1": "笼位 %1", "Cage %1": "笼位 %1", "leased to %1": "租给 %1",
+    "Cancel the reservation for %1 (U%2–U%3)…": "取消 %1 的预留（U%2–U%3）…", "Cancel reservation": "取消预留",
+    "Why is the reservation cancelled?": "取消预留的原因？", "Reservation not cancelled": "预留未取消",
+    "Shared: %1 U leased": "共享：已租 %1 U", "Leased units: %1 of %2 (%3)": "已租 U 位：%1 / %2（%3）",
+    "leased space": "租赁空间", "cage": "笼位",
+    "Cage (instead of a rack)": "笼位（代替机柜）",
 })
 
 

@@ -46,7 +46,7 @@ MOVES = [
 
 # item fields shown per kind (besides kind, description, price, unit, quantity, tax, service start/end)
 ITEM_EXTRA = {
-    ItemKind.RACK: ("rack_id", "power_allowance_kw", "kwh_price"),
+    ItemKind.RACK: ("rack_id", "u_from", "u_to", "cage_id", "power_allowance_kw", "kwh_price"),  # no range: whole rack
     ItemKind.HOSTING: ("rack_id", "u_from", "u_to"),
     ItemKind.GPU: ("gpu_model_id", "gpu_serials", "included_hours", "hourly_rate"),
     ItemKind.BANDWIDTH: ("mbps",),
@@ -77,7 +77,7 @@ def item_dict(db: Database, it: svc.ItemInfo) -> dict:
     d = {k: getattr(it, k) for k in ("kind", "description", "unit_price", "price_unit", "quantity", "tax_category",
                                      "rack_id", "u_from", "u_to", "device_id", "gpu_model_id", "service_start",
                                      "service_end", "power_allowance_kw", "kwh_price", "included_hours",
-                                     "hourly_rate", "mbps")}
+                                     "hourly_rate", "mbps", "cage_id")}
     serials = queries.gpu_serials(db, it.gpu_ids)
     d["gpu_serials"] = ", ".join(serials[g] for g in it.gpu_ids if g in serials)
     for k in DECIMAL_FIELDS + INT_FIELDS:
@@ -89,7 +89,8 @@ def new_item() -> dict:
     return {"kind": ItemKind.RACK, "description": "", "unit_price": "", "price_unit": PriceUnit.MONTH,
             "quantity": "1", "tax_category": None, "rack_id": None, "u_from": "", "u_to": "", "device_id": None,
             "gpu_model_id": None, "gpu_serials": "", "service_start": None, "service_end": None,
-            "power_allowance_kw": "", "kwh_price": "", "included_hours": "", "hourly_rate": "", "mbps": ""}
+            "power_allowance_kw": "", "kwh_price": "", "included_hours": "", "hourly_rate": "", "mbps": "",
+            "cage_id": None}
 
 
 class ContractDialog(QDialog):
@@ -281,6 +282,7 @@ class ContractDialog(QDialog):
         add("rack_id", self.tr("Rack"), self._options("rack", optional=True))
         add("u_from", self.tr("From unit"), QLineEdit())
         add("u_to", self.tr("To unit"), QLineEdit())
+        add("cage_id", self.tr("Cage (instead of a rack)"), self._options("cage", optional=True))
         add("gpu_model_id", self.tr("GPU model"), self._options("gpu_model", optional=True))
         serials = QLineEdit()
         serials.setPlaceholderText(self.tr("or named GPUs: serials, comma separated"))
@@ -373,7 +375,7 @@ class ContractDialog(QDialog):
 
     def _visibility(self, it: dict) -> None:
         extra = set(ITEM_EXTRA.get(it["kind"], ()))
-        for key in ("rack_id", "u_from", "u_to", "gpu_model_id", "gpu_serials", "power_allowance_kw", "kwh_price",
+        for key in ("rack_id", "u_from", "u_to", "cage_id", "gpu_model_id", "gpu_serials", "power_allowance_kw", "kwh_price",
                     "included_hours", "hourly_rate", "mbps"):
             shown = key in extra
             if key in ("included_hours", "hourly_rate"):
@@ -438,6 +440,7 @@ class ContractDialog(QDialog):
                 tax_category=it["tax_category"],
                 rack_id=it["rack_id"] if "rack_id" in extra else None,
                 u_from=vals.get("u_from"), u_to=vals.get("u_to"),
+                cage_id=it.get("cage_id") if "cage_id" in extra else None,
                 device_id=it.get("device_id") if it["kind"] == ItemKind.HOSTING else None,
                 gpu_model_id=it["gpu_model_id"] if it["kind"] == ItemKind.GPU else None, gpu_ids=gpu_ids,
                 service_start=it["service_start"], service_end=it["service_end"],

@@ -14,10 +14,10 @@ import datetime as dt
 from dataclasses import dataclass, fields, replace
 from decimal import Decimal, InvalidOperation
 
-from sqlalchemy import delete, func, insert, select
+from sqlalchemy import delete, false, func, insert, or_, select
 from sqlalchemy.orm import Session
 
-from models import (Contract, ContractItem, Customer, DocumentCounter, GpuAsset, GpuLease, GpuModel, Rack,
+from models import (Cage, Contract, ContractItem, Customer, DocumentCounter, GpuAsset, GpuLease, GpuModel, Rack,
                     Subsidiary, contract_item_gpu)
 from models.choices import LIVE_CONTRACT, ContractStatus, CustomerStatus, GpuState, ItemKind, PriceUnit, RackStatus, TaxCategory
 
@@ -30,7 +30,8 @@ from ..uow import UnitOfWork
 from .common import check_version, flush_or_refuse, flush_versioned, get_or_404, snapshot
 from .settings import CONTRACT_FOUR_EYES, setting_in
 
-from .gpus import move_gpu  # the GPU lifecycle move: validates, writes GpuHistory, audits
+from .gpus import move_gpu
+from .space import end_item_leases_in, item_space, open_lease_in, space_problems  # the GPU lifecycle move: validates, writes GpuHistory, audits
 
 ALERT_DAYS = (30, 60, 90, 180)
 HELD = LIVE_CONTRACT
@@ -74,6 +75,8 @@ class ItemSpec:
     included_hours: Decimal | None = None
     hourly_rate: Decimal | None = None
     mbps: int | None = None
+    cage_id: int | None = None  # a rack lease of a whole cage (app/services/space.py)
+    face: str | None = None  # of a U range; None: both faces
 
 
 @dataclass(frozen=True)
@@ -98,6 +101,8 @@ class ItemInfo:
     included_hours: Decimal | None
     hourly_rate: Decimal | None
     mbps: int | None
+    cage_id: int | None = None
+    face: str | None = None
 
     def spec(self, **changes) -> ItemSpec:
         """This item as input for a renewal or amendment, with `changes` applied."""
@@ -194,7 +199,7 @@ def _item_info(session: Session, it: ContractItem) -> ItemInfo:
     return ItemInfo(it.id, it.kind, it.description, it.quantity, it.unit_price, it.price_unit, it.tax_category,
                     it.rack_id, it.u_from, it.u_to, it.device_id, it.gpu_model_id, gpu_ids, it.service_start,
                     it.service_end, it.power_allowance_kw, it.kwh_price, it.included_hours, it.hourly_rate,
-                    it.mbps)
+                    it.mbps, it.cage_id, it.face)
 
 
 def _facts(session: Session, c: Contract) -> ContractFacts:
@@ -303,9 +308,21 @@ def _validate_items(s: Session, items: list[ItemSpec], start: dt.date, end: dt.d
             e["service_end"] = f"{it.service_end} is outside the contract ({start} – {end})"
         if it.service_start and it.service_end and it.service_end < it.service_start:
             e["service_end"] = "ends before the service starts"
+        if it.face not in (None, "front", "rear"):
+            e["face"] = "face is front or rear (empty: both faces)"
         if it.kind == ItemKind.RACK:
-            if it.rack_id is None or s.get(Rack, it.rack_id) is None:
-                e["rack_id"] = "a rack lease names an existing rack"
+            if it.cage_id is not None:
+                if s.get(Cage, it.cage_id) is None:
+                    e["cage_id"] = f"cage {it.cage_id} does not exist"
+                elif it.rack_id is not None or it.u_from is not None:
+                    e["cage_id"] = "a cage is leased whole: name the cage or a rack, not both"
+            elif it.rack_id is None or s.get(Rack, it.rack_id) is None:
+                e["rack_id"] = "a rack lease names an existing rack or a cage"
+            if it.u_from is not None and (it.u_to is None or it.u_to < it.u_from or it.u_from < 1):
+                e["u_to"] = "a unit range runs from U1 upwards and ends at or after its start"
+            elif it.u_from is not None and it.rack_id is not None and s.get(Rack, it.rack_id) is not None \
+                    and it.u_to > s.get(Rack, it.rack_id).u_height:
+                e["u_to"] = f"the rack has {s.get(Rack, it.rack_id).u_height}U"
             if (it.power_allowance_kw is None) != (it.kwh_price is None):
                 e["power_allowance_kw"] = "give both the power allowance (kW) and the price per kWh over it, or neither"
             _dec(it.power_allowance_kw, "power_allowance_kw", e, required=False)
@@ -375,7 +392,8 @@ def _write_items(s: Session, c: Contract, items: list[ItemSpec]) -> None:
             price_unit=spec.price_unit, tax_category=spec.tax_category or DEFAULT_TAX.get(spec.kind, TaxCategory.IDC),
             service_start=spec.service_start, service_end=spec.service_end,
             power_allowance_kw=spec.power_allowance_kw, kwh_price=spec.kwh_price,
-            included_hours=spec.included_hours, hourly_rate=spec.hourly_rate, mbps=spec.mbps)
+            included_hours=spec.included_hours, hourly_rate=spec.hourly_rate, mbps=spec.mbps,
+            cage_id=spec.cage_id, face=spec.face or None)
         c.items.append(it)
         s.flush()
         for g in spec.gpu_ids:
@@ -385,7 +403,8 @@ def _write_items(s: Session, c: Contract, items: list[ItemSpec]) -> None:
 def _audit_items(s: Session, c: Contract) -> list[dict]:
     return [dict(snapshot(it, ("kind", "description", "quantity", "unit_price", "price_unit", "tax_category",
                                "rack_id", "gpu_model_id", "service_start", "service_end", "power_allowance_kw",
-                               "kwh_price", "included_hours", "hourly_rate", "mbps")),
+                               "kwh_price", "included_hours", "hourly_rate", "mbps", "u_from", "u_to", "face",
+                               "cage_id")),
                  gpu_ids=list(_item_info(s, it).gpu_ids)) for it in c.items]
 
 
@@ -565,6 +584,20 @@ def _effective_end(c: Contract, it: ContractItem) -> dt.date:
     return it.service_end or c.end_date
 
 
+def _whole_racks(s: Session, it: ContractItem) -> list[int]:
+    """Racks an item leases whole (status leased, with the customer): a rack without a unit range,
+    or every rack of a cage."""
+    if it.kind != ItemKind.RACK:
+        return []
+    if it.cage_id is not None:
+        return [sp.rack_id for sp in _item_space(s, it)]
+    return [it.rack_id] if it.rack_id and it.u_from is None else []
+
+
+def _item_space(s: Session, it: ContractItem):
+    return item_space(s, it.kind, it.rack_id, it.u_from, it.u_to, it.face, it.cage_id)
+
+
 def _item_gpus(s: Session, item_id: int) -> list[GpuAsset]:
     return list(s.execute(select(GpuAsset).join(contract_item_gpu, contract_item_gpu.c.gpu_id == GpuAsset.id)
                           .where(contract_item_gpu.c.item_id == item_id).order_by(GpuAsset.serial)
@@ -601,8 +634,11 @@ def _activate(uow: UnitOfWork, c: Contract, at: dt.datetime) -> dict:
     problems: list[str] = []
     leased_racks, leased_gpus = [], []
     for it in c.items:
-        if it.kind == ItemKind.RACK and it.rack_id:
-            rack = s.execute(select(Rack).where(Rack.id == it.rack_id).with_for_update(of=Rack)).scalar_one()
+        for sp in _item_space(s, it):
+            s.execute(select(Rack.id).where(Rack.id == sp.rack_id).with_for_update(of=Rack)).all()
+            problems.extend(space_problems(s, c.customer_id, sp, _effective_start(c, it), _effective_end(c, it)))
+        for rack_id in _whole_racks(s, it):
+            rack = s.execute(select(Rack).where(Rack.id == rack_id).with_for_update(of=Rack)).scalar_one()
             ours = rack.customer_id == c.customer_id
             if rack.status == RackStatus.LEASED and not ours:
                 problems.append(f"rack {rack.name} is leased to another customer")
@@ -619,10 +655,15 @@ def _activate(uow: UnitOfWork, c: Contract, at: dt.datetime) -> dict:
                 if gpu.state != GpuState.AVAILABLE:
                     problems.append(f"GPU {gpu.serial} is {GpuState.label(gpu.state).lower()}, not available")
     if problems:
-        raise RuleViolation(f"contract {c.number} cannot be activated: " + "; ".join(problems))
+        raise RuleViolation(f"contract {c.number} cannot be activated: " + "; ".join(dict.fromkeys(problems)))
+    leased_space = []
     for it in c.items:
-        if it.kind == ItemKind.RACK and it.rack_id:
-            rack = s.get(Rack, it.rack_id)
+        for sp in _item_space(s, it):
+            lease = open_lease_in(uow, c.customer_id, sp, _effective_start(c, it), _effective_end(c, it),
+                                  contract_item_id=it.id, reason=f"contract {c.number} activated")
+            leased_space.append(f"{s.get(Rack, lease.rack_id).name} U{lease.u_from}-{lease.u_to}")
+        for rack_id in _whole_racks(s, it):
+            rack = s.get(Rack, rack_id)
             if rack.status != RackStatus.LEASED or rack.customer_id != c.customer_id:
                 before = {"status": rack.status, "customer_id": rack.customer_id}
                 rack.status, rack.customer_id = RackStatus.LEASED, c.customer_id
@@ -646,7 +687,7 @@ def _activate(uow: UnitOfWork, c: Contract, at: dt.datetime) -> dict:
     from .handover import hand_over_at_activation  # items bill from their handover (app/services/handover.py)
     handed = hand_over_at_activation(c, at, uow.actor.login)
     s.flush()
-    return {"racks": leased_racks, "gpus": leased_gpus, "handed_over": handed}
+    return {"racks": leased_racks, "space": leased_space, "gpus": leased_gpus, "handed_over": handed}
 
 
 def _release(uow: UnitOfWork, c: Contract, last_day: dt.date, now: dt.datetime) -> dict:
@@ -670,21 +711,23 @@ def _release(uow: UnitOfWork, c: Contract, last_day: dt.date, now: dt.datetime) 
         if not still and gpu.state == GpuState.LEASED:
             move_gpu(uow, gpu, GpuState.AVAILABLE, f"contract {c.number} ended")
             released_gpus.append(gpu.serial)
+    freed = end_item_leases_in(uow, item_ids, last_day, f"contract {c.number} ended")
     for it in c.items:
-        if it.kind != ItemKind.RACK or not it.rack_id:
-            continue
-        others = s.execute(select(func.count()).select_from(ContractItem).join(Contract).where(
-            ContractItem.rack_id == it.rack_id, ContractItem.kind == ItemKind.RACK, Contract.id != c.id,
-            Contract.status.in_(HELD))).scalar_one()
-        rack = s.get(Rack, it.rack_id)
-        if not others and rack.status == RackStatus.LEASED:
-            before = {"status": rack.status, "customer_id": rack.customer_id}
-            rack.status, rack.customer_id = RackStatus.AVAILABLE, None
-            flush_versioned(uow, rack, f"rack {rack.name}")
-            uow.audit("rack.release", "rack", rack.id, rack.name, before=before,
-                      after={"status": rack.status, "customer_id": None}, reason=f"contract {c.number} ended")
-            released_racks.append(rack.name)
-    return {"racks": released_racks, "gpus": released_gpus, "last_day": last_day.isoformat()}
+        for rack_id in _whole_racks(s, it):  # a rack item's rack, or each rack of its cage
+            cage_id = s.get(Rack, rack_id).cage_id
+            others = s.execute(select(func.count()).select_from(ContractItem).join(Contract).where(
+                or_(ContractItem.rack_id == rack_id, ContractItem.cage_id == cage_id if cage_id else false()),
+                ContractItem.kind == ItemKind.RACK, ContractItem.u_from.is_(None), Contract.id != c.id,
+                Contract.status.in_(HELD))).scalar_one()
+            rack = s.get(Rack, rack_id)
+            if not others and rack.status == RackStatus.LEASED:
+                before = {"status": rack.status, "customer_id": rack.customer_id}
+                rack.status, rack.customer_id = RackStatus.AVAILABLE, None
+                flush_versioned(uow, rack, f"rack {rack.name}")
+                uow.audit("rack.release", "rack", rack.id, rack.name, before=before,
+                          after={"status": rack.status, "customer_id": None}, reason=f"contract {c.number} ended")
+                released_racks.append(rack.name)
+    return {"racks": released_racks, "space": freed, "gpus": released_gpus, "last_day": last_day.isoformat()}
 
 
 def _move(db: Database, actor: Actor, contract_id: int | str, action: str, *,

@@ -21,6 +21,7 @@ from ..errors import RuleViolation, ValidationError
 from ..uow import UnitOfWork
 from .common import EntitySpec, check_version, flush_or_refuse, flush_versioned, get_or_404, register, snapshot
 from .common import refuse_unstorable
+from .space import placement_refusal
 
 BREAKER_HEADROOM = Decimal("1.25")  # default hard limit when a rack records none
 HALF = Decimal("0.5")
@@ -255,7 +256,8 @@ def power_draw_w(dtype: DeviceType) -> tuple[int, bool] | None:
 
 
 def check_placement(s, rack: Rack, dtype: DeviceType, position: Decimal | None, face: str | None,
-                    device_id: int | None, *, power_override: bool, device_status: str | None = None) -> list[str]:
+                    device_id: int | None, *, power_override: bool, device_status: str | None = None,
+                    owner_customer_id: int | None = None, check_space: bool = False) -> list[str]:
     """Raise RuleViolation when the device does not fit; return notes (e.g. an override used)."""
     notes: list[str] = []
     height = Decimal(dtype.u_height)
@@ -286,6 +288,10 @@ def check_placement(s, rack: Rack, dtype: DeviceType, position: Decimal | None, 
                 raise RuleViolation(
                     f"{fmt_u(position)}–{fmt_u(position + height - 1)} of rack {label} overlap {oname} "
                     f"({fmt_u(opos)}–{fmt_u(Decimal(opos) + Decimal(oheight) - 1)}) on {side}. Choose free units or move {oname} first")
+        if check_space:  # leases and reservations (app/services/space.py)
+            refusal = placement_refusal(s, rack, bottom, top, face, bool(dtype.is_full_depth), owner_customer_id)
+            if refusal:
+                raise RuleViolation(refusal)
     elif position is not None:
         raise ValidationError({"position": "a 0U device has no position"})
     # Power: typical draw of everything in the rack, this device included (power_draw_w).
@@ -348,8 +354,11 @@ def validate_device(s, v: dict) -> dict[str, str]:
         if rack is None:
             return {"rack_id": "unknown rack"}
         v["face"] = v["face"] or (Face.FRONT if dtype.u_height > 0 else None)
+        where = (v["rack_id"], v.get("position"), v["face"], v.get("owner_customer_id"))
         notes = check_placement(s, rack, dtype, v.get("position"), v["face"], v.get("_id"),
-                                power_override=bool(v.get("_power_override")))
+                                power_override=bool(v.get("_power_override")),
+                                owner_customer_id=v.get("owner_customer_id"),
+                                check_space=where != v.get("_placed"))
         v["_notes"] = notes
     else:
         v["position"] = v["face"] = None
@@ -407,6 +416,7 @@ def write_device_in(uow: UnitOfWork, device_id: int | None, values: dict, expect
         merged = {k: getattr(obj, k) for k in before}
         merged.update(values)
         merged["_id"] = obj.id
+        merged["_placed"] = (obj.rack_id, obj.position, obj.face, obj.owner_customer_id)  # unchanged: not re-checked
         _refuse_if_leased_gpus(s, obj, values)
     merged["_power_override"] = power_override
     refuse_unstorable(Device, values)  # 1e400, NaN, a NUL, too long: before the checks that do arithmetic
@@ -484,6 +494,12 @@ def reserve_units(db: Database, actor: Actor, rack_id: int, customer_id: int, fa
             r, cname = clash
             raise RuleViolation(f"U{u_from}–U{u_to} ({face}) of rack {rack_label(rack)} are already reserved for "
                                 f"{cname}: U{r.u_from}–U{r.u_to} from {r.start_date} to {r.end_date or 'open end'}")
+        from .space import Space, space_problems  # another customer's lease on an overlapping day
+        leased = [p for p in space_problems(s, customer.id, Space(rack.id, u_from, u_to, face), start_date, end_date)
+                  if " are leased to " in p]
+        if leased:
+            raise RuleViolation(f"U{u_from}–U{u_to} ({face}) of rack {rack_label(rack)} cannot be reserved: "
+                                + "; ".join(leased))
         res = RackReservation(rack_id=rack.id, customer_id=customer.id, face=face, u_from=u_from, u_to=u_to,
                               start_date=start_date, end_date=end_date, note=note, updated_by=actor.login)
         s.add(res)

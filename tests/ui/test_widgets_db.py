@@ -27,6 +27,9 @@ def test_rack_panel_move_refused_then_accepted(qtbot, db, operator):
     qtbot.addWidget(panel)
     panel.resize(600, 900)
     panel.show()
+    with db.session() as s:  # A01 is leased whole to the kvm's owner: only that customer's devices move in it
+        s.get(Device, ids["dev_srv"]).owner_customer_id = s.get(Device, ids["dev_kvm"]).owner_customer_id
+        s.commit()
     panel.load_rack(ids["a01"])
     assert panel.editable
     # someone else mounts a device at U20-U21 after we loaded: our picture still shows it free

@@ -224,6 +224,7 @@ class RackElevationView(QGraphicsView):
     deviceMoveRequested = Signal(int, object, str)     # device id, Decimal position, face
     placeRequested = Signal(str, int)                  # face, unit
     reserveRequested = Signal(str, int, int)           # face, from unit, to unit
+    cancelReservationRequested = Signal(int)            # reservation id
 
     def __init__(self, parent=None):
         super().__init__(parent)
@@ -365,6 +366,14 @@ class RackElevationView(QGraphicsView):
         dot.setToolTip(status)
         sc.addItem(_text(None, line2, f, QColor("#424242"), NUM_W + 16, 26, width - NUM_W - 16))
         self._power_bar(d, NUM_W, 48, width - NUM_W, f)
+        if d.space is not None:
+            sp = d.space
+            text = (self.tr("Leased %1 U · reserved %2 U · used %3 U · free %4 U")
+                    .replace("%1", str(sp.leased_u)).replace("%2", str(sp.reserved_u))
+                    .replace("%3", str(sp.used_u)).replace("%4", str(sp.free_u)))
+            sf = QFont(base)
+            sf.setPixelSize(11)
+            sc.addItem(_text(None, text, sf, QColor("#37474f"), NUM_W, 70, width - NUM_W))
         # face titles
         tf = QFont(base)
         tf.setPixelSize(13)
@@ -396,9 +405,10 @@ class RackElevationView(QGraphicsView):
             frame = sc.addRect(fx - 1, self.rack_top - 1, FACE_W + 2, d.u_height * UH + 2,
                                QPen(QColor("#37474f"), 2), QBrush(Qt.NoBrush))
             frame.setZValue(20)
-        # reservations, under the devices
         rf = QFont(base)
         rf.setPixelSize(11)
+        self._leases(d, rf)
+        # reservations, under the devices
         for r in d.reservations:
             top = self.rack_top + (d.u_height - r.u_to) * UH
             h = (r.u_to - r.u_from + 1) * UH
@@ -406,6 +416,7 @@ class RackElevationView(QGraphicsView):
             item = sc.addRect(face_x(r.face) + 1, top + 1, FACE_W - 2, h - 2, QPen(colour, 1.5, Qt.DashLine),
                               QBrush(colour, Qt.BDiagPattern))
             item.setZValue(2)
+            item.setData(0, ("reservation", r.id))
             until = r.end_date.isoformat() if r.end_date else self.tr("open-ended")
             item.setToolTip(self.tr("Reserved for %1, U%2–U%3, %4 to %5").replace("%1", r.customer_name)
                             .replace("%2", str(r.u_from)).replace("%3", str(r.u_to))
@@ -438,6 +449,38 @@ class RackElevationView(QGraphicsView):
                              QColor("#616161"), NUM_W, y, width - NUM_W))
             y += 18
         self._legend(d, NUM_W, y, width - NUM_W, small)
+
+    def _leases(self, d: RackElevationData, font: QFont) -> None:
+        """Each customer's leased range in its colour: a band on the unit rows and a bar beside them."""
+        sc = self.scene()
+        fm = QFontMetricsF(font)
+        for lease in d.leases:
+            colour = QColor(lease.colour)
+            top = self.rack_top + (d.u_height - lease.u_to) * UH
+            h = (lease.u_to - lease.u_from + 1) * UH
+            until = lease.end_date.isoformat() if lease.end_date else self.tr("open-ended")
+            tip = (self.tr("Leased to %1, U%2–U%3, %4 to %5").replace("%1", lease.customer_name)
+                   .replace("%2", str(lease.u_from)).replace("%3", str(lease.u_to))
+                   .replace("%4", lease.start_date.isoformat()).replace("%5", until))
+            if lease.cage:
+                tip += " · " + self.tr("cage %1").replace("%1", lease.cage)
+            for face in (FACES if lease.face is None else (lease.face,)):
+                fx = face_x(face)
+                tint = QColor(colour)
+                tint.setAlpha(40)
+                band = sc.addRect(fx + 1, top + 1, FACE_W - 2, h - 2, QPen(colour, 1.2), QBrush(tint))
+                band.setZValue(1)
+                band.setToolTip(tip)
+                bar = sc.addRect(fx + FACE_W + 2, top + 1, 6, h - 2, QPen(Qt.NoPen), QBrush(colour))
+                bar.setZValue(1)
+                bar.setToolTip(tip)
+                label = self.tr("Leased: %1").replace("%1", lease.customer_name)
+                text = fm.elidedText(label, Qt.ElideRight, FACE_W - 20)
+                t = _text(None, text, font, colour.darker(140), fx + FACE_W - fm.horizontalAdvance(text) - 6,
+                          top + 2)  # at the range's top: devices fill ranges from the bottom
+                t.setZValue(1.5)
+                t.setToolTip(tip)
+                sc.addItem(t)
 
     def _power_bar(self, d: RackElevationData, x: float, y: float, w: float, font: QFont) -> None:
         sc = self.scene()
@@ -497,8 +540,12 @@ class RackElevationView(QGraphicsView):
         if spot is None:
             return None
         face, u = spot
-        if u not in self._data.free_units(face):
+        held = [r for r in self._data.reservations if r.face == face and r.u_from <= u <= r.u_to]
+        if u not in self._data.free_units(face) and not held:
             return None
+        if u not in self._data.free_units(face):
+            self._cancel_actions(menu, held)
+            return menu
         lo, hi = self.free_block(face, u)
         face_label = self.tr("front") if face == "front" else self.tr("rear")
         actions = [
@@ -521,8 +568,22 @@ class RackElevationView(QGraphicsView):
             if reason:
                 act.setEnabled(False)
                 act.setToolTip(reason)
+        self._cancel_actions(menu, held)
         menu.setToolTipsVisible(True)
         return menu
+
+    def _cancel_actions(self, menu: QMenu, held) -> None:
+        for r in held:
+            act = menu.addAction(self.tr("Cancel the reservation for %1 (U%2–U%3)…").replace("%1", r.customer_name)
+                                 .replace("%2", str(r.u_from)).replace("%3", str(r.u_to)))
+            act.setObjectName("cancelReservation")
+            act.triggered.connect(lambda _=False, rid=r.id: self.cancelReservationRequested.emit(rid))
+            reason = self.reserve_reason if self.reserve_reason is not None else (
+                None if self.editable else self.read_only_reason)
+            if reason:
+                act.setEnabled(False)
+                act.setToolTip(reason)
+        menu.setToolTipsVisible(True)
 
     def contextMenuEvent(self, event):
         menu = self.menu_for(self.mapToScene(event.pos()))
@@ -551,6 +612,7 @@ class RackPanel(RackElevationView):
             self.set_editable(reason is None, reason or "")
             self.reserve_reason = why_not_text(actor, "reserve_racks") or ""
         self.deviceMoveRequested.connect(self._move)
+        self.cancelReservationRequested.connect(self._cancel_reservation)
 
     def load_rack(self, rack_id: int | None) -> None:
         from app.viewdata import rack_elevation
@@ -584,8 +646,30 @@ class RackPanel(RackElevationView):
             logging.getLogger(__name__).warning("the move of device %s was not announced", device_id, exc_info=True)
         self.moved.emit(device_id)
 
-    def _explain(self, message: str) -> None:
+    def _cancel_reservation(self, reservation_id: int) -> None:
+        """Ask for the reason, then cancel through the service (which checks permission and state)."""
+        from PySide6.QtWidgets import QInputDialog
+
+        from app.errors import DomainError
+        from app.services.dcim import cancel_reservation
+        reason, ok = QInputDialog.getText(self, self.tr("Cancel reservation"),
+                                          self.tr("Why is the reservation cancelled?"))
+        if not ok:
+            return
+        try:
+            cancel_reservation(self.db, self.actor, reservation_id, reason.strip())
+        except DomainError as exc:
+            self._explain(exc.message, self.tr("Reservation not cancelled"))
+            return
+        self.refresh()
+        try:
+            from ui.operations import announce
+            announce(frozenset({"rack_reservation", "rack"}))
+        except Exception:  # noqa: BLE001 - the bus belongs to the main window; absent in bare use
+            pass
+
+    def _explain(self, message: str, title: str | None = None) -> None:
         from PySide6.QtWidgets import QMessageBox
-        box = QMessageBox(QMessageBox.Warning, self.tr("Move refused"), message, QMessageBox.Ok, self)
+        box = QMessageBox(QMessageBox.Warning, title or self.tr("Move refused"), message, QMessageBox.Ok, self)
         box.setObjectName("moveRefused")
         box.open()

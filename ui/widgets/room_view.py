@@ -60,7 +60,9 @@ class RackCell(QGraphicsRectItem):
         self._set(self.name, r.name, f, fg, 6, 4)
         self._set(self.line1, _tr("%1% of %2U").replace("%1", fmt_decimal(r.utilisation_pct, 0))
                   .replace("%2", str(r.u_height)), small, fg, 6, 24)
-        if mode == "status":
+        if mode == "status" and r.lessees and not r.lessee_name and r.leased_u < r.u_height:
+            second = _tr("Shared: %1 U leased").replace("%1", str(r.leased_u))
+        elif mode == "status":
             second = QCoreApplication.translate("choices/RackStatus", RackStatus.label(r.status))
         else:
             second = _tr("%1 / %2 kW").replace("%1", fmt_decimal(r.typical_draw_kw, 1)) \
@@ -84,6 +86,9 @@ class RackCell(QGraphicsRectItem):
                  _tr("Devices: %1").replace("%1", str(r.device_count))]
         if r.lessee_name:
             lines.append(_tr("Leased to %1").replace("%1", r.lessee_name))
+        if r.lessees:
+            lines.append(_tr("Leased units: %1 of %2 (%3)").replace("%1", str(r.leased_u))
+                         .replace("%2", str(r.u_height)).replace("%3", ", ".join(r.lessees)))
         return "<br>".join(lines)
 
     def paint(self, painter, option, widget=None):
@@ -175,6 +180,7 @@ class RoomFloorView(QGraphicsView):
                            QPen(QColor("#cfd8dc"), 1, Qt.DashLine), QBrush(QColor("#fafafa")))
         for rack in d.placed:
             self._add(rack, ox + rack.grid_col * (CELL_W + GAP), oy + rack.grid_row * (CELL_H + GAP), base)
+        self._cages(d, ox, oy, base)
         y = oy + rows * (CELL_H + GAP) + 6
         if d.unplaced:
             f = QFont(base)
@@ -186,6 +192,41 @@ class RoomFloorView(QGraphicsView):
             for i, rack in enumerate(d.unplaced):
                 self._add(rack, ox + (i % cols) * (CELL_W + GAP), y + (i // cols) * (CELL_H + GAP), base)
             y += ((len(d.unplaced) - 1) // cols + 1) * (CELL_H + GAP)
+
+    def _cages(self, d: RoomLayoutData, ox: float, oy: float, base: QFont) -> None:
+        """A cage: one outline around its racks on the floor, named with its lessee."""
+        sc = self.scene()
+        f = QFont(base)
+        f.setPixelSize(12)
+        f.setBold(True)
+        placed = {r.id: r for r in d.placed}
+        for cage in d.cages:
+            cells = [placed[i] for i in cage.rack_ids if i in placed]
+            if not cells:
+                continue
+            c0, c1 = min(r.grid_col for r in cells), max(r.grid_col for r in cells)
+            r0, r1 = min(r.grid_row for r in cells), max(r.grid_row for r in cells)
+            x0, y0 = ox + c0 * (CELL_W + GAP) - GAP / 2 - 2, oy + r0 * (CELL_H + GAP) - GAP / 2 - 2
+            w = (c1 - c0 + 1) * (CELL_W + GAP) + 4
+            h = (r1 - r0 + 1) * (CELL_H + GAP) + 4
+            colour = QColor("#6a1b9a")
+            box = sc.addRect(x0, y0, w, h, QPen(colour, 3, Qt.DashLine), QBrush(Qt.NoBrush))
+            box.setZValue(10)
+            label = self.tr("Cage %1").replace("%1", cage.name)
+            if cage.lessee_name:
+                label += " · " + self.tr("leased to %1").replace("%1", cage.lessee_name)
+            box.setToolTip(label)
+            fm = QFontMetricsF(f)
+            text = fm.elidedText(label, Qt.ElideRight, max(w - 12, 60))
+            bg = sc.addRect(0, 0, fm.horizontalAdvance(text) + 8, fm.height() + 2, QPen(colour, 1),
+                            QBrush(QColor("#f3e5f5")))
+            bg.setPos(x0 + 6, y0 + h - fm.height() / 2 - 1)
+            bg.setZValue(11)
+            bg.setToolTip(label)
+            t = QGraphicsSimpleTextItem(text, bg)
+            t.setFont(f)
+            t.setBrush(colour)
+            t.setPos(4, 1)
 
     def _add(self, rack: RoomRack, x: float, y: float, base: QFont) -> None:
         cell = RackCell(self, rack, x, y)
@@ -268,7 +309,12 @@ class RoomView(QWidget):
             self.title.setText("")
         else:
             self.title.setText(self.tr("%1 / %2 — %n rack(s)", "", len(data.racks))
-                               .replace("%1", f"{data.site_name} ({data.site_code})").replace("%2", data.name))
+                               .replace("%1", f"{data.site_name} ({data.site_code})").replace("%2", data.name)
+                               + " · " + self.tr("leased %1 U · reserved %2 U · used %3 U · free %4 U")
+                               .replace("%1", str(sum(r.leased_u for r in data.racks)))
+                               .replace("%2", str(sum(r.reserved_u for r in data.racks)))
+                               .replace("%3", str(sum(int(r.used_units) for r in data.racks)))
+                               .replace("%4", str(sum(r.free_u for r in data.racks))))
 
     def data(self) -> RoomLayoutData | None:
         return self.floor.data()
