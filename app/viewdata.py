@@ -9,6 +9,7 @@ come back as rows.
 from __future__ import annotations
 
 import datetime as dt
+from typing import TYPE_CHECKING
 from collections import defaultdict
 from dataclasses import dataclass, replace
 from decimal import ROUND_HALF_UP, Decimal
@@ -23,6 +24,9 @@ from models.choices import (LIVE_CONTRACT, DeviceStatus, GpuState, RackStatus, R
 
 from .billing import local_today
 from .db import Database
+
+if TYPE_CHECKING:
+    from .services.space import RackSpace
 
 ZERO = Decimal(0)
 KW = Decimal(1000)
@@ -130,7 +134,7 @@ class RackElevationData:
     free_front: tuple[int, ...]
     free_rear: tuple[int, ...]
     leases: tuple[ElevationLease, ...] = ()
-    space: "RackSpace | None" = None  # leased, reserved, used and free U (app/services/space.py)
+    space: RackSpace | None = None  # leased, reserved, used and free U (app/services/space.py)
 
     def free_units(self, face: str) -> tuple[int, ...]:
         return self.free_front if face == "front" else self.free_rear

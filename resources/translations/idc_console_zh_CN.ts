@@ -509,292 +509,297 @@
 <context>
     <name>ContractDialog</name>
     <message>
-        <location filename="../../ui/contracts.py" line="239"/>
+        <location filename="../../ui/contracts.py" line="240"/>
         <source>%1 serves the customer's region %2 (%3 h response).</source>
         <translation>%1 覆盖客户所在地区 %2（%3 小时响应）。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../ui/contracts.py" line="521"/>
+        <location filename="../../ui/contracts.py" line="524"/>
         <source>%n item(s) need attention (marked red).</source>
         <translation><numerusform>%n 个条目需要修改（红色标出）。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="277"/>
+        <location filename="../../ui/contracts.py" line="278"/>
         <source>(by kind)</source>
         <translation>（按类型）</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="149"/>
+        <location filename="../../ui/contracts.py" line="150"/>
         <source>(none)</source>
         <translation>（无）</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="125"/>
+        <location filename="../../ui/contracts.py" line="126"/>
         <source>(numbered when saved)</source>
         <translation>（保存时编号）</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="176"/>
+        <location filename="../../ui/contracts.py" line="177"/>
         <source>Add item</source>
         <translation>添加条目</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="296"/>
+        <location filename="../../ui/contracts.py" line="298"/>
         <source>Billing starts at handover; empty = the contract's start</source>
         <translation>计费自交付日开始；留空即合同开始日</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="205"/>
+        <location filename="../../ui/contracts.py" line="285"/>
+        <source>Cage (instead of a rack)</source>
+        <translation>笼位（代替机柜）</translation>
+    </message>
+    <message>
+        <location filename="../../ui/contracts.py" line="206"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="548"/>
+        <location filename="../../ui/contracts.py" line="551"/>
         <source>Changed by someone else</source>
         <translation>记录已被他人修改</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="145"/>
+        <location filename="../../ui/contracts.py" line="146"/>
         <source>Chinese</source>
         <translation>中文</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="112"/>
+        <location filename="../../ui/contracts.py" line="113"/>
         <source>Contract</source>
         <translation>合同</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="475"/>
+        <location filename="../../ui/contracts.py" line="478"/>
         <source>Contract %1 is %2: only drafts are edited; a signed contract changes by amendment.</source>
         <translation>合同 %1 状态为%2：只能编辑草稿；已签合同须通过变更修改。</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="128"/>
+        <location filename="../../ui/contracts.py" line="129"/>
         <source>Customer *</source>
         <translation>客户 *</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="164"/>
+        <location filename="../../ui/contracts.py" line="165"/>
         <source>Description</source>
         <translation>描述</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="272"/>
+        <location filename="../../ui/contracts.py" line="273"/>
         <source>Description *</source>
         <translation>描述 *</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="108"/>
+        <location filename="../../ui/contracts.py" line="109"/>
         <source>Edit contract</source>
         <translation>编辑合同</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="142"/>
+        <location filename="../../ui/contracts.py" line="143"/>
         <source>End *</source>
         <translation>结束 *</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="146"/>
+        <location filename="../../ui/contracts.py" line="147"/>
         <source>English</source>
         <translation>英文</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="282"/>
+        <location filename="../../ui/contracts.py" line="283"/>
         <source>From unit</source>
         <translation>起始 U 位</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="284"/>
+        <location filename="../../ui/contracts.py" line="286"/>
         <source>GPU model</source>
         <translation>GPU 型号</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="294"/>
+        <location filename="../../ui/contracts.py" line="296"/>
         <source>Hourly rate beyond</source>
         <translation>超出部分小时单价</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="293"/>
+        <location filename="../../ui/contracts.py" line="295"/>
         <source>Included GPU-hours</source>
         <translation>包含卡时</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="159"/>
+        <location filename="../../ui/contracts.py" line="160"/>
         <source>Items</source>
         <translation>条目</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="164"/>
+        <location filename="../../ui/contracts.py" line="165"/>
         <source>Kind</source>
         <translation>类型</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="147"/>
+        <location filename="../../ui/contracts.py" line="148"/>
         <source>Language</source>
         <translation>语言</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="295"/>
+        <location filename="../../ui/contracts.py" line="297"/>
         <source>Mbps</source>
         <translation>带宽（Mbps）</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="287"/>
+        <location filename="../../ui/contracts.py" line="289"/>
         <source>Named GPUs</source>
         <translation>指定 GPU</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="108"/>
+        <location filename="../../ui/contracts.py" line="109"/>
         <source>New contract</source>
         <translation>新建合同</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="247"/>
+        <location filename="../../ui/contracts.py" line="248"/>
         <source>No subsidiary covers the customer's region %1.</source>
         <translation>没有子公司覆盖客户所在地区 %1。</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="127"/>
+        <location filename="../../ui/contracts.py" line="128"/>
         <source>Number</source>
         <translation>编号</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="291"/>
+        <location filename="../../ui/contracts.py" line="293"/>
         <source>Power allowance (kW)</source>
         <translation>功率配额（kW）</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="292"/>
+        <location filename="../../ui/contracts.py" line="294"/>
         <source>Price per kWh over it</source>
         <translation>超出部分每千瓦时单价</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="274"/>
+        <location filename="../../ui/contracts.py" line="275"/>
         <source>Priced</source>
         <translation>计价方式</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="164"/>
+        <location filename="../../ui/contracts.py" line="165"/>
         <source>Quantity</source>
         <translation>数量</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="281"/>
+        <location filename="../../ui/contracts.py" line="282"/>
         <source>Rack</source>
         <translation>机柜</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="549"/>
+        <location filename="../../ui/contracts.py" line="552"/>
         <source>Reload the contract now? Your edits will be lost.</source>
         <translation>现在重新加载合同？您的修改将丢失。</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="179"/>
+        <location filename="../../ui/contracts.py" line="180"/>
         <source>Remove item</source>
         <translation>删除条目</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="204"/>
+        <location filename="../../ui/contracts.py" line="205"/>
         <source>Save draft</source>
         <translation>保存草稿</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="290"/>
+        <location filename="../../ui/contracts.py" line="292"/>
         <source>Service end</source>
         <translation>服务结束</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="152"/>
+        <location filename="../../ui/contracts.py" line="153"/>
         <source>Service level</source>
         <translation>服务级别</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="288"/>
+        <location filename="../../ui/contracts.py" line="290"/>
         <source>Service start (handover)</source>
         <translation>服务开始（交付日）</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="141"/>
+        <location filename="../../ui/contracts.py" line="142"/>
         <source>Start *</source>
         <translation>开始 *</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="129"/>
+        <location filename="../../ui/contracts.py" line="130"/>
         <source>Subsidiary *</source>
         <translation>子公司 *</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="280"/>
+        <location filename="../../ui/contracts.py" line="281"/>
         <source>Tax category</source>
         <translation>税目</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="156"/>
+        <location filename="../../ui/contracts.py" line="157"/>
         <source>Terms</source>
         <translation>条款</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="243"/>
+        <location filename="../../ui/contracts.py" line="244"/>
         <source>The chosen subsidiary does not cover the customer's region %1; it is served by %2.</source>
         <translation>所选子公司不覆盖客户所在地区 %1；该地区由 %2 服务。</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="237"/>
+        <location filename="../../ui/contracts.py" line="238"/>
         <source>The customer has no region: no subsidiary can be suggested.</source>
         <translation>该客户未填写所在地区，无法推荐签约主体。</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="143"/>
+        <location filename="../../ui/contracts.py" line="144"/>
         <source>Title</source>
         <translation>标题</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="283"/>
+        <location filename="../../ui/contracts.py" line="284"/>
         <source>To unit</source>
         <translation>结束 U 位</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="165"/>
+        <location filename="../../ui/contracts.py" line="166"/>
         <source>Unit</source>
         <translation>单位</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="165"/>
+        <location filename="../../ui/contracts.py" line="166"/>
         <source>Unit price</source>
         <translation>单价</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="273"/>
+        <location filename="../../ui/contracts.py" line="274"/>
         <source>Unit price (CNY) *</source>
         <translation>单价（元）*</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="418"/>
+        <location filename="../../ui/contracts.py" line="420"/>
         <source>a number, e.g. 12.5</source>
         <translation>请输入数字，例如 12.5</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="422"/>
+        <location filename="../../ui/contracts.py" line="424"/>
         <source>a whole number</source>
         <translation>请输入整数</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="511"/>
+        <location filename="../../ui/contracts.py" line="514"/>
         <source>item %1: %2</source>
         <translation>条目 %1：%2</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="431"/>
+        <location filename="../../ui/contracts.py" line="433"/>
         <source>no GPU with serial %1</source>
         <translation>没有序列号为 %1 的 GPU</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="286"/>
+        <location filename="../../ui/contracts.py" line="288"/>
         <source>or named GPUs: serials, comma separated</source>
         <translation>或指定 GPU：序列号，以逗号分隔</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="434"/>
+        <location filename="../../ui/contracts.py" line="436"/>
         <source>required</source>
         <translation>必填</translation>
     </message>
@@ -802,12 +807,12 @@
 <context>
     <name>ContractPanel</name>
     <message>
-        <location filename="../../ui/contracts.py" line="636"/>
+        <location filename="../../ui/contracts.py" line="639"/>
         <source>%1 contract %2. The reason goes into the audit trail.</source>
         <translation>%1合同 %2。原因将记入审计日志。</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="720"/>
+        <location filename="../../ui/contracts.py" line="723"/>
         <source>A new revision takes over on its effective date; edit its items, then submit it.</source>
         <translation>新版本自生效日起取代原合同；请修改条目后提交审批。</translation>
     </message>
@@ -816,17 +821,17 @@
         <translation>生效</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="645"/>
+        <location filename="../../ui/contracts.py" line="648"/>
         <source>Activate %1? Its racks and GPUs are leased to %2 now.</source>
         <translation>确定生效 %1？其机柜和 GPU 将立即租给 %2。</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="719"/>
+        <location filename="../../ui/contracts.py" line="722"/>
         <source>Amend %1</source>
         <translation>变更 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="576"/>
+        <location filename="../../ui/contracts.py" line="579"/>
         <source>Amend…</source>
         <translation>变更…</translation>
     </message>
@@ -835,62 +840,62 @@
         <translation>批准</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="647"/>
+        <location filename="../../ui/contracts.py" line="650"/>
         <source>Approve %1 for %2?</source>
         <translation>确定批准 %2 的合同 %1？</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="694"/>
+        <location filename="../../ui/contracts.py" line="697"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="673"/>
+        <location filename="../../ui/contracts.py" line="676"/>
         <source>Changed by someone else</source>
         <translation>记录已被他人修改</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="589"/>
+        <location filename="../../ui/contracts.py" line="592"/>
         <source>Chinese</source>
         <translation>中文</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="569"/>
+        <location filename="../../ui/contracts.py" line="572"/>
         <source>Choose a contract</source>
         <translation>请选择合同</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="736"/>
+        <location filename="../../ui/contracts.py" line="739"/>
         <source>Contract %1</source>
         <translation>合同 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="586"/>
+        <location filename="../../ui/contracts.py" line="589"/>
         <source>Customer: %1</source>
         <translation>客户：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="570"/>
+        <location filename="../../ui/contracts.py" line="573"/>
         <source>Description</source>
         <translation>描述</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="574"/>
+        <location filename="../../ui/contracts.py" line="577"/>
         <source>Edit draft…</source>
         <translation>编辑草稿…</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="721"/>
+        <location filename="../../ui/contracts.py" line="724"/>
         <source>Effective date</source>
         <translation>生效日期</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="691"/>
+        <location filename="../../ui/contracts.py" line="694"/>
         <source>End</source>
         <translation>结束</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="589"/>
+        <location filename="../../ui/contracts.py" line="592"/>
         <source>English</source>
         <translation>英文</translation>
     </message>
@@ -899,37 +904,37 @@
         <translation>到期</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="646"/>
+        <location filename="../../ui/contracts.py" line="649"/>
         <source>Expire %1? Its racks and GPUs are released to %2's end date.</source>
         <translation>确定使 %1 到期？其机柜和 GPU 将按 %2 的合同结束日释放。</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="570"/>
+        <location filename="../../ui/contracts.py" line="573"/>
         <source>Kind</source>
         <translation>类型</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="589"/>
+        <location filename="../../ui/contracts.py" line="592"/>
         <source>Language: %1</source>
         <translation>语言：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="639"/>
+        <location filename="../../ui/contracts.py" line="642"/>
         <source>Last day of service</source>
         <translation>服务最后一天</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="570"/>
+        <location filename="../../ui/contracts.py" line="573"/>
         <source>Price</source>
         <translation>价格</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="577"/>
+        <location filename="../../ui/contracts.py" line="580"/>
         <source>Print / PDF…</source>
         <translation>打印 / PDF…</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="570"/>
+        <location filename="../../ui/contracts.py" line="573"/>
         <source>Quantity</source>
         <translation>数量</translation>
     </message>
@@ -938,27 +943,27 @@
         <translation>驳回…</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="674"/>
+        <location filename="../../ui/contracts.py" line="677"/>
         <source>Reload the contract now?</source>
         <translation>现在重新加载合同？</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="693"/>
+        <location filename="../../ui/contracts.py" line="696"/>
         <source>Renew</source>
         <translation>续签</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="686"/>
+        <location filename="../../ui/contracts.py" line="689"/>
         <source>Renew %1</source>
         <translation>续签 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="596"/>
+        <location filename="../../ui/contracts.py" line="599"/>
         <source>Renews %1</source>
         <translation>续签自 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="576"/>
+        <location filename="../../ui/contracts.py" line="579"/>
         <source>Renew…</source>
         <translation>续签…</translation>
     </message>
@@ -967,22 +972,22 @@
         <translation>恢复</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="592"/>
+        <location filename="../../ui/contracts.py" line="595"/>
         <source>Revision %1, effective %2</source>
         <translation>第 %1 版，%2 生效</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="571"/>
+        <location filename="../../ui/contracts.py" line="574"/>
         <source>Service start</source>
         <translation>服务开始</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="690"/>
+        <location filename="../../ui/contracts.py" line="693"/>
         <source>Start</source>
         <translation>开始</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="587"/>
+        <location filename="../../ui/contracts.py" line="590"/>
         <source>Status: %1</source>
         <translation>状态：%1</translation>
     </message>
@@ -995,7 +1000,7 @@
         <translation>暂停…</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="588"/>
+        <location filename="../../ui/contracts.py" line="591"/>
         <source>Term: %1 – %2</source>
         <translation>期限：%1 至 %2</translation>
     </message>
@@ -1004,7 +1009,7 @@
         <translation>终止…</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="667"/>
+        <location filename="../../ui/contracts.py" line="670"/>
         <source>Updating the contract…</source>
         <translation>正在更新合同…</translation>
     </message>
@@ -1012,7 +1017,7 @@
 <context>
     <name>ContractsPage</name>
     <message>
-        <location filename="../../ui/contracts.py" line="749"/>
+        <location filename="../../ui/contracts.py" line="752"/>
         <source>New contract…</source>
         <translation>新建合同…</translation>
     </message>
@@ -2430,87 +2435,112 @@ Reason:</source>
 <context>
     <name>RackElevationView</name>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="362"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="363"/>
         <source>%1 · leased to %2</source>
         <translation>%1 · 租给 %2</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../ui/widgets/rack_elevation.py" line="379"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="388"/>
         <source>%n U free</source>
         <translation><numerusform>空闲 %n U</numerusform></translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="345"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="577"/>
+        <source>Cancel the reservation for %1 (U%2–U%3)…</source>
+        <translation>取消 %1 的预留（U%2–U%3）…</translation>
+    </message>
+    <message>
+        <location filename="../../ui/widgets/rack_elevation.py" line="346"/>
         <source>Choose a rack to see its elevation</source>
         <translation>选择机柜以查看立面图</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="461"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="504"/>
         <source>Fleet</source>
         <translation>自有</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="373"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="382"/>
         <source>Front</source>
         <translation>前面</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="437"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="371"/>
+        <source>Leased %1 U · reserved %2 U · used %3 U · free %4 U</source>
+        <translation>已租 %1 U · 预留 %2 U · 已用 %3 U · 空闲 %4 U</translation>
+    </message>
+    <message>
+        <location filename="../../ui/widgets/rack_elevation.py" line="462"/>
+        <source>Leased to %1, U%2–U%3, %4 to %5</source>
+        <translation>租给 %1，U%2–U%3，%4 至 %5</translation>
+    </message>
+    <message>
+        <location filename="../../ui/widgets/rack_elevation.py" line="477"/>
+        <source>Leased: %1</source>
+        <translation>已租：%1</translation>
+    </message>
+    <message>
+        <location filename="../../ui/widgets/rack_elevation.py" line="448"/>
         <source>Not mounted (0U or no position): %1</source>
         <translation>未上架（0U 或无位置）：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="492"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="535"/>
         <source>Open %1</source>
         <translation>打开 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="505"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="552"/>
         <source>Place a device at U%1 (%2)…</source>
         <translation>在 U%1（%2）放置设备…</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="450"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="493"/>
         <source>Power: %1 of %2 kW typical (%3%)</source>
         <translation>功率：典型 %1 / %2 kW（%3%）</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="373"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="382"/>
         <source>Rear</source>
         <translation>后面</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="507"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="554"/>
         <source>Reserve U%1 (%2)…</source>
         <translation>预留 U%1（%2）…</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="511"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="558"/>
         <source>Reserve the free block U%1–U%2 (%3)…</source>
         <translation>预留空闲区段 U%1–U%2（%3）…</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="410"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="421"/>
         <source>Reserved for %1, U%2–U%3, %4 to %5</source>
         <translation>为 %1 预留，U%2–U%3，%4 至 %5</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="413"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="424"/>
         <source>Reserved: %1</source>
         <translation>已预留：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="503"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="466"/>
+        <source>cage %1</source>
+        <translation>笼位 %1</translation>
+    </message>
+    <message>
+        <location filename="../../ui/widgets/rack_elevation.py" line="550"/>
         <source>front</source>
         <translation>前面</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="409"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="420"/>
         <source>open-ended</source>
         <translation>长期</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="503"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="550"/>
         <source>rear</source>
         <translation>后面</translation>
     </message>
@@ -2518,97 +2548,137 @@ Reason:</source>
 <context>
     <name>RackPanel</name>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="362"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="363"/>
         <source>%1 · leased to %2</source>
         <translation>%1 · 租给 %2</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../ui/widgets/rack_elevation.py" line="379"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="388"/>
         <source>%n U free</source>
         <translation><numerusform>空闲 %n U</numerusform></translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="345"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="655"/>
+        <source>Cancel reservation</source>
+        <translation>取消预留</translation>
+    </message>
+    <message>
+        <location filename="../../ui/widgets/rack_elevation.py" line="577"/>
+        <source>Cancel the reservation for %1 (U%2–U%3)…</source>
+        <translation>取消 %1 的预留（U%2–U%3）…</translation>
+    </message>
+    <message>
+        <location filename="../../ui/widgets/rack_elevation.py" line="346"/>
         <source>Choose a rack to see its elevation</source>
         <translation>选择机柜以查看立面图</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="461"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="504"/>
         <source>Fleet</source>
         <translation>自有</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="373"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="382"/>
         <source>Front</source>
         <translation>前面</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="589"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="371"/>
+        <source>Leased %1 U · reserved %2 U · used %3 U · free %4 U</source>
+        <translation>已租 %1 U · 预留 %2 U · 已用 %3 U · 空闲 %4 U</translation>
+    </message>
+    <message>
+        <location filename="../../ui/widgets/rack_elevation.py" line="462"/>
+        <source>Leased to %1, U%2–U%3, %4 to %5</source>
+        <translation>租给 %1，U%2–U%3，%4 至 %5</translation>
+    </message>
+    <message>
+        <location filename="../../ui/widgets/rack_elevation.py" line="477"/>
+        <source>Leased: %1</source>
+        <translation>已租：%1</translation>
+    </message>
+    <message>
+        <location filename="../../ui/widgets/rack_elevation.py" line="673"/>
         <source>Move refused</source>
         <translation>移动被拒绝</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="437"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="448"/>
         <source>Not mounted (0U or no position): %1</source>
         <translation>未上架（0U 或无位置）：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="492"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="535"/>
         <source>Open %1</source>
         <translation>打开 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="505"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="552"/>
         <source>Place a device at U%1 (%2)…</source>
         <translation>在 U%1（%2）放置设备…</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="450"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="493"/>
         <source>Power: %1 of %2 kW typical (%3%)</source>
         <translation>功率：典型 %1 / %2 kW（%3%）</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="373"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="382"/>
         <source>Rear</source>
         <translation>后面</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="507"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="662"/>
+        <source>Reservation not cancelled</source>
+        <translation>预留未取消</translation>
+    </message>
+    <message>
+        <location filename="../../ui/widgets/rack_elevation.py" line="554"/>
         <source>Reserve U%1 (%2)…</source>
         <translation>预留 U%1（%2）…</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="511"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="558"/>
         <source>Reserve the free block U%1–U%2 (%3)…</source>
         <translation>预留空闲区段 U%1–U%2（%3）…</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="410"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="421"/>
         <source>Reserved for %1, U%2–U%3, %4 to %5</source>
         <translation>为 %1 预留，U%2–U%3，%4 至 %5</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="413"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="424"/>
         <source>Reserved: %1</source>
         <translation>已预留：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="576"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="638"/>
         <source>The move failed: %1</source>
         <translation>移动失败：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="503"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="656"/>
+        <source>Why is the reservation cancelled?</source>
+        <translation>取消预留的原因？</translation>
+    </message>
+    <message>
+        <location filename="../../ui/widgets/rack_elevation.py" line="466"/>
+        <source>cage %1</source>
+        <translation>笼位 %1</translation>
+    </message>
+    <message>
+        <location filename="../../ui/widgets/rack_elevation.py" line="550"/>
         <source>front</source>
         <translation>前面</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="409"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="420"/>
         <source>open-ended</source>
         <translation>长期</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="503"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="550"/>
         <source>rear</source>
         <translation>后面</translation>
     </message>
@@ -2813,60 +2883,75 @@ Reason:</source>
 <context>
     <name>RoomFloorView</name>
     <message>
-        <location filename="../../ui/widgets/room_view.py" line="133"/>
+        <location filename="../../ui/widgets/room_view.py" line="215"/>
+        <source>Cage %1</source>
+        <translation>笼位 %1</translation>
+    </message>
+    <message>
+        <location filename="../../ui/widgets/room_view.py" line="138"/>
         <source>Choose a room to see its floor</source>
         <translation>选择机房以查看平面图</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/room_view.py" line="182"/>
+        <location filename="../../ui/widgets/room_view.py" line="188"/>
         <source>Not on the floor plan:</source>
         <translation>不在平面图上：</translation>
+    </message>
+    <message>
+        <location filename="../../ui/widgets/room_view.py" line="217"/>
+        <source>leased to %1</source>
+        <translation>租给 %1</translation>
     </message>
 </context>
 <context>
     <name>RoomPanel</name>
     <message numerus="yes">
-        <location filename="../../ui/widgets/room_view.py" line="270"/>
+        <location filename="../../ui/widgets/room_view.py" line="311"/>
         <source>%1 / %2 — %n rack(s)</source>
         <translation><numerusform>%1 / %2 — %n 个机柜</numerusform></translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/room_view.py" line="290"/>
+        <location filename="../../ui/widgets/room_view.py" line="336"/>
         <source>50–80%</source>
         <translation>50–80%</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/room_view.py" line="290"/>
+        <location filename="../../ui/widgets/room_view.py" line="336"/>
         <source>80–95%</source>
         <translation>80–95%</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/room_view.py" line="291"/>
+        <location filename="../../ui/widgets/room_view.py" line="337"/>
         <source>95% and over</source>
         <translation>95% 及以上</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/room_view.py" line="241"/>
+        <location filename="../../ui/widgets/room_view.py" line="282"/>
         <source>Colour by:</source>
         <translation>着色依据：</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/room_view.py" line="244"/>
+        <location filename="../../ui/widgets/room_view.py" line="285"/>
         <source>Status</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/room_view.py" line="242"/>
+        <location filename="../../ui/widgets/room_view.py" line="283"/>
         <source>Utilisation</source>
         <translation>使用率</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/room_view.py" line="289"/>
+        <location filename="../../ui/widgets/room_view.py" line="335"/>
         <source>empty</source>
         <translation>空</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/room_view.py" line="289"/>
+        <location filename="../../ui/widgets/room_view.py" line="313"/>
+        <source>leased %1 U · reserved %2 U · used %3 U · free %4 U</source>
+        <translation>已租 %1 U · 预留 %2 U · 已用 %3 U · 空闲 %4 U</translation>
+    </message>
+    <message>
+        <location filename="../../ui/widgets/room_view.py" line="335"/>
         <source>under 50%</source>
         <translation>低于 50%</translation>
     </message>
@@ -2874,47 +2959,52 @@ Reason:</source>
 <context>
     <name>RoomView</name>
     <message numerus="yes">
-        <location filename="../../ui/widgets/room_view.py" line="270"/>
+        <location filename="../../ui/widgets/room_view.py" line="311"/>
         <source>%1 / %2 — %n rack(s)</source>
         <translation><numerusform>%1 / %2 — %n 个机柜</numerusform></translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/room_view.py" line="290"/>
+        <location filename="../../ui/widgets/room_view.py" line="336"/>
         <source>50–80%</source>
         <translation>50–80%</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/room_view.py" line="290"/>
+        <location filename="../../ui/widgets/room_view.py" line="336"/>
         <source>80–95%</source>
         <translation>80–95%</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/room_view.py" line="291"/>
+        <location filename="../../ui/widgets/room_view.py" line="337"/>
         <source>95% and over</source>
         <translation>95% 及以上</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/room_view.py" line="241"/>
+        <location filename="../../ui/widgets/room_view.py" line="282"/>
         <source>Colour by:</source>
         <translation>着色依据：</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/room_view.py" line="244"/>
+        <location filename="../../ui/widgets/room_view.py" line="285"/>
         <source>Status</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/room_view.py" line="242"/>
+        <location filename="../../ui/widgets/room_view.py" line="283"/>
         <source>Utilisation</source>
         <translation>使用率</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/room_view.py" line="289"/>
+        <location filename="../../ui/widgets/room_view.py" line="335"/>
         <source>empty</source>
         <translation>空</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/room_view.py" line="289"/>
+        <location filename="../../ui/widgets/room_view.py" line="313"/>
+        <source>leased %1 U · reserved %2 U · used %3 U · free %4 U</source>
+        <translation>已租 %1 U · 预留 %2 U · 已用 %3 U · 空闲 %4 U</translation>
+    </message>
+    <message>
+        <location filename="../../ui/widgets/room_view.py" line="335"/>
         <source>under 50%</source>
         <translation>低于 50%</translation>
     </message>
@@ -3512,6 +3602,10 @@ Reason:</source>
         <translation>计费</translation>
     </message>
     <message>
+        <source>cage</source>
+        <translation>笼位</translation>
+    </message>
+    <message>
         <source>contract</source>
         <translation>合同</translation>
     </message>
@@ -3534,6 +3628,10 @@ Reason:</source>
     <message>
         <source>downtime</source>
         <translation>故障停机</translation>
+    </message>
+    <message>
+        <source>leased space</source>
+        <translation>租赁空间</translation>
     </message>
     <message>
         <source>meter reading</source>
