@@ -703,6 +703,63 @@ def gpu_history(db: Database, gpu_id: int) -> list[tuple]:
             .order_by(GpuHistory.at.desc(), GpuHistory.id.desc()))]
 
 
+@dataclass(frozen=True)
+class GpuSlot:
+    slot: int
+    gpu_id: int | None
+    serial: str | None
+    model: str | None
+    state: str | None
+    version: int | None
+
+
+@dataclass(frozen=True)
+class GpuSlots:
+    device_id: int
+    device_name: str
+    gpu_model: str | None          # the model the server takes, None when any
+    slots: list[GpuSlot]
+
+
+# A GPU on the shelf that can go into a server: here (not ordered), not retired, not leased.
+STOCK_STATES = (GpuState.RECEIVED, GpuState.BURN_IN, GpuState.AVAILABLE, GpuState.MAINTENANCE, GpuState.RMA)
+
+
+def gpu_slots(db: Database, device_id: int) -> GpuSlots | None:
+    """Every GPU slot of a server, with the GPU in it (if any)."""
+    with db.engine.connect() as conn:
+        head = conn.execute(
+            select(Device.name, DeviceType.gpu_slots, GpuModel.name)
+            .join(DeviceType, DeviceType.id == Device.device_type_id)
+            .outerjoin(GpuModel, GpuModel.id == DeviceType.gpu_model_id)
+            .where(Device.id == device_id)).first()
+        if head is None:
+            return None
+        held = {r.slot: r for r in conn.execute(
+            select(GpuAsset.slot, GpuAsset.id, GpuAsset.serial, GpuModel.name.label("model"), GpuAsset.state,
+                   GpuAsset.version).join(GpuModel, GpuModel.id == GpuAsset.gpu_model_id)
+            .where(GpuAsset.device_id == device_id))}
+    slots = []
+    for n in range(1, (head[1] or 0) + 1):
+        r = held.get(n)
+        slots.append(GpuSlot(n, r.id, r.serial, r.model, r.state, r.version) if r else
+                     GpuSlot(n, None, None, None, None, None))
+    return GpuSlots(device_id, head[0], head[2], slots)
+
+
+def stock_gpus(db: Database, device_id: int, limit: int = 500) -> list[tuple[int, str, str, str, int]]:
+    """(id, serial, model, state, version) of GPUs on the shelf that fit this server."""
+    with db.engine.connect() as conn:
+        want = conn.execute(select(DeviceType.gpu_model_id).join(Device, Device.device_type_id == DeviceType.id)
+                            .where(Device.id == device_id)).scalar()
+        q = (select(GpuAsset.id, GpuAsset.serial, GpuModel.name, GpuAsset.state, GpuAsset.version)
+             .join(GpuModel, GpuModel.id == GpuAsset.gpu_model_id)
+             .where(GpuAsset.device_id.is_(None), GpuAsset.state.in_(STOCK_STATES)))
+        if want:
+            q = q.where(GpuAsset.gpu_model_id == want)
+        return [tuple(r) for r in conn.execute(q.order_by(GpuAsset.serial).limit(limit))]
+
+
 def gpu_states(db: Database, ids: list[int]) -> dict[int, str]:
     with db.engine.connect() as conn:
         out = {}
