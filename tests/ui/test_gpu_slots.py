@@ -71,7 +71,7 @@ def test_slot_grid_install_move_remove_and_refusals(qtbot, db, admin, operator, 
     with db.session() as s:
         assert s.get(GpuAsset, gpus[1]).device_id is None
         actions = [a for (a,) in s.execute(select(AuditEvent.action).where(AuditEvent.object_type == "gpu",
-                                                                           AuditEvent.object_id == gpus[1]))]
+                                                                           AuditEvent.object_id == str(gpus[1])))]
     assert actions.count("gpu.install") == 1 and actions.count("gpu.move") == 2 and "gpu.uninstall" in actions
     assert [s.slot for s in queries.gpu_slots(db, server).slots if s.gpu_id] == []
 
