@@ -19,7 +19,7 @@ from array import array
 from dataclasses import dataclass
 from typing import Any, Callable
 
-from sqlalchemy import Select, and_, false, func, literal, or_, select, tuple_, union
+from sqlalchemy import Numeric, Select, and_, cast, false, func, literal, or_, select, tuple_, union
 from sqlalchemy.sql import visitors
 from sqlalchemy.sql.selectable import Join
 from sqlalchemy.orm import aliased
@@ -115,6 +115,19 @@ def _racks_source():
             .outerjoin(_cust, _cust.id == Rack.customer_id))
 
 
+def _rack_used_u():
+    """U taken by the devices mounted in the rack (the room view's measure of utilisation)."""
+    return (select(func.coalesce(func.sum(DeviceType.u_height), 0))
+            .select_from(Device).join(DeviceType, DeviceType.id == Device.device_type_id)
+            .where(Device.rack_id == Rack.id, Device.position.is_not(None))
+            .correlate(Rack).scalar_subquery())
+
+
+_RACK_USED_U = _rack_used_u()
+_RACK_FREE_U = Rack.u_height - _RACK_USED_U
+_RACK_USED_PCT = func.round(cast(_RACK_USED_U * 100.0 / func.nullif(Rack.u_height, 0), Numeric(6, 1)), 1)
+
+
 def _devices_source():
     return (select().select_from(Device)
             .join(DeviceType, DeviceType.id == Device.device_type_id)
@@ -177,6 +190,8 @@ _spec(ListSpec(
         Column("status", _("Status"), Rack.status, kind="choice", choices=RackStatus, nullable=False),
         Column("customer", _("Customer"), _cust.name),
         Column("u_height", _("Height (U)"), Rack.u_height, align="right", kind="int"),
+        Column("free_u", _("Free (U)"), _RACK_FREE_U, align="right", kind="decimal"),
+        Column("used_pct", _("Used (%)"), _RACK_USED_PCT, align="right", kind="decimal"),
         Column("power_capacity_kw", _("Power (kW)"), Rack.power_capacity_kw, align="right", kind="decimal"),
         Column("asset_tag", _("Asset tag"), Rack.asset_tag, shown=False),
     ),
