@@ -4,7 +4,9 @@ A unit is free on a face when no mounted device touches it there (full-depth dev
 faces) and no active reservation of another customer (now or later) covers it there. A full-depth device needs
 the units free on both faces. A rack leased to a customer takes only that customer's devices;
 the company's own equipment (customer None) goes into unleased racks only. Racks that are
-planned, in maintenance or decommissioned are not offered.
+planned, in maintenance or decommissioned are not offered. Given the device type, a rack is
+offered only if its typical draw with the device stays within its power capacity (the placement
+rule of app.services.dcim, which refuses anything more without an override).
 """
 from __future__ import annotations
 
@@ -16,7 +18,7 @@ from decimal import Decimal
 from sqlalchemy import or_, select
 
 from models import Customer, Device, DeviceType, Rack, RackReservation, Room, Site
-from models.choices import Face, RackStatus, ReservationStatus
+from models.choices import DeviceStatus, Face, RackStatus, ReservationStatus
 
 from .billing import local_today
 from .db import Database
@@ -58,15 +60,27 @@ def _runs(free: list[int]) -> list[tuple[int, int]]:
 
 def find_free_units(db: Database, units: int, *, site_id: int | None = None, room_id: int | None = None,
                     customer_id: int | None = None, full_depth: bool = False, face: str = Face.FRONT,
-                    today: dt.date | None = None, limit: int = 200) -> list[FreeRange]:
+                    device_type_id: int | None = None, today: dt.date | None = None,
+                    limit: int = 200) -> list[FreeRange]:
     """Racks in scope with `units` contiguous free U for `customer_id`'s device (None: our own),
-    best fit first (the smallest free run that fits, then site, room, rack)."""
+    best fit first (the smallest free run that fits, then site, room, rack). With a device type,
+    only racks whose power capacity takes its typical draw too."""
     if not isinstance(units, int) or units < 1:
         raise ValidationError({"units": "give a whole number of U, at least 1"})
     if face not in Face.values():
         raise ValidationError({"face": f"face is {' or '.join(Face.values())}"})
     today = today or local_today()
-    q = (select(Rack.id, Rack.name, Rack.u_height, Site.code, Room.id, Room.name, Customer.name)
+    from .services.dcim import power_draw_w   # the placement rule's own measure of a device's draw
+    own_w = None
+    if device_type_id is not None:
+        with db.session() as s:
+            dtype = s.get(DeviceType, device_type_id)
+            if dtype is None:
+                raise ValidationError({"device_type_id": "unknown device type"})
+            draw = power_draw_w(dtype)
+            own_w = draw[0] if draw else None
+    q = (select(Rack.id, Rack.name, Rack.u_height, Site.code, Room.id, Room.name, Customer.name,
+                Rack.power_capacity_kw)
          .join(Room, Room.id == Rack.room_id).join(Site, Site.id == Room.site_id)
          .outerjoin(Customer, Customer.id == Rack.customer_id)
          .where(Rack.status.in_(OPEN_RACK_STATES), Rack.u_height >= units))
@@ -82,6 +96,7 @@ def find_free_units(db: Database, units: int, *, site_id: int | None = None, roo
         racks = conn.execute(q.order_by(Site.code, Room.name, Rack.name)).all()
         ids = [r[0] for r in racks]
         taken: dict[tuple[int, str], set[int]] = defaultdict(set)
+        drawn_w: dict[int, int] = defaultdict(int)
         for i in range(0, len(ids), 500):
             chunk = ids[i:i + 500]
             for rack_id, pos, height, dface, deep in conn.execute(
@@ -95,6 +110,13 @@ def find_free_units(db: Database, units: int, *, site_id: int | None = None, roo
                     for f in faces:
                         taken[(rack_id, f)].add(u)
                     u += 1
+            if own_w is not None:
+                for rack_id, role, typical, maximum in conn.execute(
+                        select(Device.rack_id, DeviceType.role, DeviceType.typical_power_w, DeviceType.max_power_w)
+                        .join(DeviceType, DeviceType.id == Device.device_type_id)
+                        .where(Device.rack_id.in_(chunk), Device.status != DeviceStatus.DECOMMISSIONING)):
+                    draw = power_draw_w(DeviceType(role=role, typical_power_w=typical, max_power_w=maximum))
+                    drawn_w[rack_id] += draw[0] if draw else 0
             res = (select(RackReservation.rack_id, RackReservation.face, RackReservation.u_from, RackReservation.u_to)
                    .where(RackReservation.rack_id.in_(chunk), RackReservation.status == ReservationStatus.ACTIVE,
                           or_(RackReservation.end_date.is_(None), RackReservation.end_date >= today)))
@@ -104,7 +126,9 @@ def find_free_units(db: Database, units: int, *, site_id: int | None = None, roo
                 for u in range(u_from, u_to + 1):
                     taken[(rack_id, rface or Face.FRONT)].add(u)
     out = []
-    for rack_id, name, height, site_code, rid, rname, lessee in racks:
+    for rack_id, name, height, site_code, rid, rname, lessee, capacity_kw in racks:
+        if own_w is not None and Decimal(drawn_w[rack_id] + own_w) / 1000 > Decimal(str(capacity_kw or 0)):
+            continue
         need = Face.values() if full_depth else [face]
         free = [u for u in range(1, height + 1) if not any(u in taken[(rack_id, f)] for f in need)]
         fits = [(start, n) for start, n in _runs(free) if n >= units]

@@ -14,6 +14,7 @@ Labels are marked with `_` (a no-op); the console translates them in the context
 from __future__ import annotations
 
 import datetime as dt
+from decimal import Decimal
 import time
 from array import array
 from dataclasses import dataclass
@@ -760,6 +761,24 @@ def gpu_slots(db: Database, device_id: int) -> GpuSlots | None:
         slots.append(GpuSlot(n, r.id, r.serial, r.model, r.state, r.version) if r else
                      GpuSlot(n, None, None, None, None, None))
     return GpuSlots(device_id, head[0], head[2], slots)
+
+
+@dataclass(frozen=True)
+class DeviceTypeSize:
+    id: int
+    u_height: Decimal
+    full_depth: bool
+
+    @property
+    def units(self) -> int:
+        """Whole units a device of this type needs (a 0.5U device takes its unit)."""
+        return int(-(-self.u_height // 1))
+
+
+def device_type_sizes(db: Database) -> list[DeviceTypeSize]:
+    with db.engine.connect() as conn:
+        return [DeviceTypeSize(r[0], Decimal(str(r[1])), bool(r[2])) for r in conn.execute(
+            select(DeviceType.id, DeviceType.u_height, DeviceType.is_full_depth).limit(5000))]
 
 
 def stock_gpus(db: Database, device_id: int, limit: int = 500) -> list[tuple[int, str, str, str, int]]:

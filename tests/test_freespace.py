@@ -75,3 +75,18 @@ def test_rack_list_shows_free_u_and_utilisation_sortable(db, estate):
     assert [r[1 + keys.index("name")] for r in rows][:2] == ["A01", "A02"]
     desc = [r for batch in queries.fetch_all(db, spec, sort="used_pct", desc=True) for r in batch]
     assert desc[0][1 + keys.index("name")] == "A01"
+
+
+def test_device_type_leaves_out_racks_without_power(db, estate):
+    from models import DeviceType
+    with db.session() as s:
+        big = DeviceType(manufacturer="Acme", model="Heater 4U", slug="heater", u_height=4, is_full_depth=True,
+                         typical_power_w=7000, role="server")
+        s.add(big)
+        s.commit()
+        big_id = big.id
+    # A02: 10 kW, 500 W drawn -> 7.5 kW fits; A03: 6 kW -> 7 kW does not
+    rows = find_free_units(db, 4, full_depth=True, device_type_id=big_id, today=TODAY)
+    assert _found(rows) == [("A02", 3, 6)]
+    with pytest.raises(ValidationError, match="unknown device type"):
+        find_free_units(db, 4, device_type_id=999999)

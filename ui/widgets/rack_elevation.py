@@ -337,6 +337,18 @@ class RackElevationView(QGraphicsView):
         if device_id in self.ghosts:
             self.ghosts[device_id].setVisible(visible)
 
+    def show_units(self, face: str, u_from: int, u_to: int):
+        """Outline units u_from–u_to on `face` (a range found by "find free U") and bring them into view."""
+        if self._data is None:
+            return None
+        top = self.y_of(Decimal(u_from), Decimal(u_to - u_from + 1))
+        pen = QPen(QColor("#1565c0"), 3, Qt.DashLine)
+        item = self.scene().addRect(face_x(face) + 2, top + 1, FACE_W - 4, (u_to - u_from + 1) * UH - 2, pen,
+                                    QBrush(QColor(21, 101, 192, 40)))
+        item.setZValue(50)
+        self.centerOn(item.rect().center())
+        return item
+
     # --- drawing ------------------------------------------------------------------------
     def _empty(self) -> None:
         f = QFont(self.font())
