@@ -1423,6 +1423,84 @@
     </message>
 </context>
 <context>
+    <name>DeviceDialog</name>
+    <message>
+        <location filename="../../ui/forms.py" line="195"/>
+        <source>(none)</source>
+        <translation>（无）</translation>
+    </message>
+    <message>
+        <location filename="../../ui/forms.py" line="181"/>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <location filename="../../ui/forms.py" line="344"/>
+        <source>Changed by someone else</source>
+        <translation>记录已被他人修改</translation>
+    </message>
+    <message>
+        <location filename="../../ui/forms.py" line="172"/>
+        <source>Details</source>
+        <translation>详情</translation>
+    </message>
+    <message>
+        <location filename="../../ui/forms.py" line="152"/>
+        <source>Edit %1</source>
+        <translation>编辑%1</translation>
+    </message>
+    <message>
+        <location filename="../../ui/forms.py" line="395"/>
+        <source>GPU slots (%1)</source>
+        <translation>GPU 槽位（%1）</translation>
+    </message>
+    <message>
+        <location filename="../../ui/forms.py" line="152"/>
+        <source>New %1</source>
+        <translation>新建%1</translation>
+    </message>
+    <message>
+        <location filename="../../ui/forms.py" line="345"/>
+        <source>Reload the record now? Your edits will be lost.</source>
+        <translation>现在重新加载该记录？您的修改将丢失。</translation>
+    </message>
+    <message>
+        <location filename="../../ui/forms.py" line="180"/>
+        <source>Save</source>
+        <translation>保存</translation>
+    </message>
+    <message>
+        <location filename="../../ui/forms.py" line="227"/>
+        <source>This record no longer exists.</source>
+        <translation>该记录已不存在。</translation>
+    </message>
+    <message>
+        <location filename="../../ui/forms.py" line="282"/>
+        <source>a number, e.g. 12.5</source>
+        <translation>请输入数字，例如 12.5</translation>
+    </message>
+    <message>
+        <location filename="../../ui/forms.py" line="274"/>
+        <source>a whole number</source>
+        <translation>请输入整数</translation>
+    </message>
+    <message>
+        <location filename="../../ui/forms.py" line="256"/>
+        <source>choose one of the listed entries</source>
+        <translation>请从列表中选择</translation>
+    </message>
+    <message>
+        <location filename="../../ui/forms.py" line="219"/>
+        <source>leave empty to keep</source>
+        <translation>留空则不修改</translation>
+    </message>
+    <message>
+        <location filename="../../ui/forms.py" line="290"/>
+        <source>required</source>
+        <translation>必填</translation>
+    </message>
+</context>
+<context>
     <name>DeviceTypeImportDialog</name>
     <message>
         <location filename="../../ui/importdialog.py" line="279"/>
@@ -1538,6 +1616,144 @@
         <location filename="../../ui/importdialog.py" line="254"/>
         <source>refused</source>
         <translation>已拒绝</translation>
+    </message>
+</context>
+<context>
+    <name>FindFreeUnitsDialog</name>
+    <message>
+        <location filename="../../ui/freespace.py" line="148"/>
+        <source>%1 rack(s) with %2 contiguous free U, best fit first.</source>
+        <translation>%1 个机柜有连续 %2U 空闲，最贴合的在前。</translation>
+    </message>
+    <message>
+        <location filename="../../ui/freespace.py" line="36"/>
+        <source>(any: units only)</source>
+        <translation>（任意：只按 U 数）</translation>
+    </message>
+    <message>
+        <location filename="../../ui/freespace.py" line="61"/>
+        <source>(our own equipment)</source>
+        <translation>（本公司设备）</translation>
+    </message>
+    <message>
+        <location filename="../../ui/freespace.py" line="53"/>
+        <source>(whole fleet)</source>
+        <translation>（全部站点）</translation>
+    </message>
+    <message>
+        <location filename="../../ui/freespace.py" line="64"/>
+        <source>A rack leased to a customer takes only that customer's devices; other customers' reservations are never offered</source>
+        <translation>已出租给客户的机柜只放该客户的设备；其他客户预留的 U 位不会列出</translation>
+    </message>
+    <message>
+        <location filename="../../ui/freespace.py" line="110"/>
+        <source>Close</source>
+        <translation>关闭</translation>
+    </message>
+    <message>
+        <location filename="../../ui/freespace.py" line="50"/>
+        <source>Contiguous units</source>
+        <translation>连续 U 数</translation>
+    </message>
+    <message>
+        <location filename="../../ui/freespace.py" line="44"/>
+        <source>Device type</source>
+        <translation>设备型号</translation>
+    </message>
+    <message>
+        <location filename="../../ui/freespace.py" line="80"/>
+        <source>Face</source>
+        <translation>朝向</translation>
+    </message>
+    <message>
+        <location filename="../../ui/freespace.py" line="31"/>
+        <source>Find free U</source>
+        <translation>查找空闲 U 位</translation>
+    </message>
+    <message>
+        <location filename="../../ui/freespace.py" line="66"/>
+        <source>For</source>
+        <translation>用于</translation>
+    </message>
+    <message>
+        <location filename="../../ui/freespace.py" line="90"/>
+        <source>Free (U)</source>
+        <translation>空闲（U）</translation>
+    </message>
+    <message>
+        <location filename="../../ui/freespace.py" line="73"/>
+        <source>Full depth (both faces free)</source>
+        <translation>全深（前后两面均空闲）</translation>
+    </message>
+    <message>
+        <location filename="../../ui/freespace.py" line="89"/>
+        <source>Lessee</source>
+        <translation>承租客户</translation>
+    </message>
+    <message>
+        <location filename="../../ui/freespace.py" line="151"/>
+        <source>No rack has %1 contiguous free U there.</source>
+        <translation>该范围内没有机柜有连续 %1U 空闲。</translation>
+    </message>
+    <message>
+        <location filename="../../ui/freespace.py" line="104"/>
+        <source>Open elevation</source>
+        <translation>打开立面图</translation>
+    </message>
+    <message>
+        <location filename="../../ui/freespace.py" line="107"/>
+        <source>Place a device here…</source>
+        <translation>在此上架设备…</translation>
+    </message>
+    <message>
+        <location filename="../../ui/freespace.py" line="89"/>
+        <source>Rack</source>
+        <translation>机柜</translation>
+    </message>
+    <message>
+        <location filename="../../ui/freespace.py" line="90"/>
+        <source>Range</source>
+        <translation>U 位范围</translation>
+    </message>
+    <message>
+        <location filename="../../ui/freespace.py" line="89"/>
+        <source>Room</source>
+        <translation>机房</translation>
+    </message>
+    <message>
+        <location filename="../../ui/freespace.py" line="57"/>
+        <source>Room %1</source>
+        <translation>机房 %1</translation>
+    </message>
+    <message>
+        <location filename="../../ui/freespace.py" line="82"/>
+        <source>Search</source>
+        <translation>搜索</translation>
+    </message>
+    <message>
+        <location filename="../../ui/freespace.py" line="89"/>
+        <source>Site</source>
+        <translation>站点</translation>
+    </message>
+    <message>
+        <location filename="../../ui/freespace.py" line="55"/>
+        <source>Site %1</source>
+        <translation>站点 %1</translation>
+    </message>
+    <message>
+        <location filename="../../ui/freespace.py" line="41"/>
+        <source>Takes the type's height and depth, and leaves out racks whose power capacity cannot take its typical draw</source>
+        <translation>按型号的高度和深度查找，并排除功率容量承受不了其典型功耗的机柜</translation>
+    </message>
+    <message>
+        <location filename="../../ui/freespace.py" line="58"/>
+        <source>Where</source>
+        <translation>范围</translation>
+    </message>
+    <message>
+        <location filename="../../ui/freespace.py" line="154"/>
+        <source>both faces</source>
+        <translation>前后两面</translation>
     </message>
 </context>
 <context>
@@ -1795,6 +2011,89 @@
         <location filename="../../ui/forms.py" line="290"/>
         <source>required</source>
         <translation>必填</translation>
+    </message>
+</context>
+<context>
+    <name>GpuSlotGrid</name>
+    <message>
+        <location filename="../../ui/gpuslots.py" line="193"/>
+        <source>%1 installed into slot %2.</source>
+        <translation>%1 已装入槽位 %2。</translation>
+    </message>
+    <message>
+        <location filename="../../ui/gpuslots.py" line="211"/>
+        <source>%1 moved from slot %2 to slot %3.</source>
+        <translation>%1 已从槽位 %2 移到槽位 %3。</translation>
+    </message>
+    <message>
+        <location filename="../../ui/gpuslots.py" line="105"/>
+        <source>%1 of %2 slots hold a GPU.</source>
+        <translation>%2 个槽位中有 %1 个已装 GPU。</translation>
+    </message>
+    <message>
+        <location filename="../../ui/gpuslots.py" line="201"/>
+        <source>%1 removed from slot %2 to stock.</source>
+        <translation>%1 已从槽位 %2 拆下入库。</translation>
+    </message>
+    <message>
+        <location filename="../../ui/gpuslots.py" line="124"/>
+        <source>(empty)</source>
+        <translation>（空）</translation>
+    </message>
+    <message>
+        <location filename="../../ui/gpuslots.py" line="168"/>
+        <source>Changed by someone else: %1 The slots were reloaded.</source>
+        <translation>记录已被他人修改：%1 已重新载入槽位。</translation>
+    </message>
+    <message>
+        <location filename="../../ui/gpuslots.py" line="47"/>
+        <source>From stock</source>
+        <translation>库存 GPU</translation>
+    </message>
+    <message>
+        <location filename="../../ui/gpuslots.py" line="53"/>
+        <source>Install into slot</source>
+        <translation>装入槽位</translation>
+    </message>
+    <message>
+        <location filename="../../ui/gpuslots.py" line="69"/>
+        <source>Move</source>
+        <translation>变更</translation>
+    </message>
+    <message>
+        <location filename="../../ui/gpuslots.py" line="65"/>
+        <source>Move to slot</source>
+        <translation>移到槽位</translation>
+    </message>
+    <message>
+        <location filename="../../ui/gpuslots.py" line="77"/>
+        <source>Reason</source>
+        <translation>原因</translation>
+    </message>
+    <message>
+        <location filename="../../ui/gpuslots.py" line="60"/>
+        <source>Remove to stock</source>
+        <translation>拆下入库</translation>
+    </message>
+    <message>
+        <location filename="../../ui/gpuslots.py" line="117"/>
+        <source>Slot %1</source>
+        <translation>槽位 %1</translation>
+    </message>
+    <message>
+        <location filename="../../ui/gpuslots.py" line="101"/>
+        <source>This device no longer exists.</source>
+        <translation>该设备已不存在。</translation>
+    </message>
+    <message>
+        <location filename="../../ui/gpuslots.py" line="107"/>
+        <source>This server takes %1 GPUs.</source>
+        <translation>该服务器使用 %1 GPU。</translation>
+    </message>
+    <message>
+        <location filename="../../ui/gpuslots.py" line="80"/>
+        <source>goes into the audit trail</source>
+        <translation>将记入审计日志</translation>
     </message>
 </context>
 <context>
@@ -2082,17 +2381,17 @@ Reason:</source>
         <translation>账单</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="559"/>
+        <location filename="../../ui/mainwindow.py" line="589"/>
         <source>Capacity of %1</source>
         <translation>%1 容量报告</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="482"/>
+        <location filename="../../ui/mainwindow.py" line="486"/>
         <source>Choose a rack in the list first</source>
         <translation>请先在列表中选择机柜</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="552"/>
+        <location filename="../../ui/mainwindow.py" line="582"/>
         <source>Choose a rack in the list first.</source>
         <translation>请先在列表中选择机柜。</translation>
     </message>
@@ -2114,7 +2413,7 @@ Reason:</source>
         <translation>总览</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="613"/>
+        <location filename="../../ui/mainwindow.py" line="643"/>
         <source>Database: %1</source>
         <translation>数据库：%1</translation>
     </message>
@@ -2128,12 +2427,17 @@ Reason:</source>
         <translation>机柜立面</translation>
     </message>
     <message>
+        <location filename="../../ui/mainwindow.py" line="480"/>
+        <source>Find free U…</source>
+        <translation>查找空闲 U 位…</translation>
+    </message>
+    <message>
         <location filename="../../ui/mainwindow.py" line="389"/>
         <source>Fleet report PDF…</source>
         <translation>GPU 资产报告 PDF…</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="567"/>
+        <location filename="../../ui/mainwindow.py" line="597"/>
         <source>GPU fleet report</source>
         <translation>GPU 资产报告</translation>
     </message>
@@ -2152,7 +2456,7 @@ Reason:</source>
         <translation>导入设备型号…</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="557"/>
+        <location filename="../../ui/mainwindow.py" line="587"/>
         <source>Rack sheet %1</source>
         <translation>机柜图 %1</translation>
     </message>
@@ -2162,7 +2466,7 @@ Reason:</source>
         <translation>机柜图 PDF…</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="552"/>
+        <location filename="../../ui/mainwindow.py" line="582"/>
         <source>Racks</source>
         <translation>机柜</translation>
     </message>
@@ -2172,7 +2476,7 @@ Reason:</source>
         <translation>机房</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="582"/>
+        <location filename="../../ui/mainwindow.py" line="612"/>
         <source>Settings…</source>
         <translation>设置…</translation>
     </message>
@@ -2191,7 +2495,7 @@ Reason:</source>
         <translation>站点与覆盖</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="615"/>
+        <location filename="../../ui/mainwindow.py" line="645"/>
         <source>User: %1 (%2)</source>
         <translation>用户：%1（%2）</translation>
     </message>
@@ -2395,87 +2699,87 @@ Reason:</source>
 <context>
     <name>RackElevationView</name>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="361"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="373"/>
         <source>%1 · leased to %2</source>
         <translation>%1 · 租给 %2</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../ui/widgets/rack_elevation.py" line="378"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="390"/>
         <source>%n U free</source>
         <translation><numerusform>空闲 %n U</numerusform></translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="344"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="356"/>
         <source>Choose a rack to see its elevation</source>
         <translation>选择机柜以查看立面图</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="460"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="472"/>
         <source>Fleet</source>
         <translation>自有</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="372"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="384"/>
         <source>Front</source>
         <translation>前面</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="436"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="448"/>
         <source>Not mounted (0U or no position): %1</source>
         <translation>未上架（0U 或无位置）：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="491"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="503"/>
         <source>Open %1</source>
         <translation>打开 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="504"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="516"/>
         <source>Place a device at U%1 (%2)…</source>
         <translation>在 U%1（%2）放置设备…</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="449"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="461"/>
         <source>Power: %1 of %2 kW typical (%3%)</source>
         <translation>功率：典型 %1 / %2 kW（%3%）</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="372"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="384"/>
         <source>Rear</source>
         <translation>后面</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="506"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="518"/>
         <source>Reserve U%1 (%2)…</source>
         <translation>预留 U%1（%2）…</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="510"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="522"/>
         <source>Reserve the free block U%1–U%2 (%3)…</source>
         <translation>预留空闲区段 U%1–U%2（%3）…</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="409"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="421"/>
         <source>Reserved for %1, U%2–U%3, %4 to %5</source>
         <translation>为 %1 预留，U%2–U%3，%4 至 %5</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="412"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="424"/>
         <source>Reserved: %1</source>
         <translation>已预留：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="502"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="514"/>
         <source>front</source>
         <translation>前面</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="408"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="420"/>
         <source>open-ended</source>
         <translation>长期</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="502"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="514"/>
         <source>rear</source>
         <translation>后面</translation>
     </message>
@@ -2483,97 +2787,97 @@ Reason:</source>
 <context>
     <name>RackPanel</name>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="361"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="373"/>
         <source>%1 · leased to %2</source>
         <translation>%1 · 租给 %2</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../ui/widgets/rack_elevation.py" line="378"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="390"/>
         <source>%n U free</source>
         <translation><numerusform>空闲 %n U</numerusform></translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="344"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="356"/>
         <source>Choose a rack to see its elevation</source>
         <translation>选择机柜以查看立面图</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="460"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="472"/>
         <source>Fleet</source>
         <translation>自有</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="372"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="384"/>
         <source>Front</source>
         <translation>前面</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="587"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="599"/>
         <source>Move refused</source>
         <translation>移动被拒绝</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="436"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="448"/>
         <source>Not mounted (0U or no position): %1</source>
         <translation>未上架（0U 或无位置）：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="491"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="503"/>
         <source>Open %1</source>
         <translation>打开 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="504"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="516"/>
         <source>Place a device at U%1 (%2)…</source>
         <translation>在 U%1（%2）放置设备…</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="449"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="461"/>
         <source>Power: %1 of %2 kW typical (%3%)</source>
         <translation>功率：典型 %1 / %2 kW（%3%）</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="372"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="384"/>
         <source>Rear</source>
         <translation>后面</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="506"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="518"/>
         <source>Reserve U%1 (%2)…</source>
         <translation>预留 U%1（%2）…</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="510"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="522"/>
         <source>Reserve the free block U%1–U%2 (%3)…</source>
         <translation>预留空闲区段 U%1–U%2（%3）…</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="409"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="421"/>
         <source>Reserved for %1, U%2–U%3, %4 to %5</source>
         <translation>为 %1 预留，U%2–U%3，%4 至 %5</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="412"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="424"/>
         <source>Reserved: %1</source>
         <translation>已预留：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="574"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="586"/>
         <source>The move failed: %1</source>
         <translation>移动失败：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="502"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="514"/>
         <source>front</source>
         <translation>前面</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="408"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="420"/>
         <source>open-ended</source>
         <translation>长期</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="502"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="514"/>
         <source>rear</source>
         <translation>后面</translation>
     </message>
@@ -3252,42 +3556,42 @@ Reason:</source>
 <context>
     <name>TransitionDialog</name>
     <message>
-        <location filename="../../ui/forms.py" line="403"/>
+        <location filename="../../ui/forms.py" line="417"/>
         <source>%1 GPU(s), now: %2</source>
         <translation>%1 个 GPU，当前：%2</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="420"/>
+        <location filename="../../ui/forms.py" line="434"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="432"/>
+        <location filename="../../ui/forms.py" line="446"/>
         <source>Give a reason: it goes into the GPU's history and the audit trail.</source>
         <translation>请填写原因：它将记入 GPU 历史和审计日志。</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="395"/>
+        <location filename="../../ui/forms.py" line="409"/>
         <source>Lifecycle move</source>
         <translation>生命周期变更</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="419"/>
+        <location filename="../../ui/forms.py" line="433"/>
         <source>Move</source>
         <translation>变更</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="410"/>
+        <location filename="../../ui/forms.py" line="424"/>
         <source>Move to</source>
         <translation>变更为</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="426"/>
+        <location filename="../../ui/forms.py" line="440"/>
         <source>No move is allowed from these states together.</source>
         <translation>所选状态之间没有共同允许的变更。</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="413"/>
+        <location filename="../../ui/forms.py" line="427"/>
         <source>Reason *</source>
         <translation>原因 *</translation>
     </message>
@@ -4048,6 +4352,10 @@ Reason:</source>
         <translation>发票号</translation>
     </message>
     <message>
+        <source>Free (U)</source>
+        <translation>空闲（U）</translation>
+    </message>
+    <message>
         <source>GPUs</source>
         <translation>GPU</translation>
     </message>
@@ -4206,6 +4514,10 @@ Reason:</source>
     <message>
         <source>Type code</source>
         <translation>类型代码</translation>
+    </message>
+    <message>
+        <source>Used (%)</source>
+        <translation>使用率（%）</translation>
     </message>
     <message>
         <source>User</source>
