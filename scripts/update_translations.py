@@ -322,6 +322,8 @@ ZH.update({
     "From stock": "库存 GPU", "Install into slot": "装入槽位", "Move to slot": "移到槽位", "Remove to stock": "拆下入库",
     "Slot %1": "槽位 %1", "This device no longer exists.": "该设备已不存在。", "This server takes %1 GPUs.":
         "该服务器使用 %1 GPU。", "goes into the audit trail": "将记入审计日志", "Find free U…": "查找空闲 U 位…",
+    "Give a reason: it goes into the device's history and the audit trail.": "请填写原因：它将记入设备历史和审计日志。",
+    "Move %1": "移动 %1", "Move %1 in rack %2 from %3 to %4?": "将 %1 在机柜 %2 中从 %3 移到 %4？",
 })
 
 

@@ -2505,6 +2505,44 @@ Reason:</source>
     </message>
 </context>
 <context>
+    <name>MoveDeviceDialog</name>
+    <message>
+        <location filename="../../ui/devicemove.py" line="36"/>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <location filename="../../ui/devicemove.py" line="43"/>
+        <source>Give a reason: it goes into the device's history and the audit trail.</source>
+        <translation>请填写原因：它将记入设备历史和审计日志。</translation>
+    </message>
+    <message>
+        <location filename="../../ui/devicemove.py" line="35"/>
+        <source>Move</source>
+        <translation>变更</translation>
+    </message>
+    <message>
+        <location filename="../../ui/devicemove.py" line="17"/>
+        <source>Move %1</source>
+        <translation>移动 %1</translation>
+    </message>
+    <message>
+        <location filename="../../ui/devicemove.py" line="20"/>
+        <source>Move %1 in rack %2 from %3 to %4?</source>
+        <translation>将 %1 在机柜 %2 中从 %3 移到 %4？</translation>
+    </message>
+    <message>
+        <location filename="../../ui/devicemove.py" line="28"/>
+        <source>Reason *</source>
+        <translation>原因 *</translation>
+    </message>
+    <message>
+        <location filename="../../ui/devicemove.py" line="27"/>
+        <source>goes into the audit trail</source>
+        <translation>将记入审计日志</translation>
+    </message>
+</context>
+<context>
     <name>Operation</name>
     <message>
         <location filename="../../ui/operations.py" line="104"/>
@@ -2797,6 +2835,11 @@ Reason:</source>
         <translation><numerusform>空闲 %n U</numerusform></translation>
     </message>
     <message>
+        <location filename="../../ui/widgets/rack_elevation.py" line="593"/>
+        <source>Changed by someone else</source>
+        <translation>记录已被他人修改</translation>
+    </message>
+    <message>
         <location filename="../../ui/widgets/rack_elevation.py" line="356"/>
         <source>Choose a rack to see its elevation</source>
         <translation>选择机柜以查看立面图</translation>
@@ -2812,7 +2855,7 @@ Reason:</source>
         <translation>前面</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="599"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="614"/>
         <source>Move refused</source>
         <translation>移动被拒绝</translation>
     </message>
@@ -2862,7 +2905,7 @@ Reason:</source>
         <translation>已预留：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="586"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="601"/>
         <source>The move failed: %1</source>
         <translation>移动失败：%1</translation>
     </message>

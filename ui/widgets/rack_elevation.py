@@ -572,11 +572,26 @@ class RackPanel(RackElevationView):
         if self.rack_id is not None:
             self.load_rack(self.rack_id)
 
+    def ask_reason(self, device, position: Decimal, face: str) -> str | None:
+        """Confirm the drop and get a reason (None: cancelled); tests replace this."""
+        from ui.devicemove import ask_move_reason
+        return ask_move_reason(self, device, self.data().name, position, face)
+
     def _move(self, device_id: int, position: Decimal, face: str) -> None:
-        from app.errors import DomainError
+        from app.errors import Conflict, DomainError
         from app.services.dcim import move_device
+        device = self.data().device(device_id) if self.data() else None
+        reason = self.ask_reason(device, position, face) if device is not None else None
+        if reason is None:
+            self.snap_back(device_id)
+            return
         try:
-            move_device(self.db, self.actor, device_id, self.rack_id, position, face)
+            move_device(self.db, self.actor, device_id, self.rack_id, position, face,
+                        expected_version=device.version, reason=reason)
+        except Conflict as exc:
+            self.refresh()
+            self._explain(self.tr("Changed by someone else") + ": " + exc.message)
+            return
         except DomainError as exc:
             self.snap_back(device_id)
             self._explain(exc.message)
