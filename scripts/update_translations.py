@@ -324,6 +324,8 @@ ZH.update({
         "该服务器使用 %1 GPU。", "goes into the audit trail": "将记入审计日志", "Find free U…": "查找空闲 U 位…",
     "Give a reason: it goes into the device's history and the audit trail.": "请填写原因：它将记入设备历史和审计日志。",
     "Move %1": "移动 %1", "Move %1 in rack %2 from %3 to %4?": "将 %1 在机柜 %2 中从 %3 移到 %4？",
+    "Fit to the window (Ctrl+0)": "适应窗口（Ctrl+0）", "Zoom in (Ctrl+wheel, Ctrl++)": "放大（Ctrl+滚轮，Ctrl++）",
+    "Zoom out (Ctrl+wheel, Ctrl+-)": "缩小（Ctrl+滚轮，Ctrl+-）",
 })
 
 

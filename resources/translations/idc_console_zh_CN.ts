@@ -2737,87 +2737,87 @@ Reason:</source>
 <context>
     <name>RackElevationView</name>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="373"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="375"/>
         <source>%1 · leased to %2</source>
         <translation>%1 · 租给 %2</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../ui/widgets/rack_elevation.py" line="390"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="392"/>
         <source>%n U free</source>
         <translation><numerusform>空闲 %n U</numerusform></translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="356"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="358"/>
         <source>Choose a rack to see its elevation</source>
         <translation>选择机柜以查看立面图</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="472"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="474"/>
         <source>Fleet</source>
         <translation>自有</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="384"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="386"/>
         <source>Front</source>
         <translation>前面</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="448"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="450"/>
         <source>Not mounted (0U or no position): %1</source>
         <translation>未上架（0U 或无位置）：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="503"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="507"/>
         <source>Open %1</source>
         <translation>打开 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="516"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="520"/>
         <source>Place a device at U%1 (%2)…</source>
         <translation>在 U%1（%2）放置设备…</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="461"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="463"/>
         <source>Power: %1 of %2 kW typical (%3%)</source>
         <translation>功率：典型 %1 / %2 kW（%3%）</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="384"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="386"/>
         <source>Rear</source>
         <translation>后面</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="518"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="522"/>
         <source>Reserve U%1 (%2)…</source>
         <translation>预留 U%1（%2）…</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="522"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="526"/>
         <source>Reserve the free block U%1–U%2 (%3)…</source>
         <translation>预留空闲区段 U%1–U%2（%3）…</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="421"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="423"/>
         <source>Reserved for %1, U%2–U%3, %4 to %5</source>
         <translation>为 %1 预留，U%2–U%3，%4 至 %5</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="424"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="426"/>
         <source>Reserved: %1</source>
         <translation>已预留：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="514"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="518"/>
         <source>front</source>
         <translation>前面</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="420"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="422"/>
         <source>open-ended</source>
         <translation>长期</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="514"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="518"/>
         <source>rear</source>
         <translation>后面</translation>
     </message>
@@ -2825,102 +2825,102 @@ Reason:</source>
 <context>
     <name>RackPanel</name>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="373"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="375"/>
         <source>%1 · leased to %2</source>
         <translation>%1 · 租给 %2</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../ui/widgets/rack_elevation.py" line="390"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="392"/>
         <source>%n U free</source>
         <translation><numerusform>空闲 %n U</numerusform></translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="593"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="597"/>
         <source>Changed by someone else</source>
         <translation>记录已被他人修改</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="356"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="358"/>
         <source>Choose a rack to see its elevation</source>
         <translation>选择机柜以查看立面图</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="472"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="474"/>
         <source>Fleet</source>
         <translation>自有</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="384"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="386"/>
         <source>Front</source>
         <translation>前面</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="614"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="618"/>
         <source>Move refused</source>
         <translation>移动被拒绝</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="448"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="450"/>
         <source>Not mounted (0U or no position): %1</source>
         <translation>未上架（0U 或无位置）：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="503"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="507"/>
         <source>Open %1</source>
         <translation>打开 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="516"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="520"/>
         <source>Place a device at U%1 (%2)…</source>
         <translation>在 U%1（%2）放置设备…</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="461"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="463"/>
         <source>Power: %1 of %2 kW typical (%3%)</source>
         <translation>功率：典型 %1 / %2 kW（%3%）</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="384"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="386"/>
         <source>Rear</source>
         <translation>后面</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="518"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="522"/>
         <source>Reserve U%1 (%2)…</source>
         <translation>预留 U%1（%2）…</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="522"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="526"/>
         <source>Reserve the free block U%1–U%2 (%3)…</source>
         <translation>预留空闲区段 U%1–U%2（%3）…</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="421"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="423"/>
         <source>Reserved for %1, U%2–U%3, %4 to %5</source>
         <translation>为 %1 预留，U%2–U%3，%4 至 %5</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="424"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="426"/>
         <source>Reserved: %1</source>
         <translation>已预留：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="601"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="605"/>
         <source>The move failed: %1</source>
         <translation>移动失败：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="514"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="518"/>
         <source>front</source>
         <translation>前面</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="420"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="422"/>
         <source>open-ended</source>
         <translation>长期</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="514"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="518"/>
         <source>rear</source>
         <translation>后面</translation>
     </message>
@@ -3125,12 +3125,12 @@ Reason:</source>
 <context>
     <name>RoomFloorView</name>
     <message>
-        <location filename="../../ui/widgets/room_view.py" line="133"/>
+        <location filename="../../ui/widgets/room_view.py" line="135"/>
         <source>Choose a room to see its floor</source>
         <translation>选择机房以查看平面图</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/room_view.py" line="182"/>
+        <location filename="../../ui/widgets/room_view.py" line="184"/>
         <source>Not on the floor plan:</source>
         <translation>不在平面图上：</translation>
     </message>
@@ -3138,47 +3138,47 @@ Reason:</source>
 <context>
     <name>RoomPanel</name>
     <message numerus="yes">
-        <location filename="../../ui/widgets/room_view.py" line="270"/>
+        <location filename="../../ui/widgets/room_view.py" line="274"/>
         <source>%1 / %2 — %n rack(s)</source>
         <translation><numerusform>%1 / %2 — %n 个机柜</numerusform></translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/room_view.py" line="290"/>
+        <location filename="../../ui/widgets/room_view.py" line="294"/>
         <source>50–80%</source>
         <translation>50–80%</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/room_view.py" line="290"/>
+        <location filename="../../ui/widgets/room_view.py" line="294"/>
         <source>80–95%</source>
         <translation>80–95%</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/room_view.py" line="291"/>
+        <location filename="../../ui/widgets/room_view.py" line="295"/>
         <source>95% and over</source>
         <translation>95% 及以上</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/room_view.py" line="241"/>
+        <location filename="../../ui/widgets/room_view.py" line="245"/>
         <source>Colour by:</source>
         <translation>着色依据：</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/room_view.py" line="244"/>
+        <location filename="../../ui/widgets/room_view.py" line="248"/>
         <source>Status</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/room_view.py" line="242"/>
+        <location filename="../../ui/widgets/room_view.py" line="246"/>
         <source>Utilisation</source>
         <translation>使用率</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/room_view.py" line="289"/>
+        <location filename="../../ui/widgets/room_view.py" line="293"/>
         <source>empty</source>
         <translation>空</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/room_view.py" line="289"/>
+        <location filename="../../ui/widgets/room_view.py" line="293"/>
         <source>under 50%</source>
         <translation>低于 50%</translation>
     </message>
@@ -3186,47 +3186,47 @@ Reason:</source>
 <context>
     <name>RoomView</name>
     <message numerus="yes">
-        <location filename="../../ui/widgets/room_view.py" line="270"/>
+        <location filename="../../ui/widgets/room_view.py" line="274"/>
         <source>%1 / %2 — %n rack(s)</source>
         <translation><numerusform>%1 / %2 — %n 个机柜</numerusform></translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/room_view.py" line="290"/>
+        <location filename="../../ui/widgets/room_view.py" line="294"/>
         <source>50–80%</source>
         <translation>50–80%</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/room_view.py" line="290"/>
+        <location filename="../../ui/widgets/room_view.py" line="294"/>
         <source>80–95%</source>
         <translation>80–95%</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/room_view.py" line="291"/>
+        <location filename="../../ui/widgets/room_view.py" line="295"/>
         <source>95% and over</source>
         <translation>95% 及以上</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/room_view.py" line="241"/>
+        <location filename="../../ui/widgets/room_view.py" line="245"/>
         <source>Colour by:</source>
         <translation>着色依据：</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/room_view.py" line="244"/>
+        <location filename="../../ui/widgets/room_view.py" line="248"/>
         <source>Status</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/room_view.py" line="242"/>
+        <location filename="../../ui/widgets/room_view.py" line="246"/>
         <source>Utilisation</source>
         <translation>使用率</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/room_view.py" line="289"/>
+        <location filename="../../ui/widgets/room_view.py" line="293"/>
         <source>empty</source>
         <translation>空</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/room_view.py" line="289"/>
+        <location filename="../../ui/widgets/room_view.py" line="293"/>
         <source>under 50%</source>
         <translation>低于 50%</translation>
     </message>
@@ -3637,6 +3637,24 @@ Reason:</source>
         <location filename="../../ui/forms.py" line="427"/>
         <source>Reason *</source>
         <translation>原因 *</translation>
+    </message>
+</context>
+<context>
+    <name>Zoom</name>
+    <message>
+        <location filename="../../ui/widgets/zoom.py" line="31"/>
+        <source>Fit to the window (Ctrl+0)</source>
+        <translation>适应窗口（Ctrl+0）</translation>
+    </message>
+    <message>
+        <location filename="../../ui/widgets/zoom.py" line="32"/>
+        <source>Zoom in (Ctrl+wheel, Ctrl++)</source>
+        <translation>放大（Ctrl+滚轮，Ctrl++）</translation>
+    </message>
+    <message>
+        <location filename="../../ui/widgets/zoom.py" line="30"/>
+        <source>Zoom out (Ctrl+wheel, Ctrl+-)</source>
+        <translation>缩小（Ctrl+滚轮，Ctrl+-）</translation>
     </message>
 </context>
 <context>

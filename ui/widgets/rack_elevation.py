@@ -238,6 +238,8 @@ class RackElevationView(QGraphicsView):
         self.reserve_reason: str | None = None   # None: reserving follows `editable`
         self.blocks: dict[int, DeviceBlock] = {}
         self.ghosts: dict[int, DeviceBlock] = {}
+        from .zoom import Zoom
+        self.zoom = Zoom(self, self._fit)
         self._empty()
 
     # --- public API ---------------------------------------------------------------------
@@ -484,6 +486,8 @@ class RackElevationView(QGraphicsView):
         rect = self.scene().itemsBoundingRect().adjusted(-8, -8, 8, 8)
         self.scene().setSceneRect(rect)
         self.fitInView(rect, Qt.KeepAspectRatio)
+        if getattr(self, "zoom", None) is not None and self.zoom.factor != 1.0:
+            self.scale(self.zoom.factor, self.zoom.factor)
 
     def resizeEvent(self, event):
         super().resizeEvent(event)
