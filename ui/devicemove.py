@@ -37,6 +37,7 @@ class MoveDeviceDialog(QDialog):
         buttons.accepted.connect(self._accept)
         buttons.rejected.connect(self.reject)
         layout.addRow(buttons)
+        self.setMinimumWidth(460)
 
     def _accept(self) -> None:
         if not self.reason.text().strip():

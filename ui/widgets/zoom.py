@@ -1,5 +1,5 @@
 """Zoom for the graphics views (rack elevation, room floor): Ctrl+wheel, Ctrl++ / Ctrl+-,
-Ctrl+0 to fit again, and three small buttons in the view's top-right corner.
+Ctrl+0 to fit again, and three small buttons in the view's bottom-right corner.
 
 The view keeps drawing "fit to the window" in its own _fit(); Zoom multiplies that by its
 factor, so a resize or a reload keeps the zoom the user chose.
@@ -70,7 +70,9 @@ class Zoom(QObject):
         self.buttons["zoomIn"].setEnabled(self.factor < MAX)
 
     def _place(self) -> None:
-        self.bar.move(max(0, self.view.width() - self.bar.width() - 20), 4)
+        # bottom-right, clear of the scroll bars: room floors and elevations start top-left / top-centre
+        self.bar.move(max(0, self.view.width() - self.bar.width() - 22),
+                      max(0, self.view.height() - self.bar.height() - 22))
         self.bar.raise_()
 
     def eventFilter(self, obj, event) -> bool:
