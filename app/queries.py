@@ -20,7 +20,7 @@ from array import array
 from dataclasses import dataclass
 from typing import Any, Callable
 
-from sqlalchemy import Numeric, Select, and_, cast, false, func, literal, or_, select, tuple_, union
+from sqlalchemy import Numeric, Select, and_, cast, false, func, literal, or_, select, tuple_, type_coerce, union
 from sqlalchemy.sql import visitors
 from sqlalchemy.sql.selectable import Join
 from sqlalchemy.orm import aliased
@@ -125,8 +125,10 @@ def _rack_used_u():
 
 
 _RACK_USED_U = _rack_used_u()
-_RACK_FREE_U = Rack.u_height - _RACK_USED_U
-_RACK_USED_PCT = func.round(cast(_RACK_USED_U * 100.0 / func.nullif(Rack.u_height, 0), Numeric(6, 1)), 1)
+# type_coerce: read back as Decimal on every backend (SQLite hands back floats)
+_RACK_FREE_U = type_coerce(Rack.u_height - _RACK_USED_U, Numeric(6, 1))
+_RACK_USED_PCT = type_coerce(func.round(cast(_RACK_USED_U * 100.0 / func.nullif(Rack.u_height, 0), Numeric(6, 1)), 1),
+                             Numeric(6, 1))
 
 
 def _devices_source():

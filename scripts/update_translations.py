@@ -326,6 +326,8 @@ ZH.update({
     "Move %1": "移动 %1", "Move %1 in rack %2 from %3 to %4?": "将 %1 在机柜 %2 中从 %3 移到 %4？",
     "Fit to the window (Ctrl+0)": "适应窗口（Ctrl+0）", "Zoom in (Ctrl+wheel, Ctrl++)": "放大（Ctrl+滚轮，Ctrl++）",
     "Zoom out (Ctrl+wheel, Ctrl+-)": "缩小（Ctrl+滚轮，Ctrl+-）",
+    "%1 or more racks fit; the best %1 are listed. Choose a site or a room to narrow the search.":
+        "至少 %1 个机柜满足条件；列出最贴合的 %1 个。选择站点或机房以缩小范围。",
 })
 
 

@@ -18,6 +18,8 @@ from models.choices import Face
 
 from .i18n import choice_label
 
+LIMIT = 200
+
 
 class FindFreeUnitsDialog(QDialog):
     openRange = Signal(int, str, int, int)      # rack id, face, from unit, to unit
@@ -137,7 +139,7 @@ class FindFreeUnitsDialog(QDialog):
         try:
             self.results = find_free_units(self.db, self.units.value(), customer_id=self.customer.currentData(),
                                            full_depth=self.full_depth.isChecked(), face=self.face.currentData(),
-                                           device_type_id=self.device_type.currentData(), **kw)
+                                           device_type_id=self.device_type.currentData(), limit=LIMIT, **kw)
         except ValidationError as exc:
             self.results = []
             self.status.setText("; ".join(exc.errors.values()))
@@ -145,10 +147,15 @@ class FindFreeUnitsDialog(QDialog):
             self.results = []
             self.status.setText(exc.message)
         else:
-            self.status.setText(self.tr("%1 rack(s) with %2 contiguous free U, best fit first.")
-                                .replace("%1", str(len(self.results))).replace("%2", str(self.units.value()))
-                                if self.results else
-                                self.tr("No rack has %1 contiguous free U there.").replace("%1", str(self.units.value())))
+            if len(self.results) >= LIMIT:
+                self.status.setText(self.tr("%1 or more racks fit; the best %1 are listed. Choose a site or a room "
+                                            "to narrow the search.").replace("%1", str(LIMIT)))
+            else:
+                self.status.setText(self.tr("%1 rack(s) with %2 contiguous free U, best fit first.")
+                                    .replace("%1", str(len(self.results))).replace("%2", str(self.units.value()))
+                                    if self.results else
+                                    self.tr("No rack has %1 contiguous free U there.")
+                                    .replace("%1", str(self.units.value())))
         self.table.setRowCount(len(self.results))
         for r, c in enumerate(self.results):
             face = self.tr("both faces") if self.full_depth.isChecked() else choice_label(Face, c.face)

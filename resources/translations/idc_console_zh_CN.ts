@@ -1621,137 +1621,142 @@
 <context>
     <name>FindFreeUnitsDialog</name>
     <message>
-        <location filename="../../ui/freespace.py" line="148"/>
+        <location filename="../../ui/freespace.py" line="151"/>
+        <source>%1 or more racks fit; the best %1 are listed. Choose a site or a room to narrow the search.</source>
+        <translation>至少 %1 个机柜满足条件；列出最贴合的 %1 个。选择站点或机房以缩小范围。</translation>
+    </message>
+    <message>
+        <location filename="../../ui/freespace.py" line="154"/>
         <source>%1 rack(s) with %2 contiguous free U, best fit first.</source>
         <translation>%1 个机柜有连续 %2U 空闲，最贴合的在前。</translation>
     </message>
     <message>
-        <location filename="../../ui/freespace.py" line="36"/>
+        <location filename="../../ui/freespace.py" line="38"/>
         <source>(any: units only)</source>
         <translation>（任意：只按 U 数）</translation>
     </message>
     <message>
-        <location filename="../../ui/freespace.py" line="61"/>
+        <location filename="../../ui/freespace.py" line="63"/>
         <source>(our own equipment)</source>
         <translation>（本公司设备）</translation>
     </message>
     <message>
-        <location filename="../../ui/freespace.py" line="53"/>
+        <location filename="../../ui/freespace.py" line="55"/>
         <source>(whole fleet)</source>
         <translation>（全部站点）</translation>
     </message>
     <message>
-        <location filename="../../ui/freespace.py" line="64"/>
+        <location filename="../../ui/freespace.py" line="66"/>
         <source>A rack leased to a customer takes only that customer's devices; other customers' reservations are never offered</source>
         <translation>已出租给客户的机柜只放该客户的设备；其他客户预留的 U 位不会列出</translation>
     </message>
     <message>
-        <location filename="../../ui/freespace.py" line="110"/>
+        <location filename="../../ui/freespace.py" line="112"/>
         <source>Close</source>
         <translation>关闭</translation>
     </message>
     <message>
-        <location filename="../../ui/freespace.py" line="50"/>
+        <location filename="../../ui/freespace.py" line="52"/>
         <source>Contiguous units</source>
         <translation>连续 U 数</translation>
     </message>
     <message>
-        <location filename="../../ui/freespace.py" line="44"/>
+        <location filename="../../ui/freespace.py" line="46"/>
         <source>Device type</source>
         <translation>设备型号</translation>
     </message>
     <message>
-        <location filename="../../ui/freespace.py" line="80"/>
+        <location filename="../../ui/freespace.py" line="82"/>
         <source>Face</source>
         <translation>朝向</translation>
     </message>
     <message>
-        <location filename="../../ui/freespace.py" line="31"/>
+        <location filename="../../ui/freespace.py" line="33"/>
         <source>Find free U</source>
         <translation>查找空闲 U 位</translation>
     </message>
     <message>
-        <location filename="../../ui/freespace.py" line="66"/>
+        <location filename="../../ui/freespace.py" line="68"/>
         <source>For</source>
         <translation>用于</translation>
     </message>
     <message>
-        <location filename="../../ui/freespace.py" line="90"/>
+        <location filename="../../ui/freespace.py" line="92"/>
         <source>Free (U)</source>
         <translation>空闲（U）</translation>
     </message>
     <message>
-        <location filename="../../ui/freespace.py" line="73"/>
+        <location filename="../../ui/freespace.py" line="75"/>
         <source>Full depth (both faces free)</source>
         <translation>全深（前后两面均空闲）</translation>
     </message>
     <message>
-        <location filename="../../ui/freespace.py" line="89"/>
+        <location filename="../../ui/freespace.py" line="91"/>
         <source>Lessee</source>
         <translation>承租客户</translation>
     </message>
     <message>
-        <location filename="../../ui/freespace.py" line="151"/>
+        <location filename="../../ui/freespace.py" line="157"/>
         <source>No rack has %1 contiguous free U there.</source>
         <translation>该范围内没有机柜有连续 %1U 空闲。</translation>
     </message>
     <message>
-        <location filename="../../ui/freespace.py" line="104"/>
+        <location filename="../../ui/freespace.py" line="106"/>
         <source>Open elevation</source>
         <translation>打开立面图</translation>
     </message>
     <message>
-        <location filename="../../ui/freespace.py" line="107"/>
+        <location filename="../../ui/freespace.py" line="109"/>
         <source>Place a device here…</source>
         <translation>在此上架设备…</translation>
     </message>
     <message>
-        <location filename="../../ui/freespace.py" line="89"/>
+        <location filename="../../ui/freespace.py" line="91"/>
         <source>Rack</source>
         <translation>机柜</translation>
     </message>
     <message>
-        <location filename="../../ui/freespace.py" line="90"/>
+        <location filename="../../ui/freespace.py" line="92"/>
         <source>Range</source>
         <translation>U 位范围</translation>
     </message>
     <message>
-        <location filename="../../ui/freespace.py" line="89"/>
+        <location filename="../../ui/freespace.py" line="91"/>
         <source>Room</source>
         <translation>机房</translation>
     </message>
     <message>
-        <location filename="../../ui/freespace.py" line="57"/>
+        <location filename="../../ui/freespace.py" line="59"/>
         <source>Room %1</source>
         <translation>机房 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/freespace.py" line="82"/>
+        <location filename="../../ui/freespace.py" line="84"/>
         <source>Search</source>
         <translation>搜索</translation>
     </message>
     <message>
-        <location filename="../../ui/freespace.py" line="89"/>
+        <location filename="../../ui/freespace.py" line="91"/>
         <source>Site</source>
         <translation>站点</translation>
     </message>
     <message>
-        <location filename="../../ui/freespace.py" line="55"/>
+        <location filename="../../ui/freespace.py" line="57"/>
         <source>Site %1</source>
         <translation>站点 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/freespace.py" line="41"/>
+        <location filename="../../ui/freespace.py" line="43"/>
         <source>Takes the type's height and depth, and leaves out racks whose power capacity cannot take its typical draw</source>
         <translation>按型号的高度和深度查找，并排除功率容量承受不了其典型功耗的机柜</translation>
     </message>
     <message>
-        <location filename="../../ui/freespace.py" line="58"/>
+        <location filename="../../ui/freespace.py" line="60"/>
         <source>Where</source>
         <translation>范围</translation>
     </message>
     <message>
-        <location filename="../../ui/freespace.py" line="154"/>
+        <location filename="../../ui/freespace.py" line="161"/>
         <source>both faces</source>
         <translation>前后两面</translation>
     </message>
@@ -2512,7 +2517,7 @@ Reason:</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../ui/devicemove.py" line="43"/>
+        <location filename="../../ui/devicemove.py" line="44"/>
         <source>Give a reason: it goes into the device's history and the audit trail.</source>
         <translation>请填写原因：它将记入设备历史和审计日志。</translation>
     </message>
