@@ -14,12 +14,13 @@ Labels are marked with `_` (a no-op); the console translates them in the context
 from __future__ import annotations
 
 import datetime as dt
+from decimal import Decimal
 import time
 from array import array
 from dataclasses import dataclass
 from typing import Any, Callable
 
-from sqlalchemy import Select, and_, false, func, literal, or_, select, tuple_, union
+from sqlalchemy import Numeric, Select, and_, cast, false, func, literal, or_, select, tuple_, type_coerce, union
 from sqlalchemy.sql import visitors
 from sqlalchemy.sql.selectable import Join
 from sqlalchemy.orm import aliased
@@ -115,6 +116,21 @@ def _racks_source():
             .outerjoin(_cust, _cust.id == Rack.customer_id))
 
 
+def _rack_used_u():
+    """U taken by the devices mounted in the rack (the room view's measure of utilisation)."""
+    return (select(func.coalesce(func.sum(DeviceType.u_height), 0))
+            .select_from(Device).join(DeviceType, DeviceType.id == Device.device_type_id)
+            .where(Device.rack_id == Rack.id, Device.position.is_not(None))
+            .correlate(Rack).scalar_subquery())
+
+
+_RACK_USED_U = _rack_used_u()
+# type_coerce: read back as Decimal on every backend (SQLite hands back floats)
+_RACK_FREE_U = type_coerce(Rack.u_height - _RACK_USED_U, Numeric(6, 1))
+_RACK_USED_PCT = type_coerce(func.round(cast(_RACK_USED_U * 100.0 / func.nullif(Rack.u_height, 0), Numeric(6, 1)), 1),
+                             Numeric(6, 1))
+
+
 def _devices_source():
     return (select().select_from(Device)
             .join(DeviceType, DeviceType.id == Device.device_type_id)
@@ -175,6 +191,8 @@ _spec(ListSpec(
         Column("site", _("Site"), Site.code),
         Column("room", _("Room"), Room.name),
         Column("status", _("Status"), Rack.status, kind="choice", choices=RackStatus, nullable=False),
+        Column("free_u", _("Free (U)"), _RACK_FREE_U, align="right", kind="decimal"),
+        Column("used_pct", _("Used (%)"), _RACK_USED_PCT, align="right", kind="decimal"),
         Column("customer", _("Customer"), _cust.name),
         Column("u_height", _("Height (U)"), Rack.u_height, align="right", kind="int"),
         Column("power_capacity_kw", _("Power (kW)"), Rack.power_capacity_kw, align="right", kind="decimal"),
@@ -695,6 +713,81 @@ def gpu_history(db: Database, gpu_id: int) -> list[tuple]:
             select(GpuHistory.at, GpuHistory.from_state, GpuHistory.to_state, GpuHistory.actor_login,
                    GpuHistory.reason).where(GpuHistory.gpu_id == gpu_id)
             .order_by(GpuHistory.at.desc(), GpuHistory.id.desc()))]
+
+
+@dataclass(frozen=True)
+class GpuSlot:
+    slot: int
+    gpu_id: int | None
+    serial: str | None
+    model: str | None
+    state: str | None
+    version: int | None
+
+
+@dataclass(frozen=True)
+class GpuSlots:
+    device_id: int
+    device_name: str
+    gpu_model: str | None          # the model the server takes, None when any
+    slots: list[GpuSlot]
+
+
+# A GPU on the shelf that can go into a server: here (not ordered), not retired, not leased.
+STOCK_STATES = (GpuState.RECEIVED, GpuState.BURN_IN, GpuState.AVAILABLE, GpuState.MAINTENANCE, GpuState.RMA)
+
+
+def gpu_slots(db: Database, device_id: int) -> GpuSlots | None:
+    """Every GPU slot of a server, with the GPU in it (if any)."""
+    with db.engine.connect() as conn:
+        head = conn.execute(
+            select(Device.name, DeviceType.gpu_slots, GpuModel.name)
+            .join(DeviceType, DeviceType.id == Device.device_type_id)
+            .outerjoin(GpuModel, GpuModel.id == DeviceType.gpu_model_id)
+            .where(Device.id == device_id)).first()
+        if head is None:
+            return None
+        held = {r.slot: r for r in conn.execute(
+            select(GpuAsset.slot, GpuAsset.id, GpuAsset.serial, GpuModel.name.label("model"), GpuAsset.state,
+                   GpuAsset.version).join(GpuModel, GpuModel.id == GpuAsset.gpu_model_id)
+            .where(GpuAsset.device_id == device_id))}
+    slots = []
+    for n in range(1, (head[1] or 0) + 1):
+        r = held.get(n)
+        slots.append(GpuSlot(n, r.id, r.serial, r.model, r.state, r.version) if r else
+                     GpuSlot(n, None, None, None, None, None))
+    return GpuSlots(device_id, head[0], head[2], slots)
+
+
+@dataclass(frozen=True)
+class DeviceTypeSize:
+    id: int
+    u_height: Decimal
+    full_depth: bool
+
+    @property
+    def units(self) -> int:
+        """Whole units a device of this type needs (a 0.5U device takes its unit)."""
+        return int(-(-self.u_height // 1))
+
+
+def device_type_sizes(db: Database) -> list[DeviceTypeSize]:
+    with db.engine.connect() as conn:
+        return [DeviceTypeSize(r[0], Decimal(str(r[1])), bool(r[2])) for r in conn.execute(
+            select(DeviceType.id, DeviceType.u_height, DeviceType.is_full_depth).limit(5000))]
+
+
+def stock_gpus(db: Database, device_id: int, limit: int = 500) -> list[tuple[int, str, str, str, int]]:
+    """(id, serial, model, state, version) of GPUs on the shelf that fit this server."""
+    with db.engine.connect() as conn:
+        want = conn.execute(select(DeviceType.gpu_model_id).join(Device, Device.device_type_id == DeviceType.id)
+                            .where(Device.id == device_id)).scalar()
+        q = (select(GpuAsset.id, GpuAsset.serial, GpuModel.name, GpuAsset.state, GpuAsset.version)
+             .join(GpuModel, GpuModel.id == GpuAsset.gpu_model_id)
+             .where(GpuAsset.device_id.is_(None), GpuAsset.state.in_(STOCK_STATES)))
+        if want:
+            q = q.where(GpuAsset.gpu_model_id == want)
+        return [tuple(r) for r in conn.execute(q.order_by(GpuAsset.serial).limit(limit))]
 
 
 def gpu_states(db: Database, ids: list[int]) -> dict[int, str]:

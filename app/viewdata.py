@@ -78,6 +78,7 @@ class ElevationDevice:
     status: str
     colour: str
     typical_power_w: int
+    version: int | None = None      # the record's version as drawn (a stale drag is refused)
 
     @property
     def top(self) -> Decimal:
@@ -184,7 +185,7 @@ def rack_elevation(db: Database, rack_id: int, today: dt.date | None = None) -> 
         rows = s.execute(
             select(Device.id, Device.name, DeviceType.manufacturer, DeviceType.model, DeviceType.role,
                    Device.owner_customer_id, Customer.name, Device.position, DeviceType.u_height,
-                   Device.face, DeviceType.is_full_depth, Device.status, _DEVICE_WATTS)
+                   Device.face, DeviceType.is_full_depth, Device.status, _DEVICE_WATTS, Device.version)
             .join(DeviceType, DeviceType.id == Device.device_type_id)
             .outerjoin(Customer, Customer.id == Device.owner_customer_id)
             .where(Device.rack_id == rack_id)
@@ -208,7 +209,7 @@ def rack_elevation(db: Database, rack_id: int, today: dt.date | None = None) -> 
             id=r[0], name=r[1], model=f"{r[2]} {r[3]}".strip(), role=r[4], owner_id=r[5], owner_name=r[6],
             position=_dec(r[7], "0.1") if r[7] is not None else None, height=_dec(r[8], "0.1"),
             face=r[9], full_depth=bool(r[10]), status=r[11], colour=owner_colour(r[5]),
-            typical_power_w=int(r[12] or 0))
+            typical_power_w=int(r[12] or 0), version=r[13])
         for r in rows)
     reservations = tuple(
         ElevationReservation(id=r[0], customer_id=r[1], customer_name=r[2], face=r[3], u_from=r[4],

@@ -317,6 +317,32 @@ ZH.update({
     "Shared: %1 U leased": "共享：已租 %1 U", "Leased units: %1 of %2 (%3)": "已租 U 位：%1 / %2（%3）",
     "leased space": "租赁空间", "cage": "笼位",
     "Cage (instead of a rack)": "笼位（代替机柜）",
+    # --- oper ---
+    "GPU slots (%1)": "GPU 槽位（%1）", "%1 rack(s) with %2 contiguous free U, best fit first.":
+        "%1 个机柜有连续 %2U 空闲，最贴合的在前。", "(any: units only)": "（任意：只按 U 数）",
+    "(our own equipment)": "（本公司设备）", "(whole fleet)": "（全部站点）",
+    "A rack leased to a customer takes only that customer's devices; other customers' reservations are never offered":
+        "已出租给客户的机柜只放该客户的设备；其他客户预留的 U 位不会列出",
+    "Contiguous units": "连续 U 数", "Device type": "设备型号", "Find free U": "查找空闲 U 位", "For": "用于",
+    "Free (U)": "空闲（U）", "Used (%)": "使用率（%）", "Full depth (both faces free)": "全深（前后两面均空闲）",
+    "Lessee": "承租客户", "No rack has %1 contiguous free U there.": "该范围内没有机柜有连续 %1U 空闲。",
+    "Open elevation": "打开立面图", "Place a device here…": "在此上架设备…", "Range": "U 位范围",
+    "Room %1": "机房 %1", "Site %1": "站点 %1",
+    "Takes the type's height and depth, and leaves out racks whose power capacity cannot take its typical draw":
+        "按型号的高度和深度查找，并排除功率容量承受不了其典型功耗的机柜",
+    "Where": "范围", "both faces": "前后两面", "%1 installed into slot %2.": "%1 已装入槽位 %2。",
+    "%1 moved from slot %2 to slot %3.": "%1 已从槽位 %2 移到槽位 %3。", "%1 of %2 slots hold a GPU.":
+        "%2 个槽位中有 %1 个已装 GPU。", "%1 removed from slot %2 to stock.": "%1 已从槽位 %2 拆下入库。",
+    "(empty)": "（空）", "Changed by someone else: %1 The slots were reloaded.": "记录已被他人修改：%1 已重新载入槽位。",
+    "From stock": "库存 GPU", "Install into slot": "装入槽位", "Move to slot": "移到槽位", "Remove to stock": "拆下入库",
+    "Slot %1": "槽位 %1", "This device no longer exists.": "该设备已不存在。", "This server takes %1 GPUs.":
+        "该服务器使用 %1 GPU。", "goes into the audit trail": "将记入审计日志", "Find free U…": "查找空闲 U 位…",
+    "Give a reason: it goes into the device's history and the audit trail.": "请填写原因：它将记入设备历史和审计日志。",
+    "Move %1": "移动 %1", "Move %1 in rack %2 from %3 to %4?": "将 %1 在机柜 %2 中从 %3 移到 %4？",
+    "Fit to the window (Ctrl+0)": "适应窗口（Ctrl+0）", "Zoom in (Ctrl+wheel, Ctrl++)": "放大（Ctrl+滚轮，Ctrl++）",
+    "Zoom out (Ctrl+wheel, Ctrl+-)": "缩小（Ctrl+滚轮，Ctrl+-）",
+    "%1 or more racks fit; the best %1 are listed. Choose a site or a room to narrow the search.":
+        "至少 %1 个机柜满足条件；列出最贴合的 %1 个。选择站点或机房以缩小范围。",
 })
 
 

@@ -141,3 +141,33 @@ def test_service_follows_the_table(sqlite_db, moves):
             assert target not in GpuState.TRANSITIONS[state]
     with db.session() as s:
         assert s.get(GpuAsset, gpu).state == state
+
+
+def test_move_to_another_slot_is_audited_and_refusals_leave_nothing(db, admin, fleet):
+    from sqlalchemy import select
+    from app import queries
+    from app.services.gpus import move_gpu_slot
+    from models import AuditEvent
+    other = create_record(db, admin, "gpu", dict(serial="L40S-0002", gpu_model_id=fleet["l40s"]))
+    transition_gpu(db, admin, other, "received", "delivered")
+    assert [g[1] for g in queries.stock_gpus(db, fleet["server"])] == ["L40S-0002"]   # ordered L40S-0001 is not stock
+    install_gpu(db, admin, fleet["gpu"], fleet["server"], 1)
+    install_gpu(db, admin, other, fleet["server"], 2)
+    assert queries.stock_gpus(db, fleet["server"]) == []
+    before = table_counts(db)
+    with pytest.raises(RuleViolation, match="slot 2 of gpu-001 already holds GPU L40S-0002"):
+        move_gpu_slot(db, admin, fleet["gpu"], 2, "swap")
+    with pytest.raises(RuleViolation, match="already in slot 1"):
+        move_gpu_slot(db, admin, fleet["gpu"], 1)
+    assert table_counts(db) == before
+    move_gpu_slot(db, admin, fleet["gpu"], 5, "riser 1 faulty")
+    grid = queries.gpu_slots(db, fleet["server"])
+    assert [(s.slot, s.serial) for s in grid.slots if s.gpu_id] == [(2, "L40S-0002"), (5, "L40S-0001")]
+    assert len(grid.slots) == 8 and grid.gpu_model == "L40S 48GB"
+    with db.session() as s:
+        ev = s.execute(select(AuditEvent).where(AuditEvent.action == "gpu.move")).scalar_one()
+        import json
+        assert ev.reason == "riser 1 faulty" and json.loads(ev.after)["slot"] == 5 and json.loads(ev.before)["slot"] == 1
+    install_gpu(db, admin, other, None, None, "spare")
+    with pytest.raises(RuleViolation, match="not in a server"):
+        move_gpu_slot(db, admin, other, 3)

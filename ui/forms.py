@@ -381,8 +381,22 @@ class GpuDialog(FormDialog):
             self.tabs.addTab(self.history, self.tr("History (%1)").replace("%1", str(len(rows))))
 
 
+class DeviceDialog(FormDialog):
+    """A device's details plus, for a server with GPU slots, the slot grid."""
+
+    def __init__(self, db, actor, kind, id_=None, parent=None, read_only=False):
+        super().__init__(db, actor, kind, id_, parent, read_only)
+        self.slots = None
+        if id_ is not None:
+            data = queries.gpu_slots(db, id_)
+            if data is not None and data.slots:
+                from .gpuslots import GpuSlotGrid
+                self.slots = GpuSlotGrid(db, actor, id_, self)
+                self.tabs.addTab(self.slots, self.tr("GPU slots (%1)").replace("%1", str(len(data.slots))))
+
+
 def open_form(db, actor, kind, id_=None, parent=None, read_only=False) -> FormDialog:
-    cls = GpuDialog if kind == "gpu" else FormDialog
+    cls = {"gpu": GpuDialog, "device": DeviceDialog}.get(kind, FormDialog)
     return cls(db, actor, kind, id_, parent, read_only)
 
 

@@ -464,6 +464,10 @@ class MainWindow(QMainWindow):
         self.capacity_button = QPushButton(self.tr("Site capacity PDF…"))
         self.capacity_button.setObjectName("capacityPdf")
         self.capacity_button.clicked.connect(lambda: self.rack_pdf("capacity"))
+        self.find_free_button = QPushButton(self.tr("Find free U…"))
+        self.find_free_button.setObjectName("findFreeUnits")
+        self.find_free_button.clicked.connect(self.find_free_units)
+        pdf_row.addWidget(self.find_free_button)
         from .dialogs import guard
         for b in (self.rack_sheet_button, self.capacity_button):
             guard(b, self.actor, "print", tooltip=self.tr("Choose a rack in the list first"))
@@ -519,6 +523,32 @@ class MainWindow(QMainWindow):
         dlg.accepted.connect(self.rack_panel.refresh)
         dlg.open()
         return dlg
+
+    def find_free_units(self):
+        from .freespace import FindFreeUnitsDialog
+        dlg = FindFreeUnitsDialog(self.db, self)
+        dlg.setAttribute(Qt.WA_DeleteOnClose)
+        dlg.openRange.connect(self.open_rack_range)
+        dlg.placeRange.connect(self._place_found)
+        self.free_dialog = dlg
+        dlg.open()
+        return dlg
+
+    def _place_found(self, _rack_id: int, face: str, unit: int, type_id) -> None:
+        form = self.place_device(face, unit)
+        if form is not None and type_id is not None:
+            box = form.editors["device_type_id"]
+            box.setCurrentIndex(max(0, box.findData(type_id)))
+
+    def open_rack_range(self, rack_id: int, face: str, u_from: int, u_to: int) -> None:
+        """The racks page with `rack_id` chosen and its elevation showing units u_from–u_to."""
+        self.show_page("racks")
+        self.lists["racks"].select_record(rack_id)
+        if getattr(self, "rack_panel", None) is not None:
+            if getattr(self.rack_panel, "rack_id", None) != rack_id:
+                self.rack_panel.load_rack(rack_id)
+            if hasattr(self.rack_panel, "show_units"):
+                self.rack_panel.show_units(face, u_from, u_to)
 
     def reserve_units(self, face: str, u_from: int, u_to: int):
         from .rackforms import ReserveDialog

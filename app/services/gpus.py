@@ -140,8 +140,24 @@ def install_gpu_in(uow: UnitOfWork, gpu_id: int, device_id: int | None, slot: in
         slot = None
     gpu.device_id, gpu.slot = device_id, slot
     flush_versioned(uow, gpu, f"GPU {gpu.serial}")
-    uow.audit("gpu.install" if device_id else "gpu.uninstall", "gpu", gpu.id, gpu.serial,
+    action = ("gpu.move" if device_id is not None and before["device_id"] == device_id
+              else "gpu.install" if device_id else "gpu.uninstall")
+    uow.audit(action, "gpu", gpu.id, gpu.serial,
               before=before, after={"device_id": device_id, "slot": slot, "where": label}, reason=reason)
+
+
+def move_gpu_slot(db: Database, actor: Actor, gpu_id: int, to_slot: int, reason: str | None = None,
+                  expected_version: int | None = None) -> None:
+    """Move an installed GPU to another slot of the same server (audited as gpu.move)."""
+    require(actor, "manage_gpus")
+    with UnitOfWork(db, actor) as uow:
+        gpu = get_or_404(uow.session, GpuAsset, gpu_id, "GPU")
+        if gpu.device_id is None:
+            raise RuleViolation(f"GPU {gpu.serial} is not in a server; install it into a slot instead")
+        if gpu.slot == to_slot:
+            raise RuleViolation(f"GPU {gpu.serial} is already in slot {to_slot}")
+        install_gpu_in(uow, gpu_id, gpu.device_id, to_slot, reason, expected_version)
+        uow.commit()
 
 
 def import_gpu_in(uow: UnitOfWork, values: dict, state: str, device_id: int | None, slot: int | None,

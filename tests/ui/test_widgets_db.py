@@ -32,6 +32,7 @@ def test_rack_panel_move_refused_then_accepted(qtbot, db, operator):
         s.commit()
     panel.load_rack(ids["a01"])
     assert panel.editable
+    panel.ask_reason = lambda device, position, face: "re-cabling"      # the confirmation, answered
     # someone else mounts a device at U20-U21 after we loaded: our picture still shows it free
     with db.session() as s:
         s.add(Device(name="sneaky", device_type_id=s.get(Device, ids["dev_srv"]).device_type_id,

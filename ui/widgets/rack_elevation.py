@@ -240,6 +240,8 @@ class RackElevationView(QGraphicsView):
         self.reserve_reason: str | None = None   # None: reserving follows `editable`
         self.blocks: dict[int, DeviceBlock] = {}
         self.ghosts: dict[int, DeviceBlock] = {}
+        from .zoom import Zoom
+        self.zoom = Zoom(self, self._fit)
         self._empty()
 
     # --- public API ---------------------------------------------------------------------
@@ -338,6 +340,18 @@ class RackElevationView(QGraphicsView):
     def set_ghost_visible(self, device_id: int, visible: bool) -> None:
         if device_id in self.ghosts:
             self.ghosts[device_id].setVisible(visible)
+
+    def show_units(self, face: str, u_from: int, u_to: int):
+        """Outline units u_from–u_to on `face` (a range found by "find free U") and bring them into view."""
+        if self._data is None:
+            return None
+        top = self.y_of(Decimal(u_from), Decimal(u_to - u_from + 1))
+        pen = QPen(QColor("#1565c0"), 3, Qt.DashLine)
+        item = self.scene().addRect(face_x(face) + 2, top + 1, FACE_W - 4, (u_to - u_from + 1) * UH - 2, pen,
+                                    QBrush(QColor(21, 101, 192, 40)))
+        item.setZValue(50)
+        self.centerOn(item.rect().center())
+        return item
 
     # --- drawing ------------------------------------------------------------------------
     def _empty(self) -> None:
@@ -516,6 +530,8 @@ class RackElevationView(QGraphicsView):
         rect = self.scene().itemsBoundingRect().adjusted(-8, -8, 8, 8)
         self.scene().setSceneRect(rect)
         self.fitInView(rect, Qt.KeepAspectRatio)
+        if getattr(self, "zoom", None) is not None and self.zoom.factor != 1.0:
+            self.scale(self.zoom.factor, self.zoom.factor)
 
     def resizeEvent(self, event):
         super().resizeEvent(event)
@@ -623,11 +639,26 @@ class RackPanel(RackElevationView):
         if self.rack_id is not None:
             self.load_rack(self.rack_id)
 
+    def ask_reason(self, device, position: Decimal, face: str) -> str | None:
+        """Confirm the drop and get a reason (None: cancelled); tests replace this."""
+        from ui.devicemove import ask_move_reason
+        return ask_move_reason(self, device, self.data().name, position, face)
+
     def _move(self, device_id: int, position: Decimal, face: str) -> None:
-        from app.errors import DomainError
+        from app.errors import Conflict, DomainError
         from app.services.dcim import move_device
+        device = self.data().device(device_id) if self.data() else None
+        reason = self.ask_reason(device, position, face) if device is not None else None
+        if reason is None:
+            self.snap_back(device_id)
+            return
         try:
-            move_device(self.db, self.actor, device_id, self.rack_id, position, face)
+            move_device(self.db, self.actor, device_id, self.rack_id, position, face,
+                        expected_version=device.version, reason=reason)
+        except Conflict as exc:
+            self.refresh()
+            self._explain(self.tr("Changed by someone else") + ": " + exc.message)
+            return
         except DomainError as exc:
             self.snap_back(device_id)
             self._explain(exc.message)

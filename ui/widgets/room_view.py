@@ -125,6 +125,8 @@ class RoomFloorView(QGraphicsView):
         self._data: RoomLayoutData | None = None
         self.mode = "utilisation"
         self.cells: dict[int, RackCell] = {}
+        from .zoom import Zoom
+        self.zoom = Zoom(self, self._fit)
         self.set_data(None)
 
     def set_data(self, data: RoomLayoutData | None) -> None:
@@ -240,6 +242,8 @@ class RoomFloorView(QGraphicsView):
         # shrink a big room to fit, but never blow a small one up past its natural size
         scale = min(1.0, self.viewport().width() / max(rect.width(), 1), self.viewport().height() / max(rect.height(), 1))
         scale = max(scale, 0.35)     # below this, scroll instead of squinting
+        if getattr(self, "zoom", None) is not None:
+            scale *= self.zoom.factor
         self.resetTransform()
         self.scale(scale, scale)
 
