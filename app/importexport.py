@@ -33,6 +33,7 @@ from models.choices import DeviceRole, DeviceStatus, GpuState, RackStatus, SiteS
 
 from .audit import Actor, HASHED_FIELDS, format_ts
 from .auth import KIND_PERMISSION, require
+from .clock import TZ
 from .db import Database
 from .errors import DomainError, NotFound, PermissionDenied, ValidationError
 from .services.gpus import import_gpu_in, install_gpu_in
@@ -95,7 +96,7 @@ REQUIRED: dict[str, tuple[str, ...]] = {
     "leases": LEASE_REQUIRED,
 }
 # Date-time columns: exported in Shanghai local time, which the header says; read back as such.
-LOCAL_TIME_ZONE = "Asia/Shanghai"
+LOCAL_TIME_ZONE = TZ.key  # Asia/Shanghai, from app.clock
 LOCAL_TIME_COLUMNS = {("users", "created_at"), ("contracts", "handover_at")}
 LOCAL_TIME_SUFFIX = f" ({LOCAL_TIME_ZONE})"
 # Amounts of money: a number format in XLSX (CSV has none).
