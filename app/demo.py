@@ -324,6 +324,7 @@ def load_demo(db: Database, actor: Actor | None = None, *,
             write_device_in(uow, None, dict(
                 name=f"tor-{rack.room.site.code.lower()}-{rack.name.lower()}", serial=f"HW{rng.randint(10 ** 8, 10 ** 9)}",
                 device_type_id=dtypes["huawei-ce6881"].id, rack_id=rack.id, position=42, face="rear",
+                owner_customer_id=owner.id,  # the customer's own switch: its rack is leased to it
                 status=DeviceStatus.ACTIVE))
         uow.commit()
 

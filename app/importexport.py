@@ -27,7 +27,7 @@ from sqlalchemy import func, or_, select, text
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.orm import Session
 
-from models import (AuditEvent, Contact, Contract, ContractItem, Coverage, Customer, Device, DeviceType, GpuAsset,
+from models import (AuditEvent, Cage, Contact, Contract, ContractItem, Coverage, Customer, Device, DeviceType, GpuAsset,
                     GpuModel, Rack, Region, Room, Site, SpaceLease, Subsidiary, User)
 from models.choices import DeviceRole, DeviceStatus, GpuState, RackStatus, SiteStatus
 
@@ -59,7 +59,7 @@ COLUMNS: dict[str, tuple[str, ...]] = {
                      "bank_account"),
     "rooms": ("site", "name", "cooling", "power_capacity_kw", "cooling_capacity_kw", "grid_rows", "grid_cols",
               "notes"),
-    "racks": ("site", "location", "name", "u_height", "power_capacity_kw", "status", "asset_tag", "tenant"),
+    "racks": ("site", "location", "name", "u_height", "power_capacity_kw", "status", "asset_tag", "tenant", "cage"),
     "devices": ("name", "manufacturer", "device_type", "status", "site", "location", "rack", "position", "face", "serial",
                 "asset_tag", "tenant", "comments"),
     "gpus": ("serial", "model", "state", "device", "slot", "purchase_date", "purchase_cost", "warranty_end",
@@ -73,7 +73,7 @@ COLUMNS: dict[str, tuple[str, ...]] = {
     # one row per item, the contract's columns repeated
     "contracts": ("number", "subsidiary", "tenant", "credit_code", "title", "status", "start_date", "end_date",
                   "revision", "effective_date", "language", "renewal_of", "amends", "service_level", "terms",
-                  "item_kind", "item_description", "rack", "u_from", "u_to", "device", "gpu_model", "gpus",
+                  "item_kind", "item_description", "rack", "u_from", "u_to", "face", "cage", "device", "gpu_model", "gpus",
                   "quantity", "unit_price", "price_unit", "tax_category", "service_start", "service_end",
                   "power_allowance_kw", "kwh_price", "included_hours", "hourly_rate", "mbps", "handover_at",
                   "handover_by", "handover_note"),
@@ -847,13 +847,28 @@ def _resolve_racks(s: Session, r: _Row) -> dict:
         v["status"] = _status("racks", r, RackStatus.values(), RackStatus.label, tenant=bool(r.get("tenant")))
     if r.has("tenant"):
         v["customer_id"] = _customer(s, r)
+    if r.has("cage"):
+        v["_cage"] = r.get("cage") or None  # the cage (of this room) the rack belongs to; made when new
     _keep(v, "u_height", "power_capacity_kw", "status")
     return v
 
 
 def _write_racks(uow: UnitOfWork, r: _Row, v: dict) -> str:
-    existing = uow.session.execute(select(Rack).where(Rack.room_id == v["room_id"], Rack.name == v["name"])
-                                   ).scalar_one_or_none()
+    s = uow.session
+    if "_cage" in v:
+        name = v.pop("_cage")
+        cage_id = None
+        if name:
+            cage_id = s.execute(select(Cage.id).where(Cage.room_id == v["room_id"], Cage.name == name)).scalar()
+            if cage_id is None:
+                cage = Cage(room_id=v["room_id"], name=name, updated_by=uow.actor.login)
+                s.add(cage)
+                flush_or_refuse(s)
+                cage_id = cage.id
+                uow.audit("cage.create", "cage", cage.id, name, after=snapshot(cage))
+        v["cage_id"] = cage_id
+    existing = s.execute(select(Rack).where(Rack.room_id == v["room_id"], Rack.name == v["name"])
+                         ).scalar_one_or_none()
     return _upsert(uow, "rack", existing, v, v["name"] or "")
 
 
@@ -1154,8 +1169,6 @@ def _resolve_users(s: Session, r: _Row) -> dict:
 
 def _local_datetime(r: _Row, col: str) -> dt.datetime | None:
     """A date-time as exported (Shanghai local time) or with its own offset, as UTC."""
-    from zoneinfo import ZoneInfo
-
     raw = r.get(col) or ""
     try:
         value = dt.datetime.fromisoformat(raw.replace("Z", "+00:00"))
@@ -1163,7 +1176,7 @@ def _local_datetime(r: _Row, col: str) -> dt.datetime | None:
         r.err(col, f"{raw!r} is not a date and time (write YYYY-MM-DD HH:MM:SS, {LOCAL_TIME_ZONE} time)")
         return None
     if value.tzinfo is None:
-        value = value.replace(tzinfo=ZoneInfo(LOCAL_TIME_ZONE))
+        value = value.replace(tzinfo=TZ)
     return value.astimezone(dt.timezone.utc)
 
 
@@ -1224,6 +1237,19 @@ def _resolve_contracts(s: Session, r: _Row) -> dict:
             r.err("rack", f"no rack {ref!r} (write site/room/rack or its asset tag)" if not hits else
                   f"several racks are named {ref!r}; write site/room/rack")
         rack_id = hits[0] if len(hits) == 1 else None
+    cage_id = None
+    if r.get("cage"):
+        ref = r.get("cage")
+        parts = ref.split("/")
+        q = select(Cage.id).join(Room, Room.id == Cage.room_id).join(Site, Site.id == Room.site_id)
+        q = q.where(Site.code == parts[0], Room.name == parts[1], Cage.name == parts[2]) if len(parts) == 3 \
+            else q.where(Cage.name == ref)
+        hits = s.execute(q.limit(2)).scalars().all()
+        if len(hits) != 1:
+            r.err("cage", f"no cage {ref!r} (write site/room/cage)" if not hits else
+                  f"several cages are named {ref!r}; write site/room/cage")
+        cage_id = hits[0] if len(hits) == 1 else None
+    face = (r.get("face") or "").lower() or None
     device = _device_ref(s, r, "device")
     gpu_model_id = None
     if r.get("gpu_model"):
@@ -1243,7 +1269,7 @@ def _resolve_contracts(s: Session, r: _Row) -> dict:
                         price_unit=(r.get("price_unit") or "").lower(),
                         quantity=dec["quantity"] if dec["quantity"] is not None else Decimal(1),
                         tax_category=(r.get("tax_category") or "").lower() or None, rack_id=rack_id,
-                        u_from=r.integer("u_from"), u_to=r.integer("u_to"),
+                        u_from=r.integer("u_from"), u_to=r.integer("u_to"), cage_id=cage_id, face=face,
                         device_id=device.id if device else None, gpu_model_id=gpu_model_id, gpu_ids=tuple(gpu_ids),
                         service_start=r.date("service_start"), service_end=r.date("service_end"),
                         power_allowance_kw=dec["power_allowance_kw"], kwh_price=dec["kwh_price"],
@@ -1498,9 +1524,9 @@ def _export_query(kind: str):
                 .join(Subsidiary, Subsidiary.id == Site.subsidiary_id).order_by(Site.code))
     if kind == "racks":
         return (select(Site.code, Room.name, Rack.name, Rack.u_height, Rack.power_capacity_kw, Rack.status,
-                       Rack.asset_tag, Customer.name)
+                       Rack.asset_tag, Customer.name, Cage.name)
                 .join(Room, Room.id == Rack.room_id).join(Site, Site.id == Room.site_id)
-                .outerjoin(Customer, Customer.id == Rack.customer_id).order_by(Site.code, Room.name, Rack.name))
+                .outerjoin(Customer, Customer.id == Rack.customer_id).outerjoin(Cage, Cage.id == Rack.cage_id).order_by(Site.code, Room.name, Rack.name))
     if kind == "devices":
         return (select(Device.name, DeviceType.manufacturer, DeviceType.slug, Device.status, Site.code, Room.name, Rack.name, Device.position,
                        Device.face, Device.serial, Device.asset_tag, Customer.name, Device.notes)
@@ -1534,11 +1560,13 @@ def _export_query(kind: str):
 
         renewal, amended = aliased(Contract), aliased(Contract)
         isite, iroom, irack = aliased(Site), aliased(Room), aliased(Rack)
+        csite, croom = aliased(Site), aliased(Room)
         return (select(Contract.number, Subsidiary.code, Customer.name, Customer.credit_code, Contract.title,
                        Contract.status, Contract.start_date, Contract.end_date, Contract.revision,
                        Contract.effective_date, Contract.language, renewal.number, amended.number,
                        Contract.service_level, Contract.terms, ContractItem.kind, ContractItem.description,
                        isite.code + "/" + iroom.name + "/" + irack.name, ContractItem.u_from, ContractItem.u_to,
+                       ContractItem.face, csite.code + "/" + croom.name + "/" + Cage.name,
                        func.coalesce(Device.asset_tag, Device.name), GpuModel.name, ContractItem.id,
                        ContractItem.quantity, ContractItem.unit_price, ContractItem.price_unit,
                        ContractItem.tax_category, ContractItem.service_start, ContractItem.service_end,
@@ -1552,6 +1580,8 @@ def _export_query(kind: str):
                 .outerjoin(amended, amended.id == Contract.amends_id)
                 .outerjoin(irack, irack.id == ContractItem.rack_id).outerjoin(iroom, iroom.id == irack.room_id)
                 .outerjoin(isite, isite.id == iroom.site_id)
+                .outerjoin(Cage, Cage.id == ContractItem.cage_id).outerjoin(croom, croom.id == Cage.room_id)
+                .outerjoin(csite, csite.id == croom.site_id)
                 .outerjoin(Device, Device.id == ContractItem.device_id)
                 .outerjoin(GpuModel, GpuModel.id == ContractItem.gpu_model_id)
                 .order_by(Contract.id, ContractItem.id))  # a contract after the ones it renews or amends
@@ -1566,9 +1596,7 @@ def _export_value(kind: str, header: str, value: Any) -> Any:
     if kind == "audit" and header == "ts" and isinstance(value, dt.datetime):
         return format_ts(value)  # exactly the text the hash covers
     if (kind, header) in LOCAL_TIME_COLUMNS and isinstance(value, dt.datetime):
-        from zoneinfo import ZoneInfo
-
-        return value.astimezone(ZoneInfo(LOCAL_TIME_ZONE)).strftime("%Y-%m-%d %H:%M:%S")
+        return value.astimezone(TZ).strftime("%Y-%m-%d %H:%M:%S")
     if isinstance(value, Decimal) and header in ("position", "u_height"):
         return value.quantize(Decimal(1)) if value == value.to_integral_value() else value  # U10, not U10.0
     return value

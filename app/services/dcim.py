@@ -288,7 +288,11 @@ def check_placement(s, rack: Rack, dtype: DeviceType, position: Decimal | None, 
                 raise RuleViolation(
                     f"{fmt_u(position)}–{fmt_u(position + height - 1)} of rack {label} overlap {oname} "
                     f"({fmt_u(opos)}–{fmt_u(Decimal(opos) + Decimal(oheight) - 1)}) on {side}. Choose free units or move {oname} first")
-        if check_space:  # leases and reservations (app/services/space.py)
+        # Leases and reservations (app/services/space.py). The provider's passive cabling (patch panels,
+        # blanks, shelves) goes into a customer's rack as part of the service, as in NetBox exports.
+        passive_infra = owner_customer_id is None and dtype.role in (DeviceRole.PATCH_PANEL, DeviceRole.BLANK,
+                                                                     DeviceRole.SHELF)
+        if check_space and not passive_infra:
             refusal = placement_refusal(s, rack, bottom, top, face, bool(dtype.is_full_depth), owner_customer_id)
             if refusal:
                 raise RuleViolation(refusal)
