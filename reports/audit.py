@@ -182,9 +182,12 @@ def event_tables(doc: AuditReportDoc, ctx: Context, width: float) -> list:
         # Plain strings with our own line breaks: drawn line by line, several times faster than
         # Paragraphs (which the table would also wrap a second time), and their height is exact.
         lines = wrap_lines(text, rooms[col], font, size)
+        if len(lines) > max_lines:  # a row must fit on a page; the CSV export has the whole text
+            lines = lines[:max_lines - 1] + ["…"]
         return "\n".join(lines), len(lines) * leading
 
     pad = _PAD_TOP + _PAD_BOTTOM
+    max_lines = int((page_h - 2 * (leading + pad)) // leading) - 1
     rows: list = []
     heights: list[float] = []
     for e in doc.events:

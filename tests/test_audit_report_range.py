@@ -112,3 +112,16 @@ def test_detail_pages_hold_every_event_once_in_order_with_the_header(tmp_path):
         assert not found or ("Seq" in page and "Changes" in page)  # the header on every detail page
         seqs += found
     assert seqs == list(range(1, 701))
+
+
+def test_a_reason_longer_than_a_page_is_cut_not_a_layout_error(tmp_path):
+    import dataclasses
+
+    from reports import AuditRow
+
+    doc = samples.sample_audit(3, "en")
+    doc = dataclasses.replace(doc, events=(AuditRow(1, "2026-10-01 08:00:00", "a", "b", "c", "d",
+                                                    "很长的原因。" * 2000, "ok"),) + doc.events)
+    result = render_audit_report(doc, tmp_path / "long.pdf")
+    text = subprocess.run(["pdftotext", str(result.path), "-"], capture_output=True, text=True).stdout
+    assert result.pages <= 3 and "…" in text
