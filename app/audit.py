@@ -479,6 +479,56 @@ def verify_audit_chain(session: Session, expect_head: str | None = None,
     return VerifyResult(True, count, _head(prev_seq, prev_hash))
 
 
+def verify_audit_range(session: Session, first_seq: int, last_seq: int,
+                       expect_head: str | None = None) -> VerifyResult:
+    """Verify events first_seq..last_seq only: every hash and link inside, the link of the first to
+    the event before it, and `expect_head` (SEQ:HASH, normally the range's last event).
+
+    What an audit report covers: its period's stretch of the chain, tied to the chain before it
+    and to its checkpoint, without re-hashing millions of events outside the period (the full
+    check stays `audit verify`). An empty range (first_seq > last_seq) is trivially sound.
+    """
+    expected_seq = expected_hash = None
+    if expect_head:
+        try:
+            s, h = expect_head.split(":", 1)
+            expected_seq, expected_hash = int(s), h.strip().lower()
+        except ValueError:
+            return VerifyResult(False, 0, None, f"--expect-head must be SEQ:HASH, got {expect_head!r}")
+    first_seq = max(1, first_seq)
+    if first_seq > last_seq:
+        return VerifyResult(True, 0, None)
+    prev_seq = first_seq - 1
+    if prev_seq == 0:
+        prev_hash = GENESIS_HASH
+    else:
+        prev_hash = session.execute(select(AuditEvent.hash).where(AuditEvent.seq == prev_seq)).scalar_one_or_none()
+        if prev_hash is None:
+            return VerifyResult(False, 0, None, f"event #{prev_seq} is missing (deleted): the period cannot "
+                                                f"be linked to the chain before it", prev_seq)
+    dialect = session.get_bind().dialect.name
+    part = _scan_here(session, dialect, first_seq, last_seq, expected_seq, expected_hash)
+    if not part["n"] and part["fail"] is None:
+        return VerifyResult(False, 0, _head(prev_seq, prev_hash),
+                            f"events #{first_seq}–#{last_seq} are missing (deleted)", first_seq)
+    seq, stored_prev, stored_hash, ok = part["first"]
+    kind, seen = _link_problem(seq, stored_prev, stored_hash, ok, prev_seq, prev_hash, expected_seq, expected_hash)
+    if kind:
+        return _failure(kind, 0, prev_seq, prev_hash, seq, stored_hash, expect_head)
+    if part["fail"]:
+        i, kind, seq, p_seq, p_hash, stored = part["fail"]
+        return _failure(kind, i, p_seq, p_hash, seq, stored, expect_head)
+    end_seq, end_hash = part["last"]
+    if end_seq != last_seq:
+        return VerifyResult(False, part["n"], _head(end_seq, end_hash),
+                            f"event #{end_seq + 1} is missing (deleted): the range ends at #{end_seq}, "
+                            f"not #{last_seq}", end_seq + 1)
+    if expected_seq is not None and not (seen or part["seen"]):
+        return VerifyResult(False, part["n"], _head(end_seq, end_hash),
+                            f"checkpoint {expect_head} is outside events #{first_seq}–#{last_seq}", expected_seq)
+    return VerifyResult(True, part["n"], _head(end_seq, end_hash))
+
+
 def _head_problem(session: Session, end_seq: int, end_hash: str, head_seq: int, head_hash: str
                   ) -> tuple[str, int]:
     """The chain itself is sound but disagrees with the `audit_head` row: say which side was touched.

@@ -45,6 +45,7 @@ class Result:
     ok: bool | None
     note: str = ""
     extra: dict = field(default_factory=dict)
+    load: float | None = None  # 1-minute load average when the row was measured (2 cores: > 2 is contended)
 
     @property
     def ratio(self) -> float | None:
@@ -158,6 +159,8 @@ class Bench:
         self.raw.close()
 
     def add(self, r: Result) -> None:
+        if r.load is None:
+            r.load = os.getloadavg()[0]
         self.results.append(r)
         self.out(format_row(r))
 
@@ -205,10 +208,13 @@ def format_row(r: Result) -> str:
     floor = "—" if r.floor_ms is None else f"{r.floor_ms:10.1f}"
     ratio = "—" if r.ratio is None else f"{r.ratio:5.1f}×"
     ok = {True: "ok", False: "MISS", None: "n/a"}[r.ok]
-    return f"{r.name:<46} {med:>10} {floor:>10} {ratio:>7}  {ok:<4} {r.target:<26} {r.note}"
+    load = "—" if r.load is None else f"{r.load:4.1f}"
+    return f"{r.name:<46} {med:>10} {floor:>10} {ratio:>7} {load:>5}  {ok:<4} {r.target:<26} {r.note}"
 
 
-HEADER = f"{'operation':<46} {'median ms':>10} {'floor ms':>10} {'ratio':>7}  {'':<4} {'target':<26} note"
+HEADER = (f"{'operation':<46} {'median ms':>10} {'floor ms':>10} {'ratio':>7} {'load':>5}  {'':<4} {'target':<26} note"
+          "\n# load = 1-minute load average as the row ran (this machine has "
+          f"{os.cpu_count()} CPUs: above that, every figure is stretched by other work)")
 
 # List views: the filter text a person would type, and a second sort column.
 LIST_CASES = {
@@ -255,6 +261,18 @@ def bench_lists(b: Bench) -> None:
         _list_case(b, f"list {kind}: first page", spec, None, None, None)
         _list_case(b, f"list {kind}: filter '{text_}'", spec, text_, None, None)
         _list_case(b, f"list {kind}: sort {sort} desc", spec, None, sort, True)
+    # The audit list filtered by a user, as the filter bar sends it (actor:LOGIN): the rows come from
+    # the (actor_login, seq) index on the GUI thread; the count follows in the background.
+    with b.db.engine.connect() as conn:
+        who = conn.execute(text("SELECT actor_login FROM audit_event ORDER BY seq DESC LIMIT 1")).scalar()
+    if who:
+        spec = queries.SPECS["audit"]
+        flt = f"actor:{who}"
+        b.sql_op(f"list audit: filter {flt}: first page", lambda: queries.read_list(
+            b.db, spec, (flt, None, None), with_count=False),
+            note="GUI thread; the (actor_login, seq) index, newest first")
+        b.sql_op(f"list audit: filter {flt}: count", lambda: queries.count(b.db, spec, flt), repeat=3,
+                 target_ms=BACKGROUND_MS, note="BACKGROUND (after the rows are shown); GUI-thread cost: none")
     spec = queries.SPECS["gpu"]
     _list_case(b, "list gpu: sort customer (ordered ids)", spec, None, "customer", False)
 
@@ -357,10 +375,7 @@ def bench_billing(b: Bench) -> None:
 
 
 def bench_verify(b: Bench) -> None:
-    from .audit import _SORTED_FIELDS, verify_audit_chain
-    import hashlib
-
-    import orjson
+    from .audit import verify_audit_chain
 
     with b.db.session() as s:
         n = s.execute(select(func.count()).select_from(text("audit_event"))).scalar_one()
@@ -375,31 +390,15 @@ def bench_verify(b: Bench) -> None:
     secs = time.perf_counter() - t0
     cpu_s = cpu() - c0
 
-    def serial():
-        # The bare library: raw rows, orjson + SHA-256, one process.
-        from .audit import _select_sql
-        sql = _select_sql(b.db.engine.dialect.name)
-        cur = b.raw.conn.cursor()
-        cur.execute(sql.replace("%s", "?") if b.raw.sqlite else sql, (-(2 ** 62), 2 ** 62))
-        sha, dumps = hashlib.sha256, orjson.dumps
-        while True:
-            rows = cur.fetchmany(20000)
-            if not rows:
-                break
-            for row in rows:
-                sha(dumps(dict(zip(_SORTED_FIELDS, row)))).hexdigest()
-        cur.close()
-        b.raw.conn.rollback()
-    c1, t1 = cpu(), time.perf_counter()
-    serial()
-    floor = time.perf_counter() - t1
-    floor_cpu = cpu() - c1
     rate = n / secs if secs else 0
-    b.add(Result(f"audit verify ({n:,} events)", secs * 1000, floor * 1000, 1, "≥ 200,000 events/s",
-                 res.ok and rate >= 200_000, f"{rate:,.0f} events/s; CPU {cpu_s:.1f} s in all processes "
-                 f"(floor CPU {floor_cpu:.1f} s); {'OK' if res.ok else res.problem}; "
-                 "floor = one process, raw rows, orjson+SHA-256",
-                 {"events_per_s": rate, "cpu_s": cpu_s, "floor_cpu_s": floor_cpu}))
+    b.add(Result(f"audit verify ({n:,} events)", secs * 1000, None, 1, "≥ 400,000 events/s",
+                 res.ok and rate >= 400_000,
+                 f"BACKGROUND (console: an operation off the GUI thread, which only receives progress); "
+                 f"{rate:,.0f} events/s; CPU {cpu_s:.1f} s in this process and its workers "
+                 f"({n / cpu_s if cpu_s else 0:,.0f} events per CPU second"
+                 + ("" if b.db.is_sqlite else "; the PostgreSQL backends' CPU comes on top")
+                 + f"); {'OK' if res.ok else res.problem}",
+                 {"events_per_s": rate, "cpu_s": cpu_s, "background": True}))
 
 
 def _audit_doc(db: Database, n: int):
@@ -465,36 +464,50 @@ def bench_reports(b: Bench) -> None:
         b.add(Result("report PDFs", None, None, 0, "", None, f"reports missing: {exc}"))
         return
     tmp = tempfile.mkdtemp(prefix="idc-bench-")
-    n_events = 10_000 if b.heavy else 200
-    box = {}
-    flt = _audit_window(b.db, n_events)
     try:
         from .documents import audit_report_doc
     except ImportError:
         audit_report_doc = None
+    import resource
 
-    def audit_pdf():
+    def cpu() -> float:
+        own = resource.getrusage(resource.RUSAGE_SELF)
+        return own.ru_utime + own.ru_stime
+
+    # Two sizes, to show the growth: time per event should stay the same (linear).
+    per_event = []
+    for n_events in ((10_000, 40_000) if b.heavy else (200, 800)):
+        flt = _audit_window(b.db, n_events)
+        box: dict = {}
+
+        def audit_pdf():
+            t0, c0 = time.perf_counter(), cpu()
+            if audit_report_doc and flt is not None:
+                box["doc"] = audit_report_doc(b.db, flt)  # verifies the period's stretch of the chain
+            else:
+                box["doc"] = _audit_doc(b.db, n_events)
+            box["build_s"] = time.perf_counter() - t0
+            box["pages"] = render_audit_report(box["doc"], os.path.join(tmp, "audit.pdf")).pages
+            box["render_s"] = time.perf_counter() - t0 - box["build_s"]
+            box["cpu_s"] = cpu() - c0
         t0 = time.perf_counter()
-        if audit_report_doc and flt is not None:
-            box["doc"] = audit_report_doc(b.db, flt)  # includes verifying the whole chain
-        else:
-            box["doc"] = _audit_doc(b.db, n_events)
-        box["build_s"] = time.perf_counter() - t0
-        render_audit_report(box["doc"], os.path.join(tmp, "audit.pdf"))
-        box["render_s"] = time.perf_counter() - t0 - box["build_s"]
-
-    def audit_floor():
+        audit_pdf()
+        r = Result(f"audit report PDF (~{n_events:,} events)", (time.perf_counter() - t0) * 1000, None, 1,
+                   "≥ 2,000 events/s", None)
         doc = box["doc"]
-        rows = [["seq", "time", "actor", "action", "object"]] + [
-            [str(e.seq), e.time_local, e.actor[:20], e.action[:30], e.object[:40]] for e in doc.events]
-        _bare_table_pdf(os.path.join(tmp, "audit-bare.pdf"), rows)
-    r = b.plain(f"audit report PDF (~{n_events:,} events)", audit_pdf, audit_floor, "≤ 30 s",
-                lambda m, f: m <= 30_000, note="")
-    r.note = (f"{len(box['doc'].events):,} events; building the data {box['build_s']:.1f} s "
-              f"({'app.documents.audit_report_doc, which verifies the whole chain' if audit_report_doc and flt else 'bench builder'}), "
-              f"rendering {box['render_s']:.1f} s; floor = bare ReportLab Table of 5 short columns")
-    r.extra = {"events": len(box["doc"].events), "build_s": box["build_s"], "render_s": box["render_s"]}
-    b.out("  ↳ " + r.note)
+        n = len(doc.events)
+        rate = n / (r.median_ms / 1000) if r.median_ms else 0
+        r.ok = rate >= 2000 if n else None
+        per_event.append(r.median_ms / n if n else None)
+        r.note = (f"BACKGROUND (console: an operation off the GUI thread; the preview then opens the file); "
+                  f"{n:,} events, {box['pages']:,} pages: {rate:,.0f} events/s, "
+                  f"{n / box['cpu_s'] if box['cpu_s'] else 0:,.0f} per CPU second; data {box['build_s']:.1f} s, "
+                  f"layout and drawing {box['render_s']:.1f} s"
+                  + (f"; {per_event[-1] / per_event[0]:.2f}× the time per event of the smaller report"
+                     if len(per_event) == 2 and per_event[0] else ""))
+        r.extra = {"events": n, "pages": box["pages"], "build_s": box["build_s"], "render_s": box["render_s"],
+                   "cpu_s": box["cpu_s"], "events_per_s": rate, "background": True}
+        b.add(r)
 
     preview = getattr(b, "billing_preview", None)
     from reports.documents import Party, StatementDoc, StatementLine
@@ -539,23 +552,54 @@ def _console(db: Database, mode: str, login: str, password: str) -> dict:
     return {"error": (proc.stderr or proc.stdout)[-600:], "wall_s": wall}
 
 
+def _real_start(db: Database, login: str, password: str) -> dict:
+    """The real `idc-console --db URL --user LOGIN` in a fresh process, on X11 through xvfb-run when
+    there is no display (else offscreen), quitting at the window's first paint
+    (IDC_CONSOLE_EXIT_AFTER_START); the child prints its age at that paint."""
+    import shutil
+
+    url = db.engine.url.render_as_string(hide_password=False)
+    exe = os.path.join(os.path.dirname(sys.executable), "idc-console")
+    cmd = [exe] if os.path.exists(exe) else [sys.executable, "-c", "import sys; from app.cli import main; sys.exit(main())"]
+    cmd += ["--db", url, "--user", login]
+    how = "X11 display"
+    env = dict(os.environ, IDC_CONSOLE_PASSWORD=password, IDC_CONSOLE_EXIT_AFTER_START="1")
+    if not os.environ.get("DISPLAY"):
+        if shutil.which("xvfb-run"):
+            cmd, how = ["xvfb-run", "-a"] + cmd, "X11 (xvfb-run)"
+        else:
+            env["QT_QPA_PLATFORM"], how = "offscreen", "offscreen (no X server)"
+    with tempfile.TemporaryDirectory() as tmp:   # the console's defaults, not a saved sort or layout
+        env["IDC_CONSOLE_SETTINGS"] = os.path.join(tmp, "settings.ini")
+        proc = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=900)
+    m = re.search(r"first paint ([\d.]+) s", proc.stdout)
+    if not m:
+        return {"error": (proc.stderr or proc.stdout or "no first paint")[-600:]}
+    return {"first_paint_s": float(m.group(1)), "how": how}
+
+
 def bench_console(b: Bench, login: str, password: str) -> None:
-    starts, bare = [], []
-    err = None
+    starts, bare, loads = [], [], []
+    err = how = None
     for _ in range(max(1, min(b.repeat, 3))):
-        r = _console(b.db, "start", login, password)
+        r = _real_start(b.db, login, password)
         if "error" in r:
             err = r["error"]
             break
-        starts.append(r["wall_s"])
+        starts.append(r["first_paint_s"])
+        how = r["how"]
+        loads.append(os.getloadavg()[0])
         bare.append(_console(b.db, "bare", login, password).get("wall_s", 0))
     if err:
-        b.add(Result("console cold start to first paint", None, None, 0, "≤ 2 s", False, err.strip().splitlines()[-1]))
+        b.add(Result("console cold start to first paint (real path)", None, None, 0, "≤ 1,500 ms", False,
+                     err.strip().splitlines()[-1]))
     else:
         med = statistics.median(starts) * 1000
-        b.add(Result("console cold start to first paint", med, statistics.median(bare) * 1000, len(starts), "≤ 2 s",
-                     med <= 2000, "process spawn → first Paint event of the main window (offscreen); "
-                                  "floor = bare PySide6 QMainWindow"))
+        b.add(Result("console cold start to first paint (real path)", med, statistics.median(bare) * 1000,
+                     len(starts), "≤ 1,500 ms", med <= 1500,
+                     f"GUI thread: all of it. `idc-console --db … --user …` on {how}, process start → the main "
+                     f"window's first Paint (runs {', '.join(f'{x:.2f} s' for x in starts)}; load "
+                     f"{', '.join(f'{x:.1f}' for x in loads)}); floor = bare PySide6 QMainWindow, offscreen"))
     r = _console(b.db, "stalls", login, password)
     if "error" in r:
         b.add(Result("console: longest GUI stall in heavy list actions", None, None, 0, "≤ 100 ms", False,

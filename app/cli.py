@@ -18,12 +18,15 @@ import re
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from . import __version__
-from .audit import Actor
 from .config import ENV_PASSWORD, describe_url, resolve_db_url
 from .db import Database, check_sqlite_file, sqlite_path
 from .errors import DomainError
+
+if TYPE_CHECKING:
+    from .audit import Actor
 
 ENV_USER = "IDC_CONSOLE_USER"
 LOGIN_MAX = 64          # models.User.login is String(64)
@@ -173,7 +176,7 @@ class CliContext:
         prepare_database(self.db, log=lambda m: print(m, file=sys.stderr))
         return self.db
 
-    def actor(self) -> Actor:
+    def actor(self) -> "Actor":
         """The acting user for a write: --user with IDC_CONSOLE_PASSWORD or a prompt."""
         from .services.users import login
 
@@ -191,10 +194,12 @@ class CliContext:
             password = getpass.getpass(f"Password for {name}: ")
         return login(self.db, name, password)
 
-    def reader(self) -> Actor:
+    def reader(self) -> "Actor":
         """Read-only commands act as the named user when given, else as a local reader."""
         if self.args.user:
             return self.actor()
+        from .audit import Actor
+
         self.current()
         return Actor(None, f"os:{getpass.getuser()}", f"command line ({getpass.getuser()})", "auditor")
 
@@ -233,9 +238,22 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _global_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="idc-console", add_help=False)
+    parser.add_argument("--db")
+    parser.add_argument("--user")
+    parser.add_argument("--lang", choices=["zh", "en"])
+    return parser
+
+
 def main(argv: list[str] | None = None) -> int:
-    parser = build_parser()
-    args = parser.parse_args(argv)
+    # The window is opened without importing a single command module or building their parsers:
+    # only the global options are read when nothing else is given (cold start, docs/performance.md).
+    args, rest = _global_parser().parse_known_args(sys.argv[1:] if argv is None else argv)
+    if rest:
+        args = build_parser().parse_args(argv)
+    else:
+        args.command = None
     from .logs import setup_logging
 
     setup_logging()

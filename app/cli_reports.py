@@ -75,6 +75,9 @@ def _print(ctx, args, kind: str, key) -> int:
                           font_path=args.font)
     r = done.result
     print(f"wrote {r.path} ({r.pages} page{'s' if r.pages != 1 else ''}; {done.what}); data SHA-256 {r.sha256}")
+    if done.omitted_pages:
+        print(f"{done.rows:,} events would take about {done.omitted_pages:,} pages: the PDF has the summary only; "
+              "the CSV export is complete (idc-console audit export)")
     if done.checkpoint:
         print(f"checkpoint {done.checkpoint}  (check later: idc-console audit verify --expect-head {done.checkpoint})")
     return 0

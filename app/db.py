@@ -1,21 +1,47 @@
 """One engine and one sessionmaker per database URL; migrations; backups."""
 from __future__ import annotations
 
+import ast
+import re
 import sqlite3
+from functools import lru_cache
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from alembic import command
-from alembic.config import Config
-from alembic.runtime.migration import MigrationContext
-from alembic.script import ScriptDirectory
-from sqlalchemy import create_engine, event
+from sqlalchemy import create_engine, event, inspect, text
 from sqlalchemy.engine import Engine, make_url
 from sqlalchemy.orm import Session, sessionmaker
 
 from .config import DatabaseUnavailable, describe_url
 from .errors import SchemaTooNew
 
+if TYPE_CHECKING:
+    from alembic.config import Config
+
 MIGRATIONS_DIR = Path(__file__).resolve().parent.parent / "models" / "migrations"
+_REVISION_LINE = re.compile(r"^(revision|down_revision)\s*(?::[^=\n]*)?=\s*(.+?)\s*$", re.M)
+
+
+@lru_cache(maxsize=1)
+def _revision_graph() -> dict[str, tuple[str, ...]]:
+    """Each migration's revision and the revisions it follows, read from the files' text.
+
+    Every start checks the schema revision; importing alembic and its migration scripts for that
+    cost a fifth of the console's cold start (docs/performance.md), so alembic is imported only
+    to upgrade. Empty when a file cannot be read this way (then alembic is asked).
+    """
+    graph: dict[str, tuple[str, ...]] = {}
+    for f in sorted((MIGRATIONS_DIR / "versions").glob("*.py")):
+        found = {}
+        for key, value in _REVISION_LINE.findall(f.read_text(encoding="utf-8")):
+            found.setdefault(key, value)
+        try:
+            rev = ast.literal_eval(found["revision"])
+            down = ast.literal_eval(found.get("down_revision", "None"))
+        except (KeyError, ValueError, SyntaxError):
+            return {}
+        graph[rev] = () if down is None else ((down,) if isinstance(down, str) else tuple(down))
+    return graph
 
 
 def _sqlite_pragmas(dbapi_conn, _record):
@@ -59,18 +85,33 @@ class Database:
         self.engine.dispose()
 
     # --- migrations -------------------------------------------------------
-    def alembic_config(self) -> Config:
+    def alembic_config(self) -> "Config":
+        from alembic.config import Config
+
         cfg = Config()
         cfg.set_main_option("script_location", str(MIGRATIONS_DIR))
         cfg.attributes["engine"] = self.engine
         return cfg
 
     def head_revision(self) -> str:
+        graph = _revision_graph()
+        heads = set(graph) - {d for downs in graph.values() for d in downs}
+        if len(heads) == 1:
+            return heads.pop()
+        from alembic.script import ScriptDirectory
+
         return ScriptDirectory.from_config(self.alembic_config()).get_current_head()
 
     def current_revision(self) -> str | None:
         with self.engine.connect() as conn:
-            return MigrationContext.configure(conn).get_current_revision()
+            if not inspect(conn).has_table("alembic_version"):
+                return None
+            rows = conn.execute(text("SELECT version_num FROM alembic_version")).scalars().all()
+            if len(rows) <= 1:
+                return rows[0] if rows else None
+            from alembic.runtime.migration import MigrationContext
+
+            return MigrationContext.configure(conn).get_current_revision()  # raises: several heads
 
     def needs_upgrade(self) -> bool:
         return self.current_revision() != self.head_revision()
@@ -88,6 +129,11 @@ class Database:
         current = self.current_revision()
         if current is None:
             return
+        graph = _revision_graph()
+        if graph and current in graph:
+            return
+        from alembic.script import ScriptDirectory
+
         script = ScriptDirectory.from_config(self.alembic_config())
         if not _known(script, current):
             raise SchemaTooNew(
@@ -96,10 +142,14 @@ class Database:
                 "Install a newer idc-console to open it.")
 
     def upgrade(self, revision: str = "head") -> None:
+        from alembic import command
+
         self.check_not_newer()
         command.upgrade(self.alembic_config(), revision)
 
     def downgrade(self, revision: str) -> None:
+        from alembic import command
+
         command.downgrade(self.alembic_config(), revision)
 
     def backup_sqlite(self, target: Path) -> Path:
@@ -170,7 +220,7 @@ def describe_db_error(exc: BaseException, url: str) -> str:
     return f"cannot use the PostgreSQL database {where}: {text}"
 
 
-def _known(script: ScriptDirectory, rev: str) -> bool:
+def _known(script, rev: str) -> bool:
     try:
         return script.get_revision(rev) is not None
     except Exception:  # alembic raises for unknown revisions

@@ -193,6 +193,10 @@ class AuditReportDoc:
     subsidiary: Party
     number: str = ""
     language: str = "zh"
+    by_object: tuple[tuple[str, int], ...] = ()  # (object type, count), the summary's other cuts
+    by_day: tuple[tuple[str, int], ...] = ()     # (local date, count)
+    total_events: int | None = None  # events in the period; None: len(events)
+    omitted_pages: int = 0  # > 0: the detail is left out, it would take about this many pages
 
 
 # --- capacity and fleet -----------------------------------------------------------

@@ -14,7 +14,8 @@ EXPECTED_ROWS = [
     "list audit: first page", "list gpu: window at the end (keyset)", "global search 'AB1'",
     "rack elevation (fullest rack)", "room view (largest room)", "dashboard data",
     "GPU lifecycle move (transition_gpu)", "contract save", "billing run", "audit verify",
-    "audit report PDF", "statement PDF", "console cold start to first paint",
+    "audit report PDF (~200 events)", "audit report PDF (~800 events)", "statement PDF",
+    "console cold start to first paint (real path)", "list audit: filter actor:",
     "console RSS, GPU list scrolled to the end",
 ]
 

@@ -1,0 +1,48 @@
+"""The console's start path imports neither alembic nor any command module before the window
+(issue 16: they were a fifth to a half of the cold start); the schema check still works."""
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _run(code: str) -> str:
+    env = dict(os.environ, PYTHONPATH=str(ROOT), QT_QPA_PLATFORM="offscreen")
+    return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, cwd=ROOT,
+                          check=True, timeout=300).stdout.strip()
+
+
+def test_schema_check_without_alembic(db):
+    url = db.engine.url.render_as_string(hide_password=False)
+    out = _run(f"""
+import sys
+from app.db import Database
+d = Database({url!r})
+d.check_not_newer()
+print(d.current_revision() == d.head_revision(), d.needs_upgrade(), 'alembic' in sys.modules)
+""")
+    assert out == "True False False"
+
+
+def test_no_command_opens_the_window_without_command_modules(tmp_path):
+    out = _run(f"""
+import sys
+import ui.main
+ui.main.run_console = lambda args: print(args.db, args.command,
+    sorted(m for m in sys.modules if m.startswith('app.cli_') or m == 'alembic')) or 0
+from app.cli import main
+main(['--db', {str(tmp_path / 'x.db')!r}, '--lang', 'en'])
+""")
+    assert out == f"{tmp_path / 'x.db'} None []"
+
+
+def test_a_command_still_finds_its_module(capsys):
+    from app.cli import main
+
+    try:
+        main(["--version"])
+    except SystemExit as exc:
+        assert exc.code == 0
+    assert "idc-console" in capsys.readouterr().out
