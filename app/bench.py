@@ -480,7 +480,7 @@ def bench_reports(b: Bench) -> None:
         flt = _audit_window(b.db, n_events)
         box: dict = {}
 
-        def audit_pdf():
+        def audit_pdf(flt=flt, n_events=n_events, box=box):
             t0, c0 = time.perf_counter(), cpu()
             if audit_report_doc and flt is not None:
                 box["doc"] = audit_report_doc(b.db, flt)  # verifies the period's stretch of the chain
