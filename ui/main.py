@@ -221,7 +221,7 @@ def run_console(args) -> int:
     window = MainWindow(db, actor)
     log.info("console open on %s as %s", describe_url(db.url), actor.login)
     if os.environ.get("IDC_CONSOLE_EXIT_AFTER_START"):   # smoke tests of a build: start, paint, quit
-        watch = _FirstPaint(  # noqa: F841  (kept alive while the console runs)window, lambda age: (print(
+        watch = _FirstPaint(window, lambda age: (print(  # noqa: F841  (kept alive while the console runs)
             f"console started: {window.windowTitle()} on {describe_url(db.url)} as {actor.login}"
             + (f"; first paint {age:.3f} s after the process started" if age is not None else ""), flush=True),
             app.quit()))

@@ -1428,6 +1428,84 @@
     </message>
 </context>
 <context>
+    <name>DeviceDialog</name>
+    <message>
+        <location filename="../../ui/forms.py" line="195"/>
+        <source>(none)</source>
+        <translation>（无）</translation>
+    </message>
+    <message>
+        <location filename="../../ui/forms.py" line="181"/>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <location filename="../../ui/forms.py" line="344"/>
+        <source>Changed by someone else</source>
+        <translation>记录已被他人修改</translation>
+    </message>
+    <message>
+        <location filename="../../ui/forms.py" line="172"/>
+        <source>Details</source>
+        <translation>详情</translation>
+    </message>
+    <message>
+        <location filename="../../ui/forms.py" line="152"/>
+        <source>Edit %1</source>
+        <translation>编辑%1</translation>
+    </message>
+    <message>
+        <location filename="../../ui/forms.py" line="395"/>
+        <source>GPU slots (%1)</source>
+        <translation>GPU 槽位（%1）</translation>
+    </message>
+    <message>
+        <location filename="../../ui/forms.py" line="152"/>
+        <source>New %1</source>
+        <translation>新建%1</translation>
+    </message>
+    <message>
+        <location filename="../../ui/forms.py" line="345"/>
+        <source>Reload the record now? Your edits will be lost.</source>
+        <translation>现在重新加载该记录？您的修改将丢失。</translation>
+    </message>
+    <message>
+        <location filename="../../ui/forms.py" line="180"/>
+        <source>Save</source>
+        <translation>保存</translation>
+    </message>
+    <message>
+        <location filename="../../ui/forms.py" line="227"/>
+        <source>This record no longer exists.</source>
+        <translation>该记录已不存在。</translation>
+    </message>
+    <message>
+        <location filename="../../ui/forms.py" line="282"/>
+        <source>a number, e.g. 12.5</source>
+        <translation>请输入数字，例如 12.5</translation>
+    </message>
+    <message>
+        <location filename="../../ui/forms.py" line="274"/>
+        <source>a whole number</source>
+        <translation>请输入整数</translation>
+    </message>
+    <message>
+        <location filename="../../ui/forms.py" line="256"/>
+        <source>choose one of the listed entries</source>
+        <translation>请从列表中选择</translation>
+    </message>
+    <message>
+        <location filename="../../ui/forms.py" line="219"/>
+        <source>leave empty to keep</source>
+        <translation>留空则不修改</translation>
+    </message>
+    <message>
+        <location filename="../../ui/forms.py" line="290"/>
+        <source>required</source>
+        <translation>必填</translation>
+    </message>
+</context>
+<context>
     <name>DeviceTypeImportDialog</name>
     <message>
         <location filename="../../ui/importdialog.py" line="279"/>
@@ -1543,6 +1621,149 @@
         <location filename="../../ui/importdialog.py" line="254"/>
         <source>refused</source>
         <translation>已拒绝</translation>
+    </message>
+</context>
+<context>
+    <name>FindFreeUnitsDialog</name>
+    <message>
+        <location filename="../../ui/freespace.py" line="151"/>
+        <source>%1 or more racks fit; the best %1 are listed. Choose a site or a room to narrow the search.</source>
+        <translation>至少 %1 个机柜满足条件；列出最贴合的 %1 个。选择站点或机房以缩小范围。</translation>
+    </message>
+    <message>
+        <location filename="../../ui/freespace.py" line="154"/>
+        <source>%1 rack(s) with %2 contiguous free U, best fit first.</source>
+        <translation>%1 个机柜有连续 %2U 空闲，最贴合的在前。</translation>
+    </message>
+    <message>
+        <location filename="../../ui/freespace.py" line="38"/>
+        <source>(any: units only)</source>
+        <translation>（任意：只按 U 数）</translation>
+    </message>
+    <message>
+        <location filename="../../ui/freespace.py" line="63"/>
+        <source>(our own equipment)</source>
+        <translation>（本公司设备）</translation>
+    </message>
+    <message>
+        <location filename="../../ui/freespace.py" line="55"/>
+        <source>(whole fleet)</source>
+        <translation>（全部站点）</translation>
+    </message>
+    <message>
+        <location filename="../../ui/freespace.py" line="66"/>
+        <source>A rack leased to a customer takes only that customer's devices; other customers' reservations are never offered</source>
+        <translation>已出租给客户的机柜只放该客户的设备；其他客户预留的 U 位不会列出</translation>
+    </message>
+    <message>
+        <location filename="../../ui/freespace.py" line="112"/>
+        <source>Close</source>
+        <translation>关闭</translation>
+    </message>
+    <message>
+        <location filename="../../ui/freespace.py" line="52"/>
+        <source>Contiguous units</source>
+        <translation>连续 U 数</translation>
+    </message>
+    <message>
+        <location filename="../../ui/freespace.py" line="46"/>
+        <source>Device type</source>
+        <translation>设备型号</translation>
+    </message>
+    <message>
+        <location filename="../../ui/freespace.py" line="82"/>
+        <source>Face</source>
+        <translation>朝向</translation>
+    </message>
+    <message>
+        <location filename="../../ui/freespace.py" line="33"/>
+        <source>Find free U</source>
+        <translation>查找空闲 U 位</translation>
+    </message>
+    <message>
+        <location filename="../../ui/freespace.py" line="68"/>
+        <source>For</source>
+        <translation>用于</translation>
+    </message>
+    <message>
+        <location filename="../../ui/freespace.py" line="92"/>
+        <source>Free (U)</source>
+        <translation>空闲（U）</translation>
+    </message>
+    <message>
+        <location filename="../../ui/freespace.py" line="75"/>
+        <source>Full depth (both faces free)</source>
+        <translation>全深（前后两面均空闲）</translation>
+    </message>
+    <message>
+        <location filename="../../ui/freespace.py" line="91"/>
+        <source>Lessee</source>
+        <translation>承租客户</translation>
+    </message>
+    <message>
+        <location filename="../../ui/freespace.py" line="157"/>
+        <source>No rack has %1 contiguous free U there.</source>
+        <translation>该范围内没有机柜有连续 %1U 空闲。</translation>
+    </message>
+    <message>
+        <location filename="../../ui/freespace.py" line="106"/>
+        <source>Open elevation</source>
+        <translation>打开立面图</translation>
+    </message>
+    <message>
+        <location filename="../../ui/freespace.py" line="109"/>
+        <source>Place a device here…</source>
+        <translation>在此上架设备…</translation>
+    </message>
+    <message>
+        <location filename="../../ui/freespace.py" line="91"/>
+        <source>Rack</source>
+        <translation>机柜</translation>
+    </message>
+    <message>
+        <location filename="../../ui/freespace.py" line="92"/>
+        <source>Range</source>
+        <translation>U 位范围</translation>
+    </message>
+    <message>
+        <location filename="../../ui/freespace.py" line="91"/>
+        <source>Room</source>
+        <translation>机房</translation>
+    </message>
+    <message>
+        <location filename="../../ui/freespace.py" line="59"/>
+        <source>Room %1</source>
+        <translation>机房 %1</translation>
+    </message>
+    <message>
+        <location filename="../../ui/freespace.py" line="84"/>
+        <source>Search</source>
+        <translation>搜索</translation>
+    </message>
+    <message>
+        <location filename="../../ui/freespace.py" line="91"/>
+        <source>Site</source>
+        <translation>站点</translation>
+    </message>
+    <message>
+        <location filename="../../ui/freespace.py" line="57"/>
+        <source>Site %1</source>
+        <translation>站点 %1</translation>
+    </message>
+    <message>
+        <location filename="../../ui/freespace.py" line="43"/>
+        <source>Takes the type's height and depth, and leaves out racks whose power capacity cannot take its typical draw</source>
+        <translation>按型号的高度和深度查找，并排除功率容量承受不了其典型功耗的机柜</translation>
+    </message>
+    <message>
+        <location filename="../../ui/freespace.py" line="60"/>
+        <source>Where</source>
+        <translation>范围</translation>
+    </message>
+    <message>
+        <location filename="../../ui/freespace.py" line="161"/>
+        <source>both faces</source>
+        <translation>前后两面</translation>
     </message>
 </context>
 <context>
@@ -1800,6 +2021,89 @@
         <location filename="../../ui/forms.py" line="290"/>
         <source>required</source>
         <translation>必填</translation>
+    </message>
+</context>
+<context>
+    <name>GpuSlotGrid</name>
+    <message>
+        <location filename="../../ui/gpuslots.py" line="193"/>
+        <source>%1 installed into slot %2.</source>
+        <translation>%1 已装入槽位 %2。</translation>
+    </message>
+    <message>
+        <location filename="../../ui/gpuslots.py" line="211"/>
+        <source>%1 moved from slot %2 to slot %3.</source>
+        <translation>%1 已从槽位 %2 移到槽位 %3。</translation>
+    </message>
+    <message>
+        <location filename="../../ui/gpuslots.py" line="105"/>
+        <source>%1 of %2 slots hold a GPU.</source>
+        <translation>%2 个槽位中有 %1 个已装 GPU。</translation>
+    </message>
+    <message>
+        <location filename="../../ui/gpuslots.py" line="201"/>
+        <source>%1 removed from slot %2 to stock.</source>
+        <translation>%1 已从槽位 %2 拆下入库。</translation>
+    </message>
+    <message>
+        <location filename="../../ui/gpuslots.py" line="124"/>
+        <source>(empty)</source>
+        <translation>（空）</translation>
+    </message>
+    <message>
+        <location filename="../../ui/gpuslots.py" line="168"/>
+        <source>Changed by someone else: %1 The slots were reloaded.</source>
+        <translation>记录已被他人修改：%1 已重新载入槽位。</translation>
+    </message>
+    <message>
+        <location filename="../../ui/gpuslots.py" line="47"/>
+        <source>From stock</source>
+        <translation>库存 GPU</translation>
+    </message>
+    <message>
+        <location filename="../../ui/gpuslots.py" line="53"/>
+        <source>Install into slot</source>
+        <translation>装入槽位</translation>
+    </message>
+    <message>
+        <location filename="../../ui/gpuslots.py" line="69"/>
+        <source>Move</source>
+        <translation>变更</translation>
+    </message>
+    <message>
+        <location filename="../../ui/gpuslots.py" line="65"/>
+        <source>Move to slot</source>
+        <translation>移到槽位</translation>
+    </message>
+    <message>
+        <location filename="../../ui/gpuslots.py" line="77"/>
+        <source>Reason</source>
+        <translation>原因</translation>
+    </message>
+    <message>
+        <location filename="../../ui/gpuslots.py" line="60"/>
+        <source>Remove to stock</source>
+        <translation>拆下入库</translation>
+    </message>
+    <message>
+        <location filename="../../ui/gpuslots.py" line="117"/>
+        <source>Slot %1</source>
+        <translation>槽位 %1</translation>
+    </message>
+    <message>
+        <location filename="../../ui/gpuslots.py" line="101"/>
+        <source>This device no longer exists.</source>
+        <translation>该设备已不存在。</translation>
+    </message>
+    <message>
+        <location filename="../../ui/gpuslots.py" line="107"/>
+        <source>This server takes %1 GPUs.</source>
+        <translation>该服务器使用 %1 GPU。</translation>
+    </message>
+    <message>
+        <location filename="../../ui/gpuslots.py" line="80"/>
+        <source>goes into the audit trail</source>
+        <translation>将记入审计日志</translation>
     </message>
 </context>
 <context>
@@ -2079,17 +2383,17 @@ Reason:</source>
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../ui/mainwindow.py" line="599"/>
+        <location filename="../../ui/mainwindow.py" line="629"/>
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="616"/>
+        <location filename="../../ui/mainwindow.py" line="646"/>
         <source>About IDC console</source>
         <translation>关于 IDC 管理控制台</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="601"/>
+        <location filename="../../ui/mainwindow.py" line="631"/>
         <source>About IDC console…</source>
         <translation>关于 IDC 管理控制台…</translation>
     </message>
@@ -2102,17 +2406,17 @@ Reason:</source>
         <translation>账单</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="546"/>
+        <location filename="../../ui/mainwindow.py" line="576"/>
         <source>Capacity of %1</source>
         <translation>%1 容量报告</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="469"/>
+        <location filename="../../ui/mainwindow.py" line="473"/>
         <source>Choose a rack in the list first</source>
         <translation>请先在列表中选择机柜</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="539"/>
+        <location filename="../../ui/mainwindow.py" line="569"/>
         <source>Choose a rack in the list first.</source>
         <translation>请先在列表中选择机柜。</translation>
     </message>
@@ -2134,17 +2438,17 @@ Reason:</source>
         <translation>总览</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="613"/>
+        <location filename="../../ui/mainwindow.py" line="643"/>
         <source>Data directory</source>
         <translation>数据目录</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="611"/>
+        <location filename="../../ui/mainwindow.py" line="641"/>
         <source>Database</source>
         <translation>数据库</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="625"/>
+        <location filename="../../ui/mainwindow.py" line="655"/>
         <source>Database: %1</source>
         <translation>数据库：%1</translation>
     </message>
@@ -2158,12 +2462,17 @@ Reason:</source>
         <translation>机柜立面</translation>
     </message>
     <message>
+        <location filename="../../ui/mainwindow.py" line="467"/>
+        <source>Find free U…</source>
+        <translation>查找空闲 U 位…</translation>
+    </message>
+    <message>
         <location filename="../../ui/mainwindow.py" line="375"/>
         <source>Fleet report PDF…</source>
         <translation>GPU 资产报告 PDF…</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="554"/>
+        <location filename="../../ui/mainwindow.py" line="584"/>
         <source>GPU fleet report</source>
         <translation>GPU 资产报告</translation>
     </message>
@@ -2182,12 +2491,12 @@ Reason:</source>
         <translation>导入设备型号…</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="612"/>
+        <location filename="../../ui/mainwindow.py" line="642"/>
         <source>Log file</source>
         <translation>日志文件</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="544"/>
+        <location filename="../../ui/mainwindow.py" line="574"/>
         <source>Rack sheet %1</source>
         <translation>机柜图 %1</translation>
     </message>
@@ -2197,7 +2506,7 @@ Reason:</source>
         <translation>机柜图 PDF…</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="539"/>
+        <location filename="../../ui/mainwindow.py" line="569"/>
         <source>Racks</source>
         <translation>机柜</translation>
     </message>
@@ -2207,7 +2516,7 @@ Reason:</source>
         <translation>机房</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="569"/>
+        <location filename="../../ui/mainwindow.py" line="599"/>
         <source>Settings…</source>
         <translation>设置…</translation>
     </message>
@@ -2226,7 +2535,7 @@ Reason:</source>
         <translation>站点与覆盖</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="627"/>
+        <location filename="../../ui/mainwindow.py" line="657"/>
         <source>User: %1 (%2)</source>
         <translation>用户：%1（%2）</translation>
     </message>
@@ -2235,9 +2544,47 @@ Reason:</source>
         <translation>用户与设置</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="610"/>
+        <location filename="../../ui/mainwindow.py" line="640"/>
         <source>Version</source>
         <translation>版本</translation>
+    </message>
+</context>
+<context>
+    <name>MoveDeviceDialog</name>
+    <message>
+        <location filename="../../ui/devicemove.py" line="36"/>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <location filename="../../ui/devicemove.py" line="44"/>
+        <source>Give a reason: it goes into the device's history and the audit trail.</source>
+        <translation>请填写原因：它将记入设备历史和审计日志。</translation>
+    </message>
+    <message>
+        <location filename="../../ui/devicemove.py" line="35"/>
+        <source>Move</source>
+        <translation>变更</translation>
+    </message>
+    <message>
+        <location filename="../../ui/devicemove.py" line="17"/>
+        <source>Move %1</source>
+        <translation>移动 %1</translation>
+    </message>
+    <message>
+        <location filename="../../ui/devicemove.py" line="20"/>
+        <source>Move %1 in rack %2 from %3 to %4?</source>
+        <translation>将 %1 在机柜 %2 中从 %3 移到 %4？</translation>
+    </message>
+    <message>
+        <location filename="../../ui/devicemove.py" line="28"/>
+        <source>Reason *</source>
+        <translation>原因 *</translation>
+    </message>
+    <message>
+        <location filename="../../ui/devicemove.py" line="27"/>
+        <source>goes into the audit trail</source>
+        <translation>将记入审计日志</translation>
     </message>
 </context>
 <context>
@@ -2435,112 +2782,112 @@ Reason:</source>
 <context>
     <name>RackElevationView</name>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="363"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="377"/>
         <source>%1 · leased to %2</source>
         <translation>%1 · 租给 %2</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../ui/widgets/rack_elevation.py" line="388"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="402"/>
         <source>%n U free</source>
         <translation><numerusform>空闲 %n U</numerusform></translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="577"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="593"/>
         <source>Cancel the reservation for %1 (U%2–U%3)…</source>
         <translation>取消 %1 的预留（U%2–U%3）…</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="346"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="360"/>
         <source>Choose a rack to see its elevation</source>
         <translation>选择机柜以查看立面图</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="504"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="518"/>
         <source>Fleet</source>
         <translation>自有</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="382"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="396"/>
         <source>Front</source>
         <translation>前面</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="371"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="385"/>
         <source>Leased %1 U · reserved %2 U · used %3 U · free %4 U</source>
         <translation>已租 %1 U · 预留 %2 U · 已用 %3 U · 空闲 %4 U</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="462"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="476"/>
         <source>Leased to %1, U%2–U%3, %4 to %5</source>
         <translation>租给 %1，U%2–U%3，%4 至 %5</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="477"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="491"/>
         <source>Leased: %1</source>
         <translation>已租：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="448"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="462"/>
         <source>Not mounted (0U or no position): %1</source>
         <translation>未上架（0U 或无位置）：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="535"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="551"/>
         <source>Open %1</source>
         <translation>打开 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="552"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="568"/>
         <source>Place a device at U%1 (%2)…</source>
         <translation>在 U%1（%2）放置设备…</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="493"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="507"/>
         <source>Power: %1 of %2 kW typical (%3%)</source>
         <translation>功率：典型 %1 / %2 kW（%3%）</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="382"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="396"/>
         <source>Rear</source>
         <translation>后面</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="554"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="570"/>
         <source>Reserve U%1 (%2)…</source>
         <translation>预留 U%1（%2）…</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="558"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="574"/>
         <source>Reserve the free block U%1–U%2 (%3)…</source>
         <translation>预留空闲区段 U%1–U%2（%3）…</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="421"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="435"/>
         <source>Reserved for %1, U%2–U%3, %4 to %5</source>
         <translation>为 %1 预留，U%2–U%3，%4 至 %5</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="424"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="438"/>
         <source>Reserved: %1</source>
         <translation>已预留：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="466"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="480"/>
         <source>cage %1</source>
         <translation>笼位 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="550"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="566"/>
         <source>front</source>
         <translation>前面</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="420"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="434"/>
         <source>open-ended</source>
         <translation>长期</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="550"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="566"/>
         <source>rear</source>
         <translation>后面</translation>
     </message>
@@ -2548,137 +2895,142 @@ Reason:</source>
 <context>
     <name>RackPanel</name>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="363"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="377"/>
         <source>%1 · leased to %2</source>
         <translation>%1 · 租给 %2</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../ui/widgets/rack_elevation.py" line="388"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="402"/>
         <source>%n U free</source>
         <translation><numerusform>空闲 %n U</numerusform></translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="655"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="686"/>
         <source>Cancel reservation</source>
         <translation>取消预留</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="577"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="593"/>
         <source>Cancel the reservation for %1 (U%2–U%3)…</source>
         <translation>取消 %1 的预留（U%2–U%3）…</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="346"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="660"/>
+        <source>Changed by someone else</source>
+        <translation>记录已被他人修改</translation>
+    </message>
+    <message>
+        <location filename="../../ui/widgets/rack_elevation.py" line="360"/>
         <source>Choose a rack to see its elevation</source>
         <translation>选择机柜以查看立面图</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="504"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="518"/>
         <source>Fleet</source>
         <translation>自有</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="382"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="396"/>
         <source>Front</source>
         <translation>前面</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="371"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="385"/>
         <source>Leased %1 U · reserved %2 U · used %3 U · free %4 U</source>
         <translation>已租 %1 U · 预留 %2 U · 已用 %3 U · 空闲 %4 U</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="462"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="476"/>
         <source>Leased to %1, U%2–U%3, %4 to %5</source>
         <translation>租给 %1，U%2–U%3，%4 至 %5</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="477"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="491"/>
         <source>Leased: %1</source>
         <translation>已租：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="673"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="704"/>
         <source>Move refused</source>
         <translation>移动被拒绝</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="448"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="462"/>
         <source>Not mounted (0U or no position): %1</source>
         <translation>未上架（0U 或无位置）：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="535"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="551"/>
         <source>Open %1</source>
         <translation>打开 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="552"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="568"/>
         <source>Place a device at U%1 (%2)…</source>
         <translation>在 U%1（%2）放置设备…</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="493"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="507"/>
         <source>Power: %1 of %2 kW typical (%3%)</source>
         <translation>功率：典型 %1 / %2 kW（%3%）</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="382"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="396"/>
         <source>Rear</source>
         <translation>后面</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="662"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="693"/>
         <source>Reservation not cancelled</source>
         <translation>预留未取消</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="554"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="570"/>
         <source>Reserve U%1 (%2)…</source>
         <translation>预留 U%1（%2）…</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="558"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="574"/>
         <source>Reserve the free block U%1–U%2 (%3)…</source>
         <translation>预留空闲区段 U%1–U%2（%3）…</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="421"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="435"/>
         <source>Reserved for %1, U%2–U%3, %4 to %5</source>
         <translation>为 %1 预留，U%2–U%3，%4 至 %5</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="424"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="438"/>
         <source>Reserved: %1</source>
         <translation>已预留：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="638"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="669"/>
         <source>The move failed: %1</source>
         <translation>移动失败：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="656"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="687"/>
         <source>Why is the reservation cancelled?</source>
         <translation>取消预留的原因？</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="466"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="480"/>
         <source>cage %1</source>
         <translation>笼位 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="550"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="566"/>
         <source>front</source>
         <translation>前面</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="420"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="434"/>
         <source>open-ended</source>
         <translation>长期</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="550"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="566"/>
         <source>rear</source>
         <translation>后面</translation>
     </message>
@@ -2883,22 +3235,22 @@ Reason:</source>
 <context>
     <name>RoomFloorView</name>
     <message>
-        <location filename="../../ui/widgets/room_view.py" line="215"/>
+        <location filename="../../ui/widgets/room_view.py" line="217"/>
         <source>Cage %1</source>
         <translation>笼位 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/room_view.py" line="138"/>
+        <location filename="../../ui/widgets/room_view.py" line="140"/>
         <source>Choose a room to see its floor</source>
         <translation>选择机房以查看平面图</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/room_view.py" line="188"/>
+        <location filename="../../ui/widgets/room_view.py" line="190"/>
         <source>Not on the floor plan:</source>
         <translation>不在平面图上：</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/room_view.py" line="217"/>
+        <location filename="../../ui/widgets/room_view.py" line="219"/>
         <source>leased to %1</source>
         <translation>租给 %1</translation>
     </message>
@@ -2906,52 +3258,52 @@ Reason:</source>
 <context>
     <name>RoomPanel</name>
     <message numerus="yes">
-        <location filename="../../ui/widgets/room_view.py" line="311"/>
+        <location filename="../../ui/widgets/room_view.py" line="315"/>
         <source>%1 / %2 — %n rack(s)</source>
         <translation><numerusform>%1 / %2 — %n 个机柜</numerusform></translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/room_view.py" line="336"/>
+        <location filename="../../ui/widgets/room_view.py" line="340"/>
         <source>50–80%</source>
         <translation>50–80%</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/room_view.py" line="336"/>
+        <location filename="../../ui/widgets/room_view.py" line="340"/>
         <source>80–95%</source>
         <translation>80–95%</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/room_view.py" line="337"/>
+        <location filename="../../ui/widgets/room_view.py" line="341"/>
         <source>95% and over</source>
         <translation>95% 及以上</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/room_view.py" line="282"/>
+        <location filename="../../ui/widgets/room_view.py" line="286"/>
         <source>Colour by:</source>
         <translation>着色依据：</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/room_view.py" line="285"/>
+        <location filename="../../ui/widgets/room_view.py" line="289"/>
         <source>Status</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/room_view.py" line="283"/>
+        <location filename="../../ui/widgets/room_view.py" line="287"/>
         <source>Utilisation</source>
         <translation>使用率</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/room_view.py" line="335"/>
+        <location filename="../../ui/widgets/room_view.py" line="339"/>
         <source>empty</source>
         <translation>空</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/room_view.py" line="313"/>
+        <location filename="../../ui/widgets/room_view.py" line="317"/>
         <source>leased %1 U · reserved %2 U · used %3 U · free %4 U</source>
         <translation>已租 %1 U · 预留 %2 U · 已用 %3 U · 空闲 %4 U</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/room_view.py" line="335"/>
+        <location filename="../../ui/widgets/room_view.py" line="339"/>
         <source>under 50%</source>
         <translation>低于 50%</translation>
     </message>
@@ -2959,52 +3311,52 @@ Reason:</source>
 <context>
     <name>RoomView</name>
     <message numerus="yes">
-        <location filename="../../ui/widgets/room_view.py" line="311"/>
+        <location filename="../../ui/widgets/room_view.py" line="315"/>
         <source>%1 / %2 — %n rack(s)</source>
         <translation><numerusform>%1 / %2 — %n 个机柜</numerusform></translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/room_view.py" line="336"/>
+        <location filename="../../ui/widgets/room_view.py" line="340"/>
         <source>50–80%</source>
         <translation>50–80%</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/room_view.py" line="336"/>
+        <location filename="../../ui/widgets/room_view.py" line="340"/>
         <source>80–95%</source>
         <translation>80–95%</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/room_view.py" line="337"/>
+        <location filename="../../ui/widgets/room_view.py" line="341"/>
         <source>95% and over</source>
         <translation>95% 及以上</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/room_view.py" line="282"/>
+        <location filename="../../ui/widgets/room_view.py" line="286"/>
         <source>Colour by:</source>
         <translation>着色依据：</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/room_view.py" line="285"/>
+        <location filename="../../ui/widgets/room_view.py" line="289"/>
         <source>Status</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/room_view.py" line="283"/>
+        <location filename="../../ui/widgets/room_view.py" line="287"/>
         <source>Utilisation</source>
         <translation>使用率</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/room_view.py" line="335"/>
+        <location filename="../../ui/widgets/room_view.py" line="339"/>
         <source>empty</source>
         <translation>空</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/room_view.py" line="313"/>
+        <location filename="../../ui/widgets/room_view.py" line="317"/>
         <source>leased %1 U · reserved %2 U · used %3 U · free %4 U</source>
         <translation>已租 %1 U · 预留 %2 U · 已用 %3 U · 空闲 %4 U</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/room_view.py" line="335"/>
+        <location filename="../../ui/widgets/room_view.py" line="339"/>
         <source>under 50%</source>
         <translation>低于 50%</translation>
     </message>
@@ -3377,44 +3729,62 @@ Reason:</source>
 <context>
     <name>TransitionDialog</name>
     <message>
-        <location filename="../../ui/forms.py" line="403"/>
+        <location filename="../../ui/forms.py" line="417"/>
         <source>%1 GPU(s), now: %2</source>
         <translation>%1 个 GPU，当前：%2</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="420"/>
+        <location filename="../../ui/forms.py" line="434"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="432"/>
+        <location filename="../../ui/forms.py" line="446"/>
         <source>Give a reason: it goes into the GPU's history and the audit trail.</source>
         <translation>请填写原因：它将记入 GPU 历史和审计日志。</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="395"/>
+        <location filename="../../ui/forms.py" line="409"/>
         <source>Lifecycle move</source>
         <translation>生命周期变更</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="419"/>
+        <location filename="../../ui/forms.py" line="433"/>
         <source>Move</source>
         <translation>变更</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="410"/>
+        <location filename="../../ui/forms.py" line="424"/>
         <source>Move to</source>
         <translation>变更为</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="426"/>
+        <location filename="../../ui/forms.py" line="440"/>
         <source>No move is allowed from these states together.</source>
         <translation>所选状态之间没有共同允许的变更。</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="413"/>
+        <location filename="../../ui/forms.py" line="427"/>
         <source>Reason *</source>
         <translation>原因 *</translation>
+    </message>
+</context>
+<context>
+    <name>Zoom</name>
+    <message>
+        <location filename="../../ui/widgets/zoom.py" line="31"/>
+        <source>Fit to the window (Ctrl+0)</source>
+        <translation>适应窗口（Ctrl+0）</translation>
+    </message>
+    <message>
+        <location filename="../../ui/widgets/zoom.py" line="32"/>
+        <source>Zoom in (Ctrl+wheel, Ctrl++)</source>
+        <translation>放大（Ctrl+滚轮，Ctrl++）</translation>
+    </message>
+    <message>
+        <location filename="../../ui/widgets/zoom.py" line="30"/>
+        <source>Zoom out (Ctrl+wheel, Ctrl+-)</source>
+        <translation>缩小（Ctrl+滚轮，Ctrl+-）</translation>
     </message>
 </context>
 <context>
@@ -4181,6 +4551,10 @@ Reason:</source>
         <translation>发票号</translation>
     </message>
     <message>
+        <source>Free (U)</source>
+        <translation>空闲（U）</translation>
+    </message>
+    <message>
         <source>GPUs</source>
         <translation>GPU</translation>
     </message>
@@ -4339,6 +4713,10 @@ Reason:</source>
     <message>
         <source>Type code</source>
         <translation>类型代码</translation>
+    </message>
+    <message>
+        <source>Used (%)</source>
+        <translation>使用率（%）</translation>
     </message>
     <message>
         <source>User</source>
