@@ -811,7 +811,8 @@ def _row_key(kind: str, v: dict) -> Any:
     """What makes two rows of one file the same record (duplicates are refused)."""
     return {"regions": lambda: v.get("code"), "sites": lambda: v.get("code"),
             "racks": lambda: (v.get("room_id"), v.get("name")) if v.get("room_id") else None,
-            "gpus": lambda: v.get("serial"), "customers": lambda: v.get("credit_code"),
+            "gpus": lambda: v.get("serial"),
+            "customers": lambda: (v.get("credit_code"), (v.get("_contact") or {}).get("name")),
             "device-types": lambda: v.get("slug"),
             "devices": lambda: v.get("asset_tag") and ("tag", v["asset_tag"])}[kind]()
 
@@ -1002,13 +1003,11 @@ def _export_query(kind: str):
                        GpuAsset.depreciation_months)
                 .join(GpuModel, GpuModel.id == GpuAsset.gpu_model_id)
                 .outerjoin(Device, Device.id == GpuAsset.device_id).order_by(GpuAsset.id))
-    if kind == "customers":
-        first = (select(func.min(Contact.id)).where(Contact.customer_id == Customer.id)
-                 .correlate(Customer).scalar_subquery())
+    if kind == "customers":   # a row per contact (the import merges them by contact name)
         return (select(Customer.name, Customer.credit_code, Customer.region_code, Customer.address, User.login,
                        Customer.status, Contact.name, Contact.phone, Contact.email, Contact.role)
                 .outerjoin(User, User.id == Customer.account_manager_id)
-                .outerjoin(Contact, Contact.id == first).order_by(Customer.id))
+                .outerjoin(Contact, Contact.customer_id == Customer.id).order_by(Customer.id, Contact.id))
     if kind == "device-types":
         return (select(DeviceType.manufacturer, DeviceType.model, DeviceType.slug, DeviceType.part_number,
                        DeviceType.u_height, DeviceType.is_full_depth, DeviceType.airflow, DeviceType.weight_kg,

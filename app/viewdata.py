@@ -604,6 +604,31 @@ def find_regions(db: Database, text: str, limit: int = 20) -> tuple[tuple[str, s
     return tuple((r[0], r[1], r[2]) for r in rows)
 
 
+REGION_SEPARATOR = " / "
+
+
+def region_choices(db: Database) -> list[tuple[str, str]]:
+    """(code, "广东省 / 深圳市 / 龙华区 440309") for every region, for a searchable picker: the whole
+    path tells two districts of the same name apart (深圳 and 海口 both have a 龙华区); placeholder
+    levels (市辖区) above the region are left out, as in reference.region_name."""
+    from .services.reference import PLACEHOLDER_NAMES
+
+    with db.engine.connect() as conn:
+        rows = conn.execute(select(Region.code, Region.name, Region.parent_code).order_by(Region.code)).all()
+    by_code = {code: (name, parent) for code, name, parent in rows}
+
+    def path(code: str) -> list[str]:
+        names, seen = [], set()
+        while code in by_code and code not in seen:
+            seen.add(code)
+            name, parent = by_code[code]
+            names.append(name)
+            code = parent
+        names.reverse()
+        return [n for n in names[:-1] if n not in PLACEHOLDER_NAMES] + names[-1:]
+    return [(code, REGION_SEPARATOR.join(path(code)) + " " + code) for code, _n, _p in rows]
+
+
 def region_path(db: Database, region_code: str) -> tuple[str, ...]:
     """Codes from the province down to `region_code` (what a tree expands to show it); a
     placeholder level (市辖区) is no tree node, so it is left out."""

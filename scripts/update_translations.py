@@ -302,6 +302,40 @@ ZH.update({
     "Off lets whoever drafted a contract approve it; the change is audited and the contract's approval line says so.":
         "关闭后起草人可自行审批合同；此更改记入审计日志，合同的审批栏也会注明。",
     "Why? The change goes into the audit trail.": "原因？此更改将记入审计日志。",
+    # --- consam ---
+    "Add contact": "添加联系人", "Remove contact": "删除联系人", "Contacts (%1)": "联系人（%1）",
+    "Contact %1: %2": "联系人 %1：%2", "Position": "职务", "Phone": "电话", "E-mail": "电子邮箱",
+    "the customer's legal name is required": "请填写客户的法定名称",
+    "the legal name is required": "请填写法定名称",
+    "the unified social credit code is required": "请填写统一社会信用代码",
+    "a unified social credit code has 18 characters, this one has %1": "统一社会信用代码应为 18 位，此处为 %1 位",
+    "a unified social credit code cannot contain %1 (I, O, S, V and Z are never used)":
+        "统一社会信用代码不能包含 %1（不使用 I、O、S、V、Z）",
+    "the check character is wrong: %1 must end in %2, not %3": "校验码错误：%1 的末位应为 %2，而不是 %3",
+    "credit code %1 belongs to another customer": "信用代码 %1 已属于另一客户",
+    "'%1' is not an e-mail address": "“%1”不是有效的电子邮箱地址",
+    "'%1' is not a phone number": "“%1”不是有效的电话号码",
+    "a contact needs a name": "联系人须填写姓名",
+    "the account manager must be a user with that role": "客户经理须为具有该角色的用户",
+    "'%1' is not a region code: GB/T 2260 codes have six digits, e.g. 460108":
+        "“%1”不是地区代码：GB/T 2260 代码为六位数字，例如 460108",
+    "%1 is not in the list of regions (GB/T 2260, county level and above); check the code, or import the regions that have it":
+        "%1 不在地区列表中（GB/T 2260，县级及以上）；请检查代码，或导入包含它的地区",
+    "longer than %1 characters (%2); shorten it": "超过 %1 个字符（%2）；请缩短",
+    "is required": "必填", "'%1' is not a number": "“%1”不是数字",
+    "must be greater than zero": "必须大于零", "cannot be negative": "不能为负数",
+    "a contract needs at least one item": "合同至少需要一个项目",
+    "%1 is inactive; reactivate the customer first": "%1 已停用；请先重新启用该客户",
+    "a contract has a start and an end date": "合同须有开始和结束日期",
+    "the contract ends (%1) before it starts (%2)": "合同结束日期（%1）早于开始日期（%2）",
+    "a rack lease names an existing rack": "机柜租赁须指定一个现有机柜",
+    "give both the power allowance (kW) and the price per kWh over it, or neither":
+        "请同时填写电力额度（kW）和超出部分的每千瓦时价格，或都不填",
+    "a GPU item names a GPU model and quantity, or the GPUs themselves": "GPU 项目须指定 GPU 型号和数量，或具体的 GPU",
+    "GPUs are counted in whole numbers": "GPU 数量须为整数",
+    "hosting names a rack unit range or a device": "托管须指定机柜 U 位范围或设备",
+    "bandwidth priced per Mbps names the Mbps": "按 Mbps 计价的带宽须填写 Mbps",
+    "ends before the service starts": "早于服务开始日期结束",
 })
 
 
@@ -360,6 +394,8 @@ def data_messages() -> list[tuple[str, str]]:
     out += [("MainWindow", label) for _p, label, _k in PAGES]
     from app.audit_query import ACTION_NAMES, OBJECT_NAMES, VERB_NAMES
     out += [("audit", label) for names in (OBJECT_NAMES, VERB_NAMES, ACTION_NAMES) for label in names.values()]
+    from ui.messages import PATTERNS
+    out += [("messages", template) for _p, template in PATTERNS]
     return out
 
 

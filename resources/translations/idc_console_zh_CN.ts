@@ -1071,6 +1071,119 @@
     </message>
 </context>
 <context>
+    <name>CustomerDialog</name>
+    <message>
+        <location filename="../../ui/forms.py" line="211"/>
+        <source>(none)</source>
+        <translation>（无）</translation>
+    </message>
+    <message>
+        <location filename="../../ui/forms.py" line="419"/>
+        <source>Add contact</source>
+        <translation>添加联系人</translation>
+    </message>
+    <message>
+        <location filename="../../ui/forms.py" line="184"/>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <location filename="../../ui/forms.py" line="360"/>
+        <source>Changed by someone else</source>
+        <translation>记录已被他人修改</translation>
+    </message>
+    <message>
+        <location filename="../../ui/forms.py" line="506"/>
+        <source>Contact %1: %2</source>
+        <translation>联系人 %1：%2</translation>
+    </message>
+    <message>
+        <location filename="../../ui/forms.py" line="468"/>
+        <source>Contacts (%1)</source>
+        <translation>联系人（%1）</translation>
+    </message>
+    <message>
+        <location filename="../../ui/forms.py" line="175"/>
+        <source>Details</source>
+        <translation>详情</translation>
+    </message>
+    <message>
+        <location filename="../../ui/forms.py" line="413"/>
+        <source>E-mail</source>
+        <translation>电子邮箱</translation>
+    </message>
+    <message>
+        <location filename="../../ui/forms.py" line="154"/>
+        <source>Edit %1</source>
+        <translation>编辑%1</translation>
+    </message>
+    <message>
+        <location filename="../../ui/forms.py" line="412"/>
+        <source>Name</source>
+        <translation>名称</translation>
+    </message>
+    <message>
+        <location filename="../../ui/forms.py" line="154"/>
+        <source>New %1</source>
+        <translation>新建%1</translation>
+    </message>
+    <message>
+        <location filename="../../ui/forms.py" line="412"/>
+        <source>Phone</source>
+        <translation>电话</translation>
+    </message>
+    <message>
+        <location filename="../../ui/forms.py" line="412"/>
+        <source>Position</source>
+        <translation>职务</translation>
+    </message>
+    <message>
+        <location filename="../../ui/forms.py" line="361"/>
+        <source>Reload the record now? Your edits will be lost.</source>
+        <translation>现在重新加载该记录？您的修改将丢失。</translation>
+    </message>
+    <message>
+        <location filename="../../ui/forms.py" line="422"/>
+        <source>Remove contact</source>
+        <translation>删除联系人</translation>
+    </message>
+    <message>
+        <location filename="../../ui/forms.py" line="183"/>
+        <source>Save</source>
+        <translation>保存</translation>
+    </message>
+    <message>
+        <location filename="../../ui/forms.py" line="243"/>
+        <source>This record no longer exists.</source>
+        <translation>该记录已不存在。</translation>
+    </message>
+    <message>
+        <location filename="../../ui/forms.py" line="298"/>
+        <source>a number, e.g. 12.5</source>
+        <translation>请输入数字，例如 12.5</translation>
+    </message>
+    <message>
+        <location filename="../../ui/forms.py" line="290"/>
+        <source>a whole number</source>
+        <translation>请输入整数</translation>
+    </message>
+    <message>
+        <location filename="../../ui/forms.py" line="272"/>
+        <source>choose one of the listed entries</source>
+        <translation>请从列表中选择</translation>
+    </message>
+    <message>
+        <location filename="../../ui/forms.py" line="235"/>
+        <source>leave empty to keep</source>
+        <translation>留空则不修改</translation>
+    </message>
+    <message>
+        <location filename="../../ui/forms.py" line="306"/>
+        <source>required</source>
+        <translation>必填</translation>
+    </message>
+</context>
+<context>
     <name>DashboardCharts</name>
     <message>
         <location filename="../../ui/widgets/charts.py" line="302"/>
@@ -1601,72 +1714,72 @@
 <context>
     <name>FormDialog</name>
     <message>
-        <location filename="../../ui/forms.py" line="195"/>
+        <location filename="../../ui/forms.py" line="211"/>
         <source>(none)</source>
         <translation>（无）</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="181"/>
+        <location filename="../../ui/forms.py" line="184"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="344"/>
+        <location filename="../../ui/forms.py" line="360"/>
         <source>Changed by someone else</source>
         <translation>记录已被他人修改</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="172"/>
+        <location filename="../../ui/forms.py" line="175"/>
         <source>Details</source>
         <translation>详情</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="152"/>
+        <location filename="../../ui/forms.py" line="154"/>
         <source>Edit %1</source>
         <translation>编辑%1</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="152"/>
+        <location filename="../../ui/forms.py" line="154"/>
         <source>New %1</source>
         <translation>新建%1</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="345"/>
+        <location filename="../../ui/forms.py" line="361"/>
         <source>Reload the record now? Your edits will be lost.</source>
         <translation>现在重新加载该记录？您的修改将丢失。</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="180"/>
+        <location filename="../../ui/forms.py" line="183"/>
         <source>Save</source>
         <translation>保存</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="227"/>
+        <location filename="../../ui/forms.py" line="243"/>
         <source>This record no longer exists.</source>
         <translation>该记录已不存在。</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="282"/>
+        <location filename="../../ui/forms.py" line="298"/>
         <source>a number, e.g. 12.5</source>
         <translation>请输入数字，例如 12.5</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="274"/>
+        <location filename="../../ui/forms.py" line="290"/>
         <source>a whole number</source>
         <translation>请输入整数</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="256"/>
+        <location filename="../../ui/forms.py" line="272"/>
         <source>choose one of the listed entries</source>
         <translation>请从列表中选择</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="219"/>
+        <location filename="../../ui/forms.py" line="235"/>
         <source>leave empty to keep</source>
         <translation>留空则不修改</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="290"/>
+        <location filename="../../ui/forms.py" line="306"/>
         <source>required</source>
         <translation>必填</translation>
     </message>
@@ -1697,102 +1810,102 @@
 <context>
     <name>GpuDialog</name>
     <message>
-        <location filename="../../ui/forms.py" line="195"/>
+        <location filename="../../ui/forms.py" line="211"/>
         <source>(none)</source>
         <translation>（无）</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="181"/>
+        <location filename="../../ui/forms.py" line="184"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="344"/>
+        <location filename="../../ui/forms.py" line="360"/>
         <source>Changed by someone else</source>
         <translation>记录已被他人修改</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="172"/>
+        <location filename="../../ui/forms.py" line="175"/>
         <source>Details</source>
         <translation>详情</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="152"/>
+        <location filename="../../ui/forms.py" line="154"/>
         <source>Edit %1</source>
         <translation>编辑%1</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="366"/>
+        <location filename="../../ui/forms.py" line="382"/>
         <source>From</source>
         <translation>原状态</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="381"/>
+        <location filename="../../ui/forms.py" line="397"/>
         <source>History (%1)</source>
         <translation>历史（%1）</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="152"/>
+        <location filename="../../ui/forms.py" line="154"/>
         <source>New %1</source>
         <translation>新建%1</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="367"/>
+        <location filename="../../ui/forms.py" line="383"/>
         <source>Reason</source>
         <translation>原因</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="345"/>
+        <location filename="../../ui/forms.py" line="361"/>
         <source>Reload the record now? Your edits will be lost.</source>
         <translation>现在重新加载该记录？您的修改将丢失。</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="180"/>
+        <location filename="../../ui/forms.py" line="183"/>
         <source>Save</source>
         <translation>保存</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="227"/>
+        <location filename="../../ui/forms.py" line="243"/>
         <source>This record no longer exists.</source>
         <translation>该记录已不存在。</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="366"/>
+        <location filename="../../ui/forms.py" line="382"/>
         <source>Time</source>
         <translation>时间</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="366"/>
+        <location filename="../../ui/forms.py" line="382"/>
         <source>To</source>
         <translation>新状态</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="367"/>
+        <location filename="../../ui/forms.py" line="383"/>
         <source>User</source>
         <translation>用户</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="282"/>
+        <location filename="../../ui/forms.py" line="298"/>
         <source>a number, e.g. 12.5</source>
         <translation>请输入数字，例如 12.5</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="274"/>
+        <location filename="../../ui/forms.py" line="290"/>
         <source>a whole number</source>
         <translation>请输入整数</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="256"/>
+        <location filename="../../ui/forms.py" line="272"/>
         <source>choose one of the listed entries</source>
         <translation>请从列表中选择</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="219"/>
+        <location filename="../../ui/forms.py" line="235"/>
         <source>leave empty to keep</source>
         <translation>留空则不修改</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="290"/>
+        <location filename="../../ui/forms.py" line="306"/>
         <source>required</source>
         <translation>必填</translation>
     </message>
@@ -3252,42 +3365,42 @@ Reason:</source>
 <context>
     <name>TransitionDialog</name>
     <message>
-        <location filename="../../ui/forms.py" line="403"/>
+        <location filename="../../ui/forms.py" line="574"/>
         <source>%1 GPU(s), now: %2</source>
         <translation>%1 个 GPU，当前：%2</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="420"/>
+        <location filename="../../ui/forms.py" line="591"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="432"/>
+        <location filename="../../ui/forms.py" line="603"/>
         <source>Give a reason: it goes into the GPU's history and the audit trail.</source>
         <translation>请填写原因：它将记入 GPU 历史和审计日志。</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="395"/>
+        <location filename="../../ui/forms.py" line="566"/>
         <source>Lifecycle move</source>
         <translation>生命周期变更</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="419"/>
+        <location filename="../../ui/forms.py" line="590"/>
         <source>Move</source>
         <translation>变更</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="410"/>
+        <location filename="../../ui/forms.py" line="581"/>
         <source>Move to</source>
         <translation>变更为</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="426"/>
+        <location filename="../../ui/forms.py" line="597"/>
         <source>No move is allowed from these states together.</source>
         <translation>所选状态之间没有共同允许的变更。</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="413"/>
+        <location filename="../../ui/forms.py" line="584"/>
         <source>Reason *</source>
         <translation>原因 *</translation>
     </message>
@@ -4478,6 +4591,125 @@ Check the database in the settings.</source>
         <location filename="../../ui/main.py" line="114"/>
         <source>Preparing the database (backup and schema upgrade)…</source>
         <translation>正在准备数据库（备份并升级结构）…</translation>
+    </message>
+</context>
+<context>
+    <name>messages</name>
+    <message>
+        <source>%1 is inactive; reactivate the customer first</source>
+        <translation>%1 已停用；请先重新启用该客户</translation>
+    </message>
+    <message>
+        <source>%1 is not in the list of regions (GB/T 2260, county level and above); check the code, or import the regions that have it</source>
+        <translation>%1 不在地区列表中（GB/T 2260，县级及以上）；请检查代码，或导入包含它的地区</translation>
+    </message>
+    <message>
+        <source>'%1' is not a number</source>
+        <translation>“%1”不是数字</translation>
+    </message>
+    <message>
+        <source>'%1' is not a phone number</source>
+        <translation>“%1”不是有效的电话号码</translation>
+    </message>
+    <message>
+        <source>'%1' is not a region code: GB/T 2260 codes have six digits, e.g. 460108</source>
+        <translation>“%1”不是地区代码：GB/T 2260 代码为六位数字，例如 460108</translation>
+    </message>
+    <message>
+        <source>'%1' is not an e-mail address</source>
+        <translation>“%1”不是有效的电子邮箱地址</translation>
+    </message>
+    <message>
+        <source>GPUs are counted in whole numbers</source>
+        <translation>GPU 数量须为整数</translation>
+    </message>
+    <message>
+        <source>a GPU item names a GPU model and quantity, or the GPUs themselves</source>
+        <translation>GPU 项目须指定 GPU 型号和数量，或具体的 GPU</translation>
+    </message>
+    <message>
+        <source>a contact needs a name</source>
+        <translation>联系人须填写姓名</translation>
+    </message>
+    <message>
+        <source>a contract has a start and an end date</source>
+        <translation>合同须有开始和结束日期</translation>
+    </message>
+    <message>
+        <source>a contract needs at least one item</source>
+        <translation>合同至少需要一个项目</translation>
+    </message>
+    <message>
+        <source>a rack lease names an existing rack</source>
+        <translation>机柜租赁须指定一个现有机柜</translation>
+    </message>
+    <message>
+        <source>a unified social credit code cannot contain %1 (I, O, S, V and Z are never used)</source>
+        <translation>统一社会信用代码不能包含 %1（不使用 I、O、S、V、Z）</translation>
+    </message>
+    <message>
+        <source>a unified social credit code has 18 characters, this one has %1</source>
+        <translation>统一社会信用代码应为 18 位，此处为 %1 位</translation>
+    </message>
+    <message>
+        <source>bandwidth priced per Mbps names the Mbps</source>
+        <translation>按 Mbps 计价的带宽须填写 Mbps</translation>
+    </message>
+    <message>
+        <source>cannot be negative</source>
+        <translation>不能为负数</translation>
+    </message>
+    <message>
+        <source>credit code %1 belongs to another customer</source>
+        <translation>信用代码 %1 已属于另一客户</translation>
+    </message>
+    <message>
+        <source>ends before the service starts</source>
+        <translation>早于服务开始日期结束</translation>
+    </message>
+    <message>
+        <source>give both the power allowance (kW) and the price per kWh over it, or neither</source>
+        <translation>请同时填写电力额度（kW）和超出部分的每千瓦时价格，或都不填</translation>
+    </message>
+    <message>
+        <source>hosting names a rack unit range or a device</source>
+        <translation>托管须指定机柜 U 位范围或设备</translation>
+    </message>
+    <message>
+        <source>is required</source>
+        <translation>必填</translation>
+    </message>
+    <message>
+        <source>longer than %1 characters (%2); shorten it</source>
+        <translation>超过 %1 个字符（%2）；请缩短</translation>
+    </message>
+    <message>
+        <source>must be greater than zero</source>
+        <translation>必须大于零</translation>
+    </message>
+    <message>
+        <source>the account manager must be a user with that role</source>
+        <translation>客户经理须为具有该角色的用户</translation>
+    </message>
+    <message>
+        <source>the check character is wrong: %1 must end in %2, not %3</source>
+        <translation>校验码错误：%1 的末位应为 %2，而不是 %3</translation>
+    </message>
+    <message>
+        <source>the contract ends (%1) before it starts (%2)</source>
+        <translation>合同结束日期（%1）早于开始日期（%2）</translation>
+    </message>
+    <message>
+        <source>the customer's legal name is required</source>
+        <translation>请填写客户的法定名称</translation>
+    </message>
+    <message>
+        <source>the legal name is required</source>
+        <translation>请填写法定名称</translation>
+    </message>
+    <message>
+        <source>the unified social credit code is required</source>
+        <translation>请填写统一社会信用代码</translation>
     </message>
 </context>
 <context>
