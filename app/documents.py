@@ -26,7 +26,7 @@ from models import (Contact, Contract, ContractItem, Customer, Device, DeviceTyp
                     Room, Site, Statement, StatementLine, Subsidiary, contract_item_gpu)
 from models.choices import (ContractStatus, DeviceStatus, GpuState, ItemKind, Outcome, PriceUnit, RackStatus,
                             ServiceLevel, StatementKind, StatementStatus)
-from reports import (AuditReportDoc, AuditRow, AuditSummaryRow, CapacityDoc, CapacityRow, ContractDoc,
+from reports import (AuditReportDoc, AuditRow, AuditSummaryRow, CapacityDoc, CapacityRow, ContractDoc, ContractSums,
                      ContractItemRow, DeviceRow, ElevDevice, FleetDoc, FleetRow, GpuRow, Party, RackElevation,
                      RackSheetDoc, RenderResult, Reservation, StatementDoc, StatementLine as DocLine)
 
@@ -491,11 +491,16 @@ def contract_doc(db: Database, number: int | str, *, language: str | None = None
         subsidiary = _subsidiary_party(sub, lang)
         contract_number = c.number
         approval = _approval_line(s, c, lang)
+        contract_id = c.id
+    from .contract_totals import totals_of_contract
+    t = totals_of_contract(db, contract_id)
+    sums = ContractSums(monthly=t.monthly, one_off=t.one_off, term_value=t.term_value, vat=t.vat, total=t.total,
+                        total_in_words=t.in_words, usage_based=t.usage_based)
     racks = tuple(rack_elevation_doc(db, rid, lang, today) for rid in rack_ids)
     return ContractDoc(number=contract_number, title=title, subsidiary=subsidiary, customer=customer, start=start,
                        end=end, status=status, terms=terms, items=rows, service_level=service_level,
                        billing_terms=billing_terms, racks=racks, gpus=tuple(gpu_rows), devices=tuple(device_rows),
-                       language=lang, sign_place=sign_place, approval=approval)
+                       language=lang, sign_place=sign_place, approval=approval, sums=sums)
 
 
 # --------------------------------------------------------------------------- audit
