@@ -336,6 +336,12 @@ ZH.update({
     "hosting names a rack unit range or a device": "托管须指定机柜 U 位范围或设备",
     "bandwidth priced per Mbps names the Mbps": "按 Mbps 计价的带宽须填写 Mbps",
     "ends before the service starts": "早于服务开始日期结束",
+    "(choose a customer)": "（请选择客户）", "%1 (not free for the term)": "%1（合同期内不空闲）",
+    "%n rack(s) free from %1 to %2": "%1 至 %2 期间空闲机柜 %n 个",
+    "Monthly recurring": "月度固定费用", "One-off": "一次性费用", "Whole term (excl. VAT)": "合同期总金额（不含税）",
+    "VAT": "增值税", "Total (incl. VAT)": "合同总金额（含税）", "In words": "大写",
+    "Usage (GPU-hours, power over the allowance) is billed as used, on top.": "另按实际用量计费（GPU 时、超额电量），不含在上述金额内。",
+    "%n item(s) with errors are not counted.": "%n 个有误的项目未计入。",
 })
 
 

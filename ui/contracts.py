@@ -9,7 +9,7 @@ from __future__ import annotations
 import datetime as dt
 from decimal import Decimal
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QCoreApplication, Qt, Signal
 from PySide6.QtGui import QBrush, QColor
 from PySide6.QtWidgets import (QComboBox, QDialog, QDialogButtonBox, QFormLayout, QGroupBox,
                                QHBoxLayout, QHeaderView, QLabel, QLineEdit, QMessageBox, QPlainTextEdit,
@@ -92,6 +92,31 @@ def new_item() -> dict:
             "power_allowance_kw": "", "kwh_price": "", "included_hours": "", "hourly_rate": "", "mbps": ""}
 
 
+TR_CONTEXT = "ContractTotals"   # the module's tr(): the totals' words, shared by the form and the panel
+
+
+def tr(text: str, n: int = -1) -> str:
+    return QCoreApplication.translate(TR_CONTEXT, text, "", n)
+
+
+def totals_html(t, skipped: int = 0) -> str:
+    """The totals as a small table (the form and the detail panel show the same)."""
+    rows = [(tr("Monthly recurring"), money(t.monthly)), (tr("One-off"), money(t.one_off)),
+            (tr("Whole term (excl. VAT)"), money(t.term_value)), (tr("VAT"), money(t.vat)),
+            (f"<b>{tr('Total (incl. VAT)')}</b>", f"<b>{money(t.total)}</b>"),
+            (tr("In words"), t.in_words)]
+    html = "<table cellspacing='0' cellpadding='1'>" + "".join(
+        f"<tr><td>{label}</td><td align='right'>&nbsp;&nbsp;{value}</td></tr>" for label, value in rows) + "</table>"
+    notes = []
+    if t.usage_based:
+        notes.append(tr("Usage (GPU-hours, power over the allowance) is billed as used, on top."))
+    if skipped:
+        notes.append(tr("%n item(s) with errors are not counted.", skipped))
+    if notes:
+        html += "<p style='color:#666'>" + "<br>".join(notes) + "</p>"
+    return html
+
+
 class ContractDialog(QDialog):
     """Create a draft contract or edit one: the header and an items editor."""
 
@@ -125,7 +150,8 @@ class ContractDialog(QDialog):
         self.number = QLabel(self.tr("(numbered when saved)"))
         self.number.setObjectName("contractNumber")
         form.addRow(self.tr("Number"), self.number)
-        row("customer_id", self.tr("Customer *"), self._options("customer"))
+        customers = options_combo(self.db, "customer", self.tr("(choose a customer)"))
+        row("customer_id", self.tr("Customer *"), customers)
         row("subsidiary_id", self.tr("Subsidiary *"), self._options("subsidiary"))
         # the customer's region decides which subsidiary signs: a new contract takes the one that
         # serves it, and the hint says so (or warns when the chosen one does not cover the region)
@@ -136,6 +162,7 @@ class ContractDialog(QDialog):
         self.coverage: tuple[str | None, list] = (None, [])
         self.header["customer_id"].currentIndexChanged.connect(self._customer_changed)
         self.header["subsidiary_id"].currentIndexChanged.connect(self._show_coverage)
+        self.header["customer_id"].currentIndexChanged.connect(self._term_changed)
         start = local_today().replace(day=1) + dt.timedelta(days=32)
         start = start.replace(day=1)
         row("start_date", self.tr("Start *"), date_edit(start))
@@ -150,6 +177,8 @@ class ContractDialog(QDialog):
         for v in ServiceLevel.values():
             level.addItem(choice_label(ServiceLevel, v), v)
         row("service_level", self.tr("Service level"), level)
+        for key in ("start_date", "end_date"):
+            self.header[key].dateChanged.connect(self._term_changed)
         terms = QPlainTextEdit()
         terms.setTabChangesFocus(True)
         terms.setFixedHeight(56)
@@ -192,6 +221,12 @@ class ContractDialog(QDialog):
         self._build_item_form()
         ib.addWidget(self.item_form_box, 2)
 
+        self.totals = QLabel()
+        self.totals.setObjectName("contractTotals")
+        self.totals.setTextFormat(Qt.RichText)
+        self.totals.setWordWrap(True)
+        head_v.addWidget(self.totals)
+
         split = QSplitter(Qt.Horizontal)
         split.addWidget(head)
         split.addWidget(items_box)
@@ -211,6 +246,7 @@ class ContractDialog(QDialog):
         else:
             self.add_item()
         self._customer_changed()
+        self._term_changed()
         guard(self.buttons.button(QDialogButtonBox.Save), actor, "draft_contracts")
         self.resize(1180, 640)
 
@@ -247,6 +283,61 @@ class ContractDialog(QDialog):
             text, warn = self.tr("No subsidiary covers the customer's region %1.").replace("%1", region), True
         self.coverage_hint.setText(("⚠ " if warn else "") + text)
         self.coverage_hint.setStyleSheet("color: #b26a00;" if warn else "color: #2e7d32;")
+
+    def _term_changed(self, *_) -> None:
+        """The rack picker offers the racks free for the term (for this customer)."""
+        try:
+            start, end = get_date(self.header["start_date"]), get_date(self.header["end_date"])
+        except ValidationError:
+            return
+        if start is None or end is None or end < start:
+            return
+        from app.viewdata import racks_free_for
+        free = racks_free_for(self.db, start, end, self.header["customer_id"].currentData(), self.contract_id)
+        w: QComboBox = self.item_edit["rack_id"]
+        chosen = {it["rack_id"] for it in self.items if it.get("rack_id")}
+        labels = dict(free)
+        missing = chosen - set(labels)
+        if missing:   # a rack an item already names stays listed, marked, so nothing is lost
+            names = dict(queries.options(self.db, "rack"))
+            for rid in missing:
+                labels[rid] = self.tr("%1 (not free for the term)").replace("%1", names.get(rid, str(rid)))
+        self._loading = True
+        w.blockSignals(True)
+        keep = w.currentData()
+        w.clear()
+        w.addItem(self.tr("(none)"), None)
+        for rid, label in labels.items():
+            w.addItem(label, rid)
+        i = w.findData(keep)
+        w.setCurrentIndex(i if i >= 0 else 0)
+        w.blockSignals(False)
+        self._loading = False
+        w.setToolTip(self.tr("%n rack(s) free from %1 to %2", "", len(free))
+                     .replace("%1", start.isoformat()).replace("%2", end.isoformat()))
+        self.show_totals()
+
+    def show_totals(self) -> None:
+        """Monthly recurring, one-off, the whole term, VAT and the total in 大写 (app.contract_totals)."""
+        if not hasattr(self, "totals"):
+            return
+        from app.contract_totals import totals_of_draft
+        try:
+            start, end = get_date(self.header["start_date"]), get_date(self.header["end_date"])
+            specs, errors = self.item_specs()
+        except (ValidationError, ValueError):
+            start = None
+        if start is None or end is None or end < start:
+            self.totals.setText("")
+            return
+        bad = {int(k[6:k.index("]")]) for k in errors if k.startswith("items[")}
+        specs = [sp for n, sp in enumerate(specs, start=1) if n not in bad]
+        try:
+            t = totals_of_draft(self.db, specs, start, end)
+        except (DomainError, ValueError, ArithmeticError):
+            self.totals.setText("")
+            return
+        self.totals.setText(totals_html(t, len(bad)))
 
     def _options(self, kind: str, optional: bool = False) -> QComboBox:
         return options_combo(self.db, kind, self.tr("(none)") if optional else None)
@@ -314,6 +405,7 @@ class ContractDialog(QDialog):
         self.items_table.removeRow(r)
         self.current = -1
         self.show_item(min(r, len(self.items) - 1))
+        self.show_totals()
 
     def _summary(self, r: int) -> None:
         it = self.items[r]
@@ -327,6 +419,7 @@ class ContractDialog(QDialog):
             if bad:
                 cell.setBackground(QBrush(QColor("#ffebee")))
             self.items_table.setItem(r, c, cell)
+        self.show_totals()
 
     def show_item(self, r: int) -> None:
         self.current = r
@@ -571,6 +664,11 @@ class ContractPanel(RecordPanel):
                           self.tr("Service start")], "contractItems", parent=parent)
         self.items = self.table
         self.actions: dict[str, svc.ContractAction] = {}
+        self.totals = QLabel()
+        self.totals.setObjectName("contractPanelTotals")
+        self.totals.setTextFormat(Qt.RichText)
+        self.totals.setWordWrap(True)
+        self.body.addWidget(self.totals)
         self.add_buttons([("edit", self.tr("Edit draft…"), self.edit)]
                          + [(key, self.tr(label), lambda _=False, k=key: self.ask_move(k)) for key, label in MOVES]
                          + [("renew", self.tr("Renew…"), self.ask_renew), ("amend", self.tr("Amend…"), self.ask_amend),
@@ -606,7 +704,12 @@ class ContractPanel(RecordPanel):
                 if c in (2, 3):
                     cell.setTextAlignment(Qt.AlignRight | Qt.AlignVCenter)
                 self.items.setItem(r, c, cell)
+        from app.contract_totals import totals_of_contract
+        self.totals.setText(totals_html(totals_of_contract(self.db, info.id)))
         self.update_buttons()
+
+    def cleared(self) -> None:
+        self.totals.setText("")
 
     def update_buttons(self) -> None:
         """Offer what the contract's status starts from; enable what the service allows, else say why."""

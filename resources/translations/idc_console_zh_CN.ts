@@ -509,292 +509,307 @@
 <context>
     <name>ContractDialog</name>
     <message>
-        <location filename="../../ui/contracts.py" line="239"/>
+        <location filename="../../ui/contracts.py" line="304"/>
+        <source>%1 (not free for the term)</source>
+        <translation>%1（合同期内不空闲）</translation>
+    </message>
+    <message>
+        <location filename="../../ui/contracts.py" line="275"/>
         <source>%1 serves the customer's region %2 (%3 h response).</source>
         <translation>%1 覆盖客户所在地区 %2（%3 小时响应）。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../ui/contracts.py" line="521"/>
+        <location filename="../../ui/contracts.py" line="614"/>
         <source>%n item(s) need attention (marked red).</source>
         <translation><numerusform>%n 个条目需要修改（红色标出）。</numerusform></translation>
     </message>
+    <message numerus="yes">
+        <location filename="../../ui/contracts.py" line="316"/>
+        <source>%n rack(s) free from %1 to %2</source>
+        <translation><numerusform>%1 至 %2 期间空闲机柜 %n 个</numerusform></translation>
+    </message>
     <message>
-        <location filename="../../ui/contracts.py" line="277"/>
+        <location filename="../../ui/contracts.py" line="368"/>
         <source>(by kind)</source>
         <translation>（按类型）</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="149"/>
+        <location filename="../../ui/contracts.py" line="153"/>
+        <source>(choose a customer)</source>
+        <translation>（请选择客户）</translation>
+    </message>
+    <message>
+        <location filename="../../ui/contracts.py" line="176"/>
         <source>(none)</source>
         <translation>（无）</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="125"/>
+        <location filename="../../ui/contracts.py" line="150"/>
         <source>(numbered when saved)</source>
         <translation>（保存时编号）</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="176"/>
+        <location filename="../../ui/contracts.py" line="205"/>
         <source>Add item</source>
         <translation>添加条目</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="296"/>
+        <location filename="../../ui/contracts.py" line="387"/>
         <source>Billing starts at handover; empty = the contract's start</source>
         <translation>计费自交付日开始；留空即合同开始日</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="205"/>
+        <location filename="../../ui/contracts.py" line="240"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="548"/>
+        <location filename="../../ui/contracts.py" line="641"/>
         <source>Changed by someone else</source>
         <translation>记录已被他人修改</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="145"/>
+        <location filename="../../ui/contracts.py" line="172"/>
         <source>Chinese</source>
         <translation>中文</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="112"/>
+        <location filename="../../ui/contracts.py" line="137"/>
         <source>Contract</source>
         <translation>合同</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="475"/>
+        <location filename="../../ui/contracts.py" line="568"/>
         <source>Contract %1 is %2: only drafts are edited; a signed contract changes by amendment.</source>
         <translation>合同 %1 状态为%2：只能编辑草稿；已签合同须通过变更修改。</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="128"/>
+        <location filename="../../ui/contracts.py" line="154"/>
         <source>Customer *</source>
         <translation>客户 *</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="164"/>
+        <location filename="../../ui/contracts.py" line="193"/>
         <source>Description</source>
         <translation>描述</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="272"/>
+        <location filename="../../ui/contracts.py" line="363"/>
         <source>Description *</source>
         <translation>描述 *</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="108"/>
+        <location filename="../../ui/contracts.py" line="133"/>
         <source>Edit contract</source>
         <translation>编辑合同</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="142"/>
+        <location filename="../../ui/contracts.py" line="169"/>
         <source>End *</source>
         <translation>结束 *</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="146"/>
+        <location filename="../../ui/contracts.py" line="173"/>
         <source>English</source>
         <translation>英文</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="282"/>
+        <location filename="../../ui/contracts.py" line="373"/>
         <source>From unit</source>
         <translation>起始 U 位</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="284"/>
+        <location filename="../../ui/contracts.py" line="375"/>
         <source>GPU model</source>
         <translation>GPU 型号</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="294"/>
+        <location filename="../../ui/contracts.py" line="385"/>
         <source>Hourly rate beyond</source>
         <translation>超出部分小时单价</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="293"/>
+        <location filename="../../ui/contracts.py" line="384"/>
         <source>Included GPU-hours</source>
         <translation>包含卡时</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="159"/>
+        <location filename="../../ui/contracts.py" line="188"/>
         <source>Items</source>
         <translation>条目</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="164"/>
+        <location filename="../../ui/contracts.py" line="193"/>
         <source>Kind</source>
         <translation>类型</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="147"/>
+        <location filename="../../ui/contracts.py" line="174"/>
         <source>Language</source>
         <translation>语言</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="295"/>
+        <location filename="../../ui/contracts.py" line="386"/>
         <source>Mbps</source>
         <translation>带宽（Mbps）</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="287"/>
+        <location filename="../../ui/contracts.py" line="378"/>
         <source>Named GPUs</source>
         <translation>指定 GPU</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="108"/>
+        <location filename="../../ui/contracts.py" line="133"/>
         <source>New contract</source>
         <translation>新建合同</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="247"/>
+        <location filename="../../ui/contracts.py" line="283"/>
         <source>No subsidiary covers the customer's region %1.</source>
         <translation>没有子公司覆盖客户所在地区 %1。</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="127"/>
+        <location filename="../../ui/contracts.py" line="152"/>
         <source>Number</source>
         <translation>编号</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="291"/>
+        <location filename="../../ui/contracts.py" line="382"/>
         <source>Power allowance (kW)</source>
         <translation>功率配额（kW）</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="292"/>
+        <location filename="../../ui/contracts.py" line="383"/>
         <source>Price per kWh over it</source>
         <translation>超出部分每千瓦时单价</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="274"/>
+        <location filename="../../ui/contracts.py" line="365"/>
         <source>Priced</source>
         <translation>计价方式</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="164"/>
+        <location filename="../../ui/contracts.py" line="193"/>
         <source>Quantity</source>
         <translation>数量</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="281"/>
+        <location filename="../../ui/contracts.py" line="372"/>
         <source>Rack</source>
         <translation>机柜</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="549"/>
+        <location filename="../../ui/contracts.py" line="642"/>
         <source>Reload the contract now? Your edits will be lost.</source>
         <translation>现在重新加载合同？您的修改将丢失。</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="179"/>
+        <location filename="../../ui/contracts.py" line="208"/>
         <source>Remove item</source>
         <translation>删除条目</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="204"/>
+        <location filename="../../ui/contracts.py" line="239"/>
         <source>Save draft</source>
         <translation>保存草稿</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="290"/>
+        <location filename="../../ui/contracts.py" line="381"/>
         <source>Service end</source>
         <translation>服务结束</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="152"/>
+        <location filename="../../ui/contracts.py" line="179"/>
         <source>Service level</source>
         <translation>服务级别</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="288"/>
+        <location filename="../../ui/contracts.py" line="379"/>
         <source>Service start (handover)</source>
         <translation>服务开始（交付日）</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="141"/>
+        <location filename="../../ui/contracts.py" line="168"/>
         <source>Start *</source>
         <translation>开始 *</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="129"/>
+        <location filename="../../ui/contracts.py" line="155"/>
         <source>Subsidiary *</source>
         <translation>子公司 *</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="280"/>
+        <location filename="../../ui/contracts.py" line="371"/>
         <source>Tax category</source>
         <translation>税目</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="156"/>
+        <location filename="../../ui/contracts.py" line="185"/>
         <source>Terms</source>
         <translation>条款</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="243"/>
+        <location filename="../../ui/contracts.py" line="279"/>
         <source>The chosen subsidiary does not cover the customer's region %1; it is served by %2.</source>
         <translation>所选子公司不覆盖客户所在地区 %1；该地区由 %2 服务。</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="237"/>
+        <location filename="../../ui/contracts.py" line="273"/>
         <source>The customer has no region: no subsidiary can be suggested.</source>
         <translation>该客户未填写所在地区，无法推荐签约主体。</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="143"/>
+        <location filename="../../ui/contracts.py" line="170"/>
         <source>Title</source>
         <translation>标题</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="283"/>
+        <location filename="../../ui/contracts.py" line="374"/>
         <source>To unit</source>
         <translation>结束 U 位</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="165"/>
+        <location filename="../../ui/contracts.py" line="194"/>
         <source>Unit</source>
         <translation>单位</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="165"/>
+        <location filename="../../ui/contracts.py" line="194"/>
         <source>Unit price</source>
         <translation>单价</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="273"/>
+        <location filename="../../ui/contracts.py" line="364"/>
         <source>Unit price (CNY) *</source>
         <translation>单价（元）*</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="418"/>
+        <location filename="../../ui/contracts.py" line="511"/>
         <source>a number, e.g. 12.5</source>
         <translation>请输入数字，例如 12.5</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="422"/>
+        <location filename="../../ui/contracts.py" line="515"/>
         <source>a whole number</source>
         <translation>请输入整数</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="511"/>
+        <location filename="../../ui/contracts.py" line="604"/>
         <source>item %1: %2</source>
         <translation>条目 %1：%2</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="431"/>
+        <location filename="../../ui/contracts.py" line="524"/>
         <source>no GPU with serial %1</source>
         <translation>没有序列号为 %1 的 GPU</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="286"/>
+        <location filename="../../ui/contracts.py" line="377"/>
         <source>or named GPUs: serials, comma separated</source>
         <translation>或指定 GPU：序列号，以逗号分隔</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="434"/>
+        <location filename="../../ui/contracts.py" line="527"/>
         <source>required</source>
         <translation>必填</translation>
     </message>
@@ -802,12 +817,12 @@
 <context>
     <name>ContractPanel</name>
     <message>
-        <location filename="../../ui/contracts.py" line="636"/>
+        <location filename="../../ui/contracts.py" line="739"/>
         <source>%1 contract %2. The reason goes into the audit trail.</source>
         <translation>%1合同 %2。原因将记入审计日志。</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="720"/>
+        <location filename="../../ui/contracts.py" line="823"/>
         <source>A new revision takes over on its effective date; edit its items, then submit it.</source>
         <translation>新版本自生效日起取代原合同；请修改条目后提交审批。</translation>
     </message>
@@ -816,17 +831,17 @@
         <translation>生效</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="645"/>
+        <location filename="../../ui/contracts.py" line="748"/>
         <source>Activate %1? Its racks and GPUs are leased to %2 now.</source>
         <translation>确定生效 %1？其机柜和 GPU 将立即租给 %2。</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="719"/>
+        <location filename="../../ui/contracts.py" line="822"/>
         <source>Amend %1</source>
         <translation>变更 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="576"/>
+        <location filename="../../ui/contracts.py" line="674"/>
         <source>Amend…</source>
         <translation>变更…</translation>
     </message>
@@ -835,62 +850,62 @@
         <translation>批准</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="647"/>
+        <location filename="../../ui/contracts.py" line="750"/>
         <source>Approve %1 for %2?</source>
         <translation>确定批准 %2 的合同 %1？</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="694"/>
+        <location filename="../../ui/contracts.py" line="797"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="673"/>
+        <location filename="../../ui/contracts.py" line="776"/>
         <source>Changed by someone else</source>
         <translation>记录已被他人修改</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="589"/>
+        <location filename="../../ui/contracts.py" line="687"/>
         <source>Chinese</source>
         <translation>中文</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="569"/>
+        <location filename="../../ui/contracts.py" line="662"/>
         <source>Choose a contract</source>
         <translation>请选择合同</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="736"/>
+        <location filename="../../ui/contracts.py" line="839"/>
         <source>Contract %1</source>
         <translation>合同 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="586"/>
+        <location filename="../../ui/contracts.py" line="684"/>
         <source>Customer: %1</source>
         <translation>客户：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="570"/>
+        <location filename="../../ui/contracts.py" line="663"/>
         <source>Description</source>
         <translation>描述</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="574"/>
+        <location filename="../../ui/contracts.py" line="672"/>
         <source>Edit draft…</source>
         <translation>编辑草稿…</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="721"/>
+        <location filename="../../ui/contracts.py" line="824"/>
         <source>Effective date</source>
         <translation>生效日期</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="691"/>
+        <location filename="../../ui/contracts.py" line="794"/>
         <source>End</source>
         <translation>结束</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="589"/>
+        <location filename="../../ui/contracts.py" line="687"/>
         <source>English</source>
         <translation>英文</translation>
     </message>
@@ -899,37 +914,37 @@
         <translation>到期</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="646"/>
+        <location filename="../../ui/contracts.py" line="749"/>
         <source>Expire %1? Its racks and GPUs are released to %2's end date.</source>
         <translation>确定使 %1 到期？其机柜和 GPU 将按 %2 的合同结束日释放。</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="570"/>
+        <location filename="../../ui/contracts.py" line="663"/>
         <source>Kind</source>
         <translation>类型</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="589"/>
+        <location filename="../../ui/contracts.py" line="687"/>
         <source>Language: %1</source>
         <translation>语言：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="639"/>
+        <location filename="../../ui/contracts.py" line="742"/>
         <source>Last day of service</source>
         <translation>服务最后一天</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="570"/>
+        <location filename="../../ui/contracts.py" line="663"/>
         <source>Price</source>
         <translation>价格</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="577"/>
+        <location filename="../../ui/contracts.py" line="675"/>
         <source>Print / PDF…</source>
         <translation>打印 / PDF…</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="570"/>
+        <location filename="../../ui/contracts.py" line="663"/>
         <source>Quantity</source>
         <translation>数量</translation>
     </message>
@@ -938,27 +953,27 @@
         <translation>驳回…</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="674"/>
+        <location filename="../../ui/contracts.py" line="777"/>
         <source>Reload the contract now?</source>
         <translation>现在重新加载合同？</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="693"/>
+        <location filename="../../ui/contracts.py" line="796"/>
         <source>Renew</source>
         <translation>续签</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="686"/>
+        <location filename="../../ui/contracts.py" line="789"/>
         <source>Renew %1</source>
         <translation>续签 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="596"/>
+        <location filename="../../ui/contracts.py" line="694"/>
         <source>Renews %1</source>
         <translation>续签自 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="576"/>
+        <location filename="../../ui/contracts.py" line="674"/>
         <source>Renew…</source>
         <translation>续签…</translation>
     </message>
@@ -967,22 +982,22 @@
         <translation>恢复</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="592"/>
+        <location filename="../../ui/contracts.py" line="690"/>
         <source>Revision %1, effective %2</source>
         <translation>第 %1 版，%2 生效</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="571"/>
+        <location filename="../../ui/contracts.py" line="664"/>
         <source>Service start</source>
         <translation>服务开始</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="690"/>
+        <location filename="../../ui/contracts.py" line="793"/>
         <source>Start</source>
         <translation>开始</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="587"/>
+        <location filename="../../ui/contracts.py" line="685"/>
         <source>Status: %1</source>
         <translation>状态：%1</translation>
     </message>
@@ -995,7 +1010,7 @@
         <translation>暂停…</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="588"/>
+        <location filename="../../ui/contracts.py" line="686"/>
         <source>Term: %1 – %2</source>
         <translation>期限：%1 至 %2</translation>
     </message>
@@ -1004,15 +1019,58 @@
         <translation>终止…</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="667"/>
+        <location filename="../../ui/contracts.py" line="770"/>
         <source>Updating the contract…</source>
         <translation>正在更新合同…</translation>
     </message>
 </context>
 <context>
+    <name>ContractTotals</name>
+    <message numerus="yes">
+        <location filename="../../ui/contracts.py" line="114"/>
+        <source>%n item(s) with errors are not counted.</source>
+        <translation><numerusform>%n 个有误的项目未计入。</numerusform></translation>
+    </message>
+    <message>
+        <location filename="../../ui/contracts.py" line="107"/>
+        <source>In words</source>
+        <translation>大写</translation>
+    </message>
+    <message>
+        <location filename="../../ui/contracts.py" line="104"/>
+        <source>Monthly recurring</source>
+        <translation>月度固定费用</translation>
+    </message>
+    <message>
+        <location filename="../../ui/contracts.py" line="104"/>
+        <source>One-off</source>
+        <translation>一次性费用</translation>
+    </message>
+    <message>
+        <location filename="../../ui/contracts.py" line="106"/>
+        <source>Total (incl. VAT)</source>
+        <translation>合同总金额（含税）</translation>
+    </message>
+    <message>
+        <location filename="../../ui/contracts.py" line="112"/>
+        <source>Usage (GPU-hours, power over the allowance) is billed as used, on top.</source>
+        <translation>另按实际用量计费（GPU 时、超额电量），不含在上述金额内。</translation>
+    </message>
+    <message>
+        <location filename="../../ui/contracts.py" line="105"/>
+        <source>VAT</source>
+        <translation>增值税</translation>
+    </message>
+    <message>
+        <location filename="../../ui/contracts.py" line="105"/>
+        <source>Whole term (excl. VAT)</source>
+        <translation>合同期总金额（不含税）</translation>
+    </message>
+</context>
+<context>
     <name>ContractsPage</name>
     <message>
-        <location filename="../../ui/contracts.py" line="749"/>
+        <location filename="../../ui/contracts.py" line="852"/>
         <source>New contract…</source>
         <translation>新建合同…</translation>
     </message>
@@ -1093,7 +1151,7 @@
         <translation>记录已被他人修改</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="506"/>
+        <location filename="../../ui/forms.py" line="510"/>
         <source>Contact %1: %2</source>
         <translation>联系人 %1：%2</translation>
     </message>
@@ -3365,42 +3423,42 @@ Reason:</source>
 <context>
     <name>TransitionDialog</name>
     <message>
-        <location filename="../../ui/forms.py" line="574"/>
+        <location filename="../../ui/forms.py" line="578"/>
         <source>%1 GPU(s), now: %2</source>
         <translation>%1 个 GPU，当前：%2</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="591"/>
+        <location filename="../../ui/forms.py" line="595"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="603"/>
+        <location filename="../../ui/forms.py" line="607"/>
         <source>Give a reason: it goes into the GPU's history and the audit trail.</source>
         <translation>请填写原因：它将记入 GPU 历史和审计日志。</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="566"/>
+        <location filename="../../ui/forms.py" line="570"/>
         <source>Lifecycle move</source>
         <translation>生命周期变更</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="590"/>
+        <location filename="../../ui/forms.py" line="594"/>
         <source>Move</source>
         <translation>变更</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="581"/>
+        <location filename="../../ui/forms.py" line="585"/>
         <source>Move to</source>
         <translation>变更为</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="597"/>
+        <location filename="../../ui/forms.py" line="601"/>
         <source>No move is allowed from these states together.</source>
         <translation>所选状态之间没有共同允许的变更。</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="584"/>
+        <location filename="../../ui/forms.py" line="588"/>
         <source>Reason *</source>
         <translation>原因 *</translation>
     </message>
