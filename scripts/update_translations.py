@@ -342,6 +342,14 @@ ZH.update({
     "VAT": "增值税", "Total (incl. VAT)": "合同总金额（含税）", "In words": "大写",
     "Usage (GPU-hours, power over the allowance) is billed as used, on top.": "另按实际用量计费（GPU 时、超额电量），不含在上述金额内。",
     "%n item(s) with errors are not counted.": "%n 个有误的项目未计入。",
+    "No subsidiary covers the customer's region: no serving team or response time.":
+        "没有子公司覆盖该客户所在地区：无服务团队和响应时间。",
+    "Served by %1 for the customer's region %2 (%3 h response).": "客户所在地区 %2 由 %1 提供服务（%3 小时响应）。",
+    "The signer is the subsidiary operating the site of the racks or GPUs.": "签约方为机柜或 GPU 所在站点的运营子公司。",
+    "The items are at sites of several subsidiaries (%1: %2); each signs its own contract.":
+        "各项目分属多个子公司的站点（%1：%2）；应由各子公司分别签约。",
+    "The items are at %1's sites (%2): %1 signs.": "项目位于 %1 的站点（%2）：应由 %1 签约。",
+    "%1 signs: it operates %2.": "由 %1 签约：其运营 %2。",
 })
 
 

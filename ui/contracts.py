@@ -153,13 +153,18 @@ class ContractDialog(QDialog):
         customers = options_combo(self.db, "customer", self.tr("(choose a customer)"))
         row("customer_id", self.tr("Customer *"), customers)
         row("subsidiary_id", self.tr("Subsidiary *"), self._options("subsidiary"))
-        # the customer's region decides which subsidiary signs: a new contract takes the one that
-        # serves it, and the hint says so (or warns when the chosen one does not cover the region)
+        # who signs: the subsidiary operating the items' sites (proposed, warned when they span
+        # several); who serves: the coverage of the customer's region (app.signing)
+        self.signer_hint = QLabel()
+        self.signer_hint.setObjectName("signerHint")
+        self.signer_hint.setWordWrap(True)
+        form.addRow("", self.signer_hint)
+        self.proposal = None
         self.coverage_hint = QLabel()
         self.coverage_hint.setObjectName("coverageHint")
         self.coverage_hint.setWordWrap(True)
         form.addRow("", self.coverage_hint)
-        self.coverage: tuple[str | None, list] = (None, [])
+        self.team = None
         self.header["customer_id"].currentIndexChanged.connect(self._customer_changed)
         self.header["subsidiary_id"].currentIndexChanged.connect(self._show_coverage)
         self.header["customer_id"].currentIndexChanged.connect(self._term_changed)
@@ -251,38 +256,60 @@ class ContractDialog(QDialog):
         self.resize(1180, 640)
 
     def _customer_changed(self, *_) -> None:
-        from app.services.reference import customer_coverage
+        """The customer's region decides who serves it and the response time (not who signs)."""
+        from app.signing import serving_team
         customer_id = self.header["customer_id"].currentData()
         try:
-            self.coverage = customer_coverage(self.db, customer_id) if customer_id is not None else (None, [])
+            self.team = serving_team(self.db, customer_id)
         except DomainError:
-            self.coverage = (None, [])
-        serving = [a.subsidiary_id for a in self.coverage[1]]
-        sub = self.header["subsidiary_id"]
-        if self.contract_id is None and serving and sub.currentData() not in serving:
-            sub.setCurrentIndex(sub.findData(serving[0]))     # emits: the hint follows
-        self._show_coverage()
-
-    def _show_coverage(self, *_) -> None:
-        region, answers = self.coverage
-        chosen = self.header["subsidiary_id"].currentData()
-        match = next((a for a in answers if a.subsidiary_id == chosen), None)
-        if self.header["customer_id"].currentData() is None:
+            self.team = None
+        if customer_id is None:
             text, warn = "", False
-        elif region is None:
-            text, warn = self.tr("The customer has no region: no subsidiary can be suggested."), True
-        elif match is not None:
-            text = self.tr("%1 serves the customer's region %2 (%3 h response).").replace(
-                "%1", match.subsidiary_name).replace("%2", region).replace("%3", str(match.response_hours))
-            warn = False
-        elif answers:
-            text = self.tr("The chosen subsidiary does not cover the customer's region %1; it is served by %2.") \
-                .replace("%1", region).replace("%2", "、".join(dict.fromkeys(a.subsidiary_name for a in answers)))
-            warn = True
+        elif self.team is None:
+            text, warn = self.tr("No subsidiary covers the customer's region: no serving team or response time."), True
         else:
-            text, warn = self.tr("No subsidiary covers the customer's region %1.").replace("%1", region), True
+            text = self.tr("Served by %1 for the customer's region %2 (%3 h response).").replace(
+                "%1", self.team.subsidiary_name).replace("%2", self.team.region_name) \
+                .replace("%3", str(self.team.response_hours))
+            warn = False
         self.coverage_hint.setText(("⚠ " if warn else "") + text)
         self.coverage_hint.setStyleSheet("color: #b26a00;" if warn else "color: #2e7d32;")
+
+    def _show_coverage(self, *_) -> None:
+        """Who signs: the subsidiary operating the items' sites (app.signing); proposed for a new
+        contract, and a warning when the items span several subsidiaries or another one is chosen."""
+        if not hasattr(self, "signer_hint"):
+            return
+        from app.signing import signer_for_items
+        try:
+            specs, _errors = self.item_specs()
+            proposal = signer_for_items(self.db, specs)
+        except (DomainError, ValueError):
+            return
+        sub = self.header["subsidiary_id"]
+        if (self.contract_id is None and proposal.proposed is not None and not proposal.spans_several
+                and proposal != self.proposal):
+            sub.blockSignals(True)
+            sub.setCurrentIndex(sub.findData(proposal.proposed))
+            sub.blockSignals(False)
+        self.proposal = proposal
+        chosen = sub.currentData()
+        sites = ", ".join(proposal.sites)
+        if not proposal.subsidiaries:
+            text, warn = self.tr("The signer is the subsidiary operating the site of the racks or GPUs."), False
+        elif proposal.spans_several:
+            text = self.tr("The items are at sites of several subsidiaries (%1: %2); each signs its own contract.") \
+                .replace("%1", "、".join(n for _i, n in proposal.subsidiaries)).replace("%2", sites)
+            warn = True
+        elif chosen != proposal.proposed:
+            text = self.tr("The items are at %1's sites (%2): %1 signs.").replace(
+                "%1", proposal.subsidiaries[0][1]).replace("%2", sites)
+            warn = True
+        else:
+            text = self.tr("%1 signs: it operates %2.").replace("%1", proposal.subsidiaries[0][1]).replace("%2", sites)
+            warn = False
+        self.signer_hint.setText(("⚠ " if warn else "") + text)
+        self.signer_hint.setStyleSheet("color: #b26a00;" if warn else "color: #2e7d32;")
 
     def _term_changed(self, *_) -> None:
         """The rack picker offers the racks free for the term (for this customer)."""
@@ -338,6 +365,7 @@ class ContractDialog(QDialog):
             self.totals.setText("")
             return
         self.totals.setText(totals_html(t, len(bad)))
+        self._show_coverage()
 
     def _options(self, kind: str, optional: bool = False) -> QComboBox:
         return options_combo(self.db, kind, self.tr("(none)") if optional else None)

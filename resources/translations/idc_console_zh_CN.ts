@@ -509,27 +509,27 @@
 <context>
     <name>ContractDialog</name>
     <message>
-        <location filename="../../ui/contracts.py" line="304"/>
+        <location filename="../../ui/contracts.py" line="331"/>
         <source>%1 (not free for the term)</source>
         <translation>%1（合同期内不空闲）</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="275"/>
-        <source>%1 serves the customer's region %2 (%3 h response).</source>
-        <translation>%1 覆盖客户所在地区 %2（%3 小时响应）。</translation>
+        <location filename="../../ui/contracts.py" line="309"/>
+        <source>%1 signs: it operates %2.</source>
+        <translation>由 %1 签约：其运营 %2。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../ui/contracts.py" line="614"/>
+        <location filename="../../ui/contracts.py" line="642"/>
         <source>%n item(s) need attention (marked red).</source>
         <translation><numerusform>%n 个条目需要修改（红色标出）。</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../ui/contracts.py" line="316"/>
+        <location filename="../../ui/contracts.py" line="343"/>
         <source>%n rack(s) free from %1 to %2</source>
         <translation><numerusform>%1 至 %2 期间空闲机柜 %n 个</numerusform></translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="368"/>
+        <location filename="../../ui/contracts.py" line="396"/>
         <source>(by kind)</source>
         <translation>（按类型）</translation>
     </message>
@@ -539,7 +539,7 @@
         <translation>（请选择客户）</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="176"/>
+        <location filename="../../ui/contracts.py" line="181"/>
         <source>(none)</source>
         <translation>（无）</translation>
     </message>
@@ -549,27 +549,27 @@
         <translation>（保存时编号）</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="205"/>
+        <location filename="../../ui/contracts.py" line="210"/>
         <source>Add item</source>
         <translation>添加条目</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="387"/>
+        <location filename="../../ui/contracts.py" line="415"/>
         <source>Billing starts at handover; empty = the contract's start</source>
         <translation>计费自交付日开始；留空即合同开始日</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="240"/>
+        <location filename="../../ui/contracts.py" line="245"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="641"/>
+        <location filename="../../ui/contracts.py" line="669"/>
         <source>Changed by someone else</source>
         <translation>记录已被他人修改</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="172"/>
+        <location filename="../../ui/contracts.py" line="177"/>
         <source>Chinese</source>
         <translation>中文</translation>
     </message>
@@ -579,7 +579,7 @@
         <translation>合同</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="568"/>
+        <location filename="../../ui/contracts.py" line="596"/>
         <source>Contract %1 is %2: only drafts are edited; a signed contract changes by amendment.</source>
         <translation>合同 %1 状态为%2：只能编辑草稿；已签合同须通过变更修改。</translation>
     </message>
@@ -589,12 +589,12 @@
         <translation>客户 *</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="193"/>
+        <location filename="../../ui/contracts.py" line="198"/>
         <source>Description</source>
         <translation>描述</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="363"/>
+        <location filename="../../ui/contracts.py" line="391"/>
         <source>Description *</source>
         <translation>描述 *</translation>
     </message>
@@ -604,57 +604,57 @@
         <translation>编辑合同</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="169"/>
+        <location filename="../../ui/contracts.py" line="174"/>
         <source>End *</source>
         <translation>结束 *</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="173"/>
+        <location filename="../../ui/contracts.py" line="178"/>
         <source>English</source>
         <translation>英文</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="373"/>
+        <location filename="../../ui/contracts.py" line="401"/>
         <source>From unit</source>
         <translation>起始 U 位</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="375"/>
+        <location filename="../../ui/contracts.py" line="403"/>
         <source>GPU model</source>
         <translation>GPU 型号</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="385"/>
+        <location filename="../../ui/contracts.py" line="413"/>
         <source>Hourly rate beyond</source>
         <translation>超出部分小时单价</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="384"/>
+        <location filename="../../ui/contracts.py" line="412"/>
         <source>Included GPU-hours</source>
         <translation>包含卡时</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="188"/>
+        <location filename="../../ui/contracts.py" line="193"/>
         <source>Items</source>
         <translation>条目</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="193"/>
+        <location filename="../../ui/contracts.py" line="198"/>
         <source>Kind</source>
         <translation>类型</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="174"/>
+        <location filename="../../ui/contracts.py" line="179"/>
         <source>Language</source>
         <translation>语言</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="386"/>
+        <location filename="../../ui/contracts.py" line="414"/>
         <source>Mbps</source>
         <translation>带宽（Mbps）</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="378"/>
+        <location filename="../../ui/contracts.py" line="406"/>
         <source>Named GPUs</source>
         <translation>指定 GPU</translation>
     </message>
@@ -664,9 +664,9 @@
         <translation>新建合同</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="283"/>
-        <source>No subsidiary covers the customer's region %1.</source>
-        <translation>没有子公司覆盖客户所在地区 %1。</translation>
+        <location filename="../../ui/contracts.py" line="269"/>
+        <source>No subsidiary covers the customer's region: no serving team or response time.</source>
+        <translation>没有子公司覆盖该客户所在地区：无服务团队和响应时间。</translation>
     </message>
     <message>
         <location filename="../../ui/contracts.py" line="152"/>
@@ -674,62 +674,67 @@
         <translation>编号</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="382"/>
+        <location filename="../../ui/contracts.py" line="410"/>
         <source>Power allowance (kW)</source>
         <translation>功率配额（kW）</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="383"/>
+        <location filename="../../ui/contracts.py" line="411"/>
         <source>Price per kWh over it</source>
         <translation>超出部分每千瓦时单价</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="365"/>
+        <location filename="../../ui/contracts.py" line="393"/>
         <source>Priced</source>
         <translation>计价方式</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="193"/>
+        <location filename="../../ui/contracts.py" line="198"/>
         <source>Quantity</source>
         <translation>数量</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="372"/>
+        <location filename="../../ui/contracts.py" line="400"/>
         <source>Rack</source>
         <translation>机柜</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="642"/>
+        <location filename="../../ui/contracts.py" line="670"/>
         <source>Reload the contract now? Your edits will be lost.</source>
         <translation>现在重新加载合同？您的修改将丢失。</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="208"/>
+        <location filename="../../ui/contracts.py" line="213"/>
         <source>Remove item</source>
         <translation>删除条目</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="239"/>
+        <location filename="../../ui/contracts.py" line="244"/>
         <source>Save draft</source>
         <translation>保存草稿</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="381"/>
+        <location filename="../../ui/contracts.py" line="271"/>
+        <source>Served by %1 for the customer's region %2 (%3 h response).</source>
+        <translation>客户所在地区 %2 由 %1 提供服务（%3 小时响应）。</translation>
+    </message>
+    <message>
+        <location filename="../../ui/contracts.py" line="409"/>
         <source>Service end</source>
         <translation>服务结束</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="179"/>
+        <location filename="../../ui/contracts.py" line="184"/>
         <source>Service level</source>
         <translation>服务级别</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="379"/>
+        <location filename="../../ui/contracts.py" line="407"/>
         <source>Service start (handover)</source>
         <translation>服务开始（交付日）</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="168"/>
+        <location filename="../../ui/contracts.py" line="173"/>
         <source>Start *</source>
         <translation>开始 *</translation>
     </message>
@@ -739,77 +744,82 @@
         <translation>子公司 *</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="371"/>
+        <location filename="../../ui/contracts.py" line="399"/>
         <source>Tax category</source>
         <translation>税目</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="185"/>
+        <location filename="../../ui/contracts.py" line="190"/>
         <source>Terms</source>
         <translation>条款</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="279"/>
-        <source>The chosen subsidiary does not cover the customer's region %1; it is served by %2.</source>
-        <translation>所选子公司不覆盖客户所在地区 %1；该地区由 %2 服务。</translation>
+        <location filename="../../ui/contracts.py" line="305"/>
+        <source>The items are at %1's sites (%2): %1 signs.</source>
+        <translation>项目位于 %1 的站点（%2）：应由 %1 签约。</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="273"/>
-        <source>The customer has no region: no subsidiary can be suggested.</source>
-        <translation>该客户未填写所在地区，无法推荐签约主体。</translation>
+        <location filename="../../ui/contracts.py" line="301"/>
+        <source>The items are at sites of several subsidiaries (%1: %2); each signs its own contract.</source>
+        <translation>各项目分属多个子公司的站点（%1：%2）；应由各子公司分别签约。</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="170"/>
+        <location filename="../../ui/contracts.py" line="299"/>
+        <source>The signer is the subsidiary operating the site of the racks or GPUs.</source>
+        <translation>签约方为机柜或 GPU 所在站点的运营子公司。</translation>
+    </message>
+    <message>
+        <location filename="../../ui/contracts.py" line="175"/>
         <source>Title</source>
         <translation>标题</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="374"/>
+        <location filename="../../ui/contracts.py" line="402"/>
         <source>To unit</source>
         <translation>结束 U 位</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="194"/>
+        <location filename="../../ui/contracts.py" line="199"/>
         <source>Unit</source>
         <translation>单位</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="194"/>
+        <location filename="../../ui/contracts.py" line="199"/>
         <source>Unit price</source>
         <translation>单价</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="364"/>
+        <location filename="../../ui/contracts.py" line="392"/>
         <source>Unit price (CNY) *</source>
         <translation>单价（元）*</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="511"/>
+        <location filename="../../ui/contracts.py" line="539"/>
         <source>a number, e.g. 12.5</source>
         <translation>请输入数字，例如 12.5</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="515"/>
+        <location filename="../../ui/contracts.py" line="543"/>
         <source>a whole number</source>
         <translation>请输入整数</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="604"/>
+        <location filename="../../ui/contracts.py" line="632"/>
         <source>item %1: %2</source>
         <translation>条目 %1：%2</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="524"/>
+        <location filename="../../ui/contracts.py" line="552"/>
         <source>no GPU with serial %1</source>
         <translation>没有序列号为 %1 的 GPU</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="377"/>
+        <location filename="../../ui/contracts.py" line="405"/>
         <source>or named GPUs: serials, comma separated</source>
         <translation>或指定 GPU：序列号，以逗号分隔</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="527"/>
+        <location filename="../../ui/contracts.py" line="555"/>
         <source>required</source>
         <translation>必填</translation>
     </message>
@@ -817,12 +827,12 @@
 <context>
     <name>ContractPanel</name>
     <message>
-        <location filename="../../ui/contracts.py" line="739"/>
+        <location filename="../../ui/contracts.py" line="767"/>
         <source>%1 contract %2. The reason goes into the audit trail.</source>
         <translation>%1合同 %2。原因将记入审计日志。</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="823"/>
+        <location filename="../../ui/contracts.py" line="851"/>
         <source>A new revision takes over on its effective date; edit its items, then submit it.</source>
         <translation>新版本自生效日起取代原合同；请修改条目后提交审批。</translation>
     </message>
@@ -831,17 +841,17 @@
         <translation>生效</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="748"/>
+        <location filename="../../ui/contracts.py" line="776"/>
         <source>Activate %1? Its racks and GPUs are leased to %2 now.</source>
         <translation>确定生效 %1？其机柜和 GPU 将立即租给 %2。</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="822"/>
+        <location filename="../../ui/contracts.py" line="850"/>
         <source>Amend %1</source>
         <translation>变更 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="674"/>
+        <location filename="../../ui/contracts.py" line="702"/>
         <source>Amend…</source>
         <translation>变更…</translation>
     </message>
@@ -850,62 +860,62 @@
         <translation>批准</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="750"/>
+        <location filename="../../ui/contracts.py" line="778"/>
         <source>Approve %1 for %2?</source>
         <translation>确定批准 %2 的合同 %1？</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="797"/>
+        <location filename="../../ui/contracts.py" line="825"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="776"/>
+        <location filename="../../ui/contracts.py" line="804"/>
         <source>Changed by someone else</source>
         <translation>记录已被他人修改</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="687"/>
+        <location filename="../../ui/contracts.py" line="715"/>
         <source>Chinese</source>
         <translation>中文</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="662"/>
+        <location filename="../../ui/contracts.py" line="690"/>
         <source>Choose a contract</source>
         <translation>请选择合同</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="839"/>
+        <location filename="../../ui/contracts.py" line="867"/>
         <source>Contract %1</source>
         <translation>合同 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="684"/>
+        <location filename="../../ui/contracts.py" line="712"/>
         <source>Customer: %1</source>
         <translation>客户：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="663"/>
+        <location filename="../../ui/contracts.py" line="691"/>
         <source>Description</source>
         <translation>描述</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="672"/>
+        <location filename="../../ui/contracts.py" line="700"/>
         <source>Edit draft…</source>
         <translation>编辑草稿…</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="824"/>
+        <location filename="../../ui/contracts.py" line="852"/>
         <source>Effective date</source>
         <translation>生效日期</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="794"/>
+        <location filename="../../ui/contracts.py" line="822"/>
         <source>End</source>
         <translation>结束</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="687"/>
+        <location filename="../../ui/contracts.py" line="715"/>
         <source>English</source>
         <translation>英文</translation>
     </message>
@@ -914,37 +924,37 @@
         <translation>到期</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="749"/>
+        <location filename="../../ui/contracts.py" line="777"/>
         <source>Expire %1? Its racks and GPUs are released to %2's end date.</source>
         <translation>确定使 %1 到期？其机柜和 GPU 将按 %2 的合同结束日释放。</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="663"/>
+        <location filename="../../ui/contracts.py" line="691"/>
         <source>Kind</source>
         <translation>类型</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="687"/>
+        <location filename="../../ui/contracts.py" line="715"/>
         <source>Language: %1</source>
         <translation>语言：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="742"/>
+        <location filename="../../ui/contracts.py" line="770"/>
         <source>Last day of service</source>
         <translation>服务最后一天</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="663"/>
+        <location filename="../../ui/contracts.py" line="691"/>
         <source>Price</source>
         <translation>价格</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="675"/>
+        <location filename="../../ui/contracts.py" line="703"/>
         <source>Print / PDF…</source>
         <translation>打印 / PDF…</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="663"/>
+        <location filename="../../ui/contracts.py" line="691"/>
         <source>Quantity</source>
         <translation>数量</translation>
     </message>
@@ -953,27 +963,27 @@
         <translation>驳回…</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="777"/>
+        <location filename="../../ui/contracts.py" line="805"/>
         <source>Reload the contract now?</source>
         <translation>现在重新加载合同？</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="796"/>
+        <location filename="../../ui/contracts.py" line="824"/>
         <source>Renew</source>
         <translation>续签</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="789"/>
+        <location filename="../../ui/contracts.py" line="817"/>
         <source>Renew %1</source>
         <translation>续签 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="694"/>
+        <location filename="../../ui/contracts.py" line="722"/>
         <source>Renews %1</source>
         <translation>续签自 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="674"/>
+        <location filename="../../ui/contracts.py" line="702"/>
         <source>Renew…</source>
         <translation>续签…</translation>
     </message>
@@ -982,22 +992,22 @@
         <translation>恢复</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="690"/>
+        <location filename="../../ui/contracts.py" line="718"/>
         <source>Revision %1, effective %2</source>
         <translation>第 %1 版，%2 生效</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="664"/>
+        <location filename="../../ui/contracts.py" line="692"/>
         <source>Service start</source>
         <translation>服务开始</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="793"/>
+        <location filename="../../ui/contracts.py" line="821"/>
         <source>Start</source>
         <translation>开始</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="685"/>
+        <location filename="../../ui/contracts.py" line="713"/>
         <source>Status: %1</source>
         <translation>状态：%1</translation>
     </message>
@@ -1010,7 +1020,7 @@
         <translation>暂停…</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="686"/>
+        <location filename="../../ui/contracts.py" line="714"/>
         <source>Term: %1 – %2</source>
         <translation>期限：%1 至 %2</translation>
     </message>
@@ -1019,7 +1029,7 @@
         <translation>终止…</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="770"/>
+        <location filename="../../ui/contracts.py" line="798"/>
         <source>Updating the contract…</source>
         <translation>正在更新合同…</translation>
     </message>
@@ -1070,7 +1080,7 @@
 <context>
     <name>ContractsPage</name>
     <message>
-        <location filename="../../ui/contracts.py" line="852"/>
+        <location filename="../../ui/contracts.py" line="880"/>
         <source>New contract…</source>
         <translation>新建合同…</translation>
     </message>
