@@ -350,6 +350,13 @@ ZH.update({
         "各项目分属多个子公司的站点（%1：%2）；应由各子公司分别签约。",
     "The items are at %1's sites (%2): %1 signs.": "项目位于 %1 的站点（%2）：应由 %1 签约。",
     "%1 signs: it operates %2.": "由 %1 签约：其运营 %2。",
+    "A partial amount is a positive amount in yuan and fen, e.g. 1200.50.": "部分冲减金额须为正数，精确到分，例如 1200.50。",
+    "Part of “%1”: %2 + VAT %3": "部分冲减“%1”：%2，增值税 %3", "“%1”: %2 + VAT %3": "“%1”：%2，增值税 %3",
+    "Issue a credit note against %1 for %2 (incl. VAT)?": "对 %1 开具红字账单，金额 %2（含税）？",
+    "Reason: %1": "原因：%1",
+    "The rest of the line stays billed; nothing is rebilled.": "该行其余金额照常计费，不重新出账。",
+    "The lines are reversed in full; they may be rebilled afterwards.": "所选行全额冲销，之后可重新出账。",
+    "Confirm credit note": "确认红字账单", "Back": "返回",
 })
 
 
