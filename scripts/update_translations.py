@@ -357,6 +357,15 @@ ZH.update({
     "The rest of the line stays billed; nothing is rebilled.": "该行其余金额照常计费，不重新出账。",
     "The lines are reversed in full; they may be rebilled afterwards.": "所选行全额冲销，之后可重新出账。",
     "Confirm credit note": "确认红字账单", "Back": "返回",
+    "the current password is wrong": "当前密码不正确", "a password has at least 8 characters": "密码至少 8 个字符",
+    "the new password is the same as the current one": "新密码与当前密码相同",
+    "Change own password": "修改本人密码", "Change my password": "修改我的密码", "Change my password…": "修改我的密码…",
+    "Current password": "当前密码", "New password": "新密码", "New password again": "再次输入新密码",
+    "Change password": "修改密码", "the two new passwords differ": "两次输入的新密码不一致",
+    "Account": "账户", "Users && settings": "用户与设置", "Log out / switch user…": "注销 / 切换用户…",
+    "Your password was changed.": "您的密码已修改。", "Database in use: %1": "当前使用的数据库：%1",
+    "(started with another database than the one set below; the setting applies at the next start)":
+        "（本次启动使用的数据库与下方设置不同；该设置在下次启动时生效）",
 })
 
 

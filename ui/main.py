@@ -140,8 +140,9 @@ def load_demo(db: Database, actor, parent=None) -> bool:
     return ok
 
 
-def authenticate(db: Database, args, parent=None):
-    """The first-run wizard on an empty database, else the login dialog; returns the Actor or None."""
+def authenticate(db: Database, args, parent=None, ask: bool = False):
+    """The first-run wizard on an empty database, else the login dialog; returns the Actor or None.
+    `ask`: always the dialog (after log out), never the environment's password."""
     from app.services.users import has_users, login
     from app.errors import DomainError
 
@@ -154,7 +155,7 @@ def authenticate(db: Database, args, parent=None):
         if wizard.load_demo_requested:
             load_demo(db, wizard.actor, parent)
         return wizard.actor
-    password = os.environ.get("IDC_CONSOLE_PASSWORD")
+    password = None if ask else os.environ.get("IDC_CONSOLE_PASSWORD")
     user = getattr(args, "user", None)
     if user and password:
         try:
@@ -188,14 +189,27 @@ def run_console(args) -> int:
         db.dispose()
         return 1
     from .mainwindow import MainWindow
-    window = MainWindow(db, actor)
-    window.show()
-    if os.environ.get("IDC_CONSOLE_EXIT_AFTER_START"):   # smoke tests of a build: start, paint, quit
-        from PySide6.QtCore import QTimer
-        QTimer.singleShot(0, lambda: (print(f"console started: {window.windowTitle()} on "
-                                            f"{describe_url(db.url)} as {actor.login}", flush=True), app.quit()))
-    code = app.exec()
-    return close_down(app, window, db, code)
+    while True:
+        window = MainWindow(db, actor)
+        window.show()
+        if os.environ.get("IDC_CONSOLE_EXIT_AFTER_START"):   # smoke tests of a build: start, paint, quit
+            from PySide6.QtCore import QTimer
+            QTimer.singleShot(0, lambda: (print(f"console started: {window.windowTitle()} on "
+                                                f"{describe_url(db.url)} as {actor.login}", flush=True), app.quit()))
+        code = app.exec()
+        if not window.switch_requested:
+            return close_down(app, window, db, code)
+        # log out / switch user: this window goes, the login dialog asks who is next
+        from PySide6.QtCore import QEvent
+        from .operations import shutdown
+        shutdown()
+        window.deleteLater()
+        app.sendPostedEvents(None, QEvent.DeferredDelete)
+        args.user = None
+        actor = authenticate(db, args, ask=True)
+        if actor is None:
+            db.dispose()
+            return 0
 
 
 def close_down(app: QApplication, window, db: Database, code: int) -> int:

@@ -57,6 +57,9 @@ PATTERNS: list[tuple[re.Pattern, str]] = [(re.compile(p), t) for p, t in (
     (r"hosting names a rack unit range or a device", _("hosting names a rack unit range or a device")),
     (r"bandwidth priced per Mbps names the Mbps", _("bandwidth priced per Mbps names the Mbps")),
     (r"ends before the service starts", _("ends before the service starts")),
+    (r"the current password is wrong", _("the current password is wrong")),
+    (r"a password has at least 8 characters", _("a password has at least 8 characters")),
+    (r"the new password is the same as the current one", _("the new password is the same as the current one")),
 )]
 
 

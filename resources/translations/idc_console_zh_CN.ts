@@ -507,6 +507,49 @@
     </message>
 </context>
 <context>
+    <name>ChangePasswordDialog</name>
+    <message>
+        <location filename="../../ui/account.py" line="37"/>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <location filename="../../ui/account.py" line="19"/>
+        <source>Change my password</source>
+        <translation>修改我的密码</translation>
+    </message>
+    <message>
+        <location filename="../../ui/account.py" line="36"/>
+        <source>Change password</source>
+        <translation>修改密码</translation>
+    </message>
+    <message>
+        <location filename="../../ui/account.py" line="24"/>
+        <source>Current password</source>
+        <translation>当前密码</translation>
+    </message>
+    <message>
+        <location filename="../../ui/account.py" line="24"/>
+        <source>New password</source>
+        <translation>新密码</translation>
+    </message>
+    <message>
+        <location filename="../../ui/account.py" line="25"/>
+        <source>New password again</source>
+        <translation>再次输入新密码</translation>
+    </message>
+    <message>
+        <location filename="../../ui/account.py" line="21"/>
+        <source>User: %1 (%2)</source>
+        <translation>用户：%1（%2）</translation>
+    </message>
+    <message>
+        <location filename="../../ui/account.py" line="55"/>
+        <source>the two new passwords differ</source>
+        <translation>两次输入的新密码不一致</translation>
+    </message>
+</context>
+<context>
     <name>ContractDialog</name>
     <message>
         <location filename="../../ui/contracts.py" line="331"/>
@@ -1412,97 +1455,97 @@
 <context>
     <name>DashboardPage</name>
     <message>
-        <location filename="../../ui/mainwindow.py" line="219"/>
+        <location filename="../../ui/mainwindow.py" line="220"/>
         <source> (%1 shown)</source>
         <translation>（列出 %1）</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="172"/>
+        <location filename="../../ui/mainwindow.py" line="173"/>
         <source>Active contracts</source>
         <translation>生效合同</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="80"/>
+        <location filename="../../ui/mainwindow.py" line="81"/>
         <source>Contract</source>
         <translation>合同</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="73"/>
+        <location filename="../../ui/mainwindow.py" line="74"/>
         <source>Contracts due (within 180/90/60/30 days)</source>
         <translation>即将到期的合同（180/90/60/30 天内）</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="217"/>
+        <location filename="../../ui/mainwindow.py" line="218"/>
         <source>Contracts due (within 180/90/60/30 days): %1</source>
         <translation>即将到期的合同（180/90/60/30 天内）：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="80"/>
+        <location filename="../../ui/mainwindow.py" line="81"/>
         <source>Customer</source>
         <translation>客户</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="171"/>
+        <location filename="../../ui/mainwindow.py" line="172"/>
         <source>Customers</source>
         <translation>客户</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="80"/>
+        <location filename="../../ui/mainwindow.py" line="81"/>
         <source>Days</source>
         <translation>天数</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="169"/>
+        <location filename="../../ui/mainwindow.py" line="170"/>
         <source>Devices</source>
         <translation>设备</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="173"/>
+        <location filename="../../ui/mainwindow.py" line="174"/>
         <source>Ending in 30/60/90 days</source>
         <translation>30/60/90 天内到期</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="80"/>
+        <location filename="../../ui/mainwindow.py" line="81"/>
         <source>Ends</source>
         <translation>到期</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="187"/>
+        <location filename="../../ui/mainwindow.py" line="188"/>
         <source>GPU fleet by state: </source>
         <translation>GPU 按状态：</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="170"/>
+        <location filename="../../ui/mainwindow.py" line="171"/>
         <source>GPUs</source>
         <translation>GPU</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="168"/>
+        <location filename="../../ui/mainwindow.py" line="169"/>
         <source>Racks (leased)</source>
         <translation>机柜（已租）</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="74"/>
+        <location filename="../../ui/mainwindow.py" line="75"/>
         <source>Red: within 30 days; orange: 60; yellow: 90; green: 180</source>
         <translation>红色：30 天内；橙色：60 天内；黄色：90 天内；绿色：180 天内</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="167"/>
+        <location filename="../../ui/mainwindow.py" line="168"/>
         <source>Sites</source>
         <translation>站点</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="221"/>
+        <location filename="../../ui/mainwindow.py" line="222"/>
         <source>The nearest %1 are listed; the Contracts page has all of them.</source>
         <translation>列出最近到期的 %1 份；全部合同见“合同”页。</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="211"/>
+        <location filename="../../ui/mainwindow.py" line="212"/>
         <source>renewal drafted</source>
         <translation>已起草续签</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="209"/>
+        <location filename="../../ui/mainwindow.py" line="210"/>
         <source>≤ %1 days</source>
         <translation>≤ %1 天</translation>
     </message>
@@ -1623,27 +1666,27 @@
 <context>
     <name>DbPasswordDialog</name>
     <message>
-        <location filename="../../ui/dbdialog.py" line="137"/>
+        <location filename="../../ui/dbdialog.py" line="138"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../ui/dbdialog.py" line="136"/>
+        <location filename="../../ui/dbdialog.py" line="137"/>
         <source>Connect</source>
         <translation>连接</translation>
     </message>
     <message>
-        <location filename="../../ui/dbdialog.py" line="125"/>
+        <location filename="../../ui/dbdialog.py" line="126"/>
         <source>Database password</source>
         <translation>数据库密码</translation>
     </message>
     <message>
-        <location filename="../../ui/dbdialog.py" line="134"/>
+        <location filename="../../ui/dbdialog.py" line="135"/>
         <source>Password</source>
         <translation>密码</translation>
     </message>
     <message>
-        <location filename="../../ui/dbdialog.py" line="127"/>
+        <location filename="../../ui/dbdialog.py" line="128"/>
         <source>The password of %1 on %2 is not stored on this computer.</source>
         <translation>%2 上 %1 的密码未保存在本机。</translation>
     </message>
@@ -2177,17 +2220,17 @@
         <translation>无法读取列表：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/listview.py" line="343"/>
+        <location filename="../../ui/listview.py" line="347"/>
         <source>Excel (*.xlsx);;CSV (*.csv)</source>
         <translation>Excel (*.xlsx);;CSV (*.csv)</translation>
     </message>
     <message>
-        <location filename="../../ui/listview.py" line="342"/>
+        <location filename="../../ui/listview.py" line="346"/>
         <source>Export</source>
         <translation>导出</translation>
     </message>
     <message>
-        <location filename="../../ui/listview.py" line="354"/>
+        <location filename="../../ui/listview.py" line="359"/>
         <source>Exporting…</source>
         <translation>正在导出…</translation>
     </message>
@@ -2300,6 +2343,11 @@ Reason:</source>
 <context>
     <name>MainWindow</name>
     <message>
+        <location filename="../../ui/mainwindow.py" line="639"/>
+        <source>Account</source>
+        <translation>账户</translation>
+    </message>
+    <message>
         <source>Audit log</source>
         <translation>审计日志</translation>
     </message>
@@ -2308,17 +2356,22 @@ Reason:</source>
         <translation>账单</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="559"/>
+        <location filename="../../ui/mainwindow.py" line="572"/>
         <source>Capacity of %1</source>
         <translation>%1 容量报告</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="482"/>
+        <location filename="../../ui/mainwindow.py" line="642"/>
+        <source>Change my password…</source>
+        <translation>修改我的密码…</translation>
+    </message>
+    <message>
+        <location filename="../../ui/mainwindow.py" line="495"/>
         <source>Choose a rack in the list first</source>
         <translation>请先在列表中选择机柜</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="552"/>
+        <location filename="../../ui/mainwindow.py" line="565"/>
         <source>Choose a rack in the list first.</source>
         <translation>请先在列表中选择机柜。</translation>
     </message>
@@ -2327,7 +2380,7 @@ Reason:</source>
         <translation>合同</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="414"/>
+        <location filename="../../ui/mainwindow.py" line="427"/>
         <source>Coverage</source>
         <translation>区域覆盖</translation>
     </message>
@@ -2340,7 +2393,7 @@ Reason:</source>
         <translation>总览</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="613"/>
+        <location filename="../../ui/mainwindow.py" line="628"/>
         <source>Database: %1</source>
         <translation>数据库：%1</translation>
     </message>
@@ -2349,17 +2402,17 @@ Reason:</source>
         <translation>设备</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="462"/>
+        <location filename="../../ui/mainwindow.py" line="475"/>
         <source>Elevation</source>
         <translation>机柜立面</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="389"/>
+        <location filename="../../ui/mainwindow.py" line="402"/>
         <source>Fleet report PDF…</source>
         <translation>GPU 资产报告 PDF…</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="567"/>
+        <location filename="../../ui/mainwindow.py" line="580"/>
         <source>GPU fleet report</source>
         <translation>GPU 资产报告</translation>
     </message>
@@ -2368,47 +2421,52 @@ Reason:</source>
         <translation>GPU</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="317"/>
+        <location filename="../../ui/mainwindow.py" line="318"/>
         <source>IDC console</source>
         <translation>IDC 管理控制台</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="394"/>
+        <location filename="../../ui/mainwindow.py" line="407"/>
         <source>Import device types…</source>
         <translation>导入设备型号…</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="557"/>
+        <location filename="../../ui/mainwindow.py" line="646"/>
+        <source>Log out / switch user…</source>
+        <translation>注销 / 切换用户…</translation>
+    </message>
+    <message>
+        <location filename="../../ui/mainwindow.py" line="570"/>
         <source>Rack sheet %1</source>
         <translation>机柜图 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="474"/>
+        <location filename="../../ui/mainwindow.py" line="487"/>
         <source>Rack sheet PDF…</source>
         <translation>机柜图 PDF…</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="552"/>
+        <location filename="../../ui/mainwindow.py" line="565"/>
         <source>Racks</source>
         <translation>机柜</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="466"/>
+        <location filename="../../ui/mainwindow.py" line="479"/>
         <source>Room</source>
         <translation>机房</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="582"/>
+        <location filename="../../ui/mainwindow.py" line="595"/>
         <source>Settings…</source>
         <translation>设置…</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="477"/>
+        <location filename="../../ui/mainwindow.py" line="490"/>
         <source>Site capacity PDF…</source>
         <translation>站点容量 PDF…</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="414"/>
+        <location filename="../../ui/mainwindow.py" line="427"/>
         <source>Site map</source>
         <translation>站点分布图</translation>
     </message>
@@ -2417,13 +2475,23 @@ Reason:</source>
         <translation>站点与覆盖</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="615"/>
+        <location filename="../../ui/mainwindow.py" line="630"/>
         <source>User: %1 (%2)</source>
         <translation>用户：%1（%2）</translation>
     </message>
     <message>
         <source>Users &amp; settings</source>
         <translation>用户与设置</translation>
+    </message>
+    <message>
+        <location filename="../../ui/mainwindow.py" line="621"/>
+        <source>Users &amp;&amp; settings</source>
+        <translation>用户与设置</translation>
+    </message>
+    <message>
+        <location filename="../../ui/mainwindow.py" line="736"/>
+        <source>Your password was changed.</source>
+        <translation>您的密码已修改。</translation>
     </message>
 </context>
 <context>
@@ -2455,87 +2523,87 @@ Reason:</source>
 <context>
     <name>PdfPreviewDialog</name>
     <message>
-        <location filename="../../ui/pdfpreview.py" line="119"/>
+        <location filename="../../ui/pdfpreview.py" line="120"/>
         <source>%1 cannot be shown: %2</source>
         <translation>无法显示 %1：%2</translation>
     </message>
     <message>
-        <location filename="../../ui/pdfpreview.py" line="64"/>
+        <location filename="../../ui/pdfpreview.py" line="65"/>
         <source>Close</source>
         <translation>关闭</translation>
     </message>
     <message>
-        <location filename="../../ui/pdfpreview.py" line="241"/>
+        <location filename="../../ui/pdfpreview.py" line="251"/>
         <source>Could not save: %1</source>
         <translation>无法保存：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/pdfpreview.py" line="58"/>
+        <location filename="../../ui/pdfpreview.py" line="59"/>
         <source>Fit width</source>
         <translation>适合宽度</translation>
     </message>
     <message>
-        <location filename="../../ui/pdfpreview.py" line="51"/>
+        <location filename="../../ui/pdfpreview.py" line="52"/>
         <source>Next page</source>
         <translation>下一页</translation>
     </message>
     <message>
-        <location filename="../../ui/pdfpreview.py" line="105"/>
+        <location filename="../../ui/pdfpreview.py" line="106"/>
         <source>Open in viewer…</source>
         <translation>用查看器打开…</translation>
     </message>
     <message>
-        <location filename="../../ui/pdfpreview.py" line="234"/>
+        <location filename="../../ui/pdfpreview.py" line="244"/>
         <source>PDF files (*.pdf)</source>
         <translation>PDF 文件 (*.pdf)</translation>
     </message>
     <message>
-        <location filename="../../ui/pdfpreview.py" line="50"/>
+        <location filename="../../ui/pdfpreview.py" line="51"/>
         <source>Previous page</source>
         <translation>上一页</translation>
     </message>
     <message>
-        <location filename="../../ui/pdfpreview.py" line="63"/>
+        <location filename="../../ui/pdfpreview.py" line="64"/>
         <source>Print…</source>
         <translation>打印…</translation>
     </message>
     <message>
-        <location filename="../../ui/pdfpreview.py" line="233"/>
+        <location filename="../../ui/pdfpreview.py" line="243"/>
         <source>Save PDF as</source>
         <translation>PDF 另存为</translation>
     </message>
     <message>
-        <location filename="../../ui/pdfpreview.py" line="62"/>
+        <location filename="../../ui/pdfpreview.py" line="63"/>
         <source>Save as…</source>
         <translation>另存为…</translation>
     </message>
     <message>
-        <location filename="../../ui/pdfpreview.py" line="98"/>
+        <location filename="../../ui/pdfpreview.py" line="99"/>
         <source>The PDF preview needs Qt's PDF module (the PySide6_Pdf package). You can still save the document or open it in your PDF viewer.</source>
         <translation>PDF 预览需要 Qt 的 PDF 模块（PySide6_Pdf）。您仍可保存文档或用 PDF 查看器打开。</translation>
     </message>
     <message>
-        <location filename="../../ui/pdfpreview.py" line="211"/>
+        <location filename="../../ui/pdfpreview.py" line="212"/>
         <source>The printer could not be started.</source>
         <translation>无法启动打印机。</translation>
     </message>
     <message>
-        <location filename="../../ui/pdfpreview.py" line="59"/>
+        <location filename="../../ui/pdfpreview.py" line="60"/>
         <source>Whole page</source>
         <translation>整页</translation>
     </message>
     <message>
-        <location filename="../../ui/pdfpreview.py" line="56"/>
+        <location filename="../../ui/pdfpreview.py" line="57"/>
         <source>Zoom in</source>
         <translation>放大</translation>
     </message>
     <message>
-        <location filename="../../ui/pdfpreview.py" line="55"/>
+        <location filename="../../ui/pdfpreview.py" line="56"/>
         <source>Zoom out</source>
         <translation>缩小</translation>
     </message>
     <message>
-        <location filename="../../ui/pdfpreview.py" line="150"/>
+        <location filename="../../ui/pdfpreview.py" line="151"/>
         <source>of %1</source>
         <translation>/ %1</translation>
     </message>
@@ -3113,17 +3181,17 @@ Reason:</source>
 <context>
     <name>SearchDialog</name>
     <message>
-        <location filename="../../ui/mainwindow.py" line="248"/>
+        <location filename="../../ui/mainwindow.py" line="249"/>
         <source>Rack, device, GPU serial, customer, contract, statement…</source>
         <translation>机柜、设备、GPU 序列号、客户、合同、账单…</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="245"/>
+        <location filename="../../ui/mainwindow.py" line="246"/>
         <source>Search</source>
         <translation>搜索</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="296"/>
+        <location filename="../../ui/mainwindow.py" line="297"/>
         <source>Search failed: %1</source>
         <translation>搜索失败：%1</translation>
     </message>
@@ -3131,127 +3199,137 @@ Reason:</source>
 <context>
     <name>SettingsDialog</name>
     <message>
-        <location filename="../../ui/dbdialog.py" line="230"/>
+        <location filename="../../ui/dbdialog.py" line="181"/>
+        <source>(started with another database than the one set below; the setting applies at the next start)</source>
+        <translation>（本次启动使用的数据库与下方设置不同；该设置在下次启动时生效）</translation>
+    </message>
+    <message>
+        <location filename="../../ui/dbdialog.py" line="246"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../ui/dbdialog.py" line="263"/>
+        <location filename="../../ui/dbdialog.py" line="279"/>
         <source>Connected.</source>
         <translation>连接成功。</translation>
     </message>
     <message>
-        <location filename="../../ui/dbdialog.py" line="264"/>
+        <location filename="../../ui/dbdialog.py" line="178"/>
+        <source>Database in use: %1</source>
+        <translation>当前使用的数据库：%1</translation>
+    </message>
+    <message>
+        <location filename="../../ui/dbdialog.py" line="280"/>
         <source>Failed: %1</source>
         <translation>失败：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/dbdialog.py" line="210"/>
+        <location filename="../../ui/dbdialog.py" line="226"/>
         <source>File</source>
         <translation>文件</translation>
     </message>
     <message>
-        <location filename="../../ui/dbdialog.py" line="260"/>
+        <location filename="../../ui/dbdialog.py" line="276"/>
         <source>Give a file or a URL first.</source>
         <translation>请先填写文件或地址。</translation>
     </message>
     <message>
-        <location filename="../../ui/dbdialog.py" line="201"/>
+        <location filename="../../ui/dbdialog.py" line="217"/>
         <source>Keep the password in the system keyring</source>
         <translation>将密码保存在系统钥匙串中</translation>
     </message>
     <message>
-        <location filename="../../ui/dbdialog.py" line="177"/>
+        <location filename="../../ui/dbdialog.py" line="193"/>
         <source>Language</source>
         <translation>语言</translation>
     </message>
     <message>
-        <location filename="../../ui/dbdialog.py" line="226"/>
+        <location filename="../../ui/dbdialog.py" line="242"/>
         <source>Language and database changes apply at the next start.</source>
         <translation>语言和数据库的更改将在下次启动时生效。</translation>
     </message>
     <message>
-        <location filename="../../ui/dbdialog.py" line="243"/>
+        <location filename="../../ui/dbdialog.py" line="259"/>
         <source>New database</source>
         <translation>新建数据库</translation>
     </message>
     <message>
-        <location filename="../../ui/dbdialog.py" line="188"/>
+        <location filename="../../ui/dbdialog.py" line="204"/>
         <source>New…</source>
         <translation>新建…</translation>
     </message>
     <message>
-        <location filename="../../ui/dbdialog.py" line="237"/>
+        <location filename="../../ui/dbdialog.py" line="253"/>
         <source>Open database</source>
         <translation>打开数据库</translation>
     </message>
     <message>
-        <location filename="../../ui/dbdialog.py" line="187"/>
+        <location filename="../../ui/dbdialog.py" line="203"/>
         <source>Open…</source>
         <translation>打开…</translation>
     </message>
     <message>
-        <location filename="../../ui/dbdialog.py" line="225"/>
+        <location filename="../../ui/dbdialog.py" line="241"/>
         <source>PDF font (TrueType)</source>
         <translation>PDF 字体（TrueType）</translation>
     </message>
     <message>
-        <location filename="../../ui/dbdialog.py" line="213"/>
+        <location filename="../../ui/dbdialog.py" line="229"/>
         <source>Password</source>
         <translation>密码</translation>
     </message>
     <message>
-        <location filename="../../ui/dbdialog.py" line="180"/>
+        <location filename="../../ui/dbdialog.py" line="196"/>
         <source>PostgreSQL server</source>
         <translation>PostgreSQL 服务器</translation>
     </message>
     <message>
-        <location filename="../../ui/dbdialog.py" line="237"/>
+        <location filename="../../ui/dbdialog.py" line="253"/>
         <source>SQLite (*.db *.sqlite);;All (*)</source>
         <translation>SQLite (*.db *.sqlite);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../ui/dbdialog.py" line="243"/>
+        <location filename="../../ui/dbdialog.py" line="259"/>
         <source>SQLite (*.db)</source>
         <translation>SQLite (*.db)</translation>
     </message>
     <message>
-        <location filename="../../ui/dbdialog.py" line="179"/>
+        <location filename="../../ui/dbdialog.py" line="195"/>
         <source>SQLite file</source>
         <translation>SQLite 文件</translation>
     </message>
     <message>
-        <location filename="../../ui/dbdialog.py" line="229"/>
+        <location filename="../../ui/dbdialog.py" line="245"/>
         <source>Save</source>
         <translation>保存</translation>
     </message>
     <message>
-        <location filename="../../ui/dbdialog.py" line="166"/>
+        <location filename="../../ui/dbdialog.py" line="169"/>
         <source>Settings</source>
         <translation>设置</translation>
     </message>
     <message>
-        <location filename="../../ui/dbdialog.py" line="173"/>
+        <location filename="../../ui/dbdialog.py" line="189"/>
         <source>System default</source>
         <translation>跟随系统</translation>
     </message>
     <message>
-        <location filename="../../ui/dbdialog.py" line="203"/>
+        <location filename="../../ui/dbdialog.py" line="219"/>
         <source>Test connection</source>
         <translation>测试连接</translation>
     </message>
     <message>
-        <location filename="../../ui/dbdialog.py" line="272"/>
+        <location filename="../../ui/dbdialog.py" line="288"/>
         <source>The system keyring is not available (%1); the password was not stored. Untick the keyring to be asked for it at each start.</source>
         <translation>系统钥匙串不可用（%1），密码未保存。取消勾选钥匙串后，每次启动时将询问密码。</translation>
     </message>
     <message>
-        <location filename="../../ui/dbdialog.py" line="212"/>
+        <location filename="../../ui/dbdialog.py" line="228"/>
         <source>URL</source>
         <translation>地址</translation>
     </message>
     <message>
-        <location filename="../../ui/dbdialog.py" line="224"/>
+        <location filename="../../ui/dbdialog.py" line="240"/>
         <source>automatic</source>
         <translation>自动</translation>
     </message>
@@ -3557,6 +3635,10 @@ Reason:</source>
     <message>
         <source>Cancel</source>
         <translation>取消</translation>
+    </message>
+    <message>
+        <source>Change own password</source>
+        <translation>修改本人密码</translation>
     </message>
     <message>
         <source>Create</source>
@@ -4753,6 +4835,10 @@ Check the database in the settings.</source>
         <translation>合同至少需要一个项目</translation>
     </message>
     <message>
+        <source>a password has at least 8 characters</source>
+        <translation>密码至少 8 个字符</translation>
+    </message>
+    <message>
         <source>a rack lease names an existing rack</source>
         <translation>机柜租赁须指定一个现有机柜</translation>
     </message>
@@ -4813,12 +4899,20 @@ Check the database in the settings.</source>
         <translation>合同结束日期（%1）早于开始日期（%2）</translation>
     </message>
     <message>
+        <source>the current password is wrong</source>
+        <translation>当前密码不正确</translation>
+    </message>
+    <message>
         <source>the customer's legal name is required</source>
         <translation>请填写客户的法定名称</translation>
     </message>
     <message>
         <source>the legal name is required</source>
         <translation>请填写法定名称</translation>
+    </message>
+    <message>
+        <source>the new password is the same as the current one</source>
+        <translation>新密码与当前密码相同</translation>
     </message>
     <message>
         <source>the unified social credit code is required</source>
@@ -4846,7 +4940,7 @@ Check the database in the settings.</source>
 <context>
     <name>pdfpreview</name>
     <message>
-        <location filename="../../ui/pdfpreview.py" line="290"/>
+        <location filename="../../ui/pdfpreview.py" line="308"/>
         <source>Preparing the document…</source>
         <translation>正在准备文档…</translation>
     </message>
