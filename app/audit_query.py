@@ -208,6 +208,7 @@ ACTION_NAMES = {
     "auth.login": _("Log in"), "gpu.transition": _("GPU lifecycle move"), "statement.fapiao": _("Record fapiao number"),
     "statement.delete_draft": _("Delete draft statement"), "customer.contacts": _("Edit customer contacts"),
     "meter.import": _("Import meter readings"), "billing.run": _("Billing run"),
+    "user.password": _("Change own password"),
 }
 
 

@@ -58,6 +58,10 @@ SUBSIDIARIES = [
      "浙江省杭州市余杭区文一西路1218号", "330110", "杭州银行余杭支行", "3301 0401 6000 7788"),
 ]
 
+# Each subsidiary's own local number (its city's area code).
+SUBSIDIARY_PHONES = {"FZ": "0591-8888 6666", "BJ": "010-6543 2100", "SH": "021-5080 3300",
+                     "GZ": "020-8226 5500", "SZ": "0755-8661 7700", "HZ": "0571-8898 1200"}
+
 # subsidiary, code, name, region, address, lat, lon, power kW, rooms (name, cooling, racks, rack kW)
 SITES = [
     ("FZ", "FZ-MW1", "福州马尾智算中心", "350105", "福州市马尾区快安大道66号", "26.0123", "119.4580", 1500,
@@ -206,7 +210,7 @@ def load_demo(db: Database, actor: Actor | None = None, *,
         for code, name, name_en, body, addr, region, bank, account in SUBSIDIARIES:
             subs[code] = create_in(uow, "subsidiary", dict(
                 code=code, name=name, name_en=name_en, credit_code=make_uscc(body), address=addr,
-                region_code=region, bank_name=bank, bank_account=account, phone="0591-8888 6666"))
+                region_code=region, bank_name=bank, bank_account=account, phone=SUBSIDIARY_PHONES[code]))
         sites, racks_by_room = {}, {}
         for sub, code, name, region, addr, lat, lon, kw, rooms in SITES:
             site = create_in(uow, "site", dict(

@@ -118,7 +118,8 @@ def load_demo_contracts(db: Database, admin: Actor, rng: random.Random, today: d
                                     unit_price=D("350"), price_unit=PriceUnit.MONTH, quantity=D(4)))
         info = C.create_contract(db, manager, subsidiary_id=sub_id, customer_id=customer_id, start_date=start,
                                  end_date=end, items=items, title=f"机柜租赁合同 {site_code} {rack_name}",
-                                 service_level="7×24 现场运维，故障 2 小时内响应，99.95% 电力可用性",
+                                 # no response time of its own: the PDF prints the serving team's
+                                 # (the coverage of the customer's region, app.signing)
                                  terms="按月结算，账单出具后 15 日内付款。\n超出电力配额部分按实际用电量计费。")
         _sign(db, manager, admin, info, start)
         leased_racks.append((tag or rack_name, start))

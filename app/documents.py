@@ -26,7 +26,7 @@ from models import (AuditEvent, Contact, Contract, ContractItem, Customer, Devic
                     Room, Site, Statement, StatementLine, Subsidiary, contract_item_gpu)
 from models.choices import (ContractStatus, DeviceStatus, GpuState, ItemKind, Outcome, PriceUnit, RackStatus,
                             ServiceLevel, StatementKind, StatementStatus)
-from reports import (AuditReportDoc, AuditRow, AuditSummaryRow, CapacityDoc, CapacityRow, ContractDoc,
+from reports import (AuditReportDoc, AuditRow, AuditSummaryRow, CapacityDoc, CapacityRow, ContractDoc, ContractSums,
                      ContractItemRow, DeviceRow, ElevDevice, FleetDoc, FleetRow, GpuRow, Party, RackElevation,
                      RackSheetDoc, RenderResult, Reservation, StatementDoc, StatementLine as DocLine)
 
@@ -381,24 +381,22 @@ def _billing_terms(items: list[ContractItem], rates: dict[str, Decimal], lang: s
 
 
 def _service_level(db: Database, s, c: Contract, rack_ids: list[int], lang: str) -> str:
-    """The contract's own text, else the subsidiary's coverage of the (first) rack's site."""
+    """The contract's own text, else the serving team: the coverage of the customer's region
+    decides who serves and the response time (app.signing.serving_team)."""
     if c.service_level and c.service_level.strip():
         return c.service_level.strip()
-    if not rack_ids:
-        return ""
-    from .viewdata import coverage_for
+    from .signing import serving_team
 
-    site = s.execute(select(Site).join(Room, Room.site_id == Site.id).join(Rack, Rack.room_id == Room.id)
-                     .where(Rack.id == rack_ids[0])).scalars().first()
-    cov = coverage_for(db, site.region_code) if site is not None else None
-    for entry in (cov.coverage if cov else ()):
-        if entry.subsidiary_id == c.subsidiary_id:
-            lvl = ServiceLevel.label(entry.service_level, lang)
-            if lang == "zh":
-                return f"{site.name}：{lvl}，故障响应时间 {entry.response_hours} 小时（7×24）。"
-            hours = f"{entry.response_hours} hour{'s' if entry.response_hours != 1 else ''}"
-            return f"{site.code} {site.name}: {lvl}, response within {hours} (24×7)."
-    return ""
+    team = serving_team(db, c.customer_id)
+    if team is None:
+        return ""
+    lvl = ServiceLevel.label(team.service_level, lang)
+    if lang == "zh":
+        return (f"服务团队：{team.subsidiary_name}（{team.region_name}，{lvl}），"
+                f"故障响应时间 {team.response_hours} 小时（7×24）。")
+    sub = s.get(Subsidiary, team.subsidiary_id)
+    hours = f"{team.response_hours} hour{'s' if team.response_hours != 1 else ''}"
+    return f"Served by {sub.name_en or sub.name} ({lvl}): response within {hours} (24×7)."
 
 
 def contract_doc(db: Database, number: int | str, *, language: str | None = None,
@@ -492,11 +490,16 @@ def contract_doc(db: Database, number: int | str, *, language: str | None = None
         subsidiary = _subsidiary_party(sub, lang)
         contract_number = c.number
         approval = _approval_line(s, c, lang)
+        contract_id = c.id
+    from .contract_totals import totals_of_contract
+    t = totals_of_contract(db, contract_id)
+    sums = ContractSums(monthly=t.monthly, one_off=t.one_off, term_value=t.term_value, vat=t.vat, total=t.total,
+                        total_in_words=t.in_words, usage_based=t.usage_based)
     racks = tuple(rack_elevation_doc(db, rid, lang, today) for rid in rack_ids)
     return ContractDoc(number=contract_number, title=title, subsidiary=subsidiary, customer=customer, start=start,
                        end=end, status=status, terms=terms, items=rows, service_level=service_level,
                        billing_terms=billing_terms, racks=racks, gpus=tuple(gpu_rows), devices=tuple(device_rows),
-                       language=lang, sign_place=sign_place, approval=approval)
+                       language=lang, sign_place=sign_place, approval=approval, sums=sums)
 
 
 # --------------------------------------------------------------------------- audit

@@ -25,7 +25,7 @@ from sqlalchemy.sql import visitors
 from sqlalchemy.sql.selectable import Join
 from sqlalchemy.orm import aliased
 
-from models import (AuditEvent, Cage, Contract, Customer, Device, DeviceType, GpuAsset, GpuHistory, GpuModel,
+from models import (AuditEvent, Cage, Contact, Contract, Customer, Device, DeviceType, GpuAsset, GpuHistory, GpuModel,
                     Rack, Region, Room, Site, Statement, Subsidiary, User)
 from models.choices import (LIVE_CONTRACT, ContractStatus, CustomerStatus, DeviceStatus, GpuState, Outcome, RackStatus,
                             Role, SiteStatus, StatementKind, StatementStatus, Cooling, ChoiceSet)
@@ -706,6 +706,14 @@ def record(db: Database, kind: str, id_: int) -> dict[str, Any] | None:
         return {c.key: getattr(obj, c.key) for c in model.__mapper__.column_attrs}
 
 
+def customer_contacts(db: Database, customer_id: int) -> list[dict[str, Any]]:
+    """The customer's contacts in their order: name, role, phone, email."""
+    with db.engine.connect() as conn:
+        return [dict(name=r[0], role=r[1], phone=r[2], email=r[3]) for r in conn.execute(
+            select(Contact.name, Contact.role, Contact.phone, Contact.email)
+            .where(Contact.customer_id == customer_id).order_by(Contact.id))]
+
+
 def gpu_history(db: Database, gpu_id: int) -> list[tuple]:
     """(at, from_state, to_state, actor_login, reason), newest first."""
     with db.engine.connect() as conn:
@@ -801,6 +809,9 @@ def gpu_states(db: Database, ids: list[int]) -> dict[int, str]:
 
 def options(db: Database, kind: str) -> list[tuple[Any, str]]:
     """(value, label) pairs for combo boxes: subsidiaries, regions, sites, rooms, customers, ..."""
+    if kind == "region":
+        from .viewdata import region_choices
+        return region_choices(db)
     q = {
         "subsidiary": select(Subsidiary.id, Subsidiary.name).order_by(Subsidiary.code),
         "region": select(Region.code, Region.name + literal(" ") + Region.code).order_by(Region.code),

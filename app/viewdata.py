@@ -662,6 +662,67 @@ def find_regions(db: Database, text: str, limit: int = 20) -> tuple[tuple[str, s
     return tuple((r[0], r[1], r[2]) for r in rows)
 
 
+REGION_SEPARATOR = " / "
+
+
+def region_choices(db: Database) -> list[tuple[str, str]]:
+    """(code, "广东省 / 深圳市 / 龙华区 440309") for every region, for a searchable picker: the whole
+    path tells two districts of the same name apart (深圳 and 海口 both have a 龙华区); placeholder
+    levels (市辖区) above the region are left out, as in reference.region_name."""
+    from .services.reference import PLACEHOLDER_NAMES
+
+    with db.engine.connect() as conn:
+        rows = conn.execute(select(Region.code, Region.name, Region.parent_code).order_by(Region.code)).all()
+    by_code = {code: (name, parent) for code, name, parent in rows}
+
+    def path(code: str) -> list[str]:
+        names, seen = [], set()
+        while code in by_code and code not in seen:
+            seen.add(code)
+            name, parent = by_code[code]
+            names.append(name)
+            code = parent
+        names.reverse()
+        return [n for n in names[:-1] if n not in PLACEHOLDER_NAMES] + names[-1:]
+    return [(code, REGION_SEPARATOR.join(path(code)) + " " + code) for code, _n, _p in rows]
+
+
+# Contracts that hold their racks for their term: signed or on the way to it.
+HOLDING_CONTRACT = ("pending_approval", "approved", "active", "suspended")
+
+
+def racks_free_for(db: Database, start: dt.date, end: dt.date, customer_id: int | None = None,
+                   contract_id: int | None = None) -> list[tuple[int, str]]:
+    """(id, "FZ1 / A101 / A01") of the racks a contract running start..end may lease: in service
+    (available, or reserved or leased to this customer or to no one), and named by no other
+    pending, approved, active or suspended contract whose term overlaps; a rack leased to another
+    customer is free only when every such contract of theirs ends before `start`. `contract_id`
+    is the contract being edited, whose own items do not count."""
+    from models import ContractItem
+
+    with db.session() as s:
+        overlapping = (select(ContractItem.rack_id).join(Contract, Contract.id == ContractItem.contract_id)
+                       .where(ContractItem.rack_id.is_not(None), Contract.status.in_(HOLDING_CONTRACT),
+                              Contract.start_date <= end, Contract.end_date >= start,
+                              Contract.id != (contract_id or -1)))
+        busy = {r for (r,) in s.execute(overlapping)}
+        ended_before = (select(ContractItem.rack_id).join(Contract, Contract.id == ContractItem.contract_id)
+                        .where(ContractItem.rack_id.is_not(None), Contract.status.in_(HOLDING_CONTRACT),
+                               Contract.end_date < start))
+        handed_back = {r for (r,) in s.execute(ended_before)}
+        rows = s.execute(select(Rack.id, Rack.status, Rack.customer_id, Site.code, Room.name, Rack.name)
+                         .join(Room, Room.id == Rack.room_id).join(Site, Site.id == Room.site_id)
+                         .order_by(Site.code, Room.name, Rack.name)).all()
+    out = []
+    for rid, status, owner, site, room, name in rows:
+        if rid in busy or status not in (RackStatus.AVAILABLE, RackStatus.RESERVED, RackStatus.LEASED):
+            continue
+        if owner not in (None, customer_id) and not (status == RackStatus.LEASED and rid in handed_back):
+            continue
+        out.append((rid, f"{site} / {room} / {name}"))
+    return out
+
+
 def region_path(db: Database, region_code: str) -> tuple[str, ...]:
     """Codes from the province down to `region_code` (what a tree expands to show it); a
     placeholder level (市辖区) is no tree node, so it is left out."""

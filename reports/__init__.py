@@ -6,7 +6,7 @@ from .audit import render_audit_report
 from .base import RenderResult, canonical_json, data_sha256, load_style
 from .contract import render_contract
 from .documents import (AuditReportDoc, AuditRow, AuditSummaryRow, CapacityDoc, CapacityRow,
-                        ContractDoc, ContractItemRow, CreditLine, DeviceRow, ElevDevice, FleetDoc,
+                        ContractDoc, ContractItemRow, ContractSums, CreditLine, DeviceRow, ElevDevice, FleetDoc,
                         FleetRow, GpuRow, Party, RackElevation, RackSheetDoc, Reservation,
                         StatementDoc, StatementLine)
 from .fonts import FontNotFoundError, register_cjk_fonts
@@ -14,7 +14,7 @@ from .sheets import render_capacity, render_fleet, render_rack_sheet
 from .statement import render_statement
 
 __all__ = [
-    "AuditReportDoc", "AuditRow", "AuditSummaryRow", "CapacityDoc", "CapacityRow", "ContractDoc",
+    "AuditReportDoc", "AuditRow", "AuditSummaryRow", "CapacityDoc", "CapacityRow", "ContractDoc", "ContractSums",
     "ContractItemRow", "CreditLine", "DeviceRow", "ElevDevice", "FleetDoc", "FleetRow",
     "FontNotFoundError", "GpuRow", "Party", "RackElevation", "RackSheetDoc", "RenderResult",
     "Reservation", "StatementDoc", "StatementLine", "canonical_json", "data_sha256", "load_style",

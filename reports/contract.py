@@ -7,7 +7,7 @@ from reportlab.lib.units import mm
 from reportlab.platypus import CondPageBreak, KeepTogether, PageBreak, Spacer
 
 from .base import (Context, RenderResult, available_height, available_width, bilingual,
-                   build_pdf, fmt_date, fmt_price, fmt_qty, fmt_rate)
+                   build_pdf, fmt_cny, fmt_date, fmt_price, fmt_qty, fmt_rate)
 from .documents import ContractDoc
 from .rack import rack_drawing
 
@@ -36,14 +36,30 @@ def _signature_block(doc: ContractDoc, ctx: Context, width: float):
                             ("LEFTPADDING", (0, 0), (-1, -1), 8)])
 
 
+def _sums_table(doc: ContractDoc, ctx: Context, width: float):
+    t, sums = ctx.t, doc.sums
+    rows = [[t("monthly_recurring"), fmt_cny(sums.monthly)], [t("one_off_total"), fmt_cny(sums.one_off)],
+            [t("term_value"), fmt_cny(sums.term_value)], [t("vat"), fmt_cny(sums.vat)],
+            [t("contract_total"), fmt_cny(sums.total)], [t("in_words"), ctx.p(sums.total_in_words, "cell_r")]]
+    if sums.usage_based:
+        rows.append([ctx.p(t("usage_extra"), "small"), ""])
+    n = 4
+    extra = [("FONTNAME", (0, n), (-1, n), ctx.fonts.bold),
+             ("BACKGROUND", (0, n), (-1, n + 1), ctx.colour["header_bg"])]
+    if sums.usage_based:
+        extra.append(("SPAN", (0, 6), (1, 6)))
+    return KeepTogether([ctx.table(rows, [width - 200, 200], header_rows=0, zebra=False, right=(0, 1),
+                                   extra=extra)])
+
+
 def contract_story(doc: ContractDoc, ctx: Context) -> list:
     t, p = ctx.t, ctx.p
     width = available_width(ctx)
     story: list = [p(doc.title, "title")]
     sep = "：" if ctx.lang == "zh" else ": "
-    meta = [[t("doc_no"), doc.number, t("status"), doc.status],
-            [t("contract_term"), f"{fmt_date(doc.start)} — {fmt_date(doc.end)}",
-             t("sign_place") if doc.sign_place else "", doc.sign_place]]
+    # the signing copy: no internal status (履行中, 待审批) on the paper both parties sign
+    meta = [[t("doc_no"), doc.number, t("sign_place") if doc.sign_place else "", doc.sign_place],
+            [t("contract_term"), f"{fmt_date(doc.start)} — {fmt_date(doc.end)}", "", ""]]
     q = width / 4
     story.append(ctx.table(meta, [q * 0.7, q * 1.5, q * 0.6, q * 1.2], header_rows=0, zebra=False,
                            extra=[("BACKGROUND", (0, 0), (0, -1), ctx.colour["header_bg"]),
@@ -70,6 +86,9 @@ def contract_story(doc: ContractDoc, ctx: Context) -> list:
     if not doc.items:
         rows.append(["", t("empty")] + [""] * 6)
     story.append(ctx.table(rows, widths, right=(2, 4, 5), centre=(0, 3), long=True))
+    if doc.sums is not None:
+        story.append(Spacer(0, 2 * mm))
+        story.append(_sums_table(doc, ctx, width))
 
     if doc.service_level:
         story += [p(bilingual("service_level"), "h2"), p(doc.service_level)]

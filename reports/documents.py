@@ -138,6 +138,19 @@ class DeviceRow:
 
 
 @dataclass(frozen=True)
+class ContractSums:
+    """A contract's totals (app.contract_totals), as printed under its schedule."""
+
+    monthly: Decimal
+    one_off: Decimal
+    term_value: Decimal
+    vat: Decimal
+    total: Decimal
+    total_in_words: str
+    usage_based: bool = False
+
+
+@dataclass(frozen=True)
 class ContractDoc:
     number: str
     title: str
@@ -156,6 +169,7 @@ class ContractDoc:
     language: str = "zh"
     sign_place: str = ""
     approval: str = ""  # who approved it, and whether four-eyes was off; empty before approval
+    sums: ContractSums | None = None
 
 
 # --- audit ------------------------------------------------------------------------

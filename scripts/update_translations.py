@@ -343,6 +343,69 @@ ZH.update({
     "Zoom out (Ctrl+wheel, Ctrl+-)": "缩小（Ctrl+滚轮，Ctrl+-）",
     "%1 or more racks fit; the best %1 are listed. Choose a site or a room to narrow the search.":
         "至少 %1 个机柜满足条件；列出最贴合的 %1 个。选择站点或机房以缩小范围。",
+    # --- consam ---
+    "Add contact": "添加联系人", "Remove contact": "删除联系人", "Contacts (%1)": "联系人（%1）",
+    "Contact %1: %2": "联系人 %1：%2", "Position": "职务", "Phone": "电话", "E-mail": "电子邮箱",
+    "the customer's legal name is required": "请填写客户的法定名称",
+    "the legal name is required": "请填写法定名称",
+    "the unified social credit code is required": "请填写统一社会信用代码",
+    "a unified social credit code has 18 characters, this one has %1": "统一社会信用代码应为 18 位，此处为 %1 位",
+    "a unified social credit code cannot contain %1 (I, O, S, V and Z are never used)":
+        "统一社会信用代码不能包含 %1（不使用 I、O、S、V、Z）",
+    "the check character is wrong: %1 must end in %2, not %3": "校验码错误：%1 的末位应为 %2，而不是 %3",
+    "credit code %1 belongs to another customer": "信用代码 %1 已属于另一客户",
+    "'%1' is not an e-mail address": "“%1”不是有效的电子邮箱地址",
+    "'%1' is not a phone number": "“%1”不是有效的电话号码",
+    "a contact needs a name": "联系人须填写姓名",
+    "the account manager must be a user with that role": "客户经理须为具有该角色的用户",
+    "'%1' is not a region code: GB/T 2260 codes have six digits, e.g. 460108":
+        "“%1”不是地区代码：GB/T 2260 代码为六位数字，例如 460108",
+    "%1 is not in the list of regions (GB/T 2260, county level and above); check the code, or import the regions that have it":
+        "%1 不在地区列表中（GB/T 2260，县级及以上）；请检查代码，或导入包含它的地区",
+    "longer than %1 characters (%2); shorten it": "超过 %1 个字符（%2）；请缩短",
+    "is required": "必填", "'%1' is not a number": "“%1”不是数字",
+    "must be greater than zero": "必须大于零", "cannot be negative": "不能为负数",
+    "a contract needs at least one item": "合同至少需要一个项目",
+    "%1 is inactive; reactivate the customer first": "%1 已停用；请先重新启用该客户",
+    "a contract has a start and an end date": "合同须有开始和结束日期",
+    "the contract ends (%1) before it starts (%2)": "合同结束日期（%1）早于开始日期（%2）",
+    "a rack lease names an existing rack": "机柜租赁须指定一个现有机柜",
+    "give both the power allowance (kW) and the price per kWh over it, or neither":
+        "请同时填写电力额度（kW）和超出部分的每千瓦时价格，或都不填",
+    "a GPU item names a GPU model and quantity, or the GPUs themselves": "GPU 项目须指定 GPU 型号和数量，或具体的 GPU",
+    "GPUs are counted in whole numbers": "GPU 数量须为整数",
+    "hosting names a rack unit range or a device": "托管须指定机柜 U 位范围或设备",
+    "bandwidth priced per Mbps names the Mbps": "按 Mbps 计价的带宽须填写 Mbps",
+    "ends before the service starts": "早于服务开始日期结束",
+    "(choose a customer)": "（请选择客户）", "%1 (not free for the term)": "%1（合同期内不空闲）",
+    "%n rack(s) free from %1 to %2": "%1 至 %2 期间空闲机柜 %n 个",
+    "Monthly recurring": "月度固定费用", "One-off": "一次性费用", "Whole term (excl. VAT)": "合同期总金额（不含税）",
+    "VAT": "增值税", "Total (incl. VAT)": "合同总金额（含税）", "In words": "大写",
+    "Usage (GPU-hours, power over the allowance) is billed as used, on top.": "另按实际用量计费（GPU 时、超额电量），不含在上述金额内。",
+    "%n item(s) with errors are not counted.": "%n 个有误的项目未计入。",
+    "No subsidiary covers the customer's region: no serving team or response time.":
+        "没有子公司覆盖该客户所在地区：无服务团队和响应时间。",
+    "Served by %1 for the customer's region %2 (%3 h response).": "客户所在地区 %2 由 %1 提供服务（%3 小时响应）。",
+    "The signer is the subsidiary operating the site of the racks or GPUs.": "签约方为机柜或 GPU 所在站点的运营子公司。",
+    "The items are at sites of several subsidiaries (%1: %2); each signs its own contract.":
+        "各项目分属多个子公司的站点（%1：%2）；应由各子公司分别签约。",
+    "The items are at %1's sites (%2): %1 signs.": "项目位于 %1 的站点（%2）：应由 %1 签约。",
+    "%1 signs: it operates %2.": "由 %1 签约：其运营 %2。",
+    "A partial amount is a positive amount in yuan and fen, e.g. 1200.50.": "部分冲减金额须为正数，精确到分，例如 1200.50。",
+    "Part of “%1”: %2 + VAT %3": "部分冲减“%1”：%2，增值税 %3", "“%1”: %2 + VAT %3": "“%1”：%2，增值税 %3",
+    "Issue a credit note against %1 for %2 (incl. VAT)?": "对 %1 开具红字账单，金额 %2（含税）？",
+    "The rest of the line stays billed; nothing is rebilled.": "该行其余金额照常计费，不重新出账。",
+    "The lines are reversed in full; they may be rebilled afterwards.": "所选行全额冲销，之后可重新出账。",
+    "Confirm credit note": "确认红字账单", "Back": "返回",
+    "the current password is wrong": "当前密码不正确", "a password has at least 8 characters": "密码至少 8 个字符",
+    "the new password is the same as the current one": "新密码与当前密码相同",
+    "Change own password": "修改本人密码", "Change my password": "修改我的密码", "Change my password…": "修改我的密码…",
+    "Current password": "当前密码", "New password": "新密码", "New password again": "再次输入新密码",
+    "Change password": "修改密码", "the two new passwords differ": "两次输入的新密码不一致",
+    "Account": "账户", "Users && settings": "用户与设置", "Log out / switch user…": "注销 / 切换用户…",
+    "Your password was changed.": "您的密码已修改。", "Database in use: %1": "当前使用的数据库：%1",
+    "(started with another database than the one set below; the setting applies at the next start)":
+        "（本次启动使用的数据库与下方设置不同；该设置在下次启动时生效）",
 })
 
 
@@ -401,6 +464,8 @@ def data_messages() -> list[tuple[str, str]]:
     out += [("MainWindow", label) for _p, label, _k in PAGES]
     from app.audit_query import ACTION_NAMES, OBJECT_NAMES, VERB_NAMES
     out += [("audit", label) for names in (OBJECT_NAMES, VERB_NAMES, ACTION_NAMES) for label in names.values()]
+    from ui.messages import PATTERNS
+    out += [("messages", template) for _p, template in PATTERNS]
     return out
 
 

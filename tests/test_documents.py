@@ -216,6 +216,13 @@ def test_contract_pdf_has_parties_schedule_and_rack_annex(estate, tmp_path):
     assert squash(doc.racks[0].devices[0].name) in flat
     assert "GPU清单" in flat and doc.gpus[0].serial in text
     assert "4,800.00" in text and "12.50" in text
+    # the totals under the schedule (app.contract_totals), in 大写 too; the signing copy has no status
+    from app.contract_totals import totals_of_contract
+    from app.money import format_cny
+    sums = totals_of_contract(db, doc_id(db, info["contract"]))
+    assert doc.sums.total == sums.total and doc.sums.total_in_words == sums.in_words and sums.total > 0
+    assert squash(sums.in_words) in flat and format_cny(sums.total) in text and "合同总金额" in flat
+    assert "履行中" not in text
 
 
 def test_contract_in_english_has_bilingual_headings(estate, tmp_path):
@@ -411,3 +418,10 @@ def test_draft_statement_prints_by_id_marked_unissued(estate, tmp_path):
     assert "not been issued" in doc.notes
     days = (before.next_first - (before.first.replace(day=15))).days  # handover on the 15th
     assert doc.total == draft.total and any(f"{days}/{before.days}" in ln.note for ln in doc.lines)
+
+
+def doc_id(db, number):
+    from sqlalchemy import select
+    from models import Contract
+    with db.session() as s:
+        return s.execute(select(Contract.id).where(Contract.number == number)).scalar_one()

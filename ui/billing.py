@@ -69,6 +69,7 @@ class CreditNoteDialog(QDialog):
 
     def __init__(self, info: svc.StatementInfo, parent=None):
         super().__init__(parent)
+        self.info = info
         self.setObjectName("creditNoteDialog")
         self.setWindowTitle(self.tr("Credit note for %1").replace("%1", info.number or ""))
         form = QFormLayout(self)
@@ -109,10 +110,58 @@ class CreditNoteDialog(QDialog):
             self.error.setText(self.tr("Choose at least one line."))
         elif self.amount.text().strip() and len(self.line_ids()) != 1:
             self.error.setText(self.tr("A partial amount credits exactly one line: tick only that line."))
+        elif self.amount.text().strip() and self.partial_amount() is None:
+            self.error.setText(self.tr("A partial amount is a positive amount in yuan and fen, e.g. 1200.50."))
         else:
-            self.accept()
+            if self.confirm():
+                self.accept()
             return
         self.error.show()
+
+    def partial_amount(self):
+        from decimal import Decimal, InvalidOperation
+        from app.billing import fen
+        try:
+            d = Decimal(self.amount.text().strip().replace(",", "").replace("，", ""))
+        except InvalidOperation:
+            return None
+        return d if d.is_finite() and d > 0 and d == fen(d) else None
+
+    def confirmation_text(self) -> str:
+        """What the credit note will take off: each line's amount and VAT, and the total (the
+        service decides; a line credited in part before is reversed for what is left of it)."""
+        from decimal import Decimal
+        from app.billing import tax_for
+        ids = set(self.line_ids())
+        lines = [ln for ln in self.info.lines if ln.id in ids]
+        partial = self.partial_amount() if self.amount.text().strip() else None
+        rows, total = [], Decimal("0.00")
+        for ln in lines:
+            if partial is not None:
+                amount = -partial if ln.amount > 0 else partial
+                tax = tax_for(amount, ln.tax_rate)
+                rows.append(self.tr("Part of “%1”: %2 + VAT %3").replace("%1", ln.description)
+                            .replace("%2", money(amount)).replace("%3", money(tax)))
+            else:
+                amount, tax = -ln.amount, -ln.tax
+                rows.append(self.tr("“%1”: %2 + VAT %3").replace("%1", ln.description)
+                            .replace("%2", money(amount)).replace("%3", money(tax)))
+            total += amount + tax
+        head = self.tr("Issue a credit note against %1 for %2 (incl. VAT)?").replace(
+            "%1", self.info.number or "").replace("%2", money(total))
+        tail = self.tr("Reason: %1").replace("%1", self.reason.text().strip())
+        note = (self.tr("The rest of the line stays billed; nothing is rebilled.") if partial is not None else
+                self.tr("The lines are reversed in full; they may be rebilled afterwards."))
+        return "\n".join([head, ""] + rows + ["", tail, note])
+
+    def confirm(self) -> bool:
+        box = QMessageBox(QMessageBox.Question, self.tr("Confirm credit note"), self.confirmation_text(),
+                          QMessageBox.Yes | QMessageBox.No, self)
+        box.setObjectName("creditConfirm")
+        box.button(QMessageBox.Yes).setText(self.tr("Issue credit note"))
+        box.button(QMessageBox.No).setText(self.tr("Back"))
+        box.setDefaultButton(QMessageBox.No)
+        return box.exec() == QMessageBox.Yes
 
 
 class HandoverDialog(QDialog):

@@ -9,7 +9,7 @@ from __future__ import annotations
 import datetime as dt
 from decimal import Decimal
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QCoreApplication, Qt, Signal
 from PySide6.QtGui import QBrush, QColor
 from PySide6.QtWidgets import (QComboBox, QDialog, QDialogButtonBox, QFormLayout, QGroupBox,
                                QHBoxLayout, QHeaderView, QLabel, QLineEdit, QMessageBox, QPlainTextEdit,
@@ -93,6 +93,31 @@ def new_item() -> dict:
             "cage_id": None}
 
 
+TR_CONTEXT = "ContractTotals"   # the module's tr(): the totals' words, shared by the form and the panel
+
+
+def tr(text: str, n: int = -1) -> str:
+    return QCoreApplication.translate(TR_CONTEXT, text, "", n)
+
+
+def totals_html(t, skipped: int = 0) -> str:
+    """The totals as a small table (the form and the detail panel show the same)."""
+    rows = [(tr("Monthly recurring"), money(t.monthly)), (tr("One-off"), money(t.one_off)),
+            (tr("Whole term (excl. VAT)"), money(t.term_value)), (tr("VAT"), money(t.vat)),
+            (f"<b>{tr('Total (incl. VAT)')}</b>", f"<b>{money(t.total)}</b>"),
+            (tr("In words"), t.in_words)]
+    html = "<table cellspacing='0' cellpadding='1'>" + "".join(
+        f"<tr><td>{label}</td><td align='right'>&nbsp;&nbsp;{value}</td></tr>" for label, value in rows) + "</table>"
+    notes = []
+    if t.usage_based:
+        notes.append(tr("Usage (GPU-hours, power over the allowance) is billed as used, on top."))
+    if skipped:
+        notes.append(tr("%n item(s) with errors are not counted.", skipped))
+    if notes:
+        html += "<p style='color:#666'>" + "<br>".join(notes) + "</p>"
+    return html
+
+
 class ContractDialog(QDialog):
     """Create a draft contract or edit one: the header and an items editor."""
 
@@ -126,17 +151,24 @@ class ContractDialog(QDialog):
         self.number = QLabel(self.tr("(numbered when saved)"))
         self.number.setObjectName("contractNumber")
         form.addRow(self.tr("Number"), self.number)
-        row("customer_id", self.tr("Customer *"), self._options("customer"))
+        customers = options_combo(self.db, "customer", self.tr("(choose a customer)"))
+        row("customer_id", self.tr("Customer *"), customers)
         row("subsidiary_id", self.tr("Subsidiary *"), self._options("subsidiary"))
-        # the customer's region decides which subsidiary signs: a new contract takes the one that
-        # serves it, and the hint says so (or warns when the chosen one does not cover the region)
+        # who signs: the subsidiary operating the items' sites (proposed, warned when they span
+        # several); who serves: the coverage of the customer's region (app.signing)
+        self.signer_hint = QLabel()
+        self.signer_hint.setObjectName("signerHint")
+        self.signer_hint.setWordWrap(True)
+        form.addRow("", self.signer_hint)
+        self.proposal = None
         self.coverage_hint = QLabel()
         self.coverage_hint.setObjectName("coverageHint")
         self.coverage_hint.setWordWrap(True)
         form.addRow("", self.coverage_hint)
-        self.coverage: tuple[str | None, list] = (None, [])
+        self.team = None
         self.header["customer_id"].currentIndexChanged.connect(self._customer_changed)
         self.header["subsidiary_id"].currentIndexChanged.connect(self._show_coverage)
+        self.header["customer_id"].currentIndexChanged.connect(self._term_changed)
         start = local_today().replace(day=1) + dt.timedelta(days=32)
         start = start.replace(day=1)
         row("start_date", self.tr("Start *"), date_edit(start))
@@ -151,6 +183,8 @@ class ContractDialog(QDialog):
         for v in ServiceLevel.values():
             level.addItem(choice_label(ServiceLevel, v), v)
         row("service_level", self.tr("Service level"), level)
+        for key in ("start_date", "end_date"):
+            self.header[key].dateChanged.connect(self._term_changed)
         terms = QPlainTextEdit()
         terms.setTabChangesFocus(True)
         terms.setFixedHeight(56)
@@ -193,6 +227,12 @@ class ContractDialog(QDialog):
         self._build_item_form()
         ib.addWidget(self.item_form_box, 2)
 
+        self.totals = QLabel()
+        self.totals.setObjectName("contractTotals")
+        self.totals.setTextFormat(Qt.RichText)
+        self.totals.setWordWrap(True)
+        head_v.addWidget(self.totals)
+
         split = QSplitter(Qt.Horizontal)
         split.addWidget(head)
         split.addWidget(items_box)
@@ -212,42 +252,121 @@ class ContractDialog(QDialog):
         else:
             self.add_item()
         self._customer_changed()
+        self._term_changed()
         guard(self.buttons.button(QDialogButtonBox.Save), actor, "draft_contracts")
         self.resize(1180, 640)
 
     def _customer_changed(self, *_) -> None:
-        from app.services.reference import customer_coverage
+        """The customer's region decides who serves it and the response time (not who signs)."""
+        from app.signing import serving_team
         customer_id = self.header["customer_id"].currentData()
         try:
-            self.coverage = customer_coverage(self.db, customer_id) if customer_id is not None else (None, [])
+            self.team = serving_team(self.db, customer_id)
         except DomainError:
-            self.coverage = (None, [])
-        serving = [a.subsidiary_id for a in self.coverage[1]]
-        sub = self.header["subsidiary_id"]
-        if self.contract_id is None and serving and sub.currentData() not in serving:
-            sub.setCurrentIndex(sub.findData(serving[0]))     # emits: the hint follows
-        self._show_coverage()
-
-    def _show_coverage(self, *_) -> None:
-        region, answers = self.coverage
-        chosen = self.header["subsidiary_id"].currentData()
-        match = next((a for a in answers if a.subsidiary_id == chosen), None)
-        if self.header["customer_id"].currentData() is None:
+            self.team = None
+        if customer_id is None:
             text, warn = "", False
-        elif region is None:
-            text, warn = self.tr("The customer has no region: no subsidiary can be suggested."), True
-        elif match is not None:
-            text = self.tr("%1 serves the customer's region %2 (%3 h response).").replace(
-                "%1", match.subsidiary_name).replace("%2", region).replace("%3", str(match.response_hours))
-            warn = False
-        elif answers:
-            text = self.tr("The chosen subsidiary does not cover the customer's region %1; it is served by %2.") \
-                .replace("%1", region).replace("%2", "、".join(dict.fromkeys(a.subsidiary_name for a in answers)))
-            warn = True
+        elif self.team is None:
+            text, warn = self.tr("No subsidiary covers the customer's region: no serving team or response time."), True
         else:
-            text, warn = self.tr("No subsidiary covers the customer's region %1.").replace("%1", region), True
+            text = self.tr("Served by %1 for the customer's region %2 (%3 h response).").replace(
+                "%1", self.team.subsidiary_name).replace("%2", self.team.region_name) \
+                .replace("%3", str(self.team.response_hours))
+            warn = False
         self.coverage_hint.setText(("⚠ " if warn else "") + text)
         self.coverage_hint.setStyleSheet("color: #b26a00;" if warn else "color: #2e7d32;")
+
+    def _show_coverage(self, *_) -> None:
+        """Who signs: the subsidiary operating the items' sites (app.signing); proposed for a new
+        contract, and a warning when the items span several subsidiaries or another one is chosen."""
+        if not hasattr(self, "signer_hint"):
+            return
+        from app.signing import signer_for_items
+        try:
+            specs, _errors = self.item_specs()
+            proposal = signer_for_items(self.db, specs)
+        except (DomainError, ValueError):
+            return
+        sub = self.header["subsidiary_id"]
+        if (self.contract_id is None and proposal.proposed is not None and not proposal.spans_several
+                and proposal != self.proposal):
+            sub.blockSignals(True)
+            sub.setCurrentIndex(sub.findData(proposal.proposed))
+            sub.blockSignals(False)
+        self.proposal = proposal
+        chosen = sub.currentData()
+        sites = ", ".join(proposal.sites)
+        if not proposal.subsidiaries:
+            text, warn = self.tr("The signer is the subsidiary operating the site of the racks or GPUs."), False
+        elif proposal.spans_several:
+            text = self.tr("The items are at sites of several subsidiaries (%1: %2); each signs its own contract.") \
+                .replace("%1", "、".join(n for _i, n in proposal.subsidiaries)).replace("%2", sites)
+            warn = True
+        elif chosen != proposal.proposed:
+            text = self.tr("The items are at %1's sites (%2): %1 signs.").replace(
+                "%1", proposal.subsidiaries[0][1]).replace("%2", sites)
+            warn = True
+        else:
+            text = self.tr("%1 signs: it operates %2.").replace("%1", proposal.subsidiaries[0][1]).replace("%2", sites)
+            warn = False
+        self.signer_hint.setText(("⚠ " if warn else "") + text)
+        self.signer_hint.setStyleSheet("color: #b26a00;" if warn else "color: #2e7d32;")
+
+    def _term_changed(self, *_) -> None:
+        """The rack picker offers the racks free for the term (for this customer)."""
+        try:
+            start, end = get_date(self.header["start_date"]), get_date(self.header["end_date"])
+        except ValidationError:
+            return
+        if start is None or end is None or end < start:
+            return
+        from app.viewdata import racks_free_for
+        free = racks_free_for(self.db, start, end, self.header["customer_id"].currentData(), self.contract_id)
+        w: QComboBox = self.item_edit["rack_id"]
+        chosen = {it["rack_id"] for it in self.items if it.get("rack_id")}
+        labels = dict(free)
+        missing = chosen - set(labels)
+        if missing:   # a rack an item already names stays listed, marked, so nothing is lost
+            names = dict(queries.options(self.db, "rack"))
+            for rid in missing:
+                labels[rid] = self.tr("%1 (not free for the term)").replace("%1", names.get(rid, str(rid)))
+        self._loading = True
+        w.blockSignals(True)
+        keep = w.currentData()
+        w.clear()
+        w.addItem(self.tr("(none)"), None)
+        for rid, label in labels.items():
+            w.addItem(label, rid)
+        i = w.findData(keep)
+        w.setCurrentIndex(i if i >= 0 else 0)
+        w.blockSignals(False)
+        self._loading = False
+        w.setToolTip(self.tr("%n rack(s) free from %1 to %2", "", len(free))
+                     .replace("%1", start.isoformat()).replace("%2", end.isoformat()))
+        self.show_totals()
+
+    def show_totals(self) -> None:
+        """Monthly recurring, one-off, the whole term, VAT and the total in 大写 (app.contract_totals)."""
+        if not hasattr(self, "totals"):
+            return
+        from app.contract_totals import totals_of_draft
+        try:
+            start, end = get_date(self.header["start_date"]), get_date(self.header["end_date"])
+            specs, errors = self.item_specs()
+        except (ValidationError, ValueError):
+            start = None
+        if start is None or end is None or end < start:
+            self.totals.setText("")
+            return
+        bad = {int(k[6:k.index("]")]) for k in errors if k.startswith("items[")}
+        specs = [sp for n, sp in enumerate(specs, start=1) if n not in bad]
+        try:
+            t = totals_of_draft(self.db, specs, start, end)
+        except (DomainError, ValueError, ArithmeticError):
+            self.totals.setText("")
+            return
+        self.totals.setText(totals_html(t, len(bad)))
+        self._show_coverage()
 
     def _options(self, kind: str, optional: bool = False) -> QComboBox:
         return options_combo(self.db, kind, self.tr("(none)") if optional else None)
@@ -316,6 +435,7 @@ class ContractDialog(QDialog):
         self.items_table.removeRow(r)
         self.current = -1
         self.show_item(min(r, len(self.items) - 1))
+        self.show_totals()
 
     def _summary(self, r: int) -> None:
         it = self.items[r]
@@ -329,6 +449,7 @@ class ContractDialog(QDialog):
             if bad:
                 cell.setBackground(QBrush(QColor("#ffebee")))
             self.items_table.setItem(r, c, cell)
+        self.show_totals()
 
     def show_item(self, r: int) -> None:
         self.current = r
@@ -574,6 +695,11 @@ class ContractPanel(RecordPanel):
                           self.tr("Service start")], "contractItems", parent=parent)
         self.items = self.table
         self.actions: dict[str, svc.ContractAction] = {}
+        self.totals = QLabel()
+        self.totals.setObjectName("contractPanelTotals")
+        self.totals.setTextFormat(Qt.RichText)
+        self.totals.setWordWrap(True)
+        self.body.addWidget(self.totals)
         self.add_buttons([("edit", self.tr("Edit draft…"), self.edit)]
                          + [(key, self.tr(label), lambda _=False, k=key: self.ask_move(k)) for key, label in MOVES]
                          + [("renew", self.tr("Renew…"), self.ask_renew), ("amend", self.tr("Amend…"), self.ask_amend),
@@ -609,7 +735,12 @@ class ContractPanel(RecordPanel):
                 if c in (2, 3):
                     cell.setTextAlignment(Qt.AlignRight | Qt.AlignVCenter)
                 self.items.setItem(r, c, cell)
+        from app.contract_totals import totals_of_contract
+        self.totals.setText(totals_html(totals_of_contract(self.db, info.id)))
         self.update_buttons()
+
+    def cleared(self) -> None:
+        self.totals.setText("")
 
     def update_buttons(self) -> None:
         """Offer what the contract's status starts from; enable what the service allows, else say why."""

@@ -1,6 +1,7 @@
 """Settings: language, database (SQLite file or PostgreSQL URL with a connection test), PDF font."""
 from __future__ import annotations
 
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (QButtonGroup, QCheckBox, QComboBox, QDialog, QDialogButtonBox, QFileDialog,
                                QFormLayout, QHBoxLayout, QLabel, QLineEdit, QPushButton, QRadioButton,
                                QVBoxLayout)
@@ -134,12 +135,27 @@ def test_connection(url: str) -> str | None:
 
 
 class SettingsDialog(QDialog):
-    def __init__(self, parent=None):
+    def __init__(self, parent=None, in_use: str | None = None):
+        """`in_use`: the database URL the running console uses (from the command line, the
+        environment or these settings); shown above the settings, which apply at the next start."""
         super().__init__(parent)
         self.setObjectName("settingsDialog")
         self.setWindowTitle(self.tr("Settings"))
         s = settings()
         layout = QVBoxLayout(self)
+        self.in_use = QLabel()
+        self.in_use.setObjectName("databaseInUse")
+        self.in_use.setWordWrap(True)
+        self.in_use.setTextInteractionFlags(Qt.TextSelectableByMouse)
+        if in_use:
+            from app.config import describe_url
+            text = self.tr("Database in use: %1").replace("%1", describe_url(in_use))
+            saved = s.get("db_url")
+            if saved and without_password(saved) != without_password(in_use):
+                text += "\n" + self.tr("(started with another database than the one set below; "
+                                        "the setting applies at the next start)")
+            self.in_use.setText(text)
+            layout.addWidget(self.in_use)
         form = QFormLayout()
         layout.addLayout(form)
         self.language = QComboBox()

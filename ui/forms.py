@@ -10,8 +10,9 @@ from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 
 from PySide6.QtCore import QCoreApplication
+from PySide6.QtGui import QBrush, QColor
 from PySide6.QtWidgets import (QCheckBox, QComboBox, QDialog, QDialogButtonBox, QFormLayout,
-                               QLabel, QLineEdit, QMessageBox, QPlainTextEdit, QTabWidget, QTableWidget,
+                               QHBoxLayout, QLabel, QLineEdit, QMessageBox, QPlainTextEdit, QPushButton, QTabWidget, QTableWidget,
                                QTableWidgetItem, QVBoxLayout, QWidget)
 
 from app import queries
@@ -24,6 +25,7 @@ from models.choices import (ChoiceSet, Cooling, CustomerStatus, DeviceStatus, Fa
 
 from .dialogs import OptionalDateEdit, date_edit, field_box, options_combo
 from .i18n import choice_label
+from .messages import translate_message
 from .operations import announce
 
 
@@ -167,6 +169,7 @@ class FormDialog(QDialog):
             err.setWordWrap(True)
             err.hide()
             self.errors[f.key] = err
+            self._clear_when_edited(editor, err)
             label = tr(f.label) + (" *" if f.required else "")
             form.addRow(label, field_box(editor, err))
         self.tabs.addTab(page, self.tr("Details"))
@@ -189,6 +192,19 @@ class FormDialog(QDialog):
                 e.setEnabled(False)
             self.buttons.button(QDialogButtonBox.Save).setEnabled(False)
         self.resize(520, self.sizeHint().height())
+
+    @staticmethod
+    def _clear_when_edited(editor: QWidget, err: QLabel) -> None:
+        """A field's message goes as soon as the field is changed; the save checks it again."""
+        if isinstance(editor, QComboBox):
+            editor.currentIndexChanged.connect(err.hide)
+            editor.editTextChanged.connect(err.hide)
+        elif isinstance(editor, QCheckBox):
+            editor.toggled.connect(err.hide)
+        elif isinstance(editor, OptionalDateEdit):
+            editor.dateChanged.connect(err.hide)
+        elif isinstance(editor, (QLineEdit, QPlainTextEdit)):
+            editor.textChanged.connect(err.hide)
 
     def _editor(self, f: Field) -> QWidget:
         if f.kind in ("choice", "option"):
@@ -311,13 +327,13 @@ class FormDialog(QDialog):
         for key, msg in errors.items():
             lbl = self.errors.get(key)
             if lbl is None:
-                unplaced.append(f"{key}: {msg}" if key else msg)
+                unplaced.append(f"{key}: {translate_message(msg)}" if key else translate_message(msg))
                 continue
             editor = self.editors[key]
             if isinstance(editor, OptionalDateEdit):   # its reason shows beside it
                 editor.show_error(msg)
             else:
-                lbl.setText(msg)
+                lbl.setText(translate_message(msg))
                 lbl.show()
             first = first or editor
         if unplaced:
@@ -349,7 +365,7 @@ class FormDialog(QDialog):
                 self.show_message(exc.message)
             return
         except DomainError as exc:
-            self.show_message(exc.message)
+            self.show_message(translate_message(exc.message))
             return
         announce({self.kind})
         self.accept()
@@ -395,8 +411,167 @@ class DeviceDialog(FormDialog):
                 self.tabs.addTab(self.slots, self.tr("GPU slots (%1)").replace("%1", str(len(data.slots))))
 
 
+class CustomerDialog(FormDialog):
+    """A customer's details plus its contacts (several: name, role, phone, email), saved together."""
+
+    CONTACT_COLUMNS = (("name", "Name"), ("role", "Position"), ("phone", "Phone"), ("email", "E-mail"))
+
+    def __init__(self, db, actor, kind, id_=None, parent=None, read_only=False):
+        self.contacts_loaded: list[dict] = []
+        super().__init__(db, actor, kind, id_, parent, read_only)
+        page = QWidget()
+        v = QVBoxLayout(page)
+        self.contacts = QTableWidget(0, len(self.CONTACT_COLUMNS))
+        self.contacts.setObjectName("contacts")
+        self.contacts.setHorizontalHeaderLabels([self.tr("Name"), self.tr("Position"), self.tr("Phone"),
+                                                  self.tr("E-mail")])
+        self.contacts.horizontalHeader().setStretchLastSection(True)
+        self.contacts.verticalHeader().setVisible(False)
+        self.contacts.itemChanged.connect(self._contact_edited)
+        v.addWidget(self.contacts)
+        row = QHBoxLayout()
+        self.add_contact = QPushButton(self.tr("Add contact"))
+        self.add_contact.setObjectName("addContact")
+        self.add_contact.clicked.connect(lambda: self.append_contact({}, edit=True))
+        self.remove_contact = QPushButton(self.tr("Remove contact"))
+        self.remove_contact.setObjectName("removeContact")
+        self.remove_contact.clicked.connect(self._remove_contact)
+        row.addWidget(self.add_contact)
+        row.addWidget(self.remove_contact)
+        row.addStretch(1)
+        v.addLayout(row)
+        self.contact_error = QLabel()
+        self.contact_error.setObjectName("error_contacts")
+        self.contact_error.setStyleSheet("color: #c62828;")
+        self.contact_error.setWordWrap(True)
+        self.contact_error.hide()
+        v.addWidget(self.contact_error)
+        self.contacts_tab = self.tabs.addTab(page, "")
+        for c in self.contacts_loaded:
+            self.append_contact(c)
+        self._update_tab_title()
+        if read_only:
+            for w in (self.contacts, self.add_contact, self.remove_contact):
+                w.setEnabled(False)
+        self.resize(640, max(self.sizeHint().height(), 420))
+
+    def load(self) -> None:
+        super().load()
+        self.contacts_loaded = queries.customer_contacts(self.db, self.id)
+
+    def append_contact(self, contact: dict, edit: bool = False) -> None:
+        r = self.contacts.rowCount()
+        self.contacts.insertRow(r)
+        for c, (key, _label) in enumerate(self.CONTACT_COLUMNS):
+            self.contacts.setItem(r, c, QTableWidgetItem(contact.get(key) or ""))
+        self._update_tab_title()
+        if edit:
+            self.tabs.setCurrentIndex(self.contacts_tab)
+            self.contacts.setCurrentCell(r, 0)
+            self.contacts.editItem(self.contacts.item(r, 0))
+
+    def _remove_contact(self) -> None:
+        rows = sorted({i.row() for i in self.contacts.selectedIndexes()} or
+                      ({self.contacts.currentRow()} if self.contacts.currentRow() >= 0 else set()), reverse=True)
+        for r in rows:
+            self.contacts.removeRow(r)
+        self._update_tab_title()
+
+    def _update_tab_title(self) -> None:
+        if hasattr(self, "contacts_tab"):
+            self.tabs.setTabText(self.contacts_tab, self.tr("Contacts (%1)").replace("%1", str(self.contacts.rowCount())))
+
+    def _contact_edited(self, item: QTableWidgetItem) -> None:
+        """A fixed cell loses its mark; the message goes when no cell is marked any more."""
+        if item.toolTip():
+            blocked = self.contacts.blockSignals(True)
+            item.setToolTip("")
+            item.setBackground(QBrush())
+            self.contacts.blockSignals(blocked)
+            if not any(self.contacts.item(r, c) and self.contacts.item(r, c).toolTip()
+                       for r in range(self.contacts.rowCount()) for c in range(self.contacts.columnCount())):
+                self.contact_error.hide()
+
+    def contact_values(self) -> list[dict]:
+        out = []
+        for r in range(self.contacts.rowCount()):
+            c = {key: (self.contacts.item(r, i).text().strip() if self.contacts.item(r, i) else "") or None
+                 for i, (key, _label) in enumerate(self.CONTACT_COLUMNS)}
+            if any(c.values()):
+                out.append(c)
+        return out
+
+    def clear_errors(self) -> None:
+        super().clear_errors()
+        if hasattr(self, "contact_error"):
+            self.contact_error.hide()
+
+    def show_errors(self, errors: dict[str, str]) -> None:
+        import re
+        mine, rest, lines = {}, {}, []
+        for key, msg in errors.items():
+            m = re.fullmatch(r"contacts\[(\d+)\]\.(\w+)", key or "")
+            (mine if m else rest)[key] = msg
+            if m:
+                r, col = int(m.group(1)), [k for k, _l in self.CONTACT_COLUMNS].index(m.group(2))
+                item = self.contacts.item(self._row_of_value(r), col)
+                text = translate_message(msg)
+                if item is not None:
+                    blocked = self.contacts.blockSignals(True)   # marking is no edit
+                    item.setToolTip(text)
+                    item.setBackground(QBrush(QColor("#fde0dc")))
+                    self.contacts.blockSignals(blocked)
+                lines.append(self.tr("Contact %1: %2").replace("%1", str(r + 1)).replace("%2", text))
+        if lines:
+            self.contact_error.setText("\n".join(lines))
+            self.contact_error.show()
+        super().show_errors(rest)
+        if mine and not rest:
+            self.tabs.setCurrentIndex(self.contacts_tab)
+
+    def _row_of_value(self, index: int) -> int:
+        """The table row of the index-th non-empty contact (empty rows are not sent)."""
+        seen = -1
+        for r in range(self.contacts.rowCount()):
+            if any(self.contacts.item(r, c) and self.contacts.item(r, c).text().strip()
+                   for c in range(self.contacts.columnCount())):
+                seen += 1
+                if seen == index:
+                    return r
+        return index
+
+    def save(self) -> None:
+        from app.services.customers import save_customer
+        self.clear_errors()
+        values, errors = self.values()
+        if errors:
+            self.show_errors(errors)
+            return
+        try:
+            self.saved_id = save_customer(self.db, self.actor, self.id, values, self.contact_values(), self.version)
+        except ValidationError as exc:
+            self.show_errors(exc.errors)
+            return
+        except Conflict as exc:
+            answer = QMessageBox.question(self, self.tr("Changed by someone else"),
+                                          exc.message + "\n\n" + self.tr("Reload the record now? Your edits will be lost."))
+            if answer == QMessageBox.Yes:
+                self.load()
+                self.contacts.setRowCount(0)
+                for c in self.contacts_loaded:
+                    self.append_contact(c)
+            else:
+                self.show_message(exc.message)
+            return
+        except DomainError as exc:
+            self.show_message(translate_message(exc.message))
+            return
+        announce({self.kind, "contact"})
+        self.accept()
+
+
 def open_form(db, actor, kind, id_=None, parent=None, read_only=False) -> FormDialog:
-    cls = {"gpu": GpuDialog, "device": DeviceDialog}.get(kind, FormDialog)
+    cls = {"gpu": GpuDialog, "device": DeviceDialog, "customer": CustomerDialog}.get(kind, FormDialog)
     return cls(db, actor, kind, id_, parent, read_only)
 
 

@@ -339,10 +339,15 @@ class ListPage(QWidget):
         if not self.can_do("export"):
             return None
         if not path:
-            path, _f = QFileDialog.getSaveFileName(self, self.tr("Export"), f"{self.kind}.xlsx",
+            from pathlib import Path
+            from .settings import settings
+            folder = settings().get("last_save_dir")
+            start = str(Path(folder) / f"{self.kind}.xlsx") if folder and Path(folder).is_dir() else f"{self.kind}.xlsx"
+            path, _f = QFileDialog.getSaveFileName(self, self.tr("Export"), start,
                                                    self.tr("Excel (*.xlsx);;CSV (*.csv)"))
             if not path:
                 return None
+            settings().set("last_save_dir", str(Path(path).parent))
         header = self.view.horizontalHeader()
         order = sorted(range(self.model.columnCount()), key=header.visualIndex)
         keys = [self.model.columns[i].key for i in order if not self.view.isColumnHidden(i)]

@@ -158,8 +158,9 @@ def load_demo(db: Database, actor, parent=None) -> bool:
     return ok
 
 
-def authenticate(db: Database, args, parent=None):
-    """The first-run wizard on an empty database, else the login dialog; returns the Actor or None."""
+def authenticate(db: Database, args, parent=None, ask: bool = False):
+    """The first-run wizard on an empty database, else the login dialog; returns the Actor or None.
+    `ask`: always the dialog (after log out), never the environment's password."""
     from app.services.users import has_users, login
     from app.errors import DomainError
 
@@ -172,7 +173,7 @@ def authenticate(db: Database, args, parent=None):
         if wizard.load_demo_requested:
             load_demo(db, wizard.actor, parent)
         return wizard.actor
-    password = os.environ.get("IDC_CONSOLE_PASSWORD")
+    password = None if ask else os.environ.get("IDC_CONSOLE_PASSWORD")
     user = getattr(args, "user", None)
     if user and password:
         try:
@@ -218,16 +219,29 @@ def run_console(args) -> int:
         db.dispose()
         return 1
     from .mainwindow import MainWindow
-    window = MainWindow(db, actor)
-    log.info("console open on %s as %s", describe_url(db.url), actor.login)
-    if os.environ.get("IDC_CONSOLE_EXIT_AFTER_START"):   # smoke tests of a build: start, paint, quit
-        watch = _FirstPaint(window, lambda age: (print(  # noqa: F841  (kept alive while the console runs)
-            f"console started: {window.windowTitle()} on {describe_url(db.url)} as {actor.login}"
-            + (f"; first paint {age:.3f} s after the process started" if age is not None else ""), flush=True),
-            app.quit()))
-    window.show()
-    code = app.exec()
-    return close_down(app, window, db, code)
+    while True:
+        window = MainWindow(db, actor)
+        log.info("console open on %s as %s", describe_url(db.url), actor.login)
+        if os.environ.get("IDC_CONSOLE_EXIT_AFTER_START"):   # smoke tests of a build: start, paint, quit
+            watch = _FirstPaint(window, lambda age, window=window, actor=actor: (print(  # noqa: F841  (kept alive)
+                f"console started: {window.windowTitle()} on {describe_url(db.url)} as {actor.login}"
+                + (f"; first paint {age:.3f} s after the process started" if age is not None else ""), flush=True),
+                app.quit()))
+        window.show()
+        code = app.exec()
+        if not window.switch_requested:
+            return close_down(app, window, db, code)
+        # log out / switch user: this window goes, the login dialog asks who is next
+        from PySide6.QtCore import QEvent
+        from .operations import shutdown
+        shutdown()
+        window.deleteLater()
+        app.sendPostedEvents(None, QEvent.DeferredDelete)
+        args.user = None
+        actor = authenticate(db, args, ask=True)
+        if actor is None:
+            db.dispose()
+            return 0
 
 
 def process_age() -> float | None:

@@ -36,6 +36,7 @@ PAGES = [
     ("audit", "Audit log", "audit"),
     ("users", "Users & settings", "user"),
 ]
+SCROLLED_PAGES = {"dashboard"}   # pages in a scroll area: their minimum size does not bind the window
 DUE_SHOWN = 300   # rows of the dashboard's "contracts due" table
 
 SEARCH_PAGE = {"rack": "racks", "device": "devices", "gpu": "gpus", "customer": "customers",
@@ -310,7 +311,7 @@ class MainWindow(QMainWindow):
         for pid, label, kind in PAGES:
             page = self._make_page(pid, kind)
             self.pages[pid] = page
-            self.stack.addWidget(page)
+            self.stack.addWidget(self._scrollable(page) if pid in SCROLLED_PAGES else page)
             self.nav.addItem(QListWidgetItem(self.tr(label)))
         self.nav.currentRowChanged.connect(self.stack.setCurrentIndex)
         # Lists load lazily: the page made current loads its first window (shown or not yet)
@@ -341,6 +342,18 @@ class MainWindow(QMainWindow):
         bus().changed.connect(self._own_change)
 
     FIRST_START_FRACTION = 0.9
+
+    @staticmethod
+    def _scrollable(page: QWidget) -> QWidget:
+        """A page whose content wants more room than a small screen has (the dashboard's charts):
+        it scrolls, so the window still fits the screen with its status bar showing."""
+        from PySide6.QtWidgets import QFrame, QScrollArea
+        area = QScrollArea()
+        area.setObjectName(f"scroll_{page.objectName()}")
+        area.setWidgetResizable(True)
+        area.setFrameShape(QFrame.NoFrame)
+        area.setWidget(page)
+        return area
 
     def place_first_time(self) -> None:
         """No saved geometry: 90% of the screen's available area, centred (saved geometry wins)."""
@@ -621,6 +634,8 @@ class MainWindow(QMainWindow):
         self.act_refresh = sc(QKeySequence.Refresh, self.refresh_all, "actRefresh")
         self.act_retire = sc(QKeySequence.Delete, lambda: self._on_list("retire_selected"), "actRetire")
         self.act_quit = sc("Ctrl+Q", self.close, "actQuit")   # QKeySequence.Quit is empty on Windows
+        self.act_users = sc("Ctrl+,", self.users_and_settings, "actUsers")
+        self.act_users.setText(self.tr("Users && settings"))
         for i in range(min(9, len(PAGES))):
             # triggered(bool checked) would land in a defaulted `i`: take the flag first
             sc(f"Ctrl+{i + 1}", lambda _checked=False, i=i: self.nav.setCurrentRow(i), f"actPage{i + 1}")
@@ -659,6 +674,21 @@ class MainWindow(QMainWindow):
         self.user_label.setObjectName("statusUser")
         sb.addWidget(self.db_label, 1)
         sb.addPermanentWidget(self.user_label)
+        # the signed-in user's menu: own password, users & settings, log out / switch user
+        from PySide6.QtWidgets import QMenu, QToolButton
+        self.account_button = QToolButton()
+        self.account_button.setObjectName("accountButton")
+        self.account_button.setText(self.tr("Account"))
+        self.account_button.setPopupMode(QToolButton.InstantPopup)
+        menu = QMenu(self.account_button)
+        self.act_password = menu.addAction(self.tr("Change my password…"), self.change_password)
+        self.act_password.setObjectName("actPassword")
+        menu.addAction(self.act_users)
+        menu.addSeparator()
+        self.act_logout = menu.addAction(self.tr("Log out / switch user…"), self.log_out)
+        self.act_logout.setObjectName("actLogout")
+        self.account_button.setMenu(menu)
+        sb.addPermanentWidget(self.account_button)
 
     # --- behaviour ----------------------------------------------------------------
     def _load_current(self, index: int) -> None:
@@ -732,9 +762,31 @@ class MainWindow(QMainWindow):
         except Exception:  # noqa: BLE001 - the next poll refreshes once more, no harm
             log.warning("after our own change the audit head could not be read", exc_info=True)
 
+    switch_requested = False
+
+    def users_and_settings(self) -> None:
+        """Ctrl+, : the users page for whoever manages users, else the settings dialog."""
+        from app.auth import can
+        if can(self.actor, "manage_users"):
+            self.show_page("users")
+        else:
+            self.open_settings()
+
+    def change_password(self):
+        from .account import ChangePasswordDialog
+        dlg = ChangePasswordDialog(self.db, self.actor, self)
+        if dlg.exec():
+            self.statusBar().showMessage(self.tr("Your password was changed."), 8000)
+        return dlg
+
+    def log_out(self) -> None:
+        """Close this window; the console asks who signs in next (ui.main.run_console)."""
+        self.switch_requested = True
+        self.close()
+
     def open_settings(self) -> None:
         from .dbdialog import SettingsDialog
-        dlg = SettingsDialog(self)
+        dlg = SettingsDialog(self, in_use=self.db.url)
         dlg.exec()
 
     def closeEvent(self, event) -> None:

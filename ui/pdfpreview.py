@@ -35,10 +35,11 @@ class PdfPreviewDialog(QDialog):
     """Shows one PDF file. `on_printed(pages)` is called after pages went to a printer."""
 
     def __init__(self, path: str | Path, title: str = "", parent: QWidget | None = None, *,
-                 on_printed: Callable[[int], None] | None = None):
+                 on_printed: Callable[[int], None] | None = None, save_name: str | None = None):
         super().__init__(parent)
         self.setObjectName("pdfPreview")
         self.path = Path(path)
+        self.save_name = save_name or self.path.name   # Save as proposes it: FZ-202610-000009.pdf
         self.on_printed = on_printed
         self.setWindowTitle(title or self.path.name)
         self.resize(900, 1000)
@@ -229,8 +230,17 @@ class PdfPreviewDialog(QDialog):
             self.on_printed(len(pages))
         return len(pages)
 
+    def proposed_path(self) -> Path:
+        """The document's number as its name, in the folder used last (else the home folder)."""
+        from .settings import settings
+        folder = Path(settings().get("last_save_dir") or Path.home())
+        if not folder.is_dir():
+            folder = Path.home()
+        return folder / self.save_name
+
     def save_as(self) -> Path | None:
-        target, _ = QFileDialog.getSaveFileName(self, self.tr("Save PDF as"), str(Path.home() / self.path.name),
+        from .settings import settings
+        target, _ = QFileDialog.getSaveFileName(self, self.tr("Save PDF as"), str(self.proposed_path()),
                                                 self.tr("PDF files (*.pdf)"))
         if not target:
             return None
@@ -240,6 +250,7 @@ class PdfPreviewDialog(QDialog):
         except OSError as exc:
             QMessageBox.warning(self, self.windowTitle(), self.tr("Could not save: %1").replace("%1", str(exc)))
             return None
+        settings().set("last_save_dir", str(target_path.parent))
         return target_path
 
     def open_externally(self) -> None:
@@ -247,12 +258,19 @@ class PdfPreviewDialog(QDialog):
 
 
 def preview_pdf(parent: QWidget | None, path: str | Path, title: str = "", *,
-                on_printed: Callable[[int], None] | None = None) -> PdfPreviewDialog:
+                on_printed: Callable[[int], None] | None = None, save_name: str | None = None) -> PdfPreviewDialog:
     """Open a (non-modal) preview of `path`; the dialog deletes itself when closed."""
-    dialog = PdfPreviewDialog(path, title, parent, on_printed=on_printed)
+    dialog = PdfPreviewDialog(path, title, parent, on_printed=on_printed, save_name=save_name)
     dialog.setAttribute(Qt.WA_DeleteOnClose)
     dialog.show()
     return dialog
+
+
+def saved_name(kind: str, what: str) -> str:
+    """A statement or contract is saved under its number (FZ-202610-000009.pdf, FZ-2026-0013.pdf);
+    other documents under their kind and subject."""
+    text = what if kind in ("statement", "contract") and what else f"{kind}-{what}" if what else kind
+    return re.sub(r"[^\w.-]+", "_", text).strip("_")[:80] + ".pdf"
 
 
 def _file_name(kind: str, key: Any) -> str:
@@ -281,7 +299,7 @@ def print_document_preview(parent: QWidget | None, db, actor, kind: str, key: An
         return print_document(db, actor, kind, key, out, language=language, font_path=font)
 
     def show(done) -> None:
-        dialog = preview_pdf(parent, done.path, title or done.what)
+        dialog = preview_pdf(parent, done.path, title or done.what, save_name=saved_name(kind, done.what))
         if on_ready:
             on_ready(dialog)
 

@@ -22,6 +22,7 @@ KEYS = {k.name: k for k in (
     Key("db_ask_password", bool, False),       # PostgreSQL password kept nowhere: asked for at start
     Key("pdf_font_path", str, ""),
     Key("last_login", str, ""),
+    Key("last_save_dir", str, ""),             # where the last document or export was saved
     Key("live_refresh_seconds", int, 3),
     Key("window/geometry", QByteArray, QByteArray(), False),
     Key("window/state", QByteArray, QByteArray(), False),

@@ -249,40 +249,47 @@ def create_record(db, actor, kind: str, values: dict, *, reason: str | None = No
 def update_record(db, actor, kind: str, obj_id, values: dict, expected_version: int | None = None,
                   *, reason: str | None = None) -> int:
     """Returns the new version."""
-    spec = _spec(kind)
-    require(actor, spec.permission)
     with UnitOfWork(db, actor) as uow:
-        obj = get_or_404(uow.session, spec.model, obj_id, kind)
-        label = f"{kind} {getattr(obj, spec.label_attr)}"
-        check_version(obj, expected_version, label)
-        before = snapshot(obj)
-        merged = {k: v for k, v in before.items()}
-        for k in before:  # typed values, not their text
-            merged[k] = getattr(obj, k)
-        refused = protected_problems(spec.model, values, obj)
-        if refused:
-            raise ValidationError(refused)
-        refuse_unstorable(spec.model, values)
-        merged.update(values)
-        if spec.normalise:
-            spec.normalise(merged)
-        merged["_id"] = _pk(obj)
-        errors = spec.validate(uow.session, merged)
-        if errors:
-            raise ValidationError(errors)
-        refuse_unstorable(spec.model, {k: merged[k] for k in values if k in merged})
-        for k in values:
-            if not k.startswith("_"):
-                setattr(obj, k, merged[k])
-        flush_versioned(uow, obj, label)
-        if spec.after_write:
-            spec.after_write(uow, obj, merged)
-        after = snapshot(obj)
-        changed = [k for k in after if after[k] != before[k]]
-        uow.audit(f"{kind}.update", kind, _pk(obj), str(getattr(obj, spec.label_attr)),
-                  before={k: before[k] for k in changed}, after={k: after[k] for k in changed}, reason=reason)
+        obj = update_in(uow, kind, obj_id, values, expected_version, reason=reason)
         uow.commit()
         return obj.version
+
+
+def update_in(uow: UnitOfWork, kind: str, obj_id, values: dict, expected_version: int | None = None,
+              *, reason: str | None = None):
+    """The update inside a caller's unit of work (a use case that writes more in the same transaction)."""
+    spec = _spec(kind)
+    require(uow.actor, spec.permission)
+    obj = get_or_404(uow.session, spec.model, obj_id, kind)
+    label = f"{kind} {getattr(obj, spec.label_attr)}"
+    check_version(obj, expected_version, label)
+    before = snapshot(obj)
+    merged = {k: v for k, v in before.items()}
+    for k in before:  # typed values, not their text
+        merged[k] = getattr(obj, k)
+    refused = protected_problems(spec.model, values, obj)
+    if refused:
+        raise ValidationError(refused)
+    refuse_unstorable(spec.model, values)
+    merged.update(values)
+    if spec.normalise:
+        spec.normalise(merged)
+    merged["_id"] = _pk(obj)
+    errors = spec.validate(uow.session, merged)
+    if errors:
+        raise ValidationError(errors)
+    refuse_unstorable(spec.model, {k: merged[k] for k in values if k in merged})
+    for k in values:
+        if not k.startswith("_"):
+            setattr(obj, k, merged[k])
+    flush_versioned(uow, obj, label)
+    if spec.after_write:
+        spec.after_write(uow, obj, merged)
+    after = snapshot(obj)
+    changed = [k for k in after if after[k] != before[k]]
+    uow.audit(f"{kind}.update", kind, _pk(obj), str(getattr(obj, spec.label_attr)),
+              before={k: before[k] for k in changed}, after={k: after[k] for k in changed}, reason=reason)
+    return obj
 
 
 def delete_record(db, actor, kind: str, obj_id, *, reason: str | None = None) -> None:

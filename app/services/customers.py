@@ -12,7 +12,8 @@ from ..db import Database
 from ..errors import ValidationError
 from ..uow import UnitOfWork
 from ..validators import email_problem, phone_problem, region_code_problem, uscc_problem
-from .common import EntitySpec, check_version, flush_versioned, get_or_404, register, snapshot
+from .common import (EntitySpec, check_version, create_in, flush_versioned, get_or_404, register, snapshot,
+                     update_in)
 
 
 def validate_customer(s, v: dict) -> dict[str, str]:
@@ -44,27 +45,69 @@ def validate_customer(s, v: dict) -> dict[str, str]:
 register(EntitySpec("customer", Customer, validate_customer, "name"))
 
 
-def set_contacts(db: Database, actor: Actor, customer_id: int, contacts: list[dict],
-                 expected_version: int | None = None) -> None:
-    """Replace the customer's contacts (name, phone, email, role)."""
-    require(actor, "manage_customers")
+CONTACT_FIELDS = ("name", "role", "phone", "email")
+
+
+def contact_problems(contacts: list[dict]) -> dict[str, str]:
+    """Field errors of a contact list, keyed contacts[i].field; trims the values in place."""
     errors = {}
     for i, c in enumerate(contacts):
+        for key in CONTACT_FIELDS:
+            if isinstance(c.get(key), str):
+                c[key] = c[key].strip() or None
         if not c.get("name"):
             errors[f"contacts[{i}].name"] = "a contact needs a name"
         for key, check in (("phone", phone_problem), ("email", email_problem)):
             problem = check(c.get(key))
             if problem:
                 errors[f"contacts[{i}].{key}"] = problem
+    return errors
+
+
+def _replace_contacts(uow: UnitOfWork, customer: Customer, contacts: list[dict]) -> None:
+    before = [snapshot(c, ("name", "phone", "email", "role")) for c in customer.contacts]
+    after = [{k: c.get(k) for k in ("name", "phone", "email", "role")} for c in contacts]
+    if before == after:
+        return
+    customer.contacts = [Contact(**c) for c in after]
+    flush_versioned(uow, customer, f"customer {customer.name}")
+    uow.audit("customer.contacts", "customer", customer.id, customer.name,
+              before={"contacts": before}, after={"contacts": after})
+
+
+def set_contacts(db: Database, actor: Actor, customer_id: int, contacts: list[dict],
+                 expected_version: int | None = None) -> None:
+    """Replace the customer's contacts (name, phone, email, role)."""
+    require(actor, "manage_customers")
+    contacts = [dict(c) for c in contacts]
+    errors = contact_problems(contacts)
     if errors:
         raise ValidationError(errors)
     with UnitOfWork(db, actor) as uow:
         customer = get_or_404(uow.session, Customer, customer_id, "customer")
         check_version(customer, expected_version, f"customer {customer.name}")
-        before = [snapshot(c, ("name", "phone", "email", "role")) for c in customer.contacts]
-        customer.contacts = [Contact(name=c["name"], phone=c.get("phone"), email=c.get("email"), role=c.get("role"))
-                             for c in contacts]
-        flush_versioned(uow, customer, f"customer {customer.name}")
-        uow.audit("customer.contacts", "customer", customer.id, customer.name,
-                  before={"contacts": before}, after={"contacts": contacts})
+        _replace_contacts(uow, customer, contacts)
         uow.commit()
+
+
+def save_customer(db: Database, actor: Actor, customer_id: int | None, values: dict,
+                  contacts: list[dict] | None, expected_version: int | None = None) -> int:
+    """Create or update a customer and (when given) replace its contacts, in one transaction: the
+    customer form's save. Every field error, the record's and the contacts', is raised at once."""
+    require(actor, "manage_customers")
+    contacts = None if contacts is None else [dict(c) for c in contacts]
+    contact_errors = contact_problems(contacts) if contacts is not None else {}
+    with UnitOfWork(db, actor) as uow:
+        try:
+            if customer_id is None:
+                customer = create_in(uow, "customer", values)
+            else:
+                customer = update_in(uow, "customer", customer_id, values, expected_version)
+        except ValidationError as exc:
+            raise ValidationError({**exc.errors, **contact_errors}) from None
+        if contact_errors:
+            raise ValidationError(contact_errors)
+        if contacts is not None:
+            _replace_contacts(uow, customer, contacts)
+        uow.commit()
+        return customer.id

@@ -221,6 +221,27 @@ def update_user(db: Database, actor: Actor, user_id: int, expected_version: int 
         return _info(user)
 
 
+def change_own_password(db: Database, actor: Actor, current: str, new: str) -> None:
+    """Anyone changes their own password by giving the current one; audited (never the passwords)."""
+    errors = {}
+    if not new or len(new) < 8:
+        errors["new"] = "a password has at least 8 characters"
+    elif new == current:
+        errors["new"] = "the new password is the same as the current one"
+    with UnitOfWork(db, actor) as uow:
+        user = get_or_404(uow.session, User, actor.id, "user")
+        ok, _upgrade = verify_password(current or "", user.password_hash)
+        if not ok:
+            errors = {"current": "the current password is wrong", **errors}
+        if errors:
+            raise ValidationError(errors)
+        user.password_hash = hash_password(new)
+        flush_versioned(uow, user, f"user {user.login}")
+        uow.audit("user.password", "user", user.id, user.login, after={"password": "(changed)"},
+                  reason="changed by the user")
+        uow.commit()
+
+
 def retire_user(db: Database, actor: Actor, user_id: int, reason: str,
                 expected_version: int | None = None) -> UserInfo:
     """Disable a login (the user and their history stay); the reason goes into the audit trail."""

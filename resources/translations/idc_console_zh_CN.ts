@@ -311,495 +311,563 @@
 <context>
     <name>BillingPage</name>
     <message>
-        <location filename="../../ui/billing.py" line="473"/>
+        <location filename="../../ui/billing.py" line="522"/>
         <source>%1 (dry run, nothing written): would create %2 line(s) on %3 new and %4 existing draft statement(s).</source>
         <translation>%1（试算，未写入）：将在 %3 张新账单和 %4 张已有草稿账单上生成 %2 条明细。</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="494"/>
+        <location filename="../../ui/billing.py" line="543"/>
         <source>%1 draft statement(s) of %2 pending issue.</source>
         <translation>%2 尚有 %1 张草稿账单待开具。</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="433"/>
+        <location filename="../../ui/billing.py" line="482"/>
         <source>%1 has not ended; it can be billed from %2 00:00 (Asia/Shanghai). A dry run shows it now, provisionally.</source>
         <translation>%1 尚未结束，自 %2 00:00（北京时间）起可计费。试算可先查看暂估结果。</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="483"/>
+        <location filename="../../ui/billing.py" line="532"/>
         <source>%1 line(s) held back: see the warnings.</source>
         <translation>%1 条明细暂缓计费：见警告。</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="487"/>
+        <location filename="../../ui/billing.py" line="536"/>
         <source>%1 line(s) rebill credited lines.</source>
         <translation>%1 个条目为已冲销条目的重新计费。</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="481"/>
+        <location filename="../../ui/billing.py" line="530"/>
         <source>%1 line(s) were billed by earlier runs.</source>
         <translation>%1 条明细已在之前的运行中计费。</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="521"/>
+        <location filename="../../ui/billing.py" line="570"/>
         <source>%1 statement(s) issued.</source>
         <translation>已开具 %1 张账单。</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="475"/>
+        <location filename="../../ui/billing.py" line="524"/>
         <source>%1: created %2 line(s) on %3 new and %4 existing draft statement(s).</source>
         <translation>%1：已在 %3 张新账单和 %4 张已有草稿账单上生成 %2 条明细。</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="471"/>
+        <location filename="../../ui/billing.py" line="520"/>
         <source>%1: nothing to bill.</source>
         <translation>%1：没有需要计费的项目。</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="469"/>
+        <location filename="../../ui/billing.py" line="518"/>
         <source>%1: nothing to bill; every line already exists (%2 from earlier runs).</source>
         <translation>%1：没有需要计费的项目；所有明细均已存在（之前运行生成 %2 条）。</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="456"/>
+        <location filename="../../ui/billing.py" line="505"/>
         <source>Billing %1…</source>
         <translation>正在计费 %1…</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="467"/>
+        <location filename="../../ui/billing.py" line="516"/>
         <source>Billing run %1 cancelled; nothing was written.</source>
         <translation>%1 计费已取消，未写入任何数据。</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="386"/>
+        <location filename="../../ui/billing.py" line="435"/>
         <source>Choose a month and press Dry run to see what a run would bill.</source>
         <translation>选择月份并点击“试算”，查看本次将计费的内容。</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="392"/>
+        <location filename="../../ui/billing.py" line="441"/>
         <source>Customer</source>
         <translation>客户</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="367"/>
+        <location filename="../../ui/billing.py" line="416"/>
         <source>Dry run</source>
         <translation>试算</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="456"/>
+        <location filename="../../ui/billing.py" line="505"/>
         <source>Dry run for %1…</source>
         <translation>正在试算 %1…</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="535"/>
+        <location filename="../../ui/billing.py" line="584"/>
         <source>Excel (*.xlsx);;CSV (*.csv)</source>
         <translation>Excel (*.xlsx);;CSV (*.csv)</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="534"/>
+        <location filename="../../ui/billing.py" line="583"/>
         <source>Export statements</source>
         <translation>导出账单</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="372"/>
+        <location filename="../../ui/billing.py" line="421"/>
         <source>Export statements…</source>
         <translation>导出账单…</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="548"/>
+        <location filename="../../ui/billing.py" line="597"/>
         <source>Exporting…</source>
         <translation>正在导出…</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="371"/>
+        <location filename="../../ui/billing.py" line="420"/>
         <source>Handovers…</source>
         <translation>交付…</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="511"/>
+        <location filename="../../ui/billing.py" line="560"/>
         <source>Issue every draft statement of %1? Issued statements take their numbers and never change.</source>
         <translation>开具 %1 的全部草稿账单？开具后的账单将获得编号且不可再修改。</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="510"/>
+        <location filename="../../ui/billing.py" line="559"/>
         <source>Issue statements</source>
         <translation>开具账单</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="370"/>
+        <location filename="../../ui/billing.py" line="419"/>
         <source>Issue the period's drafts</source>
         <translation>开具本期草稿账单</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="485"/>
+        <location filename="../../ui/billing.py" line="534"/>
         <source>Issued %1: %2</source>
         <translation>已开具 %1 张：%2</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="527"/>
+        <location filename="../../ui/billing.py" line="576"/>
         <source>Issuing…</source>
         <translation>正在开具…</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="392"/>
+        <location filename="../../ui/billing.py" line="441"/>
         <source>Lines</source>
         <translation>明细数</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="506"/>
+        <location filename="../../ui/billing.py" line="555"/>
         <source>No warnings: meters and leases are complete.</source>
         <translation>无警告：电表读数和租赁记录完整。</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="393"/>
+        <location filename="../../ui/billing.py" line="442"/>
         <source>Number</source>
         <translation>编号</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="490"/>
+        <location filename="../../ui/billing.py" line="539"/>
         <source>PROVISIONAL: %1 has not ended; usage metered up to %2 only.</source>
         <translation>暂估：%1 尚未结束，用量仅计至 %2。</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="357"/>
+        <location filename="../../ui/billing.py" line="406"/>
         <source>Period</source>
         <translation>账期</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="368"/>
+        <location filename="../../ui/billing.py" line="417"/>
         <source>Run</source>
         <translation>计费</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="369"/>
+        <location filename="../../ui/billing.py" line="418"/>
         <source>Run and issue</source>
         <translation>计费并开具</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="384"/>
+        <location filename="../../ui/billing.py" line="433"/>
         <source>Run result</source>
         <translation>运行结果</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="392"/>
+        <location filename="../../ui/billing.py" line="441"/>
         <source>Subsidiary</source>
         <translation>子公司</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="392"/>
+        <location filename="../../ui/billing.py" line="441"/>
         <source>Subtotal</source>
         <translation>小计</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="478"/>
+        <location filename="../../ui/billing.py" line="527"/>
         <source>Subtotal %1 + tax %2 = %3.</source>
         <translation>小计 %1 + 税额 %2 = %3。</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="393"/>
+        <location filename="../../ui/billing.py" line="442"/>
         <source>Tax</source>
         <translation>税额</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="393"/>
+        <location filename="../../ui/billing.py" line="442"/>
         <source>Total</source>
         <translation>合计</translation>
     </message>
 </context>
 <context>
-    <name>ContractDialog</name>
+    <name>ChangePasswordDialog</name>
     <message>
-        <location filename="../../ui/contracts.py" line="240"/>
-        <source>%1 serves the customer's region %2 (%3 h response).</source>
-        <translation>%1 覆盖客户所在地区 %2（%3 小时响应）。</translation>
-    </message>
-    <message numerus="yes">
-        <location filename="../../ui/contracts.py" line="524"/>
-        <source>%n item(s) need attention (marked red).</source>
-        <translation><numerusform>%n 个条目需要修改（红色标出）。</numerusform></translation>
-    </message>
-    <message>
-        <location filename="../../ui/contracts.py" line="278"/>
-        <source>(by kind)</source>
-        <translation>（按类型）</translation>
-    </message>
-    <message>
-        <location filename="../../ui/contracts.py" line="150"/>
-        <source>(none)</source>
-        <translation>（无）</translation>
-    </message>
-    <message>
-        <location filename="../../ui/contracts.py" line="126"/>
-        <source>(numbered when saved)</source>
-        <translation>（保存时编号）</translation>
-    </message>
-    <message>
-        <location filename="../../ui/contracts.py" line="177"/>
-        <source>Add item</source>
-        <translation>添加条目</translation>
-    </message>
-    <message>
-        <location filename="../../ui/contracts.py" line="298"/>
-        <source>Billing starts at handover; empty = the contract's start</source>
-        <translation>计费自交付日开始；留空即合同开始日</translation>
-    </message>
-    <message>
-        <location filename="../../ui/contracts.py" line="285"/>
-        <source>Cage (instead of a rack)</source>
-        <translation>笼位（代替机柜）</translation>
-    </message>
-    <message>
-        <location filename="../../ui/contracts.py" line="206"/>
+        <location filename="../../ui/account.py" line="37"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="551"/>
+        <location filename="../../ui/account.py" line="19"/>
+        <source>Change my password</source>
+        <translation>修改我的密码</translation>
+    </message>
+    <message>
+        <location filename="../../ui/account.py" line="36"/>
+        <source>Change password</source>
+        <translation>修改密码</translation>
+    </message>
+    <message>
+        <location filename="../../ui/account.py" line="24"/>
+        <source>Current password</source>
+        <translation>当前密码</translation>
+    </message>
+    <message>
+        <location filename="../../ui/account.py" line="24"/>
+        <source>New password</source>
+        <translation>新密码</translation>
+    </message>
+    <message>
+        <location filename="../../ui/account.py" line="25"/>
+        <source>New password again</source>
+        <translation>再次输入新密码</translation>
+    </message>
+    <message>
+        <location filename="../../ui/account.py" line="21"/>
+        <source>User: %1 (%2)</source>
+        <translation>用户：%1（%2）</translation>
+    </message>
+    <message>
+        <location filename="../../ui/account.py" line="55"/>
+        <source>the two new passwords differ</source>
+        <translation>两次输入的新密码不一致</translation>
+    </message>
+</context>
+<context>
+    <name>ContractDialog</name>
+    <message>
+        <location filename="../../ui/contracts.py" line="332"/>
+        <source>%1 (not free for the term)</source>
+        <translation>%1（合同期内不空闲）</translation>
+    </message>
+    <message>
+        <location filename="../../ui/contracts.py" line="310"/>
+        <source>%1 signs: it operates %2.</source>
+        <translation>由 %1 签约：其运营 %2。</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../ui/contracts.py" line="645"/>
+        <source>%n item(s) need attention (marked red).</source>
+        <translation><numerusform>%n 个条目需要修改（红色标出）。</numerusform></translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../ui/contracts.py" line="344"/>
+        <source>%n rack(s) free from %1 to %2</source>
+        <translation><numerusform>%1 至 %2 期间空闲机柜 %n 个</numerusform></translation>
+    </message>
+    <message>
+        <location filename="../../ui/contracts.py" line="397"/>
+        <source>(by kind)</source>
+        <translation>（按类型）</translation>
+    </message>
+    <message>
+        <location filename="../../ui/contracts.py" line="154"/>
+        <source>(choose a customer)</source>
+        <translation>（请选择客户）</translation>
+    </message>
+    <message>
+        <location filename="../../ui/contracts.py" line="182"/>
+        <source>(none)</source>
+        <translation>（无）</translation>
+    </message>
+    <message>
+        <location filename="../../ui/contracts.py" line="151"/>
+        <source>(numbered when saved)</source>
+        <translation>（保存时编号）</translation>
+    </message>
+    <message>
+        <location filename="../../ui/contracts.py" line="211"/>
+        <source>Add item</source>
+        <translation>添加条目</translation>
+    </message>
+    <message>
+        <location filename="../../ui/contracts.py" line="417"/>
+        <source>Billing starts at handover; empty = the contract's start</source>
+        <translation>计费自交付日开始；留空即合同开始日</translation>
+    </message>
+    <message>
+        <location filename="../../ui/contracts.py" line="404"/>
+        <source>Cage (instead of a rack)</source>
+        <translation>笼位（代替机柜）</translation>
+    </message>
+    <message>
+        <location filename="../../ui/contracts.py" line="246"/>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <location filename="../../ui/contracts.py" line="672"/>
         <source>Changed by someone else</source>
         <translation>记录已被他人修改</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="146"/>
+        <location filename="../../ui/contracts.py" line="178"/>
         <source>Chinese</source>
         <translation>中文</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="113"/>
+        <location filename="../../ui/contracts.py" line="138"/>
         <source>Contract</source>
         <translation>合同</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="478"/>
+        <location filename="../../ui/contracts.py" line="599"/>
         <source>Contract %1 is %2: only drafts are edited; a signed contract changes by amendment.</source>
         <translation>合同 %1 状态为%2：只能编辑草稿；已签合同须通过变更修改。</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="129"/>
+        <location filename="../../ui/contracts.py" line="155"/>
         <source>Customer *</source>
         <translation>客户 *</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="165"/>
+        <location filename="../../ui/contracts.py" line="199"/>
         <source>Description</source>
         <translation>描述</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="273"/>
+        <location filename="../../ui/contracts.py" line="392"/>
         <source>Description *</source>
         <translation>描述 *</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="109"/>
+        <location filename="../../ui/contracts.py" line="134"/>
         <source>Edit contract</source>
         <translation>编辑合同</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="143"/>
+        <location filename="../../ui/contracts.py" line="175"/>
         <source>End *</source>
         <translation>结束 *</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="147"/>
+        <location filename="../../ui/contracts.py" line="179"/>
         <source>English</source>
         <translation>英文</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="283"/>
+        <location filename="../../ui/contracts.py" line="402"/>
         <source>From unit</source>
         <translation>起始 U 位</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="286"/>
+        <location filename="../../ui/contracts.py" line="405"/>
         <source>GPU model</source>
         <translation>GPU 型号</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="296"/>
+        <location filename="../../ui/contracts.py" line="415"/>
         <source>Hourly rate beyond</source>
         <translation>超出部分小时单价</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="295"/>
+        <location filename="../../ui/contracts.py" line="414"/>
         <source>Included GPU-hours</source>
         <translation>包含卡时</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="160"/>
+        <location filename="../../ui/contracts.py" line="194"/>
         <source>Items</source>
         <translation>条目</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="165"/>
+        <location filename="../../ui/contracts.py" line="199"/>
         <source>Kind</source>
         <translation>类型</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="148"/>
+        <location filename="../../ui/contracts.py" line="180"/>
         <source>Language</source>
         <translation>语言</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="297"/>
+        <location filename="../../ui/contracts.py" line="416"/>
         <source>Mbps</source>
         <translation>带宽（Mbps）</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="289"/>
+        <location filename="../../ui/contracts.py" line="408"/>
         <source>Named GPUs</source>
         <translation>指定 GPU</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="109"/>
+        <location filename="../../ui/contracts.py" line="134"/>
         <source>New contract</source>
         <translation>新建合同</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="248"/>
-        <source>No subsidiary covers the customer's region %1.</source>
-        <translation>没有子公司覆盖客户所在地区 %1。</translation>
+        <location filename="../../ui/contracts.py" line="270"/>
+        <source>No subsidiary covers the customer's region: no serving team or response time.</source>
+        <translation>没有子公司覆盖该客户所在地区：无服务团队和响应时间。</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="128"/>
+        <location filename="../../ui/contracts.py" line="153"/>
         <source>Number</source>
         <translation>编号</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="293"/>
+        <location filename="../../ui/contracts.py" line="412"/>
         <source>Power allowance (kW)</source>
         <translation>功率配额（kW）</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="294"/>
+        <location filename="../../ui/contracts.py" line="413"/>
         <source>Price per kWh over it</source>
         <translation>超出部分每千瓦时单价</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="275"/>
+        <location filename="../../ui/contracts.py" line="394"/>
         <source>Priced</source>
         <translation>计价方式</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="165"/>
+        <location filename="../../ui/contracts.py" line="199"/>
         <source>Quantity</source>
         <translation>数量</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="282"/>
+        <location filename="../../ui/contracts.py" line="401"/>
         <source>Rack</source>
         <translation>机柜</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="552"/>
+        <location filename="../../ui/contracts.py" line="673"/>
         <source>Reload the contract now? Your edits will be lost.</source>
         <translation>现在重新加载合同？您的修改将丢失。</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="180"/>
+        <location filename="../../ui/contracts.py" line="214"/>
         <source>Remove item</source>
         <translation>删除条目</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="205"/>
+        <location filename="../../ui/contracts.py" line="245"/>
         <source>Save draft</source>
         <translation>保存草稿</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="292"/>
+        <location filename="../../ui/contracts.py" line="272"/>
+        <source>Served by %1 for the customer's region %2 (%3 h response).</source>
+        <translation>客户所在地区 %2 由 %1 提供服务（%3 小时响应）。</translation>
+    </message>
+    <message>
+        <location filename="../../ui/contracts.py" line="411"/>
         <source>Service end</source>
         <translation>服务结束</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="153"/>
+        <location filename="../../ui/contracts.py" line="185"/>
         <source>Service level</source>
         <translation>服务级别</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="290"/>
+        <location filename="../../ui/contracts.py" line="409"/>
         <source>Service start (handover)</source>
         <translation>服务开始（交付日）</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="142"/>
+        <location filename="../../ui/contracts.py" line="174"/>
         <source>Start *</source>
         <translation>开始 *</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="130"/>
+        <location filename="../../ui/contracts.py" line="156"/>
         <source>Subsidiary *</source>
         <translation>子公司 *</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="281"/>
+        <location filename="../../ui/contracts.py" line="400"/>
         <source>Tax category</source>
         <translation>税目</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="157"/>
+        <location filename="../../ui/contracts.py" line="191"/>
         <source>Terms</source>
         <translation>条款</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="244"/>
-        <source>The chosen subsidiary does not cover the customer's region %1; it is served by %2.</source>
-        <translation>所选子公司不覆盖客户所在地区 %1；该地区由 %2 服务。</translation>
+        <location filename="../../ui/contracts.py" line="306"/>
+        <source>The items are at %1's sites (%2): %1 signs.</source>
+        <translation>项目位于 %1 的站点（%2）：应由 %1 签约。</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="238"/>
-        <source>The customer has no region: no subsidiary can be suggested.</source>
-        <translation>该客户未填写所在地区，无法推荐签约主体。</translation>
+        <location filename="../../ui/contracts.py" line="302"/>
+        <source>The items are at sites of several subsidiaries (%1: %2); each signs its own contract.</source>
+        <translation>各项目分属多个子公司的站点（%1：%2）；应由各子公司分别签约。</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="144"/>
+        <location filename="../../ui/contracts.py" line="300"/>
+        <source>The signer is the subsidiary operating the site of the racks or GPUs.</source>
+        <translation>签约方为机柜或 GPU 所在站点的运营子公司。</translation>
+    </message>
+    <message>
+        <location filename="../../ui/contracts.py" line="176"/>
         <source>Title</source>
         <translation>标题</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="284"/>
+        <location filename="../../ui/contracts.py" line="403"/>
         <source>To unit</source>
         <translation>结束 U 位</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="166"/>
+        <location filename="../../ui/contracts.py" line="200"/>
         <source>Unit</source>
         <translation>单位</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="166"/>
+        <location filename="../../ui/contracts.py" line="200"/>
         <source>Unit price</source>
         <translation>单价</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="274"/>
+        <location filename="../../ui/contracts.py" line="393"/>
         <source>Unit price (CNY) *</source>
         <translation>单价（元）*</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="420"/>
+        <location filename="../../ui/contracts.py" line="541"/>
         <source>a number, e.g. 12.5</source>
         <translation>请输入数字，例如 12.5</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="424"/>
+        <location filename="../../ui/contracts.py" line="545"/>
         <source>a whole number</source>
         <translation>请输入整数</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="514"/>
+        <location filename="../../ui/contracts.py" line="635"/>
         <source>item %1: %2</source>
         <translation>条目 %1：%2</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="433"/>
+        <location filename="../../ui/contracts.py" line="554"/>
         <source>no GPU with serial %1</source>
         <translation>没有序列号为 %1 的 GPU</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="288"/>
+        <location filename="../../ui/contracts.py" line="407"/>
         <source>or named GPUs: serials, comma separated</source>
         <translation>或指定 GPU：序列号，以逗号分隔</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="436"/>
+        <location filename="../../ui/contracts.py" line="557"/>
         <source>required</source>
         <translation>必填</translation>
     </message>
@@ -807,12 +875,12 @@
 <context>
     <name>ContractPanel</name>
     <message>
-        <location filename="../../ui/contracts.py" line="639"/>
+        <location filename="../../ui/contracts.py" line="770"/>
         <source>%1 contract %2. The reason goes into the audit trail.</source>
         <translation>%1合同 %2。原因将记入审计日志。</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="723"/>
+        <location filename="../../ui/contracts.py" line="854"/>
         <source>A new revision takes over on its effective date; edit its items, then submit it.</source>
         <translation>新版本自生效日起取代原合同；请修改条目后提交审批。</translation>
     </message>
@@ -821,17 +889,17 @@
         <translation>生效</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="648"/>
+        <location filename="../../ui/contracts.py" line="779"/>
         <source>Activate %1? Its racks and GPUs are leased to %2 now.</source>
         <translation>确定生效 %1？其机柜和 GPU 将立即租给 %2。</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="722"/>
+        <location filename="../../ui/contracts.py" line="853"/>
         <source>Amend %1</source>
         <translation>变更 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="579"/>
+        <location filename="../../ui/contracts.py" line="705"/>
         <source>Amend…</source>
         <translation>变更…</translation>
     </message>
@@ -840,62 +908,62 @@
         <translation>批准</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="650"/>
+        <location filename="../../ui/contracts.py" line="781"/>
         <source>Approve %1 for %2?</source>
         <translation>确定批准 %2 的合同 %1？</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="697"/>
+        <location filename="../../ui/contracts.py" line="828"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="676"/>
+        <location filename="../../ui/contracts.py" line="807"/>
         <source>Changed by someone else</source>
         <translation>记录已被他人修改</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="592"/>
+        <location filename="../../ui/contracts.py" line="718"/>
         <source>Chinese</source>
         <translation>中文</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="572"/>
+        <location filename="../../ui/contracts.py" line="693"/>
         <source>Choose a contract</source>
         <translation>请选择合同</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="739"/>
+        <location filename="../../ui/contracts.py" line="870"/>
         <source>Contract %1</source>
         <translation>合同 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="589"/>
+        <location filename="../../ui/contracts.py" line="715"/>
         <source>Customer: %1</source>
         <translation>客户：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="573"/>
+        <location filename="../../ui/contracts.py" line="694"/>
         <source>Description</source>
         <translation>描述</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="577"/>
+        <location filename="../../ui/contracts.py" line="703"/>
         <source>Edit draft…</source>
         <translation>编辑草稿…</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="724"/>
+        <location filename="../../ui/contracts.py" line="855"/>
         <source>Effective date</source>
         <translation>生效日期</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="694"/>
+        <location filename="../../ui/contracts.py" line="825"/>
         <source>End</source>
         <translation>结束</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="592"/>
+        <location filename="../../ui/contracts.py" line="718"/>
         <source>English</source>
         <translation>英文</translation>
     </message>
@@ -904,37 +972,37 @@
         <translation>到期</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="649"/>
+        <location filename="../../ui/contracts.py" line="780"/>
         <source>Expire %1? Its racks and GPUs are released to %2's end date.</source>
         <translation>确定使 %1 到期？其机柜和 GPU 将按 %2 的合同结束日释放。</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="573"/>
+        <location filename="../../ui/contracts.py" line="694"/>
         <source>Kind</source>
         <translation>类型</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="592"/>
+        <location filename="../../ui/contracts.py" line="718"/>
         <source>Language: %1</source>
         <translation>语言：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="642"/>
+        <location filename="../../ui/contracts.py" line="773"/>
         <source>Last day of service</source>
         <translation>服务最后一天</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="573"/>
+        <location filename="../../ui/contracts.py" line="694"/>
         <source>Price</source>
         <translation>价格</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="580"/>
+        <location filename="../../ui/contracts.py" line="706"/>
         <source>Print / PDF…</source>
         <translation>打印 / PDF…</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="573"/>
+        <location filename="../../ui/contracts.py" line="694"/>
         <source>Quantity</source>
         <translation>数量</translation>
     </message>
@@ -943,27 +1011,27 @@
         <translation>驳回…</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="677"/>
+        <location filename="../../ui/contracts.py" line="808"/>
         <source>Reload the contract now?</source>
         <translation>现在重新加载合同？</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="696"/>
+        <location filename="../../ui/contracts.py" line="827"/>
         <source>Renew</source>
         <translation>续签</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="689"/>
+        <location filename="../../ui/contracts.py" line="820"/>
         <source>Renew %1</source>
         <translation>续签 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="599"/>
+        <location filename="../../ui/contracts.py" line="725"/>
         <source>Renews %1</source>
         <translation>续签自 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="579"/>
+        <location filename="../../ui/contracts.py" line="705"/>
         <source>Renew…</source>
         <translation>续签…</translation>
     </message>
@@ -972,22 +1040,22 @@
         <translation>恢复</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="595"/>
+        <location filename="../../ui/contracts.py" line="721"/>
         <source>Revision %1, effective %2</source>
         <translation>第 %1 版，%2 生效</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="574"/>
+        <location filename="../../ui/contracts.py" line="695"/>
         <source>Service start</source>
         <translation>服务开始</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="693"/>
+        <location filename="../../ui/contracts.py" line="824"/>
         <source>Start</source>
         <translation>开始</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="590"/>
+        <location filename="../../ui/contracts.py" line="716"/>
         <source>Status: %1</source>
         <translation>状态：%1</translation>
     </message>
@@ -1000,7 +1068,7 @@
         <translation>暂停…</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="591"/>
+        <location filename="../../ui/contracts.py" line="717"/>
         <source>Term: %1 – %2</source>
         <translation>期限：%1 至 %2</translation>
     </message>
@@ -1009,15 +1077,58 @@
         <translation>终止…</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="670"/>
+        <location filename="../../ui/contracts.py" line="801"/>
         <source>Updating the contract…</source>
         <translation>正在更新合同…</translation>
     </message>
 </context>
 <context>
+    <name>ContractTotals</name>
+    <message numerus="yes">
+        <location filename="../../ui/contracts.py" line="115"/>
+        <source>%n item(s) with errors are not counted.</source>
+        <translation><numerusform>%n 个有误的项目未计入。</numerusform></translation>
+    </message>
+    <message>
+        <location filename="../../ui/contracts.py" line="108"/>
+        <source>In words</source>
+        <translation>大写</translation>
+    </message>
+    <message>
+        <location filename="../../ui/contracts.py" line="105"/>
+        <source>Monthly recurring</source>
+        <translation>月度固定费用</translation>
+    </message>
+    <message>
+        <location filename="../../ui/contracts.py" line="105"/>
+        <source>One-off</source>
+        <translation>一次性费用</translation>
+    </message>
+    <message>
+        <location filename="../../ui/contracts.py" line="107"/>
+        <source>Total (incl. VAT)</source>
+        <translation>合同总金额（含税）</translation>
+    </message>
+    <message>
+        <location filename="../../ui/contracts.py" line="113"/>
+        <source>Usage (GPU-hours, power over the allowance) is billed as used, on top.</source>
+        <translation>另按实际用量计费（GPU 时、超额电量），不含在上述金额内。</translation>
+    </message>
+    <message>
+        <location filename="../../ui/contracts.py" line="106"/>
+        <source>VAT</source>
+        <translation>增值税</translation>
+    </message>
+    <message>
+        <location filename="../../ui/contracts.py" line="106"/>
+        <source>Whole term (excl. VAT)</source>
+        <translation>合同期总金额（不含税）</translation>
+    </message>
+</context>
+<context>
     <name>ContractsPage</name>
     <message>
-        <location filename="../../ui/contracts.py" line="752"/>
+        <location filename="../../ui/contracts.py" line="883"/>
         <source>New contract…</source>
         <translation>新建合同…</translation>
     </message>
@@ -1025,54 +1136,212 @@
 <context>
     <name>CreditNoteDialog</name>
     <message>
-        <location filename="../../ui/billing.py" line="107"/>
+        <location filename="../../ui/billing.py" line="108"/>
         <source>A credit note says why.</source>
         <translation>红字账单须说明原因。</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="111"/>
+        <location filename="../../ui/billing.py" line="112"/>
         <source>A partial amount credits exactly one line: tick only that line.</source>
         <translation>部分冲减只针对一个条目：请只勾选该条目。</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="95"/>
+        <location filename="../../ui/billing.py" line="114"/>
+        <source>A partial amount is a positive amount in yuan and fen, e.g. 1200.50.</source>
+        <translation>部分冲减金额须为正数，精确到分，例如 1200.50。</translation>
+    </message>
+    <message>
+        <location filename="../../ui/billing.py" line="162"/>
+        <source>Back</source>
+        <translation>返回</translation>
+    </message>
+    <message>
+        <location filename="../../ui/billing.py" line="96"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="109"/>
+        <location filename="../../ui/billing.py" line="110"/>
         <source>Choose at least one line.</source>
         <translation>请至少选择一条明细。</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="73"/>
+        <location filename="../../ui/billing.py" line="158"/>
+        <source>Confirm credit note</source>
+        <translation>确认红字账单</translation>
+    </message>
+    <message>
+        <location filename="../../ui/billing.py" line="74"/>
         <source>Credit note for %1</source>
         <translation>为 %1 开具红字账单</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="94"/>
+        <location filename="../../ui/billing.py" line="150"/>
+        <source>Issue a credit note against %1 for %2 (incl. VAT)?</source>
+        <translation>对 %1 开具红字账单，金额 %2（含税）？</translation>
+    </message>
+    <message>
+        <location filename="../../ui/billing.py" line="95"/>
         <source>Issue credit note</source>
         <translation>开具红字账单</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="90"/>
+        <location filename="../../ui/billing.py" line="91"/>
         <source>Lines to credit</source>
         <translation>要冲销的明细</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="81"/>
+        <location filename="../../ui/billing.py" line="143"/>
+        <source>Part of “%1”: %2 + VAT %3</source>
+        <translation>部分冲减“%1”：%2，增值税 %3</translation>
+    </message>
+    <message>
+        <location filename="../../ui/billing.py" line="82"/>
         <source>Partial amount</source>
         <translation>部分冲减金额</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="77"/>
+        <location filename="../../ui/billing.py" line="78"/>
         <source>Reason *</source>
         <translation>原因 *</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="80"/>
+        <location filename="../../ui/billing.py" line="152"/>
+        <source>Reason: %1</source>
+        <translation>原因：%1</translation>
+    </message>
+    <message>
+        <location filename="../../ui/billing.py" line="154"/>
+        <source>The lines are reversed in full; they may be rebilled afterwards.</source>
+        <translation>所选行全额冲销，之后可重新出账。</translation>
+    </message>
+    <message>
+        <location filename="../../ui/billing.py" line="153"/>
+        <source>The rest of the line stays billed; nothing is rebilled.</source>
+        <translation>该行其余金额照常计费，不重新出账。</translation>
+    </message>
+    <message>
+        <location filename="../../ui/billing.py" line="81"/>
         <source>empty: credit the lines in full (they may be rebilled)</source>
         <translation>留空：全额冲销所选条目（之后可重新计费）</translation>
+    </message>
+    <message>
+        <location filename="../../ui/billing.py" line="147"/>
+        <source>“%1”: %2 + VAT %3</source>
+        <translation>“%1”：%2，增值税 %3</translation>
+    </message>
+</context>
+<context>
+    <name>CustomerDialog</name>
+    <message>
+        <location filename="../../ui/forms.py" line="211"/>
+        <source>(none)</source>
+        <translation>（无）</translation>
+    </message>
+    <message>
+        <location filename="../../ui/forms.py" line="433"/>
+        <source>Add contact</source>
+        <translation>添加联系人</translation>
+    </message>
+    <message>
+        <location filename="../../ui/forms.py" line="184"/>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <location filename="../../ui/forms.py" line="360"/>
+        <source>Changed by someone else</source>
+        <translation>记录已被他人修改</translation>
+    </message>
+    <message>
+        <location filename="../../ui/forms.py" line="524"/>
+        <source>Contact %1: %2</source>
+        <translation>联系人 %1：%2</translation>
+    </message>
+    <message>
+        <location filename="../../ui/forms.py" line="482"/>
+        <source>Contacts (%1)</source>
+        <translation>联系人（%1）</translation>
+    </message>
+    <message>
+        <location filename="../../ui/forms.py" line="175"/>
+        <source>Details</source>
+        <translation>详情</translation>
+    </message>
+    <message>
+        <location filename="../../ui/forms.py" line="427"/>
+        <source>E-mail</source>
+        <translation>电子邮箱</translation>
+    </message>
+    <message>
+        <location filename="../../ui/forms.py" line="154"/>
+        <source>Edit %1</source>
+        <translation>编辑%1</translation>
+    </message>
+    <message>
+        <location filename="../../ui/forms.py" line="426"/>
+        <source>Name</source>
+        <translation>名称</translation>
+    </message>
+    <message>
+        <location filename="../../ui/forms.py" line="154"/>
+        <source>New %1</source>
+        <translation>新建%1</translation>
+    </message>
+    <message>
+        <location filename="../../ui/forms.py" line="426"/>
+        <source>Phone</source>
+        <translation>电话</translation>
+    </message>
+    <message>
+        <location filename="../../ui/forms.py" line="426"/>
+        <source>Position</source>
+        <translation>职务</translation>
+    </message>
+    <message>
+        <location filename="../../ui/forms.py" line="361"/>
+        <source>Reload the record now? Your edits will be lost.</source>
+        <translation>现在重新加载该记录？您的修改将丢失。</translation>
+    </message>
+    <message>
+        <location filename="../../ui/forms.py" line="436"/>
+        <source>Remove contact</source>
+        <translation>删除联系人</translation>
+    </message>
+    <message>
+        <location filename="../../ui/forms.py" line="183"/>
+        <source>Save</source>
+        <translation>保存</translation>
+    </message>
+    <message>
+        <location filename="../../ui/forms.py" line="243"/>
+        <source>This record no longer exists.</source>
+        <translation>该记录已不存在。</translation>
+    </message>
+    <message>
+        <location filename="../../ui/forms.py" line="298"/>
+        <source>a number, e.g. 12.5</source>
+        <translation>请输入数字，例如 12.5</translation>
+    </message>
+    <message>
+        <location filename="../../ui/forms.py" line="290"/>
+        <source>a whole number</source>
+        <translation>请输入整数</translation>
+    </message>
+    <message>
+        <location filename="../../ui/forms.py" line="272"/>
+        <source>choose one of the listed entries</source>
+        <translation>请从列表中选择</translation>
+    </message>
+    <message>
+        <location filename="../../ui/forms.py" line="235"/>
+        <source>leave empty to keep</source>
+        <translation>留空则不修改</translation>
+    </message>
+    <message>
+        <location filename="../../ui/forms.py" line="306"/>
+        <source>required</source>
+        <translation>必填</translation>
     </message>
 </context>
 <context>
@@ -1191,97 +1460,97 @@
 <context>
     <name>DashboardPage</name>
     <message>
-        <location filename="../../ui/mainwindow.py" line="213"/>
+        <location filename="../../ui/mainwindow.py" line="214"/>
         <source> (%1 shown)</source>
         <translation>（列出 %1）</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="166"/>
+        <location filename="../../ui/mainwindow.py" line="167"/>
         <source>Active contracts</source>
         <translation>生效合同</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="84"/>
+        <location filename="../../ui/mainwindow.py" line="85"/>
         <source>Contract</source>
         <translation>合同</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="77"/>
+        <location filename="../../ui/mainwindow.py" line="78"/>
         <source>Contracts due (within 180/90/60/30 days)</source>
         <translation>即将到期的合同（180/90/60/30 天内）</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="211"/>
+        <location filename="../../ui/mainwindow.py" line="212"/>
         <source>Contracts due (within 180/90/60/30 days): %1</source>
         <translation>即将到期的合同（180/90/60/30 天内）：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="84"/>
+        <location filename="../../ui/mainwindow.py" line="85"/>
         <source>Customer</source>
         <translation>客户</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="165"/>
+        <location filename="../../ui/mainwindow.py" line="166"/>
         <source>Customers</source>
         <translation>客户</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="84"/>
+        <location filename="../../ui/mainwindow.py" line="85"/>
         <source>Days</source>
         <translation>天数</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="163"/>
+        <location filename="../../ui/mainwindow.py" line="164"/>
         <source>Devices</source>
         <translation>设备</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="167"/>
+        <location filename="../../ui/mainwindow.py" line="168"/>
         <source>Ending in 30/60/90 days</source>
         <translation>30/60/90 天内到期</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="84"/>
+        <location filename="../../ui/mainwindow.py" line="85"/>
         <source>Ends</source>
         <translation>到期</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="181"/>
+        <location filename="../../ui/mainwindow.py" line="182"/>
         <source>GPU fleet by state: </source>
         <translation>GPU 按状态：</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="164"/>
+        <location filename="../../ui/mainwindow.py" line="165"/>
         <source>GPUs</source>
         <translation>GPU</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="162"/>
+        <location filename="../../ui/mainwindow.py" line="163"/>
         <source>Racks (leased)</source>
         <translation>机柜（已租）</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="78"/>
+        <location filename="../../ui/mainwindow.py" line="79"/>
         <source>Red: within 30 days; orange: 60; yellow: 90; green: 180</source>
         <translation>红色：30 天内；橙色：60 天内；黄色：90 天内；绿色：180 天内</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="161"/>
+        <location filename="../../ui/mainwindow.py" line="162"/>
         <source>Sites</source>
         <translation>站点</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="215"/>
+        <location filename="../../ui/mainwindow.py" line="216"/>
         <source>The nearest %1 are listed; the Contracts page has all of them.</source>
         <translation>列出最近到期的 %1 份；全部合同见“合同”页。</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="205"/>
+        <location filename="../../ui/mainwindow.py" line="206"/>
         <source>renewal drafted</source>
         <translation>已起草续签</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="203"/>
+        <location filename="../../ui/mainwindow.py" line="204"/>
         <source>≤ %1 days</source>
         <translation>≤ %1 天</translation>
     </message>
@@ -1402,27 +1671,27 @@
 <context>
     <name>DbPasswordDialog</name>
     <message>
-        <location filename="../../ui/dbdialog.py" line="114"/>
+        <location filename="../../ui/dbdialog.py" line="115"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../ui/dbdialog.py" line="113"/>
+        <location filename="../../ui/dbdialog.py" line="114"/>
         <source>Connect</source>
         <translation>连接</translation>
     </message>
     <message>
-        <location filename="../../ui/dbdialog.py" line="102"/>
+        <location filename="../../ui/dbdialog.py" line="103"/>
         <source>Database password</source>
         <translation>数据库密码</translation>
     </message>
     <message>
-        <location filename="../../ui/dbdialog.py" line="111"/>
+        <location filename="../../ui/dbdialog.py" line="112"/>
         <source>Password</source>
         <translation>密码</translation>
     </message>
     <message>
-        <location filename="../../ui/dbdialog.py" line="104"/>
+        <location filename="../../ui/dbdialog.py" line="105"/>
         <source>The password of %1 on %2 is not stored on this computer.</source>
         <translation>%2 上 %1 的密码未保存在本机。</translation>
     </message>
@@ -1430,77 +1699,77 @@
 <context>
     <name>DeviceDialog</name>
     <message>
-        <location filename="../../ui/forms.py" line="195"/>
+        <location filename="../../ui/forms.py" line="211"/>
         <source>(none)</source>
         <translation>（无）</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="181"/>
+        <location filename="../../ui/forms.py" line="184"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="344"/>
+        <location filename="../../ui/forms.py" line="360"/>
         <source>Changed by someone else</source>
         <translation>记录已被他人修改</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="172"/>
+        <location filename="../../ui/forms.py" line="175"/>
         <source>Details</source>
         <translation>详情</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="152"/>
+        <location filename="../../ui/forms.py" line="154"/>
         <source>Edit %1</source>
         <translation>编辑%1</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="395"/>
+        <location filename="../../ui/forms.py" line="411"/>
         <source>GPU slots (%1)</source>
         <translation>GPU 槽位（%1）</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="152"/>
+        <location filename="../../ui/forms.py" line="154"/>
         <source>New %1</source>
         <translation>新建%1</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="345"/>
+        <location filename="../../ui/forms.py" line="361"/>
         <source>Reload the record now? Your edits will be lost.</source>
         <translation>现在重新加载该记录？您的修改将丢失。</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="180"/>
+        <location filename="../../ui/forms.py" line="183"/>
         <source>Save</source>
         <translation>保存</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="227"/>
+        <location filename="../../ui/forms.py" line="243"/>
         <source>This record no longer exists.</source>
         <translation>该记录已不存在。</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="282"/>
+        <location filename="../../ui/forms.py" line="298"/>
         <source>a number, e.g. 12.5</source>
         <translation>请输入数字，例如 12.5</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="274"/>
+        <location filename="../../ui/forms.py" line="290"/>
         <source>a whole number</source>
         <translation>请输入整数</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="256"/>
+        <location filename="../../ui/forms.py" line="272"/>
         <source>choose one of the listed entries</source>
         <translation>请从列表中选择</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="219"/>
+        <location filename="../../ui/forms.py" line="235"/>
         <source>leave empty to keep</source>
         <translation>留空则不修改</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="290"/>
+        <location filename="../../ui/forms.py" line="306"/>
         <source>required</source>
         <translation>必填</translation>
     </message>
@@ -1827,72 +2096,72 @@
 <context>
     <name>FormDialog</name>
     <message>
-        <location filename="../../ui/forms.py" line="195"/>
+        <location filename="../../ui/forms.py" line="211"/>
         <source>(none)</source>
         <translation>（无）</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="181"/>
+        <location filename="../../ui/forms.py" line="184"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="344"/>
+        <location filename="../../ui/forms.py" line="360"/>
         <source>Changed by someone else</source>
         <translation>记录已被他人修改</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="172"/>
+        <location filename="../../ui/forms.py" line="175"/>
         <source>Details</source>
         <translation>详情</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="152"/>
+        <location filename="../../ui/forms.py" line="154"/>
         <source>Edit %1</source>
         <translation>编辑%1</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="152"/>
+        <location filename="../../ui/forms.py" line="154"/>
         <source>New %1</source>
         <translation>新建%1</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="345"/>
+        <location filename="../../ui/forms.py" line="361"/>
         <source>Reload the record now? Your edits will be lost.</source>
         <translation>现在重新加载该记录？您的修改将丢失。</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="180"/>
+        <location filename="../../ui/forms.py" line="183"/>
         <source>Save</source>
         <translation>保存</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="227"/>
+        <location filename="../../ui/forms.py" line="243"/>
         <source>This record no longer exists.</source>
         <translation>该记录已不存在。</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="282"/>
+        <location filename="../../ui/forms.py" line="298"/>
         <source>a number, e.g. 12.5</source>
         <translation>请输入数字，例如 12.5</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="274"/>
+        <location filename="../../ui/forms.py" line="290"/>
         <source>a whole number</source>
         <translation>请输入整数</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="256"/>
+        <location filename="../../ui/forms.py" line="272"/>
         <source>choose one of the listed entries</source>
         <translation>请从列表中选择</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="219"/>
+        <location filename="../../ui/forms.py" line="235"/>
         <source>leave empty to keep</source>
         <translation>留空则不修改</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="290"/>
+        <location filename="../../ui/forms.py" line="306"/>
         <source>required</source>
         <translation>必填</translation>
     </message>
@@ -1923,102 +2192,102 @@
 <context>
     <name>GpuDialog</name>
     <message>
-        <location filename="../../ui/forms.py" line="195"/>
+        <location filename="../../ui/forms.py" line="211"/>
         <source>(none)</source>
         <translation>（无）</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="181"/>
+        <location filename="../../ui/forms.py" line="184"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="344"/>
+        <location filename="../../ui/forms.py" line="360"/>
         <source>Changed by someone else</source>
         <translation>记录已被他人修改</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="172"/>
+        <location filename="../../ui/forms.py" line="175"/>
         <source>Details</source>
         <translation>详情</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="152"/>
+        <location filename="../../ui/forms.py" line="154"/>
         <source>Edit %1</source>
         <translation>编辑%1</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="366"/>
+        <location filename="../../ui/forms.py" line="382"/>
         <source>From</source>
         <translation>原状态</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="381"/>
+        <location filename="../../ui/forms.py" line="397"/>
         <source>History (%1)</source>
         <translation>历史（%1）</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="152"/>
+        <location filename="../../ui/forms.py" line="154"/>
         <source>New %1</source>
         <translation>新建%1</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="367"/>
+        <location filename="../../ui/forms.py" line="383"/>
         <source>Reason</source>
         <translation>原因</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="345"/>
+        <location filename="../../ui/forms.py" line="361"/>
         <source>Reload the record now? Your edits will be lost.</source>
         <translation>现在重新加载该记录？您的修改将丢失。</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="180"/>
+        <location filename="../../ui/forms.py" line="183"/>
         <source>Save</source>
         <translation>保存</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="227"/>
+        <location filename="../../ui/forms.py" line="243"/>
         <source>This record no longer exists.</source>
         <translation>该记录已不存在。</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="366"/>
+        <location filename="../../ui/forms.py" line="382"/>
         <source>Time</source>
         <translation>时间</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="366"/>
+        <location filename="../../ui/forms.py" line="382"/>
         <source>To</source>
         <translation>新状态</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="367"/>
+        <location filename="../../ui/forms.py" line="383"/>
         <source>User</source>
         <translation>用户</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="282"/>
+        <location filename="../../ui/forms.py" line="298"/>
         <source>a number, e.g. 12.5</source>
         <translation>请输入数字，例如 12.5</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="274"/>
+        <location filename="../../ui/forms.py" line="290"/>
         <source>a whole number</source>
         <translation>请输入整数</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="256"/>
+        <location filename="../../ui/forms.py" line="272"/>
         <source>choose one of the listed entries</source>
         <translation>请从列表中选择</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="219"/>
+        <location filename="../../ui/forms.py" line="235"/>
         <source>leave empty to keep</source>
         <translation>留空则不修改</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="290"/>
+        <location filename="../../ui/forms.py" line="306"/>
         <source>required</source>
         <translation>必填</translation>
     </message>
@@ -2109,47 +2378,47 @@
 <context>
     <name>HandoverDialog</name>
     <message>
-        <location filename="../../ui/billing.py" line="127"/>
+        <location filename="../../ui/billing.py" line="176"/>
         <source>Awaiting handover</source>
         <translation>待交付</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="165"/>
+        <location filename="../../ui/billing.py" line="214"/>
         <source>Choose an item.</source>
         <translation>请选择一个条目。</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="154"/>
+        <location filename="../../ui/billing.py" line="203"/>
         <source>Close</source>
         <translation>关闭</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="149"/>
+        <location filename="../../ui/billing.py" line="198"/>
         <source>Evidence *</source>
         <translation>凭据 *</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="145"/>
+        <location filename="../../ui/billing.py" line="194"/>
         <source>Handed over at (Asia/Shanghai)</source>
         <translation>交付时间（北京时间）</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="138"/>
+        <location filename="../../ui/billing.py" line="187"/>
         <source>Items</source>
         <translation>条目</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="153"/>
+        <location filename="../../ui/billing.py" line="202"/>
         <source>Record handover</source>
         <translation>记录交付</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="148"/>
+        <location filename="../../ui/billing.py" line="197"/>
         <source>evidence: signed handover form, ticket, who received it</source>
         <translation>凭据：签字交接单、工单号、接收人</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="133"/>
+        <location filename="../../ui/billing.py" line="182"/>
         <source>planned %1</source>
         <translation>计划 %1</translation>
     </message>
@@ -2260,17 +2529,17 @@
         <translation>无法读取列表：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/listview.py" line="343"/>
+        <location filename="../../ui/listview.py" line="347"/>
         <source>Excel (*.xlsx);;CSV (*.csv)</source>
         <translation>Excel (*.xlsx);;CSV (*.csv)</translation>
     </message>
     <message>
-        <location filename="../../ui/listview.py" line="342"/>
+        <location filename="../../ui/listview.py" line="346"/>
         <source>Export</source>
         <translation>导出</translation>
     </message>
     <message>
-        <location filename="../../ui/listview.py" line="354"/>
+        <location filename="../../ui/listview.py" line="359"/>
         <source>Exporting…</source>
         <translation>正在导出…</translation>
     </message>
@@ -2383,19 +2652,24 @@ Reason:</source>
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../ui/mainwindow.py" line="629"/>
+        <location filename="../../ui/mainwindow.py" line="644"/>
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="646"/>
+        <location filename="../../ui/mainwindow.py" line="661"/>
         <source>About IDC console</source>
         <translation>关于 IDC 管理控制台</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="631"/>
+        <location filename="../../ui/mainwindow.py" line="646"/>
         <source>About IDC console…</source>
         <translation>关于 IDC 管理控制台…</translation>
+    </message>
+    <message>
+        <location filename="../../ui/mainwindow.py" line="681"/>
+        <source>Account</source>
+        <translation>账户</translation>
     </message>
     <message>
         <source>Audit log</source>
@@ -2406,17 +2680,22 @@ Reason:</source>
         <translation>账单</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="576"/>
+        <location filename="../../ui/mainwindow.py" line="589"/>
         <source>Capacity of %1</source>
         <translation>%1 容量报告</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="473"/>
+        <location filename="../../ui/mainwindow.py" line="684"/>
+        <source>Change my password…</source>
+        <translation>修改我的密码…</translation>
+    </message>
+    <message>
+        <location filename="../../ui/mainwindow.py" line="486"/>
         <source>Choose a rack in the list first</source>
         <translation>请先在列表中选择机柜</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="569"/>
+        <location filename="../../ui/mainwindow.py" line="582"/>
         <source>Choose a rack in the list first.</source>
         <translation>请先在列表中选择机柜。</translation>
     </message>
@@ -2425,7 +2704,7 @@ Reason:</source>
         <translation>合同</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="400"/>
+        <location filename="../../ui/mainwindow.py" line="413"/>
         <source>Coverage</source>
         <translation>区域覆盖</translation>
     </message>
@@ -2438,17 +2717,17 @@ Reason:</source>
         <translation>总览</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="643"/>
+        <location filename="../../ui/mainwindow.py" line="658"/>
         <source>Data directory</source>
         <translation>数据目录</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="641"/>
+        <location filename="../../ui/mainwindow.py" line="656"/>
         <source>Database</source>
         <translation>数据库</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="655"/>
+        <location filename="../../ui/mainwindow.py" line="670"/>
         <source>Database: %1</source>
         <translation>数据库：%1</translation>
     </message>
@@ -2457,22 +2736,22 @@ Reason:</source>
         <translation>设备</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="449"/>
+        <location filename="../../ui/mainwindow.py" line="462"/>
         <source>Elevation</source>
         <translation>机柜立面</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="467"/>
+        <location filename="../../ui/mainwindow.py" line="480"/>
         <source>Find free U…</source>
         <translation>查找空闲 U 位…</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="375"/>
+        <location filename="../../ui/mainwindow.py" line="388"/>
         <source>Fleet report PDF…</source>
         <translation>GPU 资产报告 PDF…</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="584"/>
+        <location filename="../../ui/mainwindow.py" line="597"/>
         <source>GPU fleet report</source>
         <translation>GPU 资产报告</translation>
     </message>
@@ -2481,52 +2760,57 @@ Reason:</source>
         <translation>GPU</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="302"/>
+        <location filename="../../ui/mainwindow.py" line="303"/>
         <source>IDC console</source>
         <translation>IDC 管理控制台</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="380"/>
+        <location filename="../../ui/mainwindow.py" line="393"/>
         <source>Import device types…</source>
         <translation>导入设备型号…</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="642"/>
+        <location filename="../../ui/mainwindow.py" line="657"/>
         <source>Log file</source>
         <translation>日志文件</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="574"/>
+        <location filename="../../ui/mainwindow.py" line="688"/>
+        <source>Log out / switch user…</source>
+        <translation>注销 / 切换用户…</translation>
+    </message>
+    <message>
+        <location filename="../../ui/mainwindow.py" line="587"/>
         <source>Rack sheet %1</source>
         <translation>机柜图 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="461"/>
+        <location filename="../../ui/mainwindow.py" line="474"/>
         <source>Rack sheet PDF…</source>
         <translation>机柜图 PDF…</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="569"/>
+        <location filename="../../ui/mainwindow.py" line="582"/>
         <source>Racks</source>
         <translation>机柜</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="453"/>
+        <location filename="../../ui/mainwindow.py" line="466"/>
         <source>Room</source>
         <translation>机房</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="599"/>
+        <location filename="../../ui/mainwindow.py" line="612"/>
         <source>Settings…</source>
         <translation>设置…</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="464"/>
+        <location filename="../../ui/mainwindow.py" line="477"/>
         <source>Site capacity PDF…</source>
         <translation>站点容量 PDF…</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="400"/>
+        <location filename="../../ui/mainwindow.py" line="413"/>
         <source>Site map</source>
         <translation>站点分布图</translation>
     </message>
@@ -2535,7 +2819,7 @@ Reason:</source>
         <translation>站点与覆盖</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="657"/>
+        <location filename="../../ui/mainwindow.py" line="672"/>
         <source>User: %1 (%2)</source>
         <translation>用户：%1（%2）</translation>
     </message>
@@ -2544,9 +2828,19 @@ Reason:</source>
         <translation>用户与设置</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="640"/>
+        <location filename="../../ui/mainwindow.py" line="638"/>
+        <source>Users &amp;&amp; settings</source>
+        <translation>用户与设置</translation>
+    </message>
+    <message>
+        <location filename="../../ui/mainwindow.py" line="655"/>
         <source>Version</source>
         <translation>版本</translation>
+    </message>
+    <message>
+        <location filename="../../ui/mainwindow.py" line="779"/>
+        <source>Your password was changed.</source>
+        <translation>您的密码已修改。</translation>
     </message>
 </context>
 <context>
@@ -2616,87 +2910,87 @@ Reason:</source>
 <context>
     <name>PdfPreviewDialog</name>
     <message>
-        <location filename="../../ui/pdfpreview.py" line="119"/>
+        <location filename="../../ui/pdfpreview.py" line="120"/>
         <source>%1 cannot be shown: %2</source>
         <translation>无法显示 %1：%2</translation>
     </message>
     <message>
-        <location filename="../../ui/pdfpreview.py" line="64"/>
+        <location filename="../../ui/pdfpreview.py" line="65"/>
         <source>Close</source>
         <translation>关闭</translation>
     </message>
     <message>
-        <location filename="../../ui/pdfpreview.py" line="241"/>
+        <location filename="../../ui/pdfpreview.py" line="251"/>
         <source>Could not save: %1</source>
         <translation>无法保存：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/pdfpreview.py" line="58"/>
+        <location filename="../../ui/pdfpreview.py" line="59"/>
         <source>Fit width</source>
         <translation>适合宽度</translation>
     </message>
     <message>
-        <location filename="../../ui/pdfpreview.py" line="51"/>
+        <location filename="../../ui/pdfpreview.py" line="52"/>
         <source>Next page</source>
         <translation>下一页</translation>
     </message>
     <message>
-        <location filename="../../ui/pdfpreview.py" line="105"/>
+        <location filename="../../ui/pdfpreview.py" line="106"/>
         <source>Open in viewer…</source>
         <translation>用查看器打开…</translation>
     </message>
     <message>
-        <location filename="../../ui/pdfpreview.py" line="234"/>
+        <location filename="../../ui/pdfpreview.py" line="244"/>
         <source>PDF files (*.pdf)</source>
         <translation>PDF 文件 (*.pdf)</translation>
     </message>
     <message>
-        <location filename="../../ui/pdfpreview.py" line="50"/>
+        <location filename="../../ui/pdfpreview.py" line="51"/>
         <source>Previous page</source>
         <translation>上一页</translation>
     </message>
     <message>
-        <location filename="../../ui/pdfpreview.py" line="63"/>
+        <location filename="../../ui/pdfpreview.py" line="64"/>
         <source>Print…</source>
         <translation>打印…</translation>
     </message>
     <message>
-        <location filename="../../ui/pdfpreview.py" line="233"/>
+        <location filename="../../ui/pdfpreview.py" line="243"/>
         <source>Save PDF as</source>
         <translation>PDF 另存为</translation>
     </message>
     <message>
-        <location filename="../../ui/pdfpreview.py" line="62"/>
+        <location filename="../../ui/pdfpreview.py" line="63"/>
         <source>Save as…</source>
         <translation>另存为…</translation>
     </message>
     <message>
-        <location filename="../../ui/pdfpreview.py" line="98"/>
+        <location filename="../../ui/pdfpreview.py" line="99"/>
         <source>The PDF preview needs Qt's PDF module (the PySide6_Pdf package). You can still save the document or open it in your PDF viewer.</source>
         <translation>PDF 预览需要 Qt 的 PDF 模块（PySide6_Pdf）。您仍可保存文档或用 PDF 查看器打开。</translation>
     </message>
     <message>
-        <location filename="../../ui/pdfpreview.py" line="211"/>
+        <location filename="../../ui/pdfpreview.py" line="212"/>
         <source>The printer could not be started.</source>
         <translation>无法启动打印机。</translation>
     </message>
     <message>
-        <location filename="../../ui/pdfpreview.py" line="59"/>
+        <location filename="../../ui/pdfpreview.py" line="60"/>
         <source>Whole page</source>
         <translation>整页</translation>
     </message>
     <message>
-        <location filename="../../ui/pdfpreview.py" line="56"/>
+        <location filename="../../ui/pdfpreview.py" line="57"/>
         <source>Zoom in</source>
         <translation>放大</translation>
     </message>
     <message>
-        <location filename="../../ui/pdfpreview.py" line="55"/>
+        <location filename="../../ui/pdfpreview.py" line="56"/>
         <source>Zoom out</source>
         <translation>缩小</translation>
     </message>
     <message>
-        <location filename="../../ui/pdfpreview.py" line="150"/>
+        <location filename="../../ui/pdfpreview.py" line="151"/>
         <source>of %1</source>
         <translation>/ %1</translation>
     </message>
@@ -3364,17 +3658,17 @@ Reason:</source>
 <context>
     <name>SearchDialog</name>
     <message>
-        <location filename="../../ui/mainwindow.py" line="233"/>
+        <location filename="../../ui/mainwindow.py" line="234"/>
         <source>Rack, device, GPU serial, customer, contract, statement…</source>
         <translation>机柜、设备、GPU 序列号、客户、合同、账单…</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="230"/>
+        <location filename="../../ui/mainwindow.py" line="231"/>
         <source>Search</source>
         <translation>搜索</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="281"/>
+        <location filename="../../ui/mainwindow.py" line="282"/>
         <source>Search failed: %1</source>
         <translation>搜索失败：%1</translation>
     </message>
@@ -3382,127 +3676,137 @@ Reason:</source>
 <context>
     <name>SettingsDialog</name>
     <message>
-        <location filename="../../ui/dbdialog.py" line="204"/>
+        <location filename="../../ui/dbdialog.py" line="155"/>
+        <source>(started with another database than the one set below; the setting applies at the next start)</source>
+        <translation>（本次启动使用的数据库与下方设置不同；该设置在下次启动时生效）</translation>
+    </message>
+    <message>
+        <location filename="../../ui/dbdialog.py" line="220"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../ui/dbdialog.py" line="237"/>
+        <location filename="../../ui/dbdialog.py" line="253"/>
         <source>Connected.</source>
         <translation>连接成功。</translation>
     </message>
     <message>
-        <location filename="../../ui/dbdialog.py" line="238"/>
+        <location filename="../../ui/dbdialog.py" line="152"/>
+        <source>Database in use: %1</source>
+        <translation>当前使用的数据库：%1</translation>
+    </message>
+    <message>
+        <location filename="../../ui/dbdialog.py" line="254"/>
         <source>Failed: %1</source>
         <translation>失败：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/dbdialog.py" line="184"/>
+        <location filename="../../ui/dbdialog.py" line="200"/>
         <source>File</source>
         <translation>文件</translation>
     </message>
     <message>
-        <location filename="../../ui/dbdialog.py" line="234"/>
+        <location filename="../../ui/dbdialog.py" line="250"/>
         <source>Give a file or a URL first.</source>
         <translation>请先填写文件或地址。</translation>
     </message>
     <message>
-        <location filename="../../ui/dbdialog.py" line="175"/>
+        <location filename="../../ui/dbdialog.py" line="191"/>
         <source>Keep the password in the system keyring</source>
         <translation>将密码保存在系统钥匙串中</translation>
     </message>
     <message>
-        <location filename="../../ui/dbdialog.py" line="151"/>
+        <location filename="../../ui/dbdialog.py" line="167"/>
         <source>Language</source>
         <translation>语言</translation>
     </message>
     <message>
-        <location filename="../../ui/dbdialog.py" line="200"/>
+        <location filename="../../ui/dbdialog.py" line="216"/>
         <source>Language and database changes apply at the next start.</source>
         <translation>语言和数据库的更改将在下次启动时生效。</translation>
     </message>
     <message>
-        <location filename="../../ui/dbdialog.py" line="217"/>
+        <location filename="../../ui/dbdialog.py" line="233"/>
         <source>New database</source>
         <translation>新建数据库</translation>
     </message>
     <message>
-        <location filename="../../ui/dbdialog.py" line="162"/>
+        <location filename="../../ui/dbdialog.py" line="178"/>
         <source>New…</source>
         <translation>新建…</translation>
     </message>
     <message>
-        <location filename="../../ui/dbdialog.py" line="211"/>
+        <location filename="../../ui/dbdialog.py" line="227"/>
         <source>Open database</source>
         <translation>打开数据库</translation>
     </message>
     <message>
-        <location filename="../../ui/dbdialog.py" line="161"/>
+        <location filename="../../ui/dbdialog.py" line="177"/>
         <source>Open…</source>
         <translation>打开…</translation>
     </message>
     <message>
-        <location filename="../../ui/dbdialog.py" line="199"/>
+        <location filename="../../ui/dbdialog.py" line="215"/>
         <source>PDF font (TrueType)</source>
         <translation>PDF 字体（TrueType）</translation>
     </message>
     <message>
-        <location filename="../../ui/dbdialog.py" line="187"/>
+        <location filename="../../ui/dbdialog.py" line="203"/>
         <source>Password</source>
         <translation>密码</translation>
     </message>
     <message>
-        <location filename="../../ui/dbdialog.py" line="154"/>
+        <location filename="../../ui/dbdialog.py" line="170"/>
         <source>PostgreSQL server</source>
         <translation>PostgreSQL 服务器</translation>
     </message>
     <message>
-        <location filename="../../ui/dbdialog.py" line="211"/>
+        <location filename="../../ui/dbdialog.py" line="227"/>
         <source>SQLite (*.db *.sqlite);;All (*)</source>
         <translation>SQLite (*.db *.sqlite);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../ui/dbdialog.py" line="217"/>
+        <location filename="../../ui/dbdialog.py" line="233"/>
         <source>SQLite (*.db)</source>
         <translation>SQLite (*.db)</translation>
     </message>
     <message>
-        <location filename="../../ui/dbdialog.py" line="153"/>
+        <location filename="../../ui/dbdialog.py" line="169"/>
         <source>SQLite file</source>
         <translation>SQLite 文件</translation>
     </message>
     <message>
-        <location filename="../../ui/dbdialog.py" line="203"/>
+        <location filename="../../ui/dbdialog.py" line="219"/>
         <source>Save</source>
         <translation>保存</translation>
     </message>
     <message>
-        <location filename="../../ui/dbdialog.py" line="140"/>
+        <location filename="../../ui/dbdialog.py" line="143"/>
         <source>Settings</source>
         <translation>设置</translation>
     </message>
     <message>
-        <location filename="../../ui/dbdialog.py" line="147"/>
+        <location filename="../../ui/dbdialog.py" line="163"/>
         <source>System default</source>
         <translation>跟随系统</translation>
     </message>
     <message>
-        <location filename="../../ui/dbdialog.py" line="177"/>
+        <location filename="../../ui/dbdialog.py" line="193"/>
         <source>Test connection</source>
         <translation>测试连接</translation>
     </message>
     <message>
-        <location filename="../../ui/dbdialog.py" line="246"/>
+        <location filename="../../ui/dbdialog.py" line="262"/>
         <source>The system keyring is not available (%1); the password was not stored. Untick the keyring to be asked for it at each start.</source>
         <translation>系统钥匙串不可用（%1），密码未保存。取消勾选钥匙串后，每次启动时将询问密码。</translation>
     </message>
     <message>
-        <location filename="../../ui/dbdialog.py" line="186"/>
+        <location filename="../../ui/dbdialog.py" line="202"/>
         <source>URL</source>
         <translation>地址</translation>
     </message>
     <message>
-        <location filename="../../ui/dbdialog.py" line="198"/>
+        <location filename="../../ui/dbdialog.py" line="214"/>
         <source>automatic</source>
         <translation>自动</translation>
     </message>
@@ -3556,172 +3860,172 @@ Reason:</source>
 <context>
     <name>StatementPanel</name>
     <message>
-        <location filename="../../ui/billing.py" line="218"/>
+        <location filename="../../ui/billing.py" line="267"/>
         <source>%1 draft #%2</source>
         <translation>%1 草稿 #%2</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="195"/>
+        <location filename="../../ui/billing.py" line="244"/>
         <source>Amount</source>
         <translation>金额</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="193"/>
+        <location filename="../../ui/billing.py" line="242"/>
         <source>Choose a statement</source>
         <translation>请选择账单</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="194"/>
+        <location filename="../../ui/billing.py" line="243"/>
         <source>Contract</source>
         <translation>合同</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="296"/>
+        <location filename="../../ui/billing.py" line="345"/>
         <source>Credit note</source>
         <translation>红字账单</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="296"/>
+        <location filename="../../ui/billing.py" line="345"/>
         <source>Credit note %1 issued for %2.</source>
         <translation>已开具红字账单 %1，金额 %2。</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="234"/>
+        <location filename="../../ui/billing.py" line="283"/>
         <source>Credit notes: %1</source>
         <translation>红字账单：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="204"/>
+        <location filename="../../ui/billing.py" line="253"/>
         <source>Credit note…</source>
         <translation>红字账单…</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="230"/>
+        <location filename="../../ui/billing.py" line="279"/>
         <source>Credits %1</source>
         <translation>冲销 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="220"/>
+        <location filename="../../ui/billing.py" line="269"/>
         <source>Customer: %1</source>
         <translation>客户：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="194"/>
+        <location filename="../../ui/billing.py" line="243"/>
         <source>Description</source>
         <translation>描述</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="228"/>
+        <location filename="../../ui/billing.py" line="277"/>
         <source>Fapiao no.: %1</source>
         <translation>发票号：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="321"/>
+        <location filename="../../ui/billing.py" line="370"/>
         <source>Fapiao number</source>
         <translation>发票号</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="203"/>
+        <location filename="../../ui/billing.py" line="252"/>
         <source>Issue</source>
         <translation>开具</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="226"/>
+        <location filename="../../ui/billing.py" line="275"/>
         <source>Issued: %1</source>
         <translation>开具日期：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="277"/>
+        <location filename="../../ui/billing.py" line="326"/>
         <source>Issuing…</source>
         <translation>正在开具…</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="221"/>
+        <location filename="../../ui/billing.py" line="270"/>
         <source>Period: %1</source>
         <translation>账期：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="207"/>
+        <location filename="../../ui/billing.py" line="256"/>
         <source>Preview / Print PDF…</source>
         <translation>预览 / 打印 PDF…</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="194"/>
+        <location filename="../../ui/billing.py" line="243"/>
         <source>Quantity</source>
         <translation>数量</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="232"/>
+        <location filename="../../ui/billing.py" line="281"/>
         <source>Reason: %1</source>
         <translation>原因：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="205"/>
+        <location filename="../../ui/billing.py" line="254"/>
         <source>Rebill credited lines</source>
         <translation>重新计费已冲销条目</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="312"/>
+        <location filename="../../ui/billing.py" line="361"/>
         <source>Rebilled %1 line(s) on %2.</source>
         <translation>已在 %2 上重新计费 %1 个条目。</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="315"/>
+        <location filename="../../ui/billing.py" line="364"/>
         <source>Rebilling…</source>
         <translation>正在重新计费…</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="236"/>
+        <location filename="../../ui/billing.py" line="285"/>
         <source>Rebills %1</source>
         <translation>重开 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="206"/>
+        <location filename="../../ui/billing.py" line="255"/>
         <source>Record fapiao no.…</source>
         <translation>登记发票号…</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="343"/>
+        <location filename="../../ui/billing.py" line="392"/>
         <source>Statement %1</source>
         <translation>账单 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="222"/>
+        <location filename="../../ui/billing.py" line="271"/>
         <source>Status: %1</source>
         <translation>状态：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="243"/>
+        <location filename="../../ui/billing.py" line="292"/>
         <source>Subtotal %1 · Tax %2 · &lt;b&gt;Total %3&lt;/b&gt;&lt;br&gt;Amount in words: &lt;b&gt;%4&lt;/b&gt;</source>
         <translation>小计 %1 · 税额 %2 · &lt;b&gt;合计 %3&lt;/b&gt;&lt;br&gt;大写金额：&lt;b&gt;%4&lt;/b&gt;</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="195"/>
+        <location filename="../../ui/billing.py" line="244"/>
         <source>Tax</source>
         <translation>税额</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="195"/>
+        <location filename="../../ui/billing.py" line="244"/>
         <source>Tax rate</source>
         <translation>税率</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="322"/>
+        <location filename="../../ui/billing.py" line="371"/>
         <source>The fapiao number issued for %1:</source>
         <translation>为 %1 开具的发票号：</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="194"/>
+        <location filename="../../ui/billing.py" line="243"/>
         <source>Unit</source>
         <translation>单位</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="195"/>
+        <location filename="../../ui/billing.py" line="244"/>
         <source>Unit price</source>
         <translation>单价</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="311"/>
+        <location filename="../../ui/billing.py" line="360"/>
         <source>draft #%1</source>
         <translation>草稿 #%1</translation>
     </message>
@@ -3729,42 +4033,42 @@ Reason:</source>
 <context>
     <name>TransitionDialog</name>
     <message>
-        <location filename="../../ui/forms.py" line="417"/>
+        <location filename="../../ui/forms.py" line="592"/>
         <source>%1 GPU(s), now: %2</source>
         <translation>%1 个 GPU，当前：%2</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="434"/>
+        <location filename="../../ui/forms.py" line="609"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="446"/>
+        <location filename="../../ui/forms.py" line="621"/>
         <source>Give a reason: it goes into the GPU's history and the audit trail.</source>
         <translation>请填写原因：它将记入 GPU 历史和审计日志。</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="409"/>
+        <location filename="../../ui/forms.py" line="584"/>
         <source>Lifecycle move</source>
         <translation>生命周期变更</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="433"/>
+        <location filename="../../ui/forms.py" line="608"/>
         <source>Move</source>
         <translation>变更</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="424"/>
+        <location filename="../../ui/forms.py" line="599"/>
         <source>Move to</source>
         <translation>变更为</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="440"/>
+        <location filename="../../ui/forms.py" line="615"/>
         <source>No move is allowed from these states together.</source>
         <translation>所选状态之间没有共同允许的变更。</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="427"/>
+        <location filename="../../ui/forms.py" line="602"/>
         <source>Reason *</source>
         <translation>原因 *</translation>
     </message>
@@ -3826,6 +4130,10 @@ Reason:</source>
     <message>
         <source>Cancel</source>
         <translation>取消</translation>
+    </message>
+    <message>
+        <source>Change own password</source>
+        <translation>修改本人密码</translation>
     </message>
     <message>
         <source>Create</source>
@@ -4991,9 +5299,140 @@ Check the database in the settings.</source>
         <translation>正在准备数据库（备份并升级结构）…</translation>
     </message>
     <message>
-        <location filename="../../ui/main.py" line="195"/>
+        <location filename="../../ui/main.py" line="196"/>
         <source>The audit trail was changed outside the program</source>
         <translation>审计日志在程序之外被更改</translation>
+    </message>
+</context>
+<context>
+    <name>messages</name>
+    <message>
+        <source>%1 is inactive; reactivate the customer first</source>
+        <translation>%1 已停用；请先重新启用该客户</translation>
+    </message>
+    <message>
+        <source>%1 is not in the list of regions (GB/T 2260, county level and above); check the code, or import the regions that have it</source>
+        <translation>%1 不在地区列表中（GB/T 2260，县级及以上）；请检查代码，或导入包含它的地区</translation>
+    </message>
+    <message>
+        <source>'%1' is not a number</source>
+        <translation>“%1”不是数字</translation>
+    </message>
+    <message>
+        <source>'%1' is not a phone number</source>
+        <translation>“%1”不是有效的电话号码</translation>
+    </message>
+    <message>
+        <source>'%1' is not a region code: GB/T 2260 codes have six digits, e.g. 460108</source>
+        <translation>“%1”不是地区代码：GB/T 2260 代码为六位数字，例如 460108</translation>
+    </message>
+    <message>
+        <source>'%1' is not an e-mail address</source>
+        <translation>“%1”不是有效的电子邮箱地址</translation>
+    </message>
+    <message>
+        <source>GPUs are counted in whole numbers</source>
+        <translation>GPU 数量须为整数</translation>
+    </message>
+    <message>
+        <source>a GPU item names a GPU model and quantity, or the GPUs themselves</source>
+        <translation>GPU 项目须指定 GPU 型号和数量，或具体的 GPU</translation>
+    </message>
+    <message>
+        <source>a contact needs a name</source>
+        <translation>联系人须填写姓名</translation>
+    </message>
+    <message>
+        <source>a contract has a start and an end date</source>
+        <translation>合同须有开始和结束日期</translation>
+    </message>
+    <message>
+        <source>a contract needs at least one item</source>
+        <translation>合同至少需要一个项目</translation>
+    </message>
+    <message>
+        <source>a password has at least 8 characters</source>
+        <translation>密码至少 8 个字符</translation>
+    </message>
+    <message>
+        <source>a rack lease names an existing rack</source>
+        <translation>机柜租赁须指定一个现有机柜</translation>
+    </message>
+    <message>
+        <source>a unified social credit code cannot contain %1 (I, O, S, V and Z are never used)</source>
+        <translation>统一社会信用代码不能包含 %1（不使用 I、O、S、V、Z）</translation>
+    </message>
+    <message>
+        <source>a unified social credit code has 18 characters, this one has %1</source>
+        <translation>统一社会信用代码应为 18 位，此处为 %1 位</translation>
+    </message>
+    <message>
+        <source>bandwidth priced per Mbps names the Mbps</source>
+        <translation>按 Mbps 计价的带宽须填写 Mbps</translation>
+    </message>
+    <message>
+        <source>cannot be negative</source>
+        <translation>不能为负数</translation>
+    </message>
+    <message>
+        <source>credit code %1 belongs to another customer</source>
+        <translation>信用代码 %1 已属于另一客户</translation>
+    </message>
+    <message>
+        <source>ends before the service starts</source>
+        <translation>早于服务开始日期结束</translation>
+    </message>
+    <message>
+        <source>give both the power allowance (kW) and the price per kWh over it, or neither</source>
+        <translation>请同时填写电力额度（kW）和超出部分的每千瓦时价格，或都不填</translation>
+    </message>
+    <message>
+        <source>hosting names a rack unit range or a device</source>
+        <translation>托管须指定机柜 U 位范围或设备</translation>
+    </message>
+    <message>
+        <source>is required</source>
+        <translation>必填</translation>
+    </message>
+    <message>
+        <source>longer than %1 characters (%2); shorten it</source>
+        <translation>超过 %1 个字符（%2）；请缩短</translation>
+    </message>
+    <message>
+        <source>must be greater than zero</source>
+        <translation>必须大于零</translation>
+    </message>
+    <message>
+        <source>the account manager must be a user with that role</source>
+        <translation>客户经理须为具有该角色的用户</translation>
+    </message>
+    <message>
+        <source>the check character is wrong: %1 must end in %2, not %3</source>
+        <translation>校验码错误：%1 的末位应为 %2，而不是 %3</translation>
+    </message>
+    <message>
+        <source>the contract ends (%1) before it starts (%2)</source>
+        <translation>合同结束日期（%1）早于开始日期（%2）</translation>
+    </message>
+    <message>
+        <source>the current password is wrong</source>
+        <translation>当前密码不正确</translation>
+    </message>
+    <message>
+        <source>the customer's legal name is required</source>
+        <translation>请填写客户的法定名称</translation>
+    </message>
+    <message>
+        <source>the legal name is required</source>
+        <translation>请填写法定名称</translation>
+    </message>
+    <message>
+        <source>the new password is the same as the current one</source>
+        <translation>新密码与当前密码相同</translation>
+    </message>
+    <message>
+        <source>the unified social credit code is required</source>
+        <translation>请填写统一社会信用代码</translation>
     </message>
 </context>
 <context>
@@ -5017,7 +5456,7 @@ Check the database in the settings.</source>
 <context>
     <name>pdfpreview</name>
     <message>
-        <location filename="../../ui/pdfpreview.py" line="290"/>
+        <location filename="../../ui/pdfpreview.py" line="308"/>
         <source>Preparing the document…</source>
         <translation>正在准备文档…</translation>
     </message>

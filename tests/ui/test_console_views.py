@@ -64,25 +64,41 @@ def test_contract_create_refused_then_saved(qtbot, demo_db):
     assert dlg.saved.items[0].power_allowance_kw == 8
 
 
-def test_contract_form_takes_the_subsidiary_that_serves_the_customers_region(qtbot, demo_db):
-    """The customer's region decides which subsidiary signs: a new contract takes the one serving
-    it (Haikou's 美兰区: Fuzhou at 8 h, Guangzhou at 12 h), and another choice is warned about."""
+def test_contract_form_proposes_the_signer_from_the_items_sites_and_the_team_from_the_region(qtbot, demo_db):
+    """The owner's rule (issue 9): the subsidiary operating the site of the racks or GPUs signs; the
+    customer's region decides only the serving team and response time (Haikou's 美兰区: Fuzhou at
+    8 h). Before, the customer's region chose the signer; this test replaces that one."""
     from ui.contracts import ContractDialog
-    from models import Subsidiary
+    from models import Rack, Room, Site, Subsidiary
     dlg = ContractDialog(demo_db, actor(demo_db, "lina"))
     qtbot.addWidget(dlg)
-    h = dlg.header
+    h, it = dlg.header, dlg.item_edit
     with demo_db.session() as s:
         subs = {code: (id_, name) for id_, code, name in s.execute(select(Subsidiary.id, Subsidiary.code,
                                                                            Subsidiary.name))}
+        site_of = dict(s.execute(select(Rack.id, Site.code).join(Room, Room.id == Rack.room_id)
+                                 .join(Site, Site.id == Room.site_id)).all())
     h["customer_id"].setCurrentIndex(h["customer_id"].findText("海口美兰数智科技有限公司"))
-    assert h["subsidiary_id"].currentData() == subs["FZ"][0]
     hint = dlg.coverage_hint.text()
-    assert "美兰区" in hint and "8" in hint and not hint.startswith("⚠")
+    assert subs["FZ"][1] in hint and "美兰区" in hint and "8" in hint and not hint.startswith("⚠")
+    racks = it["rack_id"]
+
+    def pick_rack(site):
+        racks.setCurrentIndex(next(i for i in range(racks.count()) if site_of.get(racks.itemData(i)) == site))
+    it["kind"].setCurrentIndex(it["kind"].findData("rack"))
+    it["description"].setText("机柜租赁")
+    it["unit_price"].setText("6800")
+    pick_rack("GZ-HP1")
+    assert h["subsidiary_id"].currentData() == subs["GZ"][0]             # proposed from the rack's site
+    assert "GZ-HP1" in dlg.signer_hint.text() and not dlg.signer_hint.text().startswith("⚠")
     h["subsidiary_id"].setCurrentIndex(h["subsidiary_id"].findData(subs["BJ"][0]))   # the user's choice stays
-    hint = dlg.coverage_hint.text()
-    assert hint.startswith("⚠") and subs["FZ"][1] in hint and subs["GZ"][1] in hint
+    assert dlg.signer_hint.text().startswith("⚠") and subs["GZ"][1] in dlg.signer_hint.text()
     assert h["subsidiary_id"].currentData() == subs["BJ"][0]
+    dlg.add_item()
+    it["kind"].setCurrentIndex(it["kind"].findData("rack"))
+    pick_rack("FZ-MW1")
+    warn = dlg.signer_hint.text()
+    assert warn.startswith("⚠") and "GZ-HP1" in warn and "FZ-MW1" in warn
 
 
 def test_contract_lifecycle_offers_allowed_moves_and_approves(qtbot, demo_db):

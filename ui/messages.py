@@ -1,0 +1,87 @@
+"""Service messages in the console's language.
+
+The services speak English sentences with values in them (app/ has no Qt). The console matches a
+message against the patterns below and translates the template in the "messages" context, putting
+the values back (%1, %2, …); a message without a pattern is shown as the service wrote it.
+"""
+from __future__ import annotations
+
+import re
+
+from PySide6.QtCore import QCoreApplication
+
+CONTEXT = "messages"
+
+
+def _(s):
+    return s
+
+
+# (pattern, template): the template's %n are the pattern's groups in order.
+PATTERNS: list[tuple[re.Pattern, str]] = [(re.compile(p), t) for p, t in (
+    (r"the customer's legal name is required", _("the customer's legal name is required")),
+    (r"the legal name is required", _("the legal name is required")),
+    (r"the unified social credit code is required", _("the unified social credit code is required")),
+    (r"a unified social credit code has 18 characters, this one has (\d+)",
+     _("a unified social credit code has 18 characters, this one has %1")),
+    (r"a unified social credit code cannot contain (.+) \(I, O, S, V and Z are never used\)",
+     _("a unified social credit code cannot contain %1 (I, O, S, V and Z are never used)")),
+    (r"the check character is wrong: (\S+) must end in (\S), not (\S)",
+     _("the check character is wrong: %1 must end in %2, not %3")),
+    (r"credit code (\S+) belongs to another customer", _("credit code %1 belongs to another customer")),
+    (r"'(.*)' is not an e-mail address", _("'%1' is not an e-mail address")),
+    (r"'(.*)' is not a phone number", _("'%1' is not a phone number")),
+    (r"a contact needs a name", _("a contact needs a name")),
+    (r"the account manager must be a user with that role", _("the account manager must be a user with that role")),
+    (r"'(.*)' is not a region code: GB/T 2260 codes have six digits, e\.g\. 460108",
+     _("'%1' is not a region code: GB/T 2260 codes have six digits, e.g. 460108")),
+    (r"(\S+) is not in the list of regions \(GB/T 2260, county level and above\); check the code, "
+     r"or import the regions that have it",
+     _("%1 is not in the list of regions (GB/T 2260, county level and above); check the code, "
+       "or import the regions that have it")),
+    (r"longer than (\d+) characters \((\d+)\); shorten it", _("longer than %1 characters (%2); shorten it")),
+    (r"is required", _("is required")),
+    (r"'(.*)' is not a number", _("'%1' is not a number")),
+    (r"must be greater than zero", _("must be greater than zero")),
+    (r"cannot be negative", _("cannot be negative")),
+    (r"a contract needs at least one item", _("a contract needs at least one item")),
+    (r"(.+) is inactive; reactivate the customer first", _("%1 is inactive; reactivate the customer first")),
+    (r"a contract has a start and an end date", _("a contract has a start and an end date")),
+    (r"the contract ends \((\S+)\) before it starts \((\S+)\)", _("the contract ends (%1) before it starts (%2)")),
+    (r"a rack lease names an existing rack", _("a rack lease names an existing rack")),
+    (r"give both the power allowance \(kW\) and the price per kWh over it, or neither",
+     _("give both the power allowance (kW) and the price per kWh over it, or neither")),
+    (r"a GPU item names a GPU model and quantity, or the GPUs themselves",
+     _("a GPU item names a GPU model and quantity, or the GPUs themselves")),
+    (r"GPUs are counted in whole numbers", _("GPUs are counted in whole numbers")),
+    (r"hosting names a rack unit range or a device", _("hosting names a rack unit range or a device")),
+    (r"bandwidth priced per Mbps names the Mbps", _("bandwidth priced per Mbps names the Mbps")),
+    (r"ends before the service starts", _("ends before the service starts")),
+    (r"the current password is wrong", _("the current password is wrong")),
+    (r"a password has at least 8 characters", _("a password has at least 8 characters")),
+    (r"the new password is the same as the current one", _("the new password is the same as the current one")),
+)]
+
+
+def translate_message(text: str) -> str:
+    """`text` in the console's language when a pattern knows it; each '; '-joined part on its own."""
+    if not text:
+        return text
+    parts = text.split("; ") if "; " in text else [text]
+    return "; ".join(_one(p) for p in parts)
+
+
+def _one(text: str) -> str:
+    prefix = ""
+    m = re.match(r"^((?:items\[\d+\]\.)?\w+(?:\[\d+\]\.\w+)?): (.*)$", text)
+    for candidate in ((text,) if m is None else (text, m.group(2))):
+        for pattern, template in PATTERNS:
+            hit = pattern.fullmatch(candidate)
+            if hit:
+                if candidate is not text:
+                    prefix = m.group(1) + ": "
+                out = QCoreApplication.translate(CONTEXT, template)
+                for i, value in enumerate(hit.groups(), start=1):
+                    out = out.replace(f"%{i}", value)
+                return prefix + out
+    return text
