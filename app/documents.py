@@ -581,7 +581,7 @@ EVENTS_PER_PAGE = 19
 def _local_day(dialect: str):
     """The event's date in Asia/Shanghai, in SQL (ts is stored as naive UTC)."""
     if dialect == "postgresql":
-        return func.date(func.timezone("Asia/Shanghai", func.timezone("UTC", AuditEvent.ts)))
+        return func.date(func.timezone(SHANGHAI.key, func.timezone("UTC", AuditEvent.ts)))
     # SQLite has no zone rules; Asia/Shanghai has been UTC+8 all year since 1991.
     return func.date(AuditEvent.ts, "+8 hours")
 

@@ -282,11 +282,16 @@ def create_cage(db: Database, actor: Actor, room_id: int, name: str, rack_ids: l
         cage = Cage(room_id=room.id, name=name, note=note, updated_by=actor.login)
         s.add(cage)
         flush_or_refuse(s)
-        for r in racks:
-            r.cage_id = cage.id
-        s.flush()
         uow.audit("cage.create", "cage", cage.id, f"{room.name}/{name}",
                   after=dict(snapshot(cage), racks=[r.name for r in racks]))
+        for r in racks:  # each rack's own trail says it joined the cage (audit reconcile reads it)
+            before = snapshot(r)
+            r.cage_id = cage.id
+            s.flush()
+            after = snapshot(r)
+            changed = [k for k in after if after[k] != before[k]]
+            uow.audit("rack.update", "rack", r.id, r.name, before={k: before[k] for k in changed},
+                      after={k: after[k] for k in changed}, reason=f"joined cage {name}")
         uow.commit()
         return cage.id
 

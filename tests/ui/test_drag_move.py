@@ -28,6 +28,9 @@ def _panel(qtbot, db, operator, ids):
     qtbot.addWidget(panel)
     panel.resize(600, 900)
     panel.show()
+    with db.session() as s:  # A01 is leased whole to the kvm's owner: only that customer's devices move in it
+        s.get(Device, ids["dev_srv"]).owner_customer_id = s.get(Device, ids["dev_kvm"]).owner_customer_id
+        s.commit()
     panel.load_rack(ids["a01"])
     return panel
 
