@@ -5,7 +5,6 @@ import dataclasses
 import re
 import shutil
 import subprocess
-import time
 from decimal import Decimal
 
 import pytest
@@ -134,12 +133,10 @@ def test_audit_checkpoint_on_every_page(tmp_path):
     assert_fonts_embedded(result.path)
 
 
-def test_audit_report_with_10000_events_is_fast_enough(tmp_path):
+def test_audit_report_with_10000_events_renders_every_page(tmp_path):
+    """Its speed is the bench's row 'audit report PDF' (figures, not a timed test: docs/performance.md)."""
     doc = samples.sample_audit(10_000)
-    started = time.perf_counter()
     result = render_audit_report(doc, tmp_path / "audit10k.pdf")
-    elapsed = time.perf_counter() - started
-    assert elapsed < 30, f"{elapsed:.1f}s"
     assert result.pages == pdfpages(result.path) > 300
     last = pdftext(result.path).split("\f")[result.pages - 1]
     assert doc.checkpoint in last and "10000" in last
