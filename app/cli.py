@@ -120,7 +120,7 @@ def month_bounds(period: str) -> tuple[str, str]:
     return first.isoformat(), (nxt - dt.timedelta(days=1)).isoformat()
 
 # Modules that add their own sub-commands through `register(subparsers)`.
-COMMAND_MODULES = ("app.cli_core", "app.cli_billing", "app.cli_reports", "app.cli_scale", "app.cli_settings")
+COMMAND_MODULES = ("app.cli_core", "app.cli_billing", "app.cli_reports", "app.cli_scale", "app.cli_settings", "app.cli_finance")
 
 
 @dataclass
