@@ -35,6 +35,7 @@ def register(sub) -> None:
     o = ps.add_parser("overdue", help="customers overdue more than N days (suspension proposals)")
     o.add_argument("--days", type=int, default=60, metavar="N")
     o.set_defaults(handler=payments_overdue)
+    register_reports(sub)
 
 
 def payments_add(ctx, args) -> int:
@@ -98,4 +99,57 @@ def payments_overdue(ctx, args) -> int:
         print(f"{name}\t¥{format_amount(amount)}\t{days} days\tpropose suspension")
     if not rows:
         print(f"no customer is overdue more than {args.days} days")
+    return 0
+
+
+def register_reports(sub) -> None:
+    """`report aging` and `report account`, added to the `report` command of app.cli_reports."""
+    import argparse
+
+    report = sub.choices.get("report")
+    if report is None:
+        return
+    rs = next(a for a in report._actions if isinstance(a, argparse._SubParsersAction))
+    ag = rs.add_parser("aging", help="receivables aging by subsidiary and customer (.pdf or .xlsx by suffix)")
+    ag.add_argument("--as-of", type=date_arg, metavar="YYYY-MM-DD", help="default: today (Asia/Shanghai)")
+    ag.add_argument("-o", "--output", required=True)
+    ag.add_argument("--lang", dest="doc_lang", choices=["zh", "en"])
+    ag.set_defaults(handler=report_aging)
+    ac = rs.add_parser("account", help="a customer's statement of account (往来对账单) with a confirmation block")
+    ac.add_argument("customer", metavar="CUSTOMER", help="credit code or name")
+    ac.add_argument("--from", dest="date_from", required=True, type=date_arg, metavar="YYYY-MM-DD")
+    ac.add_argument("--to", dest="date_to", required=True, type=date_arg, metavar="YYYY-MM-DD")
+    ac.add_argument("-o", "--output", required=True)
+    ac.add_argument("--lang", dest="doc_lang", choices=["zh", "en"])
+    ac.set_defaults(handler=report_account)
+
+
+def _lang(ctx, args):
+    return args.doc_lang or getattr(ctx.args, "lang", None)
+
+
+def report_aging(ctx, args) -> int:
+    import datetime as dt
+
+    from .services.receivables import print_receivables_report
+
+    actor = ctx.reader()
+    as_of = dt.date.fromisoformat(args.as_of) if args.as_of else None
+    _doc, what, pages = print_receivables_report(ctx.db, actor, "aging", args.output, as_of=as_of,
+                                                 language=_lang(ctx, args))
+    print(f"wrote {args.output} ({what}" + (f"; {pages} page(s))" if pages else ")"))
+    return 0
+
+
+def report_account(ctx, args) -> int:
+    import datetime as dt
+
+    from .services.receivables import print_receivables_report
+
+    actor = ctx.reader()
+    _doc, what, pages = print_receivables_report(
+        ctx.db, actor, "account", args.output, customer=args.customer,
+        date_from=dt.date.fromisoformat(args.date_from), date_to=dt.date.fromisoformat(args.date_to),
+        language=_lang(ctx, args))
+    print(f"wrote {args.output} ({what}; {pages} page(s))")
     return 0

@@ -188,3 +188,34 @@ def test_cli_payments(db, admin, manager, cli, tmp_path):
     assert ws.max_row == 5  # header, two receipts, one reversal, the import
     rc, out, err = cli("payments", "balance", code, user=None)
     assert rc == 0 and "balance ¥-39.50" in out and "credit ¥39.50" in out, out
+
+
+def test_reports_aging_account_and_statement_pdf(db, admin, manager, cli, tmp_path):
+    from tests.test_reports import pdftext
+    w, c, (sep, oct_), code, name = _two_months(db, admin, manager)
+    today = local_today()
+    R.record_payment(db, admin, code, "7000", today, "RP-1")
+    as_of = today + dt.timedelta(days=50)
+    rc, out, err = cli("report", "aging", "--as-of", as_of.isoformat(), "-o", str(tmp_path / "aging.pdf"))
+    assert rc == 0, err
+    text = pdftext(tmp_path / "aging.pdf")
+    assert "应收账款账龄分析表" in text and "5,720.00" in text and name in text
+    rc, out, err = cli("report", "aging", "--as-of", as_of.isoformat(), "-o", str(tmp_path / "aging.xlsx"))
+    assert rc == 0, err
+    from openpyxl import load_workbook
+    ws = load_workbook(tmp_path / "aging.xlsx").active
+    row = [c.value for c in ws[3]]
+    assert row[1] == name and D(str(row[4])) == D("5720.00") and D(str(row[7])) == D("5720.00")
+    rc, out, err = cli("report", "account", code, "--from", (today - dt.timedelta(days=1)).isoformat(),
+                       "--to", today.isoformat(), "-o", str(tmp_path / "account.pdf"))
+    assert rc == 0 and "closing balance ¥5,720.00" in out, err
+    text = pdftext(tmp_path / "account.pdf")
+    for word in ("往来对账单", "期初余额", "期末余额", "客户（盖章）", sep.number, "RP-1", "5,720.00"):
+        assert word in text, word
+    rc, out, err = cli("report", "statement", oct_.number, "-o", str(tmp_path / "statement.pdf"))
+    assert rc == 0, err
+    text = pdftext(tmp_path / "statement.pdf")
+    due = (today + dt.timedelta(days=15)).isoformat()
+    for word in ("人民币陆仟叁佰陆拾元整", "付款信息", "月结 15 天", "客户确认", "客户（盖章）"):
+        assert word in text.replace("\n", ""), word
+    assert due in text or due.replace("-", "") in text or f"{today + dt.timedelta(days=15):%Y年%-m月%-d日}" in text
