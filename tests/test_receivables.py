@@ -219,3 +219,45 @@ def test_reports_aging_account_and_statement_pdf(db, admin, manager, cli, tmp_pa
     for word in ("人民币陆仟叁佰陆拾元整", "付款信息", "月结 15 天", "客户确认", "客户（盖章）"):
         assert word in text.replace("\n", ""), word
     assert due in text or due.replace("-", "") in text or f"{today + dt.timedelta(days=15):%Y年%-m月%-d日}" in text
+
+
+def test_aging_on_large_data_is_set_based_and_fast(db, admin, manager):
+    """50,000 issued statements, 45,000 of them paid (in full or in part) by bulk-inserted receipts:
+    the aging report takes a fixed handful of queries and well under 5 s."""
+    import time
+
+    from sqlalchemy import event, insert
+
+    from models import Statement
+    w, c, (sep, oct_), code, name = _two_months(db, admin, manager)
+    n = 50_000
+    issued = dt.datetime(2026, 6, 1, tzinfo=dt.timezone.utc)
+    with db.engine.begin() as conn:
+        conn.execute(insert(Statement), [
+            {"number": f"BIG-{i:06d}", "kind": "statement", "subsidiary_id": w.subsidiary_id,
+             "customer_id": w.customer_id, "period": "2026-05", "status": "issued", "subtotal": D("100.00"),
+             "tax": D("6.00"), "total": D("106.00"), "issued_at": issued,
+             "due_date": dt.date(2026, 6, 1) + dt.timedelta(days=i % 200), "version": 1} for i in range(n)])
+        ids = [r[0] for r in conn.execute(select(Statement.id).where(Statement.number.like("BIG-%"))
+                                          .order_by(Statement.id))]
+        conn.execute(insert(Payment), [
+            {"id": 10_000 + i, "customer_id": w.customer_id, "kind": "receipt", "received_on": dt.date(2026, 7, 1),
+             "amount": D("106.00"), "bank_ref": f"BIG-{i}", "method": "transfer"} for i in range(45_000)])
+        conn.execute(insert(PaymentAllocation), [
+            {"payment_id": 10_000 + i, "statement_id": ids[i], "amount": D("106.00") if i % 3 else D("50.00")}
+            for i in range(45_000)])
+    count = [0]
+
+    def on(*_a):
+        count[0] += 1
+    event.listen(db.engine, "before_cursor_execute", on)
+    started = time.perf_counter()
+    ag = R.aging(db, dt.date(2026, 12, 31))
+    elapsed = time.perf_counter() - started
+    event.remove(db.engine, "before_cursor_execute", on)
+    print(f"aging of {n} statements: {elapsed:.2f}s, {count[0]} queries")
+    assert elapsed < 5, f"{elapsed:.2f}s"
+    assert count[0] <= 8  # a fixed handful, whatever the number of statements
+    # 15,000 part-paid (56.00 open each) + 5,000 unpaid + the two real statements
+    assert sum(ag.totals().values()) == D("56.00") * 15_000 + D("106.00") * 5_000 + D("12720.00")
+    assert ag.rows[0].credit == D("56.00") * 15_000  # what the part allocations left unallocated

@@ -132,30 +132,43 @@ def _money(text, field: str = "amount") -> Decimal:
 
 
 # --------------------------------------------------------------------------- open amounts
-def _credited_q():
-    return (select(Statement.original_id.label("sid"), func.sum(Statement.total).label("credited"))
-            .where(Statement.kind == StatementKind.CREDIT_NOTE, Statement.status == StatementStatus.ISSUED,
-                   Statement.original_id.is_not(None))
-            .group_by(Statement.original_id).subquery())
+@dataclass(frozen=True)
+class OpenRow:
+    id: int
+    number: str
+    subsidiary_id: int
+    customer_id: int
+    issued_at: dt.datetime
+    due_date: dt.date | None
+    total: Decimal
+    credited: Decimal  # the issued credit notes against it (negative)
+    paid: Decimal      # the payments allocated to it (net of reversals)
+
+    @property
+    def open(self) -> Decimal:
+        return round_fen(self.total + self.credited - self.paid)
 
 
-def _allocated_q():
-    return (select(PaymentAllocation.statement_id.label("sid"), func.sum(PaymentAllocation.amount).label("paid"))
-            .group_by(PaymentAllocation.statement_id).subquery())
-
-
-def open_statements_query(customer_id: int | None = None):
-    """(id, number, subsidiary_id, customer_id, issued_at, due_date, total, credited, paid) of
-    every issued statement (not credit notes), one set-based query."""
-    cr, al = _credited_q(), _allocated_q()
-    q = (select(Statement.id, Statement.number, Statement.subsidiary_id, Statement.customer_id,
-                Statement.issued_at, Statement.due_date, Statement.total,
-                func.coalesce(cr.c.credited, 0).label("credited"), func.coalesce(al.c.paid, 0).label("paid"))
-         .outerjoin(cr, cr.c.sid == Statement.id).outerjoin(al, al.c.sid == Statement.id)
-         .where(Statement.kind == StatementKind.STATEMENT, Statement.status == StatementStatus.ISSUED))
+def open_statement_rows(s: Session, customer_id: int | None = None) -> list[OpenRow]:
+    """Every issued statement (not credit notes) with what was credited and paid on it: three plain
+    set-based queries (statements, credit notes by original, allocations by statement) joined in
+    memory, so no planner can turn them into a nested loop over tens of thousands of rows."""
+    issued = [Statement.status == StatementStatus.ISSUED]
     if customer_id is not None:
-        q = q.where(Statement.customer_id == customer_id)
-    return q
+        issued.append(Statement.customer_id == customer_id)
+    credited = dict(s.execute(
+        select(Statement.original_id, func.sum(Statement.total))
+        .where(*issued, Statement.kind == StatementKind.CREDIT_NOTE, Statement.original_id.is_not(None))
+        .group_by(Statement.original_id)).all())
+    pq = select(PaymentAllocation.statement_id, func.sum(PaymentAllocation.amount))
+    if customer_id is not None:
+        pq = pq.join(Payment, Payment.id == PaymentAllocation.payment_id).where(Payment.customer_id == customer_id)
+    paid = dict(s.execute(pq.group_by(PaymentAllocation.statement_id)).all())
+    return [OpenRow(r.id, r.number, r.subsidiary_id, r.customer_id, r.issued_at, r.due_date, Decimal(r.total),
+                    Decimal(credited.get(r.id, 0)), Decimal(paid.get(r.id, 0)))
+            for r in s.execute(select(Statement.id, Statement.number, Statement.subsidiary_id, Statement.customer_id,
+                                      Statement.issued_at, Statement.due_date, Statement.total)
+                               .where(*issued, Statement.kind == StatementKind.STATEMENT))]
 
 
 def effective_due(due_date: dt.date | None, issued_at: dt.datetime | None) -> dt.date:
@@ -213,7 +226,7 @@ def _balance(s: Session, c: Customer, as_of: dt.date | None = None) -> CustomerB
     received = round_fen(Decimal(s.execute(pq).scalar()))
     allocated = round_fen(Decimal(s.execute(aq).scalar()))
     open_total = ZERO
-    for row in s.execute(open_statements_query(c.id)):
+    for row in open_statement_rows(s, c.id):
         open_total += Decimal(row.total) + Decimal(row.credited) - Decimal(row.paid)
     return CustomerBalance(c.id, c.name, billed, received, billed - received, round_fen(open_total),
                            received - allocated)
@@ -284,7 +297,7 @@ def _allocate_oldest(uow: UnitOfWork, p: Payment) -> list[tuple[str, Decimal]]:
     s = uow.session
     left = payment_unallocated(s, p)
     done = []
-    rows = [r for r in s.execute(open_statements_query(p.customer_id))
+    rows = [r for r in open_statement_rows(s, p.customer_id)
             if Decimal(r.total) + Decimal(r.credited) - Decimal(r.paid) > 0]
     rows.sort(key=lambda r: (effective_due(r.due_date, r.issued_at), r.issued_at, r.id))
     for r in rows:
@@ -590,7 +603,7 @@ def aging(db: Database, as_of: dt.date | None = None) -> Aging:
         subs = dict(s.execute(select(Subsidiary.id, Subsidiary.code)).all())
         names: dict[int, str] = {}
         acc: dict[tuple[int, int], dict[str, Decimal]] = {}
-        for r in s.execute(open_statements_query()):
+        for r in open_statement_rows(s):
             open_amt = Decimal(r.total) + Decimal(r.credited) - Decimal(r.paid)
             if open_amt == 0:
                 continue
@@ -626,7 +639,7 @@ def overdue_customers(db: Database, days: int, as_of: dt.date | None = None) -> 
     as_of = as_of or local_today()
     out: dict[int, list] = {}
     with db.session() as s:
-        for r in s.execute(open_statements_query()):
+        for r in open_statement_rows(s):
             open_amt = round_fen(Decimal(r.total) + Decimal(r.credited) - Decimal(r.paid))
             late = (as_of - effective_due(r.due_date, r.issued_at)).days
             if open_amt > 0 and late > days:
