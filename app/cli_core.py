@@ -15,7 +15,7 @@ ENV_NEW_PASSWORD = "IDC_CONSOLE_NEW_PASSWORD"
 # The order a full migration imports them in (each refers only to kinds before it).
 IMPORT_KINDS = ("regions", "subsidiaries", "users", "customers", "sites", "rooms", "racks", "device-types",
                 "devices", "gpus", "contracts", "leases")
-EXPORT_KINDS = IMPORT_KINDS + ("audit", "statements")
+EXPORT_KINDS = IMPORT_KINDS + ("audit", "payments", "statements")
 
 
 def register(sub) -> None:

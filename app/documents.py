@@ -213,7 +213,20 @@ def statement_doc(db: Database, number: int | str, *, language: str | None = Non
             subtotal=_fen(st.subtotal), tax=_fen(st.tax), total=_fen(st.total),
             total_in_words=amount_in_words(_fen(st.total)), references=references, fapiao_no=st.fapiao_no or "",
             status=StatementStatus.label(st.status, lang), language=lang, notes="\n".join(notes),
-            kind_label=StatementKind.label(st.kind, lang))
+            kind_label=StatementKind.label(st.kind, lang), due_date=st.due_date,
+            payment_terms=_payment_terms(s, st, lang))
+
+
+def _payment_terms(s, st: Statement, lang: str) -> str:
+    """The wording of the billed contracts' payment terms (receivables), or N days after issue."""
+    rows = s.execute(select(Contract.payment_terms, Contract.payment_term_days)
+                     .join(ContractItem, ContractItem.contract_id == Contract.id)
+                     .join(StatementLine, StatementLine.contract_item_id == ContractItem.id)
+                     .where(StatementLine.statement_id == st.id).distinct()).all()
+    if not rows:
+        return ""
+    words, days = min(rows, key=lambda r: r[1])
+    return words or (f"开具后 {days} 天内付款" if lang == "zh" else f"{days} days after issue")
 
 
 # --------------------------------------------------------------------------- racks

@@ -47,7 +47,7 @@ from .validators import column_problems, email_problem, parse_date_strict, phone
 
 KINDS = ("regions", "subsidiaries", "users", "sites", "rooms", "racks", "devices", "gpus", "customers",
          "device-types", "contracts", "leases")
-EXPORT_ONLY_KINDS = ("audit", "statements")
+EXPORT_ONLY_KINDS = ("audit", "payments", "statements")
 EXPORT_KINDS = KINDS + EXPORT_ONLY_KINDS
 FORMATS = ("csv", "xlsx")
 
@@ -106,7 +106,7 @@ MONEY_FORMAT = "#,##0.00"
 # Audit object type of each kind and the permission its writes need (besides "import").
 OBJECT_TYPE = {"regions": "region", "subsidiaries": "subsidiary", "rooms": "room", "sites": "site", "racks": "rack", "devices": "device", "gpus": "gpu",
                "customers": "customer", "device-types": "device_type", "users": "user", "contracts": "contract",
-               "audit": "audit", "statements": "statement", "leases": "space_lease"}
+               "audit": "audit", "statements": "statement", "leases": "space_lease", "payments": "payment"}
 PERMISSION = {kind: KIND_PERMISSION[OBJECT_TYPE[kind]]  # declared once, in app.auth
               for kind in ("regions", "subsidiaries", "rooms", "sites", "racks", "devices", "gpus", "customers",
                            "device-types", "users", "contracts", "leases")}
@@ -1624,6 +1624,10 @@ def export_rows(db: Database, kind: str, filter: str | dict | None = None) -> tu
     column -> value that the row must equal.
     """
     kind = _check_kind(kind, EXPORT_KINDS)
+    if kind == "payments":  # receivables (app/services/receivables.py)
+        from .services.receivables import export_payments_rows
+        headers, source = export_payments_rows(db)
+        return headers, (list(r) for r in source if _keep_row(headers, list(r), filter))
     if kind == "statements":
         headers, source = _statement_rows(db)
 

@@ -8,4 +8,5 @@ from .contracts import Contract, ContractItem, contract_item_gpu  # noqa: F401
 from .billing import (  # noqa: F401
     TaxRate, Statement, StatementLine, DocumentCounter, MeterReading, GpuLease, Downtime)
 from .settings import AppSetting  # noqa: F401
+from .receivables import Payment, PaymentAllocation  # noqa: F401
 from .audit import AuditEvent, AuditHead, GENESIS_HASH  # noqa: F401

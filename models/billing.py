@@ -35,6 +35,7 @@ class Statement(IdMixin, Versioned, Base):
     total: Mapped[Decimal] = mapped_column(Money(), default=Decimal(0))
     created_at: Mapped[dt.datetime] = mapped_column(default=utcnow)
     issued_at: Mapped[dt.datetime | None]
+    due_date: Mapped[dt.date | None]  # set when issued, from the contracts' payment terms
     original_id: Mapped[int | None] = mapped_column(ForeignKey("statement.id"))
     reason: Mapped[str | None] = mapped_column(Text)
     fapiao_no: Mapped[str | None] = mapped_column(String(64))

@@ -39,6 +39,9 @@ class Contract(IdMixin, Versioned, Base):
     submitted_by: Mapped[str | None] = mapped_column(String(64))
     approved_by: Mapped[str | None] = mapped_column(String(64))
     approved_four_eyes: Mapped[bool | None] = mapped_column(Boolean)  # False: approved with four eyes off
+    # Payment terms: a statement is due this many days after it is issued (月结 30 天: 30; prepaid: 0)
+    payment_term_days: Mapped[int] = mapped_column(Integer, default=30, server_default="30")
+    payment_terms: Mapped[str | None] = mapped_column(String(64))  # the wording, e.g. 月结 30 天
     items: Mapped[list["ContractItem"]] = relationship(
         back_populates="contract", cascade="all, delete-orphan", order_by="ContractItem.id")
     __table_args__ = (

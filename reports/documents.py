@@ -62,6 +62,8 @@ class StatementDoc:
     due_date: date | None = None
     notes: str = ""
     kind_label: str = ""  # the document's name (the screen's word for its kind); default from the styles
+    payment_terms: str = ""  # e.g. 月结 30 天; the payment block shows it with the seller's bank account
+    fapiao_status: str = ""  # 未开票 / 部分开票 / 已开票, when known
 
 
 # --- racks ------------------------------------------------------------------------

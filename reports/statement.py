@@ -12,6 +12,63 @@ from .base import (Context, RenderResult, available_width, build_pdf, fmt_cny, f
 from .documents import StatementDoc
 
 
+# The receivables blocks' own words (zh, en).
+_WORDS = {
+    "payment": ("付款信息", "Payment details"),
+    "payee": ("收款户名", "Payee"),
+    "terms": ("付款条件", "Payment terms"),
+    "pay_by": ("请于 {date} 前付款，付款时请注明对账单编号。", "Please pay by {date}, quoting the statement number."),
+    "fapiao_status": ("开票状态", "Fapiao status"),
+    "confirm": ("客户确认", "Customer confirmation"),
+    "confirm_text": ("经核对，上述金额无误。如有异议，请于收到本对账单后 7 日内提出。",
+                     "We confirm the amounts above are correct. Any query within 7 days of receipt."),
+    "seal": ("客户（盖章）：", "Customer (seal):"),
+    "signed": ("经办人签字：", "Signed by:"),
+    "date": ("日期：", "Date:"),
+    "rmb": ("人民币", "RMB "),
+}
+
+
+def _w(ctx: Context, key: str) -> str:
+    zh, en = _WORDS[key]
+    return en if ctx.lang == "en" else zh
+
+
+def receivable_blocks(doc: StatementDoc, ctx: Context, width: float) -> list:
+    """Payment details (the seller's account, the terms, the due date) and the customer's
+    confirmation block with room for a signature and the company seal."""
+    p = ctx.p
+    story: list = []
+    sub = doc.subsidiary
+    rows = [[_w(ctx, "payee"), sub.name]]
+    if sub.bank_name:
+        rows.append([ctx.t("bank"), sub.bank_name])
+    if sub.bank_account:
+        rows.append([ctx.t("account"), sub.bank_account])
+    if doc.payment_terms:
+        rows.append([_w(ctx, "terms"), doc.payment_terms])
+    if doc.due_date:
+        rows.append([ctx.t("due_date"), fmt_date(doc.due_date)])
+    if doc.fapiao_status:
+        rows.append([_w(ctx, "fapiao_status"), doc.fapiao_status])
+    block = [p(_w(ctx, "payment"), "h2"),
+             ctx.table([[a, p(b, "cell")] for a, b in rows], [width * 0.25, width * 0.75], header_rows=0,
+                       zebra=False, extra=[("BACKGROUND", (0, 0), (0, -1), ctx.colour["header_bg"])])]
+    if doc.due_date:
+        block += [Spacer(0, 1.5 * mm), p(_w(ctx, "pay_by").format(date=fmt_date(doc.due_date)))]
+    story.append(KeepTogether(block))
+    half = width / 2
+    sign = [[p(_w(ctx, "confirm_text"), "cell"), ""],
+            [_w(ctx, "seal"), _w(ctx, "signed")],
+            ["", ""], ["", ""],
+            [_w(ctx, "date"), ""]]
+    story.append(KeepTogether([p(_w(ctx, "confirm"), "h2"),
+                               ctx.table(sign, [half, half], header_rows=0, zebra=False,
+                                         extra=[("SPAN", (0, 0), (1, 0)),
+                                                ("ROWBACKGROUNDS", (0, 0), (-1, -1), [None])])]))
+    return story
+
+
 def statement_story(doc: StatementDoc, ctx: Context) -> list:
     t, p = ctx.t, ctx.p
     width = available_width(ctx)
@@ -61,7 +118,10 @@ def statement_story(doc: StatementDoc, ctx: Context) -> list:
     if doc.credits:
         totals.append([t("less_credits"), fmt_cny(-sum((c.amount for c in doc.credits), Decimal(0)))])
     n = len(totals)
-    totals += [[t("total"), fmt_cny(doc.total)], [t("in_words"), p(doc.total_in_words, "cell_r")]]
+    words = doc.total_in_words
+    if words and not words.startswith("人民币"):
+        words = _w(ctx, "rmb") + words  # 人民币 before the 大写, as a fapiao and a bank slip write it
+    totals += [[t("total"), fmt_cny(doc.total)], [t("in_words"), p(words, "cell_r")]]
     story.append(KeepTogether([ctx.table(
         totals, [width - 200, 200], header_rows=0, zebra=False, right=(0, 1),
         extra=[("FONTNAME", (0, n), (-1, n), ctx.fonts.bold),
@@ -79,6 +139,9 @@ def statement_story(doc: StatementDoc, ctx: Context) -> list:
     if doc.notes:
         story.append(p(t("note"), "h2"))
         story.append(p(doc.notes))
+    if doc.kind != "credit_note":
+        story.append(Spacer(0, 3 * mm))
+        story += receivable_blocks(doc, ctx, width)
     return story
 
 

@@ -417,7 +417,7 @@ def test_write_export_streams_many_rows_to_xlsx_and_csv(tmp_path):
 
 def test_kind_lists_are_consistent():
     assert set(KINDS) < set(EXPORT_KINDS)
-    assert set(COLUMNS) >= set(EXPORT_KINDS) - {"statements"}
+    assert set(COLUMNS) >= set(EXPORT_KINDS) - {"statements", "payments"}
 
 
 def test_gpu_import_installs_and_refuses_state_changes(db, admin, world, tmp_path):

@@ -36,6 +36,7 @@ from ..db import Database
 from ..errors import NotFound, RuleViolation, ValidationError
 from ..uow import UnitOfWork
 from .common import flush_versioned, get_or_404
+from .receivables import statement_due_date
 from .reference import tax_rates_on
 
 BILLED_STATUSES = (ContractStatus.ACTIVE, ContractStatus.SUSPENDED, ContractStatus.EXPIRED,
@@ -966,6 +967,7 @@ def issue_statements(db: Database, actor: Actor, *, period: str | None = None,
             st.subtotal, st.tax, st.total = tot.subtotal, tot.tax, tot.total
             st.number = _take_statement_number(s, st)
             st.status, st.issued_at = StatementStatus.ISSUED, dt.datetime.now(dt.timezone.utc)
+            st.due_date = statement_due_date(s, st, st.issued_at)
             flush_versioned(uow, st, f"statement {st.number}")
             uow.audit("statement.issue", "statement", st.id, st.number, before={"status": StatementStatus.DRAFT},
                       after={"status": StatementStatus.ISSUED, "number": st.number, "total": st.total,
@@ -1136,6 +1138,7 @@ def credit_statement(db: Database, actor: Actor, key: int | str, reason: str, *,
         n = next_document_number(s, orig.subsidiary_id, "credit_note", month.compact)
         cn.number = f"{sub.code}-CN-{month.compact}-{n:06d}"
         cn.status, cn.issued_at = StatementStatus.ISSUED, at
+        cn.due_date = statement_due_date(s, cn, at)
         flush_versioned(uow, cn, f"credit note {cn.number}")
         uow.audit("statement.credit", "statement", cn.id, cn.number, reason=reason.strip(),
                   after={"original": orig.number, "lines": len(lines), "partial": partial is not None,
