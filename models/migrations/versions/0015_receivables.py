@@ -1,7 +1,7 @@
 """receivables: payment terms per contract, a due date per statement, payments and allocations
 
 Revision ID: 0015
-Revises: 0008
+Revises: 0012
 Create Date: 2026-11-30
 
 A contract has payment terms (days after issue, default 30, and their wording); a statement gets
@@ -15,7 +15,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision: str = '0015'
-down_revision: Union[str, Sequence[str], None] = '0008'
+down_revision: Union[str, Sequence[str], None] = '0012'
 branch_labels: Union[str, Sequence[str], None] = None
 depends_on: Union[str, Sequence[str], None] = None
 
