@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from sqlalchemy import select
 
-from models import Customer, Device, GpuAsset, Rack, Room, Site, Subsidiary
+from models import Cage, Customer, Device, GpuAsset, Rack, Room, Site, Subsidiary
 from models.choices import GpuState
 
 from .db import Database
@@ -50,6 +50,10 @@ def _item_sites(s, it) -> list[Site]:
     rack_site = _site_of_rack(s, getattr(it, "rack_id", None))
     if rack_site is not None:
         sites.append(rack_site)
+    cage_id = getattr(it, "cage_id", None)
+    if cage_id is not None:   # a cage: the site of its room
+        sites.append(s.execute(select(Site).join(Room, Room.site_id == Site.id).join(Cage, Cage.room_id == Room.id)
+                               .where(Cage.id == cage_id)).scalar())
     device_id = getattr(it, "device_id", None)
     if device_id is not None:
         sites.append(_site_of_rack(s, s.execute(select(Device.rack_id).where(Device.id == device_id)).scalar()))
@@ -69,7 +73,7 @@ def _item_sites(s, it) -> list[Site]:
 
 
 def signer_for_items(db: Database, items) -> SignerProposal:
-    """`items`: ItemSpec or ContractItem-like objects (rack_id, device_id, gpu_ids, gpu_model_id)."""
+    """`items`: ItemSpec or ContractItem-like objects (rack_id, cage_id, device_id, gpu_ids, gpu_model_id)."""
     with db.session() as s:
         subs: dict[int, str] = {}
         codes: list[str] = []
