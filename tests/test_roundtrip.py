@@ -22,6 +22,7 @@ def test_demo_export_import_reexport_is_byte_identical(demo_db, tmp_path, pg_tem
     first.mkdir()
     for kind in ORDER:
         run_export(demo_db, reader, kind, first / f"{kind}.{fmt}")
+    (tmp_path / "fresh").mkdir()
     fresh = make_db("sqlite" if demo_db.is_sqlite else "postgresql", tmp_path / "fresh", pg_template)
     try:
         for kind in ORDER:
