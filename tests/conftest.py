@@ -27,6 +27,13 @@ PG_URL = os.environ.get("IDC_TEST_PG_URL")
 BACKENDS = ["sqlite"] + (["postgresql"] if PG_URL else [])
 
 
+def on_postgresql(test):
+    """A test of PostgreSQL alone: parametrised to that backend only (no SQLite copy that skips),
+    and skipped as a whole when IDC_TEST_PG_URL is not set."""
+    test = pytest.mark.parametrize("db", ["postgresql"], indirect=True)(test)
+    return pytest.mark.skipif(not PG_URL, reason="needs IDC_TEST_PG_URL (PostgreSQL)")(test)
+
+
 def _pg_admin_url() -> str:
     return make_url(PG_URL).set(drivername="postgresql+psycopg").render_as_string(hide_password=False)
 

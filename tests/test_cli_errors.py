@@ -14,6 +14,7 @@ import pytest
 from sqlalchemy.engine import make_url
 
 from app.cli import main
+from tests.conftest import on_postgresql
 
 ROOT = Path(__file__).resolve().parents[1]
 TABLE = ROOT / "docs" / "cli-errors.md"
@@ -194,9 +195,8 @@ def test_over_long_logins_are_refused_cleanly(db, admin, capsys, monkeypatch):
     assert "at most 64 characters" in capsys.readouterr().err
 
 
+@on_postgresql
 def test_postgres_scheme_and_missing_database(db, capsys):
-    if db.is_sqlite:
-        pytest.skip("PostgreSQL URLs")
     u = make_url(_url(db))
     plain = u.render_as_string(hide_password=False).replace("postgresql+psycopg://", "postgres://")
     assert main(["--db", plain, "db", "current"]) == 0

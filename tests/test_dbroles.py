@@ -10,6 +10,7 @@ from sqlalchemy.engine import make_url
 
 from app import dbroles
 from app.db import Database
+from tests.conftest import on_postgresql
 
 PASSWORD = "correct-horse-1"
 PEOPLE = {"boss": "admin", "op": "operator", "am": "account_manager", "aud": "auditor"}
@@ -28,8 +29,6 @@ def test_db_roles_refused_on_sqlite(sqlite_db, capsys):
 
 @pytest.fixture
 def pg(db, admin, monkeypatch, tmp_path):
-    if db.is_sqlite:
-        pytest.skip("database roles are PostgreSQL's")
     from app.cli import main
 
     monkeypatch.setenv("IDC_CONSOLE_HOME", str(tmp_path / "home"))
@@ -72,6 +71,7 @@ def _columns(conn, table):
         "ORDER BY ordinal_position", (table,)).fetchall()]
 
 
+@on_postgresql
 def test_every_forbidden_write_is_refused(pg):
     with pg.engine.connect() as c:
         tables = c.execute(text("SELECT tablename FROM pg_tables WHERE schemaname = 'public'")).scalars().all()
@@ -115,6 +115,7 @@ def test_every_forbidden_write_is_refused(pg):
     assert checked > 300
 
 
+@on_postgresql
 def test_permitted_use_cases_work_as_the_person(pg, capsys):
     from app.audit_state import verify_and_remember
     from app.cli import main

@@ -12,6 +12,7 @@ from app import audit_state
 from app.audit import Actor, append_event, verify_audit_chain
 from app.reconcile import reconcile
 from app.services.common import create_record
+from tests.conftest import on_postgresql
 
 from tamper_kit import bill_last_month, drop_statement_triggers, drop_triggers, rehash
 
@@ -223,6 +224,7 @@ REFUSED_FOR.update({
 })
 
 
+@on_postgresql
 def test_roles_refuse_the_tampering(pg):  # noqa: F811  (pg is the fixture imported below)
     import psycopg
 
