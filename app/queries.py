@@ -60,7 +60,7 @@ class Column:
 
 @dataclass(frozen=True)
 class ListSpec:
-    kind: str                    # the entity kind, also the Changes kind views listen to
+    kind: str                    # the entity kind, also the OpChanges kind views listen to
     title: str
     id_expr: Any
     columns: tuple[Column, ...]
@@ -68,7 +68,7 @@ class ListSpec:
     filter_exprs: tuple[Any, ...] = ()
     default_sort: str = ""
     default_desc: bool = False
-    watches: frozenset[str] = frozenset()  # Changes kinds that make this list stale
+    watches: frozenset[str] = frozenset()  # OpChanges kinds (audited object types) that make this list stale
 
     def column(self, key: str) -> Column:
         for c in self.columns:

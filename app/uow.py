@@ -12,6 +12,7 @@ from models import User
 from models.choices import Role
 
 from .audit import Actor, append_event
+from .changes import report_changes
 from .auth import PERMISSIONS, PERMISSION_LABELS
 from .db import Database
 from .errors import AuthenticationFailed, Conflict, PermissionDenied
@@ -73,6 +74,7 @@ class UnitOfWork:
         except StaleDataError as exc:  # raised at flush inside commit
             self.session.rollback()
             raise Conflict("Someone else saved this record since you opened it; reload it and try again.") from exc
+        report_changes(self.changes)
 
     def rollback(self) -> None:
         self.session.rollback()

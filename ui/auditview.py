@@ -457,7 +457,7 @@ class AuditPage(QWidget):
 
         def work(progress):
             return write_audit_export(db, actor, flt, Path(path), fmt)
-        return run_op(self, work, label=self.tr("Exporting…"), changes={"audit"},
+        return run_op(self, work, label=self.tr("Exporting…"),
                       on_success=lambda n: self.exported(n, flt, path), on_failure=self.failed)
 
     def exported(self, n: int, flt: AuditFilter, path: str) -> None:

@@ -29,7 +29,7 @@ from .dialogs import error_label, guard, last_month, refused_text
 from .i18n import choice_label
 from .listview import ListPage
 from .recordpanel import RecordPanel
-from .operations import Cancelled, announce, bus, run_op
+from .operations import Cancelled, apply, bus, run_op
 
 
 def _cancellable(progress):
@@ -219,7 +219,7 @@ class HandoverDialog(QDialog):
         d, t = q.date(), q.time()
         at = dt.datetime(d.year(), d.month(), d.day(), t.hour(), t.minute(), tzinfo=SHANGHAI_TZ)
         try:
-            info = self.svc.record_handover(self.db, self.actor, number, position, at, self.note.text())
+            info = apply(lambda: self.svc.record_handover(self.db, self.actor, number, position, at, self.note.text()))
         except ValidationError as exc:
             self.error.setText("; ".join(exc.errors.values()))
             self.error.show()
@@ -228,7 +228,6 @@ class HandoverDialog(QDialog):
             self.error.setText(exc.message)
             self.error.show()
             return None
-        announce({"contract", "statement"})
         self.items.takeItem(self.items.row(current))
         self.note.clear()
         self.error.hide()
@@ -323,7 +322,7 @@ class StatementPanel(RecordPanel):
             if result.skipped:
                 self.message.setText("; ".join(result.skipped))
                 self.message.show()
-        return run_op(self, work, label=self.tr("Issuing…"), changes={"statement"}, on_success=done,
+        return run_op(self, work, label=self.tr("Issuing…"), on_success=done,
                       on_failure=self.refused)
 
     def ask_credit(self) -> None:
@@ -336,11 +335,11 @@ class StatementPanel(RecordPanel):
     def credit(self, reason: str, line_ids: list[int] | None = None,
                amount: str | None = None) -> svc.StatementInfo | None:
         try:
-            cn = svc.credit_statement(self.db, self.actor, self.info.id, reason, line_ids=line_ids, amount=amount)
+            cn = apply(lambda: svc.credit_statement(self.db, self.actor, self.info.id, reason, line_ids=line_ids,
+                                                    amount=amount))
         except DomainError as exc:
             self.refused(exc)
             return None
-        announce({"statement"})
         self.show_statement(self.info.id)
         QMessageBox.information(self, self.tr("Credit note"), self.tr("Credit note %1 issued for %2.")
                                 .replace("%1", cn.number or "").replace("%2", money(cn.total)))
@@ -361,7 +360,7 @@ class StatementPanel(RecordPanel):
             self.message.setText(self.tr("Rebilled %1 line(s) on %2.").replace("%1", str(summary.lines_created))
                                  .replace("%2", new or "—"))
             self.message.show()
-        return run_op(self, work, label=self.tr("Rebilling…"), changes={"statement"}, on_success=done,
+        return run_op(self, work, label=self.tr("Rebilling…"), on_success=done,
                       on_failure=self.refused)
 
     def ask_fapiao(self) -> None:
@@ -375,11 +374,10 @@ class StatementPanel(RecordPanel):
 
     def record_fapiao(self, text: str) -> bool:
         try:
-            svc.record_fapiao(self.db, self.actor, self.info.id, text)
+            apply(lambda: svc.record_fapiao(self.db, self.actor, self.info.id, text))
         except DomainError as exc:
             self.refused(exc)
             return False
-        announce({"statement"})
         self.show_statement(self.info.id)
         return True
 
@@ -503,8 +501,7 @@ class BillingPage(QWidget):
             return svc.run_billing(db, actor, period, dry_run=dry_run, issue=issue, progress=prog,
                                    cancelled=cancelled)
         label = (self.tr("Dry run for %1…") if dry_run else self.tr("Billing %1…")).replace("%1", period)
-        return run_op(self, work, label=label, on_success=self.show_summary, on_failure=self.refused,
-                      changes=None if dry_run else {"statement", "billing"})
+        return run_op(self, work, label=label, on_success=self.show_summary, on_failure=self.refused)
 
     def refused(self, exc: BaseException) -> None:
         self.result.setText(f"<span style='color:#c62828'>{refused_text(exc)}</span>")
@@ -573,7 +570,7 @@ class BillingPage(QWidget):
             if r.skipped:
                 text += "\n" + "\n".join(r.skipped)
             self.result.setText(text)
-        return run_op(self, work, label=self.tr("Issuing…"), changes={"statement"}, on_success=done,
+        return run_op(self, work, label=self.tr("Issuing…"), on_success=done,
                       on_failure=self.refused)
 
     def export(self, path: str | None = None):
@@ -594,5 +591,5 @@ class BillingPage(QWidget):
 
         def done(r):
             self.result.setText(r.summary() if hasattr(r, "summary") else str(r))
-        return run_op(self, work, label=self.tr("Exporting…"), changes={"audit"}, on_success=done,
+        return run_op(self, work, label=self.tr("Exporting…"), on_success=done,
                       on_failure=self.refused)

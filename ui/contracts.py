@@ -28,7 +28,7 @@ from .dialogs import (ReasonDialog, date_edit, error_label, field_box, get_date,
 from .i18n import choice_label
 from .listview import ListPage
 from .recordpanel import RecordPanel
-from .operations import announce, bus, run_op
+from .operations import apply, bus, run_op
 
 
 # The buttons' words. Which of them a contract offers, and why one is refused, is the contract
@@ -659,12 +659,12 @@ class ContractDialog(QDialog):
             return False
         try:
             if self.contract_id is None:
-                self.saved = svc.create_contract(self.db, self.actor, items=items, **values)
+                self.saved = apply(lambda: svc.create_contract(self.db, self.actor, items=items, **values))
             else:
-                self.saved = svc.update_draft(
+                self.saved = apply(lambda: svc.update_draft(
                     self.db, self.actor, self.contract_id, self.version, title=values["title"],
                     start_date=values["start_date"], end_date=values["end_date"], terms=values["terms"],
-                    service_level=values["service_level"], language=values["language"], items=items)
+                    service_level=values["service_level"], language=values["language"], items=items))
         except ValidationError as exc:
             self.show_errors(exc.errors)
             return False
@@ -679,7 +679,6 @@ class ContractDialog(QDialog):
         except DomainError as exc:
             self.show_message(exc.message)
             return False
-        announce({"contract"})
         self.accept()
         return True
 
@@ -799,7 +798,7 @@ class ContractPanel(RecordPanel):
                                                            expected_version=info.version)}
         fn = fns[key]
         return run_op(self, lambda progress: fn(), label=self.tr("Updating the contract…"),
-                      changes={"contract", "rack", "gpu", "device"}, on_success=lambda i: self.show_contract(i.id),
+                      on_success=lambda i: self.show_contract(i.id),
                       on_failure=self.refused)
 
     def refused(self, exc: BaseException) -> None:
@@ -839,11 +838,10 @@ class ContractPanel(RecordPanel):
     def _follow_on(self, make) -> svc.ContractInfo | None:
         """A contract made from this one (renewal, amendment): opened, or the refusal shown."""
         try:
-            new = make()
+            new = apply(make)
         except DomainError as exc:
             self.refused(exc)
             return None
-        announce({"contract"})
         self.opened.emit(new.id)
         return new
 

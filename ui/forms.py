@@ -26,7 +26,7 @@ from models.choices import (ChoiceSet, Cooling, CustomerStatus, DeviceStatus, Fa
 from .dialogs import OptionalDateEdit, date_edit, field_box, options_combo
 from .i18n import choice_label
 from .messages import translate_message
-from .operations import announce
+from .operations import apply
 
 
 TR_CONTEXT = "forms"
@@ -352,7 +352,7 @@ class FormDialog(QDialog):
             self.show_errors(errors)
             return
         try:
-            self.saved_id = save_record(self.db, self.actor, self.kind, self.id, values, self.version)
+            self.saved_id = apply(lambda: save_record(self.db, self.actor, self.kind, self.id, values, self.version))
         except ValidationError as exc:
             self.show_errors(exc.errors)
             return
@@ -367,7 +367,6 @@ class FormDialog(QDialog):
         except DomainError as exc:
             self.show_message(translate_message(exc.message))
             return
-        announce({self.kind})
         self.accept()
 
 
@@ -548,7 +547,8 @@ class CustomerDialog(FormDialog):
             self.show_errors(errors)
             return
         try:
-            self.saved_id = save_customer(self.db, self.actor, self.id, values, self.contact_values(), self.version)
+            self.saved_id = apply(lambda: save_customer(self.db, self.actor, self.id, values, self.contact_values(),
+                                                        self.version))
         except ValidationError as exc:
             self.show_errors(exc.errors)
             return
@@ -566,7 +566,6 @@ class CustomerDialog(FormDialog):
         except DomainError as exc:
             self.show_message(translate_message(exc.message))
             return
-        announce({self.kind, "contact"})
         self.accept()
 
 

@@ -18,7 +18,7 @@ from app.services import gpus as gpu_service
 from models.choices import GpuState
 
 from .i18n import choice_label
-from .operations import announce
+from .operations import apply
 
 COLUMNS = 4
 
@@ -160,7 +160,7 @@ class GpuSlotGrid(QWidget):
     # --- actions (each one service call) --------------------------------------
     def _run(self, call, keep: int | None, done: str) -> bool:
         try:
-            call()
+            apply(call)
         except ValidationError as exc:
             self._show("; ".join(exc.errors.values()), error=True)
             return False
@@ -175,7 +175,6 @@ class GpuSlotGrid(QWidget):
         self.reason.clear()
         self.reload(keep)
         self._show(done, error=False)
-        announce({"gpu", "device"})
         self.changed.emit()
         return True
 

@@ -4,8 +4,13 @@
 reports and raises `Cancelled` once the user pressed Cancel. The result or the failure
 arrives on the GUI thread; failures show a dialog unless `on_failure` handles them.
 Nothing ORM-bound crosses: `fn` opens its own unit of work and returns plain values.
-After a change, call `bus().changed.emit(kinds)` (a frozenset of kinds, e.g. {"gpu"});
-every view decides whether to refresh.
+
+What changed is not written by hand: every unit of work that commits inside `fn` reports the
+kinds its audit events named (`app.changes.collect_changes`, like Anki's OpChanges), and the
+operation announces them on the change bus (`bus().changed`, a frozenset of kinds, e.g.
+{"gpu", "audit"}) once it succeeded; every view decides whether to refresh. Short writes that
+the caller needs to finish before going on (a form's Save, which shows field errors in place)
+run on the GUI thread through `apply(fn)`, which collects and announces the same way.
 """
 from __future__ import annotations
 
@@ -18,6 +23,7 @@ from PySide6.QtCore import QCoreApplication, QObject, QRunnable, Qt, QThreadPool
 from PySide6.QtWidgets import QMessageBox, QProgressDialog, QWidget
 
 from app.errors import DomainError
+from app.changes import collect_changes
 
 
 TR_CONTEXT = "operations"
@@ -52,6 +58,15 @@ def announce(kinds) -> None:
         bus().changed.emit(frozenset(kinds))
 
 
+def apply(fn: Callable[[], Any]) -> Any:
+    """Run a short write on the GUI thread and announce what it changed; its exceptions go to the
+    caller (a form shows a ValidationError beside its fields). Nothing is announced on failure."""
+    with collect_changes() as changes:
+        result = fn()
+    announce(changes)
+    return result
+
+
 class _Signals(QObject):
     progress = Signal(int, int)
     message = Signal(str)
@@ -74,11 +89,12 @@ class _Job(QRunnable):
             else:
                 self.signals.progress.emit(int(done), int(total))
         try:
-            result = self.fn(progress)
+            with collect_changes() as changes:
+                result = self.fn(progress)
         except BaseException as exc:  # delivered to the GUI thread, never lost
             self.signals.failed.emit(exc, traceback.format_exc())
         else:
-            self.signals.finished.emit(result)
+            self.signals.finished.emit((result, frozenset(changes.kinds)))
 
 
 class Operation(QObject):
@@ -149,14 +165,15 @@ class Operation(QObject):
             self.dialog = None
         Operation._running.discard(self)
 
-    def _finished(self, result) -> None:
+    def _finished(self, outcome) -> None:
+        result, changed = outcome
         self._close()
         if self.abandoned:
             return
-        if self.changes is not None:
-            announce(self.changes(result) if callable(self.changes) else self.changes)
-        elif hasattr(result, "kinds"):
-            announce(result)
+        if self.changes is not None:  # kinds a caller knows of beyond its writes (e.g. {"*"})
+            extra = self.changes(result) if callable(self.changes) else self.changes
+            changed = changed | frozenset(getattr(extra, "kinds", extra) or ())
+        announce(changed)
         if self._on_success:
             self._on_success(result)
         self.succeeded.emit(result)

@@ -307,4 +307,4 @@ def print_document_preview(parent: QWidget | None, db, actor, kind: str, key: An
 
     label = QCoreApplication.translate("pdfpreview", "Preparing the document…")
     # the print event is a new audit entry: the audit log view refreshes
-    return run_op(parent, work, label=label, on_success=show, changes={"audit"})
+    return run_op(parent, work, label=label, on_success=show)

@@ -17,7 +17,7 @@ from models.choices import Face
 
 from .dialogs import date_edit, error_label, field_box, get_date, options_combo, parse_decimal, why_not_text
 from .i18n import choice_label
-from .operations import announce
+from .operations import apply
 
 
 class _RackForm(QDialog):
@@ -73,7 +73,7 @@ class _RackForm(QDialog):
     def save(self) -> None:
         self.clear_errors()
         try:
-            self.saved_id = self.write()
+            self.saved_id = apply(self.write)
         except ValidationError as exc:
             self.show_errors(exc.errors)
             return
@@ -83,7 +83,6 @@ class _RackForm(QDialog):
         except ValueError as exc:
             self.show_message(str(exc))
             return
-        announce({"device", "rack", "rack_reservation"})
         self.accept()
 
 

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import datetime as dt
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any, Callable, Iterable
 
@@ -19,14 +19,6 @@ from ..errors import Conflict, InUse, NotFound, RuleViolation, ValidationError
 from ..uow import UnitOfWork
 from ..validators import column_problems
 
-
-
-@dataclass(frozen=True)
-class Changes:
-    """What a use case touched, for views to decide whether to refresh."""
-
-    kinds: frozenset[str] = field(default_factory=frozenset)
-    ids: tuple = ()
 
 
 def snapshot(obj: Base, fields: Iterable[str] | None = None) -> dict[str, Any]:

@@ -647,14 +647,15 @@ class RackPanel(RackElevationView):
     def _move(self, device_id: int, position: Decimal, face: str) -> None:
         from app.errors import Conflict, DomainError
         from app.services.dcim import move_device
+        from ui.operations import apply
         device = self.data().device(device_id) if self.data() else None
         reason = self.ask_reason(device, position, face) if device is not None else None
         if reason is None:
             self.snap_back(device_id)
             return
         try:
-            move_device(self.db, self.actor, device_id, self.rack_id, position, face,
-                        expected_version=device.version, reason=reason)
+            apply(lambda: move_device(self.db, self.actor, device_id, self.rack_id, position, face,
+                                      expected_version=device.version, reason=reason))
         except Conflict as exc:
             self.refresh()
             self._explain(self.tr("Changed by someone else") + ": " + exc.message)
@@ -670,11 +671,6 @@ class RackPanel(RackElevationView):
                                                                   else type(exc).__name__))
             return
         self.refresh()
-        try:
-            from ui.operations import announce
-            announce(frozenset({"device", "rack"}))
-        except Exception:  # noqa: BLE001 - the bus belongs to the main window; absent in bare use
-            logging.getLogger(__name__).warning("the move of device %s was not announced", device_id, exc_info=True)
         self.moved.emit(device_id)
 
     def _cancel_reservation(self, reservation_id: int) -> None:
@@ -683,21 +679,17 @@ class RackPanel(RackElevationView):
 
         from app.errors import DomainError
         from app.services.dcim import cancel_reservation
+        from ui.operations import apply
         reason, ok = QInputDialog.getText(self, self.tr("Cancel reservation"),
                                           self.tr("Why is the reservation cancelled?"))
         if not ok:
             return
         try:
-            cancel_reservation(self.db, self.actor, reservation_id, reason.strip())
+            apply(lambda: cancel_reservation(self.db, self.actor, reservation_id, reason.strip()))
         except DomainError as exc:
             self._explain(exc.message, self.tr("Reservation not cancelled"))
             return
         self.refresh()
-        try:
-            from ui.operations import announce
-            announce(frozenset({"rack_reservation", "rack"}))
-        except Exception:  # noqa: BLE001 - the bus belongs to the main window; absent in bare use
-            pass
 
     def _explain(self, message: str, title: str | None = None) -> None:
         from PySide6.QtWidgets import QMessageBox
