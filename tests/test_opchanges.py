@@ -5,7 +5,7 @@ import pytest
 
 from app.changes import collect_changes
 from app.errors import ValidationError
-from app.services.common import create_record, update_record
+from app.services.common import update_record
 from tests.builders import build_customer, build_site
 
 
