@@ -124,7 +124,7 @@ def month_bounds(period: str) -> tuple[str, str]:
     return first.isoformat(), (nxt - dt.timedelta(days=1)).isoformat()
 
 # Modules that add their own sub-commands through `register(subparsers)`.
-COMMAND_MODULES = ("app.cli_core", "app.cli_billing", "app.cli_reports", "app.cli_scale", "app.cli_settings",
+COMMAND_MODULES = ("app.cli_core", "app.cli_billing", "app.cli_reports", "bench.cli", "app.cli_settings",
                    "app.cli_space",
                    "app.cli_finance")
 
@@ -236,6 +236,8 @@ def build_parser() -> argparse.ArgumentParser:
                 continue
             raise
         module.register(sub)
+        # values a module lends to the others' handlers (bench/cli.py: the large demo's loader)
+        parser.set_defaults(**getattr(module, "DEFAULTS", {}))
     return parser
 
 

@@ -1,6 +1,6 @@
 """The console half of `idc-console bench`: cold start and memory, run as a child process.
 
-    python -m ui.bench_probe MODE URL LOGIN PASSWORD
+    python -m bench.probe MODE URL LOGIN PASSWORD
 
 MODE "bare" opens a bare PySide6 window (the floor); otherwise the real console. Prints one
 line "BENCH {json}". Lives in ui/ because it imports Qt; app/bench.py only starts it.

@@ -24,8 +24,8 @@ from typing import Any, Callable
 
 from sqlalchemy import event, func, select, text
 
-from .audit import Actor
-from .db import Database
+from app.audit import Actor
+from app.db import Database
 
 INTERACTIVE_MS = 100.0
 BACKGROUND_MS = 3000.0      # a read the console runs off the GUI thread, showing the old rows meanwhile
@@ -227,7 +227,7 @@ LIST_CASES = {
 def _first_page(db: Database, spec, text: str | None, sort: str | None, desc: bool | None):
     """What the console's table model does on (re)load: the first read (keyset window and
     filtered count, or the ordered ids and their first window), and the total."""
-    from . import queries
+    from app import queries
 
     read = queries.read_list(db, spec, (text, sort, desc))
     queries.total(db, spec)
@@ -240,7 +240,7 @@ def _list_case(b: "Bench", name: str, spec, text, sort, desc) -> None:
     """One list read, with the target that applies: a big list read in the background (filtered,
     or sorted by a column that cannot page by keyset) keeps the window responsive whatever it
     costs, so its target is the background one; every other read is on the GUI thread."""
-    from . import queries
+    from app import queries
 
     background = (text or not queries.pages_by_keyset(spec, sort)) and queries.total(b.db, spec) > queries.BACKGROUND_ROWS
     if background:
@@ -252,7 +252,7 @@ def _list_case(b: "Bench", name: str, spec, text, sort, desc) -> None:
 
 def bench_lists(b: Bench) -> None:
     try:
-        from . import queries
+        from app import queries
     except ImportError:
         b.add(Result("list views", None, None, 0, "", None, "app.queries missing"))
         return
@@ -301,7 +301,7 @@ def _pick(db: Database, sql: str):
 
 def bench_views(b: Bench) -> None:
     try:
-        from . import viewdata
+        from app import viewdata
     except ImportError:
         b.add(Result("rack elevation / room / dashboard", None, None, 0, "", None, "app.viewdata missing"))
         return
@@ -315,7 +315,7 @@ def bench_views(b: Bench) -> None:
 
 
 def bench_writes(b: Bench) -> None:
-    from .services.gpus import transition_gpu
+    from app.services.gpus import transition_gpu
 
     gpu_id = _pick(b.db, "SELECT id FROM gpu_asset WHERE state = 'available' ORDER BY id LIMIT 1")
     if gpu_id:
@@ -328,7 +328,7 @@ def bench_writes(b: Bench) -> None:
                  note="available ⇄ maintenance on one GPU (adds audit events)")
         if state["to"] == "available":
             move()
-    from .services.contracts import update_draft
+    from app.services.contracts import update_draft
 
     contract_id = _pick(b.db, "SELECT id FROM contract WHERE status = 'draft' ORDER BY id LIMIT 1")
     if contract_id is None:
@@ -349,7 +349,7 @@ def _last_full_month(today: dt.date) -> str:
 
 def bench_billing(b: Bench) -> None:
     try:
-        from .services.billing import run_billing
+        from app.services.billing import run_billing
     except ImportError:
         b.add(Result("billing run", None, None, 0, "", None, "app.services.billing missing"))
         return
@@ -375,7 +375,7 @@ def bench_billing(b: Bench) -> None:
 
 
 def bench_verify(b: Bench) -> None:
-    from .audit import verify_audit_chain
+    from app.audit import verify_audit_chain
 
     with b.db.session() as s:
         n = s.execute(select(func.count()).select_from(text("audit_event"))).scalar_one()
@@ -432,7 +432,7 @@ def _audit_doc(db: Database, n: int):
 def _audit_window(db: Database, n: int):
     """An AuditFilter over whole local days holding about n events (the newest such window)."""
     try:
-        from .audit_query import AuditFilter
+        from app.audit_query import AuditFilter
     except ImportError:
         return None
     with db.engine.connect() as conn:
@@ -465,7 +465,7 @@ def bench_reports(b: Bench) -> None:
         return
     tmp = tempfile.mkdtemp(prefix="idc-bench-")
     try:
-        from .documents import audit_report_doc
+        from app.documents import audit_report_doc
     except ImportError:
         audit_report_doc = None
     import resource
@@ -529,7 +529,7 @@ def bench_reports(b: Bench) -> None:
 
 # --- the console: cold start and memory, in child processes -------------------------------------
 
-# The child process that measures the console lives in ui/bench_probe.py (it imports Qt).
+# The child process that measures the console lives in bench/probe.py (it imports Qt).
 
 
 def _console(db: Database, mode: str, login: str, password: str) -> dict:
@@ -541,7 +541,7 @@ def _console(db: Database, mode: str, login: str, password: str) -> dict:
         env = dict(os.environ, QT_QPA_PLATFORM="offscreen", PYTHONPATH=root,
                    IDC_CONSOLE_SETTINGS=os.path.join(tmp, "settings.ini"))
         t0 = time.perf_counter()
-        proc = subprocess.run([sys.executable, "-m", "ui.bench_probe", mode, url, login, password],
+        proc = subprocess.run([sys.executable, "-m", "bench.probe", mode, url, login, password],
                               capture_output=True, text=True, env=env, cwd=root, timeout=900)
     wall = time.perf_counter() - t0
     for line in proc.stdout.splitlines():

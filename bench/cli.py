@@ -16,6 +16,16 @@ def register(sub) -> None:
     p.set_defaults(handler=bench)
 
 
+def _load_large(db, actor, progress):
+    from .scale import load_large
+
+    return load_large(db, actor, progress=progress)
+
+
+# `demo load --scale large` (app/cli_core.py) finds the generator here: app/ does not import bench/.
+DEFAULTS = {"load_large": _load_large}
+
+
 def bench(ctx, args) -> int:
     from .bench import run_bench, write_json
 
