@@ -560,7 +560,7 @@ def _real_start(db: Database, login: str, password: str) -> dict:
 
     url = db.engine.url.render_as_string(hide_password=False)
     exe = os.path.join(os.path.dirname(sys.executable), "idc-console")
-    cmd = [exe] if os.path.exists(exe) else [sys.executable, "-c", "import sys; from app.cli import main; sys.exit(main())"]
+    cmd = [exe] if os.path.exists(exe) else [sys.executable, "-c", "import sys; from launcher import main; sys.exit(main())"]
     cmd += ["--db", url, "--user", login]
     how = "X11 display"
     env = dict(os.environ, IDC_CONSOLE_PASSWORD=password, IDC_CONSOLE_EXIT_AFTER_START="1")

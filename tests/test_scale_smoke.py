@@ -6,7 +6,7 @@ import pytest
 from sqlalchemy import text
 
 import app.audit as audit
-from app.cli import main
+from launcher import main
 from app.demo import DEMO_PASSWORD
 
 EXPECTED_ROWS = [
