@@ -41,11 +41,8 @@ window.show()
 app.exec()
 out = {"first_paint_s": getattr(fp, "t", None), "rss_mb_start": rss_mb()}
 if mode == "scroll":
-    model = None
-    for p in getattr(window, "lists", {}).values():
-        if getattr(p, "kind", None) == "gpu":
-            model = p.model
-            window.stack.setCurrentWidget(p.parentWidget() if window.stack.indexOf(p) < 0 else p)
+    window.show_page("gpus")           # pages are made when first shown
+    model = window.lists["gpus"].model
     app.processEvents()
     t1 = time.perf_counter()
     if model is not None:
@@ -86,11 +83,8 @@ if mode == "stalls":
         app.processEvents()
         hb.stop()
         steps[name] = {"s": round(time.perf_counter() - t1, 3), "max_stall_ms": round(1000 * max(gaps or [0]), 1)}
-    pages = {}
-    for pid, page in window.lists.items():
-        page.kind_pid = pid
-        pages[page.kind] = page
-    gpu, audit = pages["gpu"], pages["audit"]
+    gpu, audit = window.lists["gpus"], window.lists["audit"]
+    gpu.kind_pid, audit.kind_pid = "gpus", "audit"
     for page in (gpu, audit):      # first shown and read, as a person would have them
         window.show_page(page.kind_pid)
         app.processEvents()

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import logging
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt, QTimer
 from PySide6.QtGui import QAction, QKeySequence
@@ -16,11 +17,13 @@ from app.db import Database
 from models.choices import Role
 
 from .i18n import choice_label, kind_label
-from .dashboard import DashboardPage, optional_widget
-from .listview import ListPage
 from .operations import announce, bus
-from .search import SEARCH_PAGE, SearchDialog
+from .search import SEARCH_PAGE
 from .settings import settings
+
+if TYPE_CHECKING:
+    from .listview import ListPage
+    from .search import SearchDialog
 
 log = logging.getLogger(__name__)
 
@@ -38,6 +41,38 @@ PAGES = [
     ("users", "Users & settings", "user"),
 ]
 SCROLLED_PAGES = {"dashboard"}   # pages in a scroll area: their minimum size does not bind the window
+PAGE_IDS = [p[0] for p in PAGES]
+LIST_PAGES = {pid for pid, _label, kind in PAGES if kind is not None}
+
+
+def _optional_widget(module: str, name: str):
+    from .dashboard import optional_widget
+    return optional_widget(module, name)
+
+
+class LazyPages(dict):
+    """Page id → page, each page made when first shown or first asked for (`window.lists["gpus"]`):
+    the window's first paint waits only for the page it shows (cold start, docs/performance.md).
+    Iterating gives the pages made so far."""
+
+    def __init__(self, make, ids):
+        super().__init__()
+        self._make, self._ids = make, ids
+
+    def __missing__(self, pid):
+        if pid not in self._ids:
+            raise KeyError(pid)
+        self._make(pid)
+        return dict.__getitem__(self, pid)
+
+    def get(self, pid, default=None):
+        try:
+            return self[pid]
+        except KeyError:
+            return default
+
+    def __contains__(self, pid) -> bool:
+        return pid in self._ids
 
 
 class MainWindow(QMainWindow):
@@ -51,14 +86,13 @@ class MainWindow(QMainWindow):
         self.nav.setMaximumWidth(220)
         self.nav.setSpacing(3)
         self.stack = QStackedWidget()
-        self.pages: dict[str, QWidget] = {}
-        self.lists: dict[str, ListPage] = {}
-        for pid, label, kind in PAGES:
-            page = self._make_page(pid, kind)
-            self.pages[pid] = page
-            self.stack.addWidget(self._scrollable(page) if pid in SCROLLED_PAGES else page)
+        # every page is made when it is first shown (or asked for): until then an empty stand-in
+        self.pages: dict[str, QWidget] = LazyPages(self.ensure_page, set(PAGE_IDS))
+        self.lists: dict[str, ListPage] = LazyPages(self.ensure_page, LIST_PAGES)
+        for _pid, label, _kind in PAGES:
+            self.stack.addWidget(QWidget())
             self.nav.addItem(QListWidgetItem(self.tr(label)))
-        self.nav.currentRowChanged.connect(self.stack.setCurrentIndex)
+        self.nav.currentRowChanged.connect(self._go)
         # Lists load lazily: the page made current loads its first window (shown or not yet)
         self.stack.currentChanged.connect(self._load_current)
         splitter = QSplitter()
@@ -88,6 +122,32 @@ class MainWindow(QMainWindow):
 
     FIRST_START_FRACTION = 0.9
 
+    def ensure_page(self, pid: str) -> QWidget:
+        """The page `pid`, made now in place of its stand-in if it was not made yet."""
+        if dict.__contains__(self.pages, pid):
+            return dict.__getitem__(self.pages, pid)
+        index = PAGE_IDS.index(pid)
+        page = self._make_page(pid, PAGES[index][2])
+        dict.__setitem__(self.pages, pid, page)
+        stand_in = self.stack.widget(index)
+        current = self.stack.currentIndex()
+        self.stack.blockSignals(True)     # no page "shown" while the stand-in is swapped out
+        try:
+            self.stack.insertWidget(index, self._scrollable(page) if pid in SCROLLED_PAGES else page)
+            self.stack.removeWidget(stand_in)
+            self.stack.setCurrentIndex(current)
+        finally:
+            self.stack.blockSignals(False)
+        stand_in.deleteLater()
+        return page
+
+    def _go(self, row: int) -> None:
+        """The navigation's row chosen: its page made if new, then shown."""
+        if 0 <= row < len(PAGES):
+            self.ensure_page(PAGE_IDS[row])
+        self.stack.setCurrentIndex(row)
+        self._load_current(row)
+
     @staticmethod
     def _scrollable(page: QWidget) -> QWidget:
         """A page whose content wants more room than a small screen has (the dashboard's charts):
@@ -115,6 +175,7 @@ class MainWindow(QMainWindow):
 
     def _make_page(self, pid: str, kind: str | None) -> QWidget:
         if pid == "dashboard":
+            from .dashboard import DashboardPage
             return DashboardPage(self.db, self)
         if pid in ("contracts", "billing", "audit"):
             from .auditview import AuditPage
@@ -122,12 +183,13 @@ class MainWindow(QMainWindow):
             from .contracts import ContractsPage
             cls = {"contracts": ContractsPage, "billing": BillingPage, "audit": AuditPage}[pid]
             special = cls(self.db, self.actor, self)
-            self.lists[pid] = special.list
+            dict.__setitem__(self.lists, pid, special.list)
             if pid == "audit":          # an event's "Open …": the record on its own page
                 special.openObject.connect(self.open_object)
             return special
+        from .listview import ListPage
         page = ListPage(self.db, self.actor, kind, self)
-        self.lists[pid] = page
+        dict.__setitem__(self.lists, pid, page)
         page.openRecord.connect(self.open_special)
         if pid == "gpus":
             act = page._action("fleet", self.tr("Fleet report PDF…"), self.fleet_report, "print")
@@ -147,11 +209,20 @@ class MainWindow(QMainWindow):
             return self._users_page(page)
         return page
 
+    def __getattr__(self, name: str):
+        # the pictures beside the sites and racks lists come with their page, made on first use
+        page = {"site_panels": "sites", "rack_panel": "racks", "room_panel": "racks"}.get(name)
+        pages = self.__dict__.get("pages")
+        if page is None or pages is None or dict.__contains__(pages, page):
+            raise AttributeError(name)
+        self.ensure_page(page)
+        return self.__dict__[name] if name in self.__dict__ else object.__getattribute__(self, name)
+
     def _with_sites(self, page: ListPage) -> QWidget:
         """Sites: the list above the coverage tree ("who serves …") and the plot of sites."""
         from PySide6.QtWidgets import QTabWidget
-        Tree = optional_widget("ui.widgets.region_tree", "RegionTreePanel")
-        Plot = optional_widget("ui.widgets.site_plot", "SitePlot")
+        Tree = _optional_widget("ui.widgets.region_tree", "RegionTreePanel")
+        Plot = _optional_widget("ui.widgets.site_plot", "SitePlot")
         tabs = QTabWidget()
         tabs.setObjectName("siteTabs")
         self.site_panels = []
@@ -190,8 +261,8 @@ class MainWindow(QMainWindow):
     def _with_rack(self, page: ListPage) -> QWidget:
         """Racks: the list beside the selected rack's elevation and its room's floor."""
         from PySide6.QtWidgets import QTabWidget
-        Rack = optional_widget("ui.widgets.rack_elevation", "RackPanel")
-        Room = optional_widget("ui.widgets.room_view", "RoomPanel")
+        Rack = _optional_widget("ui.widgets.rack_elevation", "RackPanel")
+        Room = _optional_widget("ui.widgets.room_view", "RoomPanel")
         if Rack is None and Room is None:
             return page
         tabs = QTabWidget()
@@ -437,13 +508,14 @@ class MainWindow(QMainWindow):
 
     # --- behaviour ----------------------------------------------------------------
     def _load_current(self, index: int) -> None:
-        page = self.lists.get(PAGES[index][0]) if 0 <= index < len(PAGES) else None
+        # only a page already made: the stack shows stand-ins of the others
+        page = dict.get(self.lists, PAGES[index][0]) if 0 <= index < len(PAGES) else None
         if page is not None:
             page.model.ensure_loaded()
 
     def current_list(self) -> ListPage | None:
         pid = PAGES[self.nav.currentRow()][0] if self.nav.currentRow() >= 0 else None
-        return self.lists.get(pid)
+        return self.lists.get(pid) if pid else None
 
     def _on_list(self, method: str) -> None:
         page = self.current_list()
@@ -462,6 +534,7 @@ class MainWindow(QMainWindow):
         self.nav.setCurrentRow([p[0] for p in PAGES].index(pid))
 
     def open_search(self) -> SearchDialog:
+        from .search import SearchDialog
         dlg = SearchDialog(self.db, self)
         dlg.chosen.connect(self.jump_to)
         dlg.open()
