@@ -1,6 +1,7 @@
 """The main window: navigation, pages, keyboard, status bar, live refresh."""
 from __future__ import annotations
 
+import gc
 import logging
 from typing import TYPE_CHECKING
 
@@ -121,6 +122,18 @@ class MainWindow(QMainWindow):
         bus().changed.connect(self._own_change)
 
     FIRST_START_FRACTION = 0.9
+
+    _froze = False
+
+    def showEvent(self, event) -> None:
+        super().showEvent(event)
+        if not MainWindow._froze:
+            # Everything made up to the first show (modules, SQLAlchemy's mappings, Qt wrappers:
+            # ~0.5 M objects) lives as long as the program: out of the cyclic garbage collector's
+            # sight. Its full collections walked them all, 100-270 ms on the GUI thread at random
+            # moments, e.g. while scrolling a list (docs/performance.md); now they walk what came after.
+            MainWindow._froze = True
+            gc.freeze()
 
     def ensure_page(self, pid: str) -> QWidget:
         """The page `pid`, made now in place of its stand-in if it was not made yet."""
