@@ -2,25 +2,22 @@
 
     python -m bench.probe MODE URL LOGIN PASSWORD
 
-MODE "bare" opens a bare PySide6 window (the floor); otherwise the real console. Prints one
-line "BENCH {json}". Lives in ui/ because it imports Qt; app/bench.py only starts it.
+The real console's main window, then MODE: "scroll" (memory with the GPU list read to the end),
+"steps" (the GPU list scrolled to the end a step at a time, each step timed on the GUI thread),
+"stalls" (the longest GUI-thread stall in heavy list actions). Prints one line "BENCH {json}".
+bench/bench.py starts it in a child process (it imports Qt).
 """
 import os, sys, time, resource
 t0 = time.perf_counter()
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 mode, url, login, password = sys.argv[1:5]
 from PySide6.QtCore import QObject, QEvent, QTimer
-from PySide6.QtWidgets import QApplication
 def rss_mb():
     with open("/proc/self/status") as f:
         for line in f:
             if line.startswith("VmRSS:"):
                 return int(line.split()[1]) / 1024
-if mode == "bare":
-    from PySide6.QtWidgets import QMainWindow, QTableView
-    app = QApplication([])
-    window = QMainWindow(); window.setCentralWidget(QTableView()); window.resize(1280, 800)
-else:
+if True:   # the real console's window, as run_console builds it
     from ui.main import make_app
     from app.db import Database
     from app.services.users import login as do_login
@@ -142,22 +139,4 @@ if mode == "stalls":
     step("audit: filter 'zzzz'", audit, lambda p: (p.filter.setText("zzzz"), p.apply_filter()))
     out["steps"] = steps
     out["max_stall_ms"] = max(v["max_stall_ms"] for v in steps.values())
-if mode == "rows":
-    import sqlite3
-    t1 = time.perf_counter()
-    if url.endswith(".db") or url.startswith("sqlite"):
-        path = url.split("///", 1)[-1]
-        rows = sqlite3.connect(path).execute(
-            "SELECT g.id, g.serial, m.name, g.state, d.name, g.slot, c.name, g.warranty_end FROM gpu_asset g "
-            "JOIN gpu_model m ON m.id = g.gpu_model_id LEFT JOIN device d ON d.id = g.device_id "
-            "LEFT JOIN customer c ON c.id = g.customer_id ORDER BY g.serial").fetchall()
-    else:
-        import psycopg
-        rows = psycopg.connect(url).execute(
-            "SELECT g.id, g.serial, m.name, g.state, d.name, g.slot, c.name, g.warranty_end FROM gpu_asset g "
-            "JOIN gpu_model m ON m.id = g.gpu_model_id LEFT JOIN device d ON d.id = g.device_id "
-            "LEFT JOIN customer c ON c.id = g.customer_id ORDER BY g.serial").fetchall()
-    out["rows"] = len(rows)
-    out["scroll_s"] = time.perf_counter() - t1
-    out["rss_mb"] = rss_mb()
 import json; print("BENCH " + json.dumps(out), flush=True)
