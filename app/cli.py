@@ -1,7 +1,8 @@
 """`idc-console [--db URL] [--user LOGIN] COMMAND …`
 
 Exit codes: 0 done, 1 refused or verification failed (reason on stderr), 2 usage.
-With no command, the console window opens (ui/ is imported only then).
+The program's entry point is the launcher above app/ and ui/ (launcher/): it adds the bench
+package's commands and opens the console window when no command is given; app/ never imports ui/.
 
 The argument types below (period, date, days, checkpoint, output file) are shared by every
 command module: a bad value is a usage error (exit 2) named by argparse, never a traceback.
@@ -123,8 +124,8 @@ def month_bounds(period: str) -> tuple[str, str]:
     nxt = dt.date(y + (m == 12), m % 12 + 1, 1)
     return first.isoformat(), (nxt - dt.timedelta(days=1)).isoformat()
 
-# Modules that add their own sub-commands through `register(subparsers)`.
-COMMAND_MODULES = ("app.cli_core", "app.cli_billing", "app.cli_reports", "app.cli_scale", "app.cli_settings",
+# Modules that add their own sub-commands through `register(subparsers)` (the launcher adds more).
+COMMAND_MODULES = ("app.cli_core", "app.cli_billing", "app.cli_reports", "app.cli_settings",
                    "app.cli_space",
                    "app.cli_finance")
 
@@ -221,14 +222,14 @@ def _as_person(url: str, login: str | None) -> str:
     return person_url(url, login, password or "")
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(command_modules: tuple[str, ...] = COMMAND_MODULES) -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="idc-console", description="IDC and GPU-compute back-office console")
     parser.add_argument("--version", action="version", version=f"idc-console {__version__}")
     parser.add_argument("--db", help="database URL or SQLite file (default: IDC_CONSOLE_DB or the user data directory)")
     parser.add_argument("--user", help="login to act as (password from IDC_CONSOLE_PASSWORD or a prompt)")
     parser.add_argument("--lang", choices=["zh", "en"], help="console language")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for name in COMMAND_MODULES:
+    for name in command_modules:
         try:
             module = importlib.import_module(name)
         except ModuleNotFoundError as exc:
@@ -236,6 +237,8 @@ def build_parser() -> argparse.ArgumentParser:
                 continue
             raise
         module.register(sub)
+        # values a module lends to the others' handlers (bench/cli.py: the large demo's loader)
+        parser.set_defaults(**getattr(module, "DEFAULTS", {}))
     return parser
 
 
@@ -247,22 +250,26 @@ def _global_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def main(argv: list[str] | None = None) -> int:
-    # The window is opened without importing a single command module or building their parsers:
-    # only the global options are read when nothing else is given (cold start, docs/performance.md).
+def main(argv: list[str] | None = None, *, command_modules: tuple[str, ...] = COMMAND_MODULES,
+         open_console=None) -> int:
+    """Run one command. With none, `open_console(args)` (the launcher's: the window) or the usage.
+
+    The window is opened without importing a single command module or building their parsers:
+    only the global options are read when nothing else is given (cold start, docs/performance.md)."""
     args, rest = _global_parser().parse_known_args(sys.argv[1:] if argv is None else argv)
     if rest:
-        args = build_parser().parse_args(argv)
+        args = build_parser(command_modules).parse_args(argv)
     else:
         args.command = None
     from .logs import setup_logging
 
     setup_logging()
     if not args.command:
-        from ui.main import run_console  # Qt only when the window is wanted
-
+        if open_console is None:
+            build_parser(command_modules).print_usage(sys.stderr)
+            return _fail("no command given (the console window opens through idc-console)")
         try:
-            return run_console(args)
+            return open_console(args)
         except DomainError as exc:   # e.g. IDC_CONSOLE_DB naming mysql:// or :memory:
             return _fail(exc.message)
     ctx = CliContext(args)

@@ -212,8 +212,9 @@ def demo_load(ctx, args) -> int:
                               "empty database: use a new --db, or add --force to load it on top")
     actor = ctx.actor() if has_users(ctx.db) else None
     if args.scale == "large":
-        from .scale import load_large
-
+        load_large = getattr(args, "load_large", None)   # given by the bench package (bench/cli.py), not app/
+        if load_large is None:
+            raise DomainError("--scale large comes with the bench package: run it through idc-console")
         summary = load_large(ctx.db, actor, progress=lambda m: print(m, file=sys.stderr, flush=True))
     else:
         from .demo import load_demo

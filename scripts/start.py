@@ -17,7 +17,7 @@ import bootstrap  # noqa: E402  (stdlib only, beside this file)
 # interpreter: a second start pays for one Python and one import of the program, not three.
 PREPARE_AND_START = (
     "import sys\n"
-    "from app.cli import main\n"
+    "from launcher import main\n"
     "args = sys.argv[1:]\n"
     "db, rest = args[:args.index('--')], args[args.index('--') + 1:]\n"
     "code = main(db + ['db', 'upgrade']) or main(db + ['demo', 'load', '--if-empty'])\n"

@@ -9,7 +9,7 @@ import random
 
 from sqlalchemy import select
 
-from app import scale
+from bench import scale
 from app.audit import (GENESIS_HASH, HASHED_FIELDS, Actor, _fast_sql, _scan, _select_sql, append_event,
                        canonical_json, event_hash, format_ts, hash_payload)
 from models import AuditEvent

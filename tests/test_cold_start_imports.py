@@ -31,18 +31,40 @@ def test_no_command_opens_the_window_without_command_modules(tmp_path):
 import sys
 import ui.main
 ui.main.run_console = lambda args: print(args.db, args.command,
-    sorted(m for m in sys.modules if m.startswith('app.cli_') or m == 'alembic')) or 0
-from app.cli import main
+    sorted(m for m in sys.modules if m.startswith(('app.cli_', 'bench')) or m == 'alembic')) or 0
+from launcher import main
 main(['--db', {str(tmp_path / 'x.db')!r}, '--lang', 'en'])
 """)
     assert out == f"{tmp_path / 'x.db'} None []"
 
 
 def test_a_command_still_finds_its_module(capsys):
-    from app.cli import main
+    from launcher import main
 
     try:
         main(["--version"])
     except SystemExit as exc:
         assert exc.code == 0
     assert "idc-console" in capsys.readouterr().out
+
+
+def test_the_launcher_composes_both_halves_and_app_alone_has_no_window(tmp_path, capsys):
+    """`idc-console` is the launcher: the bench package's command is there, and the window opens
+    with no command; app.cli alone (no launcher) knows neither and imports no Qt (issue 13)."""
+    import pytest
+
+    from app import cli
+    from launcher import COMMAND_MODULES, main
+
+    assert "bench" in cli.build_parser(COMMAND_MODULES)._subparsers._group_actions[0].choices
+    assert "bench" not in cli.build_parser()._subparsers._group_actions[0].choices
+    with pytest.raises(SystemExit) as exc:
+        main(["bench", "--help"])
+    assert exc.value.code == 0 and "--repeat" in capsys.readouterr().out
+    out = _run(f"""
+import sys
+from app.cli import main
+code = main(['--db', {str(tmp_path / 'x.db')!r}])
+print(code, 'PySide6' in sys.modules, 'ui.main' in sys.modules)
+""")
+    assert out == "1 False False"

@@ -6,7 +6,7 @@ import pytest
 from sqlalchemy import text
 
 import app.audit as audit
-from app.cli import main
+from launcher import main
 from app.demo import DEMO_PASSWORD
 
 EXPECTED_ROWS = [
@@ -16,7 +16,9 @@ EXPECTED_ROWS = [
     "GPU lifecycle move (transition_gpu)", "contract save", "billing run", "audit verify",
     "audit report PDF (~200 events)", "audit report PDF (~800 events)", "statement PDF",
     "console cold start to first paint (real path)", "list audit: filter actor:",
-    "console RSS, GPU list scrolled to the end",
+    "console RSS, GPU list scrolled to the end", "GPU list, default sort: scroll to the end, worst step",
+    "billing run + issue", "CSV import, 100 new GPUs", "CSV import, 400 new GPUs",
+    "audit verify, newest quarter", "audit verify, whole chain",
 ]
 
 

@@ -225,7 +225,8 @@ def run_console(args) -> int:
         if os.environ.get("IDC_CONSOLE_EXIT_AFTER_START"):   # smoke tests of a build: start, paint, quit
             watch = _FirstPaint(window, lambda age, window=window, actor=actor: (print(  # noqa: F841  (kept alive)
                 f"console started: {window.windowTitle()} on {describe_url(db.url)} as {actor.login}"
-                + (f"; first paint {age:.3f} s after the process started" if age is not None else ""), flush=True),
+                + (f"; first paint {age:.3f} s after the process started" if age is not None else "")
+                + f" (CPU {_cpu_seconds():.3f} s, load {os.getloadavg()[0]:.2f})", flush=True),
                 app.quit()))
         window.show()
         code = app.exec()
@@ -253,6 +254,12 @@ def process_age() -> float | None:
         return time.clock_gettime(time.CLOCK_BOOTTIME) - start_ticks / os.sysconf("SC_CLK_TCK")
     except (OSError, ValueError, IndexError, AttributeError):
         return None
+
+
+def _cpu_seconds() -> float:
+    """CPU seconds this process has used (user + system): what the start costs whatever the load."""
+    t = os.times()
+    return t.user + t.system
 
 
 def _FirstPaint(window, then):

@@ -1,12 +1,13 @@
 """The main window: navigation, pages, keyboard, status bar, live refresh."""
 from __future__ import annotations
 
-import importlib
+import gc
 import logging
+from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QLocale, Qt, QTimer, Signal
+from PySide6.QtCore import Qt, QTimer
 from PySide6.QtGui import QAction, QKeySequence
-from PySide6.QtWidgets import (QDialog, QGridLayout, QGroupBox, QHBoxLayout, QLabel, QLineEdit, QListWidget,
+from PySide6.QtWidgets import (QHBoxLayout, QLabel, QListWidget,
                                QListWidgetItem, QMainWindow, QMessageBox, QPushButton, QSplitter,
                                QStackedWidget, QVBoxLayout, QWidget)
 
@@ -14,12 +15,16 @@ from app import queries
 from app.audit import Actor
 from app.config import describe_url
 from app.db import Database
-from models.choices import GpuState, Role
+from models.choices import Role
 
 from .i18n import choice_label, kind_label
-from .listview import ListPage
-from .operations import Latest, announce, bus
+from .operations import announce, bus
+from .search import SEARCH_PAGE
 from .settings import settings
+
+if TYPE_CHECKING:
+    from .listview import ListPage
+    from .search import SearchDialog
 
 log = logging.getLogger(__name__)
 
@@ -37,262 +42,38 @@ PAGES = [
     ("users", "Users & settings", "user"),
 ]
 SCROLLED_PAGES = {"dashboard"}   # pages in a scroll area: their minimum size does not bind the window
-DUE_SHOWN = 300   # rows of the dashboard's "contracts due" table
-
-SEARCH_PAGE = {"rack": "racks", "device": "devices", "gpu": "gpus", "customer": "customers",
-               "contract": "contracts", "statement": "billing"}
+PAGE_IDS = [p[0] for p in PAGES]
+LIST_PAGES = {pid for pid, _label, kind in PAGES if kind is not None}
 
 
 def _optional_widget(module: str, name: str):
-    """A widget another part of the project provides, or None while it does not exist yet."""
-    try:
-        return getattr(importlib.import_module(module), name)
-    except Exception:  # noqa: BLE001 - absent or broken: the page falls back to plain text
-        log.warning("%s.%s could not be loaded: plain text instead", module, name, exc_info=True)
-        return None
+    from .dashboard import optional_widget
+    return optional_widget(module, name)
 
 
-class DashboardPage(QWidget):
-    def __init__(self, db: Database, parent=None):
-        super().__init__(parent)
-        self.db = db
-        self.setObjectName("page_dashboard")
-        self.layout_ = QVBoxLayout(self)
-        self.cards = QGridLayout()
-        self.layout_.addLayout(self.cards)
-        self.charts = None
-        # the charts without their own loading: the page reads everything in one background
-        # operation after it is first painted (nothing of it delays the window's first paint)
-        Charts = _optional_widget("ui.widgets.charts", "DashboardWidget")
-        if Charts is not None:
-            try:
-                self.charts = Charts(self)
-            except Exception:  # noqa: BLE001
-                self.charts = None
-        self.states = QLabel()
-        self.states.setWordWrap(True)
-        self.states.setObjectName("gpuStates")
-        if self.charts is None:
-            self.layout_.addWidget(self.states)
-            self.layout_.addStretch(1)
-        self.due_box = QGroupBox(self.tr("Contracts due (within 180/90/60/30 days)"))
-        self.due_box.setToolTip(self.tr("Red: within 30 days; orange: 60; yellow: 90; green: 180"))
-        self.due_box.setObjectName("dueBox")
-        dv = QVBoxLayout(self.due_box)
-        from PySide6.QtWidgets import QTableWidget
-        self.due = QTableWidget(0, 4)
-        self.due.setObjectName("contractsDue")
-        self.due.setHorizontalHeaderLabels([self.tr("Contract"), self.tr("Ends"), self.tr("Days"), self.tr("Customer")])
-        self.due.setHorizontalScrollBarPolicy(Qt.ScrollBarAlwaysOff)
-        self.due.verticalHeader().setVisible(False)
-        self.due.setEditTriggers(QTableWidget.NoEditTriggers)
-        self.due.setSelectionBehavior(QTableWidget.SelectRows)
-        self.due.horizontalHeader().setStretchLastSection(True)
-        self.due.setWordWrap(False)
-        self.due.horizontalHeader().setMinimumSectionSize(30)
-        dv.addWidget(self.due)
-        self.due_box.setMinimumWidth(360)
-        if self.charts is not None:     # charts on the left, the contracts due beside them
-            if hasattr(self.charts, "soonest"):
-                self.charts.soonest.hide()      # the list beside the charts shows them, with room
-            row = QHBoxLayout()
-            row.addWidget(self.charts, 5)
-            row.addWidget(self.due_box, 2)
-            self.layout_.addLayout(row, 1)
-        else:
-            self.layout_.addWidget(self.due_box)
-        self.labels: dict[str, QLabel] = {}
-        self.stale = True               # loaded after the first paint
-        self._loading = self._again = False
-        self.op = None
-        bus().changed.connect(self.on_changed)
+class LazyPages(dict):
+    """Page id → page, each page made when first shown or first asked for (`window.lists["gpus"]`):
+    the window's first paint waits only for the page it shows (cold start, docs/performance.md).
+    Iterating gives the pages made so far."""
 
-    def on_changed(self, kinds) -> None:
-        if self.isVisible():
-            self.refresh()
-        else:
-            self.stale = True
+    def __init__(self, make, ids):
+        super().__init__()
+        self._make, self._ids = make, ids
 
-    def paintEvent(self, event) -> None:
-        super().paintEvent(event)
-        if self.stale:                  # first shown (or changed while hidden): load once painted
-            self.stale = False
-            QTimer.singleShot(0, self.refresh)
+    def __missing__(self, pid):
+        if pid not in self._ids:
+            raise KeyError(pid)
+        self._make(pid)
+        return dict.__getitem__(self, pid)
 
-    def refresh(self) -> None:
-        """Summary, contracts due and chart data in one background operation, shown when done."""
-        if self._loading:
-            self._again = True          # a change arrived while loading: load once more afterwards
-            return
-        from ui.operations import run_op
-        db = self.db
-        want_charts = self.charts is not None and hasattr(self.charts, "set_data")
+    def get(self, pid, default=None):
+        try:
+            return self[pid]
+        except KeyError:
+            return default
 
-        def work(_progress):
-            from app.services.contracts import contracts_due
-            summary = queries.summary(db)
-            due = [d for d in contracts_due(db, 180) if d.alert is not None]
-            charts = None
-            if want_charts:
-                from app.viewdata import dashboard_data
-                charts = dashboard_data(db)
-            return summary, due, charts
-
-        def done(result):
-            import shiboken6
-            if not shiboken6.isValid(self):   # the window closed while it loaded
-                return
-            self._loading = False
-            self.show_data(*result)
-            if self._again:
-                self._again = False
-                self.refresh()
-
-        def failed(_exc):
-            import shiboken6
-            if shiboken6.isValid(self):
-                self._loading = False
-
-        self._loading = True
-        self.op = run_op(self, work, on_success=done, on_failure=failed, show_progress=False)
-
-    def show_data(self, s, due, charts) -> None:
-        loc = QLocale(QLocale.English)
-        cards = [
-            ("sites", self.tr("Sites"), loc.toString(s.sites)),
-            ("racks", self.tr("Racks (leased)"), f"{loc.toString(s.racks)} ({loc.toString(s.racks_leased)})"),
-            ("devices", self.tr("Devices"), loc.toString(s.devices)),
-            ("gpus", self.tr("GPUs"), loc.toString(s.gpus)),
-            ("customers", self.tr("Customers"), loc.toString(s.customers)),
-            ("contracts", self.tr("Active contracts"), loc.toString(s.contracts_active)),
-            ("ending", self.tr("Ending in 30/60/90 days"),
-             " / ".join(loc.toString(s.contracts_ending[d]) for d in (30, 60, 90))),
-        ]
-        for i, (key, title, value) in enumerate(cards):
-            if key not in self.labels:
-                box = QGroupBox(title)
-                v = QVBoxLayout(box)
-                lbl = QLabel()
-                lbl.setObjectName(f"card_{key}")
-                lbl.setStyleSheet("font-size: 16pt; font-weight: bold;")
-                v.addWidget(lbl)
-                self.cards.addWidget(box, 0, i)       # one row: the charts get the height
-                self.labels[key] = lbl
-            self.labels[key].setText(value)
-        self.states.setText(self.tr("GPU fleet by state: ") + ", ".join(
-            f"{choice_label(GpuState, k)} {loc.toString(v)}" for k, v in sorted(s.gpus_by_state.items())))
-        self.show_due(due)
-        if charts is not None:
-            try:
-                self.charts.set_data(charts)
-            except Exception:  # noqa: BLE001 - a broken chart must not stop the dashboard
-                log.exception("the dashboard's charts could not be drawn")
-
-    def show_due(self, rows) -> None:
-        from PySide6.QtGui import QBrush, QColor
-        from PySide6.QtWidgets import QTableWidgetItem
-        from models.choices import ContractStatus
-        total = len(rows)
-        rows = rows[:DUE_SHOWN]    # the nearest ends; a table of 3,000 rows took 0.3 s on the GUI thread
-        self.due.setRowCount(len(rows))
-        colours = {30: "#ffcdd2", 60: "#ffe0b2", 90: "#fff9c4", 180: "#e8f5e9"}
-        for r, d in enumerate(rows):
-            cells = [d.number, d.end_date.isoformat(), str(d.days_left), d.customer_name]
-            for c, text in enumerate(cells):
-                item = QTableWidgetItem(text)
-                item.setBackground(QBrush(QColor(colours.get(d.alert, "#ffffff"))))
-                item.setToolTip(" · ".join([self.tr("≤ %1 days").replace("%1", str(d.alert)), d.number,
-                                            d.customer_name, choice_label(ContractStatus, d.status)]
-                                           + ([self.tr("renewal drafted")] if d.renewed else [])))
-                if c == 2:
-                    item.setTextAlignment(Qt.AlignRight | Qt.AlignVCenter)
-                self.due.setItem(r, c, item)
-        for c in range(3):
-            self.due.resizeColumnToContents(c)
-        title = self.tr("Contracts due (within 180/90/60/30 days): %1").replace("%1", str(total))
-        if total > len(rows):
-            title += self.tr(" (%1 shown)").replace("%1", str(len(rows)))
-        self.due_box.setTitle(title)
-        self.due_box.setToolTip(self.tr("The nearest %1 are listed; the Contracts page has all of them.")
-                                .replace("%1", str(len(rows))) if total > len(rows) else "")
-
-
-class SearchDialog(QDialog):
-    """Ctrl+K: type, pick, jump. The search runs on the thread pool (63-123 ms over 400,000 GPUs,
-    100,000 devices and 20,000 contracts): typing never waits for it, an older search's results
-    are dropped, and Enter before the results are in picks the first of them when they arrive."""
-
-    chosen = Signal(str, object)
-
-    def __init__(self, db: Database, parent=None):
-        super().__init__(parent)
-        self.db = db
-        self.setObjectName("searchDialog")
-        self.setWindowTitle(self.tr("Search"))
-        self.edit = QLineEdit()
-        self.edit.setObjectName("searchEdit")
-        self.edit.setPlaceholderText(self.tr("Rack, device, GPU serial, customer, contract, statement…"))
-        self.results = QListWidget()
-        self.results.setObjectName("searchResults")
-        layout = QVBoxLayout(self)
-        layout.addWidget(self.edit)
-        layout.addWidget(self.results)
-        self.timer = QTimer(self)
-        self.timer.setSingleShot(True)
-        self.timer.setInterval(200)
-        self.timer.timeout.connect(self.run)
-        self.edit.textChanged.connect(lambda _t: self.timer.start())
-        self.edit.returnPressed.connect(self.pick)
-        self._latest = Latest(self)
-        self.pending = False            # a search is running
-        self._pick_when_done = False
-        self.results.itemActivated.connect(lambda _i: self.pick())
-        self.resize(560, 420)
-
-    def keyPressEvent(self, e):
-        if e.key() in (Qt.Key_Down, Qt.Key_Up) and self.edit.hasFocus():
-            self.results.setFocus()
-            row = self.results.currentRow() + (1 if e.key() == Qt.Key_Down else -1)
-            self.results.setCurrentRow(max(0, min(row, self.results.count() - 1)))
-            return
-        super().keyPressEvent(e)
-
-    def run(self) -> None:
-        self.timer.stop()
-        db, text = self.db, self.edit.text()
-        self.pending = True
-        self._latest.run(lambda _check: queries.search(db, text), self._show, self._failed)
-
-    def _show(self, hits) -> None:
-        self.pending = False
-        self.results.clear()
-        for hit in hits:
-            item = QListWidgetItem(f"{kind_label(hit.kind)}  ·  {hit.label}    {hit.detail}")
-            item.setData(Qt.UserRole, (hit.kind, hit.id))
-            self.results.addItem(item)
-        if self.results.count():
-            self.results.setCurrentRow(0)
-        if self._pick_when_done:
-            self._pick_when_done = False
-            self.pick()
-
-    def _failed(self, exc: BaseException) -> None:
-        self.pending = self._pick_when_done = False
-        self.results.clear()
-        self.results.addItem(self.tr("Search failed: %1").replace("%1", str(exc) or type(exc).__name__))
-
-    def pick(self) -> None:
-        if self.timer.isActive():
-            self.run()
-        if self.pending:                # Enter before the results: the first one, when they are in
-            self._pick_when_done = True
-            return
-        item = self.results.currentItem()
-        if item is None or item.data(Qt.UserRole) is None:
-            return
-        kind, id_ = item.data(Qt.UserRole)
-        self.chosen.emit(kind, id_)
-        self.accept()
+    def __contains__(self, pid) -> bool:
+        return pid in self._ids
 
 
 class MainWindow(QMainWindow):
@@ -306,14 +87,13 @@ class MainWindow(QMainWindow):
         self.nav.setMaximumWidth(220)
         self.nav.setSpacing(3)
         self.stack = QStackedWidget()
-        self.pages: dict[str, QWidget] = {}
-        self.lists: dict[str, ListPage] = {}
-        for pid, label, kind in PAGES:
-            page = self._make_page(pid, kind)
-            self.pages[pid] = page
-            self.stack.addWidget(self._scrollable(page) if pid in SCROLLED_PAGES else page)
+        # every page is made when it is first shown (or asked for): until then an empty stand-in
+        self.pages: dict[str, QWidget] = LazyPages(self.ensure_page, set(PAGE_IDS))
+        self.lists: dict[str, ListPage] = LazyPages(self.ensure_page, LIST_PAGES)
+        for _pid, label, _kind in PAGES:
+            self.stack.addWidget(QWidget())
             self.nav.addItem(QListWidgetItem(self.tr(label)))
-        self.nav.currentRowChanged.connect(self.stack.setCurrentIndex)
+        self.nav.currentRowChanged.connect(self._go)
         # Lists load lazily: the page made current loads its first window (shown or not yet)
         self.stack.currentChanged.connect(self._load_current)
         splitter = QSplitter()
@@ -343,6 +123,44 @@ class MainWindow(QMainWindow):
 
     FIRST_START_FRACTION = 0.9
 
+    _froze = False
+
+    def showEvent(self, event) -> None:
+        super().showEvent(event)
+        if not MainWindow._froze:
+            # Everything made up to the first show (modules, SQLAlchemy's mappings, Qt wrappers:
+            # ~0.5 M objects) lives as long as the program: out of the cyclic garbage collector's
+            # sight. Its full collections walked them all, 100-270 ms on the GUI thread at random
+            # moments, e.g. while scrolling a list (docs/performance.md); now they walk what came after.
+            MainWindow._froze = True
+            gc.freeze()
+
+    def ensure_page(self, pid: str) -> QWidget:
+        """The page `pid`, made now in place of its stand-in if it was not made yet."""
+        if dict.__contains__(self.pages, pid):
+            return dict.__getitem__(self.pages, pid)
+        index = PAGE_IDS.index(pid)
+        page = self._make_page(pid, PAGES[index][2])
+        dict.__setitem__(self.pages, pid, page)
+        stand_in = self.stack.widget(index)
+        current = self.stack.currentIndex()
+        self.stack.blockSignals(True)     # no page "shown" while the stand-in is swapped out
+        try:
+            self.stack.insertWidget(index, self._scrollable(page) if pid in SCROLLED_PAGES else page)
+            self.stack.removeWidget(stand_in)
+            self.stack.setCurrentIndex(current)
+        finally:
+            self.stack.blockSignals(False)
+        stand_in.deleteLater()
+        return page
+
+    def _go(self, row: int) -> None:
+        """The navigation's row chosen: its page made if new, then shown."""
+        if 0 <= row < len(PAGES):
+            self.ensure_page(PAGE_IDS[row])
+        self.stack.setCurrentIndex(row)
+        self._load_current(row)
+
     @staticmethod
     def _scrollable(page: QWidget) -> QWidget:
         """A page whose content wants more room than a small screen has (the dashboard's charts):
@@ -370,6 +188,7 @@ class MainWindow(QMainWindow):
 
     def _make_page(self, pid: str, kind: str | None) -> QWidget:
         if pid == "dashboard":
+            from .dashboard import DashboardPage
             return DashboardPage(self.db, self)
         if pid in ("contracts", "billing", "audit"):
             from .auditview import AuditPage
@@ -377,12 +196,13 @@ class MainWindow(QMainWindow):
             from .contracts import ContractsPage
             cls = {"contracts": ContractsPage, "billing": BillingPage, "audit": AuditPage}[pid]
             special = cls(self.db, self.actor, self)
-            self.lists[pid] = special.list
+            dict.__setitem__(self.lists, pid, special.list)
             if pid == "audit":          # an event's "Open …": the record on its own page
                 special.openObject.connect(self.open_object)
             return special
+        from .listview import ListPage
         page = ListPage(self.db, self.actor, kind, self)
-        self.lists[pid] = page
+        dict.__setitem__(self.lists, pid, page)
         page.openRecord.connect(self.open_special)
         if pid == "gpus":
             act = page._action("fleet", self.tr("Fleet report PDF…"), self.fleet_report, "print")
@@ -401,6 +221,15 @@ class MainWindow(QMainWindow):
         if pid == "users":
             return self._users_page(page)
         return page
+
+    def __getattr__(self, name: str):
+        # the pictures beside the sites and racks lists come with their page, made on first use
+        page = {"site_panels": "sites", "rack_panel": "racks", "room_panel": "racks"}.get(name)
+        pages = self.__dict__.get("pages")
+        if page is None or pages is None or dict.__contains__(pages, page):
+            raise AttributeError(name)
+        self.ensure_page(page)
+        return self.__dict__[name] if name in self.__dict__ else object.__getattribute__(self, name)
 
     def _with_sites(self, page: ListPage) -> QWidget:
         """Sites: the list above the coverage tree ("who serves …") and the plot of sites."""
@@ -692,13 +521,14 @@ class MainWindow(QMainWindow):
 
     # --- behaviour ----------------------------------------------------------------
     def _load_current(self, index: int) -> None:
-        page = self.lists.get(PAGES[index][0]) if 0 <= index < len(PAGES) else None
+        # only a page already made: the stack shows stand-ins of the others
+        page = dict.get(self.lists, PAGES[index][0]) if 0 <= index < len(PAGES) else None
         if page is not None:
             page.model.ensure_loaded()
 
     def current_list(self) -> ListPage | None:
         pid = PAGES[self.nav.currentRow()][0] if self.nav.currentRow() >= 0 else None
-        return self.lists.get(pid)
+        return self.lists.get(pid) if pid else None
 
     def _on_list(self, method: str) -> None:
         page = self.current_list()
@@ -717,6 +547,7 @@ class MainWindow(QMainWindow):
         self.nav.setCurrentRow([p[0] for p in PAGES].index(pid))
 
     def open_search(self) -> SearchDialog:
+        from .search import SearchDialog
         dlg = SearchDialog(self.db, self)
         dlg.chosen.connect(self.jump_to)
         dlg.open()

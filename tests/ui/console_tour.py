@@ -1,4 +1,4 @@
-"""Run the real console (app.cli.main, as `idc-console` does), tour it, then quit with Ctrl+Q.
+"""Run the real console (launcher.main, as `idc-console` does), tour it, then quit with Ctrl+Q.
 
     python tests/ui/console_tour.py --db FILE_OR_URL --user LOGIN [--lang zh|en] [--rounds N]
 
@@ -115,7 +115,7 @@ def main() -> int:
 
     from PySide6.QtCore import QTimer
 
-    from app.cli import main as cli_main
+    from launcher import main as cli_main
     from ui.main import make_app
 
     app = make_app()

@@ -57,7 +57,7 @@ AGE = 60_000     # void calls of a few hours' use: enough to end in none_dealloc
 @pytest.mark.slow
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_console_toured_then_quit_with_ctrl_q_exits_cleanly(tmp_path, demo_file, lang):
-    """The real console (app.cli.main) through every page, a background read, a PDF preview and a
+    """The real console (launcher.main) through every page, a background read, a PDF preview and a
     search, twice around, the void calls of a few hours' use, then Ctrl+Q with work still on the
     pool; repeated (IDC_TOUR_RUNS)."""
     for i in range(TOURS):

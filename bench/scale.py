@@ -24,14 +24,14 @@ from sqlalchemy import func, select
 from models import GpuModel, Region, Subsidiary, User
 from models.choices import ContractStatus, GpuState, Role
 
-from . import __version__
-from .audit import GENESIS_HASH, HASHED_FIELDS, Actor, canonical_json, event_hash
-from .clock import TZ
-from .db import Database
-from .demo import COVERAGE, CONTACT_NAMES, DEVICE_TYPES, SITES, SUBSIDIARIES, ensure_demo_users
-from .errors import RuleViolation
-from .services.reference import load_regions
-from .validators import make_uscc
+from app import __version__
+from app.audit import GENESIS_HASH, HASHED_FIELDS, Actor, canonical_json, event_hash
+from app.clock import TZ
+from app.db import Database
+from app.demo import COVERAGE, CONTACT_NAMES, DEVICE_TYPES, SITES, SUBSIDIARIES, ensure_demo_users
+from app.errors import RuleViolation
+from app.services.reference import load_regions
+from app.validators import make_uscc
 
 SEED = 20261129
 N_SITES, ROOMS_PER_SITE, RACKS_PER_ROOM = 20, 10, 50          # 200 rooms, 10,000 racks
@@ -676,7 +676,7 @@ ORDER = ("site", "room", "customer", "contact", "rack", "device", "gpu_asset", "
 
 def _reference(db: Database, actor: Actor, rng: random.Random, w: _Writer, plan_base: dict, progress: Progress) -> dict:
     """Subsidiaries and device types from the small demo (bulk), coverage through the service."""
-    from .services.reference import add_coverage
+    from app.services.reference import add_coverage
 
     with db.session() as s:
         regions = s.execute(select(Region.code, Region.name, Region.level)).all()
