@@ -117,7 +117,7 @@ class RackPowerPanel(QWidget):
         v.addWidget(self.title)
         self.feeds = _table([tr("Side"), tr("Feed"), tr("Status"), tr("Breaker"), tr("Load kW"), tr("Load %"),
                              tr("Limit kW"), tr("On failover kW"), tr("Sold to")], "powerFeeds")
-        v.addWidget(self.feeds, 2)
+        v.addWidget(self.feeds, 1)
         self.problems = QLabel()
         self.problems.setObjectName("powerProblems")
         self.problems.setWordWrap(True)
@@ -165,10 +165,11 @@ class RackPowerPanel(QWidget):
             .replace("%1", room.room).replace("%2", _kw(room.load_w))
             .replace("%3", str(room.count(RedundancyState.OK))).replace("%4", str(room.count(RedundancyState.FAIL)))
             .replace("%5", str(room.count(RedundancyState.SINGLE))).replace("%6", str(room.count(RedundancyState.NONE))))
+        order = {RedundancyState.FAIL: 0, RedundancyState.SINGLE: 1, RedundancyState.OK: 2, RedundancyState.NONE: 3}
+        racks = sorted(room.racks, key=lambda r: (order.get(r.redundancy, 4), r.ok, r.rack))  # failing first
         _fill(self.room, [[r.rack, _kw(r.load_w), _kw(r.side_load("A")), _kw(r.side_load("B")),
-                           choice_label(RedundancyState, r.redundancy)] for r in room.racks],
-              [RedundancyState.colour(r.redundancy) if r.redundancy == RedundancyState.FAIL else None
-               for r in room.racks])
+                           choice_label(RedundancyState, r.redundancy)] for r in racks],
+              [RedundancyState.colour(r.redundancy) if not r.ok else None for r in racks])
 
     def refresh(self) -> None:
         if self.rack_id is not None:
