@@ -21,7 +21,7 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
 from pathlib import Path
-from typing import Iterable
+from typing import Iterable, NamedTuple
 
 from sqlalchemy import func, select
 
@@ -147,6 +147,13 @@ def _kw(w: Decimal) -> str:
     return f"{(Decimal(w) / 1000).quantize(Decimal('0.01'))} kW"
 
 
+class _TypeFigures(NamedTuple):
+    """What dcim.power_draw_w reads of a device type, without building an ORM object per device."""
+    role: str
+    typical_power_w: int | None
+    max_power_w: int | None
+
+
 def rack_power(s, rack_ids: Iterable[int], *, limit_pct: int | None = None) -> dict[int, RackPower]:
     """The power chain of these racks, checked: a handful of set-based queries for any number."""
     from .dcim import power_draw_w
@@ -182,10 +189,14 @@ def rack_power(s, rack_ids: Iterable[int], *, limit_pct: int | None = None) -> d
         for device_id, feed_id in plugs:
             dev_feeds[device_id].add(feed_id)
         by_rack_devices: dict[int, list] = defaultdict(list)
+        draws: dict[tuple, Decimal | None] = {}  # the placement rule's draw, once per kind of type
         for device_id, rack_id, role, typical, maximum in devices:
-            draw = power_draw_w(DeviceType(role=role, typical_power_w=typical, max_power_w=maximum))
-            if draw is not None:
-                by_rack_devices[rack_id].append((device_id, Decimal(draw[0])))
+            key = (role, typical, maximum)
+            if key not in draws:
+                draw = power_draw_w(_TypeFigures(role, typical, maximum))
+                draws[key] = Decimal(draw[0]) if draw is not None else None
+            if draws[key] is not None:
+                by_rack_devices[rack_id].append((device_id, draws[key]))
         for rack_id, rack_name, room_id, room_name in racks:
             out[rack_id] = _check_rack(rack_id, f"{room_name}/{rack_name}", room_id, room_name,
                                        by_rack_feeds.get(rack_id, []), by_rack_devices.get(rack_id, []),
