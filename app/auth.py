@@ -155,6 +155,9 @@ KIND_PERMISSION: dict[str, str] = {
     "user": "manage_users", "audit": "manage_users",
     "contract": "draft_contracts", "statement": "run_billing",
     "space_lease": "reserve_racks",  # leases of racks, U ranges and cages (app/services/space.py)
+    # the power chain (app/services/power.py)
+    "power_panel": "manage_dcim", "power_feed": "manage_dcim", "pdu_feed": "manage_dcim",
+    "power_connection": "manage_dcim",
 }
 
 PERMISSION_LABELS = {

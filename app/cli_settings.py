@@ -8,24 +8,35 @@ def register(sub) -> None:
     sts.add_parser("show", help="every setting and its value").set_defaults(handler=settings_show)
     s = sts.add_parser("set", help="change a setting (administrators; audited)")
     s.add_argument("key", help="e.g. contract_four_eyes")
-    s.add_argument("value", choices=["on", "off"])
+    s.add_argument("value", help="on or off; a number for a numeric setting (power_breaker_limit_pct)")
     s.add_argument("--reason", help="why, for the audit trail")
     s.set_defaults(handler=settings_set)
 
 
 def settings_show(ctx, args) -> int:
-    from .services.settings import SETTINGS, get_setting
+    from .services.settings import SETTINGS, get_setting, setting_text
 
     ctx.open_upgraded()
     for key, spec in SETTINGS.items():
-        print(f"{key}\t{'on' if get_setting(ctx.db, key) else 'off'}\t{spec.description}")
+        print(f"{key}\t{setting_text(get_setting(ctx.db, key))}\t{spec.description}")
     return 0
 
 
 def settings_set(ctx, args) -> int:
-    from .services.settings import change_setting
+    from .errors import ValidationError
+    from .services.settings import SETTINGS, change_setting, setting_text
 
     actor = ctx.actor()
-    value = change_setting(ctx.db, actor, args.key, args.value == "on", reason=args.reason)
-    print(f"{args.key} = {'on' if value else 'off'}")
+    spec = SETTINGS.get(args.key)
+    text = args.value.strip().lower()
+    if spec is not None and spec.bounds is not None:
+        if not text.isdigit():
+            raise ValidationError({"value": f"{args.key} is a whole number from {spec.bounds[0]} to {spec.bounds[1]}"})
+        value = int(text)
+    elif text in ("on", "off"):
+        value = text == "on"
+    else:
+        raise ValidationError({"value": "on or off"})
+    value = change_setting(ctx.db, actor, args.key, value, reason=args.reason)
+    print(f"{args.key} = {setting_text(value)}")
     return 0

@@ -346,6 +346,9 @@ def load_demo(db: Database, actor: Actor | None = None, *,
         from .demo_space import load_demo_space  # a shared rack and a cage (issue 15)
         progress("leased space: a shared rack and a cage")
         contracts += load_demo_space(db, actor, today)
+        from .demo_power import load_demo_power  # an A/B-fed row, one rack failing N redundancy (issue 15)
+        progress("power chain: an A/B-fed row")
+        load_demo_power(db, actor)
 
     with db.session() as s:
         count = lambda m: s.execute(select(func.count()).select_from(m)).scalar_one()

@@ -26,6 +26,7 @@ from .billing import local_today
 from .db import Database
 
 if TYPE_CHECKING:
+    from .services.power import RackPower
     from .services.space import RackSpace
 
 ZERO = Decimal(0)
@@ -136,6 +137,7 @@ class RackElevationData:
     free_rear: tuple[int, ...]
     leases: tuple[ElevationLease, ...] = ()
     space: RackSpace | None = None  # leased, reserved, used and free U (app/services/space.py)
+    power: RackPower | None = None  # feeds, A/B loads, the 80 % rule and N redundancy (app/services/power.py)
 
     def free_units(self, face: str) -> tuple[int, ...]:
         return self.free_front if face == "front" else self.free_rear
@@ -204,6 +206,8 @@ def rack_elevation(db: Database, rack_id: int, today: dt.date | None = None) -> 
                                       l.end_date, l.cage, owner_colour(l.customer_id))
                        for l in leases_on(s, today, [rack_id]))
         space = rack_space(s, [rack_id], today)[rack_id]
+        from .services.power import rack_power
+        power = rack_power(s, [rack_id])[rack_id]
     devices = tuple(
         ElevationDevice(
             id=r[0], name=r[1], model=f"{r[2]} {r[3]}".strip(), role=r[4], owner_id=r[5], owner_name=r[6],
@@ -222,7 +226,7 @@ def rack_elevation(db: Database, rack_id: int, today: dt.date | None = None) -> 
         room_id=head[5], room_name=head[6], u_height=u_height, power_capacity_kw=_dec(head[4]),
         typical_draw_kw=_dec(Decimal(draw_w) / KW), lessee_name=head[9], devices=devices,
         reservations=reservations, free_front=free_units(u_height, devices, "front"),
-        free_rear=free_units(u_height, devices, "rear"), leases=leases, space=space)
+        free_rear=free_units(u_height, devices, "rear"), leases=leases, space=space, power=power)
 
 
 # --------------------------------------------------------------------------- room floor

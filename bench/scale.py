@@ -750,6 +750,8 @@ def load_large(db: Database, actor: Actor | None = None, progress: Progress = la
             tick(f"writing {len(rows):,} rows into {table}")
             w.write(table, COLUMNS[table], rows)
             plan.rows[table] = []
+        from .scale_power import write_power  # A and B panels and feeds for every rack (issue 15)
+        write_power(w, tick)
         tick("writing daily meter readings")
         n_readings = w.write("meter_reading", COLUMNS["meter_reading"], _readings(plan))
         head_seq, head_hash = w.scalar("SELECT seq FROM audit_head WHERE id = 1"), \

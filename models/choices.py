@@ -225,6 +225,7 @@ LIVE_CONTRACT = (ContractStatus.ACTIVE, ContractStatus.SUSPENDED)
 class ItemKind(ChoiceSet):
     RACK, HOSTING, GPU, BANDWIDTH = "rack", "hosting", "gpu", "bandwidth"
     MAINTENANCE, ONE_OFF, DISCOUNT = "maintenance", "one_off", "discount"
+    POWER = "power"  # power circuits: a fee per circuit and/or metered energy (app/services/power.py)
     CHOICES = (
         (RACK, _("Rack lease"), "机柜租赁", "#3f51b5"),
         (HOSTING, _("Hosting"), "服务器托管", "#607d8b"),
@@ -233,6 +234,7 @@ class ItemKind(ChoiceSet):
         (MAINTENANCE, _("Maintenance"), "维保服务", "#ff9800"),
         (ONE_OFF, _("One-off charge"), "一次性费用", "#795548"),
         (DISCOUNT, _("Discount"), "折扣", "#f44336"),
+        (POWER, _("Power circuits"), "电力回路", "#f9a825"),
     )
 
 
@@ -292,3 +294,46 @@ class StatementKind(ChoiceSet):
 class Outcome(ChoiceSet):
     SUCCESS, FAILURE = "success", "failure"
     CHOICES = ((SUCCESS, _("Success"), "成功", "#4caf50"), (FAILURE, _("Failure"), "失败", "#f44336"))
+
+
+# --- power (issue 15): NetBox's power feed choices (netbox/dcim/choices.py PowerFeed*Choices) ---
+
+class PowerFeedStatus(ChoiceSet):
+    OFFLINE, ACTIVE, PLANNED, FAILED = "offline", "active", "planned", "failed"
+    CHOICES = (
+        (OFFLINE, _("Offline"), "离线", "#9e9e9e"),
+        (ACTIVE, _("Active"), "在用", "#4caf50"),
+        (PLANNED, _("Planned"), "规划中", "#03a9f4"),
+        (FAILED, _("Failed"), "故障", "#f44336"),
+    )
+
+
+class PowerFeedType(ChoiceSet):
+    PRIMARY, REDUNDANT = "primary", "redundant"
+    CHOICES = ((PRIMARY, _("Primary"), "主用", "#1976d2"), (REDUNDANT, _("Redundant"), "冗余", "#7b1fa2"))
+
+
+class PowerSupply(ChoiceSet):
+    AC, DC = "ac", "dc"
+    CHOICES = ((AC, "AC", "交流", "#9e9e9e"), (DC, "DC", "直流", "#9e9e9e"))
+
+
+class PowerPhase(ChoiceSet):
+    SINGLE, THREE = "single-phase", "three-phase"
+    CHOICES = ((SINGLE, _("Single phase"), "单相", "#9e9e9e"), (THREE, _("Three-phase"), "三相", "#9e9e9e"))
+
+
+class PowerSide(ChoiceSet):
+    A, B = "A", "B"
+    CHOICES = ((A, _("A side"), "A 路", "#1e88e5"), (B, _("B side"), "B 路", "#8e24aa"))
+
+
+class RedundancyState(ChoiceSet):
+    """The N-redundancy check of a rack: with one side lost, can the other carry the rack?"""
+    OK, FAIL, SINGLE, NONE = "ok", "fail", "single", "none"
+    CHOICES = (
+        (OK, _("Redundant"), "冗余满足", "#43a047"),
+        (FAIL, _("Not redundant: one side cannot carry the load"), "冗余不足：单路无法承载", "#e53935"),
+        (SINGLE, _("One side only"), "仅单路供电", "#fb8c00"),
+        (NONE, _("No feeds"), "无供电回路", "#9e9e9e"),
+    )

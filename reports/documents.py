@@ -241,6 +241,7 @@ class CapacityDoc:
     subsidiary: Party | None = None
     number: str = ""
     language: str = "zh"
+    power: tuple = ()  # reports.power.PowerRackRow of every rack fed by feeds (issue 15)
 
 
 @dataclass(frozen=True)

@@ -123,6 +123,8 @@ def capacity_story(doc: CapacityDoc, ctx: Context, landscape: bool) -> list:
                            zebra=False,
                            extra=marks + [("FONTNAME", (0, -1), (-1, -1), ctx.fonts.bold),
                                           ("LINEABOVE", (0, -1), (-1, -1), 1, ctx.colour["accent"])]))
+    from .power import power_story
+    story += power_story(doc.power, ctx, width)
     return story
 
 

@@ -406,6 +406,20 @@ ZH.update({
     "Your password was changed.": "您的密码已修改。", "Database in use: %1": "当前使用的数据库：%1",
     "(started with another database than the one set below; the setting applies at the next start)":
         "（本次启动使用的数据库与下方设置不同；该设置在下次启动时生效）",
+    # --- power ---
+    "%1 %2 A: %3 kW now, %4 kW if the other side is lost; limit %5 kW (%6%)":
+        "%1 %2 A：当前 %3 kW，另一路失电时 %4 kW；限值 %5 kW（%6%）",
+    "%1: %2 kW typical · N redundancy: %3": "%1：典型功耗 %2 kW · N 冗余：%3",
+    "%n device(s) not plugged into a PDU: counted on every feed of the rack": "%n 台设备未接入 PDU：按本柜所有回路均摊计算",
+    "%n feed(s) over the limit": "%n 路回路超限", "A kW": "A 路 kW", "B kW": "B 路 kW", "Amperage": "电流",
+    "Breaker": "断路器", "Feed": "回路", "Feeds": "回路", "Limit kW": "限值 kW", "Load %": "负载率 %",
+    "Load kW": "负载 kW", "Max utilisation": "最大利用率", "N redundancy": "N 冗余", "N redundancy: %1": "N 冗余：%1",
+    "On failover kW": "切换后 kW", "Outlet": "插座", "Panel": "配电柜", "Panels": "配电柜", "Phase": "相制",
+    "Power panels and feeds": "配电柜与回路", "Power panels and feeds…": "配电柜与回路…",
+    "Room %1: %2 kW; redundant %3, failing %4, one side only %5, no feeds %6":
+        "机房 %1：%2 kW；冗余满足 %3，不满足 %4，仅单路 %5，无回路 %6",
+    "Side": "路别", "Sold to": "售予合同", "Supply": "电源", "Voltage": "电压",
+    "%1: %2 of %3 kW (%4%)": "%1：%2 / %3 kW（%4%）",
 })
 
 
@@ -500,6 +514,8 @@ ZH_CONTEXT = {
     ("audit", "Activate"): "生效", ("audit", "End"): "结束", ("audit", "Import"): "导入", ("audit", "Export"): "导出",
     ("audit", "Issue"): "开具", ("audit", "Renew"): "续签", ("audit", "Retire"): "退役", ("audit", "Cancel"): "取消",
     ("audit", "Resume"): "恢复", ("audit", "Expire"): "到期", ("audit", "Log in"): "登录", ("audit", "GPU"): "GPU",
+    ("MainWindow", "Power"): "配电",  # --- power --- the racks page's power-chain tab
+    ("PowerView", "Type"): "类型",
 }
 
 

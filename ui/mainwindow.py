@@ -293,6 +293,10 @@ class MainWindow(QMainWindow):
                 self.room_panel = Room(self.db, tabs)
                 self.room_panel.rackActivated.connect(lambda rid: self.lists["racks"].select_record(rid))
                 tabs.addTab(self.room_panel, self.tr("Room"))
+            Power = _optional_widget("ui.power", "RackPowerPanel")  # feeds, A/B loads, N redundancy
+            self.power_panel = Power(self.db, tabs) if Power is not None else None
+            if self.power_panel is not None:
+                tabs.addTab(self.power_panel, self.tr("Power"))
         except Exception:  # noqa: BLE001 - a broken picture must not stop the console
             return page
         side = QWidget()
@@ -331,6 +335,8 @@ class MainWindow(QMainWindow):
             try:
                 if self.rack_panel is not None:
                     self.rack_panel.load_rack(rid)
+                if getattr(self, "power_panel", None) is not None:
+                    self.power_panel.load_rack(rid)
                 if self.room_panel is not None:
                     rec = queries.record(self.db, "rack", rid)
                     if rec and getattr(self.room_panel, "room_id", None) != rec["room_id"]:
@@ -346,7 +352,7 @@ class MainWindow(QMainWindow):
     def _refresh_rack_side(self, kinds) -> None:
         if not self.isVisible():
             return
-        for panel in (self.rack_panel, self.room_panel):
+        for panel in (self.rack_panel, self.room_panel, getattr(self, "power_panel", None)):
             if panel is not None and hasattr(panel, "refresh"):
                 try:
                     panel.refresh()

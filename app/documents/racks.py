@@ -121,4 +121,25 @@ def capacity_doc(db: Database, site_code: str, *, language: str = "zh") -> Capac
                                     leased_u=r.leased_u, reserved_u=r.reserved_u, free_u=r.free_u))
     return CapacityDoc(site=site_label, rows=tuple(rows), generated_at=now_local(),
                        gpu_states=tuple(GpuState.label(st, lang) for st in states), subsidiary=sub,
-                       number=f"CAP-{site_code_}-{now_local():%Y%m%d}", language=lang)
+                       number=f"CAP-{site_code_}-{now_local():%Y%m%d}", language=lang,
+                       power=_capacity_power(db, room_ids, lang))
+
+
+def _capacity_power(db: Database, room_ids: list[int], lang: str) -> tuple:
+    """The power-chain rows of the capacity report: racks fed by feeds (app/services/power.py)."""
+    from models.choices import RedundancyState
+    from reports.power import PowerRackRow
+
+    from ..services.power import room_power_in
+
+    def kw(w: Decimal) -> Decimal:
+        return (Decimal(w) / 1000).quantize(Decimal("0.01"))
+
+    with db.session() as s:
+        rooms = room_power_in(s, room_ids)
+    return tuple(
+        PowerRackRow(room=room.room, rack=r.rack.split("/", 1)[-1], a_kw=kw(r.side_load("A")),
+                     a_limit_kw=kw(r.side_limit("A")), b_kw=kw(r.side_load("B")), b_limit_kw=kw(r.side_limit("B")),
+                     over_feeds=len(r.over_limit), verdict=RedundancyState.label(r.redundancy, lang),
+                     colour=RedundancyState.colour(r.redundancy), failing=not r.ok, problems="; ".join(r.problems))
+        for room in rooms for r in room.racks if r.feeds)

@@ -463,6 +463,9 @@ def _power(s: Session, c: Contract, it: ContractItem, x: _Ctx) -> list[B.Charge]
 
 
 def item_charges(s: Session, c: Contract, it: ContractItem, x: _Ctx) -> list[B.Charge]:
+    if it.kind == ItemKind.POWER:  # circuits: a fee per circuit and/or their metered energy (issue 15)
+        from .power_billing import circuit_charges
+        return circuit_charges(s, c, it, x, _fee, _item_window)
     if it.kind == ItemKind.GPU and it.price_unit in (PriceUnit.GPU_HOUR, PriceUnit.GPU_MINUTE):
         return _gpu_usage(s, c, it, x)
     if it.kind == ItemKind.GPU and it.price_unit == PriceUnit.HYBRID:

@@ -46,6 +46,8 @@ UNITS_BY_KIND: dict[str, frozenset[str]] = {
     ItemKind.MAINTENANCE: frozenset({PriceUnit.MONTH, PriceUnit.YEAR, PriceUnit.ONE_OFF}),
     ItemKind.ONE_OFF: frozenset({PriceUnit.ONE_OFF}),
     ItemKind.DISCOUNT: frozenset({PriceUnit.MONTH, PriceUnit.YEAR, PriceUnit.ONE_OFF}),
+    # a fee per circuit (quantity = circuits) and/or metered energy (kwh, or kwh_price beside a fee)
+    ItemKind.POWER: frozenset({PriceUnit.MONTH, PriceUnit.YEAR, PriceUnit.KWH}),
 }
 DEFAULT_TAX = {ItemKind.GPU: TaxCategory.EQUIPMENT_LEASE, ItemKind.BANDWIDTH: TaxCategory.TELECOM}
 
@@ -353,6 +355,12 @@ def _validate_items(s: Session, items: list[ItemSpec], start: dt.date, end: dt.d
             if it.price_unit == PriceUnit.HYBRID:
                 _dec(it.included_hours, "included_hours", e)
                 _dec(it.hourly_rate, "hourly_rate", e, positive=True)
+        if it.kind == ItemKind.POWER:  # circuits: app/services/power.py names them, billing meters them
+            if it.quantity is not None and Decimal(str(it.quantity)) % 1:
+                e["quantity"] = "circuits are counted in whole numbers"
+            if it.rack_id is not None and s.get(Rack, it.rack_id) is None:
+                e["rack_id"] = f"rack {it.rack_id} does not exist"
+            _dec(it.kwh_price, "kwh_price", e, required=False)
         if it.kind == ItemKind.BANDWIDTH and it.price_unit == PriceUnit.MBPS_MONTH and not (it.mbps and it.mbps > 0):
             e["mbps"] = "bandwidth priced per Mbps names the Mbps"
         for k, v in e.items():

@@ -17,34 +17,49 @@ from ..uow import UnitOfWork
 from .common import flush_versioned
 
 CONTRACT_FOUR_EYES = "contract_four_eyes"
+POWER_LIMIT_PCT = "power_breaker_limit_pct"
 
 
 @dataclass(frozen=True)
 class SettingSpec:
     key: str
-    default: bool
+    default: bool | int
     description: str
+    bounds: tuple[int, int] | None = None  # a whole-number setting's range (None: on/off)
 
 
 SETTINGS: dict[str, SettingSpec] = {
     CONTRACT_FOUR_EYES: SettingSpec(
         CONTRACT_FOUR_EYES, True,
         "a contract is approved by someone other than who drafted or submitted it (turn off for a one-person shop)"),
+    POWER_LIMIT_PCT: SettingSpec(
+        POWER_LIMIT_PCT, 80,
+        "the share of a circuit's breaker its load may reach, in percent (the 80 % rule; app/services/power.py)",
+        bounds=(1, 100)),
 }
 
 
-def _text(value: bool) -> str:
-    return "on" if value else "off"
+def _text(value: bool | int) -> str:
+    if isinstance(value, bool):
+        return "on" if value else "off"
+    return str(value)
 
 
-def setting_in(session: Session, key: str) -> bool:
+def setting_in(session: Session, key: str) -> bool | int:
     """The setting's value inside the caller's transaction (its default when never set)."""
     spec = SETTINGS[key]
     row = session.get(AppSetting, key)
-    return spec.default if row is None else row.value == "on"
+    if row is None:
+        return spec.default
+    return int(row.value) if spec.bounds is not None else row.value == "on"
 
 
-def get_setting(db: Database, key: str) -> bool:
+def setting_text(value: bool | int) -> str:
+    """How a setting's value is written and shown: on/off, or the number."""
+    return _text(value)
+
+
+def get_setting(db: Database, key: str) -> bool | int:
     with db.session() as s:
         return setting_in(s, key)
 
@@ -53,12 +68,16 @@ def four_eyes_required(db: Database) -> bool:
     return get_setting(db, CONTRACT_FOUR_EYES)
 
 
-def change_setting(db: Database, actor: Actor, key: str, value: bool, reason: str | None = None) -> bool:
+def change_setting(db: Database, actor: Actor, key: str, value: bool | int, reason: str | None = None) -> bool | int:
     """Set an installation setting (administrators only); the change and its reason are audited."""
     require(actor, "manage_users")
     if key not in SETTINGS:
         raise ValidationError({"key": f"there is no setting {key!r}; the settings are {', '.join(SETTINGS)}"})
-    if not isinstance(value, bool):
+    bounds = SETTINGS[key].bounds
+    if bounds is not None:
+        if isinstance(value, bool) or not isinstance(value, int) or not bounds[0] <= value <= bounds[1]:
+            raise ValidationError({"value": f"a whole number from {bounds[0]} to {bounds[1]}"})
+    elif not isinstance(value, bool):
         raise ValidationError({"value": "on or off"})
     with UnitOfWork(db, actor) as uow:
         s = uow.session

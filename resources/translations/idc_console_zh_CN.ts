@@ -2652,22 +2652,22 @@ Reason:</source>
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../ui/mainwindow.py" line="644"/>
+        <location filename="../../ui/mainwindow.py" line="650"/>
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="661"/>
+        <location filename="../../ui/mainwindow.py" line="667"/>
         <source>About IDC console</source>
         <translation>关于 IDC 管理控制台</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="646"/>
+        <location filename="../../ui/mainwindow.py" line="652"/>
         <source>About IDC console…</source>
         <translation>关于 IDC 管理控制台…</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="681"/>
+        <location filename="../../ui/mainwindow.py" line="687"/>
         <source>Account</source>
         <translation>账户</translation>
     </message>
@@ -2680,22 +2680,22 @@ Reason:</source>
         <translation>账单</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="589"/>
+        <location filename="../../ui/mainwindow.py" line="595"/>
         <source>Capacity of %1</source>
         <translation>%1 容量报告</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="684"/>
+        <location filename="../../ui/mainwindow.py" line="690"/>
         <source>Change my password…</source>
         <translation>修改我的密码…</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="486"/>
+        <location filename="../../ui/mainwindow.py" line="490"/>
         <source>Choose a rack in the list first</source>
         <translation>请先在列表中选择机柜</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="582"/>
+        <location filename="../../ui/mainwindow.py" line="588"/>
         <source>Choose a rack in the list first.</source>
         <translation>请先在列表中选择机柜。</translation>
     </message>
@@ -2717,17 +2717,17 @@ Reason:</source>
         <translation>总览</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="658"/>
+        <location filename="../../ui/mainwindow.py" line="664"/>
         <source>Data directory</source>
         <translation>数据目录</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="656"/>
+        <location filename="../../ui/mainwindow.py" line="662"/>
         <source>Database</source>
         <translation>数据库</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="670"/>
+        <location filename="../../ui/mainwindow.py" line="676"/>
         <source>Database: %1</source>
         <translation>数据库：%1</translation>
     </message>
@@ -2741,7 +2741,7 @@ Reason:</source>
         <translation>机柜立面</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="480"/>
+        <location filename="../../ui/mainwindow.py" line="484"/>
         <source>Find free U…</source>
         <translation>查找空闲 U 位…</translation>
     </message>
@@ -2751,7 +2751,7 @@ Reason:</source>
         <translation>GPU 资产报告 PDF…</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="597"/>
+        <location filename="../../ui/mainwindow.py" line="603"/>
         <source>GPU fleet report</source>
         <translation>GPU 资产报告</translation>
     </message>
@@ -2770,27 +2770,32 @@ Reason:</source>
         <translation>导入设备型号…</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="657"/>
+        <location filename="../../ui/mainwindow.py" line="663"/>
         <source>Log file</source>
         <translation>日志文件</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="688"/>
+        <location filename="../../ui/mainwindow.py" line="694"/>
         <source>Log out / switch user…</source>
         <translation>注销 / 切换用户…</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="587"/>
+        <location filename="../../ui/mainwindow.py" line="470"/>
+        <source>Power</source>
+        <translation>配电</translation>
+    </message>
+    <message>
+        <location filename="../../ui/mainwindow.py" line="593"/>
         <source>Rack sheet %1</source>
         <translation>机柜图 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="474"/>
+        <location filename="../../ui/mainwindow.py" line="478"/>
         <source>Rack sheet PDF…</source>
         <translation>机柜图 PDF…</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="582"/>
+        <location filename="../../ui/mainwindow.py" line="588"/>
         <source>Racks</source>
         <translation>机柜</translation>
     </message>
@@ -2800,12 +2805,12 @@ Reason:</source>
         <translation>机房</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="612"/>
+        <location filename="../../ui/mainwindow.py" line="618"/>
         <source>Settings…</source>
         <translation>设置…</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="477"/>
+        <location filename="../../ui/mainwindow.py" line="481"/>
         <source>Site capacity PDF…</source>
         <translation>站点容量 PDF…</translation>
     </message>
@@ -2819,7 +2824,7 @@ Reason:</source>
         <translation>站点与覆盖</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="672"/>
+        <location filename="../../ui/mainwindow.py" line="678"/>
         <source>User: %1 (%2)</source>
         <translation>用户：%1（%2）</translation>
     </message>
@@ -2828,17 +2833,17 @@ Reason:</source>
         <translation>用户与设置</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="638"/>
+        <location filename="../../ui/mainwindow.py" line="644"/>
         <source>Users &amp;&amp; settings</source>
         <translation>用户与设置</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="655"/>
+        <location filename="../../ui/mainwindow.py" line="661"/>
         <source>Version</source>
         <translation>版本</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="779"/>
+        <location filename="../../ui/mainwindow.py" line="785"/>
         <source>Your password was changed.</source>
         <translation>您的密码已修改。</translation>
     </message>
@@ -3074,6 +3079,194 @@ Reason:</source>
     </message>
 </context>
 <context>
+    <name>PowerView</name>
+    <message>
+        <location filename="../../ui/power.py" line="63"/>
+        <source>%1 %2 A: %3 kW now, %4 kW if the other side is lost; limit %5 kW (%6%)</source>
+        <translation>%1 %2 A：当前 %3 kW，另一路失电时 %4 kW；限值 %5 kW（%6%）</translation>
+    </message>
+    <message>
+        <location filename="../../ui/power.py" line="148"/>
+        <source>%1: %2 kW typical · N redundancy: %3</source>
+        <translation>%1：典型功耗 %2 kW · N 冗余：%3</translation>
+    </message>
+    <message>
+        <location filename="../../ui/power.py" line="60"/>
+        <source>%1: %2 of %3 kW (%4%)</source>
+        <translation>%1：%2 / %3 kW（%4%）</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../ui/power.py" line="157"/>
+        <source>%n device(s) not plugged into a PDU: counted on every feed of the rack</source>
+        <translation><numerusform>%n 台设备未接入 PDU：按本柜所有回路均摊计算</numerusform></translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../ui/power.py" line="75"/>
+        <source>%n feed(s) over the limit</source>
+        <translation><numerusform>%n 路回路超限</numerusform></translation>
+    </message>
+    <message>
+        <location filename="../../ui/power.py" line="132"/>
+        <source>A kW</source>
+        <translation>A 路 kW</translation>
+    </message>
+    <message>
+        <location filename="../../ui/power.py" line="197"/>
+        <source>Amperage</source>
+        <translation>电流</translation>
+    </message>
+    <message>
+        <location filename="../../ui/power.py" line="132"/>
+        <source>B kW</source>
+        <translation>B 路 kW</translation>
+    </message>
+    <message>
+        <location filename="../../ui/power.py" line="118"/>
+        <source>Breaker</source>
+        <translation>断路器</translation>
+    </message>
+    <message>
+        <location filename="../../ui/power.py" line="126"/>
+        <source>Device</source>
+        <translation>设备</translation>
+    </message>
+    <message>
+        <location filename="../../ui/power.py" line="118"/>
+        <source>Feed</source>
+        <translation>回路</translation>
+    </message>
+    <message>
+        <location filename="../../ui/power.py" line="198"/>
+        <source>Feeds</source>
+        <translation>回路</translation>
+    </message>
+    <message>
+        <location filename="../../ui/power.py" line="119"/>
+        <source>Limit kW</source>
+        <translation>限值 kW</translation>
+    </message>
+    <message>
+        <location filename="../../ui/power.py" line="118"/>
+        <source>Load %</source>
+        <translation>负载率 %</translation>
+    </message>
+    <message>
+        <location filename="../../ui/power.py" line="118"/>
+        <source>Load kW</source>
+        <translation>负载 kW</translation>
+    </message>
+    <message>
+        <location filename="../../ui/power.py" line="203"/>
+        <source>Max utilisation</source>
+        <translation>最大利用率</translation>
+    </message>
+    <message>
+        <location filename="../../ui/power.py" line="132"/>
+        <source>N redundancy</source>
+        <translation>N 冗余</translation>
+    </message>
+    <message>
+        <location filename="../../ui/power.py" line="73"/>
+        <source>N redundancy: %1</source>
+        <translation>N 冗余：%1</translation>
+    </message>
+    <message>
+        <location filename="../../ui/power.py" line="119"/>
+        <source>On failover kW</source>
+        <translation>切换后 kW</translation>
+    </message>
+    <message>
+        <location filename="../../ui/power.py" line="126"/>
+        <source>Outlet</source>
+        <translation>插座</translation>
+    </message>
+    <message>
+        <location filename="../../ui/power.py" line="126"/>
+        <source>PDU</source>
+        <translation>PDU 配电单元</translation>
+    </message>
+    <message>
+        <location filename="../../ui/power.py" line="197"/>
+        <source>Panel</source>
+        <translation>配电柜</translation>
+    </message>
+    <message>
+        <location filename="../../ui/power.py" line="201"/>
+        <source>Panels</source>
+        <translation>配电柜</translation>
+    </message>
+    <message>
+        <location filename="../../ui/power.py" line="197"/>
+        <source>Phase</source>
+        <translation>相制</translation>
+    </message>
+    <message>
+        <location filename="../../ui/power.py" line="192"/>
+        <source>Power panels and feeds</source>
+        <translation>配电柜与回路</translation>
+    </message>
+    <message>
+        <location filename="../../ui/power.py" line="135"/>
+        <source>Power panels and feeds…</source>
+        <translation>配电柜与回路…</translation>
+    </message>
+    <message>
+        <location filename="../../ui/power.py" line="132"/>
+        <source>Rack</source>
+        <translation>机柜</translation>
+    </message>
+    <message>
+        <location filename="../../ui/power.py" line="197"/>
+        <source>Room</source>
+        <translation>机房</translation>
+    </message>
+    <message>
+        <location filename="../../ui/power.py" line="164"/>
+        <source>Room %1: %2 kW; redundant %3, failing %4, one side only %5, no feeds %6</source>
+        <translation>机房 %1：%2 kW；冗余满足 %3，不满足 %4，仅单路 %5，无回路 %6</translation>
+    </message>
+    <message>
+        <location filename="../../ui/power.py" line="118"/>
+        <source>Side</source>
+        <translation>路别</translation>
+    </message>
+    <message>
+        <location filename="../../ui/power.py" line="197"/>
+        <source>Site</source>
+        <translation>站点</translation>
+    </message>
+    <message>
+        <location filename="../../ui/power.py" line="119"/>
+        <source>Sold to</source>
+        <translation>售予合同</translation>
+    </message>
+    <message>
+        <location filename="../../ui/power.py" line="118"/>
+        <source>Status</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <location filename="../../ui/power.py" line="126"/>
+        <source>Supply</source>
+        <translation>电源</translation>
+    </message>
+    <message>
+        <location filename="../../ui/power.py" line="202"/>
+        <source>Type</source>
+        <translation>类型</translation>
+    </message>
+    <message>
+        <location filename="../../ui/power.py" line="198"/>
+        <source>UPS</source>
+        <translation>UPS 不间断电源</translation>
+    </message>
+    <message>
+        <location filename="../../ui/power.py" line="197"/>
+        <source>Voltage</source>
+        <translation>电压</translation>
+    </message>
+</context>
+<context>
     <name>RackElevationView</name>
     <message>
         <location filename="../../ui/widgets/rack_elevation.py" line="377"/>
@@ -3086,7 +3279,7 @@ Reason:</source>
         <translation><numerusform>空闲 %n U</numerusform></translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="593"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="597"/>
         <source>Cancel the reservation for %1 (U%2–U%3)…</source>
         <translation>取消 %1 的预留（U%2–U%3）…</translation>
     </message>
@@ -3096,7 +3289,7 @@ Reason:</source>
         <translation>选择机柜以查看立面图</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="518"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="522"/>
         <source>Fleet</source>
         <translation>自有</translation>
     </message>
@@ -3126,17 +3319,17 @@ Reason:</source>
         <translation>未上架（0U 或无位置）：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="551"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="555"/>
         <source>Open %1</source>
         <translation>打开 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="568"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="572"/>
         <source>Place a device at U%1 (%2)…</source>
         <translation>在 U%1（%2）放置设备…</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="507"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="511"/>
         <source>Power: %1 of %2 kW typical (%3%)</source>
         <translation>功率：典型 %1 / %2 kW（%3%）</translation>
     </message>
@@ -3146,12 +3339,12 @@ Reason:</source>
         <translation>后面</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="570"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="574"/>
         <source>Reserve U%1 (%2)…</source>
         <translation>预留 U%1（%2）…</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="574"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="578"/>
         <source>Reserve the free block U%1–U%2 (%3)…</source>
         <translation>预留空闲区段 U%1–U%2（%3）…</translation>
     </message>
@@ -3171,7 +3364,7 @@ Reason:</source>
         <translation>笼位 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="566"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="570"/>
         <source>front</source>
         <translation>前面</translation>
     </message>
@@ -3181,7 +3374,7 @@ Reason:</source>
         <translation>长期</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="566"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="570"/>
         <source>rear</source>
         <translation>后面</translation>
     </message>
@@ -3199,17 +3392,17 @@ Reason:</source>
         <translation><numerusform>空闲 %n U</numerusform></translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="686"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="690"/>
         <source>Cancel reservation</source>
         <translation>取消预留</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="593"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="597"/>
         <source>Cancel the reservation for %1 (U%2–U%3)…</source>
         <translation>取消 %1 的预留（U%2–U%3）…</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="660"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="664"/>
         <source>Changed by someone else</source>
         <translation>记录已被他人修改</translation>
     </message>
@@ -3219,7 +3412,7 @@ Reason:</source>
         <translation>选择机柜以查看立面图</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="518"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="522"/>
         <source>Fleet</source>
         <translation>自有</translation>
     </message>
@@ -3244,7 +3437,7 @@ Reason:</source>
         <translation>已租：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="704"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="708"/>
         <source>Move refused</source>
         <translation>移动被拒绝</translation>
     </message>
@@ -3254,17 +3447,17 @@ Reason:</source>
         <translation>未上架（0U 或无位置）：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="551"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="555"/>
         <source>Open %1</source>
         <translation>打开 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="568"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="572"/>
         <source>Place a device at U%1 (%2)…</source>
         <translation>在 U%1（%2）放置设备…</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="507"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="511"/>
         <source>Power: %1 of %2 kW typical (%3%)</source>
         <translation>功率：典型 %1 / %2 kW（%3%）</translation>
     </message>
@@ -3274,17 +3467,17 @@ Reason:</source>
         <translation>后面</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="693"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="697"/>
         <source>Reservation not cancelled</source>
         <translation>预留未取消</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="570"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="574"/>
         <source>Reserve U%1 (%2)…</source>
         <translation>预留 U%1（%2）…</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="574"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="578"/>
         <source>Reserve the free block U%1–U%2 (%3)…</source>
         <translation>预留空闲区段 U%1–U%2（%3）…</translation>
     </message>
@@ -3299,12 +3492,12 @@ Reason:</source>
         <translation>已预留：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="669"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="673"/>
         <source>The move failed: %1</source>
         <translation>移动失败：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="687"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="691"/>
         <source>Why is the reservation cancelled?</source>
         <translation>取消预留的原因？</translation>
     </message>
@@ -3314,7 +3507,7 @@ Reason:</source>
         <translation>笼位 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="566"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="570"/>
         <source>front</source>
         <translation>前面</translation>
     </message>
@@ -3324,7 +3517,7 @@ Reason:</source>
         <translation>长期</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="566"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="570"/>
         <source>rear</source>
         <translation>后面</translation>
     </message>
@@ -4598,6 +4791,10 @@ Reason:</source>
         <translation>一次性费用</translation>
     </message>
     <message>
+        <source>Power circuits</source>
+        <translation>电力回路</translation>
+    </message>
+    <message>
         <source>Rack lease</source>
         <translation>机柜租赁</translation>
     </message>
@@ -4611,6 +4808,69 @@ Reason:</source>
     <message>
         <source>Success</source>
         <translation>成功</translation>
+    </message>
+</context>
+<context>
+    <name>choices/PowerFeedStatus</name>
+    <message>
+        <source>Active</source>
+        <translation>在用</translation>
+    </message>
+    <message>
+        <source>Failed</source>
+        <translation>故障</translation>
+    </message>
+    <message>
+        <source>Offline</source>
+        <translation>离线</translation>
+    </message>
+    <message>
+        <source>Planned</source>
+        <translation>规划中</translation>
+    </message>
+</context>
+<context>
+    <name>choices/PowerFeedType</name>
+    <message>
+        <source>Primary</source>
+        <translation>主用</translation>
+    </message>
+    <message>
+        <source>Redundant</source>
+        <translation>冗余</translation>
+    </message>
+</context>
+<context>
+    <name>choices/PowerPhase</name>
+    <message>
+        <source>Single phase</source>
+        <translation>单相</translation>
+    </message>
+    <message>
+        <source>Three-phase</source>
+        <translation>三相</translation>
+    </message>
+</context>
+<context>
+    <name>choices/PowerSide</name>
+    <message>
+        <source>A side</source>
+        <translation>A 路</translation>
+    </message>
+    <message>
+        <source>B side</source>
+        <translation>B 路</translation>
+    </message>
+</context>
+<context>
+    <name>choices/PowerSupply</name>
+    <message>
+        <source>AC</source>
+        <translation>交流</translation>
+    </message>
+    <message>
+        <source>DC</source>
+        <translation>直流</translation>
     </message>
 </context>
 <context>
@@ -4673,6 +4933,25 @@ Reason:</source>
     <message>
         <source>Reserved</source>
         <translation>已预留</translation>
+    </message>
+</context>
+<context>
+    <name>choices/RedundancyState</name>
+    <message>
+        <source>No feeds</source>
+        <translation>无供电回路</translation>
+    </message>
+    <message>
+        <source>Not redundant: one side cannot carry the load</source>
+        <translation>冗余不足：单路无法承载</translation>
+    </message>
+    <message>
+        <source>One side only</source>
+        <translation>仅单路供电</translation>
+    </message>
+    <message>
+        <source>Redundant</source>
+        <translation>冗余满足</translation>
     </message>
 </context>
 <context>

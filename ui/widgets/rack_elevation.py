@@ -28,7 +28,7 @@ from . import fmt_decimal, fmt_units, text_colour_on
 UH = 20.0          # scene pixels per rack unit
 NUM_W = 30.0       # the column of unit numbers left of each face
 FACE_W = 250.0
-HEADER_H = 104.0
+HEADER_H = 124.0
 HALF = Decimal("0.5")
 FACES = ("front", "rear")
 
@@ -497,6 +497,10 @@ class RackElevationView(QGraphicsView):
                 sc.addItem(t)
 
     def _power_bar(self, d: RackElevationData, x: float, y: float, w: float, font: QFont) -> None:
+        if d.power is not None and d.power.feeds:
+            from ui.power import draw_feed_bars
+            draw_feed_bars(self.scene(), d.power, x, y, w, font)
+            return
         sc = self.scene()
         h = 18.0
         pct = float(d.power_pct)

@@ -1,0 +1,791 @@
+"""The power chain: panels, feeds (circuits), PDUs, supplies on outlets; the 80 % rule and the
+N-redundancy check; circuits sold by contract items and their meter readings.
+
+Rules (one home, asked by the console, the capacity report, imports and billing):
+- a feed is one circuit from a panel's breaker to a rack; its amperage is the breaker rating and
+  its capacity V × A (× √3 three-phase), as NetBox's PowerFeed.available_power;
+- the 80 % rule: a feed's load stays within the lower of the setting `power_breaker_limit_pct`
+  (default 80) and its own max_utilization, of its capacity;
+- loads: a device's draw (dcim.power_draw_w, NetBox's allocated draw) is shared equally by the
+  active feeds its supplies reach (supply → PDU outlet → PDU → feed); a device not plugged into
+  any PDU is taken as drawing from the rack's active feeds equally;
+- N redundancy: with the A side lost, the B side carries every device (a device plugged into
+  A only goes dark) within the limit of each B feed, and the other way round.
+"""
+from __future__ import annotations
+
+import csv
+import datetime as dt
+import io
+from collections import defaultdict
+from dataclasses import dataclass, field
+from decimal import Decimal, InvalidOperation
+from pathlib import Path
+from typing import Iterable, NamedTuple
+
+from sqlalchemy import func, select
+
+from models import (Contract, ContractItem, Device, DeviceType, Rack, Room, Site)
+from models.choices import (LIVE_CONTRACT, DeviceRole, DeviceStatus, ItemKind, PowerFeedStatus, PowerFeedType,
+                            PowerPhase, PowerSide, PowerSupply, RedundancyState)
+from models.power import CircuitReading, PduFeed, PowerConnection, PowerFeed, PowerPanel
+
+from ..audit import Actor
+from ..auth import require
+from ..clock import TZ
+from ..db import Database
+from ..errors import NotFound, RuleViolation, ValidationError
+from ..uow import UnitOfWork
+from .common import flush_or_refuse, get_or_404, snapshot
+from .settings import POWER_LIMIT_PCT, setting_in
+
+SQRT3 = Decimal("1.7320508")
+SIDES = (PowerSide.A, PowerSide.B)
+
+
+# --- reading the chain: loads and checks ------------------------------------------------------
+
+@dataclass(frozen=True)
+class FeedLoad:
+    id: int
+    name: str
+    panel: str
+    side: str
+    status: str
+    type: str
+    phase: str
+    voltage: int
+    amperage: int
+    max_utilization: int
+    capacity_w: Decimal      # V × A (× √3)
+    limit_w: Decimal         # the rule's share of it
+    limit_pct: int
+    load_w: Decimal          # both sides up
+    failover_w: Decimal      # with the other side lost
+    sold_to: str | None = None
+
+    @property
+    def pct(self) -> Decimal:
+        return (self.load_w * 100 / self.capacity_w).quantize(Decimal("0.1")) if self.capacity_w else Decimal(0)
+
+    @property
+    def failover_pct(self) -> Decimal:
+        return (self.failover_w * 100 / self.capacity_w).quantize(Decimal("0.1")) if self.capacity_w else Decimal(0)
+
+    @property
+    def over(self) -> bool:
+        return self.load_w > self.limit_w
+
+    @property
+    def label(self) -> str:
+        return f"{self.panel}/{self.name}"
+
+
+@dataclass(frozen=True)
+class RackPower:
+    rack_id: int
+    rack: str
+    room_id: int
+    room: str
+    feeds: tuple[FeedLoad, ...]
+    load_w: Decimal
+    redundancy: str                      # RedundancyState
+    problems: tuple[str, ...] = ()       # why a check fails, in English (the CLI and the tooltips)
+    single_corded: int = 0               # devices plugged into one side only
+    unconnected: int = 0                 # devices drawing power but plugged into no PDU
+    lost_w: dict = field(default_factory=dict)  # side lost -> watts that go dark
+
+    def side_load(self, side: str) -> Decimal:
+        return sum((f.load_w for f in self.feeds if f.side == side), Decimal(0))
+
+    def side_limit(self, side: str) -> Decimal:
+        return sum((f.limit_w for f in self.feeds if f.side == side), Decimal(0))
+
+    @property
+    def over_limit(self) -> tuple[FeedLoad, ...]:
+        return tuple(f for f in self.feeds if f.over)
+
+    @property
+    def ok(self) -> bool:
+        return not self.over_limit and self.redundancy != RedundancyState.FAIL
+
+
+@dataclass(frozen=True)
+class RoomPower:
+    room_id: int
+    room: str
+    racks: tuple[RackPower, ...]
+
+    @property
+    def load_w(self) -> Decimal:
+        return sum((r.load_w for r in self.racks), Decimal(0))
+
+    def count(self, state: str) -> int:
+        return sum(1 for r in self.racks if r.redundancy == state)
+
+    @property
+    def feeds_over(self) -> int:
+        return sum(len(r.over_limit) for r in self.racks)
+
+    def side_load(self, side: str) -> Decimal:
+        return sum((r.side_load(side) for r in self.racks), Decimal(0))
+
+    def side_limit(self, side: str) -> Decimal:
+        return sum((r.side_limit(side) for r in self.racks), Decimal(0))
+
+
+def feed_capacity_w(voltage: int, amperage: int, phase: str) -> Decimal:
+    w = Decimal(voltage) * Decimal(amperage)
+    return (w * SQRT3).quantize(Decimal(1)) if phase == PowerPhase.THREE else w
+
+
+def limit_pct_in(s) -> int:
+    return int(setting_in(s, POWER_LIMIT_PCT))
+
+
+def _kw(w: Decimal) -> str:
+    return f"{(Decimal(w) / 1000).quantize(Decimal('0.01'))} kW"
+
+
+class _TypeFigures(NamedTuple):
+    """What dcim.power_draw_w reads of a device type, without building an ORM object per device."""
+    role: str
+    typical_power_w: int | None
+    max_power_w: int | None
+
+
+def rack_power(s, rack_ids: Iterable[int], *, limit_pct: int | None = None) -> dict[int, RackPower]:
+    """The power chain of these racks, checked: a handful of set-based queries for any number."""
+    from .dcim import power_draw_w
+
+    ids = sorted(set(rack_ids))
+    if not ids:
+        return {}
+    pct_rule = limit_pct if limit_pct is not None else limit_pct_in(s)
+    out: dict[int, RackPower] = {}
+    for i in range(0, len(ids), 500):
+        chunk = ids[i:i + 500]
+        racks = s.execute(select(Rack.id, Rack.name, Room.id, Room.name).join(Room, Room.id == Rack.room_id)
+                          .where(Rack.id.in_(chunk))).all()
+        feeds = s.execute(
+            select(PowerFeed, PowerPanel.name).join(PowerPanel, PowerPanel.id == PowerFeed.power_panel_id)
+            .where(PowerFeed.rack_id.in_(chunk)).order_by(PowerFeed.side, PowerFeed.name)).all()
+        sold = dict(s.execute(
+            select(ContractItem.id, Contract.number).join(Contract, Contract.id == ContractItem.contract_id)
+            .where(ContractItem.id.in_({f.contract_item_id for f, _p in feeds if f.contract_item_id} or {-1}))).all())
+        devices = s.execute(
+            select(Device.id, Device.rack_id, DeviceType.role, DeviceType.typical_power_w, DeviceType.max_power_w)
+            .join(DeviceType, DeviceType.id == Device.device_type_id)
+            .where(Device.rack_id.in_(chunk), Device.status != DeviceStatus.DECOMMISSIONING)).all()
+        plugs = s.execute(
+            select(PowerConnection.device_id, PduFeed.power_feed_id)
+            .join(PduFeed, PduFeed.id == PowerConnection.pdu_id)
+            .join(Device, Device.id == PowerConnection.device_id)
+            .where(Device.rack_id.in_(chunk))).all()
+        by_rack_feeds: dict[int, list] = defaultdict(list)
+        for f, pname in feeds:
+            by_rack_feeds[f.rack_id].append((f, pname))
+        dev_feeds: dict[int, set[int]] = defaultdict(set)
+        for device_id, feed_id in plugs:
+            dev_feeds[device_id].add(feed_id)
+        by_rack_devices: dict[int, list] = defaultdict(list)
+        draws: dict[tuple, Decimal | None] = {}  # the placement rule's draw, once per kind of type
+        for device_id, rack_id, role, typical, maximum in devices:
+            key = (role, typical, maximum)
+            if key not in draws:
+                draw = power_draw_w(_TypeFigures(role, typical, maximum))
+                draws[key] = Decimal(draw[0]) if draw is not None else None
+            if draws[key] is not None:
+                by_rack_devices[rack_id].append((device_id, draws[key]))
+        for rack_id, rack_name, room_id, room_name in racks:
+            out[rack_id] = _check_rack(rack_id, f"{room_name}/{rack_name}", room_id, room_name,
+                                       by_rack_feeds.get(rack_id, []), by_rack_devices.get(rack_id, []),
+                                       dev_feeds, pct_rule, sold)
+    return out
+
+
+def _check_rack(rack_id, label, room_id, room_name, feeds, devices, dev_feeds, pct_rule, sold) -> RackPower:
+    active = {f.id: f for f, _p in feeds if f.status == PowerFeedStatus.ACTIVE}
+    side_of = {fid: f.side for fid, f in active.items()}
+    normal: dict[int, Decimal] = defaultdict(Decimal)
+    failover: dict[str, dict[int, Decimal]] = {side: defaultdict(Decimal) for side in SIDES}
+    lost: dict[str, Decimal] = {side: Decimal(0) for side in SIDES}
+    total = Decimal(0)
+    single = unconnected = 0
+    for device_id, watts in devices:
+        total += watts
+        reach = [fid for fid in dev_feeds.get(device_id, ()) if fid in active]
+        if not dev_feeds.get(device_id):
+            unconnected += 1
+            reach = list(active)
+        if not reach:
+            for side in SIDES:
+                lost[side] += watts
+            continue
+        sides = {side_of[fid] for fid in reach}
+        if len(sides) == 1 and dev_feeds.get(device_id):
+            single += 1
+        for fid in reach:
+            normal[fid] += watts / len(reach)
+        for side in SIDES:
+            rest = [fid for fid in reach if side_of[fid] != side]
+            if not rest:
+                lost[side] += watts
+            for fid in rest:
+                failover[side][fid] += watts / len(rest)
+    present = {f.side for f in active.values()}
+    problems: list[str] = []
+    loads = []
+    for f, pname in feeds:
+        cap = feed_capacity_w(f.voltage, f.amperage, f.phase)
+        pct = min(pct_rule, f.max_utilization)
+        limit = cap * pct / 100
+        other = PowerSide.B if f.side == PowerSide.A else PowerSide.A
+        fl = FeedLoad(f.id, f.name, pname, f.side, f.status, f.type, f.phase, f.voltage, f.amperage,
+                      f.max_utilization, cap, limit, pct, normal.get(f.id, Decimal(0)),
+                      failover[other].get(f.id, Decimal(0)) if f.id in active else Decimal(0),
+                      sold.get(f.contract_item_id))
+        loads.append(fl)
+        if fl.over:
+            problems.append(f"feed {fl.label} ({f.side}) carries {_kw(fl.load_w)}, over {pct} % of its "
+                            f"{f.amperage} A breaker ({_kw(limit)})")
+    if not active:
+        state = RedundancyState.NONE
+    elif present != set(SIDES):
+        state = RedundancyState.SINGLE
+    else:
+        state = RedundancyState.OK
+        for side in SIDES:
+            other = PowerSide.B if side == PowerSide.A else PowerSide.A
+            for fl in loads:
+                if fl.side == other and fl.id in active and fl.failover_w > fl.limit_w:
+                    state = RedundancyState.FAIL
+                    problems.append(f"with side {side} lost, feed {fl.label} ({other}) would carry "
+                                    f"{_kw(fl.failover_w)}, over {fl.limit_pct} % of its {fl.amperage} A breaker "
+                                    f"({_kw(fl.limit_w)})")
+            if lost[side]:
+                state = RedundancyState.FAIL
+                problems.append(f"with side {side} lost, {_kw(lost[side])} of devices plugged into side {side} "
+                                f"only would go dark")
+    return RackPower(rack_id, label, room_id, room_name, tuple(loads), total, state, tuple(problems),
+                     single, unconnected, dict(lost))
+
+
+def rack_power_of(db: Database, rack_id: int) -> RackPower:
+    with db.session() as s:
+        get_or_404(s, Rack, rack_id, "rack")
+        return rack_power(s, [rack_id])[rack_id]
+
+
+def room_power_in(s, room_ids: Iterable[int]) -> list[RoomPower]:
+    rooms = s.execute(select(Room.id, Room.name).where(Room.id.in_(set(room_ids) or {-1})).order_by(Room.name)).all()
+    racks = s.execute(select(Rack.id, Rack.room_id).where(Rack.room_id.in_([r[0] for r in rooms] or [-1]))).all()
+    checked = rack_power(s, [r[0] for r in racks])
+    by_room: dict[int, list[RackPower]] = defaultdict(list)
+    for rp in checked.values():
+        by_room[rp.room_id].append(rp)
+    return [RoomPower(rid, name, tuple(sorted(by_room.get(rid, []), key=lambda r: r.rack))) for rid, name in rooms]
+
+
+def room_power(db: Database, room_id: int) -> RoomPower:
+    with db.session() as s:
+        get_or_404(s, Room, room_id, "room")
+        return room_power_in(s, [room_id])[0]
+
+
+def site_power(db: Database, site_id: int) -> list[RoomPower]:
+    with db.session() as s:
+        rooms = s.execute(select(Room.id).where(Room.site_id == site_id)).scalars().all()
+        return room_power_in(s, rooms)
+
+
+# --- lists for the console and the CLI --------------------------------------------------------
+
+@dataclass(frozen=True)
+class PanelRow:
+    id: int
+    site: str
+    room: str | None
+    name: str
+    voltage: int
+    phase: str
+    amperage: int
+    ups: str | None
+    feeds: int
+
+
+@dataclass(frozen=True)
+class FeedRow:
+    id: int
+    site: str
+    panel: str
+    rack: str | None
+    rack_id: int | None
+    name: str
+    side: str
+    status: str
+    type: str
+    supply: str
+    phase: str
+    voltage: int
+    amperage: int
+    max_utilization: int
+    sold_to: str | None
+
+
+def list_panels(db: Database, site_id: int | None = None) -> list[PanelRow]:
+    with db.session() as s:
+        counts = dict(s.execute(select(PowerFeed.power_panel_id, func.count(PowerFeed.id))
+                                .group_by(PowerFeed.power_panel_id)).all())
+        q = (select(PowerPanel, Site.code, Room.name).join(Site, Site.id == PowerPanel.site_id)
+             .outerjoin(Room, Room.id == PowerPanel.room_id).order_by(Site.code, PowerPanel.name))
+        if site_id is not None:
+            q = q.where(PowerPanel.site_id == site_id)
+        return [PanelRow(p.id, code, room, p.name, p.voltage, p.phase, p.amperage, p.ups, counts.get(p.id, 0))
+                for p, code, room in s.execute(q)]
+
+
+def list_feeds(db: Database, *, site_id: int | None = None, panel_id: int | None = None,
+               rack_id: int | None = None, limit: int | None = None) -> list[FeedRow]:
+    with db.session() as s:
+        q = (select(PowerFeed, PowerPanel.name, Site.code, Rack.name, Room.name, Contract.number)
+             .join(PowerPanel, PowerPanel.id == PowerFeed.power_panel_id).join(Site, Site.id == PowerPanel.site_id)
+             .outerjoin(Rack, Rack.id == PowerFeed.rack_id).outerjoin(Room, Room.id == Rack.room_id)
+             .outerjoin(ContractItem, ContractItem.id == PowerFeed.contract_item_id)
+             .outerjoin(Contract, Contract.id == ContractItem.contract_id)
+             .order_by(Site.code, PowerPanel.name, PowerFeed.name))
+        if site_id is not None:
+            q = q.where(PowerPanel.site_id == site_id)
+        if panel_id is not None:
+            q = q.where(PowerFeed.power_panel_id == panel_id)
+        if rack_id is not None:
+            q = q.where(PowerFeed.rack_id == rack_id)
+        if limit:
+            q = q.limit(limit)
+        return [FeedRow(f.id, code, pname, f"{room}/{rname}" if rname else None, f.rack_id, f.name, f.side, f.status,
+                        f.type, f.supply, f.phase, f.voltage, f.amperage, f.max_utilization, number)
+                for f, pname, code, rname, room, number in s.execute(q)]
+
+
+@dataclass(frozen=True)
+class SupplyRow:
+    device: str
+    port: str
+    pdu: str
+    outlet: int
+    feed: str
+    side: str
+
+
+def rack_supplies(db: Database, rack_id: int) -> list[SupplyRow]:
+    """Every supply of the rack's devices and the outlet, PDU, feed and side it is plugged into."""
+    with db.session() as s:
+        pdu_dev = Device.__table__.alias("pdu_dev")
+        rows = s.execute(
+            select(Device.name, PowerConnection.port, pdu_dev.c.name, PowerConnection.outlet, PowerPanel.name,
+                   PowerFeed.name, PowerFeed.side)
+            .join(PowerConnection, PowerConnection.device_id == Device.id)
+            .join(PduFeed, PduFeed.id == PowerConnection.pdu_id).join(pdu_dev, pdu_dev.c.id == PduFeed.device_id)
+            .join(PowerFeed, PowerFeed.id == PduFeed.power_feed_id)
+            .join(PowerPanel, PowerPanel.id == PowerFeed.power_panel_id)
+            .where(Device.rack_id == rack_id).order_by(Device.name, PowerConnection.port)).all()
+        return [SupplyRow(d, port, pdu, outlet, f"{panel}/{feed}", side)
+                for d, port, pdu, outlet, panel, feed, side in rows]
+
+
+# --- writes -----------------------------------------------------------------------------------
+
+def _int(errors: dict, v: dict, key: str, lo: int, hi: int, default: int | None = None) -> None:
+    raw = v.get(key)
+    if raw in (None, ""):
+        if default is None:
+            errors[key] = "required"
+        v[key] = default
+        return
+    try:
+        n = int(Decimal(str(raw)))
+        if Decimal(str(raw)) != n:
+            raise InvalidOperation
+    except (InvalidOperation, ValueError):
+        errors[key] = f"{raw!r} is not a whole number"
+        return
+    if not lo <= n <= hi:
+        errors[key] = f"between {lo} and {hi}"
+    v[key] = n
+
+
+def _choice(errors: dict, v: dict, key: str, choices, default: str) -> None:
+    value = v.get(key)
+    value = default if value in (None, "") else str(value).strip()
+    if value not in choices.values():
+        errors[key] = f"one of {', '.join(choices.values())}"
+    v[key] = value
+
+
+def validate_panel(s, values: dict) -> dict:
+    v = dict(values)
+    errors: dict[str, str] = {}
+    v["name"] = (v.get("name") or "").strip()
+    if not v["name"]:
+        errors["name"] = "a panel needs a name"
+    elif len(v["name"]) > 64:
+        errors["name"] = "at most 64 characters"
+    if v.get("site_id") is None or s.get(Site, v["site_id"]) is None:
+        errors["site_id"] = "choose the panel's site"
+    if v.get("room_id") is not None:
+        room = s.get(Room, v["room_id"])
+        if room is None or room.site_id != v.get("site_id"):
+            errors["room_id"] = "the room must be a room of the panel's site"
+    _int(errors, v, "voltage", 1, 100_000, 220)
+    _int(errors, v, "amperage", 1, 100_000, 250)
+    _choice(errors, v, "phase", PowerPhase, PowerPhase.SINGLE)
+    v["ups"] = (v.get("ups") or "").strip()[:64] or None
+    v["comments"] = (v.get("comments") or "").strip() or None
+    if errors:
+        raise ValidationError(errors)
+    return {k: v[k] for k in ("site_id", "room_id", "name", "voltage", "phase", "amperage", "ups", "comments")}
+
+
+def validate_feed(s, values: dict) -> dict:
+    v = dict(values)
+    errors: dict[str, str] = {}
+    v["name"] = (v.get("name") or "").strip()
+    if not v["name"]:
+        errors["name"] = "a feed needs a name"
+    elif len(v["name"]) > 64:
+        errors["name"] = "at most 64 characters"
+    panel = s.get(PowerPanel, v["power_panel_id"]) if v.get("power_panel_id") is not None else None
+    if panel is None:
+        errors["power_panel_id"] = "choose the panel the feed comes from"
+    _choice(errors, v, "status", PowerFeedStatus, PowerFeedStatus.ACTIVE)
+    _choice(errors, v, "type", PowerFeedType, PowerFeedType.PRIMARY)
+    # NetBox has no A/B: its primary feed is taken as side A and its redundant one as side B.
+    _choice(errors, v, "side", PowerSide, PowerSide.B if v.get("type") == PowerFeedType.REDUNDANT else PowerSide.A)
+    _choice(errors, v, "supply", PowerSupply, PowerSupply.AC)
+    _choice(errors, v, "phase", PowerPhase, panel.phase if panel is not None else PowerPhase.SINGLE)
+    _int(errors, v, "voltage", 1, 100_000, panel.voltage if panel is not None else 220)
+    _int(errors, v, "amperage", 1, 10_000, 32)
+    _int(errors, v, "max_utilization", 1, 100, 80)
+    if v.get("rack_id") is not None:
+        rack = s.get(Rack, v["rack_id"])
+        if rack is None:
+            errors["rack_id"] = "no such rack"
+        elif panel is not None and rack.room.site_id != panel.site_id:
+            errors["rack_id"] = "the rack must be at the panel's site"
+    else:
+        v["rack_id"] = None
+    if panel is not None and v.get("amperage") and isinstance(v["amperage"], int) and v["amperage"] > panel.amperage:
+        errors["amperage"] = f"a feed's breaker cannot exceed its panel's {panel.amperage} A"
+    v["comments"] = (v.get("comments") or "").strip() or None
+    if errors:
+        raise ValidationError(errors)
+    return {k: v[k] for k in ("power_panel_id", "rack_id", "name", "side", "status", "type", "supply", "phase",
+                              "voltage", "amperage", "max_utilization", "comments")}
+
+
+def create_panel_in(uow: UnitOfWork, values: dict, reason: str | None = None) -> PowerPanel:
+    s = uow.session
+    panel = PowerPanel(**validate_panel(s, values), updated_by=uow.actor.login)
+    s.add(panel)
+    flush_or_refuse(s)
+    uow.audit("power_panel.create", "power_panel", panel.id, panel.name, after=snapshot(panel), reason=reason)
+    return panel
+
+
+def create_feed_in(uow: UnitOfWork, values: dict, reason: str | None = None) -> PowerFeed:
+    s = uow.session
+    feed = PowerFeed(**validate_feed(s, values), updated_by=uow.actor.login)
+    s.add(feed)
+    flush_or_refuse(s)
+    panel = s.get(PowerPanel, feed.power_panel_id)
+    uow.audit("power_feed.create", "power_feed", feed.id, f"{panel.name}/{feed.name}", after=snapshot(feed),
+              reason=reason)
+    return feed
+
+
+def update_feed_in(uow: UnitOfWork, feed: PowerFeed, values: dict, reason: str | None = None) -> bool:
+    s = uow.session
+    before = snapshot(feed)
+    new = validate_feed(s, {**before, **values})
+    changed = {k: v for k, v in new.items() if before.get(k) != v}
+    if not changed:
+        return False
+    for k, v in changed.items():
+        setattr(feed, k, v)
+    feed.updated_by = uow.actor.login
+    flush_or_refuse(s)
+    uow.audit("power_feed.update", "power_feed", feed.id, feed.name, before={k: before[k] for k in changed},
+              after=changed, reason=reason)
+    return True
+
+
+def create_panel(db: Database, actor: Actor, values: dict, *, reason: str | None = None) -> int:
+    require(actor, "manage_dcim")
+    with UnitOfWork(db, actor) as uow:
+        panel = create_panel_in(uow, values, reason)
+        uow.commit()
+        return panel.id
+
+
+def create_feed(db: Database, actor: Actor, values: dict, *, reason: str | None = None) -> int:
+    require(actor, "manage_dcim")
+    with UnitOfWork(db, actor) as uow:
+        feed = create_feed_in(uow, values, reason)
+        uow.commit()
+        return feed.id
+
+
+def set_feed_status(db: Database, actor: Actor, feed_id: int, status: str, *, reason: str | None = None) -> None:
+    require(actor, "manage_dcim")
+    with UnitOfWork(db, actor) as uow:
+        feed = get_or_404(uow.session, PowerFeed, feed_id, "feed")
+        update_feed_in(uow, feed, {"status": status}, reason)
+        uow.commit()
+
+
+def attach_pdu_in(uow: UnitOfWork, device_id: int, feed_id: int, outlets: int = 24,
+                  reason: str | None = None) -> PduFeed:
+    """Plug a PDU's inlet into a feed (the device's type has the role pdu; both in one rack)."""
+    s = uow.session
+    dev = get_or_404(s, Device, device_id, "device")
+    feed = get_or_404(s, PowerFeed, feed_id, "feed")
+    if dev.device_type.role != DeviceRole.PDU:
+        raise RuleViolation(f"{dev.name} is a {DeviceRole.label(dev.device_type.role).lower()}, not a PDU; "
+                            "only a device whose type has the role PDU distributes a feed to outlets")
+    if feed.rack_id is not None and dev.rack_id is not None and feed.rack_id != dev.rack_id:
+        raise RuleViolation(f"feed {feed.name} goes to another rack than PDU {dev.name}")
+    if not 1 <= int(outlets) <= 96:
+        raise ValidationError({"outlets": "between 1 and 96"})
+    pdu = s.execute(select(PduFeed).where(PduFeed.device_id == device_id)).scalar_one_or_none()
+    if pdu is None:
+        pdu = PduFeed(device_id=device_id, power_feed_id=feed_id, outlets=int(outlets), updated_by=uow.actor.login)
+        s.add(pdu)
+        before = None
+    else:
+        before = snapshot(pdu)
+        pdu.power_feed_id, pdu.outlets, pdu.updated_by = feed_id, int(outlets), uow.actor.login
+    flush_or_refuse(s)
+    uow.audit("pdu.attach", "pdu_feed", pdu.id, f"{dev.name} ← {feed.name}", before=before, after=snapshot(pdu),
+              reason=reason)
+    return pdu
+
+
+def attach_pdu(db: Database, actor: Actor, device_id: int, feed_id: int, outlets: int = 24, *,
+               reason: str | None = None) -> int:
+    require(actor, "manage_dcim")
+    with UnitOfWork(db, actor) as uow:
+        pdu = attach_pdu_in(uow, device_id, feed_id, outlets, reason)
+        uow.commit()
+        return pdu.id
+
+
+def connect_supply_in(uow: UnitOfWork, device_id: int, port: str, pdu_device_id: int, outlet: int,
+                      reason: str | None = None) -> PowerConnection:
+    """Plug a device's power supply (port) into an outlet of a PDU of its rack."""
+    s = uow.session
+    dev = get_or_404(s, Device, device_id, "device")
+    pdu_dev = get_or_404(s, Device, pdu_device_id, "PDU")
+    pdu = s.execute(select(PduFeed).where(PduFeed.device_id == pdu_device_id)).scalar_one_or_none()
+    port = (port or "").strip()
+    if not port or len(port) > 32:
+        raise ValidationError({"port": "name the power supply (e.g. PSU1), at most 32 characters"})
+    if pdu is None:
+        raise RuleViolation(f"{pdu_dev.name} is not a PDU fed by a feed; attach it to a feed first")
+    if dev.rack_id is None or dev.rack_id != pdu_dev.rack_id:
+        raise RuleViolation(f"{dev.name} and PDU {pdu_dev.name} are not in the same rack")
+    if dev.device_type.role in DeviceRole.NO_LOAD:
+        raise RuleViolation(f"{dev.name} draws no power of its own")
+    if not 1 <= int(outlet) <= pdu.outlets:
+        raise ValidationError({"outlet": f"PDU {pdu_dev.name} has outlets 1 to {pdu.outlets}"})
+    taken = s.execute(select(Device.name, PowerConnection.port).join(Device, Device.id == PowerConnection.device_id)
+                      .where(PowerConnection.pdu_id == pdu.id, PowerConnection.outlet == int(outlet),
+                             ~((PowerConnection.device_id == device_id) & (PowerConnection.port == port)))).first()
+    if taken:
+        raise RuleViolation(f"outlet {outlet} of {pdu_dev.name} already feeds {taken[0]} {taken[1]}")
+    conn = s.execute(select(PowerConnection).where(PowerConnection.device_id == device_id,
+                                                   PowerConnection.port == port)).scalar_one_or_none()
+    before = snapshot(conn) if conn is not None else None
+    if conn is None:
+        conn = PowerConnection(device_id=device_id, port=port, pdu_id=pdu.id, outlet=int(outlet),
+                               updated_by=uow.actor.login)
+        s.add(conn)
+    else:
+        conn.pdu_id, conn.outlet, conn.updated_by = pdu.id, int(outlet), uow.actor.login
+    flush_or_refuse(s)
+    uow.audit("power.connect", "power_connection", conn.id, f"{dev.name} {port} → {pdu_dev.name}:{outlet}",
+              before=before, after=snapshot(conn), reason=reason)
+    return conn
+
+
+def connect_supply(db: Database, actor: Actor, device_id: int, port: str, pdu_device_id: int, outlet: int, *,
+                   reason: str | None = None) -> int:
+    require(actor, "manage_dcim")
+    with UnitOfWork(db, actor) as uow:
+        conn = connect_supply_in(uow, device_id, port, pdu_device_id, outlet, reason)
+        uow.commit()
+        return conn.id
+
+
+def sell_circuits(db: Database, actor: Actor, item_id: int, feed_ids: list[int], *, reason: str | None = None) -> int:
+    """Name the circuits a contract item of kind power sells (at most its quantity; a circuit is
+    sold to one live item at a time). Billing meters these circuits' energy."""
+    require(actor, "draft_contracts")
+    with UnitOfWork(db, actor) as uow:
+        s = uow.session
+        item = get_or_404(s, ContractItem, item_id, "contract item")
+        if item.kind != ItemKind.POWER:
+            raise RuleViolation(f"item {item_id} is a {ItemKind.label(item.kind).lower()} item; circuits are sold "
+                                "by an item of the kind power circuits")
+        if len(set(feed_ids)) > item.quantity:
+            raise RuleViolation(f"the item sells {item.quantity.normalize()} circuit(s); {len(set(feed_ids))} named")
+        for fid in sorted(set(feed_ids)):
+            feed = get_or_404(s, PowerFeed, fid, "feed")
+            if item.rack_id is not None and feed.rack_id != item.rack_id:
+                raise RuleViolation(f"feed {feed.name} does not go to the item's rack")
+            if feed.contract_item_id not in (None, item.id):
+                other = s.get(ContractItem, feed.contract_item_id)
+                if other is not None and other.contract.status in LIVE_CONTRACT + ("draft", "pending_approval",
+                                                                                   "approved"):
+                    raise RuleViolation(f"feed {feed.name} is sold by contract {other.contract.number}")
+            before = feed.contract_item_id
+            feed.contract_item_id = item.id
+            feed.updated_by = actor.login
+            uow.audit("power_feed.sell", "power_feed", feed.id, feed.name, before={"contract_item_id": before},
+                      after={"contract_item_id": item.id}, reason=reason)
+        flush_or_refuse(s)
+        uow.commit()
+        return len(set(feed_ids))
+
+
+# --- finding things by what a person types ----------------------------------------------------
+
+def find_panel_in(s, site: str | None, name: str) -> PowerPanel:
+    q = select(PowerPanel).join(Site, Site.id == PowerPanel.site_id).where(PowerPanel.name == name.strip())
+    if site:
+        q = q.where(Site.code == site.strip())
+    hits = s.execute(q.limit(2)).scalars().all()
+    if not hits:
+        raise NotFound(f"there is no power panel {name!r}" + (f" at site {site}" if site else ""))
+    if len(hits) > 1:
+        raise ValidationError({"power_panel": f"several panels are named {name!r}; give the site too"})
+    return hits[0]
+
+
+def find_feed_in(s, key: str | int) -> PowerFeed:
+    """A feed by id, or SITE/PANEL/FEED, or PANEL/FEED."""
+    text = str(key).strip()
+    if text.isdigit():
+        return get_or_404(s, PowerFeed, int(text), "feed")
+    parts = [p.strip() for p in text.split("/")]
+    if len(parts) not in (2, 3):
+        raise ValidationError({"feed": "name the feed as SITE/PANEL/FEED, PANEL/FEED or its id"})
+    site, panel_name, name = (parts if len(parts) == 3 else [None, *parts])
+    panel = find_panel_in(s, site, panel_name)
+    feed = s.execute(select(PowerFeed).where(PowerFeed.power_panel_id == panel.id, PowerFeed.name == name)) \
+        .scalar_one_or_none()
+    if feed is None:
+        raise NotFound(f"panel {panel.name} has no feed {name!r}")
+    return feed
+
+
+def find_device_in(s, key: str | int) -> Device:
+    text = str(key).strip()
+    if text.isdigit():
+        return get_or_404(s, Device, int(text), "device")
+    dev = s.execute(select(Device).where(Device.asset_tag == text)).scalar_one_or_none()
+    if dev is not None:
+        return dev
+    hits = s.execute(select(Device).where(Device.name == text).limit(2)).scalars().all()
+    if len(hits) != 1:
+        raise NotFound(f"no single device is named or tagged {text!r}")
+    return hits[0]
+
+
+# --- circuit meter readings (as the rack meters: app/services/billing.import_meter_readings) -----
+
+@dataclass(frozen=True)
+class ReadingImport:
+    imported: int
+    unchanged: int
+    circuits: int
+
+
+_YES = {"1", "y", "yes", "true", "reset", "是"}
+
+
+def _parse_time(text: str) -> dt.datetime:
+    t = dt.datetime.fromisoformat(text.strip().replace("Z", "+00:00"))
+    if t.tzinfo is None:
+        t = t.replace(tzinfo=TZ)  # local meter times are Asia/Shanghai
+    return t.astimezone(dt.timezone.utc)
+
+
+def import_circuit_readings(db: Database, actor: Actor, source: str | Path | Iterable[dict]) -> ReadingImport:
+    """CSV with columns circuit (SITE/PANEL/FEED, PANEL/FEED or id), read_at, kwh_total (cumulative)
+    and an optional reset column. All rows or none; times without an offset are Asia/Shanghai.
+    A reading below the one before it is refused unless marked reset (the meter was replaced)."""
+    require(actor, "import")
+    if isinstance(source, (str, Path)):
+        reader = csv.DictReader(io.StringIO(Path(source).read_text(encoding="utf-8-sig")))
+        missing = {"circuit", "read_at", "kwh_total"} - set(reader.fieldnames or [])
+        if missing:
+            raise ValidationError({"file": "the CSV needs the columns circuit, read_at, kwh_total; missing "
+                                           + ", ".join(sorted(missing))})
+        rows = list(reader)
+    else:
+        rows = list(source)
+    with UnitOfWork(db, actor) as uow:
+        s = uow.session
+        errors: dict[str, str] = {}
+        parsed: dict[tuple[int, dt.datetime], tuple[Decimal, int, bool]] = {}
+        feeds: dict[str, int] = {}
+        for n, row in enumerate(rows, start=2):
+            key = (row.get("circuit") or "").strip()
+            try:
+                if key not in feeds:
+                    feeds[key] = find_feed_in(s, key).id
+                at = _parse_time(row.get("read_at") or "")
+                kwh = Decimal((row.get("kwh_total") or "").strip())
+                if not kwh.is_finite() or kwh < 0:
+                    raise InvalidOperation
+            except (NotFound, ValidationError) as exc:
+                errors[f"line {n}"] = getattr(exc, "message", None) or next(iter(exc.errors.values()))
+                continue
+            except ValueError:
+                errors[f"line {n}"] = f"read_at {row.get('read_at')!r} is not a date and time (2026-11-01T00:00)"
+                continue
+            except InvalidOperation:
+                errors[f"line {n}"] = f"kwh_total {row.get('kwh_total')!r} is not a meter reading"
+                continue
+            k = (feeds[key], at)
+            if k in parsed and parsed[k][0] != kwh:
+                errors[f"line {n}"] = f"same circuit and time as line {parsed[k][1]} with another value"
+            parsed[k] = (kwh, n, str(row.get("reset") or "").strip().lower() in _YES)
+        stored: dict[tuple[int, dt.datetime], Decimal] = {}
+        for fid in {k[0] for k in parsed}:
+            series = dict(s.execute(select(CircuitReading.read_at, CircuitReading.kwh_total)
+                                    .where(CircuitReading.power_feed_id == fid)).all())
+            for at, kwh in series.items():
+                stored[(fid, at)] = kwh
+            merged = sorted([(at, kwh, None, False) for at, kwh in series.items()]
+                            + [(k[1], v[0], v[1], v[2]) for k, v in parsed.items()
+                               if k[0] == fid and k not in stored])
+            for (_t0, v0, _n0, _r0), (_t1, v1, n1, r1) in zip(merged, merged[1:]):
+                if v1 < v0 and not r1 and n1 is not None:
+                    errors.setdefault(f"line {n1}", f"kwh_total {v1} is below the reading before it ({v0}); "
+                                                    "if the meter was reset or replaced, mark the row reset=1")
+        for k, (kwh, n, _r) in parsed.items():
+            if k in stored and stored[k] != kwh:
+                errors[f"line {n}"] = f"a reading for that circuit and time is stored as {stored[k]} kWh"
+        if errors:
+            raise ValidationError(errors)
+        new = [(k, v[0]) for k, v in parsed.items() if k not in stored]
+        for (fid, at), kwh in new:
+            s.add(CircuitReading(power_feed_id=fid, read_at=at, kwh_total=kwh))
+        s.flush()
+        uow.audit("circuit_meter.import", "circuit_reading", None, f"{len(new)} circuit meter readings",
+                  after={"imported": len(new), "unchanged": len(parsed) - len(new),
+                         "circuits": len({k[0] for k in parsed})})
+        uow.commit()
+        return ReadingImport(len(new), len(parsed) - len(new), len({k[0] for k in parsed}))
+
