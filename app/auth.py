@@ -155,6 +155,7 @@ KIND_PERMISSION: dict[str, str] = {
     "user": "manage_users", "audit": "manage_users",
     "contract": "draft_contracts", "statement": "run_billing",
     "space_lease": "reserve_racks",  # leases of racks, U ranges and cages (app/services/space.py)
+    "cable": "manage_dcim", "cross_connect": "manage_dcim",  # app/services/xconnects.py
 }
 
 PERMISSION_LABELS = {

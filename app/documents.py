@@ -876,7 +876,7 @@ def pdf_font_path(font_path: str | os.PathLike | None = None) -> str | None:
     return os.environ.get(FONT_ENV) or None
 
 
-DOCUMENT_KINDS = ("statement", "contract", "audit", "rack", "capacity", "fleet")
+DOCUMENT_KINDS = ("statement", "contract", "audit", "rack", "capacity", "fleet", "loa")
 
 
 @dataclass(frozen=True)
@@ -912,6 +912,9 @@ def build_document(db: Database, kind: str, key: Any = None, *, language: str | 
         return capacity_doc(db, key, language=language or "zh")
     if kind == "fleet":
         return fleet_doc(db, language=language or "zh")
+    if kind == "loa":  # a cross-connect's Letter of Authorization (app/documents_loa.py)
+        from .documents_loa import loa_doc
+        return loa_doc(db, key, language=language)
     raise ValidationError({"kind": f"unknown document {kind!r}; one of {', '.join(DOCUMENT_KINDS)}"})
 
 
@@ -919,11 +922,12 @@ def render_document(doc, path: str | os.PathLike, *, font_path: str | os.PathLik
                     style: dict | None = None) -> RenderResult:
     import reports
     from reports import FontNotFoundError
+    from reports.loa import LoaDoc, render_loa
 
     renderer = {
         StatementDoc: reports.render_statement, ContractDoc: reports.render_contract,
         AuditReportDoc: reports.render_audit_report, RackSheetDoc: reports.render_rack_sheet,
-        CapacityDoc: reports.render_capacity, FleetDoc: reports.render_fleet,
+        CapacityDoc: reports.render_capacity, FleetDoc: reports.render_fleet, LoaDoc: render_loa,
     }[type(doc)]
     try:
         return renderer(doc, path, style=style, font_path=pdf_font_path(font_path))
@@ -945,6 +949,8 @@ def _subject(kind: str, doc) -> tuple[str, int]:
         return f"{doc.rack.site}/{doc.rack.room}/{doc.rack.name}", len(doc.rack.devices)
     if isinstance(doc, CapacityDoc):
         return doc.site, len(doc.rows)
+    if kind == "loa":
+        return doc.number, 1
     return doc.number or kind, len(doc.rows)
 
 

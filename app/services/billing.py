@@ -463,6 +463,9 @@ def _power(s: Session, c: Contract, it: ContractItem, x: _Ctx) -> list[B.Charge]
 
 
 def item_charges(s: Session, c: Contract, it: ContractItem, x: _Ctx) -> list[B.Charge]:
+    if it.kind == ItemKind.XCONNECT:  # billed per cross-connect from its installed to its disconnected date
+        from .xconnects import xconnect_charges
+        return xconnect_charges(s, c, it, x.period, x.t)
     if it.kind == ItemKind.GPU and it.price_unit in (PriceUnit.GPU_HOUR, PriceUnit.GPU_MINUTE):
         return _gpu_usage(s, c, it, x)
     if it.kind == ItemKind.GPU and it.price_unit == PriceUnit.HYBRID:
