@@ -14,7 +14,7 @@ from .errors import DomainError, ValidationError
 ENV_NEW_PASSWORD = "IDC_CONSOLE_NEW_PASSWORD"
 # The order a full migration imports them in (each refers only to kinds before it).
 IMPORT_KINDS = ("regions", "subsidiaries", "users", "customers", "sites", "rooms", "racks", "device-types",
-                "devices", "gpus", "contracts", "leases")
+                "devices", "gpus", "contracts", "leases", "cables", "cross-connects")
 EXPORT_KINDS = IMPORT_KINDS + ("audit", "payments", "statements")
 
 

@@ -41,12 +41,13 @@ from .services.common import _spec, create_in, flush_or_refuse, flush_versioned,
 from .uow import UnitOfWork
 from .importexport_leases import COLUMNS as LEASE_COLUMNS, FIELD_COLUMN as LEASE_FIELD_COLUMN  # noqa: I001
 from .importexport_leases import REQUIRED as LEASE_REQUIRED, export_leases_query, resolve_leases, write_leases
+from . import importexport_xconnect as XC  # cables and cross-connects (issue 15)
 from .validators import column_problems, email_problem, parse_date_strict, phone_problem, region_level, uscc_problem
 
 # --- kinds and their columns ---------------------------------------------------------
 
 KINDS = ("regions", "subsidiaries", "users", "sites", "rooms", "racks", "devices", "gpus", "customers",
-         "device-types", "contracts", "leases")
+         "device-types", "contracts", "leases", "cables", "cross-connects")
 EXPORT_ONLY_KINDS = ("audit", "payments", "statements")
 EXPORT_KINDS = KINDS + EXPORT_ONLY_KINDS
 FORMATS = ("csv", "xlsx")
@@ -79,6 +80,7 @@ COLUMNS: dict[str, tuple[str, ...]] = {
                   "handover_by", "handover_note"),
     "audit": HASHED_FIELDS + ("hash",),
     "leases": LEASE_COLUMNS,
+    "cables": XC.CABLE_COLUMNS, "cross-connects": XC.XC_COLUMNS,
 }
 REQUIRED: dict[str, tuple[str, ...]] = {
     "regions": ("code", "name"),
@@ -94,6 +96,7 @@ REQUIRED: dict[str, tuple[str, ...]] = {
     "contracts": ("number", "subsidiary", "status", "start_date", "end_date", "item_kind", "item_description",
                   "unit_price", "price_unit"),
     "leases": LEASE_REQUIRED,
+    "cables": XC.CABLE_REQUIRED, "cross-connects": XC.XC_REQUIRED,
 }
 # Date-time columns: exported in Shanghai local time, which the header says; read back as such.
 LOCAL_TIME_ZONE = TZ.key  # Asia/Shanghai, from app.clock
@@ -106,10 +109,11 @@ MONEY_FORMAT = "#,##0.00"
 # Audit object type of each kind and the permission its writes need (besides "import").
 OBJECT_TYPE = {"regions": "region", "subsidiaries": "subsidiary", "rooms": "room", "sites": "site", "racks": "rack", "devices": "device", "gpus": "gpu",
                "customers": "customer", "device-types": "device_type", "users": "user", "contracts": "contract",
-               "audit": "audit", "statements": "statement", "leases": "space_lease", "payments": "payment"}
+               "audit": "audit", "statements": "statement", "leases": "space_lease", "payments": "payment",
+               "cables": "cable", "cross-connects": "cross_connect"}
 PERMISSION = {kind: KIND_PERMISSION[OBJECT_TYPE[kind]]  # declared once, in app.auth
               for kind in ("regions", "subsidiaries", "rooms", "sites", "racks", "devices", "gpus", "customers",
-                           "device-types", "users", "contracts", "leases")}
+                           "device-types", "users", "contracts", "leases", "cables", "cross-connects")}
 # Service field name -> file column, to point a validator's complaint at the right column.
 FIELD_COLUMN: dict[str, dict[str, str]] = {
     "regions": {"parent_code": "parent"},
@@ -131,6 +135,7 @@ FIELD_COLUMN: dict[str, dict[str, str]] = {
                                                   "power_allowance_kw", "kwh_price", "included_hours",
                                                   "hourly_rate", "mbps")}},
     "leases": LEASE_FIELD_COLUMN,
+    "cables": XC.CABLE_FIELD_COLUMN, "cross-connects": XC.XC_FIELD_COLUMN,
 }
 # NetBox's bulk-import column names (netbox/dcim/forms/bulk_import.py: SiteImportForm, LocationImportForm,
 # RackImportForm, DeviceImportForm) read as ours. Where several give one column the first listed wins
@@ -1295,7 +1300,8 @@ def _write_device_types(uow: UnitOfWork, r: _Row, v: dict) -> str:
 
 
 MODEL = {"contracts": Contract, "users": User, "regions": Region, "subsidiaries": Subsidiary, "rooms": Room, "sites": Site, "racks": Rack, "devices": Device, "gpus": GpuAsset,
-         "customers": Customer, "device-types": DeviceType, "leases": SpaceLease}
+         "customers": Customer, "device-types": DeviceType, "leases": SpaceLease, "cables": XC.Cable,
+         "cross-connects": XC.CrossConnect}
 
 
 def _refuse_unstorable(kind: str, r: _Row, values: dict) -> None:
@@ -1318,7 +1324,9 @@ def _row_key(kind: str, v: dict) -> Any:
             "gpus": lambda: v.get("serial"),
             "customers": lambda: (v.get("credit_code"), (v.get("_contact") or {}).get("name")),
             "device-types": lambda: v.get("slug"),
-            "devices": lambda: v.get("asset_tag") and ("tag", v["asset_tag"]), "leases": lambda: None}[kind]()
+            "devices": lambda: v.get("asset_tag") and ("tag", v["asset_tag"]), "leases": lambda: None,
+            "cables": lambda: (v.get("side_a_device_id"), v.get("side_a_type"), v.get("side_a_name")),
+            "cross-connects": lambda: v.get("reference")}[kind]()
 
 
 HANDLERS: dict[str, tuple[Callable[[Session, _Row], dict], Callable[[UnitOfWork, _Row, dict], str]]] = {
@@ -1334,6 +1342,7 @@ HANDLERS: dict[str, tuple[Callable[[Session, _Row], dict], Callable[[UnitOfWork,
     "customers": (_resolve_customers, _write_customers),
     "device-types": (_resolve_device_types, _write_device_types),
     "leases": (resolve_leases, write_leases),
+    "cables": (XC.resolve_cables, XC.write_cables), "cross-connects": (XC.resolve_cross_connects, XC.write_cross_connects),
 }
 
 
@@ -1587,6 +1596,10 @@ def _export_query(kind: str):
                 .order_by(Contract.id, ContractItem.id))  # a contract after the ones it renews or amends
     if kind == "leases":
         return export_leases_query()
+    if kind == "cables":
+        return XC.export_cables_query()
+    if kind == "cross-connects":
+        return XC.export_cross_connects_query()
     if kind == "audit":
         return select(*[getattr(AuditEvent, f) for f in COLUMNS["audit"]]).order_by(AuditEvent.seq)
     raise ValidationError({"kind": f"{kind!r} cannot be exported"})

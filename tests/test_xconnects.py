@@ -13,7 +13,7 @@ from app.errors import RuleViolation, ValidationError
 from app.services import contracts as C
 from app.services import xconnects as X
 from app.services.billing import run_billing
-from models import AuditEvent, StatementLine
+from models import AuditEvent, CrossConnect, StatementLine
 from models.choices import ItemKind, PriceUnit, XconnectMedium, XconnectPeer, XconnectState
 from tests.conftest import table_counts
 from test_billing_world import cst, make_world, rack_item, signed
@@ -141,3 +141,96 @@ def test_loa_pdf_text(db, admin, world, tmp_path, lang, words):
     with db.session() as s:
         assert s.execute(select(AuditEvent.action).where(AuditEvent.object_type == "loa")).scalars().all() == \
             ["print"]
+
+
+def _export(db, kind):
+    from app.importexport import export_rows
+    headers, rows = export_rows(db, kind)
+    return headers, [list(r) for r in rows]
+
+
+def test_cross_connect_and_cable_import_round_trip(db, admin, world, tmp_path):
+    from app.importexport import run_import, write_export
+    from models import Cable, Device
+    from tests.builders import build_types
+    w, info = world
+    x1 = _order(db, admin, w, info, port="1", circuit_id="CT-1")
+    _order(db, admin, w, info, port="2", peer_kind=XconnectPeer.CUSTOMER, peer_customer_id=w.other_customer_id,
+           peer_name=None, peer_port="PP-B/7")
+    X.move_cross_connect(db, admin, x1, XconnectState.INSTALLED, on=dt.date(2026, 3, 1), note="工单 123")
+    X.move_cross_connect(db, admin, x1, XconnectState.ACTIVE, on=dt.date(2026, 3, 2))
+    types = build_types(db, admin)
+    with db.session() as s:
+        devs = [Device(name=n, device_type_id=types["switch"],
+                       rack_id=w.rack_ids[0], position=p, face="front") for n, p in (("sw-1", 30), ("pp-1", 40))]
+        s.add_all(devs)
+        s.commit()
+    cables = tmp_path / "cables.csv"
+    cables.write_text("side_a_device,side_a_type,side_a_name,side_b_device,side_b_type,side_b_name,type,status,"
+                      "label,color,length,length_unit\n"
+                      "sw-1,dcim.interface,eth1,pp-1,dcim.frontport,1,smf-os2,connected,C-0001,#FFFF00,3,m\n"
+                      "sw-1,dcim.interface,eth2,pp-1,dcim.frontport,2,cat6,planned,,,,\n", encoding="utf-8")
+    assert run_import(db, admin, "cables", cables).created == 2
+    assert run_import(db, admin, "cables", cables).unchanged == 2
+    headers, rows = _export(db, "cables")
+    assert rows[0][1:] == ["sw-1", "dcim.interface", "eth1", "GZ1", "pp-1", "dcim.frontport", "1", "smf-os2",
+                           "connected", "C-0001", "ffff00", D("3.00"), "m"]
+    for kind in ("cross-connects", "cables"):
+        headers, rows = _export(db, kind)
+        out = tmp_path / f"{kind}.csv"
+        write_export(headers, rows, out)
+        assert run_import(db, admin, kind, out).unchanged == len(rows)
+        with db.session() as s:  # forget them, import them back: the same rows come out
+            s.query(CrossConnect if kind == "cross-connects" else Cable).delete()
+            s.commit()
+        before = rows
+        result = run_import(db, admin, kind, out)
+        assert result.created == len(rows)
+        assert _export(db, kind)[1] == before
+    row = X.get_cross_connect(db, "CT-1")
+    assert (row.state, row.installed_date, row.active_date) == ("active", dt.date(2026, 3, 1), dt.date(2026, 3, 2))
+    assert "工单 123" in row.work_note
+
+
+def test_cross_connect_import_refuses_a_port_in_use_and_names_the_column(db, admin, world, tmp_path):
+    from app.importexport import ImportFailed, run_import
+    w, info = world
+    _order(db, admin, w, info, port="1")
+    f = tmp_path / "x.csv"
+    f.write_text("tenant,site,location,rack,panel,port,peer_kind,provider,medium,status,ordered_date,install_date\n"
+                 f"星河智算1号有限公司,GZ1,A,A-01,PP-01,1,carrier,中国联通,smf,installed,2026-03-01,\n",
+                 encoding="utf-8")
+    with pytest.raises(ImportFailed) as err:
+        run_import(db, admin, "cross-connects", f)
+    assert [e.column for e in err.value.row_errors] == ["install_date"]
+    f.write_text(f.read_text(encoding="utf-8").replace("2026-03-01,\n", "2026-03-01,2026-03-02\n"), encoding="utf-8")
+    before = table_counts(db)
+    with pytest.raises(ImportFailed) as err:
+        run_import(db, admin, "cross-connects", f)
+    assert "port PP-01/1 already carries cross-connect XC-" in err.value.row_errors[0].reason
+    assert table_counts(db) == before
+
+
+def test_cli_add_move_list_and_loa(db, admin, world, monkeypatch, capsys, tmp_path):
+    from app.cli import main
+    from tests.conftest import PASSWORD
+    monkeypatch.setenv("IDC_CONSOLE_PASSWORD", PASSWORD)
+    w, info = world
+
+    def cli(*argv):
+        code = main(["--db", db.url, "--user", "admin", *argv])
+        out = capsys.readouterr()
+        return code, out.out + out.err
+    code, out = cli("xconnect", "add", "--customer", "星河智算1号有限公司", "--rack", "GZ1/A/A-01", "--panel", "PP-01",
+                    "--port", "8", "--to", "cloud", "--peer", "阿里云高速通道", "--medium", "smf", "--mmr", "ODF-2/8",
+                    "--contract", info.number, "--item", "2", "--ordered", "2026-03-01")
+    assert code == 0, out
+    ref = out.split()[1]
+    code, out = cli("xconnect", "move", ref, "active", "--on", "2026-03-05")
+    assert code != 0 and "cannot move to active" in out
+    assert cli("xconnect", "move", ref, "installed", "--on", "2026-03-05", "--note", "已跳纤")[0] == 0
+    code, out = cli("xconnect", "list", "--state", "installed")
+    assert code == 0 and ref in out and "1 cross-connect(s)" in out
+    code, out = cli("report", "loa", ref, "-o", str(tmp_path / "loa.pdf"), "--lang", "en")
+    assert code == 0, out
+    assert (tmp_path / "loa.pdf").stat().st_size > 1000
