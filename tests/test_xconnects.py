@@ -198,7 +198,7 @@ def test_cross_connect_import_refuses_a_port_in_use_and_names_the_column(db, adm
     _order(db, admin, w, info, port="1")
     f = tmp_path / "x.csv"
     f.write_text("tenant,site,location,rack,panel,port,peer_kind,provider,medium,status,ordered_date,install_date\n"
-                 f"星河智算1号有限公司,GZ1,A,A-01,PP-01,1,carrier,中国联通,smf,installed,2026-03-01,\n",
+                 "星河智算1号有限公司,GZ1,A,A-01,PP-01,1,carrier,中国联通,smf,installed,2026-03-01,\n",
                  encoding="utf-8")
     with pytest.raises(ImportFailed) as err:
         run_import(db, admin, "cross-connects", f)
