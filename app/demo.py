@@ -346,6 +346,8 @@ def load_demo(db: Database, actor: Actor | None = None, *,
         from .demo_space import load_demo_space  # a shared rack and a cage (issue 15)
         progress("leased space: a shared rack and a cage")
         contracts += load_demo_space(db, actor, today)
+        from .demo_xconnect import load_demo_xconnects  # cross-connects through the meet-me room
+        load_demo_xconnects(db, actor, today)
 
     with db.session() as s:
         count = lambda m: s.execute(select(func.count()).select_from(m)).scalar_one()

@@ -94,7 +94,7 @@ def loa_story(doc: LoaDoc, ctx: Context) -> list:
                                                if doc.customer.credit_code else ""), "cell")],
             [t("issued"), fmt_date(doc.issued)],
             [t("valid"), fmt_date(doc.valid_until)]]
-    label_w = 42 * mm
+    label_w = 50 * mm
     story.append(ctx.table(head, [label_w, width - label_w], header_rows=0, zebra=False,
                            extra=[("BACKGROUND", (0, 0), (0, -1), ctx.colour["header_bg"])]))
     story.append(Spacer(0, 5 * mm))

@@ -33,6 +33,7 @@ PAGES = [
     ("customers", "Customers", "customer"),
     ("contracts", "Contracts", "contract"),
     ("billing", "Billing", "statement"),
+    ("xconnects", "Cross-connects", None),  # ui/xconnects.py
     ("audit", "Audit log", "audit"),
     ("users", "Users & settings", "user"),
 ]
@@ -371,6 +372,8 @@ class MainWindow(QMainWindow):
     def _make_page(self, pid: str, kind: str | None) -> QWidget:
         if pid == "dashboard":
             return DashboardPage(self.db, self)
+        if pid == "xconnects":
+            return importlib.import_module("ui.xconnects").XconnectsPage(self.db, self.actor, self)
         if pid in ("contracts", "billing", "audit"):
             from .auditview import AuditPage
             from .billing import BillingPage
