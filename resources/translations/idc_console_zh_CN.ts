@@ -1460,97 +1460,97 @@
 <context>
     <name>DashboardPage</name>
     <message>
-        <location filename="../../ui/mainwindow.py" line="214"/>
+        <location filename="../../ui/mainwindow.py" line="215"/>
         <source> (%1 shown)</source>
         <translation>（列出 %1）</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="167"/>
+        <location filename="../../ui/mainwindow.py" line="168"/>
         <source>Active contracts</source>
         <translation>生效合同</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="85"/>
+        <location filename="../../ui/mainwindow.py" line="86"/>
         <source>Contract</source>
         <translation>合同</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="78"/>
+        <location filename="../../ui/mainwindow.py" line="79"/>
         <source>Contracts due (within 180/90/60/30 days)</source>
         <translation>即将到期的合同（180/90/60/30 天内）</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="212"/>
+        <location filename="../../ui/mainwindow.py" line="213"/>
         <source>Contracts due (within 180/90/60/30 days): %1</source>
         <translation>即将到期的合同（180/90/60/30 天内）：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="85"/>
+        <location filename="../../ui/mainwindow.py" line="86"/>
         <source>Customer</source>
         <translation>客户</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="166"/>
+        <location filename="../../ui/mainwindow.py" line="167"/>
         <source>Customers</source>
         <translation>客户</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="85"/>
+        <location filename="../../ui/mainwindow.py" line="86"/>
         <source>Days</source>
         <translation>天数</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="164"/>
+        <location filename="../../ui/mainwindow.py" line="165"/>
         <source>Devices</source>
         <translation>设备</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="168"/>
+        <location filename="../../ui/mainwindow.py" line="169"/>
         <source>Ending in 30/60/90 days</source>
         <translation>30/60/90 天内到期</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="85"/>
+        <location filename="../../ui/mainwindow.py" line="86"/>
         <source>Ends</source>
         <translation>到期</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="182"/>
+        <location filename="../../ui/mainwindow.py" line="183"/>
         <source>GPU fleet by state: </source>
         <translation>GPU 按状态：</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="165"/>
+        <location filename="../../ui/mainwindow.py" line="166"/>
         <source>GPUs</source>
         <translation>GPU</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="163"/>
+        <location filename="../../ui/mainwindow.py" line="164"/>
         <source>Racks (leased)</source>
         <translation>机柜（已租）</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="79"/>
+        <location filename="../../ui/mainwindow.py" line="80"/>
         <source>Red: within 30 days; orange: 60; yellow: 90; green: 180</source>
         <translation>红色：30 天内；橙色：60 天内；黄色：90 天内；绿色：180 天内</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="162"/>
+        <location filename="../../ui/mainwindow.py" line="163"/>
         <source>Sites</source>
         <translation>站点</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="216"/>
+        <location filename="../../ui/mainwindow.py" line="217"/>
         <source>The nearest %1 are listed; the Contracts page has all of them.</source>
         <translation>列出最近到期的 %1 份；全部合同见“合同”页。</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="206"/>
+        <location filename="../../ui/mainwindow.py" line="207"/>
         <source>renewal drafted</source>
         <translation>已起草续签</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="204"/>
+        <location filename="../../ui/mainwindow.py" line="205"/>
         <source>≤ %1 days</source>
         <translation>≤ %1 天</translation>
     </message>
@@ -2652,22 +2652,22 @@ Reason:</source>
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../ui/mainwindow.py" line="644"/>
+        <location filename="../../ui/mainwindow.py" line="647"/>
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="661"/>
+        <location filename="../../ui/mainwindow.py" line="664"/>
         <source>About IDC console</source>
         <translation>关于 IDC 管理控制台</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="646"/>
+        <location filename="../../ui/mainwindow.py" line="649"/>
         <source>About IDC console…</source>
         <translation>关于 IDC 管理控制台…</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="681"/>
+        <location filename="../../ui/mainwindow.py" line="684"/>
         <source>Account</source>
         <translation>账户</translation>
     </message>
@@ -2680,22 +2680,22 @@ Reason:</source>
         <translation>账单</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="589"/>
+        <location filename="../../ui/mainwindow.py" line="592"/>
         <source>Capacity of %1</source>
         <translation>%1 容量报告</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="684"/>
+        <location filename="../../ui/mainwindow.py" line="687"/>
         <source>Change my password…</source>
         <translation>修改我的密码…</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="486"/>
+        <location filename="../../ui/mainwindow.py" line="489"/>
         <source>Choose a rack in the list first</source>
         <translation>请先在列表中选择机柜</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="582"/>
+        <location filename="../../ui/mainwindow.py" line="585"/>
         <source>Choose a rack in the list first.</source>
         <translation>请先在列表中选择机柜。</translation>
     </message>
@@ -2704,9 +2704,13 @@ Reason:</source>
         <translation>合同</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="413"/>
+        <location filename="../../ui/mainwindow.py" line="416"/>
         <source>Coverage</source>
         <translation>区域覆盖</translation>
+    </message>
+    <message>
+        <source>Cross-connects</source>
+        <translation>交叉连接</translation>
     </message>
     <message>
         <source>Customers</source>
@@ -2717,17 +2721,17 @@ Reason:</source>
         <translation>总览</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="658"/>
+        <location filename="../../ui/mainwindow.py" line="661"/>
         <source>Data directory</source>
         <translation>数据目录</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="656"/>
+        <location filename="../../ui/mainwindow.py" line="659"/>
         <source>Database</source>
         <translation>数据库</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="670"/>
+        <location filename="../../ui/mainwindow.py" line="673"/>
         <source>Database: %1</source>
         <translation>数据库：%1</translation>
     </message>
@@ -2736,22 +2740,22 @@ Reason:</source>
         <translation>设备</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="462"/>
+        <location filename="../../ui/mainwindow.py" line="465"/>
         <source>Elevation</source>
         <translation>机柜立面</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="480"/>
+        <location filename="../../ui/mainwindow.py" line="483"/>
         <source>Find free U…</source>
         <translation>查找空闲 U 位…</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="388"/>
+        <location filename="../../ui/mainwindow.py" line="391"/>
         <source>Fleet report PDF…</source>
         <translation>GPU 资产报告 PDF…</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="597"/>
+        <location filename="../../ui/mainwindow.py" line="600"/>
         <source>GPU fleet report</source>
         <translation>GPU 资产报告</translation>
     </message>
@@ -2760,57 +2764,57 @@ Reason:</source>
         <translation>GPU</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="303"/>
+        <location filename="../../ui/mainwindow.py" line="304"/>
         <source>IDC console</source>
         <translation>IDC 管理控制台</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="393"/>
+        <location filename="../../ui/mainwindow.py" line="396"/>
         <source>Import device types…</source>
         <translation>导入设备型号…</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="657"/>
+        <location filename="../../ui/mainwindow.py" line="660"/>
         <source>Log file</source>
         <translation>日志文件</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="688"/>
+        <location filename="../../ui/mainwindow.py" line="691"/>
         <source>Log out / switch user…</source>
         <translation>注销 / 切换用户…</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="587"/>
+        <location filename="../../ui/mainwindow.py" line="590"/>
         <source>Rack sheet %1</source>
         <translation>机柜图 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="474"/>
+        <location filename="../../ui/mainwindow.py" line="477"/>
         <source>Rack sheet PDF…</source>
         <translation>机柜图 PDF…</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="582"/>
+        <location filename="../../ui/mainwindow.py" line="585"/>
         <source>Racks</source>
         <translation>机柜</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="466"/>
+        <location filename="../../ui/mainwindow.py" line="469"/>
         <source>Room</source>
         <translation>机房</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="612"/>
+        <location filename="../../ui/mainwindow.py" line="615"/>
         <source>Settings…</source>
         <translation>设置…</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="477"/>
+        <location filename="../../ui/mainwindow.py" line="480"/>
         <source>Site capacity PDF…</source>
         <translation>站点容量 PDF…</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="413"/>
+        <location filename="../../ui/mainwindow.py" line="416"/>
         <source>Site map</source>
         <translation>站点分布图</translation>
     </message>
@@ -2819,7 +2823,7 @@ Reason:</source>
         <translation>站点与覆盖</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="672"/>
+        <location filename="../../ui/mainwindow.py" line="675"/>
         <source>User: %1 (%2)</source>
         <translation>用户：%1（%2）</translation>
     </message>
@@ -2828,17 +2832,17 @@ Reason:</source>
         <translation>用户与设置</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="638"/>
+        <location filename="../../ui/mainwindow.py" line="641"/>
         <source>Users &amp;&amp; settings</source>
         <translation>用户与设置</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="655"/>
+        <location filename="../../ui/mainwindow.py" line="658"/>
         <source>Version</source>
         <translation>版本</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="779"/>
+        <location filename="../../ui/mainwindow.py" line="782"/>
         <source>Your password was changed.</source>
         <translation>您的密码已修改。</translation>
     </message>
@@ -3013,7 +3017,7 @@ Reason:</source>
         <translation>设备型号 *</translation>
     </message>
     <message>
-        <location filename="../../ui/rackforms.py" line="108"/>
+        <location filename="../../ui/rackforms.py" line="109"/>
         <source>Face</source>
         <translation>朝向</translation>
     </message>
@@ -3023,7 +3027,7 @@ Reason:</source>
         <translation>名称 *</translation>
     </message>
     <message>
-        <location filename="../../ui/rackforms.py" line="110"/>
+        <location filename="../../ui/rackforms.py" line="111"/>
         <source>Override the power budget</source>
         <translation>超出功率预算</translation>
     </message>
@@ -3033,7 +3037,7 @@ Reason:</source>
         <translation>所有者</translation>
     </message>
     <message>
-        <location filename="../../ui/rackforms.py" line="117"/>
+        <location filename="../../ui/rackforms.py" line="118"/>
         <source>Place</source>
         <translation>放置</translation>
     </message>
@@ -3043,22 +3047,22 @@ Reason:</source>
         <translation>在 %1 放置设备</translation>
     </message>
     <message>
-        <location filename="../../ui/rackforms.py" line="114"/>
+        <location filename="../../ui/rackforms.py" line="115"/>
         <source>Place even if the rack's typical power would exceed its capacity</source>
         <translation>即使机柜典型功耗超出容量也放置</translation>
     </message>
     <message>
-        <location filename="../../ui/rackforms.py" line="109"/>
+        <location filename="../../ui/rackforms.py" line="110"/>
         <source>Position (lowest U)</source>
         <translation>位置（最低 U 位）</translation>
     </message>
     <message>
-        <location filename="../../ui/rackforms.py" line="110"/>
+        <location filename="../../ui/rackforms.py" line="111"/>
         <source>Power</source>
         <translation>功率</translation>
     </message>
     <message>
-        <location filename="../../ui/rackforms.py" line="111"/>
+        <location filename="../../ui/rackforms.py" line="112"/>
         <source>Reason for the override</source>
         <translation>超限原因</translation>
     </message>
@@ -3068,7 +3072,12 @@ Reason:</source>
         <translation>序列号</translation>
     </message>
     <message>
-        <location filename="../../ui/rackforms.py" line="125"/>
+        <location filename="../../ui/rackforms.py" line="128"/>
+        <source>U%1 is leased to %2: only %2's devices go there</source>
+        <translation>U%1 已租给 %2：只能放入 %2 的设备</translation>
+    </message>
+    <message>
+        <location filename="../../ui/rackforms.py" line="137"/>
         <source>a number, e.g. 12.5</source>
         <translation>请输入数字，例如 12.5</translation>
     </message>
@@ -3086,7 +3095,7 @@ Reason:</source>
         <translation><numerusform>空闲 %n U</numerusform></translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="593"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="602"/>
         <source>Cancel the reservation for %1 (U%2–U%3)…</source>
         <translation>取消 %1 的预留（U%2–U%3）…</translation>
     </message>
@@ -3131,9 +3140,14 @@ Reason:</source>
         <translation>打开 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="568"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="572"/>
         <source>Place a device at U%1 (%2)…</source>
         <translation>在 U%1（%2）放置设备…</translation>
+    </message>
+    <message>
+        <location filename="../../ui/widgets/rack_elevation.py" line="571"/>
+        <source>Place a device of %3 at U%1 (%2)…</source>
+        <translation>在 U%1（%2）放置 %3 的设备…</translation>
     </message>
     <message>
         <location filename="../../ui/widgets/rack_elevation.py" line="507"/>
@@ -3146,12 +3160,12 @@ Reason:</source>
         <translation>后面</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="570"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="576"/>
         <source>Reserve U%1 (%2)…</source>
         <translation>预留 U%1（%2）…</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="574"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="580"/>
         <source>Reserve the free block U%1–U%2 (%3)…</source>
         <translation>预留空闲区段 U%1–U%2（%3）…</translation>
     </message>
@@ -3199,17 +3213,17 @@ Reason:</source>
         <translation><numerusform>空闲 %n U</numerusform></translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="686"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="695"/>
         <source>Cancel reservation</source>
         <translation>取消预留</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="593"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="602"/>
         <source>Cancel the reservation for %1 (U%2–U%3)…</source>
         <translation>取消 %1 的预留（U%2–U%3）…</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="660"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="669"/>
         <source>Changed by someone else</source>
         <translation>记录已被他人修改</translation>
     </message>
@@ -3244,7 +3258,7 @@ Reason:</source>
         <translation>已租：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="704"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="713"/>
         <source>Move refused</source>
         <translation>移动被拒绝</translation>
     </message>
@@ -3259,9 +3273,14 @@ Reason:</source>
         <translation>打开 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="568"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="572"/>
         <source>Place a device at U%1 (%2)…</source>
         <translation>在 U%1（%2）放置设备…</translation>
+    </message>
+    <message>
+        <location filename="../../ui/widgets/rack_elevation.py" line="571"/>
+        <source>Place a device of %3 at U%1 (%2)…</source>
+        <translation>在 U%1（%2）放置 %3 的设备…</translation>
     </message>
     <message>
         <location filename="../../ui/widgets/rack_elevation.py" line="507"/>
@@ -3274,17 +3293,17 @@ Reason:</source>
         <translation>后面</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="693"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="702"/>
         <source>Reservation not cancelled</source>
         <translation>预留未取消</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="570"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="576"/>
         <source>Reserve U%1 (%2)…</source>
         <translation>预留 U%1（%2）…</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="574"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="580"/>
         <source>Reserve the free block U%1–U%2 (%3)…</source>
         <translation>预留空闲区段 U%1–U%2（%3）…</translation>
     </message>
@@ -3299,12 +3318,12 @@ Reason:</source>
         <translation>已预留：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="669"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="678"/>
         <source>The move failed: %1</source>
         <translation>移动失败：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="687"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="696"/>
         <source>Why is the reservation cancelled?</source>
         <translation>取消预留的原因？</translation>
     </message>
@@ -3486,42 +3505,42 @@ Reason:</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../ui/rackforms.py" line="147"/>
+        <location filename="../../ui/rackforms.py" line="159"/>
         <source>Customer *</source>
         <translation>客户 *</translation>
     </message>
     <message>
-        <location filename="../../ui/rackforms.py" line="150"/>
+        <location filename="../../ui/rackforms.py" line="162"/>
         <source>Empty: open-ended</source>
         <translation>留空表示长期</translation>
     </message>
     <message>
-        <location filename="../../ui/rackforms.py" line="148"/>
+        <location filename="../../ui/rackforms.py" line="160"/>
         <source>From *</source>
         <translation>开始 *</translation>
     </message>
     <message>
-        <location filename="../../ui/rackforms.py" line="151"/>
+        <location filename="../../ui/rackforms.py" line="163"/>
         <source>Note</source>
         <translation>备注</translation>
     </message>
     <message>
-        <location filename="../../ui/rackforms.py" line="152"/>
+        <location filename="../../ui/rackforms.py" line="164"/>
         <source>Reserve</source>
         <translation>预留</translation>
     </message>
     <message>
-        <location filename="../../ui/rackforms.py" line="144"/>
+        <location filename="../../ui/rackforms.py" line="156"/>
         <source>Reserve units in %1</source>
         <translation>在 %1 预留 U 位</translation>
     </message>
     <message>
-        <location filename="../../ui/rackforms.py" line="145"/>
+        <location filename="../../ui/rackforms.py" line="157"/>
         <source>Units</source>
         <translation>U 位</translation>
     </message>
     <message>
-        <location filename="../../ui/rackforms.py" line="149"/>
+        <location filename="../../ui/rackforms.py" line="161"/>
         <source>Until</source>
         <translation>截止</translation>
     </message>
@@ -3658,17 +3677,17 @@ Reason:</source>
 <context>
     <name>SearchDialog</name>
     <message>
-        <location filename="../../ui/mainwindow.py" line="234"/>
+        <location filename="../../ui/mainwindow.py" line="235"/>
         <source>Rack, device, GPU serial, customer, contract, statement…</source>
         <translation>机柜、设备、GPU 序列号、客户、合同、账单…</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="231"/>
+        <location filename="../../ui/mainwindow.py" line="232"/>
         <source>Search</source>
         <translation>搜索</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="282"/>
+        <location filename="../../ui/mainwindow.py" line="283"/>
         <source>Search failed: %1</source>
         <translation>搜索失败：%1</translation>
     </message>
@@ -4074,6 +4093,134 @@ Reason:</source>
     </message>
 </context>
 <context>
+    <name>XconnectsPage</name>
+    <message>
+        <location filename="../../ui/xconnects.py" line="46"/>
+        <source>Active</source>
+        <translation>启用</translation>
+    </message>
+    <message>
+        <location filename="../../ui/xconnects.py" line="33"/>
+        <source>All states</source>
+        <translation>全部状态</translation>
+    </message>
+    <message>
+        <location filename="../../ui/xconnects.py" line="152"/>
+        <source>Choose a cross-connect first</source>
+        <translation>请先选择一条交叉连接</translation>
+    </message>
+    <message>
+        <location filename="../../ui/xconnects.py" line="45"/>
+        <source>Circuit id</source>
+        <translation>电路编号</translation>
+    </message>
+    <message>
+        <location filename="../../ui/xconnects.py" line="47"/>
+        <source>Contract</source>
+        <translation>合同</translation>
+    </message>
+    <message>
+        <location filename="../../ui/xconnects.py" line="44"/>
+        <source>Customer</source>
+        <translation>客户</translation>
+    </message>
+    <message>
+        <location filename="../../ui/xconnects.py" line="44"/>
+        <source>Customer port</source>
+        <translation>客户端口</translation>
+    </message>
+    <message>
+        <location filename="../../ui/xconnects.py" line="46"/>
+        <source>Disconnected</source>
+        <translation>已拆除</translation>
+    </message>
+    <message>
+        <location filename="../../ui/xconnects.py" line="151"/>
+        <source>Disconnected is final: order a new cross-connect</source>
+        <translation>已拆除为终态：如需连接请重新下单</translation>
+    </message>
+    <message>
+        <location filename="../../ui/xconnects.py" line="45"/>
+        <source>Far end</source>
+        <translation>对端</translation>
+    </message>
+    <message>
+        <location filename="../../ui/xconnects.py" line="46"/>
+        <source>Installed</source>
+        <translation>已安装</translation>
+    </message>
+    <message>
+        <location filename="../../ui/xconnects.py" line="73"/>
+        <source>LOA PDF…</source>
+        <translation>LOA 授权书 PDF…</translation>
+    </message>
+    <message>
+        <location filename="../../ui/xconnects.py" line="186"/>
+        <source>LOA/CFA %1</source>
+        <translation>授权委托书 %1</translation>
+    </message>
+    <message>
+        <location filename="../../ui/xconnects.py" line="45"/>
+        <source>Medium</source>
+        <translation>介质</translation>
+    </message>
+    <message>
+        <location filename="../../ui/xconnects.py" line="45"/>
+        <source>Meet-me room</source>
+        <translation>汇聚机房（MMR）</translation>
+    </message>
+    <message>
+        <location filename="../../ui/xconnects.py" line="71"/>
+        <source>Move</source>
+        <translation>变更</translation>
+    </message>
+    <message>
+        <location filename="../../ui/xconnects.py" line="75"/>
+        <source>Move to</source>
+        <translation>变更为</translation>
+    </message>
+    <message>
+        <location filename="../../ui/xconnects.py" line="177"/>
+        <source>Moving the cross-connect…</source>
+        <translation>正在变更交叉连接状态…</translation>
+    </message>
+    <message>
+        <location filename="../../ui/xconnects.py" line="46"/>
+        <source>Ordered</source>
+        <translation>已订购</translation>
+    </message>
+    <message>
+        <location filename="../../ui/xconnects.py" line="44"/>
+        <source>Reference</source>
+        <translation>编号</translation>
+    </message>
+    <message>
+        <location filename="../../ui/xconnects.py" line="38"/>
+        <source>Reference, circuit id, customer or carrier</source>
+        <translation>编号、电路编号、客户或运营商</translation>
+    </message>
+    <message>
+        <location filename="../../ui/xconnects.py" line="39"/>
+        <source>Refresh</source>
+        <translation>刷新</translation>
+    </message>
+    <message>
+        <location filename="../../ui/xconnects.py" line="40"/>
+        <source>State</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <location filename="../../ui/xconnects.py" line="67"/>
+        <source>Work note (ticket, who patched it)</source>
+        <translation>工作备注（工单号、跳纤人）</translation>
+    </message>
+    <message>
+        <location filename="../../ui/xconnects.py" line="75"/>
+        <source>on</source>
+        <translation>日期</translation>
+    </message>
+</context>
+<context>
     <name>Zoom</name>
     <message>
         <location filename="../../ui/widgets/zoom.py" line="31"/>
@@ -4380,6 +4527,71 @@ Reason:</source>
     </message>
 </context>
 <context>
+    <name>choices/CableEnd</name>
+    <message>
+        <source>Front port</source>
+        <translation>前端口</translation>
+    </message>
+    <message>
+        <source>Interface</source>
+        <translation>网络接口</translation>
+    </message>
+    <message>
+        <source>Rear port</source>
+        <translation>后端口</translation>
+    </message>
+</context>
+<context>
+    <name>choices/CableStatus</name>
+    <message>
+        <source>Connected</source>
+        <translation>已连接</translation>
+    </message>
+    <message>
+        <source>Decommissioning</source>
+        <translation>拆除中</translation>
+    </message>
+    <message>
+        <source>Planned</source>
+        <translation>规划中</translation>
+    </message>
+</context>
+<context>
+    <name>choices/CableType</name>
+    <message>
+        <source>Active optical cable</source>
+        <translation>有源光缆</translation>
+    </message>
+    <message>
+        <source>CAT5e</source>
+        <translation>超五类网线</translation>
+    </message>
+    <message>
+        <source>CAT6</source>
+        <translation>六类网线</translation>
+    </message>
+    <message>
+        <source>CAT6a</source>
+        <translation>超六类网线</translation>
+    </message>
+    <message>
+        <source>Direct attach copper (passive)</source>
+        <translation>无源直连铜缆</translation>
+    </message>
+    <message>
+        <source>Multimode fibre (OM3)</source>
+        <translation>多模光纤 (OM3)</translation>
+    </message>
+    <message>
+        <source>Multimode fibre (OM4)</source>
+        <translation>多模光纤 (OM4)</translation>
+    </message>
+    <message>
+        <source>Single-mode fibre (OS2)</source>
+        <translation>单模光纤 (OS2)</translation>
+    </message>
+</context>
+<context>
     <name>choices/ContractStatus</name>
     <message>
         <source>Active</source>
@@ -4578,6 +4790,10 @@ Reason:</source>
         <translation>带宽</translation>
     </message>
     <message>
+        <source>Cross-connect</source>
+        <translation>交叉连接</translation>
+    </message>
+    <message>
         <source>Discount</source>
         <translation>折扣</translation>
     </message>
@@ -4600,6 +4816,25 @@ Reason:</source>
     <message>
         <source>Rack lease</source>
         <translation>机柜租赁</translation>
+    </message>
+</context>
+<context>
+    <name>choices/LengthUnit</name>
+    <message>
+        <source>Centimetres</source>
+        <translation>厘米</translation>
+    </message>
+    <message>
+        <source>Feet</source>
+        <translation>英尺</translation>
+    </message>
+    <message>
+        <source>Inches</source>
+        <translation>英寸</translation>
+    </message>
+    <message>
+        <source>Metres</source>
+        <translation>米</translation>
     </message>
 </context>
 <context>
@@ -4782,6 +5017,55 @@ Reason:</source>
     <message>
         <source>Value-added telecom</source>
         <translation>增值电信</translation>
+    </message>
+</context>
+<context>
+    <name>choices/XconnectMedium</name>
+    <message>
+        <source>Copper</source>
+        <translation>铜缆</translation>
+    </message>
+    <message>
+        <source>Multi-mode fibre</source>
+        <translation>多模光纤</translation>
+    </message>
+    <message>
+        <source>Single-mode fibre</source>
+        <translation>单模光纤</translation>
+    </message>
+</context>
+<context>
+    <name>choices/XconnectPeer</name>
+    <message>
+        <source>Another customer</source>
+        <translation>其他客户</translation>
+    </message>
+    <message>
+        <source>Carrier</source>
+        <translation>运营商</translation>
+    </message>
+    <message>
+        <source>Cloud on-ramp</source>
+        <translation>云接入</translation>
+    </message>
+</context>
+<context>
+    <name>choices/XconnectState</name>
+    <message>
+        <source>Active</source>
+        <translation>已开通</translation>
+    </message>
+    <message>
+        <source>Disconnected</source>
+        <translation>已拆除</translation>
+    </message>
+    <message>
+        <source>Installed</source>
+        <translation>已安装</translation>
+    </message>
+    <message>
+        <source>Ordered</source>
+        <translation>已下单</translation>
     </message>
 </context>
 <context>
