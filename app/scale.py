@@ -750,6 +750,7 @@ def load_large(db: Database, actor: Actor | None = None, progress: Progress = la
             tick(f"writing {len(rows):,} rows into {table}")
             w.write(table, COLUMNS[table], rows)
             plan.rows[table] = []
+        __import__("app.scale_coloc").scale_coloc.write_coloc(w, today, tick)  # partial leases, cross-connects
         tick("writing daily meter readings")
         n_readings = w.write("meter_reading", COLUMNS["meter_reading"], _readings(plan))
         head_seq, head_hash = w.scalar("SELECT seq FROM audit_head WHERE id = 1"), \
