@@ -1,8 +1,8 @@
 """The large data's colocation book (issue 15): partial rack leases (U ranges) and cross-connects.
 
 Called by app/scale.py after its bulk tables are written, on the same bulk writer. A colocation
-rack that is not leased whole keeps its hosted servers at the bottom; the free units above them
-are leased in two or three U ranges to different customers (some ranges ended), so no lease
+rack that is not leased whole keeps its hosted servers; the longest run of units free on both
+faces is leased in two or three U ranges to different customers (some ranges ended), so no lease
 holds another customer's device. About half of the live ranges order one to three cross-connects
 through their site's meet-me room, in every lifecycle state with consistent dates.
 Deterministic from its seed; rows written with explicit ids like the rest of the large data.
@@ -34,6 +34,18 @@ def _rows(w, sql: str) -> list[tuple]:
     return out
 
 
+def _longest_free_run(used: set[int], height: int) -> tuple[int, int]:
+    best, start = (1, 0), None
+    for u in range(1, height + 2):
+        if u <= height and u not in used:
+            start = u if start is None else start
+        elif start is not None:
+            if u - start > best[1] - best[0] + 1:
+                best = (start, u - 1)
+            start = None
+    return best
+
+
 def write_coloc(w, today: dt.date, progress: Callable[[str], None]) -> tuple[int, int]:
     """Write the partial leases and cross-connects; returns their counts."""
     rng = random.Random(SEED)
@@ -41,16 +53,18 @@ def write_coloc(w, today: dt.date, progress: Callable[[str], None]) -> tuple[int
     racks = _rows(w, "SELECT r.id, r.u_height, r.name, s.code FROM rack r JOIN room m ON m.id = r.room_id "
                      "JOIN site s ON s.id = m.site_id WHERE r.status = 'available' AND r.customer_id IS NULL "
                      "AND r.cage_id IS NULL ORDER BY r.id")
-    top = dict(_rows(w, "SELECT d.rack_id, MAX(CAST(d.position AS INTEGER) + CAST(t.u_height AS INTEGER) - 1) "
-                        "FROM device d JOIN device_type t ON t.id = d.device_type_id "
-                        "WHERE d.position IS NOT NULL GROUP BY d.rack_id"))
+    used: dict[int, set[int]] = {}
+    for rack_id, pos, h in _rows(w, "SELECT d.rack_id, CAST(d.position AS INTEGER), CAST(t.u_height AS INTEGER) "
+                                    "FROM device d JOIN device_type t ON t.id = d.device_type_id "
+                                    "WHERE d.position IS NOT NULL"):
+        used.setdefault(rack_id, set()).update(range(pos, pos + max(1, h)))
     customers = [c for (c,) in _rows(w, "SELECT id FROM customer ORDER BY id")]
     lease_id = (_rows(w, "SELECT COALESCE(MAX(id), 0) FROM space_lease")[0][0] or 0)
     xc_id = (_rows(w, "SELECT COALESCE(MAX(id), 0) FROM cross_connect")[0][0] or 0)
     leases, xcs = [], []
     mmr_next: dict[str, int] = {}
     for rack_id, height, rack_name, site in racks:
-        lo = (top.get(rack_id) or 0) + 1
+        lo, height = _longest_free_run(used.get(rack_id, set()), height)  # both faces free (leases: both)
         if height - lo + 1 < 6:
             continue
         cuts = sorted(rng.sample(range(lo + 2, height - 1), rng.choice([1, 2])))
