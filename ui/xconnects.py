@@ -43,7 +43,8 @@ class XconnectsPage(QWidget):
         top.addWidget(refresh)
         headers = [self.tr("Reference"), self.tr("State"), self.tr("Customer"), self.tr("Customer port"),
                    self.tr("Meet-me room"), self.tr("Far end"), self.tr("Medium"), self.tr("Circuit id"),
-                   self.tr("Ordered"), self.tr("Installed"), self.tr("Active"), self.tr("Disconnected"),
+                   self.tr("Ordered on"), self.tr("Installed on"), self.tr("Active from"),
+                   self.tr("Disconnected on"),
                    self.tr("Contract")]
         self.table = QTableWidget(0, len(headers))
         self.table.setObjectName("xconnectTable")

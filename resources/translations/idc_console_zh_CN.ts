@@ -4096,8 +4096,8 @@ Reason:</source>
     <name>XconnectsPage</name>
     <message>
         <location filename="../../ui/xconnects.py" line="46"/>
-        <source>Active</source>
-        <translation>启用</translation>
+        <source>Active from</source>
+        <translation>开通日期</translation>
     </message>
     <message>
         <location filename="../../ui/xconnects.py" line="33"/>
@@ -4105,7 +4105,7 @@ Reason:</source>
         <translation>全部状态</translation>
     </message>
     <message>
-        <location filename="../../ui/xconnects.py" line="152"/>
+        <location filename="../../ui/xconnects.py" line="153"/>
         <source>Choose a cross-connect first</source>
         <translation>请先选择一条交叉连接</translation>
     </message>
@@ -4115,7 +4115,7 @@ Reason:</source>
         <translation>电路编号</translation>
     </message>
     <message>
-        <location filename="../../ui/xconnects.py" line="47"/>
+        <location filename="../../ui/xconnects.py" line="48"/>
         <source>Contract</source>
         <translation>合同</translation>
     </message>
@@ -4130,14 +4130,14 @@ Reason:</source>
         <translation>客户端口</translation>
     </message>
     <message>
-        <location filename="../../ui/xconnects.py" line="46"/>
-        <source>Disconnected</source>
-        <translation>已拆除</translation>
-    </message>
-    <message>
-        <location filename="../../ui/xconnects.py" line="151"/>
+        <location filename="../../ui/xconnects.py" line="152"/>
         <source>Disconnected is final: order a new cross-connect</source>
         <translation>已拆除为终态：如需连接请重新下单</translation>
+    </message>
+    <message>
+        <location filename="../../ui/xconnects.py" line="47"/>
+        <source>Disconnected on</source>
+        <translation>拆除日期</translation>
     </message>
     <message>
         <location filename="../../ui/xconnects.py" line="45"/>
@@ -4146,16 +4146,16 @@ Reason:</source>
     </message>
     <message>
         <location filename="../../ui/xconnects.py" line="46"/>
-        <source>Installed</source>
-        <translation>已安装</translation>
+        <source>Installed on</source>
+        <translation>安装日期</translation>
     </message>
     <message>
-        <location filename="../../ui/xconnects.py" line="73"/>
+        <location filename="../../ui/xconnects.py" line="74"/>
         <source>LOA PDF…</source>
         <translation>LOA 授权书 PDF…</translation>
     </message>
     <message>
-        <location filename="../../ui/xconnects.py" line="186"/>
+        <location filename="../../ui/xconnects.py" line="187"/>
         <source>LOA/CFA %1</source>
         <translation>授权委托书 %1</translation>
     </message>
@@ -4170,24 +4170,24 @@ Reason:</source>
         <translation>汇聚机房（MMR）</translation>
     </message>
     <message>
-        <location filename="../../ui/xconnects.py" line="71"/>
+        <location filename="../../ui/xconnects.py" line="72"/>
         <source>Move</source>
         <translation>变更</translation>
     </message>
     <message>
-        <location filename="../../ui/xconnects.py" line="75"/>
+        <location filename="../../ui/xconnects.py" line="76"/>
         <source>Move to</source>
         <translation>变更为</translation>
     </message>
     <message>
-        <location filename="../../ui/xconnects.py" line="177"/>
+        <location filename="../../ui/xconnects.py" line="178"/>
         <source>Moving the cross-connect…</source>
         <translation>正在变更交叉连接状态…</translation>
     </message>
     <message>
         <location filename="../../ui/xconnects.py" line="46"/>
-        <source>Ordered</source>
-        <translation>已订购</translation>
+        <source>Ordered on</source>
+        <translation>下单日期</translation>
     </message>
     <message>
         <location filename="../../ui/xconnects.py" line="44"/>
@@ -4210,12 +4210,12 @@ Reason:</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../ui/xconnects.py" line="67"/>
+        <location filename="../../ui/xconnects.py" line="68"/>
         <source>Work note (ticket, who patched it)</source>
         <translation>工作备注（工单号、跳纤人）</translation>
     </message>
     <message>
-        <location filename="../../ui/xconnects.py" line="75"/>
+        <location filename="../../ui/xconnects.py" line="76"/>
         <source>on</source>
         <translation>日期</translation>
     </message>
