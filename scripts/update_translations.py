@@ -415,7 +415,7 @@ ZH.update({
     "Medium": "介质", "Meet-me room": "汇聚机房（MMR）", "Moving the cross-connect…": "正在变更交叉连接状态…",
     "Reference": "编号", "Reference, circuit id, customer or carrier": "编号、电路编号、客户或运营商",
     "Work note (ticket, who patched it)": "工作备注（工单号、跳纤人）", "on": "日期",
-    "Ordered on": "下单日期", "Installed on": "安装日期", "Active from": "开通日期", "Disconnected on": "拆除日期",
+    "Installation price each": "每条安装费", "Ordered on": "下单日期", "Installed on": "安装日期", "Active from": "开通日期", "Disconnected on": "拆除日期",
 })
 
 

@@ -234,3 +234,13 @@ def test_cli_add_move_list_and_loa(db, admin, world, monkeypatch, capsys, tmp_pa
     code, out = cli("report", "loa", ref, "-o", str(tmp_path / "loa.pdf"), "--lang", "en")
     assert code == 0, out
     assert (tmp_path / "loa.pdf").stat().st_size > 1000
+
+
+def test_contract_pdf_states_the_installation_price(db, admin, world, tmp_path):
+    from app.documents import print_document
+    w, info = world
+    out = tmp_path / "c.pdf"
+    print_document(db, admin, "contract", info.number, out, language="en")
+    text = subprocess.run(["pdftotext", str(out), "-"], capture_output=True, text=True, check=True).stdout
+    assert "installation ¥3,000.00 each (one-off)" in " ".join(text.split())
+    assert "Cross-connects: each is billed monthly from its installation date" in " ".join(text.split())

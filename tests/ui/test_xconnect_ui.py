@@ -79,3 +79,23 @@ def test_cross_connect_page_moves_and_refuses(qtbot, demo_db):
         assert s.execute(select(CrossConnect.circuit_id).where(CrossConnect.reference == "XC-000002")).scalar_one() \
             == "ALI-EC-0099"
     page.grab().save("/tmp/xc/xconnects-page.png")
+
+
+def test_a_contract_item_sells_cross_connects_with_an_installation_price(qtbot, demo_db):
+    from decimal import Decimal
+
+    from ui.contracts import ContractDialog
+    dlg = ContractDialog(demo_db, login(demo_db, "lina", "demo1234"))
+    qtbot.addWidget(dlg)
+    dlg.header["customer_id"].setCurrentIndex(1)
+    it = dlg.item_edit
+    it["kind"].setCurrentIndex(it["kind"].findData("xconnect"))
+    assert not dlg.item_form.isRowVisible(it["rack_id"].parentWidget())
+    assert dlg.item_form.isRowVisible(it["setup_price"].parentWidget())
+    it["description"].setText("交叉连接（单模光纤）")
+    it["unit_price"].setText("1500")
+    it["quantity"].setText("2")
+    it["setup_price"].setText("3000")
+    assert dlg.save(), dlg.message.text()
+    item = dlg.saved.items[0]
+    assert (item.kind, item.setup_price, item.quantity) == ("xconnect", Decimal("3000"), Decimal("2"))
