@@ -158,6 +158,7 @@ KIND_PERMISSION: dict[str, str] = {
     # the power chain (app/services/power.py)
     "power_panel": "manage_dcim", "power_feed": "manage_dcim", "pdu_feed": "manage_dcim",
     "power_connection": "manage_dcim",
+    "cable": "manage_dcim", "cross_connect": "manage_dcim",  # app/services/xconnects.py
 }
 
 PERMISSION_LABELS = {

@@ -126,7 +126,7 @@ def month_bounds(period: str) -> tuple[str, str]:
 
 # Modules that add their own sub-commands through `register(subparsers)` (the launcher adds more).
 COMMAND_MODULES = ("app.cli_core", "app.cli_billing", "app.cli_reports", "app.cli_settings",
-                   "app.cli_space",
+                   "app.cli_space", "app.cli_xconnect",
                    "app.cli_finance", "app.cli_power")
 
 

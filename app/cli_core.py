@@ -14,7 +14,8 @@ from .errors import DomainError, ValidationError
 ENV_NEW_PASSWORD = "IDC_CONSOLE_NEW_PASSWORD"
 # The order a full migration imports them in (each refers only to kinds before it).
 IMPORT_KINDS = ("regions", "subsidiaries", "users", "customers", "sites", "rooms", "racks", "device-types",
-                "devices", "gpus", "contracts", "leases", "power-panels", "power-feeds", "pdus")
+                "devices", "gpus", "contracts", "leases", "power-panels", "power-feeds", "pdus", "cables",
+                "cross-connects")
 EXPORT_KINDS = IMPORT_KINDS + ("audit", "payments", "statements")
 
 

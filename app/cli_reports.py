@@ -61,6 +61,11 @@ def register(sub) -> None:
     _common(fl)
     fl.set_defaults(handler=report_fleet)
 
+    lo = rs.add_parser("loa", help="Letter of Authorization (LOA/CFA) of a cross-connect, for its carrier")
+    lo.add_argument("xconnect", help="the cross-connect: reference XC-…, circuit id or id")
+    _common(lo)
+    lo.set_defaults(handler=report_loa)
+
 
 def _lang(ctx, args) -> str | None:
     # `report … --lang en` or the global `idc-console --lang en report …`
@@ -120,3 +125,7 @@ def report_capacity(ctx, args) -> int:
 
 def report_fleet(ctx, args) -> int:
     return _print(ctx, args, "fleet", None)
+
+
+def report_loa(ctx, args) -> int:
+    return _print(ctx, args, "loa", args.xconnect)

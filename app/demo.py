@@ -349,6 +349,8 @@ def load_demo(db: Database, actor: Actor | None = None, *,
         from .demo_power import load_demo_power  # an A/B-fed row, one rack failing N redundancy (issue 15)
         progress("power chain: an A/B-fed row")
         load_demo_power(db, actor)
+        from .demo_xconnect import load_demo_xconnects  # cross-connects through the meet-me room
+        load_demo_xconnects(db, actor, today)
 
     with db.session() as s:
         count = lambda m: s.execute(select(func.count()).select_from(m)).scalar_one()

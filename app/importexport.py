@@ -42,12 +42,13 @@ from .uow import UnitOfWork
 from .importexport_leases import COLUMNS as LEASE_COLUMNS, FIELD_COLUMN as LEASE_FIELD_COLUMN  # noqa: I001
 from .importexport_leases import REQUIRED as LEASE_REQUIRED, export_leases_query, resolve_leases, write_leases
 from . import importexport_power as POWER
+from . import importexport_xconnect as XC  # cables and cross-connects (issue 15)
 from .validators import column_problems, email_problem, parse_date_strict, phone_problem, region_level, uscc_problem
 
 # --- kinds and their columns ---------------------------------------------------------
 
 KINDS = ("regions", "subsidiaries", "users", "sites", "rooms", "racks", "devices", "gpus", "customers",
-         "device-types", "contracts", "leases") + POWER.KINDS
+         "device-types", "contracts", "leases", "cables", "cross-connects") + POWER.KINDS
 EXPORT_ONLY_KINDS = ("audit", "payments", "statements")
 EXPORT_KINDS = KINDS + EXPORT_ONLY_KINDS
 FORMATS = ("csv", "xlsx")
@@ -81,6 +82,7 @@ COLUMNS: dict[str, tuple[str, ...]] = {
     "audit": HASHED_FIELDS + ("hash",),
     "leases": LEASE_COLUMNS,
     **POWER.COLUMNS,
+    "cables": XC.CABLE_COLUMNS, "cross-connects": XC.XC_COLUMNS,
 }
 REQUIRED: dict[str, tuple[str, ...]] = {
     "regions": ("code", "name"),
@@ -97,6 +99,7 @@ REQUIRED: dict[str, tuple[str, ...]] = {
                   "unit_price", "price_unit"),
     "leases": LEASE_REQUIRED,
     **POWER.REQUIRED,
+    "cables": XC.CABLE_REQUIRED, "cross-connects": XC.XC_REQUIRED,
 }
 # Date-time columns: exported in Shanghai local time, which the header says; read back as such.
 LOCAL_TIME_ZONE = TZ.key  # Asia/Shanghai, from app.clock
@@ -110,10 +113,10 @@ MONEY_FORMAT = "#,##0.00"
 OBJECT_TYPE = {"regions": "region", "subsidiaries": "subsidiary", "rooms": "room", "sites": "site", "racks": "rack", "devices": "device", "gpus": "gpu",
                "customers": "customer", "device-types": "device_type", "users": "user", "contracts": "contract",
                "audit": "audit", "statements": "statement", "leases": "space_lease", "payments": "payment",
-               **POWER.OBJECT_TYPE}
+               **POWER.OBJECT_TYPE, "cables": "cable", "cross-connects": "cross_connect"}
 PERMISSION = {kind: KIND_PERMISSION[OBJECT_TYPE[kind]]  # declared once, in app.auth
               for kind in ("regions", "subsidiaries", "rooms", "sites", "racks", "devices", "gpus", "customers",
-                           "device-types", "users", "contracts", "leases") + POWER.KINDS}
+                           "device-types", "users", "contracts", "leases", "cables", "cross-connects") + POWER.KINDS}
 # Service field name -> file column, to point a validator's complaint at the right column.
 FIELD_COLUMN: dict[str, dict[str, str]] = {
     "regions": {"parent_code": "parent"},
@@ -136,6 +139,7 @@ FIELD_COLUMN: dict[str, dict[str, str]] = {
                                                   "hourly_rate", "mbps")}},
     "leases": LEASE_FIELD_COLUMN,
     **POWER.FIELD_COLUMN,
+    "cables": XC.CABLE_FIELD_COLUMN, "cross-connects": XC.XC_FIELD_COLUMN,
 }
 # NetBox's bulk-import column names (netbox/dcim/forms/bulk_import.py: SiteImportForm, LocationImportForm,
 # RackImportForm, DeviceImportForm) read as ours. Where several give one column the first listed wins
@@ -1300,7 +1304,8 @@ def _write_device_types(uow: UnitOfWork, r: _Row, v: dict) -> str:
 
 
 MODEL = {"contracts": Contract, "users": User, "regions": Region, "subsidiaries": Subsidiary, "rooms": Room, "sites": Site, "racks": Rack, "devices": Device, "gpus": GpuAsset,
-         "customers": Customer, "device-types": DeviceType, "leases": SpaceLease, **POWER.MODEL}
+         "customers": Customer, "device-types": DeviceType, "leases": SpaceLease, **POWER.MODEL, "cables": XC.Cable,
+         "cross-connects": XC.CrossConnect}
 
 
 def _refuse_unstorable(kind: str, r: _Row, values: dict) -> None:
@@ -1326,7 +1331,9 @@ def _row_key(kind: str, v: dict) -> Any:
             "devices": lambda: v.get("asset_tag") and ("tag", v["asset_tag"]), "leases": lambda: None,
             "power-panels": lambda: (v.get("site_id"), v.get("name")),
             "power-feeds": lambda: (v.get("power_panel_id"), v.get("name")),
-            "pdus": lambda: v.get("device_id")}[kind]()
+            "pdus": lambda: v.get("device_id"),
+            "cables": lambda: (v.get("side_a_device_id"), v.get("side_a_type"), v.get("side_a_name")),
+            "cross-connects": lambda: v.get("reference")}[kind]()
 
 
 HANDLERS: dict[str, tuple[Callable[[Session, _Row], dict], Callable[[UnitOfWork, _Row, dict], str]]] = {
@@ -1343,6 +1350,7 @@ HANDLERS: dict[str, tuple[Callable[[Session, _Row], dict], Callable[[UnitOfWork,
     "device-types": (_resolve_device_types, _write_device_types),
     "leases": (resolve_leases, write_leases),
     **POWER.HANDLERS,
+    "cables": (XC.resolve_cables, XC.write_cables), "cross-connects": (XC.resolve_cross_connects, XC.write_cross_connects),
 }
 
 
@@ -1598,6 +1606,10 @@ def _export_query(kind: str):
         return export_leases_query()
     if kind in POWER.EXPORTS:
         return POWER.EXPORTS[kind]()
+    if kind == "cables":
+        return XC.export_cables_query()
+    if kind == "cross-connects":
+        return XC.export_cross_connects_query()
     if kind == "audit":
         return select(*[getattr(AuditEvent, f) for f in COLUMNS["audit"]]).order_by(AuditEvent.seq)
     raise ValidationError({"kind": f"{kind!r} cannot be exported"})

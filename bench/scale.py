@@ -752,6 +752,8 @@ def load_large(db: Database, actor: Actor | None = None, progress: Progress = la
             plan.rows[table] = []
         from .scale_power import write_power  # A and B panels and feeds for every rack (issue 15)
         write_power(w, tick)
+        from .scale_coloc import write_coloc  # partial leases, cross-connects (issue 15)
+        write_coloc(w, today, tick)
         tick("writing daily meter readings")
         n_readings = w.write("meter_reading", COLUMNS["meter_reading"], _readings(plan))
         head_seq, head_hash = w.scalar("SELECT seq FROM audit_head WHERE id = 1"), \

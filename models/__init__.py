@@ -7,6 +7,7 @@ from .dcim import Cage, Rack, RackReservation, SpaceLease, DeviceType, Device  #
 from .contracts import Contract, ContractItem, contract_item_gpu  # noqa: F401
 from .billing import (  # noqa: F401
     TaxRate, Statement, StatementLine, DocumentCounter, MeterReading, GpuLease, Downtime)
+from .xconnect import Cable, CrossConnect  # noqa: F401
 from .settings import AppSetting  # noqa: F401
 from .receivables import Payment, PaymentAllocation  # noqa: F401
 from .power import PowerPanel, PowerFeed, PduFeed, PowerConnection, CircuitReading  # noqa: F401

@@ -226,6 +226,7 @@ class ItemKind(ChoiceSet):
     RACK, HOSTING, GPU, BANDWIDTH = "rack", "hosting", "gpu", "bandwidth"
     MAINTENANCE, ONE_OFF, DISCOUNT = "maintenance", "one_off", "discount"
     POWER = "power"  # power circuits: a fee per circuit and/or metered energy (app/services/power.py)
+    XCONNECT = "xconnect"  # cross-connects: an installation fee each (setup_price) + a monthly fee
     CHOICES = (
         (RACK, _("Rack lease"), "机柜租赁", "#3f51b5"),
         (HOSTING, _("Hosting"), "服务器托管", "#607d8b"),
@@ -235,6 +236,7 @@ class ItemKind(ChoiceSet):
         (ONE_OFF, _("One-off charge"), "一次性费用", "#795548"),
         (DISCOUNT, _("Discount"), "折扣", "#f44336"),
         (POWER, _("Power circuits"), "电力回路", "#f9a825"),
+        (XCONNECT, _("Cross-connect"), "交叉连接", "#00acc1"),
     )
 
 
@@ -337,3 +339,85 @@ class RedundancyState(ChoiceSet):
         (SINGLE, _("One side only"), "仅单路供电", "#fb8c00"),
         (NONE, _("No feeds"), "无供电回路", "#9e9e9e"),
     )
+# --- cables and cross-connects (models/xconnect.py) -----------------------------------------------
+# Cable values are NetBox's (netbox/dcim/choices.py CableTypeChoices, LinkStatusChoices,
+# CableLengthUnitChoices), so NetBox's bulk-import files read as they are.
+
+class CableType(ChoiceSet):
+    CAT5E, CAT6, CAT6A, MMF_OM3, MMF_OM4, SMF_OS2, DAC, AOC = (
+        "cat5e", "cat6", "cat6a", "mmf-om3", "mmf-om4", "smf-os2", "dac-passive", "aoc")
+    CHOICES = (
+        (CAT5E, "CAT5e", "超五类网线", "#8d6e63"),
+        (CAT6, "CAT6", "六类网线", "#8d6e63"),
+        (CAT6A, "CAT6a", "超六类网线", "#8d6e63"),
+        (MMF_OM3, _("Multimode fibre (OM3)"), "多模光纤 (OM3)", "#00bcd4"),
+        (MMF_OM4, _("Multimode fibre (OM4)"), "多模光纤 (OM4)", "#e040fb"),
+        (SMF_OS2, _("Single-mode fibre (OS2)"), "单模光纤 (OS2)", "#fdd835"),
+        (DAC, _("Direct attach copper (passive)"), "无源直连铜缆", "#616161"),
+        (AOC, _("Active optical cable"), "有源光缆", "#26a69a"),
+    )
+
+
+class CableStatus(ChoiceSet):
+    CONNECTED, PLANNED, DECOMMISSIONING = "connected", "planned", "decommissioning"
+    CHOICES = (
+        (CONNECTED, _("Connected"), "已连接", "#4caf50"),
+        (PLANNED, _("Planned"), "规划中", "#03a9f4"),
+        (DECOMMISSIONING, _("Decommissioning"), "拆除中", "#ff9800"),
+    )
+
+
+class LengthUnit(ChoiceSet):
+    M, CM, FT, IN = "m", "cm", "ft", "in"
+    CHOICES = ((M, _("Metres"), "米", "#9e9e9e"), (CM, _("Centimetres"), "厘米", "#9e9e9e"),
+               (FT, _("Feet"), "英尺", "#9e9e9e"), (IN, _("Inches"), "英寸", "#9e9e9e"))
+
+
+class CableEnd(ChoiceSet):
+    """What a cable end attaches to (NetBox's side_a_type / side_b_type content types)."""
+    INTERFACE, FRONT_PORT, REAR_PORT = "dcim.interface", "dcim.frontport", "dcim.rearport"
+    CHOICES = (
+        (INTERFACE, _("Interface"), "网络接口", "#9e9e9e"),
+        (FRONT_PORT, _("Front port"), "前端口", "#9e9e9e"),
+        (REAR_PORT, _("Rear port"), "后端口", "#9e9e9e"),
+    )
+
+
+class XconnectMedium(ChoiceSet):
+    SMF, MMF, COPPER = "smf", "mmf", "copper"
+    CHOICES = (
+        (SMF, _("Single-mode fibre"), "单模光纤", "#fdd835"),
+        (MMF, _("Multi-mode fibre"), "多模光纤", "#00bcd4"),
+        (COPPER, _("Copper"), "铜缆", "#8d6e63"),
+    )
+
+
+class XconnectPeer(ChoiceSet):
+    """Who is at the far (Z) end of a cross-connect."""
+    CARRIER, CLOUD, CUSTOMER = "carrier", "cloud", "customer"
+    CHOICES = (
+        (CARRIER, _("Carrier"), "运营商", "#3f51b5"),
+        (CLOUD, _("Cloud on-ramp"), "云接入", "#00897b"),
+        (CUSTOMER, _("Another customer"), "其他客户", "#7b1fa2"),
+    )
+
+
+class XconnectState(ChoiceSet):
+    ORDERED, INSTALLED, ACTIVE, DISCONNECTED = "ordered", "installed", "active", "disconnected"
+    CHOICES = (
+        (ORDERED, _("Ordered"), "已下单", "#b0bec5"),
+        (INSTALLED, _("Installed"), "已安装", "#90caf9"),
+        (ACTIVE, _("Active"), "已开通", "#4caf50"),
+        (DISCONNECTED, _("Disconnected"), "已拆除", "#616161"),
+    )
+    # The only allowed moves; an order may be cancelled (disconnected) before installation;
+    # disconnected is final (a new cross-connect is ordered instead).
+    TRANSITIONS: dict[str, frozenset[str]] = {
+        ORDERED: frozenset({INSTALLED, DISCONNECTED}),
+        INSTALLED: frozenset({ACTIVE, DISCONNECTED}),
+        ACTIVE: frozenset({DISCONNECTED}),
+        DISCONNECTED: frozenset(),
+    }
+    # The date column each state sets when it is entered.
+    DATE_FIELD: dict[str, str] = {ORDERED: "ordered_date", INSTALLED: "installed_date", ACTIVE: "active_date",
+                                  DISCONNECTED: "disconnected_date"}

@@ -73,6 +73,8 @@ class ContractItem(IdMixin, Versioned, Base):
     included_hours: Mapped[Decimal | None] = mapped_column(Numeric(12, 2))
     hourly_rate: Mapped[Decimal | None] = mapped_column(Numeric(12, 4))
     mbps: Mapped[int | None] = mapped_column(Integer)
+    # A cross-connect item: the one-off installation price of each cross-connect (unit_price: monthly)
+    setup_price: Mapped[Decimal | None] = mapped_column(Numeric(14, 4))
     # The handover: when the customer got the service (an instant; billed from its Shanghai date),
     # who recorded it and the evidence. NULL: not handed over, nothing is billed.
     handover_at: Mapped[dt.datetime | None]

@@ -420,6 +420,16 @@ ZH.update({
         "机房 %1：%2 kW；冗余满足 %3，不满足 %4，仅单路 %5，无回路 %6",
     "Side": "路别", "Sold to": "售予合同", "Supply": "电源", "Voltage": "电压",
     "%1: %2 of %3 kW (%4%)": "%1：%2 / %3 kW（%4%）",
+    # --- xconnect ---
+    "Cross-connects": "交叉连接", "U%1 is leased to %2: only %2's devices go there": "U%1 已租给 %2：只能放入 %2 的设备",
+    "Place a device of %3 at U%1 (%2)…": "在 U%1（%2）放置 %3 的设备…", "All states": "全部状态",
+    "Choose a cross-connect first": "请先选择一条交叉连接", "Circuit id": "电路编号", "Customer port": "客户端口",
+    "Disconnected is final: order a new cross-connect": "已拆除为终态：如需连接请重新下单",
+    "Far end": "对端", "LOA PDF…": "LOA 授权书 PDF…", "LOA/CFA %1": "授权委托书 %1",
+    "Medium": "介质", "Meet-me room": "汇聚机房（MMR）", "Moving the cross-connect…": "正在变更交叉连接状态…",
+    "Reference": "编号", "Reference, circuit id, customer or carrier": "编号、电路编号、客户或运营商",
+    "Work note (ticket, who patched it)": "工作备注（工单号、跳纤人）", "on": "日期",
+    "Installation price each": "每条安装费", "Ordered on": "下单日期", "Installed on": "安装日期", "Active from": "开通日期", "Disconnected on": "拆除日期",
 })
 
 

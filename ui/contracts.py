@@ -51,8 +51,10 @@ ITEM_EXTRA = {
     ItemKind.GPU: ("gpu_model_id", "gpu_serials", "included_hours", "hourly_rate"),
     ItemKind.BANDWIDTH: ("mbps",),
     ItemKind.MAINTENANCE: (), ItemKind.ONE_OFF: (), ItemKind.DISCOUNT: (),
+    ItemKind.XCONNECT: ("setup_price",),  # + the monthly fee as unit price, the count as quantity
 }
-DECIMAL_FIELDS = ("unit_price", "quantity", "power_allowance_kw", "kwh_price", "included_hours", "hourly_rate")
+DECIMAL_FIELDS = ("unit_price", "quantity", "power_allowance_kw", "kwh_price", "included_hours", "hourly_rate",
+                  "setup_price")
 INT_FIELDS = ("u_from", "u_to", "mbps")
 
 
@@ -77,7 +79,7 @@ def item_dict(db: Database, it: svc.ItemInfo) -> dict:
     d = {k: getattr(it, k) for k in ("kind", "description", "unit_price", "price_unit", "quantity", "tax_category",
                                      "rack_id", "u_from", "u_to", "device_id", "gpu_model_id", "service_start",
                                      "service_end", "power_allowance_kw", "kwh_price", "included_hours",
-                                     "hourly_rate", "mbps", "cage_id")}
+                                     "hourly_rate", "mbps", "cage_id", "setup_price")}
     serials = queries.gpu_serials(db, it.gpu_ids)
     d["gpu_serials"] = ", ".join(serials[g] for g in it.gpu_ids if g in serials)
     for k in DECIMAL_FIELDS + INT_FIELDS:
@@ -90,7 +92,7 @@ def new_item() -> dict:
             "quantity": "1", "tax_category": None, "rack_id": None, "u_from": "", "u_to": "", "device_id": None,
             "gpu_model_id": None, "gpu_serials": "", "service_start": None, "service_end": None,
             "power_allowance_kw": "", "kwh_price": "", "included_hours": "", "hourly_rate": "", "mbps": "",
-            "cage_id": None}
+            "cage_id": None, "setup_price": ""}
 
 
 TR_CONTEXT = "ContractTotals"   # the module's tr(): the totals' words, shared by the form and the panel
@@ -414,6 +416,7 @@ class ContractDialog(QDialog):
         add("included_hours", self.tr("Included GPU-hours"), QLineEdit())
         add("hourly_rate", self.tr("Hourly rate beyond"), QLineEdit())
         add("mbps", self.tr("Mbps"), QLineEdit())
+        add("setup_price", self.tr("Installation price each"), QLineEdit())
         self.item_edit["service_start"].setToolTip(self.tr("Billing starts at handover; empty = the contract's start"))
 
     # --- items ----------------------------------------------------------------------
@@ -497,7 +500,7 @@ class ContractDialog(QDialog):
     def _visibility(self, it: dict) -> None:
         extra = set(ITEM_EXTRA.get(it["kind"], ()))
         for key in ("rack_id", "u_from", "u_to", "cage_id", "gpu_model_id", "gpu_serials", "power_allowance_kw", "kwh_price",
-                    "included_hours", "hourly_rate", "mbps"):
+                    "included_hours", "hourly_rate", "mbps", "setup_price"):
             shown = key in extra
             if key in ("included_hours", "hourly_rate"):
                 shown = shown and it["price_unit"] == PriceUnit.HYBRID
@@ -568,7 +571,8 @@ class ContractDialog(QDialog):
                 power_allowance_kw=vals.get("power_allowance_kw"), kwh_price=vals.get("kwh_price"),
                 included_hours=vals.get("included_hours") if it["price_unit"] == PriceUnit.HYBRID else None,
                 hourly_rate=vals.get("hourly_rate") if it["price_unit"] == PriceUnit.HYBRID else None,
-                mbps=vals.get("mbps")))
+                mbps=vals.get("mbps"),
+                setup_price=vals.get("setup_price") if it["kind"] == ItemKind.XCONNECT else None))
         return specs, errors
 
     # --- load and save ----------------------------------------------------------------

@@ -38,6 +38,7 @@ PAGES = [
     ("customers", "Customers", "customer"),
     ("contracts", "Contracts", "contract"),
     ("billing", "Billing", "statement"),
+    ("xconnects", "Cross-connects", None),  # ui/xconnects.py
     ("audit", "Audit log", "audit"),
     ("users", "Users & settings", "user"),
 ]
@@ -190,6 +191,9 @@ class MainWindow(QMainWindow):
         if pid == "dashboard":
             from .dashboard import DashboardPage
             return DashboardPage(self.db, self)
+        if pid == "xconnects":
+            from .xconnects import XconnectsPage
+            return XconnectsPage(self.db, self.actor, self)
         if pid in ("contracts", "billing", "audit"):
             from .auditview import AuditPage
             from .billing import BillingPage

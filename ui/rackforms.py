@@ -100,6 +100,7 @@ class PlaceDeviceDialog(_RackForm):
         self.row("name", self.tr("Name *"), QLineEdit())
         self.row("serial", self.tr("Serial"), QLineEdit())
         self.row("owner_customer_id", self.tr("Owner"), self.options("customer", True))
+        self._owner_from_lease(rack_id, face, unit)
         face_box = QComboBox()
         for v in Face.values():
             face_box.addItem(choice_label(Face, v), v)
@@ -114,6 +115,17 @@ class PlaceDeviceDialog(_RackForm):
         self.reason.setEnabled(False)
         self.override.toggled.connect(self.reason.setEnabled)
         self.finish(self.tr("Place"))
+
+    def _owner_from_lease(self, rack_id: int, face: str, unit: int) -> None:
+        """Units leased to a customer take that customer's devices only (app/services/space.py)."""
+        from app.services.space import unit_offer_at
+        offer = unit_offer_at(self.db, rack_id, face, unit, unit)
+        box = self.editors["owner_customer_id"]
+        if offer.lessee_id is not None:
+            box.setCurrentIndex(max(0, box.findData(offer.lessee_id)))
+            box.setEnabled(False)
+            box.setToolTip(self.tr("U%1 is leased to %2: only %2's devices go there")
+                           .replace("%1", str(unit)).replace("%2", offer.lessee))
 
     def write(self) -> int:
         from app.services.dcim import place_device

@@ -71,6 +71,9 @@ def _item_row(s, c: Contract, it: ContractItem, rates: dict[str, Decimal], lang:
                                 f"{_money(it.hourly_rate or 0)}/GPU-hour beyond")
     if it.price_unit == PriceUnit.YEAR:
         notes.append("年价，按 1/12 逐月计费" if zh else "yearly price, billed monthly as 1/12")
+    if it.kind == ItemKind.XCONNECT and it.setup_price:
+        notes.append(f"安装费每条 {_money(it.setup_price)}（一次性）" if zh else
+                     f"installation {_money(it.setup_price)} each (one-off)")
     if it.service_end and it.service_end < c.end_date:
         notes.append(f"服务至 {it.service_end}" if zh else f"service until {it.service_end}")
     qty = Decimal(it.mbps) if it.price_unit == PriceUnit.MBPS_MONTH and it.mbps else Decimal(it.quantity)
@@ -108,6 +111,11 @@ def _billing_terms(items: list[ContractItem], rates: dict[str, Decimal], lang: s
                    if zh else
                    "Power is read from the rack meter; overage = max(0, kWh − allowance kW × hours in the month) × "
                    "price. Meter resets and gaps are checked before anything is billed.")
+    if any(it.kind == ItemKind.XCONNECT for it in items):  # app/services/xconnects.py bills them
+        out.append("交叉连接：每条自安装完成日起按月计费、按日折算，至拆除日止；安装费每条一次性收取，计入安装当月。" if zh else
+                   "Cross-connects: each is billed monthly from its installation date to its disconnection date, "
+                   "prorated by day; the installation price is charged once per cross-connect, in the month it "
+                   "is installed.")
     out.append("暂停服务期间照常计费；包月、包年 GPU 故障停机按秒折算抵扣；按小时计费的同一项目各 GPU 时长合并后按开始的小时计；"
                "年价按自然月 1/12 按日折算（2 月 29 日起租的一年期含当年 2 月 1/29 及次年 2 月全月）。"
                if zh else

@@ -14,6 +14,7 @@ from typing import Any, Callable
 
 import reports
 from reports import AuditReportDoc, RenderResult
+from reports.loa import LoaDoc, render_loa
 
 from ..audit import Actor
 from ..audit_query import AuditFilter, record_export
@@ -24,6 +25,7 @@ from .audit import audit_report_doc
 from .common import FONT_ENV, _check_lang
 from .contract import contract_doc
 from .fleet import fleet_doc
+from .loa import loa_doc
 from .racks import capacity_doc, rack_sheet_doc
 from .statement import statement_doc
 
@@ -61,6 +63,8 @@ DOCUMENTS: dict[str, DocumentKind] = {d.kind: d for d in (
                  reports.render_capacity, lambda doc: (doc.site, len(doc.rows))),
     DocumentKind("fleet", reports.FleetDoc, lambda db, key, lang: fleet_doc(db, language=lang or "zh"),
                  reports.render_fleet, lambda doc: (doc.number or "fleet", len(doc.rows))),
+    DocumentKind("loa", LoaDoc, lambda db, key, lang: loa_doc(db, key, language=lang),  # a cross-connect's LOA
+                 render_loa, lambda doc: (doc.number, 1)),
 )}
 DOCUMENT_KINDS = tuple(DOCUMENTS)
 

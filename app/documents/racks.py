@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import datetime as dt
 from collections import defaultdict
+from decimal import Decimal
 
 from sqlalchemy import func, select
 

@@ -466,6 +466,9 @@ def item_charges(s: Session, c: Contract, it: ContractItem, x: _Ctx) -> list[B.C
     if it.kind == ItemKind.POWER:  # circuits: a fee per circuit and/or their metered energy (issue 15)
         from .power_billing import circuit_charges
         return circuit_charges(s, c, it, x, _fee, _item_window)
+    if it.kind == ItemKind.XCONNECT:  # billed per cross-connect from its installed to its disconnected date
+        from .xconnects import xconnect_charges
+        return xconnect_charges(s, c, it, x.period, x.t)
     if it.kind == ItemKind.GPU and it.price_unit in (PriceUnit.GPU_HOUR, PriceUnit.GPU_MINUTE):
         return _gpu_usage(s, c, it, x)
     if it.kind == ItemKind.GPU and it.price_unit == PriceUnit.HYBRID:

@@ -48,6 +48,7 @@ UNITS_BY_KIND: dict[str, frozenset[str]] = {
     ItemKind.DISCOUNT: frozenset({PriceUnit.MONTH, PriceUnit.YEAR, PriceUnit.ONE_OFF}),
     # a fee per circuit (quantity = circuits) and/or metered energy (kwh, or kwh_price beside a fee)
     ItemKind.POWER: frozenset({PriceUnit.MONTH, PriceUnit.YEAR, PriceUnit.KWH}),
+    ItemKind.XCONNECT: frozenset({PriceUnit.MONTH}),  # + setup_price each (app/services/xconnects.py)
 }
 DEFAULT_TAX = {ItemKind.GPU: TaxCategory.EQUIPMENT_LEASE, ItemKind.BANDWIDTH: TaxCategory.TELECOM}
 
@@ -79,6 +80,7 @@ class ItemSpec:
     mbps: int | None = None
     cage_id: int | None = None  # a rack lease of a whole cage (app/services/space.py)
     face: str | None = None  # of a U range; None: both faces
+    setup_price: Decimal | None = None  # cross-connects: the installation price of each
 
 
 @dataclass(frozen=True)
@@ -105,6 +107,7 @@ class ItemInfo:
     mbps: int | None
     cage_id: int | None = None
     face: str | None = None
+    setup_price: Decimal | None = None
 
     def spec(self, **changes) -> ItemSpec:
         """This item as input for a renewal or amendment, with `changes` applied."""
@@ -201,7 +204,7 @@ def _item_info(session: Session, it: ContractItem) -> ItemInfo:
     return ItemInfo(it.id, it.kind, it.description, it.quantity, it.unit_price, it.price_unit, it.tax_category,
                     it.rack_id, it.u_from, it.u_to, it.device_id, it.gpu_model_id, gpu_ids, it.service_start,
                     it.service_end, it.power_allowance_kw, it.kwh_price, it.included_hours, it.hourly_rate,
-                    it.mbps, it.cage_id, it.face)
+                    it.mbps, it.cage_id, it.face, it.setup_price)
 
 
 def _facts(session: Session, c: Contract) -> ContractFacts:
@@ -361,6 +364,9 @@ def _validate_items(s: Session, items: list[ItemSpec], start: dt.date, end: dt.d
             if it.rack_id is not None and s.get(Rack, it.rack_id) is None:
                 e["rack_id"] = f"rack {it.rack_id} does not exist"
             _dec(it.kwh_price, "kwh_price", e, required=False)
+        if it.setup_price is not None and it.kind != ItemKind.XCONNECT:
+            e["setup_price"] = "an installation price per piece is for cross-connect items"
+        _dec(it.setup_price, "setup_price", e, required=False)
         if it.kind == ItemKind.BANDWIDTH and it.price_unit == PriceUnit.MBPS_MONTH and not (it.mbps and it.mbps > 0):
             e["mbps"] = "bandwidth priced per Mbps names the Mbps"
         for k, v in e.items():
@@ -401,7 +407,8 @@ def _write_items(s: Session, c: Contract, items: list[ItemSpec]) -> None:
             service_start=spec.service_start, service_end=spec.service_end,
             power_allowance_kw=spec.power_allowance_kw, kwh_price=spec.kwh_price,
             included_hours=spec.included_hours, hourly_rate=spec.hourly_rate, mbps=spec.mbps,
-            cage_id=spec.cage_id, face=spec.face or None)
+            cage_id=spec.cage_id, face=spec.face or None,
+            setup_price=Decimal(str(spec.setup_price)) if spec.setup_price is not None else None)
         c.items.append(it)
         s.flush()
         for g in spec.gpu_ids:
@@ -412,7 +419,7 @@ def _audit_items(s: Session, c: Contract) -> list[dict]:
     return [dict(snapshot(it, ("kind", "description", "quantity", "unit_price", "price_unit", "tax_category",
                                "rack_id", "gpu_model_id", "service_start", "service_end", "power_allowance_kw",
                                "kwh_price", "included_hours", "hourly_rate", "mbps", "u_from", "u_to", "face",
-                               "cage_id")),
+                               "cage_id", "setup_price")),
                  gpu_ids=list(_item_info(s, it).gpu_ids)) for it in c.items]
 
 

@@ -398,3 +398,46 @@ def rack_space(s, rack_ids: list[int], day: dt.date | None = None) -> dict[int, 
         us = used[rid] & units
         out[rid] = RackSpace(rid, h, len(le), len(re), len(us), len(units - le - re - us))
     return out
+
+
+# --- what the elevation offers on free units (the screen asks; the rule is here) ----------------
+
+@dataclass(frozen=True)
+class UnitOffer:
+    """What may be done on units of a rack face that no device occupies, given today's leases."""
+    lessee_id: int | None = None        # the one customer leasing all of the units, if any
+    lessee: str | None = None
+    place_refusal: str | None = None    # None: placing is offered (only the lessee's devices, when leased)
+    reserve_refusal: str | None = None  # None: reserving is offered
+
+
+def unit_offer(leases, face: str, u_from: int, u_to: int) -> UnitOffer:
+    """The offer on units u_from..u_to of `face`, from today's lease rows (LeaseRow or the
+    elevation's ElevationLease). Leased units take their lessee's devices only, and are never
+    reserved: the service refuses another customer's reservation there, and they are the
+    lessee's already."""
+    hits = [lease for lease in leases
+            if _faces_meet(lease.face, face) and lease.u_from <= u_to and lease.u_to >= u_from]
+    if not hits:
+        return UnitOffer()
+
+    def name(lease) -> str:
+        return getattr(lease, "customer_name", None) or lease.customer
+
+    held = "; ".join(f"{_span(x.u_from, x.u_to)} are leased to {name(x)} until {x.end_date or 'open end'}"
+                     for x in hits)
+    reserve = f"{held}: leased units are not reserved (another customer's reservation is refused there)"
+    lessees = {x.customer_id for x in hits}
+    covered = set()
+    for x in hits:
+        covered.update(range(max(x.u_from, u_from), min(x.u_to, u_to) + 1))
+    if len(lessees) == 1 and covered == set(range(u_from, u_to + 1)):
+        return UnitOffer(hits[0].customer_id, name(hits[0]), None, reserve)
+    return UnitOffer(None, None, f"{held}; {_span(u_from, u_to)} mix leased and other units: place a device "
+                                 "inside one customer's lease, or in unleased units", reserve)
+
+
+def unit_offer_at(db: Database, rack_id: int, face: str, u_from: int, u_to: int,
+                  day: dt.date | None = None) -> UnitOffer:
+    with db.session() as s:
+        return unit_offer(leases_on(s, day or local_today(), [rack_id]), face, u_from, u_to)

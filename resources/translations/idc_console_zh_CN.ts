@@ -311,197 +311,197 @@
 <context>
     <name>BillingPage</name>
     <message>
-        <location filename="../../ui/billing.py" line="522"/>
+        <location filename="../../ui/billing.py" line="519"/>
         <source>%1 (dry run, nothing written): would create %2 line(s) on %3 new and %4 existing draft statement(s).</source>
         <translation>%1（试算，未写入）：将在 %3 张新账单和 %4 张已有草稿账单上生成 %2 条明细。</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="543"/>
+        <location filename="../../ui/billing.py" line="540"/>
         <source>%1 draft statement(s) of %2 pending issue.</source>
         <translation>%2 尚有 %1 张草稿账单待开具。</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="482"/>
+        <location filename="../../ui/billing.py" line="480"/>
         <source>%1 has not ended; it can be billed from %2 00:00 (Asia/Shanghai). A dry run shows it now, provisionally.</source>
         <translation>%1 尚未结束，自 %2 00:00（北京时间）起可计费。试算可先查看暂估结果。</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="532"/>
+        <location filename="../../ui/billing.py" line="529"/>
         <source>%1 line(s) held back: see the warnings.</source>
         <translation>%1 条明细暂缓计费：见警告。</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="536"/>
+        <location filename="../../ui/billing.py" line="533"/>
         <source>%1 line(s) rebill credited lines.</source>
         <translation>%1 个条目为已冲销条目的重新计费。</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="530"/>
+        <location filename="../../ui/billing.py" line="527"/>
         <source>%1 line(s) were billed by earlier runs.</source>
         <translation>%1 条明细已在之前的运行中计费。</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="570"/>
+        <location filename="../../ui/billing.py" line="567"/>
         <source>%1 statement(s) issued.</source>
         <translation>已开具 %1 张账单。</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="524"/>
+        <location filename="../../ui/billing.py" line="521"/>
         <source>%1: created %2 line(s) on %3 new and %4 existing draft statement(s).</source>
         <translation>%1：已在 %3 张新账单和 %4 张已有草稿账单上生成 %2 条明细。</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="520"/>
+        <location filename="../../ui/billing.py" line="517"/>
         <source>%1: nothing to bill.</source>
         <translation>%1：没有需要计费的项目。</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="518"/>
+        <location filename="../../ui/billing.py" line="515"/>
         <source>%1: nothing to bill; every line already exists (%2 from earlier runs).</source>
         <translation>%1：没有需要计费的项目；所有明细均已存在（之前运行生成 %2 条）。</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="505"/>
+        <location filename="../../ui/billing.py" line="503"/>
         <source>Billing %1…</source>
         <translation>正在计费 %1…</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="516"/>
+        <location filename="../../ui/billing.py" line="513"/>
         <source>Billing run %1 cancelled; nothing was written.</source>
         <translation>%1 计费已取消，未写入任何数据。</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="435"/>
+        <location filename="../../ui/billing.py" line="433"/>
         <source>Choose a month and press Dry run to see what a run would bill.</source>
         <translation>选择月份并点击“试算”，查看本次将计费的内容。</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="441"/>
+        <location filename="../../ui/billing.py" line="439"/>
         <source>Customer</source>
         <translation>客户</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="416"/>
+        <location filename="../../ui/billing.py" line="414"/>
         <source>Dry run</source>
         <translation>试算</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="505"/>
+        <location filename="../../ui/billing.py" line="503"/>
         <source>Dry run for %1…</source>
         <translation>正在试算 %1…</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="584"/>
+        <location filename="../../ui/billing.py" line="581"/>
         <source>Excel (*.xlsx);;CSV (*.csv)</source>
         <translation>Excel (*.xlsx);;CSV (*.csv)</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="583"/>
+        <location filename="../../ui/billing.py" line="580"/>
         <source>Export statements</source>
         <translation>导出账单</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="421"/>
+        <location filename="../../ui/billing.py" line="419"/>
         <source>Export statements…</source>
         <translation>导出账单…</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="597"/>
+        <location filename="../../ui/billing.py" line="594"/>
         <source>Exporting…</source>
         <translation>正在导出…</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="420"/>
+        <location filename="../../ui/billing.py" line="418"/>
         <source>Handovers…</source>
         <translation>交付…</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="560"/>
+        <location filename="../../ui/billing.py" line="557"/>
         <source>Issue every draft statement of %1? Issued statements take their numbers and never change.</source>
         <translation>开具 %1 的全部草稿账单？开具后的账单将获得编号且不可再修改。</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="559"/>
+        <location filename="../../ui/billing.py" line="556"/>
         <source>Issue statements</source>
         <translation>开具账单</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="419"/>
+        <location filename="../../ui/billing.py" line="417"/>
         <source>Issue the period's drafts</source>
         <translation>开具本期草稿账单</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="534"/>
+        <location filename="../../ui/billing.py" line="531"/>
         <source>Issued %1: %2</source>
         <translation>已开具 %1 张：%2</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="576"/>
+        <location filename="../../ui/billing.py" line="573"/>
         <source>Issuing…</source>
         <translation>正在开具…</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="441"/>
+        <location filename="../../ui/billing.py" line="439"/>
         <source>Lines</source>
         <translation>明细数</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="555"/>
+        <location filename="../../ui/billing.py" line="552"/>
         <source>No warnings: meters and leases are complete.</source>
         <translation>无警告：电表读数和租赁记录完整。</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="442"/>
+        <location filename="../../ui/billing.py" line="440"/>
         <source>Number</source>
         <translation>编号</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="539"/>
+        <location filename="../../ui/billing.py" line="536"/>
         <source>PROVISIONAL: %1 has not ended; usage metered up to %2 only.</source>
         <translation>暂估：%1 尚未结束，用量仅计至 %2。</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="406"/>
+        <location filename="../../ui/billing.py" line="404"/>
         <source>Period</source>
         <translation>账期</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="417"/>
+        <location filename="../../ui/billing.py" line="415"/>
         <source>Run</source>
         <translation>计费</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="418"/>
+        <location filename="../../ui/billing.py" line="416"/>
         <source>Run and issue</source>
         <translation>计费并开具</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="433"/>
+        <location filename="../../ui/billing.py" line="431"/>
         <source>Run result</source>
         <translation>运行结果</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="441"/>
+        <location filename="../../ui/billing.py" line="439"/>
         <source>Subsidiary</source>
         <translation>子公司</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="441"/>
+        <location filename="../../ui/billing.py" line="439"/>
         <source>Subtotal</source>
         <translation>小计</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="527"/>
+        <location filename="../../ui/billing.py" line="524"/>
         <source>Subtotal %1 + tax %2 = %3.</source>
         <translation>小计 %1 + 税额 %2 = %3。</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="442"/>
+        <location filename="../../ui/billing.py" line="440"/>
         <source>Tax</source>
         <translation>税额</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="442"/>
+        <location filename="../../ui/billing.py" line="440"/>
         <source>Total</source>
         <translation>合计</translation>
     </message>
@@ -552,322 +552,327 @@
 <context>
     <name>ContractDialog</name>
     <message>
-        <location filename="../../ui/contracts.py" line="332"/>
+        <location filename="../../ui/contracts.py" line="334"/>
         <source>%1 (not free for the term)</source>
         <translation>%1（合同期内不空闲）</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="310"/>
+        <location filename="../../ui/contracts.py" line="312"/>
         <source>%1 signs: it operates %2.</source>
         <translation>由 %1 签约：其运营 %2。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../ui/contracts.py" line="645"/>
+        <location filename="../../ui/contracts.py" line="649"/>
         <source>%n item(s) need attention (marked red).</source>
         <translation><numerusform>%n 个条目需要修改（红色标出）。</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../ui/contracts.py" line="344"/>
+        <location filename="../../ui/contracts.py" line="346"/>
         <source>%n rack(s) free from %1 to %2</source>
         <translation><numerusform>%1 至 %2 期间空闲机柜 %n 个</numerusform></translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="397"/>
+        <location filename="../../ui/contracts.py" line="399"/>
         <source>(by kind)</source>
         <translation>（按类型）</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="154"/>
+        <location filename="../../ui/contracts.py" line="156"/>
         <source>(choose a customer)</source>
         <translation>（请选择客户）</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="182"/>
+        <location filename="../../ui/contracts.py" line="184"/>
         <source>(none)</source>
         <translation>（无）</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="151"/>
+        <location filename="../../ui/contracts.py" line="153"/>
         <source>(numbered when saved)</source>
         <translation>（保存时编号）</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="211"/>
+        <location filename="../../ui/contracts.py" line="213"/>
         <source>Add item</source>
         <translation>添加条目</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="417"/>
+        <location filename="../../ui/contracts.py" line="420"/>
         <source>Billing starts at handover; empty = the contract's start</source>
         <translation>计费自交付日开始；留空即合同开始日</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="404"/>
+        <location filename="../../ui/contracts.py" line="406"/>
         <source>Cage (instead of a rack)</source>
         <translation>笼位（代替机柜）</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="246"/>
+        <location filename="../../ui/contracts.py" line="248"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="672"/>
+        <location filename="../../ui/contracts.py" line="676"/>
         <source>Changed by someone else</source>
         <translation>记录已被他人修改</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="178"/>
+        <location filename="../../ui/contracts.py" line="180"/>
         <source>Chinese</source>
         <translation>中文</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="138"/>
+        <location filename="../../ui/contracts.py" line="140"/>
         <source>Contract</source>
         <translation>合同</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="599"/>
+        <location filename="../../ui/contracts.py" line="603"/>
         <source>Contract %1 is %2: only drafts are edited; a signed contract changes by amendment.</source>
         <translation>合同 %1 状态为%2：只能编辑草稿；已签合同须通过变更修改。</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="155"/>
+        <location filename="../../ui/contracts.py" line="157"/>
         <source>Customer *</source>
         <translation>客户 *</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="199"/>
+        <location filename="../../ui/contracts.py" line="201"/>
         <source>Description</source>
         <translation>描述</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="392"/>
+        <location filename="../../ui/contracts.py" line="394"/>
         <source>Description *</source>
         <translation>描述 *</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="134"/>
+        <location filename="../../ui/contracts.py" line="136"/>
         <source>Edit contract</source>
         <translation>编辑合同</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="175"/>
+        <location filename="../../ui/contracts.py" line="177"/>
         <source>End *</source>
         <translation>结束 *</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="179"/>
+        <location filename="../../ui/contracts.py" line="181"/>
         <source>English</source>
         <translation>英文</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="402"/>
+        <location filename="../../ui/contracts.py" line="404"/>
         <source>From unit</source>
         <translation>起始 U 位</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="405"/>
+        <location filename="../../ui/contracts.py" line="407"/>
         <source>GPU model</source>
         <translation>GPU 型号</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="415"/>
+        <location filename="../../ui/contracts.py" line="417"/>
         <source>Hourly rate beyond</source>
         <translation>超出部分小时单价</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="414"/>
+        <location filename="../../ui/contracts.py" line="416"/>
         <source>Included GPU-hours</source>
         <translation>包含卡时</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="194"/>
+        <location filename="../../ui/contracts.py" line="419"/>
+        <source>Installation price each</source>
+        <translation>每条安装费</translation>
+    </message>
+    <message>
+        <location filename="../../ui/contracts.py" line="196"/>
         <source>Items</source>
         <translation>条目</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="199"/>
+        <location filename="../../ui/contracts.py" line="201"/>
         <source>Kind</source>
         <translation>类型</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="180"/>
+        <location filename="../../ui/contracts.py" line="182"/>
         <source>Language</source>
         <translation>语言</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="416"/>
+        <location filename="../../ui/contracts.py" line="418"/>
         <source>Mbps</source>
         <translation>带宽（Mbps）</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="408"/>
+        <location filename="../../ui/contracts.py" line="410"/>
         <source>Named GPUs</source>
         <translation>指定 GPU</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="134"/>
+        <location filename="../../ui/contracts.py" line="136"/>
         <source>New contract</source>
         <translation>新建合同</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="270"/>
+        <location filename="../../ui/contracts.py" line="272"/>
         <source>No subsidiary covers the customer's region: no serving team or response time.</source>
         <translation>没有子公司覆盖该客户所在地区：无服务团队和响应时间。</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="153"/>
+        <location filename="../../ui/contracts.py" line="155"/>
         <source>Number</source>
         <translation>编号</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="412"/>
+        <location filename="../../ui/contracts.py" line="414"/>
         <source>Power allowance (kW)</source>
         <translation>功率配额（kW）</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="413"/>
+        <location filename="../../ui/contracts.py" line="415"/>
         <source>Price per kWh over it</source>
         <translation>超出部分每千瓦时单价</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="394"/>
+        <location filename="../../ui/contracts.py" line="396"/>
         <source>Priced</source>
         <translation>计价方式</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="199"/>
+        <location filename="../../ui/contracts.py" line="201"/>
         <source>Quantity</source>
         <translation>数量</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="401"/>
+        <location filename="../../ui/contracts.py" line="403"/>
         <source>Rack</source>
         <translation>机柜</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="673"/>
+        <location filename="../../ui/contracts.py" line="677"/>
         <source>Reload the contract now? Your edits will be lost.</source>
         <translation>现在重新加载合同？您的修改将丢失。</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="214"/>
+        <location filename="../../ui/contracts.py" line="216"/>
         <source>Remove item</source>
         <translation>删除条目</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="245"/>
+        <location filename="../../ui/contracts.py" line="247"/>
         <source>Save draft</source>
         <translation>保存草稿</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="272"/>
+        <location filename="../../ui/contracts.py" line="274"/>
         <source>Served by %1 for the customer's region %2 (%3 h response).</source>
         <translation>客户所在地区 %2 由 %1 提供服务（%3 小时响应）。</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="411"/>
+        <location filename="../../ui/contracts.py" line="413"/>
         <source>Service end</source>
         <translation>服务结束</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="185"/>
+        <location filename="../../ui/contracts.py" line="187"/>
         <source>Service level</source>
         <translation>服务级别</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="409"/>
+        <location filename="../../ui/contracts.py" line="411"/>
         <source>Service start (handover)</source>
         <translation>服务开始（交付日）</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="174"/>
+        <location filename="../../ui/contracts.py" line="176"/>
         <source>Start *</source>
         <translation>开始 *</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="156"/>
+        <location filename="../../ui/contracts.py" line="158"/>
         <source>Subsidiary *</source>
         <translation>子公司 *</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="400"/>
+        <location filename="../../ui/contracts.py" line="402"/>
         <source>Tax category</source>
         <translation>税目</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="191"/>
+        <location filename="../../ui/contracts.py" line="193"/>
         <source>Terms</source>
         <translation>条款</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="306"/>
+        <location filename="../../ui/contracts.py" line="308"/>
         <source>The items are at %1's sites (%2): %1 signs.</source>
         <translation>项目位于 %1 的站点（%2）：应由 %1 签约。</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="302"/>
+        <location filename="../../ui/contracts.py" line="304"/>
         <source>The items are at sites of several subsidiaries (%1: %2); each signs its own contract.</source>
         <translation>各项目分属多个子公司的站点（%1：%2）；应由各子公司分别签约。</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="300"/>
+        <location filename="../../ui/contracts.py" line="302"/>
         <source>The signer is the subsidiary operating the site of the racks or GPUs.</source>
         <translation>签约方为机柜或 GPU 所在站点的运营子公司。</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="176"/>
+        <location filename="../../ui/contracts.py" line="178"/>
         <source>Title</source>
         <translation>标题</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="403"/>
+        <location filename="../../ui/contracts.py" line="405"/>
         <source>To unit</source>
         <translation>结束 U 位</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="200"/>
+        <location filename="../../ui/contracts.py" line="202"/>
         <source>Unit</source>
         <translation>单位</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="200"/>
+        <location filename="../../ui/contracts.py" line="202"/>
         <source>Unit price</source>
         <translation>单价</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="393"/>
+        <location filename="../../ui/contracts.py" line="395"/>
         <source>Unit price (CNY) *</source>
         <translation>单价（元）*</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="541"/>
+        <location filename="../../ui/contracts.py" line="544"/>
         <source>a number, e.g. 12.5</source>
         <translation>请输入数字，例如 12.5</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="545"/>
+        <location filename="../../ui/contracts.py" line="548"/>
         <source>a whole number</source>
         <translation>请输入整数</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="635"/>
+        <location filename="../../ui/contracts.py" line="639"/>
         <source>item %1: %2</source>
         <translation>条目 %1：%2</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="554"/>
+        <location filename="../../ui/contracts.py" line="557"/>
         <source>no GPU with serial %1</source>
         <translation>没有序列号为 %1 的 GPU</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="407"/>
+        <location filename="../../ui/contracts.py" line="409"/>
         <source>or named GPUs: serials, comma separated</source>
         <translation>或指定 GPU：序列号，以逗号分隔</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="557"/>
+        <location filename="../../ui/contracts.py" line="560"/>
         <source>required</source>
         <translation>必填</translation>
     </message>
@@ -875,12 +880,12 @@
 <context>
     <name>ContractPanel</name>
     <message>
-        <location filename="../../ui/contracts.py" line="770"/>
+        <location filename="../../ui/contracts.py" line="773"/>
         <source>%1 contract %2. The reason goes into the audit trail.</source>
         <translation>%1合同 %2。原因将记入审计日志。</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="854"/>
+        <location filename="../../ui/contracts.py" line="856"/>
         <source>A new revision takes over on its effective date; edit its items, then submit it.</source>
         <translation>新版本自生效日起取代原合同；请修改条目后提交审批。</translation>
     </message>
@@ -889,17 +894,17 @@
         <translation>生效</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="779"/>
+        <location filename="../../ui/contracts.py" line="782"/>
         <source>Activate %1? Its racks and GPUs are leased to %2 now.</source>
         <translation>确定生效 %1？其机柜和 GPU 将立即租给 %2。</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="853"/>
+        <location filename="../../ui/contracts.py" line="855"/>
         <source>Amend %1</source>
         <translation>变更 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="705"/>
+        <location filename="../../ui/contracts.py" line="708"/>
         <source>Amend…</source>
         <translation>变更…</translation>
     </message>
@@ -908,62 +913,62 @@
         <translation>批准</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="781"/>
+        <location filename="../../ui/contracts.py" line="784"/>
         <source>Approve %1 for %2?</source>
         <translation>确定批准 %2 的合同 %1？</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="828"/>
+        <location filename="../../ui/contracts.py" line="831"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="807"/>
+        <location filename="../../ui/contracts.py" line="810"/>
         <source>Changed by someone else</source>
         <translation>记录已被他人修改</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="718"/>
+        <location filename="../../ui/contracts.py" line="721"/>
         <source>Chinese</source>
         <translation>中文</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="693"/>
+        <location filename="../../ui/contracts.py" line="696"/>
         <source>Choose a contract</source>
         <translation>请选择合同</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="870"/>
+        <location filename="../../ui/contracts.py" line="872"/>
         <source>Contract %1</source>
         <translation>合同 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="715"/>
+        <location filename="../../ui/contracts.py" line="718"/>
         <source>Customer: %1</source>
         <translation>客户：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="694"/>
+        <location filename="../../ui/contracts.py" line="697"/>
         <source>Description</source>
         <translation>描述</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="703"/>
+        <location filename="../../ui/contracts.py" line="706"/>
         <source>Edit draft…</source>
         <translation>编辑草稿…</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="855"/>
+        <location filename="../../ui/contracts.py" line="857"/>
         <source>Effective date</source>
         <translation>生效日期</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="825"/>
+        <location filename="../../ui/contracts.py" line="828"/>
         <source>End</source>
         <translation>结束</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="718"/>
+        <location filename="../../ui/contracts.py" line="721"/>
         <source>English</source>
         <translation>英文</translation>
     </message>
@@ -972,37 +977,37 @@
         <translation>到期</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="780"/>
+        <location filename="../../ui/contracts.py" line="783"/>
         <source>Expire %1? Its racks and GPUs are released to %2's end date.</source>
         <translation>确定使 %1 到期？其机柜和 GPU 将按 %2 的合同结束日释放。</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="694"/>
+        <location filename="../../ui/contracts.py" line="697"/>
         <source>Kind</source>
         <translation>类型</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="718"/>
+        <location filename="../../ui/contracts.py" line="721"/>
         <source>Language: %1</source>
         <translation>语言：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="773"/>
+        <location filename="../../ui/contracts.py" line="776"/>
         <source>Last day of service</source>
         <translation>服务最后一天</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="694"/>
+        <location filename="../../ui/contracts.py" line="697"/>
         <source>Price</source>
         <translation>价格</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="706"/>
+        <location filename="../../ui/contracts.py" line="709"/>
         <source>Print / PDF…</source>
         <translation>打印 / PDF…</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="694"/>
+        <location filename="../../ui/contracts.py" line="697"/>
         <source>Quantity</source>
         <translation>数量</translation>
     </message>
@@ -1011,27 +1016,27 @@
         <translation>驳回…</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="808"/>
+        <location filename="../../ui/contracts.py" line="811"/>
         <source>Reload the contract now?</source>
         <translation>现在重新加载合同？</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="827"/>
+        <location filename="../../ui/contracts.py" line="830"/>
         <source>Renew</source>
         <translation>续签</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="820"/>
+        <location filename="../../ui/contracts.py" line="823"/>
         <source>Renew %1</source>
         <translation>续签 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="725"/>
+        <location filename="../../ui/contracts.py" line="728"/>
         <source>Renews %1</source>
         <translation>续签自 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="705"/>
+        <location filename="../../ui/contracts.py" line="708"/>
         <source>Renew…</source>
         <translation>续签…</translation>
     </message>
@@ -1040,22 +1045,22 @@
         <translation>恢复</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="721"/>
+        <location filename="../../ui/contracts.py" line="724"/>
         <source>Revision %1, effective %2</source>
         <translation>第 %1 版，%2 生效</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="695"/>
+        <location filename="../../ui/contracts.py" line="698"/>
         <source>Service start</source>
         <translation>服务开始</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="824"/>
+        <location filename="../../ui/contracts.py" line="827"/>
         <source>Start</source>
         <translation>开始</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="716"/>
+        <location filename="../../ui/contracts.py" line="719"/>
         <source>Status: %1</source>
         <translation>状态：%1</translation>
     </message>
@@ -1068,7 +1073,7 @@
         <translation>暂停…</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="717"/>
+        <location filename="../../ui/contracts.py" line="720"/>
         <source>Term: %1 – %2</source>
         <translation>期限：%1 至 %2</translation>
     </message>
@@ -1077,7 +1082,7 @@
         <translation>终止…</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="801"/>
+        <location filename="../../ui/contracts.py" line="804"/>
         <source>Updating the contract…</source>
         <translation>正在更新合同…</translation>
     </message>
@@ -1085,42 +1090,42 @@
 <context>
     <name>ContractTotals</name>
     <message numerus="yes">
-        <location filename="../../ui/contracts.py" line="115"/>
+        <location filename="../../ui/contracts.py" line="117"/>
         <source>%n item(s) with errors are not counted.</source>
         <translation><numerusform>%n 个有误的项目未计入。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="108"/>
+        <location filename="../../ui/contracts.py" line="110"/>
         <source>In words</source>
         <translation>大写</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="105"/>
+        <location filename="../../ui/contracts.py" line="107"/>
         <source>Monthly recurring</source>
         <translation>月度固定费用</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="105"/>
+        <location filename="../../ui/contracts.py" line="107"/>
         <source>One-off</source>
         <translation>一次性费用</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="107"/>
+        <location filename="../../ui/contracts.py" line="109"/>
         <source>Total (incl. VAT)</source>
         <translation>合同总金额（含税）</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="113"/>
+        <location filename="../../ui/contracts.py" line="115"/>
         <source>Usage (GPU-hours, power over the allowance) is billed as used, on top.</source>
         <translation>另按实际用量计费（GPU 时、超额电量），不含在上述金额内。</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="106"/>
+        <location filename="../../ui/contracts.py" line="108"/>
         <source>VAT</source>
         <translation>增值税</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="106"/>
+        <location filename="../../ui/contracts.py" line="108"/>
         <source>Whole term (excl. VAT)</source>
         <translation>合同期总金额（不含税）</translation>
     </message>
@@ -1128,7 +1133,7 @@
 <context>
     <name>ContractsPage</name>
     <message>
-        <location filename="../../ui/contracts.py" line="883"/>
+        <location filename="../../ui/contracts.py" line="885"/>
         <source>New contract…</source>
         <translation>新建合同…</translation>
     </message>
@@ -1239,7 +1244,7 @@
         <translation>（无）</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="433"/>
+        <location filename="../../ui/forms.py" line="432"/>
         <source>Add contact</source>
         <translation>添加联系人</translation>
     </message>
@@ -1254,12 +1259,12 @@
         <translation>记录已被他人修改</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="524"/>
+        <location filename="../../ui/forms.py" line="523"/>
         <source>Contact %1: %2</source>
         <translation>联系人 %1：%2</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="482"/>
+        <location filename="../../ui/forms.py" line="481"/>
         <source>Contacts (%1)</source>
         <translation>联系人（%1）</translation>
     </message>
@@ -1269,7 +1274,7 @@
         <translation>详情</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="427"/>
+        <location filename="../../ui/forms.py" line="426"/>
         <source>E-mail</source>
         <translation>电子邮箱</translation>
     </message>
@@ -1279,7 +1284,7 @@
         <translation>编辑%1</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="426"/>
+        <location filename="../../ui/forms.py" line="425"/>
         <source>Name</source>
         <translation>名称</translation>
     </message>
@@ -1289,12 +1294,12 @@
         <translation>新建%1</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="426"/>
+        <location filename="../../ui/forms.py" line="425"/>
         <source>Phone</source>
         <translation>电话</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="426"/>
+        <location filename="../../ui/forms.py" line="425"/>
         <source>Position</source>
         <translation>职务</translation>
     </message>
@@ -1304,7 +1309,7 @@
         <translation>现在重新加载该记录？您的修改将丢失。</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="436"/>
+        <location filename="../../ui/forms.py" line="435"/>
         <source>Remove contact</source>
         <translation>删除联系人</translation>
     </message>
@@ -1460,97 +1465,97 @@
 <context>
     <name>DashboardPage</name>
     <message>
-        <location filename="../../ui/mainwindow.py" line="214"/>
+        <location filename="../../ui/dashboard.py" line="193"/>
         <source> (%1 shown)</source>
         <translation>（列出 %1）</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="167"/>
+        <location filename="../../ui/dashboard.py" line="146"/>
         <source>Active contracts</source>
         <translation>生效合同</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="85"/>
+        <location filename="../../ui/dashboard.py" line="64"/>
         <source>Contract</source>
         <translation>合同</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="78"/>
+        <location filename="../../ui/dashboard.py" line="57"/>
         <source>Contracts due (within 180/90/60/30 days)</source>
         <translation>即将到期的合同（180/90/60/30 天内）</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="212"/>
+        <location filename="../../ui/dashboard.py" line="191"/>
         <source>Contracts due (within 180/90/60/30 days): %1</source>
         <translation>即将到期的合同（180/90/60/30 天内）：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="85"/>
+        <location filename="../../ui/dashboard.py" line="64"/>
         <source>Customer</source>
         <translation>客户</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="166"/>
+        <location filename="../../ui/dashboard.py" line="145"/>
         <source>Customers</source>
         <translation>客户</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="85"/>
+        <location filename="../../ui/dashboard.py" line="64"/>
         <source>Days</source>
         <translation>天数</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="164"/>
+        <location filename="../../ui/dashboard.py" line="143"/>
         <source>Devices</source>
         <translation>设备</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="168"/>
+        <location filename="../../ui/dashboard.py" line="147"/>
         <source>Ending in 30/60/90 days</source>
         <translation>30/60/90 天内到期</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="85"/>
+        <location filename="../../ui/dashboard.py" line="64"/>
         <source>Ends</source>
         <translation>到期</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="182"/>
+        <location filename="../../ui/dashboard.py" line="161"/>
         <source>GPU fleet by state: </source>
         <translation>GPU 按状态：</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="165"/>
+        <location filename="../../ui/dashboard.py" line="144"/>
         <source>GPUs</source>
         <translation>GPU</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="163"/>
+        <location filename="../../ui/dashboard.py" line="142"/>
         <source>Racks (leased)</source>
         <translation>机柜（已租）</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="79"/>
+        <location filename="../../ui/dashboard.py" line="58"/>
         <source>Red: within 30 days; orange: 60; yellow: 90; green: 180</source>
         <translation>红色：30 天内；橙色：60 天内；黄色：90 天内；绿色：180 天内</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="162"/>
+        <location filename="../../ui/dashboard.py" line="141"/>
         <source>Sites</source>
         <translation>站点</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="216"/>
+        <location filename="../../ui/dashboard.py" line="195"/>
         <source>The nearest %1 are listed; the Contracts page has all of them.</source>
         <translation>列出最近到期的 %1 份；全部合同见“合同”页。</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="206"/>
+        <location filename="../../ui/dashboard.py" line="185"/>
         <source>renewal drafted</source>
         <translation>已起草续签</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="204"/>
+        <location filename="../../ui/dashboard.py" line="183"/>
         <source>≤ %1 days</source>
         <translation>≤ %1 天</translation>
     </message>
@@ -1724,7 +1729,7 @@
         <translation>编辑%1</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="411"/>
+        <location filename="../../ui/forms.py" line="410"/>
         <source>GPU slots (%1)</source>
         <translation>GPU 槽位（%1）</translation>
     </message>
@@ -2217,12 +2222,12 @@
         <translation>编辑%1</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="382"/>
+        <location filename="../../ui/forms.py" line="381"/>
         <source>From</source>
         <translation>原状态</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="397"/>
+        <location filename="../../ui/forms.py" line="396"/>
         <source>History (%1)</source>
         <translation>历史（%1）</translation>
     </message>
@@ -2232,7 +2237,7 @@
         <translation>新建%1</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="383"/>
+        <location filename="../../ui/forms.py" line="382"/>
         <source>Reason</source>
         <translation>原因</translation>
     </message>
@@ -2252,17 +2257,17 @@
         <translation>该记录已不存在。</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="382"/>
+        <location filename="../../ui/forms.py" line="381"/>
         <source>Time</source>
         <translation>时间</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="382"/>
+        <location filename="../../ui/forms.py" line="381"/>
         <source>To</source>
         <translation>新状态</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="383"/>
+        <location filename="../../ui/forms.py" line="382"/>
         <source>User</source>
         <translation>用户</translation>
     </message>
@@ -2295,12 +2300,12 @@
 <context>
     <name>GpuSlotGrid</name>
     <message>
-        <location filename="../../ui/gpuslots.py" line="193"/>
+        <location filename="../../ui/gpuslots.py" line="192"/>
         <source>%1 installed into slot %2.</source>
         <translation>%1 已装入槽位 %2。</translation>
     </message>
     <message>
-        <location filename="../../ui/gpuslots.py" line="211"/>
+        <location filename="../../ui/gpuslots.py" line="210"/>
         <source>%1 moved from slot %2 to slot %3.</source>
         <translation>%1 已从槽位 %2 移到槽位 %3。</translation>
     </message>
@@ -2310,7 +2315,7 @@
         <translation>%2 个槽位中有 %1 个已装 GPU。</translation>
     </message>
     <message>
-        <location filename="../../ui/gpuslots.py" line="201"/>
+        <location filename="../../ui/gpuslots.py" line="200"/>
         <source>%1 removed from slot %2 to stock.</source>
         <translation>%1 已从槽位 %2 拆下入库。</translation>
     </message>
@@ -2652,22 +2657,22 @@ Reason:</source>
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../ui/mainwindow.py" line="650"/>
+        <location filename="../../ui/mainwindow.py" line="482"/>
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="667"/>
+        <location filename="../../ui/mainwindow.py" line="499"/>
         <source>About IDC console</source>
         <translation>关于 IDC 管理控制台</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="652"/>
+        <location filename="../../ui/mainwindow.py" line="484"/>
         <source>About IDC console…</source>
         <translation>关于 IDC 管理控制台…</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="687"/>
+        <location filename="../../ui/mainwindow.py" line="519"/>
         <source>Account</source>
         <translation>账户</translation>
     </message>
@@ -2680,22 +2685,22 @@ Reason:</source>
         <translation>账单</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="595"/>
+        <location filename="../../ui/mainwindow.py" line="427"/>
         <source>Capacity of %1</source>
         <translation>%1 容量报告</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="690"/>
+        <location filename="../../ui/mainwindow.py" line="522"/>
         <source>Change my password…</source>
         <translation>修改我的密码…</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="490"/>
+        <location filename="../../ui/mainwindow.py" line="322"/>
         <source>Choose a rack in the list first</source>
         <translation>请先在列表中选择机柜</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="588"/>
+        <location filename="../../ui/mainwindow.py" line="420"/>
         <source>Choose a rack in the list first.</source>
         <translation>请先在列表中选择机柜。</translation>
     </message>
@@ -2704,9 +2709,13 @@ Reason:</source>
         <translation>合同</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="413"/>
+        <location filename="../../ui/mainwindow.py" line="245"/>
         <source>Coverage</source>
         <translation>区域覆盖</translation>
+    </message>
+    <message>
+        <source>Cross-connects</source>
+        <translation>交叉连接</translation>
     </message>
     <message>
         <source>Customers</source>
@@ -2717,17 +2726,17 @@ Reason:</source>
         <translation>总览</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="664"/>
+        <location filename="../../ui/mainwindow.py" line="496"/>
         <source>Data directory</source>
         <translation>数据目录</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="662"/>
+        <location filename="../../ui/mainwindow.py" line="494"/>
         <source>Database</source>
         <translation>数据库</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="676"/>
+        <location filename="../../ui/mainwindow.py" line="508"/>
         <source>Database: %1</source>
         <translation>数据库：%1</translation>
     </message>
@@ -2736,22 +2745,22 @@ Reason:</source>
         <translation>设备</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="462"/>
+        <location filename="../../ui/mainwindow.py" line="294"/>
         <source>Elevation</source>
         <translation>机柜立面</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="484"/>
+        <location filename="../../ui/mainwindow.py" line="316"/>
         <source>Find free U…</source>
         <translation>查找空闲 U 位…</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="388"/>
+        <location filename="../../ui/mainwindow.py" line="211"/>
         <source>Fleet report PDF…</source>
         <translation>GPU 资产报告 PDF…</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="603"/>
+        <location filename="../../ui/mainwindow.py" line="435"/>
         <source>GPU fleet report</source>
         <translation>GPU 资产报告</translation>
     </message>
@@ -2760,62 +2769,62 @@ Reason:</source>
         <translation>GPU</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="303"/>
+        <location filename="../../ui/mainwindow.py" line="85"/>
         <source>IDC console</source>
         <translation>IDC 管理控制台</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="393"/>
+        <location filename="../../ui/mainwindow.py" line="216"/>
         <source>Import device types…</source>
         <translation>导入设备型号…</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="663"/>
+        <location filename="../../ui/mainwindow.py" line="495"/>
         <source>Log file</source>
         <translation>日志文件</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="694"/>
+        <location filename="../../ui/mainwindow.py" line="526"/>
         <source>Log out / switch user…</source>
         <translation>注销 / 切换用户…</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="470"/>
+        <location filename="../../ui/mainwindow.py" line="302"/>
         <source>Power</source>
         <translation>配电</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="593"/>
+        <location filename="../../ui/mainwindow.py" line="425"/>
         <source>Rack sheet %1</source>
         <translation>机柜图 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="478"/>
+        <location filename="../../ui/mainwindow.py" line="310"/>
         <source>Rack sheet PDF…</source>
         <translation>机柜图 PDF…</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="588"/>
+        <location filename="../../ui/mainwindow.py" line="420"/>
         <source>Racks</source>
         <translation>机柜</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="466"/>
+        <location filename="../../ui/mainwindow.py" line="298"/>
         <source>Room</source>
         <translation>机房</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="618"/>
+        <location filename="../../ui/mainwindow.py" line="450"/>
         <source>Settings…</source>
         <translation>设置…</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="481"/>
+        <location filename="../../ui/mainwindow.py" line="313"/>
         <source>Site capacity PDF…</source>
         <translation>站点容量 PDF…</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="413"/>
+        <location filename="../../ui/mainwindow.py" line="245"/>
         <source>Site map</source>
         <translation>站点分布图</translation>
     </message>
@@ -2824,7 +2833,7 @@ Reason:</source>
         <translation>站点与覆盖</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="678"/>
+        <location filename="../../ui/mainwindow.py" line="510"/>
         <source>User: %1 (%2)</source>
         <translation>用户：%1（%2）</translation>
     </message>
@@ -2833,17 +2842,17 @@ Reason:</source>
         <translation>用户与设置</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="644"/>
+        <location filename="../../ui/mainwindow.py" line="476"/>
         <source>Users &amp;&amp; settings</source>
         <translation>用户与设置</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="661"/>
+        <location filename="../../ui/mainwindow.py" line="493"/>
         <source>Version</source>
         <translation>版本</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="785"/>
+        <location filename="../../ui/mainwindow.py" line="619"/>
         <source>Your password was changed.</source>
         <translation>您的密码已修改。</translation>
     </message>
@@ -2889,12 +2898,12 @@ Reason:</source>
 <context>
     <name>Operation</name>
     <message>
-        <location filename="../../ui/operations.py" line="105"/>
+        <location filename="../../ui/operations.py" line="121"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../ui/operations.py" line="105"/>
+        <location filename="../../ui/operations.py" line="121"/>
         <source>Working…</source>
         <translation>处理中…</translation>
     </message>
@@ -3013,7 +3022,7 @@ Reason:</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../ui/rackforms.py" line="100"/>
+        <location filename="../../ui/rackforms.py" line="99"/>
         <source>Device type *</source>
         <translation>设备型号 *</translation>
     </message>
@@ -3023,7 +3032,7 @@ Reason:</source>
         <translation>朝向</translation>
     </message>
     <message>
-        <location filename="../../ui/rackforms.py" line="101"/>
+        <location filename="../../ui/rackforms.py" line="100"/>
         <source>Name *</source>
         <translation>名称 *</translation>
     </message>
@@ -3033,7 +3042,7 @@ Reason:</source>
         <translation>超出功率预算</translation>
     </message>
     <message>
-        <location filename="../../ui/rackforms.py" line="103"/>
+        <location filename="../../ui/rackforms.py" line="102"/>
         <source>Owner</source>
         <translation>所有者</translation>
     </message>
@@ -3043,7 +3052,7 @@ Reason:</source>
         <translation>放置</translation>
     </message>
     <message>
-        <location filename="../../ui/rackforms.py" line="99"/>
+        <location filename="../../ui/rackforms.py" line="98"/>
         <source>Place a device in %1</source>
         <translation>在 %1 放置设备</translation>
     </message>
@@ -3068,12 +3077,17 @@ Reason:</source>
         <translation>超限原因</translation>
     </message>
     <message>
-        <location filename="../../ui/rackforms.py" line="102"/>
+        <location filename="../../ui/rackforms.py" line="101"/>
         <source>Serial</source>
         <translation>序列号</translation>
     </message>
     <message>
-        <location filename="../../ui/rackforms.py" line="125"/>
+        <location filename="../../ui/rackforms.py" line="127"/>
+        <source>U%1 is leased to %2: only %2's devices go there</source>
+        <translation>U%1 已租给 %2：只能放入 %2 的设备</translation>
+    </message>
+    <message>
+        <location filename="../../ui/rackforms.py" line="136"/>
         <source>a number, e.g. 12.5</source>
         <translation>请输入数字，例如 12.5</translation>
     </message>
@@ -3111,7 +3125,7 @@ Reason:</source>
         <translation>A 路 kW</translation>
     </message>
     <message>
-        <location filename="../../ui/power.py" line="197"/>
+        <location filename="../../ui/power.py" line="198"/>
         <source>Amperage</source>
         <translation>电流</translation>
     </message>
@@ -3136,7 +3150,7 @@ Reason:</source>
         <translation>回路</translation>
     </message>
     <message>
-        <location filename="../../ui/power.py" line="198"/>
+        <location filename="../../ui/power.py" line="199"/>
         <source>Feeds</source>
         <translation>回路</translation>
     </message>
@@ -3156,7 +3170,7 @@ Reason:</source>
         <translation>负载 kW</translation>
     </message>
     <message>
-        <location filename="../../ui/power.py" line="203"/>
+        <location filename="../../ui/power.py" line="204"/>
         <source>Max utilisation</source>
         <translation>最大利用率</translation>
     </message>
@@ -3186,22 +3200,22 @@ Reason:</source>
         <translation>PDU 配电单元</translation>
     </message>
     <message>
-        <location filename="../../ui/power.py" line="197"/>
+        <location filename="../../ui/power.py" line="198"/>
         <source>Panel</source>
         <translation>配电柜</translation>
     </message>
     <message>
-        <location filename="../../ui/power.py" line="201"/>
+        <location filename="../../ui/power.py" line="202"/>
         <source>Panels</source>
         <translation>配电柜</translation>
     </message>
     <message>
-        <location filename="../../ui/power.py" line="197"/>
+        <location filename="../../ui/power.py" line="198"/>
         <source>Phase</source>
         <translation>相制</translation>
     </message>
     <message>
-        <location filename="../../ui/power.py" line="192"/>
+        <location filename="../../ui/power.py" line="193"/>
         <source>Power panels and feeds</source>
         <translation>配电柜与回路</translation>
     </message>
@@ -3216,7 +3230,7 @@ Reason:</source>
         <translation>机柜</translation>
     </message>
     <message>
-        <location filename="../../ui/power.py" line="197"/>
+        <location filename="../../ui/power.py" line="198"/>
         <source>Room</source>
         <translation>机房</translation>
     </message>
@@ -3231,7 +3245,7 @@ Reason:</source>
         <translation>路别</translation>
     </message>
     <message>
-        <location filename="../../ui/power.py" line="197"/>
+        <location filename="../../ui/power.py" line="198"/>
         <source>Site</source>
         <translation>站点</translation>
     </message>
@@ -3251,17 +3265,17 @@ Reason:</source>
         <translation>电源</translation>
     </message>
     <message>
-        <location filename="../../ui/power.py" line="202"/>
+        <location filename="../../ui/power.py" line="203"/>
         <source>Type</source>
         <translation>类型</translation>
     </message>
     <message>
-        <location filename="../../ui/power.py" line="198"/>
+        <location filename="../../ui/power.py" line="199"/>
         <source>UPS</source>
         <translation>UPS 不间断电源</translation>
     </message>
     <message>
-        <location filename="../../ui/power.py" line="197"/>
+        <location filename="../../ui/power.py" line="198"/>
         <source>Voltage</source>
         <translation>电压</translation>
     </message>
@@ -3279,7 +3293,7 @@ Reason:</source>
         <translation><numerusform>空闲 %n U</numerusform></translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="597"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="606"/>
         <source>Cancel the reservation for %1 (U%2–U%3)…</source>
         <translation>取消 %1 的预留（U%2–U%3）…</translation>
     </message>
@@ -3324,9 +3338,14 @@ Reason:</source>
         <translation>打开 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="572"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="576"/>
         <source>Place a device at U%1 (%2)…</source>
         <translation>在 U%1（%2）放置设备…</translation>
+    </message>
+    <message>
+        <location filename="../../ui/widgets/rack_elevation.py" line="575"/>
+        <source>Place a device of %3 at U%1 (%2)…</source>
+        <translation>在 U%1（%2）放置 %3 的设备…</translation>
     </message>
     <message>
         <location filename="../../ui/widgets/rack_elevation.py" line="511"/>
@@ -3339,12 +3358,12 @@ Reason:</source>
         <translation>后面</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="574"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="580"/>
         <source>Reserve U%1 (%2)…</source>
         <translation>预留 U%1（%2）…</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="578"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="584"/>
         <source>Reserve the free block U%1–U%2 (%3)…</source>
         <translation>预留空闲区段 U%1–U%2（%3）…</translation>
     </message>
@@ -3392,17 +3411,17 @@ Reason:</source>
         <translation><numerusform>空闲 %n U</numerusform></translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="690"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="696"/>
         <source>Cancel reservation</source>
         <translation>取消预留</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="597"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="606"/>
         <source>Cancel the reservation for %1 (U%2–U%3)…</source>
         <translation>取消 %1 的预留（U%2–U%3）…</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="664"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="674"/>
         <source>Changed by someone else</source>
         <translation>记录已被他人修改</translation>
     </message>
@@ -3437,7 +3456,7 @@ Reason:</source>
         <translation>已租：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="708"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="709"/>
         <source>Move refused</source>
         <translation>移动被拒绝</translation>
     </message>
@@ -3452,9 +3471,14 @@ Reason:</source>
         <translation>打开 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="572"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="576"/>
         <source>Place a device at U%1 (%2)…</source>
         <translation>在 U%1（%2）放置设备…</translation>
+    </message>
+    <message>
+        <location filename="../../ui/widgets/rack_elevation.py" line="575"/>
+        <source>Place a device of %3 at U%1 (%2)…</source>
+        <translation>在 U%1（%2）放置 %3 的设备…</translation>
     </message>
     <message>
         <location filename="../../ui/widgets/rack_elevation.py" line="511"/>
@@ -3467,17 +3491,17 @@ Reason:</source>
         <translation>后面</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="697"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="703"/>
         <source>Reservation not cancelled</source>
         <translation>预留未取消</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="574"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="580"/>
         <source>Reserve U%1 (%2)…</source>
         <translation>预留 U%1（%2）…</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="578"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="584"/>
         <source>Reserve the free block U%1–U%2 (%3)…</source>
         <translation>预留空闲区段 U%1–U%2（%3）…</translation>
     </message>
@@ -3492,12 +3516,12 @@ Reason:</source>
         <translation>已预留：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="673"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="683"/>
         <source>The move failed: %1</source>
         <translation>移动失败：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="691"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="697"/>
         <source>Why is the reservation cancelled?</source>
         <translation>取消预留的原因？</translation>
     </message>
@@ -3679,42 +3703,42 @@ Reason:</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../ui/rackforms.py" line="147"/>
+        <location filename="../../ui/rackforms.py" line="158"/>
         <source>Customer *</source>
         <translation>客户 *</translation>
     </message>
     <message>
-        <location filename="../../ui/rackforms.py" line="150"/>
+        <location filename="../../ui/rackforms.py" line="161"/>
         <source>Empty: open-ended</source>
         <translation>留空表示长期</translation>
     </message>
     <message>
-        <location filename="../../ui/rackforms.py" line="148"/>
+        <location filename="../../ui/rackforms.py" line="159"/>
         <source>From *</source>
         <translation>开始 *</translation>
     </message>
     <message>
-        <location filename="../../ui/rackforms.py" line="151"/>
+        <location filename="../../ui/rackforms.py" line="162"/>
         <source>Note</source>
         <translation>备注</translation>
     </message>
     <message>
-        <location filename="../../ui/rackforms.py" line="152"/>
+        <location filename="../../ui/rackforms.py" line="163"/>
         <source>Reserve</source>
         <translation>预留</translation>
     </message>
     <message>
-        <location filename="../../ui/rackforms.py" line="144"/>
+        <location filename="../../ui/rackforms.py" line="155"/>
         <source>Reserve units in %1</source>
         <translation>在 %1 预留 U 位</translation>
     </message>
     <message>
-        <location filename="../../ui/rackforms.py" line="145"/>
+        <location filename="../../ui/rackforms.py" line="156"/>
         <source>Units</source>
         <translation>U 位</translation>
     </message>
     <message>
-        <location filename="../../ui/rackforms.py" line="149"/>
+        <location filename="../../ui/rackforms.py" line="160"/>
         <source>Until</source>
         <translation>截止</translation>
     </message>
@@ -3851,17 +3875,17 @@ Reason:</source>
 <context>
     <name>SearchDialog</name>
     <message>
-        <location filename="../../ui/mainwindow.py" line="234"/>
+        <location filename="../../ui/search.py" line="32"/>
         <source>Rack, device, GPU serial, customer, contract, statement…</source>
         <translation>机柜、设备、GPU 序列号、客户、合同、账单…</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="231"/>
+        <location filename="../../ui/search.py" line="29"/>
         <source>Search</source>
         <translation>搜索</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="282"/>
+        <location filename="../../ui/search.py" line="80"/>
         <source>Search failed: %1</source>
         <translation>搜索失败：%1</translation>
     </message>
@@ -4053,172 +4077,172 @@ Reason:</source>
 <context>
     <name>StatementPanel</name>
     <message>
-        <location filename="../../ui/billing.py" line="267"/>
+        <location filename="../../ui/billing.py" line="266"/>
         <source>%1 draft #%2</source>
         <translation>%1 草稿 #%2</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="244"/>
+        <location filename="../../ui/billing.py" line="243"/>
         <source>Amount</source>
         <translation>金额</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="242"/>
+        <location filename="../../ui/billing.py" line="241"/>
         <source>Choose a statement</source>
         <translation>请选择账单</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="243"/>
+        <location filename="../../ui/billing.py" line="242"/>
         <source>Contract</source>
         <translation>合同</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="345"/>
+        <location filename="../../ui/billing.py" line="344"/>
         <source>Credit note</source>
         <translation>红字账单</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="345"/>
+        <location filename="../../ui/billing.py" line="344"/>
         <source>Credit note %1 issued for %2.</source>
         <translation>已开具红字账单 %1，金额 %2。</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="283"/>
+        <location filename="../../ui/billing.py" line="282"/>
         <source>Credit notes: %1</source>
         <translation>红字账单：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="253"/>
+        <location filename="../../ui/billing.py" line="252"/>
         <source>Credit note…</source>
         <translation>红字账单…</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="279"/>
+        <location filename="../../ui/billing.py" line="278"/>
         <source>Credits %1</source>
         <translation>冲销 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="269"/>
+        <location filename="../../ui/billing.py" line="268"/>
         <source>Customer: %1</source>
         <translation>客户：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="243"/>
+        <location filename="../../ui/billing.py" line="242"/>
         <source>Description</source>
         <translation>描述</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="277"/>
+        <location filename="../../ui/billing.py" line="276"/>
         <source>Fapiao no.: %1</source>
         <translation>发票号：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="370"/>
+        <location filename="../../ui/billing.py" line="369"/>
         <source>Fapiao number</source>
         <translation>发票号</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="252"/>
+        <location filename="../../ui/billing.py" line="251"/>
         <source>Issue</source>
         <translation>开具</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="275"/>
+        <location filename="../../ui/billing.py" line="274"/>
         <source>Issued: %1</source>
         <translation>开具日期：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="326"/>
+        <location filename="../../ui/billing.py" line="325"/>
         <source>Issuing…</source>
         <translation>正在开具…</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="270"/>
+        <location filename="../../ui/billing.py" line="269"/>
         <source>Period: %1</source>
         <translation>账期：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="256"/>
+        <location filename="../../ui/billing.py" line="255"/>
         <source>Preview / Print PDF…</source>
         <translation>预览 / 打印 PDF…</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="243"/>
+        <location filename="../../ui/billing.py" line="242"/>
         <source>Quantity</source>
         <translation>数量</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="281"/>
+        <location filename="../../ui/billing.py" line="280"/>
         <source>Reason: %1</source>
         <translation>原因：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="254"/>
+        <location filename="../../ui/billing.py" line="253"/>
         <source>Rebill credited lines</source>
         <translation>重新计费已冲销条目</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="361"/>
+        <location filename="../../ui/billing.py" line="360"/>
         <source>Rebilled %1 line(s) on %2.</source>
         <translation>已在 %2 上重新计费 %1 个条目。</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="364"/>
+        <location filename="../../ui/billing.py" line="363"/>
         <source>Rebilling…</source>
         <translation>正在重新计费…</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="285"/>
+        <location filename="../../ui/billing.py" line="284"/>
         <source>Rebills %1</source>
         <translation>重开 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="255"/>
+        <location filename="../../ui/billing.py" line="254"/>
         <source>Record fapiao no.…</source>
         <translation>登记发票号…</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="392"/>
+        <location filename="../../ui/billing.py" line="390"/>
         <source>Statement %1</source>
         <translation>账单 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="271"/>
+        <location filename="../../ui/billing.py" line="270"/>
         <source>Status: %1</source>
         <translation>状态：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="292"/>
+        <location filename="../../ui/billing.py" line="291"/>
         <source>Subtotal %1 · Tax %2 · &lt;b&gt;Total %3&lt;/b&gt;&lt;br&gt;Amount in words: &lt;b&gt;%4&lt;/b&gt;</source>
         <translation>小计 %1 · 税额 %2 · &lt;b&gt;合计 %3&lt;/b&gt;&lt;br&gt;大写金额：&lt;b&gt;%4&lt;/b&gt;</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="244"/>
+        <location filename="../../ui/billing.py" line="243"/>
         <source>Tax</source>
         <translation>税额</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="244"/>
+        <location filename="../../ui/billing.py" line="243"/>
         <source>Tax rate</source>
         <translation>税率</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="371"/>
+        <location filename="../../ui/billing.py" line="370"/>
         <source>The fapiao number issued for %1:</source>
         <translation>为 %1 开具的发票号：</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="243"/>
+        <location filename="../../ui/billing.py" line="242"/>
         <source>Unit</source>
         <translation>单位</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="244"/>
+        <location filename="../../ui/billing.py" line="243"/>
         <source>Unit price</source>
         <translation>单价</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="360"/>
+        <location filename="../../ui/billing.py" line="359"/>
         <source>draft #%1</source>
         <translation>草稿 #%1</translation>
     </message>
@@ -4226,44 +4250,172 @@ Reason:</source>
 <context>
     <name>TransitionDialog</name>
     <message>
-        <location filename="../../ui/forms.py" line="592"/>
+        <location filename="../../ui/forms.py" line="591"/>
         <source>%1 GPU(s), now: %2</source>
         <translation>%1 个 GPU，当前：%2</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="609"/>
+        <location filename="../../ui/forms.py" line="608"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="621"/>
+        <location filename="../../ui/forms.py" line="620"/>
         <source>Give a reason: it goes into the GPU's history and the audit trail.</source>
         <translation>请填写原因：它将记入 GPU 历史和审计日志。</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="584"/>
+        <location filename="../../ui/forms.py" line="583"/>
         <source>Lifecycle move</source>
         <translation>生命周期变更</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="608"/>
+        <location filename="../../ui/forms.py" line="607"/>
         <source>Move</source>
         <translation>变更</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="599"/>
+        <location filename="../../ui/forms.py" line="598"/>
         <source>Move to</source>
         <translation>变更为</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="615"/>
+        <location filename="../../ui/forms.py" line="614"/>
         <source>No move is allowed from these states together.</source>
         <translation>所选状态之间没有共同允许的变更。</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="602"/>
+        <location filename="../../ui/forms.py" line="601"/>
         <source>Reason *</source>
         <translation>原因 *</translation>
+    </message>
+</context>
+<context>
+    <name>XconnectsPage</name>
+    <message>
+        <location filename="../../ui/xconnects.py" line="46"/>
+        <source>Active from</source>
+        <translation>开通日期</translation>
+    </message>
+    <message>
+        <location filename="../../ui/xconnects.py" line="33"/>
+        <source>All states</source>
+        <translation>全部状态</translation>
+    </message>
+    <message>
+        <location filename="../../ui/xconnects.py" line="153"/>
+        <source>Choose a cross-connect first</source>
+        <translation>请先选择一条交叉连接</translation>
+    </message>
+    <message>
+        <location filename="../../ui/xconnects.py" line="45"/>
+        <source>Circuit id</source>
+        <translation>电路编号</translation>
+    </message>
+    <message>
+        <location filename="../../ui/xconnects.py" line="48"/>
+        <source>Contract</source>
+        <translation>合同</translation>
+    </message>
+    <message>
+        <location filename="../../ui/xconnects.py" line="44"/>
+        <source>Customer</source>
+        <translation>客户</translation>
+    </message>
+    <message>
+        <location filename="../../ui/xconnects.py" line="44"/>
+        <source>Customer port</source>
+        <translation>客户端口</translation>
+    </message>
+    <message>
+        <location filename="../../ui/xconnects.py" line="152"/>
+        <source>Disconnected is final: order a new cross-connect</source>
+        <translation>已拆除为终态：如需连接请重新下单</translation>
+    </message>
+    <message>
+        <location filename="../../ui/xconnects.py" line="47"/>
+        <source>Disconnected on</source>
+        <translation>拆除日期</translation>
+    </message>
+    <message>
+        <location filename="../../ui/xconnects.py" line="45"/>
+        <source>Far end</source>
+        <translation>对端</translation>
+    </message>
+    <message>
+        <location filename="../../ui/xconnects.py" line="46"/>
+        <source>Installed on</source>
+        <translation>安装日期</translation>
+    </message>
+    <message>
+        <location filename="../../ui/xconnects.py" line="74"/>
+        <source>LOA PDF…</source>
+        <translation>LOA 授权书 PDF…</translation>
+    </message>
+    <message>
+        <location filename="../../ui/xconnects.py" line="187"/>
+        <source>LOA/CFA %1</source>
+        <translation>授权委托书 %1</translation>
+    </message>
+    <message>
+        <location filename="../../ui/xconnects.py" line="45"/>
+        <source>Medium</source>
+        <translation>介质</translation>
+    </message>
+    <message>
+        <location filename="../../ui/xconnects.py" line="45"/>
+        <source>Meet-me room</source>
+        <translation>汇聚机房（MMR）</translation>
+    </message>
+    <message>
+        <location filename="../../ui/xconnects.py" line="72"/>
+        <source>Move</source>
+        <translation>变更</translation>
+    </message>
+    <message>
+        <location filename="../../ui/xconnects.py" line="76"/>
+        <source>Move to</source>
+        <translation>变更为</translation>
+    </message>
+    <message>
+        <location filename="../../ui/xconnects.py" line="178"/>
+        <source>Moving the cross-connect…</source>
+        <translation>正在变更交叉连接状态…</translation>
+    </message>
+    <message>
+        <location filename="../../ui/xconnects.py" line="46"/>
+        <source>Ordered on</source>
+        <translation>下单日期</translation>
+    </message>
+    <message>
+        <location filename="../../ui/xconnects.py" line="44"/>
+        <source>Reference</source>
+        <translation>编号</translation>
+    </message>
+    <message>
+        <location filename="../../ui/xconnects.py" line="38"/>
+        <source>Reference, circuit id, customer or carrier</source>
+        <translation>编号、电路编号、客户或运营商</translation>
+    </message>
+    <message>
+        <location filename="../../ui/xconnects.py" line="39"/>
+        <source>Refresh</source>
+        <translation>刷新</translation>
+    </message>
+    <message>
+        <location filename="../../ui/xconnects.py" line="40"/>
+        <source>State</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <location filename="../../ui/xconnects.py" line="68"/>
+        <source>Work note (ticket, who patched it)</source>
+        <translation>工作备注（工单号、跳纤人）</translation>
+    </message>
+    <message>
+        <location filename="../../ui/xconnects.py" line="76"/>
+        <source>on</source>
+        <translation>日期</translation>
     </message>
 </context>
 <context>
@@ -4573,6 +4725,71 @@ Reason:</source>
     </message>
 </context>
 <context>
+    <name>choices/CableEnd</name>
+    <message>
+        <source>Front port</source>
+        <translation>前端口</translation>
+    </message>
+    <message>
+        <source>Interface</source>
+        <translation>网络接口</translation>
+    </message>
+    <message>
+        <source>Rear port</source>
+        <translation>后端口</translation>
+    </message>
+</context>
+<context>
+    <name>choices/CableStatus</name>
+    <message>
+        <source>Connected</source>
+        <translation>已连接</translation>
+    </message>
+    <message>
+        <source>Decommissioning</source>
+        <translation>拆除中</translation>
+    </message>
+    <message>
+        <source>Planned</source>
+        <translation>规划中</translation>
+    </message>
+</context>
+<context>
+    <name>choices/CableType</name>
+    <message>
+        <source>Active optical cable</source>
+        <translation>有源光缆</translation>
+    </message>
+    <message>
+        <source>CAT5e</source>
+        <translation>超五类网线</translation>
+    </message>
+    <message>
+        <source>CAT6</source>
+        <translation>六类网线</translation>
+    </message>
+    <message>
+        <source>CAT6a</source>
+        <translation>超六类网线</translation>
+    </message>
+    <message>
+        <source>Direct attach copper (passive)</source>
+        <translation>无源直连铜缆</translation>
+    </message>
+    <message>
+        <source>Multimode fibre (OM3)</source>
+        <translation>多模光纤 (OM3)</translation>
+    </message>
+    <message>
+        <source>Multimode fibre (OM4)</source>
+        <translation>多模光纤 (OM4)</translation>
+    </message>
+    <message>
+        <source>Single-mode fibre (OS2)</source>
+        <translation>单模光纤 (OS2)</translation>
+    </message>
+</context>
+<context>
     <name>choices/ContractStatus</name>
     <message>
         <source>Active</source>
@@ -4771,6 +4988,10 @@ Reason:</source>
         <translation>带宽</translation>
     </message>
     <message>
+        <source>Cross-connect</source>
+        <translation>交叉连接</translation>
+    </message>
+    <message>
         <source>Discount</source>
         <translation>折扣</translation>
     </message>
@@ -4797,6 +5018,25 @@ Reason:</source>
     <message>
         <source>Rack lease</source>
         <translation>机柜租赁</translation>
+    </message>
+</context>
+<context>
+    <name>choices/LengthUnit</name>
+    <message>
+        <source>Centimetres</source>
+        <translation>厘米</translation>
+    </message>
+    <message>
+        <source>Feet</source>
+        <translation>英尺</translation>
+    </message>
+    <message>
+        <source>Inches</source>
+        <translation>英寸</translation>
+    </message>
+    <message>
+        <source>Metres</source>
+        <translation>米</translation>
     </message>
 </context>
 <context>
@@ -5061,6 +5301,55 @@ Reason:</source>
     <message>
         <source>Value-added telecom</source>
         <translation>增值电信</translation>
+    </message>
+</context>
+<context>
+    <name>choices/XconnectMedium</name>
+    <message>
+        <source>Copper</source>
+        <translation>铜缆</translation>
+    </message>
+    <message>
+        <source>Multi-mode fibre</source>
+        <translation>多模光纤</translation>
+    </message>
+    <message>
+        <source>Single-mode fibre</source>
+        <translation>单模光纤</translation>
+    </message>
+</context>
+<context>
+    <name>choices/XconnectPeer</name>
+    <message>
+        <source>Another customer</source>
+        <translation>其他客户</translation>
+    </message>
+    <message>
+        <source>Carrier</source>
+        <translation>运营商</translation>
+    </message>
+    <message>
+        <source>Cloud on-ramp</source>
+        <translation>云接入</translation>
+    </message>
+</context>
+<context>
+    <name>choices/XconnectState</name>
+    <message>
+        <source>Active</source>
+        <translation>已开通</translation>
+    </message>
+    <message>
+        <source>Disconnected</source>
+        <translation>已拆除</translation>
+    </message>
+    <message>
+        <source>Installed</source>
+        <translation>已安装</translation>
+    </message>
+    <message>
+        <source>Ordered</source>
+        <translation>已下单</translation>
     </message>
 </context>
 <context>
@@ -5717,17 +6006,17 @@ Check the database in the settings.</source>
 <context>
     <name>operations</name>
     <message>
-        <location filename="../../ui/operations.py" line="243"/>
+        <location filename="../../ui/operations.py" line="260"/>
         <source>Error</source>
         <translation>错误</translation>
     </message>
     <message>
-        <location filename="../../ui/operations.py" line="239"/>
+        <location filename="../../ui/operations.py" line="256"/>
         <source>Refused</source>
         <translation>操作被拒绝</translation>
     </message>
     <message>
-        <location filename="../../ui/operations.py" line="244"/>
+        <location filename="../../ui/operations.py" line="261"/>
         <source>The operation failed: %1</source>
         <translation>操作失败：%1</translation>
     </message>

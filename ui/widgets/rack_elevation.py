@@ -568,8 +568,14 @@ class RackElevationView(QGraphicsView):
             return menu
         lo, hi = self.free_block(face, u)
         face_label = self.tr("front") if face == "front" else self.tr("rear")
+        # leased units: the lessee's devices only, never reserved (app/services/space.unit_offer decides)
+        from app.services.space import unit_offer
+        leases = getattr(self._data, "leases", ())
+        offer, block_offer = unit_offer(leases, face, u, u), unit_offer(leases, face, lo, hi)
+        place_text = (self.tr("Place a device of %3 at U%1 (%2)…").replace("%3", offer.lessee) if offer.lessee
+                      else self.tr("Place a device at U%1 (%2)…"))
         actions = [
-            ("placeDevice", self.tr("Place a device at U%1 (%2)…").replace("%1", str(u)).replace("%2", face_label),
+            ("placeDevice", place_text.replace("%1", str(u)).replace("%2", face_label),
              lambda: self.placeRequested.emit(face, u)),
             ("reserveUnit", self.tr("Reserve U%1 (%2)…").replace("%1", str(u)).replace("%2", face_label),
              lambda: self.reserveRequested.emit(face, u, u)),
@@ -585,6 +591,9 @@ class RackElevationView(QGraphicsView):
             # reserving is its own permission (account managers reserve but do not place devices)
             reason = (self.reserve_reason if name.startswith("reserve") and self.reserve_reason is not None
                       else (None if self.editable else self.read_only_reason))
+            rule = {"placeDevice": offer.place_refusal, "reserveUnit": offer.reserve_refusal,
+                    "reserveBlock": block_offer.reserve_refusal}[name]
+            reason = reason or rule
             if reason:
                 act.setEnabled(False)
                 act.setToolTip(reason)
