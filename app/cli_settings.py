@@ -8,7 +8,7 @@ def register(sub) -> None:
     sts.add_parser("show", help="every setting and its value").set_defaults(handler=settings_show)
     s = sts.add_parser("set", help="change a setting (administrators; audited)")
     s.add_argument("key", help="e.g. contract_four_eyes")
-    s.add_argument("value", choices=["on", "off"])
+    s.add_argument("value", help="on or off; a number for a number of days (e.g. overdue_suspension_days)")
     s.add_argument("--reason", help="why, for the audit trail")
     s.set_defaults(handler=settings_set)
 
@@ -18,14 +18,16 @@ def settings_show(ctx, args) -> int:
 
     ctx.open_upgraded()
     for key, spec in SETTINGS.items():
-        print(f"{key}\t{'on' if get_setting(ctx.db, key) else 'off'}\t{spec.description}")
+        value = get_setting(ctx.db, key)
+        shown = ("on" if value else "off") if isinstance(value, bool) else value
+        print(f"{key}\t{shown}\t{spec.description}")
     return 0
 
 
 def settings_set(ctx, args) -> int:
-    from .services.settings import change_setting
+    from .services.settings import change_setting, parse_value
 
     actor = ctx.actor()
-    value = change_setting(ctx.db, actor, args.key, args.value == "on", reason=args.reason)
-    print(f"{args.key} = {'on' if value else 'off'}")
+    value = change_setting(ctx.db, actor, args.key, parse_value(args.key, args.value), reason=args.reason)
+    print(f"{args.key} = {('on' if value else 'off') if isinstance(value, bool) else value}")
     return 0

@@ -9,4 +9,5 @@ from .billing import (  # noqa: F401
     TaxRate, Statement, StatementLine, DocumentCounter, MeterReading, GpuLease, Downtime)
 from .settings import AppSetting  # noqa: F401
 from .receivables import Payment, PaymentAllocation  # noqa: F401
+from .finance import DepositEntry, Fapiao, InvoicingProfile, OverdueDecision, TaxClassification  # noqa: F401
 from .audit import AuditEvent, AuditHead, GENESIS_HASH  # noqa: F401

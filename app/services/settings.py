@@ -17,31 +17,58 @@ from ..uow import UnitOfWork
 from .common import flush_versioned
 
 CONTRACT_FOUR_EYES = "contract_four_eyes"
+OVERDUE_SUSPENSION_DAYS = "overdue_suspension_days"  # receivables: overdue longer proposes suspension
 
 
 @dataclass(frozen=True)
 class SettingSpec:
     key: str
-    default: bool
+    default: bool | int
     description: str
+    maximum: int = 3650  # for a number of days
 
 
 SETTINGS: dict[str, SettingSpec] = {
     CONTRACT_FOUR_EYES: SettingSpec(
         CONTRACT_FOUR_EYES, True,
         "a contract is approved by someone other than who drafted or submitted it (turn off for a one-person shop)"),
+    OVERDUE_SUSPENSION_DAYS: SettingSpec(
+        OVERDUE_SUSPENSION_DAYS, 60,
+        "customers with an amount overdue more than this many days are proposed for suspension (a person decides)"),
 }
 
 
-def _text(value: bool) -> str:
-    return "on" if value else "off"
+def _text(value: bool | int) -> str:
+    if isinstance(value, bool):
+        return "on" if value else "off"
+    return str(value)
 
 
-def setting_in(session: Session, key: str) -> bool:
-    """The setting's value inside the caller's transaction (its default when never set)."""
+def setting_in(session: Session, key: str) -> bool | int:
+    """The setting's value inside the caller's transaction (its default when never set): on/off
+    settings are bools, numbers (e.g. a number of days) ints."""
     spec = SETTINGS[key]
     row = session.get(AppSetting, key)
-    return spec.default if row is None else row.value == "on"
+    if row is None:
+        return spec.default
+    if isinstance(spec.default, bool):
+        return row.value == "on"
+    return int(row.value)
+
+
+def parse_value(key: str, text: str) -> bool | int:
+    """A setting's value from its text (on/off, or a whole number)."""
+    spec = SETTINGS.get(key)
+    if spec is None:
+        raise ValidationError({"key": f"there is no setting {key!r}; the settings are {', '.join(SETTINGS)}"})
+    text = str(text).strip().lower()
+    if isinstance(spec.default, bool):
+        if text not in ("on", "off"):
+            raise ValidationError({"value": "on or off"})
+        return text == "on"
+    if not text.isdigit():
+        raise ValidationError({"value": f"a whole number from 0 to {spec.maximum}"})
+    return int(text)
 
 
 def get_setting(db: Database, key: str) -> bool:
@@ -58,8 +85,12 @@ def change_setting(db: Database, actor: Actor, key: str, value: bool, reason: st
     require(actor, "manage_users")
     if key not in SETTINGS:
         raise ValidationError({"key": f"there is no setting {key!r}; the settings are {', '.join(SETTINGS)}"})
-    if not isinstance(value, bool):
+    spec = SETTINGS[key]
+    if isinstance(spec.default, bool) and not isinstance(value, bool):
         raise ValidationError({"value": "on or off"})
+    if not isinstance(spec.default, bool) and (isinstance(value, bool) or not isinstance(value, int)
+                                               or not 0 <= value <= spec.maximum):
+        raise ValidationError({"value": f"a whole number from 0 to {spec.maximum}"})
     with UnitOfWork(db, actor) as uow:
         s = uow.session
         before = setting_in(s, key)
