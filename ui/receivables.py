@@ -405,7 +405,7 @@ class OverdueCard(QGroupBox):
         self.table.setMaximumHeight(160)
         v.addWidget(self.table)
         row = QHBoxLayout()
-        self.suspend = QPushButton(self.tr("self.tr("Propose &suspension…")Suspend…"))
+        self.suspend = QPushButton(self.tr("&Suspend…"))
         self.suspend.setObjectName("overdue_suspend")
         self.keep = QPushButton(self.tr("&Keep serving…"))
         self.keep.setObjectName("overdue_keep")
