@@ -346,6 +346,7 @@ def load_demo(db: Database, actor: Actor | None = None, *,
         from .demo_space import load_demo_space  # a shared rack and a cage (issue 15)
         progress("leased space: a shared rack and a cage")
         contracts += load_demo_space(db, actor, today)
+        __import__("app.demo_finance", fromlist=["x"]).load_demo_finance(db, actor, today)  # profiles, deposits
 
     with db.session() as s:
         count = lambda m: s.execute(select(func.count()).select_from(m)).scalar_one()

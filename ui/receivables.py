@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import datetime as dt
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QCoreApplication, Qt
 from PySide6.QtWidgets import (QCheckBox, QComboBox, QFormLayout, QGroupBox, QHBoxLayout, QHeaderView, QInputDialog,
                                QLabel, QLineEdit, QMessageBox, QPushButton, QTableWidget, QTableWidgetItem, QTabWidget,
                                QVBoxLayout, QWidget)
@@ -381,9 +381,9 @@ def receivables_tabs(page, statements: QWidget) -> QTabWidget:
     """The billing page's body: its statements, and the receivables beside them as a second tab."""
     tabs = QTabWidget(page)
     tabs.setObjectName("billingTabs")
-    tabs.addTab(statements, tabs.tr("&Statements"))
+    tabs.addTab(statements, QCoreApplication.translate("ReceivablesTabs", "&Statements"))
     page.receivables = ReceivablesTabs(page.db, page.actor, tabs)
-    tabs.addTab(page.receivables, tabs.tr("&Receivables"))
+    tabs.addTab(page.receivables, QCoreApplication.translate("ReceivablesTabs", "&Receivables"))
     return tabs
 
 
@@ -543,10 +543,11 @@ def attach_profile_tab(dialog, read_only: bool = False) -> InvoicingProfileTab |
     if getattr(dialog, "id", None) is None:
         return None
     tab = InvoicingProfileTab(dialog.db, dialog.actor, dialog.id, dialog, read_only=read_only)
-    dialog.tabs.addTab(tab, tab.tr("Invoicing profile"))
+    dialog.tabs.addTab(tab, QCoreApplication.translate("InvoicingProfileTab", "Invoicing profile"))
 
     def on_accepted() -> None:
         if tab.dirty and not tab.save():
-            QMessageBox.warning(dialog, tab.tr("Invoicing profile not saved"), tab.error.text())
+            QMessageBox.warning(dialog, QCoreApplication.translate("InvoicingProfileTab", "Invoicing profile not saved"),
+                                tab.error.text())
     dialog.accepted.connect(on_accepted)
     return tab

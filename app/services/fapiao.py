@@ -524,6 +524,8 @@ def fapiao_lines(db: Database, period: str) -> tuple[list[list], list[list]]:
                           (p.email or "") if p else "",
                           f"对账单 {st.number} {st.period}" + (f" 合同 {contracts[st.id]}" if st.id in contracts else "")])
             for ln in sorted(st.lines, key=lambda ln: ln.id):
+                if ln.amount == 0:  # a zero line (no usage) is not a fapiao line: the platform refuses it
+                    continue
                 cl = classes.get(kinds.get(ln.id, ""), classes["one_off"])
                 lines.append([st.number, f"*{cl.short_name}*{ln.description}"[:100], cl.code, ln.period, ln.unit,
                               Decimal(ln.quantity).normalize(), Decimal(ln.unit_price).normalize(),
