@@ -199,3 +199,66 @@ def test_deposit_rules(db, admin, manager, month):
     e = DP.refund_deposit(db, admin, code, contract=c.number, reason="contract terminated")
     assert (e.amount, e.balance) == (D("-4140.00"), D("0.00"))
     assert R.customer_balance(db, code).balance == D("6360.00")
+
+
+def test_cli_fapiao_deposits_summary_and_decisions(db, admin, manager, month, tmp_path, monkeypatch, capsys):
+    from app.cli import main
+    from tests.conftest import PASSWORD
+    monkeypatch.setenv("IDC_CONSOLE_PASSWORD", PASSWORD)
+    w, c, sep, oct_, code, name = month
+    today = local_today().isoformat()
+
+    def cli(*argv, user="admin"):
+        rc = main(["--db", db.url] + (["--user", user] if user else []) + list(argv))
+        out = capsys.readouterr()
+        return rc, out.out, out.err
+    rc, out, err = cli("fapiao", "profile", code, "--title", name, "--tax-id", code, "--type", "数电普票",
+                       "--email", "ap@example.com")
+    assert rc == 0 and "digital_normal" in out, err
+    rc, out, err = cli("fapiao", "add", sep.number, "--number", "26442000000000000401", "--date", today,
+                       "--amount", "3000", "--tax", "180")
+    assert rc == 0 and "部分开票 (partial)" in out and "数电普票" in out, err
+    rc, out, err = cli("fapiao", "add", sep.number, "--number", "26442000000000000402", "--date", today,
+                       "--amount", "3000", "--tax", "180.01")
+    assert rc == 1 and "left to invoice" in err
+    rc, out, err = cli("billing", "fapiao", oct_.number, "04400123")   # the older single number still works
+    assert rc == 0 and "fapiao 04400123" in out, err
+    rc, out, err = cli("deposits", "add", "--customer", code, "--amount", "1000", "--kind", "prepayment")
+    assert rc == 0 and "balance ¥1,000.00" in out, err
+    rc, out, err = cli("deposits", "apply", oct_.number, "--kind", "prepayment", "--amount", "400")
+    assert rc == 0 and f"applied ¥400.00 to {oct_.number}" in out, err
+    rc, out, err = cli("deposits", "refund", "--customer", code, "--kind", "prepayment", "--reason", "asked back")
+    assert rc == 0 and "refunded ¥600.00" in out and "balance ¥0.00" in out, err
+    rc, out, err = cli("deposits", "list", user=None)
+    assert rc == 0 and "refunded ¥600.00" in out, err
+    for kind, fmt in (("fapiao", "csv"), ("deposits", "xlsx"), ("invoicing-profiles", "csv")):
+        rc, out, err = cli("export", kind, "--format", fmt, "-o", str(tmp_path / f"{kind}.{fmt}"))
+        assert rc == 0 and "exported" in out, err
+    rc, out, err = cli("import", "invoicing-profiles", str(tmp_path / "invoicing-profiles.csv"))
+    assert rc == 0 and "1 unchanged" in out, err
+    (tmp_path / "bad.csv").write_text("credit_code,title,tax_id\nnobody,x,123\n", encoding="utf-8")
+    rc, out, err = cli("import", "invoicing-profiles", str(tmp_path / "bad.csv"))
+    assert rc == 1 and "row 2" in err
+    rc, out, err = cli("export", "fapiao-lines", "--period", "2026-10", "-o", str(tmp_path / "lines.xlsx"))
+    assert rc == 0 and "exported 1 fapiao-lines" in out, err
+    rc, out, err = cli("export", "payments", "--format", "csv", "-o", str(tmp_path / "p.csv"))  # still served
+    assert rc == 0, err
+    rc, out, err = cli("report", "receivables", "--period", local_today().strftime("%Y-%m"),
+                       "-o", str(tmp_path / "summary.xlsx"))
+    assert rc == 0 and "closing ¥12,320.00" in out, err   # 12,720 − 400 applied
+    # overdue: nothing is overdue today; with the statements 61 days past due, a proposal, decided
+    rc, out, err = cli("payments", "overdue", user=None)
+    assert rc == 0 and "more than 60 days" in out, out
+    with db.engine.begin() as conn:
+        from models import Statement
+        conn.execute(Statement.__table__.update().values(due_date=local_today() - dt.timedelta(days=61)))
+    rc, out, err = cli("payments", "overdue", user=None)
+    assert rc == 0 and name in out and "propose suspension" in out, out
+    rc, out, err = cli("payments", "decide", code, "suspend", "--reason", "no answer to three reminders")
+    assert rc == 0 and "suspend" in out, err
+    rc, out, err = cli("payments", "overdue", user=None)
+    assert "decided suspend by admin: no answer to three reminders" in out, out
+    rc, out, err = cli("settings", "set", "overdue_suspension_days", "90", "--reason", "policy")
+    assert rc == 0, err
+    rc, out, err = cli("payments", "decide", code, "keep", "--reason", "x")
+    assert rc == 1 and "not overdue more than 90 days" in err
