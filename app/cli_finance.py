@@ -36,6 +36,8 @@ def register(sub) -> None:
     o.add_argument("--days", type=int, default=60, metavar="N")
     o.set_defaults(handler=payments_overdue)
     register_reports(sub)
+    from .cli_receivables import register as register_fapiao_deposits
+    register_fapiao_deposits(sub)  # fapiao, deposits, report receivables, payments decide, export kinds
 
 
 def payments_add(ctx, args) -> int:

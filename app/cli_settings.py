@@ -8,7 +8,8 @@ def register(sub) -> None:
     sts.add_parser("show", help="every setting and its value").set_defaults(handler=settings_show)
     s = sts.add_parser("set", help="change a setting (administrators; audited)")
     s.add_argument("key", help="e.g. contract_four_eyes")
-    s.add_argument("value", help="on or off; a number for a numeric setting (power_breaker_limit_pct)")
+    s.add_argument("value", help="on or off; a number for a numeric setting (e.g. power_breaker_limit_pct, "
+                                 "overdue_suspension_days)")
     s.add_argument("--reason", help="why, for the audit trail")
     s.set_defaults(handler=settings_set)
 
@@ -23,20 +24,9 @@ def settings_show(ctx, args) -> int:
 
 
 def settings_set(ctx, args) -> int:
-    from .errors import ValidationError
-    from .services.settings import SETTINGS, change_setting, setting_text
+    from .services.settings import change_setting, parse_value, setting_text
 
     actor = ctx.actor()
-    spec = SETTINGS.get(args.key)
-    text = args.value.strip().lower()
-    if spec is not None and spec.bounds is not None:
-        if not text.isdigit():
-            raise ValidationError({"value": f"{args.key} is a whole number from {spec.bounds[0]} to {spec.bounds[1]}"})
-        value = int(text)
-    elif text in ("on", "off"):
-        value = text == "on"
-    else:
-        raise ValidationError({"value": "on or off"})
-    value = change_setting(ctx.db, actor, args.key, value, reason=args.reason)
+    value = change_setting(ctx.db, actor, args.key, parse_value(args.key, args.value), reason=args.reason)
     print(f"{args.key} = {setting_text(value)}")
     return 0

@@ -39,8 +39,9 @@ _REFERENCE = ("region", "subsidiary", "site", "room", "coverage", "tax_rate")
 _DCIM = ("rack", "device", "device_type", "rack_reservation")
 _GPUS = ("gpu_asset", "gpu_model", "gpu_history", "gpu_lease", "downtime", "meter_reading")
 _SALES = ("customer", "contact", "contract", "contract_item", "contract_item_gpu", "rack_reservation",
-          "document_counter")
-_BILLING = ("statement", "statement_line", "app_setting", "app_user")
+          "document_counter", "invoicing_profile")
+_BILLING = ("statement", "statement_line", "app_setting", "app_user",
+            "payment", "payment_allocation", "fapiao", "tax_classification", "deposit_entry", "overdue_decision")
 # What every group needs to leave its own trail: append events, move the head with them.
 _AUDIT_APPEND = {"audit_event": ("INSERT",), "audit_head": ("UPDATE",)}
 NEVER_WRITTEN = ("alembic_version", "app_secret")   # the owner's alone (migrations)

@@ -421,3 +421,29 @@ class XconnectState(ChoiceSet):
     # The date column each state sets when it is entered.
     DATE_FIELD: dict[str, str] = {ORDERED: "ordered_date", INSTALLED: "installed_date", ACTIVE: "active_date",
                                   DISCONNECTED: "disconnected_date"}
+# --- finance: fapiao records, deposits (app/services/fapiao.py, app/services/deposits.py) ---
+class FapiaoType(ChoiceSet):
+    DIGITAL_SPECIAL, DIGITAL_NORMAL, PAPER = "digital_special", "digital_normal", "paper"
+    CHOICES = (
+        (DIGITAL_SPECIAL, _("Digital special VAT fapiao"), "数电专票", "#3f51b5"),
+        (DIGITAL_NORMAL, _("Digital ordinary fapiao"), "数电普票", "#03a9f4"),
+        (PAPER, _("Paper fapiao"), "纸质发票", "#795548"),
+    )
+
+
+class FapiaoStatus(ChoiceSet):
+    """How much of a statement (net of its credit notes) its fapiao cover."""
+    NONE, PARTIAL, FULL = "none", "partial", "full"
+    CHOICES = (
+        (NONE, _("Not invoiced"), "未开票", "#9e9e9e"),
+        (PARTIAL, _("Partly invoiced"), "部分开票", "#ff9800"),
+        (FULL, _("Invoiced"), "已开票", "#4caf50"),
+    )
+
+
+class DepositKind(ChoiceSet):
+    DEPOSIT, PREPAYMENT = "deposit", "prepayment"
+    CHOICES = (
+        (DEPOSIT, _("Deposit"), "押金", "#607d8b"),
+        (PREPAYMENT, _("Prepayment"), "预付款", "#00897b"),
+    )

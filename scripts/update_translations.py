@@ -427,9 +427,41 @@ ZH.update({
     "Disconnected is final: order a new cross-connect": "已拆除为终态：如需连接请重新下单",
     "Far end": "对端", "LOA PDF…": "LOA 授权书 PDF…", "LOA/CFA %1": "授权委托书 %1",
     "Medium": "介质", "Meet-me room": "汇聚机房（MMR）", "Moving the cross-connect…": "正在变更交叉连接状态…",
-    "Reference": "编号", "Reference, circuit id, customer or carrier": "编号、电路编号、客户或运营商",
+    "Reference, circuit id, customer or carrier": "编号、电路编号、客户或运营商",
     "Work note (ticket, who patched it)": "工作备注（工单号、跳纤人）", "on": "日期",
     "Installation price each": "每条安装费", "Ordered on": "下单日期", "Installed on": "安装日期", "Active from": "开通日期", "Disconnected on": "拆除日期",
+    # --- finance ---
+    "credit code or name": "信用代码或名称", "bank reference (流水号)": "银行流水号", "Bank transfer": "银行转账",
+    "Cash": "现金", "Cheque": "支票", "Bank draft": "汇票", "Keep as credit (do not allocate)": "暂不核销（计入预收余额）",
+    "Record a bank receipt": "登记银行收款", "Date": "日期", "Reference": "流水号", "Method": "付款方式",
+    "&Record receipt": "登记收款(&R)", "all": "全部", "Allocate the selected payment": "核销所选收款",
+    "&Allocate": "核销(&A)", "Reverse the selected payment": "冲回所选收款", "Re&verse": "冲回(&V)",
+    "Payment": "收款", "Payer": "付款户名", "Reverses": "冲回/冲销", "Allocated": "已核销", "Unallocated": "未核销",
+    "Recorded by": "登记人", "Select a payment in the list first.": "请先在列表中选择一笔收款。",
+    "Say why the payment is reversed.": "请填写冲回原因。", "Reverse payment": "冲回收款",
+    "Reverse payment %1 by a counter-entry? Its statements are open again.":
+        "以反向分录冲回收款 %1？其核销的对账单将重新变为未收。",
+    "Payment %1 reversed.": "收款 %1 已冲回。", "Customer balance": "客户余额", "&Show": "查询(&S)",
+    "Applied": "已抵扣", "Refunded": "已退还", "Balance": "余额",
+    "Billed (statements less credit notes)": "应收（对账单减红字）", "Received (receipts less reversals)": "已收（收款减冲回）",
+    "Deposits and prepayments applied": "押金及预付款抵扣", "Balance owed": "欠款余额", "Open statements": "未结清对账单",
+    "Credit balance (unallocated)": "预收余额（未核销）", "optional": "选填", "Receive": "收取", "R&eceive": "收取(&E)",
+    "Apply to a statement": "抵扣对账单", "App&ly": "抵扣(&L)", "Refund": "退还", "Refu&nd": "退还(&N)",
+    "20 digits": "20 位数字", "without tax": "不含税", "(the customer's profile)": "（按客户开票信息）",
+    "Record a fapiao for a statement": "登记对账单的发票", "&Add fapiao": "登记发票(&A)",
+    "the fapiao it reverses": "被冲红的原发票号码", "the credit note's": "按红字账单",
+    "Record a red-letter fapiao for a credit note": "登记红字账单的红字发票", "Original fapiao": "原发票号码",
+    "Record red-le&tter": "登记红字发票(&T)", "Statement fapiao status": "对账单开票状态", "Aging": "账龄",
+    "As of": "截至", "R&efresh": "刷新(&E)", "&Payments": "收款(&P)", "Customer &balance": "客户余额(&B)",
+    "&Deposits": "押金/预付款(&D)", "&Fapiao": "发票(&F)", "A&ging": "账龄(&G)", "&Statements": "对账单(&S)",
+    "&Receivables": "应收账款(&R)", "Overdue": "逾期金额", "Decision": "处理决定", "&Suspend…": "暂停服务(&S)…",
+    "&Keep serving…": "继续服务(&K)…", "Overdue more than %1 days: suspension proposals": "逾期超过 %1 天：建议暂停服务",
+    "%1 customer(s), ¥%2": "%1 个客户，¥%2", "suspend": "暂停服务", "keep serving": "继续服务",
+    "Select a customer in the list first.": "请先在列表中选择一个客户。", "Decision on %1": "对 %1 的处理决定",
+    "Why? (recorded in the audit trail)": "原因（记入审计日志）：", "Name on the fapiao": "名称（发票抬头）",
+    "Taxpayer ID": "纳税人识别号", "Address and phone": "地址、电话", "Bank and account": "开户行及账号",
+    "Fapiao type": "发票类型", "E-mail for delivery": "收票邮箱", "Save &invoicing profile": "保存开票信息(&I)",
+    "Invoicing profile": "开票信息", "Invoicing profile not saved": "开票信息未保存",
 })
 
 
@@ -526,6 +558,7 @@ ZH_CONTEXT = {
     ("audit", "Resume"): "恢复", ("audit", "Expire"): "到期", ("audit", "Log in"): "登录", ("audit", "GPU"): "GPU",
     ("MainWindow", "Power"): "配电",  # --- power --- the racks page's power-chain tab
     ("PowerView", "Type"): "类型",
+    ("XconnectsPage", "Reference"): "编号",  # a cross-connect's reference (elsewhere a bank receipt's 流水号)
 }
 
 

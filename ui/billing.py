@@ -467,7 +467,7 @@ class BillingPage(QWidget):
         outer.addWidget(lower)
         outer.setStretchFactor(0, 1)
         outer.setStretchFactor(1, 3)
-        v.addWidget(outer, 1)
+        v.addWidget(__import__("ui.receivables", fromlist=["x"]).receivables_tabs(self, outer), 1)  # receivables
         bus().changed.connect(self.on_changed)
 
     def ask_handover(self) -> None:

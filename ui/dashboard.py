@@ -39,6 +39,7 @@ class DashboardPage(QWidget):
         self.layout_ = QVBoxLayout(self)
         self.cards = QGridLayout()
         self.layout_.addLayout(self.cards)
+        self.layout_.addWidget(optional_widget("ui.receivables", "OverdueCard")(db, self))  # receivables
         self.charts = None
         # the charts without their own loading: the page reads everything in one background
         # operation after it is first painted (nothing of it delays the window's first paint)

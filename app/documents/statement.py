@@ -74,10 +74,25 @@ def statement_doc(db: Database, number: int | str, *, language: str | None = Non
             kind=st.kind, subsidiary=_subsidiary_party(sub, lang), customer=_customer_party(s, cust),
             period_label=period_label(st.period, lang), issue_date=issued, lines=tuple(lines),
             subtotal=_fen(st.subtotal), tax=_fen(st.tax), total=_fen(st.total),
-            total_in_words=amount_in_words(_fen(st.total)), references=references, fapiao_no=st.fapiao_no or "",
+            total_in_words=amount_in_words(_fen(st.total)), references=references,
             status=StatementStatus.label(st.status, lang), language=lang, notes="\n".join(notes),
             kind_label=StatementKind.label(st.kind, lang), due_date=st.due_date,
-            payment_terms=_payment_terms(s, st, lang))
+            payment_terms=_payment_terms(s, st, lang), **_fapiao_fields(s, st, lang))
+
+
+def _fapiao_fields(s, st: Statement, lang: str) -> dict:
+    """The statement's fapiao status (未开票 / 部分开票 / 已开票) and the numbers of its fapiao records."""
+    if st.status != StatementStatus.ISSUED:
+        return {"fapiao_no": st.fapiao_no or ""}
+    from models import Fapiao
+    from models.choices import FapiaoStatus
+
+    from ..services.fapiao import covers
+
+    cover = covers(s, [st.id]).get(st.id)
+    numbers = list(s.execute(select(Fapiao.number).where(Fapiao.statement_id == st.id).order_by(Fapiao.id)).scalars())
+    return {"fapiao_status": FapiaoStatus.label(cover.status, lang) if cover else "",
+            "fapiao_no": st.fapiao_no or ("、" if lang == "zh" else ", ").join(numbers)}
 
 
 def _payment_terms(s, st: Statement, lang: str) -> str:

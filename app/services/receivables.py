@@ -23,7 +23,8 @@ from typing import Iterable
 from sqlalchemy import and_, func, or_, select
 from sqlalchemy.orm import Session
 
-from models import Contract, ContractItem, Customer, Payment, PaymentAllocation, Statement, StatementLine, Subsidiary
+from models import (Contract, ContractItem, Customer, DepositEntry, Payment, PaymentAllocation, Statement, StatementLine,
+                    Subsidiary)
 from models.choices import StatementKind, StatementStatus
 
 from ..audit import Actor
@@ -164,6 +165,13 @@ def open_statement_rows(s: Session, customer_id: int | None = None) -> list[Open
     if customer_id is not None:
         pq = pq.join(Payment, Payment.id == PaymentAllocation.payment_id).where(Payment.customer_id == customer_id)
     paid = dict(s.execute(pq.group_by(PaymentAllocation.statement_id)).all())
+    # deposits and prepayments applied to a statement count as paid on it (app/services/deposits.py)
+    dq = (select(DepositEntry.statement_id, func.sum(DepositEntry.amount))
+          .where(DepositEntry.entry == "apply").group_by(DepositEntry.statement_id))
+    if customer_id is not None:
+        dq = dq.where(DepositEntry.customer_id == customer_id)
+    for sid, amount in s.execute(dq).all():
+        paid[sid] = Decimal(paid.get(sid, 0)) - Decimal(amount)
     return [OpenRow(r.id, r.number, r.subsidiary_id, r.customer_id, r.issued_at, r.due_date, Decimal(r.total),
                     Decimal(credited.get(r.id, 0)), Decimal(paid.get(r.id, 0)))
             for r in s.execute(select(Statement.id, Statement.number, Statement.subsidiary_id, Statement.customer_id,
@@ -184,7 +192,9 @@ def statement_open_amount(s: Session, st: Statement) -> Decimal:
         Statement.status == StatementStatus.ISSUED)).scalar()
     paid = s.execute(select(func.coalesce(func.sum(PaymentAllocation.amount), 0))
                      .where(PaymentAllocation.statement_id == st.id)).scalar()
-    return round_fen(Decimal(st.total) + Decimal(credited) - Decimal(paid))
+    applied = s.execute(select(func.coalesce(func.sum(DepositEntry.amount), 0))
+                        .where(DepositEntry.statement_id == st.id, DepositEntry.entry == "apply")).scalar()
+    return round_fen(Decimal(st.total) + Decimal(credited) - Decimal(paid) + Decimal(applied))
 
 
 def payment_unallocated(s: Session, p: Payment) -> Decimal:
@@ -208,6 +218,7 @@ class CustomerBalance:
     balance: Decimal      # billed − received: owed by the customer (negative: in credit)
     open_statements: Decimal  # what the open statements still ask
     credit: Decimal       # payments not allocated to any statement (the customer's credit balance)
+    deposits_applied: Decimal = ZERO  # deposits and prepayments applied to statements (settle like payments)
 
 
 def customer_balance(db: Database, customer: str | int, *, as_of: dt.date | None = None) -> CustomerBalance:
@@ -225,11 +236,13 @@ def _balance(s: Session, c: Customer, as_of: dt.date | None = None) -> CustomerB
     billed = round_fen(Decimal(s.execute(q).scalar()))
     received = round_fen(Decimal(s.execute(pq).scalar()))
     allocated = round_fen(Decimal(s.execute(aq).scalar()))
+    applied = -round_fen(Decimal(s.execute(select(func.coalesce(func.sum(DepositEntry.amount), 0)).where(
+        DepositEntry.customer_id == c.id, DepositEntry.entry == "apply")).scalar()))
     open_total = ZERO
     for row in open_statement_rows(s, c.id):
         open_total += Decimal(row.total) + Decimal(row.credited) - Decimal(row.paid)
-    return CustomerBalance(c.id, c.name, billed, received, billed - received, round_fen(open_total),
-                           received - allocated)
+    return CustomerBalance(c.id, c.name, billed, received, billed - received - applied, round_fen(open_total),
+                           received - allocated, applied)
 
 
 # --------------------------------------------------------------------------- payments
@@ -678,6 +691,8 @@ def account_doc(db: Database, customer: str | int, date_from: dt.date, date_to: 
                                     .where(*issued, Statement.issued_at < start)).scalar())
         opening -= Decimal(s.execute(select(func.coalesce(func.sum(Payment.amount), 0))
                                      .where(Payment.customer_id == c.id, Payment.received_on < date_from)).scalar())
+        opening += Decimal(s.execute(select(func.coalesce(func.sum(DepositEntry.amount), 0)).where(
+            DepositEntry.customer_id == c.id, DepositEntry.entry == "apply", DepositEntry.on_date < date_from)).scalar())
         entries = []
         originals = dict(s.execute(select(Statement.id, Statement.number).where(*issued)).all())
         for st in s.execute(select(Statement).where(*issued, Statement.issued_at >= start, Statement.issued_at < end)
@@ -698,6 +713,14 @@ def account_doc(db: Database, customer: str | int, date_from: dt.date, date_to: 
             else:
                 desc = (f"银行收款 {p.payer or ''}" if zh else f"bank receipt {p.payer or ''}").strip()
             entries.append(AccountEntry(p.received_on, p.bank_ref, desc, ZERO, round_fen(Decimal(p.amount))))
+        for e, number in s.execute(select(DepositEntry, Statement.number)
+                                   .join(Statement, Statement.id == DepositEntry.statement_id)
+                                   .where(DepositEntry.customer_id == c.id, DepositEntry.entry == "apply",
+                                          DepositEntry.on_date >= date_from, DepositEntry.on_date <= date_to)
+                                   .order_by(DepositEntry.on_date, DepositEntry.id)):
+            what = ("押金" if e.kind == "deposit" else "预付款") if zh else e.kind
+            desc = f"{what}抵扣 {number}" if zh else f"{what} applied to {number}"
+            entries.append(AccountEntry(e.on_date, f"D{e.id}", desc, ZERO, round_fen(-Decimal(e.amount))))
         entries.sort(key=lambda e: (e.day, e.credit != 0))
         sub_id = s.execute(select(Statement.subsidiary_id).where(Statement.customer_id == c.id)
                            .group_by(Statement.subsidiary_id).order_by(func.count().desc(), Statement.subsidiary_id)

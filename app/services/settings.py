@@ -18,6 +18,7 @@ from .common import flush_versioned
 
 CONTRACT_FOUR_EYES = "contract_four_eyes"
 POWER_LIMIT_PCT = "power_breaker_limit_pct"
+OVERDUE_SUSPENSION_DAYS = "overdue_suspension_days"  # receivables: overdue longer proposes suspension
 
 
 @dataclass(frozen=True)
@@ -36,6 +37,10 @@ SETTINGS: dict[str, SettingSpec] = {
         POWER_LIMIT_PCT, 80,
         "the share of a circuit's breaker its load may reach, in percent (the 80 % rule; app/services/power.py)",
         bounds=(1, 100)),
+    OVERDUE_SUSPENSION_DAYS: SettingSpec(
+        OVERDUE_SUSPENSION_DAYS, 60,
+        "customers with an amount overdue more than this many days are proposed for suspension (a person decides)",
+        bounds=(0, 3650)),
 }
 
 
@@ -52,6 +57,21 @@ def setting_in(session: Session, key: str) -> bool | int:
     if row is None:
         return spec.default
     return int(row.value) if spec.bounds is not None else row.value == "on"
+
+
+def parse_value(key: str, text: str) -> bool | int:
+    """A setting's value from its text (on/off, or a whole number within the setting's bounds)."""
+    spec = SETTINGS.get(key)
+    if spec is None:
+        raise ValidationError({"key": f"there is no setting {key!r}; the settings are {', '.join(SETTINGS)}"})
+    text = str(text).strip().lower()
+    if spec.bounds is None:
+        if text not in ("on", "off"):
+            raise ValidationError({"value": "on or off"})
+        return text == "on"
+    if not text.isdigit():
+        raise ValidationError({"value": f"{key} is a whole number from {spec.bounds[0]} to {spec.bounds[1]}"})
+    return int(text)
 
 
 def setting_text(value: bool | int) -> str:

@@ -2,6 +2,44 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="zh_CN">
 <context>
+    <name>AgingSection</name>
+    <message>
+        <location filename="../../ui/receivables.py" line="329"/>
+        <source>Aging</source>
+        <translation>账龄</translation>
+    </message>
+    <message>
+        <location filename="../../ui/receivables.py" line="329"/>
+        <source>As of</source>
+        <translation>截至</translation>
+    </message>
+    <message>
+        <location filename="../../ui/receivables.py" line="335"/>
+        <source>Credit balance (unallocated)</source>
+        <translation>预收余额（未核销）</translation>
+    </message>
+    <message>
+        <location filename="../../ui/receivables.py" line="332"/>
+        <source>Customer</source>
+        <translation>客户</translation>
+    </message>
+    <message>
+        <location filename="../../ui/receivables.py" line="329"/>
+        <source>R&amp;efresh</source>
+        <translation>刷新(&amp;E)</translation>
+    </message>
+    <message>
+        <location filename="../../ui/receivables.py" line="333"/>
+        <source>Subsidiary</source>
+        <translation>子公司</translation>
+    </message>
+    <message>
+        <location filename="../../ui/receivables.py" line="335"/>
+        <source>Total</source>
+        <translation>合计</translation>
+    </message>
+</context>
+<context>
     <name>AuditEventDialog</name>
     <message>
         <location filename="../../ui/auditview.py" line="261"/>
@@ -306,6 +344,89 @@
         <location filename="../../ui/auditview.py" line="403"/>
         <source>Verifying the audit chain…</source>
         <translation>正在校验审计链…</translation>
+    </message>
+</context>
+<context>
+    <name>BalanceSection</name>
+    <message>
+        <location filename="../../ui/receivables.py" line="197"/>
+        <source>&amp;Show</source>
+        <translation>查询(&amp;S)</translation>
+    </message>
+    <message>
+        <location filename="../../ui/receivables.py" line="203"/>
+        <source>Applied</source>
+        <translation>已抵扣</translation>
+    </message>
+    <message>
+        <location filename="../../ui/receivables.py" line="203"/>
+        <source>Balance</source>
+        <translation>余额</translation>
+    </message>
+    <message>
+        <location filename="../../ui/receivables.py" line="213"/>
+        <source>Balance owed</source>
+        <translation>欠款余额</translation>
+    </message>
+    <message>
+        <location filename="../../ui/receivables.py" line="210"/>
+        <source>Billed (statements less credit notes)</source>
+        <translation>应收（对账单减红字）</translation>
+    </message>
+    <message>
+        <location filename="../../ui/receivables.py" line="202"/>
+        <source>Contract</source>
+        <translation>合同</translation>
+    </message>
+    <message>
+        <location filename="../../ui/receivables.py" line="214"/>
+        <source>Credit balance (unallocated)</source>
+        <translation>预收余额（未核销）</translation>
+    </message>
+    <message>
+        <location filename="../../ui/receivables.py" line="196"/>
+        <source>Customer</source>
+        <translation>客户</translation>
+    </message>
+    <message>
+        <location filename="../../ui/receivables.py" line="196"/>
+        <source>Customer balance</source>
+        <translation>客户余额</translation>
+    </message>
+    <message>
+        <location filename="../../ui/receivables.py" line="212"/>
+        <source>Deposits and prepayments applied</source>
+        <translation>押金及预付款抵扣</translation>
+    </message>
+    <message>
+        <location filename="../../ui/receivables.py" line="202"/>
+        <source>Kind</source>
+        <translation>类型</translation>
+    </message>
+    <message>
+        <location filename="../../ui/receivables.py" line="213"/>
+        <source>Open statements</source>
+        <translation>未结清对账单</translation>
+    </message>
+    <message>
+        <location filename="../../ui/receivables.py" line="202"/>
+        <source>Received</source>
+        <translation>已到货</translation>
+    </message>
+    <message>
+        <location filename="../../ui/receivables.py" line="211"/>
+        <source>Received (receipts less reversals)</source>
+        <translation>已收（收款减冲回）</translation>
+    </message>
+    <message>
+        <location filename="../../ui/receivables.py" line="203"/>
+        <source>Refunded</source>
+        <translation>已退还</translation>
+    </message>
+    <message>
+        <location filename="../../ui/receivables.py" line="195"/>
+        <source>credit code or name</source>
+        <translation>信用代码或名称</translation>
     </message>
 </context>
 <context>
@@ -1259,12 +1380,12 @@
         <translation>记录已被他人修改</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="523"/>
+        <location filename="../../ui/forms.py" line="524"/>
         <source>Contact %1: %2</source>
         <translation>联系人 %1：%2</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="481"/>
+        <location filename="../../ui/forms.py" line="482"/>
         <source>Contacts (%1)</source>
         <translation>联系人（%1）</translation>
     </message>
@@ -1465,97 +1586,97 @@
 <context>
     <name>DashboardPage</name>
     <message>
-        <location filename="../../ui/dashboard.py" line="193"/>
+        <location filename="../../ui/dashboard.py" line="194"/>
         <source> (%1 shown)</source>
         <translation>（列出 %1）</translation>
     </message>
     <message>
-        <location filename="../../ui/dashboard.py" line="146"/>
+        <location filename="../../ui/dashboard.py" line="147"/>
         <source>Active contracts</source>
         <translation>生效合同</translation>
     </message>
     <message>
-        <location filename="../../ui/dashboard.py" line="64"/>
+        <location filename="../../ui/dashboard.py" line="65"/>
         <source>Contract</source>
         <translation>合同</translation>
     </message>
     <message>
-        <location filename="../../ui/dashboard.py" line="57"/>
+        <location filename="../../ui/dashboard.py" line="58"/>
         <source>Contracts due (within 180/90/60/30 days)</source>
         <translation>即将到期的合同（180/90/60/30 天内）</translation>
     </message>
     <message>
-        <location filename="../../ui/dashboard.py" line="191"/>
+        <location filename="../../ui/dashboard.py" line="192"/>
         <source>Contracts due (within 180/90/60/30 days): %1</source>
         <translation>即将到期的合同（180/90/60/30 天内）：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/dashboard.py" line="64"/>
+        <location filename="../../ui/dashboard.py" line="65"/>
         <source>Customer</source>
         <translation>客户</translation>
     </message>
     <message>
-        <location filename="../../ui/dashboard.py" line="145"/>
+        <location filename="../../ui/dashboard.py" line="146"/>
         <source>Customers</source>
         <translation>客户</translation>
     </message>
     <message>
-        <location filename="../../ui/dashboard.py" line="64"/>
+        <location filename="../../ui/dashboard.py" line="65"/>
         <source>Days</source>
         <translation>天数</translation>
     </message>
     <message>
-        <location filename="../../ui/dashboard.py" line="143"/>
+        <location filename="../../ui/dashboard.py" line="144"/>
         <source>Devices</source>
         <translation>设备</translation>
     </message>
     <message>
-        <location filename="../../ui/dashboard.py" line="147"/>
+        <location filename="../../ui/dashboard.py" line="148"/>
         <source>Ending in 30/60/90 days</source>
         <translation>30/60/90 天内到期</translation>
     </message>
     <message>
-        <location filename="../../ui/dashboard.py" line="64"/>
+        <location filename="../../ui/dashboard.py" line="65"/>
         <source>Ends</source>
         <translation>到期</translation>
     </message>
     <message>
-        <location filename="../../ui/dashboard.py" line="161"/>
+        <location filename="../../ui/dashboard.py" line="162"/>
         <source>GPU fleet by state: </source>
         <translation>GPU 按状态：</translation>
     </message>
     <message>
-        <location filename="../../ui/dashboard.py" line="144"/>
+        <location filename="../../ui/dashboard.py" line="145"/>
         <source>GPUs</source>
         <translation>GPU</translation>
     </message>
     <message>
-        <location filename="../../ui/dashboard.py" line="142"/>
+        <location filename="../../ui/dashboard.py" line="143"/>
         <source>Racks (leased)</source>
         <translation>机柜（已租）</translation>
     </message>
     <message>
-        <location filename="../../ui/dashboard.py" line="58"/>
+        <location filename="../../ui/dashboard.py" line="59"/>
         <source>Red: within 30 days; orange: 60; yellow: 90; green: 180</source>
         <translation>红色：30 天内；橙色：60 天内；黄色：90 天内；绿色：180 天内</translation>
     </message>
     <message>
-        <location filename="../../ui/dashboard.py" line="141"/>
+        <location filename="../../ui/dashboard.py" line="142"/>
         <source>Sites</source>
         <translation>站点</translation>
     </message>
     <message>
-        <location filename="../../ui/dashboard.py" line="195"/>
+        <location filename="../../ui/dashboard.py" line="196"/>
         <source>The nearest %1 are listed; the Contracts page has all of them.</source>
         <translation>列出最近到期的 %1 份；全部合同见“合同”页。</translation>
     </message>
     <message>
-        <location filename="../../ui/dashboard.py" line="185"/>
+        <location filename="../../ui/dashboard.py" line="186"/>
         <source>renewal drafted</source>
         <translation>已起草续签</translation>
     </message>
     <message>
-        <location filename="../../ui/dashboard.py" line="183"/>
+        <location filename="../../ui/dashboard.py" line="184"/>
         <source>≤ %1 days</source>
         <translation>≤ %1 天</translation>
     </message>
@@ -1699,6 +1820,109 @@
         <location filename="../../ui/dbdialog.py" line="105"/>
         <source>The password of %1 on %2 is not stored on this computer.</source>
         <translation>%2 上 %1 的密码未保存在本机。</translation>
+    </message>
+</context>
+<context>
+    <name>DepositsSection</name>
+    <message>
+        <location filename="../../ui/receivables.py" line="230"/>
+        <source>Amount</source>
+        <translation>金额</translation>
+    </message>
+    <message>
+        <location filename="../../ui/receivables.py" line="236"/>
+        <source>App&amp;ly</source>
+        <translation>抵扣(&amp;L)</translation>
+    </message>
+    <message>
+        <location filename="../../ui/receivables.py" line="248"/>
+        <source>Applied</source>
+        <translation>已抵扣</translation>
+    </message>
+    <message>
+        <location filename="../../ui/receivables.py" line="234"/>
+        <source>Apply to a statement</source>
+        <translation>抵扣对账单</translation>
+    </message>
+    <message>
+        <location filename="../../ui/receivables.py" line="248"/>
+        <source>Balance</source>
+        <translation>余额</translation>
+    </message>
+    <message>
+        <location filename="../../ui/receivables.py" line="231"/>
+        <source>Contract</source>
+        <translation>合同</translation>
+    </message>
+    <message>
+        <location filename="../../ui/receivables.py" line="230"/>
+        <source>Customer</source>
+        <translation>客户</translation>
+    </message>
+    <message>
+        <location filename="../../ui/receivables.py" line="230"/>
+        <source>Kind</source>
+        <translation>类型</translation>
+    </message>
+    <message>
+        <location filename="../../ui/receivables.py" line="231"/>
+        <source>R&amp;eceive</source>
+        <translation>收取(&amp;E)</translation>
+    </message>
+    <message>
+        <location filename="../../ui/receivables.py" line="245"/>
+        <source>Reason</source>
+        <translation>原因</translation>
+    </message>
+    <message>
+        <location filename="../../ui/receivables.py" line="229"/>
+        <source>Receive</source>
+        <translation>收取</translation>
+    </message>
+    <message>
+        <location filename="../../ui/receivables.py" line="247"/>
+        <source>Received</source>
+        <translation>已到货</translation>
+    </message>
+    <message>
+        <location filename="../../ui/receivables.py" line="231"/>
+        <source>Reference</source>
+        <translation>流水号</translation>
+    </message>
+    <message>
+        <location filename="../../ui/receivables.py" line="245"/>
+        <source>Refu&amp;nd</source>
+        <translation>退还(&amp;N)</translation>
+    </message>
+    <message>
+        <location filename="../../ui/receivables.py" line="242"/>
+        <source>Refund</source>
+        <translation>退还</translation>
+    </message>
+    <message>
+        <location filename="../../ui/receivables.py" line="248"/>
+        <source>Refunded</source>
+        <translation>已退还</translation>
+    </message>
+    <message>
+        <location filename="../../ui/receivables.py" line="235"/>
+        <source>Statement</source>
+        <translation>账单</translation>
+    </message>
+    <message>
+        <location filename="../../ui/receivables.py" line="233"/>
+        <source>all</source>
+        <translation>全部</translation>
+    </message>
+    <message>
+        <location filename="../../ui/receivables.py" line="226"/>
+        <source>credit code or name</source>
+        <translation>信用代码或名称</translation>
+    </message>
+    <message>
+        <location filename="../../ui/receivables.py" line="227"/>
+        <source>optional</source>
+        <translation>选填</translation>
     </message>
 </context>
 <context>
@@ -1895,6 +2119,134 @@
         <location filename="../../ui/importdialog.py" line="254"/>
         <source>refused</source>
         <translation>已拒绝</translation>
+    </message>
+</context>
+<context>
+    <name>FapiaoSection</name>
+    <message>
+        <location filename="../../ui/receivables.py" line="290"/>
+        <source>&amp;Add fapiao</source>
+        <translation>登记发票(&amp;A)</translation>
+    </message>
+    <message>
+        <location filename="../../ui/receivables.py" line="285"/>
+        <source>(the customer's profile)</source>
+        <translation>（按客户开票信息）</translation>
+    </message>
+    <message>
+        <location filename="../../ui/receivables.py" line="281"/>
+        <source>20 digits</source>
+        <translation>20 位数字</translation>
+    </message>
+    <message>
+        <location filename="../../ui/receivables.py" line="289"/>
+        <source>Amount</source>
+        <translation>金额</translation>
+    </message>
+    <message>
+        <location filename="../../ui/receivables.py" line="300"/>
+        <source>Credit code</source>
+        <translation>统一社会信用代码</translation>
+    </message>
+    <message>
+        <location filename="../../ui/receivables.py" line="295"/>
+        <source>Credit note</source>
+        <translation>红字账单</translation>
+    </message>
+    <message>
+        <location filename="../../ui/receivables.py" line="300"/>
+        <source>Customer</source>
+        <translation>客户</translation>
+    </message>
+    <message>
+        <location filename="../../ui/receivables.py" line="288"/>
+        <source>Date</source>
+        <translation>日期</translation>
+    </message>
+    <message>
+        <location filename="../../ui/receivables.py" line="288"/>
+        <source>Fapiao no.</source>
+        <translation>发票号</translation>
+    </message>
+    <message>
+        <location filename="../../ui/receivables.py" line="299"/>
+        <source>Kind</source>
+        <translation>类型</translation>
+    </message>
+    <message>
+        <location filename="../../ui/receivables.py" line="302"/>
+        <source>Note</source>
+        <translation>备注</translation>
+    </message>
+    <message>
+        <location filename="../../ui/receivables.py" line="296"/>
+        <source>Original fapiao</source>
+        <translation>原发票号码</translation>
+    </message>
+    <message>
+        <location filename="../../ui/receivables.py" line="287"/>
+        <source>Record a fapiao for a statement</source>
+        <translation>登记对账单的发票</translation>
+    </message>
+    <message>
+        <location filename="../../ui/receivables.py" line="294"/>
+        <source>Record a red-letter fapiao for a credit note</source>
+        <translation>登记红字账单的红字发票</translation>
+    </message>
+    <message>
+        <location filename="../../ui/receivables.py" line="297"/>
+        <source>Record red-le&amp;tter</source>
+        <translation>登记红字发票(&amp;T)</translation>
+    </message>
+    <message>
+        <location filename="../../ui/receivables.py" line="302"/>
+        <source>Recorded by</source>
+        <translation>登记人</translation>
+    </message>
+    <message>
+        <location filename="../../ui/receivables.py" line="301"/>
+        <source>Reverses</source>
+        <translation>冲回/冲销</translation>
+    </message>
+    <message>
+        <location filename="../../ui/receivables.py" line="288"/>
+        <source>Statement</source>
+        <translation>账单</translation>
+    </message>
+    <message>
+        <location filename="../../ui/receivables.py" line="301"/>
+        <source>Statement fapiao status</source>
+        <translation>对账单开票状态</translation>
+    </message>
+    <message>
+        <location filename="../../ui/receivables.py" line="289"/>
+        <source>Tax</source>
+        <translation>税额</translation>
+    </message>
+    <message>
+        <location filename="../../ui/receivables.py" line="301"/>
+        <source>Total</source>
+        <translation>合计</translation>
+    </message>
+    <message>
+        <location filename="../../ui/receivables.py" line="289"/>
+        <source>Type</source>
+        <translation>型号</translation>
+    </message>
+    <message>
+        <location filename="../../ui/receivables.py" line="293"/>
+        <source>the credit note's</source>
+        <translation>按红字账单</translation>
+    </message>
+    <message>
+        <location filename="../../ui/receivables.py" line="292"/>
+        <source>the fapiao it reverses</source>
+        <translation>被冲红的原发票号码</translation>
+    </message>
+    <message>
+        <location filename="../../ui/receivables.py" line="283"/>
+        <source>without tax</source>
+        <translation>不含税</translation>
     </message>
 </context>
 <context>
@@ -2502,6 +2854,54 @@
     </message>
 </context>
 <context>
+    <name>InvoicingProfileTab</name>
+    <message>
+        <location filename="../../ui/receivables.py" line="502"/>
+        <source>Address and phone</source>
+        <translation>地址、电话</translation>
+    </message>
+    <message>
+        <location filename="../../ui/receivables.py" line="503"/>
+        <source>Bank and account</source>
+        <translation>开户行及账号</translation>
+    </message>
+    <message>
+        <location filename="../../ui/receivables.py" line="506"/>
+        <source>E-mail for delivery</source>
+        <translation>收票邮箱</translation>
+    </message>
+    <message>
+        <location filename="../../ui/receivables.py" line="505"/>
+        <source>Fapiao type</source>
+        <translation>发票类型</translation>
+    </message>
+    <message>
+        <location filename="../../ui/receivables.py" line="546"/>
+        <source>Invoicing profile</source>
+        <translation>开票信息</translation>
+    </message>
+    <message>
+        <location filename="../../ui/receivables.py" line="550"/>
+        <source>Invoicing profile not saved</source>
+        <translation>开票信息未保存</translation>
+    </message>
+    <message>
+        <location filename="../../ui/receivables.py" line="501"/>
+        <source>Name on the fapiao</source>
+        <translation>名称（发票抬头）</translation>
+    </message>
+    <message>
+        <location filename="../../ui/receivables.py" line="507"/>
+        <source>Save &amp;invoicing profile</source>
+        <translation>保存开票信息(&amp;I)</translation>
+    </message>
+    <message>
+        <location filename="../../ui/receivables.py" line="501"/>
+        <source>Taxpayer ID</source>
+        <translation>纳税人识别号</translation>
+    </message>
+</context>
+<context>
     <name>ListPage</name>
     <message>
         <location filename="../../ui/listview.py" line="334"/>
@@ -2657,22 +3057,22 @@ Reason:</source>
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../ui/mainwindow.py" line="482"/>
+        <location filename="../../ui/mainwindow.py" line="483"/>
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="499"/>
+        <location filename="../../ui/mainwindow.py" line="500"/>
         <source>About IDC console</source>
         <translation>关于 IDC 管理控制台</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="484"/>
+        <location filename="../../ui/mainwindow.py" line="485"/>
         <source>About IDC console…</source>
         <translation>关于 IDC 管理控制台…</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="519"/>
+        <location filename="../../ui/mainwindow.py" line="520"/>
         <source>Account</source>
         <translation>账户</translation>
     </message>
@@ -2685,22 +3085,22 @@ Reason:</source>
         <translation>账单</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="427"/>
+        <location filename="../../ui/mainwindow.py" line="428"/>
         <source>Capacity of %1</source>
         <translation>%1 容量报告</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="522"/>
+        <location filename="../../ui/mainwindow.py" line="523"/>
         <source>Change my password…</source>
         <translation>修改我的密码…</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="322"/>
+        <location filename="../../ui/mainwindow.py" line="323"/>
         <source>Choose a rack in the list first</source>
         <translation>请先在列表中选择机柜</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="420"/>
+        <location filename="../../ui/mainwindow.py" line="421"/>
         <source>Choose a rack in the list first.</source>
         <translation>请先在列表中选择机柜。</translation>
     </message>
@@ -2709,7 +3109,7 @@ Reason:</source>
         <translation>合同</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="245"/>
+        <location filename="../../ui/mainwindow.py" line="246"/>
         <source>Coverage</source>
         <translation>区域覆盖</translation>
     </message>
@@ -2726,17 +3126,17 @@ Reason:</source>
         <translation>总览</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="496"/>
+        <location filename="../../ui/mainwindow.py" line="497"/>
         <source>Data directory</source>
         <translation>数据目录</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="494"/>
+        <location filename="../../ui/mainwindow.py" line="495"/>
         <source>Database</source>
         <translation>数据库</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="508"/>
+        <location filename="../../ui/mainwindow.py" line="509"/>
         <source>Database: %1</source>
         <translation>数据库：%1</translation>
     </message>
@@ -2745,22 +3145,22 @@ Reason:</source>
         <translation>设备</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="294"/>
+        <location filename="../../ui/mainwindow.py" line="295"/>
         <source>Elevation</source>
         <translation>机柜立面</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="316"/>
+        <location filename="../../ui/mainwindow.py" line="317"/>
         <source>Find free U…</source>
         <translation>查找空闲 U 位…</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="211"/>
+        <location filename="../../ui/mainwindow.py" line="212"/>
         <source>Fleet report PDF…</source>
         <translation>GPU 资产报告 PDF…</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="435"/>
+        <location filename="../../ui/mainwindow.py" line="436"/>
         <source>GPU fleet report</source>
         <translation>GPU 资产报告</translation>
     </message>
@@ -2774,57 +3174,57 @@ Reason:</source>
         <translation>IDC 管理控制台</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="216"/>
+        <location filename="../../ui/mainwindow.py" line="217"/>
         <source>Import device types…</source>
         <translation>导入设备型号…</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="495"/>
+        <location filename="../../ui/mainwindow.py" line="496"/>
         <source>Log file</source>
         <translation>日志文件</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="526"/>
+        <location filename="../../ui/mainwindow.py" line="527"/>
         <source>Log out / switch user…</source>
         <translation>注销 / 切换用户…</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="302"/>
+        <location filename="../../ui/mainwindow.py" line="303"/>
         <source>Power</source>
         <translation>配电</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="425"/>
+        <location filename="../../ui/mainwindow.py" line="426"/>
         <source>Rack sheet %1</source>
         <translation>机柜图 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="310"/>
+        <location filename="../../ui/mainwindow.py" line="311"/>
         <source>Rack sheet PDF…</source>
         <translation>机柜图 PDF…</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="420"/>
+        <location filename="../../ui/mainwindow.py" line="421"/>
         <source>Racks</source>
         <translation>机柜</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="298"/>
+        <location filename="../../ui/mainwindow.py" line="299"/>
         <source>Room</source>
         <translation>机房</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="450"/>
+        <location filename="../../ui/mainwindow.py" line="451"/>
         <source>Settings…</source>
         <translation>设置…</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="313"/>
+        <location filename="../../ui/mainwindow.py" line="314"/>
         <source>Site capacity PDF…</source>
         <translation>站点容量 PDF…</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="245"/>
+        <location filename="../../ui/mainwindow.py" line="246"/>
         <source>Site map</source>
         <translation>站点分布图</translation>
     </message>
@@ -2833,7 +3233,7 @@ Reason:</source>
         <translation>站点与覆盖</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="510"/>
+        <location filename="../../ui/mainwindow.py" line="511"/>
         <source>User: %1 (%2)</source>
         <translation>用户：%1（%2）</translation>
     </message>
@@ -2842,17 +3242,17 @@ Reason:</source>
         <translation>用户与设置</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="476"/>
+        <location filename="../../ui/mainwindow.py" line="477"/>
         <source>Users &amp;&amp; settings</source>
         <translation>用户与设置</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="493"/>
+        <location filename="../../ui/mainwindow.py" line="494"/>
         <source>Version</source>
         <translation>版本</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="619"/>
+        <location filename="../../ui/mainwindow.py" line="620"/>
         <source>Your password was changed.</source>
         <translation>您的密码已修改。</translation>
     </message>
@@ -2909,6 +3309,74 @@ Reason:</source>
     </message>
 </context>
 <context>
+    <name>OverdueCard</name>
+    <message>
+        <location filename="../../ui/receivables.py" line="452"/>
+        <source>%1 customer(s), ¥%2</source>
+        <translation>%1 个客户，¥%2</translation>
+    </message>
+    <message>
+        <location filename="../../ui/receivables.py" line="410"/>
+        <source>&amp;Keep serving…</source>
+        <translation>继续服务(&amp;K)…</translation>
+    </message>
+    <message>
+        <location filename="../../ui/receivables.py" line="408"/>
+        <source>&amp;Suspend…</source>
+        <translation>暂停服务(&amp;S)…</translation>
+    </message>
+    <message>
+        <location filename="../../ui/receivables.py" line="403"/>
+        <source>Customer</source>
+        <translation>客户</translation>
+    </message>
+    <message>
+        <location filename="../../ui/receivables.py" line="403"/>
+        <source>Days</source>
+        <translation>天数</translation>
+    </message>
+    <message>
+        <location filename="../../ui/receivables.py" line="403"/>
+        <source>Decision</source>
+        <translation>处理决定</translation>
+    </message>
+    <message>
+        <location filename="../../ui/receivables.py" line="471"/>
+        <source>Decision on %1</source>
+        <translation>对 %1 的处理决定</translation>
+    </message>
+    <message>
+        <location filename="../../ui/receivables.py" line="403"/>
+        <source>Overdue</source>
+        <translation>逾期金额</translation>
+    </message>
+    <message>
+        <location filename="../../ui/receivables.py" line="449"/>
+        <source>Overdue more than %1 days: suspension proposals</source>
+        <translation>逾期超过 %1 天：建议暂停服务</translation>
+    </message>
+    <message>
+        <location filename="../../ui/receivables.py" line="466"/>
+        <source>Select a customer in the list first.</source>
+        <translation>请先在列表中选择一个客户。</translation>
+    </message>
+    <message>
+        <location filename="../../ui/receivables.py" line="472"/>
+        <source>Why? (recorded in the audit trail)</source>
+        <translation>原因（记入审计日志）：</translation>
+    </message>
+    <message>
+        <location filename="../../ui/receivables.py" line="454"/>
+        <source>keep serving</source>
+        <translation>继续服务</translation>
+    </message>
+    <message>
+        <location filename="../../ui/receivables.py" line="454"/>
+        <source>suspend</source>
+        <translation>暂停服务</translation>
+    </message>
+</context>
+<context>
     <name>PagedTableModel</name>
     <message>
         <location filename="../../ui/tables.py" line="386"/>
@@ -2919,6 +3387,189 @@ Reason:</source>
         <location filename="../../ui/tables.py" line="383"/>
         <source>Warranty expired %1 (%2 days ago)</source>
         <translation>保修已于 %1 到期（%2 天前）</translation>
+    </message>
+</context>
+<context>
+    <name>PaymentsSection</name>
+    <message>
+        <location filename="../../ui/receivables.py" line="143"/>
+        <source>&amp;Allocate</source>
+        <translation>核销(&amp;A)</translation>
+    </message>
+    <message>
+        <location filename="../../ui/receivables.py" line="139"/>
+        <source>&amp;Record receipt</source>
+        <translation>登记收款(&amp;R)</translation>
+    </message>
+    <message>
+        <location filename="../../ui/receivables.py" line="141"/>
+        <source>Allocate the selected payment</source>
+        <translation>核销所选收款</translation>
+    </message>
+    <message>
+        <location filename="../../ui/receivables.py" line="150"/>
+        <source>Allocated</source>
+        <translation>已核销</translation>
+    </message>
+    <message>
+        <location filename="../../ui/receivables.py" line="137"/>
+        <source>Amount</source>
+        <translation>金额</translation>
+    </message>
+    <message>
+        <location filename="../../ui/receivables.py" line="131"/>
+        <source>Bank draft</source>
+        <translation>汇票</translation>
+    </message>
+    <message>
+        <location filename="../../ui/receivables.py" line="130"/>
+        <source>Bank transfer</source>
+        <translation>银行转账</translation>
+    </message>
+    <message>
+        <location filename="../../ui/receivables.py" line="130"/>
+        <source>Cash</source>
+        <translation>现金</translation>
+    </message>
+    <message>
+        <location filename="../../ui/receivables.py" line="131"/>
+        <source>Cheque</source>
+        <translation>支票</translation>
+    </message>
+    <message>
+        <location filename="../../ui/receivables.py" line="148"/>
+        <source>Credit code</source>
+        <translation>统一社会信用代码</translation>
+    </message>
+    <message>
+        <location filename="../../ui/receivables.py" line="137"/>
+        <source>Customer</source>
+        <translation>客户</translation>
+    </message>
+    <message>
+        <location filename="../../ui/receivables.py" line="137"/>
+        <source>Date</source>
+        <translation>日期</translation>
+    </message>
+    <message>
+        <location filename="../../ui/receivables.py" line="133"/>
+        <source>Keep as credit (do not allocate)</source>
+        <translation>暂不核销（计入预收余额）</translation>
+    </message>
+    <message>
+        <location filename="../../ui/receivables.py" line="148"/>
+        <source>Kind</source>
+        <translation>类型</translation>
+    </message>
+    <message>
+        <location filename="../../ui/receivables.py" line="138"/>
+        <source>Method</source>
+        <translation>付款方式</translation>
+    </message>
+    <message>
+        <location filename="../../ui/receivables.py" line="131"/>
+        <source>Other</source>
+        <translation>其他</translation>
+    </message>
+    <message>
+        <location filename="../../ui/receivables.py" line="149"/>
+        <source>Payer</source>
+        <translation>付款户名</translation>
+    </message>
+    <message>
+        <location filename="../../ui/receivables.py" line="148"/>
+        <source>Payment</source>
+        <translation>收款</translation>
+    </message>
+    <message>
+        <location filename="../../ui/receivables.py" line="185"/>
+        <source>Payment %1 reversed.</source>
+        <translation>收款 %1 已冲回。</translation>
+    </message>
+    <message>
+        <location filename="../../ui/receivables.py" line="146"/>
+        <source>Re&amp;verse</source>
+        <translation>冲回(&amp;V)</translation>
+    </message>
+    <message>
+        <location filename="../../ui/receivables.py" line="146"/>
+        <source>Reason</source>
+        <translation>原因</translation>
+    </message>
+    <message>
+        <location filename="../../ui/receivables.py" line="136"/>
+        <source>Record a bank receipt</source>
+        <translation>登记银行收款</translation>
+    </message>
+    <message>
+        <location filename="../../ui/receivables.py" line="151"/>
+        <source>Recorded by</source>
+        <translation>登记人</translation>
+    </message>
+    <message>
+        <location filename="../../ui/receivables.py" line="138"/>
+        <source>Reference</source>
+        <translation>流水号</translation>
+    </message>
+    <message>
+        <location filename="../../ui/receivables.py" line="179"/>
+        <source>Reverse payment</source>
+        <translation>冲回收款</translation>
+    </message>
+    <message>
+        <location filename="../../ui/receivables.py" line="180"/>
+        <source>Reverse payment %1 by a counter-entry? Its statements are open again.</source>
+        <translation>以反向分录冲回收款 %1？其核销的对账单将重新变为未收。</translation>
+    </message>
+    <message>
+        <location filename="../../ui/receivables.py" line="145"/>
+        <source>Reverse the selected payment</source>
+        <translation>冲回所选收款</translation>
+    </message>
+    <message>
+        <location filename="../../ui/receivables.py" line="150"/>
+        <source>Reverses</source>
+        <translation>冲回/冲销</translation>
+    </message>
+    <message>
+        <location filename="../../ui/receivables.py" line="178"/>
+        <source>Say why the payment is reversed.</source>
+        <translation>请填写冲回原因。</translation>
+    </message>
+    <message>
+        <location filename="../../ui/receivables.py" line="157"/>
+        <source>Select a payment in the list first.</source>
+        <translation>请先在列表中选择一笔收款。</translation>
+    </message>
+    <message>
+        <location filename="../../ui/receivables.py" line="142"/>
+        <source>Statement</source>
+        <translation>账单</translation>
+    </message>
+    <message>
+        <location filename="../../ui/receivables.py" line="151"/>
+        <source>Statements</source>
+        <translation>账单</translation>
+    </message>
+    <message>
+        <location filename="../../ui/receivables.py" line="151"/>
+        <source>Unallocated</source>
+        <translation>未核销</translation>
+    </message>
+    <message>
+        <location filename="../../ui/receivables.py" line="140"/>
+        <source>all</source>
+        <translation>全部</translation>
+    </message>
+    <message>
+        <location filename="../../ui/receivables.py" line="127"/>
+        <source>bank reference (流水号)</source>
+        <translation>银行流水号</translation>
+    </message>
+    <message>
+        <location filename="../../ui/receivables.py" line="125"/>
+        <source>credit code or name</source>
+        <translation>信用代码或名称</translation>
     </message>
 </context>
 <context>
@@ -3572,6 +4223,44 @@ Reason:</source>
         <location filename="../../ui/dialogs.py" line="299"/>
         <source>Text</source>
         <translation>内容</translation>
+    </message>
+</context>
+<context>
+    <name>ReceivablesTabs</name>
+    <message>
+        <location filename="../../ui/receivables.py" line="362"/>
+        <source>&amp;Deposits</source>
+        <translation>押金/预付款(&amp;D)</translation>
+    </message>
+    <message>
+        <location filename="../../ui/receivables.py" line="362"/>
+        <source>&amp;Fapiao</source>
+        <translation>发票(&amp;F)</translation>
+    </message>
+    <message>
+        <location filename="../../ui/receivables.py" line="361"/>
+        <source>&amp;Payments</source>
+        <translation>收款(&amp;P)</translation>
+    </message>
+    <message>
+        <location filename="../../ui/receivables.py" line="386"/>
+        <source>&amp;Receivables</source>
+        <translation>应收账款(&amp;R)</translation>
+    </message>
+    <message>
+        <location filename="../../ui/receivables.py" line="384"/>
+        <source>&amp;Statements</source>
+        <translation>对账单(&amp;S)</translation>
+    </message>
+    <message>
+        <location filename="../../ui/receivables.py" line="363"/>
+        <source>A&amp;ging</source>
+        <translation>账龄(&amp;G)</translation>
+    </message>
+    <message>
+        <location filename="../../ui/receivables.py" line="361"/>
+        <source>Customer &amp;balance</source>
+        <translation>客户余额(&amp;B)</translation>
     </message>
 </context>
 <context>
@@ -4250,42 +4939,42 @@ Reason:</source>
 <context>
     <name>TransitionDialog</name>
     <message>
-        <location filename="../../ui/forms.py" line="591"/>
+        <location filename="../../ui/forms.py" line="592"/>
         <source>%1 GPU(s), now: %2</source>
         <translation>%1 个 GPU，当前：%2</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="608"/>
+        <location filename="../../ui/forms.py" line="609"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="620"/>
+        <location filename="../../ui/forms.py" line="621"/>
         <source>Give a reason: it goes into the GPU's history and the audit trail.</source>
         <translation>请填写原因：它将记入 GPU 历史和审计日志。</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="583"/>
+        <location filename="../../ui/forms.py" line="584"/>
         <source>Lifecycle move</source>
         <translation>生命周期变更</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="607"/>
+        <location filename="../../ui/forms.py" line="608"/>
         <source>Move</source>
         <translation>变更</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="598"/>
+        <location filename="../../ui/forms.py" line="599"/>
         <source>Move to</source>
         <translation>变更为</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="614"/>
+        <location filename="../../ui/forms.py" line="615"/>
         <source>No move is allowed from these states together.</source>
         <translation>所选状态之间没有共同允许的变更。</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="601"/>
+        <location filename="../../ui/forms.py" line="602"/>
         <source>Reason *</source>
         <translation>原因 *</translation>
     </message>
@@ -4843,6 +5532,17 @@ Reason:</source>
     </message>
 </context>
 <context>
+    <name>choices/DepositKind</name>
+    <message>
+        <source>Deposit</source>
+        <translation>押金</translation>
+    </message>
+    <message>
+        <source>Prepayment</source>
+        <translation>预付款</translation>
+    </message>
+</context>
+<context>
     <name>choices/DeviceRole</name>
     <message>
         <source>Blank panel</source>
@@ -4929,6 +5629,36 @@ Reason:</source>
     <message>
         <source>Rear</source>
         <translation>后面</translation>
+    </message>
+</context>
+<context>
+    <name>choices/FapiaoStatus</name>
+    <message>
+        <source>Invoiced</source>
+        <translation>已开票</translation>
+    </message>
+    <message>
+        <source>Not invoiced</source>
+        <translation>未开票</translation>
+    </message>
+    <message>
+        <source>Partly invoiced</source>
+        <translation>部分开票</translation>
+    </message>
+</context>
+<context>
+    <name>choices/FapiaoType</name>
+    <message>
+        <source>Digital ordinary fapiao</source>
+        <translation>数电普票</translation>
+    </message>
+    <message>
+        <source>Digital special VAT fapiao</source>
+        <translation>数电专票</translation>
+    </message>
+    <message>
+        <source>Paper fapiao</source>
+        <translation>纸质发票</translation>
     </message>
 </context>
 <context>
