@@ -244,3 +244,9 @@ def test_contract_pdf_states_the_installation_price(db, admin, world, tmp_path):
     text = subprocess.run(["pdftotext", str(out), "-"], capture_output=True, text=True, check=True).stdout
     assert "installation ¥3,000.00 each (one-off)" in " ".join(text.split())
     assert "Cross-connects: each is billed monthly from its installation date" in " ".join(text.split())
+
+
+def test_contract_export_carries_the_installation_price(db, admin, world):
+    headers, rows = _export(db, "contracts")
+    items = [dict(zip(headers, r)) for r in rows]
+    assert [(i["item_kind"], i["setup_price"]) for i in items] == [("rack", None), ("xconnect", D("3000.0000"))]
