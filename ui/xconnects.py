@@ -73,8 +73,12 @@ class XconnectsPage(QWidget):
         self.move_btn.setObjectName("moveButton")
         self.loa_btn = QPushButton(self.tr("LOA PDF…"))
         self.loa_btn.setObjectName("loaButton")
+        self.loa_lang = QComboBox()  # carriers abroad ask for it in English
+        self.loa_lang.setObjectName("loaLanguage")
+        self.loa_lang.addItem("中文", "zh")
+        self.loa_lang.addItem("English", "en")
         for w in (QLabel(self.tr("Move to")), self.move_to, QLabel(self.tr("on")), self.on, self.note, self.circuit,
-                  self.move_btn, self.loa_btn):
+                  self.move_btn, self.loa_btn, self.loa_lang):
             bar.addWidget(w)
         self.message = QLabel()
         self.message.setObjectName("message")
@@ -178,10 +182,11 @@ class XconnectsPage(QWidget):
         return run_op(self, work, label=self.tr("Moving the cross-connect…"), on_success=done, on_failure=failed,
                       changes={"cross_connect"}, show_progress=False)
 
-    def loa(self):
+    def loa(self, on_ready=None):
         from .pdfpreview import print_document_preview
         r = self.current()
         if r is None:
             return None
         return print_document_preview(self, self.db, self.actor, "loa", r.reference,
+                                      language=self.loa_lang.currentData(), on_ready=on_ready,
                                       title=self.tr("LOA/CFA %1").replace("%1", r.reference))

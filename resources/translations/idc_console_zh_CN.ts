@@ -4110,7 +4110,7 @@ Reason:</source>
         <translation>全部状态</translation>
     </message>
     <message>
-        <location filename="../../ui/xconnects.py" line="153"/>
+        <location filename="../../ui/xconnects.py" line="157"/>
         <source>Choose a cross-connect first</source>
         <translation>请先选择一条交叉连接</translation>
     </message>
@@ -4135,7 +4135,7 @@ Reason:</source>
         <translation>客户端口</translation>
     </message>
     <message>
-        <location filename="../../ui/xconnects.py" line="152"/>
+        <location filename="../../ui/xconnects.py" line="156"/>
         <source>Disconnected is final: order a new cross-connect</source>
         <translation>已拆除为终态：如需连接请重新下单</translation>
     </message>
@@ -4160,7 +4160,7 @@ Reason:</source>
         <translation>LOA 授权书 PDF…</translation>
     </message>
     <message>
-        <location filename="../../ui/xconnects.py" line="187"/>
+        <location filename="../../ui/xconnects.py" line="192"/>
         <source>LOA/CFA %1</source>
         <translation>授权委托书 %1</translation>
     </message>
@@ -4180,12 +4180,12 @@ Reason:</source>
         <translation>变更</translation>
     </message>
     <message>
-        <location filename="../../ui/xconnects.py" line="76"/>
+        <location filename="../../ui/xconnects.py" line="80"/>
         <source>Move to</source>
         <translation>变更为</translation>
     </message>
     <message>
-        <location filename="../../ui/xconnects.py" line="178"/>
+        <location filename="../../ui/xconnects.py" line="182"/>
         <source>Moving the cross-connect…</source>
         <translation>正在变更交叉连接状态…</translation>
     </message>
@@ -4220,7 +4220,7 @@ Reason:</source>
         <translation>工作备注（工单号、跳纤人）</translation>
     </message>
     <message>
-        <location filename="../../ui/xconnects.py" line="76"/>
+        <location filename="../../ui/xconnects.py" line="80"/>
         <source>on</source>
         <translation>日期</translation>
     </message>

@@ -78,7 +78,16 @@ def test_cross_connect_page_moves_and_refuses(qtbot, demo_db):
     with demo_db.session() as s:
         assert s.execute(select(CrossConnect.circuit_id).where(CrossConnect.reference == "XC-000002")).scalar_one() \
             == "ALI-EC-0099"
-    page.grab().save("/tmp/xc/xconnects-page.png")
+    page.loa_lang.setCurrentIndex(page.loa_lang.findData("en"))
+    opened = []
+    page.loa(on_ready=opened.append)
+    qtbot.waitUntil(lambda: bool(opened), timeout=20000)
+    qtbot.addWidget(opened[0])
+    assert opened[0].path.read_bytes().startswith(b"%PDF")
+    with demo_db.session() as s:
+        from models import AuditEvent
+        last = s.execute(select(AuditEvent).order_by(AuditEvent.seq.desc()).limit(1)).scalar_one()
+    assert (last.action, last.object_type, last.object_label) == ("print", "loa", "XC-000002")
 
 
 def test_a_contract_item_sells_cross_connects_with_an_installation_price(qtbot, demo_db):
