@@ -108,3 +108,30 @@ def test_a_contract_item_sells_cross_connects_with_an_installation_price(qtbot, 
     assert dlg.save(), dlg.message.text()
     item = dlg.saved.items[0]
     assert (item.kind, item.setup_price, item.quantity) == ("xconnect", Decimal("3000"), Decimal("2"))
+
+
+def test_ordering_from_the_page_and_a_refusal_in_the_form(qtbot, demo_db):
+    from ui.xconnects import XconnectsPage
+    shared = _shared(demo_db)
+    page = XconnectsPage(demo_db, login(demo_db, "admin", "demo1234"))
+    qtbot.addWidget(page)
+    page.show()
+    panel = RackPanel(demo_db)
+    panel.load_rack(shared)
+    lessee = panel.data().leases[0].customer_id
+    dlg = page.order()
+    e = dlg.editors
+    e["customer_id"].setCurrentIndex(e["customer_id"].findData(lessee))
+    e["rack"].setText("SH-ZJ1/3F 智算机房/B01")  # the cage: another customer's space
+    e["panel"].setText("PP-A05-01")
+    e["port"].setText("9")
+    e["peer_kind"].setCurrentIndex(e["peer_kind"].findData("carrier"))
+    e["peer_name"].setText("中国移动")
+    dlg.save()
+    assert dlg.isVisible() and "leases no space in rack" in dlg.message.text()
+    e["rack"].setText("SH-ZJ1/3F 智算机房/A05")
+    e["mmr"].setText("MMR-ODF-01/9")
+    dlg.save()
+    assert dlg.saved_id is not None, dlg.message.text()
+    qtbot.waitUntil(lambda: page.table.rowCount() == 5, timeout=10000)
+    assert any(r.peer_name == "中国移动" and r.mmr_port == "9" and r.state == "ordered" for r in page.rows)
