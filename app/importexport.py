@@ -78,7 +78,7 @@ COLUMNS: dict[str, tuple[str, ...]] = {
                   "item_kind", "item_description", "rack", "u_from", "u_to", "face", "cage", "device", "gpu_model", "gpus",
                   "quantity", "unit_price", "price_unit", "tax_category", "service_start", "service_end",
                   "power_allowance_kw", "kwh_price", "included_hours", "hourly_rate", "mbps", "handover_at",
-                  "handover_by", "handover_note"),
+                  "handover_by", "handover_note", "setup_price"),
     "audit": HASHED_FIELDS + ("hash",),
     "leases": LEASE_COLUMNS,
     **POWER.COLUMNS,
@@ -107,6 +107,7 @@ LOCAL_TIME_COLUMNS = {("users", "created_at"), ("contracts", "handover_at")}
 LOCAL_TIME_SUFFIX = f" ({LOCAL_TIME_ZONE})"
 # Amounts of money: a number format in XLSX (CSV has none).
 MONEY_COLUMNS = frozenset({"purchase_cost", "unit_price", "amount", "subtotal", "tax", "total", "kwh_price",
+                           "setup_price",
                            "hourly_rate"})
 MONEY_FORMAT = "#,##0.00"
 # Audit object type of each kind and the permission its writes need (besides "import").
@@ -136,7 +137,7 @@ FIELD_COLUMN: dict[str, dict[str, str]] = {
                   **{f"items[1].{f}": f for f in ("u_from", "u_to", "quantity", "unit_price", "price_unit",
                                                   "tax_category", "service_start", "service_end",
                                                   "power_allowance_kw", "kwh_price", "included_hours",
-                                                  "hourly_rate", "mbps")}},
+                                                  "hourly_rate", "mbps", "setup_price")}},
     "leases": LEASE_FIELD_COLUMN,
     **POWER.FIELD_COLUMN,
     "cables": XC.CABLE_FIELD_COLUMN, "cross-connects": XC.XC_FIELD_COLUMN,
@@ -1282,7 +1283,8 @@ def _resolve_contracts(s: Session, r: _Row) -> dict:
                         device_id=device.id if device else None, gpu_model_id=gpu_model_id, gpu_ids=tuple(gpu_ids),
                         service_start=r.date("service_start"), service_end=r.date("service_end"),
                         power_allowance_kw=dec["power_allowance_kw"], kwh_price=dec["kwh_price"],
-                        included_hours=dec["included_hours"], hourly_rate=dec["hourly_rate"], mbps=r.integer("mbps"))
+                        included_hours=dec["included_hours"], hourly_rate=dec["hourly_rate"], mbps=r.integer("mbps"),
+                        setup_price=r.decimal("setup_price"))
     handover = {"handover_at": _local_datetime(r, "handover_at") if r.get("handover_at") else None,
                 "handover_by": r.get("handover_by"), "handover_note": r.get("handover_note")}
     return {"number": r.get("number"), "_header": h, "_item": item, "_handover": handover}
@@ -1589,7 +1591,7 @@ def _export_query(kind: str):
                        ContractItem.tax_category, ContractItem.service_start, ContractItem.service_end,
                        ContractItem.power_allowance_kw, ContractItem.kwh_price, ContractItem.included_hours,
                        ContractItem.hourly_rate, ContractItem.mbps, ContractItem.handover_at,
-                       ContractItem.handover_by, ContractItem.handover_note)
+                       ContractItem.handover_by, ContractItem.handover_note, ContractItem.setup_price)
                 .join(Subsidiary, Subsidiary.id == Contract.subsidiary_id)
                 .join(Customer, Customer.id == Contract.customer_id)
                 .join(ContractItem, ContractItem.contract_id == Contract.id)

@@ -34,6 +34,7 @@ OBJECT_TABLES = {
     "room": "room", "user": "app_user", "contract": "contract", "contract_item": "contract_item",
     "statement": "statement", "rack_reservation": "rack_reservation", "downtime": "downtime",
     "coverage": "coverage", "region": "region",
+    "cross_connect": "cross_connect", "cable": "cable",  # app/services/xconnects.py
 }
 
 # Columns the program changes without an event recording their new value, so the trail cannot

@@ -429,6 +429,12 @@ ZH.update({
     "Medium": "介质", "Meet-me room": "汇聚机房（MMR）", "Moving the cross-connect…": "正在变更交叉连接状态…",
     "Reference, circuit id, customer or carrier": "编号、电路编号、客户或运营商",
     "Work note (ticket, who patched it)": "工作备注（工单号、跳纤人）", "on": "日期",
+    "Carrier or cloud": "运营商或云服务商", "Contract (number, item position)": "合同（编号, 项目序号）",
+    "Far end *": "对端 *", "Far-end port": "对端端口", "Medium *": "介质 *", "Meet-me room panel/port": "汇聚机房配线架/端口",
+    "Order": "下单", "Order a cross-connect": "交叉连接下单", "Order a cross-connect…": "交叉连接下单…",
+    "Ordered on *": "下单日期 *", "Other customer": "对端客户", "Patch panel *": "配线架 *", "Port *": "端口 *",
+    "Rack *": "机柜 *", "SITE/ROOM/RACK or asset tag": "站点/机房/机柜 或资产标签", "Work note": "工作备注",
+    "name the customer's rack": "请填写客户的机柜", "the contract has items 1 to %1": "该合同的项目序号为 1 至 %1",
     "Installation price each": "每条安装费", "Ordered on": "下单日期", "Installed on": "安装日期", "Active from": "开通日期", "Disconnected on": "拆除日期",
     # --- finance ---
     "credit code or name": "信用代码或名称", "bank reference (流水号)": "银行流水号", "Bank transfer": "银行转账",

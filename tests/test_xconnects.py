@@ -244,3 +244,28 @@ def test_contract_pdf_states_the_installation_price(db, admin, world, tmp_path):
     text = subprocess.run(["pdftotext", str(out), "-"], capture_output=True, text=True, check=True).stdout
     assert "installation ¥3,000.00 each (one-off)" in " ".join(text.split())
     assert "Cross-connects: each is billed monthly from its installation date" in " ".join(text.split())
+
+
+def test_contract_export_carries_the_installation_price(db, admin, world):
+    headers, rows = _export(db, "contracts")
+    items = [dict(zip(headers, r)) for r in rows]
+    assert [(i["item_kind"], i["setup_price"]) for i in items] == [("rack", None), ("xconnect", D("3000.0000"))]
+
+
+def test_cross_connects_reconcile_with_the_audit_trail(db, admin, world):
+    from sqlalchemy import text
+
+    from app.reconcile import reconcile
+    w, info = world
+    xc = _order(db, admin, w, info, circuit_id="CT-1")
+    X.move_cross_connect(db, admin, xc, XconnectState.INSTALLED, on=dt.date(2026, 3, 1), note="工单 1")
+    X.move_cross_connect(db, admin, xc, XconnectState.ACTIVE, on=dt.date(2026, 3, 2), circuit_id="CT-2")
+    with db.session() as s:
+        r = reconcile(s)
+    assert r.ok, [d.describe() for d in r.differences]
+    assert {"state", "installed_date", "circuit_id"} <= set(r.fields_by_table["cross_connect"])
+    with db.engine.begin() as c:  # back-dating the installation by SQL is seen
+        c.execute(text("UPDATE cross_connect SET installed_date = '2026-02-25' WHERE id = :i"), {"i": xc})
+    with db.session() as s:
+        r = reconcile(s)
+    assert [(d.object_type, d.field) for d in r.differences] == [("cross_connect", "installed_date")]

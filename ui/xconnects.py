@@ -12,9 +12,10 @@ from PySide6.QtWidgets import (QComboBox, QDateEdit, QHBoxLayout, QHeaderView, Q
 from app.clock import local_today
 from models.choices import XconnectMedium, XconnectPeer, XconnectState
 
-from .dialogs import guard, refused_text
+from .dialogs import date_edit, get_date, guard, refused_text
 from .i18n import choice_label
-from .operations import bus, run_op
+from .operations import announce, bus, run_op
+from .rackforms import _RackForm
 
 SHOWN = 2000  # rows listed; the filter narrows a larger book
 
@@ -37,6 +38,11 @@ class XconnectsPage(QWidget):
         self.search.setObjectName("search")
         self.search.setPlaceholderText(self.tr("Reference, circuit id, customer or carrier"))
         refresh = QPushButton(self.tr("Refresh"))
+        self.order_btn = QPushButton(self.tr("Order a cross-connect…"))
+        self.order_btn.setObjectName("orderButton")
+        guard(self.order_btn, actor, "manage_dcim")
+        self.order_btn.clicked.connect(self.order)
+        top.addWidget(self.order_btn)
         top.addWidget(QLabel(self.tr("State")))
         top.addWidget(self.state)
         top.addWidget(self.search, 1)
@@ -73,8 +79,12 @@ class XconnectsPage(QWidget):
         self.move_btn.setObjectName("moveButton")
         self.loa_btn = QPushButton(self.tr("LOA PDF…"))
         self.loa_btn.setObjectName("loaButton")
+        self.loa_lang = QComboBox()  # carriers abroad ask for it in English
+        self.loa_lang.setObjectName("loaLanguage")
+        self.loa_lang.addItem("中文", "zh")
+        self.loa_lang.addItem("English", "en")
         for w in (QLabel(self.tr("Move to")), self.move_to, QLabel(self.tr("on")), self.on, self.note, self.circuit,
-                  self.move_btn, self.loa_btn):
+                  self.move_btn, self.loa_btn, self.loa_lang):
             bar.addWidget(w)
         self.message = QLabel()
         self.message.setObjectName("message")
@@ -178,10 +188,105 @@ class XconnectsPage(QWidget):
         return run_op(self, work, label=self.tr("Moving the cross-connect…"), on_success=done, on_failure=failed,
                       changes={"cross_connect"}, show_progress=False)
 
-    def loa(self):
+    def order(self) -> "OrderDialog":
+        dlg = OrderDialog(self.db, self.actor, self)
+        dlg.setAttribute(Qt.WA_DeleteOnClose)
+        self.order_form = dlg
+        dlg.open()
+        return dlg
+
+    def loa(self, on_ready=None):
         from .pdfpreview import print_document_preview
         r = self.current()
         if r is None:
             return None
         return print_document_preview(self, self.db, self.actor, "loa", r.reference,
+                                      language=self.loa_lang.currentData(), on_ready=on_ready,
                                       title=self.tr("LOA/CFA %1").replace("%1", r.reference))
+
+
+class OrderDialog(_RackForm):
+    """Order a cross-connect: the customer's rack, panel and port, the meet-me room port, the far
+    end, the medium, and the contract item that sells it. The service checks everything."""
+
+    def __init__(self, db, actor, parent=None):
+        super().__init__(parent)
+        self.db, self.actor = db, actor
+        self.setObjectName("xconnectOrderDialog")
+        self.setWindowTitle(self.tr("Order a cross-connect"))
+        self.saved_id = None
+        self.row("customer_id", self.tr("Customer *"), self.options("customer", False))
+        rack = self.row("rack", self.tr("Rack *"), QLineEdit())
+        rack.setPlaceholderText(self.tr("SITE/ROOM/RACK or asset tag"))
+        self.row("panel", self.tr("Patch panel *"), QLineEdit())
+        self.row("port", self.tr("Port *"), QLineEdit())
+        self.row("mmr", self.tr("Meet-me room panel/port"), QLineEdit())
+        kind = self.row("peer_kind", self.tr("Far end *"), QComboBox())
+        for v in XconnectPeer.values():
+            kind.addItem(choice_label(XconnectPeer, v), v)
+        self.row("peer_name", self.tr("Carrier or cloud"), QLineEdit())
+        self.row("peer_customer_id", self.tr("Other customer"), self.options("customer", True))
+        self.row("peer_port", self.tr("Far-end port"), QLineEdit())
+        medium = self.row("medium", self.tr("Medium *"), QComboBox())
+        for v in XconnectMedium.values():
+            medium.addItem(choice_label(XconnectMedium, v), v)
+        self.row("circuit_id", self.tr("Circuit id"), QLineEdit())
+        self.row("contract", self.tr("Contract (number, item position)"), QLineEdit()).setPlaceholderText(
+            "SH-2026-0001, 2")
+        self.row("ordered_date", self.tr("Ordered on *"), date_edit(local_today()))
+        self.row("work_note", self.tr("Work note"), QLineEdit())
+        kind.currentIndexChanged.connect(self._peer_fields)
+        self._peer_fields()
+        self.finish(self.tr("Order"))
+
+    def _peer_fields(self) -> None:
+        customer = self.editors["peer_kind"].currentData() == XconnectPeer.CUSTOMER
+        for key, shown in (("peer_name", not customer), ("peer_customer_id", customer)):
+            self.form.setRowVisible(self.editors[key].parentWidget(), shown)
+
+    def write(self) -> int:
+        from app.errors import ValidationError
+        from app.services.contracts import find_contract
+        from app.services.dcim import find_rack
+        from app.services.xconnects import order_cross_connect
+        e = self.editors
+        try:
+            rack_id = find_rack(self.db, e["rack"].text().strip()) if e["rack"].text().strip() else None
+        except Exception as exc:  # noqa: BLE001 - the lookup's own message, on the field
+            raise ValidationError({"rack": refused_text(exc)}) from None
+        if rack_id is None:
+            raise ValidationError({"rack": self.tr("name the customer's rack")})
+        item_id = None
+        text = e["contract"].text().strip()
+        if text:
+            number, _, pos = text.partition(",")
+            with self.db.session() as s:
+                ids = [it.id for it in find_contract(s, number.strip()).items]
+            try:
+                item_id = ids[int(pos.strip() or "1") - 1]
+            except (ValueError, IndexError):
+                raise ValidationError({"contract": self.tr("the contract has items 1 to %1")
+                                      .replace("%1", str(len(ids)))}) from None
+        panel, _, port = e["mmr"].text().strip().rpartition("/")
+        customer = e["peer_kind"].currentData() == XconnectPeer.CUSTOMER
+        return order_cross_connect(
+            self.db, self.actor, customer_id=e["customer_id"].currentData(), rack_id=rack_id,
+            panel=e["panel"].text(), port=e["port"].text(), mmr_panel=panel or None, mmr_port=port or None,
+            peer_kind=e["peer_kind"].currentData(), peer_name=None if customer else e["peer_name"].text(),
+            peer_customer_id=e["peer_customer_id"].currentData() if customer else None,
+            peer_port=e["peer_port"].text(), medium=e["medium"].currentData(), circuit_id=e["circuit_id"].text(),
+            contract_item_id=item_id, ordered_date=get_date(e["ordered_date"]), work_note=e["work_note"].text())
+
+    def save(self) -> None:
+        from app.errors import DomainError, ValidationError
+        self.clear_errors()
+        try:
+            self.saved_id = self.write()
+        except ValidationError as exc:
+            self.show_errors({("rack" if k == "rack_id" else k): v for k, v in exc.errors.items()})
+            return
+        except DomainError as exc:
+            self.show_message(exc.message)
+            return
+        announce({"cross_connect"})
+        self.accept()

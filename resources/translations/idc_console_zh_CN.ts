@@ -3309,6 +3309,114 @@ Reason:</source>
     </message>
 </context>
 <context>
+    <name>OrderDialog</name>
+    <message>
+        <location filename="../../ui/rackforms.py" line="41"/>
+        <source>(none)</source>
+        <translation>（无）</translation>
+    </message>
+    <message>
+        <location filename="../../ui/rackforms.py" line="47"/>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <location filename="../../ui/xconnects.py" line="227"/>
+        <source>Carrier or cloud</source>
+        <translation>运营商或云服务商</translation>
+    </message>
+    <message>
+        <location filename="../../ui/xconnects.py" line="233"/>
+        <source>Circuit id</source>
+        <translation>电路编号</translation>
+    </message>
+    <message>
+        <location filename="../../ui/xconnects.py" line="234"/>
+        <source>Contract (number, item position)</source>
+        <translation>合同（编号, 项目序号）</translation>
+    </message>
+    <message>
+        <location filename="../../ui/xconnects.py" line="218"/>
+        <source>Customer *</source>
+        <translation>客户 *</translation>
+    </message>
+    <message>
+        <location filename="../../ui/xconnects.py" line="224"/>
+        <source>Far end *</source>
+        <translation>对端 *</translation>
+    </message>
+    <message>
+        <location filename="../../ui/xconnects.py" line="229"/>
+        <source>Far-end port</source>
+        <translation>对端端口</translation>
+    </message>
+    <message>
+        <location filename="../../ui/xconnects.py" line="230"/>
+        <source>Medium *</source>
+        <translation>介质 *</translation>
+    </message>
+    <message>
+        <location filename="../../ui/xconnects.py" line="223"/>
+        <source>Meet-me room panel/port</source>
+        <translation>汇聚机房配线架/端口</translation>
+    </message>
+    <message>
+        <location filename="../../ui/xconnects.py" line="240"/>
+        <source>Order</source>
+        <translation>下单</translation>
+    </message>
+    <message>
+        <location filename="../../ui/xconnects.py" line="216"/>
+        <source>Order a cross-connect</source>
+        <translation>交叉连接下单</translation>
+    </message>
+    <message>
+        <location filename="../../ui/xconnects.py" line="236"/>
+        <source>Ordered on *</source>
+        <translation>下单日期 *</translation>
+    </message>
+    <message>
+        <location filename="../../ui/xconnects.py" line="228"/>
+        <source>Other customer</source>
+        <translation>对端客户</translation>
+    </message>
+    <message>
+        <location filename="../../ui/xconnects.py" line="221"/>
+        <source>Patch panel *</source>
+        <translation>配线架 *</translation>
+    </message>
+    <message>
+        <location filename="../../ui/xconnects.py" line="222"/>
+        <source>Port *</source>
+        <translation>端口 *</translation>
+    </message>
+    <message>
+        <location filename="../../ui/xconnects.py" line="219"/>
+        <source>Rack *</source>
+        <translation>机柜 *</translation>
+    </message>
+    <message>
+        <location filename="../../ui/xconnects.py" line="220"/>
+        <source>SITE/ROOM/RACK or asset tag</source>
+        <translation>站点/机房/机柜 或资产标签</translation>
+    </message>
+    <message>
+        <location filename="../../ui/xconnects.py" line="237"/>
+        <source>Work note</source>
+        <translation>工作备注</translation>
+    </message>
+    <message>
+        <location filename="../../ui/xconnects.py" line="258"/>
+        <source>name the customer's rack</source>
+        <translation>请填写客户的机柜</translation>
+    </message>
+    <message>
+        <location filename="../../ui/xconnects.py" line="268"/>
+        <source>the contract has items 1 to %1</source>
+        <translation>该合同的项目序号为 1 至 %1</translation>
+    </message>
+</context>
+<context>
     <name>OverdueCard</name>
     <message>
         <location filename="../../ui/receivables.py" line="452"/>
@@ -4982,127 +5090,132 @@ Reason:</source>
 <context>
     <name>XconnectsPage</name>
     <message>
-        <location filename="../../ui/xconnects.py" line="46"/>
+        <location filename="../../ui/xconnects.py" line="52"/>
         <source>Active from</source>
         <translation>开通日期</translation>
     </message>
     <message>
-        <location filename="../../ui/xconnects.py" line="33"/>
+        <location filename="../../ui/xconnects.py" line="34"/>
         <source>All states</source>
         <translation>全部状态</translation>
     </message>
     <message>
-        <location filename="../../ui/xconnects.py" line="153"/>
+        <location filename="../../ui/xconnects.py" line="163"/>
         <source>Choose a cross-connect first</source>
         <translation>请先选择一条交叉连接</translation>
     </message>
     <message>
-        <location filename="../../ui/xconnects.py" line="45"/>
+        <location filename="../../ui/xconnects.py" line="51"/>
         <source>Circuit id</source>
         <translation>电路编号</translation>
     </message>
     <message>
-        <location filename="../../ui/xconnects.py" line="48"/>
+        <location filename="../../ui/xconnects.py" line="54"/>
         <source>Contract</source>
         <translation>合同</translation>
     </message>
     <message>
-        <location filename="../../ui/xconnects.py" line="44"/>
+        <location filename="../../ui/xconnects.py" line="50"/>
         <source>Customer</source>
         <translation>客户</translation>
     </message>
     <message>
-        <location filename="../../ui/xconnects.py" line="44"/>
+        <location filename="../../ui/xconnects.py" line="50"/>
         <source>Customer port</source>
         <translation>客户端口</translation>
     </message>
     <message>
-        <location filename="../../ui/xconnects.py" line="152"/>
+        <location filename="../../ui/xconnects.py" line="162"/>
         <source>Disconnected is final: order a new cross-connect</source>
         <translation>已拆除为终态：如需连接请重新下单</translation>
     </message>
     <message>
-        <location filename="../../ui/xconnects.py" line="47"/>
+        <location filename="../../ui/xconnects.py" line="53"/>
         <source>Disconnected on</source>
         <translation>拆除日期</translation>
     </message>
     <message>
-        <location filename="../../ui/xconnects.py" line="45"/>
+        <location filename="../../ui/xconnects.py" line="51"/>
         <source>Far end</source>
         <translation>对端</translation>
     </message>
     <message>
-        <location filename="../../ui/xconnects.py" line="46"/>
+        <location filename="../../ui/xconnects.py" line="52"/>
         <source>Installed on</source>
         <translation>安装日期</translation>
     </message>
     <message>
-        <location filename="../../ui/xconnects.py" line="74"/>
+        <location filename="../../ui/xconnects.py" line="80"/>
         <source>LOA PDF…</source>
         <translation>LOA 授权书 PDF…</translation>
     </message>
     <message>
-        <location filename="../../ui/xconnects.py" line="187"/>
+        <location filename="../../ui/xconnects.py" line="205"/>
         <source>LOA/CFA %1</source>
         <translation>授权委托书 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/xconnects.py" line="45"/>
+        <location filename="../../ui/xconnects.py" line="51"/>
         <source>Medium</source>
         <translation>介质</translation>
     </message>
     <message>
-        <location filename="../../ui/xconnects.py" line="45"/>
+        <location filename="../../ui/xconnects.py" line="51"/>
         <source>Meet-me room</source>
         <translation>汇聚机房（MMR）</translation>
     </message>
     <message>
-        <location filename="../../ui/xconnects.py" line="72"/>
+        <location filename="../../ui/xconnects.py" line="78"/>
         <source>Move</source>
         <translation>变更</translation>
     </message>
     <message>
-        <location filename="../../ui/xconnects.py" line="76"/>
+        <location filename="../../ui/xconnects.py" line="86"/>
         <source>Move to</source>
         <translation>变更为</translation>
     </message>
     <message>
-        <location filename="../../ui/xconnects.py" line="178"/>
+        <location filename="../../ui/xconnects.py" line="188"/>
         <source>Moving the cross-connect…</source>
         <translation>正在变更交叉连接状态…</translation>
     </message>
     <message>
-        <location filename="../../ui/xconnects.py" line="46"/>
+        <location filename="../../ui/xconnects.py" line="41"/>
+        <source>Order a cross-connect…</source>
+        <translation>交叉连接下单…</translation>
+    </message>
+    <message>
+        <location filename="../../ui/xconnects.py" line="52"/>
         <source>Ordered on</source>
         <translation>下单日期</translation>
     </message>
     <message>
-        <location filename="../../ui/xconnects.py" line="44"/>
+        <location filename="../../ui/xconnects.py" line="50"/>
         <source>Reference</source>
         <translation>编号</translation>
     </message>
     <message>
-        <location filename="../../ui/xconnects.py" line="38"/>
+        <location filename="../../ui/xconnects.py" line="39"/>
         <source>Reference, circuit id, customer or carrier</source>
         <translation>编号、电路编号、客户或运营商</translation>
     </message>
     <message>
-        <location filename="../../ui/xconnects.py" line="39"/>
+        <location filename="../../ui/xconnects.py" line="40"/>
         <source>Refresh</source>
         <translation>刷新</translation>
     </message>
     <message>
-        <location filename="../../ui/xconnects.py" line="40"/>
+        <location filename="../../ui/xconnects.py" line="46"/>
         <source>State</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../ui/xconnects.py" line="68"/>
+        <location filename="../../ui/xconnects.py" line="74"/>
         <source>Work note (ticket, who patched it)</source>
         <translation>工作备注（工单号、跳纤人）</translation>
     </message>
     <message>
-        <location filename="../../ui/xconnects.py" line="76"/>
+        <location filename="../../ui/xconnects.py" line="86"/>
         <source>on</source>
         <translation>日期</translation>
     </message>

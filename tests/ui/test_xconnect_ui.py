@@ -78,7 +78,16 @@ def test_cross_connect_page_moves_and_refuses(qtbot, demo_db):
     with demo_db.session() as s:
         assert s.execute(select(CrossConnect.circuit_id).where(CrossConnect.reference == "XC-000002")).scalar_one() \
             == "ALI-EC-0099"
-    page.grab().save("/tmp/xc/xconnects-page.png")
+    page.loa_lang.setCurrentIndex(page.loa_lang.findData("en"))
+    opened = []
+    page.loa(on_ready=opened.append)
+    qtbot.waitUntil(lambda: bool(opened), timeout=20000)
+    qtbot.addWidget(opened[0])
+    assert opened[0].path.read_bytes().startswith(b"%PDF")
+    with demo_db.session() as s:
+        from models import AuditEvent
+        last = s.execute(select(AuditEvent).order_by(AuditEvent.seq.desc()).limit(1)).scalar_one()
+    assert (last.action, last.object_type, last.object_label) == ("print", "loa", "XC-000002")
 
 
 def test_a_contract_item_sells_cross_connects_with_an_installation_price(qtbot, demo_db):
@@ -99,3 +108,30 @@ def test_a_contract_item_sells_cross_connects_with_an_installation_price(qtbot, 
     assert dlg.save(), dlg.message.text()
     item = dlg.saved.items[0]
     assert (item.kind, item.setup_price, item.quantity) == ("xconnect", Decimal("3000"), Decimal("2"))
+
+
+def test_ordering_from_the_page_and_a_refusal_in_the_form(qtbot, demo_db):
+    from ui.xconnects import XconnectsPage
+    shared = _shared(demo_db)
+    page = XconnectsPage(demo_db, login(demo_db, "admin", "demo1234"))
+    qtbot.addWidget(page)
+    page.show()
+    panel = RackPanel(demo_db)
+    panel.load_rack(shared)
+    lessee = panel.data().leases[0].customer_id
+    dlg = page.order()
+    e = dlg.editors
+    e["customer_id"].setCurrentIndex(e["customer_id"].findData(lessee))
+    e["rack"].setText("SH-ZJ1/3F 智算机房/B01")  # the cage: another customer's space
+    e["panel"].setText("PP-A05-01")
+    e["port"].setText("9")
+    e["peer_kind"].setCurrentIndex(e["peer_kind"].findData("carrier"))
+    e["peer_name"].setText("中国移动")
+    dlg.save()
+    assert dlg.isVisible() and "leases no space in rack" in dlg.message.text()
+    e["rack"].setText("SH-ZJ1/3F 智算机房/A05")
+    e["mmr"].setText("MMR-ODF-01/9")
+    dlg.save()
+    assert dlg.saved_id is not None, dlg.message.text()
+    qtbot.waitUntil(lambda: page.table.rowCount() == 5, timeout=10000)
+    assert any(r.peer_name == "中国移动" and r.mmr_port == "9" and r.state == "ordered" for r in page.rows)
