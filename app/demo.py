@@ -346,7 +346,8 @@ def load_demo(db: Database, actor: Actor | None = None, *,
         from .demo_space import load_demo_space  # a shared rack and a cage (issue 15)
         progress("leased space: a shared rack and a cage")
         contracts += load_demo_space(db, actor, today)
-        __import__("app.demo_finance", fromlist=["x"]).load_demo_finance(db, actor, today)  # profiles, deposits
+        from .demo_finance import load_demo_finance  # invoicing profiles, deposits (issue 11)
+        load_demo_finance(db, actor, today)
 
     with db.session() as s:
         count = lambda m: s.execute(select(func.count()).select_from(m)).scalar_one()

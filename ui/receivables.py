@@ -387,6 +387,18 @@ def receivables_tabs(page, statements: QWidget) -> QTabWidget:
     return tabs
 
 
+def fapiao_facts(db: Database, info) -> list[str]:
+    """The statement panel's line on its fapiao: status and what is invoiced of what (issued only)."""
+    from app.services.fapiao import statement_fapiao_status
+    from models.choices import FapiaoStatus
+    if info.status != "issued":
+        return []
+    status, invoiced, target = statement_fapiao_status(db, info.id)
+    text = QCoreApplication.translate("ReceivablesTabs", "Fapiao: %1 (¥%2 of ¥%3)")
+    return [text.replace("%1", choice_label(FapiaoStatus, status)).replace("%2", format_amount(invoiced))
+            .replace("%3", format_amount(target))]
+
+
 # --------------------------------------------------------------------------- dashboard card
 class OverdueCard(QGroupBox):
     """Customers overdue more than the setting's days: suspension proposals; a person decides."""

@@ -432,197 +432,197 @@
 <context>
     <name>BillingPage</name>
     <message>
-        <location filename="../../ui/billing.py" line="522"/>
+        <location filename="../../ui/billing.py" line="524"/>
         <source>%1 (dry run, nothing written): would create %2 line(s) on %3 new and %4 existing draft statement(s).</source>
         <translation>%1（试算，未写入）：将在 %3 张新账单和 %4 张已有草稿账单上生成 %2 条明细。</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="543"/>
+        <location filename="../../ui/billing.py" line="545"/>
         <source>%1 draft statement(s) of %2 pending issue.</source>
         <translation>%2 尚有 %1 张草稿账单待开具。</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="482"/>
+        <location filename="../../ui/billing.py" line="484"/>
         <source>%1 has not ended; it can be billed from %2 00:00 (Asia/Shanghai). A dry run shows it now, provisionally.</source>
         <translation>%1 尚未结束，自 %2 00:00（北京时间）起可计费。试算可先查看暂估结果。</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="532"/>
+        <location filename="../../ui/billing.py" line="534"/>
         <source>%1 line(s) held back: see the warnings.</source>
         <translation>%1 条明细暂缓计费：见警告。</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="536"/>
+        <location filename="../../ui/billing.py" line="538"/>
         <source>%1 line(s) rebill credited lines.</source>
         <translation>%1 个条目为已冲销条目的重新计费。</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="530"/>
+        <location filename="../../ui/billing.py" line="532"/>
         <source>%1 line(s) were billed by earlier runs.</source>
         <translation>%1 条明细已在之前的运行中计费。</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="570"/>
+        <location filename="../../ui/billing.py" line="572"/>
         <source>%1 statement(s) issued.</source>
         <translation>已开具 %1 张账单。</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="524"/>
+        <location filename="../../ui/billing.py" line="526"/>
         <source>%1: created %2 line(s) on %3 new and %4 existing draft statement(s).</source>
         <translation>%1：已在 %3 张新账单和 %4 张已有草稿账单上生成 %2 条明细。</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="520"/>
+        <location filename="../../ui/billing.py" line="522"/>
         <source>%1: nothing to bill.</source>
         <translation>%1：没有需要计费的项目。</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="518"/>
+        <location filename="../../ui/billing.py" line="520"/>
         <source>%1: nothing to bill; every line already exists (%2 from earlier runs).</source>
         <translation>%1：没有需要计费的项目；所有明细均已存在（之前运行生成 %2 条）。</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="505"/>
+        <location filename="../../ui/billing.py" line="507"/>
         <source>Billing %1…</source>
         <translation>正在计费 %1…</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="516"/>
+        <location filename="../../ui/billing.py" line="518"/>
         <source>Billing run %1 cancelled; nothing was written.</source>
         <translation>%1 计费已取消，未写入任何数据。</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="435"/>
+        <location filename="../../ui/billing.py" line="437"/>
         <source>Choose a month and press Dry run to see what a run would bill.</source>
         <translation>选择月份并点击“试算”，查看本次将计费的内容。</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="441"/>
+        <location filename="../../ui/billing.py" line="443"/>
         <source>Customer</source>
         <translation>客户</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="416"/>
+        <location filename="../../ui/billing.py" line="418"/>
         <source>Dry run</source>
         <translation>试算</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="505"/>
+        <location filename="../../ui/billing.py" line="507"/>
         <source>Dry run for %1…</source>
         <translation>正在试算 %1…</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="584"/>
+        <location filename="../../ui/billing.py" line="586"/>
         <source>Excel (*.xlsx);;CSV (*.csv)</source>
         <translation>Excel (*.xlsx);;CSV (*.csv)</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="583"/>
+        <location filename="../../ui/billing.py" line="585"/>
         <source>Export statements</source>
         <translation>导出账单</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="421"/>
+        <location filename="../../ui/billing.py" line="423"/>
         <source>Export statements…</source>
         <translation>导出账单…</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="597"/>
+        <location filename="../../ui/billing.py" line="599"/>
         <source>Exporting…</source>
         <translation>正在导出…</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="420"/>
+        <location filename="../../ui/billing.py" line="422"/>
         <source>Handovers…</source>
         <translation>交付…</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="560"/>
+        <location filename="../../ui/billing.py" line="562"/>
         <source>Issue every draft statement of %1? Issued statements take their numbers and never change.</source>
         <translation>开具 %1 的全部草稿账单？开具后的账单将获得编号且不可再修改。</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="559"/>
+        <location filename="../../ui/billing.py" line="561"/>
         <source>Issue statements</source>
         <translation>开具账单</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="419"/>
+        <location filename="../../ui/billing.py" line="421"/>
         <source>Issue the period's drafts</source>
         <translation>开具本期草稿账单</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="534"/>
+        <location filename="../../ui/billing.py" line="536"/>
         <source>Issued %1: %2</source>
         <translation>已开具 %1 张：%2</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="576"/>
+        <location filename="../../ui/billing.py" line="578"/>
         <source>Issuing…</source>
         <translation>正在开具…</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="441"/>
+        <location filename="../../ui/billing.py" line="443"/>
         <source>Lines</source>
         <translation>明细数</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="555"/>
+        <location filename="../../ui/billing.py" line="557"/>
         <source>No warnings: meters and leases are complete.</source>
         <translation>无警告：电表读数和租赁记录完整。</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="442"/>
+        <location filename="../../ui/billing.py" line="444"/>
         <source>Number</source>
         <translation>编号</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="539"/>
+        <location filename="../../ui/billing.py" line="541"/>
         <source>PROVISIONAL: %1 has not ended; usage metered up to %2 only.</source>
         <translation>暂估：%1 尚未结束，用量仅计至 %2。</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="406"/>
+        <location filename="../../ui/billing.py" line="408"/>
         <source>Period</source>
         <translation>账期</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="417"/>
+        <location filename="../../ui/billing.py" line="419"/>
         <source>Run</source>
         <translation>计费</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="418"/>
+        <location filename="../../ui/billing.py" line="420"/>
         <source>Run and issue</source>
         <translation>计费并开具</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="433"/>
+        <location filename="../../ui/billing.py" line="435"/>
         <source>Run result</source>
         <translation>运行结果</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="441"/>
+        <location filename="../../ui/billing.py" line="443"/>
         <source>Subsidiary</source>
         <translation>子公司</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="441"/>
+        <location filename="../../ui/billing.py" line="443"/>
         <source>Subtotal</source>
         <translation>小计</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="527"/>
+        <location filename="../../ui/billing.py" line="529"/>
         <source>Subtotal %1 + tax %2 = %3.</source>
         <translation>小计 %1 + 税额 %2 = %3。</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="442"/>
+        <location filename="../../ui/billing.py" line="444"/>
         <source>Tax</source>
         <translation>税额</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="442"/>
+        <location filename="../../ui/billing.py" line="444"/>
         <source>Total</source>
         <translation>合计</translation>
     </message>
@@ -1257,97 +1257,97 @@
 <context>
     <name>CreditNoteDialog</name>
     <message>
-        <location filename="../../ui/billing.py" line="108"/>
+        <location filename="../../ui/billing.py" line="109"/>
         <source>A credit note says why.</source>
         <translation>红字账单须说明原因。</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="112"/>
+        <location filename="../../ui/billing.py" line="113"/>
         <source>A partial amount credits exactly one line: tick only that line.</source>
         <translation>部分冲减只针对一个条目：请只勾选该条目。</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="114"/>
+        <location filename="../../ui/billing.py" line="115"/>
         <source>A partial amount is a positive amount in yuan and fen, e.g. 1200.50.</source>
         <translation>部分冲减金额须为正数，精确到分，例如 1200.50。</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="162"/>
+        <location filename="../../ui/billing.py" line="163"/>
         <source>Back</source>
         <translation>返回</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="96"/>
+        <location filename="../../ui/billing.py" line="97"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="110"/>
+        <location filename="../../ui/billing.py" line="111"/>
         <source>Choose at least one line.</source>
         <translation>请至少选择一条明细。</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="158"/>
+        <location filename="../../ui/billing.py" line="159"/>
         <source>Confirm credit note</source>
         <translation>确认红字账单</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="74"/>
+        <location filename="../../ui/billing.py" line="75"/>
         <source>Credit note for %1</source>
         <translation>为 %1 开具红字账单</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="150"/>
+        <location filename="../../ui/billing.py" line="151"/>
         <source>Issue a credit note against %1 for %2 (incl. VAT)?</source>
         <translation>对 %1 开具红字账单，金额 %2（含税）？</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="95"/>
+        <location filename="../../ui/billing.py" line="96"/>
         <source>Issue credit note</source>
         <translation>开具红字账单</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="91"/>
+        <location filename="../../ui/billing.py" line="92"/>
         <source>Lines to credit</source>
         <translation>要冲销的明细</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="143"/>
+        <location filename="../../ui/billing.py" line="144"/>
         <source>Part of “%1”: %2 + VAT %3</source>
         <translation>部分冲减“%1”：%2，增值税 %3</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="82"/>
+        <location filename="../../ui/billing.py" line="83"/>
         <source>Partial amount</source>
         <translation>部分冲减金额</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="78"/>
+        <location filename="../../ui/billing.py" line="79"/>
         <source>Reason *</source>
         <translation>原因 *</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="152"/>
+        <location filename="../../ui/billing.py" line="153"/>
         <source>Reason: %1</source>
         <translation>原因：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="154"/>
+        <location filename="../../ui/billing.py" line="155"/>
         <source>The lines are reversed in full; they may be rebilled afterwards.</source>
         <translation>所选行全额冲销，之后可重新出账。</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="153"/>
+        <location filename="../../ui/billing.py" line="154"/>
         <source>The rest of the line stays billed; nothing is rebilled.</source>
         <translation>该行其余金额照常计费，不重新出账。</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="81"/>
+        <location filename="../../ui/billing.py" line="82"/>
         <source>empty: credit the lines in full (they may be rebilled)</source>
         <translation>留空：全额冲销所选条目（之后可重新计费）</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="147"/>
+        <location filename="../../ui/billing.py" line="148"/>
         <source>“%1”: %2 + VAT %3</source>
         <translation>“%1”：%2，增值税 %3</translation>
     </message>
@@ -1375,12 +1375,12 @@
         <translation>记录已被他人修改</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="525"/>
+        <location filename="../../ui/forms.py" line="526"/>
         <source>Contact %1: %2</source>
         <translation>联系人 %1：%2</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="483"/>
+        <location filename="../../ui/forms.py" line="484"/>
         <source>Contacts (%1)</source>
         <translation>联系人（%1）</translation>
     </message>
@@ -2730,47 +2730,47 @@
 <context>
     <name>HandoverDialog</name>
     <message>
-        <location filename="../../ui/billing.py" line="176"/>
+        <location filename="../../ui/billing.py" line="177"/>
         <source>Awaiting handover</source>
         <translation>待交付</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="214"/>
+        <location filename="../../ui/billing.py" line="215"/>
         <source>Choose an item.</source>
         <translation>请选择一个条目。</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="203"/>
+        <location filename="../../ui/billing.py" line="204"/>
         <source>Close</source>
         <translation>关闭</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="198"/>
+        <location filename="../../ui/billing.py" line="199"/>
         <source>Evidence *</source>
         <translation>凭据 *</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="194"/>
+        <location filename="../../ui/billing.py" line="195"/>
         <source>Handed over at (Asia/Shanghai)</source>
         <translation>交付时间（北京时间）</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="187"/>
+        <location filename="../../ui/billing.py" line="188"/>
         <source>Items</source>
         <translation>条目</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="202"/>
+        <location filename="../../ui/billing.py" line="203"/>
         <source>Record handover</source>
         <translation>记录交付</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="197"/>
+        <location filename="../../ui/billing.py" line="198"/>
         <source>evidence: signed handover form, ticket, who received it</source>
         <translation>凭据：签字交接单、工单号、接收人</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="182"/>
+        <location filename="../../ui/billing.py" line="183"/>
         <source>planned %1</source>
         <translation>计划 %1</translation>
     </message>
@@ -2851,47 +2851,47 @@
 <context>
     <name>InvoicingProfileTab</name>
     <message>
-        <location filename="../../ui/receivables.py" line="502"/>
+        <location filename="../../ui/receivables.py" line="514"/>
         <source>Address and phone</source>
         <translation>地址、电话</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="503"/>
+        <location filename="../../ui/receivables.py" line="515"/>
         <source>Bank and account</source>
         <translation>开户行及账号</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="506"/>
+        <location filename="../../ui/receivables.py" line="518"/>
         <source>E-mail for delivery</source>
         <translation>收票邮箱</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="505"/>
+        <location filename="../../ui/receivables.py" line="517"/>
         <source>Fapiao type</source>
         <translation>发票类型</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="546"/>
+        <location filename="../../ui/receivables.py" line="558"/>
         <source>Invoicing profile</source>
         <translation>开票信息</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="550"/>
+        <location filename="../../ui/receivables.py" line="562"/>
         <source>Invoicing profile not saved</source>
         <translation>开票信息未保存</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="501"/>
+        <location filename="../../ui/receivables.py" line="513"/>
         <source>Name on the fapiao</source>
         <translation>名称（发票抬头）</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="507"/>
+        <location filename="../../ui/receivables.py" line="519"/>
         <source>Save &amp;invoicing profile</source>
         <translation>保存开票信息(&amp;I)</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="501"/>
+        <location filename="../../ui/receivables.py" line="513"/>
         <source>Taxpayer ID</source>
         <translation>纳税人识别号</translation>
     </message>
@@ -3297,67 +3297,67 @@ Reason:</source>
 <context>
     <name>OverdueCard</name>
     <message>
-        <location filename="../../ui/receivables.py" line="452"/>
+        <location filename="../../ui/receivables.py" line="464"/>
         <source>%1 customer(s), ¥%2</source>
         <translation>%1 个客户，¥%2</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="410"/>
+        <location filename="../../ui/receivables.py" line="422"/>
         <source>&amp;Keep serving…</source>
         <translation>继续服务(&amp;K)…</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="408"/>
+        <location filename="../../ui/receivables.py" line="420"/>
         <source>&amp;Suspend…</source>
         <translation>暂停服务(&amp;S)…</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="403"/>
+        <location filename="../../ui/receivables.py" line="415"/>
         <source>Customer</source>
         <translation>客户</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="403"/>
+        <location filename="../../ui/receivables.py" line="415"/>
         <source>Days</source>
         <translation>天数</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="403"/>
+        <location filename="../../ui/receivables.py" line="415"/>
         <source>Decision</source>
         <translation>处理决定</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="471"/>
+        <location filename="../../ui/receivables.py" line="483"/>
         <source>Decision on %1</source>
         <translation>对 %1 的处理决定</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="403"/>
+        <location filename="../../ui/receivables.py" line="415"/>
         <source>Overdue</source>
         <translation>逾期金额</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="449"/>
+        <location filename="../../ui/receivables.py" line="461"/>
         <source>Overdue more than %1 days: suspension proposals</source>
         <translation>逾期超过 %1 天：建议暂停服务</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="466"/>
+        <location filename="../../ui/receivables.py" line="478"/>
         <source>Select a customer in the list first.</source>
         <translation>请先在列表中选择一个客户。</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="472"/>
+        <location filename="../../ui/receivables.py" line="484"/>
         <source>Why? (recorded in the audit trail)</source>
         <translation>原因（记入审计日志）：</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="454"/>
+        <location filename="../../ui/receivables.py" line="466"/>
         <source>keep serving</source>
         <translation>继续服务</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="454"/>
+        <location filename="../../ui/receivables.py" line="466"/>
         <source>suspend</source>
         <translation>暂停服务</translation>
     </message>
@@ -4045,6 +4045,11 @@ Reason:</source>
         <source>Customer &amp;balance</source>
         <translation>客户余额(&amp;B)</translation>
     </message>
+    <message>
+        <location filename="../../ui/receivables.py" line="397"/>
+        <source>Fapiao: %1 (¥%2 of ¥%3)</source>
+        <translation>开票：%1（已开 ¥%2，应开 ¥%3）</translation>
+    </message>
 </context>
 <context>
     <name>RegionTreePanel</name>
@@ -4549,172 +4554,172 @@ Reason:</source>
 <context>
     <name>StatementPanel</name>
     <message>
-        <location filename="../../ui/billing.py" line="267"/>
+        <location filename="../../ui/billing.py" line="268"/>
         <source>%1 draft #%2</source>
         <translation>%1 草稿 #%2</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="244"/>
+        <location filename="../../ui/billing.py" line="245"/>
         <source>Amount</source>
         <translation>金额</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="242"/>
+        <location filename="../../ui/billing.py" line="243"/>
         <source>Choose a statement</source>
         <translation>请选择账单</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="243"/>
+        <location filename="../../ui/billing.py" line="244"/>
         <source>Contract</source>
         <translation>合同</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="345"/>
+        <location filename="../../ui/billing.py" line="347"/>
         <source>Credit note</source>
         <translation>红字账单</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="345"/>
+        <location filename="../../ui/billing.py" line="347"/>
         <source>Credit note %1 issued for %2.</source>
         <translation>已开具红字账单 %1，金额 %2。</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="283"/>
+        <location filename="../../ui/billing.py" line="285"/>
         <source>Credit notes: %1</source>
         <translation>红字账单：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="253"/>
+        <location filename="../../ui/billing.py" line="254"/>
         <source>Credit note…</source>
         <translation>红字账单…</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="279"/>
+        <location filename="../../ui/billing.py" line="281"/>
         <source>Credits %1</source>
         <translation>冲销 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="269"/>
+        <location filename="../../ui/billing.py" line="270"/>
         <source>Customer: %1</source>
         <translation>客户：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="243"/>
+        <location filename="../../ui/billing.py" line="244"/>
         <source>Description</source>
         <translation>描述</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="277"/>
+        <location filename="../../ui/billing.py" line="278"/>
         <source>Fapiao no.: %1</source>
         <translation>发票号：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="370"/>
+        <location filename="../../ui/billing.py" line="372"/>
         <source>Fapiao number</source>
         <translation>发票号</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="252"/>
+        <location filename="../../ui/billing.py" line="253"/>
         <source>Issue</source>
         <translation>开具</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="275"/>
+        <location filename="../../ui/billing.py" line="276"/>
         <source>Issued: %1</source>
         <translation>开具日期：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="326"/>
+        <location filename="../../ui/billing.py" line="328"/>
         <source>Issuing…</source>
         <translation>正在开具…</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="270"/>
+        <location filename="../../ui/billing.py" line="271"/>
         <source>Period: %1</source>
         <translation>账期：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="256"/>
+        <location filename="../../ui/billing.py" line="257"/>
         <source>Preview / Print PDF…</source>
         <translation>预览 / 打印 PDF…</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="243"/>
+        <location filename="../../ui/billing.py" line="244"/>
         <source>Quantity</source>
         <translation>数量</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="281"/>
+        <location filename="../../ui/billing.py" line="283"/>
         <source>Reason: %1</source>
         <translation>原因：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="254"/>
+        <location filename="../../ui/billing.py" line="255"/>
         <source>Rebill credited lines</source>
         <translation>重新计费已冲销条目</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="361"/>
+        <location filename="../../ui/billing.py" line="363"/>
         <source>Rebilled %1 line(s) on %2.</source>
         <translation>已在 %2 上重新计费 %1 个条目。</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="364"/>
+        <location filename="../../ui/billing.py" line="366"/>
         <source>Rebilling…</source>
         <translation>正在重新计费…</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="285"/>
+        <location filename="../../ui/billing.py" line="287"/>
         <source>Rebills %1</source>
         <translation>重开 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="255"/>
+        <location filename="../../ui/billing.py" line="256"/>
         <source>Record fapiao no.…</source>
         <translation>登记发票号…</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="392"/>
+        <location filename="../../ui/billing.py" line="394"/>
         <source>Statement %1</source>
         <translation>账单 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="271"/>
+        <location filename="../../ui/billing.py" line="272"/>
         <source>Status: %1</source>
         <translation>状态：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="292"/>
+        <location filename="../../ui/billing.py" line="294"/>
         <source>Subtotal %1 · Tax %2 · &lt;b&gt;Total %3&lt;/b&gt;&lt;br&gt;Amount in words: &lt;b&gt;%4&lt;/b&gt;</source>
         <translation>小计 %1 · 税额 %2 · &lt;b&gt;合计 %3&lt;/b&gt;&lt;br&gt;大写金额：&lt;b&gt;%4&lt;/b&gt;</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="244"/>
+        <location filename="../../ui/billing.py" line="245"/>
         <source>Tax</source>
         <translation>税额</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="244"/>
+        <location filename="../../ui/billing.py" line="245"/>
         <source>Tax rate</source>
         <translation>税率</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="371"/>
+        <location filename="../../ui/billing.py" line="373"/>
         <source>The fapiao number issued for %1:</source>
         <translation>为 %1 开具的发票号：</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="243"/>
+        <location filename="../../ui/billing.py" line="244"/>
         <source>Unit</source>
         <translation>单位</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="244"/>
+        <location filename="../../ui/billing.py" line="245"/>
         <source>Unit price</source>
         <translation>单价</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="360"/>
+        <location filename="../../ui/billing.py" line="362"/>
         <source>draft #%1</source>
         <translation>草稿 #%1</translation>
     </message>
@@ -4722,42 +4727,42 @@ Reason:</source>
 <context>
     <name>TransitionDialog</name>
     <message>
-        <location filename="../../ui/forms.py" line="593"/>
+        <location filename="../../ui/forms.py" line="594"/>
         <source>%1 GPU(s), now: %2</source>
         <translation>%1 个 GPU，当前：%2</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="610"/>
+        <location filename="../../ui/forms.py" line="611"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="622"/>
+        <location filename="../../ui/forms.py" line="623"/>
         <source>Give a reason: it goes into the GPU's history and the audit trail.</source>
         <translation>请填写原因：它将记入 GPU 历史和审计日志。</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="585"/>
+        <location filename="../../ui/forms.py" line="586"/>
         <source>Lifecycle move</source>
         <translation>生命周期变更</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="609"/>
+        <location filename="../../ui/forms.py" line="610"/>
         <source>Move</source>
         <translation>变更</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="600"/>
+        <location filename="../../ui/forms.py" line="601"/>
         <source>Move to</source>
         <translation>变更为</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="616"/>
+        <location filename="../../ui/forms.py" line="617"/>
         <source>No move is allowed from these states together.</source>
         <translation>所选状态之间没有共同允许的变更。</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="603"/>
+        <location filename="../../ui/forms.py" line="604"/>
         <source>Reason *</source>
         <translation>原因 *</translation>
     </message>
