@@ -439,6 +439,7 @@ ZH.update({
     "Fapiao type": "发票类型", "E-mail for delivery": "收票邮箱", "Save &invoicing profile": "保存开票信息(&I)",
     "Invoicing profile": "开票信息", "Invoicing profile not saved": "开票信息未保存",
     "Fapiao: %1 (¥%2 of ¥%3)": "开票：%1（已开 ¥%2，应开 ¥%3）",
+    "Amount received": "已收取", "Statement no.": "对账单号",
 })
 
 

@@ -139,7 +139,7 @@ class PaymentsSection(_Section):
             self.tr("&Record receipt"), self.record))
         self.alloc_statement, self.alloc_amount = _edit("alloc_statement"), _edit("alloc_amount", self.tr("all"))
         row.addWidget(self.form("allocate", self.tr("Allocate the selected payment"), [
-            (self.tr("Statement"), self.alloc_statement), (self.tr("Amount"), self.alloc_amount)],
+            (self.tr("Statement no."), self.alloc_statement), (self.tr("Amount"), self.alloc_amount)],
             self.tr("&Allocate"), self.allocate))
         self.reason = _edit("reverse_reason")
         row.addWidget(self.form("reverse", self.tr("Reverse the selected payment"), [
@@ -199,7 +199,7 @@ class BalanceSection(_Section):
         self.figures.setObjectName("balanceFigures")
         self.figures.setTextInteractionFlags(Qt.TextSelectableByMouse)
         self.v.addWidget(self.figures)
-        self.table = _table([self.tr("Customer"), self.tr("Contract"), self.tr("Kind"), self.tr("Received"),
+        self.table = _table([self.tr("Customer"), self.tr("Contract"), self.tr("Kind"), self.tr("Amount received"),
                              self.tr("Applied"), self.tr("Refunded"), self.tr("Balance")], "balanceDeposits")
         self.v.addWidget(self.table, 1)
 
@@ -232,7 +232,7 @@ class DepositsSection(_Section):
         self.statement, self.apply_kind = _edit("apply_statement"), _choice("apply_kind", DepositKind)
         self.apply_amount = _edit("apply_amount", self.tr("all"))
         row.addWidget(self.form("apply", self.tr("Apply to a statement"), [
-            (self.tr("Statement"), self.statement), (self.tr("Kind"), self.apply_kind),
+            (self.tr("Statement no."), self.statement), (self.tr("Kind"), self.apply_kind),
             (self.tr("Amount"), self.apply_amount)], self.tr("App&ly"), self.apply))
         self.r_customer, self.r_kind = _edit("refund_customer", self.tr("credit code or name")), _choice(
             "refund_kind", DepositKind)
@@ -244,7 +244,7 @@ class DepositsSection(_Section):
             (self.tr("Contract"), self.r_contract), (self.tr("Amount"), self.r_amount),
             (self.tr("Reason"), self.r_reason)], self.tr("Refu&nd"), self.refund))
         self.v.addLayout(row)
-        self.table = _table([self.tr("Customer"), self.tr("Contract"), self.tr("Kind"), self.tr("Received"),
+        self.table = _table([self.tr("Customer"), self.tr("Contract"), self.tr("Kind"), self.tr("Amount received"),
                              self.tr("Applied"), self.tr("Refunded"), self.tr("Balance")], "depositsTable")
         self.v.addWidget(self.table, 1)
 
@@ -285,7 +285,7 @@ class FapiaoSection(_Section):
         self.type.insertItem(0, self.tr("(the customer's profile)"), None)
         self.type.setCurrentIndex(0)
         row.addWidget(self.form("add", self.tr("Record a fapiao for a statement"), [
-            (self.tr("Statement"), self.statement), (self.tr("Fapiao no."), self.number), (self.tr("Date"), self.date),
+            (self.tr("Statement no."), self.statement), (self.tr("Fapiao no."), self.number), (self.tr("Date"), self.date),
             (self.tr("Amount"), self.amount), (self.tr("Tax"), self.tax), (self.tr("Type"), self.type)],
             self.tr("&Add fapiao"), self.add))
         self.credit_note, self.red_number = _edit("red_credit_note"), _edit("red_number", self.tr("20 digits"))

@@ -354,6 +354,11 @@
         <translation>查询(&amp;S)</translation>
     </message>
     <message>
+        <location filename="../../ui/receivables.py" line="202"/>
+        <source>Amount received</source>
+        <translation>已收取</translation>
+    </message>
+    <message>
         <location filename="../../ui/receivables.py" line="203"/>
         <source>Applied</source>
         <translation>已抵扣</translation>
@@ -407,11 +412,6 @@
         <location filename="../../ui/receivables.py" line="213"/>
         <source>Open statements</source>
         <translation>未结清对账单</translation>
-    </message>
-    <message>
-        <location filename="../../ui/receivables.py" line="202"/>
-        <source>Received</source>
-        <translation>已到货</translation>
     </message>
     <message>
         <location filename="../../ui/receivables.py" line="211"/>
@@ -1825,6 +1825,11 @@
         <translation>金额</translation>
     </message>
     <message>
+        <location filename="../../ui/receivables.py" line="247"/>
+        <source>Amount received</source>
+        <translation>已收取</translation>
+    </message>
+    <message>
         <location filename="../../ui/receivables.py" line="236"/>
         <source>App&amp;ly</source>
         <translation>抵扣(&amp;L)</translation>
@@ -1875,11 +1880,6 @@
         <translation>收取</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="247"/>
-        <source>Received</source>
-        <translation>已到货</translation>
-    </message>
-    <message>
         <location filename="../../ui/receivables.py" line="231"/>
         <source>Reference</source>
         <translation>流水号</translation>
@@ -1901,8 +1901,8 @@
     </message>
     <message>
         <location filename="../../ui/receivables.py" line="235"/>
-        <source>Statement</source>
-        <translation>账单</translation>
+        <source>Statement no.</source>
+        <translation>对账单号</translation>
     </message>
     <message>
         <location filename="../../ui/receivables.py" line="233"/>
@@ -2204,7 +2204,7 @@
         <translation>冲回/冲销</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="288"/>
+        <location filename="../../ui/receivables.py" line="300"/>
         <source>Statement</source>
         <translation>账单</translation>
     </message>
@@ -2212,6 +2212,11 @@
         <location filename="../../ui/receivables.py" line="301"/>
         <source>Statement fapiao status</source>
         <translation>对账单开票状态</translation>
+    </message>
+    <message>
+        <location filename="../../ui/receivables.py" line="288"/>
+        <source>Statement no.</source>
+        <translation>对账单号</translation>
     </message>
     <message>
         <location filename="../../ui/receivables.py" line="289"/>
@@ -3529,8 +3534,8 @@ Reason:</source>
     </message>
     <message>
         <location filename="../../ui/receivables.py" line="142"/>
-        <source>Statement</source>
-        <translation>账单</translation>
+        <source>Statement no.</source>
+        <translation>对账单号</translation>
     </message>
     <message>
         <location filename="../../ui/receivables.py" line="151"/>
