@@ -431,6 +431,9 @@ class OverdueCard(QGroupBox):
         v.addWidget(self.error)
         self.rows = []
         self.stale = True
+        self._loading = False
+        self.op = None
+        self.summary.setText("…")
         bus().changed.connect(self.on_changed)
 
     @property
@@ -445,21 +448,49 @@ class OverdueCard(QGroupBox):
     def on_changed(self, kinds) -> None:
         self.stale = True
         if self.isVisible():
-            self.refresh()
+            self.load()
 
     def paintEvent(self, event) -> None:
         super().paintEvent(event)
-        if self.stale:
+        if self.stale:          # first shown (or changed while hidden): load once painted, off the GUI thread
             self.stale = False
-            from PySide6.QtCore import QTimer
-            QTimer.singleShot(0, self.refresh)
+            self.load()
+
+    def load(self) -> None:
+        """Read the proposals on the thread pool (the aging of every open statement), show them when done."""
+        if self._loading:
+            return
+        from app.services.overdue import proposals, threshold
+        from ui.operations import run_op
+        db = self.db
+
+        def work(_progress):
+            days = threshold(db)
+            return days, proposals(db, days)
+
+        def done(result):
+            import shiboken6
+            if shiboken6.isValid(self):
+                self._loading = False
+                self.show_rows(*result)
+
+        def failed(_exc):
+            import shiboken6
+            if shiboken6.isValid(self):
+                self._loading = False
+        self._loading = True
+        self.op = run_op(self, work, on_success=done, on_failure=failed, show_progress=False)
 
     def refresh(self) -> None:
+        """Read and show the proposals now (on this thread)."""
         from app.services.overdue import proposals, threshold
         days = threshold(self.db)
-        self.rows = proposals(self.db, days)
-        self.setTitle(self.tr("Overdue more than %1 days: suspension proposals").replace("%1", str(days)))
+        self.show_rows(days, proposals(self.db, days))
+
+    def show_rows(self, days: int, rows) -> None:
         from decimal import Decimal
+        self.rows = rows
+        self.setTitle(self.tr("Overdue more than %1 days: suspension proposals").replace("%1", str(days)))
         total = sum((p.amount for p in self.rows), Decimal("0.00"))
         self.summary.setText(self.tr("%1 customer(s), ¥%2").replace("%1", str(len(self.rows)))
                              .replace("%2", format_amount(total)))

@@ -104,8 +104,9 @@ def test_overdue_card_and_profile_tab(qtbot, db, admin, manager):
     card = OverdueCard(db, actor=admin)
     qtbot.addWidget(card)
     card.resize(700, 300)
-    card.refresh()
-    assert card.table.rowCount() == 1 and "¥12,720.00" in card.summary.text()
+    card.show()                                 # painted: loads on the thread pool
+    qtbot.waitUntil(lambda: card.table.rowCount() == 1, timeout=20000)
+    assert "¥12,720.00" in card.summary.text() and "0" in card.title()
     assert not card.decide("keep", "")          # no selection
     card.table.selectRow(0)
     assert not card.decide("keep", "")          # no reason: the service refuses, shown
