@@ -440,6 +440,9 @@ ZH.update({
     "Invoicing profile": "开票信息", "Invoicing profile not saved": "开票信息未保存",
     "Fapiao: %1 (¥%2 of ¥%3)": "开票：%1（已开 ¥%2，应开 ¥%3）",
     "Amount received": "已收取", "Statement no.": "对账单号",
+    "Aging report": "账龄报表", "E&xport aging (PDF or XLSX)…": "导出账龄表（PDF 或 XLSX）(&X)…",
+    "Monthly receivables summary": "应收账款月度汇总", "Monthly &summary (PDF or XLSX)…": "月度汇总（PDF 或 XLSX）(&S)…",
+    "Save as": "另存为", "Wrote %1": "已写入 %1",
 })
 
 

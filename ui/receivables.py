@@ -58,6 +58,11 @@ def _edit(name: str, placeholder: str = "", text: str = "") -> QLineEdit:
     return e
 
 
+def _lang(widget: QWidget) -> str:
+    """The language the console shows (a translated word tells), for the reports it writes."""
+    return "en" if QCoreApplication.translate("ReceivablesTabs", "&Payments") == "&Payments" else "zh"
+
+
 def _choice(name: str, choices, values=None) -> QComboBox:
     box = QComboBox()
     box.setObjectName(name)
@@ -326,14 +331,45 @@ class AgingSection(_Section):
     def __init__(self, db, actor, parent=None):
         super().__init__(db, actor, parent)
         self.as_of = _edit("aging_as_of", "YYYY-MM-DD", local_today().isoformat())
-        self.v.addWidget(self.form("aging", self.tr("Aging"), [(self.tr("As of"), self.as_of)], self.tr("R&efresh"),
-                                   self.reload_now, permission="read"))
+        row = QHBoxLayout()
+        row.addWidget(self.form("aging", self.tr("Aging"), [(self.tr("As of"), self.as_of)], self.tr("R&efresh"),
+                                self.reload_now, permission="read"))
+        row.addWidget(self.form("aging_file", self.tr("Aging report"), [], self.tr("E&xport aging (PDF or XLSX)…"),
+                                lambda: self.export_aging(), permission="print"))
+        self.period = _edit("summary_period", "YYYY-MM", local_today().strftime("%Y-%m"))
+        row.addWidget(self.form("summary", self.tr("Monthly receivables summary"), [(self.tr("Period"), self.period)],
+                                self.tr("Monthly &summary (PDF or XLSX)…"), lambda: self.export_summary(),
+                                permission="print"))
+        self.v.addLayout(row)
         from app.services.receivables import BUCKET_LABELS, BUCKETS
         zh = self.tr("Customer") != "Customer"
         self.table = _table([self.tr("Subsidiary"), self.tr("Customer")]
                             + [BUCKET_LABELS[b][0 if zh else 1] for b in BUCKETS]
                             + [self.tr("Total"), self.tr("Credit balance (unallocated)")], "agingTable")
         self.v.addWidget(self.table, 1)
+
+    def _path(self, name: str) -> str:
+        from PySide6.QtWidgets import QFileDialog
+        path, _f = QFileDialog.getSaveFileName(self, self.tr("Save as"), name, "PDF (*.pdf);;Excel (*.xlsx)")
+        return path
+
+    def export_aging(self, path: str | None = None) -> str:
+        from app.services.receivables import print_receivables_report
+        as_of = dt.date.fromisoformat(self.as_of.text().strip())
+        path = path or self._path(f"aging-{as_of}.pdf")
+        if not path:
+            return ""
+        print_receivables_report(self.db, self.actor, "aging", path, as_of=as_of, language=_lang(self))
+        return self.tr("Wrote %1").replace("%1", path)
+
+    def export_summary(self, path: str | None = None) -> str:
+        from app.services.receivables_summary import print_summary
+        period = self.period.text().strip()
+        path = path or self._path(f"receivables-{period}.pdf")
+        if not path:
+            return ""
+        print_summary(self.db, self.actor, period, path, language=_lang(self))
+        return self.tr("Wrote %1").replace("%1", path)
 
     def reload_now(self) -> str:
         from app.services.receivables import BUCKETS, aging

@@ -4,39 +4,74 @@
 <context>
     <name>AgingSection</name>
     <message>
-        <location filename="../../ui/receivables.py" line="329"/>
+        <location filename="../../ui/receivables.py" line="335"/>
         <source>Aging</source>
         <translation>账龄</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="329"/>
+        <location filename="../../ui/receivables.py" line="337"/>
+        <source>Aging report</source>
+        <translation>账龄报表</translation>
+    </message>
+    <message>
+        <location filename="../../ui/receivables.py" line="335"/>
         <source>As of</source>
         <translation>截至</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="335"/>
+        <location filename="../../ui/receivables.py" line="348"/>
         <source>Credit balance (unallocated)</source>
         <translation>预收余额（未核销）</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="332"/>
+        <location filename="../../ui/receivables.py" line="345"/>
         <source>Customer</source>
         <translation>客户</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="329"/>
+        <location filename="../../ui/receivables.py" line="337"/>
+        <source>E&amp;xport aging (PDF or XLSX)…</source>
+        <translation>导出账龄表（PDF 或 XLSX）(&amp;X)…</translation>
+    </message>
+    <message>
+        <location filename="../../ui/receivables.py" line="341"/>
+        <source>Monthly &amp;summary (PDF or XLSX)…</source>
+        <translation>月度汇总（PDF 或 XLSX）(&amp;S)…</translation>
+    </message>
+    <message>
+        <location filename="../../ui/receivables.py" line="340"/>
+        <source>Monthly receivables summary</source>
+        <translation>应收账款月度汇总</translation>
+    </message>
+    <message>
+        <location filename="../../ui/receivables.py" line="340"/>
+        <source>Period</source>
+        <translation>账期</translation>
+    </message>
+    <message>
+        <location filename="../../ui/receivables.py" line="335"/>
         <source>R&amp;efresh</source>
         <translation>刷新(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="333"/>
+        <location filename="../../ui/receivables.py" line="353"/>
+        <source>Save as</source>
+        <translation>另存为</translation>
+    </message>
+    <message>
+        <location filename="../../ui/receivables.py" line="346"/>
         <source>Subsidiary</source>
         <translation>子公司</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="335"/>
+        <location filename="../../ui/receivables.py" line="348"/>
         <source>Total</source>
         <translation>合计</translation>
+    </message>
+    <message>
+        <location filename="../../ui/receivables.py" line="363"/>
+        <source>Wrote %1</source>
+        <translation>已写入 %1</translation>
     </message>
 </context>
 <context>
@@ -349,82 +384,82 @@
 <context>
     <name>BalanceSection</name>
     <message>
-        <location filename="../../ui/receivables.py" line="197"/>
+        <location filename="../../ui/receivables.py" line="202"/>
         <source>&amp;Show</source>
         <translation>查询(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="202"/>
+        <location filename="../../ui/receivables.py" line="207"/>
         <source>Amount received</source>
         <translation>已收取</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="203"/>
+        <location filename="../../ui/receivables.py" line="208"/>
         <source>Applied</source>
         <translation>已抵扣</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="203"/>
+        <location filename="../../ui/receivables.py" line="208"/>
         <source>Balance</source>
         <translation>余额</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="213"/>
+        <location filename="../../ui/receivables.py" line="218"/>
         <source>Balance owed</source>
         <translation>欠款余额</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="210"/>
+        <location filename="../../ui/receivables.py" line="215"/>
         <source>Billed (statements less credit notes)</source>
         <translation>应收（对账单减红字）</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="202"/>
+        <location filename="../../ui/receivables.py" line="207"/>
         <source>Contract</source>
         <translation>合同</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="214"/>
+        <location filename="../../ui/receivables.py" line="219"/>
         <source>Credit balance (unallocated)</source>
         <translation>预收余额（未核销）</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="196"/>
+        <location filename="../../ui/receivables.py" line="201"/>
         <source>Customer</source>
         <translation>客户</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="196"/>
+        <location filename="../../ui/receivables.py" line="201"/>
         <source>Customer balance</source>
         <translation>客户余额</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="212"/>
+        <location filename="../../ui/receivables.py" line="217"/>
         <source>Deposits and prepayments applied</source>
         <translation>押金及预付款抵扣</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="202"/>
+        <location filename="../../ui/receivables.py" line="207"/>
         <source>Kind</source>
         <translation>类型</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="213"/>
+        <location filename="../../ui/receivables.py" line="218"/>
         <source>Open statements</source>
         <translation>未结清对账单</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="211"/>
+        <location filename="../../ui/receivables.py" line="216"/>
         <source>Received (receipts less reversals)</source>
         <translation>已收（收款减冲回）</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="203"/>
+        <location filename="../../ui/receivables.py" line="208"/>
         <source>Refunded</source>
         <translation>已退还</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="195"/>
+        <location filename="../../ui/receivables.py" line="200"/>
         <source>credit code or name</source>
         <translation>信用代码或名称</translation>
     </message>
@@ -1820,102 +1855,102 @@
 <context>
     <name>DepositsSection</name>
     <message>
-        <location filename="../../ui/receivables.py" line="230"/>
+        <location filename="../../ui/receivables.py" line="235"/>
         <source>Amount</source>
         <translation>金额</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="247"/>
+        <location filename="../../ui/receivables.py" line="252"/>
         <source>Amount received</source>
         <translation>已收取</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="236"/>
+        <location filename="../../ui/receivables.py" line="241"/>
         <source>App&amp;ly</source>
         <translation>抵扣(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="248"/>
+        <location filename="../../ui/receivables.py" line="253"/>
         <source>Applied</source>
         <translation>已抵扣</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="234"/>
+        <location filename="../../ui/receivables.py" line="239"/>
         <source>Apply to a statement</source>
         <translation>抵扣对账单</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="248"/>
+        <location filename="../../ui/receivables.py" line="253"/>
         <source>Balance</source>
         <translation>余额</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="231"/>
+        <location filename="../../ui/receivables.py" line="236"/>
         <source>Contract</source>
         <translation>合同</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="230"/>
+        <location filename="../../ui/receivables.py" line="235"/>
         <source>Customer</source>
         <translation>客户</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="230"/>
+        <location filename="../../ui/receivables.py" line="235"/>
         <source>Kind</source>
         <translation>类型</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="231"/>
+        <location filename="../../ui/receivables.py" line="236"/>
         <source>R&amp;eceive</source>
         <translation>收取(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="245"/>
+        <location filename="../../ui/receivables.py" line="250"/>
         <source>Reason</source>
         <translation>原因</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="229"/>
+        <location filename="../../ui/receivables.py" line="234"/>
         <source>Receive</source>
         <translation>收取</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="231"/>
+        <location filename="../../ui/receivables.py" line="236"/>
         <source>Reference</source>
         <translation>流水号</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="245"/>
+        <location filename="../../ui/receivables.py" line="250"/>
         <source>Refu&amp;nd</source>
         <translation>退还(&amp;N)</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="242"/>
+        <location filename="../../ui/receivables.py" line="247"/>
         <source>Refund</source>
         <translation>退还</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="248"/>
+        <location filename="../../ui/receivables.py" line="253"/>
         <source>Refunded</source>
         <translation>已退还</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="235"/>
+        <location filename="../../ui/receivables.py" line="240"/>
         <source>Statement no.</source>
         <translation>对账单号</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="233"/>
+        <location filename="../../ui/receivables.py" line="238"/>
         <source>all</source>
         <translation>全部</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="226"/>
+        <location filename="../../ui/receivables.py" line="231"/>
         <source>credit code or name</source>
         <translation>信用代码或名称</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="227"/>
+        <location filename="../../ui/receivables.py" line="232"/>
         <source>optional</source>
         <translation>选填</translation>
     </message>
@@ -2119,132 +2154,132 @@
 <context>
     <name>FapiaoSection</name>
     <message>
-        <location filename="../../ui/receivables.py" line="290"/>
+        <location filename="../../ui/receivables.py" line="295"/>
         <source>&amp;Add fapiao</source>
         <translation>登记发票(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="285"/>
+        <location filename="../../ui/receivables.py" line="290"/>
         <source>(the customer's profile)</source>
         <translation>（按客户开票信息）</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="281"/>
+        <location filename="../../ui/receivables.py" line="286"/>
         <source>20 digits</source>
         <translation>20 位数字</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="289"/>
+        <location filename="../../ui/receivables.py" line="294"/>
         <source>Amount</source>
         <translation>金额</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="300"/>
+        <location filename="../../ui/receivables.py" line="305"/>
         <source>Credit code</source>
         <translation>统一社会信用代码</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="295"/>
+        <location filename="../../ui/receivables.py" line="300"/>
         <source>Credit note</source>
         <translation>红字账单</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="300"/>
+        <location filename="../../ui/receivables.py" line="305"/>
         <source>Customer</source>
         <translation>客户</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="288"/>
+        <location filename="../../ui/receivables.py" line="293"/>
         <source>Date</source>
         <translation>日期</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="288"/>
+        <location filename="../../ui/receivables.py" line="293"/>
         <source>Fapiao no.</source>
         <translation>发票号</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="299"/>
+        <location filename="../../ui/receivables.py" line="304"/>
         <source>Kind</source>
         <translation>类型</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="302"/>
+        <location filename="../../ui/receivables.py" line="307"/>
         <source>Note</source>
         <translation>备注</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="296"/>
+        <location filename="../../ui/receivables.py" line="301"/>
         <source>Original fapiao</source>
         <translation>原发票号码</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="287"/>
+        <location filename="../../ui/receivables.py" line="292"/>
         <source>Record a fapiao for a statement</source>
         <translation>登记对账单的发票</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="294"/>
+        <location filename="../../ui/receivables.py" line="299"/>
         <source>Record a red-letter fapiao for a credit note</source>
         <translation>登记红字账单的红字发票</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="297"/>
+        <location filename="../../ui/receivables.py" line="302"/>
         <source>Record red-le&amp;tter</source>
         <translation>登记红字发票(&amp;T)</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="302"/>
+        <location filename="../../ui/receivables.py" line="307"/>
         <source>Recorded by</source>
         <translation>登记人</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="301"/>
+        <location filename="../../ui/receivables.py" line="306"/>
         <source>Reverses</source>
         <translation>冲回/冲销</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="300"/>
+        <location filename="../../ui/receivables.py" line="305"/>
         <source>Statement</source>
         <translation>账单</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="301"/>
+        <location filename="../../ui/receivables.py" line="306"/>
         <source>Statement fapiao status</source>
         <translation>对账单开票状态</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="288"/>
+        <location filename="../../ui/receivables.py" line="293"/>
         <source>Statement no.</source>
         <translation>对账单号</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="289"/>
+        <location filename="../../ui/receivables.py" line="294"/>
         <source>Tax</source>
         <translation>税额</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="301"/>
+        <location filename="../../ui/receivables.py" line="306"/>
         <source>Total</source>
         <translation>合计</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="289"/>
+        <location filename="../../ui/receivables.py" line="294"/>
         <source>Type</source>
         <translation>型号</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="293"/>
+        <location filename="../../ui/receivables.py" line="298"/>
         <source>the credit note's</source>
         <translation>按红字账单</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="292"/>
+        <location filename="../../ui/receivables.py" line="297"/>
         <source>the fapiao it reverses</source>
         <translation>被冲红的原发票号码</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="283"/>
+        <location filename="../../ui/receivables.py" line="288"/>
         <source>without tax</source>
         <translation>不含税</translation>
     </message>
@@ -2856,47 +2891,47 @@
 <context>
     <name>InvoicingProfileTab</name>
     <message>
-        <location filename="../../ui/receivables.py" line="514"/>
+        <location filename="../../ui/receivables.py" line="581"/>
         <source>Address and phone</source>
         <translation>地址、电话</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="515"/>
+        <location filename="../../ui/receivables.py" line="582"/>
         <source>Bank and account</source>
         <translation>开户行及账号</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="518"/>
+        <location filename="../../ui/receivables.py" line="585"/>
         <source>E-mail for delivery</source>
         <translation>收票邮箱</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="517"/>
+        <location filename="../../ui/receivables.py" line="584"/>
         <source>Fapiao type</source>
         <translation>发票类型</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="558"/>
+        <location filename="../../ui/receivables.py" line="625"/>
         <source>Invoicing profile</source>
         <translation>开票信息</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="562"/>
+        <location filename="../../ui/receivables.py" line="629"/>
         <source>Invoicing profile not saved</source>
         <translation>开票信息未保存</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="513"/>
+        <location filename="../../ui/receivables.py" line="580"/>
         <source>Name on the fapiao</source>
         <translation>名称（发票抬头）</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="519"/>
+        <location filename="../../ui/receivables.py" line="586"/>
         <source>Save &amp;invoicing profile</source>
         <translation>保存开票信息(&amp;I)</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="513"/>
+        <location filename="../../ui/receivables.py" line="580"/>
         <source>Taxpayer ID</source>
         <translation>纳税人识别号</translation>
     </message>
@@ -3302,67 +3337,67 @@ Reason:</source>
 <context>
     <name>OverdueCard</name>
     <message>
-        <location filename="../../ui/receivables.py" line="464"/>
+        <location filename="../../ui/receivables.py" line="531"/>
         <source>%1 customer(s), ¥%2</source>
         <translation>%1 个客户，¥%2</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="422"/>
+        <location filename="../../ui/receivables.py" line="458"/>
         <source>&amp;Keep serving…</source>
         <translation>继续服务(&amp;K)…</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="420"/>
+        <location filename="../../ui/receivables.py" line="456"/>
         <source>&amp;Suspend…</source>
         <translation>暂停服务(&amp;S)…</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="415"/>
+        <location filename="../../ui/receivables.py" line="451"/>
         <source>Customer</source>
         <translation>客户</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="415"/>
+        <location filename="../../ui/receivables.py" line="451"/>
         <source>Days</source>
         <translation>天数</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="415"/>
+        <location filename="../../ui/receivables.py" line="451"/>
         <source>Decision</source>
         <translation>处理决定</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="483"/>
+        <location filename="../../ui/receivables.py" line="550"/>
         <source>Decision on %1</source>
         <translation>对 %1 的处理决定</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="415"/>
+        <location filename="../../ui/receivables.py" line="451"/>
         <source>Overdue</source>
         <translation>逾期金额</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="461"/>
+        <location filename="../../ui/receivables.py" line="529"/>
         <source>Overdue more than %1 days: suspension proposals</source>
         <translation>逾期超过 %1 天：建议暂停服务</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="478"/>
+        <location filename="../../ui/receivables.py" line="545"/>
         <source>Select a customer in the list first.</source>
         <translation>请先在列表中选择一个客户。</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="484"/>
+        <location filename="../../ui/receivables.py" line="551"/>
         <source>Why? (recorded in the audit trail)</source>
         <translation>原因（记入审计日志）：</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="466"/>
+        <location filename="../../ui/receivables.py" line="533"/>
         <source>keep serving</source>
         <translation>继续服务</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="466"/>
+        <location filename="../../ui/receivables.py" line="533"/>
         <source>suspend</source>
         <translation>暂停服务</translation>
     </message>
@@ -3383,182 +3418,182 @@ Reason:</source>
 <context>
     <name>PaymentsSection</name>
     <message>
-        <location filename="../../ui/receivables.py" line="143"/>
+        <location filename="../../ui/receivables.py" line="148"/>
         <source>&amp;Allocate</source>
         <translation>核销(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="139"/>
+        <location filename="../../ui/receivables.py" line="144"/>
         <source>&amp;Record receipt</source>
         <translation>登记收款(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="141"/>
+        <location filename="../../ui/receivables.py" line="146"/>
         <source>Allocate the selected payment</source>
         <translation>核销所选收款</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="150"/>
+        <location filename="../../ui/receivables.py" line="155"/>
         <source>Allocated</source>
         <translation>已核销</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="137"/>
+        <location filename="../../ui/receivables.py" line="142"/>
         <source>Amount</source>
         <translation>金额</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="131"/>
+        <location filename="../../ui/receivables.py" line="136"/>
         <source>Bank draft</source>
         <translation>汇票</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="130"/>
+        <location filename="../../ui/receivables.py" line="135"/>
         <source>Bank transfer</source>
         <translation>银行转账</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="130"/>
+        <location filename="../../ui/receivables.py" line="135"/>
         <source>Cash</source>
         <translation>现金</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="131"/>
+        <location filename="../../ui/receivables.py" line="136"/>
         <source>Cheque</source>
         <translation>支票</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="148"/>
+        <location filename="../../ui/receivables.py" line="153"/>
         <source>Credit code</source>
         <translation>统一社会信用代码</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="137"/>
+        <location filename="../../ui/receivables.py" line="142"/>
         <source>Customer</source>
         <translation>客户</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="137"/>
+        <location filename="../../ui/receivables.py" line="142"/>
         <source>Date</source>
         <translation>日期</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="133"/>
+        <location filename="../../ui/receivables.py" line="138"/>
         <source>Keep as credit (do not allocate)</source>
         <translation>暂不核销（计入预收余额）</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="148"/>
+        <location filename="../../ui/receivables.py" line="153"/>
         <source>Kind</source>
         <translation>类型</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="138"/>
+        <location filename="../../ui/receivables.py" line="143"/>
         <source>Method</source>
         <translation>付款方式</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="131"/>
+        <location filename="../../ui/receivables.py" line="136"/>
         <source>Other</source>
         <translation>其他</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="149"/>
+        <location filename="../../ui/receivables.py" line="154"/>
         <source>Payer</source>
         <translation>付款户名</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="148"/>
+        <location filename="../../ui/receivables.py" line="153"/>
         <source>Payment</source>
         <translation>收款</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="185"/>
+        <location filename="../../ui/receivables.py" line="190"/>
         <source>Payment %1 reversed.</source>
         <translation>收款 %1 已冲回。</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="146"/>
+        <location filename="../../ui/receivables.py" line="151"/>
         <source>Re&amp;verse</source>
         <translation>冲回(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="146"/>
+        <location filename="../../ui/receivables.py" line="151"/>
         <source>Reason</source>
         <translation>原因</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="136"/>
+        <location filename="../../ui/receivables.py" line="141"/>
         <source>Record a bank receipt</source>
         <translation>登记银行收款</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="151"/>
+        <location filename="../../ui/receivables.py" line="156"/>
         <source>Recorded by</source>
         <translation>登记人</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="138"/>
+        <location filename="../../ui/receivables.py" line="143"/>
         <source>Reference</source>
         <translation>流水号</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="179"/>
+        <location filename="../../ui/receivables.py" line="184"/>
         <source>Reverse payment</source>
         <translation>冲回收款</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="180"/>
+        <location filename="../../ui/receivables.py" line="185"/>
         <source>Reverse payment %1 by a counter-entry? Its statements are open again.</source>
         <translation>以反向分录冲回收款 %1？其核销的对账单将重新变为未收。</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="145"/>
+        <location filename="../../ui/receivables.py" line="150"/>
         <source>Reverse the selected payment</source>
         <translation>冲回所选收款</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="150"/>
+        <location filename="../../ui/receivables.py" line="155"/>
         <source>Reverses</source>
         <translation>冲回/冲销</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="178"/>
+        <location filename="../../ui/receivables.py" line="183"/>
         <source>Say why the payment is reversed.</source>
         <translation>请填写冲回原因。</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="157"/>
+        <location filename="../../ui/receivables.py" line="162"/>
         <source>Select a payment in the list first.</source>
         <translation>请先在列表中选择一笔收款。</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="142"/>
+        <location filename="../../ui/receivables.py" line="147"/>
         <source>Statement no.</source>
         <translation>对账单号</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="151"/>
+        <location filename="../../ui/receivables.py" line="156"/>
         <source>Statements</source>
         <translation>账单</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="151"/>
+        <location filename="../../ui/receivables.py" line="156"/>
         <source>Unallocated</source>
         <translation>未核销</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="140"/>
+        <location filename="../../ui/receivables.py" line="145"/>
         <source>all</source>
         <translation>全部</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="127"/>
+        <location filename="../../ui/receivables.py" line="132"/>
         <source>bank reference (流水号)</source>
         <translation>银行流水号</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="125"/>
+        <location filename="../../ui/receivables.py" line="130"/>
         <source>credit code or name</source>
         <translation>信用代码或名称</translation>
     </message>
@@ -4016,42 +4051,42 @@ Reason:</source>
 <context>
     <name>ReceivablesTabs</name>
     <message>
-        <location filename="../../ui/receivables.py" line="362"/>
+        <location filename="../../ui/receivables.py" line="398"/>
         <source>&amp;Deposits</source>
         <translation>押金/预付款(&amp;D)</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="362"/>
+        <location filename="../../ui/receivables.py" line="398"/>
         <source>&amp;Fapiao</source>
         <translation>发票(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="361"/>
+        <location filename="../../ui/receivables.py" line="63"/>
         <source>&amp;Payments</source>
         <translation>收款(&amp;P)</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="386"/>
+        <location filename="../../ui/receivables.py" line="422"/>
         <source>&amp;Receivables</source>
         <translation>应收账款(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="384"/>
+        <location filename="../../ui/receivables.py" line="420"/>
         <source>&amp;Statements</source>
         <translation>对账单(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="363"/>
+        <location filename="../../ui/receivables.py" line="399"/>
         <source>A&amp;ging</source>
         <translation>账龄(&amp;G)</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="361"/>
+        <location filename="../../ui/receivables.py" line="397"/>
         <source>Customer &amp;balance</source>
         <translation>客户余额(&amp;B)</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="397"/>
+        <location filename="../../ui/receivables.py" line="433"/>
         <source>Fapiao: %1 (¥%2 of ¥%3)</source>
         <translation>开票：%1（已开 ¥%2，应开 ¥%3）</translation>
     </message>
