@@ -351,7 +351,8 @@ def load_demo(db: Database, actor: Actor | None = None, *,
         load_demo_power(db, actor)
         from .demo_xconnect import load_demo_xconnects  # cross-connects through the meet-me room
         load_demo_xconnects(db, actor, today)
-        __import__("app.demo_finance", fromlist=["x"]).load_demo_finance(db, actor, today)  # profiles, deposits
+        from .demo_finance import load_demo_finance  # invoicing profiles, deposits (issue 11)
+        load_demo_finance(db, actor, today)
 
     with db.session() as s:
         count = lambda m: s.execute(select(func.count()).select_from(m)).scalar_one()

@@ -468,6 +468,11 @@ ZH.update({
     "Taxpayer ID": "纳税人识别号", "Address and phone": "地址、电话", "Bank and account": "开户行及账号",
     "Fapiao type": "发票类型", "E-mail for delivery": "收票邮箱", "Save &invoicing profile": "保存开票信息(&I)",
     "Invoicing profile": "开票信息", "Invoicing profile not saved": "开票信息未保存",
+    "Fapiao: %1 (¥%2 of ¥%3)": "开票：%1（已开 ¥%2，应开 ¥%3）",
+    "Amount received": "已收取", "Statement no.": "对账单号",
+    "Aging report": "账龄报表", "E&xport aging (PDF or XLSX)…": "导出账龄表（PDF 或 XLSX）(&X)…",
+    "Monthly receivables summary": "应收账款月度汇总", "Monthly &summary (PDF or XLSX)…": "月度汇总（PDF 或 XLSX）(&S)…",
+    "Save as": "另存为", "Wrote %1": "已写入 %1",
 })
 
 

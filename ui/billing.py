@@ -28,6 +28,7 @@ from .contracts import money
 from .dialogs import error_label, guard, last_month, refused_text
 from .i18n import choice_label
 from .listview import ListPage
+from .receivables import fapiao_facts, receivables_tabs
 from .recordpanel import RecordPanel
 from .operations import Cancelled, apply, bus, run_op
 
@@ -274,6 +275,7 @@ class StatementPanel(RecordPanel):
             facts.append(self.tr("Issued: %1").replace("%1", at.astimezone(SHANGHAI).strftime("%Y-%m-%d")))
         if info.fapiao_no:
             facts.append(self.tr("Fapiao no.: %1").replace("%1", info.fapiao_no))
+        facts += fapiao_facts(self.db, info)  # receivables: 未开票 / 部分开票 / 已开票
         if info.original_number:
             facts.append(self.tr("Credits %1").replace("%1", info.original_number))
         if info.reason:
@@ -467,7 +469,7 @@ class BillingPage(QWidget):
         outer.addWidget(lower)
         outer.setStretchFactor(0, 1)
         outer.setStretchFactor(1, 3)
-        v.addWidget(__import__("ui.receivables", fromlist=["x"]).receivables_tabs(self, outer), 1)  # receivables
+        v.addWidget(receivables_tabs(self, outer), 1)  # statements | receivables (ui/receivables.py)
         bus().changed.connect(self.on_changed)
 
     def ask_handover(self) -> None:

@@ -449,7 +449,8 @@ class CustomerDialog(FormDialog):
         for c in self.contacts_loaded:
             self.append_contact(c)
         self._update_tab_title()
-        self.profile_tab = __import__("ui.receivables", fromlist=["x"]).attach_profile_tab(self, read_only)  # 开票信息
+        from .receivables import attach_profile_tab
+        self.profile_tab = attach_profile_tab(self, read_only)  # 开票信息 (ui/receivables.py)
         if read_only:
             for w in (self.contacts, self.add_contact, self.remove_contact):
                 w.setEnabled(False)

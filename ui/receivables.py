@@ -58,6 +58,11 @@ def _edit(name: str, placeholder: str = "", text: str = "") -> QLineEdit:
     return e
 
 
+def _lang(widget: QWidget) -> str:
+    """The language the console shows (a translated word tells), for the reports it writes."""
+    return "en" if QCoreApplication.translate("ReceivablesTabs", "&Payments") == "&Payments" else "zh"
+
+
 def _choice(name: str, choices, values=None) -> QComboBox:
     box = QComboBox()
     box.setObjectName(name)
@@ -139,7 +144,7 @@ class PaymentsSection(_Section):
             self.tr("&Record receipt"), self.record))
         self.alloc_statement, self.alloc_amount = _edit("alloc_statement"), _edit("alloc_amount", self.tr("all"))
         row.addWidget(self.form("allocate", self.tr("Allocate the selected payment"), [
-            (self.tr("Statement"), self.alloc_statement), (self.tr("Amount"), self.alloc_amount)],
+            (self.tr("Statement no."), self.alloc_statement), (self.tr("Amount"), self.alloc_amount)],
             self.tr("&Allocate"), self.allocate))
         self.reason = _edit("reverse_reason")
         row.addWidget(self.form("reverse", self.tr("Reverse the selected payment"), [
@@ -199,7 +204,7 @@ class BalanceSection(_Section):
         self.figures.setObjectName("balanceFigures")
         self.figures.setTextInteractionFlags(Qt.TextSelectableByMouse)
         self.v.addWidget(self.figures)
-        self.table = _table([self.tr("Customer"), self.tr("Contract"), self.tr("Kind"), self.tr("Received"),
+        self.table = _table([self.tr("Customer"), self.tr("Contract"), self.tr("Kind"), self.tr("Amount received"),
                              self.tr("Applied"), self.tr("Refunded"), self.tr("Balance")], "balanceDeposits")
         self.v.addWidget(self.table, 1)
 
@@ -232,7 +237,7 @@ class DepositsSection(_Section):
         self.statement, self.apply_kind = _edit("apply_statement"), _choice("apply_kind", DepositKind)
         self.apply_amount = _edit("apply_amount", self.tr("all"))
         row.addWidget(self.form("apply", self.tr("Apply to a statement"), [
-            (self.tr("Statement"), self.statement), (self.tr("Kind"), self.apply_kind),
+            (self.tr("Statement no."), self.statement), (self.tr("Kind"), self.apply_kind),
             (self.tr("Amount"), self.apply_amount)], self.tr("App&ly"), self.apply))
         self.r_customer, self.r_kind = _edit("refund_customer", self.tr("credit code or name")), _choice(
             "refund_kind", DepositKind)
@@ -244,7 +249,7 @@ class DepositsSection(_Section):
             (self.tr("Contract"), self.r_contract), (self.tr("Amount"), self.r_amount),
             (self.tr("Reason"), self.r_reason)], self.tr("Refu&nd"), self.refund))
         self.v.addLayout(row)
-        self.table = _table([self.tr("Customer"), self.tr("Contract"), self.tr("Kind"), self.tr("Received"),
+        self.table = _table([self.tr("Customer"), self.tr("Contract"), self.tr("Kind"), self.tr("Amount received"),
                              self.tr("Applied"), self.tr("Refunded"), self.tr("Balance")], "depositsTable")
         self.v.addWidget(self.table, 1)
 
@@ -285,7 +290,7 @@ class FapiaoSection(_Section):
         self.type.insertItem(0, self.tr("(the customer's profile)"), None)
         self.type.setCurrentIndex(0)
         row.addWidget(self.form("add", self.tr("Record a fapiao for a statement"), [
-            (self.tr("Statement"), self.statement), (self.tr("Fapiao no."), self.number), (self.tr("Date"), self.date),
+            (self.tr("Statement no."), self.statement), (self.tr("Fapiao no."), self.number), (self.tr("Date"), self.date),
             (self.tr("Amount"), self.amount), (self.tr("Tax"), self.tax), (self.tr("Type"), self.type)],
             self.tr("&Add fapiao"), self.add))
         self.credit_note, self.red_number = _edit("red_credit_note"), _edit("red_number", self.tr("20 digits"))
@@ -326,14 +331,45 @@ class AgingSection(_Section):
     def __init__(self, db, actor, parent=None):
         super().__init__(db, actor, parent)
         self.as_of = _edit("aging_as_of", "YYYY-MM-DD", local_today().isoformat())
-        self.v.addWidget(self.form("aging", self.tr("Aging"), [(self.tr("As of"), self.as_of)], self.tr("R&efresh"),
-                                   self.reload_now, permission="read"))
+        row = QHBoxLayout()
+        row.addWidget(self.form("aging", self.tr("Aging"), [(self.tr("As of"), self.as_of)], self.tr("R&efresh"),
+                                self.reload_now, permission="read"))
+        row.addWidget(self.form("aging_file", self.tr("Aging report"), [], self.tr("E&xport aging (PDF or XLSX)…"),
+                                lambda: self.export_aging(), permission="print"))
+        self.period = _edit("summary_period", "YYYY-MM", local_today().strftime("%Y-%m"))
+        row.addWidget(self.form("summary", self.tr("Monthly receivables summary"), [(self.tr("Period"), self.period)],
+                                self.tr("Monthly &summary (PDF or XLSX)…"), lambda: self.export_summary(),
+                                permission="print"))
+        self.v.addLayout(row)
         from app.services.receivables import BUCKET_LABELS, BUCKETS
         zh = self.tr("Customer") != "Customer"
         self.table = _table([self.tr("Subsidiary"), self.tr("Customer")]
                             + [BUCKET_LABELS[b][0 if zh else 1] for b in BUCKETS]
                             + [self.tr("Total"), self.tr("Credit balance (unallocated)")], "agingTable")
         self.v.addWidget(self.table, 1)
+
+    def _path(self, name: str) -> str:
+        from PySide6.QtWidgets import QFileDialog
+        path, _f = QFileDialog.getSaveFileName(self, self.tr("Save as"), name, "PDF (*.pdf);;Excel (*.xlsx)")
+        return path
+
+    def export_aging(self, path: str | None = None) -> str:
+        from app.services.receivables import print_receivables_report
+        as_of = dt.date.fromisoformat(self.as_of.text().strip())
+        path = path or self._path(f"aging-{as_of}.pdf")
+        if not path:
+            return ""
+        print_receivables_report(self.db, self.actor, "aging", path, as_of=as_of, language=_lang(self))
+        return self.tr("Wrote %1").replace("%1", path)
+
+    def export_summary(self, path: str | None = None) -> str:
+        from app.services.receivables_summary import print_summary
+        period = self.period.text().strip()
+        path = path or self._path(f"receivables-{period}.pdf")
+        if not path:
+            return ""
+        print_summary(self.db, self.actor, period, path, language=_lang(self))
+        return self.tr("Wrote %1").replace("%1", path)
 
     def reload_now(self) -> str:
         from app.services.receivables import BUCKETS, aging
@@ -387,6 +423,18 @@ def receivables_tabs(page, statements: QWidget) -> QTabWidget:
     return tabs
 
 
+def fapiao_facts(db: Database, info) -> list[str]:
+    """The statement panel's line on its fapiao: status and what is invoiced of what (issued only)."""
+    from app.services.fapiao import statement_fapiao_status
+    from models.choices import FapiaoStatus
+    if info.status != "issued":
+        return []
+    status, invoiced, target = statement_fapiao_status(db, info.id)
+    text = QCoreApplication.translate("ReceivablesTabs", "Fapiao: %1 (¥%2 of ¥%3)")
+    return [text.replace("%1", choice_label(FapiaoStatus, status)).replace("%2", format_amount(invoiced))
+            .replace("%3", format_amount(target))]
+
+
 # --------------------------------------------------------------------------- dashboard card
 class OverdueCard(QGroupBox):
     """Customers overdue more than the setting's days: suspension proposals; a person decides."""
@@ -419,6 +467,9 @@ class OverdueCard(QGroupBox):
         v.addWidget(self.error)
         self.rows = []
         self.stale = True
+        self._loading = False
+        self.op = None
+        self.summary.setText("…")
         bus().changed.connect(self.on_changed)
 
     @property
@@ -433,21 +484,49 @@ class OverdueCard(QGroupBox):
     def on_changed(self, kinds) -> None:
         self.stale = True
         if self.isVisible():
-            self.refresh()
+            self.load()
 
     def paintEvent(self, event) -> None:
         super().paintEvent(event)
-        if self.stale:
+        if self.stale:          # first shown (or changed while hidden): load once painted, off the GUI thread
             self.stale = False
-            from PySide6.QtCore import QTimer
-            QTimer.singleShot(0, self.refresh)
+            self.load()
+
+    def load(self) -> None:
+        """Read the proposals on the thread pool (the aging of every open statement), show them when done."""
+        if self._loading:
+            return
+        from app.services.overdue import proposals, threshold
+        from ui.operations import run_op
+        db = self.db
+
+        def work(_progress):
+            days = threshold(db)
+            return days, proposals(db, days)
+
+        def done(result):
+            import shiboken6
+            if shiboken6.isValid(self):
+                self._loading = False
+                self.show_rows(*result)
+
+        def failed(_exc):
+            import shiboken6
+            if shiboken6.isValid(self):
+                self._loading = False
+        self._loading = True
+        self.op = run_op(self, work, on_success=done, on_failure=failed, show_progress=False)
 
     def refresh(self) -> None:
+        """Read and show the proposals now (on this thread)."""
         from app.services.overdue import proposals, threshold
         days = threshold(self.db)
-        self.rows = proposals(self.db, days)
-        self.setTitle(self.tr("Overdue more than %1 days: suspension proposals").replace("%1", str(days)))
+        self.show_rows(days, proposals(self.db, days))
+
+    def show_rows(self, days: int, rows) -> None:
         from decimal import Decimal
+        self.rows = rows
+        self.setTitle(self.tr("Overdue more than %1 days: suspension proposals").replace("%1", str(days)))
         total = sum((p.amount for p in self.rows), Decimal("0.00"))
         self.summary.setText(self.tr("%1 customer(s), ¥%2").replace("%1", str(len(self.rows)))
                              .replace("%2", format_amount(total)))

@@ -4,39 +4,74 @@
 <context>
     <name>AgingSection</name>
     <message>
-        <location filename="../../ui/receivables.py" line="329"/>
+        <location filename="../../ui/receivables.py" line="335"/>
         <source>Aging</source>
         <translation>账龄</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="329"/>
+        <location filename="../../ui/receivables.py" line="337"/>
+        <source>Aging report</source>
+        <translation>账龄报表</translation>
+    </message>
+    <message>
+        <location filename="../../ui/receivables.py" line="335"/>
         <source>As of</source>
         <translation>截至</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="335"/>
+        <location filename="../../ui/receivables.py" line="348"/>
         <source>Credit balance (unallocated)</source>
         <translation>预收余额（未核销）</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="332"/>
+        <location filename="../../ui/receivables.py" line="345"/>
         <source>Customer</source>
         <translation>客户</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="329"/>
+        <location filename="../../ui/receivables.py" line="337"/>
+        <source>E&amp;xport aging (PDF or XLSX)…</source>
+        <translation>导出账龄表（PDF 或 XLSX）(&amp;X)…</translation>
+    </message>
+    <message>
+        <location filename="../../ui/receivables.py" line="341"/>
+        <source>Monthly &amp;summary (PDF or XLSX)…</source>
+        <translation>月度汇总（PDF 或 XLSX）(&amp;S)…</translation>
+    </message>
+    <message>
+        <location filename="../../ui/receivables.py" line="340"/>
+        <source>Monthly receivables summary</source>
+        <translation>应收账款月度汇总</translation>
+    </message>
+    <message>
+        <location filename="../../ui/receivables.py" line="340"/>
+        <source>Period</source>
+        <translation>账期</translation>
+    </message>
+    <message>
+        <location filename="../../ui/receivables.py" line="335"/>
         <source>R&amp;efresh</source>
         <translation>刷新(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="333"/>
+        <location filename="../../ui/receivables.py" line="353"/>
+        <source>Save as</source>
+        <translation>另存为</translation>
+    </message>
+    <message>
+        <location filename="../../ui/receivables.py" line="346"/>
         <source>Subsidiary</source>
         <translation>子公司</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="335"/>
+        <location filename="../../ui/receivables.py" line="348"/>
         <source>Total</source>
         <translation>合计</translation>
+    </message>
+    <message>
+        <location filename="../../ui/receivables.py" line="363"/>
+        <source>Wrote %1</source>
+        <translation>已写入 %1</translation>
     </message>
 </context>
 <context>
@@ -349,82 +384,82 @@
 <context>
     <name>BalanceSection</name>
     <message>
-        <location filename="../../ui/receivables.py" line="197"/>
+        <location filename="../../ui/receivables.py" line="202"/>
         <source>&amp;Show</source>
         <translation>查询(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="203"/>
+        <location filename="../../ui/receivables.py" line="207"/>
+        <source>Amount received</source>
+        <translation>已收取</translation>
+    </message>
+    <message>
+        <location filename="../../ui/receivables.py" line="208"/>
         <source>Applied</source>
         <translation>已抵扣</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="203"/>
+        <location filename="../../ui/receivables.py" line="208"/>
         <source>Balance</source>
         <translation>余额</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="213"/>
+        <location filename="../../ui/receivables.py" line="218"/>
         <source>Balance owed</source>
         <translation>欠款余额</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="210"/>
+        <location filename="../../ui/receivables.py" line="215"/>
         <source>Billed (statements less credit notes)</source>
         <translation>应收（对账单减红字）</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="202"/>
+        <location filename="../../ui/receivables.py" line="207"/>
         <source>Contract</source>
         <translation>合同</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="214"/>
+        <location filename="../../ui/receivables.py" line="219"/>
         <source>Credit balance (unallocated)</source>
         <translation>预收余额（未核销）</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="196"/>
+        <location filename="../../ui/receivables.py" line="201"/>
         <source>Customer</source>
         <translation>客户</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="196"/>
+        <location filename="../../ui/receivables.py" line="201"/>
         <source>Customer balance</source>
         <translation>客户余额</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="212"/>
+        <location filename="../../ui/receivables.py" line="217"/>
         <source>Deposits and prepayments applied</source>
         <translation>押金及预付款抵扣</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="202"/>
+        <location filename="../../ui/receivables.py" line="207"/>
         <source>Kind</source>
         <translation>类型</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="213"/>
+        <location filename="../../ui/receivables.py" line="218"/>
         <source>Open statements</source>
         <translation>未结清对账单</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="202"/>
-        <source>Received</source>
-        <translation>已到货</translation>
-    </message>
-    <message>
-        <location filename="../../ui/receivables.py" line="211"/>
+        <location filename="../../ui/receivables.py" line="216"/>
         <source>Received (receipts less reversals)</source>
         <translation>已收（收款减冲回）</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="203"/>
+        <location filename="../../ui/receivables.py" line="208"/>
         <source>Refunded</source>
         <translation>已退还</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="195"/>
+        <location filename="../../ui/receivables.py" line="200"/>
         <source>credit code or name</source>
         <translation>信用代码或名称</translation>
     </message>
@@ -432,197 +467,197 @@
 <context>
     <name>BillingPage</name>
     <message>
-        <location filename="../../ui/billing.py" line="519"/>
+        <location filename="../../ui/billing.py" line="521"/>
         <source>%1 (dry run, nothing written): would create %2 line(s) on %3 new and %4 existing draft statement(s).</source>
         <translation>%1（试算，未写入）：将在 %3 张新账单和 %4 张已有草稿账单上生成 %2 条明细。</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="540"/>
+        <location filename="../../ui/billing.py" line="542"/>
         <source>%1 draft statement(s) of %2 pending issue.</source>
         <translation>%2 尚有 %1 张草稿账单待开具。</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="480"/>
+        <location filename="../../ui/billing.py" line="482"/>
         <source>%1 has not ended; it can be billed from %2 00:00 (Asia/Shanghai). A dry run shows it now, provisionally.</source>
         <translation>%1 尚未结束，自 %2 00:00（北京时间）起可计费。试算可先查看暂估结果。</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="529"/>
+        <location filename="../../ui/billing.py" line="531"/>
         <source>%1 line(s) held back: see the warnings.</source>
         <translation>%1 条明细暂缓计费：见警告。</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="533"/>
+        <location filename="../../ui/billing.py" line="535"/>
         <source>%1 line(s) rebill credited lines.</source>
         <translation>%1 个条目为已冲销条目的重新计费。</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="527"/>
+        <location filename="../../ui/billing.py" line="529"/>
         <source>%1 line(s) were billed by earlier runs.</source>
         <translation>%1 条明细已在之前的运行中计费。</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="567"/>
+        <location filename="../../ui/billing.py" line="569"/>
         <source>%1 statement(s) issued.</source>
         <translation>已开具 %1 张账单。</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="521"/>
+        <location filename="../../ui/billing.py" line="523"/>
         <source>%1: created %2 line(s) on %3 new and %4 existing draft statement(s).</source>
         <translation>%1：已在 %3 张新账单和 %4 张已有草稿账单上生成 %2 条明细。</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="517"/>
+        <location filename="../../ui/billing.py" line="519"/>
         <source>%1: nothing to bill.</source>
         <translation>%1：没有需要计费的项目。</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="515"/>
+        <location filename="../../ui/billing.py" line="517"/>
         <source>%1: nothing to bill; every line already exists (%2 from earlier runs).</source>
         <translation>%1：没有需要计费的项目；所有明细均已存在（之前运行生成 %2 条）。</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="503"/>
+        <location filename="../../ui/billing.py" line="505"/>
         <source>Billing %1…</source>
         <translation>正在计费 %1…</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="513"/>
+        <location filename="../../ui/billing.py" line="515"/>
         <source>Billing run %1 cancelled; nothing was written.</source>
         <translation>%1 计费已取消，未写入任何数据。</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="433"/>
+        <location filename="../../ui/billing.py" line="435"/>
         <source>Choose a month and press Dry run to see what a run would bill.</source>
         <translation>选择月份并点击“试算”，查看本次将计费的内容。</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="439"/>
+        <location filename="../../ui/billing.py" line="441"/>
         <source>Customer</source>
         <translation>客户</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="414"/>
+        <location filename="../../ui/billing.py" line="416"/>
         <source>Dry run</source>
         <translation>试算</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="503"/>
+        <location filename="../../ui/billing.py" line="505"/>
         <source>Dry run for %1…</source>
         <translation>正在试算 %1…</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="581"/>
+        <location filename="../../ui/billing.py" line="583"/>
         <source>Excel (*.xlsx);;CSV (*.csv)</source>
         <translation>Excel (*.xlsx);;CSV (*.csv)</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="580"/>
+        <location filename="../../ui/billing.py" line="582"/>
         <source>Export statements</source>
         <translation>导出账单</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="419"/>
+        <location filename="../../ui/billing.py" line="421"/>
         <source>Export statements…</source>
         <translation>导出账单…</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="594"/>
+        <location filename="../../ui/billing.py" line="596"/>
         <source>Exporting…</source>
         <translation>正在导出…</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="418"/>
+        <location filename="../../ui/billing.py" line="420"/>
         <source>Handovers…</source>
         <translation>交付…</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="557"/>
+        <location filename="../../ui/billing.py" line="559"/>
         <source>Issue every draft statement of %1? Issued statements take their numbers and never change.</source>
         <translation>开具 %1 的全部草稿账单？开具后的账单将获得编号且不可再修改。</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="556"/>
+        <location filename="../../ui/billing.py" line="558"/>
         <source>Issue statements</source>
         <translation>开具账单</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="417"/>
+        <location filename="../../ui/billing.py" line="419"/>
         <source>Issue the period's drafts</source>
         <translation>开具本期草稿账单</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="531"/>
+        <location filename="../../ui/billing.py" line="533"/>
         <source>Issued %1: %2</source>
         <translation>已开具 %1 张：%2</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="573"/>
+        <location filename="../../ui/billing.py" line="575"/>
         <source>Issuing…</source>
         <translation>正在开具…</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="439"/>
+        <location filename="../../ui/billing.py" line="441"/>
         <source>Lines</source>
         <translation>明细数</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="552"/>
+        <location filename="../../ui/billing.py" line="554"/>
         <source>No warnings: meters and leases are complete.</source>
         <translation>无警告：电表读数和租赁记录完整。</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="440"/>
+        <location filename="../../ui/billing.py" line="442"/>
         <source>Number</source>
         <translation>编号</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="536"/>
+        <location filename="../../ui/billing.py" line="538"/>
         <source>PROVISIONAL: %1 has not ended; usage metered up to %2 only.</source>
         <translation>暂估：%1 尚未结束，用量仅计至 %2。</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="404"/>
+        <location filename="../../ui/billing.py" line="406"/>
         <source>Period</source>
         <translation>账期</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="415"/>
+        <location filename="../../ui/billing.py" line="417"/>
         <source>Run</source>
         <translation>计费</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="416"/>
+        <location filename="../../ui/billing.py" line="418"/>
         <source>Run and issue</source>
         <translation>计费并开具</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="431"/>
+        <location filename="../../ui/billing.py" line="433"/>
         <source>Run result</source>
         <translation>运行结果</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="439"/>
+        <location filename="../../ui/billing.py" line="441"/>
         <source>Subsidiary</source>
         <translation>子公司</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="439"/>
+        <location filename="../../ui/billing.py" line="441"/>
         <source>Subtotal</source>
         <translation>小计</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="524"/>
+        <location filename="../../ui/billing.py" line="526"/>
         <source>Subtotal %1 + tax %2 = %3.</source>
         <translation>小计 %1 + 税额 %2 = %3。</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="440"/>
+        <location filename="../../ui/billing.py" line="442"/>
         <source>Tax</source>
         <translation>税额</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="440"/>
+        <location filename="../../ui/billing.py" line="442"/>
         <source>Total</source>
         <translation>合计</translation>
     </message>
@@ -1262,97 +1297,97 @@
 <context>
     <name>CreditNoteDialog</name>
     <message>
-        <location filename="../../ui/billing.py" line="108"/>
+        <location filename="../../ui/billing.py" line="109"/>
         <source>A credit note says why.</source>
         <translation>红字账单须说明原因。</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="112"/>
+        <location filename="../../ui/billing.py" line="113"/>
         <source>A partial amount credits exactly one line: tick only that line.</source>
         <translation>部分冲减只针对一个条目：请只勾选该条目。</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="114"/>
+        <location filename="../../ui/billing.py" line="115"/>
         <source>A partial amount is a positive amount in yuan and fen, e.g. 1200.50.</source>
         <translation>部分冲减金额须为正数，精确到分，例如 1200.50。</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="162"/>
+        <location filename="../../ui/billing.py" line="163"/>
         <source>Back</source>
         <translation>返回</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="96"/>
+        <location filename="../../ui/billing.py" line="97"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="110"/>
+        <location filename="../../ui/billing.py" line="111"/>
         <source>Choose at least one line.</source>
         <translation>请至少选择一条明细。</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="158"/>
+        <location filename="../../ui/billing.py" line="159"/>
         <source>Confirm credit note</source>
         <translation>确认红字账单</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="74"/>
+        <location filename="../../ui/billing.py" line="75"/>
         <source>Credit note for %1</source>
         <translation>为 %1 开具红字账单</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="150"/>
+        <location filename="../../ui/billing.py" line="151"/>
         <source>Issue a credit note against %1 for %2 (incl. VAT)?</source>
         <translation>对 %1 开具红字账单，金额 %2（含税）？</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="95"/>
+        <location filename="../../ui/billing.py" line="96"/>
         <source>Issue credit note</source>
         <translation>开具红字账单</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="91"/>
+        <location filename="../../ui/billing.py" line="92"/>
         <source>Lines to credit</source>
         <translation>要冲销的明细</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="143"/>
+        <location filename="../../ui/billing.py" line="144"/>
         <source>Part of “%1”: %2 + VAT %3</source>
         <translation>部分冲减“%1”：%2，增值税 %3</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="82"/>
+        <location filename="../../ui/billing.py" line="83"/>
         <source>Partial amount</source>
         <translation>部分冲减金额</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="78"/>
+        <location filename="../../ui/billing.py" line="79"/>
         <source>Reason *</source>
         <translation>原因 *</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="152"/>
+        <location filename="../../ui/billing.py" line="153"/>
         <source>Reason: %1</source>
         <translation>原因：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="154"/>
+        <location filename="../../ui/billing.py" line="155"/>
         <source>The lines are reversed in full; they may be rebilled afterwards.</source>
         <translation>所选行全额冲销，之后可重新出账。</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="153"/>
+        <location filename="../../ui/billing.py" line="154"/>
         <source>The rest of the line stays billed; nothing is rebilled.</source>
         <translation>该行其余金额照常计费，不重新出账。</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="81"/>
+        <location filename="../../ui/billing.py" line="82"/>
         <source>empty: credit the lines in full (they may be rebilled)</source>
         <translation>留空：全额冲销所选条目（之后可重新计费）</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="147"/>
+        <location filename="../../ui/billing.py" line="148"/>
         <source>“%1”: %2 + VAT %3</source>
         <translation>“%1”：%2，增值税 %3</translation>
     </message>
@@ -1380,12 +1415,12 @@
         <translation>记录已被他人修改</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="524"/>
+        <location filename="../../ui/forms.py" line="525"/>
         <source>Contact %1: %2</source>
         <translation>联系人 %1：%2</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="482"/>
+        <location filename="../../ui/forms.py" line="483"/>
         <source>Contacts (%1)</source>
         <translation>联系人（%1）</translation>
     </message>
@@ -1825,102 +1860,102 @@
 <context>
     <name>DepositsSection</name>
     <message>
-        <location filename="../../ui/receivables.py" line="230"/>
+        <location filename="../../ui/receivables.py" line="235"/>
         <source>Amount</source>
         <translation>金额</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="236"/>
+        <location filename="../../ui/receivables.py" line="252"/>
+        <source>Amount received</source>
+        <translation>已收取</translation>
+    </message>
+    <message>
+        <location filename="../../ui/receivables.py" line="241"/>
         <source>App&amp;ly</source>
         <translation>抵扣(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="248"/>
+        <location filename="../../ui/receivables.py" line="253"/>
         <source>Applied</source>
         <translation>已抵扣</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="234"/>
+        <location filename="../../ui/receivables.py" line="239"/>
         <source>Apply to a statement</source>
         <translation>抵扣对账单</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="248"/>
+        <location filename="../../ui/receivables.py" line="253"/>
         <source>Balance</source>
         <translation>余额</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="231"/>
+        <location filename="../../ui/receivables.py" line="236"/>
         <source>Contract</source>
         <translation>合同</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="230"/>
+        <location filename="../../ui/receivables.py" line="235"/>
         <source>Customer</source>
         <translation>客户</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="230"/>
+        <location filename="../../ui/receivables.py" line="235"/>
         <source>Kind</source>
         <translation>类型</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="231"/>
+        <location filename="../../ui/receivables.py" line="236"/>
         <source>R&amp;eceive</source>
         <translation>收取(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="245"/>
+        <location filename="../../ui/receivables.py" line="250"/>
         <source>Reason</source>
         <translation>原因</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="229"/>
+        <location filename="../../ui/receivables.py" line="234"/>
         <source>Receive</source>
         <translation>收取</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="247"/>
-        <source>Received</source>
-        <translation>已到货</translation>
-    </message>
-    <message>
-        <location filename="../../ui/receivables.py" line="231"/>
+        <location filename="../../ui/receivables.py" line="236"/>
         <source>Reference</source>
         <translation>流水号</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="245"/>
+        <location filename="../../ui/receivables.py" line="250"/>
         <source>Refu&amp;nd</source>
         <translation>退还(&amp;N)</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="242"/>
+        <location filename="../../ui/receivables.py" line="247"/>
         <source>Refund</source>
         <translation>退还</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="248"/>
+        <location filename="../../ui/receivables.py" line="253"/>
         <source>Refunded</source>
         <translation>已退还</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="235"/>
-        <source>Statement</source>
-        <translation>账单</translation>
+        <location filename="../../ui/receivables.py" line="240"/>
+        <source>Statement no.</source>
+        <translation>对账单号</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="233"/>
+        <location filename="../../ui/receivables.py" line="238"/>
         <source>all</source>
         <translation>全部</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="226"/>
+        <location filename="../../ui/receivables.py" line="231"/>
         <source>credit code or name</source>
         <translation>信用代码或名称</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="227"/>
+        <location filename="../../ui/receivables.py" line="232"/>
         <source>optional</source>
         <translation>选填</translation>
     </message>
@@ -2124,127 +2159,132 @@
 <context>
     <name>FapiaoSection</name>
     <message>
-        <location filename="../../ui/receivables.py" line="290"/>
+        <location filename="../../ui/receivables.py" line="295"/>
         <source>&amp;Add fapiao</source>
         <translation>登记发票(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="285"/>
+        <location filename="../../ui/receivables.py" line="290"/>
         <source>(the customer's profile)</source>
         <translation>（按客户开票信息）</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="281"/>
+        <location filename="../../ui/receivables.py" line="286"/>
         <source>20 digits</source>
         <translation>20 位数字</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="289"/>
+        <location filename="../../ui/receivables.py" line="294"/>
         <source>Amount</source>
         <translation>金额</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="300"/>
+        <location filename="../../ui/receivables.py" line="305"/>
         <source>Credit code</source>
         <translation>统一社会信用代码</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="295"/>
+        <location filename="../../ui/receivables.py" line="300"/>
         <source>Credit note</source>
         <translation>红字账单</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="300"/>
+        <location filename="../../ui/receivables.py" line="305"/>
         <source>Customer</source>
         <translation>客户</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="288"/>
+        <location filename="../../ui/receivables.py" line="293"/>
         <source>Date</source>
         <translation>日期</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="288"/>
+        <location filename="../../ui/receivables.py" line="293"/>
         <source>Fapiao no.</source>
         <translation>发票号</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="299"/>
+        <location filename="../../ui/receivables.py" line="304"/>
         <source>Kind</source>
         <translation>类型</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="302"/>
+        <location filename="../../ui/receivables.py" line="307"/>
         <source>Note</source>
         <translation>备注</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="296"/>
+        <location filename="../../ui/receivables.py" line="301"/>
         <source>Original fapiao</source>
         <translation>原发票号码</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="287"/>
+        <location filename="../../ui/receivables.py" line="292"/>
         <source>Record a fapiao for a statement</source>
         <translation>登记对账单的发票</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="294"/>
+        <location filename="../../ui/receivables.py" line="299"/>
         <source>Record a red-letter fapiao for a credit note</source>
         <translation>登记红字账单的红字发票</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="297"/>
+        <location filename="../../ui/receivables.py" line="302"/>
         <source>Record red-le&amp;tter</source>
         <translation>登记红字发票(&amp;T)</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="302"/>
+        <location filename="../../ui/receivables.py" line="307"/>
         <source>Recorded by</source>
         <translation>登记人</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="301"/>
+        <location filename="../../ui/receivables.py" line="306"/>
         <source>Reverses</source>
         <translation>冲回/冲销</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="288"/>
+        <location filename="../../ui/receivables.py" line="305"/>
         <source>Statement</source>
         <translation>账单</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="301"/>
+        <location filename="../../ui/receivables.py" line="306"/>
         <source>Statement fapiao status</source>
         <translation>对账单开票状态</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="289"/>
+        <location filename="../../ui/receivables.py" line="293"/>
+        <source>Statement no.</source>
+        <translation>对账单号</translation>
+    </message>
+    <message>
+        <location filename="../../ui/receivables.py" line="294"/>
         <source>Tax</source>
         <translation>税额</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="301"/>
+        <location filename="../../ui/receivables.py" line="306"/>
         <source>Total</source>
         <translation>合计</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="289"/>
+        <location filename="../../ui/receivables.py" line="294"/>
         <source>Type</source>
         <translation>型号</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="293"/>
+        <location filename="../../ui/receivables.py" line="298"/>
         <source>the credit note's</source>
         <translation>按红字账单</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="292"/>
+        <location filename="../../ui/receivables.py" line="297"/>
         <source>the fapiao it reverses</source>
         <translation>被冲红的原发票号码</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="283"/>
+        <location filename="../../ui/receivables.py" line="288"/>
         <source>without tax</source>
         <translation>不含税</translation>
     </message>
@@ -2735,47 +2775,47 @@
 <context>
     <name>HandoverDialog</name>
     <message>
-        <location filename="../../ui/billing.py" line="176"/>
+        <location filename="../../ui/billing.py" line="177"/>
         <source>Awaiting handover</source>
         <translation>待交付</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="214"/>
+        <location filename="../../ui/billing.py" line="215"/>
         <source>Choose an item.</source>
         <translation>请选择一个条目。</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="203"/>
+        <location filename="../../ui/billing.py" line="204"/>
         <source>Close</source>
         <translation>关闭</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="198"/>
+        <location filename="../../ui/billing.py" line="199"/>
         <source>Evidence *</source>
         <translation>凭据 *</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="194"/>
+        <location filename="../../ui/billing.py" line="195"/>
         <source>Handed over at (Asia/Shanghai)</source>
         <translation>交付时间（北京时间）</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="187"/>
+        <location filename="../../ui/billing.py" line="188"/>
         <source>Items</source>
         <translation>条目</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="202"/>
+        <location filename="../../ui/billing.py" line="203"/>
         <source>Record handover</source>
         <translation>记录交付</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="197"/>
+        <location filename="../../ui/billing.py" line="198"/>
         <source>evidence: signed handover form, ticket, who received it</source>
         <translation>凭据：签字交接单、工单号、接收人</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="182"/>
+        <location filename="../../ui/billing.py" line="183"/>
         <source>planned %1</source>
         <translation>计划 %1</translation>
     </message>
@@ -2856,47 +2896,47 @@
 <context>
     <name>InvoicingProfileTab</name>
     <message>
-        <location filename="../../ui/receivables.py" line="502"/>
+        <location filename="../../ui/receivables.py" line="581"/>
         <source>Address and phone</source>
         <translation>地址、电话</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="503"/>
+        <location filename="../../ui/receivables.py" line="582"/>
         <source>Bank and account</source>
         <translation>开户行及账号</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="506"/>
+        <location filename="../../ui/receivables.py" line="585"/>
         <source>E-mail for delivery</source>
         <translation>收票邮箱</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="505"/>
+        <location filename="../../ui/receivables.py" line="584"/>
         <source>Fapiao type</source>
         <translation>发票类型</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="546"/>
+        <location filename="../../ui/receivables.py" line="625"/>
         <source>Invoicing profile</source>
         <translation>开票信息</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="550"/>
+        <location filename="../../ui/receivables.py" line="629"/>
         <source>Invoicing profile not saved</source>
         <translation>开票信息未保存</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="501"/>
+        <location filename="../../ui/receivables.py" line="580"/>
         <source>Name on the fapiao</source>
         <translation>名称（发票抬头）</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="507"/>
+        <location filename="../../ui/receivables.py" line="586"/>
         <source>Save &amp;invoicing profile</source>
         <translation>保存开票信息(&amp;I)</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="501"/>
+        <location filename="../../ui/receivables.py" line="580"/>
         <source>Taxpayer ID</source>
         <translation>纳税人识别号</translation>
     </message>
@@ -3419,67 +3459,67 @@ Reason:</source>
 <context>
     <name>OverdueCard</name>
     <message>
-        <location filename="../../ui/receivables.py" line="452"/>
+        <location filename="../../ui/receivables.py" line="531"/>
         <source>%1 customer(s), ¥%2</source>
         <translation>%1 个客户，¥%2</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="410"/>
+        <location filename="../../ui/receivables.py" line="458"/>
         <source>&amp;Keep serving…</source>
         <translation>继续服务(&amp;K)…</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="408"/>
+        <location filename="../../ui/receivables.py" line="456"/>
         <source>&amp;Suspend…</source>
         <translation>暂停服务(&amp;S)…</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="403"/>
+        <location filename="../../ui/receivables.py" line="451"/>
         <source>Customer</source>
         <translation>客户</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="403"/>
+        <location filename="../../ui/receivables.py" line="451"/>
         <source>Days</source>
         <translation>天数</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="403"/>
+        <location filename="../../ui/receivables.py" line="451"/>
         <source>Decision</source>
         <translation>处理决定</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="471"/>
+        <location filename="../../ui/receivables.py" line="550"/>
         <source>Decision on %1</source>
         <translation>对 %1 的处理决定</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="403"/>
+        <location filename="../../ui/receivables.py" line="451"/>
         <source>Overdue</source>
         <translation>逾期金额</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="449"/>
+        <location filename="../../ui/receivables.py" line="529"/>
         <source>Overdue more than %1 days: suspension proposals</source>
         <translation>逾期超过 %1 天：建议暂停服务</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="466"/>
+        <location filename="../../ui/receivables.py" line="545"/>
         <source>Select a customer in the list first.</source>
         <translation>请先在列表中选择一个客户。</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="472"/>
+        <location filename="../../ui/receivables.py" line="551"/>
         <source>Why? (recorded in the audit trail)</source>
         <translation>原因（记入审计日志）：</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="454"/>
+        <location filename="../../ui/receivables.py" line="533"/>
         <source>keep serving</source>
         <translation>继续服务</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="454"/>
+        <location filename="../../ui/receivables.py" line="533"/>
         <source>suspend</source>
         <translation>暂停服务</translation>
     </message>
@@ -3500,182 +3540,182 @@ Reason:</source>
 <context>
     <name>PaymentsSection</name>
     <message>
-        <location filename="../../ui/receivables.py" line="143"/>
+        <location filename="../../ui/receivables.py" line="148"/>
         <source>&amp;Allocate</source>
         <translation>核销(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="139"/>
+        <location filename="../../ui/receivables.py" line="144"/>
         <source>&amp;Record receipt</source>
         <translation>登记收款(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="141"/>
+        <location filename="../../ui/receivables.py" line="146"/>
         <source>Allocate the selected payment</source>
         <translation>核销所选收款</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="150"/>
+        <location filename="../../ui/receivables.py" line="155"/>
         <source>Allocated</source>
         <translation>已核销</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="137"/>
+        <location filename="../../ui/receivables.py" line="142"/>
         <source>Amount</source>
         <translation>金额</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="131"/>
+        <location filename="../../ui/receivables.py" line="136"/>
         <source>Bank draft</source>
         <translation>汇票</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="130"/>
+        <location filename="../../ui/receivables.py" line="135"/>
         <source>Bank transfer</source>
         <translation>银行转账</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="130"/>
+        <location filename="../../ui/receivables.py" line="135"/>
         <source>Cash</source>
         <translation>现金</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="131"/>
+        <location filename="../../ui/receivables.py" line="136"/>
         <source>Cheque</source>
         <translation>支票</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="148"/>
+        <location filename="../../ui/receivables.py" line="153"/>
         <source>Credit code</source>
         <translation>统一社会信用代码</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="137"/>
+        <location filename="../../ui/receivables.py" line="142"/>
         <source>Customer</source>
         <translation>客户</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="137"/>
+        <location filename="../../ui/receivables.py" line="142"/>
         <source>Date</source>
         <translation>日期</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="133"/>
+        <location filename="../../ui/receivables.py" line="138"/>
         <source>Keep as credit (do not allocate)</source>
         <translation>暂不核销（计入预收余额）</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="148"/>
+        <location filename="../../ui/receivables.py" line="153"/>
         <source>Kind</source>
         <translation>类型</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="138"/>
+        <location filename="../../ui/receivables.py" line="143"/>
         <source>Method</source>
         <translation>付款方式</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="131"/>
+        <location filename="../../ui/receivables.py" line="136"/>
         <source>Other</source>
         <translation>其他</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="149"/>
+        <location filename="../../ui/receivables.py" line="154"/>
         <source>Payer</source>
         <translation>付款户名</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="148"/>
+        <location filename="../../ui/receivables.py" line="153"/>
         <source>Payment</source>
         <translation>收款</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="185"/>
+        <location filename="../../ui/receivables.py" line="190"/>
         <source>Payment %1 reversed.</source>
         <translation>收款 %1 已冲回。</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="146"/>
+        <location filename="../../ui/receivables.py" line="151"/>
         <source>Re&amp;verse</source>
         <translation>冲回(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="146"/>
+        <location filename="../../ui/receivables.py" line="151"/>
         <source>Reason</source>
         <translation>原因</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="136"/>
+        <location filename="../../ui/receivables.py" line="141"/>
         <source>Record a bank receipt</source>
         <translation>登记银行收款</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="151"/>
+        <location filename="../../ui/receivables.py" line="156"/>
         <source>Recorded by</source>
         <translation>登记人</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="138"/>
+        <location filename="../../ui/receivables.py" line="143"/>
         <source>Reference</source>
         <translation>流水号</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="179"/>
+        <location filename="../../ui/receivables.py" line="184"/>
         <source>Reverse payment</source>
         <translation>冲回收款</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="180"/>
+        <location filename="../../ui/receivables.py" line="185"/>
         <source>Reverse payment %1 by a counter-entry? Its statements are open again.</source>
         <translation>以反向分录冲回收款 %1？其核销的对账单将重新变为未收。</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="145"/>
+        <location filename="../../ui/receivables.py" line="150"/>
         <source>Reverse the selected payment</source>
         <translation>冲回所选收款</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="150"/>
+        <location filename="../../ui/receivables.py" line="155"/>
         <source>Reverses</source>
         <translation>冲回/冲销</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="178"/>
+        <location filename="../../ui/receivables.py" line="183"/>
         <source>Say why the payment is reversed.</source>
         <translation>请填写冲回原因。</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="157"/>
+        <location filename="../../ui/receivables.py" line="162"/>
         <source>Select a payment in the list first.</source>
         <translation>请先在列表中选择一笔收款。</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="142"/>
-        <source>Statement</source>
-        <translation>账单</translation>
+        <location filename="../../ui/receivables.py" line="147"/>
+        <source>Statement no.</source>
+        <translation>对账单号</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="151"/>
+        <location filename="../../ui/receivables.py" line="156"/>
         <source>Statements</source>
         <translation>账单</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="151"/>
+        <location filename="../../ui/receivables.py" line="156"/>
         <source>Unallocated</source>
         <translation>未核销</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="140"/>
+        <location filename="../../ui/receivables.py" line="145"/>
         <source>all</source>
         <translation>全部</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="127"/>
+        <location filename="../../ui/receivables.py" line="132"/>
         <source>bank reference (流水号)</source>
         <translation>银行流水号</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="125"/>
+        <location filename="../../ui/receivables.py" line="130"/>
         <source>credit code or name</source>
         <translation>信用代码或名称</translation>
     </message>
@@ -4336,39 +4376,44 @@ Reason:</source>
 <context>
     <name>ReceivablesTabs</name>
     <message>
-        <location filename="../../ui/receivables.py" line="362"/>
+        <location filename="../../ui/receivables.py" line="398"/>
         <source>&amp;Deposits</source>
         <translation>押金/预付款(&amp;D)</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="362"/>
+        <location filename="../../ui/receivables.py" line="398"/>
         <source>&amp;Fapiao</source>
         <translation>发票(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="361"/>
+        <location filename="../../ui/receivables.py" line="63"/>
         <source>&amp;Payments</source>
         <translation>收款(&amp;P)</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="386"/>
+        <location filename="../../ui/receivables.py" line="422"/>
         <source>&amp;Receivables</source>
         <translation>应收账款(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="384"/>
+        <location filename="../../ui/receivables.py" line="420"/>
         <source>&amp;Statements</source>
         <translation>对账单(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="363"/>
+        <location filename="../../ui/receivables.py" line="399"/>
         <source>A&amp;ging</source>
         <translation>账龄(&amp;G)</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="361"/>
+        <location filename="../../ui/receivables.py" line="397"/>
         <source>Customer &amp;balance</source>
         <translation>客户余额(&amp;B)</translation>
+    </message>
+    <message>
+        <location filename="../../ui/receivables.py" line="433"/>
+        <source>Fapiao: %1 (¥%2 of ¥%3)</source>
+        <translation>开票：%1（已开 ¥%2，应开 ¥%3）</translation>
     </message>
 </context>
 <context>
@@ -4874,172 +4919,172 @@ Reason:</source>
 <context>
     <name>StatementPanel</name>
     <message>
-        <location filename="../../ui/billing.py" line="266"/>
+        <location filename="../../ui/billing.py" line="267"/>
         <source>%1 draft #%2</source>
         <translation>%1 草稿 #%2</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="243"/>
+        <location filename="../../ui/billing.py" line="244"/>
         <source>Amount</source>
         <translation>金额</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="241"/>
+        <location filename="../../ui/billing.py" line="242"/>
         <source>Choose a statement</source>
         <translation>请选择账单</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="242"/>
+        <location filename="../../ui/billing.py" line="243"/>
         <source>Contract</source>
         <translation>合同</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="344"/>
+        <location filename="../../ui/billing.py" line="346"/>
         <source>Credit note</source>
         <translation>红字账单</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="344"/>
+        <location filename="../../ui/billing.py" line="346"/>
         <source>Credit note %1 issued for %2.</source>
         <translation>已开具红字账单 %1，金额 %2。</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="282"/>
+        <location filename="../../ui/billing.py" line="284"/>
         <source>Credit notes: %1</source>
         <translation>红字账单：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="252"/>
+        <location filename="../../ui/billing.py" line="253"/>
         <source>Credit note…</source>
         <translation>红字账单…</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="278"/>
+        <location filename="../../ui/billing.py" line="280"/>
         <source>Credits %1</source>
         <translation>冲销 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="268"/>
+        <location filename="../../ui/billing.py" line="269"/>
         <source>Customer: %1</source>
         <translation>客户：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="242"/>
+        <location filename="../../ui/billing.py" line="243"/>
         <source>Description</source>
         <translation>描述</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="276"/>
+        <location filename="../../ui/billing.py" line="277"/>
         <source>Fapiao no.: %1</source>
         <translation>发票号：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="369"/>
+        <location filename="../../ui/billing.py" line="371"/>
         <source>Fapiao number</source>
         <translation>发票号</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="251"/>
+        <location filename="../../ui/billing.py" line="252"/>
         <source>Issue</source>
         <translation>开具</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="274"/>
+        <location filename="../../ui/billing.py" line="275"/>
         <source>Issued: %1</source>
         <translation>开具日期：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="325"/>
+        <location filename="../../ui/billing.py" line="327"/>
         <source>Issuing…</source>
         <translation>正在开具…</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="269"/>
+        <location filename="../../ui/billing.py" line="270"/>
         <source>Period: %1</source>
         <translation>账期：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="255"/>
+        <location filename="../../ui/billing.py" line="256"/>
         <source>Preview / Print PDF…</source>
         <translation>预览 / 打印 PDF…</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="242"/>
+        <location filename="../../ui/billing.py" line="243"/>
         <source>Quantity</source>
         <translation>数量</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="280"/>
+        <location filename="../../ui/billing.py" line="282"/>
         <source>Reason: %1</source>
         <translation>原因：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="253"/>
+        <location filename="../../ui/billing.py" line="254"/>
         <source>Rebill credited lines</source>
         <translation>重新计费已冲销条目</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="360"/>
+        <location filename="../../ui/billing.py" line="362"/>
         <source>Rebilled %1 line(s) on %2.</source>
         <translation>已在 %2 上重新计费 %1 个条目。</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="363"/>
+        <location filename="../../ui/billing.py" line="365"/>
         <source>Rebilling…</source>
         <translation>正在重新计费…</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="284"/>
+        <location filename="../../ui/billing.py" line="286"/>
         <source>Rebills %1</source>
         <translation>重开 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="254"/>
+        <location filename="../../ui/billing.py" line="255"/>
         <source>Record fapiao no.…</source>
         <translation>登记发票号…</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="390"/>
+        <location filename="../../ui/billing.py" line="392"/>
         <source>Statement %1</source>
         <translation>账单 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="270"/>
+        <location filename="../../ui/billing.py" line="271"/>
         <source>Status: %1</source>
         <translation>状态：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="291"/>
+        <location filename="../../ui/billing.py" line="293"/>
         <source>Subtotal %1 · Tax %2 · &lt;b&gt;Total %3&lt;/b&gt;&lt;br&gt;Amount in words: &lt;b&gt;%4&lt;/b&gt;</source>
         <translation>小计 %1 · 税额 %2 · &lt;b&gt;合计 %3&lt;/b&gt;&lt;br&gt;大写金额：&lt;b&gt;%4&lt;/b&gt;</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="243"/>
+        <location filename="../../ui/billing.py" line="244"/>
         <source>Tax</source>
         <translation>税额</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="243"/>
+        <location filename="../../ui/billing.py" line="244"/>
         <source>Tax rate</source>
         <translation>税率</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="370"/>
+        <location filename="../../ui/billing.py" line="372"/>
         <source>The fapiao number issued for %1:</source>
         <translation>为 %1 开具的发票号：</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="242"/>
+        <location filename="../../ui/billing.py" line="243"/>
         <source>Unit</source>
         <translation>单位</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="243"/>
+        <location filename="../../ui/billing.py" line="244"/>
         <source>Unit price</source>
         <translation>单价</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="359"/>
+        <location filename="../../ui/billing.py" line="361"/>
         <source>draft #%1</source>
         <translation>草稿 #%1</translation>
     </message>
@@ -5047,42 +5092,42 @@ Reason:</source>
 <context>
     <name>TransitionDialog</name>
     <message>
-        <location filename="../../ui/forms.py" line="592"/>
+        <location filename="../../ui/forms.py" line="593"/>
         <source>%1 GPU(s), now: %2</source>
         <translation>%1 个 GPU，当前：%2</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="609"/>
+        <location filename="../../ui/forms.py" line="610"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="621"/>
+        <location filename="../../ui/forms.py" line="622"/>
         <source>Give a reason: it goes into the GPU's history and the audit trail.</source>
         <translation>请填写原因：它将记入 GPU 历史和审计日志。</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="584"/>
+        <location filename="../../ui/forms.py" line="585"/>
         <source>Lifecycle move</source>
         <translation>生命周期变更</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="608"/>
+        <location filename="../../ui/forms.py" line="609"/>
         <source>Move</source>
         <translation>变更</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="599"/>
+        <location filename="../../ui/forms.py" line="600"/>
         <source>Move to</source>
         <translation>变更为</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="615"/>
+        <location filename="../../ui/forms.py" line="616"/>
         <source>No move is allowed from these states together.</source>
         <translation>所选状态之间没有共同允许的变更。</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="602"/>
+        <location filename="../../ui/forms.py" line="603"/>
         <source>Reason *</source>
         <translation>原因 *</translation>
     </message>

@@ -32,7 +32,7 @@ def _grab(widget, name):
         widget.grab().save(os.path.join(folder, name))
 
 
-def test_receivables_tabs(qtbot, db, admin, manager):
+def test_receivables_tabs(qtbot, db, admin, manager, tmp_path):
     from ui.receivables import ReceivablesTabs
     w, c, sep, oct_, code, name = _world(db, admin, manager)
     tabs = ReceivablesTabs(db, admin)
@@ -88,6 +88,9 @@ def test_receivables_tabs(qtbot, db, admin, manager):
     tabs.setCurrentWidget(ag)
     ag.buttons["aging"].click()
     assert ag.table.rowCount() == 1 and ag.table.item(0, 7).text() == "5,220.00"
+    ag.period.setText(local_today().strftime("%Y-%m"))
+    assert "Wrote" in ag.export_summary(str(tmp_path / "summary.xlsx")) and (tmp_path / "summary.xlsx").is_file()
+    assert "Wrote" in ag.export_aging(str(tmp_path / "aging.pdf")) and (tmp_path / "aging.pdf").is_file()
     for key, sec in tabs.sections.items():
         tabs.setCurrentWidget(sec)
         _grab(tabs, f"receivables-{key}-{db.engine.dialect.name}.png")
@@ -104,8 +107,9 @@ def test_overdue_card_and_profile_tab(qtbot, db, admin, manager):
     card = OverdueCard(db, actor=admin)
     qtbot.addWidget(card)
     card.resize(700, 300)
-    card.refresh()
-    assert card.table.rowCount() == 1 and "¥12,720.00" in card.summary.text()
+    card.show()                                 # painted: loads on the thread pool
+    qtbot.waitUntil(lambda: card.table.rowCount() == 1, timeout=20000)
+    assert "¥12,720.00" in card.summary.text() and "0" in card.title()
     assert not card.decide("keep", "")          # no selection
     card.table.selectRow(0)
     assert not card.decide("keep", "")          # no reason: the service refuses, shown
