@@ -51,6 +51,7 @@ ITEM_EXTRA = {
     ItemKind.GPU: ("gpu_model_id", "gpu_serials", "included_hours", "hourly_rate"),
     ItemKind.BANDWIDTH: ("mbps",),
     ItemKind.MAINTENANCE: (), ItemKind.ONE_OFF: (), ItemKind.DISCOUNT: (),
+    ItemKind.POWER: ("rack_id", "kwh_price"),  # circuits: quantity × fee, and kWh of the circuits sold
 }
 DECIMAL_FIELDS = ("unit_price", "quantity", "power_allowance_kw", "kwh_price", "included_hours", "hourly_rate")
 INT_FIELDS = ("u_from", "u_to", "mbps")
