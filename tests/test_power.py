@@ -208,3 +208,28 @@ def test_power_panels_and_feeds_round_trip_through_import_and_export(db, admin, 
         assert s.execute(select(AuditEvent).where(AuditEvent.action == "power_feed.create",
                                                   AuditEvent.object_label == "PP-B/A-02-B")).first()
         assert s.execute(select(PowerPanel).where(PowerPanel.name == "PP-A")).scalar_one().ups == "UPS-1"
+
+
+def test_migration_turns_each_racks_power_figures_into_one_feed(demo_db):
+    """Down to 0015 (the power chain goes) and up again: every rack gets one side-A feed from a legacy
+    panel of its room, its breaker the rack's breaker limit (the demo's: capacity × 1.25) in amperes."""
+    import math
+
+    from sqlalchemy import func
+
+    from models import Rack
+
+    db = demo_db
+    db.downgrade("0015")
+    db.upgrade()
+    with db.session() as s:
+        racks = s.execute(select(Rack)).scalars().all()
+        feeds = {f.rack_id: f for f in s.execute(select(PowerFeed)).scalars()}
+        assert len(feeds) == len(racks) == s.execute(select(func.count(PowerFeed.id))).scalar_one()
+        for rack in racks:
+            f = feeds[rack.id]
+            assert (f.side, f.type, f.voltage, f.name) == ("A", "primary", 220, rack.name)
+            assert f.amperage == math.ceil(rack.breaker_limit_kw * 1000 / 220)
+            assert s.get(PowerPanel, f.power_panel_id).name.endswith(" legacy")
+    rp = P.rack_power_of(db, racks[0].id)
+    assert rp.redundancy == RedundancyState.SINGLE and len(rp.feeds) == 1
