@@ -419,7 +419,10 @@ ZH.update({
     "Room %1: %2 kW; redundant %3, failing %4, one side only %5, no feeds %6":
         "机房 %1：%2 kW；冗余满足 %3，不满足 %4，仅单路 %5，无回路 %6",
     "Side": "路别", "Sold to": "售予合同", "Supply": "电源", "Voltage": "电压",
-    "%1: %2 of %3 kW (%4%)": "%1：%2 / %3 kW（%4%）",
+    "Feed %1 (%2) carries %3 kW, over %4% of its %5 A breaker (%6 kW)":
+        "回路 %1（%2）负载 %3 kW，超过其 %5 A 断路器的 %4%（%6 kW）",
+    "With %1 lost, feed %2 would carry %3 kW, over its limit of %4 kW": "%1失电时，回路 %2 将承载 %3 kW，超过限值 %4 kW",
+    "With %1 lost, %2 kW of devices plugged into it only would go dark": "%1失电时，仅接该路的设备 %2 kW 将断电",
 })
 
 
