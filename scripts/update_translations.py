@@ -473,6 +473,10 @@ ZH.update({
     "Aging report": "账龄报表", "E&xport aging (PDF or XLSX)…": "导出账龄表（PDF 或 XLSX）(&X)…",
     "Monthly receivables summary": "应收账款月度汇总", "Monthly &summary (PDF or XLSX)…": "月度汇总（PDF 或 XLSX）(&S)…",
     "Save as": "另存为", "Wrote %1": "已写入 %1",
+    "Feed %1 (%2) carries %3 kW, over %4% of its %5 A breaker (%6 kW)":
+        "回路 %1（%2）负载 %3 kW，超过其 %5 A 断路器的 %4%（%6 kW）",
+    "With %1 lost, feed %2 would carry %3 kW, over its limit of %4 kW": "%1失电时，回路 %2 将承载 %3 kW，超过限值 %4 kW",
+    "With %1 lost, %2 kW of devices plugged into it only would go dark": "%1失电时，仅接该路的设备 %2 kW 将断电",
 })
 
 

@@ -208,3 +208,54 @@ def test_power_panels_and_feeds_round_trip_through_import_and_export(db, admin, 
         assert s.execute(select(AuditEvent).where(AuditEvent.action == "power_feed.create",
                                                   AuditEvent.object_label == "PP-B/A-02-B")).first()
         assert s.execute(select(PowerPanel).where(PowerPanel.name == "PP-A")).scalar_one().ups == "UPS-1"
+
+
+def test_migration_turns_each_racks_power_figures_into_one_feed(demo_db):
+    """Down to 0015 (the power chain goes) and up again: every rack gets one side-A feed from a legacy
+    panel of its room, its breaker the rack's breaker limit (the demo's: capacity × 1.25) in amperes."""
+    import math
+
+    from sqlalchemy import func
+
+    from models import Rack
+
+    db = demo_db
+    db.downgrade("0015")
+    db.upgrade()
+    with db.session() as s:
+        racks = s.execute(select(Rack)).scalars().all()
+        feeds = {f.rack_id: f for f in s.execute(select(PowerFeed)).scalars()}
+        assert len(feeds) == len(racks) == s.execute(select(func.count(PowerFeed.id))).scalar_one()
+        for rack in racks:
+            f = feeds[rack.id]
+            assert (f.side, f.type, f.voltage, f.name) == ("A", "primary", 220, rack.name)
+            assert f.amperage == math.ceil(rack.breaker_limit_kw * 1000 / 220)
+            assert s.get(PowerPanel, f.power_panel_id).name.endswith(" legacy")
+    rp = P.rack_power_of(db, racks[0].id)
+    assert rp.redundancy == RedundancyState.SINGLE and len(rp.feeds) == 1
+
+
+def test_the_checks_and_the_setting_from_the_command_line(db, admin, chain, capsys, monkeypatch, tmp_path):
+    from app.cli import main
+    from tests.conftest import PASSWORD
+
+    url = db.engine.url.render_as_string(hide_password=False)
+    monkeypatch.setenv("IDC_CONSOLE_PASSWORD", PASSWORD)
+    _servers(db, admin, chain, 3)
+    assert main(["--db", url, "power", "check", "GZ1/A/A-01"]) == 0
+    assert "A/A-01: 2.10 kW; Redundant" in capsys.readouterr().out
+    assert main(["--db", url, "--user", "admin", "power", "connect", "srv-01", "PSU3", "PDU-A", "9"]) == 0
+    _servers(db, admin, chain, 2, first=4)
+    assert main(["--db", url, "power", "check", "--site", "GZ1"]) == 1
+    out = capsys.readouterr().out
+    assert "failing 1" in out and "with side A lost, feed PP-B/A-01-B (B) would carry 3.50 kW" in out
+    assert main(["--db", url, "--user", "admin", "settings", "set", "power_breaker_limit_pct", "abc"]) == 1
+    assert main(["--db", url, "--user", "admin", "settings", "set", "power_breaker_limit_pct", "100",
+                 "--reason", "continuous-rated breakers"]) == 0
+    capsys.readouterr()
+    assert main(["--db", url, "settings", "show"]) == 0
+    assert "power_breaker_limit_pct\t100" in capsys.readouterr().out
+    csv = tmp_path / "r.csv"
+    csv.write_text("circuit,read_at,kwh_total\nGZ1/PP-A/A-01-A,2026-10-01T00:00,1\n", encoding="utf-8")
+    assert main(["--db", url, "--user", "admin", "power", "readings", str(csv)]) == 0
+    assert "imported 1 circuit reading(s) for 1 circuit(s)" in capsys.readouterr().out

@@ -52,6 +52,7 @@ ITEM_EXTRA = {
     ItemKind.BANDWIDTH: ("mbps",),
     ItemKind.MAINTENANCE: (), ItemKind.ONE_OFF: (), ItemKind.DISCOUNT: (),
     ItemKind.XCONNECT: ("setup_price",),  # + the monthly fee as unit price, the count as quantity
+    ItemKind.POWER: ("rack_id", "kwh_price"),  # circuits: quantity × fee, and kWh of the circuits sold
 }
 DECIMAL_FIELDS = ("unit_price", "quantity", "power_allowance_kw", "kwh_price", "included_hours", "hourly_rate",
                   "setup_price")

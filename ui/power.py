@@ -35,6 +35,26 @@ def side_colour(rp, side: str) -> str:
     return "#66bb6a"
 
 
+def problem_lines(rp) -> list[str]:
+    """Why the rack fails a check, in the console's language (from the figures, not the service's text)."""
+    out = []
+    for f in rp.over_limit:
+        out.append(tr("Feed %1 (%2) carries %3 kW, over %4% of its %5 A breaker (%6 kW)")
+                   .replace("%1", f.label).replace("%2", choice_label(PowerSide, f.side)).replace("%3", _kw(f.load_w))
+                   .replace("%4", str(f.limit_pct)).replace("%5", str(f.amperage)).replace("%6", _kw(f.limit_w)))
+    if rp.redundancy == RedundancyState.FAIL:
+        for lost in PowerSide.values():
+            for f in rp.feeds:
+                if f.side != lost and f.status == PowerFeedStatus.ACTIVE and f.failover_w > f.limit_w:
+                    out.append(tr("With %1 lost, feed %2 would carry %3 kW, over its limit of %4 kW")
+                               .replace("%1", choice_label(PowerSide, lost)).replace("%2", f.label)
+                               .replace("%3", _kw(f.failover_w)).replace("%4", _kw(f.limit_w)))
+            if rp.lost_w.get(lost):
+                out.append(tr("With %1 lost, %2 kW of devices plugged into it only would go dark")
+                           .replace("%1", choice_label(PowerSide, lost)).replace("%2", _kw(rp.lost_w[lost])))
+    return out
+
+
 def draw_feed_bars(sc, rp, x: float, y: float, w: float, font: QFont) -> None:
     """One bar per side (load of its feeds against their capacity, the limit marked) and the
     N-redundancy verdict under the header's lease line."""
@@ -74,7 +94,7 @@ def draw_feed_bars(sc, rp, x: float, y: float, w: float, font: QFont) -> None:
     if rp.over_limit:
         line += " · " + tr("%n feed(s) over the limit", "", len(rp.over_limit))
     t = _text(None, line, font, QColor(RedundancyState.colour(rp.redundancy)).darker(120), x, y + 40, w)
-    t.setToolTip("\n".join(rp.problems))
+    t.setToolTip("\n".join(problem_lines(rp)))
     sc.addItem(t)
 
 
@@ -152,7 +172,7 @@ class RackPowerPanel(QWidget):
                             f"{f.amperage} A {f.voltage} V", _kw(f.load_w), f"{f.pct}", _kw(f.limit_w),
                             _kw(f.failover_w), f.sold_to or ""] for f in rp.feeds],
               ["#c62828" if f.over else None for f in rp.feeds])
-        notes = list(rp.problems)
+        notes = problem_lines(rp)
         if rp.unconnected:
             notes.append(tr("%n device(s) not plugged into a PDU: counted on every feed of the rack", "",
                              rp.unconnected))

@@ -708,327 +708,327 @@
 <context>
     <name>ContractDialog</name>
     <message>
-        <location filename="../../ui/contracts.py" line="334"/>
+        <location filename="../../ui/contracts.py" line="335"/>
         <source>%1 (not free for the term)</source>
         <translation>%1（合同期内不空闲）</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="312"/>
+        <location filename="../../ui/contracts.py" line="313"/>
         <source>%1 signs: it operates %2.</source>
         <translation>由 %1 签约：其运营 %2。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../ui/contracts.py" line="649"/>
+        <location filename="../../ui/contracts.py" line="650"/>
         <source>%n item(s) need attention (marked red).</source>
         <translation><numerusform>%n 个条目需要修改（红色标出）。</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../ui/contracts.py" line="346"/>
+        <location filename="../../ui/contracts.py" line="347"/>
         <source>%n rack(s) free from %1 to %2</source>
         <translation><numerusform>%1 至 %2 期间空闲机柜 %n 个</numerusform></translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="399"/>
+        <location filename="../../ui/contracts.py" line="400"/>
         <source>(by kind)</source>
         <translation>（按类型）</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="156"/>
+        <location filename="../../ui/contracts.py" line="157"/>
         <source>(choose a customer)</source>
         <translation>（请选择客户）</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="184"/>
+        <location filename="../../ui/contracts.py" line="185"/>
         <source>(none)</source>
         <translation>（无）</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="153"/>
+        <location filename="../../ui/contracts.py" line="154"/>
         <source>(numbered when saved)</source>
         <translation>（保存时编号）</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="213"/>
+        <location filename="../../ui/contracts.py" line="214"/>
         <source>Add item</source>
         <translation>添加条目</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="420"/>
+        <location filename="../../ui/contracts.py" line="421"/>
         <source>Billing starts at handover; empty = the contract's start</source>
         <translation>计费自交付日开始；留空即合同开始日</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="406"/>
+        <location filename="../../ui/contracts.py" line="407"/>
         <source>Cage (instead of a rack)</source>
         <translation>笼位（代替机柜）</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="248"/>
+        <location filename="../../ui/contracts.py" line="249"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="676"/>
+        <location filename="../../ui/contracts.py" line="677"/>
         <source>Changed by someone else</source>
         <translation>记录已被他人修改</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="180"/>
+        <location filename="../../ui/contracts.py" line="181"/>
         <source>Chinese</source>
         <translation>中文</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="140"/>
+        <location filename="../../ui/contracts.py" line="141"/>
         <source>Contract</source>
         <translation>合同</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="603"/>
+        <location filename="../../ui/contracts.py" line="604"/>
         <source>Contract %1 is %2: only drafts are edited; a signed contract changes by amendment.</source>
         <translation>合同 %1 状态为%2：只能编辑草稿；已签合同须通过变更修改。</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="157"/>
+        <location filename="../../ui/contracts.py" line="158"/>
         <source>Customer *</source>
         <translation>客户 *</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="201"/>
+        <location filename="../../ui/contracts.py" line="202"/>
         <source>Description</source>
         <translation>描述</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="394"/>
+        <location filename="../../ui/contracts.py" line="395"/>
         <source>Description *</source>
         <translation>描述 *</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="136"/>
+        <location filename="../../ui/contracts.py" line="137"/>
         <source>Edit contract</source>
         <translation>编辑合同</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="177"/>
+        <location filename="../../ui/contracts.py" line="178"/>
         <source>End *</source>
         <translation>结束 *</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="181"/>
+        <location filename="../../ui/contracts.py" line="182"/>
         <source>English</source>
         <translation>英文</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="404"/>
+        <location filename="../../ui/contracts.py" line="405"/>
         <source>From unit</source>
         <translation>起始 U 位</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="407"/>
+        <location filename="../../ui/contracts.py" line="408"/>
         <source>GPU model</source>
         <translation>GPU 型号</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="417"/>
+        <location filename="../../ui/contracts.py" line="418"/>
         <source>Hourly rate beyond</source>
         <translation>超出部分小时单价</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="416"/>
+        <location filename="../../ui/contracts.py" line="417"/>
         <source>Included GPU-hours</source>
         <translation>包含卡时</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="419"/>
+        <location filename="../../ui/contracts.py" line="420"/>
         <source>Installation price each</source>
         <translation>每条安装费</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="196"/>
+        <location filename="../../ui/contracts.py" line="197"/>
         <source>Items</source>
         <translation>条目</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="201"/>
+        <location filename="../../ui/contracts.py" line="202"/>
         <source>Kind</source>
         <translation>类型</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="182"/>
+        <location filename="../../ui/contracts.py" line="183"/>
         <source>Language</source>
         <translation>语言</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="418"/>
+        <location filename="../../ui/contracts.py" line="419"/>
         <source>Mbps</source>
         <translation>带宽（Mbps）</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="410"/>
+        <location filename="../../ui/contracts.py" line="411"/>
         <source>Named GPUs</source>
         <translation>指定 GPU</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="136"/>
+        <location filename="../../ui/contracts.py" line="137"/>
         <source>New contract</source>
         <translation>新建合同</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="272"/>
+        <location filename="../../ui/contracts.py" line="273"/>
         <source>No subsidiary covers the customer's region: no serving team or response time.</source>
         <translation>没有子公司覆盖该客户所在地区：无服务团队和响应时间。</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="155"/>
+        <location filename="../../ui/contracts.py" line="156"/>
         <source>Number</source>
         <translation>编号</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="414"/>
+        <location filename="../../ui/contracts.py" line="415"/>
         <source>Power allowance (kW)</source>
         <translation>功率配额（kW）</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="415"/>
+        <location filename="../../ui/contracts.py" line="416"/>
         <source>Price per kWh over it</source>
         <translation>超出部分每千瓦时单价</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="396"/>
+        <location filename="../../ui/contracts.py" line="397"/>
         <source>Priced</source>
         <translation>计价方式</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="201"/>
+        <location filename="../../ui/contracts.py" line="202"/>
         <source>Quantity</source>
         <translation>数量</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="403"/>
+        <location filename="../../ui/contracts.py" line="404"/>
         <source>Rack</source>
         <translation>机柜</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="677"/>
+        <location filename="../../ui/contracts.py" line="678"/>
         <source>Reload the contract now? Your edits will be lost.</source>
         <translation>现在重新加载合同？您的修改将丢失。</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="216"/>
+        <location filename="../../ui/contracts.py" line="217"/>
         <source>Remove item</source>
         <translation>删除条目</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="247"/>
+        <location filename="../../ui/contracts.py" line="248"/>
         <source>Save draft</source>
         <translation>保存草稿</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="274"/>
+        <location filename="../../ui/contracts.py" line="275"/>
         <source>Served by %1 for the customer's region %2 (%3 h response).</source>
         <translation>客户所在地区 %2 由 %1 提供服务（%3 小时响应）。</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="413"/>
+        <location filename="../../ui/contracts.py" line="414"/>
         <source>Service end</source>
         <translation>服务结束</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="187"/>
+        <location filename="../../ui/contracts.py" line="188"/>
         <source>Service level</source>
         <translation>服务级别</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="411"/>
+        <location filename="../../ui/contracts.py" line="412"/>
         <source>Service start (handover)</source>
         <translation>服务开始（交付日）</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="176"/>
+        <location filename="../../ui/contracts.py" line="177"/>
         <source>Start *</source>
         <translation>开始 *</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="158"/>
+        <location filename="../../ui/contracts.py" line="159"/>
         <source>Subsidiary *</source>
         <translation>子公司 *</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="402"/>
+        <location filename="../../ui/contracts.py" line="403"/>
         <source>Tax category</source>
         <translation>税目</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="193"/>
+        <location filename="../../ui/contracts.py" line="194"/>
         <source>Terms</source>
         <translation>条款</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="308"/>
+        <location filename="../../ui/contracts.py" line="309"/>
         <source>The items are at %1's sites (%2): %1 signs.</source>
         <translation>项目位于 %1 的站点（%2）：应由 %1 签约。</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="304"/>
+        <location filename="../../ui/contracts.py" line="305"/>
         <source>The items are at sites of several subsidiaries (%1: %2); each signs its own contract.</source>
         <translation>各项目分属多个子公司的站点（%1：%2）；应由各子公司分别签约。</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="302"/>
+        <location filename="../../ui/contracts.py" line="303"/>
         <source>The signer is the subsidiary operating the site of the racks or GPUs.</source>
         <translation>签约方为机柜或 GPU 所在站点的运营子公司。</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="178"/>
+        <location filename="../../ui/contracts.py" line="179"/>
         <source>Title</source>
         <translation>标题</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="405"/>
+        <location filename="../../ui/contracts.py" line="406"/>
         <source>To unit</source>
         <translation>结束 U 位</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="202"/>
+        <location filename="../../ui/contracts.py" line="203"/>
         <source>Unit</source>
         <translation>单位</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="202"/>
+        <location filename="../../ui/contracts.py" line="203"/>
         <source>Unit price</source>
         <translation>单价</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="395"/>
+        <location filename="../../ui/contracts.py" line="396"/>
         <source>Unit price (CNY) *</source>
         <translation>单价（元）*</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="544"/>
+        <location filename="../../ui/contracts.py" line="545"/>
         <source>a number, e.g. 12.5</source>
         <translation>请输入数字，例如 12.5</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="548"/>
+        <location filename="../../ui/contracts.py" line="549"/>
         <source>a whole number</source>
         <translation>请输入整数</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="639"/>
+        <location filename="../../ui/contracts.py" line="640"/>
         <source>item %1: %2</source>
         <translation>条目 %1：%2</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="557"/>
+        <location filename="../../ui/contracts.py" line="558"/>
         <source>no GPU with serial %1</source>
         <translation>没有序列号为 %1 的 GPU</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="409"/>
+        <location filename="../../ui/contracts.py" line="410"/>
         <source>or named GPUs: serials, comma separated</source>
         <translation>或指定 GPU：序列号，以逗号分隔</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="560"/>
+        <location filename="../../ui/contracts.py" line="561"/>
         <source>required</source>
         <translation>必填</translation>
     </message>
@@ -1036,12 +1036,12 @@
 <context>
     <name>ContractPanel</name>
     <message>
-        <location filename="../../ui/contracts.py" line="773"/>
+        <location filename="../../ui/contracts.py" line="774"/>
         <source>%1 contract %2. The reason goes into the audit trail.</source>
         <translation>%1合同 %2。原因将记入审计日志。</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="856"/>
+        <location filename="../../ui/contracts.py" line="857"/>
         <source>A new revision takes over on its effective date; edit its items, then submit it.</source>
         <translation>新版本自生效日起取代原合同；请修改条目后提交审批。</translation>
     </message>
@@ -1050,17 +1050,17 @@
         <translation>生效</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="782"/>
+        <location filename="../../ui/contracts.py" line="783"/>
         <source>Activate %1? Its racks and GPUs are leased to %2 now.</source>
         <translation>确定生效 %1？其机柜和 GPU 将立即租给 %2。</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="855"/>
+        <location filename="../../ui/contracts.py" line="856"/>
         <source>Amend %1</source>
         <translation>变更 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="708"/>
+        <location filename="../../ui/contracts.py" line="709"/>
         <source>Amend…</source>
         <translation>变更…</translation>
     </message>
@@ -1069,62 +1069,62 @@
         <translation>批准</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="784"/>
+        <location filename="../../ui/contracts.py" line="785"/>
         <source>Approve %1 for %2?</source>
         <translation>确定批准 %2 的合同 %1？</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="831"/>
+        <location filename="../../ui/contracts.py" line="832"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="810"/>
+        <location filename="../../ui/contracts.py" line="811"/>
         <source>Changed by someone else</source>
         <translation>记录已被他人修改</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="721"/>
+        <location filename="../../ui/contracts.py" line="722"/>
         <source>Chinese</source>
         <translation>中文</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="696"/>
+        <location filename="../../ui/contracts.py" line="697"/>
         <source>Choose a contract</source>
         <translation>请选择合同</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="872"/>
+        <location filename="../../ui/contracts.py" line="873"/>
         <source>Contract %1</source>
         <translation>合同 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="718"/>
+        <location filename="../../ui/contracts.py" line="719"/>
         <source>Customer: %1</source>
         <translation>客户：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="697"/>
+        <location filename="../../ui/contracts.py" line="698"/>
         <source>Description</source>
         <translation>描述</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="706"/>
+        <location filename="../../ui/contracts.py" line="707"/>
         <source>Edit draft…</source>
         <translation>编辑草稿…</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="857"/>
+        <location filename="../../ui/contracts.py" line="858"/>
         <source>Effective date</source>
         <translation>生效日期</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="828"/>
+        <location filename="../../ui/contracts.py" line="829"/>
         <source>End</source>
         <translation>结束</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="721"/>
+        <location filename="../../ui/contracts.py" line="722"/>
         <source>English</source>
         <translation>英文</translation>
     </message>
@@ -1133,37 +1133,37 @@
         <translation>到期</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="783"/>
+        <location filename="../../ui/contracts.py" line="784"/>
         <source>Expire %1? Its racks and GPUs are released to %2's end date.</source>
         <translation>确定使 %1 到期？其机柜和 GPU 将按 %2 的合同结束日释放。</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="697"/>
+        <location filename="../../ui/contracts.py" line="698"/>
         <source>Kind</source>
         <translation>类型</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="721"/>
+        <location filename="../../ui/contracts.py" line="722"/>
         <source>Language: %1</source>
         <translation>语言：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="776"/>
+        <location filename="../../ui/contracts.py" line="777"/>
         <source>Last day of service</source>
         <translation>服务最后一天</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="697"/>
+        <location filename="../../ui/contracts.py" line="698"/>
         <source>Price</source>
         <translation>价格</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="709"/>
+        <location filename="../../ui/contracts.py" line="710"/>
         <source>Print / PDF…</source>
         <translation>打印 / PDF…</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="697"/>
+        <location filename="../../ui/contracts.py" line="698"/>
         <source>Quantity</source>
         <translation>数量</translation>
     </message>
@@ -1172,27 +1172,27 @@
         <translation>驳回…</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="811"/>
+        <location filename="../../ui/contracts.py" line="812"/>
         <source>Reload the contract now?</source>
         <translation>现在重新加载合同？</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="830"/>
+        <location filename="../../ui/contracts.py" line="831"/>
         <source>Renew</source>
         <translation>续签</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="823"/>
+        <location filename="../../ui/contracts.py" line="824"/>
         <source>Renew %1</source>
         <translation>续签 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="728"/>
+        <location filename="../../ui/contracts.py" line="729"/>
         <source>Renews %1</source>
         <translation>续签自 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="708"/>
+        <location filename="../../ui/contracts.py" line="709"/>
         <source>Renew…</source>
         <translation>续签…</translation>
     </message>
@@ -1201,22 +1201,22 @@
         <translation>恢复</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="724"/>
+        <location filename="../../ui/contracts.py" line="725"/>
         <source>Revision %1, effective %2</source>
         <translation>第 %1 版，%2 生效</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="698"/>
+        <location filename="../../ui/contracts.py" line="699"/>
         <source>Service start</source>
         <translation>服务开始</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="827"/>
+        <location filename="../../ui/contracts.py" line="828"/>
         <source>Start</source>
         <translation>开始</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="719"/>
+        <location filename="../../ui/contracts.py" line="720"/>
         <source>Status: %1</source>
         <translation>状态：%1</translation>
     </message>
@@ -1229,7 +1229,7 @@
         <translation>暂停…</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="720"/>
+        <location filename="../../ui/contracts.py" line="721"/>
         <source>Term: %1 – %2</source>
         <translation>期限：%1 至 %2</translation>
     </message>
@@ -1238,7 +1238,7 @@
         <translation>终止…</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="804"/>
+        <location filename="../../ui/contracts.py" line="805"/>
         <source>Updating the contract…</source>
         <translation>正在更新合同…</translation>
     </message>
@@ -1246,42 +1246,42 @@
 <context>
     <name>ContractTotals</name>
     <message numerus="yes">
-        <location filename="../../ui/contracts.py" line="117"/>
+        <location filename="../../ui/contracts.py" line="118"/>
         <source>%n item(s) with errors are not counted.</source>
         <translation><numerusform>%n 个有误的项目未计入。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="110"/>
+        <location filename="../../ui/contracts.py" line="111"/>
         <source>In words</source>
         <translation>大写</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="107"/>
+        <location filename="../../ui/contracts.py" line="108"/>
         <source>Monthly recurring</source>
         <translation>月度固定费用</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="107"/>
+        <location filename="../../ui/contracts.py" line="108"/>
         <source>One-off</source>
         <translation>一次性费用</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="109"/>
+        <location filename="../../ui/contracts.py" line="110"/>
         <source>Total (incl. VAT)</source>
         <translation>合同总金额（含税）</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="115"/>
+        <location filename="../../ui/contracts.py" line="116"/>
         <source>Usage (GPU-hours, power over the allowance) is billed as used, on top.</source>
         <translation>另按实际用量计费（GPU 时、超额电量），不含在上述金额内。</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="108"/>
+        <location filename="../../ui/contracts.py" line="109"/>
         <source>VAT</source>
         <translation>增值税</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="108"/>
+        <location filename="../../ui/contracts.py" line="109"/>
         <source>Whole term (excl. VAT)</source>
         <translation>合同期总金额（不含税）</translation>
     </message>
@@ -1289,7 +1289,7 @@
 <context>
     <name>ContractsPage</name>
     <message>
-        <location filename="../../ui/contracts.py" line="885"/>
+        <location filename="../../ui/contracts.py" line="886"/>
         <source>New contract…</source>
         <translation>新建合同…</translation>
     </message>
@@ -3894,189 +3894,204 @@ Reason:</source>
 <context>
     <name>PowerView</name>
     <message>
-        <location filename="../../ui/power.py" line="63"/>
+        <location filename="../../ui/power.py" line="83"/>
         <source>%1 %2 A: %3 kW now, %4 kW if the other side is lost; limit %5 kW (%6%)</source>
         <translation>%1 %2 A：当前 %3 kW，另一路失电时 %4 kW；限值 %5 kW（%6%）</translation>
     </message>
     <message>
-        <location filename="../../ui/power.py" line="148"/>
+        <location filename="../../ui/power.py" line="168"/>
         <source>%1: %2 kW typical · N redundancy: %3</source>
         <translation>%1：典型功耗 %2 kW · N 冗余：%3</translation>
     </message>
     <message>
-        <location filename="../../ui/power.py" line="60"/>
+        <location filename="../../ui/power.py" line="80"/>
         <source>%1: %2 of %3 kW (%4%)</source>
         <translation>%1：%2 / %3 kW（%4%）</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../ui/power.py" line="157"/>
+        <location filename="../../ui/power.py" line="177"/>
         <source>%n device(s) not plugged into a PDU: counted on every feed of the rack</source>
         <translation><numerusform>%n 台设备未接入 PDU：按本柜所有回路均摊计算</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../ui/power.py" line="75"/>
+        <location filename="../../ui/power.py" line="95"/>
         <source>%n feed(s) over the limit</source>
         <translation><numerusform>%n 路回路超限</numerusform></translation>
     </message>
     <message>
-        <location filename="../../ui/power.py" line="132"/>
+        <location filename="../../ui/power.py" line="152"/>
         <source>A kW</source>
         <translation>A 路 kW</translation>
     </message>
     <message>
-        <location filename="../../ui/power.py" line="198"/>
+        <location filename="../../ui/power.py" line="218"/>
         <source>Amperage</source>
         <translation>电流</translation>
     </message>
     <message>
-        <location filename="../../ui/power.py" line="132"/>
+        <location filename="../../ui/power.py" line="152"/>
         <source>B kW</source>
         <translation>B 路 kW</translation>
     </message>
     <message>
-        <location filename="../../ui/power.py" line="118"/>
+        <location filename="../../ui/power.py" line="138"/>
         <source>Breaker</source>
         <translation>断路器</translation>
     </message>
     <message>
-        <location filename="../../ui/power.py" line="126"/>
+        <location filename="../../ui/power.py" line="146"/>
         <source>Device</source>
         <translation>设备</translation>
     </message>
     <message>
-        <location filename="../../ui/power.py" line="118"/>
+        <location filename="../../ui/power.py" line="138"/>
         <source>Feed</source>
         <translation>回路</translation>
     </message>
     <message>
-        <location filename="../../ui/power.py" line="199"/>
+        <location filename="../../ui/power.py" line="42"/>
+        <source>Feed %1 (%2) carries %3 kW, over %4% of its %5 A breaker (%6 kW)</source>
+        <translation>回路 %1（%2）负载 %3 kW，超过其 %5 A 断路器的 %4%（%6 kW）</translation>
+    </message>
+    <message>
+        <location filename="../../ui/power.py" line="219"/>
         <source>Feeds</source>
         <translation>回路</translation>
     </message>
     <message>
-        <location filename="../../ui/power.py" line="119"/>
+        <location filename="../../ui/power.py" line="139"/>
         <source>Limit kW</source>
         <translation>限值 kW</translation>
     </message>
     <message>
-        <location filename="../../ui/power.py" line="118"/>
+        <location filename="../../ui/power.py" line="138"/>
         <source>Load %</source>
         <translation>负载率 %</translation>
     </message>
     <message>
-        <location filename="../../ui/power.py" line="118"/>
+        <location filename="../../ui/power.py" line="138"/>
         <source>Load kW</source>
         <translation>负载 kW</translation>
     </message>
     <message>
-        <location filename="../../ui/power.py" line="204"/>
+        <location filename="../../ui/power.py" line="224"/>
         <source>Max utilisation</source>
         <translation>最大利用率</translation>
     </message>
     <message>
-        <location filename="../../ui/power.py" line="132"/>
+        <location filename="../../ui/power.py" line="152"/>
         <source>N redundancy</source>
         <translation>N 冗余</translation>
     </message>
     <message>
-        <location filename="../../ui/power.py" line="73"/>
+        <location filename="../../ui/power.py" line="93"/>
         <source>N redundancy: %1</source>
         <translation>N 冗余：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/power.py" line="119"/>
+        <location filename="../../ui/power.py" line="139"/>
         <source>On failover kW</source>
         <translation>切换后 kW</translation>
     </message>
     <message>
-        <location filename="../../ui/power.py" line="126"/>
+        <location filename="../../ui/power.py" line="146"/>
         <source>Outlet</source>
         <translation>插座</translation>
     </message>
     <message>
-        <location filename="../../ui/power.py" line="126"/>
+        <location filename="../../ui/power.py" line="146"/>
         <source>PDU</source>
         <translation>PDU 配电单元</translation>
     </message>
     <message>
-        <location filename="../../ui/power.py" line="198"/>
+        <location filename="../../ui/power.py" line="218"/>
         <source>Panel</source>
         <translation>配电柜</translation>
     </message>
     <message>
-        <location filename="../../ui/power.py" line="202"/>
+        <location filename="../../ui/power.py" line="222"/>
         <source>Panels</source>
         <translation>配电柜</translation>
     </message>
     <message>
-        <location filename="../../ui/power.py" line="198"/>
+        <location filename="../../ui/power.py" line="218"/>
         <source>Phase</source>
         <translation>相制</translation>
     </message>
     <message>
-        <location filename="../../ui/power.py" line="193"/>
+        <location filename="../../ui/power.py" line="213"/>
         <source>Power panels and feeds</source>
         <translation>配电柜与回路</translation>
     </message>
     <message>
-        <location filename="../../ui/power.py" line="135"/>
+        <location filename="../../ui/power.py" line="155"/>
         <source>Power panels and feeds…</source>
         <translation>配电柜与回路…</translation>
     </message>
     <message>
-        <location filename="../../ui/power.py" line="132"/>
+        <location filename="../../ui/power.py" line="152"/>
         <source>Rack</source>
         <translation>机柜</translation>
     </message>
     <message>
-        <location filename="../../ui/power.py" line="198"/>
+        <location filename="../../ui/power.py" line="218"/>
         <source>Room</source>
         <translation>机房</translation>
     </message>
     <message>
-        <location filename="../../ui/power.py" line="164"/>
+        <location filename="../../ui/power.py" line="184"/>
         <source>Room %1: %2 kW; redundant %3, failing %4, one side only %5, no feeds %6</source>
         <translation>机房 %1：%2 kW；冗余满足 %3，不满足 %4，仅单路 %5，无回路 %6</translation>
     </message>
     <message>
-        <location filename="../../ui/power.py" line="118"/>
+        <location filename="../../ui/power.py" line="138"/>
         <source>Side</source>
         <translation>路别</translation>
     </message>
     <message>
-        <location filename="../../ui/power.py" line="198"/>
+        <location filename="../../ui/power.py" line="218"/>
         <source>Site</source>
         <translation>站点</translation>
     </message>
     <message>
-        <location filename="../../ui/power.py" line="119"/>
+        <location filename="../../ui/power.py" line="139"/>
         <source>Sold to</source>
         <translation>售予合同</translation>
     </message>
     <message>
-        <location filename="../../ui/power.py" line="118"/>
+        <location filename="../../ui/power.py" line="138"/>
         <source>Status</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../ui/power.py" line="126"/>
+        <location filename="../../ui/power.py" line="146"/>
         <source>Supply</source>
         <translation>电源</translation>
     </message>
     <message>
-        <location filename="../../ui/power.py" line="203"/>
+        <location filename="../../ui/power.py" line="223"/>
         <source>Type</source>
         <translation>类型</translation>
     </message>
     <message>
-        <location filename="../../ui/power.py" line="199"/>
+        <location filename="../../ui/power.py" line="219"/>
         <source>UPS</source>
         <translation>UPS 不间断电源</translation>
     </message>
     <message>
-        <location filename="../../ui/power.py" line="198"/>
+        <location filename="../../ui/power.py" line="218"/>
         <source>Voltage</source>
         <translation>电压</translation>
+    </message>
+    <message>
+        <location filename="../../ui/power.py" line="53"/>
+        <source>With %1 lost, %2 kW of devices plugged into it only would go dark</source>
+        <translation>%1失电时，仅接该路的设备 %2 kW 将断电</translation>
+    </message>
+    <message>
+        <location filename="../../ui/power.py" line="49"/>
+        <source>With %1 lost, feed %2 would carry %3 kW, over its limit of %4 kW</source>
+        <translation>%1失电时，回路 %2 将承载 %3 kW，超过限值 %4 kW</translation>
     </message>
 </context>
 <context>

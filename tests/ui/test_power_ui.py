@@ -41,7 +41,7 @@ def test_power_tab_lists_feeds_supplies_and_the_room(qtbot, demo_db):
     qtbot.addWidget(tab)
     tab.load_rack(_rack(demo_db, "C06"))
     assert tab.feeds.rowCount() == 2 and tab.supplies.rowCount() == 10  # five servers × two supplies
-    assert "would carry 3.25 kW" in tab.problems.text()
+    assert "With A side lost, feed PP-B/C06-B would carry 3.25 kW, over its limit of 2.82 kW" in tab.problems.text()
     assert tab.room.item(0, 0).text().endswith("C06")  # the failing rack first
     dlg = tab.open_list()
     qtbot.addWidget(dlg)
