@@ -54,7 +54,7 @@ def hash_payload(payload: dict[str, Any]) -> str:
     """THE audit hash: SHA-256 (hex) of the payload as compact JSON with sorted keys (orjson's bytes).
 
     The payload is HASHED_FIELDS with `ts` as format_ts text and before/after as canonical_json
-    text. Appending (event_hash), verifying (_scan) and the synthetic chain (app.scale) all hash
+    text. Appending (event_hash), verifying (_scan) and the synthetic chain (bench.scale) all hash
     through here; the database-built payload of the fast verify path must produce the same bytes
     and is re-checked through here on any mismatch. Pinned by tests/test_audit_hash.py.
     """

@@ -691,8 +691,9 @@ def bench_console(b: Bench, login: str, password: str) -> None:
                      f"GUI thread: {r['steps']:,} steps (scroll bar to its end: fetchMore of the next window, "
                      f"paint) to row {r['rows']:,} in {r['total_s']:.1f} s; median {r['median_ms']:.1f} ms, "
                      f"99th percentile {r['p99_ms']:.1f} ms, {r['over_100']} over 100 ms; the worst step's "
-                     f"garbage collection {r['worst_gc_ms']:.1f} ms, longest collection {r['gc_max_ms']:.1f} ms "
-                     f"({r['gen2']} full)", r))
+                     f"garbage collection {r['worst_gc_ms']:.1f} ms and GUI-thread CPU {r['worst_cpu_ms']:.1f} ms; "
+                     f"GUI-thread CPU per step median {r['cpu_median_ms']:.1f} ms, at most {r['cpu_max_ms']:.1f} ms; "
+                     f"longest collection {r['gc_max_ms']:.1f} ms ({r['gen2']} full)", r))
     r = _console(b.db, "stalls", login, password)
     if "error" in r:
         b.add(Result("console: longest GUI stall in heavy list actions", None, None, 0, "≤ 100 ms", False,

@@ -71,16 +71,17 @@ if mode == "steps":
         else:
             gcs.append((info["generation"], time.perf_counter() - gc_t[0]))
     gc.callbacks.append(on_gc)
-    bar, steps, step_gc = view.verticalScrollBar(), [], []
+    bar, steps, step_gc, step_cpu = view.verticalScrollBar(), [], [], []
     limit = float(os.environ.get("IDC_BENCH_SCROLL_SECONDS", "600"))
     t_all = time.perf_counter()
     while model.canFetchMore() and time.perf_counter() - t_all < limit:
         n_gc = len(gcs)
-        t1 = time.perf_counter()
+        t1, c1 = time.perf_counter(), time.thread_time()
         bar.setValue(bar.maximum())
         view.viewport().repaint()
         app.processEvents()
         steps.append(time.perf_counter() - t1)
+        step_cpu.append(time.thread_time() - c1)     # the GUI thread's own CPU: what the load does not stretch
         step_gc.append(sum(d for g, d in gcs[n_gc:]))
     gc.callbacks.remove(on_gc)
     ordered = sorted(steps)
@@ -90,6 +91,9 @@ if mode == "steps":
                p99_ms=1000 * ordered[int(len(ordered) * 0.99)] if steps else None,
                max_ms=1000 * max(steps) if steps else None, worst_step=worst,
                worst_gc_ms=1000 * step_gc[worst] if steps else None,
+               cpu_median_ms=1000 * sorted(step_cpu)[len(step_cpu) // 2] if steps else None,
+               cpu_max_ms=1000 * max(step_cpu) if steps else None,
+               worst_cpu_ms=1000 * step_cpu[worst] if steps else None,
                over_100=sum(1 for x in steps if x > 0.1), gc_max_ms=1000 * max((d for g, d in gcs), default=0),
                gen2=sum(1 for g, d in gcs if g == 2), rss_mb=rss_mb(),
                slowest=[(i, round(1000 * steps[i], 1), round(1000 * step_gc[i], 1))

@@ -1,6 +1,6 @@
 """The audit hash has one definition (app.audit.hash_payload), pinned by a test vector: appending,
 the Python verify path, the database-built payload of the fast verify path and the synthetic chain
-of app.scale all agree with it."""
+of bench.scale all agree with it."""
 from __future__ import annotations
 
 import datetime as dt

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from sqlalchemy.engine import make_url
 
-from app.cli import main
+from launcher import main
 from tests.conftest import on_postgresql
 
 ROOT = Path(__file__).resolve().parents[1]
