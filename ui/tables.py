@@ -20,6 +20,7 @@ from app import queries
 from app.billing import local_today
 from app.clock import local_text
 from app.db import Database
+from app.warranty import WARRANTY_WARN_DAYS, warranty_state   # the rule lives in app/
 
 from .i18n import choice_label, column_label
 from .operations import Latest
@@ -42,7 +43,6 @@ def _BOLD():
     return f
 
 
-WARRANTY_WARN_DAYS = 90
 # (background, text): expired is a darker red with dark red bold text, ending soon is amber
 WARRANTY_COLOURS = {"expired": ("#ef9a9a", "#b71c1c"), "ending": ("#ffe0b2", "#e65100")}
 
@@ -405,12 +405,8 @@ class PagedTableModel(QAbstractTableModel):
         return value          # _USER + 1: the raw value
 
     def warranty_state(self, end: dt.date) -> str | None:
-        """'expired' (before today), 'ending' (within WARRANTY_WARN_DAYS) or None."""
-        if end < self.today:
-            return "expired"
-        if (end - self.today).days <= WARRANTY_WARN_DAYS:
-            return "ending"
-        return None
+        """'expired', 'ending' or None: app.warranty decides, as of the model's today."""
+        return warranty_state(end, self.today)
 
     def flags(self, index):
         if not index.isValid():
@@ -450,12 +446,22 @@ class PagedTableModel(QAbstractTableModel):
         return self.spec.keys().index(self.sort_key)
 
 
+def header_key(kind: str) -> str:
+    """Column widths and order are kept per list and per language (labels differ in width)."""
+    from PySide6.QtCore import QLocale
+    return f"{kind}.{'zh' if QLocale().language() == QLocale.Chinese else 'en'}"
+
+
 class PagedTableView(QTableView):
-    """A table over a PagedTableModel: header state remembered, column chooser on the header."""
+    """A table over a PagedTableModel: header state remembered (per language), column chooser and a
+    column's filter on the header, long identifiers elided in the middle (their ends tell them apart)."""
+
+    filterRequested = Signal(int)      # a column's filter asked for from the header's menu
 
     def __init__(self, model: PagedTableModel, parent=None):
         super().__init__(parent)
         self.setModel(model)
+        self.setTextElideMode(Qt.ElideMiddle)
         self.setObjectName(f"table_{model.spec.kind}")
         self.setSelectionBehavior(QAbstractItemView.SelectRows)
         self.setSelectionMode(QAbstractItemView.ExtendedSelection)
@@ -472,7 +478,7 @@ class PagedTableView(QTableView):
         for i, col in enumerate(model.columns):
             header.resizeSection(i, max(80, min(220, self.fontMetrics().horizontalAdvance(col.label) * 2 + 40)))
             self.setColumnHidden(i, not col.shown)
-        state = settings().header_state(model.spec.kind)
+        state = settings().header_state(header_key(model.spec.kind))
         self.restored = bool(state and not state.isEmpty())   # the user's own widths: never fitted
         if state and not state.isEmpty():
             header.restoreState(state)
@@ -552,16 +558,22 @@ class PagedTableView(QTableView):
     def save_header(self, *_):
         if getattr(self, "_fitting", False):
             return
-        settings().set_header_state(self.model().spec.kind, self.horizontalHeader().saveState())
+        settings().set_header_state(header_key(self.model().spec.kind), self.horizontalHeader().saveState())
 
     def _header_menu(self, pos: QPoint) -> None:
-        menu = self.column_menu()
+        menu = self.column_menu(self.horizontalHeader().logicalIndexAt(pos))
         menu.exec(self.horizontalHeader().mapToGlobal(pos))
 
-    def column_menu(self) -> QMenu:
+    def column_menu(self, column: int = -1) -> QMenu:
         menu = QMenu(self)
         menu.setObjectName("columnChooser")
         model = self.model()
+        if 0 <= column < len(model.columns):
+            act = QAction(self.tr("Filter by “%1”…").replace("%1", column_label(model.columns[column].label)), menu)
+            act.setObjectName("filterColumn")
+            act.triggered.connect(lambda _=False, c=column: self.filterRequested.emit(c))
+            menu.addAction(act)
+            menu.addSeparator()
         for i, col in enumerate(model.columns):
             act = QAction(column_label(col.label), menu)
             act.setCheckable(True)
