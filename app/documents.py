@@ -653,7 +653,8 @@ def audit_report_doc(db: Database, flt: AuditFilter, *, language: str = "zh", su
             for (seq, ts, login, name, action, obj_type, obj_id, label, before, after, reason,
                  outcome) in result_rows:
                 if obj_type not in objects:
-                    objects[obj_type] = audit_object_name(obj_type, lang)
+                    name_of = audit_object_name(obj_type, lang)
+                    objects[obj_type] = name_of[:1].upper() + name_of[1:]    # "Contract FZ-2026-0001"
                 if outcome not in outcomes:
                     outcomes[outcome] = Outcome.label(outcome, lang)
                 obj = label or (f"#{obj_id}" if obj_id else "")

@@ -55,3 +55,23 @@ def clause(db, spec, filters: dict[str, str]):
             pattern = _like_pattern(value)
             cond.append(text.like(pattern, escape="\\") if db.is_sqlite else text.ilike(pattern, escape="\\"))
     return and_(*cond) if cond else None
+
+
+# --- sorting a choice column by its labels ----------------------------------------------------
+# The console sorts a choice column by the labels the reader sees: it passes the sort key
+# "status@active,approved,draft,…" (the stored values in the order of their labels, collated in
+# the reader's language); SQL orders by each value's place in that list.
+def sort_key(key: str, values_in_label_order: list[str]) -> str:
+    return f"{key}@{','.join(values_in_label_order)}"
+
+
+def sort_column(spec, sort: str):
+    """(the column, the SQL expression to order by) for a list's sort key."""
+    from sqlalchemy import case, literal
+    key, sep, order = sort.partition("@")
+    col = spec.column(key)
+    if not sep or col.kind != "choice":
+        return col, col.expr
+    values = [v for v in order.split(",") if v]
+    rank = case({v: i for i, v in enumerate(values)}, value=col.expr, else_=literal(len(values)))
+    return col, rank

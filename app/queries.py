@@ -422,7 +422,8 @@ def fetch_page(db: Database, spec: ListSpec, cursor: Cursor, *, text: str | None
     desc = spec.default_desc if desc is None else desc
     if not pages_by_keyset(spec, sort):
         raise ValueError(f"{spec.kind} sorted by {sort} cannot page by keyset: read it with fetch_order")
-    sort_expr = spec.column(sort).expr
+    from .list_filters import sort_column
+    sort_expr = sort_column(spec, sort)[1]       # a choice column may sort by its labels' order
     pos = tuple_(sort_expr, spec.id_expr)
 
     def ordered(stmt: Select) -> Select:
@@ -509,13 +510,15 @@ def total(db: Database, spec: ListSpec) -> int:
 def pages_by_keyset(spec: ListSpec, sort: str | None) -> bool:
     """Whether the list sorted by `sort` pages by keyset (`fetch_page`); otherwise it is read
     through its ordered ids (`fetch_order`, `fetch_rows`)."""
-    return not spec.column(sort or spec.default_sort).nullable
+    from .list_filters import sort_column
+    return not sort_column(spec, sort or spec.default_sort)[0].nullable
 
 
 def _order_by(spec: ListSpec, sort: str | None, desc: bool | None) -> tuple:
     """NULLs last ascending and first descending (the exact reverse), the id breaking ties: the
     same on SQLite and PostgreSQL, whose defaults differ."""
-    expr = spec.column(sort or spec.default_sort).expr
+    from .list_filters import sort_column
+    expr = sort_column(spec, sort or spec.default_sort)[1]
     desc = spec.default_desc if desc is None else desc
     if desc:
         return expr.desc().nulls_first(), spec.id_expr.desc()

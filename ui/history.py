@@ -87,9 +87,10 @@ class HistoryView(QWidget):
                 self.table.setItem(first + i, c, item)
         if page.rows:
             self.oldest = page.rows[-1].seq
-        if first == 0:
-            self.table.resizeColumnsToContents()
-            self.table.setColumnWidth(4, max(self.table.columnWidth(4), 200))
+        if first == 0:        # time, user, action and reason fit; the changes take the rest (whole in the tooltip)
+            for c in range(4):
+                self.table.resizeColumnToContents(c)
+                self.table.setColumnWidth(c, min(max(self.table.columnWidth(c), 60), 260))
         self.more.setVisible(page.more)
         self.open_button.setEnabled(self.table.rowCount() > 0)
         self.count.setText(self.tr("%1 of %2 events, newest first").replace("%1", str(self.table.rowCount()))

@@ -14,12 +14,13 @@ from decimal import Decimal
 
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPoint, Qt, Signal
 from PySide6.QtGui import QAction, QBrush, QColor
-from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QMenu, QTableView
+from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QMenu, QStyledItemDelegate, QTableView
 
 from app import queries
 from app.billing import local_today
 from app.clock import local_text
 from app.db import Database
+from app.list_filters import sort_key as queries_sort_key
 from app.warranty import WARRANTY_WARN_DAYS, warranty_state   # the rule lives in app/
 
 from .i18n import choice_label, column_label
@@ -416,7 +417,7 @@ class PagedTableModel(QAbstractTableModel):
     def sort(self, column: int, order=Qt.AscendingOrder) -> None:
         if not (0 <= column < len(self.columns)) or not self.columns[column].sortable:
             return
-        key, desc = self.columns[column].key, order == Qt.DescendingOrder
+        key, desc = self.sort_key_of(column), order == Qt.DescendingOrder
         if not self.loaded:          # a lazy model: the sort applies when it loads
             self.sort_key, self.sort_desc = key, desc
             return
@@ -443,7 +444,38 @@ class PagedTableModel(QAbstractTableModel):
         return self._row(row)[self.spec.keys().index(key) + 1]
 
     def sort_column(self) -> int:
-        return self.spec.keys().index(self.sort_key)
+        return self.spec.keys().index(self.sort_key.partition("@")[0])
+
+    def sort_key_of(self, column: int) -> str:
+        """A choice column sorts by its labels as the reader sees them (collated in the console's
+        language), so 已退役 and Retired each fall where they read; others by their value."""
+        col = self.columns[column]
+        if col.kind != "choice" or col.choices is None:
+            return col.key
+        from PySide6.QtCore import QCollator, QLocale
+        collator = QCollator(QLocale())
+        values = sorted(col.choices.values(), key=lambda v: collator.sortKey(choice_label(col.choices, v)))
+        return queries_sort_key(col.key, values)
+
+
+# Identifiers told apart by both ends (FZ-202610-000009, NV-H100-000276): cut in the middle.
+# Names and titles are cut at the end (their start says what they are).
+IDENTIFIER_KEYS = frozenset({"serial", "number", "asset_tag", "credit_code", "code", "fapiao_no", "login", "seq",
+                             "action", "object_type"})
+
+
+class _ElideDelegate(QStyledItemDelegate):
+    def __init__(self, view: "PagedTableView"):
+        super().__init__(view)
+        self.view = view
+
+    def initStyleOption(self, option, index) -> None:
+        super().initStyleOption(option, index)
+        cols = self.view.model().columns
+        if 0 <= index.column() < len(cols) and cols[index.column()].key in IDENTIFIER_KEYS:
+            option.textElideMode = Qt.ElideMiddle
+        else:
+            option.textElideMode = Qt.ElideRight
 
 
 def header_key(kind: str) -> str:
@@ -454,14 +486,14 @@ def header_key(kind: str) -> str:
 
 class PagedTableView(QTableView):
     """A table over a PagedTableModel: header state remembered (per language), column chooser and a
-    column's filter on the header, long identifiers elided in the middle (their ends tell them apart)."""
+    column's filter on the header, long identifiers elided in the middle (IDENTIFIER_KEYS)."""
 
     filterRequested = Signal(int)      # a column's filter asked for from the header's menu
 
     def __init__(self, model: PagedTableModel, parent=None):
         super().__init__(parent)
         self.setModel(model)
-        self.setTextElideMode(Qt.ElideMiddle)
+        self.setItemDelegate(_ElideDelegate(self))
         self.setObjectName(f"table_{model.spec.kind}")
         self.setSelectionBehavior(QAbstractItemView.SelectRows)
         self.setSelectionMode(QAbstractItemView.ExtendedSelection)

@@ -102,7 +102,14 @@ def test_choice_column_filter_from_the_header(qtbot, demo_db):
 def test_row_menu_copy_export_history(qtbot, demo_db, tmp_path):
     admin = login(demo_db, "admin", "demo1234")
     page = _page(qtbot, demo_db, admin, "contract")
-    assert page.view.textElideMode() == Qt.ElideMiddle
+    from PySide6.QtWidgets import QStyleOptionViewItem
+    keys = page.spec.keys()
+    modes = {}
+    for key in ("number", "customer"):
+        option = QStyleOptionViewItem()
+        page.view.itemDelegate().initStyleOption(option, page.model.index(0, keys.index(key)))
+        modes[key] = option.textElideMode
+    assert modes == {"number": Qt.ElideMiddle, "customer": Qt.ElideRight}
     page.view.selectRow(0)
     menu = page.row_menu()
     names = [a.objectName() for a in menu.actions()]
@@ -147,3 +154,18 @@ def test_warranty_rule_lives_in_app():
     assert warranty_state(today + dt.timedelta(days=90), today) == "ending"
     assert warranty_state(today + dt.timedelta(days=91), today) is None
     assert warranty_state(None, today) is None
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"], indirect=True)
+def test_choice_column_sorts_by_its_translated_label(qtbot, demo_db, lang):
+    from PySide6.QtCore import QCollator, QLocale
+    admin = login(demo_db, "admin", "demo1234")
+    page = _page(qtbot, demo_db, admin, "contract")
+    status = page.spec.keys().index("status")
+    page.view.sortByColumn(status, Qt.AscendingOrder)
+    qtbot.waitUntil(lambda: page.model.sort_key.startswith("status@") and not page.model.busy)
+    labels = [ContractStatus.label(page.model.value(r, "status"), lang) for r in range(page.model.rowCount())]
+    collator = QCollator(QLocale())
+    assert len(set(labels)) >= 3
+    assert labels == sorted(labels, key=collator.sortKey)
+    assert page.view.horizontalHeader().sortIndicatorSection() == status
