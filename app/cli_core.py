@@ -319,7 +319,7 @@ def audit_export(ctx, args) -> int:
 
     actor = ctx.actor() if ctx.args.user else ctx.reader()
     result = export_audit(ctx.db, actor, args.date_from, args.date_to, Path(args.output), args.format,
-                          actor_login=args.actor, action=args.action)
+                          actor_login=args.actor, action=args.action, language=ctx.args.lang or "zh")
     print(result)
     return 0
 

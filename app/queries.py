@@ -135,6 +135,8 @@ def _devices_source():
     return (select().select_from(Device)
             .join(DeviceType, DeviceType.id == Device.device_type_id)
             .outerjoin(Rack, Rack.id == Device.rack_id)
+            .outerjoin(Room, Room.id == Rack.room_id)
+            .outerjoin(Site, Site.id == Room.site_id)
             .outerjoin(_owner, _owner.id == Device.owner_customer_id))
 
 
@@ -207,6 +209,7 @@ _spec(ListSpec(
         Column("name", _("Name"), Device.name, nullable=False),
         Column("serial", _("Serial"), Device.serial),
         Column("type", _("Type"), DeviceType.manufacturer + literal(" ") + DeviceType.model),
+        Column("site", _("Site"), Site.code),
         Column("rack", _("Rack"), Rack.name),
         Column("position", _("Position (U)"), Device.position, align="right", kind="decimal"),
         Column("face", _("Face"), Device.face, shown=False),
@@ -215,7 +218,7 @@ _spec(ListSpec(
         Column("asset_tag", _("Asset tag"), Device.asset_tag, shown=False),
     ),
     _devices_source, (Device.name, Device.serial, Device.asset_tag, _owner.name), "name",
-    watches=frozenset({"device", "rack", "customer", "device_type"})))
+    watches=frozenset({"device", "rack", "customer", "device_type", "site", "room"})))
 
 _spec(ListSpec(
     "gpu", _("GPUs"), GpuAsset.id,
@@ -341,7 +344,14 @@ def _skip_ascii(text: str, expr) -> bool:
 def _filter_clause(db: Database, spec: ListSpec, text: str | None, allow_union: bool = True):
     """(WHERE clause or None, whether it is the `id IN (… UNION …)` shape) for a list's filter
     text. The audit list's text may carry its filter bar (period, user, action, object type) as
-    tokens, read by app.audit_query.parse_filter_text; the rest is matched as below."""
+    tokens, read by app.audit_query.parse_filter_text; the rest is matched as below. Any list's text
+    may carry column filters ('@status=active', app.list_filters); with them the plain shape is used."""
+    from . import list_filters
+    columns, text = list_filters.split(spec, text)
+    if columns:
+        rest, _u = _filter_clause(db, spec, text, allow_union=False)
+        own = list_filters.clause(db, spec, columns)
+        return (own if rest is None else and_(own, rest)), False
     if spec.kind == "audit":
         from .audit_query import parse_filter_text
         flt, free = parse_filter_text(text)
@@ -412,7 +422,8 @@ def fetch_page(db: Database, spec: ListSpec, cursor: Cursor, *, text: str | None
     desc = spec.default_desc if desc is None else desc
     if not pages_by_keyset(spec, sort):
         raise ValueError(f"{spec.kind} sorted by {sort} cannot page by keyset: read it with fetch_order")
-    sort_expr = spec.column(sort).expr
+    from .list_filters import sort_column
+    sort_expr = sort_column(spec, sort)[1]       # a choice column may sort by its labels' order
     pos = tuple_(sort_expr, spec.id_expr)
 
     def ordered(stmt: Select) -> Select:
@@ -499,13 +510,15 @@ def total(db: Database, spec: ListSpec) -> int:
 def pages_by_keyset(spec: ListSpec, sort: str | None) -> bool:
     """Whether the list sorted by `sort` pages by keyset (`fetch_page`); otherwise it is read
     through its ordered ids (`fetch_order`, `fetch_rows`)."""
-    return not spec.column(sort or spec.default_sort).nullable
+    from .list_filters import sort_column
+    return not sort_column(spec, sort or spec.default_sort)[0].nullable
 
 
 def _order_by(spec: ListSpec, sort: str | None, desc: bool | None) -> tuple:
     """NULLs last ascending and first descending (the exact reverse), the id breaking ties: the
     same on SQLite and PostgreSQL, whose defaults differ."""
-    expr = spec.column(sort or spec.default_sort).expr
+    from .list_filters import sort_column
+    expr = sort_column(spec, sort or spec.default_sort)[1]
     desc = spec.default_desc if desc is None else desc
     if desc:
         return expr.desc().nulls_first(), spec.id_expr.desc()

@@ -37,6 +37,8 @@ class AuditEvent(Base):
         # without sorting millions of rows (migration 0003 replaced the single-column indexes).
         Index("ix_audit_event_actor_login_seq", "actor_login", "seq"),
         Index("ix_audit_event_action_seq", "action", "seq"),
+        # A record's History tab: its events newest first (migration 0022).
+        Index("ix_audit_event_object_type_object_id_seq", "object_type", "object_id", "seq"),
         # The audit list's filter box on PostgreSQL (migration 0004): 'lina' over 2,000,000 events
         # 1.9 s -> 22 ms. SQLite scans (0.8 s, in the background).
         pg_trigram_index("ix_audit_event_actor_login_trgm", "actor_login"),

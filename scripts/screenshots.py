@@ -1,6 +1,10 @@
 """Open the console on demo data and save a PNG of every main view, in Chinese and English.
 
-    python scripts/screenshots.py [--db FILE] [--out docs/screenshots] [--size 1440x900]
+    python scripts/screenshots.py [--db FILE] [--out docs/screenshots] [--size 1280x800,1920x1080]
+
+The first size's shots go to --out, each further size's to a folder named after it
+(docs/screenshots/1920x1080/). Besides the pages: an audit event's detail, a server's GPU slot
+grid, a form showing a field's validation error, the contract totals, a record's History.
 
 Without --db a fresh demo database is built in a temporary directory. Runs offscreen
 (QT_QPA_PLATFORM=offscreen) unless a display platform is already chosen.
@@ -34,13 +38,12 @@ def main(argv=None) -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("--db")
     ap.add_argument("--out", default=str(ROOT / "docs" / "screenshots"))
-    ap.add_argument("--size", default="1440x900")
+    ap.add_argument("--size", default="1280x800,1920x1080", help="one size or several, comma-separated")
     ap.add_argument("--user", default="admin")
     ap.add_argument("--password", default=os.environ.get("IDC_CONSOLE_PASSWORD", "demo1234"))
     args = ap.parse_args(argv)
-    width, height = (int(x) for x in args.size.split("x"))
-    out = Path(args.out)
-    out.mkdir(parents=True, exist_ok=True)
+    sizes = [tuple(int(x) for x in size.split("x")) for size in args.size.split(",") if size.strip()]
+    base_out = Path(args.out)
 
     tmp = tempfile.TemporaryDirectory()
     os.environ["IDC_CONSOLE_SETTINGS"] = str(Path(tmp.name) / "settings.ini")  # never the user's settings
@@ -63,6 +66,9 @@ def main(argv=None) -> int:
                                  .group_by(Device.rack_id).order_by(func.count().desc())).first()
         gpu_with_history = s.execute(select(GpuHistory.gpu_id, func.count()).group_by(GpuHistory.gpu_id)
                                      .order_by(func.count().desc())).first()
+        from models import GpuAsset
+        gpu_server = s.execute(select(GpuAsset.device_id, func.count()).where(GpuAsset.device_id.is_not(None))
+                               .group_by(GpuAsset.device_id).order_by(func.count().desc(), GpuAsset.device_id)).first()
 
     def settle():
         for _ in range(5):
@@ -89,6 +95,10 @@ def main(argv=None) -> int:
         shown_statement = s.execute(select(Statement.id).where(Statement.status == "issued")
                                     .order_by(Statement.total.desc())).scalar()
 
+    def shot(widget, path: Path) -> None:
+        widget.grab().save(str(path))
+        saved.append(path)
+
     def wait(ms):
         from PySide6.QtTest import QTest
         QTest.qWait(ms)
@@ -96,10 +106,12 @@ def main(argv=None) -> int:
     saved = []
     from PySide6.QtCore import QDate, QSettings
     from ui import settings as ui_settings
-    for lang in ("zh", "en"):
+    for (width, height), lang in ((size, lang) for size in sizes for lang in ("zh", "en")):
+        out = base_out if (width, height) == sizes[0] else base_out / f"{width}x{height}"
+        out.mkdir(parents=True, exist_ok=True)
         # each language starts from fresh settings, so columns fit that language's labels
-        ui_settings.set_settings(ui_settings.Settings(QSettings(str(Path(tmp.name) / f"settings-{lang}.ini"),
-                                                                QSettings.IniFormat)))
+        ui_settings.set_settings(ui_settings.Settings(QSettings(
+            str(Path(tmp.name) / f"settings-{lang}-{width}x{height}.ini"), QSettings.IniFormat)))
         install_translators(app, lang)
         window = MainWindow(db, actor)
         window.resize(width, height)
@@ -127,8 +139,44 @@ def main(argv=None) -> int:
             path = out / f"{pid}-{lang}.png"
             window.grab().save(str(path))
             saved.append(path)
+            if pid == "contracts" and shown_contract:
+                shot(window.pages["contracts"].panel, out / f"contract-totals-{lang}.png")
+            if pid == "audit":
+                # the newest event's detail: before/after of each field, host, version, hash chain
+                page = window.pages["audit"]
+                page.list.view.selectRow(0)
+                seq = page.list.view.current_id()
+                dlg = page.open_event(seq) if seq is not None else None
+                if dlg is not None:
+                    dlg.resize(int(width * 0.62), int(height * 0.8))
+                    settle()
+                    shot(dlg, out / f"audit-event-{lang}.png")
+                    dlg.close()
         # a few dialogs: a GPU with its history, the search, the first-run wizard and login
         from ui.forms import open_form
+        if gpu_server:
+            # a server's GPU slots, then its History (the audit trail of the record)
+            dlg = open_form(db, actor, "device", gpu_server[0], window)
+            if dlg.slots is not None:
+                dlg.tabs.setCurrentWidget(dlg.slots)
+            dlg.resize(760, 560)
+            dlg.show()
+            settle()
+            shot(dlg, out / f"gpu-slots-{lang}.png")
+            if dlg.history_view is not None:
+                dlg.tabs.setCurrentWidget(dlg.history_view)
+                settle()
+                shot(dlg, out / f"history-{lang}.png")
+            dlg.close()
+        # a validation error beside its field: a new customer with a wrong credit code
+        dlg = open_form(db, actor, "customer", None, window)
+        dlg.editors["name"].setText("海口椰风智算科技有限公司")
+        dlg.editors["credit_code"].setText("91460100MA5T0D0012")
+        dlg.show()
+        dlg.save()
+        settle()
+        shot(dlg, out / f"validation-error-{lang}.png")
+        dlg.reject()
         if gpu_with_history:
             dlg = open_form(db, actor, "gpu", gpu_with_history[0], window)
             dlg.tabs.setCurrentIndex(1)

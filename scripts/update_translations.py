@@ -477,6 +477,20 @@ ZH.update({
         "回路 %1（%2）负载 %3 kW，超过其 %5 A 断路器的 %4%（%6 kW）",
     "With %1 lost, feed %2 would carry %3 kW, over its limit of %4 kW": "%1失电时，回路 %2 将承载 %3 kW，超过限值 %4 kW",
     "With %1 lost, %2 kW of devices plugged into it only would go dark": "%1失电时，仅接该路的设备 %2 kW 将断电",
+    # --- console ---
+    "%1 (full depth)": "%1（全深）", "%1, %2 face%3": "%1，%2面%3", ", full depth": "，全深",
+    "Owner: %1": "所有者：%1", "Typical power: %1 W": "典型功率：%1 W", "via %1": "经由 %1",
+    "%1 / %2 kW": "%1 / %2 kW", "%1% of %2U": "%2U 的 %1%", "Devices: %1": "设备：%1", "Leased to %1": "租给 %1",
+    "Units: %1 of %2 used (%3%)": "U 位：已用 %1 / %2（%3%）", "%1 serves %2": "%1 服务 %2",
+    "History": "历史", "Lifecycle (%1)": "生命周期（%1）", "History: %1": "历史：%1",
+    "%1 of %2 events, newest first": "%1 / 共 %2 条事件，最新在前", "Changes": "变更",
+    "Event detail…": "事件详情…", "No audit events for this record.": "该记录没有审计事件。", "Older events": "更早的事件",
+    "%1 contains (empty: no filter):": "%1包含（留空表示不筛选）：", "%1: all": "%1：全部",
+    "CSV (*.csv)": "CSV (*.csv)", "Clear filters": "清除筛选", "Copy": "复制", "Export selection": "导出所选",
+    "Export selection…": "导出所选…", "Filter by %1": "按%1筛选", "Filter by “%1”…": "按“%1”筛选…", "Filter": "筛选",
+    "Filtered by %1": "筛选条件：%1", "History…": "历史…",
+    "No records match these filters. Clear or change them to see more.": "没有符合这些筛选条件的记录。清除或修改筛选条件以查看更多。",
+    "Nothing here yet.": "这里还没有记录。",
 })
 
 
@@ -487,9 +501,13 @@ def _literal(node) -> str | None:
 def extract_file(path: Path) -> list[tuple[str, str, int]]:
     tree = ast.parse(path.read_text(encoding="utf-8"))
     module_ctx = None
+    helper_ctx = None        # a module's `def _tr(text): return QCoreApplication.translate("CTX", text)`
     for node in tree.body:
         if isinstance(node, ast.Assign) and any(getattr(t, "id", "") == "TR_CONTEXT" for t in node.targets):
             module_ctx = _literal(node.value)
+        if isinstance(node, ast.FunctionDef) and node.name == "_tr" and isinstance(node.body[-1], ast.Return) \
+                and isinstance(node.body[-1].value, ast.Call) and node.body[-1].value.args:
+            helper_ctx = _literal(node.body[-1].value.args[0])
     out = []
 
     def walk(node, cls):
@@ -509,6 +527,9 @@ def extract_file(path: Path) -> list[tuple[str, str, int]]:
                 elif isinstance(f, ast.Name) and f.id == "tr" and args and _literal(args[0]) is not None \
                         and module_ctx:
                     out.append((module_ctx, _literal(args[0]), child.lineno))
+                elif isinstance(f, ast.Name) and f.id == "_tr" and args and _literal(args[0]) is not None \
+                        and helper_ctx:
+                    out.append((helper_ctx, _literal(args[0]), child.lineno))
             walk(child, cls)
     walk(tree, None)
     return out
@@ -533,8 +554,7 @@ def data_messages() -> list[tuple[str, str]]:
     out += [("forms", f.label) for fields in FORMS.values() for f in fields]
     out += [("kinds", label) for label in KIND_LABELS.values()]
     out += [("MainWindow", label) for _p, label, _k in PAGES]
-    from app.audit_query import ACTION_NAMES, OBJECT_NAMES, VERB_NAMES
-    out += [("audit", label) for names in (OBJECT_NAMES, VERB_NAMES, ACTION_NAMES) for label in names.values()]
+    # audit action and object names: app.audit_query holds them in both languages (no Qt messages)
     from ui.messages import PATTERNS
     out += [("messages", template) for _p, template in PATTERNS]
     return out

@@ -6,18 +6,17 @@ from __future__ import annotations
 
 import json
 
-from PySide6.QtCore import QCoreApplication, Qt, Signal
+from PySide6.QtCore import QCoreApplication, QLocale, Qt, Signal
 from PySide6.QtGui import QFontDatabase
 from PySide6.QtWidgets import (QAbstractItemView, QApplication, QComboBox, QDialog, QDialogButtonBox, QFileDialog,
                                QFormLayout, QHBoxLayout, QLabel, QPushButton, QTableWidget, QTableWidgetItem,
                                QVBoxLayout, QWidget)
 
-from app import queries
+from app import audit_query, queries
 from app.billing import local_today
 from app.audit import Actor
 from app.audit_state import verify_and_remember
-from app.audit_query import (OBJECT_NAMES, AuditFilter, EventDetail, action_name_parts, audit_choices, event_detail,
-                             filter_text)
+from app.audit_query import OBJECT_NAMES, AuditFilter, EventDetail, audit_choices, event_detail, filter_text
 from app.auth import can
 from app.db import Database
 from app.errors import DomainError
@@ -28,27 +27,19 @@ from .i18n import choice_label
 from .listview import ListPage
 from .operations import bus, run_op
 
-AUDIT_CONTEXT = "audit"
-
-
-def _tr_audit(text: str) -> str:
-    return QCoreApplication.translate(AUDIT_CONTEXT, text)
+def ui_language() -> str:
+    """The console's language now ('zh' or 'en'): ui.i18n.install_translators sets the default locale."""
+    return "zh" if QLocale().language() == QLocale.Chinese else "en"
 
 
 def object_name(object_type: str | None) -> str:
-    """An object type by name (投诉 for "complaint"), the code itself when it has none."""
-    if not object_type:
-        return ""
-    return _tr_audit(OBJECT_NAMES[object_type]) if object_type in OBJECT_NAMES else object_type
+    """An object type by name in the console's language (app.audit_query holds the words)."""
+    return audit_query.object_name(object_type, ui_language())
 
 
 def action_name(action: str, object_type: str | None = None) -> str:
     """An action by name: statement.issue -> Issue statement / 开具账单; the code when unknown."""
-    parts = action_name_parts(action, object_type)
-    if len(parts) == 1:
-        return action if parts[0] == action else _tr_audit(parts[0])
-    return QCoreApplication.translate("audit", "%1 %2").replace("%1", _tr_audit(parts[0])) \
-        .replace("%2", _tr_audit(parts[1]))
+    return audit_query.action_name(action, object_type, ui_language())
 
 
 def _named(code: str, name: str) -> str:
@@ -436,7 +427,7 @@ class AuditPage(QWidget):
         if not can(self.actor, "print"):
             return None
         from .pdfpreview import print_document_preview
-        return print_document_preview(self, self.db, self.actor, "audit", flt,
+        return print_document_preview(self, self.db, self.actor, "audit", flt, language=ui_language(),
                                       title=self.tr("Audit report %1").replace("%1", flt.describe()),
                                       on_ready=lambda d: setattr(self, "preview", d))
 
@@ -452,11 +443,11 @@ class AuditPage(QWidget):
     def export(self, flt: AuditFilter, path: str):
         from pathlib import Path
         from app.audit_query import write_audit_export
-        db, actor = self.db, self.actor
+        db, actor, lang = self.db, self.actor, ui_language()
         fmt = "xlsx" if path.lower().endswith(".xlsx") else "csv"
 
         def work(progress):
-            return write_audit_export(db, actor, flt, Path(path), fmt)
+            return write_audit_export(db, actor, flt, Path(path), fmt, language=lang)
         return run_op(self, work, label=self.tr("Exporting…"),
                       on_success=lambda n: self.exported(n, flt, path), on_failure=self.failed)
 

@@ -193,6 +193,17 @@ class FormDialog(QDialog):
             self.buttons.button(QDialogButtonBox.Save).setEnabled(False)
         self.resize(520, self.sizeHint().height())
 
+    def add_history(self) -> None:
+        """The record's History tab (its audit events), last; read when first shown."""
+        from .history import HistoryView, has_history
+        self.history_view = None
+        if self.id is None or not has_history(self.kind):
+            return
+        self.history_view = HistoryView(self.db, self.kind, self.id, self)
+        index = self.tabs.addTab(self.history_view, self.tr("History"))
+        self.history_view.loaded.connect(
+            lambda n: self.tabs.setTabText(index, self.tr("History (%1)").replace("%1", str(n))))
+
     @staticmethod
     def _clear_when_edited(editor: QWidget, err: QLabel) -> None:
         """A field's message goes as soon as the field is changed; the save checks it again."""
@@ -393,7 +404,7 @@ class GpuDialog(FormDialog):
                 for c, text in enumerate(cells):
                     self.history.setItem(r, c, QTableWidgetItem(text))
             self.history.resizeColumnsToContents()
-            self.tabs.addTab(self.history, self.tr("History (%1)").replace("%1", str(len(rows))))
+            self.tabs.addTab(self.history, self.tr("Lifecycle (%1)").replace("%1", str(len(rows))))
 
 
 class DeviceDialog(FormDialog):
@@ -573,7 +584,9 @@ class CustomerDialog(FormDialog):
 
 def open_form(db, actor, kind, id_=None, parent=None, read_only=False) -> FormDialog:
     cls = {"gpu": GpuDialog, "device": DeviceDialog, "customer": CustomerDialog}.get(kind, FormDialog)
-    return cls(db, actor, kind, id_, parent, read_only)
+    dlg = cls(db, actor, kind, id_, parent, read_only)
+    dlg.add_history()
+    return dlg
 
 
 class TransitionDialog(QDialog):

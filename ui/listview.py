@@ -2,13 +2,15 @@
 from __future__ import annotations
 
 import csv
+import json
 
 from PySide6.QtCore import QEvent, QLocale, QObject, Qt, Signal
 from PySide6.QtGui import QAction
-from PySide6.QtWidgets import (QFileDialog, QHBoxLayout, QInputDialog, QLabel, QLineEdit, QMessageBox,
-                               QToolBar, QVBoxLayout, QWidget)
+from PySide6.QtWidgets import (QApplication, QComboBox, QDialog, QDialogButtonBox, QFileDialog, QHBoxLayout,
+                               QInputDialog, QLabel, QLineEdit, QListWidget, QListWidgetItem, QMenu, QMessageBox,
+                               QPushButton, QToolBar, QVBoxLayout, QWidget)
 
-from app import queries
+from app import list_filters, queries
 from app.audit import Actor
 from app.auth import can
 from app.db import Database
@@ -16,7 +18,7 @@ from app.services.registry import RETIRABLE, retire_record
 
 from .dialogs import why_not_text
 from .forms import FORMS, PERMISSION, TransitionDialog, open_form
-from .i18n import column_label
+from .i18n import choice_label, column_label
 from .operations import Debouncer, bus, run_op
 from .tables import PagedTableModel, PagedTableView, format_value
 
@@ -91,6 +93,30 @@ class ListPage(QWidget):
         self.debounce = Debouncer(FILTER_DEBOUNCE_MS, self.apply_filter, self)
         self.filter.textChanged.connect(self.debounce.poke)
         self.filter.returnPressed.connect(self.apply_filter)
+        self.column_filters: dict[str, str] = {}      # column key -> value (app.list_filters)
+        self.status_key = next((c.key for c in self.spec.columns if c.kind == "choice"
+                                and c.key in STATUS_KEYS), None)
+        self.status_filter = None
+        if self.status_key is not None:
+            self.status_filter = QComboBox()
+            self.status_filter.setObjectName("statusFilter")
+            col = self.spec.column(self.status_key)
+            self.status_filter.addItem(self.tr("%1: all").replace("%1", column_label(col.label)), None)
+            for value in col.choices.values():
+                self.status_filter.addItem(choice_label(col.choices, value), value)
+            self.status_filter.activated.connect(self._status_chosen)
+        self.filters_label = QLabel()
+        self.filters_label.setObjectName("columnFilters")
+        self.filters_label.setWordWrap(True)
+        self.clear_filters_button = QPushButton(self.tr("Clear filters"))
+        self.clear_filters_button.setObjectName("clearFilters")
+        self.clear_filters_button.clicked.connect(self.clear_filters)
+        self.empty_label = QLabel()
+        self.empty_label.setObjectName("emptyState")
+        self.empty_label.setAlignment(Qt.AlignCenter)
+        self.empty_label.setStyleSheet("color: #757575; font-size: 11pt; padding: 24px;")
+        self.empty_label.setWordWrap(True)
+        self.empty_label.hide()
         self.count_label = QLabel()
         self.count_label.setObjectName("countLabel")
         self.model.countsChanged.connect(self.show_counts)
@@ -105,12 +131,25 @@ class ListPage(QWidget):
         top = QHBoxLayout()
         top.addWidget(self.toolbar)
         top.addStretch(1)
+        if self.status_filter is not None:
+            top.addWidget(self.status_filter)
         top.addWidget(self.filter, 2)
         top.addWidget(self.count_label)
+        chips = QHBoxLayout()
+        chips.addWidget(self.filters_label, 1)
+        chips.addWidget(self.clear_filters_button)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(6, 6, 6, 6)
         layout.addLayout(top)
+        layout.addLayout(chips)
+        layout.addWidget(self.empty_label)
         layout.addWidget(self.view)
+        self.view.filterRequested.connect(self.ask_column_filter)
+        self.view.setContextMenuPolicy(Qt.CustomContextMenu)
+        self.view.customContextMenuRequested.connect(lambda pos: self.row_menu().exec(
+            self.view.viewport().mapToGlobal(pos)))
+        self.model.reloaded.connect(self.show_empty_state)
+        self.restore_filters()
         if self.model.loaded:
             self.show_counts(self.model.filtered_count, self.model.total)
         self.view.selectionModel().selectionChanged.connect(self.update_actions)
@@ -207,12 +246,172 @@ class ListPage(QWidget):
         self.debounce.timer.stop()
         self.model.set_filter(self.filter_text())
         self.update_actions()
+        self.show_filters()
+        self.save_filters()
+
+    # --- column filters, the status filter, remembered per page ------------------------
+    def set_column_filter(self, key: str, value: str | None) -> None:
+        if value:
+            self.column_filters[key] = value
+        else:
+            self.column_filters.pop(key, None)
+        if key == self.status_key and self.status_filter is not None:
+            self.status_filter.setCurrentIndex(max(0, self.status_filter.findData(value)) if value and
+                                               "," not in value else 0)
+        self.apply_filter()
+
+    def clear_filters(self) -> None:
+        self.column_filters.clear()
+        if self.status_filter is not None:
+            self.status_filter.setCurrentIndex(0)
+        self.filter.blockSignals(True)
+        self.filter.clear()
+        self.filter.blockSignals(False)
+        self.apply_filter()
+
+    def _status_chosen(self, _index: int) -> None:
+        self.set_column_filter(self.status_key, self.status_filter.currentData())
+
+    def value_text(self, key: str, value: str) -> str:
+        col = self.spec.column(key)
+        if col.kind == "choice" and col.choices is not None:
+            return " / ".join(choice_label(col.choices, v) for v in value.split(","))
+        return value
+
+    def show_filters(self) -> None:
+        parts = [f"{column_label(self.spec.column(k).label)}: {self.value_text(k, v)}"
+                 for k, v in self.column_filters.items()]
+        self.filters_label.setText(self.tr("Filtered by %1").replace("%1", "; ".join(parts)) if parts else "")
+        self.filters_label.setVisible(bool(parts))
+        self.clear_filters_button.setVisible(bool(parts) or bool(self.filter.text().strip()))
+
+    def save_filters(self) -> None:
+        from .settings import FILTER_PREFIX, settings
+        settings().set(FILTER_PREFIX + self.kind, json.dumps({"columns": self.column_filters,
+                                                              "text": self.filter.text().strip()},
+                                                             ensure_ascii=False))
+
+    def restore_filters(self) -> None:
+        """The page's filters as the user left them (this computer's settings, not the database)."""
+        from .settings import FILTER_PREFIX, settings
+        try:
+            saved = json.loads(settings().get(FILTER_PREFIX + self.kind) or "{}")
+        except ValueError:
+            saved = {}
+        keys = set(self.spec.keys())
+        self.column_filters = {k: str(v) for k, v in (saved.get("columns") or {}).items() if k in keys and v}
+        self.filter.blockSignals(True)
+        self.filter.setText(str(saved.get("text") or ""))
+        self.filter.blockSignals(False)
+        if self.status_filter is not None:
+            value = self.column_filters.get(self.status_key)
+            self.status_filter.setCurrentIndex(max(0, self.status_filter.findData(value)) if value else 0)
+        if self.column_filters or self.filter.text():
+            self.model.filter_text = self.filter_text()   # a lazy model reads it when first shown
+            if self.model.loaded:
+                self.model.reload(recount_total=False)
+        self.show_filters()
+
+    def ask_column_filter(self, column: int):
+        """A column's filter: the labels to keep for a choice column, else the text it contains."""
+        col = self.model.columns[column]
+        name = column_label(col.label)
+        current = self.column_filters.get(col.key, "")
+        if col.kind == "choice" and col.choices is not None:
+            dlg = ChoiceFilterDialog(name, col.choices, current.split(",") if current else [], self)
+            self.choice_dialog = dlg
+            if not dlg.exec():
+                return
+            chosen = dlg.values()
+            self.set_column_filter(col.key, ",".join(chosen) if chosen and len(chosen) < len(col.choices.values())
+                                   else None)
+            return
+        text, ok = QInputDialog.getText(self, self.tr("Filter by %1").replace("%1", name),
+                                        self.tr("%1 contains (empty: no filter):").replace("%1", name), text=current)
+        if ok:
+            self.set_column_filter(col.key, text.strip() or None)
+
+    def show_empty_state(self) -> None:
+        empty = self.model.rowCount() == 0
+        if empty:
+            filtered = bool(self.model.filter_text)
+            self.empty_label.setText(self.tr("No records match these filters. Clear or change them to see more.")
+                                     if filtered else self.tr("Nothing here yet."))
+        self.empty_label.setVisible(empty)
+
+    # --- a row's menu ---------------------------------------------------------------
+    def row_menu(self) -> QMenu:
+        menu = QMenu(self)
+        menu.setObjectName("rowMenu")
+        ids = self.view.selected_ids()
+        one = len(ids) == 1
+
+        def add(name, text, slot, enabled=True):
+            act = menu.addAction(text)
+            act.setObjectName(name)
+            act.setEnabled(enabled)
+            act.triggered.connect(slot)
+            return act
+        add("menuOpen", self.tr("Open"), self.open_current, one)
+        from .history import has_history
+        if has_history(self.kind):
+            add("menuHistory", self.tr("History…"), self.show_history, one)
+        add("menuCopy", self.tr("Copy"), self.copy_selection, bool(ids))
+        add("menuExportSelection", self.tr("Export selection…"), lambda: self.export_selection(), bool(ids)
+            and self.can_do("export"))
+        return menu
+
+    def visible_columns(self) -> list[int]:
+        header = self.view.horizontalHeader()
+        return [i for i in sorted(range(self.model.columnCount()), key=header.visualIndex)
+                if not self.view.isColumnHidden(i)]
+
+    def selection_rows(self) -> list[list[str]]:
+        """The selected rows' visible cells as shown, header first."""
+        cols = self.visible_columns()
+        rows = [[column_label(self.model.columns[c].label) for c in cols]]
+        for r in sorted({i.row() for i in self.view.selectionModel().selectedRows()}):
+            rows.append([self.model.data(self.model.index(r, c)) or "" for c in cols])
+        return rows
+
+    def copy_selection(self) -> str:
+        text = "\n".join("\t".join(row) for row in self.selection_rows())
+        QApplication.clipboard().setText(text)
+        return text
+
+    def export_selection(self, path: str | None = None) -> int:
+        if not self.can_do("export"):
+            return 0
+        if not path:
+            path, _f = QFileDialog.getSaveFileName(self, self.tr("Export selection"), f"{self.kind}-selection.csv",
+                                                   self.tr("CSV (*.csv)"))
+            if not path:
+                return 0
+        from app.importexport import neutralise_cell
+        rows = self.selection_rows()
+        with open(path, "w", newline="", encoding="utf-8-sig") as f:
+            csv.writer(f).writerows([rows[0]] + [[neutralise_cell(v) for v in row] for row in rows[1:]])
+        return len(rows) - 1
+
+    def show_history(self):
+        id_ = self.view.current_id()
+        if id_ is None:
+            return None
+        from .history import HistoryDialog
+        row = self.model.row_of(id_)
+        title = str(self.model.data(self.model.index(row, 0))) if row >= 0 else f"#{id_}"
+        dlg = HistoryDialog(self.db, self.kind, id_, title, self)
+        dlg.setAttribute(Qt.WA_DeleteOnClose)
+        self.history_dialog = dlg
+        dlg.open()
+        return dlg
 
     def filter_text(self) -> str:
         """The model's filter: the box's text, after what `extra_filter()` adds (the audit page's
         filter bar, as app.audit_query filter tokens)."""
         extra = self.extra_filter() if self.extra_filter is not None else ""
-        return " ".join(t for t in (extra, self.filter.text().strip()) if t)
+        own = list_filters.filter_text(self.column_filters, self.filter.text().strip())
+        return " ".join(t for t in (extra, own) if t)
 
     def refresh(self) -> None:
         self._reselect = self.view.current_id()
@@ -364,6 +563,39 @@ class ListPage(QWidget):
         from .importdialog import ImportDialog
         dlg = ImportDialog(self.db, self.actor, IMPORT_KINDS[self.kind], self)
         dlg.exec()
+
+
+# The column a list's status filter works on (its first choice column of these).
+STATUS_KEYS = ("status", "state", "role", "outcome")
+
+
+class ChoiceFilterDialog(QDialog):
+    """Which labels of a choice column to keep (in the reader's language)."""
+
+    def __init__(self, name: str, choices, checked: list[str], parent=None):
+        super().__init__(parent)
+        self.setObjectName("choiceFilterDialog")
+        self.setWindowTitle(self.tr("Filter by %1").replace("%1", name))
+        v = QVBoxLayout(self)
+        self.list = QListWidget()
+        self.list.setObjectName("choiceFilterList")
+        for value in choices.values():
+            item = QListWidgetItem(choice_label(choices, value))
+            item.setData(Qt.UserRole, value)
+            item.setFlags(item.flags() | Qt.ItemIsUserCheckable)
+            item.setCheckState(Qt.Checked if not checked or value in checked else Qt.Unchecked)
+            self.list.addItem(item)
+        v.addWidget(self.list)
+        bb = QDialogButtonBox(QDialogButtonBox.Ok | QDialogButtonBox.Cancel)
+        bb.button(QDialogButtonBox.Ok).setText(self.tr("Filter"))
+        bb.button(QDialogButtonBox.Cancel).setText(self.tr("Cancel"))
+        bb.accepted.connect(self.accept)
+        bb.rejected.connect(self.reject)
+        v.addWidget(bb)
+
+    def values(self) -> list[str]:
+        return [self.list.item(i).data(Qt.UserRole) for i in range(self.list.count())
+                if self.list.item(i).checkState() == Qt.Checked]
 
 
 # list kind -> importexport kind

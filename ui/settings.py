@@ -30,6 +30,8 @@ KEYS = {k.name: k for k in (
 )}
 # Per-table header state: one key per list kind, declared by prefix.
 HEADER_PREFIX = "tables/"
+# Per-page list filters (column filters and the filter box, as JSON): one key per list kind.
+FILTER_PREFIX = "filters/"
 
 
 class Settings:
@@ -44,6 +46,8 @@ class Settings:
     def _key(self, name: str) -> Key:
         if name.startswith(HEADER_PREFIX):
             return Key(name, QByteArray, QByteArray(), False)
+        if name.startswith(FILTER_PREFIX):
+            return Key(name, str, "", False)
         return KEYS[name]   # KeyError: an undeclared key is a bug
 
     def get(self, name: str):

@@ -14,12 +14,14 @@ from decimal import Decimal
 
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPoint, Qt, Signal
 from PySide6.QtGui import QAction, QBrush, QColor
-from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QMenu, QTableView
+from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QMenu, QStyledItemDelegate, QTableView
 
 from app import queries
 from app.billing import local_today
 from app.clock import local_text
 from app.db import Database
+from app.list_filters import sort_key as queries_sort_key
+from app.warranty import WARRANTY_WARN_DAYS, warranty_state   # the rule lives in app/
 
 from .i18n import choice_label, column_label
 from .operations import Latest
@@ -42,7 +44,6 @@ def _BOLD():
     return f
 
 
-WARRANTY_WARN_DAYS = 90
 # (background, text): expired is a darker red with dark red bold text, ending soon is amber
 WARRANTY_COLOURS = {"expired": ("#ef9a9a", "#b71c1c"), "ending": ("#ffe0b2", "#e65100")}
 
@@ -405,12 +406,8 @@ class PagedTableModel(QAbstractTableModel):
         return value          # _USER + 1: the raw value
 
     def warranty_state(self, end: dt.date) -> str | None:
-        """'expired' (before today), 'ending' (within WARRANTY_WARN_DAYS) or None."""
-        if end < self.today:
-            return "expired"
-        if (end - self.today).days <= WARRANTY_WARN_DAYS:
-            return "ending"
-        return None
+        """'expired', 'ending' or None: app.warranty decides, as of the model's today."""
+        return warranty_state(end, self.today)
 
     def flags(self, index):
         if not index.isValid():
@@ -420,7 +417,7 @@ class PagedTableModel(QAbstractTableModel):
     def sort(self, column: int, order=Qt.AscendingOrder) -> None:
         if not (0 <= column < len(self.columns)) or not self.columns[column].sortable:
             return
-        key, desc = self.columns[column].key, order == Qt.DescendingOrder
+        key, desc = self.sort_key_of(column), order == Qt.DescendingOrder
         if not self.loaded:          # a lazy model: the sort applies when it loads
             self.sort_key, self.sort_desc = key, desc
             return
@@ -447,15 +444,56 @@ class PagedTableModel(QAbstractTableModel):
         return self._row(row)[self.spec.keys().index(key) + 1]
 
     def sort_column(self) -> int:
-        return self.spec.keys().index(self.sort_key)
+        return self.spec.keys().index(self.sort_key.partition("@")[0])
+
+    def sort_key_of(self, column: int) -> str:
+        """A choice column sorts by its labels as the reader sees them (collated in the console's
+        language), so 已退役 and Retired each fall where they read; others by their value."""
+        col = self.columns[column]
+        if col.kind != "choice" or col.choices is None:
+            return col.key
+        from PySide6.QtCore import QCollator, QLocale
+        collator = QCollator(QLocale())
+        values = sorted(col.choices.values(), key=lambda v: collator.sortKey(choice_label(col.choices, v)))
+        return queries_sort_key(col.key, values)
+
+
+# Identifiers told apart by both ends (FZ-202610-000009, NV-H100-000276): cut in the middle.
+# Names and titles are cut at the end (their start says what they are).
+IDENTIFIER_KEYS = frozenset({"serial", "number", "asset_tag", "credit_code", "code", "fapiao_no", "login", "seq",
+                             "action", "object_type"})
+
+
+class _ElideDelegate(QStyledItemDelegate):
+    def __init__(self, view: "PagedTableView"):
+        super().__init__(view)
+        self.view = view
+
+    def initStyleOption(self, option, index) -> None:
+        super().initStyleOption(option, index)
+        cols = self.view.model().columns
+        if 0 <= index.column() < len(cols) and cols[index.column()].key in IDENTIFIER_KEYS:
+            option.textElideMode = Qt.ElideMiddle
+        else:
+            option.textElideMode = Qt.ElideRight
+
+
+def header_key(kind: str) -> str:
+    """Column widths and order are kept per list and per language (labels differ in width)."""
+    from PySide6.QtCore import QLocale
+    return f"{kind}.{'zh' if QLocale().language() == QLocale.Chinese else 'en'}"
 
 
 class PagedTableView(QTableView):
-    """A table over a PagedTableModel: header state remembered, column chooser on the header."""
+    """A table over a PagedTableModel: header state remembered (per language), column chooser and a
+    column's filter on the header, long identifiers elided in the middle (IDENTIFIER_KEYS)."""
+
+    filterRequested = Signal(int)      # a column's filter asked for from the header's menu
 
     def __init__(self, model: PagedTableModel, parent=None):
         super().__init__(parent)
         self.setModel(model)
+        self.setItemDelegate(_ElideDelegate(self))
         self.setObjectName(f"table_{model.spec.kind}")
         self.setSelectionBehavior(QAbstractItemView.SelectRows)
         self.setSelectionMode(QAbstractItemView.ExtendedSelection)
@@ -472,7 +510,7 @@ class PagedTableView(QTableView):
         for i, col in enumerate(model.columns):
             header.resizeSection(i, max(80, min(220, self.fontMetrics().horizontalAdvance(col.label) * 2 + 40)))
             self.setColumnHidden(i, not col.shown)
-        state = settings().header_state(model.spec.kind)
+        state = settings().header_state(header_key(model.spec.kind))
         self.restored = bool(state and not state.isEmpty())   # the user's own widths: never fitted
         if state and not state.isEmpty():
             header.restoreState(state)
@@ -552,16 +590,22 @@ class PagedTableView(QTableView):
     def save_header(self, *_):
         if getattr(self, "_fitting", False):
             return
-        settings().set_header_state(self.model().spec.kind, self.horizontalHeader().saveState())
+        settings().set_header_state(header_key(self.model().spec.kind), self.horizontalHeader().saveState())
 
     def _header_menu(self, pos: QPoint) -> None:
-        menu = self.column_menu()
+        menu = self.column_menu(self.horizontalHeader().logicalIndexAt(pos))
         menu.exec(self.horizontalHeader().mapToGlobal(pos))
 
-    def column_menu(self) -> QMenu:
+    def column_menu(self, column: int = -1) -> QMenu:
         menu = QMenu(self)
         menu.setObjectName("columnChooser")
         model = self.model()
+        if 0 <= column < len(model.columns):
+            act = QAction(self.tr("Filter by “%1”…").replace("%1", column_label(model.columns[column].label)), menu)
+            act.setObjectName("filterColumn")
+            act.triggered.connect(lambda _=False, c=column: self.filterRequested.emit(c))
+            menu.addAction(act)
+            menu.addSeparator()
         for i, col in enumerate(model.columns):
             act = QAction(column_label(col.label), menu)
             act.setCheckable(True)

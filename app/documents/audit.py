@@ -13,11 +13,12 @@ from reports import (AuditReportDoc, AuditRow, AuditSummaryRow)
 
 from ..audit import VerifyResult, verify_audit_range
 from ..clock import TZ as SHANGHAI, now_local
-from ..audit_query import AuditFilter, last_seq_hash, local_midnight_utc as local_midnight, to_local
+from ..audit_query import (AuditFilter, last_seq_hash, local_midnight_utc as local_midnight,
+                           object_name as audit_object_name, to_local)
 from ..db import Database
 from ..errors import ValidationError
 
-from .common import (AUDIT_OBJECT, _check_lang, _label, _letterhead, action_label)
+from .common import _check_lang, _letterhead, action_label
 
 # --------------------------------------------------------------------------- audit
 _MAX_VALUE = 90
@@ -177,10 +178,11 @@ def audit_report_doc(db: Database, flt: AuditFilter, *, language: str = "zh", su
         by_day = s.execute(select(day, func.count()).where(*cond).group_by(day).order_by(day)).all()
     labels: dict[str, str] = {}
 
-    def act(action: str) -> str:
-        if action not in labels:
-            labels[action] = action_label(action, lang)
-        return labels[action]
+    def act(action: str, object_type: str | None = None) -> str:
+        key = f"{action} {object_type or ''}"
+        if key not in labels:
+            labels[key] = action_label(action, lang, object_type)
+        return labels[key]
 
     rows: list[AuditRow] = []
     if total <= cap:
@@ -195,11 +197,12 @@ def audit_report_doc(db: Database, flt: AuditFilter, *, language: str = "zh", su
             for (seq, ts, login, name, action, obj_type, obj_id, label, before, after, reason,
                  outcome) in result_rows:
                 if obj_type not in objects:
-                    objects[obj_type] = _label(AUDIT_OBJECT, obj_type, lang)
+                    name_of = audit_object_name(obj_type, lang)
+                    objects[obj_type] = name_of[:1].upper() + name_of[1:]    # "Contract FZ-2026-0001"
                 if outcome not in outcomes:
                     outcomes[outcome] = Outcome.label(outcome, lang)
                 obj = label or (f"#{obj_id}" if obj_id else "")
-                name_ = act(action)
+                name_ = act(action, obj_type)
                 rows.append(AuditRow(
                     seq=seq, time_local=to_local(ts), actor=name if name == login else f"{name}\n{login}",
                     action=f"{name_}\n{action}" if name_ != action else action,
@@ -231,7 +234,7 @@ def audit_report_doc(db: Database, flt: AuditFilter, *, language: str = "zh", su
         verification=_verification_text(result, checkpoint, lang, stretches),
         checkpoint=checkpoint or ("（期间内无事件）" if lang == "zh" else "(no events in the period)"),
         subsidiary=letterhead, number=f"AUDIT-{period_from:%Y%m%d}-{period_to:%Y%m%d}", language=lang,
-        by_object=tuple((f"{t} {_label(AUDIT_OBJECT, t, lang)}" if _label(AUDIT_OBJECT, t, lang) != t else t, n)
+        by_object=tuple((f"{t} {audit_object_name(t, lang)}" if audit_object_name(t, lang) != t else t, n)
                         for t, n in by_object),
         by_day=tuple((f"{d:%Y-%m-%d}", n) for d, (_, n) in zip(days, by_day)),
         total_events=total, omitted_pages=0 if total <= cap else -(-total // EVENTS_PER_PAGE))

@@ -77,102 +77,102 @@
 <context>
     <name>AuditEventDialog</name>
     <message>
-        <location filename="../../ui/auditview.py" line="261"/>
+        <location filename="../../ui/auditview.py" line="252"/>
         <source>Action</source>
         <translation>操作</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="276"/>
+        <location filename="../../ui/auditview.py" line="267"/>
         <source>After</source>
         <translation>变更后</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="268"/>
+        <location filename="../../ui/auditview.py" line="259"/>
         <source>App version</source>
         <translation>程序版本</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="241"/>
+        <location filename="../../ui/auditview.py" line="232"/>
         <source>Audit event %1</source>
         <translation>审计事件 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="276"/>
+        <location filename="../../ui/auditview.py" line="267"/>
         <source>Before</source>
         <translation>变更前</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="288"/>
+        <location filename="../../ui/auditview.py" line="279"/>
         <source>Changed fields: %1</source>
         <translation>变更字段：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="294"/>
+        <location filename="../../ui/auditview.py" line="285"/>
         <source>Close</source>
         <translation>关闭</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="276"/>
+        <location filename="../../ui/auditview.py" line="267"/>
         <source>Field</source>
         <translation>字段</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="270"/>
+        <location filename="../../ui/auditview.py" line="261"/>
         <source>Hash</source>
         <translation>哈希</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="267"/>
+        <location filename="../../ui/auditview.py" line="258"/>
         <source>Host</source>
         <translation>所在服务器</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="289"/>
+        <location filename="../../ui/auditview.py" line="280"/>
         <source>No field values recorded with this event.</source>
         <translation>该事件未记录字段值。</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="258"/>
+        <location filename="../../ui/auditview.py" line="249"/>
         <source>No.</source>
         <translation>序号</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="264"/>
+        <location filename="../../ui/auditview.py" line="255"/>
         <source>Object</source>
         <translation>对象</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="298"/>
+        <location filename="../../ui/auditview.py" line="289"/>
         <source>Open %1</source>
         <translation>打开 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="265"/>
+        <location filename="../../ui/auditview.py" line="256"/>
         <source>Outcome</source>
         <translation>结果</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="271"/>
+        <location filename="../../ui/auditview.py" line="262"/>
         <source>Previous hash</source>
         <translation>前一哈希</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="266"/>
+        <location filename="../../ui/auditview.py" line="257"/>
         <source>Reason</source>
         <translation>原因</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="269"/>
+        <location filename="../../ui/auditview.py" line="260"/>
         <source>Request id</source>
         <translation>请求 ID</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="259"/>
+        <location filename="../../ui/auditview.py" line="250"/>
         <source>Time</source>
         <translation>时间</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="260"/>
+        <location filename="../../ui/auditview.py" line="251"/>
         <source>User</source>
         <translation>用户</translation>
     </message>
@@ -180,57 +180,57 @@
 <context>
     <name>AuditFilterBar</name>
     <message>
-        <location filename="../../ui/auditview.py" line="191"/>
+        <location filename="../../ui/auditview.py" line="182"/>
         <source>(every action)</source>
         <translation>（全部操作）</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="193"/>
+        <location filename="../../ui/auditview.py" line="184"/>
         <source>(every type)</source>
         <translation>（全部类型）</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="188"/>
+        <location filename="../../ui/auditview.py" line="179"/>
         <source>(everyone)</source>
         <translation>（全部用户）</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="172"/>
+        <location filename="../../ui/auditview.py" line="163"/>
         <source>Action</source>
         <translation>操作</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="162"/>
+        <location filename="../../ui/auditview.py" line="153"/>
         <source>An action, or a prefix ending in a dot (e.g. gpu.)</source>
         <translation>某个操作，或以点结尾的前缀（如 gpu.）</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="168"/>
+        <location filename="../../ui/auditview.py" line="159"/>
         <source>Clear</source>
         <translation>清除</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="171"/>
+        <location filename="../../ui/auditview.py" line="162"/>
         <source>From</source>
         <translation>起始日期</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="173"/>
+        <location filename="../../ui/auditview.py" line="164"/>
         <source>Object type</source>
         <translation>对象类型</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="171"/>
+        <location filename="../../ui/auditview.py" line="162"/>
         <source>To</source>
         <translation>截止日期</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="172"/>
+        <location filename="../../ui/auditview.py" line="163"/>
         <source>User</source>
         <translation>用户</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="123"/>
+        <location filename="../../ui/auditview.py" line="114"/>
         <source>every %1 action</source>
         <translation>全部%1操作</translation>
     </message>
@@ -238,47 +238,47 @@
 <context>
     <name>AuditFilterDialog</name>
     <message>
-        <location filename="../../ui/auditview.py" line="81"/>
+        <location filename="../../ui/auditview.py" line="72"/>
         <source>(every action)</source>
         <translation>（全部操作）</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="74"/>
+        <location filename="../../ui/auditview.py" line="65"/>
         <source>(everyone)</source>
         <translation>（全部用户）</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="84"/>
+        <location filename="../../ui/auditview.py" line="75"/>
         <source>Action</source>
         <translation>操作</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="83"/>
+        <location filename="../../ui/auditview.py" line="74"/>
         <source>An action (e.g. contract.approve) or a prefix ending in a dot (e.g. gpu.)</source>
         <translation>操作名（如 contract.approve）或以点结尾的前缀（如 gpu.）</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="89"/>
+        <location filename="../../ui/auditview.py" line="80"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="69"/>
+        <location filename="../../ui/auditview.py" line="60"/>
         <source>From</source>
         <translation>起始日期</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="98"/>
+        <location filename="../../ui/auditview.py" line="89"/>
         <source>The period ends before it starts.</source>
         <translation>结束日期早于开始日期。</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="70"/>
+        <location filename="../../ui/auditview.py" line="61"/>
         <source>To</source>
         <translation>截止日期</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="77"/>
+        <location filename="../../ui/auditview.py" line="68"/>
         <source>User</source>
         <translation>用户</translation>
     </message>
@@ -286,97 +286,97 @@
 <context>
     <name>AuditPage</name>
     <message>
-        <location filename="../../ui/auditview.py" line="470"/>
+        <location filename="../../ui/auditview.py" line="461"/>
         <source>%1 audit events (%2) written to %3.</source>
         <translation>已将 %1 条审计事件（%2）写入 %3。</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="417"/>
+        <location filename="../../ui/auditview.py" line="408"/>
         <source>(last good event %1)</source>
         <translation>（最后一条完好事件 %1）</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="431"/>
+        <location filename="../../ui/auditview.py" line="422"/>
         <source>Audit report</source>
         <translation>审计报告</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="440"/>
+        <location filename="../../ui/auditview.py" line="431"/>
         <source>Audit report %1</source>
         <translation>审计报告 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="333"/>
+        <location filename="../../ui/auditview.py" line="324"/>
         <source>Audit report PDF…</source>
         <translation>审计报告 PDF…</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="448"/>
+        <location filename="../../ui/auditview.py" line="439"/>
         <source>CSV (*.csv);;Excel (*.xlsx)</source>
         <translation>CSV (*.csv);;Excel (*.xlsx)</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="415"/>
+        <location filename="../../ui/auditview.py" line="406"/>
         <source>Chain BROKEN: %1</source>
         <translation>审计链已损坏：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="412"/>
+        <location filename="../../ui/auditview.py" line="403"/>
         <source>Chain intact: %1 events; head %2</source>
         <translation>审计链完好：%1 条事件；链头 %2</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="349"/>
+        <location filename="../../ui/auditview.py" line="340"/>
         <source>Copy SEQ:HASH</source>
         <translation>复制 SEQ:HASH</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="336"/>
+        <location filename="../../ui/auditview.py" line="327"/>
         <source>Export period…</source>
         <translation>按期间导出…</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="444"/>
+        <location filename="../../ui/auditview.py" line="435"/>
         <source>Export the audit trail</source>
         <translation>导出审计日志</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="460"/>
+        <location filename="../../ui/auditview.py" line="451"/>
         <source>Exporting…</source>
         <translation>正在导出…</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="444"/>
+        <location filename="../../ui/auditview.py" line="435"/>
         <source>Export…</source>
         <translation>导出…</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="351"/>
+        <location filename="../../ui/auditview.py" line="342"/>
         <source>For audit verify --expect-head later</source>
         <translation>用于之后的 audit verify --expect-head</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="466"/>
+        <location filename="../../ui/auditview.py" line="457"/>
         <source>No audit event matches %1: %2 holds only the header row.</source>
         <translation>没有符合 %1 的审计事件：%2 中只有表头行。</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="431"/>
+        <location filename="../../ui/auditview.py" line="422"/>
         <source>Preview</source>
         <translation>预览</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="330"/>
+        <location filename="../../ui/auditview.py" line="321"/>
         <source>Verify chain</source>
         <translation>校验审计链</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="344"/>
+        <location filename="../../ui/auditview.py" line="335"/>
         <source>Verify recomputes every event's hash and link.</source>
         <translation>校验会重新计算每条事件的哈希和链接。</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="403"/>
+        <location filename="../../ui/auditview.py" line="394"/>
         <source>Verifying the audit chain…</source>
         <translation>正在校验审计链…</translation>
     </message>
@@ -703,6 +703,24 @@
         <location filename="../../ui/account.py" line="55"/>
         <source>the two new passwords differ</source>
         <translation>两次输入的新密码不一致</translation>
+    </message>
+</context>
+<context>
+    <name>ChoiceFilterDialog</name>
+    <message>
+        <location filename="../../ui/listview.py" line="591"/>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <location filename="../../ui/listview.py" line="590"/>
+        <source>Filter</source>
+        <translation>筛选</translation>
+    </message>
+    <message>
+        <location filename="../../ui/listview.py" line="578"/>
+        <source>Filter by %1</source>
+        <translation>按%1筛选</translation>
     </message>
 </context>
 <context>
@@ -1395,12 +1413,12 @@
 <context>
     <name>CustomerDialog</name>
     <message>
-        <location filename="../../ui/forms.py" line="211"/>
+        <location filename="../../ui/forms.py" line="222"/>
         <source>(none)</source>
         <translation>（无）</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="432"/>
+        <location filename="../../ui/forms.py" line="443"/>
         <source>Add contact</source>
         <translation>添加联系人</translation>
     </message>
@@ -1410,17 +1428,17 @@
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="360"/>
+        <location filename="../../ui/forms.py" line="371"/>
         <source>Changed by someone else</source>
         <translation>记录已被他人修改</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="525"/>
+        <location filename="../../ui/forms.py" line="536"/>
         <source>Contact %1: %2</source>
         <translation>联系人 %1：%2</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="483"/>
+        <location filename="../../ui/forms.py" line="494"/>
         <source>Contacts (%1)</source>
         <translation>联系人（%1）</translation>
     </message>
@@ -1430,7 +1448,7 @@
         <translation>详情</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="426"/>
+        <location filename="../../ui/forms.py" line="437"/>
         <source>E-mail</source>
         <translation>电子邮箱</translation>
     </message>
@@ -1440,7 +1458,17 @@
         <translation>编辑%1</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="425"/>
+        <location filename="../../ui/forms.py" line="203"/>
+        <source>History</source>
+        <translation>历史</translation>
+    </message>
+    <message>
+        <location filename="../../ui/forms.py" line="205"/>
+        <source>History (%1)</source>
+        <translation>历史（%1）</translation>
+    </message>
+    <message>
+        <location filename="../../ui/forms.py" line="436"/>
         <source>Name</source>
         <translation>名称</translation>
     </message>
@@ -1450,22 +1478,22 @@
         <translation>新建%1</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="425"/>
+        <location filename="../../ui/forms.py" line="436"/>
         <source>Phone</source>
         <translation>电话</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="425"/>
+        <location filename="../../ui/forms.py" line="436"/>
         <source>Position</source>
         <translation>职务</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="361"/>
+        <location filename="../../ui/forms.py" line="372"/>
         <source>Reload the record now? Your edits will be lost.</source>
         <translation>现在重新加载该记录？您的修改将丢失。</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="435"/>
+        <location filename="../../ui/forms.py" line="446"/>
         <source>Remove contact</source>
         <translation>删除联系人</translation>
     </message>
@@ -1475,32 +1503,32 @@
         <translation>保存</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="243"/>
+        <location filename="../../ui/forms.py" line="254"/>
         <source>This record no longer exists.</source>
         <translation>该记录已不存在。</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="298"/>
+        <location filename="../../ui/forms.py" line="309"/>
         <source>a number, e.g. 12.5</source>
         <translation>请输入数字，例如 12.5</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="290"/>
+        <location filename="../../ui/forms.py" line="301"/>
         <source>a whole number</source>
         <translation>请输入整数</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="272"/>
+        <location filename="../../ui/forms.py" line="283"/>
         <source>choose one of the listed entries</source>
         <translation>请从列表中选择</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="235"/>
+        <location filename="../../ui/forms.py" line="246"/>
         <source>leave empty to keep</source>
         <translation>留空则不修改</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="306"/>
+        <location filename="../../ui/forms.py" line="317"/>
         <source>required</source>
         <translation>必填</translation>
     </message>
@@ -1963,7 +1991,7 @@
 <context>
     <name>DeviceDialog</name>
     <message>
-        <location filename="../../ui/forms.py" line="211"/>
+        <location filename="../../ui/forms.py" line="222"/>
         <source>(none)</source>
         <translation>（无）</translation>
     </message>
@@ -1973,7 +2001,7 @@
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="360"/>
+        <location filename="../../ui/forms.py" line="371"/>
         <source>Changed by someone else</source>
         <translation>记录已被他人修改</translation>
     </message>
@@ -1988,9 +2016,19 @@
         <translation>编辑%1</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="410"/>
+        <location filename="../../ui/forms.py" line="421"/>
         <source>GPU slots (%1)</source>
         <translation>GPU 槽位（%1）</translation>
+    </message>
+    <message>
+        <location filename="../../ui/forms.py" line="203"/>
+        <source>History</source>
+        <translation>历史</translation>
+    </message>
+    <message>
+        <location filename="../../ui/forms.py" line="205"/>
+        <source>History (%1)</source>
+        <translation>历史（%1）</translation>
     </message>
     <message>
         <location filename="../../ui/forms.py" line="154"/>
@@ -1998,7 +2036,7 @@
         <translation>新建%1</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="361"/>
+        <location filename="../../ui/forms.py" line="372"/>
         <source>Reload the record now? Your edits will be lost.</source>
         <translation>现在重新加载该记录？您的修改将丢失。</translation>
     </message>
@@ -2008,32 +2046,32 @@
         <translation>保存</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="243"/>
+        <location filename="../../ui/forms.py" line="254"/>
         <source>This record no longer exists.</source>
         <translation>该记录已不存在。</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="298"/>
+        <location filename="../../ui/forms.py" line="309"/>
         <source>a number, e.g. 12.5</source>
         <translation>请输入数字，例如 12.5</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="290"/>
+        <location filename="../../ui/forms.py" line="301"/>
         <source>a whole number</source>
         <translation>请输入整数</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="272"/>
+        <location filename="../../ui/forms.py" line="283"/>
         <source>choose one of the listed entries</source>
         <translation>请从列表中选择</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="235"/>
+        <location filename="../../ui/forms.py" line="246"/>
         <source>leave empty to keep</source>
         <translation>留空则不修改</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="306"/>
+        <location filename="../../ui/forms.py" line="317"/>
         <source>required</source>
         <translation>必填</translation>
     </message>
@@ -2493,7 +2531,7 @@
 <context>
     <name>FormDialog</name>
     <message>
-        <location filename="../../ui/forms.py" line="211"/>
+        <location filename="../../ui/forms.py" line="222"/>
         <source>(none)</source>
         <translation>（无）</translation>
     </message>
@@ -2503,7 +2541,7 @@
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="360"/>
+        <location filename="../../ui/forms.py" line="371"/>
         <source>Changed by someone else</source>
         <translation>记录已被他人修改</translation>
     </message>
@@ -2518,12 +2556,22 @@
         <translation>编辑%1</translation>
     </message>
     <message>
+        <location filename="../../ui/forms.py" line="203"/>
+        <source>History</source>
+        <translation>历史</translation>
+    </message>
+    <message>
+        <location filename="../../ui/forms.py" line="205"/>
+        <source>History (%1)</source>
+        <translation>历史（%1）</translation>
+    </message>
+    <message>
         <location filename="../../ui/forms.py" line="154"/>
         <source>New %1</source>
         <translation>新建%1</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="361"/>
+        <location filename="../../ui/forms.py" line="372"/>
         <source>Reload the record now? Your edits will be lost.</source>
         <translation>现在重新加载该记录？您的修改将丢失。</translation>
     </message>
@@ -2533,32 +2581,32 @@
         <translation>保存</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="243"/>
+        <location filename="../../ui/forms.py" line="254"/>
         <source>This record no longer exists.</source>
         <translation>该记录已不存在。</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="298"/>
+        <location filename="../../ui/forms.py" line="309"/>
         <source>a number, e.g. 12.5</source>
         <translation>请输入数字，例如 12.5</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="290"/>
+        <location filename="../../ui/forms.py" line="301"/>
         <source>a whole number</source>
         <translation>请输入整数</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="272"/>
+        <location filename="../../ui/forms.py" line="283"/>
         <source>choose one of the listed entries</source>
         <translation>请从列表中选择</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="235"/>
+        <location filename="../../ui/forms.py" line="246"/>
         <source>leave empty to keep</source>
         <translation>留空则不修改</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="306"/>
+        <location filename="../../ui/forms.py" line="317"/>
         <source>required</source>
         <translation>必填</translation>
     </message>
@@ -2589,7 +2637,7 @@
 <context>
     <name>GpuDialog</name>
     <message>
-        <location filename="../../ui/forms.py" line="211"/>
+        <location filename="../../ui/forms.py" line="222"/>
         <source>(none)</source>
         <translation>（无）</translation>
     </message>
@@ -2599,7 +2647,7 @@
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="360"/>
+        <location filename="../../ui/forms.py" line="371"/>
         <source>Changed by someone else</source>
         <translation>记录已被他人修改</translation>
     </message>
@@ -2614,14 +2662,24 @@
         <translation>编辑%1</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="381"/>
+        <location filename="../../ui/forms.py" line="392"/>
         <source>From</source>
         <translation>原状态</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="396"/>
+        <location filename="../../ui/forms.py" line="203"/>
+        <source>History</source>
+        <translation>历史</translation>
+    </message>
+    <message>
+        <location filename="../../ui/forms.py" line="205"/>
         <source>History (%1)</source>
         <translation>历史（%1）</translation>
+    </message>
+    <message>
+        <location filename="../../ui/forms.py" line="407"/>
+        <source>Lifecycle (%1)</source>
+        <translation>生命周期（%1）</translation>
     </message>
     <message>
         <location filename="../../ui/forms.py" line="154"/>
@@ -2629,12 +2687,12 @@
         <translation>新建%1</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="382"/>
+        <location filename="../../ui/forms.py" line="393"/>
         <source>Reason</source>
         <translation>原因</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="361"/>
+        <location filename="../../ui/forms.py" line="372"/>
         <source>Reload the record now? Your edits will be lost.</source>
         <translation>现在重新加载该记录？您的修改将丢失。</translation>
     </message>
@@ -2644,47 +2702,47 @@
         <translation>保存</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="243"/>
+        <location filename="../../ui/forms.py" line="254"/>
         <source>This record no longer exists.</source>
         <translation>该记录已不存在。</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="381"/>
+        <location filename="../../ui/forms.py" line="392"/>
         <source>Time</source>
         <translation>时间</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="381"/>
+        <location filename="../../ui/forms.py" line="392"/>
         <source>To</source>
         <translation>新状态</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="382"/>
+        <location filename="../../ui/forms.py" line="393"/>
         <source>User</source>
         <translation>用户</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="298"/>
+        <location filename="../../ui/forms.py" line="309"/>
         <source>a number, e.g. 12.5</source>
         <translation>请输入数字，例如 12.5</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="290"/>
+        <location filename="../../ui/forms.py" line="301"/>
         <source>a whole number</source>
         <translation>请输入整数</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="272"/>
+        <location filename="../../ui/forms.py" line="283"/>
         <source>choose one of the listed entries</source>
         <translation>请从列表中选择</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="235"/>
+        <location filename="../../ui/forms.py" line="246"/>
         <source>leave empty to keep</source>
         <translation>留空则不修改</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="306"/>
+        <location filename="../../ui/forms.py" line="317"/>
         <source>required</source>
         <translation>必填</translation>
     </message>
@@ -2821,6 +2879,67 @@
     </message>
 </context>
 <context>
+    <name>HistoryDialog</name>
+    <message>
+        <location filename="../../ui/history.py" line="136"/>
+        <source>Close</source>
+        <translation>关闭</translation>
+    </message>
+    <message>
+        <location filename="../../ui/history.py" line="131"/>
+        <source>History: %1</source>
+        <translation>历史：%1</translation>
+    </message>
+</context>
+<context>
+    <name>HistoryView</name>
+    <message>
+        <location filename="../../ui/history.py" line="96"/>
+        <source>%1 of %2 events, newest first</source>
+        <translation>%1 / 共 %2 条事件，最新在前</translation>
+    </message>
+    <message>
+        <location filename="../../ui/history.py" line="30"/>
+        <source>Action</source>
+        <translation>操作</translation>
+    </message>
+    <message>
+        <location filename="../../ui/history.py" line="31"/>
+        <source>Changes</source>
+        <translation>变更</translation>
+    </message>
+    <message>
+        <location filename="../../ui/history.py" line="45"/>
+        <source>Event detail…</source>
+        <translation>事件详情…</translation>
+    </message>
+    <message>
+        <location filename="../../ui/history.py" line="97"/>
+        <source>No audit events for this record.</source>
+        <translation>该记录没有审计事件。</translation>
+    </message>
+    <message>
+        <location filename="../../ui/history.py" line="41"/>
+        <source>Older events</source>
+        <translation>更早的事件</translation>
+    </message>
+    <message>
+        <location filename="../../ui/history.py" line="31"/>
+        <source>Reason</source>
+        <translation>原因</translation>
+    </message>
+    <message>
+        <location filename="../../ui/history.py" line="30"/>
+        <source>Time</source>
+        <translation>时间</translation>
+    </message>
+    <message>
+        <location filename="../../ui/history.py" line="30"/>
+        <source>User</source>
+        <translation>用户</translation>
+    </message>
+</context>
+<context>
     <name>ImportDialog</name>
     <message>
         <location filename="../../ui/importdialog.py" line="121"/>
@@ -2944,119 +3063,179 @@
 <context>
     <name>ListPage</name>
     <message>
-        <location filename="../../ui/listview.py" line="334"/>
+        <location filename="../../ui/listview.py" line="330"/>
+        <source>%1 contains (empty: no filter):</source>
+        <translation>%1包含（留空表示不筛选）：</translation>
+    </message>
+    <message>
+        <location filename="../../ui/listview.py" line="533"/>
         <source>%1 moved, %2 refused:</source>
         <translation>已变更 %1 个，拒绝 %2 个：</translation>
     </message>
     <message>
-        <location filename="../../ui/listview.py" line="167"/>
+        <location filename="../../ui/listview.py" line="206"/>
         <source>%1 of %2</source>
         <translation>%1 / 共 %2</translation>
     </message>
     <message>
-        <location filename="../../ui/listview.py" line="169"/>
+        <location filename="../../ui/listview.py" line="208"/>
         <source>%1 rows</source>
         <translation>共 %1 行</translation>
     </message>
     <message>
-        <location filename="../../ui/listview.py" line="164"/>
+        <location filename="../../ui/listview.py" line="203"/>
         <source>%1+ of %2, counting…</source>
         <translation>%1+ / 共 %2，正在计数…</translation>
     </message>
     <message>
-        <location filename="../../ui/listview.py" line="288"/>
+        <location filename="../../ui/listview.py" line="104"/>
+        <source>%1: all</source>
+        <translation>%1：全部</translation>
+    </message>
+    <message>
+        <location filename="../../ui/listview.py" line="487"/>
         <source>A reason is required.</source>
         <translation>必须填写原因。</translation>
     </message>
     <message>
-        <location filename="../../ui/listview.py" line="188"/>
+        <location filename="../../ui/listview.py" line="387"/>
+        <source>CSV (*.csv)</source>
+        <translation>CSV (*.csv)</translation>
+    </message>
+    <message>
+        <location filename="../../ui/listview.py" line="111"/>
+        <source>Clear filters</source>
+        <translation>清除筛选</translation>
+    </message>
+    <message>
+        <location filename="../../ui/listview.py" line="359"/>
+        <source>Copy</source>
+        <translation>复制</translation>
+    </message>
+    <message>
+        <location filename="../../ui/listview.py" line="227"/>
         <source>Could not read the list: %1</source>
         <translation>无法读取列表：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/listview.py" line="347"/>
+        <location filename="../../ui/listview.py" line="546"/>
         <source>Excel (*.xlsx);;CSV (*.csv)</source>
         <translation>Excel (*.xlsx);;CSV (*.csv)</translation>
     </message>
     <message>
-        <location filename="../../ui/listview.py" line="346"/>
+        <location filename="../../ui/listview.py" line="545"/>
         <source>Export</source>
         <translation>导出</translation>
     </message>
     <message>
-        <location filename="../../ui/listview.py" line="359"/>
+        <location filename="../../ui/listview.py" line="386"/>
+        <source>Export selection</source>
+        <translation>导出所选</translation>
+    </message>
+    <message>
+        <location filename="../../ui/listview.py" line="360"/>
+        <source>Export selection…</source>
+        <translation>导出所选…</translation>
+    </message>
+    <message>
+        <location filename="../../ui/listview.py" line="558"/>
         <source>Exporting…</source>
         <translation>正在导出…</translation>
     </message>
     <message>
-        <location filename="../../ui/listview.py" line="140"/>
+        <location filename="../../ui/listview.py" line="179"/>
         <source>Export…</source>
         <translation>导出…</translation>
     </message>
     <message>
-        <location filename="../../ui/listview.py" line="89"/>
+        <location filename="../../ui/listview.py" line="91"/>
         <source>Filter (Ctrl+F): code, name, serial, customer…</source>
         <translation>筛选（Ctrl+F）：编码、名称、序列号、客户…</translation>
     </message>
     <message>
-        <location filename="../../ui/listview.py" line="175"/>
+        <location filename="../../ui/listview.py" line="329"/>
+        <source>Filter by %1</source>
+        <translation>按%1筛选</translation>
+    </message>
+    <message>
+        <location filename="../../ui/listview.py" line="284"/>
+        <source>Filtered by %1</source>
+        <translation>筛选条件：%1</translation>
+    </message>
+    <message>
+        <location filename="../../ui/listview.py" line="214"/>
         <source>Filtering %1 rows…</source>
         <translation>正在筛选 %1 行…</translation>
     </message>
     <message>
-        <location filename="../../ui/listview.py" line="142"/>
+        <location filename="../../ui/listview.py" line="358"/>
+        <source>History…</source>
+        <translation>历史…</translation>
+    </message>
+    <message>
+        <location filename="../../ui/listview.py" line="181"/>
         <source>Import…</source>
         <translation>导入…</translation>
     </message>
     <message>
-        <location filename="../../ui/listview.py" line="139"/>
+        <location filename="../../ui/listview.py" line="178"/>
         <source>Lifecycle move…</source>
         <translation>生命周期变更…</translation>
     </message>
     <message>
-        <location filename="../../ui/listview.py" line="336"/>
+        <location filename="../../ui/listview.py" line="535"/>
         <source>Moving GPUs…</source>
         <translation>正在变更 GPU 状态…</translation>
     </message>
     <message>
-        <location filename="../../ui/listview.py" line="134"/>
+        <location filename="../../ui/listview.py" line="173"/>
         <source>New</source>
         <translation>新建</translation>
     </message>
     <message>
-        <location filename="../../ui/listview.py" line="135"/>
+        <location filename="../../ui/listview.py" line="338"/>
+        <source>No records match these filters. Clear or change them to see more.</source>
+        <translation>没有符合这些筛选条件的记录。清除或修改筛选条件以查看更多。</translation>
+    </message>
+    <message>
+        <location filename="../../ui/listview.py" line="339"/>
+        <source>Nothing here yet.</source>
+        <translation>这里还没有记录。</translation>
+    </message>
+    <message>
+        <location filename="../../ui/listview.py" line="174"/>
         <source>Open</source>
         <translation>打开</translation>
     </message>
     <message>
-        <location filename="../../ui/listview.py" line="143"/>
+        <location filename="../../ui/listview.py" line="182"/>
         <source>Refresh</source>
         <translation>刷新</translation>
     </message>
     <message>
-        <location filename="../../ui/listview.py" line="137"/>
+        <location filename="../../ui/listview.py" line="176"/>
         <source>Retire</source>
         <translation>退役</translation>
     </message>
     <message>
-        <location filename="../../ui/listview.py" line="283"/>
+        <location filename="../../ui/listview.py" line="482"/>
         <source>Retire %1 selected record(s)? This is recorded in the audit trail.
 Reason:</source>
         <translation>确定退役所选 %1 条记录？此操作将记入审计日志。
 原因：</translation>
     </message>
     <message>
-        <location filename="../../ui/listview.py" line="297"/>
+        <location filename="../../ui/listview.py" line="496"/>
         <source>Retiring…</source>
         <translation>正在退役…</translation>
     </message>
     <message>
-        <location filename="../../ui/listview.py" line="333"/>
+        <location filename="../../ui/listview.py" line="532"/>
         <source>Some GPUs were not moved</source>
         <translation>部分 GPU 未变更</translation>
     </message>
     <message>
-        <location filename="../../ui/listview.py" line="175"/>
+        <location filename="../../ui/listview.py" line="214"/>
         <source>Sorting %1 rows…</source>
         <translation>正在排序 %1 行…</translation>
     </message>
@@ -3527,14 +3706,22 @@ Reason:</source>
 <context>
     <name>PagedTableModel</name>
     <message>
-        <location filename="../../ui/tables.py" line="386"/>
+        <location filename="../../ui/tables.py" line="387"/>
         <source>Warranty ends %1, in %2 days (highlighted within %3 days)</source>
         <translation>保修将于 %1 到期，还剩 %2 天（%3 天内到期时标出）</translation>
     </message>
     <message>
-        <location filename="../../ui/tables.py" line="383"/>
+        <location filename="../../ui/tables.py" line="384"/>
         <source>Warranty expired %1 (%2 days ago)</source>
         <translation>保修已于 %1 到期（%2 天前）</translation>
+    </message>
+</context>
+<context>
+    <name>PagedTableView</name>
+    <message>
+        <location filename="../../ui/tables.py" line="604"/>
+        <source>Filter by “%1”…</source>
+        <translation>按“%1”筛选…</translation>
     </message>
 </context>
 <context>
@@ -4097,14 +4284,29 @@ Reason:</source>
 <context>
     <name>RackElevationView</name>
     <message>
+        <location filename="../../ui/widgets/rack_elevation.py" line="106"/>
+        <source>%1 (full depth)</source>
+        <translation>%1（全深）</translation>
+    </message>
+    <message>
         <location filename="../../ui/widgets/rack_elevation.py" line="377"/>
         <source>%1 · leased to %2</source>
         <translation>%1 · 租给 %2</translation>
+    </message>
+    <message>
+        <location filename="../../ui/widgets/rack_elevation.py" line="140"/>
+        <source>%1, %2 face%3</source>
+        <translation>%1，%2面%3</translation>
     </message>
     <message numerus="yes">
         <location filename="../../ui/widgets/rack_elevation.py" line="402"/>
         <source>%n U free</source>
         <translation><numerusform>空闲 %n U</numerusform></translation>
+    </message>
+    <message>
+        <location filename="../../ui/widgets/rack_elevation.py" line="141"/>
+        <source>, full depth</source>
+        <translation>，全深</translation>
     </message>
     <message>
         <location filename="../../ui/widgets/rack_elevation.py" line="606"/>
@@ -4117,7 +4319,7 @@ Reason:</source>
         <translation>选择机柜以查看立面图</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="522"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="101"/>
         <source>Fleet</source>
         <translation>自有</translation>
     </message>
@@ -4150,6 +4352,11 @@ Reason:</source>
         <location filename="../../ui/widgets/rack_elevation.py" line="555"/>
         <source>Open %1</source>
         <translation>打开 %1</translation>
+    </message>
+    <message>
+        <location filename="../../ui/widgets/rack_elevation.py" line="139"/>
+        <source>Owner: %1</source>
+        <translation>所有者：%1</translation>
     </message>
     <message>
         <location filename="../../ui/widgets/rack_elevation.py" line="576"/>
@@ -4192,6 +4399,16 @@ Reason:</source>
         <translation>已预留：%1</translation>
     </message>
     <message>
+        <location filename="../../ui/widgets/rack_elevation.py" line="142"/>
+        <source>Status: %1</source>
+        <translation>状态：%1</translation>
+    </message>
+    <message>
+        <location filename="../../ui/widgets/rack_elevation.py" line="143"/>
+        <source>Typical power: %1 W</source>
+        <translation>典型功率：%1 W</translation>
+    </message>
+    <message>
         <location filename="../../ui/widgets/rack_elevation.py" line="480"/>
         <source>cage %1</source>
         <translation>笼位 %1</translation>
@@ -4215,14 +4432,29 @@ Reason:</source>
 <context>
     <name>RackPanel</name>
     <message>
+        <location filename="../../ui/widgets/rack_elevation.py" line="106"/>
+        <source>%1 (full depth)</source>
+        <translation>%1（全深）</translation>
+    </message>
+    <message>
         <location filename="../../ui/widgets/rack_elevation.py" line="377"/>
         <source>%1 · leased to %2</source>
         <translation>%1 · 租给 %2</translation>
+    </message>
+    <message>
+        <location filename="../../ui/widgets/rack_elevation.py" line="140"/>
+        <source>%1, %2 face%3</source>
+        <translation>%1，%2面%3</translation>
     </message>
     <message numerus="yes">
         <location filename="../../ui/widgets/rack_elevation.py" line="402"/>
         <source>%n U free</source>
         <translation><numerusform>空闲 %n U</numerusform></translation>
+    </message>
+    <message>
+        <location filename="../../ui/widgets/rack_elevation.py" line="141"/>
+        <source>, full depth</source>
+        <translation>，全深</translation>
     </message>
     <message>
         <location filename="../../ui/widgets/rack_elevation.py" line="696"/>
@@ -4245,7 +4477,7 @@ Reason:</source>
         <translation>选择机柜以查看立面图</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="522"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="101"/>
         <source>Fleet</source>
         <translation>自有</translation>
     </message>
@@ -4283,6 +4515,11 @@ Reason:</source>
         <location filename="../../ui/widgets/rack_elevation.py" line="555"/>
         <source>Open %1</source>
         <translation>打开 %1</translation>
+    </message>
+    <message>
+        <location filename="../../ui/widgets/rack_elevation.py" line="139"/>
+        <source>Owner: %1</source>
+        <translation>所有者：%1</translation>
     </message>
     <message>
         <location filename="../../ui/widgets/rack_elevation.py" line="576"/>
@@ -4330,9 +4567,19 @@ Reason:</source>
         <translation>已预留：%1</translation>
     </message>
     <message>
+        <location filename="../../ui/widgets/rack_elevation.py" line="142"/>
+        <source>Status: %1</source>
+        <translation>状态：%1</translation>
+    </message>
+    <message>
         <location filename="../../ui/widgets/rack_elevation.py" line="683"/>
         <source>The move failed: %1</source>
         <translation>移动失败：%1</translation>
+    </message>
+    <message>
+        <location filename="../../ui/widgets/rack_elevation.py" line="143"/>
+        <source>Typical power: %1 W</source>
+        <translation>典型功率：%1 W</translation>
     </message>
     <message>
         <location filename="../../ui/widgets/rack_elevation.py" line="697"/>
@@ -4434,7 +4681,7 @@ Reason:</source>
 <context>
     <name>RegionTreePanel</name>
     <message>
-        <location filename="../../ui/widgets/region_tree.py" line="166"/>
+        <location filename="../../ui/widgets/region_tree.py" line="35"/>
         <source>%1 h</source>
         <translation>%1 小时</translation>
     </message>
@@ -4487,12 +4734,17 @@ Reason:</source>
         <location filename="../../ui/widgets/region_tree.py" line="80"/>
         <source>region code or name, e.g. 460108 or 美兰</source>
         <translation>区域代码或名称，例如 460108 或 美兰</translation>
+    </message>
+    <message>
+        <location filename="../../ui/widgets/region_tree.py" line="37"/>
+        <source>via %1</source>
+        <translation>经由 %1</translation>
     </message>
 </context>
 <context>
     <name>RegionTreeWidget</name>
     <message>
-        <location filename="../../ui/widgets/region_tree.py" line="166"/>
+        <location filename="../../ui/widgets/region_tree.py" line="35"/>
         <source>%1 h</source>
         <translation>%1 小时</translation>
     </message>
@@ -4545,6 +4797,11 @@ Reason:</source>
         <location filename="../../ui/widgets/region_tree.py" line="80"/>
         <source>region code or name, e.g. 460108 or 美兰</source>
         <translation>区域代码或名称，例如 460108 或 美兰</translation>
+    </message>
+    <message>
+        <location filename="../../ui/widgets/region_tree.py" line="37"/>
+        <source>via %1</source>
+        <translation>经由 %1</translation>
     </message>
 </context>
 <context>
@@ -4625,10 +4882,20 @@ Reason:</source>
 </context>
 <context>
     <name>RoomPanel</name>
+    <message>
+        <location filename="../../ui/widgets/room_view.py" line="68"/>
+        <source>%1 / %2 kW</source>
+        <translation>%1 / %2 kW</translation>
+    </message>
     <message numerus="yes">
         <location filename="../../ui/widgets/room_view.py" line="315"/>
         <source>%1 / %2 — %n rack(s)</source>
         <translation><numerusform>%1 / %2 — %n 个机柜</numerusform></translation>
+    </message>
+    <message>
+        <location filename="../../ui/widgets/room_view.py" line="61"/>
+        <source>%1% of %2U</source>
+        <translation>%2U 的 %1%</translation>
     </message>
     <message>
         <location filename="../../ui/widgets/room_view.py" line="340"/>
@@ -4651,9 +4918,39 @@ Reason:</source>
         <translation>着色依据：</translation>
     </message>
     <message>
+        <location filename="../../ui/widgets/room_view.py" line="86"/>
+        <source>Devices: %1</source>
+        <translation>设备：%1</translation>
+    </message>
+    <message>
+        <location filename="../../ui/widgets/room_view.py" line="88"/>
+        <source>Leased to %1</source>
+        <translation>租给 %1</translation>
+    </message>
+    <message>
+        <location filename="../../ui/widgets/room_view.py" line="90"/>
+        <source>Leased units: %1 of %2 (%3)</source>
+        <translation>已租 U 位：%1 / %2（%3）</translation>
+    </message>
+    <message>
+        <location filename="../../ui/widgets/room_view.py" line="84"/>
+        <source>Power: %1 of %2 kW typical (%3%)</source>
+        <translation>功率：典型 %1 / %2 kW（%3%）</translation>
+    </message>
+    <message>
+        <location filename="../../ui/widgets/room_view.py" line="64"/>
+        <source>Shared: %1 U leased</source>
+        <translation>共享：已租 %1 U</translation>
+    </message>
+    <message>
         <location filename="../../ui/widgets/room_view.py" line="289"/>
         <source>Status</source>
         <translation>状态</translation>
+    </message>
+    <message>
+        <location filename="../../ui/widgets/room_view.py" line="82"/>
+        <source>Units: %1 of %2 used (%3%)</source>
+        <translation>U 位：已用 %1 / %2（%3%）</translation>
     </message>
     <message>
         <location filename="../../ui/widgets/room_view.py" line="287"/>
@@ -4678,10 +4975,20 @@ Reason:</source>
 </context>
 <context>
     <name>RoomView</name>
+    <message>
+        <location filename="../../ui/widgets/room_view.py" line="68"/>
+        <source>%1 / %2 kW</source>
+        <translation>%1 / %2 kW</translation>
+    </message>
     <message numerus="yes">
         <location filename="../../ui/widgets/room_view.py" line="315"/>
         <source>%1 / %2 — %n rack(s)</source>
         <translation><numerusform>%1 / %2 — %n 个机柜</numerusform></translation>
+    </message>
+    <message>
+        <location filename="../../ui/widgets/room_view.py" line="61"/>
+        <source>%1% of %2U</source>
+        <translation>%2U 的 %1%</translation>
     </message>
     <message>
         <location filename="../../ui/widgets/room_view.py" line="340"/>
@@ -4704,9 +5011,39 @@ Reason:</source>
         <translation>着色依据：</translation>
     </message>
     <message>
+        <location filename="../../ui/widgets/room_view.py" line="86"/>
+        <source>Devices: %1</source>
+        <translation>设备：%1</translation>
+    </message>
+    <message>
+        <location filename="../../ui/widgets/room_view.py" line="88"/>
+        <source>Leased to %1</source>
+        <translation>租给 %1</translation>
+    </message>
+    <message>
+        <location filename="../../ui/widgets/room_view.py" line="90"/>
+        <source>Leased units: %1 of %2 (%3)</source>
+        <translation>已租 U 位：%1 / %2（%3）</translation>
+    </message>
+    <message>
+        <location filename="../../ui/widgets/room_view.py" line="84"/>
+        <source>Power: %1 of %2 kW typical (%3%)</source>
+        <translation>功率：典型 %1 / %2 kW（%3%）</translation>
+    </message>
+    <message>
+        <location filename="../../ui/widgets/room_view.py" line="64"/>
+        <source>Shared: %1 U leased</source>
+        <translation>共享：已租 %1 U</translation>
+    </message>
+    <message>
         <location filename="../../ui/widgets/room_view.py" line="289"/>
         <source>Status</source>
         <translation>状态</translation>
+    </message>
+    <message>
+        <location filename="../../ui/widgets/room_view.py" line="82"/>
+        <source>Units: %1 of %2 used (%3%)</source>
+        <translation>U 位：已用 %1 / %2（%3%）</translation>
     </message>
     <message>
         <location filename="../../ui/widgets/room_view.py" line="287"/>
@@ -4893,6 +5230,11 @@ Reason:</source>
         <translation><numerusform> 等 %n 个</numerusform></translation>
     </message>
     <message>
+        <location filename="../../ui/widgets/site_plot.py" line="151"/>
+        <source>%1 serves %2</source>
+        <translation>%1 服务 %2</translation>
+    </message>
+    <message>
         <location filename="../../ui/widgets/site_plot.py" line="98"/>
         <source>No sites with coordinates yet</source>
         <translation>暂无带坐标的站点</translation>
@@ -4914,6 +5256,11 @@ Reason:</source>
         <location filename="../../ui/widgets/site_plot.py" line="171"/>
         <source> and %n more</source>
         <translation><numerusform> 等 %n 个</numerusform></translation>
+    </message>
+    <message>
+        <location filename="../../ui/widgets/site_plot.py" line="151"/>
+        <source>%1 serves %2</source>
+        <translation>%1 服务 %2</translation>
     </message>
     <message>
         <location filename="../../ui/widgets/site_plot.py" line="98"/>
@@ -5107,42 +5454,42 @@ Reason:</source>
 <context>
     <name>TransitionDialog</name>
     <message>
-        <location filename="../../ui/forms.py" line="593"/>
+        <location filename="../../ui/forms.py" line="606"/>
         <source>%1 GPU(s), now: %2</source>
         <translation>%1 个 GPU，当前：%2</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="610"/>
+        <location filename="../../ui/forms.py" line="623"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="622"/>
+        <location filename="../../ui/forms.py" line="635"/>
         <source>Give a reason: it goes into the GPU's history and the audit trail.</source>
         <translation>请填写原因：它将记入 GPU 历史和审计日志。</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="585"/>
+        <location filename="../../ui/forms.py" line="598"/>
         <source>Lifecycle move</source>
         <translation>生命周期变更</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="609"/>
+        <location filename="../../ui/forms.py" line="622"/>
         <source>Move</source>
         <translation>变更</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="600"/>
+        <location filename="../../ui/forms.py" line="613"/>
         <source>Move to</source>
         <translation>变更为</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="616"/>
+        <location filename="../../ui/forms.py" line="629"/>
         <source>No move is allowed from these states together.</source>
         <translation>所选状态之间没有共同允许的变更。</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="603"/>
+        <location filename="../../ui/forms.py" line="616"/>
         <source>Reason *</source>
         <translation>原因 *</translation>
     </message>
@@ -5309,250 +5656,6 @@ Reason:</source>
         <location filename="../../ui/rackforms.py" line="47"/>
         <source>Cancel</source>
         <translation>取消</translation>
-    </message>
-</context>
-<context>
-    <name>audit</name>
-    <message>
-        <location filename="../../ui/auditview.py" line="50"/>
-        <source>%1 %2</source>
-        <translation>%1%2</translation>
-    </message>
-    <message>
-        <source>Activate</source>
-        <translation>生效</translation>
-    </message>
-    <message>
-        <source>Amend</source>
-        <translation>变更</translation>
-    </message>
-    <message>
-        <source>Approve</source>
-        <translation>审批</translation>
-    </message>
-    <message>
-        <source>Billing run</source>
-        <translation>运行计费</translation>
-    </message>
-    <message>
-        <source>Cancel</source>
-        <translation>取消</translation>
-    </message>
-    <message>
-        <source>Change own password</source>
-        <translation>修改本人密码</translation>
-    </message>
-    <message>
-        <source>Create</source>
-        <translation>新建</translation>
-    </message>
-    <message>
-        <source>Credit</source>
-        <translation>冲销</translation>
-    </message>
-    <message>
-        <source>Delete</source>
-        <translation>删除</translation>
-    </message>
-    <message>
-        <source>Delete draft statement</source>
-        <translation>删除草稿账单</translation>
-    </message>
-    <message>
-        <source>Edit customer contacts</source>
-        <translation>编辑客户联系人</translation>
-    </message>
-    <message>
-        <source>End</source>
-        <translation>结束</translation>
-    </message>
-    <message>
-        <source>Expire</source>
-        <translation>到期</translation>
-    </message>
-    <message>
-        <source>Export</source>
-        <translation>导出</translation>
-    </message>
-    <message>
-        <source>GPU</source>
-        <translation>GPU</translation>
-    </message>
-    <message>
-        <source>GPU lifecycle move</source>
-        <translation>GPU 生命周期变更</translation>
-    </message>
-    <message>
-        <source>GPU model</source>
-        <translation>GPU 型号</translation>
-    </message>
-    <message>
-        <source>Import</source>
-        <translation>导入</translation>
-    </message>
-    <message>
-        <source>Import meter readings</source>
-        <translation>导入电表读数</translation>
-    </message>
-    <message>
-        <source>Install</source>
-        <translation>安装</translation>
-    </message>
-    <message>
-        <source>Issue</source>
-        <translation>开具</translation>
-    </message>
-    <message>
-        <source>Lease</source>
-        <translation>出租</translation>
-    </message>
-    <message>
-        <source>Load</source>
-        <translation>加载</translation>
-    </message>
-    <message>
-        <source>Log in</source>
-        <translation>登录</translation>
-    </message>
-    <message>
-        <source>Move</source>
-        <translation>移动</translation>
-    </message>
-    <message>
-        <source>Print</source>
-        <translation>打印</translation>
-    </message>
-    <message>
-        <source>Record</source>
-        <translation>记录</translation>
-    </message>
-    <message>
-        <source>Record fapiao number</source>
-        <translation>登记发票号</translation>
-    </message>
-    <message>
-        <source>Reject</source>
-        <translation>驳回</translation>
-    </message>
-    <message>
-        <source>Release</source>
-        <translation>释放</translation>
-    </message>
-    <message>
-        <source>Remove</source>
-        <translation>拆除</translation>
-    </message>
-    <message>
-        <source>Renew</source>
-        <translation>续签</translation>
-    </message>
-    <message>
-        <source>Resume</source>
-        <translation>恢复</translation>
-    </message>
-    <message>
-        <source>Retire</source>
-        <translation>退役</translation>
-    </message>
-    <message>
-        <source>Run</source>
-        <translation>运行</translation>
-    </message>
-    <message>
-        <source>Submit</source>
-        <translation>提交</translation>
-    </message>
-    <message>
-        <source>Supersede</source>
-        <translation>取代</translation>
-    </message>
-    <message>
-        <source>Suspend</source>
-        <translation>暂停</translation>
-    </message>
-    <message>
-        <source>Terminate</source>
-        <translation>终止</translation>
-    </message>
-    <message>
-        <source>Update</source>
-        <translation>修改</translation>
-    </message>
-    <message>
-        <source>audit trail</source>
-        <translation>审计日志</translation>
-    </message>
-    <message>
-        <source>billing</source>
-        <translation>计费</translation>
-    </message>
-    <message>
-        <source>cage</source>
-        <translation>笼位</translation>
-    </message>
-    <message>
-        <source>contract</source>
-        <translation>合同</translation>
-    </message>
-    <message>
-        <source>coverage</source>
-        <translation>覆盖范围</translation>
-    </message>
-    <message>
-        <source>customer</source>
-        <translation>客户</translation>
-    </message>
-    <message>
-        <source>device</source>
-        <translation>设备</translation>
-    </message>
-    <message>
-        <source>device type</source>
-        <translation>设备型号</translation>
-    </message>
-    <message>
-        <source>downtime</source>
-        <translation>故障停机</translation>
-    </message>
-    <message>
-        <source>leased space</source>
-        <translation>租赁空间</translation>
-    </message>
-    <message>
-        <source>meter reading</source>
-        <translation>电表读数</translation>
-    </message>
-    <message>
-        <source>rack</source>
-        <translation>机柜</translation>
-    </message>
-    <message>
-        <source>region</source>
-        <translation>地区</translation>
-    </message>
-    <message>
-        <source>reservation</source>
-        <translation>机柜预留</translation>
-    </message>
-    <message>
-        <source>room</source>
-        <translation>机房</translation>
-    </message>
-    <message>
-        <source>site</source>
-        <translation>站点</translation>
-    </message>
-    <message>
-        <source>statement</source>
-        <translation>账单</translation>
-    </message>
-    <message>
-        <source>subsidiary</source>
-        <translation>子公司</translation>
-    </message>
-    <message>
-        <source>user</source>
-        <translation>用户</translation>
     </message>
 </context>
 <context>
