@@ -2652,22 +2652,22 @@ Reason:</source>
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../ui/mainwindow.py" line="644"/>
+        <location filename="../../ui/mainwindow.py" line="646"/>
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="661"/>
+        <location filename="../../ui/mainwindow.py" line="663"/>
         <source>About IDC console</source>
         <translation>关于 IDC 管理控制台</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="646"/>
+        <location filename="../../ui/mainwindow.py" line="648"/>
         <source>About IDC console…</source>
         <translation>关于 IDC 管理控制台…</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="681"/>
+        <location filename="../../ui/mainwindow.py" line="683"/>
         <source>Account</source>
         <translation>账户</translation>
     </message>
@@ -2685,7 +2685,7 @@ Reason:</source>
         <translation>%1 容量报告</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="684"/>
+        <location filename="../../ui/mainwindow.py" line="686"/>
         <source>Change my password…</source>
         <translation>修改我的密码…</translation>
     </message>
@@ -2717,17 +2717,17 @@ Reason:</source>
         <translation>总览</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="658"/>
+        <location filename="../../ui/mainwindow.py" line="660"/>
         <source>Data directory</source>
         <translation>数据目录</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="656"/>
+        <location filename="../../ui/mainwindow.py" line="658"/>
         <source>Database</source>
         <translation>数据库</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="670"/>
+        <location filename="../../ui/mainwindow.py" line="672"/>
         <source>Database: %1</source>
         <translation>数据库：%1</translation>
     </message>
@@ -2770,12 +2770,12 @@ Reason:</source>
         <translation>导入设备型号…</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="657"/>
+        <location filename="../../ui/mainwindow.py" line="659"/>
         <source>Log file</source>
         <translation>日志文件</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="688"/>
+        <location filename="../../ui/mainwindow.py" line="690"/>
         <source>Log out / switch user…</source>
         <translation>注销 / 切换用户…</translation>
     </message>
@@ -2819,7 +2819,7 @@ Reason:</source>
         <translation>站点与覆盖</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="672"/>
+        <location filename="../../ui/mainwindow.py" line="674"/>
         <source>User: %1 (%2)</source>
         <translation>用户：%1（%2）</translation>
     </message>
@@ -2828,17 +2828,17 @@ Reason:</source>
         <translation>用户与设置</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="638"/>
+        <location filename="../../ui/mainwindow.py" line="640"/>
         <source>Users &amp;&amp; settings</source>
         <translation>用户与设置</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="655"/>
+        <location filename="../../ui/mainwindow.py" line="657"/>
         <source>Version</source>
         <translation>版本</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="779"/>
+        <location filename="../../ui/mainwindow.py" line="781"/>
         <source>Your password was changed.</source>
         <translation>您的密码已修改。</translation>
     </message>
@@ -4074,6 +4074,49 @@ Reason:</source>
     </message>
 </context>
 <context>
+    <name>UnlockButton</name>
+    <message>
+        <location filename="../../ui/users.py" line="64"/>
+        <source>%1 has %2 failed attempts in a row.</source>
+        <translation>%1 已连续 %2 次登录失败。</translation>
+    </message>
+    <message>
+        <location filename="../../ui/users.py" line="60"/>
+        <source>%1 is locked until %2 after %3 failed attempts.</source>
+        <translation>%1 因 %3 次登录失败被锁定至 %2。</translation>
+    </message>
+    <message>
+        <location filename="../../ui/users.py" line="66"/>
+        <source>%1 is not locked.</source>
+        <translation>%1 未被锁定。</translation>
+    </message>
+    <message>
+        <location filename="../../ui/users.py" line="27"/>
+        <source>Lifts the lock of the selected login after repeated failed attempts; the reason goes into the audit trail.</source>
+        <translation>解除所选账号因多次登录失败而产生的锁定；原因将记入审计日志。</translation>
+    </message>
+    <message>
+        <location filename="../../ui/users.py" line="50"/>
+        <source>Refused</source>
+        <translation>操作被拒绝</translation>
+    </message>
+    <message>
+        <location filename="../../ui/users.py" line="40"/>
+        <source>Select one user first.</source>
+        <translation>请先选择一个用户。</translation>
+    </message>
+    <message>
+        <location filename="../../ui/users.py" line="43"/>
+        <source>Unlock %1</source>
+        <translation>解除 %1 的锁定</translation>
+    </message>
+    <message>
+        <location filename="../../ui/users.py" line="22"/>
+        <source>Unlock login…</source>
+        <translation>解除登录锁定…</translation>
+    </message>
+</context>
+<context>
     <name>Zoom</name>
     <message>
         <location filename="../../ui/widgets/zoom.py" line="31"/>
@@ -4855,6 +4898,10 @@ Reason:</source>
         <translation>朝向</translation>
     </message>
     <message>
+        <source>Failed logins</source>
+        <translation>失败次数</translation>
+    </message>
+    <message>
         <source>Fapiao no.</source>
         <translation>发票号</translation>
     </message>
@@ -4877,6 +4924,10 @@ Reason:</source>
     <message>
         <source>Kind</source>
         <translation>类型</translation>
+    </message>
+    <message>
+        <source>Locked until</source>
+        <translation>锁定至</translation>
     </message>
     <message>
         <source>Login</source>
