@@ -147,6 +147,8 @@ def setup_roles(conn: Connection, url: str) -> list[str]:
     conn.execute(text(f"REVOKE ALL ON ALL SEQUENCES IN SCHEMA public FROM PUBLIC, {all_groups}"))
     conn.execute(text(f"GRANT SELECT ON ALL TABLES IN SCHEMA public TO {all_groups}"))
     # (REVOKE ALL on the tables above also took the column grants of an earlier version of db roles.)
+    for f in ("idc_is_manager()", "idc_is_self(text)"):   # used inside the others only
+        conn.execute(text(f"REVOKE ALL ON FUNCTION {f} FROM PUBLIC"))
     for f in FUNCTIONS:
         conn.execute(text(f"REVOKE ALL ON FUNCTION {f} FROM PUBLIC"))
         conn.execute(text(f"GRANT EXECUTE ON FUNCTION {f} TO {all_groups}"))

@@ -18,7 +18,7 @@ logins and keeps each person's database login in step with their program account
   `<db>.<login>` (group, LOGIN/NOLOGIN, SCRAM verifier); administrators and the owner only;
 - idc_own_password(hash, verifier): the connected person's own password, program and database.
 
-EXECUTE is revoked from PUBLIC here and granted to the groups by `db roles` (app/dbroles.py).
+`db roles` (app/dbroles.py) revokes EXECUTE from PUBLIC and grants it to the groups.
 """
 from typing import Sequence, Union
 
@@ -160,8 +160,10 @@ def upgrade() -> None:
           EXECUTE format('ALTER ROLE %I PASSWORD %L', session_user, p_verifier);
           RETURN who;
         END $$""")
-    for f in FUNCTIONS:
-        op.execute(f"REVOKE ALL ON FUNCTION {f} FROM PUBLIC")
+    # EXECUTE stays with PUBLIC (PostgreSQL's default) until `db roles`, which revokes it and grants it
+    # to the four groups: a database without roles keeps working with whatever login it is used with
+    # (the functions check who calls where it matters), and `db roles` also takes CONNECT and the
+    # schema's USAGE from PUBLIC.
 
 
 def downgrade() -> None:
