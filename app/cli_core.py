@@ -22,7 +22,12 @@ EXPORT_KINDS = IMPORT_KINDS + ("audit", "payments", "statements")
 def register(sub) -> None:
     db = sub.add_parser("db", help="create, upgrade, inspect or back up the database")
     dbs = db.add_subparsers(dest="db_command", required=True, metavar="ACTION")
-    dbs.add_parser("upgrade", help="create the schema or upgrade it to this version").set_defaults(handler=db_upgrade)
+    up = dbs.add_parser("upgrade", help="create the schema or upgrade it to this version (a database that holds "
+                                        "users: an administrator's --user, audited)")
+    up.add_argument("--if-no-users", action="store_true",
+                    help="the launcher's step: leave a database that holds users to the console's start (which "
+                         "backs it up, upgrades it and records who logs in) instead of asking for an administrator")
+    up.set_defaults(handler=db_upgrade)
     dbs.add_parser("current", help="show the schema revision").set_defaults(handler=db_current)
     dbs.add_parser("roles", help="PostgreSQL: create the group roles and their least privileges (run by the schema "
                                  "owner, again after each db upgrade)").set_defaults(handler=db_roles)
@@ -122,6 +127,10 @@ def db_upgrade(ctx, args) -> int:
     if before is not None and before != ctx.db.head_revision():
         ctx.db.check_not_newer()
         if holds_users(ctx.db):
+            if getattr(args, "if_no_users", False):
+                print(f"{describe_url(ctx.db.url)}: schema {before}, behind {ctx.db.head_revision()}; it holds users, "
+                      "so the console's start upgrades it (after a backup) or an administrator runs db upgrade --user")
+                return 0
             name = ctx.args.user or os.environ.get(ENV_USER)
             if not name:
                 raise DomainError("this database holds users: db upgrade needs an administrator's --user LOGIN "

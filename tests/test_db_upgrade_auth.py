@@ -31,6 +31,9 @@ def test_upgrade_of_a_database_with_users_needs_an_administrator(db, admin, caps
     assert main(["--db", url, "--user", "admin", "db", "upgrade"]) == 1
     assert "login failed" in capsys.readouterr().err
     assert _revision(db) == "0015"   # nothing changed by the refusals
+    assert main(["--db", url, "db", "upgrade", "--if-no-users"]) == 0   # the launcher leaves it to the console
+    assert "the console's start upgrades it" in capsys.readouterr().out
+    assert _revision(db) == "0015"
     monkeypatch.setenv("IDC_CONSOLE_PASSWORD", PASSWORD)
     assert main(["--db", url, "--user", "admin", "db", "upgrade"]) == 0
     assert "by admin, audited" in capsys.readouterr().out
