@@ -1,12 +1,13 @@
 """Core commands: db, user, demo, import, export, audit."""
 from __future__ import annotations
 
+import datetime as dt
 import getpass
 import os
 import sys
 from pathlib import Path
 
-from .cli import LOGIN_MAX, checkpoint_arg, date_arg, output_arg
+from .cli import ENV_USER, LOGIN_MAX, checkpoint_arg, date_arg, output_arg
 from .config import ENV_PASSWORD, describe_url, resolve_db_url
 from .db import sqlite_path
 from .errors import DomainError, ValidationError
@@ -22,7 +23,12 @@ EXPORT_KINDS = IMPORT_KINDS + ("audit", "payments", "statements")
 def register(sub) -> None:
     db = sub.add_parser("db", help="create, upgrade, inspect or back up the database")
     dbs = db.add_subparsers(dest="db_command", required=True, metavar="ACTION")
-    dbs.add_parser("upgrade", help="create the schema or upgrade it to this version").set_defaults(handler=db_upgrade)
+    up = dbs.add_parser("upgrade", help="create the schema or upgrade it to this version (a database that holds "
+                                        "users: an administrator's --user, audited)")
+    up.add_argument("--if-no-users", action="store_true",
+                    help="the launcher's step: leave a database that holds users to the console's start (which "
+                         "backs it up, upgrades it and records who logs in) instead of asking for an administrator")
+    up.set_defaults(handler=db_upgrade)
     dbs.add_parser("current", help="show the schema revision").set_defaults(handler=db_current)
     dbs.add_parser("roles", help="PostgreSQL: create the group roles and their least privileges (run by the schema "
                                  "owner, again after each db upgrade)").set_defaults(handler=db_roles)
@@ -39,6 +45,16 @@ def register(sub) -> None:
     add.add_argument("--name", help="display name")
     add.set_defaults(handler=user_add)
     us.add_parser("list", help="list users").set_defaults(handler=user_list)
+    pw = us.add_parser("password", help=f"set a user's password (an administrator; new password from "
+                                        f"{ENV_NEW_PASSWORD} or a prompt); your own --user LOGIN: give the current "
+                                        f"one in {ENV_PASSWORD}. On PostgreSQL with roles the database login's "
+                                        "password changes with it")
+    pw.add_argument("login")
+    pw.set_defaults(handler=user_password)
+    ul = us.add_parser("unlock", help="lift a login's lock after failed attempts (an administrator; audited)")
+    ul.add_argument("login")
+    ul.add_argument("--reason", required=True, help="why (goes into the audit trail)")
+    ul.set_defaults(handler=user_unlock)
 
     demo = sub.add_parser("demo", help="demo data")
     ds = demo.add_subparsers(dest="demo_command", required=True, metavar="ACTION")
@@ -100,11 +116,41 @@ def register(sub) -> None:
 
 
 def db_upgrade(ctx, args) -> int:
+    """Create or upgrade the schema. A database that already holds users is upgraded only by an
+    administrator (--user, checked before anything changes) and the upgrade is audited; a new or
+    empty database needs no login."""
+    from .services.schema import check_upgrader, holds_users, record_upgrade
+
     ctx.may_create = True
     path = sqlite_path(resolve_db_url(ctx.args.db))
     before = None if path is not None and not path.exists() else ctx.db.probe()
+    upgrader = None
+    if before is not None and before != ctx.db.head_revision():
+        ctx.db.check_not_newer()
+        if holds_users(ctx.db):
+            if getattr(args, "if_no_users", False):
+                print(f"{describe_url(ctx.db.url)}: schema {before}, behind {ctx.db.head_revision()}; it holds users, "
+                      "so the console's start upgrades it (after a backup) or an administrator runs db upgrade --user")
+                return 0
+            name = ctx.args.user or os.environ.get(ENV_USER)
+            if not name:
+                raise DomainError("this database holds users: db upgrade needs an administrator's --user LOGIN "
+                                  f"(password from {ENV_PASSWORD} or a prompt); nothing was changed")
+            password = os.environ.get(ENV_PASSWORD)
+            if password is None:
+                if not sys.stdin or not sys.stdin.isatty():
+                    raise DomainError(f"no password: set {ENV_PASSWORD} or run in a terminal to be asked")
+                password = getpass.getpass(f"Password for {name}: ")
+            check_upgrader(ctx.db, name, password)
+            upgrader = (name, password)
     ctx.open_upgraded()
-    print(f"{describe_url(ctx.db.url)}: schema {before or '(empty)'} -> {ctx.db.current_revision()}")
+    after = ctx.db.current_revision()
+    if upgrader is not None:
+        from .services.users import login
+
+        record_upgrade(ctx.db, login(ctx.db, *upgrader), before, after, "idc-console db upgrade")
+    print(f"{describe_url(ctx.db.url)}: schema {before or '(empty)'} -> {after}"
+          + (f" (by {upgrader[0]}, audited)" if upgrader else ""))
     return 0
 
 
@@ -123,8 +169,8 @@ def db_roles(ctx, args) -> int:
         done = setup_roles(conn, db.url)
     for line in done:
         print(line)
-    print("database logins are made by user add (run as the schema owner); connect as a person with "
-          "--user LOGIN and a --db URL that names no user")
+    print("user add, user password and the Users page keep each person's database login in step; connect as a "
+          "person with --user LOGIN and a --db URL that names no user")
     return 0
 
 
@@ -159,42 +205,48 @@ def user_add(ctx, args) -> int:
     if actor is None and not os.environ.get(ENV_NEW_PASSWORD) and os.environ.get(ENV_PASSWORD):
         os.environ[ENV_NEW_PASSWORD] = os.environ[ENV_PASSWORD]  # first admin: one password variable is enough
     password = _new_password(args.login)
-    login_role = _database_login(ctx.db, args.login, args.role, password)
-    try:
-        user = add_user(ctx.db, actor, args.login, args.role, password, args.name)
-    except BaseException:
-        if login_role:
-            _drop_database_login(ctx.db, login_role)
-        raise
-    print(f"added {user.login} ({user.role})" + (f"; database login {login_role}" if login_role else ""))
+    user = add_user(ctx.db, actor, args.login, args.role, password, args.name)
+    print(f"added {user.login} ({user.role})" + (f"; database login {user.db_login}" if user.db_login else ""))
     return 0
 
 
-def _database_login(db, login: str, role: str, password: str) -> str | None:
-    """On PostgreSQL with `db roles` done: the person's database login in their group (else None)."""
-    if db.is_sqlite:
-        return None
-    from .dbroles import create_login, roles_enabled
+def user_password(ctx, args) -> int:
+    from .services.users import change_own_password, find_user, update_user
 
-    with db.engine.begin() as conn:
-        if not roles_enabled(conn, db.url):
-            return None
-        return create_login(conn, db.url, login, role, password)
+    actor = ctx.actor()
+    new = _new_password(args.login)
+    if args.login == actor.login:
+        change_own_password(ctx.db, actor, os.environ.get(ENV_PASSWORD) or "", new)
+        print(f"changed your password ({actor.login})")
+        return 0
+    target = find_user(ctx.db, args.login)
+    info = update_user(ctx.db, actor, target.id, target.version, password=new)
+    print(f"set {info.login}'s password" + (f" and that of the database login {info.db_login}" if info.db_login else ""))
+    return 0
 
 
-def _drop_database_login(db, name: str) -> None:
-    from sqlalchemy import text
+def user_unlock(ctx, args) -> int:
+    from .services.users import find_user, unlock_user
 
-    with db.engine.begin() as conn:
-        conn.execute(text('DROP ROLE "' + name.replace('"', '""') + '"'))
+    actor = ctx.actor()
+    info = unlock_user(ctx.db, actor, find_user(ctx.db, args.login).id, args.reason)
+    print(f"unlocked {info.login}")
+    return 0
 
 
 def user_list(ctx, args) -> int:
     from .services.users import list_users
 
     ctx.reader()
+    from .clock import local_text
+
     for u in list_users(ctx.db):
-        print(f"{u.login:16} {u.role:16} {'active' if u.active else 'disabled':9} {u.display_name}")
+        lock = ""
+        if u.locked_until is not None and u.locked_until > dt.datetime.now(dt.timezone.utc):
+            lock = f"  locked until {local_text(u.locked_until)} ({u.failed_logins} failed)"
+        elif u.failed_logins:
+            lock = f"  {u.failed_logins} failed login(s)"
+        print(f"{u.login:16} {u.role:16} {'active' if u.active else 'disabled':9} {u.display_name}{lock}")
     return 0
 
 

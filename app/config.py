@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import os
-from pathlib import Path
+from pathlib import Path, PurePath, PurePosixPath, PureWindowsPath
 
 import platformdirs
 
@@ -36,8 +36,49 @@ def settings_file() -> Path | None:
     return None
 
 
+def platform_data_dir(system: str, env: dict[str, str], home: str) -> PurePath:
+    """Where the data directory is on `system` ("Windows", "Darwin", anything else: Linux and other
+    Unixes), given its environment and home folder: platformdirs' rule for (APP_NAME, APP_AUTHOR),
+    written out so that every platform's answer is a plain function tested on Linux (data_dir() asks
+    platformdirs itself on the real platform; tests/test_platform_paths.py checks they agree here)."""
+    if system == "Windows":
+        base = env.get("LOCALAPPDATA") or str(PureWindowsPath(home, "AppData", "Local"))
+        return PureWindowsPath(base, APP_AUTHOR, APP_NAME)
+    if system == "Darwin":
+        return PurePosixPath(home, "Library", "Application Support", APP_NAME)
+    base = env.get("XDG_DATA_HOME", "").strip() or str(PurePosixPath(home, ".local", "share"))
+    return PurePosixPath(base, APP_NAME)
+
+
+def platform_settings_location(system: str, env: dict[str, str], home: str) -> str:
+    """Where the console's settings are on `system` when neither IDC_CONSOLE_SETTINGS nor IDC_CONSOLE_HOME
+    is set: Qt's native place for QSettings("IDC", "idc-console") (the registry on Windows)."""
+    if env.get(ENV_SETTINGS):
+        return env[ENV_SETTINGS]
+    if env.get(ENV_HOME):
+        return str((PureWindowsPath if system == "Windows" else PurePosixPath)(env[ENV_HOME], SETTINGS_FILE))
+    if system == "Windows":
+        return rf"HKEY_CURRENT_USER\Software\{APP_AUTHOR}\{APP_NAME}"
+    if system == "Darwin":
+        return str(PurePosixPath(home, "Library", "Preferences", f"com.{APP_AUTHOR.lower()}.{APP_NAME}.plist"))
+    base = env.get("XDG_CONFIG_HOME", "").strip() or str(PurePosixPath(home, ".config"))
+    return str(PurePosixPath(base, APP_AUTHOR, f"{APP_NAME}.conf"))
+
+
 def default_sqlite_path() -> Path:
     return data_dir() / "idc-console.db"
+
+
+def check_console_db(url: str) -> None:
+    """The console's start, like every command but `db upgrade`: a SQLite file that does not exist is
+    refused (DatabaseUnavailable: no database at …), so that no folder or file is made as a side effect;
+    only the default file (a first start) is created."""
+    from .db import check_sqlite_file, sqlite_path
+
+    path = sqlite_path(url)
+    if path is None or path.expanduser().resolve() == default_sqlite_path().expanduser().resolve():
+        return
+    check_sqlite_file(url, must_exist=True)
 
 
 def resolve_db_url(explicit: str | None = None) -> str:

@@ -69,6 +69,10 @@ def make_engine(url: str, **kw) -> Engine:
 class Database:
     """An engine plus its sessionmaker; what the CLI, the console and the tests hold."""
 
+    # The revision the console's start upgraded this database from (None: no upgrade); the first
+    # login after it records the upgrade (ui/main.py, app/services/schema.py).
+    upgraded_from: str | None = None
+
     def __init__(self, url: str, **engine_kw):
         self.url = url
         self.engine = make_engine(url, **engine_kw)
@@ -144,13 +148,23 @@ class Database:
     def upgrade(self, revision: str = "head") -> None:
         from alembic import command
 
+        from .audit import forget_definer_functions
+
         self.check_not_newer()
-        command.upgrade(self.alembic_config(), revision)
+        try:
+            command.upgrade(self.alembic_config(), revision)
+        finally:
+            forget_definer_functions(self.engine)
 
     def downgrade(self, revision: str) -> None:
         from alembic import command
 
-        command.downgrade(self.alembic_config(), revision)
+        from .audit import forget_definer_functions
+
+        try:
+            command.downgrade(self.alembic_config(), revision)
+        finally:
+            forget_definer_functions(self.engine)
 
     def backup_sqlite(self, target: Path) -> Path:
         """Online, consistent copy through sqlite3's backup API."""

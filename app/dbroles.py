@@ -5,15 +5,17 @@ triggers or rewrite the audit table with psql. With them:
 
 - four group roles per database, `<db>_admin`, `<db>_operator`, `<db>_account_manager`,
   `<db>_auditor` (NOLOGIN), each with only the table privileges its use cases need (`WRITES`);
-- one login role per person, `<db>.<login>`, member of their group, created by `user add` with
-  the person's program password (sent as a SCRAM-SHA-256 verifier, never as text), so that one
-  password opens both; the console and the CLI connect as the person;
-- nobody but the owner may UPDATE or DELETE audit events (INSERT only), change the audit head
-  otherwise than by appending (UPDATE of `audit_head` is the append's own step), TRUNCATE any
-  table, or ALTER/DROP tables and triggers (only a table's owner may; the groups own nothing);
-- an issued statement stays frozen by its trigger, which only the owner can drop;
-- `app_user` has row-level security: an administrator may change any user, everyone else only
-  their own row's login counters and password hash (what logging in writes).
+  auditors read only;
+- one login role per person, `<db>.<login>`, member of their group, kept in step with the program's
+  user by the users service (add, password, role change, disable: `sync_login`) and made for every
+  existing user by `db roles` itself; the password is sent as a SCRAM-SHA-256 verifier, never as
+  text, so that one password opens both; the console and the CLI connect as the person;
+- no group may write the audit tables: appends go through the owner's SECURITY DEFINER function
+  `audit_append` (migration 0016), which accepts only events that continue the head and moves the
+  head with them; `app_user` is written directly only by administrators, logging in goes through
+  `idc_login_state` and one's own password through `idc_own_password`;
+- nobody but the owner may TRUNCATE any table or ALTER/DROP tables and triggers (only a table's
+  owner may; the groups own nothing); an issued statement stays frozen by its trigger.
 
 Role names are cluster-wide in PostgreSQL, hence the database's name in them: two databases of
 one cluster (production and a test copy, parallel test runs) do not share roles.
@@ -42,8 +44,12 @@ _SALES = ("customer", "contact", "contract", "contract_item", "contract_item_gpu
           "document_counter", "invoicing_profile")
 _BILLING = ("statement", "statement_line", "app_setting", "app_user",
             "payment", "payment_allocation", "fapiao", "tax_classification", "deposit_entry", "overdue_decision")
-# What every group needs to leave its own trail: append events, move the head with them.
-_AUDIT_APPEND = {"audit_event": ("INSERT",), "audit_head": ("UPDATE",)}
+# What every group may EXECUTE instead of writing the audit tables and app_user: the owner's
+# SECURITY DEFINER functions of migration 0016 (append to the trail, count failed logins, keep
+# database logins in step with the program's users; each checks who calls it).
+FUNCTIONS = ("audit_head_lock()", "audit_append(jsonb)",
+             "idc_login_state(text, text, timestamp without time zone, text)",
+             "idc_person_login(text, text, boolean, text)", "idc_own_password(text, text)")
 NEVER_WRITTEN = ("alembic_version", "app_secret")   # the owner's alone (migrations)
 
 WRITES: dict[str, dict[str, tuple[str, ...]]] = {
@@ -52,8 +58,6 @@ WRITES: dict[str, dict[str, tuple[str, ...]]] = {
     "account_manager": {t: IUD for t in _SALES},
     "auditor": {},
 }
-# Logging in writes the person's own counters (lockout) and, once, a stronger hash.
-SELF_COLUMNS = ("failed_logins", "locked_until", "password_hash")
 
 
 def prefix_of(url: str) -> str:
@@ -124,6 +128,8 @@ def setup_roles(conn: Connection, url: str) -> list[str]:
         raise DomainError("the database has no schema yet: run db upgrade first")
     if owner != me:
         raise DomainError(f"db roles is run by the schema owner ({owner}); this connection is {me}")
+    if conn.execute(text("SELECT to_regprocedure('public.audit_append(jsonb)')")).scalar() is None:
+        raise DomainError("the database is at an older schema (no audit_append function): run db upgrade first")
     tables = conn.execute(text("SELECT tablename FROM pg_tables WHERE schemaname = 'public' "
                                "ORDER BY tablename")).scalars().all()
     db = _q(conn.execute(text("SELECT current_database()")).scalar())
@@ -141,51 +147,116 @@ def setup_roles(conn: Connection, url: str) -> list[str]:
     conn.execute(text(f"REVOKE ALL ON ALL TABLES IN SCHEMA public FROM PUBLIC, {all_groups}"))
     conn.execute(text(f"REVOKE ALL ON ALL SEQUENCES IN SCHEMA public FROM PUBLIC, {all_groups}"))
     conn.execute(text(f"GRANT SELECT ON ALL TABLES IN SCHEMA public TO {all_groups}"))
+    # (REVOKE ALL on the tables above also took the column grants of an earlier version of db roles.)
+    for f in ("idc_is_manager()", "idc_is_self(text)"):   # used inside the others only
+        conn.execute(text(f"REVOKE ALL ON FUNCTION {f} FROM PUBLIC"))
+    for f in FUNCTIONS:
+        conn.execute(text(f"REVOKE ALL ON FUNCTION {f} FROM PUBLIC"))
+        conn.execute(text(f"GRANT EXECUTE ON FUNCTION {f} TO {all_groups}"))
     for g, name in groups.items():
-        writes = dict(WRITES[g], **_AUDIT_APPEND)
-        for table, privs in sorted(writes.items()):
+        for table, privs in sorted(WRITES[g].items()):
             if table in tables:
                 conn.execute(text(f"GRANT {', '.join(privs)} ON {_q(table)} TO {_q(name)}"))
-        if g != "admin":
-            cols = ", ".join(SELF_COLUMNS)
-            conn.execute(text(f"GRANT UPDATE ({cols}) ON app_user TO {_q(name)}"))
         if WRITES[g]:
             conn.execute(text(f"GRANT USAGE, SELECT ON ALL SEQUENCES IN SCHEMA public TO {_q(name)}"))
         done.append(f"{name}: reads every table; writes {', '.join(sorted(WRITES[g])) or 'nothing'}"
-                    " (and appends its own audit events)")
-    # app_user: an administrator changes anyone; everyone else only their own row (logging in).
+                    " (appends to the audit trail only through audit_append)")
+    # app_user: only administrators write it directly; logging in and one's own password go through
+    # idc_login_state / idc_own_password.
     conn.execute(text("ALTER TABLE app_user ENABLE ROW LEVEL SECURITY"))
     for policy in ("idc_user_read", "idc_user_admin", "idc_user_self"):
         conn.execute(text(f"DROP POLICY IF EXISTS {policy} ON app_user"))
     conn.execute(text(f"CREATE POLICY idc_user_read ON app_user FOR SELECT TO {all_groups} USING (true)"))
     conn.execute(text(f"CREATE POLICY idc_user_admin ON app_user FOR ALL TO {_q(groups['admin'])} "
                       "USING (true) WITH CHECK (true)"))
-    others = ", ".join(_q(groups[g]) for g in GROUPS if g != "admin")
-    own = f"login = substr(current_user::text, {len(prefix) + 2}) AND left(current_user::text, {len(prefix) + 1}) = " \
-          f"'{(prefix + '.').replace(chr(39), chr(39) * 2)}'"
-    conn.execute(text(f"CREATE POLICY idc_user_self ON app_user FOR UPDATE TO {others} USING ({own}) "
-                      f"WITH CHECK ({own})"))
-    done.append("app_user: row-level security (administrators: every row; others: their own login counters)")
+    done.append("app_user: row-level security; written by administrators, and by logging in only through "
+                "idc_login_state")
+    done.extend(sync_all_logins(conn))
     return done
 
 
-def create_login(conn: Connection, url: str, login: str, role: str, password: str) -> str:
-    """The person's database login in their group, with their program password; returns its name."""
-    _require_postgresql(conn)
-    prefix = prefix_of(url)
+def sync_all_logins(conn: Connection) -> list[str]:
+    """Every program user gets a database login in their group (active: LOGIN, else NOLOGIN).
+
+    A login made here has no password yet (the program keeps only an argon2id hash): it opens once an
+    administrator sets the person's password (`user password LOGIN`, or the Users page) or the person
+    changes it while connected otherwise.
+    """
+    rows = conn.execute(text("SELECT login, role, active FROM app_user ORDER BY login")).all()
+    done = []
+    for login, role, active in rows:
+        name = person_name(conn.execute(text("SELECT current_database()")).scalar(), login)
+        existed = _role_exists(conn, name)
+        has_password = existed and conn.execute(
+            text("SELECT rolpassword IS NOT NULL FROM pg_authid WHERE rolname = :n"), {"n": name}).scalar() \
+            if _can_read_authid(conn) else existed
+        conn.execute(text("SELECT idc_person_login(:l, :r, :a, NULL)"), {"l": login, "r": role, "a": active})
+        state = "LOGIN" if active else "NOLOGIN (disabled)"
+        note = "" if has_password or not active else "; no password yet: set one with user password " + login
+        done.append(f"{'kept' if existed else 'created'} database login {name} in {role}, {state}{note}")
+    return done
+
+
+def _can_read_authid(conn: Connection) -> bool:
+    return bool(conn.execute(text("SELECT rolsuper FROM pg_roles WHERE rolname = current_user")).scalar())
+
+
+def connection_has_roles(session) -> bool:
+    """PostgreSQL with `db roles` done for this database (its admin group exists)."""
+    if session.get_bind().dialect.name != "postgresql":
+        return False
+    return bool(session.execute(text("SELECT EXISTS (SELECT 1 FROM pg_roles "
+                                     "WHERE rolname = current_database() || '_admin')")).scalar())
+
+
+def connected_person(session) -> str | None:
+    """The program login whose database login this connection is (`<db>.<login>`), else None."""
+    if session.get_bind().dialect.name != "postgresql":
+        return None
+    return session.execute(text(
+        "SELECT CASE WHEN left(session_user::text, length(current_database()) + 1) = current_database() || '.' "
+        "THEN substr(session_user::text, length(current_database()) + 2) END")).scalar()
+
+
+def sync_login(session, login: str, role: str, active: bool, password: str | None = None) -> str | None:
+    """Keep the person's database login in step with their program account, in the caller's transaction:
+    create it if missing, its group = their role, LOGIN while active (else NOLOGIN), and the password
+    (as a SCRAM-SHA-256 verifier) when one is given. None when the database has no roles (SQLite, or
+    PostgreSQL before `db roles`); else the login's name."""
+    if not connection_has_roles(session):
+        return None
+    prefix = session.execute(text("SELECT current_database()")).scalar()
     name = _check_name(person_name(prefix, login))
-    group = group_name(prefix, role)
-    if not _role_exists(conn, group):
-        raise DomainError(f"the group role {group} does not exist: run db roles as the schema owner first")
-    if _role_exists(conn, name):
-        raise DomainError(f"the database login {name} exists already")
-    may = conn.execute(text("SELECT rolsuper OR rolcreaterole FROM pg_roles WHERE rolname = current_user")).scalar()
-    if not may:
-        raise DomainError("database logins are made by the schema owner: run user add with the owner's "
-                          "--db URL (this connection may not create roles), nothing was added")
-    verifier = scram_verifier(password).replace("'", "''")
-    conn.exec_driver_sql(f"CREATE ROLE {_q(name)} LOGIN PASSWORD '{verifier}' IN ROLE {_q(group)}")
+    session.execute(text("SELECT idc_person_login(:l, :r, :a, :v)"),
+                    {"l": login, "r": role, "a": active, "v": scram_verifier(password) if password else None})
     return name
+
+
+def set_own_password(session, password_hash: str, password: str) -> str:
+    """The connected person's own password, program and database, in one statement (idc_own_password)."""
+    return session.execute(text("SELECT idc_own_password(:h, :v)"),
+                           {"h": password_hash, "v": scram_verifier(password)}).scalar()
+
+
+def check_scram(verifier: str, password: str) -> bool:
+    """Whether a stored SCRAM-SHA-256 verifier (pg_authid.rolpassword) accepts `password` (RFC 5802/7677):
+    SaltedPassword = PBKDF2-HMAC-SHA-256(password, salt, i); StoredKey = H(HMAC(SaltedPassword,
+    "Client Key")); ServerKey = HMAC(SaltedPassword, "Server Key")."""
+    try:
+        mech, rest = verifier.split("$", 1)
+        params, keys = rest.split("$", 1)
+        iterations, salt = params.split(":", 1)
+        stored_key, server_key = keys.split(":", 1)
+    except ValueError:
+        return False
+    if mech != "SCRAM-SHA-256":
+        return False
+    salted = hashlib.pbkdf2_hmac("sha256", password.encode("utf-8"), base64.b64decode(salt), int(iterations))
+    client_key = hmac.new(salted, b"Client Key", hashlib.sha256).digest()
+    ok_stored = hmac.compare_digest(hashlib.sha256(client_key).digest(), base64.b64decode(stored_key))
+    ok_server = hmac.compare_digest(hmac.new(salted, b"Server Key", hashlib.sha256).digest(),
+                                    base64.b64decode(server_key))
+    return ok_stored and ok_server
 
 
 def drop_roles(conn: Connection, url: str) -> None:

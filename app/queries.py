@@ -309,6 +309,9 @@ _spec(ListSpec(
         Column("display_name", _("Name"), User.display_name, nullable=False),
         Column("role", _("Role"), User.role, kind="choice", choices=Role, nullable=False),
         Column("active", _("Active"), User.active, kind="bool", align="center"),
+        # login lock (issue 12): until when, after how many failed attempts; ui/users.py unlocks
+        Column("locked_until", _("Locked until"), User.locked_until, kind="datetime"),
+        Column("failed_logins", _("Failed logins"), User.failed_logins, align="right", kind="int"),
     ),
     lambda: select().select_from(User), (User.login, User.display_name), "login",
     watches=frozenset({"user"})))

@@ -20,7 +20,7 @@ PREPARE_AND_START = (
     "from launcher import main\n"
     "args = sys.argv[1:]\n"
     "db, rest = args[:args.index('--')], args[args.index('--') + 1:]\n"
-    "code = main(db + ['db', 'upgrade']) or main(db + ['demo', 'load', '--if-empty'])\n"
+    "code = main(db + ['db', 'upgrade', '--if-no-users']) or main(db + ['demo', 'load', '--if-empty'])\n"
     "if code == 0:\n"
     "    print(HOW_TO_RUN, file=sys.stderr, flush=True)\n"
     "sys.exit(code or main(rest))\n")

@@ -491,6 +491,13 @@ ZH.update({
     "Filtered by %1": "筛选条件：%1", "History…": "历史…",
     "No records match these filters. Clear or change them to see more.": "没有符合这些筛选条件的记录。清除或修改筛选条件以查看更多。",
     "Nothing here yet.": "这里还没有记录。",
+    # --- sec ---
+    "Unlock login…": "解除登录锁定…", "Unlock %1": "解除 %1 的锁定", "Select one user first.": "请先选择一个用户。",
+    "Lifts the lock of the selected login after repeated failed attempts; the reason goes into the audit trail.":
+        "解除所选账号因多次登录失败而产生的锁定；原因将记入审计日志。",
+    "%1 is locked until %2 after %3 failed attempts.": "%1 因 %3 次登录失败被锁定至 %2。",
+    "%1 has %2 failed attempts in a row.": "%1 已连续 %2 次登录失败。", "%1 is not locked.": "%1 未被锁定。",
+    "Locked until": "锁定至", "Failed logins": "失败次数",
 })
 
 

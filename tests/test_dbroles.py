@@ -14,7 +14,7 @@ from tests.conftest import on_postgresql
 
 PASSWORD = "correct-horse-1"
 PEOPLE = {"boss": "admin", "op": "operator", "am": "account_manager", "aud": "auditor"}
-TABLES_NOT_WRITABLE_BY_ANYONE = {"audit_event": ("UPDATE", "DELETE"), "audit_head": ("INSERT", "DELETE"),
+TABLES_NOT_WRITABLE_BY_ANYONE = {"audit_event": dbroles.IUD, "audit_head": dbroles.IUD,
                                  "alembic_version": dbroles.IUD, "app_secret": dbroles.IUD}
 
 
@@ -77,7 +77,7 @@ def test_every_forbidden_write_is_refused(pg):
         tables = c.execute(text("SELECT tablename FROM pg_tables WHERE schemaname = 'public'")).scalars().all()
     checked = 0
     for login, role in PEOPLE.items():
-        allowed = dict(dbroles.WRITES[role], **dbroles._AUDIT_APPEND)
+        allowed = dbroles.WRITES[role]
         with psycopg.connect(_dsn(pg, login), autocommit=True) as conn:
             assert conn.execute("SELECT current_user").fetchone()[0] == f"{pg.url.rsplit('/', 1)[1]}.{login}"
             for table in tables:
@@ -104,15 +104,39 @@ def test_every_forbidden_write_is_refused(pg):
                                    ("statement_line_issued_frozen", "statement_line")):
                 assert _try(conn, f"DROP TRIGGER {trigger} ON {table}") == "refused", (login, trigger)
                 assert _try(conn, f"ALTER TABLE {table} DISABLE TRIGGER {trigger}") == "refused"
-            # others' rows of app_user: only an administrator
+            # app_user: only an administrator writes it, even one's own row (logging in goes through
+            # idc_login_state, one's own password through idc_own_password)
             if role != "admin":
-                assert _try(conn, "UPDATE app_user SET failed_logins = 0 WHERE login = 'admin'") is None
-                n = conn.execute("UPDATE app_user SET failed_logins = failed_logins WHERE login = 'admin'").rowcount
-                assert n == 0   # row-level security: the row is not theirs
-                n = conn.execute("UPDATE app_user SET failed_logins = failed_logins WHERE login = %s",
-                                 (login,)).rowcount
-                assert n == 1
+                assert _try(conn, "UPDATE app_user SET failed_logins = 0 WHERE login = %s" % _lit(login)) == "refused"
+                # the definer functions check who calls them
+                assert _try(conn, "SELECT idc_person_login('op', 'admin', true, NULL)") == "refused"
+                assert _try(conn, "SELECT idc_login_state('admin', 'ok', NULL, 'x')") == "refused"
+                assert _try(conn, "SELECT idc_login_state(%s, 'ok', NULL, NULL)" % _lit(login)) is None
+            # the trail: appended only through audit_append, and only as a continuation of the head
+            seq, head = conn.execute("SELECT seq, hash FROM audit_head").fetchone()
+            forged = {"seq": seq + 5, "prev_hash": head, "hash": "0" * 64}
+            assert "does not continue the head" in _error(conn, forged)
+            forged = {"seq": seq + 1, "prev_hash": "f" * 64, "hash": "0" * 64}
+            assert "does not continue the head" in _error(conn, forged)
+            forged = {"seq": seq + 1, "prev_hash": head, "hash": "not a hash"}
+            assert "no valid hash" in _error(conn, forged)
+            assert _try(conn, "SELECT * FROM audit_head_lock()") is None
     assert checked > 300
+
+
+def _lit(value: str) -> str:
+    return "'" + value.replace("'", "''") + "'"
+
+
+def _error(conn, event: dict) -> str:
+    import json
+
+    try:
+        with conn.transaction(force_rollback=True):
+            conn.execute("SELECT audit_append(%s::jsonb)", (json.dumps([event]),))
+    except psycopg.Error as exc:
+        return str(exc)
+    return "accepted"
 
 
 @on_postgresql
@@ -163,8 +187,104 @@ def test_permitted_use_cases_work_as_the_person(pg, capsys):
     assert "run by the schema owner" in capsys.readouterr().err
     assert main(["--db", userless, "--user", "aud", "audit", "reconcile"]) == 0
     assert main(["--db", userless, "--user", "aud", "user", "add", "x2", "--role", "auditor"]) == 1
-    assert main(["--db", userless, "--user", "boss", "user", "add", "x3", "--role", "auditor"]) == 1
-    assert "made by the schema owner" in capsys.readouterr().err
+    # an administrator's own login adds a user and their database login (the one service, as the console)
+    assert main(["--db", userless, "--user", "boss", "user", "add", "x3", "--role", "auditor"]) == 0
+    assert "database login" in capsys.readouterr().out
+    assert _authid(pg, "x3")["rolcanlogin"] and _groups(pg, "x3") == {"auditor"}
     with pg.engine.connect() as c:
         actors_seen = set(c.execute(text("SELECT DISTINCT actor_login FROM audit_event")).scalars())
     assert {"op", "am", "boss", "aud"} <= actors_seen
+
+
+def _authid(db, login):
+    with db.engine.connect() as c:
+        row = c.execute(text("SELECT rolcanlogin, rolpassword FROM pg_authid WHERE rolname = :n"),
+                        {"n": dbroles.person_name(make_url(db.url).database, login)}).mappings().first()
+    return dict(row) if row else None
+
+
+def _groups(db, login):
+    prefix = make_url(db.url).database
+    with db.engine.connect() as c:
+        names = c.execute(text("SELECT r.rolname FROM pg_auth_members m JOIN pg_roles r ON r.oid = m.roleid "
+                               "JOIN pg_roles u ON u.oid = m.member WHERE u.rolname = :n"),
+                          {"n": dbroles.person_name(prefix, login)}).scalars().all()
+    return {n[len(prefix) + 1:] for n in names}
+
+
+def _accepts(db, login, password) -> bool:
+    """The stored SCRAM verifier accepts `password`: what the server checks at a password login (this
+    test server trusts local connections, so a connection would prove nothing)."""
+    return dbroles.check_scram(_authid(db, login)["rolpassword"], password)
+
+
+def test_check_scram_against_a_known_verifier():
+    v = dbroles.scram_verifier("pässword", salt=b"0123456789abcdef")
+    assert dbroles.check_scram(v, "pässword")
+    assert not dbroles.check_scram(v, "password")
+    assert not dbroles.check_scram("md5abc", "x")
+
+
+@on_postgresql
+def test_database_logins_follow_the_program(pg, capsys, monkeypatch):
+    """Users older than db roles get a login; a password set or changed anywhere changes the database
+    login's; disabling makes it NOLOGIN; a new role moves it; an administrator unlocks a login."""
+    from app.auth import LoginPolicy
+    from app.cli import main
+    from app.errors import AuthenticationFailed
+    from app.services.users import change_own_password, find_user, login, retire_user, unlock_user, update_user
+
+    # `admin` existed before db roles: it got a login in its group, without a password yet
+    assert _authid(pg, "admin") == {"rolcanlogin": True, "rolpassword": None}
+    assert _groups(pg, "admin") == {"admin"}
+    for p, role in PEOPLE.items():   # user add: a password the server would accept
+        assert _accepts(pg, p, PASSWORD) and not _accepts(pg, p, PASSWORD + "x")
+        assert _groups(pg, p) == {role}
+    dbs = {p: Database(dbroles.person_url(pg.url, p, PASSWORD)) for p in ("boss", "op")}
+    try:
+        boss = login(dbs["boss"], "boss", PASSWORD)
+        # an administrator sets a password (console and CLI: update_user): both change
+        update_user(dbs["boss"], boss, find_user(pg, "admin").id, password="admin-new-pw-1")
+        assert _accepts(pg, "admin", "admin-new-pw-1")
+        assert login(pg, "admin", "admin-new-pw-1").login == "admin"
+        # one's own password, connected as oneself (an operator may not write app_user)
+        op = login(dbs["op"], "op", PASSWORD)
+        change_own_password(dbs["op"], op, PASSWORD, "op-new-pw-22")
+        assert _accepts(pg, "op", "op-new-pw-22") and not _accepts(pg, "op", PASSWORD)
+        assert login(pg, "op", "op-new-pw-22").login == "op"
+        with pytest.raises(AuthenticationFailed):
+            login(pg, "op", PASSWORD)
+        # a role change moves the login to the new group; disabling makes it NOLOGIN
+        am = find_user(pg, "am")
+        update_user(dbs["boss"], boss, am.id, am.version, role="operator")
+        assert _groups(pg, "am") == {"operator"}
+        retire_user(dbs["boss"], boss, find_user(pg, "aud").id, "left the company")
+        assert _authid(pg, "aud")["rolcanlogin"] is False
+        # lock a login by failed attempts (through idc_login_state, as the person), then unlock it
+        policy = LoginPolicy(max_failures=2, lock_seconds=600)
+        for _ in range(2):
+            with pytest.raises(AuthenticationFailed):
+                login(dbs["op"], "op", "wrong-password", policy=policy)
+        locked = find_user(pg, "op")
+        assert locked.failed_logins == 2 and locked.locked_until is not None
+        info = unlock_user(dbs["boss"], boss, locked.id, "called the helpdesk")
+        assert info.failed_logins == 0 and info.locked_until is None and info.version == locked.version
+    finally:
+        for d in dbs.values():
+            d.dispose()
+    with pg.engine.connect() as c:
+        ev = c.execute(text("SELECT actor_login, reason, before FROM audit_event WHERE action = 'user.unlock'")).one()
+    assert ev.actor_login == "boss" and ev.reason == "called the helpdesk" and '"failed_logins":2' in ev.before
+    # the CLI: an administrator's reset, and unlock refused when nothing is locked
+    u = make_url(pg.url)
+    userless = f"postgresql://{u.host}:{u.port or 5432}/{u.database}"
+    monkeypatch.setenv("IDC_CONSOLE_NEW_PASSWORD", "am-new-pw-333")
+    capsys.readouterr()
+    assert main(["--db", userless, "--user", "boss", "user", "password", "am"]) == 0
+    assert _accepts(pg, "am", "am-new-pw-333")
+    assert main(["--db", userless, "--user", "boss", "user", "unlock", "am", "--reason", "x"]) == 1
+    assert "not locked" in capsys.readouterr().err
+    monkeypatch.setenv("IDC_CONSOLE_PASSWORD", "op-new-pw-22")   # op's database and program password now
+    assert main(["--db", userless, "--user", "op", "user", "password", "am"]) == 1
+    assert "may not manage users" in capsys.readouterr().err
+    assert _accepts(pg, "am", "am-new-pw-333")

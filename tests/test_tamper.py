@@ -202,7 +202,12 @@ ATTEMPTS = {
     "swap": "UPDATE audit_event SET seq = -1 WHERE seq = 1",
     "head edit": "UPDATE audit_head SET hash = hash WHERE id = 1",
     "forged append without head move": "INSERT INTO audit_event SELECT * FROM audit_event WHERE false",
-    "forged append with head move": "INSERT INTO audit_event SELECT * FROM audit_event WHERE false",
+    # the only way in for a group: the owner's audit_append, which takes a correctly linked event
+    "forged append with head move": (
+        "SELECT audit_append(jsonb_build_array(jsonb_build_object('seq', h.seq + 1, 'prev_hash', h.hash, "
+        "'hash', repeat('0', 64), 'ts', now() AT TIME ZONE 'utc', 'actor_login', 'x', 'actor_name', 'x', "
+        "'actor_role', 'admin', 'host', 'x', 'app_version', 'x', 'request_id', 'x', 'action', 'x', "
+        "'object_type', 'x', 'outcome', 'success'))) FROM audit_head_lock() h"),
     "statement total": "UPDATE statement SET total = total WHERE false",
     "GPU state": "UPDATE gpu_asset SET state = state WHERE false",
     "contract status": "UPDATE contract SET status = status WHERE false",
@@ -210,13 +215,14 @@ ATTEMPTS = {
     "full wipe": "TRUNCATE audit_event",
     "downgrade to base": "DROP TABLE audit_event",
 }
-# Who is refused the attempt by PostgreSQL itself. Appending (and moving the head with it) is every
-# role's own right, since every login and export is audited; a statement's UPDATE is granted to
-# administrators for drafts, and its trigger (which only the owner can drop) freezes issued ones.
+# Who is refused the attempt by PostgreSQL itself. No group writes the audit tables: appending goes
+# through the owner's audit_append (migration 0016), which moves the head with every event and takes
+# only a continuation of the head, so the head cannot be edited nor an event appended without moving
+# it; a correctly linked forged event still goes in (every login and export is audited, so every
+# group may append). A statement's UPDATE is granted to administrators for drafts, and its trigger
+# (which only the owner can drop) freezes issued ones.
 REFUSED_FOR = {kind: ALL for kind in ATTEMPTS}
 REFUSED_FOR.update({
-    "head edit": frozenset(),
-    "forged append without head move": frozenset(),
     "forged append with head move": frozenset(),
     "statement total": ALL - {"admin"},
     "GPU state": ALL - {"admin", "operator"},

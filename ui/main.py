@@ -20,7 +20,7 @@ from app.db import Database
 from app.errors import SchemaTooNew
 from app.logs import setup_logging
 
-from .i18n import apply_font, install_translators, system_language
+from .i18n import install_translators, system_language
 from .operations import run_op
 from .settings import settings
 
@@ -92,7 +92,8 @@ def make_app(argv=None) -> QApplication:
     app.setApplicationDisplayName("IDC console")
     if ICON.exists():
         app.setWindowIcon(QIcon(str(ICON)))
-    apply_font(app)
+    from .fonts import apply_ui_font
+    apply_ui_font(app)   # the bundled CJK font (or the settings' one), system fonts as fallbacks
     return app
 
 
@@ -127,7 +128,10 @@ def prepare(db: Database, parent=None) -> bool:
 
     def work(progress):
         progress(0, 0)
-        return prepare_database(db)
+        before = db.current_revision()
+        prepare_database(db)
+        if before is not None and before != db.head_revision():
+            db.upgraded_from = before   # recorded with the first login (record_console_upgrade)
 
     ok, result = wait(run_op(parent, work, label=tr("Preparing the database (backup and schema upgrade)…"),
                              on_failure=lambda e: None))
@@ -140,6 +144,36 @@ def prepare(db: Database, parent=None) -> bool:
         QMessageBox.critical(parent, tr("Cannot open the database"),
                              tr("%1\n\nCheck the database in the settings.").replace("%1", hide_secret(str(result), db.url)))
     return False
+
+
+def refuse_missing_db(url: str, parent=None) -> bool:
+    """A SQLite file named by --db, IDC_CONSOLE_DB or the settings that does not exist is refused (no
+    folder or file is made); only the default file is created at a first start. True when refused."""
+    from app.config import DatabaseUnavailable, check_console_db
+
+    try:
+        check_console_db(url)
+    except DatabaseUnavailable as exc:
+        QMessageBox.critical(parent, tr("Cannot open the database"), exc.message)
+        return True
+    return False
+
+
+def record_console_upgrade(db: Database, actor) -> None:
+    """The schema upgrade made at this start (after the backup), recorded as the person who logged in."""
+    if not db.upgraded_from:
+        return
+    import getpass
+
+    from app.errors import DomainError
+    from app.services.schema import record_upgrade
+    try:
+        record_upgrade(db, actor, db.upgraded_from, db.current_revision(),
+                       f"console start: upgraded after a backup by OS account {getpass.getuser()}; "
+                       "recorded at the first login after it")
+    except DomainError:
+        log.warning("could not record the schema upgrade", exc_info=True)
+    db.upgraded_from = None
 
 
 def load_demo(db: Database, actor, parent=None) -> bool:
@@ -205,10 +239,11 @@ def run_console(args) -> int:
         url = database_url(args)
         if url is None:              # the password was asked for and not given
             return 1
-        db = Database(url)
-        if prepare(db):
-            break
-        db.dispose()
+        if not refuse_missing_db(url):
+            db = Database(url)
+            if prepare(db):
+                break
+            db.dispose()
         from .dbdialog import SettingsDialog
         if not SettingsDialog().exec():
             return 1
@@ -218,6 +253,7 @@ def run_console(args) -> int:
     if actor is None:
         db.dispose()
         return 1
+    record_console_upgrade(db, actor)
     from .mainwindow import MainWindow
     while True:
         window = MainWindow(db, actor)

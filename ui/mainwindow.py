@@ -454,6 +454,8 @@ class MainWindow(QMainWindow):
         row.addWidget(btn)
         from .installsettings import FourEyesCheck
         row.addWidget(FourEyesCheck(self.db, self.actor, w))
+        from .users import UnlockButton
+        row.addWidget(UnlockButton(self.db, self.actor, page, w))
         row.addStretch(1)
         v.addLayout(row)
         return w

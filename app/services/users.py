@@ -5,12 +5,13 @@ import datetime as dt
 import secrets
 from dataclasses import dataclass
 
-from sqlalchemy import func, select, update
+from sqlalchemy import func, select, text, update
 
 from models import AppSecret, User
 from models.choices import Role
 
-from ..audit import Actor
+from .. import dbroles
+from ..audit import Actor, has_definer_functions
 from ..auth import LOGIN_POLICY, LoginPolicy, hash_password, login_fingerprint, require, verify_password
 from ..db import Database
 from ..errors import AuthenticationFailed, ValidationError
@@ -28,10 +29,14 @@ class UserInfo:
     role: str
     active: bool
     version: int
+    failed_logins: int = 0
+    locked_until: dt.datetime | None = None
+    db_login: str | None = None   # PostgreSQL with roles: the person's database login, when just made/changed
 
 
-def _info(u: User) -> UserInfo:
-    return UserInfo(u.id, u.login, u.display_name, u.role, u.active, u.version)
+def _info(u: User, db_login: str | None = None) -> UserInfo:
+    return UserInfo(u.id, u.login, u.display_name, u.role, u.active, u.version, u.failed_logins or 0,
+                    u.locked_until, db_login)
 
 
 def has_users(db: Database) -> bool:
@@ -75,10 +80,16 @@ def add_user(db: Database, actor: Actor | None, login: str, role: str, password:
                     password_hash=hash_password(password), active=True, updated_by=actor.login)
         s.add(user)
         flush_or_refuse(s)
-        uow.audit("user.create", "user", user.id, login, after=snapshot(user, USER_FIELDS),
+        # PostgreSQL with roles: the person's database login, in the same transaction (one path for
+        # the CLI's user add and the console's Users page).
+        db_login = dbroles.sync_login(s, login, role, True, password)
+        after = snapshot(user, USER_FIELDS)
+        if db_login:
+            after["database_login"] = db_login
+        uow.audit("user.create", "user", user.id, login, after=after,
                   reason="first administrator" if first else None)
         uow.commit()
-        return _info(user)
+        return _info(user, db_login)
 
 
 NO_PASSWORD = "!no password: an administrator sets one"  # never a valid hash: nobody can log in with it
@@ -100,6 +111,7 @@ def import_user_in(uow: UnitOfWork, login_name: str, display_name: str | None, r
             user.created_at = created_at
         s.add(user)
         flush_or_refuse(s)
+        dbroles.sync_login(s, login_name, role, active)
         uow.audit("user.create", "user", user.id, login_name, after=snapshot(user, USER_FIELDS),
                   reason="imported without a password; an administrator sets one")
         return "created"
@@ -111,6 +123,7 @@ def import_user_in(uow: UnitOfWork, login_name: str, display_name: str | None, r
     if after == before:
         return "unchanged"
     flush_versioned(uow, user, f"user {user.login}")
+    dbroles.sync_login(s, user.login, role, active)
     uow.audit("user.update", "user", user.id, user.login, before=before, after=after)
     return "updated"
 
@@ -164,13 +177,11 @@ def login(db: Database, login_name: str, password: str, *, now: dt.datetime | No
                 reason = "account disabled"
             else:
                 reason = "wrong password"
-                failures = s.execute(update(User).where(User.id == user.id)
-                                     .values(failed_logins=User.failed_logins + 1)
-                                     .returning(User.failed_logins)).scalar_one()
+                failures = _count_failure(s, user)
                 lock = policy.lock_after(failures)
                 if lock is not None:
                     until = now + lock
-                    s.execute(update(User).where(User.id == user.id).values(locked_until=until))
+                    _lock(s, user, until)
                     uow.audit("auth.lock", "user", user.id, user.login, outcome="failure",
                               reason=f"{failures} failed login attempts in a row",
                               after={"locked_until": until.isoformat(), "failed_logins": failures})
@@ -179,14 +190,70 @@ def login(db: Database, login_name: str, password: str, *, now: dt.datetime | No
             raise AuthenticationFailed(FAILED)
         # Bookkeeping of the login itself, not an edit of the user: it leaves `version` alone so
         # that an administrator's open form does not conflict with someone logging in.
-        if user.failed_logins or user.locked_until is not None:
-            s.execute(update(User).where(User.id == user.id).values(failed_logins=0, locked_until=None))
-        if new_hash:
-            s.execute(update(User).where(User.id == user.id).values(password_hash=new_hash))
+        if user.failed_logins or user.locked_until is not None or new_hash:
+            _login_succeeded(s, user, new_hash)
         uow.audit("auth.login", "user", user.id, login_name,
                   reason="password hash upgraded to argon2id" if new_hash else None)
         uow.commit()
         return uow.actor
+
+
+# Login bookkeeping. On PostgreSQL from migration 0016 on it goes through the owner's function
+# idc_login_state, so that `db roles` need grant no group (auditors included) any write on app_user.
+def _count_failure(s, user: User) -> int:
+    if has_definer_functions(s):
+        return s.execute(text("SELECT idc_login_state(:l, 'fail', NULL, NULL)"), {"l": user.login}).scalar_one()
+    return s.execute(update(User).where(User.id == user.id).values(failed_logins=User.failed_logins + 1)
+                     .returning(User.failed_logins)).scalar_one()
+
+
+def _lock(s, user: User, until: dt.datetime) -> None:
+    if has_definer_functions(s):
+        s.execute(text("SELECT idc_login_state(:l, 'lock', :u, NULL)"),
+                  {"l": user.login, "u": until.astimezone(dt.timezone.utc).replace(tzinfo=None)})
+    else:
+        s.execute(update(User).where(User.id == user.id).values(locked_until=until))
+
+
+def _login_succeeded(s, user: User, new_hash: str | None) -> None:
+    if has_definer_functions(s):
+        s.execute(text("SELECT idc_login_state(:l, 'ok', NULL, :h)"), {"l": user.login, "h": new_hash})
+        return
+    values = dict(failed_logins=0, locked_until=None)
+    if new_hash:
+        values["password_hash"] = new_hash
+    s.execute(update(User).where(User.id == user.id).values(**values))
+
+
+def unlock_user(db: Database, actor: Actor, user_id: int, reason: str) -> UserInfo:
+    """Lift a login's lock and failure streak (an administrator, with a reason; audited). Like logging in,
+    this leaves the user's `version` alone, so an open form of that user does not conflict."""
+    require(actor, "manage_users")
+    reason = (reason or "").strip()
+    if not reason:
+        raise ValidationError({"reason": "say why the login is unlocked; the reason goes into the audit trail"})
+    with UnitOfWork(db, actor) as uow:
+        s = uow.session
+        user = get_or_404(s, User, user_id, "user")
+        before = {"failed_logins": user.failed_logins or 0,
+                  "locked_until": user.locked_until.isoformat() if user.locked_until else None}
+        if not before["failed_logins"] and before["locked_until"] is None:
+            raise ValidationError({"locked_until": f"the login {user.login} is not locked and has no failed attempts"})
+        s.execute(update(User).where(User.id == user.id).values(failed_logins=0, locked_until=None),
+                  execution_options={"synchronize_session": False})
+        uow.audit("user.unlock", "user", user.id, user.login, before=before,
+                  after={"failed_logins": 0, "locked_until": None}, reason=reason)
+        uow.commit()
+        s.refresh(user)
+        return _info(user)
+
+
+def find_user(db: Database, login_name: str) -> UserInfo:
+    with db.session() as s:
+        user = s.execute(select(User).where(User.login == login_name)).scalar_one_or_none()
+        if user is None:
+            raise ValidationError({"login": f"no user {login_name!r}"})
+        return _info(user)
 
 
 def update_user(db: Database, actor: Actor, user_id: int, expected_version: int | None = None, *,
@@ -212,13 +279,18 @@ def update_user(db: Database, actor: Actor, user_id: int, expected_version: int 
             user.failed_logins, user.locked_until = 0, None
         flush_versioned(uow, user, f"user {user.login}")
         after = snapshot(user, USER_FIELDS)
+        db_login = None
+        if password or after != before:   # group, LOGIN/NOLOGIN and password of the database login
+            db_login = dbroles.sync_login(uow.session, user.login, user.role, user.active, password or None)
         if password:
             after["password"] = "(changed)"
+            if db_login:
+                after["database_password"] = "(changed)"
         if unlocked:
             after["login_lock"] = "lifted"
         uow.audit("user.update", "user", user.id, user.login, before=before, after=after)
         uow.commit()
-        return _info(user)
+        return _info(user, db_login)
 
 
 def change_own_password(db: Database, actor: Actor, current: str, new: str) -> None:
@@ -235,10 +307,24 @@ def change_own_password(db: Database, actor: Actor, current: str, new: str) -> N
             errors = {"current": "the current password is wrong", **errors}
         if errors:
             raise ValidationError(errors)
-        user.password_hash = hash_password(new)
-        flush_versioned(uow, user, f"user {user.login}")
-        uow.audit("user.password", "user", user.id, user.login, after={"password": "(changed)"},
-                  reason="changed by the user")
+        new_hash = hash_password(new)
+        after = {"password": "(changed)"}
+        person = dbroles.connected_person(uow.session)
+        if person is not None:
+            # Connected as a person's database login (PostgreSQL with roles): their program and
+            # database passwords change in one call, which may write only that person's own row.
+            if person != user.login:
+                raise ValidationError({"current": f"this connection is the database login of {person}, not "
+                                                  f"{user.login}: connect as {user.login} to change the password"})
+            uow.session.expunge(user)
+            dbroles.set_own_password(uow.session, new_hash, new)
+            after["database_password"] = "(changed)"
+        else:
+            user.password_hash = new_hash
+            flush_versioned(uow, user, f"user {user.login}")
+            if dbroles.sync_login(uow.session, user.login, user.role, user.active, new):
+                after["database_password"] = "(changed)"
+        uow.audit("user.password", "user", user.id, user.login, after=after, reason="changed by the user")
         uow.commit()
 
 
@@ -257,6 +343,7 @@ def retire_user(db: Database, actor: Actor, user_id: int, reason: str,
         before = snapshot(user, USER_FIELDS)
         user.active = False
         flush_versioned(uow, user, f"user {user.login}")
+        dbroles.sync_login(uow.session, user.login, user.role, False)   # NOLOGIN
         uow.audit("user.retire", "user", user.id, user.login, before={"active": before["active"]},
                   after={"active": False}, reason=reason)
         uow.commit()

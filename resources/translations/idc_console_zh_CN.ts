@@ -3276,22 +3276,22 @@ Reason:</source>
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../ui/mainwindow.py" line="483"/>
+        <location filename="../../ui/mainwindow.py" line="485"/>
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="500"/>
+        <location filename="../../ui/mainwindow.py" line="502"/>
         <source>About IDC console</source>
         <translation>关于 IDC 管理控制台</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="485"/>
+        <location filename="../../ui/mainwindow.py" line="487"/>
         <source>About IDC console…</source>
         <translation>关于 IDC 管理控制台…</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="520"/>
+        <location filename="../../ui/mainwindow.py" line="522"/>
         <source>Account</source>
         <translation>账户</translation>
     </message>
@@ -3309,7 +3309,7 @@ Reason:</source>
         <translation>%1 容量报告</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="523"/>
+        <location filename="../../ui/mainwindow.py" line="525"/>
         <source>Change my password…</source>
         <translation>修改我的密码…</translation>
     </message>
@@ -3345,17 +3345,17 @@ Reason:</source>
         <translation>总览</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="497"/>
+        <location filename="../../ui/mainwindow.py" line="499"/>
         <source>Data directory</source>
         <translation>数据目录</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="495"/>
+        <location filename="../../ui/mainwindow.py" line="497"/>
         <source>Database</source>
         <translation>数据库</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="509"/>
+        <location filename="../../ui/mainwindow.py" line="511"/>
         <source>Database: %1</source>
         <translation>数据库：%1</translation>
     </message>
@@ -3398,12 +3398,12 @@ Reason:</source>
         <translation>导入设备型号…</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="496"/>
+        <location filename="../../ui/mainwindow.py" line="498"/>
         <source>Log file</source>
         <translation>日志文件</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="527"/>
+        <location filename="../../ui/mainwindow.py" line="529"/>
         <source>Log out / switch user…</source>
         <translation>注销 / 切换用户…</translation>
     </message>
@@ -3452,7 +3452,7 @@ Reason:</source>
         <translation>站点与覆盖</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="511"/>
+        <location filename="../../ui/mainwindow.py" line="513"/>
         <source>User: %1 (%2)</source>
         <translation>用户：%1（%2）</translation>
     </message>
@@ -3461,17 +3461,17 @@ Reason:</source>
         <translation>用户与设置</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="477"/>
+        <location filename="../../ui/mainwindow.py" line="479"/>
         <source>Users &amp;&amp; settings</source>
         <translation>用户与设置</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="494"/>
+        <location filename="../../ui/mainwindow.py" line="496"/>
         <source>Version</source>
         <translation>版本</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="620"/>
+        <location filename="../../ui/mainwindow.py" line="622"/>
         <source>Your password was changed.</source>
         <translation>您的密码已修改。</translation>
     </message>
@@ -5495,6 +5495,49 @@ Reason:</source>
     </message>
 </context>
 <context>
+    <name>UnlockButton</name>
+    <message>
+        <location filename="../../ui/users.py" line="63"/>
+        <source>%1 has %2 failed attempts in a row.</source>
+        <translation>%1 已连续 %2 次登录失败。</translation>
+    </message>
+    <message>
+        <location filename="../../ui/users.py" line="59"/>
+        <source>%1 is locked until %2 after %3 failed attempts.</source>
+        <translation>%1 因 %3 次登录失败被锁定至 %2。</translation>
+    </message>
+    <message>
+        <location filename="../../ui/users.py" line="65"/>
+        <source>%1 is not locked.</source>
+        <translation>%1 未被锁定。</translation>
+    </message>
+    <message>
+        <location filename="../../ui/users.py" line="27"/>
+        <source>Lifts the lock of the selected login after repeated failed attempts; the reason goes into the audit trail.</source>
+        <translation>解除所选账号因多次登录失败而产生的锁定；原因将记入审计日志。</translation>
+    </message>
+    <message>
+        <location filename="../../ui/users.py" line="50"/>
+        <source>Refused</source>
+        <translation>操作被拒绝</translation>
+    </message>
+    <message>
+        <location filename="../../ui/users.py" line="40"/>
+        <source>Select one user first.</source>
+        <translation>请先选择一个用户。</translation>
+    </message>
+    <message>
+        <location filename="../../ui/users.py" line="43"/>
+        <source>Unlock %1</source>
+        <translation>解除 %1 的锁定</translation>
+    </message>
+    <message>
+        <location filename="../../ui/users.py" line="22"/>
+        <source>Unlock login…</source>
+        <translation>解除登录锁定…</translation>
+    </message>
+</context>
+<context>
     <name>XconnectsPage</name>
     <message>
         <location filename="../../ui/xconnects.py" line="52"/>
@@ -6429,6 +6472,10 @@ Reason:</source>
         <translation>朝向</translation>
     </message>
     <message>
+        <source>Failed logins</source>
+        <translation>失败次数</translation>
+    </message>
+    <message>
         <source>Fapiao no.</source>
         <translation>发票号</translation>
     </message>
@@ -6451,6 +6498,10 @@ Reason:</source>
     <message>
         <source>Kind</source>
         <translation>类型</translation>
+    </message>
+    <message>
+        <source>Locked until</source>
+        <translation>锁定至</translation>
     </message>
     <message>
         <source>Login</source>
@@ -6844,7 +6895,7 @@ Reason:</source>
 <context>
     <name>main</name>
     <message>
-        <location filename="../../ui/main.py" line="141"/>
+        <location filename="../../ui/main.py" line="145"/>
         <source>%1
 
 Check the database in the settings.</source>
@@ -6853,27 +6904,27 @@ Check the database in the settings.</source>
 请在设置中检查数据库。</translation>
     </message>
     <message>
-        <location filename="../../ui/main.py" line="140"/>
+        <location filename="../../ui/main.py" line="144"/>
         <source>Cannot open the database</source>
         <translation>无法打开数据库</translation>
     </message>
     <message>
-        <location filename="../../ui/main.py" line="137"/>
+        <location filename="../../ui/main.py" line="141"/>
         <source>Database is newer than this console</source>
         <translation>数据库版本高于本控制台</translation>
     </message>
     <message>
-        <location filename="../../ui/main.py" line="157"/>
+        <location filename="../../ui/main.py" line="191"/>
         <source>Loading the demo data…</source>
         <translation>正在加载演示数据…</translation>
     </message>
     <message>
-        <location filename="../../ui/main.py" line="132"/>
+        <location filename="../../ui/main.py" line="136"/>
         <source>Preparing the database (backup and schema upgrade)…</source>
         <translation>正在准备数据库（备份并升级结构）…</translation>
     </message>
     <message>
-        <location filename="../../ui/main.py" line="196"/>
+        <location filename="../../ui/main.py" line="230"/>
         <source>The audit trail was changed outside the program</source>
         <translation>审计日志在程序之外被更改</translation>
     </message>

@@ -22,7 +22,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision: str = '0017'
-down_revision: Union[str, Sequence[str], None] = '0015'
+down_revision: Union[str, Sequence[str], None] = '0016'
 branch_labels: Union[str, Sequence[str], None] = None
 depends_on: Union[str, Sequence[str], None] = None
 

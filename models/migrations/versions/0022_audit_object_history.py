@@ -13,7 +13,7 @@ from typing import Sequence, Union
 from alembic import op
 
 revision: str = '0022'
-down_revision: Union[str, Sequence[str], None] = '0015'
+down_revision: Union[str, Sequence[str], None] = '0019'
 branch_labels: Union[str, Sequence[str], None] = None
 depends_on: Union[str, Sequence[str], None] = None
 

@@ -1,0 +1,44 @@
+"""Who upgraded the schema: `db upgrade` on a database that holds users is an administrator's, checked
+before anything changes and recorded in the audit trail afterwards (the console records the person who
+logs in after its own upgrade)."""
+from __future__ import annotations
+
+from sqlalchemy import inspect, text
+
+from ..audit import Actor
+from ..auth import verify_password
+from ..config import describe_url
+from ..db import Database
+from ..errors import AuthenticationFailed, PermissionDenied
+from ..uow import UnitOfWork
+
+
+def holds_users(db: Database) -> bool:
+    """Whether the database (at any schema revision) has a user table with someone in it."""
+    with db.engine.connect() as conn:
+        if not inspect(conn).has_table("app_user"):
+            return False
+        return conn.execute(text("SELECT count(*) FROM app_user")).scalar() > 0
+
+
+def check_upgrader(db: Database, login_name: str, password: str) -> None:
+    """Before an upgrade, on the schema as it is: `login_name` is an active administrator whose password
+    this is (read with plain SQL, since older schemas lack newer columns). Refuses otherwise."""
+    with db.engine.connect() as conn:
+        row = conn.execute(text("SELECT password_hash, role, active FROM app_user WHERE login = :l"),
+                           {"l": login_name}).first()
+    ok, _rehash = verify_password(password, row.password_hash if row is not None else None)
+    if row is None or not ok or not row.active:
+        raise AuthenticationFailed("db upgrade: login failed (unknown user, disabled account or wrong password); "
+                                   "nothing was changed")
+    if row.role != "admin":
+        raise PermissionDenied(f"db upgrade of a database that holds users is an administrator's; {login_name} is "
+                               f"{row.role}. Nothing was changed")
+
+
+def record_upgrade(db: Database, actor: Actor, before: str | None, after: str, how: str) -> None:
+    """The upgrade's audit event (`db.upgrade`), in the upgraded schema."""
+    with UnitOfWork(db, actor) as uow:
+        uow.audit("db.upgrade", "database", None, describe_url(db.url),
+                  before={"revision": before}, after={"revision": after}, reason=how)
+        uow.commit()
