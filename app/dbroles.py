@@ -38,10 +38,12 @@ NAME_MAX = 63  # PostgreSQL truncates longer identifiers silently: refuse them i
 # Writes each group may make, by table (every group reads every table).
 IUD = ("INSERT", "UPDATE", "DELETE")
 _REFERENCE = ("region", "subsidiary", "site", "room", "coverage", "tax_rate")
-_DCIM = ("rack", "device", "device_type", "rack_reservation")
+_DCIM = ("rack", "device", "device_type", "rack_reservation", "space_lease", "cage",
+         # the power chain (app/services/power.py) and cross-connects (app/services/xconnects.py)
+         "power_panel", "power_feed", "pdu_feed", "power_connection", "circuit_reading", "cable", "cross_connect")
 _GPUS = ("gpu_asset", "gpu_model", "gpu_history", "gpu_lease", "downtime", "meter_reading")
 _SALES = ("customer", "contact", "contract", "contract_item", "contract_item_gpu", "rack_reservation",
-          "document_counter", "invoicing_profile")
+          "document_counter", "invoicing_profile", "space_lease", "cage")
 _BILLING = ("statement", "statement_line", "app_setting", "app_user",
             "payment", "payment_allocation", "fapiao", "tax_classification", "deposit_entry", "overdue_decision")
 # What every group may EXECUTE instead of writing the audit tables and app_user: the owner's
