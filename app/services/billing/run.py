@@ -15,7 +15,7 @@ from models import (Contract, Customer, Statement, StatementLine, Subsidiary)
 from models.choices import StatementKind, StatementStatus
 
 from ... import billing as B
-from ...audit import Actor
+from ...audit import Actor, append_events
 from ...auth import require
 from ...db import Database
 from ...errors import RuleViolation, ValidationError
@@ -241,19 +241,17 @@ def run_billing(db: Database, actor: Actor, period: str, *, dry_run: bool = Fals
             # statements in it that check alone is O(objects) per event. Everything is written by now
             # and the previews are plain data, so the session lets go of them (and of each event once
             # the next one has flushed it).
-            s.flush()
-            s.expunge_all()
-            prev = None
-            for action, sid, label, after in audits:
-                ev = uow.audit(action, "statement", sid, label, after=after)
-                if prev is not None:
-                    s.expunge(prev)
-                prev = ev
-            uow.audit("billing.run", "billing", p.label, f"billing run {p.label}",
-                      after={"statements_created": created, "statements_extended": extended,
-                             "lines_created": lines_created, "skipped_existing": skipped, "held": x.held,
-                             "rebilled": rebilled, "subtotal": sub_total, "tax": tax_total,
-                             "warnings": list(warnings)})
+            # All the statements' events and the run's go in with one move of the audit head (locked
+            # last: no deadlock with a concurrent issue, which locks statements, then counters, then the head).
+            uow.changes.add("statement")
+            append_events(s, uow.actor, request_id=uow.request_id, events=[
+                dict(action=action, object_type="statement", object_id=sid, object_label=label, after=after)
+                for action, sid, label, after in audits] + [dict(
+                    action="billing.run", object_type="billing", object_id=p.label, object_label=f"billing run {p.label}",
+                    after={"statements_created": created, "statements_extended": extended,
+                           "lines_created": lines_created, "skipped_existing": skipped, "held": x.held,
+                           "rebilled": rebilled, "subtotal": sub_total, "tax": tax_total,
+                           "warnings": list(warnings)})])
             uow.commit()
     summary = RunSummary(p.label, dry_run, created, extended, lines_created, skipped, x.held, warnings,
                          sub_total, tax_total, sub_total + tax_total, tuple(previews),
