@@ -661,10 +661,15 @@ def _audit_rows(plan: _Plan, start_seq: int, prev_hash: str, n: int, users: list
     step_us = int(span * 1_000_000 / max(n, 1))
     t0 = span_start
     request = None
+    # The rows beyond the planned events are logins, spread evenly among them (people log in
+    # throughout the year, not after it); every planned event is kept when n leaves room.
+    logins = max(0, n - len(events))
+    done = 0  # planned events written
     for i in range(n):
-        if i < len(events):
-            action, otype, oid, label, after, reason = events[i]
-            actor = who.doing(action, i)
+        if done < len(events) and (i + 1 - done) * n > logins * (i + 1):
+            action, otype, oid, label, after, reason = events[done]
+            actor = who.doing(action, done)
+            done += 1
         else:
             actor = who.logging_in(i)
             action, otype, oid, label, after, reason = "auth.login", "user", actor[0], actor[1], None, None

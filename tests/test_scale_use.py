@@ -45,6 +45,14 @@ def test_the_large_data_holds_months_of_use(db, small):
         roles = dict(s.execute(select(AuditEvent.actor_role, func.count()).where(
             AuditEvent.action.like("gpu.%")).group_by(AuditEvent.actor_role)).all())
         assert set(roles) == {"operator"}, roles
+        logins = dict(s.execute(select(AuditEvent.actor_role, func.count()).where(
+            AuditEvent.action == "auth.login").group_by(AuditEvent.actor_role)).all())
+        assert set(logins) == {"admin", "operator", "account_manager", "auditor"}, logins
+        assert logins["operator"] > logins["auditor"], logins
+        # the logins are spread through the year, not appended after the planned events
+        early = s.execute(select(func.count()).select_from(AuditEvent).where(
+            AuditEvent.action == "auth.login", AuditEvent.seq.between(1000, 10_000))).scalar_one()
+        assert early > 1000, early
         assert verify_audit_chain(s).ok
         result = reconcile(s)
         assert result.ok, [d.describe() for d in result.differences[:5]]
