@@ -197,6 +197,8 @@ def merge(intervals: list[Interval]) -> list[Interval]:
 
 
 def seconds(intervals: list[Interval]) -> int:
+    if len(intervals) <= 1:  # the common case (one lease, no downtime), without sorting and merging
+        return max(0, int((intervals[0][1] - intervals[0][0]).total_seconds())) if intervals else 0
     return int(sum((b - a).total_seconds() for a, b in merge(intervals)))
 
 

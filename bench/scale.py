@@ -2,7 +2,12 @@
 
 20 sites, 200 rooms, 10,000 racks, 100,000 devices, 400,000 GPUs in every lifecycle state,
 5,000 customers, 20,000 contracts with items, twelve months of GPU leases and daily rack
-meter readings, and 2,000,000 audit events in a valid hash chain.
+meter readings, and 2,000,000 audit events in a valid hash chain, spread over twenty people
+as their roles would (operators move GPUs and devices, account managers draft contracts, an
+administrator approves; logins by role). Then what a few months of use leave behind, through
+the services themselves: three months billed and issued, credit notes (full and partial), and
+one bank file of receipts paying 90 % of the oldest month's statements, imported by the
+`payments import` use case. The last ended month is left unbilled for the benchmark's run.
 
 Unlike the small demo, the bulk rows do not go through the services (that would take hours):
 they are generated in memory with explicit ids, deterministically from one seed, and written
@@ -21,7 +26,7 @@ from typing import Callable, Iterable, Iterator
 
 from sqlalchemy import func, select
 
-from models import GpuModel, Region, Subsidiary, User
+from models import AuditEvent, GpuModel, Region, Subsidiary, User
 from models.choices import ContractStatus, GpuState, Role
 
 from app import __version__
@@ -59,12 +64,18 @@ class LargeSummary:
     meter_readings: int
     audit_events: int
     seconds: float
+    statements: int = 0  # issued, over the billed months
+    credit_notes: int = 0
+    payments: int = 0
+    billed_months: tuple[str, ...] = ()
 
     def __str__(self) -> str:
         return (f"large provider loaded in {self.seconds:.0f} s: {self.sites} sites, {self.rooms} rooms, "
                 f"{self.racks:,} racks, {self.devices:,} devices, {self.gpus:,} GPUs, {self.customers:,} customers, "
                 f"{self.contracts:,} contracts ({self.contract_items:,} items), {self.gpu_leases:,} GPU leases, "
-                f"{self.meter_readings:,} meter readings, {self.audit_events:,} audit events")
+                f"{self.meter_readings:,} meter readings, {self.audit_events:,} audit events; "
+                f"{', '.join(self.billed_months) or 'no month'} billed: {self.statements:,} statements issued, "
+                f"{self.credit_notes:,} credit notes, {self.payments:,} receipts imported")
 
 
 # --- value formatting: the same text on SQLite (what SQLAlchemy stores) and in PostgreSQL COPY -----
@@ -600,22 +611,68 @@ def _readings(plan: _Plan) -> Iterator[tuple]:
 HOSTS = ["ops-pc-01", "ops-pc-02", "finance-pc", "am-laptop-07", "noc-console"]
 
 
+# Who does what: operators move GPUs, devices and racks; account managers enter customers and
+# draft contracts; the administrator builds sites and approves; logins follow how often each
+# role uses the console (an auditor now and then).
+ROLE_OF_ACTION = {"site": Role.ADMIN, "room": Role.ADMIN, "rack": Role.OPERATOR, "device": Role.OPERATOR,
+                  "gpu": Role.OPERATOR, "customer": Role.ACCOUNT_MANAGER, "contract": Role.ACCOUNT_MANAGER}
+APPROVING = {"contract.approved", "contract.active", "contract.suspended", "contract.terminated"}
+LOGIN_SHARE = [(Role.OPERATOR, 45), (Role.ACCOUNT_MANAGER, 30), (Role.ADMIN, 15), (Role.AUDITOR, 10)]
+EXTRA_USERS = [(f"ops{k:02d}", Role.OPERATOR, name) for k, name in enumerate(
+    ["张伟", "王芳", "李强", "刘敏", "陈杰", "杨洋", "黄磊", "赵静"], start=1)] + [
+    (f"am{k:02d}", Role.ACCOUNT_MANAGER, name) for k, name in enumerate(["周婷", "吴刚", "徐丽", "孙鹏"], start=1)] + [
+    ("finance01", Role.ADMIN, "郑晓梅"), ("audit01", Role.AUDITOR, "冯雪")]
+
+
+class _Actors:
+    """users (id, login, name, role), the acting administrator first, picked deterministically."""
+
+    def __init__(self, users: list[tuple]):
+        self.first = users[0]
+        self.by_role: dict[str, list[tuple]] = {}
+        for u in users:
+            self.by_role.setdefault(u[3], []).append(u)
+        self.login_roles = [r for r, share in LOGIN_SHARE for _ in range(share) if r in self.by_role]
+        self.rng = random.Random(SEED + 3)
+
+    def _of(self, role: str, i: int) -> tuple:
+        pool = self.by_role.get(role)
+        return pool[(i * 2654435761 >> 7) % len(pool)] if pool else self.first
+
+    def doing(self, action: str, i: int) -> tuple:
+        if action in APPROVING:
+            return self._of(Role.ADMIN, i)
+        role = ROLE_OF_ACTION.get(action.split(".", 1)[0])
+        return self._of(role, i) if role else self.first
+
+    def logging_in(self, i: int) -> tuple:
+        if not self.login_roles:
+            return self.first
+        return self._of(self.login_roles[self.rng.randrange(len(self.login_roles))], i)
+
+
 def _audit_rows(plan: _Plan, start_seq: int, prev_hash: str, n: int, users: list[tuple]) -> Iterator[tuple]:
     """n events after (start_seq, prev_hash), oldest first, each hashed by app.audit.event_hash."""
     rng = random.Random(SEED + 2)
+    who = _Actors(users)
     events = plan.events
     span_start = dt.datetime.combine(plan.today - dt.timedelta(days=400), dt.time(0, 0))
     span = (plan.now - span_start).total_seconds() - 3600
     step_us = int(span * 1_000_000 / max(n, 1))
     t0 = span_start
     request = None
+    # The rows beyond the planned events are logins, spread evenly among them (people log in
+    # throughout the year, not after it); every planned event is kept when n leaves room.
+    logins = max(0, n - len(events))
+    done = 0  # planned events written
     for i in range(n):
-        if i < len(events):
-            action, otype, oid, label, after, reason = events[i]
+        if done < len(events) and (i + 1 - done) * n > logins * (i + 1):
+            action, otype, oid, label, after, reason = events[done]
+            actor = who.doing(action, done)
+            done += 1
         else:
-            u = users[i % len(users)]
-            action, otype, oid, label, after, reason = "auth.login", "user", u[0], u[1], None, None
-        actor = users[i % len(users)] if action == "auth.login" else users[0]
+            actor = who.logging_in(i)
+            action, otype, oid, label, after, reason = "auth.login", "user", actor[0], actor[1], None, None
         if request is None or i % 4 == 0:
             request = "%08x-%04x-4%03x-%04x-%012x" % (rng.getrandbits(32), rng.getrandbits(16), rng.getrandbits(12),
                                                       0x8000 | rng.getrandbits(14), rng.getrandbits(48))
@@ -672,7 +729,86 @@ ORDER = ("site", "room", "customer", "contact", "rack", "device", "gpu_asset", "
          "contract_item", "contract_item_gpu", "gpu_lease", "downtime", "document_counter")
 
 
+# --- what a few months of use leave: through the services ---------------------------------
+
+BILLED_MONTHS = 3  # ended months billed and issued before the last one (left for the benchmark)
+PAID_SHARE = 0.9  # of the oldest billed month's statements, paid by one imported bank file
+N_CREDITS, N_PARTIAL_CREDITS = 60, 30
+
+
+def _use(db: Database, actor: Actor, today: dt.date, tick: Callable[[str], None]) -> dict:
+    """Bill, issue, credit and import receipts through the use cases, as the finance desk would."""
+    import csv
+    import os
+    import tempfile
+
+    from . import billing as B
+    from .services.billing import credit_statement, get_statement, run_billing
+    from .services.receivables import import_payments
+    from models import Customer, Statement
+    from models.choices import StatementKind, StatementStatus
+
+    rng = random.Random(SEED + 4)
+    as_of = dt.datetime.combine(today, dt.time(2, 0), tzinfo=dt.timezone.utc)
+    last = B.Period.containing(today - dt.timedelta(days=today.day))  # the last ended month: left unbilled
+    months, p = [], last
+    for _ in range(BILLED_MONTHS):
+        p = B.Period.containing(p.first - dt.timedelta(days=1))
+        months.insert(0, p.label)
+    issued = 0
+    for label in months:
+        tick(f"billing {label}: run and issue (app.services.billing)")
+        issued += len(run_billing(db, actor, label, issue=True, as_of=as_of).issued)
+    with db.session() as s:
+        middle = list(s.execute(select(Statement.number).where(
+            Statement.period == months[len(months) // 2], Statement.kind == StatementKind.STATEMENT,
+            Statement.status == StatementStatus.ISSUED).order_by(Statement.number)).scalars())
+        oldest = s.execute(select(Statement.number, Statement.total, Customer.credit_code, Customer.name)
+                           .join(Customer, Customer.id == Statement.customer_id).where(
+            Statement.period == months[0], Statement.kind == StatementKind.STATEMENT,
+            Statement.status == StatementStatus.ISSUED).order_by(Statement.number)).all()
+    tick(f"{N_CREDITS} credit notes on {months[len(months) // 2]} ({N_PARTIAL_CREDITS} partial)")
+    credits = 0
+    for k, number in enumerate(rng.sample(middle, min(N_CREDITS, len(middle)))):
+        if k < N_PARTIAL_CREDITS:
+            st = get_statement(db, number)
+            ln = max(st.lines, key=lambda li: li.amount)
+            if ln.amount < 10:
+                continue
+            credit_statement(db, actor, number, "客户投诉服务中断，协商减免 10%", line_ids=[ln.id],
+                             amount=B.fen(ln.amount / 10), at=as_of)
+        else:
+            credit_statement(db, actor, number, "合同价格录入有误，冲销后按更正价格重开", at=as_of)
+        credits += 1
+    paid = rng.sample(oldest, int(len(oldest) * PAID_SHARE))
+    tick(f"importing one bank file of {len(paid):,} receipts for {months[0]} (payments import)")
+    fd, path = tempfile.mkstemp(prefix="receipts-", suffix=".csv")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="") as f:
+            out = csv.writer(f)
+            out.writerow(["客户", "到账日期", "金额", "流水号", "付款户名", "付款方式"])
+            for k, (_number, total, code, name) in enumerate(sorted(paid)):
+                out.writerow([code, (today - dt.timedelta(days=rng.randrange(0, 20))).isoformat(), str(total),
+                              f"HX{today:%Y%m%d}{k:07d}", name, "transfer"])
+        payments = len(import_payments(db, actor, path).payments)
+    finally:
+        os.unlink(path)
+    return dict(statements=issued, credit_notes=credits, payments=payments, billed_months=tuple(months))
+
+
 # --- the load ---------------------------------------------------------------------------
+
+def _ensure_more_users(db: Database, actor: Actor) -> None:
+    """Twenty people in all (the demo's six and EXTRA_USERS), through the users use case."""
+    from .demo import DEMO_PASSWORD
+    from .services.users import add_user
+
+    with db.session() as s:
+        existing = set(s.execute(select(User.login)).scalars())
+    for login_name, role, name in EXTRA_USERS:
+        if login_name not in existing:
+            add_user(db, actor, login_name, role, DEMO_PASSWORD, name)
+
 
 def _reference(db: Database, actor: Actor, rng: random.Random, w: _Writer, plan_base: dict, progress: Progress) -> dict:
     """Subsidiaries and device types from the small demo (bulk), coverage through the service."""
@@ -720,7 +856,7 @@ def _reference(db: Database, actor: Actor, rng: random.Random, w: _Writer, plan_
 
 
 def load_large(db: Database, actor: Actor | None = None, progress: Progress = lambda m: None, *,
-               today: dt.date | None = None, audit_events: int = N_AUDIT) -> LargeSummary:
+               today: dt.date | None = None, audit_events: int = N_AUDIT, use: bool = True) -> LargeSummary:
     t_start = time.perf_counter()
     today = today or (dt.datetime.now(dt.timezone.utc) + TZ_OFFSET).date()
     with db.session() as s:
@@ -728,6 +864,7 @@ def load_large(db: Database, actor: Actor | None = None, progress: Progress = la
             raise RuleViolation("this database already has subsidiaries; the large provider loads only into an "
                                 "empty one (create a new database, e.g. --db large.db)")
     actor = ensure_demo_users(db, actor)
+    _ensure_more_users(db, actor)
     progress("regions (GB/T 2260)")
     load_regions(db, actor)
     rng = random.Random(SEED)
@@ -774,10 +911,13 @@ def load_large(db: Database, actor: Actor | None = None, progress: Progress = la
             w.raw.close()
         finally:
             raise
+    used = _use(db, actor, today, tick) if use else {}
+    with db.session() as s:
+        seq = s.execute(select(func.max(AuditEvent.seq))).scalar_one()
     c = w.counts
     summary = LargeSummary(c.get("site", 0), c.get("room", 0), c.get("rack", 0), c.get("device", 0),
                            c.get("gpu_asset", 0), c.get("customer", 0), c.get("contract", 0),
                            c.get("contract_item", 0), c.get("gpu_lease", 0), n_readings, seq,
-                           time.perf_counter() - t_start)
+                           time.perf_counter() - t_start, **used)
     tick("done")
     return summary

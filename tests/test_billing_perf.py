@@ -75,7 +75,7 @@ def test_chunked_in_lists_give_the_same_run(db, admin, manager, monkeypatch):
     for k in (1, 2, 3, 4, 5):
         _contract(db, admin, manager, w, k)
     whole, _ = _dry(db, admin)
-    monkeypatch.setattr(BS, "IN_CHUNK", 2)
+    monkeypatch.setattr(BS.statements, "IN_CHUNK", 2)
     chunked, q = _dry(db, admin)
     assert chunked == whole
     assert any(ln.charge == "credit" and "掉卡" in ln.note for st in whole.statements for ln in st.lines)

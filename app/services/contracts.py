@@ -178,8 +178,9 @@ class ContractDue:
 
 # --- numbering ----------------------------------------------------------------------------
 
-def next_document_number(session: Session, subsidiary_id: int, kind: str, scope: str) -> int:
-    """Take the next value of a per-subsidiary counter in the caller's transaction.
+def next_document_number(session: Session, subsidiary_id: int, kind: str, scope: str, count: int = 1) -> int:
+    """Take the next value (or the next `count` values: the last is returned) of a per-subsidiary
+    counter in the caller's transaction.
 
     One INSERT … ON CONFLICT DO UPDATE … RETURNING: the counter row stays locked until the
     transaction ends, so concurrent takers queue and a rolled-back taker leaves no gap.
@@ -190,9 +191,9 @@ def next_document_number(session: Session, subsidiary_id: int, kind: str, scope:
     else:
         from sqlalchemy.dialects.sqlite import insert as upsert
     table = DocumentCounter.__table__
-    stmt = upsert(table).values(subsidiary_id=subsidiary_id, kind=kind, scope=scope, last_value=1)
+    stmt = upsert(table).values(subsidiary_id=subsidiary_id, kind=kind, scope=scope, last_value=count)
     stmt = stmt.on_conflict_do_update(index_elements=[table.c.subsidiary_id, table.c.kind, table.c.scope],
-                                      set_={"last_value": table.c.last_value + 1})
+                                      set_={"last_value": table.c.last_value + count})
     return session.execute(stmt.returning(table.c.last_value)).scalar_one()
 
 

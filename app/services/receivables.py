@@ -43,15 +43,22 @@ ZERO = Decimal("0.00")
 # --------------------------------------------------------------------------- due dates
 def statement_due_date(s: Session, st: Statement, issued_at: dt.datetime) -> dt.date:
     """Issue date in Shanghai plus the (shortest) payment term of the contracts billed on it."""
-    issued = local_date(issued_at)
     if st.kind == StatementKind.CREDIT_NOTE:
-        return issued
-    days = s.execute(
-        select(func.min(Contract.payment_term_days))
-        .join(ContractItem, ContractItem.contract_id == Contract.id)
-        .join(StatementLine, StatementLine.contract_item_id == ContractItem.id)
-        .where(StatementLine.statement_id == st.id)).scalar()
-    return issued + dt.timedelta(days=DEFAULT_TERM_DAYS if days is None else int(days))
+        return local_date(issued_at)
+    return statement_due_dates(s, [st.id], issued_at)[st.id]
+
+
+def statement_due_dates(s: Session, statement_ids: list[int], issued_at: dt.datetime) -> dict[int, dt.date]:
+    """statement_due_date of many (ordinary) statements issued at one instant, in one query."""
+    issued = local_date(issued_at)
+    days = dict(s.execute(
+        select(StatementLine.statement_id, func.min(Contract.payment_term_days))
+        .join(ContractItem, ContractItem.id == StatementLine.contract_item_id)
+        .join(Contract, Contract.id == ContractItem.contract_id)
+        .where(StatementLine.statement_id.in_(statement_ids))
+        .group_by(StatementLine.statement_id)).all())
+    return {sid: issued + dt.timedelta(days=DEFAULT_TERM_DAYS if days.get(sid) is None else int(days[sid]))
+            for sid in statement_ids}
 
 
 def set_payment_terms(db: Database, actor: Actor, contract: str, days: int, wording: str | None = None) -> None:

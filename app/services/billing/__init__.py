@@ -1,0 +1,38 @@
+"""Billing use cases: the monthly run, issuing, credit notes, fapiao numbers, meter readings, downtime.
+
+One module per concern; every name is re-exported here, so `from app.services.billing import X`
+and `billing.X` keep working:
+
+- `statements`: the results the use cases return (StatementInfo, RunSummary, …), reading and
+  finding statements, the CSV/XLSX export rows;
+- `charges`: computing one contract item's lines for a period — `item_charges` is the extension
+  point for a new kind of charge (one function per kind, the period's data loaded set-wise in
+  `_load_data`);
+- `run`: the monthly run (`run_billing`) and what may be billed when;
+- `issue`: issuing in batches with gapless numbers, draft deletion, fapiao numbers, credit notes
+  and rebills;
+- `meters`: importing rack meter readings;
+- `downtime`: recording and ending GPU or server downtime.
+
+The arithmetic lives in app/billing.py. Idempotence rests on the unique key (contract_item_id,
+charge, period, revision) of statement_line: a run creates only what is missing. Numbers are
+taken from per-subsidiary counters in the issuing transaction (gapless): statements
+`GZ-202611-000123` (scope: the billing month), credit notes `GZ-CN-202612-000001` (scope: the
+month the credit note is issued).
+"""
+from __future__ import annotations
+
+from .charges import (_Ctx, _Data, _fee, _gpu_metering, _gpu_monthly_credit, _gpu_usage, _hybrid,  # noqa: F401
+                      _is_power_item, _item_window, _load_data, _money, _power, _price, _tax_rates, billing_start,
+                      handover_date, item_charges)
+from .downtime import end_downtime, record_downtime  # noqa: F401
+from .issue import (_refuse_if_issued, _take_statement_number, credit_statement, delete_draft,  # noqa: F401
+                    issue_statements, rebill_statement, record_fapiao)
+from .meters import _YES, MeterImport, _check_counters_rise, _parse_time, _rack_resolver, import_meter_readings  # noqa: F401
+from .run import (_billed_keys, billable_from, billable_periods, pending_drafts, period_has_ended,  # noqa: F401
+                  refuse_open_period, run_billing)
+from .statements import (BILLED_STATUSES, CHARGE_ORDER, CREDIT_PREFIX, IN_CHUNK, PARTIAL_PREFIX,  # noqa: F401
+                         STATEMENT_EXPORT_HEADERS, IssueSummary, LineInfo, Progress, RunSummary, StatementInfo,
+                         _chunks, _contract_numbers, _find_statement, _fmt_t, _line_info, _statement_info,
+                         _statement_infos, _words, export_statements_rows, find_statement, get_statement,
+                         list_statements)

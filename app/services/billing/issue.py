@@ -1,0 +1,335 @@
+"""Issuing (gapless numbers, in batches), draft deletion, fapiao numbers, credit notes and rebills."""
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import replace
+from decimal import Decimal, InvalidOperation
+from typing import Callable, Iterable
+
+from sqlalchemy import select
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session
+
+from models import (Contract, ContractItem, Statement, StatementLine, Subsidiary)
+from models.choices import StatementKind, StatementStatus
+
+from ... import billing as B
+from ...money import format_amount
+from ...audit import Actor, append_events
+from ...auth import require
+from ...db import Database
+from ...errors import RuleViolation, ValidationError
+from ...uow import UnitOfWork
+from ..common import flush_versioned
+from ..receivables import statement_due_date
+from .statements import (CREDIT_PREFIX, PARTIAL_PREFIX, IssueSummary, Progress, RunSummary, StatementInfo,
+                         _find_statement, _statement_info, _statement_infos)
+
+# --- issuing ------------------------------------------------------------------------------
+
+ISSUE_BATCH = 500  # statements numbered and issued per transaction (one IN list)
+
+
+def _take_statement_number(s: Session, st: Statement) -> str:
+    from ..contracts import next_document_number
+
+    sub = s.get(Subsidiary, st.subsidiary_id)
+    p = B.Period.parse(st.period)
+    n = next_document_number(s, st.subsidiary_id, "statement", p.compact)
+    return f"{sub.code}-{p.compact}-{n:06d}"
+
+
+def issue_statements(db: Database, actor: Actor, *, period: str | None = None,
+                     statement_ids: Iterable[int] | None = None, progress: Progress | None = None,
+                     cancelled: Callable[[], bool] | None = None) -> IssueSummary:
+    """Issue draft statements in batches of ISSUE_BATCH, each batch one transaction.
+
+    A batch locks its drafts (skipping those another process is issuing), takes one block of
+    numbers per subsidiary and month from the gapless counter (the numbers follow the order
+    subsidiary, customer, statement id, as one-by-one issuing gave), writes the statements and
+    appends their audit events with one move of the audit head. A batch commits whole or not at
+    all, so a crash leaves drafts that the next `issue` (or `run --issue`) numbers from where the
+    counter stopped: no gap, no number twice.
+    """
+    require(actor, "run_billing")
+    if period is None and statement_ids is None:
+        raise ValidationError({"period": "name the period (YYYY-MM) or the statements to issue"})
+    with db.session() as s:
+        q = select(Statement.id).where(Statement.status == StatementStatus.DRAFT,
+                                       Statement.kind == StatementKind.STATEMENT)
+        if period is not None:
+            try:
+                q = q.where(Statement.period == B.Period.parse(period).label)
+            except ValueError as exc:
+                raise ValidationError({"period": str(exc)}) from None
+        if statement_ids is not None:
+            q = q.where(Statement.id.in_(list(statement_ids)))
+        ids = list(s.execute(q.order_by(Statement.subsidiary_id, Statement.customer_id, Statement.id)).scalars())
+    issued: list[tuple[int, str, Decimal]] = []
+    skipped: list[str] = []
+    for at in range(0, len(ids), ISSUE_BATCH):
+        if cancelled and cancelled():
+            return IssueSummary(tuple(issued), tuple(skipped), cancelled=True)
+        batch = ids[at:at + ISSUE_BATCH]
+        issued += _issue_batch(db, actor, batch, skipped)
+        if progress:
+            progress(at + len(batch), len(ids))
+    return IssueSummary(tuple(issued), tuple(skipped))
+
+
+def _issue_batch(db: Database, actor: Actor, batch: list[int], skipped: list[str]) -> list[tuple[int, str, Decimal]]:
+    """Issue one batch of drafts in one transaction (see issue_statements)."""
+    from ..contracts import next_document_number
+    from ..receivables import statement_due_dates
+
+    with UnitOfWork(db, actor) as uow:
+        s = uow.session
+        locked = {st.id: st for st in s.execute(
+            select(Statement).where(Statement.id.in_(batch), Statement.status == StatementStatus.DRAFT)
+            .with_for_update(skip_locked=True)).scalars()}
+        sums: dict[int, list] = {}
+        for sid, amount, tax in s.execute(select(StatementLine.statement_id, StatementLine.amount, StatementLine.tax)
+                                          .where(StatementLine.statement_id.in_(list(locked)))):
+            sums.setdefault(sid, []).append((amount, tax))
+        todo: list[Statement] = []
+        for sid in batch:  # in the order subsidiary, customer, id
+            st = locked.get(sid)
+            if st is None:
+                skipped.append(f"statement #{sid} was issued or is being issued by someone else")
+            elif sid not in sums:
+                skipped.append(f"statement #{sid} has no lines; nothing to issue")
+            else:
+                todo.append(st)
+        if not todo:
+            return []
+        when = dt.datetime.now(dt.timezone.utc)
+        codes = dict(s.execute(select(Subsidiary.id, Subsidiary.code)).all())
+        due = statement_due_dates(s, [st.id for st in todo], when)
+        by_counter: dict[tuple[int, str], list[Statement]] = {}
+        for st in todo:
+            by_counter.setdefault((st.subsidiary_id, st.period), []).append(st)
+        for (sub_id, label), sts in sorted(by_counter.items()):  # counters locked in one order by every issuer
+            compact = B.Period.parse(label).compact
+            last = next_document_number(s, sub_id, "statement", compact, count=len(sts))
+            for n, st in enumerate(sts, start=last - len(sts) + 1):
+                st.number = f"{codes[sub_id]}-{compact}-{n:06d}"
+        events = []
+        for st in todo:
+            tot = B.totals(sums[st.id])
+            st.subtotal, st.tax, st.total = tot.subtotal, tot.tax, tot.total
+            st.status, st.issued_at, st.due_date = StatementStatus.ISSUED, when, due[st.id]
+            st.updated_by, st.updated_at = uow.actor.login, when
+            events.append(dict(action="statement.issue", object_type="statement", object_id=st.id,
+                               object_label=st.number, before={"status": StatementStatus.DRAFT},
+                               after={"status": StatementStatus.ISSUED, "number": st.number, "total": st.total,
+                                      "period": st.period, "customer_id": st.customer_id}))
+        flush_versioned(uow, todo[0], f"statement {todo[0].number}")  # every statement, one batched UPDATE
+        uow.changes.add("statement")
+        append_events(s, uow.actor, request_id=uow.request_id, events=events)  # one move of the audit head
+        uow.commit()
+        return [(st.id, st.number, st.total) for st in todo]
+
+
+def _refuse_if_issued(st: Statement) -> None:
+    if st.status != StatementStatus.DRAFT:
+        raise RuleViolation(f"statement {st.number} is {StatementStatus.label(st.status).lower()} and can no longer "
+                            "change; correct it with a credit note (billing credit NUMBER --reason …)")
+
+
+def delete_draft(db: Database, actor: Actor, key: int | str, reason: str) -> None:
+    """Throw away a draft statement so the next run bills its lines afresh (e.g. after a fix)."""
+    require(actor, "run_billing")
+    if not (reason and reason.strip()):
+        raise ValidationError({"reason": "say why the draft is discarded"})
+    with UnitOfWork(db, actor) as uow:
+        s = uow.session
+        st = _find_statement(s, key, lock=True)
+        _refuse_if_issued(st)
+        before = {"period": st.period, "customer_id": st.customer_id, "lines": len(st.lines), "total": st.total}
+        s.delete(st)
+        s.flush()
+        uow.audit("statement.delete_draft", "statement", st.id, f"{st.period} draft #{st.id}", before=before,
+                  reason=reason.strip())
+        uow.commit()
+
+
+def record_fapiao(db: Database, actor: Actor, key: int | str, fapiao_no: str) -> StatementInfo:
+    """The external fapiao number; the one field an issued statement may still receive."""
+    require(actor, "run_billing")
+    fapiao_no = (fapiao_no or "").strip()
+    if not fapiao_no or len(fapiao_no) > 64:
+        raise ValidationError({"fapiao_no": "a fapiao number of 1 to 64 characters"})
+    with UnitOfWork(db, actor) as uow:
+        s = uow.session
+        st = _find_statement(s, key, lock=True)
+        if st.status != StatementStatus.ISSUED:
+            raise RuleViolation("a fapiao is recorded against an issued statement; issue this one first")
+        before = {"fapiao_no": st.fapiao_no}
+        st.fapiao_no = fapiao_no
+        flush_versioned(uow, st, f"statement {st.number}")
+        uow.audit("statement.fapiao", "statement", st.id, st.number, before=before, after={"fapiao_no": fapiao_no})
+        info = _statement_info(s, st)
+        uow.commit()
+        return info
+
+
+def credit_statement(db: Database, actor: Actor, key: int | str, reason: str, *,
+                     line_ids: Iterable[int] | None = None, amount: Decimal | str | None = None,
+                     at: dt.datetime | None = None) -> StatementInfo:
+    """Issue a credit note against an issued statement: all its lines, the lines named, or, with
+    `amount`, part of one line.
+
+    A line credited in full is reversed (what is left of it, after any partial credit) and its key
+    (item, charge, period, revision) is freed: the next run, or rebill_statement, bills the
+    corrected revision on a new statement that refers to this one. A partial credit (one line, an
+    amount below what is left of it) reduces the charge, which stands: nothing is rebilled.
+    A credit note itself is never credited (a debit note is not issued): to undo a credit note,
+    rebill the credited lines.
+    """
+    require(actor, "run_billing")
+    if not (reason and reason.strip()):
+        raise ValidationError({"reason": "a credit note says why"})
+    partial = None
+    if amount is not None and amount != "":
+        try:
+            partial = Decimal(str(amount).replace(",", ""))
+        except InvalidOperation:
+            partial = None
+        if partial is None or not partial.is_finite() or partial <= 0 or partial != B.fen(partial):
+            raise ValidationError({"amount": f"a partial credit is a positive amount in yuan and fen, not {amount!r}"})
+        if line_ids is None or len(set(line_ids)) != 1:
+            raise ValidationError({"line_ids": "a partial credit by amount names exactly one line (--line LINE_ID)"})
+    at = at or dt.datetime.now(dt.timezone.utc)
+    with UnitOfWork(db, actor) as uow:
+        s = uow.session
+        orig = _find_statement(s, key, lock=True)
+        if orig.kind != StatementKind.STATEMENT:
+            raise RuleViolation(f"{orig.number} is a credit note; a credit note is not credited again. To charge "
+                                f"its lines again, rebill the statement it credited (billing rebill NUMBER)")
+        if orig.status != StatementStatus.ISSUED:
+            raise RuleViolation(f"only an issued statement is credited; {orig.number or f'#{orig.id}'} is "
+                                "a draft (change the draft instead)")
+        wanted = set(line_ids) if line_ids is not None else None
+        lines = [ln for ln in orig.lines if wanted is None or ln.id in wanted]
+        if wanted is not None and len(lines) != len(wanted):
+            missing = sorted(wanted - {ln.id for ln in orig.lines})
+            raise ValidationError({"line_ids": f"line(s) {missing} are not on {orig.number}"})
+        if not lines:
+            raise ValidationError({"line_ids": f"{orig.number} has no lines to credit"})
+        # what earlier credit notes took off each line: (amount, tax, full credit number or None)
+        taken: dict[int, list] = {}
+        for ln in lines:
+            done_amount = done_tax = Decimal("0.00")
+            full = part = None
+            for number, charge, c_amount, c_tax in s.execute(
+                    select(Statement.number, StatementLine.charge, StatementLine.amount, StatementLine.tax)
+                    .join(StatementLine).where(
+                        Statement.original_id == orig.id, StatementLine.contract_item_id == ln.contract_item_id,
+                        StatementLine.charge.in_([f"{CREDIT_PREFIX}{ln.charge}", f"{PARTIAL_PREFIX}{ln.charge}"]),
+                        StatementLine.period == ln.period, StatementLine.revision == ln.revision)):
+                done_amount += c_amount
+                done_tax += c_tax
+                if charge.startswith(CREDIT_PREFIX):
+                    full = number
+                else:
+                    part = number
+            if full:
+                raise RuleViolation(f"line “{ln.description}” of {orig.number} was already credited by {full}")
+            if partial is not None and part:
+                raise RuleViolation(f"line “{ln.description}” of {orig.number} already has a partial credit ({part}); "
+                                    "credit the rest of it in full, and the corrected charge is rebilled")
+            taken[ln.id] = [done_amount, done_tax]
+        if partial is not None:
+            ln = lines[0]
+            left = ln.amount + taken[ln.id][0]
+            if partial >= abs(left):
+                raise ValidationError({"amount": f"a partial credit is less than what is left of the line "
+                                                 f"({format_amount(abs(left))}); to credit all of it, leave out the amount"})
+        cn = Statement(kind=StatementKind.CREDIT_NOTE, subsidiary_id=orig.subsidiary_id, customer_id=orig.customer_id,
+                       period=orig.period, status=StatementStatus.DRAFT, original_id=orig.id, reason=reason.strip(),
+                       updated_by=actor.login)
+        langs = dict(s.execute(select(ContractItem.id, Contract.language).join(Contract).where(
+            ContractItem.id.in_([ln.contract_item_id for ln in lines if ln.contract_item_id]))).all())
+        for ln in lines:
+            en = langs.get(ln.contract_item_id) == "en"
+            done_amount, done_tax = taken[ln.id]
+            if partial is not None:
+                sign = -1 if ln.amount > 0 else 1  # against the line: a credit of a charge, a debit of a discount
+                quantity, price, amount_ = Decimal(sign), partial, sign * partial
+                tax = B.tax_for(amount_, ln.tax_rate)
+                charge = f"{PARTIAL_PREFIX}{ln.charge}"
+                prefix = f"Partial credit of {orig.number}: " if en else f"部分冲减 {orig.number}："
+            elif done_amount:
+                left = ln.amount + done_amount  # after a partial credit: the rest, as 1 × what is left
+                sign = -1 if left > 0 else 1
+                quantity, price, amount_ = Decimal(sign), abs(left), -left
+                tax = -(ln.tax + done_tax)
+                charge = f"{CREDIT_PREFIX}{ln.charge}"
+                prefix = f"Reversal of the rest of {orig.number}: " if en else f"冲销 {orig.number} 余额："
+            else:
+                quantity, price, amount_, tax = -ln.quantity, ln.unit_price, -ln.amount, -ln.tax
+                charge = f"{CREDIT_PREFIX}{ln.charge}"
+                prefix = f"Reversal of {orig.number}: " if en else f"冲销 {orig.number}："
+            cn.lines.append(StatementLine(
+                contract_item_id=ln.contract_item_id, charge=charge[:16], period=ln.period,
+                description=(prefix + ln.description)[:255], quantity=quantity, unit=ln.unit,
+                unit_price=price, amount=amount_, tax_rate=ln.tax_rate, tax=tax, revision=ln.revision,
+                note=f"{orig.number} #{ln.id}" + (f" rev. {ln.revision}" if ln.revision > 1 else "")))
+        s.add(cn)
+        try:
+            s.flush()
+        except IntegrityError as exc:
+            raise RuleViolation(f"a line of {orig.number} was credited by someone else meanwhile; reload") from exc
+        tot = B.totals([(ln.amount, ln.tax) for ln in cn.lines])
+        cn.subtotal, cn.tax, cn.total = tot.subtotal, tot.tax, tot.total
+        sub = s.get(Subsidiary, orig.subsidiary_id)
+        month = B.Period.containing(B.local_date(at))
+        from ..contracts import next_document_number
+
+        n = next_document_number(s, orig.subsidiary_id, "credit_note", month.compact)
+        cn.number = f"{sub.code}-CN-{month.compact}-{n:06d}"
+        cn.status, cn.issued_at = StatementStatus.ISSUED, at
+        cn.due_date = statement_due_date(s, cn, at)
+        flush_versioned(uow, cn, f"credit note {cn.number}")
+        uow.audit("statement.credit", "statement", cn.id, cn.number, reason=reason.strip(),
+                  after={"original": orig.number, "lines": len(lines), "partial": partial is not None,
+                         "subtotal": tot.subtotal, "tax": tot.tax, "total": tot.total})
+        info = _statement_info(s, cn)
+        uow.commit()
+        return info
+
+
+def rebill_statement(db: Database, actor: Actor, key: int | str, *, issue: bool = False,
+                     as_of: dt.datetime | None = None) -> RunSummary:
+    """Bill again, as their next revision, the lines of an issued statement that credit notes
+    credited in full, on a new statement referring to it (the charge as the contract, handover,
+    leases and readings now give it). The regular run of the month does the same for every
+    customer; this does it for one statement now."""
+    from .run import _billed_keys, pending_drafts, run_billing
+
+    require(actor, "run_billing")
+    with db.session() as s:
+        st = _find_statement(s, key)
+        if st.kind != StatementKind.STATEMENT or st.status != StatementStatus.ISSUED:
+            raise RuleViolation(f"{st.number or f'#{st.id}'} is not an issued statement; a rebill corrects the "
+                                "credited lines of an issued statement")
+        p = B.Period.parse(st.period)
+        item_ids = {ln.contract_item_id for ln in st.lines if ln.contract_item_id}
+        latest, credited = _billed_keys(s, p, dict.fromkeys(item_ids, ""))
+        free = {item for (item, charge), (rev, sid) in latest.items() if (item, charge, rev) in credited}
+        number = st.number
+        if not free:
+            mine = {(ln.contract_item_id, ln.charge, ln.revision) for ln in st.lines}
+            if mine & credited:
+                raise RuleViolation(f"the credited lines of {number} were already rebilled; see its later statements")
+            raise RuleViolation(f"no line of {number} has been credited in full; credit it first "
+                                f"(billing credit {number} --reason …), then rebill")
+    summary = run_billing(db, actor, p.label, as_of=as_of, item_ids=free)
+    if issue:
+        ids = [st.id for st in summary.statements if st.id]
+        result = issue_statements(db, actor, statement_ids=ids)
+        with db.session() as s:
+            fresh = tuple(_statement_infos(s, ids))
+        summary = replace(summary, issued=tuple(n for _i, n, _t in result.issued), statements=fresh,
+                          pending_drafts=pending_drafts(db, p.label))
+    return summary

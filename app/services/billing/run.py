@@ -1,0 +1,326 @@
+"""The monthly billing run: create the statement lines that are missing, grouped per customer."""
+from __future__ import annotations
+
+import datetime as dt
+from collections import defaultdict
+from dataclasses import replace
+from decimal import Decimal
+from typing import Callable, Iterable
+
+from sqlalchemy import and_, insert, select, update
+from sqlalchemy.orm import Session, selectinload
+from sqlalchemy.orm.attributes import set_committed_value
+
+from models import (Contract, Customer, Statement, StatementLine, Subsidiary)
+from models.choices import StatementKind, StatementStatus
+
+from ... import billing as B
+from ...audit import Actor, append_events
+from ...auth import require
+from ...db import Database
+from ...errors import RuleViolation, ValidationError
+from ...uow import UnitOfWork
+from ..common import flush_versioned
+from .charges import _Ctx, _load_data, _tax_rates, item_charges
+from .issue import issue_statements
+from .statements import (BILLED_STATUSES, CHARGE_ORDER, CREDIT_PREFIX, PARTIAL_PREFIX, LineInfo, Progress, RunSummary,
+                         StatementInfo, _chunks, _contract_numbers, _statement_infos, _words)
+
+# --- the run ------------------------------------------------------------------------------
+
+def run_billing(db: Database, actor: Actor, period: str, *, dry_run: bool = False, issue: bool = False,
+                as_of: dt.datetime | None = None, progress: Progress | None = None,
+                cancelled: Callable[[], bool] | None = None, item_ids: Iterable[int] | None = None) -> RunSummary:
+    """Bill one month: create the statement lines that are missing, grouped per customer.
+
+    A month is billed once it has ended in Asia/Shanghai: usage is metered up to the run, so an
+    earlier run would bill part of it for good. A dry run may look at the open month (marked
+    provisional, metered up to now) and writes nothing. A second run over the same month creates
+    nothing, except the corrected revision of a line a credit note has credited, which goes on a
+    new statement referring to the credited one. `issue` then issues every draft statement of
+    the month (so a run interrupted mid-issue is completed by running it again). `item_ids`
+    restricts the run to those contract items (a rebill).
+    """
+    require(actor, "read" if dry_run else "run_billing")
+    if issue and dry_run:
+        raise ValidationError({"issue": "a dry run issues nothing; drop --dry-run or --issue"})
+    try:
+        p = B.Period.parse(period)
+    except ValueError as exc:
+        raise ValidationError({"period": str(exc)}) from None
+    now = dt.datetime.now(dt.timezone.utc)
+    as_of = as_of or now  # tests and demos bill "as if" at another time
+    if p.start > as_of:
+        raise ValidationError({"period": f"{p.label} has not begun; bill a month that has"})
+    if not dry_run:
+        refuse_open_period(p, as_of)
+    wanted_items = set(item_ids) if item_ids is not None else None
+    x = _Ctx(p, as_of, "zh")
+    with UnitOfWork(db, actor) as uow:
+        s = uow.session
+        in_period = and_(Contract.status.in_(BILLED_STATUSES), Contract.start_date <= p.last,
+                         Contract.end_date >= p.first)
+        if not dry_run:
+            # Concurrent runs queue on their subsidiaries' run counters; the one after sees the lines.
+            from ..contracts import next_document_number
+
+            for sub_id in sorted(set(s.execute(select(Contract.subsidiary_id).where(in_period)).scalars())):
+                next_document_number(s, sub_id, "billing_run", p.compact)
+        contracts = s.execute(select(Contract).where(in_period).order_by(Contract.number)
+                              .options(selectinload(Contract.items))).scalars().all()
+        rates = _tax_rates(s, p)
+        numbers = {it.id: c.number for c in contracts for it in c.items}
+        # the period's existing lines (few), instead of an IN list of every item id
+        latest, credited = _billed_keys(s, p, numbers)
+        x.data = _load_data(s, contracts, p, as_of)
+
+        def cancel() -> RunSummary:
+            uow.rollback()
+            return RunSummary(p.label, dry_run, 0, 0, 0, 0, 0, (), Decimal("0.00"), Decimal("0.00"),
+                              Decimal("0.00"), (), cancelled=True)
+        # (subsidiary, customer, statement rebilled or 0) -> [(contract, charge, revision)]
+        new: dict[tuple[int, int, int], list[tuple[Contract, B.Charge, int]]] = defaultdict(list)
+        skipped = rebilled = 0
+        for done, c in enumerate(contracts):
+            if cancelled and cancelled():
+                return cancel()
+            x.lang = c.language
+            for it in c.items:
+                if wanted_items is not None and it.id not in wanted_items:
+                    continue
+                for ch in item_charges(s, c, it, x):
+                    prev = latest.get((it.id, ch.charge))
+                    if prev is None:
+                        revision, rebills = 1, 0
+                    elif (it.id, ch.charge, prev[0]) in credited:
+                        revision, rebills = prev[0] + 1, prev[1]
+                        rebilled += 1
+                    else:
+                        skipped += 1
+                        continue
+                    if ch.tax_category not in rates:
+                        raise RuleViolation(f"there is no tax rate for {ch.tax_category} valid in {p.label}; "
+                                            "an administrator adds it under settings")
+                    new[(c.subsidiary_id, c.customer_id, rebills)].append((c, ch, revision))
+            if progress:
+                progress(done + 1, len(contracts))
+        x.data = None
+        if cancelled and cancelled():
+            return cancel()
+        created = extended = lines_created = 0
+        sub_total = tax_total = Decimal("0.00")
+        previews: list[StatementInfo] = []
+        touched: list[int] = []
+        audits: list[tuple] = []
+        groups = sorted(new.items())
+        drafts: dict[tuple[int, int, int], Statement] = {}
+        if not dry_run and groups:
+            # the existing drafts this run extends, locked (one query per 500 customers)
+            wanted = set(new)
+            for chunk in _chunks(cust for _sub, cust, _r in wanted):
+                for st in s.execute(select(Statement).where(
+                        Statement.customer_id.in_(chunk), Statement.period == p.label,
+                        Statement.kind == StatementKind.STATEMENT, Statement.status == StatementStatus.DRAFT)
+                        .order_by(Statement.id).with_for_update(of=Statement)).scalars():
+                    key = (st.subsidiary_id, st.customer_id, st.rebills_id or 0)
+                    if key in wanted:
+                        drafts.setdefault(key, st)
+        subs: dict[int, str] = {}
+        cust_names: dict[int, str] = {}
+        if groups:
+            subs = dict(s.execute(select(Subsidiary.id, Subsidiary.code)).all())
+            for chunk in _chunks(cust for _sub, cust, _r in new):
+                cust_names.update(s.execute(select(Customer.id, Customer.name).where(Customer.id.in_(chunk))).all())
+        now_ = dt.datetime.now(dt.timezone.utc)
+        written: list[tuple] = []  # (statement, is new, its existing lines, new lines, totals)
+        with s.no_autoflush:  # every statement goes out in the one flush below (one UPDATE per extended draft)
+            for (sub_id, cust_id, rebills), charges in groups:
+                charges.sort(key=lambda cc: (cc[0].number, cc[1].contract_item_id or 0, CHARGE_ORDER.get(cc[1].charge, 9)))
+                lines = []
+                for _c, ch, revision in charges:
+                    rate = rates[ch.tax_category]
+                    note = ch.note or None
+                    if revision > 1:
+                        note = (f"rev. {revision}; " + (note or ""))[:4000]
+                    lines.append(dict(contract_item_id=ch.contract_item_id, charge=ch.charge, period=p.label,
+                                      description=ch.description[:255], quantity=ch.quantity, unit=ch.unit,
+                                      unit_price=ch.unit_price, amount=ch.amount, tax_rate=rate,
+                                      tax=B.tax_for(ch.amount, rate), note=note, revision=revision))
+                for ln in lines:
+                    sub_total += ln["amount"]
+                    tax_total += ln["tax"]
+                lines_created += len(lines)
+                if dry_run:
+                    infos = tuple(LineInfo(None, ln["contract_item_id"], numbers.get(ln["contract_item_id"], ""),
+                                           ln["charge"], ln["period"], ln["description"], ln["quantity"], ln["unit"],
+                                           ln["unit_price"], ln["amount"], ln["tax_rate"], ln["tax"], ln["note"] or "",
+                                           ln["revision"])
+                                  for ln in lines)
+                    tot = B.totals([(ln["amount"], ln["tax"]) for ln in lines])
+                    previews.append(StatementInfo(None, None, StatementKind.STATEMENT, sub_id, subs[sub_id], cust_id,
+                                                  cust_names[cust_id], p.label, StatementStatus.DRAFT, tot.subtotal,
+                                                  tot.tax, tot.total, _words(tot.total), None, None, None, None, None, 0,
+                                                  infos, (), rebills or None))
+                    created += 1
+                    continue
+                st = drafts.get((sub_id, cust_id, rebills))
+                is_new = st is None
+                if is_new:
+                    old = []
+                    st = Statement(kind=StatementKind.STATEMENT, subsidiary_id=sub_id, customer_id=cust_id,
+                                   period=p.label, status=StatementStatus.DRAFT, rebills_id=rebills or None)
+                    s.add(st)
+                    created += 1
+                else:
+                    old = list(st.lines)
+                    extended += 1
+                tot = B.totals([(ln.amount, ln.tax) for ln in old] + [(ln["amount"], ln["tax"]) for ln in lines])
+                st.subtotal, st.tax, st.total = tot.subtotal, tot.tax, tot.total
+                st.updated_by, st.updated_at = actor.login, now_
+                written.append((st, is_new, old, lines, tot))
+        if written:
+            # Every statement in one flush (a batched INSERT … RETURNING in the run's order, so the
+            # ids are those the one-by-one writes gave), then, as before, an UPDATE of the new ones
+            # (version 2, like a statement created and then totalled), then every line in one
+            # batched INSERT … RETURNING id.
+            flush_versioned(uow, written[0][0], f"statement for {p.label}")
+            later = dt.datetime.now(dt.timezone.utc)
+            fresh = {st.id: st for st, is_new, *_rest in written if is_new}
+            for chunk in _chunks(fresh):
+                s.execute(update(Statement).where(Statement.id.in_(chunk), Statement.version == 1)
+                          .values(version=2, updated_at=later).execution_options(synchronize_session=False))
+                for sid in chunk:
+                    set_committed_value(fresh[sid], "version", 2)
+                    set_committed_value(fresh[sid], "updated_at", later)
+            rows = [dict(ln, statement_id=st.id) for st, _n, _o, lines, _t in written for ln in lines]
+            ids = s.execute(insert(StatementLine).returning(StatementLine.id, sort_by_parameter_order=True),
+                            rows).scalars().all()
+            for ln, lid in zip(rows, ids):
+                ln["id"] = lid
+            old_numbers = _contract_numbers(s, {ln.contract_item_id for _st, _n, old, _l, _t in written for ln in old}
+                                            - set(numbers))
+            credits: dict[int, list[str]] = defaultdict(list)
+            for chunk in _chunks(st.id for st, *_rest in written):
+                for orig, number in s.execute(select(Statement.original_id, Statement.number).where(
+                        Statement.original_id.in_(chunk), Statement.number.is_not(None)).order_by(Statement.number)):
+                    credits[orig].append(number)
+            k = 0
+            for st, is_new, old, lines, tot in written:
+                # audited after every statement is written: the audit head is locked last (no deadlock
+                # with a concurrent issue, which locks its statement, then its counter, then the head)
+                audits.append(("statement.create" if is_new else "statement.add_lines", st.id,
+                               f"{p.label} draft #{st.id}",
+                               {"period": p.label, "customer_id": st.customer_id, "lines": len(lines),
+                                "subtotal": tot.subtotal, "tax": tot.tax, "total": tot.total}))
+                touched.append(st.id)
+                mine = rows[k:k + len(lines)]
+                k += len(lines)
+                infos = [LineInfo(ln.id, ln.contract_item_id, numbers.get(ln.contract_item_id) or
+                                  old_numbers.get(ln.contract_item_id, ""), ln.charge, ln.period, ln.description,
+                                  ln.quantity, ln.unit, ln.unit_price, ln.amount, ln.tax_rate, ln.tax, ln.note or "",
+                                  ln.revision)
+                         for ln in old]
+                infos += [LineInfo(ln["id"], ln["contract_item_id"], numbers.get(ln["contract_item_id"], ""),
+                                   ln["charge"], ln["period"], ln["description"], ln["quantity"], ln["unit"],
+                                   ln["unit_price"], ln["amount"], ln["tax_rate"], ln["tax"], ln["note"] or "",
+                                   ln["revision"])
+                          for ln in mine]
+                infos.sort(key=lambda li: li.id)
+                previews.append(StatementInfo(st.id, st.number, st.kind, st.subsidiary_id, subs[st.subsidiary_id],
+                                              st.customer_id, cust_names[st.customer_id], st.period, st.status,
+                                              st.subtotal, st.tax, st.total, _words(st.total), st.issued_at,
+                                              st.original_id, None, st.reason, st.fapiao_no, st.version,
+                                              tuple(infos), tuple(credits.get(st.id, ())), st.rebills_id))
+                if not is_new:
+                    s.expire(st, ["lines"])
+        warnings = tuple(x.warnings)
+        if dry_run:
+            uow.rollback()
+        else:
+            # Each audit event flushes the session first; with tens of thousands of contracts, items and
+            # statements in it that check alone is O(objects) per event. Everything is written by now
+            # and the previews are plain data, so the session lets go of them (and of each event once
+            # the next one has flushed it).
+            # All the statements' events and the run's go in with one move of the audit head (locked
+            # last: no deadlock with a concurrent issue, which locks statements, then counters, then the head).
+            uow.changes.add("statement")
+            append_events(s, uow.actor, request_id=uow.request_id, events=[
+                dict(action=action, object_type="statement", object_id=sid, object_label=label, after=after)
+                for action, sid, label, after in audits] + [dict(
+                    action="billing.run", object_type="billing", object_id=p.label, object_label=f"billing run {p.label}",
+                    after={"statements_created": created, "statements_extended": extended,
+                           "lines_created": lines_created, "skipped_existing": skipped, "held": x.held,
+                           "rebilled": rebilled, "subtotal": sub_total, "tax": tax_total,
+                           "warnings": list(warnings)})])
+            uow.commit()
+    summary = RunSummary(p.label, dry_run, created, extended, lines_created, skipped, x.held, warnings,
+                         sub_total, tax_total, sub_total + tax_total, tuple(previews),
+                         provisional_until=as_of if dry_run and as_of < p.end else None, rebilled=rebilled)
+    if issue:
+        result = issue_statements(db, actor, period=p.label)
+        shown = list(dict.fromkeys(touched + [sid for sid, _n, _t in result.issued]))
+        with db.session() as s:  # show them as issued, with their numbers
+            fresh = tuple(_statement_infos(s, shown))
+        summary = replace(summary, issued=tuple(n for _i, n, _t in result.issued), statements=fresh)
+    if not summary.cancelled:
+        summary = replace(summary, pending_drafts=pending_drafts(db, p.label))
+    return summary
+
+
+def refuse_open_period(p: B.Period, as_of: dt.datetime) -> None:
+    """A month is billed once it has ended in Asia/Shanghai (usage is metered up to the run)."""
+    if as_of < p.end:
+        raise ValidationError({"period": f"{p.label} has not ended; it can be billed from {p.next_first} 00:00 "
+                                         "Asia/Shanghai (a dry run shows it now, provisionally)"})
+
+
+def period_has_ended(period: str, as_of: dt.datetime | None = None) -> bool:
+    """Whether a real run may bill the month (it has ended in Asia/Shanghai)."""
+    return B.Period.parse(period).end <= (as_of or dt.datetime.now(dt.timezone.utc))
+
+
+def billable_from(period: str) -> dt.date:
+    """The Shanghai day from which the month can be billed: the first of the next month."""
+    return B.Period.parse(period).next_first
+
+
+def billable_periods(count: int = 12, as_of: dt.datetime | None = None) -> list[str]:
+    """The last `count` months that have ended in Asia/Shanghai, newest first (what a real run may bill)."""
+    as_of = as_of or dt.datetime.now(dt.timezone.utc)
+    p = B.Period.containing(B.local_date(as_of))
+    out = []
+    for _ in range(count):
+        p = B.Period.containing(p.first - dt.timedelta(days=1))
+        out.append(p.label)
+    return out
+
+
+def pending_drafts(db: Database, period: str) -> int:
+    """Draft statements of the period not yet issued."""
+    from sqlalchemy import func
+
+    with db.session() as s:
+        return s.execute(select(func.count()).select_from(Statement).where(
+            Statement.period == B.Period.parse(period).label, Statement.kind == StatementKind.STATEMENT,
+            Statement.status == StatementStatus.DRAFT)).scalar_one()
+
+
+def _billed_keys(s: Session, p: B.Period, numbers: dict[int, str]):
+    """The period's billed keys: (item, charge) -> (latest revision, its statement id), and the
+    (item, charge, revision) keys a credit note has credited in full (those may be billed again)."""
+    latest: dict[tuple[int, str], tuple[int, int]] = {}
+    credited: set[tuple[int, str, int]] = set()
+    for item_id, charge, revision, sid in s.execute(
+            select(StatementLine.contract_item_id, StatementLine.charge, StatementLine.revision,
+                   StatementLine.statement_id).where(StatementLine.period == p.label)):
+        if item_id not in numbers:
+            continue
+        if charge.startswith(CREDIT_PREFIX):
+            credited.add((item_id, charge[len(CREDIT_PREFIX):], revision))
+        elif charge.startswith(PARTIAL_PREFIX):
+            continue
+        else:
+            cur = latest.get((item_id, charge))
+            if cur is None or revision > cur[0]:
+                latest[(item_id, charge)] = (revision, sid)
+    return latest, credited
