@@ -552,17 +552,17 @@
 <context>
     <name>ChoiceFilterDialog</name>
     <message>
-        <location filename="../../ui/listview.py" line="591"/>
+        <location filename="../../ui/listview.py" line="596"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../ui/listview.py" line="590"/>
+        <location filename="../../ui/listview.py" line="595"/>
         <source>Filter</source>
         <translation>筛选</translation>
     </message>
     <message>
-        <location filename="../../ui/listview.py" line="578"/>
+        <location filename="../../ui/listview.py" line="583"/>
         <source>Filter by %1</source>
         <translation>按%1筛选</translation>
     </message>
@@ -2484,12 +2484,12 @@
 <context>
     <name>HistoryDialog</name>
     <message>
-        <location filename="../../ui/history.py" line="135"/>
+        <location filename="../../ui/history.py" line="136"/>
         <source>Close</source>
         <translation>关闭</translation>
     </message>
     <message>
-        <location filename="../../ui/history.py" line="130"/>
+        <location filename="../../ui/history.py" line="131"/>
         <source>History: %1</source>
         <translation>历史：%1</translation>
     </message>
@@ -2497,7 +2497,7 @@
 <context>
     <name>HistoryView</name>
     <message>
-        <location filename="../../ui/history.py" line="95"/>
+        <location filename="../../ui/history.py" line="96"/>
         <source>%1 of %2 events, newest first</source>
         <translation>%1 / 共 %2 条事件，最新在前</translation>
     </message>
@@ -2517,7 +2517,7 @@
         <translation>事件详情…</translation>
     </message>
     <message>
-        <location filename="../../ui/history.py" line="96"/>
+        <location filename="../../ui/history.py" line="97"/>
         <source>No audit events for this record.</source>
         <translation>该记录没有审计事件。</translation>
     </message>
@@ -2623,7 +2623,7 @@
         <translation>%1包含（留空表示不筛选）：</translation>
     </message>
     <message>
-        <location filename="../../ui/listview.py" line="533"/>
+        <location filename="../../ui/listview.py" line="538"/>
         <source>%1 moved, %2 refused:</source>
         <translation>已变更 %1 个，拒绝 %2 个：</translation>
     </message>
@@ -2648,7 +2648,7 @@
         <translation>%1：全部</translation>
     </message>
     <message>
-        <location filename="../../ui/listview.py" line="487"/>
+        <location filename="../../ui/listview.py" line="492"/>
         <source>A reason is required.</source>
         <translation>必须填写原因。</translation>
     </message>
@@ -2673,12 +2673,12 @@
         <translation>无法读取列表：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/listview.py" line="546"/>
+        <location filename="../../ui/listview.py" line="551"/>
         <source>Excel (*.xlsx);;CSV (*.csv)</source>
         <translation>Excel (*.xlsx);;CSV (*.csv)</translation>
     </message>
     <message>
-        <location filename="../../ui/listview.py" line="545"/>
+        <location filename="../../ui/listview.py" line="550"/>
         <source>Export</source>
         <translation>导出</translation>
     </message>
@@ -2693,7 +2693,7 @@
         <translation>导出所选…</translation>
     </message>
     <message>
-        <location filename="../../ui/listview.py" line="558"/>
+        <location filename="../../ui/listview.py" line="563"/>
         <source>Exporting…</source>
         <translation>正在导出…</translation>
     </message>
@@ -2738,7 +2738,7 @@
         <translation>生命周期变更…</translation>
     </message>
     <message>
-        <location filename="../../ui/listview.py" line="535"/>
+        <location filename="../../ui/listview.py" line="540"/>
         <source>Moving GPUs…</source>
         <translation>正在变更 GPU 状态…</translation>
     </message>
@@ -2773,19 +2773,19 @@
         <translation>退役</translation>
     </message>
     <message>
-        <location filename="../../ui/listview.py" line="482"/>
+        <location filename="../../ui/listview.py" line="487"/>
         <source>Retire %1 selected record(s)? This is recorded in the audit trail.
 Reason:</source>
         <translation>确定退役所选 %1 条记录？此操作将记入审计日志。
 原因：</translation>
     </message>
     <message>
-        <location filename="../../ui/listview.py" line="496"/>
+        <location filename="../../ui/listview.py" line="501"/>
         <source>Retiring…</source>
         <translation>正在退役…</translation>
     </message>
     <message>
-        <location filename="../../ui/listview.py" line="532"/>
+        <location filename="../../ui/listview.py" line="537"/>
         <source>Some GPUs were not moved</source>
         <translation>部分 GPU 未变更</translation>
     </message>
@@ -3076,12 +3076,12 @@ Reason:</source>
 <context>
     <name>PagedTableModel</name>
     <message>
-        <location filename="../../ui/tables.py" line="386"/>
+        <location filename="../../ui/tables.py" line="387"/>
         <source>Warranty ends %1, in %2 days (highlighted within %3 days)</source>
         <translation>保修将于 %1 到期，还剩 %2 天（%3 天内到期时标出）</translation>
     </message>
     <message>
-        <location filename="../../ui/tables.py" line="383"/>
+        <location filename="../../ui/tables.py" line="384"/>
         <source>Warranty expired %1 (%2 days ago)</source>
         <translation>保修已于 %1 到期（%2 天前）</translation>
     </message>
@@ -3089,7 +3089,7 @@ Reason:</source>
 <context>
     <name>PagedTableView</name>
     <message>
-        <location filename="../../ui/tables.py" line="572"/>
+        <location filename="../../ui/tables.py" line="604"/>
         <source>Filter by “%1”…</source>
         <translation>按“%1”筛选…</translation>
     </message>
