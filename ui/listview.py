@@ -442,10 +442,15 @@ class ListPage(QWidget):
     def select_record(self, id_) -> bool:
         if self._select(id_):
             return True
-        # not in the loaded windows: clear the filter and try again
+        # not in the loaded windows: clear the filters (the box and the columns') and try again
         self.filter.blockSignals(True)
         self.filter.clear()
         self.filter.blockSignals(False)
+        self.column_filters.clear()
+        if self.status_filter is not None:
+            self.status_filter.setCurrentIndex(0)
+        self.show_filters()
+        self.save_filters()
         self.model.set_filter("")
         return self._select(id_)
 

@@ -708,17 +708,17 @@
 <context>
     <name>ChoiceFilterDialog</name>
     <message>
-        <location filename="../../ui/listview.py" line="591"/>
+        <location filename="../../ui/listview.py" line="596"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../ui/listview.py" line="590"/>
+        <location filename="../../ui/listview.py" line="595"/>
         <source>Filter</source>
         <translation>筛选</translation>
     </message>
     <message>
-        <location filename="../../ui/listview.py" line="578"/>
+        <location filename="../../ui/listview.py" line="583"/>
         <source>Filter by %1</source>
         <translation>按%1筛选</translation>
     </message>
@@ -3068,7 +3068,7 @@
         <translation>%1包含（留空表示不筛选）：</translation>
     </message>
     <message>
-        <location filename="../../ui/listview.py" line="533"/>
+        <location filename="../../ui/listview.py" line="538"/>
         <source>%1 moved, %2 refused:</source>
         <translation>已变更 %1 个，拒绝 %2 个：</translation>
     </message>
@@ -3093,7 +3093,7 @@
         <translation>%1：全部</translation>
     </message>
     <message>
-        <location filename="../../ui/listview.py" line="487"/>
+        <location filename="../../ui/listview.py" line="492"/>
         <source>A reason is required.</source>
         <translation>必须填写原因。</translation>
     </message>
@@ -3118,12 +3118,12 @@
         <translation>无法读取列表：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/listview.py" line="546"/>
+        <location filename="../../ui/listview.py" line="551"/>
         <source>Excel (*.xlsx);;CSV (*.csv)</source>
         <translation>Excel (*.xlsx);;CSV (*.csv)</translation>
     </message>
     <message>
-        <location filename="../../ui/listview.py" line="545"/>
+        <location filename="../../ui/listview.py" line="550"/>
         <source>Export</source>
         <translation>导出</translation>
     </message>
@@ -3138,7 +3138,7 @@
         <translation>导出所选…</translation>
     </message>
     <message>
-        <location filename="../../ui/listview.py" line="558"/>
+        <location filename="../../ui/listview.py" line="563"/>
         <source>Exporting…</source>
         <translation>正在导出…</translation>
     </message>
@@ -3183,7 +3183,7 @@
         <translation>生命周期变更…</translation>
     </message>
     <message>
-        <location filename="../../ui/listview.py" line="535"/>
+        <location filename="../../ui/listview.py" line="540"/>
         <source>Moving GPUs…</source>
         <translation>正在变更 GPU 状态…</translation>
     </message>
@@ -3218,19 +3218,19 @@
         <translation>退役</translation>
     </message>
     <message>
-        <location filename="../../ui/listview.py" line="482"/>
+        <location filename="../../ui/listview.py" line="487"/>
         <source>Retire %1 selected record(s)? This is recorded in the audit trail.
 Reason:</source>
         <translation>确定退役所选 %1 条记录？此操作将记入审计日志。
 原因：</translation>
     </message>
     <message>
-        <location filename="../../ui/listview.py" line="496"/>
+        <location filename="../../ui/listview.py" line="501"/>
         <source>Retiring…</source>
         <translation>正在退役…</translation>
     </message>
     <message>
-        <location filename="../../ui/listview.py" line="532"/>
+        <location filename="../../ui/listview.py" line="537"/>
         <source>Some GPUs were not moved</source>
         <translation>部分 GPU 未变更</translation>
     </message>

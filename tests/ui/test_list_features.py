@@ -74,6 +74,13 @@ def test_status_and_column_filters_remembered(qtbot, demo_db, lang):
     again.clear_filters()
     qtbot.waitUntil(lambda: again.model.rowCount() == _n(demo_db))
     assert not again.empty_label.isVisible() and again.column_filters == {}
+    # a record the filters hide (e.g. chosen in the global search): the filters go, the record is shown
+    again.set_column_filter("status", ContractStatus.DRAFT)
+    qtbot.waitUntil(lambda: again.model.filtered_count == _n(demo_db, Contract.status == ContractStatus.DRAFT))
+    with demo_db.session() as s:
+        hidden = s.execute(select(Contract.id).where(Contract.status == ContractStatus.ACTIVE)).scalars().first()
+    assert again.select_record(hidden) and again.view.current_id() == hidden
+    assert again.column_filters == {} and again.status_filter.currentIndex() == 0
 
 
 def test_choice_column_filter_from_the_header(qtbot, demo_db):
