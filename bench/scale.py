@@ -895,7 +895,7 @@ def load_large(db: Database, actor: Actor | None = None, progress: Progress = la
         n_readings = w.write("meter_reading", COLUMNS["meter_reading"], _readings(plan))
         head_seq, head_hash = w.scalar("SELECT seq FROM audit_head WHERE id = 1"), \
             w.scalar("SELECT hash FROM audit_head WHERE id = 1")
-        n_audit = max(0, audit_events - head_seq)
+        n_audit = max(0, audit_events - head_seq, len(plan.events))  # every planned event, whatever the budget
         with db.session() as s:
             users = [(u.id, u.login, u.display_name, u.role) for u in s.execute(select(User).order_by(User.id)).scalars()]
         users = [next(u for u in users if u[1] == actor.login)] + [u for u in users if u[1] != actor.login]

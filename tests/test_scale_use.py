@@ -56,3 +56,14 @@ def test_the_large_data_holds_months_of_use(db, small):
         assert verify_audit_chain(s).ok
         result = reconcile(s)
         assert result.ok, [d.describe() for d in result.differences[:5]]
+
+
+def test_a_small_event_budget_still_writes_every_planned_event(db, small, monkeypatch):
+    """With fewer audit events asked for than the plan has, no object's trail is cut short (the
+    last GPUs' moves were dropped: reconcile then found their state differing from the trail)."""
+    monkeypatch.setattr(scale, "BILLED_MONTHS", 1)
+    scale.load_large(db, today=TODAY, audit_events=1000)
+    with db.session() as s:
+        assert verify_audit_chain(s).ok
+        result = reconcile(s)
+        assert result.ok, [d.describe() for d in result.differences[:5]]
