@@ -207,6 +207,12 @@ def bilingual(key: str) -> str:
     return f"{zh} {en}"
 
 
+def heading(key: str, lang: str) -> str:
+    """A contract's heading: both languages on a Chinese document (``"合同条款 Terms"``, as Chinese
+    contracts with foreign parties print them), English alone on an English one (no Chinese words)."""
+    return bilingual(key) if lang == "zh" else LABELS[key][1]
+
+
 # --- hashing ----------------------------------------------------------------------
 
 def _json_default(value: Any) -> Any:

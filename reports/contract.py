@@ -6,7 +6,7 @@ import os
 from reportlab.lib.units import mm
 from reportlab.platypus import CondPageBreak, KeepTogether, PageBreak, Spacer
 
-from .base import (Context, RenderResult, available_height, available_width, bilingual,
+from .base import (Context, RenderResult, available_height, available_width, heading,
                    build_pdf, fmt_cny, fmt_date, fmt_price, fmt_qty, fmt_rate)
 from .documents import ContractDoc
 from .rack import rack_drawing
@@ -53,7 +53,7 @@ def _sums_table(doc: ContractDoc, ctx: Context, width: float):
 
 
 def contract_story(doc: ContractDoc, ctx: Context) -> list:
-    t, p = ctx.t, ctx.p
+    t, p, lang = ctx.t, ctx.p, ctx.lang
     width = available_width(ctx)
     story: list = [p(doc.title, "title")]
     sep = "：" if ctx.lang == "zh" else ": "
@@ -67,14 +67,14 @@ def contract_story(doc: ContractDoc, ctx: Context) -> list:
     story.append(Spacer(0, 3 * mm))
     half = width / 2
     story.append(ctx.table(
-        [[bilingual("party_a"), bilingual("party_b")],
+        [[heading("party_a", lang), heading("party_b", lang)],
          [p("\n".join(ctx.party_lines(doc.customer)), "cell"),
           p("\n".join(ctx.party_lines(doc.subsidiary)), "cell")]], [half, half], zebra=False))
 
     if doc.terms:
-        story += [p(bilingual("terms"), "h2"), *_numbered(ctx, doc.terms)]
+        story += [p(heading("terms", lang), "h2"), *_numbered(ctx, doc.terms)]
 
-    story.append(p(bilingual("items"), "h2"))
+    story.append(p(heading("items", lang), "h2"))
     widths = [18, 0, 40, 34, 66, 38, 62, 70]
     widths[1] = width - sum(widths)
     rows = [["#", t("description"), t("quantity"), t("unit"), t("unit_price"), t("tax_rate"),
@@ -91,11 +91,11 @@ def contract_story(doc: ContractDoc, ctx: Context) -> list:
         story.append(_sums_table(doc, ctx, width))
 
     if doc.service_level:
-        story += [p(bilingual("service_level"), "h2"), p(doc.service_level)]
+        story += [p(heading("service_level", lang), "h2"), p(doc.service_level)]
     if doc.billing_terms:
-        story += [p(bilingual("billing_terms"), "h2"), *_numbered(ctx, doc.billing_terms)]
+        story += [p(heading("billing_terms", lang), "h2"), *_numbered(ctx, doc.billing_terms)]
 
-    story += [CondPageBreak(95 * mm), p(bilingual("signatures"), "h2")]
+    story += [CondPageBreak(95 * mm), p(heading("signatures", lang), "h2")]
     if doc.approval:
         story.append(p(doc.approval))
     story.append(KeepTogether([_signature_block(doc, ctx, width)]))
@@ -104,7 +104,7 @@ def contract_story(doc: ContractDoc, ctx: Context) -> list:
     if doc.racks:
         for rack in doc.racks:
             annex_no += 1
-            story += [PageBreak(), p(f"{bilingual('annex')} {annex_no}  {bilingual('rack_elevations')}", "h2"),
+            story += [PageBreak(), p(f"{heading('annex', lang)} {annex_no}  {heading('rack_elevations', lang)}", "h2"),
                       p(f"{t('rack')}{sep}{rack.name}    {t('site')}{sep}{rack.site}    "
                         f"{t('room')}{sep}{rack.room}    {t('u_height')}{sep}{rack.u_height}U    "
                         f"{t('power_capacity')}{sep}{rack.power_capacity_kw} kW", "small"),
@@ -112,7 +112,7 @@ def contract_story(doc: ContractDoc, ctx: Context) -> list:
                       rack_drawing(rack, ctx, width, available_height(ctx) - 30 * mm)]
     if doc.gpus:
         annex_no += 1
-        story += [PageBreak(), p(f"{bilingual('annex')} {annex_no}  {bilingual('gpu_list')}", "h2")]
+        story += [PageBreak(), p(f"{heading('annex', lang)} {annex_no}  {heading('gpu_list', lang)}", "h2")]
         rows = [["#", t("serial"), t("model"), t("host")]]
         rows += [[str(n), g.serial, g.model, g.host] for n, g in enumerate(doc.gpus, start=1)]
         story.append(ctx.table(rows, [30, (width - 30) * 0.4, (width - 30) * 0.25,
@@ -120,7 +120,7 @@ def contract_story(doc: ContractDoc, ctx: Context) -> list:
     if doc.devices:
         annex_no += 1
         story += [CondPageBreak(60 * mm) if doc.gpus else PageBreak(),
-                  p(f"{bilingual('annex')} {annex_no}  {bilingual('device_list')}", "h2")]
+                  p(f"{heading('annex', lang)} {annex_no}  {heading('device_list', lang)}", "h2")]
         rows = [["#", t("name"), t("serial"), t("model"), t("rack"), t("position")]]
         rows += [[str(n), p(d.name, "cell"), d.serial, p(d.model, "cell"), d.rack, d.position]
                  for n, d in enumerate(doc.devices, start=1)]
