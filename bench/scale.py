@@ -742,9 +742,9 @@ def _use(db: Database, actor: Actor, today: dt.date, tick: Callable[[str], None]
     import os
     import tempfile
 
-    from . import billing as B
-    from .services.billing import credit_statement, get_statement, run_billing
-    from .services.receivables import import_payments
+    from app import billing as B
+    from app.services.billing import credit_statement, get_statement, run_billing
+    from app.services.receivables import import_payments
     from models import Customer, Statement
     from models.choices import StatementKind, StatementStatus
 
@@ -800,8 +800,8 @@ def _use(db: Database, actor: Actor, today: dt.date, tick: Callable[[str], None]
 
 def _ensure_more_users(db: Database, actor: Actor) -> None:
     """Twenty people in all (the demo's six and EXTRA_USERS), through the users use case."""
-    from .demo import DEMO_PASSWORD
-    from .services.users import add_user
+    from app.demo import DEMO_PASSWORD
+    from app.services.users import add_user
 
     with db.session() as s:
         existing = set(s.execute(select(User.login)).scalars())

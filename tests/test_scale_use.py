@@ -8,7 +8,7 @@ import datetime as dt
 import pytest
 from sqlalchemy import func, select
 
-from app import scale
+from bench import scale
 from app.audit import verify_audit_chain
 from app.reconcile import reconcile
 from models import AuditEvent, Payment, PaymentAllocation, Statement
