@@ -37,7 +37,7 @@ from .clock import TZ
 from .db import Database
 from .errors import DomainError, NotFound, PermissionDenied, ValidationError
 from .services.gpus import import_gpu_in, install_gpu_in
-from .services.common import _spec, create_in, flush_or_refuse, flush_versioned, protected_problems, snapshot
+from .services.common import create_in, flush_or_refuse, flush_versioned, snapshot, upsert_in
 from .uow import UnitOfWork
 from .importexport_leases import COLUMNS as LEASE_COLUMNS, FIELD_COLUMN as LEASE_FIELD_COLUMN  # noqa: I001
 from .importexport_leases import REQUIRED as LEASE_REQUIRED, export_leases_query, resolve_leases, write_leases
@@ -547,12 +547,25 @@ class _Row:
 
 # --- lookups -------------------------------------------------------------------------------
 
+def _memo(s: Session, key: tuple, fetch: Callable[[], Any]) -> Any:
+    """fetch(), remembered for the rest of this import (session.info[LOOKUPS]): a file names the same
+    model, type, room or customer on thousands of rows, and references of another kind do not change
+    while it is imported (the cache is dropped when a batch is rolled back)."""
+    cache = s.info.get(LOOKUPS)
+    if cache is None:
+        return fetch()
+    if key not in cache:
+        cache[key] = fetch()
+    return cache[key]
+
+
 def _customer(s: Session, r: _Row, col: str = "tenant") -> int | None:
     ref = r.get(col)
     if not ref:
         return None
-    hits = s.execute(select(Customer.id).where(or_(Customer.credit_code == ref.upper(), Customer.name == ref))
-                     .limit(3)).scalars().all()
+    hits = _memo(s, ("customer", ref), lambda: s.execute(
+        select(Customer.id).where(or_(Customer.credit_code == ref.upper(), Customer.name == ref))
+        .limit(3)).scalars().all())
     if not hits:
         r.err(col, f"no customer is named {ref!r} or has that credit code; add the customer first (kind "
                    "customers: a new customer needs its unified social credit code)")
@@ -568,17 +581,23 @@ def _site(s: Session, r: _Row, col: str = "site") -> Site | None:
     ref = r.get(col)
     if not ref:
         return None
+    site, problem = _memo(s, ("site", ref), lambda: _find_site(s, ref))
+    if problem:
+        r.err(col, problem)
+    return site
+
+
+def _find_site(s: Session, ref: str) -> tuple[Site | None, str | None]:
     site = s.execute(select(Site).where(Site.code == ref)).scalar_one_or_none()
     if site is None:
         hits = s.execute(select(Site).where(or_(Site.name == ref, func.lower(Site.code) == ref.lower()))
                          .limit(3)).scalars().all()
         if len(hits) > 1:
-            r.err(col, f"several sites are named {ref!r}; give the site code instead")
-            return None
+            return None, f"several sites are named {ref!r}; give the site code instead"
         site = hits[0] if hits else None
     if site is None:
-        r.err(col, f"no site has the code, name or slug {ref!r}")
-    return site
+        return None, f"no site has the code, name or slug {ref!r}"
+    return site, None
 
 
 def _room(s: Session, r: _Row, site_col: str = "site", room_col: str = "location") -> Room | None:
@@ -589,7 +608,8 @@ def _room(s: Session, r: _Row, site_col: str = "site", room_col: str = "location
     if not room_name:
         r.err(room_col, f"name the room (location) in site {site.code}")
         return None
-    room = s.execute(select(Room).where(Room.site_id == site.id, Room.name == room_name)).scalar_one_or_none()
+    room = _memo(s, ("room", site.id, room_name), lambda: s.execute(
+        select(Room).where(Room.site_id == site.id, Room.name == room_name)).scalar_one_or_none())
     if room is None:
         r.err(room_col, f"site {site.code} has no room (location) named {room_name!r}")
     return room
@@ -638,14 +658,18 @@ def _region_code(s: Session, r: _Row, col: str) -> str | None:
     return None
 
 
+def _find_devices(s: Session, ref: str) -> list[Device]:
+    hit = s.execute(select(Device).where(Device.asset_tag == ref)).scalar_one_or_none()
+    if hit is not None:
+        return [hit]
+    return s.execute(select(Device).where(Device.name == ref).limit(3)).scalars().all()
+
+
 def _device_ref(s: Session, r: _Row, col: str = "device") -> Device | None:
     ref = r.get(col)
     if not ref:
         return None
-    hit = s.execute(select(Device).where(Device.asset_tag == ref)).scalar_one_or_none()
-    if hit is not None:
-        return hit
-    hits = s.execute(select(Device).where(Device.name == ref).limit(3)).scalars().all()
+    hits = _memo(s, ("device", ref), lambda: _find_devices(s, ref))
     if not hits:
         r.err(col, f"no device is named {ref!r} or has that asset tag")
     elif len(hits) > 1:
@@ -659,36 +683,9 @@ def _device_ref(s: Session, r: _Row, col: str = "device") -> Device | None:
 
 def _upsert(uow: UnitOfWork, kind: str, existing, values: dict, label: str, *,
             validate_as: dict | None = None) -> str:
-    """Create, or update only what differs; returns 'created', 'updated' or 'unchanged'."""
-    if existing is None:
-        create_in(uow, kind, values)
-        return "created"
-    spec = _spec(kind)
-    require(uow.actor, spec.permission)
-    refused = protected_problems(spec.model, values, existing) or column_problems(spec.model, values)
-    if refused:
-        raise ValidationError(refused)
-    before = snapshot(existing)
-    merged = {k: getattr(existing, k) for k in before}
-    merged.update(values)
-    merged.update(validate_as or {})
-    merged["_id"] = existing.id
-    if spec.normalise:
-        spec.normalise(merged)
-    errors = spec.validate(uow.session, merged)
-    if errors:
-        raise ValidationError(errors)
-    changed = [k for k in values if not k.startswith("_") and k != "id" and getattr(existing, k) != merged[k]]
-    if not changed:
-        return "unchanged"
-    for k in changed:
-        setattr(existing, k, merged[k])
-    flush_versioned(uow, existing, f"{kind} {label}")
-    after = snapshot(existing)
-    keys = [k for k in after if after[k] != before[k]]
-    uow.audit(f"{kind}.update", kind, existing.id, label,
-              before={k: before[k] for k in keys}, after={k: after[k] for k in keys})
-    return "updated"
+    """Create, or update only what differs, through the service (services.common.upsert_in);
+    returns 'created', 'updated' or 'unchanged'."""
+    return upsert_in(uow, kind, existing, values, validate_as=validate_as)[1]
 
 
 def _keep(values: dict, *keys: str) -> None:
@@ -877,26 +874,31 @@ def _device_type(s: Session, r: _Row) -> DeviceType | None:
     ref, maker = r.get("device_type"), r.get("manufacturer")
     if not ref:
         return None
+    hit, problem = _memo(s, ("device_type", ref, maker), lambda: _find_device_type(s, ref, maker))
+    if problem:
+        r.err("device_type", problem)
+    return hit
+
+
+def _find_device_type(s: Session, ref: str, maker: str | None) -> tuple[DeviceType | None, str | None]:
     if not maker:
         hit = s.execute(select(DeviceType).where(DeviceType.slug == ref)).scalar_one_or_none()
         if hit is not None:
-            return hit
+            return hit, None
     q = select(DeviceType).where(func.lower(DeviceType.model) == ref.lower())
     if maker:
         q = q.where(func.lower(DeviceType.manufacturer) == maker.lower())
     hits = s.execute(q.limit(3)).scalars().all()
     if len(hits) == 1:
-        return hits[0]
+        return hits[0], None
     if maker and not hits:
         hit = s.execute(select(DeviceType).where(DeviceType.slug == ref)).scalar_one_or_none()
         if hit is not None and hit.manufacturer.lower() == maker.lower():
-            return hit
+            return hit, None
     if hits:
-        r.err("device_type", f"several device types are called {ref!r}; add the manufacturer column or give the slug")
-    else:
-        r.err("device_type", f"no device type has the slug or model {ref!r}"
-              + (f" by manufacturer {maker!r}" if maker else "") + "; import the device type first")
-    return None
+        return None, f"several device types are called {ref!r}; add the manufacturer column or give the slug"
+    return None, (f"no device type has the slug or model {ref!r}"
+                  + (f" by manufacturer {maker!r}" if maker else "") + "; import the device type first")
 
 
 def _resolve_devices(s: Session, r: _Row) -> dict:
@@ -923,7 +925,8 @@ def _resolve_devices(s: Session, r: _Row) -> dict:
                 q = q.where(Room.site_id == site.id)
             if r.get("location"):
                 q = q.where(Room.name == r.get("location"))
-        hits = s.execute(q.limit(3)).scalars().all()
+        hits = _memo(s, ("rack", room.id if room is not None else None, site.id if site is not None else None,
+                         r.get("location"), rack_name), lambda: s.execute(q.limit(3)).scalars().all())
         if not hits:
             where = " in ".join(x for x in (r.get("location"), r.get("site")) if x)
             r.err("rack", f"no rack is named {rack_name!r}" + (f" in {where}" if where else ""))
@@ -986,18 +989,23 @@ def _write_devices(uow: UnitOfWork, r: _Row, v: dict) -> str:
         q = q.where(Device.rack_id == v["rack_id"]) if v.get("rack_id") else q.where(Device.rack_id.is_(None))
         hits = s.execute(q.limit(2)).scalars().all()
         existing = hits[0] if len(hits) == 1 else None
-    if existing is not None and "rack_id" in v and v["rack_id"] != existing.rack_id:
-        from .services.dcim import _refuse_if_leased_gpus
+    from .services.dcim import write_device_in
 
-        _refuse_if_leased_gpus(s, existing, v)
-    return _upsert(uow, "device", existing, v, v["name"] or "")
+    if existing is None:
+        write_device_in(uow, None, v)
+        return "created"
+    return "unchanged" if write_device_in(uow, existing.id, v, only_changes=True) is None else "updated"
 
 
 def _resolve_gpus(s: Session, r: _Row) -> dict:
     v: dict[str, Any] = {"serial": r.get("serial")}
     model = r.get("model")
     if model:
-        mid = s.execute(select(GpuModel.id).where(func.lower(GpuModel.name) == model.lower())).scalar_one_or_none()
+        # the model itself is remembered: the session holds loaded objects only weakly, and the
+        # service's validator looks it up by id on every row
+        found = _memo(s, ("gpu_model", model.lower()), lambda: s.execute(
+            select(GpuModel).where(func.lower(GpuModel.name) == model.lower())).scalar_one_or_none())
+        mid = found.id if found is not None else None
         if mid is None:
             names = ", ".join(s.execute(select(GpuModel.name).order_by(GpuModel.name)).scalars())
             r.err("model", f"{model!r} is not in the GPU catalogue ({names})")
@@ -1028,12 +1036,28 @@ def _resolve_gpus(s: Session, r: _Row) -> dict:
     return v
 
 
+def _existing_gpu(s: Session, serial: str) -> GpuAsset | None:
+    """The fleet's GPU with this serial; looked up for the next IMPORT_BATCH rows of the file at once."""
+    cache = s.info.get(LOOKUPS)
+    found = cache.get("gpu_serials") if cache is not None else None
+    if found is None or serial not in found:
+        rows = s.info.get(BATCH_ROWS)
+        if cache is None or not rows:
+            return s.execute(select(GpuAsset).where(GpuAsset.serial == serial)).scalar_one_or_none()
+        serials = {x.strip() for x in (row.values.get("serial") for row in rows) if isinstance(x, str)}
+        serials = {x for x in serials if x} | {serial}
+        found = cache["gpu_serials"] = dict.fromkeys(serials)
+        for gpu in s.execute(select(GpuAsset).where(GpuAsset.serial.in_(serials))).scalars():
+            found[gpu.serial] = gpu
+    return found[serial]
+
+
 def _write_gpus(uow: UnitOfWork, r: _Row, v: dict) -> str:
     s = uow.session
     placing = "_device_id" in v
     device_id, slot = v.pop("_device_id", None), v.pop("_slot", None)
     customer_id = v.pop("_customer_id", None)
-    existing = s.execute(select(GpuAsset).where(GpuAsset.serial == v["serial"])).scalar_one_or_none()
+    existing = _existing_gpu(s, v["serial"])
     if existing is None and (v.get("state") or device_id is not None):
         v["state"] = v.get("state") or GpuState.ORDERED  # no state column: ordered, which no slot can hold
         # a migration: the GPU comes in the state it is in, with one history row "imported as …"
@@ -1048,8 +1072,7 @@ def _write_gpus(uow: UnitOfWork, r: _Row, v: dict) -> str:
         outcome = _upsert(uow, "gpu", existing, v, existing.serial, validate_as={"device_id": None, "slot": None})
         gpu = existing
     else:
-        create_in(uow, "gpu", v)
-        gpu = s.execute(select(GpuAsset).where(GpuAsset.serial == v["serial"])).scalar_one()
+        gpu = create_in(uow, "gpu", v)
         outcome = "created"
     if placing and (gpu.device_id, gpu.slot) != (device_id, slot):
         install_gpu_in(uow, gpu.id, device_id, slot, reason="bulk import")  # the service's own slot rules
@@ -1108,19 +1131,16 @@ def _write_customers(uow: UnitOfWork, r: _Row, v: dict) -> str:
     outcome = _upsert(uow, "customer", existing, v, v["name"] or "")
     customer = existing or s.execute(select(Customer).where(Customer.credit_code == v["credit_code"])).scalar_one()
     if contact:
-        current = next((c for c in customer.contacts if c.name == contact["name"]), None)
+        # the row's contact, added or changed by name, through the customer's contacts use case
+        from .services.customers import CONTACT_FIELDS, replace_contacts_in
+
+        contacts = [{k: getattr(c, k) for k in CONTACT_FIELDS} for c in customer.contacts]
+        current = next((c for c in contacts if c["name"] == contact["name"]), None)
         if current is None:
-            customer.contacts.append(Contact(**contact))
-            before = None
+            contacts.append({k: contact.get(k) for k in CONTACT_FIELDS})
         else:
-            before = snapshot(current, ("name", "phone", "email", "role"))
-            for k, value in contact.items():
-                setattr(current, k, value)
-        after = {k: contact.get(k, (before or {}).get(k)) for k in ("name", "phone", "email", "role")}
-        if before != after:
-            flush_or_refuse(s)
-            uow.audit("customer.contacts", "customer", customer.id, customer.name,
-                      before={"contact": before}, after={"contact": after})
+            current.update(contact)
+        if replace_contacts_in(uow, customer, contacts):
             outcome = "updated" if outcome == "unchanged" else outcome
     return outcome
 
@@ -1426,6 +1446,100 @@ def preview_import(db: Database, kind: str, path: str | Path, actor: Actor | Non
                          notices)
 
 
+IMPORT_BATCH = 500  # rows per SAVEPOINT and per audit append
+LOOKUPS = "import_lookups"  # session.info key: references already looked up during this import
+BATCH_ROWS = "import_batch"  # session.info key: the rows of the batch being imported (looked up at once)
+
+
+class _Replay(Exception):
+    """A row failed while writing in a batch without per-row SAVEPOINTs: check the batch again row by row."""
+
+
+class _Run:
+    """The state of one import that rows add to: every bad row, the keys seen, counts and notes."""
+
+    def __init__(self, uow: UnitOfWork, kind: str, seen: dict, counts: Counter, notes: list, errors: list):
+        self.uow, self.kind = uow, kind
+        self.resolve, self.write = HANDLERS[kind]
+        self.seen, self.counts, self.notes, self.errors = seen, counts, notes, errors
+
+    def state(self) -> tuple:
+        contracts = self.uow.__dict__.get("_imported_contracts")
+        return (dict(self.seen), Counter(self.counts), len(self.notes), len(self.errors),
+                None if contracts is None else set(contracts), self.uow.audit_mark())
+
+    def restore(self, state: tuple) -> None:
+        seen, counts, n_notes, n_errors, contracts, mark = state
+        self.seen.clear()
+        self.seen.update(seen)
+        self.counts.clear()
+        self.counts.update(counts)
+        del self.notes[n_notes:]
+        del self.errors[n_errors:]
+        if contracts is not None:
+            self.uow.__dict__["_imported_contracts"] = contracts
+        else:
+            self.uow.__dict__.pop("_imported_contracts", None)
+        self.uow.drop_audit(mark)
+        self.uow.session.info[LOOKUPS] = {}  # a rolled-back write may have been looked up
+
+    def row(self, row: ImportRow, *, careful: bool) -> None:
+        """Check and write one row. Without `careful`, a row whose write fails raises _Replay (the
+        caller rolls the batch back); with it, the row has its own SAVEPOINT, as a bad row's
+        partial writes must not be seen by the rows after it."""
+        uow, kind = self.uow, self.kind
+        s = uow.session
+        r = _Row(row)
+        savepoint = s.begin_nested() if careful else None
+        mark = uow.audit_mark()
+        try:
+            try:
+                values = self.resolve(s, r)  # read-only
+                r.check()
+                _refuse_unstorable(kind, r, values)
+                key = _row_key(kind, values)
+                if key is not None and key in self.seen:
+                    raise _RowRefused([(None, f"the same record as line {self.seen[key]}; each record once per file")])
+            except (_RowRefused, DomainError) as exc:
+                if isinstance(exc, PermissionDenied):
+                    raise
+                if savepoint is not None:
+                    savepoint.rollback()
+                uow.drop_audit(mark)
+                self.errors.extend(_errors_of(kind, r, exc))
+                return
+            if key is not None:
+                self.seen[key] = r.line
+            outcome = self.write(uow, r, values)
+        except PermissionDenied:
+            if savepoint is not None:
+                savepoint.rollback()
+            raise
+        except (_RowRefused, DomainError, DBAPIError, OverflowError) as exc:
+            if savepoint is None:
+                raise _Replay() from exc
+            savepoint.rollback()
+            uow.drop_audit(mark)
+            s.info[LOOKUPS] = {}
+            if isinstance(exc, (DBAPIError, OverflowError)):
+                # What the checks above missed: the row's SAVEPOINT is rolled back (on PostgreSQL the
+                # transaction goes on), the row is reported and the remaining rows are still checked.
+                text_ = str(getattr(exc, "orig", exc)).strip().splitlines()
+                self.errors.append(RowError(r.line, None, "the database refused this row: "
+                                            + (text_[0] if text_ else type(exc).__name__), r.file))
+            else:
+                self.errors.extend(_errors_of(kind, r, exc))
+            return
+        if savepoint is not None:
+            savepoint.commit()
+        self.counts[outcome] += 1
+        if kind == "users" and outcome == "created":
+            self.notes.append(f"{values['login']}: imported without a password; an administrator sets one "
+                              "before they can log in")
+        if kind == "device-types" and values.get("power_flag"):
+            self.notes.append(f"{values.get('slug')}: {values['power_flag']}")
+
+
 def run_import(db: Database, actor: Actor, kind: str, path: str | Path, dry_run: bool = False,
                progress: Callable[[int, int], None] | None = None,
                cancelled: Callable[[], bool] | None = None) -> ImportResult:
@@ -1441,55 +1555,58 @@ def run_import(db: Database, actor: Actor, kind: str, path: str | Path, dry_run:
         raise ImportFailed(kind, path, errors, notices)  # the header is wrong: the rows cannot be read
     if not rows and not errors:
         raise ImportFailed(kind, path, [RowError(2, None, "the file has no rows to import")], notices)
-    resolve, write = HANDLERS[kind]
     counts: Counter[str] = Counter()
     notes: list[str] = []
     seen: dict[Any, int] = {}
     total = len(rows)
+    done = 0
     with UnitOfWork(db, actor) as uow:
         s = uow.session
+        uow.defer_audit()  # appended once per batch: one audit_head update per batch, not per row
+        s.info[LOOKUPS] = {}
         if db.is_sqlite:
             # pysqlite begins a transaction only at the first write; start it now so that
-            # releasing the first row's SAVEPOINT cannot commit anything on its own.
+            # releasing the first batch's SAVEPOINT cannot commit anything on its own.
             s.execute(text("UPDATE audit_head SET seq = seq WHERE id = 1"))
-        for done, row in enumerate(rows, start=1):
-            if cancelled is not None and cancelled():
-                uow.rollback()
-                return ImportResult(kind, path.name, total, dry_run=dry_run, cancelled=True)
-            r = _Row(row)
+        run = _Run(uow, kind, seen, counts, notes, errors)
+        for start in range(0, total, IMPORT_BATCH):
+            batch = rows[start:start + IMPORT_BATCH]
+            state = run.state()
+            s.info[BATCH_ROWS] = batch
+            s.info[LOOKUPS].pop("gpu_serials", None)
             savepoint = s.begin_nested()
             try:
-                values = resolve(s, r)
-                r.check()
-                _refuse_unstorable(kind, r, values)
-                key = _row_key(kind, values)
-                if key is not None and key in seen:
-                    raise _RowRefused([(None, f"the same record as line {seen[key]}; each record once per file")])
-                if key is not None:
-                    seen[key] = r.line
-                outcome = write(uow, r, values)
-                counts[outcome] += 1
+                for row in batch:
+                    if cancelled is not None and cancelled():
+                        raise _Cancelled()
+                    run.row(row, careful=False)
+                    done += 1
+                    if progress is not None:
+                        progress(done, total)
+                uow.flush_audit()
                 savepoint.commit()
-                if kind == "users" and outcome == "created":
-                    notes.append(f"{values['login']}: imported without a password; an administrator sets one "
-                                 "before they can log in")
-                if kind == "device-types" and values.get("power_flag"):
-                    notes.append(f"{values.get('slug')}: {values['power_flag']}")
-            except PermissionDenied:
+            except _Cancelled:
+                savepoint.rollback()
+                uow.rollback()
+                return ImportResult(kind, path.name, total, dry_run=dry_run, cancelled=True)
+            except _Replay:
+                # A row failed while writing: the batch is rolled back and checked again row by row,
+                # each in its own SAVEPOINT, so that the rows after it see exactly what they would have.
+                savepoint.rollback()
+                run.restore(state)
+                done = start
+                for row in batch:
+                    if cancelled is not None and cancelled():
+                        uow.rollback()
+                        return ImportResult(kind, path.name, total, dry_run=dry_run, cancelled=True)
+                    run.row(row, careful=True)
+                    done += 1
+                    if progress is not None:
+                        progress(done, total)
+                uow.flush_audit()
+            except BaseException:
                 savepoint.rollback()
                 raise
-            except (_RowRefused, DomainError) as exc:
-                savepoint.rollback()
-                errors.extend(_errors_of(kind, r, exc))
-            except (DBAPIError, OverflowError) as exc:
-                # What the checks above missed: the row's SAVEPOINT is rolled back (on PostgreSQL the
-                # transaction goes on), the row is reported and the remaining rows are still checked.
-                savepoint.rollback()
-                text_ = str(getattr(exc, "orig", exc)).strip().splitlines()
-                errors.append(RowError(r.line, None, "the database refused this row: "
-                                       + (text_[0] if text_ else type(exc).__name__), r.file))
-            if progress is not None:
-                progress(done, total)
         if errors:
             uow.rollback()
             raise ImportFailed(kind, path, sorted(errors, key=lambda e: (e.file or "", e.line)), notices)

@@ -261,17 +261,42 @@ def update_in(uow: UnitOfWork, kind: str, obj_id, values: dict, expected_version
     spec = _spec(kind)
     require(uow.actor, spec.permission)
     obj = get_or_404(uow.session, spec.model, obj_id, kind)
+    check_version(obj, expected_version, f"{kind} {getattr(obj, spec.label_attr)}")
+    return _update(uow, spec, obj, values, reason=reason)
+
+
+def upsert_in(uow: UnitOfWork, kind: str, existing, values: dict, *, reason: str | None = None,
+              validate_as: dict | None = None) -> tuple[Any, str]:
+    """THE create-or-update of a record-level kind (a form's save, an import's row): create when
+    `existing` is None, else change only the fields that differ. Returns (record, outcome) with
+    outcome 'created', 'updated' or 'unchanged' (nothing written, nothing audited).
+
+    `validate_as` overrides values for validation only (e.g. a GPU's slot, which its own use case
+    keeps)."""
+    if existing is None:
+        return create_in(uow, kind, values, reason=reason), "created"
+    spec = _spec(kind)
+    require(uow.actor, spec.permission)
+    obj = _update(uow, spec, existing, values, reason=reason, validate_as=validate_as, only_changes=True)
+    return existing, ("unchanged" if obj is None else "updated")
+
+
+def _update(uow: UnitOfWork, spec: EntitySpec, obj, values: dict, *, reason: str | None = None,
+            validate_as: dict | None = None, only_changes: bool = False):
+    """Validate the record as it would be, write the given fields and audit what changed.
+
+    With `only_changes`, fields equal to what is stored are not written, and nothing at all is
+    written (None is returned) when none differs."""
+    kind = spec.kind
     label = f"{kind} {getattr(obj, spec.label_attr)}"
-    check_version(obj, expected_version, label)
     before = snapshot(obj)
-    merged = {k: v for k, v in before.items()}
-    for k in before:  # typed values, not their text
-        merged[k] = getattr(obj, k)
+    merged = {k: getattr(obj, k) for k in before}  # typed values, not their text
     refused = protected_problems(spec.model, values, obj)
     if refused:
         raise ValidationError(refused)
     refuse_unstorable(spec.model, values)
     merged.update(values)
+    merged.update(validate_as or {})
     if spec.normalise:
         spec.normalise(merged)
     merged["_id"] = _pk(obj)
@@ -279,9 +304,13 @@ def update_in(uow: UnitOfWork, kind: str, obj_id, values: dict, expected_version
     if errors:
         raise ValidationError(errors)
     refuse_unstorable(spec.model, {k: merged[k] for k in values if k in merged})
-    for k in values:
-        if not k.startswith("_"):
-            setattr(obj, k, merged[k])
+    keys = [k for k in values if not k.startswith("_")]
+    if only_changes:
+        keys = [k for k in keys if k != "id" and getattr(obj, k) != merged[k]]
+        if not keys:
+            return None
+    for k in keys:
+        setattr(obj, k, merged[k])
     flush_versioned(uow, obj, label)
     if spec.after_write:
         spec.after_write(uow, obj, merged)
