@@ -406,6 +406,8 @@ ZH.update({
     "Your password was changed.": "您的密码已修改。", "Database in use: %1": "当前使用的数据库：%1",
     "(started with another database than the one set below; the setting applies at the next start)":
         "（本次启动使用的数据库与下方设置不同；该设置在下次启动时生效）",
+    # --- importer ---
+    "Import cancelled; nothing was imported.": "导入已取消，未导入任何内容。",
 })
 
 
