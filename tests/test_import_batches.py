@@ -10,7 +10,7 @@ import pytest
 from sqlalchemy import func, select
 
 from app.audit import verify_audit_chain
-from app.importexport import IMPORT_BATCH, ImportFailed, run_import
+from app.importexport import IMPORT_BATCH, ImportFailed, batch_size, run_import
 from app.progress import TerminalProgress, terminal_progress
 from app.services.common import create_record
 from models import AuditEvent, AuditHead, GpuAsset, GpuModel
@@ -104,3 +104,8 @@ def test_terminal_progress_only_on_a_terminal_with_rate_and_time_left():
     text = out.getvalue()
     assert text.startswith("\rimporting gpus: 500 of 2,000 rows (25%)") and text.endswith("\n")
     assert "rows/s" in text and "left" in text
+
+
+def test_a_huge_file_keeps_under_postgresqls_cached_subtransactions():
+    assert batch_size(10) == batch_size(IMPORT_BATCH * 50) == IMPORT_BATCH
+    assert -(-400_000 // batch_size(400_000)) <= 50 < 64

@@ -38,6 +38,7 @@ from .schema import (
     BATCH_ROWS,
     FIELD_COLUMN,
     HANDLERS,
+    IMPORT_BATCH,
     LOCAL_TIME_ZONE,
     LOOKUPS,
     MODEL,
@@ -612,7 +613,7 @@ def _resolve_gpus(s: Session, r: _Row) -> dict:
 
 
 def _existing_gpu(s: Session, serial: str) -> GpuAsset | None:
-    """The fleet's GPU with this serial; looked up for the next IMPORT_BATCH rows of the file at once."""
+    """The fleet's GPU with this serial; looked up for the whole batch of rows at once."""
     cache = s.info.get(LOOKUPS)
     found = cache.get("gpu_serials") if cache is not None else None
     if found is None or serial not in found:
@@ -622,8 +623,10 @@ def _existing_gpu(s: Session, serial: str) -> GpuAsset | None:
         serials = {x.strip() for x in (row.values.get("serial") for row in rows) if isinstance(x, str)}
         serials = {x for x in serials if x} | {serial}
         found = cache["gpu_serials"] = dict.fromkeys(serials)
-        for gpu in s.execute(select(GpuAsset).where(GpuAsset.serial.in_(serials))).scalars():
-            found[gpu.serial] = gpu
+        ordered = sorted(serials)
+        for at in range(0, len(ordered), IMPORT_BATCH):  # bounded IN lists (SQLite's parameter limit)
+            for gpu in s.execute(select(GpuAsset).where(GpuAsset.serial.in_(ordered[at:at + IMPORT_BATCH]))).scalars():
+                found[gpu.serial] = gpu
     return found[serial]
 
 

@@ -19,7 +19,7 @@ from .schema import (
     BATCH_ROWS,
     FIELD_COLUMN,
     HANDLERS,
-    IMPORT_BATCH,
+    batch_size,
     LOOKUPS,
     OBJECT_TYPE,
     PERMISSION,
@@ -231,8 +231,9 @@ def run_import(db: Database, actor: Actor, kind: str, path: str | Path, dry_run:
             # releasing the first batch's SAVEPOINT cannot commit anything on its own.
             s.execute(text("UPDATE audit_head SET seq = seq WHERE id = 1"))
         run = _Run(uow, kind, seen, counts, notes, errors)
-        for start in range(0, total, IMPORT_BATCH):
-            batch = rows[start:start + IMPORT_BATCH]
+        size = batch_size(total)
+        for start in range(0, total, size):
+            batch = rows[start:start + size]
             state = run.state()
             s.info[BATCH_ROWS] = batch
             s.info[LOOKUPS].pop("gpu_serials", None)

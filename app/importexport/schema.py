@@ -118,7 +118,14 @@ TABLE_SUFFIXES = {".csv": "csv", ".xlsx": "xlsx", ".xlsm": "xlsx"}
 YAML_SUFFIXES = (".yaml", ".yml")
 XLSX_MAX_ROWS = 1_048_576
 STREAM_BATCH = 2000
-IMPORT_BATCH = 500  # rows per SAVEPOINT and per audit append
+IMPORT_BATCH = 500  # rows per SAVEPOINT and per audit append (at least; see batch_size)
+MAX_BATCHES = 50  # PostgreSQL caches 64 subtransactions per transaction; past that every snapshot slows
+
+
+def batch_size(rows: int) -> int:
+    """Rows per batch: IMPORT_BATCH, or more for a file so large that it would need more than
+    MAX_BATCHES SAVEPOINTs (each batch has one, which PostgreSQL keeps until the commit)."""
+    return max(IMPORT_BATCH, -(-rows // MAX_BATCHES))
 LOOKUPS = "import_lookups"  # session.info key: references already looked up during this import
 BATCH_ROWS = "import_batch"  # session.info key: the rows of the batch being imported (looked up at once)
 
