@@ -650,7 +650,7 @@ def _write_gpus(uow: UnitOfWork, r: _Row, v: dict) -> str:
         outcome = _upsert(uow, "gpu", existing, v, existing.serial, validate_as={"device_id": None, "slot": None})
         gpu = existing
     else:
-        gpu = create_in(uow, "gpu", v)
+        gpu = create_in(uow, "gpu", v, batch=not placing)  # a plain new GPU: inserted with its batch
         outcome = "created"
     if placing and (gpu.device_id, gpu.slot) != (device_id, slot):
         install_gpu_in(uow, gpu.id, device_id, slot, reason="bulk import")  # the service's own slot rules

@@ -239,6 +239,7 @@ def run_import(db: Database, actor: Actor, kind: str, path: str | Path, dry_run:
             s.info[LOOKUPS].pop("gpu_serials", None)
             savepoint = s.begin_nested()
             try:
+                uow.batch_inserts = True
                 for row in batch:
                     if cancelled is not None and cancelled():
                         raise _Cancelled()
@@ -246,13 +247,21 @@ def run_import(db: Database, actor: Actor, kind: str, path: str | Path, dry_run:
                     done += 1
                     if progress is not None:
                         progress(done, total)
-                uow.flush_audit()
+                try:
+                    uow.flush_audit()  # the batch's INSERTs and audit events
+                except (DomainError, DBAPIError, OverflowError) as exc:
+                    if isinstance(exc, PermissionDenied):
+                        raise
+                    raise _Replay() from exc
+                finally:
+                    uow.batch_inserts = False
                 savepoint.commit()
             except _Cancelled:
                 savepoint.rollback()
                 uow.rollback()
                 return ImportResult(kind, path.name, total, dry_run=dry_run, cancelled=True)
             except _Replay:
+                uow.batch_inserts = False
                 # A row failed while writing: the batch is rolled back and checked again row by row,
                 # each in its own SAVEPOINT, so that the rows after it see exactly what they would have.
                 savepoint.rollback()
@@ -268,6 +277,7 @@ def run_import(db: Database, actor: Actor, kind: str, path: str | Path, dry_run:
                         progress(done, total)
                 uow.flush_audit()
             except BaseException:
+                uow.batch_inserts = False
                 savepoint.rollback()
                 raise
         if errors:
