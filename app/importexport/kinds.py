@@ -38,7 +38,6 @@ from .schema import (
     BATCH_ROWS,
     FIELD_COLUMN,
     HANDLERS,
-    IMPORT_BATCH,
     LOCAL_TIME_ZONE,
     LOOKUPS,
     MODEL,
@@ -624,8 +623,10 @@ def _existing_gpu(s: Session, serial: str) -> GpuAsset | None:
         serials = {x for x in serials if x} | {serial}
         found = cache["gpu_serials"] = dict.fromkeys(serials)
         ordered = sorted(serials)
-        for at in range(0, len(ordered), IMPORT_BATCH):  # bounded IN lists (SQLite's parameter limit)
-            for gpu in s.execute(select(GpuAsset).where(GpuAsset.serial.in_(ordered[at:at + IMPORT_BATCH]))).scalars():
+        # IN lists of 100: SQLite's parameter limit, and PostgreSQL took 1.5 s for one list of 500
+        # serials (0.6 s for 200, <1 ms for 100) on the bench database
+        for at in range(0, len(ordered), 100):
+            for gpu in s.execute(select(GpuAsset).where(GpuAsset.serial.in_(ordered[at:at + 100]))).scalars():
                 found[gpu.serial] = gpu
     return found[serial]
 
