@@ -306,6 +306,7 @@ def _has_data(db) -> bool:
 
 def import_file(ctx, args) -> int:
     from .importexport import _is_yaml_source, run_import
+    from .progress import terminal_progress
 
     actor = ctx.actor()
     if args.kind == "device-types" and _is_yaml_source(args.file):
@@ -314,16 +315,30 @@ def import_file(ctx, args) -> int:
         result = import_device_types(ctx.db, actor, Path(args.file), dry_run=args.dry_run, strict=args.strict)
         print(result.summary())
         return 1 if result.refused else 0
-    result = run_import(ctx.db, actor, args.kind, Path(args.file), dry_run=args.dry_run)
+    progress = terminal_progress(f"importing {args.kind}")  # stderr, only on a terminal
+    try:
+        result = run_import(ctx.db, actor, args.kind, Path(args.file), dry_run=args.dry_run, progress=progress)
+    finally:
+        if progress is not None:
+            progress.close()
     print(result.summary() if hasattr(result, "summary") else result)
     return 0
 
 
 def export_file(ctx, args) -> int:
-    from .importexport import run_export
+    from .importexport import export_total, run_export
+    from .progress import terminal_progress
 
     actor = ctx.actor() if ctx.args.user else ctx.reader()
-    result = run_export(ctx.db, actor, args.kind, Path(args.output), args.format, filter_text=args.filter)
+    progress = terminal_progress(f"exporting {args.kind}")  # stderr, only on a terminal
+    if progress is not None and not args.filter:
+        progress.total = export_total(ctx.db, args.kind)
+    try:
+        result = run_export(ctx.db, actor, args.kind, Path(args.output), args.format, filter_text=args.filter,
+                            progress=progress)
+    finally:
+        if progress is not None:
+            progress.close()
     print(result.summary() if hasattr(result, "summary") else result)
     return 0
 

@@ -225,4 +225,7 @@ def export_pdus_query():
 
 HANDLERS = {"power-panels": (resolve_panels, write_panels), "power-feeds": (resolve_feeds, write_feeds),
             "pdus": (resolve_pdus, write_pdus)}
+ROW_KEY = {"power-panels": lambda v: (v.get("site_id"), v.get("name")),   # the same record twice in a file
+           "power-feeds": lambda v: (v.get("power_panel_id"), v.get("name")),
+           "pdus": lambda v: v.get("device_id")}
 EXPORTS = {"power-panels": export_panels_query, "power-feeds": export_feeds_query, "pdus": export_pdus_query}

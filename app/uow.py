@@ -11,7 +11,7 @@ from sqlalchemy.orm import Session
 from models import User
 from models.choices import Role
 
-from .audit import Actor, append_event
+from .audit import Actor, append_event, append_events
 from .changes import report_changes
 from .auth import PERMISSIONS, PERMISSION_LABELS
 from .db import Database
@@ -51,6 +51,8 @@ class UnitOfWork:
         self.request_id = str(uuid.uuid4())
         self.session: Session | None = None
         self.changes: set[str] = set()
+        self._pending: list | None = None  # audit events held back by defer_audit(): dicts, or callables
+        self.batch_inserts = False  # set by a bulk use case: create_in(batch=True) then leaves the INSERT to flush_audit
 
     def __enter__(self) -> "UnitOfWork":
         self.session = self.db.session()
@@ -69,6 +71,7 @@ class UnitOfWork:
             self.session.close()
 
     def commit(self) -> None:
+        self.flush_audit()
         try:
             self.session.commit()
         except StaleDataError as exc:  # raised at flush inside commit
@@ -83,6 +86,43 @@ class UnitOfWork:
               before: dict | None = None, after: dict | None = None, reason: str | None = None,
               outcome: str = "success"):
         self.changes.add(object_type)
+        if self._pending is not None:
+            self._pending.append(dict(action=action, object_type=object_type, object_id=object_id,
+                                      object_label=label, before=before, after=after, reason=reason,
+                                      outcome=outcome))
+            return None
         return append_event(self.session, self.actor, request_id=self.request_id, action=action,
                             object_type=object_type, object_id=object_id, object_label=label,
                             before=before, after=after, reason=reason, outcome=outcome)
+
+    # --- batched audit (bulk use cases) ---------------------------------------------------------
+    def defer_audit(self) -> None:
+        """Hold this unit of work's audit events back and append them in batches (flush_audit, and
+        commit): a bulk import's thousands of events then cost one head update per batch instead of
+        one each. Events keep their order; each is hashed exactly as append_event hashes it."""
+        if self._pending is None:
+            self._pending = []
+
+    def flush_audit(self) -> None:
+        """Append the held-back events (one head update for the lot)."""
+        if self._pending:
+            events, self._pending = self._pending, []
+            if any(callable(e) for e in events):
+                self.session.flush()  # the batch's INSERTs, then the events that name their ids
+                events = [e() if callable(e) else e for e in events]
+            append_events(self.session, self.actor, request_id=self.request_id, events=events)
+
+    def audit_later(self, object_type: str, event) -> None:
+        """An event whose fields are known only after the next flush (a created record's id): `event()`
+        gives append_event's keyword arguments then. Only while defer_audit() holds events back."""
+        assert self._pending is not None, "audit_later needs defer_audit()"
+        self.changes.add(object_type)
+        self._pending.append(event)
+
+    def audit_mark(self) -> int:
+        """A mark to drop_audit back to when the writes since are rolled back (a savepoint)."""
+        return len(self._pending or ())
+
+    def drop_audit(self, mark: int) -> None:
+        if self._pending is not None:
+            del self._pending[mark:]

@@ -498,6 +498,8 @@ ZH.update({
     "%1 is locked until %2 after %3 failed attempts.": "%1 因 %3 次登录失败被锁定至 %2。",
     "%1 has %2 failed attempts in a row.": "%1 已连续 %2 次登录失败。", "%1 is not locked.": "%1 未被锁定。",
     "Locked until": "锁定至", "Failed logins": "失败次数",
+    # --- importer ---
+    "Import cancelled; nothing was imported.": "导入已取消，未导入任何内容。",
 })
 
 

@@ -136,8 +136,12 @@ class ImportDialog(QDialog):
             self.accept()
         def failed(exc):
             from app.importexport import ImportFailed
+            from ui.operations import Cancelled
             self.import_button.setEnabled(False)
-            if isinstance(exc, ImportFailed):
+            if isinstance(exc, Cancelled):  # the import's transaction was rolled back: nothing half-done
+                self.summary.setText(self.tr("Import cancelled; nothing was imported."))
+                self.import_button.setEnabled(True)
+            elif isinstance(exc, ImportFailed):
                 self.summary.setText(self.tr("Nothing was imported: %1 bad row(s). Preview again to see them.")
                                      .replace("%1", str(len(exc.row_errors))))
             else:

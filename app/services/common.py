@@ -210,19 +210,35 @@ def _spec(kind: str) -> EntitySpec:
         raise NotFound(f"there is no kind of record called {kind!r}") from None
 
 
-def create_in(uow: UnitOfWork, kind: str, values: dict, *, reason: str | None = None):
+def create_in(uow: UnitOfWork, kind: str, values: dict, *, reason: str | None = None, batch: bool = False):
+    """Create a record of `kind` inside the caller's unit of work.
+
+    With `batch` (a bulk import, when the unit of work has `batch_inserts` on and the caller needs no
+    id), the INSERT and the audit event wait for the unit of work's flush_audit, so that a batch of
+    records goes in as one INSERT; the validator then does not see the batch's other new records
+    (the database's unique constraints still do: the import checks such a batch again row by row)."""
     spec = _spec(kind)
     require(uow.actor, spec.permission)
     values = dict(values)
     refuse_unstorable(spec.model, values)
     if spec.normalise:
         spec.normalise(values)
-    errors = spec.validate(uow.session, values)
+    batch = batch and uow.batch_inserts and spec.after_write is None
+    if batch:
+        with uow.session.no_autoflush:
+            errors = spec.validate(uow.session, values)
+    else:
+        errors = spec.validate(uow.session, values)
     if errors:
         raise ValidationError(errors)
     refuse_unstorable(spec.model, values)
     obj = spec.model(**{k: v for k, v in values.items() if not k.startswith("_")}, updated_by=uow.actor.login)
     uow.session.add(obj)
+    if batch:
+        uow.audit_later(kind, lambda: dict(action=f"{kind}.create", object_type=kind, object_id=_pk(obj),
+                                           object_label=str(getattr(obj, spec.label_attr)), after=snapshot(obj),
+                                           reason=reason))
+        return obj
     flush_or_refuse(uow.session)
     if spec.after_write:
         spec.after_write(uow, obj, values)
@@ -253,17 +269,42 @@ def update_in(uow: UnitOfWork, kind: str, obj_id, values: dict, expected_version
     spec = _spec(kind)
     require(uow.actor, spec.permission)
     obj = get_or_404(uow.session, spec.model, obj_id, kind)
+    check_version(obj, expected_version, f"{kind} {getattr(obj, spec.label_attr)}")
+    return _update(uow, spec, obj, values, reason=reason)
+
+
+def upsert_in(uow: UnitOfWork, kind: str, existing, values: dict, *, reason: str | None = None,
+              validate_as: dict | None = None) -> tuple[Any, str]:
+    """THE create-or-update of a record-level kind (a form's save, an import's row): create when
+    `existing` is None, else change only the fields that differ. Returns (record, outcome) with
+    outcome 'created', 'updated' or 'unchanged' (nothing written, nothing audited).
+
+    `validate_as` overrides values for validation only (e.g. a GPU's slot, which its own use case
+    keeps)."""
+    if existing is None:
+        return create_in(uow, kind, values, reason=reason), "created"
+    spec = _spec(kind)
+    require(uow.actor, spec.permission)
+    obj = _update(uow, spec, existing, values, reason=reason, validate_as=validate_as, only_changes=True)
+    return existing, ("unchanged" if obj is None else "updated")
+
+
+def _update(uow: UnitOfWork, spec: EntitySpec, obj, values: dict, *, reason: str | None = None,
+            validate_as: dict | None = None, only_changes: bool = False):
+    """Validate the record as it would be, write the given fields and audit what changed.
+
+    With `only_changes`, fields equal to what is stored are not written, and nothing at all is
+    written (None is returned) when none differs."""
+    kind = spec.kind
     label = f"{kind} {getattr(obj, spec.label_attr)}"
-    check_version(obj, expected_version, label)
     before = snapshot(obj)
-    merged = {k: v for k, v in before.items()}
-    for k in before:  # typed values, not their text
-        merged[k] = getattr(obj, k)
+    merged = {k: getattr(obj, k) for k in before}  # typed values, not their text
     refused = protected_problems(spec.model, values, obj)
     if refused:
         raise ValidationError(refused)
     refuse_unstorable(spec.model, values)
     merged.update(values)
+    merged.update(validate_as or {})
     if spec.normalise:
         spec.normalise(merged)
     merged["_id"] = _pk(obj)
@@ -271,9 +312,13 @@ def update_in(uow: UnitOfWork, kind: str, obj_id, values: dict, expected_version
     if errors:
         raise ValidationError(errors)
     refuse_unstorable(spec.model, {k: merged[k] for k in values if k in merged})
-    for k in values:
-        if not k.startswith("_"):
-            setattr(obj, k, merged[k])
+    keys = [k for k in values if not k.startswith("_")]
+    if only_changes:
+        keys = [k for k in keys if k != "id" and getattr(obj, k) != merged[k]]
+        if not keys:
+            return None
+    for k in keys:
+        setattr(obj, k, merged[k])
     flush_versioned(uow, obj, label)
     if spec.after_write:
         spec.after_write(uow, obj, merged)

@@ -64,15 +64,19 @@ def contact_problems(contacts: list[dict]) -> dict[str, str]:
     return errors
 
 
-def _replace_contacts(uow: UnitOfWork, customer: Customer, contacts: list[dict]) -> None:
+def replace_contacts_in(uow: UnitOfWork, customer: Customer, contacts: list[dict]) -> bool:
+    """Replace the customer's contacts inside an open unit of work (the form's save, an import's row);
+    False when they are already exactly these."""
+    require(uow.actor, "manage_customers")
     before = [snapshot(c, ("name", "phone", "email", "role")) for c in customer.contacts]
     after = [{k: c.get(k) for k in ("name", "phone", "email", "role")} for c in contacts]
     if before == after:
-        return
+        return False
     customer.contacts = [Contact(**c) for c in after]
     flush_versioned(uow, customer, f"customer {customer.name}")
     uow.audit("customer.contacts", "customer", customer.id, customer.name,
               before={"contacts": before}, after={"contacts": after})
+    return True
 
 
 def set_contacts(db: Database, actor: Actor, customer_id: int, contacts: list[dict],
@@ -86,7 +90,7 @@ def set_contacts(db: Database, actor: Actor, customer_id: int, contacts: list[di
     with UnitOfWork(db, actor) as uow:
         customer = get_or_404(uow.session, Customer, customer_id, "customer")
         check_version(customer, expected_version, f"customer {customer.name}")
-        _replace_contacts(uow, customer, contacts)
+        replace_contacts_in(uow, customer, contacts)
         uow.commit()
 
 
@@ -108,6 +112,6 @@ def save_customer(db: Database, actor: Actor, customer_id: int | None, values: d
         if contact_errors:
             raise ValidationError(contact_errors)
         if contacts is not None:
-            _replace_contacts(uow, customer, contacts)
+            replace_contacts_in(uow, customer, contacts)
         uow.commit()
         return customer.id

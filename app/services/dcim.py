@@ -400,8 +400,11 @@ def _write_device(db, actor, device_id, values, expected_version, power_override
 
 
 def write_device_in(uow: UnitOfWork, device_id: int | None, values: dict, expected_version: int | None = None, *,
-                    power_override: bool = False, reason: str | None = None, action: str | None = None) -> Device:
-    """Create (device_id None) or change a device inside an open unit of work."""
+                    power_override: bool = False, reason: str | None = None, action: str | None = None,
+                    only_changes: bool = False) -> Device | None:
+    """Create (device_id None) or change a device inside an open unit of work: the one create-or-update
+    path of devices (the form, moves and imports). With `only_changes` (an import row), a device whose
+    given fields all equal what is stored is left alone and None is returned."""
     actor = uow.actor
     require(actor, "manage_dcim")
     if power_override:
@@ -430,6 +433,9 @@ def write_device_in(uow: UnitOfWork, device_id: int | None, values: dict, expect
     notes = merged.get("_notes") or []
     clean = _strip_private(merged)
     clean.pop("id", None)
+    if obj is not None and only_changes and all(getattr(obj, k) == clean[k] for k in values
+                                                 if not k.startswith("_") and k in clean):
+        return None
     if obj is None:
         obj = Device(**clean, updated_by=actor.login)
         s.add(obj)

@@ -2079,117 +2079,117 @@
 <context>
     <name>DeviceTypeImportDialog</name>
     <message>
-        <location filename="../../ui/importdialog.py" line="279"/>
+        <location filename="../../ui/importdialog.py" line="283"/>
         <source>%1 file(s): %2 can be imported (%3), %4 refused, %5 with power to check.</source>
         <translation>%1 个文件：%2 个可导入（%3），%4 个被拒绝，%5 个功率待核实。</translation>
     </message>
     <message>
-        <location filename="../../ui/importdialog.py" line="276"/>
+        <location filename="../../ui/importdialog.py" line="280"/>
         <source>%1 new, %2 updated, %3 unchanged</source>
         <translation>新增 %1，更新 %2，未变 %3</translation>
     </message>
     <message>
-        <location filename="../../ui/importdialog.py" line="169"/>
+        <location filename="../../ui/importdialog.py" line="173"/>
         <source>A .yaml/.yml file, or a folder such as devicetype-library/device-types</source>
         <translation>一个 .yaml/.yml 文件，或一个文件夹（如 devicetype-library/device-types）</translation>
     </message>
     <message>
-        <location filename="../../ui/importdialog.py" line="182"/>
+        <location filename="../../ui/importdialog.py" line="186"/>
         <source>All or nothing: import nothing if any file is refused</source>
         <translation>全部或全不：任一文件被拒绝则什么也不导入</translation>
     </message>
     <message>
-        <location filename="../../ui/importdialog.py" line="244"/>
+        <location filename="../../ui/importdialog.py" line="248"/>
         <source>Cancelled; nothing was imported.</source>
         <translation>已取消，未导入任何内容。</translation>
     </message>
     <message>
-        <location filename="../../ui/importdialog.py" line="234"/>
+        <location filename="../../ui/importdialog.py" line="238"/>
         <source>Checking device types…</source>
         <translation>正在检查设备型号…</translation>
     </message>
     <message>
-        <location filename="../../ui/importdialog.py" line="170"/>
+        <location filename="../../ui/importdialog.py" line="174"/>
         <source>Choose file…</source>
         <translation>选择文件…</translation>
     </message>
     <message>
-        <location filename="../../ui/importdialog.py" line="172"/>
+        <location filename="../../ui/importdialog.py" line="176"/>
         <source>Choose folder…</source>
         <translation>选择文件夹…</translation>
     </message>
     <message>
-        <location filename="../../ui/importdialog.py" line="194"/>
+        <location filename="../../ui/importdialog.py" line="198"/>
         <source>Close</source>
         <translation>关闭</translation>
     </message>
     <message>
-        <location filename="../../ui/importdialog.py" line="209"/>
+        <location filename="../../ui/importdialog.py" line="213"/>
         <source>Device type file</source>
         <translation>设备型号文件</translation>
     </message>
     <message>
-        <location filename="../../ui/importdialog.py" line="210"/>
+        <location filename="../../ui/importdialog.py" line="214"/>
         <source>Device types (*.yaml *.yml);;All (*)</source>
         <translation>设备型号 (*.yaml *.yml);;全部 (*)</translation>
     </message>
     <message>
-        <location filename="../../ui/importdialog.py" line="261"/>
+        <location filename="../../ui/importdialog.py" line="265"/>
         <source>File</source>
         <translation>文件</translation>
     </message>
     <message>
-        <location filename="../../ui/importdialog.py" line="216"/>
+        <location filename="../../ui/importdialog.py" line="220"/>
         <source>Folder of device types</source>
         <translation>设备型号文件夹</translation>
     </message>
     <message>
-        <location filename="../../ui/importdialog.py" line="192"/>
+        <location filename="../../ui/importdialog.py" line="196"/>
         <source>Import</source>
         <translation>导入</translation>
     </message>
     <message>
-        <location filename="../../ui/importdialog.py" line="166"/>
+        <location filename="../../ui/importdialog.py" line="170"/>
         <source>Import device types</source>
         <translation>导入设备型号</translation>
     </message>
     <message>
-        <location filename="../../ui/importdialog.py" line="286"/>
+        <location filename="../../ui/importdialog.py" line="290"/>
         <source>Imported %1 of %2 file(s) (%3); %4 refused, listed above.</source>
         <translation>已导入 %2 个文件中的 %1 个（%3）；%4 个被拒绝，见上表。</translation>
     </message>
     <message>
-        <location filename="../../ui/importdialog.py" line="237"/>
+        <location filename="../../ui/importdialog.py" line="241"/>
         <source>Importing device types…</source>
         <translation>正在导入设备型号…</translation>
     </message>
     <message>
-        <location filename="../../ui/importdialog.py" line="247"/>
+        <location filename="../../ui/importdialog.py" line="251"/>
         <source>Nothing was imported: %1 file(s) refused (listed above).</source>
         <translation>未导入任何内容：%1 个文件被拒绝（见上表）。</translation>
     </message>
     <message>
-        <location filename="../../ui/importdialog.py" line="174"/>
+        <location filename="../../ui/importdialog.py" line="178"/>
         <source>Preview</source>
         <translation>预览</translation>
     </message>
     <message>
-        <location filename="../../ui/importdialog.py" line="261"/>
+        <location filename="../../ui/importdialog.py" line="265"/>
         <source>Reason</source>
         <translation>原因</translation>
     </message>
     <message>
-        <location filename="../../ui/importdialog.py" line="261"/>
+        <location filename="../../ui/importdialog.py" line="265"/>
         <source>Status</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../ui/importdialog.py" line="258"/>
+        <location filename="../../ui/importdialog.py" line="262"/>
         <source>power to check</source>
         <translation>功率待核实</translation>
     </message>
     <message>
-        <location filename="../../ui/importdialog.py" line="254"/>
+        <location filename="../../ui/importdialog.py" line="258"/>
         <source>refused</source>
         <translation>已拒绝</translation>
     </message>
@@ -2977,6 +2977,11 @@
         <translation>导入%1</translation>
     </message>
     <message>
+        <location filename="../../ui/importdialog.py" line="142"/>
+        <source>Import cancelled; nothing was imported.</source>
+        <translation>导入已取消，未导入任何内容。</translation>
+    </message>
+    <message>
         <location filename="../../ui/importdialog.py" line="87"/>
         <source>Import file</source>
         <translation>导入文件</translation>
@@ -2987,12 +2992,12 @@
         <translation>已导入。</translation>
     </message>
     <message>
-        <location filename="../../ui/importdialog.py" line="147"/>
+        <location filename="../../ui/importdialog.py" line="151"/>
         <source>Importing…</source>
         <translation>正在导入…</translation>
     </message>
     <message>
-        <location filename="../../ui/importdialog.py" line="141"/>
+        <location filename="../../ui/importdialog.py" line="145"/>
         <source>Nothing was imported: %1 bad row(s). Preview again to see them.</source>
         <translation>未导入任何数据：%1 行有错误。请重新预览查看。</translation>
     </message>

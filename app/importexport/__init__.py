@@ -1,0 +1,53 @@
+"""Bulk import and export: CSV (UTF-8 with BOM) and XLSX, plus device types from YAML.
+
+Import is all or nothing. Every row goes through the same service rules as a form (the
+EntitySpec validators, and for devices the rack placement rules), each inside its own
+SAVEPOINT so that one bad row does not hide the next: every bad row is reported with its
+line number, column and reason, and then nothing at all is written. Rows are matched to
+existing records by their natural key (region code, site code, rack name in its room,
+GPU serial, credit code, device-type slug, device asset tag / serial / name in its rack),
+so importing what `export` wrote is repeatable and changes nothing.
+
+Exports stream from the database in file order and append one `export` audit event.
+Column names follow NetBox's bulk import where the concept exists; `tenant` is a customer,
+`location` a room.
+
+The package: `schema` (kinds, columns, results, the registry of kinds declared elsewhere),
+`reading` (CSV/XLSX/YAML into rows of text), `kinds` (per-kind mapping: resolve then write through
+the services), `running` (preview and the all-or-nothing import), `export`. Everything public is
+importable from `app.importexport` itself.
+"""
+from __future__ import annotations
+
+# Kinds declared in their own modules: one register_kind line each (docs/import.md, "Adding a kind").
+from .schema import ImportKind, register_kind  # noqa: I001
+from .. import importexport_leases as _leases
+
+register_kind(ImportKind("leases", _leases.COLUMNS, _leases.REQUIRED, "space_lease", _leases.SpaceLease,
+                         _leases.resolve_leases, _leases.write_leases, _leases.export_leases_query,
+                         _leases.FIELD_COLUMN))
+from .. import importexport_power as _power  # power panels, feeds and PDUs (issue 15)
+from .. import importexport_xconnect as _xc  # cables and cross-connects (issue 15)
+
+for _name in _power.KINDS:
+    register_kind(ImportKind(_name, _power.COLUMNS[_name], _power.REQUIRED[_name], _power.OBJECT_TYPE[_name],
+                             _power.MODEL[_name], *_power.HANDLERS[_name], _power.EXPORTS[_name],
+                             _power.FIELD_COLUMN.get(_name, {}), _power.ROW_KEY[_name]))
+register_kind(ImportKind("cables", _xc.CABLE_COLUMNS, _xc.CABLE_REQUIRED, "cable", _xc.Cable, _xc.resolve_cables,
+                         _xc.write_cables, _xc.export_cables_query, _xc.CABLE_FIELD_COLUMN,
+                         lambda v: (v.get("side_a_device_id"), v.get("side_a_type"), v.get("side_a_name"))))
+register_kind(ImportKind("cross-connects", _xc.XC_COLUMNS, _xc.XC_REQUIRED, "cross_connect", _xc.CrossConnect,
+                         _xc.resolve_cross_connects, _xc.write_cross_connects, _xc.export_cross_connects_query,
+                         _xc.XC_FIELD_COLUMN, lambda v: v.get("reference")))
+# --- new kinds here ---
+
+from .schema import *  # noqa: E402,F401,F403  (KINDS and EXPORT_KINDS as registered above)
+from .schema import (KINDS, EXPORT_KINDS, _Cancelled, _RowRefused, _check_kind, _unneutralise)  # noqa: E402,F401
+from .reading import *  # noqa: E402,F401,F403
+from .reading import _is_yaml_source, _load, _raw_rows, _read_yaml_rows  # noqa: E402,F401
+from .kinds import *  # noqa: E402,F401,F403
+from .kinds import _Row, _customer, _device_ref, _memo, _room, _site  # noqa: E402,F401
+from .running import *  # noqa: E402,F401,F403
+from .export import *  # noqa: E402,F401,F403
+from .export import _csv_value, _export_query, _write_xlsx  # noqa: E402,F401
+
