@@ -83,6 +83,8 @@ class Capture:
 _AUDIT_INSERT = re.compile(r'^\s*INSERT INTO audit_event\s*\(([^)]*)\)', re.I)
 _CONTRACT_INSERT = re.compile(r'^\s*INSERT INTO contract\s*\(([^)]*)\)', re.I)
 _HEAD_UPDATE = re.compile(r'^\s*UPDATE audit_head SET seq', re.I)
+_HEAD_LOCK = re.compile(r'^\s*SELECT seq, hash FROM audit_head_lock\(\)', re.I)   # PostgreSQL, migration 0016
+_AUDIT_APPEND = re.compile(r'^\s*SELECT audit_append\(', re.I)
 
 
 class RawReplay:
@@ -105,6 +107,19 @@ class RawReplay:
 
     def _patch(self, statement: str, params, state: dict):
         """Fresh values for the unique columns a rolled-back replay would otherwise collide on."""
+        if _AUDIT_APPEND.match(statement) and "head" in state:
+            # the events continue the head as it is now (audit_append refuses any other link)
+            import json
+            key = next(iter(params)) if isinstance(params, dict) else 0
+            events = json.loads(params[key])
+            seq, prev = state["head"]
+            for e in events:
+                seq += 1
+                e["seq"], e["prev_hash"] = seq, prev
+                prev = e["hash"]
+            params = dict(params) if isinstance(params, dict) else list(params)
+            params[key] = json.dumps(events)
+            return params
         for rx, col, key in ((_AUDIT_INSERT, "seq", "seq"), (_CONTRACT_INSERT, "number", "number")):
             m = rx.match(statement)
             if not m or key not in state:
@@ -134,6 +149,9 @@ class RawReplay:
                 cur.execute(statement, params)
             if cur.description is not None:
                 rows = cur.fetchall()
+                if write and _HEAD_LOCK.match(statement) and rows:
+                    state["head"] = (rows[0][0], rows[0][1])
+                    state["number"] = f"BENCH-{rows[0][0] + 1}"
                 if write and _HEAD_UPDATE.match(statement) and rows:
                     state["seq"] = rows[0][0]
                     state["number"] = f"BENCH-{rows[0][0]}"

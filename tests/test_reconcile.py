@@ -65,7 +65,9 @@ def test_deleted_row_is_listed(demo_db):
     with demo_db.engine.connect() as c:
         dev = c.execute(text("SELECT MAX(id) FROM device WHERE id NOT IN (SELECT device_id FROM gpu_asset "
                              "WHERE device_id IS NOT NULL) AND id NOT IN (SELECT device_id FROM downtime "
-                             "WHERE device_id IS NOT NULL)")).scalar()
+                             "WHERE device_id IS NOT NULL) AND id NOT IN (SELECT device_id FROM power_connection) "
+                             "AND id NOT IN (SELECT device_id FROM pdu_feed) AND id NOT IN (SELECT side_a_device_id "
+                             "FROM cable) AND id NOT IN (SELECT side_b_device_id FROM cable)")).scalar()
     _sql(demo_db, "DELETE FROM device WHERE id = :d", d=dev)
     r = _reconcile(demo_db)
     (d,) = r.differences
