@@ -21,7 +21,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
-VIEWS = ["dashboard", "sites", "racks", "devices", "gpus", "customers", "contracts", "billing", "audit", "users"]
+VIEWS = ["dashboard", "sites", "racks", "devices", "gpus", "customers", "contracts", "billing", "xconnects", "audit",
+         "users"]
 
 
 def build_demo(path: Path):
