@@ -259,3 +259,19 @@ def test_the_checks_and_the_setting_from_the_command_line(db, admin, chain, caps
     csv.write_text("circuit,read_at,kwh_total\nGZ1/PP-A/A-01-A,2026-10-01T00:00,1\n", encoding="utf-8")
     assert main(["--db", url, "--user", "admin", "power", "readings", str(csv)]) == 0
     assert "imported 1 circuit reading(s) for 1 circuit(s)" in capsys.readouterr().out
+
+
+def test_circuit_readings_follow_the_rack_meters_rules(db, admin, chain):
+    """One import for every cumulative meter (services/billing/meters.import_counter_readings): a new
+    reading above a stored later one would make that one a drop, refused for circuits as for racks;
+    a stored reading is never overwritten; the same reading again is unchanged."""
+    later = {"circuit": "PP-A/A-01-A", "read_at": "2026-10-10T00:00", "kwh_total": "900"}
+    assert P.import_circuit_readings(db, admin, [later]) == P.ReadingImport(1, 0, 1)
+    with pytest.raises(ValidationError) as exc:
+        P.import_circuit_readings(db, admin, [{"circuit": "PP-A/A-01-A", "read_at": "2026-10-05T00:00",
+                                               "kwh_total": "950"}])
+    assert "above the stored reading after it" in exc.value.errors["line 2"]
+    with pytest.raises(ValidationError) as exc:
+        P.import_circuit_readings(db, admin, [dict(later, kwh_total="901")])
+    assert "it is not overwritten" in exc.value.errors["line 2"]
+    assert P.import_circuit_readings(db, admin, [later]) == P.ReadingImport(0, 1, 1)

@@ -31,6 +31,7 @@ from .listview import ListPage
 from .receivables import fapiao_facts, receivables_tabs
 from .recordpanel import RecordPanel
 from .operations import Cancelled, apply, bus, run_op
+from .widgets.plain_table import plain_table
 
 
 def _cancellable(progress):
@@ -46,13 +47,7 @@ def _cancellable(progress):
 
 
 def _table(headers: list[str], name: str) -> QTableWidget:
-    t = QTableWidget(0, len(headers))
-    t.setObjectName(name)
-    t.setHorizontalHeaderLabels(headers)
-    t.verticalHeader().setVisible(False)
-    t.setEditTriggers(QTableWidget.NoEditTriggers)
-    t.setSelectionBehavior(QTableWidget.SelectRows)
-    return t
+    return plain_table(headers, name)
 
 
 def _fill(t: QTableWidget, rows: list[list[str]], right: tuple[int, ...] = ()) -> None:

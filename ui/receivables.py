@@ -11,7 +11,7 @@ from __future__ import annotations
 import datetime as dt
 
 from PySide6.QtCore import QCoreApplication, Qt
-from PySide6.QtWidgets import (QCheckBox, QComboBox, QFormLayout, QGroupBox, QHBoxLayout, QHeaderView, QInputDialog,
+from PySide6.QtWidgets import (QCheckBox, QComboBox, QFormLayout, QGroupBox, QHBoxLayout, QInputDialog,
                                QLabel, QLineEdit, QMessageBox, QPushButton, QTableWidget, QTableWidgetItem, QTabWidget,
                                QVBoxLayout, QWidget)
 
@@ -24,19 +24,11 @@ from models.choices import DepositKind, FapiaoType
 from .dialogs import error_label, guard, refused_text
 from .i18n import choice_label
 from .operations import announce, bus
+from .widgets.plain_table import plain_table
 
 
 def _table(headers: list[str], name: str) -> QTableWidget:
-    t = QTableWidget(0, len(headers))
-    t.setObjectName(name)
-    t.setHorizontalHeaderLabels(headers)
-    t.verticalHeader().setVisible(False)
-    t.setEditTriggers(QTableWidget.NoEditTriggers)
-    t.setSelectionBehavior(QTableWidget.SelectRows)
-    t.setSelectionMode(QTableWidget.SingleSelection)
-    t.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeToContents)
-    t.horizontalHeader().setStretchLastSection(True)
-    return t
+    return plain_table(headers, name, single=True, fit=True)
 
 
 def _fill(t: QTableWidget, rows: list[list]) -> None:

@@ -14,9 +14,6 @@ Rules (one home, asked by the console, the capacity report, imports and billing)
 """
 from __future__ import annotations
 
-import csv
-import datetime as dt
-import io
 from collections import defaultdict
 from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
@@ -32,12 +29,12 @@ from models.power import CircuitReading, PduFeed, PowerConnection, PowerFeed, Po
 
 from ..audit import Actor
 from ..auth import require
-from ..clock import TZ
 from ..db import Database
 from ..errors import NotFound, RuleViolation, ValidationError
 from ..uow import UnitOfWork
 from .common import flush_or_refuse, get_or_404, snapshot
 from .settings import POWER_LIMIT_PCT, setting_in
+from .billing.meters import CounterMeter, import_counter_readings
 
 SQRT3 = Decimal("1.7320508")
 SIDES = (PowerSide.A, PowerSide.B)
@@ -710,82 +707,25 @@ class ReadingImport:
     circuits: int
 
 
-_YES = {"1", "y", "yes", "true", "reset", "是"}
+CIRCUIT_METER = CounterMeter("circuit", CircuitReading, "power_feed_id", "circuit_meter.import", "circuit_reading",
+                             "circuit meter readings", "circuits")
 
 
-def _parse_time(text: str) -> dt.datetime:
-    t = dt.datetime.fromisoformat(text.strip().replace("Z", "+00:00"))
-    if t.tzinfo is None:
-        t = t.replace(tzinfo=TZ)  # local meter times are Asia/Shanghai
-    return t.astimezone(dt.timezone.utc)
+def _circuit_resolver(s):
+    """A circuit named SITE/PANEL/FEED, PANEL/FEED or by id → its feed's id, or why not."""
+    def resolve(text: str) -> tuple[int | None, str | None]:
+        try:
+            return find_feed_in(s, text).id, None
+        except NotFound as exc:
+            return None, exc.message
+        except ValidationError as exc:
+            return None, next(iter(exc.errors.values()))
+    return resolve
 
 
 def import_circuit_readings(db: Database, actor: Actor, source: str | Path | Iterable[dict]) -> ReadingImport:
     """CSV with columns circuit (SITE/PANEL/FEED, PANEL/FEED or id), read_at, kwh_total (cumulative)
-    and an optional reset column. All rows or none; times without an offset are Asia/Shanghai.
-    A reading below the one before it is refused unless marked reset (the meter was replaced)."""
-    require(actor, "import")
-    if isinstance(source, (str, Path)):
-        reader = csv.DictReader(io.StringIO(Path(source).read_text(encoding="utf-8-sig")))
-        missing = {"circuit", "read_at", "kwh_total"} - set(reader.fieldnames or [])
-        if missing:
-            raise ValidationError({"file": "the CSV needs the columns circuit, read_at, kwh_total; missing "
-                                           + ", ".join(sorted(missing))})
-        rows = list(reader)
-    else:
-        rows = list(source)
-    with UnitOfWork(db, actor) as uow:
-        s = uow.session
-        errors: dict[str, str] = {}
-        parsed: dict[tuple[int, dt.datetime], tuple[Decimal, int, bool]] = {}
-        feeds: dict[str, int] = {}
-        for n, row in enumerate(rows, start=2):
-            key = (row.get("circuit") or "").strip()
-            try:
-                if key not in feeds:
-                    feeds[key] = find_feed_in(s, key).id
-                at = _parse_time(row.get("read_at") or "")
-                kwh = Decimal((row.get("kwh_total") or "").strip())
-                if not kwh.is_finite() or kwh < 0:
-                    raise InvalidOperation
-            except (NotFound, ValidationError) as exc:
-                errors[f"line {n}"] = getattr(exc, "message", None) or next(iter(exc.errors.values()))
-                continue
-            except ValueError:
-                errors[f"line {n}"] = f"read_at {row.get('read_at')!r} is not a date and time (2026-11-01T00:00)"
-                continue
-            except InvalidOperation:
-                errors[f"line {n}"] = f"kwh_total {row.get('kwh_total')!r} is not a meter reading"
-                continue
-            k = (feeds[key], at)
-            if k in parsed and parsed[k][0] != kwh:
-                errors[f"line {n}"] = f"same circuit and time as line {parsed[k][1]} with another value"
-            parsed[k] = (kwh, n, str(row.get("reset") or "").strip().lower() in _YES)
-        stored: dict[tuple[int, dt.datetime], Decimal] = {}
-        for fid in {k[0] for k in parsed}:
-            series = dict(s.execute(select(CircuitReading.read_at, CircuitReading.kwh_total)
-                                    .where(CircuitReading.power_feed_id == fid)).all())
-            for at, kwh in series.items():
-                stored[(fid, at)] = kwh
-            merged = sorted([(at, kwh, None, False) for at, kwh in series.items()]
-                            + [(k[1], v[0], v[1], v[2]) for k, v in parsed.items()
-                               if k[0] == fid and k not in stored])
-            for (_t0, v0, _n0, _r0), (_t1, v1, n1, r1) in zip(merged, merged[1:]):
-                if v1 < v0 and not r1 and n1 is not None:
-                    errors.setdefault(f"line {n1}", f"kwh_total {v1} is below the reading before it ({v0}); "
-                                                    "if the meter was reset or replaced, mark the row reset=1")
-        for k, (kwh, n, _r) in parsed.items():
-            if k in stored and stored[k] != kwh:
-                errors[f"line {n}"] = f"a reading for that circuit and time is stored as {stored[k]} kWh"
-        if errors:
-            raise ValidationError(errors)
-        new = [(k, v[0]) for k, v in parsed.items() if k not in stored]
-        for (fid, at), kwh in new:
-            s.add(CircuitReading(power_feed_id=fid, read_at=at, kwh_total=kwh))
-        s.flush()
-        uow.audit("circuit_meter.import", "circuit_reading", None, f"{len(new)} circuit meter readings",
-                  after={"imported": len(new), "unchanged": len(parsed) - len(new),
-                         "circuits": len({k[0] for k in parsed})})
-        uow.commit()
-        return ReadingImport(len(new), len(parsed) - len(new), len({k[0] for k in parsed}))
+    and an optional reset column: the rules of the rack meters' import (one function,
+    services/billing/meters.import_counter_readings), all rows or none."""
+    return ReadingImport(*import_counter_readings(db, actor, source, CIRCUIT_METER, _circuit_resolver))
 

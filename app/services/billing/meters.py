@@ -7,7 +7,7 @@ import io
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 from pathlib import Path
-from typing import Iterable
+from typing import Callable, Iterable
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
@@ -47,6 +47,22 @@ def _parse_time(text: str) -> dt.datetime:
 _YES = {"1", "y", "yes", "true", "reset", "是"}
 
 
+@dataclass(frozen=True)
+class CounterMeter:
+    """A kind of cumulative kWh counter whose readings are imported: rack meters, circuit meters."""
+
+    column: str        # the CSV column naming the meter ("rack", "circuit")
+    model: type        # the readings' table
+    key: str           # its column naming the meter ("rack_id", "power_feed_id")
+    action: str        # the audit action and object type of an import
+    object_type: str
+    label: str         # "meter readings", "circuit meter readings"
+    plural: str        # how the audit's after-values count the meters ("racks", "circuits")
+
+
+RACK_METER = CounterMeter("rack", MeterReading, "rack_id", "meter.import", "meter_reading", "meter readings", "racks")
+
+
 def import_meter_readings(db: Database, actor: Actor, source: str | Path | Iterable[dict]) -> MeterImport:
     """CSV with columns rack, read_at, kwh_total (cumulative) and an optional reset column. All rows or none.
 
@@ -56,25 +72,35 @@ def import_meter_readings(db: Database, actor: Actor, source: str | Path | Itera
     only with reset=1 (yes/true), and billing then counts it from zero; any other reading
     below the one before it, or above the one after it, is refused.
     """
+    return MeterImport(*import_counter_readings(db, actor, source, RACK_METER, _rack_resolver))
+
+
+def import_counter_readings(db: Database, actor: Actor, source: str | Path | Iterable[dict], meter: CounterMeter,
+                            resolver: Callable[[Session], Callable[[str], tuple[int | None, str | None]]]
+                            ) -> tuple[int, int, int]:
+    """The one import of cumulative meter readings (rack meters here, circuits in services/power.py):
+    (imported, unchanged, meters). `resolver(session)` gives a function naming a meter's id, or why not.
+    The rules are those of import_meter_readings, whatever the meter."""
     require(actor, "import")
+    noun = meter.column
     if isinstance(source, (str, Path)):
         text = Path(source).read_text(encoding="utf-8-sig")
         reader = csv.DictReader(io.StringIO(text))
-        missing = {"rack", "read_at", "kwh_total"} - set(reader.fieldnames or [])
+        missing = {noun, "read_at", "kwh_total"} - set(reader.fieldnames or [])
         if missing:
-            raise ValidationError({"file": f"the CSV needs the columns rack, read_at, kwh_total; missing "
+            raise ValidationError({"file": f"the CSV needs the columns {noun}, read_at, kwh_total; missing "
                                            f"{', '.join(sorted(missing))}"})
         rows = list(reader)
     else:
         rows = list(source)
     with UnitOfWork(db, actor) as uow:
         s = uow.session
-        resolve = _rack_resolver(s)
+        resolve = resolver(s)
         errors: dict[str, str] = {}
         parsed: dict[tuple[int, dt.datetime], tuple[Decimal, int]] = {}
         resets: set[tuple[int, dt.datetime]] = set()
         for n, row in enumerate(rows, start=2):
-            rack_id, problem = resolve((row.get("rack") or "").strip())
+            meter_id, problem = resolve((row.get(noun) or "").strip())
             if problem:
                 errors[f"line {n}"] = problem
                 continue
@@ -90,50 +116,50 @@ def import_meter_readings(db: Database, actor: Actor, source: str | Path | Itera
             except InvalidOperation:
                 errors[f"line {n}"] = f"kwh_total {row.get('kwh_total')!r} is not a meter reading"
                 continue
-            key = (rack_id, at)
+            key = (meter_id, at)
             if key in parsed and parsed[key][0] != kwh:
-                errors[f"line {n}"] = f"same rack and time as line {parsed[key][1]} with another value"
+                errors[f"line {n}"] = f"same {noun} and time as line {parsed[key][1]} with another value"
             parsed[key] = (kwh, n)
             if str(row.get("reset") or "").strip().lower() in _YES:
                 resets.add(key)
+        model, col = meter.model, getattr(meter.model, meter.key)
         stored: dict = {}
         if parsed:
-            for rack_id in {k[0] for k in parsed}:
-                times = [k[1] for k in parsed if k[0] == rack_id]
-                for at, kwh in s.execute(select(MeterReading.read_at, MeterReading.kwh_total).where(
-                        MeterReading.rack_id == rack_id, MeterReading.read_at >= min(times),
-                        MeterReading.read_at <= max(times))):
-                    stored[(rack_id, at)] = kwh
+            for meter_id in {k[0] for k in parsed}:
+                times = [k[1] for k in parsed if k[0] == meter_id]
+                for at, kwh in s.execute(select(model.read_at, model.kwh_total).where(
+                        col == meter_id, model.read_at >= min(times), model.read_at <= max(times))):
+                    stored[(meter_id, at)] = kwh
             for key, (kwh, n) in parsed.items():
                 if key in stored and stored[key] != kwh:
-                    errors[f"line {n}"] = (f"a reading for that rack at {_fmt_t(key[1])} is already stored "
+                    errors[f"line {n}"] = (f"a reading for that {noun} at {_fmt_t(key[1])} is already stored "
                                            f"as {stored[key]} kWh; it is not overwritten")
-            _check_counters_rise(s, parsed, stored, resets, errors)
+            _check_counters_rise(s, meter, parsed, stored, resets, errors)
         if errors:
             raise ValidationError(errors)
         new = [(k, v[0]) for k, v in parsed.items() if k not in stored]
-        for (rack_id, at), kwh in new:
-            s.add(MeterReading(rack_id=rack_id, read_at=at, kwh_total=kwh))
+        for (meter_id, at), kwh in new:
+            s.add(model(**{meter.key: meter_id, "read_at": at, "kwh_total": kwh}))
         s.flush()
-        uow.audit("meter.import", "meter_reading", None, f"{len(new)} meter readings",
-                  after={"imported": len(new), "unchanged": len(parsed) - len(new),
-                         "racks": len({k[0] for k in parsed})})
+        meters = len({k[0] for k in parsed})
+        uow.audit(meter.action, meter.object_type, None, f"{len(new)} {meter.label}",
+                  after={"imported": len(new), "unchanged": len(parsed) - len(new), meter.plural: meters})
         uow.commit()
-        return MeterImport(len(new), len(parsed) - len(new), len({k[0] for k in parsed}))
+        return len(new), len(parsed) - len(new), meters
 
 
-def _check_counters_rise(s: Session, parsed: dict, stored: dict, resets: set, errors: dict) -> None:
+def _check_counters_rise(s: Session, meter: CounterMeter, parsed: dict, stored: dict, resets: set,
+                         errors: dict) -> None:
     """A new reading lower than the reading before it (stored or imported) must be marked reset;
     a new reading higher than a stored one after it would turn that one into a drop: refused."""
     for rack_id in {k[0] for k in parsed}:
         times = [k[1] for k in parsed if k[0] == rack_id]
         series = {t: (v, None) for (r, t), v in stored.items() if r == rack_id}
-        before = s.execute(select(MeterReading.read_at, MeterReading.kwh_total).where(
-            MeterReading.rack_id == rack_id, MeterReading.read_at < min(times))
-            .order_by(MeterReading.read_at.desc()).limit(1)).first()
-        after = s.execute(select(MeterReading.read_at, MeterReading.kwh_total).where(
-            MeterReading.rack_id == rack_id, MeterReading.read_at > max(times))
-            .order_by(MeterReading.read_at).limit(1)).first()
+        model, col = meter.model, getattr(meter.model, meter.key)
+        before = s.execute(select(model.read_at, model.kwh_total).where(
+            col == rack_id, model.read_at < min(times)).order_by(model.read_at.desc()).limit(1)).first()
+        after = s.execute(select(model.read_at, model.kwh_total).where(
+            col == rack_id, model.read_at > max(times)).order_by(model.read_at).limit(1)).first()
         for row in (before, after):
             if row is not None:
                 series[row[0]] = (row[1], None)

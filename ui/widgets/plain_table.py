@@ -1,0 +1,21 @@
+"""A read-only table of rows for short lists beside a page (a billing run's result, the finance tabs)."""
+from __future__ import annotations
+
+from PySide6.QtWidgets import QHeaderView, QTableWidget
+
+
+def plain_table(headers: list[str], name: str, *, single: bool = False, fit: bool = False) -> QTableWidget:
+    """Rows selected whole, nothing editable; `single`: one row at a time; `fit`: columns fit their
+    contents and the last one stretches."""
+    t = QTableWidget(0, len(headers))
+    t.setObjectName(name)
+    t.setHorizontalHeaderLabels(headers)
+    t.verticalHeader().setVisible(False)
+    t.setEditTriggers(QTableWidget.NoEditTriggers)
+    t.setSelectionBehavior(QTableWidget.SelectRows)
+    if single:
+        t.setSelectionMode(QTableWidget.SingleSelection)
+    if fit:
+        t.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeToContents)
+        t.horizontalHeader().setStretchLastSection(True)
+    return t
