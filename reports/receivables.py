@@ -120,17 +120,39 @@ def aging_story(doc: AgingDoc, ctx: Context) -> list:
         [w(ctx, "total"), w(ctx, "credit")]
     fixed = [18 * mm] + [0] + [26 * mm] * 7
     fixed[1] = width - sum(fixed)
-    rows: list = [[p(h, "cell") for h in head]]
+    # Thousands of customers: the rows are measured once and laid out a page at a time (the audit
+    # report's EventPages), never one long table that ReportLab re-measures at every page split.
+    from .audit import _PAD_BOTTOM, _PAD_SIDES, _PAD_TOP, EventPages, wrap_lines
+
+    font, size = ctx.fonts.regular, ctx.style["font_size"] - 0.5
+    leading, pad = size + 2.5, _PAD_TOP + _PAD_BOTTOM
+
+    def fit(text: str, col: int) -> tuple[str, float]:
+        lines = wrap_lines(text, fixed[col] - _PAD_SIDES, font, size)
+        return "\n".join(lines), len(lines) * leading
+
+    header, header_h = [], leading
+    for col, h in enumerate(head):
+        text, height = fit(h, col)
+        header.append(text)
+        header_h = max(header_h, height)
+    rows: list = []
+    heights: list[float] = []
     totals = [Decimal(0)] * 7
     for ln in doc.lines:
         nums = list(ln.buckets) + [ln.total, ln.credit]
         totals = [a + b for a, b in zip(totals, nums)]
-        rows.append([ln.subsidiary, p(ln.customer, "cell")] + [fmt_money(n) if n else "" for n in nums])
-    rows.append([w(ctx, "grand_total"), ""] + [fmt_money(n) for n in totals])
-    n = len(rows) - 1
-    story.append(ctx.table(rows, fixed, right=tuple(range(2, 9)), long=True,
-                           extra=[("FONTNAME", (0, n), (-1, n), ctx.fonts.bold),
-                                  ("BACKGROUND", (0, n), (-1, n), ctx.colour["header_bg"])]))
+        customer, height = fit(ln.customer, 1)
+        rows.append([ln.subsidiary, customer] + [fmt_money(n) if n else "" for n in nums])
+        heights.append(max(height, leading) + pad)
+    right = tuple(range(2, 9))
+    if rows:
+        story.append(EventPages(rows, heights, header, lambda chunk: ctx.table(chunk, fixed, right=right),
+                                header_h + pad))
+    total_row = [w(ctx, "grand_total"), ""] + [fmt_money(n) for n in totals]
+    story.append(ctx.table([total_row], fixed, header_rows=0, zebra=False, right=right,
+                           extra=[("FONTNAME", (0, 0), (-1, 0), ctx.fonts.bold),
+                                  ("BACKGROUND", (0, 0), (-1, 0), ctx.colour["header_bg"])]))
     return story
 
 
