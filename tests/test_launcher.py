@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -139,14 +140,12 @@ def test_no_apt_no_commands():
     assert bootstrap.apt_plan(["libegl1"], is_root=True, has_apt=False, has_sudo=False) == ("unknown", [])
 
 
+@pytest.mark.skipif(not (shutil.which("readelf") and shutil.which("dpkg-query")),
+                    reason="reads the Qt libraries with readelf and asks dpkg who ships each (Debian/Ubuntu)")
 def test_qt_package_list_matches_what_the_xcb_plugin_links():
     """Every non-base library that Qt's xcb plugin and our Qt modules link comes from a listed package."""
-    import shutil
-
     import PySide6
 
-    if not shutil.which("readelf") or not shutil.which("dpkg-query"):
-        pytest.skip("needs readelf and dpkg (Debian/Ubuntu)")
     qt = Path(PySide6.__file__).parent / "Qt"
     files = [qt / "plugins" / "platforms" / "libqxcb.so"] + [
         qt / "lib" / f"libQt6{m}.so.6" for m in ("XcbQpa", "Gui", "Core", "Widgets", "DBus", "OpenGL", "Pdf",
