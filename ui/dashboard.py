@@ -32,14 +32,15 @@ def optional_widget(module: str, name: str):
 
 
 class DashboardPage(QWidget):
-    def __init__(self, db: Database, parent=None):
+    def __init__(self, db: Database, parent=None, actor=None):
         super().__init__(parent)
-        self.db = db
+        self.db, self.actor = db, actor
         self.setObjectName("page_dashboard")
         self.layout_ = QVBoxLayout(self)
         self.cards = QGridLayout()
         self.layout_.addLayout(self.cards)
-        self.layout_.addWidget(optional_widget("ui.receivables", "OverdueCard")(db, self))  # receivables
+        from .receivables import OverdueCard  # overdue customers: suspension proposals (issue 11)
+        self.layout_.addWidget(OverdueCard(db, self, actor=actor))
         self.charts = None
         # the charts without their own loading: the page reads everything in one background
         # operation after it is first painted (nothing of it delays the window's first paint)

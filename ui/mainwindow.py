@@ -190,7 +190,7 @@ class MainWindow(QMainWindow):
     def _make_page(self, pid: str, kind: str | None) -> QWidget:
         if pid == "dashboard":
             from .dashboard import DashboardPage
-            return DashboardPage(self.db, self)
+            return DashboardPage(self.db, self, actor=self.actor)
         if pid == "xconnects":
             from .xconnects import XconnectsPage
             return XconnectsPage(self.db, self.actor, self)

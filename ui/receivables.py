@@ -431,9 +431,12 @@ def fapiao_facts(db: Database, info) -> list[str]:
 class OverdueCard(QGroupBox):
     """Customers overdue more than the setting's days: suspension proposals; a person decides."""
 
+    # what changes the proposals: statements, payments and deposits, a decision (on a customer), the setting
+    WATCHES = frozenset({"*", "statement", "payment", "deposit", "customer", "setting"})
+
     def __init__(self, db: Database, parent=None, actor: Actor | None = None):
         super().__init__(parent)
-        self.db, self._actor = db, actor
+        self.db, self.actor = db, actor
         self.setObjectName("overdueCard")
         v = QVBoxLayout(self)
         self.summary = QLabel()
@@ -464,16 +467,9 @@ class OverdueCard(QGroupBox):
         self.summary.setText("…")
         bus().changed.connect(self.on_changed)
 
-    @property
-    def actor(self) -> Actor | None:
-        """Given, or the main window's (the card is built by the dashboard, which has no actor)."""
-        w = self.parent()
-        while self._actor is None and w is not None:
-            self._actor = getattr(w, "actor", None)
-            w = w.parent()
-        return self._actor
-
     def on_changed(self, kinds) -> None:
+        if not kinds & self.WATCHES:
+            return
         self.stale = True
         if self.isVisible():
             self.load()

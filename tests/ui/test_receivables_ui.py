@@ -119,6 +119,13 @@ def test_overdue_card_and_profile_tab(qtbot, db, admin, manager):
     with db.session() as s:
         assert s.execute(select(OverdueDecision.decision)).scalars().all() == ["keep"]
     _grab(card, f"overdue-card-{db.engine.dialect.name}.png")
+    qtbot.waitUntil(lambda: not card._loading, timeout=20000)
+    card.stale = False
+    card.on_changed(frozenset({"rack", "audit"}))   # nothing the proposals depend on: no new read
+    assert not card.stale and not card._loading
+    card.on_changed(frozenset({"payment", "audit"}))
+    assert card.stale and card._loading
+    qtbot.waitUntil(lambda: not card._loading, timeout=20000)
 
     tab = InvoicingProfileTab(db, admin, w.customer_id)
     qtbot.addWidget(tab)
