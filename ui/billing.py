@@ -485,7 +485,7 @@ class BillingPage(QWidget):
         return f"{d.year():04d}-{d.month():02d}"
 
     def on_changed(self, kinds) -> None:
-        if self.panel.info is not None and ("*" in kinds or "statement" in kinds):
+        if self.panel.info is not None and kinds & {"*", "statement", "payment", "deposit", "fapiao"}:  # its paid and fapiao state
             self.panel.show_statement(self.panel.info.id)
 
     def run(self, *, dry_run: bool = False, issue: bool = False):

@@ -23,7 +23,7 @@ from models.choices import DepositKind, FapiaoType
 
 from .dialogs import error_label, guard, refused_text
 from .i18n import choice_label
-from .operations import announce, bus
+from .operations import apply, bus
 from .widgets.plain_table import plain_table
 
 
@@ -99,7 +99,7 @@ class _Section(QWidget):
         err.hide()
         err.setStyleSheet("color: #c62828;")
         try:
-            message = slot()
+            message = apply(slot)
         except Exception as exc:  # noqa: BLE001 - every refusal or failure is shown, none is lost
             err.setText(refused_text(exc))
             err.show()
@@ -108,7 +108,6 @@ class _Section(QWidget):
             err.setStyleSheet("color: #2e7d32;")
             err.setText(message)
             err.show()
-        announce({"statement", "payment"})
         self.reload()
         return True
 
@@ -540,12 +539,11 @@ class OverdueCard(QGroupBox):
             if not ok:
                 return False
         try:
-            decide(self.db, self.actor, p.customer_id, decision, reason)
+            apply(lambda: decide(self.db, self.actor, p.customer_id, decision, reason))
         except Exception as exc:  # noqa: BLE001 - the service's refusal is shown
             self.error.setText(refused_text(exc))
             self.error.show()
             return False
-        announce({"customer"})
         self.refresh()
         return True
 
@@ -595,13 +593,12 @@ class InvoicingProfileTab(QWidget):
         from app.services.fapiao import set_profile
         self.error.hide()
         try:
-            set_profile(self.db, self.actor, self.customer_id, **self.values())
+            apply(lambda: set_profile(self.db, self.actor, self.customer_id, **self.values()))
         except Exception as exc:  # noqa: BLE001 - the service's refusal is shown
             self.error.setText(refused_text(exc))
             self.error.show()
             return False
         self.dirty = False
-        announce({"customer"})
         return True
 
 

@@ -14,7 +14,7 @@ from models.choices import XconnectMedium, XconnectPeer, XconnectState
 
 from .dialogs import date_edit, get_date, guard, refused_text
 from .i18n import choice_label
-from .operations import announce, bus, run_op
+from .operations import apply, bus, run_op
 from .rackforms import _RackForm
 
 SHOWN = 2000  # rows listed; the filter narrows a larger book
@@ -281,12 +281,11 @@ class OrderDialog(_RackForm):
         from app.errors import DomainError, ValidationError
         self.clear_errors()
         try:
-            self.saved_id = self.write()
+            self.saved_id = apply(self.write)
         except ValidationError as exc:
             self.show_errors({("rack" if k == "rack_id" else k): v for k, v in exc.errors.items()})
             return
         except DomainError as exc:
             self.show_message(exc.message)
             return
-        announce({"cross_connect"})
         self.accept()
