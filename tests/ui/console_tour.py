@@ -3,7 +3,7 @@
     python tests/ui/console_tour.py --db FILE_OR_URL --user LOGIN [--lang zh|en] [--rounds N]
 
 The password comes from IDC_CONSOLE_PASSWORD (the console's own login path). The tour visits
-every page, starts background reads (a list filter, a search, the dashboard), builds and opens
+every page and each of its tabs, starts background reads (a list filter, a search, the dashboard), builds and opens
 a PDF preview, and quits with background work still pending: the shutdown path that used to end
 in `Fatal Python error: none_dealloc`. Prints "tour done" before quitting; the exit code is the
 console's. tests/ui/test_shutdown.py runs it in subprocesses.
@@ -45,8 +45,9 @@ def wait_until(cond, timeout: float = 30.0) -> bool:
 def tour(window, rounds: int, age: int = 0) -> None:
     from PySide6.QtCore import Qt
     from PySide6.QtTest import QTest
-    from PySide6.QtWidgets import QApplication
+    from PySide6.QtWidgets import QApplication, QTabWidget
 
+    from ui.forms import FORMS, open_form
     from ui.mainwindow import PAGES
 
     gpus = window.lists["gpus"]
@@ -58,6 +59,21 @@ def tour(window, rounds: int, age: int = 0) -> None:
             if page is not None:
                 wait_until(lambda: page.model.loaded and not page.model.busy, 20)
             pump(30)
+            for tabs in window.pages[pid].findChildren(QTabWidget):   # every tab of the page too
+                for k in range(tabs.count()):
+                    if tabs.isTabEnabled(k):
+                        tabs.setCurrentIndex(k)
+                        pump(30)
+            if page is not None and page.kind in FORMS and page.view.model().rowCount() > 0:
+                step(f"form {page.kind}")           # a record's form, each of its tabs (History …)
+                form = open_form(window.db, window.actor, page.kind, page.view.model().id_at(0), page, read_only=True)
+                form.show()
+                for tabs in form.findChildren(QTabWidget):
+                    for k in range(tabs.count()):
+                        tabs.setCurrentIndex(k)
+                        pump(30)
+                form.reject()
+                form.deleteLater()
         # a background list read (the GPU list is read on the pool as a big list is)
         step("background read")
         window.show_page("gpus")
