@@ -20,13 +20,14 @@ from array import array
 from dataclasses import dataclass
 from typing import Any, Callable
 
-from sqlalchemy import Numeric, Select, and_, cast, false, func, literal, or_, select, tuple_, type_coerce, union
+from sqlalchemy import Numeric, Select, and_, case, cast, false, null, func, literal, or_, select, tuple_, type_coerce, union
 from sqlalchemy.sql import visitors
 from sqlalchemy.sql.selectable import Join
 from sqlalchemy.orm import aliased
 
 from models import (AuditEvent, Cage, Contact, Contract, Customer, Device, DeviceType, GpuAsset, GpuHistory, GpuModel,
                     Rack, Region, Room, Site, Statement, Subsidiary, User)
+from models.base import utc_now_sql
 from models.choices import (LIVE_CONTRACT, ContractStatus, CustomerStatus, DeviceStatus, GpuState, Outcome, RackStatus,
                             Role, SiteStatus, StatementKind, StatementStatus, Cooling, ChoiceSet)
 
@@ -310,7 +311,9 @@ _spec(ListSpec(
         Column("role", _("Role"), User.role, kind="choice", choices=Role, nullable=False),
         Column("active", _("Active"), User.active, kind="bool", align="center"),
         # login lock (issue 12): until when, after how many failed attempts; ui/users.py unlocks
-        Column("locked_until", _("Locked until"), User.locked_until, kind="datetime"),
+        # an expired lock is no lock: shown (and sorted, filtered) as empty once its time has passed
+        Column("locked_until", _("Locked until"),
+               case((User.locked_until > utc_now_sql(), User.locked_until), else_=null()), kind="datetime"),
         Column("failed_logins", _("Failed logins"), User.failed_logins, align="right", kind="int"),
     ),
     lambda: select().select_from(User), (User.login, User.display_name), "login",

@@ -5,7 +5,9 @@ import datetime as dt
 from decimal import Decimal
 
 from sqlalchemy import DateTime, Index, Integer, MetaData, Numeric, String, TypeDecorator
+from sqlalchemy.ext.compiler import compiles
 from sqlalchemy.orm import DeclarativeBase, Mapped, declared_attr, mapped_column
+from sqlalchemy.sql.expression import FunctionElement
 
 NAMING_CONVENTION = {
     "ix": "ix_%(column_0_label)s",
@@ -35,6 +37,25 @@ class UTCDateTime(TypeDecorator):
         if isinstance(value, str):  # raw SQLite text
             value = dt.datetime.fromisoformat(value)
         return value.replace(tzinfo=dt.timezone.utc)
+
+
+class utc_now_sql(FunctionElement):
+    """The database's clock as naive UTC, comparable with a `UTCDateTime` column on both backends
+    (SQLite stores text 'YYYY-MM-DD HH:MM:SS.ffffff'; PostgreSQL a timestamp without time zone)."""
+
+    type = DateTime()
+    inherit_cache = True
+    name = "utc_now_sql"
+
+
+@compiles(utc_now_sql, "sqlite")
+def _utc_now_sqlite(element, compiler, **kw):
+    return "strftime('%Y-%m-%d %H:%M:%f', 'now')"
+
+
+@compiles(utc_now_sql, "postgresql")
+def _utc_now_pg(element, compiler, **kw):
+    return "(now() AT TIME ZONE 'UTC')"
 
 
 def Money(precision: int = 14, scale: int = 2):

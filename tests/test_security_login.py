@@ -166,3 +166,22 @@ def test_new_password_from_an_administrator_lifts_the_lock(db, admin, operator):
     update_user(db, admin, operator.id, password="a-new-password-2")
     assert login(db, "op", "a-new-password-2", now=T0).login == "op"
     assert any(e.action == "user.update" and "lifted" in (e.after or "") for e in _events(db))
+
+
+def test_users_list_shows_a_lock_only_while_it_holds(db, admin, operator):
+    """The Users list's "Locked until" is empty once the lock has passed (the stored value stays
+    until the next login), and shows the time of a lock that still holds: on both backends."""
+    from app import queries
+    from app.services.users import add_user
+    add_user(db, admin, "op2", "operator", PASSWORD, "Op Two")
+    now = dt.datetime.now(dt.timezone.utc)
+    _fail(db, "op", 30, now - dt.timedelta(days=2))          # locked two days ago: long lifted
+    _fail(db, "op2", 30, now)                                 # locked now
+    spec = queries.SPECS["user"]
+    col = [c.key for c in spec.columns].index("locked_until")
+    rows = {r[1]: r for batch in queries.fetch_all(db, spec) for r in batch}
+    with db.session() as s:
+        stored = {u.login: u.locked_until for u in s.execute(select(User)).scalars()}
+    assert stored["op"] is not None and stored["op"] < now            # still stored
+    assert rows["op"][1 + col] is None                                 # not shown
+    assert rows["op2"][1 + col] == stored["op2"] and stored["op2"] > now
