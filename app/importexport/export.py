@@ -145,12 +145,19 @@ def _export_query(kind: str):
     raise ValidationError({"kind": f"{kind!r} cannot be exported"})
 
 
-def _cell_functions(conn: Connection, kind: str, headers: list[str]) -> dict[int, Callable[[Any], Any]]:
-    """Column number -> what its database value becomes in the file, for the columns that change."""
+def _cell_functions(conn: Connection, kind: str, headers: list[str], *, lookups: bool = True
+                    ) -> dict[int, Callable[[Any], Any]]:
+    """Column number -> what its database value becomes in the file, for the columns that change.
+    lookups=False: a column that needs a table read first (a contract item's GPU serials) is named
+    by a function that refuses, without the read."""
     fns = {i: f for i, f in ((i, _converter(kind, h)) for i, h in enumerate(headers)) if f is not None}
-    if kind == "contracts":
-        fns[headers.index("gpus")] = _item_gpu_serials(conn).get  # the item's id -> its GPUs' serials
+    if kind == "contracts":  # the item's id -> its GPUs' serials
+        fns[headers.index("gpus")] = _item_gpu_serials(conn).get if lookups else _not_looked_up
     return fns
+
+
+def _not_looked_up(value: Any) -> Any:
+    raise AssertionError("a column whose lookup was not read")
 
 
 def driver_sql(dialect, stmt) -> str | None:
@@ -346,9 +353,10 @@ def _export_csv_in_sql(db: Database, kind: str, headers: list[str], path: Path, 
     stmt = _export_query(kind)
     tmp = path.with_name(path.name + ".part")
     with db.engine.connect() as conn:
-        fns = _cell_functions(conn, kind, list(COLUMNS[kind]))
-        whole = {i for i, f in fns.items() if f is _whole_units}
         dialect = conn.dialect
+        # on PostgreSQL a column with a lookup is not written by SQL: do not read the lookup for nothing
+        fns = _cell_functions(conn, kind, list(COLUMNS[kind]), lookups=dialect.name == "sqlite")
+        whole = {i for i, f in fns.items() if f is _whole_units}
         if dialect.name == "sqlite":
             select_, udfs, failure = export_sql.sqlite_select(stmt, dialect, fns, whole, _csv_text)
         elif dialect.name == "postgresql" and conn.connection.driver_connection.info.encoding == "utf-8":
@@ -433,8 +441,8 @@ def _write_xlsx(headers, rows, path: Path, sheet: str, progress, cancelled) -> i
     from . import XLSX_MAX_ROWS as max_rows  # the package's, read now (a test lowers it)
     from .xlsx import XlsxWriter
 
-    assert MONEY_FORMAT == "#,##0.00"  # the writer's money style is Excel's built-in format 4
-    book = XlsxWriter(path, neutralise=neutralise_cell, money=(i for i, h in enumerate(headers) if h in MONEY_COLUMNS))
+    book = XlsxWriter(path, neutralise=neutralise_cell, money=(i for i, h in enumerate(headers) if h in MONEY_COLUMNS),
+                      money_format=MONEY_FORMAT)
     try:
         title = re.sub(r"[\[\]:*?/\\]", "-", sheet)[:28] or "export"
         book.add_sheet(title)

@@ -12,7 +12,9 @@ booleans as booleans, text as inline strings escaped as Excel escapes them (`_xH
 characters and for literal `_xHHHH_`, `xml:space="preserve"` for leading or trailing blanks),
 cut at 32,767 UTF-16 units. What is not written: shared strings (a table of every distinct text
 would grow with the rows) and the sheet's `<dimension>` (not known until the last row; it is
-optional, and readers count the rows).
+optional, and readers count the rows; a row's last cell is written even when empty, so that a
+reader sizing rows by their cells sees every row as wide as the header). Not zip64: a sheet part
+over 2 GiB of XML is refused with a message to export CSV instead.
 """
 from __future__ import annotations
 
@@ -22,6 +24,8 @@ import zipfile
 from decimal import Decimal
 from pathlib import Path
 from typing import Callable, Iterable
+
+from ..errors import DomainError
 
 COMPRESSION_LEVEL = 1   # zlib: level 1 is ~2× faster than 6 for ~20 % more bytes (measured on the GPU sheet)
 MAX_TEXT = 32_767       # Excel's limit for a cell, in UTF-16 units
@@ -41,8 +45,9 @@ _LEADING, _TRAILING = re.compile(r"^\s").search, re.compile(r"\s$").search
 _EPOCH = dt.date(1899, 12, 31).toordinal()
 _EXACT = 10**15  # below this str(int) is what .16G writes
 _SHORT = MAX_TEXT // 2  # shorter texts cannot pass the limit
+# schema.FORMULA_STARTS, the apostrophe (neutralise_cell looks at those) and the space (xml:space)
+_RISKY_OR_BLANK = frozenset(("=", "+", "-", "@", "\t", "\r", "'", " "))
 
-STYLE_MONEY, STYLE_DATE = 1, 2
 
 
 def _utf16_len(s: str) -> int:
@@ -92,10 +97,12 @@ class XlsxWriter:
     `neutralise` is applied to every text cell (formula injection); `illegal` characters are
     removed first, as before. `money` holds the column numbers written in the money format."""
 
-    def __init__(self, path: str | Path, *, neutralise: Callable[[str], str], money: Iterable[int] = ()):
+    def __init__(self, path: str | Path, *, neutralise: Callable[[str], str], money: Iterable[int] = (),
+                 money_format: str = "#,##0.00"):
         self.zip = zipfile.ZipFile(path, "w", compression=zipfile.ZIP_DEFLATED, compresslevel=COMPRESSION_LEVEL)
         self.neutralise = neutralise
         self.money = frozenset(money)
+        self.money_format = money_format
         self.titles: list[str] = []
         self.part = None
         self.row = 0
@@ -119,7 +126,7 @@ class XlsxWriter:
         self.titles.append(title)
         n = len(self.titles)
         # not zip64: Excel reads only its own narrow variant of zip64 local headers; a sheet part
-        # over 2 GiB of XML fails with zipfile's RuntimeError (see write_rows)
+        # over 2 GiB of XML is refused when it ends (_end_sheet)
         self.part = self.zip.open(f"xl/worksheets/sheet{n}.xml", "w")
         self.part.write((_HEAD + f'<worksheet xmlns="{_MAIN}" xmlns:r="{_REL}"><sheetViews><sheetView '
                          + ('tabSelected="1" ' if n == 1 else "") + 'workbookViewId="0"/></sheetViews>'
@@ -130,8 +137,12 @@ class XlsxWriter:
         if self.part is not None:
             self.part.write(b'</sheetData><pageMargins left="0.7" right="0.7" top="0.75" bottom="0.75" '
                             b'header="0.3" footer="0.3"/></worksheet>')
-            self.part.close()
-            self.part = None
+            part, self.part = self.part, None
+            try:
+                part.close()
+            except RuntimeError as exc:  # zipfile: the part passed 2 GiB, and it is not zip64 (see add_sheet)
+                raise DomainError("a sheet of this export is over 2 GiB of XML, more than this XLSX writer "
+                                  "holds; export it as CSV, or filter it") from exc
 
     # --- rows ------------------------------------------------------------------------------------
 
@@ -205,10 +216,7 @@ class XlsxWriter:
             chunk.append(row_xml(values, r))
         self.row = r
         if chunk:
-            try:
-                self.part.write("".join(chunk).encode())
-            except RuntimeError as exc:  # zipfile: the part passed 2 GiB without zip64
-                raise ValueError("a sheet of this export is over 2 GiB of XML; export it as CSV") from exc
+            self.part.write("".join(chunk).encode())
         return r - r0
 
     # --- the end ---------------------------------------------------------------------------------
@@ -225,32 +233,37 @@ class XlsxWriter:
         self.zip.writestr("xl/_rels/workbook.xml.rels", _HEAD + (
             f'<Relationships xmlns="{_PKG_REL}">{rels}'
             f'<Relationship Id="rId{n + 1}" Type="{_REL}/styles" Target="styles.xml"/></Relationships>'))
-        self.zip.writestr("xl/styles.xml", _HEAD + _STYLES)
+        self.zip.writestr("xl/styles.xml", _HEAD + _styles(self.money_format))
         self.zip.close()
 
     def abort(self) -> None:
         """Close the file after a failure (the caller removes it)."""
+        part, self.part = self.part, None
         try:
-            if self.part is not None:
-                self.part.close()
+            if part is not None:
+                part.close()
+        except RuntimeError:
+            pass   # the part too big: the file is removed anyway
         finally:
-            self.part = None
             self.zip.close()
 
 
-# schema.FORMULA_STARTS, the apostrophe (neutralise_cell looks at those) and the space (xml:space)
-_RISKY_OR_BLANK = frozenset(("=", "+", "-", "@", "\t", "\r", "'", " "))
-# xf 0 General, 1 money (built-in format 4, "#,##0.00"), 2 dates (yyyy-mm-dd): xlsxwriter's stylesheet
-_STYLES = (
-    f'<styleSheet xmlns="{_MAIN}"><numFmts count="1"><numFmt numFmtId="164" formatCode="yyyy-mm-dd"/></numFmts>'
-    '<fonts count="1"><font><sz val="11"/><color theme="1"/><name val="Calibri"/><family val="2"/>'
-    '<scheme val="minor"/></font></fonts>'
-    '<fills count="2"><fill><patternFill patternType="none"/></fill><fill><patternFill patternType="gray125"/>'
-    '</fill></fills><borders count="1"><border><left/><right/><top/><bottom/><diagonal/></border></borders>'
-    '<cellStyleXfs count="1"><xf numFmtId="0" fontId="0" fillId="0" borderId="0"/></cellStyleXfs>'
-    '<cellXfs count="3"><xf numFmtId="0" fontId="0" fillId="0" borderId="0" xfId="0"/>'
-    '<xf numFmtId="4" fontId="0" fillId="0" borderId="0" xfId="0" applyNumberFormat="1"/>'
-    '<xf numFmtId="164" fontId="0" fillId="0" borderId="0" xfId="0" applyNumberFormat="1"/></cellXfs>'
-    '<cellStyles count="1"><cellStyle name="Normal" xfId="0" builtinId="0"/></cellStyles>'
-    '<dxfs count="0"/><tableStyles count="0" defaultTableStyle="TableStyleMedium9" '
-    'defaultPivotStyle="PivotStyleLight16"/></styleSheet>')
+def _styles(money_format: str) -> str:
+    """xf 0 General, 1 money, 2 dates (yyyy-mm-dd): xlsxwriter's stylesheet. "#,##0.00" is Excel's
+    built-in number format 4 (as xlsxwriter writes it); any other money format is a custom one."""
+    money_id = 4 if money_format == "#,##0.00" else 165
+    custom = '<numFmt numFmtId="164" formatCode="yyyy-mm-dd"/>' + (
+        "" if money_id == 4 else f'<numFmt numFmtId="165" formatCode="{_attr(money_format)}"/>')
+    return (
+        f'<styleSheet xmlns="{_MAIN}"><numFmts count="{1 if money_id == 4 else 2}">{custom}</numFmts>'
+        '<fonts count="1"><font><sz val="11"/><color theme="1"/><name val="Calibri"/><family val="2"/>'
+        '<scheme val="minor"/></font></fonts>'
+        '<fills count="2"><fill><patternFill patternType="none"/></fill><fill><patternFill patternType="gray125"/>'
+        '</fill></fills><borders count="1"><border><left/><right/><top/><bottom/><diagonal/></border></borders>'
+        '<cellStyleXfs count="1"><xf numFmtId="0" fontId="0" fillId="0" borderId="0"/></cellStyleXfs>'
+        '<cellXfs count="3"><xf numFmtId="0" fontId="0" fillId="0" borderId="0" xfId="0"/>'
+        f'<xf numFmtId="{money_id}" fontId="0" fillId="0" borderId="0" xfId="0" applyNumberFormat="1"/>'
+        '<xf numFmtId="164" fontId="0" fillId="0" borderId="0" xfId="0" applyNumberFormat="1"/></cellXfs>'
+        '<cellStyles count="1"><cellStyle name="Normal" xfId="0" builtinId="0"/></cellStyles>'
+        '<dxfs count="0"/><tableStyles count="0" defaultTableStyle="TableStyleMedium9" '
+        'defaultPivotStyle="PivotStyleLight16"/></styleSheet>')
