@@ -76,7 +76,8 @@ def register(sub) -> None:
 
     exp = sub.add_parser("export", help="export a kind to CSV or XLSX")
     exp.add_argument("kind", choices=EXPORT_KINDS)
-    exp.add_argument("--format", choices=["csv", "xlsx"], default="csv")
+    exp.add_argument("--format", choices=["csv", "xlsx"],
+                     help="default: the output's suffix (.xlsx: xlsx), else csv")
     exp.add_argument("-o", "--output", required=True, type=output_arg)
     exp.add_argument("--filter", help="only rows containing this text")
     exp.set_defaults(handler=export_file)
@@ -326,7 +327,7 @@ def import_file(ctx, args) -> int:
 
 
 def export_file(ctx, args) -> int:
-    from .importexport import export_total, run_export
+    from .importexport import export_total, output_format, run_export
     from .progress import terminal_progress
 
     actor = ctx.actor() if ctx.args.user else ctx.reader()
@@ -334,8 +335,8 @@ def export_file(ctx, args) -> int:
     if progress is not None and not args.filter:
         progress.total = export_total(ctx.db, args.kind)
     try:
-        result = run_export(ctx.db, actor, args.kind, Path(args.output), args.format, filter_text=args.filter,
-                            progress=progress)
+        result = run_export(ctx.db, actor, args.kind, Path(args.output), args.format or output_format(args.output),
+                            filter_text=args.filter, progress=progress)
     finally:
         if progress is not None:
             progress.close()

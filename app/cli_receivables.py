@@ -296,7 +296,10 @@ def export_more(ctx, args) -> int:
     from .importexport_finance import export_kind
 
     actor = ctx.actor()
-    count = export_kind(ctx.db, actor, args.kind, args.output, args.format, period=args.period)
+    from .importexport import output_format
+
+    count = export_kind(ctx.db, actor, args.kind, args.output, args.format or output_format(args.output),
+                        period=args.period)
     print(f"exported {count} {args.kind} row(s) to {args.output}")
     return 0
 

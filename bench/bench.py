@@ -480,6 +480,92 @@ def bench_imports(b: Bench) -> None:
                      {"rows": n, "rows_per_s": rate, "cpu_s": cpu_s, "background": True}))
 
 
+def _csv_floor(db: Database, sql: str, path: str) -> None:
+    """The bare driver's dump of the export's own SELECT: sqlite3 rows written with csv.writer, or
+    PostgreSQL's COPY (SELECT …) TO STDOUT into the file: no formatting, no neutralisation."""
+    import csv
+
+    if db.is_sqlite:
+        import sqlite3
+
+        conn = sqlite3.connect(db.engine.url.database)
+        try:
+            with open(path, "w", encoding="utf-8", newline="") as f:
+                csv.writer(f).writerows(conn.execute(sql))
+        finally:
+            conn.close()
+        return
+    import psycopg
+
+    with psycopg.connect(db.engine.url.set(drivername="postgresql").render_as_string(hide_password=False)) as conn:
+        with open(path, "wb") as f, conn.cursor() as cur, cur.copy(f"COPY ({sql}) TO STDOUT (FORMAT csv)") as copy:
+            for block in copy:
+                f.write(block)
+
+
+def _export_command(db: Database, kind: str, path: str) -> dict:
+    """`idc-console --db … export KIND -o PATH` in a child process: its wall time, CPU and peak RSS."""
+    url = db.engine.url.render_as_string(hide_password=False)
+    exe = os.path.join(os.path.dirname(sys.executable), "idc-console")
+    cmd = [exe] if os.path.exists(exe) else [sys.executable, "-c", "import sys; from launcher import main; sys.exit(main())"]
+    t0 = time.perf_counter()
+    proc = subprocess.Popen(cmd + ["--db", url, "export", kind, "-o", path], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    _pid, status, usage = os.wait4(proc.pid, 0)
+    wall = time.perf_counter() - t0
+    out, err = proc.communicate()
+    if os.waitstatus_to_exitcode(status) != 0:
+        return {"error": (err or out or "failed")[-400:]}
+    m = re.search(r"exported (\d+)", out)
+    return {"wall_s": wall, "cpu_s": usage.ru_utime + usage.ru_stime, "rss_mb": usage.ru_maxrss / 1024,
+            "rows": int(m.group(1)) if m else None}
+
+
+def bench_exports(b: Bench) -> None:
+    """`export gpus` to CSV against the bare driver's dump of the same SELECT (the floor), and to XLSX
+    as the real command in a child process at two sizes (devices, GPUs): time, CPU and peak RSS."""
+    from app.importexport import run_export
+    from app.importexport.export import _export_query, driver_sql
+
+    tmp = tempfile.mkdtemp(prefix="idc-bench-")
+    sql = driver_sql(b.db.engine.dialect, _export_query("gpus"))
+    out, floor_out = os.path.join(tmp, "gpus.csv"), os.path.join(tmp, "floor.csv")
+    n = max(1, min(b.repeat, 3))
+    samples, cpus, floors, rows = [], [], [], 0
+    for _ in range(n):
+        c0, t0 = _cpu(), time.perf_counter()
+        rows = run_export(b.db, b.actor, "gpus", out, "csv").rows
+        samples.append(time.perf_counter() - t0)
+        cpus.append(_cpu() - c0)
+        t0 = time.perf_counter()
+        _csv_floor(b.db, sql, floor_out)
+        floors.append(time.perf_counter() - t0)
+    med, floor = _median_ms(samples), _median_ms(floors)
+    how = "sqlite3 + csv.writer" if b.db.is_sqlite else "COPY (SELECT …) TO STDOUT"
+    b.add(Result("export gpus to CSV", med, floor, n, f"≤ {MAX_RATIO:.0f}× floor", med <= MAX_RATIO * floor,
+                 f"BACKGROUND (console: an operation with progress); {rows:,} rows, "
+                 f"{os.path.getsize(out) / 1e6:.0f} MB; CPU {statistics.median(cpus):.2f} s here"
+                 + ("" if b.db.is_sqlite else " (the server's own CPU comes on top)")
+                 + f"; floor: the same SELECT by {how}",
+                 {"rows": rows, "cpu_s": statistics.median(cpus), "background": True}))
+    smaller = None   # the devices' figures: memory is flat when the GPUs' peak RSS is no larger
+    for kind in ("devices", "gpus"):
+        r = _export_command(b.db, kind, os.path.join(tmp, f"{kind}.xlsx"))
+        name = f"export {kind} to XLSX (the command)"
+        if "error" in r:
+            b.add(Result(name, None, None, 0, "≤ 15 s", False, r["error"].strip().splitlines()[-1]))
+            continue
+        flat = None if smaller is None else r["rss_mb"] <= smaller["rss_mb"] * 1.15 + 5
+        b.add(Result(name, r["wall_s"] * 1000, None, 1, "≤ 15 s, memory flat",
+                     r["wall_s"] <= 15 and flat is not False,
+                     f"BACKGROUND; {r['rows']:,} rows in {r['wall_s']:.1f} s ({r['rows'] / r['wall_s']:,.0f} rows/s, "
+                     f"process start included), CPU {r['cpu_s']:.1f} s, peak RSS {r['rss_mb']:.0f} MB"
+                     + ("" if smaller is None else f" (the {smaller['rows']:,} devices: {smaller['rss_mb']:.0f} MB; "
+                                                   + ("flat)" if flat else "grows with the rows)")),
+                     dict(r, background=True)))
+        smaller = smaller or r
+
+
 def bench_verify(b: Bench) -> None:
     """`audit verify` over the whole chain, and the newest quarter of it (verify_audit_range, what
     an audit report checks of its period): two sizes, to show the growth."""
@@ -744,7 +830,8 @@ def run_bench(db: Database, actor: Actor, *, repeat: int = 5, only: list[str] | 
         f"median of {b.repeat} runs (heavy operations once); {os.cpu_count()} CPUs")
     out(HEADER)
     groups = [("lists", bench_lists), ("views", bench_views), ("writes", bench_writes), ("billing", bench_billing),
-              ("imports", bench_imports), ("verify", bench_verify), ("reports", bench_reports),
+              ("imports", bench_imports), ("exports", bench_exports), ("verify", bench_verify),
+              ("reports", bench_reports),
               ("console", lambda b_: bench_console(b_, login, password))]
     try:
         for name, fn in groups:

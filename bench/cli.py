@@ -6,11 +6,11 @@ import sys
 
 
 def register(sub) -> None:
-    p = sub.add_parser("bench", help="measure every hot path (median, raw floor, ratio, load) against --db; writes: billing, imports")
+    p = sub.add_parser("bench", help="measure every hot path (median, raw floor, ratio, load) against --db; writes: billing, imports (and an audit event per export)")
     p.add_argument("--json", metavar="FILE", help="also write the figures as JSON")
     p.add_argument("--repeat", type=int, default=5, help="runs per interactive operation (median)")
     p.add_argument("--only", action="append", metavar="GROUP",
-                   choices=["lists", "views", "writes", "billing", "imports", "verify", "reports", "console"],
+                   choices=["lists", "views", "writes", "billing", "imports", "exports", "verify", "reports", "console"],
                    help="measure only these groups (repeatable)")
     p.add_argument("--quick", action="store_true", help="small report sizes (for the smoke test)")
     p.set_defaults(handler=bench)

@@ -19,6 +19,7 @@ EXPECTED_ROWS = [
     "console RSS, GPU list scrolled to the end", "GPU list, default sort: scroll to the end, worst step",
     "billing run + issue", "CSV import, 100 new GPUs", "CSV import, 400 new GPUs",
     "audit verify, newest quarter", "audit verify, whole chain",
+    "export gpus to CSV", "export devices to XLSX (the command)", "export gpus to XLSX (the command)",
 ]
 
 

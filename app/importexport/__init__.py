@@ -14,8 +14,9 @@ Column names follow NetBox's bulk import where the concept exists; `tenant` is a
 
 The package: `schema` (kinds, columns, results, the registry of kinds declared elsewhere),
 `reading` (CSV/XLSX/YAML into rows of text), `kinds` (per-kind mapping: resolve then write through
-the services), `running` (preview and the all-or-nothing import), `export`. Everything public is
-importable from `app.importexport` itself.
+the services), `running` (preview and the all-or-nothing import), `export` (with `export_sql`: a
+whole kind's CSV written by the database, and `xlsx`: the streaming XLSX writer). Everything public
+is importable from `app.importexport` itself.
 """
 from __future__ import annotations
 

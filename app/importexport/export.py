@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator
 
 from sqlalchemy import func, select
+from sqlalchemy.exc import CompileError
 from sqlalchemy.engine import Connection
 from sqlalchemy.orm import Session
 
@@ -144,6 +145,78 @@ def _export_query(kind: str):
     raise ValidationError({"kind": f"{kind!r} cannot be exported"})
 
 
+def _cell_functions(conn: Connection, kind: str, headers: list[str], *, lookups: bool = True
+                    ) -> dict[int, Callable[[Any], Any]]:
+    """Column number -> what its database value becomes in the file, for the columns that change.
+    lookups=False: a column that needs a table read first (a contract item's GPU serials) is named
+    by a function that refuses, without the read."""
+    fns = {i: f for i, f in ((i, _converter(kind, h)) for i, h in enumerate(headers)) if f is not None}
+    if kind == "contracts":  # the item's id -> its GPUs' serials
+        fns[headers.index("gpus")] = _item_gpu_serials(conn).get if lookups else _not_looked_up
+    return fns
+
+
+def _not_looked_up(value: Any) -> Any:
+    raise AssertionError("a column whose lookup was not read")
+
+
+def driver_sql(dialect, stmt) -> str | None:
+    """The statement as the driver runs it, its values written in (None: one cannot be written so).
+    Nothing in it is a placeholder, so a doubled percent sign (pyformat's escape) is a single one."""
+    try:
+        sql = str(stmt.compile(dialect=dialect, compile_kwargs={"literal_binds": True}))
+    except CompileError:
+        return None
+    if dialect.paramstyle in ("format", "pyformat"):
+        sql = sql.replace("%%", "%")
+    return sql
+
+
+def _driver_rows(conn: Connection, stmt, fns: dict[int, Callable[[Any], Any]]) -> Iterator[list]:
+    """The rows of `stmt` as lists, in its order, from the driver's own cursor (server-side on
+    PostgreSQL) in batches of STREAM_BATCH. Each value passes through SQLAlchemy's result processor
+    of its column's type where there is one (on SQLite: text to date, number to Decimal), then
+    through fns: the values of a Core result, without its per-row cost (profile in
+    docs/performance.md: Core rows were 2.1 s of a 400k-GPU export whose sqlite3 floor is 0.8 s)."""
+    dialect = conn.dialect
+    sql = driver_sql(dialect, stmt)
+    if sql is None:  # a value with no literal form: through SQLAlchemy's result
+        result = conn.execution_options(stream_results=True, max_row_buffer=STREAM_BATCH).execute(stmt)
+        for part in result.partitions(STREAM_BATCH):
+            for rec in part:
+                row = list(rec)
+                for i, f in fns.items():
+                    row[i] = f(row[i])
+                yield row
+        return
+    raw = conn.connection.driver_connection
+    cur = raw.cursor() if dialect.name == "sqlite" else raw.cursor(name=f"idc_export_{id(stmt):x}")
+    try:
+        cur.execute(sql)
+        steps = []
+        for i, (col, desc) in enumerate(zip(stmt.selected_columns, cur.description)):
+            proc = col.type.dialect_impl(dialect).result_processor(dialect, desc[1])
+            conv = fns.get(i)
+            if proc is not None and conv is not None:
+                steps.append((i, lambda v, p=proc, c=conv: c(p(v))))
+            elif proc is not None or conv is not None:
+                steps.append((i, proc or conv))
+        while True:
+            batch = cur.fetchmany(STREAM_BATCH)
+            if not batch:
+                break
+            if not steps:
+                yield from map(list, batch)
+                continue
+            for rec in batch:
+                row = list(rec)
+                for i, f in steps:
+                    row[i] = f(row[i])
+                yield row
+    finally:
+        cur.close()
+
+
 def _export_value(kind: str, header: str, value: Any) -> Any:
     convert = _converter(kind, header)
     return value if convert is None else convert(value)
@@ -205,26 +278,12 @@ def export_rows(db: Database, kind: str, filter: str | dict | None = None) -> tu
     headers = list(COLUMNS[kind])
     stmt = _export_query(kind)
 
-    converters = [(i, f) for i, f in ((i, _converter(kind, h)) for i, h in enumerate(headers)) if f is not None]
-
     def rows() -> Iterator[list]:
-        # Core rows straight from a streaming cursor (server-side on PostgreSQL), in file order; only
-        # the columns that need it are converted (measured: the ORM session and a call per cell
-        # took 5.9 s of a 400k-GPU export whose sqlite3 floor is 0.39 s).
         with db.engine.connect() as conn:
-            serials = _item_gpu_serials(conn) if kind == "contracts" else {}
-            gpus_at = headers.index("gpus") if kind == "contracts" else None
-            result = conn.execution_options(stream_results=True, max_row_buffer=STREAM_BATCH).execute(stmt)
-            for part in result.partitions(STREAM_BATCH):
-                for rec in part:
-                    row = list(rec)
-                    for i, f in converters:
-                        row[i] = f(row[i])
-                    if gpus_at is not None:
-                        row[gpus_at] = serials.get(row[gpus_at])
-                    if filter and not _keep_row(headers, row, filter):
-                        continue
-                    yield row
+            for row in _driver_rows(conn, stmt, _cell_functions(conn, kind, headers)):
+                if filter and not _keep_row(headers, row, filter):
+                    continue
+                yield row
     shown = [h + LOCAL_TIME_SUFFIX if (kind, h) in LOCAL_TIME_COLUMNS else h for h in headers]
     return shown, rows()
 
@@ -259,6 +318,7 @@ def _keep_row(headers: list[str], row: list, filter) -> bool:
     return _matches(row, str(filter).lower())
 
 
+BOM = "\ufeff"  # UTF-8 with BOM, so that Excel reads Chinese right
 _CSV_PLAIN = frozenset({int, float, Decimal, dt.date, type(None)})  # str() of each is what _csv_value writes
 _RISKY_FIRST = frozenset(FORMULA_STARTS + ("'",))
 
@@ -273,6 +333,57 @@ def _csv_value(v: Any) -> str:
     if isinstance(v, str):
         return neutralise_cell(v)
     return str(v)
+
+
+def _csv_text(v: Any) -> str | None:
+    """What the CSV export writes for a value (None: an empty field): the write loop below, then csv."""
+    if v is None:
+        return None
+    t = type(v)
+    if t in _CSV_PLAIN or (t is str and v[:1] not in _RISKY_FIRST):
+        return str(v)
+    return _csv_value(v)
+
+
+def _export_csv_in_sql(db: Database, kind: str, headers: list[str], path: Path, progress, cancelled) -> int | None:
+    """A whole kind to CSV with its cells written by the database (export_sql.py): the same bytes as
+    write_export over export_rows. None: this kind has a column the database cannot write so here."""
+    from . import export_sql
+
+    stmt = _export_query(kind)
+    tmp = path.with_name(path.name + ".part")
+    with db.engine.connect() as conn:
+        dialect = conn.dialect
+        # on PostgreSQL a column with a lookup is not written by SQL: do not read the lookup for nothing
+        fns = _cell_functions(conn, kind, list(COLUMNS[kind]), lookups=dialect.name == "sqlite")
+        whole = {i for i, f in fns.items() if f is _whole_units}
+        if dialect.name == "sqlite":
+            select_, udfs, failure = export_sql.sqlite_select(stmt, dialect, fns, whole, _csv_text)
+        elif dialect.name == "postgresql" and conn.connection.driver_connection.info.encoding == "utf-8":
+            select_ = export_sql.postgresql_select(stmt, dialect, fns, whole)
+        else:
+            select_ = None
+        sql = None if select_ is None else driver_sql(dialect, select_)
+        if sql is None:
+            return None
+        raw = conn.connection.driver_connection
+        try:
+            if dialect.name == "sqlite":
+                with open(tmp, "w", encoding="utf-8", newline="", buffering=1 << 20) as f:
+                    f.write(BOM)
+                    csv.writer(f).writerow(headers)
+                    count = export_sql.write_sqlite(raw, sql, udfs, failure, f, progress, cancelled)
+            else:
+                with open(tmp, "wb", buffering=1 << 20) as f:
+                    f.write(export_sql.header_bytes(headers, BOM))
+                    count = export_sql.copy_postgresql(raw, sql, f, progress, cancelled)
+            tmp.replace(path)
+        except BaseException:
+            tmp.unlink(missing_ok=True)
+            raise
+    if progress is not None:
+        progress(count)
+    return count
 
 
 def write_export(headers: list[str], rows: Iterable[list], path: str | Path, fmt: str | None = None,
@@ -291,7 +402,9 @@ def write_export(headers: list[str], rows: Iterable[list], path: str | Path, fmt
     tmp = path.with_name(path.name + ".part")
     try:
         if fmt == "csv":
-            with open(tmp, "w", encoding="utf-8-sig", newline="") as f:
+            # the BOM by hand: the utf-8-sig codec encodes each row in Python (0.37 s of 400k rows)
+            with open(tmp, "w", encoding="utf-8", newline="", buffering=1 << 20) as f:
+                f.write(BOM)
                 w = csv.writer(f)
                 w.writerow(headers)
                 plain, risky, csv_value = _CSV_PLAIN, _RISKY_FIRST, _csv_value
@@ -321,60 +434,46 @@ def write_export(headers: list[str], rows: Iterable[list], path: str | Path, fmt
 
 
 def _write_xlsx(headers, rows, path: Path, sheet: str, progress, cancelled) -> int:
-    """XLSX through xlsxwriter in constant-memory mode: each row goes to the file as it comes.
-
-    Measured against openpyxl's write-only mode with lxml (docs/import.md): 400k GPUs in xlsxwriter
-    took ~0.6× openpyxl's time, at the same flat memory. Text is always written as text, never as a
-    formula (neutralise_cell first); money columns get MONEY_FORMAT, dates a date format."""
-    import xlsxwriter
-    from openpyxl.cell.cell import ILLEGAL_CHARACTERS_RE
-
+    """XLSX through our streaming writer (app/importexport/xlsx.py): each row goes to the file as it
+    comes, memory stays flat. Text is always written as text, never as a formula (neutralise_cell
+    first); money columns get MONEY_FORMAT, dates a date format. Measured against xlsxwriter's
+    constant-memory mode and openpyxl's write-only mode with lxml in docs/performance.md."""
     from . import XLSX_MAX_ROWS as max_rows  # the package's, read now (a test lowers it)
+    from .xlsx import XlsxWriter
 
-    wb = xlsxwriter.Workbook(str(path), {"constant_memory": True, "strings_to_numbers": False,
-                                         "strings_to_formulas": False, "strings_to_urls": False,
-                                         "nan_inf_to_errors": True})
+    book = XlsxWriter(path, neutralise=neutralise_cell, money=(i for i, h in enumerate(headers) if h in MONEY_COLUMNS),
+                      money_format=MONEY_FORMAT)
     try:
-        money_fmt = wb.add_format({"num_format": MONEY_FORMAT})
-        date_fmt = wb.add_format({"num_format": "yyyy-mm-dd"})
         title = re.sub(r"[\[\]:*?/\\]", "-", sheet)[:28] or "export"
-        ws = wb.add_worksheet(title)
-        ws.write_row(0, 0, headers)
+        book.add_sheet(title)
+        book.write_rows([headers])
         in_sheet, count, sheets = 1, 0, 1
-        money = frozenset(i for i, h in enumerate(headers) if h in MONEY_COLUMNS)
-        illegal = ILLEGAL_CHARACTERS_RE.search
-        for row in rows:
-            if in_sheet >= max_rows:
-                sheets += 1
-                ws = wb.add_worksheet(f"{title[:24]} ({sheets})")
-                ws.write_row(0, 0, headers)
-                in_sheet = 1
-            if cancelled is not None and count % 1000 == 0 and cancelled():
+        source = iter(rows)
+        while True:
+            if cancelled is not None and cancelled():
                 raise _Cancelled()
-            for i, v in enumerate(row):
-                t = type(v)
-                if v is None:
-                    continue
-                if t is str:
-                    if illegal(v):
-                        v = ILLEGAL_CHARACTERS_RE.sub("", v)
-                    ws.write_string(in_sheet, i, neutralise_cell(v))
-                elif t is bool:
-                    ws.write_boolean(in_sheet, i, v)
-                elif t in (int, float, Decimal):
-                    ws.write_number(in_sheet, i, v, money_fmt if i in money else None)
-                elif t is dt.datetime:  # Excel has no time zones; keep the exact instant as text
-                    ws.write_string(in_sheet, i, neutralise_cell(v.isoformat()))
-                elif t is dt.date:
-                    ws.write_datetime(in_sheet, i, v, date_fmt)
-                else:
-                    ws.write_string(in_sheet, i, neutralise_cell(str(v)))
-            in_sheet += 1
-            count += 1
-            if progress is not None and count % 1000 == 0:
+            # a thousand rows at a time, never past the sheet's last row
+            chunk = list(islice(source, min(1000, max_rows - in_sheet)))
+            if not chunk:
+                if in_sheet < max_rows:
+                    break
+                probe = list(islice(source, 1))   # the sheet is full: is there a next row?
+                if not probe:
+                    break
+                sheets += 1
+                book.add_sheet(f"{title[:24]} ({sheets})")
+                book.write_rows([headers])
+                in_sheet = 1
+                chunk = probe
+            book.write_rows(chunk)
+            in_sheet += len(chunk)
+            count += len(chunk)
+            if progress is not None:
                 progress(count)
-    finally:
-        wb.close()
+        book.close()
+    except BaseException:
+        book.abort()
+        raise
     return count
 
 
@@ -391,9 +490,13 @@ def run_export(db: Database, actor: Actor, kind: str, path: str | Path, fmt: str
     fmt = (fmt or table_format(path)).lower()
     if fmt not in FORMATS:
         raise ValidationError({"format": f"format is csv or xlsx, not {fmt!r}"})
-    headers, rows = export_rows(db, kind, filter_text)
+    headers, rows = export_rows(db, kind, filter_text)  # lazy: nothing is read before the first row
     try:
-        count = write_export(headers, rows, path, fmt, sheet=kind, progress=progress, cancelled=cancelled)
+        count = None
+        if fmt == "csv" and not filter_text and kind in COLUMNS and kind not in ("payments", "statements"):
+            count = _export_csv_in_sql(db, kind, headers, path, progress, cancelled)
+        if count is None:
+            count = write_export(headers, rows, path, fmt, sheet=kind, progress=progress, cancelled=cancelled)
     except _Cancelled:
         raise DomainError(f"export of {kind} cancelled; no file was written") from None
     with UnitOfWork(db, actor) as uow:

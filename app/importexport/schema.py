@@ -242,6 +242,11 @@ def _check_kind(kind: str, kinds: Iterable[str] | None = None) -> str:
     return k
 
 
+def output_format(path: str | Path) -> str:
+    """The format an export writes to `path` when none is named: its suffix's, else CSV."""
+    return TABLE_SUFFIXES.get(Path(path).suffix.lower(), "csv")
+
+
 def table_format(path: str | Path) -> str:
     suffix = Path(path).suffix.lower()
     if suffix not in TABLE_SUFFIXES:
@@ -254,7 +259,9 @@ def table_format(path: str | Path) -> str:
 # written with a leading apostrophe, which the import strips again; numbers (and text that is only a
 # number, e.g. "-1,234.50") are left as they are.
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
-_PLAIN_NUMBER = re.compile(r"[+-]?(\d[\d,]*(\.\d*)?|\.\d+)([eE][+-]?\d+)?%?")
+# ASCII digits only (re.ASCII): the rule then has the same meaning as its PostgreSQL twin in
+# export_sql.py, which writes CSV exports in the database; a number in other digits is neutralised.
+_PLAIN_NUMBER = re.compile(r"[+-]?(\d[\d,]*(\.\d*)?|\.\d+)([eE][+-]?\d+)?%?", re.ASCII)
 
 
 def neutralise_cell(value: Any) -> Any:
