@@ -1,4 +1,4 @@
-"""The audit trail: append in the caller's transaction, verify the whole chain.
+"""The audit trail: append in the caller's transaction, verify the whole chain (app/audit_scan.py).
 
 Each event's hash is SHA-256 over a canonical JSON (sorted keys, no spaces) of every
 field plus prev_hash. Appends lock the single `audit_head` row by updating it first, so
@@ -8,13 +8,12 @@ update takes the database write lock.
 from __future__ import annotations
 
 import datetime as dt
-import hashlib
 import os
 import socket
 import weakref
 from dataclasses import dataclass
 from decimal import Decimal
-from typing import Any, Callable, Iterable, Iterator
+from typing import Any, Iterator
 
 import orjson
 from sqlalchemy import select, text, update
@@ -23,12 +22,10 @@ from sqlalchemy.orm import Session, make_transient_to_detached
 from models import AuditEvent, AuditHead, GENESIS_HASH
 
 from . import __version__
+from .audit_scan import (  # noqa: F401  (format_ts, hash_payload, HASHED_FIELDS: the hash's one definition)
+    CHUNK_EVENTS, HASHED_FIELDS, Joiner, Span, _fast_sql, _pg_hash_sql, _scan, _select_sql, format_ts, hash_payload,
+    scan_pg, scan_sqlite, worker_scan)
 
-HASHED_FIELDS = (
-    "seq", "ts", "actor_id", "actor_login", "actor_name", "actor_role", "host", "app_version",
-    "request_id", "action", "object_type", "object_id", "object_label", "before", "after",
-    "reason", "outcome", "prev_hash",
-)
 HOST = socket.gethostname()
 
 
@@ -44,22 +41,6 @@ def _default(value: Any):
 
 def canonical_json(value: Any) -> str:
     return orjson.dumps(value, default=_default, option=orjson.OPT_SORT_KEYS | orjson.OPT_NON_STR_KEYS).decode()
-
-
-def format_ts(ts: dt.datetime) -> str:
-    """UTC, microseconds, always the same text for the same instant."""
-    return ts.astimezone(dt.timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
-
-
-def hash_payload(payload: dict[str, Any]) -> str:
-    """THE audit hash: SHA-256 (hex) of the payload as compact JSON with sorted keys (orjson's bytes).
-
-    The payload is HASHED_FIELDS with `ts` as format_ts text and before/after as canonical_json
-    text. Appending (event_hash), verifying (_scan) and the synthetic chain (bench.scale) all hash
-    through here; the database-built payload of the fast verify path must produce the same bytes
-    and is re-checked through here on any mismatch. Pinned by tests/test_audit_hash.py.
-    """
-    return hashlib.sha256(orjson.dumps(payload, option=orjson.OPT_SORT_KEYS)).hexdigest()
 
 
 def event_hash(fields: dict[str, Any]) -> str:
@@ -196,255 +177,26 @@ class VerifyResult:
         return f"audit chain BROKEN: {self.problem}"
 
 
-# Verification reads raw driver rows, with the hashed columns in sorted-key order, and hashes each
-# row's payload with hash_payload, the one definition. Large chains are split into seq ranges that worker processes fetch and hash
-# on their own connections (each row's hash is checked independently); the main process then
-# checks the links between ranges in order, so the first bad event is named exactly as a serial
-# scan would name it.
-_SORTED_FIELDS = tuple(sorted(HASHED_FIELDS))
-_SEQ_AT = _SORTED_FIELDS.index("seq")
-_PREV_AT = _SORTED_FIELDS.index("prev_hash")
+# The checking itself is app/audit_scan.py (exact and fast paths). Stretches of PARALLEL_MIN_EVENTS
+# or more are split into seq ranges checked on connections of their own, worker processes on SQLite
+# (Python hashes) and threads on PostgreSQL (the server hashes); this process joins the ranges in
+# order, so the first bad event is named exactly as a serial scan names it. docs/performance.md.
 PARALLEL_MIN_EVENTS = 200_000
-# Let the database serialise each payload (measured: SQLite 2× faster; PostgreSQL on the same two
-# cores slower, as its backend then does the work the client saved). docs/performance.md.
-SERVER_JSON = {"sqlite": True, "postgresql": False}
-RANGE_EVENTS = 250_000
-RANGE_MIN = 10_000
+RANGE_MIN = 10_000  # CHUNK_EVENTS (imported): events per SQLite chunk, handed to the workers
 
 
-def _select_sql(dialect: str) -> str:
-    cols = []
-    for f in _SORTED_FIELDS:
-        if f == "ts" and dialect in ("postgresql", "sqlite"):
-            cols.append(_ts_sql(dialect))  # SQLite stores SQLAlchemy's text 'YYYY-MM-DD HH:MM:SS.ffffff'
-
-        else:
-            cols.append(f'"{f}"')
-    return f"SELECT {', '.join(cols)}, hash FROM audit_event WHERE seq >= %s AND seq <= %s ORDER BY seq"
-
-
-def _ts_sql(dialect: str) -> str:
+def _scan_here(session: Session, dialect: str, lo: int, hi: int, expected_seq, expected_hash) -> Span:
+    conn = session.connection()
+    if dialect == "sqlite":
+        return scan_sqlite(conn.connection.driver_connection, lo, hi, expected_seq, expected_hash, CHUNK_EVENTS)
     if dialect == "postgresql":
-        return """to_char(ts, 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')"""
-    return "CASE WHEN length(ts) = 26 THEN substr(ts, 1, 10) || 'T' || substr(ts, 12) || 'Z' ELSE ts END"
-
-
-def _fast_sql(dialect: str) -> str:
-    """seq, prev_hash, hash and the hashed payload as UTF-8 bytes, built by the database.
-
-    SQLite's json_object and PostgreSQL's to_json escape strings exactly as orjson does
-    (checked for quotes, backslashes, control characters and non-ASCII); a row whose payload
-    hashes differently is re-checked with the exact Python serialisation before it is called
-    altered, so a difference between serialisers can only cost time, never a wrong verdict.
-    """
-    if dialect == "sqlite":
-        args = ", ".join(f"'{f}', " + (_ts_sql(dialect) if f == "ts" else f'"{f}"') for f in _SORTED_FIELDS)
-        payload = f"CAST(json_object({args}) AS BLOB)"
-    else:
-        parts = []
-        for i, f in enumerate(_SORTED_FIELDS):
-            key = ("{" if i == 0 else ",") + f'"{f}":'
-            if f == "ts":
-                value = f"""'"' || {_ts_sql(dialect)} || '"'"""
-            elif f in ("seq", "actor_id"):
-                value = f"""coalesce("{f}"::text, 'null')"""
-            else:
-                value = f"""coalesce(to_json("{f}")::text, 'null')"""
-            parts.append(f"'{key}' || {value}")
-        payload = "convert_to(" + " || ".join(parts) + " || '}', 'UTF8')"
-    return (f"SELECT seq, prev_hash, hash, {payload} FROM audit_event "
-            "WHERE seq >= %s AND seq <= %s ORDER BY seq")
-
-
-# PostgreSQL hashes each row itself (sha256() is built in) in one set-based query per seq range and
-# sends back only the rows that need a look: the range's first row, and any row whose hash, seq or
-# link does not follow the row before it (or that is the checkpoint). The payload is _fast_sql's,
-# the same bytes as hash_payload's (tests/test_audit_hash.py compares them); a row the database calls
-# altered is re-checked with hash_payload before it is reported, so a serialiser difference can only
-# cost time, never a wrong verdict.
-SERVER_HASH = {"postgresql": True}
-
-
-def _pg_hash_sql() -> str:
-    payload = _fast_sql("postgresql").split("SELECT seq, prev_hash, hash, ", 1)[1].split(" FROM audit_event", 1)[0]
-    return ("SELECT i, seq, prev_hash, hash, ok, p_seq, p_hash FROM ("
-            "SELECT seq, prev_hash, hash, "
-            f"encode(sha256({payload}), 'hex') = hash AS ok, "
-            "lag(seq) OVER w AS p_seq, lag(hash) OVER w AS p_hash, row_number() OVER w AS i "
-            "FROM audit_event WHERE seq >= %s AND seq <= %s WINDOW w AS (ORDER BY seq)) r "
-            "WHERE i = 1 OR NOT ok OR seq <> p_seq + 1 OR prev_hash <> p_hash OR seq = %s ORDER BY seq")
-
-
-def _scan_pg(execute: Callable[[str, tuple], list], lo: int, hi: int, expected_seq: int | None,
-             expected_hash: str | None) -> dict:
-    """_scan's summary of one range, hashed by PostgreSQL; only flagged rows come back."""
-    exact = _exact_checker(execute, "postgresql")
-    rows = execute(_pg_hash_sql(), (lo, hi, -1 if expected_seq is None else expected_seq))
-    if not rows:
-        return dict(n=0, first=None, last=(None, None), fail=None, seen=False)
-    seen = False
-    first = None
-    for i, seq, prev, stored, ok, p_seq, p_hash in rows:
-        ok = ok or exact(seq)
-        if i == 1:
-            first = (seq, prev, stored, ok)
-            continue
-        problem, at_checkpoint = _link_problem(seq, prev, stored, ok, p_seq, p_hash, expected_seq, expected_hash)
-        seen = seen or at_checkpoint
-        if problem:
-            return dict(n=i - 1, first=first, last=(p_seq, p_hash),
-                        fail=(i - 1, problem, seq, p_seq, p_hash, stored), seen=seen)
-    n, last_seq, last_hash = execute(
-        "SELECT (SELECT count(*) FROM audit_event WHERE seq >= %s AND seq <= %s), seq, hash FROM audit_event "
-        "WHERE seq >= %s AND seq <= %s ORDER BY seq DESC LIMIT 1", (lo, hi, lo, hi))[0]
-    return dict(n=n, first=first, last=(last_seq, last_hash), fail=None, seen=seen)
-
-
-def _ts_text(value: Any) -> str:
-    """The hashed text of a raw ts value (SQLite text, PostgreSQL to_char text, or a datetime)."""
-    if isinstance(value, str):
-        if len(value) == 27 and value[-1] == "Z":
-            return value
-        if len(value) == 26 and value[10] == " ":
-            return f"{value[:10]}T{value[11:]}Z"
-        value = dt.datetime.fromisoformat(value)
-    if value.tzinfo is None:
-        value = value.replace(tzinfo=dt.timezone.utc)
-    return format_ts(value)
-
-
-def _link_problem(seq, prev, stored, ok, prev_seq, prev_hash, expected_seq, expected_hash) -> tuple[str | None, bool]:
-    """One row against the row before it: (what is wrong or None, whether it is the checkpoint)."""
-    if seq != prev_seq + 1:
-        return "gap", False
-    if not ok:
-        return "altered", False
-    if prev != prev_hash:
-        return "link", False
-    if expected_seq is not None and seq == expected_seq:
-        return (None, True) if stored == expected_hash else ("checkpoint", False)
-    return None, False
-
-
-def _scan(batches: Iterable[list[tuple]], expected_seq: int | None, expected_hash: str | None) -> dict:
-    """Check one seq range: every row's hash; links, seqs and the checkpoint from the second row on.
-
-    The first row's link and seq (and checkpoint) are left to the caller, who knows the row before it.
-    """
-    digest = hash_payload
-    fields, seq_at, prev_at = _SORTED_FIELDS, _SEQ_AT, _PREV_AT
-    n = 0
-    first = fail = None
-    seen = False
-    prev_seq = prev_hash = None
-    for rows in batches:
-        for row in rows:
-            payload = dict(zip(fields, row))
-            ts = payload["ts"]
-            if ts.__class__ is not str or len(ts) != 27:
-                payload["ts"] = _ts_text(ts)
-            stored = row[-1]
-            ok = digest(payload) == stored
-            seq = row[seq_at]
-            if first is None:
-                first = (seq, row[prev_at], stored, ok)
-            else:
-                problem = None
-                if seq != prev_seq + 1:
-                    problem = "gap"
-                elif not ok:
-                    problem = "altered"
-                elif row[prev_at] != prev_hash:
-                    problem = "link"
-                elif expected_seq is not None and seq == expected_seq:
-                    if stored != expected_hash:
-                        problem = "checkpoint"
-                    else:
-                        seen = True
-                if problem:
-                    fail = (n, problem, seq, prev_seq, prev_hash, stored)
-                    return dict(n=n, first=first, last=(prev_seq, prev_hash), fail=fail, seen=seen)
-            prev_seq, prev_hash = seq, stored
-            n += 1
-    return dict(n=n, first=first, last=(prev_seq, prev_hash), fail=fail, seen=seen)
-
-
-def _scan_fast(batches: Iterable[list[tuple]], exact: Callable[[int], bool], expected_seq: int | None,
-               expected_hash: str | None) -> dict:
-    """_scan over (seq, prev_hash, hash, payload bytes) rows; `exact(seq)` re-checks a mismatch."""
-    sha = hashlib.sha256
-    n = 0
-    first = fail = None
-    seen = False
-    prev_seq = prev_hash = None
-    for rows in batches:
-        for seq, prev, stored, payload in rows:
-            ok = sha(payload).hexdigest() == stored or exact(seq)
-            if first is None:
-                first = (seq, prev, stored, ok)
-            else:
-                problem, at_checkpoint = _link_problem(seq, prev, stored, ok, prev_seq, prev_hash,
-                                                       expected_seq, expected_hash)
-                seen = seen or at_checkpoint
-                if problem:
-                    fail = (n, problem, seq, prev_seq, prev_hash, stored)
-                    return dict(n=n, first=first, last=(prev_seq, prev_hash), fail=fail, seen=seen)
-            prev_seq, prev_hash = seq, stored
-            n += 1
-    return dict(n=n, first=first, last=(prev_seq, prev_hash), fail=fail, seen=seen)
-
-
-def _exact_checker(execute: Callable[[str, tuple], list], dialect: str) -> Callable[[int], bool]:
-    """Re-check one event with the exact serialisation (event_hash's bytes)."""
-    sql = _select_sql(dialect)
-    if dialect == "sqlite":
-        sql = sql.replace("%s", "?")
-
-    def exact(seq: int) -> bool:
-        rows = execute(sql, (seq, seq))
-        return bool(rows) and _scan([rows], None, None)["first"][3]
-    return exact
-
-
-def _worker_scan(dialect: str, dsn: str, lo: int, hi: int, expected_seq, expected_hash) -> dict:
-    """In a worker process: fetch one seq range on its own connection and scan it."""
-    sql = _fast_sql(dialect) if SERVER_JSON.get(dialect) else _select_sql(dialect)
-    if dialect == "sqlite" and not SERVER_JSON.get(dialect):
-        import sqlite3
-
-        conn = sqlite3.connect(dsn)
-        try:
-            cur = conn.execute(sql.replace("%s", "?"), (lo, hi))
-            return _scan(iter(lambda: cur.fetchmany(20000), []), expected_seq, expected_hash)
-        finally:
-            conn.close()
-    if dialect == "sqlite":
-        import sqlite3
-
-        conn = sqlite3.connect(dsn)
-        try:
-            exact = _exact_checker(lambda q, p: conn.execute(q, p).fetchall(), dialect)
-            cur = conn.execute(sql.replace("%s", "?"), (lo, hi))
-            return _scan_fast(iter(lambda: cur.fetchmany(20000), []), exact, expected_seq, expected_hash)
-        finally:
-            conn.close()
-    import psycopg
-
-    with psycopg.connect(dsn) as conn:
-        if SERVER_HASH.get(dialect):
-            return _scan_pg(lambda q, p: conn.execute(q, p).fetchall(), lo, hi, expected_seq, expected_hash)
-        exact = _exact_checker(lambda q, p: conn.execute(q, p).fetchall(), dialect)
-        with conn.cursor(name="audit_verify") as cur:
-            cur.itersize = 20000
-            cur.execute(sql, (lo, hi))
-            batches = iter(lambda: cur.fetchmany(20000), [])
-            if SERVER_JSON.get(dialect):
-                return _scan_fast(batches, exact, expected_seq, expected_hash)
-            return _scan(batches, expected_seq, expected_hash)
+        return scan_pg(lambda q, p: conn.exec_driver_sql(q, p).fetchall(), lo, hi, expected_seq, expected_hash)
+    result = conn.exec_driver_sql(_select_sql(dialect), (lo, hi))
+    return _scan(iter(lambda: result.fetchmany(20000), []), expected_seq, expected_hash)
 
 
 def _parallel_dsn(session: Session) -> tuple[str, str] | None:
-    """(dialect, DSN) a worker process can open, or None to scan in this process."""
+    """(dialect, DSN) a worker can open, or None to scan in this process."""
     bind = session.get_bind()
     url = bind.url
     name = bind.dialect.name
@@ -461,32 +213,27 @@ def _ranges(lo: int, hi: int, size: int) -> list[tuple[int, int]]:
     return [(a, min(a + size - 1, hi)) for a in range(lo, hi + 1, size)]
 
 
-def _range_results(session: Session, expected_seq, expected_hash, workers: int | None) -> Iterator[dict]:
-    """Scan summaries of consecutive seq ranges, in seq order."""
-    lo, hi, n = session.execute(text("SELECT MIN(seq), MAX(seq), COUNT(*) FROM audit_event")).one()
-    if not n:
-        return
+def _spans(session: Session, lo: int, hi: int, expected_seq, expected_hash, workers: int | None) -> Iterator[Span]:
+    """Spans of consecutive seq ranges covering lo..hi, in seq order."""
     dialect = session.get_bind().dialect.name
     target = _parallel_dsn(session)
-    cpus = os.cpu_count() or 1
-    workers = workers if workers is not None else min(cpus, 8)
-    if target is None or n < PARALLEL_MIN_EVENTS or workers < 2:
+    workers = workers if workers is not None else min(os.cpu_count() or 1, 8)
+    if target is None or hi - lo + 1 < PARALLEL_MIN_EVENTS or workers < 2:
         yield _scan_here(session, dialect, lo, hi, expected_seq, expected_hash)
         return
     import multiprocessing
-    from concurrent.futures import ProcessPoolExecutor
+    from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
     from concurrent.futures.process import BrokenProcessPool
 
-    size = max(RANGE_MIN, min(RANGE_EVENTS, (hi - lo + 1) // (workers * 4) + 1))
-    if SERVER_HASH.get(dialect):
-        # the database does the hashing: threads (each on its own connection) are enough, and start at once
-        from concurrent.futures import ThreadPoolExecutor
-
-        executor = ThreadPoolExecutor(workers)
+    size = max(RANGE_MIN, -(-(hi - lo + 1) // (workers * 4)))
+    if dialect == "postgresql":
+        executor = ThreadPoolExecutor(workers)  # the server hashes: threads wait on their connections
     else:
+        # spawn: a clean interpreter that imports app.audit_scan and sqlite3 (no fork of this process's
+        # threads and connections); each worker's own connection reads its ranges
         executor = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn"))
     with executor as pool:
-        futures = [pool.submit(_worker_scan, dialect, target[1], a, b, expected_seq, expected_hash)
+        futures = [pool.submit(worker_scan, dialect, target[1], a, b, expected_seq, expected_hash, CHUNK_EVENTS)
                    for a, b in _ranges(lo, hi, size)]
         try:
             try:
@@ -506,20 +253,11 @@ def _range_results(session: Session, expected_seq, expected_hash, workers: int |
                 f.cancel()
 
 
-def _scan_here(session: Session, dialect: str, lo: int, hi: int, expected_seq, expected_hash) -> dict:
-    conn = session.connection()
-    if SERVER_HASH.get(dialect):
-        return _scan_pg(lambda q, p: conn.exec_driver_sql(q, p).fetchall(), lo, hi, expected_seq, expected_hash)
-    if SERVER_JSON.get(dialect):
-        sql = _fast_sql(dialect)
-        if dialect == "sqlite":
-            sql = sql.replace("%s", "?")
-        exact = _exact_checker(lambda q, p: conn.exec_driver_sql(q, p).fetchall(), dialect)
-        result = conn.exec_driver_sql(sql, (lo, hi))
-        return _scan_fast(iter(lambda: result.fetchmany(20000), []), exact, expected_seq, expected_hash)
-    sql = _select_sql(dialect)
-    result = conn.exec_driver_sql(sql, (lo, hi))
-    return _scan(iter(lambda: result.fetchmany(20000), []), expected_seq, expected_hash)
+def _parse_head(expect_head: str | None) -> tuple[int | None, str | None]:
+    if not expect_head:
+        return None, None
+    s, h = expect_head.split(":", 1)
+    return int(s), h.strip().lower()
 
 
 def _failure(kind: str, count: int, prev_seq: int, prev_hash: str, seq: int, stored: str,
@@ -544,39 +282,30 @@ def verify_audit_chain(session: Session, expect_head: str | None = None,
 
     `workers` caps the processes that hash large chains (default: the CPU count; 1 scans here).
     """
-    expected_seq = expected_hash = None
-    if expect_head:
-        try:
-            s, h = expect_head.split(":", 1)
-            expected_seq, expected_hash = int(s), h.strip().lower()
-        except ValueError:
-            return VerifyResult(False, 0, None, f"--expect-head must be SEQ:HASH, got {expect_head!r}")
-    count = 0
-    prev_seq, prev_hash = 0, GENESIS_HASH
-    checkpoint_seen = expected_seq is None
-    for part in _range_results(session, expected_seq, expected_hash, workers):
-        if not part["n"] and part["fail"] is None:
-            continue
-        seq, stored_prev, stored_hash, ok = part["first"]
-        # The range's first row, against the last row of the range before it.
-        kind, at_checkpoint = _link_problem(seq, stored_prev, stored_hash, ok, prev_seq, prev_hash,
-                                            expected_seq, expected_hash)
-        checkpoint_seen = checkpoint_seen or at_checkpoint
-        if kind:
-            return _failure(kind, count, prev_seq, prev_hash, seq, stored_hash, expect_head)
-        if part["fail"]:
-            i, kind, seq, p_seq, p_hash, stored = part["fail"]
-            return _failure(kind, count + i, p_seq, p_hash, seq, stored, expect_head)
-        count += part["n"]
-        prev_seq, prev_hash = part["last"]
-        checkpoint_seen = checkpoint_seen or part["seen"]
-        if progress:
-            progress(count)
-    head_seq, head_hash = session.execute(select(AuditHead.seq, AuditHead.hash).where(AuditHead.id == 1)).one()
+    try:
+        expected_seq, expected_hash = _parse_head(expect_head)
+    except ValueError:
+        return VerifyResult(False, 0, None, f"--expect-head must be SEQ:HASH, got {expect_head!r}")
+    # The chain's extent and the head in one statement (one snapshot): events appended while the
+    # chain is checked are neither read nor expected.
+    lo, hi, head_seq, head_hash = session.execute(text(
+        "SELECT (SELECT MIN(seq) FROM audit_event), (SELECT MAX(seq) FROM audit_event), seq, hash "
+        "FROM audit_head WHERE id = 1")).one()
+    join = Joiner(expected_seq, expected_hash, last=(0, GENESIS_HASH))
+    if lo is not None:
+        for span in _spans(session, lo, hi, expected_seq, expected_hash, workers):
+            if not join.add(span):
+                break
+            if progress:
+                progress(join.n)
+    if join.fail:
+        count, kind, seq, p_seq, p_hash, stored = join.fail
+        return _failure(kind, count, p_seq, p_hash, seq, stored, expect_head)
+    count, (prev_seq, prev_hash) = join.n, join.last
     if (head_seq, head_hash) != (prev_seq, prev_hash):
         problem, bad = _head_problem(session, prev_seq, prev_hash, head_seq, head_hash)
         return VerifyResult(False, count, _head(prev_seq, prev_hash), problem, bad)
-    if not checkpoint_seen:
+    if expected_seq is not None and not join.seen:
         return VerifyResult(False, count, _head(prev_seq, prev_hash),
                             f"checkpoint {expect_head} is beyond the end of the chain", expected_seq)
     return VerifyResult(True, count, _head(prev_seq, prev_hash))
@@ -591,13 +320,10 @@ def verify_audit_range(session: Session, first_seq: int, last_seq: int,
     and to its checkpoint, without re-hashing millions of events outside the period (the full
     check stays `audit verify`). An empty range (first_seq > last_seq) is trivially sound.
     """
-    expected_seq = expected_hash = None
-    if expect_head:
-        try:
-            s, h = expect_head.split(":", 1)
-            expected_seq, expected_hash = int(s), h.strip().lower()
-        except ValueError:
-            return VerifyResult(False, 0, None, f"--expect-head must be SEQ:HASH, got {expect_head!r}")
+    try:
+        expected_seq, expected_hash = _parse_head(expect_head)
+    except ValueError:
+        return VerifyResult(False, 0, None, f"--expect-head must be SEQ:HASH, got {expect_head!r}")
     first_seq = max(1, first_seq)
     if first_seq > last_seq:
         return VerifyResult(True, 0, None)
@@ -609,27 +335,25 @@ def verify_audit_range(session: Session, first_seq: int, last_seq: int,
         if prev_hash is None:
             return VerifyResult(False, 0, None, f"event #{prev_seq} is missing (deleted): the period cannot "
                                                 f"be linked to the chain before it", prev_seq)
-    dialect = session.get_bind().dialect.name
-    part = _scan_here(session, dialect, first_seq, last_seq, expected_seq, expected_hash)
-    if not part["n"] and part["fail"] is None:
+    join = Joiner(expected_seq, expected_hash, last=(prev_seq, prev_hash))
+    for span in _spans(session, first_seq, last_seq, expected_seq, expected_hash, None):
+        if not join.add(span):
+            break
+    if join.fail:
+        count, kind, seq, p_seq, p_hash, stored = join.fail
+        return _failure(kind, count, p_seq, p_hash, seq, stored, expect_head)
+    if not join.n:
         return VerifyResult(False, 0, _head(prev_seq, prev_hash),
                             f"events #{first_seq}–#{last_seq} are missing (deleted)", first_seq)
-    seq, stored_prev, stored_hash, ok = part["first"]
-    kind, seen = _link_problem(seq, stored_prev, stored_hash, ok, prev_seq, prev_hash, expected_seq, expected_hash)
-    if kind:
-        return _failure(kind, 0, prev_seq, prev_hash, seq, stored_hash, expect_head)
-    if part["fail"]:
-        i, kind, seq, p_seq, p_hash, stored = part["fail"]
-        return _failure(kind, i, p_seq, p_hash, seq, stored, expect_head)
-    end_seq, end_hash = part["last"]
+    end_seq, end_hash = join.last
     if end_seq != last_seq:
-        return VerifyResult(False, part["n"], _head(end_seq, end_hash),
+        return VerifyResult(False, join.n, _head(end_seq, end_hash),
                             f"event #{end_seq + 1} is missing (deleted): the range ends at #{end_seq}, "
                             f"not #{last_seq}", end_seq + 1)
-    if expected_seq is not None and not (seen or part["seen"]):
-        return VerifyResult(False, part["n"], _head(end_seq, end_hash),
+    if expected_seq is not None and not join.seen:
+        return VerifyResult(False, join.n, _head(end_seq, end_hash),
                             f"checkpoint {expect_head} is outside events #{first_seq}–#{last_seq}", expected_seq)
-    return VerifyResult(True, part["n"], _head(end_seq, end_hash))
+    return VerifyResult(True, join.n, _head(end_seq, end_hash))
 
 
 def _head_problem(session: Session, end_seq: int, end_hash: str, head_seq: int, head_hash: str

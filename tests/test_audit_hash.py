@@ -52,7 +52,7 @@ def test_the_verify_paths_hash_a_stored_event_as_appending_did(db):
         def sql(q):
             return q.replace("%s", "?") if dialect == "sqlite" else q
         rows = conn.exec_driver_sql(sql(_select_sql(dialect)), (seq, seq)).fetchall()
-        assert _scan([rows], None, None)["first"][3] is True
+        assert _scan([rows], None, None).first[3] is True
         (_seq, _prev, stored_too, payload), = conn.exec_driver_sql(sql(_fast_sql(dialect)), (seq, seq)).fetchall()
         assert stored_too == stored and hashlib.sha256(bytes(payload)).hexdigest() == stored
 

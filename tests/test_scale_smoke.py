@@ -52,9 +52,10 @@ def _drop_triggers(db):
 
 @pytest.fixture
 def parallel(monkeypatch):
-    """Force the worker-process path with tiny ranges, so range boundaries fall inside the chain."""
+    """Force the worker path with tiny ranges and SQLite chunks, so their boundaries fall inside the chain."""
     monkeypatch.setattr(audit, "PARALLEL_MIN_EVENTS", 0)
     monkeypatch.setattr(audit, "RANGE_MIN", 7)
+    monkeypatch.setattr(audit, "CHUNK_EVENTS", 3)
 
 
 def _verify(db, **kw):
