@@ -10,6 +10,7 @@ from __future__ import annotations
 import datetime as dt
 import os
 import socket
+import sys
 import weakref
 from dataclasses import dataclass
 from decimal import Decimal
@@ -218,7 +219,9 @@ def _spans(session: Session, lo: int, hi: int, expected_seq, expected_hash, work
     dialect = session.get_bind().dialect.name
     target = _parallel_dsn(session)
     workers = workers if workers is not None else min(os.cpu_count() or 1, 8)
-    if target is None or hi - lo + 1 < PARALLEL_MIN_EVENTS or workers < 2:
+    # IDC_AUDIT_PARALLEL_MIN lowers the threshold (the bundle's smoke test starts workers on a small chain)
+    least = int(os.environ.get("IDC_AUDIT_PARALLEL_MIN") or PARALLEL_MIN_EVENTS)
+    if target is None or hi - lo + 1 < least or workers < 2:
         yield _scan_here(session, dialect, lo, hi, expected_seq, expected_hash)
         return
     import multiprocessing
@@ -239,8 +242,11 @@ def _spans(session: Session, lo: int, hi: int, expected_seq, expected_hash, work
             try:
                 first = futures[0].result()
             except BrokenProcessPool:
-                # Workers could not start (e.g. a script without an `if __name__ == "__main__"` guard):
-                # verify in this process instead.
+                # Workers could not start (e.g. a script without an `if __name__ == "__main__"` guard,
+                # a frozen program without multiprocessing.freeze_support()): verify in this process
+                # instead, and say so (slower, not less strict).
+                print("audit verify: worker processes could not start; checking in this process",
+                      file=sys.stderr, flush=True)
                 first = None
             if first is None:
                 yield _scan_here(session, dialect, lo, hi, expected_seq, expected_hash)

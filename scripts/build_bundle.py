@@ -73,6 +73,14 @@ def smoke(cli, window):
         else:
             failures.append("billing run issued no statement to print")
         run(["--db", db, "audit", "verify"], expect="^OK ")
+        # the same with worker processes (the frozen program started again as a worker)
+        r = subprocess.run([cli, "--db", db, "audit", "verify"], cwd=tmp, env=dict(env, IDC_AUDIT_PARALLEL_MIN="1"),
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, universal_newlines=True)
+        if r.returncode != 0 or not r.stdout.startswith("OK ") or "could not start" in r.stderr:
+            failures.append("audit verify with workers -> exit %d\n%s%s" % (r.returncode, r.stdout[-2000:],
+                                                                              r.stderr[-2000:]))
+        else:
+            print("ok: audit verify with worker processes", flush=True)
         pg = os.environ.get("IDC_TEST_PG_URL")
         if pg:
             run(["--db", pg, "db", "current"], expect=r"\(empty\)|\(head|head is")
