@@ -17,8 +17,8 @@ from decimal import Decimal
 from typing import Any, Iterator
 
 import orjson
-from sqlalchemy import select, text, update
-from sqlalchemy.orm import Session, make_transient_to_detached
+from sqlalchemy import insert, select, text, update
+from sqlalchemy.orm import Session
 
 from models import AuditEvent, AuditHead, GENESIS_HASH
 
@@ -75,17 +75,24 @@ def append_event(session: Session, actor: Actor, *, request_id: str, action: str
                  before: dict | None = None, after: dict | None = None,
                  reason: str | None = None, outcome: str = "success",
                  ts: dt.datetime | None = None) -> AuditEvent:
-    return append_events(session, actor, request_id=request_id, ts=ts, events=[dict(
+    """One event; returned as a (detached) AuditEvent with its seq and hash."""
+    fields = append_events(session, actor, request_id=request_id, ts=ts, events=[dict(
         action=action, object_type=object_type, object_id=object_id, object_label=object_label,
         before=before, after=after, reason=reason, outcome=outcome)])[0]
+    return AuditEvent(**fields)
+
+
+_EVENT_TABLE = AuditEvent.__table__
 
 
 def append_events(session: Session, actor: Actor, *, request_id: str, events: list[dict],
-                  ts: dt.datetime | None = None) -> list[AuditEvent]:
-    """Append events (dicts of append_event's keyword arguments) in order, linked as usual.
+                  ts: dt.datetime | None = None) -> list[dict[str, Any]]:
+    """Append events (dicts of append_event's keyword arguments) in order, linked as usual; returns
+    the stored rows (dicts of the audit_event columns).
 
-    The head is moved and rewritten once for the lot, and the events go in as one batch:
-    a bulk import's thousands of events cost a few statements instead of three each.
+    The head is moved and rewritten once for the lot, and the events go in as one statement
+    (a multi-row INSERT, or one audit_append call on PostgreSQL): a bulk import's thousands of events
+    cost a few statements instead of three each, and no ORM object each.
     """
     if not events:
         return []
@@ -102,39 +109,31 @@ def append_events(session: Session, actor: Actor, *, request_id: str, events: li
             .returning(AuditHead.seq, AuditHead.hash), execution_options=NO_SYNC).one()
     # Store the instant at microsecond precision exactly as it is hashed.
     when = (ts or dt.datetime.now(dt.timezone.utc)).astimezone(dt.timezone.utc)
+    when_text = format_ts(when)
+    common = dict(actor_id=actor.id, actor_login=actor.login, actor_name=actor.name, actor_role=actor.role,
+                  host=HOST, app_version=__version__, request_id=request_id)
     added = []
     for seq, e in enumerate(events, start=last_seq - len(events) + 1):
         before, after, object_id = e.get("before"), e.get("after"), e.get("object_id")
         fields = dict(
-            seq=seq, ts=when,
-            actor_id=actor.id, actor_login=actor.login, actor_name=actor.name, actor_role=actor.role,
-            host=HOST, app_version=__version__, request_id=request_id, action=e["action"],
+            common, seq=seq, ts=when_text, action=e["action"],
             object_type=e["object_type"], object_id=None if object_id is None else str(object_id),
             object_label=e.get("object_label"),
             before=None if before is None else canonical_json(before),
             after=None if after is None else canonical_json(after),
             reason=e.get("reason"), outcome=e.get("outcome", "success"), prev_hash=prev_hash,
         )
-        fields["hash"] = prev_hash = event_hash(fields)
-        added.append(AuditEvent(**fields))
+        fields["hash"] = prev_hash = hash_payload({k: fields[k] for k in HASHED_FIELDS})
+        fields["ts"] = when
+        added.append(fields)
     if through_function:
+        naive = when.replace(tzinfo=None).isoformat(timespec="microseconds")
         session.execute(text("SELECT audit_append(CAST(:events AS jsonb))"),
-                        {"events": orjson.dumps([_row_json(e) for e in added]).decode()})
-        for e in added:  # already in the table: attach them as loaded rows (nothing more is written)
-            make_transient_to_detached(e)
-            session.add(e)
+                        {"events": orjson.dumps([dict(f, ts=naive) for f in added]).decode()})
         return added
-    session.add_all(added)
+    session.execute(insert(_EVENT_TABLE), added)
     session.execute(update(AuditHead).where(AuditHead.id == 1).values(hash=prev_hash), execution_options=NO_SYNC)
     return added
-
-
-def _row_json(e: AuditEvent) -> dict[str, Any]:
-    """One event as audit_append's JSON: the stored columns, ts as naive UTC text (microseconds)."""
-    row = {k: getattr(e, k) for k in HASHED_FIELDS}
-    row["ts"] = e.ts.astimezone(dt.timezone.utc).replace(tzinfo=None).isoformat(timespec="microseconds")
-    row["hash"] = e.hash
-    return row
 
 
 _DEFINER_FUNCTIONS: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
