@@ -72,6 +72,12 @@ def parse_date_strict(text: str) -> dt.date | None:
 
     Nothing may follow the date: '2026-01-01garbage' is not a date."""
     text = text.strip()
+    if len(text) == 10 and text[4] == "-" and text[7] == "-" and text[:4].isdigit() and text[5:7].isdigit() \
+            and text[8:].isdigit():  # the usual YYYY-MM-DD, without the patterns
+        try:
+            return dt.date(int(text[:4]), int(text[5:7]), int(text[8:]))
+        except ValueError:
+            return None
     m = _DATETIME_MIDNIGHT.fullmatch(text)
     if m:
         text = m.group(1)
@@ -106,48 +112,91 @@ def column_value_problem(column: Any, value: Any) -> str | None:
     """None when `value` can be stored in `column` as it is, else a sentence saying why not."""
     if value is None:
         return None
-    col_type = column.type
-    if isinstance(value, str) and "\x00" in value:
-        return "contains a NUL character (\\0), which cannot be stored; remove it"
-    if isinstance(col_type, (Integer, Numeric)):
+    rule, limit = _column_rule(column)
+    if isinstance(value, str):
+        if "\x00" in value:
+            return "contains a NUL character (\\0), which cannot be stored; remove it"
+        if rule == "string":
+            if limit is not None and len(value) > limit:
+                return f"longer than {limit} characters ({len(value)}); shorten it"
+            return None
+        if rule == "date":
+            return f"{value!r} is not a date (write YYYY-MM-DD)" if parse_date_strict(value) is None else None
+    if rule in ("integer", "numeric", "float"):
         number = _as_number(value)
         if number is None:
             return None
         if not number.is_finite():
             return f"{value!r} is not a finite number"
-        if isinstance(col_type, Integer):
-            bound = next((b for name, b in _INT_BOUNDS.items() if type(col_type).__name__ == name), 2 ** 31)
-            if not -bound <= number < bound:
-                return f"{value} is too large: at most {bound - 1:,} here"
-        elif isinstance(col_type, Numeric) and not isinstance(col_type, Float) and col_type.precision is not None:
-            digits = col_type.precision - (col_type.scale or 0)
-            if abs(number) >= Decimal(10) ** digits:
-                return f"{value} is too large: at most {digits} digit(s) before the decimal point here"
-        elif isinstance(col_type, Float) and abs(number) > Decimal("1e300"):
+        if rule == "integer":
+            if not -limit <= number < limit:
+                return f"{value} is too large: at most {limit - 1:,} here"
+        elif rule == "numeric":
+            if limit is not None and abs(number) >= Decimal(10) ** limit:
+                return f"{value} is too large: at most {limit} digit(s) before the decimal point here"
+        elif abs(number) > Decimal("1e300"):
             return f"{value} is too large"
-        return None
-    if isinstance(col_type, String) and isinstance(value, str):
-        length = getattr(col_type, "length", None)
-        if length is not None and len(value) > length:
-            return f"longer than {length} characters ({len(value)}); shorten it"
-        return None
-    if (isinstance(col_type, Date) and not isinstance(col_type, DateTime) and isinstance(value, str)
-            and parse_date_strict(value) is None):
-        return f"{value!r} is not a date (write YYYY-MM-DD)"
     return None
+
+
+_RULES: dict[int, tuple[str | None, Any]] = {}
+
+
+def _column_rule(column: Any) -> tuple[str | None, Any]:
+    """What limits a column's values, worked out once per column: (rule, limit) with rule integer
+    (limit: the bound), numeric (digits before the point, or None), float, string (length or None),
+    date, or None (nothing to check)."""
+    found = _RULES.get(id(column))
+    if found is None:
+        col_type = column.type
+        if isinstance(col_type, Integer):
+            found = ("integer", next((b for name, b in _INT_BOUNDS.items() if type(col_type).__name__ == name),
+                                     2 ** 31))
+        elif isinstance(col_type, Float):
+            found = ("float", None)
+        elif isinstance(col_type, Numeric):
+            found = ("numeric", None if col_type.precision is None else col_type.precision - (col_type.scale or 0))
+        elif isinstance(col_type, String):
+            found = ("string", getattr(col_type, "length", None))
+        elif isinstance(col_type, Date) and not isinstance(col_type, DateTime):
+            found = ("date", None)
+        else:
+            found = (None, None)
+        _RULES[id(column)] = found
+    return found
 
 
 def column_problems(model: Any, values: dict) -> dict[str, str]:
     """field -> problem for each value in `values` that `model`'s column cannot hold."""
-    columns = model.__table__.c
+    rules = _MODEL_RULES.get(model)
+    if rules is None:
+        rules = _MODEL_RULES[model] = {c.key: (c, *_column_rule(c)) for c in model.__table__.columns
+                                      if not c.key.startswith("_")}
     errors = {}
     for key, value in values.items():
-        if key.startswith("_") or key not in columns:
+        if value is None:
             continue
-        problem = column_value_problem(columns[key], value)
+        found = rules.get(key)
+        if found is None:
+            continue
+        column, rule, limit = found
+        kind = type(value)
+        # the usual values, settled here without a call (an import checks millions of them)
+        if kind is str and rule == "string" and (limit is None or len(value) <= limit) and "\x00" not in value:
+            continue
+        if kind is int and rule == "integer" and -limit <= value < limit:
+            continue
+        if kind is dt.date and rule == "date":
+            continue
+        problem = column_value_problem(column, value)
         if problem:
             errors[key] = problem
     return errors
+
+
+_MODEL_RULES: dict[Any, dict[str, tuple]] = {}
+
+
 # --- GB/T 2260 region codes -------------------------------------------------------------------
 _REGION_CODE = re.compile(r"^\d{6}$")
 

@@ -25,6 +25,9 @@ from .schema import (
 def _cell_text(v: Any) -> str | None:
     if v is None:
         return None
+    if type(v) is str:  # every CSV cell
+        s = (_unneutralise(v) if v[:1] == "'" else v).strip()
+        return s or None
     if isinstance(v, bool):
         return "true" if v else "false"
     if isinstance(v, dt.datetime):
