@@ -51,8 +51,7 @@ class UnitOfWork:
         self.request_id = str(uuid.uuid4())
         self.session: Session | None = None
         self.changes: set[str] = set()
-        self._pending: list | None = None  # audit events held back by defer_audit(): dicts, or callables
-        self.batch_inserts = False  # set by a bulk use case: create_in(batch=True) then leaves the INSERT to flush_audit
+        self._pending: list | None = None  # audit events held back by defer_audit()
 
     def __enter__(self) -> "UnitOfWork":
         self.session = self.db.session()
@@ -107,17 +106,7 @@ class UnitOfWork:
         """Append the held-back events (one head update for the lot)."""
         if self._pending:
             events, self._pending = self._pending, []
-            if any(callable(e) for e in events):
-                self.session.flush()  # the batch's INSERTs, then the events that name their ids
-                events = [e() if callable(e) else e for e in events]
             append_events(self.session, self.actor, request_id=self.request_id, events=events)
-
-    def audit_later(self, object_type: str, event) -> None:
-        """An event whose fields are known only after the next flush (a created record's id): `event()`
-        gives append_event's keyword arguments then. Only while defer_audit() holds events back."""
-        assert self._pending is not None, "audit_later needs defer_audit()"
-        self.changes.add(object_type)
-        self._pending.append(event)
 
     def audit_mark(self) -> int:
         """A mark to drop_audit back to when the writes since are rolled back (a savepoint)."""

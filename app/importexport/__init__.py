@@ -1,9 +1,12 @@
 """Bulk import and export: CSV (UTF-8 with BOM) and XLSX, plus device types from YAML.
 
 Import is all or nothing. Every row goes through the same service rules as a form (the
-EntitySpec validators, and for devices the rack placement rules), each inside its own
-SAVEPOINT so that one bad row does not hide the next: every bad row is reported with its
-line number, column and reason, and then nothing at all is written. Rows are matched to
+EntitySpec validators, and for devices the rack placement rules): every bad row is reported
+with its line number, column and reason, and then nothing at all is written. Rows are checked
+and written in batches (one SAVEPOINT and one audit append each); a kind with a set-wise writer
+(BULK_WRITE: GPUs) has a batch's rows checked by the services' set-wise rules (one query per
+rule for the batch) and inserted together; a batch whose write fails is checked again row by
+row, each row in its own SAVEPOINT, so that one bad row does not hide the next. Rows are matched to
 existing records by their natural key (region code, site code, rack name in its room,
 GPU serial, credit code, device-type slug, device asset tag / serial / name in its rack),
 so importing what `export` wrote is repeatable and changes nothing.

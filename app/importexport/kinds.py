@@ -30,13 +30,13 @@ from models.choices import DeviceRole, DeviceStatus, GpuState, RackStatus, SiteS
 
 from ..clock import TZ
 from ..errors import ValidationError
-from ..services.common import create_in, flush_or_refuse, flush_versioned, snapshot, upsert_in
-from ..services.gpus import import_gpu_in, install_gpu_in
+from ..services.common import create_in, create_many_in, flush_or_refuse, flush_versioned, snapshot, upsert_in
+from ..services.gpus import gpus_by_serial, import_gpu_in, import_gpus_in, install_gpu_in
 from ..uow import UnitOfWork
 from ..validators import column_problems, email_problem, parse_date_strict, phone_problem, region_level, uscc_problem
 from .schema import (
-    BATCH_ROWS,
     FIELD_COLUMN,
+    BULK_WRITE,
     HANDLERS,
     LOCAL_TIME_ZONE,
     LOOKUPS,
@@ -96,7 +96,7 @@ class _Row:
         if raw in (None, ""):
             return None
         text_ = str(raw)
-        if re.fullmatch(r"\d{4}-\d{2}-\d{2}[ T]00:00(:00(\.0+)?)?", text_):
+        if len(text_) > 10 and re.fullmatch(r"\d{4}-\d{2}-\d{2}[ T]00:00(:00(\.0+)?)?", text_):
             text_ = text_[:10]  # pandas writes a date column as date-times at midnight
         value = parse_date_strict(text_)
         if value is None:
@@ -611,32 +611,16 @@ def _resolve_gpus(s: Session, r: _Row) -> dict:
     return v
 
 
-def _existing_gpu(s: Session, serial: str) -> GpuAsset | None:
-    """The fleet's GPU with this serial; looked up for the whole batch of rows at once."""
-    cache = s.info.get(LOOKUPS)
-    found = cache.get("gpu_serials") if cache is not None else None
-    if found is None or serial not in found:
-        rows = s.info.get(BATCH_ROWS)
-        if cache is None or not rows:
-            return s.execute(select(GpuAsset).where(GpuAsset.serial == serial)).scalar_one_or_none()
-        serials = {x.strip() for x in (row.values.get("serial") for row in rows) if isinstance(x, str)}
-        serials = {x for x in serials if x} | {serial}
-        found = cache["gpu_serials"] = dict.fromkeys(serials)
-        ordered = sorted(serials)
-        # IN lists of 100: SQLite's parameter limit, and PostgreSQL took 1.5 s for one list of 500
-        # serials (0.6 s for 200, <1 ms for 100) on the bench database
-        for at in range(0, len(ordered), 100):
-            for gpu in s.execute(select(GpuAsset).where(GpuAsset.serial.in_(ordered[at:at + 100]))).scalars():
-                found[gpu.serial] = gpu
-    return found[serial]
+_UNKNOWN = object()
 
 
-def _write_gpus(uow: UnitOfWork, r: _Row, v: dict) -> str:
+def _write_gpus(uow: UnitOfWork, r: _Row, v: dict, existing: Any = _UNKNOWN) -> str:
     s = uow.session
     placing = "_device_id" in v
     device_id, slot = v.pop("_device_id", None), v.pop("_slot", None)
     customer_id = v.pop("_customer_id", None)
-    existing = _existing_gpu(s, v["serial"])
+    if existing is _UNKNOWN:
+        existing = s.execute(select(GpuAsset).where(GpuAsset.serial == v["serial"])).scalar_one_or_none()
     if existing is None and (v.get("state") or device_id is not None):
         v["state"] = v.get("state") or GpuState.ORDERED  # no state column: ordered, which no slot can hold
         # a migration: the GPU comes in the state it is in, with one history row "imported as …"
@@ -651,12 +635,50 @@ def _write_gpus(uow: UnitOfWork, r: _Row, v: dict) -> str:
         outcome = _upsert(uow, "gpu", existing, v, existing.serial, validate_as={"device_id": None, "slot": None})
         gpu = existing
     else:
-        gpu = create_in(uow, "gpu", v, batch=not placing)  # a plain new GPU: inserted with its batch
+        gpu = create_in(uow, "gpu", v)
         outcome = "created"
     if placing and (gpu.device_id, gpu.slot) != (device_id, slot):
         install_gpu_in(uow, gpu.id, device_id, slot, reason="bulk import")  # the service's own slot rules
         outcome = "updated" if outcome == "unchanged" else outcome
     return outcome
+
+
+def _write_gpus_many(uow: UnitOfWork, items: list[tuple[_Row, dict]]) -> list[Any]:
+    """_write_gpus for a batch of rows, in order: new GPUs in no server slot are checked and created
+    set-wise by the services (create_many_in, import_gpus_in); the others (existing GPUs, GPUs put
+    into a slot) row by row as _write_gpus does. Returns each row's outcome, or the error that refused
+    it before anything of it was written; a failure while writing is raised (the batch is replayed)."""
+    existing = gpus_by_serial(uow.session, [v["serial"] for _r, v in items if v.get("serial")])
+    out: list[Any] = [None] * len(items)
+    run: list[int] = []  # consecutive new GPUs of one flavour (with a state: imported; without: created)
+
+    def write_run() -> None:
+        if not run:
+            return
+        if items[run[0]][1].get("state"):
+            results = import_gpus_in(uow, [(_gpu_values(items[i][1]), items[i][1]["state"]) for i in run])
+        else:
+            results = create_many_in(uow, "gpu", [_gpu_values(items[i][1]) for i in run])
+        for i, result in zip(run, results):
+            out[i] = result if isinstance(result, Exception) else "created"
+        run.clear()
+
+    for i, (r, v) in enumerate(items):
+        gpu = existing.get(v.get("serial"))
+        if gpu is None and v.get("_device_id") is None:
+            if run and bool(items[run[0]][1].get("state")) != bool(v.get("state")):
+                write_run()
+            run.append(i)
+            continue
+        write_run()
+        out[i] = _write_gpus(uow, r, v, gpu)
+    write_run()
+    return out
+
+
+def _gpu_values(v: dict) -> dict:
+    """A new GPU's fields from a resolved row (without the row's slot, tenant and state)."""
+    return {k: val for k, val in v.items() if not k.startswith("_") and k != "state"}
 
 
 def _credit_code(r: _Row, col: str = "credit_code") -> str:
@@ -927,6 +949,8 @@ def _row_key(kind: str, v: dict) -> Any:
     key = ROW_KEY.get(kind) or _ROW_KEYS.get(kind)
     return key(v) if key is not None else None
 
+
+BULK_WRITE.update({"gpus": _write_gpus_many})
 
 HANDLERS.update({
     "regions": (_resolve_regions, _write_regions),

@@ -16,7 +16,7 @@ from ..uow import UnitOfWork
 from .kinds import _refuse_unstorable, _Row, _row_key
 from .reading import _load
 from .schema import (
-    BATCH_ROWS,
+    BULK_WRITE,
     FIELD_COLUMN,
     HANDLERS,
     batch_size,
@@ -145,33 +145,69 @@ class _Run:
         self.uow.drop_audit(mark)
         self.uow.session.info[LOOKUPS] = {}  # a rolled-back write may have been looked up
 
+    def check(self, row: ImportRow) -> tuple[_Row, dict] | None:
+        """Resolve and check one row without writing anything: (row, values), or None when the row is
+        refused (its problems are listed)."""
+        kind = self.kind
+        r = _Row(row)
+        try:
+            values = self.resolve(self.uow.session, r)  # read-only
+            r.check()
+            _refuse_unstorable(kind, r, values)
+            key = _row_key(kind, values)
+            if key is not None and key in self.seen:
+                raise _RowRefused([(None, f"the same record as line {self.seen[key]}; each record once per file")])
+        except (_RowRefused, DomainError) as exc:
+            if isinstance(exc, PermissionDenied):
+                raise
+            self.errors.extend(_errors_of(kind, r, exc))
+            return None
+        if key is not None:
+            self.seen[key] = r.line
+        return r, values
+
+    def written(self, values: dict, outcome: str) -> None:
+        self.counts[outcome] += 1
+        if self.kind == "users" and outcome == "created":
+            self.notes.append(f"{values['login']}: imported without a password; an administrator sets one "
+                              "before they can log in")
+        if self.kind == "device-types" and values.get("power_flag"):
+            self.notes.append(f"{values.get('slug')}: {values['power_flag']}")
+
+    def rows_at_once(self, items: list[tuple[_Row, dict]], write_many: Callable) -> None:
+        """Write a batch's checked rows through the kind's set-wise writer (BULK_WRITE). A row it refuses
+        before writing is listed; a failure while writing raises _Replay (the caller rolls the batch back
+        and checks it again row by row)."""
+        try:
+            results = write_many(self.uow, items)
+        except PermissionDenied:
+            raise
+        except (_RowRefused, DomainError, DBAPIError, OverflowError) as exc:
+            raise _Replay() from exc
+        for (r, values), result in zip(items, results):
+            if isinstance(result, PermissionDenied):
+                raise result
+            if isinstance(result, Exception):
+                self.errors.extend(_errors_of(self.kind, r, result))
+            else:
+                self.written(values, result)
+
     def row(self, row: ImportRow, *, careful: bool) -> None:
         """Check and write one row. Without `careful`, a row whose write fails raises _Replay (the
         caller rolls the batch back); with it, the row has its own SAVEPOINT, as a bad row's
         partial writes must not be seen by the rows after it."""
         uow, kind = self.uow, self.kind
         s = uow.session
-        r = _Row(row)
         savepoint = s.begin_nested() if careful else None
         mark = uow.audit_mark()
         try:
-            try:
-                values = self.resolve(s, r)  # read-only
-                r.check()
-                _refuse_unstorable(kind, r, values)
-                key = _row_key(kind, values)
-                if key is not None and key in self.seen:
-                    raise _RowRefused([(None, f"the same record as line {self.seen[key]}; each record once per file")])
-            except (_RowRefused, DomainError) as exc:
-                if isinstance(exc, PermissionDenied):
-                    raise
+            checked = self.check(row)
+            if checked is None:
                 if savepoint is not None:
                     savepoint.rollback()
                 uow.drop_audit(mark)
-                self.errors.extend(_errors_of(kind, r, exc))
                 return
-            if key is not None:
-                self.seen[key] = r.line
+            r, values = checked
             outcome = self.write(uow, r, values)
         except PermissionDenied:
             if savepoint is not None:
@@ -194,12 +230,7 @@ class _Run:
             return
         if savepoint is not None:
             savepoint.commit()
-        self.counts[outcome] += 1
-        if kind == "users" and outcome == "created":
-            self.notes.append(f"{values['login']}: imported without a password; an administrator sets one "
-                              "before they can log in")
-        if kind == "device-types" and values.get("power_flag"):
-            self.notes.append(f"{values.get('slug')}: {values['power_flag']}")
+        self.written(values, outcome)
 
 
 def run_import(db: Database, actor: Actor, kind: str, path: str | Path, dry_run: bool = False,
@@ -231,37 +262,40 @@ def run_import(db: Database, actor: Actor, kind: str, path: str | Path, dry_run:
             # releasing the first batch's SAVEPOINT cannot commit anything on its own.
             s.execute(text("UPDATE audit_head SET seq = seq WHERE id = 1"))
         run = _Run(uow, kind, seen, counts, notes, errors)
+        write_many = BULK_WRITE.get(kind)  # the kind's set-wise writer, if it has one
         size = batch_size(total)
         for start in range(0, total, size):
             batch = rows[start:start + size]
             state = run.state()
-            s.info[BATCH_ROWS] = batch
-            s.info[LOOKUPS].pop("gpu_serials", None)
             savepoint = s.begin_nested()
             try:
-                uow.batch_inserts = True
+                checked = []
                 for row in batch:
                     if cancelled is not None and cancelled():
                         raise _Cancelled()
-                    run.row(row, careful=False)
+                    if write_many is None:
+                        run.row(row, careful=False)
+                    else:
+                        item = run.check(row)
+                        if item is not None:
+                            checked.append(item)
                     done += 1
                     if progress is not None:
                         progress(done, total)
+                if write_many is not None:
+                    run.rows_at_once(checked, write_many)
                 try:
-                    uow.flush_audit()  # the batch's INSERTs and audit events
+                    uow.flush_audit()  # the batch's audit events
                 except (DomainError, DBAPIError, OverflowError) as exc:
                     if isinstance(exc, PermissionDenied):
                         raise
                     raise _Replay() from exc
-                finally:
-                    uow.batch_inserts = False
                 savepoint.commit()
             except _Cancelled:
                 savepoint.rollback()
                 uow.rollback()
                 return ImportResult(kind, path.name, total, dry_run=dry_run, cancelled=True)
             except _Replay:
-                uow.batch_inserts = False
                 # A row failed while writing: the batch is rolled back and checked again row by row,
                 # each in its own SAVEPOINT, so that the rows after it see exactly what they would have.
                 savepoint.rollback()
@@ -277,7 +311,6 @@ def run_import(db: Database, actor: Actor, kind: str, path: str | Path, dry_run:
                         progress(done, total)
                 uow.flush_audit()
             except BaseException:
-                uow.batch_inserts = False
                 savepoint.rollback()
                 raise
         if errors:

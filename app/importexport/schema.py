@@ -127,7 +127,6 @@ def batch_size(rows: int) -> int:
     MAX_BATCHES SAVEPOINTs (each batch has one, which PostgreSQL keeps until the commit)."""
     return max(IMPORT_BATCH, -(-rows // MAX_BATCHES))
 LOOKUPS = "import_lookups"  # session.info key: references already looked up during this import
-BATCH_ROWS = "import_batch"  # session.info key: the rows of the batch being imported (looked up at once)
 
 
 # --- results ---------------------------------------------------------------------------
@@ -293,6 +292,10 @@ class _Cancelled(Exception):
 
 MODEL: dict[str, type] = {}  # kind -> the table whose column limits a row's values are checked against
 HANDLERS: dict[str, tuple[Callable, Callable]] = {}  # kind -> (resolve, write)
+# kind -> write_many(uow, [(row, values)]) -> [outcome, or the error that refused the row before it was
+# written], for the batch's resolved rows in order; a failure while writing is raised. A kind without
+# one is written row by row (write).
+BULK_WRITE: dict[str, Callable[[Any, list], list]] = {}
 ROW_KEY: dict[str, Callable[[dict], Any]] = {}  # kind -> what makes two rows of one file the same record
 EXPORT_QUERY: dict[str, Callable[[], Any]] = {}  # kind -> a select of its columns in file order
 

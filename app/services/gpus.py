@@ -11,7 +11,8 @@ from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 from typing import Callable, Iterable
 
-from sqlalchemy import select
+from sqlalchemy import String, any_, bindparam, literal, select, update
+from sqlalchemy.dialects.postgresql import ARRAY
 
 from models import Device, DeviceType, GpuAsset, GpuHistory, GpuModel
 from models.choices import FormFactor, GpuState
@@ -21,7 +22,7 @@ from ..auth import require
 from ..db import Database
 from ..errors import RuleViolation, ValidationError
 from ..uow import UnitOfWork
-from .common import EntitySpec, check_version, flush_versioned, get_or_404, register
+from .common import EntitySpec, btree_lookups, check_version, flush_versioned, get_or_404, register
 
 
 def allowed_moves(state: str) -> list[str]:
@@ -167,13 +168,9 @@ def import_gpu_in(uow: UnitOfWork, values: dict, state: str, device_id: int | No
     "imported as …". An ordered or retired GPU cannot sit in a server slot; a leased one is in a server
     and has its customer."""
     require(uow.actor, "manage_gpus")
-    if state not in GpuState.values():
-        raise ValidationError({"state": f"{state!r} is not a GPU state ({', '.join(GpuState.values())})"})
-    if device_id is not None and state in (GpuState.ORDERED, GpuState.RETIRED):
-        raise RuleViolation(f"an {GpuState.label(state).lower()} GPU cannot be in a server slot; leave device "
-                            "and slot empty or give its real state")
-    if state == GpuState.LEASED and (device_id is None or customer_id is None):
-        raise RuleViolation("a leased GPU is in a server slot and has its customer (tenant)")
+    problem = _import_state_problem(state, device_id, customer_id)
+    if problem is not None:
+        raise problem
     from .common import create_in
 
     gpu = create_in(uow, "gpu", {**values, "state": GpuState.ORDERED}, reason=f"imported as {state}")
@@ -190,14 +187,125 @@ def import_gpu_in(uow: UnitOfWork, values: dict, state: str, device_id: int | No
     return gpu
 
 
+def _import_state_problem(state: str, device_id: int | None, customer_id: int | None) -> Exception | None:
+    """What refuses a GPU imported in `state` (in a server slot when device_id is given)."""
+    if state not in GpuState.values():
+        return ValidationError({"state": f"{state!r} is not a GPU state ({', '.join(GpuState.values())})"})
+    if device_id is not None and state in (GpuState.ORDERED, GpuState.RETIRED):
+        return RuleViolation(f"an {GpuState.label(state).lower()} GPU cannot be in a server slot; leave device "
+                             "and slot empty or give its real state")
+    if state == GpuState.LEASED and (device_id is None or customer_id is None):
+        return RuleViolation("a leased GPU is in a server slot and has its customer (tenant)")
+    return None
+
+
+def import_gpus_in(uow: UnitOfWork, rows: list[tuple[dict, str]]) -> list[int | Exception]:
+    """import_gpu_in for many GPUs that are in no server slot: rows of (values, state). The same rules
+    and records (created as ordered through create_many_in, given their state, one history row
+    "imported as …" each), checked and written set-wise. Returns, for each row, the new GPU's id or
+    the error that refused it (nothing is written for a refused row)."""
+    require(uow.actor, "manage_gpus")
+    from .common import create_many_in, insert_rows
+
+    out: list[int | Exception | None] = [None] * len(rows)
+    todo = []
+    for i, (values, state) in enumerate(rows):
+        if values.get("device_id") is not None:
+            raise ValueError("import_gpus_in takes GPUs in no server slot; install the others with import_gpu_in")
+        problem = _import_state_problem(state, None, None)
+        if problem is not None:
+            out[i] = problem
+        else:
+            todo.append(i)
+    created = create_many_in(uow, "gpu", [{**rows[i][0], "state": GpuState.ORDERED} for i in todo],
+                             reasons=[f"imported as {rows[i][1]}" for i in todo])
+    now = dt.datetime.now(dt.timezone.utc)
+    moved, history = [], []
+    for i, result in zip(todo, created):
+        out[i] = result
+        if isinstance(result, Exception):
+            continue
+        state = rows[i][1]
+        if state != GpuState.ORDERED:
+            moved.append({"gpu_id": result, "to_state": state, "serial": rows[i][0].get("serial")})
+        history.append({"gpu_id": result, "from_state": None, "to_state": state, "actor_login": uow.actor.login,
+                        "reason": f"imported as {GpuState.label(state)}", "at": now})
+    s = uow.session
+    if moved:
+        t = GpuAsset.__table__
+        s.execute(update(t).where(t.c.id == bindparam("gpu_id"))
+                  .values(state=bindparam("to_state"), customer_id=None, version=t.c.version + 1,
+                          updated_at=now, updated_by=uow.actor.login), moved)
+        for m in moved:
+            uow.audit("gpu.import", "gpu", m["gpu_id"], m["serial"], before=None,
+                      after={"state": m["to_state"], "customer_id": None})
+    insert_rows(s, GpuHistory.__table__, history, ids=False)
+    return out
+
+
 def validate_gpu(s, v: dict) -> dict[str, str]:
+    serial = (v.get("serial") or "").strip()
+    taken = bool(serial) and s.execute(select(GpuAsset.id).where(GpuAsset.serial == serial,
+                                                                 GpuAsset.id != v.get("_id", -1))).first() is not None
+    model_known = bool(v.get("gpu_model_id")) and s.get(GpuModel, v["gpu_model_id"]) is not None
+    return _gpu_problems(v, serial_taken=taken, model_known=model_known)
+
+
+def validate_gpus(s, rows: list[dict]) -> list[dict[str, str]]:
+    """validate_gpu for many new GPUs (create_many_in): the serials and the models are asked for once
+    for all rows.
+    A serial given twice is refused on its second row, as the second of two creates would be."""
+    serials = {(v.get("serial") or "").strip() for v in rows} - {""}
+    taken = gpu_serials_in_fleet(s, serials)
+    model_ids = {v.get("gpu_model_id") for v in rows if v.get("gpu_model_id")}
+    known = set(s.execute(select(GpuModel.id).where(GpuModel.id.in_(model_ids))).scalars()) if model_ids else set()
+    out = []
+    for v in rows:
+        serial = (v.get("serial") or "").strip()
+        out.append(_gpu_problems(v, serial_taken=serial in taken, model_known=v.get("gpu_model_id") in known))
+        if serial:
+            taken.add(serial)
+    return out
+
+
+def gpu_serials_in_fleet(s, serials) -> set[str]:
+    """Which of `serials` the fleet already has."""
+    return {serial for serial, in _by_serials(s, select(GpuAsset.serial), serials)}
+
+
+def gpus_by_serial(s, serials) -> dict[str, GpuAsset]:
+    """The fleet's GPUs with these serials, by serial."""
+    return {gpu.serial: gpu for gpu, in _by_serials(s, select(GpuAsset), serials)}
+
+
+def _by_serials(s, query, serials) -> list:
+    """The rows of `query` for the GPUs with these serials, 500 serials per statement (an IN list; on
+    PostgreSQL one array parameter, so that the statement's text, and its prepared plan, is the same
+    every time)."""
+    ordered = sorted(set(serials))
+    postgresql = s.get_bind().dialect.name == "postgresql"
+    rows: list = []
+    if not ordered:
+        return rows
+    with btree_lookups(s):
+        for at in range(0, len(ordered), 500):
+            chunk = ordered[at:at + 500]
+            where = GpuAsset.serial == any_(literal(chunk, ARRAY(String))) if postgresql else GpuAsset.serial.in_(chunk)
+            rows.extend(s.execute(query.where(where)).all())
+    return rows
+
+
+def _gpu_problems(v: dict, *, serial_taken: bool, model_known: bool) -> dict[str, str]:
+    """THE record rules of a GPU (a form's save, an import's rows): field -> problem; normalises `v`
+    in place. What they need from the database (is the serial taken, is the model known) is asked
+    by the caller, once per record (validate_gpu) or once for many (validate_gpus)."""
     errors = {}
     v["serial"] = (v.get("serial") or "").strip()
     if not v["serial"]:
         errors["serial"] = "a serial number is required"
-    elif s.execute(select(GpuAsset.id).where(GpuAsset.serial == v["serial"], GpuAsset.id != v.get("_id", -1))).first():
+    elif serial_taken:
         errors["serial"] = f"serial {v['serial']} is already in the fleet"
-    if not v.get("gpu_model_id") or s.get(GpuModel, v["gpu_model_id"]) is None:
+    if not v.get("gpu_model_id") or not model_known:
         errors["gpu_model_id"] = "choose the GPU model"
     if "_id" not in v:
         v.setdefault("state", GpuState.ORDERED)
@@ -224,7 +332,7 @@ def validate_gpu(s, v: dict) -> dict[str, str]:
     return errors
 
 
-register(EntitySpec("gpu", GpuAsset, validate_gpu, "serial"))
+register(EntitySpec("gpu", GpuAsset, validate_gpu, "serial", validate_many=validate_gpus))
 
 
 def validate_gpu_model(s, v: dict) -> dict[str, str]:
