@@ -31,7 +31,7 @@ from models.choices import DeviceRole, DeviceStatus, GpuState, RackStatus, SiteS
 from ..clock import TZ
 from ..errors import ValidationError
 from ..services.common import create_in, create_many_in, flush_or_refuse, flush_versioned, snapshot, upsert_in
-from ..services.gpus import gpus_by_serial, import_gpu_in, import_gpus_in, install_gpu_in
+from ..services.gpus import GpuToImport, gpus_by_serial, import_gpu_in, import_gpus_in, install_gpu_in
 from ..uow import UnitOfWork
 from ..validators import column_problems, email_problem, parse_date_strict, phone_problem, region_level, uscc_problem
 from .schema import (
@@ -644,19 +644,25 @@ def _write_gpus(uow: UnitOfWork, r: _Row, v: dict, existing: Any = _UNKNOWN) -> 
 
 
 def _write_gpus_many(uow: UnitOfWork, items: list[tuple[_Row, dict]]) -> list[Any]:
-    """_write_gpus for a batch of rows, in order: new GPUs in no server slot are checked and created
-    set-wise by the services (create_many_in, import_gpus_in); the others (existing GPUs, GPUs put
-    into a slot) row by row as _write_gpus does. Returns each row's outcome, or the error that refused
-    it before anything of it was written; a failure while writing is raised (the batch is replayed)."""
+    """_write_gpus for a batch of rows, in order: new GPUs are checked and created set-wise by the
+    services (create_many_in; import_gpus_in for those with a state or a slot, as import_gpu_in would
+    take them); existing GPUs row by row as _write_gpus does. Returns each row's outcome, or the error
+    that refused it before anything of it was written; a failure while writing is raised (the batch
+    is then checked again row by row)."""
     existing = gpus_by_serial(uow.session, [v["serial"] for _r, v in items if v.get("serial")])
     out: list[Any] = [None] * len(items)
-    run: list[int] = []  # consecutive new GPUs of one flavour (with a state: imported; without: created)
+    run: list[int] = []  # consecutive new GPUs of one flavour: imported (a state or a slot) or created
+
+    def imported(v: dict) -> bool:
+        return bool(v.get("state")) or v.get("_device_id") is not None
 
     def write_run() -> None:
         if not run:
             return
-        if items[run[0]][1].get("state"):
-            results = import_gpus_in(uow, [(_gpu_values(items[i][1]), items[i][1]["state"]) for i in run])
+        if imported(items[run[0]][1]):
+            results = import_gpus_in(uow, [GpuToImport(
+                _gpu_values(v), v.get("state") or GpuState.ORDERED,  # no state column: ordered (no slot holds it)
+                v.get("_device_id"), v.get("_slot"), v.get("_customer_id")) for v in (items[i][1] for i in run)])
         else:
             results = create_many_in(uow, "gpu", [_gpu_values(items[i][1]) for i in run])
         for i, result in zip(run, results):
@@ -665,8 +671,8 @@ def _write_gpus_many(uow: UnitOfWork, items: list[tuple[_Row, dict]]) -> list[An
 
     for i, (r, v) in enumerate(items):
         gpu = existing.get(v.get("serial"))
-        if gpu is None and v.get("_device_id") is None:
-            if run and bool(items[run[0]][1].get("state")) != bool(v.get("state")):
+        if gpu is None:
+            if run and imported(items[run[0]][1]) != imported(v):
                 write_run()
             run.append(i)
             continue

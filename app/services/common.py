@@ -279,8 +279,8 @@ def create_in(uow: UnitOfWork, kind: str, values: dict, *, reason: str | None = 
     return obj
 
 
-def create_many_in(uow: UnitOfWork, kind: str, rows: list[dict], *,
-                   reasons: list[str | None] | None = None) -> list[Any]:
+def create_many_in(uow: UnitOfWork, kind: str, rows: list[dict], *, reasons: list[str | None] | None = None,
+                   then: Callable[[list[tuple[int, dict]]], list[Exception | None]] | None = None) -> list[Any]:
     """create_in for many new records at once (a bulk import): the same checks, in the same order,
     for every record, then one multi-row INSERT and one create event each, in order.
 
@@ -288,7 +288,9 @@ def create_many_in(uow: UnitOfWork, kind: str, rows: list[dict], *,
     written for a refused row; the others are). The rules are the kind's own: `validate_many` when
     the kind has one (each rule asks the database once for all rows), else `validate` row by row.
     A kind with cross-entity rules (`after_write`) is refused: its records are created one by one
-    (create_in).
+    (create_in). `then` is the calling use case's own rules for the rows that passed the record's:
+    given [(index in `rows`, values as they will be stored)] in order, it answers an error or None for
+    each; an error refuses that row.
     """
     spec = _spec(kind)
     require(uow.actor, spec.permission)
@@ -321,6 +323,11 @@ def create_many_in(uow: UnitOfWork, kind: str, rows: list[dict], *,
             out[i] = ValidationError(errors)
         else:
             good.append((i, values))
+    if then is not None and good:
+        refused = then(good)
+        for (i, _v), problem in zip(good, refused):
+            out[i] = problem
+        good = [g for g, problem in zip(good, refused) if problem is None]
     if not good:
         return out
     table = model.__table__

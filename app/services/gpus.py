@@ -122,20 +122,13 @@ def install_gpu_in(uow: UnitOfWork, gpu_id: int, device_id: int | None, slot: in
     label = None
     if device_id is not None:
         device = s.execute(select(Device).where(Device.id == device_id).with_for_update(of=Device)).scalar_one_or_none()
-        if device is None:
-            raise ValidationError({"device_id": "unknown device"})
-        dtype: DeviceType = device.device_type
-        if slot is None or not 1 <= slot <= dtype.gpu_slots:
-            raise ValidationError({"slot": f"{device.name} ({dtype.label}) has "
-                                           f"{dtype.gpu_slots or 'no'} GPU slots" +
-                                           (f": choose 1–{dtype.gpu_slots}" if dtype.gpu_slots else "")})
-        if dtype.gpu_model_id and dtype.gpu_model_id != gpu.gpu_model_id:
-            wanted = s.get(GpuModel, dtype.gpu_model_id).name
-            raise RuleViolation(f"{device.name} takes {wanted} GPUs; {gpu.serial} is a {gpu.gpu_model.name}")
-        occupant = s.execute(select(GpuAsset.serial).where(GpuAsset.device_id == device_id, GpuAsset.slot == slot,
-                                                           GpuAsset.id != gpu.id)).first()
-        if occupant:
-            raise RuleViolation(f"slot {slot} of {device.name} already holds GPU {occupant[0]}")
+        occupant = None
+        if device is not None and slot is not None:
+            occupant = s.execute(select(GpuAsset.serial).where(GpuAsset.device_id == device_id, GpuAsset.slot == slot,
+                                                               GpuAsset.id != gpu.id)).scalar()
+        problem = _slot_problem(s, device, slot, gpu.serial, gpu.gpu_model_id, occupant)
+        if problem is not None:
+            raise problem
         label = f"{device.name} slot {slot}"
     else:
         slot = None
@@ -145,6 +138,24 @@ def install_gpu_in(uow: UnitOfWork, gpu_id: int, device_id: int | None, slot: in
               else "gpu.install" if device_id else "gpu.uninstall")
     uow.audit(action, "gpu", gpu.id, gpu.serial,
               before=before, after={"device_id": device_id, "slot": slot, "where": label}, reason=reason)
+
+
+def _slot_problem(s, device: Device | None, slot: int | None, serial: str, gpu_model_id: int,
+                  occupant: str | None) -> Exception | None:
+    """THE rules of putting a GPU into a slot of a device (install_gpu_in, import_gpus_in): the device
+    exists, has that slot and takes this model, and no other GPU (`occupant`) is in the slot."""
+    if device is None:
+        return ValidationError({"device_id": "unknown device"})
+    dtype: DeviceType = device.device_type
+    if slot is None or not 1 <= slot <= dtype.gpu_slots:
+        return ValidationError({"slot": f"{device.name} ({dtype.label}) has {dtype.gpu_slots or 'no'} GPU slots"
+                                        + (f": choose 1–{dtype.gpu_slots}" if dtype.gpu_slots else "")})
+    if dtype.gpu_model_id and dtype.gpu_model_id != gpu_model_id:
+        wanted = s.get(GpuModel, dtype.gpu_model_id).name
+        return RuleViolation(f"{device.name} takes {wanted} GPUs; {serial} is a {s.get(GpuModel, gpu_model_id).name}")
+    if occupant:
+        return RuleViolation(f"slot {slot} of {device.name} already holds GPU {occupant}")
+    return None
 
 
 def move_gpu_slot(db: Database, actor: Actor, gpu_id: int, to_slot: int, reason: str | None = None,
@@ -199,46 +210,89 @@ def _import_state_problem(state: str, device_id: int | None, customer_id: int | 
     return None
 
 
-def import_gpus_in(uow: UnitOfWork, rows: list[tuple[dict, str]]) -> list[int | Exception]:
-    """import_gpu_in for many GPUs that are in no server slot: rows of (values, state). The same rules
-    and records (created as ordered through create_many_in, given their state, one history row
-    "imported as …" each), checked and written set-wise. Returns, for each row, the new GPU's id or
-    the error that refused it (nothing is written for a refused row)."""
+@dataclass(frozen=True)
+class GpuToImport:
+    """One GPU of import_gpus_in: its fields, the state it is in, and where it is (device and slot)."""
+    values: dict
+    state: str
+    device_id: int | None = None
+    slot: int | None = None
+    customer_id: int | None = None
+
+
+def import_gpus_in(uow: UnitOfWork, gpus: list[GpuToImport]) -> list[int | Exception]:
+    """import_gpu_in for many new GPUs, checked and written set-wise: the same rules (the state's,
+    the record's through create_many_in, the slot's through _slot_problem, against the fleet and the
+    GPUs before it in `gpus`) and the same records (created as ordered, installed, given their state,
+    one history row "imported as …" each; their events). The devices are locked, and their occupied
+    slots read, once for all. Returns, for each GPU, its new id or the error that refused it (nothing
+    is written for a refused GPU)."""
     require(uow.actor, "manage_gpus")
     from .common import create_many_in, insert_rows
 
-    out: list[int | Exception | None] = [None] * len(rows)
+    s = uow.session
+    out: list[int | Exception | None] = [None] * len(gpus)
     todo = []
-    for i, (values, state) in enumerate(rows):
-        if values.get("device_id") is not None:
-            raise ValueError("import_gpus_in takes GPUs in no server slot; install the others with import_gpu_in")
-        problem = _import_state_problem(state, None, None)
+    for i, g in enumerate(gpus):
+        problem = _import_state_problem(g.state, g.device_id, g.customer_id)
         if problem is not None:
             out[i] = problem
         else:
             todo.append(i)
-    created = create_many_in(uow, "gpu", [{**rows[i][0], "state": GpuState.ORDERED} for i in todo],
-                             reasons=[f"imported as {rows[i][1]}" for i in todo])
+    device_ids = sorted({gpus[i].device_id for i in todo if gpus[i].device_id is not None})
+    devices: dict[int, Device] = {}
+    taken: dict[tuple[int, int], str] = {}
+    for at in range(0, len(device_ids), 500):
+        chunk = device_ids[at:at + 500]
+        devices.update((d.id, d) for d in s.execute(select(Device).where(Device.id.in_(chunk))
+                                                    .with_for_update(of=Device)).scalars())
+        taken.update(((d, n), serial) for d, n, serial in s.execute(
+            select(GpuAsset.device_id, GpuAsset.slot, GpuAsset.serial).where(GpuAsset.device_id.in_(chunk))))
+
+    def slots(checked: list[tuple[int, dict]]) -> list[Exception | None]:
+        """The slot rules for the GPUs that passed the record's, in order (an earlier one takes its slot)."""
+        found = []
+        for k, values in checked:
+            g = gpus[todo[k]]
+            if g.device_id is None:
+                found.append(None)
+                continue
+            problem = _slot_problem(s, devices.get(g.device_id), g.slot, values["serial"], values["gpu_model_id"],
+                                    taken.get((g.device_id, g.slot)))
+            if problem is None:
+                taken[g.device_id, g.slot] = values["serial"]
+            found.append(problem)
+        return found
+
+    created = create_many_in(uow, "gpu", [{**gpus[i].values, "state": GpuState.ORDERED} for i in todo],
+                             reasons=[f"imported as {gpus[i].state}" for i in todo], then=slots)
     now = dt.datetime.now(dt.timezone.utc)
-    moved, history = [], []
+    placed, history = [], []
     for i, result in zip(todo, created):
         out[i] = result
         if isinstance(result, Exception):
             continue
-        state = rows[i][1]
-        if state != GpuState.ORDERED:
-            moved.append({"gpu_id": result, "to_state": state, "serial": rows[i][0].get("serial")})
-        history.append({"gpu_id": result, "from_state": None, "to_state": state, "actor_login": uow.actor.login,
-                        "reason": f"imported as {GpuState.label(state)}", "at": now})
-    s = uow.session
-    if moved:
+        g = gpus[i]
+        customer_id = g.customer_id if g.state == GpuState.LEASED else None
+        if g.device_id is not None or g.state != GpuState.ORDERED:
+            placed.append({"gpu_id": result, "to_device": g.device_id, "to_slot": g.slot, "to_state": g.state,
+                           "to_customer": customer_id})
+        serial = g.values.get("serial")
+        if g.device_id is not None:
+            uow.audit("gpu.install", "gpu", result, serial, before={"device_id": None, "slot": None},
+                      after={"device_id": g.device_id, "slot": g.slot,
+                             "where": f"{devices[g.device_id].name} slot {g.slot}"}, reason="imported")
+        if g.state != GpuState.ORDERED:
+            uow.audit("gpu.import", "gpu", result, serial, before=None,
+                      after={"state": g.state, "customer_id": customer_id})
+        history.append({"gpu_id": result, "from_state": None, "to_state": g.state, "actor_login": uow.actor.login,
+                        "reason": f"imported as {GpuState.label(g.state)}", "at": now})
+    if placed:
         t = GpuAsset.__table__
         s.execute(update(t).where(t.c.id == bindparam("gpu_id"))
-                  .values(state=bindparam("to_state"), customer_id=None, version=t.c.version + 1,
-                          updated_at=now, updated_by=uow.actor.login), moved)
-        for m in moved:
-            uow.audit("gpu.import", "gpu", m["gpu_id"], m["serial"], before=None,
-                      after={"state": m["to_state"], "customer_id": None})
+                  .values(device_id=bindparam("to_device"), slot=bindparam("to_slot"), state=bindparam("to_state"),
+                          customer_id=bindparam("to_customer"), version=t.c.version + 1, updated_at=now,
+                          updated_by=uow.actor.login), placed)
     insert_rows(s, GpuHistory.__table__, history, ids=False)
     return out
 
