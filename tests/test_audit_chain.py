@@ -7,6 +7,7 @@ from sqlalchemy.exc import DBAPIError
 
 from app.audit import verify_audit_chain
 from app.services.common import create_record
+from tests.conftest import on_postgresql, table_counts
 
 
 def _events(db, admin, n=5, start=0):
@@ -161,3 +162,63 @@ def test_head_row_seq_pushed_forward_is_named(db, admin):
         c.execute(text("UPDATE audit_head SET seq = 9 WHERE id = 1"))
     r = _verify(db)
     assert not r.ok and "head row was edited" in r.problem
+
+
+# --- audit_append takes a batch set-wise (migration 0023) and refuses it as the loop did -----------------
+
+def _batch(db, n: int, *, spoil: dict | None = None) -> list[dict]:
+    """n events that continue the head, hashed by app.audit's definition; `spoil` = {index: changes}."""
+    import datetime as dt
+
+    from app.audit import HASHED_FIELDS, hash_payload
+
+    with db.engine.connect() as c:
+        seq, prev = c.execute(text("SELECT seq, hash FROM audit_head")).one()
+    ts = dt.datetime(2026, 11, 30, 8, 0, 0)
+    out = []
+    for i in range(n):
+        e = dict(seq=seq + 1 + i, ts=ts.isoformat(timespec="microseconds"), actor_id=None, actor_login="t",
+                 actor_name="t", actor_role="admin", host="h", app_version="v", request_id="r", action="test.batch",
+                 object_type="test", object_id=str(i), object_label=f"e{i}", before=None, after=None, reason=None,
+                 outcome="success", prev_hash=prev)
+        e["hash"] = prev = hash_payload({**{k: e[k] for k in HASHED_FIELDS}, "ts": "2026-11-30T08:00:00.000000Z"})
+        out.append(e)
+    for i, changes in (spoil or {}).items():
+        out[i].update(changes)
+    return out
+
+
+def _append(db, events) -> str:
+    import json
+
+    try:
+        with db.engine.begin() as c:
+            c.execute(text("SELECT audit_append(CAST(:e AS jsonb))"), {"e": json.dumps(events)})
+    except DBAPIError as exc:
+        return str(exc.orig).splitlines()[0]
+    return "appended"
+
+
+@on_postgresql
+@pytest.mark.parametrize("spoil, message", [
+    ({3: {"seq": 99}}, "audit_append: event #99 (previous hash {h2}) does not continue the head #{s2} ({h2})"),
+    ({3: {"prev_hash": "f" * 64}}, "audit_append: event #{s3} (previous hash " + "f" * 64
+     + ") does not continue the head #{s2} ({h2})"),
+    ({3: {"hash": "not a hash"}}, "audit_append: event #{s3} has no valid hash"),
+    ({0: {"prev_hash": "0" * 64}}, "audit_append: event #{s0} (previous hash " + "0" * 64
+     + ") does not continue the head #{head} ({hh})"),
+])
+def test_audit_append_refuses_a_batch_at_its_first_bad_event_and_appends_nothing(db, admin, spoil, message):
+    """PostgreSQL's audit_append (SQLite appends in the program): a bad event anywhere in a batch refuses
+    the batch, naming the first bad event as the loop of migration 0016 named it."""
+    _events(db, admin, 2)
+    good = _batch(db, 6)
+    with db.engine.connect() as c:
+        head, hh = c.execute(text("SELECT seq, hash FROM audit_head")).one()
+    before = table_counts(db)
+    bad = _batch(db, 6, spoil=spoil)
+    assert _append(db, bad) == message.format(head=head, hh=hh, s0=good[0]["seq"], s2=good[2]["seq"],
+                                              h2=good[2]["hash"], s3=good[3]["seq"])
+    assert table_counts(db) == before
+    assert _append(db, good) == "appended"
+    assert _verify(db).ok and _verify(db).count == before["audit_event"] + 6

@@ -1,0 +1,253 @@
+"""GPUs checked and written set-wise (issue 16): the services' set-wise rules refuse exactly what their
+row-by-row rules refuse, with the same messages, write nothing for a refused row, and leave the same
+records and audit events; an import through them lists the same bad rows as row by row."""
+from __future__ import annotations
+
+import csv
+import datetime as dt
+import json
+from pathlib import Path
+
+import pytest
+from sqlalchemy import select, text
+
+from app.audit import verify_audit_chain
+from app.errors import DomainError
+from app.importexport import BULK_WRITE, ImportFailed, run_import
+from app.services.common import create_in, create_many_in, create_record
+from app.services.dcim import place_device
+from app.services.gpus import GpuToImport, import_gpu_in, import_gpus_in
+from app.uow import UnitOfWork
+from models import AuditEvent, GpuAsset, GpuHistory, GpuModel
+from app.validators import make_uscc
+from tests.conftest import table_counts
+
+
+@pytest.fixture
+def fleet(db, admin):
+    """Two GPU models, a 4-slot server that takes any model (GPU OLD-1 in slot 1), a 2-slot server for
+    the second model only, and a customer."""
+    with db.session() as s:
+        first, second = s.execute(select(GpuModel.id, GpuModel.name).order_by(GpuModel.id).limit(2)).all()
+    any_model = create_record(db, admin, "device_type", {"manufacturer": "Acme", "model": "4 GPU", "slug": "acme-4g",
+                                                         "u_height": 2, "gpu_slots": 4})
+    only_second = create_record(db, admin, "device_type", {"manufacturer": "Acme", "model": "2 GPU",
+                                                           "slug": "acme-2g", "u_height": 2, "gpu_slots": 2,
+                                                           "gpu_model_id": second.id})
+    srv4 = place_device(db, admin, {"name": "srv-4", "device_type_id": any_model})
+    srv2 = place_device(db, admin, {"name": "srv-2", "device_type_id": only_second})
+    customer = create_record(db, admin, "customer", {"name": "福州云算科技有限公司",
+                                                     "credit_code": make_uscc("91350100575XY12A3")})
+    with UnitOfWork(db, admin) as uow:
+        import_gpu_in(uow, {"serial": "OLD-1", "gpu_model_id": first.id}, "available", srv4, 1)
+        uow.commit()
+    return {"first": first, "second": second, "srv4": srv4, "srv2": srv2, "customer": customer}
+
+
+def _refusal(exc: Exception) -> tuple:
+    return (type(exc).__name__, getattr(exc, "errors", None) or str(exc))
+
+
+def one_by_one(db, actor, call) -> list:
+    """Each call in its own unit of work, rolled back: what the row-by-row rule answers."""
+    out = []
+    for c in call:
+        with UnitOfWork(db, actor) as uow:
+            try:
+                c(uow)
+                out.append("ok")
+            except DomainError as exc:
+                out.append(_refusal(exc))
+            uow.rollback()
+    return out
+
+
+def test_create_many_refuses_what_create_in_refuses_and_writes_the_rest(db, admin, fleet):
+    m = fleet["first"].id
+    rows = [
+        {"serial": "N-1", "gpu_model_id": m, "purchase_cost": "100.50"},
+        {"serial": "OLD-1", "gpu_model_id": m},                         # in the fleet
+        {"serial": "N-3", "gpu_model_id": 999_999},                     # no such model
+        {"serial": "N-4", "gpu_model_id": m, "purchase_cost": "-1"},    # negative
+        {"serial": "N-5", "gpu_model_id": m, "state": "leased"},        # not where a GPU starts
+        {"serial": " ", "gpu_model_id": m},                             # no serial
+        {"serial": "N-7", "gpu_model_id": m, "depreciation_months": "x"},
+        {"serial": "N-8", "gpu_model_id": m, "purchase_cost": "1e20"},  # does not fit the column
+        {"serial": "N-9", "gpu_model_id": m, "state": "received"},
+    ]
+    expected = one_by_one(db, admin, [lambda uow, v=v: create_in(uow, "gpu", v) for v in rows])
+    before = table_counts(db)
+    with UnitOfWork(db, admin) as uow:
+        got = create_many_in(uow, "gpu", rows)
+        uow.rollback()
+    assert table_counts(db) == before
+    assert [_refusal(r) if isinstance(r, Exception) else "ok" for r in got] == expected
+    assert expected[0] == expected[8] == "ok" and expected.count("ok") == 2
+
+
+def test_a_serial_twice_in_one_call_is_refused_on_its_second_row(db, admin, fleet):
+    m = fleet["first"].id
+    with UnitOfWork(db, admin) as uow:
+        first, second = create_many_in(uow, "gpu", [{"serial": "T-1", "gpu_model_id": m},
+                                                    {"serial": "T-1", "gpu_model_id": m}])
+        assert isinstance(first, int)
+        assert second.errors == {"serial": "serial T-1 is already in the fleet"}
+
+
+def test_records_and_events_are_those_of_create_in(db, admin, fleet):
+    """Same columns stored and the same create event (but for id and serial), and each event names its
+    own GPU: the ids handed out for a multi-row insert match the rows."""
+    m = fleet["first"].id
+    values = {"gpu_model_id": m, "purchase_cost": "1234.5", "purchase_date": dt.date(2026, 1, 15)}
+    with UnitOfWork(db, admin) as uow:
+        create_in(uow, "gpu", {**values, "serial": "ONE"})
+        ids = create_many_in(uow, "gpu", [{**values, "serial": f"MANY-{i}"} for i in range(5)],
+                             reasons=[None] * 4 + ["why"])
+        uow.commit()
+    with db.session() as s:
+        gpus = {g.serial: g for g in s.execute(select(GpuAsset).where(GpuAsset.serial.in_(
+            ["ONE"] + [f"MANY-{i}" for i in range(5)]))).scalars()}
+        events = {e.object_label: e for e in s.execute(select(AuditEvent).where(AuditEvent.action == "gpu.create"))
+                  .scalars()}
+        assert verify_audit_chain(s).ok
+
+    def same(g):
+        return {k: getattr(g, k) for k in ("gpu_model_id", "purchase_cost", "purchase_date", "state",
+                                           "depreciation_months", "device_id", "slot", "version", "updated_by")}
+
+    def after(serial):
+        a = json.loads(events[serial].after)
+        assert a.pop("id") == gpus[serial].id == int(events[serial].object_id)
+        assert a.pop("serial") == serial
+        return a
+
+    for i in range(5):
+        serial = f"MANY-{i}"
+        assert ids[i] == gpus[serial].id
+        assert same(gpus[serial]) == same(gpus["ONE"])
+        assert after(serial) == after("ONE")
+    assert events["MANY-4"].reason == "why" and events["MANY-0"].reason is None
+
+
+def test_import_gpus_applies_the_state_and_slot_rules_of_import_gpu_in(db, admin, fleet):
+    first, second = fleet["first"].id, fleet["second"].id
+    srv4, srv2, cust = fleet["srv4"], fleet["srv2"], fleet["customer"]
+    gpus = [
+        GpuToImport({"serial": "S-1", "gpu_model_id": first}, "available", srv4, 2),
+        GpuToImport({"serial": "S-2", "gpu_model_id": first}, "available", srv4, 2),   # taken by S-1
+        GpuToImport({"serial": "S-3", "gpu_model_id": first}, "available", srv4, 1),   # taken by OLD-1
+        GpuToImport({"serial": "S-4", "gpu_model_id": first}, "available", srv2, 1),   # takes the other model
+        GpuToImport({"serial": "S-5", "gpu_model_id": second}, "available", srv2, 3),  # no slot 3
+        GpuToImport({"serial": "S-6", "gpu_model_id": second}, "ordered", srv2, 1),    # ordered in a slot
+        GpuToImport({"serial": "S-7", "gpu_model_id": second}, "leased", srv2, 1),     # no customer
+        GpuToImport({"serial": "S-8", "gpu_model_id": second}, "leased", srv2, 1, cust),
+        GpuToImport({"serial": "S-9", "gpu_model_id": first}, "retired"),
+        GpuToImport({"serial": "S-10", "gpu_model_id": first}, "retired", srv4, 3),    # retired in a slot
+        GpuToImport({"serial": "OLD-1", "gpu_model_id": first}, "received"),           # in the fleet
+        GpuToImport({"serial": "S-12", "gpu_model_id": 999_999}, "received", srv4, 3),  # no such model
+        GpuToImport({"serial": "S-13", "gpu_model_id": first}, "sold"),                # not a state
+        GpuToImport({"serial": "S-14", "gpu_model_id": first}, "available", 999_999, 1),  # no such device
+    ]
+
+    def one(g):  # the row-by-row use case, seeing the GPUs before it that it accepted
+        return lambda uow: import_gpu_in(uow, dict(g.values), g.state, g.device_id, g.slot, g.customer_id)
+
+    expected = []
+    with UnitOfWork(db, admin) as uow:
+        # pysqlite begins a transaction at the first write: begin it, or releasing the first SAVEPOINT commits
+        uow.session.execute(text("UPDATE audit_head SET seq = seq WHERE id = 1"))
+        for g in gpus:
+            savepoint = uow.session.begin_nested()
+            try:
+                one(g)(uow)
+                savepoint.commit()
+                expected.append("ok")
+            except DomainError as exc:
+                savepoint.rollback()
+                expected.append(_refusal(exc))
+        uow.rollback()
+    before = table_counts(db)
+    with UnitOfWork(db, admin) as uow:
+        got = import_gpus_in(uow, gpus)
+        assert [_refusal(r) if isinstance(r, Exception) else "ok" for r in got] == expected
+        uow.rollback()
+    assert table_counts(db) == before
+    assert [i for i, e in enumerate(expected) if e == "ok"] == [0, 7, 8]
+    with UnitOfWork(db, admin) as uow:
+        ids = import_gpus_in(uow, [gpus[i] for i in (0, 7, 8)])
+        uow.commit()
+    with db.session() as s:
+        made = {g.serial: g for g in s.execute(select(GpuAsset).where(GpuAsset.id.in_(ids))).scalars()}
+        assert {k: (g.state, g.device_id, g.slot, g.customer_id) for k, g in made.items()} == {
+            "S-1": ("available", srv4, 2, None), "S-8": ("leased", srv2, 1, cust), "S-9": ("retired", None, None, None)}
+        history = s.execute(select(GpuHistory.to_state, GpuHistory.reason).where(GpuHistory.gpu_id.in_(ids))
+                            .order_by(GpuHistory.gpu_id)).all()
+        assert [tuple(h) for h in history] == [("available", "imported as Available"), ("leased", "imported as Leased"),
+                                               ("retired", "imported as Retired")]
+        actions = s.execute(select(AuditEvent.object_label, AuditEvent.action).where(
+            AuditEvent.object_id.in_([str(i) for i in ids]), AuditEvent.object_type == "gpu")).all()
+        assert sorted(tuple(a) for a in actions) == sorted([
+            ("S-1", "gpu.create"), ("S-1", "gpu.install"), ("S-1", "gpu.import"),
+            ("S-8", "gpu.create"), ("S-8", "gpu.install"), ("S-8", "gpu.import"),
+            ("S-9", "gpu.create"), ("S-9", "gpu.import")])
+        assert verify_audit_chain(s).ok
+
+
+def _gpu_file(path: Path, rows: list[list]) -> Path:
+    with open(path, "w", encoding="utf-8-sig", newline="") as f:
+        w = csv.writer(f)
+        w.writerow(["serial", "model", "state", "device", "slot", "purchase_cost", "tenant"])
+        w.writerows(rows)
+    return path
+
+
+def test_an_import_lists_the_same_bad_rows_set_wise_as_row_by_row(db, admin, fleet, tmp_path, monkeypatch):
+    first, second = fleet["first"].name, fleet["second"].name
+    path = _gpu_file(tmp_path / "g.csv", [
+        ["F-1", first, "available", "srv-4", "2", "", ""],        # 2 fine
+        ["F-2", first, "available", "srv-4", "2", "", ""],        # 3 slot taken by line 2
+        ["F-3", first, "", "", "", "-5", ""],                     # 4 negative cost
+        ["OLD-1", first, "received", "", "", "", ""],             # 5 existing GPU, another state
+        ["F-5", second, "leased", "srv-2", "1", "", ""],          # 6 leased without a tenant
+        ["F-6", first, "", "", "", "", ""],                       # 7 fine
+        ["F-6", first, "", "", "", "", ""],                       # 8 the same GPU again
+        ["F-8", first, "available", "srv-2", "2", "", ""],        # 9 srv-2 takes the other model
+        ["F-9", second, "leased", "srv-2", "2", "", "福州云算科技有限公司"],  # 10 fine
+    ])
+    before = table_counts(db)
+    with pytest.raises(ImportFailed) as set_wise:
+        run_import(db, admin, "gpus", path)
+    assert table_counts(db) == before
+    monkeypatch.delitem(BULK_WRITE, "gpus")  # the row-by-row path, as before issue 16
+    with pytest.raises(ImportFailed) as row_by_row:
+        run_import(db, admin, "gpus", path)
+    assert table_counts(db) == before
+    assert set_wise.value.row_errors == row_by_row.value.row_errors
+    assert [e.line for e in set_wise.value.row_errors] == [3, 4, 5, 6, 8, 9]
+
+
+def test_a_batch_of_mixed_rows_keeps_file_order_and_counts(db, admin, fleet, tmp_path):
+    first = fleet["first"].name
+    rows = [[f"M-{i}", first, "", "", "", "", ""] for i in range(3)]
+    rows += [["OLD-1", first, "available", "srv-4", "1", "", ""]]          # existing, unchanged
+    rows += [["M-4", first, "burn_in", "srv-4", "3", "", ""], ["M-5", first, "", "", "", "", ""]]
+    result = run_import(db, admin, "gpus", _gpu_file(tmp_path / "g.csv", rows))
+    assert (result.created, result.updated, result.unchanged) == (5, 0, 1)
+    with db.session() as s:
+        labels = s.execute(select(AuditEvent.object_label).where(AuditEvent.action == "gpu.create")
+                           .order_by(AuditEvent.seq)).scalars().all()
+        assert labels[-5:] == ["M-0", "M-1", "M-2", "M-4", "M-5"]
+        assert verify_audit_chain(s).ok
+
+
+def test_serial_lookups_leave_the_planner_as_they_found_it(db, admin, fleet):
+    from app.services.gpus import gpu_serials_in_fleet
+
+    with UnitOfWork(db, admin) as uow:
+        s = uow.session
+        create_many_in(uow, "gpu", [{"serial": f"L-{i:04d}", "gpu_model_id": fleet["first"].id} for i in range(1200)])
+        wanted = {f"L-{i:04d}" for i in range(0, 1300, 7)} | {"OLD-1", "nope"}
+        assert gpu_serials_in_fleet(s, wanted) == {x for x in wanted if x == "OLD-1" or x < "L-1200"}
+        if db.engine.dialect.name == "postgresql":
+            assert s.execute(text("SELECT current_setting('enable_bitmapscan')")).scalar() == "on"
+        uow.rollback()
