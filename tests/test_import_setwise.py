@@ -213,6 +213,9 @@ def test_an_import_lists_the_same_bad_rows_set_wise_as_row_by_row(db, admin, fle
         ["F-6", first, "", "", "", "", ""],                       # 8 the same GPU again
         ["F-8", first, "available", "srv-2", "2", "", ""],        # 9 srv-2 takes the other model
         ["F-9", second, "leased", "srv-2", "2", "", "福州云算科技有限公司"],  # 10 fine
+        ["OLD-1", first, "", "", "", "-1", ""],                    # 11 existing GPU, negative cost
+        ["F-11", second, "", "", "", "", ""],                      # 12 fine
+        ["OLD-1", first, "", "", "", "5.5", ""],                   # 13 existing GPU again
     ])
     before = table_counts(db)
     with pytest.raises(ImportFailed) as set_wise:
@@ -223,7 +226,7 @@ def test_an_import_lists_the_same_bad_rows_set_wise_as_row_by_row(db, admin, fle
         run_import(db, admin, "gpus", path)
     assert table_counts(db) == before
     assert set_wise.value.row_errors == row_by_row.value.row_errors
-    assert [e.line for e in set_wise.value.row_errors] == [3, 4, 5, 6, 8, 9]
+    assert [e.line for e in set_wise.value.row_errors] == [3, 4, 5, 6, 8, 9, 11, 13]
 
 
 def test_a_batch_of_mixed_rows_keeps_file_order_and_counts(db, admin, fleet, tmp_path):
@@ -241,13 +244,56 @@ def test_a_batch_of_mixed_rows_keeps_file_order_and_counts(db, admin, fleet, tmp
 
 
 def test_serial_lookups_leave_the_planner_as_they_found_it(db, admin, fleet):
-    from app.services.gpus import gpu_serials_in_fleet
+    from app.services.gpus import gpus_by_serial
 
     with UnitOfWork(db, admin) as uow:
         s = uow.session
         create_many_in(uow, "gpu", [{"serial": f"L-{i:04d}", "gpu_model_id": fleet["first"].id} for i in range(1200)])
         wanted = {f"L-{i:04d}" for i in range(0, 1300, 7)} | {"OLD-1", "nope"}
-        assert gpu_serials_in_fleet(s, wanted) == {x for x in wanted if x == "OLD-1" or x < "L-1200"}
+        assert set(gpus_by_serial(s, wanted)) == {x for x in wanted if x == "OLD-1" or x < "L-1200"}
         if db.engine.dialect.name == "postgresql":
             assert s.execute(text("SELECT current_setting('enable_bitmapscan')")).scalar() == "on"
         uow.rollback()
+
+
+def test_update_many_refuses_what_upsert_in_refuses_and_writes_only_changes(db, admin, fleet):
+    from app.services.common import update_many_in, upsert_in
+
+    m = fleet["first"].id
+    with UnitOfWork(db, admin) as uow:
+        create_many_in(uow, "gpu", [{"serial": f"U-{i}", "gpu_model_id": m, "purchase_cost": "10.00"} for i in range(5)])
+        uow.commit()
+    changes = [{"purchase_cost": "10.00"},              # unchanged
+               {"purchase_cost": "11.00"},              # changed
+               {"purchase_cost": "-1"},                 # refused
+               {"serial": "OLD-1"},                     # another GPU's serial
+               {"state": "leased"},                     # kept by the lifecycle moves
+               {"serial": "U-1"}]                       # (for U-4) U-1's serial
+
+    def items(s):
+        gpus = {g.serial: g for g in s.execute(select(GpuAsset).where(GpuAsset.serial.like("U-%"))).scalars()}
+        return [(gpus[f"U-{i}"], c) for i, c in enumerate(changes[:5])] + [(gpus["U-4"], changes[5])]
+
+    expected = []
+    for k in range(len(changes)):
+        with UnitOfWork(db, admin) as uow:
+            gpu, values = items(uow.session)[k]
+            try:
+                _obj, outcome = upsert_in(uow, "gpu", gpu, dict(values))
+                expected.append(outcome)
+            except DomainError as exc:
+                expected.append(_refusal(exc))
+            uow.rollback()
+    before = table_counts(db)
+    with UnitOfWork(db, admin) as uow:
+        got = update_many_in(uow, "gpu", [(g, dict(v)) for g, v in items(uow.session)])
+        assert [_refusal(r) if isinstance(r, Exception) else "unchanged" if r is None else "updated"
+                for r in got] == expected
+        assert expected[:2] == ["unchanged", "updated"] and expected.count("updated") == 1
+        uow.commit()
+    after = table_counts(db)
+    assert after["audit_event"] == before["audit_event"] + 1 and after["gpu_asset"] == before["gpu_asset"]
+    with db.session() as s:
+        event = s.execute(select(AuditEvent).order_by(AuditEvent.seq.desc())).scalars().first()
+        assert (event.action, event.object_label, json.loads(event.after)) == ("gpu.update", "U-1",
+                                                                               {"purchase_cost": "11.00"})

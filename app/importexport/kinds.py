@@ -30,7 +30,8 @@ from models.choices import DeviceRole, DeviceStatus, GpuState, RackStatus, SiteS
 
 from ..clock import TZ
 from ..errors import ValidationError
-from ..services.common import create_in, create_many_in, flush_or_refuse, flush_versioned, snapshot, upsert_in
+from ..services.common import (create_in, create_many_in, flush_or_refuse, flush_versioned, snapshot, update_many_in,
+                               upsert_in)
 from ..services.gpus import GpuToImport, gpus_by_serial, import_gpu_in, import_gpus_in, install_gpu_in
 from ..uow import UnitOfWork
 from ..validators import column_problems, email_problem, parse_date_strict, phone_problem, region_level, uscc_problem
@@ -628,9 +629,9 @@ def _write_gpus(uow: UnitOfWork, r: _Row, v: dict, existing: Any = _UNKNOWN) -> 
                       customer_id)
         return "created"
     if existing is not None:
-        if v.get("state") and v["state"] != existing.state:
-            raise ValidationError({"state": f"GPU {existing.serial} is {GpuState.label(existing.state)}; an import "
-                                            "does not move GPUs through their lifecycle. Use a lifecycle move"})
+        refused = _state_change(existing, v)
+        if refused is not None:
+            raise refused
         v.pop("state", None)
         outcome = _upsert(uow, "gpu", existing, v, existing.serial, validate_as={"device_id": None, "slot": None})
         gpu = existing
@@ -643,47 +644,82 @@ def _write_gpus(uow: UnitOfWork, r: _Row, v: dict, existing: Any = _UNKNOWN) -> 
     return outcome
 
 
+def _state_change(gpu: GpuAsset, v: dict) -> ValidationError | None:
+    if v.get("state") and v["state"] != gpu.state:
+        return ValidationError({"state": f"GPU {gpu.serial} is {GpuState.label(gpu.state)}; an import does not "
+                                         "move GPUs through their lifecycle. Use a lifecycle move"})
+    return None
+
+
 def _write_gpus_many(uow: UnitOfWork, items: list[tuple[_Row, dict]]) -> list[Any]:
-    """_write_gpus for a batch of rows, in order: new GPUs are checked and created set-wise by the
-    services (create_many_in; import_gpus_in for those with a state or a slot, as import_gpu_in would
-    take them); existing GPUs row by row as _write_gpus does. Returns each row's outcome, or the error
-    that refused it before anything of it was written; a failure while writing is raised (the batch
-    is then checked again row by row)."""
+    """_write_gpus for a batch of rows, in order, set-wise: runs of new GPUs are checked and created by
+    create_many_in (or import_gpus_in for those with a state or a slot, as import_gpu_in takes them),
+    runs of existing GPUs checked and updated by update_many_in; an existing GPU whose slot changes is
+    then installed row by row (install_gpu_in). Returns each row's outcome, or the error that refused
+    it before anything of it was written; a failure while writing is raised (the batch is then checked
+    again row by row, _write_gpus)."""
     existing = gpus_by_serial(uow.session, [v["serial"] for _r, v in items if v.get("serial")])
     out: list[Any] = [None] * len(items)
-    run: list[int] = []  # consecutive new GPUs of one flavour: imported (a state or a slot) or created
+    run: list[int] = []  # consecutive rows of one flavour
 
-    def imported(v: dict) -> bool:
-        return bool(v.get("state")) or v.get("_device_id") is not None
+    def flavour(v: dict) -> str:
+        if v.get("serial") in existing:
+            return "update"
+        return "import" if v.get("state") or v.get("_device_id") is not None else "create"
 
     def write_run() -> None:
         if not run:
             return
-        if imported(items[run[0]][1]):
+        rows = [items[i][1] for i in run]
+        how = flavour(rows[0])
+        if how == "import":
             results = import_gpus_in(uow, [GpuToImport(
                 _gpu_values(v), v.get("state") or GpuState.ORDERED,  # no state column: ordered (no slot holds it)
-                v.get("_device_id"), v.get("_slot"), v.get("_customer_id")) for v in (items[i][1] for i in run)])
+                v.get("_device_id"), v.get("_slot"), v.get("_customer_id")) for v in rows])
+            outcomes = [result if isinstance(result, Exception) else "created" for result in results]
+        elif how == "create":
+            outcomes = [result if isinstance(result, Exception) else "created"
+                        for result in create_many_in(uow, "gpu", [_gpu_values(v) for v in rows])]
         else:
-            results = create_many_in(uow, "gpu", [_gpu_values(items[i][1]) for i in run])
-        for i, result in zip(run, results):
-            out[i] = result if isinstance(result, Exception) else "created"
+            outcomes = _update_gpus(uow, [(existing[v["serial"]], v) for v in rows])
+        for i, outcome in zip(run, outcomes):
+            out[i] = outcome
         run.clear()
 
-    for i, (r, v) in enumerate(items):
-        gpu = existing.get(v.get("serial"))
-        if gpu is None:
-            if run and imported(items[run[0]][1]) != imported(v):
-                write_run()
-            run.append(i)
-            continue
-        write_run()
-        out[i] = _write_gpus(uow, r, v, gpu)
+    for i, (_r, v) in enumerate(items):
+        if run and flavour(items[run[0]][1]) != flavour(v):
+            write_run()
+        run.append(i)
     write_run()
     return out
 
 
+def _update_gpus(uow: UnitOfWork, rows: list[tuple[GpuAsset, dict]]) -> list[Any]:
+    """Existing GPUs of a batch: their state as the file says (an import moves no GPU through its
+    lifecycle), their fields through update_many_in, then their slot through install_gpu_in."""
+    out: list[Any] = [None] * len(rows)
+    todo = []
+    for k, (gpu, v) in enumerate(rows):
+        out[k] = _state_change(gpu, v)
+        if out[k] is None:
+            todo.append(k)
+    updated = update_many_in(uow, "gpu", [(rows[k][0], _gpu_values(rows[k][1])) for k in todo],
+                             validate_as={"device_id": None, "slot": None})
+    for k, result in zip(todo, updated):
+        if isinstance(result, Exception):
+            out[k] = result
+            continue
+        gpu, v = rows[k]
+        outcome = "unchanged" if result is None else "updated"
+        if "_device_id" in v and (gpu.device_id, gpu.slot) != (v["_device_id"], v.get("_slot")):
+            install_gpu_in(uow, gpu.id, v["_device_id"], v.get("_slot"), reason="bulk import")
+            outcome = "updated"
+        out[k] = outcome
+    return out
+
+
 def _gpu_values(v: dict) -> dict:
-    """A new GPU's fields from a resolved row (without the row's slot, tenant and state)."""
+    """A GPU's fields from a resolved row (without the row's slot, tenant and state)."""
     return {k: val for k, val in v.items() if not k.startswith("_") and k != "state"}
 
 

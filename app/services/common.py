@@ -459,8 +459,47 @@ def _update(uow: UnitOfWork, spec: EntitySpec, obj, values: dict, *, reason: str
 
     With `only_changes`, fields equal to what is stored are not written, and nothing at all is
     written (None is returned) when none differs."""
-    kind = spec.kind
-    label = f"{kind} {getattr(obj, spec.label_attr)}"
+    before, merged = _as_updated(spec, obj, values, validate_as)
+    errors = spec.validate(uow.session, merged)
+    if errors:
+        raise ValidationError(errors)
+    return _write_update(uow, spec, obj, values, before, merged, reason=reason, only_changes=only_changes)
+
+
+def update_many_in(uow: UnitOfWork, kind: str, items: list[tuple[Any, dict]], *,
+                   validate_as: dict | None = None) -> list[Any]:
+    """upsert_in's update for many existing records at once (a bulk import): [(record, values)], each
+    checked by the same rules as _update (the kind's validate_many when it has one: one query per rule
+    for all), and only the fields that differ written. Returns, for each, the record (updated), None
+    (unchanged: nothing written) or the error that refused it (nothing written for it)."""
+    spec = _spec(kind)
+    require(uow.actor, spec.permission)
+    out: list[Any] = [None] * len(items)
+    prepared = []
+    for i, (obj, values) in enumerate(items):
+        try:
+            prepared.append((i, *_as_updated(spec, obj, values, validate_as)))
+        except ValidationError as exc:
+            out[i] = exc
+    merged_rows = [m for _i, _b, m in prepared]
+    with uow.session.no_autoflush:
+        found = spec.validate_many(uow.session, merged_rows) if spec.validate_many is not None \
+            else [spec.validate(uow.session, m) for m in merged_rows]
+    for (i, before, merged), errors in zip(prepared, found):
+        if errors:
+            out[i] = ValidationError(errors)
+            continue
+        obj, values = items[i]
+        try:
+            out[i] = _write_update(uow, spec, obj, values, before, merged, only_changes=True)
+        except ValidationError as exc:
+            out[i] = exc
+    return out
+
+
+def _as_updated(spec: EntitySpec, obj, values: dict, validate_as: dict | None) -> tuple[dict, dict]:
+    """(the record's snapshot, its fields as they would be) for _update's rules; refuses what a generic
+    update may not change and values no column can hold."""
     before = snapshot(obj)
     merged = {k: getattr(obj, k) for k in before}  # typed values, not their text
     refused = protected_problems(spec.model, values, obj)
@@ -472,9 +511,15 @@ def _update(uow: UnitOfWork, spec: EntitySpec, obj, values: dict, *, reason: str
     if spec.normalise:
         spec.normalise(merged)
     merged["_id"] = _pk(obj)
-    errors = spec.validate(uow.session, merged)
-    if errors:
-        raise ValidationError(errors)
+    return before, merged
+
+
+def _write_update(uow: UnitOfWork, spec: EntitySpec, obj, values: dict, before: dict, merged: dict, *,
+                  reason: str | None = None, only_changes: bool = False):
+    """The validated update written (see _update): raises ValidationError for a value that validation
+    made unstorable, before anything is written."""
+    kind = spec.kind
+    label = f"{kind} {getattr(obj, spec.label_attr)}"
     refuse_unstorable(spec.model, {k: merged[k] for k in values if k in merged})
     keys = [k for k in values if not k.startswith("_")]
     if only_changes:

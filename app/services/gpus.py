@@ -306,25 +306,24 @@ def validate_gpu(s, v: dict) -> dict[str, str]:
 
 
 def validate_gpus(s, rows: list[dict]) -> list[dict[str, str]]:
-    """validate_gpu for many new GPUs (create_many_in): the serials and the models are asked for once
-    for all rows.
-    A serial given twice is refused on its second row, as the second of two creates would be."""
-    serials = {(v.get("serial") or "").strip() for v in rows} - {""}
-    taken = gpu_serials_in_fleet(s, serials)
+    """validate_gpu for many GPUs (create_many_in, update_many_in; an existing one has its `_id`): the
+    serials and the models are asked for once for all rows. A serial given twice is refused on its
+    second row, as the second of two writes would be."""
+    owners: dict[str, set] = {}
+    for serial, gpu_id in _by_serials(s, select(GpuAsset.serial, GpuAsset.id),
+                                      {(v.get("serial") or "").strip() for v in rows} - {""}):
+        owners.setdefault(serial, set()).add(gpu_id)
     model_ids = {v.get("gpu_model_id") for v in rows if v.get("gpu_model_id")}
     known = set(s.execute(select(GpuModel.id).where(GpuModel.id.in_(model_ids))).scalars()) if model_ids else set()
     out = []
-    for v in rows:
+    for at, v in enumerate(rows):
         serial = (v.get("serial") or "").strip()
-        out.append(_gpu_problems(v, serial_taken=serial in taken, model_known=v.get("gpu_model_id") in known))
+        own = v.get("_id", ("new", at))
+        taken = any(gpu_id != own for gpu_id in owners.get(serial, ()))
+        out.append(_gpu_problems(v, serial_taken=taken, model_known=v.get("gpu_model_id") in known))
         if serial:
-            taken.add(serial)
+            owners.setdefault(serial, set()).add(own)
     return out
-
-
-def gpu_serials_in_fleet(s, serials) -> set[str]:
-    """Which of `serials` the fleet already has."""
-    return {serial for serial, in _by_serials(s, select(GpuAsset.serial), serials)}
 
 
 def gpus_by_serial(s, serials) -> dict[str, GpuAsset]:
