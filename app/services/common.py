@@ -66,17 +66,16 @@ def btree_lookups(s: Session):
     of keys on a table the planner thinks small it takes them; a GIN search then walks the index's
     whole pending list of recent inserts (fastupdate), so looking up a batch of serials after a few
     thousand new GPUs took 2.7 s (500 serials), and more with every batch. GIN is only ever read by
-    bitmap scans: without them the btree (unique) index answers (0.4 ms). For this transaction only,
-    and put back afterwards."""
+    bitmap scans: without them the btree (unique) index answers (0.4 ms). Put back afterwards; it is
+    local to the transaction anyway, so after an error the rollback puts it back (a statement in an
+    aborted transaction would only hide the error)."""
     if s.get_bind().dialect.name != "postgresql":
         yield
         return
     before = s.execute(text("SELECT current_setting('enable_bitmapscan'), "
                             "set_config('enable_bitmapscan', 'off', true)")).scalar_one()
-    try:
-        yield
-    finally:
-        s.execute(text("SELECT set_config('enable_bitmapscan', :v, true)"), {"v": before})
+    yield
+    s.execute(text("SELECT set_config('enable_bitmapscan', :v, true)"), {"v": before})
 
 
 def get_or_404(session: Session, model: type, key: Any, what: str | None = None):
@@ -338,7 +337,6 @@ def create_many_in(uow: UnitOfWork, kind: str, rows: list[dict], *, reasons: lis
         row = {k: v[k] if k in v else defaults.get(k) for k in keys}
         row["updated_by"] = uow.actor.login
         params.append(row)
-    s.flush()  # what the session holds first (the rows may refer to it)
     pk = list(table.primary_key.columns)[0]
     ids = insert_rows(s, table, params)
     for (i, _v), row, new_id in zip(good, params, ids):
@@ -365,6 +363,7 @@ def insert_rows(s: Session, table, params: list[dict], *, ids: bool = True) -> l
     as an INSERT's would be."""
     if not params:
         return [] if ids else None
+    s.flush()  # what the session holds goes first (these rows may refer to it)
     pk = list(table.primary_key.columns)[0]
     given = pk.key in params[0]
     dialect = s.get_bind().dialect
