@@ -6,7 +6,7 @@ from __future__ import annotations
 
 
 def register(sub) -> None:
-    pw = sub.add_parser("power", help="power chain: panels, feeds (circuits), PDUs, the 80 % rule and N redundancy")
+    pw = sub.add_parser("power", help="power chain: panels, feeds (circuits), PDUs, the 80 %% rule and N redundancy")
     ps = pw.add_subparsers(dest="power_command", required=True, metavar="ACTION")
     p = ps.add_parser("panels", help="list the power panels")
     p.add_argument("--site", help="a site code")

@@ -86,3 +86,24 @@ def test_real_entry_point_first_admin_and_backup(tmp_path):
     assert r.returncode == 0 and (tmp_path / "copy.db").stat().st_size > 0
     r = cli("audit", "verify")
     assert r.returncode == 0 and r.stdout.startswith("OK 1 events")
+
+
+def test_every_commands_help_formats_cleanly():
+    """Every command's and subcommand's --help text renders (a bare '%' in a help string garbles
+    argparse's listing of the commands: it once printed the parser's repr for `power`)."""
+    import argparse
+
+    from launcher import COMMAND_MODULES
+    from app.cli import build_parser
+
+    def walk(parser, path):
+        text = parser.format_help()
+        assert "option_strings" not in text, path
+        for action in parser._actions:
+            if isinstance(action, argparse._SubParsersAction):
+                for name, sub in action.choices.items():
+                    yield from walk(sub, path + [name])
+        yield path
+
+    seen = list(walk(build_parser(COMMAND_MODULES), ["idc-console"]))
+    assert ["idc-console", "power", "check"] in seen and len(seen) > 50
