@@ -23,6 +23,7 @@ from fractions import Fraction
 
 from .clock import TZ, UTC, local_date, local_midnight, local_today  # noqa: F401  (the one local zone)
 from .money import round_fen
+from .wording import Text  # noqa: F401  (a Charge's texts, both languages)
 
 FEN = Decimal("0.01")
 ZERO = Decimal(0)
@@ -370,11 +371,11 @@ class Charge:
 
     contract_item_id: int | None
     charge: str  # fee, usage, overage, power, credit
-    description: str
+    description: Text  # in both languages (app/wording.py)
     quantity: Decimal
-    unit: str
+    unit: str  # the word of the contract's language (models.choices.LineUnit)
     unit_price: Decimal
     amount: Decimal
     tax_category: str
-    note: str = ""
+    note: Text | None = None
     warnings: tuple[str, ...] = field(default=())

@@ -139,6 +139,12 @@ def _words(amount: Decimal) -> str:
     return amount_in_words(amount)
 
 
+def line_text(ln, field: str, lang: str) -> str:
+    """A statement line's `description` or `note` for a document in `lang`: the text written in
+    that language at billing time, else the line as billed (lines billed before migration 0023)."""
+    return getattr(ln, f"{field}_{lang}", None) or getattr(ln, field) or ""
+
+
 def _line_info(s: Session, ln: StatementLine, numbers: dict[int, str]) -> LineInfo:
     return LineInfo(ln.id, ln.contract_item_id, numbers.get(ln.contract_item_id, ""), ln.charge, ln.period,
                     ln.description, ln.quantity, ln.unit, ln.unit_price, ln.amount, ln.tax_rate, ln.tax,
