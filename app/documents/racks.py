@@ -107,7 +107,7 @@ def capacity_doc(db: Database, site_code: str, *, language: str = "zh") -> Capac
             .join(Room, Room.id == Rack.room_id).where(Room.site_id == site.id)
             .group_by(Device.rack_id, GpuAsset.state)).all()
         sub = _subsidiary_party(site.subsidiary, lang)
-        site_label = f"{site.code} {site.name}"
+        site_label = f"{site.code} {free_text(site.name, lang)}".strip()  # English: the code, not a Chinese name
         site_code_ = site.code
     gpus: dict[int, dict[str, int]] = defaultdict(dict)
     present: set[str] = set()
