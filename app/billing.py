@@ -62,6 +62,8 @@ def line_figures(exact_quantity: Fraction | Decimal | int, unit_price: Decimal,
     q = Fraction(exact_quantity) if not isinstance(exact_quantity, Decimal) else Fraction(exact_quantity)
     price = Decimal(unit_price)
     amount = fen_of_fraction(q * Fraction(price))
+    if q.denominator == 1:  # a whole quantity (most lines: full months, counts) is its own shortest form
+        return Decimal(q.numerator), amount
     with localcontext() as ctx:
         ctx.prec = 60
         exact = Decimal(q.numerator) / Decimal(q.denominator)

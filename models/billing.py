@@ -65,12 +65,11 @@ class StatementLine(IdMixin, Base):
     tax: Mapped[Decimal] = mapped_column(Money())
     note: Mapped[str | None] = mapped_column(Text)
     # description and note are in the billed contract's language; the run writes the line in the
-    # other language too (NULL where it reads the same, and on lines billed before migration 0023):
-    # a document prints `<field>_<its language>`, else `<field>` (docs/billing.md, "Line texts").
-    description_zh: Mapped[str | None] = mapped_column(String(255))
-    description_en: Mapped[str | None] = mapped_column(String(255))
-    note_zh: Mapped[str | None] = mapped_column(Text)
-    note_en: Mapped[str | None] = mapped_column(Text)
+    # other language too (English for a Chinese contract, Chinese for an English one; NULL where it
+    # reads the same, and on lines billed before migration 0023). A document in the other language
+    # prints `<field>_other`, else `<field>` (services.billing.line_text; docs/billing.md).
+    description_other: Mapped[str | None] = mapped_column(String(255))
+    note_other: Mapped[str | None] = mapped_column(Text)
     # 1 for the first billing of an item × charge × period; a credited line's key is billed again
     # as the next revision. A credit-note line carries the revision of the line it credits.
     revision: Mapped[int] = mapped_column(Integer, default=1, server_default="1")

@@ -179,15 +179,18 @@ def test_lines_print_in_the_documents_language_else_as_billed(billed):
 
     db, _admin, _ = billed
     with db.session() as s:
-        line = s.execute(select(StatementLine).where(StatementLine.description_en.is_not(None))
+        line = s.execute(select(StatementLine).where(StatementLine.description_other.is_not(None))
+                         .join(ContractItem, ContractItem.id == StatementLine.contract_item_id)
+                         .join(Contract, Contract.id == ContractItem.contract_id).where(Contract.language == "zh")
                          .order_by(StatementLine.id).limit(1)).scalar_one()
         number = s.get(Statement, line.statement_id).number
-        zh, en = line.description, line.description_en
+        zh, en = line.description, line.description_other
     assert has_cjk(zh) and not has_cjk(en)
     assert en in [ln.description for ln in statement_doc(db, number, language="en").lines]
     assert zh in [ln.description for ln in statement_doc(db, number, language="zh").lines]
-    old = SimpleNamespace(description=zh, description_en=None, note="备注", note_en=None)
-    assert line_text(old, "description", "en") == zh and line_text(old, "note", "en") == "备注"
+    old = SimpleNamespace(description=zh, description_other=None, note="备注", note_other=None)
+    assert line_text(old, "description", "en", "zh") == zh and line_text(old, "note", "en", "zh") == "备注"
+    assert line_text(SimpleNamespace(description="x", description_other="y"), "description", "zh", "en") == "y"
 
 
 def test_units_amounts_and_names_in_both_languages():

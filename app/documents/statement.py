@@ -11,7 +11,7 @@ from reports import (StatementDoc, StatementLine as DocLine)
 
 from ..clock import TZ as SHANGHAI, now_local
 from ..db import Database
-from ..services.billing import find_statement, line_text
+from ..services.billing import find_statement, line_languages, line_text
 from ..wording import amount_words, free_text
 
 from .common import (_check_lang, _customer_party, _fen, _subsidiary_party, period_label)
@@ -38,9 +38,11 @@ def statement_doc(db: Database, number: int | str, *, language: str | None = Non
         lang = language or _contract_language(s, st)
         sub = s.get(Subsidiary, st.subsidiary_id)
         cust = s.get(Customer, st.customer_id)
-        lines = [DocLine(description=line_text(ln, "description", lang), quantity=Decimal(ln.quantity),
-                         unit=LineUnit.show(ln.unit, lang), unit_price=Decimal(ln.unit_price), amount=_fen(ln.amount),
-                         tax_rate=Decimal(ln.tax_rate), tax=_fen(ln.tax), note=line_text(ln, "note", lang))
+        written = line_languages(s, (ln.contract_item_id for ln in st.lines))  # each line's contract's
+        lines = [DocLine(description=line_text(ln, "description", lang, written.get(ln.contract_item_id)),
+                         quantity=Decimal(ln.quantity), unit=LineUnit.show(ln.unit, lang),
+                         unit_price=Decimal(ln.unit_price), amount=_fen(ln.amount), tax_rate=Decimal(ln.tax_rate),
+                         tax=_fen(ln.tax), note=line_text(ln, "note", lang, written.get(ln.contract_item_id)))
                  for ln in sorted(st.lines, key=lambda ln: ln.id)]
         if st.kind == StatementKind.CREDIT_NOTE:
             original = s.get(Statement, st.original_id) if st.original_id else None

@@ -20,6 +20,9 @@ from models.choices import ItemKind, PriceUnit
 from ..wording import Text, english_item_name, has_cjk
 
 
+_KIND_EN = {value: en for value, en, _zh in ItemKind.labels()}
+
+
 def needs_english_name(it: ContractItem, contract_language: str) -> bool:
     """Whether an English document must make the item's name (nothing English was typed)."""
     return (contract_language != "en" and not (it.description_en or "").strip()
@@ -37,7 +40,7 @@ class ItemObjects:
 
     def english_name(self, it: ContractItem) -> str:
         return english_item_name(
-            ItemKind.label(it.kind, "en"), rack=self.racks.get(it.rack_id), cage=self.cages.get(it.cage_id),
+            _KIND_EN.get(it.kind, it.kind), rack=self.racks.get(it.rack_id), cage=self.cages.get(it.cage_id),
             device=self.devices.get(it.device_id),
             gpu_model=self.gpu_models.get(it.gpu_model_id) if it.kind == ItemKind.GPU else None,
             quantity=it.quantity, mbps=it.mbps if it.price_unit == PriceUnit.MBPS_MONTH else None,

@@ -35,4 +35,4 @@ from .statements import (BILLED_STATUSES, CHARGE_ORDER, CREDIT_PREFIX, IN_CHUNK,
                          STATEMENT_EXPORT_HEADERS, IssueSummary, LineInfo, Progress, RunSummary, StatementInfo,
                          _chunks, _contract_numbers, _find_statement, _fmt_t, _line_info, _statement_info,
                          _statement_infos, _words, export_statements_rows, find_statement, get_statement,
-                         line_text, list_statements)
+                         line_languages, line_text, list_statements)

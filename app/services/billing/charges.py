@@ -37,6 +37,7 @@ class _Ctx:
     warnings: list[str] = field(default_factory=list)
     held: int = 0
     data: "_Data | None" = None  # everything the period needs, loaded up front by _load_data
+    names: dict[int, Text] = field(default_factory=dict)  # item id -> its name in both languages
 
     def t(self, zh: str, en: str) -> str:
         """Words in the contract's language (the run's warnings; a line's texts are `Text`s, both languages)."""
@@ -47,9 +48,12 @@ class _Ctx:
         return LineUnit.word(key, self.lang)
 
     def name(self, it: ContractItem) -> Text:
-        """The item's name in both languages (app/services/item_names.py)."""
-        objects = self.data.objects if self.data is not None else ItemObjects()
-        return objects.name(it, self.lang)
+        """The item's name in both languages (app/services/item_names.py), made once per item."""
+        named = self.names.get(it.id)
+        if named is None:
+            objects = self.data.objects if self.data is not None else ItemObjects()
+            named = self.names[it.id] = objects.name(it, self.lang)
+        return named
 
 
 def _money(d: Decimal) -> str:
@@ -321,20 +325,18 @@ def revised(note: Text | None, revision: int) -> Text | None:
 
 
 def line_texts(description: Text, note: Text | None, lang: str) -> dict[str, str | None]:
-    """A line's texts as stored: `description` and `note` in the contract's language (what every
-    screen and export reads), `<field>_zh` / `<field>_en` the other language's where it differs
-    (documents print their own language's: docs/billing.md, "Line texts in both languages")."""
+    """A line's texts as stored: `description` and `note` in the contract's language `lang` (what
+    every screen and export reads), `description_other` / `note_other` in the other language, None
+    where that reads the same (documents print their own language's: docs/billing.md, "Line texts
+    in both languages"). Every key always: the run inserts with render_nulls, one key set and one
+    batched INSERT (the ORM splits a batch wherever a key is missing or None)."""
     note = note or _NO_TEXT
     other = "zh" if lang == "en" else "en"
     desc, desc_other = description.of(lang)[:255], description.of(other)[:255]
     text, text_other = note.of(lang)[:4000], note.of(other)[:4000]
-    out = {"description": desc, "note": text or None, "description_zh": None, "description_en": None,
-           "note_zh": None, "note_en": None}
-    if desc_other != desc:
-        out[f"description_{other}"] = desc_other
-    if text_other != text:
-        out[f"note_{other}"] = text_other or None
-    return out
+    return {"description": desc, "note": text or None,
+            "description_other": desc_other if desc_other != desc else None,
+            "note_other": (text_other or None) if text_other != text else None}
 
 
 def _tax_rates(s: Session, p: B.Period) -> dict[str, Decimal]:

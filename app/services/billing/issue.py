@@ -273,7 +273,7 @@ def credit_statement(db: Database, actor: Actor, key: int | str, reason: str, *,
                 charge = f"{CREDIT_PREFIX}{ln.charge}"
                 prefix = Text(f"冲销 {orig.number}：", f"Reversal of {orig.number}: ")
             # the credited line's words in each language (as billed where it has only one)
-            credited = prefix + Text(line_text(ln, "description", "zh"), line_text(ln, "description", "en"))
+            credited = prefix + Text(line_text(ln, "description", "zh", lang), line_text(ln, "description", "en", lang))
             ref = Text.same(f"{orig.number} #{ln.id}")
             if ln.revision > 1:
                 ref += Text(f" 第 {ln.revision} 版", f" rev. {ln.revision}")

@@ -190,8 +190,10 @@ def run_billing(db: Database, actor: Actor, period: str, *, dry_run: bool = Fals
                     set_committed_value(fresh[sid], "version", 2)
                     set_committed_value(fresh[sid], "updated_at", later)
             rows = [dict(ln, statement_id=st.id) for st, _n, _o, lines, _t in written for ln in lines]
+            # render_nulls: a None (a line without a note, or in one language only) is sent as NULL, so
+            # every row has the same keys and the ORM sends one batched INSERT, not one per run of keys
             ids = s.execute(insert(StatementLine).returning(StatementLine.id, sort_by_parameter_order=True),
-                            rows).scalars().all()
+                            rows, execution_options={"render_nulls": True}).scalars().all()
             for ln, lid in zip(rows, ids):
                 ln["id"] = lid
             old_numbers = _contract_numbers(s, {ln.contract_item_id for _st, _n, old, _l, _t in written for ln in old}
