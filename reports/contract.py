@@ -77,7 +77,7 @@ def contract_story(doc: ContractDoc, ctx: Context) -> list:
         story += [p(heading("terms", lang), "h2"), *_numbered(ctx, doc.terms)]
 
     story.append(p(heading("items", lang), "h2"))
-    widths = [18, 0, 40, 34, 66, 38, 62, 70]
+    widths = [18, 0, 40, 42, 66, 38, 62, 70]  # the unit: "Mbps·mo" fits
     widths[1] = width - sum(widths)
     rows = [["#", t("description"), t("quantity"), t("unit"), t("unit_price"), t("tax_rate"),
              t("service_start"), t("note")]]
