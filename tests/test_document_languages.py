@@ -7,7 +7,8 @@ Its statements, a credit note with a Chinese reason and the rack's contract are 
 English and read back with pdftotext: no CJK character is left but in the proper nouns people
 typed that have no English alternate in the model (customers' legal names, addresses and contacts,
 the subsidiary's address and bank, users' names, room names). The Chinese prints keep their
-Chinese words. Lines written before migration 0023 (no English column) print as written.
+Chinese words. Lines written before the migration line_languages (no other-language text) print
+as written.
 """
 from __future__ import annotations
 
@@ -72,7 +73,7 @@ def last_month() -> Period:
 
 @pytest.fixture
 def billed(demo_db):
-    """The demo billed for last month and issued; one demo item as typed before migration 0023."""
+    """The demo billed for last month and issued; one demo item as typed before the migration line_languages."""
     from app.services.billing import run_billing
 
     db = demo_db
@@ -173,7 +174,7 @@ def test_english_contract_prints_in_chinese_with_chinese_generated_words(billed,
 
 def test_lines_print_in_the_documents_language_else_as_billed(billed):
     """A line prints the text written in the document's language; one billed before migration
-    0023 has none and prints as it was billed."""
+    line_languages has none and prints as it was billed."""
     from app.documents import statement_doc
     from app.services.billing import line_text
 

@@ -142,7 +142,7 @@ def _words(amount: Decimal) -> str:
 def line_text(ln, field: str, lang: str, line_lang: str | None) -> str:
     """A statement line's `description` or `note` for a document in `lang`, the line being billed
     under a contract in `line_lang`: the text written in the document's language at billing time,
-    else the line as billed (lines billed before migration 0023)."""
+    else the line as billed (lines billed before the migration line_languages)."""
     if line_lang is not None and lang != line_lang:
         return getattr(ln, f"{field}_other", None) or getattr(ln, field) or ""
     return getattr(ln, field) or ""
