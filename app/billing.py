@@ -23,6 +23,7 @@ from fractions import Fraction
 
 from .clock import TZ, UTC, local_date, local_midnight, local_today  # noqa: F401  (the one local zone)
 from .money import round_fen
+from .wording import Text  # noqa: F401  (a Charge's texts, both languages)
 
 FEN = Decimal("0.01")
 ZERO = Decimal(0)
@@ -61,6 +62,8 @@ def line_figures(exact_quantity: Fraction | Decimal | int, unit_price: Decimal,
     q = Fraction(exact_quantity) if not isinstance(exact_quantity, Decimal) else Fraction(exact_quantity)
     price = Decimal(unit_price)
     amount = fen_of_fraction(q * Fraction(price))
+    if q.denominator == 1:  # a whole quantity (most lines: full months, counts) is its own shortest form
+        return Decimal(q.numerator), amount
     with localcontext() as ctx:
         ctx.prec = 60
         exact = Decimal(q.numerator) / Decimal(q.denominator)
@@ -370,11 +373,11 @@ class Charge:
 
     contract_item_id: int | None
     charge: str  # fee, usage, overage, power, credit
-    description: str
+    description: Text  # in both languages (app/wording.py)
     quantity: Decimal
-    unit: str
+    unit: str  # the word of the contract's language (models.choices.LineUnit)
     unit_price: Decimal
     amount: Decimal
     tax_category: str
-    note: str = ""
+    note: Text | None = None
     warnings: tuple[str, ...] = field(default=())

@@ -106,15 +106,19 @@ def load_demo_contracts(db: Database, admin: Actor, rng: random.Random, today: d
             end = end + dt.timedelta(days=45)  # one ending within 60–90 days
         items = [
             C.ItemSpec(kind=ItemKind.RACK, description=f"机柜租赁 {site_code} {rack_name}（含 6 kW 电力）",
+                       description_en=f"Rack lease {site_code} {rack_name} (6 kW of power included)",
                        unit_price=D("6800"), price_unit=PriceUnit.MONTH, rack_id=rack_id,
                        power_allowance_kw=D("6"), kwh_price=D("1.15")),
-            C.ItemSpec(kind=ItemKind.BANDWIDTH, description="BGP 带宽 100 Mbps", unit_price=D("45"),
+            C.ItemSpec(kind=ItemKind.BANDWIDTH, description="BGP 带宽 100 Mbps",
+                       description_en="BGP bandwidth 100 Mbps", unit_price=D("45"),
                        price_unit=PriceUnit.MBPS_MONTH, mbps=100),
-            C.ItemSpec(kind=ItemKind.ONE_OFF, description="上架安装与布线（一次性）", unit_price=D("2000"),
+            C.ItemSpec(kind=ItemKind.ONE_OFF, description="上架安装与布线（一次性）",
+                       description_en="Racking and cabling (one-off)", unit_price=D("2000"),
                        price_unit=PriceUnit.ONE_OFF),
         ]
         if n % 3 == 0:
             items.append(C.ItemSpec(kind=ItemKind.MAINTENANCE, description="服务器维保（7×24，按台）",
+                                    description_en="Server maintenance (24×7, per server)",
                                     unit_price=D("350"), price_unit=PriceUnit.MONTH, quantity=D(4)))
         info = C.create_contract(db, manager, subsidiary_id=sub_id, customer_id=customer_id, start_date=start,
                                  end_date=end, items=items, title=f"机柜租赁合同 {site_code} {rack_name}",
@@ -134,6 +138,7 @@ def load_demo_contracts(db: Database, admin: Actor, rng: random.Random, today: d
         end = _add_months(start, months) - dt.timedelta(days=1)
         zh = lang == "zh"
         item = C.ItemSpec(kind=ItemKind.GPU, description=f"{model} 算力租赁" if zh else f"{model} GPU rental",
+                          description_en=f"{model} GPU rental" if zh else None,
                           unit_price=price, price_unit=unit, quantity=D(qty), gpu_model_id=models[model], **extra)
         info = C.create_contract(db, manager, subsidiary_id=gpu_home[models[model]], customer_id=free_customers[n],
                                  start_date=start, end_date=end, items=[item], language=lang,
@@ -151,6 +156,7 @@ def load_demo_contracts(db: Database, admin: Actor, rng: random.Random, today: d
                                  customer_id=free_customers[len(GPU_DEALS)], start_date=start,
                                  end_date=_add_months(start, 12) - dt.timedelta(days=1),
                                  items=[C.ItemSpec(kind=ItemKind.GPU, description="RTX 5090 算力租赁（按小时）",
+                                                   description_en="RTX 5090 GPU rental (hourly)",
                                                    unit_price=D("3.20"), price_unit=PriceUnit.GPU_HOUR, quantity=D(8),
                                                    gpu_model_id=models["RTX 5090 32GB"])],
                                  title="RTX 5090 算力租赁合同")
@@ -165,6 +171,7 @@ def load_demo_contracts(db: Database, admin: Actor, rng: random.Random, today: d
                                  customer_id=free_customers[len(GPU_DEALS) + 1 + k], start_date=start,
                                  end_date=_add_months(start, 12) - dt.timedelta(days=1),
                                  items=[C.ItemSpec(kind=ItemKind.GPU, description="H100 算力包月（意向）",
+                                                   description_en="H100 monthly GPU rental (proposed)",
                                                    unit_price=D("12800"), price_unit=PriceUnit.MONTH, quantity=D(8),
                                                    gpu_model_id=models["H100 SXM 80GB"])],
                                  title="H100 算力包月合同（草拟）")

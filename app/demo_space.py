@@ -57,6 +57,7 @@ def load_demo_space(db: Database, admin: Actor, today: dt.date) -> int:
 
     def units(u_from: int, u_to: int, price: str) -> C.ItemSpec:
         return C.ItemSpec(kind=ItemKind.RACK, description=f"机柜 {SHARED_RACK} U{u_from}–U{u_to} 租赁（1/3 柜）",
+                          description_en=f"Rack {SHARED_RACK} U{u_from}–U{u_to} lease (a third of the rack)",
                           unit_price=D(price), price_unit=PriceUnit.MONTH, rack_id=racks[SHARED_RACK],
                           u_from=u_from, u_to=u_to)
 
@@ -65,6 +66,7 @@ def load_demo_space(db: Database, admin: Actor, today: dt.date) -> int:
     cage = create_cage(db, admin, room_id, "Cage-SH1", [racks[n] for n in CAGE_RACKS],
                        note="独立围笼，门禁单独授权")
     contract(d, [C.ItemSpec(kind=ItemKind.RACK, description="笼位 Cage-SH1 整笼租赁（4 柜，含 24 kW 电力）",
+                            description_en="Cage-SH1 whole-cage lease (4 racks, 24 kW of power included)",
                             unit_price=D("25600"), price_unit=PriceUnit.MONTH, cage_id=cage)],
              f"笼位租赁合同 {SITE} Cage-SH1")
     reserve_units(db, admin, racks[SHARED_RACK], c, "front", 35, 38, today, _add_months(today, 2),

@@ -64,6 +64,12 @@ class StatementLine(IdMixin, Base):
     tax_rate: Mapped[Decimal] = mapped_column(Numeric(5, 4))
     tax: Mapped[Decimal] = mapped_column(Money())
     note: Mapped[str | None] = mapped_column(Text)
+    # description and note are in the billed contract's language; the run writes the line in the
+    # other language too (English for a Chinese contract, Chinese for an English one; NULL where it
+    # reads the same, and on lines billed before the migration line_languages). A document in the
+    # other language prints `<field>_other`, else `<field>` (services.billing.line_text).
+    description_other: Mapped[str | None] = mapped_column(String(255))
+    note_other: Mapped[str | None] = mapped_column(Text)
     # 1 for the first billing of an item × charge × period; a credited line's key is billed again
     # as the next revision. A credit-note line carries the revision of the line it credits.
     revision: Mapped[int] = mapped_column(Integer, default=1, server_default="1")

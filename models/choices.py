@@ -266,6 +266,32 @@ class PriceUnit(ChoiceSet):
         return (pair[0] if lang == "zh" else pair[1]) if pair else value
 
 
+class LineUnit:
+    """The unit a statement line is counted in, (zh, en). A line stores the word of its contract's
+    language (statement_line.unit, as billed); a document prints the word of its own (`show`)."""
+
+    MONTH, YEAR, MBPS_MONTH, ONCE = "month", "year", "mbps_month", "once"
+    GPU_HOUR, GPU_MINUTE, GPU_MONTH, GPU_YEAR = "gpu_hour", "gpu_minute", "gpu_month", "gpu_year"
+    KWH, XC_MONTH, EACH = "kwh", "xc_month", "each"
+    WORDS: dict[str, tuple[str, str]] = {
+        MONTH: ("月", "month"), YEAR: ("年", "year"), MBPS_MONTH: ("Mbps·月", "Mbps-month"), ONCE: ("次", "once"),
+        GPU_HOUR: ("GPU时", "GPU-hour"), GPU_MINUTE: ("GPU分钟", "GPU-minute"), GPU_MONTH: ("GPU·月", "GPU-month"),
+        GPU_YEAR: ("GPU·年", "GPU-year"), KWH: ("kWh", "kWh"), XC_MONTH: ("条·月", "xc-month"), EACH: ("条", "each"),
+    }
+    _BY_WORD = {word: pair for pair in WORDS.values() for word in pair}
+
+    @classmethod
+    def word(cls, key: str, lang: str) -> str:
+        zh, en = cls.WORDS[key]
+        return en if lang == "en" else zh
+
+    @classmethod
+    def show(cls, stored: str, lang: str) -> str:
+        """A stored unit word in the document's language; a word not in the set as it is."""
+        pair = cls._BY_WORD.get(stored)
+        return (pair[1] if lang == "en" else pair[0]) if pair else stored
+
+
 class TaxCategory(ChoiceSet):
     IDC, TELECOM, EQUIPMENT_LEASE = "idc", "telecom", "equipment_lease"
     CHOICES = (

@@ -54,7 +54,9 @@ class ContractItem(IdMixin, Versioned, Base):
     __tablename__ = "contract_item"
     contract_id: Mapped[int] = mapped_column(ForeignKey("contract.id"), index=True)
     kind: Mapped[str] = mapped_column(String(16))
-    description: Mapped[str] = mapped_column(String(255))
+    description: Mapped[str] = mapped_column(String(255))  # in the contract's language
+    # English documents of a Chinese contract print this; empty: a name from the kind and object
+    description_en: Mapped[str | None] = mapped_column(String(255))
     rack_id: Mapped[int | None] = mapped_column(ForeignKey("rack.id"), index=True)
     u_from: Mapped[int | None] = mapped_column(Integer)
     u_to: Mapped[int | None] = mapped_column(Integer)

@@ -20,12 +20,14 @@ def _signature_block(doc: ContractDoc, ctx: Context, width: float):
     t = ctx.t
     half = width / 2
 
+    sep = "：" if ctx.lang == "zh" else ": "
+
     def cell(role: str, name: str) -> list:
-        return [ctx.p(f"{t(role)}：{name}" if ctx.lang == "zh" else f"{t(role)}: {name}", "cell"),
+        return [ctx.p(f"{t(role)}{sep}{name}", "cell"),
                 Spacer(0, 6 * mm),
-                ctx.p(f"{t('signature')}：________________", "cell"),
+                ctx.p(f"{t('signature')}{sep}________________", "cell"),
                 Spacer(0, 16 * mm),
-                ctx.p(f"{t('seal')}：", "cell"),
+                ctx.p(f"{t('seal')}{sep}", "cell"),
                 Spacer(0, 16 * mm),
                 ctx.p(f"{t('date')}：______年____月____日" if ctx.lang == "zh"
                       else f"{t('date')}: ____________", "cell")]
@@ -75,7 +77,7 @@ def contract_story(doc: ContractDoc, ctx: Context) -> list:
         story += [p(heading("terms", lang), "h2"), *_numbered(ctx, doc.terms)]
 
     story.append(p(heading("items", lang), "h2"))
-    widths = [18, 0, 40, 34, 66, 38, 62, 70]
+    widths = [18, 0, 40, 42, 66, 38, 62, 70]  # the unit: "Mbps·mo" fits
     widths[1] = width - sum(widths)
     rows = [["#", t("description"), t("quantity"), t("unit"), t("unit_price"), t("tax_rate"),
              t("service_start"), t("note")]]

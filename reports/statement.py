@@ -101,7 +101,7 @@ def statement_story(doc: StatementDoc, ctx: Context) -> list:
     story.append(ctx.table(parties, [half, half], zebra=False))
     story.append(Spacer(0, 4 * mm))
 
-    widths = [18, 0, 40, 38, 62, 72, 38, 60]
+    widths = [18, 0, 40, 50, 62, 72, 38, 60]  # the unit: "Mbps-month", "GPU-minute" fit
     widths[1] = width - sum(widths)
     rows = [["#", t("description"), t("quantity"), t("unit"), t("unit_price"), t("amount"),
              t("tax_rate"), t("tax")]]

@@ -213,7 +213,9 @@ ZH.update({
     "Contracts due (within 180/90/60/30 days): %1": "即将到期的合同（180/90/60/30 天内）：%1",
     "Copy SEQ:HASH": "复制 SEQ:HASH", "Credit note %1 issued for %2.": "已开具红字账单 %1，金额 %2。",
     "Credit note for %1": "为 %1 开具红字账单", "Credit notes: %1": "红字账单：%1", "Credit note…": "红字账单…",
-    "Credits %1": "冲销 %1", "Customer *": "客户 *", "Customer: %1": "客户：%1", "Description *": "描述 *",
+    "Credits %1": "冲销 %1", "Customer *": "客户 *", "Customer: %1": "客户：%1", "Description *": "描述 *", "Description in English": "英文描述",
+    "for English documents of a Chinese contract; empty: made from the kind and object":
+        "用于中文合同的英文单据；留空则按类型与对象自动生成",
     "Description": "描述", "Device type *": "设备型号 *", "Dry run for %1…": "正在试算 %1…", "Dry run": "试算",
     "Edit contract": "编辑合同", "Edit draft…": "编辑草稿…", "Effective date": "生效日期", "Empty: open-ended": "留空表示长期",
     "End *": "结束 *", "Ends": "到期", "English": "英文", "Expire": "到期", "Export period…": "按期间导出…",

@@ -77,8 +77,8 @@ def plain(value) -> str:
 
 
 def item_dict(db: Database, it: svc.ItemInfo) -> dict:
-    d = {k: getattr(it, k) for k in ("kind", "description", "unit_price", "price_unit", "quantity", "tax_category",
-                                     "rack_id", "u_from", "u_to", "device_id", "gpu_model_id", "service_start",
+    d = {k: getattr(it, k) for k in ("kind", "description", "description_en", "unit_price", "price_unit", "quantity",
+                                     "tax_category", "rack_id", "u_from", "u_to", "device_id", "gpu_model_id", "service_start",
                                      "service_end", "power_allowance_kw", "kwh_price", "included_hours",
                                      "hourly_rate", "mbps", "cage_id", "setup_price")}
     serials = queries.gpu_serials(db, it.gpu_ids)
@@ -89,7 +89,7 @@ def item_dict(db: Database, it: svc.ItemInfo) -> dict:
 
 
 def new_item() -> dict:
-    return {"kind": ItemKind.RACK, "description": "", "unit_price": "", "price_unit": PriceUnit.MONTH,
+    return {"kind": ItemKind.RACK, "description": "", "description_en": "", "unit_price": "", "price_unit": PriceUnit.MONTH,
             "quantity": "1", "tax_category": None, "rack_id": None, "u_from": "", "u_to": "", "device_id": None,
             "gpu_model_id": None, "gpu_serials": "", "service_start": None, "service_end": None,
             "power_allowance_kw": "", "kwh_price": "", "included_hours": "", "hourly_rate": "", "mbps": "",
@@ -229,6 +229,9 @@ class ContractDialog(QDialog):
         self.item_err: dict[str, QLabel] = {}
         self._build_item_form()
         ib.addWidget(self.item_form_box, 2)
+        # the English description is for Chinese contracts (an English one's description is English)
+        self.header["language"].currentIndexChanged.connect(
+            lambda _i: self._visibility(self.items[self.current]) if 0 <= self.current < len(self.items) else None)
 
         self.totals = QLabel()
         self.totals.setObjectName("contractTotals")
@@ -393,6 +396,9 @@ class ContractDialog(QDialog):
             kind.addItem(choice_label(ItemKind, v), v)
         add("kind", self.tr("Kind"), kind)
         add("description", self.tr("Description *"), QLineEdit())
+        add("description_en", self.tr("Description in English"), QLineEdit())
+        self.item_edit["description_en"].setPlaceholderText(
+            self.tr("for English documents of a Chinese contract; empty: made from the kind and object"))
         add("unit_price", self.tr("Unit price (CNY) *"), QLineEdit())
         add("price_unit", self.tr("Priced"), QComboBox())
         add("quantity", self.tr("Quantity"), QLineEdit())
@@ -508,6 +514,8 @@ class ContractDialog(QDialog):
             if key == "rack_id" and it["kind"] == ItemKind.HOSTING:
                 shown = True
             self.item_form.setRowVisible(self.item_edit[key].parentWidget(), shown)
+        self.item_form.setRowVisible(self.item_edit["description_en"].parentWidget(),
+                                     self.header["language"].currentData() != "en")
 
     def _edited(self, key: str) -> None:
         if self._loading or not (0 <= self.current < len(self.items)):
@@ -560,7 +568,9 @@ class ContractDialog(QDialog):
             if vals.get("unit_price") is None:
                 errors.setdefault(f"items[{n}].unit_price", self.tr("required"))
             specs.append(svc.ItemSpec(
-                kind=it["kind"], description=it["description"].strip(), unit_price=vals.get("unit_price") or Decimal(0),
+                kind=it["kind"], description=it["description"].strip(),
+                description_en=(it.get("description_en") or "").strip() or None,
+                unit_price=vals.get("unit_price") or Decimal(0),
                 price_unit=it["price_unit"], quantity=vals.get("quantity") or Decimal(1),
                 tax_category=it["tax_category"],
                 rack_id=it["rack_id"] if "rack_id" in extra else None,

@@ -63,11 +63,14 @@ def _subsidiary_party(sub: Subsidiary, lang: str) -> Party:
                  bank_name=sub.bank_name or "", bank_account=sub.bank_account or "", phone=sub.phone or "")
 
 
-def _customer_party(s, cust: Customer) -> Party:
+def _customer_party(s, cust: Customer, lang: str = "zh") -> Party:
+    """The customer as registered: its name and address are its legal ones, printed as typed in
+    either language (the model keeps no English alternate); the contact's name likewise."""
     contact = s.execute(select(Contact).where(Contact.customer_id == cust.id).order_by(Contact.id)).scalars().first()
     phone = ""
     if contact is not None and contact.phone:
-        phone = f"{contact.phone}（{contact.name}）" if contact.name else contact.phone
+        who = (f"（{contact.name}）" if lang == "zh" else f" ({contact.name})") if contact.name else ""
+        phone = contact.phone + who
     return Party(name=cust.name, credit_code=cust.credit_code or "", address=cust.address or "", phone=phone)
 
 

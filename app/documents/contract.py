@@ -14,8 +14,10 @@ from reports import (ContractDoc, ContractSums,
 
 from ..db import Database
 from ..money import format_cny
+from ..services.item_names import ItemObjects, load_item_objects, needs_english_name
 from ..services.reference import tax_rates_on
 from ..services.contracts import find_contract
+from ..wording import amount_words, free_text
 
 from .common import (ZERO, _check_lang, _customer_party, _subsidiary_party)
 from .racks import (rack_elevation_doc, rack_path, short_rack)
@@ -45,11 +47,13 @@ def _qty(d) -> str:
     return f"{int(d):,}" if d == d.to_integral_value() else f"{d.normalize():f}"
 
 
-def _item_row(s, c: Contract, it: ContractItem, rates: dict[str, Decimal], lang: str) -> ContractItemRow:
+def _item_row(s, c: Contract, it: ContractItem, rates: dict[str, Decimal], lang: str,
+              objects: ItemObjects) -> ContractItemRow:
     zh = lang == "zh"
     notes: list[str] = [ItemKind.label(it.kind, lang)]
     if it.rack_id:
-        where = rack_path(s, it.rack_id)
+        # English: the codes (site, the room's first word, rack), not a room's Chinese name
+        where = rack_path(s, it.rack_id) if zh else short_rack(s, it.rack_id)
         if it.u_from:
             where += f" U{it.u_from}–U{it.u_to}"
         notes.append(where)
@@ -80,7 +84,7 @@ def _item_row(s, c: Contract, it: ContractItem, rates: dict[str, Decimal], lang:
     price = Decimal(it.unit_price)
     if it.kind == ItemKind.DISCOUNT:
         price = -price
-    return ContractItemRow(description=it.description, quantity=qty, unit=PriceUnit.unit(it.price_unit, lang),
+    return ContractItemRow(description=objects.name(it, c.language).of(lang), quantity=qty, unit=PriceUnit.unit(it.price_unit, lang),
                            unit_price=price, tax_rate=rates.get(it.tax_category, ZERO),
                            service_start=max(it.service_start or c.start_date, c.start_date),
                            note="\n".join(notes))
@@ -134,21 +138,45 @@ def _billing_terms(items: list[ContractItem], rates: dict[str, Decimal], lang: s
 
 def _service_level(db: Database, s, c: Contract, rack_ids: list[int], lang: str) -> str:
     """The contract's own text, else the serving team: the coverage of the customer's region
-    decides who serves and the response time (app.signing.serving_team)."""
-    if c.service_level and c.service_level.strip():
-        return c.service_level.strip()
+    decides who serves and the response time (app.signing.serving_team).
+
+    The contract's text is printed as typed unless it is Chinese and the print English; then,
+    as when there is none, the serving team's level and response time say it in English. A
+    stored service-level code (the contract form's choice) is printed as that level's label."""
+    own = (c.service_level or "").strip()
     from ..signing import serving_team
 
     team = serving_team(db, c.customer_id)
-    if team is None:
+    if own in ServiceLevel.values():
+        level = own
+    elif free_text(own, lang):
+        return own
+    elif team is not None:
+        level = team.service_level
+    else:
         return ""
-    lvl = ServiceLevel.label(team.service_level, lang)
+    lvl = ServiceLevel.label(level, lang)
+    if team is None:
+        return f"服务级别：{lvl}。" if lang == "zh" else f"Service level: {lvl}."
     if lang == "zh":
         return (f"服务团队：{team.subsidiary_name}（{team.region_name}，{lvl}），"
                 f"故障响应时间 {team.response_hours} 小时（7×24）。")
     sub = s.get(Subsidiary, team.subsidiary_id)
     hours = f"{team.response_hours} hour{'s' if team.response_hours != 1 else ''}"
     return f"Served by {sub.name_en or sub.name} ({lvl}): response within {hours} (24×7)."
+
+
+def _terms(c: Contract, lang: str) -> tuple[str, ...]:
+    """The contract's own terms, one a line, as typed; an English print of terms typed in Chinese
+    says they are kept in Chinese instead of printing them (nothing of the program translates them)."""
+    lines = [t.strip() for t in (c.terms or "").splitlines() if t.strip()]
+    shown = [t for t in lines if free_text(t, lang)]
+    kept = len(lines) - len(shown)
+    if kept:
+        which = (("The terms of this contract are" if kept > 1 else "The term of this contract is") if not shown else
+                 (f"{kept} further terms are" if kept > 1 else "A further term is"))
+        shown.append(f"{which} written in Chinese: see the Chinese copy of the contract, which governs.")
+    return tuple(shown)
 
 
 def contract_doc(db: Database, number: int | str, *, language: str | None = None,
@@ -168,7 +196,9 @@ def contract_doc(db: Database, number: int | str, *, language: str | None = None
         cust = s.get(Customer, c.customer_id)
         items = list(c.items)
         rates = tax_rates_on(s, c.start_date)
-        rows = tuple(_item_row(s, c, it, rates, lang) for it in items)
+        objects = load_item_objects(s, [it for it in items if needs_english_name(it, c.language)]) \
+            if lang == "en" else ItemObjects()
+        rows = tuple(_item_row(s, c, it, rates, lang, objects) for it in items)
 
         rack_ids: list[int] = []
         for it in items:
@@ -221,7 +251,7 @@ def contract_doc(db: Database, number: int | str, *, language: str | None = None
             device_rows.append(DeviceRow(name=name, serial=serial or tag or "—", model=f"{maker} {model}".strip(),
                                          rack=rack_name, position=where))
 
-        terms = tuple(t.strip() for t in (c.terms or "").splitlines() if t.strip())
+        terms = _terms(c, lang)
         service_level = _service_level(db, s, c, rack_ids, lang)
         region = s.get(Region, sub.region_code) if sub.region_code else None
         sign_place = ""
@@ -231,14 +261,14 @@ def contract_doc(db: Database, number: int | str, *, language: str | None = None
             full = coverage_for(db, region.code)
             if lang == "zh":
                 sign_place = full.full_name if full is not None else region.name
-        title = c.title or ("IDC 及算力服务合同" if lang == "zh" else "IDC and GPU compute services agreement")
+        title = free_text(c.title, lang) or ("IDC 及算力服务合同" if lang == "zh" else "IDC and GPU compute services agreement")
         if c.revision and c.revision > 1:
             title += f"（第 {c.revision} 版）" if lang == "zh" else f" (revision {c.revision})"
         status = ContractStatus.label(c.status, lang)
         billing_terms = _billing_terms(items, {it.tax_category: rates.get(it.tax_category, ZERO) for it in items},
                                        lang)
         start, end = c.start_date, c.end_date
-        customer = _customer_party(s, cust)
+        customer = _customer_party(s, cust, lang)
         subsidiary = _subsidiary_party(sub, lang)
         contract_number = c.number
         approval = _approval_line(s, c, lang)
@@ -246,7 +276,7 @@ def contract_doc(db: Database, number: int | str, *, language: str | None = None
     from ..contract_totals import totals_of_contract
     t = totals_of_contract(db, contract_id)
     sums = ContractSums(monthly=t.monthly, one_off=t.one_off, term_value=t.term_value, vat=t.vat, total=t.total,
-                        total_in_words=t.in_words, usage_based=t.usage_based)
+                        total_in_words=amount_words(t.total, lang), usage_based=t.usage_based)
     racks = tuple(rack_elevation_doc(db, rid, lang, today) for rid in rack_ids)
     return ContractDoc(number=contract_number, title=title, subsidiary=subsidiary, customer=customer, start=start,
                        end=end, status=status, terms=terms, items=rows, service_level=service_level,

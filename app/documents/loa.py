@@ -27,7 +27,7 @@ def loa_doc(db: Database, key: int | str, *, language: str | None = None, today:
         room = s.get(Room, rack.room_id)
         site = s.get(Site, room.site_id)
         sub = s.execute(select(Subsidiary).where(Subsidiary.id == site.subsidiary_id)).scalar_one()
-        customer = _customer_party(s, s.get(Customer, xc.customer_id))
+        customer = _customer_party(s, s.get(Customer, xc.customer_id), lang)
         mmr = "/".join(x for x in (xc.mmr_panel, xc.mmr_port) if x)
         return LoaDoc(
             number=xc.reference, language=lang, issued=issued,

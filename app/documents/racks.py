@@ -16,6 +16,7 @@ from ..clock import now_local
 from ..db import Database
 from ..errors import NotFound
 from ..services.dcim import find_rack
+from ..wording import free_text
 
 from .common import (FLEET_OWNER, _check_lang, _l, _subsidiary_party, _units)
 
@@ -55,7 +56,12 @@ def rack_elevation_doc(db: Database, rack_id: int, lang: str = "zh", today: dt.d
         for d in e.mounted)
     reservations = tuple(Reservation(customer=r.customer_name, face=r.face, u_from=r.u_from, u_to=r.u_to)
                          for r in e.reservations)
-    return RackElevation(name=e.name, site=f"{e.site_code} {e.site_name}", room=e.room_name, u_height=e.u_height,
+    # English: codes rather than Chinese names (the site's code; the room's first word, as short_rack)
+    site = f"{e.site_code} {free_text(e.site_name, lang)}".strip()
+    room = e.room_name
+    if not free_text(room, lang) and room.split() and free_text(room.split()[0], lang):
+        room = room.split()[0]
+    return RackElevation(name=e.name, site=site, room=room, u_height=e.u_height,
                          power_capacity_kw=e.power_capacity_kw, power_typical_kw=e.typical_draw_kw,
                          devices=devices, reservations=reservations, customer=e.lessee_name or "")
 
@@ -101,7 +107,7 @@ def capacity_doc(db: Database, site_code: str, *, language: str = "zh") -> Capac
             .join(Room, Room.id == Rack.room_id).where(Room.site_id == site.id)
             .group_by(Device.rack_id, GpuAsset.state)).all()
         sub = _subsidiary_party(site.subsidiary, lang)
-        site_label = f"{site.code} {site.name}"
+        site_label = f"{site.code} {free_text(site.name, lang)}".strip()  # English: the code, not a Chinese name
         site_code_ = site.code
     gpus: dict[int, dict[str, int]] = defaultdict(dict)
     present: set[str] = set()

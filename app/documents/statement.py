@@ -6,13 +6,13 @@ from decimal import Decimal
 from sqlalchemy import select
 
 from models import (Contract, ContractItem, Customer, Statement, StatementLine, Subsidiary)
-from models.choices import (StatementKind, StatementStatus)
+from models.choices import (LineUnit, StatementKind, StatementStatus)
 from reports import (StatementDoc, StatementLine as DocLine)
 
 from ..clock import TZ as SHANGHAI, now_local
 from ..db import Database
-from ..money import amount_in_words
-from ..services.billing import find_statement
+from ..services.billing import find_statement, line_languages, line_text
+from ..wording import amount_words, free_text
 
 from .common import (_check_lang, _customer_party, _fen, _subsidiary_party, period_label)
 
@@ -28,7 +28,9 @@ def _contract_language(s, st: Statement) -> str:
 def statement_doc(db: Database, number: int | str, *, language: str | None = None) -> StatementDoc:
     """A statement or credit note by number (or id, for a draft) as the renderer's StatementDoc.
 
-    The language is the billed contract's unless `language` overrides it.
+    The language is the billed contract's unless `language` overrides it. Lines print the words
+    written in that language at billing time (services.billing.line_text) and their unit in it;
+    free text typed in Chinese (a credit note's reason, payment terms) is not printed in English.
     """
     _check_lang(language)
     with db.session() as s:
@@ -36,9 +38,11 @@ def statement_doc(db: Database, number: int | str, *, language: str | None = Non
         lang = language or _contract_language(s, st)
         sub = s.get(Subsidiary, st.subsidiary_id)
         cust = s.get(Customer, st.customer_id)
-        lines = [DocLine(description=ln.description, quantity=Decimal(ln.quantity), unit=ln.unit,
+        written = line_languages(s, (ln.contract_item_id for ln in st.lines))  # each line's contract's
+        lines = [DocLine(description=line_text(ln, "description", lang, written.get(ln.contract_item_id)),
+                         quantity=Decimal(ln.quantity), unit=LineUnit.show(ln.unit, lang),
                          unit_price=Decimal(ln.unit_price), amount=_fen(ln.amount), tax_rate=Decimal(ln.tax_rate),
-                         tax=_fen(ln.tax), note=ln.note or "")
+                         tax=_fen(ln.tax), note=line_text(ln, "note", lang, written.get(ln.contract_item_id)))
                  for ln in sorted(st.lines, key=lambda ln: ln.id)]
         if st.kind == StatementKind.CREDIT_NOTE:
             original = s.get(Statement, st.original_id) if st.original_id else None
@@ -58,7 +62,9 @@ def statement_doc(db: Database, number: int | str, *, language: str | None = Non
             notes.append(("依据合同：" + "、".join(contracts)) if lang == "zh"
                          else ("Contract" + ("s" if len(contracts) > 1 else "") + ": " + ", ".join(contracts)))
         if st.kind == StatementKind.CREDIT_NOTE and st.reason:
-            notes.append(("冲销原因：" if lang == "zh" else "Reason: ") + st.reason)
+            reason = free_text(st.reason, lang)
+            notes.append(f"冲销原因：{reason}" if lang == "zh" else
+                         f"Reason: {reason}" if reason else "Reason: recorded in Chinese (see the Chinese copy).")
         rebills = s.get(Statement, st.rebills_id) if st.rebills_id else None
         if rebills is not None:  # a rebill refers to the statement whose credited lines it bills again
             notes.append(f"本对账单更正重开 {rebills.number} 已冲销的明细。" if lang == "zh"
@@ -71,10 +77,10 @@ def statement_doc(db: Database, number: int | str, *, language: str | None = Non
                          else "Downtime credits are included in the lines as negative amounts.")
         return StatementDoc(
             number=st.number or (f"草稿 #{st.id}" if lang == "zh" else f"DRAFT #{st.id}"),
-            kind=st.kind, subsidiary=_subsidiary_party(sub, lang), customer=_customer_party(s, cust),
+            kind=st.kind, subsidiary=_subsidiary_party(sub, lang), customer=_customer_party(s, cust, lang),
             period_label=period_label(st.period, lang), issue_date=issued, lines=tuple(lines),
             subtotal=_fen(st.subtotal), tax=_fen(st.tax), total=_fen(st.total),
-            total_in_words=amount_in_words(_fen(st.total)), references=references,
+            total_in_words=amount_words(_fen(st.total), lang), references=references,
             status=StatementStatus.label(st.status, lang), language=lang, notes="\n".join(notes),
             kind_label=StatementKind.label(st.kind, lang), due_date=st.due_date,
             payment_terms=_payment_terms(s, st, lang), **_fapiao_fields(s, st, lang))
@@ -104,4 +110,4 @@ def _payment_terms(s, st: Statement, lang: str) -> str:
     if not rows:
         return ""
     words, days = min(rows, key=lambda r: r[1])
-    return words or (f"开具后 {days} 天内付款" if lang == "zh" else f"{days} days after issue")
+    return free_text(words, lang) or (f"开具后 {days} 天内付款" if lang == "zh" else f"{days} days after issue")

@@ -125,7 +125,8 @@ def _export_query(kind: str):
                        ContractItem.tax_category, ContractItem.service_start, ContractItem.service_end,
                        ContractItem.power_allowance_kw, ContractItem.kwh_price, ContractItem.included_hours,
                        ContractItem.hourly_rate, ContractItem.mbps, ContractItem.handover_at,
-                       ContractItem.handover_by, ContractItem.handover_note, ContractItem.setup_price)
+                       ContractItem.handover_by, ContractItem.handover_note, ContractItem.setup_price,
+                       ContractItem.description_en)
                 .join(Subsidiary, Subsidiary.id == Contract.subsidiary_id)
                 .join(Customer, Customer.id == Contract.customer_id)
                 .join(ContractItem, ContractItem.contract_id == Contract.id)

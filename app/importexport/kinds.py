@@ -937,7 +937,8 @@ def _resolve_contracts(s: Session, r: _Row) -> dict:
                         service_start=r.date("service_start"), service_end=r.date("service_end"),
                         power_allowance_kw=dec["power_allowance_kw"], kwh_price=dec["kwh_price"],
                         included_hours=dec["included_hours"], hourly_rate=dec["hourly_rate"], mbps=r.integer("mbps"),
-                        setup_price=r.decimal("setup_price"))
+                        setup_price=r.decimal("setup_price"),
+                        description_en=r.get("item_description_en") or None)
     handover = {"handover_at": _local_datetime(r, "handover_at") if r.get("handover_at") else None,
                 "handover_by": r.get("handover_by"), "handover_note": r.get("handover_note")}
     return {"number": r.get("number"), "_header": h, "_item": item, "_handover": handover}

@@ -45,7 +45,7 @@ COLUMNS: dict[str, tuple[str, ...]] = {
                   "item_kind", "item_description", "rack", "u_from", "u_to", "face", "cage", "device", "gpu_model", "gpus",
                   "quantity", "unit_price", "price_unit", "tax_category", "service_start", "service_end",
                   "power_allowance_kw", "kwh_price", "included_hours", "hourly_rate", "mbps", "handover_at",
-                  "handover_by", "handover_note", "setup_price"),
+                  "handover_by", "handover_note", "setup_price", "item_description_en"),
     "audit": HASHED_FIELDS + ("hash",),
 }
 REQUIRED: dict[str, tuple[str, ...]] = {
@@ -91,6 +91,7 @@ FIELD_COLUMN: dict[str, dict[str, str]] = {
     "device-types": {"gpu_model_id": "gpu_model"},
     "contracts": {"subsidiary_id": "subsidiary", "customer_id": "tenant",
                   **{f"items[1].{f}": c for f, c in (("kind", "item_kind"), ("description", "item_description"),
+                                                     ("description_en", "item_description_en"),
                                                      ("rack_id", "rack"), ("device_id", "device"),
                                                      ("gpu_model_id", "gpu_model"), ("gpu_ids", "gpus"))},
                   **{f"items[1].{f}": f for f in ("u_from", "u_to", "quantity", "unit_price", "price_unit",

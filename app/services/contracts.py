@@ -81,6 +81,8 @@ class ItemSpec:
     cage_id: int | None = None  # a rack lease of a whole cage (app/services/space.py)
     face: str | None = None  # of a U range; None: both faces
     setup_price: Decimal | None = None  # cross-connects: the installation price of each
+    # English documents of a Chinese contract print this (None: a name from the kind and object)
+    description_en: str | None = None
 
 
 @dataclass(frozen=True)
@@ -108,6 +110,7 @@ class ItemInfo:
     cage_id: int | None = None
     face: str | None = None
     setup_price: Decimal | None = None
+    description_en: str | None = None
 
     def spec(self, **changes) -> ItemSpec:
         """This item as input for a renewal or amendment, with `changes` applied."""
@@ -205,7 +208,7 @@ def _item_info(session: Session, it: ContractItem) -> ItemInfo:
     return ItemInfo(it.id, it.kind, it.description, it.quantity, it.unit_price, it.price_unit, it.tax_category,
                     it.rack_id, it.u_from, it.u_to, it.device_id, it.gpu_model_id, gpu_ids, it.service_start,
                     it.service_end, it.power_allowance_kw, it.kwh_price, it.included_hours, it.hourly_rate,
-                    it.mbps, it.cage_id, it.face, it.setup_price)
+                    it.mbps, it.cage_id, it.face, it.setup_price, it.description_en)
 
 
 def _facts(session: Session, c: Contract) -> ContractFacts:
@@ -304,6 +307,10 @@ def _validate_items(s: Session, items: list[ItemSpec], start: dt.date, end: dt.d
                                f"not {PriceUnit.label(it.price_unit)}")
         if not (it.description or "").strip():
             e["description"] = "is required"
+        if len((it.description or "").strip()) > 255:
+            e["description"] = "at most 255 characters"
+        if len((it.description_en or "").strip()) > 255:
+            e["description_en"] = "at most 255 characters"
         _dec(it.unit_price, "unit_price", e)
         _dec(it.quantity, "quantity", e, positive=True)
         if it.tax_category is not None and it.tax_category not in TaxCategory.values():
@@ -401,7 +408,8 @@ def _write_items(s: Session, c: Contract, items: list[ItemSpec]) -> None:
             models = {s.get(GpuAsset, g).gpu_model_id for g in spec.gpu_ids}
             gpu_model_id = models.pop() if len(models) == 1 else None
         it = ContractItem(
-            kind=spec.kind, description=spec.description.strip(), rack_id=spec.rack_id, u_from=spec.u_from,
+            kind=spec.kind, description=spec.description.strip(),
+            description_en=(spec.description_en or "").strip() or None, rack_id=spec.rack_id, u_from=spec.u_from,
             u_to=spec.u_to, device_id=spec.device_id, gpu_model_id=gpu_model_id,
             quantity=Decimal(str(spec.quantity)), unit_price=Decimal(str(spec.unit_price)),
             price_unit=spec.price_unit, tax_category=spec.tax_category or DEFAULT_TAX.get(spec.kind, TaxCategory.IDC),
@@ -420,7 +428,7 @@ def _audit_items(s: Session, c: Contract) -> list[dict]:
     return [dict(snapshot(it, ("kind", "description", "quantity", "unit_price", "price_unit", "tax_category",
                                "rack_id", "gpu_model_id", "service_start", "service_end", "power_allowance_kw",
                                "kwh_price", "included_hours", "hourly_rate", "mbps", "u_from", "u_to", "face",
-                               "cage_id", "setup_price")),
+                               "cage_id", "setup_price", "description_en")),
                  gpu_ids=list(_item_info(s, it).gpu_ids)) for it in c.items]
 
 

@@ -17,10 +17,11 @@ from decimal import Decimal
 from sqlalchemy import select
 
 from models import Contract, ContractItem
-from models.choices import PriceUnit
+from models.choices import LineUnit, PriceUnit
 from models.power import CircuitReading, PowerFeed, PowerPanel
 
 from .. import billing as B
+from ..wording import Text
 
 
 def circuit_charges(s, c: Contract, it: ContractItem, x, fee, item_window) -> list[B.Charge]:
@@ -55,20 +56,23 @@ def circuit_charges(s, c: Contract, it: ContractItem, x, fee, item_window) -> li
         readings.setdefault(fid, []).append((at, kwh))
     total = Decimal(0)
     notes, gaps = [], []
+
     for fid, panel, name in feeds:
         m = B.meter_consumption(readings.get(fid, []), start, end)
         if not m.complete:
             gaps.append(f"{panel}/{name}: " + "; ".join(m.gaps))
             continue
         total += m.kwh
-        reset = x.t("（含复位）", " (meter reset, segments summed)") if m.resets else ""
-        notes.append(f"{panel}/{name} {m.opening[1]} → {m.closing[1]} = {m.kwh} kWh{reset}")
+        reading = f"{panel}/{name} {m.opening[1]} → {m.closing[1]} = {m.kwh} kWh"
+        notes.append(Text(reading + "（含复位）", reading + " (meter reset, segments summed)") if m.resets
+                     else Text.same(reading))
     if gaps:
         x.warnings.append(x.t(f"{label}：回路电表读数不完整，电费暂缓：", f"{label}: circuit meter readings incomplete, power held: ")
                           + "; ".join(gaps))
         x.held += 1
         return out
     amount = B.fen(total * price)
-    desc = f"{it.description} · " + x.t(f"{len(feeds)} 路回路用电 {total} kWh", f"{len(feeds)} circuit(s), power {total} kWh")
-    out.append(B.Charge(it.id, "power", desc, total, "kWh", price, amount, it.tax_category, note="; ".join(notes)))
+    desc = x.name(it) + Text(f" · {len(feeds)} 路回路用电 {total} kWh", f" · {len(feeds)} circuit(s), power {total} kWh")
+    note = Text("; ".join(n.zh for n in notes), "; ".join(n.en for n in notes))
+    out.append(B.Charge(it.id, "power", desc, total, x.unit(LineUnit.KWH), price, amount, it.tax_category, note=note))
     return out

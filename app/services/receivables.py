@@ -34,6 +34,7 @@ from ..db import Database
 from ..errors import NotFound, RuleViolation, ValidationError
 from ..money import format_amount, round_fen
 from ..uow import UnitOfWork
+from ..wording import free_text
 
 DEFAULT_TERM_DAYS = 30
 METHODS = ("transfer", "cash", "cheque", "draft", "other")  # 转账, 现金, 支票, 汇票, 其他
@@ -671,10 +672,12 @@ def overdue_customers(db: Database, days: int, as_of: dt.date | None = None) -> 
 
 
 # --------------------------------------------------------------------------- statement of account
-def _party(obj, bank: bool = False):
+def _party(obj, bank: bool = False, lang: str = "zh"):
+    """A customer or subsidiary as printed; an English document takes a subsidiary's English name."""
     from reports.base import Party
 
-    return Party(name=obj.name, credit_code=obj.credit_code or "", address=obj.address or "",
+    name = (getattr(obj, "name_en", None) or obj.name) if lang == "en" else obj.name
+    return Party(name=name, credit_code=obj.credit_code or "", address=obj.address or "",
                  bank_name=(obj.bank_name or "") if bank else "", bank_account=(obj.bank_account or "") if bank else "",
                  phone=getattr(obj, "phone", None) or "")
 
@@ -715,8 +718,8 @@ def account_doc(db: Database, customer: str | int, date_from: dt.date, date_to: 
         for p in s.execute(select(Payment).where(Payment.customer_id == c.id, Payment.received_on >= date_from,
                                                  Payment.received_on <= date_to)
                            .order_by(Payment.received_on, Payment.id)).scalars():
-            if p.kind == "reversal":
-                desc = f"冲回收款：{p.reason}" if zh else f"payment reversed: {p.reason}"
+            if p.kind == "reversal":  # the reason as typed; not a Chinese one in English (app.wording)
+                desc = f"冲回收款：{p.reason}" if zh else f"payment reversed: {free_text(p.reason, 'en')}".rstrip(": ")
             else:
                 desc = (f"银行收款 {p.payer or ''}" if zh else f"bank receipt {p.payer or ''}").strip()
             entries.append(AccountEntry(p.received_on, p.bank_ref, desc, ZERO, round_fen(Decimal(p.amount))))
@@ -733,7 +736,7 @@ def account_doc(db: Database, customer: str | int, date_from: dt.date, date_to: 
                            .group_by(Statement.subsidiary_id).order_by(func.count().desc(), Statement.subsidiary_id)
                            ).scalars().first()
         sub = s.get(Subsidiary, sub_id) if sub_id else s.execute(select(Subsidiary).order_by(Subsidiary.id)).scalars().first()
-        return AccountDoc(_party(c), _party(sub, bank=True), date_from, date_to, round_fen(opening), tuple(entries),
+        return AccountDoc(_party(c), _party(sub, bank=True, lang=language), date_from, date_to, round_fen(opening), tuple(entries),
                           language="en" if not zh else "zh",
                           number=f"{date_from:%Y%m%d}-{date_to:%Y%m%d}")
 

@@ -24,8 +24,8 @@ from sqlalchemy import func, or_, select
 from sqlalchemy.orm import aliased
 
 from models import Cable, Contract, ContractItem, CrossConnect, Customer, Device, Rack, Room, Site, SpaceLease
-from models.choices import (CableEnd, CableStatus, CableType, ItemKind, LengthUnit, RackStatus, XconnectMedium,
-                            XconnectPeer, XconnectState)
+from models.choices import (CableEnd, CableStatus, CableType, ItemKind, LengthUnit, LineUnit, RackStatus,
+                            XconnectMedium, XconnectPeer, XconnectState)
 
 from .. import billing as B
 from ..audit import Actor
@@ -35,6 +35,7 @@ from ..db import Database
 from ..errors import NotFound, RuleViolation, ValidationError
 from ..money import format_amount, format_price, format_quantity
 from ..uow import UnitOfWork
+from ..wording import Text
 from .common import check_version, flush_or_refuse, flush_versioned, get_or_404, snapshot
 
 LIVE = (XconnectState.ORDERED, XconnectState.INSTALLED, XconnectState.ACTIVE)
@@ -308,10 +309,11 @@ def get_cross_connect(db: Database, key: int | str) -> XconnectRow:
 
 # --- billing: called by app/services/billing.item_charges for items of kind xconnect ---------------
 
-def xconnect_charges(s, c: Contract, it: ContractItem, p: B.Period, t) -> list[B.Charge]:
+def xconnect_charges(s, c: Contract, it: ContractItem, p: B.Period, name: Text, unit) -> list[B.Charge]:
     """The item's monthly fee for each cross-connect's days in service this period (installed date
     to disconnected date, inclusive, inside the contract and the item's window), as one line, and
-    the installation price of those installed this month, as another. `t(zh, en)` picks the words."""
+    the installation price of those installed this month, as another. `name` is the item's name in
+    both languages; `unit(key)` the stored word of a models.choices.LineUnit."""
     lo = max(it.service_start or c.start_date, c.start_date)
     hi = min(it.service_end or c.end_date, c.end_date)
     rows = s.execute(select(CrossConnect.reference, CrossConnect.installed_date, CrossConnect.disconnected_date)
@@ -328,19 +330,18 @@ def xconnect_charges(s, c: Contract, it: ContractItem, p: B.Period, t) -> list[B
     out = []
     if share:
         qty, amount = B.line_figures(share, it.unit_price)
-        desc = (f"{it.description} · {t('交叉连接', 'cross-connects')} {len(parts)} · "
-                f"{t('按日折算', 'prorated by day')}")
+        desc = name + Text(f" · 交叉连接 {len(parts)} · 按日折算", f" · cross-connects {len(parts)} · prorated by day")
         note = (f"{format_price(it.unit_price)} × ({' + '.join(p_.split(' (')[1].rstrip(')') for p_ in parts)}) = "
                 f"{format_amount(amount)}; " + "; ".join(parts))
-        out.append(B.Charge(it.id, "fee", desc[:255], qty, t("条·月", "xc-month"), it.unit_price, amount,
-                            it.tax_category, note=note))
+        out.append(B.Charge(it.id, "fee", desc, qty, unit(LineUnit.XC_MONTH), it.unit_price, amount,
+                            it.tax_category, note=Text.same(note)))
     if installed and it.setup_price:
         qty, amount = B.line_figures(Decimal(len(installed)), it.setup_price)
-        desc = f"{it.description} · {t('安装费', 'installation')} {len(installed)} {t('条', 'cross-connect(s)')}"
-        out.append(B.Charge(it.id, "setup", desc[:255], qty, t("条", "each"), it.setup_price, amount,
+        desc = name + Text(f" · 安装费 {len(installed)} 条", f" · installation {len(installed)} cross-connect(s)")
+        out.append(B.Charge(it.id, "setup", desc, qty, unit(LineUnit.EACH), it.setup_price, amount,
                             it.tax_category,
-                            note=f"{format_price(it.setup_price)} × {len(installed)} = {format_amount(amount)}; "
-                                 + "; ".join(installed)))
+                            note=Text.same(f"{format_price(it.setup_price)} × {len(installed)} = {format_amount(amount)}; "
+                                           + "; ".join(installed))))
     return out
 
 

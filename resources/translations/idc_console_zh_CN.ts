@@ -4,72 +4,72 @@
 <context>
     <name>AgingSection</name>
     <message>
-        <location filename="../../ui/receivables.py" line="335"/>
+        <location filename="../../ui/receivables.py" line="326"/>
         <source>Aging</source>
         <translation>账龄</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="337"/>
+        <location filename="../../ui/receivables.py" line="328"/>
         <source>Aging report</source>
         <translation>账龄报表</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="335"/>
+        <location filename="../../ui/receivables.py" line="326"/>
         <source>As of</source>
         <translation>截至</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="348"/>
+        <location filename="../../ui/receivables.py" line="339"/>
         <source>Credit balance (unallocated)</source>
         <translation>预收余额（未核销）</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="345"/>
+        <location filename="../../ui/receivables.py" line="336"/>
         <source>Customer</source>
         <translation>客户</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="337"/>
+        <location filename="../../ui/receivables.py" line="328"/>
         <source>E&amp;xport aging (PDF or XLSX)…</source>
         <translation>导出账龄表（PDF 或 XLSX）(&amp;X)…</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="341"/>
+        <location filename="../../ui/receivables.py" line="332"/>
         <source>Monthly &amp;summary (PDF or XLSX)…</source>
         <translation>月度汇总（PDF 或 XLSX）(&amp;S)…</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="340"/>
+        <location filename="../../ui/receivables.py" line="331"/>
         <source>Monthly receivables summary</source>
         <translation>应收账款月度汇总</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="340"/>
+        <location filename="../../ui/receivables.py" line="331"/>
         <source>Period</source>
         <translation>账期</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="335"/>
+        <location filename="../../ui/receivables.py" line="326"/>
         <source>R&amp;efresh</source>
         <translation>刷新(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="353"/>
+        <location filename="../../ui/receivables.py" line="344"/>
         <source>Save as</source>
         <translation>另存为</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="346"/>
+        <location filename="../../ui/receivables.py" line="337"/>
         <source>Subsidiary</source>
         <translation>子公司</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="348"/>
+        <location filename="../../ui/receivables.py" line="339"/>
         <source>Total</source>
         <translation>合计</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="363"/>
+        <location filename="../../ui/receivables.py" line="354"/>
         <source>Wrote %1</source>
         <translation>已写入 %1</translation>
     </message>
@@ -384,82 +384,82 @@
 <context>
     <name>BalanceSection</name>
     <message>
-        <location filename="../../ui/receivables.py" line="202"/>
+        <location filename="../../ui/receivables.py" line="193"/>
         <source>&amp;Show</source>
         <translation>查询(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="207"/>
+        <location filename="../../ui/receivables.py" line="198"/>
         <source>Amount received</source>
         <translation>已收取</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="208"/>
+        <location filename="../../ui/receivables.py" line="199"/>
         <source>Applied</source>
         <translation>已抵扣</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="208"/>
+        <location filename="../../ui/receivables.py" line="199"/>
         <source>Balance</source>
         <translation>余额</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="218"/>
+        <location filename="../../ui/receivables.py" line="209"/>
         <source>Balance owed</source>
         <translation>欠款余额</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="215"/>
+        <location filename="../../ui/receivables.py" line="206"/>
         <source>Billed (statements less credit notes)</source>
         <translation>应收（对账单减红字）</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="207"/>
+        <location filename="../../ui/receivables.py" line="198"/>
         <source>Contract</source>
         <translation>合同</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="219"/>
+        <location filename="../../ui/receivables.py" line="210"/>
         <source>Credit balance (unallocated)</source>
         <translation>预收余额（未核销）</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="201"/>
+        <location filename="../../ui/receivables.py" line="192"/>
         <source>Customer</source>
         <translation>客户</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="201"/>
+        <location filename="../../ui/receivables.py" line="192"/>
         <source>Customer balance</source>
         <translation>客户余额</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="217"/>
+        <location filename="../../ui/receivables.py" line="208"/>
         <source>Deposits and prepayments applied</source>
         <translation>押金及预付款抵扣</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="207"/>
+        <location filename="../../ui/receivables.py" line="198"/>
         <source>Kind</source>
         <translation>类型</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="218"/>
+        <location filename="../../ui/receivables.py" line="209"/>
         <source>Open statements</source>
         <translation>未结清对账单</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="216"/>
+        <location filename="../../ui/receivables.py" line="207"/>
         <source>Received (receipts less reversals)</source>
         <translation>已收（收款减冲回）</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="208"/>
+        <location filename="../../ui/receivables.py" line="199"/>
         <source>Refunded</source>
         <translation>已退还</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="200"/>
+        <location filename="../../ui/receivables.py" line="191"/>
         <source>credit code or name</source>
         <translation>信用代码或名称</translation>
     </message>
@@ -467,197 +467,197 @@
 <context>
     <name>BillingPage</name>
     <message>
-        <location filename="../../ui/billing.py" line="521"/>
+        <location filename="../../ui/billing.py" line="516"/>
         <source>%1 (dry run, nothing written): would create %2 line(s) on %3 new and %4 existing draft statement(s).</source>
         <translation>%1（试算，未写入）：将在 %3 张新账单和 %4 张已有草稿账单上生成 %2 条明细。</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="542"/>
+        <location filename="../../ui/billing.py" line="537"/>
         <source>%1 draft statement(s) of %2 pending issue.</source>
         <translation>%2 尚有 %1 张草稿账单待开具。</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="482"/>
+        <location filename="../../ui/billing.py" line="477"/>
         <source>%1 has not ended; it can be billed from %2 00:00 (Asia/Shanghai). A dry run shows it now, provisionally.</source>
         <translation>%1 尚未结束，自 %2 00:00（北京时间）起可计费。试算可先查看暂估结果。</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="531"/>
+        <location filename="../../ui/billing.py" line="526"/>
         <source>%1 line(s) held back: see the warnings.</source>
         <translation>%1 条明细暂缓计费：见警告。</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="535"/>
+        <location filename="../../ui/billing.py" line="530"/>
         <source>%1 line(s) rebill credited lines.</source>
         <translation>%1 个条目为已冲销条目的重新计费。</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="529"/>
+        <location filename="../../ui/billing.py" line="524"/>
         <source>%1 line(s) were billed by earlier runs.</source>
         <translation>%1 条明细已在之前的运行中计费。</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="569"/>
+        <location filename="../../ui/billing.py" line="564"/>
         <source>%1 statement(s) issued.</source>
         <translation>已开具 %1 张账单。</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="523"/>
+        <location filename="../../ui/billing.py" line="518"/>
         <source>%1: created %2 line(s) on %3 new and %4 existing draft statement(s).</source>
         <translation>%1：已在 %3 张新账单和 %4 张已有草稿账单上生成 %2 条明细。</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="519"/>
+        <location filename="../../ui/billing.py" line="514"/>
         <source>%1: nothing to bill.</source>
         <translation>%1：没有需要计费的项目。</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="517"/>
+        <location filename="../../ui/billing.py" line="512"/>
         <source>%1: nothing to bill; every line already exists (%2 from earlier runs).</source>
         <translation>%1：没有需要计费的项目；所有明细均已存在（之前运行生成 %2 条）。</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="505"/>
+        <location filename="../../ui/billing.py" line="500"/>
         <source>Billing %1…</source>
         <translation>正在计费 %1…</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="515"/>
+        <location filename="../../ui/billing.py" line="510"/>
         <source>Billing run %1 cancelled; nothing was written.</source>
         <translation>%1 计费已取消，未写入任何数据。</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="435"/>
+        <location filename="../../ui/billing.py" line="430"/>
         <source>Choose a month and press Dry run to see what a run would bill.</source>
         <translation>选择月份并点击“试算”，查看本次将计费的内容。</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="441"/>
+        <location filename="../../ui/billing.py" line="436"/>
         <source>Customer</source>
         <translation>客户</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="416"/>
+        <location filename="../../ui/billing.py" line="411"/>
         <source>Dry run</source>
         <translation>试算</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="505"/>
+        <location filename="../../ui/billing.py" line="500"/>
         <source>Dry run for %1…</source>
         <translation>正在试算 %1…</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="583"/>
+        <location filename="../../ui/billing.py" line="578"/>
         <source>Excel (*.xlsx);;CSV (*.csv)</source>
         <translation>Excel (*.xlsx);;CSV (*.csv)</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="582"/>
+        <location filename="../../ui/billing.py" line="577"/>
         <source>Export statements</source>
         <translation>导出账单</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="421"/>
+        <location filename="../../ui/billing.py" line="416"/>
         <source>Export statements…</source>
         <translation>导出账单…</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="596"/>
+        <location filename="../../ui/billing.py" line="591"/>
         <source>Exporting…</source>
         <translation>正在导出…</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="420"/>
+        <location filename="../../ui/billing.py" line="415"/>
         <source>Handovers…</source>
         <translation>交付…</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="559"/>
+        <location filename="../../ui/billing.py" line="554"/>
         <source>Issue every draft statement of %1? Issued statements take their numbers and never change.</source>
         <translation>开具 %1 的全部草稿账单？开具后的账单将获得编号且不可再修改。</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="558"/>
+        <location filename="../../ui/billing.py" line="553"/>
         <source>Issue statements</source>
         <translation>开具账单</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="419"/>
+        <location filename="../../ui/billing.py" line="414"/>
         <source>Issue the period's drafts</source>
         <translation>开具本期草稿账单</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="533"/>
+        <location filename="../../ui/billing.py" line="528"/>
         <source>Issued %1: %2</source>
         <translation>已开具 %1 张：%2</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="575"/>
+        <location filename="../../ui/billing.py" line="570"/>
         <source>Issuing…</source>
         <translation>正在开具…</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="441"/>
+        <location filename="../../ui/billing.py" line="436"/>
         <source>Lines</source>
         <translation>明细数</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="554"/>
+        <location filename="../../ui/billing.py" line="549"/>
         <source>No warnings: meters and leases are complete.</source>
         <translation>无警告：电表读数和租赁记录完整。</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="442"/>
+        <location filename="../../ui/billing.py" line="437"/>
         <source>Number</source>
         <translation>编号</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="538"/>
+        <location filename="../../ui/billing.py" line="533"/>
         <source>PROVISIONAL: %1 has not ended; usage metered up to %2 only.</source>
         <translation>暂估：%1 尚未结束，用量仅计至 %2。</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="406"/>
+        <location filename="../../ui/billing.py" line="401"/>
         <source>Period</source>
         <translation>账期</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="417"/>
+        <location filename="../../ui/billing.py" line="412"/>
         <source>Run</source>
         <translation>计费</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="418"/>
+        <location filename="../../ui/billing.py" line="413"/>
         <source>Run and issue</source>
         <translation>计费并开具</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="433"/>
+        <location filename="../../ui/billing.py" line="428"/>
         <source>Run result</source>
         <translation>运行结果</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="441"/>
+        <location filename="../../ui/billing.py" line="436"/>
         <source>Subsidiary</source>
         <translation>子公司</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="441"/>
+        <location filename="../../ui/billing.py" line="436"/>
         <source>Subtotal</source>
         <translation>小计</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="526"/>
+        <location filename="../../ui/billing.py" line="521"/>
         <source>Subtotal %1 + tax %2 = %3.</source>
         <translation>小计 %1 + 税额 %2 = %3。</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="442"/>
+        <location filename="../../ui/billing.py" line="437"/>
         <source>Tax</source>
         <translation>税额</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="442"/>
+        <location filename="../../ui/billing.py" line="437"/>
         <source>Total</source>
         <translation>合计</translation>
     </message>
@@ -726,27 +726,27 @@
 <context>
     <name>ContractDialog</name>
     <message>
-        <location filename="../../ui/contracts.py" line="335"/>
+        <location filename="../../ui/contracts.py" line="338"/>
         <source>%1 (not free for the term)</source>
         <translation>%1（合同期内不空闲）</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="313"/>
+        <location filename="../../ui/contracts.py" line="316"/>
         <source>%1 signs: it operates %2.</source>
         <translation>由 %1 签约：其运营 %2。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../ui/contracts.py" line="650"/>
+        <location filename="../../ui/contracts.py" line="660"/>
         <source>%n item(s) need attention (marked red).</source>
         <translation><numerusform>%n 个条目需要修改（红色标出）。</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../ui/contracts.py" line="347"/>
+        <location filename="../../ui/contracts.py" line="350"/>
         <source>%n rack(s) free from %1 to %2</source>
         <translation><numerusform>%1 至 %2 期间空闲机柜 %n 个</numerusform></translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="400"/>
+        <location filename="../../ui/contracts.py" line="406"/>
         <source>(by kind)</source>
         <translation>（按类型）</translation>
     </message>
@@ -771,22 +771,22 @@
         <translation>添加条目</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="421"/>
+        <location filename="../../ui/contracts.py" line="427"/>
         <source>Billing starts at handover; empty = the contract's start</source>
         <translation>计费自交付日开始；留空即合同开始日</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="407"/>
+        <location filename="../../ui/contracts.py" line="413"/>
         <source>Cage (instead of a rack)</source>
         <translation>笼位（代替机柜）</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="249"/>
+        <location filename="../../ui/contracts.py" line="252"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="677"/>
+        <location filename="../../ui/contracts.py" line="687"/>
         <source>Changed by someone else</source>
         <translation>记录已被他人修改</translation>
     </message>
@@ -801,7 +801,7 @@
         <translation>合同</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="604"/>
+        <location filename="../../ui/contracts.py" line="614"/>
         <source>Contract %1 is %2: only drafts are edited; a signed contract changes by amendment.</source>
         <translation>合同 %1 状态为%2：只能编辑草稿；已签合同须通过变更修改。</translation>
     </message>
@@ -816,9 +816,14 @@
         <translation>描述</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="395"/>
+        <location filename="../../ui/contracts.py" line="398"/>
         <source>Description *</source>
         <translation>描述 *</translation>
+    </message>
+    <message>
+        <location filename="../../ui/contracts.py" line="399"/>
+        <source>Description in English</source>
+        <translation>英文描述</translation>
     </message>
     <message>
         <location filename="../../ui/contracts.py" line="137"/>
@@ -836,27 +841,27 @@
         <translation>英文</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="405"/>
+        <location filename="../../ui/contracts.py" line="411"/>
         <source>From unit</source>
         <translation>起始 U 位</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="408"/>
+        <location filename="../../ui/contracts.py" line="414"/>
         <source>GPU model</source>
         <translation>GPU 型号</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="418"/>
+        <location filename="../../ui/contracts.py" line="424"/>
         <source>Hourly rate beyond</source>
         <translation>超出部分小时单价</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="417"/>
+        <location filename="../../ui/contracts.py" line="423"/>
         <source>Included GPU-hours</source>
         <translation>包含卡时</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="420"/>
+        <location filename="../../ui/contracts.py" line="426"/>
         <source>Installation price each</source>
         <translation>每条安装费</translation>
     </message>
@@ -876,12 +881,12 @@
         <translation>语言</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="419"/>
+        <location filename="../../ui/contracts.py" line="425"/>
         <source>Mbps</source>
         <translation>带宽（Mbps）</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="411"/>
+        <location filename="../../ui/contracts.py" line="417"/>
         <source>Named GPUs</source>
         <translation>指定 GPU</translation>
     </message>
@@ -891,7 +896,7 @@
         <translation>新建合同</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="273"/>
+        <location filename="../../ui/contracts.py" line="276"/>
         <source>No subsidiary covers the customer's region: no serving team or response time.</source>
         <translation>没有子公司覆盖该客户所在地区：无服务团队和响应时间。</translation>
     </message>
@@ -901,17 +906,17 @@
         <translation>编号</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="415"/>
+        <location filename="../../ui/contracts.py" line="421"/>
         <source>Power allowance (kW)</source>
         <translation>功率配额（kW）</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="416"/>
+        <location filename="../../ui/contracts.py" line="422"/>
         <source>Price per kWh over it</source>
         <translation>超出部分每千瓦时单价</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="397"/>
+        <location filename="../../ui/contracts.py" line="403"/>
         <source>Priced</source>
         <translation>计价方式</translation>
     </message>
@@ -921,12 +926,12 @@
         <translation>数量</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="404"/>
+        <location filename="../../ui/contracts.py" line="410"/>
         <source>Rack</source>
         <translation>机柜</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="678"/>
+        <location filename="../../ui/contracts.py" line="688"/>
         <source>Reload the contract now? Your edits will be lost.</source>
         <translation>现在重新加载合同？您的修改将丢失。</translation>
     </message>
@@ -936,17 +941,17 @@
         <translation>删除条目</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="248"/>
+        <location filename="../../ui/contracts.py" line="251"/>
         <source>Save draft</source>
         <translation>保存草稿</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="275"/>
+        <location filename="../../ui/contracts.py" line="278"/>
         <source>Served by %1 for the customer's region %2 (%3 h response).</source>
         <translation>客户所在地区 %2 由 %1 提供服务（%3 小时响应）。</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="414"/>
+        <location filename="../../ui/contracts.py" line="420"/>
         <source>Service end</source>
         <translation>服务结束</translation>
     </message>
@@ -956,7 +961,7 @@
         <translation>服务级别</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="412"/>
+        <location filename="../../ui/contracts.py" line="418"/>
         <source>Service start (handover)</source>
         <translation>服务开始（交付日）</translation>
     </message>
@@ -971,7 +976,7 @@
         <translation>子公司 *</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="403"/>
+        <location filename="../../ui/contracts.py" line="409"/>
         <source>Tax category</source>
         <translation>税目</translation>
     </message>
@@ -981,17 +986,17 @@
         <translation>条款</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="309"/>
+        <location filename="../../ui/contracts.py" line="312"/>
         <source>The items are at %1's sites (%2): %1 signs.</source>
         <translation>项目位于 %1 的站点（%2）：应由 %1 签约。</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="305"/>
+        <location filename="../../ui/contracts.py" line="308"/>
         <source>The items are at sites of several subsidiaries (%1: %2); each signs its own contract.</source>
         <translation>各项目分属多个子公司的站点（%1：%2）；应由各子公司分别签约。</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="303"/>
+        <location filename="../../ui/contracts.py" line="306"/>
         <source>The signer is the subsidiary operating the site of the racks or GPUs.</source>
         <translation>签约方为机柜或 GPU 所在站点的运营子公司。</translation>
     </message>
@@ -1001,7 +1006,7 @@
         <translation>标题</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="406"/>
+        <location filename="../../ui/contracts.py" line="412"/>
         <source>To unit</source>
         <translation>结束 U 位</translation>
     </message>
@@ -1016,37 +1021,42 @@
         <translation>单价</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="396"/>
+        <location filename="../../ui/contracts.py" line="402"/>
         <source>Unit price (CNY) *</source>
         <translation>单价（元）*</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="545"/>
+        <location filename="../../ui/contracts.py" line="553"/>
         <source>a number, e.g. 12.5</source>
         <translation>请输入数字，例如 12.5</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="549"/>
+        <location filename="../../ui/contracts.py" line="557"/>
         <source>a whole number</source>
         <translation>请输入整数</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="640"/>
+        <location filename="../../ui/contracts.py" line="401"/>
+        <source>for English documents of a Chinese contract; empty: made from the kind and object</source>
+        <translation>用于中文合同的英文单据；留空则按类型与对象自动生成</translation>
+    </message>
+    <message>
+        <location filename="../../ui/contracts.py" line="650"/>
         <source>item %1: %2</source>
         <translation>条目 %1：%2</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="558"/>
+        <location filename="../../ui/contracts.py" line="566"/>
         <source>no GPU with serial %1</source>
         <translation>没有序列号为 %1 的 GPU</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="410"/>
+        <location filename="../../ui/contracts.py" line="416"/>
         <source>or named GPUs: serials, comma separated</source>
         <translation>或指定 GPU：序列号，以逗号分隔</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="561"/>
+        <location filename="../../ui/contracts.py" line="569"/>
         <source>required</source>
         <translation>必填</translation>
     </message>
@@ -1054,12 +1064,12 @@
 <context>
     <name>ContractPanel</name>
     <message>
-        <location filename="../../ui/contracts.py" line="774"/>
+        <location filename="../../ui/contracts.py" line="784"/>
         <source>%1 contract %2. The reason goes into the audit trail.</source>
         <translation>%1合同 %2。原因将记入审计日志。</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="857"/>
+        <location filename="../../ui/contracts.py" line="867"/>
         <source>A new revision takes over on its effective date; edit its items, then submit it.</source>
         <translation>新版本自生效日起取代原合同；请修改条目后提交审批。</translation>
     </message>
@@ -1068,17 +1078,17 @@
         <translation>生效</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="783"/>
+        <location filename="../../ui/contracts.py" line="793"/>
         <source>Activate %1? Its racks and GPUs are leased to %2 now.</source>
         <translation>确定生效 %1？其机柜和 GPU 将立即租给 %2。</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="856"/>
+        <location filename="../../ui/contracts.py" line="866"/>
         <source>Amend %1</source>
         <translation>变更 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="709"/>
+        <location filename="../../ui/contracts.py" line="719"/>
         <source>Amend…</source>
         <translation>变更…</translation>
     </message>
@@ -1087,62 +1097,62 @@
         <translation>批准</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="785"/>
+        <location filename="../../ui/contracts.py" line="795"/>
         <source>Approve %1 for %2?</source>
         <translation>确定批准 %2 的合同 %1？</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="832"/>
+        <location filename="../../ui/contracts.py" line="842"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="811"/>
+        <location filename="../../ui/contracts.py" line="821"/>
         <source>Changed by someone else</source>
         <translation>记录已被他人修改</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="722"/>
+        <location filename="../../ui/contracts.py" line="732"/>
         <source>Chinese</source>
         <translation>中文</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="697"/>
+        <location filename="../../ui/contracts.py" line="707"/>
         <source>Choose a contract</source>
         <translation>请选择合同</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="873"/>
+        <location filename="../../ui/contracts.py" line="883"/>
         <source>Contract %1</source>
         <translation>合同 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="719"/>
+        <location filename="../../ui/contracts.py" line="729"/>
         <source>Customer: %1</source>
         <translation>客户：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="698"/>
+        <location filename="../../ui/contracts.py" line="708"/>
         <source>Description</source>
         <translation>描述</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="707"/>
+        <location filename="../../ui/contracts.py" line="717"/>
         <source>Edit draft…</source>
         <translation>编辑草稿…</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="858"/>
+        <location filename="../../ui/contracts.py" line="868"/>
         <source>Effective date</source>
         <translation>生效日期</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="829"/>
+        <location filename="../../ui/contracts.py" line="839"/>
         <source>End</source>
         <translation>结束</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="722"/>
+        <location filename="../../ui/contracts.py" line="732"/>
         <source>English</source>
         <translation>英文</translation>
     </message>
@@ -1151,37 +1161,37 @@
         <translation>到期</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="784"/>
+        <location filename="../../ui/contracts.py" line="794"/>
         <source>Expire %1? Its racks and GPUs are released to %2's end date.</source>
         <translation>确定使 %1 到期？其机柜和 GPU 将按 %2 的合同结束日释放。</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="698"/>
+        <location filename="../../ui/contracts.py" line="708"/>
         <source>Kind</source>
         <translation>类型</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="722"/>
+        <location filename="../../ui/contracts.py" line="732"/>
         <source>Language: %1</source>
         <translation>语言：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="777"/>
+        <location filename="../../ui/contracts.py" line="787"/>
         <source>Last day of service</source>
         <translation>服务最后一天</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="698"/>
+        <location filename="../../ui/contracts.py" line="708"/>
         <source>Price</source>
         <translation>价格</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="710"/>
+        <location filename="../../ui/contracts.py" line="720"/>
         <source>Print / PDF…</source>
         <translation>打印 / PDF…</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="698"/>
+        <location filename="../../ui/contracts.py" line="708"/>
         <source>Quantity</source>
         <translation>数量</translation>
     </message>
@@ -1190,27 +1200,27 @@
         <translation>驳回…</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="812"/>
+        <location filename="../../ui/contracts.py" line="822"/>
         <source>Reload the contract now?</source>
         <translation>现在重新加载合同？</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="831"/>
+        <location filename="../../ui/contracts.py" line="841"/>
         <source>Renew</source>
         <translation>续签</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="824"/>
+        <location filename="../../ui/contracts.py" line="834"/>
         <source>Renew %1</source>
         <translation>续签 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="729"/>
+        <location filename="../../ui/contracts.py" line="739"/>
         <source>Renews %1</source>
         <translation>续签自 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="709"/>
+        <location filename="../../ui/contracts.py" line="719"/>
         <source>Renew…</source>
         <translation>续签…</translation>
     </message>
@@ -1219,22 +1229,22 @@
         <translation>恢复</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="725"/>
+        <location filename="../../ui/contracts.py" line="735"/>
         <source>Revision %1, effective %2</source>
         <translation>第 %1 版，%2 生效</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="699"/>
+        <location filename="../../ui/contracts.py" line="709"/>
         <source>Service start</source>
         <translation>服务开始</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="828"/>
+        <location filename="../../ui/contracts.py" line="838"/>
         <source>Start</source>
         <translation>开始</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="720"/>
+        <location filename="../../ui/contracts.py" line="730"/>
         <source>Status: %1</source>
         <translation>状态：%1</translation>
     </message>
@@ -1247,7 +1257,7 @@
         <translation>暂停…</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="721"/>
+        <location filename="../../ui/contracts.py" line="731"/>
         <source>Term: %1 – %2</source>
         <translation>期限：%1 至 %2</translation>
     </message>
@@ -1256,7 +1266,7 @@
         <translation>终止…</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="805"/>
+        <location filename="../../ui/contracts.py" line="815"/>
         <source>Updating the contract…</source>
         <translation>正在更新合同…</translation>
     </message>
@@ -1307,7 +1317,7 @@
 <context>
     <name>ContractsPage</name>
     <message>
-        <location filename="../../ui/contracts.py" line="886"/>
+        <location filename="../../ui/contracts.py" line="896"/>
         <source>New contract…</source>
         <translation>新建合同…</translation>
     </message>
@@ -1315,97 +1325,97 @@
 <context>
     <name>CreditNoteDialog</name>
     <message>
-        <location filename="../../ui/billing.py" line="109"/>
+        <location filename="../../ui/billing.py" line="104"/>
         <source>A credit note says why.</source>
         <translation>红字账单须说明原因。</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="113"/>
+        <location filename="../../ui/billing.py" line="108"/>
         <source>A partial amount credits exactly one line: tick only that line.</source>
         <translation>部分冲减只针对一个条目：请只勾选该条目。</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="115"/>
+        <location filename="../../ui/billing.py" line="110"/>
         <source>A partial amount is a positive amount in yuan and fen, e.g. 1200.50.</source>
         <translation>部分冲减金额须为正数，精确到分，例如 1200.50。</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="163"/>
+        <location filename="../../ui/billing.py" line="158"/>
         <source>Back</source>
         <translation>返回</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="97"/>
+        <location filename="../../ui/billing.py" line="92"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="111"/>
+        <location filename="../../ui/billing.py" line="106"/>
         <source>Choose at least one line.</source>
         <translation>请至少选择一条明细。</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="159"/>
+        <location filename="../../ui/billing.py" line="154"/>
         <source>Confirm credit note</source>
         <translation>确认红字账单</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="75"/>
+        <location filename="../../ui/billing.py" line="70"/>
         <source>Credit note for %1</source>
         <translation>为 %1 开具红字账单</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="151"/>
+        <location filename="../../ui/billing.py" line="146"/>
         <source>Issue a credit note against %1 for %2 (incl. VAT)?</source>
         <translation>对 %1 开具红字账单，金额 %2（含税）？</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="96"/>
+        <location filename="../../ui/billing.py" line="91"/>
         <source>Issue credit note</source>
         <translation>开具红字账单</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="92"/>
+        <location filename="../../ui/billing.py" line="87"/>
         <source>Lines to credit</source>
         <translation>要冲销的明细</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="144"/>
+        <location filename="../../ui/billing.py" line="139"/>
         <source>Part of “%1”: %2 + VAT %3</source>
         <translation>部分冲减“%1”：%2，增值税 %3</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="83"/>
+        <location filename="../../ui/billing.py" line="78"/>
         <source>Partial amount</source>
         <translation>部分冲减金额</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="79"/>
+        <location filename="../../ui/billing.py" line="74"/>
         <source>Reason *</source>
         <translation>原因 *</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="153"/>
+        <location filename="../../ui/billing.py" line="148"/>
         <source>Reason: %1</source>
         <translation>原因：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="155"/>
+        <location filename="../../ui/billing.py" line="150"/>
         <source>The lines are reversed in full; they may be rebilled afterwards.</source>
         <translation>所选行全额冲销，之后可重新出账。</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="154"/>
+        <location filename="../../ui/billing.py" line="149"/>
         <source>The rest of the line stays billed; nothing is rebilled.</source>
         <translation>该行其余金额照常计费，不重新出账。</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="82"/>
+        <location filename="../../ui/billing.py" line="77"/>
         <source>empty: credit the lines in full (they may be rebilled)</source>
         <translation>留空：全额冲销所选条目（之后可重新计费）</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="148"/>
+        <location filename="../../ui/billing.py" line="143"/>
         <source>“%1”: %2 + VAT %3</source>
         <translation>“%1”：%2，增值税 %3</translation>
     </message>
@@ -1649,97 +1659,97 @@
 <context>
     <name>DashboardPage</name>
     <message>
-        <location filename="../../ui/dashboard.py" line="194"/>
+        <location filename="../../ui/dashboard.py" line="195"/>
         <source> (%1 shown)</source>
         <translation>（列出 %1）</translation>
     </message>
     <message>
-        <location filename="../../ui/dashboard.py" line="147"/>
+        <location filename="../../ui/dashboard.py" line="148"/>
         <source>Active contracts</source>
         <translation>生效合同</translation>
     </message>
     <message>
-        <location filename="../../ui/dashboard.py" line="65"/>
+        <location filename="../../ui/dashboard.py" line="66"/>
         <source>Contract</source>
         <translation>合同</translation>
     </message>
     <message>
-        <location filename="../../ui/dashboard.py" line="58"/>
+        <location filename="../../ui/dashboard.py" line="59"/>
         <source>Contracts due (within 180/90/60/30 days)</source>
         <translation>即将到期的合同（180/90/60/30 天内）</translation>
     </message>
     <message>
-        <location filename="../../ui/dashboard.py" line="192"/>
+        <location filename="../../ui/dashboard.py" line="193"/>
         <source>Contracts due (within 180/90/60/30 days): %1</source>
         <translation>即将到期的合同（180/90/60/30 天内）：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/dashboard.py" line="65"/>
+        <location filename="../../ui/dashboard.py" line="66"/>
         <source>Customer</source>
         <translation>客户</translation>
     </message>
     <message>
-        <location filename="../../ui/dashboard.py" line="146"/>
+        <location filename="../../ui/dashboard.py" line="147"/>
         <source>Customers</source>
         <translation>客户</translation>
     </message>
     <message>
-        <location filename="../../ui/dashboard.py" line="65"/>
+        <location filename="../../ui/dashboard.py" line="66"/>
         <source>Days</source>
         <translation>天数</translation>
     </message>
     <message>
-        <location filename="../../ui/dashboard.py" line="144"/>
+        <location filename="../../ui/dashboard.py" line="145"/>
         <source>Devices</source>
         <translation>设备</translation>
     </message>
     <message>
-        <location filename="../../ui/dashboard.py" line="148"/>
+        <location filename="../../ui/dashboard.py" line="149"/>
         <source>Ending in 30/60/90 days</source>
         <translation>30/60/90 天内到期</translation>
     </message>
     <message>
-        <location filename="../../ui/dashboard.py" line="65"/>
+        <location filename="../../ui/dashboard.py" line="66"/>
         <source>Ends</source>
         <translation>到期</translation>
     </message>
     <message>
-        <location filename="../../ui/dashboard.py" line="162"/>
+        <location filename="../../ui/dashboard.py" line="163"/>
         <source>GPU fleet by state: </source>
         <translation>GPU 按状态：</translation>
     </message>
     <message>
-        <location filename="../../ui/dashboard.py" line="145"/>
+        <location filename="../../ui/dashboard.py" line="146"/>
         <source>GPUs</source>
         <translation>GPU</translation>
     </message>
     <message>
-        <location filename="../../ui/dashboard.py" line="143"/>
+        <location filename="../../ui/dashboard.py" line="144"/>
         <source>Racks (leased)</source>
         <translation>机柜（已租）</translation>
     </message>
     <message>
-        <location filename="../../ui/dashboard.py" line="59"/>
+        <location filename="../../ui/dashboard.py" line="60"/>
         <source>Red: within 30 days; orange: 60; yellow: 90; green: 180</source>
         <translation>红色：30 天内；橙色：60 天内；黄色：90 天内；绿色：180 天内</translation>
     </message>
     <message>
-        <location filename="../../ui/dashboard.py" line="142"/>
+        <location filename="../../ui/dashboard.py" line="143"/>
         <source>Sites</source>
         <translation>站点</translation>
     </message>
     <message>
-        <location filename="../../ui/dashboard.py" line="196"/>
+        <location filename="../../ui/dashboard.py" line="197"/>
         <source>The nearest %1 are listed; the Contracts page has all of them.</source>
         <translation>列出最近到期的 %1 份；全部合同见“合同”页。</translation>
     </message>
     <message>
-        <location filename="../../ui/dashboard.py" line="186"/>
+        <location filename="../../ui/dashboard.py" line="187"/>
         <source>renewal drafted</source>
         <translation>已起草续签</translation>
     </message>
     <message>
-        <location filename="../../ui/dashboard.py" line="184"/>
+        <location filename="../../ui/dashboard.py" line="185"/>
         <source>≤ %1 days</source>
         <translation>≤ %1 天</translation>
     </message>
@@ -1888,102 +1898,102 @@
 <context>
     <name>DepositsSection</name>
     <message>
-        <location filename="../../ui/receivables.py" line="235"/>
+        <location filename="../../ui/receivables.py" line="226"/>
         <source>Amount</source>
         <translation>金额</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="252"/>
+        <location filename="../../ui/receivables.py" line="243"/>
         <source>Amount received</source>
         <translation>已收取</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="241"/>
+        <location filename="../../ui/receivables.py" line="232"/>
         <source>App&amp;ly</source>
         <translation>抵扣(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="253"/>
+        <location filename="../../ui/receivables.py" line="244"/>
         <source>Applied</source>
         <translation>已抵扣</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="239"/>
+        <location filename="../../ui/receivables.py" line="230"/>
         <source>Apply to a statement</source>
         <translation>抵扣对账单</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="253"/>
+        <location filename="../../ui/receivables.py" line="244"/>
         <source>Balance</source>
         <translation>余额</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="236"/>
+        <location filename="../../ui/receivables.py" line="227"/>
         <source>Contract</source>
         <translation>合同</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="235"/>
+        <location filename="../../ui/receivables.py" line="226"/>
         <source>Customer</source>
         <translation>客户</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="235"/>
+        <location filename="../../ui/receivables.py" line="226"/>
         <source>Kind</source>
         <translation>类型</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="236"/>
+        <location filename="../../ui/receivables.py" line="227"/>
         <source>R&amp;eceive</source>
         <translation>收取(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="250"/>
+        <location filename="../../ui/receivables.py" line="241"/>
         <source>Reason</source>
         <translation>原因</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="234"/>
+        <location filename="../../ui/receivables.py" line="225"/>
         <source>Receive</source>
         <translation>收取</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="236"/>
+        <location filename="../../ui/receivables.py" line="227"/>
         <source>Reference</source>
         <translation>流水号</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="250"/>
+        <location filename="../../ui/receivables.py" line="241"/>
         <source>Refu&amp;nd</source>
         <translation>退还(&amp;N)</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="247"/>
+        <location filename="../../ui/receivables.py" line="238"/>
         <source>Refund</source>
         <translation>退还</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="253"/>
+        <location filename="../../ui/receivables.py" line="244"/>
         <source>Refunded</source>
         <translation>已退还</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="240"/>
+        <location filename="../../ui/receivables.py" line="231"/>
         <source>Statement no.</source>
         <translation>对账单号</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="238"/>
+        <location filename="../../ui/receivables.py" line="229"/>
         <source>all</source>
         <translation>全部</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="231"/>
+        <location filename="../../ui/receivables.py" line="222"/>
         <source>credit code or name</source>
         <translation>信用代码或名称</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="232"/>
+        <location filename="../../ui/receivables.py" line="223"/>
         <source>optional</source>
         <translation>选填</translation>
     </message>
@@ -2197,132 +2207,132 @@
 <context>
     <name>FapiaoSection</name>
     <message>
-        <location filename="../../ui/receivables.py" line="295"/>
+        <location filename="../../ui/receivables.py" line="286"/>
         <source>&amp;Add fapiao</source>
         <translation>登记发票(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="290"/>
+        <location filename="../../ui/receivables.py" line="281"/>
         <source>(the customer's profile)</source>
         <translation>（按客户开票信息）</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="286"/>
+        <location filename="../../ui/receivables.py" line="277"/>
         <source>20 digits</source>
         <translation>20 位数字</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="294"/>
+        <location filename="../../ui/receivables.py" line="285"/>
         <source>Amount</source>
         <translation>金额</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="305"/>
+        <location filename="../../ui/receivables.py" line="296"/>
         <source>Credit code</source>
         <translation>统一社会信用代码</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="300"/>
+        <location filename="../../ui/receivables.py" line="291"/>
         <source>Credit note</source>
         <translation>红字账单</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="305"/>
+        <location filename="../../ui/receivables.py" line="296"/>
         <source>Customer</source>
         <translation>客户</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="293"/>
+        <location filename="../../ui/receivables.py" line="284"/>
         <source>Date</source>
         <translation>日期</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="293"/>
+        <location filename="../../ui/receivables.py" line="284"/>
         <source>Fapiao no.</source>
         <translation>发票号</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="304"/>
+        <location filename="../../ui/receivables.py" line="295"/>
         <source>Kind</source>
         <translation>类型</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="307"/>
+        <location filename="../../ui/receivables.py" line="298"/>
         <source>Note</source>
         <translation>备注</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="301"/>
+        <location filename="../../ui/receivables.py" line="292"/>
         <source>Original fapiao</source>
         <translation>原发票号码</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="292"/>
+        <location filename="../../ui/receivables.py" line="283"/>
         <source>Record a fapiao for a statement</source>
         <translation>登记对账单的发票</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="299"/>
+        <location filename="../../ui/receivables.py" line="290"/>
         <source>Record a red-letter fapiao for a credit note</source>
         <translation>登记红字账单的红字发票</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="302"/>
+        <location filename="../../ui/receivables.py" line="293"/>
         <source>Record red-le&amp;tter</source>
         <translation>登记红字发票(&amp;T)</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="307"/>
+        <location filename="../../ui/receivables.py" line="298"/>
         <source>Recorded by</source>
         <translation>登记人</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="306"/>
+        <location filename="../../ui/receivables.py" line="297"/>
         <source>Reverses</source>
         <translation>冲回/冲销</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="305"/>
+        <location filename="../../ui/receivables.py" line="296"/>
         <source>Statement</source>
         <translation>账单</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="306"/>
+        <location filename="../../ui/receivables.py" line="297"/>
         <source>Statement fapiao status</source>
         <translation>对账单开票状态</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="293"/>
+        <location filename="../../ui/receivables.py" line="284"/>
         <source>Statement no.</source>
         <translation>对账单号</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="294"/>
+        <location filename="../../ui/receivables.py" line="285"/>
         <source>Tax</source>
         <translation>税额</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="306"/>
+        <location filename="../../ui/receivables.py" line="297"/>
         <source>Total</source>
         <translation>合计</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="294"/>
+        <location filename="../../ui/receivables.py" line="285"/>
         <source>Type</source>
         <translation>型号</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="298"/>
+        <location filename="../../ui/receivables.py" line="289"/>
         <source>the credit note's</source>
         <translation>按红字账单</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="297"/>
+        <location filename="../../ui/receivables.py" line="288"/>
         <source>the fapiao it reverses</source>
         <translation>被冲红的原发票号码</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="288"/>
+        <location filename="../../ui/receivables.py" line="279"/>
         <source>without tax</source>
         <translation>不含税</translation>
     </message>
@@ -2833,47 +2843,47 @@
 <context>
     <name>HandoverDialog</name>
     <message>
-        <location filename="../../ui/billing.py" line="177"/>
+        <location filename="../../ui/billing.py" line="172"/>
         <source>Awaiting handover</source>
         <translation>待交付</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="215"/>
+        <location filename="../../ui/billing.py" line="210"/>
         <source>Choose an item.</source>
         <translation>请选择一个条目。</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="204"/>
+        <location filename="../../ui/billing.py" line="199"/>
         <source>Close</source>
         <translation>关闭</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="199"/>
+        <location filename="../../ui/billing.py" line="194"/>
         <source>Evidence *</source>
         <translation>凭据 *</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="195"/>
+        <location filename="../../ui/billing.py" line="190"/>
         <source>Handed over at (Asia/Shanghai)</source>
         <translation>交付时间（北京时间）</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="188"/>
+        <location filename="../../ui/billing.py" line="183"/>
         <source>Items</source>
         <translation>条目</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="203"/>
+        <location filename="../../ui/billing.py" line="198"/>
         <source>Record handover</source>
         <translation>记录交付</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="198"/>
+        <location filename="../../ui/billing.py" line="193"/>
         <source>evidence: signed handover form, ticket, who received it</source>
         <translation>凭据：签字交接单、工单号、接收人</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="183"/>
+        <location filename="../../ui/billing.py" line="178"/>
         <source>planned %1</source>
         <translation>计划 %1</translation>
     </message>
@@ -3020,47 +3030,47 @@
 <context>
     <name>InvoicingProfileTab</name>
     <message>
-        <location filename="../../ui/receivables.py" line="581"/>
+        <location filename="../../ui/receivables.py" line="567"/>
         <source>Address and phone</source>
         <translation>地址、电话</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="582"/>
+        <location filename="../../ui/receivables.py" line="568"/>
         <source>Bank and account</source>
         <translation>开户行及账号</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="585"/>
+        <location filename="../../ui/receivables.py" line="571"/>
         <source>E-mail for delivery</source>
         <translation>收票邮箱</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="584"/>
+        <location filename="../../ui/receivables.py" line="570"/>
         <source>Fapiao type</source>
         <translation>发票类型</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="625"/>
+        <location filename="../../ui/receivables.py" line="610"/>
         <source>Invoicing profile</source>
         <translation>开票信息</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="629"/>
+        <location filename="../../ui/receivables.py" line="614"/>
         <source>Invoicing profile not saved</source>
         <translation>开票信息未保存</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="580"/>
+        <location filename="../../ui/receivables.py" line="566"/>
         <source>Name on the fapiao</source>
         <translation>名称（发票抬头）</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="586"/>
+        <location filename="../../ui/receivables.py" line="572"/>
         <source>Save &amp;invoicing profile</source>
         <translation>保存开票信息(&amp;I)</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="580"/>
+        <location filename="../../ui/receivables.py" line="566"/>
         <source>Taxpayer ID</source>
         <translation>纳税人识别号</translation>
     </message>
@@ -3643,67 +3653,67 @@ Reason:</source>
 <context>
     <name>OverdueCard</name>
     <message>
-        <location filename="../../ui/receivables.py" line="531"/>
+        <location filename="../../ui/receivables.py" line="518"/>
         <source>%1 customer(s), ¥%2</source>
         <translation>%1 个客户，¥%2</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="458"/>
+        <location filename="../../ui/receivables.py" line="452"/>
         <source>&amp;Keep serving…</source>
         <translation>继续服务(&amp;K)…</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="456"/>
+        <location filename="../../ui/receivables.py" line="450"/>
         <source>&amp;Suspend…</source>
         <translation>暂停服务(&amp;S)…</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="451"/>
+        <location filename="../../ui/receivables.py" line="445"/>
         <source>Customer</source>
         <translation>客户</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="451"/>
+        <location filename="../../ui/receivables.py" line="445"/>
         <source>Days</source>
         <translation>天数</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="451"/>
+        <location filename="../../ui/receivables.py" line="445"/>
         <source>Decision</source>
         <translation>处理决定</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="550"/>
+        <location filename="../../ui/receivables.py" line="537"/>
         <source>Decision on %1</source>
         <translation>对 %1 的处理决定</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="451"/>
+        <location filename="../../ui/receivables.py" line="445"/>
         <source>Overdue</source>
         <translation>逾期金额</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="529"/>
+        <location filename="../../ui/receivables.py" line="516"/>
         <source>Overdue more than %1 days: suspension proposals</source>
         <translation>逾期超过 %1 天：建议暂停服务</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="545"/>
+        <location filename="../../ui/receivables.py" line="532"/>
         <source>Select a customer in the list first.</source>
         <translation>请先在列表中选择一个客户。</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="551"/>
+        <location filename="../../ui/receivables.py" line="538"/>
         <source>Why? (recorded in the audit trail)</source>
         <translation>原因（记入审计日志）：</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="533"/>
+        <location filename="../../ui/receivables.py" line="520"/>
         <source>keep serving</source>
         <translation>继续服务</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="533"/>
+        <location filename="../../ui/receivables.py" line="520"/>
         <source>suspend</source>
         <translation>暂停服务</translation>
     </message>
@@ -3732,182 +3742,182 @@ Reason:</source>
 <context>
     <name>PaymentsSection</name>
     <message>
-        <location filename="../../ui/receivables.py" line="148"/>
+        <location filename="../../ui/receivables.py" line="139"/>
         <source>&amp;Allocate</source>
         <translation>核销(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="144"/>
+        <location filename="../../ui/receivables.py" line="135"/>
         <source>&amp;Record receipt</source>
         <translation>登记收款(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="146"/>
+        <location filename="../../ui/receivables.py" line="137"/>
         <source>Allocate the selected payment</source>
         <translation>核销所选收款</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="155"/>
+        <location filename="../../ui/receivables.py" line="146"/>
         <source>Allocated</source>
         <translation>已核销</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="142"/>
+        <location filename="../../ui/receivables.py" line="133"/>
         <source>Amount</source>
         <translation>金额</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="136"/>
+        <location filename="../../ui/receivables.py" line="127"/>
         <source>Bank draft</source>
         <translation>汇票</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="135"/>
+        <location filename="../../ui/receivables.py" line="126"/>
         <source>Bank transfer</source>
         <translation>银行转账</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="135"/>
+        <location filename="../../ui/receivables.py" line="126"/>
         <source>Cash</source>
         <translation>现金</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="136"/>
+        <location filename="../../ui/receivables.py" line="127"/>
         <source>Cheque</source>
         <translation>支票</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="153"/>
+        <location filename="../../ui/receivables.py" line="144"/>
         <source>Credit code</source>
         <translation>统一社会信用代码</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="142"/>
+        <location filename="../../ui/receivables.py" line="133"/>
         <source>Customer</source>
         <translation>客户</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="142"/>
+        <location filename="../../ui/receivables.py" line="133"/>
         <source>Date</source>
         <translation>日期</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="138"/>
+        <location filename="../../ui/receivables.py" line="129"/>
         <source>Keep as credit (do not allocate)</source>
         <translation>暂不核销（计入预收余额）</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="153"/>
+        <location filename="../../ui/receivables.py" line="144"/>
         <source>Kind</source>
         <translation>类型</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="143"/>
+        <location filename="../../ui/receivables.py" line="134"/>
         <source>Method</source>
         <translation>付款方式</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="136"/>
+        <location filename="../../ui/receivables.py" line="127"/>
         <source>Other</source>
         <translation>其他</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="154"/>
+        <location filename="../../ui/receivables.py" line="145"/>
         <source>Payer</source>
         <translation>付款户名</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="153"/>
+        <location filename="../../ui/receivables.py" line="144"/>
         <source>Payment</source>
         <translation>收款</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="190"/>
+        <location filename="../../ui/receivables.py" line="181"/>
         <source>Payment %1 reversed.</source>
         <translation>收款 %1 已冲回。</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="151"/>
+        <location filename="../../ui/receivables.py" line="142"/>
         <source>Re&amp;verse</source>
         <translation>冲回(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="151"/>
+        <location filename="../../ui/receivables.py" line="142"/>
         <source>Reason</source>
         <translation>原因</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="141"/>
+        <location filename="../../ui/receivables.py" line="132"/>
         <source>Record a bank receipt</source>
         <translation>登记银行收款</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="156"/>
+        <location filename="../../ui/receivables.py" line="147"/>
         <source>Recorded by</source>
         <translation>登记人</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="143"/>
+        <location filename="../../ui/receivables.py" line="134"/>
         <source>Reference</source>
         <translation>流水号</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="184"/>
+        <location filename="../../ui/receivables.py" line="175"/>
         <source>Reverse payment</source>
         <translation>冲回收款</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="185"/>
+        <location filename="../../ui/receivables.py" line="176"/>
         <source>Reverse payment %1 by a counter-entry? Its statements are open again.</source>
         <translation>以反向分录冲回收款 %1？其核销的对账单将重新变为未收。</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="150"/>
+        <location filename="../../ui/receivables.py" line="141"/>
         <source>Reverse the selected payment</source>
         <translation>冲回所选收款</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="155"/>
+        <location filename="../../ui/receivables.py" line="146"/>
         <source>Reverses</source>
         <translation>冲回/冲销</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="183"/>
+        <location filename="../../ui/receivables.py" line="174"/>
         <source>Say why the payment is reversed.</source>
         <translation>请填写冲回原因。</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="162"/>
+        <location filename="../../ui/receivables.py" line="153"/>
         <source>Select a payment in the list first.</source>
         <translation>请先在列表中选择一笔收款。</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="147"/>
+        <location filename="../../ui/receivables.py" line="138"/>
         <source>Statement no.</source>
         <translation>对账单号</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="156"/>
+        <location filename="../../ui/receivables.py" line="147"/>
         <source>Statements</source>
         <translation>账单</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="156"/>
+        <location filename="../../ui/receivables.py" line="147"/>
         <source>Unallocated</source>
         <translation>未核销</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="145"/>
+        <location filename="../../ui/receivables.py" line="136"/>
         <source>all</source>
         <translation>全部</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="132"/>
+        <location filename="../../ui/receivables.py" line="123"/>
         <source>bank reference (流水号)</source>
         <translation>银行流水号</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="130"/>
+        <location filename="../../ui/receivables.py" line="121"/>
         <source>credit code or name</source>
         <translation>信用代码或名称</translation>
     </message>
@@ -4643,42 +4653,42 @@ Reason:</source>
 <context>
     <name>ReceivablesTabs</name>
     <message>
-        <location filename="../../ui/receivables.py" line="398"/>
+        <location filename="../../ui/receivables.py" line="389"/>
         <source>&amp;Deposits</source>
         <translation>押金/预付款(&amp;D)</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="398"/>
+        <location filename="../../ui/receivables.py" line="389"/>
         <source>&amp;Fapiao</source>
         <translation>发票(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="63"/>
+        <location filename="../../ui/receivables.py" line="55"/>
         <source>&amp;Payments</source>
         <translation>收款(&amp;P)</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="422"/>
+        <location filename="../../ui/receivables.py" line="413"/>
         <source>&amp;Receivables</source>
         <translation>应收账款(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="420"/>
+        <location filename="../../ui/receivables.py" line="411"/>
         <source>&amp;Statements</source>
         <translation>对账单(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="399"/>
+        <location filename="../../ui/receivables.py" line="390"/>
         <source>A&amp;ging</source>
         <translation>账龄(&amp;G)</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="397"/>
+        <location filename="../../ui/receivables.py" line="388"/>
         <source>Customer &amp;balance</source>
         <translation>客户余额(&amp;B)</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="433"/>
+        <location filename="../../ui/receivables.py" line="424"/>
         <source>Fapiao: %1 (¥%2 of ¥%3)</source>
         <translation>开票：%1（已开 ¥%2，应开 ¥%3）</translation>
     </message>
@@ -5286,172 +5296,172 @@ Reason:</source>
 <context>
     <name>StatementPanel</name>
     <message>
-        <location filename="../../ui/billing.py" line="267"/>
+        <location filename="../../ui/billing.py" line="262"/>
         <source>%1 draft #%2</source>
         <translation>%1 草稿 #%2</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="244"/>
+        <location filename="../../ui/billing.py" line="239"/>
         <source>Amount</source>
         <translation>金额</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="242"/>
+        <location filename="../../ui/billing.py" line="237"/>
         <source>Choose a statement</source>
         <translation>请选择账单</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="243"/>
+        <location filename="../../ui/billing.py" line="238"/>
         <source>Contract</source>
         <translation>合同</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="346"/>
+        <location filename="../../ui/billing.py" line="341"/>
         <source>Credit note</source>
         <translation>红字账单</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="346"/>
+        <location filename="../../ui/billing.py" line="341"/>
         <source>Credit note %1 issued for %2.</source>
         <translation>已开具红字账单 %1，金额 %2。</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="284"/>
+        <location filename="../../ui/billing.py" line="279"/>
         <source>Credit notes: %1</source>
         <translation>红字账单：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="253"/>
+        <location filename="../../ui/billing.py" line="248"/>
         <source>Credit note…</source>
         <translation>红字账单…</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="280"/>
+        <location filename="../../ui/billing.py" line="275"/>
         <source>Credits %1</source>
         <translation>冲销 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="269"/>
+        <location filename="../../ui/billing.py" line="264"/>
         <source>Customer: %1</source>
         <translation>客户：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="243"/>
+        <location filename="../../ui/billing.py" line="238"/>
         <source>Description</source>
         <translation>描述</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="277"/>
+        <location filename="../../ui/billing.py" line="272"/>
         <source>Fapiao no.: %1</source>
         <translation>发票号：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="371"/>
+        <location filename="../../ui/billing.py" line="366"/>
         <source>Fapiao number</source>
         <translation>发票号</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="252"/>
+        <location filename="../../ui/billing.py" line="247"/>
         <source>Issue</source>
         <translation>开具</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="275"/>
+        <location filename="../../ui/billing.py" line="270"/>
         <source>Issued: %1</source>
         <translation>开具日期：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="327"/>
+        <location filename="../../ui/billing.py" line="322"/>
         <source>Issuing…</source>
         <translation>正在开具…</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="270"/>
+        <location filename="../../ui/billing.py" line="265"/>
         <source>Period: %1</source>
         <translation>账期：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="256"/>
+        <location filename="../../ui/billing.py" line="251"/>
         <source>Preview / Print PDF…</source>
         <translation>预览 / 打印 PDF…</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="243"/>
+        <location filename="../../ui/billing.py" line="238"/>
         <source>Quantity</source>
         <translation>数量</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="282"/>
+        <location filename="../../ui/billing.py" line="277"/>
         <source>Reason: %1</source>
         <translation>原因：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="254"/>
+        <location filename="../../ui/billing.py" line="249"/>
         <source>Rebill credited lines</source>
         <translation>重新计费已冲销条目</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="362"/>
+        <location filename="../../ui/billing.py" line="357"/>
         <source>Rebilled %1 line(s) on %2.</source>
         <translation>已在 %2 上重新计费 %1 个条目。</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="365"/>
+        <location filename="../../ui/billing.py" line="360"/>
         <source>Rebilling…</source>
         <translation>正在重新计费…</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="286"/>
+        <location filename="../../ui/billing.py" line="281"/>
         <source>Rebills %1</source>
         <translation>重开 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="255"/>
+        <location filename="../../ui/billing.py" line="250"/>
         <source>Record fapiao no.…</source>
         <translation>登记发票号…</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="392"/>
+        <location filename="../../ui/billing.py" line="387"/>
         <source>Statement %1</source>
         <translation>账单 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="271"/>
+        <location filename="../../ui/billing.py" line="266"/>
         <source>Status: %1</source>
         <translation>状态：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="293"/>
+        <location filename="../../ui/billing.py" line="288"/>
         <source>Subtotal %1 · Tax %2 · &lt;b&gt;Total %3&lt;/b&gt;&lt;br&gt;Amount in words: &lt;b&gt;%4&lt;/b&gt;</source>
         <translation>小计 %1 · 税额 %2 · &lt;b&gt;合计 %3&lt;/b&gt;&lt;br&gt;大写金额：&lt;b&gt;%4&lt;/b&gt;</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="244"/>
+        <location filename="../../ui/billing.py" line="239"/>
         <source>Tax</source>
         <translation>税额</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="244"/>
+        <location filename="../../ui/billing.py" line="239"/>
         <source>Tax rate</source>
         <translation>税率</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="372"/>
+        <location filename="../../ui/billing.py" line="367"/>
         <source>The fapiao number issued for %1:</source>
         <translation>为 %1 开具的发票号：</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="243"/>
+        <location filename="../../ui/billing.py" line="238"/>
         <source>Unit</source>
         <translation>单位</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="244"/>
+        <location filename="../../ui/billing.py" line="239"/>
         <source>Unit price</source>
         <translation>单价</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="361"/>
+        <location filename="../../ui/billing.py" line="356"/>
         <source>draft #%1</source>
         <translation>草稿 #%1</translation>
     </message>

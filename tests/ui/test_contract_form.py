@@ -48,6 +48,7 @@ def test_new_contract_picks_free_racks_and_shows_totals(qtbot, demo_db):
     h["end_date"].setDate(QDate(start.year, 12, 31))
     it["kind"].setCurrentIndex(it["kind"].findData("rack"))
     it["description"].setText("机柜租赁 42U")
+    it["description_en"].setText("Rack lease 42U")  # what English documents print (issue 9)
     it["unit_price"].setText("6000")
     racks.setCurrentIndex(1)
     dlg.add_item()
@@ -61,5 +62,14 @@ def test_new_contract_picks_free_racks_and_shows_totals(qtbot, demo_db):
     assert format_cny(Decimal("78000")) in text and format_cny(Decimal("936000")) in text
     assert format_cny(Decimal("116640")) in text and format_cny(Decimal("1052640")) in text
     assert "壹佰零伍万贰仟陆佰肆拾元整" in text
+    # the English description is asked of a Chinese contract only
+    english = dlg.item_form.isRowVisible(it["description_en"].parentWidget())
+    h["language"].setCurrentIndex(h["language"].findData("en"))
+    assert english and not dlg.item_form.isRowVisible(it["description_en"].parentWidget())
+    h["language"].setCurrentIndex(h["language"].findData("zh"))
     assert dlg.save(), dlg.message.text()
     assert totals_of_contract(demo_db, dlg.saved.id).total == Decimal("1052640.00")
+    with demo_db.session() as s:
+        assert s.execute(select(ContractItem.description, ContractItem.description_en)
+                         .where(ContractItem.contract_id == dlg.saved.id).order_by(ContractItem.id)).all() == \
+            [("机柜租赁 42U", "Rack lease 42U"), ("H100 SXM 包月", None)]

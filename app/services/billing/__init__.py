@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from .charges import (_Ctx, _Data, _fee, _gpu_metering, _gpu_monthly_credit, _gpu_usage, _hybrid,  # noqa: F401
                       _is_power_item, _item_window, _load_data, _money, _power, _price, _tax_rates, billing_start,
-                      handover_date, item_charges)
+                      handover_date, item_charges, line_texts, revised)
 from .downtime import end_downtime, record_downtime  # noqa: F401
 from .issue import (_refuse_if_issued, _take_statement_number, credit_statement, delete_draft,  # noqa: F401
                     issue_statements, rebill_statement, record_fapiao)
@@ -35,4 +35,4 @@ from .statements import (BILLED_STATUSES, CHARGE_ORDER, CREDIT_PREFIX, IN_CHUNK,
                          STATEMENT_EXPORT_HEADERS, IssueSummary, LineInfo, Progress, RunSummary, StatementInfo,
                          _chunks, _contract_numbers, _find_statement, _fmt_t, _line_info, _statement_info,
                          _statement_infos, _words, export_statements_rows, find_statement, get_statement,
-                         list_statements)
+                         line_languages, line_text, list_statements)

@@ -18,10 +18,12 @@ from sqlalchemy import or_, select
 from sqlalchemy.orm import Session
 
 from models import (Contract, ContractItem, Downtime, GpuAsset, GpuLease, MeterReading, Rack)
-from models.choices import ItemKind, PriceUnit
+from models.choices import ItemKind, LineUnit, PriceUnit
 
 from ... import billing as B
 from ...money import format_amount, format_price, format_quantity
+from ...wording import Text, free_text
+from ..item_names import ItemObjects, load_item_objects, needs_english_name
 from ..reference import tax_rates_on
 from .statements import _chunks, _fmt_t
 
@@ -35,9 +37,23 @@ class _Ctx:
     warnings: list[str] = field(default_factory=list)
     held: int = 0
     data: "_Data | None" = None  # everything the period needs, loaded up front by _load_data
+    names: dict[int, Text] = field(default_factory=dict)  # item id -> its name in both languages
 
     def t(self, zh: str, en: str) -> str:
+        """Words in the contract's language (the run's warnings; a line's texts are `Text`s, both languages)."""
         return en if self.lang == "en" else zh
+
+    def unit(self, key: str) -> str:
+        """A line's unit as stored: the word of the contract's language (LineUnit.show translates)."""
+        return LineUnit.word(key, self.lang)
+
+    def name(self, it: ContractItem) -> Text:
+        """The item's name in both languages (app/services/item_names.py), made once per item."""
+        named = self.names.get(it.id)
+        if named is None:
+            objects = self.data.objects if self.data is not None else ItemObjects()
+            named = self.names[it.id] = objects.name(it, self.lang)
+        return named
 
 
 def _money(d: Decimal) -> str:
@@ -84,9 +100,10 @@ def _fee(c: Contract, it: ContractItem, x: _Ctx) -> list[B.Charge]:
         if when is None or B.Period.containing(when) != p or (it.service_end and it.service_end < when):
             return []
         qty, amount = B.line_figures(sign * it.quantity, it.unit_price)
-        desc = f"{it.description} · {x.t('一次性', 'one-off')} {when}"
-        return [B.Charge(it.id, "fee", desc, qty, x.t("次", "once"), it.unit_price, amount, it.tax_category,
-                         note=f"{_price(it.unit_price)} × {format_quantity(it.quantity)} = {_money(abs(amount))}")]
+        name = x.name(it)
+        desc = Text(f"{name.zh} · 一次性 {when}", f"{name.en} · one-off {when}")
+        return [B.Charge(it.id, "fee", desc, qty, x.unit(LineUnit.ONCE), it.unit_price, amount, it.tax_category,
+                         note=Text.same(f"{_price(it.unit_price)} × {format_quantity(it.quantity)} = {_money(abs(amount))}"))]
     units = Decimal(it.mbps) if it.price_unit == PriceUnit.MBPS_MONTH and it.mbps else it.quantity
     yearly = it.price_unit == PriceUnit.YEAR
     first, last, days = _item_window(c, it, p)
@@ -94,24 +111,30 @@ def _fee(c: Contract, it: ContractItem, x: _Ctx) -> list[B.Charge]:
         return []
     share = B.month_share(units, days, p.days, yearly)
     qty, amount = B.line_figures(sign * share, it.unit_price)
-    desc = f"{it.description} · {first} {x.t('至', 'to')} {last}"
+    price = _price(it.unit_price)
+    name = x.name(it)
+    desc = Text(f"{name.zh} · {first} 至 {last}", f"{name.en} · {first} to {last}")
     if yearly:
-        desc += x.t(f" · 年价 {_price(it.unit_price)} 按 1/12 月计", f" · yearly price {_price(it.unit_price)} billed as 1/12 a month")
+        desc += Text(f" · 年价 {price} 按 1/12 月计", f" · yearly price {price} billed as 1/12 a month")
     if days != p.days:
-        desc += x.t(f" · 按日折算 {days}/{p.days} 天", f" · prorated {days}/{p.days} days")
+        desc += Text(f" · 按日折算 {days}/{p.days} 天", f" · prorated {days}/{p.days} days")
     twelfth = " ÷ 12" if yearly else ""
-    note = (f"{_price(it.unit_price)} × {format_quantity(units)} × {days}/{p.days}{twelfth} = {_money(abs(amount))}"
-            + x.t(f"（数量 {format_quantity(abs(qty))}）", f" (quantity {format_quantity(abs(qty))})"))
+    figures = f"{price} × {format_quantity(units)} × {days}/{p.days}{twelfth} = {_money(abs(amount))}"
+    shown = format_quantity(abs(qty))
+    note = Text(f"{figures}（数量 {shown}）", f"{figures} (quantity {shown})")
     if it.price_unit == PriceUnit.MBPS_MONTH:
-        unit = x.t("Mbps·月", "Mbps-month")
+        unit = x.unit(LineUnit.MBPS_MONTH)
     elif yearly:
-        unit = x.t("年", "year")
+        unit = x.unit(LineUnit.YEAR)
     else:
-        unit = x.t("月", "month")
+        unit = x.unit(LineUnit.MONTH)
     return [B.Charge(it.id, "fee", desc, qty, unit, it.unit_price, amount, it.tax_category, note=note)]
 
 def _gpu_metering(s: Session, c: Contract, it: ContractItem, x: _Ctx):
-    """(leased seconds, down seconds, GPU count, downtime notes) inside the item's window this period."""
+    """(leased seconds, down seconds, GPU count, downtime notes) inside the item's window this period.
+
+    A note names the GPU, the time down and the reason as recorded; the English one leaves out a
+    reason typed in Chinese (app.wording.free_text)."""
     first, last, days = _item_window(c, it, x.period)
     if not days:
         return 0, 0, 0, []
@@ -121,7 +144,7 @@ def _gpu_metering(s: Session, c: Contract, it: ContractItem, x: _Ctx):
     d = x.data
     leased = down = 0
     gpus: set[int] = set()
-    notes: list[str] = []
+    notes: list[Text] = []
     lo, hi = window
     for l_start, l_end, gpu_id, serial, device_id in d.leases.get(it.id, ()):
         if not (l_start < hi and (l_end is None or l_end > lo)):
@@ -136,7 +159,10 @@ def _gpu_metering(s: Session, c: Contract, it: ContractItem, x: _Ctx):
         for _id, dt_start, dt_end, reason in dts:
             c_int = B.clip((dt_start, dt_end or x.as_of), (max(l_start, lo), min(l_end or x.as_of, hi)))
             if c_int:
-                notes.append(f"{serial} {_fmt_t(c_int[0])}–{_fmt_t(c_int[1])} {reason}")
+                when = f"{serial} {_fmt_t(c_int[0])}–{_fmt_t(c_int[1])}"
+                reason = (reason or "").strip()
+                reason_en = free_text(reason, "en") or "down"
+                notes.append(Text(f"{when} {reason}".rstrip(), f"{when} {reason_en}"))
     return leased, down, len(gpus), notes
 
 
@@ -147,23 +173,26 @@ def _gpu_usage(s: Session, c: Contract, it: ContractItem, x: _Ctx) -> list[B.Cha
         return []
     per_minute = it.price_unit == PriceUnit.GPU_MINUTE
     unit_s = 60 if per_minute else 3600
-    unit = x.t("GPU分钟", "GPU-minute") if per_minute else x.t("GPU时", "GPU-hour")
+    unit = x.unit(LineUnit.GPU_MINUTE if per_minute else LineUnit.GPU_HOUR)
     gross = B.started_units(leased, unit_s)
     net = B.started_units(leased - down, unit_s)
     amount = B.fen(gross * it.unit_price)
     p = x.period
-    desc = f"{it.description} · {p.label} · {n} GPU"
-    out = [B.Charge(it.id, "usage", desc, Decimal(gross), unit, it.unit_price, amount, it.tax_category,
-                    note=x.t(f"计量 {leased:,} 秒 = {B.hours(leased)} 小时，按开始的{'分钟' if per_minute else '小时'}计 {gross}",
-                             f"metered {leased:,} s = {B.hours(leased)} h, billed per started "
-                             f"{'minute' if per_minute else 'hour'}: {gross}"))]
+    name = x.name(it)
+    hours = B.hours(leased)
+    out = [B.Charge(it.id, "usage", name + f" · {p.label} · {n} GPU", Decimal(gross), unit, it.unit_price, amount,
+                    it.tax_category,
+                    note=Text(f"计量 {leased:,} 秒 = {hours} 小时，按开始的{'分钟' if per_minute else '小时'}计 {gross}",
+                              f"metered {leased:,} s = {hours} h, billed per started "
+                              f"{'minute' if per_minute else 'hour'}: {gross}"))]
     if down and gross > net:
         credit_units = gross - net
+        down_h = B.hours(down)
         out.append(B.Charge(
-            it.id, "credit", f"{it.description} · " + x.t(f"故障停机抵扣 {B.hours(down)} 小时", f"downtime credit {B.hours(down)} h"),
+            it.id, "credit", name + Text(f" · 故障停机抵扣 {down_h} 小时", f" · downtime credit {down_h} h"),
             Decimal(-credit_units), unit, it.unit_price, -B.fen(credit_units * it.unit_price), it.tax_category,
-            note=x.t(f"停机 {down:,} 秒不计费；计费 {net} 而非 {gross}。", f"{down:,} s down not billed; {net} instead of {gross}. ")
-            + "; ".join(notes)))
+            note=Text(f"停机 {down:,} 秒不计费；计费 {net} 而非 {gross}。" + "; ".join(n_.zh for n_ in notes),
+                      f"{down:,} s down not billed; {net} instead of {gross}. " + "; ".join(n_.en for n_ in notes))))
     return out
 
 
@@ -179,10 +208,12 @@ def _gpu_monthly_credit(s: Session, c: Contract, it: ContractItem, x: _Ctx) -> l
     share = Fraction(down, month_s) / (12 if yearly else 1)
     qty, amount = B.line_figures(-share, it.unit_price)
     twelfth = " ÷ 12" if yearly else ""
-    unit = x.t("GPU·年", "GPU-year") if yearly else x.t("GPU·月", "GPU-month")
-    return [B.Charge(it.id, "credit", f"{it.description} · " + x.t(f"故障停机抵扣 {B.hours(down)} 小时", f"downtime credit {B.hours(down)} h"),
+    unit = x.unit(LineUnit.GPU_YEAR if yearly else LineUnit.GPU_MONTH)
+    down_h = B.hours(down)
+    figures = f"{_price(it.unit_price)} × {down:,} s / {month_s:,} s{twelfth} = {_money(-amount)}; "
+    return [B.Charge(it.id, "credit", x.name(it) + Text(f" · 故障停机抵扣 {down_h} 小时", f" · downtime credit {down_h} h"),
                      qty, unit, it.unit_price, amount, it.tax_category,
-                     note=f"{_price(it.unit_price)} × {down:,} s / {month_s:,} s{twelfth} = {_money(-amount)}; " + "; ".join(notes))]
+                     note=Text(figures + "; ".join(n_.zh for n_ in notes), figures + "; ".join(n_.en for n_ in notes)))]
 
 
 def _hybrid(s: Session, c: Contract, it: ContractItem, x: _Ctx) -> list[B.Charge]:
@@ -194,23 +225,25 @@ def _hybrid(s: Session, c: Contract, it: ContractItem, x: _Ctx) -> list[B.Charge
     leased, down, n, _notes = _gpu_metering(s, c, it, x)
     h = B.hybrid(it.unit_price, it.included_hours or 0, it.hourly_rate, leased - down, days, p.days)
     used = h.used_hours
-    desc = f"{it.description} · " + x.t(f"承诺月费 {first} 至 {last}", f"monthly commitment {first} to {last}")
+    name = x.name(it)
+    desc = Text(f"{name.zh} · 承诺月费 {first} 至 {last}", f"{name.en} · monthly commitment {first} to {last}")
     if days != p.days:
-        desc += x.t(f" · 按日折算 {days}/{p.days} 天", f" · prorated {days}/{p.days} days")
-    down_text = x.t(f"（已扣除停机 {B.hours(down)} 小时）", f" (downtime {B.hours(down)} h excluded)") if down else ""
+        desc += Text(f" · 按日折算 {days}/{p.days} 天", f" · prorated {days}/{p.days} days")
+    down_text = Text(f"（已扣除停机 {B.hours(down)} 小时）", f" (downtime {B.hours(down)} h excluded)") if down else Text("", "")
     included = B.decimal_of(h.included_hours)
     inc_text = (f"{format_quantity(it.included_hours or 0)} × {days}/{p.days} = {format_quantity(included)}"
                 + ("…" if Fraction(included) != h.included_hours else "")) if days != p.days else format_quantity(included)
-    out = [B.Charge(it.id, "fee", desc, h.commit_quantity, x.t("月", "month"), it.unit_price, h.commit, it.tax_category,
-                    note=x.t(f"含 {inc_text} GPU时，已用 {used} GPU时{down_text}",
-                             f"includes {inc_text} GPU-hours, used {used}{down_text}"))]
+    out = [B.Charge(it.id, "fee", desc, h.commit_quantity, x.unit(LineUnit.MONTH), it.unit_price, h.commit, it.tax_category,
+                    note=Text(f"含 {inc_text} GPU时，已用 {used} GPU时{down_text.zh}",
+                              f"includes {inc_text} GPU-hours, used {used}{down_text.en}"))]
     if h.overage:
-        out.append(B.Charge(it.id, "overage", f"{it.description} · " + x.t(f"超出承诺 {h.over_hours} GPU时", f"{h.over_hours} GPU-hours beyond the commitment"),
-                            Decimal(h.over_hours), x.t("GPU时", "GPU-hour"), it.hourly_rate, h.overage, it.tax_category,
-                            note=x.t(f"计量 {B.hours(leased - down)} 小时 − 含 {format_quantity(included)} 小时，按开始的小时计 {h.over_hours}",
-                                     f"metered {B.hours(leased - down)} h − included {format_quantity(included)} h, "
-                                     f"in started hours {h.over_hours}")
-                            + f"; {h.over_hours} × {_price(it.hourly_rate)} = {_money(h.overage)}"))
+        metered, inc = B.hours(leased - down), format_quantity(included)
+        figures = f"; {h.over_hours} × {_price(it.hourly_rate)} = {_money(h.overage)}"
+        out.append(B.Charge(it.id, "overage", name + Text(f" · 超出承诺 {h.over_hours} GPU时",
+                                                         f" · {h.over_hours} GPU-hours beyond the commitment"),
+                            Decimal(h.over_hours), x.unit(LineUnit.GPU_HOUR), it.hourly_rate, h.overage, it.tax_category,
+                            note=Text(f"计量 {metered} 小时 − 含 {inc} 小时，按开始的小时计 {h.over_hours}" + figures,
+                                      f"metered {metered} h − included {inc} h, in started hours {h.over_hours}" + figures)))
     return out
 
 
@@ -230,30 +263,34 @@ def _power(s: Session, c: Contract, it: ContractItem, x: _Ctx) -> list[B.Charge]
     lo = start - B.MAX_METER_GAP
     rows = [r for r in x.data.readings.get(it.rack_id, ()) if lo <= r[0] <= end]
     m = B.meter_consumption(rows, start, end)
-    reset_text = "; ".join(x.t(f"电表于 {_fmt_t(t)} 复位（{a} → {b}），分段累加",
-                               f"meter reset at {_fmt_t(t)} ({a} → {b}), segments summed") for t, a, b in m.resets)
+    resets = [(_fmt_t(t), a, b) for t, a, b in m.resets]
+    reset_text = Text("; ".join(f"电表于 {t} 复位（{a} → {b}），分段累加" for t, a, b in resets),
+                      "; ".join(f"meter reset at {t} ({a} → {b}), segments summed" for t, a, b in resets))
     if not m.complete:
         x.warnings.append(x.t(f"{label}：电表读数不完整，电费暂缓：", f"{label}: meter readings incomplete, power held: ")
-                          + "; ".join(m.gaps) + (f"; {reset_text}" if reset_text else ""))
+                          + "; ".join(m.gaps) + (f"; {reset_text.of(x.lang)}" if resets else ""))
         x.held += 1
         return []
-    if m.resets:
-        x.warnings.append(f"{label}: " + reset_text)
+    if resets:
+        x.warnings.append(f"{label}: " + reset_text.of(x.lang))
+        reset_text = "; " + reset_text
     span = f"{_fmt_t(m.opening[0])} {m.opening[1]} → {_fmt_t(m.closing[0])} {m.closing[1]}"
     kwh = m.kwh
+    name = x.name(it)
     if it.price_unit == PriceUnit.KWH:
         amount = B.fen(kwh * it.unit_price)
-        return [B.Charge(it.id, "power", f"{it.description} · " + x.t(f"用电 {kwh} kWh", f"power {kwh} kWh"),
-                         kwh, "kWh", it.unit_price, amount, it.tax_category,
-                         note=f"{span}" + (f"; {reset_text}" if reset_text else ""))]
+        return [B.Charge(it.id, "power", name + Text(f" · 用电 {kwh} kWh", f" · power {kwh} kWh"),
+                         kwh, x.unit(LineUnit.KWH), it.unit_price, amount, it.tax_category,
+                         note=span + reset_text if resets else Text.same(span))]
     hours_ = Decimal(days * 24)
     o = B.power_overage(kwh, it.power_allowance_kw, hours_, it.kwh_price)
-    desc = f"{it.description} · " + x.t(f"超额用电 {o.over_kwh} kWh", f"power over allowance {o.over_kwh} kWh")
-    note = x.t(f"用电 {kwh} kWh（{span}）；额度 {it.power_allowance_kw} kW × {hours_} 小时 = {o.allowance_kwh} kWh",
-               f"used {kwh} kWh ({span}); allowance {it.power_allowance_kw} kW × {hours_} h = {o.allowance_kwh} kWh")
-    if reset_text:
-        note += f"; {reset_text}"
-    return [B.Charge(it.id, "power", desc, o.over_kwh, "kWh", it.kwh_price, o.amount, it.tax_category, note=note)]
+    desc = name + Text(f" · 超额用电 {o.over_kwh} kWh", f" · power over allowance {o.over_kwh} kWh")
+    note = Text(f"用电 {kwh} kWh（{span}）；额度 {it.power_allowance_kw} kW × {hours_} 小时 = {o.allowance_kwh} kWh",
+                f"used {kwh} kWh ({span}); allowance {it.power_allowance_kw} kW × {hours_} h = {o.allowance_kwh} kWh")
+    if resets:
+        note += reset_text
+    return [B.Charge(it.id, "power", desc, o.over_kwh, x.unit(LineUnit.KWH), it.kwh_price, o.amount, it.tax_category,
+                     note=note)]
 
 
 def item_charges(s: Session, c: Contract, it: ContractItem, x: _Ctx) -> list[B.Charge]:
@@ -262,7 +299,7 @@ def item_charges(s: Session, c: Contract, it: ContractItem, x: _Ctx) -> list[B.C
         return circuit_charges(s, c, it, x, _fee, _item_window)
     if it.kind == ItemKind.XCONNECT:  # billed per cross-connect from its installed to its disconnected date
         from ..xconnects import xconnect_charges
-        return xconnect_charges(s, c, it, x.period, x.t)
+        return xconnect_charges(s, c, it, x.period, x.name(it), x.unit)
     if it.kind == ItemKind.GPU and it.price_unit in (PriceUnit.GPU_HOUR, PriceUnit.GPU_MINUTE):
         return _gpu_usage(s, c, it, x)
     if it.kind == ItemKind.GPU and it.price_unit == PriceUnit.HYBRID:
@@ -275,6 +312,31 @@ def item_charges(s: Session, c: Contract, it: ContractItem, x: _Ctx) -> list[B.C
     if it.kind == ItemKind.RACK and it.power_allowance_kw is not None and it.kwh_price is not None:
         out += _power(s, c, it, x)
     return out
+
+
+_NO_TEXT = Text("", "")
+
+
+def revised(note: Text | None, revision: int) -> Text | None:
+    """A corrected revision's note says which it is (第 2 版 / rev. 2)."""
+    if revision <= 1:
+        return note
+    return Text(f"第 {revision} 版；", f"rev. {revision}; ") + (note or _NO_TEXT)
+
+
+def line_texts(description: Text, note: Text | None, lang: str) -> dict[str, str | None]:
+    """A line's texts as stored: `description` and `note` in the contract's language `lang` (what
+    every screen and export reads), `description_other` / `note_other` in the other language, None
+    where that reads the same (documents print their own language's: docs/billing.md, "Line texts
+    in both languages"). Every key always: the run inserts with render_nulls, one key set and one
+    batched INSERT (the ORM splits a batch wherever a key is missing or None)."""
+    note = note or _NO_TEXT
+    other = "zh" if lang == "en" else "en"
+    desc, desc_other = description.of(lang)[:255], description.of(other)[:255]
+    text, text_other = note.of(lang)[:4000], note.of(other)[:4000]
+    return {"description": desc, "note": text or None,
+            "description_other": desc_other if desc_other != desc else None,
+            "note_other": (text_other or None) if text_other != text else None}
 
 
 def _tax_rates(s: Session, p: B.Period) -> dict[str, Decimal]:
@@ -292,6 +354,8 @@ class _Data:
     # rack id -> [(read_at, kwh_total)] ordered by time
     readings: dict[int, list[tuple]] = field(default_factory=dict)
     rack_names: dict[int, str] = field(default_factory=dict)
+    # the objects of items an English line must name (app/services/item_names.py)
+    objects: ItemObjects = field(default_factory=ItemObjects)
 
     def downtime_for(self, gpu_id: int, device_id: int | None, window: tuple[dt.datetime, dt.datetime]) -> list[tuple]:
         """The GPU's and its server's downtime overlapping the window, ordered by start."""
@@ -322,6 +386,7 @@ def _load_data(s: Session, contracts: list[Contract], p: B.Period, as_of: dt.dat
     d = _Data()
     lo, hi = p.start, min(p.end, as_of)
     items = [it for c in contracts for it in c.items]
+    d.objects = load_item_objects(s, [it for c in contracts for it in c.items if needs_english_name(it, c.language)])
     gpu_items = [it.id for it in items if it.kind == ItemKind.GPU]
     for chunk in _chunks(gpu_items):
         rows = s.execute(

@@ -20,10 +20,12 @@ from ...auth import require
 from ...db import Database
 from ...errors import RuleViolation, ValidationError
 from ...uow import UnitOfWork
+from ...wording import Text
 from ..common import flush_versioned
 from ..receivables import statement_due_date
+from .charges import line_texts
 from .statements import (CREDIT_PREFIX, PARTIAL_PREFIX, IssueSummary, Progress, RunSummary, StatementInfo,
-                         _find_statement, _statement_info, _statement_infos)
+                         _find_statement, _statement_info, _statement_infos, line_text)
 
 # --- issuing ------------------------------------------------------------------------------
 
@@ -251,30 +253,34 @@ def credit_statement(db: Database, actor: Actor, key: int | str, reason: str, *,
         langs = dict(s.execute(select(ContractItem.id, Contract.language).join(Contract).where(
             ContractItem.id.in_([ln.contract_item_id for ln in lines if ln.contract_item_id]))).all())
         for ln in lines:
-            en = langs.get(ln.contract_item_id) == "en"
+            lang = langs.get(ln.contract_item_id) or "zh"
             done_amount, done_tax = taken[ln.id]
             if partial is not None:
                 sign = -1 if ln.amount > 0 else 1  # against the line: a credit of a charge, a debit of a discount
                 quantity, price, amount_ = Decimal(sign), partial, sign * partial
                 tax = B.tax_for(amount_, ln.tax_rate)
                 charge = f"{PARTIAL_PREFIX}{ln.charge}"
-                prefix = f"Partial credit of {orig.number}: " if en else f"部分冲减 {orig.number}："
+                prefix = Text(f"部分冲减 {orig.number}：", f"Partial credit of {orig.number}: ")
             elif done_amount:
                 left = ln.amount + done_amount  # after a partial credit: the rest, as 1 × what is left
                 sign = -1 if left > 0 else 1
                 quantity, price, amount_ = Decimal(sign), abs(left), -left
                 tax = -(ln.tax + done_tax)
                 charge = f"{CREDIT_PREFIX}{ln.charge}"
-                prefix = f"Reversal of the rest of {orig.number}: " if en else f"冲销 {orig.number} 余额："
+                prefix = Text(f"冲销 {orig.number} 余额：", f"Reversal of the rest of {orig.number}: ")
             else:
                 quantity, price, amount_, tax = -ln.quantity, ln.unit_price, -ln.amount, -ln.tax
                 charge = f"{CREDIT_PREFIX}{ln.charge}"
-                prefix = f"Reversal of {orig.number}: " if en else f"冲销 {orig.number}："
+                prefix = Text(f"冲销 {orig.number}：", f"Reversal of {orig.number}: ")
+            # the credited line's words in each language (as billed where it has only one)
+            credited = prefix + Text(line_text(ln, "description", "zh", lang), line_text(ln, "description", "en", lang))
+            ref = Text.same(f"{orig.number} #{ln.id}")
+            if ln.revision > 1:
+                ref += Text(f" 第 {ln.revision} 版", f" rev. {ln.revision}")
             cn.lines.append(StatementLine(
                 contract_item_id=ln.contract_item_id, charge=charge[:16], period=ln.period,
-                description=(prefix + ln.description)[:255], quantity=quantity, unit=ln.unit,
-                unit_price=price, amount=amount_, tax_rate=ln.tax_rate, tax=tax, revision=ln.revision,
-                note=f"{orig.number} #{ln.id}" + (f" rev. {ln.revision}" if ln.revision > 1 else "")))
+                quantity=quantity, unit=ln.unit, unit_price=price, amount=amount_, tax_rate=ln.tax_rate, tax=tax,
+                revision=ln.revision, **line_texts(credited, ref, lang)))
         s.add(cn)
         try:
             s.flush()

@@ -21,7 +21,7 @@ from ...db import Database
 from ...errors import RuleViolation, ValidationError
 from ...uow import UnitOfWork
 from ..common import flush_versioned
-from .charges import _Ctx, _load_data, _tax_rates, item_charges
+from .charges import _Ctx, _load_data, _tax_rates, item_charges, line_texts, revised
 from .issue import issue_statements
 from .statements import (BILLED_STATUSES, CHARGE_ORDER, CREDIT_PREFIX, PARTIAL_PREFIX, LineInfo, Progress, RunSummary,
                          StatementInfo, _chunks, _contract_numbers, _statement_infos, _words)
@@ -137,15 +137,12 @@ def run_billing(db: Database, actor: Actor, period: str, *, dry_run: bool = Fals
             for (sub_id, cust_id, rebills), charges in groups:
                 charges.sort(key=lambda cc: (cc[0].number, cc[1].contract_item_id or 0, CHARGE_ORDER.get(cc[1].charge, 9)))
                 lines = []
-                for _c, ch, revision in charges:
+                for c_, ch, revision in charges:
                     rate = rates[ch.tax_category]
-                    note = ch.note or None
-                    if revision > 1:
-                        note = (f"rev. {revision}; " + (note or ""))[:4000]
                     lines.append(dict(contract_item_id=ch.contract_item_id, charge=ch.charge, period=p.label,
-                                      description=ch.description[:255], quantity=ch.quantity, unit=ch.unit,
-                                      unit_price=ch.unit_price, amount=ch.amount, tax_rate=rate,
-                                      tax=B.tax_for(ch.amount, rate), note=note, revision=revision))
+                                      quantity=ch.quantity, unit=ch.unit, unit_price=ch.unit_price, amount=ch.amount,
+                                      tax_rate=rate, tax=B.tax_for(ch.amount, rate), revision=revision,
+                                      **line_texts(ch.description, revised(ch.note, revision), c_.language)))
                 for ln in lines:
                     sub_total += ln["amount"]
                     tax_total += ln["tax"]
@@ -193,8 +190,10 @@ def run_billing(db: Database, actor: Actor, period: str, *, dry_run: bool = Fals
                     set_committed_value(fresh[sid], "version", 2)
                     set_committed_value(fresh[sid], "updated_at", later)
             rows = [dict(ln, statement_id=st.id) for st, _n, _o, lines, _t in written for ln in lines]
+            # render_nulls: a None (a line without a note, or in one language only) is sent as NULL, so
+            # every row has the same keys and the ORM sends one batched INSERT, not one per run of keys
             ids = s.execute(insert(StatementLine).returning(StatementLine.id, sort_by_parameter_order=True),
-                            rows).scalars().all()
+                            rows, execution_options={"render_nulls": True}).scalars().all()
             for ln, lid in zip(rows, ids):
                 ln["id"] = lid
             old_numbers = _contract_numbers(s, {ln.contract_item_id for _st, _n, old, _l, _t in written for ln in old}

@@ -139,6 +139,25 @@ def _words(amount: Decimal) -> str:
     return amount_in_words(amount)
 
 
+def line_text(ln, field: str, lang: str, line_lang: str | None) -> str:
+    """A statement line's `description` or `note` for a document in `lang`, the line being billed
+    under a contract in `line_lang`: the text written in the document's language at billing time,
+    else the line as billed (lines billed before the migration line_languages)."""
+    if line_lang is not None and lang != line_lang:
+        return getattr(ln, f"{field}_other", None) or getattr(ln, field) or ""
+    return getattr(ln, field) or ""
+
+
+def line_languages(s: Session, item_ids: Iterable[int | None]) -> dict[int, str]:
+    """The language of each contract item's contract, which its statement lines are written in."""
+    ids = [i for i in set(item_ids) if i]
+    out: dict[int, str] = {}
+    for chunk in _chunks(ids):
+        out.update(s.execute(select(ContractItem.id, Contract.language).join(Contract)
+                             .where(ContractItem.id.in_(chunk))).all())
+    return out
+
+
 def _line_info(s: Session, ln: StatementLine, numbers: dict[int, str]) -> LineInfo:
     return LineInfo(ln.id, ln.contract_item_id, numbers.get(ln.contract_item_id, ""), ln.charge, ln.period,
                     ln.description, ln.quantity, ln.unit, ln.unit_price, ln.amount, ln.tax_rate, ln.tax,
