@@ -1,7 +1,7 @@
 """statement lines in both languages; an optional English description of a contract item
 
-Revision ID: 0023
-Revises: 0022
+Revision ID: 0024
+Revises: 0023
 Create Date: 2026-11-30
 
 A statement line's description and note are written at billing time in the contract's language
@@ -19,8 +19,8 @@ from typing import Sequence, Union
 import sqlalchemy as sa
 from alembic import op
 
-revision: str = '0023'
-down_revision: Union[str, Sequence[str], None] = '0022'
+revision: str = '0024'
+down_revision: Union[str, Sequence[str], None] = '0023'
 branch_labels: Union[str, Sequence[str], None] = None
 depends_on: Union[str, Sequence[str], None] = None
 
