@@ -4,6 +4,7 @@ from __future__ import annotations
 import csv
 import datetime as dt
 import re
+from contextlib import contextmanager
 from itertools import islice
 from decimal import Decimal
 from pathlib import Path
@@ -352,7 +353,6 @@ def _export_csv_in_sql(db: Database, kind: str, headers: list[str], path: Path, 
     from . import export_sql
 
     stmt = _export_query(kind)
-    tmp = path.with_name(path.name + ".part")
     with db.engine.connect() as conn:
         dialect = conn.dialect
         # on PostgreSQL a column with a lookup is not written by SQL: do not read the lookup for nothing
@@ -368,23 +368,32 @@ def _export_csv_in_sql(db: Database, kind: str, headers: list[str], path: Path, 
         if sql is None:
             return None
         raw = conn.connection.driver_connection
-        try:
+        with _whole_file(path, progress) as (tmp, done):
             if dialect.name == "sqlite":
                 with open(tmp, "w", encoding="utf-8", newline="", buffering=1 << 20) as f:
                     f.write(BOM)
                     csv.writer(f).writerow(headers)
-                    count = export_sql.write_sqlite(raw, sql, udfs, failure, f, progress, cancelled)
+                    done.append(export_sql.write_sqlite(raw, sql, udfs, failure, f, progress, cancelled))
             else:
                 with open(tmp, "wb", buffering=1 << 20) as f:
                     f.write(export_sql.header_bytes(headers, BOM))
-                    count = export_sql.copy_postgresql(raw, sql, f, progress, cancelled)
-            tmp.replace(path)
-        except BaseException:
-            tmp.unlink(missing_ok=True)
-            raise
+                    done.append(export_sql.copy_postgresql(raw, sql, f, progress, cancelled))
+    return done[0]
+
+
+@contextmanager
+def _whole_file(path: Path, progress):
+    """(PATH.part, []) to write into and to append the row count to; the part becomes PATH only when
+    the block completes, so a failed or cancelled export leaves no file. The count is the last progress."""
+    tmp, done = path.with_name(path.name + ".part"), []
+    try:
+        yield tmp, done
+        tmp.replace(path)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
     if progress is not None:
-        progress(count)
-    return count
+        progress(done[0])
 
 
 def write_export(headers: list[str], rows: Iterable[list], path: str | Path, fmt: str | None = None,
@@ -399,9 +408,8 @@ def write_export(headers: list[str], rows: Iterable[list], path: str | Path, fmt
     fmt = (fmt or table_format(path)).lower()
     if fmt not in FORMATS:
         raise ValidationError({"format": f"format is csv or xlsx, not {fmt!r}"})
-    count = 0
-    tmp = path.with_name(path.name + ".part")
-    try:
+    with _whole_file(path, progress) as (tmp, done):
+        count = 0
         if fmt == "csv":
             # the BOM by hand: the utf-8-sig codec encodes each row in Python (0.37 s of 400k rows)
             with open(tmp, "w", encoding="utf-8", newline="", buffering=1 << 20) as f:
@@ -425,12 +433,7 @@ def write_export(headers: list[str], rows: Iterable[list], path: str | Path, fmt
                         progress(count)
         else:
             count = _write_xlsx(headers, rows, tmp, sheet, progress, cancelled)
-        tmp.replace(path)
-    except BaseException:
-        tmp.unlink(missing_ok=True)
-        raise
-    if progress is not None:
-        progress(count)
+        done.append(count)
     return count
 
 
