@@ -58,6 +58,22 @@ SUBSIDIARIES = [
      "浙江省杭州市余杭区文一西路1218号", "330110", "杭州银行余杭支行", "3301 0401 6000 7788"),
 ]
 
+# Each subsidiary's address and bank in English, for English documents (address_en, bank_name_en).
+SUBSIDIARIES_EN = {
+    "FZ": ("No. 128 Wusi Road, Gulou District, Fuzhou, Fujian",
+           "Industrial and Commercial Bank of China, Fuzhou Wusi Sub-branch"),
+    "BJ": ("No. 10 Jiuxianqiao Road, Chaoyang District, Beijing",
+           "China Construction Bank, Beijing Jiuxianqiao Sub-branch"),
+    "SH": ("No. 368 Zhangjiang Road, Pudong New Area, Shanghai",
+           "China Merchants Bank, Shanghai Zhangjiang Sub-branch"),
+    "GZ": ("No. 182 Kexue Avenue, Huangpu District, Guangzhou, Guangdong",
+           "Bank of China, Guangzhou Development Zone Sub-branch"),
+    "SZ": ("No. 9966 Shennan Avenue, South Hi-tech Park, Nanshan District, Shenzhen, Guangdong",
+           "Ping An Bank, Shenzhen Science and Technology Park Sub-branch"),
+    "HZ": ("No. 1218 Wenyi West Road, Yuhang District, Hangzhou, Zhejiang",
+           "Bank of Hangzhou, Yuhang Sub-branch"),
+}
+
 # Each subsidiary's own local number (its city's area code).
 SUBSIDIARY_PHONES = {"FZ": "0591-8888 6666", "BJ": "010-6543 2100", "SH": "021-5080 3300",
                      "GZ": "020-8226 5500", "SZ": "0755-8661 7700", "HZ": "0571-8898 1200"}
@@ -210,7 +226,8 @@ def load_demo(db: Database, actor: Actor | None = None, *,
         for code, name, name_en, body, addr, region, bank, account in SUBSIDIARIES:
             subs[code] = create_in(uow, "subsidiary", dict(
                 code=code, name=name, name_en=name_en, credit_code=make_uscc(body), address=addr,
-                region_code=region, bank_name=bank, bank_account=account, phone=SUBSIDIARY_PHONES[code]))
+                address_en=SUBSIDIARIES_EN[code][0], region_code=region, bank_name=bank,
+                bank_name_en=SUBSIDIARIES_EN[code][1], bank_account=account, phone=SUBSIDIARY_PHONES[code]))
         sites, racks_by_room = {}, {}
         for sub, code, name, region, addr, lat, lon, kw, rooms in SITES:
             site = create_in(uow, "site", dict(

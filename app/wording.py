@@ -7,7 +7,8 @@ The rule (docs/billing.md, "Line texts in both languages"):
   with the Chinese and with the English words (`both`): no figure is computed twice.
 - Units are a closed set of words (`models.choices.LineUnit`), translated when printed.
 - Text a person typed is in the language it was typed in. Where the model keeps an English
-  alternate (a subsidiary's `name_en`, an item's `description_en`) English documents use it;
+  alternate (a subsidiary's `name_en`, `address_en`, `bank_name_en`: `alternate`; an item's
+  `description_en`) English documents use it;
   otherwise Chinese text is not printed in an English document: a name is made from the record's
   structured facts (an item's kind and object: `english_item_name`), or the document says that
   the text is kept in Chinese (`free_text`). Chinese documents print everything as typed.
@@ -80,6 +81,26 @@ def free_text(text: str | None, lang: str) -> str:
     """Text a person typed, for a document in `lang`: as typed, except Chinese in English (empty)."""
     text = (text or "").strip()
     return "" if lang == "en" and has_cjk(text) else text
+
+
+def alternate(obj, field: str, lang: str) -> str:
+    """A record's text for a document in `lang`: in English its English alternate `<field>_en` (a
+    subsidiary's name_en, address_en, bank_name_en) when it has one, else the text as registered
+    (a legal name, address or bank is printed even when it is only in Chinese)."""
+    text = getattr(obj, field, None) or ""
+    if lang == "en":
+        return getattr(obj, f"{field}_en", None) or text
+    return text
+
+
+def room_label(name: str | None, lang: str) -> str:
+    """A room as an English document names it: rooms have no code field, so the name's first word
+    when the name is Chinese and that word is not ('A1 液冷智算机房' → 'A1'), as sites are named by
+    their code; else the name as typed. Chinese documents: the name."""
+    name = (name or "").strip()
+    if lang == "en" and has_cjk(name) and name.split() and not has_cjk(name.split()[0]):
+        return name.split()[0]
+    return name
 
 
 def _qty(d) -> str:

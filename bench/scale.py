@@ -33,7 +33,7 @@ from app import __version__
 from app.audit import GENESIS_HASH, HASHED_FIELDS, Actor, canonical_json, event_hash
 from app.clock import TZ
 from app.db import Database
-from app.demo import COVERAGE, CONTACT_NAMES, DEVICE_TYPES, SITES, SUBSIDIARIES, ensure_demo_users
+from app.demo import COVERAGE, CONTACT_NAMES, DEVICE_TYPES, SITES, SUBSIDIARIES, SUBSIDIARIES_EN, ensure_demo_users
 from app.errors import RuleViolation
 from app.services.reference import load_regions
 from app.validators import make_uscc
@@ -696,8 +696,8 @@ def _audit_rows(plan: _Plan, start_seq: int, prev_hash: str, n: int, users: list
 AUDIT_COLS = ("seq", "ts") + HASHED_FIELDS[2:] + ("hash",)
 
 COLUMNS = {
-    "subsidiary": ("id", "code", "name", "name_en", "credit_code", "address", "phone", "bank_name", "bank_account",
-                   "region_code", "version", "updated_at", "updated_by"),
+    "subsidiary": ("id", "code", "name", "name_en", "credit_code", "address", "address_en", "phone", "bank_name",
+                   "bank_name_en", "bank_account", "region_code", "version", "updated_at", "updated_by"),
     "site": ("id", "code", "name", "subsidiary_id", "region_code", "address", "latitude", "longitude", "status",
              "cooling", "power_capacity_kw", "version", "updated_at", "updated_by"),
     "room": ("id", "site_id", "name", "cooling", "power_capacity_kw", "cooling_capacity_kw", "grid_rows", "grid_cols",
@@ -832,8 +832,9 @@ def _reference(db: Database, actor: Actor, rng: random.Random, w: _Writer, plan_
     sub_rows, subs, sub_region = [], {}, {}
     for code, name, name_en, body, addr, region, bank, account in SUBSIDIARIES:
         sid = plan_base["subsidiary"] = plan_base["subsidiary"] + 1
-        sub_rows.append((sid, code, name, name_en, make_uscc(body), addr, "0591-8888 6666", bank, account, region,
-                         1, now, "system"))
+        addr_en, bank_en = SUBSIDIARIES_EN[code]
+        sub_rows.append((sid, code, name, name_en, make_uscc(body), addr, addr_en, "0591-8888 6666", bank, bank_en,
+                         account, region, 1, now, "system"))
         subs[code], sub_region[code] = sid, region
     w.write("subsidiary", COLUMNS["subsidiary"], sub_rows)
     dt_rows, dtypes = [], {}

@@ -28,8 +28,10 @@ class Subsidiary(IdMixin, Versioned, Base):
     name_en: Mapped[str | None] = mapped_column(String(128))
     credit_code: Mapped[str] = mapped_column(String(18), unique=True)
     address: Mapped[str | None] = mapped_column(String(255))
+    address_en: Mapped[str | None] = mapped_column(String(255))  # English documents; empty: `address`
     phone: Mapped[str | None] = mapped_column(String(32))
     bank_name: Mapped[str | None] = mapped_column(String(128))
+    bank_name_en: Mapped[str | None] = mapped_column(String(128))  # English documents; empty: `bank_name`
     bank_account: Mapped[str | None] = mapped_column(String(64))
     region_code: Mapped[str | None] = mapped_column(ForeignKey("region.code"))
 

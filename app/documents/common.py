@@ -12,6 +12,7 @@ from reports import (Party)
 from ..audit_query import action_name as audit_action_name
 from ..errors import NotFound, ValidationError
 from ..money import round_fen
+from ..wording import alternate
 
 FONT_ENV = "IDC_PDF_FONT"
 LANGS = ("zh", "en")
@@ -58,9 +59,10 @@ def period_label(period: str, lang: str) -> str:
 
 # --------------------------------------------------------------------------- parties
 def _subsidiary_party(sub: Subsidiary, lang: str) -> Party:
-    name = (sub.name_en or sub.name) if lang == "en" else sub.name
-    return Party(name=name, credit_code=sub.credit_code or "", address=sub.address or "",
-                 bank_name=sub.bank_name or "", bank_account=sub.bank_account or "", phone=sub.phone or "")
+    """The issuing subsidiary; an English document takes its English name, address and bank (`alternate`)."""
+    return Party(name=alternate(sub, "name", lang), credit_code=sub.credit_code or "",
+                 address=alternate(sub, "address", lang), bank_name=alternate(sub, "bank_name", lang),
+                 bank_account=sub.bank_account or "", phone=sub.phone or "")
 
 
 def _customer_party(s, cust: Customer, lang: str = "zh") -> Party:

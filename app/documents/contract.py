@@ -17,7 +17,7 @@ from ..money import format_cny
 from ..services.item_names import ItemObjects, load_item_objects, needs_english_name
 from ..services.reference import tax_rates_on
 from ..services.contracts import find_contract
-from ..wording import amount_words, free_text
+from ..wording import alternate, amount_words, free_text
 
 from .common import (ZERO, _check_lang, _customer_party, _subsidiary_party)
 from .racks import (rack_elevation_doc, rack_path, short_rack)
@@ -163,7 +163,7 @@ def _service_level(db: Database, s, c: Contract, rack_ids: list[int], lang: str)
                 f"故障响应时间 {team.response_hours} 小时（7×24）。")
     sub = s.get(Subsidiary, team.subsidiary_id)
     hours = f"{team.response_hours} hour{'s' if team.response_hours != 1 else ''}"
-    return f"Served by {sub.name_en or sub.name} ({lvl}): response within {hours} (24×7)."
+    return f"Served by {alternate(sub, 'name', lang)} ({lvl}): response within {hours} (24×7)."
 
 
 def _terms(c: Contract, lang: str) -> tuple[str, ...]:

@@ -11,6 +11,7 @@ from reports.loa import LoaDoc
 
 from ..clock import local_today
 from ..db import Database
+from ..wording import has_cjk, room_label
 
 LOA_VALID_DAYS = 90  # carriers ask for a recent letter; 90 days is the usual validity
 
@@ -33,7 +34,9 @@ def loa_doc(db: Database, key: int | str, *, language: str | None = None, today:
             number=xc.reference, language=lang, issued=issued,
             valid_until=issued + dt.timedelta(days=LOA_VALID_DAYS), provider=_subsidiary_party(sub, lang),
             customer=customer, peer_kind=XconnectPeer.label(xc.peer_kind, lang), peer_name=xc.peer_name or "",
-            site=f"{site.name} ({site.code})", site_address=site.address or "", room=room.name, rack=rack.name,
+            # English: the site's code and the room's first word, not their Chinese names
+            site=f"{site.name} ({site.code})" if lang != "en" or not has_cjk(site.name) else site.code,
+            site_address=site.address or "", room=room_label(room.name, lang), rack=rack.name,
             panel=xc.panel, port=xc.port, mmr=mmr, peer_port=xc.peer_port or "",
             medium=XconnectMedium.label(xc.medium, lang), circuit_id=xc.circuit_id or "",
             state=XconnectState.label(xc.state, lang))

@@ -16,7 +16,7 @@ from ..clock import now_local
 from ..db import Database
 from ..errors import NotFound
 from ..services.dcim import find_rack
-from ..wording import free_text
+from ..wording import free_text, room_label
 
 from .common import (FLEET_OWNER, _check_lang, _l, _subsidiary_party, _units)
 
@@ -58,9 +58,7 @@ def rack_elevation_doc(db: Database, rack_id: int, lang: str = "zh", today: dt.d
                          for r in e.reservations)
     # English: codes rather than Chinese names (the site's code; the room's first word, as short_rack)
     site = f"{e.site_code} {free_text(e.site_name, lang)}".strip()
-    room = e.room_name
-    if not free_text(room, lang) and room.split() and free_text(room.split()[0], lang):
-        room = room.split()[0]
+    room = room_label(e.room_name, lang)
     return RackElevation(name=e.name, site=site, room=room, u_height=e.u_height,
                          power_capacity_kw=e.power_capacity_kw, power_typical_kw=e.typical_draw_kw,
                          devices=devices, reservations=reservations, customer=e.lessee_name or "")
@@ -122,7 +120,7 @@ def capacity_doc(db: Database, site_code: str, *, language: str = "zh") -> Capac
             if r.status == RackStatus.DECOMMISSIONED:
                 continue
             by_state = {GpuState.label(st, lang): gpus[r.id].get(st, 0) for st in states}
-            rows.append(CapacityRow(room=layout.name, rack=r.name, units_used=_units(r.used_units),
+            rows.append(CapacityRow(room=room_label(layout.name, lang), rack=r.name, units_used=_units(r.used_units),
                                     units_total=r.u_height, power_used_kw=r.typical_draw_kw,
                                     power_capacity_kw=r.power_capacity_kw, gpus_by_state=by_state,
                                     leased_u=r.leased_u, reserved_u=r.reserved_u, free_u=r.free_u))
@@ -145,7 +143,7 @@ def _capacity_power(db: Database, room_ids: list[int], lang: str) -> tuple:
     with db.session() as s:
         rooms = room_power_in(s, room_ids)
     return tuple(
-        PowerRackRow(room=room.room, rack=r.rack.split("/", 1)[-1], a_kw=kw(r.side_load("A")),
+        PowerRackRow(room=room_label(room.room, lang), rack=r.rack.split("/", 1)[-1], a_kw=kw(r.side_load("A")),
                      a_limit_kw=kw(r.side_limit("A")), b_kw=kw(r.side_load("B")), b_limit_kw=kw(r.side_limit("B")),
                      over_feeds=len(r.over_limit), verdict=RedundancyState.label(r.redundancy, lang),
                      colour=RedundancyState.colour(r.redundancy), failing=not r.ok, problems="; ".join(r.problems))

@@ -66,8 +66,8 @@ def _export_query(kind: str):
         return select(Region.code, Region.name, Region.parent_code).order_by(Region.level, Region.code)
     if kind == "subsidiaries":
         return select(Subsidiary.code, Subsidiary.name, Subsidiary.name_en, Subsidiary.credit_code,
-                      Subsidiary.region_code, Subsidiary.address, Subsidiary.phone, Subsidiary.bank_name,
-                      Subsidiary.bank_account).order_by(Subsidiary.code)
+                      Subsidiary.region_code, Subsidiary.address, Subsidiary.address_en, Subsidiary.phone,
+                      Subsidiary.bank_name, Subsidiary.bank_name_en, Subsidiary.bank_account).order_by(Subsidiary.code)
     if kind == "rooms":
         return (select(Site.code, Room.name, Room.cooling, Room.power_capacity_kw, Room.cooling_capacity_kw,
                        Room.grid_rows, Room.grid_cols, Room.notes)

@@ -374,7 +374,7 @@ def _write_sites(uow: UnitOfWork, r: _Row, v: dict) -> str:
 def _resolve_subsidiaries(s: Session, r: _Row) -> dict:
     v: dict[str, Any] = {"code": r.get("code"), "name": r.get("name"),
                          "credit_code": _credit_code(r)}
-    for col in ("name_en", "address", "phone", "bank_name", "bank_account"):
+    for col in ("name_en", "address", "address_en", "phone", "bank_name", "bank_name_en", "bank_account"):
         if r.has(col):
             v[col] = r.get(col)
     if r.has("region"):

@@ -34,7 +34,7 @@ from ..db import Database
 from ..errors import NotFound, RuleViolation, ValidationError
 from ..money import format_amount, round_fen
 from ..uow import UnitOfWork
-from ..wording import free_text
+from ..wording import alternate, free_text
 
 DEFAULT_TERM_DAYS = 30
 METHODS = ("transfer", "cash", "cheque", "draft", "other")  # 转账, 现金, 支票, 汇票, 其他
@@ -673,12 +673,13 @@ def overdue_customers(db: Database, days: int, as_of: dt.date | None = None) -> 
 
 # --------------------------------------------------------------------------- statement of account
 def _party(obj, bank: bool = False, lang: str = "zh"):
-    """A customer or subsidiary as printed; an English document takes a subsidiary's English name."""
+    """A customer or subsidiary as printed; an English document takes a subsidiary's English name,
+    address and bank (`alternate`; a customer has none and prints as registered)."""
     from reports.base import Party
 
-    name = (getattr(obj, "name_en", None) or obj.name) if lang == "en" else obj.name
-    return Party(name=name, credit_code=obj.credit_code or "", address=obj.address or "",
-                 bank_name=(obj.bank_name or "") if bank else "", bank_account=(obj.bank_account or "") if bank else "",
+    return Party(name=alternate(obj, "name", lang), credit_code=obj.credit_code or "",
+                 address=alternate(obj, "address", lang),
+                 bank_name=alternate(obj, "bank_name", lang) if bank else "", bank_account=(obj.bank_account or "") if bank else "",
                  phone=getattr(obj, "phone", None) or "")
 
 

@@ -29,6 +29,7 @@ from ..db import Database
 from ..errors import ValidationError
 from ..money import round_fen
 from ..uow import UnitOfWork
+from ..wording import alternate
 
 ZERO = Decimal("0.00")
 
@@ -43,8 +44,9 @@ def summary_doc(db: Database, period: str, *, language: str = "zh"):
     after = (first + dt.timedelta(days=32)).replace(day=1)
     start, end = local_midnight(first), local_midnight(after)
     with db.session() as s:
-        subs = {sid: (code, name) for sid, code, name in s.execute(select(Subsidiary.id, Subsidiary.code,
-                                                                          Subsidiary.name))}
+        # an English summary names a subsidiary by its English name (`alternate`)
+        subs = {sub.id: (sub.code, alternate(sub, "name", language))
+                for sub in s.execute(select(Subsidiary)).scalars()}
         acc: dict[int, dict[str, Decimal]] = {}
 
         def add(sid: int, key: str, value) -> None:

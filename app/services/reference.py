@@ -19,6 +19,7 @@ from ..db import Database
 from ..errors import NotFound, ValidationError
 from ..uow import UnitOfWork
 from ..validators import region_code_problem, region_level, uscc_problem
+from ..wording import has_cjk
 from .common import (EntitySpec, flush_or_refuse, get_or_404, references_to, refuse_if_referenced, register,
                      snapshot)
 
@@ -278,6 +279,9 @@ def validate_subsidiary(values: dict, s=None) -> dict[str, str]:
     problem = uscc_problem(values.get("credit_code"))
     if problem:
         errors["credit_code"] = problem
+    for key, what in (("address_en", "the English address"), ("bank_name_en", "the English bank name")):
+        if has_cjk(values.get(key)):  # printed on English documents: Chinese belongs in address / bank_name
+            errors[key] = f"{what} is printed on English documents: write it without Chinese characters"
     return errors
 
 
