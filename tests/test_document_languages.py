@@ -6,7 +6,8 @@ meter was replaced (power overage with a reset), an H100 by the hour with a GPU 
 Its statements, a credit note with a Chinese reason and the rack's contract are printed in
 English and read back with pdftotext: no CJK character is left but in the proper nouns people
 typed that have no English alternate in the model (customers' legal names, addresses and contacts,
-the subsidiary's address and bank, users' names, room names). The Chinese prints keep their
+users' names, room names); the subsidiary's English name, address and bank are printed, so its Chinese
+address and bank are not allowed (they fall back only where the English ones are empty). The Chinese prints keep their
 Chinese words. Lines written before the migration line_languages (no other-language text) print
 as written.
 """
@@ -27,7 +28,8 @@ from app.billing import Period
 from app.demo import DEMO_PASSWORD
 from app.services.users import login
 from app.wording import amount_in_words_en, both, english_item_name, free_text, has_cjk
-from models import Contact, Contract, ContractItem, Customer, Room, Statement, StatementLine, Subsidiary, User
+from models import (Contact, Contract, ContractItem, Customer, Room, Site, Statement, StatementLine, Subsidiary,
+                    User)
 from models.choices import LineUnit
 
 pytestmark = pytest.mark.skipif(shutil.which("pdftotext") is None, reason="poppler-utils missing")
@@ -49,8 +51,6 @@ def allowed_names(db) -> list[str]:
         for name, address in s.execute(select(Customer.name, Customer.address)):
             names.update((name, address or ""))
         names.update(s.execute(select(Contact.name)).scalars())
-        for address, bank in s.execute(select(Subsidiary.address, Subsidiary.bank_name)):
-            names.update((address or "", bank or ""))
         names.update(s.execute(select(User.display_name)).scalars())
         names.update(s.execute(select(Room.name)).scalars())
     return sorted((re.sub(r"\s+", "", n) for n in names if n), key=len, reverse=True)
@@ -152,6 +152,89 @@ def test_english_prints_of_chinese_contracts_have_no_chinese_words(billed, tmp_p
     assert "冲销" in printed("statement", cn.number, "zh") and "电表更换后读数有误" in printed("statement", cn.number, "zh")
     contract_zh = printed("contract", contract, "zh")
     assert "按月结算" in contract_zh and "机柜租赁" in contract_zh
+
+
+def test_english_documents_print_the_subsidiarys_english_address_and_bank(billed, tmp_path):
+    """The statement, capacity report and LOA in English: the subsidiary's English name, address and
+    bank (no room names in the allowed list: rooms are named by their first word); an empty English
+    address or bank falls back to the Chinese one, the legal address."""
+    from app.documents import print_document
+    from models import CrossConnect
+
+    db, admin, _ = billed
+    with db.session() as s:
+        fz = s.execute(select(Subsidiary).where(Subsidiary.code == "FZ")).scalar_one()
+        address_zh, bank_zh = fz.address, fz.bank_name
+        users_and_customers = [n for n in allowed_names(db)
+                               if n not in {re.sub(r"\s+", "", r) for r in s.execute(select(Room.name)).scalars()}]
+        number = s.execute(select(Statement.number).where(Statement.subsidiary_id == fz.id,
+                                                          Statement.number.is_not(None))
+                           .order_by(Statement.number).limit(1)).scalar_one()
+        xc = s.execute(select(CrossConnect.reference).order_by(CrossConnect.id).limit(1)).scalar_one()
+        # the LOA's site address and the carrier's name are legal ones, printed as registered
+        registered = sorted((re.sub(r"\s+", "", a) for a in s.execute(select(Site.address)).scalars() if a),
+                            key=len, reverse=True) + \
+            [re.sub(r"\s+", "", p) for p in s.execute(select(CrossConnect.peer_name)).scalars() if p]
+
+    def printed(kind: str, key: str, language: str = "en") -> str:
+        out = tmp_path / f"{kind}-{key}.{language}.pdf"
+        print_document(db, admin, kind, key, out, language=language)
+        return pdftext(out)
+
+    statement = printed("statement", number)
+    assert chinese_left(statement, users_and_customers) == ""
+    assert "No.128WusiRoad,GulouDistrict,Fuzhou,Fujian" in statement
+    assert "IndustrialandCommercialBankofChina,FuzhouWusiSub-branch" in statement
+    capacity = printed("capacity", "FZ-MW1")
+    assert chinese_left(capacity, users_and_customers) == "", chinese_left(capacity, users_and_customers)
+    assert "No.128WusiRoad" in capacity and "A1" in capacity
+    loa = printed("loa", xc)
+    assert chinese_left(loa, registered + users_and_customers) == "", chinese_left(loa, registered + users_and_customers)
+    assert "No.128WusiRoad" in loa or "No.368ZhangjiangRoad" in loa
+    zh = printed("statement", number, "zh")
+    assert re.sub(r"\s+", "", address_zh) in zh and re.sub(r"\s+", "", bank_zh) in zh
+
+    with db.session() as s:
+        s.execute(update(Subsidiary).where(Subsidiary.code == "FZ").values(address_en=None, bank_name_en=""))
+        s.commit()
+    fallback = printed("statement", number)
+    assert re.sub(r"\s+", "", address_zh) in fallback and re.sub(r"\s+", "", bank_zh) in fallback
+    assert "WusiRoad" not in fallback
+
+
+def test_subsidiary_english_fields_are_validated_imported_and_exported(demo_db, tmp_path):
+    import csv
+
+    from app.importexport import ImportFailed, run_export, run_import
+    from app.services.reference import validate_subsidiary
+
+    errors = validate_subsidiary({"code": "XM", "name": "华锐算力（厦门）有限公司",
+                                  "address_en": "厦门市思明区", "bank_name_en": "Bank of Xiamen"})
+    assert "address_en" in errors and "bank_name_en" not in errors
+    admin = login(demo_db, "admin", DEMO_PASSWORD)
+    out = tmp_path / "subsidiaries.csv"
+    run_export(demo_db, admin, "subsidiaries", out)
+    with open(out, encoding="utf-8-sig", newline="") as f:
+        rows = list(csv.DictReader(f))
+    fz = next(r for r in rows if r["code"] == "FZ")
+    assert fz["address_en"] == "No. 128 Wusi Road, Gulou District, Fuzhou, Fujian"
+    assert fz["bank_name_en"] == "Industrial and Commercial Bank of China, Fuzhou Wusi Sub-branch"
+    fz["address_en"] = "Floor 5, No. 128 Wusi Road, Gulou District, Fuzhou, Fujian"
+    with open(out, "w", encoding="utf-8", newline="") as f:
+        w = csv.DictWriter(f, fieldnames=list(rows[0]))
+        w.writeheader()
+        w.writerows(rows)
+    run_import(demo_db, admin, "subsidiaries", out)
+    with demo_db.session() as s:
+        assert s.execute(select(Subsidiary.address_en).where(Subsidiary.code == "FZ")).scalar_one() == \
+            "Floor 5, No. 128 Wusi Road, Gulou District, Fuzhou, Fujian"
+    fz["bank_name_en"] = "中国工商银行"
+    with open(out, "w", encoding="utf-8", newline="") as f:
+        w = csv.DictWriter(f, fieldnames=list(rows[0]))
+        w.writeheader()
+        w.writerows(rows)
+    with pytest.raises(ImportFailed, match="bank_name_en|English bank"):
+        run_import(demo_db, admin, "subsidiaries", out)
 
 
 def test_english_contract_prints_in_chinese_with_chinese_generated_words(billed, tmp_path):
