@@ -312,3 +312,27 @@ def test_item_names_prefer_what_was_typed():
                              "gpu_model_id": 3, "quantity": Decimal(16)})
     assert objs.name(gpu, "zh").en == "GPU rental H100 SXM 80GB × 16"
     assert objs.name(gpu, "en") == ("H100 算力", "H100 算力")  # an English contract's own words
+
+
+def test_statement_detail_in_the_readers_language(billed):
+    """The console's statement panel asks get_statement in its own language: every line's words and
+    unit as the document in that language prints them; without a language, the lines as billed."""
+    from app.documents import statement_doc
+    from app.services.billing import get_statement
+
+    db, _admin, _ = billed
+    number = _statement_of(db, StatementLine.description_other.is_not(None))
+    for lang in ("en", "zh"):
+        shown = get_statement(db, number, language=lang).lines
+        printed = statement_doc(db, number, language=lang).lines
+        assert [(ln.description, ln.unit) for ln in shown] == [(ln.description, ln.unit) for ln in printed]
+    english = get_statement(db, number, language="en")
+    assert english.lines and not any(has_cjk(ln.description) or has_cjk(ln.note) for ln in english.lines)
+    assert "yuan" in english.total_in_words and not has_cjk(english.total_in_words)
+    assert get_statement(db, number).total_in_words == get_statement(db, number, language="zh").total_in_words
+    assert has_cjk(get_statement(db, number).total_in_words)
+    with db.session() as s:
+        stored = [ln.description for ln in s.execute(select(StatementLine).join(Statement)
+                                                     .where(Statement.number == number)
+                                                     .order_by(StatementLine.id)).scalars()]
+    assert [ln.description for ln in get_statement(db, number).lines] == stored

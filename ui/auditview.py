@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import json
 
-from PySide6.QtCore import QCoreApplication, QLocale, Qt, Signal
+from PySide6.QtCore import QCoreApplication, Qt, Signal
 from PySide6.QtGui import QFontDatabase
 from PySide6.QtWidgets import (QAbstractItemView, QApplication, QComboBox, QDialog, QDialogButtonBox, QFileDialog,
                                QFormLayout, QHBoxLayout, QLabel, QPushButton, QTableWidget, QTableWidgetItem,
@@ -23,14 +23,9 @@ from app.errors import DomainError
 from models.choices import Outcome, Role
 
 from .dialogs import OptionalDateEdit, date_edit, error_label, get_date, guard
-from .i18n import choice_label
+from .i18n import choice_label, ui_language
 from .listview import ListPage
 from .operations import bus, run_op
-
-def ui_language() -> str:
-    """The console's language now ('zh' or 'en'): ui.i18n.install_translators sets the default locale."""
-    return "zh" if QLocale().language() == QLocale.Chinese else "en"
-
 
 def object_name(object_type: str | None) -> str:
     """An object type by name in the console's language (app.audit_query holds the words)."""

@@ -26,7 +26,7 @@ from app.money import format_price, format_quantity
 
 from .contracts import money
 from .dialogs import error_label, guard, last_month, refused_text
-from .i18n import choice_label
+from .i18n import choice_label, ui_language
 from .listview import ListPage
 from .receivables import fapiao_facts, receivables_tabs
 from .recordpanel import RecordPanel
@@ -254,7 +254,8 @@ class StatementPanel(RecordPanel):
         self.totals.setText("")
 
     def show_statement(self, statement_id: int | None) -> None:
-        info = self.read(svc.get_statement, statement_id)
+        # lines in the reader's language, as a document in it prints them (app/wording.py, billing docs)
+        info = self.read(lambda db, key: svc.get_statement(db, key, language=ui_language()), statement_id)
         if info is None:
             return
         kind = choice_label(StatementKind, info.kind)

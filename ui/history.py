@@ -69,7 +69,7 @@ class HistoryView(QWidget):
             self._read(self.oldest)
 
     def _read(self, before) -> None:
-        from .auditview import ui_language
+        from .i18n import ui_language
         page = object_history(self.db, self.kind, self.object_id, lang=ui_language(), before_seq=before)
         self.total = page.total
         first = self.table.rowCount()

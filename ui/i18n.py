@@ -54,6 +54,11 @@ def install_translators(app: QApplication, language: str) -> str:
     return language
 
 
+def ui_language() -> str:
+    """The console's language now ('zh' or 'en'): install_translators sets the default locale."""
+    return "zh" if QLocale().language() == QLocale.Chinese else "en"
+
+
 def choice_context(choices) -> str:
     """Each choice set translates in its own context: "Active" is 生效 for a contract, 运营中 for a site."""
     return f"choices/{choices.__name__}"

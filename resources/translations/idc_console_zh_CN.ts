@@ -77,102 +77,102 @@
 <context>
     <name>AuditEventDialog</name>
     <message>
-        <location filename="../../ui/auditview.py" line="252"/>
+        <location filename="../../ui/auditview.py" line="247"/>
         <source>Action</source>
         <translation>操作</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="267"/>
+        <location filename="../../ui/auditview.py" line="262"/>
         <source>After</source>
         <translation>变更后</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="259"/>
+        <location filename="../../ui/auditview.py" line="254"/>
         <source>App version</source>
         <translation>程序版本</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="232"/>
+        <location filename="../../ui/auditview.py" line="227"/>
         <source>Audit event %1</source>
         <translation>审计事件 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="267"/>
+        <location filename="../../ui/auditview.py" line="262"/>
         <source>Before</source>
         <translation>变更前</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="279"/>
+        <location filename="../../ui/auditview.py" line="274"/>
         <source>Changed fields: %1</source>
         <translation>变更字段：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="285"/>
+        <location filename="../../ui/auditview.py" line="280"/>
         <source>Close</source>
         <translation>关闭</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="267"/>
+        <location filename="../../ui/auditview.py" line="262"/>
         <source>Field</source>
         <translation>字段</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="261"/>
+        <location filename="../../ui/auditview.py" line="256"/>
         <source>Hash</source>
         <translation>哈希</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="258"/>
+        <location filename="../../ui/auditview.py" line="253"/>
         <source>Host</source>
         <translation>所在服务器</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="280"/>
+        <location filename="../../ui/auditview.py" line="275"/>
         <source>No field values recorded with this event.</source>
         <translation>该事件未记录字段值。</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="249"/>
+        <location filename="../../ui/auditview.py" line="244"/>
         <source>No.</source>
         <translation>序号</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="255"/>
+        <location filename="../../ui/auditview.py" line="250"/>
         <source>Object</source>
         <translation>对象</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="289"/>
+        <location filename="../../ui/auditview.py" line="284"/>
         <source>Open %1</source>
         <translation>打开 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="256"/>
+        <location filename="../../ui/auditview.py" line="251"/>
         <source>Outcome</source>
         <translation>结果</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="262"/>
+        <location filename="../../ui/auditview.py" line="257"/>
         <source>Previous hash</source>
         <translation>前一哈希</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="257"/>
+        <location filename="../../ui/auditview.py" line="252"/>
         <source>Reason</source>
         <translation>原因</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="260"/>
+        <location filename="../../ui/auditview.py" line="255"/>
         <source>Request id</source>
         <translation>请求 ID</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="250"/>
+        <location filename="../../ui/auditview.py" line="245"/>
         <source>Time</source>
         <translation>时间</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="251"/>
+        <location filename="../../ui/auditview.py" line="246"/>
         <source>User</source>
         <translation>用户</translation>
     </message>
@@ -180,57 +180,57 @@
 <context>
     <name>AuditFilterBar</name>
     <message>
-        <location filename="../../ui/auditview.py" line="182"/>
+        <location filename="../../ui/auditview.py" line="177"/>
         <source>(every action)</source>
         <translation>（全部操作）</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="184"/>
+        <location filename="../../ui/auditview.py" line="179"/>
         <source>(every type)</source>
         <translation>（全部类型）</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="179"/>
+        <location filename="../../ui/auditview.py" line="174"/>
         <source>(everyone)</source>
         <translation>（全部用户）</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="163"/>
+        <location filename="../../ui/auditview.py" line="158"/>
         <source>Action</source>
         <translation>操作</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="153"/>
+        <location filename="../../ui/auditview.py" line="148"/>
         <source>An action, or a prefix ending in a dot (e.g. gpu.)</source>
         <translation>某个操作，或以点结尾的前缀（如 gpu.）</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="159"/>
+        <location filename="../../ui/auditview.py" line="154"/>
         <source>Clear</source>
         <translation>清除</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="162"/>
+        <location filename="../../ui/auditview.py" line="157"/>
         <source>From</source>
         <translation>起始日期</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="164"/>
+        <location filename="../../ui/auditview.py" line="159"/>
         <source>Object type</source>
         <translation>对象类型</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="162"/>
+        <location filename="../../ui/auditview.py" line="157"/>
         <source>To</source>
         <translation>截止日期</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="163"/>
+        <location filename="../../ui/auditview.py" line="158"/>
         <source>User</source>
         <translation>用户</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="114"/>
+        <location filename="../../ui/auditview.py" line="109"/>
         <source>every %1 action</source>
         <translation>全部%1操作</translation>
     </message>
@@ -238,47 +238,47 @@
 <context>
     <name>AuditFilterDialog</name>
     <message>
-        <location filename="../../ui/auditview.py" line="72"/>
+        <location filename="../../ui/auditview.py" line="67"/>
         <source>(every action)</source>
         <translation>（全部操作）</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="65"/>
+        <location filename="../../ui/auditview.py" line="60"/>
         <source>(everyone)</source>
         <translation>（全部用户）</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="75"/>
+        <location filename="../../ui/auditview.py" line="70"/>
         <source>Action</source>
         <translation>操作</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="74"/>
+        <location filename="../../ui/auditview.py" line="69"/>
         <source>An action (e.g. contract.approve) or a prefix ending in a dot (e.g. gpu.)</source>
         <translation>操作名（如 contract.approve）或以点结尾的前缀（如 gpu.）</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="80"/>
+        <location filename="../../ui/auditview.py" line="75"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="60"/>
+        <location filename="../../ui/auditview.py" line="55"/>
         <source>From</source>
         <translation>起始日期</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="89"/>
+        <location filename="../../ui/auditview.py" line="84"/>
         <source>The period ends before it starts.</source>
         <translation>结束日期早于开始日期。</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="61"/>
+        <location filename="../../ui/auditview.py" line="56"/>
         <source>To</source>
         <translation>截止日期</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="68"/>
+        <location filename="../../ui/auditview.py" line="63"/>
         <source>User</source>
         <translation>用户</translation>
     </message>
@@ -286,97 +286,97 @@
 <context>
     <name>AuditPage</name>
     <message>
-        <location filename="../../ui/auditview.py" line="461"/>
+        <location filename="../../ui/auditview.py" line="456"/>
         <source>%1 audit events (%2) written to %3.</source>
         <translation>已将 %1 条审计事件（%2）写入 %3。</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="408"/>
+        <location filename="../../ui/auditview.py" line="403"/>
         <source>(last good event %1)</source>
         <translation>（最后一条完好事件 %1）</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="422"/>
+        <location filename="../../ui/auditview.py" line="417"/>
         <source>Audit report</source>
         <translation>审计报告</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="431"/>
+        <location filename="../../ui/auditview.py" line="426"/>
         <source>Audit report %1</source>
         <translation>审计报告 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="324"/>
+        <location filename="../../ui/auditview.py" line="319"/>
         <source>Audit report PDF…</source>
         <translation>审计报告 PDF…</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="439"/>
+        <location filename="../../ui/auditview.py" line="434"/>
         <source>CSV (*.csv);;Excel (*.xlsx)</source>
         <translation>CSV (*.csv);;Excel (*.xlsx)</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="406"/>
+        <location filename="../../ui/auditview.py" line="401"/>
         <source>Chain BROKEN: %1</source>
         <translation>审计链已损坏：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="403"/>
+        <location filename="../../ui/auditview.py" line="398"/>
         <source>Chain intact: %1 events; head %2</source>
         <translation>审计链完好：%1 条事件；链头 %2</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="340"/>
+        <location filename="../../ui/auditview.py" line="335"/>
         <source>Copy SEQ:HASH</source>
         <translation>复制 SEQ:HASH</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="327"/>
+        <location filename="../../ui/auditview.py" line="322"/>
         <source>Export period…</source>
         <translation>按期间导出…</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="435"/>
+        <location filename="../../ui/auditview.py" line="430"/>
         <source>Export the audit trail</source>
         <translation>导出审计日志</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="451"/>
+        <location filename="../../ui/auditview.py" line="446"/>
         <source>Exporting…</source>
         <translation>正在导出…</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="435"/>
+        <location filename="../../ui/auditview.py" line="430"/>
         <source>Export…</source>
         <translation>导出…</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="342"/>
+        <location filename="../../ui/auditview.py" line="337"/>
         <source>For audit verify --expect-head later</source>
         <translation>用于之后的 audit verify --expect-head</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="457"/>
+        <location filename="../../ui/auditview.py" line="452"/>
         <source>No audit event matches %1: %2 holds only the header row.</source>
         <translation>没有符合 %1 的审计事件：%2 中只有表头行。</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="422"/>
+        <location filename="../../ui/auditview.py" line="417"/>
         <source>Preview</source>
         <translation>预览</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="321"/>
+        <location filename="../../ui/auditview.py" line="316"/>
         <source>Verify chain</source>
         <translation>校验审计链</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="335"/>
+        <location filename="../../ui/auditview.py" line="330"/>
         <source>Verify recomputes every event's hash and link.</source>
         <translation>校验会重新计算每条事件的哈希和链接。</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="394"/>
+        <location filename="../../ui/auditview.py" line="389"/>
         <source>Verifying the audit chain…</source>
         <translation>正在校验审计链…</translation>
     </message>
@@ -467,197 +467,197 @@
 <context>
     <name>BillingPage</name>
     <message>
-        <location filename="../../ui/billing.py" line="516"/>
+        <location filename="../../ui/billing.py" line="517"/>
         <source>%1 (dry run, nothing written): would create %2 line(s) on %3 new and %4 existing draft statement(s).</source>
         <translation>%1（试算，未写入）：将在 %3 张新账单和 %4 张已有草稿账单上生成 %2 条明细。</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="537"/>
+        <location filename="../../ui/billing.py" line="538"/>
         <source>%1 draft statement(s) of %2 pending issue.</source>
         <translation>%2 尚有 %1 张草稿账单待开具。</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="477"/>
+        <location filename="../../ui/billing.py" line="478"/>
         <source>%1 has not ended; it can be billed from %2 00:00 (Asia/Shanghai). A dry run shows it now, provisionally.</source>
         <translation>%1 尚未结束，自 %2 00:00（北京时间）起可计费。试算可先查看暂估结果。</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="526"/>
+        <location filename="../../ui/billing.py" line="527"/>
         <source>%1 line(s) held back: see the warnings.</source>
         <translation>%1 条明细暂缓计费：见警告。</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="530"/>
+        <location filename="../../ui/billing.py" line="531"/>
         <source>%1 line(s) rebill credited lines.</source>
         <translation>%1 个条目为已冲销条目的重新计费。</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="524"/>
+        <location filename="../../ui/billing.py" line="525"/>
         <source>%1 line(s) were billed by earlier runs.</source>
         <translation>%1 条明细已在之前的运行中计费。</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="564"/>
+        <location filename="../../ui/billing.py" line="565"/>
         <source>%1 statement(s) issued.</source>
         <translation>已开具 %1 张账单。</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="518"/>
+        <location filename="../../ui/billing.py" line="519"/>
         <source>%1: created %2 line(s) on %3 new and %4 existing draft statement(s).</source>
         <translation>%1：已在 %3 张新账单和 %4 张已有草稿账单上生成 %2 条明细。</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="514"/>
+        <location filename="../../ui/billing.py" line="515"/>
         <source>%1: nothing to bill.</source>
         <translation>%1：没有需要计费的项目。</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="512"/>
+        <location filename="../../ui/billing.py" line="513"/>
         <source>%1: nothing to bill; every line already exists (%2 from earlier runs).</source>
         <translation>%1：没有需要计费的项目；所有明细均已存在（之前运行生成 %2 条）。</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="500"/>
+        <location filename="../../ui/billing.py" line="501"/>
         <source>Billing %1…</source>
         <translation>正在计费 %1…</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="510"/>
+        <location filename="../../ui/billing.py" line="511"/>
         <source>Billing run %1 cancelled; nothing was written.</source>
         <translation>%1 计费已取消，未写入任何数据。</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="430"/>
+        <location filename="../../ui/billing.py" line="431"/>
         <source>Choose a month and press Dry run to see what a run would bill.</source>
         <translation>选择月份并点击“试算”，查看本次将计费的内容。</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="436"/>
+        <location filename="../../ui/billing.py" line="437"/>
         <source>Customer</source>
         <translation>客户</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="411"/>
+        <location filename="../../ui/billing.py" line="412"/>
         <source>Dry run</source>
         <translation>试算</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="500"/>
+        <location filename="../../ui/billing.py" line="501"/>
         <source>Dry run for %1…</source>
         <translation>正在试算 %1…</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="578"/>
+        <location filename="../../ui/billing.py" line="579"/>
         <source>Excel (*.xlsx);;CSV (*.csv)</source>
         <translation>Excel (*.xlsx);;CSV (*.csv)</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="577"/>
+        <location filename="../../ui/billing.py" line="578"/>
         <source>Export statements</source>
         <translation>导出账单</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="416"/>
+        <location filename="../../ui/billing.py" line="417"/>
         <source>Export statements…</source>
         <translation>导出账单…</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="591"/>
+        <location filename="../../ui/billing.py" line="592"/>
         <source>Exporting…</source>
         <translation>正在导出…</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="415"/>
+        <location filename="../../ui/billing.py" line="416"/>
         <source>Handovers…</source>
         <translation>交付…</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="554"/>
+        <location filename="../../ui/billing.py" line="555"/>
         <source>Issue every draft statement of %1? Issued statements take their numbers and never change.</source>
         <translation>开具 %1 的全部草稿账单？开具后的账单将获得编号且不可再修改。</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="553"/>
+        <location filename="../../ui/billing.py" line="554"/>
         <source>Issue statements</source>
         <translation>开具账单</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="414"/>
+        <location filename="../../ui/billing.py" line="415"/>
         <source>Issue the period's drafts</source>
         <translation>开具本期草稿账单</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="528"/>
+        <location filename="../../ui/billing.py" line="529"/>
         <source>Issued %1: %2</source>
         <translation>已开具 %1 张：%2</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="570"/>
+        <location filename="../../ui/billing.py" line="571"/>
         <source>Issuing…</source>
         <translation>正在开具…</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="436"/>
+        <location filename="../../ui/billing.py" line="437"/>
         <source>Lines</source>
         <translation>明细数</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="549"/>
+        <location filename="../../ui/billing.py" line="550"/>
         <source>No warnings: meters and leases are complete.</source>
         <translation>无警告：电表读数和租赁记录完整。</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="437"/>
+        <location filename="../../ui/billing.py" line="438"/>
         <source>Number</source>
         <translation>编号</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="533"/>
+        <location filename="../../ui/billing.py" line="534"/>
         <source>PROVISIONAL: %1 has not ended; usage metered up to %2 only.</source>
         <translation>暂估：%1 尚未结束，用量仅计至 %2。</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="401"/>
+        <location filename="../../ui/billing.py" line="402"/>
         <source>Period</source>
         <translation>账期</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="412"/>
+        <location filename="../../ui/billing.py" line="413"/>
         <source>Run</source>
         <translation>计费</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="413"/>
+        <location filename="../../ui/billing.py" line="414"/>
         <source>Run and issue</source>
         <translation>计费并开具</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="428"/>
+        <location filename="../../ui/billing.py" line="429"/>
         <source>Run result</source>
         <translation>运行结果</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="436"/>
+        <location filename="../../ui/billing.py" line="437"/>
         <source>Subsidiary</source>
         <translation>子公司</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="436"/>
+        <location filename="../../ui/billing.py" line="437"/>
         <source>Subtotal</source>
         <translation>小计</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="521"/>
+        <location filename="../../ui/billing.py" line="522"/>
         <source>Subtotal %1 + tax %2 = %3.</source>
         <translation>小计 %1 + 税额 %2 = %3。</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="437"/>
+        <location filename="../../ui/billing.py" line="438"/>
         <source>Tax</source>
         <translation>税额</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="437"/>
+        <location filename="../../ui/billing.py" line="438"/>
         <source>Total</source>
         <translation>合计</translation>
     </message>
@@ -5296,7 +5296,7 @@ Reason:</source>
 <context>
     <name>StatementPanel</name>
     <message>
-        <location filename="../../ui/billing.py" line="262"/>
+        <location filename="../../ui/billing.py" line="263"/>
         <source>%1 draft #%2</source>
         <translation>%1 草稿 #%2</translation>
     </message>
@@ -5316,17 +5316,17 @@ Reason:</source>
         <translation>合同</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="341"/>
+        <location filename="../../ui/billing.py" line="342"/>
         <source>Credit note</source>
         <translation>红字账单</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="341"/>
+        <location filename="../../ui/billing.py" line="342"/>
         <source>Credit note %1 issued for %2.</source>
         <translation>已开具红字账单 %1，金额 %2。</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="279"/>
+        <location filename="../../ui/billing.py" line="280"/>
         <source>Credit notes: %1</source>
         <translation>红字账单：%1</translation>
     </message>
@@ -5336,12 +5336,12 @@ Reason:</source>
         <translation>红字账单…</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="275"/>
+        <location filename="../../ui/billing.py" line="276"/>
         <source>Credits %1</source>
         <translation>冲销 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="264"/>
+        <location filename="../../ui/billing.py" line="265"/>
         <source>Customer: %1</source>
         <translation>客户：%1</translation>
     </message>
@@ -5351,12 +5351,12 @@ Reason:</source>
         <translation>描述</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="272"/>
+        <location filename="../../ui/billing.py" line="273"/>
         <source>Fapiao no.: %1</source>
         <translation>发票号：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="366"/>
+        <location filename="../../ui/billing.py" line="367"/>
         <source>Fapiao number</source>
         <translation>发票号</translation>
     </message>
@@ -5366,17 +5366,17 @@ Reason:</source>
         <translation>开具</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="270"/>
+        <location filename="../../ui/billing.py" line="271"/>
         <source>Issued: %1</source>
         <translation>开具日期：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="322"/>
+        <location filename="../../ui/billing.py" line="323"/>
         <source>Issuing…</source>
         <translation>正在开具…</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="265"/>
+        <location filename="../../ui/billing.py" line="266"/>
         <source>Period: %1</source>
         <translation>账期：%1</translation>
     </message>
@@ -5391,7 +5391,7 @@ Reason:</source>
         <translation>数量</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="277"/>
+        <location filename="../../ui/billing.py" line="278"/>
         <source>Reason: %1</source>
         <translation>原因：%1</translation>
     </message>
@@ -5401,17 +5401,17 @@ Reason:</source>
         <translation>重新计费已冲销条目</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="357"/>
+        <location filename="../../ui/billing.py" line="358"/>
         <source>Rebilled %1 line(s) on %2.</source>
         <translation>已在 %2 上重新计费 %1 个条目。</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="360"/>
+        <location filename="../../ui/billing.py" line="361"/>
         <source>Rebilling…</source>
         <translation>正在重新计费…</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="281"/>
+        <location filename="../../ui/billing.py" line="282"/>
         <source>Rebills %1</source>
         <translation>重开 %1</translation>
     </message>
@@ -5421,17 +5421,17 @@ Reason:</source>
         <translation>登记发票号…</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="387"/>
+        <location filename="../../ui/billing.py" line="388"/>
         <source>Statement %1</source>
         <translation>账单 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="266"/>
+        <location filename="../../ui/billing.py" line="267"/>
         <source>Status: %1</source>
         <translation>状态：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="288"/>
+        <location filename="../../ui/billing.py" line="289"/>
         <source>Subtotal %1 · Tax %2 · &lt;b&gt;Total %3&lt;/b&gt;&lt;br&gt;Amount in words: &lt;b&gt;%4&lt;/b&gt;</source>
         <translation>小计 %1 · 税额 %2 · &lt;b&gt;合计 %3&lt;/b&gt;&lt;br&gt;大写金额：&lt;b&gt;%4&lt;/b&gt;</translation>
     </message>
@@ -5446,7 +5446,7 @@ Reason:</source>
         <translation>税率</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="367"/>
+        <location filename="../../ui/billing.py" line="368"/>
         <source>The fapiao number issued for %1:</source>
         <translation>为 %1 开具的发票号：</translation>
     </message>
@@ -5461,7 +5461,7 @@ Reason:</source>
         <translation>单价</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="356"/>
+        <location filename="../../ui/billing.py" line="357"/>
         <source>draft #%1</source>
         <translation>草稿 #%1</translation>
     </message>

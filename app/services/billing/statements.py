@@ -13,10 +13,11 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from models import (Contract, ContractItem, Customer, Statement, StatementLine, Subsidiary)
-from models.choices import ContractStatus
+from models.choices import ContractStatus, LineUnit
 
 from ... import billing as B
 from ...money import format_cny
+from ...wording import amount_words
 from ...db import Database
 from ...errors import NotFound
 
@@ -158,10 +159,17 @@ def line_languages(s: Session, item_ids: Iterable[int | None]) -> dict[int, str]
     return out
 
 
-def _line_info(s: Session, ln: StatementLine, numbers: dict[int, str]) -> LineInfo:
+def _line_info(s: Session, ln: StatementLine, numbers: dict[int, str], language: str | None = None,
+               written: dict[int, str] | None = None) -> LineInfo:
+    """A line as stored, or with `language` its words and unit in that language (line_text)."""
+    description, note, unit = ln.description, ln.note or "", ln.unit
+    if language is not None:
+        line_lang = (written or {}).get(ln.contract_item_id)
+        description = line_text(ln, "description", language, line_lang)
+        note = line_text(ln, "note", language, line_lang)
+        unit = LineUnit.show(ln.unit, language)
     return LineInfo(ln.id, ln.contract_item_id, numbers.get(ln.contract_item_id, ""), ln.charge, ln.period,
-                    ln.description, ln.quantity, ln.unit, ln.unit_price, ln.amount, ln.tax_rate, ln.tax,
-                    ln.note or "", ln.revision)
+                    description, ln.quantity, unit, ln.unit_price, ln.amount, ln.tax_rate, ln.tax, note, ln.revision)
 
 
 def _contract_numbers(s: Session, item_ids: Iterable[int | None]) -> dict[int, str]:
@@ -172,20 +180,22 @@ def _contract_numbers(s: Session, item_ids: Iterable[int | None]) -> dict[int, s
                           .where(ContractItem.id.in_(ids))).all())
 
 
-def _statement_info(s: Session, st: Statement) -> StatementInfo:
+def _statement_info(s: Session, st: Statement, language: str | None = None) -> StatementInfo:
     sub = s.get(Subsidiary, st.subsidiary_id)
     cust = s.get(Customer, st.customer_id)
     lines = sorted(st.lines, key=lambda ln: ln.id)
     numbers = _contract_numbers(s, (ln.contract_item_id for ln in lines))
+    written = line_languages(s, (ln.contract_item_id for ln in lines)) if language is not None else None
     original = s.get(Statement, st.original_id) if st.original_id else None
     rebills = s.get(Statement, st.rebills_id) if st.rebills_id else None
     credits = tuple(s.execute(select(Statement.number).where(Statement.original_id == st.id,
                                                              Statement.number.is_not(None))
                               .order_by(Statement.number)).scalars())
     return StatementInfo(st.id, st.number, st.kind, st.subsidiary_id, sub.code, st.customer_id, cust.name,
-                         st.period, st.status, st.subtotal, st.tax, st.total, _words(st.total), st.issued_at,
+                         st.period, st.status, st.subtotal, st.tax, st.total,
+                         _words(st.total) if language is None else amount_words(st.total, language), st.issued_at,
                          st.original_id, original.number if original else None, st.reason, st.fapiao_no,
-                         st.version, tuple(_line_info(s, ln, numbers) for ln in lines), credits,
+                         st.version, tuple(_line_info(s, ln, numbers, language, written) for ln in lines), credits,
                          st.rebills_id, rebills.number if rebills else None)
 
 
@@ -206,10 +216,12 @@ def find_statement(s: Session, key: int | str, lock: bool = False) -> Statement:
 _find_statement = find_statement
 
 
-def get_statement(db: Database, key: int | str) -> StatementInfo:
-    """By id or by number (e.g. "GZ-202611-000123" or "GZ-CN-202612-000001")."""
+def get_statement(db: Database, key: int | str, *, language: str | None = None) -> StatementInfo:
+    """By id or by number (e.g. "GZ-202611-000123" or "GZ-CN-202612-000001"). With `language` ('zh' or
+    'en') the lines' words and units are in that language, as a document in it prints them (a screen
+    in the reader's language); without, as billed (the contract's language: exports, the CLI)."""
     with db.session() as s:
-        return _statement_info(s, _find_statement(s, key))
+        return _statement_info(s, _find_statement(s, key), language)
 
 
 def list_statements(db: Database, *, period: str | None = None, status: str | None = None,
