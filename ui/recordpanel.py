@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Callable
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import Qt, QTimer
 from PySide6.QtWidgets import (QGridLayout, QHBoxLayout, QHeaderView, QLabel, QPushButton, QTableWidget,
                                QVBoxLayout, QWidget)
 
@@ -50,12 +50,53 @@ class RecordPanel(QWidget):
         for c in range(len(headers)):
             hh.setSectionResizeMode(c, QHeaderView.Stretch if c == stretch else QHeaderView.ResizeToContents)
         hh.setMinimumSectionSize(40)
+        # the stretched column keeps a readable floor: narrower, the table scrolls sideways (fit_columns)
+        self._stretch, self._fit_pending = stretch, False
+        for signal in (self.table.model().dataChanged, self.table.model().rowsInserted,
+                       self.table.model().modelReset, hh.sectionResized):
+            signal.connect(self._schedule_fit)
         # a narrow panel wraps the description onto more lines instead of clipping it to "…"
         self.table.setWordWrap(True)
         self.table.verticalHeader().setSectionResizeMode(QHeaderView.ResizeToContents)
         self.body.addWidget(self.table, 1)
         self.message = error_label(f"{name}Message")
         self.buttons: dict[str, QPushButton] = {}
+
+    STRETCH_FLOOR = 200  # px the stretched column (the description) keeps before the table scrolls
+
+    def fit_columns(self) -> None:
+        """The stretched column takes the room the others leave, never less than STRETCH_FLOOR:
+        in a narrow panel (1280×800) the table then scrolls sideways rather than wrapping the
+        description a word a line."""
+        hh, c = self.table.horizontalHeader(), self._stretch
+        if c is None or c >= hh.count():
+            return
+        others = sum(hh.sectionSize(i) for i in range(hh.count()) if i != c and not hh.isSectionHidden(i))
+        narrow = self.table.viewport().width() - others < self.STRETCH_FLOOR
+        mode = QHeaderView.Interactive if narrow else QHeaderView.Stretch
+        if hh.sectionResizeMode(c) != mode:
+            hh.setSectionResizeMode(c, mode)
+        if narrow and hh.sectionSize(c) != self.STRETCH_FLOOR:
+            hh.resizeSection(c, self.STRETCH_FLOOR)
+
+    def _schedule_fit(self, *_) -> None:
+        """Once per turn of the event loop, after the table's contents and sizes settled; nothing
+        once the panel is being deleted (its table's signals still fire then)."""
+        if self._fit_pending:
+            return
+        self._fit_pending = True
+        try:
+            QTimer.singleShot(0, self, self._run_fit)    # self as context: dropped with the panel
+        except RuntimeError:
+            pass
+
+    def _run_fit(self) -> None:
+        self._fit_pending = False
+        self.fit_columns()
+
+    def resizeEvent(self, event) -> None:
+        super().resizeEvent(event)
+        self._schedule_fit()
 
     def add_buttons(self, buttons: list[tuple[str, str, Callable]], per_row: int = 0) -> None:
         """The message line, then the buttons (key, text, slot): in one row, or a grid of
