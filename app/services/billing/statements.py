@@ -134,10 +134,9 @@ class IssueSummary:
 
 # --- reading ------------------------------------------------------------------------------
 
-def _words(amount: Decimal) -> str:
-    from ...money import amount_in_words  # written alongside the PDF renderers
-
-    return amount_in_words(amount)
+def _words(amount: Decimal, language: str | None = None) -> str:
+    """The total in words: 人民币大写, or in `language`'s words (app.wording.amount_words)."""
+    return amount_words(amount, language or "zh")
 
 
 def line_text(ln, field: str, lang: str, line_lang: str | None) -> str:
@@ -193,7 +192,7 @@ def _statement_info(s: Session, st: Statement, language: str | None = None) -> S
                               .order_by(Statement.number)).scalars())
     return StatementInfo(st.id, st.number, st.kind, st.subsidiary_id, sub.code, st.customer_id, cust.name,
                          st.period, st.status, st.subtotal, st.tax, st.total,
-                         _words(st.total) if language is None else amount_words(st.total, language), st.issued_at,
+                         _words(st.total, language), st.issued_at,
                          st.original_id, original.number if original else None, st.reason, st.fapiao_no,
                          st.version, tuple(_line_info(s, ln, numbers, language, written) for ln in lines), credits,
                          st.rebills_id, rebills.number if rebills else None)
