@@ -297,3 +297,21 @@ def test_update_many_refuses_what_upsert_in_refuses_and_writes_only_changes(db, 
         event = s.execute(select(AuditEvent).order_by(AuditEvent.seq.desc())).scalars().first()
         assert (event.action, event.object_label, json.loads(event.after)) == ("gpu.update", "U-1",
                                                                                {"purchase_cost": "11.00"})
+
+
+def test_a_registered_kind_declares_its_set_wise_writer(monkeypatch):
+    """register_kind takes a kind's set-wise writer with the rest of its declaration (one path)."""
+    from app.importexport import schema
+    from models import Site
+
+    def write_many(uow, rows):
+        return ["created" for _ in rows]
+    for table in ("KINDS", "EXPORT_KINDS"):
+        monkeypatch.setattr(schema, table, getattr(schema, table))
+    for table in ("COLUMNS", "REQUIRED", "OBJECT_TYPE", "PERMISSION", "FIELD_COLUMN", "MODEL", "HANDLERS",
+                  "BULK_WRITE"):
+        monkeypatch.setattr(schema, table, dict(getattr(schema, table)))
+    schema.register_kind(schema.ImportKind("bench-sites", ("code",), ("code",), "site", Site,
+                                           lambda s, row: {}, lambda uow, row, v: "created",
+                                           write_many=write_many))
+    assert schema.BULK_WRITE["bench-sites"] is write_many

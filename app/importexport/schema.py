@@ -315,6 +315,7 @@ class ImportKind:
     export_query: Callable[[], Any] | None = None  # () -> select of `columns`, in file order
     field_column: dict[str, str] = field(default_factory=dict)  # service field -> column, for errors
     row_key: Callable[[dict], Any] | None = None  # values -> same record twice in one file (None: no check)
+    write_many: Callable[[Any, list], list] | None = None  # set-wise writer (BULK_WRITE); None: row by row
 
 
 def register_kind(kind: ImportKind) -> ImportKind:
@@ -333,6 +334,8 @@ def register_kind(kind: ImportKind) -> ImportKind:
     HANDLERS[kind.name] = (kind.resolve, kind.write)
     if kind.row_key is not None:
         ROW_KEY[kind.name] = kind.row_key
+    if kind.write_many is not None:
+        BULK_WRITE[kind.name] = kind.write_many
     if kind.export_query is not None:
         EXPORT_QUERY[kind.name] = kind.export_query
     return kind
