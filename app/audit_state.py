@@ -85,7 +85,7 @@ def compare(session: Session, remembered: Remembered) -> str | None:
         last = session.execute(text("SELECT MAX(seq) FROM audit_event")).scalar()
         at = session.execute(text("SELECT hash FROM audit_event WHERE seq = :s"),
                              {"s": remembered.seq}).scalar()
-    except Exception as exc:  # noqa: BLE001 - a missing table is itself the finding
+    except Exception as exc:  # a missing table is itself the finding
         from sqlalchemy.exc import SQLAlchemyError
         if not isinstance(exc, SQLAlchemyError):
             raise

@@ -89,6 +89,7 @@ def resolve_db_url(explicit: str | None = None) -> str:
     with DatabaseUnavailable.
     """
     from sqlalchemy.engine import make_url
+    from sqlalchemy.exc import ArgumentError
 
     url = (explicit or os.environ.get(ENV_DB) or "").strip()
     if not url:
@@ -108,7 +109,7 @@ def resolve_db_url(explicit: str | None = None) -> str:
     try:
         u = make_url(url)
         _ = u.port  # a non-numeric port raises here
-    except Exception:
+    except (ArgumentError, ValueError):
         raise DatabaseUnavailable(f"{describe_raw(typed)} is not a database URL: use a SQLite file or "
                                   "postgresql://user@host[:port]/dbname") from None
     if backend == "sqlite" and (u.database or ":memory:") == ":memory:":
@@ -152,10 +153,11 @@ def url_username(url: str) -> str | None:
 def url_password(url: str | None) -> str | None:
     """The password written in the URL; None when there is none or the text is no URL."""
     from sqlalchemy.engine import make_url
+    from sqlalchemy.exc import ArgumentError
 
     try:
         return make_url(url).password if url and "://" in url else None
-    except Exception:  # noqa: BLE001 - an unparsable URL has no password to find
+    except (ArgumentError, ValueError):  # an unparsable URL has no password to find
         return None
 
 

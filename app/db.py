@@ -235,9 +235,11 @@ def describe_db_error(exc: BaseException, url: str) -> str:
 
 
 def _known(script, rev: str) -> bool:
+    from alembic.util import CommandError  # alembic only where migrations are looked at
+
     try:
         return script.get_revision(rev) is not None
-    except Exception:  # alembic raises for unknown revisions
+    except CommandError:  # alembic's answer for an unknown revision
         return False
 
 

@@ -859,7 +859,7 @@ def run_bench(db: Database, actor: Actor, *, repeat: int = 5, only: list[str] | 
                 continue
             try:
                 fn(b)
-            except Exception as exc:  # one broken operation must not hide the others' figures
+            except Exception as exc:  # noqa: BLE001 - one broken operation must not hide the others' figures
                 b.add(Result(name, None, None, 0, "", False, f"failed: {type(exc).__name__}: {exc}"[:300]))
     finally:
         b.close()

@@ -907,7 +907,7 @@ def load_large(db: Database, actor: Actor | None = None, progress: Progress = la
         tick("analyze (planner statistics)")
         w.analyze()
         w.finish()
-    except BaseException:
+    except BaseException:  # noqa: BLE001 - re-raised below, after closing
         try:
             w.raw.close()
         finally:

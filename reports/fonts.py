@@ -6,6 +6,7 @@ are never candidates, because digits and ¥ would come out blank.
 """
 from __future__ import annotations
 
+import logging
 import os
 import platform
 import shutil
@@ -15,6 +16,8 @@ from pathlib import Path
 
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont
+
+log = logging.getLogger(__name__)
 
 ENV_VAR = "IDC_PDF_FONT"
 ENV_VAR_BOLD = "IDC_PDF_FONT_BOLD"
@@ -79,6 +82,7 @@ def _try_register(name: str, path: str) -> bool:
             return False
         pdfmetrics.registerFont(font)
     except Exception:  # TTFError, struct errors on odd files, permission errors
+        log.debug("the font %s cannot be used", path, exc_info=True)
         return False
     return True
 

@@ -3,14 +3,38 @@
     python3 scripts/lint.py
 
 ruff (pyflakes, bugbear, simplify; the ignore list in pyproject.toml says why each is ignored) and
-import-linter (the layers: the contracts in pyproject.toml). Both come with the [test] extra.
+import-linter (the layers: the contracts in pyproject.toml); both come with the [test] extra. And no
+product line silences the blind-except rules with a noqa: such a handler logs or re-raises.
 """
 import os
+import re
 import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import bootstrap  # noqa: E402  (stdlib only, beside this file)
+
+
+PRODUCT = ("app", "ui", "models", "reports", "launcher")
+# a blind or bare except in the product must re-raise or log (ruff's BLE001, E722): never silenced
+SILENCED = re.compile(r"#\s*noqa:[^#\n]*\b(BLE001|E722)\b")
+
+
+def silenced_excepts(root):
+    """`file:line` of each product line that silences ruff's blind-except rules with a noqa."""
+    found = []
+    for package in PRODUCT:
+        for folder, _dirs, files in os.walk(os.path.join(root, package)):
+            if "migrations" in folder.split(os.sep):
+                continue
+            for name in files:
+                if name.endswith(".py"):
+                    path = os.path.join(folder, name)
+                    with open(path, encoding="utf-8") as f:
+                        for n, line in enumerate(f, 1):
+                            if SILENCED.search(line):
+                                found.append(f"{os.path.relpath(path, root)}:{n}")
+    return found
 
 
 def main():
@@ -23,10 +47,15 @@ def main():
         print(f"lint: {name}", flush=True)
         if subprocess.run(argv, cwd=bootstrap.ROOT).returncode != 0:
             failed.append(name)
+    print("lint: no silenced blind except in the product", flush=True)
+    for where in silenced_excepts(bootstrap.ROOT):
+        print(f"{where}: a blind or bare except is silenced with noqa: log it or re-raise", file=sys.stderr)
+        if "silenced except" not in failed:
+            failed.append("silenced except")
     if failed:
         print(f"lint: {', '.join(failed)} failed", file=sys.stderr)
         return 1
-    print("lint: ruff and import-linter passed")
+    print("lint: ruff, import-linter and the except check passed")
     return 0
 
 

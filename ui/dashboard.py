@@ -26,7 +26,7 @@ def optional_widget(module: str, name: str):
     """A widget another part of the project provides, or None while it does not exist yet."""
     try:
         return getattr(importlib.import_module(module), name)
-    except Exception:  # noqa: BLE001 - absent or broken: the page falls back to plain text
+    except Exception:  # absent or broken: the page falls back to plain text
         log.warning("%s.%s could not be loaded: plain text instead", module, name, exc_info=True)
         return None
 
@@ -48,7 +48,8 @@ class DashboardPage(QWidget):
         if Charts is not None:
             try:
                 self.charts = Charts(self)
-            except Exception:  # noqa: BLE001
+            except Exception:  # a broken chart widget must not stop the dashboard
+                log.exception("the dashboard's charts could not be made: plain text instead")
                 self.charts = None
         self.states = QLabel()
         self.states.setWordWrap(True)
@@ -166,7 +167,7 @@ class DashboardPage(QWidget):
         if charts is not None:
             try:
                 self.charts.set_data(charts)
-            except Exception:  # noqa: BLE001 - a broken chart must not stop the dashboard
+            except Exception:  # a broken chart must not stop the dashboard
                 log.exception("the dashboard's charts could not be drawn")
 
     def show_due(self, rows) -> None:

@@ -1,6 +1,8 @@
 """Settings: language, database (SQLite file or PostgreSQL URL with a connection test), PDF font."""
 from __future__ import annotations
 
+import logging
+
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (QButtonGroup, QCheckBox, QComboBox, QDialog, QDialogButtonBox, QFileDialog,
                                QFormLayout, QHBoxLayout, QLabel, QLineEdit, QPushButton, QRadioButton,
@@ -9,6 +11,7 @@ from app.config import keyring_account, url_password, url_username, with_url_pas
 
 from .settings import settings
 
+log = logging.getLogger(__name__)
 KEYRING_SERVICE = "idc-console"
 
 
@@ -16,7 +19,8 @@ def keyring_get(url: str) -> str | None:
     try:
         import keyring
         return keyring.get_password(KEYRING_SERVICE, keyring_account(url))
-    except Exception:  # noqa: BLE001 - no backend, locked store: fall back to asking
+    except Exception:  # no backend, locked store: fall back to asking
+        log.info("the OS keyring could not be read; the password is asked for", exc_info=True)
         return None
 
 
@@ -26,7 +30,8 @@ def keyring_set(url: str, password: str) -> str | None:
         import keyring
         keyring.set_password(KEYRING_SERVICE, keyring_account(url), password)
         return None
-    except Exception as exc:  # noqa: BLE001
+    except Exception as exc:  # the reason is shown beside the password field
+        log.warning("the OS keyring could not store the password", exc_info=True)
         return str(exc) or type(exc).__name__
 
 
@@ -130,7 +135,8 @@ def test_connection(url: str) -> str | None:
     try:
         ping(url, timeout=5)
         return None
-    except Exception as exc:  # noqa: BLE001
+    except Exception as exc:  # any driver error: the reason is shown in the dialog
+        log.info("test connection failed", exc_info=True)
         return hide_secret(str(exc).splitlines()[0], url) if str(exc) else type(exc).__name__
 
 

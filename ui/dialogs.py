@@ -9,6 +9,7 @@ from __future__ import annotations
 import datetime as dt
 from decimal import Decimal, InvalidOperation
 
+import logging
 import re
 
 from PySide6.QtCore import QCoreApplication, QDate, Qt, Signal
@@ -18,6 +19,8 @@ from PySide6.QtWidgets import (QAbstractButton, QCalendarWidget, QComboBox, QDat
 
 from app.billing import local_today
 from app.errors import DomainError, ValidationError
+
+log = logging.getLogger(__name__)
 
 
 TR_CONTEXT = "dialogs"
@@ -259,9 +262,16 @@ def why_not_text(actor, permission: str) -> str | None:
             .replace("%2", choice_label(Role, actor.role)).replace("%3", what).replace("%4", roles))
 
 
-def refused_text(exc: BaseException) -> str:
+def refused_text(exc: BaseException, *, logged: bool = False) -> str:
     """What a refused or failed operation tells the person: the service's message (each field's, for
-    a validation), or that it failed and why. Every panel shows refusals through this."""
+    a validation), or that it failed and why. Every panel shows refusals through this, so it also
+    logs them: a refusal as one line, any other failure with its traceback (unless the caller has
+    `logged` it already)."""
+    if not logged:
+        if isinstance(exc, DomainError):
+            log.info("refused: %s", exc.message)
+        else:
+            log.error("operation failed", exc_info=exc)
     if isinstance(exc, ValidationError) and exc.errors:
         return "; ".join(exc.errors.values())
     if isinstance(exc, DomainError):

@@ -5,6 +5,7 @@ is imported and the refused ones are listed.
 """
 from __future__ import annotations
 
+import logging
 from pathlib import Path
 
 from PySide6.QtCore import QCoreApplication
@@ -16,6 +17,8 @@ from app.audit import Actor
 from app.db import Database
 
 from .operations import run_op
+
+log = logging.getLogger(__name__)
 
 BAD = QColor("#ffcdd2")
 
@@ -96,7 +99,8 @@ class ImportDialog(QDialog):
         self.import_button.setEnabled(False)
         try:
             result = preview_import(self.db, self.kind, path)
-        except Exception as exc:  # noqa: BLE001 - unreadable file, wrong columns: say so
+        except Exception as exc:  # unreadable file, wrong columns: say so
+            log.info("the import preview of %s failed", path, exc_info=True)
             self.summary.setText(self.tr("Cannot read the file: %1").replace("%1", getattr(exc, "message", str(exc))))
             self.table.setRowCount(0)
             return

@@ -19,7 +19,7 @@ from app.services.registry import RETIRABLE, retire_record
 from .dialogs import why_not_text
 from .forms import FORMS, PERMISSION, TransitionDialog, open_form
 from .i18n import choice_label, column_label
-from .operations import Debouncer, bus, run_op
+from .operations import Cancelled, Debouncer, bus, run_op
 from .tables import PagedTableModel, PagedTableView, format_value
 
 FILTER_DEBOUNCE_MS = 250
@@ -526,7 +526,7 @@ class ListPage(QWidget):
             def prog(done, total):
                 try:
                     progress(done, total)
-                except Exception:
+                except Cancelled:  # the person cancelled: the service stops between GPUs
                     cancelled[0] = True
             return transition_gpus(db, actor, ids, to_state, reason, progress=prog,
                                    cancelled=lambda: cancelled[0])

@@ -248,7 +248,7 @@ class MainWindow(QMainWindow):
                 continue
             try:
                 panel = cls(self.db, tabs)
-            except Exception:  # noqa: BLE001 - a broken picture must not stop the console
+            except Exception:  # a broken picture must not stop the console
                 log.exception("the sites page's %s panel could not be made", cls.__name__)
                 continue
             if hasattr(panel, "siteActivated"):
@@ -272,7 +272,7 @@ class MainWindow(QMainWindow):
         for panel in self.site_panels:
             try:
                 panel.refresh()
-            except Exception:  # noqa: BLE001 - one panel's failure must not stop the others
+            except Exception:  # one panel's failure must not stop the others
                 log.exception("the sites page's %s panel could not be refreshed", type(panel).__name__)
 
     def _with_rack(self, page: ListPage) -> QWidget:
@@ -301,7 +301,8 @@ class MainWindow(QMainWindow):
             self.power_panel = Power(self.db, tabs) if Power is not None else None
             if self.power_panel is not None:
                 tabs.addTab(self.power_panel, self.tr("Power"))
-        except Exception:  # noqa: BLE001 - a broken picture must not stop the console
+        except Exception:  # a broken picture must not stop the console
+            log.exception("the rack pictures could not be made: the racks list alone")
             return page
         side = QWidget()
         sv = QVBoxLayout(side)
@@ -345,7 +346,7 @@ class MainWindow(QMainWindow):
                     rec = queries.record(self.db, "rack", rid)
                     if rec and getattr(self.room_panel, "room_id", None) != rec["room_id"]:
                         self.room_panel.load_room(rec["room_id"])
-            except Exception:  # noqa: BLE001 - the list still works without its pictures
+            except Exception:  # the list still works without its pictures
                 log.exception("the rack pictures could not follow rack %s", rid)
         page.view.clicked.connect(follow)
         page.view.selectionModel().selectionChanged.connect(follow)
@@ -360,7 +361,7 @@ class MainWindow(QMainWindow):
             if panel is not None and hasattr(panel, "refresh"):
                 try:
                     panel.refresh()
-                except Exception:  # noqa: BLE001 - the list still works without its pictures
+                except Exception:  # the list still works without its pictures
                     log.exception("the %s could not be refreshed", type(panel).__name__)
 
     # --- racks: place, reserve, PDFs; GPUs: fleet report ------------------------------
@@ -591,7 +592,7 @@ class MainWindow(QMainWindow):
     def check_head(self) -> None:
         try:
             head = queries.audit_head(self.db)
-        except Exception:  # noqa: BLE001 - a network hiccup must not kill the window
+        except Exception:  # a network hiccup must not kill the window
             log.warning("live refresh: the audit head could not be read", exc_info=True)
             return
         if head != self.head:
@@ -602,7 +603,7 @@ class MainWindow(QMainWindow):
         # our own change already refreshed the views; don't refresh again on the next poll
         try:
             self.head = queries.audit_head(self.db)
-        except Exception:  # noqa: BLE001 - the next poll refreshes once more, no harm
+        except Exception:  # the next poll refreshes once more, no harm
             log.warning("after our own change the audit head could not be read", exc_info=True)
 
     switch_requested = False

@@ -27,6 +27,7 @@ from app.changes import collect_changes
 
 
 TR_CONTEXT = "operations"
+log = logging.getLogger(__name__)
 
 
 def tr(text: str) -> str:
@@ -92,6 +93,8 @@ class _Job(QRunnable):
             with collect_changes() as changes:
                 result = self.fn(progress)
         except BaseException as exc:  # delivered to the GUI thread, never lost
+            if not isinstance(exc, (Cancelled, DomainError)):
+                log.error("a background operation failed", exc_info=True)
             self.signals.failed.emit(exc, traceback.format_exc())
         else:
             self.signals.finished.emit((result, frozenset(changes.kinds)))

@@ -9,6 +9,7 @@ Shortcuts: Alt + the underlined letter of each tab and button; Enter in a form p
 from __future__ import annotations
 
 import datetime as dt
+import logging
 
 from PySide6.QtCore import QCoreApplication, Qt
 from PySide6.QtWidgets import (QCheckBox, QComboBox, QFormLayout, QGroupBox, QHBoxLayout, QInputDialog,
@@ -18,6 +19,7 @@ from PySide6.QtWidgets import (QCheckBox, QComboBox, QFormLayout, QGroupBox, QHB
 from app.audit import Actor
 from app.clock import local_today
 from app.db import Database
+from app.errors import DomainError
 from app.money import format_amount
 from models.choices import DepositKind, FapiaoType
 
@@ -25,6 +27,8 @@ from .dialogs import error_label, guard, refused_text
 from .i18n import choice_label
 from .operations import apply, bus
 from .widgets.plain_table import plain_table
+
+log = logging.getLogger(__name__)
 
 
 def _table(headers: list[str], name: str) -> QTableWidget:
@@ -100,8 +104,13 @@ class _Section(QWidget):
         err.setStyleSheet("color: #c62828;")
         try:
             message = apply(slot)
-        except Exception as exc:  # noqa: BLE001 - every refusal or failure is shown, none is lost
+        except DomainError as exc:  # the service's refusal, shown under the form
             err.setText(refused_text(exc))
+            err.show()
+            return False
+        except Exception as exc:  # any other failure is shown too, and logged with its traceback
+            log.exception("a receivables form failed")
+            err.setText(refused_text(exc, logged=True))
             err.show()
             return False
         if message:
@@ -540,8 +549,13 @@ class OverdueCard(QGroupBox):
                 return False
         try:
             apply(lambda: decide(self.db, self.actor, p.customer_id, decision, reason))
-        except Exception as exc:  # noqa: BLE001 - the service's refusal is shown
+        except DomainError as exc:  # the service's refusal is shown
             self.error.setText(refused_text(exc))
+            self.error.show()
+            return False
+        except Exception as exc:  # any other failure is shown too, and logged with its traceback
+            log.exception("a receivables dialog failed")
+            self.error.setText(refused_text(exc, logged=True))
             self.error.show()
             return False
         self.refresh()
@@ -594,8 +608,13 @@ class InvoicingProfileTab(QWidget):
         self.error.hide()
         try:
             apply(lambda: set_profile(self.db, self.actor, self.customer_id, **self.values()))
-        except Exception as exc:  # noqa: BLE001 - the service's refusal is shown
+        except DomainError as exc:  # the service's refusal is shown
             self.error.setText(refused_text(exc))
+            self.error.show()
+            return False
+        except Exception as exc:  # any other failure is shown too, and logged with its traceback
+            log.exception("a receivables dialog failed")
+            self.error.setText(refused_text(exc, logged=True))
             self.error.show()
             return False
         self.dirty = False

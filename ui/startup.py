@@ -1,6 +1,8 @@
 """First run (create the admin, offer the demo data) and the login dialog."""
 from __future__ import annotations
 
+import logging
+
 from PySide6.QtWidgets import (QCheckBox, QDialog, QDialogButtonBox, QFormLayout, QLabel, QLineEdit,
                                QVBoxLayout, QWizard, QWizardPage)
 
@@ -10,12 +12,15 @@ from app.errors import DomainError, ValidationError
 
 from .settings import settings
 
+log = logging.getLogger(__name__)
+
 
 def demo_available() -> bool:
     try:
         from app import demo  # noqa: F401
         return hasattr(demo, "load_demo")
-    except Exception:  # noqa: BLE001
+    except ImportError:  # a build without the demo module
+        log.info("the demo data is not part of this build", exc_info=True)
         return False
 
 

@@ -10,6 +10,7 @@ from PySide6.QtWidgets import (QComboBox, QDateEdit, QHBoxLayout, QHeaderView, Q
                                QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget)
 
 from app.clock import local_today
+from app.errors import DomainError
 from models.choices import XconnectMedium, XconnectPeer, XconnectState
 
 from .dialogs import date_edit, get_date, guard, refused_text
@@ -252,7 +253,7 @@ class OrderDialog(_RackForm):
         e = self.editors
         try:
             rack_id = find_rack(self.db, e["rack"].text().strip()) if e["rack"].text().strip() else None
-        except Exception as exc:  # noqa: BLE001 - the lookup's own message, on the field
+        except DomainError as exc:  # the lookup's own message, on the field
             raise ValidationError({"rack": refused_text(exc)}) from None
         if rack_id is None:
             raise ValidationError({"rack": self.tr("name the customer's rack")})

@@ -30,3 +30,24 @@ def test_every_panel_words_a_refusal_the_same(qtbot):
         "x is required; y is not a number"
     assert refused_text(RuleViolation("contract X is draft")) == "contract X is draft"
     assert refused_text(RuntimeError("disk full")) == "The operation failed: disk full"
+
+
+def test_a_refusal_or_failure_a_person_sees_is_logged(qtbot, caplog):
+    """refused_text is where every panel words what went wrong, so it is where it reaches the log:
+    a refusal as one line, any other failure with its traceback, once."""
+    import logging
+    from app.errors import RuleViolation
+    from ui.dialogs import refused_text
+    caplog.set_level(logging.INFO, logger="ui.dialogs")
+    refused_text(RuleViolation("rack A01 is full"))
+    try:
+        raise OSError("disk full")
+    except OSError as exc:
+        failure = exc
+    refused_text(failure)
+    refused_text(failure, logged=True)          # the caller logged it already: not twice
+    records = [r for r in caplog.records if r.name == "ui.dialogs"]
+    assert [(r.levelno, r.getMessage()) for r in records] == [
+        (logging.INFO, "refused: rack A01 is full"), (logging.ERROR, "operation failed")]
+    assert records[0].exc_info is None
+    assert records[1].exc_info[1] is failure and "disk full" in caplog.text

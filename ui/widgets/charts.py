@@ -493,7 +493,7 @@ class DashboardCharts(DashboardWidget):
             return
         try:
             from ui.operations import run_op
-        except Exception:  # noqa: BLE001 - used on its own, without the main window's machinery
+        except ImportError:  # used on its own, without the main window's machinery
             self.set_data(dashboard_data(self.db))
             return
         self._loading, self._again = True, False

@@ -677,7 +677,7 @@ class RackPanel(RackElevationView):
             self.snap_back(device_id)
             self._explain(exc.message)
             return
-        except Exception as exc:  # noqa: BLE001 - whatever went wrong, the device goes back
+        except Exception as exc:  # whatever went wrong, the device goes back
             logging.getLogger(__name__).exception("moving device %s failed", device_id)
             self.snap_back(device_id)
             self._explain(self.tr("The move failed: %1").replace("%1", str(exc).splitlines()[0] if str(exc)
