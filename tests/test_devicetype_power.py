@@ -18,8 +18,9 @@ from app.errors import ValidationError
 from app.services.common import create_in, update_record
 from app.services.dcim import place_device, write_device_in
 from app.services.gpus import install_gpu_in
+from app.services.power import rack_power_of
 from app.uow import UnitOfWork
-from models import DeviceType, GpuAsset, GpuModel
+from models import Device, DeviceType, GpuAsset, GpuModel
 from tests.builders import build_site
 from tests.conftest import table_counts
 
@@ -82,8 +83,12 @@ def test_a_0u_pdu_goes_into_an_empty_10kw_rack(db, admin):
     assert import_device_types(db, admin, AP7868).created == 1
     with db.session() as s:
         pdu = s.execute(select(DeviceType.id).where(DeviceType.slug == "apc-ap7868")).scalar_one()
-    place_device(db, admin, dict(name="pdu-a", device_type_id=pdu, rack_id=ids["racks"][0]))
-    place_device(db, admin, dict(name="pdu-b", device_type_id=pdu, rack_id=ids["racks"][0]))
+    placed = [place_device(db, admin, dict(name=n, device_type_id=pdu, rack_id=ids["racks"][0]))
+              for n in ("pdu-a", "pdu-b")]
+    # 2 × 12.5 kW of input in a 10 kW rack: accepted, because a PDU passes power on and draws none
+    with db.session() as s:
+        assert s.execute(select(Device.rack_id).where(Device.id.in_(placed))).scalars().all() == [ids["racks"][0]] * 2
+    assert rack_power_of(db, ids["racks"][0]).load_w == 0
 
 
 def test_a_pdu_stored_with_a_draw_still_adds_no_load(db, admin):
@@ -94,6 +99,7 @@ def test_a_pdu_stored_with_a_draw_still_adds_no_load(db, admin):
                                                  max_power_w=12500, role="pdu")).id
         uow.commit()
     place_device(db, admin, dict(name="pdu-a", device_type_id=pdu, rack_id=ids["racks"][0]))
+    assert rack_power_of(db, ids["racks"][0]).load_w == 0   # its stored 12.5 kW is not a draw
 
 
 def test_a_type_with_only_a_maximum_counts_it_and_says_so(db, admin):

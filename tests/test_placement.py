@@ -6,9 +6,11 @@ from decimal import Decimal
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from sqlalchemy import select
 
 from app.errors import PermissionDenied, RuleViolation, ValidationError
 from app.services.dcim import move_device, place_device
+from models import Device
 from tests.builders import build_site, build_types, ensure_admin
 from tests.conftest import table_counts
 
@@ -43,8 +45,11 @@ def test_overlap_on_same_face_refused_and_names_the_other_device(db, admin, rack
 
 
 def test_half_depth_devices_share_units_on_opposite_faces(db, admin, rack):
-    _place(db, admin, rack, "srv-front", "server", 10, "front")
-    _place(db, admin, rack, "sw-rear", "switch", 10, "rear")
+    front = _place(db, admin, rack, "srv-front", "server", 10, "front")
+    rear = _place(db, admin, rack, "sw-rear", "switch", 10, "rear")
+    with db.session() as s:
+        rows = s.execute(select(Device.id, Device.position, Device.face).where(Device.id.in_([front, rear]))).all()
+    assert sorted(rows) == sorted([(front, 10, "front"), (rear, 10, "rear")])
 
 
 def test_full_depth_device_takes_both_faces(db, admin, rack):
