@@ -1,0 +1,87 @@
+"""Documents whose figures are large or long still lay out: no cell's text runs into the next
+column, the amount in words is never broken, and both parties have a seal line. Plain data in
+(reports/ never opens a session), PDF out, text checked with pdftotext."""
+from __future__ import annotations
+
+import dataclasses
+from decimal import Decimal as D
+
+from reportlab.platypus import LongTable, Paragraph, Table
+
+from app.money import amount_in_words, round_fen
+from reports.base import Context, available_width
+from reports.documents import StatementLine
+from reports.samples import sample_statement
+from reports.statement import render_statement, statement_story
+from tests.test_reports import pdftext
+
+BIG_WORDS = "人民币壹亿零捌佰壹拾陆万伍仟柒佰陆拾伍元陆角壹分"
+
+
+def big_statement(language: str = "zh"):
+    """A part month of a big GPU order (quantity 0.7741935484 at ¥123,456,789.125), 123,456.789 kWh.
+
+    | line | quantity × price | amount | rate | tax |
+    | --- | --- | --- | --- | --- |
+    | GPU | 0.7741935484 × 123,456,789.125 = 95,579,449.6467… | 95,579,449.65 | 13 % | 12,425,328.45 |
+    | rack | 1 × 4,198.56 | 4,198.56 | 6 % | 251.91 |
+    | power | 123,456.789 × 1.20 = 148,148.1468 | 148,148.15 | 6 % | 8,888.89 |
+    | total | 95,731,796.36 + 12,434,469.25 − 500.00 (credit) | 108,165,765.61 | | |
+    """
+    specs = [("H100 算力租赁 8 卡（按月，10月8日起）", D("0.7741935484"), "卡·月", D("123456789.125"), D("0.13")),
+             ("42U 机柜租赁 R-A01", D("1"), "柜·月", D("4198.56"), D("0.06")),
+             ("超额电力 R-A01", D("123456.789"), "kWh", D("1.2"), D("0.06"))]
+    lines = []
+    for desc, q, u, p, r in specs:
+        a = round_fen(q * p)
+        lines.append(StatementLine(desc, q, u, p, a, r, round_fen(a * r)))
+    sub = sum((ln.amount for ln in lines), D(0))
+    tax = sum((ln.tax for ln in lines), D(0))
+    total = sub + tax - D("500.00")
+    assert (sub, tax, total) == (D("95731796.36"), D("12434469.25"), D("108165765.61"))
+    return dataclasses.replace(sample_statement(language), lines=tuple(lines), subtotal=sub, tax=tax, total=total,
+                               total_in_words=amount_in_words(total))
+
+
+def _tables(story):
+    for f in story:
+        if isinstance(f, (Table, LongTable)):
+            yield f
+        for inner in getattr(f, "_content", ()) or ():
+            if isinstance(inner, (Table, LongTable)):
+                yield inner
+
+
+def test_statement_columns_hold_large_figures_and_the_words_stay_whole(tmp_path):
+    for lang in ("zh", "en"):
+        doc = big_statement(lang)
+        ctx = Context(lang)
+        story = statement_story(doc, ctx)
+        lines = next(t for t in _tables(story) if isinstance(t, LongTable))
+        assert abs(sum(lines._colWidths) - available_width(ctx)) < 0.01
+        for r, row in enumerate(lines._cellvalues):
+            for c, cell in enumerate(row):
+                if isinstance(cell, str) and cell:
+                    size = lines._cellStyles[r][c].fontsize
+                    assert ctx.text_width(cell, size, bold=r == 0) + 6 <= lines._colWidths[c], (lang, r, c, cell)
+        words = next(t for t in _tables(story) if any(isinstance(row[-1], Paragraph) and "壹亿" in row[-1].text
+                                                      for row in t._cellvalues))
+        para = words._cellvalues[-1][-1]
+        para.wrap(words._colWidths[-1] - 6, 100)
+        assert len(para.blPara.lines) == 1
+        pdf = tmp_path / f"big-{lang}.pdf"
+        render_statement(doc, pdf)
+        text = pdftext(pdf)
+        for figure in ("0.7741935484", "123,456,789.125", "95,579,449.65", "123,456.789", "108,165,765.61"):
+            assert figure in text, (lang, figure)
+        assert BIG_WORDS in text.replace(" ", "") or BIG_WORDS.replace("人民币", "RMB") in text.replace(" ", "")
+
+
+def test_statement_has_a_seal_line_for_the_seller_as_well_as_the_customer(tmp_path):
+    pdf = tmp_path / "s.pdf"
+    render_statement(sample_statement("zh"), pdf)
+    text = pdftext(pdf)
+    assert "客户（盖章）" in text and "销售方（盖章）" in text
+    render_statement(sample_statement("en"), pdf)
+    text = pdftext(pdf)
+    assert "Customer (seal)" in text and "Seller (seal)" in text
