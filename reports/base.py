@@ -57,6 +57,7 @@ DEFAULT_STYLE: dict[str, Any] = {
         "rack_empty": "#FFFFFF",
         "rack_slot_line": "#E0E0E0",
         "reservation": "#C0504D",
+        "lease": "#1F5FAD",
     },
 }
 
@@ -160,6 +161,10 @@ LABELS: dict[str, tuple[str, str]] = {
     "owner": ("归属", "Owner"),
     "face": ("安装面", "Face"),
     "reserved": ("预留", "Reserved"),
+    "leased": ("租用", "Leased"),
+    "leased_range": ("本合同租用", "Leased under this contract"),
+    "draft_mark": ("草稿", "DRAFT"),
+    "draft_note": ("草稿：本合同尚未审批，不可签署。", "DRAFT: this contract is not approved and is not for signature."),
     "lessee": ("承租客户", "Lessee"),
     "rack_sheet": ("机柜信息表", "Rack sheet"),
     "audit_report": ("审计报告", "Audit report"),
@@ -458,8 +463,9 @@ def _numbered_canvas_class(font: str, size: float, colour, text: str, x: float, 
 
 def build_pdf(path: str | os.PathLike, story: list, ctx: Context, *, doc: Any, title: str,
               number: str = "", letterhead: Party | None = None, extra_footer: str = "",
-              landscape: bool = False) -> RenderResult:
-    """Lay ``story`` out on the house page template and write ``path``."""
+              landscape: bool = False, watermark: str = "") -> RenderResult:
+    """Lay ``story`` out on the house page template and write ``path``; ``watermark`` (e.g. 草稿)
+    is printed large and diagonally across every page, under the text."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     digest = data_sha256(doc)
@@ -470,6 +476,17 @@ def build_pdf(path: str | os.PathLike, story: list, ctx: Context, *, doc: Any, t
     top, bottom = m["margin_top_mm"] * mm, m["margin_bottom_mm"] * mm
     fonts, colour = ctx.fonts, ctx.colour
     small = ctx.style["small_size"]
+
+    def mark(canvas, _doc):
+        # over the page's content (a drawing's fills would hide it), translucent
+        if watermark:
+            canvas.saveState()
+            canvas.setFillColor(colour["reservation"], alpha=0.16)
+            canvas.setFont(fonts.bold, 110 if len(watermark) <= 3 else 80)
+            canvas.translate(page_w / 2, page_h / 2)
+            canvas.rotate(35)
+            canvas.drawCentredString(0, -30, watermark)
+            canvas.restoreState()
 
     def decorate(canvas, _doc):
         canvas.saveState()
@@ -515,7 +532,7 @@ def build_pdf(path: str | os.PathLike, story: list, ctx: Context, *, doc: Any, t
         subject=number, creator="IDC console", invariant=True,
         # otherwise every page references a non-embedded Helvetica
         initialFontName=fonts.regular, initialFontSize=ctx.style["font_size"],
-        pageTemplates=[PageTemplate(id="page", frames=[frame], onPage=decorate)])
+        pageTemplates=[PageTemplate(id="page", frames=[frame], onPage=decorate, onPageEnd=mark)])
     canvasmaker = _numbered_canvas_class(fonts.regular, small, colour["muted"],
                                          label("page_of", ctx.lang), page_w - right,
                                          bottom - 8 * mm, sink)

@@ -4,6 +4,7 @@ column, the amount in words is never broken, and both parties have a seal line. 
 from __future__ import annotations
 
 import dataclasses
+import datetime as dt
 from decimal import Decimal as D
 
 from reportlab.platypus import LongTable, Paragraph, Table
@@ -85,3 +86,55 @@ def test_statement_has_a_seal_line_for_the_seller_as_well_as_the_customer(tmp_pa
     render_statement(sample_statement("en"), pdf)
     text = pdftext(pdf)
     assert "Customer (seal)" in text and "Seller (seal)" in text
+
+
+# --------------------------------------------------------------------------- the contract PDF
+def test_draft_contract_counts_installation_fees_prints_rmb_words_the_leased_u_range_and_draft(
+        db, admin, manager, tmp_path):
+    """A draft for 2027 (12 full months), rack A-01 U10–U20 and 3 cross-connects, all at 6 %:
+
+    | item | monthly | term (12 months) | VAT 6 % (per month × 12, or once) |
+    | --- | --- | --- | --- |
+    | rack A-01 U10–U20 | 3,000.00 | 36,000.00 | 180.00 × 12 = 2,160.00 |
+    | 3 cross-connects × 500.00 | 1,500.00 | 18,000.00 | 90.00 × 12 = 1,080.00 |
+    | installation 3 × 1,200.00 (一次性) | | 3,600.00 | 216.00 |
+    | total | 4,500.00 | 57,600.00 | 3,456.00 → 61,056.00 |
+    """
+    from app.contract_totals import totals_of_contract
+    from app.documents.contract import contract_doc
+    from app.services import contracts as C
+    from models.choices import ItemKind, PriceUnit
+    from reports import render_contract
+    from test_billing_world import make_world, signed
+
+    w = make_world(db)
+    items = [C.ItemSpec(kind=ItemKind.RACK, description="机柜 A-01 U10-U20", unit_price=D("3000"),
+                        price_unit=PriceUnit.MONTH, rack_id=w.rack_ids[0], u_from=10, u_to=20),
+             C.ItemSpec(kind=ItemKind.XCONNECT, description="交叉连接（单模光纤）", unit_price=D("500"),
+                        price_unit=PriceUnit.MONTH, quantity=D(3), setup_price=D("1200"))]
+    c = C.create_contract(db, manager, subsidiary_id=w.subsidiary_id, customer_id=w.customer_id,
+                          start_date=dt.date(2027, 1, 1), end_date=dt.date(2027, 12, 31), items=items, title="测试合同")
+    t = totals_of_contract(db, c.id)
+    assert (t.monthly, t.one_off, t.term_value, t.vat, t.total) == (
+        D("4500.00"), D("3600.00"), D("57600.00"), D("3456.00"), D("61056.00"))
+    doc = contract_doc(db, c.number)
+    assert doc.draft and [(x.u_from, x.u_to) for x in doc.racks[0].leases] == [(10, 20)]
+    pdf = tmp_path / "draft.pdf"
+    render_contract(doc, pdf)
+    text = pdftext(pdf)
+    assert "人民币陆万壹仟零伍拾陆元整" in text.replace(" ", "")
+    assert "¥3,600.00" in text and "¥61,056.00" in text
+    assert "草稿" in text and "不可签署" in text
+    assert "本合同租用：U10–U20" in text and "租用 U10–U20" in text
+    en = tmp_path / "draft-en.pdf"
+    render_contract(contract_doc(db, c.number, language="en"), en)
+    text = pdftext(en)
+    assert "DRAFT" in text and "Leased under this contract: U10–U20" in text and "RMB" in text
+
+    # approved and signed: no draft marking
+    signed_c = signed(db, manager, admin, w, [items[1]], dt.date(2027, 1, 1), dt.date(2027, 12, 31), activate=False)
+    doc = contract_doc(db, signed_c.number)
+    assert not doc.draft
+    ready = tmp_path / "approved.pdf"
+    render_contract(doc, ready)
+    assert "草稿" not in pdftext(ready) and "DRAFT" not in pdftext(ready)
