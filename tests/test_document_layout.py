@@ -138,3 +138,37 @@ def test_draft_contract_counts_installation_fees_prints_rmb_words_the_leased_u_r
     ready = tmp_path / "approved.pdf"
     render_contract(doc, ready)
     assert "草稿" not in pdftext(ready) and "DRAFT" not in pdftext(ready)
+
+
+# --------------------------------------------------------------------------- the aging report
+def test_aging_report_says_its_unit_and_subtotals_each_subsidiary(tmp_path):
+    """Two subsidiaries, plain data (reports/ reads no database):
+
+    | subsidiary | customer | not due | 1–30 | total |
+    | --- | --- | --- | --- | --- |
+    | 上海 | 甲 | 1,000.00 | 250.50 | 1,250.50 |
+    | 上海 | 乙 | 2,000.00 | | 2,000.00 |
+    | 上海 subtotal | | 3,000.00 | 250.50 | 3,250.50 |
+    | 广州 | 丙 | | 99.99 | 99.99 |
+    | 广州 subtotal | | 0.00 | 99.99 | 99.99 |
+    | grand total | | 3,000.00 | 350.49 | 3,350.49 |
+    """
+    import datetime as dt_
+
+    from reports.receivables import AgingDoc, AgingLine, render_aging
+
+    z = D("0")
+    lines = (AgingLine("上海", "甲公司", (D("1000"), D("250.50"), z, z, z), z),
+             AgingLine("广州", "丙公司", (z, D("99.99"), z, z, z), z),
+             AgingLine("上海", "乙公司", (D("2000"), z, z, z, z), D("-10")))
+    pdf = tmp_path / "aging.pdf"
+    render_aging(AgingDoc(dt_.date(2026, 11, 30), lines), pdf)
+    text = pdftext(pdf)
+    assert "单位：人民币元" in text
+    rows = [ln.split() for ln in text.splitlines() if "小计" in ln or "总计" in ln]
+    assert rows == [["小计", "上海", "3,000.00", "250.50", "0.00", "0.00", "0.00", "3,250.50", "-10.00"],
+                    ["小计", "广州", "0.00", "99.99", "0.00", "0.00", "0.00", "99.99", "0.00"],
+                    ["总计", "3,000.00", "350.49", "0.00", "0.00", "0.00", "3,350.49", "-10.00"]]
+    render_aging(AgingDoc(dt_.date(2026, 11, 30), lines, language="en"), pdf)
+    text = pdftext(pdf)
+    assert "Amounts in RMB (yuan)" in text and "Subtotal 上海" in text
