@@ -12,7 +12,7 @@ The worked statement, October 2026 (31 days = 2,678,400 s), one contract:
 | downtime credit GPU 1, 24 h | gpu credit | 13 % | −322.58 | −41.94 | 10,000.00 × 86,400 / 2,678,400 = 322.5806…; × 0.13 = 41.9354… |
 
 Expected rows: rack (被折扣行 2) then its discount (折扣行 1, same code and rate), GPU at 13 % under
-有形动产经营租赁 3040502020000000000 (not an IT-service code) then its credit.
+有形动产经营租赁 3040502019900000000 (not an IT-service code) then its credit.
 """
 from __future__ import annotations
 
@@ -56,8 +56,8 @@ def test_code_follows_kind_and_rate_and_discounts_sit_under_their_line(db, octob
     assert figures == [
         ("3040203000000000000", D("6000.00"), D("0.06"), D("360.00"), "2"),
         ("3040203000000000000", D("-500.00"), D("0.06"), D("-30.00"), "1"),
-        ("3040502020000000000", D("20000.00"), D("0.13"), D("2600.00"), "2"),
-        ("3040502020000000000", D("-322.58"), D("0.13"), D("-41.94"), "1"),
+        ("3040502019900000000", D("20000.00"), D("0.13"), D("2600.00"), "2"),
+        ("3040502019900000000", D("-322.58"), D("0.13"), D("-41.94"), "1"),
     ]
     # a 折扣行 repeats the name of the line it reduces; every row is without tax
     assert rows[1]["项目名称"] == rows[0]["项目名称"] and rows[0]["项目名称"].startswith("*信息系统服务*")
@@ -73,7 +73,7 @@ def test_metered_electricity_is_coded_as_electricity_and_never_as_an_it_service(
     assert FP.line_kind(ItemKind.RACK, "power") == FP.ELECTRICITY == FP.line_kind(ItemKind.POWER, "power")
     assert FP.line_kind(ItemKind.POWER, "fee") == ItemKind.POWER
     codes = {(t.line_kind, t.tax_rate): t for t in FP.list_tax_codes(db)}
-    assert codes[("electricity", D("0.1300"))].code == "1100101020000000000"
+    assert codes[("electricity", D("0.1300"))].code == "1100101020200000000"
     assert ("electricity", D("0.0600")) not in codes  # energy billed at 6 %: no default, the desk decides
     w = make_world(db)
     signed(db, manager, admin, w, [rack_item(w, 1, "6000", power_allowance_kw=D("1"), kwh_price=D("1.2"))],
@@ -99,7 +99,7 @@ def test_missing_code_refuses_the_export_with_the_way_to_add_it(db, admin, octob
     monkeypatch.setattr(FP, "default_tax_codes", lambda: {})
     with pytest.raises(RuleViolation, match=r"no tax code for gpu lines at 13 %.*fapiao tax-code gpu --rate 0.13"):
         FP.fapiao_lines(db, "2026-10")
-    FP.set_tax_code(db, admin, "gpu", "0.13", code="3040502020000000000", short_name="经营租赁", item_name="GPU服务器租赁",
+    FP.set_tax_code(db, admin, "gpu", "0.13", code="3040502019900000000", short_name="经营租赁", item_name="GPU服务器租赁",
                     source="confirmed with the tax office 2026-12-01")
     assert len(_rows(db)[1]) == 4
 
@@ -152,7 +152,7 @@ def test_cli_lists_and_sets_a_tax_code(db, admin, monkeypatch, capsys):
         out = capsys.readouterr()
         return rc, out.out, out.err
     rc, out, err = cli("fapiao", "tax-code", "gpu")
-    assert rc == 0 and "gpu\t13 %\t3040502020000000000\t*经营租赁*GPU服务器租赁" in out, err
+    assert rc == 0 and "gpu\t13 %\t3040502019900000000\t*经营租赁*GPU服务器经营租赁" in out, err
     rc, out, err = cli("fapiao", "tax-code", "gpu", "--code", "3040205000000000000")
     assert rc != 0 and "--rate" in out + err
     rc, out, err = cli("fapiao", "tax-code", "electricity", "--rate", "0.06", "--code", "3040203000000000000",

@@ -45,7 +45,7 @@ def test_the_tax_codes_dialog_lists_and_edits_the_codes_by_kind_and_rate(qtbot, 
     assert ("gpu", "6 %") in kinds and ("gpu", "13 %") in kinds and ("electricity", "13 %") in kinds
     row = kinds.index(("gpu", "13 %"))
     dlg.table.selectRow(row)
-    assert dlg.code.text() == "3040502020000000000" and dlg.rate.text() == "0.13"
+    assert dlg.code.text() == "3040502019900000000" and dlg.rate.text() == "0.13"
     dlg.name.setText("GPU 服务器经营租赁")
     assert dlg.save()
     assert {(t.line_kind, t.tax_rate): t for t in list_tax_codes(db)}[("gpu", Decimal("0.1300"))].item_name \
