@@ -110,6 +110,12 @@ def test_an_administrator_edits_the_table_audited_and_a_refused_edit_changes_not
     with pytest.raises(ValidationError) as e:
         FP.set_tax_code(db, admin, "discount", "abc", code="123", short_name="", item_name="")
     assert set(e.value.errors) == {"kind", "rate", "code", "short_name", "item_name"}
+    # the code's rate and the line's must agree (the complaint: a 13 % GPU line under a 6 % IT-service code)
+    with pytest.raises(ValidationError, match="信息技术服务, taxed at 6 %, not 13 %"):
+        FP.set_tax_code(db, admin, "gpu", "0.13", code="3040205000000000000", short_name="信息系统增值服务",
+                        item_name="算力服务")
+    with pytest.raises(ValidationError, match="不动产经营租赁, taxed at 9 %"):
+        FP.set_tax_code(db, admin, "gpu", "0.13", code="3040502020000000000", short_name="经营租赁", item_name="x")
     before = {(t.line_kind, t.tax_rate, t.code) for t in FP.list_tax_codes(db)}
     info = FP.set_tax_code(db, admin, "maintenance", "0.13", code="2010000000000000000", short_name="修理修配劳务",
                            item_name="设备维修", source="税务局 2026-12-01")
@@ -140,6 +146,8 @@ def test_defaults_file_matches_the_migration_and_cites_a_source_for_every_code()
         [(k, D(r), c, s, n) for k, r, c, s, n in m.DEFAULTS]
     assert all(r["source"] and r["verified"] in ("verified", "corroborated", "unverified") for r in rows)
     assert all(len(r["code"]) == 19 and r["code"].isdigit() for r in rows)
+    for r in rows:  # every default passes the service's own check (code and rate agree)
+        FP.check_tax_code(r["line_kind"], r["tax_rate"], r["code"], r["short_name"], r["item_name"])
 
 
 def test_cli_lists_and_sets_a_tax_code(db, admin, monkeypatch, capsys):

@@ -471,6 +471,19 @@ def line_kind(item_kind: str | None, charge: str) -> str:
     return ELECTRICITY if charge == "power" else (item_kind or ItemKind.ONE_OFF)
 
 
+# The rate that families of codes carry (财政部 税务总局 海关总署公告2019年第39号; sources in
+# resources/tax_codes/README.md): a code of a known family at another rate is refused, as the tax
+# platform would refuse it. Codes outside these families are taken as given.
+CODE_RATES = (
+    ("304020", "信息技术服务", ("0.06",)),
+    ("304050201", "有形动产经营租赁", ("0.13",)),
+    ("304050202", "不动产经营租赁", ("0.09",)),
+    ("30302", "增值电信服务", ("0.06",)),
+    ("30301", "基础电信服务", ("0.09",)),
+    ("1100101", "电力", ("0.13",)),
+)
+
+
 def check_tax_code(line_kind_: str, tax_rate, code: str, short_name: str, item_name: str) -> dict:
     errors = {}
     if line_kind_ not in TAX_CODE_KINDS or line_kind_ == ItemKind.DISCOUNT:
@@ -486,6 +499,14 @@ def check_tax_code(line_kind_: str, tax_rate, code: str, short_name: str, item_n
     code, short_name, item_name = (code or "").strip(), (short_name or "").strip().strip("*"), (item_name or "").strip()
     if not re.fullmatch(r"\d{19}", code):
         errors["code"] = "商品和服务税收分类编码 has 19 digits"
+    elif rate is not None:
+        for prefix, family, rates in CODE_RATES:
+            if code.startswith(prefix) and rate not in {Decimal(r) for r in rates}:
+                allowed = " or ".join(f"{(Decimal(r) * 100).normalize():f} %" for r in rates)
+                errors["code"] = (f"{code} is {family}, taxed at {allowed}, not {(rate * 100).normalize():f} %: "
+                                  f"a line at this rate needs a code of its rate / 该编码属于{family}，税率为{allowed}，"
+                                  "与所选税率不符")
+                break
     if not short_name or len(short_name) > 32:
         errors["short_name"] = "the code's short name (简称, e.g. 信息系统服务), 1 to 32 characters"
     if not item_name or len(item_name) > 64:
