@@ -1,6 +1,6 @@
 """Fapiao, deposits, the monthly receivables summary and overdue decisions on the command line:
 
-`fapiao add|red|list|status|profile|classification`, `deposits add|apply|refund|list`,
+`fapiao add|red|list|status|profile|tax-code`, `deposits add|apply|refund|list`,
 `report receivables --period YYYY-MM -o FILE`, `payments decide CUSTOMER suspend|keep --reason …`,
 and the kinds `export fapiao|fapiao-lines|deposits|invoicing-profiles` and
 `import invoicing-profiles` (added to `export`/`import` of app.cli_core). Registered by app.cli_finance.
@@ -51,12 +51,15 @@ def register(sub) -> None:
                      ("--type", "digital_special, digital_normal or paper"), ("--email", "收票邮箱")):
         p.add_argument(opt, help=hlp)
     p.set_defaults(handler=fapiao_profile)
-    c = fs.add_parser("classification", help="list or set the tax classification of a kind of charge")
-    c.add_argument("kind", nargs="?", help="rack, hosting, gpu, bandwidth, maintenance, one_off, discount")
+    c = fs.add_parser("tax-code", help="list or set the tax code (税收分类编码) of a kind of line at a VAT rate")
+    c.add_argument("kind", nargs="?", help="rack, hosting, gpu, bandwidth, maintenance, one_off, power, xconnect, "
+                                           "electricity (metered energy)")
+    c.add_argument("--rate", help="the VAT rate it applies at, e.g. 0.06 or 0.13 (required to set)")
     c.add_argument("--code", help="商品和服务税收分类编码 (19 digits)")
-    c.add_argument("--short-name", help="简称, e.g. 信息技术服务")
+    c.add_argument("--short-name", help="简称, e.g. 信息系统服务")
     c.add_argument("--name", help="项目名称 after it, e.g. 机柜租赁服务")
-    c.set_defaults(handler=fapiao_classification)
+    c.add_argument("--source", help="where the code was taken from or confirmed (kept with it)")
+    c.set_defaults(handler=fapiao_tax_code)
 
     d = sub.add_parser("deposits", help="deposits (押金) and prepayments (预付款): receive, apply, refund, list")
     ds = d.add_subparsers(dest="deposits_command", required=True, metavar="ACTION")
@@ -199,19 +202,27 @@ def fapiao_profile(ctx, args) -> int:
     return 0
 
 
-def fapiao_classification(ctx, args) -> int:
-    from .services.fapiao import list_classifications, set_classification
+def fapiao_tax_code(ctx, args) -> int:
+    from .errors import ValidationError
+    from .services.fapiao import _rate, list_tax_codes, set_tax_code
 
-    if args.kind and (args.code or args.short_name or args.name):
-        current = {c.item_kind: c for c in list_classifications(ctx.db)}.get(args.kind)
-        set_classification(ctx.db, ctx.actor(), args.kind, code=args.code or (current.code if current else ""),
-                           short_name=args.short_name or (current.short_name if current else ""),
-                           item_name=args.name or (current.item_name if current else ""))
+    if args.kind and (args.code or args.short_name or args.name or args.source):
+        if not args.rate:
+            raise ValidationError({"rate": "--rate: the VAT rate the code applies at (e.g. 0.13)"})
+        try:
+            key = (args.kind, _rate(args.rate))
+        except ArithmeticError:
+            key = None  # set_tax_code says what is wrong with it
+        current = {(c.line_kind, c.tax_rate): c for c in list_tax_codes(ctx.db)}.get(key)
+        set_tax_code(ctx.db, ctx.actor(), args.kind, args.rate, code=args.code or (current.code if current else ""),
+                     short_name=args.short_name or (current.short_name if current else ""),
+                     item_name=args.name or (current.item_name if current else ""),
+                     source=args.source or (current.source if current else None))
     else:
         ctx.open_upgraded()
-    for c in list_classifications(ctx.db):
-        if not args.kind or c.item_kind == args.kind:
-            print(f"{c.item_kind}\t{c.code}\t{c.project_name}")
+    for c in list_tax_codes(ctx.db):
+        if not args.kind or c.line_kind == args.kind:
+            print(f"{c.line_kind}\t{c.rate_text}\t{c.code}\t{c.project_name}")
     return 0
 
 

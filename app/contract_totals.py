@@ -5,7 +5,7 @@ Computed here once, the way billing will charge it, and read by the draft form, 
 and the contract PDF: each recurring line is prorated month by month over its service period
 (app.billing.prorate: price × quantity × active days ÷ days in the month; a yearly price is 1/12 a
 month), each month's line is taxed and rounded to the fen as a statement line is, and one-off lines
-count once. Usage (GPU-hours, kWh over an allowance, hybrid overage) is not known in advance and is
+(and each cross-connect's installation fee) count once. Usage (GPU-hours, kWh over an allowance, hybrid overage) is not known in advance and is
 left out; `usage_based` says whether the contract has such charges.
 """
 from __future__ import annotations
@@ -38,6 +38,7 @@ class TotalsLine:
     service_end: dt.date | None = None
     mbps: int | None = None
     power_allowance_kw: Decimal | None = None
+    setup_price: Decimal | None = None  # cross-connects: an installation fee each, once
 
 
 @dataclass(frozen=True)
@@ -80,6 +81,12 @@ def contract_totals(lines: list[TotalsLine], start: dt.date, end: dt.date,
         rate = rates.get(line.tax_category or DEFAULT_TAX.get(line.kind, TaxCategory.IDC), Decimal(0))
         if line.power_allowance_kw is not None or line.price_unit in USAGE or line.price_unit == "hybrid":
             usage = True
+        if line.kind == "xconnect" and line.setup_price:
+            # each cross-connect's installation fee, once (billed in the month it is installed)
+            amount = fen(Decimal(line.setup_price) * Decimal(line.quantity))
+            one_off += amount
+            term += amount
+            vat += tax_for(amount, rate)
         if line.price_unit == "one_off":
             amount = fen(price * qty)
             one_off += amount
@@ -127,4 +134,4 @@ def line_of_item(it) -> TotalsLine:
     return TotalsLine(kind=it.kind, price_unit=it.price_unit, unit_price=Decimal(it.unit_price or 0),
                       quantity=Decimal(it.quantity or 0), tax_category=it.tax_category,
                       service_start=it.service_start, service_end=it.service_end, mbps=it.mbps,
-                      power_allowance_kw=it.power_allowance_kw)
+                      power_allowance_kw=it.power_allowance_kw, setup_price=getattr(it, "setup_price", None))

@@ -45,7 +45,7 @@ _GPUS = ("gpu_asset", "gpu_model", "gpu_history", "gpu_lease", "downtime", "mete
 _SALES = ("customer", "contact", "contract", "contract_item", "contract_item_gpu", "rack_reservation",
           "document_counter", "invoicing_profile", "space_lease", "cage")
 _BILLING = ("statement", "statement_line", "app_setting", "app_user",
-            "payment", "payment_allocation", "fapiao", "tax_classification", "deposit_entry", "overdue_decision")
+            "payment", "payment_allocation", "fapiao", "tax_code", "deposit_entry", "overdue_decision")
 # What every group may EXECUTE instead of writing the audit tables and app_user: the owner's
 # SECURITY DEFINER functions of migration 0016 (append to the trail, count failed logins, keep
 # database logins in step with the program's users; each checks who calls it).

@@ -35,6 +35,7 @@ OBJECT_TABLES = {
     "statement": "statement", "rack_reservation": "rack_reservation", "downtime": "downtime",
     "coverage": "coverage", "region": "region",
     "cross_connect": "cross_connect", "cable": "cable",  # app/services/xconnects.py
+    "tax_code": "tax_code",  # app/services/fapiao.set_tax_code
 }
 
 # Columns the program changes without an event recording their new value, so the trail cannot

@@ -11,5 +11,5 @@ from .xconnect import Cable, CrossConnect  # noqa: F401
 from .settings import AppSetting  # noqa: F401
 from .receivables import Payment, PaymentAllocation  # noqa: F401
 from .power import PowerPanel, PowerFeed, PduFeed, PowerConnection, CircuitReading  # noqa: F401
-from .finance import DepositEntry, Fapiao, InvoicingProfile, OverdueDecision, TaxClassification  # noqa: F401
+from .finance import DepositEntry, Fapiao, InvoicingProfile, OverdueDecision, TaxCode  # noqa: F401
 from .audit import AuditEvent, AuditHead, GENESIS_HASH  # noqa: F401

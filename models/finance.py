@@ -1,7 +1,7 @@
 """Fapiao records, customers' invoicing profiles, deposits and prepayments, overdue decisions.
 
 Like payments, none of these rows is edited after the fact except the invoicing profile (a
-customer's current 开票信息) and the tax classification of each kind of charge (reference data):
+customer's current 开票信息) and the tax code of each kind of line and rate (reference data):
 a wrong fapiao is reversed by a red-letter one, a deposit moves by entries that sum to its balance.
 """
 from __future__ import annotations
@@ -9,11 +9,15 @@ from __future__ import annotations
 import datetime as dt
 from decimal import Decimal
 
-from sqlalchemy import CheckConstraint, ForeignKey, Index, Integer, String, Text, UniqueConstraint
+from sqlalchemy import CheckConstraint, ForeignKey, Index, Integer, Numeric, String, Text, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column
 
 from .base import Base, IdMixin, Money, utcnow
 from .choices import DepositKind, FapiaoType, ItemKind
+
+# the kinds of line a tax code is chosen by: every item kind, and metered electricity
+TAX_CODE_KINDS = tuple(ItemKind.values()) + ("electricity",)
+TAX_CODE_KINDS_SQL = "line_kind IN (" + ", ".join(f"'{k}'" for k in TAX_CODE_KINDS) + ")"
 
 
 class InvoicingProfile(IdMixin, Base):
@@ -32,17 +36,28 @@ class InvoicingProfile(IdMixin, Base):
     __table_args__ = (CheckConstraint(FapiaoType.check_sql("fapiao_type"), name="fapiao_type"),)
 
 
-class TaxClassification(Base):
-    """The tax classification (商品和服务税收分类) a kind of charge is invoiced under."""
+class TaxCode(IdMixin, Base):
+    """The tax classification (商品和服务税收分类编码) a kind of line is invoiced under at one VAT rate.
 
-    __tablename__ = "tax_classification"
-    item_kind: Mapped[str] = mapped_column(String(16), primary_key=True)
-    code: Mapped[str] = mapped_column(String(19))           # 商品和服务税收分类编码 (19 digits)
+    The code follows the kind of line *and* its rate (a code carries its own rate on the tax
+    platform: GPU rental at 13 % is 有形动产经营租赁, at 6 % 信息系统增值服务). `line_kind` is an item
+    kind, or `electricity` for metered energy (the `power` charge of a rack or circuit). Defaults and
+    their sources: resources/tax_codes.csv; edited by app/services/fapiao.set_tax_code (audited).
+    """
+
+    __tablename__ = "tax_code"
+    line_kind: Mapped[str] = mapped_column(String(16))
+    tax_rate: Mapped[Decimal] = mapped_column(Numeric(5, 4))
+    code: Mapped[str] = mapped_column(String(19))           # 19 digits
     short_name: Mapped[str] = mapped_column(String(32))     # 简称, printed as *简称*项目名称
-    item_name: Mapped[str] = mapped_column(String(64))      # 项目名称 after the short name
+    item_name: Mapped[str] = mapped_column(String(64))      # default 项目名称 after the short name
+    source: Mapped[str | None] = mapped_column(Text)        # where the code was taken from / verified
     updated_at: Mapped[dt.datetime] = mapped_column(default=utcnow)
     updated_by: Mapped[str | None] = mapped_column(String(64))
-    __table_args__ = (CheckConstraint(ItemKind.check_sql("item_kind"), name="item_kind"),)
+    __table_args__ = (
+        UniqueConstraint("line_kind", "tax_rate", name="uq_tax_code_kind_rate"),
+        CheckConstraint(TAX_CODE_KINDS_SQL, name="line_kind"),
+    )
 
 
 class Fapiao(IdMixin, Base):

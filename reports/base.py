@@ -57,6 +57,7 @@ DEFAULT_STYLE: dict[str, Any] = {
         "rack_empty": "#FFFFFF",
         "rack_slot_line": "#E0E0E0",
         "reservation": "#C0504D",
+        "lease": "#1F5FAD",
     },
 }
 
@@ -160,6 +161,10 @@ LABELS: dict[str, tuple[str, str]] = {
     "owner": ("归属", "Owner"),
     "face": ("安装面", "Face"),
     "reserved": ("预留", "Reserved"),
+    "leased": ("租用", "Leased"),
+    "leased_range": ("本合同租用", "Leased under this contract"),
+    "draft_mark": ("草稿", "DRAFT"),
+    "draft_note": ("草稿：本合同尚未审批，不可签署。", "DRAFT: this contract is not approved and is not for signature."),
     "lessee": ("承租客户", "Lessee"),
     "rack_sheet": ("机柜信息表", "Rack sheet"),
     "audit_report": ("审计报告", "Audit report"),
@@ -279,6 +284,9 @@ class RenderResult:
     file_sha256: str  # of the PDF file written
 
 
+_CELL_PAD = 6.5  # a table cell's left and right padding (3 + 3), and a hair
+
+
 class Context:
     """Fonts, style and language for one document, with small flowable helpers."""
 
@@ -333,6 +341,55 @@ class Context:
                                                             wordWrap=None)
             para_style = latin
         return Paragraph(escape(text).replace("\n", "<br/>"), para_style)
+
+    def text_width(self, text: str, size: float | None = None, bold: bool = False) -> float:
+        """The width of one line of `text` in points (a table cell's font unless told)."""
+        from reportlab.pdfbase.pdfmetrics import stringWidth
+
+        return stringWidth(str(text), self.fonts.bold if bold else self.fonts.regular,
+                           size or self.style["font_size"] - 0.5)
+
+    def p_fit(self, text: str, width: float, style: str = "cell_r", min_size: float = 5.5) -> Paragraph:
+        """A one-line Paragraph in `width` points (less the cell's padding): the font shrinks until
+        the text fits (an amount in words is never broken in the middle); below `min_size` it wraps."""
+        base = self.para[style]
+        size = base.fontSize
+        room = width - _CELL_PAD
+        while size > min_size and self.text_width(text, size) > room:
+            size = max(min_size, size - 0.25)
+        if size == base.fontSize:
+            return self.p(text, style)
+        fitted = ParagraphStyle(f"{style}_{size}", parent=base, fontSize=size, leading=size + 2)
+        return Paragraph(escape(str(text)), fitted)
+
+    def fit_columns(self, rows: Sequence[Sequence[Any]], widths: Sequence[float], flex: int, total: float, *,
+                    header_rows: int = 1, min_flex: float = 110, min_size: float = 5.5
+                    ) -> tuple[list[float], list[tuple]]:
+        """Column widths that hold every one-line cell: each column but `flex` as wide as its widest
+        cell (at least the width given), `flex` (a wrapping Paragraph column) the rest. When the rest
+        would be below `min_flex`, those columns' font shrinks (not below `min_size`) until they fit.
+        Returns the widths and the style commands (FONTSIZE, LEADING) for the shrunk columns."""
+        size = self.style["font_size"] - 0.5
+        need = list(widths)
+        for i in range(len(widths)):
+            if i == flex:
+                continue
+            for r, row in enumerate(rows):
+                cell = row[i] if i < len(row) else ""
+                if isinstance(cell, str) and cell:
+                    need[i] = max(need[i], self.text_width(cell, size, bold=r < header_rows) + _CELL_PAD + 1)
+        fixed = sum(w for i, w in enumerate(need) if i != flex)
+        commands: list[tuple] = []
+        if total - fixed < min_flex:
+            scale = max(min_size / size, (total - min_flex) / fixed)
+            small = round(size * scale * 4) / 4
+            need = [w if i == flex else w * scale for i, w in enumerate(need)]
+            for i in range(len(need)):
+                if i != flex:
+                    commands += [("FONTSIZE", (i, 0), (i, -1), small), ("LEADING", (i, 0), (i, -1), small + 2.5)]
+            fixed = sum(w for i, w in enumerate(need) if i != flex)
+        need[flex] = max(total - fixed, 0)
+        return need, commands
 
     def table(self, rows: Sequence[Sequence[Any]], widths: Sequence[float], *,
               header_rows: int = 1, right: Iterable[int] = (), centre: Iterable[int] = (),
@@ -406,8 +463,9 @@ def _numbered_canvas_class(font: str, size: float, colour, text: str, x: float, 
 
 def build_pdf(path: str | os.PathLike, story: list, ctx: Context, *, doc: Any, title: str,
               number: str = "", letterhead: Party | None = None, extra_footer: str = "",
-              landscape: bool = False) -> RenderResult:
-    """Lay ``story`` out on the house page template and write ``path``."""
+              landscape: bool = False, watermark: str = "") -> RenderResult:
+    """Lay ``story`` out on the house page template and write ``path``; ``watermark`` (e.g. 草稿)
+    is printed large and diagonally across every page, under the text."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     digest = data_sha256(doc)
@@ -418,6 +476,17 @@ def build_pdf(path: str | os.PathLike, story: list, ctx: Context, *, doc: Any, t
     top, bottom = m["margin_top_mm"] * mm, m["margin_bottom_mm"] * mm
     fonts, colour = ctx.fonts, ctx.colour
     small = ctx.style["small_size"]
+
+    def mark(canvas, _doc):
+        # over the page's content (a drawing's fills would hide it), translucent
+        if watermark:
+            canvas.saveState()
+            canvas.setFillColor(colour["reservation"], alpha=0.16)
+            canvas.setFont(fonts.bold, 110 if len(watermark) <= 3 else 80)
+            canvas.translate(page_w / 2, page_h / 2)
+            canvas.rotate(35)
+            canvas.drawCentredString(0, -30, watermark)
+            canvas.restoreState()
 
     def decorate(canvas, _doc):
         canvas.saveState()
@@ -463,7 +532,7 @@ def build_pdf(path: str | os.PathLike, story: list, ctx: Context, *, doc: Any, t
         subject=number, creator="IDC console", invariant=True,
         # otherwise every page references a non-embedded Helvetica
         initialFontName=fonts.regular, initialFontSize=ctx.style["font_size"],
-        pageTemplates=[PageTemplate(id="page", frames=[frame], onPage=decorate)])
+        pageTemplates=[PageTemplate(id="page", frames=[frame], onPage=decorate, onPageEnd=mark)])
     canvasmaker = _numbered_canvas_class(fonts.regular, small, colour["muted"],
                                          label("page_of", ctx.lang), page_w - right,
                                          bottom - 8 * mm, sink)

@@ -40,9 +40,13 @@ def _signature_block(doc: ContractDoc, ctx: Context, width: float):
 
 def _sums_table(doc: ContractDoc, ctx: Context, width: float):
     t, sums = ctx.t, doc.sums
+    words = sums.total_in_words
+    if words and not words.startswith(("人民币", "RMB")):
+        words = ("人民币" if ctx.lang == "zh" else "RMB ") + words  # as a fapiao and a bank slip write it
+    value_w = min(max(200.0, ctx.text_width(words) + 10), width * 0.7)
     rows = [[t("monthly_recurring"), fmt_cny(sums.monthly)], [t("one_off_total"), fmt_cny(sums.one_off)],
             [t("term_value"), fmt_cny(sums.term_value)], [t("vat"), fmt_cny(sums.vat)],
-            [t("contract_total"), fmt_cny(sums.total)], [t("in_words"), ctx.p(sums.total_in_words, "cell_r")]]
+            [t("contract_total"), fmt_cny(sums.total)], [t("in_words"), ctx.p_fit(words, value_w)]]
     if sums.usage_based:
         rows.append([ctx.p(t("usage_extra"), "small"), ""])
     n = 4
@@ -50,7 +54,7 @@ def _sums_table(doc: ContractDoc, ctx: Context, width: float):
              ("BACKGROUND", (0, n), (-1, n + 1), ctx.colour["header_bg"])]
     if sums.usage_based:
         extra.append(("SPAN", (0, 6), (1, 6)))
-    return KeepTogether([ctx.table(rows, [width - 200, 200], header_rows=0, zebra=False, right=(0, 1),
+    return KeepTogether([ctx.table(rows, [width - value_w, value_w], header_rows=0, zebra=False, right=(0, 1),
                                    extra=extra)])
 
 
@@ -58,6 +62,8 @@ def contract_story(doc: ContractDoc, ctx: Context) -> list:
     t, p, lang = ctx.t, ctx.p, ctx.lang
     width = available_width(ctx)
     story: list = [p(doc.title, "title")]
+    if doc.draft:
+        story.append(p(t("draft_note"), "h2"))
     sep = "：" if ctx.lang == "zh" else ": "
     # the signing copy: no internal status (履行中, 待审批) on the paper both parties sign
     meta = [[t("doc_no"), doc.number, t("sign_place") if doc.sign_place else "", doc.sign_place],
@@ -77,17 +83,18 @@ def contract_story(doc: ContractDoc, ctx: Context) -> list:
         story += [p(heading("terms", lang), "h2"), *_numbered(ctx, doc.terms)]
 
     story.append(p(heading("items", lang), "h2"))
-    widths = [18, 0, 40, 42, 66, 38, 62, 70]  # the unit: "Mbps·mo" fits
-    widths[1] = width - sum(widths)
+    # the figures' columns fit their contents; the note is wide enough for "安装费每条 ¥1,200.00"
     rows = [["#", t("description"), t("quantity"), t("unit"), t("unit_price"), t("tax_rate"),
              t("service_start"), t("note")]]
     for n, item in enumerate(doc.items, start=1):
-        rows.append([str(n), p(item.description, "cell"), fmt_qty(item.quantity), item.unit,
-                     fmt_price(item.unit_price), fmt_rate(item.tax_rate),
-                     fmt_date(item.service_start), p(item.note, "cell")])
+        rows.append([str(n), None, fmt_qty(item.quantity), item.unit, fmt_price(item.unit_price),
+                     fmt_rate(item.tax_rate), fmt_date(item.service_start), None])
+    widths, shrink = ctx.fit_columns(rows, [18, 0, 40, 42, 66, 38, 62, 92], 1, width)
+    for row, item in zip(rows[1:], doc.items):
+        row[1], row[7] = p(item.description, "cell"), p(item.note, "cell")
     if not doc.items:
         rows.append(["", t("empty")] + [""] * 6)
-    story.append(ctx.table(rows, widths, right=(2, 4, 5), centre=(0, 3), long=True))
+    story.append(ctx.table(rows, widths, right=(2, 4, 5), centre=(0, 3), long=True, extra=shrink))
     if doc.sums is not None:
         story.append(Spacer(0, 2 * mm))
         story.append(_sums_table(doc, ctx, width))
@@ -110,6 +117,9 @@ def contract_story(doc: ContractDoc, ctx: Context) -> list:
                       p(f"{t('rack')}{sep}{rack.name}    {t('site')}{sep}{rack.site}    "
                         f"{t('room')}{sep}{rack.room}    {t('u_height')}{sep}{rack.u_height}U    "
                         f"{t('power_capacity')}{sep}{rack.power_capacity_kw} kW", "small"),
+                      *([p(f"{t('leased_range')}{sep}" + ("、" if lang == "zh" else ", ").join(
+                          f"U{ls.u_from}–U{ls.u_to}" + (f" ({t(ls.face)})" if ls.face in ("front", "rear") else "")
+                          for ls in rack.leases) + f"    {rack.leases[0].customer}", "body")] if rack.leases else []),
                       Spacer(0, 3 * mm),
                       rack_drawing(rack, ctx, width, available_height(ctx) - 30 * mm)]
     if doc.gpus:
@@ -136,4 +146,5 @@ def render_contract(doc: ContractDoc, path: str | os.PathLike, *, style: dict | 
                     font_path: str | None = None) -> RenderResult:
     ctx = Context(doc.language, style, font_path)
     return build_pdf(path, contract_story(doc, ctx), ctx, doc=doc, title=doc.title,
-                     number=doc.number, letterhead=doc.subsidiary)
+                     number=doc.number, letterhead=doc.subsidiary,
+                     watermark=ctx.t("draft_mark") if doc.draft else "")

@@ -99,6 +99,7 @@ class RackElevation:
     devices: tuple[ElevDevice, ...] = ()
     reservations: tuple[Reservation, ...] = ()
     customer: str = ""  # lessee of the whole rack, if leased
+    leases: tuple[Reservation, ...] = ()  # U ranges leased under the document's contract (drawn, captioned)
 
 
 @dataclass(frozen=True)
@@ -172,6 +173,7 @@ class ContractDoc:
     sign_place: str = ""
     approval: str = ""  # who approved it, and whether four-eyes was off; empty before approval
     sums: ContractSums | None = None
+    draft: bool = False  # not approved yet: printed with 草稿 / DRAFT on every page, not for signature
 
 
 # --- audit ------------------------------------------------------------------------

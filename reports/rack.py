@@ -88,6 +88,19 @@ def rack_drawing(rack: RackElevation, ctx: Context, max_width: float, max_height
                          fontName=font, fontSize=text_size, textAnchor="middle",
                          fillColor=col["reservation"]))
 
+        for lease in rack.leases:  # the U range the document's contract leases: outlined, captioned
+            if lease.face not in (face, "both", ""):
+                continue
+            lo, hi = max(1, lease.u_from), min(rack.u_height, lease.u_to)
+            if lo > hi:
+                continue
+            ry, rh = y0 + (lo - 1) * u, (hi - lo + 1) * u
+            d.add(Rect(x, ry, face_w, rh, fillColor=col["lease"], fillOpacity=0.12, strokeColor=col["lease"],
+                       strokeWidth=1.2))
+            caption = _fit(f"{ctx.t('leased')} U{lo}–U{hi} {lease.customer}", font, text_size, face_w - 8)
+            d.add(String(x + face_w / 2, ry + 2, caption, fontName=font, fontSize=text_size, textAnchor="middle",
+                         fillColor=col["lease"]))
+
         for dev in rack.devices:
             mounted = dev.face == face
             if not mounted and not dev.full_depth:

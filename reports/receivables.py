@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from datetime import date
 from decimal import Decimal
 
+from reportlab.lib import colors
 from reportlab.lib.units import mm
 from reportlab.platypus import KeepTogether, Spacer
 
@@ -28,6 +29,8 @@ _WORDS = {
     "total": ("合计", "Total"),
     "credit": ("预收/未核销", "Unapplied credit"),
     "grand_total": ("总计", "Grand total"),
+    "subtotal": ("小计", "Subtotal"),
+    "unit": ("单位：人民币元", "Amounts in RMB (yuan)"),
     "account": ("往来对账单", "Statement of account"),
     "period": ("对账期间", "Period"),
     "date": ("日期", "Date"),
@@ -115,7 +118,11 @@ class AccountDoc:
 def aging_story(doc: AgingDoc, ctx: Context) -> list:
     p = ctx.p
     width = available_width(ctx, landscape=True)
-    story: list = [p(w(ctx, "aging"), "title"), p(f"{w(ctx, 'as_of')} {fmt_date(doc.as_of)}"), Spacer(0, 3 * mm)]
+    story: list = [p(w(ctx, "aging"), "title"),
+                   ctx.table([[f"{w(ctx, 'as_of')} {fmt_date(doc.as_of)}", w(ctx, "unit")]], [width / 2, width / 2],
+                             header_rows=0, zebra=False, right=(1,),
+                             extra=[("GRID", (0, 0), (-1, -1), 0, colors.white)]),
+                   Spacer(0, 2 * mm)]
     head = [w(ctx, "subsidiary"), w(ctx, "customer")] + [w(ctx, k) for k in BUCKET_KEYS] + \
         [w(ctx, "total"), w(ctx, "credit")]
     fixed = [18 * mm] + [0] + [26 * mm] * 7
@@ -139,16 +146,34 @@ def aging_story(doc: AgingDoc, ctx: Context) -> list:
     rows: list = []
     heights: list[float] = []
     totals = [Decimal(0)] * 7
+    # grouped by subsidiary (in the order they first appear), each group closed by its subtotal
+    groups: dict[str, list[AgingLine]] = {}
     for ln in doc.lines:
-        nums = list(ln.buckets) + [ln.total, ln.credit]
-        totals = [a + b for a, b in zip(totals, nums)]
-        customer, height = fit(ln.customer, 1)
-        rows.append([ln.subsidiary, customer] + [fmt_money(n) if n else "" for n in nums])
+        groups.setdefault(ln.subsidiary, []).append(ln)
+    subtotal_rows: set[int] = set()
+    for sub, lines in groups.items():
+        sub_totals = [Decimal(0)] * 7
+        for ln in lines:
+            nums = list(ln.buckets) + [ln.total, ln.credit]
+            totals = [a + b for a, b in zip(totals, nums)]
+            sub_totals = [a + b for a, b in zip(sub_totals, nums)]
+            customer, height = fit(ln.customer, 1)
+            rows.append([ln.subsidiary, customer] + [fmt_money(n) if n else "" for n in nums])
+            heights.append(max(height, leading) + pad)
+        label, height = fit(f"{w(ctx, 'subtotal')} {sub}", 1)
+        row = ["", label] + [fmt_money(n) for n in sub_totals]
+        subtotal_rows.add(id(row))
+        rows.append(row)
         heights.append(max(height, leading) + pad)
     right = tuple(range(2, 9))
+
+    def page_table(chunk):
+        bold = [i for i, r in enumerate(chunk) if id(r) in subtotal_rows]
+        return ctx.table(chunk, fixed, right=right,
+                         extra=[c for i in bold for c in (("FONTNAME", (0, i), (-1, i), ctx.fonts.bold),
+                                                          ("BACKGROUND", (0, i), (-1, i), ctx.colour["zebra"]))])
     if rows:
-        story.append(EventPages(rows, heights, header, lambda chunk: ctx.table(chunk, fixed, right=right),
-                                header_h + pad))
+        story.append(EventPages(rows, heights, header, page_table, header_h + pad))
     total_row = [w(ctx, "grand_total"), ""] + [fmt_money(n) for n in totals]
     story.append(ctx.table([total_row], fixed, header_rows=0, zebra=False, right=right,
                            extra=[("FONTNAME", (0, 0), (-1, 0), ctx.fonts.bold),

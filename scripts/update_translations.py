@@ -170,6 +170,13 @@ ZH = {
     "evidence: signed handover form, ticket, who received it": "凭据：签字交接单、工单号、接收人",
     "Evidence *": "凭据 *", "Record handover": "记录交付", "Choose an item.": "请选择一个条目。",
     "Handovers…": "交付…",
+    # the tax codes dialog (ui/installsettings.TaxCodesDialog)
+    "Tax codes (税收分类编码)": "税收分类编码", "Tax codes…": "税收分类编码…", "Kind of line": "项目类别",
+    "VAT rate": "税率", "Short name (简称)": "简称", "Item name": "项目名称", "Source": "来源",
+    "19 digits": "19 位数字", "Metered electricity (electricity)": "计量电费（electricity）",
+    "The fapiao export codes each line by its kind and VAT rate; a discount goes out under the line it reduces. "
+    "Confirm each code with your tax office.":
+        "发票导出按项目类别和税率确定税收分类编码；折扣作为折扣行列在被折扣的项目之下。请与主管税务机关确认各编码。",
 }
 
 # contracts, billing, audit, rack forms, PDFs, dashboard (console views)

@@ -154,8 +154,6 @@ def test_fapiao_refusals_and_bulk_issue_export(db, admin, manager, month, tmp_pa
         FP.add_red_fapiao(db, admin, cn.number, "26442000000000000304", "26442000000000000301")
 
     # the bulk-issue workbook: only issued statements not yet invoiced (September is)
-    FP.set_classification(db, admin, "rack", code="3040203050000000000", short_name="信息技术服务",
-                          item_name="机柜租赁服务")
     from openpyxl import load_workbook
 
     from app.importexport_finance import export_kind
@@ -172,7 +170,7 @@ def test_fapiao_refusals_and_bulk_issue_export(db, admin, manager, month, tmp_pa
     rows = [[c.value for c in r] for r in lines.iter_rows(min_row=2)]
     assert sorted(D(str(r[7])) for r in rows) == [D("1234.56"), D("6000.00")]
     row = next(r for r in rows if D(str(r[7])) == D("1234.56"))
-    assert row[1].startswith("*信息技术服务*") and row[2] == "3040203050000000000"
+    assert row[1].startswith("*信息系统服务*") and row[2] == "3040203000000000000"
     assert D(str(row[5])) * D(str(row[6])) == D(str(row[7])) == D("1234.56") and D(str(row[9])) == D("74.07")
     assert [c.value for c in head[2]][1:4] == [c.value for c in head[3]][1:4] == ["数电普票", "测试抬头有限公司", code]
     out = tmp_path / "fapiao.csv"

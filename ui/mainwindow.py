@@ -453,8 +453,9 @@ class MainWindow(QMainWindow):
         btn.setObjectName("settingsButton")
         btn.clicked.connect(self.open_settings)
         row.addWidget(btn)
-        from .installsettings import FourEyesCheck
+        from .installsettings import FourEyesCheck, TaxCodesButton
         row.addWidget(FourEyesCheck(self.db, self.actor, w))
+        row.addWidget(TaxCodesButton(self.db, self.actor, w))
         from .users import UnlockButton
         row.addWidget(UnlockButton(self.db, self.actor, page, w))
         row.addStretch(1)

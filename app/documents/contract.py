@@ -1,6 +1,7 @@
 """The contract (合同) with its items, terms and annexes."""
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 from decimal import Decimal
 
@@ -10,7 +11,8 @@ from models import (Contract, ContractItem, Customer, Device, DeviceType, GpuAss
                     Subsidiary, contract_item_gpu)
 from models.choices import (ContractStatus, DeviceStatus, ItemKind, PriceUnit, ServiceLevel)
 from reports import (ContractDoc, ContractSums,
-                     ContractItemRow, DeviceRow, GpuRow)
+                     ContractItemRow, DeviceRow, GpuRow, Reservation)
+
 
 from ..db import Database
 from ..money import format_cny
@@ -273,12 +275,20 @@ def contract_doc(db: Database, number: int | str, *, language: str | None = None
         contract_number = c.number
         approval = _approval_line(s, c, lang)
         contract_id = c.id
+        draft = c.status in (ContractStatus.DRAFT, ContractStatus.PENDING)
+        # the U ranges this contract leases, per rack (a whole-rack lease has none: the rack is the lease)
+        leased: dict[int, list] = {}
+        for it in items:
+            if it.rack_id and it.u_from and it.u_to:
+                leased.setdefault(it.rack_id, []).append(
+                    Reservation(customer=customer.name, face=it.face or "both", u_from=it.u_from, u_to=it.u_to))
     from ..contract_totals import totals_of_contract
     t = totals_of_contract(db, contract_id)
     sums = ContractSums(monthly=t.monthly, one_off=t.one_off, term_value=t.term_value, vat=t.vat, total=t.total,
                         total_in_words=amount_words(t.total, lang), usage_based=t.usage_based)
-    racks = tuple(rack_elevation_doc(db, rid, lang, today) for rid in rack_ids)
+    racks = tuple(dataclasses.replace(rack_elevation_doc(db, rid, lang, today), leases=tuple(leased.get(rid, ())))
+                  for rid in rack_ids)
     return ContractDoc(number=contract_number, title=title, subsidiary=subsidiary, customer=customer, start=start,
                        end=end, status=status, terms=terms, items=rows, service_level=service_level,
                        billing_terms=billing_terms, racks=racks, gpus=tuple(gpu_rows), devices=tuple(device_rows),
-                       language=lang, sign_place=sign_place, approval=approval, sums=sums)
+                       language=lang, sign_place=sign_place, approval=approval, sums=sums, draft=draft)

@@ -1,5 +1,5 @@
 """Fapiao (发票) as records: customers' invoicing profiles, the fapiao issued for statements, red-letter
-fapiao against credit notes, the tax classification of each kind of charge, and the bulk-issue export.
+fapiao against credit notes, the tax code of each kind of line and VAT rate, and the bulk-issue export.
 
 The console does not issue fapiao: the finance desk issues them on the tax platform (电子税务局) and
 records them here, so that each statement shows how far it is invoiced:
@@ -26,8 +26,8 @@ from pathlib import Path
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session, aliased
 
-from models import (Contract, ContractItem, Customer, Fapiao, InvoicingProfile, Statement, StatementLine,
-                    TaxClassification)
+from models import Contract, ContractItem, Customer, Fapiao, InvoicingProfile, Statement, StatementLine, TaxCode
+from models.finance import TAX_CODE_KINDS
 from models.choices import FapiaoStatus, FapiaoType, ItemKind, StatementKind, StatementStatus
 
 from ..audit import Actor
@@ -43,19 +43,6 @@ ZERO = Decimal("0.00")
 _NUMBER = re.compile(r"^[0-9A-Za-z-]{8,32}$")
 _TAX_ID = re.compile(r"^[0-9A-Z]{15,20}$")
 _EMAIL = re.compile(r"^[^@\s]+@[^@\s]+\.[^@\s]+$")
-# The defaults the migration seeds (models/migrations/versions/0019_fapiao_deposits.py); used when a
-# kind has no row (a database built from the models alone).
-DEFAULT_CLASSIFICATION = {
-    "rack": ("3040203050000000000", "信息技术服务", "机柜租赁服务"),
-    "hosting": ("3040203050000000000", "信息技术服务", "服务器托管服务"),
-    "gpu": ("3040203050000000000", "信息技术服务", "算力服务"),
-    "bandwidth": ("3030200000000000000", "增值电信服务", "带宽服务"),
-    "maintenance": ("3040203030000000000", "信息技术服务", "运维服务"),
-    "one_off": ("3040203030000000000", "信息技术服务", "技术服务"),
-    "discount": ("3040203050000000000", "信息技术服务", "折扣"),
-}
-
-
 def _statement(s: Session, key, lock: bool = False) -> Statement:
     from .billing import find_statement
     return find_statement(s, key, lock=lock)
@@ -423,81 +410,208 @@ def export_fapiao_rows(db: Database) -> tuple[list[str], list[list]]:
         return list(FAPIAO_COLUMNS), rows
 
 
-# --------------------------------------------------------------------------- tax classification
+# --------------------------------------------------------------------------- tax codes
+# The code a line is invoiced under follows its kind *and* its VAT rate: the tax platform refuses a
+# line whose rate its code does not carry. Defaults with their sources: resources/tax_codes/.
+TAX_CODES_FILE = Path(__file__).resolve().parents[2] / "resources" / "tax_codes" / "tax_codes.csv"
+ELECTRICITY = "electricity"  # metered energy: the `power` charge of a rack or a circuit
+
+
 @dataclass(frozen=True)
-class Classification:
-    item_kind: str
+class TaxCodeInfo:
+    line_kind: str
+    tax_rate: Decimal
     code: str
     short_name: str
     item_name: str
+    source: str = ""
+    updated_by: str | None = None
 
     @property
     def project_name(self) -> str:
         """项目名称 as the tax platform prints it: *简称*名称."""
         return f"*{self.short_name}*{self.item_name}"
 
+    @property
+    def rate_text(self) -> str:
+        return f"{(self.tax_rate * 100).normalize():f} %"
 
-def classifications(s: Session) -> dict[str, Classification]:
-    out = {k: Classification(k, *v) for k, v in DEFAULT_CLASSIFICATION.items()}
-    for r in s.execute(select(TaxClassification)).scalars():
-        out[r.item_kind] = Classification(r.item_kind, r.code, r.short_name, r.item_name)
+
+def _rate(value) -> Decimal:
+    return Decimal(str(value)).quantize(Decimal("0.0001"))
+
+
+def default_tax_codes() -> dict[tuple[str, Decimal], TaxCodeInfo]:
+    """The defaults of resources/tax_codes/tax_codes.csv (what migration 0026 seeds)."""
+    import csv
+
+    with TAX_CODES_FILE.open(encoding="utf-8", newline="") as f:
+        return {(r["line_kind"], _rate(r["tax_rate"])): TaxCodeInfo(
+                    r["line_kind"], _rate(r["tax_rate"]), r["code"], r["short_name"], r["item_name"],
+                    f"{r['verified']}: {r['source']}") for r in csv.DictReader(f)}
+
+
+def tax_codes(s: Session) -> dict[tuple[str, Decimal], TaxCodeInfo]:
+    """(line kind, rate) → code: the table, over the file's defaults (a database built from the models)."""
+    out = default_tax_codes()
+    for r in s.execute(select(TaxCode)).scalars():
+        rate = _rate(r.tax_rate)
+        out[(r.line_kind, rate)] = TaxCodeInfo(r.line_kind, rate, r.code, r.short_name, r.item_name, r.source or "",
+                                               r.updated_by)
     return out
 
 
-def list_classifications(db: Database) -> list[Classification]:
+def list_tax_codes(db: Database) -> list[TaxCodeInfo]:
     with db.session() as s:
-        return list(classifications(s).values())
+        return sorted(tax_codes(s).values(), key=lambda t: (TAX_CODE_KINDS.index(t.line_kind), t.tax_rate))
 
 
-def set_classification(db: Database, actor: Actor, item_kind: str, *, code: str, short_name: str,
-                       item_name: str) -> Classification:
-    """Change the tax classification a kind of charge is invoiced under (audited)."""
-    require(actor, "run_billing")
+def line_kind(item_kind: str | None, charge: str) -> str:
+    """The kind of line a tax code is chosen by: metered energy is electricity, else the item's kind."""
+    return ELECTRICITY if charge == "power" else (item_kind or ItemKind.ONE_OFF)
+
+
+# The rate that families of codes carry (财政部 税务总局 海关总署公告2019年第39号; sources in
+# resources/tax_codes/README.md): a code of a known family at another rate is refused, as the tax
+# platform would refuse it. Codes outside these families are taken as given.
+CODE_RATES = (
+    ("304020", "信息技术服务", ("0.06",)),
+    ("304050201", "有形动产经营租赁", ("0.13",)),
+    ("304050202", "不动产经营租赁", ("0.09",)),
+    ("30302", "增值电信服务", ("0.06",)),
+    ("30301", "基础电信服务", ("0.09",)),
+    ("1100101", "电力", ("0.13",)),
+)
+
+
+def check_tax_code(line_kind_: str, tax_rate, code: str, short_name: str, item_name: str) -> dict:
     errors = {}
-    if item_kind not in ItemKind.values():
-        errors["kind"] = f"the kind of charge is one of {', '.join(ItemKind.values())}"
+    if line_kind_ not in TAX_CODE_KINDS or line_kind_ == ItemKind.DISCOUNT:
+        errors["kind"] = (f"the kind of line is one of {', '.join(k for k in TAX_CODE_KINDS if k != 'discount')} "
+                          "(a discount goes out under the line it reduces, with that line's code)")
+    try:
+        rate = _rate(tax_rate)
+        if not 0 <= rate < 1:
+            raise ValueError
+    except (ValueError, ArithmeticError):
+        errors["rate"] = f"the VAT rate as a fraction, e.g. 0.06 or 0.13, not {tax_rate!r}"
+        rate = None
     code, short_name, item_name = (code or "").strip(), (short_name or "").strip().strip("*"), (item_name or "").strip()
     if not re.fullmatch(r"\d{19}", code):
         errors["code"] = "商品和服务税收分类编码 has 19 digits"
+    elif rate is not None:
+        for prefix, family, rates in CODE_RATES:
+            if code.startswith(prefix) and rate not in {Decimal(r) for r in rates}:
+                allowed = " or ".join(f"{(Decimal(r) * 100).normalize():f} %" for r in rates)
+                errors["code"] = (f"{code} is {family}, taxed at {allowed}, not {(rate * 100).normalize():f} %: "
+                                  f"a line at this rate needs a code of its rate / 该编码属于{family}，税率为{allowed}，"
+                                  "与所选税率不符")
+                break
     if not short_name or len(short_name) > 32:
-        errors["short_name"] = "the classification's short name (简称, e.g. 信息技术服务), 1 to 32 characters"
+        errors["short_name"] = "the code's short name (简称, e.g. 信息系统服务), 1 to 32 characters"
     if not item_name or len(item_name) > 64:
         errors["item_name"] = "the item name printed after it (e.g. 机柜租赁服务), 1 to 64 characters"
     if errors:
         raise ValidationError(errors)
+    return {"line_kind": line_kind_, "tax_rate": rate, "code": code, "short_name": short_name, "item_name": item_name}
+
+
+def set_tax_code(db: Database, actor: Actor, line_kind_: str, tax_rate, *, code: str, short_name: str,
+                 item_name: str, source: str | None = None) -> TaxCodeInfo:
+    """Set the tax code a kind of line at a VAT rate is invoiced under (administrators; audited)."""
+    require(actor, "manage_users")
+    v = check_tax_code(line_kind_, tax_rate, code, short_name, item_name)
+    v["source"] = (source or "").strip() or None
     with UnitOfWork(db, actor) as uow:
         s = uow.session
-        r = s.get(TaxClassification, item_kind)
-        before = None if r is None else {"code": r.code, "short_name": r.short_name, "item_name": r.item_name}
+        r = s.execute(select(TaxCode).where(TaxCode.line_kind == v["line_kind"], TaxCode.tax_rate == v["tax_rate"])
+                      ).scalar_one_or_none()
+        fields = ("line_kind", "tax_rate", "code", "short_name", "item_name", "source")
+        before = None if r is None else {k: getattr(r, k) for k in fields}
+        if before is not None and {k: before[k] for k in fields[2:]} == {k: v[k] for k in fields[2:]}:
+            return TaxCodeInfo(**{k: v[k] for k in fields[:5]}, source=v["source"] or "", updated_by=r.updated_by)
         if r is None:
-            r = TaxClassification(item_kind=item_kind)
+            r = TaxCode(line_kind=v["line_kind"], tax_rate=v["tax_rate"])
             s.add(r)
-        r.code, r.short_name, r.item_name = code, short_name, item_name
+        for k in fields[2:]:
+            setattr(r, k, v[k])
         r.updated_at, r.updated_by = dt.datetime.now(dt.timezone.utc), uow.actor.login
         s.flush()
-        uow.audit("tax_classification.update", "tax_classification", item_kind, item_kind, before=before,
-                  after={"code": code, "short_name": short_name, "item_name": item_name})
+        label = f"{v['line_kind']} {(v['tax_rate'] * 100).normalize():f}%"
+        uow.audit("tax_code.create" if before is None else "tax_code.update", "tax_code", r.id, label,
+                  before=before, after={k: v[k] for k in fields})
         uow.commit()
-    return Classification(item_kind, code, short_name, item_name)
+    return TaxCodeInfo(**{k: v[k] for k in fields[:5]}, source=v["source"] or "", updated_by=actor.login)
 
 
 # --------------------------------------------------------------------------- bulk-issue export
 # The tax platform's bulk-issue workbook (发票批量开具模板): a sheet of invoices (发票基本信息) and a
 # sheet of their lines (发票明细信息), joined by 发票流水号 (here the statement number). Sources in
-# docs/billing.md ("Fapiao").
+# docs/billing.md ("Fapiao"). 发票行性质 and 含税标志 are the platform's line fields (FPHXZ: 0 正常行,
+# 1 折扣行, 2 被折扣行; HSBZ: 0 amounts without tax): a discount or credit goes out as a 折扣行 right
+# under the line it reduces, with that line's name, code and rate, never as a negative line alone.
 HEAD_COLUMNS = ("发票流水号", "发票类型", "购买方名称", "购买方纳税人识别号", "购买方地址电话", "购买方开户行及账号",
                 "收票邮箱", "备注")
 LINE_COLUMNS = ("发票流水号", "项目名称", "商品和服务税收分类编码", "规格型号", "单位", "数量", "单价", "金额", "税率",
-                "税额")
+                "税额", "发票行性质", "含税标志")
+ROW_NORMAL, ROW_DISCOUNT, ROW_DISCOUNTED = "0", "1", "2"
+TAX_EXCLUSIVE = "0"  # 含税标志: our amounts are without tax (金额 + 税额 = 价税合计)
+
+
+@dataclass
+class _Line:
+    id: int
+    item_id: int | None
+    contract_id: int | None
+    kind: str
+    name: str
+    period: str
+    unit: str
+    quantity: Decimal
+    unit_price: Decimal
+    amount: Decimal
+    rate: Decimal
+    tax: Decimal
+    left: Decimal = ZERO                 # what discounts may still take off it
+    discounts: list | None = None        # [(amount, tax)] tied to it
+
+
+def _tie_discounts(number: str, lines: list[_Line]) -> list[str]:
+    """Tie each negative line (a discount item, a downtime credit) to the positive lines it reduces:
+    its own item first, then its contract's lines, then the statement's, always at its own rate, never
+    taking a line below zero. Returns the refusals (a discount no line can carry)."""
+    problems = []
+    for ln in lines:
+        ln.left, ln.discounts = ln.amount if ln.amount > 0 else ZERO, []
+    for neg in (ln for ln in lines if ln.amount < 0):
+        def rank(p: _Line, neg=neg) -> int:
+            return 0 if p.item_id == neg.item_id else 1 if p.contract_id == neg.contract_id else 2
+        todo, tax_todo = -neg.amount, -neg.tax
+        for p in sorted((p for p in lines if p.amount > 0 and p.rate == neg.rate and p.left > 0), key=rank):
+            if todo == 0:
+                break
+            part = min(todo, p.left)
+            part_tax = tax_todo if part == todo else min(tax_todo, round_fen(part * neg.rate))
+            p.discounts.append((part, part_tax))
+            p.left -= part
+            todo, tax_todo = todo - part, tax_todo - part_tax
+        if todo > 0:
+            problems.append(f"{number}: “{neg.name}” (¥{format_amount(neg.amount)} at {(neg.rate * 100).normalize():f} %) "
+                            f"is more than the lines at that rate it can reduce (¥{format_amount(todo)} left over)")
+    return problems
 
 
 def fapiao_lines(db: Database, period: str) -> tuple[list[list], list[list]]:
-    """(invoice rows, line rows) for the issued statements of a period still to invoice (未开票)."""
+    """(invoice rows, line rows) for the issued statements of a period still to invoice (未开票).
+
+    Refused (RuleViolation, nothing written) when a line's kind and rate have no tax code, or a
+    discount cannot be tied to lines it reduces: the platform would refuse the batch.
+    """
     from app.billing import Period
 
     label = Period.parse(period).label
     with db.session() as s:
-        classes = classifications(s)
+        codes = tax_codes(s)
         sts = list(s.execute(select(Statement).where(
             Statement.period == label, Statement.status == StatementStatus.ISSUED,
             Statement.kind == StatementKind.STATEMENT).order_by(Statement.number)).scalars())
@@ -507,15 +621,16 @@ def fapiao_lines(db: Database, period: str) -> tuple[list[list], list[list]]:
             InvoicingProfile.customer_id.in_({st.customer_id for st in sts} or {0}))).scalars()}
         customers = {c.id: c for c in s.execute(select(Customer).where(
             Customer.id.in_({st.customer_id for st in sts} or {0}))).scalars()}
-        kinds = dict(s.execute(select(StatementLine.id, ContractItem.kind)
-                               .join(ContractItem, ContractItem.id == StatementLine.contract_item_id)
-                               .where(StatementLine.statement_id.in_([st.id for st in sts] or [0]))).all())
+        items = {lid: (kind, cid) for lid, kind, cid in s.execute(
+            select(StatementLine.id, ContractItem.kind, ContractItem.contract_id)
+            .join(ContractItem, ContractItem.id == StatementLine.contract_item_id)
+            .where(StatementLine.statement_id.in_([st.id for st in sts] or [0]))).all()}
         contracts = dict(s.execute(select(StatementLine.statement_id, func.min(Contract.number))
                                    .join(ContractItem, ContractItem.id == StatementLine.contract_item_id)
                                    .join(Contract, Contract.id == ContractItem.contract_id)
                                    .where(StatementLine.statement_id.in_([st.id for st in sts] or [0]))
                                    .group_by(StatementLine.statement_id)).all())
-        heads, lines = [], []
+        heads, rows, problems, missing = [], [], [], {}
         for st in sts:
             p, c = profiles.get(st.customer_id), customers[st.customer_id]
             heads.append([st.number, FapiaoType.label(p.fapiao_type if p else FapiaoType.DIGITAL_SPECIAL, "zh"),
@@ -523,15 +638,38 @@ def fapiao_lines(db: Database, period: str) -> tuple[list[list], list[list]]:
                           (p.address_phone or "") if p else "", (p.bank_account or "") if p else "",
                           (p.email or "") if p else "",
                           f"对账单 {st.number} {st.period}" + (f" 合同 {contracts[st.id]}" if st.id in contracts else "")])
+            lines = []
             for ln in sorted(st.lines, key=lambda ln: ln.id):
                 if ln.amount == 0:  # a zero line (no usage) is not a fapiao line: the platform refuses it
                     continue
-                cl = classes.get(kinds.get(ln.id, ""), classes["one_off"])
-                lines.append([st.number, f"*{cl.short_name}*{ln.description}"[:100], cl.code, ln.period, ln.unit,
-                              Decimal(ln.quantity).normalize(), Decimal(ln.unit_price).normalize(),
-                              round_fen(Decimal(ln.amount)), Decimal(ln.tax_rate).normalize(),
-                              round_fen(Decimal(ln.tax))])
-        return heads, lines
+                kind, cid = items.get(ln.id, (None, None))
+                lines.append(_Line(ln.id, ln.contract_item_id, cid, line_kind(kind, ln.charge), ln.description,
+                                   ln.period, ln.unit, Decimal(ln.quantity), Decimal(ln.unit_price),
+                                   round_fen(Decimal(ln.amount)), _rate(ln.tax_rate), round_fen(Decimal(ln.tax))))
+            problems += _tie_discounts(st.number, lines)
+            for ln in lines:
+                if ln.amount < 0:
+                    continue
+                tc = codes.get((ln.kind, ln.rate))
+                if tc is None:
+                    missing.setdefault((ln.kind, ln.rate), f"{st.number} “{ln.name}”")
+                    continue
+                name = f"*{tc.short_name}*{ln.name}"[:100]
+                rate = ln.rate.normalize()
+                rows.append([st.number, name, tc.code, ln.period, ln.unit, ln.quantity.normalize(),
+                             ln.unit_price.normalize(), ln.amount, rate, ln.tax,
+                             ROW_DISCOUNTED if ln.discounts else ROW_NORMAL, TAX_EXCLUSIVE])
+                for amount, tax in ln.discounts:
+                    rows.append([st.number, name, tc.code, ln.period, "", None, None, -amount, rate, -tax,
+                                 ROW_DISCOUNT, TAX_EXCLUSIVE])
+        for (kind, rate), where in missing.items():
+            problems.append(f"no tax code for {kind} lines at {(rate * 100).normalize():f} % (first: {where}); "
+                            f"add one: `fapiao tax-code {kind} --rate {rate.normalize():f} --code … --short-name … "
+                            "--name …` or Users & settings → Tax codes / 没有该类项目在此税率下的税收分类编码，"
+                            "请管理员在“用户与设置 → 税收分类编码”中添加")
+        if problems:
+            raise RuleViolation("the bulk-issue workbook is not written: " + "; ".join(problems))
+        return heads, rows
 
 
 def export_fapiao_lines(db: Database, actor: Actor, period: str, path: str | Path) -> tuple[int, int]:
@@ -557,6 +695,7 @@ def export_fapiao_lines(db: Database, actor: Actor, period: str, path: str | Pat
         row[7].number_format = row[9].number_format = "#,##0.00"
         row[5].number_format = row[6].number_format = "General"
         row[8].number_format = "0%"
+        row[10].number_format = row[11].number_format = "@"
     wb.save(path)
     with UnitOfWork(db, actor) as uow:
         uow.audit("export", "fapiao", None, path.name,

@@ -51,3 +51,33 @@ def test_a_refusal_or_failure_a_person_sees_is_logged(qtbot, caplog):
         (logging.INFO, "refused: rack A01 is full"), (logging.ERROR, "operation failed")]
     assert records[0].exc_info is None
     assert records[1].exc_info[1] is failure and "disk full" in caplog.text
+
+
+def test_the_tax_codes_dialog_lists_and_edits_the_codes_by_kind_and_rate(qtbot, monkeypatch, db, admin, operator):
+    from decimal import Decimal
+
+    from PySide6.QtWidgets import QMessageBox
+
+    from app.services.fapiao import list_tax_codes
+    from ui.installsettings import TaxCodesDialog
+    dlg = TaxCodesDialog(db, admin)
+    qtbot.addWidget(dlg)
+    kinds = [(dlg.table.item(i, 0).text(), dlg.table.item(i, 1).text()) for i in range(dlg.table.rowCount())]
+    assert ("gpu", "6 %") in kinds and ("gpu", "13 %") in kinds and ("electricity", "13 %") in kinds
+    row = kinds.index(("gpu", "13 %"))
+    dlg.table.selectRow(row)
+    assert dlg.code.text() == "3040502019900000000" and dlg.rate.text() == "0.13"
+    dlg.name.setText("GPU 服务器经营租赁")
+    assert dlg.save()
+    assert {(t.line_kind, t.tax_rate): t for t in list_tax_codes(db)}[("gpu", Decimal("0.1300"))].item_name \
+        == "GPU 服务器经营租赁"
+    with db.session() as s:
+        assert s.execute(select(AuditEvent.action).where(AuditEvent.object_type == "tax_code")).scalar() \
+            == "tax_code.update"
+    warned = []
+    monkeypatch.setattr(QMessageBox, "warning", lambda *a: warned.append(a[2]))
+    dlg.code.setText("123")
+    assert not dlg.save() and "19 digits" in warned[0]
+    ro = TaxCodesDialog(db, operator)
+    qtbot.addWidget(ro)
+    assert not ro.save_button.isEnabled()
