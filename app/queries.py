@@ -760,8 +760,8 @@ class GpuSlots:
     slots: list[GpuSlot]
 
 
-# A GPU on the shelf that can go into a server: here (not ordered), not retired, not leased.
-STOCK_STATES = (GpuState.RECEIVED, GpuState.BURN_IN, GpuState.AVAILABLE, GpuState.MAINTENANCE, GpuState.RMA)
+# A GPU on the shelf that can go into a server (GpuState.INSTALLABLE: not in maintenance or RMA).
+STOCK_STATES = tuple(s for s in GpuState.values() if s in GpuState.INSTALLABLE)
 
 
 def gpu_slots(db: Database, device_id: int) -> GpuSlots | None:

@@ -178,6 +178,11 @@ class GpuState(ChoiceSet):
         RMA: frozenset({RECEIVED, RETIRED}),
         RETIRED: frozenset(),
     }
+    # Which GPUs may go into a server slot from the shelf: received ones (burn-in runs in a server),
+    # in burn-in, available. One in maintenance or RMA is not fit to install; a retired one never is.
+    INSTALLABLE: frozenset[str] = frozenset({RECEIVED, BURN_IN, AVAILABLE})
+    # Moving here takes the GPU out of its slot (it goes back to the vendor, or is scrapped).
+    LEAVES_SLOT: frozenset[str] = frozenset({RMA, RETIRED})
 
 
 class Role(ChoiceSet):
