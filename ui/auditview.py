@@ -25,7 +25,7 @@ from models.choices import Outcome, Role
 from .dialogs import OptionalDateEdit, date_edit, error_label, get_date, guard
 from .i18n import choice_label, ui_language
 from .listview import ListPage
-from .operations import bus, run_op
+from .operations import listen, run_op
 
 def object_name(object_type: str | None) -> str:
     """An object type by name in the console's language (app.audit_query holds the words)."""
@@ -307,7 +307,7 @@ class AuditPage(QWidget):
         self.bar.changed.connect(self.list.apply_filter)
         self.list.openRecord.connect(lambda _kind, seq: self.open_event(seq))
         self.choices_stale = True
-        bus().changed.connect(self._changed)
+        listen(self, self._changed)
         self.event_dialog: AuditEventDialog | None = None
         v = QVBoxLayout(self)
         v.setContentsMargins(0, 0, 0, 0)

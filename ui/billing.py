@@ -30,7 +30,7 @@ from .i18n import choice_label, ui_language
 from .listview import ListPage
 from .receivables import fapiao_facts, receivables_tabs
 from .recordpanel import RecordPanel
-from .operations import Cancelled, apply, bus, run_op
+from .operations import Cancelled, apply, listen, run_op
 from .widgets.plain_table import plain_table
 
 
@@ -466,7 +466,7 @@ class BillingPage(QWidget):
         outer.setStretchFactor(0, 1)
         outer.setStretchFactor(1, 3)
         v.addWidget(receivables_tabs(self, outer), 1)  # statements | receivables (ui/receivables.py)
-        bus().changed.connect(self.on_changed)
+        listen(self, self.on_changed)
 
     def ask_handover(self) -> None:
         HandoverDialog(self.db, self.actor, self).exec()

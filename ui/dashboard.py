@@ -15,7 +15,7 @@ from app.db import Database
 from models.choices import GpuState
 
 from .i18n import choice_label
-from .operations import bus
+from .operations import listen
 
 log = logging.getLogger(__name__)
 
@@ -86,7 +86,7 @@ class DashboardPage(QWidget):
         self.stale = True               # loaded after the first paint
         self._loading = self._again = False
         self.op = None
-        bus().changed.connect(self.on_changed)
+        listen(self, self.on_changed)
 
     def on_changed(self, kinds) -> None:
         if self.isVisible():
@@ -98,7 +98,7 @@ class DashboardPage(QWidget):
         super().paintEvent(event)
         if self.stale:                  # first shown (or changed while hidden): load once painted
             self.stale = False
-            QTimer.singleShot(0, self.refresh)
+            QTimer.singleShot(0, self, self.refresh)
 
     def refresh(self) -> None:
         """Summary, contracts due and chart data in one background operation, shown when done."""

@@ -18,7 +18,7 @@ from app.db import Database
 from models.choices import Role
 
 from .i18n import choice_label, kind_label
-from .operations import announce, bus
+from .operations import announce, forget_window, listen
 from .search import SEARCH_PAGE
 from .settings import settings
 
@@ -120,7 +120,7 @@ class MainWindow(QMainWindow):
         self.poll.setInterval(max(1, settings().get("live_refresh_seconds")) * 1000)
         self.poll.timeout.connect(self.check_head)
         self.poll.start()
-        bus().changed.connect(self._own_change)
+        listen(self, self._own_change)
 
     FIRST_START_FRACTION = 0.9
 
@@ -263,7 +263,7 @@ class MainWindow(QMainWindow):
         split.addWidget(tabs)
         split.setStretchFactor(0, 1)
         split.setStretchFactor(1, 1)
-        bus().changed.connect(self._refresh_site_side)
+        listen(self, self._refresh_site_side)
         return split
 
     def _refresh_site_side(self, kinds) -> None:
@@ -350,7 +350,7 @@ class MainWindow(QMainWindow):
         page.view.clicked.connect(follow)
         page.view.selectionModel().selectionChanged.connect(follow)
 
-        bus().changed.connect(self._refresh_rack_side)
+        listen(self, self._refresh_rack_side)
         return split
 
     def _refresh_rack_side(self, kinds) -> None:
@@ -641,4 +641,5 @@ class MainWindow(QMainWindow):
             page.view.save_header()
         s.sync()
         self.poll.stop()
+        forget_window(self)     # log out / switch user: the next window's changes are not this one's
         super().closeEvent(event)

@@ -23,7 +23,7 @@ from models.choices import DepositKind, FapiaoType
 
 from .dialogs import error_label, guard, refused_text
 from .i18n import choice_label
-from .operations import apply, bus
+from .operations import apply, listen
 from .widgets.plain_table import plain_table
 
 
@@ -391,7 +391,13 @@ class ReceivablesTabs(QTabWidget):
             self.addTab(self.sections[key], label)
         self.loaded: set[str] = set()
         self.currentChanged.connect(lambda *_: self.load_current())
-        bus().changed.connect(lambda *_: self.loaded.clear() if not self.isVisible() else self.load_current(True))
+        listen(self, self._changed)
+
+    def _changed(self, _kinds) -> None:
+        if self.isVisible():
+            self.load_current(True)
+        else:
+            self.loaded.clear()
 
     def showEvent(self, event) -> None:
         super().showEvent(event)
@@ -464,7 +470,7 @@ class OverdueCard(QGroupBox):
         self._loading = False
         self.op = None
         self.summary.setText("…")
-        bus().changed.connect(self.on_changed)
+        listen(self, self.on_changed)
 
     def on_changed(self, kinds) -> None:
         if not kinds & self.WATCHES:
