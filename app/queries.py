@@ -57,6 +57,7 @@ class Column:
     kind: str = "text"           # text | int | decimal | money | date | datetime | choice | bool
     choices: type[ChoiceSet] | None = None
     nullable: bool = True        # False allows keyset paging on this column
+    widest: str = ""             # a code's longest shape: the list never makes the column narrower
 
 
 @dataclass(frozen=True)
@@ -268,7 +269,7 @@ _spec(ListSpec(
 _spec(ListSpec(
     "statement", _("Statements"), Statement.id,
     (
-        Column("number", _("Number"), Statement.number),
+        Column("number", _("Number"), Statement.number, widest="HZ-202612-000000"),
         Column("customer", _("Customer"), _cust.name),
         Column("period", _("Period"), Statement.period, nullable=False),
         Column("kind", _("Kind"), Statement.kind, kind="choice", choices=StatementKind),

@@ -279,6 +279,9 @@ class RenderResult:
     file_sha256: str  # of the PDF file written
 
 
+_CELL_PAD = 6.5  # a table cell's left and right padding (3 + 3), and a hair
+
+
 class Context:
     """Fonts, style and language for one document, with small flowable helpers."""
 
@@ -333,6 +336,55 @@ class Context:
                                                             wordWrap=None)
             para_style = latin
         return Paragraph(escape(text).replace("\n", "<br/>"), para_style)
+
+    def text_width(self, text: str, size: float | None = None, bold: bool = False) -> float:
+        """The width of one line of `text` in points (a table cell's font unless told)."""
+        from reportlab.pdfbase.pdfmetrics import stringWidth
+
+        return stringWidth(str(text), self.fonts.bold if bold else self.fonts.regular,
+                           size or self.style["font_size"] - 0.5)
+
+    def p_fit(self, text: str, width: float, style: str = "cell_r", min_size: float = 5.5) -> Paragraph:
+        """A one-line Paragraph in `width` points (less the cell's padding): the font shrinks until
+        the text fits (an amount in words is never broken in the middle); below `min_size` it wraps."""
+        base = self.para[style]
+        size = base.fontSize
+        room = width - _CELL_PAD
+        while size > min_size and self.text_width(text, size) > room:
+            size = max(min_size, size - 0.25)
+        if size == base.fontSize:
+            return self.p(text, style)
+        fitted = ParagraphStyle(f"{style}_{size}", parent=base, fontSize=size, leading=size + 2)
+        return Paragraph(escape(str(text)), fitted)
+
+    def fit_columns(self, rows: Sequence[Sequence[Any]], widths: Sequence[float], flex: int, total: float, *,
+                    header_rows: int = 1, min_flex: float = 110, min_size: float = 5.5
+                    ) -> tuple[list[float], list[tuple]]:
+        """Column widths that hold every one-line cell: each column but `flex` as wide as its widest
+        cell (at least the width given), `flex` (a wrapping Paragraph column) the rest. When the rest
+        would be below `min_flex`, those columns' font shrinks (not below `min_size`) until they fit.
+        Returns the widths and the style commands (FONTSIZE, LEADING) for the shrunk columns."""
+        size = self.style["font_size"] - 0.5
+        need = list(widths)
+        for i in range(len(widths)):
+            if i == flex:
+                continue
+            for r, row in enumerate(rows):
+                cell = row[i] if i < len(row) else ""
+                if isinstance(cell, str) and cell:
+                    need[i] = max(need[i], self.text_width(cell, size, bold=r < header_rows) + _CELL_PAD + 1)
+        fixed = sum(w for i, w in enumerate(need) if i != flex)
+        commands: list[tuple] = []
+        if total - fixed < min_flex:
+            scale = max(min_size / size, (total - min_flex) / fixed)
+            small = round(size * scale * 4) / 4
+            need = [w if i == flex else w * scale for i, w in enumerate(need)]
+            for i in range(len(need)):
+                if i != flex:
+                    commands += [("FONTSIZE", (i, 0), (i, -1), small), ("LEADING", (i, 0), (i, -1), small + 2.5)]
+            fixed = sum(w for i, w in enumerate(need) if i != flex)
+        need[flex] = max(total - fixed, 0)
+        return need, commands
 
     def table(self, rows: Sequence[Sequence[Any]], widths: Sequence[float], *,
               header_rows: int = 1, right: Iterable[int] = (), centre: Iterable[int] = (),

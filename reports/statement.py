@@ -23,6 +23,7 @@ _WORDS = {
     "confirm_text": ("经核对，上述金额无误。如有异议，请于收到本对账单后 7 日内提出。",
                      "We confirm the amounts above are correct. Any query within 7 days of receipt."),
     "seal": ("客户（盖章）：", "Customer (seal):"),
+    "seller_seal": ("销售方（盖章）：", "Seller (seal):"),
     "signed": ("经办人签字：", "Signed by:"),
     "date": ("日期：", "Date:"),
     "rmb": ("人民币", "RMB "),
@@ -35,8 +36,8 @@ def _w(ctx: Context, key: str) -> str:
 
 
 def receivable_blocks(doc: StatementDoc, ctx: Context, width: float) -> list:
-    """Payment details (the seller's account, the terms, the due date) and the customer's
-    confirmation block with room for a signature and the company seal."""
+    """Payment details (the seller's account, the terms, the due date) and the confirmation block
+    with room for both parties' signatures and company seals."""
     p = ctx.p
     story: list = []
     sub = doc.subsidiary
@@ -58,10 +59,12 @@ def receivable_blocks(doc: StatementDoc, ctx: Context, width: float) -> list:
         block += [Spacer(0, 1.5 * mm), p(_w(ctx, "pay_by").format(date=fmt_date(doc.due_date)))]
     story.append(KeepTogether(block))
     half = width / 2
+    # both parties seal: the customer confirms, the seller (收款方) stands behind the figures
     sign = [[p(_w(ctx, "confirm_text"), "cell"), ""],
-            [_w(ctx, "seal"), _w(ctx, "signed")],
+            [_w(ctx, "seal"), _w(ctx, "seller_seal")],
             ["", ""], ["", ""],
-            [_w(ctx, "date"), ""]]
+            [_w(ctx, "signed"), _w(ctx, "signed")],
+            [_w(ctx, "date"), _w(ctx, "date")]]
     story.append(KeepTogether([p(_w(ctx, "confirm"), "h2"),
                                ctx.table(sign, [half, half], header_rows=0, zebra=False,
                                          extra=[("SPAN", (0, 0), (1, 0)),
@@ -101,18 +104,20 @@ def statement_story(doc: StatementDoc, ctx: Context) -> list:
     story.append(ctx.table(parties, [half, half], zebra=False))
     story.append(Spacer(0, 4 * mm))
 
-    widths = [18, 0, 40, 50, 62, 72, 38, 60]  # the unit: "Mbps-month", "GPU-minute" fit
-    widths[1] = width - sum(widths)
+    # the columns fit their contents (a quantity to 10 decimals, a price of nine digits): the
+    # description takes the rest; when that is too little, the figures' font shrinks
     rows = [["#", t("description"), t("quantity"), t("unit"), t("unit_price"), t("amount"),
              t("tax_rate"), t("tax")]]
     for n, line in enumerate(doc.lines, start=1):
-        desc = line.description + (f"\n{line.note}" if line.note else "")
-        rows.append([str(n), p(desc, "cell"), fmt_qty(line.quantity), line.unit,
-                     fmt_price(line.unit_price), fmt_money(line.amount), fmt_rate(line.tax_rate),
-                     fmt_money(line.tax)])
+        rows.append([str(n), None, fmt_qty(line.quantity), line.unit, fmt_price(line.unit_price),
+                     fmt_money(line.amount), fmt_rate(line.tax_rate), fmt_money(line.tax)])
+    widths, shrink = ctx.fit_columns(rows, [18, 0, 40, 50, 62, 72, 38, 60], 1, width)
+    for row, line in zip(rows[1:], doc.lines):
+        row[1] = p(line.description + (f"\n{line.note}" if line.note else ""), "cell")
+    rows[0][1] = t("description")
     if not doc.lines:
         rows.append(["", t("empty"), "", "", "", "", "", ""])
-    story.append(ctx.table(rows, widths, right=(2, 4, 5, 6, 7), centre=(0, 3), long=True))
+    story.append(ctx.table(rows, widths, right=(2, 4, 5, 6, 7), centre=(0, 3), long=True, extra=shrink))
 
     totals = [[t("subtotal"), fmt_cny(doc.subtotal)], [t("tax_total"), fmt_cny(doc.tax)]]
     if doc.credits:
@@ -121,9 +126,13 @@ def statement_story(doc: StatementDoc, ctx: Context) -> list:
     words = doc.total_in_words
     if words and not words.startswith("人民币"):
         words = _w(ctx, "rmb") + words  # 人民币 before the 大写, as a fapiao and a bank slip write it
-    totals += [[t("total"), fmt_cny(doc.total)], [t("in_words"), p(words, "cell_r")]]
+    labels = [r[0] for r in totals] + [t("total"), t("in_words")]
+    label_w = max(ctx.text_width(x, bold=True) for x in labels) + 12
+    value_w = max(200.0, ctx.text_width(words) + 10)
+    value_w = min(value_w, width - label_w)
+    totals += [[t("total"), fmt_cny(doc.total)], [t("in_words"), ctx.p_fit(words, value_w)]]
     story.append(KeepTogether([ctx.table(
-        totals, [width - 200, 200], header_rows=0, zebra=False, right=(0, 1),
+        totals, [width - value_w, value_w], header_rows=0, zebra=False, right=(0, 1),
         extra=[("FONTNAME", (0, n), (-1, n), ctx.fonts.bold),
                ("BACKGROUND", (0, n), (-1, n + 1), ctx.colour["header_bg"])])]))
 

@@ -136,7 +136,7 @@ class AuditFilterBar(QWidget):
         self.date_to = OptionalDateEdit(default=local_today)
         self.date_to.setObjectName("filterTo")
         for w in (self.date_from, self.date_to):
-            w.edit.setMaximumWidth(120)
+            w.edit.setMaximumWidth(w.whole_date_width())
             w.edit.setPlaceholderText("YYYY-MM-DD")
             w.dateChanged.connect(lambda _d: self.changed.emit())
         self.actor = QComboBox()

@@ -72,13 +72,13 @@ class DashboardPage(QWidget):
         self.due.setWordWrap(False)
         self.due.horizontalHeader().setMinimumSectionSize(30)
         dv.addWidget(self.due)
-        self.due_box.setMinimumWidth(360)
+        self.due_box.setMinimumWidth(280)     # with the charts, within a 1280 px window beside the page list
         if self.charts is not None:     # charts on the left, the contracts due beside them
             if hasattr(self.charts, "soonest"):
                 self.charts.soonest.hide()      # the list beside the charts shows them, with room
             row = QHBoxLayout()
-            row.addWidget(self.charts, 5)
-            row.addWidget(self.due_box, 2)
+            row.addWidget(self.charts, 2)
+            row.addWidget(self.due_box, 1)
             self.layout_.addLayout(row, 1)
         else:
             self.layout_.addWidget(self.due_box)
