@@ -472,6 +472,25 @@ class FapiaoStatus(ChoiceSet):
     )
 
 
+class PaymentKind(ChoiceSet):
+    RECEIPT, REVERSAL = "receipt", "reversal"
+    CHOICES = (
+        (RECEIPT, _("Receipt"), "收款", "#2e7d32"),
+        (REVERSAL, _("Reversal"), "冲销", "#c62828"),
+    )
+
+
+class PaymentMethod(ChoiceSet):
+    TRANSFER, CASH, CHEQUE, DRAFT, OTHER = "transfer", "cash", "cheque", "draft", "other"
+    CHOICES = (
+        (TRANSFER, _("Bank transfer"), "银行转账", "#1565c0"),
+        (CASH, _("Cash"), "现金", "#6d4c41"),
+        (CHEQUE, _("Cheque"), "支票", "#5e35b1"),
+        (DRAFT, _("Bank draft"), "银行汇票", "#00838f"),
+        (OTHER, _("Other"), "其他", "#757575"),
+    )
+
+
 class DepositKind(ChoiceSet):
     DEPOSIT, PREPAYMENT = "deposit", "prepayment"
     CHOICES = (

@@ -16,7 +16,8 @@ from app import audit_query, queries
 from app.billing import local_today
 from app.audit import Actor
 from app.audit_state import verify_and_remember
-from app.audit_query import OBJECT_NAMES, AuditFilter, EventDetail, audit_choices, event_detail, filter_text
+from app.audit_query import (OBJECT_NAMES, AuditFilter, EventDetail, audit_choices, event_detail, field_choices,
+                             filter_text)
 from app.auth import can
 from app.db import Database
 from app.errors import DomainError
@@ -206,10 +207,13 @@ class AuditFilterBar(QWidget):
         self.changed.emit()
 
 
-def _value_text(value) -> str:
+def _value_text(value, choices=None) -> str:
+    """A recorded value; a choice's code by its name in the reader's language, the code beside it."""
     if value is None:
         return "—"
     if isinstance(value, str):
+        if choices is not None and value in choices.values():
+            return _named(value, choice_label(choices, value))
         return value
     return json.dumps(value, ensure_ascii=False)
 
@@ -264,7 +268,8 @@ class AuditEventDialog(QDialog):
         self.changes.setEditTriggers(QAbstractItemView.NoEditTriggers)
         self.changes.setWordWrap(True)
         for r, ch in enumerate(ev.changes):
-            for c, text in enumerate((ch.field, _value_text(ch.before), _value_text(ch.after))):
+            choices = field_choices(ev.object_type, ch.field)
+            for c, text in enumerate((ch.field, _value_text(ch.before, choices), _value_text(ch.after, choices))):
                 item = QTableWidgetItem(text)
                 item.setToolTip(text)
                 self.changes.setItem(r, c, item)

@@ -491,13 +491,13 @@ class BillingPage(QWidget):
 
     def run(self, *, dry_run: bool = False, issue: bool = False):
         period = self.period_text()
-        db, actor = self.db, self.actor
+        db, actor, lang = self.db, self.actor, ui_language()
 
         def work(progress):
             prog, cancelled = _cancellable(progress)
             progress(0, 1)
             return svc.run_billing(db, actor, period, dry_run=dry_run, issue=issue, progress=prog,
-                                   cancelled=cancelled)
+                                   cancelled=cancelled, language=lang)   # its warnings in the reader's words
         label = (self.tr("Dry run for %1…") if dry_run else self.tr("Billing %1…")).replace("%1", period)
         return run_op(self, work, label=label, on_success=self.show_summary, on_failure=self.refused)
 

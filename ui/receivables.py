@@ -19,7 +19,7 @@ from app.audit import Actor
 from app.clock import local_today
 from app.db import Database
 from app.money import format_amount
-from models.choices import DepositKind, FapiaoType
+from models.choices import DepositKind, FapiaoType, PaymentKind, PaymentMethod
 
 from .dialogs import error_label, guard, refused_text
 from .i18n import choice_label
@@ -123,9 +123,8 @@ class PaymentsSection(_Section):
         self.ref = _edit("pay_ref", self.tr("bank reference (流水号)"))
         self.method = QComboBox()
         self.method.setObjectName("pay_method")
-        for m, label in (("transfer", self.tr("Bank transfer")), ("cash", self.tr("Cash")),
-                         ("cheque", self.tr("Cheque")), ("draft", self.tr("Bank draft")), ("other", self.tr("Other"))):
-            self.method.addItem(label, m)
+        for m in PaymentMethod.values():
+            self.method.addItem(choice_label(PaymentMethod, m), m)
         self.hold = QCheckBox(self.tr("Keep as credit (do not allocate)"))
         self.hold.setObjectName("pay_hold")
         row = QHBoxLayout()
@@ -182,7 +181,10 @@ class PaymentsSection(_Section):
 
     def reload(self) -> None:
         from app.services.receivables import export_payments_rows
-        _fill(self.table, export_payments_rows(self.db)[1])
+        rows = export_payments_rows(self.db)[1]     # the export's codes; the reader sees their names
+        for row in rows:
+            row[1], row[8] = choice_label(PaymentKind, row[1]), choice_label(PaymentMethod, row[8])
+        _fill(self.table, rows)
 
 
 class BalanceSection(_Section):
