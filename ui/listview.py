@@ -85,6 +85,7 @@ class ListPage(QWidget):
         self.model = PagedTableModel(db, self.spec, self, lazy=True)
         self.view = PagedTableView(self.model, self)
         self.view.doubleClicked.connect(lambda idx: self.open_current())
+        self.view.openRequested.connect(self.open_current)     # Enter on a row, as a double-click
         self.filter = QLineEdit()
         self.filter.setObjectName("filter")
         self.filter.setClearButtonEnabled(True)

@@ -477,9 +477,9 @@ class MainWindow(QMainWindow):
         self.act_quit = sc("Ctrl+Q", self.close, "actQuit")   # QKeySequence.Quit is empty on Windows
         self.act_users = sc("Ctrl+,", self.users_and_settings, "actUsers")
         self.act_users.setText(self.tr("Users && settings"))
-        for i in range(min(9, len(PAGES))):
+        for i in range(min(10, len(PAGES))):     # Ctrl+1 … Ctrl+9, then Ctrl+0 (the audit log)
             # triggered(bool checked) would land in a defaulted `i`: take the flag first
-            sc(f"Ctrl+{i + 1}", lambda _checked=False, i=i: self.nav.setCurrentRow(i), f"actPage{i + 1}")
+            sc(f"Ctrl+{(i + 1) % 10}", lambda _checked=False, i=i: self.nav.setCurrentRow(i), f"actPage{i + 1}")
 
     def _menus(self) -> None:
         help_menu = self.menuBar().addMenu(self.tr("&Help"))

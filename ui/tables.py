@@ -489,6 +489,15 @@ class PagedTableView(QTableView):
     column's filter on the header, long identifiers elided in the middle (IDENTIFIER_KEYS)."""
 
     filterRequested = Signal(int)      # a column's filter asked for from the header's menu
+    openRequested = Signal()           # Enter (Return or the keypad's) on the current row
+
+    def keyPressEvent(self, event) -> None:
+        if event.key() in (Qt.Key_Return, Qt.Key_Enter) and not event.modifiers() & ~Qt.KeypadModifier \
+                and self.currentIndex().isValid():
+            self.openRequested.emit()
+            event.accept()
+            return
+        super().keyPressEvent(event)
 
     def __init__(self, model: PagedTableModel, parent=None):
         super().__init__(parent)
