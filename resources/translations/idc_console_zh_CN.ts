@@ -77,102 +77,102 @@
 <context>
     <name>AuditEventDialog</name>
     <message>
-        <location filename="../../ui/auditview.py" line="251"/>
+        <location filename="../../ui/auditview.py" line="270"/>
         <source>Action</source>
         <translation>操作</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="266"/>
+        <location filename="../../ui/auditview.py" line="285"/>
         <source>After</source>
         <translation>变更后</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="258"/>
+        <location filename="../../ui/auditview.py" line="277"/>
         <source>App version</source>
         <translation>程序版本</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="231"/>
+        <location filename="../../ui/auditview.py" line="250"/>
         <source>Audit event %1</source>
         <translation>审计事件 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="266"/>
+        <location filename="../../ui/auditview.py" line="285"/>
         <source>Before</source>
         <translation>变更前</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="279"/>
+        <location filename="../../ui/auditview.py" line="298"/>
         <source>Changed fields: %1</source>
         <translation>变更字段：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="285"/>
+        <location filename="../../ui/auditview.py" line="304"/>
         <source>Close</source>
         <translation>关闭</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="266"/>
+        <location filename="../../ui/auditview.py" line="285"/>
         <source>Field</source>
         <translation>字段</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="260"/>
+        <location filename="../../ui/auditview.py" line="279"/>
         <source>Hash</source>
         <translation>哈希</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="257"/>
+        <location filename="../../ui/auditview.py" line="276"/>
         <source>Host</source>
         <translation>所在服务器</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="280"/>
+        <location filename="../../ui/auditview.py" line="299"/>
         <source>No field values recorded with this event.</source>
         <translation>该事件未记录字段值。</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="248"/>
+        <location filename="../../ui/auditview.py" line="267"/>
         <source>No.</source>
         <translation>序号</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="254"/>
+        <location filename="../../ui/auditview.py" line="273"/>
         <source>Object</source>
         <translation>对象</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="289"/>
+        <location filename="../../ui/auditview.py" line="308"/>
         <source>Open %1</source>
         <translation>打开 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="255"/>
+        <location filename="../../ui/auditview.py" line="274"/>
         <source>Outcome</source>
         <translation>结果</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="261"/>
+        <location filename="../../ui/auditview.py" line="280"/>
         <source>Previous hash</source>
         <translation>前一哈希</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="256"/>
+        <location filename="../../ui/auditview.py" line="275"/>
         <source>Reason</source>
         <translation>原因</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="259"/>
+        <location filename="../../ui/auditview.py" line="278"/>
         <source>Request id</source>
         <translation>请求 ID</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="249"/>
+        <location filename="../../ui/auditview.py" line="268"/>
         <source>Time</source>
         <translation>时间</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="250"/>
+        <location filename="../../ui/auditview.py" line="269"/>
         <source>User</source>
         <translation>用户</translation>
     </message>
@@ -180,57 +180,57 @@
 <context>
     <name>AuditFilterBar</name>
     <message>
-        <location filename="../../ui/auditview.py" line="178"/>
+        <location filename="../../ui/auditview.py" line="197"/>
         <source>(every action)</source>
         <translation>（全部操作）</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="180"/>
+        <location filename="../../ui/auditview.py" line="199"/>
         <source>(every type)</source>
         <translation>（全部类型）</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="175"/>
+        <location filename="../../ui/auditview.py" line="194"/>
         <source>(everyone)</source>
         <translation>（全部用户）</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="159"/>
+        <location filename="../../ui/auditview.py" line="178"/>
         <source>Action</source>
         <translation>操作</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="149"/>
+        <location filename="../../ui/auditview.py" line="168"/>
         <source>An action, or a prefix ending in a dot (e.g. gpu.)</source>
         <translation>某个操作，或以点结尾的前缀（如 gpu.）</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="155"/>
+        <location filename="../../ui/auditview.py" line="174"/>
         <source>Clear</source>
         <translation>清除</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="158"/>
+        <location filename="../../ui/auditview.py" line="177"/>
         <source>From</source>
         <translation>起始日期</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="160"/>
+        <location filename="../../ui/auditview.py" line="179"/>
         <source>Object type</source>
         <translation>对象类型</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="158"/>
+        <location filename="../../ui/auditview.py" line="177"/>
         <source>To</source>
         <translation>截止日期</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="159"/>
+        <location filename="../../ui/auditview.py" line="178"/>
         <source>User</source>
         <translation>用户</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="110"/>
+        <location filename="../../ui/auditview.py" line="129"/>
         <source>every %1 action</source>
         <translation>全部%1操作</translation>
     </message>
@@ -238,47 +238,57 @@
 <context>
     <name>AuditFilterDialog</name>
     <message>
-        <location filename="../../ui/auditview.py" line="68"/>
+        <location filename="../../ui/auditview.py" line="71"/>
         <source>(every action)</source>
         <translation>（全部操作）</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="61"/>
+        <location filename="../../ui/auditview.py" line="77"/>
+        <source>(every type)</source>
+        <translation>（全部类型）</translation>
+    </message>
+    <message>
+        <location filename="../../ui/auditview.py" line="64"/>
         <source>(everyone)</source>
         <translation>（全部用户）</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="71"/>
+        <location filename="../../ui/auditview.py" line="74"/>
         <source>Action</source>
         <translation>操作</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="70"/>
+        <location filename="../../ui/auditview.py" line="73"/>
         <source>An action (e.g. contract.approve) or a prefix ending in a dot (e.g. gpu.)</source>
         <translation>操作名（如 contract.approve）或以点结尾的前缀（如 gpu.）</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="76"/>
+        <location filename="../../ui/auditview.py" line="95"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="56"/>
+        <location filename="../../ui/auditview.py" line="59"/>
         <source>From</source>
         <translation>起始日期</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="85"/>
+        <location filename="../../ui/auditview.py" line="80"/>
+        <source>Object type</source>
+        <translation>对象类型</translation>
+    </message>
+    <message>
+        <location filename="../../ui/auditview.py" line="104"/>
         <source>The period ends before it starts.</source>
         <translation>结束日期早于开始日期。</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="57"/>
+        <location filename="../../ui/auditview.py" line="60"/>
         <source>To</source>
         <translation>截止日期</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="64"/>
+        <location filename="../../ui/auditview.py" line="67"/>
         <source>User</source>
         <translation>用户</translation>
     </message>
@@ -286,97 +296,97 @@
 <context>
     <name>AuditPage</name>
     <message>
-        <location filename="../../ui/auditview.py" line="461"/>
+        <location filename="../../ui/auditview.py" line="491"/>
         <source>%1 audit events (%2) written to %3.</source>
         <translation>已将 %1 条审计事件（%2）写入 %3。</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="408"/>
+        <location filename="../../ui/auditview.py" line="427"/>
         <source>(last good event %1)</source>
         <translation>（最后一条完好事件 %1）</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="422"/>
+        <location filename="../../ui/auditview.py" line="446"/>
         <source>Audit report</source>
         <translation>审计报告</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="431"/>
+        <location filename="../../ui/auditview.py" line="455"/>
         <source>Audit report %1</source>
         <translation>审计报告 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="324"/>
+        <location filename="../../ui/auditview.py" line="343"/>
         <source>Audit report PDF…</source>
         <translation>审计报告 PDF…</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="439"/>
+        <location filename="../../ui/auditview.py" line="464"/>
         <source>CSV (*.csv);;Excel (*.xlsx)</source>
         <translation>CSV (*.csv);;Excel (*.xlsx)</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="406"/>
+        <location filename="../../ui/auditview.py" line="425"/>
         <source>Chain BROKEN: %1</source>
         <translation>审计链已损坏：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="403"/>
+        <location filename="../../ui/auditview.py" line="422"/>
         <source>Chain intact: %1 events; head %2</source>
         <translation>审计链完好：%1 条事件；链头 %2</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="340"/>
+        <location filename="../../ui/auditview.py" line="359"/>
         <source>Copy SEQ:HASH</source>
         <translation>复制 SEQ:HASH</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="327"/>
+        <location filename="../../ui/auditview.py" line="346"/>
         <source>Export period…</source>
         <translation>按期间导出…</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="435"/>
+        <location filename="../../ui/auditview.py" line="459"/>
         <source>Export the audit trail</source>
         <translation>导出审计日志</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="451"/>
+        <location filename="../../ui/auditview.py" line="479"/>
         <source>Exporting…</source>
         <translation>正在导出…</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="435"/>
+        <location filename="../../ui/auditview.py" line="459"/>
         <source>Export…</source>
         <translation>导出…</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="342"/>
+        <location filename="../../ui/auditview.py" line="361"/>
         <source>For audit verify --expect-head later</source>
         <translation>用于之后的 audit verify --expect-head</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="457"/>
+        <location filename="../../ui/auditview.py" line="487"/>
         <source>No audit event matches %1: %2 holds only the header row.</source>
         <translation>没有符合 %1 的审计事件：%2 中只有表头行。</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="422"/>
+        <location filename="../../ui/auditview.py" line="446"/>
         <source>Preview</source>
         <translation>预览</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="321"/>
+        <location filename="../../ui/auditview.py" line="340"/>
         <source>Verify chain</source>
         <translation>校验审计链</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="335"/>
+        <location filename="../../ui/auditview.py" line="354"/>
         <source>Verify recomputes every event's hash and link.</source>
         <translation>校验会重新计算每条事件的哈希和链接。</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="394"/>
+        <location filename="../../ui/auditview.py" line="413"/>
         <source>Verifying the audit chain…</source>
         <translation>正在校验审计链…</translation>
     </message>
@@ -708,17 +718,17 @@
 <context>
     <name>ChoiceFilterDialog</name>
     <message>
-        <location filename="../../ui/listview.py" line="596"/>
+        <location filename="../../ui/listview.py" line="597"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../ui/listview.py" line="595"/>
+        <location filename="../../ui/listview.py" line="596"/>
         <source>Filter</source>
         <translation>筛选</translation>
     </message>
     <message>
-        <location filename="../../ui/listview.py" line="583"/>
+        <location filename="../../ui/listview.py" line="584"/>
         <source>Filter by %1</source>
         <translation>按%1筛选</translation>
     </message>
@@ -1428,7 +1438,7 @@
         <translation>（无）</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="443"/>
+        <location filename="../../ui/forms.py" line="453"/>
         <source>Add contact</source>
         <translation>添加联系人</translation>
     </message>
@@ -1443,12 +1453,12 @@
         <translation>记录已被他人修改</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="536"/>
+        <location filename="../../ui/forms.py" line="546"/>
         <source>Contact %1: %2</source>
         <translation>联系人 %1：%2</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="494"/>
+        <location filename="../../ui/forms.py" line="504"/>
         <source>Contacts (%1)</source>
         <translation>联系人（%1）</translation>
     </message>
@@ -1458,7 +1468,7 @@
         <translation>详情</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="437"/>
+        <location filename="../../ui/forms.py" line="447"/>
         <source>E-mail</source>
         <translation>电子邮箱</translation>
     </message>
@@ -1478,7 +1488,7 @@
         <translation>历史（%1）</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="436"/>
+        <location filename="../../ui/forms.py" line="446"/>
         <source>Name</source>
         <translation>名称</translation>
     </message>
@@ -1488,12 +1498,12 @@
         <translation>新建%1</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="436"/>
+        <location filename="../../ui/forms.py" line="446"/>
         <source>Phone</source>
         <translation>电话</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="436"/>
+        <location filename="../../ui/forms.py" line="446"/>
         <source>Position</source>
         <translation>职务</translation>
     </message>
@@ -1503,7 +1513,7 @@
         <translation>现在重新加载该记录？您的修改将丢失。</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="446"/>
+        <location filename="../../ui/forms.py" line="456"/>
         <source>Remove contact</source>
         <translation>删除联系人</translation>
     </message>
@@ -2016,6 +2026,11 @@
         <translation>记录已被他人修改</translation>
     </message>
     <message>
+        <location filename="../../ui/forms.py" line="430"/>
+        <source>Close</source>
+        <translation>关闭</translation>
+    </message>
+    <message>
         <location filename="../../ui/forms.py" line="175"/>
         <source>Details</source>
         <translation>详情</translation>
@@ -2054,6 +2069,11 @@
         <location filename="../../ui/forms.py" line="183"/>
         <source>Save</source>
         <translation>保存</translation>
+    </message>
+    <message>
+        <location filename="../../ui/forms.py" line="431"/>
+        <source>The slot changes are already saved (see History)</source>
+        <translation>槽位的变更已随操作保存（见历史记录）</translation>
     </message>
     <message>
         <location filename="../../ui/forms.py" line="254"/>
@@ -2340,142 +2360,142 @@
 <context>
     <name>FindFreeUnitsDialog</name>
     <message>
-        <location filename="../../ui/freespace.py" line="151"/>
+        <location filename="../../ui/freespace.py" line="169"/>
         <source>%1 or more racks fit; the best %1 are listed. Choose a site or a room to narrow the search.</source>
         <translation>至少 %1 个机柜满足条件；列出最贴合的 %1 个。选择站点或机房以缩小范围。</translation>
     </message>
     <message>
-        <location filename="../../ui/freespace.py" line="154"/>
+        <location filename="../../ui/freespace.py" line="172"/>
         <source>%1 rack(s) with %2 contiguous free U, best fit first.</source>
         <translation>%1 个机柜有连续 %2U 空闲，最贴合的在前。</translation>
     </message>
     <message>
-        <location filename="../../ui/freespace.py" line="38"/>
+        <location filename="../../ui/freespace.py" line="39"/>
         <source>(any: units only)</source>
         <translation>（任意：只按 U 数）</translation>
     </message>
     <message>
-        <location filename="../../ui/freespace.py" line="63"/>
+        <location filename="../../ui/freespace.py" line="64"/>
         <source>(our own equipment)</source>
         <translation>（本公司设备）</translation>
     </message>
     <message>
-        <location filename="../../ui/freespace.py" line="55"/>
+        <location filename="../../ui/freespace.py" line="56"/>
         <source>(whole fleet)</source>
         <translation>（全部站点）</translation>
     </message>
     <message>
-        <location filename="../../ui/freespace.py" line="66"/>
+        <location filename="../../ui/freespace.py" line="67"/>
         <source>A rack leased to a customer takes only that customer's devices; other customers' reservations are never offered</source>
         <translation>已出租给客户的机柜只放该客户的设备；其他客户预留的 U 位不会列出</translation>
     </message>
     <message>
-        <location filename="../../ui/freespace.py" line="112"/>
+        <location filename="../../ui/freespace.py" line="113"/>
         <source>Close</source>
         <translation>关闭</translation>
     </message>
     <message>
-        <location filename="../../ui/freespace.py" line="52"/>
+        <location filename="../../ui/freespace.py" line="53"/>
         <source>Contiguous units</source>
         <translation>连续 U 数</translation>
     </message>
     <message>
-        <location filename="../../ui/freespace.py" line="46"/>
+        <location filename="../../ui/freespace.py" line="47"/>
         <source>Device type</source>
         <translation>设备型号</translation>
     </message>
     <message>
-        <location filename="../../ui/freespace.py" line="82"/>
+        <location filename="../../ui/freespace.py" line="83"/>
         <source>Face</source>
         <translation>朝向</translation>
     </message>
     <message>
-        <location filename="../../ui/freespace.py" line="33"/>
+        <location filename="../../ui/freespace.py" line="34"/>
         <source>Find free U</source>
         <translation>查找空闲 U 位</translation>
     </message>
     <message>
-        <location filename="../../ui/freespace.py" line="68"/>
+        <location filename="../../ui/freespace.py" line="69"/>
         <source>For</source>
         <translation>用于</translation>
     </message>
     <message>
-        <location filename="../../ui/freespace.py" line="92"/>
+        <location filename="../../ui/freespace.py" line="93"/>
         <source>Free (U)</source>
         <translation>空闲（U）</translation>
     </message>
     <message>
-        <location filename="../../ui/freespace.py" line="75"/>
+        <location filename="../../ui/freespace.py" line="76"/>
         <source>Full depth (both faces free)</source>
         <translation>全深（前后两面均空闲）</translation>
     </message>
     <message>
-        <location filename="../../ui/freespace.py" line="91"/>
+        <location filename="../../ui/freespace.py" line="92"/>
         <source>Lessee</source>
         <translation>承租客户</translation>
     </message>
     <message>
-        <location filename="../../ui/freespace.py" line="157"/>
+        <location filename="../../ui/freespace.py" line="175"/>
         <source>No rack has %1 contiguous free U there.</source>
         <translation>该范围内没有机柜有连续 %1U 空闲。</translation>
     </message>
     <message>
-        <location filename="../../ui/freespace.py" line="106"/>
+        <location filename="../../ui/freespace.py" line="107"/>
         <source>Open elevation</source>
         <translation>打开立面图</translation>
     </message>
     <message>
-        <location filename="../../ui/freespace.py" line="109"/>
+        <location filename="../../ui/freespace.py" line="110"/>
         <source>Place a device here…</source>
         <translation>在此上架设备…</translation>
     </message>
     <message>
-        <location filename="../../ui/freespace.py" line="91"/>
+        <location filename="../../ui/freespace.py" line="92"/>
         <source>Rack</source>
         <translation>机柜</translation>
     </message>
     <message>
-        <location filename="../../ui/freespace.py" line="92"/>
+        <location filename="../../ui/freespace.py" line="93"/>
         <source>Range</source>
         <translation>U 位范围</translation>
     </message>
     <message>
-        <location filename="../../ui/freespace.py" line="91"/>
+        <location filename="../../ui/freespace.py" line="92"/>
         <source>Room</source>
         <translation>机房</translation>
     </message>
     <message>
-        <location filename="../../ui/freespace.py" line="59"/>
+        <location filename="../../ui/freespace.py" line="60"/>
         <source>Room %1</source>
         <translation>机房 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/freespace.py" line="84"/>
+        <location filename="../../ui/freespace.py" line="85"/>
         <source>Search</source>
         <translation>搜索</translation>
     </message>
     <message>
-        <location filename="../../ui/freespace.py" line="91"/>
+        <location filename="../../ui/freespace.py" line="92"/>
         <source>Site</source>
         <translation>站点</translation>
     </message>
     <message>
-        <location filename="../../ui/freespace.py" line="57"/>
+        <location filename="../../ui/freespace.py" line="58"/>
         <source>Site %1</source>
         <translation>站点 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/freespace.py" line="43"/>
+        <location filename="../../ui/freespace.py" line="44"/>
         <source>Takes the type's height and depth, and leaves out racks whose power capacity cannot take its typical draw</source>
         <translation>按型号的高度和深度查找，并排除功率容量承受不了其典型功耗的机柜</translation>
     </message>
     <message>
-        <location filename="../../ui/freespace.py" line="60"/>
+        <location filename="../../ui/freespace.py" line="61"/>
         <source>Where</source>
         <translation>范围</translation>
     </message>
     <message>
-        <location filename="../../ui/freespace.py" line="161"/>
+        <location filename="../../ui/freespace.py" line="179"/>
         <source>both faces</source>
         <translation>前后两面</translation>
     </message>
@@ -3078,179 +3098,179 @@
 <context>
     <name>ListPage</name>
     <message>
-        <location filename="../../ui/listview.py" line="330"/>
+        <location filename="../../ui/listview.py" line="331"/>
         <source>%1 contains (empty: no filter):</source>
         <translation>%1包含（留空表示不筛选）：</translation>
     </message>
     <message>
-        <location filename="../../ui/listview.py" line="538"/>
+        <location filename="../../ui/listview.py" line="539"/>
         <source>%1 moved, %2 refused:</source>
         <translation>已变更 %1 个，拒绝 %2 个：</translation>
     </message>
     <message>
-        <location filename="../../ui/listview.py" line="206"/>
+        <location filename="../../ui/listview.py" line="207"/>
         <source>%1 of %2</source>
         <translation>%1 / 共 %2</translation>
     </message>
     <message>
-        <location filename="../../ui/listview.py" line="208"/>
+        <location filename="../../ui/listview.py" line="209"/>
         <source>%1 rows</source>
         <translation>共 %1 行</translation>
     </message>
     <message>
-        <location filename="../../ui/listview.py" line="203"/>
+        <location filename="../../ui/listview.py" line="204"/>
         <source>%1+ of %2, counting…</source>
         <translation>%1+ / 共 %2，正在计数…</translation>
     </message>
     <message>
-        <location filename="../../ui/listview.py" line="104"/>
+        <location filename="../../ui/listview.py" line="105"/>
         <source>%1: all</source>
         <translation>%1：全部</translation>
     </message>
     <message>
-        <location filename="../../ui/listview.py" line="492"/>
+        <location filename="../../ui/listview.py" line="493"/>
         <source>A reason is required.</source>
         <translation>必须填写原因。</translation>
     </message>
     <message>
-        <location filename="../../ui/listview.py" line="387"/>
+        <location filename="../../ui/listview.py" line="388"/>
         <source>CSV (*.csv)</source>
         <translation>CSV (*.csv)</translation>
     </message>
     <message>
-        <location filename="../../ui/listview.py" line="111"/>
+        <location filename="../../ui/listview.py" line="112"/>
         <source>Clear filters</source>
         <translation>清除筛选</translation>
     </message>
     <message>
-        <location filename="../../ui/listview.py" line="359"/>
+        <location filename="../../ui/listview.py" line="360"/>
         <source>Copy</source>
         <translation>复制</translation>
     </message>
     <message>
-        <location filename="../../ui/listview.py" line="227"/>
+        <location filename="../../ui/listview.py" line="228"/>
         <source>Could not read the list: %1</source>
         <translation>无法读取列表：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/listview.py" line="551"/>
+        <location filename="../../ui/listview.py" line="552"/>
         <source>Excel (*.xlsx);;CSV (*.csv)</source>
         <translation>Excel (*.xlsx);;CSV (*.csv)</translation>
     </message>
     <message>
-        <location filename="../../ui/listview.py" line="550"/>
+        <location filename="../../ui/listview.py" line="551"/>
         <source>Export</source>
         <translation>导出</translation>
     </message>
     <message>
-        <location filename="../../ui/listview.py" line="386"/>
+        <location filename="../../ui/listview.py" line="387"/>
         <source>Export selection</source>
         <translation>导出所选</translation>
     </message>
     <message>
-        <location filename="../../ui/listview.py" line="360"/>
+        <location filename="../../ui/listview.py" line="361"/>
         <source>Export selection…</source>
         <translation>导出所选…</translation>
     </message>
     <message>
-        <location filename="../../ui/listview.py" line="563"/>
+        <location filename="../../ui/listview.py" line="564"/>
         <source>Exporting…</source>
         <translation>正在导出…</translation>
     </message>
     <message>
-        <location filename="../../ui/listview.py" line="179"/>
+        <location filename="../../ui/listview.py" line="180"/>
         <source>Export…</source>
         <translation>导出…</translation>
     </message>
     <message>
-        <location filename="../../ui/listview.py" line="91"/>
+        <location filename="../../ui/listview.py" line="92"/>
         <source>Filter (Ctrl+F): code, name, serial, customer…</source>
         <translation>筛选（Ctrl+F）：编码、名称、序列号、客户…</translation>
     </message>
     <message>
-        <location filename="../../ui/listview.py" line="329"/>
+        <location filename="../../ui/listview.py" line="330"/>
         <source>Filter by %1</source>
         <translation>按%1筛选</translation>
     </message>
     <message>
-        <location filename="../../ui/listview.py" line="284"/>
+        <location filename="../../ui/listview.py" line="285"/>
         <source>Filtered by %1</source>
         <translation>筛选条件：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/listview.py" line="214"/>
+        <location filename="../../ui/listview.py" line="215"/>
         <source>Filtering %1 rows…</source>
         <translation>正在筛选 %1 行…</translation>
     </message>
     <message>
-        <location filename="../../ui/listview.py" line="358"/>
+        <location filename="../../ui/listview.py" line="359"/>
         <source>History…</source>
         <translation>历史…</translation>
     </message>
     <message>
-        <location filename="../../ui/listview.py" line="181"/>
+        <location filename="../../ui/listview.py" line="182"/>
         <source>Import…</source>
         <translation>导入…</translation>
     </message>
     <message>
-        <location filename="../../ui/listview.py" line="178"/>
+        <location filename="../../ui/listview.py" line="179"/>
         <source>Lifecycle move…</source>
         <translation>生命周期变更…</translation>
     </message>
     <message>
-        <location filename="../../ui/listview.py" line="540"/>
+        <location filename="../../ui/listview.py" line="541"/>
         <source>Moving GPUs…</source>
         <translation>正在变更 GPU 状态…</translation>
     </message>
     <message>
-        <location filename="../../ui/listview.py" line="173"/>
+        <location filename="../../ui/listview.py" line="174"/>
         <source>New</source>
         <translation>新建</translation>
     </message>
     <message>
-        <location filename="../../ui/listview.py" line="338"/>
+        <location filename="../../ui/listview.py" line="339"/>
         <source>No records match these filters. Clear or change them to see more.</source>
         <translation>没有符合这些筛选条件的记录。清除或修改筛选条件以查看更多。</translation>
     </message>
     <message>
-        <location filename="../../ui/listview.py" line="339"/>
+        <location filename="../../ui/listview.py" line="340"/>
         <source>Nothing here yet.</source>
         <translation>这里还没有记录。</translation>
     </message>
     <message>
-        <location filename="../../ui/listview.py" line="174"/>
+        <location filename="../../ui/listview.py" line="175"/>
         <source>Open</source>
         <translation>打开</translation>
     </message>
     <message>
-        <location filename="../../ui/listview.py" line="182"/>
+        <location filename="../../ui/listview.py" line="183"/>
         <source>Refresh</source>
         <translation>刷新</translation>
     </message>
     <message>
-        <location filename="../../ui/listview.py" line="176"/>
+        <location filename="../../ui/listview.py" line="177"/>
         <source>Retire</source>
         <translation>退役</translation>
     </message>
     <message>
-        <location filename="../../ui/listview.py" line="487"/>
+        <location filename="../../ui/listview.py" line="488"/>
         <source>Retire %1 selected record(s)? This is recorded in the audit trail.
 Reason:</source>
         <translation>确定退役所选 %1 条记录？此操作将记入审计日志。
 原因：</translation>
     </message>
     <message>
-        <location filename="../../ui/listview.py" line="501"/>
+        <location filename="../../ui/listview.py" line="502"/>
         <source>Retiring…</source>
         <translation>正在退役…</translation>
     </message>
     <message>
-        <location filename="../../ui/listview.py" line="537"/>
+        <location filename="../../ui/listview.py" line="538"/>
         <source>Some GPUs were not moved</source>
         <translation>部分 GPU 未变更</translation>
     </message>
     <message>
-        <location filename="../../ui/listview.py" line="214"/>
+        <location filename="../../ui/listview.py" line="215"/>
         <source>Sorting %1 rows…</source>
         <translation>正在排序 %1 行…</translation>
     </message>
@@ -3734,7 +3754,7 @@ Reason:</source>
 <context>
     <name>PagedTableView</name>
     <message>
-        <location filename="../../ui/tables.py" line="608"/>
+        <location filename="../../ui/tables.py" line="617"/>
         <source>Filter by “%1”…</source>
         <translation>按“%1”筛选…</translation>
     </message>
@@ -5444,42 +5464,42 @@ Reason:</source>
 <context>
     <name>TransitionDialog</name>
     <message>
-        <location filename="../../ui/forms.py" line="606"/>
+        <location filename="../../ui/forms.py" line="616"/>
         <source>%1 GPU(s), now: %2</source>
         <translation>%1 个 GPU，当前：%2</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="623"/>
+        <location filename="../../ui/forms.py" line="633"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="635"/>
+        <location filename="../../ui/forms.py" line="645"/>
         <source>Give a reason: it goes into the GPU's history and the audit trail.</source>
         <translation>请填写原因：它将记入 GPU 历史和审计日志。</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="598"/>
+        <location filename="../../ui/forms.py" line="608"/>
         <source>Lifecycle move</source>
         <translation>生命周期变更</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="622"/>
+        <location filename="../../ui/forms.py" line="632"/>
         <source>Move</source>
         <translation>变更</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="613"/>
+        <location filename="../../ui/forms.py" line="623"/>
         <source>Move to</source>
         <translation>变更为</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="629"/>
+        <location filename="../../ui/forms.py" line="639"/>
         <source>No move is allowed from these states together.</source>
         <translation>所选状态之间没有共同允许的变更。</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="616"/>
+        <location filename="../../ui/forms.py" line="626"/>
         <source>Reason *</source>
         <translation>原因 *</translation>
     </message>
