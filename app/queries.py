@@ -272,10 +272,10 @@ _spec(ListSpec(
         Column("number", _("Number"), Statement.number, widest="HZ-202612-000000"),
         Column("customer", _("Customer"), _cust.name),
         Column("period", _("Period"), Statement.period, nullable=False),
-        Column("kind", _("Kind"), Statement.kind, kind="choice", choices=StatementKind),
+        # a credit note shows by its negative total and in the panel; kind, subtotal and tax are in the
+        # column chooser: at 1280 px beside the statement the list shows its total without scrolling
+        Column("kind", _("Kind"), Statement.kind, kind="choice", choices=StatementKind, shown=False),
         Column("status", _("Status"), Statement.status, kind="choice", choices=StatementStatus),
-        # subtotal and tax are in the statement beside the list (and in the column chooser):
-        # the list shows the total without scrolling
         Column("subtotal", _("Subtotal"), Statement.subtotal, align="right", kind="money", shown=False),
         Column("tax", _("Tax"), Statement.tax, align="right", kind="money", shown=False),
         Column("total", _("Total"), Statement.total, align="right", kind="money"),

@@ -437,6 +437,8 @@ class BillingPage(QWidget):
         self.run_table = _table([self.tr("Customer"), self.tr("Subsidiary"), self.tr("Lines"), self.tr("Subtotal"),
                                  self.tr("Tax"), self.tr("Total"), self.tr("Number")], "runStatements")
         self.run_table.horizontalHeader().setSectionResizeMode(0, QHeaderView.Stretch)
+        for c in range(1, 7):     # codes, counts and amounts as wide as they are: the customer gets the rest
+            self.run_table.horizontalHeader().setSectionResizeMode(c, QHeaderView.ResizeToContents)
         self.warnings = QListWidget()
         self.warnings.setObjectName("runWarnings")
         self.warnings.setWordWrap(True)
