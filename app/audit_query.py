@@ -292,6 +292,42 @@ def named(code: str, name: str) -> str:
     return code if name == code else f"{name} ({code})"
 
 
+# Which ChoiceSet a recorded field's value is a code of, per object type: the event's detail shows
+# the choice's name in the reader's language (Burn-in / 老化测试) beside the stored code.
+def _field_choices() -> dict[str, dict[str, type]]:
+    from models import choices as c
+    return {
+        "site": {"status": c.SiteStatus, "cooling": c.Cooling},
+        "rack": {"status": c.RackStatus, "face": c.Face, "airflow": c.Airflow},
+        "device": {"status": c.DeviceStatus, "role": c.DeviceRole, "face": c.Face, "airflow": c.Airflow},
+        "gpu": {"state": c.GpuState, "status": c.GpuState},
+        "user": {"role": c.Role},
+        "customer": {"status": c.CustomerStatus},
+        "contract": {"status": c.ContractStatus},
+        "contract_item": {"kind": c.ItemKind, "price_unit": c.PriceUnit, "tax_category": c.TaxCategory},
+        "statement": {"status": c.StatementStatus, "kind": c.StatementKind},
+        "payment": {"kind": c.PaymentKind, "method": c.PaymentMethod},
+        "deposit": {"kind": c.DepositKind},
+        "reservation": {"status": c.ReservationStatus}, "rack_reservation": {"status": c.ReservationStatus},
+        "cross_connect": {"state": c.XconnectState, "medium": c.XconnectMedium, "peer": c.XconnectPeer},
+        "fapiao": {"type": c.FapiaoType, "fapiao_type": c.FapiaoType, "status": c.FapiaoStatus},
+        "cable": {"type": c.CableType, "status": c.CableStatus, "length_unit": c.LengthUnit},
+        "power_feed": {"status": c.PowerFeedStatus, "type": c.PowerFeedType, "supply": c.PowerSupply,
+                       "phase": c.PowerPhase},
+    }
+
+
+_FIELD_CHOICES: dict[str, dict[str, type]] | None = None
+
+
+def field_choices(object_type: str | None, field: str):
+    """The ChoiceSet whose codes `field` of an `object_type` event holds, or None (a free value)."""
+    global _FIELD_CHOICES
+    if _FIELD_CHOICES is None:
+        _FIELD_CHOICES = _field_choices()
+    return _FIELD_CHOICES.get(object_type or "", {}).get(field)
+
+
 # --- one event in full ------------------------------------------------------------------------
 @dataclass(frozen=True)
 class FieldChange:

@@ -57,6 +57,7 @@ class Column:
     kind: str = "text"           # text | int | decimal | money | date | datetime | choice | bool
     choices: type[ChoiceSet] | None = None
     nullable: bool = True        # False allows keyset paging on this column
+    widest: str = ""             # a code's longest shape: the list never makes the column narrower
 
 
 @dataclass(frozen=True)
@@ -268,13 +269,13 @@ _spec(ListSpec(
 _spec(ListSpec(
     "statement", _("Statements"), Statement.id,
     (
-        Column("number", _("Number"), Statement.number),
+        Column("number", _("Number"), Statement.number, widest="HZ-202612-000000"),
         Column("customer", _("Customer"), _cust.name),
         Column("period", _("Period"), Statement.period, nullable=False),
-        Column("kind", _("Kind"), Statement.kind, kind="choice", choices=StatementKind),
+        # a credit note shows by its negative total and in the panel; kind, subtotal and tax are in the
+        # column chooser: at 1280 px beside the statement the list shows its total without scrolling
+        Column("kind", _("Kind"), Statement.kind, kind="choice", choices=StatementKind, shown=False),
         Column("status", _("Status"), Statement.status, kind="choice", choices=StatementStatus),
-        # subtotal and tax are in the statement beside the list (and in the column chooser):
-        # the list shows the total without scrolling
         Column("subtotal", _("Subtotal"), Statement.subtotal, align="right", kind="money", shown=False),
         Column("tax", _("Tax"), Statement.tax, align="right", kind="money", shown=False),
         Column("total", _("Total"), Statement.total, align="right", kind="money"),
@@ -760,8 +761,8 @@ class GpuSlots:
     slots: list[GpuSlot]
 
 
-# A GPU on the shelf that can go into a server: here (not ordered), not retired, not leased.
-STOCK_STATES = (GpuState.RECEIVED, GpuState.BURN_IN, GpuState.AVAILABLE, GpuState.MAINTENANCE, GpuState.RMA)
+# A GPU on the shelf that can go into a server (GpuState.INSTALLABLE: not in maintenance or RMA).
+STOCK_STATES = tuple(s for s in GpuState.values() if s in GpuState.INSTALLABLE)
 
 
 def gpu_slots(db: Database, device_id: int) -> GpuSlots | None:

@@ -178,6 +178,11 @@ class GpuState(ChoiceSet):
         RMA: frozenset({RECEIVED, RETIRED}),
         RETIRED: frozenset(),
     }
+    # Which GPUs may go into a server slot from the shelf: received ones (burn-in runs in a server),
+    # in burn-in, available. One in maintenance or RMA is not fit to install; a retired one never is.
+    INSTALLABLE: frozenset[str] = frozenset({RECEIVED, BURN_IN, AVAILABLE})
+    # Moving here takes the GPU out of its slot (it goes back to the vendor, or is scrapped).
+    LEAVES_SLOT: frozenset[str] = frozenset({RMA, RETIRED})
 
 
 class Role(ChoiceSet):
@@ -464,6 +469,25 @@ class FapiaoStatus(ChoiceSet):
         (NONE, _("Not invoiced"), "未开票", "#9e9e9e"),
         (PARTIAL, _("Partly invoiced"), "部分开票", "#ff9800"),
         (FULL, _("Invoiced"), "已开票", "#4caf50"),
+    )
+
+
+class PaymentKind(ChoiceSet):
+    RECEIPT, REVERSAL = "receipt", "reversal"
+    CHOICES = (
+        (RECEIPT, _("Receipt"), "收款", "#2e7d32"),
+        (REVERSAL, _("Reversal"), "冲销", "#c62828"),
+    )
+
+
+class PaymentMethod(ChoiceSet):
+    TRANSFER, CASH, CHEQUE, DRAFT, OTHER = "transfer", "cash", "cheque", "draft", "other"
+    CHOICES = (
+        (TRANSFER, _("Bank transfer"), "银行转账", "#1565c0"),
+        (CASH, _("Cash"), "现金", "#6d4c41"),
+        (CHEQUE, _("Cheque"), "支票", "#5e35b1"),
+        (DRAFT, _("Bank draft"), "银行汇票", "#00838f"),
+        (OTHER, _("Other"), "其他", "#757575"),
     )
 
 

@@ -39,6 +39,14 @@ TEST_PACKAGES = (("poppler-utils",), ("faketime",))
 VENV_PACKAGE = ("python3-venv",)
 
 
+# --- saying what it does -----------------------------------------------------------------------
+def say(text):
+    """One line on what the start is doing now: a first start takes a minute or more, and a
+    silent terminal looks hung. stderr, flushed, so that it shows before the step's work."""
+    sys.stderr.write(text + "\n")
+    sys.stderr.flush()
+
+
 # --- Python -----------------------------------------------------------------------------------
 def python_problem(version_info, system):
     """None when this interpreter will do, else the message saying where to get one."""
@@ -64,6 +72,8 @@ def require_python():
     if problem:
         sys.stderr.write(problem + "\n")
         sys.exit(1)
+    say("checking Python: %d.%d.%d will do (%d.%d or newer needed)"
+        % (tuple(sys.version_info[:3]) + MIN_PYTHON))
 
 
 # --- paths ------------------------------------------------------------------------------------
@@ -197,16 +207,20 @@ def ensure_linux_packages(for_tests):
     need_venv = not _has_ensurepip()
     groups = required_packages(for_tests, need_venv)
     names = sorted({n for g in groups for n in g})
+    say("checking system packages: Qt's libraries, a CJK font%s (%d Debian/Ubuntu packages) …"
+        % (", the tests' tools" if for_tests else "", len(groups)))
     missing = missing_packages(groups, installed_packages(names), uses_t64_names(read_os_release()))
     action, commands = apt_plan(missing, os.geteuid() == 0, bool(shutil.which("apt-get")),
                                 bool(shutil.which("sudo")))
     if action == "none":
+        say("checking system packages: all installed")
         return True
     print("missing Debian/Ubuntu packages: " + " ".join(missing), file=sys.stderr)
     if action == "install":
         env = dict(os.environ, DEBIAN_FRONTEND="noninteractive")
         for cmd in commands:
-            print("running: " + " ".join(cmd), file=sys.stderr)
+            say("running: " + " ".join(cmd) + (" (the package lists, some seconds) …" if "update" in cmd
+                                               else " …"))
             if subprocess.run(cmd, env=env).returncode != 0:
                 print("could not install them; install them yourself and run this again", file=sys.stderr)
                 return not need_venv
@@ -252,7 +266,7 @@ def ensure_venv(extras=()):
     system = platform.system()
     python = venv_python(ROOT, system)
     if not os.path.exists(python):
-        print("creating %s" % venv_dir(ROOT, system), file=sys.stderr)
+        say("creating the Python environment %s (some seconds) …" % venv_dir(ROOT, system))
         r = subprocess.run([sys.executable, "-m", "venv", venv_dir(ROOT, system)])
         if r.returncode != 0 or not os.path.exists(python):
             sys.exit("could not create %s (on Debian/Ubuntu: apt-get install python3-venv)"
@@ -266,13 +280,14 @@ def ensure_venv(extras=()):
     except OSError:
         recorded = ""
     if stamp_covers(recorded, wanted) and os.path.exists(venv_program(ROOT, system, "idc-console")):
+        say("checking the installation: %s is up to date with pyproject.toml" % venv_dir(ROOT, system))
         return python
-    print("installing the project into %s (first time or pyproject.toml changed) …"
-          % venv_dir(ROOT, system), file=sys.stderr)
+    say("installing the project into %s (first time or pyproject.toml changed): PySide6, SQLAlchemy, "
+        "ReportLab … about 500 MB and a minute or two the first time" % venv_dir(ROOT, system))
+    say("  upgrading pip …")
     subprocess.run([python, "-m", "pip", "install", "-q", "--upgrade", "pip"],
                    stdout=subprocess.DEVNULL, cwd=ROOT)
-    r = subprocess.run([python, "-m", "pip", "install", "-q", "-e", pip_target(extras)], cwd=ROOT)
-    if r.returncode != 0:
+    if run_pip([python, "-m", "pip", "install", "--progress-bar", "off", "-e", pip_target(extras)]) != 0:
         sys.exit("pip could not install the project (see above)")
     try:   # pip does not remove extras installed before: keep counting them
         earlier = json.loads(recorded)
@@ -283,6 +298,42 @@ def ensure_venv(extras=()):
     with open(stamp_path, "w", encoding="utf-8") as f:
         json.dump(wanted, f)
     return python
+
+
+def pip_step(line):
+    """pip's line as one short line of what it is doing now, or None for the lines to leave out."""
+    text = line.strip()
+    if text.startswith("Collecting "):
+        return "  collecting " + text[len("Collecting "):].split(" (from")[0]
+    if text.startswith("Processing "):            # a wheel from a local index or folder
+        return "  collecting " + text[len("Processing "):].replace("\\", "/").split("/")[-1]
+    if text.startswith("Downloading "):
+        return "  downloading " + text[len("Downloading "):].split("/")[-1]
+    if text.startswith("Obtaining ") or text.startswith("Building editable"):
+        return "  building the project itself (editable install) …"
+    if text.startswith("Installing collected packages:"):
+        names = [n for n in text.split(":", 1)[1].split(",") if n.strip()]
+        return "  installing %d packages (unpacking, some seconds) …" % len(names)
+    if text.startswith("Successfully installed"):
+        return "  installed %d packages" % len(text.split()[2:])
+    return None
+
+
+def run_pip(argv):
+    """pip, its output cut to a line per step (collecting, downloading, installing); its errors
+    as they are. Returns pip's exit code; on failure the lines left out are shown too."""
+    p = subprocess.Popen(argv, cwd=ROOT, stdout=subprocess.PIPE, universal_newlines=True, bufsize=1)
+    left_out = []
+    for line in p.stdout:
+        step = pip_step(line)
+        if step is not None:
+            say(step)
+        else:
+            left_out.append(line.rstrip("\n"))
+    code = p.wait()
+    if code != 0:
+        sys.stderr.write("\n".join(left_out[-40:]) + "\n")
+    return code
 
 
 # --- arguments and launching ------------------------------------------------------------------

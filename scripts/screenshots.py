@@ -135,6 +135,10 @@ def main(argv=None) -> int:
                 page.period.setDate(QDate(today.year(), today.month(), 1))
                 page.run(dry_run=True)
             if pid == "audit":
+                bar = window.pages["audit"].bar          # a filtered period: its dates show their year
+                from app.billing import local_today
+                bar.date_from.set_date(local_today().replace(day=1))
+                bar.date_to.set_date(local_today())
                 window.pages["audit"].verify()
             settle()
             path = out / f"{pid}-{lang}.png"
@@ -206,7 +210,9 @@ def main(argv=None) -> int:
                     break
                 wait(100)
             if ready:
-                ready[0].resize(1000, 1100)
+                from PySide6.QtCore import QSize
+                from ui.pdfpreview import preview_size
+                ready[0].resize(*preview_size(area=QSize(width, height - 40)))   # as it opens on that screen
                 wait(800)
                 settle()
                 ready[0].grab().save(str(out / f"statement-pdf-{lang}.png"))

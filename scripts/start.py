@@ -32,6 +32,8 @@ def main(argv):
         return 1
     python = bootstrap.ensure_venv()
     system = platform.system()
+    bootstrap.say("preparing the database (schema upgrade; the demo data once, into an empty database: "
+                  "about half a minute), then starting the console …")
     code = PREPARE_AND_START.replace("HOW_TO_RUN", repr(bootstrap.how_to_run(bootstrap.ROOT, system)))
     return bootstrap.run_program([python, "-c", code] + bootstrap.global_db_args(argv) + ["--"] + argv, system)
 

@@ -20,6 +20,7 @@ def main(argv):
     python = bootstrap.ensure_venv(extras=("test",))
     env = dict(os.environ, QT_QPA_PLATFORM="offscreen")
     os.chdir(bootstrap.ROOT)
+    bootstrap.say("running the tests: pytest " + " ".join(argv))
     return bootstrap.run_program([python, "-m", "pytest"] + argv, platform.system(), env=env)
 
 

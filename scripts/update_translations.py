@@ -32,6 +32,7 @@ ZH = {
     "Users & settings": "用户与设置", "IDC console": "IDC 管理控制台", "Database: %1": "数据库：%1",
     "User: %1 (%2)": "用户：%1（%2）", "Settings…": "设置…", "Coverage": "区域覆盖", "Site map": "站点分布图", "Elevation": "机柜立面", "Room": "机房",
     "Search": "搜索", "Rack, device, GPU serial, customer, contract, statement…": "机柜、设备、GPU 序列号、客户、合同、账单…",
+    "The slot changes are already saved (see History)": "槽位的变更已随操作保存（见历史记录）",
     # dashboard
     "Sites": "站点", "Racks (leased)": "机柜（已租）", "Active contracts": "生效合同",
     "Ending in 30/60/90 days": "30/60/90 天内到期", "GPU fleet by state: ": "GPU 按状态：",

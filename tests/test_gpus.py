@@ -171,3 +171,45 @@ def test_move_to_another_slot_is_audited_and_refusals_leave_nothing(db, admin, f
     install_gpu(db, admin, other, None, None, "spare")
     with pytest.raises(RuleViolation, match="not in a server"):
         move_gpu_slot(db, admin, other, 3)
+
+
+def test_only_installable_gpus_are_stock_and_rma_or_retire_empties_the_slot(db, admin, fleet):
+    """Maintenance and RMA GPUs are not offered from stock and cannot be installed; a move to RMA or
+    retired takes the GPU out of its slot, with the slot named in its history and a gpu.uninstall event."""
+    import json
+
+    from sqlalchemy import select
+
+    from app import queries
+    from models import AuditEvent, GpuAsset
+    serials = {}
+    for name, path in (("AV", ["received", "burn_in", "available"]), ("MT", ["received", "burn_in", "available", "maintenance"]),
+                       ("RM", ["received", "burn_in", "rma"]), ("RC", ["received"])):
+        serials[name] = create_record(db, admin, "gpu", dict(serial=f"L40S-{name}", gpu_model_id=fleet["l40s"]))
+        _walk(db, admin, serials[name], path)
+    assert [g[1] for g in queries.stock_gpus(db, fleet["server"])] == ["L40S-AV", "L40S-RC"]
+    before = table_counts(db)
+    for name in ("MT", "RM"):
+        with pytest.raises(RuleViolation, match="cannot be installed into a server"):
+            install_gpu(db, admin, serials[name], fleet["server"], 3)
+    assert table_counts(db) == before
+
+    install_gpu(db, admin, serials["AV"], fleet["server"], 3, "rack-up")
+    transition_gpu(db, admin, serials["AV"], "maintenance", "ECC errors")   # maintenance stays in place
+    with db.session() as s:
+        assert s.get(GpuAsset, serials["AV"]).slot == 3
+    transition_gpu(db, admin, serials["AV"], "rma", "fails burn-in again")
+    install_gpu(db, admin, serials["RC"], fleet["server"], 4)
+    for st_ in ("burn_in", "available", "retired"):
+        transition_gpu(db, admin, serials["RC"], st_, f"to {st_}")
+    with db.session() as s:
+        for name, slot in (("AV", 3), ("RC", 4)):
+            g = s.get(GpuAsset, serials[name])
+            assert (g.device_id, g.slot) == (None, None)
+            ev = s.execute(select(AuditEvent).where(AuditEvent.action == "gpu.uninstall",
+                                                    AuditEvent.object_id == str(g.id))).scalar_one()
+            assert json.loads(ev.before) == {"device_id": fleet["server"], "slot": slot, "where": f"gpu-001 slot {slot}"}
+            assert ev.reason.startswith("RMA: " if name == "AV" else "Retired: ")
+    assert gpu_history(db, serials["AV"])[-1].reason == "fails burn-in again (taken out of gpu-001 slot 3)"
+    assert gpu_history(db, serials["RC"])[-1].reason == "to retired (taken out of gpu-001 slot 4)"
+    assert [s.slot for s in queries.gpu_slots(db, fleet["server"]).slots if s.gpu_id] == []

@@ -253,3 +253,56 @@ def test_start_prepares_and_starts_in_one_interpreter(tmp_path):
     assert re.search(r"schema (\S+) -> \1\n", r.stdout)   # already at head: nothing changed
     assert "already has data" in r.stdout and "HOW TO RUN" in r.stderr
     assert r.stdout.rstrip().endswith("idc-console 0.1.0")
+
+
+# --- a first start says what it is doing -------------------------------------------------------
+def test_pip_output_is_cut_to_a_line_per_step():
+    """The 50–70 s of a first install: a line per package collected and downloaded, then the install."""
+    pip = ["Looking in indexes: https://pypi.org/simple",
+           "Obtaining file:///home/li/idc-console",
+           "  Installing build dependencies: started",
+           "Collecting PySide6>=6.6 (from idc-console==0.9.0)",
+           "  Downloading PySide6-6.12.0-cp39-abi3-manylinux_2_28_x86_64.whl.metadata (5.4 kB)",
+           "Processing /opt/pypi/files/six-1.17.0-py2.py3-none-any.whl",
+           "Requirement already satisfied: pip in ./.venv/lib/python3.11/site-packages",
+           "Installing collected packages: six, shiboken6, PySide6",
+           "Successfully installed PySide6-6.12.0 shiboken6-6.12.0 six-1.17.0"]
+    assert [s for s in map(bootstrap.pip_step, pip) if s] == [
+        "  building the project itself (editable install) …",
+        "  collecting PySide6>=6.6",
+        "  downloading PySide6-6.12.0-cp39-abi3-manylinux_2_28_x86_64.whl.metadata (5.4 kB)",
+        "  collecting six-1.17.0-py2.py3-none-any.whl",
+        "  installing 3 packages (unpacking, some seconds) …",
+        "  installed 3 packages"]
+
+
+def test_each_step_of_a_start_prints_a_line(tmp_path, monkeypatch, capsys):
+    """Python checked, packages checked, the environment created and the project installed: each
+    says so before it works (pip itself stands in as a tiny script printing pip's lines)."""
+    import platform as platform_module
+    system = platform_module.system()
+    root = tmp_path / "idc"
+    root.mkdir()
+    (root / "pyproject.toml").write_text("[project]\nname = 'x'\n")
+    monkeypatch.setattr(bootstrap, "ROOT", str(root))
+    python = Path(bootstrap.venv_python(str(root), system))
+
+    def fake_venv(argv, **kw):
+        if argv[1:3] == ["-m", "venv"]:      # the venv: a "python" that prints pip's lines
+            python.parent.mkdir(parents=True)
+            python.write_text("#!/bin/sh\necho 'Collecting PySide6'\necho 'Installing collected packages: PySide6'\n"
+                              "echo 'Successfully installed PySide6-6.12.0'\n")
+            python.chmod(0o755)
+            Path(bootstrap.venv_program(str(root), system, "idc-console")).write_text("")
+        return subprocess.CompletedProcess(argv, 0)
+    monkeypatch.setattr(bootstrap.subprocess, "run", fake_venv)
+    bootstrap.require_python()
+    assert bootstrap.ensure_venv() == str(python)
+    err = capsys.readouterr().err.splitlines()
+    assert err[0].startswith("checking Python: 3.")
+    assert err[1].startswith("creating the Python environment") and err[2].startswith("installing the project into")
+    assert err[3:] == ["  upgrading pip …", "  collecting PySide6", "  installing 1 packages (unpacking, some seconds) …",
+                       "  installed 1 packages"]
+    bootstrap.ensure_venv()                                    # a second start: one line, nothing installed
+    assert capsys.readouterr().err.splitlines() == [
+        "checking the installation: %s is up to date with pyproject.toml" % bootstrap.venv_dir(str(root), system)]

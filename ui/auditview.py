@@ -16,7 +16,8 @@ from app import audit_query, queries
 from app.billing import local_today
 from app.audit import Actor
 from app.audit_state import verify_and_remember
-from app.audit_query import OBJECT_NAMES, AuditFilter, EventDetail, audit_choices, event_detail, filter_text
+from app.audit_query import (OBJECT_NAMES, AuditFilter, EventDetail, audit_choices, event_detail, field_choices,
+                             filter_text)
 from app.auth import can
 from app.db import Database
 from app.errors import DomainError
@@ -25,7 +26,7 @@ from models.choices import Outcome, Role
 from .dialogs import OptionalDateEdit, date_edit, error_label, get_date, guard
 from .i18n import choice_label, ui_language
 from .listview import ListPage
-from .operations import bus, run_op
+from .operations import listen, run_op
 
 def object_name(object_type: str | None) -> str:
     """An object type by name in the console's language (app.audit_query holds the words)."""
@@ -42,16 +43,19 @@ def _named(code: str, name: str) -> str:
 
 
 class AuditFilterDialog(QDialog):
-    """Period (local dates), actor and action (exact, or a prefix ending in '.')."""
+    """Period (local dates), actor, action (exact, or a prefix ending in '.') and object type;
+    `start` (the audit page's filter bar) fills them in, so nobody types the filter twice."""
 
-    def __init__(self, db: Database, title: str, ok_text: str, parent=None):
+    def __init__(self, db: Database, title: str, ok_text: str, parent=None, start: AuditFilter | None = None,
+                 types: list[str] | None = None):
         super().__init__(parent)
         self.setObjectName("auditFilterDialog")
         self.setWindowTitle(title)
         today = local_today()
+        start = start or AuditFilter()
         form = QFormLayout(self)
-        self.date_from = date_edit(today.replace(day=1), name="dateFrom")
-        self.date_to = date_edit(today, name="dateTo")
+        self.date_from = date_edit(start.date_from or today.replace(day=1), name="dateFrom")
+        self.date_to = date_edit(start.date_to or max(today, start.date_from or today), name="dateTo")
         form.addRow(self.tr("From"), self.date_from)
         form.addRow(self.tr("To"), self.date_to)
         actors, actions = queries.audit_actors_and_actions(db)
@@ -68,6 +72,22 @@ class AuditFilterDialog(QDialog):
         fill_actions(self.action, actions)
         self.action.setToolTip(self.tr("An action (e.g. contract.approve) or a prefix ending in a dot (e.g. gpu.)"))
         form.addRow(self.tr("Action"), self.action)
+        self.object_type = QComboBox()
+        self.object_type.setObjectName("objectType")
+        self.object_type.addItem(self.tr("(every type)"), None)
+        for t in sorted(set(types or []) | ({start.object_type} if start.object_type else set())):
+            self.object_type.addItem(_named(t, object_name(t)), t)
+        form.addRow(self.tr("Object type"), self.object_type)
+        if start.actor_login:
+            self.actor.setCurrentIndex(max(0, self.actor.findData(start.actor_login)))
+        if start.action:
+            i = self.action.findData(start.action)
+            if i >= 0:
+                self.action.setCurrentIndex(i)
+            else:
+                self.action.setEditText(start.action)
+        if start.object_type:
+            self.object_type.setCurrentIndex(self.object_type.findData(start.object_type))
         self.error = error_label("filterError")
         form.addRow(self.error)
         bb = QDialogButtonBox(QDialogButtonBox.Ok | QDialogButtonBox.Cancel)
@@ -88,7 +108,7 @@ class AuditFilterDialog(QDialog):
 
     def filter(self) -> AuditFilter:
         return AuditFilter(get_date(self.date_from), get_date(self.date_to), self.actor.currentData(),
-                           self.action_filter())
+                           self.action_filter(), self.object_type.currentData())
 
     def action_filter(self) -> str | None:
         """The action box's text decides (it is editable: currentData may belong to an entry the
@@ -136,7 +156,7 @@ class AuditFilterBar(QWidget):
         self.date_to = OptionalDateEdit(default=local_today)
         self.date_to.setObjectName("filterTo")
         for w in (self.date_from, self.date_to):
-            w.edit.setMaximumWidth(120)
+            w.edit.setMaximumWidth(w.whole_date_width())
             w.edit.setPlaceholderText("YYYY-MM-DD")
             w.dateChanged.connect(lambda _d: self.changed.emit())
         self.actor = QComboBox()
@@ -206,10 +226,13 @@ class AuditFilterBar(QWidget):
         self.changed.emit()
 
 
-def _value_text(value) -> str:
+def _value_text(value, choices=None) -> str:
+    """A recorded value; a choice's code by its name in the reader's language, the code beside it."""
     if value is None:
         return "—"
     if isinstance(value, str):
+        if choices is not None and value in choices.values():
+            return _named(value, choice_label(choices, value))
         return value
     return json.dumps(value, ensure_ascii=False)
 
@@ -264,7 +287,8 @@ class AuditEventDialog(QDialog):
         self.changes.setEditTriggers(QAbstractItemView.NoEditTriggers)
         self.changes.setWordWrap(True)
         for r, ch in enumerate(ev.changes):
-            for c, text in enumerate((ch.field, _value_text(ch.before), _value_text(ch.after))):
+            choices = field_choices(ev.object_type, ch.field)
+            for c, text in enumerate((ch.field, _value_text(ch.before, choices), _value_text(ch.after, choices))):
                 item = QTableWidgetItem(text)
                 item.setToolTip(text)
                 self.changes.setItem(r, c, item)
@@ -307,7 +331,7 @@ class AuditPage(QWidget):
         self.bar.changed.connect(self.list.apply_filter)
         self.list.openRecord.connect(lambda _kind, seq: self.open_event(seq))
         self.choices_stale = True
-        bus().changed.connect(self._changed)
+        listen(self, self._changed)
         self.event_dialog: AuditEventDialog | None = None
         v = QVBoxLayout(self)
         v.setContentsMargins(0, 0, 0, 0)
@@ -413,8 +437,13 @@ class AuditPage(QWidget):
         if self.head:
             QApplication.clipboard().setText(self.head)
 
+    def filter_dialog(self, title: str, ok_text: str) -> AuditFilterDialog:
+        """The report's or export's filter, filled in from the filter bar above the list."""
+        types = [self.bar.object_type.itemData(i) for i in range(1, self.bar.object_type.count())]
+        return AuditFilterDialog(self.db, title, ok_text, self, start=self.bar.filter(), types=types)
+
     def ask_report(self) -> None:
-        dlg = AuditFilterDialog(self.db, self.tr("Audit report"), self.tr("Preview"), self)
+        dlg = self.filter_dialog(self.tr("Audit report"), self.tr("Preview"))
         if dlg.exec():
             self.report(dlg.filter())
 
@@ -427,13 +456,17 @@ class AuditPage(QWidget):
                                       on_ready=lambda d: setattr(self, "preview", d))
 
     def ask_export(self) -> None:
-        dlg = AuditFilterDialog(self.db, self.tr("Export the audit trail"), self.tr("Export…"), self)
+        dlg = self.filter_dialog(self.tr("Export the audit trail"), self.tr("Export…"))
         if not dlg.exec():
             return
-        path, _f = QFileDialog.getSaveFileName(self, self.tr("Export the audit trail"), "audit.csv",
+        flt = dlg.filter()
+        path, _f = QFileDialog.getSaveFileName(self, self.tr("Export the audit trail"), str(export_path(flt)),
                                                self.tr("CSV (*.csv);;Excel (*.xlsx)"))
         if path:
-            self.export(dlg.filter(), path)
+            from pathlib import Path
+            from .settings import settings
+            settings().set("last_save_dir", str(Path(path).resolve().parent))
+            self.export(flt, path)
 
     def export(self, flt: AuditFilter, path: str):
         from pathlib import Path
@@ -447,11 +480,28 @@ class AuditPage(QWidget):
                       on_success=lambda n: self.exported(n, flt, path), on_failure=self.failed)
 
     def exported(self, n: int, flt: AuditFilter, path: str) -> None:
+        from pathlib import Path
+        path = str(Path(path).resolve())     # the whole path: where to find the file
         if n == 0:    # an empty file is not a success to report as one
             self.result.setStyleSheet("color: #c62828;")
             self.result.setText(self.tr("No audit event matches %1: %2 holds only the header row.")
                                 .replace("%1", flt.describe()).replace("%2", path))
         else:
-            self.result.setStyleSheet("")
+            self.result.setStyleSheet("color: #2e7d32;")
             self.result.setText(self.tr("%1 audit events (%2) written to %3.").replace("%1", f"{n:,}")
                                 .replace("%2", flt.describe()).replace("%3", path))
+        window = self.window()
+        if hasattr(window, "statusBar"):
+            window.statusBar().showMessage(self.result.text(), 15000)
+
+
+def export_path(flt: AuditFilter):
+    """audit-FROM-TO.csv in the folder used last for a document or export (else the home folder),
+    never the program's working folder."""
+    from pathlib import Path
+    from .settings import settings
+    folder = Path(settings().get("last_save_dir") or Path.home())
+    if not folder.is_dir():
+        folder = Path.home()
+    span = "-".join(d.isoformat() for d in (flt.date_from, flt.date_to) if d)
+    return folder / (f"audit-{span}.csv" if span else "audit.csv")

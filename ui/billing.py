@@ -30,7 +30,7 @@ from .i18n import choice_label, ui_language
 from .listview import ListPage
 from .receivables import fapiao_facts, receivables_tabs
 from .recordpanel import RecordPanel
-from .operations import Cancelled, apply, bus, run_op
+from .operations import Cancelled, apply, listen, run_op
 from .widgets.plain_table import plain_table
 
 
@@ -437,6 +437,8 @@ class BillingPage(QWidget):
         self.run_table = _table([self.tr("Customer"), self.tr("Subsidiary"), self.tr("Lines"), self.tr("Subtotal"),
                                  self.tr("Tax"), self.tr("Total"), self.tr("Number")], "runStatements")
         self.run_table.horizontalHeader().setSectionResizeMode(0, QHeaderView.Stretch)
+        for c in range(1, 7):     # codes, counts and amounts as wide as they are: the customer gets the rest
+            self.run_table.horizontalHeader().setSectionResizeMode(c, QHeaderView.ResizeToContents)
         self.warnings = QListWidget()
         self.warnings.setObjectName("runWarnings")
         self.warnings.setWordWrap(True)
@@ -466,7 +468,7 @@ class BillingPage(QWidget):
         outer.setStretchFactor(0, 1)
         outer.setStretchFactor(1, 3)
         v.addWidget(receivables_tabs(self, outer), 1)  # statements | receivables (ui/receivables.py)
-        bus().changed.connect(self.on_changed)
+        listen(self, self.on_changed)
 
     def ask_handover(self) -> None:
         HandoverDialog(self.db, self.actor, self).exec()
@@ -491,13 +493,13 @@ class BillingPage(QWidget):
 
     def run(self, *, dry_run: bool = False, issue: bool = False):
         period = self.period_text()
-        db, actor = self.db, self.actor
+        db, actor, lang = self.db, self.actor, ui_language()
 
         def work(progress):
             prog, cancelled = _cancellable(progress)
             progress(0, 1)
             return svc.run_billing(db, actor, period, dry_run=dry_run, issue=issue, progress=prog,
-                                   cancelled=cancelled)
+                                   cancelled=cancelled, language=lang)   # its warnings in the reader's words
         label = (self.tr("Dry run for %1…") if dry_run else self.tr("Billing %1…")).replace("%1", period)
         return run_op(self, work, label=label, on_success=self.show_summary, on_failure=self.refused)
 

@@ -28,7 +28,7 @@ from .dialogs import (ReasonDialog, date_edit, error_label, field_box, get_date,
 from .i18n import choice_label
 from .listview import ListPage
 from .recordpanel import RecordPanel
-from .operations import apply, bus, run_op
+from .operations import apply, listen, run_op
 
 
 # The buttons' words. Which of them a contract offers, and why one is refused, is the contract
@@ -909,7 +909,7 @@ class ContractsPage(QSplitter):
         from .listview import size_list_in_splitter
         size_list_in_splitter(self, self.list, 0, share=0.58, least=0.45)
         self.list.view.selectionModel().selectionChanged.connect(lambda *_: self.follow())
-        bus().changed.connect(self.on_changed)
+        listen(self, self.on_changed)
 
     def follow(self) -> None:
         self.panel.show_contract(self.list.view.current_id())

@@ -15,7 +15,7 @@ from app.db import Database
 from models.choices import GpuState
 
 from .i18n import choice_label
-from .operations import bus
+from .operations import listen
 
 log = logging.getLogger(__name__)
 
@@ -73,13 +73,13 @@ class DashboardPage(QWidget):
         self.due.setWordWrap(False)
         self.due.horizontalHeader().setMinimumSectionSize(30)
         dv.addWidget(self.due)
-        self.due_box.setMinimumWidth(360)
+        self.due_box.setMinimumWidth(280)     # with the charts, within a 1280 px window beside the page list
         if self.charts is not None:     # charts on the left, the contracts due beside them
             if hasattr(self.charts, "soonest"):
                 self.charts.soonest.hide()      # the list beside the charts shows them, with room
             row = QHBoxLayout()
-            row.addWidget(self.charts, 5)
-            row.addWidget(self.due_box, 2)
+            row.addWidget(self.charts, 2)
+            row.addWidget(self.due_box, 1)
             self.layout_.addLayout(row, 1)
         else:
             self.layout_.addWidget(self.due_box)
@@ -87,7 +87,7 @@ class DashboardPage(QWidget):
         self.stale = True               # loaded after the first paint
         self._loading = self._again = False
         self.op = None
-        bus().changed.connect(self.on_changed)
+        listen(self, self.on_changed)
 
     def on_changed(self, kinds) -> None:
         if self.isVisible():
@@ -99,7 +99,7 @@ class DashboardPage(QWidget):
         super().paintEvent(event)
         if self.stale:                  # first shown (or changed while hidden): load once painted
             self.stale = False
-            QTimer.singleShot(0, self.refresh)
+            QTimer.singleShot(0, self, self.refresh)
 
     def refresh(self) -> None:
         """Summary, contracts due and chart data in one background operation, shown when done."""

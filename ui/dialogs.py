@@ -70,7 +70,8 @@ class OptionalDateEdit(QWidget):
         self.edit.setObjectName("dateText")
         self.edit.setPlaceholderText(tr("YYYY-MM-DD (empty: none)"))
         self.edit.setClearButtonEnabled(True)
-        self.edit.setMaximumWidth(170)
+        self.edit.setMinimumWidth(self.whole_date_width())
+        self.edit.setMaximumWidth(max(170, self.whole_date_width()))
         self.button = QToolButton()
         self.button.setObjectName("dateCalendar")
         self.button.setText("▾")
@@ -88,6 +89,12 @@ class OptionalDateEdit(QWidget):
         self.calendar: QCalendarWidget | None = None
         self.set_date(value)
 
+    def whole_date_width(self) -> int:
+        """Room for a whole date beside the clear button: narrower, the line edit scrolls to its
+        cursor and shows "26-11-25" for 2026-11-25."""
+        fm = self.edit.fontMetrics()
+        return fm.horizontalAdvance("0000-00-00") + fm.height() + 22   # text, clear button, frame and margins
+
     # --- value ----------------------------------------------------------------------
     def date_value(self) -> dt.date | None:
         """The date (None when empty, or while the text is not a date: see is_valid())."""
@@ -101,6 +108,7 @@ class OptionalDateEdit(QWidget):
 
     def set_date(self, value: dt.date | None) -> None:
         self.edit.setText(value.isoformat() if value else "")
+        self.edit.setCursorPosition(0)     # read from its start (the year), not scrolled to the end
 
     def show_error(self, text: str) -> None:
         self.error.setText(text)

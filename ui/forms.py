@@ -419,6 +419,16 @@ class DeviceDialog(FormDialog):
                 from .gpuslots import GpuSlotGrid
                 self.slots = GpuSlotGrid(db, actor, id_, self)
                 self.tabs.addTab(self.slots, self.tr("GPU slots (%1)").replace("%1", str(len(data.slots))))
+                self.tabs.currentChanged.connect(self._slot_tab_buttons)
+
+    def _slot_tab_buttons(self, _index=None) -> None:
+        """Each slot action is saved as it is done: on the slot tab there is nothing to save or to
+        cancel, only Close; the details tab keeps Save and Cancel for its own fields."""
+        on_slots = self.slots is not None and self.tabs.currentWidget() is self.slots
+        save, cancel = self.buttons.button(QDialogButtonBox.Save), self.buttons.button(QDialogButtonBox.Cancel)
+        save.setVisible(not on_slots)
+        cancel.setText(self.tr("Close") if on_slots else self.tr("Cancel"))
+        cancel.setToolTip(self.tr("The slot changes are already saved (see History)") if on_slots else "")
 
 
 class CustomerDialog(FormDialog):

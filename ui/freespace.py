@@ -17,6 +17,7 @@ from app.freespace import FreeRange, find_free_units
 from models.choices import Face
 
 from .i18n import choice_label
+from .operations import listen
 
 LIMIT = 200
 
@@ -119,6 +120,22 @@ class FindFreeUnitsDialog(QDialog):
         self.table.itemSelectionChanged.connect(self._update)
         self._update()
         self.resize(720, 480)
+        self.searched = False
+        listen(self, self._changed)
+
+    # a placement (or anything else that fills units) changes the answer: ask again, keep the rack chosen
+    REFRESH_ON = frozenset({"device", "rack", "rack_reservation", "reservation", "space_lease", "cage", "*"})
+
+    def _changed(self, kinds) -> None:
+        if not self.searched or not (set(kinds) & self.REFRESH_ON):
+            return
+        was = self.selected()
+        self.search()
+        if was is not None:
+            for r, c in enumerate(self.results):
+                if c.rack_id == was.rack_id:
+                    self.table.selectRow(r)
+                    break
 
     def choose_type(self, type_id: int) -> None:
         self.device_type.setCurrentIndex(max(0, self.device_type.findData(type_id)))
@@ -132,6 +149,7 @@ class FindFreeUnitsDialog(QDialog):
             self.full_depth.setChecked(t.full_depth)
 
     def search(self) -> list[FreeRange]:
+        self.searched = True
         scope = self.scope.currentData()
         kw = {}
         if scope is not None:

@@ -19,7 +19,7 @@ from app.services.registry import RETIRABLE, retire_record
 from .dialogs import why_not_text
 from .forms import FORMS, PERMISSION, TransitionDialog, open_form
 from .i18n import choice_label, column_label
-from .operations import Cancelled, Debouncer, bus, run_op
+from .operations import Cancelled, Debouncer, listen, run_op
 from .tables import PagedTableModel, PagedTableView, format_value
 
 FILTER_DEBOUNCE_MS = 250
@@ -85,6 +85,7 @@ class ListPage(QWidget):
         self.model = PagedTableModel(db, self.spec, self, lazy=True)
         self.view = PagedTableView(self.model, self)
         self.view.doubleClicked.connect(lambda idx: self.open_current())
+        self.view.openRequested.connect(self.open_current)     # Enter on a row, as a double-click
         self.filter = QLineEdit()
         self.filter.setObjectName("filter")
         self.filter.setClearButtonEnabled(True)
@@ -154,7 +155,7 @@ class ListPage(QWidget):
             self.show_counts(self.model.filtered_count, self.model.total)
         self.view.selectionModel().selectionChanged.connect(self.update_actions)
         self.update_actions()
-        bus().changed.connect(self.on_changed)
+        listen(self, self.on_changed)
 
     # --- actions ----------------------------------------------------------------
     def _action(self, key: str, text: str, slot, permission: str | None = None) -> QAction:
@@ -621,7 +622,7 @@ class _FirstShowSizes(QObject):
                 and self.splitter.width() > 400:
             self.splitter.removeEventFilter(self)
             from PySide6.QtCore import QTimer
-            QTimer.singleShot(0, self.apply)      # after the layout has given the splitter its size
+            QTimer.singleShot(0, self, self.apply)   # after the layout has sized it; not after it was deleted
         return False
 
     def apply(self) -> None:

@@ -18,7 +18,7 @@ from app.db import Database
 from models.choices import Role
 
 from .i18n import choice_label, kind_label
-from .operations import announce, bus
+from .operations import announce, forget_window, listen
 from .search import SEARCH_PAGE
 from .settings import settings
 
@@ -120,7 +120,7 @@ class MainWindow(QMainWindow):
         self.poll.setInterval(max(1, settings().get("live_refresh_seconds")) * 1000)
         self.poll.timeout.connect(self.check_head)
         self.poll.start()
-        bus().changed.connect(self._own_change)
+        listen(self, self._own_change)
 
     FIRST_START_FRACTION = 0.9
 
@@ -263,7 +263,7 @@ class MainWindow(QMainWindow):
         split.addWidget(tabs)
         split.setStretchFactor(0, 1)
         split.setStretchFactor(1, 1)
-        bus().changed.connect(self._refresh_site_side)
+        listen(self, self._refresh_site_side)
         return split
 
     def _refresh_site_side(self, kinds) -> None:
@@ -351,7 +351,7 @@ class MainWindow(QMainWindow):
         page.view.clicked.connect(follow)
         page.view.selectionModel().selectionChanged.connect(follow)
 
-        bus().changed.connect(self._refresh_rack_side)
+        listen(self, self._refresh_rack_side)
         return split
 
     def _refresh_rack_side(self, kinds) -> None:
@@ -479,9 +479,9 @@ class MainWindow(QMainWindow):
         self.act_quit = sc("Ctrl+Q", self.close, "actQuit")   # QKeySequence.Quit is empty on Windows
         self.act_users = sc("Ctrl+,", self.users_and_settings, "actUsers")
         self.act_users.setText(self.tr("Users && settings"))
-        for i in range(min(9, len(PAGES))):
+        for i in range(min(10, len(PAGES))):     # Ctrl+1 … Ctrl+9, then Ctrl+0 (the audit log)
             # triggered(bool checked) would land in a defaulted `i`: take the flag first
-            sc(f"Ctrl+{i + 1}", lambda _checked=False, i=i: self.nav.setCurrentRow(i), f"actPage{i + 1}")
+            sc(f"Ctrl+{(i + 1) % 10}", lambda _checked=False, i=i: self.nav.setCurrentRow(i), f"actPage{i + 1}")
 
     def _menus(self) -> None:
         help_menu = self.menuBar().addMenu(self.tr("&Help"))
@@ -643,4 +643,5 @@ class MainWindow(QMainWindow):
             page.view.save_header()
         s.sync()
         self.poll.stop()
+        forget_window(self)     # log out / switch user: the next window's changes are not this one's
         super().closeEvent(event)

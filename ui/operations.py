@@ -14,11 +14,14 @@ run on the GUI thread through `apply(fn)`, which collects and announces the same
 """
 from __future__ import annotations
 
+import inspect
 import logging
 import threading
+import weakref
 import traceback
 from typing import Any, Callable
 
+import shiboken6
 from PySide6.QtCore import QCoreApplication, QObject, QRunnable, Qt, QThreadPool, QTimer, Signal
 from PySide6.QtWidgets import QMessageBox, QProgressDialog, QWidget
 
@@ -51,6 +54,62 @@ def bus() -> ChangeBus:
     if _bus is None:
         _bus = ChangeBus()
     return _bus
+
+
+def listen(owner: QObject, slot: Callable[[frozenset], Any]) -> None:
+    """Call `slot(kinds)` on every announcement for as long as `owner` lives and its window is open.
+
+    The bus outlives every window (log out / switch user opens a new one in the same process); a
+    slot connected straight to it would still be called after its widget was deleted (a lambda is
+    not disconnected by Qt: "… already deleted"). So every view listens through here: the
+    connection goes when `owner` is destroyed, or when its window closes (`forget_window`)."""
+    changes = bus()
+    # weakly held, like Qt's own connection to a bound method: listening keeps no page alive
+    call = weakref.WeakMethod(slot) if inspect.ismethod(slot) else (lambda: slot)
+    owner_ref = weakref.ref(owner)
+
+    def heard(kinds):
+        who, fn = owner_ref(), call()
+        if who is None or fn is None or not shiboken6.isValid(who):
+            _drop(heard)
+            return
+        fn(kinds)
+
+    _listeners.append((owner_ref, heard, changes))
+    changes.changed.connect(heard)
+    owner.destroyed.connect(lambda *_: _drop(heard))
+
+
+_listeners: list[tuple[weakref.ref, Callable, ChangeBus]] = []
+
+
+def _drop(heard) -> None:
+    for i, (_o, h, changes) in enumerate(_listeners):
+        if h is heard:
+            del _listeners[i]
+            if shiboken6.isValid(changes):
+                changes.changed.disconnect(heard)
+            return
+
+
+def listeners_of(window: QObject) -> int:
+    """How many bus connections `window` and what it holds still have (a closed window: none)."""
+    return sum(1 for o, _h, _b in _listeners if _within(o(), window))
+
+
+def _within(obj: QObject, window: QObject) -> bool:
+    while obj is not None and shiboken6.isValid(obj):
+        if obj is window:
+            return True
+        obj = obj.parent()
+    return False
+
+
+def forget_window(window: QObject) -> None:
+    """Disconnect from the bus everything `window` and its children connected (its closeEvent)."""
+    for o, heard, _b in list(_listeners):
+        if o() is None or not shiboken6.isValid(o()) or _within(o(), window):
+            _drop(heard)
 
 
 def announce(kinds) -> None:

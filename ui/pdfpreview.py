@@ -31,6 +31,19 @@ ZOOMS = (0.5, 0.75, 1.0, 1.25, 1.5, 2.0, 3.0)
 PRINT_DPI_CAP = 300  # enough for text on paper; keeps one A4 page image near 26 MB at most
 
 
+def preview_size(parent: QWidget | None = None, area=None) -> tuple[int, int]:
+    """900×1000 where the screen has room, else what its available area (`area`, a QRect or QSize;
+    by default the parent's screen's) holds: at 1280×800 less a taskbar the dialog's bottom row
+    of buttons stays on the screen."""
+    if area is None:
+        from PySide6.QtGui import QGuiApplication
+        screen = (parent.screen() if parent is not None else None) or QGuiApplication.primaryScreen()
+        if screen is None:
+            return 900, 1000
+        area = screen.availableGeometry()
+    return min(900, int(area.width() * 0.9)), min(1000, area.height() - 60)   # 60: a window frame's title
+
+
 class PdfPreviewDialog(QDialog):
     """Shows one PDF file. `on_printed(pages)` is called after pages went to a printer."""
 
@@ -42,7 +55,7 @@ class PdfPreviewDialog(QDialog):
         self.save_name = save_name or self.path.name   # Save as proposes it: FZ-202610-000009.pdf
         self.on_printed = on_printed
         self.setWindowTitle(title or self.path.name)
-        self.resize(900, 1000)
+        self.resize(*preview_size(parent))
         self.document = None
         self.view = None
 

@@ -21,11 +21,11 @@ from app.clock import local_today
 from app.db import Database
 from app.errors import DomainError
 from app.money import format_amount
-from models.choices import DepositKind, FapiaoType
+from models.choices import DepositKind, FapiaoType, PaymentKind, PaymentMethod
 
 from .dialogs import error_label, guard, refused_text
 from .i18n import choice_label
-from .operations import apply, bus
+from .operations import apply, listen
 from .widgets.plain_table import plain_table
 
 log = logging.getLogger(__name__)
@@ -132,9 +132,8 @@ class PaymentsSection(_Section):
         self.ref = _edit("pay_ref", self.tr("bank reference (流水号)"))
         self.method = QComboBox()
         self.method.setObjectName("pay_method")
-        for m, label in (("transfer", self.tr("Bank transfer")), ("cash", self.tr("Cash")),
-                         ("cheque", self.tr("Cheque")), ("draft", self.tr("Bank draft")), ("other", self.tr("Other"))):
-            self.method.addItem(label, m)
+        for m in PaymentMethod.values():
+            self.method.addItem(choice_label(PaymentMethod, m), m)
         self.hold = QCheckBox(self.tr("Keep as credit (do not allocate)"))
         self.hold.setObjectName("pay_hold")
         row = QHBoxLayout()
@@ -191,7 +190,10 @@ class PaymentsSection(_Section):
 
     def reload(self) -> None:
         from app.services.receivables import export_payments_rows
-        _fill(self.table, export_payments_rows(self.db)[1])
+        rows = export_payments_rows(self.db)[1]     # the export's codes; the reader sees their names
+        for row in rows:
+            row[1], row[8] = choice_label(PaymentKind, row[1]), choice_label(PaymentMethod, row[8])
+        _fill(self.table, rows)
 
 
 class BalanceSection(_Section):
@@ -400,7 +402,13 @@ class ReceivablesTabs(QTabWidget):
             self.addTab(self.sections[key], label)
         self.loaded: set[str] = set()
         self.currentChanged.connect(lambda *_: self.load_current())
-        bus().changed.connect(lambda *_: self.loaded.clear() if not self.isVisible() else self.load_current(True))
+        listen(self, self._changed)
+
+    def _changed(self, _kinds) -> None:
+        if self.isVisible():
+            self.load_current(True)
+        else:
+            self.loaded.clear()
 
     def showEvent(self, event) -> None:
         super().showEvent(event)
@@ -473,7 +481,7 @@ class OverdueCard(QGroupBox):
         self._loading = False
         self.op = None
         self.summary.setText("…")
-        bus().changed.connect(self.on_changed)
+        listen(self, self.on_changed)
 
     def on_changed(self, kinds) -> None:
         if not kinds & self.WATCHES:

@@ -489,6 +489,15 @@ class PagedTableView(QTableView):
     column's filter on the header, long identifiers elided in the middle (IDENTIFIER_KEYS)."""
 
     filterRequested = Signal(int)      # a column's filter asked for from the header's menu
+    openRequested = Signal()           # Enter (Return or the keypad's) on the current row
+
+    def keyPressEvent(self, event) -> None:
+        if event.key() in (Qt.Key_Return, Qt.Key_Enter) and not event.modifiers() & ~Qt.KeypadModifier \
+                and self.currentIndex().isValid():
+            self.openRequested.emit()
+            event.accept()
+            return
+        super().keyPressEvent(event)
 
     def __init__(self, model: PagedTableModel, parent=None):
         super().__init__(parent)
@@ -508,7 +517,8 @@ class PagedTableView(QTableView):
         header.setContextMenuPolicy(Qt.CustomContextMenu)
         header.customContextMenuRequested.connect(self._header_menu)
         for i, col in enumerate(model.columns):
-            header.resizeSection(i, max(80, min(220, self.fontMetrics().horizontalAdvance(col.label) * 2 + 40)))
+            header.resizeSection(i, max(80, min(220, self.fontMetrics().horizontalAdvance(col.label) * 2 + 40),
+                                        self.least_width(col)))
             self.setColumnHidden(i, not col.shown)
         state = settings().header_state(header_key(model.spec.kind))
         self.restored = bool(state and not state.isEmpty())   # the user's own widths: never fitted
@@ -546,9 +556,12 @@ class PagedTableView(QTableView):
         self._fitting = False
 
     def least_width(self, col: queries.Column) -> int:
-        """A time is never cut: a datetime column is as wide as a whole timestamp."""
+        """A time is never cut: a datetime column is as wide as a whole timestamp; nor a code with a
+        known longest shape (a statement number), whatever rows the first window happened to hold."""
         if col.kind == "datetime":
             return self.fontMetrics().horizontalAdvance("2026-12-31 23:59:59") + 24
+        if getattr(col, "widest", ""):
+            return self.fontMetrics().horizontalAdvance(col.widest) + 24
         return 0
 
     def widen_to_least(self) -> None:
@@ -584,7 +597,7 @@ class PagedTableView(QTableView):
         header.blockSignals(True)      # a fit for this window size is not the user's choice: not saved
         for i in text_cols:
             cut = round(excess * (header.sectionSize(i) - minimum) / spare)
-            header.resizeSection(i, max(minimum, header.sectionSize(i) - cut))
+            header.resizeSection(i, max(minimum, self.least_width(model.columns[i]), header.sectionSize(i) - cut))
         header.blockSignals(False)
 
     def save_header(self, *_):

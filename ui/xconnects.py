@@ -15,7 +15,7 @@ from models.choices import XconnectMedium, XconnectPeer, XconnectState
 
 from .dialogs import date_edit, get_date, guard, refused_text
 from .i18n import choice_label
-from .operations import apply, bus, run_op
+from .operations import apply, listen, run_op
 from .rackforms import _RackForm
 
 SHOWN = 2000  # rows listed; the filter narrows a larger book
@@ -102,7 +102,7 @@ class XconnectsPage(QWidget):
         self.table.itemSelectionChanged.connect(self.update_actions)
         self.move_btn.clicked.connect(self.move)
         self.loa_btn.clicked.connect(self.loa)
-        bus().changed.connect(self._changed)
+        listen(self, self._changed)
         self.loaded = False
         self.update_actions()
 

@@ -43,14 +43,29 @@ def move_gpu(uow: UnitOfWork, gpu: GpuAsset, to_state: str, reason: str) -> None
         raise RuleViolation(f"GPU {gpu.serial} is {GpuState.label(gpu.state)}; it cannot move to "
                             f"{GpuState.label(to_state)}. Allowed from here: {allowed}")
     before = gpu.state
+    history_reason = reason.strip()
+    if to_state in GpuState.LEAVES_SLOT and gpu.device_id is not None:
+        where = _take_out_of_slot(uow, gpu, f"{GpuState.label(to_state)}: {reason.strip()}")
+        history_reason = f"{history_reason} (taken out of {where})"[:255]
     gpu.state = to_state
     if to_state != GpuState.LEASED:
         gpu.customer_id = None
     flush_versioned(uow, gpu, f"GPU {gpu.serial}")
     uow.session.add(GpuHistory(gpu_id=gpu.id, from_state=before, to_state=to_state, actor_login=uow.actor.login,
-                               reason=reason.strip(), at=dt.datetime.now(dt.timezone.utc)))
+                               reason=history_reason, at=dt.datetime.now(dt.timezone.utc)))
     uow.audit("gpu.transition", "gpu", gpu.id, gpu.serial, before={"state": before}, after={"state": to_state},
               reason=reason.strip())
+
+
+def _take_out_of_slot(uow: UnitOfWork, gpu: GpuAsset, reason: str) -> str:
+    """Empty the GPU's slot (a move to RMA or retired), audited as gpu.uninstall; returns where it was."""
+    device = uow.session.get(Device, gpu.device_id)
+    where = f"{device.name} slot {gpu.slot}" if device is not None else f"device {gpu.device_id} slot {gpu.slot}"
+    before = {"device_id": gpu.device_id, "slot": gpu.slot, "where": where}
+    gpu.device_id, gpu.slot = None, None
+    uow.audit("gpu.uninstall", "gpu", gpu.id, gpu.serial, before=before,
+              after={"device_id": None, "slot": None, "where": None}, reason=reason)
+    return where
 
 
 def transition_gpu(db: Database, actor: Actor, gpu_id: int, to_state: str, reason: str,
@@ -119,6 +134,11 @@ def install_gpu_in(uow: UnitOfWork, gpu_id: int, device_id: int | None, slot: in
                             "customer is using it. End or move the lease first")
     if gpu.state == GpuState.RETIRED and device_id is not None:
         raise RuleViolation(f"GPU {gpu.serial} is retired and cannot be installed")
+    if (device_id is not None and device_id != gpu.device_id and gpu.state != GpuState.ORDERED
+            and gpu.state not in GpuState.INSTALLABLE):
+        # ORDERED passes only for import_gpu_in, which creates the GPU as ordered, installs it, then sets its state.
+        raise RuleViolation(f"GPU {gpu.serial} is {GpuState.label(gpu.state)} and cannot be installed into a "
+                            f"server; move it to Available first (or Received when it comes back from RMA)")
     label = None
     if device_id is not None:
         device = s.execute(select(Device).where(Device.id == device_id).with_for_update(of=Device)).scalar_one_or_none()
@@ -202,7 +222,7 @@ def _import_state_problem(state: str, device_id: int | None, customer_id: int | 
     """What refuses a GPU imported in `state` (in a server slot when device_id is given)."""
     if state not in GpuState.values():
         return ValidationError({"state": f"{state!r} is not a GPU state ({', '.join(GpuState.values())})"})
-    if device_id is not None and state in (GpuState.ORDERED, GpuState.RETIRED):
+    if device_id is not None and (state == GpuState.ORDERED or state in GpuState.LEAVES_SLOT):
         return RuleViolation(f"an {GpuState.label(state).lower()} GPU cannot be in a server slot; leave device "
                              "and slot empty or give its real state")
     if state == GpuState.LEASED and (device_id is None or customer_id is None):

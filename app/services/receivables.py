@@ -25,7 +25,7 @@ from sqlalchemy.orm import Session
 
 from models import (Contract, ContractItem, Customer, DepositEntry, Payment, PaymentAllocation, Statement, StatementLine,
                     Subsidiary)
-from models.choices import StatementKind, StatementStatus
+from models.choices import PaymentMethod, StatementKind, StatementStatus
 
 from ..audit import Actor
 from ..auth import require
@@ -37,7 +37,7 @@ from ..uow import UnitOfWork
 from ..wording import alternate, free_text
 
 DEFAULT_TERM_DAYS = 30
-METHODS = ("transfer", "cash", "cheque", "draft", "other")  # 转账, 现金, 支票, 汇票, 其他
+METHODS = tuple(PaymentMethod.values())  # transfer, cash, cheque, draft, other: labels on the ChoiceSet
 ZERO = Decimal("0.00")
 
 

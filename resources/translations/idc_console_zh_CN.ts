@@ -4,72 +4,72 @@
 <context>
     <name>AgingSection</name>
     <message>
-        <location filename="../../ui/receivables.py" line="326"/>
+        <location filename="../../ui/receivables.py" line="328"/>
         <source>Aging</source>
         <translation>账龄</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="328"/>
+        <location filename="../../ui/receivables.py" line="330"/>
         <source>Aging report</source>
         <translation>账龄报表</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="326"/>
+        <location filename="../../ui/receivables.py" line="328"/>
         <source>As of</source>
         <translation>截至</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="339"/>
+        <location filename="../../ui/receivables.py" line="341"/>
         <source>Credit balance (unallocated)</source>
         <translation>预收余额（未核销）</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="336"/>
+        <location filename="../../ui/receivables.py" line="338"/>
         <source>Customer</source>
         <translation>客户</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="328"/>
+        <location filename="../../ui/receivables.py" line="330"/>
         <source>E&amp;xport aging (PDF or XLSX)…</source>
         <translation>导出账龄表（PDF 或 XLSX）(&amp;X)…</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="332"/>
+        <location filename="../../ui/receivables.py" line="334"/>
         <source>Monthly &amp;summary (PDF or XLSX)…</source>
         <translation>月度汇总（PDF 或 XLSX）(&amp;S)…</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="331"/>
+        <location filename="../../ui/receivables.py" line="333"/>
         <source>Monthly receivables summary</source>
         <translation>应收账款月度汇总</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="331"/>
+        <location filename="../../ui/receivables.py" line="333"/>
         <source>Period</source>
         <translation>账期</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="326"/>
+        <location filename="../../ui/receivables.py" line="328"/>
         <source>R&amp;efresh</source>
         <translation>刷新(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="344"/>
+        <location filename="../../ui/receivables.py" line="346"/>
         <source>Save as</source>
         <translation>另存为</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="337"/>
+        <location filename="../../ui/receivables.py" line="339"/>
         <source>Subsidiary</source>
         <translation>子公司</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="339"/>
+        <location filename="../../ui/receivables.py" line="341"/>
         <source>Total</source>
         <translation>合计</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="354"/>
+        <location filename="../../ui/receivables.py" line="356"/>
         <source>Wrote %1</source>
         <translation>已写入 %1</translation>
     </message>
@@ -77,102 +77,102 @@
 <context>
     <name>AuditEventDialog</name>
     <message>
-        <location filename="../../ui/auditview.py" line="247"/>
+        <location filename="../../ui/auditview.py" line="270"/>
         <source>Action</source>
         <translation>操作</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="262"/>
+        <location filename="../../ui/auditview.py" line="285"/>
         <source>After</source>
         <translation>变更后</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="254"/>
+        <location filename="../../ui/auditview.py" line="277"/>
         <source>App version</source>
         <translation>程序版本</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="227"/>
+        <location filename="../../ui/auditview.py" line="250"/>
         <source>Audit event %1</source>
         <translation>审计事件 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="262"/>
+        <location filename="../../ui/auditview.py" line="285"/>
         <source>Before</source>
         <translation>变更前</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="274"/>
+        <location filename="../../ui/auditview.py" line="298"/>
         <source>Changed fields: %1</source>
         <translation>变更字段：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="280"/>
+        <location filename="../../ui/auditview.py" line="304"/>
         <source>Close</source>
         <translation>关闭</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="262"/>
+        <location filename="../../ui/auditview.py" line="285"/>
         <source>Field</source>
         <translation>字段</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="256"/>
+        <location filename="../../ui/auditview.py" line="279"/>
         <source>Hash</source>
         <translation>哈希</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="253"/>
+        <location filename="../../ui/auditview.py" line="276"/>
         <source>Host</source>
         <translation>所在服务器</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="275"/>
+        <location filename="../../ui/auditview.py" line="299"/>
         <source>No field values recorded with this event.</source>
         <translation>该事件未记录字段值。</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="244"/>
+        <location filename="../../ui/auditview.py" line="267"/>
         <source>No.</source>
         <translation>序号</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="250"/>
+        <location filename="../../ui/auditview.py" line="273"/>
         <source>Object</source>
         <translation>对象</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="284"/>
+        <location filename="../../ui/auditview.py" line="308"/>
         <source>Open %1</source>
         <translation>打开 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="251"/>
+        <location filename="../../ui/auditview.py" line="274"/>
         <source>Outcome</source>
         <translation>结果</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="257"/>
+        <location filename="../../ui/auditview.py" line="280"/>
         <source>Previous hash</source>
         <translation>前一哈希</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="252"/>
+        <location filename="../../ui/auditview.py" line="275"/>
         <source>Reason</source>
         <translation>原因</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="255"/>
+        <location filename="../../ui/auditview.py" line="278"/>
         <source>Request id</source>
         <translation>请求 ID</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="245"/>
+        <location filename="../../ui/auditview.py" line="268"/>
         <source>Time</source>
         <translation>时间</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="246"/>
+        <location filename="../../ui/auditview.py" line="269"/>
         <source>User</source>
         <translation>用户</translation>
     </message>
@@ -180,57 +180,57 @@
 <context>
     <name>AuditFilterBar</name>
     <message>
-        <location filename="../../ui/auditview.py" line="177"/>
+        <location filename="../../ui/auditview.py" line="197"/>
         <source>(every action)</source>
         <translation>（全部操作）</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="179"/>
+        <location filename="../../ui/auditview.py" line="199"/>
         <source>(every type)</source>
         <translation>（全部类型）</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="174"/>
+        <location filename="../../ui/auditview.py" line="194"/>
         <source>(everyone)</source>
         <translation>（全部用户）</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="158"/>
+        <location filename="../../ui/auditview.py" line="178"/>
         <source>Action</source>
         <translation>操作</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="148"/>
+        <location filename="../../ui/auditview.py" line="168"/>
         <source>An action, or a prefix ending in a dot (e.g. gpu.)</source>
         <translation>某个操作，或以点结尾的前缀（如 gpu.）</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="154"/>
+        <location filename="../../ui/auditview.py" line="174"/>
         <source>Clear</source>
         <translation>清除</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="157"/>
+        <location filename="../../ui/auditview.py" line="177"/>
         <source>From</source>
         <translation>起始日期</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="159"/>
+        <location filename="../../ui/auditview.py" line="179"/>
         <source>Object type</source>
         <translation>对象类型</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="157"/>
+        <location filename="../../ui/auditview.py" line="177"/>
         <source>To</source>
         <translation>截止日期</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="158"/>
+        <location filename="../../ui/auditview.py" line="178"/>
         <source>User</source>
         <translation>用户</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="109"/>
+        <location filename="../../ui/auditview.py" line="129"/>
         <source>every %1 action</source>
         <translation>全部%1操作</translation>
     </message>
@@ -238,47 +238,57 @@
 <context>
     <name>AuditFilterDialog</name>
     <message>
-        <location filename="../../ui/auditview.py" line="67"/>
+        <location filename="../../ui/auditview.py" line="71"/>
         <source>(every action)</source>
         <translation>（全部操作）</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="60"/>
+        <location filename="../../ui/auditview.py" line="77"/>
+        <source>(every type)</source>
+        <translation>（全部类型）</translation>
+    </message>
+    <message>
+        <location filename="../../ui/auditview.py" line="64"/>
         <source>(everyone)</source>
         <translation>（全部用户）</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="70"/>
+        <location filename="../../ui/auditview.py" line="74"/>
         <source>Action</source>
         <translation>操作</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="69"/>
+        <location filename="../../ui/auditview.py" line="73"/>
         <source>An action (e.g. contract.approve) or a prefix ending in a dot (e.g. gpu.)</source>
         <translation>操作名（如 contract.approve）或以点结尾的前缀（如 gpu.）</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="75"/>
+        <location filename="../../ui/auditview.py" line="95"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="55"/>
+        <location filename="../../ui/auditview.py" line="59"/>
         <source>From</source>
         <translation>起始日期</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="84"/>
+        <location filename="../../ui/auditview.py" line="80"/>
+        <source>Object type</source>
+        <translation>对象类型</translation>
+    </message>
+    <message>
+        <location filename="../../ui/auditview.py" line="104"/>
         <source>The period ends before it starts.</source>
         <translation>结束日期早于开始日期。</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="56"/>
+        <location filename="../../ui/auditview.py" line="60"/>
         <source>To</source>
         <translation>截止日期</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="63"/>
+        <location filename="../../ui/auditview.py" line="67"/>
         <source>User</source>
         <translation>用户</translation>
     </message>
@@ -286,97 +296,97 @@
 <context>
     <name>AuditPage</name>
     <message>
-        <location filename="../../ui/auditview.py" line="456"/>
+        <location filename="../../ui/auditview.py" line="491"/>
         <source>%1 audit events (%2) written to %3.</source>
         <translation>已将 %1 条审计事件（%2）写入 %3。</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="403"/>
+        <location filename="../../ui/auditview.py" line="427"/>
         <source>(last good event %1)</source>
         <translation>（最后一条完好事件 %1）</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="417"/>
+        <location filename="../../ui/auditview.py" line="446"/>
         <source>Audit report</source>
         <translation>审计报告</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="426"/>
+        <location filename="../../ui/auditview.py" line="455"/>
         <source>Audit report %1</source>
         <translation>审计报告 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="319"/>
+        <location filename="../../ui/auditview.py" line="343"/>
         <source>Audit report PDF…</source>
         <translation>审计报告 PDF…</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="434"/>
+        <location filename="../../ui/auditview.py" line="464"/>
         <source>CSV (*.csv);;Excel (*.xlsx)</source>
         <translation>CSV (*.csv);;Excel (*.xlsx)</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="401"/>
+        <location filename="../../ui/auditview.py" line="425"/>
         <source>Chain BROKEN: %1</source>
         <translation>审计链已损坏：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="398"/>
+        <location filename="../../ui/auditview.py" line="422"/>
         <source>Chain intact: %1 events; head %2</source>
         <translation>审计链完好：%1 条事件；链头 %2</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="335"/>
+        <location filename="../../ui/auditview.py" line="359"/>
         <source>Copy SEQ:HASH</source>
         <translation>复制 SEQ:HASH</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="322"/>
+        <location filename="../../ui/auditview.py" line="346"/>
         <source>Export period…</source>
         <translation>按期间导出…</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="430"/>
+        <location filename="../../ui/auditview.py" line="459"/>
         <source>Export the audit trail</source>
         <translation>导出审计日志</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="446"/>
+        <location filename="../../ui/auditview.py" line="479"/>
         <source>Exporting…</source>
         <translation>正在导出…</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="430"/>
+        <location filename="../../ui/auditview.py" line="459"/>
         <source>Export…</source>
         <translation>导出…</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="337"/>
+        <location filename="../../ui/auditview.py" line="361"/>
         <source>For audit verify --expect-head later</source>
         <translation>用于之后的 audit verify --expect-head</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="452"/>
+        <location filename="../../ui/auditview.py" line="487"/>
         <source>No audit event matches %1: %2 holds only the header row.</source>
         <translation>没有符合 %1 的审计事件：%2 中只有表头行。</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="417"/>
+        <location filename="../../ui/auditview.py" line="446"/>
         <source>Preview</source>
         <translation>预览</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="316"/>
+        <location filename="../../ui/auditview.py" line="340"/>
         <source>Verify chain</source>
         <translation>校验审计链</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="330"/>
+        <location filename="../../ui/auditview.py" line="354"/>
         <source>Verify recomputes every event's hash and link.</source>
         <translation>校验会重新计算每条事件的哈希和链接。</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="389"/>
+        <location filename="../../ui/auditview.py" line="413"/>
         <source>Verifying the audit chain…</source>
         <translation>正在校验审计链…</translation>
     </message>
@@ -384,82 +394,82 @@
 <context>
     <name>BalanceSection</name>
     <message>
-        <location filename="../../ui/receivables.py" line="193"/>
+        <location filename="../../ui/receivables.py" line="195"/>
         <source>&amp;Show</source>
         <translation>查询(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="198"/>
+        <location filename="../../ui/receivables.py" line="200"/>
         <source>Amount received</source>
         <translation>已收取</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="199"/>
+        <location filename="../../ui/receivables.py" line="201"/>
         <source>Applied</source>
         <translation>已抵扣</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="199"/>
+        <location filename="../../ui/receivables.py" line="201"/>
         <source>Balance</source>
         <translation>余额</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="209"/>
+        <location filename="../../ui/receivables.py" line="211"/>
         <source>Balance owed</source>
         <translation>欠款余额</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="206"/>
+        <location filename="../../ui/receivables.py" line="208"/>
         <source>Billed (statements less credit notes)</source>
         <translation>应收（对账单减红字）</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="198"/>
+        <location filename="../../ui/receivables.py" line="200"/>
         <source>Contract</source>
         <translation>合同</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="210"/>
+        <location filename="../../ui/receivables.py" line="212"/>
         <source>Credit balance (unallocated)</source>
         <translation>预收余额（未核销）</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="192"/>
+        <location filename="../../ui/receivables.py" line="194"/>
         <source>Customer</source>
         <translation>客户</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="192"/>
+        <location filename="../../ui/receivables.py" line="194"/>
         <source>Customer balance</source>
         <translation>客户余额</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="208"/>
+        <location filename="../../ui/receivables.py" line="210"/>
         <source>Deposits and prepayments applied</source>
         <translation>押金及预付款抵扣</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="198"/>
+        <location filename="../../ui/receivables.py" line="200"/>
         <source>Kind</source>
         <translation>类型</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="209"/>
+        <location filename="../../ui/receivables.py" line="211"/>
         <source>Open statements</source>
         <translation>未结清对账单</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="207"/>
+        <location filename="../../ui/receivables.py" line="209"/>
         <source>Received (receipts less reversals)</source>
         <translation>已收（收款减冲回）</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="199"/>
+        <location filename="../../ui/receivables.py" line="201"/>
         <source>Refunded</source>
         <translation>已退还</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="191"/>
+        <location filename="../../ui/receivables.py" line="193"/>
         <source>credit code or name</source>
         <translation>信用代码或名称</translation>
     </message>
@@ -708,17 +718,17 @@
 <context>
     <name>ChoiceFilterDialog</name>
     <message>
-        <location filename="../../ui/listview.py" line="596"/>
+        <location filename="../../ui/listview.py" line="597"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../ui/listview.py" line="595"/>
+        <location filename="../../ui/listview.py" line="596"/>
         <source>Filter</source>
         <translation>筛选</translation>
     </message>
     <message>
-        <location filename="../../ui/listview.py" line="583"/>
+        <location filename="../../ui/listview.py" line="584"/>
         <source>Filter by %1</source>
         <translation>按%1筛选</translation>
     </message>
@@ -1428,7 +1438,7 @@
         <translation>（无）</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="443"/>
+        <location filename="../../ui/forms.py" line="453"/>
         <source>Add contact</source>
         <translation>添加联系人</translation>
     </message>
@@ -1443,12 +1453,12 @@
         <translation>记录已被他人修改</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="536"/>
+        <location filename="../../ui/forms.py" line="546"/>
         <source>Contact %1: %2</source>
         <translation>联系人 %1：%2</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="494"/>
+        <location filename="../../ui/forms.py" line="504"/>
         <source>Contacts (%1)</source>
         <translation>联系人（%1）</translation>
     </message>
@@ -1458,7 +1468,7 @@
         <translation>详情</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="437"/>
+        <location filename="../../ui/forms.py" line="447"/>
         <source>E-mail</source>
         <translation>电子邮箱</translation>
     </message>
@@ -1478,7 +1488,7 @@
         <translation>历史（%1）</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="436"/>
+        <location filename="../../ui/forms.py" line="446"/>
         <source>Name</source>
         <translation>名称</translation>
     </message>
@@ -1488,12 +1498,12 @@
         <translation>新建%1</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="436"/>
+        <location filename="../../ui/forms.py" line="446"/>
         <source>Phone</source>
         <translation>电话</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="436"/>
+        <location filename="../../ui/forms.py" line="446"/>
         <source>Position</source>
         <translation>职务</translation>
     </message>
@@ -1503,7 +1513,7 @@
         <translation>现在重新加载该记录？您的修改将丢失。</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="446"/>
+        <location filename="../../ui/forms.py" line="456"/>
         <source>Remove contact</source>
         <translation>删除联系人</translation>
     </message>
@@ -1546,32 +1556,32 @@
 <context>
     <name>DashboardCharts</name>
     <message>
-        <location filename="../../ui/widgets/charts.py" line="302"/>
+        <location filename="../../ui/widgets/charts.py" line="303"/>
         <source>%1: %2 of %3 U used in %4 racks</source>
         <translation>%1：%4 个机柜共 %3 U，已用 %2 U</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/charts.py" line="333"/>
+        <location filename="../../ui/widgets/charts.py" line="334"/>
         <source>%1: %2 of %3 kW (%4%)</source>
         <translation>%1：%2 / %3 kW（%4%）</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/charts.py" line="429"/>
+        <location filename="../../ui/widgets/charts.py" line="431"/>
         <source>%1: ¥%2 net, ¥%3 with tax</source>
         <translation>%1：不含税 ¥%2，含税 ¥%3</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../ui/widgets/charts.py" line="207"/>
+        <location filename="../../ui/widgets/charts.py" line="208"/>
         <source>%n day(s)</source>
         <translation><numerusform>%n 天</numerusform></translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/charts.py" line="414"/>
+        <location filename="../../ui/widgets/charts.py" line="416"/>
         <source>CNY</source>
         <translation>元</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/charts.py" line="313"/>
+        <location filename="../../ui/widgets/charts.py" line="314"/>
         <source>Capacity</source>
         <translation>容量</translation>
     </message>
@@ -1586,12 +1596,12 @@
         <translation>GPU 按型号和状态</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/charts.py" line="377"/>
+        <location filename="../../ui/widgets/charts.py" line="379"/>
         <source>GPUs</source>
         <translation>GPU</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/charts.py" line="391"/>
+        <location filename="../../ui/widgets/charts.py" line="393"/>
         <source>Net revenue (CNY)</source>
         <translation>不含税收入（元）</translation>
     </message>
@@ -1606,7 +1616,7 @@
         <translation>暂无已开具账单</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/charts.py" line="211"/>
+        <location filename="../../ui/widgets/charts.py" line="212"/>
         <source>No live contract ends within 90 days.</source>
         <translation>90 天内没有到期的生效合同。</translation>
     </message>
@@ -1636,22 +1646,22 @@
         <translation>月度收入（已开具账单，不含税）</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/charts.py" line="209"/>
+        <location filename="../../ui/widgets/charts.py" line="210"/>
         <source>Soonest</source>
         <translation>最近到期</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/charts.py" line="311"/>
+        <location filename="../../ui/widgets/charts.py" line="312"/>
         <source>Typical draw</source>
         <translation>典型功耗</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/charts.py" line="281"/>
+        <location filename="../../ui/widgets/charts.py" line="282"/>
         <source>Units used (%)</source>
         <translation>已用 U 位（%）</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/charts.py" line="174"/>
+        <location filename="../../ui/widgets/charts.py" line="175"/>
         <source>within %1 days</source>
         <translation>%1 天内</translation>
     </message>
@@ -1757,32 +1767,32 @@
 <context>
     <name>DashboardWidget</name>
     <message>
-        <location filename="../../ui/widgets/charts.py" line="302"/>
+        <location filename="../../ui/widgets/charts.py" line="303"/>
         <source>%1: %2 of %3 U used in %4 racks</source>
         <translation>%1：%4 个机柜共 %3 U，已用 %2 U</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/charts.py" line="333"/>
+        <location filename="../../ui/widgets/charts.py" line="334"/>
         <source>%1: %2 of %3 kW (%4%)</source>
         <translation>%1：%2 / %3 kW（%4%）</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/charts.py" line="429"/>
+        <location filename="../../ui/widgets/charts.py" line="431"/>
         <source>%1: ¥%2 net, ¥%3 with tax</source>
         <translation>%1：不含税 ¥%2，含税 ¥%3</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../ui/widgets/charts.py" line="207"/>
+        <location filename="../../ui/widgets/charts.py" line="208"/>
         <source>%n day(s)</source>
         <translation><numerusform>%n 天</numerusform></translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/charts.py" line="414"/>
+        <location filename="../../ui/widgets/charts.py" line="416"/>
         <source>CNY</source>
         <translation>元</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/charts.py" line="313"/>
+        <location filename="../../ui/widgets/charts.py" line="314"/>
         <source>Capacity</source>
         <translation>容量</translation>
     </message>
@@ -1797,12 +1807,12 @@
         <translation>GPU 按型号和状态</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/charts.py" line="377"/>
+        <location filename="../../ui/widgets/charts.py" line="379"/>
         <source>GPUs</source>
         <translation>GPU</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/charts.py" line="391"/>
+        <location filename="../../ui/widgets/charts.py" line="393"/>
         <source>Net revenue (CNY)</source>
         <translation>不含税收入（元）</translation>
     </message>
@@ -1817,7 +1827,7 @@
         <translation>暂无已开具账单</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/charts.py" line="211"/>
+        <location filename="../../ui/widgets/charts.py" line="212"/>
         <source>No live contract ends within 90 days.</source>
         <translation>90 天内没有到期的生效合同。</translation>
     </message>
@@ -1847,22 +1857,22 @@
         <translation>月度收入（已开具账单，不含税）</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/charts.py" line="209"/>
+        <location filename="../../ui/widgets/charts.py" line="210"/>
         <source>Soonest</source>
         <translation>最近到期</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/charts.py" line="311"/>
+        <location filename="../../ui/widgets/charts.py" line="312"/>
         <source>Typical draw</source>
         <translation>典型功耗</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/charts.py" line="281"/>
+        <location filename="../../ui/widgets/charts.py" line="282"/>
         <source>Units used (%)</source>
         <translation>已用 U 位（%）</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/charts.py" line="174"/>
+        <location filename="../../ui/widgets/charts.py" line="175"/>
         <source>within %1 days</source>
         <translation>%1 天内</translation>
     </message>
@@ -1898,102 +1908,102 @@
 <context>
     <name>DepositsSection</name>
     <message>
-        <location filename="../../ui/receivables.py" line="226"/>
+        <location filename="../../ui/receivables.py" line="228"/>
         <source>Amount</source>
         <translation>金额</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="243"/>
+        <location filename="../../ui/receivables.py" line="245"/>
         <source>Amount received</source>
         <translation>已收取</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="232"/>
+        <location filename="../../ui/receivables.py" line="234"/>
         <source>App&amp;ly</source>
         <translation>抵扣(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="244"/>
+        <location filename="../../ui/receivables.py" line="246"/>
         <source>Applied</source>
         <translation>已抵扣</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="230"/>
+        <location filename="../../ui/receivables.py" line="232"/>
         <source>Apply to a statement</source>
         <translation>抵扣对账单</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="244"/>
+        <location filename="../../ui/receivables.py" line="246"/>
         <source>Balance</source>
         <translation>余额</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="227"/>
+        <location filename="../../ui/receivables.py" line="229"/>
         <source>Contract</source>
         <translation>合同</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="226"/>
+        <location filename="../../ui/receivables.py" line="228"/>
         <source>Customer</source>
         <translation>客户</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="226"/>
+        <location filename="../../ui/receivables.py" line="228"/>
         <source>Kind</source>
         <translation>类型</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="227"/>
+        <location filename="../../ui/receivables.py" line="229"/>
         <source>R&amp;eceive</source>
         <translation>收取(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="241"/>
+        <location filename="../../ui/receivables.py" line="243"/>
         <source>Reason</source>
         <translation>原因</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="225"/>
+        <location filename="../../ui/receivables.py" line="227"/>
         <source>Receive</source>
         <translation>收取</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="227"/>
+        <location filename="../../ui/receivables.py" line="229"/>
         <source>Reference</source>
         <translation>流水号</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="241"/>
+        <location filename="../../ui/receivables.py" line="243"/>
         <source>Refu&amp;nd</source>
         <translation>退还(&amp;N)</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="238"/>
+        <location filename="../../ui/receivables.py" line="240"/>
         <source>Refund</source>
         <translation>退还</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="244"/>
+        <location filename="../../ui/receivables.py" line="246"/>
         <source>Refunded</source>
         <translation>已退还</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="231"/>
+        <location filename="../../ui/receivables.py" line="233"/>
         <source>Statement no.</source>
         <translation>对账单号</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="229"/>
+        <location filename="../../ui/receivables.py" line="231"/>
         <source>all</source>
         <translation>全部</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="222"/>
+        <location filename="../../ui/receivables.py" line="224"/>
         <source>credit code or name</source>
         <translation>信用代码或名称</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="223"/>
+        <location filename="../../ui/receivables.py" line="225"/>
         <source>optional</source>
         <translation>选填</translation>
     </message>
@@ -2014,6 +2024,11 @@
         <location filename="../../ui/forms.py" line="371"/>
         <source>Changed by someone else</source>
         <translation>记录已被他人修改</translation>
+    </message>
+    <message>
+        <location filename="../../ui/forms.py" line="430"/>
+        <source>Close</source>
+        <translation>关闭</translation>
     </message>
     <message>
         <location filename="../../ui/forms.py" line="175"/>
@@ -2054,6 +2069,11 @@
         <location filename="../../ui/forms.py" line="183"/>
         <source>Save</source>
         <translation>保存</translation>
+    </message>
+    <message>
+        <location filename="../../ui/forms.py" line="431"/>
+        <source>The slot changes are already saved (see History)</source>
+        <translation>槽位的变更已随操作保存（见历史记录）</translation>
     </message>
     <message>
         <location filename="../../ui/forms.py" line="254"/>
@@ -2207,132 +2227,132 @@
 <context>
     <name>FapiaoSection</name>
     <message>
-        <location filename="../../ui/receivables.py" line="286"/>
+        <location filename="../../ui/receivables.py" line="288"/>
         <source>&amp;Add fapiao</source>
         <translation>登记发票(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="281"/>
+        <location filename="../../ui/receivables.py" line="283"/>
         <source>(the customer's profile)</source>
         <translation>（按客户开票信息）</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="277"/>
+        <location filename="../../ui/receivables.py" line="279"/>
         <source>20 digits</source>
         <translation>20 位数字</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="285"/>
+        <location filename="../../ui/receivables.py" line="287"/>
         <source>Amount</source>
         <translation>金额</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="296"/>
+        <location filename="../../ui/receivables.py" line="298"/>
         <source>Credit code</source>
         <translation>统一社会信用代码</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="291"/>
+        <location filename="../../ui/receivables.py" line="293"/>
         <source>Credit note</source>
         <translation>红字账单</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="296"/>
+        <location filename="../../ui/receivables.py" line="298"/>
         <source>Customer</source>
         <translation>客户</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="284"/>
+        <location filename="../../ui/receivables.py" line="286"/>
         <source>Date</source>
         <translation>日期</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="284"/>
+        <location filename="../../ui/receivables.py" line="286"/>
         <source>Fapiao no.</source>
         <translation>发票号</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="295"/>
+        <location filename="../../ui/receivables.py" line="297"/>
         <source>Kind</source>
         <translation>类型</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="298"/>
+        <location filename="../../ui/receivables.py" line="300"/>
         <source>Note</source>
         <translation>备注</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="292"/>
+        <location filename="../../ui/receivables.py" line="294"/>
         <source>Original fapiao</source>
         <translation>原发票号码</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="283"/>
+        <location filename="../../ui/receivables.py" line="285"/>
         <source>Record a fapiao for a statement</source>
         <translation>登记对账单的发票</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="290"/>
+        <location filename="../../ui/receivables.py" line="292"/>
         <source>Record a red-letter fapiao for a credit note</source>
         <translation>登记红字账单的红字发票</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="293"/>
+        <location filename="../../ui/receivables.py" line="295"/>
         <source>Record red-le&amp;tter</source>
         <translation>登记红字发票(&amp;T)</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="298"/>
+        <location filename="../../ui/receivables.py" line="300"/>
         <source>Recorded by</source>
         <translation>登记人</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="297"/>
+        <location filename="../../ui/receivables.py" line="299"/>
         <source>Reverses</source>
         <translation>冲回/冲销</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="296"/>
+        <location filename="../../ui/receivables.py" line="298"/>
         <source>Statement</source>
         <translation>账单</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="297"/>
+        <location filename="../../ui/receivables.py" line="299"/>
         <source>Statement fapiao status</source>
         <translation>对账单开票状态</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="284"/>
+        <location filename="../../ui/receivables.py" line="286"/>
         <source>Statement no.</source>
         <translation>对账单号</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="285"/>
+        <location filename="../../ui/receivables.py" line="287"/>
         <source>Tax</source>
         <translation>税额</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="297"/>
+        <location filename="../../ui/receivables.py" line="299"/>
         <source>Total</source>
         <translation>合计</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="285"/>
+        <location filename="../../ui/receivables.py" line="287"/>
         <source>Type</source>
         <translation>型号</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="289"/>
+        <location filename="../../ui/receivables.py" line="291"/>
         <source>the credit note's</source>
         <translation>按红字账单</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="288"/>
+        <location filename="../../ui/receivables.py" line="290"/>
         <source>the fapiao it reverses</source>
         <translation>被冲红的原发票号码</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="279"/>
+        <location filename="../../ui/receivables.py" line="281"/>
         <source>without tax</source>
         <translation>不含税</translation>
     </message>
@@ -2340,142 +2360,142 @@
 <context>
     <name>FindFreeUnitsDialog</name>
     <message>
-        <location filename="../../ui/freespace.py" line="151"/>
+        <location filename="../../ui/freespace.py" line="169"/>
         <source>%1 or more racks fit; the best %1 are listed. Choose a site or a room to narrow the search.</source>
         <translation>至少 %1 个机柜满足条件；列出最贴合的 %1 个。选择站点或机房以缩小范围。</translation>
     </message>
     <message>
-        <location filename="../../ui/freespace.py" line="154"/>
+        <location filename="../../ui/freespace.py" line="172"/>
         <source>%1 rack(s) with %2 contiguous free U, best fit first.</source>
         <translation>%1 个机柜有连续 %2U 空闲，最贴合的在前。</translation>
     </message>
     <message>
-        <location filename="../../ui/freespace.py" line="38"/>
+        <location filename="../../ui/freespace.py" line="39"/>
         <source>(any: units only)</source>
         <translation>（任意：只按 U 数）</translation>
     </message>
     <message>
-        <location filename="../../ui/freespace.py" line="63"/>
+        <location filename="../../ui/freespace.py" line="64"/>
         <source>(our own equipment)</source>
         <translation>（本公司设备）</translation>
     </message>
     <message>
-        <location filename="../../ui/freespace.py" line="55"/>
+        <location filename="../../ui/freespace.py" line="56"/>
         <source>(whole fleet)</source>
         <translation>（全部站点）</translation>
     </message>
     <message>
-        <location filename="../../ui/freespace.py" line="66"/>
+        <location filename="../../ui/freespace.py" line="67"/>
         <source>A rack leased to a customer takes only that customer's devices; other customers' reservations are never offered</source>
         <translation>已出租给客户的机柜只放该客户的设备；其他客户预留的 U 位不会列出</translation>
     </message>
     <message>
-        <location filename="../../ui/freespace.py" line="112"/>
+        <location filename="../../ui/freespace.py" line="113"/>
         <source>Close</source>
         <translation>关闭</translation>
     </message>
     <message>
-        <location filename="../../ui/freespace.py" line="52"/>
+        <location filename="../../ui/freespace.py" line="53"/>
         <source>Contiguous units</source>
         <translation>连续 U 数</translation>
     </message>
     <message>
-        <location filename="../../ui/freespace.py" line="46"/>
+        <location filename="../../ui/freespace.py" line="47"/>
         <source>Device type</source>
         <translation>设备型号</translation>
     </message>
     <message>
-        <location filename="../../ui/freespace.py" line="82"/>
+        <location filename="../../ui/freespace.py" line="83"/>
         <source>Face</source>
         <translation>朝向</translation>
     </message>
     <message>
-        <location filename="../../ui/freespace.py" line="33"/>
+        <location filename="../../ui/freespace.py" line="34"/>
         <source>Find free U</source>
         <translation>查找空闲 U 位</translation>
     </message>
     <message>
-        <location filename="../../ui/freespace.py" line="68"/>
+        <location filename="../../ui/freespace.py" line="69"/>
         <source>For</source>
         <translation>用于</translation>
     </message>
     <message>
-        <location filename="../../ui/freespace.py" line="92"/>
+        <location filename="../../ui/freespace.py" line="93"/>
         <source>Free (U)</source>
         <translation>空闲（U）</translation>
     </message>
     <message>
-        <location filename="../../ui/freespace.py" line="75"/>
+        <location filename="../../ui/freespace.py" line="76"/>
         <source>Full depth (both faces free)</source>
         <translation>全深（前后两面均空闲）</translation>
     </message>
     <message>
-        <location filename="../../ui/freespace.py" line="91"/>
+        <location filename="../../ui/freespace.py" line="92"/>
         <source>Lessee</source>
         <translation>承租客户</translation>
     </message>
     <message>
-        <location filename="../../ui/freespace.py" line="157"/>
+        <location filename="../../ui/freespace.py" line="175"/>
         <source>No rack has %1 contiguous free U there.</source>
         <translation>该范围内没有机柜有连续 %1U 空闲。</translation>
     </message>
     <message>
-        <location filename="../../ui/freespace.py" line="106"/>
+        <location filename="../../ui/freespace.py" line="107"/>
         <source>Open elevation</source>
         <translation>打开立面图</translation>
     </message>
     <message>
-        <location filename="../../ui/freespace.py" line="109"/>
+        <location filename="../../ui/freespace.py" line="110"/>
         <source>Place a device here…</source>
         <translation>在此上架设备…</translation>
     </message>
     <message>
-        <location filename="../../ui/freespace.py" line="91"/>
+        <location filename="../../ui/freespace.py" line="92"/>
         <source>Rack</source>
         <translation>机柜</translation>
     </message>
     <message>
-        <location filename="../../ui/freespace.py" line="92"/>
+        <location filename="../../ui/freespace.py" line="93"/>
         <source>Range</source>
         <translation>U 位范围</translation>
     </message>
     <message>
-        <location filename="../../ui/freespace.py" line="91"/>
+        <location filename="../../ui/freespace.py" line="92"/>
         <source>Room</source>
         <translation>机房</translation>
     </message>
     <message>
-        <location filename="../../ui/freespace.py" line="59"/>
+        <location filename="../../ui/freespace.py" line="60"/>
         <source>Room %1</source>
         <translation>机房 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/freespace.py" line="84"/>
+        <location filename="../../ui/freespace.py" line="85"/>
         <source>Search</source>
         <translation>搜索</translation>
     </message>
     <message>
-        <location filename="../../ui/freespace.py" line="91"/>
+        <location filename="../../ui/freespace.py" line="92"/>
         <source>Site</source>
         <translation>站点</translation>
     </message>
     <message>
-        <location filename="../../ui/freespace.py" line="57"/>
+        <location filename="../../ui/freespace.py" line="58"/>
         <source>Site %1</source>
         <translation>站点 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/freespace.py" line="43"/>
+        <location filename="../../ui/freespace.py" line="44"/>
         <source>Takes the type's height and depth, and leaves out racks whose power capacity cannot take its typical draw</source>
         <translation>按型号的高度和深度查找，并排除功率容量承受不了其典型功耗的机柜</translation>
     </message>
     <message>
-        <location filename="../../ui/freespace.py" line="60"/>
+        <location filename="../../ui/freespace.py" line="61"/>
         <source>Where</source>
         <translation>范围</translation>
     </message>
     <message>
-        <location filename="../../ui/freespace.py" line="161"/>
+        <location filename="../../ui/freespace.py" line="179"/>
         <source>both faces</source>
         <translation>前后两面</translation>
     </message>
@@ -3030,47 +3050,47 @@
 <context>
     <name>InvoicingProfileTab</name>
     <message>
-        <location filename="../../ui/receivables.py" line="567"/>
+        <location filename="../../ui/receivables.py" line="575"/>
         <source>Address and phone</source>
         <translation>地址、电话</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="568"/>
+        <location filename="../../ui/receivables.py" line="576"/>
         <source>Bank and account</source>
         <translation>开户行及账号</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="571"/>
+        <location filename="../../ui/receivables.py" line="579"/>
         <source>E-mail for delivery</source>
         <translation>收票邮箱</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="570"/>
+        <location filename="../../ui/receivables.py" line="578"/>
         <source>Fapiao type</source>
         <translation>发票类型</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="610"/>
+        <location filename="../../ui/receivables.py" line="618"/>
         <source>Invoicing profile</source>
         <translation>开票信息</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="614"/>
+        <location filename="../../ui/receivables.py" line="622"/>
         <source>Invoicing profile not saved</source>
         <translation>开票信息未保存</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="566"/>
+        <location filename="../../ui/receivables.py" line="574"/>
         <source>Name on the fapiao</source>
         <translation>名称（发票抬头）</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="572"/>
+        <location filename="../../ui/receivables.py" line="580"/>
         <source>Save &amp;invoicing profile</source>
         <translation>保存开票信息(&amp;I)</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="566"/>
+        <location filename="../../ui/receivables.py" line="574"/>
         <source>Taxpayer ID</source>
         <translation>纳税人识别号</translation>
     </message>
@@ -3078,179 +3098,179 @@
 <context>
     <name>ListPage</name>
     <message>
-        <location filename="../../ui/listview.py" line="330"/>
+        <location filename="../../ui/listview.py" line="331"/>
         <source>%1 contains (empty: no filter):</source>
         <translation>%1包含（留空表示不筛选）：</translation>
     </message>
     <message>
-        <location filename="../../ui/listview.py" line="538"/>
+        <location filename="../../ui/listview.py" line="539"/>
         <source>%1 moved, %2 refused:</source>
         <translation>已变更 %1 个，拒绝 %2 个：</translation>
     </message>
     <message>
-        <location filename="../../ui/listview.py" line="206"/>
+        <location filename="../../ui/listview.py" line="207"/>
         <source>%1 of %2</source>
         <translation>%1 / 共 %2</translation>
     </message>
     <message>
-        <location filename="../../ui/listview.py" line="208"/>
+        <location filename="../../ui/listview.py" line="209"/>
         <source>%1 rows</source>
         <translation>共 %1 行</translation>
     </message>
     <message>
-        <location filename="../../ui/listview.py" line="203"/>
+        <location filename="../../ui/listview.py" line="204"/>
         <source>%1+ of %2, counting…</source>
         <translation>%1+ / 共 %2，正在计数…</translation>
     </message>
     <message>
-        <location filename="../../ui/listview.py" line="104"/>
+        <location filename="../../ui/listview.py" line="105"/>
         <source>%1: all</source>
         <translation>%1：全部</translation>
     </message>
     <message>
-        <location filename="../../ui/listview.py" line="492"/>
+        <location filename="../../ui/listview.py" line="493"/>
         <source>A reason is required.</source>
         <translation>必须填写原因。</translation>
     </message>
     <message>
-        <location filename="../../ui/listview.py" line="387"/>
+        <location filename="../../ui/listview.py" line="388"/>
         <source>CSV (*.csv)</source>
         <translation>CSV (*.csv)</translation>
     </message>
     <message>
-        <location filename="../../ui/listview.py" line="111"/>
+        <location filename="../../ui/listview.py" line="112"/>
         <source>Clear filters</source>
         <translation>清除筛选</translation>
     </message>
     <message>
-        <location filename="../../ui/listview.py" line="359"/>
+        <location filename="../../ui/listview.py" line="360"/>
         <source>Copy</source>
         <translation>复制</translation>
     </message>
     <message>
-        <location filename="../../ui/listview.py" line="227"/>
+        <location filename="../../ui/listview.py" line="228"/>
         <source>Could not read the list: %1</source>
         <translation>无法读取列表：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/listview.py" line="551"/>
+        <location filename="../../ui/listview.py" line="552"/>
         <source>Excel (*.xlsx);;CSV (*.csv)</source>
         <translation>Excel (*.xlsx);;CSV (*.csv)</translation>
     </message>
     <message>
-        <location filename="../../ui/listview.py" line="550"/>
+        <location filename="../../ui/listview.py" line="551"/>
         <source>Export</source>
         <translation>导出</translation>
     </message>
     <message>
-        <location filename="../../ui/listview.py" line="386"/>
+        <location filename="../../ui/listview.py" line="387"/>
         <source>Export selection</source>
         <translation>导出所选</translation>
     </message>
     <message>
-        <location filename="../../ui/listview.py" line="360"/>
+        <location filename="../../ui/listview.py" line="361"/>
         <source>Export selection…</source>
         <translation>导出所选…</translation>
     </message>
     <message>
-        <location filename="../../ui/listview.py" line="563"/>
+        <location filename="../../ui/listview.py" line="564"/>
         <source>Exporting…</source>
         <translation>正在导出…</translation>
     </message>
     <message>
-        <location filename="../../ui/listview.py" line="179"/>
+        <location filename="../../ui/listview.py" line="180"/>
         <source>Export…</source>
         <translation>导出…</translation>
     </message>
     <message>
-        <location filename="../../ui/listview.py" line="91"/>
+        <location filename="../../ui/listview.py" line="92"/>
         <source>Filter (Ctrl+F): code, name, serial, customer…</source>
         <translation>筛选（Ctrl+F）：编码、名称、序列号、客户…</translation>
     </message>
     <message>
-        <location filename="../../ui/listview.py" line="329"/>
+        <location filename="../../ui/listview.py" line="330"/>
         <source>Filter by %1</source>
         <translation>按%1筛选</translation>
     </message>
     <message>
-        <location filename="../../ui/listview.py" line="284"/>
+        <location filename="../../ui/listview.py" line="285"/>
         <source>Filtered by %1</source>
         <translation>筛选条件：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/listview.py" line="214"/>
+        <location filename="../../ui/listview.py" line="215"/>
         <source>Filtering %1 rows…</source>
         <translation>正在筛选 %1 行…</translation>
     </message>
     <message>
-        <location filename="../../ui/listview.py" line="358"/>
+        <location filename="../../ui/listview.py" line="359"/>
         <source>History…</source>
         <translation>历史…</translation>
     </message>
     <message>
-        <location filename="../../ui/listview.py" line="181"/>
+        <location filename="../../ui/listview.py" line="182"/>
         <source>Import…</source>
         <translation>导入…</translation>
     </message>
     <message>
-        <location filename="../../ui/listview.py" line="178"/>
+        <location filename="../../ui/listview.py" line="179"/>
         <source>Lifecycle move…</source>
         <translation>生命周期变更…</translation>
     </message>
     <message>
-        <location filename="../../ui/listview.py" line="540"/>
+        <location filename="../../ui/listview.py" line="541"/>
         <source>Moving GPUs…</source>
         <translation>正在变更 GPU 状态…</translation>
     </message>
     <message>
-        <location filename="../../ui/listview.py" line="173"/>
+        <location filename="../../ui/listview.py" line="174"/>
         <source>New</source>
         <translation>新建</translation>
     </message>
     <message>
-        <location filename="../../ui/listview.py" line="338"/>
+        <location filename="../../ui/listview.py" line="339"/>
         <source>No records match these filters. Clear or change them to see more.</source>
         <translation>没有符合这些筛选条件的记录。清除或修改筛选条件以查看更多。</translation>
     </message>
     <message>
-        <location filename="../../ui/listview.py" line="339"/>
+        <location filename="../../ui/listview.py" line="340"/>
         <source>Nothing here yet.</source>
         <translation>这里还没有记录。</translation>
     </message>
     <message>
-        <location filename="../../ui/listview.py" line="174"/>
+        <location filename="../../ui/listview.py" line="175"/>
         <source>Open</source>
         <translation>打开</translation>
     </message>
     <message>
-        <location filename="../../ui/listview.py" line="182"/>
+        <location filename="../../ui/listview.py" line="183"/>
         <source>Refresh</source>
         <translation>刷新</translation>
     </message>
     <message>
-        <location filename="../../ui/listview.py" line="176"/>
+        <location filename="../../ui/listview.py" line="177"/>
         <source>Retire</source>
         <translation>退役</translation>
     </message>
     <message>
-        <location filename="../../ui/listview.py" line="487"/>
+        <location filename="../../ui/listview.py" line="488"/>
         <source>Retire %1 selected record(s)? This is recorded in the audit trail.
 Reason:</source>
         <translation>确定退役所选 %1 条记录？此操作将记入审计日志。
 原因：</translation>
     </message>
     <message>
-        <location filename="../../ui/listview.py" line="501"/>
+        <location filename="../../ui/listview.py" line="502"/>
         <source>Retiring…</source>
         <translation>正在退役…</translation>
     </message>
     <message>
-        <location filename="../../ui/listview.py" line="537"/>
+        <location filename="../../ui/listview.py" line="538"/>
         <source>Some GPUs were not moved</source>
         <translation>部分 GPU 未变更</translation>
     </message>
     <message>
-        <location filename="../../ui/listview.py" line="214"/>
+        <location filename="../../ui/listview.py" line="215"/>
         <source>Sorting %1 rows…</source>
         <translation>正在排序 %1 行…</translation>
     </message>
@@ -3532,12 +3552,12 @@ Reason:</source>
 <context>
     <name>Operation</name>
     <message>
-        <location filename="../../ui/operations.py" line="121"/>
+        <location filename="../../ui/operations.py" line="180"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../ui/operations.py" line="121"/>
+        <location filename="../../ui/operations.py" line="180"/>
         <source>Working…</source>
         <translation>处理中…</translation>
     </message>
@@ -3653,67 +3673,67 @@ Reason:</source>
 <context>
     <name>OverdueCard</name>
     <message>
-        <location filename="../../ui/receivables.py" line="518"/>
+        <location filename="../../ui/receivables.py" line="526"/>
         <source>%1 customer(s), ¥%2</source>
         <translation>%1 个客户，¥%2</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="452"/>
+        <location filename="../../ui/receivables.py" line="460"/>
         <source>&amp;Keep serving…</source>
         <translation>继续服务(&amp;K)…</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="450"/>
+        <location filename="../../ui/receivables.py" line="458"/>
         <source>&amp;Suspend…</source>
         <translation>暂停服务(&amp;S)…</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="445"/>
+        <location filename="../../ui/receivables.py" line="453"/>
         <source>Customer</source>
         <translation>客户</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="445"/>
+        <location filename="../../ui/receivables.py" line="453"/>
         <source>Days</source>
         <translation>天数</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="445"/>
+        <location filename="../../ui/receivables.py" line="453"/>
         <source>Decision</source>
         <translation>处理决定</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="537"/>
+        <location filename="../../ui/receivables.py" line="545"/>
         <source>Decision on %1</source>
         <translation>对 %1 的处理决定</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="445"/>
+        <location filename="../../ui/receivables.py" line="453"/>
         <source>Overdue</source>
         <translation>逾期金额</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="516"/>
+        <location filename="../../ui/receivables.py" line="524"/>
         <source>Overdue more than %1 days: suspension proposals</source>
         <translation>逾期超过 %1 天：建议暂停服务</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="532"/>
+        <location filename="../../ui/receivables.py" line="540"/>
         <source>Select a customer in the list first.</source>
         <translation>请先在列表中选择一个客户。</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="538"/>
+        <location filename="../../ui/receivables.py" line="546"/>
         <source>Why? (recorded in the audit trail)</source>
         <translation>原因（记入审计日志）：</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="520"/>
+        <location filename="../../ui/receivables.py" line="528"/>
         <source>keep serving</source>
         <translation>继续服务</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="520"/>
+        <location filename="../../ui/receivables.py" line="528"/>
         <source>suspend</source>
         <translation>暂停服务</translation>
     </message>
@@ -3734,7 +3754,7 @@ Reason:</source>
 <context>
     <name>PagedTableView</name>
     <message>
-        <location filename="../../ui/tables.py" line="604"/>
+        <location filename="../../ui/tables.py" line="617"/>
         <source>Filter by “%1”…</source>
         <translation>按“%1”筛选…</translation>
     </message>
@@ -3742,172 +3762,147 @@ Reason:</source>
 <context>
     <name>PaymentsSection</name>
     <message>
-        <location filename="../../ui/receivables.py" line="139"/>
+        <location filename="../../ui/receivables.py" line="138"/>
         <source>&amp;Allocate</source>
         <translation>核销(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="135"/>
+        <location filename="../../ui/receivables.py" line="134"/>
         <source>&amp;Record receipt</source>
         <translation>登记收款(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="137"/>
+        <location filename="../../ui/receivables.py" line="136"/>
         <source>Allocate the selected payment</source>
         <translation>核销所选收款</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="146"/>
+        <location filename="../../ui/receivables.py" line="145"/>
         <source>Allocated</source>
         <translation>已核销</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="133"/>
+        <location filename="../../ui/receivables.py" line="132"/>
         <source>Amount</source>
         <translation>金额</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="127"/>
-        <source>Bank draft</source>
-        <translation>汇票</translation>
-    </message>
-    <message>
-        <location filename="../../ui/receivables.py" line="126"/>
-        <source>Bank transfer</source>
-        <translation>银行转账</translation>
-    </message>
-    <message>
-        <location filename="../../ui/receivables.py" line="126"/>
-        <source>Cash</source>
-        <translation>现金</translation>
-    </message>
-    <message>
-        <location filename="../../ui/receivables.py" line="127"/>
-        <source>Cheque</source>
-        <translation>支票</translation>
-    </message>
-    <message>
-        <location filename="../../ui/receivables.py" line="144"/>
+        <location filename="../../ui/receivables.py" line="143"/>
         <source>Credit code</source>
         <translation>统一社会信用代码</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="133"/>
+        <location filename="../../ui/receivables.py" line="132"/>
         <source>Customer</source>
         <translation>客户</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="133"/>
+        <location filename="../../ui/receivables.py" line="132"/>
         <source>Date</source>
         <translation>日期</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="129"/>
+        <location filename="../../ui/receivables.py" line="128"/>
         <source>Keep as credit (do not allocate)</source>
         <translation>暂不核销（计入预收余额）</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="144"/>
+        <location filename="../../ui/receivables.py" line="143"/>
         <source>Kind</source>
         <translation>类型</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="134"/>
+        <location filename="../../ui/receivables.py" line="133"/>
         <source>Method</source>
         <translation>付款方式</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="127"/>
-        <source>Other</source>
-        <translation>其他</translation>
-    </message>
-    <message>
-        <location filename="../../ui/receivables.py" line="145"/>
+        <location filename="../../ui/receivables.py" line="144"/>
         <source>Payer</source>
         <translation>付款户名</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="144"/>
+        <location filename="../../ui/receivables.py" line="143"/>
         <source>Payment</source>
         <translation>收款</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="181"/>
+        <location filename="../../ui/receivables.py" line="180"/>
         <source>Payment %1 reversed.</source>
         <translation>收款 %1 已冲回。</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="142"/>
+        <location filename="../../ui/receivables.py" line="141"/>
         <source>Re&amp;verse</source>
         <translation>冲回(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="142"/>
+        <location filename="../../ui/receivables.py" line="141"/>
         <source>Reason</source>
         <translation>原因</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="132"/>
+        <location filename="../../ui/receivables.py" line="131"/>
         <source>Record a bank receipt</source>
         <translation>登记银行收款</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="147"/>
+        <location filename="../../ui/receivables.py" line="146"/>
         <source>Recorded by</source>
         <translation>登记人</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="134"/>
+        <location filename="../../ui/receivables.py" line="133"/>
         <source>Reference</source>
         <translation>流水号</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="175"/>
+        <location filename="../../ui/receivables.py" line="174"/>
         <source>Reverse payment</source>
         <translation>冲回收款</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="176"/>
+        <location filename="../../ui/receivables.py" line="175"/>
         <source>Reverse payment %1 by a counter-entry? Its statements are open again.</source>
         <translation>以反向分录冲回收款 %1？其核销的对账单将重新变为未收。</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="141"/>
+        <location filename="../../ui/receivables.py" line="140"/>
         <source>Reverse the selected payment</source>
         <translation>冲回所选收款</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="146"/>
+        <location filename="../../ui/receivables.py" line="145"/>
         <source>Reverses</source>
         <translation>冲回/冲销</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="174"/>
+        <location filename="../../ui/receivables.py" line="173"/>
         <source>Say why the payment is reversed.</source>
         <translation>请填写冲回原因。</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="153"/>
+        <location filename="../../ui/receivables.py" line="152"/>
         <source>Select a payment in the list first.</source>
         <translation>请先在列表中选择一笔收款。</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="138"/>
+        <location filename="../../ui/receivables.py" line="137"/>
         <source>Statement no.</source>
         <translation>对账单号</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="147"/>
+        <location filename="../../ui/receivables.py" line="146"/>
         <source>Statements</source>
         <translation>账单</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="147"/>
+        <location filename="../../ui/receivables.py" line="146"/>
         <source>Unallocated</source>
         <translation>未核销</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="136"/>
+        <location filename="../../ui/receivables.py" line="135"/>
         <source>all</source>
         <translation>全部</translation>
     </message>
@@ -3925,87 +3920,87 @@ Reason:</source>
 <context>
     <name>PdfPreviewDialog</name>
     <message>
-        <location filename="../../ui/pdfpreview.py" line="120"/>
+        <location filename="../../ui/pdfpreview.py" line="131"/>
         <source>%1 cannot be shown: %2</source>
         <translation>无法显示 %1：%2</translation>
     </message>
     <message>
-        <location filename="../../ui/pdfpreview.py" line="65"/>
+        <location filename="../../ui/pdfpreview.py" line="76"/>
         <source>Close</source>
         <translation>关闭</translation>
     </message>
     <message>
-        <location filename="../../ui/pdfpreview.py" line="251"/>
+        <location filename="../../ui/pdfpreview.py" line="262"/>
         <source>Could not save: %1</source>
         <translation>无法保存：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/pdfpreview.py" line="59"/>
+        <location filename="../../ui/pdfpreview.py" line="70"/>
         <source>Fit width</source>
         <translation>适合宽度</translation>
     </message>
     <message>
-        <location filename="../../ui/pdfpreview.py" line="52"/>
+        <location filename="../../ui/pdfpreview.py" line="63"/>
         <source>Next page</source>
         <translation>下一页</translation>
     </message>
     <message>
-        <location filename="../../ui/pdfpreview.py" line="106"/>
+        <location filename="../../ui/pdfpreview.py" line="117"/>
         <source>Open in viewer…</source>
         <translation>用查看器打开…</translation>
     </message>
     <message>
-        <location filename="../../ui/pdfpreview.py" line="244"/>
+        <location filename="../../ui/pdfpreview.py" line="255"/>
         <source>PDF files (*.pdf)</source>
         <translation>PDF 文件 (*.pdf)</translation>
     </message>
     <message>
-        <location filename="../../ui/pdfpreview.py" line="51"/>
+        <location filename="../../ui/pdfpreview.py" line="62"/>
         <source>Previous page</source>
         <translation>上一页</translation>
     </message>
     <message>
-        <location filename="../../ui/pdfpreview.py" line="64"/>
+        <location filename="../../ui/pdfpreview.py" line="75"/>
         <source>Print…</source>
         <translation>打印…</translation>
     </message>
     <message>
-        <location filename="../../ui/pdfpreview.py" line="243"/>
+        <location filename="../../ui/pdfpreview.py" line="254"/>
         <source>Save PDF as</source>
         <translation>PDF 另存为</translation>
     </message>
     <message>
-        <location filename="../../ui/pdfpreview.py" line="63"/>
+        <location filename="../../ui/pdfpreview.py" line="74"/>
         <source>Save as…</source>
         <translation>另存为…</translation>
     </message>
     <message>
-        <location filename="../../ui/pdfpreview.py" line="99"/>
+        <location filename="../../ui/pdfpreview.py" line="110"/>
         <source>The PDF preview needs Qt's PDF module (the PySide6_Pdf package). You can still save the document or open it in your PDF viewer.</source>
         <translation>PDF 预览需要 Qt 的 PDF 模块（PySide6_Pdf）。您仍可保存文档或用 PDF 查看器打开。</translation>
     </message>
     <message>
-        <location filename="../../ui/pdfpreview.py" line="212"/>
+        <location filename="../../ui/pdfpreview.py" line="223"/>
         <source>The printer could not be started.</source>
         <translation>无法启动打印机。</translation>
     </message>
     <message>
-        <location filename="../../ui/pdfpreview.py" line="60"/>
+        <location filename="../../ui/pdfpreview.py" line="71"/>
         <source>Whole page</source>
         <translation>整页</translation>
     </message>
     <message>
-        <location filename="../../ui/pdfpreview.py" line="57"/>
+        <location filename="../../ui/pdfpreview.py" line="68"/>
         <source>Zoom in</source>
         <translation>放大</translation>
     </message>
     <message>
-        <location filename="../../ui/pdfpreview.py" line="56"/>
+        <location filename="../../ui/pdfpreview.py" line="67"/>
         <source>Zoom out</source>
         <translation>缩小</translation>
     </message>
     <message>
-        <location filename="../../ui/pdfpreview.py" line="151"/>
+        <location filename="../../ui/pdfpreview.py" line="162"/>
         <source>of %1</source>
         <translation>/ %1</translation>
     </message>
@@ -4625,27 +4620,27 @@ Reason:</source>
 <context>
     <name>ReasonDialog</name>
     <message>
-        <location filename="../../ui/dialogs.py" line="308"/>
+        <location filename="../../ui/dialogs.py" line="316"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../ui/dialogs.py" line="320"/>
+        <location filename="../../ui/dialogs.py" line="328"/>
         <source>Give a reason: it goes into the audit trail.</source>
         <translation>请填写原因：它将记入审计日志。</translation>
     </message>
     <message>
-        <location filename="../../ui/dialogs.py" line="307"/>
+        <location filename="../../ui/dialogs.py" line="315"/>
         <source>OK</source>
         <translation>确定</translation>
     </message>
     <message>
-        <location filename="../../ui/dialogs.py" line="299"/>
+        <location filename="../../ui/dialogs.py" line="307"/>
         <source>Reason *</source>
         <translation>原因 *</translation>
     </message>
     <message>
-        <location filename="../../ui/dialogs.py" line="299"/>
+        <location filename="../../ui/dialogs.py" line="307"/>
         <source>Text</source>
         <translation>内容</translation>
     </message>
@@ -4653,12 +4648,12 @@ Reason:</source>
 <context>
     <name>ReceivablesTabs</name>
     <message>
-        <location filename="../../ui/receivables.py" line="389"/>
+        <location filename="../../ui/receivables.py" line="391"/>
         <source>&amp;Deposits</source>
         <translation>押金/预付款(&amp;D)</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="389"/>
+        <location filename="../../ui/receivables.py" line="391"/>
         <source>&amp;Fapiao</source>
         <translation>发票(&amp;F)</translation>
     </message>
@@ -4668,27 +4663,27 @@ Reason:</source>
         <translation>收款(&amp;P)</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="413"/>
+        <location filename="../../ui/receivables.py" line="421"/>
         <source>&amp;Receivables</source>
         <translation>应收账款(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="411"/>
+        <location filename="../../ui/receivables.py" line="419"/>
         <source>&amp;Statements</source>
         <translation>对账单(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="390"/>
+        <location filename="../../ui/receivables.py" line="392"/>
         <source>A&amp;ging</source>
         <translation>账龄(&amp;G)</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="388"/>
+        <location filename="../../ui/receivables.py" line="390"/>
         <source>Customer &amp;balance</source>
         <translation>客户余额(&amp;B)</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="424"/>
+        <location filename="../../ui/receivables.py" line="432"/>
         <source>Fapiao: %1 (¥%2 of ¥%3)</source>
         <translation>开票：%1（已开 ¥%2，应开 ¥%3）</translation>
     </message>
@@ -5469,42 +5464,42 @@ Reason:</source>
 <context>
     <name>TransitionDialog</name>
     <message>
-        <location filename="../../ui/forms.py" line="606"/>
+        <location filename="../../ui/forms.py" line="616"/>
         <source>%1 GPU(s), now: %2</source>
         <translation>%1 个 GPU，当前：%2</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="623"/>
+        <location filename="../../ui/forms.py" line="633"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="635"/>
+        <location filename="../../ui/forms.py" line="645"/>
         <source>Give a reason: it goes into the GPU's history and the audit trail.</source>
         <translation>请填写原因：它将记入 GPU 历史和审计日志。</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="598"/>
+        <location filename="../../ui/forms.py" line="608"/>
         <source>Lifecycle move</source>
         <translation>生命周期变更</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="622"/>
+        <location filename="../../ui/forms.py" line="632"/>
         <source>Move</source>
         <translation>变更</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="613"/>
+        <location filename="../../ui/forms.py" line="623"/>
         <source>Move to</source>
         <translation>变更为</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="629"/>
+        <location filename="../../ui/forms.py" line="639"/>
         <source>No move is allowed from these states together.</source>
         <translation>所选状态之间没有共同允许的变更。</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="616"/>
+        <location filename="../../ui/forms.py" line="626"/>
         <source>Reason *</source>
         <translation>原因 *</translation>
     </message>
@@ -6115,6 +6110,40 @@ Reason:</source>
     </message>
 </context>
 <context>
+    <name>choices/PaymentKind</name>
+    <message>
+        <source>Receipt</source>
+        <translation>收款</translation>
+    </message>
+    <message>
+        <source>Reversal</source>
+        <translation>冲销</translation>
+    </message>
+</context>
+<context>
+    <name>choices/PaymentMethod</name>
+    <message>
+        <source>Bank draft</source>
+        <translation>银行汇票</translation>
+    </message>
+    <message>
+        <source>Bank transfer</source>
+        <translation>银行转账</translation>
+    </message>
+    <message>
+        <source>Cash</source>
+        <translation>现金</translation>
+    </message>
+    <message>
+        <source>Cheque</source>
+        <translation>支票</translation>
+    </message>
+    <message>
+        <source>Other</source>
+        <translation>其他</translation>
+    </message>
+</context>
+<context>
     <name>choices/PowerFeedStatus</name>
     <message>
         <source>Active</source>
@@ -6682,17 +6711,17 @@ Reason:</source>
 <context>
     <name>dialogs</name>
     <message>
-        <location filename="../../ui/dialogs.py" line="258"/>
+        <location filename="../../ui/dialogs.py" line="266"/>
         <source>%1 (%2) may not %3; this needs the role: %4</source>
         <translation>%1（%2）无权%3；需要角色：%4</translation>
     </message>
     <message>
-        <location filename="../../ui/dialogs.py" line="74"/>
+        <location filename="../../ui/dialogs.py" line="75"/>
         <source>Choose from the calendar</source>
         <translation>从日历中选择</translation>
     </message>
     <message>
-        <location filename="../../ui/dialogs.py" line="269"/>
+        <location filename="../../ui/dialogs.py" line="277"/>
         <source>The operation failed: %1</source>
         <translation>操作失败：%1</translation>
     </message>
@@ -7078,17 +7107,17 @@ Check the database in the settings.</source>
 <context>
     <name>operations</name>
     <message>
-        <location filename="../../ui/operations.py" line="260"/>
+        <location filename="../../ui/operations.py" line="319"/>
         <source>Error</source>
         <translation>错误</translation>
     </message>
     <message>
-        <location filename="../../ui/operations.py" line="256"/>
+        <location filename="../../ui/operations.py" line="315"/>
         <source>Refused</source>
         <translation>操作被拒绝</translation>
     </message>
     <message>
-        <location filename="../../ui/operations.py" line="261"/>
+        <location filename="../../ui/operations.py" line="320"/>
         <source>The operation failed: %1</source>
         <translation>操作失败：%1</translation>
     </message>
@@ -7096,7 +7125,7 @@ Check the database in the settings.</source>
 <context>
     <name>pdfpreview</name>
     <message>
-        <location filename="../../ui/pdfpreview.py" line="308"/>
+        <location filename="../../ui/pdfpreview.py" line="319"/>
         <source>Preparing the document…</source>
         <translation>正在准备文档…</translation>
     </message>

@@ -245,3 +245,61 @@ def test_names_in_chinese_with_the_codes_kept(qtbot, db, admin, events):
         assert dlg.fields["object"].text().startswith("客户  (customer)")
     finally:
         install_translators(app, "en")
+
+
+def test_report_and_export_start_from_the_page_filter(qtbot, db, admin, events, tmp_path, monkeypatch):
+    """The auditor filters once: the report's and the export's dialog open with the filter bar's
+    period, user, action and object type; the export is proposed in the folder used last (not the
+    program's working folder), named by its period, and its whole path is confirmed."""
+    from PySide6.QtWidgets import QDialog, QFileDialog
+    from ui.auditview import AuditFilterDialog, AuditPage
+    from ui.settings import settings
+    page = AuditPage(db, admin)
+    qtbot.addWidget(page)
+    page.bar.set_choices(["admin", "am"], ["customer.create", "user.create"], ["customer", "user"])
+    start, end = week()
+    page.bar.date_from.set_date(start)
+    page.bar.date_to.set_date(end)
+    page.bar.actor.setCurrentIndex(page.bar.actor.findData("am"))
+    page.bar.action.setCurrentIndex(page.bar.action.findData("customer.create"))
+    page.bar.object_type.setCurrentIndex(page.bar.object_type.findData("customer"))
+    wanted = AuditFilter(start, end, "am", "customer.create", "customer")
+    assert page.bar.filter() == wanted
+    seen = []
+
+    def accept(dlg):
+        seen.append(dlg.filter())
+        return QDialog.Accepted
+    monkeypatch.setattr(AuditFilterDialog, "exec", accept)
+    previews = []
+    monkeypatch.setattr(page, "report", lambda flt: previews.append(flt))
+    page.ask_report()
+    assert seen == [wanted] and previews == [wanted]
+
+    folder = tmp_path / "exports"
+    folder.mkdir()
+    settings().set("last_save_dir", str(folder))
+    proposed = []
+
+    def save_as(parent, title, start_path, filters):
+        proposed.append(start_path)
+        return start_path, filters
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", save_as)
+    ops = []
+    real_export = page.export
+    monkeypatch.setattr(page, "export", lambda flt, path: ops.append(real_export(flt, path)))
+    page.ask_export()
+    assert seen[-1] == wanted
+    assert proposed == [str(folder / f"audit-{start.isoformat()}-{end.isoformat()}.csv")]
+    wait_op(qtbot, ops[0])
+    rows = read_csv(proposed[0])
+    assert len(rows) == 1 + 3 and {r[2] for r in rows[1:]} == {"am"}
+    assert str(folder) in page.result.text() and "3 audit events" in page.result.text()
+
+
+def test_report_dialog_without_a_page_filter_is_this_month(qtbot, db, admin):
+    from ui.auditview import AuditFilterDialog
+    dlg = AuditFilterDialog(db, "Audit report", "Preview")
+    qtbot.addWidget(dlg)
+    today = local_today()
+    assert dlg.filter() == AuditFilter(today.replace(day=1), today, None, None, None)

@@ -22,7 +22,7 @@ def wait_op(qtbot, op, timeout=30000):
 def page_for(qtbot):
     """A billing page on a database; afterwards it stops listening for changes (its database is dropped)."""
     from ui.billing import BillingPage
-    from ui.operations import bus
+    from ui.operations import forget_window
 
     pages = []
 
@@ -34,7 +34,7 @@ def page_for(qtbot):
         return page
     yield make
     for page in pages:
-        bus().changed.disconnect(page.on_changed)
+        forget_window(page)
 
 
 def test_the_open_month_is_previewed_provisionally_but_not_billed(qtbot, demo_db, page_for):

@@ -116,3 +116,28 @@ def test_qt_own_dialog_buttons_are_translated(qtbot):
         assert "取消" in buttons.button(QDialogButtonBox.Cancel).text()
     finally:
         install_translators(app, "en")
+
+
+def test_after_log_out_the_old_window_hears_no_change(qtbot, db, admin, estate):
+    """Log out / switch user: everything the closed window (and each page it built) connected to the
+    change bus is disconnected, so a change made in the next window reaches no deleted widget."""
+    from PySide6.QtCore import QEvent
+
+    from ui.mainwindow import PAGE_IDS, MainWindow
+    from ui.operations import announce, listeners_of
+    old = MainWindow(db, admin)
+    old.show()
+    for pid in PAGE_IDS:                    # every page built (receivables tabs, dashboard, audit …)
+        old.show_page(pid)
+    assert listeners_of(old) > 5
+    old.log_out()
+    assert listeners_of(old) == 0
+    old.deleteLater()
+    QApplication.sendPostedEvents(None, QEvent.DeferredDelete)
+    new = MainWindow(db, admin)
+    qtbot.addWidget(new)
+    new.show()
+    new.show_page("billing")
+    assert listeners_of(new) > 0
+    announce({"payment", "statement", "audit"})      # raised "… ReceivablesTabs already deleted" before
+    announce({"*"})

@@ -79,3 +79,19 @@ def test_slot_grid_install_move_remove_and_refusals(qtbot, db, admin, operator, 
     qtbot.addWidget(ro)
     ro.slots.select_slot(1)
     assert not ro.slots.install_btn.isEnabled()
+
+
+def test_slot_grid_offers_only_installable_stock(qtbot, db, admin, operator, estate):
+    from app.services.common import create_record
+    from ui.forms import open_form
+    server, types = _server(db, admin, estate)
+    paths = {"L40S-OK": ["received", "burn_in", "available"],
+             "L40S-MAINT": ["received", "burn_in", "available", "maintenance"], "L40S-RMA": ["received", "burn_in", "rma"]}
+    for serial, path in paths.items():
+        g = create_record(db, admin, "gpu", {"serial": serial, "gpu_model_id": types["l40s"]})
+        for st in path:
+            transition_gpu(db, admin, g, st, st)
+    dlg = open_form(db, operator, "device", server)
+    qtbot.addWidget(dlg)
+    grid = dlg.slots
+    assert [grid.stock.itemText(i).split(" · ")[0] for i in range(grid.stock.count())] == ["L40S-OK"]

@@ -111,13 +111,14 @@ def test_operator_day(qtbot, demo_db, language, lang):
         dev = s.get(Device, server)
         assert (dev.rack_id, dev.position, dev.face) == (pick.rack_id, pick.u_from, "front")
         placed = {g.slot: g for g in s.execute(select(GpuAsset).where(GpuAsset.device_id == server)).scalars()}
-        assert sorted(placed) == list(range(1, 9))
-        assert [placed[n].state for n in range(1, 9)] == ["available"] * 7 + ["rma"]
-        rma = placed[8]
+        assert sorted(placed) == list(range(1, 8))     # the RMA GPU left slot 8 (back to the vendor)
+        assert [placed[n].state for n in range(1, 8)] == ["available"] * 7
+        rma = s.get(GpuAsset, gpu_ids[7])
+        assert (rma.state, rma.device_id, rma.slot) == ("rma", None, None)
         last = s.execute(select(GpuHistory).where(GpuHistory.gpu_id == rma.id)
                          .order_by(GpuHistory.id.desc())).scalars().first()
         assert (last.from_state, last.to_state, last.reason, last.actor_login) == (
-            "burn_in", "rma", "ECC errors during burn-in", "wanglei")
+            "burn_in", "rma", f"ECC errors during burn-in (taken out of {dev.name} slot 8)", "wanglei")
         installs = s.execute(select(func.count()).select_from(AuditEvent).where(
             AuditEvent.action == "gpu.install", AuditEvent.actor_login == "wanglei")).scalar_one()
         assert installs == 8

@@ -163,3 +163,24 @@ def test_without_qtpdf_the_dialog_offers_save_and_viewer(qtbot, contract_pdf, mo
     dialog.print_button.click()
     assert opened == [str(contract_pdf.path)]
     assert dialog.save_as().read_bytes() == contract_pdf.path.read_bytes()
+
+
+def test_preview_fits_the_screen_it_opens_on(qtbot, contract_pdf):
+    """At 1280×800 less a 40 px taskbar the preview is 900×700, not 900×1000 (its bottom off screen);
+    on a large screen it keeps 900×1000; the dialog opened offscreen fits the screen it is on."""
+    from types import SimpleNamespace
+
+    from PySide6.QtCore import QRect
+    from PySide6.QtGui import QGuiApplication
+
+    from ui.pdfpreview import PdfPreviewDialog, preview_size
+
+    def on(w, h):
+        return SimpleNamespace(screen=lambda: SimpleNamespace(availableGeometry=lambda: QRect(0, 0, w, h)))
+    assert preview_size(on(1280, 760)) == (900, 700)
+    assert preview_size(on(1920, 1040)) == (900, 980)
+    assert preview_size(on(2560, 1400)) == (900, 1000)
+    dlg = PdfPreviewDialog(contract_pdf.path)
+    qtbot.addWidget(dlg)
+    area = QGuiApplication.primaryScreen().availableGeometry()
+    assert dlg.width() <= area.width() and dlg.height() <= area.height() - 60

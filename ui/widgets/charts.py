@@ -164,6 +164,7 @@ class DashboardWidget(QWidget):
             card.setFrameShape(QFrame.StyledPanel)
             card.setStyleSheet(f"QFrame#ending{days}Card {{ border-left: 5px solid {colour}; }}")
             v = QVBoxLayout(card)
+            v.setContentsMargins(4, 6, 4, 6)      # three within a 1280 px window's dashboard
             number = QLabel("0", card)
             number.setObjectName(f"ending{days}")
             number.setAlignment(Qt.AlignCenter)
@@ -368,9 +369,10 @@ class DashboardWidget(QWidget):
         small.setPointSizeF(max(6.0, small.pointSizeF() * 0.85))
         y.setLabelsFont(small)
         y.setTruncateLabels(False)
-        # a line of the small font per model, or Qt skips every other model name
+        # a label's box per model, or Qt hides every other model name: the box is a line of the small
+        # font plus the text item's margins (4 px above and below); the axis and margins take ~70 px
         from PySide6.QtGui import QFontMetrics
-        self.gpus.view.setMinimumHeight(max(200, len(models) * (QFontMetrics(small).height() + 2) + 70))
+        self.gpus.view.setMinimumHeight(max(200, len(models) * (QFontMetrics(small).height() + 10) + 80))
         x = QValueAxis()
         x.setRange(0, max(top * 1.05, 1.0))
         x.setLabelFormat("%.0f")

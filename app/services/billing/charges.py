@@ -38,10 +38,12 @@ class _Ctx:
     held: int = 0
     data: "_Data | None" = None  # everything the period needs, loaded up front by _load_data
     names: dict[int, Text] = field(default_factory=dict)  # item id -> its name in both languages
+    reader: str | None = None    # the language the run's warnings are for (None: each contract's)
 
     def t(self, zh: str, en: str) -> str:
-        """Words in the contract's language (the run's warnings; a line's texts are `Text`s, both languages)."""
-        return en if self.lang == "en" else zh
+        """A warning's words: in the reader's language when the run was asked for one (the console
+        asks in its own), else the contract's. A line's texts are `Text`s, both languages."""
+        return en if (self.reader or self.lang) == "en" else zh
 
     def unit(self, key: str) -> str:
         """A line's unit as stored: the word of the contract's language (LineUnit.show translates)."""
@@ -268,11 +270,11 @@ def _power(s: Session, c: Contract, it: ContractItem, x: _Ctx) -> list[B.Charge]
                       "; ".join(f"meter reset at {t} ({a} → {b}), segments summed" for t, a, b in resets))
     if not m.complete:
         x.warnings.append(x.t(f"{label}：电表读数不完整，电费暂缓：", f"{label}: meter readings incomplete, power held: ")
-                          + "; ".join(m.gaps) + (f"; {reset_text.of(x.lang)}" if resets else ""))
+                          + "; ".join(m.gaps) + (f"; {reset_text.of(x.reader or x.lang)}" if resets else ""))
         x.held += 1
         return []
     if resets:
-        x.warnings.append(f"{label}: " + reset_text.of(x.lang))
+        x.warnings.append(f"{label}: " + reset_text.of(x.reader or x.lang))
         reset_text = "; " + reset_text
     span = f"{_fmt_t(m.opening[0])} {m.opening[1]} → {_fmt_t(m.closing[0])} {m.closing[1]}"
     kwh = m.kwh

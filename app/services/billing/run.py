@@ -30,7 +30,8 @@ from .statements import (BILLED_STATUSES, CHARGE_ORDER, CREDIT_PREFIX, PARTIAL_P
 
 def run_billing(db: Database, actor: Actor, period: str, *, dry_run: bool = False, issue: bool = False,
                 as_of: dt.datetime | None = None, progress: Progress | None = None,
-                cancelled: Callable[[], bool] | None = None, item_ids: Iterable[int] | None = None) -> RunSummary:
+                cancelled: Callable[[], bool] | None = None, item_ids: Iterable[int] | None = None,
+                language: str | None = None) -> RunSummary:
     """Bill one month: create the statement lines that are missing, grouped per customer.
 
     A month is billed once it has ended in Asia/Shanghai: usage is metered up to the run, so an
@@ -39,7 +40,8 @@ def run_billing(db: Database, actor: Actor, period: str, *, dry_run: bool = Fals
     nothing, except the corrected revision of a line a credit note has credited, which goes on a
     new statement referring to the credited one. `issue` then issues every draft statement of
     the month (so a run interrupted mid-issue is completed by running it again). `item_ids`
-    restricts the run to those contract items (a rebill).
+    restricts the run to those contract items (a rebill). `language` ("zh"/"en") is the one its
+    warnings are written in (the console's); without it each contract's own.
     """
     require(actor, "read" if dry_run else "run_billing")
     if issue and dry_run:
@@ -55,7 +57,7 @@ def run_billing(db: Database, actor: Actor, period: str, *, dry_run: bool = Fals
     if not dry_run:
         refuse_open_period(p, as_of)
     wanted_items = set(item_ids) if item_ids is not None else None
-    x = _Ctx(p, as_of, "zh")
+    x = _Ctx(p, as_of, "zh", reader=language if language in ("zh", "en") else None)
     with UnitOfWork(db, actor) as uow:
         s = uow.session
         in_period = and_(Contract.status.in_(BILLED_STATUSES), Contract.start_date <= p.last,
