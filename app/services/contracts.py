@@ -697,8 +697,12 @@ def _activate(uow: UnitOfWork, c: Contract, at: dt.datetime) -> dict:
                           reason=f"contract {c.number} activated")
             leased_racks.append(rack.name)
         if it.kind == ItemKind.GPU:
-            start = max(at, local_midnight(_effective_start(c, it)))
+            planned = local_midnight(_effective_start(c, it))
             for gpu in _item_gpus(s, it.id):
+                # a GPU the customer keeps under an amendment changes contract on the effective date,
+                # however late the amendment is activated; any other lease opens at activation at the earliest
+                keeps = c.amends_id is not None and gpu.state == GpuState.LEASED and gpu.customer_id == c.customer_id
+                start = planned if keeps else max(at, planned)
                 open_leases = s.execute(select(GpuLease).where(GpuLease.gpu_id == gpu.id,
                                                                GpuLease.end.is_(None))).scalars().all()
                 for lease in open_leases:  # the previous contract's lease ends where this one starts
@@ -809,6 +813,14 @@ def _supersede(uow: UnitOfWork, old: Contract, c: Contract, now: dt.datetime) ->
     last = eff - dt.timedelta(days=1)
     before = {"status": old.status}
     released = _release(uow, old, last, now)
+    from .handover import _clear_draft_lines  # drafts billed the old revision past its new end: the run bills them again
+
+    cleared = sum(_clear_draft_lines(uow, it.id, f"{eff:%Y-%m}") for it in old.items)
+    if cleared:
+        released["draft_lines_removed"] = cleared
+    if eff < now.astimezone(TZ).date().replace(day=1):
+        # months before this one may have been billed with the old revision: the run of each bills the difference
+        released["rebill_from"] = f"{eff:%Y-%m}"
     old.status = ContractStatus.EXPIRED
     flush_versioned(uow, old, f"contract {old.number}")
     uow.audit("contract.supersede", "contract", old.id, old.number, before=before,
