@@ -343,9 +343,15 @@ def rebill_statement(db: Database, actor: Actor, key: int | str, *, issue: bool 
         free = {item for (item, charge), (rev, sid) in latest.items() if (item, charge, rev) in credited}
         number = st.number
         if not free:
+            waived = s.execute(select(Statement.number).join(StatementLine).where(
+                Statement.original_id == st.id, StatementLine.charge.startswith(WAIVER_PREFIX))
+                .order_by(Statement.number).limit(1)).scalar()
             mine = {(ln.contract_item_id, ln.charge, ln.revision) for ln in st.lines}
             if mine & credited:
                 raise RuleViolation(f"the credited lines of {number} were already rebilled; see its later statements")
+            if waived:
+                raise RuleViolation(f"the lines of {number} credited by {waived} were waived; a waived line is not "
+                                    "billed again")
             raise RuleViolation(f"no line of {number} has been credited in full; credit it first "
                                 f"(billing credit {number} --reason …), then rebill")
     summary = run_billing(db, actor, p.label, as_of=as_of, item_ids=free)
