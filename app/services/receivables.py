@@ -152,6 +152,7 @@ class OpenRow:
     total: Decimal
     credited: Decimal  # the issued credit notes against it (negative)
     paid: Decimal      # the payments allocated to it (net of reversals)
+    period: str = ""   # the month it bills (YYYY-MM)
 
     @property
     def open(self) -> Decimal:
@@ -201,9 +202,9 @@ def open_statement_rows(s: Session, customer_id: int | None = None, as_of: dt.da
     for sid, amount in s.execute(dq).all():
         paid[sid] = Decimal(paid.get(sid, 0)) - Decimal(amount)
     return [OpenRow(r.id, r.number, r.subsidiary_id, r.customer_id, r.issued_at, r.due_date, Decimal(r.total),
-                    Decimal(credited.get(r.id, 0)), Decimal(paid.get(r.id, 0)))
+                    Decimal(credited.get(r.id, 0)), Decimal(paid.get(r.id, 0)), r.period)
             for r in s.execute(select(Statement.id, Statement.number, Statement.subsidiary_id, Statement.customer_id,
-                                      Statement.issued_at, Statement.due_date, Statement.total)
+                                      Statement.issued_at, Statement.due_date, Statement.total, Statement.period)
                                .where(*issued, Statement.kind == StatementKind.STATEMENT))]
 
 
@@ -340,7 +341,8 @@ def _allocate_oldest(uow: UnitOfWork, p: Payment) -> list[tuple[str, Decimal]]:
     done = []
     rows = [r for r in open_statement_rows(s, p.customer_id)
             if Decimal(r.total) + Decimal(r.credited) - Decimal(r.paid) > 0]
-    rows.sort(key=lambda r: (effective_due(r.due_date, r.issued_at), r.issued_at, r.id))
+    # oldest due first; a tie (statements issued together) goes to the older month first
+    rows.sort(key=lambda r: (effective_due(r.due_date, r.issued_at), r.period, r.issued_at, r.id))
     for r in rows:
         if left <= 0:
             break
