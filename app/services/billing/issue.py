@@ -8,6 +8,7 @@ from typing import Callable, Iterable
 
 from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm.exc import StaleDataError
 from sqlalchemy.orm import Session
 
 from models import (Contract, ContractItem, Statement, StatementLine, Subsidiary)
@@ -18,7 +19,7 @@ from ...money import format_amount
 from ...audit import Actor, append_events
 from ...auth import require
 from ...db import Database
-from ...errors import RuleViolation, ValidationError
+from ...errors import Conflict, RuleViolation, ValidationError
 from ...uow import UnitOfWork
 from ...wording import Text
 from ..common import flush_versioned
@@ -69,17 +70,27 @@ def issue_statements(db: Database, actor: Actor, *, period: str | None = None,
         ids = list(s.execute(q.order_by(Statement.subsidiary_id, Statement.customer_id, Statement.id)).scalars())
     issued: list[tuple[int, str, Decimal]] = []
     skipped: list[str] = []
+    elsewhere: list[int] = []
     for at in range(0, len(ids), ISSUE_BATCH):
         if cancelled and cancelled():
-            return IssueSummary(tuple(issued), tuple(skipped), cancelled=True)
+            return IssueSummary(tuple(issued), tuple(skipped), cancelled=True, elsewhere=len(elsewhere))
         batch = ids[at:at + ISSUE_BATCH]
-        issued += _issue_batch(db, actor, batch, skipped)
+        mark = (len(skipped), len(elsewhere))
+        try:
+            issued += _issue_batch(db, actor, batch, skipped, elsewhere)
+        except (StaleDataError, Conflict):
+            # SQLite has no SKIP LOCKED: another process issued drafts of this batch between our read and
+            # our write, so our UPDATE found them changed. The batch rolled back whole; read it again,
+            # and what the other issued is skipped as issued elsewhere (as PostgreSQL's SKIP LOCKED does).
+            del skipped[mark[0]:], elsewhere[mark[1]:]
+            issued += _issue_batch(db, actor, batch, skipped, elsewhere)
         if progress:
             progress(at + len(batch), len(ids))
-    return IssueSummary(tuple(issued), tuple(skipped))
+    return IssueSummary(tuple(issued), tuple(skipped), elsewhere=len(elsewhere))
 
 
-def _issue_batch(db: Database, actor: Actor, batch: list[int], skipped: list[str]) -> list[tuple[int, str, Decimal]]:
+def _issue_batch(db: Database, actor: Actor, batch: list[int], skipped: list[str],
+                 elsewhere: list[int]) -> list[tuple[int, str, Decimal]]:
     """Issue one batch of drafts in one transaction (see issue_statements)."""
     from ..contracts import next_document_number
     from ..receivables import statement_due_dates
@@ -97,7 +108,8 @@ def _issue_batch(db: Database, actor: Actor, batch: list[int], skipped: list[str
         for sid in batch:  # in the order subsidiary, customer, id
             st = locked.get(sid)
             if st is None:
-                skipped.append(f"statement #{sid} was issued or is being issued by someone else")
+                skipped.append(f"statement #{sid} was issued or is being issued by another run")
+                elsewhere.append(sid)
             elif sid not in sums:
                 skipped.append(f"statement #{sid} has no lines; nothing to issue")
             else:

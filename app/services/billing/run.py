@@ -269,7 +269,8 @@ def run_billing(db: Database, actor: Actor, period: str, *, dry_run: bool = Fals
         shown = list(dict.fromkeys(touched + [sid for sid, _n, _t in result.issued]))
         with db.session() as s:  # show them as issued, with their numbers
             fresh = tuple(_statement_infos(s, shown))
-        summary = replace(summary, issued=tuple(n for _i, n, _t in result.issued), statements=fresh)
+        summary = replace(summary, issued=tuple(n for _i, n, _t in result.issued), statements=fresh,
+                          issued_elsewhere=result.elsewhere)
     if not summary.cancelled:
         summary = replace(summary, pending_drafts=pending_drafts(db, p.label))
     return summary
