@@ -104,3 +104,35 @@ def test_late_activation_takes_the_old_revision_off_drafts(db, admin, manager):
     assert not [s_ for s_ in BS.list_statements(db) if s_.period == "2026-11"]
     nov = BS.run_billing(db, admin, "2026-11", as_of=AFTER)
     assert _lines(nov) == [(new.number, 1, D("1"), D("4000"), D("4000.00"), D("240.00"))]
+
+
+def test_gpu_hours_move_to_the_amendment_on_its_effective_date(db, admin, manager):
+    """Two H100 by the hour, 10.00 → 12.00 effective 16 October, activated 2 December (VAT 13 %).
+
+    | month | line                    | GPU-hours                  | amount     | tax      |
+    |-------|-------------------------|----------------------------|------------|----------|
+    | Oct   | billed before, credited | 2 × 31 d × 24 h = 1,488    | 14,880.00  | 1,934.40 |
+    | Oct   | old revision, rev. 2    | 2 × 15 d × 24 h = 720      | 7,200.00   | 936.00   |
+    | Oct   | amendment               | 2 × 16 d × 24 h = 768 × 12 | 9,216.00   | 1,198.08 |
+    | Nov   | billed before, credited | 2 × 30 d × 24 h = 1,440    | 14,400.00  | 1,872.00 |
+    | Nov   | amendment               | 1,440 × 12                 | 17,280.00  | 2,246.40 |
+    """
+    from test_billing_world import gpu_item
+    w = make_world(db)
+    old = signed(db, manager, admin, w, [gpu_item(w, [1, 2], "10")], dt.date(2026, 10, 1), dt.date(2027, 9, 30))
+    for period in ("2026-10", "2026-11"):
+        BS.run_billing(db, admin, period, issue=True, as_of=BEFORE)
+    new = C.amend_contract(db, manager, old.id, effective_date=dt.date(2026, 10, 16), reason="调价",
+                           items=[gpu_item(w, [1, 2], "12")])
+    C.submit_contract(db, manager, new.id)
+    C.approve_contract(db, admin, new.id)
+    C.activate_contract(db, admin, new.id, at=cst(2026, 12, 2, 0, 30))
+    octo = BS.run_billing(db, admin, "2026-10", issue=True, as_of=AFTER)
+    assert [(n, r, q, a, t) for n, r, q, _p, a, t in _lines(octo)] == sorted([
+        (old.number, 2, D("720"), D("7200.00"), D("936.00")),
+        (new.number, 1, D("768"), D("9216.00"), D("1198.08"))])
+    nov = BS.run_billing(db, admin, "2026-11", issue=True, as_of=AFTER)
+    assert [(n, r, q, a, t) for n, r, q, _p, a, t in _lines(nov)] == [
+        (new.number, 1, D("1440"), D("17280.00"), D("2246.40"))]
+    cns = sorted((s_.period, s_.total) for s_ in BS.list_statements(db) if s_.kind == "credit_note")
+    assert cns == [("2026-10", D("-16814.40")), ("2026-11", D("-16272.00"))]
