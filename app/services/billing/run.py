@@ -378,13 +378,19 @@ def _correct_superseded(uow: UnitOfWork, contracts: list[Contract], p: B.Period,
             Statement.kind == StatementKind.STATEMENT))}
     to_credit: dict[int, list[int]] = defaultdict(list)
     why: dict[int, tuple[Contract, str, dt.date, int]] = {}
+    keys_of: dict[int, list[tuple[str, int, int]]] = defaultdict(list)
+    for (i, charge), (rev, sid) in latest.items():
+        if i in old_items:
+            keys_of[i].append((charge, rev, sid))
     for item_id, (old, new_id, new_number, eff) in old_items.items():
         it = next(i for i in old.items if i.id == item_id)
         x.lang = old.language
-        now = {ch.charge: ch for ch in item_charges(s, old, it, x)}
-        computed[item_id] = list(now.values())
-        for (i, charge), (rev, sid) in latest.items():
-            if i != item_id or (i, charge, rev) in credited:
+        charges = item_charges(s, old, it, x)
+        computed[item_id] = charges
+        now = {ch.charge: ch for ch in charges}
+        for charge, rev, sid in keys_of.get(item_id, ()):
+            i = item_id
+            if (i, charge, rev) in credited:
                 continue
             lid, amount, _sid, status = billed[(i, charge, rev)]
             ch = now.get(charge)
