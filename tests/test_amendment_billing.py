@@ -61,6 +61,10 @@ def test_an_amendment_activated_late_bills_from_its_effective_date(db, admin, ma
     assert item.billed_from == dt.date(2026, 10, 16)
     assert item.handover_at == cst(2026, 10, 16)
 
+    # any run (here a preview of December) says which months to run again
+    dec = BS.run_billing(db, admin, "2026-12", dry_run=True, as_of=AFTER)
+    assert f"请重新运行 2026-10, 2026-11 的计费以补开差额" in " ".join(dec.warnings), dec.warnings
+
     dry = BS.run_billing(db, admin, "2026-10", dry_run=True, as_of=AFTER)
     assert any("would be credited" in w or "将冲销" in w for w in dry.warnings), dry.warnings
 
@@ -86,9 +90,11 @@ def test_an_amendment_activated_late_bills_from_its_effective_date(db, admin, ma
         reasons = set(s.execute(select(AuditEvent.reason).where(AuditEvent.action == "statement.credit")).scalars())
     assert reasons == {f"补充协议 {new.number} 自 2026-10-16 起生效：按现行条款重开"}
 
-    # a later run bills nothing more
+    # a later run bills nothing more, and nothing is left to run again
     again = BS.run_billing(db, admin, "2026-10", as_of=AFTER)
     assert (again.lines_created, again.rebilled) == (0, 0)
+    dec = BS.run_billing(db, admin, "2026-12", dry_run=True, as_of=AFTER)
+    assert not [w for w in dec.warnings if "补充协议" in w], dec.warnings
 
 
 def test_late_activation_takes_the_old_revision_off_drafts(db, admin, manager):

@@ -240,6 +240,14 @@ def run_billing(db: Database, actor: Actor, period: str, *, dry_run: bool = Fals
                                               tuple(infos), tuple(credits.get(st.id, ())), st.rebills_id))
                 if not is_new:
                     s.expire(st, ["lines"])
+        x.lang = "zh"
+        for old_number, new_number, eff, periods in months_to_rebill(s, p):
+            x.warnings.append(x.t(
+                f"补充协议 {new_number}（{eff} 起生效）在 {old_number} 已按旧条款出账后才生效："
+                f"请重新运行 {', '.join(periods)} 的计费以补开差额",
+                f"amendment {new_number} (effective {eff}) was activated after {old_number} was billed for "
+                f"{', '.join(periods)}: run billing for {'each of ' if len(periods) > 1 else ''}"
+                f"{', '.join(periods)} again to bill the difference"))
         warnings = tuple(x.warnings)
         if dry_run:
             uow.rollback()
@@ -421,4 +429,44 @@ def _correct_superseded(uow: UnitOfWork, contracts: list[Contract], p: B.Period,
         x.warnings.append(x.t(f"{orig.number}：{len(line_ids)} 行由 {cn.number} 冲销，按补充协议 {new_number}（{eff} 起）重开",
                               f"{orig.number}: {len(line_ids)} line(s) credited by {cn.number} and billed again as "
                               f"amendment {new_number} (from {eff}) stands"))
+    return out
+
+
+def months_to_rebill(s: Session, p: B.Period | None = None) -> list[tuple[str, str, dt.date, list[str]]]:
+    """Months before `p` (all, when None) that an amendment activated late changed and no run has
+    corrected yet: (old revision, amendment, effective date, months). A month is listed while an issued
+    line of the old revision for it, from its effective month on, issued before the old revision was
+    superseded, is not credited."""
+    from sqlalchemy.orm import aliased
+
+    prev = aliased(Contract)
+    rows = s.execute(select(Contract.number, Contract.effective_date, prev.id, prev.updated_at)
+                     .join(prev, prev.id == Contract.amends_id)
+                     .where(Contract.amends_id.is_not(None), Contract.status.in_(BILLED_STATUSES))).all()
+    out = []
+    for new_number, eff, old_id, superseded_at in rows:
+        if eff is None or superseded_at is None:
+            continue
+        if superseded_at.tzinfo is None:
+            superseded_at = superseded_at.replace(tzinfo=dt.timezone.utc)
+        if superseded_at < B.local_midnight(B.Period.containing(eff).next_first):
+            continue  # activated before its effective month ended: no month was billed the old way
+        old = s.get(Contract, old_id)
+        first = f"{eff:%Y-%m}"
+        q = (select(StatementLine.contract_item_id, StatementLine.charge, StatementLine.revision, StatementLine.period)
+             .join(Statement).where(StatementLine.contract_item_id.in_([it.id for it in old.items]),
+                                    StatementLine.period >= first, Statement.kind == StatementKind.STATEMENT,
+                                    Statement.status == StatementStatus.ISSUED, Statement.issued_at < old.updated_at))
+        if p is not None:
+            q = q.where(StatementLine.period < p.label)
+        billed = s.execute(q).all()
+        if not billed:
+            continue
+        credited = {(i, c[len(CREDIT_PREFIX):], r) for i, c, r in s.execute(
+            select(StatementLine.contract_item_id, StatementLine.charge, StatementLine.revision).where(
+                StatementLine.contract_item_id.in_([it.id for it in old.items]), StatementLine.period >= first,
+                StatementLine.charge.startswith(CREDIT_PREFIX)))}
+        periods = sorted({per for i, c, r, per in billed if (i, c, r) not in credited})
+        if periods:
+            out.append((old.number, new_number, eff, periods))
     return out
