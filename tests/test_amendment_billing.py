@@ -63,7 +63,7 @@ def test_an_amendment_activated_late_bills_from_its_effective_date(db, admin, ma
 
     # any run (here a preview of December) says which months to run again
     dec = BS.run_billing(db, admin, "2026-12", dry_run=True, as_of=AFTER)
-    assert f"请重新运行 2026-10, 2026-11 的计费以补开差额" in " ".join(dec.warnings), dec.warnings
+    assert "请重新运行 2026-10, 2026-11 的计费以补开差额" in " ".join(dec.warnings), dec.warnings
 
     dry = BS.run_billing(db, admin, "2026-10", dry_run=True, as_of=AFTER)
     assert any("would be credited" in w or "将冲销" in w for w in dry.warnings), dry.warnings
