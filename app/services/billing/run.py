@@ -266,7 +266,7 @@ def run_billing(db: Database, actor: Actor, period: str, *, dry_run: bool = Fals
                     after={"statements_created": created, "statements_extended": extended,
                            "lines_created": lines_created, "skipped_existing": skipped, "held": x.held,
                            "rebilled": rebilled, "subtotal": sub_total, "tax": tax_total,
-                           "superseded_credited": correction.credit_notes,
+                           **({"superseded_credited": correction.credit_notes} if correction.credit_notes else {}),
                            "warnings": list(warnings)})])
             uow.commit()
     summary = RunSummary(p.label, dry_run, created, extended, lines_created, skipped, x.held, warnings,
