@@ -28,6 +28,9 @@ def register(sub) -> None:
                    help="credit only this line (repeatable); default all lines")
     c.add_argument("--amount", metavar="X",
                    help="a partial credit of X yuan against the one line named by --line (the charge stands)")
+    c.add_argument("--waive", action="store_true",
+                   help="waive the lines: credited in full and never billed again (an SLA waiver, a bad debt); "
+                        "without it a line credited in full is billed again by the next run or rebill")
     c.set_defaults(handler=billing_credit)
     rb = bs.add_parser("rebill", help="bill again the credited lines of an issued statement, on a new statement")
     rb.add_argument("number")
@@ -150,10 +153,13 @@ def billing_credit(ctx, args) -> int:
 
     from .money import format_amount
 
-    cn = credit_statement(ctx.db, ctx.actor(), args.number, args.reason, line_ids=args.lines, amount=args.amount)
+    cn = credit_statement(ctx.db, ctx.actor(), args.number, args.reason, line_ids=args.lines, amount=args.amount,
+                          waive=args.waive)
     print(f"issued credit note {cn.number} for {cn.original_number}: total {format_amount(cn.total)} "
           f"({cn.total_in_words})")
-    if args.amount is None:
+    if args.waive:
+        print("the lines are waived: no run bills them again")
+    elif args.amount is None:
         print(f"the credited lines may be billed again: billing rebill {cn.original_number} (or the next run)")
     return 0
 

@@ -155,8 +155,9 @@ def test_activation_leases_racks_and_gpus_and_termination_releases_them(db, admi
 
 def test_activation_refuses_a_gpu_leased_to_another_customer(db, admin, manager):
     w = make_world(db)
-    signed(db, manager, admin, w, [gpu_item(w, [1], "10")], START, END, customer_id=w.other_customer_id)
+    # approved while H100-0001 was free; another customer's contract took it before activation
     c = signed(db, manager, admin, w, [rack_item(w, 1, "6000"), gpu_item(w, [1, 2], "10")], START, END, activate=False)
+    signed(db, manager, admin, w, [gpu_item(w, [1], "10")], START, END, customer_id=w.other_customer_id)
     before = table_counts(db)
     with pytest.raises(RuleViolation, match="H100-0001 is leased"):
         C.activate_contract(db, admin, c.id)
@@ -166,9 +167,12 @@ def test_activation_refuses_a_gpu_leased_to_another_customer(db, admin, manager)
 
 
 def test_not_enough_gpus_of_a_model(db, admin, manager):
-    w = make_world(db, n_gpus=2)
+    w = make_world(db, n_gpus=3)
     c = signed(db, manager, admin, w, [C.ItemSpec(ItemKind.GPU, "H100 × 3", D("1"), PriceUnit.MONTH, quantity=D(3),
                                                   gpu_model_id=w.h100_id)], START, END, activate=False)
+    with db.session() as s:  # one of the three goes to maintenance after approval
+        s.get(GpuAsset, w.gpu_ids[2]).state = GpuState.MAINTENANCE
+        s.commit()
     with pytest.raises(RuleViolation, match="needs 3 × H100 SXM 80GB, but only 2 are available"):
         C.activate_contract(db, admin, c.id)
 

@@ -58,16 +58,14 @@ def test_two_customers_share_a_rack_and_a_third_is_refused_on_an_overlapping_day
     assert [(l[2], l[3]) for l in _leases(db)] == [(1, 21), (22, 42)]
     with db.session() as s:
         assert s.get(Rack, world.rack_ids[0]).status == RackStatus.AVAILABLE  # not leased whole
-    # A third customer wants U20–U23 for one month starting on the last day of X's and Y's term.
-    draft = C.create_contract(db, manager, subsidiary_id=world.subsidiary_id, customer_id=c3,
-                              start_date=END, end_date=END + dt.timedelta(days=30),
-                              items=[u_item(world, 1, 20, 23)])
-    C.submit_contract(db, manager, draft.id)
-    C.approve_contract(db, admin, draft.id)
+    # A third customer wants U20–U23 for one month starting on the last day of X's and Y's term:
+    # refused when the draft is saved, as activation would (the same check, app/services/contracts.py)
     before = table_counts(db)
     with pytest.raises(RuleViolation) as err:
-        C.activate_contract(db, admin, draft.id, at=cst(END.year, END.month, END.day, 9))
+        C.create_contract(db, manager, subsidiary_id=world.subsidiary_id, customer_id=c3,
+                          start_date=END, end_date=END + dt.timedelta(days=30), items=[u_item(world, 1, 20, 23)])
     msg = err.value.message
+    assert "the contract cannot be saved" in msg
     assert "U1–U21 of rack A/A-01 are leased to 星河智算1号" in msg and "U22–U42" in msg
     assert table_counts(db) == before
     # The day after X's and Y's term it is free: the same range from END + 1 activates.
@@ -83,13 +81,14 @@ def test_two_customers_share_a_rack_and_a_third_is_refused_on_an_overlapping_day
 def test_a_reservation_of_another_customer_refuses_the_lease_until_cancelled(db, admin, manager, world):
     a, b, _ = _customers(db, world)
     res = reserve_units(db, manager, world.rack_ids[1], b, "front", 10, 12, START)
+    with pytest.raises(RuleViolation, match="U10–U12 \\(front\\) of rack A/A-02 are reserved for 星河智算2号"):
+        C.create_contract(db, manager, subsidiary_id=world.subsidiary_id, customer_id=a,
+                          start_date=START, end_date=END, items=[u_item(world, 2, 1, 20)])
+    cancel_reservation(db, manager, res, "客户放弃预留")
     draft = C.create_contract(db, manager, subsidiary_id=world.subsidiary_id, customer_id=a,
                               start_date=START, end_date=END, items=[u_item(world, 2, 1, 20)])
     C.submit_contract(db, manager, draft.id)
     C.approve_contract(db, admin, draft.id)
-    with pytest.raises(RuleViolation, match="U10–U12 \\(front\\) of rack A/A-02 are reserved for 星河智算2号"):
-        C.activate_contract(db, admin, draft.id)
-    cancel_reservation(db, manager, res, "客户放弃预留")
     assert C.activate_contract(db, admin, draft.id).status == ContractStatus.ACTIVE
 
 
@@ -148,12 +147,9 @@ def test_a_cage_of_four_racks_is_leased_as_one_item_and_ending_frees_it(db, admi
         assert {(r.status, r.customer_id) for r in s.execute(select(Rack).where(Rack.cage_id == cage)).scalars()} \
             == {(RackStatus.LEASED, a)}  # the cage's racks read as leased whole
     # Another customer wants one rack of the cage: refused.
-    draft = C.create_contract(db, manager, subsidiary_id=world.subsidiary_id, customer_id=b,
-                              start_date=START, end_date=END, items=[u_item(world, 3, 1, 10)])
-    C.submit_contract(db, manager, draft.id)
-    C.approve_contract(db, admin, draft.id)
     with pytest.raises(RuleViolation, match="U1–U42 of rack A/A-03 are leased to 星河智算1号"):
-        C.activate_contract(db, admin, draft.id)
+        C.create_contract(db, manager, subsidiary_id=world.subsidiary_id, customer_id=b,
+                          start_date=START, end_date=END, items=[u_item(world, 3, 1, 10)])
     # Ending the cage's contract frees its racks from the next day.
     C.terminate_contract(db, admin, c.id, reason="客户退租", at=cst(TODAY.year, TODAY.month, TODAY.day, 18))
     assert {l[5] for l in _leases(db)} == {TODAY}
@@ -179,12 +175,9 @@ def test_a_whole_rack_item_still_leases_the_rack_whole(db, admin, manager, world
         rack = s.get(Rack, world.rack_ids[4])
         assert (rack.status, rack.customer_id) == (RackStatus.LEASED, a)
         assert S.rack_space(s, [rack.id], TODAY)[rack.id].leased_u == 42
-    draft = C.create_contract(db, manager, subsidiary_id=world.subsidiary_id, customer_id=b,
-                              start_date=START, end_date=END, items=[u_item(world, 5, 40, 42)])
-    C.submit_contract(db, manager, draft.id)
-    C.approve_contract(db, admin, draft.id)
     with pytest.raises(RuleViolation, match="U1–U42 of rack A/A-05 are leased to"):
-        C.activate_contract(db, admin, draft.id)
+        C.create_contract(db, manager, subsidiary_id=world.subsidiary_id, customer_id=b,
+                          start_date=START, end_date=END, items=[u_item(world, 5, 40, 42)])
 
 
 def test_direct_lease_is_refused_like_activation(db, admin, manager, world):

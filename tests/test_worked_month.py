@@ -194,6 +194,10 @@ def test_deposit_rules(db, admin, manager, month):
         DP.refund_deposit(db, admin, code, contract=c.number, reason="asked")
     from app.services import contracts as C
     C.terminate_contract(db, admin, c.id, "customer left")
+    # without --contract: the refusal names the contract that holds the 4,140.00, not "holds ¥0.00"
+    with pytest.raises(RuleViolation, match=rf"¥4,140.00 on contract {c.number}\. Name the contract "
+                                            rf"\(--contract {c.number}\)"):
+        DP.refund_deposit(db, admin, code, reason="contract terminated")
     e = DP.refund_deposit(db, admin, code, contract=c.number, reason="contract terminated")
     assert (e.amount, e.balance) == (D("-4140.00"), D("0.00"))
     assert R.customer_balance(db, code).balance == D("6360.00")

@@ -457,6 +457,7 @@ def _new_contract(uow: UnitOfWork, *, subsidiary_id: int, customer_id: int, star
     flush_or_refuse(s)
     _write_items(s, c, items)
     flush_or_refuse(s)
+    refuse_short_capacity(s, c, "saved", "the contract")  # its number is not taken when refused
     return c
 
 
@@ -512,6 +513,7 @@ def update_draft(db: Database, actor: Actor, contract_id: int, expected_version:
             s.flush()
             _write_items(s, c, items)
         flush_versioned(uow, c, f"contract {c.number}")
+        refuse_short_capacity(s, c, "saved")
         after = dict(snapshot(c, HEADER_FIELDS), items=_audit_items(s, c))
         uow.audit("contract.update", "contract", c.id, c.number, before=before, after=after)
         info = _info(s, c)
@@ -622,14 +624,15 @@ def _item_space(s: Session, it: ContractItem):
     return item_space(s, it.kind, it.rack_id, it.u_from, it.u_to, it.face, it.cage_id)
 
 
-def _item_gpus(s: Session, item_id: int) -> list[GpuAsset]:
-    return list(s.execute(select(GpuAsset).join(contract_item_gpu, contract_item_gpu.c.gpu_id == GpuAsset.id)
-                          .where(contract_item_gpu.c.item_id == item_id).order_by(GpuAsset.serial)
-                          .with_for_update(of=GpuAsset)).scalars())
+def _item_gpus(s: Session, item_id: int, lock: bool = True) -> list[GpuAsset]:
+    q = (select(GpuAsset).join(contract_item_gpu, contract_item_gpu.c.gpu_id == GpuAsset.id)
+         .where(contract_item_gpu.c.item_id == item_id).order_by(GpuAsset.serial))
+    return list(s.execute(q.with_for_update(of=GpuAsset) if lock else q).scalars())
 
 
-def _allocate_gpus(s: Session, c: Contract, it: ContractItem, problems: list[str]) -> None:
-    """A model × quantity item gets named GPUs at activation: available ones, same subsidiary first."""
+def _allocate_gpus(s: Session, c: Contract, it: ContractItem, problems: list[str], *, dry: bool = False) -> None:
+    """A model × quantity item gets named GPUs at activation: available ones, same subsidiary first
+    (`dry`: only say whether there are enough, as at save, submit and approval)."""
     from models import Device, Room, Site
 
     want = int(it.quantity)
@@ -648,20 +651,27 @@ def _allocate_gpus(s: Session, c: Contract, it: ContractItem, problems: list[str
         problems.append(f"item “{it.description}” needs {want} × {model.name if model else it.gpu_model_id}, "
                         f"but only {len(rows)} are available")
         return
+    if dry:
+        return
     for g in rows:
         s.execute(insert(contract_item_gpu).values(item_id=it.id, gpu_id=g))
 
 
-def _activate(uow: UnitOfWork, c: Contract, at: dt.datetime) -> dict:
-    """Lease the racks and GPUs of every item; transfers what this customer already holds."""
-    s = uow.session
+def _capacity_problems(s: Session, c: Contract, *, allocate: bool = False) -> list[str]:
+    """What the contract's items need that is not there: space leased or reserved by others over its
+    days, racks not available, too few GPUs of a model, named GPUs not available. The one check, run
+    at save of a draft, submit, approval and (locking, checking whole racks' status now, and allocating
+    GPUs to model × quantity items: `allocate`) activation, so a contract is refused capacity when it
+    is written, not only when it is activated."""
     problems: list[str] = []
-    leased_racks, leased_gpus = [], []
     for it in c.items:
         for sp in _item_space(s, it):
-            s.execute(select(Rack.id).where(Rack.id == sp.rack_id).with_for_update(of=Rack)).all()
+            if allocate:
+                s.execute(select(Rack.id).where(Rack.id == sp.rack_id).with_for_update(of=Rack)).all()
             problems.extend(space_problems(s, c.customer_id, sp, _effective_start(c, it), _effective_end(c, it)))
-        for rack_id in _whole_racks(s, it):
+        # A rack's status says who holds it now; before activation the leases' and reservations' dates
+        # above decide (a rack leased until the day before this contract starts is free for it).
+        for rack_id in (_whole_racks(s, it) if allocate else ()):
             rack = s.execute(select(Rack).where(Rack.id == rack_id).with_for_update(of=Rack)).scalar_one()
             ours = rack.customer_id == c.customer_id
             if rack.status == RackStatus.LEASED and not ours:
@@ -670,16 +680,31 @@ def _activate(uow: UnitOfWork, c: Contract, at: dt.datetime) -> dict:
                 problems.append(f"rack {rack.name} is reserved for another customer")
             elif rack.status not in (RackStatus.AVAILABLE, RackStatus.RESERVED, RackStatus.LEASED):
                 problems.append(f"rack {rack.name} is {RackStatus.label(rack.status).lower()}, not available")
-        if it.kind == ItemKind.GPU and it.gpu_model_id and not _item_gpus(s, it.id):
-            _allocate_gpus(s, c, it, problems)
+        if it.kind == ItemKind.GPU and it.gpu_model_id and not _item_gpus(s, it.id, lock=allocate):
+            _allocate_gpus(s, c, it, problems, dry=not allocate)
         if it.kind == ItemKind.GPU:
-            for gpu in _item_gpus(s, it.id):
+            for gpu in _item_gpus(s, it.id, lock=allocate):
                 if gpu.state == GpuState.LEASED and gpu.customer_id == c.customer_id:
-                    continue  # renewal or amendment: handed over below
+                    continue  # renewal or amendment: handed over at activation
                 if gpu.state != GpuState.AVAILABLE:
                     problems.append(f"GPU {gpu.serial} is {GpuState.label(gpu.state).lower()}, not available")
+    return list(dict.fromkeys(problems))
+
+
+def refuse_short_capacity(s: Session, c: Contract, verb: str, what: str | None = None) -> None:
+    """Refuse (RuleViolation naming what is short) when the contract's items do not fit now."""
+    problems = _capacity_problems(s, c)
     if problems:
-        raise RuleViolation(f"contract {c.number} cannot be activated: " + "; ".join(dict.fromkeys(problems)))
+        raise RuleViolation(f"{what or f'contract {c.number}'} cannot be {verb}: " + "; ".join(problems))
+
+
+def _activate(uow: UnitOfWork, c: Contract, at: dt.datetime) -> dict:
+    """Lease the racks and GPUs of every item; transfers what this customer already holds."""
+    s = uow.session
+    leased_racks, leased_gpus = [], []
+    problems = _capacity_problems(s, c, allocate=True)
+    if problems:
+        raise RuleViolation(f"contract {c.number} cannot be activated: " + "; ".join(problems))
     leased_space = []
     for it in c.items:
         for sp in _item_space(s, it):
@@ -697,8 +722,12 @@ def _activate(uow: UnitOfWork, c: Contract, at: dt.datetime) -> dict:
                           reason=f"contract {c.number} activated")
             leased_racks.append(rack.name)
         if it.kind == ItemKind.GPU:
-            start = max(at, local_midnight(_effective_start(c, it)))
+            planned = local_midnight(_effective_start(c, it))
             for gpu in _item_gpus(s, it.id):
+                # a GPU the customer keeps under an amendment changes contract on the effective date,
+                # however late the amendment is activated; any other lease opens at activation at the earliest
+                keeps = c.amends_id is not None and gpu.state == GpuState.LEASED and gpu.customer_id == c.customer_id
+                start = planned if keeps else max(at, planned)
                 open_leases = s.execute(select(GpuLease).where(GpuLease.gpu_id == gpu.id,
                                                                GpuLease.end.is_(None))).scalars().all()
                 for lease in open_leases:  # the previous contract's lease ends where this one starts
@@ -771,6 +800,8 @@ def _move(db: Database, actor: Actor, contract_id: int | str, action: str, *,
         _refuse_unless_allowed(action, _facts(s, c), actor, (at or now).astimezone(TZ).date())
         before = {"status": c.status}
         extra: dict = {}
+        if action in ("submit", "approve"):  # the activation's capacity check, before anyone signs
+            refuse_short_capacity(s, c, "submitted" if action == "submit" else "approved")
         if action == "submit":
             c.submitted_by = actor.login
         elif action == "approve":
@@ -809,6 +840,14 @@ def _supersede(uow: UnitOfWork, old: Contract, c: Contract, now: dt.datetime) ->
     last = eff - dt.timedelta(days=1)
     before = {"status": old.status}
     released = _release(uow, old, last, now)
+    from .handover import _clear_draft_lines  # drafts billed the old revision past its new end: the run bills them again
+
+    cleared = sum(_clear_draft_lines(uow, it.id, f"{eff:%Y-%m}") for it in old.items)
+    if cleared:
+        released["draft_lines_removed"] = cleared
+    if eff < now.astimezone(TZ).date().replace(day=1):
+        # months before this one may have been billed with the old revision: the run of each bills the difference
+        released["rebill_from"] = f"{eff:%Y-%m}"
     old.status = ContractStatus.EXPIRED
     flush_versioned(uow, old, f"contract {old.number}")
     uow.audit("contract.supersede", "contract", old.id, old.number, before=before,

@@ -73,6 +73,15 @@ def _balance(s: Session, customer_id: int, kind: str, contract_id: int | None) -
     return round_fen(Decimal(s.execute(q).scalar()))
 
 
+def _held_on_contracts(s: Session, customer_id: int, kind: str) -> list[tuple[str, Decimal]]:
+    """(contract number, balance) of each contract holding a balance of this kind for the customer."""
+    rows = s.execute(select(Contract.number, func.sum(DepositEntry.amount))
+                     .join(Contract, Contract.id == DepositEntry.contract_id)
+                     .where(DepositEntry.customer_id == customer_id, DepositEntry.kind == kind)
+                     .group_by(Contract.number).order_by(Contract.number)).all()
+    return [(n, round_fen(Decimal(v))) for n, v in rows if round_fen(Decimal(v)) > 0]
+
+
 @dataclass(frozen=True)
 class EntryInfo:
     id: int
@@ -214,8 +223,16 @@ def refund_deposit(db: Database, actor: Actor, customer: str | int, *, kind: str
                 raise RuleViolation(f"{c.name} has contracts in force; their deposit is refunded when they end")
         held = _balance(s, c.id, kind, k.id if k else None)
         amount = held if amount is None else _money(amount)
+        if k is None and (amount <= 0 or amount > held):
+            on_contracts = _held_on_contracts(s, c.id, kind)
+            if on_contracts:
+                where = "; ".join(f"¥{format_amount(v)} on contract {n}" for n, v in on_contracts)
+                raise RuleViolation(f"{c.name} holds ¥{format_amount(held)} as a customer, without a contract; "
+                                    f"the {kind} is held on its contracts: {where}. Name the contract "
+                                    f"(--contract {on_contracts[0][0]})")
         if amount <= 0:
-            raise RuleViolation(f"nothing to refund: {c.name} holds ¥{format_amount(held)}")
+            raise RuleViolation(f"nothing to refund: {c.name} holds ¥{format_amount(held)}"
+                                + (f" on contract {k.number}" if k else ""))
         if amount > held:
             raise RuleViolation(f"{c.name} holds ¥{format_amount(held)}" + (f" on contract {k.number}" if k else "")
                                 + f", not ¥{format_amount(amount)}")

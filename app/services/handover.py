@@ -4,7 +4,9 @@ An item bills from its handover instant, taken as its Asia/Shanghai calendar dat
 of charge (monthly, yearly, hourly, hybrid, rack, power, bandwidth, one-off). Until then it bills
 nothing and the due list shows it as awaiting handover. Activating a new contract hands over the
 items planned to start by then, at the activation instant; items of a renewal or an amendment
-continue a service the customer already has and are handed over at their planned start. Any
+continue a service the customer already has and are handed over at their planned start (an
+amendment's even when it is activated later: it takes over from the old revision on its
+effective date; a renewal's at activation if that is later). Any
 other handover is recorded here: who, when (an instant), and the evidence. It may be corrected
 until an issued statement has billed the item; the item's lines on draft statements are then
 taken off, and the next run bills them from the corrected date.
@@ -82,7 +84,11 @@ def hand_over_at_activation(c: Contract, at: dt.datetime, login: str) -> list[st
         if it.handover_at is not None:
             continue
         planned = _planned_start(c, it)
-        if continuing:
+        if c.amends_id is not None:
+            # an amendment takes over from the revision in force on its effective date, however late it
+            # is activated (the old one ends the day before): its items bill from their planned start
+            when = B.local_midnight(planned)
+        elif continuing:
             when = max(at, B.local_midnight(planned))
         elif planned <= B.local_date(at):
             when = at
@@ -156,11 +162,15 @@ def record_handover(db: Database, actor: Actor, contract: int | str, position: i
         return info
 
 
-def _clear_draft_lines(uow: UnitOfWork, item_id: int) -> int:
-    """Take an item's lines off draft statements (billed from the old handover); drop drafts left empty."""
+def _clear_draft_lines(uow: UnitOfWork, item_id: int, from_period: str | None = None) -> int:
+    """Take an item's lines off draft statements (billed from the old handover), those of `from_period`
+    (YYYY-MM) and later when given; drop drafts left empty."""
     s = uow.session
-    lines = s.execute(select(StatementLine).join(Statement).where(
-        StatementLine.contract_item_id == item_id, Statement.status == StatementStatus.DRAFT)).scalars().all()
+    q = select(StatementLine).join(Statement).where(
+        StatementLine.contract_item_id == item_id, Statement.status == StatementStatus.DRAFT)
+    if from_period is not None:
+        q = q.where(StatementLine.period >= from_period)
+    lines = s.execute(q).scalars().all()
     touched = {ln.statement_id for ln in lines}
     for ln in lines:
         s.delete(ln)

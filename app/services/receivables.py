@@ -152,38 +152,59 @@ class OpenRow:
     total: Decimal
     credited: Decimal  # the issued credit notes against it (negative)
     paid: Decimal      # the payments allocated to it (net of reversals)
+    period: str = ""   # the month it bills (YYYY-MM)
 
     @property
     def open(self) -> Decimal:
         return round_fen(self.total + self.credited - self.paid)
 
 
-def open_statement_rows(s: Session, customer_id: int | None = None) -> list[OpenRow]:
+def as_of_end(as_of: dt.date) -> dt.datetime:
+    """The end of a Shanghai day (the next midnight): what was recorded by then counts as of that day."""
+    from ..clock import local_midnight
+
+    return local_midnight(as_of + dt.timedelta(days=1))
+
+
+def open_statement_rows(s: Session, customer_id: int | None = None, as_of: dt.date | None = None) -> list[OpenRow]:
     """Every issued statement (not credit notes) with what was credited and paid on it: three plain
     set-based queries (statements, credit notes by original, allocations by statement) joined in
-    memory, so no planner can turn them into a nested loop over tens of thousands of rows."""
+    memory, so no planner can turn them into a nested loop over tens of thousands of rows.
+
+    With `as_of` (a Shanghai date), the books as they stood at the end of that day: statements and
+    credit notes issued by then, payments received on or before it and allocated by then, deposits
+    applied on or before it (and recorded by then), so a month-end aging can be reproduced later."""
     issued = [Statement.status == StatementStatus.ISSUED]
     if customer_id is not None:
         issued.append(Statement.customer_id == customer_id)
+    end = as_of_end(as_of) if as_of is not None else None
+    if end is not None:
+        issued.append(Statement.issued_at < end)
     credited = dict(s.execute(
         select(Statement.original_id, func.sum(Statement.total))
         .where(*issued, Statement.kind == StatementKind.CREDIT_NOTE, Statement.original_id.is_not(None))
         .group_by(Statement.original_id)).all())
     pq = select(PaymentAllocation.statement_id, func.sum(PaymentAllocation.amount))
+    if customer_id is not None or end is not None:
+        pq = pq.join(Payment, Payment.id == PaymentAllocation.payment_id)
     if customer_id is not None:
-        pq = pq.join(Payment, Payment.id == PaymentAllocation.payment_id).where(Payment.customer_id == customer_id)
+        pq = pq.where(Payment.customer_id == customer_id)
+    if end is not None:
+        pq = pq.where(Payment.received_on <= as_of, Payment.created_at < end, PaymentAllocation.created_at < end)
     paid = dict(s.execute(pq.group_by(PaymentAllocation.statement_id)).all())
     # deposits and prepayments applied to a statement count as paid on it (app/services/deposits.py)
     dq = (select(DepositEntry.statement_id, func.sum(DepositEntry.amount))
           .where(DepositEntry.entry == "apply").group_by(DepositEntry.statement_id))
     if customer_id is not None:
         dq = dq.where(DepositEntry.customer_id == customer_id)
+    if end is not None:
+        dq = dq.where(DepositEntry.on_date <= as_of, DepositEntry.created_at < end)
     for sid, amount in s.execute(dq).all():
         paid[sid] = Decimal(paid.get(sid, 0)) - Decimal(amount)
     return [OpenRow(r.id, r.number, r.subsidiary_id, r.customer_id, r.issued_at, r.due_date, Decimal(r.total),
-                    Decimal(credited.get(r.id, 0)), Decimal(paid.get(r.id, 0)))
+                    Decimal(credited.get(r.id, 0)), Decimal(paid.get(r.id, 0)), r.period)
             for r in s.execute(select(Statement.id, Statement.number, Statement.subsidiary_id, Statement.customer_id,
-                                      Statement.issued_at, Statement.due_date, Statement.total)
+                                      Statement.issued_at, Statement.due_date, Statement.total, Statement.period)
                                .where(*issued, Statement.kind == StatementKind.STATEMENT))]
 
 
@@ -320,7 +341,8 @@ def _allocate_oldest(uow: UnitOfWork, p: Payment) -> list[tuple[str, Decimal]]:
     done = []
     rows = [r for r in open_statement_rows(s, p.customer_id)
             if Decimal(r.total) + Decimal(r.credited) - Decimal(r.paid) > 0]
-    rows.sort(key=lambda r: (effective_due(r.due_date, r.issued_at), r.issued_at, r.id))
+    # oldest due first; a tie (statements issued together) goes to the older month first
+    rows.sort(key=lambda r: (effective_due(r.due_date, r.issued_at), r.period, r.issued_at, r.id))
     for r in rows:
         if left <= 0:
             break
@@ -618,23 +640,28 @@ class Aging:
 
 def aging(db: Database, as_of: dt.date | None = None) -> Aging:
     """Open amounts of issued statements by subsidiary and customer, bucketed by days overdue as of
-    a date. Set-based: one query for the open statements, one for the unallocated payments."""
+    a date, as the books stood at the end of that day (open_statement_rows(as_of=)): a past date
+    leaves out what was issued, received or allocated later. Set-based: one query for the open
+    statements, one for the unallocated payments."""
     as_of = as_of or local_today()
+    end = as_of_end(as_of)
     with db.session() as s:
         subs = dict(s.execute(select(Subsidiary.id, Subsidiary.code)).all())
         names: dict[int, str] = {}
         acc: dict[tuple[int, int], dict[str, Decimal]] = {}
-        for r in open_statement_rows(s):
+        for r in open_statement_rows(s, as_of=as_of):
             open_amt = Decimal(r.total) + Decimal(r.credited) - Decimal(r.paid)
             if open_amt == 0:
                 continue
             due = effective_due(r.due_date, r.issued_at)
             key = (r.subsidiary_id, r.customer_id)
             acc.setdefault(key, {b: ZERO for b in BUCKETS})[bucket_of((as_of - due).days)] += round_fen(open_amt)
-        paid = dict(s.execute(select(Payment.customer_id, func.sum(Payment.amount))
+        received = (Payment.received_on <= as_of, Payment.created_at < end)
+        paid = dict(s.execute(select(Payment.customer_id, func.sum(Payment.amount)).where(*received)
                               .group_by(Payment.customer_id)).all())
         used = dict(s.execute(select(Payment.customer_id, func.sum(PaymentAllocation.amount))
                               .join(Payment, Payment.id == PaymentAllocation.payment_id)
+                              .where(*received, PaymentAllocation.created_at < end)
                               .group_by(Payment.customer_id)).all())
         credit = {cid: round_fen(Decimal(v) - Decimal(used.get(cid, 0))) for cid, v in paid.items()}
         ids = {cid for _sub, cid in acc} | {cid for cid, v in credit.items() if v}

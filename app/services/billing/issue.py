@@ -8,6 +8,7 @@ from typing import Callable, Iterable
 
 from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm.exc import StaleDataError
 from sqlalchemy.orm import Session
 
 from models import (Contract, ContractItem, Statement, StatementLine, Subsidiary)
@@ -18,13 +19,13 @@ from ...money import format_amount
 from ...audit import Actor, append_events
 from ...auth import require
 from ...db import Database
-from ...errors import RuleViolation, ValidationError
+from ...errors import Conflict, RuleViolation, ValidationError
 from ...uow import UnitOfWork
 from ...wording import Text
 from ..common import flush_versioned
 from ..receivables import statement_due_date
 from .charges import line_texts
-from .statements import (CREDIT_PREFIX, PARTIAL_PREFIX, IssueSummary, Progress, RunSummary, StatementInfo,
+from .statements import (CREDIT_PREFIX, PARTIAL_PREFIX, WAIVER_PREFIX, IssueSummary, Progress, RunSummary, StatementInfo,
                          _find_statement, _statement_info, _statement_infos, line_text)
 
 # --- issuing ------------------------------------------------------------------------------
@@ -69,17 +70,27 @@ def issue_statements(db: Database, actor: Actor, *, period: str | None = None,
         ids = list(s.execute(q.order_by(Statement.subsidiary_id, Statement.customer_id, Statement.id)).scalars())
     issued: list[tuple[int, str, Decimal]] = []
     skipped: list[str] = []
+    elsewhere: list[int] = []
     for at in range(0, len(ids), ISSUE_BATCH):
         if cancelled and cancelled():
-            return IssueSummary(tuple(issued), tuple(skipped), cancelled=True)
+            return IssueSummary(tuple(issued), tuple(skipped), cancelled=True, elsewhere=len(elsewhere))
         batch = ids[at:at + ISSUE_BATCH]
-        issued += _issue_batch(db, actor, batch, skipped)
+        mark = (len(skipped), len(elsewhere))
+        try:
+            issued += _issue_batch(db, actor, batch, skipped, elsewhere)
+        except (StaleDataError, Conflict):
+            # SQLite has no SKIP LOCKED: another process issued drafts of this batch between our read and
+            # our write, so our UPDATE found them changed. The batch rolled back whole; read it again,
+            # and what the other issued is skipped as issued elsewhere (as PostgreSQL's SKIP LOCKED does).
+            del skipped[mark[0]:], elsewhere[mark[1]:]
+            issued += _issue_batch(db, actor, batch, skipped, elsewhere)
         if progress:
             progress(at + len(batch), len(ids))
-    return IssueSummary(tuple(issued), tuple(skipped))
+    return IssueSummary(tuple(issued), tuple(skipped), elsewhere=len(elsewhere))
 
 
-def _issue_batch(db: Database, actor: Actor, batch: list[int], skipped: list[str]) -> list[tuple[int, str, Decimal]]:
+def _issue_batch(db: Database, actor: Actor, batch: list[int], skipped: list[str],
+                 elsewhere: list[int]) -> list[tuple[int, str, Decimal]]:
     """Issue one batch of drafts in one transaction (see issue_statements)."""
     from ..contracts import next_document_number
     from ..receivables import statement_due_dates
@@ -97,7 +108,8 @@ def _issue_batch(db: Database, actor: Actor, batch: list[int], skipped: list[str
         for sid in batch:  # in the order subsidiary, customer, id
             st = locked.get(sid)
             if st is None:
-                skipped.append(f"statement #{sid} was issued or is being issued by someone else")
+                skipped.append(f"statement #{sid} was issued or is being issued by another run")
+                elsewhere.append(sid)
             elif sid not in sums:
                 skipped.append(f"statement #{sid} has no lines; nothing to issue")
             else:
@@ -177,14 +189,16 @@ def record_fapiao(db: Database, actor: Actor, key: int | str, fapiao_no: str) ->
 
 def credit_statement(db: Database, actor: Actor, key: int | str, reason: str, *,
                      line_ids: Iterable[int] | None = None, amount: Decimal | str | None = None,
-                     at: dt.datetime | None = None) -> StatementInfo:
+                     at: dt.datetime | None = None, waive: bool = False) -> StatementInfo:
     """Issue a credit note against an issued statement: all its lines, the lines named, or, with
     `amount`, part of one line.
 
     A line credited in full is reversed (what is left of it, after any partial credit) and its key
     (item, charge, period, revision) is freed: the next run, or rebill_statement, bills the
-    corrected revision on a new statement that refers to this one. A partial credit (one line, an
-    amount below what is left of it) reduces the charge, which stands: nothing is rebilled.
+    corrected revision on a new statement that refers to this one ("wrong, bill again"). With
+    `waive` the lines are credited in full and **waived**: the key stays taken, so no run bills the
+    charge again (an SLA waiver, a bad debt written off). A partial credit (one line, an amount
+    below what is left of it) reduces the charge, which stands: nothing is rebilled.
     A credit note itself is never credited (a debit note is not issued): to undo a credit note,
     rebill the credited lines.
     """
@@ -193,6 +207,8 @@ def credit_statement(db: Database, actor: Actor, key: int | str, reason: str, *,
         raise ValidationError({"reason": "a credit note says why"})
     partial = None
     if amount is not None and amount != "":
+        if waive:
+            raise ValidationError({"amount": "a waiver credits whole lines; leave out the amount, or do not waive"})
         try:
             partial = Decimal(str(amount).replace(",", ""))
         except InvalidOperation:
@@ -205,104 +221,118 @@ def credit_statement(db: Database, actor: Actor, key: int | str, reason: str, *,
     with UnitOfWork(db, actor) as uow:
         s = uow.session
         orig = _find_statement(s, key, lock=True)
-        if orig.kind != StatementKind.STATEMENT:
-            raise RuleViolation(f"{orig.number} is a credit note; a credit note is not credited again. To charge "
-                                f"its lines again, rebill the statement it credited (billing rebill NUMBER)")
-        if orig.status != StatementStatus.ISSUED:
-            raise RuleViolation(f"only an issued statement is credited; {orig.number or f'#{orig.id}'} is "
-                                "a draft (change the draft instead)")
-        wanted = set(line_ids) if line_ids is not None else None
-        lines = [ln for ln in orig.lines if wanted is None or ln.id in wanted]
-        if wanted is not None and len(lines) != len(wanted):
-            missing = sorted(wanted - {ln.id for ln in orig.lines})
-            raise ValidationError({"line_ids": f"line(s) {missing} are not on {orig.number}"})
-        if not lines:
-            raise ValidationError({"line_ids": f"{orig.number} has no lines to credit"})
-        # what earlier credit notes took off each line: (amount, tax, full credit number or None)
-        taken: dict[int, list] = {}
-        for ln in lines:
-            done_amount = done_tax = Decimal("0.00")
-            full = part = None
-            for number, charge, c_amount, c_tax in s.execute(
-                    select(Statement.number, StatementLine.charge, StatementLine.amount, StatementLine.tax)
-                    .join(StatementLine).where(
-                        Statement.original_id == orig.id, StatementLine.contract_item_id == ln.contract_item_id,
-                        StatementLine.charge.in_([f"{CREDIT_PREFIX}{ln.charge}", f"{PARTIAL_PREFIX}{ln.charge}"]),
-                        StatementLine.period == ln.period, StatementLine.revision == ln.revision)):
-                done_amount += c_amount
-                done_tax += c_tax
-                if charge.startswith(CREDIT_PREFIX):
-                    full = number
-                else:
-                    part = number
-            if full:
-                raise RuleViolation(f"line “{ln.description}” of {orig.number} was already credited by {full}")
-            if partial is not None and part:
-                raise RuleViolation(f"line “{ln.description}” of {orig.number} already has a partial credit ({part}); "
-                                    "credit the rest of it in full, and the corrected charge is rebilled")
-            taken[ln.id] = [done_amount, done_tax]
-        if partial is not None:
-            ln = lines[0]
-            left = ln.amount + taken[ln.id][0]
-            if partial >= abs(left):
-                raise ValidationError({"amount": f"a partial credit is less than what is left of the line "
-                                                 f"({format_amount(abs(left))}); to credit all of it, leave out the amount"})
-        cn = Statement(kind=StatementKind.CREDIT_NOTE, subsidiary_id=orig.subsidiary_id, customer_id=orig.customer_id,
-                       period=orig.period, status=StatementStatus.DRAFT, original_id=orig.id, reason=reason.strip(),
-                       updated_by=actor.login)
-        langs = dict(s.execute(select(ContractItem.id, Contract.language).join(Contract).where(
-            ContractItem.id.in_([ln.contract_item_id for ln in lines if ln.contract_item_id]))).all())
-        for ln in lines:
-            lang = langs.get(ln.contract_item_id) or "zh"
-            done_amount, done_tax = taken[ln.id]
-            if partial is not None:
-                sign = -1 if ln.amount > 0 else 1  # against the line: a credit of a charge, a debit of a discount
-                quantity, price, amount_ = Decimal(sign), partial, sign * partial
-                tax = B.tax_for(amount_, ln.tax_rate)
-                charge = f"{PARTIAL_PREFIX}{ln.charge}"
-                prefix = Text(f"部分冲减 {orig.number}：", f"Partial credit of {orig.number}: ")
-            elif done_amount:
-                left = ln.amount + done_amount  # after a partial credit: the rest, as 1 × what is left
-                sign = -1 if left > 0 else 1
-                quantity, price, amount_ = Decimal(sign), abs(left), -left
-                tax = -(ln.tax + done_tax)
-                charge = f"{CREDIT_PREFIX}{ln.charge}"
-                prefix = Text(f"冲销 {orig.number} 余额：", f"Reversal of the rest of {orig.number}: ")
-            else:
-                quantity, price, amount_, tax = -ln.quantity, ln.unit_price, -ln.amount, -ln.tax
-                charge = f"{CREDIT_PREFIX}{ln.charge}"
-                prefix = Text(f"冲销 {orig.number}：", f"Reversal of {orig.number}: ")
-            # the credited line's words in each language (as billed where it has only one)
-            credited = prefix + Text(line_text(ln, "description", "zh", lang), line_text(ln, "description", "en", lang))
-            ref = Text.same(f"{orig.number} #{ln.id}")
-            if ln.revision > 1:
-                ref += Text(f" 第 {ln.revision} 版", f" rev. {ln.revision}")
-            cn.lines.append(StatementLine(
-                contract_item_id=ln.contract_item_id, charge=charge[:16], period=ln.period,
-                quantity=quantity, unit=ln.unit, unit_price=price, amount=amount_, tax_rate=ln.tax_rate, tax=tax,
-                revision=ln.revision, **line_texts(credited, ref, lang)))
-        s.add(cn)
-        try:
-            s.flush()
-        except IntegrityError as exc:
-            raise RuleViolation(f"a line of {orig.number} was credited by someone else meanwhile; reload") from exc
-        tot = B.totals([(ln.amount, ln.tax) for ln in cn.lines])
-        cn.subtotal, cn.tax, cn.total = tot.subtotal, tot.tax, tot.total
-        sub = s.get(Subsidiary, orig.subsidiary_id)
-        month = B.Period.containing(B.local_date(at))
-        from ..contracts import next_document_number
-
-        n = next_document_number(s, orig.subsidiary_id, "credit_note", month.compact)
-        cn.number = f"{sub.code}-CN-{month.compact}-{n:06d}"
-        cn.status, cn.issued_at = StatementStatus.ISSUED, at
-        cn.due_date = statement_due_date(s, cn, at)
-        flush_versioned(uow, cn, f"credit note {cn.number}")
-        uow.audit("statement.credit", "statement", cn.id, cn.number, reason=reason.strip(),
-                  after={"original": orig.number, "lines": len(lines), "partial": partial is not None,
-                         "subtotal": tot.subtotal, "tax": tot.tax, "total": tot.total})
+        cn, event = credit_lines(uow, orig, line_ids, reason.strip(), at, partial=partial, waive=waive)
+        uow.audit(**event)
         info = _statement_info(s, cn)
         uow.commit()
         return info
+
+
+def credit_lines(uow: UnitOfWork, orig: Statement, line_ids: Iterable[int] | None, reason: str, at: dt.datetime, *,
+                 partial: Decimal | None = None, waive: bool = False) -> tuple[Statement, dict]:
+    """Write and issue the credit note of `orig` (locked by the caller) for the lines named (all
+    when None); returns it and its audit event (the caller appends it: the run does so last)."""
+    s = uow.session
+    if orig.kind != StatementKind.STATEMENT:
+        raise RuleViolation(f"{orig.number} is a credit note; a credit note is not credited again. To charge "
+                            f"its lines again, rebill the statement it credited (billing rebill NUMBER)")
+    if orig.status != StatementStatus.ISSUED:
+        raise RuleViolation(f"only an issued statement is credited; {orig.number or f'#{orig.id}'} is "
+                            "a draft (change the draft instead)")
+    wanted = set(line_ids) if line_ids is not None else None
+    lines = [ln for ln in orig.lines if wanted is None or ln.id in wanted]
+    if wanted is not None and len(lines) != len(wanted):
+        missing = sorted(wanted - {ln.id for ln in orig.lines})
+        raise ValidationError({"line_ids": f"line(s) {missing} are not on {orig.number}"})
+    if not lines:
+        raise ValidationError({"line_ids": f"{orig.number} has no lines to credit"})
+    # what earlier credit notes took off each line: (amount, tax, full credit number or None)
+    taken: dict[int, list] = {}
+    for ln in lines:
+        done_amount = done_tax = Decimal("0.00")
+        full = part = None
+        for number, charge, c_amount, c_tax in s.execute(
+                select(Statement.number, StatementLine.charge, StatementLine.amount, StatementLine.tax)
+                .join(StatementLine).where(
+                    Statement.original_id == orig.id, StatementLine.contract_item_id == ln.contract_item_id,
+                    StatementLine.charge.in_([f"{p}{ln.charge}" for p in (CREDIT_PREFIX, PARTIAL_PREFIX,
+                                                                          WAIVER_PREFIX)]),
+                    StatementLine.period == ln.period, StatementLine.revision == ln.revision)):
+            done_amount += c_amount
+            done_tax += c_tax
+            if charge.startswith((CREDIT_PREFIX, WAIVER_PREFIX)):
+                full = number
+            else:
+                part = number
+        if full:
+            raise RuleViolation(f"line “{ln.description}” of {orig.number} was already credited by {full}")
+        if partial is not None and part:
+            raise RuleViolation(f"line “{ln.description}” of {orig.number} already has a partial credit ({part}); "
+                                "credit the rest of it in full, and the corrected charge is rebilled")
+        taken[ln.id] = [done_amount, done_tax]
+    if partial is not None:
+        ln = lines[0]
+        left = ln.amount + taken[ln.id][0]
+        if partial >= abs(left):
+            raise ValidationError({"amount": f"a partial credit is less than what is left of the line "
+                                             f"({format_amount(abs(left))}); to credit all of it, leave out the amount"})
+    cn = Statement(kind=StatementKind.CREDIT_NOTE, subsidiary_id=orig.subsidiary_id, customer_id=orig.customer_id,
+                   period=orig.period, status=StatementStatus.DRAFT, original_id=orig.id, reason=reason,
+                   updated_by=uow.actor.login)
+    langs = dict(s.execute(select(ContractItem.id, Contract.language).join(Contract).where(
+        ContractItem.id.in_([ln.contract_item_id for ln in lines if ln.contract_item_id]))).all())
+    full_prefix = WAIVER_PREFIX if waive else CREDIT_PREFIX
+    for ln in lines:
+        lang = langs.get(ln.contract_item_id) or "zh"
+        done_amount, done_tax = taken[ln.id]
+        if partial is not None:
+            sign = -1 if ln.amount > 0 else 1  # against the line: a credit of a charge, a debit of a discount
+            quantity, price, amount_ = Decimal(sign), partial, sign * partial
+            tax = B.tax_for(amount_, ln.tax_rate)
+            charge = f"{PARTIAL_PREFIX}{ln.charge}"
+            prefix = Text(f"部分冲减 {orig.number}：", f"Partial credit of {orig.number}: ")
+        elif done_amount:
+            left = ln.amount + done_amount  # after a partial credit: the rest, as 1 × what is left
+            sign = -1 if left > 0 else 1
+            quantity, price, amount_ = Decimal(sign), abs(left), -left
+            tax = -(ln.tax + done_tax)
+            charge = f"{full_prefix}{ln.charge}"
+            prefix = (Text(f"免收 {orig.number} 余额（不再计费）：", f"Waiver of the rest of {orig.number} (not billed again): ")
+                      if waive else Text(f"冲销 {orig.number} 余额：", f"Reversal of the rest of {orig.number}: "))
+        else:
+            quantity, price, amount_, tax = -ln.quantity, ln.unit_price, -ln.amount, -ln.tax
+            charge = f"{full_prefix}{ln.charge}"
+            prefix = (Text(f"免收 {orig.number}（不再计费）：", f"Waiver of {orig.number} (not billed again): ")
+                      if waive else Text(f"冲销 {orig.number}：", f"Reversal of {orig.number}: "))
+        # the credited line's words in each language (as billed where it has only one)
+        credited = prefix + Text(line_text(ln, "description", "zh", lang), line_text(ln, "description", "en", lang))
+        ref = Text.same(f"{orig.number} #{ln.id}")
+        if ln.revision > 1:
+            ref += Text(f" 第 {ln.revision} 版", f" rev. {ln.revision}")
+        cn.lines.append(StatementLine(
+            contract_item_id=ln.contract_item_id, charge=charge[:16], period=ln.period,
+            quantity=quantity, unit=ln.unit, unit_price=price, amount=amount_, tax_rate=ln.tax_rate, tax=tax,
+            revision=ln.revision, **line_texts(credited, ref, lang)))
+    s.add(cn)
+    try:
+        s.flush()
+    except IntegrityError as exc:
+        raise RuleViolation(f"a line of {orig.number} was credited by someone else meanwhile; reload") from exc
+    tot = B.totals([(ln.amount, ln.tax) for ln in cn.lines])
+    cn.subtotal, cn.tax, cn.total = tot.subtotal, tot.tax, tot.total
+    sub = s.get(Subsidiary, orig.subsidiary_id)
+    month = B.Period.containing(B.local_date(at))
+    from ..contracts import next_document_number
+
+    n = next_document_number(s, orig.subsidiary_id, "credit_note", month.compact)
+    cn.number = f"{sub.code}-CN-{month.compact}-{n:06d}"
+    cn.status, cn.issued_at = StatementStatus.ISSUED, at
+    cn.due_date = statement_due_date(s, cn, at)
+    flush_versioned(uow, cn, f"credit note {cn.number}")
+    event = dict(action="statement.credit", object_type="statement", object_id=cn.id, label=cn.number, reason=reason,
+                 after={"original": orig.number, "lines": len(lines), "partial": partial is not None,
+                        "waived": waive, "subtotal": tot.subtotal, "tax": tot.tax, "total": tot.total})
+    return cn, event
 
 
 def rebill_statement(db: Database, actor: Actor, key: int | str, *, issue: bool = False,
@@ -325,9 +355,15 @@ def rebill_statement(db: Database, actor: Actor, key: int | str, *, issue: bool 
         free = {item for (item, charge), (rev, sid) in latest.items() if (item, charge, rev) in credited}
         number = st.number
         if not free:
+            waived = s.execute(select(Statement.number).join(StatementLine).where(
+                Statement.original_id == st.id, StatementLine.charge.startswith(WAIVER_PREFIX))
+                .order_by(Statement.number).limit(1)).scalar()
             mine = {(ln.contract_item_id, ln.charge, ln.revision) for ln in st.lines}
             if mine & credited:
                 raise RuleViolation(f"the credited lines of {number} were already rebilled; see its later statements")
+            if waived:
+                raise RuleViolation(f"the lines of {number} credited by {waived} were waived; a waived line is not "
+                                    "billed again")
             raise RuleViolation(f"no line of {number} has been credited in full; credit it first "
                                 f"(billing credit {number} --reason …), then rebill")
     summary = run_billing(db, actor, p.label, as_of=as_of, item_ids=free)

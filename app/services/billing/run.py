@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import datetime as dt
 from collections import defaultdict
-from dataclasses import replace
+from dataclasses import dataclass, field, replace
 from decimal import Decimal
 from typing import Callable, Iterable
 
@@ -23,7 +23,7 @@ from ...uow import UnitOfWork
 from ..common import flush_versioned
 from .charges import _Ctx, _load_data, _tax_rates, item_charges, line_texts, revised
 from .issue import issue_statements
-from .statements import (BILLED_STATUSES, CHARGE_ORDER, CREDIT_PREFIX, PARTIAL_PREFIX, LineInfo, Progress, RunSummary,
+from .statements import (BILLED_STATUSES, CHARGE_ORDER, CREDIT_PREFIX, PARTIAL_PREFIX, WAIVER_PREFIX, LineInfo, Progress, RunSummary,
                          StatementInfo, _chunks, _contract_numbers, _statement_infos, _words)
 
 # --- the run ------------------------------------------------------------------------------
@@ -83,6 +83,13 @@ def run_billing(db: Database, actor: Actor, period: str, *, dry_run: bool = Fals
         # (subsidiary, customer, statement rebilled or 0) -> [(contract, charge, revision)]
         new: dict[tuple[int, int, int], list[tuple[Contract, B.Charge, int]]] = defaultdict(list)
         skipped = rebilled = 0
+        # Old revisions an amendment took over from within the month: their issued lines that no longer
+        # stand are credited and billed again, with the amendment's own lines, on one statement
+        # referring to the credited one (an amendment bills from its effective date, however late it
+        # was activated: docs/billing.md, "Amendments activated late").
+        computed: dict[int, list[B.Charge]] = {}
+        correction = _correct_superseded(uow, contracts, p, x, latest, credited, wanted_items, computed,
+                                         dry_run, as_of)
         for done, c in enumerate(contracts):
             if cancelled and cancelled():
                 return cancel()
@@ -90,10 +97,11 @@ def run_billing(db: Database, actor: Actor, period: str, *, dry_run: bool = Fals
             for it in c.items:
                 if wanted_items is not None and it.id not in wanted_items:
                     continue
-                for ch in item_charges(s, c, it, x):
+                charges_ = computed.pop(it.id) if it.id in computed else item_charges(s, c, it, x)
+                for ch in charges_:
                     prev = latest.get((it.id, ch.charge))
                     if prev is None:
-                        revision, rebills = 1, 0
+                        revision, rebills = 1, correction.statement_of.get(c.id, 0)
                     elif (it.id, ch.charge, prev[0]) in credited:
                         revision, rebills = prev[0] + 1, prev[1]
                         rebilled += 1
@@ -234,6 +242,14 @@ def run_billing(db: Database, actor: Actor, period: str, *, dry_run: bool = Fals
                                               tuple(infos), tuple(credits.get(st.id, ())), st.rebills_id))
                 if not is_new:
                     s.expire(st, ["lines"])
+        x.lang = "zh"
+        for old_number, new_number, eff, periods in months_to_rebill(s, p):
+            x.warnings.append(x.t(
+                f"补充协议 {new_number}（{eff} 起生效）在 {old_number} 已按旧条款出账后才生效："
+                f"请重新运行 {', '.join(periods)} 的计费以补开差额",
+                f"amendment {new_number} (effective {eff}) was activated after {old_number} was billed for "
+                f"{', '.join(periods)}: run billing for {'each of ' if len(periods) > 1 else ''}"
+                f"{', '.join(periods)} again to bill the difference"))
         warnings = tuple(x.warnings)
         if dry_run:
             uow.rollback()
@@ -245,13 +261,14 @@ def run_billing(db: Database, actor: Actor, period: str, *, dry_run: bool = Fals
             # All the statements' events and the run's go in with one move of the audit head (locked
             # last: no deadlock with a concurrent issue, which locks statements, then counters, then the head).
             uow.changes.add("statement")
-            append_events(s, uow.actor, request_id=uow.request_id, events=[
+            append_events(s, uow.actor, request_id=uow.request_id, events=correction.events + [
                 dict(action=action, object_type="statement", object_id=sid, object_label=label, after=after)
                 for action, sid, label, after in audits] + [dict(
                     action="billing.run", object_type="billing", object_id=p.label, object_label=f"billing run {p.label}",
                     after={"statements_created": created, "statements_extended": extended,
                            "lines_created": lines_created, "skipped_existing": skipped, "held": x.held,
                            "rebilled": rebilled, "subtotal": sub_total, "tax": tax_total,
+                           **({"superseded_credited": correction.credit_notes} if correction.credit_notes else {}),
                            "warnings": list(warnings)})])
             uow.commit()
     summary = RunSummary(p.label, dry_run, created, extended, lines_created, skipped, x.held, warnings,
@@ -262,7 +279,8 @@ def run_billing(db: Database, actor: Actor, period: str, *, dry_run: bool = Fals
         shown = list(dict.fromkeys(touched + [sid for sid, _n, _t in result.issued]))
         with db.session() as s:  # show them as issued, with their numbers
             fresh = tuple(_statement_infos(s, shown))
-        summary = replace(summary, issued=tuple(n for _i, n, _t in result.issued), statements=fresh)
+        summary = replace(summary, issued=tuple(n for _i, n, _t in result.issued), statements=fresh,
+                          issued_elsewhere=result.elsewhere)
     if not summary.cancelled:
         summary = replace(summary, pending_drafts=pending_drafts(db, p.label))
     return summary
@@ -318,10 +336,139 @@ def _billed_keys(s: Session, p: B.Period, numbers: dict[int, str]):
             continue
         if charge.startswith(CREDIT_PREFIX):
             credited.add((item_id, charge[len(CREDIT_PREFIX):], revision))
-        elif charge.startswith(PARTIAL_PREFIX):
-            continue
+        elif charge.startswith((PARTIAL_PREFIX, WAIVER_PREFIX)):
+            continue  # the charge stands (reduced), or was waived: its key stays taken
         else:
             cur = latest.get((item_id, charge))
             if cur is None or revision > cur[0]:
                 latest[(item_id, charge)] = (revision, sid)
     return latest, credited
+
+
+@dataclass
+class _Correction:
+    statement_of: dict[int, int] = field(default_factory=dict)  # amendment contract id -> statement it corrects
+    credit_notes: list[str] = field(default_factory=list)
+    events: list[dict] = field(default_factory=list)
+
+
+def _correct_superseded(uow: UnitOfWork, contracts: list[Contract], p: B.Period, x: _Ctx,
+                        latest: dict[tuple[int, str], tuple[int, int]], credited: set[tuple[int, str, int]],
+                        wanted_items: set[int] | None, computed: dict[int, list[B.Charge]], dry_run: bool,
+                        as_of: dt.datetime) -> _Correction:
+    """Credit the issued lines of the month that a later-activated amendment changed.
+
+    An amendment activated after its effective date ends the old revision the day before that date
+    (and its items bill from it); lines the old revision was billed for the month before then now
+    charge too much. Each such line (its amount differs from what the item now charges, or it now
+    charges nothing) is credited in full, which frees its key, so this run bills it again as it now
+    stands, on a statement referring to the credited one, beside the amendment's own lines of the
+    month. A dry run credits nothing but shows the same lines (and says what it would credit).
+    """
+    out = _Correction()
+    s = uow.session
+    in_run = {c.id: c for c in contracts}
+    takeovers = s.execute(select(Contract.amends_id, Contract.id, Contract.number, Contract.effective_date).where(
+        Contract.amends_id.is_not(None), Contract.status.in_(BILLED_STATUSES),
+        Contract.effective_date <= p.last)).all()
+    old_items: dict[int, tuple[Contract, int, str, dt.date]] = {}
+    for old_id, new_id, new_number, eff in takeovers:
+        old = in_run.get(old_id)
+        if old is None:
+            continue
+        for it in old.items:
+            if wanted_items is None or it.id in wanted_items:
+                old_items[it.id] = (old, new_id, new_number, eff)
+    if not old_items:
+        return out
+    billed = {(item, charge, rev): (lid, amount, sid, status) for item, charge, rev, lid, amount, sid, status in s.execute(
+        select(StatementLine.contract_item_id, StatementLine.charge, StatementLine.revision, StatementLine.id,
+               StatementLine.amount, Statement.id, Statement.status).join(Statement).where(
+            StatementLine.period == p.label, StatementLine.contract_item_id.in_(list(old_items)),
+            Statement.kind == StatementKind.STATEMENT))}
+    to_credit: dict[int, list[int]] = defaultdict(list)
+    why: dict[int, tuple[Contract, str, dt.date, int]] = {}
+    keys_of: dict[int, list[tuple[str, int, int]]] = defaultdict(list)
+    for (i, charge), (rev, sid) in latest.items():
+        if i in old_items:
+            keys_of[i].append((charge, rev, sid))
+    for item_id, (old, new_id, new_number, eff) in old_items.items():
+        it = next(i for i in old.items if i.id == item_id)
+        x.lang = old.language
+        charges = item_charges(s, old, it, x)
+        computed[item_id] = charges
+        now = {ch.charge: ch for ch in charges}
+        for charge, rev, sid in keys_of.get(item_id, ()):
+            i = item_id
+            if (i, charge, rev) in credited:
+                continue
+            lid, amount, _sid, status = billed[(i, charge, rev)]
+            ch = now.get(charge)
+            if status == StatementStatus.DRAFT or (ch is not None and ch.amount == amount):
+                continue  # a draft was billed as the contracts stand (activation took the old ones off)
+            to_credit[sid].append(lid)
+            credited.add((i, charge, rev))
+            why.setdefault(sid, (old, new_number, eff, new_id))
+    for sid, line_ids in sorted(to_credit.items()):
+        old, new_number, eff, new_id = why[sid]
+        out.statement_of.setdefault(new_id, sid)
+        orig = s.get(Statement, sid)
+        reason = (f"amendment {new_number} effective {eff}: billed again as it now stands" if old.language == "en"
+                  else f"补充协议 {new_number} 自 {eff} 起生效：按现行条款重开")
+        if dry_run:
+            x.warnings.append(x.t(f"{orig.number}：{len(line_ids)} 行将冲销并按补充协议 {new_number}（{eff} 起）重开",
+                                  f"{orig.number}: {len(line_ids)} line(s) would be credited and billed again as "
+                                  f"amendment {new_number} (from {eff}) stands"))
+            continue
+        from .issue import credit_lines
+
+        locked = s.execute(select(Statement).where(Statement.id == sid).with_for_update(of=Statement)).scalar_one()
+        cn, event = credit_lines(uow, locked, line_ids, reason, as_of)
+        event["object_label"] = event.pop("label")
+        out.events.append(event)
+        out.credit_notes.append(cn.number)
+        x.lang = old.language
+        x.warnings.append(x.t(f"{orig.number}：{len(line_ids)} 行由 {cn.number} 冲销，按补充协议 {new_number}（{eff} 起）重开",
+                              f"{orig.number}: {len(line_ids)} line(s) credited by {cn.number} and billed again as "
+                              f"amendment {new_number} (from {eff}) stands"))
+    return out
+
+
+def months_to_rebill(s: Session, p: B.Period | None = None) -> list[tuple[str, str, dt.date, list[str]]]:
+    """Months before `p` (all, when None) that an amendment activated late changed and no run has
+    corrected yet: (old revision, amendment, effective date, months). A month is listed while an issued
+    line of the old revision for it, from its effective month on, issued before the old revision was
+    superseded, is not credited."""
+    from sqlalchemy.orm import aliased
+
+    prev = aliased(Contract)
+    rows = s.execute(select(Contract.number, Contract.effective_date, prev.id, prev.updated_at)
+                     .join(prev, prev.id == Contract.amends_id)
+                     .where(Contract.amends_id.is_not(None), Contract.status.in_(BILLED_STATUSES))).all()
+    out = []
+    for new_number, eff, old_id, superseded_at in rows:
+        if eff is None or superseded_at is None:
+            continue
+        if superseded_at.tzinfo is None:
+            superseded_at = superseded_at.replace(tzinfo=dt.timezone.utc)
+        if superseded_at < B.local_midnight(B.Period.containing(eff).next_first):
+            continue  # activated before its effective month ended: no month was billed the old way
+        old = s.get(Contract, old_id)
+        first = f"{eff:%Y-%m}"
+        q = (select(StatementLine.contract_item_id, StatementLine.charge, StatementLine.revision, StatementLine.period)
+             .join(Statement).where(StatementLine.contract_item_id.in_([it.id for it in old.items]),
+                                    StatementLine.period >= first, Statement.kind == StatementKind.STATEMENT,
+                                    Statement.status == StatementStatus.ISSUED, Statement.issued_at < old.updated_at))
+        if p is not None:
+            q = q.where(StatementLine.period < p.label)
+        billed = s.execute(q).all()
+        if not billed:
+            continue
+        credited = {(i, c[len(CREDIT_PREFIX):], r) for i, c, r in s.execute(
+            select(StatementLine.contract_item_id, StatementLine.charge, StatementLine.revision).where(
+                StatementLine.contract_item_id.in_([it.id for it in old.items]), StatementLine.period >= first,
+                StatementLine.charge.startswith(CREDIT_PREFIX)))}
+        periods = sorted({per for i, c, r, per in billed if (i, c, r) not in credited})
+        if periods:
+            out.append((old.number, new_number, eff, periods))
+    return out

@@ -26,6 +26,7 @@ BILLED_STATUSES = (ContractStatus.ACTIVE, ContractStatus.SUSPENDED, ContractStat
 CHARGE_ORDER = {"fee": 0, "usage": 1, "overage": 2, "power": 3, "credit": 4}
 CREDIT_PREFIX = "cn-"  # a credit-note line crediting a line in full: frees its key for a new revision
 PARTIAL_PREFIX = "cnp-"  # a partial credit by amount: the charge stands, reduced
+WAIVER_PREFIX = "cnw-"  # a waiver: credited in full, the key stays taken (never billed again)
 Progress = Callable[[int, int], None]
 
 # --- results ------------------------------------------------------------------------------
@@ -94,6 +95,7 @@ class RunSummary:
     pending_drafts: int = 0  # draft statements of the period not yet issued, after this run
     provisional_until: dt.datetime | None = None  # a dry run of a month not yet ended: metered up to then
     rebilled: int = 0  # of the lines created, corrected revisions of credited lines
+    issued_elsewhere: int = 0  # drafts of the month another run issued meanwhile (none issued twice)
 
     def describe(self) -> str:
         verb = "would create" if self.dry_run else "created"
@@ -119,6 +121,9 @@ class RunSummary:
         if self.issued:
             shown = self.issued if len(self.issued) <= 10 else self.issued[:5] + ("…",) + self.issued[-2:]
             parts.append(f"issued {len(self.issued)}: {', '.join(shown)}")
+        if self.issued_elsewhere:
+            parts.append(f"another run issued {self.issued_elsewhere} statement(s) of {self.period} meanwhile "
+                         "(none was issued twice; billing list shows their numbers)")
         if not self.cancelled:
             parts.append(f"{self.pending_drafts} draft statement(s) of {self.period} pending issue"
                          + (f" (billing issue --period {self.period})" if self.pending_drafts else ""))
@@ -130,6 +135,7 @@ class IssueSummary:
     issued: tuple[tuple[int, str, Decimal], ...]  # (statement id, number, total)
     skipped: tuple[str, ...]  # sentences
     cancelled: bool = False
+    elsewhere: int = 0  # drafts another run issued meanwhile (skipped)
 
 
 # --- reading ------------------------------------------------------------------------------
