@@ -9,7 +9,7 @@ from __future__ import annotations
 import datetime as dt
 
 from PySide6.QtCore import QDate, QDateTime, QTime, Qt
-from PySide6.QtWidgets import (QDateEdit, QDateTimeEdit, QDialog, QDialogButtonBox, QFileDialog, QGroupBox,
+from PySide6.QtWidgets import (QCheckBox, QDateEdit, QDateTimeEdit, QDialog, QDialogButtonBox, QFileDialog, QGroupBox,
                                QHBoxLayout, QHeaderView, QInputDialog, QLabel, QListWidget, QListWidgetItem,
                                QMessageBox, QPushButton, QSplitter, QTableWidget, QTableWidgetItem, QVBoxLayout,
                                QWidget, QFormLayout, QLineEdit)
@@ -76,6 +76,10 @@ class CreditNoteDialog(QDialog):
         self.amount.setObjectName("creditAmount")
         self.amount.setPlaceholderText(self.tr("empty: credit the lines in full (they may be rebilled)"))
         form.addRow(self.tr("Partial amount"), self.amount)
+        # "wrong, bill again" (the default) or "waived, do not bill again" (an SLA waiver, a bad debt)
+        self.waive = QCheckBox(self.tr("Waive: never bill these lines again (SLA waiver, bad debt)"))
+        self.waive.setObjectName("creditWaive")
+        form.addRow("", self.waive)
         self.lines = QListWidget()
         self.lines.setObjectName("creditLines")
         for ln in info.lines:
@@ -104,6 +108,8 @@ class CreditNoteDialog(QDialog):
             self.error.setText(self.tr("A credit note says why."))
         elif not self.line_ids():
             self.error.setText(self.tr("Choose at least one line."))
+        elif self.amount.text().strip() and self.waive.isChecked():
+            self.error.setText(self.tr("A waiver credits the lines in full: leave the partial amount empty."))
         elif self.amount.text().strip() and len(self.line_ids()) != 1:
             self.error.setText(self.tr("A partial amount credits exactly one line: tick only that line."))
         elif self.amount.text().strip() and self.partial_amount() is None:
@@ -146,8 +152,12 @@ class CreditNoteDialog(QDialog):
         head = self.tr("Issue a credit note against %1 for %2 (incl. VAT)?").replace(
             "%1", self.info.number or "").replace("%2", money(total))
         tail = self.tr("Reason: %1").replace("%1", self.reason.text().strip())
-        note = (self.tr("The rest of the line stays billed; nothing is rebilled.") if partial is not None else
-                self.tr("The lines are reversed in full; they may be rebilled afterwards."))
+        if partial is not None:
+            note = self.tr("The rest of the line stays billed; nothing is rebilled.")
+        elif self.waive.isChecked():
+            note = self.tr("The lines are waived: reversed in full and never billed again.")
+        else:
+            note = self.tr("The lines are reversed in full; they may be rebilled afterwards.")
         return "\n".join([head, ""] + rows + ["", tail, note])
 
     def confirm(self) -> bool:
@@ -328,13 +338,14 @@ class StatementPanel(RecordPanel):
             return
         dlg = CreditNoteDialog(self.info, self)
         if dlg.exec():
-            self.credit(dlg.reason.text().strip(), dlg.line_ids(), dlg.amount.text().strip() or None)
+            self.credit(dlg.reason.text().strip(), dlg.line_ids(), dlg.amount.text().strip() or None,
+                        waive=dlg.waive.isChecked())
 
     def credit(self, reason: str, line_ids: list[int] | None = None,
-               amount: str | None = None) -> svc.StatementInfo | None:
+               amount: str | None = None, *, waive: bool = False) -> svc.StatementInfo | None:
         try:
             cn = apply(lambda: svc.credit_statement(self.db, self.actor, self.info.id, reason, line_ids=line_ids,
-                                                    amount=amount))
+                                                    amount=amount, waive=waive))
         except DomainError as exc:
             self.refused(exc)
             return None

@@ -52,3 +52,38 @@ def test_credit_note_dialog_confirms_what_it_will_credit(qtbot, demo_db, monkeyp
     text = again.confirmation_text()
     total = -sum((ln.amount + ln.tax for ln in info.lines), Decimal(0))
     assert format_cny(total) in text
+
+
+def test_a_waiver_from_the_console_is_never_billed_again(qtbot, demo_db, monkeypatch):
+    """The credit dialog offers both: 'wrong, bill again' (the default) and 'waived, do not bill again'."""
+    from ui.billing import CreditNoteDialog, StatementPanel
+
+    admin = login(demo_db, "admin", "demo1234")
+    period = BS.billable_periods(1)[0]
+    run = BS.run_billing(demo_db, admin, period, issue=True)
+    info = BS.get_statement(demo_db, run.issued[0])
+    line = max(info.lines, key=lambda ln: ln.amount)
+    dlg = CreditNoteDialog(info)
+    qtbot.addWidget(dlg)
+    monkeypatch.setattr(dlg, "confirm", lambda: True)
+    dlg.reason.setText("SLA 豁免")
+    for i in range(dlg.lines.count()):
+        item = dlg.lines.item(i)
+        item.setCheckState(Qt.Checked if item.data(Qt.UserRole) == line.id else Qt.Unchecked)
+    dlg.waive.setChecked(True)
+    dlg.amount.setText("100.00")
+    dlg._accept()
+    assert dlg.result() == 0 and "in full" in dlg.error.text()      # a waiver is of whole lines
+    dlg.amount.clear()
+    assert "never billed again" in dlg.confirmation_text()
+    dlg._accept()
+    assert dlg.result() == 1
+    page = StatementPanel(demo_db, admin)
+    qtbot.addWidget(page)
+    page.show_statement(info.id)
+    monkeypatch.setattr("ui.billing.QMessageBox.information", lambda *a, **k: None)
+    cn = page.credit(dlg.reason.text(), dlg.line_ids(), None, waive=dlg.waive.isChecked())
+    assert cn.total == -(line.amount + line.tax)
+    again = BS.run_billing(demo_db, admin, period, issue=True)    # the month run again bills nothing of it
+    billed = [ln for sid in again.issued for ln in BS.get_statement(demo_db, sid).lines]
+    assert all(ln.description != line.description or ln.amount < 0 for ln in billed)
