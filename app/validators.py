@@ -9,6 +9,9 @@ from typing import Any
 
 from sqlalchemy import Date, DateTime, Float, Integer, Numeric, String
 
+from .errors import ValidationError
+from .money import AmountError, parse_decimal, parse_money, round_fen
+
 # GB 32100-2015: 18 characters from this alphabet (no I, O, S, V, Z); the last is a check character.
 USCC_ALPHABET = "0123456789ABCDEFGHJKLMNPQRTUWXY"
 USCC_WEIGHTS = (1, 3, 9, 27, 19, 26, 16, 17, 20, 29, 25, 13, 8, 24, 10, 30, 28)
@@ -40,6 +43,17 @@ def make_uscc(body17: str) -> str:
     return body17 + uscc_check_char(body17)
 
 
+# A fapiao number: 8 to 32 digits or letters (a 数电 fapiao has 20 digits; a paper one 8, with a 10-
+# or 12-digit code). One rule for `fapiao add`, `fapiao red` and `billing fapiao`.
+_FAPIAO_NUMBER = re.compile(r"[0-9A-Za-z-]{8,32}")
+FAPIAO_NUMBER_RULE = "the fapiao number: 8 to 32 digits or letters (a 数电 fapiao has 20 digits)"
+
+
+def fapiao_number_problem(number: str | None) -> str | None:
+    """None when `number` (already stripped) can be a fapiao's number, else the sentence of the rule."""
+    return None if number and _FAPIAO_NUMBER.fullmatch(number) else FAPIAO_NUMBER_RULE
+
+
 _EMAIL = re.compile(r"^[^@\s]+@[^@\s]+\.[^@\s]+$")
 _PHONE = re.compile(r"^[+\d][\d\- ]{5,19}$")
 
@@ -54,6 +68,37 @@ def phone_problem(value: str | None) -> str | None:
     if value and not _PHONE.match(value):
         return f"{value!r} is not a phone number"
     return None
+
+
+# --- amounts and numbers typed by a person ------------------------------------------------------
+# One grammar (app.money.parse_decimal) for every payment, credit, deposit, fapiao amount, contract
+# price and import cell: ¥ or ￥, thousands separators, refusal of 1e400/NaN/Infinity and of more
+# digits than a column holds, each refusal a field error with a sentence.
+
+def money_field(value, field: str = "amount", *, places: int | None = 2, required: bool = True) -> Decimal | None:
+    """An amount of money for `field`: to the fen by default (`places=2`, returned with two decimals);
+    ValidationError({field: …}) for anything else, or when it is missing and `required`."""
+    try:
+        d = parse_money(value, places=places)
+    except AmountError as exc:
+        raise ValidationError({field: str(exc)}) from None
+    if d is None:
+        if required:
+            raise ValidationError({field: "is required: an amount of money, e.g. 1234.50"})
+        return None
+    return round_fen(d) if places == 2 else d
+
+
+def number_field(value, field: str, *, places: int | None = None, required: bool = True,
+                 currency: bool = False) -> Decimal | None:
+    """A number (a quantity, kW, hours; a price with `currency`) for `field`, as money_field."""
+    try:
+        d = parse_decimal(value, places=places, currency=currency)
+    except AmountError as exc:
+        raise ValidationError({field: str(exc)}) from None
+    if d is None and required:
+        raise ValidationError({field: "is required"})
+    return d
 
 
 # --- values a column can hold -----------------------------------------------------------------
@@ -101,8 +146,12 @@ def _as_number(value: Any) -> Decimal | None:
     if isinstance(value, Decimal):
         return value
     if isinstance(value, str):
-        try:
-            return Decimal(value.strip().replace(",", ""))
+        try:  # the one grammar of a number typed by a person (¥/￥, thousands separators)
+            return parse_decimal(value, currency=True, whole_digits=10 ** 6)
+        except AmountError:
+            pass
+        try:  # 1e400, Infinity: refused below as not finite or too large
+            return Decimal(value.strip())
         except InvalidOperation:
             return None  # not a number at all: the field's own validation says so
     return None

@@ -34,6 +34,7 @@ from ..services.common import (create_in, create_many_in, flush_or_refuse, flush
                                upsert_in)
 from ..services.gpus import GpuToImport, gpus_by_serial, import_gpu_in, import_gpus_in, install_gpu_in
 from ..uow import UnitOfWork
+from ..money import AmountError, parse_decimal
 from ..validators import column_problems, email_problem, parse_date_strict, phone_problem, region_level, uscc_problem
 from .schema import (
     FIELD_COLUMN,
@@ -73,15 +74,11 @@ class _Row:
         raw = self.get(col)
         if raw in (None, ""):
             return None
-        try:
-            value = Decimal(str(raw).replace(",", ""))
-        except InvalidOperation:
-            self.err(col, f"{raw!r} is not a number")
+        try:  # the one grammar of a number typed by a person (¥/￥, 1,234.5; no 1e400, NaN, Infinity)
+            return parse_decimal(raw, currency=True, whole_digits=30)  # each column's own size: column_problems
+        except AmountError as exc:
+            self.err(col, str(exc))
             return None
-        if not value.is_finite():
-            self.err(col, f"{raw!r} is not a finite number")
-            return None
-        return value
 
     def integer(self, col: str) -> int | None:
         d = self.decimal(col)

@@ -12,11 +12,9 @@
 """
 from __future__ import annotations
 
-import csv
 import datetime as dt
-import io
 from dataclasses import dataclass
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal
 from pathlib import Path
 from typing import Iterable
 
@@ -33,6 +31,8 @@ from ..clock import local_date, local_today
 from ..db import Database
 from ..errors import NotFound, RuleViolation, ValidationError
 from ..money import format_amount, round_fen
+from ..tablefile import read_records
+from ..validators import money_field
 from ..uow import UnitOfWork
 from ..wording import alternate, free_text
 
@@ -127,17 +127,8 @@ def _find_statement(s: Session, key: str | int, lock: bool = False) -> Statement
 
 
 def _money(text, field: str = "amount") -> Decimal:
-    try:
-        d = Decimal(str(text).replace(",", "").replace("¥", "").strip())
-    except (InvalidOperation, ValueError):
-        raise ValidationError({field: f"{text!r} is not an amount of money (e.g. 1234.50)"}) from None
-    if not d.is_finite():
-        raise ValidationError({field: f"{text!r} is not an amount of money"})
-    if d != round_fen(d):
-        raise ValidationError({field: f"{text} has more than two decimals; amounts are to the fen"})
-    if abs(d) >= Decimal("1e12"):
-        raise ValidationError({field: f"{text} is too large"})
-    return round_fen(d)
+    """An amount to the fen typed by a person (the one rule: app.validators.money_field)."""
+    return money_field(text, field)
 
 
 # --------------------------------------------------------------------------- open amounts
@@ -462,17 +453,7 @@ class PaymentImport:
 
 
 def _read_rows(path: Path) -> list[dict]:
-    if path.suffix.lower() in (".xlsx", ".xlsm"):
-        from openpyxl import load_workbook
-
-        wb = load_workbook(path, read_only=True, data_only=True)
-        it = wb.active.iter_rows(values_only=True)
-        header = [str(h or "").strip() for h in next(it, [])]
-        rows = [dict(zip(header, r)) for r in it if any(v not in (None, "") for v in r)]
-        wb.close()
-        return rows
-    text = path.read_text(encoding="utf-8-sig")
-    return [r for r in csv.DictReader(io.StringIO(text)) if any((v or "").strip() for v in r.values())]
+    return read_records(path)
 
 
 def import_payments(db: Database, actor: Actor, source: str | Path | Iterable[dict]) -> PaymentImport:
