@@ -326,7 +326,7 @@ def import_file(ctx, args) -> int:
         if progress is not None:
             progress.close()
     print(result.summary() if hasattr(result, "summary") else result)
-    return 0
+    return 1 if getattr(result, "failing", ()) else 0
 
 
 def export_file(ctx, args) -> int:

@@ -19,6 +19,7 @@ from .schema import (
     BULK_WRITE,
     FIELD_COLUMN,
     HANDLERS,
+    VERDICT,
     batch_size,
     LOOKUPS,
     OBJECT_TYPE,
@@ -316,6 +317,7 @@ def run_import(db: Database, actor: Actor, kind: str, path: str | Path, dry_run:
         if errors:
             uow.rollback()
             raise ImportFailed(kind, path, sorted(errors, key=lambda e: (e.file or "", e.line)), notices)
+        failing = tuple(VERDICT[kind](uow)) if kind in VERDICT else ()
         uow.audit("import", OBJECT_TYPE[kind], None, path.name,
                   after={"kind": kind, "file": path.name, "rows": total, "created": counts["created"],
                          "updated": counts["updated"], "unchanged": counts["unchanged"], "dry_run": dry_run})
@@ -325,4 +327,4 @@ def run_import(db: Database, actor: Actor, kind: str, path: str | Path, dry_run:
         else:
             uow.commit()
     return ImportResult(kind, path.name, total, counts["created"], counts["updated"], counts["unchanged"],
-                        dry_run, False, tuple(notes), changes, tuple(notices))
+                        dry_run, False, tuple(notes), changes, tuple(notices), failing)
