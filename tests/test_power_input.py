@@ -17,7 +17,7 @@ from app.services.dcim import place_device
 from models import Rack, Site
 from models.power import PduFeed, PowerPanel
 from tests.conftest import PASSWORD
-from test_power import _servers, chain  # noqa: F401  (the fixture)
+from test_power import _servers, chain  # noqa: F401  (the fixture; its uses below are noqa: F811)
 
 
 @pytest.fixture
@@ -31,13 +31,13 @@ def cli(db, admin, monkeypatch, capsys):
     return call
 
 
-def _names(db, chain):
+def _names(db, chain):  # noqa: F811
     with db.session() as s:
         rack = s.get(Rack, chain["rack"])
         return rack.room.site.code, rack.room.name, rack.name
 
 
-def test_a_feed_added_below_its_load_says_so_and_exits_1(db, admin, chain, cli):
+def test_a_feed_added_below_its_load_says_so_and_exits_1(db, admin, chain, cli):  # noqa: F811
     site, room, rack = _names(db, chain)
     # four servers plugged into no PDU: 2,800 W spread over every active feed of the rack
     for k in range(1, 5):
@@ -56,7 +56,7 @@ def test_a_feed_added_below_its_load_says_so_and_exits_1(db, admin, chain, cli):
     assert [f.name for f in P.list_feeds(db, rack_id=chain["rack"])].count("A-01-A3") == 1  # kept, as recorded
 
 
-def test_a_feed_imported_below_its_load_is_reported_and_exits_1(db, admin, chain, cli, tmp_path):
+def test_a_feed_imported_below_its_load_is_reported_and_exits_1(db, admin, chain, cli, tmp_path):  # noqa: F811
     site, _room, rack = _names(db, chain)
     _servers(db, admin, chain, 3)  # 2,100 W: 1,050 W a side
     path = tmp_path / "feeds.csv"
@@ -74,7 +74,7 @@ def test_a_feed_imported_below_its_load_is_reported_and_exits_1(db, admin, chain
     assert code == 1 and "imported, but failing its check" in out and "over 80 % of its 4 A breaker" in out
 
 
-def test_a_pdu_moved_to_the_other_side_says_so_and_exits_1(db, admin, chain, cli):
+def test_a_pdu_moved_to_the_other_side_says_so_and_exits_1(db, admin, chain, cli):  # noqa: F811
     _servers(db, admin, chain, 2)  # 1,400 W, each server on PDU-A and PDU-B
     feed_a, feed_b = chain["feeds"]
     code, out, err = cli("power", "pdu", str(chain["pdus"]["B"]), str(feed_a))
@@ -88,7 +88,7 @@ def test_a_pdu_moved_to_the_other_side_says_so_and_exits_1(db, admin, chain, cli
     assert code == 0 and "fails" not in out, out + err
 
 
-def test_a_panel_smaller_than_its_feeds_is_refused(db, admin, chain, tmp_path):
+def test_a_panel_smaller_than_its_feeds_is_refused(db, admin, chain, tmp_path):  # noqa: F811
     with db.session() as s:
         site = s.execute(select(Site.code).join(PowerPanel, PowerPanel.site_id == Site.id)).scalars().first()
     path = tmp_path / "panels.csv"
@@ -100,3 +100,19 @@ def test_a_panel_smaller_than_its_feeds_is_refused(db, admin, chain, tmp_path):
         assert s.execute(select(PowerPanel.amperage).where(PowerPanel.name == "PP-A")).scalar_one() == 250
     path.write_text(f"site,name,amperage\n{site},PP-A,16\n", encoding="utf-8")
     assert run_import(db, admin, "power-panels", path).updated == 1
+
+
+@pytest.mark.parametrize("kwh", ["1e400", "Infinity", "NaN", "123456789012", "1.2345", "-5", "abc"])
+def test_a_circuit_reading_that_is_not_a_count_is_refused(db, admin, chain, kwh):  # noqa: F811
+    # kwh_total is Numeric(14, 3): 11 digits and 3 decimals; SQLite stored 1e400 as Inf, PostgreSQL
+    # answered "numeric field overflow"
+    from tests.conftest import table_counts
+
+    before = table_counts(db)
+    with pytest.raises(ValidationError) as exc:
+        P.import_circuit_readings(db, admin, [{"circuit": "PP-A/A-01-A", "read_at": "2026-10-10T00:00",
+                                               "kwh_total": kwh}])
+    assert "is not a meter reading" in exc.value.errors["line 2"]
+    assert table_counts(db) == before
+    assert P.import_circuit_readings(db, admin, [{"circuit": "PP-A/A-01-A", "read_at": "2026-10-10T00:00",
+                                                  "kwh_total": "12,345,678,901.125"}]) == P.ReadingImport(1, 0, 1)
