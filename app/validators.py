@@ -9,6 +9,7 @@ from typing import Any
 
 from sqlalchemy import Date, DateTime, Float, Integer, Numeric, String
 
+from .clock import FIRST_YEAR, LAST_YEAR, DateError, parse_date
 from .errors import ValidationError
 from .money import AmountError, parse_decimal, parse_money, round_fen
 
@@ -108,30 +109,14 @@ def number_field(value, field: str, *, places: int | None = None, required: bool
 # or truncates nothing, while PostgreSQL aborts the transaction at the first such row.
 
 _INT_BOUNDS = {"BigInteger": 2 ** 63, "SmallInteger": 2 ** 15}
-_DATE = re.compile(r"(\d{4})[-/](\d{1,2})[-/](\d{1,2})")
-_DATETIME_MIDNIGHT = re.compile(r"(\d{4}-\d{2}-\d{2})[T ]00:00(:00(\.0+)?)?")
 
 
 def parse_date_strict(text: str) -> dt.date | None:
-    """YYYY-MM-DD (or YYYY/MM/DD; a spreadsheet's midnight timestamp too), else None.
-
-    Nothing may follow the date: '2026-01-01garbage' is not a date."""
-    text = text.strip()
-    if len(text) == 10 and text[4] == "-" and text[7] == "-" and text[:4].isdigit() and text[5:7].isdigit() \
-            and text[8:].isdigit():  # the usual YYYY-MM-DD, without the patterns
-        try:
-            return dt.date(int(text[:4]), int(text[5:7]), int(text[8:]))
-        except ValueError:
-            return None
-    m = _DATETIME_MIDNIGHT.fullmatch(text)
-    if m:
-        text = m.group(1)
-    m = _DATE.fullmatch(text)
-    if not m:
-        return None
+    """app.clock.parse_date, None where it refuses (YYYY-MM-DD, 2026/1/5, a spreadsheet's midnight
+    timestamp; 2000 to 2099; nothing may follow the date)."""
     try:
-        return dt.date(int(m.group(1)), int(m.group(2)), int(m.group(3)))
-    except ValueError:
+        return parse_date(text)
+    except DateError:
         return None
 
 
@@ -157,6 +142,14 @@ def _as_number(value: Any) -> Decimal | None:
     return None
 
 
+def _date_problem(value: Any) -> str | None:
+    try:
+        parse_date(value)
+    except DateError as exc:
+        return str(exc)
+    return None
+
+
 def column_value_problem(column: Any, value: Any) -> str | None:
     """None when `value` can be stored in `column` as it is, else a sentence saying why not."""
     if value is None:
@@ -170,7 +163,9 @@ def column_value_problem(column: Any, value: Any) -> str | None:
                 return f"longer than {limit} characters ({len(value)}); shorten it"
             return None
         if rule == "date":
-            return f"{value!r} is not a date (write YYYY-MM-DD)" if parse_date_strict(value) is None else None
+            return _date_problem(value)
+    elif rule == "date" and isinstance(value, dt.date):
+        return _date_problem(value)
     if rule in ("integer", "numeric", "float"):
         number = _as_number(value)
         if number is None:
@@ -235,7 +230,7 @@ def column_problems(model: Any, values: dict) -> dict[str, str]:
             continue
         if kind is int and rule == "integer" and -limit <= value < limit:
             continue
-        if kind is dt.date and rule == "date":
+        if kind is dt.date and rule == "date" and FIRST_YEAR <= value.year <= LAST_YEAR:
             continue
         problem = column_value_problem(column, value)
         if problem:

@@ -28,14 +28,14 @@ from models import (
 )
 from models.choices import DeviceRole, DeviceStatus, GpuState, RackStatus, SiteStatus
 
-from ..clock import TZ
+from ..clock import TZ, DateError, parse_date
 from ..errors import ValidationError
 from ..services.common import (create_in, create_many_in, flush_or_refuse, flush_versioned, snapshot, update_many_in,
                                upsert_in)
 from ..services.gpus import GpuToImport, gpus_by_serial, import_gpu_in, import_gpus_in, install_gpu_in
 from ..uow import UnitOfWork
 from ..money import AmountError, parse_decimal
-from ..validators import column_problems, email_problem, parse_date_strict, phone_problem, region_level, uscc_problem
+from ..validators import column_problems, email_problem, phone_problem, region_level, uscc_problem
 from .schema import (
     FIELD_COLUMN,
     BULK_WRITE,
@@ -96,10 +96,11 @@ class _Row:
         text_ = str(raw)
         if len(text_) > 10 and re.fullmatch(r"\d{4}-\d{2}-\d{2}[ T]00:00(:00(\.0+)?)?", text_):
             text_ = text_[:10]  # pandas writes a date column as date-times at midnight
-        value = parse_date_strict(text_)
-        if value is None:
-            self.err(col, f"{raw!r} is not a date (write YYYY-MM-DD)")
-        return value
+        try:
+            return parse_date(text_)
+        except DateError as exc:
+            self.err(col, str(exc))
+            return None
 
     def boolean(self, col: str) -> bool | None:
         raw = self.get(col)

@@ -24,6 +24,7 @@ from models.choices import LIVE_CONTRACT, ContractStatus, CustomerStatus, GpuSta
 from ..audit import Actor
 from ..auth import require, why_not
 from ..billing import TZ, local_midnight, local_today
+from ..clock import DateError, parse_date
 from ..db import Database
 from ..errors import NotFound, RuleViolation, ValidationError
 from ..money import AmountError, parse_decimal
@@ -409,8 +410,15 @@ def _validate_header(s: Session, subsidiary_id: int, customer_id: int, start: dt
         errors["customer_id"] = f"customer {customer_id} does not exist"
     elif customer.status != CustomerStatus.ACTIVE:
         errors["customer_id"] = f"{customer.name} is inactive; reactivate the customer first"
+    for key, day in (("start_date", start), ("end_date", end)):
+        try:
+            parse_date(day)
+        except DateError as exc:
+            errors[key] = str(exc)
     if not start or not end:
         errors["start_date"] = "a contract has a start and an end date"
+    elif errors.get("start_date") or errors.get("end_date"):
+        pass
     elif end < start:
         errors["end_date"] = f"the contract ends ({end}) before it starts ({start})"
     if language not in ("zh", "en"):

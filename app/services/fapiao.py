@@ -32,7 +32,7 @@ from models.choices import FapiaoStatus, FapiaoType, ItemKind, StatementKind, St
 
 from ..audit import Actor
 from ..auth import require
-from ..clock import local_today
+from ..clock import DateError, local_today, parse_date
 from ..db import Database
 from ..errors import NotFound, RuleViolation, ValidationError
 from ..money import format_amount, round_fen
@@ -62,14 +62,11 @@ def _statement(s: Session, key, lock: bool = False) -> Statement:
 
 
 def _date(value, field: str = "date") -> dt.date:
-    if isinstance(value, dt.datetime):
-        value = value.date()
-    if isinstance(value, str):
-        try:
-            value = dt.date.fromisoformat(value.strip())
-        except ValueError:
-            raise ValidationError({field: f"{value!r} is not a date (YYYY-MM-DD)"}) from None
-    if not isinstance(value, dt.date):
+    try:
+        value = parse_date(value)
+    except DateError as exc:
+        raise ValidationError({field: str(exc)}) from None
+    if value is None:
         raise ValidationError({field: "a date (YYYY-MM-DD)"})
     if value > local_today():
         raise ValidationError({field: f"{value} is in the future"})

@@ -27,7 +27,7 @@ from models.choices import StatementKind, StatementStatus
 
 from ..audit import Actor
 from ..auth import require
-from ..clock import local_date, local_today
+from ..clock import DateError, local_date, local_today, parse_date
 from ..db import Database
 from ..errors import NotFound, RuleViolation, ValidationError
 from ..money import format_amount, round_fen
@@ -274,13 +274,10 @@ def _check_payment_fields(amount, received_on, bank_ref, method, payer) -> tuple
             errors["amount"] = "a receipt is a positive amount; a wrong one is reversed (payments reverse)"
     except ValidationError as exc:
         errors.update(exc.errors)
-    if isinstance(received_on, str):
-        try:
-            received_on = dt.date.fromisoformat(received_on.strip())
-        except ValueError:
-            errors["date"] = f"{received_on!r} is not a date (YYYY-MM-DD)"
-    if isinstance(received_on, dt.datetime):
-        received_on = received_on.date()
+    try:
+        received_on = parse_date(received_on)
+    except DateError as exc:
+        errors["date"] = str(exc)
     if not isinstance(received_on, dt.date) and "date" not in errors:
         errors["date"] = "the date the money arrived (YYYY-MM-DD)"
     elif isinstance(received_on, dt.date) and received_on > local_today():
