@@ -87,6 +87,8 @@ def find_customer(s: Session, key: str | int) -> Customer:
     text = str(key).strip()
     if not text:
         raise ValidationError({"customer": "name the customer (credit code or name)"})
+    if "\x00" in text:  # in no stored name (and PostgreSQL refuses it as a parameter)
+        raise NotFound(f"there is no customer {text!r} (give the credit code or the name)")
     if text.isdigit():
         c = s.get(Customer, int(text))
         if c is not None:

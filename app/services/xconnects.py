@@ -305,6 +305,8 @@ def list_cross_connects(db: Database, *, state: str | None = None, customer_id: 
         q = q.where(CrossConnect.state == state)
     if customer_id is not None:
         q = q.where(or_(CrossConnect.customer_id == customer_id, CrossConnect.peer_customer_id == customer_id))
+    if text and "\x00" in text:
+        return []  # a NUL is in no stored text (and PostgreSQL refuses it as a parameter)
     if text:
         like = f"%{text.strip()}%"
         q = q.where(or_(CrossConnect.reference.ilike(like), CrossConnect.circuit_id.ilike(like),
