@@ -10,7 +10,7 @@ from sqlalchemy.exc import DBAPIError
 
 from ..audit import Actor
 from ..auth import require
-from ..db import Database
+from ..db import Database, storage_full
 from ..errors import DomainError, PermissionDenied, ValidationError
 from ..uow import UnitOfWork
 from .kinds import _refuse_unstorable, _Row, _row_key
@@ -215,6 +215,8 @@ class _Run:
                 savepoint.rollback()
             raise
         except (_RowRefused, DomainError, DBAPIError, OverflowError) as exc:
+            if isinstance(exc, DBAPIError) and storage_full(exc):
+                raise  # not this row's fault: the unit of work says the disk is full
             if savepoint is None:
                 raise _Replay() from exc
             savepoint.rollback()
