@@ -195,7 +195,11 @@ def credit_statement(db: Database, actor: Actor, key: int | str, reason: str, *,
         raise ValidationError({"reason": "a credit note says why"})
     partial = None
     if amount is not None and amount != "":
-        partial = money_field(amount, "amount")
+        try:
+            partial = money_field(amount, "amount")
+        except ValidationError as exc:
+            raise ValidationError({"amount": f"a partial credit is a positive amount in yuan and fen, not {amount!r} "
+                                             f"({exc.errors['amount']})"}) from None
         if partial <= 0:
             raise ValidationError({"amount": f"a partial credit is a positive amount in yuan and fen, not {amount!r}"})
         if line_ids is None or len(set(line_ids)) != 1:
