@@ -67,15 +67,19 @@ def parse_date(value, *, what: str = "date") -> dt.date | None:
         text = value.strip()
         if not text:
             return None
-        m = _ISO_DAY.fullmatch(text)
-        groups = m.groups() if m else None
+        if len(text) == 10 and text[4] == "-" and text[7] == "-" and text[:4].isdigit() and text[5:7].isdigit() \
+                and text[8:].isdigit() and text.isascii():  # the usual YYYY-MM-DD, without the patterns
+            groups = (text[:4], text[5:7], text[8:])
+        else:
+            m = _ISO_DAY.fullmatch(text)
+            groups = m.groups() if m else None
         if groups is None:
             m = _SHEET_DAY.fullmatch(text)
             groups = tuple(g for g in m.groups() if g not in (None, "-", "/")) if m else None
         if groups is None:
             raise DateError(f"{value!r} is not a {what}: use YYYY-MM-DD")
         try:
-            day = dt.date(*(int(g) for g in groups))
+            day = dt.date(int(groups[0]), int(groups[1]), int(groups[2]))
         except ValueError:
             raise DateError(f"{value!r} is not a {what} of the calendar") from None
     else:
