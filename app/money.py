@@ -119,6 +119,10 @@ def parse_decimal(value: str | Decimal | int | float | None, *, places: int | No
         text = str(value).strip()
         if not text:
             return None
+        plain = text[1:] if text[0] == "-" else text
+        if plain.isascii() and (plain.isdigit() or (plain[:1] != "." and plain.count(".") == 1
+                                                    and plain.replace(".", "", 1).isdigit())):
+            return _checked(Decimal(text), text, places, whole_digits)  # the usual 1234.5, without the patterns
         body = text
         sign = ""
         if body[:1] in "+-":
@@ -133,13 +137,17 @@ def parse_decimal(value: str | Decimal | int | float | None, *, places: int | No
             raise AmountError(f"{text!r} is not {'an amount' if currency else 'a number'}: write digits, "
                               f"e.g. {example}")
         d = Decimal(m.group(1) + (m.group(2) or "0").replace(",", "") + ("." + m.group(3) if m.group(3) else ""))
-    shown = text if text is not None else str(value)
+    return _checked(d, text if text is not None else str(value), places, whole_digits)
+
+
+def _checked(d: Decimal, shown: str, places: int | None, whole_digits: int) -> Decimal:
     if d and d.adjusted() + 1 > whole_digits:
         raise AmountError(f"{shown} is too large: at most {whole_digits} digits before the decimal point")
-    exp = d.normalize().as_tuple().exponent if d else 0
-    if places is not None and isinstance(exp, int) and -exp > places:
-        words = _PLACES_WORDS.get(places, f"at most {places} decimals")
-        raise AmountError(f"{shown} has more decimals than allowed here: {words}")
+    if places is not None and d.as_tuple().exponent < -places:
+        exp = d.normalize().as_tuple().exponent if d else 0
+        if -exp > places:
+            words = _PLACES_WORDS.get(places, f"at most {places} decimals")
+            raise AmountError(f"{shown} has more decimals than allowed here: {words}")
     return d
 
 
