@@ -12,7 +12,8 @@ from models import AuditEvent
 
 from .audit import Actor
 from .auth import require
-from .clock import local_midnight, local_text
+from .clock import DateError, local_midnight, local_text
+from .clock import parse_date as clock_parse_date
 from .db import Database
 from .errors import ValidationError
 from .uow import UnitOfWork
@@ -63,10 +64,14 @@ local_midnight_utc = local_midnight
 
 
 def parse_date(text: str, field: str) -> dt.date:
+    """The one date reading (app.clock.parse_date) as a field error."""
     try:
-        return dt.date.fromisoformat(text)
-    except (TypeError, ValueError):
-        raise ValidationError({field: f"{text!r} is not a date (YYYY-MM-DD)"}) from None
+        day = clock_parse_date(text)
+    except DateError as exc:
+        raise ValidationError({field: str(exc)}) from None
+    if day is None:
+        raise ValidationError({field: f"{text!r} is not a date: use YYYY-MM-DD"})
+    return day
 
 
 to_local = local_text

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from decimal import ROUND_CEILING, ROUND_FLOOR, ROUND_HALF_UP, Decimal, localcontext
 from fractions import Fraction
 
-from .clock import TZ, UTC, local_date, local_midnight, local_today  # noqa: F401  (the one local zone)
+from .clock import FIRST_YEAR, LAST_YEAR, TZ, UTC, local_date, local_midnight, local_today  # noqa: F401  (the one local zone)
 from .money import round_fen
 from .wording import Text  # noqa: F401  (a Charge's texts, both languages)
 
@@ -92,11 +92,35 @@ class Period:
     month: int
 
     @classmethod
-    def parse(cls, text: str) -> "Period":
-        m = re.fullmatch(r"\s*(\d{4})-(\d{1,2})\s*", text or "")
+    def parse(cls, text: "str | Period", today: dt.date | None = None) -> "Period":
+        """The one reading of a billing period, for the command line, the services and the console:
+        'YYYY-MM' (2000-01 to 2099-12), 'last' (the previous Shanghai month) or 'this'. ValueError
+        with a message for people for anything else: 2026-1, 202610, 2026-13, an int."""
+        if isinstance(text, Period):
+            return text
+        if not isinstance(text, str):
+            raise ValueError(f"{text!r} is not a period: use YYYY-MM (e.g. 2026-10), last or this")
+        t = text.strip().lower()
+        if t == "last":
+            return cls.last_month(today)
+        if t == "this":
+            return cls.this_month(today)
+        m = re.fullmatch(r"(\d{4})-(\d{2})", t)
         if not m or not 1 <= int(m.group(2)) <= 12:
-            raise ValueError(f"a billing period is written YYYY-MM (e.g. 2026-11), not {text!r}")
+            raise ValueError(f"{text!r} is not a period: use YYYY-MM (e.g. 2026-10), last or this")
+        if not FIRST_YEAR <= int(m.group(1)) <= LAST_YEAR:
+            raise ValueError(f"{text!r} is out of range: periods run from {FIRST_YEAR}-01 to {LAST_YEAR}-12")
         return cls(int(m.group(1)), int(m.group(2)))
+
+    @classmethod
+    def this_month(cls, today: dt.date | None = None) -> "Period":
+        """The Shanghai month of `today` (default: today in Shanghai)."""
+        return cls.containing(today or local_today())
+
+    @classmethod
+    def last_month(cls, today: dt.date | None = None) -> "Period":
+        """The month before `today`'s, in Shanghai: what a monthly billing run bills."""
+        return cls.containing((today or local_today()).replace(day=1) - dt.timedelta(days=1))
 
     @classmethod
     def containing(cls, day: dt.date) -> "Period":

@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING
 from . import __version__
 from .config import ENV_PASSWORD, describe_url, resolve_db_url
 from .db import Database, check_sqlite_file, sqlite_path
+from .clock import FIRST_YEAR, LAST_YEAR, parse_date  # noqa: F401  (the business's calendar)
 from .errors import DomainError
 
 if TYPE_CHECKING:
@@ -31,7 +32,6 @@ if TYPE_CHECKING:
 
 ENV_USER = "IDC_CONSOLE_USER"
 LOGIN_MAX = 64          # models.User.login is String(64)
-FIRST_YEAR, LAST_YEAR = 2000, 2099   # the business's calendar; also keeps date arithmetic in range
 MAX_DAYS = 36500
 
 
@@ -39,24 +39,11 @@ MAX_DAYS = 36500
 def parse_period(text: str, today: dt.date | None = None) -> str:
     """'YYYY-MM', 'last' (the previous Shanghai month) or 'this' (the current one) → 'YYYY-MM'.
 
-    The one period parser of the command line; raises ValueError with a message for people.
+    app.billing.Period.parse, the one period reading; raises ValueError with a message for people.
     """
-    t = (text or "").strip().lower()
-    if t in ("last", "this"):
-        if today is None:
-            from .billing import local_today
+    from .billing import Period
 
-            today = local_today()
-        y, m = today.year, today.month
-        if t == "last":
-            y, m = (y, m - 1) if m > 1 else (y - 1, 12)
-        return f"{y:04d}-{m:02d}"
-    match = re.fullmatch(r"(\d{4})-(\d{2})", t)
-    if not match or not 1 <= int(match[2]) <= 12:
-        raise ValueError(f"{text!r} is not a period: use YYYY-MM (e.g. 2026-10), last or this")
-    if not FIRST_YEAR <= int(match[1]) <= LAST_YEAR:
-        raise ValueError(f"{text!r} is out of range: periods run from {FIRST_YEAR}-01 to {LAST_YEAR}-12")
-    return t
+    return Period.parse(text, today).label
 
 
 def period_arg(text: str) -> str:
@@ -68,14 +55,10 @@ def period_arg(text: str) -> str:
 
 
 def parse_day(text: str) -> dt.date:
-    if not re.fullmatch(r"\d{4}-\d{2}-\d{2}", (text or "").strip()):
+    """The one date reading (app.clock.parse_date); ValueError with a message for people."""
+    day = parse_date(text)
+    if day is None:
         raise ValueError(f"{text!r} is not a date: use YYYY-MM-DD")
-    try:
-        day = dt.date.fromisoformat(text.strip())
-    except ValueError:
-        raise ValueError(f"{text!r} is not a date of the calendar") from None
-    if not FIRST_YEAR <= day.year <= LAST_YEAR:
-        raise ValueError(f"{text!r} is out of range: dates run from {FIRST_YEAR}-01-01 to {LAST_YEAR}-12-31")
     return day
 
 

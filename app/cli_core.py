@@ -113,6 +113,9 @@ def register(sub) -> None:
                                          "(columns name,phone,email,role; UTF-8)")
     cc.add_argument("customer", type=int, metavar="CUSTOMER_ID")
     cc.add_argument("file")
+    cc.add_argument("--remove-all", action="store_true",
+                    help="with a file that lists no contacts, remove every contact of the customer "
+                         "(without it such a file is refused)")
     cc.set_defaults(handler=customer_contacts)
 
 
@@ -323,7 +326,7 @@ def import_file(ctx, args) -> int:
         if progress is not None:
             progress.close()
     print(result.summary() if hasattr(result, "summary") else result)
-    return 0
+    return 1 if getattr(result, "failing", ()) else 0
 
 
 def export_file(ctx, args) -> int:
@@ -401,13 +404,15 @@ def reservation_cancel(ctx, args) -> int:
 
 
 def customer_contacts(ctx, args) -> int:
-    import csv
-
+    from .errors import ValidationError
     from .services.customers import set_contacts
+    from .tablefile import read_records
 
-    with open(args.file, encoding="utf-8-sig", newline="") as f:
-        rows = [{k.strip().lower(): (v or "").strip() or None for k, v in row.items() if k}
-                for row in csv.DictReader(f)]
+    rows = [{str(k).strip().lower(): (str(v).strip() if v is not None else "") or None
+             for k, v in row.items() if k and isinstance(k, str)} for row in read_records(args.file)]
+    if not rows and not getattr(args, "remove_all", False):
+        raise ValidationError({"file": f"{args.file} lists no contacts, and the file replaces the customer's "
+                                       "contacts: nothing was changed. To remove them all, add --remove-all"})
     set_contacts(ctx.db, ctx.actor(), args.customer, rows)
     print(f"customer {args.customer}: {len(rows)} contact(s)")
     return 0

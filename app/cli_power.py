@@ -162,27 +162,46 @@ def feed_add(ctx, args) -> int:
         side=args.side, type=args.type, voltage=args.voltage, amperage=args.amperage, phase=args.phase,
         max_utilization=args.max_utilization))
     print(f"feed {args.name} (id {fid})")
-    return 0
+    return _verdict(ctx, find_rack(ctx.db, args.rack) if args.rack else None)
+
+
+def _verdict(ctx, rack_id) -> int:
+    """After a write to the power chain: what `power check` says of the rack, and its exit code (the
+    write is kept: the chain is recorded as it is, but a rack left failing is said, exit 1)."""
+    from .services.power import power_verdict
+
+    problems = power_verdict(ctx.db, [rack_id])
+    for p in problems:
+        print(f"  ! {p}")
+    if problems:
+        print("recorded, but the rack fails the power check (idc-console power check RACK)")
+    return 1 if problems else 0
 
 
 def pdu(ctx, args) -> int:
+    from models import Device
+
     from .services.power import attach_pdu, find_device_in, find_feed_in
 
     with ctx.db.session() as s:
         device_id, feed_id = find_device_in(s, args.device).id, find_feed_in(s, args.feed).id
+        rack_id = s.get(Device, device_id).rack_id
     attach_pdu(ctx.db, ctx.actor(), device_id, feed_id, args.outlets)
     print(f"PDU {args.device} is fed by {args.feed}")
-    return 0
+    return _verdict(ctx, rack_id)
 
 
 def connect(ctx, args) -> int:
+    from models import Device
+
     from .services.power import connect_supply, find_device_in
 
     with ctx.db.session() as s:
         device_id, pdu_id = find_device_in(s, args.device).id, find_device_in(s, args.pdu).id
+        rack_id = s.get(Device, device_id).rack_id
     connect_supply(ctx.db, ctx.actor(), device_id, args.port, pdu_id, args.outlet)
     print(f"{args.device} {args.port} → {args.pdu} outlet {args.outlet}")
-    return 0
+    return _verdict(ctx, rack_id)
 
 
 def sell(ctx, args) -> int:

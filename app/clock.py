@@ -6,6 +6,7 @@ text, or a local day into an instant, uses these.
 from __future__ import annotations
 
 import datetime as dt
+import re
 from zoneinfo import ZoneInfo
 
 TZ = ZoneInfo("Asia/Shanghai")
@@ -37,3 +38,53 @@ def local_text(instant: dt.datetime) -> str:
     if instant.tzinfo is None:
         instant = instant.replace(tzinfo=UTC)
     return instant.astimezone(TZ).strftime("%Y-%m-%d %H:%M:%S")
+
+
+# --- a date written by a person ------------------------------------------------------------------
+FIRST_YEAR, LAST_YEAR = 2000, 2099   # the business's calendar; also keeps date arithmetic in range
+_ISO_DAY = re.compile(r"(\d{4})-(\d{2})-(\d{2})")
+# What a spreadsheet writes: Excel's CSV on Chinese Windows (2026/1/5), a date column read as a
+# timestamp at midnight (2026-01-05 00:00:00)
+_SHEET_DAY = re.compile(r"(\d{4})([-/])(\d{1,2})\2(\d{1,2})|(\d{4})-(\d{2})-(\d{2})[T ]00:00(?::00(?:\.0+)?)?")
+
+
+class DateError(ValueError):
+    """Not a date a person could have meant; the message says what to write."""
+
+
+def parse_date(value, *, what: str = "date") -> dt.date | None:
+    """The one reading of a date given by a person, a command line, a service call or a file:
+    YYYY-MM-DD (and what a spreadsheet writes for one: 2026/1/5, 2026-1-5, or midnight 2026-01-05 00:00),
+    a date or datetime object as it is; years 2000 to 2099. None for empty text or None.
+    DateError for anything else: 20261101, an int, 2026-02-30, 9999-12-31, '2026-01-01garbage'."""
+    if value is None:
+        return None
+    if isinstance(value, dt.datetime):
+        day = value.date()
+    elif isinstance(value, dt.date):
+        day = value
+    elif isinstance(value, str):
+        text = value.strip()
+        if not text:
+            return None
+        if len(text) == 10 and text[4] == "-" and text[7] == "-" and text[:4].isdigit() and text[5:7].isdigit() \
+                and text[8:].isdigit() and text.isascii():  # the usual YYYY-MM-DD, without the patterns
+            groups = (text[:4], text[5:7], text[8:])
+        else:
+            m = _ISO_DAY.fullmatch(text)
+            groups = m.groups() if m else None
+        if groups is None:
+            m = _SHEET_DAY.fullmatch(text)
+            groups = tuple(g for g in m.groups() if g not in (None, "-", "/")) if m else None
+        if groups is None:
+            raise DateError(f"{value!r} is not a {what}: use YYYY-MM-DD")
+        try:
+            day = dt.date(int(groups[0]), int(groups[1]), int(groups[2]))
+        except ValueError:
+            raise DateError(f"{value!r} is not a {what} of the calendar") from None
+    else:
+        raise DateError(f"{value!r} is not a {what}: use YYYY-MM-DD (as text)")
+    if not FIRST_YEAR <= day.year <= LAST_YEAR:
+        raise DateError(f"{value if isinstance(value, str) else day.isoformat()!r} is out of range: dates run "
+                        f"from {FIRST_YEAR}-01-01 to {LAST_YEAR}-12-31")
+    return day

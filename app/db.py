@@ -88,6 +88,13 @@ class Database:
     def dispose(self) -> None:
         self.engine.dispose()
 
+    def describe_storage(self) -> str:
+        """Where the data is kept, for a message: the SQLite file's folder, or the PostgreSQL server."""
+        path = sqlite_path(self.url)
+        if path is not None:
+            return f"the folder of {path}"
+        return f"the PostgreSQL server of {describe_url(self.url)}"
+
     # --- migrations -------------------------------------------------------
     def alembic_config(self) -> "Config":
         from alembic.config import Config
@@ -218,6 +225,25 @@ def check_sqlite_file(url: str, *, must_exist: bool) -> None:
         raise DatabaseUnavailable(f"cannot read {path}: {exc.strerror}") from None
     if head and head != SQLITE_HEADER:
         raise DatabaseUnavailable(f"{path} is not a SQLite database (and not a PostgreSQL URL)")
+
+
+def storage_full(exc: BaseException | None) -> bool:
+    """Whether `exc`, or an error it was raised from or while handling, is the database running out of
+    space: SQLite's SQLITE_FULL ("database or disk is full"), PostgreSQL's disk_full (53100) or an
+    OS "No space left on device"."""
+    seen: set[int] = set()
+    while exc is not None and id(exc) not in seen:
+        seen.add(id(exc))
+        orig = getattr(exc, "orig", None) or exc
+        if getattr(orig, "sqlite_errorname", None) == "SQLITE_FULL" or getattr(orig, "sqlstate", None) == "53100":
+            return True
+        if getattr(orig, "errno", None) == 28:  # ENOSPC
+            return True
+        text = str(orig).lower()
+        if "database or disk is full" in text or "no space left on device" in text:
+            return True
+        exc = exc.__cause__ or exc.__context__
+    return False
 
 
 def describe_db_error(exc: BaseException, url: str) -> str:

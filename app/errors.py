@@ -53,3 +53,7 @@ class AuthenticationFailed(DomainError):
 
 class SchemaTooNew(DomainError):
     pass
+
+
+class StorageFull(DomainError):
+    """The disk (or the database's space) ran out during a write; the unit of work was rolled back."""

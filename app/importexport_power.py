@@ -18,8 +18,8 @@ from models.power import PduFeed, PowerFeed, PowerPanel
 
 from .errors import NotFound, RuleViolation, ValidationError
 from .services.common import snapshot
-from .services.power import attach_pdu_in, create_feed_in, create_panel_in, find_panel_in, update_feed_in, \
-    validate_feed, validate_panel
+from .services.power import attach_pdu_in, create_feed_in, create_panel_in, find_panel_in, power_verdict_in, \
+    update_feed_in, validate_feed, validate_panel
 
 KINDS = ("power-panels", "power-feeds", "pdus")
 COLUMNS: dict[str, tuple[str, ...]] = {
@@ -102,8 +102,10 @@ def resolve_panels(s, r) -> dict[str, Any]:
          "voltage": r.get("voltage"), "phase": _lower(r, "phase"), "amperage": r.get("amperage"),
          "ups": r.get("ups"), "comments": r.get("comments")}
     if site_id is not None:
+        current = s.execute(select(PowerPanel).where(PowerPanel.site_id == site_id, PowerPanel.name == v["name"])) \
+            .scalar_one_or_none() if v["name"] else None
         try:
-            v = validate_panel(s, v)
+            v = validate_panel(s, v, current)
         except ValidationError as exc:
             _refused(r, exc, FIELD_COLUMN["power-panels"])
     return v
@@ -158,9 +160,12 @@ def write_feeds(uow, r, v: dict) -> str:
     s = uow.session
     feed = s.execute(select(PowerFeed).where(PowerFeed.power_panel_id == v["power_panel_id"],
                                              PowerFeed.name == v["name"])).scalar_one_or_none()
+    racks = _touched(uow)
+    racks.add(v.get("rack_id"))
     if feed is None:
         create_feed_in(uow, v, reason=f"imported from line {r.line}")
         return "created"
+    racks.add(feed.rack_id)
     return "updated" if update_feed_in(uow, feed, v, reason=f"imported from line {r.line}") else "unchanged"
 
 
@@ -205,6 +210,7 @@ def write_pdus(uow, r, v: dict) -> str:
     pdu = s.execute(select(PduFeed).where(PduFeed.device_id == v["device_id"])).scalar_one_or_none()
     if pdu is not None and (pdu.power_feed_id, pdu.outlets) == (v["power_feed_id"], v["outlets"]):
         return "unchanged"
+    _touched(uow).add(s.execute(select(Device.rack_id).where(Device.id == v["device_id"])).scalar_one_or_none())
     try:
         attach_pdu_in(uow, v["device_id"], v["power_feed_id"], v["outlets"], reason=f"imported from line {r.line}")
     except ValidationError as exc:
@@ -222,6 +228,19 @@ def export_pdus_query():
             .join(PowerPanel, PowerPanel.id == PowerFeed.power_panel_id)
             .order_by(Site.code, Room.name, Rack.name, Device.name))
 
+
+def _touched(uow) -> set:
+    """The racks whose feeds or PDUs this import wrote (checked once all rows are written)."""
+    return uow.__dict__.setdefault("_power_racks", set())
+
+
+def power_verdict(uow) -> list[str]:
+    """`power check` of the racks the file's feeds and PDUs went to: a feed below its load, a PDU moved
+    to the other side are imported (the chain as it is) but reported, and the command exits 1."""
+    return power_verdict_in(uow.session, _touched(uow))
+
+
+VERDICT = {"power-feeds": power_verdict, "pdus": power_verdict}
 
 HANDLERS = {"power-panels": (resolve_panels, write_panels), "power-feeds": (resolve_feeds, write_feeds),
             "pdus": (resolve_pdus, write_pdus)}

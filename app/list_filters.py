@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from urllib.parse import quote, unquote
 
-from sqlalchemy import String, and_, cast
+from sqlalchemy import String, and_, cast, false
 
 PREFIX = "@"
 
@@ -42,11 +42,13 @@ def split(spec, text: str | None) -> tuple[dict[str, str], str]:
 
 def clause(db, spec, filters: dict[str, str]):
     """The WHERE clause of the column filters (None when there are none)."""
-    from .queries import _like_pattern
+    from .queries import _like_pattern, searchable
     cond = []
     for key, value in filters.items():
         col = spec.column(key)
-        if col.kind == "choice":
+        if not searchable(value):
+            cond.append(false())  # a NUL is in no stored value
+        elif col.kind == "choice":
             cond.append(col.expr.in_([v for v in value.split(",") if v]))
         elif col.kind == "bool":
             cond.append(col.expr.is_(value.lower() in ("1", "true", "yes")))

@@ -7,7 +7,9 @@ float and never through ``format(Decimal, ",.2f")``, which rounds half-even (0.1
 """
 from __future__ import annotations
 
-from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
+import math
+import re
+from decimal import ROUND_HALF_UP, Decimal
 
 FEN = Decimal("0.01")
 
@@ -78,25 +80,83 @@ def format_quantity(d: Decimal | int | str | None) -> str:
     return _fixed(d, max(0, -exp))
 
 
-def parse_money(text: str | Decimal | int | None) -> Decimal | None:
-    """An amount typed by a person, exactly (no float): "12,345.675" → Decimal("12345.675").
+class AmountError(ValueError):
+    """Text that is not an amount (or number) a person could have meant; the message says why and
+    what to write. Callers name the field (app.validators.money_field)."""
 
-    None for empty text; ValueError for text that is not a finite number."""
-    if text is None:
+
+# Money(14, 2) holds 12 digits before the point; no price, quantity or amount here needs more.
+WHOLE_DIGITS = 12
+_CURRENCY = "¥￥"  # the half-width yen/yuan sign and the full-width one a Chinese keyboard types
+_NUMBER = re.compile(r"([+-]?)(\d{1,3}(?:,\d{3})+|\d+)?(?:\.(\d*))?")
+_PLACES_WORDS = {0: "no decimals", 2: "at most two decimals (to the fen)"}
+
+
+def parse_decimal(value: str | Decimal | int | float | None, *, places: int | None = None,
+                  whole_digits: int = WHOLE_DIGITS, currency: bool = False) -> Decimal | None:
+    """A number typed by a person (or read from a spreadsheet cell), exactly, never through a float's
+    arithmetic: "1,200.5" → Decimal("1200.5"). None for empty text.
+
+    The one grammar of every amount, price and quantity a person gives: an optional sign, digits
+    with or without thousands separators (1,234,567: a comma every three digits, nothing else),
+    an optional decimal part; with `currency`, a ¥ or ￥ before the digits (after the sign, or
+    before it). Refused with AmountError: exponents (1e400), NaN, Infinity, more than
+    `whole_digits` digits before the point, more than `places` decimals."""
+    if value is None:
         return None
-    if isinstance(text, Decimal):
-        value = text
+    if isinstance(value, bool):
+        raise AmountError(f"{value!r} is not a number")
+    if isinstance(value, (Decimal, int, float)):
+        if isinstance(value, float):
+            if not math.isfinite(value):
+                raise AmountError(f"{value!r} is not a finite number")
+            value = Decimal(repr(value))
+        d = Decimal(value)
+        if not d.is_finite():
+            raise AmountError(f"{str(value)!r} is not a finite number")
+        text = None
     else:
-        cleaned = str(text).strip().replace(",", "").replace("¥", "").replace("￥", "")
-        if not cleaned:
+        text = str(value).strip()
+        if not text:
             return None
-        try:
-            value = Decimal(cleaned)
-        except InvalidOperation:
-            raise ValueError(f"{text!r} is not an amount") from None
-    if not value.is_finite():
-        raise ValueError(f"{text!r} is not an amount")
-    return value
+        plain = text[1:] if text[0] == "-" else text
+        if plain.isascii() and (plain.isdigit() or (plain[:1] != "." and plain.count(".") == 1
+                                                    and plain.replace(".", "", 1).isdigit())):
+            return _checked(Decimal(text), text, places, whole_digits)  # the usual 1234.5, without the patterns
+        body = text
+        sign = ""
+        if body[:1] in "+-":
+            sign, body = body[0], body[1:].lstrip()
+        if currency and body[:1] and body[0] in _CURRENCY:
+            body = body[1:].lstrip()
+        if not sign and body[:1] in ("+", "-"):
+            sign, body = body[0], body[1:]
+        m = _NUMBER.fullmatch(sign + body)
+        if not m or not (m.group(2) or m.group(3)):
+            example = "1234.50 or ¥1,234.50" if currency else "1234.5 or 1,234.5"
+            raise AmountError(f"{text!r} is not {'an amount' if currency else 'a number'}: write digits, "
+                              f"e.g. {example}")
+        d = Decimal(m.group(1) + (m.group(2) or "0").replace(",", "") + ("." + m.group(3) if m.group(3) else ""))
+    return _checked(d, text if text is not None else str(value), places, whole_digits)
+
+
+def _checked(d: Decimal, shown: str, places: int | None, whole_digits: int) -> Decimal:
+    if d and d.adjusted() + 1 > whole_digits:
+        raise AmountError(f"{shown} is too large: at most {whole_digits} digits before the decimal point")
+    if places is not None and d.as_tuple().exponent < -places:
+        exp = d.normalize().as_tuple().exponent if d else 0
+        if -exp > places:
+            words = _PLACES_WORDS.get(places, f"at most {places} decimals")
+            raise AmountError(f"{shown} has more decimals than allowed here: {words}")
+    return d
+
+
+def parse_money(value: str | Decimal | int | float | None, *, places: int | None = None,
+                whole_digits: int = WHOLE_DIGITS) -> Decimal | None:
+    """An amount typed by a person, exactly: "¥12,345.675" → Decimal("12345.675"); "￥100" → 100.
+
+    parse_decimal with the currency sign allowed; `places=2` for an amount to the fen."""
+    return parse_decimal(value, places=places, whole_digits=whole_digits, currency=True)
 
 
 def _section(n: int) -> str:

@@ -340,6 +340,12 @@ _FILTER_PATHS: dict[str, tuple[tuple[Any, tuple[tuple[Any, Any], ...]], ...]] = 
 }
 
 
+def searchable(text: str) -> bool:
+    """False for a term no stored text can contain: a NUL character (every write refuses one, and
+    PostgreSQL refuses it even as a parameter, with a DataError). Such a search finds nothing."""
+    return "\x00" not in text
+
+
 def _like_pattern(text: str) -> str:
     return "%" + text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
 
@@ -383,6 +389,8 @@ def _text_clause(db: Database, spec: ListSpec, text: str | None, allow_union: bo
     text = (text or "").strip()
     if not text or not spec.filter_exprs:
         return None, False
+    if not searchable(text):
+        return false(), False
     pattern = _like_pattern(text)
 
     def like(e):  # SQLite's LIKE is already case-insensitive for ASCII
@@ -673,7 +681,7 @@ class SearchHit:
 
 def search(db: Database, text: str, per_kind: int = 8) -> list[SearchHit]:
     text = (text or "").strip()
-    if not text:
+    if not text or not searchable(text):
         return []
     pattern = _like_pattern(text)
 

@@ -14,8 +14,8 @@ from models.choices import Role
 from .audit import Actor, append_event, append_events
 from .changes import report_changes
 from .auth import PERMISSIONS, PERMISSION_LABELS
-from .db import Database
-from .errors import AuthenticationFailed, Conflict, PermissionDenied
+from .db import Database, storage_full
+from .errors import AuthenticationFailed, Conflict, DomainError, PermissionDenied, StorageFull
 
 
 def current_actor(session: Session, actor: Actor) -> Actor:
@@ -62,12 +62,17 @@ class UnitOfWork:
             raise
         return self
 
-    def __exit__(self, exc_type, *_):
+    def __exit__(self, exc_type, exc, _tb):
         try:
             if exc_type is not None:
                 self.session.rollback()
         finally:
             self.session.close()
+        if exc is not None and not isinstance(exc, DomainError) and storage_full(exc):
+            # what the database said (SQLite: "database or disk is full", then "no such savepoint"
+            # when the import rolls its batch back) names neither the cause nor that nothing was lost
+            raise StorageFull(f"the disk is full ({self.db.describe_storage()}): nothing was written, the whole "
+                              "change was rolled back. Free some space and try again") from exc
 
     def commit(self) -> None:
         self.flush_audit()

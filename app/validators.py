@@ -9,6 +9,10 @@ from typing import Any
 
 from sqlalchemy import Date, DateTime, Float, Integer, Numeric, String
 
+from .clock import FIRST_YEAR, LAST_YEAR, DateError, parse_date
+from .errors import ValidationError
+from .money import AmountError, parse_decimal, parse_money, round_fen
+
 # GB 32100-2015: 18 characters from this alphabet (no I, O, S, V, Z); the last is a check character.
 USCC_ALPHABET = "0123456789ABCDEFGHJKLMNPQRTUWXY"
 USCC_WEIGHTS = (1, 3, 9, 27, 19, 26, 16, 17, 20, 29, 25, 13, 8, 24, 10, 30, 28)
@@ -40,6 +44,17 @@ def make_uscc(body17: str) -> str:
     return body17 + uscc_check_char(body17)
 
 
+# A fapiao number: 8 to 32 digits or letters (a 数电 fapiao has 20 digits; a paper one 8, with a 10-
+# or 12-digit code). One rule for `fapiao add`, `fapiao red` and `billing fapiao`.
+_FAPIAO_NUMBER = re.compile(r"[0-9A-Za-z-]{8,32}")
+FAPIAO_NUMBER_RULE = "the fapiao number: 8 to 32 digits or letters (a 数电 fapiao has 20 digits)"
+
+
+def fapiao_number_problem(number: str | None) -> str | None:
+    """None when `number` (already stripped) can be a fapiao's number, else the sentence of the rule."""
+    return None if number and _FAPIAO_NUMBER.fullmatch(number) else FAPIAO_NUMBER_RULE
+
+
 _EMAIL = re.compile(r"^[^@\s]+@[^@\s]+\.[^@\s]+$")
 _PHONE = re.compile(r"^[+\d][\d\- ]{5,19}$")
 
@@ -56,6 +71,37 @@ def phone_problem(value: str | None) -> str | None:
     return None
 
 
+# --- amounts and numbers typed by a person ------------------------------------------------------
+# One grammar (app.money.parse_decimal) for every payment, credit, deposit, fapiao amount, contract
+# price and import cell: ¥ or ￥, thousands separators, refusal of 1e400/NaN/Infinity and of more
+# digits than a column holds, each refusal a field error with a sentence.
+
+def money_field(value, field: str = "amount", *, places: int | None = 2, required: bool = True) -> Decimal | None:
+    """An amount of money for `field`: to the fen by default (`places=2`, returned with two decimals);
+    ValidationError({field: …}) for anything else, or when it is missing and `required`."""
+    try:
+        d = parse_money(value, places=places)
+    except AmountError as exc:
+        raise ValidationError({field: str(exc)}) from None
+    if d is None:
+        if required:
+            raise ValidationError({field: "is required: an amount of money, e.g. 1234.50"})
+        return None
+    return round_fen(d) if places == 2 else d
+
+
+def number_field(value, field: str, *, places: int | None = None, required: bool = True,
+                 currency: bool = False) -> Decimal | None:
+    """A number (a quantity, kW, hours; a price with `currency`) for `field`, as money_field."""
+    try:
+        d = parse_decimal(value, places=places, currency=currency)
+    except AmountError as exc:
+        raise ValidationError({field: str(exc)}) from None
+    if d is None and required:
+        raise ValidationError({field: "is required"})
+    return d
+
+
 # --- values a column can hold -----------------------------------------------------------------
 # One check for every write path (the services' generic create/update, every import kind): a value
 # that is not finite, would not fit its column or holds a NUL is refused as a field error with a
@@ -63,30 +109,14 @@ def phone_problem(value: str | None) -> str | None:
 # or truncates nothing, while PostgreSQL aborts the transaction at the first such row.
 
 _INT_BOUNDS = {"BigInteger": 2 ** 63, "SmallInteger": 2 ** 15}
-_DATE = re.compile(r"(\d{4})[-/](\d{1,2})[-/](\d{1,2})")
-_DATETIME_MIDNIGHT = re.compile(r"(\d{4}-\d{2}-\d{2})[T ]00:00(:00(\.0+)?)?")
 
 
 def parse_date_strict(text: str) -> dt.date | None:
-    """YYYY-MM-DD (or YYYY/MM/DD; a spreadsheet's midnight timestamp too), else None.
-
-    Nothing may follow the date: '2026-01-01garbage' is not a date."""
-    text = text.strip()
-    if len(text) == 10 and text[4] == "-" and text[7] == "-" and text[:4].isdigit() and text[5:7].isdigit() \
-            and text[8:].isdigit():  # the usual YYYY-MM-DD, without the patterns
-        try:
-            return dt.date(int(text[:4]), int(text[5:7]), int(text[8:]))
-        except ValueError:
-            return None
-    m = _DATETIME_MIDNIGHT.fullmatch(text)
-    if m:
-        text = m.group(1)
-    m = _DATE.fullmatch(text)
-    if not m:
-        return None
+    """app.clock.parse_date, None where it refuses (YYYY-MM-DD, 2026/1/5, a spreadsheet's midnight
+    timestamp; 2000 to 2099; nothing may follow the date)."""
     try:
-        return dt.date(int(m.group(1)), int(m.group(2)), int(m.group(3)))
-    except ValueError:
+        return parse_date(text)
+    except DateError:
         return None
 
 
@@ -101,10 +131,22 @@ def _as_number(value: Any) -> Decimal | None:
     if isinstance(value, Decimal):
         return value
     if isinstance(value, str):
-        try:
-            return Decimal(value.strip().replace(",", ""))
+        try:  # the one grammar of a number typed by a person (¥/￥, thousands separators)
+            return parse_decimal(value, currency=True, whole_digits=10 ** 6)
+        except AmountError:
+            pass
+        try:  # 1e400, Infinity: refused below as not finite or too large
+            return Decimal(value.strip())
         except InvalidOperation:
             return None  # not a number at all: the field's own validation says so
+    return None
+
+
+def _date_problem(value: Any) -> str | None:
+    try:
+        parse_date(value)
+    except DateError as exc:
+        return str(exc)
     return None
 
 
@@ -121,7 +163,9 @@ def column_value_problem(column: Any, value: Any) -> str | None:
                 return f"longer than {limit} characters ({len(value)}); shorten it"
             return None
         if rule == "date":
-            return f"{value!r} is not a date (write YYYY-MM-DD)" if parse_date_strict(value) is None else None
+            return _date_problem(value)
+    elif rule == "date" and isinstance(value, dt.date):
+        return _date_problem(value)
     if rule in ("integer", "numeric", "float"):
         number = _as_number(value)
         if number is None:
@@ -186,7 +230,7 @@ def column_problems(model: Any, values: dict) -> dict[str, str]:
             continue
         if kind is int and rule == "integer" and -limit <= value < limit:
             continue
-        if kind is dt.date and rule == "date":
+        if kind is dt.date and rule == "date" and FIRST_YEAR <= value.year <= LAST_YEAR:
             continue
         problem = column_value_problem(column, value)
         if problem:

@@ -653,7 +653,7 @@ def find_regions(db: Database, text: str, limit: int = 20) -> tuple[tuple[str, s
     from .services.reference import PLACEHOLDER_NAMES
 
     text = (text or "").strip()
-    if not text:
+    if not text or "\x00" in text:  # a NUL is in no stored name (PostgreSQL refuses it as a parameter)
         return ()
     with db.session() as s:
         if text.isdigit():

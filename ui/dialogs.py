@@ -344,9 +344,9 @@ class ReasonDialog(QDialog):
         return self.text(), (get_date(self.date) if self.date is not None else None)
 
 def last_month(today: dt.date | None = None) -> str:
-    today = today or local_today()
-    first = today.replace(day=1) - dt.timedelta(days=1)
-    return f"{first.year:04d}-{first.month:02d}"
+    from app.billing import Period
+
+    return Period.last_month(today).label
 
 
 def placeholder(parent: QWidget, text: str) -> QLabel:

@@ -59,7 +59,24 @@ PATTERNS: list[tuple[re.Pattern, str]] = [(re.compile(p), t) for p, t in (
     (r"ends before the service starts", _("ends before the service starts")),
     (r"the current password is wrong", _("the current password is wrong")),
     (r"a password has at least 8 characters", _("a password has at least 8 characters")),
-    (r"the new password is the same as the current one", _("the new password is the same as the current one")),
+    (r"the new password is the same as the current one", _("the new password is the same as the current one")),    # amounts, dates, files, fapiao, power and ports as typed (app/money.py, app/clock.py, app/tablefile.py)
+    ("'(.*)' is not an amount: write digits, e\\.g\\. 1234\\.50 or ¥1,234\\.50", _("'%1' is not an amount: write digits, e.g. 1234.50 or ¥1,234.50")),
+    ("'(.*)' is not a number: write digits, e\\.g\\. 1234\\.5 or 1,234\\.5", _("'%1' is not a number: write digits, e.g. 1234.5 or 1,234.5")),
+    ('(.+) is too large: at most (\\d+) digits before the decimal point', _('%1 is too large: at most %2 digits before the decimal point')),
+    ('(.+) has more decimals than allowed here: at most two decimals \\(to the fen\\)', _('%1 has more decimals than allowed here: at most two decimals (to the fen)')),
+    ('(.+) has more decimals than allowed here: at most (\\d+) decimals', _('%1 has more decimals than allowed here: at most %2 decimals')),
+    ('is required: an amount of money, e\\.g\\. 1234\\.50', _('is required: an amount of money, e.g. 1234.50')),
+    ("'(.*)' is not a (date|start date|end date|last day): use YYYY-MM-DD", _("'%1' is not a %2: use YYYY-MM-DD")),
+    ("'(.*)' is not a (date|start date|end date|last day) of the calendar", _("'%1' is not a %2 of the calendar")),
+    ("'(.*)' is out of range: dates run from 2000-01-01 to 2099-12-31", _("'%1' is out of range: dates run from 2000-01-01 to 2099-12-31")),
+    ('the fapiao number: 8 to 32 digits or letters \\(a 数电 fapiao has 20 digits\\)', _('the fapiao number: 8 to 32 digits or letters (a 数电 fapiao has 20 digits)')),
+    ("¥(\\S+) is not the tax on ¥(\\S+) at statement (\\S+)'s rate \\((.+)\\): expected (.+); check the fapiao's 税额", _("¥%1 is not the tax on ¥%2 at statement %3's rate (%4): expected %5; check the fapiao's 税额")),
+    ('the disk is full \\((.+)\\): nothing was written, the whole change was rolled back\\. Free some space and try again', _('the disk is full (%1): nothing was written, the whole change was rolled back. Free some space and try again')),
+    ('feed (.+) of this panel has a (\\d+) A breaker; a panel cannot be smaller than its feeds \\(give at least (\\d+) A, or change the feeds first\\)', _('feed %1 of this panel has a %2 A breaker; a panel cannot be smaller than its feeds (give at least %3 A, or change the feeds first)')),
+    ("'(.*)' is not a port: ports are numbered from 1 \\(or named, e\\.g\\. 12A\\)", _("'%1' is not a port: ports are numbered from 1 (or named, e.g. 12A)")),
+    ('a cable joins two ports; both ends are port (.+) of the same device', _('a cable joins two ports; both ends are port %1 of the same device')),
+    ('(.+) is not an Excel workbook \\(\\.xlsx\\) \\((.*)\\); save it from Excel as \\.xlsx, or as CSV', _('%1 is not an Excel workbook (.xlsx) (%2); save it from Excel as .xlsx, or as CSV')),
+    ('cannot read (.+): a cell on line (\\d+) is longer than ([\\d,]+) characters', _('cannot read %1: a cell on line %2 is longer than %3 characters')),
 )]
 
 

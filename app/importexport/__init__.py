@@ -36,7 +36,8 @@ from .. import importexport_xconnect as _xc  # cables and cross-connects (issue 
 for _name in _power.KINDS:
     register_kind(ImportKind(_name, _power.COLUMNS[_name], _power.REQUIRED[_name], _power.OBJECT_TYPE[_name],
                              _power.MODEL[_name], *_power.HANDLERS[_name], _power.EXPORTS[_name],
-                             _power.FIELD_COLUMN.get(_name, {}), _power.ROW_KEY[_name]))
+                             _power.FIELD_COLUMN.get(_name, {}), _power.ROW_KEY[_name],
+                             verdict=_power.VERDICT.get(_name)))
 register_kind(ImportKind("cables", _xc.CABLE_COLUMNS, _xc.CABLE_REQUIRED, "cable", _xc.Cable, _xc.resolve_cables,
                          _xc.write_cables, _xc.export_cables_query, _xc.CABLE_FIELD_COLUMN,
                          lambda v: (v.get("side_a_device_id"), v.get("side_a_type"), v.get("side_a_name"))))

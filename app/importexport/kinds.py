@@ -28,13 +28,14 @@ from models import (
 )
 from models.choices import DeviceRole, DeviceStatus, GpuState, RackStatus, SiteStatus
 
-from ..clock import TZ
+from ..clock import TZ, DateError, parse_date
 from ..errors import ValidationError
 from ..services.common import (create_in, create_many_in, flush_or_refuse, flush_versioned, snapshot, update_many_in,
                                upsert_in)
 from ..services.gpus import GpuToImport, gpus_by_serial, import_gpu_in, import_gpus_in, install_gpu_in
 from ..uow import UnitOfWork
-from ..validators import column_problems, email_problem, parse_date_strict, phone_problem, region_level, uscc_problem
+from ..money import AmountError, parse_decimal
+from ..validators import column_problems, email_problem, phone_problem, region_level, uscc_problem
 from .schema import (
     FIELD_COLUMN,
     BULK_WRITE,
@@ -73,15 +74,11 @@ class _Row:
         raw = self.get(col)
         if raw in (None, ""):
             return None
-        try:
-            value = Decimal(str(raw).replace(",", ""))
-        except InvalidOperation:
-            self.err(col, f"{raw!r} is not a number")
+        try:  # the one grammar of a number typed by a person (¥/￥, 1,234.5; no 1e400, NaN, Infinity)
+            return parse_decimal(raw, currency=True, whole_digits=30)  # each column's own size: column_problems
+        except AmountError as exc:
+            self.err(col, str(exc))
             return None
-        if not value.is_finite():
-            self.err(col, f"{raw!r} is not a finite number")
-            return None
-        return value
 
     def integer(self, col: str) -> int | None:
         d = self.decimal(col)
@@ -99,10 +96,11 @@ class _Row:
         text_ = str(raw)
         if len(text_) > 10 and re.fullmatch(r"\d{4}-\d{2}-\d{2}[ T]00:00(:00(\.0+)?)?", text_):
             text_ = text_[:10]  # pandas writes a date column as date-times at midnight
-        value = parse_date_strict(text_)
-        if value is None:
-            self.err(col, f"{raw!r} is not a date (write YYYY-MM-DD)")
-        return value
+        try:
+            return parse_date(text_)
+        except DateError as exc:
+            self.err(col, str(exc))
+            return None
 
     def boolean(self, col: str) -> bool | None:
         raw = self.get(col)

@@ -10,7 +10,7 @@ from sqlalchemy.exc import DBAPIError
 
 from ..audit import Actor
 from ..auth import require
-from ..db import Database
+from ..db import Database, storage_full
 from ..errors import DomainError, PermissionDenied, ValidationError
 from ..uow import UnitOfWork
 from .kinds import _refuse_unstorable, _Row, _row_key
@@ -19,6 +19,7 @@ from .schema import (
     BULK_WRITE,
     FIELD_COLUMN,
     HANDLERS,
+    VERDICT,
     batch_size,
     LOOKUPS,
     OBJECT_TYPE,
@@ -214,6 +215,8 @@ class _Run:
                 savepoint.rollback()
             raise
         except (_RowRefused, DomainError, DBAPIError, OverflowError) as exc:
+            if isinstance(exc, DBAPIError) and storage_full(exc):
+                raise  # not this row's fault: the unit of work says the disk is full
             if savepoint is None:
                 raise _Replay() from exc
             savepoint.rollback()
@@ -316,6 +319,7 @@ def run_import(db: Database, actor: Actor, kind: str, path: str | Path, dry_run:
         if errors:
             uow.rollback()
             raise ImportFailed(kind, path, sorted(errors, key=lambda e: (e.file or "", e.line)), notices)
+        failing = tuple(VERDICT[kind](uow)) if kind in VERDICT else ()
         uow.audit("import", OBJECT_TYPE[kind], None, path.name,
                   after={"kind": kind, "file": path.name, "rows": total, "created": counts["created"],
                          "updated": counts["updated"], "unchanged": counts["unchanged"], "dry_run": dry_run})
@@ -325,4 +329,4 @@ def run_import(db: Database, actor: Actor, kind: str, path: str | Path, dry_run:
         else:
             uow.commit()
     return ImportResult(kind, path.name, total, counts["created"], counts["updated"], counts["unchanged"],
-                        dry_run, False, tuple(notes), changes, tuple(notices))
+                        dry_run, False, tuple(notes), changes, tuple(notices), failing)

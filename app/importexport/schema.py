@@ -179,6 +179,7 @@ class ImportResult:
     notes: tuple[str, ...] = ()       # e.g. device types whose power needs a person's look
     changes: frozenset[str] = frozenset()
     notices: tuple[str, ...] = ()     # about the file: columns ignored or read as, the encoding guessed
+    failing: tuple[str, ...] = ()     # a check the imported records fail (e.g. power check): kept, said, exit 1
 
     def summary(self) -> str:
         if self.cancelled:
@@ -190,6 +191,8 @@ class ImportResult:
             text += "\n" + "\n".join(f"note: {n}" for n in self.notices)
         if self.notes:
             text += "\nto check by a person:\n" + "\n".join(f"  {n}" for n in self.notes)
+        if self.failing:
+            text += "\nimported, but failing its check:\n" + "\n".join(f"  ! {n}" for n in self.failing)
         return text
 
 
@@ -299,6 +302,8 @@ HANDLERS: dict[str, tuple[Callable, Callable]] = {}  # kind -> (resolve, write)
 BULK_WRITE: dict[str, Callable[[Any, list], list]] = {}
 ROW_KEY: dict[str, Callable[[dict], Any]] = {}  # kind -> what makes two rows of one file the same record
 EXPORT_QUERY: dict[str, Callable[[], Any]] = {}  # kind -> a select of its columns in file order
+# kind -> verdict(uow) -> lines of the check the file's records fail once all are written (kept, reported)
+VERDICT: dict[str, Callable[[Any], list[str]]] = {}
 
 
 @dataclass(frozen=True)
@@ -316,6 +321,7 @@ class ImportKind:
     field_column: dict[str, str] = field(default_factory=dict)  # service field -> column, for errors
     row_key: Callable[[dict], Any] | None = None  # values -> same record twice in one file (None: no check)
     write_many: Callable[[Any, list], list] | None = None  # set-wise writer (BULK_WRITE); None: row by row
+    verdict: Callable[[Any], list[str]] | None = None  # uow -> what the written records fail (VERDICT)
 
 
 def register_kind(kind: ImportKind) -> ImportKind:
@@ -336,6 +342,8 @@ def register_kind(kind: ImportKind) -> ImportKind:
         ROW_KEY[kind.name] = kind.row_key
     if kind.write_many is not None:
         BULK_WRITE[kind.name] = kind.write_many
+    if kind.verdict is not None:
+        VERDICT[kind.name] = kind.verdict
     if kind.export_query is not None:
         EXPORT_QUERY[kind.name] = kind.export_query
     return kind

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import datetime as dt
 from dataclasses import dataclass, fields, replace
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal
 
 from sqlalchemy import delete, false, func, insert, or_, select
 from sqlalchemy.orm import Session
@@ -24,8 +24,10 @@ from models.choices import LIVE_CONTRACT, ContractStatus, CustomerStatus, GpuSta
 from ..audit import Actor
 from ..auth import require, why_not
 from ..billing import TZ, local_midnight, local_today
+from ..clock import DateError, parse_date
 from ..db import Database
 from ..errors import NotFound, RuleViolation, ValidationError
+from ..money import AmountError, parse_decimal
 from ..uow import UnitOfWork
 from .common import check_version, flush_or_refuse, flush_versioned, get_or_404, snapshot
 from .settings import CONTRACT_FOUR_EYES, setting_in
@@ -277,17 +279,33 @@ def contracts_due(db: Database, within_days: int = 180, today: dt.date | None = 
 
 # --- validation ---------------------------------------------------------------------------
 
+_PRICES = ("unit_price", "kwh_price", "hourly_rate", "setup_price")  # may carry ¥/￥
+
+
+def _digits(name: str) -> tuple[int | None, int]:
+    """(decimals, digits before the point) the ContractItem column `name` holds."""
+    col = ContractItem.__table__.c[name].type
+    return col.scale, col.precision - (col.scale or 0)
+
+
+def _number(value, name: str) -> Decimal | None:
+    """A contract item's number as typed (the one grammar, app.money.parse_decimal): "1,200",
+    "¥1,200.50", "￥100"; None when empty. AmountError for anything else."""
+    places, whole = _digits(name)
+    return parse_decimal(value, places=places, whole_digits=whole, currency=name in _PRICES)
+
+
 def _dec(value, name: str, errors: dict, *, positive: bool = False, required: bool = True) -> Decimal | None:
-    if value is None or value == "":
+    try:
+        d = _number(value, name)
+    except AmountError as exc:
+        errors[name] = str(exc)
+        return None
+    if d is None:
         if required:
             errors[name] = "is required"
         return None
-    try:
-        d = Decimal(str(value))
-    except (InvalidOperation, ValueError):
-        errors[name] = f"{value!r} is not a number"
-        return None
-    if not d.is_finite() or d < 0 or (positive and d == 0):
+    if d < 0 or (positive and d == 0):
         errors[name] = "must be greater than zero" if positive else "cannot be negative"
         return None
     return d
@@ -392,8 +410,15 @@ def _validate_header(s: Session, subsidiary_id: int, customer_id: int, start: dt
         errors["customer_id"] = f"customer {customer_id} does not exist"
     elif customer.status != CustomerStatus.ACTIVE:
         errors["customer_id"] = f"{customer.name} is inactive; reactivate the customer first"
+    for key, day in (("start_date", start), ("end_date", end)):
+        try:
+            parse_date(day)
+        except DateError as exc:
+            errors[key] = str(exc)
     if not start or not end:
         errors["start_date"] = "a contract has a start and an end date"
+    elif errors.get("start_date") or errors.get("end_date"):
+        pass
     elif end < start:
         errors["end_date"] = f"the contract ends ({end}) before it starts ({start})"
     if language not in ("zh", "en"):
@@ -411,13 +436,14 @@ def _write_items(s: Session, c: Contract, items: list[ItemSpec]) -> None:
             kind=spec.kind, description=spec.description.strip(),
             description_en=(spec.description_en or "").strip() or None, rack_id=spec.rack_id, u_from=spec.u_from,
             u_to=spec.u_to, device_id=spec.device_id, gpu_model_id=gpu_model_id,
-            quantity=Decimal(str(spec.quantity)), unit_price=Decimal(str(spec.unit_price)),
+            quantity=_number(spec.quantity, "quantity"), unit_price=_number(spec.unit_price, "unit_price"),
             price_unit=spec.price_unit, tax_category=spec.tax_category or DEFAULT_TAX.get(spec.kind, TaxCategory.IDC),
             service_start=spec.service_start, service_end=spec.service_end,
-            power_allowance_kw=spec.power_allowance_kw, kwh_price=spec.kwh_price,
-            included_hours=spec.included_hours, hourly_rate=spec.hourly_rate, mbps=spec.mbps,
+            power_allowance_kw=_number(spec.power_allowance_kw, "power_allowance_kw"),
+            kwh_price=_number(spec.kwh_price, "kwh_price"), included_hours=_number(spec.included_hours, "included_hours"),
+            hourly_rate=_number(spec.hourly_rate, "hourly_rate"), mbps=spec.mbps,
             cage_id=spec.cage_id, face=spec.face or None,
-            setup_price=Decimal(str(spec.setup_price)) if spec.setup_price is not None else None)
+            setup_price=_number(spec.setup_price, "setup_price"))
         c.items.append(it)
         s.flush()
         for g in spec.gpu_ids:

@@ -20,7 +20,7 @@ from models.choices import ContractStatus, DepositKind, StatementKind, Statement
 
 from ..audit import Actor
 from ..auth import require
-from ..clock import local_today
+from ..clock import DateError, local_today, parse_date
 from ..db import Database
 from ..errors import NotFound, RuleViolation, ValidationError
 from ..money import format_amount, round_fen
@@ -43,13 +43,12 @@ def _kind(kind: str | None) -> str:
 def _day(value) -> dt.date:
     if value is None:
         return local_today()
-    if isinstance(value, dt.datetime):
-        value = value.date()
-    if isinstance(value, str):
-        try:
-            value = dt.date.fromisoformat(value.strip())
-        except ValueError:
-            raise ValidationError({"date": f"{value!r} is not a date (YYYY-MM-DD)"}) from None
+    try:
+        value = parse_date(value)
+    except DateError as exc:
+        raise ValidationError({"date": str(exc)}) from None
+    if value is None:
+        return local_today()
     if value > local_today():
         raise ValidationError({"date": f"{value} is in the future"})
     return value

@@ -32,15 +32,15 @@ from models.choices import FapiaoStatus, FapiaoType, ItemKind, StatementKind, St
 
 from ..audit import Actor
 from ..auth import require
-from ..clock import local_today
+from ..clock import DateError, local_today, parse_date
 from ..db import Database
 from ..errors import NotFound, RuleViolation, ValidationError
 from ..money import format_amount, round_fen
 from ..uow import UnitOfWork
+from ..validators import fapiao_number_problem
 from .receivables import _money, find_customer
 
 ZERO = Decimal("0.00")
-_NUMBER = re.compile(r"^[0-9A-Za-z-]{8,32}$")
 _TAX_ID = re.compile(r"^[0-9A-Z]{15,20}$")
 _EMAIL = re.compile(r"^[^@\s]+@[^@\s]+\.[^@\s]+$")
 def _statement(s: Session, key, lock: bool = False) -> Statement:
@@ -49,14 +49,11 @@ def _statement(s: Session, key, lock: bool = False) -> Statement:
 
 
 def _date(value, field: str = "date") -> dt.date:
-    if isinstance(value, dt.datetime):
-        value = value.date()
-    if isinstance(value, str):
-        try:
-            value = dt.date.fromisoformat(value.strip())
-        except ValueError:
-            raise ValidationError({field: f"{value!r} is not a date (YYYY-MM-DD)"}) from None
-    if not isinstance(value, dt.date):
+    try:
+        value = parse_date(value)
+    except DateError as exc:
+        raise ValidationError({field: str(exc)}) from None
+    if value is None:
         raise ValidationError({field: "a date (YYYY-MM-DD)"})
     if value > local_today():
         raise ValidationError({field: f"{value} is in the future"})
@@ -254,11 +251,33 @@ def _info(s: Session, f: Fapiao) -> FapiaoInfo:
 
 def _check_number(s: Session, number: str) -> str:
     number = (number or "").strip()
-    if not _NUMBER.match(number):
-        raise ValidationError({"number": "the fapiao number: 8 to 32 digits or letters (a 数电 fapiao has 20 digits)"})
+    problem = fapiao_number_problem(number)
+    if problem:
+        raise ValidationError({"number": problem})
     if s.execute(select(Fapiao.id).where(Fapiao.number == number)).first():
         raise RuleViolation(f"fapiao {number} is already recorded")
     return number
+
+
+def _check_tax(s: Session, st: Statement, amount: Decimal, tax: Decimal) -> None:
+    """A fapiao's tax is its amount at the statement's rates: between the amount at the lowest and at
+    the highest rate of the statement's lines, give or take a fen per line (each line of a fapiao is
+    rounded to the fen on its own). ¥50 tax on ¥100 of a 6 % statement is a typing error."""
+    rates = sorted({Decimal(r) for (r,) in s.execute(select(StatementLine.tax_rate)
+                                                     .where(StatementLine.statement_id == st.id))})
+    if not rates:
+        return
+    lines = s.execute(select(func.count()).select_from(StatementLine)
+                      .where(StatementLine.statement_id == st.id)).scalar_one()
+    slack = Decimal("0.01") * lines
+    low, high = round_fen(amount * rates[0]), round_fen(amount * rates[-1])
+    if low - slack <= tax <= high + slack:
+        return
+    shown = " or ".join(f"{(r * 100).normalize():f} %" for r in rates)
+    expected = f"¥{format_amount(low)}" if low == high else f"¥{format_amount(low)} to ¥{format_amount(high)}"
+    raise ValidationError({"tax": f"¥{format_amount(tax)} is not the tax on ¥{format_amount(amount)} at "
+                                  f"statement {st.number}'s rate ({shown}): expected {expected}; check the "
+                                  "fapiao's 税额"})
 
 
 def _profile_type(s: Session, customer_id: int) -> str:
@@ -304,6 +323,7 @@ def add_fapiao(db: Database, actor: Actor, statement: str | int, number: str, is
                                 f"(total ¥{format_amount(cover.target)} net of credit notes, "
                                 f"¥{format_amount(cover.invoiced)} invoiced); this fapiao is "
                                 f"¥{format_amount(amount + tax)}")
+        _check_tax(s, st, amount, tax)
         f = Fapiao(statement_id=st.id, kind="blue", number=number, issued_on=issued_on, fapiao_type=ftype,
                    amount=amount, tax=tax, note=(note or "").strip() or None, created_by=uow.actor.login)
         s.add(f)

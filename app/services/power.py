@@ -268,6 +268,23 @@ def _check_rack(rack_id, label, room_id, room_name, feeds, devices, dev_feeds, p
                      single, unconnected, dict(lost))
 
 
+def power_verdict_in(s, rack_ids: Iterable[int]) -> list[str]:
+    """What `power check` would say of these racks, one line per problem ("room/rack: …"); empty when
+    every one passes the 80 % rule and its redundancy check. A write to the power chain that leaves a
+    rack failing is kept (the chain is recorded as it is) but says so, and the command exits 1."""
+    ids = {r for r in rack_ids if r is not None}
+    out = []
+    for rp in sorted(rack_power(s, ids).values(), key=lambda r: r.rack):
+        if not rp.ok:
+            out.extend(f"{rp.rack}: {p}" for p in rp.problems)
+    return out
+
+
+def power_verdict(db: Database, rack_ids: Iterable[int]) -> list[str]:
+    with db.session() as s:
+        return power_verdict_in(s, rack_ids)
+
+
 def rack_power_of(db: Database, rack_id: int) -> RackPower:
     with db.session() as s:
         get_or_404(s, Rack, rack_id, "rack")
@@ -419,7 +436,8 @@ def _choice(errors: dict, v: dict, key: str, choices, default: str) -> None:
     v[key] = value
 
 
-def validate_panel(s, values: dict) -> dict:
+def validate_panel(s, values: dict, current: PowerPanel | None = None) -> dict:
+    """The panel's values, checked; `current` is the panel they change (its feeds' breakers bound its own)."""
     v = dict(values)
     errors: dict[str, str] = {}
     v["name"] = (v.get("name") or "").strip()
@@ -438,6 +456,14 @@ def validate_panel(s, values: dict) -> dict:
     _choice(errors, v, "phase", PowerPhase, PowerPhase.SINGLE)
     v["ups"] = (v.get("ups") or "").strip()[:64] or None
     v["comments"] = (v.get("comments") or "").strip() or None
+    if current is not None and current.id is not None and "amperage" not in errors:
+        # the feed rule read the other way: no feed's breaker exceeds its panel's
+        biggest = s.execute(select(PowerFeed.name, PowerFeed.amperage).where(PowerFeed.power_panel_id == current.id)
+                            .order_by(PowerFeed.amperage.desc(), PowerFeed.name).limit(1)).first()
+        if biggest is not None and biggest.amperage > v["amperage"]:
+            errors["amperage"] = (f"feed {biggest.name} of this panel has a {biggest.amperage} A breaker; a panel "
+                                  f"cannot be smaller than its feeds (give at least {biggest.amperage} A, or change "
+                                  "the feeds first)")
     if errors:
         raise ValidationError(errors)
     return {k: v[k] for k in ("site_id", "room_id", "name", "voltage", "phase", "amperage", "ups", "comments")}

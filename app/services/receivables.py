@@ -12,11 +12,9 @@
 """
 from __future__ import annotations
 
-import csv
 import datetime as dt
-import io
 from dataclasses import dataclass
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal
 from pathlib import Path
 from typing import Iterable
 
@@ -29,10 +27,12 @@ from models.choices import PaymentMethod, StatementKind, StatementStatus
 
 from ..audit import Actor
 from ..auth import require
-from ..clock import local_date, local_today
+from ..clock import DateError, local_date, local_today, parse_date
 from ..db import Database
 from ..errors import NotFound, RuleViolation, ValidationError
 from ..money import format_amount, round_fen
+from ..tablefile import read_records
+from ..validators import money_field
 from ..uow import UnitOfWork
 from ..wording import alternate, free_text
 
@@ -87,6 +87,8 @@ def find_customer(s: Session, key: str | int) -> Customer:
     text = str(key).strip()
     if not text:
         raise ValidationError({"customer": "name the customer (credit code or name)"})
+    if "\x00" in text:  # in no stored name (and PostgreSQL refuses it as a parameter)
+        raise NotFound(f"there is no customer {text!r} (give the credit code or the name)")
     if text.isdigit():
         c = s.get(Customer, int(text))
         if c is not None:
@@ -127,17 +129,8 @@ def _find_statement(s: Session, key: str | int, lock: bool = False) -> Statement
 
 
 def _money(text, field: str = "amount") -> Decimal:
-    try:
-        d = Decimal(str(text).replace(",", "").replace("¥", "").strip())
-    except (InvalidOperation, ValueError):
-        raise ValidationError({field: f"{text!r} is not an amount of money (e.g. 1234.50)"}) from None
-    if not d.is_finite():
-        raise ValidationError({field: f"{text!r} is not an amount of money"})
-    if d != round_fen(d):
-        raise ValidationError({field: f"{text} has more than two decimals; amounts are to the fen"})
-    if abs(d) >= Decimal("1e12"):
-        raise ValidationError({field: f"{text} is too large"})
-    return round_fen(d)
+    """An amount to the fen typed by a person (the one rule: app.validators.money_field)."""
+    return money_field(text, field)
 
 
 # --------------------------------------------------------------------------- open amounts
@@ -304,13 +297,10 @@ def _check_payment_fields(amount, received_on, bank_ref, method, payer) -> tuple
             errors["amount"] = "a receipt is a positive amount; a wrong one is reversed (payments reverse)"
     except ValidationError as exc:
         errors.update(exc.errors)
-    if isinstance(received_on, str):
-        try:
-            received_on = dt.date.fromisoformat(received_on.strip())
-        except ValueError:
-            errors["date"] = f"{received_on!r} is not a date (YYYY-MM-DD)"
-    if isinstance(received_on, dt.datetime):
-        received_on = received_on.date()
+    try:
+        received_on = parse_date(received_on)
+    except DateError as exc:
+        errors["date"] = str(exc)
     if not isinstance(received_on, dt.date) and "date" not in errors:
         errors["date"] = "the date the money arrived (YYYY-MM-DD)"
     elif isinstance(received_on, dt.date) and received_on > local_today():
@@ -484,17 +474,7 @@ class PaymentImport:
 
 
 def _read_rows(path: Path) -> list[dict]:
-    if path.suffix.lower() in (".xlsx", ".xlsm"):
-        from openpyxl import load_workbook
-
-        wb = load_workbook(path, read_only=True, data_only=True)
-        it = wb.active.iter_rows(values_only=True)
-        header = [str(h or "").strip() for h in next(it, [])]
-        rows = [dict(zip(header, r)) for r in it if any(v not in (None, "") for v in r)]
-        wb.close()
-        return rows
-    text = path.read_text(encoding="utf-8-sig")
-    return [r for r in csv.DictReader(io.StringIO(text)) if any((v or "").strip() for v in r.values())]
+    return read_records(path)
 
 
 def import_payments(db: Database, actor: Actor, source: str | Path | Iterable[dict]) -> PaymentImport:

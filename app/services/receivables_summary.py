@@ -13,7 +13,6 @@ Four set-based queries, whatever the number of statements.
 """
 from __future__ import annotations
 
-import datetime as dt
 from decimal import Decimal
 from pathlib import Path
 
@@ -24,7 +23,6 @@ from models.choices import StatementKind, StatementStatus
 
 from ..audit import Actor
 from ..auth import require
-from ..clock import local_midnight
 from ..db import Database
 from ..errors import ValidationError
 from ..money import round_fen
@@ -40,9 +38,8 @@ def summary_doc(db: Database, period: str, *, language: str = "zh"):
     from app.billing import Period
 
     p = Period.parse(period)
-    first = dt.date.fromisoformat(p.label + "-01")
-    after = (first + dt.timedelta(days=32)).replace(day=1)
-    start, end = local_midnight(first), local_midnight(after)
+    first, after = p.first, p.next_first
+    start, end = p.start, p.end
     with db.session() as s:
         # an English summary names a subsidiary by its English name (`alternate`)
         subs = {sub.id: (sub.code, alternate(sub, "name", language))

@@ -21,7 +21,7 @@ from models.choices import Face, ItemKind, RackStatus, ReservationStatus
 
 from ..audit import Actor
 from ..auth import require
-from ..clock import local_today
+from ..clock import DateError, local_today, parse_date
 from ..db import Database
 from ..errors import RuleViolation, ValidationError
 from ..uow import UnitOfWork
@@ -216,7 +216,17 @@ def lease_space(db: Database, actor: Actor, *, customer_id: int, rack_id: int | 
         errors["rack_id"] = "name a rack (with or without a unit range) or a cage"
     if u_from is not None and (u_from < 1 or u_to is None or u_to < u_from):
         errors["u_to"] = "a unit range runs from U1 upwards and ends at or after its start"
-    if end_date is not None and end_date < start_date:
+    try:
+        start_date = parse_date(start_date, what="start date")
+        if start_date is None:
+            errors["start_date"] = "a lease has a start date (YYYY-MM-DD)"
+    except DateError as exc:
+        errors["start_date"] = str(exc)
+    try:
+        end_date = parse_date(end_date, what="end date")
+    except DateError as exc:
+        errors["end_date"] = str(exc)
+    if isinstance(start_date, dt.date) and isinstance(end_date, dt.date) and end_date < start_date:
         errors["end_date"] = "the lease ends before it starts"
     if errors:
         raise ValidationError(errors)
@@ -244,6 +254,12 @@ def end_space_lease(db: Database, actor: Actor, lease_id: int, last_day: dt.date
     require(actor, "reserve_racks")
     if not (reason or "").strip():
         raise ValidationError({"reason": "say why the lease ends"})
+    try:
+        last_day = parse_date(last_day, what="last day")
+    except DateError as exc:
+        raise ValidationError({"last_day": str(exc)}) from None
+    if last_day is None:
+        raise ValidationError({"last_day": "the lease's last day (YYYY-MM-DD)"})
     with UnitOfWork(db, actor) as uow:
         s = uow.session
         lease = get_or_404(s, SpaceLease, lease_id, "lease")

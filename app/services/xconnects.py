@@ -81,6 +81,17 @@ FIELDS = ("reference", "customer_id", "rack_id", "panel", "port", "mmr_panel", "
           "peer_customer_id", "peer_port", "medium", "circuit_id", "ordered_date", "work_note", "contract_item_id")
 
 
+def port_problem(name: str | None) -> str | None:
+    """A patch-panel port is named by its number, from 1 (or a label such as 12A, FP-01): 0 and
+    negative numbers name no port."""
+    if name is None:
+        return None
+    text = name.strip()
+    if text[:1] in "-+" or (text.isdigit() and int(text) == 0):
+        return f"{name!r} is not a port: ports are numbered from 1 (or named, e.g. 12A)"
+    return None
+
+
 def order_in(uow: UnitOfWork, values: dict, *, reason: str | None = None) -> CrossConnect:
     """Create a cross-connect in state ordered inside an open unit of work (the CLI, imports)."""
     require(uow.actor, "manage_dcim")
@@ -95,6 +106,10 @@ def order_in(uow: UnitOfWork, values: dict, *, reason: str | None = None) -> Cro
     for k, what in (("panel", "the customer's patch panel"), ("port", "the port on that panel")):
         if not v[k]:
             errors[k] = f"name {what}"
+    for k in ("port", "mmr_port", "peer_port"):
+        problem = port_problem(v[k])
+        if problem:
+            errors[k] = problem
     if v["medium"] not in XconnectMedium.values():
         errors["medium"] = f"medium is one of {', '.join(XconnectMedium.values())}"
     if v["peer_kind"] not in XconnectPeer.values():
@@ -290,6 +305,8 @@ def list_cross_connects(db: Database, *, state: str | None = None, customer_id: 
         q = q.where(CrossConnect.state == state)
     if customer_id is not None:
         q = q.where(or_(CrossConnect.customer_id == customer_id, CrossConnect.peer_customer_id == customer_id))
+    if text and "\x00" in text:
+        return []  # a NUL is in no stored text (and PostgreSQL refuses it as a parameter)
     if text:
         like = f"%{text.strip()}%"
         q = q.where(or_(CrossConnect.reference.ilike(like), CrossConnect.circuit_id.ilike(like),
@@ -360,6 +377,10 @@ def validate_cable(v: dict) -> dict[str, str]:
             e[f"side_{side}_name"] = "name the port"
         if v.get(f"side_{side}_device_id") is None:
             e[f"side_{side}_device_id"] = "name the device"
+    ends = [(v.get(f"side_{side}_device_id"), v.get(f"side_{side}_type"), v.get(f"side_{side}_name"))
+            for side in ("a", "b")]
+    if ends[0] == ends[1] and ends[0][0] is not None and ends[0][2]:
+        e["side_b_name"] = f"a cable joins two ports; both ends are port {ends[0][2]} of the same device"
     if v.get("type") not in (None, *CableType.values()):
         e["type"] = f"cable type is one of {', '.join(CableType.values())}"
     if v.get("status") not in CableStatus.values():

@@ -6976,28 +6976,68 @@ Check the database in the settings.</source>
 <context>
     <name>messages</name>
     <message>
+        <source>%1 has more decimals than allowed here: at most %2 decimals</source>
+        <translation>%1 的小数位过多：此处最多 %2 位小数</translation>
+    </message>
+    <message>
+        <source>%1 has more decimals than allowed here: at most two decimals (to the fen)</source>
+        <translation>%1 的小数位过多：金额最多两位小数（到分）</translation>
+    </message>
+    <message>
         <source>%1 is inactive; reactivate the customer first</source>
         <translation>%1 已停用；请先重新启用该客户</translation>
+    </message>
+    <message>
+        <source>%1 is not an Excel workbook (.xlsx) (%2); save it from Excel as .xlsx, or as CSV</source>
+        <translation>%1 不是 Excel 工作簿（.xlsx）（%2）；请在 Excel 中另存为 .xlsx 或 CSV</translation>
     </message>
     <message>
         <source>%1 is not in the list of regions (GB/T 2260, county level and above); check the code, or import the regions that have it</source>
         <translation>%1 不在地区列表中（GB/T 2260，县级及以上）；请检查代码，或导入包含它的地区</translation>
     </message>
     <message>
+        <source>%1 is too large: at most %2 digits before the decimal point</source>
+        <translation>%1 过大：小数点前最多 %2 位</translation>
+    </message>
+    <message>
+        <source>'%1' is not a %2 of the calendar</source>
+        <translation>“%1”不是日历上存在的日期</translation>
+    </message>
+    <message>
+        <source>'%1' is not a %2: use YYYY-MM-DD</source>
+        <translation>“%1”不是有效日期：请按 YYYY-MM-DD 填写</translation>
+    </message>
+    <message>
         <source>'%1' is not a number</source>
         <translation>“%1”不是数字</translation>
+    </message>
+    <message>
+        <source>'%1' is not a number: write digits, e.g. 1234.5 or 1,234.5</source>
+        <translation>“%1”不是数字：请写数字，例如 1234.5 或 1,234.5</translation>
     </message>
     <message>
         <source>'%1' is not a phone number</source>
         <translation>“%1”不是有效的电话号码</translation>
     </message>
     <message>
+        <source>'%1' is not a port: ports are numbered from 1 (or named, e.g. 12A)</source>
+        <translation>“%1”不是端口：端口从 1 开始编号（或命名，例如 12A）</translation>
+    </message>
+    <message>
         <source>'%1' is not a region code: GB/T 2260 codes have six digits, e.g. 460108</source>
         <translation>“%1”不是地区代码：GB/T 2260 代码为六位数字，例如 460108</translation>
     </message>
     <message>
+        <source>'%1' is not an amount: write digits, e.g. 1234.50 or ¥1,234.50</source>
+        <translation>“%1”不是金额：请写数字，例如 1234.50 或 ¥1,234.50</translation>
+    </message>
+    <message>
         <source>'%1' is not an e-mail address</source>
         <translation>“%1”不是有效的电子邮箱地址</translation>
+    </message>
+    <message>
+        <source>'%1' is out of range: dates run from 2000-01-01 to 2099-12-31</source>
+        <translation>“%1”超出范围：日期须在 2000-01-01 至 2099-12-31 之间</translation>
     </message>
     <message>
         <source>GPUs are counted in whole numbers</source>
@@ -7006,6 +7046,10 @@ Check the database in the settings.</source>
     <message>
         <source>a GPU item names a GPU model and quantity, or the GPUs themselves</source>
         <translation>GPU 项目须指定 GPU 型号和数量，或具体的 GPU</translation>
+    </message>
+    <message>
+        <source>a cable joins two ports; both ends are port %1 of the same device</source>
+        <translation>线缆连接两个端口；两端都是同一设备的端口 %1</translation>
     </message>
     <message>
         <source>a contact needs a name</source>
@@ -7044,12 +7088,20 @@ Check the database in the settings.</source>
         <translation>不能为负数</translation>
     </message>
     <message>
+        <source>cannot read %1: a cell on line %2 is longer than %3 characters</source>
+        <translation>无法读取 %1：第 %2 行有单元格超过 %3 个字符</translation>
+    </message>
+    <message>
         <source>credit code %1 belongs to another customer</source>
         <translation>信用代码 %1 已属于另一客户</translation>
     </message>
     <message>
         <source>ends before the service starts</source>
         <translation>早于服务开始日期结束</translation>
+    </message>
+    <message>
+        <source>feed %1 of this panel has a %2 A breaker; a panel cannot be smaller than its feeds (give at least %3 A, or change the feeds first)</source>
+        <translation>此配电柜的馈线 %1 的断路器为 %2 A；配电柜不能小于其馈线（至少 %3 A，或先修改馈线）</translation>
     </message>
     <message>
         <source>give both the power allowance (kW) and the price per kWh over it, or neither</source>
@@ -7062,6 +7114,10 @@ Check the database in the settings.</source>
     <message>
         <source>is required</source>
         <translation>必填</translation>
+    </message>
+    <message>
+        <source>is required: an amount of money, e.g. 1234.50</source>
+        <translation>必填：金额，例如 1234.50</translation>
     </message>
     <message>
         <source>longer than %1 characters (%2); shorten it</source>
@@ -7092,6 +7148,14 @@ Check the database in the settings.</source>
         <translation>请填写客户的法定名称</translation>
     </message>
     <message>
+        <source>the disk is full (%1): nothing was written, the whole change was rolled back. Free some space and try again</source>
+        <translation>磁盘已满（%1）：未写入任何内容，整个操作已回滚。请释放磁盘空间后重试</translation>
+    </message>
+    <message>
+        <source>the fapiao number: 8 to 32 digits or letters (a 数电 fapiao has 20 digits)</source>
+        <translation>发票号码：8 至 32 位数字或字母（数电发票为 20 位数字）</translation>
+    </message>
+    <message>
         <source>the legal name is required</source>
         <translation>请填写法定名称</translation>
     </message>
@@ -7102,6 +7166,10 @@ Check the database in the settings.</source>
     <message>
         <source>the unified social credit code is required</source>
         <translation>请填写统一社会信用代码</translation>
+    </message>
+    <message>
+        <source>¥%1 is not the tax on ¥%2 at statement %3's rate (%4): expected %5; check the fapiao's 税额</source>
+        <translation>¥%1 不是 ¥%2 按账单 %3 的税率（%4）计算的税额：应为 %5；请核对发票的税额</translation>
     </message>
 </context>
 <context>

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import datetime as dt
 from dataclasses import replace
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal
 from typing import Callable, Iterable
 
 from sqlalchemy import select
@@ -21,6 +21,7 @@ from ...auth import require
 from ...db import Database
 from ...errors import Conflict, RuleViolation, ValidationError
 from ...uow import UnitOfWork
+from ...validators import fapiao_number_problem, money_field
 from ...wording import Text
 from ..common import flush_versioned
 from ..receivables import statement_due_date
@@ -171,8 +172,9 @@ def record_fapiao(db: Database, actor: Actor, key: int | str, fapiao_no: str) ->
     """The external fapiao number; the one field an issued statement may still receive."""
     require(actor, "run_billing")
     fapiao_no = (fapiao_no or "").strip()
-    if not fapiao_no or len(fapiao_no) > 64:
-        raise ValidationError({"fapiao_no": "a fapiao number of 1 to 64 characters"})
+    problem = fapiao_number_problem(fapiao_no)
+    if problem:
+        raise ValidationError({"fapiao_no": problem})
     with UnitOfWork(db, actor) as uow:
         s = uow.session
         st = _find_statement(s, key, lock=True)
@@ -210,10 +212,11 @@ def credit_statement(db: Database, actor: Actor, key: int | str, reason: str, *,
         if waive:
             raise ValidationError({"amount": "a waiver credits whole lines; leave out the amount, or do not waive"})
         try:
-            partial = Decimal(str(amount).replace(",", ""))
-        except InvalidOperation:
-            partial = None
-        if partial is None or not partial.is_finite() or partial <= 0 or partial != B.fen(partial):
+            partial = money_field(amount, "amount")
+        except ValidationError as exc:
+            raise ValidationError({"amount": f"a partial credit is a positive amount in yuan and fen, not {amount!r} "
+                                             f"({exc.errors['amount']})"}) from None
+        if partial <= 0:
             raise ValidationError({"amount": f"a partial credit is a positive amount in yuan and fen, not {amount!r}"})
         if line_ids is None or len(set(line_ids)) != 1:
             raise ValidationError({"line_ids": "a partial credit by amount names exactly one line (--line LINE_ID)"})

@@ -5,7 +5,7 @@ import csv
 import datetime as dt
 import io
 from dataclasses import dataclass
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal
 from pathlib import Path
 from typing import Callable, Iterable
 
@@ -19,6 +19,7 @@ from ...audit import Actor
 from ...auth import require
 from ...db import Database
 from ...errors import ValidationError
+from ...money import AmountError, parse_decimal
 from ...uow import UnitOfWork
 from .statements import _fmt_t
 
@@ -93,6 +94,8 @@ def import_counter_readings(db: Database, actor: Actor, source: str | Path | Ite
         rows = list(reader)
     else:
         rows = list(source)
+    kwh_type = meter.model.__table__.c.kwh_total.type
+    places, whole = kwh_type.scale, kwh_type.precision - kwh_type.scale
     with UnitOfWork(db, actor) as uow:
         s = uow.session
         resolve = resolver(s)
@@ -109,12 +112,14 @@ def import_counter_readings(db: Database, actor: Actor, source: str | Path | Ite
             except ValueError:
                 errors[f"line {n}"] = f"read_at {row.get('read_at')!r} is not a date and time (2026-11-01T00:00)"
                 continue
-            try:
-                kwh = Decimal((row.get("kwh_total") or "").strip())
-                if not kwh.is_finite() or kwh < 0:
-                    raise InvalidOperation
-            except InvalidOperation:
-                errors[f"line {n}"] = f"kwh_total {row.get('kwh_total')!r} is not a meter reading"
+            try:  # the one grammar of a number (1e400, NaN refused), to the column's digits
+                kwh = parse_decimal(row.get("kwh_total"), places=places, whole_digits=whole)
+                if kwh is None or kwh < 0:
+                    raise AmountError("")
+            except AmountError as exc:
+                why = f" ({exc})" if str(exc) else ""
+                errors[f"line {n}"] = (f"kwh_total {row.get('kwh_total')!r} is not a meter reading: a cumulative "
+                                       f"kWh count of at most {whole} digits and {places} decimals{why}")
                 continue
             key = (meter_id, at)
             if key in parsed and parsed[key][0] != kwh:
