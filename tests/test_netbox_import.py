@@ -177,3 +177,43 @@ def test_a_service_refusal_quotes_the_cell(db, admin, base, tmp_path):
         run_import(db, admin, "sites", path)
     [error] = info.value.row_errors
     assert (error.line, error.column) == (2, "cooling") and "'water'" in error.reason
+
+
+def _netbox_dcim(db, admin):
+    for kind, name in (("sites", "sites.csv"), ("rooms", "locations.csv"), ("racks", "racks.csv"),
+                       ("devices", "devices.csv"), ("devices", "devices-by-slug.csv")):
+        run_import(db, admin, kind, NETBOX / name)
+
+
+def test_power_panels_feeds_and_cables_find_sites_by_name_or_slug(db, admin, base, tmp_path):
+    """NetBox's PowerPanel, PowerFeed and Cable imports name the site by its name (to_field_name='name');
+    the site whose facility became our code is found by its name, the other by its slug."""
+    _netbox_dcim(db, admin)
+    # a second gpu-01, at the other site: a device name alone is then ambiguous, the site settles it
+    write_csv(tmp_path / "dup.csv", [["name", "device_type.slug", "status", "site", "location", "rack", "position"],
+                                     ["gpu-01", "nvidia-qm9700", "planned", "fz-dc2", "B1", "R01", "40"]])
+    run_import(db, admin, "devices", tmp_path / "dup.csv")
+    assert run_import(db, admin, "power-panels", NETBOX / "power-panels.csv").created == 2
+    assert run_import(db, admin, "power-feeds", NETBOX / "power-feeds.csv").created == 3
+    assert run_import(db, admin, "cables", NETBOX / "cables.csv").created == 1
+    from models import Cable
+    from models.power import PowerFeed, PowerPanel
+    with db.session() as s:
+        panels = {p.name: p for p in s.execute(select(PowerPanel)).scalars()}
+        code = {site.id: site.code for site in s.execute(select(Site)).scalars()}
+        assert code[panels["PP-A"].site_id] == "FZ1" and panels["PP-A"].room_id is not None
+        assert code[panels["PP-B"].site_id] == "fz-dc2"
+        feeds = {f.name: f for f in s.execute(select(PowerFeed)).scalars()}
+        assert feeds["R01-B"].power_panel_id == panels["PP-A"].id and feeds["R01-B"].rack_id is not None
+        cable = s.execute(select(Cable)).scalar_one()
+        where = dict(s.execute(select(Device.id, Site.code).join(Rack, Rack.id == Device.rack_id)
+                               .join(Room, Room.id == Rack.room_id).join(Site, Site.id == Room.site_id)).all())
+        names = dict(s.execute(select(Device.id, Device.name)).all())
+        a, b = cable.side_a_device_id, cable.side_b_device_id
+        assert (names[a], where[a], names[b], where[b]) == ("gpu-01", "FZ1", "ib-01", "fz-dc2")
+    bad = write_csv(tmp_path / "bad-feeds.csv", [["site", "power_panel", "name", "status", "type", "supply", "phase"],
+                                                 ["没有的机房", "PP-A", "X", "active", "primary", "ac", "single-phase"]])
+    with pytest.raises(ImportFailed) as info:
+        run_import(db, admin, "power-feeds", bad)
+    [error] = info.value.row_errors
+    assert error.column == "site" and "'没有的机房'" in error.reason
