@@ -11,7 +11,7 @@ from sqlalchemy import select
 from app.importexport import ImportFailed, preview_import, run_import
 from app.services.common import create_record
 from app.validators import make_uscc
-from models import Customer, Device, Rack, Room, Site
+from models import Customer, Device, DeviceType, Rack, Room, Site
 from tests.conftest import table_counts
 
 NETBOX = Path(__file__).resolve().parent / "data" / "netbox"
@@ -217,3 +217,59 @@ def test_power_panels_feeds_and_cables_find_sites_by_name_or_slug(db, admin, bas
         run_import(db, admin, "power-feeds", bad)
     [error] = info.value.row_errors
     assert error.column == "site" and "'没有的机房'" in error.reason
+
+
+def test_a_site_keeps_its_netbox_slug_beside_its_facility_code(db, admin, base, tmp_path):
+    """NetBox's sites.csv gives FZ1 a facility (our code) and the slug fz-dc1: later NetBox files that name
+    the site by `site.slug` find it."""
+    run_import(db, admin, "sites", NETBOX / "sites.csv")
+    with db.session() as s:
+        assert dict(s.execute(select(Site.code, Site.slug)).all()) == {"FZ1": "fz-dc1", "fz-dc2": "fz-dc2"}
+    rooms = write_csv(tmp_path / "locations.csv", [["site.slug", "name", "slug", "status"],
+                                                   ["fz-dc1", "A1", "a1", "active"], ["fz-dc2", "B1", "b1", "active"]])
+    assert run_import(db, admin, "rooms", rooms).created == 2
+    racks = write_csv(tmp_path / "racks.csv", [["site.slug", "location", "name", "status", "u_height", "width"],
+                                               ["fz-dc1", "A1", "R01", "active", "42", "19"]])
+    assert run_import(db, admin, "racks", racks).created == 1
+    # the same site again by its slug alone (no facility): found, not a second site
+    again = write_csv(tmp_path / "sites.csv", [["name", "slug", "status", "region"],
+                                               ["福州一号机房", "fz-dc1", "active", "鼓楼区"]])
+    result = run_import(db, admin, "sites", again)
+    assert (result.created, result.updated) == (0, 0)
+    bad = write_csv(tmp_path / "bad.csv", [["code", "name", "region", "slug"], ["FZ9", "九号", "350102", "九号 机房"]])
+    with pytest.raises(ImportFailed) as info:
+        run_import(db, admin, "sites", bad)
+    [error] = info.value.row_errors
+    assert error.column == "slug" and "'九号 机房'" in error.reason
+
+
+MX304 = "manufacturer: Juniper\nmodel: MX304\nslug: {slug}\nu_height: 2\nis_full_depth: true\n"
+
+
+def test_one_device_type_per_manufacturer_and_model(db, admin, base, tmp_path):
+    """NetBox forbids two device types with one manufacturer and model (dcim_devicetype_unique_manufacturer_model);
+    the library has such a pair (Juniper MX304 and MX304-BASE): the second is refused, naming the first."""
+    folder = tmp_path / "lib" / "Juniper"
+    folder.mkdir(parents=True)
+    (folder / "MX304.yaml").write_text(MX304.format(slug="juniper-mx304"), encoding="utf-8")
+    (folder / "MX304-BASE.yaml").write_text(MX304.format(slug="juniper-mx304-base"), encoding="utf-8")
+    from app.devicetypes import import_device_types
+    result = import_device_types(db, admin, tmp_path / "lib")
+    assert result.created == 1 and len(result.refused) == 1
+    [refused] = result.refused
+    assert refused.file.endswith("MX304.yaml") and "juniper-mx304-base" in refused.reason   # the first by name
+    # a custom type beside the library's: refused, so device rows naming the model stay unambiguous
+    custom = write_csv(tmp_path / "types.csv", [["manufacturer", "model", "slug", "u_height"],
+                                                ["Supermicro", "SuperServer SYS-421GE-TNRT", "my-421", "4"]])
+    before = table_counts(db)
+    with pytest.raises(ImportFailed) as info:
+        run_import(db, admin, "device-types", custom)
+    [error] = info.value.row_errors
+    assert error.column == "model" and "supermicro-sys-421ge-tnrt" in error.reason
+    assert table_counts(db) == before
+    # the database holds the rule too
+    from sqlalchemy.exc import IntegrityError
+    with db.session() as s, pytest.raises(IntegrityError):
+        s.execute(DeviceType.__table__.insert(), [
+            {"manufacturer": "Juniper", "model": "MX304", "slug": "x-mx304", "version": 1, "updated_by": "t"}])
+        s.flush()

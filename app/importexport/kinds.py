@@ -166,6 +166,8 @@ def _site(s: Session, r: _Row, col: str = "site") -> Site | None:
 def _find_site(s: Session, ref: str) -> tuple[Site | None, str | None]:
     site = s.execute(select(Site).where(Site.code == ref)).scalar_one_or_none()
     if site is None:
+        site = s.execute(select(Site).where(func.lower(Site.slug) == ref.lower())).scalar_one_or_none()
+    if site is None:
         hits = s.execute(select(Site).where(or_(Site.name == ref, func.lower(Site.code) == ref.lower()))
                          .limit(3)).scalars().all()
         if len(hits) > 1:
@@ -326,6 +328,13 @@ def _write_regions(uow: UnitOfWork, r: _Row, v: dict) -> str:
 
 def _resolve_sites(s: Session, r: _Row) -> dict:
     v = {"code": r.get("code"), "name": r.get("name")}
+    if r.has("slug"):
+        v["slug"] = r.get("slug")
+        if not v["code"] and v["slug"]:  # NetBox without a facility: the site that has the slug, else the slug
+            v["code"] = s.execute(select(Site.code).where(func.lower(Site.slug) == v["slug"].lower())
+                                  ).scalar_one_or_none() or v["slug"]
+    if not v["code"]:
+        r.err("code", "a site needs a code (or NetBox's facility or slug)")
     for col in ("address", "latitude", "longitude", "cooling", "power_capacity_kw"):
         if r.has(col):
             v[col] = r.get(col)
@@ -342,7 +351,7 @@ def _resolve_sites(s: Session, r: _Row) -> dict:
         v["subsidiary_id"] = sid
     elif v.get("region_code") and not s.execute(select(Site.id).where(Site.code == v["code"])).first():
         v["subsidiary_id"] = _serving_subsidiary(s, r, v["region_code"])
-    _keep(v, "status", "cooling", "power_capacity_kw")
+    _keep(v, "status", "cooling", "power_capacity_kw", "slug")
     return v
 
 
@@ -471,6 +480,9 @@ def _find_device_type(s: Session, ref: str, maker: str | None) -> tuple[DeviceTy
         hit = s.execute(select(DeviceType).where(DeviceType.slug == ref)).scalar_one_or_none()
         if hit is not None and hit.manufacturer.lower() == maker.lower():
             return hit, None
+    if hits and maker:
+        return None, (f"several device types by {maker!r} are called {ref!r} (slugs "
+                      f"{', '.join(h.slug for h in hits)}); give the slug (column device_type.slug)")
     if hits:
         return None, f"several device types are called {ref!r}; add the manufacturer column or give the slug"
     return None, (f"no device type has the slug or model {ref!r}"

@@ -23,7 +23,7 @@ FORMATS = ("csv", "xlsx")
 COLUMNS: dict[str, tuple[str, ...]] = {
     "regions": ("code", "name", "parent"),
     "sites": ("code", "name", "subsidiary", "region", "address", "latitude", "longitude", "status", "cooling",
-              "power_capacity_kw"),
+              "power_capacity_kw", "slug"),
     "subsidiaries": ("code", "name", "name_en", "credit_code", "region", "address", "address_en", "phone",
                      "bank_name", "bank_name_en", "bank_account"),
     "rooms": ("site", "name", "cooling", "power_capacity_kw", "cooling_capacity_kw", "grid_rows", "grid_cols",
@@ -50,7 +50,7 @@ COLUMNS: dict[str, tuple[str, ...]] = {
 }
 REQUIRED: dict[str, tuple[str, ...]] = {
     "regions": ("code", "name"),
-    "sites": ("code", "name", "region"),  # the subsidiary: from coverage when not given
+    "sites": ("name", "region"),  # a code (or NetBox's facility or slug); the subsidiary: from coverage
     "subsidiaries": ("code", "name", "credit_code"),
     "rooms": ("site", "name"),
     "racks": ("site", "location", "name"),
@@ -101,10 +101,11 @@ FIELD_COLUMN: dict[str, dict[str, str]] = {
 }
 # NetBox's bulk-import column names (netbox/dcim/forms/bulk_import.py: SiteImportForm, LocationImportForm,
 # RackImportForm, DeviceImportForm) read as ours. Where several give one column the first listed wins
-# (a site's code: our `code`, else NetBox's `facility`, else its `slug`); the others are ignored with a
-# notice, like every column a kind does not use (NetBox's `role`, `platform`, `time_zone`, …).
+# (a site's code: our `code`, else NetBox's `facility`; where both are empty its `slug`, which is also kept
+# as the site's slug); the others are ignored with a notice, like every column a kind does not use
+# (NetBox's `role`, `platform`, `time_zone`, …).
 ALIASES: dict[str, dict[str, str]] = {
-    "sites": {"facility": "code", "slug": "code", "physical_address": "address"},
+    "sites": {"facility": "code", "physical_address": "address"},
     "rooms": {"comments": "notes", "description": "notes"},
     "racks": {},
     "devices": {"description": "comments", "device_type_slug": "device_type"},

@@ -30,6 +30,7 @@ DEVELOPMENT_ZONES_FILE = REGIONS_DIR / "development_zones.csv"  # not GB/T 2260;
 # Levels the statistics bureau's tables insert where GB/T 2260 has none (北京市 / 市辖区 / 东城区,
 # 重庆市 / 县 / 城口县, 河南省 / 省直辖县级行政区划 / 济源市). The shipped list has none of them;
 # a database loaded from the old tables may still hold some, so names and trees skip them.
+NETBOX_SLUG = re.compile(r"[-a-zA-Z0-9_]{1,100}")  # NetBox's SlugField (utilities/forms/fields)
 PLACEHOLDER_NAMES = frozenset({"市辖区", "县", "省直辖县级行政区划", "自治区直辖县级行政区划"})
 
 
@@ -292,6 +293,11 @@ def validate_site(s, values: dict) -> dict[str, str]:
             errors[key] = f"{what} is required"
     if values.get("status", SiteStatus.ACTIVE) not in SiteStatus.values():
         errors["status"] = f"status must be one of {', '.join(SiteStatus.values())}"
+    if "slug" in values:
+        values["slug"] = (values.get("slug") or "").strip() or None
+        if values["slug"] and not NETBOX_SLUG.fullmatch(values["slug"]):
+            errors["slug"] = (f"{values['slug']!r} is not a NetBox slug: letters, digits, '-' and '_', "
+                              "at most 100")
     if values.get("cooling", Cooling.AIR) not in Cooling.values():
         errors["cooling"] = f"cooling must be one of {', '.join(Cooling.values())}"
     problem = region_code_problem(s, values.get("region_code"))
