@@ -6,7 +6,7 @@ from decimal import Decimal
 from pathlib import Path
 
 import pytest
-from sqlalchemy import select
+from sqlalchemy import func, select
 
 from app.importexport import ImportFailed, preview_import, run_import
 from app.services.common import create_record
@@ -273,3 +273,24 @@ def test_one_device_type_per_manufacturer_and_model(db, admin, base, tmp_path):
         s.execute(DeviceType.__table__.insert(), [
             {"manufacturer": "Juniper", "model": "MX304", "slug": "x-mx304", "version": 1, "updated_by": "t"}])
         s.flush()
+
+
+def test_a_device_type_reimport_keeps_what_netbox_does_not_have(demo_db):
+    """The library's SYS-421GE-TNRT has no GPU bays; the demo's type has 8 slots, a GPU model and 3 servers
+    holding 8 GPUs each. Importing the library keeps slots and model and updates what the file gives."""
+    from app.devicetypes import import_device_types
+    from app.services.users import login
+    from models import GpuAsset
+    actor = login(demo_db, "admin", "demo1234")
+    with demo_db.session() as s:
+        before = s.execute(select(DeviceType).where(DeviceType.slug == "supermicro-sys-421ge-tnrt")).scalar_one()
+        slots, model_id = before.gpu_slots, before.gpu_model_id
+        held = s.execute(select(func.count()).select_from(GpuAsset).join(Device, Device.id == GpuAsset.device_id)
+                         .where(Device.device_type_id == before.id)).scalar_one()
+    assert slots == 8 and model_id is not None and held > 0
+    result = import_device_types(demo_db, actor, DEVICE_TYPES)
+    assert result.refused == (), [str(e) for e in result.refused]
+    with demo_db.session() as s:
+        after = s.execute(select(DeviceType).where(DeviceType.slug == "supermicro-sys-421ge-tnrt")).scalar_one()
+        assert (after.gpu_slots, after.gpu_model_id) == (8, model_id)
+        assert after.model == "SuperServer SYS-421GE-TNRT"          # what the file gives is updated
