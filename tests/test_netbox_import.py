@@ -294,3 +294,29 @@ def test_a_device_type_reimport_keeps_what_netbox_does_not_have(demo_db):
         after = s.execute(select(DeviceType).where(DeviceType.slug == "supermicro-sys-421ge-tnrt")).scalar_one()
         assert (after.gpu_slots, after.gpu_model_id) == (8, model_id)
         assert after.model == "SuperServer SYS-421GE-TNRT"          # what the file gives is updated
+
+
+def test_a_netbox_ui_table_export_of_devices_imports(db, admin, base, tmp_path):
+    """NetBox's device list exported as shown (Export → Current view) titles the device type `Type`."""
+    for kind, name in (("sites", "sites.csv"), ("rooms", "locations.csv"), ("racks", "racks.csv")):
+        run_import(db, admin, kind, NETBOX / name)
+    path = write_csv(tmp_path / "netbox_devices.csv", [
+        ["Name", "Status", "Tenant", "Site", "Location", "Rack", "Position", "Face", "Role", "Manufacturer", "Type",
+         "IP Address"],
+        ["gpu-09", "Active", "", "福州一号机房", "A1", "R02", "10", "Front", "GPU Server", "Supermicro",
+         "SuperServer SYS-421GE-TNRT", ""]])
+    result = run_import(db, admin, "devices", path)
+    assert result.created == 1
+    assert any("Type read as device_type" in n for n in result.notices)
+    with db.session() as s:
+        dev = s.execute(select(Device).where(Device.name == "gpu-09")).scalar_one()
+        assert (dev.device_type.slug, dev.position, dev.face) == ("supermicro-sys-421ge-tnrt", 10, "front")
+
+
+def test_a_netbox_rack_without_location_says_how_to_place_it(db, admin, base, tmp_path):
+    run_import(db, admin, "sites", NETBOX / "sites.csv")
+    path = write_csv(tmp_path / "racks.csv", [["site", "location", "name", "status"], ["福州一号机房", "", "R01", "active"]])
+    with pytest.raises(ImportFailed) as info:
+        run_import(db, admin, "racks", path)
+    [error] = info.value.row_errors
+    assert error.column == "location" and "named after the site" in error.reason

@@ -184,7 +184,8 @@ def _room(s: Session, r: _Row, site_col: str = "site", room_col: str = "location
     if site is None:
         return None
     if not room_name:
-        r.err(room_col, f"name the room (location) in site {site.code}")
+        r.err(room_col, f"name the room (location) in site {site.code}: every rack here is in a room (NetBox "
+                        "allows a rack without a location; import a room, e.g. named after the site, and name it)")
         return None
     room = _memo(s, ("room", site.id, room_name), lambda: s.execute(
         select(Room).where(Room.site_id == site.id, Room.name == room_name)).scalar_one_or_none())

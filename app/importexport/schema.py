@@ -108,7 +108,8 @@ ALIASES: dict[str, dict[str, str]] = {
     "sites": {"facility": "code", "physical_address": "address"},
     "rooms": {"comments": "notes", "description": "notes"},
     "racks": {},
-    "devices": {"description": "comments", "device_type_slug": "device_type"},
+    # `type`: the device list's column title in NetBox's UI table export (Export → Current view)
+    "devices": {"description": "comments", "device_type_slug": "device_type", "type": "device_type"},
 }
 # NetBox status values (netbox/dcim/choices.py) that are not ours, and what they become.
 NETBOX_STATUS: dict[str, dict[str, str]] = {
