@@ -152,6 +152,10 @@ def db_upgrade(ctx, args) -> int:
             check_upgrader(ctx.db, name, password)
             upgrader = (name, password)
     ctx.open_upgraded()
+    from .services.reference import seed_regions
+    seeded = seed_regions(ctx.db)  # a new database: the shipped GB/T 2260 list (README, "Regions")
+    if seeded is not None:
+        print(f"{describe_url(ctx.db.url)}: loaded {seeded.added} regions (GB/T 2260, 民政部 2024-12-31)")
     after = ctx.db.current_revision()
     if upgrader is not None:
         from .services.users import login

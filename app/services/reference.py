@@ -128,6 +128,17 @@ def load_regions(db: Database, actor: Actor, path: Path = REGIONS_FILE) -> Regio
         return RegionLoad(added, renamed, len(rows) - added - changed, moved, removed, tuple(sorted(kept)))
 
 
+def seed_regions(db: Database) -> RegionLoad | None:
+    """A database without any region gets the shipped list (REGIONS_FILE, 民政部 2024-12-31), loaded
+    as the system with its audit event: `db upgrade` and the console's start call it, so that the
+    first subsidiary, site or customer finds its region. A database with regions is left alone
+    (None); a later list is brought in with `import regions FILE` (README, "Regions")."""
+    with db.session() as s:
+        if s.execute(select(Region.code).limit(1)).first() is not None:
+            return None
+    return load_regions(db, Actor.system())
+
+
 def region_path(session, code: str) -> list[Region]:
     """The region and its ancestors, nearest first."""
     out = []
