@@ -778,7 +778,7 @@ def test_every_contact_exported_and_money_formatted_in_xlsx(db, admin, world, tm
     ws = load_workbook(xlsx).worksheets[0]
     col = [c.value for c in ws[1]].index("purchase_cost")
     cell = ws.cell(row=2, column=col + 1)
-    assert cell.value == 215000 and cell.number_format == "#,##0.00"
+    assert cell.value == 215000 and cell.number_format == "#,##0.00##"
 
 
 def test_an_empty_export_imports_back_as_nothing(db, admin, tmp_path, capsys, monkeypatch):

@@ -66,10 +66,12 @@ REQUIRED: dict[str, tuple[str, ...]] = {
 LOCAL_TIME_ZONE = TZ.key  # Asia/Shanghai, from app.clock
 LOCAL_TIME_COLUMNS = {("users", "created_at"), ("contracts", "handover_at")}
 LOCAL_TIME_SUFFIX = f" ({LOCAL_TIME_ZONE})"
-# Amounts of money: a number format in XLSX (CSV has none).
+# Amounts of money: a number format in XLSX (CSV has none). Two decimals at least and up to four, the
+# most any amount is stored with (unit prices, kWh prices, hourly rates: Numeric(…, 4)): a sheet saved
+# as CSV keeps 0.8523 rather than rounding it to 0.85, and a fen amount still reads 1,234.50.
 MONEY_COLUMNS = frozenset({"purchase_cost", "unit_price", "amount", "subtotal", "tax", "total", "kwh_price",
                            "setup_price", "hourly_rate"})
-MONEY_FORMAT = "#,##0.00"
+MONEY_FORMAT = "#,##0.00##"
 # Audit object type of each kind and the permission its writes need (besides "import").
 OBJECT_TYPE = {"regions": "region", "subsidiaries": "subsidiary", "rooms": "room", "sites": "site", "racks": "rack", "devices": "device", "gpus": "gpu",
                "customers": "customer", "device-types": "device_type", "users": "user", "contracts": "contract",
