@@ -967,8 +967,11 @@ def _write_contracts(uow: UnitOfWork, r: _Row, v: dict) -> str:
 
 
 def _write_device_types(uow: UnitOfWork, r: _Row, v: dict) -> str:
-    from ..devicetypes import upsert_device_type
+    from ..devicetypes import guess_role, upsert_device_type
 
+    if r.file is None and "role" not in v and not uow.session.execute(
+            select(DeviceType.id).where(DeviceType.slug == v.get("slug"))).first():
+        v = dict(v, role=guess_role(v))   # NetBox's device-type CSV has no role: as from the library's YAML
     return upsert_device_type(uow, v, from_library=r.file is not None)
 
 
