@@ -253,9 +253,10 @@ def run_netbox_export(db: Database, actor: Actor, kind: str, path: str | Path, *
     path = Path(path)
     if path.suffix.lower() != ".csv":
         raise ValidationError({"file": f"{path.name}: NetBox imports CSV; name a .csv file"})
-    headers, rows = netbox_rows(db, kind)
+    f = NETBOX_FILES[kind]
     try:
-        count = write_export(headers, rows, path, "csv", progress=progress, cancelled=cancelled)
+        with db.session() as s:   # streamed: rows go to the file as the query yields them
+            count = write_export(list(f.headers), f.rows(s), path, "csv", progress=progress, cancelled=cancelled)
     except _Cancelled:
         raise DomainError(f"export of {kind} cancelled; no file was written") from None
     with UnitOfWork(db, actor) as uow:
