@@ -18,6 +18,10 @@ IMPORT_KINDS = ("regions", "subsidiaries", "users", "customers", "sites", "rooms
                 "devices", "gpus", "contracts", "leases", "power-panels", "power-feeds", "pdus", "cables",
                 "cross-connects")
 EXPORT_KINDS = IMPORT_KINDS + ("audit", "payments", "statements")
+# app/importexport/netbox.py NETBOX_ORDER (written here so that --help needs no import of the package)
+NETBOX_ORDER = ("regions", "tenants", "sites", "locations", "racks", "manufacturers", "device-roles", "device-types",
+                "devices", "power-panels", "power-feeds", "cables")
+NETBOX_ONLY_KINDS = tuple(k for k in NETBOX_ORDER if k not in EXPORT_KINDS)
 
 
 def register(sub) -> None:
@@ -75,9 +79,12 @@ def register(sub) -> None:
     imp.set_defaults(handler=import_file)
 
     exp = sub.add_parser("export", help="export a kind to CSV or XLSX")
-    exp.add_argument("kind", choices=EXPORT_KINDS)
+    exp.add_argument("kind", choices=EXPORT_KINDS + NETBOX_ONLY_KINDS)
     exp.add_argument("--format", choices=["csv", "xlsx"],
                      help="default: the output's suffix (.xlsx: xlsx), else csv")
+    exp.add_argument("--netbox", action="store_true",
+                     help="write the file NetBox's bulk import takes as it is (CSV; docs/import-netbox.md): "
+                          + ", ".join(NETBOX_ORDER) + ", imported into NetBox in that order")
     exp.add_argument("-o", "--output", required=True, type=output_arg)
     exp.add_argument("--filter", help="only rows containing this text")
     exp.set_defaults(handler=export_file)
@@ -148,6 +155,10 @@ def db_upgrade(ctx, args) -> int:
             check_upgrader(ctx.db, name, password)
             upgrader = (name, password)
     ctx.open_upgraded()
+    from .services.reference import seed_regions
+    seeded = seed_regions(ctx.db)  # a new database: the shipped GB/T 2260 list (README, "Regions")
+    if seeded is not None:
+        print(f"{describe_url(ctx.db.url)}: loaded {seeded.added} regions (GB/T 2260, 民政部 2024-12-31)")
     after = ctx.db.current_revision()
     if upgrader is not None:
         from .services.users import login
@@ -334,6 +345,14 @@ def export_file(ctx, args) -> int:
     from .progress import terminal_progress
 
     actor = ctx.actor() if ctx.args.user else ctx.reader()
+    if args.netbox or args.kind in NETBOX_ONLY_KINDS:
+        from .importexport.netbox import run_netbox_export
+        if not args.netbox:
+            raise ValidationError({"kind": f"{args.kind} is a NetBox file: add --netbox"})
+        if args.filter or args.format == "xlsx":
+            raise ValidationError({"netbox": "--netbox writes a whole kind as CSV (no --filter, no xlsx)"})
+        print(run_netbox_export(ctx.db, actor, args.kind, Path(args.output)).summary())
+        return 0
     progress = terminal_progress(f"exporting {args.kind}")  # stderr, only on a terminal
     if progress is not None and not args.filter:
         progress.total = export_total(ctx.db, args.kind)

@@ -456,7 +456,8 @@ def upsert_device_type(uow: UnitOfWork, values: dict, *, from_library: bool = Tr
     """Create by slug, or update the existing type; returns 'created', 'updated' or 'unchanged'.
 
     Only the fields given are written. From a library file (`from_library`), a person's
-    choices survive a re-import: the role is never overwritten (the file has none), and when
+    choices survive a re-import: the role is never overwritten (the file has none), nor the GPU
+    slots and GPU model when the file has no GPU bays, and when
     the file's power is flagged or missing while the stored type carries a draw and no flag
     (someone entered or corrected it), the stored power is kept.
     """
@@ -471,6 +472,11 @@ def upsert_device_type(uow: UnitOfWork, values: dict, *, from_library: bool = Tr
     values = dict(values)
     if from_library:
         file_role = values.pop("role", None)
+        # GPU slots and the GPU model are ours: a NetBox file says nothing of them unless it has GPU bays
+        # (its count is then the file's word); a re-import keeps what a person set.
+        if not values.get("gpu_slots"):
+            values.pop("gpu_slots", None)
+        values.pop("gpu_model_id", None)
         # No draw in the file: missing data, unless the file describes power distribution or a
         # passive part, which carries no load (then a stored draw is the old import's mistake).
         file_has_no_draw = (values.get("max_power_w") is None and values.get("typical_power_w") is None

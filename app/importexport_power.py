@@ -43,42 +43,40 @@ OBJECT_TYPE = {"power-panels": "power_panel", "power-feeds": "power_feed", "pdus
 MODEL = {"power-panels": PowerPanel, "power-feeds": PowerFeed, "pdus": PduFeed}
 
 
-def _site(s, r) -> int | None:
-    code = r.get("site")
-    sid = s.execute(select(Site.id).where(Site.code == code)).scalar_one_or_none()
-    if sid is None:
-        r.err("site", f"there is no site {code!r}")
-    return sid
+def _site(s, r) -> Site | None:
+    """The row's site by its code, name or NetBox slug, as sites, racks and devices find it."""
+    from .importexport import _site as find_site
+    return find_site(s, r)
 
 
-def _room(s, r, site_id) -> int | None:
+def _room(s, r, site: Site | None) -> int | None:
     name = r.get("location")
-    if not name or site_id is None:
+    if not name or site is None:
         return None
-    rid = s.execute(select(Room.id).where(Room.site_id == site_id, Room.name == name)).scalar_one_or_none()
+    rid = s.execute(select(Room.id).where(Room.site_id == site.id, Room.name == name)).scalar_one_or_none()
     if rid is None:
-        r.err("location", f"site {r.get('site')} has no room {name!r}")
+        r.err("location", f"site {site.code} has no room {name!r}")
     return rid
 
 
-def _rack(s, r, site_id) -> int | None:
+def _rack(s, r, site: Site | None) -> int | None:
     name = r.get("rack")
-    if not name or site_id is None:
+    if not name or site is None:
         return None
-    q = select(Rack.id).join(Room, Room.id == Rack.room_id).where(Room.site_id == site_id, Rack.name == name)
+    q = select(Rack.id).join(Room, Room.id == Rack.room_id).where(Room.site_id == site.id, Rack.name == name)
     if r.get("location"):
         q = q.where(Room.name == r.get("location"))
     hits = s.execute(q.limit(2)).scalars().all()
     if len(hits) != 1:
-        r.err("rack", f"no rack is named {name!r} at {r.get('site')}" if not hits else
+        r.err("rack", f"no rack is named {name!r} at {site.code}" if not hits else
               f"several racks are named {name!r}; give the location too")
         return None
     return hits[0]
 
 
-def _panel(s, r) -> PowerPanel | None:
+def _panel(s, r, site: Site) -> PowerPanel | None:
     try:
-        return find_panel_in(s, r.get("site"), r.get("power_panel") or "")
+        return find_panel_in(s, site.code, r.get("power_panel") or "")
     except (NotFound, ValidationError) as exc:
         r.err("power_panel", getattr(exc, "message", None) or next(iter(exc.errors.values())))
         return None
@@ -97,8 +95,9 @@ def _refused(r, exc: ValidationError, columns: dict[str, str]) -> None:
 # --- power panels -----------------------------------------------------------------------------
 
 def resolve_panels(s, r) -> dict[str, Any]:
-    site_id = _site(s, r)
-    v = {"site_id": site_id, "room_id": _room(s, r, site_id), "name": r.get("name"),
+    site = _site(s, r)
+    site_id = site.id if site else None
+    v = {"site_id": site_id, "room_id": _room(s, r, site), "name": r.get("name"),
          "voltage": r.get("voltage"), "phase": _lower(r, "phase"), "amperage": r.get("amperage"),
          "ups": r.get("ups"), "comments": r.get("comments")}
     if site_id is not None:
@@ -141,9 +140,9 @@ def export_panels_query():
 # --- power feeds ------------------------------------------------------------------------------
 
 def resolve_feeds(s, r) -> dict[str, Any]:
-    site_id = _site(s, r)
-    panel = _panel(s, r) if site_id is not None else None
-    v = {"power_panel_id": panel.id if panel else None, "rack_id": _rack(s, r, site_id), "name": r.get("name"),
+    site = _site(s, r)
+    panel = _panel(s, r, site) if site is not None else None
+    v = {"power_panel_id": panel.id if panel else None, "rack_id": _rack(s, r, site), "name": r.get("name"),
          "side": (r.get("side") or "").strip().upper() or None, "status": _lower(r, "status"),
          "type": _lower(r, "type"), "supply": _lower(r, "supply"), "phase": _lower(r, "phase"),
          "voltage": r.get("voltage"), "amperage": r.get("amperage"), "max_utilization": r.get("max_utilization"),
@@ -181,8 +180,8 @@ def export_feeds_query():
 # --- PDUs (devices of role pdu, placed by `import devices`, fed here) ----------------------------
 
 def resolve_pdus(s, r) -> dict[str, Any]:
-    site_id = _site(s, r)
-    rack_id = _rack(s, r, site_id)
+    site = _site(s, r)
+    rack_id = _rack(s, r, site)
     v: dict[str, Any] = {"device_id": None, "power_feed_id": None, "outlets": r.integer("outlets") or 24}
     if rack_id is not None:
         q = select(Device).join(DeviceType, DeviceType.id == Device.device_type_id) \
@@ -195,7 +194,7 @@ def resolve_pdus(s, r) -> dict[str, Any]:
             r.err("device_type", f"{dev.name} is a {DeviceRole.label(dev.device_type.role).lower()}, not a PDU")
         else:
             v["device_id"] = dev.id
-    panel = _panel(s, r) if site_id is not None else None
+    panel = _panel(s, r, site) if site is not None else None
     if panel is not None:
         fid = s.execute(select(PowerFeed.id).where(PowerFeed.power_panel_id == panel.id,
                                                    PowerFeed.name == r.get("power_feed"))).scalar_one_or_none()

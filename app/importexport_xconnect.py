@@ -52,16 +52,23 @@ def _choice(r, col: str, choices, default: str | None = None) -> str | None:
 # --- cables ---------------------------------------------------------------------------------------
 
 def _device(s, r, side: str) -> int | None:
-    from .importexport import _device_ref
-    site = r.get(f"side_{side}_site")
-    if site:
-        name = r.get(f"side_{side}_device")
+    """The device at one end: by name within the end's site (its code, name or NetBox slug, as NetBox's
+    CableImportForm names it), else by asset tag or a name no other device has."""
+    from .importexport import _device_ref, _site
+    col = f"side_{side}_device"
+    if r.get(f"side_{side}_site"):
+        site = _site(s, r, f"side_{side}_site")
+        if site is None:
+            return None
+        name = r.get(col)
         hits = s.execute(select(Device.id).join(Rack, Rack.id == Device.rack_id).join(Room, Room.id == Rack.room_id)
-                         .join(Site, Site.id == Room.site_id)
-                         .where(Site.code == site, Device.name == name).limit(3)).scalars().all()
+                         .where(Room.site_id == site.id, Device.name == name).limit(3)).scalars().all()
         if len(hits) == 1:
             return hits[0]
-    dev = _device_ref(s, r, f"side_{side}_device")
+        if len(hits) > 1:
+            r.err(col, f"several devices at {site.code} are named {name!r}; give its asset tag instead")
+            return None
+    dev = _device_ref(s, r, col)
     return dev.id if dev is not None else None
 
 

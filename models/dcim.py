@@ -108,6 +108,8 @@ class DeviceType(IdMixin, Versioned, Base):
         CheckConstraint("u_height >= 0 AND u_height * 2 = CAST(u_height * 2 AS INTEGER)", name="u_height_half"),
         CheckConstraint("gpu_slots >= 0", name="gpu_slots"),
         CheckConstraint(DeviceRole.check_sql("role"), name="role"),
+        # NetBox's dcim_devicetype_unique_manufacturer_model (migration 0026)
+        UniqueConstraint("manufacturer", "model", name="uq_device_type_manufacturer_model"),
     )
 
     @property

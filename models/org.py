@@ -40,6 +40,7 @@ class Site(IdMixin, Versioned, Base):
     __tablename__ = "site"
     code: Mapped[str] = mapped_column(String(16), unique=True)
     name: Mapped[str] = mapped_column(String(128))
+    slug: Mapped[str | None] = mapped_column(String(100), unique=True)  # NetBox's slug (migration 0026)
     subsidiary_id: Mapped[int] = mapped_column(ForeignKey("subsidiary.id"), index=True)
     region_code: Mapped[str] = mapped_column(ForeignKey("region.code"), index=True)
     address: Mapped[str | None] = mapped_column(String(255))

@@ -85,7 +85,7 @@ def test_real_entry_point_first_admin_and_backup(tmp_path):
     r = cli("db", "backup", str(tmp_path / "copy.db"))
     assert r.returncode == 0 and (tmp_path / "copy.db").stat().st_size > 0
     r = cli("audit", "verify")
-    assert r.returncode == 0 and r.stdout.startswith("OK 1 events")
+    assert r.returncode == 0 and r.stdout.startswith("OK 2 events")   # the regions' load, the first admin
 
 
 def test_every_commands_help_formats_cleanly():

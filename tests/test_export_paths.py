@@ -17,7 +17,8 @@ from sqlalchemy import text
 
 from app.audit import Actor
 from app.errors import DomainError
-from app.importexport import COLUMNS, EXPORT_KINDS, MONEY_COLUMNS, export_rows, neutralise_cell, run_export, write_export
+from app.importexport import (COLUMNS, EXPORT_KINDS, MONEY_COLUMNS, MONEY_FORMAT, export_rows, neutralise_cell, run_export,
+                              write_export)
 from app.importexport.export import _export_csv_in_sql
 from app.importexport.export_sql import _crlf
 
@@ -155,7 +156,7 @@ def _xlsxwriter_reference(headers, rows, path):
     wb = xlsxwriter.Workbook(str(path), {"constant_memory": True, "strings_to_numbers": False,
                                          "strings_to_formulas": False, "strings_to_urls": False,
                                          "nan_inf_to_errors": True})
-    money_fmt, date_fmt = wb.add_format({"num_format": "#,##0.00"}), wb.add_format({"num_format": "yyyy-mm-dd"})
+    money_fmt, date_fmt = wb.add_format({"num_format": MONEY_FORMAT}), wb.add_format({"num_format": "yyyy-mm-dd"})
     ws = wb.add_worksheet(re.sub(r"[\[\]:*?/\\]", "-", "gpus"))
     ws.write_row(0, 0, headers)
     for r, row in enumerate(rows, 1):
@@ -209,3 +210,41 @@ def test_xlsx_of_the_demo_reads_back_as_the_xlsxwriter_file_did(demo_db, tmp_pat
         write_export(headers, iter(rows), tmp_path / f"{kind}.xlsx", "xlsx", sheet="gpus")
         _xlsxwriter_reference(headers, rows, tmp_path / f"{kind}.ref.xlsx")
         assert _cells(tmp_path / f"{kind}.xlsx") == _cells(tmp_path / f"{kind}.ref.xlsx"), kind
+
+
+def _as_excel_shows(value: Decimal, fmt: str) -> str:
+    """What Excel displays (and writes when the sheet is saved as CSV) for a number with a format like
+    #,##0.00##: at least as many decimals as zeros after the point, at most as many as 0s and #s."""
+    decimals = fmt.split(".", 1)[1]
+    most, least = len(decimals), decimals.count("0")
+    text = f"{value.quantize(Decimal(1).scaleb(-most)):,.{most}f}"
+    whole, frac = text.split(".")
+    frac = frac.rstrip("0").ljust(least, "0")
+    return f"{whole}.{frac}" if frac else whole
+
+
+def test_xlsx_money_shows_the_stored_precision(demo_db, tmp_path):
+    """Prices are stored with four decimals (unit_price, kwh_price, hourly_rate: Numeric(…, 4)); the XLSX
+    number format shows them all, so a spreadsheet saved as CSV keeps 0.8523, and fen amounts keep two."""
+    from openpyxl import load_workbook
+    assert [_as_excel_shows(Decimal(v), MONEY_FORMAT) for v in ("0.8523", "1234.5", "0.85", "6800")] == \
+        ["0.8523", "1,234.50", "0.85", "6,800.00"]
+    assert _as_excel_shows(Decimal("0.8523"), "#,##0.00") == "0.85"            # the format before: a loss
+    write_export(["unit_price", "kwh_price"], [[Decimal("0.8523"), Decimal("1.15")]], tmp_path / "p.xlsx", "xlsx")
+    ws = load_workbook(tmp_path / "p.xlsx").worksheets[0]
+    assert [(c.value, c.number_format) for c in ws[2]] == [(0.8523, MONEY_FORMAT), (1.15, MONEY_FORMAT)]
+    # the demo's contracts: every money cell carries the format, each value as stored
+    from app.services.users import login
+    actor = login(demo_db, "admin", "demo1234")
+    run_export(demo_db, actor, "contracts", tmp_path / "contracts.xlsx")
+    headers, rows = export_rows(demo_db, "contracts")
+    stored = list(rows)
+    ws = load_workbook(tmp_path / "contracts.xlsx").worksheets[0]
+    money = [i for i, h in enumerate(headers) if h in MONEY_COLUMNS]
+    assert money and ws.max_row == len(stored) + 1
+    for r, row in enumerate(ws.iter_rows(min_row=2), start=0):
+        for i in money:
+            if stored[r][i] is not None:
+                assert row[i].number_format == MONEY_FORMAT
+                assert _as_excel_shows(Decimal(str(row[i].value)), MONEY_FORMAT) == \
+                    _as_excel_shows(Decimal(stored[r][i]), MONEY_FORMAT)

@@ -182,3 +182,29 @@ def test_demo_uses_only_listed_codes(demo_db):
     used.discard(None)
     assert used and used <= listed
     assert in_db == listed
+
+
+def test_a_new_database_has_the_regions_from_its_first_upgrade(db, tmp_path, capsys, monkeypatch):
+    """`db upgrade` on a database without regions loads the shipped list (audited, as the system), so the
+    first admin's `import subsidiaries` finds 310000; a second upgrade does not load it again."""
+    from app.cli import main
+    url = db.engine.url.render_as_string(hide_password=False)
+    assert main(["--db", url, "db", "upgrade"]) == 0
+    assert "loaded 3213 regions" in capsys.readouterr().out
+    with db.session() as s:
+        assert s.execute(select(func.count()).select_from(Region)).scalar_one() == sum(SOURCE_COUNTS.values())
+        assert s.get(Region, "310000").name == "上海市"
+    monkeypatch.setenv("IDC_CONSOLE_PASSWORD", "correct-horse-1")
+    monkeypatch.setenv("IDC_CONSOLE_NEW_PASSWORD", "correct-horse-1")
+    assert main(["--db", url, "user", "add", "admin", "--role", "admin"]) == 0
+    subs = tmp_path / "subsidiaries.csv"
+    with open(subs, "w", encoding="utf-8", newline="") as f:
+        csv.writer(f).writerows([["code", "name", "credit_code", "region"],
+                                 ["SH", "上海分公司", make_uscc("91310000600037341"), "310000"]])
+    capsys.readouterr()
+    assert main(["--db", url, "--user", "admin", "import", "subsidiaries", str(subs)]) == 0, capsys.readouterr().err
+    assert main(["--db", url, "--user", "admin", "db", "upgrade"]) == 0
+    assert "regions" not in capsys.readouterr().out
+    from models import AuditEvent
+    with db.session() as s:
+        assert s.execute(select(func.count()).where(AuditEvent.action == "region.load")).scalar_one() == 1

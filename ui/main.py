@@ -130,6 +130,8 @@ def prepare(db: Database, parent=None) -> bool:
         progress(0, 0)
         before = db.current_revision()
         prepare_database(db)
+        from app.services.reference import seed_regions
+        seed_regions(db)  # a new database gets the shipped regions, as `db upgrade` does
         if before is not None and before != db.head_revision():
             db.upgraded_from = before   # recorded with the first login (record_console_upgrade)
 

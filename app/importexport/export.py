@@ -74,7 +74,7 @@ def _export_query(kind: str):
                 .join(Site, Site.id == Room.site_id).order_by(Site.code, Room.name))
     if kind == "sites":
         return (select(Site.code, Site.name, Subsidiary.code, Site.region_code, Site.address, Site.latitude,
-                       Site.longitude, Site.status, Site.cooling, Site.power_capacity_kw)
+                       Site.longitude, Site.status, Site.cooling, Site.power_capacity_kw, Site.slug)
                 .join(Subsidiary, Subsidiary.id == Site.subsidiary_id).order_by(Site.code))
     if kind == "racks":
         return (select(Site.code, Room.name, Rack.name, Rack.u_height, Rack.power_capacity_kw, Rack.status,

@@ -164,6 +164,8 @@ def _site(s: Session, r: _Row, col: str = "site") -> Site | None:
 def _find_site(s: Session, ref: str) -> tuple[Site | None, str | None]:
     site = s.execute(select(Site).where(Site.code == ref)).scalar_one_or_none()
     if site is None:
+        site = s.execute(select(Site).where(func.lower(Site.slug) == ref.lower())).scalar_one_or_none()
+    if site is None:
         hits = s.execute(select(Site).where(or_(Site.name == ref, func.lower(Site.code) == ref.lower()))
                          .limit(3)).scalars().all()
         if len(hits) > 1:
@@ -180,7 +182,8 @@ def _room(s: Session, r: _Row, site_col: str = "site", room_col: str = "location
     if site is None:
         return None
     if not room_name:
-        r.err(room_col, f"name the room (location) in site {site.code}")
+        r.err(room_col, f"name the room (location) in site {site.code}: every rack here is in a room (NetBox "
+                        "allows a rack without a location; import a room, e.g. named after the site, and name it)")
         return None
     room = _memo(s, ("room", site.id, room_name), lambda: s.execute(
         select(Room).where(Room.site_id == site.id, Room.name == room_name)).scalar_one_or_none())
@@ -324,6 +327,13 @@ def _write_regions(uow: UnitOfWork, r: _Row, v: dict) -> str:
 
 def _resolve_sites(s: Session, r: _Row) -> dict:
     v = {"code": r.get("code"), "name": r.get("name")}
+    if r.has("slug"):
+        v["slug"] = r.get("slug")
+        if not v["code"] and v["slug"]:  # NetBox without a facility: the site that has the slug, else the slug
+            v["code"] = s.execute(select(Site.code).where(func.lower(Site.slug) == v["slug"].lower())
+                                  ).scalar_one_or_none() or v["slug"]
+    if not v["code"]:
+        r.err("code", "a site needs a code (or NetBox's facility or slug)")
     for col in ("address", "latitude", "longitude", "cooling", "power_capacity_kw"):
         if r.has(col):
             v[col] = r.get(col)
@@ -340,7 +350,7 @@ def _resolve_sites(s: Session, r: _Row) -> dict:
         v["subsidiary_id"] = sid
     elif v.get("region_code") and not s.execute(select(Site.id).where(Site.code == v["code"])).first():
         v["subsidiary_id"] = _serving_subsidiary(s, r, v["region_code"])
-    _keep(v, "status", "cooling", "power_capacity_kw")
+    _keep(v, "status", "cooling", "power_capacity_kw", "slug")
     return v
 
 
@@ -469,6 +479,9 @@ def _find_device_type(s: Session, ref: str, maker: str | None) -> tuple[DeviceTy
         hit = s.execute(select(DeviceType).where(DeviceType.slug == ref)).scalar_one_or_none()
         if hit is not None and hit.manufacturer.lower() == maker.lower():
             return hit, None
+    if hits and maker:
+        return None, (f"several device types by {maker!r} are called {ref!r} (slugs "
+                      f"{', '.join(h.slug for h in hits)}); give the slug (column device_type.slug)")
     if hits:
         return None, f"several device types are called {ref!r}; add the manufacturer column or give the slug"
     return None, (f"no device type has the slug or model {ref!r}"
@@ -952,8 +965,11 @@ def _write_contracts(uow: UnitOfWork, r: _Row, v: dict) -> str:
 
 
 def _write_device_types(uow: UnitOfWork, r: _Row, v: dict) -> str:
-    from ..devicetypes import upsert_device_type
+    from ..devicetypes import guess_role, upsert_device_type
 
+    if r.file is None and "role" not in v and not uow.session.execute(
+            select(DeviceType.id).where(DeviceType.slug == v.get("slug"))).first():
+        v = dict(v, role=guess_role(v))   # NetBox's device-type CSV has no role: as from the library's YAML
     return upsert_device_type(uow, v, from_library=r.file is not None)
 
 

@@ -123,8 +123,8 @@ def read_table(kind: str, path: str | Path, notices: list[str] | None = None
     try:
         raw = _raw_rows(path, fmt, notices)
         header = next(((ln, cells) for ln, cells in raw if any(_cell_text(c) for c in cells)), None)
-        if header is None:
-            return [], [], [RowError(1, None, "the file is empty; the first row names the columns")]
+        if header is None:   # not even a header: nothing to import (as a header with no rows)
+            return [], [], []
         header_line, cells = header
         named: dict[str, str | None] = {}  # our column -> the alias header that gave it (None: ours)
         fallbacks: list[tuple[int, str, str]] = []  # (cell index, our column, header) read where it is empty

@@ -23,7 +23,7 @@ FORMATS = ("csv", "xlsx")
 COLUMNS: dict[str, tuple[str, ...]] = {
     "regions": ("code", "name", "parent"),
     "sites": ("code", "name", "subsidiary", "region", "address", "latitude", "longitude", "status", "cooling",
-              "power_capacity_kw"),
+              "power_capacity_kw", "slug"),
     "subsidiaries": ("code", "name", "name_en", "credit_code", "region", "address", "address_en", "phone",
                      "bank_name", "bank_name_en", "bank_account"),
     "rooms": ("site", "name", "cooling", "power_capacity_kw", "cooling_capacity_kw", "grid_rows", "grid_cols",
@@ -50,7 +50,7 @@ COLUMNS: dict[str, tuple[str, ...]] = {
 }
 REQUIRED: dict[str, tuple[str, ...]] = {
     "regions": ("code", "name"),
-    "sites": ("code", "name", "region"),  # the subsidiary: from coverage when not given
+    "sites": ("name", "region"),  # a code (or NetBox's facility or slug); the subsidiary: from coverage
     "subsidiaries": ("code", "name", "credit_code"),
     "rooms": ("site", "name"),
     "racks": ("site", "location", "name"),
@@ -66,10 +66,12 @@ REQUIRED: dict[str, tuple[str, ...]] = {
 LOCAL_TIME_ZONE = TZ.key  # Asia/Shanghai, from app.clock
 LOCAL_TIME_COLUMNS = {("users", "created_at"), ("contracts", "handover_at")}
 LOCAL_TIME_SUFFIX = f" ({LOCAL_TIME_ZONE})"
-# Amounts of money: a number format in XLSX (CSV has none).
+# Amounts of money: a number format in XLSX (CSV has none). Two decimals at least and up to four, the
+# most any amount is stored with (unit prices, kWh prices, hourly rates: Numeric(…, 4)): a sheet saved
+# as CSV keeps 0.8523 rather than rounding it to 0.85, and a fen amount still reads 1,234.50.
 MONEY_COLUMNS = frozenset({"purchase_cost", "unit_price", "amount", "subtotal", "tax", "total", "kwh_price",
                            "setup_price", "hourly_rate"})
-MONEY_FORMAT = "#,##0.00"
+MONEY_FORMAT = "#,##0.00##"
 # Audit object type of each kind and the permission its writes need (besides "import").
 OBJECT_TYPE = {"regions": "region", "subsidiaries": "subsidiary", "rooms": "room", "sites": "site", "racks": "rack", "devices": "device", "gpus": "gpu",
                "customers": "customer", "device-types": "device_type", "users": "user", "contracts": "contract",
@@ -101,13 +103,15 @@ FIELD_COLUMN: dict[str, dict[str, str]] = {
 }
 # NetBox's bulk-import column names (netbox/dcim/forms/bulk_import.py: SiteImportForm, LocationImportForm,
 # RackImportForm, DeviceImportForm) read as ours. Where several give one column the first listed wins
-# (a site's code: our `code`, else NetBox's `facility`, else its `slug`); the others are ignored with a
-# notice, like every column a kind does not use (NetBox's `role`, `platform`, `time_zone`, …).
+# (a site's code: our `code`, else NetBox's `facility`; where both are empty its `slug`, which is also kept
+# as the site's slug); the others are ignored with a notice, like every column a kind does not use
+# (NetBox's `role`, `platform`, `time_zone`, …).
 ALIASES: dict[str, dict[str, str]] = {
-    "sites": {"facility": "code", "slug": "code", "physical_address": "address"},
+    "sites": {"facility": "code", "physical_address": "address"},
     "rooms": {"comments": "notes", "description": "notes"},
     "racks": {},
-    "devices": {"description": "comments", "device_type_slug": "device_type"},
+    # `type`: the device list's column title in NetBox's UI table export (Export → Current view)
+    "devices": {"description": "comments", "device_type_slug": "device_type", "type": "device_type"},
 }
 # NetBox status values (netbox/dcim/choices.py) that are not ours, and what they become.
 NETBOX_STATUS: dict[str, dict[str, str]] = {

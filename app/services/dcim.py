@@ -131,10 +131,24 @@ def validate_device_type(s, v: dict) -> dict[str, str]:
         errors["gpu_model_id"] = "unknown GPU model"
     if (v.get("max_power_w") and v.get("typical_power_w") and v["typical_power_w"] > v["max_power_w"]):
         errors["typical_power_w"] = "typical draw cannot exceed the maximum draw"
+    if v.get("manufacturer") and v.get("model") and "model" not in errors:
+        twin = same_make_and_model(s, v["manufacturer"], v["model"], v.get("_id"))
+        if twin:
+            errors["model"] = (f"{v['manufacturer']} already has a device type {v['model']!r} (slug {twin}); "
+                               "NetBox allows one type per manufacturer and model: give this one another model "
+                               "name, or change that type")
     if v.get("_id") and not errors:
         errors.update(installed_type_change_problems(s, v["_id"], v))
     v.pop("_id", None)
     return errors
+
+
+def same_make_and_model(s, manufacturer: str, model: str, other_than: int | None = None) -> str | None:
+    """The slug of a device type with this manufacturer and model (NetBox's unique pair), if any."""
+    q = select(DeviceType.slug).where(DeviceType.manufacturer == manufacturer, DeviceType.model == model)
+    if other_than:
+        q = q.where(DeviceType.id != other_than)
+    return s.execute(q.limit(1)).scalar_one_or_none()
 
 
 def _names(names: list[str], limit: int = 8) -> str:

@@ -30,6 +30,7 @@ DEVELOPMENT_ZONES_FILE = REGIONS_DIR / "development_zones.csv"  # not GB/T 2260;
 # Levels the statistics bureau's tables insert where GB/T 2260 has none (北京市 / 市辖区 / 东城区,
 # 重庆市 / 县 / 城口县, 河南省 / 省直辖县级行政区划 / 济源市). The shipped list has none of them;
 # a database loaded from the old tables may still hold some, so names and trees skip them.
+NETBOX_SLUG = re.compile(r"[-a-zA-Z0-9_]{1,100}")  # NetBox's SlugField (utilities/forms/fields)
 PLACEHOLDER_NAMES = frozenset({"市辖区", "县", "省直辖县级行政区划", "自治区直辖县级行政区划"})
 
 
@@ -125,6 +126,17 @@ def load_regions(db: Database, actor: Actor, path: Path = REGIONS_FILE) -> Regio
                          "kept": sorted(kept)})
         uow.commit()
         return RegionLoad(added, renamed, len(rows) - added - changed, moved, removed, tuple(sorted(kept)))
+
+
+def seed_regions(db: Database) -> RegionLoad | None:
+    """A database without any region gets the shipped list (REGIONS_FILE, 民政部 2024-12-31), loaded
+    as the system with its audit event: `db upgrade` and the console's start call it, so that the
+    first subsidiary, site or customer finds its region. A database with regions is left alone
+    (None); a later list is brought in with `import regions FILE` (README, "Regions")."""
+    with db.session() as s:
+        if s.execute(select(Region.code).limit(1)).first() is not None:
+            return None
+    return load_regions(db, Actor.system())
 
 
 def region_path(session, code: str) -> list[Region]:
@@ -292,6 +304,11 @@ def validate_site(s, values: dict) -> dict[str, str]:
             errors[key] = f"{what} is required"
     if values.get("status", SiteStatus.ACTIVE) not in SiteStatus.values():
         errors["status"] = f"status must be one of {', '.join(SiteStatus.values())}"
+    if "slug" in values:
+        values["slug"] = (values.get("slug") or "").strip() or None
+        if values["slug"] and not NETBOX_SLUG.fullmatch(values["slug"]):
+            errors["slug"] = (f"{values['slug']!r} is not a NetBox slug: letters, digits, '-' and '_', "
+                              "at most 100")
     if values.get("cooling", Cooling.AIR) not in Cooling.values():
         errors["cooling"] = f"cooling must be one of {', '.join(Cooling.values())}"
     problem = region_code_problem(s, values.get("region_code"))

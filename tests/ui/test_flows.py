@@ -53,6 +53,10 @@ def test_prepare_upgrades_an_empty_file_with_a_progress_dialog(qtbot, tmp_path):
     db = Database(f"sqlite:///{tmp_path / 'new.db'}")
     assert prepare(db)
     assert not db.needs_upgrade()
+    from sqlalchemy import func, select
+    from models import Region
+    with db.session() as s:   # the first start gives a new database the shipped regions, as db upgrade does
+        assert s.execute(select(func.count()).select_from(Region)).scalar_one() == 3213
     db.dispose()
 
 
