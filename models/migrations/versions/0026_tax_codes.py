@@ -1,6 +1,6 @@
 """tax codes by kind of line and VAT rate, replacing one classification per kind of charge
 
-Revision ID: 0026_tax_codes
+Revision ID: 0026
 Revises: 0025
 Create Date: 2026-12-01
 
@@ -16,7 +16,7 @@ from typing import Sequence, Union
 import sqlalchemy as sa
 from alembic import op
 
-revision: str = '0026_tax_codes'
+revision: str = '0026'
 down_revision: Union[str, Sequence[str], None] = '0025'
 branch_labels: Union[str, Sequence[str], None] = None
 depends_on: Union[str, Sequence[str], None] = None

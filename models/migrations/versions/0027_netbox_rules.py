@@ -1,7 +1,7 @@
 """NetBox's rules: a site's slug, one device type per manufacturer and model
 
-Revision ID: 0026_netbox_rules
-Revises: 0025
+Revision ID: 0027
+Revises: 0026
 Create Date: 2026-12-01
 
 - `site.slug` (optional, unique): NetBox's slug of a site, kept beside our code when a NetBox
@@ -17,8 +17,8 @@ from typing import Sequence, Union
 import sqlalchemy as sa
 from alembic import op
 
-revision: str = '0026_netbox_rules'
-down_revision: Union[str, Sequence[str], None] = '0025'
+revision: str = '0027'
+down_revision: Union[str, Sequence[str], None] = '0026'
 branch_labels: Union[str, Sequence[str], None] = None
 depends_on: Union[str, Sequence[str], None] = None
 
