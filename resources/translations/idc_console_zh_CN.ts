@@ -4,72 +4,72 @@
 <context>
     <name>AgingSection</name>
     <message>
-        <location filename="../../ui/receivables.py" line="328"/>
+        <location filename="../../ui/receivables.py" line="337"/>
         <source>Aging</source>
         <translation>账龄</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="330"/>
+        <location filename="../../ui/receivables.py" line="339"/>
         <source>Aging report</source>
         <translation>账龄报表</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="328"/>
+        <location filename="../../ui/receivables.py" line="337"/>
         <source>As of</source>
         <translation>截至</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="341"/>
+        <location filename="../../ui/receivables.py" line="350"/>
         <source>Credit balance (unallocated)</source>
         <translation>预收余额（未核销）</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="338"/>
+        <location filename="../../ui/receivables.py" line="347"/>
         <source>Customer</source>
         <translation>客户</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="330"/>
+        <location filename="../../ui/receivables.py" line="339"/>
         <source>E&amp;xport aging (PDF or XLSX)…</source>
         <translation>导出账龄表（PDF 或 XLSX）(&amp;X)…</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="334"/>
+        <location filename="../../ui/receivables.py" line="343"/>
         <source>Monthly &amp;summary (PDF or XLSX)…</source>
         <translation>月度汇总（PDF 或 XLSX）(&amp;S)…</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="333"/>
+        <location filename="../../ui/receivables.py" line="342"/>
         <source>Monthly receivables summary</source>
         <translation>应收账款月度汇总</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="333"/>
+        <location filename="../../ui/receivables.py" line="342"/>
         <source>Period</source>
         <translation>账期</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="328"/>
+        <location filename="../../ui/receivables.py" line="337"/>
         <source>R&amp;efresh</source>
         <translation>刷新(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="346"/>
+        <location filename="../../ui/receivables.py" line="355"/>
         <source>Save as</source>
         <translation>另存为</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="339"/>
+        <location filename="../../ui/receivables.py" line="348"/>
         <source>Subsidiary</source>
         <translation>子公司</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="341"/>
+        <location filename="../../ui/receivables.py" line="350"/>
         <source>Total</source>
         <translation>合计</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="356"/>
+        <location filename="../../ui/receivables.py" line="365"/>
         <source>Wrote %1</source>
         <translation>已写入 %1</translation>
     </message>
@@ -394,82 +394,82 @@
 <context>
     <name>BalanceSection</name>
     <message>
-        <location filename="../../ui/receivables.py" line="195"/>
+        <location filename="../../ui/receivables.py" line="204"/>
         <source>&amp;Show</source>
         <translation>查询(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="200"/>
+        <location filename="../../ui/receivables.py" line="209"/>
         <source>Amount received</source>
         <translation>已收取</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="201"/>
+        <location filename="../../ui/receivables.py" line="210"/>
         <source>Applied</source>
         <translation>已抵扣</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="201"/>
+        <location filename="../../ui/receivables.py" line="210"/>
         <source>Balance</source>
         <translation>余额</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="211"/>
+        <location filename="../../ui/receivables.py" line="220"/>
         <source>Balance owed</source>
         <translation>欠款余额</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="208"/>
+        <location filename="../../ui/receivables.py" line="217"/>
         <source>Billed (statements less credit notes)</source>
         <translation>应收（对账单减红字）</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="200"/>
+        <location filename="../../ui/receivables.py" line="209"/>
         <source>Contract</source>
         <translation>合同</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="212"/>
+        <location filename="../../ui/receivables.py" line="221"/>
         <source>Credit balance (unallocated)</source>
         <translation>预收余额（未核销）</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="194"/>
+        <location filename="../../ui/receivables.py" line="203"/>
         <source>Customer</source>
         <translation>客户</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="194"/>
+        <location filename="../../ui/receivables.py" line="203"/>
         <source>Customer balance</source>
         <translation>客户余额</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="210"/>
+        <location filename="../../ui/receivables.py" line="219"/>
         <source>Deposits and prepayments applied</source>
         <translation>押金及预付款抵扣</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="200"/>
+        <location filename="../../ui/receivables.py" line="209"/>
         <source>Kind</source>
         <translation>类型</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="211"/>
+        <location filename="../../ui/receivables.py" line="220"/>
         <source>Open statements</source>
         <translation>未结清对账单</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="209"/>
+        <location filename="../../ui/receivables.py" line="218"/>
         <source>Received (receipts less reversals)</source>
         <translation>已收（收款减冲回）</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="201"/>
+        <location filename="../../ui/receivables.py" line="210"/>
         <source>Refunded</source>
         <translation>已退还</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="193"/>
+        <location filename="../../ui/receivables.py" line="202"/>
         <source>credit code or name</source>
         <translation>信用代码或名称</translation>
     </message>
@@ -477,197 +477,197 @@
 <context>
     <name>BillingPage</name>
     <message>
-        <location filename="../../ui/billing.py" line="517"/>
+        <location filename="../../ui/billing.py" line="530"/>
         <source>%1 (dry run, nothing written): would create %2 line(s) on %3 new and %4 existing draft statement(s).</source>
         <translation>%1（试算，未写入）：将在 %3 张新账单和 %4 张已有草稿账单上生成 %2 条明细。</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="538"/>
+        <location filename="../../ui/billing.py" line="551"/>
         <source>%1 draft statement(s) of %2 pending issue.</source>
         <translation>%2 尚有 %1 张草稿账单待开具。</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="478"/>
+        <location filename="../../ui/billing.py" line="491"/>
         <source>%1 has not ended; it can be billed from %2 00:00 (Asia/Shanghai). A dry run shows it now, provisionally.</source>
         <translation>%1 尚未结束，自 %2 00:00（北京时间）起可计费。试算可先查看暂估结果。</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="527"/>
+        <location filename="../../ui/billing.py" line="540"/>
         <source>%1 line(s) held back: see the warnings.</source>
         <translation>%1 条明细暂缓计费：见警告。</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="531"/>
+        <location filename="../../ui/billing.py" line="544"/>
         <source>%1 line(s) rebill credited lines.</source>
         <translation>%1 个条目为已冲销条目的重新计费。</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="525"/>
+        <location filename="../../ui/billing.py" line="538"/>
         <source>%1 line(s) were billed by earlier runs.</source>
         <translation>%1 条明细已在之前的运行中计费。</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="565"/>
+        <location filename="../../ui/billing.py" line="578"/>
         <source>%1 statement(s) issued.</source>
         <translation>已开具 %1 张账单。</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="519"/>
+        <location filename="../../ui/billing.py" line="532"/>
         <source>%1: created %2 line(s) on %3 new and %4 existing draft statement(s).</source>
         <translation>%1：已在 %3 张新账单和 %4 张已有草稿账单上生成 %2 条明细。</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="515"/>
+        <location filename="../../ui/billing.py" line="528"/>
         <source>%1: nothing to bill.</source>
         <translation>%1：没有需要计费的项目。</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="513"/>
+        <location filename="../../ui/billing.py" line="526"/>
         <source>%1: nothing to bill; every line already exists (%2 from earlier runs).</source>
         <translation>%1：没有需要计费的项目；所有明细均已存在（之前运行生成 %2 条）。</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="501"/>
+        <location filename="../../ui/billing.py" line="514"/>
         <source>Billing %1…</source>
         <translation>正在计费 %1…</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="511"/>
+        <location filename="../../ui/billing.py" line="524"/>
         <source>Billing run %1 cancelled; nothing was written.</source>
         <translation>%1 计费已取消，未写入任何数据。</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="431"/>
+        <location filename="../../ui/billing.py" line="442"/>
         <source>Choose a month and press Dry run to see what a run would bill.</source>
         <translation>选择月份并点击“试算”，查看本次将计费的内容。</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="437"/>
+        <location filename="../../ui/billing.py" line="448"/>
         <source>Customer</source>
         <translation>客户</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="412"/>
+        <location filename="../../ui/billing.py" line="423"/>
         <source>Dry run</source>
         <translation>试算</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="501"/>
+        <location filename="../../ui/billing.py" line="514"/>
         <source>Dry run for %1…</source>
         <translation>正在试算 %1…</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="579"/>
+        <location filename="../../ui/billing.py" line="592"/>
         <source>Excel (*.xlsx);;CSV (*.csv)</source>
         <translation>Excel (*.xlsx);;CSV (*.csv)</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="578"/>
+        <location filename="../../ui/billing.py" line="591"/>
         <source>Export statements</source>
         <translation>导出账单</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="417"/>
+        <location filename="../../ui/billing.py" line="428"/>
         <source>Export statements…</source>
         <translation>导出账单…</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="592"/>
+        <location filename="../../ui/billing.py" line="605"/>
         <source>Exporting…</source>
         <translation>正在导出…</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="416"/>
+        <location filename="../../ui/billing.py" line="427"/>
         <source>Handovers…</source>
         <translation>交付…</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="555"/>
+        <location filename="../../ui/billing.py" line="568"/>
         <source>Issue every draft statement of %1? Issued statements take their numbers and never change.</source>
         <translation>开具 %1 的全部草稿账单？开具后的账单将获得编号且不可再修改。</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="554"/>
+        <location filename="../../ui/billing.py" line="567"/>
         <source>Issue statements</source>
         <translation>开具账单</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="415"/>
+        <location filename="../../ui/billing.py" line="426"/>
         <source>Issue the period's drafts</source>
         <translation>开具本期草稿账单</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="529"/>
+        <location filename="../../ui/billing.py" line="542"/>
         <source>Issued %1: %2</source>
         <translation>已开具 %1 张：%2</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="571"/>
+        <location filename="../../ui/billing.py" line="584"/>
         <source>Issuing…</source>
         <translation>正在开具…</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="437"/>
+        <location filename="../../ui/billing.py" line="448"/>
         <source>Lines</source>
         <translation>明细数</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="550"/>
+        <location filename="../../ui/billing.py" line="563"/>
         <source>No warnings: meters and leases are complete.</source>
         <translation>无警告：电表读数和租赁记录完整。</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="438"/>
+        <location filename="../../ui/billing.py" line="449"/>
         <source>Number</source>
         <translation>编号</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="534"/>
+        <location filename="../../ui/billing.py" line="547"/>
         <source>PROVISIONAL: %1 has not ended; usage metered up to %2 only.</source>
         <translation>暂估：%1 尚未结束，用量仅计至 %2。</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="402"/>
+        <location filename="../../ui/billing.py" line="413"/>
         <source>Period</source>
         <translation>账期</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="413"/>
+        <location filename="../../ui/billing.py" line="424"/>
         <source>Run</source>
         <translation>计费</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="414"/>
+        <location filename="../../ui/billing.py" line="425"/>
         <source>Run and issue</source>
         <translation>计费并开具</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="429"/>
+        <location filename="../../ui/billing.py" line="440"/>
         <source>Run result</source>
         <translation>运行结果</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="437"/>
+        <location filename="../../ui/billing.py" line="448"/>
         <source>Subsidiary</source>
         <translation>子公司</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="437"/>
+        <location filename="../../ui/billing.py" line="448"/>
         <source>Subtotal</source>
         <translation>小计</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="522"/>
+        <location filename="../../ui/billing.py" line="535"/>
         <source>Subtotal %1 + tax %2 = %3.</source>
         <translation>小计 %1 + 税额 %2 = %3。</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="438"/>
+        <location filename="../../ui/billing.py" line="449"/>
         <source>Tax</source>
         <translation>税额</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="438"/>
+        <location filename="../../ui/billing.py" line="449"/>
         <source>Total</source>
         <translation>合计</translation>
     </message>
@@ -1335,37 +1335,42 @@
 <context>
     <name>CreditNoteDialog</name>
     <message>
-        <location filename="../../ui/billing.py" line="104"/>
+        <location filename="../../ui/billing.py" line="108"/>
         <source>A credit note says why.</source>
         <translation>红字账单须说明原因。</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="108"/>
+        <location filename="../../ui/billing.py" line="114"/>
         <source>A partial amount credits exactly one line: tick only that line.</source>
         <translation>部分冲减只针对一个条目：请只勾选该条目。</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="110"/>
+        <location filename="../../ui/billing.py" line="116"/>
         <source>A partial amount is a positive amount in yuan and fen, e.g. 1200.50.</source>
         <translation>部分冲减金额须为正数，精确到分，例如 1200.50。</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="158"/>
+        <location filename="../../ui/billing.py" line="112"/>
+        <source>A waiver credits the lines in full: leave the partial amount empty.</source>
+        <translation>免收按整行冲销：请勿填写部分金额。</translation>
+    </message>
+    <message>
+        <location filename="../../ui/billing.py" line="168"/>
         <source>Back</source>
         <translation>返回</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="92"/>
+        <location filename="../../ui/billing.py" line="96"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="106"/>
+        <location filename="../../ui/billing.py" line="110"/>
         <source>Choose at least one line.</source>
         <translation>请至少选择一条明细。</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="154"/>
+        <location filename="../../ui/billing.py" line="164"/>
         <source>Confirm credit note</source>
         <translation>确认红字账单</translation>
     </message>
@@ -1375,22 +1380,22 @@
         <translation>为 %1 开具红字账单</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="146"/>
+        <location filename="../../ui/billing.py" line="152"/>
         <source>Issue a credit note against %1 for %2 (incl. VAT)?</source>
         <translation>对 %1 开具红字账单，金额 %2（含税）？</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="91"/>
+        <location filename="../../ui/billing.py" line="95"/>
         <source>Issue credit note</source>
         <translation>开具红字账单</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="87"/>
+        <location filename="../../ui/billing.py" line="91"/>
         <source>Lines to credit</source>
         <translation>要冲销的明细</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="139"/>
+        <location filename="../../ui/billing.py" line="145"/>
         <source>Part of “%1”: %2 + VAT %3</source>
         <translation>部分冲减“%1”：%2，增值税 %3</translation>
     </message>
@@ -1405,19 +1410,29 @@
         <translation>原因 *</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="148"/>
+        <location filename="../../ui/billing.py" line="154"/>
         <source>Reason: %1</source>
         <translation>原因：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="150"/>
+        <location filename="../../ui/billing.py" line="160"/>
         <source>The lines are reversed in full; they may be rebilled afterwards.</source>
         <translation>所选行全额冲销，之后可重新出账。</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="149"/>
+        <location filename="../../ui/billing.py" line="158"/>
+        <source>The lines are waived: reversed in full and never billed again.</source>
+        <translation>所选行免收：全额冲销，不再计费。</translation>
+    </message>
+    <message>
+        <location filename="../../ui/billing.py" line="156"/>
         <source>The rest of the line stays billed; nothing is rebilled.</source>
         <translation>该行其余金额照常计费，不重新出账。</translation>
+    </message>
+    <message>
+        <location filename="../../ui/billing.py" line="80"/>
+        <source>Waive: never bill these lines again (SLA waiver, bad debt)</source>
+        <translation>免收：这些行不再计费（SLA 豁免、坏账）</translation>
     </message>
     <message>
         <location filename="../../ui/billing.py" line="77"/>
@@ -1425,7 +1440,7 @@
         <translation>留空：全额冲销所选条目（之后可重新计费）</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="143"/>
+        <location filename="../../ui/billing.py" line="149"/>
         <source>“%1”: %2 + VAT %3</source>
         <translation>“%1”：%2，增值税 %3</translation>
     </message>
@@ -1669,97 +1684,97 @@
 <context>
     <name>DashboardPage</name>
     <message>
-        <location filename="../../ui/dashboard.py" line="195"/>
+        <location filename="../../ui/dashboard.py" line="196"/>
         <source> (%1 shown)</source>
         <translation>（列出 %1）</translation>
     </message>
     <message>
-        <location filename="../../ui/dashboard.py" line="148"/>
+        <location filename="../../ui/dashboard.py" line="149"/>
         <source>Active contracts</source>
         <translation>生效合同</translation>
     </message>
     <message>
-        <location filename="../../ui/dashboard.py" line="66"/>
+        <location filename="../../ui/dashboard.py" line="67"/>
         <source>Contract</source>
         <translation>合同</translation>
     </message>
     <message>
-        <location filename="../../ui/dashboard.py" line="59"/>
+        <location filename="../../ui/dashboard.py" line="60"/>
         <source>Contracts due (within 180/90/60/30 days)</source>
         <translation>即将到期的合同（180/90/60/30 天内）</translation>
     </message>
     <message>
-        <location filename="../../ui/dashboard.py" line="193"/>
+        <location filename="../../ui/dashboard.py" line="194"/>
         <source>Contracts due (within 180/90/60/30 days): %1</source>
         <translation>即将到期的合同（180/90/60/30 天内）：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/dashboard.py" line="66"/>
+        <location filename="../../ui/dashboard.py" line="67"/>
         <source>Customer</source>
         <translation>客户</translation>
     </message>
     <message>
-        <location filename="../../ui/dashboard.py" line="147"/>
+        <location filename="../../ui/dashboard.py" line="148"/>
         <source>Customers</source>
         <translation>客户</translation>
     </message>
     <message>
-        <location filename="../../ui/dashboard.py" line="66"/>
+        <location filename="../../ui/dashboard.py" line="67"/>
         <source>Days</source>
         <translation>天数</translation>
     </message>
     <message>
-        <location filename="../../ui/dashboard.py" line="145"/>
+        <location filename="../../ui/dashboard.py" line="146"/>
         <source>Devices</source>
         <translation>设备</translation>
     </message>
     <message>
-        <location filename="../../ui/dashboard.py" line="149"/>
+        <location filename="../../ui/dashboard.py" line="150"/>
         <source>Ending in 30/60/90 days</source>
         <translation>30/60/90 天内到期</translation>
     </message>
     <message>
-        <location filename="../../ui/dashboard.py" line="66"/>
+        <location filename="../../ui/dashboard.py" line="67"/>
         <source>Ends</source>
         <translation>到期</translation>
     </message>
     <message>
-        <location filename="../../ui/dashboard.py" line="163"/>
+        <location filename="../../ui/dashboard.py" line="164"/>
         <source>GPU fleet by state: </source>
         <translation>GPU 按状态：</translation>
     </message>
     <message>
-        <location filename="../../ui/dashboard.py" line="146"/>
+        <location filename="../../ui/dashboard.py" line="147"/>
         <source>GPUs</source>
         <translation>GPU</translation>
     </message>
     <message>
-        <location filename="../../ui/dashboard.py" line="144"/>
+        <location filename="../../ui/dashboard.py" line="145"/>
         <source>Racks (leased)</source>
         <translation>机柜（已租）</translation>
     </message>
     <message>
-        <location filename="../../ui/dashboard.py" line="60"/>
+        <location filename="../../ui/dashboard.py" line="61"/>
         <source>Red: within 30 days; orange: 60; yellow: 90; green: 180</source>
         <translation>红色：30 天内；橙色：60 天内；黄色：90 天内；绿色：180 天内</translation>
     </message>
     <message>
-        <location filename="../../ui/dashboard.py" line="143"/>
+        <location filename="../../ui/dashboard.py" line="144"/>
         <source>Sites</source>
         <translation>站点</translation>
     </message>
     <message>
-        <location filename="../../ui/dashboard.py" line="197"/>
+        <location filename="../../ui/dashboard.py" line="198"/>
         <source>The nearest %1 are listed; the Contracts page has all of them.</source>
         <translation>列出最近到期的 %1 份；全部合同见“合同”页。</translation>
     </message>
     <message>
-        <location filename="../../ui/dashboard.py" line="187"/>
+        <location filename="../../ui/dashboard.py" line="188"/>
         <source>renewal drafted</source>
         <translation>已起草续签</translation>
     </message>
     <message>
-        <location filename="../../ui/dashboard.py" line="185"/>
+        <location filename="../../ui/dashboard.py" line="186"/>
         <source>≤ %1 days</source>
         <translation>≤ %1 天</translation>
     </message>
@@ -1880,27 +1895,27 @@
 <context>
     <name>DbPasswordDialog</name>
     <message>
-        <location filename="../../ui/dbdialog.py" line="115"/>
+        <location filename="../../ui/dbdialog.py" line="120"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../ui/dbdialog.py" line="114"/>
+        <location filename="../../ui/dbdialog.py" line="119"/>
         <source>Connect</source>
         <translation>连接</translation>
     </message>
     <message>
-        <location filename="../../ui/dbdialog.py" line="103"/>
+        <location filename="../../ui/dbdialog.py" line="108"/>
         <source>Database password</source>
         <translation>数据库密码</translation>
     </message>
     <message>
-        <location filename="../../ui/dbdialog.py" line="112"/>
+        <location filename="../../ui/dbdialog.py" line="117"/>
         <source>Password</source>
         <translation>密码</translation>
     </message>
     <message>
-        <location filename="../../ui/dbdialog.py" line="105"/>
+        <location filename="../../ui/dbdialog.py" line="110"/>
         <source>The password of %1 on %2 is not stored on this computer.</source>
         <translation>%2 上 %1 的密码未保存在本机。</translation>
     </message>
@@ -1908,102 +1923,102 @@
 <context>
     <name>DepositsSection</name>
     <message>
-        <location filename="../../ui/receivables.py" line="228"/>
+        <location filename="../../ui/receivables.py" line="237"/>
         <source>Amount</source>
         <translation>金额</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="245"/>
+        <location filename="../../ui/receivables.py" line="254"/>
         <source>Amount received</source>
         <translation>已收取</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="234"/>
+        <location filename="../../ui/receivables.py" line="243"/>
         <source>App&amp;ly</source>
         <translation>抵扣(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="246"/>
+        <location filename="../../ui/receivables.py" line="255"/>
         <source>Applied</source>
         <translation>已抵扣</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="232"/>
+        <location filename="../../ui/receivables.py" line="241"/>
         <source>Apply to a statement</source>
         <translation>抵扣对账单</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="246"/>
+        <location filename="../../ui/receivables.py" line="255"/>
         <source>Balance</source>
         <translation>余额</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="229"/>
+        <location filename="../../ui/receivables.py" line="238"/>
         <source>Contract</source>
         <translation>合同</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="228"/>
+        <location filename="../../ui/receivables.py" line="237"/>
         <source>Customer</source>
         <translation>客户</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="228"/>
+        <location filename="../../ui/receivables.py" line="237"/>
         <source>Kind</source>
         <translation>类型</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="229"/>
+        <location filename="../../ui/receivables.py" line="238"/>
         <source>R&amp;eceive</source>
         <translation>收取(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="243"/>
+        <location filename="../../ui/receivables.py" line="252"/>
         <source>Reason</source>
         <translation>原因</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="227"/>
+        <location filename="../../ui/receivables.py" line="236"/>
         <source>Receive</source>
         <translation>收取</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="229"/>
+        <location filename="../../ui/receivables.py" line="238"/>
         <source>Reference</source>
         <translation>流水号</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="243"/>
+        <location filename="../../ui/receivables.py" line="252"/>
         <source>Refu&amp;nd</source>
         <translation>退还(&amp;N)</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="240"/>
+        <location filename="../../ui/receivables.py" line="249"/>
         <source>Refund</source>
         <translation>退还</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="246"/>
+        <location filename="../../ui/receivables.py" line="255"/>
         <source>Refunded</source>
         <translation>已退还</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="233"/>
+        <location filename="../../ui/receivables.py" line="242"/>
         <source>Statement no.</source>
         <translation>对账单号</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="231"/>
+        <location filename="../../ui/receivables.py" line="240"/>
         <source>all</source>
         <translation>全部</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="224"/>
+        <location filename="../../ui/receivables.py" line="233"/>
         <source>credit code or name</source>
         <translation>信用代码或名称</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="225"/>
+        <location filename="../../ui/receivables.py" line="234"/>
         <source>optional</source>
         <translation>选填</translation>
     </message>
@@ -2109,117 +2124,117 @@
 <context>
     <name>DeviceTypeImportDialog</name>
     <message>
-        <location filename="../../ui/importdialog.py" line="283"/>
+        <location filename="../../ui/importdialog.py" line="287"/>
         <source>%1 file(s): %2 can be imported (%3), %4 refused, %5 with power to check.</source>
         <translation>%1 个文件：%2 个可导入（%3），%4 个被拒绝，%5 个功率待核实。</translation>
     </message>
     <message>
-        <location filename="../../ui/importdialog.py" line="280"/>
+        <location filename="../../ui/importdialog.py" line="284"/>
         <source>%1 new, %2 updated, %3 unchanged</source>
         <translation>新增 %1，更新 %2，未变 %3</translation>
     </message>
     <message>
-        <location filename="../../ui/importdialog.py" line="173"/>
+        <location filename="../../ui/importdialog.py" line="177"/>
         <source>A .yaml/.yml file, or a folder such as devicetype-library/device-types</source>
         <translation>一个 .yaml/.yml 文件，或一个文件夹（如 devicetype-library/device-types）</translation>
     </message>
     <message>
-        <location filename="../../ui/importdialog.py" line="186"/>
+        <location filename="../../ui/importdialog.py" line="190"/>
         <source>All or nothing: import nothing if any file is refused</source>
         <translation>全部或全不：任一文件被拒绝则什么也不导入</translation>
     </message>
     <message>
-        <location filename="../../ui/importdialog.py" line="248"/>
+        <location filename="../../ui/importdialog.py" line="252"/>
         <source>Cancelled; nothing was imported.</source>
         <translation>已取消，未导入任何内容。</translation>
     </message>
     <message>
-        <location filename="../../ui/importdialog.py" line="238"/>
+        <location filename="../../ui/importdialog.py" line="242"/>
         <source>Checking device types…</source>
         <translation>正在检查设备型号…</translation>
     </message>
     <message>
-        <location filename="../../ui/importdialog.py" line="174"/>
+        <location filename="../../ui/importdialog.py" line="178"/>
         <source>Choose file…</source>
         <translation>选择文件…</translation>
     </message>
     <message>
-        <location filename="../../ui/importdialog.py" line="176"/>
+        <location filename="../../ui/importdialog.py" line="180"/>
         <source>Choose folder…</source>
         <translation>选择文件夹…</translation>
     </message>
     <message>
-        <location filename="../../ui/importdialog.py" line="198"/>
+        <location filename="../../ui/importdialog.py" line="202"/>
         <source>Close</source>
         <translation>关闭</translation>
     </message>
     <message>
-        <location filename="../../ui/importdialog.py" line="213"/>
+        <location filename="../../ui/importdialog.py" line="217"/>
         <source>Device type file</source>
         <translation>设备型号文件</translation>
     </message>
     <message>
-        <location filename="../../ui/importdialog.py" line="214"/>
+        <location filename="../../ui/importdialog.py" line="218"/>
         <source>Device types (*.yaml *.yml);;All (*)</source>
         <translation>设备型号 (*.yaml *.yml);;全部 (*)</translation>
     </message>
     <message>
-        <location filename="../../ui/importdialog.py" line="265"/>
+        <location filename="../../ui/importdialog.py" line="269"/>
         <source>File</source>
         <translation>文件</translation>
     </message>
     <message>
-        <location filename="../../ui/importdialog.py" line="220"/>
+        <location filename="../../ui/importdialog.py" line="224"/>
         <source>Folder of device types</source>
         <translation>设备型号文件夹</translation>
     </message>
     <message>
-        <location filename="../../ui/importdialog.py" line="196"/>
+        <location filename="../../ui/importdialog.py" line="200"/>
         <source>Import</source>
         <translation>导入</translation>
     </message>
     <message>
-        <location filename="../../ui/importdialog.py" line="170"/>
+        <location filename="../../ui/importdialog.py" line="174"/>
         <source>Import device types</source>
         <translation>导入设备型号</translation>
     </message>
     <message>
-        <location filename="../../ui/importdialog.py" line="290"/>
+        <location filename="../../ui/importdialog.py" line="294"/>
         <source>Imported %1 of %2 file(s) (%3); %4 refused, listed above.</source>
         <translation>已导入 %2 个文件中的 %1 个（%3）；%4 个被拒绝，见上表。</translation>
     </message>
     <message>
-        <location filename="../../ui/importdialog.py" line="241"/>
+        <location filename="../../ui/importdialog.py" line="245"/>
         <source>Importing device types…</source>
         <translation>正在导入设备型号…</translation>
     </message>
     <message>
-        <location filename="../../ui/importdialog.py" line="251"/>
+        <location filename="../../ui/importdialog.py" line="255"/>
         <source>Nothing was imported: %1 file(s) refused (listed above).</source>
         <translation>未导入任何内容：%1 个文件被拒绝（见上表）。</translation>
     </message>
     <message>
-        <location filename="../../ui/importdialog.py" line="178"/>
+        <location filename="../../ui/importdialog.py" line="182"/>
         <source>Preview</source>
         <translation>预览</translation>
     </message>
     <message>
-        <location filename="../../ui/importdialog.py" line="265"/>
+        <location filename="../../ui/importdialog.py" line="269"/>
         <source>Reason</source>
         <translation>原因</translation>
     </message>
     <message>
-        <location filename="../../ui/importdialog.py" line="265"/>
+        <location filename="../../ui/importdialog.py" line="269"/>
         <source>Status</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../ui/importdialog.py" line="262"/>
+        <location filename="../../ui/importdialog.py" line="266"/>
         <source>power to check</source>
         <translation>功率待核实</translation>
     </message>
     <message>
-        <location filename="../../ui/importdialog.py" line="258"/>
+        <location filename="../../ui/importdialog.py" line="262"/>
         <source>refused</source>
         <translation>已拒绝</translation>
     </message>
@@ -2227,132 +2242,132 @@
 <context>
     <name>FapiaoSection</name>
     <message>
-        <location filename="../../ui/receivables.py" line="288"/>
+        <location filename="../../ui/receivables.py" line="297"/>
         <source>&amp;Add fapiao</source>
         <translation>登记发票(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="283"/>
+        <location filename="../../ui/receivables.py" line="292"/>
         <source>(the customer's profile)</source>
         <translation>（按客户开票信息）</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="279"/>
+        <location filename="../../ui/receivables.py" line="288"/>
         <source>20 digits</source>
         <translation>20 位数字</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="287"/>
+        <location filename="../../ui/receivables.py" line="296"/>
         <source>Amount</source>
         <translation>金额</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="298"/>
+        <location filename="../../ui/receivables.py" line="307"/>
         <source>Credit code</source>
         <translation>统一社会信用代码</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="293"/>
+        <location filename="../../ui/receivables.py" line="302"/>
         <source>Credit note</source>
         <translation>红字账单</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="298"/>
+        <location filename="../../ui/receivables.py" line="307"/>
         <source>Customer</source>
         <translation>客户</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="286"/>
+        <location filename="../../ui/receivables.py" line="295"/>
         <source>Date</source>
         <translation>日期</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="286"/>
+        <location filename="../../ui/receivables.py" line="295"/>
         <source>Fapiao no.</source>
         <translation>发票号</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="297"/>
+        <location filename="../../ui/receivables.py" line="306"/>
         <source>Kind</source>
         <translation>类型</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="300"/>
+        <location filename="../../ui/receivables.py" line="309"/>
         <source>Note</source>
         <translation>备注</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="294"/>
+        <location filename="../../ui/receivables.py" line="303"/>
         <source>Original fapiao</source>
         <translation>原发票号码</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="285"/>
+        <location filename="../../ui/receivables.py" line="294"/>
         <source>Record a fapiao for a statement</source>
         <translation>登记对账单的发票</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="292"/>
+        <location filename="../../ui/receivables.py" line="301"/>
         <source>Record a red-letter fapiao for a credit note</source>
         <translation>登记红字账单的红字发票</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="295"/>
+        <location filename="../../ui/receivables.py" line="304"/>
         <source>Record red-le&amp;tter</source>
         <translation>登记红字发票(&amp;T)</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="300"/>
+        <location filename="../../ui/receivables.py" line="309"/>
         <source>Recorded by</source>
         <translation>登记人</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="299"/>
+        <location filename="../../ui/receivables.py" line="308"/>
         <source>Reverses</source>
         <translation>冲回/冲销</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="298"/>
+        <location filename="../../ui/receivables.py" line="307"/>
         <source>Statement</source>
         <translation>账单</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="299"/>
+        <location filename="../../ui/receivables.py" line="308"/>
         <source>Statement fapiao status</source>
         <translation>对账单开票状态</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="286"/>
+        <location filename="../../ui/receivables.py" line="295"/>
         <source>Statement no.</source>
         <translation>对账单号</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="287"/>
+        <location filename="../../ui/receivables.py" line="296"/>
         <source>Tax</source>
         <translation>税额</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="299"/>
+        <location filename="../../ui/receivables.py" line="308"/>
         <source>Total</source>
         <translation>合计</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="287"/>
+        <location filename="../../ui/receivables.py" line="296"/>
         <source>Type</source>
         <translation>型号</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="291"/>
+        <location filename="../../ui/receivables.py" line="300"/>
         <source>the credit note's</source>
         <translation>按红字账单</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="290"/>
+        <location filename="../../ui/receivables.py" line="299"/>
         <source>the fapiao it reverses</source>
         <translation>被冲红的原发票号码</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="281"/>
+        <location filename="../../ui/receivables.py" line="290"/>
         <source>without tax</source>
         <translation>不含税</translation>
     </message>
@@ -2503,57 +2518,57 @@
 <context>
     <name>FirstRunWizard</name>
     <message>
-        <location filename="../../ui/startup.py" line="64"/>
+        <location filename="../../ui/startup.py" line="69"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../ui/startup.py" line="63"/>
+        <location filename="../../ui/startup.py" line="68"/>
         <source>Create</source>
         <translation>创建</translation>
     </message>
     <message>
-        <location filename="../../ui/startup.py" line="33"/>
+        <location filename="../../ui/startup.py" line="38"/>
         <source>Create the administrator</source>
         <translation>创建管理员</translation>
     </message>
     <message>
-        <location filename="../../ui/startup.py" line="47"/>
+        <location filename="../../ui/startup.py" line="52"/>
         <source>Display name</source>
         <translation>显示名称</translation>
     </message>
     <message>
-        <location filename="../../ui/startup.py" line="50"/>
+        <location filename="../../ui/startup.py" line="55"/>
         <source>Load the demo data (sites, racks, GPUs, customers, contracts)</source>
         <translation>加载演示数据（站点、机柜、GPU、客户、合同）</translation>
     </message>
     <message>
-        <location filename="../../ui/startup.py" line="46"/>
+        <location filename="../../ui/startup.py" line="51"/>
         <source>Login</source>
         <translation>登录名</translation>
     </message>
     <message>
-        <location filename="../../ui/startup.py" line="48"/>
+        <location filename="../../ui/startup.py" line="53"/>
         <source>Password (8+ characters)</source>
         <translation>密码（至少 8 位）</translation>
     </message>
     <message>
-        <location filename="../../ui/startup.py" line="49"/>
+        <location filename="../../ui/startup.py" line="54"/>
         <source>Repeat password</source>
         <translation>确认密码</translation>
     </message>
     <message>
-        <location filename="../../ui/startup.py" line="69"/>
+        <location filename="../../ui/startup.py" line="74"/>
         <source>The two passwords differ.</source>
         <translation>两次输入的密码不一致。</translation>
     </message>
     <message>
-        <location filename="../../ui/startup.py" line="34"/>
+        <location filename="../../ui/startup.py" line="39"/>
         <source>This database has no users yet. The first user is the administrator.</source>
         <translation>该数据库还没有用户。第一个用户即为管理员。</translation>
     </message>
     <message>
-        <location filename="../../ui/startup.py" line="29"/>
+        <location filename="../../ui/startup.py" line="34"/>
         <source>Welcome to the IDC console</source>
         <translation>欢迎使用 IDC 管理控制台</translation>
     </message>
@@ -2644,22 +2659,22 @@
 <context>
     <name>FourEyesCheck</name>
     <message>
-        <location filename="../../ui/installsettings.py" line="22"/>
+        <location filename="../../ui/installsettings.py" line="25"/>
         <source>Contracts are approved by a second person (four eyes)</source>
         <translation>合同须由另一人审批（双人复核）</translation>
     </message>
     <message>
-        <location filename="../../ui/installsettings.py" line="34"/>
+        <location filename="../../ui/installsettings.py" line="37"/>
         <source>Off lets whoever drafted a contract approve it; the change is audited and the contract's approval line says so.</source>
         <translation>关闭后起草人可自行审批合同；此更改记入审计日志，合同的审批栏也会注明。</translation>
     </message>
     <message>
-        <location filename="../../ui/installsettings.py" line="44"/>
+        <location filename="../../ui/installsettings.py" line="47"/>
         <source>Refused</source>
         <translation>操作被拒绝</translation>
     </message>
     <message>
-        <location filename="../../ui/installsettings.py" line="38"/>
+        <location filename="../../ui/installsettings.py" line="41"/>
         <source>Why? The change goes into the audit trail.</source>
         <translation>原因？此更改将记入审计日志。</translation>
     </message>
@@ -2863,47 +2878,47 @@
 <context>
     <name>HandoverDialog</name>
     <message>
-        <location filename="../../ui/billing.py" line="172"/>
+        <location filename="../../ui/billing.py" line="182"/>
         <source>Awaiting handover</source>
         <translation>待交付</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="210"/>
+        <location filename="../../ui/billing.py" line="220"/>
         <source>Choose an item.</source>
         <translation>请选择一个条目。</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="199"/>
+        <location filename="../../ui/billing.py" line="209"/>
         <source>Close</source>
         <translation>关闭</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="194"/>
+        <location filename="../../ui/billing.py" line="204"/>
         <source>Evidence *</source>
         <translation>凭据 *</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="190"/>
+        <location filename="../../ui/billing.py" line="200"/>
         <source>Handed over at (Asia/Shanghai)</source>
         <translation>交付时间（北京时间）</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="183"/>
+        <location filename="../../ui/billing.py" line="193"/>
         <source>Items</source>
         <translation>条目</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="198"/>
+        <location filename="../../ui/billing.py" line="208"/>
         <source>Record handover</source>
         <translation>记录交付</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="193"/>
+        <location filename="../../ui/billing.py" line="203"/>
         <source>evidence: signed handover form, ticket, who received it</source>
         <translation>凭据：签字交接单、工单号、接收人</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="178"/>
+        <location filename="../../ui/billing.py" line="188"/>
         <source>planned %1</source>
         <translation>计划 %1</translation>
     </message>
@@ -2972,77 +2987,77 @@
 <context>
     <name>ImportDialog</name>
     <message>
-        <location filename="../../ui/importdialog.py" line="121"/>
+        <location filename="../../ui/importdialog.py" line="125"/>
         <source>%1 rows, %2 with problems (marked red). Fix the file and preview again; nothing is imported while a row is bad.</source>
         <translation>共 %1 行，其中 %2 行有问题（红色标出）。请修改文件后重新预览；存在错误行时不会导入任何数据。</translation>
     </message>
     <message>
-        <location filename="../../ui/importdialog.py" line="125"/>
+        <location filename="../../ui/importdialog.py" line="129"/>
         <source>%1 rows, all good. Press Import to write them.</source>
         <translation>共 %1 行，全部正确。点击“导入”写入。</translation>
     </message>
     <message>
-        <location filename="../../ui/importdialog.py" line="100"/>
+        <location filename="../../ui/importdialog.py" line="104"/>
         <source>Cannot read the file: %1</source>
         <translation>无法读取文件：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/importdialog.py" line="55"/>
+        <location filename="../../ui/importdialog.py" line="58"/>
         <source>Choose file…</source>
         <translation>选择文件…</translation>
     </message>
     <message>
-        <location filename="../../ui/importdialog.py" line="74"/>
+        <location filename="../../ui/importdialog.py" line="77"/>
         <source>Close</source>
         <translation>关闭</translation>
     </message>
     <message>
-        <location filename="../../ui/importdialog.py" line="72"/>
+        <location filename="../../ui/importdialog.py" line="75"/>
         <source>Import</source>
         <translation>导入</translation>
     </message>
     <message>
-        <location filename="../../ui/importdialog.py" line="52"/>
+        <location filename="../../ui/importdialog.py" line="55"/>
         <source>Import %1</source>
         <translation>导入%1</translation>
     </message>
     <message>
-        <location filename="../../ui/importdialog.py" line="142"/>
+        <location filename="../../ui/importdialog.py" line="146"/>
         <source>Import cancelled; nothing was imported.</source>
         <translation>导入已取消，未导入任何内容。</translation>
     </message>
     <message>
-        <location filename="../../ui/importdialog.py" line="87"/>
+        <location filename="../../ui/importdialog.py" line="90"/>
         <source>Import file</source>
         <translation>导入文件</translation>
     </message>
     <message>
-        <location filename="../../ui/importdialog.py" line="135"/>
+        <location filename="../../ui/importdialog.py" line="139"/>
         <source>Imported.</source>
         <translation>已导入。</translation>
     </message>
     <message>
-        <location filename="../../ui/importdialog.py" line="151"/>
+        <location filename="../../ui/importdialog.py" line="155"/>
         <source>Importing…</source>
         <translation>正在导入…</translation>
     </message>
     <message>
-        <location filename="../../ui/importdialog.py" line="145"/>
+        <location filename="../../ui/importdialog.py" line="149"/>
         <source>Nothing was imported: %1 bad row(s). Preview again to see them.</source>
         <translation>未导入任何数据：%1 行有错误。请重新预览查看。</translation>
     </message>
     <message>
-        <location filename="../../ui/importdialog.py" line="57"/>
+        <location filename="../../ui/importdialog.py" line="60"/>
         <source>Preview</source>
         <translation>预览</translation>
     </message>
     <message>
-        <location filename="../../ui/importdialog.py" line="107"/>
+        <location filename="../../ui/importdialog.py" line="111"/>
         <source>Problem</source>
         <translation>问题</translation>
     </message>
     <message>
-        <location filename="../../ui/importdialog.py" line="88"/>
+        <location filename="../../ui/importdialog.py" line="91"/>
         <source>Tables (*.csv *.xlsx);;All (*)</source>
         <translation>表格 (*.csv *.xlsx);;所有文件 (*)</translation>
     </message>
@@ -3050,47 +3065,47 @@
 <context>
     <name>InvoicingProfileTab</name>
     <message>
-        <location filename="../../ui/receivables.py" line="575"/>
+        <location filename="../../ui/receivables.py" line="589"/>
         <source>Address and phone</source>
         <translation>地址、电话</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="576"/>
+        <location filename="../../ui/receivables.py" line="590"/>
         <source>Bank and account</source>
         <translation>开户行及账号</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="579"/>
+        <location filename="../../ui/receivables.py" line="593"/>
         <source>E-mail for delivery</source>
         <translation>收票邮箱</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="578"/>
+        <location filename="../../ui/receivables.py" line="592"/>
         <source>Fapiao type</source>
         <translation>发票类型</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="618"/>
+        <location filename="../../ui/receivables.py" line="637"/>
         <source>Invoicing profile</source>
         <translation>开票信息</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="622"/>
+        <location filename="../../ui/receivables.py" line="641"/>
         <source>Invoicing profile not saved</source>
         <translation>开票信息未保存</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="574"/>
+        <location filename="../../ui/receivables.py" line="588"/>
         <source>Name on the fapiao</source>
         <translation>名称（发票抬头）</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="580"/>
+        <location filename="../../ui/receivables.py" line="594"/>
         <source>Save &amp;invoicing profile</source>
         <translation>保存开票信息(&amp;I)</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="574"/>
+        <location filename="../../ui/receivables.py" line="588"/>
         <source>Taxpayer ID</source>
         <translation>纳税人识别号</translation>
     </message>
@@ -3278,32 +3293,32 @@ Reason:</source>
 <context>
     <name>LoginDialog</name>
     <message>
-        <location filename="../../ui/startup.py" line="112"/>
+        <location filename="../../ui/startup.py" line="117"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../ui/startup.py" line="95"/>
+        <location filename="../../ui/startup.py" line="100"/>
         <source>Database: %1</source>
         <translation>数据库：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/startup.py" line="93"/>
+        <location filename="../../ui/startup.py" line="98"/>
         <source>Log in</source>
         <translation>登录</translation>
     </message>
     <message>
-        <location filename="../../ui/startup.py" line="102"/>
+        <location filename="../../ui/startup.py" line="107"/>
         <source>Login</source>
         <translation>登录名</translation>
     </message>
     <message>
-        <location filename="../../ui/startup.py" line="123"/>
+        <location filename="../../ui/startup.py" line="128"/>
         <source>Login failed: unknown user, disabled account or wrong password.</source>
         <translation>登录失败：用户不存在、账号已停用或密码错误。</translation>
     </message>
     <message>
-        <location filename="../../ui/startup.py" line="103"/>
+        <location filename="../../ui/startup.py" line="108"/>
         <source>Password</source>
         <translation>密码</translation>
     </message>
@@ -3311,22 +3326,22 @@ Reason:</source>
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../ui/mainwindow.py" line="485"/>
+        <location filename="../../ui/mainwindow.py" line="487"/>
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="502"/>
+        <location filename="../../ui/mainwindow.py" line="504"/>
         <source>About IDC console</source>
         <translation>关于 IDC 管理控制台</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="487"/>
+        <location filename="../../ui/mainwindow.py" line="489"/>
         <source>About IDC console…</source>
         <translation>关于 IDC 管理控制台…</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="522"/>
+        <location filename="../../ui/mainwindow.py" line="524"/>
         <source>Account</source>
         <translation>账户</translation>
     </message>
@@ -3339,22 +3354,22 @@ Reason:</source>
         <translation>账单</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="428"/>
+        <location filename="../../ui/mainwindow.py" line="429"/>
         <source>Capacity of %1</source>
         <translation>%1 容量报告</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="525"/>
+        <location filename="../../ui/mainwindow.py" line="527"/>
         <source>Change my password…</source>
         <translation>修改我的密码…</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="323"/>
+        <location filename="../../ui/mainwindow.py" line="324"/>
         <source>Choose a rack in the list first</source>
         <translation>请先在列表中选择机柜</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="421"/>
+        <location filename="../../ui/mainwindow.py" line="422"/>
         <source>Choose a rack in the list first.</source>
         <translation>请先在列表中选择机柜。</translation>
     </message>
@@ -3380,17 +3395,17 @@ Reason:</source>
         <translation>总览</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="499"/>
+        <location filename="../../ui/mainwindow.py" line="501"/>
         <source>Data directory</source>
         <translation>数据目录</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="497"/>
+        <location filename="../../ui/mainwindow.py" line="499"/>
         <source>Database</source>
         <translation>数据库</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="511"/>
+        <location filename="../../ui/mainwindow.py" line="513"/>
         <source>Database: %1</source>
         <translation>数据库：%1</translation>
     </message>
@@ -3404,7 +3419,7 @@ Reason:</source>
         <translation>机柜立面</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="317"/>
+        <location filename="../../ui/mainwindow.py" line="318"/>
         <source>Find free U…</source>
         <translation>查找空闲 U 位…</translation>
     </message>
@@ -3414,7 +3429,7 @@ Reason:</source>
         <translation>GPU 资产报告 PDF…</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="436"/>
+        <location filename="../../ui/mainwindow.py" line="437"/>
         <source>GPU fleet report</source>
         <translation>GPU 资产报告</translation>
     </message>
@@ -3433,12 +3448,12 @@ Reason:</source>
         <translation>导入设备型号…</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="498"/>
+        <location filename="../../ui/mainwindow.py" line="500"/>
         <source>Log file</source>
         <translation>日志文件</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="529"/>
+        <location filename="../../ui/mainwindow.py" line="531"/>
         <source>Log out / switch user…</source>
         <translation>注销 / 切换用户…</translation>
     </message>
@@ -3448,17 +3463,17 @@ Reason:</source>
         <translation>配电</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="426"/>
+        <location filename="../../ui/mainwindow.py" line="427"/>
         <source>Rack sheet %1</source>
         <translation>机柜图 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="311"/>
+        <location filename="../../ui/mainwindow.py" line="312"/>
         <source>Rack sheet PDF…</source>
         <translation>机柜图 PDF…</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="421"/>
+        <location filename="../../ui/mainwindow.py" line="422"/>
         <source>Racks</source>
         <translation>机柜</translation>
     </message>
@@ -3468,12 +3483,12 @@ Reason:</source>
         <translation>机房</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="451"/>
+        <location filename="../../ui/mainwindow.py" line="452"/>
         <source>Settings…</source>
         <translation>设置…</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="314"/>
+        <location filename="../../ui/mainwindow.py" line="315"/>
         <source>Site capacity PDF…</source>
         <translation>站点容量 PDF…</translation>
     </message>
@@ -3487,7 +3502,7 @@ Reason:</source>
         <translation>站点与覆盖</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="513"/>
+        <location filename="../../ui/mainwindow.py" line="515"/>
         <source>User: %1 (%2)</source>
         <translation>用户：%1（%2）</translation>
     </message>
@@ -3496,17 +3511,17 @@ Reason:</source>
         <translation>用户与设置</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="479"/>
+        <location filename="../../ui/mainwindow.py" line="481"/>
         <source>Users &amp;&amp; settings</source>
         <translation>用户与设置</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="496"/>
+        <location filename="../../ui/mainwindow.py" line="498"/>
         <source>Version</source>
         <translation>版本</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="622"/>
+        <location filename="../../ui/mainwindow.py" line="624"/>
         <source>Your password was changed.</source>
         <translation>您的密码已修改。</translation>
     </message>
@@ -3552,12 +3567,12 @@ Reason:</source>
 <context>
     <name>Operation</name>
     <message>
-        <location filename="../../ui/operations.py" line="180"/>
+        <location filename="../../ui/operations.py" line="183"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../ui/operations.py" line="180"/>
+        <location filename="../../ui/operations.py" line="183"/>
         <source>Working…</source>
         <translation>处理中…</translation>
     </message>
@@ -3575,97 +3590,97 @@ Reason:</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../ui/xconnects.py" line="227"/>
+        <location filename="../../ui/xconnects.py" line="228"/>
         <source>Carrier or cloud</source>
         <translation>运营商或云服务商</translation>
     </message>
     <message>
-        <location filename="../../ui/xconnects.py" line="233"/>
+        <location filename="../../ui/xconnects.py" line="234"/>
         <source>Circuit id</source>
         <translation>电路编号</translation>
     </message>
     <message>
-        <location filename="../../ui/xconnects.py" line="234"/>
+        <location filename="../../ui/xconnects.py" line="235"/>
         <source>Contract (number, item position)</source>
         <translation>合同（编号, 项目序号）</translation>
     </message>
     <message>
-        <location filename="../../ui/xconnects.py" line="218"/>
+        <location filename="../../ui/xconnects.py" line="219"/>
         <source>Customer *</source>
         <translation>客户 *</translation>
     </message>
     <message>
-        <location filename="../../ui/xconnects.py" line="224"/>
+        <location filename="../../ui/xconnects.py" line="225"/>
         <source>Far end *</source>
         <translation>对端 *</translation>
     </message>
     <message>
-        <location filename="../../ui/xconnects.py" line="229"/>
+        <location filename="../../ui/xconnects.py" line="230"/>
         <source>Far-end port</source>
         <translation>对端端口</translation>
     </message>
     <message>
-        <location filename="../../ui/xconnects.py" line="230"/>
+        <location filename="../../ui/xconnects.py" line="231"/>
         <source>Medium *</source>
         <translation>介质 *</translation>
     </message>
     <message>
-        <location filename="../../ui/xconnects.py" line="223"/>
+        <location filename="../../ui/xconnects.py" line="224"/>
         <source>Meet-me room panel/port</source>
         <translation>汇聚机房配线架/端口</translation>
     </message>
     <message>
-        <location filename="../../ui/xconnects.py" line="240"/>
+        <location filename="../../ui/xconnects.py" line="241"/>
         <source>Order</source>
         <translation>下单</translation>
     </message>
     <message>
-        <location filename="../../ui/xconnects.py" line="216"/>
+        <location filename="../../ui/xconnects.py" line="217"/>
         <source>Order a cross-connect</source>
         <translation>交叉连接下单</translation>
     </message>
     <message>
-        <location filename="../../ui/xconnects.py" line="236"/>
+        <location filename="../../ui/xconnects.py" line="237"/>
         <source>Ordered on *</source>
         <translation>下单日期 *</translation>
     </message>
     <message>
-        <location filename="../../ui/xconnects.py" line="228"/>
+        <location filename="../../ui/xconnects.py" line="229"/>
         <source>Other customer</source>
         <translation>对端客户</translation>
     </message>
     <message>
-        <location filename="../../ui/xconnects.py" line="221"/>
+        <location filename="../../ui/xconnects.py" line="222"/>
         <source>Patch panel *</source>
         <translation>配线架 *</translation>
     </message>
     <message>
-        <location filename="../../ui/xconnects.py" line="222"/>
+        <location filename="../../ui/xconnects.py" line="223"/>
         <source>Port *</source>
         <translation>端口 *</translation>
     </message>
     <message>
-        <location filename="../../ui/xconnects.py" line="219"/>
+        <location filename="../../ui/xconnects.py" line="220"/>
         <source>Rack *</source>
         <translation>机柜 *</translation>
     </message>
     <message>
-        <location filename="../../ui/xconnects.py" line="220"/>
+        <location filename="../../ui/xconnects.py" line="221"/>
         <source>SITE/ROOM/RACK or asset tag</source>
         <translation>站点/机房/机柜 或资产标签</translation>
     </message>
     <message>
-        <location filename="../../ui/xconnects.py" line="237"/>
+        <location filename="../../ui/xconnects.py" line="238"/>
         <source>Work note</source>
         <translation>工作备注</translation>
     </message>
     <message>
-        <location filename="../../ui/xconnects.py" line="258"/>
+        <location filename="../../ui/xconnects.py" line="259"/>
         <source>name the customer's rack</source>
         <translation>请填写客户的机柜</translation>
     </message>
     <message>
-        <location filename="../../ui/xconnects.py" line="268"/>
+        <location filename="../../ui/xconnects.py" line="269"/>
         <source>the contract has items 1 to %1</source>
         <translation>该合同的项目序号为 1 至 %1</translation>
     </message>
@@ -3673,67 +3688,67 @@ Reason:</source>
 <context>
     <name>OverdueCard</name>
     <message>
-        <location filename="../../ui/receivables.py" line="526"/>
+        <location filename="../../ui/receivables.py" line="535"/>
         <source>%1 customer(s), ¥%2</source>
         <translation>%1 个客户，¥%2</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="460"/>
+        <location filename="../../ui/receivables.py" line="469"/>
         <source>&amp;Keep serving…</source>
         <translation>继续服务(&amp;K)…</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="458"/>
+        <location filename="../../ui/receivables.py" line="467"/>
         <source>&amp;Suspend…</source>
         <translation>暂停服务(&amp;S)…</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="453"/>
+        <location filename="../../ui/receivables.py" line="462"/>
         <source>Customer</source>
         <translation>客户</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="453"/>
+        <location filename="../../ui/receivables.py" line="462"/>
         <source>Days</source>
         <translation>天数</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="453"/>
+        <location filename="../../ui/receivables.py" line="462"/>
         <source>Decision</source>
         <translation>处理决定</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="545"/>
+        <location filename="../../ui/receivables.py" line="554"/>
         <source>Decision on %1</source>
         <translation>对 %1 的处理决定</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="453"/>
+        <location filename="../../ui/receivables.py" line="462"/>
         <source>Overdue</source>
         <translation>逾期金额</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="524"/>
+        <location filename="../../ui/receivables.py" line="533"/>
         <source>Overdue more than %1 days: suspension proposals</source>
         <translation>逾期超过 %1 天：建议暂停服务</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="540"/>
+        <location filename="../../ui/receivables.py" line="549"/>
         <source>Select a customer in the list first.</source>
         <translation>请先在列表中选择一个客户。</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="546"/>
+        <location filename="../../ui/receivables.py" line="555"/>
         <source>Why? (recorded in the audit trail)</source>
         <translation>原因（记入审计日志）：</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="528"/>
+        <location filename="../../ui/receivables.py" line="537"/>
         <source>keep serving</source>
         <translation>继续服务</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="528"/>
+        <location filename="../../ui/receivables.py" line="537"/>
         <source>suspend</source>
         <translation>暂停服务</translation>
     </message>
@@ -3762,157 +3777,157 @@ Reason:</source>
 <context>
     <name>PaymentsSection</name>
     <message>
-        <location filename="../../ui/receivables.py" line="138"/>
+        <location filename="../../ui/receivables.py" line="147"/>
         <source>&amp;Allocate</source>
         <translation>核销(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="134"/>
+        <location filename="../../ui/receivables.py" line="143"/>
         <source>&amp;Record receipt</source>
         <translation>登记收款(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="136"/>
+        <location filename="../../ui/receivables.py" line="145"/>
         <source>Allocate the selected payment</source>
         <translation>核销所选收款</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="145"/>
+        <location filename="../../ui/receivables.py" line="154"/>
         <source>Allocated</source>
         <translation>已核销</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="132"/>
+        <location filename="../../ui/receivables.py" line="141"/>
         <source>Amount</source>
         <translation>金额</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="143"/>
+        <location filename="../../ui/receivables.py" line="152"/>
         <source>Credit code</source>
         <translation>统一社会信用代码</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="132"/>
+        <location filename="../../ui/receivables.py" line="141"/>
         <source>Customer</source>
         <translation>客户</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="132"/>
+        <location filename="../../ui/receivables.py" line="141"/>
         <source>Date</source>
         <translation>日期</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="128"/>
+        <location filename="../../ui/receivables.py" line="137"/>
         <source>Keep as credit (do not allocate)</source>
         <translation>暂不核销（计入预收余额）</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="143"/>
+        <location filename="../../ui/receivables.py" line="152"/>
         <source>Kind</source>
         <translation>类型</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="133"/>
+        <location filename="../../ui/receivables.py" line="142"/>
         <source>Method</source>
         <translation>付款方式</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="144"/>
+        <location filename="../../ui/receivables.py" line="153"/>
         <source>Payer</source>
         <translation>付款户名</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="143"/>
+        <location filename="../../ui/receivables.py" line="152"/>
         <source>Payment</source>
         <translation>收款</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="180"/>
+        <location filename="../../ui/receivables.py" line="189"/>
         <source>Payment %1 reversed.</source>
         <translation>收款 %1 已冲回。</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="141"/>
+        <location filename="../../ui/receivables.py" line="150"/>
         <source>Re&amp;verse</source>
         <translation>冲回(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="141"/>
+        <location filename="../../ui/receivables.py" line="150"/>
         <source>Reason</source>
         <translation>原因</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="131"/>
+        <location filename="../../ui/receivables.py" line="140"/>
         <source>Record a bank receipt</source>
         <translation>登记银行收款</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="146"/>
+        <location filename="../../ui/receivables.py" line="155"/>
         <source>Recorded by</source>
         <translation>登记人</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="133"/>
+        <location filename="../../ui/receivables.py" line="142"/>
         <source>Reference</source>
         <translation>流水号</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="174"/>
+        <location filename="../../ui/receivables.py" line="183"/>
         <source>Reverse payment</source>
         <translation>冲回收款</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="175"/>
+        <location filename="../../ui/receivables.py" line="184"/>
         <source>Reverse payment %1 by a counter-entry? Its statements are open again.</source>
         <translation>以反向分录冲回收款 %1？其核销的对账单将重新变为未收。</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="140"/>
+        <location filename="../../ui/receivables.py" line="149"/>
         <source>Reverse the selected payment</source>
         <translation>冲回所选收款</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="145"/>
+        <location filename="../../ui/receivables.py" line="154"/>
         <source>Reverses</source>
         <translation>冲回/冲销</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="173"/>
+        <location filename="../../ui/receivables.py" line="182"/>
         <source>Say why the payment is reversed.</source>
         <translation>请填写冲回原因。</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="152"/>
+        <location filename="../../ui/receivables.py" line="161"/>
         <source>Select a payment in the list first.</source>
         <translation>请先在列表中选择一笔收款。</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="137"/>
+        <location filename="../../ui/receivables.py" line="146"/>
         <source>Statement no.</source>
         <translation>对账单号</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="146"/>
+        <location filename="../../ui/receivables.py" line="155"/>
         <source>Statements</source>
         <translation>账单</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="146"/>
+        <location filename="../../ui/receivables.py" line="155"/>
         <source>Unallocated</source>
         <translation>未核销</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="135"/>
+        <location filename="../../ui/receivables.py" line="144"/>
         <source>all</source>
         <translation>全部</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="123"/>
+        <location filename="../../ui/receivables.py" line="132"/>
         <source>bank reference (流水号)</source>
         <translation>银行流水号</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="121"/>
+        <location filename="../../ui/receivables.py" line="130"/>
         <source>credit code or name</source>
         <translation>信用代码或名称</translation>
     </message>
@@ -3920,87 +3935,87 @@ Reason:</source>
 <context>
     <name>PdfPreviewDialog</name>
     <message>
-        <location filename="../../ui/pdfpreview.py" line="131"/>
+        <location filename="../../ui/pdfpreview.py" line="133"/>
         <source>%1 cannot be shown: %2</source>
         <translation>无法显示 %1：%2</translation>
     </message>
     <message>
-        <location filename="../../ui/pdfpreview.py" line="76"/>
+        <location filename="../../ui/pdfpreview.py" line="78"/>
         <source>Close</source>
         <translation>关闭</translation>
     </message>
     <message>
-        <location filename="../../ui/pdfpreview.py" line="262"/>
+        <location filename="../../ui/pdfpreview.py" line="264"/>
         <source>Could not save: %1</source>
         <translation>无法保存：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/pdfpreview.py" line="70"/>
+        <location filename="../../ui/pdfpreview.py" line="72"/>
         <source>Fit width</source>
         <translation>适合宽度</translation>
     </message>
     <message>
-        <location filename="../../ui/pdfpreview.py" line="63"/>
+        <location filename="../../ui/pdfpreview.py" line="65"/>
         <source>Next page</source>
         <translation>下一页</translation>
     </message>
     <message>
-        <location filename="../../ui/pdfpreview.py" line="117"/>
+        <location filename="../../ui/pdfpreview.py" line="119"/>
         <source>Open in viewer…</source>
         <translation>用查看器打开…</translation>
     </message>
     <message>
-        <location filename="../../ui/pdfpreview.py" line="255"/>
+        <location filename="../../ui/pdfpreview.py" line="257"/>
         <source>PDF files (*.pdf)</source>
         <translation>PDF 文件 (*.pdf)</translation>
     </message>
     <message>
-        <location filename="../../ui/pdfpreview.py" line="62"/>
+        <location filename="../../ui/pdfpreview.py" line="64"/>
         <source>Previous page</source>
         <translation>上一页</translation>
     </message>
     <message>
-        <location filename="../../ui/pdfpreview.py" line="75"/>
+        <location filename="../../ui/pdfpreview.py" line="77"/>
         <source>Print…</source>
         <translation>打印…</translation>
     </message>
     <message>
-        <location filename="../../ui/pdfpreview.py" line="254"/>
+        <location filename="../../ui/pdfpreview.py" line="256"/>
         <source>Save PDF as</source>
         <translation>PDF 另存为</translation>
     </message>
     <message>
-        <location filename="../../ui/pdfpreview.py" line="74"/>
+        <location filename="../../ui/pdfpreview.py" line="76"/>
         <source>Save as…</source>
         <translation>另存为…</translation>
     </message>
     <message>
-        <location filename="../../ui/pdfpreview.py" line="110"/>
+        <location filename="../../ui/pdfpreview.py" line="112"/>
         <source>The PDF preview needs Qt's PDF module (the PySide6_Pdf package). You can still save the document or open it in your PDF viewer.</source>
         <translation>PDF 预览需要 Qt 的 PDF 模块（PySide6_Pdf）。您仍可保存文档或用 PDF 查看器打开。</translation>
     </message>
     <message>
-        <location filename="../../ui/pdfpreview.py" line="223"/>
+        <location filename="../../ui/pdfpreview.py" line="225"/>
         <source>The printer could not be started.</source>
         <translation>无法启动打印机。</translation>
     </message>
     <message>
-        <location filename="../../ui/pdfpreview.py" line="71"/>
+        <location filename="../../ui/pdfpreview.py" line="73"/>
         <source>Whole page</source>
         <translation>整页</translation>
     </message>
     <message>
-        <location filename="../../ui/pdfpreview.py" line="68"/>
+        <location filename="../../ui/pdfpreview.py" line="70"/>
         <source>Zoom in</source>
         <translation>放大</translation>
     </message>
     <message>
-        <location filename="../../ui/pdfpreview.py" line="67"/>
+        <location filename="../../ui/pdfpreview.py" line="69"/>
         <source>Zoom out</source>
         <translation>缩小</translation>
     </message>
     <message>
-        <location filename="../../ui/pdfpreview.py" line="162"/>
+        <location filename="../../ui/pdfpreview.py" line="164"/>
         <source>of %1</source>
         <translation>/ %1</translation>
     </message>
@@ -4620,27 +4635,27 @@ Reason:</source>
 <context>
     <name>ReasonDialog</name>
     <message>
-        <location filename="../../ui/dialogs.py" line="316"/>
+        <location filename="../../ui/dialogs.py" line="326"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../ui/dialogs.py" line="328"/>
+        <location filename="../../ui/dialogs.py" line="338"/>
         <source>Give a reason: it goes into the audit trail.</source>
         <translation>请填写原因：它将记入审计日志。</translation>
     </message>
     <message>
-        <location filename="../../ui/dialogs.py" line="315"/>
+        <location filename="../../ui/dialogs.py" line="325"/>
         <source>OK</source>
         <translation>确定</translation>
     </message>
     <message>
-        <location filename="../../ui/dialogs.py" line="307"/>
+        <location filename="../../ui/dialogs.py" line="317"/>
         <source>Reason *</source>
         <translation>原因 *</translation>
     </message>
     <message>
-        <location filename="../../ui/dialogs.py" line="307"/>
+        <location filename="../../ui/dialogs.py" line="317"/>
         <source>Text</source>
         <translation>内容</translation>
     </message>
@@ -4648,42 +4663,42 @@ Reason:</source>
 <context>
     <name>ReceivablesTabs</name>
     <message>
-        <location filename="../../ui/receivables.py" line="391"/>
+        <location filename="../../ui/receivables.py" line="400"/>
         <source>&amp;Deposits</source>
         <translation>押金/预付款(&amp;D)</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="391"/>
+        <location filename="../../ui/receivables.py" line="400"/>
         <source>&amp;Fapiao</source>
         <translation>发票(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="55"/>
+        <location filename="../../ui/receivables.py" line="59"/>
         <source>&amp;Payments</source>
         <translation>收款(&amp;P)</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="421"/>
+        <location filename="../../ui/receivables.py" line="430"/>
         <source>&amp;Receivables</source>
         <translation>应收账款(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="419"/>
+        <location filename="../../ui/receivables.py" line="428"/>
         <source>&amp;Statements</source>
         <translation>对账单(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="392"/>
+        <location filename="../../ui/receivables.py" line="401"/>
         <source>A&amp;ging</source>
         <translation>账龄(&amp;G)</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="390"/>
+        <location filename="../../ui/receivables.py" line="399"/>
         <source>Customer &amp;balance</source>
         <translation>客户余额(&amp;B)</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="432"/>
+        <location filename="../../ui/receivables.py" line="441"/>
         <source>Fapiao: %1 (¥%2 of ¥%3)</source>
         <translation>开票：%1（已开 ¥%2，应开 ¥%3）</translation>
     </message>
@@ -5097,137 +5112,137 @@ Reason:</source>
 <context>
     <name>SettingsDialog</name>
     <message>
-        <location filename="../../ui/dbdialog.py" line="155"/>
+        <location filename="../../ui/dbdialog.py" line="161"/>
         <source>(started with another database than the one set below; the setting applies at the next start)</source>
         <translation>（本次启动使用的数据库与下方设置不同；该设置在下次启动时生效）</translation>
     </message>
     <message>
-        <location filename="../../ui/dbdialog.py" line="220"/>
+        <location filename="../../ui/dbdialog.py" line="226"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../ui/dbdialog.py" line="253"/>
+        <location filename="../../ui/dbdialog.py" line="259"/>
         <source>Connected.</source>
         <translation>连接成功。</translation>
     </message>
     <message>
-        <location filename="../../ui/dbdialog.py" line="152"/>
+        <location filename="../../ui/dbdialog.py" line="158"/>
         <source>Database in use: %1</source>
         <translation>当前使用的数据库：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/dbdialog.py" line="254"/>
+        <location filename="../../ui/dbdialog.py" line="260"/>
         <source>Failed: %1</source>
         <translation>失败：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/dbdialog.py" line="200"/>
+        <location filename="../../ui/dbdialog.py" line="206"/>
         <source>File</source>
         <translation>文件</translation>
     </message>
     <message>
-        <location filename="../../ui/dbdialog.py" line="250"/>
+        <location filename="../../ui/dbdialog.py" line="256"/>
         <source>Give a file or a URL first.</source>
         <translation>请先填写文件或地址。</translation>
     </message>
     <message>
-        <location filename="../../ui/dbdialog.py" line="191"/>
+        <location filename="../../ui/dbdialog.py" line="197"/>
         <source>Keep the password in the system keyring</source>
         <translation>将密码保存在系统钥匙串中</translation>
     </message>
     <message>
-        <location filename="../../ui/dbdialog.py" line="167"/>
+        <location filename="../../ui/dbdialog.py" line="173"/>
         <source>Language</source>
         <translation>语言</translation>
     </message>
     <message>
-        <location filename="../../ui/dbdialog.py" line="216"/>
+        <location filename="../../ui/dbdialog.py" line="222"/>
         <source>Language and database changes apply at the next start.</source>
         <translation>语言和数据库的更改将在下次启动时生效。</translation>
     </message>
     <message>
-        <location filename="../../ui/dbdialog.py" line="233"/>
+        <location filename="../../ui/dbdialog.py" line="239"/>
         <source>New database</source>
         <translation>新建数据库</translation>
     </message>
     <message>
-        <location filename="../../ui/dbdialog.py" line="178"/>
+        <location filename="../../ui/dbdialog.py" line="184"/>
         <source>New…</source>
         <translation>新建…</translation>
     </message>
     <message>
-        <location filename="../../ui/dbdialog.py" line="227"/>
+        <location filename="../../ui/dbdialog.py" line="233"/>
         <source>Open database</source>
         <translation>打开数据库</translation>
     </message>
     <message>
-        <location filename="../../ui/dbdialog.py" line="177"/>
+        <location filename="../../ui/dbdialog.py" line="183"/>
         <source>Open…</source>
         <translation>打开…</translation>
     </message>
     <message>
-        <location filename="../../ui/dbdialog.py" line="215"/>
+        <location filename="../../ui/dbdialog.py" line="221"/>
         <source>PDF font (TrueType)</source>
         <translation>PDF 字体（TrueType）</translation>
     </message>
     <message>
-        <location filename="../../ui/dbdialog.py" line="203"/>
+        <location filename="../../ui/dbdialog.py" line="209"/>
         <source>Password</source>
         <translation>密码</translation>
     </message>
     <message>
-        <location filename="../../ui/dbdialog.py" line="170"/>
+        <location filename="../../ui/dbdialog.py" line="176"/>
         <source>PostgreSQL server</source>
         <translation>PostgreSQL 服务器</translation>
     </message>
     <message>
-        <location filename="../../ui/dbdialog.py" line="227"/>
+        <location filename="../../ui/dbdialog.py" line="233"/>
         <source>SQLite (*.db *.sqlite);;All (*)</source>
         <translation>SQLite (*.db *.sqlite);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../ui/dbdialog.py" line="233"/>
+        <location filename="../../ui/dbdialog.py" line="239"/>
         <source>SQLite (*.db)</source>
         <translation>SQLite (*.db)</translation>
     </message>
     <message>
-        <location filename="../../ui/dbdialog.py" line="169"/>
+        <location filename="../../ui/dbdialog.py" line="175"/>
         <source>SQLite file</source>
         <translation>SQLite 文件</translation>
     </message>
     <message>
-        <location filename="../../ui/dbdialog.py" line="219"/>
+        <location filename="../../ui/dbdialog.py" line="225"/>
         <source>Save</source>
         <translation>保存</translation>
     </message>
     <message>
-        <location filename="../../ui/dbdialog.py" line="143"/>
+        <location filename="../../ui/dbdialog.py" line="149"/>
         <source>Settings</source>
         <translation>设置</translation>
     </message>
     <message>
-        <location filename="../../ui/dbdialog.py" line="163"/>
+        <location filename="../../ui/dbdialog.py" line="169"/>
         <source>System default</source>
         <translation>跟随系统</translation>
     </message>
     <message>
-        <location filename="../../ui/dbdialog.py" line="193"/>
+        <location filename="../../ui/dbdialog.py" line="199"/>
         <source>Test connection</source>
         <translation>测试连接</translation>
     </message>
     <message>
-        <location filename="../../ui/dbdialog.py" line="262"/>
+        <location filename="../../ui/dbdialog.py" line="268"/>
         <source>The system keyring is not available (%1); the password was not stored. Untick the keyring to be asked for it at each start.</source>
         <translation>系统钥匙串不可用（%1），密码未保存。取消勾选钥匙串后，每次启动时将询问密码。</translation>
     </message>
     <message>
-        <location filename="../../ui/dbdialog.py" line="202"/>
+        <location filename="../../ui/dbdialog.py" line="208"/>
         <source>URL</source>
         <translation>地址</translation>
     </message>
     <message>
-        <location filename="../../ui/dbdialog.py" line="214"/>
+        <location filename="../../ui/dbdialog.py" line="220"/>
         <source>automatic</source>
         <translation>自动</translation>
     </message>
@@ -5291,174 +5306,240 @@ Reason:</source>
 <context>
     <name>StatementPanel</name>
     <message>
-        <location filename="../../ui/billing.py" line="263"/>
+        <location filename="../../ui/billing.py" line="273"/>
         <source>%1 draft #%2</source>
         <translation>%1 草稿 #%2</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="239"/>
+        <location filename="../../ui/billing.py" line="249"/>
         <source>Amount</source>
         <translation>金额</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="237"/>
+        <location filename="../../ui/billing.py" line="247"/>
         <source>Choose a statement</source>
         <translation>请选择账单</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="238"/>
+        <location filename="../../ui/billing.py" line="248"/>
         <source>Contract</source>
         <translation>合同</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="342"/>
+        <location filename="../../ui/billing.py" line="353"/>
         <source>Credit note</source>
         <translation>红字账单</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="342"/>
+        <location filename="../../ui/billing.py" line="353"/>
         <source>Credit note %1 issued for %2.</source>
         <translation>已开具红字账单 %1，金额 %2。</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="280"/>
+        <location filename="../../ui/billing.py" line="290"/>
         <source>Credit notes: %1</source>
         <translation>红字账单：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="248"/>
+        <location filename="../../ui/billing.py" line="258"/>
         <source>Credit note…</source>
         <translation>红字账单…</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="276"/>
+        <location filename="../../ui/billing.py" line="286"/>
         <source>Credits %1</source>
         <translation>冲销 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="265"/>
+        <location filename="../../ui/billing.py" line="275"/>
         <source>Customer: %1</source>
         <translation>客户：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="238"/>
+        <location filename="../../ui/billing.py" line="248"/>
         <source>Description</source>
         <translation>描述</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="273"/>
+        <location filename="../../ui/billing.py" line="283"/>
         <source>Fapiao no.: %1</source>
         <translation>发票号：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="367"/>
+        <location filename="../../ui/billing.py" line="378"/>
         <source>Fapiao number</source>
         <translation>发票号</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="247"/>
+        <location filename="../../ui/billing.py" line="257"/>
         <source>Issue</source>
         <translation>开具</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="271"/>
+        <location filename="../../ui/billing.py" line="281"/>
         <source>Issued: %1</source>
         <translation>开具日期：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="323"/>
+        <location filename="../../ui/billing.py" line="333"/>
         <source>Issuing…</source>
         <translation>正在开具…</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="266"/>
+        <location filename="../../ui/billing.py" line="276"/>
         <source>Period: %1</source>
         <translation>账期：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="251"/>
+        <location filename="../../ui/billing.py" line="261"/>
         <source>Preview / Print PDF…</source>
         <translation>预览 / 打印 PDF…</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="238"/>
+        <location filename="../../ui/billing.py" line="248"/>
         <source>Quantity</source>
         <translation>数量</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="278"/>
+        <location filename="../../ui/billing.py" line="288"/>
         <source>Reason: %1</source>
         <translation>原因：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="249"/>
+        <location filename="../../ui/billing.py" line="259"/>
         <source>Rebill credited lines</source>
         <translation>重新计费已冲销条目</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="358"/>
+        <location filename="../../ui/billing.py" line="369"/>
         <source>Rebilled %1 line(s) on %2.</source>
         <translation>已在 %2 上重新计费 %1 个条目。</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="361"/>
+        <location filename="../../ui/billing.py" line="372"/>
         <source>Rebilling…</source>
         <translation>正在重新计费…</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="282"/>
+        <location filename="../../ui/billing.py" line="292"/>
         <source>Rebills %1</source>
         <translation>重开 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="250"/>
+        <location filename="../../ui/billing.py" line="260"/>
         <source>Record fapiao no.…</source>
         <translation>登记发票号…</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="388"/>
+        <location filename="../../ui/billing.py" line="399"/>
         <source>Statement %1</source>
         <translation>账单 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="267"/>
+        <location filename="../../ui/billing.py" line="277"/>
         <source>Status: %1</source>
         <translation>状态：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="289"/>
+        <location filename="../../ui/billing.py" line="299"/>
         <source>Subtotal %1 · Tax %2 · &lt;b&gt;Total %3&lt;/b&gt;&lt;br&gt;Amount in words: &lt;b&gt;%4&lt;/b&gt;</source>
         <translation>小计 %1 · 税额 %2 · &lt;b&gt;合计 %3&lt;/b&gt;&lt;br&gt;大写金额：&lt;b&gt;%4&lt;/b&gt;</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="239"/>
+        <location filename="../../ui/billing.py" line="249"/>
         <source>Tax</source>
         <translation>税额</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="239"/>
+        <location filename="../../ui/billing.py" line="249"/>
         <source>Tax rate</source>
         <translation>税率</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="368"/>
+        <location filename="../../ui/billing.py" line="379"/>
         <source>The fapiao number issued for %1:</source>
         <translation>为 %1 开具的发票号：</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="238"/>
+        <location filename="../../ui/billing.py" line="248"/>
         <source>Unit</source>
         <translation>单位</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="239"/>
+        <location filename="../../ui/billing.py" line="249"/>
         <source>Unit price</source>
         <translation>单价</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="357"/>
+        <location filename="../../ui/billing.py" line="368"/>
         <source>draft #%1</source>
         <translation>草稿 #%1</translation>
+    </message>
+</context>
+<context>
+    <name>TaxCodesButton</name>
+    <message>
+        <location filename="../../ui/installsettings.py" line="147"/>
+        <source>Tax codes…</source>
+        <translation>税收分类编码…</translation>
+    </message>
+</context>
+<context>
+    <name>TaxCodesDialog</name>
+    <message>
+        <location filename="../../ui/installsettings.py" line="90"/>
+        <source>19 digits</source>
+        <translation>19 位数字</translation>
+    </message>
+    <message>
+        <location filename="../../ui/installsettings.py" line="71"/>
+        <source>Code</source>
+        <translation>编码</translation>
+    </message>
+    <message>
+        <location filename="../../ui/installsettings.py" line="72"/>
+        <source>Item name</source>
+        <translation>项目名称</translation>
+    </message>
+    <message>
+        <location filename="../../ui/installsettings.py" line="71"/>
+        <source>Kind of line</source>
+        <translation>项目类别</translation>
+    </message>
+    <message>
+        <location filename="../../ui/installsettings.py" line="87"/>
+        <source>Metered electricity (electricity)</source>
+        <translation>计量电费（electricity）</translation>
+    </message>
+    <message>
+        <location filename="../../ui/installsettings.py" line="139"/>
+        <source>Refused</source>
+        <translation>操作被拒绝</translation>
+    </message>
+    <message>
+        <location filename="../../ui/installsettings.py" line="72"/>
+        <source>Short name (简称)</source>
+        <translation>简称</translation>
+    </message>
+    <message>
+        <location filename="../../ui/installsettings.py" line="72"/>
+        <source>Source</source>
+        <translation>来源</translation>
+    </message>
+    <message>
+        <location filename="../../ui/installsettings.py" line="64"/>
+        <source>Tax codes (税收分类编码)</source>
+        <translation>税收分类编码</translation>
+    </message>
+    <message>
+        <location filename="../../ui/installsettings.py" line="67"/>
+        <source>The fapiao export codes each line by its kind and VAT rate; a discount goes out under the line it reduces. Confirm each code with your tax office.</source>
+        <translation>发票导出按项目类别和税率确定税收分类编码；折扣作为折扣行列在被折扣的项目之下。请与主管税务机关确认各编码。</translation>
+    </message>
+    <message>
+        <location filename="../../ui/installsettings.py" line="71"/>
+        <source>VAT rate</source>
+        <translation>税率</translation>
     </message>
 </context>
 <context>
@@ -5550,132 +5631,132 @@ Reason:</source>
 <context>
     <name>XconnectsPage</name>
     <message>
-        <location filename="../../ui/xconnects.py" line="52"/>
+        <location filename="../../ui/xconnects.py" line="53"/>
         <source>Active from</source>
         <translation>开通日期</translation>
     </message>
     <message>
-        <location filename="../../ui/xconnects.py" line="34"/>
+        <location filename="../../ui/xconnects.py" line="35"/>
         <source>All states</source>
         <translation>全部状态</translation>
     </message>
     <message>
-        <location filename="../../ui/xconnects.py" line="163"/>
+        <location filename="../../ui/xconnects.py" line="164"/>
         <source>Choose a cross-connect first</source>
         <translation>请先选择一条交叉连接</translation>
     </message>
     <message>
-        <location filename="../../ui/xconnects.py" line="51"/>
+        <location filename="../../ui/xconnects.py" line="52"/>
         <source>Circuit id</source>
         <translation>电路编号</translation>
     </message>
     <message>
-        <location filename="../../ui/xconnects.py" line="54"/>
+        <location filename="../../ui/xconnects.py" line="55"/>
         <source>Contract</source>
         <translation>合同</translation>
     </message>
     <message>
-        <location filename="../../ui/xconnects.py" line="50"/>
+        <location filename="../../ui/xconnects.py" line="51"/>
         <source>Customer</source>
         <translation>客户</translation>
     </message>
     <message>
-        <location filename="../../ui/xconnects.py" line="50"/>
+        <location filename="../../ui/xconnects.py" line="51"/>
         <source>Customer port</source>
         <translation>客户端口</translation>
     </message>
     <message>
-        <location filename="../../ui/xconnects.py" line="162"/>
+        <location filename="../../ui/xconnects.py" line="163"/>
         <source>Disconnected is final: order a new cross-connect</source>
         <translation>已拆除为终态：如需连接请重新下单</translation>
     </message>
     <message>
-        <location filename="../../ui/xconnects.py" line="53"/>
+        <location filename="../../ui/xconnects.py" line="54"/>
         <source>Disconnected on</source>
         <translation>拆除日期</translation>
     </message>
     <message>
-        <location filename="../../ui/xconnects.py" line="51"/>
+        <location filename="../../ui/xconnects.py" line="52"/>
         <source>Far end</source>
         <translation>对端</translation>
     </message>
     <message>
-        <location filename="../../ui/xconnects.py" line="52"/>
+        <location filename="../../ui/xconnects.py" line="53"/>
         <source>Installed on</source>
         <translation>安装日期</translation>
     </message>
     <message>
-        <location filename="../../ui/xconnects.py" line="80"/>
+        <location filename="../../ui/xconnects.py" line="81"/>
         <source>LOA PDF…</source>
         <translation>LOA 授权书 PDF…</translation>
     </message>
     <message>
-        <location filename="../../ui/xconnects.py" line="205"/>
+        <location filename="../../ui/xconnects.py" line="206"/>
         <source>LOA/CFA %1</source>
         <translation>授权委托书 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/xconnects.py" line="51"/>
+        <location filename="../../ui/xconnects.py" line="52"/>
         <source>Medium</source>
         <translation>介质</translation>
     </message>
     <message>
-        <location filename="../../ui/xconnects.py" line="51"/>
+        <location filename="../../ui/xconnects.py" line="52"/>
         <source>Meet-me room</source>
         <translation>汇聚机房（MMR）</translation>
     </message>
     <message>
-        <location filename="../../ui/xconnects.py" line="78"/>
+        <location filename="../../ui/xconnects.py" line="79"/>
         <source>Move</source>
         <translation>变更</translation>
     </message>
     <message>
-        <location filename="../../ui/xconnects.py" line="86"/>
+        <location filename="../../ui/xconnects.py" line="87"/>
         <source>Move to</source>
         <translation>变更为</translation>
     </message>
     <message>
-        <location filename="../../ui/xconnects.py" line="188"/>
+        <location filename="../../ui/xconnects.py" line="189"/>
         <source>Moving the cross-connect…</source>
         <translation>正在变更交叉连接状态…</translation>
     </message>
     <message>
-        <location filename="../../ui/xconnects.py" line="41"/>
+        <location filename="../../ui/xconnects.py" line="42"/>
         <source>Order a cross-connect…</source>
         <translation>交叉连接下单…</translation>
     </message>
     <message>
-        <location filename="../../ui/xconnects.py" line="52"/>
+        <location filename="../../ui/xconnects.py" line="53"/>
         <source>Ordered on</source>
         <translation>下单日期</translation>
     </message>
     <message>
-        <location filename="../../ui/xconnects.py" line="50"/>
+        <location filename="../../ui/xconnects.py" line="51"/>
         <source>Reference</source>
         <translation>编号</translation>
     </message>
     <message>
-        <location filename="../../ui/xconnects.py" line="39"/>
+        <location filename="../../ui/xconnects.py" line="40"/>
         <source>Reference, circuit id, customer or carrier</source>
         <translation>编号、电路编号、客户或运营商</translation>
     </message>
     <message>
-        <location filename="../../ui/xconnects.py" line="40"/>
+        <location filename="../../ui/xconnects.py" line="41"/>
         <source>Refresh</source>
         <translation>刷新</translation>
     </message>
     <message>
-        <location filename="../../ui/xconnects.py" line="46"/>
+        <location filename="../../ui/xconnects.py" line="47"/>
         <source>State</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../ui/xconnects.py" line="74"/>
+        <location filename="../../ui/xconnects.py" line="75"/>
         <source>Work note (ticket, who patched it)</source>
         <translation>工作备注（工单号、跳纤人）</translation>
     </message>
     <message>
-        <location filename="../../ui/xconnects.py" line="86"/>
+        <location filename="../../ui/xconnects.py" line="87"/>
         <source>on</source>
         <translation>日期</translation>
     </message>
@@ -6711,37 +6792,37 @@ Reason:</source>
 <context>
     <name>dialogs</name>
     <message>
-        <location filename="../../ui/dialogs.py" line="266"/>
+        <location filename="../../ui/dialogs.py" line="269"/>
         <source>%1 (%2) may not %3; this needs the role: %4</source>
         <translation>%1（%2）无权%3；需要角色：%4</translation>
     </message>
     <message>
-        <location filename="../../ui/dialogs.py" line="75"/>
+        <location filename="../../ui/dialogs.py" line="78"/>
         <source>Choose from the calendar</source>
         <translation>从日历中选择</translation>
     </message>
     <message>
-        <location filename="../../ui/dialogs.py" line="277"/>
+        <location filename="../../ui/dialogs.py" line="287"/>
         <source>The operation failed: %1</source>
         <translation>操作失败：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/dialogs.py" line="68"/>
+        <location filename="../../ui/dialogs.py" line="71"/>
         <source>YYYY-MM-DD (empty: none)</source>
         <translation>YYYY-MM-DD（留空表示无）</translation>
     </message>
     <message>
-        <location filename="../../ui/dialogs.py" line="47"/>
+        <location filename="../../ui/dialogs.py" line="50"/>
         <source>a year from %1 to %2</source>
         <translation>年份须在 %1 至 %2 之间</translation>
     </message>
     <message>
-        <location filename="../../ui/dialogs.py" line="45"/>
+        <location filename="../../ui/dialogs.py" line="48"/>
         <source>no such day: %1</source>
         <translation>没有这一天：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/dialogs.py" line="41"/>
+        <location filename="../../ui/dialogs.py" line="44"/>
         <source>not a date: type it as YYYY-MM-DD</source>
         <translation>不是日期：请按 YYYY-MM-DD 输入</translation>
     </message>
@@ -6892,7 +6973,7 @@ Reason:</source>
 <context>
     <name>import</name>
     <message>
-        <location filename="../../ui/importdialog.py" line="42"/>
+        <location filename="../../ui/importdialog.py" line="45"/>
         <source>line %1</source>
         <translation>第 %1 行</translation>
     </message>
@@ -6939,7 +7020,7 @@ Reason:</source>
 <context>
     <name>main</name>
     <message>
-        <location filename="../../ui/main.py" line="145"/>
+        <location filename="../../ui/main.py" line="147"/>
         <source>%1
 
 Check the database in the settings.</source>
@@ -6948,27 +7029,27 @@ Check the database in the settings.</source>
 请在设置中检查数据库。</translation>
     </message>
     <message>
-        <location filename="../../ui/main.py" line="144"/>
+        <location filename="../../ui/main.py" line="146"/>
         <source>Cannot open the database</source>
         <translation>无法打开数据库</translation>
     </message>
     <message>
-        <location filename="../../ui/main.py" line="141"/>
+        <location filename="../../ui/main.py" line="143"/>
         <source>Database is newer than this console</source>
         <translation>数据库版本高于本控制台</translation>
     </message>
     <message>
-        <location filename="../../ui/main.py" line="191"/>
+        <location filename="../../ui/main.py" line="193"/>
         <source>Loading the demo data…</source>
         <translation>正在加载演示数据…</translation>
     </message>
     <message>
-        <location filename="../../ui/main.py" line="136"/>
+        <location filename="../../ui/main.py" line="138"/>
         <source>Preparing the database (backup and schema upgrade)…</source>
         <translation>正在准备数据库（备份并升级结构）…</translation>
     </message>
     <message>
-        <location filename="../../ui/main.py" line="230"/>
+        <location filename="../../ui/main.py" line="232"/>
         <source>The audit trail was changed outside the program</source>
         <translation>审计日志在程序之外被更改</translation>
     </message>
@@ -7175,17 +7256,17 @@ Check the database in the settings.</source>
 <context>
     <name>operations</name>
     <message>
-        <location filename="../../ui/operations.py" line="319"/>
+        <location filename="../../ui/operations.py" line="322"/>
         <source>Error</source>
         <translation>错误</translation>
     </message>
     <message>
-        <location filename="../../ui/operations.py" line="315"/>
+        <location filename="../../ui/operations.py" line="318"/>
         <source>Refused</source>
         <translation>操作被拒绝</translation>
     </message>
     <message>
-        <location filename="../../ui/operations.py" line="320"/>
+        <location filename="../../ui/operations.py" line="323"/>
         <source>The operation failed: %1</source>
         <translation>操作失败：%1</translation>
     </message>
@@ -7193,7 +7274,7 @@ Check the database in the settings.</source>
 <context>
     <name>pdfpreview</name>
     <message>
-        <location filename="../../ui/pdfpreview.py" line="319"/>
+        <location filename="../../ui/pdfpreview.py" line="321"/>
         <source>Preparing the document…</source>
         <translation>正在准备文档…</translation>
     </message>
