@@ -405,3 +405,18 @@ class Charge:
     tax_category: str
     note: Text | None = None
     warnings: tuple[str, ...] = field(default=())
+
+
+# Metered energy is charged as `power` and taxed as electricity (models.choices.ELECTRICITY, the
+# sale of electricity at 13 %), not at the item's category: the one rule for every kWh line (a
+# rack's kWh beyond its allowance, a kWh-priced item, a circuit's metered kWh). A rent that includes
+# power ("含 6 kW 电力") is a fee at the item's category. docs/billing.md, "Electricity".
+ENERGY_CHARGE = "power"
+ELECTRICITY = "electricity"  # = models.choices.ELECTRICITY (this module imports no models)
+
+
+def energy_charge(contract_item_id: int, description: Text, kwh: Decimal, unit: str, price: Decimal,
+                  amount: Decimal, note: Text | None = None) -> Charge:
+    """The statement line of metered energy: `kwh` at `price` a kWh, taxed as electricity."""
+    return Charge(contract_item_id, ENERGY_CHARGE, description, kwh, unit, price, amount, ELECTRICITY, note=note)
+
