@@ -244,7 +244,8 @@ def test_power_overage_with_a_meter_reset(db, admin, manager):
     | 16 Oct → 1 Nov                | 150 → 2,550             | 2,400               |
     | used                          |                         | 4,650 = 31 × 150    |
     | allowance                     | 5 kW × 744 h            | 3,720               |
-    | over                          | 4,650 − 3,720           | 930 × 1.20 = 1,116.00 (tax 66.96) |
+    | over                          | 4,650 − 3,720           | 930 × 1.20 = 1,116.00 |
+    | VAT                           | electricity 13 %        | 1,116.00 × 0.13 = 145.08 (the rent 5,000.00 × 0.06 = 300.00) |
     """
     w = make_world(db)
     c = signed(db, manager, admin, w, [rack_item(w, 2, "5000", power_allowance_kw=D(5), kwh_price=D("1.20"))],
@@ -252,7 +253,7 @@ def test_power_overage_with_a_meter_reset(db, admin, manager):
     add_readings(db, w.rack_ids[1], _daily(1, 15, 10000, 150) + _daily(16, 17, 150, 150))
     octo = run(db, admin, "2026-10")
     assert lines_of(octo) == [("fee", D(1), D("5000"), D("5000.00"), D("300.00")),
-                              ("power", D("930.000"), D("1.2"), D("1116.00"), D("66.96"))]
+                              ("power", D("930.000"), D("1.2"), D("1116.00"), D("145.08"))]
     power = octo.statements[0].lines[1]
     assert "复位" in power.note and "4650" in power.note and "3720" in power.note
     assert any("复位" in warning for warning in octo.warnings)
