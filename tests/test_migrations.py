@@ -125,13 +125,15 @@ def test_base_to_head_and_back_to_base_with_data(demo_db):
     with db.engine.connect() as c:
         kept = {t: c.execute(text(f'SELECT count(*) FROM "{t}"')).scalar_one() for t in at_0004 if t in before}
         roles = {r for (r,) in c.execute(text("SELECT DISTINCT role FROM device_type"))}
-    assert kept == {t: before[t] for t in kept}, "a downgrade lost rows"
+    # the one row a downgrade removes: the electricity rate 0027_electricity_vat seeds (0004 has no such category)
+    seeded = {"tax_rate": 1}
+    assert kept == {t: before[t] - seeded.get(t, 0) for t in kept}, "a downgrade lost rows"
     assert roles <= {"server", "gpu_server", "switch", "other"}
 
     db.upgrade()
     assert db.current_revision() == db.head_revision()
     after = table_counts(db)
-    assert {t: after[t] for t in kept} == kept
+    assert {t: after[t] for t in kept} == {t: before[t] for t in kept}
     with db.engine.connect() as c:
         assert c.execute(lines_sql).all() == lines  # the corrected revisions came back as they were
     assert _diff(db) == []
