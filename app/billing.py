@@ -420,3 +420,13 @@ def energy_charge(contract_item_id: int, description: Text, kwh: Decimal, unit: 
     """The statement line of metered energy: `kwh` at `price` a kWh, taxed as electricity."""
     return Charge(contract_item_id, ENERGY_CHARGE, description, kwh, unit, price, amount, ELECTRICITY, note=note)
 
+
+
+def bills_energy(item) -> bool:
+    """Whether a contract item (a ContractItem or an ItemSpec) has metered-energy lines: a kWh price,
+    or a kWh price beside a rack's power allowance or a circuit's fee (app.services.billing.charges,
+    app.services.power_billing). Those lines are taxed as electricity, whatever the item's category."""
+    if item.price_unit == "kwh":
+        return True
+    return item.kwh_price is not None and (
+        item.kind == "power" or (item.kind == "rack" and item.power_allowance_kw is not None))
