@@ -374,8 +374,8 @@ class _Data:
 
 
 def _is_power_item(it: ContractItem) -> bool:
-    return it.price_unit == PriceUnit.KWH or (
-        it.kind == ItemKind.RACK and it.power_allowance_kw is not None and it.kwh_price is not None)
+    """An item whose energy is read from a rack meter (circuits read their own: app/services/power_billing.py)."""
+    return B.bills_energy(it) and it.kind != ItemKind.POWER
 
 
 def _load_data(s: Session, contracts: list[Contract], p: B.Period, as_of: dt.datetime) -> _Data:
