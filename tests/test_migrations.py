@@ -43,6 +43,34 @@ def test_one_step_down_and_up_again(db):
     assert _diff(db) == []
 
 
+def test_electricity_is_a_rate_from_the_first_day_the_others_are(db):
+    """0027_electricity_vat: the category metered energy is taxed in, 13 % from the earliest rate's date;
+    its downgrade takes the row (and the category) away and the upgrade brings them back."""
+    import datetime as dt
+    from decimal import Decimal
+
+    from sqlalchemy import text
+    from sqlalchemy.exc import IntegrityError
+
+    from app.services.reference import tax_rates_on
+
+    def rates():
+        with db.engine.connect() as c:
+            return c.execute(text("SELECT category, rate, valid_from FROM tax_rate ORDER BY category")).all()
+
+    first = min(dt.date.fromisoformat(str(r.valid_from)[:10]) for r in rates())
+    with db.session() as s:
+        assert tax_rates_on(s, first)["electricity"] == Decimal("0.13")
+        assert "electricity" not in tax_rates_on(s, first - dt.timedelta(days=1))
+    db.downgrade("0026_tax_codes")
+    assert {r.category for r in rates()} == {"idc", "telecom", "equipment_lease"}
+    with pytest.raises(IntegrityError), db.engine.begin() as c:  # the category is not allowed there
+        c.execute(text("INSERT INTO tax_rate (category, rate, valid_from) VALUES ('electricity', 0.13, '2019-04-01')"))
+    db.upgrade()
+    assert [(r.category, Decimal(str(r.rate))) for r in rates() if r.category == "electricity"] == [
+        ("electricity", Decimal("0.13"))]
+
+
 def test_refuses_a_database_newer_than_itself(db):
     from sqlalchemy import text
 
