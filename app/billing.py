@@ -405,3 +405,28 @@ class Charge:
     tax_category: str
     note: Text | None = None
     warnings: tuple[str, ...] = field(default=())
+
+
+# Metered energy is charged as `power` and taxed as electricity (models.choices.ELECTRICITY, the
+# sale of electricity at 13 %), not at the item's category: the one rule for every kWh line (a
+# rack's kWh beyond its allowance, a kWh-priced item, a circuit's metered kWh). A rent that includes
+# power ("含 6 kW 电力") is a fee at the item's category. docs/billing.md, "Electricity".
+ENERGY_CHARGE = "power"
+ELECTRICITY = "electricity"  # = models.choices.ELECTRICITY (this module imports no models)
+
+
+def energy_charge(contract_item_id: int, description: Text, kwh: Decimal, unit: str, price: Decimal,
+                  amount: Decimal, note: Text | None = None) -> Charge:
+    """The statement line of metered energy: `kwh` at `price` a kWh, taxed as electricity."""
+    return Charge(contract_item_id, ENERGY_CHARGE, description, kwh, unit, price, amount, ELECTRICITY, note=note)
+
+
+
+def bills_energy(item) -> bool:
+    """Whether a contract item (a ContractItem or an ItemSpec) has metered-energy lines: a kWh price,
+    or a kWh price beside a rack's power allowance or a circuit's fee (app.services.billing.charges,
+    app.services.power_billing). Those lines are taxed as electricity, whatever the item's category."""
+    if item.price_unit == "kwh":
+        return True
+    return item.kwh_price is not None and (
+        item.kind == "power" or (item.kind == "rack" and item.power_allowance_kw is not None))

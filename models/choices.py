@@ -306,6 +306,14 @@ class TaxCategory(ChoiceSet):
     )
 
 
+# The tax_rate category of metered energy: a rack's kWh beyond its allowance, a kWh-priced item, a
+# circuit's metered kWh (the `power` charge). Resold electricity (转售电) is taxed as the sale of
+# electricity (13 %), whatever the item's own category; power included in a rent stays part of the
+# IDC service. Chosen by the charge, never by an item, so it is not a TaxCategory an item can carry.
+ELECTRICITY = "electricity"
+RATE_CATEGORIES = (*TaxCategory.values(), ELECTRICITY)
+
+
 class StatementStatus(ChoiceSet):
     DRAFT, ISSUED, VOID = "draft", "issued", "void"
     CHOICES = (

@@ -244,7 +244,8 @@ def test_power_overage_with_a_meter_reset(db, admin, manager):
     | 16 Oct → 1 Nov                | 150 → 2,550             | 2,400               |
     | used                          |                         | 4,650 = 31 × 150    |
     | allowance                     | 5 kW × 744 h            | 3,720               |
-    | over                          | 4,650 − 3,720           | 930 × 1.20 = 1,116.00 (tax 66.96) |
+    | over                          | 4,650 − 3,720           | 930 × 1.20 = 1,116.00 |
+    | VAT                           | electricity 13 %        | 1,116.00 × 0.13 = 145.08 (the rent 5,000.00 × 0.06 = 300.00) |
     """
     w = make_world(db)
     c = signed(db, manager, admin, w, [rack_item(w, 2, "5000", power_allowance_kw=D(5), kwh_price=D("1.20"))],
@@ -252,11 +253,54 @@ def test_power_overage_with_a_meter_reset(db, admin, manager):
     add_readings(db, w.rack_ids[1], _daily(1, 15, 10000, 150) + _daily(16, 17, 150, 150))
     octo = run(db, admin, "2026-10")
     assert lines_of(octo) == [("fee", D(1), D("5000"), D("5000.00"), D("300.00")),
-                              ("power", D("930.000"), D("1.2"), D("1116.00"), D("66.96"))]
+                              ("power", D("930.000"), D("1.2"), D("1116.00"), D("145.08"))]
     power = octo.statements[0].lines[1]
     assert "复位" in power.note and "4650" in power.note and "3720" in power.note
     assert any("复位" in warning for warning in octo.warnings)
     del c
+
+
+def test_metered_energy_is_taxed_as_electricity_and_a_rent_with_power_at_its_category(db, admin, manager):
+    """Rack A-01 rents at ¥6,000.00 a month with 1 kW included and ¥1.20 a kWh beyond; rack A-03's
+    hosting is priced ¥1.10 a kWh of its meter. Both meters read 100 kWh a day in October (3,100 kWh).
+
+    | line             | arithmetic                         | amount   | VAT                                  |
+    |------------------|------------------------------------|----------|--------------------------------------|
+    | A-01 rent        | 6,000.00 × 1                       | 6,000.00 | IDC 6 %: 360.00                      |
+    | A-01 over        | (3,100 − 1 kW × 744 h) × 1.20      | 2,827.20 | electricity 13 %: 367.536 → 367.54   |
+    | A-03 by the kWh  | 3,100 × 1.10                       | 3,410.00 | electricity 13 %: 443.30             |
+
+    Without an electricity rate in force the run is refused, naming it, and writes nothing.
+    """
+    from sqlalchemy import delete
+
+    from models import TaxRate
+
+    w = make_world(db)
+    signed(db, manager, admin, w, [rack_item(w, 1, "6000", power_allowance_kw=D("1"), kwh_price=D("1.20")),
+                                   C.ItemSpec(kind=ItemKind.HOSTING, description="A-03 托管用电", unit_price=D("1.10"),
+                                              price_unit=PriceUnit.KWH, rack_id=w.rack_ids[2])],
+           dt.date(2026, 10, 1), dt.date(2027, 9, 30))
+    for n in (1, 3):
+        add_readings(db, w.rack_ids[n - 1], [(cst(2026, 10, 1) + dt.timedelta(days=k), str(100 * k)) for k in range(32)])
+    with db.session() as s:
+        s.execute(delete(TaxRate).where(TaxRate.category == "electricity"))
+        s.commit()
+    before = table_counts(db)
+    with pytest.raises(RuleViolation, match="no tax rate for electricity valid in 2026-10"):
+        run(db, admin, "2026-10")
+    assert table_counts(db) == before
+    with db.session() as s:
+        s.add(TaxRate(category="electricity", rate=D("0.13"), valid_from=dt.date(2019, 4, 1)))
+        s.commit()
+    octo = run(db, admin, "2026-10")
+    assert [(ch, q, p, a, t) for ch, q, p, a, t in lines_of(octo)] == [
+        ("fee", D(1), D("6000"), D("6000.00"), D("360.00")),
+        ("power", D("2356.000"), D("1.2"), D("2827.20"), D("367.54")),
+        ("power", D("3100.000"), D("1.1"), D("3410.00"), D("443.30"))]
+    assert [ln.tax_rate for st in octo.statements for ln in st.lines] == [D("0.06"), D("0.13"), D("0.13")]
+    st = octo.statements[0]
+    assert (st.subtotal, st.tax, st.total) == (D("12237.20"), D("1170.84"), D("13408.04"))
 
 
 def test_meter_gap_holds_the_power_line_until_readings_arrive(db, admin, manager):

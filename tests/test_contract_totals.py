@@ -42,3 +42,37 @@ def test_usage_is_flagged_not_counted():
     t = contract_totals([TotalsLine("gpu", "gpu_hour", D("12.5"), D(8))], *YEAR, RATES)
     assert (t.monthly, t.term_value, t.total) == (D("0.00"), D("0.00"), D("0.00")) and t.usage_based
     assert t.in_words == "零元整"
+
+
+def test_energy_is_quoted_at_the_electricity_rate_and_left_out_of_the_totals(db, admin, manager):
+    """Rack A-01 at ¥6,000.00 a month with 1 kW included and ¥1.20 a kWh beyond, and hosting priced
+    ¥1.10 a kWh of rack A-03's meter, October 2026 to September 2027 (12 months).
+
+    | item           | rate column      | note / terms                           | in the totals             |
+    |----------------|------------------|----------------------------------------|---------------------------|
+    | A-01 rent      | 6 % (its IDC)    | ¥1.20/kWh beyond, taxed as 售电 13 %   | 72,000.00 + VAT 4,320.00  |
+    | A-03 by kWh    | 13 % electricity |                                        | usage: not counted        |
+
+    The billing terms list 6 % and 13 % and say metered energy is taxed as electricity.
+    """
+    from app.contract_totals import totals_of_contract
+    from app.documents.contract import contract_doc
+    from app.services import contracts as C
+    from models.choices import ItemKind, PriceUnit
+    from test_billing_world import make_world, rack_item, signed
+
+    w = make_world(db)
+    c = signed(db, manager, admin, w, [rack_item(w, 1, "6000", power_allowance_kw=D("1"), kwh_price=D("1.20")),
+                                       C.ItemSpec(kind=ItemKind.HOSTING, description="A-03 托管用电", unit_price=D("1.10"),
+                                                  price_unit=PriceUnit.KWH, rack_id=w.rack_ids[2])],
+               dt.date(2026, 10, 1), dt.date(2027, 9, 30))
+    t = totals_of_contract(db, c.id)
+    assert (t.monthly, t.term_value, t.vat, t.total, t.usage_based) == (
+        D("6000.00"), D("72000.00"), D("4320.00"), D("76320.00"), True)
+    zh, en = contract_doc(db, c.number, language="zh"), contract_doc(db, c.number, language="en")
+    assert [row.tax_rate for row in zh.items] == [D("0.06"), D("0.13")]
+    assert "¥1.20/kWh（按售电计税 13%）" in zh.items[0].note
+    assert "¥1.20/kWh beyond (VAT 13%, as electricity)" in en.items[0].note
+    assert any("按售电计征增值税 13%" in term for term in zh.billing_terms)
+    assert any(term.endswith("（6%、13%）。") for term in zh.billing_terms)
+    assert any("taxed as the sale of electricity at 13%" in term for term in en.billing_terms)

@@ -43,6 +43,34 @@ def test_one_step_down_and_up_again(db):
     assert _diff(db) == []
 
 
+def test_electricity_is_a_rate_from_the_first_day_the_others_are(db):
+    """0028 (electricity_vat): the category metered energy is taxed in, 13 % from the earliest rate's date;
+    its downgrade takes the row (and the category) away and the upgrade brings them back."""
+    import datetime as dt
+    from decimal import Decimal
+
+    from sqlalchemy import text
+    from sqlalchemy.exc import IntegrityError
+
+    from app.services.reference import tax_rates_on
+
+    def rates():
+        with db.engine.connect() as c:
+            return c.execute(text("SELECT category, rate, valid_from FROM tax_rate ORDER BY category")).all()
+
+    first = min(dt.date.fromisoformat(str(r.valid_from)[:10]) for r in rates())
+    with db.session() as s:
+        assert tax_rates_on(s, first)["electricity"] == Decimal("0.13")
+        assert "electricity" not in tax_rates_on(s, first - dt.timedelta(days=1))
+    db.downgrade("0027")
+    assert {r.category for r in rates()} == {"idc", "telecom", "equipment_lease"}
+    with pytest.raises(IntegrityError), db.engine.begin() as c:  # the category is not allowed there
+        c.execute(text("INSERT INTO tax_rate (category, rate, valid_from) VALUES ('electricity', 0.13, '2019-04-01')"))
+    db.upgrade()
+    assert [(r.category, Decimal(str(r.rate))) for r in rates() if r.category == "electricity"] == [
+        ("electricity", Decimal("0.13"))]
+
+
 def test_refuses_a_database_newer_than_itself(db):
     from sqlalchemy import text
 
@@ -125,13 +153,15 @@ def test_base_to_head_and_back_to_base_with_data(demo_db):
     with db.engine.connect() as c:
         kept = {t: c.execute(text(f'SELECT count(*) FROM "{t}"')).scalar_one() for t in at_0004 if t in before}
         roles = {r for (r,) in c.execute(text("SELECT DISTINCT role FROM device_type"))}
-    assert kept == {t: before[t] for t in kept}, "a downgrade lost rows"
+    # the one row a downgrade removes: the electricity rate 0028 (electricity_vat) seeds (0004 has no such category)
+    seeded = {"tax_rate": 1}
+    assert kept == {t: before[t] - seeded.get(t, 0) for t in kept}, "a downgrade lost rows"
     assert roles <= {"server", "gpu_server", "switch", "other"}
 
     db.upgrade()
     assert db.current_revision() == db.head_revision()
     after = table_counts(db)
-    assert {t: after[t] for t in kept} == kept
+    assert {t: after[t] for t in kept} == {t: before[t] for t in kept}
     with db.engine.connect() as c:
         assert c.execute(lines_sql).all() == lines  # the corrected revisions came back as they were
     assert _diff(db) == []

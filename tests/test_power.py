@@ -127,8 +127,8 @@ def test_circuits_are_billed_from_the_handover_fee_and_metered_energy(db, admin,
 
     | line   | arithmetic                                         | amount  |
     |--------|----------------------------------------------------|---------|
-    | fee    | 800 × 2 × 21/31 = 1,083.870…                       | 1083.87 |
-    | power  | A: 1,000 → 1,210; B: 50 → 260 = 420 kWh × 1.00     | 420.00  |
+    | fee    | 800 × 2 × 21/31 = 1,083.870…                       | 1083.87 | VAT 6 % (IDC): 65.0322 → 65.03
+    | power  | A: 1,000 → 1,210; B: 50 → 260 = 420 kWh × 1.00     | 420.00  | VAT 13 % (electricity): 54.60
     Readings before the handover (1 October) are not billed.
     """
     w = chain["w"]
@@ -153,6 +153,9 @@ def test_circuits_are_billed_from_the_handover_fee_and_metered_energy(db, admin,
     lines = [(ln.charge, ln.quantity, ln.unit_price, ln.amount) for st in octo.statements for ln in st.lines]
     assert not octo.warnings, octo.warnings
     assert lines == [("fee", D("1.35484"), D("800"), D("1083.87")), ("power", D("420.000"), D("1"), D("420.00"))]
+    # the circuits' fee is the IDC service; their metered energy is electricity
+    assert [(ln.tax_rate, ln.tax) for st in octo.statements for ln in st.lines] == [
+        (D("0.06"), D("65.03")), (D("0.13"), D("54.60"))]
     note = octo.statements[0].lines[1].note
     assert "PP-A/A-01-A 1000.000 → 1210.000 = 210.000 kWh" in note
 

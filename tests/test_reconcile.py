@@ -1,6 +1,8 @@
 """`audit reconcile`: rows changed outside the program are listed (app/reconcile.py)."""
 from __future__ import annotations
 
+from decimal import Decimal
+
 import pytest
 from sqlalchemy import text
 
@@ -53,7 +55,8 @@ def test_three_business_row_edits_are_listed(demo_db, monkeypatch, capsys):
     d = found[("gpu", str(gpu_id), "state")]
     assert (d.database, d.audited) == ("available", "leased")
     assert found[("contract", str(c_id), "status")].audited == "active"
-    assert str(found[("statement", str(st_id), "total")].audited) == str(total)
+    # the trail holds "13511.90"; SQLite hands the raw column back as a float 13511.9: compare the amounts
+    assert Decimal(str(found[("statement", str(st_id), "total")].audited)) == Decimal(str(total))
     capsys.readouterr()
     assert main(["--db", demo_db.url, "audit", "reconcile"]) == 1
     out = capsys.readouterr().out

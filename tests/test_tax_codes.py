@@ -81,15 +81,13 @@ def test_metered_electricity_is_coded_as_electricity_and_never_as_an_it_service(
     # daily readings, 100 kWh a day: 3,100 kWh used, 1 kW × 744 h = 744 allowed, 2,356 kWh over
     add_readings(db, w.rack_ids[0], [(cst(2026, 10, 1) + dt.timedelta(days=k), str(100 * k)) for k in range(32)])
     BS.run_billing(db, admin, "2026-10", issue=True)
-    # the rack's energy over its allowance is billed at the rack's 6 %: no code for electricity at 6 %
-    with pytest.raises(RuleViolation, match=r"no tax code for electricity lines at 6 %"):
-        FP.fapiao_lines(db, "2026-10")
-    FP.set_tax_code(db, admin, "electricity", "0.06", code="3040203000000000000", short_name="信息系统服务",
-                    item_name="机房电费", source="the tax office accepts the energy as part of the IDC service")
+    # the rent (power included) stays the rack's IDC service at 6 %; the energy over the allowance is
+    # electricity at 13 % under 售电: 6,000.00 × 0.06 = 360.00; 2,356 × 1.20 = 2,827.20, × 0.13 = 367.536
     rows = _rows(db)[1]
-    assert [(r["商品和服务税收分类编码"], D(r["税率"])) for r in rows] == [
-        ("3040203000000000000", D("0.06")), ("3040203000000000000", D("0.06"))]
-    assert "超额用电 2356" in rows[1]["项目名称"] and D(rows[1]["金额"]) == D("2827.20")  # 2,356 × 1.20
+    assert [(r["商品和服务税收分类编码"], D(r["税率"]), D(r["金额"]), D(r["税额"])) for r in rows] == [
+        ("3040203000000000000", D("0.06"), D("6000.00"), D("360.00")),
+        ("1100101020200000000", D("0.13"), D("2827.20"), D("367.54"))]
+    assert "超额用电 2356" in rows[1]["项目名称"] and rows[1]["项目名称"].startswith("*供电*")
 
 
 def test_missing_code_refuses_the_export_with_the_way_to_add_it(db, admin, october, monkeypatch):

@@ -9,11 +9,12 @@ from sqlalchemy import or_, select
 
 from models import (Contract, ContractItem, Customer, Device, DeviceType, GpuAsset, GpuModel, Region,
                     Subsidiary, contract_item_gpu)
-from models.choices import (ContractStatus, DeviceStatus, ItemKind, PriceUnit, ServiceLevel)
+from models.choices import (ELECTRICITY, ContractStatus, DeviceStatus, ItemKind, PriceUnit, ServiceLevel)
 from reports import (ContractDoc, ContractSums,
                      ContractItemRow, DeviceRow, GpuRow, Reservation)
 
 
+from ..billing import bills_energy
 from ..db import Database
 from ..money import format_cny
 from ..services.item_names import ItemObjects, load_item_objects, needs_english_name
@@ -44,6 +45,10 @@ def _money(d) -> str:
     return format_cny(d)
 
 
+def _rate(r) -> str:
+    return f"{Decimal(r) * 100:.0f}%"
+
+
 def _qty(d) -> str:
     d = Decimal(d)
     return f"{int(d):,}" if d == d.to_integral_value() else f"{d.normalize():f}"
@@ -67,10 +72,15 @@ def _item_row(s, c: Contract, it: ContractItem, rates: dict[str, Decimal], lang:
         model = s.get(GpuModel, it.gpu_model_id)
         if model is not None:
             notes.append(model.name)
+    energy_rate = _rate(rates.get(ELECTRICITY, ZERO))  # metered energy is taxed as electricity (app.billing)
     if it.power_allowance_kw is not None and it.kwh_price is not None:
         notes.append(f"电力额度 {Decimal(it.power_allowance_kw).normalize():f} kW，超出部分 {_money(it.kwh_price)}/kWh"
+                     f"（按售电计税 {energy_rate}）"
                      if zh else f"power allowance {Decimal(it.power_allowance_kw).normalize():f} kW, "
-                                f"{_money(it.kwh_price)}/kWh beyond")
+                                f"{_money(it.kwh_price)}/kWh beyond (VAT {energy_rate}, as electricity)")
+    elif it.kind == ItemKind.POWER and it.kwh_price is not None and it.price_unit != PriceUnit.KWH:
+        notes.append(f"计量电量 {_money(it.kwh_price)}/kWh（按售电计税 {energy_rate}）" if zh else
+                     f"metered energy {_money(it.kwh_price)}/kWh (VAT {energy_rate}, as electricity)")
     if it.price_unit == PriceUnit.HYBRID:
         notes.append(f"含 {_qty(it.included_hours or 0)} GPU时，超出 {_money(it.hourly_rate or 0)}/GPU时"
                      if zh else f"includes {_qty(it.included_hours or 0)} GPU-hours, "
@@ -87,7 +97,8 @@ def _item_row(s, c: Contract, it: ContractItem, rates: dict[str, Decimal], lang:
     if it.kind == ItemKind.DISCOUNT:
         price = -price
     return ContractItemRow(description=objects.name(it, c.language).of(lang), quantity=qty, unit=PriceUnit.unit(it.price_unit, lang),
-                           unit_price=price, tax_rate=rates.get(it.tax_category, ZERO),
+                           unit_price=price,
+                           tax_rate=rates.get(ELECTRICITY if it.price_unit == PriceUnit.KWH else it.tax_category, ZERO),
                            service_start=max(it.service_start or c.start_date, c.start_date),
                            note="\n".join(notes))
 
@@ -117,6 +128,12 @@ def _billing_terms(items: list[ContractItem], rates: dict[str, Decimal], lang: s
                    if zh else
                    "Power is read from the rack meter; overage = max(0, kWh − allowance kW × hours in the month) × "
                    "price. Meter resets and gaps are checked before anything is billed.")
+    if ELECTRICITY in rates:
+        out.append(f"计量电量（超额用电、按 kWh 计价的电力）为转售电，按售电计征增值税 {_rate(rates[ELECTRICITY])}；"
+                   "租金所含电力属于 IDC 服务，按该项目税目计税。" if zh else
+                   f"Metered energy (kWh beyond an allowance, power priced per kWh) is resold electricity, taxed as "
+                   f"the sale of electricity at {_rate(rates[ELECTRICITY])}; power included in a rent is part of "
+                   "the IDC service and taxed with it.")
     if any(it.kind == ItemKind.XCONNECT for it in items):  # app/services/xconnects.py bills them
         out.append("交叉连接：每条自安装完成日起按月计费、按日折算，至拆除日止；安装费每条一次性收取，计入安装当月。" if zh else
                    "Cross-connects: each is billed monthly from its installation date to its disconnection date, "
@@ -267,8 +284,9 @@ def contract_doc(db: Database, number: int | str, *, language: str | None = None
         if c.revision and c.revision > 1:
             title += f"（第 {c.revision} 版）" if lang == "zh" else f" (revision {c.revision})"
         status = ContractStatus.label(c.status, lang)
-        billing_terms = _billing_terms(items, {it.tax_category: rates.get(it.tax_category, ZERO) for it in items},
-                                       lang)
+        used = {it.tax_category for it in items if it.price_unit != PriceUnit.KWH}
+        used |= {ELECTRICITY} if any(bills_energy(it) for it in items) else set()
+        billing_terms = _billing_terms(items, {cat: rates.get(cat, ZERO) for cat in used}, lang)
         start, end = c.start_date, c.end_date
         customer = _customer_party(s, cust, lang)
         subsidiary = _subsidiary_party(sub, lang)

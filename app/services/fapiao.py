@@ -31,6 +31,7 @@ from models.finance import TAX_CODE_KINDS
 from models.choices import FapiaoStatus, FapiaoType, ItemKind, StatementKind, StatementStatus
 
 from ..audit import Actor
+from ..billing import ELECTRICITY, ENERGY_CHARGE  # metered energy: the `power` charge, taxed as electricity
 from ..auth import require
 from ..clock import DateError, local_today, parse_date
 from ..db import Database
@@ -434,7 +435,6 @@ def export_fapiao_rows(db: Database) -> tuple[list[str], list[list]]:
 # The code a line is invoiced under follows its kind *and* its VAT rate: the tax platform refuses a
 # line whose rate its code does not carry. Defaults with their sources: resources/tax_codes/.
 TAX_CODES_FILE = Path(__file__).resolve().parents[2] / "resources" / "tax_codes" / "tax_codes.csv"
-ELECTRICITY = "electricity"  # metered energy: the `power` charge of a rack or a circuit
 
 
 @dataclass(frozen=True)
@@ -488,7 +488,7 @@ def list_tax_codes(db: Database) -> list[TaxCodeInfo]:
 
 def line_kind(item_kind: str | None, charge: str) -> str:
     """The kind of line a tax code is chosen by: metered energy is electricity, else the item's kind."""
-    return ELECTRICITY if charge == "power" else (item_kind or ItemKind.ONE_OFF)
+    return ELECTRICITY if charge == ENERGY_CHARGE else (item_kind or ItemKind.ONE_OFF)
 
 
 # The rate that families of codes carry (财政部 税务总局 海关总署公告2019年第39号; sources in

@@ -5,7 +5,8 @@
 - metered energy: the kWh of each circuit the item sells (power_feed.contract_item_id), read
   from the circuits' meters as the rack meters are (app/billing.meter_consumption, the same
   gaps and resets), priced at the unit price of a kWh-priced item, or at its kwh_price beside
-  a fee. One "power" line per item and period; its note gives each circuit's reading.
+  a fee. One "power" line per item and period, taxed as electricity (app.billing.energy_charge);
+  its note gives each circuit's reading.
 
 The billing engine calls `circuit_charges` from its item dispatch (app/services/billing.item_charges).
 """
@@ -74,5 +75,5 @@ def circuit_charges(s, c: Contract, it: ContractItem, x, fee, item_window) -> li
     amount = B.fen(total * price)
     desc = x.name(it) + Text(f" · {len(feeds)} 路回路用电 {total} kWh", f" · {len(feeds)} circuit(s), power {total} kWh")
     note = Text("; ".join(n.zh for n in notes), "; ".join(n.en for n in notes))
-    out.append(B.Charge(it.id, "power", desc, total, x.unit(LineUnit.KWH), price, amount, it.tax_category, note=note))
+    out.append(B.energy_charge(it.id, desc, total, x.unit(LineUnit.KWH), price, amount, note=note))
     return out

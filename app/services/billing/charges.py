@@ -281,9 +281,9 @@ def _power(s: Session, c: Contract, it: ContractItem, x: _Ctx) -> list[B.Charge]
     name = x.name(it)
     if it.price_unit == PriceUnit.KWH:
         amount = B.fen(kwh * it.unit_price)
-        return [B.Charge(it.id, "power", name + Text(f" · 用电 {kwh} kWh", f" · power {kwh} kWh"),
-                         kwh, x.unit(LineUnit.KWH), it.unit_price, amount, it.tax_category,
-                         note=span + reset_text if resets else Text.same(span))]
+        return [B.energy_charge(it.id, name + Text(f" · 用电 {kwh} kWh", f" · power {kwh} kWh"),
+                                kwh, x.unit(LineUnit.KWH), it.unit_price, amount,
+                                note=span + reset_text if resets else Text.same(span))]
     hours_ = Decimal(days * 24)
     o = B.power_overage(kwh, it.power_allowance_kw, hours_, it.kwh_price)
     desc = name + Text(f" · 超额用电 {o.over_kwh} kWh", f" · power over allowance {o.over_kwh} kWh")
@@ -291,8 +291,7 @@ def _power(s: Session, c: Contract, it: ContractItem, x: _Ctx) -> list[B.Charge]
                 f"used {kwh} kWh ({span}); allowance {it.power_allowance_kw} kW × {hours_} h = {o.allowance_kwh} kWh")
     if resets:
         note += reset_text
-    return [B.Charge(it.id, "power", desc, o.over_kwh, x.unit(LineUnit.KWH), it.kwh_price, o.amount, it.tax_category,
-                     note=note)]
+    return [B.energy_charge(it.id, desc, o.over_kwh, x.unit(LineUnit.KWH), it.kwh_price, o.amount, note=note)]
 
 
 def item_charges(s: Session, c: Contract, it: ContractItem, x: _Ctx) -> list[B.Charge]:
@@ -375,8 +374,8 @@ class _Data:
 
 
 def _is_power_item(it: ContractItem) -> bool:
-    return it.price_unit == PriceUnit.KWH or (
-        it.kind == ItemKind.RACK and it.power_allowance_kw is not None and it.kwh_price is not None)
+    """An item whose energy is read from a rack meter (circuits read their own: app/services/power_billing.py)."""
+    return B.bills_energy(it) and it.kind != ItemKind.POWER
 
 
 def _load_data(s: Session, contracts: list[Contract], p: B.Period, as_of: dt.datetime) -> _Data:
