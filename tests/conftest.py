@@ -208,3 +208,14 @@ def table_counts(db: Database) -> dict[str, int]:
             out[t.name] = c.execute(text(f'SELECT count(*) FROM "{t.name}"')).scalar_one()
         out["_head"] = tuple(c.execute(text("SELECT seq, hash FROM audit_head")).one())
     return out
+
+
+@pytest.fixture(autouse=True)
+def _garbage_collected_between_tests():
+    """The console collects garbage on the GUI thread only (ui.operations.collect_garbage_on_gui_thread:
+    a pool thread must never free Qt objects); between tests, the main thread collects what is due."""
+    yield
+    import gc
+    if not gc.isenabled():
+        from ui.operations import collect_due_garbage
+        collect_due_garbage()

@@ -14,6 +14,7 @@ run on the GUI thread through `apply(fn)`, which collects and announces the same
 """
 from __future__ import annotations
 
+import gc
 import inspect
 import logging
 import threading
@@ -159,6 +160,39 @@ class _Job(QRunnable):
             self.signals.finished.emit((result, frozenset(changes.kinds)))
 
 
+def collect_due_garbage() -> int | None:
+    """Run the cyclic garbage collector's generation that is due, by Python's own thresholds; on
+    the GUI thread (the timer below, or a test between tests). Returns the generation, or None."""
+    counts, limits = gc.get_count(), gc.get_threshold()
+    due = [g for g in (2, 1, 0) if counts[g] > limits[g]]
+    if not due:
+        return None
+    gc.collect(due[0])
+    return due[0]
+
+
+_collector: QTimer | None = None
+
+
+def collect_garbage_on_gui_thread() -> None:
+    """Python collects reference cycles in whichever thread happens to allocate when a threshold
+    is passed. With work on the thread pool, that can be a pool thread freeing a cycle that holds
+    Qt objects (a widget, a timer, a signal's lambda) away from the GUI thread, which crashes the
+    process: seen as a segmentation fault "Garbage-collecting" in a billing run's thread while a
+    test waited for it. So once the pool is used, automatic collection is off and the GUI thread
+    collects what is due, twice a second. Idempotent."""
+    global _collector
+    app = QCoreApplication.instance()
+    if _collector is not None or app is None:
+        return
+    gc.disable()
+    _collector = QTimer(app)
+    _collector.setObjectName("guiThreadGarbageCollector")
+    _collector.setInterval(500)
+    _collector.timeout.connect(collect_due_garbage)
+    _collector.start()
+
+
 class Operation(QObject):
     """A running background job; keeps its signals alive until it is done."""
 
@@ -173,6 +207,7 @@ class Operation(QObject):
                  on_failure: Callable[[BaseException], None] | None = None, changes=None,
                  show_progress: bool = True):
         super().__init__(None)
+        collect_garbage_on_gui_thread()   # before any work reaches a pool thread
         self.parent_widget = parent
         self.cancel_event = threading.Event()
         self.changes = changes
