@@ -49,10 +49,20 @@ _BILLING = ("statement", "statement_line", "app_setting", "app_user",
 # What every group may EXECUTE instead of writing the audit tables and app_user: the owner's
 # SECURITY DEFINER functions of migration 0016 (append to the trail, count failed logins, keep
 # database logins in step with the program's users; each checks who calls it).
-FUNCTIONS = ("audit_head_lock()", "audit_append(jsonb)",
+# Each function's callers: every group, or the groups named (migration 0026: auditors only read, so
+# they may not call audit_append; their logins and exports go through audit_note).
+FUNCTIONS = ("audit_head_lock()", "audit_append(jsonb)", "audit_note(jsonb)",
              "idc_login_state(text, text, timestamp without time zone, text)",
-             "idc_person_login(text, text, boolean, text)", "idc_own_password(text, text)")
+             "idc_person_login(text, text, boolean, text)", "idc_own_password(text, text)",
+             "idc_password_setting(text)", "idc_password_matches(text, text)")
+CALLERS: dict[str, tuple[str, ...]] = {"audit_append(jsonb)": ("admin", "operator", "account_manager")}
+# Owner-only helpers the functions above use (nobody may call them directly).
+INTERNAL_FUNCTIONS = ("idc_is_manager()", "idc_is_self(text)", "idc_is_trusted()", "idc_session_person()",
+                      "idc_audit_insert(jsonb, text[])", "idc_audit_payload(audit_event)",
+                      "idc_login_fingerprint(text)")
 NEVER_WRITTEN = ("alembic_version", "app_secret")   # the owner's alone (migrations)
+NEVER_READ = ("app_secret",)                         # the login-HMAC key: the server's alone
+HIDDEN_COLUMNS = {"app_user": ("password_hash",)}    # checked through idc_password_matches, never read
 
 WRITES: dict[str, dict[str, tuple[str, ...]]] = {
     "admin": {t: IUD for t in _REFERENCE + _DCIM + _GPUS + _SALES + _BILLING},
@@ -130,8 +140,8 @@ def setup_roles(conn: Connection, url: str) -> list[str]:
         raise DomainError("the database has no schema yet: run db upgrade first")
     if owner != me:
         raise DomainError(f"db roles is run by the schema owner ({owner}); this connection is {me}")
-    if conn.execute(text("SELECT to_regprocedure('public.audit_append(jsonb)')")).scalar() is None:
-        raise DomainError("the database is at an older schema (no audit_append function): run db upgrade first")
+    if conn.execute(text("SELECT to_regprocedure('public.audit_note(jsonb)')")).scalar() is None:
+        raise DomainError("the database is at an older schema (no audit_note function): run db upgrade first")
     tables = conn.execute(text("SELECT tablename FROM pg_tables WHERE schemaname = 'public' "
                                "ORDER BY tablename")).scalars().all()
     db = _q(conn.execute(text("SELECT current_database()")).scalar())
@@ -150,11 +160,21 @@ def setup_roles(conn: Connection, url: str) -> list[str]:
     conn.execute(text(f"REVOKE ALL ON ALL SEQUENCES IN SCHEMA public FROM PUBLIC, {all_groups}"))
     conn.execute(text(f"GRANT SELECT ON ALL TABLES IN SCHEMA public TO {all_groups}"))
     # (REVOKE ALL on the tables above also took the column grants of an earlier version of db roles.)
-    for f in ("idc_is_manager()", "idc_is_self(text)"):   # used inside the others only
-        conn.execute(text(f"REVOKE ALL ON FUNCTION {f} FROM PUBLIC"))
+    for table in NEVER_READ:
+        conn.execute(text(f"REVOKE SELECT ON {_q(table)} FROM {all_groups}"))
+    for table, hidden in HIDDEN_COLUMNS.items():
+        cols = conn.execute(text("SELECT column_name FROM information_schema.columns WHERE table_schema = "
+                                 "'public' AND table_name = :t ORDER BY ordinal_position"), {"t": table}).scalars()
+        shown = ", ".join(_q(c) for c in cols if c not in hidden)
+        conn.execute(text(f"REVOKE SELECT ON {_q(table)} FROM {all_groups}"))
+        conn.execute(text(f"GRANT SELECT ({shown}) ON {_q(table)} TO {all_groups}"))
+    for f in INTERNAL_FUNCTIONS:   # used inside the others only
+        if conn.execute(text("SELECT to_regprocedure(:f)"), {"f": f}).scalar() is not None:
+            conn.execute(text(f"REVOKE ALL ON FUNCTION {f} FROM PUBLIC, {all_groups}"))
     for f in FUNCTIONS:
-        conn.execute(text(f"REVOKE ALL ON FUNCTION {f} FROM PUBLIC"))
-        conn.execute(text(f"GRANT EXECUTE ON FUNCTION {f} TO {all_groups}"))
+        conn.execute(text(f"REVOKE ALL ON FUNCTION {f} FROM PUBLIC, {all_groups}"))
+        callers = ", ".join(_q(groups[g]) for g in CALLERS.get(f, GROUPS))
+        conn.execute(text(f"GRANT EXECUTE ON FUNCTION {f} TO {callers}"))
     for g, name in groups.items():
         for table, privs in sorted(WRITES[g].items()):
             if table in tables:

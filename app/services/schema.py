@@ -6,7 +6,7 @@ from __future__ import annotations
 from sqlalchemy import inspect, text
 
 from ..audit import Actor
-from ..auth import verify_password
+from ..auth import candidate_hash, verify_password
 from ..config import describe_url
 from ..db import Database
 from ..errors import AuthenticationFailed, PermissionDenied
@@ -25,9 +25,19 @@ def check_upgrader(db: Database, login_name: str, password: str) -> None:
     """Before an upgrade, on the schema as it is: `login_name` is an active administrator whose password
     this is (read with plain SQL, since older schemas lack newer columns). Refuses otherwise."""
     with db.engine.connect() as conn:
-        row = conn.execute(text("SELECT password_hash, role, active FROM app_user WHERE login = :l"),
-                           {"l": login_name}).first()
-    ok, _rehash = verify_password(password, row.password_hash if row is not None else None)
+        if conn.dialect.name == "postgresql" and conn.execute(
+                text("SELECT to_regprocedure('public.idc_password_setting(text)')")).scalar() is not None:
+            # from migration 0026 nobody reads a password hash; the server says yes or no (users.check_password)
+            row = conn.execute(text("SELECT role, active FROM app_user WHERE login = :l"), {"l": login_name}).first()
+            setting = conn.execute(text("SELECT idc_password_setting(:l)"), {"l": login_name}).scalar() \
+                if row is not None else None
+            candidate = candidate_hash(password, setting)
+            ok = candidate is not None and bool(conn.execute(
+                text("SELECT idc_password_matches(:l, :c)"), {"l": login_name, "c": candidate}).scalar())
+        else:
+            row = conn.execute(text("SELECT password_hash, role, active FROM app_user WHERE login = :l"),
+                               {"l": login_name}).first()
+            ok, _rehash = verify_password(password, row.password_hash if row is not None else None)
     if row is None or not ok or not row.active:
         raise AuthenticationFailed("db upgrade: login failed (unknown user, disabled account or wrong password); "
                                    "nothing was changed")
