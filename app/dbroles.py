@@ -35,20 +35,43 @@ from .errors import DomainError
 GROUPS = ("admin", "operator", "account_manager", "auditor")
 NAME_MAX = 63  # PostgreSQL truncates longer identifiers silently: refuse them instead
 
-# Writes each group may make, by table (every group reads every table).
+# Writes each group may make, by table (every group reads every table), in one table: what each of the
+# program's permissions writes. A group writes what the permissions of its role (auth.PERMISSIONS) write,
+# so the database grants exactly what the services may do (WRITES is derived, never declared apart).
 IUD = ("INSERT", "UPDATE", "DELETE")
-_REFERENCE = ("region", "subsidiary", "site", "room", "coverage", "tax_rate")
-_DCIM = ("rack", "device", "device_type", "rack_reservation", "space_lease", "cage",
-         # the power chain (app/services/power.py) and cross-connects (app/services/xconnects.py)
-         "power_panel", "power_feed", "pdu_feed", "power_connection", "circuit_reading", "cable", "cross_connect")
-_GPUS = ("gpu_asset", "gpu_model", "gpu_history", "gpu_lease", "downtime", "meter_reading")
-_SALES = ("customer", "contact", "contract", "contract_item", "contract_item_gpu", "rack_reservation",
-          "document_counter", "invoicing_profile", "space_lease", "cage")
-_BILLING = ("statement", "statement_line", "app_setting", "app_user",
-            "payment", "payment_allocation", "fapiao", "tax_classification", "deposit_entry", "overdue_decision")
-# What every group may EXECUTE instead of writing the audit tables and app_user: the owner's
-# SECURITY DEFINER functions of migration 0016 (append to the trail, count failed logins, keep
-# database logins in step with the program's users; each checks who calls it).
+INSERT_ONLY = ("INSERT",)   # readings are imported, never changed or deleted by the program
+PERMISSION_WRITES: dict[str, dict[str, tuple[str, ...]]] = {
+    "read": {}, "export": {}, "print": {}, "override_power": {},
+    "manage_users": {"app_user": IUD, "app_setting": IUD},   # settings set: app/services/settings.py
+    # tax_rate is loaded by migrations only: no group writes it
+    "manage_reference": {t: IUD for t in ("region", "subsidiary", "site", "room", "coverage")},
+    "manage_dcim": {t: IUD for t in ("rack", "device", "device_type", "power_panel", "power_feed", "pdu_feed",
+                                     "power_connection", "cable", "cross_connect")},
+    "reserve_racks": {t: IUD for t in ("rack_reservation", "space_lease", "cage")},
+    "manage_gpus": {t: IUD for t in ("gpu_asset", "gpu_model", "gpu_history", "gpu_lease", "downtime")},
+    "import": {"meter_reading": INSERT_ONLY, "circuit_reading": INSERT_ONLY},
+    "manage_customers": {t: IUD for t in ("customer", "contact", "invoicing_profile")},
+    "draft_contracts": {t: IUD for t in ("contract", "contract_item", "contract_item_gpu", "document_counter")},
+    "approve_contracts": {t: IUD for t in ("contract", "contract_item", "contract_item_gpu", "gpu_asset",
+                                           "gpu_history", "gpu_lease")},
+    "run_billing": {t: IUD for t in ("statement", "statement_line", "payment", "payment_allocation", "fapiao",
+                                     "tax_classification", "deposit_entry", "overdue_decision",
+                                     "document_counter")},
+}
+
+
+def _writes_of(role: str) -> dict[str, tuple[str, ...]]:
+    from .auth import PERMISSIONS
+
+    out: dict[str, set[str]] = {}
+    for permission, roles in PERMISSIONS.items():
+        if role in roles:
+            for table, privs in PERMISSION_WRITES[permission].items():
+                out.setdefault(table, set()).update(privs)
+    return {t: tuple(p for p in IUD if p in privs) for t, privs in sorted(out.items())}
+
+
+WRITES: dict[str, dict[str, tuple[str, ...]]] = {g: _writes_of(g) for g in GROUPS}
 # Each function's callers: every group, or the groups named (migration 0026: auditors only read, so
 # they may not call audit_append; their logins and exports go through audit_note).
 FUNCTIONS = ("audit_head_lock()", "audit_append(jsonb)", "audit_note(jsonb)",
@@ -61,16 +84,9 @@ INTERNAL_FUNCTIONS = ("idc_is_manager()", "idc_is_self(text)", "idc_is_trusted()
                       "idc_audit_insert(jsonb, text[])", "idc_audit_payload(audit_event)",
                       "idc_login_fingerprint(text)")
 NEVER_WRITTEN = ("alembic_version", "app_secret")   # the owner's alone (migrations)
+LOADED_BY_MIGRATIONS = ("tax_rate",)                 # no program path writes them: no group either
 NEVER_READ = ("app_secret",)                         # the login-HMAC key: the server's alone
 HIDDEN_COLUMNS = {"app_user": ("password_hash",)}    # checked through idc_password_matches, never read
-
-WRITES: dict[str, dict[str, tuple[str, ...]]] = {
-    "admin": {t: IUD for t in _REFERENCE + _DCIM + _GPUS + _SALES + _BILLING},
-    "operator": {t: IUD for t in _REFERENCE + _DCIM + _GPUS},
-    "account_manager": {t: IUD for t in _SALES},
-    "auditor": {},
-}
-
 
 def prefix_of(url: str) -> str:
     return make_url(url).database or ""
@@ -193,8 +209,31 @@ def setup_roles(conn: Connection, url: str) -> list[str]:
                       "USING (true) WITH CHECK (true)"))
     done.append("app_user: row-level security; written by administrators, and by logging in only through "
                 "idc_login_state")
+    n = baseline_events(conn)
+    if n:
+        done.append(f"audit trail: a baseline event for each of {n} rows loaded by migrations (audit reconcile "
+                    "compares them from now on)")
     done.extend(sync_all_logins(conn))
     return done
+
+
+def baseline_events(conn: Connection) -> int:
+    """A baseline event (`<kind>.baseline`, by the system) for each row loaded by a migration that no event
+    names yet (LOADED_BY_MIGRATIONS: the VAT rates), so that `audit reconcile` compares them; the server
+    hashes them like every other event. Idempotent."""
+    missing = ("FROM tax_rate t WHERE NOT EXISTS (SELECT 1 FROM audit_event e WHERE e.object_type = 'tax_rate' "
+               "AND e.object_id = t.id::text)")
+    n = conn.execute(text(f"SELECT count(*) {missing}")).scalar()
+    if n:
+        conn.execute(text("""SELECT idc_audit_insert(jsonb_agg(jsonb_build_object(
+            'actor_id', NULL, 'actor_login', 'system', 'actor_name', 'System', 'actor_role', 'admin',
+            'host', 'db roles', 'app_version', 'baseline', 'request_id', gen_random_uuid()::text,
+            'action', 'tax_rate.baseline', 'object_type', 'tax_rate', 'object_id', t.id::text,
+            'object_label', t.category || ' ' || t.valid_from::text,
+            'after', '{"category":' || to_json(t.category)::text || ',"rate":"' || t.rate::text
+                     || '","valid_from":"' || t.valid_from::text || '"}',
+            'reason', 'baseline: loaded by a migration', 'outcome', 'success') ORDER BY t.id), NULL) """ + missing))
+    return n
 
 
 def sync_all_logins(conn: Connection) -> list[str]:

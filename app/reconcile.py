@@ -35,6 +35,7 @@ OBJECT_TABLES = {
     "statement": "statement", "rack_reservation": "rack_reservation", "downtime": "downtime",
     "coverage": "coverage", "region": "region",
     "cross_connect": "cross_connect", "cable": "cable",  # app/services/xconnects.py
+    "tax_rate": "tax_rate",  # loaded by migrations; on PostgreSQL a baseline event each (migration 0026)
 }
 
 # Columns the program changes without an event recording their new value, so the trail cannot
@@ -122,7 +123,7 @@ def _fold(session: Session, columns: dict[str, set[str]]) -> tuple[dict[tuple[st
         if action.endswith(".delete"):
             st.deleted, st.values = seq, {}
             continue
-        if action.endswith(".create"):
+        if action.endswith(".create") or action.endswith(".baseline"):   # baseline: a migration's rows
             st.deleted, st.values, st.created = None, {}, seq
         if not after:
             continue

@@ -79,8 +79,28 @@ def test_every_table_has_its_writers_declared():
     from models import Base
     declared = set().union(*(set(w) for w in dbroles.WRITES.values()))
     owners_only = set(dbroles.NEVER_WRITTEN) | {"audit_event", "audit_head"}  # the trail: through functions
+    owners_only |= set(dbroles.LOADED_BY_MIGRATIONS)
     missing = sorted(set(Base.metadata.tables) - declared - owners_only)
     assert not missing, f"tables no database group may write: {missing} (app/dbroles.py WRITES)"
+
+
+def test_each_groups_writes_follow_its_roles_permissions():
+    """One table (dbroles.PERMISSION_WRITES: what each permission's use cases write); a group writes what
+    its role's permissions (auth.PERMISSIONS) write, and nothing is declared twice."""
+    from app.auth import PERMISSIONS
+
+    assert set(dbroles.PERMISSION_WRITES) == set(PERMISSIONS)
+    for role in dbroles.GROUPS:
+        expected: dict[str, set] = {}
+        for permission, roles in PERMISSIONS.items():
+            if role in roles:
+                for table, privs in dbroles.PERMISSION_WRITES[permission].items():
+                    expected.setdefault(table, set()).update(privs)
+        assert {t: set(p) for t, p in dbroles.WRITES[role].items()} == expected, role
+    assert dbroles.WRITES["auditor"] == {}
+    # what feeds money and is never changed by the program is not writable (or only insertable)
+    assert all("tax_rate" not in w for w in dbroles.WRITES.values())
+    assert dbroles.WRITES["operator"]["meter_reading"] == ("INSERT",)
 
 
 @on_postgresql
