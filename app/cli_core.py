@@ -120,7 +120,7 @@ def db_upgrade(ctx, args) -> int:
     """Create or upgrade the schema. A database that already holds users is upgraded only by an
     administrator (--user, checked before anything changes) and the upgrade is audited; a new or
     empty database needs no login."""
-    from .services.schema import check_upgrader, holds_users, record_upgrade
+    from .services.schema import check_upgrader, holds_users, record_upgrade, upgrade_event
 
     ctx.may_create = True
     path = sqlite_path(resolve_db_url(ctx.args.db))
@@ -142,16 +142,22 @@ def db_upgrade(ctx, args) -> int:
                 if not sys.stdin or not sys.stdin.isatty():
                     raise DomainError(f"no password: set {ENV_PASSWORD} or run in a terminal to be asked")
                 password = getpass.getpass(f"Password for {name}: ")
-            check_upgrader(ctx.db, name, password)
-            upgrader = (name, password)
-    ctx.open_upgraded()
+            upgrader = check_upgrader(ctx.db, name, password)
+            credentials = (name, password)
+    how = "idc-console db upgrade"
+    in_transaction = None
+    if upgrader is not None and not ctx.db.is_sqlite:
+        # PostgreSQL: the event commits with the upgrade (DDL is transactional), never one without the other
+        def in_transaction(connection):
+            upgrade_event(connection, upgrader, before, ctx.db.head_revision(), how)
+    ctx.open_upgraded(in_transaction)
     after = ctx.db.current_revision()
-    if upgrader is not None:
+    if upgrader is not None and in_transaction is None:   # SQLite: as before, the person's login, then the event
         from .services.users import login
 
-        record_upgrade(ctx.db, login(ctx.db, *upgrader), before, after, "idc-console db upgrade")
+        record_upgrade(ctx.db, login(ctx.db, *credentials), before, after, how)
     print(f"{describe_url(ctx.db.url)}: schema {before or '(empty)'} -> {after}"
-          + (f" (by {upgrader[0]}, audited)" if upgrader else ""))
+          + (f" (by {upgrader.login}, audited)" if upgrader else ""))
     return 0
 
 
