@@ -148,18 +148,20 @@ def check_password(session, login_name: str, password: str, known: bool = True) 
     gives the hash's scheme, parameters and salt (idc_password_setting), this process hashes the password
     with them and the server says whether the result is the stored hash (idc_password_matches); both for
     one's own login only (or the schema owner). Elsewhere the stored hash is read and checked here."""
+    # The same statements and the same hash computation for a known and an unknown login, so that the
+    # answer's timing does not tell which it was.
     if not server_hashes(session):
-        stored = session.execute(select(User.password_hash).where(User.login == login_name)).scalar() \
-            if known else None
-        return verify_password(password, stored)
+        stored = session.execute(select(User.password_hash).where(User.login == login_name)).scalar()
+        return verify_password(password, stored if known else None)
     person = dbroles.connected_person(session)
-    if not known or (person is not None and person != login_name):
-        burn_password(password)   # the same cost as a real check
+    if person is not None and person != login_name:
+        burn_password(password)   # another person's login: never checked from this connection
         return False, None
     setting = session.execute(text("SELECT idc_password_setting(:l)"), {"l": login_name}).scalar()
-    candidate = candidate_hash(password, setting)
-    if candidate is None or not session.execute(text("SELECT idc_password_matches(:l, :c)"),
-                                                {"l": login_name, "c": candidate}).scalar():
+    candidate = candidate_hash(password, setting if known else None)
+    matches = session.execute(text("SELECT idc_password_matches(:l, :c)"),
+                              {"l": login_name, "c": candidate or "!"}).scalar()
+    if candidate is None or not matches:
         return False, None
     return True, (hash_password(password) if needs_rehash(candidate) else None)
 
@@ -179,10 +181,12 @@ def login(db: Database, login_name: str, password: str, *, now: dt.datetime | No
         s = uow.session
         user = s.execute(select(User).where(User.login == login_name)).scalar_one_or_none()
         ok, new_hash = check_password(s, login_name, password, known=user is not None)
+        key = None if server_hashes(s) else _login_key(s)   # read for every attempt: the same statements
         if user is None:
+            _count_failure_of_nobody(s, login_name)   # what a known login's failure costs
             # on PostgreSQL from 0026 the server keys the name (idc_login_fingerprint), here never read
             after = {"unknown_login": login_name} if server_hashes(s) else \
-                {"login_hmac": login_fingerprint(_login_key(s), login_name)}
+                {"login_hmac": login_fingerprint(key, login_name)}
             uow.audit("auth.login", "user", None, "unknown login", reason="unknown login", outcome="failure",
                       after=after)
             uow.commit()
@@ -236,6 +240,17 @@ def _count_failure(s, user: User) -> int | None:
         return s.execute(text("SELECT idc_login_state(:l, 'fail', NULL, NULL)"), {"l": user.login}).scalar_one()
     return s.execute(update(User).where(User.id == user.id).values(failed_logins=User.failed_logins + 1)
                      .returning(User.failed_logins)).scalar_one()
+
+
+def _count_failure_of_nobody(s, login_name: str) -> None:
+    """The statement _count_failure runs, for a login nobody has (it changes nothing)."""
+    if has_definer_functions(s):
+        person = dbroles.connected_person(s) if server_hashes(s) else None
+        if person is None or person == login_name:
+            s.execute(text("SELECT idc_login_state(:l, 'fail', NULL, NULL)"), {"l": login_name})
+        return
+    s.execute(update(User).where(User.login == login_name).values(failed_logins=User.failed_logins + 1)
+              .returning(User.failed_logins), execution_options={"synchronize_session": False}).all()
 
 
 def _lock(s, user: User, until: dt.datetime) -> dt.datetime:
