@@ -76,7 +76,7 @@ def append_event(session: Session, actor: Actor, *, request_id: str, action: str
                  reason: str | None = None, outcome: str = "success",
                  ts: dt.datetime | None = None) -> AuditEvent:
     """One event; returned as a (detached) AuditEvent with its seq and hash."""
-    fields = append_events(session, actor, request_id=request_id, ts=ts, events=[dict(
+    fields = append_events(session, actor, request_id=request_id, ts=ts, rows=True, events=[dict(
         action=action, object_type=object_type, object_id=object_id, object_label=object_label,
         before=before, after=after, reason=reason, outcome=outcome)])[0]
     return AuditEvent(**fields)
@@ -86,9 +86,10 @@ _EVENT_TABLE = AuditEvent.__table__
 
 
 def append_events(session: Session, actor: Actor, *, request_id: str, events: list[dict],
-                  ts: dt.datetime | None = None) -> list[dict[str, Any]]:
+                  ts: dt.datetime | None = None, rows: bool = False) -> list[dict[str, Any]]:
     """Append events (dicts of append_event's keyword arguments) in order, linked as usual; returns
-    the stored rows (dicts of the audit_event columns).
+    the stored rows (dicts of the audit_event columns). On PostgreSQL from migration 0026 the server
+    makes the rows, and they are read back only when `rows` is asked for (one more statement a batch).
 
     The head is moved and rewritten once for the lot, and the events go in as one statement
     (a multi-row INSERT, or one audit_append call on PostgreSQL): a bulk import's thousands of events
@@ -99,7 +100,7 @@ def append_events(session: Session, actor: Actor, *, request_id: str, events: li
     session.flush()  # the change itself first, so a refused change never reaches the chain
     through_function = has_definer_functions(session)
     if through_function and server_hashes(session):
-        return _append_on_server(session, actor, request_id, events, ts)
+        return _append_on_server(session, actor, request_id, events, ts, rows)
     if through_function:
         # PostgreSQL: the groups may not write the audit tables (db roles); the owner's functions
         # lock the head here and append below, refusing events that do not continue it.
@@ -149,10 +150,10 @@ _STORED = ("seq", "ts", "actor_id", "actor_login", "actor_name", "actor_role", "
 
 
 def _append_on_server(session: Session, actor: Actor, request_id: str, events: list[dict],
-                      ts: dt.datetime | None) -> list[dict[str, Any]]:
+                      ts: dt.datetime | None, want_rows: bool) -> list[dict[str, Any]]:
     """PostgreSQL from migration 0026: the server numbers, links, dates and hashes the events and, for a
     person's own login, names the actor itself (the client's actor and time count only for the schema
-    owner). Returns the rows as stored."""
+    owner). Returns the rows as stored when asked (want_rows), else nothing."""
     common = dict(actor_id=actor.id, actor_login=actor.login, actor_name=actor.name, actor_role=actor.role,
                   host=HOST, app_version=__version__, request_id=request_id)
     if ts is not None:
@@ -161,6 +162,8 @@ def _append_on_server(session: Session, actor: Actor, request_id: str, events: l
     function = "audit_note" if all(e["action"] in NOTE_ACTIONS for e in events) else "audit_append"
     last = session.execute(text(f"SELECT {function}(CAST(:events AS jsonb))"),
                            {"events": orjson.dumps(docs).decode()}).scalar_one()
+    if not want_rows:
+        return []
     rows = session.execute(text(f"SELECT {', '.join(_STORED)} FROM audit_event WHERE seq > :a AND seq <= :b "
                                 "ORDER BY seq"), {"a": last - len(events), "b": last}).all()
     added = []

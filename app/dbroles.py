@@ -274,9 +274,11 @@ def connected_person(session) -> str | None:
     """The program login whose database login this connection is (`<db>.<login>`), else None."""
     if session.get_bind().dialect.name != "postgresql":
         return None
-    return session.execute(text(
-        "SELECT CASE WHEN left(session_user::text, length(current_database()) + 1) = current_database() || '.' "
-        "THEN substr(session_user::text, length(current_database()) + 2) END")).scalar()
+    if "idc_person" not in session.info:   # one connection's session user does not change
+        session.info["idc_person"] = session.execute(text(
+            "SELECT CASE WHEN left(session_user::text, length(current_database()) + 1) = current_database() || '.' "
+            "THEN substr(session_user::text, length(current_database()) + 2) END")).scalar()
+    return session.info["idc_person"]
 
 
 def sync_login(session, login: str, role: str, active: bool, password: str | None = None) -> str | None:
