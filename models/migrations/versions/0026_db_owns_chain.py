@@ -83,7 +83,8 @@ def upgrade() -> None:
           h_seq bigint; h_hash text; trusted boolean := idc_is_trusted(); who text;
           a_id integer; a_login text; a_name text; a_role text;
           t timestamp := date_trunc('microseconds', clock_timestamp() AT TIME ZONE 'utc');
-          evs public.audit_event[]; p1 text[]; p2 text[]; hashes text[]; h text; n integer; bad text;
+          evs public.audit_event[]; pa text; pb text; prevs text[] := '{{}}'; hashes text[] := '{{}}'; h text;
+          n integer; bad text;
         BEGIN
           IF jsonb_typeof(events) IS DISTINCT FROM 'array' OR jsonb_array_length(events) = 0 THEN
             RAISE EXCEPTION 'audit_append: a non-empty array of events is required';
@@ -116,34 +117,38 @@ def upgrade() -> None:
           END IF;
           SELECT x.seq, x.hash INTO h_seq, h_hash FROM public.audit_head x WHERE x.id = 1 FOR UPDATE;
           -- what the client may say (content, host, version, request); the rest is the server's
-          evs := ARRAY(SELECT jsonb_populate_record(NULL::public.audit_event,
-                         (d - 'seq' - 'prev_hash' - 'hash') || jsonb_build_object('seq', h_seq + i, 'prev_hash', '')
-                         || CASE WHEN trusted THEN jsonb_build_object('ts', coalesce(d->>'ts', t::text))
-                                 ELSE jsonb_build_object('ts', t::text, 'actor_id', a_id, 'actor_login', a_login,
-                                                         'actor_name', a_name, 'actor_role', a_role) END
+          evs := ARRAY(SELECT ROW(h_seq + x.i, CASE WHEN trusted THEN coalesce(r.ts, t) ELSE t END,
+                         CASE WHEN trusted THEN r.actor_id ELSE a_id END,
+                         CASE WHEN trusted THEN r.actor_login ELSE a_login END,
+                         CASE WHEN trusted THEN r.actor_name ELSE a_name END,
+                         CASE WHEN trusted THEN r.actor_role ELSE a_role END,
+                         r.host, r.app_version, r.request_id, r.action, r.object_type, r.object_id, r.object_label,
+                         r.before,
                          -- a login name nobody has is kept only as its HMAC, keyed on the server
-                         || CASE WHEN d->>'action' = 'auth.login' AND jsonb_typeof(d->'after') = 'string'
-                                      AND (d->>'after')::jsonb ? 'unknown_login'
-                                 THEN jsonb_build_object('after', '{{"login_hmac":"'
-                                      || idc_login_fingerprint((d->>'after')::jsonb->>'unknown_login') || '"}}')
-                                 ELSE '{{}}'::jsonb END)
-                       FROM jsonb_array_elements(events) WITH ORDINALITY AS x(d, i) ORDER BY i);
+                         CASE WHEN r.action = 'auth.login' AND r.after LIKE '{{"unknown_login":%'
+                              THEN '{{"login_hmac":"' || idc_login_fingerprint(r.after::jsonb->>'unknown_login') || '"}}'
+                              ELSE r.after END,
+                         r.reason, r.outcome, '', NULL)::public.audit_event
+                       FROM jsonb_array_elements(events) WITH ORDINALITY AS x(d, i),
+                            LATERAL jsonb_populate_record(NULL::public.audit_event, x.d) AS r ORDER BY x.i);
           n := cardinality(evs);
-          SELECT array_agg({_BEFORE_PREV} ORDER BY u.ordinality), array_agg({_AFTER_PREV} ORDER BY u.ordinality) INTO p1, p2
-            FROM unnest(evs) WITH ORDINALITY AS u;
+          -- the chain itself is sequential (each hash is part of the next payload): only that runs per
+          -- event; arrays are appended to (O(1) in PL/pgSQL) and unnested, never subscripted
           h := h_hash;
-          hashes := array_fill(NULL::text, ARRAY[n]);
-          FOR k IN 1..n LOOP
-            h := encode(sha256(convert_to(p1[k] || h || p2[k], 'UTF8')), 'hex');
-            hashes[k] := h;
+          FOR pa, pb IN SELECT {_BEFORE_PREV}, {_AFTER_PREV} FROM unnest(evs) WITH ORDINALITY AS u
+                        ORDER BY u.ordinality LOOP
+            prevs := array_append(prevs, h);
+            h := encode(sha256(convert_to(pa || h || pb, 'UTF8')), 'hex');
+            hashes := array_append(hashes, h);
           END LOOP;
           INSERT INTO public.audit_event (seq, ts, actor_id, actor_login, actor_name, actor_role, host, app_version,
                  request_id, action, object_type, object_id, object_label, before, after, reason, outcome,
                  prev_hash, hash)
           SELECT u.seq, u.ts, u.actor_id, u.actor_login, u.actor_name, u.actor_role, u.host, u.app_version,
                  u.request_id, u.action, u.object_type, u.object_id, u.object_label, u.before, u.after, u.reason,
-                 u.outcome, CASE WHEN u.ordinality = 1 THEN h_hash ELSE hashes[u.ordinality - 1] END, hashes[u.ordinality]
-            FROM unnest(evs) WITH ORDINALITY AS u;
+                 u.outcome, z.p, z.h
+            FROM unnest(evs) WITH ORDINALITY AS u
+            JOIN unnest(prevs, hashes) WITH ORDINALITY AS z(p, h, k) ON z.k = u.ordinality;
           UPDATE public.audit_head SET seq = h_seq + n, hash = h WHERE id = 1;
           RETURN h_seq + n;
         END $$""")
