@@ -143,7 +143,7 @@ def _content(e: dict) -> dict[str, Any]:
 
 # What audit_note takes (migration 0026): the events an auditor's own work leaves. Every other event goes
 # through audit_append, which auditors may not call.
-NOTE_ACTIONS = frozenset({"auth.login", "auth.lock", "export", "print"})
+NOTE_ACTIONS = frozenset({"auth.login", "auth.lock", "export", "print", "user.password", "db.upgrade"})
 _STORED = ("seq", "ts", "actor_id", "actor_login", "actor_name", "actor_role", "host", "app_version",
            "request_id", "action", "object_type", "object_id", "object_label", "before", "after", "reason",
            "outcome", "prev_hash", "hash")

@@ -155,3 +155,30 @@ def test_reconcile_compares_the_vat_rates_loaded_by_migrations(pg):  # noqa: F81
     assert [(d.object_type, d.field) for d in rec.differences] == [("tax_rate", "rate")]
     with pg.engine.begin() as c:   # db roles again: no second baseline for rows an event already names
         assert dbroles.baseline_events(c) == 0
+
+
+@on_postgresql
+def test_an_auditor_changes_their_own_password_and_logs_in_as_themselves(pg):  # noqa: F811
+    """What an auditor's own work leaves goes through audit_note: logging in, their own new password."""
+    from app.db import Database
+    from app.services.users import change_own_password, login
+
+    from tests.test_dbroles import PASSWORD
+
+    aud_db = Database(dbroles.person_url(pg.url, "aud", PASSWORD))
+    try:
+        aud = login(aud_db, "aud", PASSWORD)
+        change_own_password(aud_db, aud, PASSWORD, "aud-new-password-1")
+    finally:
+        aud_db.dispose()
+    with pg.engine.connect() as c:
+        ev = c.execute(text("SELECT actor_login, actor_role FROM audit_event WHERE action = 'user.password' "
+                            "ORDER BY seq DESC LIMIT 1")).one()
+    assert tuple(ev) == ("aud", "auditor")
+    assert dbroles.check_scram(c_authid(pg, "aud"), "aud-new-password-1")
+
+
+def c_authid(db, login):
+    with db.engine.connect() as c:
+        return c.execute(text("SELECT rolpassword FROM pg_authid WHERE rolname = :n"),
+                         {"n": dbroles.person_name(db.url.rsplit("/", 1)[1], login)}).scalar()

@@ -10,7 +10,8 @@ append a correctly hashed, back-dated event naming someone else, or a badly hash
 `audit verify` for good. From here:
 
 - audit_append(events jsonb) (admins, operators, account managers) and audit_note(events jsonb)
-  (every group; only the events an auditor's own work leaves: auth.login, auth.lock, export, print)
+  (every group; only the events an auditor's own work leaves: auth.login, auth.lock, export, print,
+  user.password, db.upgrade)
   take each event's content only. The server numbers and links the events, stamps the actor from
   the session's login (`<db>.<login>` -> that active user) and the time from its own clock, and
   computes every hash itself: SHA-256 of the same canonical JSON as app/audit_scan.py's
@@ -39,7 +40,9 @@ branch_labels: Union[str, Sequence[str], None] = None
 depends_on: Union[str, Sequence[str], None] = None
 
 SAFE = "SECURITY DEFINER SET search_path = pg_catalog, public, pg_temp"
-NOTE_ACTIONS = "ARRAY['auth.login', 'auth.lock', 'export', 'print']"
+# what a person's own work leaves, whatever their role: logins, exports and prints, their own new
+# password, the record of a schema upgrade the console made before they logged in
+NOTE_ACTIONS = "ARRAY['auth.login', 'auth.lock', 'export', 'print', 'user.password', 'db.upgrade']"
 
 # The canonical payload of app/audit_scan.py's hash_payload, as PostgreSQL builds it (the same text
 # as audit_scan._pg_payload, split around prev_hash, which the loop below fills in event by event).
