@@ -76,7 +76,7 @@ def append_event(session: Session, actor: Actor, *, request_id: str, action: str
                  reason: str | None = None, outcome: str = "success",
                  ts: dt.datetime | None = None) -> AuditEvent:
     """One event; returned as a (detached) AuditEvent with its seq and hash."""
-    fields = append_events(session, actor, request_id=request_id, ts=ts, events=[dict(
+    fields = append_events(session, actor, request_id=request_id, ts=ts, rows=True, events=[dict(
         action=action, object_type=object_type, object_id=object_id, object_label=object_label,
         before=before, after=after, reason=reason, outcome=outcome)])[0]
     return AuditEvent(**fields)
@@ -86,9 +86,10 @@ _EVENT_TABLE = AuditEvent.__table__
 
 
 def append_events(session: Session, actor: Actor, *, request_id: str, events: list[dict],
-                  ts: dt.datetime | None = None) -> list[dict[str, Any]]:
+                  ts: dt.datetime | None = None, rows: bool = False) -> list[dict[str, Any]]:
     """Append events (dicts of append_event's keyword arguments) in order, linked as usual; returns
-    the stored rows (dicts of the audit_event columns).
+    the stored rows (dicts of the audit_event columns). On PostgreSQL from migration 0029 the server
+    makes the rows, and they are read back only when `rows` is asked for (one more statement a batch).
 
     The head is moved and rewritten once for the lot, and the events go in as one statement
     (a multi-row INSERT, or one audit_append call on PostgreSQL): a bulk import's thousands of events
@@ -98,6 +99,8 @@ def append_events(session: Session, actor: Actor, *, request_id: str, events: li
         return []
     session.flush()  # the change itself first, so a refused change never reaches the chain
     through_function = has_definer_functions(session)
+    if through_function and server_hashes(session):
+        return _append_on_server(session, actor, request_id, events, ts, rows)
     if through_function:
         # PostgreSQL: the groups may not write the audit tables (db roles); the owner's functions
         # lock the head here and append below, refusing events that do not continue it.
@@ -114,15 +117,7 @@ def append_events(session: Session, actor: Actor, *, request_id: str, events: li
                   host=HOST, app_version=__version__, request_id=request_id)
     added = []
     for seq, e in enumerate(events, start=last_seq - len(events) + 1):
-        before, after, object_id = e.get("before"), e.get("after"), e.get("object_id")
-        fields = dict(
-            common, seq=seq, ts=when_text, action=e["action"],
-            object_type=e["object_type"], object_id=None if object_id is None else str(object_id),
-            object_label=e.get("object_label"),
-            before=None if before is None else canonical_json(before),
-            after=None if after is None else canonical_json(after),
-            reason=e.get("reason"), outcome=e.get("outcome", "success"), prev_hash=prev_hash,
-        )
+        fields = dict(common, seq=seq, ts=when_text, **_content(e), prev_hash=prev_hash)
         fields["hash"] = prev_hash = hash_payload({k: fields[k] for k in HASHED_FIELDS})
         fields["ts"] = when
         added.append(fields)
@@ -133,6 +128,49 @@ def append_events(session: Session, actor: Actor, *, request_id: str, events: li
         return added
     session.execute(insert(_EVENT_TABLE), added)
     session.execute(update(AuditHead).where(AuditHead.id == 1).values(hash=prev_hash), execution_options=NO_SYNC)
+    return added
+
+
+def _content(e: dict) -> dict[str, Any]:
+    """An event's own columns (what the caller says), as stored and hashed."""
+    before, after, object_id = e.get("before"), e.get("after"), e.get("object_id")
+    return dict(action=e["action"], object_type=e["object_type"],
+                object_id=None if object_id is None else str(object_id), object_label=e.get("object_label"),
+                before=None if before is None else canonical_json(before),
+                after=None if after is None else canonical_json(after),
+                reason=e.get("reason"), outcome=e.get("outcome", "success"))
+
+
+# What audit_note takes (migration 0029): the events an auditor's own work leaves. Every other event goes
+# through audit_append, which auditors may not call.
+NOTE_ACTIONS = frozenset({"auth.login", "auth.lock", "export", "print", "user.password", "db.upgrade"})
+_STORED = ("seq", "ts", "actor_id", "actor_login", "actor_name", "actor_role", "host", "app_version",
+           "request_id", "action", "object_type", "object_id", "object_label", "before", "after", "reason",
+           "outcome", "prev_hash", "hash")
+
+
+def _append_on_server(session: Session, actor: Actor, request_id: str, events: list[dict],
+                      ts: dt.datetime | None, want_rows: bool) -> list[dict[str, Any]]:
+    """PostgreSQL from migration 0029: the server numbers, links, dates and hashes the events and, for a
+    person's own login, names the actor itself (the client's actor and time count only for the schema
+    owner). Returns the rows as stored when asked (want_rows), else nothing."""
+    common = dict(actor_id=actor.id, actor_login=actor.login, actor_name=actor.name, actor_role=actor.role,
+                  host=HOST, app_version=__version__, request_id=request_id)
+    if ts is not None:
+        common["ts"] = ts.astimezone(dt.timezone.utc).replace(tzinfo=None).isoformat(timespec="microseconds")
+    docs = [dict(common, **_content(e)) for e in events]
+    function = "audit_note" if all(e["action"] in NOTE_ACTIONS for e in events) else "audit_append"
+    last = session.execute(text(f"SELECT {function}(CAST(:events AS jsonb))"),
+                           {"events": orjson.dumps(docs).decode()}).scalar_one()
+    if not want_rows:
+        return []
+    rows = session.execute(text(f"SELECT {', '.join(_STORED)} FROM audit_event WHERE seq > :a AND seq <= :b "
+                                "ORDER BY seq"), {"a": last - len(events), "b": last}).all()
+    added = []
+    for row in rows:
+        fields = dict(zip(_STORED, row))
+        fields["ts"] = fields["ts"].replace(tzinfo=dt.timezone.utc)
+        added.append(fields)
     return added
 
 
@@ -157,8 +195,27 @@ def has_definer_functions(session: Session) -> bool:
     return known
 
 
+_SERVER_HASHES: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
+
+
+def server_hashes(session: Session) -> bool:
+    """PostgreSQL at migration 0029 or later: the server computes each event's hash and stamps its actor
+    and time (audit_note exists); remembered per engine like has_definer_functions."""
+    bind = session.get_bind()
+    if bind.dialect.name != "postgresql":
+        return False
+    engine = getattr(bind, "engine", bind)
+    known = _SERVER_HASHES.get(engine)
+    if known is None:
+        known = bool(session.execute(
+            text("SELECT to_regprocedure('public.audit_note(jsonb)') IS NOT NULL")).scalar())
+        _SERVER_HASHES[engine] = known
+    return known
+
+
 def forget_definer_functions(engine) -> None:
     _DEFINER_FUNCTIONS.pop(engine, None)
+    _SERVER_HASHES.pop(engine, None)
 
 
 # --- verification --------------------------------------------------------------

@@ -10,6 +10,7 @@ import os
 from dataclasses import dataclass
 
 from argon2 import PasswordHasher
+from argon2 import low_level as argon2_low_level
 from argon2.exceptions import InvalidHashError, VerificationError
 
 from models.choices import Role
@@ -48,9 +49,17 @@ def _hasher(cost: HashCost) -> PasswordHasher:
                           hash_len=32, salt_len=16)
 
 
+# What unknown logins are checked against: fixed, so that the first check in a process costs what every
+# other does (one hash), instead of also making the dummy.
+_DUMMY_HASHES = {
+    OWASP_COST: "$argon2id$v=19$m=19456,t=2,p=1$8I5xTZTyeJDFkqybRTRYMA$uTZFVNY9pnUEwkcNiS4KYIYJSSTsQUvA2KMkJhZnJnU",
+    TEST_COST: "$argon2id$v=19$m=256,t=1,p=1$2Fsg1CFkOaWe+O6DBcJktg$urg7ZKTlLgP8cqNFLUQ+jRHrys7zX4h9q73DfB9Xkkk",
+}
+
+
 @functools.lru_cache(maxsize=4)
 def _dummy_hash(cost: HashCost) -> str:
-    return _hasher(cost).hash(base64.b64encode(os.urandom(12)).decode())
+    return _DUMMY_HASHES.get(cost) or _hasher(cost).hash(base64.b64encode(os.urandom(12)).decode())
 
 
 def hash_password(password: str) -> str:
@@ -67,7 +76,7 @@ def verify_password(password: str, stored: str | None) -> tuple[bool, str | None
     try:
         hasher.verify(stored or _dummy_hash(hash_cost()), password)
     except InvalidHashError:
-        _burn(password)
+        burn_password(password)
         return False, None
     except VerificationError:
         return False, None
@@ -75,7 +84,39 @@ def verify_password(password: str, stored: str | None) -> tuple[bool, str | None
         return False, None
     return True, (hasher.hash(password) if hasher.check_needs_rehash(stored) else None)
 
-def _burn(password: str) -> None:
+def candidate_hash(password: str, setting: str | None) -> str | None:
+    """The stored hash this password would have under `setting` (the stored hash without its digest, then
+    the digest's length in bytes: what PostgreSQL's idc_password_setting returns, migration 0029), or
+    None for no usable setting. Costs one hash computation either way (a dummy one for None)."""
+    try:
+        prefix, nbytes = setting.rsplit("$", 1)
+        prefix, nbytes = prefix + "$", int(nbytes)
+        parts = prefix.split("$")
+        if parts[0] == "scrypt":
+            _scheme, n, r, p, salt, _ = parts
+            got = hashlib.scrypt(password.encode(), salt=base64.b64decode(salt), n=int(n), r=int(r), p=int(p),
+                                 dklen=nbytes)
+            return prefix + base64.b64encode(got).decode()
+        _, kind, version, params, salt, _ = parts
+        if kind != "argon2id":
+            raise ValueError(kind)
+        cost = dict(kv.split("=") for kv in params.split(","))
+        raw = argon2_low_level.hash_secret(
+            password.encode(), base64.b64decode(salt + "=" * (-len(salt) % 4)), time_cost=int(cost["t"]),
+            memory_cost=int(cost["m"]), parallelism=int(cost["p"]), hash_len=nbytes, type=argon2_low_level.Type.ID,
+            version=int(version.split("=")[1]))
+        return raw.decode()
+    except (AttributeError, ValueError, TypeError, KeyError):
+        burn_password(password)
+        return None
+
+
+def needs_rehash(stored: str) -> bool:
+    """Whether a (matching) stored hash should be replaced by one at today's cost."""
+    return stored.startswith("scrypt$") or _hasher(hash_cost()).check_needs_rehash(stored)
+
+
+def burn_password(password: str) -> None:
     """Spend what a real check costs (unknown logins, unreadable hashes)."""
     try:
         _hasher(hash_cost()).verify(_dummy_hash(hash_cost()), password)

@@ -153,12 +153,12 @@ class CliContext:
     def _db_option(self) -> str:
         return f" --db {self.args.db}" if self.args.db else ""
 
-    def open_upgraded(self) -> Database:
+    def open_upgraded(self, in_transaction=None) -> Database:
         """Create or upgrade the schema (backing up SQLite first): `db upgrade` only."""
         from .startup import prepare_database
 
         self.may_create = True
-        prepare_database(self.db, log=lambda m: print(m, file=sys.stderr))
+        prepare_database(self.db, log=lambda m: print(m, file=sys.stderr), in_transaction=in_transaction)
         return self.db
 
     def actor(self) -> "Actor":

@@ -130,7 +130,7 @@ def db_upgrade(ctx, args) -> int:
     """Create or upgrade the schema. A database that already holds users is upgraded only by an
     administrator (--user, checked before anything changes) and the upgrade is audited; a new or
     empty database needs no login."""
-    from .services.schema import check_upgrader, holds_users, record_upgrade
+    from .services.schema import check_upgrader, holds_users, record_upgrade, upgrade_event
 
     ctx.may_create = True
     path = sqlite_path(resolve_db_url(ctx.args.db))
@@ -152,20 +152,26 @@ def db_upgrade(ctx, args) -> int:
                 if not sys.stdin or not sys.stdin.isatty():
                     raise DomainError(f"no password: set {ENV_PASSWORD} or run in a terminal to be asked")
                 password = getpass.getpass(f"Password for {name}: ")
-            check_upgrader(ctx.db, name, password)
-            upgrader = (name, password)
-    ctx.open_upgraded()
+            upgrader = check_upgrader(ctx.db, name, password)
+            credentials = (name, password)
+    how = "idc-console db upgrade"
+    in_transaction = None
+    if upgrader is not None and not ctx.db.is_sqlite:
+        # PostgreSQL: the event commits with the upgrade (DDL is transactional), never one without the other
+        def in_transaction(connection):
+            upgrade_event(connection, upgrader, before, ctx.db.head_revision(), how)
+    ctx.open_upgraded(in_transaction)
     from .services.reference import seed_regions
     seeded = seed_regions(ctx.db)  # a new database: the shipped GB/T 2260 list (README, "Regions")
     if seeded is not None:
         print(f"{describe_url(ctx.db.url)}: loaded {seeded.added} regions (GB/T 2260, 民政部 2024-12-31)")
     after = ctx.db.current_revision()
-    if upgrader is not None:
+    if upgrader is not None and in_transaction is None:   # SQLite: as before, the person's login, then the event
         from .services.users import login
 
-        record_upgrade(ctx.db, login(ctx.db, *upgrader), before, after, "idc-console db upgrade")
+        record_upgrade(ctx.db, login(ctx.db, *credentials), before, after, how)
     print(f"{describe_url(ctx.db.url)}: schema {before or '(empty)'} -> {after}"
-          + (f" (by {upgrader[0]}, audited)" if upgrader else ""))
+          + (f" (by {upgrader.login}, audited)" if upgrader else ""))
     return 0
 
 

@@ -152,14 +152,19 @@ class Database:
                 f"does not know (newest known: {script.get_current_head()}). "
                 "Install a newer idc-console to open it.")
 
-    def upgrade(self, revision: str = "head") -> None:
+    def upgrade(self, revision: str = "head", in_transaction=None) -> None:
+        """`in_transaction(connection)`, when given, runs after the migrations in their transaction, so
+        that what it writes commits with them or not at all (PostgreSQL's DDL is transactional)."""
         from alembic import command
 
         from .audit import forget_definer_functions
 
         self.check_not_newer()
+        cfg = self.alembic_config()
+        if in_transaction is not None:
+            cfg.attributes["in_transaction"] = in_transaction
         try:
-            command.upgrade(self.alembic_config(), revision)
+            command.upgrade(cfg, revision)
         finally:
             forget_definer_functions(self.engine)
 

@@ -35,32 +35,59 @@ from .errors import DomainError
 GROUPS = ("admin", "operator", "account_manager", "auditor")
 NAME_MAX = 63  # PostgreSQL truncates longer identifiers silently: refuse them instead
 
-# Writes each group may make, by table (every group reads every table).
+# Writes each group may make, by table (every group reads every table), in one table: what each of the
+# program's permissions writes. A group writes what the permissions of its role (auth.PERMISSIONS) write,
+# so the database grants exactly what the services may do (WRITES is derived, never declared apart).
 IUD = ("INSERT", "UPDATE", "DELETE")
-_REFERENCE = ("region", "subsidiary", "site", "room", "coverage", "tax_rate")
-_DCIM = ("rack", "device", "device_type", "rack_reservation", "space_lease", "cage",
-         # the power chain (app/services/power.py) and cross-connects (app/services/xconnects.py)
-         "power_panel", "power_feed", "pdu_feed", "power_connection", "circuit_reading", "cable", "cross_connect")
-_GPUS = ("gpu_asset", "gpu_model", "gpu_history", "gpu_lease", "downtime", "meter_reading")
-_SALES = ("customer", "contact", "contract", "contract_item", "contract_item_gpu", "rack_reservation",
-          "document_counter", "invoicing_profile", "space_lease", "cage")
-_BILLING = ("statement", "statement_line", "app_setting", "app_user",
-            "payment", "payment_allocation", "fapiao", "tax_code", "deposit_entry", "overdue_decision")
-# What every group may EXECUTE instead of writing the audit tables and app_user: the owner's
-# SECURITY DEFINER functions of migration 0016 (append to the trail, count failed logins, keep
-# database logins in step with the program's users; each checks who calls it).
-FUNCTIONS = ("audit_head_lock()", "audit_append(jsonb)",
-             "idc_login_state(text, text, timestamp without time zone, text)",
-             "idc_person_login(text, text, boolean, text)", "idc_own_password(text, text)")
-NEVER_WRITTEN = ("alembic_version", "app_secret")   # the owner's alone (migrations)
-
-WRITES: dict[str, dict[str, tuple[str, ...]]] = {
-    "admin": {t: IUD for t in _REFERENCE + _DCIM + _GPUS + _SALES + _BILLING},
-    "operator": {t: IUD for t in _REFERENCE + _DCIM + _GPUS},
-    "account_manager": {t: IUD for t in _SALES},
-    "auditor": {},
+INSERT_ONLY = ("INSERT",)   # readings are imported, never changed or deleted by the program
+PERMISSION_WRITES: dict[str, dict[str, tuple[str, ...]]] = {
+    "read": {}, "export": {}, "print": {}, "override_power": {},
+    "manage_users": {"app_user": IUD, "app_setting": IUD,   # settings set: app/services/settings.py
+                     "tax_code": IUD},                       # fapiao.set_tax_code
+    # tax_rate is loaded by migrations only: no group writes it
+    "manage_reference": {t: IUD for t in ("region", "subsidiary", "site", "room", "coverage")},
+    "manage_dcim": {t: IUD for t in ("rack", "device", "device_type", "power_panel", "power_feed", "pdu_feed",
+                                     "power_connection", "cable", "cross_connect")},
+    "reserve_racks": {t: IUD for t in ("rack_reservation", "space_lease", "cage")},
+    "manage_gpus": {t: IUD for t in ("gpu_asset", "gpu_model", "gpu_history", "gpu_lease", "downtime")},
+    "import": {"meter_reading": INSERT_ONLY, "circuit_reading": INSERT_ONLY},
+    "manage_customers": {t: IUD for t in ("customer", "contact", "invoicing_profile")},
+    "draft_contracts": {t: IUD for t in ("contract", "contract_item", "contract_item_gpu", "document_counter")},
+    "approve_contracts": {t: IUD for t in ("contract", "contract_item", "contract_item_gpu", "gpu_asset",
+                                           "gpu_history", "gpu_lease")},
+    "run_billing": {t: IUD for t in ("statement", "statement_line", "payment", "payment_allocation", "fapiao",
+                                     "deposit_entry", "overdue_decision",
+                                     "document_counter")},
 }
 
+
+def _writes_of(role: str) -> dict[str, tuple[str, ...]]:
+    from .auth import PERMISSIONS
+
+    out: dict[str, set[str]] = {}
+    for permission, roles in PERMISSIONS.items():
+        if role in roles:
+            for table, privs in PERMISSION_WRITES[permission].items():
+                out.setdefault(table, set()).update(privs)
+    return {t: tuple(p for p in IUD if p in privs) for t, privs in sorted(out.items())}
+
+
+WRITES: dict[str, dict[str, tuple[str, ...]]] = {g: _writes_of(g) for g in GROUPS}
+# Each function's callers: every group, or the groups named (migration 0029: auditors only read, so
+# they may not call audit_append; their logins and exports go through audit_note).
+FUNCTIONS = ("audit_head_lock()", "audit_append(jsonb)", "audit_note(jsonb)",
+             "idc_login_state(text, text, timestamp without time zone, text)",
+             "idc_person_login(text, text, boolean, text)", "idc_own_password(text, text)",
+             "idc_password_setting(text)", "idc_password_matches(text, text)")
+CALLERS: dict[str, tuple[str, ...]] = {"audit_append(jsonb)": ("admin", "operator", "account_manager")}
+# Owner-only helpers the functions above use (nobody may call them directly).
+INTERNAL_FUNCTIONS = ("idc_is_manager()", "idc_is_self(text)", "idc_is_trusted()", "idc_session_person()",
+                      "idc_audit_insert(jsonb, text[])", "idc_audit_payload(audit_event)",
+                      "idc_login_fingerprint(text)")
+NEVER_WRITTEN = ("alembic_version", "app_secret")   # the owner's alone (migrations)
+LOADED_BY_MIGRATIONS = ("tax_rate",)                 # no program path writes them: no group either
+NEVER_READ = ("app_secret",)                         # the login-HMAC key: the server's alone
+HIDDEN_COLUMNS = {"app_user": ("password_hash",)}    # checked through idc_password_matches, never read
 
 def prefix_of(url: str) -> str:
     return make_url(url).database or ""
@@ -130,8 +157,8 @@ def setup_roles(conn: Connection, url: str) -> list[str]:
         raise DomainError("the database has no schema yet: run db upgrade first")
     if owner != me:
         raise DomainError(f"db roles is run by the schema owner ({owner}); this connection is {me}")
-    if conn.execute(text("SELECT to_regprocedure('public.audit_append(jsonb)')")).scalar() is None:
-        raise DomainError("the database is at an older schema (no audit_append function): run db upgrade first")
+    if conn.execute(text("SELECT to_regprocedure('public.audit_note(jsonb)')")).scalar() is None:
+        raise DomainError("the database is at an older schema (no audit_note function): run db upgrade first")
     tables = conn.execute(text("SELECT tablename FROM pg_tables WHERE schemaname = 'public' "
                                "ORDER BY tablename")).scalars().all()
     db = _q(conn.execute(text("SELECT current_database()")).scalar())
@@ -150,11 +177,21 @@ def setup_roles(conn: Connection, url: str) -> list[str]:
     conn.execute(text(f"REVOKE ALL ON ALL SEQUENCES IN SCHEMA public FROM PUBLIC, {all_groups}"))
     conn.execute(text(f"GRANT SELECT ON ALL TABLES IN SCHEMA public TO {all_groups}"))
     # (REVOKE ALL on the tables above also took the column grants of an earlier version of db roles.)
-    for f in ("idc_is_manager()", "idc_is_self(text)"):   # used inside the others only
-        conn.execute(text(f"REVOKE ALL ON FUNCTION {f} FROM PUBLIC"))
+    for table in NEVER_READ:
+        conn.execute(text(f"REVOKE SELECT ON {_q(table)} FROM {all_groups}"))
+    for table, hidden in HIDDEN_COLUMNS.items():
+        cols = conn.execute(text("SELECT column_name FROM information_schema.columns WHERE table_schema = "
+                                 "'public' AND table_name = :t ORDER BY ordinal_position"), {"t": table}).scalars()
+        shown = ", ".join(_q(c) for c in cols if c not in hidden)
+        conn.execute(text(f"REVOKE SELECT ON {_q(table)} FROM {all_groups}"))
+        conn.execute(text(f"GRANT SELECT ({shown}) ON {_q(table)} TO {all_groups}"))
+    for f in INTERNAL_FUNCTIONS:   # used inside the others only
+        if conn.execute(text("SELECT to_regprocedure(:f)"), {"f": f}).scalar() is not None:
+            conn.execute(text(f"REVOKE ALL ON FUNCTION {f} FROM PUBLIC, {all_groups}"))
     for f in FUNCTIONS:
-        conn.execute(text(f"REVOKE ALL ON FUNCTION {f} FROM PUBLIC"))
-        conn.execute(text(f"GRANT EXECUTE ON FUNCTION {f} TO {all_groups}"))
+        conn.execute(text(f"REVOKE ALL ON FUNCTION {f} FROM PUBLIC, {all_groups}"))
+        callers = ", ".join(_q(groups[g]) for g in CALLERS.get(f, GROUPS))
+        conn.execute(text(f"GRANT EXECUTE ON FUNCTION {f} TO {callers}"))
     for g, name in groups.items():
         for table, privs in sorted(WRITES[g].items()):
             if table in tables:
@@ -173,8 +210,31 @@ def setup_roles(conn: Connection, url: str) -> list[str]:
                       "USING (true) WITH CHECK (true)"))
     done.append("app_user: row-level security; written by administrators, and by logging in only through "
                 "idc_login_state")
+    n = baseline_events(conn)
+    if n:
+        done.append(f"audit trail: a baseline event for each of {n} rows loaded by migrations (audit reconcile "
+                    "compares them from now on)")
     done.extend(sync_all_logins(conn))
     return done
+
+
+def baseline_events(conn: Connection) -> int:
+    """A baseline event (`<kind>.baseline`, by the system) for each row loaded by a migration that no event
+    names yet (LOADED_BY_MIGRATIONS: the VAT rates), so that `audit reconcile` compares them; the server
+    hashes them like every other event. Idempotent."""
+    missing = ("FROM tax_rate t WHERE NOT EXISTS (SELECT 1 FROM audit_event e WHERE e.object_type = 'tax_rate' "
+               "AND e.object_id = t.id::text)")
+    n = conn.execute(text(f"SELECT count(*) {missing}")).scalar()
+    if n:
+        conn.execute(text("""SELECT idc_audit_insert(jsonb_agg(jsonb_build_object(
+            'actor_id', NULL, 'actor_login', 'system', 'actor_name', 'System', 'actor_role', 'admin',
+            'host', 'db roles', 'app_version', 'baseline', 'request_id', gen_random_uuid()::text,
+            'action', 'tax_rate.baseline', 'object_type', 'tax_rate', 'object_id', t.id::text,
+            'object_label', t.category || ' ' || t.valid_from::text,
+            'after', '{"category":' || to_json(t.category)::text || ',"rate":"' || t.rate::text
+                     || '","valid_from":"' || t.valid_from::text || '"}',
+            'reason', 'baseline: loaded by a migration', 'outcome', 'success') ORDER BY t.id), NULL) """ + missing))
+    return n
 
 
 def sync_all_logins(conn: Connection) -> list[str]:
@@ -215,9 +275,11 @@ def connected_person(session) -> str | None:
     """The program login whose database login this connection is (`<db>.<login>`), else None."""
     if session.get_bind().dialect.name != "postgresql":
         return None
-    return session.execute(text(
-        "SELECT CASE WHEN left(session_user::text, length(current_database()) + 1) = current_database() || '.' "
-        "THEN substr(session_user::text, length(current_database()) + 2) END")).scalar()
+    if "idc_person" not in session.info:   # one connection's session user does not change
+        session.info["idc_person"] = session.execute(text(
+            "SELECT CASE WHEN left(session_user::text, length(current_database()) + 1) = current_database() || '.' "
+            "THEN substr(session_user::text, length(current_database()) + 2) END")).scalar()
+    return session.info["idc_person"]
 
 
 def sync_login(session, login: str, role: str, active: bool, password: str | None = None) -> str | None:

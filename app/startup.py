@@ -8,10 +8,11 @@ from typing import Callable
 from .db import Database
 
 
-def prepare_database(db: Database, log: Callable[[str], None] = lambda m: None) -> Path | None:
+def prepare_database(db: Database, log: Callable[[str], None] = lambda m: None, in_transaction=None) -> Path | None:
     """Create or upgrade the schema. An existing SQLite file is backed up first.
 
-    Returns the backup path, if one was made.
+    Returns the backup path, if one was made. `in_transaction(connection)` runs in the upgrade's own
+    transaction (Database.upgrade).
     """
     if db.is_sqlite and db.engine.url.database not in (None, "", ":memory:"):
         Path(db.engine.url.database).parent.mkdir(parents=True, exist_ok=True)
@@ -25,5 +26,5 @@ def prepare_database(db: Database, log: Callable[[str], None] = lambda m: None) 
         backup = db.backup_sqlite(src.with_name(f"{src.stem}.before-upgrade-{stamp}{src.suffix}"))
         log(f"backed up {src} to {backup}")
     log(f"upgrading schema {db.current_revision() or '(empty)'} -> {db.head_revision()}")
-    db.upgrade()
+    db.upgrade(in_transaction=in_transaction)
     return backup

@@ -15,7 +15,8 @@ class User(IdMixin, Versioned, Base):
     login: Mapped[str] = mapped_column(String(64), unique=True)
     display_name: Mapped[str] = mapped_column(String(128))
     role: Mapped[str] = mapped_column(String(16))
-    password_hash: Mapped[str] = mapped_column(String(255))
+    # deferred: on PostgreSQL with roles no group may read it (checked by the server, migration 0029)
+    password_hash: Mapped[str] = mapped_column(String(255), deferred=True)
     active: Mapped[bool] = mapped_column(Boolean, default=True)
     created_at: Mapped[dt.datetime] = mapped_column(default=utcnow)
     # Login throttling (migration 0006): failed attempts in a row, and the lock they earned.

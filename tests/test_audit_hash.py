@@ -70,3 +70,22 @@ def test_the_synthetic_chain_hashes_by_the_one_definition():
         assert event_hash(fields) == fields["hash"]
         prev = fields["hash"]
 
+
+
+def test_the_server_hashes_by_the_one_definition(db):
+    """PostgreSQL from migration 0029 hashes each event itself (idc_audit_payload, then sha256): the test
+    vector gives the same hash there as in app/audit.py, so both backends' chains verify the same way."""
+    import orjson
+    from sqlalchemy import text
+
+    if db.engine.dialect.name != "postgresql":
+        import pytest
+        pytest.skip("the server hashes on PostgreSQL only; SQLite's events are hashed by app/audit.py")
+    doc = dict(FIXED, ts="2026-11-30T02:03:04.567890", hash=None)
+    with db.engine.connect() as c:
+        payload, digest = c.execute(text(
+            "SELECT p, encode(sha256(convert_to(p, 'UTF8')), 'hex') FROM (SELECT idc_audit_payload("
+            "jsonb_populate_record(NULL::audit_event, CAST(:d AS jsonb))) AS p) x"),
+            {"d": orjson.dumps(doc).decode()}).one()
+    assert payload.encode() == orjson.dumps(dict(FIXED, ts="2026-11-30T02:03:04.567890Z"), option=orjson.OPT_SORT_KEYS)
+    assert digest == FIXED_HASH

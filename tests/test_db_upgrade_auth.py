@@ -2,6 +2,7 @@
 needs no login (issue 10). Checked before anything changes: a refusal leaves the schema as it was."""
 from __future__ import annotations
 
+import pytest
 from sqlalchemy import text
 
 from app.cli import main
@@ -53,3 +54,32 @@ def test_upgrade_of_a_new_database_needs_no_login(tmp_path, capsys, monkeypatch)
     path = tmp_path / "new.db"
     assert main(["--db", str(path), "db", "upgrade"]) == 0
     assert "(empty) ->" in capsys.readouterr().out
+
+
+def test_a_postgresql_upgrade_and_its_audit_event_commit_together(db, admin, capsys, monkeypatch):
+    """Killed between the migrations and the event (here: the event written, then a failure before the
+    commit), a PostgreSQL upgrade leaves the old schema and no event; SQLite keeps its backup instead."""
+    if db.engine.dialect.name != "postgresql":
+        pytest.skip("PostgreSQL's DDL is transactional; a SQLite upgrade is backed up first")
+    from app.services import schema
+
+    head = _revision(db)
+    db.downgrade("0015")
+    db.dispose()
+    monkeypatch.setenv("IDC_CONSOLE_PASSWORD", PASSWORD)
+    real = schema.upgrade_event
+
+    def killed(connection, *args):
+        real(connection, *args)
+        raise KeyboardInterrupt("killed before the commit")
+
+    monkeypatch.setattr(schema, "upgrade_event", killed)
+    assert main(["--db", db.url, "--user", "admin", "db", "upgrade"]) != 0   # "idc-console: interrupted"
+    assert _revision(db) == "0015"
+    with db.engine.connect() as c:
+        assert c.execute(text("SELECT count(*) FROM audit_event WHERE action = 'db.upgrade'")).scalar() == 0
+    monkeypatch.setattr(schema, "upgrade_event", real)
+    assert main(["--db", db.url, "--user", "admin", "db", "upgrade"]) == 0
+    assert _revision(db) == head
+    with db.engine.connect() as c:
+        assert c.execute(text("SELECT count(*) FROM audit_event WHERE action = 'db.upgrade'")).scalar() == 1

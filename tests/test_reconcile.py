@@ -84,3 +84,23 @@ def test_clean_database_exits_0(demo_db, capsys):
     assert main(["--db", demo_db.url, "audit", "reconcile", "--fields"]) == 0
     out = capsys.readouterr().out
     assert "gpu_asset: " in out and "OK: every audited row" in out
+
+
+def test_imported_meter_readings_are_reconciled(db, admin, operator, tmp_path):
+    """Each import's event names its readings and what they held: a reading changed or deleted with SQL
+    afterwards (the owner, or anyone on a SQLite file) is named by its import (issue 21: the November VAT
+    fell when kWh totals were set to 0 and nothing noticed)."""
+    from app.services import billing as BS
+    from tests.test_billing_world import make_world
+
+    make_world(db)
+    good = tmp_path / "m.csv"
+    good.write_text("rack,read_at,kwh_total\nA-01,2026-10-01T00:00,100\nA-01,2026-10-02 00:00,250.5\n",
+                    encoding="utf-8")
+    BS.import_meter_readings(db, operator, good)
+    r = _reconcile(db)
+    assert r.ok, [d.describe() for d in r.differences]
+    _sql(db, "UPDATE meter_reading SET kwh_total = 0 WHERE kwh_total = 250.5")
+    r = _reconcile(db)
+    assert [(d.object_type, d.field) for d in r.differences] == [("meter_reading", "(rows)")]
+    assert "2 rows as imported" in r.differences[0].describe()

@@ -185,3 +185,42 @@ def test_users_list_shows_a_lock_only_while_it_holds(db, admin, operator):
     assert stored["op"] is not None and stored["op"] < now            # still stored
     assert rows["op"][1 + col] is None                                 # not shown
     assert rows["op2"][1 + col] == stored["op2"] and stored["op2"] > now
+
+
+def test_a_known_login_with_a_wrong_password_costs_what_an_unknown_one_does(db, admin):
+    """The same statements, in the same order, and one password hash each (not a timed test: timing is
+    measured by hand, see docs/security.md), so that the answer does not tell a login exists."""
+    from sqlalchemy import event
+
+    from app.auth import LoginPolicy
+
+    seen: list[str] = []
+    event.listen(db.engine, "before_cursor_execute", lambda _c, _cur, stmt, *_a: seen.append(stmt.split("(")[0]))
+    import argon2._password_hasher as hasher_module
+    import argon2.low_level as low_level
+
+    hashes = []
+    real = {(m, f): getattr(m, f) for m in (hasher_module, low_level) for f in ("hash_secret", "verify_secret")}
+
+    def counting(fn):
+        def run(*args, **kwargs):
+            hashes.append(fn)
+            return fn(*args, **kwargs)
+        return run
+
+    policy = LoginPolicy(max_failures=1000)
+    shapes = {}
+    for name in ("admin", "nobody-at-all"):
+        seen.clear()
+        hashes.clear()
+        for (m, f), fn in real.items():
+            setattr(m, f, counting(fn))
+        try:
+            with pytest.raises(AuthenticationFailed):
+                login(db, name, "wrong-password-1", policy=policy)
+        finally:
+            for (m, f), fn in real.items():
+                setattr(m, f, fn)
+        shapes[name] = (list(seen), len(hashes))
+    assert shapes["admin"][1] == 1
+    assert shapes["admin"] == shapes["nobody-at-all"]

@@ -202,7 +202,9 @@ ATTEMPTS = {
     "swap": "UPDATE audit_event SET seq = -1 WHERE seq = 1",
     "head edit": "UPDATE audit_head SET hash = hash WHERE id = 1",
     "forged append without head move": "INSERT INTO audit_event SELECT * FROM audit_event WHERE false",
-    # the only way in for a group: the owner's audit_append, which takes a correctly linked event
+    # the only way in for a group: the owner's audit_append, which (migration 0029) numbers, links, dates
+    # and hashes every event itself and names the connected person as its actor; an event that names
+    # its own time (here: a hash, another actor and a time) is refused
     "forged append with head move": (
         "SELECT audit_append(jsonb_build_array(jsonb_build_object('seq', h.seq + 1, 'prev_hash', h.hash, "
         "'hash', repeat('0', 64), 'ts', now() AT TIME ZONE 'utc', 'actor_login', 'x', 'actor_name', 'x', "
@@ -216,14 +218,14 @@ ATTEMPTS = {
     "downgrade to base": "DROP TABLE audit_event",
 }
 # Who is refused the attempt by PostgreSQL itself. No group writes the audit tables: appending goes
-# through the owner's audit_append (migration 0016), which moves the head with every event and takes
-# only a continuation of the head, so the head cannot be edited nor an event appended without moving
-# it; a correctly linked forged event still goes in (every login and export is audited, so every
-# group may append). A statement's UPDATE is granted to administrators for drafts, and its trigger
-# (which only the owner can drop) freezes issued ones.
+# through the owner's audit_append / audit_note, which move the head with every event, so the head
+# cannot be edited nor an event appended without moving it; from migration 0029 the server also
+# computes each hash and stamps the actor and time, and refuses an event the client dates (auditors may
+# not call audit_append at all). A person can still append an event of their own, truthfully named and
+# dated. A statement's UPDATE is granted to administrators for drafts, and its trigger (which only the
+# owner can drop) freezes issued ones.
 REFUSED_FOR = {kind: ALL for kind in ATTEMPTS}
 REFUSED_FOR.update({
-    "forged append with head move": frozenset(),
     "statement total": ALL - {"admin"},
     "GPU state": ALL - {"admin", "operator"},
     "contract status": ALL - {"admin", "account_manager"},

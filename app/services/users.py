@@ -11,8 +11,9 @@ from models import AppSecret, User
 from models.choices import Role
 
 from .. import dbroles
-from ..audit import Actor, has_definer_functions
-from ..auth import LOGIN_POLICY, LoginPolicy, hash_password, login_fingerprint, require, verify_password
+from ..audit import Actor, has_definer_functions, server_hashes
+from ..auth import (LOGIN_POLICY, LoginPolicy, burn_password, candidate_hash, hash_password, login_fingerprint,
+                    needs_rehash, require, verify_password)
 from ..db import Database
 from ..errors import AuthenticationFailed, ValidationError
 from ..uow import UnitOfWork
@@ -141,6 +142,30 @@ def _login_key(session) -> str:
     return key.value
 
 
+def check_password(session, login_name: str, password: str, known: bool = True) -> tuple[bool, str | None]:
+    """(the password is login_name's, a new hash to store instead or None), at the cost of one password
+    hash whatever the answer. On PostgreSQL from migration 0029 nobody reads a password hash: the server
+    gives the hash's scheme, parameters and salt (idc_password_setting), this process hashes the password
+    with them and the server says whether the result is the stored hash (idc_password_matches); both for
+    one's own login only (or the schema owner). Elsewhere the stored hash is read and checked here."""
+    # The same statements and the same hash computation for a known and an unknown login, so that the
+    # answer's timing does not tell which it was.
+    if not server_hashes(session):
+        stored = session.execute(select(User.password_hash).where(User.login == login_name)).scalar()
+        return verify_password(password, stored if known else None)
+    person = dbroles.connected_person(session)
+    if person is not None and person != login_name:
+        burn_password(password)   # another person's login: never checked from this connection
+        return False, None
+    setting = session.execute(text("SELECT idc_password_setting(:l)"), {"l": login_name}).scalar()
+    candidate = candidate_hash(password, setting if known else None)
+    matches = session.execute(text("SELECT idc_password_matches(:l, :c)"),
+                              {"l": login_name, "c": candidate or "!"}).scalar()
+    if candidate is None or not matches:
+        return False, None
+    return True, (hash_password(password) if needs_rehash(candidate) else None)
+
+
 def login(db: Database, login_name: str, password: str, *, now: dt.datetime | None = None,
           policy: LoginPolicy | None = None) -> Actor:
     """Check the password; success and failure both leave an audit event.
@@ -155,10 +180,15 @@ def login(db: Database, login_name: str, password: str, *, now: dt.datetime | No
     with UnitOfWork(db, UNKNOWN) as uow:
         s = uow.session
         user = s.execute(select(User).where(User.login == login_name)).scalar_one_or_none()
-        ok, new_hash = verify_password(password, user.password_hash if user is not None else None)
+        ok, new_hash = check_password(s, login_name, password, known=user is not None)
+        key = None if server_hashes(s) else _login_key(s)   # read for every attempt: the same statements
         if user is None:
+            _count_failure_of_nobody(s, login_name)   # what a known login's failure costs
+            # on PostgreSQL from 0029 the server keys the name (idc_login_fingerprint), here never read
+            after = {"unknown_login": login_name} if server_hashes(s) else \
+                {"login_hmac": login_fingerprint(key, login_name)}
             uow.audit("auth.login", "user", None, "unknown login", reason="unknown login", outcome="failure",
-                      after={"login_hmac": login_fingerprint(_login_key(s), login_name)})
+                      after=after)
             uow.commit()
             raise AuthenticationFailed(FAILED)
         uow.actor = Actor(user.id, user.login, user.display_name, user.role)
@@ -178,10 +208,9 @@ def login(db: Database, login_name: str, password: str, *, now: dt.datetime | No
             else:
                 reason = "wrong password"
                 failures = _count_failure(s, user)
-                lock = policy.lock_after(failures)
+                lock = policy.lock_after(failures) if failures is not None else None
                 if lock is not None:
-                    until = now + lock
-                    _lock(s, user, until)
+                    until = _lock(s, user, now + lock)
                     uow.audit("auth.lock", "user", user.id, user.login, outcome="failure",
                               reason=f"{failures} failed login attempts in a row",
                               after={"locked_until": until.isoformat(), "failed_logins": failures})
@@ -200,19 +229,42 @@ def login(db: Database, login_name: str, password: str, *, now: dt.datetime | No
 
 # Login bookkeeping. On PostgreSQL from migration 0016 on it goes through the owner's function
 # idc_login_state, so that `db roles` need grant no group (auditors included) any write on app_user.
-def _count_failure(s, user: User) -> int:
+# From migration 0029 a person's own login counts only its own failures, and the server sets the lock that
+# follows from the count (auth.LOGIN_POLICY); only the schema owner's connection still sets a lock itself.
+def _count_failure(s, user: User) -> int | None:
+    """The failures in a row now, or None when this connection may not count them (another person's)."""
     if has_definer_functions(s):
+        person = dbroles.connected_person(s) if server_hashes(s) else None
+        if person is not None and person != user.login:
+            return None
         return s.execute(text("SELECT idc_login_state(:l, 'fail', NULL, NULL)"), {"l": user.login}).scalar_one()
     return s.execute(update(User).where(User.id == user.id).values(failed_logins=User.failed_logins + 1)
                      .returning(User.failed_logins)).scalar_one()
 
 
-def _lock(s, user: User, until: dt.datetime) -> None:
+def _count_failure_of_nobody(s, login_name: str) -> None:
+    """The statement _count_failure runs, for a login nobody has (it changes nothing)."""
     if has_definer_functions(s):
+        person = dbroles.connected_person(s) if server_hashes(s) else None
+        if person is None or person == login_name:
+            s.execute(text("SELECT idc_login_state(:l, 'fail', NULL, NULL)"), {"l": login_name})
+        return
+    s.execute(update(User).where(User.login == login_name).values(failed_logins=User.failed_logins + 1)
+              .returning(User.failed_logins), execution_options={"synchronize_session": False}).all()
+
+
+def _lock(s, user: User, until: dt.datetime) -> dt.datetime:
+    """Lock the login until `until`; returns the lock as set (the server's own, for a person's login)."""
+    if has_definer_functions(s):
+        if server_hashes(s) and dbroles.connected_person(s) is not None:
+            server = s.execute(select(User.locked_until).where(User.id == user.id)
+                               .execution_options(populate_existing=False)).scalar()
+            return until if server is None else server.replace(tzinfo=dt.timezone.utc)
         s.execute(text("SELECT idc_login_state(:l, 'lock', :u, NULL)"),
                   {"l": user.login, "u": until.astimezone(dt.timezone.utc).replace(tzinfo=None)})
     else:
         s.execute(update(User).where(User.id == user.id).values(locked_until=until))
+    return until
 
 
 def _login_succeeded(s, user: User, new_hash: str | None) -> None:
@@ -302,7 +354,7 @@ def change_own_password(db: Database, actor: Actor, current: str, new: str) -> N
         errors["new"] = "the new password is the same as the current one"
     with UnitOfWork(db, actor) as uow:
         user = get_or_404(uow.session, User, actor.id, "user")
-        ok, _upgrade = verify_password(current or "", user.password_hash)
+        ok, _upgrade = check_password(uow.session, user.login, current or "")
         if not ok:
             errors = {"current": "the current password is wrong", **errors}
         if errors:

@@ -30,6 +30,10 @@ def run_migrations_online() -> None:
             )
             with context.begin_transaction():
                 context.run_migrations()
+                # what must commit with the upgrade itself (PostgreSQL's `db upgrade`: its audit event)
+                in_transaction = config.attributes.get("in_transaction")
+                if in_transaction is not None:
+                    in_transaction(connection)
                 if sqlite:
                     broken = connection.exec_driver_sql("PRAGMA foreign_key_check").fetchall()
                     if broken:

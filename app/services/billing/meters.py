@@ -16,6 +16,7 @@ from models import (MeterReading)
 
 from ... import billing as B
 from ...audit import Actor
+from ...reconcile import id_ranges, readings_digest
 from ...auth import require
 from ...db import Database
 from ...errors import ValidationError
@@ -143,12 +144,16 @@ def import_counter_readings(db: Database, actor: Actor, source: str | Path | Ite
         if errors:
             raise ValidationError(errors)
         new = [(k, v[0]) for k, v in parsed.items() if k not in stored]
-        for (meter_id, at), kwh in new:
-            s.add(model(**{meter.key: meter_id, "read_at": at, "kwh_total": kwh}))
+        added = [model(**{meter.key: meter_id, "read_at": at, "kwh_total": kwh}) for (meter_id, at), kwh in new]
+        s.add_all(added)
         s.flush()
         meters = len({k[0] for k in parsed})
-        uow.audit(meter.action, meter.object_type, None, f"{len(new)} {meter.label}",
-                  after={"imported": len(new), "unchanged": len(parsed) - len(new), meter.plural: meters})
+        after = {"imported": len(new), "unchanged": len(parsed) - len(new), meter.plural: meters}
+        if added:
+            # which rows, and what they hold as stored: audit reconcile checks them against it
+            ids = id_ranges([r.id for r in added])
+            after.update(ids=ids, sha256=readings_digest(s, meter.object_type, ids))
+        uow.audit(meter.action, meter.object_type, None, f"{len(new)} {meter.label}", after=after)
         uow.commit()
         return len(new), len(parsed) - len(new), meters
 
