@@ -29,8 +29,8 @@ from typing import Any, Callable
 
 from sqlalchemy import event, func, select, text
 
-from app.audit import Actor
-from app.db import Database
+from app.audit.trail import Actor
+from app.store.db import Database
 
 INTERACTIVE_MS = 100.0
 BACKGROUND_MS = 3000.0      # a read the console runs off the GUI thread, showing the old rows meanwhile
@@ -251,7 +251,7 @@ LIST_CASES = {
 def _first_page(db: Database, spec, text: str | None, sort: str | None, desc: bool | None):
     """What the console's table model does on (re)load: the first read (keyset window and
     filtered count, or the ordered ids and their first window), and the total."""
-    from app import queries
+    from app.read import queries
 
     read = queries.read_list(db, spec, (text, sort, desc))
     queries.total(db, spec)
@@ -264,7 +264,7 @@ def _list_case(b: "Bench", name: str, spec, text, sort, desc) -> None:
     """One list read, with the target that applies: a big list read in the background (filtered,
     or sorted by a column that cannot page by keyset) keeps the window responsive whatever it
     costs, so its target is the background one; every other read is on the GUI thread."""
-    from app import queries
+    from app.read import queries
 
     background = (text or not queries.pages_by_keyset(spec, sort)) and queries.total(b.db, spec) > queries.BACKGROUND_ROWS
     if background:
@@ -305,9 +305,9 @@ def _background(b: "Bench", name: str, fn, gui_ms: float | None, gui_what: str) 
 
 def bench_lists(b: Bench) -> None:
     try:
-        from app import queries
+        from app.read import queries
     except ImportError:
-        b.add(Result("list views", None, None, 0, "", None, "app.queries missing"))
+        b.add(Result("list views", None, None, 0, "", None, "app.read.queries missing"))
         return
     for kind, spec in queries.SPECS.items():
         text_, sort = LIST_CASES.get(kind, ("a", spec.default_sort))
@@ -358,9 +358,9 @@ def _pick(db: Database, sql: str):
 
 def bench_views(b: Bench) -> None:
     try:
-        from app import viewdata
+        from app.read import viewdata
     except ImportError:
-        b.add(Result("rack elevation / room / dashboard", None, None, 0, "", None, "app.viewdata missing"))
+        b.add(Result("rack elevation / room / dashboard", None, None, 0, "", None, "app.read.viewdata missing"))
         return
     rack_id = _pick(b.db, "SELECT rack_id FROM device GROUP BY rack_id ORDER BY count(*) DESC, rack_id LIMIT 1")
     room_id = _pick(b.db, "SELECT room_id FROM rack GROUP BY room_id ORDER BY count(*) DESC, room_id LIMIT 1")
@@ -569,7 +569,7 @@ def bench_exports(b: Bench) -> None:
 def bench_verify(b: Bench) -> None:
     """`audit verify` over the whole chain, and the newest quarter of it (verify_audit_range, what
     an audit report checks of its period): two sizes, to show the growth."""
-    from app.audit import verify_audit_chain, verify_audit_range
+    from app.audit.trail import verify_audit_chain, verify_audit_range
 
     with b.db.session() as s:
         n = s.execute(select(func.count()).select_from(text("audit_event"))).scalar_one()
@@ -628,7 +628,7 @@ def _audit_window(db: Database, n: int):
     200,000 events who is not the data's loader (admin: its billing runs put ~75,000 events on one
     day, a period too large for a detailed PDF); with no such person, every actor's newest days."""
     try:
-        from app.audit_query import AuditFilter
+        from app.audit.query import AuditFilter
     except ImportError:
         return None
     with db.engine.connect() as conn:

@@ -22,7 +22,7 @@ def _load_large(db, actor, progress):
     return load_large(db, actor, progress=progress)
 
 
-# `demo load --scale large` (app/cli_core.py) finds the generator here: app/ does not import bench/.
+# `demo load --scale large` (app/cli/core.py) finds the generator here: app/ does not import bench/.
 DEFAULTS = {"load_large": _load_large}
 
 

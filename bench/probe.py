@@ -19,7 +19,7 @@ def rss_mb():
                 return int(line.split()[1]) / 1024
 if True:   # the real console's window, as run_console builds it
     from ui.main import make_app
-    from app.db import Database
+    from app.store.db import Database
     from app.services.users import login as do_login
     app = make_app()
     db = Database(url)

@@ -14,7 +14,7 @@ they are generated in memory with explicit ids, deterministically from one seed,
 with sqlite3 `executemany` (foreign-key checks off, synchronous off for the load) or
 PostgreSQL `COPY`. The users, the regions and the reference data still go through the
 services, and the synthetic audit events continue the chain those left, hashed exactly as
-`app.audit.event_hash` does, so `audit verify` passes afterwards.
+`app.audit.trail.event_hash` does, so `audit verify` passes afterwards.
 """
 from __future__ import annotations
 
@@ -30,13 +30,13 @@ from models import AuditEvent, GpuModel, Region, Subsidiary, User
 from models.choices import ContractStatus, GpuState, Role
 
 from app import __version__
-from app.audit import GENESIS_HASH, HASHED_FIELDS, Actor, canonical_json, event_hash
-from app.clock import TZ
-from app.db import Database
-from app.demo import COVERAGE, CONTACT_NAMES, DEVICE_TYPES, SITES, SUBSIDIARIES, SUBSIDIARIES_EN, ensure_demo_users
-from app.errors import RuleViolation
+from app.audit.trail import GENESIS_HASH, HASHED_FIELDS, Actor, canonical_json, event_hash
+from app.domain.clock import TZ
+from app.store.db import Database
+from app.demo.load import COVERAGE, CONTACT_NAMES, DEVICE_TYPES, SITES, SUBSIDIARIES, SUBSIDIARIES_EN, ensure_demo_users
+from app.domain.errors import RuleViolation
 from app.services.reference import load_regions
-from app.validators import make_uscc
+from app.domain.validators import make_uscc
 
 SEED = 20261129
 N_SITES, ROOMS_PER_SITE, RACKS_PER_ROOM = 20, 10, 50          # 200 rooms, 10,000 racks
@@ -45,7 +45,7 @@ N_CUSTOMERS, N_CONTRACTS = 5_000, 20_000
 N_AUDIT = 2_000_000
 GPU_RACK_SHARE = 0.6                                           # the rest are colocation racks
 BATCH = 20_000
-TZ_OFFSET = TZ.utcoffset(dt.datetime(2026, 1, 1))             # app.clock.TZ; Shanghai has no DST
+TZ_OFFSET = TZ.utcoffset(dt.datetime(2026, 1, 1))             # app.domain.clock.TZ; Shanghai has no DST
 
 Progress = Callable[[str], None]
 
@@ -652,7 +652,7 @@ class _Actors:
 
 
 def _audit_rows(plan: _Plan, start_seq: int, prev_hash: str, n: int, users: list[tuple]) -> Iterator[tuple]:
-    """n events after (start_seq, prev_hash), oldest first, each hashed by app.audit.event_hash."""
+    """n events after (start_seq, prev_hash), oldest first, each hashed by app.audit.trail.event_hash."""
     rng = random.Random(SEED + 2)
     who = _Actors(users)
     events = plan.events
@@ -742,7 +742,7 @@ def _use(db: Database, actor: Actor, today: dt.date, tick: Callable[[str], None]
     import os
     import tempfile
 
-    from app import billing as B
+    from app.domain import rating as B
     from app.services.billing import credit_statement, get_statement, run_billing
     from app.services.receivables import import_payments
     from models import Customer, Statement
@@ -800,7 +800,7 @@ def _use(db: Database, actor: Actor, today: dt.date, tick: Callable[[str], None]
 
 def _ensure_more_users(db: Database, actor: Actor) -> None:
     """Twenty people in all (the demo's six and EXTRA_USERS), through the users use case."""
-    from app.demo import DEMO_PASSWORD
+    from app.demo.load import DEMO_PASSWORD
     from app.services.users import add_user
 
     with db.session() as s:

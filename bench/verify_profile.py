@@ -16,7 +16,7 @@ import os
 import sys
 import time
 
-from app import audit_scan as scan
+from app.audit import scan
 
 
 def _sqlite(path: str, lo: int, hi: int) -> None:

@@ -1,6 +1,6 @@
 """The `idc-console` program: the one module above both halves (app/ and ui/, and bench/).
 
-With a command it runs the command line (app/cli.py) composed of the product's command modules
+With a command it runs the command line (app/cli/main.py) composed of the product's command modules
 and the bench package's; with none it opens the console window (ui/main.py). Neither half
 imports the other upwards: app/ knows nothing of ui/ or bench/ (import-linter contracts).
 Before the window, nothing but the global options is parsed and no command module is imported
@@ -8,7 +8,7 @@ Before the window, nothing but the global options is parsed and no command modul
 """
 from __future__ import annotations
 
-from app import cli
+from app.cli import main as cli
 
 # The product's commands, then the benchmark's (`bench`, and the loader behind `demo load --scale large`).
 COMMAND_MODULES = cli.COMMAND_MODULES + ("bench.cli",)

@@ -28,7 +28,7 @@ from reportlab.pdfgen import canvas as rl_canvas
 from reportlab.platypus import (BaseDocTemplate, Frame, LongTable, PageTemplate, Paragraph, Table,
                                 TableStyle)
 
-from app.money import format_amount, format_price
+from app.domain.money import format_amount, format_price
 
 from .documents import Party
 from .fonts import RegisteredFonts, register_cjk_fonts
@@ -244,7 +244,7 @@ def data_sha256(doc: Any) -> str:
 
 def fmt_money(d: Decimal | None) -> str:
     """``12,345.67`` (no currency sign, for table columns)."""
-    # the one money formatter (half-up); app/money.py is pure (no database, no Qt), the one app module reports use
+    # the one money formatter (half-up); app/domain/money.py is pure (no database, no Qt), the one app module reports use
     return format_amount(d)
 
 

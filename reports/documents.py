@@ -53,7 +53,7 @@ class StatementDoc:
     subtotal: Decimal
     tax: Decimal
     total: Decimal
-    total_in_words: str  # 人民币大写, from app.money.amount_in_words
+    total_in_words: str  # 人民币大写, from app.domain.money.amount_in_words
     credits: tuple[CreditLine, ...] = ()
     references: tuple[str, ...] = ()  # credit-note numbers, or the original statement number
     fapiao_no: str = ""
@@ -142,7 +142,7 @@ class DeviceRow:
 
 @dataclass(frozen=True)
 class ContractSums:
-    """A contract's totals (app.contract_totals), as printed under its schedule."""
+    """A contract's totals (app.services.contract_totals), as printed under its schedule."""
 
     monthly: Decimal
     one_off: Decimal

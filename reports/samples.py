@@ -30,7 +30,7 @@ CUSTOMER = Party(
 
 
 def _fen(d: Decimal) -> Decimal:
-    from app.money import round_fen
+    from app.domain.money import round_fen
 
     return round_fen(d)
 

@@ -26,9 +26,9 @@ VIEWS = ["dashboard", "sites", "racks", "devices", "gpus", "customers", "contrac
 
 
 def build_demo(path: Path):
-    from app.db import Database
-    from app.demo import load_demo
-    from app.startup import prepare_database
+    from app.store.db import Database
+    from app.demo.load import load_demo
+    from app.store.startup import prepare_database
     db = Database(f"sqlite:///{path}")
     prepare_database(db)
     load_demo(db)
@@ -48,7 +48,7 @@ def main(argv=None) -> int:
 
     tmp = tempfile.TemporaryDirectory()
     os.environ["IDC_CONSOLE_SETTINGS"] = str(Path(tmp.name) / "settings.ini")  # never the user's settings
-    from app.db import Database
+    from app.store.db import Database
     db = Database(f"sqlite:///{Path(args.db).resolve()}" if args.db and "://" not in args.db else args.db) \
         if args.db else build_demo(Path(tmp.name) / "demo.db")
 
@@ -136,7 +136,7 @@ def main(argv=None) -> int:
                 page.run(dry_run=True)
             if pid == "audit":
                 bar = window.pages["audit"].bar          # a filtered period: its dates show their year
-                from app.billing import local_today
+                from app.domain.rating import local_today
                 bar.date_from.set_date(local_today().replace(day=1))
                 bar.date_to.set_date(local_today())
                 window.pages["audit"].verify()

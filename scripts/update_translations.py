@@ -1,7 +1,7 @@
 """Regenerate resources/translations/idc_console_zh_CN.ts and compile it to .qm.
 
 pyside6-lupdate cannot see strings that are data (choice labels in models/choices.py,
-column labels in app/queries.py, form labels, page names) or that go through a module's
+column labels in app/read/queries.py, form labels, page names) or that go through a module's
 `tr()` helper, so this script extracts with Python's own parser instead:
   self.tr("…")                     context = the enclosing class
   X.translate("ctx", "…")          context = ctx
@@ -576,14 +576,14 @@ def extract_file(path: Path) -> list[tuple[str, str, int]]:
 
 def data_messages() -> list[tuple[str, str]]:
     import models.choices as choices
-    from app import queries
+    from app.read import queries
     from ui.forms import FORMS
     from ui.i18n import KIND_LABELS
     from ui.mainwindow import PAGES
     out = []
     for obj in choices.choice_sets():
         out += [(f"choices/{obj.__name__}", en) for _v, en, _zh in obj.labels()]
-    from app.auth import PERMISSION_LABELS
+    from app.domain.auth import PERMISSION_LABELS
     out += [("permissions", label) for label in PERMISSION_LABELS.values()]
     from ui.contracts import MOVES
     out += [("ContractPanel", label) for _k, label, *_r in MOVES]
@@ -593,7 +593,7 @@ def data_messages() -> list[tuple[str, str]]:
     out += [("forms", f.label) for fields in FORMS.values() for f in fields]
     out += [("kinds", label) for label in KIND_LABELS.values()]
     out += [("MainWindow", label) for _p, label, _k in PAGES]
-    # audit action and object names: app.audit_query holds them in both languages (no Qt messages)
+    # audit action and object names: app.audit.query holds them in both languages (no Qt messages)
     from ui.messages import PATTERNS
     out += [("messages", template) for _p, template in PATTERNS]
     return out

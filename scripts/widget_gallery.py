@@ -2,7 +2,7 @@
 
     python scripts/widget_gallery.py [--db FILE] [--out /tmp/widgets] [--lang zh|en]
 
-With no --db, a fresh SQLite file gets the demo data (app/demo.py) or, where that is missing,
+With no --db, a fresh SQLite file gets the demo data (app/demo/load.py) or, where that is missing,
 the small estate of tests/test_viewdata.py. Writes rack_elevation.png, room_view.png,
 room_view_status.png, dashboard.png, dashboard_empty.png, site_plot.png, region_tree.png.
 """
@@ -19,15 +19,15 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 
 def build_db(path: Path):
-    from app.db import Database
-    from app.startup import prepare_database
+    from app.store.db import Database
+    from app.store.startup import prepare_database
 
     if path.exists():
         path.unlink()
     db = Database(f"sqlite:///{path}")
     prepare_database(db)
     try:
-        from app.demo import load_demo
+        from app.demo.load import load_demo
     except ImportError:
         load_demo = None
     if load_demo is not None:
@@ -65,8 +65,8 @@ def main(argv=None) -> int:
     except ImportError:
         pass
 
-    from app.db import Database
-    from app import viewdata as vd
+    from app.store.db import Database
+    from app.read import viewdata as vd
     from ui.widgets.charts import DashboardWidget
     from ui.widgets.rack_elevation import RackElevationView
     from ui.widgets.region_tree import RegionTreePanel

@@ -5,7 +5,7 @@ from decimal import Decimal
 
 from app.services.common import create_record
 from app.services.reference import load_regions
-from app.validators import make_uscc
+from app.domain.validators import make_uscc
 
 
 def build_site(db, admin, *, rack_kw=Decimal("10"), racks=2):

@@ -12,16 +12,16 @@ import uuid
 import pytest
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
-os.environ.setdefault("IDC_PASSWORD_HASH_COST", "test")  # cheap argon2id for tests (app/auth.py)
+os.environ.setdefault("IDC_PASSWORD_HASH_COST", "test")  # cheap argon2id for tests (app/domain/auth.py)
 # The suite never writes to the user's real data directory (remembered audit heads, logs, settings).
 os.environ["IDC_CONSOLE_HOME"] = tempfile.mkdtemp(prefix="idc-test-home-")
 
 from sqlalchemy import create_engine, text  # noqa: E402
 from sqlalchemy.engine import make_url  # noqa: E402
 
-from app.audit import Actor  # noqa: E402
-from app.db import Database  # noqa: E402
-from app.startup import prepare_database  # noqa: E402
+from app.audit.trail import Actor  # noqa: E402
+from app.store.db import Database  # noqa: E402
+from app.store.startup import prepare_database  # noqa: E402
 
 PG_URL = os.environ.get("IDC_TEST_PG_URL")
 BACKENDS = ["sqlite"] + (["postgresql"] if PG_URL else [])
@@ -116,7 +116,7 @@ def demo_templates(tmp_path_factory, pg_template):
     def get(backend: str):
         if backend in cache:
             return cache[backend]
-        from app.demo import load_demo
+        from app.demo.load import load_demo
 
         if backend == "sqlite":
             folder = tmp_path_factory.mktemp("demo")

@@ -5,7 +5,7 @@ import datetime as dt
 
 from sqlalchemy import select, text
 
-from app.audit import HASHED_FIELDS, event_hash
+from app.audit.trail import HASHED_FIELDS, event_hash
 from models import GENESIS_HASH, AuditEvent
 
 
@@ -56,7 +56,7 @@ def drop_statement_triggers(db):
 
 def bill_last_month(db, monkeypatch):
     """The demo's last month billed and issued through the CLI, as the program does it."""
-    from app.cli import main
+    from app.cli.main import main
 
     monkeypatch.setenv("IDC_CONSOLE_PASSWORD", "demo1234")
     assert main(["--db", db.url, "--user", "admin", "billing", "run", "--period", "last", "--issue"]) == 0

@@ -1,4 +1,4 @@
-"""Amounts typed by a person: one grammar (app.money.parse_money) for payments, credits, deposits,
+"""Amounts typed by a person: one grammar (app.domain.money.parse_money) for payments, credits, deposits,
 fapiao amounts, contract prices and import cells. ¥ and ￥ and thousands separators are accepted
 everywhere alike; 1e400, NaN, Infinity and more digits than a column holds are refused with a field
 error, never a traceback, and the refused write changes nothing."""
@@ -9,9 +9,9 @@ from decimal import Decimal as D
 
 import pytest
 
-from app.clock import local_today
-from app.errors import ValidationError
-from app.money import AmountError, parse_decimal, parse_money
+from app.domain.clock import local_today
+from app.domain.errors import ValidationError
+from app.domain.money import AmountError, parse_decimal, parse_money
 from app.services import billing as BS
 from app.services import contracts as C
 from app.services import deposits as DEP

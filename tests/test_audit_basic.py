@@ -1,7 +1,7 @@
-from app.audit import verify_audit_chain
+from app.audit.trail import verify_audit_chain
 from app.services.users import login
 import pytest
-from app.errors import AuthenticationFailed
+from app.domain.errors import AuthenticationFailed
 
 
 def test_login_success_and_failure_are_audited(db, admin):

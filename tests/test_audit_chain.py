@@ -5,7 +5,7 @@ import pytest
 from sqlalchemy import text
 from sqlalchemy.exc import DBAPIError
 
-from app.audit import verify_audit_chain
+from app.audit.trail import verify_audit_chain
 from app.services.common import create_record
 from tests.conftest import on_postgresql, table_counts
 
@@ -122,7 +122,7 @@ def _head_row(db):
 def test_forged_append_without_moving_the_head_is_named(db, admin):
     """A correctly hashed and linked event added by SQL, leaving audit_head alone, is a forgery,
     not a deletion."""
-    from app.audit import Actor, append_event
+    from app.audit.trail import Actor, append_event
 
     _events(db, admin)
     head = _head_row(db)
@@ -167,10 +167,10 @@ def test_head_row_seq_pushed_forward_is_named(db, admin):
 # --- audit_append takes a batch set-wise (migration 0023) and refuses it as the loop did -----------------
 
 def _batch(db, n: int, *, spoil: dict | None = None) -> list[dict]:
-    """n events that continue the head, hashed by app.audit's definition; `spoil` = {index: changes}."""
+    """n events that continue the head, hashed by app.audit.trail's definition; `spoil` = {index: changes}."""
     import datetime as dt
 
-    from app.audit import HASHED_FIELDS, hash_payload
+    from app.audit.trail import HASHED_FIELDS, hash_payload
 
     with db.engine.connect() as c:
         seq, prev = c.execute(text("SELECT seq, hash FROM audit_head")).one()
@@ -205,7 +205,7 @@ def _append(db, events) -> str:
 def test_audit_append_numbers_links_and_hashes_a_batch_itself(db, admin, spoil):
     """PostgreSQL's audit_append (SQLite appends in the program) from migration 0029: whatever seq, link
     and hash a client sends, the server numbers the batch after the head, links and hashes each event by
-    app/audit.py's definition, and moves the head once; the chain verifies."""
+    app/audit/trail.py's definition, and moves the head once; the chain verifies."""
     _events(db, admin, 2)
     with db.engine.connect() as c:
         head, hh = c.execute(text("SELECT seq, hash FROM audit_head")).one()

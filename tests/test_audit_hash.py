@@ -1,4 +1,4 @@
-"""The audit hash has one definition (app.audit.hash_payload), pinned by a test vector: appending,
+"""The audit hash has one definition (app.audit.trail.hash_payload), pinned by a test vector: appending,
 the Python verify path, the database-built payload of the fast verify path and the synthetic chain
 of bench.scale all agree with it."""
 from __future__ import annotations
@@ -10,7 +10,7 @@ import random
 from sqlalchemy import select
 
 from bench import scale
-from app.audit import (GENESIS_HASH, HASHED_FIELDS, Actor, _fast_sql, _scan, _select_sql, append_event,
+from app.audit.trail import (GENESIS_HASH, HASHED_FIELDS, Actor, _fast_sql, _scan, _select_sql, append_event,
                        canonical_json, event_hash, format_ts, hash_payload)
 from models import AuditEvent
 
@@ -74,13 +74,13 @@ def test_the_synthetic_chain_hashes_by_the_one_definition():
 
 def test_the_server_hashes_by_the_one_definition(db):
     """PostgreSQL from migration 0029 hashes each event itself (idc_audit_payload, then sha256): the test
-    vector gives the same hash there as in app/audit.py, so both backends' chains verify the same way."""
+    vector gives the same hash there as in app/audit/trail.py, so both backends' chains verify the same way."""
     import orjson
     from sqlalchemy import text
 
     if db.engine.dialect.name != "postgresql":
         import pytest
-        pytest.skip("the server hashes on PostgreSQL only; SQLite's events are hashed by app/audit.py")
+        pytest.skip("the server hashes on PostgreSQL only; SQLite's events are hashed by app/audit/trail.py")
     doc = dict(FIXED, ts="2026-11-30T02:03:04.567890", hash=None)
     with db.engine.connect() as c:
         payload, digest = c.execute(text(

@@ -6,9 +6,9 @@ import subprocess
 
 from sqlalchemy import text
 
-from app.audit import Actor, append_events, verify_audit_range
-from app.audit_query import AuditFilter
-from app.clock import local_today
+from app.audit.trail import Actor, append_events, verify_audit_range
+from app.audit.query import AuditFilter
+from app.domain.clock import local_today
 from app.documents import audit_report_doc, render_document
 from reports import render_audit_report, samples
 

@@ -1,11 +1,11 @@
-"""The audit head each computer remembers per database (app/audit_state.py)."""
+"""The audit head each computer remembers per database (app/audit/state.py)."""
 from __future__ import annotations
 
 import pytest
 from sqlalchemy import text
 
-from app import audit_state
-from app.audit import verify_audit_chain
+from app.audit import state as audit_state
+from app.audit.trail import verify_audit_chain
 from app.services.common import create_record
 
 from tamper_kit import drop_triggers, rehash
@@ -90,7 +90,7 @@ def test_wiped_trail_is_caught(db, admin):
 
 
 def test_cli_verify_exits_1_on_a_shorter_chain(db, admin, monkeypatch, capsys):
-    from app.cli import main
+    from app.cli.main import main
 
     _events(db, admin)
     assert main(["--db", db.url, "audit", "verify"]) == 0

@@ -1,4 +1,4 @@
-"""The fast verify paths (app/audit_scan.py: SQLite chunks hashed in Python, PostgreSQL hashing in the
+"""The fast verify paths (app/audit/scan.py: SQLite chunks hashed in Python, PostgreSQL hashing in the
 server) give exactly the exact path's verdict (hash_payload over the stored columns): the same first
 bad event, in the same words, wherever it falls against the chunk and range boundaries; and they accept
 nothing the exact path refuses, not even a forger's hash of a payload a careless database serialiser
@@ -11,9 +11,9 @@ import hashlib
 import pytest
 from sqlalchemy import text
 
-import app.audit as audit
-from app import audit_scan
-from app.audit import Actor, append_event, event_hash, verify_audit_chain, verify_audit_range
+import app.audit.trail as audit
+from app.audit import scan as audit_scan
+from app.audit.trail import Actor, append_event, event_hash, verify_audit_chain, verify_audit_range
 
 from tamper_kit import drop_triggers
 
@@ -121,7 +121,7 @@ def _rehash_last(db, payload_sql: str):
 
 
 def _careless_sqlite_payload(ts: str) -> str:
-    """json_object without the shape checks of app.audit_scan._sqlite_payload."""
+    """json_object without the shape checks of app.audit.scan._sqlite_payload."""
     args = ", ".join(f"'{f}', " + (ts if f == "ts" else f'"{f}"') for f in audit_scan._SORTED_FIELDS)
     return f"CAST(json_object({args}) AS BLOB)"
 

@@ -1,11 +1,11 @@
-"""PostgreSQL hashes the audit chain itself (app.audit._pg_hash_sql): its payload and hash equal the one
+"""PostgreSQL hashes the audit chain itself (app.audit.trail._pg_hash_sql): its payload and hash equal the one
 definition (hash_payload of canonical JSON) for text a serialiser can get wrong, so a sound chain comes
 back as its first row alone, and a changed row is flagged."""
 from __future__ import annotations
 
 from sqlalchemy import text
 
-from app.audit import Actor, _pg_hash_sql, append_event, verify_audit_chain
+from app.audit.trail import Actor, _pg_hash_sql, append_event, verify_audit_chain
 from tests.conftest import on_postgresql
 
 VECTORS = ["plain", "管理员 · 引号\"与\\反斜杠", "tab\tnew\nline\rcr", "ctl\x01\x1f\x7f", "sep\u2028\u2029",

@@ -12,7 +12,7 @@ import pytest
 from sqlalchemy import text
 from sqlalchemy.exc import DBAPIError
 
-from app.errors import PermissionDenied, RuleViolation, ValidationError
+from app.domain.errors import PermissionDenied, RuleViolation, ValidationError
 from app.services import billing as BS
 from app.services import contracts as C
 from models.choices import ItemKind, PriceUnit, StatementStatus

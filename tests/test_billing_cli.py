@@ -7,7 +7,7 @@ from decimal import Decimal
 
 import pytest
 
-from app.cli import main
+from app.cli.main import main
 from app.services import billing as BS
 from tests.conftest import PASSWORD
 from test_billing_world import make_world, rack_item, signed
@@ -77,7 +77,7 @@ def test_refusals_exit_1_with_the_reason(db, admin, manager, cli, capsys):
 
 def test_contracts_due(db, admin, manager, cli):
     w = make_world(db)
-    from app.billing import local_today
+    from app.domain.rating import local_today
 
     end = local_today() + dt.timedelta(days=45)
     c = signed(db, manager, admin, w, [rack_item(w, 1, "1")], dt.date(2026, 1, 1), end)

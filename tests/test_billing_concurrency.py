@@ -12,7 +12,7 @@ from decimal import Decimal
 import pytest
 from sqlalchemy import func, select
 
-from app.db import Database
+from app.store.db import Database
 from app.services import billing as BS
 from models import Customer, Statement, StatementLine
 from models.choices import StatementStatus

@@ -10,8 +10,8 @@ from decimal import Decimal
 import pytest
 from sqlalchemy import select
 
-from app import billing as B
-from app.errors import PermissionDenied, RuleViolation, ValidationError
+from app.domain import rating as B
+from app.domain.errors import PermissionDenied, RuleViolation, ValidationError
 from app.services import billing as BS
 from app.services import contracts as C
 from app.services import handover as H
@@ -286,7 +286,7 @@ def test_part_month_discount_and_monthly_gpu_downtime_lines_multiply_out(db, adm
 
 def test_a_price_with_three_decimals_prints_in_full(db, admin, manager, monkeypatch, capsys):
     """¥123,456,789.125 a month for a whole month: the line shows the price as written (not …13)."""
-    from app.cli import main
+    from app.cli.main import main
     from tests.conftest import PASSWORD
 
     w = make_world(db)

@@ -7,7 +7,7 @@ import datetime as dt
 
 from sqlalchemy import event, select
 
-from app.audit import verify_audit_chain
+from app.audit.trail import verify_audit_chain
 from app.services import billing as BS
 from app.services.billing import issue as issue_module
 from models import AuditEvent, Customer, Statement
@@ -91,7 +91,7 @@ def test_issue_sets_each_due_date_from_the_terms(db, admin, manager, monkeypatch
     with db.session() as s:
         rows = dict(s.execute(select(Statement.id, Statement.due_date)).all())
         issued = dict(s.execute(select(Statement.id, Statement.issued_at)).all())
-    from app.billing import local_date
+    from app.domain.rating import local_date
     for sid, due in rows.items():
         assert due == local_date(issued[sid]) + dt.timedelta(days=0 if sid == first else 30), sid
 

@@ -13,7 +13,7 @@ import datetime as dt
 import pytest
 from sqlalchemy import event, func, select
 
-from app.db import Database
+from app.store.db import Database
 from app.services import billing as BS
 from models import Customer, Statement
 from models.choices import StatementStatus

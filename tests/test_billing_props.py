@@ -1,4 +1,4 @@
-"""Properties of the pure billing arithmetic (app/billing.py), checked over many inputs."""
+"""Properties of the pure billing arithmetic (app/domain/rating.py), checked over many inputs."""
 from __future__ import annotations
 
 import datetime as dt
@@ -8,7 +8,7 @@ from fractions import Fraction
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from app import billing as B
+from app.domain import rating as B
 
 prices = st.decimals(min_value=Decimal("0"), max_value=Decimal("1000000"), places=2)
 periods = st.builds(B.Period, st.integers(2000, 2100), st.integers(1, 12))

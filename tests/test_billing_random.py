@@ -22,8 +22,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from sqlalchemy import select
 
-from app import billing as B
-from app.errors import ValidationError
+from app.domain import rating as B
+from app.domain.errors import ValidationError
 from app.services import billing as BS
 from app.services import contracts as C
 from app.services import handover as H

@@ -12,7 +12,7 @@ from zoneinfo import ZoneInfo
 from sqlalchemy import select
 
 from app.services import contracts as C
-from app.validators import make_uscc
+from app.domain.validators import make_uscc
 from models import (Customer, GpuAsset, GpuModel, MeterReading, Rack, Region, Room, Site, Subsidiary)
 from models.choices import GpuState, ItemKind, PriceUnit, RackStatus
 

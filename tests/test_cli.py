@@ -7,8 +7,8 @@ import sys
 import pytest
 from sqlalchemy import text
 
-from app.cli import main
-from app.demo import DEMO_PASSWORD
+from app.cli.main import main
+from app.demo.load import DEMO_PASSWORD
 
 
 def run(db, *args, env=None, monkeypatch=None, capsys=None):
@@ -71,7 +71,7 @@ def test_real_entry_point_first_admin_and_backup(tmp_path):
     dbfile = tmp_path / "cli.db"
     env = {"IDC_CONSOLE_PASSWORD": "first-admin-1", "PATH": "/usr/bin:/bin", "HOME": str(tmp_path)}
     def cli(*args):
-        return subprocess.run([sys.executable, "-m", "app.cli", "--db", str(dbfile), *args], env=env,
+        return subprocess.run([sys.executable, "-m", "app.cli.main", "--db", str(dbfile), *args], env=env,
                               capture_output=True, text=True, cwd=str(__import__("pathlib").Path(__file__).parents[1]))
     r = cli("user", "add", "root", "--role", "admin")
     assert r.returncode == 1 and f"no database at {dbfile}; create one with" in r.stderr
@@ -94,7 +94,7 @@ def test_every_commands_help_formats_cleanly():
     import argparse
 
     from launcher import COMMAND_MODULES
-    from app.cli import build_parser
+    from app.cli.main import build_parser
 
     def walk(parser, path):
         text = parser.format_help()

@@ -81,7 +81,7 @@ def workdir(tmp_path_factory):
         assert main(["--db", "good.db", "db", "upgrade"]) == 0
         assert main(["--db", "good.db", "user", "add", "admin", "--role", "admin"]) == 0
         assert main(["--db", "old.db", "db", "upgrade"]) == 0
-        from app.db import Database
+        from app.store.db import Database
 
         old_db = Database("sqlite:///old.db")
         old_db.downgrade("0003")
@@ -217,7 +217,7 @@ def test_version(capsys):
 def test_relative_periods():
     import datetime as dt
 
-    from app.cli import month_bounds, parse_period
+    from app.cli.main import month_bounds, parse_period
 
     assert parse_period("last", dt.date(2027, 3, 15)) == "2027-02"
     assert parse_period("this", dt.date(2027, 3, 15)) == "2027-03"
@@ -231,7 +231,7 @@ def test_relative_periods():
 
 
 def test_url_resolution(tmp_path, monkeypatch):
-    from app.config import DatabaseUnavailable, resolve_db_url
+    from app.store.config import DatabaseUnavailable, resolve_db_url
 
     monkeypatch.delenv("IDC_CONSOLE_DB", raising=False)
     assert resolve_db_url("postgres://u:p@h:5433/d") == "postgresql+psycopg://u:p@h:5433/d"
@@ -247,7 +247,7 @@ def test_url_resolution(tmp_path, monkeypatch):
 
 
 def test_home_moves_data_and_settings_and_nothing_is_created(tmp_path, monkeypatch):
-    from app.config import data_dir, default_sqlite_path, settings_file
+    from app.store.config import data_dir, default_sqlite_path, settings_file
 
     home = tmp_path / "home"
     monkeypatch.setenv("IDC_CONSOLE_HOME", str(home))
@@ -263,8 +263,8 @@ def test_home_moves_data_and_settings_and_nothing_is_created(tmp_path, monkeypat
 
 
 def test_damaged_sqlite_named(tmp_path):
-    from app.config import DatabaseUnavailable
-    from app.db import Database, check_sqlite_file
+    from app.store.config import DatabaseUnavailable
+    from app.store.db import Database, check_sqlite_file
 
     good = tmp_path / "good.db"
     db = Database(f"sqlite:///{good}")

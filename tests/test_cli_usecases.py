@@ -7,7 +7,7 @@ import datetime as dt
 import pytest
 from sqlalchemy import select
 
-from app.cli import main
+from app.cli.main import main
 from app.services import billing as BS
 from models import Contact, Downtime, RackReservation
 from tests.conftest import PASSWORD

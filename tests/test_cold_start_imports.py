@@ -18,7 +18,7 @@ def test_schema_check_without_alembic(db):
     url = db.engine.url.render_as_string(hide_password=False)
     out = _run(f"""
 import sys
-from app.db import Database
+from app.store.db import Database
 d = Database({url!r})
 d.check_not_newer()
 print(d.current_revision() == d.head_revision(), d.needs_upgrade(), 'alembic' in sys.modules)
@@ -50,10 +50,10 @@ def test_a_command_still_finds_its_module(capsys):
 
 def test_the_launcher_composes_both_halves_and_app_alone_has_no_window(tmp_path, capsys):
     """`idc-console` is the launcher: the bench package's command is there, and the window opens
-    with no command; app.cli alone (no launcher) knows neither and imports no Qt (issue 13)."""
+    with no command; app.cli.main alone (no launcher) knows neither and imports no Qt (issue 13)."""
     import pytest
 
-    from app import cli
+    from app.cli import main as cli
     from launcher import COMMAND_MODULES, main
 
     assert "bench" in cli.build_parser(COMMAND_MODULES)._subparsers._group_actions[0].choices
@@ -63,7 +63,7 @@ def test_the_launcher_composes_both_halves_and_app_alone_has_no_window(tmp_path,
     assert exc.value.code == 0 and "--repeat" in capsys.readouterr().out
     out = _run(f"""
 import sys
-from app.cli import main
+from app.cli.main import main
 code = main(['--db', {str(tmp_path / 'x.db')!r}])
 print(code, 'PySide6' in sys.modules, 'ui.main' in sys.modules)
 """)

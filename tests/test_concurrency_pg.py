@@ -12,7 +12,7 @@ import os
 import pytest
 from sqlalchemy import func, select
 
-from app.audit import verify_audit_chain
+from app.audit.trail import verify_audit_chain
 from tests.builders import build_site
 
 pytestmark = pytest.mark.skipif(not os.environ.get("IDC_TEST_PG_URL"), reason="needs IDC_TEST_PG_URL (PostgreSQL)")
@@ -20,8 +20,8 @@ ROUNDS = 15
 
 
 def _worker(url: str, login_name: str, rack_id: int, results):
-    from app.db import Database
-    from app.errors import Conflict
+    from app.store.db import Database
+    from app.domain.errors import Conflict
     from app.services.common import create_record, update_record
     from app.services.users import login
     from models import Rack

@@ -7,7 +7,7 @@ import datetime as dt
 import pytest
 from sqlalchemy import select
 
-from app.errors import PermissionDenied, RuleViolation
+from app.domain.errors import PermissionDenied, RuleViolation
 from app.services import contracts as C
 from app.services.settings import CONTRACT_FOUR_EYES, change_setting, four_eyes_required
 from models import AuditEvent, Contract
@@ -166,8 +166,8 @@ def test_the_approval_line_names_the_second_person(db, admin, manager):
 
 
 def test_the_setting_from_the_command_line(demo_db, capsys, monkeypatch):
-    from app.cli import main
-    from app.demo import DEMO_PASSWORD
+    from app.cli.main import main
+    from app.demo.load import DEMO_PASSWORD
     url = demo_db.engine.url.render_as_string(hide_password=False)
     monkeypatch.setenv("IDC_CONSOLE_PASSWORD", DEMO_PASSWORD)
     assert main(["--db", url, "settings", "show"]) == 0

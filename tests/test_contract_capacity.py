@@ -13,7 +13,7 @@ from decimal import Decimal as D
 
 import pytest
 
-from app.errors import RuleViolation
+from app.domain.errors import RuleViolation
 from app.services import contracts as C
 from models.choices import ItemKind, PriceUnit
 from tests.conftest import table_counts

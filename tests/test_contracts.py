@@ -7,7 +7,7 @@ from decimal import Decimal
 import pytest
 from sqlalchemy import select
 
-from app.errors import PermissionDenied, RuleViolation, ValidationError
+from app.domain.errors import PermissionDenied, RuleViolation, ValidationError
 from app.services import contracts as C
 from models import AuditEvent, GpuAsset, GpuHistory, GpuLease, Rack
 from models.choices import ContractStatus, GpuState, ItemKind, PriceUnit, RackStatus

@@ -21,7 +21,7 @@ from decimal import Decimal as D
 import pytest
 from sqlalchemy import select
 
-from app.errors import RuleViolation, ValidationError
+from app.domain.errors import RuleViolation, ValidationError
 from app.services import billing as BS
 from models import AuditEvent
 from test_billing_world import cst, make_world, rack_item, signed
@@ -85,7 +85,7 @@ def test_the_rest_of_a_partly_credited_line_can_be_waived(db, admin, manager):
 def test_the_command_line_waives(db, admin, manager, capsys):
     import os
 
-    from app.cli import main
+    from app.cli.main import main
     from tests.conftest import PASSWORD
     st = _october(db, admin, manager)
     os.environ["IDC_CONSOLE_PASSWORD"] = PASSWORD

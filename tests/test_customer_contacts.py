@@ -7,11 +7,11 @@ import csv
 import pytest
 from sqlalchemy import select
 
-from app import queries
-from app.errors import ValidationError
+from app.read import queries
+from app.domain.errors import ValidationError
 from app.importexport import run_export, run_import
 from app.services.customers import save_customer
-from app.validators import make_uscc
+from app.domain.validators import make_uscc
 from models import AuditEvent, Region
 from tests.conftest import table_counts
 

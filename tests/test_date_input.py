@@ -1,5 +1,5 @@
-"""Dates and billing periods given by a person: one reading each (app.clock.parse_date,
-app.billing.Period.parse) for the command line, the services and the imports. YYYY-MM-DD (and what a
+"""Dates and billing periods given by a person: one reading each (app.domain.clock.parse_date,
+app.domain.rating.Period.parse) for the command line, the services and the imports. YYYY-MM-DD (and what a
 spreadsheet writes for a date: 2026/1/5, a midnight timestamp), years 2000 to 2099; 20261101, an int,
 9999-12-31 refused with a field error, not a TypeError and not a lease that never ends."""
 from __future__ import annotations
@@ -8,10 +8,10 @@ import datetime as dt
 
 import pytest
 
-from app.billing import Period
-from app.cli import parse_day, parse_period
-from app.clock import DateError, local_today, parse_date
-from app.errors import ValidationError
+from app.domain.rating import Period
+from app.cli.main import parse_day, parse_period
+from app.domain.clock import DateError, local_today, parse_date
+from app.domain.errors import ValidationError
 from app.services import billing as BS
 from app.services import deposits as DEP
 from app.services import receivables as R

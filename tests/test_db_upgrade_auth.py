@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from sqlalchemy import text
 
-from app.cli import main
+from app.cli.main import main
 from app.services.users import add_user
 from tests.conftest import PASSWORD
 

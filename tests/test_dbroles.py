@@ -1,4 +1,4 @@
-"""PostgreSQL roles (app/dbroles.py): each person's database login can do what their program role
+"""PostgreSQL roles (app/store/dbroles.py): each person's database login can do what their program role
 does and nothing else. Role names carry the test database's unique name and are dropped afterwards,
 so parallel runs and CI do not collide (roles are cluster-wide)."""
 from __future__ import annotations
@@ -8,8 +8,8 @@ import pytest
 from sqlalchemy import text
 from sqlalchemy.engine import make_url
 
-from app import dbroles
-from app.db import Database
+from app.store import dbroles
+from app.store.db import Database
 from tests.conftest import on_postgresql
 
 PASSWORD = "correct-horse-1"
@@ -19,9 +19,9 @@ TABLES_NOT_WRITABLE_BY_ANYONE = {"audit_event": dbroles.IUD, "audit_head": dbrol
 
 
 def test_db_roles_refused_on_sqlite(sqlite_db, capsys):
-    from app.cli import main
+    from app.cli.main import main
 
-    from app.startup import prepare_database
+    from app.store.startup import prepare_database
     prepare_database(sqlite_db)
     assert main(["--db", sqlite_db.url, "db", "roles"]) == 1
     assert "PostgreSQL only" in capsys.readouterr().err
@@ -29,7 +29,7 @@ def test_db_roles_refused_on_sqlite(sqlite_db, capsys):
 
 @pytest.fixture
 def pg(db, admin, monkeypatch, tmp_path):
-    from app.cli import main
+    from app.cli.main import main
 
     monkeypatch.setenv("IDC_CONSOLE_HOME", str(tmp_path / "home"))
     monkeypatch.setenv("IDC_CONSOLE_PASSWORD", PASSWORD)
@@ -81,13 +81,13 @@ def test_every_table_has_its_writers_declared():
     owners_only = set(dbroles.NEVER_WRITTEN) | {"audit_event", "audit_head"}  # the trail: through functions
     owners_only |= set(dbroles.LOADED_BY_MIGRATIONS)
     missing = sorted(set(Base.metadata.tables) - declared - owners_only)
-    assert not missing, f"tables no database group may write: {missing} (app/dbroles.py WRITES)"
+    assert not missing, f"tables no database group may write: {missing} (app/store/dbroles.py WRITES)"
 
 
 def test_each_groups_writes_follow_its_roles_permissions():
     """One table (dbroles.PERMISSION_WRITES: what each permission's use cases write); a group writes what
     its role's permissions (auth.PERMISSIONS) write, and nothing is declared twice."""
-    from app.auth import PERMISSIONS
+    from app.domain.auth import PERMISSIONS
 
     assert set(dbroles.PERMISSION_WRITES) == set(PERMISSIONS)
     for role in dbroles.GROUPS:
@@ -158,9 +158,9 @@ def _lit(value: str) -> str:
 
 @on_postgresql
 def test_permitted_use_cases_work_as_the_person(pg, capsys):
-    from app.audit_state import verify_and_remember
-    from app.cli import main
-    from app.reconcile import reconcile
+    from app.audit.state import verify_and_remember
+    from app.cli.main import main
+    from app.audit.reconcile import reconcile
     from app.services.common import create_record, update_record
     from app.services.gpus import transition_gpu
     from app.services.users import add_user, login
@@ -186,7 +186,7 @@ def test_permitted_use_cases_work_as_the_person(pg, capsys):
         with dbs["aud"].session() as s:
             assert verify_and_remember(dbs["aud"], s).ok
             assert reconcile(s).ok
-        from app.errors import PermissionDenied
+        from app.domain.errors import PermissionDenied
         with pytest.raises(PermissionDenied):
             create_record(dbs["aud"], actors["aud"], "gpu_model", dict(name="x", vendor="NVIDIA", memory_gb=1,
                                                                        form_factor="pcie"))
@@ -246,9 +246,9 @@ def test_check_scram_against_a_known_verifier():
 def test_database_logins_follow_the_program(pg, capsys, monkeypatch):
     """Users older than db roles get a login; a password set or changed anywhere changes the database
     login's; disabling makes it NOLOGIN; a new role moves it; an administrator unlocks a login."""
-    from app.auth import LOGIN_POLICY, LoginPolicy
-    from app.cli import main
-    from app.errors import AuthenticationFailed
+    from app.domain.auth import LOGIN_POLICY, LoginPolicy
+    from app.cli.main import main
+    from app.domain.errors import AuthenticationFailed
     from app.services.users import change_own_password, find_user, login, retire_user, unlock_user, update_user
 
     # `admin` existed before db roles: it got a login in its group, without a password yet

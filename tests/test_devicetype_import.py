@@ -11,12 +11,12 @@ from pathlib import Path
 import pytest
 from sqlalchemy import func, select
 
-from app.audit import verify_audit_chain
-from app.cli import main
-from app.devicetypes import (MAX_ALIASES, MAX_FILE_BYTES, DeviceTypeFileError, import_device_types,
+from app.audit.trail import verify_audit_chain
+from app.cli.main import main
+from app.importexport.devicetypes import (MAX_ALIASES, MAX_FILE_BYTES, DeviceTypeFileError, import_device_types,
                              parse_device_type, read_device_type_file)
-from app.db import Database
-from app.startup import prepare_database
+from app.store.db import Database
+from app.store.startup import prepare_database
 from models import DeviceType
 from tests.conftest import PASSWORD, table_counts
 

@@ -13,13 +13,13 @@ from pathlib import Path
 import pytest
 from sqlalchemy import select
 
-from app.devicetypes import device_draw, import_device_types, parse_device_type, read_device_type_file
-from app.errors import ValidationError
+from app.importexport.devicetypes import device_draw, import_device_types, parse_device_type, read_device_type_file
+from app.domain.errors import ValidationError
 from app.services.common import create_in, update_record
 from app.services.dcim import place_device, write_device_in
 from app.services.gpus import install_gpu_in
 from app.services.power import rack_power_of
-from app.uow import UnitOfWork
+from app.store.uow import UnitOfWork
 from models import Device, DeviceType, GpuAsset, GpuModel
 from tests.builders import build_site
 from tests.conftest import table_counts

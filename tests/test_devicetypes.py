@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 from sqlalchemy import select
 
-from app.devicetypes import (comment_power_w, find_yaml_files, import_device_types, parse_device_type, power_flag,
+from app.importexport.devicetypes import (comment_power_w, find_yaml_files, import_device_types, parse_device_type, power_flag,
                              read_device_type_file)
-from app.errors import PermissionDenied
+from app.domain.errors import PermissionDenied
 from app.importexport import ImportFailed, run_export, run_import
 from app.services.common import update_record
 from models import AuditEvent, DeviceType
@@ -101,7 +101,7 @@ def test_comment_figures_in_kw_and_w():
 
 def test_bad_file_names_the_line_and_field():
     text = "manufacturer: Acme\nmodel: Box\nslug: Bad Slug\nu_height: 1.25\nis_full_depth: true\n"
-    from app.devicetypes import DeviceTypeFileError
+    from app.importexport.devicetypes import DeviceTypeFileError
 
     with pytest.raises(DeviceTypeFileError) as info:
         parse_device_type(text)

@@ -24,10 +24,10 @@ from zoneinfo import ZoneInfo
 import pytest
 from sqlalchemy import select, update
 
-from app.billing import Period
-from app.demo import DEMO_PASSWORD
+from app.domain.rating import Period
+from app.demo.load import DEMO_PASSWORD
 from app.services.users import login
-from app.wording import amount_in_words_en, both, english_item_name, free_text, has_cjk
+from app.domain.wording import amount_in_words_en, both, english_item_name, free_text, has_cjk
 from models import (Contact, Contract, ContractItem, Customer, Room, Site, Statement, StatementLine, Subsidiary,
                     User)
 from models.choices import LineUnit

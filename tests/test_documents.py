@@ -16,13 +16,13 @@ from zoneinfo import ZoneInfo
 import pytest
 from sqlalchemy import func, select
 
-from app.audit import Actor
-from app.audit_query import AuditFilter
-from app.billing import Period
-from app.cli import main
-from app.demo import DEMO_PASSWORD, load_demo
-from app.errors import DomainError, NotFound, ValidationError
-from app.money import amount_in_words
+from app.audit.trail import Actor
+from app.audit.query import AuditFilter
+from app.domain.rating import Period
+from app.cli.main import main
+from app.demo.load import DEMO_PASSWORD, load_demo
+from app.domain.errors import DomainError, NotFound, ValidationError
+from app.domain.money import amount_in_words
 from app.services import contracts as C
 from app.services.users import login
 from models import AuditEvent, Device, GpuAsset, GpuModel, Rack, Room, Site, Statement, Subsidiary
@@ -216,9 +216,9 @@ def test_contract_pdf_has_parties_schedule_and_rack_annex(estate, tmp_path):
     assert squash(doc.racks[0].devices[0].name) in flat
     assert "GPU清单" in flat and doc.gpus[0].serial in text
     assert "4,800.00" in text and "12.50" in text
-    # the totals under the schedule (app.contract_totals), in 大写 too; the signing copy has no status
-    from app.contract_totals import totals_of_contract
-    from app.money import format_cny
+    # the totals under the schedule (app.services.contract_totals), in 大写 too; the signing copy has no status
+    from app.services.contract_totals import totals_of_contract
+    from app.domain.money import format_cny
     sums = totals_of_contract(db, doc_id(db, info["contract"]))
     assert doc.sums.total == sums.total and doc.sums.total_in_words == sums.in_words and sums.total > 0
     assert squash(sums.in_words) in flat and format_cny(sums.total) in text and "合同总金额" in flat

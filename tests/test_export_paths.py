@@ -15,8 +15,8 @@ from decimal import Decimal
 import pytest
 from sqlalchemy import text
 
-from app.audit import Actor
-from app.errors import DomainError
+from app.audit.trail import Actor
+from app.domain.errors import DomainError
 from app.importexport import (COLUMNS, EXPORT_KINDS, MONEY_COLUMNS, MONEY_FORMAT, export_rows, neutralise_cell, run_export,
                               write_export)
 from app.importexport.export import _export_csv_in_sql
@@ -134,7 +134,7 @@ def test_a_cancelled_export_by_the_database_leaves_no_file_and_the_next_one_runs
 def test_export_format_follows_the_output_suffix(demo_db, tmp_path, capsys):
     from openpyxl import load_workbook
 
-    from app.cli import main
+    from app.cli.main import main
 
     assert main(["--db", demo_db.url, "export", "gpus", "-o", str(tmp_path / "g.xlsx")]) == 0
     assert "(xlsx)" in capsys.readouterr().out

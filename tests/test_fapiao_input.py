@@ -7,8 +7,8 @@ from decimal import Decimal as D
 
 import pytest
 
-from app.clock import local_today
-from app.errors import ValidationError
+from app.domain.clock import local_today
+from app.domain.errors import ValidationError
 from app.services import billing as BS
 from app.services import fapiao as FP
 from tests.conftest import table_counts

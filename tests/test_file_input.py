@@ -6,12 +6,12 @@ import os
 
 import pytest
 
-from app import queries
-from app.cli import main
-from app.errors import ValidationError
+from app.read import queries
+from app.cli.main import main
+from app.domain.errors import ValidationError
 from app.services import receivables as R
 from app.services.customers import save_customer
-from app.validators import make_uscc
+from app.domain.validators import make_uscc
 from tests.conftest import PASSWORD, table_counts as _counts
 
 

@@ -1,4 +1,4 @@
-"""Find N contiguous free U (app.freespace) and the rack list's free U / utilisation columns.
+"""Find N contiguous free U (app.read.freespace) and the rack list's free U / utilisation columns.
 
 The estate is tests/test_viewdata.py's, worked out by hand:
 A01 (42U, leased to c1): GPU server U1-8 and server U10-11 full depth; KVM U20 (0.5U at 20.5)
@@ -12,9 +12,9 @@ from __future__ import annotations
 
 import pytest
 
-from app import queries
-from app.errors import ValidationError
-from app.freespace import find_free_units
+from app.read import queries
+from app.domain.errors import ValidationError
+from app.read.freespace import find_free_units
 from tests.test_viewdata import TODAY, build_estate
 
 

@@ -5,7 +5,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from app.errors import RuleViolation, ValidationError
+from app.domain.errors import RuleViolation, ValidationError
 from app.services.common import create_record
 from app.services.dcim import place_device
 from app.services.gpus import gpu_history, install_gpu, transition_gpu, transition_gpus
@@ -95,7 +95,7 @@ def test_bulk_move_reports_refusals(db, admin, fleet):
 
 
 def test_operator_may_not_edit_customers_and_auditor_nothing(db, admin, auditor, fleet):
-    from app.errors import PermissionDenied
+    from app.domain.errors import PermissionDenied
     before = table_counts(db)
     with pytest.raises(PermissionDenied, match="may not change GPUs"):
         transition_gpu(db, auditor, fleet["gpu"], "received", "x")
@@ -145,7 +145,7 @@ def test_service_follows_the_table(sqlite_db, moves):
 
 def test_move_to_another_slot_is_audited_and_refusals_leave_nothing(db, admin, fleet):
     from sqlalchemy import select
-    from app import queries
+    from app.read import queries
     from app.services.gpus import move_gpu_slot
     from models import AuditEvent
     other = create_record(db, admin, "gpu", dict(serial="L40S-0002", gpu_model_id=fleet["l40s"]))
@@ -180,7 +180,7 @@ def test_only_installable_gpus_are_stock_and_rma_or_retire_empties_the_slot(db, 
 
     from sqlalchemy import select
 
-    from app import queries
+    from app.read import queries
     from models import AuditEvent, GpuAsset
     serials = {}
     for name, path in (("AV", ["received", "burn_in", "available"]), ("MT", ["received", "burn_in", "available", "maintenance"]),

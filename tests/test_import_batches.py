@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 from sqlalchemy import func, select
 
-from app.audit import verify_audit_chain
+from app.audit.trail import verify_audit_chain
 from app.importexport import IMPORT_BATCH, ImportFailed, batch_size, run_import
-from app.progress import TerminalProgress, terminal_progress
+from app.domain.progress import TerminalProgress, terminal_progress
 from app.services.common import create_record
 from models import AuditEvent, AuditHead, GpuAsset, GpuModel
 from tests.conftest import table_counts

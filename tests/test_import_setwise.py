@@ -11,15 +11,15 @@ from pathlib import Path
 import pytest
 from sqlalchemy import select, text
 
-from app.audit import verify_audit_chain
-from app.errors import DomainError
+from app.audit.trail import verify_audit_chain
+from app.domain.errors import DomainError
 from app.importexport import BULK_WRITE, ImportFailed, run_import
 from app.services.common import create_in, create_many_in, create_record
 from app.services.dcim import place_device
 from app.services.gpus import GpuToImport, import_gpu_in, import_gpus_in
-from app.uow import UnitOfWork
+from app.store.uow import UnitOfWork
 from models import AuditEvent, GpuAsset, GpuHistory, GpuModel
-from app.validators import make_uscc
+from app.domain.validators import make_uscc
 from tests.conftest import table_counts
 
 

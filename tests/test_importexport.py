@@ -10,12 +10,12 @@ from pathlib import Path
 import pytest
 from sqlalchemy import select
 
-from app.errors import NotFound, PermissionDenied, ValidationError
+from app.domain.errors import NotFound, PermissionDenied, ValidationError
 from app.importexport import (COLUMNS, EXPORT_KINDS, KINDS, ImportFailed, export_rows, preview_import, read_table,
                               run_export, run_import, write_export)
 from app.services.common import create_record
 from app.services.dcim import place_device
-from app.validators import make_uscc
+from app.domain.validators import make_uscc
 from models import AuditEvent, Customer, Device, GpuAsset, Rack, Region
 from tests.conftest import table_counts
 
@@ -354,7 +354,7 @@ def test_export_only_kind_cannot_be_imported(db, admin, tmp_path):
 def test_users_export_in_shanghai_time_and_import_without_passwords(db, admin, tmp_path):
     from zoneinfo import ZoneInfo
 
-    from app.errors import AuthenticationFailed
+    from app.domain.errors import AuthenticationFailed
     from app.services.users import login
     from models import User
 
@@ -784,7 +784,7 @@ def test_every_contact_exported_and_money_formatted_in_xlsx(db, admin, world, tm
 def test_an_empty_export_imports_back_as_nothing(db, admin, tmp_path, capsys, monkeypatch):
     """A scripted migration exports every kind and imports it back; an empty kind must not stop it: its
     file (a header, no rows; or no header at all) imports nothing and the command exits 0."""
-    from app.cli import main
+    from app.cli.main import main
     from app.importexport import run_export
     url = db.engine.url.render_as_string(hide_password=False)
     monkeypatch.setenv("IDC_CONSOLE_PASSWORD", "correct-horse-1")

@@ -241,9 +241,9 @@ def test_start_prepares_and_starts_in_one_interpreter(tmp_path):
 
     db = tmp_path / "start.db"
     env = dict(os.environ, IDC_CONSOLE_PASSWORD="first-admin-1", IDC_CONSOLE_HOME=str(tmp_path / "home"))
-    assert subprocess.run([sys.executable, "-m", "app.cli", "--db", str(db), "db", "upgrade"], env=env,
+    assert subprocess.run([sys.executable, "-m", "app.cli.main", "--db", str(db), "db", "upgrade"], env=env,
                           cwd=ROOT).returncode == 0
-    assert subprocess.run([sys.executable, "-m", "app.cli", "--db", str(db), "user", "add", "root", "--role",
+    assert subprocess.run([sys.executable, "-m", "app.cli.main", "--db", str(db), "user", "add", "root", "--role",
                            "admin"], env=env, cwd=ROOT, capture_output=True).returncode == 0
     code = start.PREPARE_AND_START.replace("HOW_TO_RUN", repr("HOW TO RUN"))
     argv = ["--db", str(db), "--version"]

@@ -6,7 +6,7 @@ import logging.handlers
 
 import pytest
 
-from app import logs
+from app.store import logs
 
 
 @pytest.fixture
@@ -44,7 +44,7 @@ def test_a_rotating_file_in_the_data_directory_made_on_the_first_record(fresh_lo
 
 
 def test_the_command_line_sets_up_the_file_and_stays_quiet(fresh_logging, tmp_path, capsys):
-    from app.cli import main
+    from app.cli.main import main
 
     assert main(["--db", str(tmp_path / "x.db"), "db", "upgrade"]) == 0
     assert not logs.log_path().exists()        # nothing worth a line: no file, and no folder made for it

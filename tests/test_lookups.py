@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from app import documents
-from app.errors import NotFound, ValidationError
+from app.domain.errors import NotFound, ValidationError
 from app.services import billing as SB
 from app.services import contracts as C
 from app.services.dcim import find_rack
@@ -21,7 +21,7 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 def test_the_local_zone_is_defined_once():
-    """Asia/Shanghai was defined in seven places; now only app/clock.py builds the zone."""
+    """Asia/Shanghai was defined in seven places; now only app/domain/clock.py builds the zone."""
     found = []
     for folder in ("app", "ui", "models", "reports"):
         for path in (ROOT / folder).rglob("*.py"):
@@ -30,11 +30,13 @@ def test_the_local_zone_is_defined_once():
                     found.append(path.relative_to(ROOT).as_posix())
                 if isinstance(node, ast.Constant) and node.value == "Asia/Shanghai":
                     found.append(path.relative_to(ROOT).as_posix())
-    assert sorted(set(found)) == ["app/clock.py"]
+    assert sorted(set(found)) == ["app/domain/clock.py"]
 
 
 def test_every_local_time_reads_the_same():
-    from app import audit_query, billing, clock
+    from app.audit import query as audit_query
+    from app.domain import rating as billing
+    from app.domain import clock
     from app.services.common import local_time
     t = dt.datetime(2026, 11, 30, 16, 30, tzinfo=dt.timezone.utc)      # 00:30 on 1 December in Shanghai
     assert billing.local_date(t) == clock.local_date(t) == dt.date(2026, 12, 1)
@@ -99,7 +101,7 @@ def test_a_rack_by_tag_path_name_or_id_reads_the_same_for_pdfs_and_meter_files(d
 
 
 def test_the_tax_rate_on_a_date_is_one_reading(db, admin, manager):
-    from app.billing import Period
+    from app.domain.rating import Period
     with db.session() as s:
         base = dict(tax_rates_on(s, dt.date(2026, 9, 1)))
         s.add(TaxRate(category="idc", rate=Decimal("0.0900"), valid_from=dt.date(2027, 1, 1)))

@@ -7,8 +7,8 @@ from alembic.migration import MigrationContext
 from sqlalchemy import inspect
 
 import models
-from app.errors import SchemaTooNew
-from app.startup import prepare_database
+from app.domain.errors import SchemaTooNew
+from app.store.startup import prepare_database
 
 
 def _diff(db):
@@ -81,7 +81,7 @@ def test_refuses_a_database_newer_than_itself(db):
 
 
 def test_sqlite_upgrade_backs_up_first(tmp_path):
-    from app.db import Database
+    from app.store.db import Database
 
     db = Database(f"sqlite:///{tmp_path / 'old.db'}")
     prepare_database(db)

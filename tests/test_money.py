@@ -4,7 +4,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from app.money import amount_in_words, format_cny, round_fen
+from app.domain.money import amount_in_words, format_cny, round_fen
 
 # (amount, 人民币大写) — worked examples, including the zero rules across 万/亿 sections.
 WORDS = [
@@ -132,9 +132,9 @@ def test_words_use_only_legal_characters(amount):
     assert not words.startswith("零") or words == "零元整"
 
 
-# --- the one formatter (app/money.py) ----------------------------------------------------------
+# --- the one formatter (app/domain/money.py) ----------------------------------------------------------
 
-from app.money import format_amount, format_price, format_quantity, parse_money  # noqa: E402
+from app.domain.money import format_amount, format_price, format_quantity, parse_money  # noqa: E402
 
 money_values = st.decimals(min_value=Decimal("-1e13"), max_value=Decimal("1e13"), places=4, allow_nan=False,
                            allow_infinity=False)

@@ -337,7 +337,7 @@ def test_cables_and_their_ends_by_site(demo_db, tmp_path):
 
 
 def test_netbox_export_refuses_what_netbox_cannot_read(demo_db, tmp_path):
-    from app.errors import ValidationError
+    from app.domain.errors import ValidationError
     actor = login(demo_db, "admin", "demo1234")
     with pytest.raises(ValidationError) as info:
         run_netbox_export(demo_db, actor, "gpus", tmp_path / "gpus.csv")
@@ -348,7 +348,7 @@ def test_netbox_export_refuses_what_netbox_cannot_read(demo_db, tmp_path):
 
 
 def test_export_netbox_from_the_command_line(demo_db, tmp_path, capsys, monkeypatch):
-    from app.cli import main
+    from app.cli.main import main
     monkeypatch.setenv("IDC_CONSOLE_PASSWORD", "demo1234")
     url = demo_db.engine.url.render_as_string(hide_password=False)
     out = tmp_path / "locations.csv"

@@ -10,7 +10,7 @@ from sqlalchemy import func, select
 
 from app.importexport import ImportFailed, preview_import, run_import
 from app.services.common import create_record
-from app.validators import make_uscc
+from app.domain.validators import make_uscc
 from models import Customer, Device, DeviceType, Rack, Room, Site
 from tests.conftest import table_counts
 
@@ -253,7 +253,7 @@ def test_one_device_type_per_manufacturer_and_model(db, admin, base, tmp_path):
     folder.mkdir(parents=True)
     (folder / "MX304.yaml").write_text(MX304.format(slug="juniper-mx304"), encoding="utf-8")
     (folder / "MX304-BASE.yaml").write_text(MX304.format(slug="juniper-mx304-base"), encoding="utf-8")
-    from app.devicetypes import import_device_types
+    from app.importexport.devicetypes import import_device_types
     result = import_device_types(db, admin, tmp_path / "lib")
     assert result.created == 1 and len(result.refused) == 1
     [refused] = result.refused
@@ -278,7 +278,7 @@ def test_one_device_type_per_manufacturer_and_model(db, admin, base, tmp_path):
 def test_a_device_type_reimport_keeps_what_netbox_does_not_have(demo_db):
     """The library's SYS-421GE-TNRT has no GPU bays; the demo's type has 8 slots, a GPU model and 3 servers
     holding 8 GPUs each. Importing the library keeps slots and model and updates what the file gives."""
-    from app.devicetypes import import_device_types
+    from app.importexport.devicetypes import import_device_types
     from app.services.users import login
     from models import GpuAsset
     actor = login(demo_db, "admin", "demo1234")

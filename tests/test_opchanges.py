@@ -3,8 +3,8 @@ from __future__ import annotations
 
 import pytest
 
-from app.changes import collect_changes
-from app.errors import ValidationError
+from app.domain.changes import collect_changes
+from app.domain.errors import ValidationError
 from app.services.common import update_record
 from tests.builders import build_customer, build_site
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 import pytest
 from sqlalchemy import select
 
-from app.errors import ValidationError
+from app.domain.errors import ValidationError
 from app.services.users import change_own_password, login
 from models import AuditEvent
 from tests.conftest import PASSWORD, table_counts

@@ -10,7 +10,7 @@ from __future__ import annotations
 import datetime as dt
 from decimal import Decimal as D
 
-from app.clock import local_today
+from app.domain.clock import local_today
 from app.services import billing as BS
 from app.services import receivables as R
 from test_billing_world import cst, make_world, rack_item, signed

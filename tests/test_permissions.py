@@ -1,9 +1,9 @@
-"""The permission each kind of record needs is declared once (app.auth.KIND_PERMISSION): the
+"""The permission each kind of record needs is declared once (app.domain.auth.KIND_PERMISSION): the
 services' EntitySpec, the console's forms and import/export all read it, so they cannot disagree."""
 from __future__ import annotations
 
 from app import importexport
-from app.auth import KIND_PERMISSION, PERMISSIONS
+from app.domain.auth import KIND_PERMISSION, PERMISSIONS
 from app.services.common import REGISTRY
 import app.services.registry  # noqa: F401  (registers every kind)
 

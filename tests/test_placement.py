@@ -8,7 +8,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from sqlalchemy import select
 
-from app.errors import PermissionDenied, RuleViolation, ValidationError
+from app.domain.errors import PermissionDenied, RuleViolation, ValidationError
 from app.services.dcim import move_device, place_device
 from models import Device
 from tests.builders import build_site, build_types, ensure_admin

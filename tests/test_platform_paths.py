@@ -8,7 +8,7 @@ from pathlib import Path
 import platformdirs
 import pytest
 
-from app.config import APP_AUTHOR, APP_NAME, platform_data_dir, platform_settings_location
+from app.store.config import APP_AUTHOR, APP_NAME, platform_data_dir, platform_settings_location
 
 HOME_WIN = r"C:\Users\lina"
 HOME_MAC = "/Users/lina"

@@ -8,7 +8,7 @@ from decimal import Decimal
 import pytest
 from sqlalchemy import select
 
-from app.errors import RuleViolation, ValidationError
+from app.domain.errors import RuleViolation, ValidationError
 from app.services import billing as BS
 from app.services import contracts as C
 from app.services import power as P
@@ -239,7 +239,7 @@ def test_migration_turns_each_racks_power_figures_into_one_feed(demo_db):
 
 
 def test_the_checks_and_the_setting_from_the_command_line(db, admin, chain, capsys, monkeypatch, tmp_path):
-    from app.cli import main
+    from app.cli.main import main
     from tests.conftest import PASSWORD
 
     url = db.engine.url.render_as_string(hide_password=False)

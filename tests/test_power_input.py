@@ -9,8 +9,8 @@ from __future__ import annotations
 import pytest
 from sqlalchemy import select
 
-from app.cli import main
-from app.errors import ValidationError
+from app.cli.main import main
+from app.domain.errors import ValidationError
 from app.importexport import run_import
 from app.services import power as P
 from app.services.dcim import place_device

@@ -1,4 +1,4 @@
-"""The faster query shapes of app/queries.py and app/viewdata.py return what the plain ones did.
+"""The faster query shapes of app/read/queries.py and app/read/viewdata.py return what the plain ones did.
 
 Contains-filters became `id IN (… UNION …)` branches, a window probe for broad terms, skipped
 scans of ASCII-only columns for non-ASCII text; the audit total comes from the chain head; the
@@ -12,7 +12,9 @@ from collections import defaultdict
 import pytest
 from sqlalchemy import func, or_, select
 
-from app import queries, viewdata
+from app.read import queries
+
+from app.read import viewdata
 from models import AuditEvent, Customer, Device, GpuAsset, GpuModel
 
 FIXED_TERMS = ["a", "A0", "FZ", "srv", "gpu", "2026", "GZ-2026", "科技", "有限公司", "福州", "%", "_", "zz-none-zz"]

@@ -8,8 +8,8 @@ from decimal import Decimal as D
 import pytest
 from sqlalchemy import func, select
 
-from app.clock import local_today
-from app.errors import RuleViolation, ValidationError
+from app.domain.clock import local_today
+from app.domain.errors import RuleViolation, ValidationError
 from app.services import billing as BS
 from app.services import receivables as R
 from models import AuditEvent, Customer, Payment, PaymentAllocation
@@ -106,7 +106,7 @@ def test_refusals(db, admin, manager, operator):
     p = R.record_payment(db, admin, code, "100", local_today(), "X2", allocate=False)
     with pytest.raises(RuleViolation, match="has ¥100.00 left"):
         R.allocate_payment(db, admin, "X2", sep.number, "100.01")
-    from app.errors import PermissionDenied
+    from app.domain.errors import PermissionDenied
     with pytest.raises(PermissionDenied):
         R.record_payment(db, operator, code, "1", local_today(), "X3")
     assert p.unallocated == D("100.00")
@@ -150,7 +150,7 @@ def test_import_all_or_nothing_then_export(db, admin, manager, tmp_path):
 
 @pytest.fixture
 def cli(db, admin, monkeypatch, capsys):
-    from app.cli import main
+    from app.cli.main import main
     monkeypatch.setenv("IDC_CONSOLE_PASSWORD", PASSWORD)
 
     def call(*argv, user="admin"):

@@ -1,4 +1,4 @@
-"""`audit reconcile`: rows changed outside the program are listed (app/reconcile.py)."""
+"""`audit reconcile`: rows changed outside the program are listed (app/audit/reconcile.py)."""
 from __future__ import annotations
 
 from decimal import Decimal
@@ -6,7 +6,7 @@ from decimal import Decimal
 import pytest
 from sqlalchemy import text
 
-from app.reconcile import reconcile
+from app.audit.reconcile import reconcile
 
 from tamper_kit import bill_last_month, drop_statement_triggers
 
@@ -37,7 +37,7 @@ def test_the_programs_own_writes_reconcile(demo_db, monkeypatch):
 
 
 def test_three_business_row_edits_are_listed(demo_db, monkeypatch, capsys):
-    from app.cli import main
+    from app.cli.main import main
 
     bill_last_month(demo_db, monkeypatch)
     with demo_db.engine.connect() as c:
@@ -79,7 +79,7 @@ def test_deleted_row_is_listed(demo_db):
 
 
 def test_clean_database_exits_0(demo_db, capsys):
-    from app.cli import main
+    from app.cli.main import main
 
     assert main(["--db", demo_db.url, "audit", "reconcile", "--fields"]) == 0
     out = capsys.readouterr().out

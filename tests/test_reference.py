@@ -3,11 +3,11 @@ from __future__ import annotations
 
 import pytest
 
-from app.errors import Conflict, InUse, ValidationError
+from app.domain.errors import Conflict, InUse, ValidationError
 from app.services.common import create_record, delete_record, update_record
 from app.services.dcim import place_device
 from app.services.reference import add_coverage, delete_region, load_regions, who_serves
-from app.validators import make_uscc, uscc_problem
+from app.domain.validators import make_uscc, uscc_problem
 from models import Region
 from tests.builders import build_customer, build_site, build_types
 from tests.conftest import table_counts

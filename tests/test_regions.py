@@ -15,12 +15,12 @@ import re
 import pytest
 from sqlalchemy import func, select
 
-from app.errors import ValidationError
+from app.domain.errors import ValidationError
 from app.importexport import ImportFailed, run_import
 from app.services.common import create_record
 from app.services.reference import (DEVELOPMENT_ZONES_FILE, PLACEHOLDER_NAMES, REGIONS_FILE, add_coverage,
                                     load_regions, read_region_file, region_name)
-from app.validators import make_uscc
+from app.domain.validators import make_uscc
 from models import Coverage, Customer, Region, Site, Subsidiary
 from tests.builders import build_site
 from tests.conftest import table_counts
@@ -102,7 +102,7 @@ def _legacy_regions(db):
 
 
 def test_names_and_tree_skip_placeholder_levels_left_by_an_old_load(db, admin):
-    from app import viewdata as vd
+    from app.read import viewdata as vd
 
     _legacy_regions(db)
     with db.session() as s:
@@ -187,7 +187,7 @@ def test_demo_uses_only_listed_codes(demo_db):
 def test_a_new_database_has_the_regions_from_its_first_upgrade(db, tmp_path, capsys, monkeypatch):
     """`db upgrade` on a database without regions loads the shipped list (audited, as the system), so the
     first admin's `import subsidiaries` finds 310000; a second upgrade does not load it again."""
-    from app.cli import main
+    from app.cli.main import main
     url = db.engine.url.render_as_string(hide_password=False)
     assert main(["--db", url, "db", "upgrade"]) == 0
     assert "loaded 3213 regions" in capsys.readouterr().out

@@ -9,7 +9,7 @@ from decimal import Decimal
 
 import pytest
 
-from app.money import amount_in_words
+from app.domain.money import amount_in_words
 from reports import (AuditRow, CreditLine, FontNotFoundError, StatementLine, canonical_json,
                      data_sha256, register_cjk_fonts, render_audit_report, render_capacity,
                      render_contract, render_fleet, render_rack_sheet, render_statement)

@@ -4,7 +4,7 @@ from __future__ import annotations
 import pytest
 from sqlalchemy import select
 
-from app.errors import ValidationError
+from app.domain.errors import ValidationError
 from app.services import dcim
 from app.services.common import create_record
 from app.services.registry import RETIRABLE, retire_record
@@ -52,7 +52,7 @@ def test_retire_user_records_the_reason_and_the_login_stops_working(db, admin, m
     retire_user(db, admin, info.id, "离职", info.version)
     ev = _last_event(db, "user")
     assert (ev.action, ev.reason, ev.object_label) == ("user.retire", "离职", manager.login)
-    from app.errors import AuthenticationFailed
+    from app.domain.errors import AuthenticationFailed
     with pytest.raises(AuthenticationFailed):
         login(db, manager.login, PASSWORD)
 

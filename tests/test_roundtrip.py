@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from app.audit import Actor
+from app.audit.trail import Actor
 from app.importexport import run_export, run_import
 from tests.conftest import drop_db, make_db
 

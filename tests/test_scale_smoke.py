@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 from sqlalchemy import text
 
-import app.audit as audit
+import app.audit.trail as audit
 from launcher import main
-from app.demo import DEMO_PASSWORD
+from app.demo.load import DEMO_PASSWORD
 
 EXPECTED_ROWS = [
     "list site: first page", "list gpu: filter 'AB1'", "list gpu: sort warranty_end desc",
@@ -24,7 +24,7 @@ EXPECTED_ROWS = [
 
 
 def test_bench_prints_every_row(demo_db, capsys, monkeypatch, tmp_path):
-    from app import queries
+    from app.read import queries
 
     monkeypatch.setenv("IDC_CONSOLE_PASSWORD", DEMO_PASSWORD)
     url = demo_db.engine.url.render_as_string(hide_password=False)

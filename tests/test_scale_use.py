@@ -9,8 +9,8 @@ import pytest
 from sqlalchemy import func, select
 
 from bench import scale
-from app.audit import verify_audit_chain
-from app.reconcile import reconcile
+from app.audit.trail import verify_audit_chain
+from app.audit.reconcile import reconcile
 from models import AuditEvent, Payment, PaymentAllocation, Statement
 from models.choices import StatementKind, StatementStatus
 

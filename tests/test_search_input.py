@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from app import queries, viewdata
-from app.errors import NotFound
+from app.read import queries
+
+from app.read import viewdata
+from app.domain.errors import NotFound
 from app.services import receivables as R
 from app.services.xconnects import list_cross_connects
 from models import Customer

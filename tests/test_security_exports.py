@@ -6,14 +6,14 @@ import csv
 import pytest
 
 from app.services.common import create_record
-from app.validators import make_uscc
+from app.domain.validators import make_uscc
 
 NAME = '=HYPERLINK("http://evil.example/x","点我")'
 
 
 @pytest.mark.parametrize("suffix", ["csv", "xlsx"])
 def test_list_export_neutralises_formula_text(db, admin, tmp_path, suffix):
-    from app import queries
+    from app.read import queries
     from ui.listview import export_rows
 
     create_record(db, admin, "customer", dict(name=NAME, credit_code=make_uscc("91440106MA59ABCD1")))

@@ -11,8 +11,8 @@ import time
 import pytest
 from sqlalchemy import select, text
 
-from app import auth
-from app.errors import AuthenticationFailed
+from app.domain import auth
+from app.domain.errors import AuthenticationFailed
 from app.services.users import login
 from models import AuditEvent, User
 from tests.conftest import PASSWORD
@@ -125,7 +125,7 @@ def test_unknown_login_costs_as_much_as_a_wrong_password(db, admin, monkeypatch)
 
 
 def _scrypt_hash(password: str) -> str:
-    """The format of hashes made before argon2id (app/auth.py until 2026-11-30)."""
+    """The format of hashes made before argon2id (app/domain/auth.py until 2026-11-30)."""
     salt = b"0123456789abcdef"
     digest = hashlib.scrypt(password.encode(), salt=salt, n=2 ** 14, r=8, p=1, dklen=32)
     return f"scrypt$16384$8$1${base64.b64encode(salt).decode()}${base64.b64encode(digest).decode()}"
@@ -171,7 +171,7 @@ def test_new_password_from_an_administrator_lifts_the_lock(db, admin, operator):
 def test_users_list_shows_a_lock_only_while_it_holds(db, admin, operator):
     """The Users list's "Locked until" is empty once the lock has passed (the stored value stays
     until the next login), and shows the time of a lock that still holds: on both backends."""
-    from app import queries
+    from app.read import queries
     from app.services.users import add_user
     add_user(db, admin, "op2", "operator", PASSWORD, "Op Two")
     now = dt.datetime.now(dt.timezone.utc)
@@ -192,7 +192,7 @@ def test_a_known_login_with_a_wrong_password_costs_what_an_unknown_one_does(db, 
     measured by hand, see docs/security.md), so that the answer does not tell a login exists."""
     from sqlalchemy import event
 
-    from app.auth import LoginPolicy
+    from app.domain.auth import LoginPolicy
 
     seen: list[str] = []
     event.listen(db.engine, "before_cursor_execute", lambda _c, _cur, stmt, *_a: seen.append(stmt.split("(")[0]))

@@ -10,10 +10,10 @@ import psycopg
 import pytest
 from sqlalchemy import select, text
 
-from app import dbroles
-from app.audit import event_hash, verify_audit_chain
-from app.auth import login_fingerprint
-from app.reconcile import reconcile
+from app.store import dbroles
+from app.audit.trail import event_hash, verify_audit_chain
+from app.domain.auth import login_fingerprint
+from app.audit.reconcile import reconcile
 from models import AuditEvent
 from tests.conftest import on_postgresql
 from tests.test_dbroles import PEOPLE, _dsn, _try, pg  # noqa: F401  (pg: the fixture)
@@ -96,7 +96,7 @@ def test_each_login_is_refused_every_bypass_of_the_services(pg):  # noqa: F811
         rec = reconcile(s)
         assert rec.ok, [d.describe() for d in rec.differences]
         assert "tax_rate" in rec.fields_by_table   # the migration's VAT rates have baseline events (db roles)
-        # the forged events are in the chain under their real authors, hashed by the server as app/audit.py does
+        # the forged events are in the chain under their real authors, hashed by the server as app/audit/trail.py does
         rows = s.execute(select(AuditEvent).where(AuditEvent.action == "note.forged")).scalars().all()
         assert {r.actor_login for r in rows} == {"boss", "op", "am"}
         for r in rows:
@@ -115,8 +115,8 @@ def _lit(value: str) -> str:
 def test_the_program_logs_in_and_records_its_own_failures_as_the_person(pg):  # noqa: F811
     """A person's login counts its own failed attempts (the server sets the lock), cannot count or check
     another person's, and a mistyped login is keyed by the server exactly as auth.login_fingerprint does."""
-    from app.db import Database
-    from app.errors import AuthenticationFailed
+    from app.store.db import Database
+    from app.domain.errors import AuthenticationFailed
     from app.services.users import login
 
     from tests.test_dbroles import PASSWORD
@@ -160,7 +160,7 @@ def test_reconcile_compares_the_vat_rates_loaded_by_migrations(pg):  # noqa: F81
 @on_postgresql
 def test_an_auditor_changes_their_own_password_and_logs_in_as_themselves(pg):  # noqa: F811
     """What an auditor's own work leaves goes through audit_note: logging in, their own new password."""
-    from app.db import Database
+    from app.store.db import Database
     from app.services.users import change_own_password, login
 
     from tests.test_dbroles import PASSWORD

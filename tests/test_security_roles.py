@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from sqlalchemy import select
 
-from app.errors import AuthenticationFailed, PermissionDenied, ValidationError
+from app.domain.errors import AuthenticationFailed, PermissionDenied, ValidationError
 from app.services.common import create_record, update_record
 from app.services.gpus import transition_gpu
 from app.services.users import update_user

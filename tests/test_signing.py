@@ -5,14 +5,14 @@ from __future__ import annotations
 from sqlalchemy import select
 
 from app.services.contracts import get_contract
-from app.signing import serving_team, signer_for_items
+from app.services.signing import serving_team, signer_for_items
 from models import Contract, Customer, Rack, Room, Site, Subsidiary
 
 
 def test_every_demo_contract_is_signed_by_the_subsidiary_operating_its_sites(demo_db):
     with demo_db.session() as s:
         ids = s.execute(select(Contract.id).order_by(Contract.number)).scalars().all()
-    assert len(ids) == 25  # 22, and the shared rack and cage of app/demo_space.py
+    assert len(ids) == 25  # 22, and the shared rack and cage of app/demo/space.py
     wrong = []
     for cid in ids:
         info = get_contract(demo_db, cid)

@@ -7,8 +7,8 @@ from decimal import Decimal
 import pytest
 from sqlalchemy import select
 
-from app.clock import local_today
-from app.errors import RuleViolation
+from app.domain.clock import local_today
+from app.domain.errors import RuleViolation
 from app.services import contracts as C
 from app.services import space as S
 from app.services.dcim import cancel_reservation, place_device, reserve_units
@@ -277,7 +277,7 @@ def test_import_and_export_leases_with_refusals_and_audit(db, admin, manager, wo
 
 
 def test_space_commands(db, admin, manager, world, capsys, monkeypatch):
-    from app.cli import main
+    from app.cli.main import main
 
     monkeypatch.setenv("IDC_CONSOLE_PASSWORD", "correct-horse-1")
     url = db.engine.url.render_as_string(hide_password=False)

@@ -4,14 +4,14 @@
 The disk is filled for real, on SQLite, by capping the database file (PRAGMA max_page_count): the
 next page it needs is refused with SQLITE_FULL, exactly as when the disk has no room left. (A full
 PostgreSQL disk cannot be made here without filling the server's disk; its disk_full, SQLSTATE 53100,
-is recognised by the same check, app.db.storage_full.)"""
+is recognised by the same check, app.store.db.storage_full.)"""
 from __future__ import annotations
 
 import pytest
 from sqlalchemy import event, text
 
-from app.cli import main
-from app.errors import StorageFull
+from app.cli.main import main
+from app.domain.errors import StorageFull
 from app.importexport import run_import
 from tests.conftest import PASSWORD, table_counts
 
@@ -61,7 +61,7 @@ def test_the_command_line_says_the_disk_is_full(sqlite_db, tmp_path, monkeypatch
     path = _regions(tmp_path, 3000)
     with db.engine.connect() as conn:
         pages = conn.execute(text("PRAGMA page_count")).scalar_one()
-    import app.db as appdb
+    import app.store.db as appdb
 
     real = appdb._sqlite_pragmas
 

@@ -1,6 +1,6 @@
 """The tamper suite: 14 kinds of direct-SQL tampering by someone holding the owner's login, and
-which defence notices each: `audit verify` (the chain), the remembered head (app/audit_state.py,
-a client that verified before the tampering), `audit reconcile` (app/reconcile.py). The fourth
+which defence notices each: `audit verify` (the chain), the remembered head (app/audit/state.py,
+a client that verified before the tampering), `audit reconcile` (app/audit/reconcile.py). The fourth
 defence, PostgreSQL roles, refuses the first step of each tamper to a person's login: checked
 at the end of this file. docs/security.md's table is this file's CAUGHT and REFUSED_FOR."""
 from __future__ import annotations
@@ -8,9 +8,9 @@ from __future__ import annotations
 import pytest
 from sqlalchemy import text
 
-from app import audit_state
-from app.audit import Actor, append_event, verify_audit_chain
-from app.reconcile import reconcile
+from app.audit import state as audit_state
+from app.audit.trail import Actor, append_event, verify_audit_chain
+from app.audit.reconcile import reconcile
 from app.services.common import create_record
 from tests.conftest import on_postgresql
 
@@ -155,7 +155,7 @@ def test_full_wipe(chain):
 
 
 def test_downgrade_to_base(chain):
-    from app.startup import prepare_database
+    from app.store.startup import prepare_database
 
     chain.dispose()
     chain.downgrade("base")

@@ -23,7 +23,7 @@ from decimal import Decimal as D
 import pytest
 from sqlalchemy import select
 
-from app.errors import PermissionDenied, RuleViolation, ValidationError
+from app.domain.errors import PermissionDenied, RuleViolation, ValidationError
 from app.services import billing as BS
 from app.services import fapiao as FP
 from app.services import contracts as C
@@ -125,7 +125,7 @@ def test_an_administrator_edits_the_table_audited_and_a_refused_edit_changes_not
         ev = s.execute(select(AuditEvent).where(AuditEvent.object_type == "tax_code").order_by(AuditEvent.seq)).scalars().all()
     assert [e.action for e in ev] == ["tax_code.create", "tax_code.update"]
     assert _rows(db)[1][0]["项目名称"].startswith("*信息系统服务*")
-    from app.reconcile import reconcile
+    from app.audit.reconcile import reconcile
     with db.session() as s:
         assert not [d for d in reconcile(s).differences if d.object_type == "tax_code"]
 
@@ -149,7 +149,7 @@ def test_defaults_file_matches_the_migration_and_cites_a_source_for_every_code()
 
 
 def test_cli_lists_and_sets_a_tax_code(db, admin, monkeypatch, capsys):
-    from app.cli import main
+    from app.cli.main import main
     from tests.conftest import PASSWORD
     monkeypatch.setenv("IDC_CONSOLE_PASSWORD", PASSWORD)
 

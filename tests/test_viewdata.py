@@ -11,7 +11,7 @@ from decimal import Decimal
 import pytest
 from sqlalchemy import select
 
-from app import viewdata as vd
+from app.read import viewdata as vd
 from models import (Contract, Coverage, Customer, Device, DeviceType, GpuAsset, GpuModel, Rack,
                     RackReservation, Region, Room, Site, Statement, Subsidiary)
 
@@ -177,7 +177,7 @@ def test_free_units_ignores_the_device_being_moved(db, estate):
 
 
 def test_rack_elevation_unknown_rack(db):
-    from app.errors import NotFound
+    from app.domain.errors import NotFound
     with pytest.raises(NotFound):
         vd.rack_elevation(db, 999)
 
@@ -295,8 +295,8 @@ def test_coverage_agrees_with_the_service(db, estate, code):
 def test_dashboard_card_and_chart_count_the_same_contracts_ending(demo_db):
     """The "Ending in 30/60/90 days" card and the "Contracts ending" chart both count live
     contracts (active or suspended): they showed 2/3/3 and 2/3/5 on the demo data."""
-    from app import queries
-    from app.billing import local_today
+    from app.read import queries
+    from app.domain.rating import local_today
     today = local_today()
     card = queries.summary(demo_db, today).contracts_ending
     chart = vd.dashboard_data(demo_db, today)

@@ -15,8 +15,8 @@ from decimal import Decimal as D
 import pytest
 from sqlalchemy import select
 
-from app.clock import local_today
-from app.errors import RuleViolation, ValidationError
+from app.domain.clock import local_today
+from app.domain.errors import RuleViolation, ValidationError
 from app.services import billing as BS
 from app.services import deposits as DP
 from app.services import fapiao as FP
@@ -106,7 +106,7 @@ def test_worked_month_agrees_to_the_fen(db, admin, manager, month, tmp_path):
     assert (bal.received, bal.applied, bal.refunded, bal.balance) == (D("3000.00"), D("3000.00"), 0, 0)
 
     # PDFs (rendered and looked at by hand with pdftoppm -png -r 60 while writing this test)
-    from app.cli import main
+    from app.cli.main import main
     import os
     os.environ["IDC_CONSOLE_PASSWORD"] = __import__("tests.conftest", fromlist=["PASSWORD"]).PASSWORD
     out = {k: tmp_path / f"{k}.pdf" for k in ("statement", "account", "aging", "summary", "rebill")}
@@ -156,7 +156,7 @@ def test_fapiao_refusals_and_bulk_issue_export(db, admin, manager, month, tmp_pa
     # the bulk-issue workbook: only issued statements not yet invoiced (September is)
     from openpyxl import load_workbook
 
-    from app.importexport_finance import export_kind
+    from app.importexport.kinds.finance import export_kind
     path = tmp_path / "lines.xlsx"
     assert export_kind(db, admin, "fapiao-lines", path, period="2026-09") == 0  # invoiced already
     FP.set_profile(db, manager, code, title="测试抬头有限公司", tax_id=code, fapiao_type="digital_normal")
@@ -204,7 +204,7 @@ def test_deposit_rules(db, admin, manager, month):
 
 
 def test_cli_fapiao_deposits_summary_and_decisions(db, admin, manager, month, tmp_path, monkeypatch, capsys):
-    from app.cli import main
+    from app.cli.main import main
     from tests.conftest import PASSWORD
     monkeypatch.setenv("IDC_CONSOLE_PASSWORD", PASSWORD)
     w, c, sep, oct_, code, name = month

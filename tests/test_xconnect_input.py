@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from app.errors import ValidationError
+from app.domain.errors import ValidationError
 from app.importexport import run_import
 from models import Device
 from tests.builders import build_types

@@ -9,7 +9,7 @@ from decimal import Decimal
 import pytest
 from sqlalchemy import select
 
-from app.errors import RuleViolation, ValidationError
+from app.domain.errors import RuleViolation, ValidationError
 from app.services import contracts as C
 from app.services import xconnects as X
 from app.services.billing import run_billing
@@ -212,7 +212,7 @@ def test_cross_connect_import_refuses_a_port_in_use_and_names_the_column(db, adm
 
 
 def test_cli_add_move_list_and_loa(db, admin, world, monkeypatch, capsys, tmp_path):
-    from app.cli import main
+    from app.cli.main import main
     from tests.conftest import PASSWORD
     monkeypatch.setenv("IDC_CONSOLE_PASSWORD", PASSWORD)
     w, info = world
@@ -255,7 +255,7 @@ def test_contract_export_carries_the_installation_price(db, admin, world):
 def test_cross_connects_reconcile_with_the_audit_trail(db, admin, world):
     from sqlalchemy import text
 
-    from app.reconcile import reconcile
+    from app.audit.reconcile import reconcile
     w, info = world
     xc = _order(db, admin, w, info, circuit_id="CT-1")
     X.move_cross_connect(db, admin, xc, XconnectState.INSTALLED, on=dt.date(2026, 3, 1), note="工单 1")

@@ -3,9 +3,9 @@ from __future__ import annotations
 
 from PySide6.QtWidgets import QDialog, QDialogButtonBox, QFormLayout, QLabel, QLineEdit
 
-from app.audit import Actor
-from app.db import Database
-from app.errors import DomainError, ValidationError
+from app.audit.trail import Actor
+from app.store.db import Database
+from app.domain.errors import DomainError, ValidationError
 
 from .dialogs import error_label, field_box
 from .messages import translate_message

@@ -12,15 +12,17 @@ from PySide6.QtWidgets import (QAbstractItemView, QApplication, QComboBox, QDial
                                QFormLayout, QHBoxLayout, QLabel, QPushButton, QTableWidget, QTableWidgetItem,
                                QVBoxLayout, QWidget)
 
-from app import audit_query, queries
-from app.billing import local_today
-from app.audit import Actor
-from app.audit_state import verify_and_remember
-from app.audit_query import (OBJECT_NAMES, AuditFilter, EventDetail, audit_choices, event_detail, field_choices,
+from app.audit import query as audit_query
+
+from app.read import queries
+from app.domain.rating import local_today
+from app.audit.trail import Actor
+from app.audit.state import verify_and_remember
+from app.audit.query import (OBJECT_NAMES, AuditFilter, EventDetail, audit_choices, event_detail, field_choices,
                              filter_text)
-from app.auth import can
-from app.db import Database
-from app.errors import DomainError
+from app.domain.auth import can
+from app.store.db import Database
+from app.domain.errors import DomainError
 from models.choices import Outcome, Role
 
 from .dialogs import OptionalDateEdit, date_edit, error_label, get_date, guard
@@ -29,7 +31,7 @@ from .listview import ListPage
 from .operations import listen, run_op
 
 def object_name(object_type: str | None) -> str:
-    """An object type by name in the console's language (app.audit_query holds the words)."""
+    """An object type by name in the console's language (app.audit.query holds the words)."""
     return audit_query.object_name(object_type, ui_language())
 
 
@@ -470,7 +472,7 @@ class AuditPage(QWidget):
 
     def export(self, flt: AuditFilter, path: str):
         from pathlib import Path
-        from app.audit_query import write_audit_export
+        from app.audit.query import write_audit_export
         db, actor, lang = self.db, self.actor, ui_language()
         fmt = "xlsx" if path.lower().endswith(".xlsx") else "csv"
 

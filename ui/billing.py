@@ -14,15 +14,15 @@ from PySide6.QtWidgets import (QCheckBox, QDateEdit, QDateTimeEdit, QDialog, QDi
                                QMessageBox, QPushButton, QSplitter, QTableWidget, QTableWidgetItem, QVBoxLayout,
                                QWidget, QFormLayout, QLineEdit)
 
-from app.audit import Actor
-from app.auth import can
-from app.db import Database
-from app.errors import DomainError, ValidationError
+from app.audit.trail import Actor
+from app.domain.auth import can
+from app.store.db import Database
+from app.domain.errors import DomainError, ValidationError
 from app.services import billing as svc
 from models.choices import StatementKind, StatementStatus
 
-from app.clock import TZ as SHANGHAI_TZ
-from app.money import format_price, format_quantity
+from app.domain.clock import TZ as SHANGHAI_TZ
+from app.domain.money import format_price, format_quantity
 
 from .contracts import money
 from .dialogs import error_label, guard, last_month, refused_text
@@ -122,7 +122,7 @@ class CreditNoteDialog(QDialog):
 
     def partial_amount(self):
         from decimal import Decimal, InvalidOperation
-        from app.billing import fen
+        from app.domain.rating import fen
         try:
             d = Decimal(self.amount.text().strip().replace(",", "").replace("，", ""))
         except InvalidOperation:
@@ -133,7 +133,7 @@ class CreditNoteDialog(QDialog):
         """What the credit note will take off: each line's amount and VAT, and the total (the
         service decides; a line credited in part before is reversed for what is left of it)."""
         from decimal import Decimal
-        from app.billing import tax_for
+        from app.domain.rating import tax_for
         ids = set(self.line_ids())
         lines = [ln for ln in self.info.lines if ln.id in ids]
         partial = self.partial_amount() if self.amount.text().strip() else None
@@ -264,7 +264,7 @@ class StatementPanel(RecordPanel):
         self.totals.setText("")
 
     def show_statement(self, statement_id: int | None) -> None:
-        # lines in the reader's language, as a document in it prints them (app/wording.py, billing docs)
+        # lines in the reader's language, as a document in it prints them (app/domain/wording.py, billing docs)
         info = self.read(lambda db, key: svc.get_statement(db, key, language=ui_language()), statement_id)
         if info is None:
             return
@@ -276,7 +276,7 @@ class StatementPanel(RecordPanel):
                  self.tr("Period: %1").replace("%1", info.period),
                  self.tr("Status: %1").replace("%1", f"<b style='color:{colour}'>{choice_label(StatementStatus, info.status)}</b>")]
         if info.issued_at:
-            from app.clock import TZ as SHANGHAI
+            from app.domain.clock import TZ as SHANGHAI
             at = info.issued_at if info.issued_at.tzinfo else info.issued_at.replace(tzinfo=dt.timezone.utc)
             facts.append(self.tr("Issued: %1").replace("%1", at.astimezone(SHANGHAI).strftime("%Y-%m-%d")))
         if info.fapiao_no:
@@ -543,7 +543,7 @@ class BillingPage(QWidget):
         if s.rebilled:
             head += " " + self.tr("%1 line(s) rebill credited lines.").replace("%1", str(s.rebilled))
         if s.provisional_until is not None:
-            from app.clock import TZ as SHANGHAI
+            from app.domain.clock import TZ as SHANGHAI
             head = self.tr("PROVISIONAL: %1 has not ended; usage metered up to %2 only.") \
                 .replace("%1", loc_period).replace("%2", s.provisional_until.astimezone(SHANGHAI).strftime("%Y-%m-%d %H:%M")) \
                 + " " + head

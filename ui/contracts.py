@@ -15,11 +15,11 @@ from PySide6.QtWidgets import (QComboBox, QDialog, QDialogButtonBox, QFormLayout
                                QHBoxLayout, QHeaderView, QLabel, QLineEdit, QMessageBox, QPlainTextEdit,
                                QPushButton, QSplitter, QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget)
 
-from app import queries
-from app.billing import local_today
-from app.audit import Actor
-from app.db import Database
-from app.errors import Conflict, DomainError, ValidationError
+from app.read import queries
+from app.domain.rating import local_today
+from app.audit.trail import Actor
+from app.store.db import Database
+from app.domain.errors import Conflict, DomainError, ValidationError
 from app.services import contracts as svc
 from models.choices import ContractStatus, ItemKind, PriceUnit, ServiceLevel, TaxCategory
 
@@ -62,9 +62,9 @@ INT_FIELDS = ("u_from", "u_to", "mbps")
 def money(value) -> str:
     if value is None:
         return ""
-    from app.money import format_cny
+    from app.domain.money import format_cny
 
-    return format_cny(value)  # app/money.py: half-up, never through a float (2.675 → 2.68)
+    return format_cny(value)  # app/domain/money.py: half-up, never through a float (2.675 → 2.68)
 
 
 def plain(value) -> str:
@@ -158,7 +158,7 @@ class ContractDialog(QDialog):
         row("customer_id", self.tr("Customer *"), customers)
         row("subsidiary_id", self.tr("Subsidiary *"), self._options("subsidiary"))
         # who signs: the subsidiary operating the items' sites (proposed, warned when they span
-        # several); who serves: the coverage of the customer's region (app.signing)
+        # several); who serves: the coverage of the customer's region (app.services.signing)
         self.signer_hint = QLabel()
         self.signer_hint.setObjectName("signerHint")
         self.signer_hint.setWordWrap(True)
@@ -264,7 +264,7 @@ class ContractDialog(QDialog):
 
     def _customer_changed(self, *_) -> None:
         """The customer's region decides who serves it and the response time (not who signs)."""
-        from app.signing import serving_team
+        from app.services.signing import serving_team
         customer_id = self.header["customer_id"].currentData()
         try:
             self.team = serving_team(self.db, customer_id)
@@ -283,11 +283,11 @@ class ContractDialog(QDialog):
         self.coverage_hint.setStyleSheet("color: #b26a00;" if warn else "color: #2e7d32;")
 
     def _show_coverage(self, *_) -> None:
-        """Who signs: the subsidiary operating the items' sites (app.signing); proposed for a new
+        """Who signs: the subsidiary operating the items' sites (app.services.signing); proposed for a new
         contract, and a warning when the items span several subsidiaries or another one is chosen."""
         if not hasattr(self, "signer_hint"):
             return
-        from app.signing import signer_for_items
+        from app.services.signing import signer_for_items
         try:
             specs, _errors = self.item_specs()
             proposal = signer_for_items(self.db, specs)
@@ -326,7 +326,7 @@ class ContractDialog(QDialog):
             return
         if start is None or end is None or end < start:
             return
-        from app.viewdata import racks_free_for
+        from app.read.viewdata import racks_free_for
         free = racks_free_for(self.db, start, end, self.header["customer_id"].currentData(), self.contract_id)
         w: QComboBox = self.item_edit["rack_id"]
         chosen = {it["rack_id"] for it in self.items if it.get("rack_id")}
@@ -352,10 +352,10 @@ class ContractDialog(QDialog):
         self.show_totals()
 
     def show_totals(self) -> None:
-        """Monthly recurring, one-off, the whole term, VAT and the total in 大写 (app.contract_totals)."""
+        """Monthly recurring, one-off, the whole term, VAT and the total in 大写 (app.services.contract_totals)."""
         if not hasattr(self, "totals"):
             return
-        from app.contract_totals import totals_of_draft
+        from app.services.contract_totals import totals_of_draft
         try:
             start, end = get_date(self.header["start_date"]), get_date(self.header["end_date"])
             specs, errors = self.item_specs()
@@ -749,7 +749,7 @@ class ContractPanel(RecordPanel):
                 if c in (2, 3):
                     cell.setTextAlignment(Qt.AlignRight | Qt.AlignVCenter)
                 self.items.setItem(r, c, cell)
-        from app.contract_totals import totals_of_contract
+        from app.services.contract_totals import totals_of_contract
         self.totals.setText(totals_html(totals_of_contract(self.db, info.id)))
         self.update_buttons()
 

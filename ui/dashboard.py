@@ -10,8 +10,8 @@ import logging
 from PySide6.QtCore import QLocale, Qt, QTimer
 from PySide6.QtWidgets import QGridLayout, QGroupBox, QHBoxLayout, QLabel, QVBoxLayout, QWidget
 
-from app import queries
-from app.db import Database
+from app.read import queries
+from app.store.db import Database
 from models.choices import GpuState
 
 from .i18n import choice_label
@@ -116,7 +116,7 @@ class DashboardPage(QWidget):
             due = [d for d in contracts_due(db, 180) if d.alert is not None]
             charts = None
             if want_charts:
-                from app.viewdata import dashboard_data
+                from app.read.viewdata import dashboard_data
                 charts = dashboard_data(db)
             return summary, due, charts
 

@@ -7,7 +7,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (QButtonGroup, QCheckBox, QComboBox, QDialog, QDialogButtonBox, QFileDialog,
                                QFormLayout, QHBoxLayout, QLabel, QLineEdit, QPushButton, QRadioButton,
                                QVBoxLayout)
-from app.config import keyring_account, url_password, url_username, with_url_password, without_password
+from app.store.config import keyring_account, url_password, url_username, with_url_password, without_password
 
 from .settings import settings
 
@@ -103,7 +103,7 @@ class DbPasswordDialog(QDialog):
 
     def __init__(self, url: str, parent=None):
         super().__init__(parent)
-        from app.config import describe_url
+        from app.store.config import describe_url
         self.setObjectName("dbPasswordDialog")
         self.setWindowTitle(self.tr("Database password"))
         form = QFormLayout(self)
@@ -131,7 +131,7 @@ def ask_db_password(url: str, parent=None) -> str | None:
 
 def test_connection(url: str) -> str | None:
     """None when the database answers; else the reason."""
-    from app.db import ping
+    from app.store.db import ping
     try:
         ping(url, timeout=5)
         return None
@@ -154,7 +154,7 @@ class SettingsDialog(QDialog):
         self.in_use.setWordWrap(True)
         self.in_use.setTextInteractionFlags(Qt.TextSelectableByMouse)
         if in_use:
-            from app.config import describe_url
+            from app.store.config import describe_url
             text = self.tr("Database in use: %1").replace("%1", describe_url(in_use))
             saved = s.get("db_url")
             if saved and without_password(saved) != without_password(in_use):

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from PySide6.QtWidgets import QDialog, QDialogButtonBox, QFormLayout, QLabel, QLineEdit
 
-from app.viewdata import ElevationDevice
+from app.read.viewdata import ElevationDevice
 from models.choices import Face
 
 from .i18n import choice_label

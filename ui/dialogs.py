@@ -17,8 +17,8 @@ from PySide6.QtWidgets import (QAbstractButton, QCalendarWidget, QComboBox, QDat
                                QFormLayout, QHBoxLayout, QLabel, QLineEdit, QMenu, QPlainTextEdit, QToolButton,
                                QVBoxLayout, QWidget, QWidgetAction)
 
-from app.billing import local_today
-from app.errors import DomainError, ValidationError
+from app.domain.rating import local_today
+from app.domain.errors import DomainError, ValidationError
 
 log = logging.getLogger(__name__)
 
@@ -197,7 +197,7 @@ def get_date(w) -> dt.date | None:
     ValidationError keyed by the field (its object name without "edit_"), never passes as empty."""
     if isinstance(w, OptionalDateEdit):
         if not w.is_valid():
-            from app.errors import ValidationError
+            from app.domain.errors import ValidationError
             raise ValidationError({re.sub(r"^(edit|item)_", "", w.objectName()) or "date": w.problem()})
         return w.date_value()
     d = w.date()
@@ -232,7 +232,7 @@ def field_box(editor: QWidget, error: QLabel) -> QWidget:
 def options_combo(db, kind: str, none_text: str | None = None) -> QComboBox:
     """An editable combo over `queries.options(kind)` (customers, racks, sites, …) that completes
     on any part of a label; `none_text` adds a first "(none)" entry."""
-    from app import queries
+    from app.read import queries
     w = QComboBox()
     if none_text is not None:
         w.addItem(none_text, None)
@@ -257,8 +257,8 @@ def error_label(name: str = "") -> QLabel:
 
 
 def why_not_text(actor, permission: str) -> str | None:
-    """app.auth.why_not in the console's language: who may not do what, and which roles may."""
-    from app.auth import PERMISSION_LABELS, PERMISSIONS, can
+    """app.domain.auth.why_not in the console's language: who may not do what, and which roles may."""
+    from app.domain.auth import PERMISSION_LABELS, PERMISSIONS, can
     from models.choices import Role
 
     from .i18n import choice_label
@@ -344,7 +344,7 @@ class ReasonDialog(QDialog):
         return self.text(), (get_date(self.date) if self.date is not None else None)
 
 def last_month(today: dt.date | None = None) -> str:
-    from app.billing import Period
+    from app.domain.rating import Period
 
     return Period.last_month(today).label
 

@@ -15,11 +15,11 @@ from PySide6.QtWidgets import (QCheckBox, QComboBox, QDialog, QDialogButtonBox, 
                                QHBoxLayout, QLabel, QLineEdit, QMessageBox, QPlainTextEdit, QPushButton, QTabWidget, QTableWidget,
                                QTableWidgetItem, QVBoxLayout, QWidget)
 
-from app import queries
-from app.audit import Actor
-from app.auth import KIND_PERMISSION
-from app.db import Database
-from app.errors import Conflict, DomainError, ValidationError
+from app.read import queries
+from app.audit.trail import Actor
+from app.domain.auth import KIND_PERMISSION
+from app.store.db import Database
+from app.domain.errors import Conflict, DomainError, ValidationError
 from models.choices import (ChoiceSet, Cooling, CustomerStatus, DeviceStatus, Face, GpuState, RackStatus, Role,
                             SiteStatus)
 
@@ -114,7 +114,7 @@ FORMS: dict[str, list[Field]] = {
     ],
 }
 
-PERMISSION = KIND_PERMISSION  # declared once, in app.auth
+PERMISSION = KIND_PERMISSION  # declared once, in app.domain.auth
 
 
 def save_record(db: Database, actor: Actor, kind: str, id_, values: dict, version: int | None):
@@ -394,7 +394,7 @@ class GpuDialog(FormDialog):
             self.history.horizontalHeader().setStretchLastSection(True)
             self.history.verticalHeader().setVisible(False)
             self.history.setEditTriggers(QTableWidget.NoEditTriggers)
-            from app.clock import TZ as SHANGHAI
+            from app.domain.clock import TZ as SHANGHAI
             rows = queries.gpu_history(db, id_)
             self.history.setRowCount(len(rows))
             for r, (at, frm, to, who, reason) in enumerate(rows):

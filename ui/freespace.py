@@ -1,4 +1,4 @@
-"""Find N free U: a dialog that asks app.freespace and lists the racks that fit.
+"""Find N free U: a dialog that asks app.read.freespace and lists the racks that fit.
 
 Choosing a candidate opens its elevation at the range (the main window answers `openRange`),
 or the place-a-device form prefilled with the rack, face and lowest unit (`placeRange`).
@@ -10,10 +10,10 @@ from PySide6.QtWidgets import (QAbstractItemView, QCheckBox, QComboBox, QDialog,
                                QHeaderView, QLabel, QPushButton, QSpinBox, QTableWidget, QTableWidgetItem,
                                QVBoxLayout)
 
-from app import queries
-from app.db import Database
-from app.errors import DomainError, ValidationError
-from app.freespace import FreeRange, find_free_units
+from app.read import queries
+from app.store.db import Database
+from app.domain.errors import DomainError, ValidationError
+from app.read.freespace import FreeRange, find_free_units
 from models.choices import Face
 
 from .i18n import choice_label

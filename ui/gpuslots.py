@@ -9,11 +9,11 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (QButtonGroup, QComboBox, QGridLayout, QHBoxLayout, QLabel, QLineEdit,
                                QPushButton, QSizePolicy, QToolButton, QVBoxLayout, QWidget)
 
-from app import queries
-from app.audit import Actor
-from app.auth import can
-from app.db import Database
-from app.errors import Conflict, DomainError, ValidationError
+from app.read import queries
+from app.audit.trail import Actor
+from app.domain.auth import can
+from app.store.db import Database
+from app.domain.errors import Conflict, DomainError, ValidationError
 from app.services import gpus as gpu_service
 from models.choices import GpuState
 

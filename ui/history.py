@@ -1,14 +1,14 @@
 """A record's History: its audit events, newest first, a page at a time, named in the reader's
 language; an event opens its detail (the audit page's event dialog). One widget for every kind of
-record (device, rack, GPU, customer, contract, statement, user), fed by app.audit_query.object_history."""
+record (device, rack, GPU, customer, contract, statement, user), fed by app.audit.query.object_history."""
 from __future__ import annotations
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (QAbstractItemView, QDialog, QDialogButtonBox, QHBoxLayout, QLabel, QPushButton,
                                QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget)
 
-from app.audit_query import HISTORY_TYPES, event_detail, object_history
-from app.db import Database
+from app.audit.query import HISTORY_TYPES, event_detail, object_history
+from app.store.db import Database
 from models.choices import Outcome
 
 from .i18n import choice_label

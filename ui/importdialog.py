@@ -13,8 +13,8 @@ from PySide6.QtGui import QBrush, QColor
 from PySide6.QtWidgets import (QCheckBox, QDialog, QDialogButtonBox, QFileDialog, QHBoxLayout, QLabel, QLineEdit,
                                QPushButton, QTableWidget, QTableWidgetItem, QVBoxLayout)
 
-from app.audit import Actor
-from app.db import Database
+from app.audit.trail import Actor
+from app.store.db import Database
 
 from .operations import run_op
 
@@ -227,7 +227,7 @@ class DeviceTypeImportDialog(QDialog):
             self.preview()
 
     def _start(self, dry_run: bool, label: str) -> None:
-        from app.devicetypes import import_device_types
+        from app.importexport.devicetypes import import_device_types
         db, actor, path, strict = self.db, self.actor, Path(self.path.text().strip()), self.strict.isChecked()
         self.import_button.setEnabled(False)
         self.preview_button.setEnabled(False)

@@ -10,9 +10,9 @@ from PySide6.QtWidgets import (QAbstractItemView, QCheckBox, QComboBox, QDialog,
                                QLabel, QLineEdit, QMessageBox, QPushButton, QTableWidget, QTableWidgetItem,
                                QVBoxLayout)
 
-from app.audit import Actor
-from app.db import Database
-from app.errors import DomainError
+from app.audit.trail import Actor
+from app.store.db import Database
+from app.domain.errors import DomainError
 from app.services.settings import CONTRACT_FOUR_EYES, change_setting, get_setting
 
 from .dialogs import ReasonDialog, why_not_text

@@ -10,10 +10,12 @@ from PySide6.QtWidgets import (QApplication, QComboBox, QDialog, QDialogButtonBo
                                QInputDialog, QLabel, QLineEdit, QListWidget, QListWidgetItem, QMenu, QMessageBox,
                                QPushButton, QToolBar, QVBoxLayout, QWidget)
 
-from app import list_filters, queries
-from app.audit import Actor
-from app.auth import can
-from app.db import Database
+from app.read import list_filters
+
+from app.read import queries
+from app.audit.trail import Actor
+from app.domain.auth import can
+from app.store.db import Database
 from app.services.registry import RETIRABLE, retire_record
 
 from .dialogs import why_not_text
@@ -94,7 +96,7 @@ class ListPage(QWidget):
         self.debounce = Debouncer(FILTER_DEBOUNCE_MS, self.apply_filter, self)
         self.filter.textChanged.connect(self.debounce.poke)
         self.filter.returnPressed.connect(self.apply_filter)
-        self.column_filters: dict[str, str] = {}      # column key -> value (app.list_filters)
+        self.column_filters: dict[str, str] = {}      # column key -> value (app.read.list_filters)
         self.status_key = next((c.key for c in self.spec.columns if c.kind == "choice"
                                 and c.key in STATUS_KEYS), None)
         self.status_filter = None
@@ -409,7 +411,7 @@ class ListPage(QWidget):
 
     def filter_text(self) -> str:
         """The model's filter: the box's text, after what `extra_filter()` adds (the audit page's
-        filter bar, as app.audit_query filter tokens)."""
+        filter bar, as app.audit.query filter tokens)."""
         extra = self.extra_filter() if self.extra_filter is not None else ""
         own = list_filters.filter_text(self.column_filters, self.filter.text().strip())
         return " ".join(t for t in (extra, own) if t)

@@ -15,10 +15,10 @@ from PySide6.QtCore import QEventLoop
 from PySide6.QtGui import QIcon
 from PySide6.QtWidgets import QApplication, QMessageBox
 
-from app.config import describe_url, resolve_db_url
-from app.db import Database
-from app.errors import SchemaTooNew
-from app.logs import setup_logging
+from app.store.config import describe_url, resolve_db_url
+from app.store.db import Database
+from app.domain.errors import SchemaTooNew
+from app.store.logs import setup_logging
 
 from .i18n import install_translators, system_language
 from .operations import run_op
@@ -124,7 +124,7 @@ def wait(op) -> tuple[bool, object]:
 
 def prepare(db: Database, parent=None) -> bool:
     """Create or upgrade the schema off the GUI thread; False when it cannot be opened."""
-    from app.startup import prepare_database
+    from app.store.startup import prepare_database
 
     def work(progress):
         progress(0, 0)
@@ -151,7 +151,7 @@ def prepare(db: Database, parent=None) -> bool:
 def refuse_missing_db(url: str, parent=None) -> bool:
     """A SQLite file named by --db, IDC_CONSOLE_DB or the settings that does not exist is refused (no
     folder or file is made); only the default file is created at a first start. True when refused."""
-    from app.config import DatabaseUnavailable, check_console_db
+    from app.store.config import DatabaseUnavailable, check_console_db
 
     try:
         check_console_db(url)
@@ -167,7 +167,7 @@ def record_console_upgrade(db: Database, actor) -> None:
         return
     import getpass
 
-    from app.errors import DomainError
+    from app.domain.errors import DomainError
     from app.services.schema import record_upgrade
     try:
         record_upgrade(db, actor, db.upgraded_from, db.current_revision(),
@@ -179,7 +179,7 @@ def record_console_upgrade(db: Database, actor) -> None:
 
 
 def load_demo(db: Database, actor, parent=None) -> bool:
-    from app import demo
+    from app.demo import load as demo
     fn = demo.load_demo
     params = inspect.signature(fn).parameters
 
@@ -198,7 +198,7 @@ def authenticate(db: Database, args, parent=None, ask: bool = False):
     """The first-run wizard on an empty database, else the login dialog; returns the Actor or None.
     `ask`: always the dialog (after log out), never the environment's password."""
     from app.services.users import has_users, login
-    from app.errors import DomainError
+    from app.domain.errors import DomainError
 
     from .startup import FirstRunWizard, LoginDialog
 
@@ -224,8 +224,8 @@ def authenticate(db: Database, args, parent=None, ask: bool = False):
 
 
 def warn_remembered_head(db: Database, parent=None) -> None:
-    """The audit head this computer last verified, against the database's chain (app/audit_state.py)."""
-    from app.audit_state import check_at_start
+    """The audit head this computer last verified, against the database's chain (app/audit/state.py)."""
+    from app.audit.state import check_at_start
 
     problem = check_at_start(db)
     if problem:

@@ -11,10 +11,10 @@ from PySide6.QtWidgets import (QHBoxLayout, QLabel, QListWidget,
                                QListWidgetItem, QMainWindow, QMessageBox, QPushButton, QSplitter,
                                QStackedWidget, QVBoxLayout, QWidget)
 
-from app import queries
-from app.audit import Actor
-from app.config import describe_url
-from app.db import Database
+from app.read import queries
+from app.audit.trail import Actor
+from app.store.config import describe_url
+from app.store.db import Database
 from models.choices import Role
 
 from .i18n import choice_label, kind_label
@@ -438,7 +438,7 @@ class MainWindow(QMainWindow):
 
     def _open_record(self, kind: str, id_) -> None:
         from .forms import PERMISSION, open_form
-        from app.auth import can
+        from app.domain.auth import can
         open_form(self.db, self.actor, kind, id_, self,
                   read_only=not can(self.actor, PERMISSION[kind])).exec()
 
@@ -493,8 +493,8 @@ class MainWindow(QMainWindow):
     def about_lines(self) -> list[tuple[str, str]]:
         """What Help → About shows: the version, the database (never its password), the log, the data."""
         from app import __version__
-        from app.config import data_dir, without_password
-        from app.logs import current_log_path
+        from app.store.config import data_dir, without_password
+        from app.store.logs import current_log_path
         return [(self.tr("Version"), __version__),
                 (self.tr("Database"), without_password(self.db.url)),
                 (self.tr("Log file"), str(current_log_path())),
@@ -611,7 +611,7 @@ class MainWindow(QMainWindow):
 
     def users_and_settings(self) -> None:
         """Ctrl+, : the users page for whoever manages users, else the settings dialog."""
-        from app.auth import can
+        from app.domain.auth import can
         if can(self.actor, "manage_users"):
             self.show_page("users")
         else:

@@ -59,7 +59,7 @@ PATTERNS: list[tuple[re.Pattern, str]] = [(re.compile(p), t) for p, t in (
     (r"ends before the service starts", _("ends before the service starts")),
     (r"the current password is wrong", _("the current password is wrong")),
     (r"a password has at least 8 characters", _("a password has at least 8 characters")),
-    (r"the new password is the same as the current one", _("the new password is the same as the current one")),    # amounts, dates, files, fapiao, power and ports as typed (app/money.py, app/clock.py, app/tablefile.py)
+    (r"the new password is the same as the current one", _("the new password is the same as the current one")),    # amounts, dates, files, fapiao, power and ports as typed (app/domain/money.py, app/domain/clock.py, app/store/tablefile.py)
     ("'(.*)' is not an amount: write digits, e\\.g\\. 1234\\.50 or ¥1,234\\.50", _("'%1' is not an amount: write digits, e.g. 1234.50 or ¥1,234.50")),
     ("'(.*)' is not a number: write digits, e\\.g\\. 1234\\.5 or 1,234\\.5", _("'%1' is not a number: write digits, e.g. 1234.5 or 1,234.5")),
     ('(.+) is too large: at most (\\d+) digits before the decimal point', _('%1 is too large: at most %2 digits before the decimal point')),

@@ -6,7 +6,7 @@ arrives on the GUI thread; failures show a dialog unless `on_failure` handles th
 Nothing ORM-bound crosses: `fn` opens its own unit of work and returns plain values.
 
 What changed is not written by hand: every unit of work that commits inside `fn` reports the
-kinds its audit events named (`app.changes.collect_changes`, like Anki's OpChanges), and the
+kinds its audit events named (`app.domain.changes.collect_changes`, like Anki's OpChanges), and the
 operation announces them on the change bus (`bus().changed`, a frozenset of kinds, e.g.
 {"gpu", "audit"}) once it succeeded; every view decides whether to refresh. Short writes that
 the caller needs to finish before going on (a form's Save, which shows field errors in place)
@@ -26,8 +26,8 @@ import shiboken6
 from PySide6.QtCore import QCoreApplication, QObject, QRunnable, Qt, QThreadPool, QTimer, Signal
 from PySide6.QtWidgets import QMessageBox, QProgressDialog, QWidget
 
-from app.errors import DomainError
-from app.changes import collect_changes
+from app.domain.errors import DomainError
+from app.domain.changes import collect_changes
 
 
 TR_CONTEXT = "operations"

@@ -8,11 +8,11 @@ from __future__ import annotations
 from PySide6.QtWidgets import (QCheckBox, QComboBox, QDialog, QDialogButtonBox, QFormLayout, QLabel, QLineEdit,
                                QVBoxLayout, QWidget)
 
-from app import queries
-from app.billing import local_today
-from app.audit import Actor
-from app.db import Database
-from app.errors import DomainError, ValidationError
+from app.read import queries
+from app.domain.rating import local_today
+from app.audit.trail import Actor
+from app.store.db import Database
+from app.domain.errors import DomainError, ValidationError
 from models.choices import Face
 
 from .dialogs import date_edit, error_label, field_box, get_date, options_combo, parse_decimal, why_not_text

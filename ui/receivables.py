@@ -16,11 +16,11 @@ from PySide6.QtWidgets import (QCheckBox, QComboBox, QFormLayout, QGroupBox, QHB
                                QLabel, QLineEdit, QMessageBox, QPushButton, QTableWidget, QTableWidgetItem, QTabWidget,
                                QVBoxLayout, QWidget)
 
-from app.audit import Actor
-from app.clock import local_today
-from app.db import Database
-from app.errors import DomainError
-from app.money import format_amount
+from app.audit.trail import Actor
+from app.domain.clock import local_today
+from app.store.db import Database
+from app.domain.errors import DomainError
+from app.domain.money import format_amount
 from models.choices import DepositKind, FapiaoType, PaymentKind, PaymentMethod
 
 from .dialogs import error_label, guard, refused_text
@@ -178,7 +178,7 @@ class PaymentsSection(_Section):
         from app.services.receivables import reverse_payment
         pid = self.selected()
         if not self.reason.text().strip():
-            from app.errors import ValidationError
+            from app.domain.errors import ValidationError
             raise ValidationError({"reason": self.tr("Say why the payment is reversed.")})
         if QMessageBox.question(self, self.tr("Reverse payment"),
                                 self.tr("Reverse payment %1 by a counter-entry? Its statements are open again.")

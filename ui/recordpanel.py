@@ -9,9 +9,9 @@ from PySide6.QtCore import Qt, QTimer
 from PySide6.QtWidgets import (QGridLayout, QHBoxLayout, QHeaderView, QLabel, QPushButton, QTableWidget,
                                QVBoxLayout, QWidget)
 
-from app.audit import Actor
-from app.db import Database
-from app.errors import DomainError
+from app.audit.trail import Actor
+from app.store.db import Database
+from app.domain.errors import DomainError
 
 from .dialogs import error_label
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtWidgets import QDialog, QLineEdit, QListWidget, QListWidgetItem, QVBoxLayout
 
-from app import queries
-from app.db import Database
+from app.read import queries
+from app.store.db import Database
 
 from .i18n import kind_label
 from .operations import Latest

@@ -17,7 +17,7 @@ class Key:
 
 KEYS = {k.name: k for k in (
     Key("language", str, ""),                  # "" = follow the system locale; "zh" | "en"
-    Key("db_url", str, ""),                    # "" = app.config default (IDC_CONSOLE_DB or the data dir)
+    Key("db_url", str, ""),                    # "" = app.store.config default (IDC_CONSOLE_DB or the data dir)
     Key("db_keyring", bool, False),            # PostgreSQL password kept in the OS keyring
     Key("db_ask_password", bool, False),       # PostgreSQL password kept nowhere: asked for at start
     Key("pdf_font_path", str, ""),
@@ -37,7 +37,7 @@ FILTER_PREFIX = "filters/"
 class Settings:
     def __init__(self, qsettings: QSettings | None = None):
         if qsettings is None:
-            from app.config import settings_file   # IDC_CONSOLE_SETTINGS, else IDC_CONSOLE_HOME
+            from app.store.config import settings_file   # IDC_CONSOLE_SETTINGS, else IDC_CONSOLE_HOME
             path = str(settings_file() or "")
             qsettings = (QSettings(path, QSettings.IniFormat) if path
                          else QSettings("IDC", "idc-console"))

@@ -6,9 +6,9 @@ import logging
 from PySide6.QtWidgets import (QCheckBox, QDialog, QDialogButtonBox, QFormLayout, QLabel, QLineEdit,
                                QVBoxLayout, QWizard, QWizardPage)
 
-from app.audit import Actor
-from app.db import Database
-from app.errors import DomainError, ValidationError
+from app.audit.trail import Actor
+from app.store.db import Database
+from app.domain.errors import DomainError, ValidationError
 
 from .settings import settings
 
@@ -17,7 +17,7 @@ log = logging.getLogger(__name__)
 
 def demo_available() -> bool:
     try:
-        from app import demo  # noqa: F401
+        from app.demo import load as demo  # noqa: F401
         return hasattr(demo, "load_demo")
     except ImportError:  # a build without the demo module
         log.info("the demo data is not part of this build", exc_info=True)
@@ -91,7 +91,7 @@ class FirstRunWizard(QWizard):
 class LoginDialog(QDialog):
     def __init__(self, db: Database, parent=None):
         super().__init__(parent)
-        from app.config import describe_url
+        from app.store.config import describe_url
         self.db = db
         self.actor: Actor | None = None
         self.setObjectName("loginDialog")

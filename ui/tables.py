@@ -1,4 +1,4 @@
-"""One table model over a paged SQL list (app.queries.ListSpec), and its view.
+"""One table model over a paged SQL list (app.read.queries.ListSpec), and its view.
 
 Rows come in windows of PAGE_SIZE through canFetchMore/fetchMore as the view scrolls;
 sort and filter are pushed into SQL. The total is cached until refresh(); the filtered
@@ -16,12 +16,12 @@ from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPoint, Qt, Signal
 from PySide6.QtGui import QAction, QBrush, QColor
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QMenu, QStyledItemDelegate, QTableView
 
-from app import queries
-from app.billing import local_today
-from app.clock import local_text
-from app.db import Database
-from app.list_filters import sort_key as queries_sort_key
-from app.warranty import WARRANTY_WARN_DAYS, warranty_state   # the rule lives in app/
+from app.read import queries
+from app.domain.rating import local_today
+from app.domain.clock import local_text
+from app.store.db import Database
+from app.read.list_filters import sort_key as queries_sort_key
+from app.domain.warranty import WARRANTY_WARN_DAYS, warranty_state   # the rule lives in app/
 
 from .i18n import choice_label, column_label
 from .operations import Latest
@@ -59,7 +59,7 @@ def format_value(col: queries.Column, value) -> str:
     if col.kind == "bool":
         return "✓" if value else "—"
     if col.kind == "money":
-        from app.money import format_cny  # the one money formatter: half-up, never through a float
+        from app.domain.money import format_cny  # the one money formatter: half-up, never through a float
 
         return format_cny(Decimal(str(value))) if isinstance(value, (Decimal, float, int)) else str(value)
     if col.kind == "decimal" and isinstance(value, Decimal):
@@ -406,7 +406,7 @@ class PagedTableModel(QAbstractTableModel):
         return value          # _USER + 1: the raw value
 
     def warranty_state(self, end: dt.date) -> str | None:
-        """'expired', 'ending' or None: app.warranty decides, as of the model's today."""
+        """'expired', 'ending' or None: app.domain.warranty decides, as of the model's today."""
         return warranty_state(end, self.today)
 
     def flags(self, index):

@@ -6,10 +6,10 @@ import datetime as dt
 
 from PySide6.QtWidgets import QMessageBox, QPushButton
 
-from app.audit import Actor
-from app.clock import local_text
-from app.db import Database
-from app.errors import DomainError
+from app.audit.trail import Actor
+from app.domain.clock import local_text
+from app.store.db import Database
+from app.domain.errors import DomainError
 from app.services.users import list_users, unlock_user
 
 from .dialogs import ReasonDialog, why_not_text

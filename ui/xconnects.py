@@ -9,8 +9,8 @@ from PySide6.QtGui import QColor
 from PySide6.QtWidgets import (QComboBox, QDateEdit, QHBoxLayout, QHeaderView, QLabel, QLineEdit, QPushButton,
                                QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget)
 
-from app.clock import local_today
-from app.errors import DomainError
+from app.domain.clock import local_today
+from app.domain.errors import DomainError
 from models.choices import XconnectMedium, XconnectPeer, XconnectState
 
 from .dialogs import date_edit, get_date, guard, refused_text
@@ -246,7 +246,7 @@ class OrderDialog(_RackForm):
             self.form.setRowVisible(self.editors[key].parentWidget(), shown)
 
     def write(self) -> int:
-        from app.errors import ValidationError
+        from app.domain.errors import ValidationError
         from app.services.contracts import find_contract
         from app.services.dcim import find_rack
         from app.services.xconnects import order_cross_connect
@@ -279,7 +279,7 @@ class OrderDialog(_RackForm):
             contract_item_id=item_id, ordered_date=get_date(e["ordered_date"]), work_note=e["work_note"].text())
 
     def save(self) -> None:
-        from app.errors import DomainError, ValidationError
+        from app.domain.errors import DomainError, ValidationError
         self.clear_errors()
         try:
             self.saved_id = apply(self.write)

@@ -9,20 +9,20 @@ app.services.fleet). `common` holds what they share (languages, parties, labels)
 
 Labels are chosen per document language ('zh' or 'en'), so a PDF never shows a stored code
 where a person expects a word. `printing.print_document` renders one of them and appends a
-``print`` audit event (app.audit_query.record_export), as every export and print must; each
+``print`` audit event (app.audit.query.record_export), as every export and print must; each
 document kind is registered once in `printing.DOCUMENTS`.
 """
-from .audit import audit_report_doc, changes_text
-from .common import FONT_ENV, LANGS, action_label, period_label
-from .contract import contract_doc
-from .fleet import fleet_doc
-from .printing import (DOCUMENT_KINDS, DOCUMENTS, DocumentKind, Printed, build_document, pdf_font_path,
+from app.documents.audit import audit_report_doc, changes_text
+from app.documents.common import FONT_ENV, LANGS, action_label, period_label
+from app.documents.contract import contract_doc
+from app.documents.fleet import fleet_doc
+from app.documents.printing import (DOCUMENT_KINDS, DOCUMENTS, DocumentKind, Printed, build_document, pdf_font_path,
                        print_audit_report, print_capacity, print_contract, print_document, print_fleet,
                        print_rack_sheet, print_statement, render_document)
-from .racks import capacity_doc, rack_elevation_doc, rack_path, rack_sheet_doc, short_rack
-from .statement import statement_doc
-from ..services.dcim import find_rack
-from ..services.fleet import book_value, months_elapsed, revenue_by_model
+from app.documents.racks import capacity_doc, rack_elevation_doc, rack_path, rack_sheet_doc, short_rack
+from app.documents.statement import statement_doc
+from app.services.dcim import find_rack
+from app.services.fleet import book_value, months_elapsed, revenue_by_model
 
 __all__ = [
     "statement_doc", "contract_doc", "audit_report_doc", "rack_sheet_doc", "capacity_doc", "fleet_doc",

@@ -11,14 +11,14 @@ from models import (AuditEvent)
 from models.choices import (Outcome)
 from reports import (AuditReportDoc, AuditRow, AuditSummaryRow)
 
-from ..audit import VerifyResult, verify_audit_range
-from ..clock import TZ as SHANGHAI, now_local
-from ..audit_query import (AuditFilter, last_seq_hash, local_midnight_utc as local_midnight,
+from app.audit.trail import VerifyResult, verify_audit_range
+from app.domain.clock import TZ as SHANGHAI, now_local
+from app.audit.query import (AuditFilter, last_seq_hash, local_midnight_utc as local_midnight,
                            object_name as audit_object_name, to_local)
-from ..db import Database
-from ..errors import ValidationError
+from app.store.db import Database
+from app.domain.errors import ValidationError
 
-from .common import _check_lang, _letterhead, action_label
+from app.documents.common import _check_lang, _letterhead, action_label
 
 # --------------------------------------------------------------------------- audit
 _MAX_VALUE = 90
@@ -134,11 +134,11 @@ def audit_report_doc(db: Database, flt: AuditFilter, *, language: str = "zh", su
     """Audit report for `flt`: summary (actor and action, object type, day), the events, verification
     and checkpoint.
 
-    The checkpoint is SEQ:HASH of the last event of the period (app.audit_query.last_seq_hash),
+    The checkpoint is SEQ:HASH of the last event of the period (app.audit.query.last_seq_hash),
     taken first; events appended while the report is built are left out, so the summary, the
     events and the checkpoint describe the same chain prefix. The summary is counted by the
     database; the verification covers the period's stretch of the chain, its link to the event
-    before it and the checkpoint (app.audit.verify_audit_range), not the whole chain. Over
+    before it and the checkpoint (app.audit.trail.verify_audit_range), not the whole chain. Over
     `max_events` (MAX_PDF_EVENTS) events the detail is left out and the report says how many
     pages it would take.
     """

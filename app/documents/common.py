@@ -9,10 +9,10 @@ from sqlalchemy import select
 from models import (Contact, Customer, Subsidiary)
 from reports import (Party)
 
-from ..audit_query import action_name as audit_action_name
-from ..errors import NotFound, ValidationError
-from ..money import round_fen
-from ..wording import alternate
+from app.audit.query import action_name as audit_action_name
+from app.domain.errors import NotFound, ValidationError
+from app.domain.money import round_fen
+from app.domain.wording import alternate
 
 FONT_ENV = "IDC_PDF_FONT"
 LANGS = ("zh", "en")
@@ -21,7 +21,7 @@ FEN = Decimal("0.01")
 
 # --------------------------------------------------------------------------- labels
 # Choice labels (states, kinds, units) come from models.choices, the same words as the screen's;
-# the audit trail's action and object names from app.audit_query (the list, the CSV and the PDF).
+# the audit trail's action and object names from app.audit.query (the list, the CSV and the PDF).
 FLEET_OWNER = ("自有", "Own fleet")
 
 

@@ -14,16 +14,16 @@ from reports import (ContractDoc, ContractSums,
                      ContractItemRow, DeviceRow, GpuRow, Reservation)
 
 
-from ..billing import bills_energy
-from ..db import Database
-from ..money import format_cny
-from ..services.item_names import ItemObjects, load_item_objects, needs_english_name
-from ..services.reference import tax_rates_on
-from ..services.contracts import find_contract
-from ..wording import alternate, amount_words, free_text
+from app.domain.rating import bills_energy
+from app.store.db import Database
+from app.domain.money import format_cny
+from app.services.item_names import ItemObjects, load_item_objects, needs_english_name
+from app.services.reference import tax_rates_on
+from app.services.contracts import find_contract
+from app.domain.wording import alternate, amount_words, free_text
 
-from .common import (ZERO, _check_lang, _customer_party, _subsidiary_party)
-from .racks import (rack_elevation_doc, rack_path, short_rack)
+from app.documents.common import (ZERO, _check_lang, _customer_party, _subsidiary_party)
+from app.documents.racks import (rack_elevation_doc, rack_path, short_rack)
 
 # --------------------------------------------------------------------------- contracts
 def _approval_line(s, c: Contract, lang: str) -> str:
@@ -72,7 +72,7 @@ def _item_row(s, c: Contract, it: ContractItem, rates: dict[str, Decimal], lang:
         model = s.get(GpuModel, it.gpu_model_id)
         if model is not None:
             notes.append(model.name)
-    energy_rate = _rate(rates.get(ELECTRICITY, ZERO))  # metered energy is taxed as electricity (app.billing)
+    energy_rate = _rate(rates.get(ELECTRICITY, ZERO))  # metered energy is taxed as electricity (app.domain.rating)
     if it.power_allowance_kw is not None and it.kwh_price is not None:
         notes.append(f"电力额度 {Decimal(it.power_allowance_kw).normalize():f} kW，超出部分 {_money(it.kwh_price)}/kWh"
                      f"（按售电计税 {energy_rate}）"
@@ -157,13 +157,13 @@ def _billing_terms(items: list[ContractItem], rates: dict[str, Decimal], lang: s
 
 def _service_level(db: Database, s, c: Contract, rack_ids: list[int], lang: str) -> str:
     """The contract's own text, else the serving team: the coverage of the customer's region
-    decides who serves and the response time (app.signing.serving_team).
+    decides who serves and the response time (app.services.signing.serving_team).
 
     The contract's text is printed as typed unless it is Chinese and the print English; then,
     as when there is none, the serving team's level and response time say it in English. A
     stored service-level code (the contract form's choice) is printed as that level's label."""
     own = (c.service_level or "").strip()
-    from ..signing import serving_team
+    from app.services.signing import serving_team
 
     team = serving_team(db, c.customer_id)
     if own in ServiceLevel.values():
@@ -203,7 +203,7 @@ def contract_doc(db: Database, number: int | str, *, language: str | None = None
     """A contract by number (or id) with its schedule, terms and the annexes.
 
     Annexes: the elevation of every rack the contract leases or hosts in (from
-    app.viewdata.rack_elevation), the GPUs by serial (named or allocated at activation, with the
+    app.read.viewdata.rack_elevation), the GPUs by serial (named or allocated at activation, with the
     server each sits in), and the devices by serial (hosted devices, devices in the leased
     racks, and the servers that carry the contract's GPUs).
     """
@@ -275,7 +275,7 @@ def contract_doc(db: Database, number: int | str, *, language: str | None = None
         region = s.get(Region, sub.region_code) if sub.region_code else None
         sign_place = ""
         if region is not None:
-            from ..viewdata import coverage_for
+            from app.read.viewdata import coverage_for
 
             full = coverage_for(db, region.code)
             if lang == "zh":
@@ -300,7 +300,7 @@ def contract_doc(db: Database, number: int | str, *, language: str | None = None
             if it.rack_id and it.u_from and it.u_to:
                 leased.setdefault(it.rack_id, []).append(
                     Reservation(customer=customer.name, face=it.face or "both", u_from=it.u_from, u_to=it.u_to))
-    from ..contract_totals import totals_of_contract
+    from app.services.contract_totals import totals_of_contract
     t = totals_of_contract(db, contract_id)
     sums = ContractSums(monthly=t.monthly, one_off=t.one_off, term_value=t.term_value, vat=t.vat, total=t.total,
                         total_in_words=amount_words(t.total, lang), usage_based=t.usage_based)

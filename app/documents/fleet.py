@@ -7,11 +7,11 @@ import datetime as dt
 from models.choices import (GpuState)
 from reports import (FleetDoc, FleetRow)
 
-from ..clock import now_local
-from ..db import Database
+from app.domain.clock import now_local
+from app.store.db import Database
 
-from .common import _check_lang, _letterhead
-from ..services.fleet import fleet_values
+from app.documents.common import _check_lang, _letterhead
+from app.services.fleet import fleet_values
 
 def fleet_doc(db: Database, *, language: str = "zh", today: dt.date | None = None,
               subsidiary_code: str | None = None) -> FleetDoc:

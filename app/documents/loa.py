@@ -9,16 +9,16 @@ from models import Customer, Rack, Room, Site, Subsidiary
 from models.choices import XconnectMedium, XconnectPeer, XconnectState
 from reports.loa import LoaDoc
 
-from ..clock import local_today
-from ..db import Database
-from ..wording import has_cjk, room_label
+from app.domain.clock import local_today
+from app.store.db import Database
+from app.domain.wording import has_cjk, room_label
 
 LOA_VALID_DAYS = 90  # carriers ask for a recent letter; 90 days is the usual validity
 
 
 def loa_doc(db: Database, key: int | str, *, language: str | None = None, today: dt.date | None = None) -> LoaDoc:
-    from .common import _customer_party, _subsidiary_party
-    from ..services.xconnects import find_cross_connect_in
+    from app.documents.common import _customer_party, _subsidiary_party
+    from app.services.xconnects import find_cross_connect_in
 
     lang = language or "zh"
     issued = today or local_today()

@@ -16,18 +16,18 @@ import reports
 from reports import AuditReportDoc, RenderResult
 from reports.loa import LoaDoc, render_loa
 
-from ..audit import Actor
-from ..audit_query import AuditFilter, record_export
-from ..auth import require
-from ..db import Database
-from ..errors import DomainError, ValidationError
-from .audit import audit_report_doc
-from .common import FONT_ENV, _check_lang
-from .contract import contract_doc
-from .fleet import fleet_doc
-from .loa import loa_doc
-from .racks import capacity_doc, rack_sheet_doc
-from .statement import statement_doc
+from app.audit.trail import Actor
+from app.audit.query import AuditFilter, record_export
+from app.domain.auth import require
+from app.store.db import Database
+from app.domain.errors import DomainError, ValidationError
+from app.documents.audit import audit_report_doc
+from app.documents.common import FONT_ENV, _check_lang
+from app.documents.contract import contract_doc
+from app.documents.fleet import fleet_doc
+from app.documents.loa import loa_doc
+from app.documents.racks import capacity_doc, rack_sheet_doc
+from app.documents.statement import statement_doc
 
 
 @dataclass(frozen=True)

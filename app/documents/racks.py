@@ -12,13 +12,13 @@ from models.choices import (GpuState, RackStatus)
 from reports import (CapacityDoc, CapacityRow, ElevDevice, Party, RackElevation,
                      RackSheetDoc, Reservation)
 
-from ..clock import now_local
-from ..db import Database
-from ..errors import NotFound
-from ..services.dcim import find_rack
-from ..wording import free_text, room_label
+from app.domain.clock import now_local
+from app.store.db import Database
+from app.domain.errors import NotFound
+from app.services.dcim import find_rack
+from app.domain.wording import free_text, room_label
 
-from .common import (FLEET_OWNER, _check_lang, _l, _subsidiary_party, _units)
+from app.documents.common import (FLEET_OWNER, _check_lang, _l, _subsidiary_party, _units)
 
 # --------------------------------------------------------------------------- racks
 def rack_path(s, rack_id: int) -> str:
@@ -45,8 +45,8 @@ def paper_colour(hex_colour: str, amount: float = 0.55) -> str:
 
 
 def rack_elevation_doc(db: Database, rack_id: int, lang: str = "zh", today: dt.date | None = None) -> RackElevation:
-    """The renderer's RackElevation from app.viewdata.rack_elevation (one query path for screen and paper)."""
-    from ..viewdata import rack_elevation
+    """The renderer's RackElevation from app.read.viewdata.rack_elevation (one query path for screen and paper)."""
+    from app.read.viewdata import rack_elevation
 
     e = rack_elevation(db, rack_id, today)
     devices = tuple(
@@ -87,10 +87,10 @@ def rack_sheet_doc(db: Database, rack: int | str, *, language: str = "zh") -> Ra
 def capacity_doc(db: Database, site_code: str, *, language: str = "zh") -> CapacityDoc:
     """Per site: every rack (decommissioned ones left out) with units and power used, and GPUs by state.
 
-    Units and power follow app.viewdata.room_layout (mounted devices' height; typical else maximum
+    Units and power follow app.read.viewdata.room_layout (mounted devices' height; typical else maximum
     watts of devices not being decommissioned). GPUs count where their server is mounted.
     """
-    from ..viewdata import room_layout
+    from app.read.viewdata import room_layout
 
     lang = _check_lang(language) or "zh"
     with db.session() as s:
@@ -135,7 +135,7 @@ def _capacity_power(db: Database, room_ids: list[int], lang: str) -> tuple:
     from models.choices import RedundancyState
     from reports.power import PowerRackRow
 
-    from ..services.power import room_power_in
+    from app.services.power import room_power_in
 
     def kw(w: Decimal) -> Decimal:
         return (Decimal(w) / 1000).quantize(Decimal("0.01"))

@@ -9,12 +9,12 @@ from models import (Contract, ContractItem, Customer, Statement, StatementLine, 
 from models.choices import (LineUnit, StatementKind, StatementStatus)
 from reports import (StatementDoc, StatementLine as DocLine)
 
-from ..clock import TZ as SHANGHAI, now_local
-from ..db import Database
-from ..services.billing import find_statement, line_languages, line_text
-from ..wording import amount_words, free_text
+from app.domain.clock import TZ as SHANGHAI, now_local
+from app.store.db import Database
+from app.services.billing import find_statement, line_languages, line_text
+from app.domain.wording import amount_words, free_text
 
-from .common import (_check_lang, _customer_party, _fen, _subsidiary_party, period_label)
+from app.documents.common import (_check_lang, _customer_party, _fen, _subsidiary_party, period_label)
 
 # --------------------------------------------------------------------------- statements
 def _contract_language(s, st: Statement) -> str:
@@ -93,7 +93,7 @@ def _fapiao_fields(s, st: Statement, lang: str) -> dict:
     from models import Fapiao
     from models.choices import FapiaoStatus
 
-    from ..services.fapiao import covers
+    from app.services.fapiao import covers
 
     cover = covers(s, [st.id]).get(st.id)
     numbers = list(s.execute(select(Fapiao.number).where(Fapiao.statement_id == st.id).order_by(Fapiao.id)).scalars())

@@ -34,14 +34,14 @@ from models import (
     User,
 )
 
-from ..audit import Actor, format_ts
-from ..auth import require
-from ..clock import TZ
-from ..db import Database
-from ..errors import DomainError, NotFound, ValidationError
-from ..uow import UnitOfWork
-from . import schema
-from .schema import (
+from app.audit.trail import Actor, format_ts
+from app.domain.auth import require
+from app.domain.clock import TZ
+from app.store.db import Database
+from app.domain.errors import DomainError, NotFound, ValidationError
+from app.store.uow import UnitOfWork
+from app.importexport import schema
+from app.importexport.schema import (
     COLUMNS,
     EXPORT_QUERY,
     FORMATS,
@@ -248,7 +248,7 @@ def _matches(row: list, needle: str) -> bool:
 
 def _statement_rows(db: Database) -> tuple[list[str], Iterable]:
     try:
-        from ..services import billing as billing_service
+        from app.services import billing as billing_service
         hook = billing_service.export_statements_rows
     except (ImportError, AttributeError):
         raise NotFound("statements cannot be exported yet: the billing module does not provide "
@@ -265,7 +265,7 @@ def export_rows(db: Database, kind: str, filter: str | dict | None = None) -> tu
     """
     kind = _check_kind(kind, schema.EXPORT_KINDS)
     if kind == "payments":  # receivables (app/services/receivables.py)
-        from ..services.receivables import export_payments_rows
+        from app.services.receivables import export_payments_rows
         headers, source = export_payments_rows(db)
         return headers, (list(r) for r in source if _keep_row(headers, list(r), filter))
     if kind == "statements":
@@ -350,7 +350,7 @@ def _csv_text(v: Any) -> str | None:
 def _export_csv_in_sql(db: Database, kind: str, headers: list[str], path: Path, progress, cancelled) -> int | None:
     """A whole kind to CSV with its cells written by the database (export_sql.py): the same bytes as
     write_export over export_rows. None: this kind has a column the database cannot write so here."""
-    from . import export_sql
+    from app.importexport import export_sql
 
     stmt = _export_query(kind)
     with db.engine.connect() as conn:
@@ -442,8 +442,8 @@ def _write_xlsx(headers, rows, path: Path, sheet: str, progress, cancelled) -> i
     comes, memory stays flat. Text is always written as text, never as a formula (neutralise_cell
     first); money columns get MONEY_FORMAT, dates a date format. Measured against xlsxwriter's
     constant-memory mode and openpyxl's write-only mode with lxml in docs/performance.md."""
-    from . import XLSX_MAX_ROWS as max_rows  # the package's, read now (a test lowers it)
-    from .xlsx import XlsxWriter
+    from app.importexport import XLSX_MAX_ROWS as max_rows  # the package's, read now (a test lowers it)
+    from app.importexport.xlsx import XlsxWriter
 
     book = XlsxWriter(path, neutralise=neutralise_cell, money=(i for i, h in enumerate(headers) if h in MONEY_COLUMNS),
                       money_format=MONEY_FORMAT)

@@ -27,7 +27,7 @@ from typing import Any, Callable
 from sqlalchemy import Integer, Text, and_, case, cast, func, literal, not_, null, type_coerce
 from sqlalchemy.sql import sqltypes
 
-from .schema import FORMULA_STARTS, _Cancelled
+from app.importexport.schema import FORMULA_STARTS, _Cancelled
 
 ROWS_PER_READ = 2000
 _RISKY = tuple(FORMULA_STARTS) + ("'",)

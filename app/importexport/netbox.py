@@ -27,13 +27,13 @@ from models.choices import DeviceRole, RackStatus, SiteStatus
 from models.power import PowerFeed, PowerPanel
 from models.xconnect import Cable
 
-from ..audit import Actor
-from ..auth import require
-from ..clock import TZ
-from ..db import Database
-from ..errors import DomainError, ValidationError
-from ..uow import UnitOfWork
-from .schema import ExportResult, _Cancelled
+from app.audit.trail import Actor
+from app.domain.auth import require
+from app.domain.clock import TZ
+from app.store.db import Database
+from app.domain.errors import DomainError, ValidationError
+from app.store.uow import UnitOfWork
+from app.importexport.schema import ExportResult, _Cancelled
 
 NETBOX_SOURCE = "netbox-community/netbox@43fe81f9e833"
 
@@ -246,7 +246,7 @@ def run_netbox_export(db: Database, actor: Actor, kind: str, path: str | Path, *
                       progress: Callable[[int], None] | None = None,
                       cancelled: Callable[[], bool] | None = None) -> ExportResult:
     """Write `kind` as NetBox's bulk import reads it (CSV, UTF-8) and record the export."""
-    from .export import write_export
+    from app.importexport.export import write_export
 
     require(actor, "export")
     kind = netbox_kind(kind)

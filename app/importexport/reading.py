@@ -6,8 +6,8 @@ import datetime as dt
 from pathlib import Path
 from typing import Any, Iterator
 
-from ..errors import NotFound, ValidationError
-from .schema import (
+from app.domain.errors import NotFound, ValidationError
+from app.importexport.schema import (
     ALIASES,
     COLUMNS,
     LOCAL_TIME_SUFFIX,
@@ -197,7 +197,7 @@ def read_table(kind: str, path: str | Path, notices: list[str] | None = None
 
 
 def _read_yaml_rows(path: str | Path) -> tuple[list[ImportRow], list[RowError]]:
-    from ..devicetypes import DeviceTypeFileError, find_yaml_files, read_device_type_file
+    from app.importexport.devicetypes import DeviceTypeFileError, find_yaml_files, read_device_type_file
 
     base = Path(path)
     files = find_yaml_files(base)

@@ -8,14 +8,14 @@ from typing import Any, Callable
 from sqlalchemy import text
 from sqlalchemy.exc import DBAPIError
 
-from ..audit import Actor
-from ..auth import require
-from ..db import Database, storage_full
-from ..errors import DomainError, PermissionDenied, ValidationError
-from ..uow import UnitOfWork
-from .kinds import _refuse_unstorable, _Row, _row_key
-from .reading import _load
-from .schema import (
+from app.audit.trail import Actor
+from app.domain.auth import require
+from app.store.db import Database, storage_full
+from app.domain.errors import DomainError, PermissionDenied, ValidationError
+from app.store.uow import UnitOfWork
+from app.importexport.kinds.core import _refuse_unstorable, _Row, _row_key
+from app.importexport.reading import _load
+from app.importexport.schema import (
     BULK_WRITE,
     FIELD_COLUMN,
     HANDLERS,

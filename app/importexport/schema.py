@@ -6,10 +6,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Iterable
 
-from ..audit import HASHED_FIELDS
-from ..auth import KIND_PERMISSION
-from ..clock import TZ
-from ..errors import ValidationError
+from app.audit.trail import HASHED_FIELDS
+from app.domain.auth import KIND_PERMISSION
+from app.domain.clock import TZ
+from app.domain.errors import ValidationError
 
 # --- kinds and their columns ---------------------------------------------------------
 
@@ -63,7 +63,7 @@ REQUIRED: dict[str, tuple[str, ...]] = {
                   "unit_price", "price_unit"),
 }
 # Date-time columns: exported in Shanghai local time, which the header says; read back as such.
-LOCAL_TIME_ZONE = TZ.key  # Asia/Shanghai, from app.clock
+LOCAL_TIME_ZONE = TZ.key  # Asia/Shanghai, from app.domain.clock
 LOCAL_TIME_COLUMNS = {("users", "created_at"), ("contracts", "handover_at")}
 LOCAL_TIME_SUFFIX = f" ({LOCAL_TIME_ZONE})"
 # Amounts of money: a number format in XLSX (CSV has none). Two decimals at least and up to four, the
@@ -76,7 +76,7 @@ MONEY_FORMAT = "#,##0.00##"
 OBJECT_TYPE = {"regions": "region", "subsidiaries": "subsidiary", "rooms": "room", "sites": "site", "racks": "rack", "devices": "device", "gpus": "gpu",
                "customers": "customer", "device-types": "device_type", "users": "user", "contracts": "contract",
                "audit": "audit", "statements": "statement", "payments": "payment"}
-PERMISSION = {kind: KIND_PERMISSION[OBJECT_TYPE[kind]]  # declared once, in app.auth
+PERMISSION = {kind: KIND_PERMISSION[OBJECT_TYPE[kind]]  # declared once, in app.domain.auth
               for kind in ("regions", "subsidiaries", "rooms", "sites", "racks", "devices", "gpus", "customers",
                            "device-types", "users", "contracts")}
 # Service field name -> file column, to point a validator's complaint at the right column.
@@ -317,7 +317,7 @@ class ImportKind:
     name: str                    # the command's word: idc-console import NAME file
     columns: tuple[str, ...]     # the file's columns, in export order
     required: tuple[str, ...]    # columns the header must have
-    object_type: str             # audit object type; the write permission is app.auth.KIND_PERMISSION's
+    object_type: str             # audit object type; the write permission is app.domain.auth.KIND_PERMISSION's
     model: type                  # the table whose column limits are checked before writing
     resolve: Callable[[Any, Any], dict]     # (session, row) -> values; read-only, problems via row.err
     write: Callable[[Any, Any, dict], str]  # (uow, row, values) -> 'created'|'updated'|'unchanged', via services

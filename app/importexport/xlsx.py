@@ -25,7 +25,7 @@ from decimal import Decimal
 from pathlib import Path
 from typing import Callable, Iterable
 
-from ..errors import DomainError
+from app.domain.errors import DomainError
 
 COMPRESSION_LEVEL = 1   # zlib: level 1 is ~2× faster than 6 for ~20 % more bytes (measured on the GPU sheet)
 MAX_TEXT = 32_767       # Excel's limit for a cell, in UTF-16 units

@@ -14,11 +14,11 @@ from sqlalchemy.orm import Session
 
 from models import Base
 
-from ..auth import KIND_PERMISSION, require
-from ..clock import local_text
-from ..errors import Conflict, InUse, NotFound, RuleViolation, ValidationError
-from ..uow import UnitOfWork
-from ..validators import column_problems
+from app.domain.auth import KIND_PERMISSION, require
+from app.domain.clock import local_text
+from app.domain.errors import Conflict, InUse, NotFound, RuleViolation, ValidationError
+from app.store.uow import UnitOfWork
+from app.domain.validators import column_problems
 
 
 
@@ -186,7 +186,7 @@ class EntitySpec:
 
     @property
     def permission(self) -> str:
-        """What writing this kind needs: declared once, in app.auth.KIND_PERMISSION."""
+        """What writing this kind needs: declared once, in app.domain.auth.KIND_PERMISSION."""
         return KIND_PERMISSION[self.kind]
 
 

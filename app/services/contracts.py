@@ -21,19 +21,19 @@ from models import (Cage, Contract, ContractItem, Customer, DocumentCounter, Gpu
                     Subsidiary, contract_item_gpu)
 from models.choices import LIVE_CONTRACT, ContractStatus, CustomerStatus, GpuState, ItemKind, PriceUnit, RackStatus, TaxCategory
 
-from ..audit import Actor
-from ..auth import require, why_not
-from ..billing import TZ, local_midnight, local_today
-from ..clock import DateError, parse_date
-from ..db import Database
-from ..errors import NotFound, RuleViolation, ValidationError
-from ..money import AmountError, parse_decimal
-from ..uow import UnitOfWork
-from .common import check_version, flush_or_refuse, flush_versioned, get_or_404, snapshot
-from .settings import CONTRACT_FOUR_EYES, setting_in
+from app.audit.trail import Actor
+from app.domain.auth import require, why_not
+from app.domain.rating import TZ, local_midnight, local_today
+from app.domain.clock import DateError, parse_date
+from app.store.db import Database
+from app.domain.errors import NotFound, RuleViolation, ValidationError
+from app.domain.money import AmountError, parse_decimal
+from app.store.uow import UnitOfWork
+from app.services.common import check_version, flush_or_refuse, flush_versioned, get_or_404, snapshot
+from app.services.settings import CONTRACT_FOUR_EYES, setting_in
 
-from .gpus import move_gpu
-from .space import end_item_leases_in, item_space, open_lease_in, space_problems  # the GPU lifecycle move: validates, writes GpuHistory, audits
+from app.services.gpus import move_gpu
+from app.services.space import end_item_leases_in, item_space, open_lease_in, space_problems  # the GPU lifecycle move: validates, writes GpuHistory, audits
 
 ALERT_DAYS = (30, 60, 90, 180)
 HELD = LIVE_CONTRACT
@@ -289,7 +289,7 @@ def _digits(name: str) -> tuple[int | None, int]:
 
 
 def _number(value, name: str) -> Decimal | None:
-    """A contract item's number as typed (the one grammar, app.money.parse_decimal): "1,200",
+    """A contract item's number as typed (the one grammar, app.domain.money.parse_decimal): "1,200",
     "¥1,200.50", "￥100"; None when empty. AmountError for anything else."""
     places, whole = _digits(name)
     return parse_decimal(value, places=places, whole_digits=whole, currency=name in _PRICES)
@@ -763,7 +763,7 @@ def _activate(uow: UnitOfWork, c: Contract, at: dt.datetime) -> dict:
                     move_gpu(uow, gpu, GpuState.LEASED, f"leased under contract {c.number}")
                 s.add(GpuLease(gpu_id=gpu.id, contract_item_id=it.id, start=start))
                 leased_gpus.append(gpu.serial)
-    from .handover import hand_over_at_activation  # items bill from their handover (app/services/handover.py)
+    from app.services.handover import hand_over_at_activation  # items bill from their handover (app/services/handover.py)
     handed = hand_over_at_activation(c, at, uow.actor.login)
     s.flush()
     return {"racks": leased_racks, "space": leased_space, "gpus": leased_gpus, "handed_over": handed}
@@ -866,7 +866,7 @@ def _supersede(uow: UnitOfWork, old: Contract, c: Contract, now: dt.datetime) ->
     last = eff - dt.timedelta(days=1)
     before = {"status": old.status}
     released = _release(uow, old, last, now)
-    from .handover import _clear_draft_lines  # drafts billed the old revision past its new end: the run bills them again
+    from app.services.handover import _clear_draft_lines  # drafts billed the old revision past its new end: the run bills them again
 
     cleared = sum(_clear_draft_lines(uow, it.id, f"{eff:%Y-%m}") for it in old.items)
     if cleared:

@@ -14,14 +14,14 @@ from sqlalchemy import func, or_, select
 from models import Customer, Device, DeviceType, GpuAsset, GpuModel, Rack, RackReservation, Room
 from models.choices import DeviceRole, DeviceStatus, Face, GpuState, RackStatus, ReservationStatus
 
-from ..audit import Actor
-from ..auth import require
-from ..db import Database
-from ..errors import RuleViolation, ValidationError
-from ..uow import UnitOfWork
-from .common import EntitySpec, check_version, flush_or_refuse, flush_versioned, get_or_404, register, snapshot
-from .common import refuse_unstorable
-from .space import placement_refusal
+from app.audit.trail import Actor
+from app.domain.auth import require
+from app.store.db import Database
+from app.domain.errors import RuleViolation, ValidationError
+from app.store.uow import UnitOfWork
+from app.services.common import EntitySpec, check_version, flush_or_refuse, flush_versioned, get_or_404, register, snapshot
+from app.services.common import refuse_unstorable
+from app.services.space import placement_refusal
 
 BREAKER_HEADROOM = Decimal("1.25")  # default hard limit when a rack records none
 HALF = Decimal("0.5")
@@ -518,7 +518,7 @@ def reserve_units(db: Database, actor: Actor, rack_id: int, customer_id: int, fa
             r, cname = clash
             raise RuleViolation(f"U{u_from}–U{u_to} ({face}) of rack {rack_label(rack)} are already reserved for "
                                 f"{cname}: U{r.u_from}–U{r.u_to} from {r.start_date} to {r.end_date or 'open end'}")
-        from .space import Space, space_problems  # another customer's lease on an overlapping day
+        from app.services.space import Space, space_problems  # another customer's lease on an overlapping day
         leased = [p for p in space_problems(s, customer.id, Space(rack.id, u_from, u_to, face), start_date, end_date)
                   if " are leased to " in p]
         if leased:
@@ -556,7 +556,7 @@ def cancel_reservation(db: Database, actor: Actor, reservation_id: int, reason: 
 def retire_device(db: Database, actor: Actor, device_id: int, reason: str,
                   expected_version: int | None = None) -> int:
     """Take a device out of service (decommissioning); the reason goes into the audit trail."""
-    from .registry import require_reason
+    from app.services.registry import require_reason
 
     reason = require_reason(reason, "device")
     with UnitOfWork(db, actor) as uow:
@@ -633,7 +633,7 @@ def find_rack_in(session, key: int | str) -> int:
         cond = or_(cond, Rack.id == int(text))
     rid, problem = RackIndex(_rack_rows(session, cond)).resolve(text)
     if rid is None:
-        from ..errors import NotFound
+        from app.domain.errors import NotFound
         if problem.startswith("there is no rack"):
             raise NotFound(problem)
         raise ValidationError({"rack": problem})

@@ -18,14 +18,14 @@ from sqlalchemy.orm import Session
 from models import Contract, ContractItem, Customer, DepositEntry, Statement, StatementLine
 from models.choices import ContractStatus, DepositKind, StatementKind, StatementStatus
 
-from ..audit import Actor
-from ..auth import require
-from ..clock import DateError, local_today, parse_date
-from ..db import Database
-from ..errors import NotFound, RuleViolation, ValidationError
-from ..money import format_amount, round_fen
-from ..uow import UnitOfWork
-from .receivables import _money, find_customer, statement_open_amount
+from app.audit.trail import Actor
+from app.domain.auth import require
+from app.domain.clock import DateError, local_today, parse_date
+from app.store.db import Database
+from app.domain.errors import NotFound, RuleViolation, ValidationError
+from app.domain.money import format_amount, round_fen
+from app.store.uow import UnitOfWork
+from app.services.receivables import _money, find_customer, statement_open_amount
 
 ZERO = Decimal("0.00")
 ENDED = (ContractStatus.TERMINATED, ContractStatus.EXPIRED)
@@ -146,7 +146,7 @@ def apply_deposit(db: Database, actor: Actor, statement: str | int, *, kind: str
     """Apply a customer's deposit or prepayment to an issued statement: from the named contract's
     balance, else from the balances of the contracts billed on it, then the customer's own. The
     amount defaults to as much as the statement is open and the balances hold."""
-    from .billing import find_statement
+    from app.services.billing import find_statement
 
     require(actor, "run_billing")
     kind, on_date = _kind(kind), _day(on_date)

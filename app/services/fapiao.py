@@ -13,7 +13,7 @@ records them here, so that each statement shows how far it is invoiced:
 - a statement is 未开票 / 部分开票 / 已开票 (models.choices.FapiaoStatus): what its blue fapiao less the
   red ones against them cover of its total net of credit notes.
 
-Every write is audited in its own transaction (app.uow.UnitOfWork); amounts are Decimal to the fen.
+Every write is audited in its own transaction (app.store.uow.UnitOfWork); amounts are Decimal to the fen.
 """
 from __future__ import annotations
 
@@ -30,22 +30,22 @@ from models import Contract, ContractItem, Customer, Fapiao, InvoicingProfile, S
 from models.finance import TAX_CODE_KINDS
 from models.choices import FapiaoStatus, FapiaoType, ItemKind, StatementKind, StatementStatus
 
-from ..audit import Actor
-from ..billing import ELECTRICITY, ENERGY_CHARGE  # metered energy: the `power` charge, taxed as electricity
-from ..auth import require
-from ..clock import DateError, local_today, parse_date
-from ..db import Database
-from ..errors import NotFound, RuleViolation, ValidationError
-from ..money import format_amount, round_fen
-from ..uow import UnitOfWork
-from ..validators import fapiao_number_problem
-from .receivables import _money, find_customer
+from app.audit.trail import Actor
+from app.domain.rating import ELECTRICITY, ENERGY_CHARGE  # metered energy: the `power` charge, taxed as electricity
+from app.domain.auth import require
+from app.domain.clock import DateError, local_today, parse_date
+from app.store.db import Database
+from app.domain.errors import NotFound, RuleViolation, ValidationError
+from app.domain.money import format_amount, round_fen
+from app.store.uow import UnitOfWork
+from app.domain.validators import fapiao_number_problem
+from app.services.receivables import _money, find_customer
 
 ZERO = Decimal("0.00")
 _TAX_ID = re.compile(r"^[0-9A-Z]{15,20}$")
 _EMAIL = re.compile(r"^[^@\s]+@[^@\s]+\.[^@\s]+$")
 def _statement(s: Session, key, lock: bool = False) -> Statement:
-    from .billing import find_statement
+    from app.services.billing import find_statement
     return find_statement(s, key, lock=lock)
 
 
@@ -627,7 +627,7 @@ def fapiao_lines(db: Database, period: str) -> tuple[list[list], list[list]]:
     Refused (RuleViolation, nothing written) when a line's kind and rate have no tax code, or a
     discount cannot be tied to lines it reduces: the platform would refuse the batch.
     """
-    from app.billing import Period
+    from app.domain.rating import Period
 
     label = Period.parse(period).label
     with db.session() as s:

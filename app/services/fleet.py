@@ -15,8 +15,8 @@ from sqlalchemy import func, select
 from models import ContractItem, GpuAsset, GpuModel, Statement, StatementLine, contract_item_gpu
 from models.choices import GpuState, ItemKind, StatementStatus
 
-from ..db import Database
-from ..money import round_fen
+from app.store.db import Database
+from app.domain.money import round_fen
 
 ZERO = Decimal(0)
 DEFAULT_DEPRECIATION_MONTHS = 36

@@ -22,13 +22,13 @@ from sqlalchemy.orm import Session
 from models import Contract, ContractItem, Customer, Statement, StatementLine
 from models.choices import ContractStatus, StatementStatus
 
-from .. import billing as B
-from ..audit import Actor
-from ..auth import require
-from ..db import Database
-from ..errors import NotFound, RuleViolation, ValidationError
-from ..uow import UnitOfWork
-from .common import flush_versioned
+from app.domain import rating as B
+from app.audit.trail import Actor
+from app.domain.auth import require
+from app.store.db import Database
+from app.domain.errors import NotFound, RuleViolation, ValidationError
+from app.store.uow import UnitOfWork
+from app.services.common import flush_versioned
 
 IN_SERVICE = (ContractStatus.ACTIVE, ContractStatus.SUSPENDED, ContractStatus.EXPIRED, ContractStatus.TERMINATED)
 IN_FORCE = (ContractStatus.ACTIVE, ContractStatus.SUSPENDED)

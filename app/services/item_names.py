@@ -3,7 +3,7 @@
 An item's description is typed in its contract's language. An English document of a Chinese
 contract prints the item's `description_en`; without one, the description itself when it holds no
 Chinese, else a name made from the item's kind and object ('Rack lease GZ-HP1 A01',
-'GPU rental H100 SXM 80GB × 8'; app.wording.english_item_name). The objects' names are loaded
+'GPU rental H100 SXM 80GB × 8'; app.domain.wording.english_item_name). The objects' names are loaded
 set-wise (a few queries per 500 ids), once per billing run or document.
 """
 from __future__ import annotations
@@ -17,7 +17,7 @@ from sqlalchemy.orm import Session
 from models import Cage, ContractItem, Device, GpuModel, Rack, Room, Site
 from models.choices import ItemKind, PriceUnit
 
-from ..wording import Text, english_item_name, has_cjk
+from app.domain.wording import Text, english_item_name, has_cjk
 
 
 _KIND_EN = {value: en for value, en, _zh in ItemKind.labels()}

@@ -16,14 +16,14 @@ from sqlalchemy import func, select
 
 from models import Customer, OverdueDecision
 
-from ..audit import Actor
-from ..auth import require
-from ..clock import local_today
-from ..db import Database
-from ..errors import RuleViolation, ValidationError
-from ..uow import UnitOfWork
-from .receivables import find_customer, overdue_customers
-from .settings import OVERDUE_SUSPENSION_DAYS, get_setting
+from app.audit.trail import Actor
+from app.domain.auth import require
+from app.domain.clock import local_today
+from app.store.db import Database
+from app.domain.errors import RuleViolation, ValidationError
+from app.store.uow import UnitOfWork
+from app.services.receivables import find_customer, overdue_customers
+from app.services.settings import OVERDUE_SUSPENSION_DAYS, get_setting
 
 DECISIONS = ("suspend", "keep")
 

@@ -27,14 +27,14 @@ from models.choices import (LIVE_CONTRACT, DeviceRole, DeviceStatus, ItemKind, P
                             PowerPhase, PowerSide, PowerSupply, RedundancyState)
 from models.power import CircuitReading, PduFeed, PowerConnection, PowerFeed, PowerPanel
 
-from ..audit import Actor
-from ..auth import require
-from ..db import Database
-from ..errors import NotFound, RuleViolation, ValidationError
-from ..uow import UnitOfWork
-from .common import flush_or_refuse, get_or_404, snapshot
-from .settings import POWER_LIMIT_PCT, setting_in
-from .billing.meters import CounterMeter, import_counter_readings
+from app.audit.trail import Actor
+from app.domain.auth import require
+from app.store.db import Database
+from app.domain.errors import NotFound, RuleViolation, ValidationError
+from app.store.uow import UnitOfWork
+from app.services.common import flush_or_refuse, get_or_404, snapshot
+from app.services.settings import POWER_LIMIT_PCT, setting_in
+from app.services.billing.meters import CounterMeter, import_counter_readings
 
 SQRT3 = Decimal("1.7320508")
 SIDES = (PowerSide.A, PowerSide.B)
@@ -153,7 +153,7 @@ class _TypeFigures(NamedTuple):
 
 def rack_power(s, rack_ids: Iterable[int], *, limit_pct: int | None = None) -> dict[int, RackPower]:
     """The power chain of these racks, checked: a handful of set-based queries for any number."""
-    from .dcim import power_draw_w
+    from app.services.dcim import power_draw_w
 
     ids = sorted(set(rack_ids))
     if not ids:

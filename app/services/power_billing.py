@@ -5,7 +5,7 @@
 - metered energy: the kWh of each circuit the item sells (power_feed.contract_item_id), read
   from the circuits' meters as the rack meters are (app/billing.meter_consumption, the same
   gaps and resets), priced at the unit price of a kWh-priced item, or at its kwh_price beside
-  a fee. One "power" line per item and period, taxed as electricity (app.billing.energy_charge);
+  a fee. One "power" line per item and period, taxed as electricity (app.domain.rating.energy_charge);
   its note gives each circuit's reading.
 
 The billing engine calls `circuit_charges` from its item dispatch (app/services/billing.item_charges).
@@ -21,8 +21,8 @@ from models import Contract, ContractItem
 from models.choices import LineUnit, PriceUnit
 from models.power import CircuitReading, PowerFeed, PowerPanel
 
-from .. import billing as B
-from ..wording import Text
+from app.domain import rating as B
+from app.domain.wording import Text
 
 
 def circuit_charges(s, c: Contract, it: ContractItem, x, fee, item_window) -> list[B.Charge]:

@@ -25,16 +25,16 @@ from models import (Contract, ContractItem, Customer, DepositEntry, Payment, Pay
                     Subsidiary)
 from models.choices import PaymentMethod, StatementKind, StatementStatus
 
-from ..audit import Actor
-from ..auth import require
-from ..clock import DateError, local_date, local_today, parse_date
-from ..db import Database
-from ..errors import NotFound, RuleViolation, ValidationError
-from ..money import format_amount, round_fen
-from ..tablefile import read_records
-from ..validators import money_field
-from ..uow import UnitOfWork
-from ..wording import alternate, free_text
+from app.audit.trail import Actor
+from app.domain.auth import require
+from app.domain.clock import DateError, local_date, local_today, parse_date
+from app.store.db import Database
+from app.domain.errors import NotFound, RuleViolation, ValidationError
+from app.domain.money import format_amount, round_fen
+from app.store.tablefile import read_records
+from app.domain.validators import money_field
+from app.store.uow import UnitOfWork
+from app.domain.wording import alternate, free_text
 
 DEFAULT_TERM_DAYS = 30
 METHODS = tuple(PaymentMethod.values())  # transfer, cash, cheque, draft, other: labels on the ChoiceSet
@@ -124,12 +124,12 @@ def find_payment(s: Session, key: str | int, lock: bool = False) -> Payment:
 
 
 def _find_statement(s: Session, key: str | int, lock: bool = False) -> Statement:
-    from .billing import find_statement
+    from app.services.billing import find_statement
     return find_statement(s, key, lock=lock)
 
 
 def _money(text, field: str = "amount") -> Decimal:
-    """An amount to the fen typed by a person (the one rule: app.validators.money_field)."""
+    """An amount to the fen typed by a person (the one rule: app.domain.validators.money_field)."""
     return money_field(text, field)
 
 
@@ -154,7 +154,7 @@ class OpenRow:
 
 def as_of_end(as_of: dt.date) -> dt.datetime:
     """The end of a Shanghai day (the next midnight): what was recorded by then counts as of that day."""
-    from ..clock import local_midnight
+    from app.domain.clock import local_midnight
 
     return local_midnight(as_of + dt.timedelta(days=1))
 
@@ -557,7 +557,7 @@ def export_payments_rows(db: Database) -> tuple[list[str], list[list]]:
 
 
 def export_payments(db: Database, actor: Actor, path: str | Path, fmt: str | None = None) -> int:
-    from ..importexport import write_export
+    from app.importexport import write_export
 
     require(actor, "export")
     path = Path(path)
@@ -696,7 +696,7 @@ def account_doc(db: Database, customer: str | int, date_from: dt.date, date_to: 
     (by the date the money moved), closing balance. Covers every subsidiary that billed them."""
     from reports.receivables import AccountDoc, AccountEntry
 
-    from ..clock import local_midnight
+    from app.domain.clock import local_midnight
 
     if date_to < date_from:
         raise ValidationError({"to": "the period ends before it starts"})
@@ -726,7 +726,7 @@ def account_doc(db: Database, customer: str | int, date_from: dt.date, date_to: 
         for p in s.execute(select(Payment).where(Payment.customer_id == c.id, Payment.received_on >= date_from,
                                                  Payment.received_on <= date_to)
                            .order_by(Payment.received_on, Payment.id)).scalars():
-            if p.kind == "reversal":  # the reason as typed; not a Chinese one in English (app.wording)
+            if p.kind == "reversal":  # the reason as typed; not a Chinese one in English (app.domain.wording)
                 desc = f"冲回收款：{p.reason}" if zh else f"payment reversed: {free_text(p.reason, 'en')}".rstrip(": ")
             else:
                 desc = (f"银行收款 {p.payer or ''}" if zh else f"bank receipt {p.payer or ''}").strip()

@@ -21,13 +21,13 @@ from sqlalchemy import func, select
 from models import DepositEntry, PaymentAllocation, Statement, Subsidiary
 from models.choices import StatementKind, StatementStatus
 
-from ..audit import Actor
-from ..auth import require
-from ..db import Database
-from ..errors import ValidationError
-from ..money import round_fen
-from ..uow import UnitOfWork
-from ..wording import alternate
+from app.audit.trail import Actor
+from app.domain.auth import require
+from app.store.db import Database
+from app.domain.errors import ValidationError
+from app.domain.money import round_fen
+from app.store.uow import UnitOfWork
+from app.domain.wording import alternate
 
 ZERO = Decimal("0.00")
 
@@ -35,7 +35,7 @@ ZERO = Decimal("0.00")
 def summary_doc(db: Database, period: str, *, language: str = "zh"):
     from reports.receivables_summary import SummaryDoc, SummaryLine
 
-    from app.billing import Period
+    from app.domain.rating import Period
 
     p = Period.parse(period)
     first, after = p.first, p.next_first

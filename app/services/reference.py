@@ -13,14 +13,14 @@ from sqlalchemy import select
 from models import Coverage, Customer, Region, Room, Site, Subsidiary, TaxRate
 from models.choices import Cooling, ServiceLevel, SiteStatus
 
-from ..audit import Actor
-from ..auth import require
-from ..db import Database
-from ..errors import NotFound, ValidationError
-from ..uow import UnitOfWork
-from ..validators import region_code_problem, region_level, uscc_problem
-from ..wording import has_cjk
-from .common import (EntitySpec, flush_or_refuse, get_or_404, references_to, refuse_if_referenced, register,
+from app.audit.trail import Actor
+from app.domain.auth import require
+from app.store.db import Database
+from app.domain.errors import NotFound, ValidationError
+from app.store.uow import UnitOfWork
+from app.domain.validators import region_code_problem, region_level, uscc_problem
+from app.domain.wording import has_cjk
+from app.services.common import (EntitySpec, flush_or_refuse, get_or_404, references_to, refuse_if_referenced, register,
                      snapshot)
 
 REGIONS_DIR = Path(__file__).resolve().parents[2] / "resources" / "regions"
@@ -190,7 +190,7 @@ def nearest_per_subsidiary(entries) -> list:
     """Who serves a region, from its coverage entries listed nearest region first (its own, its
     city's, its province's): one per (subsidiary, site), the nearest, in that order.
 
-    The one rule for "who serves"; the region tree and the contract PDF (app.viewdata) use it too.
+    The one rule for "who serves"; the region tree and the contract PDF (app.read.viewdata) use it too.
     Entries need subsidiary_id and site_id.
     """
     seen, out = set(), []

@@ -7,10 +7,10 @@ from __future__ import annotations
 
 from models.choices import CustomerStatus, SiteStatus, RackStatus
 
-from ..audit import Actor
-from ..db import Database
-from ..errors import ValidationError
-from . import customers, dcim, gpus, reference  # noqa: F401
+from app.audit.trail import Actor
+from app.store.db import Database
+from app.domain.errors import ValidationError
+from app.services import customers, dcim, gpus, reference  # noqa: F401
 
 
 def require_reason(reason: str | None, what: str) -> str:
@@ -34,13 +34,13 @@ def retire_record(db: Database, actor: Actor, kind: str, record_id, reason: str,
     if kind == "device":
         dcim.retire_device(db, actor, record_id, reason, expected_version)
     elif kind == "user":
-        from .users import retire_user
+        from app.services.users import retire_user
         retire_user(db, actor, record_id, reason, expected_version)
     elif kind == "gpu":
         from models.choices import GpuState
         gpus.transition_gpu(db, actor, record_id, GpuState.RETIRED, reason, expected_version)
     elif kind in _RETIRE_STATUS:
-        from .common import update_record
+        from app.services.common import update_record
         key, value = _RETIRE_STATUS[kind]
         update_record(db, actor, kind, record_id, {key: value}, expected_version, reason=reason)
     else:

@@ -5,12 +5,12 @@ from __future__ import annotations
 
 from sqlalchemy import inspect, text
 
-from ..audit import Actor
-from ..auth import candidate_hash, verify_password
-from ..config import describe_url
-from ..db import Database
-from ..errors import AuthenticationFailed, PermissionDenied
-from ..uow import UnitOfWork
+from app.audit.trail import Actor
+from app.domain.auth import candidate_hash, verify_password
+from app.store.config import describe_url
+from app.store.db import Database
+from app.domain.errors import AuthenticationFailed, PermissionDenied
+from app.store.uow import UnitOfWork
 
 
 def holds_users(db: Database) -> bool:
@@ -57,7 +57,7 @@ def upgrade_event(connection, actor: Actor, before: str | None, after: str, how:
 
     from sqlalchemy.orm import Session
 
-    from ..audit import append_event, forget_definer_functions
+    from app.audit.trail import append_event, forget_definer_functions
 
     forget_definer_functions(connection.engine)   # the functions of the schema just made
     session = Session(bind=connection)

@@ -9,12 +9,12 @@ from sqlalchemy.orm import Session
 
 from models import AppSetting
 
-from ..audit import Actor
-from ..auth import require
-from ..db import Database
-from ..errors import ValidationError
-from ..uow import UnitOfWork
-from .common import flush_versioned
+from app.audit.trail import Actor
+from app.domain.auth import require
+from app.store.db import Database
+from app.domain.errors import ValidationError
+from app.store.uow import UnitOfWork
+from app.services.common import flush_versioned
 
 CONTRACT_FOUR_EYES = "contract_four_eyes"
 POWER_LIMIT_PCT = "power_breaker_limit_pct"

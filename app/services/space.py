@@ -19,13 +19,13 @@ from sqlalchemy import func, or_, select, true
 from models import Cage, Customer, Device, DeviceType, Rack, RackReservation, Room, SpaceLease
 from models.choices import Face, ItemKind, RackStatus, ReservationStatus
 
-from ..audit import Actor
-from ..auth import require
-from ..clock import DateError, local_today, parse_date
-from ..db import Database
-from ..errors import RuleViolation, ValidationError
-from ..uow import UnitOfWork
-from .common import flush_or_refuse, get_or_404, snapshot
+from app.audit.trail import Actor
+from app.domain.auth import require
+from app.domain.clock import DateError, local_today, parse_date
+from app.store.db import Database
+from app.domain.errors import RuleViolation, ValidationError
+from app.store.uow import UnitOfWork
+from app.services.common import flush_or_refuse, get_or_404, snapshot
 
 FAR_FUTURE = dt.date(9999, 12, 31)
 

@@ -10,14 +10,14 @@ from sqlalchemy import func, select, text, update
 from models import AppSecret, User
 from models.choices import Role
 
-from .. import dbroles
-from ..audit import Actor, has_definer_functions, server_hashes
-from ..auth import (LOGIN_POLICY, LoginPolicy, burn_password, candidate_hash, hash_password, login_fingerprint,
+from app.store import dbroles
+from app.audit.trail import Actor, has_definer_functions, server_hashes
+from app.domain.auth import (LOGIN_POLICY, LoginPolicy, burn_password, candidate_hash, hash_password, login_fingerprint,
                     needs_rehash, require, verify_password)
-from ..db import Database
-from ..errors import AuthenticationFailed, ValidationError
-from ..uow import UnitOfWork
-from .common import check_version, flush_or_refuse, flush_versioned, get_or_404, local_time, snapshot
+from app.store.db import Database
+from app.domain.errors import AuthenticationFailed, ValidationError
+from app.store.uow import UnitOfWork
+from app.services.common import check_version, flush_or_refuse, flush_versioned, get_or_404, local_time, snapshot
 
 USER_FIELDS = ("login", "display_name", "role", "active")
 
@@ -383,7 +383,7 @@ def change_own_password(db: Database, actor: Actor, current: str, new: str) -> N
 def retire_user(db: Database, actor: Actor, user_id: int, reason: str,
                 expected_version: int | None = None) -> UserInfo:
     """Disable a login (the user and their history stay); the reason goes into the audit trail."""
-    from .registry import require_reason
+    from app.services.registry import require_reason
 
     require(actor, "manage_users")
     reason = require_reason(reason, "user")

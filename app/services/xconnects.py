@@ -27,16 +27,16 @@ from models import Cable, Contract, ContractItem, CrossConnect, Customer, Device
 from models.choices import (CableEnd, CableStatus, CableType, ItemKind, LengthUnit, LineUnit, RackStatus,
                             XconnectMedium, XconnectPeer, XconnectState)
 
-from .. import billing as B
-from ..audit import Actor
-from ..auth import require
-from ..clock import local_today
-from ..db import Database
-from ..errors import NotFound, RuleViolation, ValidationError
-from ..money import format_amount, format_price, format_quantity
-from ..uow import UnitOfWork
-from ..wording import Text
-from .common import check_version, flush_or_refuse, flush_versioned, get_or_404, snapshot
+from app.domain import rating as B
+from app.audit.trail import Actor
+from app.domain.auth import require
+from app.domain.clock import local_today
+from app.store.db import Database
+from app.domain.errors import NotFound, RuleViolation, ValidationError
+from app.domain.money import format_amount, format_price, format_quantity
+from app.store.uow import UnitOfWork
+from app.domain.wording import Text
+from app.services.common import check_version, flush_or_refuse, flush_versioned, get_or_404, snapshot
 
 LIVE = (XconnectState.ORDERED, XconnectState.INSTALLED, XconnectState.ACTIVE)
 

@@ -1,4 +1,4 @@
-"""Alembic environment: the engine comes from app/db.py or from `-x url=...`."""
+"""Alembic environment: the engine comes from app/store/db.py or from `-x url=...`."""
 from alembic import context
 from sqlalchemy import create_engine
 

@@ -8,9 +8,9 @@ from decimal import Decimal
 import pytest
 
 from models import GpuModel, Region
-from app.billing import local_today
+from app.domain.rating import local_today
 from app.services.common import create_record
-from app.validators import make_uscc
+from app.domain.validators import make_uscc
 
 
 @pytest.fixture(autouse=True, scope="session")

@@ -17,8 +17,8 @@ def window(qtbot, db, admin):
 
 def test_help_about_names_version_database_log_and_data_directory(window, db, tmp_path, monkeypatch):
     from app import __version__
-    from app.config import data_dir
-    from app.logs import current_log_path
+    from app.store.config import data_dir
+    from app.store.logs import current_log_path
 
     monkeypatch.setenv("IDC_CONSOLE_HOME", str(tmp_path / "home"))
     assert window.act_about in window.menuBar().actions()[0].menu().actions()
@@ -40,7 +40,7 @@ def test_about_never_shows_the_database_password(window, monkeypatch):
 
 
 def test_a_failed_live_refresh_is_logged_not_swallowed(window, caplog, tmp_path, monkeypatch):
-    from app.db import Database
+    from app.store.db import Database
 
     monkeypatch.setattr(window, "db", Database(f"sqlite:///{tmp_path / 'absent' / 'no.db'}"))  # it went away
     with caplog.at_level(logging.WARNING, logger="ui.mainwindow"):

@@ -10,10 +10,10 @@ from PySide6.QtCore import QDate, QTimer
 from PySide6.QtWidgets import QApplication
 from sqlalchemy import select
 
-from app import queries
-from app.money import format_cny
+from app.read import queries
+from app.domain.money import format_cny
 from app.services.users import login
-from app.validators import make_uscc
+from app.domain.validators import make_uscc
 from models import Contract, Customer, GpuModel
 from models.choices import ContractStatus
 

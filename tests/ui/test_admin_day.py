@@ -10,7 +10,7 @@ from PySide6.QtCore import Qt, QTimer
 from PySide6.QtWidgets import QApplication, QMessageBox
 from sqlalchemy import func, select
 
-from app.billing import fen
+from app.domain.rating import fen
 from app.services.users import login
 from models import AuditEvent, Contract, Statement, StatementLine
 from models.choices import ContractStatus, StatementKind, StatementStatus

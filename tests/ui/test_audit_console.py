@@ -8,11 +8,11 @@ import pytest
 from sqlalchemy import func, select
 from PySide6.QtWidgets import QApplication, QFormLayout
 
-from app.audit_query import AuditFilter
-from app.billing import local_today
-from app.clock import TZ as SHANGHAI
+from app.audit.query import AuditFilter
+from app.domain.rating import local_today
+from app.domain.clock import TZ as SHANGHAI
 from app.services.common import create_record
-from app.validators import make_uscc
+from app.domain.validators import make_uscc
 from models import AuditEvent
 
 
@@ -66,7 +66,7 @@ def test_every_action_sends_no_action_filter(qtbot, db, admin, events):
 
 
 def test_console_export_equals_the_command_line(qtbot, db, admin, events, tmp_path):
-    from app.cli import main as cli_main
+    from app.cli.main import main as cli_main
     from ui.auditview import AuditFilterDialog, AuditPage
     page = AuditPage(db, admin)
     qtbot.addWidget(page)
@@ -130,10 +130,10 @@ def audit_count(db, *where):
 
 
 def test_filter_tokens_select_what_the_filter_says(db, admin, events):
-    """The rule (app.audit_query + app.queries): period, actor, action or prefix, object type, with
+    """The rule (app.audit.query + app.read.queries): period, actor, action or prefix, object type, with
     free text, as the list reads it on both backends."""
-    from app import queries
-    from app.audit_query import filter_text, parse_filter_text
+    from app.read import queries
+    from app.audit.query import filter_text, parse_filter_text
     spec = queries.SPECS["audit"]
     start, end = week()
 
@@ -228,7 +228,7 @@ def test_an_event_opens_in_full_with_every_changed_field(qtbot, db, admin, event
 def test_names_in_chinese_with_the_codes_kept(qtbot, db, admin, events):
     from ui.auditview import AuditEventDialog, action_name, object_name
     from ui.i18n import install_translators
-    from app.audit_query import event_detail
+    from app.audit.query import event_detail
     app = QApplication.instance()
     install_translators(app, "zh")
     try:

@@ -14,9 +14,9 @@ from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QApplication, QFileDialog
 from sqlalchemy import func, select
 
-from app.audit_query import action_name
-from app.billing import local_today
-from app.clock import local_midnight
+from app.audit.query import action_name
+from app.domain.rating import local_today
+from app.domain.clock import local_midnight
 from app.services.users import login
 from models import AuditEvent
 from ui.i18n import install_translators

@@ -6,7 +6,7 @@ import datetime as dt
 import pytest
 from PySide6.QtCore import QDate
 
-from app.billing import Period, local_today
+from app.domain.rating import Period, local_today
 from app.services import billing as BS
 from app.services.users import login
 

@@ -6,8 +6,8 @@ from decimal import Decimal
 
 from PySide6.QtCore import Qt
 
-from app.billing import tax_for
-from app.money import format_cny
+from app.domain.rating import tax_for
+from app.domain.money import format_cny
 from app.services import billing as BS
 from app.services.users import login
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 import pytest
 from PySide6.QtWidgets import QApplication
 
-from app import queries
-from app.validators import make_uscc
+from app.read import queries
+from app.domain.validators import make_uscc
 from models import Region
 
 

@@ -8,9 +8,9 @@ import pytest
 from PySide6.QtCore import QDate
 from PySide6.QtTest import QTest
 
-from app import queries
-from app.billing import local_today
-from app.errors import ValidationError
+from app.read import queries
+from app.domain.rating import local_today
+from app.domain.errors import ValidationError
 from models import RackReservation
 from ui.dialogs import OptionalDateEdit, date_edit, get_date, set_date
 

@@ -155,5 +155,5 @@ def test_messages_hide_the_password():
     assert hide_secret(f"could not parse {url}", url) == "could not parse postgresql+psycopg://idc:***@127.0.0.1:1/idc"
     problem = probe(url)                                        # nothing listens on port 1
     assert problem and "s3cret" not in problem
-    from app.config import describe_url
+    from app.store.config import describe_url
     assert "s3cret" not in describe_url(url)

@@ -35,7 +35,7 @@ def test_payments_show_kind_and_method_by_name(qtbot, db, admin, estate, languag
 
 
 def test_audit_event_detail_names_choice_codes(qtbot, db, admin, estate, language):
-    from app.audit_query import event_detail
+    from app.audit.query import event_detail
     from app.services.gpus import transition_gpu
     from ui.auditview import AuditEventDialog
     gpu = estate.gpu_ids[0]

@@ -76,7 +76,7 @@ def test_authenticate_after_log_out_always_asks(qtbot, db, admin, monkeypatch):
 
 
 def test_settings_dialog_names_the_database_in_use(qtbot, window, db):
-    from app.config import describe_url
+    from app.store.config import describe_url
     from ui.dbdialog import SettingsDialog
     dlg = SettingsDialog(window, in_use=db.url)
     qtbot.addWidget(dlg)

@@ -8,7 +8,7 @@ import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QMessageBox
 
-from app import queries
+from app.read import queries
 from app.services.users import has_users
 from models import GpuAsset
 from tests.conftest import PASSWORD
@@ -48,7 +48,7 @@ def test_first_run_creates_the_admin_then_login_works(qtbot, db):
 
 
 def test_prepare_upgrades_an_empty_file_with_a_progress_dialog(qtbot, tmp_path):
-    from app.db import Database
+    from app.store.db import Database
     from ui.main import prepare
     db = Database(f"sqlite:///{tmp_path / 'new.db'}")
     assert prepare(db)
@@ -62,7 +62,7 @@ def test_prepare_upgrades_an_empty_file_with_a_progress_dialog(qtbot, tmp_path):
 
 def test_schema_too_new_is_refused_clearly(qtbot, tmp_path, monkeypatch):
     from sqlalchemy import text
-    from app.db import Database
+    from app.store.db import Database
     from ui import main
     db = Database(f"sqlite:///{tmp_path / 'new.db'}")
     assert main.prepare(db)
@@ -94,7 +94,7 @@ def window(qtbot, db, admin, estate):
 
 
 def test_status_bar_names_database_user_and_role(window, db):
-    from app.config import describe_url
+    from app.store.config import describe_url
     assert describe_url(db.url) in window.db_label.text()
     assert "管理员" in window.user_label.text()
 
@@ -143,7 +143,7 @@ def test_a_big_list_sorts_and_filters_in_the_background_and_keeps_the_selection(
 def test_a_failed_background_read_keeps_the_rows_and_their_sort(qtbot, db, admin, estate, monkeypatch):
     """A background sort that fails (here: the database refuses the read) says so, keeps the rows
     shown, and puts the header back on their sort, so the same sort can be asked for again."""
-    from app import queries
+    from app.read import queries
     from ui.listview import ListPage
     page = ListPage(db, admin, "gpu")
     qtbot.addWidget(page)
@@ -246,7 +246,7 @@ def test_create_with_a_refused_save_keeps_the_input(qtbot, db, admin, estate):
     assert not dlg.errors["credit_code"].isHidden() and dlg.errors["credit_code"].text()
     assert dlg.errors["name"].isHidden()
     assert dlg.editors["name"].text() == "福州新客户科技有限公司"      # input kept
-    from app.validators import make_uscc
+    from app.domain.validators import make_uscc
     dlg.editors["credit_code"].setText(make_uscc("91350100MA3000099"))
     dlg.save()
     assert dlg.result() == 1 and dlg.saved_id
@@ -278,7 +278,7 @@ def test_the_list_refreshes_after_a_save(qtbot, window, db, admin, estate):
     window.show_page("customers")
     page = window.lists["customers"]
     assert page.model.rowCount() == 3
-    from app.validators import make_uscc
+    from app.domain.validators import make_uscc
     save_record(db, admin, "customer", None, {"name": "莆田新客户", "credit_code": make_uscc("91350300MA3000001")}, None)
     announce({"customer"})
     assert page.model.rowCount() == 4
@@ -357,7 +357,7 @@ def test_auditor_reads_and_exports_but_cannot_change(qtbot, db, admin, auditor, 
 # --- live refresh -----------------------------------------------------------------------
 
 def test_another_users_change_appears_after_the_poll(qtbot, window, db, admin):
-    from app.validators import make_uscc
+    from app.domain.validators import make_uscc
     from app.services.common import create_record
     window.show_page("customers")
     page = window.lists["customers"]

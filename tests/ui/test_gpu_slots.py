@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from sqlalchemy import select
 
-from app import queries
+from app.read import queries
 from app.services.dcim import place_device
 from app.services.gpus import install_gpu, transition_gpu
 from models import AuditEvent, GpuAsset

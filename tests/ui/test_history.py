@@ -7,7 +7,7 @@ import pytest
 from PySide6.QtWidgets import QApplication
 from sqlalchemy import func, select
 
-from app.audit_query import action_name, object_history
+from app.audit.query import action_name, object_history
 from app.services.common import update_record
 from app.services.users import login
 from models import AuditEvent, Contract, Device

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 from PySide6.QtWidgets import QApplication
 
-from app.clock import DateError, parse_date
-from app.money import AmountError, parse_money
+from app.domain.clock import DateError, parse_date
+from app.domain.money import AmountError, parse_money
 
 
 def _refusal(call):

@@ -13,7 +13,7 @@ from PySide6.QtWidgets import QApplication
 from sqlalchemy import func, select
 
 from app.services.users import login
-from app.warranty import warranty_state
+from app.domain.warranty import warranty_state
 from models import Contract, Customer
 from models.choices import ContractStatus
 from ui.i18n import install_translators

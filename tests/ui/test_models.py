@@ -2,7 +2,7 @@
 import pytest
 from PySide6.QtCore import Qt
 
-from app import queries
+from app.read import queries
 from ui.tables import PagedTableModel
 
 

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from app.errors import ValidationError
+from app.domain.errors import ValidationError
 from app.services.common import update_record
 from tests.builders import build_site
 from ui.operations import apply, bus, run_op

@@ -8,7 +8,7 @@ from decimal import Decimal as D
 
 from sqlalchemy import select
 
-from app.clock import local_today
+from app.domain.clock import local_today
 from app.services import billing as BS
 from app.services import receivables as R
 from models import Customer, OverdueDecision

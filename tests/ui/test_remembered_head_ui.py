@@ -4,7 +4,7 @@ from __future__ import annotations
 from PySide6.QtWidgets import QMessageBox
 from sqlalchemy import text
 
-from app import audit_state
+from app.audit import state as audit_state
 from ui.main import warn_remembered_head
 
 from tamper_kit import drop_triggers, rehash

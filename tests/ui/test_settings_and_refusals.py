@@ -24,7 +24,7 @@ def test_the_four_eyes_setting_on_the_users_page(qtbot, monkeypatch, db, admin, 
 
 def test_every_panel_words_a_refusal_the_same(qtbot):
     """refused() was written three times (contracts, statements, billing runs): now one text."""
-    from app.errors import RuleViolation, ValidationError
+    from app.domain.errors import RuleViolation, ValidationError
     from ui.dialogs import refused_text
     assert refused_text(ValidationError({"a": "x is required", "b": "y is not a number"})) == \
         "x is required; y is not a number"
@@ -36,7 +36,7 @@ def test_a_refusal_or_failure_a_person_sees_is_logged(qtbot, caplog):
     """refused_text is where every panel words what went wrong, so it is where it reaches the log:
     a refusal as one line, any other failure with its traceback, once."""
     import logging
-    from app.errors import RuleViolation
+    from app.domain.errors import RuleViolation
     from ui.dialogs import refused_text
     caplog.set_level(logging.INFO, logger="ui.dialogs")
     refused_text(RuleViolation("rack A01 is full"))

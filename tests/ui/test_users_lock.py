@@ -7,8 +7,8 @@ import os
 import pytest
 from sqlalchemy import select
 
-from app.auth import LoginPolicy
-from app.errors import AuthenticationFailed
+from app.domain.auth import LoginPolicy
+from app.domain.errors import AuthenticationFailed
 from app.services.users import add_user, login
 from models import AuditEvent, User
 

@@ -9,7 +9,7 @@ from PySide6.QtCore import QEvent, QPointF, Qt
 from PySide6.QtGui import QMouseEvent
 from PySide6.QtWidgets import QApplication
 
-from app import viewdata as vd
+from app.read import viewdata as vd
 from ui.widgets.charts import DashboardWidget, nice_range
 from ui.widgets.rack_elevation import RackElevationView
 from ui.widgets.region_tree import RegionTreePanel

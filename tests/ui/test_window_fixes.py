@@ -9,7 +9,7 @@ import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QGuiApplication
 
-from app import queries
+from app.read import queries
 
 
 @pytest.fixture
@@ -103,7 +103,7 @@ def test_warranty_expired_and_ending_are_distinct(db, estate):
 
 
 def test_dashboard_legend_has_full_state_names_and_sites_read_down(qtbot):
-    from app import viewdata as vd
+    from app.read import viewdata as vd
     from ui.widgets.charts import DashboardWidget
     w = DashboardWidget()
     qtbot.addWidget(w)

@@ -1,6 +1,6 @@
 """Pictures of the estate: rack elevation, room floor, dashboard charts, site plot, region tree.
 
-Each widget takes the plain dataclasses of `app.viewdata` through `set_data(...)` and reports
+Each widget takes the plain dataclasses of `app.read.viewdata` through `set_data(...)` and reports
 what the user wants through signals; the caller runs the service and reloads. The `…Panel`
 classes (and `DashboardCharts`) are the convenience versions that load from a database.
 """

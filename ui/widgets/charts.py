@@ -13,7 +13,7 @@ from PySide6.QtGui import QColor, QFont, QPainter
 from PySide6.QtWidgets import (QFrame, QGridLayout, QGroupBox, QHBoxLayout, QLabel, QStackedWidget, QVBoxLayout,
                                QWidget)
 
-from app.viewdata import DashboardData
+from app.read.viewdata import DashboardData
 from models.choices import GpuState
 
 from . import fmt_decimal
@@ -486,7 +486,7 @@ class DashboardCharts(DashboardWidget):
         self.refresh()
 
     def refresh(self, background: bool = True) -> None:
-        from app.viewdata import dashboard_data
+        from app.read.viewdata import dashboard_data
         if not background:
             self.set_data(dashboard_data(self.db))
             return

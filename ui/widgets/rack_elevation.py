@@ -20,7 +20,7 @@ from PySide6.QtGui import QBrush, QColor, QFont, QFontMetricsF, QPainter, QPen
 from PySide6.QtWidgets import (QGraphicsItem, QGraphicsRectItem, QGraphicsScene, QGraphicsSimpleTextItem,
                                QGraphicsView, QMenu)
 
-from app.viewdata import ElevationDevice, RackElevationData
+from app.read.viewdata import ElevationDevice, RackElevationData
 from models.choices import DeviceStatus, RackStatus
 
 from . import fmt_decimal, fmt_units, text_colour_on
@@ -644,7 +644,7 @@ class RackPanel(RackElevationView):
         self.cancelReservationRequested.connect(self._cancel_reservation)
 
     def load_rack(self, rack_id: int | None) -> None:
-        from app.viewdata import rack_elevation
+        from app.read.viewdata import rack_elevation
         self.rack_id = rack_id
         self.set_data(rack_elevation(self.db, rack_id) if rack_id is not None else None)
 
@@ -658,7 +658,7 @@ class RackPanel(RackElevationView):
         return ask_move_reason(self, device, self.data().name, position, face)
 
     def _move(self, device_id: int, position: Decimal, face: str) -> None:
-        from app.errors import Conflict, DomainError
+        from app.domain.errors import Conflict, DomainError
         from app.services.dcim import move_device
         from ui.operations import apply
         device = self.data().device(device_id) if self.data() else None
@@ -690,7 +690,7 @@ class RackPanel(RackElevationView):
         """Ask for the reason, then cancel through the service (which checks permission and state)."""
         from PySide6.QtWidgets import QInputDialog
 
-        from app.errors import DomainError
+        from app.domain.errors import DomainError
         from app.services.dcim import cancel_reservation
         from ui.operations import apply
         reason, ok = QInputDialog.getText(self, self.tr("Cancel reservation"),

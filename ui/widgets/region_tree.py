@@ -5,7 +5,7 @@ plain text; coverage inherited from its city or province in grey with "via …";
 covers says so in red. The search box takes a six-digit code (or its start) or part of a name.
 
 `RegionTreeWidget(source)` takes any object with `region_tree(parent_code)`,
-`find_regions(text)` and `coverage_for(code)` (the functions of `app.viewdata`);
+`find_regions(text)` and `coverage_for(code)` (the functions of `app.read.viewdata`);
 `RegionTreePanel(db)` binds them to a database.
 """
 from __future__ import annotations
@@ -15,7 +15,7 @@ from PySide6.QtGui import QBrush, QColor, QFont
 from PySide6.QtWidgets import (QHBoxLayout, QLabel, QLineEdit, QListWidget, QListWidgetItem, QTreeWidget,
                                QTreeWidgetItem, QVBoxLayout, QWidget)
 
-from app.viewdata import CoverageInfo, RegionCoverage, RegionNode
+from app.read.viewdata import CoverageInfo, RegionCoverage, RegionNode
 from models.choices import ServiceLevel
 
 CODE_ROLE = Qt.UserRole
@@ -52,15 +52,15 @@ class _DbSource:
         self.db = db
 
     def region_tree(self, parent_code):
-        from app.viewdata import region_tree
+        from app.read.viewdata import region_tree
         return region_tree(self.db, parent_code)
 
     def find_regions(self, text):
-        from app.viewdata import find_regions
+        from app.read.viewdata import find_regions
         return find_regions(self.db, text)
 
     def coverage_for(self, code):
-        from app.viewdata import coverage_for
+        from app.read.viewdata import coverage_for
         return coverage_for(self.db, code)
 
 

@@ -12,7 +12,7 @@ from PySide6.QtWidgets import (QButtonGroup, QGraphicsItem, QGraphicsRectItem, Q
                                QGraphicsSimpleTextItem, QGraphicsView, QHBoxLayout, QLabel, QRadioButton,
                                QStyle, QVBoxLayout, QWidget)
 
-from app.viewdata import RoomLayoutData, RoomRack, utilisation_colour
+from app.read.viewdata import RoomLayoutData, RoomRack, utilisation_colour
 from models.choices import RackStatus
 
 from . import fmt_decimal, text_colour_on
@@ -352,7 +352,7 @@ class RoomPanel(RoomView):
         self.room_id: int | None = None
 
     def load_room(self, room_id: int | None) -> None:
-        from app.viewdata import room_layout
+        from app.read.viewdata import room_layout
         self.room_id = room_id
         self.set_data(room_layout(self.db, room_id) if room_id is not None else None)
 

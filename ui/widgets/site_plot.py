@@ -14,7 +14,7 @@ from PySide6.QtGui import QBrush, QColor, QFont, QPainter, QPen, QTransform
 from PySide6.QtWidgets import (QGraphicsEllipseItem, QGraphicsItem, QGraphicsItemGroup, QGraphicsScene,
                                QGraphicsView)
 
-from app.viewdata import OWNER_PALETTE, SitePlotData, SitePoint
+from app.read.viewdata import OWNER_PALETTE, SitePlotData, SitePoint
 from models.choices import SiteStatus
 
 PX_PER_DEG = 60.0
@@ -250,5 +250,5 @@ class SitePlot(SitePlotView):
         self.refresh()
 
     def refresh(self) -> None:
-        from app.viewdata import site_points
+        from app.read.viewdata import site_points
         self.set_data(site_points(self.db))

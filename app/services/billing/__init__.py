@@ -14,7 +14,7 @@ and `billing.X` keep working:
 - `meters`: importing rack meter readings;
 - `downtime`: recording and ending GPU or server downtime.
 
-The arithmetic lives in app/billing.py. Idempotence rests on the unique key (contract_item_id,
+The arithmetic lives in app/domain/rating.py. Idempotence rests on the unique key (contract_item_id,
 charge, period, revision) of statement_line: a run creates only what is missing. Numbers are
 taken from per-subsidiary counters in the issuing transaction (gapless): statements
 `GZ-202611-000123` (scope: the billing month), credit notes `GZ-CN-202612-000001` (scope: the
@@ -22,16 +22,16 @@ month the credit note is issued).
 """
 from __future__ import annotations
 
-from .charges import (_Ctx, _Data, _fee, _gpu_metering, _gpu_monthly_credit, _gpu_usage, _hybrid,  # noqa: F401
+from app.services.billing.charges import (_Ctx, _Data, _fee, _gpu_metering, _gpu_monthly_credit, _gpu_usage, _hybrid,  # noqa: F401
                       _is_power_item, _item_window, _load_data, _money, _power, _price, _tax_rates, billing_start,
                       handover_date, item_charges, line_texts, revised)
-from .downtime import end_downtime, record_downtime  # noqa: F401
-from .issue import (_refuse_if_issued, _take_statement_number, credit_lines, credit_statement, delete_draft,  # noqa: F401
+from app.services.billing.downtime import end_downtime, record_downtime  # noqa: F401
+from app.services.billing.issue import (_refuse_if_issued, _take_statement_number, credit_lines, credit_statement, delete_draft,  # noqa: F401
                     issue_statements, rebill_statement, record_fapiao)
-from .meters import _YES, MeterImport, _check_counters_rise, _parse_time, _rack_resolver, import_meter_readings  # noqa: F401
-from .run import (_billed_keys, billable_from, billable_periods, pending_drafts, period_has_ended,  # noqa: F401
+from app.services.billing.meters import _YES, MeterImport, _check_counters_rise, _parse_time, _rack_resolver, import_meter_readings  # noqa: F401
+from app.services.billing.run import (_billed_keys, billable_from, billable_periods, pending_drafts, period_has_ended,  # noqa: F401
                   refuse_open_period, run_billing)
-from .statements import (BILLED_STATUSES, CHARGE_ORDER, CREDIT_PREFIX, IN_CHUNK, PARTIAL_PREFIX, WAIVER_PREFIX,  # noqa: F401
+from app.services.billing.statements import (BILLED_STATUSES, CHARGE_ORDER, CREDIT_PREFIX, IN_CHUNK, PARTIAL_PREFIX, WAIVER_PREFIX,  # noqa: F401
                          STATEMENT_EXPORT_HEADERS, IssueSummary, LineInfo, Progress, RunSummary, StatementInfo,
                          _chunks, _contract_numbers, _find_statement, _fmt_t, _line_info, _statement_info,
                          _statement_infos, _words, export_statements_rows, find_statement, get_statement,

@@ -2,7 +2,7 @@
 
 `item_charges(s, contract, item, ctx)` dispatches on the item's kind and price unit to one small
 function per kind of charge (`_fee`, `_gpu_usage`, `_gpu_monthly_credit`, `_hybrid`, `_power`),
-each returning `app.billing.Charge`s (quantity × unit price = amount, see docs/billing.md). A new
+each returning `app.domain.rating.Charge`s (quantity × unit price = amount, see docs/billing.md). A new
 kind of charge is one such function plus one branch in `item_charges`; if it needs data beyond
 the contract item, load it for the whole period in `_load_data` (set-based, keyed in `_Data`),
 never per item. Nothing here writes.
@@ -20,12 +20,12 @@ from sqlalchemy.orm import Session
 from models import (Contract, ContractItem, Downtime, GpuAsset, GpuLease, MeterReading, Rack)
 from models.choices import ItemKind, LineUnit, PriceUnit
 
-from ... import billing as B
-from ...money import format_amount, format_price, format_quantity
-from ...wording import Text, free_text
-from ..item_names import ItemObjects, load_item_objects, needs_english_name
-from ..reference import tax_rates_on
-from .statements import _chunks, _fmt_t
+from app.domain import rating as B
+from app.domain.money import format_amount, format_price, format_quantity
+from app.domain.wording import Text, free_text
+from app.services.item_names import ItemObjects, load_item_objects, needs_english_name
+from app.services.reference import tax_rates_on
+from app.services.billing.statements import _chunks, _fmt_t
 
 # --- computing the lines of one contract item ---------------------------------------------
 
@@ -136,7 +136,7 @@ def _gpu_metering(s: Session, c: Contract, it: ContractItem, x: _Ctx):
     """(leased seconds, down seconds, GPU count, downtime notes) inside the item's window this period.
 
     A note names the GPU, the time down and the reason as recorded; the English one leaves out a
-    reason typed in Chinese (app.wording.free_text)."""
+    reason typed in Chinese (app.domain.wording.free_text)."""
     first, last, days = _item_window(c, it, x.period)
     if not days:
         return 0, 0, 0, []
@@ -296,10 +296,10 @@ def _power(s: Session, c: Contract, it: ContractItem, x: _Ctx) -> list[B.Charge]
 
 def item_charges(s: Session, c: Contract, it: ContractItem, x: _Ctx) -> list[B.Charge]:
     if it.kind == ItemKind.POWER:  # circuits: a fee per circuit and/or their metered energy (issue 15)
-        from ..power_billing import circuit_charges
+        from app.services.power_billing import circuit_charges
         return circuit_charges(s, c, it, x, _fee, _item_window)
     if it.kind == ItemKind.XCONNECT:  # billed per cross-connect from its installed to its disconnected date
-        from ..xconnects import xconnect_charges
+        from app.services.xconnects import xconnect_charges
         return xconnect_charges(s, c, it, x.period, x.name(it), x.unit)
     if it.kind == ItemKind.GPU and it.price_unit in (PriceUnit.GPU_HOUR, PriceUnit.GPU_MINUTE):
         return _gpu_usage(s, c, it, x)

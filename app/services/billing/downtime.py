@@ -6,13 +6,13 @@ import datetime as dt
 
 from models import (Device, Downtime, GpuAsset)
 
-from ...audit import Actor
-from ...auth import require
-from ...db import Database
-from ...errors import RuleViolation, ValidationError
-from ...uow import UnitOfWork
-from ..common import get_or_404
-from .statements import _fmt_t
+from app.audit.trail import Actor
+from app.domain.auth import require
+from app.store.db import Database
+from app.domain.errors import RuleViolation, ValidationError
+from app.store.uow import UnitOfWork
+from app.services.common import get_or_404
+from app.services.billing.statements import _fmt_t
 
 # --- downtime -----------------------------------------------------------------------------
 

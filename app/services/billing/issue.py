@@ -14,19 +14,19 @@ from sqlalchemy.orm import Session
 from models import (Contract, ContractItem, Statement, StatementLine, Subsidiary)
 from models.choices import StatementKind, StatementStatus
 
-from ... import billing as B
-from ...money import format_amount
-from ...audit import Actor, append_events
-from ...auth import require
-from ...db import Database
-from ...errors import Conflict, RuleViolation, ValidationError
-from ...uow import UnitOfWork
-from ...validators import fapiao_number_problem, money_field
-from ...wording import Text
-from ..common import flush_versioned
-from ..receivables import statement_due_date
-from .charges import line_texts
-from .statements import (CREDIT_PREFIX, PARTIAL_PREFIX, WAIVER_PREFIX, IssueSummary, Progress, RunSummary, StatementInfo,
+from app.domain import rating as B
+from app.domain.money import format_amount
+from app.audit.trail import Actor, append_events
+from app.domain.auth import require
+from app.store.db import Database
+from app.domain.errors import Conflict, RuleViolation, ValidationError
+from app.store.uow import UnitOfWork
+from app.domain.validators import fapiao_number_problem, money_field
+from app.domain.wording import Text
+from app.services.common import flush_versioned
+from app.services.receivables import statement_due_date
+from app.services.billing.charges import line_texts
+from app.services.billing.statements import (CREDIT_PREFIX, PARTIAL_PREFIX, WAIVER_PREFIX, IssueSummary, Progress, RunSummary, StatementInfo,
                          _find_statement, _statement_info, _statement_infos, line_text)
 
 # --- issuing ------------------------------------------------------------------------------
@@ -35,7 +35,7 @@ ISSUE_BATCH = 500  # statements numbered and issued per transaction (one IN list
 
 
 def _take_statement_number(s: Session, st: Statement) -> str:
-    from ..contracts import next_document_number
+    from app.services.contracts import next_document_number
 
     sub = s.get(Subsidiary, st.subsidiary_id)
     p = B.Period.parse(st.period)
@@ -93,8 +93,8 @@ def issue_statements(db: Database, actor: Actor, *, period: str | None = None,
 def _issue_batch(db: Database, actor: Actor, batch: list[int], skipped: list[str],
                  elsewhere: list[int]) -> list[tuple[int, str, Decimal]]:
     """Issue one batch of drafts in one transaction (see issue_statements)."""
-    from ..contracts import next_document_number
-    from ..receivables import statement_due_dates
+    from app.services.contracts import next_document_number
+    from app.services.receivables import statement_due_dates
 
     with UnitOfWork(db, actor) as uow:
         s = uow.session
@@ -325,7 +325,7 @@ def credit_lines(uow: UnitOfWork, orig: Statement, line_ids: Iterable[int] | Non
     cn.subtotal, cn.tax, cn.total = tot.subtotal, tot.tax, tot.total
     sub = s.get(Subsidiary, orig.subsidiary_id)
     month = B.Period.containing(B.local_date(at))
-    from ..contracts import next_document_number
+    from app.services.contracts import next_document_number
 
     n = next_document_number(s, orig.subsidiary_id, "credit_note", month.compact)
     cn.number = f"{sub.code}-CN-{month.compact}-{n:06d}"
@@ -344,7 +344,7 @@ def rebill_statement(db: Database, actor: Actor, key: int | str, *, issue: bool 
     credited in full, on a new statement referring to it (the charge as the contract, handover,
     leases and readings now give it). The regular run of the month does the same for every
     customer; this does it for one statement now."""
-    from .run import _billed_keys, pending_drafts, run_billing
+    from app.services.billing.run import _billed_keys, pending_drafts, run_billing
 
     require(actor, "run_billing")
     with db.session() as s:

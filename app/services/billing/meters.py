@@ -14,15 +14,15 @@ from sqlalchemy.orm import Session
 
 from models import (MeterReading)
 
-from ... import billing as B
-from ...audit import Actor
-from ...reconcile import id_ranges, readings_digest
-from ...auth import require
-from ...db import Database
-from ...errors import ValidationError
-from ...money import AmountError, parse_decimal
-from ...uow import UnitOfWork
-from .statements import _fmt_t
+from app.domain import rating as B
+from app.audit.trail import Actor
+from app.audit.reconcile import id_ranges, readings_digest
+from app.domain.auth import require
+from app.store.db import Database
+from app.domain.errors import ValidationError
+from app.domain.money import AmountError, parse_decimal
+from app.store.uow import UnitOfWork
+from app.services.billing.statements import _fmt_t
 
 # --- meter readings -----------------------------------------------------------------------
 
@@ -35,7 +35,7 @@ class MeterImport:
 
 def _rack_resolver(s: Session):
     """The meter file's rack column, read by the one rule for naming a rack (dcim.RackIndex)."""
-    from ..dcim import rack_index
+    from app.services.dcim import rack_index
     return rack_index(s).resolve
 
 

@@ -14,16 +14,16 @@ from sqlalchemy.orm.attributes import set_committed_value
 from models import (Contract, Customer, Statement, StatementLine, Subsidiary)
 from models.choices import StatementKind, StatementStatus
 
-from ... import billing as B
-from ...audit import Actor, append_events
-from ...auth import require
-from ...db import Database
-from ...errors import RuleViolation, ValidationError
-from ...uow import UnitOfWork
-from ..common import flush_versioned
-from .charges import _Ctx, _load_data, _tax_rates, item_charges, line_texts, revised
-from .issue import issue_statements
-from .statements import (BILLED_STATUSES, CHARGE_ORDER, CREDIT_PREFIX, PARTIAL_PREFIX, WAIVER_PREFIX, LineInfo, Progress, RunSummary,
+from app.domain import rating as B
+from app.audit.trail import Actor, append_events
+from app.domain.auth import require
+from app.store.db import Database
+from app.domain.errors import RuleViolation, ValidationError
+from app.store.uow import UnitOfWork
+from app.services.common import flush_versioned
+from app.services.billing.charges import _Ctx, _load_data, _tax_rates, item_charges, line_texts, revised
+from app.services.billing.issue import issue_statements
+from app.services.billing.statements import (BILLED_STATUSES, CHARGE_ORDER, CREDIT_PREFIX, PARTIAL_PREFIX, WAIVER_PREFIX, LineInfo, Progress, RunSummary,
                          StatementInfo, _chunks, _contract_numbers, _statement_infos, _words)
 
 # --- the run ------------------------------------------------------------------------------
@@ -64,7 +64,7 @@ def run_billing(db: Database, actor: Actor, period: str, *, dry_run: bool = Fals
                          Contract.end_date >= p.first)
         if not dry_run:
             # Concurrent runs queue on their subsidiaries' run counters; the one after sees the lines.
-            from ..contracts import next_document_number
+            from app.services.contracts import next_document_number
 
             for sub_id in sorted(set(s.execute(select(Contract.subsidiary_id).where(in_period)).scalars())):
                 next_document_number(s, sub_id, "billing_run", p.compact)
@@ -420,7 +420,7 @@ def _correct_superseded(uow: UnitOfWork, contracts: list[Contract], p: B.Period,
                                   f"{orig.number}: {len(line_ids)} line(s) would be credited and billed again as "
                                   f"amendment {new_number} (from {eff}) stands"))
             continue
-        from .issue import credit_lines
+        from app.services.billing.issue import credit_lines
 
         locked = s.execute(select(Statement).where(Statement.id == sid).with_for_update(of=Statement)).scalar_one()
         cn, event = credit_lines(uow, locked, line_ids, reason, as_of)

@@ -15,11 +15,11 @@ from sqlalchemy.orm import Session
 from models import (Contract, ContractItem, Customer, Statement, StatementLine, Subsidiary)
 from models.choices import ContractStatus, LineUnit
 
-from ... import billing as B
-from ...money import format_cny
-from ...wording import amount_words
-from ...db import Database
-from ...errors import NotFound
+from app.domain import rating as B
+from app.domain.money import format_cny
+from app.domain.wording import amount_words
+from app.store.db import Database
+from app.domain.errors import NotFound
 
 BILLED_STATUSES = (ContractStatus.ACTIVE, ContractStatus.SUSPENDED, ContractStatus.EXPIRED,
                    ContractStatus.TERMINATED)
@@ -141,7 +141,7 @@ class IssueSummary:
 # --- reading ------------------------------------------------------------------------------
 
 def _words(amount: Decimal, language: str | None = None) -> str:
-    """The total in words: 人民币大写, or in `language`'s words (app.wording.amount_words)."""
+    """The total in words: 人民币大写, or in `language`'s words (app.domain.wording.amount_words)."""
     return amount_words(amount, language or "zh")
 
 

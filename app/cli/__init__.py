@@ -1,0 +1,1 @@
+"""The command line: `idc-console COMMAND …` (main) and one module per command group."""

@@ -1,0 +1,1 @@
+"""The demo data (load), every part through the services."""

@@ -1,0 +1,1 @@
+"""What the screens read: list specs and paging, search, filters, the pictures' read models."""

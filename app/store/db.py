@@ -1,0 +1,287 @@
+"""One engine and one sessionmaker per database URL; migrations; backups."""
+from __future__ import annotations
+
+import ast
+import re
+import sqlite3
+from functools import lru_cache
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from sqlalchemy import create_engine, event, inspect, text
+from sqlalchemy.engine import Engine, make_url
+from sqlalchemy.orm import Session, sessionmaker
+
+from app.store.config import DatabaseUnavailable, describe_url
+from app.domain.errors import SchemaTooNew
+
+if TYPE_CHECKING:
+    from alembic.config import Config
+
+MIGRATIONS_DIR = Path(__file__).resolve().parents[2] / "models" / "migrations"
+_REVISION_LINE = re.compile(r"^(revision|down_revision)\s*(?::[^=\n]*)?=\s*(.+?)\s*$", re.M)
+
+
+@lru_cache(maxsize=1)
+def _revision_graph() -> dict[str, tuple[str, ...]]:
+    """Each migration's revision and the revisions it follows, read from the files' text.
+
+    Every start checks the schema revision; importing alembic and its migration scripts for that
+    cost a fifth of the console's cold start (docs/performance.md), so alembic is imported only
+    to upgrade. Empty when a file cannot be read this way (then alembic is asked).
+    """
+    graph: dict[str, tuple[str, ...]] = {}
+    for f in sorted((MIGRATIONS_DIR / "versions").glob("*.py")):
+        found = {}
+        for key, value in _REVISION_LINE.findall(f.read_text(encoding="utf-8")):
+            found.setdefault(key, value)
+        try:
+            rev = ast.literal_eval(found["revision"])
+            down = ast.literal_eval(found.get("down_revision", "None"))
+        except (KeyError, ValueError, SyntaxError):
+            return {}
+        graph[rev] = () if down is None else ((down,) if isinstance(down, str) else tuple(down))
+    return graph
+
+
+def _sqlite_pragmas(dbapi_conn, _record):
+    cur = dbapi_conn.cursor()
+    cur.execute("PRAGMA foreign_keys=ON")
+    cur.execute("PRAGMA journal_mode=WAL")
+    cur.execute("PRAGMA synchronous=NORMAL")
+    cur.execute("PRAGMA busy_timeout=10000")
+    cur.close()
+
+
+def make_engine(url: str, **kw) -> Engine:
+    u = make_url(url)
+    if u.get_backend_name() == "sqlite":
+        # no folder is made here: prepare_database (db upgrade, the console's start) makes it
+        engine = create_engine(url, **kw)
+        event.listen(engine, "connect", _sqlite_pragmas)
+        return engine
+    if u.get_backend_name() == "postgresql" and u.drivername == "postgresql":
+        u = u.set(drivername="postgresql+psycopg")
+    kw.setdefault("pool_pre_ping", True)
+    return create_engine(u, **kw)
+
+
+class Database:
+    """An engine plus its sessionmaker; what the CLI, the console and the tests hold."""
+
+    # The revision the console's start upgraded this database from (None: no upgrade); the first
+    # login after it records the upgrade (ui/main.py, app/services/schema.py).
+    upgraded_from: str | None = None
+
+    def __init__(self, url: str, **engine_kw):
+        self.url = url
+        self.engine = make_engine(url, **engine_kw)
+        self.sessionmaker = sessionmaker(self.engine, expire_on_commit=False)
+
+    @property
+    def is_sqlite(self) -> bool:
+        return self.engine.dialect.name == "sqlite"
+
+    def session(self) -> Session:
+        return self.sessionmaker()
+
+    def dispose(self) -> None:
+        self.engine.dispose()
+
+    def describe_storage(self) -> str:
+        """Where the data is kept, for a message: the SQLite file's folder, or the PostgreSQL server."""
+        path = sqlite_path(self.url)
+        if path is not None:
+            return f"the folder of {path}"
+        return f"the PostgreSQL server of {describe_url(self.url)}"
+
+    # --- migrations -------------------------------------------------------
+    def alembic_config(self) -> "Config":
+        from alembic.config import Config
+
+        cfg = Config()
+        cfg.set_main_option("script_location", str(MIGRATIONS_DIR))
+        cfg.attributes["engine"] = self.engine
+        return cfg
+
+    def head_revision(self) -> str:
+        graph = _revision_graph()
+        heads = set(graph) - {d for downs in graph.values() for d in downs}
+        if len(heads) == 1:
+            return heads.pop()
+        from alembic.script import ScriptDirectory
+
+        return ScriptDirectory.from_config(self.alembic_config()).get_current_head()
+
+    def current_revision(self) -> str | None:
+        with self.engine.connect() as conn:
+            if not inspect(conn).has_table("alembic_version"):
+                return None
+            rows = conn.execute(text("SELECT version_num FROM alembic_version")).scalars().all()
+            if len(rows) <= 1:
+                return rows[0] if rows else None
+            from alembic.runtime.migration import MigrationContext
+
+            return MigrationContext.configure(conn).get_current_revision()  # raises: several heads
+
+    def needs_upgrade(self) -> bool:
+        return self.current_revision() != self.head_revision()
+
+    def probe(self) -> str | None:
+        """Connect once and return the schema revision; a failure becomes DatabaseUnavailable."""
+        from sqlalchemy.exc import SQLAlchemyError
+
+        try:
+            return self.current_revision()
+        except SQLAlchemyError as exc:
+            raise DatabaseUnavailable(describe_db_error(exc, self.url)) from None
+
+    def check_not_newer(self) -> None:
+        current = self.current_revision()
+        if current is None:
+            return
+        graph = _revision_graph()
+        if graph and current in graph:
+            return
+        from alembic.script import ScriptDirectory
+
+        script = ScriptDirectory.from_config(self.alembic_config())
+        if not _known(script, current):
+            raise SchemaTooNew(
+                f"The database is at schema revision {current}, which this version of the console "
+                f"does not know (newest known: {script.get_current_head()}). "
+                "Install a newer idc-console to open it.")
+
+    def upgrade(self, revision: str = "head", in_transaction=None) -> None:
+        """`in_transaction(connection)`, when given, runs after the migrations in their transaction, so
+        that what it writes commits with them or not at all (PostgreSQL's DDL is transactional)."""
+        from alembic import command
+
+        from app.audit.trail import forget_definer_functions
+
+        self.check_not_newer()
+        cfg = self.alembic_config()
+        if in_transaction is not None:
+            cfg.attributes["in_transaction"] = in_transaction
+        try:
+            command.upgrade(cfg, revision)
+        finally:
+            forget_definer_functions(self.engine)
+
+    def downgrade(self, revision: str) -> None:
+        from alembic import command
+
+        from app.audit.trail import forget_definer_functions
+
+        try:
+            command.downgrade(self.alembic_config(), revision)
+        finally:
+            forget_definer_functions(self.engine)
+
+    def backup_sqlite(self, target: Path) -> Path:
+        """Online, consistent copy through sqlite3's backup API."""
+        if not self.is_sqlite:
+            raise ValueError("backup through the console is for SQLite files; use pg_dump for PostgreSQL")
+        src_path = self.engine.url.database
+        target = Path(target)
+        if not target.parent.is_dir():
+            raise FileNotFoundError(2, "No such file or directory", str(target))
+        src = sqlite3.connect(src_path)
+        dst = sqlite3.connect(str(target))
+        try:
+            src.backup(dst)
+        finally:
+            dst.close()
+            src.close()
+        return target
+
+
+SQLITE_HEADER = b"SQLite format 3\x00"
+
+
+def sqlite_path(url: str) -> Path | None:
+    u = make_url(url)
+    if u.get_backend_name() != "sqlite" or not u.database or u.database == ":memory:":
+        return None
+    return Path(u.database)
+
+
+def check_sqlite_file(url: str, *, must_exist: bool) -> None:
+    """Refuse a SQLite path that is absent (unless it may be created), a folder or not SQLite.
+
+    An empty file is a valid, empty SQLite database (the schema check says what to do next).
+    """
+    path = sqlite_path(url)
+    if path is None:
+        return
+    if not path.exists():
+        if must_exist:
+            raise DatabaseUnavailable(f"no database at {path}; create one with "
+                                      f"idc-console --db {path} db upgrade")
+        if not path.parent.is_dir() and path.parent.exists():
+            raise DatabaseUnavailable(f"{path.parent} is not a folder")
+        return
+    if path.is_dir():
+        raise DatabaseUnavailable(f"{path} is a folder, not a database file")
+    try:
+        with open(path, "rb") as f:
+            head = f.read(len(SQLITE_HEADER))
+    except OSError as exc:
+        raise DatabaseUnavailable(f"cannot read {path}: {exc.strerror}") from None
+    if head and head != SQLITE_HEADER:
+        raise DatabaseUnavailable(f"{path} is not a SQLite database (and not a PostgreSQL URL)")
+
+
+def storage_full(exc: BaseException | None) -> bool:
+    """Whether `exc`, or an error it was raised from or while handling, is the database running out of
+    space: SQLite's SQLITE_FULL ("database or disk is full"), PostgreSQL's disk_full (53100) or an
+    OS "No space left on device"."""
+    seen: set[int] = set()
+    while exc is not None and id(exc) not in seen:
+        seen.add(id(exc))
+        orig = getattr(exc, "orig", None) or exc
+        if getattr(orig, "sqlite_errorname", None) == "SQLITE_FULL" or getattr(orig, "sqlstate", None) == "53100":
+            return True
+        if getattr(orig, "errno", None) == 28:  # ENOSPC
+            return True
+        text = str(orig).lower()
+        if "database or disk is full" in text or "no space left on device" in text:
+            return True
+        exc = exc.__cause__ or exc.__context__
+    return False
+
+
+def describe_db_error(exc: BaseException, url: str) -> str:
+    """One line naming what went wrong with the database, without the driver's traceback."""
+    orig = getattr(exc, "orig", None) or exc
+    text = " ".join(str(orig).split())   # the driver's message, on one line
+    text = text.split("(Background on this error")[0].removeprefix("connection failed: ")
+    text = text.split(" Is the server running")[0].strip().rstrip(".")
+    where = describe_url(url)
+    if "malformed" in text or "not a database" in text:
+        return f"{where} is damaged or not a SQLite database ({text})"
+    if make_url(url).get_backend_name() == "sqlite":
+        return f"cannot use the database {where}: {text}"
+    return f"cannot use the PostgreSQL database {where}: {text}"
+
+
+def _known(script, rev: str) -> bool:
+    from alembic.util import CommandError  # alembic only where migrations are looked at
+
+    try:
+        return script.get_revision(rev) is not None
+    except CommandError:  # alembic's answer for an unknown revision
+        return False
+
+
+def ping(url: str, timeout: int = 5) -> None:
+    """Open `url` and run SELECT 1: returns when the database answers, else raises the driver's error
+    (PostgreSQL gives up after `timeout` seconds)."""
+    from sqlalchemy import text
+
+    engine = make_engine(url, **({"connect_args": {"connect_timeout": timeout}} if url.startswith("postgres") else {}))
+    try:
+        with engine.connect() as c:
+            c.execute(text("SELECT 1"))
+    finally:
+        engine.dispose()
