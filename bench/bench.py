@@ -348,7 +348,7 @@ def bench_lists(b: Bench) -> None:
     b.sql_op("list gpu by customer: a window by ids", lambda: queries.fetch_rows(b.db, spec, middle))
     for term in ("AB1", "科技"):
         _background(b, f"global search '{term}'", lambda term=term: queries.search(b.db, term), 0.0,
-                    "fills the result list (the search runs on the thread pool, ui/search.py)")
+                    "fills the result list (the search runs on the thread pool, ui/kit/search.py)")
 
 
 def _pick(db: Database, sql: str):

@@ -18,15 +18,15 @@ def rss_mb():
             if line.startswith("VmRSS:"):
                 return int(line.split()[1]) / 1024
 if True:   # the real console's window, as run_console builds it
-    from ui.main import make_app
+    from ui.shell.main import make_app
     from app.store.db import Database
     from app.services.users import login as do_login
     app = make_app()
     db = Database(url)
     actor = do_login(db, login, password)
-    from ui.mainwindow import MainWindow, PAGE_IDS
+    from ui.shell.mainwindow import MainWindow, PAGE_IDS
     if mode in ("steps", "scroll"):     # open on the GPU list: the dashboard's loading is not the list's cost
-        from ui.settings import settings
+        from ui.shell.settings import settings
         settings().set("window/page", PAGE_IDS.index("gpus"))
     window = MainWindow(db, actor)
     window.resize(1280, 800)

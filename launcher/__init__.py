@@ -1,7 +1,7 @@
 """The `idc-console` program: the one module above both halves (app/ and ui/, and bench/).
 
 With a command it runs the command line (app/cli/main.py) composed of the product's command modules
-and the bench package's; with none it opens the console window (ui/main.py). Neither half
+and the bench package's; with none it opens the console window (ui/shell/main.py). Neither half
 imports the other upwards: app/ knows nothing of ui/ or bench/ (import-linter contracts).
 Before the window, nothing but the global options is parsed and no command module is imported
 (cold start: tests/test_cold_start_imports.py).
@@ -15,7 +15,7 @@ COMMAND_MODULES = cli.COMMAND_MODULES + ("bench.cli",)
 
 
 def open_console(args) -> int:
-    from ui.main import run_console  # Qt only when the window is wanted
+    from ui.shell.main import run_console  # Qt only when the window is wanted
 
     return run_console(args)
 

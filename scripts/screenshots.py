@@ -56,9 +56,9 @@ def main(argv=None) -> int:
 
     from app.services.users import login
     from models import Device, GpuHistory
-    from ui.i18n import install_translators
-    from ui.main import make_app
-    from ui.mainwindow import MainWindow
+    from ui.shell.i18n import install_translators
+    from ui.shell.main import make_app
+    from ui.shell.mainwindow import MainWindow
 
     app = make_app()
     actor = login(db, args.user, args.password)
@@ -83,7 +83,7 @@ def main(argv=None) -> int:
         QThreadPool.globalInstance().waitForDone(10000)
 
     # Billing view with statements: bill last month on the throw-away demo database (never on --db).
-    from ui.dialogs import last_month
+    from ui.kit.dialogs import last_month
     period = last_month()
     if not args.db:
         from app.services.billing import run_billing
@@ -106,7 +106,7 @@ def main(argv=None) -> int:
 
     saved = []
     from PySide6.QtCore import QDate, QSettings
-    from ui import settings as ui_settings
+    from ui.shell import settings as ui_settings
     for (width, height), lang in ((size, lang) for size in sizes for lang in ("zh", "en")):
         out = base_out if (width, height) == sizes[0] else base_out / f"{width}x{height}"
         out.mkdir(parents=True, exist_ok=True)
@@ -158,7 +158,7 @@ def main(argv=None) -> int:
                     shot(dlg, out / f"audit-event-{lang}.png")
                     dlg.close()
         # a few dialogs: a GPU with its history, the search, the first-run wizard and login
-        from ui.forms import open_form
+        from ui.kit.forms import open_form
         if gpu_server:
             # a server's GPU slots, then its History (the audit trail of the record)
             dlg = open_form(db, actor, "device", gpu_server[0], window)
@@ -192,7 +192,7 @@ def main(argv=None) -> int:
             saved.append(out / f"gpu-history-{lang}.png")
             dlg.close()
         # the contract editor on the demo's draft, and a statement's PDF preview
-        from ui.contracts import ContractDialog
+        from ui.pages.contracts import ContractDialog
         if draft_contract:
             dlg = ContractDialog(db, actor, draft_contract, window)
             dlg.show()
@@ -201,7 +201,7 @@ def main(argv=None) -> int:
             saved.append(out / f"contract-form-{lang}.png")
             dlg.close()
         if shown_statement:
-            from ui.pdfpreview import print_document_preview
+            from ui.kit.pdfpreview import print_document_preview
             ready = []
             print_document_preview(window, db, actor, "statement", shown_statement, on_ready=ready.append)
             for _ in range(100):
@@ -211,7 +211,7 @@ def main(argv=None) -> int:
                 wait(100)
             if ready:
                 from PySide6.QtCore import QSize
-                from ui.pdfpreview import preview_size
+                from ui.kit.pdfpreview import preview_size
                 ready[0].resize(*preview_size(area=QSize(width, height - 40)))   # as it opens on that screen
                 wait(800)
                 settle()
@@ -219,7 +219,7 @@ def main(argv=None) -> int:
                 saved.append(out / f"statement-pdf-{lang}.png")
                 ready[0].close()
         if busiest_rack:
-            from ui.rackforms import PlaceDeviceDialog
+            from ui.pages.rackforms import PlaceDeviceDialog
             window.show_page("racks")
             window.lists["racks"].select_record(busiest_rack[0])
             settle()
@@ -238,7 +238,7 @@ def main(argv=None) -> int:
         search.grab().save(str(out / f"search-{lang}.png"))
         saved.append(out / f"search-{lang}.png")
         search.close()
-        from ui.startup import LoginDialog
+        from ui.shell.startup import LoginDialog
         login_dlg = LoginDialog(db, window)
         login_dlg.show()
         settle()

@@ -577,15 +577,15 @@ def extract_file(path: Path) -> list[tuple[str, str, int]]:
 def data_messages() -> list[tuple[str, str]]:
     import models.choices as choices
     from app.read import queries
-    from ui.forms import FORMS
-    from ui.i18n import KIND_LABELS
-    from ui.mainwindow import PAGES
+    from ui.kit.forms import FORMS
+    from ui.shell.i18n import KIND_LABELS
+    from ui.shell.mainwindow import PAGES
     out = []
     for obj in choices.choice_sets():
         out += [(f"choices/{obj.__name__}", en) for _v, en, _zh in obj.labels()]
     from app.domain.auth import PERMISSION_LABELS
     out += [("permissions", label) for label in PERMISSION_LABELS.values()]
-    from ui.contracts import MOVES
+    from ui.pages.contracts import MOVES
     out += [("ContractPanel", label) for _k, label, *_r in MOVES]
     for spec in queries.SPECS.values():
         out.append(("columns", spec.title))
@@ -594,7 +594,7 @@ def data_messages() -> list[tuple[str, str]]:
     out += [("kinds", label) for label in KIND_LABELS.values()]
     out += [("MainWindow", label) for _p, label, _k in PAGES]
     # audit action and object names: app.audit.query holds them in both languages (no Qt messages)
-    from ui.messages import PATTERNS
+    from ui.shell.messages import PATTERNS
     out += [("messages", template) for _p, template in PATTERNS]
     return out
 

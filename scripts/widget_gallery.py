@@ -59,7 +59,7 @@ def main(argv=None) -> int:
     from PySide6.QtWidgets import QApplication
     app = QApplication.instance() or QApplication([])
     try:
-        from ui.i18n import apply_font, install_translators
+        from ui.shell.i18n import apply_font, install_translators
         apply_font(app)
         install_translators(app, args.lang)
     except ImportError:

@@ -212,10 +212,10 @@ def table_counts(db: Database) -> dict[str, int]:
 
 @pytest.fixture(autouse=True)
 def _garbage_collected_between_tests():
-    """The console collects garbage on the GUI thread only (ui.operations.collect_garbage_on_gui_thread:
+    """The console collects garbage on the GUI thread only (ui.shell.operations.collect_garbage_on_gui_thread:
     a pool thread must never free Qt objects); between tests, the main thread collects what is due."""
     yield
     import gc
     if not gc.isenabled():
-        from ui.operations import collect_due_garbage
+        from ui.shell.operations import collect_due_garbage
         collect_due_garbage()

@@ -29,8 +29,8 @@ print(d.current_revision() == d.head_revision(), d.needs_upgrade(), 'alembic' in
 def test_no_command_opens_the_window_without_command_modules(tmp_path):
     out = _run(f"""
 import sys
-import ui.main
-ui.main.run_console = lambda args: print(args.db, args.command,
+import ui.shell.main
+ui.shell.main.run_console = lambda args: print(args.db, args.command,
     sorted(m for m in sys.modules if m.startswith(('app.cli_', 'bench')) or m == 'alembic')) or 0
 from launcher import main
 main(['--db', {str(tmp_path / 'x.db')!r}, '--lang', 'en'])
@@ -65,6 +65,6 @@ def test_the_launcher_composes_both_halves_and_app_alone_has_no_window(tmp_path,
 import sys
 from app.cli.main import main
 code = main(['--db', {str(tmp_path / 'x.db')!r}])
-print(code, 'PySide6' in sys.modules, 'ui.main' in sys.modules)
+print(code, 'PySide6' in sys.modules, 'ui.shell.main' in sys.modules)
 """)
     assert out == "1 False False"

@@ -1,4 +1,4 @@
-"""The list views' export (ui/listview.py) neutralises formula text as the bulk export does."""
+"""The list views' export (ui/kit/listview.py) neutralises formula text as the bulk export does."""
 from __future__ import annotations
 
 import csv
@@ -14,7 +14,7 @@ NAME = '=HYPERLINK("http://evil.example/x","点我")'
 @pytest.mark.parametrize("suffix", ["csv", "xlsx"])
 def test_list_export_neutralises_formula_text(db, admin, tmp_path, suffix):
     from app.read import queries
-    from ui.listview import export_rows
+    from ui.kit.listview import export_rows
 
     create_record(db, admin, "customer", dict(name=NAME, credit_code=make_uscc("91440106MA59ABCD1")))
     spec = queries.SPECS["customer"]

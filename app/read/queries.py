@@ -311,7 +311,7 @@ _spec(ListSpec(
         Column("display_name", _("Name"), User.display_name, nullable=False),
         Column("role", _("Role"), User.role, kind="choice", choices=Role, nullable=False),
         Column("active", _("Active"), User.active, kind="bool", align="center"),
-        # login lock (issue 12): until when, after how many failed attempts; ui/users.py unlocks
+        # login lock (issue 12): until when, after how many failed attempts; ui/pages/users.py unlocks
         # an expired lock is no lock: shown (and sorted, filtered) as empty once its time has passed
         Column("locked_until", _("Locked until"),
                case((User.locked_until > utc_now_sql(), User.locked_until), else_=null()), kind="datetime"),

@@ -70,7 +70,7 @@ class Database:
     """An engine plus its sessionmaker; what the CLI, the console and the tests hold."""
 
     # The revision the console's start upgraded this database from (None: no upgrade); the first
-    # login after it records the upgrade (ui/main.py, app/services/schema.py).
+    # login after it records the upgrade (ui/shell/main.py, app/services/schema.py).
     upgraded_from: str | None = None
 
     def __init__(self, url: str, **engine_kw):

@@ -2,7 +2,7 @@
 
     <data directory>/logs/idc-console.log   (then .1 … .5: 1 MB each, the oldest dropped)
 
-The command line (app/cli/main.py main) and the console (ui/main.py run_console) call
+The command line (app/cli/main.py main) and the console (ui/shell/main.py run_console) call
 `setup_logging()` first; modules log through `logging.getLogger(__name__)`. The file and its
 folder are made when the first record is written, so a command that logs nothing leaves the data
 directory as it was. Records carry UTC times (as stored); nothing logged may hold a password.

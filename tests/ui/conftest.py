@@ -15,8 +15,8 @@ from app.domain.validators import make_uscc
 
 @pytest.fixture(autouse=True, scope="session")
 def shielded_singletons():
-    """The suite makes millions of PySide calls: the same work-around as the console (ui.main)."""
-    from ui.main import shield_singletons
+    """The suite makes millions of PySide calls: the same work-around as the console (ui.shell.main)."""
+    from ui.shell.main import shield_singletons
     shield_singletons()
 
 
@@ -24,7 +24,7 @@ def shielded_singletons():
 def fresh_change_bus():
     """Each test gets its own change bus: pages left from an earlier test (their database already
     dropped) must not hear this test's announcements."""
-    from ui import operations
+    from ui.shell import operations
     operations._bus = None
     yield
     operations._bus = None
@@ -34,7 +34,7 @@ def fresh_change_bus():
 def private_settings(tmp_path, monkeypatch):
     """Each test gets its own settings file; nothing touches the user's real settings."""
     from PySide6.QtCore import QSettings
-    from ui import settings as ui_settings
+    from ui.shell import settings as ui_settings
     monkeypatch.setenv("IDC_CONSOLE_SETTINGS", str(tmp_path / "settings.ini"))
     ui_settings.set_settings(ui_settings.Settings(QSettings(str(tmp_path / "settings.ini"), QSettings.IniFormat)))
     yield
@@ -45,7 +45,7 @@ def private_settings(tmp_path, monkeypatch):
 def no_modal_error_boxes(monkeypatch):
     """Failure dialogs would block or linger; record them instead."""
     shown = []
-    from ui import operations
+    from ui.shell import operations
     monkeypatch.setattr(operations, "show_error", lambda parent, exc, tb="": shown.append(exc))
     return shown
 

@@ -47,8 +47,8 @@ def tour(window, rounds: int, age: int = 0) -> None:
     from PySide6.QtTest import QTest
     from PySide6.QtWidgets import QApplication, QTabWidget
 
-    from ui.forms import FORMS, open_form
-    from ui.mainwindow import PAGES
+    from ui.kit.forms import FORMS, open_form
+    from ui.shell.mainwindow import PAGES
 
     gpus = window.lists["gpus"]
     for r in range(rounds):
@@ -132,12 +132,12 @@ def main() -> int:
     from PySide6.QtCore import QTimer
 
     from launcher import main as cli_main
-    from ui.main import make_app
+    from ui.shell.main import make_app
 
     app = make_app()
 
     def look():
-        from ui.mainwindow import MainWindow
+        from ui.shell.mainwindow import MainWindow
         for w in app.topLevelWidgets():
             if isinstance(w, MainWindow) and w.isVisible():
                 tour(w, opts.rounds, opts.age)

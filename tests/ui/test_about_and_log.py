@@ -9,7 +9,7 @@ import pytest
 
 @pytest.fixture
 def window(qtbot, db, admin):
-    from ui.mainwindow import MainWindow
+    from ui.shell.mainwindow import MainWindow
     w = MainWindow(db, admin)
     qtbot.addWidget(w)
     return w
@@ -43,10 +43,10 @@ def test_a_failed_live_refresh_is_logged_not_swallowed(window, caplog, tmp_path,
     from app.store.db import Database
 
     monkeypatch.setattr(window, "db", Database(f"sqlite:///{tmp_path / 'absent' / 'no.db'}"))  # it went away
-    with caplog.at_level(logging.WARNING, logger="ui.mainwindow"):
+    with caplog.at_level(logging.WARNING, logger="ui.shell.mainwindow"):
         window._own_change({"rack"})
         window.check_head()
-    messages = [r.getMessage() for r in caplog.records if r.name == "ui.mainwindow"]
+    messages = [r.getMessage() for r in caplog.records if r.name == "ui.shell.mainwindow"]
     assert "after our own change the audit head could not be read" in messages
     assert "live refresh: the audit head could not be read" in messages
     window.db.dispose()

@@ -20,8 +20,8 @@ from models.choices import ContractStatus
 
 @pytest.mark.parametrize("language", ["en", "zh"])
 def test_account_manager_day(qtbot, demo_db, language):
-    from ui.i18n import install_translators
-    from ui.mainwindow import MainWindow
+    from ui.shell.i18n import install_translators
+    from ui.shell.mainwindow import MainWindow
     app = QApplication.instance()
     install_translators(app, language)
     try:

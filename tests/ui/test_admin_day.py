@@ -14,7 +14,7 @@ from app.domain.rating import fen
 from app.services.users import login
 from models import AuditEvent, Contract, Statement, StatementLine
 from models.choices import ContractStatus, StatementKind, StatementStatus
-from ui.i18n import install_translators
+from ui.shell.i18n import install_translators
 
 DEMO_PASSWORD = "demo1234"
 
@@ -60,8 +60,8 @@ def _wait(qtbot, op):
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_admin_day(qtbot, demo_db, lang):
-    from ui.billing import CreditNoteDialog
-    from ui.mainwindow import MainWindow
+    from ui.pages.billing import CreditNoteDialog
+    from ui.shell.mainwindow import MainWindow
     app = QApplication.instance()
     install_translators(app, lang)
     db = demo_db

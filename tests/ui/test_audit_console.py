@@ -42,7 +42,7 @@ def week():
 
 
 def test_every_action_sends_no_action_filter(qtbot, db, admin, events):
-    from ui.auditview import AuditFilterDialog
+    from ui.pages.audit import AuditFilterDialog
     dlg = AuditFilterDialog(db, "Audit report", "Preview")
     qtbot.addWidget(dlg)
     dlg.actor.setCurrentIndex(dlg.actor.findData("am"))
@@ -67,7 +67,7 @@ def test_every_action_sends_no_action_filter(qtbot, db, admin, events):
 
 def test_console_export_equals_the_command_line(qtbot, db, admin, events, tmp_path):
     from app.cli.main import main as cli_main
-    from ui.auditview import AuditFilterDialog, AuditPage
+    from ui.pages.audit import AuditFilterDialog, AuditPage
     page = AuditPage(db, admin)
     qtbot.addWidget(page)
     dlg = AuditFilterDialog(db, "Export", "Export…", page)
@@ -95,7 +95,7 @@ def test_console_export_equals_the_command_line(qtbot, db, admin, events, tmp_pa
 
 
 def test_an_empty_export_says_so(qtbot, db, admin, events, tmp_path):
-    from ui.auditview import AuditPage
+    from ui.pages.audit import AuditPage
     page = AuditPage(db, admin)
     qtbot.addWidget(page)
     start, end = week()
@@ -107,8 +107,8 @@ def test_an_empty_export_says_so(qtbot, db, admin, events, tmp_path):
 
 
 def test_report_dialog_labels_the_period_as_dates_in_chinese(qtbot, db, admin):
-    from ui.auditview import AuditFilterDialog
-    from ui.i18n import install_translators
+    from ui.pages.audit import AuditFilterDialog
+    from ui.shell.i18n import install_translators
     app = QApplication.instance()
     install_translators(app, "zh")
     try:
@@ -154,7 +154,7 @@ def test_filter_tokens_select_what_the_filter_says(db, admin, events):
 
 
 def test_the_filter_bar_filters_the_list(qtbot, db, admin, events):
-    from ui.auditview import AuditPage
+    from ui.pages.audit import AuditPage
     page = AuditPage(db, admin)
     qtbot.addWidget(page)
     page.resize(1400, 600)
@@ -193,7 +193,7 @@ def test_the_filter_bar_filters_the_list(qtbot, db, admin, events):
 
 def test_an_event_opens_in_full_with_every_changed_field(qtbot, db, admin, events):
     from app.services.common import update_record
-    from ui.auditview import AuditPage
+    from ui.pages.audit import AuditPage
     with db.session() as s:
         from models import Customer
         cust = s.execute(select(Customer).where(Customer.name == "管理员客户")).scalar_one()
@@ -226,8 +226,8 @@ def test_an_event_opens_in_full_with_every_changed_field(qtbot, db, admin, event
 
 
 def test_names_in_chinese_with_the_codes_kept(qtbot, db, admin, events):
-    from ui.auditview import AuditEventDialog, action_name, object_name
-    from ui.i18n import install_translators
+    from ui.pages.audit import AuditEventDialog, action_name, object_name
+    from ui.shell.i18n import install_translators
     from app.audit.query import event_detail
     app = QApplication.instance()
     install_translators(app, "zh")
@@ -252,8 +252,8 @@ def test_report_and_export_start_from_the_page_filter(qtbot, db, admin, events, 
     period, user, action and object type; the export is proposed in the folder used last (not the
     program's working folder), named by its period, and its whole path is confirmed."""
     from PySide6.QtWidgets import QDialog, QFileDialog
-    from ui.auditview import AuditFilterDialog, AuditPage
-    from ui.settings import settings
+    from ui.pages.audit import AuditFilterDialog, AuditPage
+    from ui.shell.settings import settings
     page = AuditPage(db, admin)
     qtbot.addWidget(page)
     page.bar.set_choices(["admin", "am"], ["customer.create", "user.create"], ["customer", "user"])
@@ -298,7 +298,7 @@ def test_report_and_export_start_from_the_page_filter(qtbot, db, admin, events, 
 
 
 def test_report_dialog_without_a_page_filter_is_this_month(qtbot, db, admin):
-    from ui.auditview import AuditFilterDialog
+    from ui.pages.audit import AuditFilterDialog
     dlg = AuditFilterDialog(db, "Audit report", "Preview")
     qtbot.addWidget(dlg)
     today = local_today()

@@ -19,7 +19,7 @@ from app.domain.rating import local_today
 from app.domain.clock import local_midnight
 from app.services.users import login
 from models import AuditEvent
-from ui.i18n import install_translators
+from ui.shell.i18n import install_translators
 
 DEMO_PASSWORD = "demo1234"
 
@@ -33,8 +33,8 @@ def _week_events(db, login_name, first, last):
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_auditor_day(qtbot, demo_db, lang, tmp_path, monkeypatch):
-    from ui.auditview import AuditEventDialog, AuditFilterDialog
-    from ui.mainwindow import MainWindow
+    from ui.pages.audit import AuditEventDialog, AuditFilterDialog
+    from ui.shell.mainwindow import MainWindow
     app = QApplication.instance()
     install_translators(app, lang)
     db = demo_db

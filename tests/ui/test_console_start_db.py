@@ -14,8 +14,8 @@ from tests.conftest import PASSWORD
 def test_console_refuses_a_missing_db_file_and_creates_nothing(qtbot, tmp_path, monkeypatch):
     from PySide6.QtWidgets import QMessageBox
 
-    from ui import dbdialog
-    from ui.main import run_console
+    from ui.shell import dbdialog
+    from ui.shell.main import run_console
 
     told = []
     monkeypatch.setattr(QMessageBox, "critical", lambda *a: told.append(a[2]))
@@ -37,7 +37,7 @@ def test_the_default_file_is_not_refused(tmp_path, monkeypatch):
 
 
 def test_an_upgrade_at_start_is_recorded_with_the_first_login(qtbot, db, admin):
-    from ui.main import prepare, record_console_upgrade
+    from ui.shell.main import prepare, record_console_upgrade
 
     db.downgrade("0015")
     db.dispose()

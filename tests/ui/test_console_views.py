@@ -37,7 +37,7 @@ def wait_op(qtbot, op, timeout=30000):
 # --- contracts ----------------------------------------------------------------------------
 
 def test_contract_create_refused_then_saved(qtbot, demo_db):
-    from ui.contracts import ContractDialog
+    from ui.pages.contracts import ContractDialog
     lina = actor(demo_db, "lina")
     dlg = ContractDialog(demo_db, lina)
     qtbot.addWidget(dlg)
@@ -68,7 +68,7 @@ def test_contract_form_proposes_the_signer_from_the_items_sites_and_the_team_fro
     """The owner's rule (issue 9): the subsidiary operating the site of the racks or GPUs signs; the
     customer's region decides only the serving team and response time (Haikou's 美兰区: Fuzhou at
     8 h). Before, the customer's region chose the signer; this test replaces that one."""
-    from ui.contracts import ContractDialog
+    from ui.pages.contracts import ContractDialog
     from models import Rack, Room, Site, Subsidiary
     dlg = ContractDialog(demo_db, actor(demo_db, "lina"))
     qtbot.addWidget(dlg)
@@ -102,7 +102,7 @@ def test_contract_form_proposes_the_signer_from_the_items_sites_and_the_team_fro
 
 
 def test_contract_lifecycle_offers_allowed_moves_and_approves(qtbot, demo_db):
-    from ui.contracts import ContractsPage
+    from ui.pages.contracts import ContractsPage
     cid = pending_contract_id(demo_db)                       # the demo's contract awaiting approval
     lina = actor(demo_db, "lina")
     page = ContractsPage(demo_db, lina)
@@ -132,7 +132,7 @@ def test_contract_lifecycle_offers_allowed_moves_and_approves(qtbot, demo_db):
 
 @pytest.fixture
 def billing_page(qtbot, demo_db):
-    from ui.billing import BillingPage
+    from ui.pages.billing import BillingPage
     page = BillingPage(demo_db, actor(demo_db, "admin"))
     qtbot.addWidget(page)
     page.show()
@@ -189,7 +189,7 @@ def test_statement_issue_and_preview_opens(qtbot, demo_db, billing_page):
 # --- audit --------------------------------------------------------------------------------
 
 def test_audit_verify_in_the_view(qtbot, demo_db):
-    from ui.auditview import AuditPage
+    from ui.pages.audit import AuditPage
     page = AuditPage(demo_db, actor(demo_db, "zhaomin"))                # auditors verify too
     qtbot.addWidget(page)
     wait_op(qtbot, page.verify())
@@ -203,7 +203,7 @@ def test_audit_verify_in_the_view(qtbot, demo_db):
 # --- the elevation's place form -----------------------------------------------------------
 
 def test_place_device_from_the_elevation_refused_then_accepted(qtbot, demo_db):
-    from ui.mainwindow import MainWindow
+    from ui.shell.mainwindow import MainWindow
     wanglei = actor(demo_db, "wanglei")
     window = MainWindow(demo_db, wanglei)
     qtbot.addWidget(window)
@@ -241,7 +241,7 @@ def test_place_device_from_the_elevation_refused_then_accepted(qtbot, demo_db):
 
 def test_account_manager_reserves_but_cannot_place(qtbot, demo_db):
     from models import RackReservation
-    from ui.mainwindow import MainWindow
+    from ui.shell.mainwindow import MainWindow
     lina = actor(demo_db, "lina")
     window = MainWindow(demo_db, lina)
     qtbot.addWidget(window)

@@ -11,7 +11,7 @@ from models import Region
 
 @pytest.fixture(params=["en", "zh"])
 def language(request):
-    from ui.i18n import install_translators
+    from ui.shell.i18n import install_translators
     app = QApplication.instance()
     install_translators(app, request.param)
     yield request.param
@@ -30,7 +30,7 @@ def _regions(db):
 
 
 def test_customer_with_two_contacts_errors_translated_beside_fields(qtbot, db, admin, language):
-    from ui.forms import open_form
+    from ui.kit.forms import open_form
     _regions(db)
     dlg = open_form(db, admin, "customer")
     qtbot.addWidget(dlg)

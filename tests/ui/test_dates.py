@@ -12,7 +12,7 @@ from app.read import queries
 from app.domain.rating import local_today
 from app.domain.errors import ValidationError
 from models import RackReservation
-from ui.dialogs import OptionalDateEdit, date_edit, get_date, set_date
+from ui.kit.dialogs import OptionalDateEdit, date_edit, get_date, set_date
 
 
 def type_into(qtbot, w: OptionalDateEdit, text: str) -> None:
@@ -85,7 +85,7 @@ def test_required_dates_default_to_today_in_shanghai(qtbot):
 
 
 def test_a_typed_warranty_end_is_saved(qtbot, db, admin, estate):
-    from ui.forms import FormDialog
+    from ui.kit.forms import FormDialog
     gid = estate.gpu_ids[0]
     dlg = FormDialog(db, admin, "gpu", gid)
     qtbot.addWidget(dlg)
@@ -99,7 +99,7 @@ def test_a_typed_warranty_end_is_saved(qtbot, db, admin, estate):
 
 
 def test_a_bad_typed_date_refuses_the_save_and_changes_nothing(qtbot, db, admin, estate):
-    from ui.forms import FormDialog
+    from ui.kit.forms import FormDialog
     gid = estate.gpu_ids[0]
     before = queries.record(db, "gpu", gid)
     dlg = FormDialog(db, admin, "gpu", gid)
@@ -122,7 +122,7 @@ def test_a_bad_typed_date_refuses_the_save_and_changes_nothing(qtbot, db, admin,
 def test_a_bad_typed_reservation_end_is_refused_not_open_ended(qtbot, db, admin, estate):
     from sqlalchemy import func, select
 
-    from ui.rackforms import ReserveDialog
+    from ui.pages.rackforms import ReserveDialog
     dlg = ReserveDialog(db, admin, estate.rack_ids[0], "front", 10, 11)
     qtbot.addWidget(dlg)
     dlg.editors["customer_id"].setCurrentIndex(1)

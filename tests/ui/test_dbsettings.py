@@ -11,9 +11,9 @@ import pytest
 from keyring.backend import KeyringBackend
 from keyring.backends import fail
 
-from ui.dbdialog import KEYRING_SERVICE, SettingsDialog
-from ui.main import database_url
-from ui.settings import settings
+from ui.shell.dbdialog import KEYRING_SERVICE, SettingsDialog
+from ui.shell.main import database_url
+from ui.shell.settings import settings
 
 URL = "postgresql+psycopg://idc@db.example:5432/idc"
 SECRET = "s3cret-Pw:9"
@@ -80,7 +80,7 @@ def args():
 
 
 def test_without_password_really_removes_it():
-    from ui.dbdialog import without_password
+    from ui.shell.dbdialog import without_password
     assert without_password("postgresql+psycopg://idc:pw@h:5433/d?sslmode=require") == \
         "postgresql+psycopg://idc@h:5433/d?sslmode=require"
     assert without_password(URL) == URL
@@ -150,7 +150,7 @@ def test_a_password_left_in_the_settings_file_is_moved_out_at_start(request, rin
 
 
 def test_messages_hide_the_password():
-    from ui.dbdialog import hide_secret, test_connection as probe
+    from ui.shell.dbdialog import hide_secret, test_connection as probe
     url = "postgresql+psycopg://idc:s3cret@127.0.0.1:1/idc"
     assert hide_secret(f"could not parse {url}", url) == "could not parse postgresql+psycopg://idc:***@127.0.0.1:1/idc"
     problem = probe(url)                                        # nothing listens on port 1

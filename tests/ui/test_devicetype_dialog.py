@@ -26,7 +26,7 @@ def _types(db) -> int:
 
 
 def test_folder_preview_lists_the_refused_file_then_imports_the_others(qtbot, db, admin, tmp_path):
-    from ui.importdialog import DeviceTypeImportDialog
+    from ui.kit.importdialog import DeviceTypeImportDialog
     dlg = DeviceTypeImportDialog(db, admin)
     qtbot.addWidget(dlg)
     dlg.path.setText(str(_folder(tmp_path)))
@@ -44,7 +44,7 @@ def test_folder_preview_lists_the_refused_file_then_imports_the_others(qtbot, db
 
 
 def test_all_or_nothing_refuses_the_folder(qtbot, db, admin, tmp_path):
-    from ui.importdialog import DeviceTypeImportDialog
+    from ui.kit.importdialog import DeviceTypeImportDialog
     dlg = DeviceTypeImportDialog(db, admin)
     qtbot.addWidget(dlg)
     dlg.strict.setChecked(True)
@@ -63,7 +63,7 @@ def test_all_or_nothing_refuses_the_folder(qtbot, db, admin, tmp_path):
 
 
 def test_the_devices_page_offers_device_type_import(qtbot, db, admin):
-    from ui.mainwindow import MainWindow
+    from ui.shell.mainwindow import MainWindow
     window = MainWindow(db, admin)
     qtbot.addWidget(window)
     page = window._make_page("devices", "device")

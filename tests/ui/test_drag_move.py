@@ -72,7 +72,7 @@ def test_stale_drag_is_refused_as_changed_by_someone_else(qtbot, db, operator, a
 
 
 def test_move_dialog_needs_a_reason(qtbot, db):
-    from ui.devicemove import MoveDeviceDialog
+    from ui.pages.devicemove import MoveDeviceDialog
     ids = build_estate(db)
     from app.read.viewdata import rack_elevation
     dev = rack_elevation(db, ids["a01"]).device(ids["dev_srv"])

@@ -11,7 +11,7 @@ from models import AuditEvent
 
 @pytest.fixture(params=["en", "zh"])
 def language(request):
-    from ui.i18n import install_translators
+    from ui.shell.i18n import install_translators
     install_translators(QApplication.instance(), request.param)
     yield request.param
     install_translators(QApplication.instance(), "en")
@@ -19,7 +19,7 @@ def language(request):
 
 def test_payments_show_kind_and_method_by_name(qtbot, db, admin, estate, language):
     from app.services.receivables import record_payment, reverse_payment
-    from ui.receivables import PaymentsSection
+    from ui.pages.receivables import PaymentsSection
     info = record_payment(db, admin, estate.customer_ids[0], "1000.00", "2026-11-20", "BANK-REF-1", method="transfer",
                           allocate=False)
     reverse_payment(db, admin, f"P{info.id}", "entered twice")
@@ -37,7 +37,7 @@ def test_payments_show_kind_and_method_by_name(qtbot, db, admin, estate, languag
 def test_audit_event_detail_names_choice_codes(qtbot, db, admin, estate, language):
     from app.audit.query import event_detail
     from app.services.gpus import transition_gpu
-    from ui.auditview import AuditEventDialog
+    from ui.pages.audit import AuditEventDialog
     gpu = estate.gpu_ids[0]
     with db.session() as s:
         from models import GpuAsset

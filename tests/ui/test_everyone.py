@@ -13,7 +13,7 @@ from tests.conftest import PASSWORD
 
 @pytest.fixture
 def window(qtbot, db, admin, estate):
-    from ui.mainwindow import MainWindow
+    from ui.shell.mainwindow import MainWindow
     w = MainWindow(db, admin)
     qtbot.addWidget(w)
     w.show()
@@ -22,11 +22,11 @@ def window(qtbot, db, admin, estate):
 
 @pytest.mark.parametrize("language", ["en", "zh"])
 def test_the_window_fits_1280_by_760_with_its_status_bar(qtbot, window, language):
-    from ui.i18n import install_translators
+    from ui.shell.i18n import install_translators
     app = QApplication.instance()
     install_translators(app, language)
     try:
-        from ui.mainwindow import MainWindow
+        from ui.shell.mainwindow import MainWindow
         w = MainWindow(window.db, window.actor)
         qtbot.addWidget(w)
         w.show()
@@ -41,11 +41,11 @@ def test_the_window_fits_1280_by_760_with_its_status_bar(qtbot, window, language
 
 def test_account_menu_password_users_and_log_out(qtbot, window, db, admin, monkeypatch):
     from app.services.users import login
-    from ui.account import ChangePasswordDialog
+    from ui.shell.account import ChangePasswordDialog
     assert {a.objectName() for a in window.account_button.menu().actions()} >= {"actPassword", "actUsers", "actLogout"}
     window.show_page("dashboard")
     window.act_users.trigger()                                        # Ctrl+, : users & settings
-    assert window.nav.currentRow() == [p[0] for p in __import__("ui.mainwindow").mainwindow.PAGES].index("users")
+    assert window.nav.currentRow() == [p[0] for p in __import__("ui.shell.mainwindow").mainwindow.PAGES].index("users")
     dlg = ChangePasswordDialog(db, admin, window)
     qtbot.addWidget(dlg)
     dlg.edits["current"].setText("wrong")
@@ -65,8 +65,8 @@ def test_account_menu_password_users_and_log_out(qtbot, window, db, admin, monke
 def test_authenticate_after_log_out_always_asks(qtbot, db, admin, monkeypatch):
     """After log out the login dialog is shown even when the environment holds a password."""
     from types import SimpleNamespace
-    from ui import main as ui_main
-    from ui import startup
+    from ui.shell import main as ui_main
+    from ui.shell import startup
     monkeypatch.setenv("IDC_CONSOLE_PASSWORD", PASSWORD)
     asked = []
     monkeypatch.setattr(startup.LoginDialog, "exec", lambda self: asked.append(True) or 0)
@@ -77,14 +77,14 @@ def test_authenticate_after_log_out_always_asks(qtbot, db, admin, monkeypatch):
 
 def test_settings_dialog_names_the_database_in_use(qtbot, window, db):
     from app.store.config import describe_url
-    from ui.dbdialog import SettingsDialog
+    from ui.shell.dbdialog import SettingsDialog
     dlg = SettingsDialog(window, in_use=db.url)
     qtbot.addWidget(dlg)
     assert describe_url(db.url) in dlg.in_use.text()
 
 
 def test_a_saved_pdf_is_named_by_its_number_in_the_last_folder(qtbot, tmp_path, monkeypatch):
-    from ui.pdfpreview import PdfPreviewDialog, saved_name
+    from ui.kit.pdfpreview import PdfPreviewDialog, saved_name
     assert saved_name("statement", "FZ-202610-000009") == "FZ-202610-000009.pdf"
     assert saved_name("contract", "FZ-2026-0013") == "FZ-2026-0013.pdf"
     pdf = tmp_path / "tmp-build.pdf"
@@ -106,7 +106,7 @@ def test_a_saved_pdf_is_named_by_its_number_in_the_last_folder(qtbot, tmp_path, 
 
 
 def test_qt_own_dialog_buttons_are_translated(qtbot):
-    from ui.i18n import install_translators
+    from ui.shell.i18n import install_translators
     app = QApplication.instance()
     install_translators(app, "zh")
     try:
@@ -123,8 +123,8 @@ def test_after_log_out_the_old_window_hears_no_change(qtbot, db, admin, estate):
     change bus is disconnected, so a change made in the next window reaches no deleted widget."""
     from PySide6.QtCore import QEvent
 
-    from ui.mainwindow import PAGE_IDS, MainWindow
-    from ui.operations import announce, listeners_of
+    from ui.shell.mainwindow import PAGE_IDS, MainWindow
+    from ui.shell.operations import announce, listeners_of
     old = MainWindow(db, admin)
     old.show()
     for pid in PAGE_IDS:                    # every page built (receivables tabs, dashboard, audit …)

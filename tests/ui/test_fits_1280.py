@@ -15,8 +15,8 @@ DEMO_PASSWORD = "demo1234"
 @pytest.fixture(params=["en", "zh"])
 def window(request, qtbot, demo_db):
     from app.services.users import login
-    from ui.i18n import install_translators
-    from ui.mainwindow import MainWindow
+    from ui.shell.i18n import install_translators
+    from ui.shell.mainwindow import MainWindow
     install_translators(QApplication.instance(), request.param)
     w = MainWindow(demo_db, login(demo_db, "admin", DEMO_PASSWORD))
     qtbot.addWidget(w)
@@ -78,7 +78,7 @@ def test_statement_numbers_are_not_cut_in_the_billing_list(qtbot, window, demo_d
 
     from app.services.billing import run_billing
     from app.services.users import login
-    from ui.dialogs import last_month
+    from ui.kit.dialogs import last_month
     issued = run_billing(demo_db, login(demo_db, "admin", DEMO_PASSWORD), last_month(), issue=True)
     window.show_page("billing")
     view = window.lists["billing"].view

@@ -17,7 +17,7 @@ from tests.conftest import PASSWORD
 # --- start: first run and login ---------------------------------------------------------
 
 def test_first_run_creates_the_admin_then_login_works(qtbot, db):
-    from ui.startup import FirstRunWizard, LoginDialog
+    from ui.shell.startup import FirstRunWizard, LoginDialog
     assert not has_users(db)
     wizard = FirstRunWizard(db)
     qtbot.addWidget(wizard)
@@ -49,7 +49,7 @@ def test_first_run_creates_the_admin_then_login_works(qtbot, db):
 
 def test_prepare_upgrades_an_empty_file_with_a_progress_dialog(qtbot, tmp_path):
     from app.store.db import Database
-    from ui.main import prepare
+    from ui.shell.main import prepare
     db = Database(f"sqlite:///{tmp_path / 'new.db'}")
     assert prepare(db)
     assert not db.needs_upgrade()
@@ -63,7 +63,7 @@ def test_prepare_upgrades_an_empty_file_with_a_progress_dialog(qtbot, tmp_path):
 def test_schema_too_new_is_refused_clearly(qtbot, tmp_path, monkeypatch):
     from sqlalchemy import text
     from app.store.db import Database
-    from ui import main
+    from ui.shell import main
     db = Database(f"sqlite:///{tmp_path / 'new.db'}")
     assert main.prepare(db)
     with db.engine.begin() as c:
@@ -76,7 +76,7 @@ def test_schema_too_new_is_refused_clearly(qtbot, tmp_path, monkeypatch):
 
 
 def test_authenticate_with_user_and_password_from_the_environment(qtbot, db, admin, monkeypatch):
-    from ui.main import authenticate
+    from ui.shell.main import authenticate
     monkeypatch.setenv("IDC_CONSOLE_PASSWORD", PASSWORD)
     actor = authenticate(db, SimpleNamespace(user="admin"))
     assert actor.login == "admin"
@@ -86,7 +86,7 @@ def test_authenticate_with_user_and_password_from_the_environment(qtbot, db, adm
 
 @pytest.fixture
 def window(qtbot, db, admin, estate):
-    from ui.mainwindow import MainWindow
+    from ui.shell.mainwindow import MainWindow
     w = MainWindow(db, admin)
     qtbot.addWidget(w)
     w.show()
@@ -117,7 +117,7 @@ def test_filter_and_sort_run_in_sql(qtbot, window):
 def test_a_big_list_sorts_and_filters_in_the_background_and_keeps_the_selection(qtbot, db, admin, estate):
     """With the background threshold at 0 (as for 400,000 GPUs), the page says what it is doing,
     keeps its rows meanwhile, and a refresh selects the same record again once read."""
-    from ui.listview import ListPage
+    from ui.kit.listview import ListPage
     page = ListPage(db, admin, "gpu")
     qtbot.addWidget(page)
     page.model.order_sync_rows = 0
@@ -144,7 +144,7 @@ def test_a_failed_background_read_keeps_the_rows_and_their_sort(qtbot, db, admin
     """A background sort that fails (here: the database refuses the read) says so, keeps the rows
     shown, and puts the header back on their sort, so the same sort can be asked for again."""
     from app.read import queries
-    from ui.listview import ListPage
+    from ui.kit.listview import ListPage
     page = ListPage(db, admin, "gpu")
     qtbot.addWidget(page)
     page.model.order_sync_rows = 0
@@ -173,7 +173,7 @@ def test_ctrl_f_focuses_the_filter(qtbot, window):
 
 
 def test_column_chooser_hides_a_column_and_remembers_it(qtbot, db, admin, estate):
-    from ui.listview import ListPage
+    from ui.kit.listview import ListPage
     page = ListPage(db, admin, "gpu")
     qtbot.addWidget(page)
     menu = page.view.column_menu()
@@ -236,7 +236,7 @@ def test_search_finds_customers_and_racks(qtbot, db, admin, estate):
 # --- records ----------------------------------------------------------------------------
 
 def test_create_with_a_refused_save_keeps_the_input(qtbot, db, admin, estate):
-    from ui.forms import open_form
+    from ui.kit.forms import open_form
     dlg = open_form(db, admin, "customer")
     qtbot.addWidget(dlg)
     dlg.editors["name"].setText("福州新客户科技有限公司")
@@ -254,7 +254,7 @@ def test_create_with_a_refused_save_keeps_the_input(qtbot, db, admin, estate):
 
 def test_edit_and_conflict_offers_reload(qtbot, db, admin, estate, monkeypatch):
     from app.services.common import update_record
-    from ui.forms import open_form
+    from ui.kit.forms import open_form
     cid = estate.customer_ids[0]
     dlg = open_form(db, admin, "customer", cid)
     qtbot.addWidget(dlg)
@@ -273,8 +273,8 @@ def test_edit_and_conflict_offers_reload(qtbot, db, admin, estate, monkeypatch):
 
 
 def test_the_list_refreshes_after_a_save(qtbot, window, db, admin, estate):
-    from ui.forms import save_record
-    from ui.operations import announce
+    from ui.kit.forms import save_record
+    from ui.shell.operations import announce
     window.show_page("customers")
     page = window.lists["customers"]
     assert page.model.rowCount() == 3
@@ -285,7 +285,7 @@ def test_the_list_refreshes_after_a_save(qtbot, window, db, admin, estate):
 
 
 def test_lifecycle_move_offers_only_allowed_moves_and_records_history(qtbot, window, db, estate):
-    from ui.forms import TransitionDialog, open_form
+    from ui.kit.forms import TransitionDialog, open_form
     dlg = TransitionDialog(["received"], 1)
     qtbot.addWidget(dlg)
     assert [dlg.target.itemData(i) for i in range(dlg.target.count())] == ["burn_in"]
@@ -339,7 +339,7 @@ def test_retire_asks_for_a_reason_and_goes_through_the_service(qtbot, window, db
 # --- roles ------------------------------------------------------------------------------
 
 def test_auditor_reads_and_exports_but_cannot_change(qtbot, db, admin, auditor, estate):
-    from ui.mainwindow import MainWindow
+    from ui.shell.mainwindow import MainWindow
     w = MainWindow(db, auditor)
     qtbot.addWidget(w)
     page = w.lists["gpus"]
@@ -371,7 +371,7 @@ def test_another_users_change_appears_after_the_poll(qtbot, window, db, admin):
 
 def test_import_preview_marks_bad_rows_and_imports_nothing_until_clean(qtbot, db, admin, estate, tmp_path):
     pytest.importorskip("app.importexport")
-    from ui.importdialog import ImportDialog
+    from ui.kit.importdialog import ImportDialog
     bad = tmp_path / "gpus.csv"
     good_model = "H100 SXM5 80GB"
     with db.session() as s:

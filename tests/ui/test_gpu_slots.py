@@ -18,7 +18,7 @@ def _server(db, admin, estate):
 
 def test_slot_grid_install_move_remove_and_refusals(qtbot, db, admin, operator, auditor, estate):
     from app.services.common import create_record
-    from ui.forms import DeviceDialog, open_form
+    from ui.kit.forms import DeviceDialog, open_form
     server, types = _server(db, admin, estate)
     gpus = [create_record(db, admin, "gpu", {"serial": f"L40S-S{i}", "gpu_model_id": types["l40s"]}) for i in range(3)]
     for g in gpus:
@@ -83,7 +83,7 @@ def test_slot_grid_install_move_remove_and_refusals(qtbot, db, admin, operator, 
 
 def test_slot_grid_offers_only_installable_stock(qtbot, db, admin, operator, estate):
     from app.services.common import create_record
-    from ui.forms import open_form
+    from ui.kit.forms import open_form
     server, types = _server(db, admin, estate)
     paths = {"L40S-OK": ["received", "burn_in", "available"],
              "L40S-MAINT": ["received", "burn_in", "available", "maintenance"], "L40S-RMA": ["received", "burn_in", "rma"]}

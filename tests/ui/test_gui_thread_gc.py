@@ -8,7 +8,7 @@ from PySide6.QtCore import QCoreApplication, QTimer
 
 
 def test_once_the_pool_is_used_only_the_gui_thread_collects(qtbot):
-    from ui.operations import run_op
+    from ui.shell.operations import run_op
 
     op = run_op(None, lambda progress: gc.isenabled(), show_progress=False)
     with qtbot.waitSignal(op.succeeded, timeout=10_000) as got:
@@ -19,7 +19,7 @@ def test_once_the_pool_is_used_only_the_gui_thread_collects(qtbot):
 
 
 def test_the_gui_thread_collects_what_is_due_by_pythons_thresholds():
-    from ui.operations import collect_due_garbage
+    from ui.shell.operations import collect_due_garbage
 
     was_enabled, limits = gc.isenabled(), gc.get_threshold()
     gc.disable()

@@ -11,7 +11,7 @@ from app.audit.query import action_name, object_history
 from app.services.common import update_record
 from app.services.users import login
 from models import AuditEvent, Contract, Device
-from ui.i18n import install_translators
+from ui.shell.i18n import install_translators
 
 
 def _events(db, object_type, object_id):
@@ -37,7 +37,7 @@ def test_object_history_pages_newest_first(demo_db):
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_device_form_history_tab(qtbot, demo_db, lang):
-    from ui.forms import open_form
+    from ui.kit.forms import open_form
     install_translators(QApplication.instance(), lang)
     try:
         admin = login(demo_db, "admin", "demo1234")
@@ -67,7 +67,7 @@ def test_device_form_history_tab(qtbot, demo_db, lang):
 
 
 def test_history_dialog_for_a_contract(qtbot, demo_db):
-    from ui.history import HistoryDialog
+    from ui.kit.history import HistoryDialog
     with demo_db.session() as s:
         c = s.execute(select(Contract).order_by(Contract.id)).scalars().first()
         cid, number = c.id, c.number

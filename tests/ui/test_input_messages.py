@@ -1,5 +1,5 @@
 """The refusals of amounts, dates, files, fapiao, panels and ports as typed read in Chinese in the
-console (ui/messages.py patterns, translated in resources/translations)."""
+console (ui/shell/messages.py patterns, translated in resources/translations)."""
 from __future__ import annotations
 
 import pytest
@@ -30,8 +30,8 @@ def _refusal(call):
     ("the fapiao number: 8 to 32 digits or letters (a 数电 fapiao has 20 digits)", "发票号码：8 至 32 位"),
 ])
 def test_input_refusals_read_in_chinese(qtbot, message, chinese):
-    from ui.i18n import install_translators
-    from ui.messages import translate_message
+    from ui.shell.i18n import install_translators
+    from ui.shell.messages import translate_message
 
     app = QApplication.instance()
     install_translators(app, "zh")

@@ -13,8 +13,8 @@ from tests.builders import build_types
 
 
 def test_enter_on_a_row_opens_it(qtbot, db, admin, estate, monkeypatch):
-    from ui.auditview import AuditPage
-    from ui.listview import ListPage
+    from ui.pages.audit import AuditPage
+    from ui.kit.listview import ListPage
     types = build_types(db, admin)
     device = place_device(db, admin, dict(name="kb-srv-01", device_type_id=types["gpu_server"],
                                           rack_id=estate.rack_ids[0], position=10))
@@ -41,7 +41,7 @@ def test_enter_on_a_row_opens_it(qtbot, db, admin, estate, monkeypatch):
 
 
 def test_ctrl_0_is_the_audit_log(qtbot, db, admin, estate):
-    from ui.mainwindow import PAGE_IDS, MainWindow
+    from ui.shell.mainwindow import PAGE_IDS, MainWindow
     w = MainWindow(db, admin)
     qtbot.addWidget(w)
     w.show()
@@ -53,7 +53,7 @@ def test_ctrl_0_is_the_audit_log(qtbot, db, admin, estate):
 
 
 def test_slot_tab_offers_close_not_cancel(qtbot, db, admin, operator, estate):
-    from ui.forms import open_form
+    from ui.kit.forms import open_form
     types = build_types(db, admin)
     server = place_device(db, admin, dict(name="kb-srv-02", device_type_id=types["gpu_server"],
                                           rack_id=estate.rack_ids[0], position=20))
@@ -69,8 +69,8 @@ def test_slot_tab_offers_close_not_cancel(qtbot, db, admin, operator, estate):
 
 
 def test_find_free_units_follows_a_placement(qtbot, db, admin, estate):
-    from ui.freespace import FindFreeUnitsDialog
-    from ui.operations import apply
+    from ui.pages.freespace import FindFreeUnitsDialog
+    from ui.shell.operations import apply
     types = build_types(db, admin)
     dlg = FindFreeUnitsDialog(db)
     qtbot.addWidget(dlg)

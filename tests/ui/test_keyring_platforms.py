@@ -8,8 +8,8 @@ import keyring
 import pytest
 from keyring.backends import Windows, macOS
 
-from ui.dbdialog import keyring_get, keyring_set, store_db_url, with_password
-from ui.main import database_url
+from ui.shell.dbdialog import keyring_get, keyring_set, store_db_url, with_password
+from ui.shell.main import database_url
 from tests.ui.test_dbsettings import SECRET, URL, args, settings_text
 
 BACKENDS = {"Windows": Windows.WinVaultKeyring, "Darwin": macOS.Keyring}

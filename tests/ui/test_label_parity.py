@@ -15,7 +15,7 @@ from PySide6.QtWidgets import QApplication
 from app import documents
 from models import GpuAsset, GpuModel
 from models.choices import ContractStatus, GpuState, choice_sets
-from ui.i18n import choice_label, install_translators
+from ui.shell.i18n import choice_label, install_translators
 
 EVERY_CHOICE = [(cls, v) for cls in choice_sets() for v in cls.values()]
 

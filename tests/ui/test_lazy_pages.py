@@ -6,8 +6,8 @@ from PySide6.QtWidgets import QTableView
 
 
 def test_only_the_shown_page_is_made_until_another_is_wanted(qtbot, db, admin, estate):
-    from ui.mainwindow import PAGES, MainWindow
-    from ui.settings import settings
+    from ui.shell.mainwindow import PAGES, MainWindow
+    from ui.shell.settings import settings
     settings().set("window/page", 0)
     w = MainWindow(db, admin)
     qtbot.addWidget(w)

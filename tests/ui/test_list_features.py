@@ -16,7 +16,7 @@ from app.services.users import login
 from app.domain.warranty import warranty_state
 from models import Contract, Customer
 from models.choices import ContractStatus
-from ui.i18n import install_translators
+from ui.shell.i18n import install_translators
 
 
 @pytest.fixture
@@ -33,7 +33,7 @@ def _n(db, *where):
 
 
 def _page(qtbot, db, actor, kind):
-    from ui.listview import ListPage
+    from ui.kit.listview import ListPage
     page = ListPage(db, actor, kind)
     qtbot.addWidget(page)
     page.resize(1100, 600)
@@ -84,7 +84,7 @@ def test_status_and_column_filters_remembered(qtbot, demo_db, lang):
 
 
 def test_choice_column_filter_from_the_header(qtbot, demo_db):
-    from ui.listview import ChoiceFilterDialog
+    from ui.kit.listview import ChoiceFilterDialog
     admin = login(demo_db, "admin", "demo1234")
     page = _page(qtbot, demo_db, admin, "contract")
     status = page.spec.keys().index("status")
@@ -138,8 +138,8 @@ def test_row_menu_copy_export_history(qtbot, demo_db, tmp_path):
 
 
 def test_device_list_shows_site_and_widths_per_language(qtbot, demo_db):
-    from ui.settings import settings
-    from ui.tables import header_key
+    from ui.shell.settings import settings
+    from ui.kit.tables import header_key
     admin = login(demo_db, "admin", "demo1234")
     page = _page(qtbot, demo_db, admin, "device")
     keys = page.spec.keys()

@@ -3,7 +3,7 @@ import pytest
 from PySide6.QtCore import Qt
 
 from app.read import queries
-from ui.tables import PagedTableModel
+from ui.kit.tables import PagedTableModel
 
 
 @pytest.mark.parametrize("kind", sorted(queries.SPECS))

@@ -6,7 +6,7 @@ import pytest
 from app.domain.errors import ValidationError
 from app.services.common import update_record
 from tests.builders import build_site
-from ui.operations import apply, bus, run_op
+from ui.shell.operations import apply, bus, run_op
 
 
 def _listen():

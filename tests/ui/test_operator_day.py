@@ -12,7 +12,7 @@ from app.services.gpus import transition_gpu
 from app.services.users import login
 from models import AuditEvent, Device, DeviceType, GpuAsset, GpuHistory
 from models.choices import GpuState
-from ui.i18n import install_translators
+from ui.shell.i18n import install_translators
 
 DEMO_PASSWORD = "demo1234"
 
@@ -39,9 +39,9 @@ def _wait(qtbot, op):
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_operator_day(qtbot, demo_db, language, lang):
-    from ui.forms import DeviceDialog, open_form
-    from ui.mainwindow import MainWindow
-    from ui.rackforms import PlaceDeviceDialog
+    from ui.kit.forms import DeviceDialog, open_form
+    from ui.shell.mainwindow import MainWindow
+    from ui.pages.rackforms import PlaceDeviceDialog
     language(lang)
     db = demo_db
     wanglei = login(db, "wanglei", DEMO_PASSWORD)

@@ -23,14 +23,14 @@ def pdf_pages(path) -> int:
     return int(re.search(r"^Pages:\s+(\d+)", info, re.M).group(1))
 
 
-from ui.pdfpreview import HAVE_QTPDF  # noqa: E402
+from ui.kit.pdfpreview import HAVE_QTPDF  # noqa: E402
 
 needs_qtpdf = pytest.mark.skipif(not HAVE_QTPDF, reason="QtPdf (PySide6_Pdf) not installed")
 
 
 @needs_qtpdf
 def test_dialog_opens_pdf_and_shows_page_count(qtbot, contract_pdf):
-    from ui.pdfpreview import preview_pdf
+    from ui.kit.pdfpreview import preview_pdf
 
     dialog = preview_pdf(None, contract_pdf.path, "合同预览")
     qtbot.addWidget(dialog)
@@ -45,7 +45,7 @@ def test_dialog_opens_pdf_and_shows_page_count(qtbot, contract_pdf):
 def test_navigation_and_zoom(qtbot, contract_pdf):
     from PySide6.QtPdfWidgets import QPdfView
 
-    from ui.pdfpreview import PdfPreviewDialog
+    from ui.kit.pdfpreview import PdfPreviewDialog
 
     dialog = PdfPreviewDialog(contract_pdf.path, "x")
     qtbot.addWidget(dialog)
@@ -70,7 +70,7 @@ def test_navigation_and_zoom(qtbot, contract_pdf):
 def test_print_renders_every_page_to_the_printer(qtbot, contract_pdf, tmp_path):
     from PySide6.QtPrintSupport import QPrinter
 
-    from ui.pdfpreview import PdfPreviewDialog
+    from ui.kit.pdfpreview import PdfPreviewDialog
 
     printed = []
     dialog = PdfPreviewDialog(contract_pdf.path, "x", on_printed=printed.append)
@@ -91,7 +91,7 @@ def test_print_dialog_cancelled_prints_nothing(qtbot, contract_pdf, monkeypatch)
     from PySide6.QtPrintSupport import QPrintDialog
     from PySide6.QtWidgets import QDialog
 
-    from ui.pdfpreview import PdfPreviewDialog
+    from ui.kit.pdfpreview import PdfPreviewDialog
 
     monkeypatch.setattr(QPrintDialog, "exec", lambda self: QDialog.Rejected)
     dialog = PdfPreviewDialog(contract_pdf.path, "x")
@@ -102,7 +102,7 @@ def test_print_dialog_cancelled_prints_nothing(qtbot, contract_pdf, monkeypatch)
 def test_save_as_copies_the_file(qtbot, contract_pdf, tmp_path, monkeypatch):
     from PySide6.QtWidgets import QFileDialog
 
-    from ui.pdfpreview import PdfPreviewDialog
+    from ui.kit.pdfpreview import PdfPreviewDialog
 
     monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *a, **k: (str(tmp_path / "copy"), ""))
     dialog = PdfPreviewDialog(contract_pdf.path, "x")
@@ -114,7 +114,7 @@ def test_save_as_copies_the_file(qtbot, contract_pdf, tmp_path, monkeypatch):
 
 @needs_qtpdf
 def test_single_page_document_disables_navigation(qtbot, tmp_path):
-    from ui.pdfpreview import PdfPreviewDialog
+    from ui.kit.pdfpreview import PdfPreviewDialog
 
     result = render_statement(samples.sample_statement(), tmp_path / "st.pdf")
     dialog = PdfPreviewDialog(result.path, "st")
@@ -130,7 +130,7 @@ def test_print_document_preview_builds_audits_and_opens(qtbot, db, admin):
     from sqlalchemy import select
 
     from models import AuditEvent
-    from ui.pdfpreview import print_document_preview
+    from ui.kit.pdfpreview import print_document_preview
 
     opened = []
     op = print_document_preview(None, db, admin, "fleet", None, language="en", on_ready=opened.append)
@@ -150,7 +150,7 @@ def test_without_qtpdf_the_dialog_offers_save_and_viewer(qtbot, contract_pdf, mo
     from PySide6.QtGui import QDesktopServices
     from PySide6.QtWidgets import QFileDialog, QLabel
 
-    import ui.pdfpreview as pp
+    import ui.kit.pdfpreview as pp
 
     monkeypatch.setattr(pp, "HAVE_QTPDF", False)
     opened = []
@@ -173,7 +173,7 @@ def test_preview_fits_the_screen_it_opens_on(qtbot, contract_pdf):
     from PySide6.QtCore import QRect
     from PySide6.QtGui import QGuiApplication
 
-    from ui.pdfpreview import PdfPreviewDialog, preview_size
+    from ui.kit.pdfpreview import PdfPreviewDialog, preview_size
 
     def on(w, h):
         return SimpleNamespace(screen=lambda: SimpleNamespace(availableGeometry=lambda: QRect(0, 0, w, h)))

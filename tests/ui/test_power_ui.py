@@ -7,7 +7,7 @@ from sqlalchemy import select
 
 from models import Rack, Room, Site
 from models.choices import RedundancyState
-from ui.power import RackPowerPanel
+from ui.pages.power import RackPowerPanel
 from ui.widgets.rack_elevation import RackPanel
 
 

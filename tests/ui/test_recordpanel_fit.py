@@ -6,7 +6,7 @@ from __future__ import annotations
 def test_description_keeps_its_floor_when_narrow_and_stretches_when_wide(qtbot, db, admin):
     from PySide6.QtWidgets import QHeaderView, QTableWidgetItem
 
-    from ui.recordpanel import RecordPanel
+    from ui.kit.recordpanel import RecordPanel
 
     headers = ["Contract", "Description", "Quantity", "Unit", "Unit price", "Amount", "Tax rate", "Tax"]
     panel = RecordPanel(db, admin, "statement", "Choose a statement", headers, "statementLines")

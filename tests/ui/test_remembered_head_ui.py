@@ -5,7 +5,7 @@ from PySide6.QtWidgets import QMessageBox
 from sqlalchemy import text
 
 from app.audit import state as audit_state
-from ui.main import warn_remembered_head
+from ui.shell.main import warn_remembered_head
 
 from tamper_kit import drop_triggers, rehash
 

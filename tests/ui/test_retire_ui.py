@@ -11,7 +11,7 @@ from tests.builders import build_site, build_types
 
 def _retire_from_the_list(qtbot, monkeypatch, db, actor, kind, record_id, reason):
     from PySide6.QtWidgets import QInputDialog
-    from ui.listview import ListPage
+    from ui.kit.listview import ListPage
     page = ListPage(db, actor, kind)
     qtbot.addWidget(page)
     page.show()

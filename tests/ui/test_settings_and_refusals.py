@@ -7,8 +7,8 @@ from models import AuditEvent
 
 
 def test_the_four_eyes_setting_on_the_users_page(qtbot, monkeypatch, db, admin, operator):
-    from ui.dialogs import ReasonDialog
-    from ui.installsettings import FourEyesCheck
+    from ui.kit.dialogs import ReasonDialog
+    from ui.shell.installsettings import FourEyesCheck
     from app.services.settings import four_eyes_required
     monkeypatch.setattr(ReasonDialog, "exec", lambda self: True)
     monkeypatch.setattr(ReasonDialog, "value", lambda self: ("一人公司", None))
@@ -25,7 +25,7 @@ def test_the_four_eyes_setting_on_the_users_page(qtbot, monkeypatch, db, admin, 
 def test_every_panel_words_a_refusal_the_same(qtbot):
     """refused() was written three times (contracts, statements, billing runs): now one text."""
     from app.domain.errors import RuleViolation, ValidationError
-    from ui.dialogs import refused_text
+    from ui.kit.dialogs import refused_text
     assert refused_text(ValidationError({"a": "x is required", "b": "y is not a number"})) == \
         "x is required; y is not a number"
     assert refused_text(RuleViolation("contract X is draft")) == "contract X is draft"
@@ -37,8 +37,8 @@ def test_a_refusal_or_failure_a_person_sees_is_logged(qtbot, caplog):
     a refusal as one line, any other failure with its traceback, once."""
     import logging
     from app.domain.errors import RuleViolation
-    from ui.dialogs import refused_text
-    caplog.set_level(logging.INFO, logger="ui.dialogs")
+    from ui.kit.dialogs import refused_text
+    caplog.set_level(logging.INFO, logger="ui.kit.dialogs")
     refused_text(RuleViolation("rack A01 is full"))
     try:
         raise OSError("disk full")
@@ -46,7 +46,7 @@ def test_a_refusal_or_failure_a_person_sees_is_logged(qtbot, caplog):
         failure = exc
     refused_text(failure)
     refused_text(failure, logged=True)          # the caller logged it already: not twice
-    records = [r for r in caplog.records if r.name == "ui.dialogs"]
+    records = [r for r in caplog.records if r.name == "ui.kit.dialogs"]
     assert [(r.levelno, r.getMessage()) for r in records] == [
         (logging.INFO, "refused: rack A01 is full"), (logging.ERROR, "operation failed")]
     assert records[0].exc_info is None
@@ -59,7 +59,7 @@ def test_the_tax_codes_dialog_lists_and_edits_the_codes_by_kind_and_rate(qtbot, 
     from PySide6.QtWidgets import QMessageBox
 
     from app.services.fapiao import list_tax_codes
-    from ui.installsettings import TaxCodesDialog
+    from ui.shell.installsettings import TaxCodesDialog
     dlg = TaxCodesDialog(db, admin)
     qtbot.addWidget(dlg)
     kinds = [(dlg.table.item(i, 0).text(), dlg.table.item(i, 1).text()) for i in range(dlg.table.rowCount())]

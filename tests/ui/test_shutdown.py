@@ -2,9 +2,9 @@
 
 Two causes were found behind `Fatal Python error: none_dealloc` (exit 134) at Ctrl+Q:
 - PySide6 6.12.0 on CPython 3.11 takes a reference from None with every void method call and
-  from True with every Signal.emit(); a long session used up None's count (ui.main.shield_singletons);
+  from True with every Signal.emit(); a long session used up None's count (ui.shell.main.shield_singletons);
 - background jobs still running at quit emitted into objects being deleted while Python shut down
-  (ui.operations.shutdown, ui.main.close_down).
+  (ui.shell.operations.shutdown, ui.shell.main.close_down).
 The tests run the real console in subprocesses, as a user would.
 """
 from __future__ import annotations
@@ -28,7 +28,7 @@ def run_python(code: str, env=None, timeout=120) -> subprocess.CompletedProcess:
 def test_many_void_calls_and_emits_do_not_use_up_none_or_true():
     """300,000 void calls and emits: more than None's and True's reference counts in a fresh process."""
     r = run_python("""
-from ui.main import make_app
+from ui.shell.main import make_app
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtWidgets import QLabel
 app = make_app()
@@ -81,7 +81,7 @@ def test_shutdown_abandons_running_work_and_drops_its_results(qtbot):
 
     from PySide6.QtCore import QThreadPool
 
-    from ui.operations import Operation, run_op, shutdown
+    from ui.shell.operations import Operation, run_op, shutdown
     started, delivered = [], []
 
     def endless(progress):

@@ -52,7 +52,7 @@ def test_room_view_outlines_the_cage(qtbot, demo_db):
 
 
 def test_a_contract_item_can_name_a_cage(qtbot, demo_db):
-    from ui.contracts import ContractDialog
+    from ui.pages.contracts import ContractDialog
     _room, _shared, cage = _ids(demo_db)
     dlg = ContractDialog(demo_db, login(demo_db, "lina", "demo1234"))
     qtbot.addWidget(dlg)

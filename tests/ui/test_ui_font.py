@@ -1,4 +1,4 @@
-"""The console's widgets use the bundled WenQuanYi Micro Hei (ui/fonts.py), registered at make_app,
+"""The console's widgets use the bundled WenQuanYi Micro Hei (ui/shell/fonts.py), registered at make_app,
 unless the settings name another font file; system CJK fonts are fallbacks only."""
 from __future__ import annotations
 
@@ -9,8 +9,8 @@ def test_make_app_registers_the_bundled_font_and_uses_it(monkeypatch):
     from PySide6.QtGui import QFontDatabase, QFontMetrics, QFont
     from PySide6.QtWidgets import QApplication
 
-    from ui import fonts
-    from ui.main import make_app
+    from ui.shell import fonts
+    from ui.shell.main import make_app
 
     real_families = QFontDatabase.families
     # a desktop without any system CJK font (only a Latin one)
@@ -30,7 +30,7 @@ def test_make_app_registers_the_bundled_font_and_uses_it(monkeypatch):
 def test_the_setting_names_another_font_and_a_bad_one_falls_back(tmp_path, monkeypatch):
     import shutil
 
-    from ui import fonts
+    from ui.shell import fonts
 
     monkeypatch.setattr(fonts.QFontDatabase, "families", staticmethod(lambda *a: []))
     monkeypatch.setattr(fonts, "_added", {})
@@ -44,7 +44,7 @@ def test_the_setting_names_another_font_and_a_bad_one_falls_back(tmp_path, monke
 
 @pytest.mark.parametrize("system_has", [["Microsoft YaHei"], ["PingFang SC"], ["Noto Sans CJK SC"]])
 def test_system_cjk_fonts_come_after_the_bundled_one(monkeypatch, system_has):
-    from ui import fonts
+    from ui.shell import fonts
 
     monkeypatch.setattr(fonts.QFontDatabase, "families", staticmethod(lambda *a: ["Segoe UI"] + system_has))
     assert fonts.ui_font_families(None) == ["Segoe UI", "WenQuanYi Micro Hei"] + system_has

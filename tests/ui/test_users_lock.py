@@ -1,5 +1,5 @@
 """The Users page shows a locked login (until when, after how many failures) and an administrator
-unlocks it there with a reason (ui/users.py → app.services.users.unlock_user), in both languages."""
+unlocks it there with a reason (ui/pages/users.py → app.services.users.unlock_user), in both languages."""
 from __future__ import annotations
 
 import os
@@ -20,9 +20,9 @@ def test_users_page_shows_a_lock_and_unlocks_it(qtbot, monkeypatch, db, admin, l
     from PySide6.QtCore import Qt
     from PySide6.QtWidgets import QApplication, QVBoxLayout, QWidget
 
-    from ui.i18n import install_translators
-    from ui.listview import ListPage
-    from ui.users import UnlockButton
+    from ui.shell.i18n import install_translators
+    from ui.kit.listview import ListPage
+    from ui.pages.users import UnlockButton
 
     app = QApplication.instance()
     install_translators(app, language)

@@ -14,7 +14,7 @@ from app.read import queries
 
 @pytest.fixture
 def window(qtbot, db, admin, estate):
-    from ui.mainwindow import MainWindow
+    from ui.shell.mainwindow import MainWindow
     w = MainWindow(db, admin)
     qtbot.addWidget(w)
     w.show()
@@ -32,8 +32,8 @@ def test_first_start_takes_most_of_the_screen_centred(window):
 
 
 def test_saved_geometry_wins(qtbot, db, admin, estate):
-    from ui.mainwindow import MainWindow
-    from ui.settings import settings
+    from ui.shell.mainwindow import MainWindow
+    from ui.shell.settings import settings
     first = MainWindow(db, admin)
     qtbot.addWidget(first)
     first.resize(610, 450)
@@ -52,7 +52,7 @@ def test_ctrl_digit_opens_that_page_not_the_dashboard(qtbot, window):
 
 
 def test_shortcuts_by_key_on_the_gpu_and_rack_views(qtbot, window, monkeypatch):
-    from ui.listview import ListPage
+    from ui.kit.listview import ListPage
     calls = []
     monkeypatch.setattr(ListPage, "new_record", lambda self: calls.append(("new", self.kind)))
     monkeypatch.setattr(ListPage, "retire_selected", lambda self: calls.append(("retire", self.kind)))
@@ -66,7 +66,7 @@ def test_shortcuts_by_key_on_the_gpu_and_rack_views(qtbot, window, monkeypatch):
         qtbot.keyClick(page.view, Qt.Key_N, Qt.ControlModifier)
         qtbot.keyClick(page.view, Qt.Key_Delete)
         assert calls[-2:] == [("new", kind), ("retire", kind)]
-        with qtbot.waitSignal(__import__("ui.operations", fromlist=["bus"]).bus().changed, timeout=2000):
+        with qtbot.waitSignal(__import__("ui.shell.operations", fromlist=["bus"]).bus().changed, timeout=2000):
             qtbot.keyClick(page.view, Qt.Key_F5)
         qtbot.keyClick(page.view, Qt.Key_K, Qt.ControlModifier)
         dlg = window.search_dialog
@@ -75,7 +75,7 @@ def test_shortcuts_by_key_on_the_gpu_and_rack_views(qtbot, window, monkeypatch):
 
 
 def test_warranty_expired_and_ending_are_distinct(db, estate):
-    from ui.tables import WARRANTY_COLOURS, PagedTableModel
+    from ui.kit.tables import WARRANTY_COLOURS, PagedTableModel
     model = PagedTableModel(db, queries.SPECS["gpu"])
     col = [c.key for c in model.columns].index("warranty_end")
     model.today = dt.date(2026, 11, 29)

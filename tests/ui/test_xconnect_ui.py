@@ -16,7 +16,7 @@ def _shared(db):
 
 
 def test_elevation_refuses_reserve_and_places_only_the_lessees_devices(qtbot, demo_db):
-    from ui.rackforms import PlaceDeviceDialog
+    from ui.pages.rackforms import PlaceDeviceDialog
     shared = _shared(demo_db)
     actor = login(demo_db, "admin", "demo1234")
     panel = RackPanel(demo_db, actor)
@@ -60,7 +60,7 @@ def test_unit_offer_rule():
 
 
 def test_cross_connect_page_moves_and_refuses(qtbot, demo_db):
-    from ui.xconnects import XconnectsPage
+    from ui.pages.xconnects import XconnectsPage
     page = XconnectsPage(demo_db, login(demo_db, "admin", "demo1234"))
     qtbot.addWidget(page)
     page.resize(1400, 600)
@@ -93,7 +93,7 @@ def test_cross_connect_page_moves_and_refuses(qtbot, demo_db):
 def test_a_contract_item_sells_cross_connects_with_an_installation_price(qtbot, demo_db):
     from decimal import Decimal
 
-    from ui.contracts import ContractDialog
+    from ui.pages.contracts import ContractDialog
     dlg = ContractDialog(demo_db, login(demo_db, "lina", "demo1234"))
     qtbot.addWidget(dlg)
     dlg.header["customer_id"].setCurrentIndex(1)
@@ -111,7 +111,7 @@ def test_a_contract_item_sells_cross_connects_with_an_installation_price(qtbot, 
 
 
 def test_ordering_from_the_page_and_a_refusal_in_the_form(qtbot, demo_db):
-    from ui.xconnects import XconnectsPage
+    from ui.pages.xconnects import XconnectsPage
     shared = _shared(demo_db)
     page = XconnectsPage(demo_db, login(demo_db, "admin", "demo1234"))
     qtbot.addWidget(page)

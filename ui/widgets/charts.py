@@ -2,7 +2,7 @@
 
 `DashboardWidget.set_data(data)` redraws everything; the main window calls it after a change.
 `DashboardCharts(db)` is the database-aware version whose `refresh()` builds the data off the
-GUI thread (through `ui.operations` when it is there) and then calls `set_data`.
+GUI thread (through `ui.shell.operations` when it is there) and then calls `set_data`.
 """
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ from PySide6.QtWidgets import (QFrame, QGridLayout, QGroupBox, QHBoxLayout, QLab
 from app.read.viewdata import DashboardData
 from models.choices import GpuState
 
-from . import fmt_decimal
+from ui.widgets import fmt_decimal
 
 
 def _choice(choices, value) -> str:
@@ -494,7 +494,7 @@ class DashboardCharts(DashboardWidget):
             self._again = True       # a change arrived while loading: load once more afterwards
             return
         try:
-            from ui.operations import run_op
+            from ui.shell.operations import run_op
         except ImportError:  # used on its own, without the main window's machinery
             self.set_data(dashboard_data(self.db))
             return

@@ -23,7 +23,7 @@ from PySide6.QtWidgets import (QGraphicsItem, QGraphicsRectItem, QGraphicsScene,
 from app.read.viewdata import ElevationDevice, RackElevationData
 from models.choices import DeviceStatus, RackStatus
 
-from . import fmt_decimal, fmt_units, text_colour_on
+from ui.widgets import fmt_decimal, fmt_units, text_colour_on
 
 UH = 20.0          # scene pixels per rack unit
 NUM_W = 30.0       # the column of unit numbers left of each face
@@ -240,7 +240,7 @@ class RackElevationView(QGraphicsView):
         self.reserve_reason: str | None = None   # None: reserving follows `editable`
         self.blocks: dict[int, DeviceBlock] = {}
         self.ghosts: dict[int, DeviceBlock] = {}
-        from .zoom import Zoom
+        from ui.widgets.zoom import Zoom
         self.zoom = Zoom(self, self._fit)
         self._empty()
 
@@ -498,7 +498,7 @@ class RackElevationView(QGraphicsView):
 
     def _power_bar(self, d: RackElevationData, x: float, y: float, w: float, font: QFont) -> None:
         if d.power is not None and d.power.feeds:
-            from ui.power import draw_feed_bars
+            from ui.pages.power import draw_feed_bars
             draw_feed_bars(self.scene(), d.power, x, y, w, font)
             return
         sc = self.scene()
@@ -636,7 +636,7 @@ class RackPanel(RackElevationView):
         self.actor = actor
         self.rack_id: int | None = None
         if actor is not None:
-            from ui.dialogs import why_not_text
+            from ui.kit.dialogs import why_not_text
             reason = why_not_text(actor, "manage_dcim")
             self.set_editable(reason is None, reason or "")
             self.reserve_reason = why_not_text(actor, "reserve_racks") or ""
@@ -654,13 +654,13 @@ class RackPanel(RackElevationView):
 
     def ask_reason(self, device, position: Decimal, face: str) -> str | None:
         """Confirm the drop and get a reason (None: cancelled); tests replace this."""
-        from ui.devicemove import ask_move_reason
+        from ui.pages.devicemove import ask_move_reason
         return ask_move_reason(self, device, self.data().name, position, face)
 
     def _move(self, device_id: int, position: Decimal, face: str) -> None:
         from app.domain.errors import Conflict, DomainError
         from app.services.dcim import move_device
-        from ui.operations import apply
+        from ui.shell.operations import apply
         device = self.data().device(device_id) if self.data() else None
         reason = self.ask_reason(device, position, face) if device is not None else None
         if reason is None:
@@ -692,7 +692,7 @@ class RackPanel(RackElevationView):
 
         from app.domain.errors import DomainError
         from app.services.dcim import cancel_reservation
-        from ui.operations import apply
+        from ui.shell.operations import apply
         reason, ok = QInputDialog.getText(self, self.tr("Cancel reservation"),
                                           self.tr("Why is the reservation cancelled?"))
         if not ok:

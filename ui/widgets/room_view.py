@@ -15,7 +15,7 @@ from PySide6.QtWidgets import (QButtonGroup, QGraphicsItem, QGraphicsRectItem, Q
 from app.read.viewdata import RoomLayoutData, RoomRack, utilisation_colour
 from models.choices import RackStatus
 
-from . import fmt_decimal, text_colour_on
+from ui.widgets import fmt_decimal, text_colour_on
 
 CELL_W, CELL_H, GAP = 96.0, 64.0, 8.0
 LABEL_W = 26.0
@@ -125,7 +125,7 @@ class RoomFloorView(QGraphicsView):
         self._data: RoomLayoutData | None = None
         self.mode = "utilisation"
         self.cells: dict[int, RackCell] = {}
-        from .zoom import Zoom
+        from ui.widgets.zoom import Zoom
         self.zoom = Zoom(self, self._fit)
         self.set_data(None)
 

@@ -1,0 +1,509 @@
+"""Audit log: the list with its filter bar (period, user, action, object type), an event's detail,
+"Verify chain" (with the SEQ:HASH checkpoint to copy), the audit report PDF with period/actor/action
+filters, and the audit export (CSV/XLSX) over the same filter. Action and object codes are shown
+by name in the reader's language, the codes beside them."""
+from __future__ import annotations
+
+import json
+
+from PySide6.QtCore import QCoreApplication, Qt, Signal
+from PySide6.QtGui import QFontDatabase
+from PySide6.QtWidgets import (QAbstractItemView, QApplication, QComboBox, QDialog, QDialogButtonBox, QFileDialog,
+                               QFormLayout, QHBoxLayout, QLabel, QPushButton, QTableWidget, QTableWidgetItem,
+                               QVBoxLayout, QWidget)
+
+from app.audit import query as audit_query
+
+from app.read import queries
+from app.domain.rating import local_today
+from app.audit.trail import Actor
+from app.audit.state import verify_and_remember
+from app.audit.query import (OBJECT_NAMES, AuditFilter, EventDetail, audit_choices, event_detail, field_choices,
+                             filter_text)
+from app.domain.auth import can
+from app.store.db import Database
+from app.domain.errors import DomainError
+from models.choices import Outcome, Role
+
+from ui.kit.dialogs import OptionalDateEdit, date_edit, error_label, get_date, guard
+from ui.shell.i18n import choice_label, ui_language
+from ui.kit.listview import ListPage
+from ui.shell.operations import listen, run_op
+
+def object_name(object_type: str | None) -> str:
+    """An object type by name in the console's language (app.audit.query holds the words)."""
+    return audit_query.object_name(object_type, ui_language())
+
+
+def action_name(action: str, object_type: str | None = None) -> str:
+    """An action by name: statement.issue -> Issue statement / 开具账单; the code when unknown."""
+    return audit_query.action_name(action, object_type, ui_language())
+
+
+def _named(code: str, name: str) -> str:
+    return code if name == code else f"{name}  ({code})"
+
+
+class AuditFilterDialog(QDialog):
+    """Period (local dates), actor, action (exact, or a prefix ending in '.') and object type;
+    `start` (the audit page's filter bar) fills them in, so nobody types the filter twice."""
+
+    def __init__(self, db: Database, title: str, ok_text: str, parent=None, start: AuditFilter | None = None,
+                 types: list[str] | None = None):
+        super().__init__(parent)
+        self.setObjectName("auditFilterDialog")
+        self.setWindowTitle(title)
+        today = local_today()
+        start = start or AuditFilter()
+        form = QFormLayout(self)
+        self.date_from = date_edit(start.date_from or today.replace(day=1), name="dateFrom")
+        self.date_to = date_edit(start.date_to or max(today, start.date_from or today), name="dateTo")
+        form.addRow(self.tr("From"), self.date_from)
+        form.addRow(self.tr("To"), self.date_to)
+        actors, actions = queries.audit_actors_and_actions(db)
+        self.actor = QComboBox()
+        self.actor.setObjectName("actor")
+        self.actor.addItem(self.tr("(everyone)"), None)
+        for a in actors:
+            self.actor.addItem(a, a)
+        form.addRow(self.tr("User"), self.actor)
+        self.action = QComboBox()
+        self.action.setObjectName("action")
+        self.action.setEditable(True)
+        self.action.addItem(self.tr("(every action)"), None)
+        fill_actions(self.action, actions)
+        self.action.setToolTip(self.tr("An action (e.g. contract.approve) or a prefix ending in a dot (e.g. gpu.)"))
+        form.addRow(self.tr("Action"), self.action)
+        self.object_type = QComboBox()
+        self.object_type.setObjectName("objectType")
+        self.object_type.addItem(self.tr("(every type)"), None)
+        for t in sorted(set(types or []) | ({start.object_type} if start.object_type else set())):
+            self.object_type.addItem(_named(t, object_name(t)), t)
+        form.addRow(self.tr("Object type"), self.object_type)
+        if start.actor_login:
+            self.actor.setCurrentIndex(max(0, self.actor.findData(start.actor_login)))
+        if start.action:
+            i = self.action.findData(start.action)
+            if i >= 0:
+                self.action.setCurrentIndex(i)
+            else:
+                self.action.setEditText(start.action)
+        if start.object_type:
+            self.object_type.setCurrentIndex(self.object_type.findData(start.object_type))
+        self.error = error_label("filterError")
+        form.addRow(self.error)
+        bb = QDialogButtonBox(QDialogButtonBox.Ok | QDialogButtonBox.Cancel)
+        bb.button(QDialogButtonBox.Ok).setText(ok_text)
+        bb.button(QDialogButtonBox.Cancel).setText(self.tr("Cancel"))
+        bb.accepted.connect(self._accept)
+        bb.rejected.connect(self.reject)
+        form.addRow(bb)
+        self.resize(420, self.sizeHint().height())
+
+    def _accept(self) -> None:
+        f = self.filter()
+        if f.date_to < f.date_from:
+            self.error.setText(self.tr("The period ends before it starts."))
+            self.error.show()
+            return
+        self.accept()
+
+    def filter(self) -> AuditFilter:
+        return AuditFilter(get_date(self.date_from), get_date(self.date_to), self.actor.currentData(),
+                           self.action_filter(), self.object_type.currentData())
+
+    def action_filter(self) -> str | None:
+        """The action box's text decides (it is editable: currentData may belong to an entry the
+        text no longer shows). A listed entry gives its data, so "(every action)" gives None;
+        anything else typed is an action or a prefix, as `--action` on the command line."""
+        text = self.action.currentText().strip()
+        if not text:
+            return None
+        i = self.action.findText(text, Qt.MatchFixedString | Qt.MatchCaseSensitive)
+        return self.action.itemData(i) if i >= 0 else text
+
+
+def fill_actions(box: QComboBox, actions: list[str]) -> None:
+    """Prefixes ("every GPU action", data "gpu.") then each action by name, its code as data."""
+    prefixes = sorted({a.split(".")[0] for a in actions if "." in a})
+    for p in prefixes:
+        label = object_name(p) if p in OBJECT_NAMES else p
+        box.addItem(QCoreApplication.translate("AuditFilterBar", "every %1 action").replace("%1", label)
+                    + f"  ({p}.)", p + ".")
+    for a in actions:
+        box.addItem(_named(a, action_name(a)), a)
+
+
+def _combo_value(box: QComboBox) -> str | None:
+    """An editable box: a listed entry gives its data; typed text is taken as typed (a code)."""
+    text = box.currentText().strip()
+    if not text:
+        return None
+    i = box.findText(text, Qt.MatchFixedString | Qt.MatchCaseSensitive)
+    return box.itemData(i) if i >= 0 else text
+
+
+class AuditFilterBar(QWidget):
+    """The audit list's filter: period, user, action (or a prefix), object type."""
+
+    changed = Signal()
+
+    def __init__(self, db: Database, parent=None):
+        super().__init__(parent)
+        self.setObjectName("auditFilterBar")
+        row = QHBoxLayout(self)
+        row.setContentsMargins(6, 0, 6, 0)
+        self.date_from = OptionalDateEdit()
+        self.date_from.setObjectName("filterFrom")
+        self.date_to = OptionalDateEdit(default=local_today)
+        self.date_to.setObjectName("filterTo")
+        for w in (self.date_from, self.date_to):
+            w.edit.setMaximumWidth(w.whole_date_width())
+            w.edit.setPlaceholderText("YYYY-MM-DD")
+            w.dateChanged.connect(lambda _d: self.changed.emit())
+        self.actor = QComboBox()
+        self.actor.setObjectName("filterActor")
+        self.action = QComboBox()
+        self.action.setObjectName("filterAction")
+        self.action.setEditable(True)
+        self.action.setInsertPolicy(QComboBox.NoInsert)
+        self.action.setToolTip(self.tr("An action, or a prefix ending in a dot (e.g. gpu.)"))
+        self.action.setMinimumContentsLength(22)
+        self.action.setSizeAdjustPolicy(QComboBox.AdjustToMinimumContentsLengthWithIcon)
+        self.action.currentIndexChanged.connect(lambda _i: self.action.lineEdit().setCursorPosition(0))
+        self.object_type = QComboBox()
+        self.object_type.setObjectName("filterType")
+        self.clear_button = QPushButton(self.tr("Clear"))
+        self.clear_button.setObjectName("filterClear")
+        self.clear_button.clicked.connect(self.clear)
+        for label, w in ((self.tr("From"), self.date_from), (self.tr("To"), self.date_to),
+                         (self.tr("User"), self.actor), (self.tr("Action"), self.action),
+                         (self.tr("Object type"), self.object_type)):
+            row.addWidget(QLabel(label))
+            row.addWidget(w, (2 if w is self.action else 1) if isinstance(w, QComboBox) else 0)
+        row.addWidget(self.clear_button)
+        self.set_choices([], [], [])         # filled in the background when the page is first shown
+        self.actor.currentIndexChanged.connect(lambda _i: self.changed.emit())
+        self.object_type.currentIndexChanged.connect(lambda _i: self.changed.emit())
+        self.action.activated.connect(lambda _i: self.changed.emit())
+        self.action.lineEdit().editingFinished.connect(self.changed.emit)
+
+    def set_choices(self, actors: list[str], actions: list[str], types: list[str]) -> None:
+        keep = (self.actor.currentData(), _combo_value(self.action), self.object_type.currentData())
+        for box in (self.actor, self.action, self.object_type):
+            box.blockSignals(True)
+            box.clear()
+        self.actor.addItem(self.tr("(everyone)"), None)
+        for a in actors:
+            self.actor.addItem(a, a)
+        self.action.addItem(self.tr("(every action)"), None)
+        fill_actions(self.action, actions)
+        self.object_type.addItem(self.tr("(every type)"), None)
+        for t in types:
+            self.object_type.addItem(_named(t, object_name(t)), t)
+        self.actor.setCurrentIndex(max(0, self.actor.findData(keep[0])))
+        i = self.action.findData(keep[1]) if keep[1] else 0
+        if i >= 0:
+            self.action.setCurrentIndex(i)
+        else:
+            self.action.setEditText(keep[1])
+        self.object_type.setCurrentIndex(max(0, self.object_type.findData(keep[2])))
+        for box in (self.actor, self.action, self.object_type):
+            box.blockSignals(False)
+
+    def filter(self) -> AuditFilter:
+        return AuditFilter(self.date_from.date_value(), self.date_to.date_value(), self.actor.currentData(),
+                           _combo_value(self.action), self.object_type.currentData())
+
+    def clear(self) -> None:
+        for w in (self.date_from, self.date_to, self.actor, self.action, self.object_type):
+            w.blockSignals(True)
+        self.date_from.set_date(None)
+        self.date_to.set_date(None)
+        self.actor.setCurrentIndex(0)
+        self.action.setCurrentIndex(0)
+        self.object_type.setCurrentIndex(0)
+        for w in (self.date_from, self.date_to, self.actor, self.action, self.object_type):
+            w.blockSignals(False)
+        self.changed.emit()
+
+
+def _value_text(value, choices=None) -> str:
+    """A recorded value; a choice's code by its name in the reader's language, the code beside it."""
+    if value is None:
+        return "—"
+    if isinstance(value, str):
+        if choices is not None and value in choices.values():
+            return _named(value, choice_label(choices, value))
+        return value
+    return json.dumps(value, ensure_ascii=False)
+
+
+class AuditEventDialog(QDialog):
+    """One event in full: who, where, what, why, the outcome, every changed field's before and
+    after, and the event's place in the chain (its hash and the previous one)."""
+
+    openObject = Signal(str, str)     # object type, object id
+
+    def __init__(self, ev: EventDetail, parent=None):
+        super().__init__(parent)
+        self.detail = ev
+        self.setObjectName("auditEventDialog")
+        self.setWindowTitle(self.tr("Audit event %1").replace("%1", str(ev.seq)))
+        layout = QVBoxLayout(self)
+        form = QFormLayout()
+        layout.addLayout(form)
+        mono = QFontDatabase.systemFont(QFontDatabase.FixedFont)
+        self.fields: dict[str, QLabel] = {}
+
+        def add(key, label, text, fixed=False):
+            lbl = QLabel(text)
+            lbl.setObjectName(f"event_{key}")
+            lbl.setTextInteractionFlags(Qt.TextSelectableByMouse)
+            lbl.setWordWrap(not fixed)
+            if fixed:
+                lbl.setFont(mono)
+            form.addRow(label, lbl)
+            self.fields[key] = lbl
+        outcome = choice_label(Outcome, ev.outcome)
+        add("seq", self.tr("No."), str(ev.seq))
+        add("time", self.tr("Time"), f"{ev.local_time} (Asia/Shanghai)")
+        add("actor", self.tr("User"), f"{ev.actor_name} ({ev.actor_login}, {choice_label(Role, ev.actor_role)})")
+        add("action", self.tr("Action"), _named(ev.action, action_name(ev.action, ev.object_type)))
+        obj = " · ".join(x for x in (_named(ev.object_type, object_name(ev.object_type)), ev.object_id or "",
+                                     ev.object_label or "") if x)
+        add("object", self.tr("Object"), obj)
+        add("outcome", self.tr("Outcome"), outcome)
+        add("reason", self.tr("Reason"), ev.reason or "—")
+        add("host", self.tr("Host"), ev.host)
+        add("app_version", self.tr("App version"), ev.app_version)
+        add("request_id", self.tr("Request id"), ev.request_id, fixed=True)
+        add("hash", self.tr("Hash"), ev.hash, fixed=True)
+        add("prev_hash", self.tr("Previous hash"), ev.prev_hash, fixed=True)
+        if ev.outcome != Outcome.SUCCESS:
+            self.fields["outcome"].setStyleSheet("color: #c62828; font-weight: bold;")
+        self.changes = QTableWidget(len(ev.changes), 3)
+        self.changes.setObjectName("eventChanges")
+        self.changes.setHorizontalHeaderLabels([self.tr("Field"), self.tr("Before"), self.tr("After")])
+        self.changes.verticalHeader().setVisible(False)
+        self.changes.setEditTriggers(QAbstractItemView.NoEditTriggers)
+        self.changes.setWordWrap(True)
+        for r, ch in enumerate(ev.changes):
+            choices = field_choices(ev.object_type, ch.field)
+            for c, text in enumerate((ch.field, _value_text(ch.before, choices), _value_text(ch.after, choices))):
+                item = QTableWidgetItem(text)
+                item.setToolTip(text)
+                self.changes.setItem(r, c, item)
+        self.changes.resizeColumnToContents(0)
+        self.changes.horizontalHeader().setStretchLastSection(True)
+        self.changes.setColumnWidth(1, 260)
+        caption = QLabel(self.tr("Changed fields: %1").replace("%1", str(len(ev.changes))) if ev.changes
+                         else self.tr("No field values recorded with this event."))
+        caption.setObjectName("changesCaption")
+        layout.addWidget(caption)
+        layout.addWidget(self.changes, 1)
+        buttons = QDialogButtonBox(QDialogButtonBox.Close)
+        buttons.button(QDialogButtonBox.Close).setText(self.tr("Close"))
+        buttons.rejected.connect(self.reject)
+        self.open_button = None
+        if ev.object_id and ev.object_type in OPENABLE:
+            self.open_button = buttons.addButton(self.tr("Open %1").replace("%1", object_name(ev.object_type)),
+                                                 QDialogButtonBox.ActionRole)
+            self.open_button.setObjectName("openObject")
+            self.open_button.clicked.connect(lambda: (self.openObject.emit(ev.object_type, ev.object_id),
+                                                      self.accept()))
+        layout.addWidget(buttons)
+        self.resize(760, 620)
+
+
+# object types whose record the main window can show (its search targets)
+OPENABLE = frozenset({"rack", "device", "gpu", "customer", "contract", "statement"})
+
+
+class AuditPage(QWidget):
+    openObject = Signal(str, object)      # object type, id: the main window shows the record
+
+    def __init__(self, db: Database, actor: Actor, parent=None):
+        super().__init__(parent)
+        self.db, self.actor = db, actor
+        self.setObjectName("page_audit_view")
+        self.list = ListPage(db, actor, "audit", self)
+        self.bar = AuditFilterBar(db, self)
+        self.list.extra_filter = lambda: filter_text(self.bar.filter())
+        self.bar.changed.connect(self.list.apply_filter)
+        self.list.openRecord.connect(lambda _kind, seq: self.open_event(seq))
+        self.choices_stale = True
+        listen(self, self._changed)
+        self.event_dialog: AuditEventDialog | None = None
+        v = QVBoxLayout(self)
+        v.setContentsMargins(0, 0, 0, 0)
+        bar = QHBoxLayout()
+        bar.setContentsMargins(6, 6, 6, 0)
+        self.verify_button = QPushButton(self.tr("Verify chain"))
+        self.verify_button.setObjectName("verifyChain")
+        self.verify_button.clicked.connect(lambda: self.verify())
+        self.report_button = QPushButton(self.tr("Audit report PDF…"))
+        self.report_button.setObjectName("auditReport")
+        self.report_button.clicked.connect(lambda: self.ask_report())
+        self.export_button = QPushButton(self.tr("Export period…"))
+        self.export_button.setObjectName("auditExport")
+        self.export_button.clicked.connect(lambda: self.ask_export())
+        guard(self.verify_button, actor, "read")
+        guard(self.report_button, actor, "print")
+        guard(self.export_button, actor, "export")
+        for b in (self.verify_button, self.report_button, self.export_button):
+            bar.addWidget(b)
+        self.result = QLabel(self.tr("Verify recomputes every event's hash and link."))
+        self.result.setObjectName("verifyResult")
+        self.result.setTextInteractionFlags(Qt.TextSelectableByMouse)
+        self.result.setWordWrap(True)
+        bar.addWidget(self.result, 1)
+        self.copy_button = QPushButton(self.tr("Copy SEQ:HASH"))
+        self.copy_button.setObjectName("copyHead")
+        self.copy_button.setToolTip(self.tr("For audit verify --expect-head later"))
+        self.copy_button.clicked.connect(self.copy_head)
+        self.copy_button.setEnabled(False)
+        bar.addWidget(self.copy_button)
+        v.addLayout(bar)
+        v.addWidget(self.bar)
+        v.addWidget(self.list, 1)
+        self.head: str | None = None
+
+    def showEvent(self, event) -> None:
+        super().showEvent(event)
+        if self.choices_stale:
+            self.load_choices()
+
+    def _changed(self, _kinds) -> None:
+        self.choices_stale = True           # any change adds events: new users, actions, types
+        if self.isVisible():
+            self.load_choices()
+
+    def load_choices(self):
+        """The filter bar's users, actions and types, read on the pool (a scan of a big trail)."""
+        self.choices_stale = False
+        db = self.db
+
+        def done(choices) -> None:
+            import shiboken6
+            if shiboken6.isValid(self.bar):
+                self.bar.set_choices(*choices)
+        return run_op(None, lambda _p: audit_choices(db), show_progress=False, on_success=done,
+                      on_failure=lambda _e: setattr(self, "choices_stale", True))
+
+    def open_event(self, seq) -> AuditEventDialog | None:
+        ev = event_detail(self.db, int(seq))
+        if ev is None:
+            return None
+        dlg = AuditEventDialog(ev, self)
+        dlg.setAttribute(Qt.WA_DeleteOnClose)
+        dlg.openObject.connect(self._open_object)
+        self.event_dialog = dlg
+        dlg.open()
+        return dlg
+
+    def _open_object(self, kind: str, id_: str) -> None:
+        try:
+            self.openObject.emit(kind, int(id_))
+        except ValueError:
+            pass
+
+    def verify(self):
+        db = self.db
+
+        def work(progress):
+            progress(self.tr("Verifying the audit chain…"))
+            with db.session() as s:
+                return verify_and_remember(db, s, progress=lambda n: progress(n, 0))
+        return run_op(self, work, label=self.tr("Verifying the audit chain…"), on_success=self.show_result,
+                      on_failure=self.failed)
+
+    def show_result(self, r) -> None:
+        self.head = r.head
+        if r.ok:
+            text = self.tr("Chain intact: %1 events; head %2").replace("%1", f"{r.count:,}").replace("%2", r.head or "")
+            self.result.setStyleSheet("color: #2e7d32;")
+        else:
+            text = self.tr("Chain BROKEN: %1").replace("%1", r.problem or "")
+            if r.head:
+                text += " " + self.tr("(last good event %1)").replace("%1", r.head)
+            self.result.setStyleSheet("color: #c62828; font-weight: bold;")
+        self.result.setText(text)
+        self.copy_button.setEnabled(bool(r.head))
+
+    def failed(self, exc: BaseException) -> None:
+        self.result.setStyleSheet("color: #c62828;")
+        self.result.setText(exc.message if isinstance(exc, DomainError) else str(exc) or type(exc).__name__)
+
+    def copy_head(self) -> None:
+        if self.head:
+            QApplication.clipboard().setText(self.head)
+
+    def filter_dialog(self, title: str, ok_text: str) -> AuditFilterDialog:
+        """The report's or export's filter, filled in from the filter bar above the list."""
+        types = [self.bar.object_type.itemData(i) for i in range(1, self.bar.object_type.count())]
+        return AuditFilterDialog(self.db, title, ok_text, self, start=self.bar.filter(), types=types)
+
+    def ask_report(self) -> None:
+        dlg = self.filter_dialog(self.tr("Audit report"), self.tr("Preview"))
+        if dlg.exec():
+            self.report(dlg.filter())
+
+    def report(self, flt: AuditFilter):
+        if not can(self.actor, "print"):
+            return None
+        from ui.kit.pdfpreview import print_document_preview
+        return print_document_preview(self, self.db, self.actor, "audit", flt, language=ui_language(),
+                                      title=self.tr("Audit report %1").replace("%1", flt.describe()),
+                                      on_ready=lambda d: setattr(self, "preview", d))
+
+    def ask_export(self) -> None:
+        dlg = self.filter_dialog(self.tr("Export the audit trail"), self.tr("Export…"))
+        if not dlg.exec():
+            return
+        flt = dlg.filter()
+        path, _f = QFileDialog.getSaveFileName(self, self.tr("Export the audit trail"), str(export_path(flt)),
+                                               self.tr("CSV (*.csv);;Excel (*.xlsx)"))
+        if path:
+            from pathlib import Path
+            from ui.shell.settings import settings
+            settings().set("last_save_dir", str(Path(path).resolve().parent))
+            self.export(flt, path)
+
+    def export(self, flt: AuditFilter, path: str):
+        from pathlib import Path
+        from app.audit.query import write_audit_export
+        db, actor, lang = self.db, self.actor, ui_language()
+        fmt = "xlsx" if path.lower().endswith(".xlsx") else "csv"
+
+        def work(progress):
+            return write_audit_export(db, actor, flt, Path(path), fmt, language=lang)
+        return run_op(self, work, label=self.tr("Exporting…"),
+                      on_success=lambda n: self.exported(n, flt, path), on_failure=self.failed)
+
+    def exported(self, n: int, flt: AuditFilter, path: str) -> None:
+        from pathlib import Path
+        path = str(Path(path).resolve())     # the whole path: where to find the file
+        if n == 0:    # an empty file is not a success to report as one
+            self.result.setStyleSheet("color: #c62828;")
+            self.result.setText(self.tr("No audit event matches %1: %2 holds only the header row.")
+                                .replace("%1", flt.describe()).replace("%2", path))
+        else:
+            self.result.setStyleSheet("color: #2e7d32;")
+            self.result.setText(self.tr("%1 audit events (%2) written to %3.").replace("%1", f"{n:,}")
+                                .replace("%2", flt.describe()).replace("%3", path))
+        window = self.window()
+        if hasattr(window, "statusBar"):
+            window.statusBar().showMessage(self.result.text(), 15000)
+
+
+def export_path(flt: AuditFilter):
+    """audit-FROM-TO.csv in the folder used last for a document or export (else the home folder),
+    never the program's working folder."""
+    from pathlib import Path
+    from ui.shell.settings import settings
+    folder = Path(settings().get("last_save_dir") or Path.home())
+    if not folder.is_dir():
+        folder = Path.home()
+    span = "-".join(d.isoformat() for d in (flt.date_from, flt.date_to) if d)
+    return folder / (f"audit-{span}.csv" if span else "audit.csv")

@@ -1,0 +1,199 @@
+"""The dashboard page: summary cards, the GPU fleet's charts and the contracts due.
+
+Everything it shows is read in one background operation after the page is first painted.
+"""
+from __future__ import annotations
+
+import importlib
+import logging
+
+from PySide6.QtCore import QLocale, Qt, QTimer
+from PySide6.QtWidgets import QGridLayout, QGroupBox, QHBoxLayout, QLabel, QVBoxLayout, QWidget
+
+from app.read import queries
+from app.store.db import Database
+from models.choices import GpuState
+
+from ui.shell.i18n import choice_label
+from ui.shell.operations import listen
+
+log = logging.getLogger(__name__)
+
+DUE_SHOWN = 300   # rows of the dashboard's "contracts due" table
+
+
+def optional_widget(module: str, name: str):
+    """A widget another part of the project provides, or None while it does not exist yet."""
+    try:
+        return getattr(importlib.import_module(module), name)
+    except Exception:  # absent or broken: the page falls back to plain text
+        log.warning("%s.%s could not be loaded: plain text instead", module, name, exc_info=True)
+        return None
+
+
+class DashboardPage(QWidget):
+    def __init__(self, db: Database, parent=None, actor=None):
+        super().__init__(parent)
+        self.db, self.actor = db, actor
+        self.setObjectName("page_dashboard")
+        self.layout_ = QVBoxLayout(self)
+        self.cards = QGridLayout()
+        self.layout_.addLayout(self.cards)
+        from ui.pages.receivables import OverdueCard  # overdue customers: suspension proposals (issue 11)
+        self.layout_.addWidget(OverdueCard(db, self, actor=actor))
+        self.charts = None
+        # the charts without their own loading: the page reads everything in one background
+        # operation after it is first painted (nothing of it delays the window's first paint)
+        Charts = optional_widget("ui.widgets.charts", "DashboardWidget")
+        if Charts is not None:
+            try:
+                self.charts = Charts(self)
+            except Exception:  # a broken chart widget must not stop the dashboard
+                log.exception("the dashboard's charts could not be made: plain text instead")
+                self.charts = None
+        self.states = QLabel()
+        self.states.setWordWrap(True)
+        self.states.setObjectName("gpuStates")
+        if self.charts is None:
+            self.layout_.addWidget(self.states)
+            self.layout_.addStretch(1)
+        self.due_box = QGroupBox(self.tr("Contracts due (within 180/90/60/30 days)"))
+        self.due_box.setToolTip(self.tr("Red: within 30 days; orange: 60; yellow: 90; green: 180"))
+        self.due_box.setObjectName("dueBox")
+        dv = QVBoxLayout(self.due_box)
+        from PySide6.QtWidgets import QTableWidget
+        self.due = QTableWidget(0, 4)
+        self.due.setObjectName("contractsDue")
+        self.due.setHorizontalHeaderLabels([self.tr("Contract"), self.tr("Ends"), self.tr("Days"), self.tr("Customer")])
+        self.due.setHorizontalScrollBarPolicy(Qt.ScrollBarAlwaysOff)
+        self.due.verticalHeader().setVisible(False)
+        self.due.setEditTriggers(QTableWidget.NoEditTriggers)
+        self.due.setSelectionBehavior(QTableWidget.SelectRows)
+        self.due.horizontalHeader().setStretchLastSection(True)
+        self.due.setWordWrap(False)
+        self.due.horizontalHeader().setMinimumSectionSize(30)
+        dv.addWidget(self.due)
+        self.due_box.setMinimumWidth(280)     # with the charts, within a 1280 px window beside the page list
+        if self.charts is not None:     # charts on the left, the contracts due beside them
+            if hasattr(self.charts, "soonest"):
+                self.charts.soonest.hide()      # the list beside the charts shows them, with room
+            row = QHBoxLayout()
+            row.addWidget(self.charts, 2)
+            row.addWidget(self.due_box, 1)
+            self.layout_.addLayout(row, 1)
+        else:
+            self.layout_.addWidget(self.due_box)
+        self.labels: dict[str, QLabel] = {}
+        self.stale = True               # loaded after the first paint
+        self._loading = self._again = False
+        self.op = None
+        listen(self, self.on_changed)
+
+    def on_changed(self, kinds) -> None:
+        if self.isVisible():
+            self.refresh()
+        else:
+            self.stale = True
+
+    def paintEvent(self, event) -> None:
+        super().paintEvent(event)
+        if self.stale:                  # first shown (or changed while hidden): load once painted
+            self.stale = False
+            QTimer.singleShot(0, self, self.refresh)
+
+    def refresh(self) -> None:
+        """Summary, contracts due and chart data in one background operation, shown when done."""
+        if self._loading:
+            self._again = True          # a change arrived while loading: load once more afterwards
+            return
+        from ui.shell.operations import run_op
+        db = self.db
+        want_charts = self.charts is not None and hasattr(self.charts, "set_data")
+
+        def work(_progress):
+            from app.services.contracts import contracts_due
+            summary = queries.summary(db)
+            due = [d for d in contracts_due(db, 180) if d.alert is not None]
+            charts = None
+            if want_charts:
+                from app.read.viewdata import dashboard_data
+                charts = dashboard_data(db)
+            return summary, due, charts
+
+        def done(result):
+            import shiboken6
+            if not shiboken6.isValid(self):   # the window closed while it loaded
+                return
+            self._loading = False
+            self.show_data(*result)
+            if self._again:
+                self._again = False
+                self.refresh()
+
+        def failed(_exc):
+            import shiboken6
+            if shiboken6.isValid(self):
+                self._loading = False
+
+        self._loading = True
+        self.op = run_op(self, work, on_success=done, on_failure=failed, show_progress=False)
+
+    def show_data(self, s, due, charts) -> None:
+        loc = QLocale(QLocale.English)
+        cards = [
+            ("sites", self.tr("Sites"), loc.toString(s.sites)),
+            ("racks", self.tr("Racks (leased)"), f"{loc.toString(s.racks)} ({loc.toString(s.racks_leased)})"),
+            ("devices", self.tr("Devices"), loc.toString(s.devices)),
+            ("gpus", self.tr("GPUs"), loc.toString(s.gpus)),
+            ("customers", self.tr("Customers"), loc.toString(s.customers)),
+            ("contracts", self.tr("Active contracts"), loc.toString(s.contracts_active)),
+            ("ending", self.tr("Ending in 30/60/90 days"),
+             " / ".join(loc.toString(s.contracts_ending[d]) for d in (30, 60, 90))),
+        ]
+        for i, (key, title, value) in enumerate(cards):
+            if key not in self.labels:
+                box = QGroupBox(title)
+                v = QVBoxLayout(box)
+                lbl = QLabel()
+                lbl.setObjectName(f"card_{key}")
+                lbl.setStyleSheet("font-size: 16pt; font-weight: bold;")
+                v.addWidget(lbl)
+                self.cards.addWidget(box, 0, i)       # one row: the charts get the height
+                self.labels[key] = lbl
+            self.labels[key].setText(value)
+        self.states.setText(self.tr("GPU fleet by state: ") + ", ".join(
+            f"{choice_label(GpuState, k)} {loc.toString(v)}" for k, v in sorted(s.gpus_by_state.items())))
+        self.show_due(due)
+        if charts is not None:
+            try:
+                self.charts.set_data(charts)
+            except Exception:  # a broken chart must not stop the dashboard
+                log.exception("the dashboard's charts could not be drawn")
+
+    def show_due(self, rows) -> None:
+        from PySide6.QtGui import QBrush, QColor
+        from PySide6.QtWidgets import QTableWidgetItem
+        from models.choices import ContractStatus
+        total = len(rows)
+        rows = rows[:DUE_SHOWN]    # the nearest ends; a table of 3,000 rows took 0.3 s on the GUI thread
+        self.due.setRowCount(len(rows))
+        colours = {30: "#ffcdd2", 60: "#ffe0b2", 90: "#fff9c4", 180: "#e8f5e9"}
+        for r, d in enumerate(rows):
+            cells = [d.number, d.end_date.isoformat(), str(d.days_left), d.customer_name]
+            for c, text in enumerate(cells):
+                item = QTableWidgetItem(text)
+                item.setBackground(QBrush(QColor(colours.get(d.alert, "#ffffff"))))
+                item.setToolTip(" · ".join([self.tr("≤ %1 days").replace("%1", str(d.alert)), d.number,
+                                            d.customer_name, choice_label(ContractStatus, d.status)]
+                                           + ([self.tr("renewal drafted")] if d.renewed else [])))
+                if c == 2:
+                    item.setTextAlignment(Qt.AlignRight | Qt.AlignVCenter)
+                self.due.setItem(r, c, item)
+        for c in range(3):
+            self.due.resizeColumnToContents(c)
+        title = self.tr("Contracts due (within 180/90/60/30 days): %1").replace("%1", str(total))
+        if total > len(rows):
+            title += self.tr(" (%1 shown)").replace("%1", str(len(rows)))
+        self.due_box.setTitle(title)
+        self.due_box.setToolTip(self.tr("The nearest %1 are listed; the Contracts page has all of them.")
+                                .replace("%1", str(len(rows))) if total > len(rows) else "")
