@@ -4,72 +4,72 @@
 <context>
     <name>AgingSection</name>
     <message>
-        <location filename="../../ui/receivables.py" line="337"/>
+        <location filename="../../ui/pages/receivables.py" line="337"/>
         <source>Aging</source>
         <translation>账龄</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="339"/>
+        <location filename="../../ui/pages/receivables.py" line="339"/>
         <source>Aging report</source>
         <translation>账龄报表</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="337"/>
+        <location filename="../../ui/pages/receivables.py" line="337"/>
         <source>As of</source>
         <translation>截至</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="350"/>
+        <location filename="../../ui/pages/receivables.py" line="350"/>
         <source>Credit balance (unallocated)</source>
         <translation>预收余额（未核销）</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="347"/>
+        <location filename="../../ui/pages/receivables.py" line="347"/>
         <source>Customer</source>
         <translation>客户</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="339"/>
+        <location filename="../../ui/pages/receivables.py" line="339"/>
         <source>E&amp;xport aging (PDF or XLSX)…</source>
         <translation>导出账龄表（PDF 或 XLSX）(&amp;X)…</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="343"/>
+        <location filename="../../ui/pages/receivables.py" line="343"/>
         <source>Monthly &amp;summary (PDF or XLSX)…</source>
         <translation>月度汇总（PDF 或 XLSX）(&amp;S)…</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="342"/>
+        <location filename="../../ui/pages/receivables.py" line="342"/>
         <source>Monthly receivables summary</source>
         <translation>应收账款月度汇总</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="342"/>
+        <location filename="../../ui/pages/receivables.py" line="342"/>
         <source>Period</source>
         <translation>账期</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="337"/>
+        <location filename="../../ui/pages/receivables.py" line="337"/>
         <source>R&amp;efresh</source>
         <translation>刷新(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="355"/>
+        <location filename="../../ui/pages/receivables.py" line="355"/>
         <source>Save as</source>
         <translation>另存为</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="348"/>
+        <location filename="../../ui/pages/receivables.py" line="348"/>
         <source>Subsidiary</source>
         <translation>子公司</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="350"/>
+        <location filename="../../ui/pages/receivables.py" line="350"/>
         <source>Total</source>
         <translation>合计</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="365"/>
+        <location filename="../../ui/pages/receivables.py" line="365"/>
         <source>Wrote %1</source>
         <translation>已写入 %1</translation>
     </message>
@@ -77,102 +77,102 @@
 <context>
     <name>AuditEventDialog</name>
     <message>
-        <location filename="../../ui/auditview.py" line="270"/>
+        <location filename="../../ui/pages/audit.py" line="272"/>
         <source>Action</source>
         <translation>操作</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="285"/>
+        <location filename="../../ui/pages/audit.py" line="287"/>
         <source>After</source>
         <translation>变更后</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="277"/>
+        <location filename="../../ui/pages/audit.py" line="279"/>
         <source>App version</source>
         <translation>程序版本</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="250"/>
+        <location filename="../../ui/pages/audit.py" line="252"/>
         <source>Audit event %1</source>
         <translation>审计事件 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="285"/>
+        <location filename="../../ui/pages/audit.py" line="287"/>
         <source>Before</source>
         <translation>变更前</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="298"/>
+        <location filename="../../ui/pages/audit.py" line="300"/>
         <source>Changed fields: %1</source>
         <translation>变更字段：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="304"/>
+        <location filename="../../ui/pages/audit.py" line="306"/>
         <source>Close</source>
         <translation>关闭</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="285"/>
+        <location filename="../../ui/pages/audit.py" line="287"/>
         <source>Field</source>
         <translation>字段</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="279"/>
+        <location filename="../../ui/pages/audit.py" line="281"/>
         <source>Hash</source>
         <translation>哈希</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="276"/>
+        <location filename="../../ui/pages/audit.py" line="278"/>
         <source>Host</source>
         <translation>所在服务器</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="299"/>
+        <location filename="../../ui/pages/audit.py" line="301"/>
         <source>No field values recorded with this event.</source>
         <translation>该事件未记录字段值。</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="267"/>
+        <location filename="../../ui/pages/audit.py" line="269"/>
         <source>No.</source>
         <translation>序号</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="273"/>
+        <location filename="../../ui/pages/audit.py" line="275"/>
         <source>Object</source>
         <translation>对象</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="308"/>
+        <location filename="../../ui/pages/audit.py" line="310"/>
         <source>Open %1</source>
         <translation>打开 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="274"/>
+        <location filename="../../ui/pages/audit.py" line="276"/>
         <source>Outcome</source>
         <translation>结果</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="280"/>
+        <location filename="../../ui/pages/audit.py" line="282"/>
         <source>Previous hash</source>
         <translation>前一哈希</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="275"/>
+        <location filename="../../ui/pages/audit.py" line="277"/>
         <source>Reason</source>
         <translation>原因</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="278"/>
+        <location filename="../../ui/pages/audit.py" line="280"/>
         <source>Request id</source>
         <translation>请求 ID</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="268"/>
+        <location filename="../../ui/pages/audit.py" line="270"/>
         <source>Time</source>
         <translation>时间</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="269"/>
+        <location filename="../../ui/pages/audit.py" line="271"/>
         <source>User</source>
         <translation>用户</translation>
     </message>
@@ -180,57 +180,57 @@
 <context>
     <name>AuditFilterBar</name>
     <message>
-        <location filename="../../ui/auditview.py" line="197"/>
+        <location filename="../../ui/pages/audit.py" line="199"/>
         <source>(every action)</source>
         <translation>（全部操作）</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="199"/>
+        <location filename="../../ui/pages/audit.py" line="201"/>
         <source>(every type)</source>
         <translation>（全部类型）</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="194"/>
+        <location filename="../../ui/pages/audit.py" line="196"/>
         <source>(everyone)</source>
         <translation>（全部用户）</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="178"/>
+        <location filename="../../ui/pages/audit.py" line="180"/>
         <source>Action</source>
         <translation>操作</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="168"/>
+        <location filename="../../ui/pages/audit.py" line="170"/>
         <source>An action, or a prefix ending in a dot (e.g. gpu.)</source>
         <translation>某个操作，或以点结尾的前缀（如 gpu.）</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="174"/>
+        <location filename="../../ui/pages/audit.py" line="176"/>
         <source>Clear</source>
         <translation>清除</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="177"/>
+        <location filename="../../ui/pages/audit.py" line="179"/>
         <source>From</source>
         <translation>起始日期</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="179"/>
+        <location filename="../../ui/pages/audit.py" line="181"/>
         <source>Object type</source>
         <translation>对象类型</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="177"/>
+        <location filename="../../ui/pages/audit.py" line="179"/>
         <source>To</source>
         <translation>截止日期</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="178"/>
+        <location filename="../../ui/pages/audit.py" line="180"/>
         <source>User</source>
         <translation>用户</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="129"/>
+        <location filename="../../ui/pages/audit.py" line="131"/>
         <source>every %1 action</source>
         <translation>全部%1操作</translation>
     </message>
@@ -238,57 +238,57 @@
 <context>
     <name>AuditFilterDialog</name>
     <message>
-        <location filename="../../ui/auditview.py" line="71"/>
+        <location filename="../../ui/pages/audit.py" line="73"/>
         <source>(every action)</source>
         <translation>（全部操作）</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="77"/>
+        <location filename="../../ui/pages/audit.py" line="79"/>
         <source>(every type)</source>
         <translation>（全部类型）</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="64"/>
+        <location filename="../../ui/pages/audit.py" line="66"/>
         <source>(everyone)</source>
         <translation>（全部用户）</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="74"/>
+        <location filename="../../ui/pages/audit.py" line="76"/>
         <source>Action</source>
         <translation>操作</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="73"/>
+        <location filename="../../ui/pages/audit.py" line="75"/>
         <source>An action (e.g. contract.approve) or a prefix ending in a dot (e.g. gpu.)</source>
         <translation>操作名（如 contract.approve）或以点结尾的前缀（如 gpu.）</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="95"/>
+        <location filename="../../ui/pages/audit.py" line="97"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="59"/>
+        <location filename="../../ui/pages/audit.py" line="61"/>
         <source>From</source>
         <translation>起始日期</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="80"/>
+        <location filename="../../ui/pages/audit.py" line="82"/>
         <source>Object type</source>
         <translation>对象类型</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="104"/>
+        <location filename="../../ui/pages/audit.py" line="106"/>
         <source>The period ends before it starts.</source>
         <translation>结束日期早于开始日期。</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="60"/>
+        <location filename="../../ui/pages/audit.py" line="62"/>
         <source>To</source>
         <translation>截止日期</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="67"/>
+        <location filename="../../ui/pages/audit.py" line="69"/>
         <source>User</source>
         <translation>用户</translation>
     </message>
@@ -296,97 +296,97 @@
 <context>
     <name>AuditPage</name>
     <message>
-        <location filename="../../ui/auditview.py" line="491"/>
+        <location filename="../../ui/pages/audit.py" line="493"/>
         <source>%1 audit events (%2) written to %3.</source>
         <translation>已将 %1 条审计事件（%2）写入 %3。</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="427"/>
+        <location filename="../../ui/pages/audit.py" line="429"/>
         <source>(last good event %1)</source>
         <translation>（最后一条完好事件 %1）</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="446"/>
+        <location filename="../../ui/pages/audit.py" line="448"/>
         <source>Audit report</source>
         <translation>审计报告</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="455"/>
+        <location filename="../../ui/pages/audit.py" line="457"/>
         <source>Audit report %1</source>
         <translation>审计报告 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="343"/>
+        <location filename="../../ui/pages/audit.py" line="345"/>
         <source>Audit report PDF…</source>
         <translation>审计报告 PDF…</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="464"/>
+        <location filename="../../ui/pages/audit.py" line="466"/>
         <source>CSV (*.csv);;Excel (*.xlsx)</source>
         <translation>CSV (*.csv);;Excel (*.xlsx)</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="425"/>
+        <location filename="../../ui/pages/audit.py" line="427"/>
         <source>Chain BROKEN: %1</source>
         <translation>审计链已损坏：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="422"/>
+        <location filename="../../ui/pages/audit.py" line="424"/>
         <source>Chain intact: %1 events; head %2</source>
         <translation>审计链完好：%1 条事件；链头 %2</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="359"/>
+        <location filename="../../ui/pages/audit.py" line="361"/>
         <source>Copy SEQ:HASH</source>
         <translation>复制 SEQ:HASH</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="346"/>
+        <location filename="../../ui/pages/audit.py" line="348"/>
         <source>Export period…</source>
         <translation>按期间导出…</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="459"/>
+        <location filename="../../ui/pages/audit.py" line="461"/>
         <source>Export the audit trail</source>
         <translation>导出审计日志</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="479"/>
+        <location filename="../../ui/pages/audit.py" line="481"/>
         <source>Exporting…</source>
         <translation>正在导出…</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="459"/>
+        <location filename="../../ui/pages/audit.py" line="461"/>
         <source>Export…</source>
         <translation>导出…</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="361"/>
+        <location filename="../../ui/pages/audit.py" line="363"/>
         <source>For audit verify --expect-head later</source>
         <translation>用于之后的 audit verify --expect-head</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="487"/>
+        <location filename="../../ui/pages/audit.py" line="489"/>
         <source>No audit event matches %1: %2 holds only the header row.</source>
         <translation>没有符合 %1 的审计事件：%2 中只有表头行。</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="446"/>
+        <location filename="../../ui/pages/audit.py" line="448"/>
         <source>Preview</source>
         <translation>预览</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="340"/>
+        <location filename="../../ui/pages/audit.py" line="342"/>
         <source>Verify chain</source>
         <translation>校验审计链</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="354"/>
+        <location filename="../../ui/pages/audit.py" line="356"/>
         <source>Verify recomputes every event's hash and link.</source>
         <translation>校验会重新计算每条事件的哈希和链接。</translation>
     </message>
     <message>
-        <location filename="../../ui/auditview.py" line="413"/>
+        <location filename="../../ui/pages/audit.py" line="415"/>
         <source>Verifying the audit chain…</source>
         <translation>正在校验审计链…</translation>
     </message>
@@ -394,82 +394,82 @@
 <context>
     <name>BalanceSection</name>
     <message>
-        <location filename="../../ui/receivables.py" line="204"/>
+        <location filename="../../ui/pages/receivables.py" line="204"/>
         <source>&amp;Show</source>
         <translation>查询(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="209"/>
+        <location filename="../../ui/pages/receivables.py" line="209"/>
         <source>Amount received</source>
         <translation>已收取</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="210"/>
+        <location filename="../../ui/pages/receivables.py" line="210"/>
         <source>Applied</source>
         <translation>已抵扣</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="210"/>
+        <location filename="../../ui/pages/receivables.py" line="210"/>
         <source>Balance</source>
         <translation>余额</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="220"/>
+        <location filename="../../ui/pages/receivables.py" line="220"/>
         <source>Balance owed</source>
         <translation>欠款余额</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="217"/>
+        <location filename="../../ui/pages/receivables.py" line="217"/>
         <source>Billed (statements less credit notes)</source>
         <translation>应收（对账单减红字）</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="209"/>
+        <location filename="../../ui/pages/receivables.py" line="209"/>
         <source>Contract</source>
         <translation>合同</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="221"/>
+        <location filename="../../ui/pages/receivables.py" line="221"/>
         <source>Credit balance (unallocated)</source>
         <translation>预收余额（未核销）</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="203"/>
+        <location filename="../../ui/pages/receivables.py" line="203"/>
         <source>Customer</source>
         <translation>客户</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="203"/>
+        <location filename="../../ui/pages/receivables.py" line="203"/>
         <source>Customer balance</source>
         <translation>客户余额</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="219"/>
+        <location filename="../../ui/pages/receivables.py" line="219"/>
         <source>Deposits and prepayments applied</source>
         <translation>押金及预付款抵扣</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="209"/>
+        <location filename="../../ui/pages/receivables.py" line="209"/>
         <source>Kind</source>
         <translation>类型</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="220"/>
+        <location filename="../../ui/pages/receivables.py" line="220"/>
         <source>Open statements</source>
         <translation>未结清对账单</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="218"/>
+        <location filename="../../ui/pages/receivables.py" line="218"/>
         <source>Received (receipts less reversals)</source>
         <translation>已收（收款减冲回）</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="210"/>
+        <location filename="../../ui/pages/receivables.py" line="210"/>
         <source>Refunded</source>
         <translation>已退还</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="202"/>
+        <location filename="../../ui/pages/receivables.py" line="202"/>
         <source>credit code or name</source>
         <translation>信用代码或名称</translation>
     </message>
@@ -477,197 +477,197 @@
 <context>
     <name>BillingPage</name>
     <message>
-        <location filename="../../ui/billing.py" line="530"/>
+        <location filename="../../ui/pages/billing.py" line="530"/>
         <source>%1 (dry run, nothing written): would create %2 line(s) on %3 new and %4 existing draft statement(s).</source>
         <translation>%1（试算，未写入）：将在 %3 张新账单和 %4 张已有草稿账单上生成 %2 条明细。</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="551"/>
+        <location filename="../../ui/pages/billing.py" line="551"/>
         <source>%1 draft statement(s) of %2 pending issue.</source>
         <translation>%2 尚有 %1 张草稿账单待开具。</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="491"/>
+        <location filename="../../ui/pages/billing.py" line="491"/>
         <source>%1 has not ended; it can be billed from %2 00:00 (Asia/Shanghai). A dry run shows it now, provisionally.</source>
         <translation>%1 尚未结束，自 %2 00:00（北京时间）起可计费。试算可先查看暂估结果。</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="540"/>
+        <location filename="../../ui/pages/billing.py" line="540"/>
         <source>%1 line(s) held back: see the warnings.</source>
         <translation>%1 条明细暂缓计费：见警告。</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="544"/>
+        <location filename="../../ui/pages/billing.py" line="544"/>
         <source>%1 line(s) rebill credited lines.</source>
         <translation>%1 个条目为已冲销条目的重新计费。</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="538"/>
+        <location filename="../../ui/pages/billing.py" line="538"/>
         <source>%1 line(s) were billed by earlier runs.</source>
         <translation>%1 条明细已在之前的运行中计费。</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="578"/>
+        <location filename="../../ui/pages/billing.py" line="578"/>
         <source>%1 statement(s) issued.</source>
         <translation>已开具 %1 张账单。</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="532"/>
+        <location filename="../../ui/pages/billing.py" line="532"/>
         <source>%1: created %2 line(s) on %3 new and %4 existing draft statement(s).</source>
         <translation>%1：已在 %3 张新账单和 %4 张已有草稿账单上生成 %2 条明细。</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="528"/>
+        <location filename="../../ui/pages/billing.py" line="528"/>
         <source>%1: nothing to bill.</source>
         <translation>%1：没有需要计费的项目。</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="526"/>
+        <location filename="../../ui/pages/billing.py" line="526"/>
         <source>%1: nothing to bill; every line already exists (%2 from earlier runs).</source>
         <translation>%1：没有需要计费的项目；所有明细均已存在（之前运行生成 %2 条）。</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="514"/>
+        <location filename="../../ui/pages/billing.py" line="514"/>
         <source>Billing %1…</source>
         <translation>正在计费 %1…</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="524"/>
+        <location filename="../../ui/pages/billing.py" line="524"/>
         <source>Billing run %1 cancelled; nothing was written.</source>
         <translation>%1 计费已取消，未写入任何数据。</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="442"/>
+        <location filename="../../ui/pages/billing.py" line="442"/>
         <source>Choose a month and press Dry run to see what a run would bill.</source>
         <translation>选择月份并点击“试算”，查看本次将计费的内容。</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="448"/>
+        <location filename="../../ui/pages/billing.py" line="448"/>
         <source>Customer</source>
         <translation>客户</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="423"/>
+        <location filename="../../ui/pages/billing.py" line="423"/>
         <source>Dry run</source>
         <translation>试算</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="514"/>
+        <location filename="../../ui/pages/billing.py" line="514"/>
         <source>Dry run for %1…</source>
         <translation>正在试算 %1…</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="592"/>
+        <location filename="../../ui/pages/billing.py" line="592"/>
         <source>Excel (*.xlsx);;CSV (*.csv)</source>
         <translation>Excel (*.xlsx);;CSV (*.csv)</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="591"/>
+        <location filename="../../ui/pages/billing.py" line="591"/>
         <source>Export statements</source>
         <translation>导出账单</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="428"/>
+        <location filename="../../ui/pages/billing.py" line="428"/>
         <source>Export statements…</source>
         <translation>导出账单…</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="605"/>
+        <location filename="../../ui/pages/billing.py" line="605"/>
         <source>Exporting…</source>
         <translation>正在导出…</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="427"/>
+        <location filename="../../ui/pages/billing.py" line="427"/>
         <source>Handovers…</source>
         <translation>交付…</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="568"/>
+        <location filename="../../ui/pages/billing.py" line="568"/>
         <source>Issue every draft statement of %1? Issued statements take their numbers and never change.</source>
         <translation>开具 %1 的全部草稿账单？开具后的账单将获得编号且不可再修改。</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="567"/>
+        <location filename="../../ui/pages/billing.py" line="567"/>
         <source>Issue statements</source>
         <translation>开具账单</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="426"/>
+        <location filename="../../ui/pages/billing.py" line="426"/>
         <source>Issue the period's drafts</source>
         <translation>开具本期草稿账单</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="542"/>
+        <location filename="../../ui/pages/billing.py" line="542"/>
         <source>Issued %1: %2</source>
         <translation>已开具 %1 张：%2</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="584"/>
+        <location filename="../../ui/pages/billing.py" line="584"/>
         <source>Issuing…</source>
         <translation>正在开具…</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="448"/>
+        <location filename="../../ui/pages/billing.py" line="448"/>
         <source>Lines</source>
         <translation>明细数</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="563"/>
+        <location filename="../../ui/pages/billing.py" line="563"/>
         <source>No warnings: meters and leases are complete.</source>
         <translation>无警告：电表读数和租赁记录完整。</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="449"/>
+        <location filename="../../ui/pages/billing.py" line="449"/>
         <source>Number</source>
         <translation>编号</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="547"/>
+        <location filename="../../ui/pages/billing.py" line="547"/>
         <source>PROVISIONAL: %1 has not ended; usage metered up to %2 only.</source>
         <translation>暂估：%1 尚未结束，用量仅计至 %2。</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="413"/>
+        <location filename="../../ui/pages/billing.py" line="413"/>
         <source>Period</source>
         <translation>账期</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="424"/>
+        <location filename="../../ui/pages/billing.py" line="424"/>
         <source>Run</source>
         <translation>计费</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="425"/>
+        <location filename="../../ui/pages/billing.py" line="425"/>
         <source>Run and issue</source>
         <translation>计费并开具</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="440"/>
+        <location filename="../../ui/pages/billing.py" line="440"/>
         <source>Run result</source>
         <translation>运行结果</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="448"/>
+        <location filename="../../ui/pages/billing.py" line="448"/>
         <source>Subsidiary</source>
         <translation>子公司</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="448"/>
+        <location filename="../../ui/pages/billing.py" line="448"/>
         <source>Subtotal</source>
         <translation>小计</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="535"/>
+        <location filename="../../ui/pages/billing.py" line="535"/>
         <source>Subtotal %1 + tax %2 = %3.</source>
         <translation>小计 %1 + 税额 %2 = %3。</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="449"/>
+        <location filename="../../ui/pages/billing.py" line="449"/>
         <source>Tax</source>
         <translation>税额</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="449"/>
+        <location filename="../../ui/pages/billing.py" line="449"/>
         <source>Total</source>
         <translation>合计</translation>
     </message>
@@ -675,42 +675,42 @@
 <context>
     <name>ChangePasswordDialog</name>
     <message>
-        <location filename="../../ui/account.py" line="37"/>
+        <location filename="../../ui/shell/account.py" line="37"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../ui/account.py" line="19"/>
+        <location filename="../../ui/shell/account.py" line="19"/>
         <source>Change my password</source>
         <translation>修改我的密码</translation>
     </message>
     <message>
-        <location filename="../../ui/account.py" line="36"/>
+        <location filename="../../ui/shell/account.py" line="36"/>
         <source>Change password</source>
         <translation>修改密码</translation>
     </message>
     <message>
-        <location filename="../../ui/account.py" line="24"/>
+        <location filename="../../ui/shell/account.py" line="24"/>
         <source>Current password</source>
         <translation>当前密码</translation>
     </message>
     <message>
-        <location filename="../../ui/account.py" line="24"/>
+        <location filename="../../ui/shell/account.py" line="24"/>
         <source>New password</source>
         <translation>新密码</translation>
     </message>
     <message>
-        <location filename="../../ui/account.py" line="25"/>
+        <location filename="../../ui/shell/account.py" line="25"/>
         <source>New password again</source>
         <translation>再次输入新密码</translation>
     </message>
     <message>
-        <location filename="../../ui/account.py" line="21"/>
+        <location filename="../../ui/shell/account.py" line="21"/>
         <source>User: %1 (%2)</source>
         <translation>用户：%1（%2）</translation>
     </message>
     <message>
-        <location filename="../../ui/account.py" line="55"/>
+        <location filename="../../ui/shell/account.py" line="55"/>
         <source>the two new passwords differ</source>
         <translation>两次输入的新密码不一致</translation>
     </message>
@@ -718,17 +718,17 @@
 <context>
     <name>ChoiceFilterDialog</name>
     <message>
-        <location filename="../../ui/listview.py" line="597"/>
+        <location filename="../../ui/kit/listview.py" line="599"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../ui/listview.py" line="596"/>
+        <location filename="../../ui/kit/listview.py" line="598"/>
         <source>Filter</source>
         <translation>筛选</translation>
     </message>
     <message>
-        <location filename="../../ui/listview.py" line="584"/>
+        <location filename="../../ui/kit/listview.py" line="586"/>
         <source>Filter by %1</source>
         <translation>按%1筛选</translation>
     </message>
@@ -736,337 +736,337 @@
 <context>
     <name>ContractDialog</name>
     <message>
-        <location filename="../../ui/contracts.py" line="338"/>
+        <location filename="../../ui/pages/contracts.py" line="338"/>
         <source>%1 (not free for the term)</source>
         <translation>%1（合同期内不空闲）</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="316"/>
+        <location filename="../../ui/pages/contracts.py" line="316"/>
         <source>%1 signs: it operates %2.</source>
         <translation>由 %1 签约：其运营 %2。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../ui/contracts.py" line="660"/>
+        <location filename="../../ui/pages/contracts.py" line="660"/>
         <source>%n item(s) need attention (marked red).</source>
         <translation><numerusform>%n 个条目需要修改（红色标出）。</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../ui/contracts.py" line="350"/>
+        <location filename="../../ui/pages/contracts.py" line="350"/>
         <source>%n rack(s) free from %1 to %2</source>
         <translation><numerusform>%1 至 %2 期间空闲机柜 %n 个</numerusform></translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="406"/>
+        <location filename="../../ui/pages/contracts.py" line="406"/>
         <source>(by kind)</source>
         <translation>（按类型）</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="157"/>
+        <location filename="../../ui/pages/contracts.py" line="157"/>
         <source>(choose a customer)</source>
         <translation>（请选择客户）</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="185"/>
+        <location filename="../../ui/pages/contracts.py" line="185"/>
         <source>(none)</source>
         <translation>（无）</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="154"/>
+        <location filename="../../ui/pages/contracts.py" line="154"/>
         <source>(numbered when saved)</source>
         <translation>（保存时编号）</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="214"/>
+        <location filename="../../ui/pages/contracts.py" line="214"/>
         <source>Add item</source>
         <translation>添加条目</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="427"/>
+        <location filename="../../ui/pages/contracts.py" line="427"/>
         <source>Billing starts at handover; empty = the contract's start</source>
         <translation>计费自交付日开始；留空即合同开始日</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="413"/>
+        <location filename="../../ui/pages/contracts.py" line="413"/>
         <source>Cage (instead of a rack)</source>
         <translation>笼位（代替机柜）</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="252"/>
+        <location filename="../../ui/pages/contracts.py" line="252"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="687"/>
+        <location filename="../../ui/pages/contracts.py" line="687"/>
         <source>Changed by someone else</source>
         <translation>记录已被他人修改</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="181"/>
+        <location filename="../../ui/pages/contracts.py" line="181"/>
         <source>Chinese</source>
         <translation>中文</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="141"/>
+        <location filename="../../ui/pages/contracts.py" line="141"/>
         <source>Contract</source>
         <translation>合同</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="614"/>
+        <location filename="../../ui/pages/contracts.py" line="614"/>
         <source>Contract %1 is %2: only drafts are edited; a signed contract changes by amendment.</source>
         <translation>合同 %1 状态为%2：只能编辑草稿；已签合同须通过变更修改。</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="158"/>
+        <location filename="../../ui/pages/contracts.py" line="158"/>
         <source>Customer *</source>
         <translation>客户 *</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="202"/>
+        <location filename="../../ui/pages/contracts.py" line="202"/>
         <source>Description</source>
         <translation>描述</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="398"/>
+        <location filename="../../ui/pages/contracts.py" line="398"/>
         <source>Description *</source>
         <translation>描述 *</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="399"/>
+        <location filename="../../ui/pages/contracts.py" line="399"/>
         <source>Description in English</source>
         <translation>英文描述</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="137"/>
+        <location filename="../../ui/pages/contracts.py" line="137"/>
         <source>Edit contract</source>
         <translation>编辑合同</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="178"/>
+        <location filename="../../ui/pages/contracts.py" line="178"/>
         <source>End *</source>
         <translation>结束 *</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="182"/>
+        <location filename="../../ui/pages/contracts.py" line="182"/>
         <source>English</source>
         <translation>英文</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="411"/>
+        <location filename="../../ui/pages/contracts.py" line="411"/>
         <source>From unit</source>
         <translation>起始 U 位</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="414"/>
+        <location filename="../../ui/pages/contracts.py" line="414"/>
         <source>GPU model</source>
         <translation>GPU 型号</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="424"/>
+        <location filename="../../ui/pages/contracts.py" line="424"/>
         <source>Hourly rate beyond</source>
         <translation>超出部分小时单价</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="423"/>
+        <location filename="../../ui/pages/contracts.py" line="423"/>
         <source>Included GPU-hours</source>
         <translation>包含卡时</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="426"/>
+        <location filename="../../ui/pages/contracts.py" line="426"/>
         <source>Installation price each</source>
         <translation>每条安装费</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="197"/>
+        <location filename="../../ui/pages/contracts.py" line="197"/>
         <source>Items</source>
         <translation>条目</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="202"/>
+        <location filename="../../ui/pages/contracts.py" line="202"/>
         <source>Kind</source>
         <translation>类型</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="183"/>
+        <location filename="../../ui/pages/contracts.py" line="183"/>
         <source>Language</source>
         <translation>语言</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="425"/>
+        <location filename="../../ui/pages/contracts.py" line="425"/>
         <source>Mbps</source>
         <translation>带宽（Mbps）</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="417"/>
+        <location filename="../../ui/pages/contracts.py" line="417"/>
         <source>Named GPUs</source>
         <translation>指定 GPU</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="137"/>
+        <location filename="../../ui/pages/contracts.py" line="137"/>
         <source>New contract</source>
         <translation>新建合同</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="276"/>
+        <location filename="../../ui/pages/contracts.py" line="276"/>
         <source>No subsidiary covers the customer's region: no serving team or response time.</source>
         <translation>没有子公司覆盖该客户所在地区：无服务团队和响应时间。</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="156"/>
+        <location filename="../../ui/pages/contracts.py" line="156"/>
         <source>Number</source>
         <translation>编号</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="421"/>
+        <location filename="../../ui/pages/contracts.py" line="421"/>
         <source>Power allowance (kW)</source>
         <translation>功率配额（kW）</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="422"/>
+        <location filename="../../ui/pages/contracts.py" line="422"/>
         <source>Price per kWh over it</source>
         <translation>超出部分每千瓦时单价</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="403"/>
+        <location filename="../../ui/pages/contracts.py" line="403"/>
         <source>Priced</source>
         <translation>计价方式</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="202"/>
+        <location filename="../../ui/pages/contracts.py" line="202"/>
         <source>Quantity</source>
         <translation>数量</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="410"/>
+        <location filename="../../ui/pages/contracts.py" line="410"/>
         <source>Rack</source>
         <translation>机柜</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="688"/>
+        <location filename="../../ui/pages/contracts.py" line="688"/>
         <source>Reload the contract now? Your edits will be lost.</source>
         <translation>现在重新加载合同？您的修改将丢失。</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="217"/>
+        <location filename="../../ui/pages/contracts.py" line="217"/>
         <source>Remove item</source>
         <translation>删除条目</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="251"/>
+        <location filename="../../ui/pages/contracts.py" line="251"/>
         <source>Save draft</source>
         <translation>保存草稿</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="278"/>
+        <location filename="../../ui/pages/contracts.py" line="278"/>
         <source>Served by %1 for the customer's region %2 (%3 h response).</source>
         <translation>客户所在地区 %2 由 %1 提供服务（%3 小时响应）。</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="420"/>
+        <location filename="../../ui/pages/contracts.py" line="420"/>
         <source>Service end</source>
         <translation>服务结束</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="188"/>
+        <location filename="../../ui/pages/contracts.py" line="188"/>
         <source>Service level</source>
         <translation>服务级别</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="418"/>
+        <location filename="../../ui/pages/contracts.py" line="418"/>
         <source>Service start (handover)</source>
         <translation>服务开始（交付日）</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="177"/>
+        <location filename="../../ui/pages/contracts.py" line="177"/>
         <source>Start *</source>
         <translation>开始 *</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="159"/>
+        <location filename="../../ui/pages/contracts.py" line="159"/>
         <source>Subsidiary *</source>
         <translation>子公司 *</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="409"/>
+        <location filename="../../ui/pages/contracts.py" line="409"/>
         <source>Tax category</source>
         <translation>税目</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="194"/>
+        <location filename="../../ui/pages/contracts.py" line="194"/>
         <source>Terms</source>
         <translation>条款</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="312"/>
+        <location filename="../../ui/pages/contracts.py" line="312"/>
         <source>The items are at %1's sites (%2): %1 signs.</source>
         <translation>项目位于 %1 的站点（%2）：应由 %1 签约。</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="308"/>
+        <location filename="../../ui/pages/contracts.py" line="308"/>
         <source>The items are at sites of several subsidiaries (%1: %2); each signs its own contract.</source>
         <translation>各项目分属多个子公司的站点（%1：%2）；应由各子公司分别签约。</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="306"/>
+        <location filename="../../ui/pages/contracts.py" line="306"/>
         <source>The signer is the subsidiary operating the site of the racks or GPUs.</source>
         <translation>签约方为机柜或 GPU 所在站点的运营子公司。</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="179"/>
+        <location filename="../../ui/pages/contracts.py" line="179"/>
         <source>Title</source>
         <translation>标题</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="412"/>
+        <location filename="../../ui/pages/contracts.py" line="412"/>
         <source>To unit</source>
         <translation>结束 U 位</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="203"/>
+        <location filename="../../ui/pages/contracts.py" line="203"/>
         <source>Unit</source>
         <translation>单位</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="203"/>
+        <location filename="../../ui/pages/contracts.py" line="203"/>
         <source>Unit price</source>
         <translation>单价</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="402"/>
+        <location filename="../../ui/pages/contracts.py" line="402"/>
         <source>Unit price (CNY) *</source>
         <translation>单价（元）*</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="553"/>
+        <location filename="../../ui/pages/contracts.py" line="553"/>
         <source>a number, e.g. 12.5</source>
         <translation>请输入数字，例如 12.5</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="557"/>
+        <location filename="../../ui/pages/contracts.py" line="557"/>
         <source>a whole number</source>
         <translation>请输入整数</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="401"/>
+        <location filename="../../ui/pages/contracts.py" line="401"/>
         <source>for English documents of a Chinese contract; empty: made from the kind and object</source>
         <translation>用于中文合同的英文单据；留空则按类型与对象自动生成</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="650"/>
+        <location filename="../../ui/pages/contracts.py" line="650"/>
         <source>item %1: %2</source>
         <translation>条目 %1：%2</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="566"/>
+        <location filename="../../ui/pages/contracts.py" line="566"/>
         <source>no GPU with serial %1</source>
         <translation>没有序列号为 %1 的 GPU</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="416"/>
+        <location filename="../../ui/pages/contracts.py" line="416"/>
         <source>or named GPUs: serials, comma separated</source>
         <translation>或指定 GPU：序列号，以逗号分隔</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="569"/>
+        <location filename="../../ui/pages/contracts.py" line="569"/>
         <source>required</source>
         <translation>必填</translation>
     </message>
@@ -1074,12 +1074,12 @@
 <context>
     <name>ContractPanel</name>
     <message>
-        <location filename="../../ui/contracts.py" line="784"/>
+        <location filename="../../ui/pages/contracts.py" line="784"/>
         <source>%1 contract %2. The reason goes into the audit trail.</source>
         <translation>%1合同 %2。原因将记入审计日志。</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="867"/>
+        <location filename="../../ui/pages/contracts.py" line="867"/>
         <source>A new revision takes over on its effective date; edit its items, then submit it.</source>
         <translation>新版本自生效日起取代原合同；请修改条目后提交审批。</translation>
     </message>
@@ -1088,17 +1088,17 @@
         <translation>生效</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="793"/>
+        <location filename="../../ui/pages/contracts.py" line="793"/>
         <source>Activate %1? Its racks and GPUs are leased to %2 now.</source>
         <translation>确定生效 %1？其机柜和 GPU 将立即租给 %2。</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="866"/>
+        <location filename="../../ui/pages/contracts.py" line="866"/>
         <source>Amend %1</source>
         <translation>变更 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="719"/>
+        <location filename="../../ui/pages/contracts.py" line="719"/>
         <source>Amend…</source>
         <translation>变更…</translation>
     </message>
@@ -1107,62 +1107,62 @@
         <translation>批准</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="795"/>
+        <location filename="../../ui/pages/contracts.py" line="795"/>
         <source>Approve %1 for %2?</source>
         <translation>确定批准 %2 的合同 %1？</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="842"/>
+        <location filename="../../ui/pages/contracts.py" line="842"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="821"/>
+        <location filename="../../ui/pages/contracts.py" line="821"/>
         <source>Changed by someone else</source>
         <translation>记录已被他人修改</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="732"/>
+        <location filename="../../ui/pages/contracts.py" line="732"/>
         <source>Chinese</source>
         <translation>中文</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="707"/>
+        <location filename="../../ui/pages/contracts.py" line="707"/>
         <source>Choose a contract</source>
         <translation>请选择合同</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="883"/>
+        <location filename="../../ui/pages/contracts.py" line="883"/>
         <source>Contract %1</source>
         <translation>合同 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="729"/>
+        <location filename="../../ui/pages/contracts.py" line="729"/>
         <source>Customer: %1</source>
         <translation>客户：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="708"/>
+        <location filename="../../ui/pages/contracts.py" line="708"/>
         <source>Description</source>
         <translation>描述</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="717"/>
+        <location filename="../../ui/pages/contracts.py" line="717"/>
         <source>Edit draft…</source>
         <translation>编辑草稿…</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="868"/>
+        <location filename="../../ui/pages/contracts.py" line="868"/>
         <source>Effective date</source>
         <translation>生效日期</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="839"/>
+        <location filename="../../ui/pages/contracts.py" line="839"/>
         <source>End</source>
         <translation>结束</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="732"/>
+        <location filename="../../ui/pages/contracts.py" line="732"/>
         <source>English</source>
         <translation>英文</translation>
     </message>
@@ -1171,37 +1171,37 @@
         <translation>到期</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="794"/>
+        <location filename="../../ui/pages/contracts.py" line="794"/>
         <source>Expire %1? Its racks and GPUs are released to %2's end date.</source>
         <translation>确定使 %1 到期？其机柜和 GPU 将按 %2 的合同结束日释放。</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="708"/>
+        <location filename="../../ui/pages/contracts.py" line="708"/>
         <source>Kind</source>
         <translation>类型</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="732"/>
+        <location filename="../../ui/pages/contracts.py" line="732"/>
         <source>Language: %1</source>
         <translation>语言：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="787"/>
+        <location filename="../../ui/pages/contracts.py" line="787"/>
         <source>Last day of service</source>
         <translation>服务最后一天</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="708"/>
+        <location filename="../../ui/pages/contracts.py" line="708"/>
         <source>Price</source>
         <translation>价格</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="720"/>
+        <location filename="../../ui/pages/contracts.py" line="720"/>
         <source>Print / PDF…</source>
         <translation>打印 / PDF…</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="708"/>
+        <location filename="../../ui/pages/contracts.py" line="708"/>
         <source>Quantity</source>
         <translation>数量</translation>
     </message>
@@ -1210,27 +1210,27 @@
         <translation>驳回…</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="822"/>
+        <location filename="../../ui/pages/contracts.py" line="822"/>
         <source>Reload the contract now?</source>
         <translation>现在重新加载合同？</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="841"/>
+        <location filename="../../ui/pages/contracts.py" line="841"/>
         <source>Renew</source>
         <translation>续签</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="834"/>
+        <location filename="../../ui/pages/contracts.py" line="834"/>
         <source>Renew %1</source>
         <translation>续签 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="739"/>
+        <location filename="../../ui/pages/contracts.py" line="739"/>
         <source>Renews %1</source>
         <translation>续签自 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="719"/>
+        <location filename="../../ui/pages/contracts.py" line="719"/>
         <source>Renew…</source>
         <translation>续签…</translation>
     </message>
@@ -1239,22 +1239,22 @@
         <translation>恢复</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="735"/>
+        <location filename="../../ui/pages/contracts.py" line="735"/>
         <source>Revision %1, effective %2</source>
         <translation>第 %1 版，%2 生效</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="709"/>
+        <location filename="../../ui/pages/contracts.py" line="709"/>
         <source>Service start</source>
         <translation>服务开始</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="838"/>
+        <location filename="../../ui/pages/contracts.py" line="838"/>
         <source>Start</source>
         <translation>开始</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="730"/>
+        <location filename="../../ui/pages/contracts.py" line="730"/>
         <source>Status: %1</source>
         <translation>状态：%1</translation>
     </message>
@@ -1267,7 +1267,7 @@
         <translation>暂停…</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="731"/>
+        <location filename="../../ui/pages/contracts.py" line="731"/>
         <source>Term: %1 – %2</source>
         <translation>期限：%1 至 %2</translation>
     </message>
@@ -1276,7 +1276,7 @@
         <translation>终止…</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="815"/>
+        <location filename="../../ui/pages/contracts.py" line="815"/>
         <source>Updating the contract…</source>
         <translation>正在更新合同…</translation>
     </message>
@@ -1284,42 +1284,42 @@
 <context>
     <name>ContractTotals</name>
     <message numerus="yes">
-        <location filename="../../ui/contracts.py" line="118"/>
+        <location filename="../../ui/pages/contracts.py" line="118"/>
         <source>%n item(s) with errors are not counted.</source>
         <translation><numerusform>%n 个有误的项目未计入。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="111"/>
+        <location filename="../../ui/pages/contracts.py" line="111"/>
         <source>In words</source>
         <translation>大写</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="108"/>
+        <location filename="../../ui/pages/contracts.py" line="108"/>
         <source>Monthly recurring</source>
         <translation>月度固定费用</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="108"/>
+        <location filename="../../ui/pages/contracts.py" line="108"/>
         <source>One-off</source>
         <translation>一次性费用</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="110"/>
+        <location filename="../../ui/pages/contracts.py" line="110"/>
         <source>Total (incl. VAT)</source>
         <translation>合同总金额（含税）</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="116"/>
+        <location filename="../../ui/pages/contracts.py" line="116"/>
         <source>Usage (GPU-hours, power over the allowance) is billed as used, on top.</source>
         <translation>另按实际用量计费（GPU 时、超额电量），不含在上述金额内。</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="109"/>
+        <location filename="../../ui/pages/contracts.py" line="109"/>
         <source>VAT</source>
         <translation>增值税</translation>
     </message>
     <message>
-        <location filename="../../ui/contracts.py" line="109"/>
+        <location filename="../../ui/pages/contracts.py" line="109"/>
         <source>Whole term (excl. VAT)</source>
         <translation>合同期总金额（不含税）</translation>
     </message>
@@ -1327,7 +1327,7 @@
 <context>
     <name>ContractsPage</name>
     <message>
-        <location filename="../../ui/contracts.py" line="896"/>
+        <location filename="../../ui/pages/contracts.py" line="896"/>
         <source>New contract…</source>
         <translation>新建合同…</translation>
     </message>
@@ -1335,112 +1335,112 @@
 <context>
     <name>CreditNoteDialog</name>
     <message>
-        <location filename="../../ui/billing.py" line="108"/>
+        <location filename="../../ui/pages/billing.py" line="108"/>
         <source>A credit note says why.</source>
         <translation>红字账单须说明原因。</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="114"/>
+        <location filename="../../ui/pages/billing.py" line="114"/>
         <source>A partial amount credits exactly one line: tick only that line.</source>
         <translation>部分冲减只针对一个条目：请只勾选该条目。</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="116"/>
+        <location filename="../../ui/pages/billing.py" line="116"/>
         <source>A partial amount is a positive amount in yuan and fen, e.g. 1200.50.</source>
         <translation>部分冲减金额须为正数，精确到分，例如 1200.50。</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="112"/>
+        <location filename="../../ui/pages/billing.py" line="112"/>
         <source>A waiver credits the lines in full: leave the partial amount empty.</source>
         <translation>免收按整行冲销：请勿填写部分金额。</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="168"/>
+        <location filename="../../ui/pages/billing.py" line="168"/>
         <source>Back</source>
         <translation>返回</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="96"/>
+        <location filename="../../ui/pages/billing.py" line="96"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="110"/>
+        <location filename="../../ui/pages/billing.py" line="110"/>
         <source>Choose at least one line.</source>
         <translation>请至少选择一条明细。</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="164"/>
+        <location filename="../../ui/pages/billing.py" line="164"/>
         <source>Confirm credit note</source>
         <translation>确认红字账单</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="70"/>
+        <location filename="../../ui/pages/billing.py" line="70"/>
         <source>Credit note for %1</source>
         <translation>为 %1 开具红字账单</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="152"/>
+        <location filename="../../ui/pages/billing.py" line="152"/>
         <source>Issue a credit note against %1 for %2 (incl. VAT)?</source>
         <translation>对 %1 开具红字账单，金额 %2（含税）？</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="95"/>
+        <location filename="../../ui/pages/billing.py" line="95"/>
         <source>Issue credit note</source>
         <translation>开具红字账单</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="91"/>
+        <location filename="../../ui/pages/billing.py" line="91"/>
         <source>Lines to credit</source>
         <translation>要冲销的明细</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="145"/>
+        <location filename="../../ui/pages/billing.py" line="145"/>
         <source>Part of “%1”: %2 + VAT %3</source>
         <translation>部分冲减“%1”：%2，增值税 %3</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="78"/>
+        <location filename="../../ui/pages/billing.py" line="78"/>
         <source>Partial amount</source>
         <translation>部分冲减金额</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="74"/>
+        <location filename="../../ui/pages/billing.py" line="74"/>
         <source>Reason *</source>
         <translation>原因 *</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="154"/>
+        <location filename="../../ui/pages/billing.py" line="154"/>
         <source>Reason: %1</source>
         <translation>原因：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="160"/>
+        <location filename="../../ui/pages/billing.py" line="160"/>
         <source>The lines are reversed in full; they may be rebilled afterwards.</source>
         <translation>所选行全额冲销，之后可重新出账。</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="158"/>
+        <location filename="../../ui/pages/billing.py" line="158"/>
         <source>The lines are waived: reversed in full and never billed again.</source>
         <translation>所选行免收：全额冲销，不再计费。</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="156"/>
+        <location filename="../../ui/pages/billing.py" line="156"/>
         <source>The rest of the line stays billed; nothing is rebilled.</source>
         <translation>该行其余金额照常计费，不重新出账。</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="80"/>
+        <location filename="../../ui/pages/billing.py" line="80"/>
         <source>Waive: never bill these lines again (SLA waiver, bad debt)</source>
         <translation>免收：这些行不再计费（SLA 豁免、坏账）</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="77"/>
+        <location filename="../../ui/pages/billing.py" line="77"/>
         <source>empty: credit the lines in full (they may be rebilled)</source>
         <translation>留空：全额冲销所选条目（之后可重新计费）</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="149"/>
+        <location filename="../../ui/pages/billing.py" line="149"/>
         <source>“%1”: %2 + VAT %3</source>
         <translation>“%1”：%2，增值税 %3</translation>
     </message>
@@ -1448,122 +1448,122 @@
 <context>
     <name>CustomerDialog</name>
     <message>
-        <location filename="../../ui/forms.py" line="222"/>
+        <location filename="../../ui/kit/forms.py" line="222"/>
         <source>(none)</source>
         <translation>（无）</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="453"/>
+        <location filename="../../ui/kit/forms.py" line="453"/>
         <source>Add contact</source>
         <translation>添加联系人</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="184"/>
+        <location filename="../../ui/kit/forms.py" line="184"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="371"/>
+        <location filename="../../ui/kit/forms.py" line="371"/>
         <source>Changed by someone else</source>
         <translation>记录已被他人修改</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="546"/>
+        <location filename="../../ui/kit/forms.py" line="546"/>
         <source>Contact %1: %2</source>
         <translation>联系人 %1：%2</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="504"/>
+        <location filename="../../ui/kit/forms.py" line="504"/>
         <source>Contacts (%1)</source>
         <translation>联系人（%1）</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="175"/>
+        <location filename="../../ui/kit/forms.py" line="175"/>
         <source>Details</source>
         <translation>详情</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="447"/>
+        <location filename="../../ui/kit/forms.py" line="447"/>
         <source>E-mail</source>
         <translation>电子邮箱</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="154"/>
+        <location filename="../../ui/kit/forms.py" line="154"/>
         <source>Edit %1</source>
         <translation>编辑%1</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="203"/>
+        <location filename="../../ui/kit/forms.py" line="203"/>
         <source>History</source>
         <translation>历史</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="205"/>
+        <location filename="../../ui/kit/forms.py" line="205"/>
         <source>History (%1)</source>
         <translation>历史（%1）</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="446"/>
+        <location filename="../../ui/kit/forms.py" line="446"/>
         <source>Name</source>
         <translation>名称</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="154"/>
+        <location filename="../../ui/kit/forms.py" line="154"/>
         <source>New %1</source>
         <translation>新建%1</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="446"/>
+        <location filename="../../ui/kit/forms.py" line="446"/>
         <source>Phone</source>
         <translation>电话</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="446"/>
+        <location filename="../../ui/kit/forms.py" line="446"/>
         <source>Position</source>
         <translation>职务</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="372"/>
+        <location filename="../../ui/kit/forms.py" line="372"/>
         <source>Reload the record now? Your edits will be lost.</source>
         <translation>现在重新加载该记录？您的修改将丢失。</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="456"/>
+        <location filename="../../ui/kit/forms.py" line="456"/>
         <source>Remove contact</source>
         <translation>删除联系人</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="183"/>
+        <location filename="../../ui/kit/forms.py" line="183"/>
         <source>Save</source>
         <translation>保存</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="254"/>
+        <location filename="../../ui/kit/forms.py" line="254"/>
         <source>This record no longer exists.</source>
         <translation>该记录已不存在。</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="309"/>
+        <location filename="../../ui/kit/forms.py" line="309"/>
         <source>a number, e.g. 12.5</source>
         <translation>请输入数字，例如 12.5</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="301"/>
+        <location filename="../../ui/kit/forms.py" line="301"/>
         <source>a whole number</source>
         <translation>请输入整数</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="283"/>
+        <location filename="../../ui/kit/forms.py" line="283"/>
         <source>choose one of the listed entries</source>
         <translation>请从列表中选择</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="246"/>
+        <location filename="../../ui/kit/forms.py" line="246"/>
         <source>leave empty to keep</source>
         <translation>留空则不修改</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="317"/>
+        <location filename="../../ui/kit/forms.py" line="317"/>
         <source>required</source>
         <translation>必填</translation>
     </message>
@@ -1684,97 +1684,97 @@
 <context>
     <name>DashboardPage</name>
     <message>
-        <location filename="../../ui/dashboard.py" line="196"/>
+        <location filename="../../ui/pages/dashboard.py" line="196"/>
         <source> (%1 shown)</source>
         <translation>（列出 %1）</translation>
     </message>
     <message>
-        <location filename="../../ui/dashboard.py" line="149"/>
+        <location filename="../../ui/pages/dashboard.py" line="149"/>
         <source>Active contracts</source>
         <translation>生效合同</translation>
     </message>
     <message>
-        <location filename="../../ui/dashboard.py" line="67"/>
+        <location filename="../../ui/pages/dashboard.py" line="67"/>
         <source>Contract</source>
         <translation>合同</translation>
     </message>
     <message>
-        <location filename="../../ui/dashboard.py" line="60"/>
+        <location filename="../../ui/pages/dashboard.py" line="60"/>
         <source>Contracts due (within 180/90/60/30 days)</source>
         <translation>即将到期的合同（180/90/60/30 天内）</translation>
     </message>
     <message>
-        <location filename="../../ui/dashboard.py" line="194"/>
+        <location filename="../../ui/pages/dashboard.py" line="194"/>
         <source>Contracts due (within 180/90/60/30 days): %1</source>
         <translation>即将到期的合同（180/90/60/30 天内）：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/dashboard.py" line="67"/>
+        <location filename="../../ui/pages/dashboard.py" line="67"/>
         <source>Customer</source>
         <translation>客户</translation>
     </message>
     <message>
-        <location filename="../../ui/dashboard.py" line="148"/>
+        <location filename="../../ui/pages/dashboard.py" line="148"/>
         <source>Customers</source>
         <translation>客户</translation>
     </message>
     <message>
-        <location filename="../../ui/dashboard.py" line="67"/>
+        <location filename="../../ui/pages/dashboard.py" line="67"/>
         <source>Days</source>
         <translation>天数</translation>
     </message>
     <message>
-        <location filename="../../ui/dashboard.py" line="146"/>
+        <location filename="../../ui/pages/dashboard.py" line="146"/>
         <source>Devices</source>
         <translation>设备</translation>
     </message>
     <message>
-        <location filename="../../ui/dashboard.py" line="150"/>
+        <location filename="../../ui/pages/dashboard.py" line="150"/>
         <source>Ending in 30/60/90 days</source>
         <translation>30/60/90 天内到期</translation>
     </message>
     <message>
-        <location filename="../../ui/dashboard.py" line="67"/>
+        <location filename="../../ui/pages/dashboard.py" line="67"/>
         <source>Ends</source>
         <translation>到期</translation>
     </message>
     <message>
-        <location filename="../../ui/dashboard.py" line="164"/>
+        <location filename="../../ui/pages/dashboard.py" line="164"/>
         <source>GPU fleet by state: </source>
         <translation>GPU 按状态：</translation>
     </message>
     <message>
-        <location filename="../../ui/dashboard.py" line="147"/>
+        <location filename="../../ui/pages/dashboard.py" line="147"/>
         <source>GPUs</source>
         <translation>GPU</translation>
     </message>
     <message>
-        <location filename="../../ui/dashboard.py" line="145"/>
+        <location filename="../../ui/pages/dashboard.py" line="145"/>
         <source>Racks (leased)</source>
         <translation>机柜（已租）</translation>
     </message>
     <message>
-        <location filename="../../ui/dashboard.py" line="61"/>
+        <location filename="../../ui/pages/dashboard.py" line="61"/>
         <source>Red: within 30 days; orange: 60; yellow: 90; green: 180</source>
         <translation>红色：30 天内；橙色：60 天内；黄色：90 天内；绿色：180 天内</translation>
     </message>
     <message>
-        <location filename="../../ui/dashboard.py" line="144"/>
+        <location filename="../../ui/pages/dashboard.py" line="144"/>
         <source>Sites</source>
         <translation>站点</translation>
     </message>
     <message>
-        <location filename="../../ui/dashboard.py" line="198"/>
+        <location filename="../../ui/pages/dashboard.py" line="198"/>
         <source>The nearest %1 are listed; the Contracts page has all of them.</source>
         <translation>列出最近到期的 %1 份；全部合同见“合同”页。</translation>
     </message>
     <message>
-        <location filename="../../ui/dashboard.py" line="188"/>
+        <location filename="../../ui/pages/dashboard.py" line="188"/>
         <source>renewal drafted</source>
         <translation>已起草续签</translation>
     </message>
     <message>
-        <location filename="../../ui/dashboard.py" line="186"/>
+        <location filename="../../ui/pages/dashboard.py" line="186"/>
         <source>≤ %1 days</source>
         <translation>≤ %1 天</translation>
     </message>
@@ -1895,27 +1895,27 @@
 <context>
     <name>DbPasswordDialog</name>
     <message>
-        <location filename="../../ui/dbdialog.py" line="120"/>
+        <location filename="../../ui/shell/dbdialog.py" line="120"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../ui/dbdialog.py" line="119"/>
+        <location filename="../../ui/shell/dbdialog.py" line="119"/>
         <source>Connect</source>
         <translation>连接</translation>
     </message>
     <message>
-        <location filename="../../ui/dbdialog.py" line="108"/>
+        <location filename="../../ui/shell/dbdialog.py" line="108"/>
         <source>Database password</source>
         <translation>数据库密码</translation>
     </message>
     <message>
-        <location filename="../../ui/dbdialog.py" line="117"/>
+        <location filename="../../ui/shell/dbdialog.py" line="117"/>
         <source>Password</source>
         <translation>密码</translation>
     </message>
     <message>
-        <location filename="../../ui/dbdialog.py" line="110"/>
+        <location filename="../../ui/shell/dbdialog.py" line="110"/>
         <source>The password of %1 on %2 is not stored on this computer.</source>
         <translation>%2 上 %1 的密码未保存在本机。</translation>
     </message>
@@ -1923,102 +1923,102 @@
 <context>
     <name>DepositsSection</name>
     <message>
-        <location filename="../../ui/receivables.py" line="237"/>
+        <location filename="../../ui/pages/receivables.py" line="237"/>
         <source>Amount</source>
         <translation>金额</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="254"/>
+        <location filename="../../ui/pages/receivables.py" line="254"/>
         <source>Amount received</source>
         <translation>已收取</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="243"/>
+        <location filename="../../ui/pages/receivables.py" line="243"/>
         <source>App&amp;ly</source>
         <translation>抵扣(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="255"/>
+        <location filename="../../ui/pages/receivables.py" line="255"/>
         <source>Applied</source>
         <translation>已抵扣</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="241"/>
+        <location filename="../../ui/pages/receivables.py" line="241"/>
         <source>Apply to a statement</source>
         <translation>抵扣对账单</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="255"/>
+        <location filename="../../ui/pages/receivables.py" line="255"/>
         <source>Balance</source>
         <translation>余额</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="238"/>
+        <location filename="../../ui/pages/receivables.py" line="238"/>
         <source>Contract</source>
         <translation>合同</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="237"/>
+        <location filename="../../ui/pages/receivables.py" line="237"/>
         <source>Customer</source>
         <translation>客户</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="237"/>
+        <location filename="../../ui/pages/receivables.py" line="237"/>
         <source>Kind</source>
         <translation>类型</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="238"/>
+        <location filename="../../ui/pages/receivables.py" line="238"/>
         <source>R&amp;eceive</source>
         <translation>收取(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="252"/>
+        <location filename="../../ui/pages/receivables.py" line="252"/>
         <source>Reason</source>
         <translation>原因</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="236"/>
+        <location filename="../../ui/pages/receivables.py" line="236"/>
         <source>Receive</source>
         <translation>收取</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="238"/>
+        <location filename="../../ui/pages/receivables.py" line="238"/>
         <source>Reference</source>
         <translation>流水号</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="252"/>
+        <location filename="../../ui/pages/receivables.py" line="252"/>
         <source>Refu&amp;nd</source>
         <translation>退还(&amp;N)</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="249"/>
+        <location filename="../../ui/pages/receivables.py" line="249"/>
         <source>Refund</source>
         <translation>退还</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="255"/>
+        <location filename="../../ui/pages/receivables.py" line="255"/>
         <source>Refunded</source>
         <translation>已退还</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="242"/>
+        <location filename="../../ui/pages/receivables.py" line="242"/>
         <source>Statement no.</source>
         <translation>对账单号</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="240"/>
+        <location filename="../../ui/pages/receivables.py" line="240"/>
         <source>all</source>
         <translation>全部</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="233"/>
+        <location filename="../../ui/pages/receivables.py" line="233"/>
         <source>credit code or name</source>
         <translation>信用代码或名称</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="234"/>
+        <location filename="../../ui/pages/receivables.py" line="234"/>
         <source>optional</source>
         <translation>选填</translation>
     </message>
@@ -2026,97 +2026,97 @@
 <context>
     <name>DeviceDialog</name>
     <message>
-        <location filename="../../ui/forms.py" line="222"/>
+        <location filename="../../ui/kit/forms.py" line="222"/>
         <source>(none)</source>
         <translation>（无）</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="184"/>
+        <location filename="../../ui/kit/forms.py" line="184"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="371"/>
+        <location filename="../../ui/kit/forms.py" line="371"/>
         <source>Changed by someone else</source>
         <translation>记录已被他人修改</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="430"/>
+        <location filename="../../ui/kit/forms.py" line="430"/>
         <source>Close</source>
         <translation>关闭</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="175"/>
+        <location filename="../../ui/kit/forms.py" line="175"/>
         <source>Details</source>
         <translation>详情</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="154"/>
+        <location filename="../../ui/kit/forms.py" line="154"/>
         <source>Edit %1</source>
         <translation>编辑%1</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="421"/>
+        <location filename="../../ui/kit/forms.py" line="421"/>
         <source>GPU slots (%1)</source>
         <translation>GPU 槽位（%1）</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="203"/>
+        <location filename="../../ui/kit/forms.py" line="203"/>
         <source>History</source>
         <translation>历史</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="205"/>
+        <location filename="../../ui/kit/forms.py" line="205"/>
         <source>History (%1)</source>
         <translation>历史（%1）</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="154"/>
+        <location filename="../../ui/kit/forms.py" line="154"/>
         <source>New %1</source>
         <translation>新建%1</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="372"/>
+        <location filename="../../ui/kit/forms.py" line="372"/>
         <source>Reload the record now? Your edits will be lost.</source>
         <translation>现在重新加载该记录？您的修改将丢失。</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="183"/>
+        <location filename="../../ui/kit/forms.py" line="183"/>
         <source>Save</source>
         <translation>保存</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="431"/>
+        <location filename="../../ui/kit/forms.py" line="431"/>
         <source>The slot changes are already saved (see History)</source>
         <translation>槽位的变更已随操作保存（见历史记录）</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="254"/>
+        <location filename="../../ui/kit/forms.py" line="254"/>
         <source>This record no longer exists.</source>
         <translation>该记录已不存在。</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="309"/>
+        <location filename="../../ui/kit/forms.py" line="309"/>
         <source>a number, e.g. 12.5</source>
         <translation>请输入数字，例如 12.5</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="301"/>
+        <location filename="../../ui/kit/forms.py" line="301"/>
         <source>a whole number</source>
         <translation>请输入整数</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="283"/>
+        <location filename="../../ui/kit/forms.py" line="283"/>
         <source>choose one of the listed entries</source>
         <translation>请从列表中选择</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="246"/>
+        <location filename="../../ui/kit/forms.py" line="246"/>
         <source>leave empty to keep</source>
         <translation>留空则不修改</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="317"/>
+        <location filename="../../ui/kit/forms.py" line="317"/>
         <source>required</source>
         <translation>必填</translation>
     </message>
@@ -2124,117 +2124,117 @@
 <context>
     <name>DeviceTypeImportDialog</name>
     <message>
-        <location filename="../../ui/importdialog.py" line="287"/>
+        <location filename="../../ui/kit/importdialog.py" line="287"/>
         <source>%1 file(s): %2 can be imported (%3), %4 refused, %5 with power to check.</source>
         <translation>%1 个文件：%2 个可导入（%3），%4 个被拒绝，%5 个功率待核实。</translation>
     </message>
     <message>
-        <location filename="../../ui/importdialog.py" line="284"/>
+        <location filename="../../ui/kit/importdialog.py" line="284"/>
         <source>%1 new, %2 updated, %3 unchanged</source>
         <translation>新增 %1，更新 %2，未变 %3</translation>
     </message>
     <message>
-        <location filename="../../ui/importdialog.py" line="177"/>
+        <location filename="../../ui/kit/importdialog.py" line="177"/>
         <source>A .yaml/.yml file, or a folder such as devicetype-library/device-types</source>
         <translation>一个 .yaml/.yml 文件，或一个文件夹（如 devicetype-library/device-types）</translation>
     </message>
     <message>
-        <location filename="../../ui/importdialog.py" line="190"/>
+        <location filename="../../ui/kit/importdialog.py" line="190"/>
         <source>All or nothing: import nothing if any file is refused</source>
         <translation>全部或全不：任一文件被拒绝则什么也不导入</translation>
     </message>
     <message>
-        <location filename="../../ui/importdialog.py" line="252"/>
+        <location filename="../../ui/kit/importdialog.py" line="252"/>
         <source>Cancelled; nothing was imported.</source>
         <translation>已取消，未导入任何内容。</translation>
     </message>
     <message>
-        <location filename="../../ui/importdialog.py" line="242"/>
+        <location filename="../../ui/kit/importdialog.py" line="242"/>
         <source>Checking device types…</source>
         <translation>正在检查设备型号…</translation>
     </message>
     <message>
-        <location filename="../../ui/importdialog.py" line="178"/>
+        <location filename="../../ui/kit/importdialog.py" line="178"/>
         <source>Choose file…</source>
         <translation>选择文件…</translation>
     </message>
     <message>
-        <location filename="../../ui/importdialog.py" line="180"/>
+        <location filename="../../ui/kit/importdialog.py" line="180"/>
         <source>Choose folder…</source>
         <translation>选择文件夹…</translation>
     </message>
     <message>
-        <location filename="../../ui/importdialog.py" line="202"/>
+        <location filename="../../ui/kit/importdialog.py" line="202"/>
         <source>Close</source>
         <translation>关闭</translation>
     </message>
     <message>
-        <location filename="../../ui/importdialog.py" line="217"/>
+        <location filename="../../ui/kit/importdialog.py" line="217"/>
         <source>Device type file</source>
         <translation>设备型号文件</translation>
     </message>
     <message>
-        <location filename="../../ui/importdialog.py" line="218"/>
+        <location filename="../../ui/kit/importdialog.py" line="218"/>
         <source>Device types (*.yaml *.yml);;All (*)</source>
         <translation>设备型号 (*.yaml *.yml);;全部 (*)</translation>
     </message>
     <message>
-        <location filename="../../ui/importdialog.py" line="269"/>
+        <location filename="../../ui/kit/importdialog.py" line="269"/>
         <source>File</source>
         <translation>文件</translation>
     </message>
     <message>
-        <location filename="../../ui/importdialog.py" line="224"/>
+        <location filename="../../ui/kit/importdialog.py" line="224"/>
         <source>Folder of device types</source>
         <translation>设备型号文件夹</translation>
     </message>
     <message>
-        <location filename="../../ui/importdialog.py" line="200"/>
+        <location filename="../../ui/kit/importdialog.py" line="200"/>
         <source>Import</source>
         <translation>导入</translation>
     </message>
     <message>
-        <location filename="../../ui/importdialog.py" line="174"/>
+        <location filename="../../ui/kit/importdialog.py" line="174"/>
         <source>Import device types</source>
         <translation>导入设备型号</translation>
     </message>
     <message>
-        <location filename="../../ui/importdialog.py" line="294"/>
+        <location filename="../../ui/kit/importdialog.py" line="294"/>
         <source>Imported %1 of %2 file(s) (%3); %4 refused, listed above.</source>
         <translation>已导入 %2 个文件中的 %1 个（%3）；%4 个被拒绝，见上表。</translation>
     </message>
     <message>
-        <location filename="../../ui/importdialog.py" line="245"/>
+        <location filename="../../ui/kit/importdialog.py" line="245"/>
         <source>Importing device types…</source>
         <translation>正在导入设备型号…</translation>
     </message>
     <message>
-        <location filename="../../ui/importdialog.py" line="255"/>
+        <location filename="../../ui/kit/importdialog.py" line="255"/>
         <source>Nothing was imported: %1 file(s) refused (listed above).</source>
         <translation>未导入任何内容：%1 个文件被拒绝（见上表）。</translation>
     </message>
     <message>
-        <location filename="../../ui/importdialog.py" line="182"/>
+        <location filename="../../ui/kit/importdialog.py" line="182"/>
         <source>Preview</source>
         <translation>预览</translation>
     </message>
     <message>
-        <location filename="../../ui/importdialog.py" line="269"/>
+        <location filename="../../ui/kit/importdialog.py" line="269"/>
         <source>Reason</source>
         <translation>原因</translation>
     </message>
     <message>
-        <location filename="../../ui/importdialog.py" line="269"/>
+        <location filename="../../ui/kit/importdialog.py" line="269"/>
         <source>Status</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../ui/importdialog.py" line="266"/>
+        <location filename="../../ui/kit/importdialog.py" line="266"/>
         <source>power to check</source>
         <translation>功率待核实</translation>
     </message>
     <message>
-        <location filename="../../ui/importdialog.py" line="262"/>
+        <location filename="../../ui/kit/importdialog.py" line="262"/>
         <source>refused</source>
         <translation>已拒绝</translation>
     </message>
@@ -2242,132 +2242,132 @@
 <context>
     <name>FapiaoSection</name>
     <message>
-        <location filename="../../ui/receivables.py" line="297"/>
+        <location filename="../../ui/pages/receivables.py" line="297"/>
         <source>&amp;Add fapiao</source>
         <translation>登记发票(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="292"/>
+        <location filename="../../ui/pages/receivables.py" line="292"/>
         <source>(the customer's profile)</source>
         <translation>（按客户开票信息）</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="288"/>
+        <location filename="../../ui/pages/receivables.py" line="288"/>
         <source>20 digits</source>
         <translation>20 位数字</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="296"/>
+        <location filename="../../ui/pages/receivables.py" line="296"/>
         <source>Amount</source>
         <translation>金额</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="307"/>
+        <location filename="../../ui/pages/receivables.py" line="307"/>
         <source>Credit code</source>
         <translation>统一社会信用代码</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="302"/>
+        <location filename="../../ui/pages/receivables.py" line="302"/>
         <source>Credit note</source>
         <translation>红字账单</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="307"/>
+        <location filename="../../ui/pages/receivables.py" line="307"/>
         <source>Customer</source>
         <translation>客户</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="295"/>
+        <location filename="../../ui/pages/receivables.py" line="295"/>
         <source>Date</source>
         <translation>日期</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="295"/>
+        <location filename="../../ui/pages/receivables.py" line="295"/>
         <source>Fapiao no.</source>
         <translation>发票号</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="306"/>
+        <location filename="../../ui/pages/receivables.py" line="306"/>
         <source>Kind</source>
         <translation>类型</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="309"/>
+        <location filename="../../ui/pages/receivables.py" line="309"/>
         <source>Note</source>
         <translation>备注</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="303"/>
+        <location filename="../../ui/pages/receivables.py" line="303"/>
         <source>Original fapiao</source>
         <translation>原发票号码</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="294"/>
+        <location filename="../../ui/pages/receivables.py" line="294"/>
         <source>Record a fapiao for a statement</source>
         <translation>登记对账单的发票</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="301"/>
+        <location filename="../../ui/pages/receivables.py" line="301"/>
         <source>Record a red-letter fapiao for a credit note</source>
         <translation>登记红字账单的红字发票</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="304"/>
+        <location filename="../../ui/pages/receivables.py" line="304"/>
         <source>Record red-le&amp;tter</source>
         <translation>登记红字发票(&amp;T)</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="309"/>
+        <location filename="../../ui/pages/receivables.py" line="309"/>
         <source>Recorded by</source>
         <translation>登记人</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="308"/>
+        <location filename="../../ui/pages/receivables.py" line="308"/>
         <source>Reverses</source>
         <translation>冲回/冲销</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="307"/>
+        <location filename="../../ui/pages/receivables.py" line="307"/>
         <source>Statement</source>
         <translation>账单</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="308"/>
+        <location filename="../../ui/pages/receivables.py" line="308"/>
         <source>Statement fapiao status</source>
         <translation>对账单开票状态</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="295"/>
+        <location filename="../../ui/pages/receivables.py" line="295"/>
         <source>Statement no.</source>
         <translation>对账单号</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="296"/>
+        <location filename="../../ui/pages/receivables.py" line="296"/>
         <source>Tax</source>
         <translation>税额</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="308"/>
+        <location filename="../../ui/pages/receivables.py" line="308"/>
         <source>Total</source>
         <translation>合计</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="296"/>
+        <location filename="../../ui/pages/receivables.py" line="296"/>
         <source>Type</source>
         <translation>型号</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="300"/>
+        <location filename="../../ui/pages/receivables.py" line="300"/>
         <source>the credit note's</source>
         <translation>按红字账单</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="299"/>
+        <location filename="../../ui/pages/receivables.py" line="299"/>
         <source>the fapiao it reverses</source>
         <translation>被冲红的原发票号码</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="290"/>
+        <location filename="../../ui/pages/receivables.py" line="290"/>
         <source>without tax</source>
         <translation>不含税</translation>
     </message>
@@ -2375,142 +2375,142 @@
 <context>
     <name>FindFreeUnitsDialog</name>
     <message>
-        <location filename="../../ui/freespace.py" line="169"/>
+        <location filename="../../ui/pages/freespace.py" line="169"/>
         <source>%1 or more racks fit; the best %1 are listed. Choose a site or a room to narrow the search.</source>
         <translation>至少 %1 个机柜满足条件；列出最贴合的 %1 个。选择站点或机房以缩小范围。</translation>
     </message>
     <message>
-        <location filename="../../ui/freespace.py" line="172"/>
+        <location filename="../../ui/pages/freespace.py" line="172"/>
         <source>%1 rack(s) with %2 contiguous free U, best fit first.</source>
         <translation>%1 个机柜有连续 %2U 空闲，最贴合的在前。</translation>
     </message>
     <message>
-        <location filename="../../ui/freespace.py" line="39"/>
+        <location filename="../../ui/pages/freespace.py" line="39"/>
         <source>(any: units only)</source>
         <translation>（任意：只按 U 数）</translation>
     </message>
     <message>
-        <location filename="../../ui/freespace.py" line="64"/>
+        <location filename="../../ui/pages/freespace.py" line="64"/>
         <source>(our own equipment)</source>
         <translation>（本公司设备）</translation>
     </message>
     <message>
-        <location filename="../../ui/freespace.py" line="56"/>
+        <location filename="../../ui/pages/freespace.py" line="56"/>
         <source>(whole fleet)</source>
         <translation>（全部站点）</translation>
     </message>
     <message>
-        <location filename="../../ui/freespace.py" line="67"/>
+        <location filename="../../ui/pages/freespace.py" line="67"/>
         <source>A rack leased to a customer takes only that customer's devices; other customers' reservations are never offered</source>
         <translation>已出租给客户的机柜只放该客户的设备；其他客户预留的 U 位不会列出</translation>
     </message>
     <message>
-        <location filename="../../ui/freespace.py" line="113"/>
+        <location filename="../../ui/pages/freespace.py" line="113"/>
         <source>Close</source>
         <translation>关闭</translation>
     </message>
     <message>
-        <location filename="../../ui/freespace.py" line="53"/>
+        <location filename="../../ui/pages/freespace.py" line="53"/>
         <source>Contiguous units</source>
         <translation>连续 U 数</translation>
     </message>
     <message>
-        <location filename="../../ui/freespace.py" line="47"/>
+        <location filename="../../ui/pages/freespace.py" line="47"/>
         <source>Device type</source>
         <translation>设备型号</translation>
     </message>
     <message>
-        <location filename="../../ui/freespace.py" line="83"/>
+        <location filename="../../ui/pages/freespace.py" line="83"/>
         <source>Face</source>
         <translation>朝向</translation>
     </message>
     <message>
-        <location filename="../../ui/freespace.py" line="34"/>
+        <location filename="../../ui/pages/freespace.py" line="34"/>
         <source>Find free U</source>
         <translation>查找空闲 U 位</translation>
     </message>
     <message>
-        <location filename="../../ui/freespace.py" line="69"/>
+        <location filename="../../ui/pages/freespace.py" line="69"/>
         <source>For</source>
         <translation>用于</translation>
     </message>
     <message>
-        <location filename="../../ui/freespace.py" line="93"/>
+        <location filename="../../ui/pages/freespace.py" line="93"/>
         <source>Free (U)</source>
         <translation>空闲（U）</translation>
     </message>
     <message>
-        <location filename="../../ui/freespace.py" line="76"/>
+        <location filename="../../ui/pages/freespace.py" line="76"/>
         <source>Full depth (both faces free)</source>
         <translation>全深（前后两面均空闲）</translation>
     </message>
     <message>
-        <location filename="../../ui/freespace.py" line="92"/>
+        <location filename="../../ui/pages/freespace.py" line="92"/>
         <source>Lessee</source>
         <translation>承租客户</translation>
     </message>
     <message>
-        <location filename="../../ui/freespace.py" line="175"/>
+        <location filename="../../ui/pages/freespace.py" line="175"/>
         <source>No rack has %1 contiguous free U there.</source>
         <translation>该范围内没有机柜有连续 %1U 空闲。</translation>
     </message>
     <message>
-        <location filename="../../ui/freespace.py" line="107"/>
+        <location filename="../../ui/pages/freespace.py" line="107"/>
         <source>Open elevation</source>
         <translation>打开立面图</translation>
     </message>
     <message>
-        <location filename="../../ui/freespace.py" line="110"/>
+        <location filename="../../ui/pages/freespace.py" line="110"/>
         <source>Place a device here…</source>
         <translation>在此上架设备…</translation>
     </message>
     <message>
-        <location filename="../../ui/freespace.py" line="92"/>
+        <location filename="../../ui/pages/freespace.py" line="92"/>
         <source>Rack</source>
         <translation>机柜</translation>
     </message>
     <message>
-        <location filename="../../ui/freespace.py" line="93"/>
+        <location filename="../../ui/pages/freespace.py" line="93"/>
         <source>Range</source>
         <translation>U 位范围</translation>
     </message>
     <message>
-        <location filename="../../ui/freespace.py" line="92"/>
+        <location filename="../../ui/pages/freespace.py" line="92"/>
         <source>Room</source>
         <translation>机房</translation>
     </message>
     <message>
-        <location filename="../../ui/freespace.py" line="60"/>
+        <location filename="../../ui/pages/freespace.py" line="60"/>
         <source>Room %1</source>
         <translation>机房 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/freespace.py" line="85"/>
+        <location filename="../../ui/pages/freespace.py" line="85"/>
         <source>Search</source>
         <translation>搜索</translation>
     </message>
     <message>
-        <location filename="../../ui/freespace.py" line="92"/>
+        <location filename="../../ui/pages/freespace.py" line="92"/>
         <source>Site</source>
         <translation>站点</translation>
     </message>
     <message>
-        <location filename="../../ui/freespace.py" line="58"/>
+        <location filename="../../ui/pages/freespace.py" line="58"/>
         <source>Site %1</source>
         <translation>站点 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/freespace.py" line="44"/>
+        <location filename="../../ui/pages/freespace.py" line="44"/>
         <source>Takes the type's height and depth, and leaves out racks whose power capacity cannot take its typical draw</source>
         <translation>按型号的高度和深度查找，并排除功率容量承受不了其典型功耗的机柜</translation>
     </message>
     <message>
-        <location filename="../../ui/freespace.py" line="61"/>
+        <location filename="../../ui/pages/freespace.py" line="61"/>
         <source>Where</source>
         <translation>范围</translation>
     </message>
     <message>
-        <location filename="../../ui/freespace.py" line="179"/>
+        <location filename="../../ui/pages/freespace.py" line="179"/>
         <source>both faces</source>
         <translation>前后两面</translation>
     </message>
@@ -2518,57 +2518,57 @@
 <context>
     <name>FirstRunWizard</name>
     <message>
-        <location filename="../../ui/startup.py" line="69"/>
+        <location filename="../../ui/shell/startup.py" line="69"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../ui/startup.py" line="68"/>
+        <location filename="../../ui/shell/startup.py" line="68"/>
         <source>Create</source>
         <translation>创建</translation>
     </message>
     <message>
-        <location filename="../../ui/startup.py" line="38"/>
+        <location filename="../../ui/shell/startup.py" line="38"/>
         <source>Create the administrator</source>
         <translation>创建管理员</translation>
     </message>
     <message>
-        <location filename="../../ui/startup.py" line="52"/>
+        <location filename="../../ui/shell/startup.py" line="52"/>
         <source>Display name</source>
         <translation>显示名称</translation>
     </message>
     <message>
-        <location filename="../../ui/startup.py" line="55"/>
+        <location filename="../../ui/shell/startup.py" line="55"/>
         <source>Load the demo data (sites, racks, GPUs, customers, contracts)</source>
         <translation>加载演示数据（站点、机柜、GPU、客户、合同）</translation>
     </message>
     <message>
-        <location filename="../../ui/startup.py" line="51"/>
+        <location filename="../../ui/shell/startup.py" line="51"/>
         <source>Login</source>
         <translation>登录名</translation>
     </message>
     <message>
-        <location filename="../../ui/startup.py" line="53"/>
+        <location filename="../../ui/shell/startup.py" line="53"/>
         <source>Password (8+ characters)</source>
         <translation>密码（至少 8 位）</translation>
     </message>
     <message>
-        <location filename="../../ui/startup.py" line="54"/>
+        <location filename="../../ui/shell/startup.py" line="54"/>
         <source>Repeat password</source>
         <translation>确认密码</translation>
     </message>
     <message>
-        <location filename="../../ui/startup.py" line="74"/>
+        <location filename="../../ui/shell/startup.py" line="74"/>
         <source>The two passwords differ.</source>
         <translation>两次输入的密码不一致。</translation>
     </message>
     <message>
-        <location filename="../../ui/startup.py" line="39"/>
+        <location filename="../../ui/shell/startup.py" line="39"/>
         <source>This database has no users yet. The first user is the administrator.</source>
         <translation>该数据库还没有用户。第一个用户即为管理员。</translation>
     </message>
     <message>
-        <location filename="../../ui/startup.py" line="34"/>
+        <location filename="../../ui/shell/startup.py" line="34"/>
         <source>Welcome to the IDC console</source>
         <translation>欢迎使用 IDC 管理控制台</translation>
     </message>
@@ -2576,82 +2576,82 @@
 <context>
     <name>FormDialog</name>
     <message>
-        <location filename="../../ui/forms.py" line="222"/>
+        <location filename="../../ui/kit/forms.py" line="222"/>
         <source>(none)</source>
         <translation>（无）</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="184"/>
+        <location filename="../../ui/kit/forms.py" line="184"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="371"/>
+        <location filename="../../ui/kit/forms.py" line="371"/>
         <source>Changed by someone else</source>
         <translation>记录已被他人修改</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="175"/>
+        <location filename="../../ui/kit/forms.py" line="175"/>
         <source>Details</source>
         <translation>详情</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="154"/>
+        <location filename="../../ui/kit/forms.py" line="154"/>
         <source>Edit %1</source>
         <translation>编辑%1</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="203"/>
+        <location filename="../../ui/kit/forms.py" line="203"/>
         <source>History</source>
         <translation>历史</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="205"/>
+        <location filename="../../ui/kit/forms.py" line="205"/>
         <source>History (%1)</source>
         <translation>历史（%1）</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="154"/>
+        <location filename="../../ui/kit/forms.py" line="154"/>
         <source>New %1</source>
         <translation>新建%1</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="372"/>
+        <location filename="../../ui/kit/forms.py" line="372"/>
         <source>Reload the record now? Your edits will be lost.</source>
         <translation>现在重新加载该记录？您的修改将丢失。</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="183"/>
+        <location filename="../../ui/kit/forms.py" line="183"/>
         <source>Save</source>
         <translation>保存</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="254"/>
+        <location filename="../../ui/kit/forms.py" line="254"/>
         <source>This record no longer exists.</source>
         <translation>该记录已不存在。</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="309"/>
+        <location filename="../../ui/kit/forms.py" line="309"/>
         <source>a number, e.g. 12.5</source>
         <translation>请输入数字，例如 12.5</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="301"/>
+        <location filename="../../ui/kit/forms.py" line="301"/>
         <source>a whole number</source>
         <translation>请输入整数</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="283"/>
+        <location filename="../../ui/kit/forms.py" line="283"/>
         <source>choose one of the listed entries</source>
         <translation>请从列表中选择</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="246"/>
+        <location filename="../../ui/kit/forms.py" line="246"/>
         <source>leave empty to keep</source>
         <translation>留空则不修改</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="317"/>
+        <location filename="../../ui/kit/forms.py" line="317"/>
         <source>required</source>
         <translation>必填</translation>
     </message>
@@ -2659,22 +2659,22 @@
 <context>
     <name>FourEyesCheck</name>
     <message>
-        <location filename="../../ui/installsettings.py" line="25"/>
+        <location filename="../../ui/shell/installsettings.py" line="25"/>
         <source>Contracts are approved by a second person (four eyes)</source>
         <translation>合同须由另一人审批（双人复核）</translation>
     </message>
     <message>
-        <location filename="../../ui/installsettings.py" line="37"/>
+        <location filename="../../ui/shell/installsettings.py" line="37"/>
         <source>Off lets whoever drafted a contract approve it; the change is audited and the contract's approval line says so.</source>
         <translation>关闭后起草人可自行审批合同；此更改记入审计日志，合同的审批栏也会注明。</translation>
     </message>
     <message>
-        <location filename="../../ui/installsettings.py" line="47"/>
+        <location filename="../../ui/shell/installsettings.py" line="47"/>
         <source>Refused</source>
         <translation>操作被拒绝</translation>
     </message>
     <message>
-        <location filename="../../ui/installsettings.py" line="41"/>
+        <location filename="../../ui/shell/installsettings.py" line="41"/>
         <source>Why? The change goes into the audit trail.</source>
         <translation>原因？此更改将记入审计日志。</translation>
     </message>
@@ -2682,112 +2682,112 @@
 <context>
     <name>GpuDialog</name>
     <message>
-        <location filename="../../ui/forms.py" line="222"/>
+        <location filename="../../ui/kit/forms.py" line="222"/>
         <source>(none)</source>
         <translation>（无）</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="184"/>
+        <location filename="../../ui/kit/forms.py" line="184"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="371"/>
+        <location filename="../../ui/kit/forms.py" line="371"/>
         <source>Changed by someone else</source>
         <translation>记录已被他人修改</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="175"/>
+        <location filename="../../ui/kit/forms.py" line="175"/>
         <source>Details</source>
         <translation>详情</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="154"/>
+        <location filename="../../ui/kit/forms.py" line="154"/>
         <source>Edit %1</source>
         <translation>编辑%1</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="392"/>
+        <location filename="../../ui/kit/forms.py" line="392"/>
         <source>From</source>
         <translation>原状态</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="203"/>
+        <location filename="../../ui/kit/forms.py" line="203"/>
         <source>History</source>
         <translation>历史</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="205"/>
+        <location filename="../../ui/kit/forms.py" line="205"/>
         <source>History (%1)</source>
         <translation>历史（%1）</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="407"/>
+        <location filename="../../ui/kit/forms.py" line="407"/>
         <source>Lifecycle (%1)</source>
         <translation>生命周期（%1）</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="154"/>
+        <location filename="../../ui/kit/forms.py" line="154"/>
         <source>New %1</source>
         <translation>新建%1</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="393"/>
+        <location filename="../../ui/kit/forms.py" line="393"/>
         <source>Reason</source>
         <translation>原因</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="372"/>
+        <location filename="../../ui/kit/forms.py" line="372"/>
         <source>Reload the record now? Your edits will be lost.</source>
         <translation>现在重新加载该记录？您的修改将丢失。</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="183"/>
+        <location filename="../../ui/kit/forms.py" line="183"/>
         <source>Save</source>
         <translation>保存</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="254"/>
+        <location filename="../../ui/kit/forms.py" line="254"/>
         <source>This record no longer exists.</source>
         <translation>该记录已不存在。</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="392"/>
+        <location filename="../../ui/kit/forms.py" line="392"/>
         <source>Time</source>
         <translation>时间</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="392"/>
+        <location filename="../../ui/kit/forms.py" line="392"/>
         <source>To</source>
         <translation>新状态</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="393"/>
+        <location filename="../../ui/kit/forms.py" line="393"/>
         <source>User</source>
         <translation>用户</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="309"/>
+        <location filename="../../ui/kit/forms.py" line="309"/>
         <source>a number, e.g. 12.5</source>
         <translation>请输入数字，例如 12.5</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="301"/>
+        <location filename="../../ui/kit/forms.py" line="301"/>
         <source>a whole number</source>
         <translation>请输入整数</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="283"/>
+        <location filename="../../ui/kit/forms.py" line="283"/>
         <source>choose one of the listed entries</source>
         <translation>请从列表中选择</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="246"/>
+        <location filename="../../ui/kit/forms.py" line="246"/>
         <source>leave empty to keep</source>
         <translation>留空则不修改</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="317"/>
+        <location filename="../../ui/kit/forms.py" line="317"/>
         <source>required</source>
         <translation>必填</translation>
     </message>
@@ -2795,82 +2795,82 @@
 <context>
     <name>GpuSlotGrid</name>
     <message>
-        <location filename="../../ui/gpuslots.py" line="192"/>
+        <location filename="../../ui/pages/gpuslots.py" line="192"/>
         <source>%1 installed into slot %2.</source>
         <translation>%1 已装入槽位 %2。</translation>
     </message>
     <message>
-        <location filename="../../ui/gpuslots.py" line="210"/>
+        <location filename="../../ui/pages/gpuslots.py" line="210"/>
         <source>%1 moved from slot %2 to slot %3.</source>
         <translation>%1 已从槽位 %2 移到槽位 %3。</translation>
     </message>
     <message>
-        <location filename="../../ui/gpuslots.py" line="105"/>
+        <location filename="../../ui/pages/gpuslots.py" line="105"/>
         <source>%1 of %2 slots hold a GPU.</source>
         <translation>%2 个槽位中有 %1 个已装 GPU。</translation>
     </message>
     <message>
-        <location filename="../../ui/gpuslots.py" line="200"/>
+        <location filename="../../ui/pages/gpuslots.py" line="200"/>
         <source>%1 removed from slot %2 to stock.</source>
         <translation>%1 已从槽位 %2 拆下入库。</translation>
     </message>
     <message>
-        <location filename="../../ui/gpuslots.py" line="124"/>
+        <location filename="../../ui/pages/gpuslots.py" line="124"/>
         <source>(empty)</source>
         <translation>（空）</translation>
     </message>
     <message>
-        <location filename="../../ui/gpuslots.py" line="168"/>
+        <location filename="../../ui/pages/gpuslots.py" line="168"/>
         <source>Changed by someone else: %1 The slots were reloaded.</source>
         <translation>记录已被他人修改：%1 已重新载入槽位。</translation>
     </message>
     <message>
-        <location filename="../../ui/gpuslots.py" line="47"/>
+        <location filename="../../ui/pages/gpuslots.py" line="47"/>
         <source>From stock</source>
         <translation>库存 GPU</translation>
     </message>
     <message>
-        <location filename="../../ui/gpuslots.py" line="53"/>
+        <location filename="../../ui/pages/gpuslots.py" line="53"/>
         <source>Install into slot</source>
         <translation>装入槽位</translation>
     </message>
     <message>
-        <location filename="../../ui/gpuslots.py" line="69"/>
+        <location filename="../../ui/pages/gpuslots.py" line="69"/>
         <source>Move</source>
         <translation>变更</translation>
     </message>
     <message>
-        <location filename="../../ui/gpuslots.py" line="65"/>
+        <location filename="../../ui/pages/gpuslots.py" line="65"/>
         <source>Move to slot</source>
         <translation>移到槽位</translation>
     </message>
     <message>
-        <location filename="../../ui/gpuslots.py" line="77"/>
+        <location filename="../../ui/pages/gpuslots.py" line="77"/>
         <source>Reason</source>
         <translation>原因</translation>
     </message>
     <message>
-        <location filename="../../ui/gpuslots.py" line="60"/>
+        <location filename="../../ui/pages/gpuslots.py" line="60"/>
         <source>Remove to stock</source>
         <translation>拆下入库</translation>
     </message>
     <message>
-        <location filename="../../ui/gpuslots.py" line="117"/>
+        <location filename="../../ui/pages/gpuslots.py" line="117"/>
         <source>Slot %1</source>
         <translation>槽位 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/gpuslots.py" line="101"/>
+        <location filename="../../ui/pages/gpuslots.py" line="101"/>
         <source>This device no longer exists.</source>
         <translation>该设备已不存在。</translation>
     </message>
     <message>
-        <location filename="../../ui/gpuslots.py" line="107"/>
+        <location filename="../../ui/pages/gpuslots.py" line="107"/>
         <source>This server takes %1 GPUs.</source>
         <translation>该服务器使用 %1 GPU。</translation>
     </message>
     <message>
-        <location filename="../../ui/gpuslots.py" line="80"/>
+        <location filename="../../ui/pages/gpuslots.py" line="80"/>
         <source>goes into the audit trail</source>
         <translation>将记入审计日志</translation>
     </message>
@@ -2878,47 +2878,47 @@
 <context>
     <name>HandoverDialog</name>
     <message>
-        <location filename="../../ui/billing.py" line="182"/>
+        <location filename="../../ui/pages/billing.py" line="182"/>
         <source>Awaiting handover</source>
         <translation>待交付</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="220"/>
+        <location filename="../../ui/pages/billing.py" line="220"/>
         <source>Choose an item.</source>
         <translation>请选择一个条目。</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="209"/>
+        <location filename="../../ui/pages/billing.py" line="209"/>
         <source>Close</source>
         <translation>关闭</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="204"/>
+        <location filename="../../ui/pages/billing.py" line="204"/>
         <source>Evidence *</source>
         <translation>凭据 *</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="200"/>
+        <location filename="../../ui/pages/billing.py" line="200"/>
         <source>Handed over at (Asia/Shanghai)</source>
         <translation>交付时间（北京时间）</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="193"/>
+        <location filename="../../ui/pages/billing.py" line="193"/>
         <source>Items</source>
         <translation>条目</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="208"/>
+        <location filename="../../ui/pages/billing.py" line="208"/>
         <source>Record handover</source>
         <translation>记录交付</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="203"/>
+        <location filename="../../ui/pages/billing.py" line="203"/>
         <source>evidence: signed handover form, ticket, who received it</source>
         <translation>凭据：签字交接单、工单号、接收人</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="188"/>
+        <location filename="../../ui/pages/billing.py" line="188"/>
         <source>planned %1</source>
         <translation>计划 %1</translation>
     </message>
@@ -2926,12 +2926,12 @@
 <context>
     <name>HistoryDialog</name>
     <message>
-        <location filename="../../ui/history.py" line="136"/>
+        <location filename="../../ui/kit/history.py" line="136"/>
         <source>Close</source>
         <translation>关闭</translation>
     </message>
     <message>
-        <location filename="../../ui/history.py" line="131"/>
+        <location filename="../../ui/kit/history.py" line="131"/>
         <source>History: %1</source>
         <translation>历史：%1</translation>
     </message>
@@ -2939,47 +2939,47 @@
 <context>
     <name>HistoryView</name>
     <message>
-        <location filename="../../ui/history.py" line="96"/>
+        <location filename="../../ui/kit/history.py" line="96"/>
         <source>%1 of %2 events, newest first</source>
         <translation>%1 / 共 %2 条事件，最新在前</translation>
     </message>
     <message>
-        <location filename="../../ui/history.py" line="30"/>
+        <location filename="../../ui/kit/history.py" line="30"/>
         <source>Action</source>
         <translation>操作</translation>
     </message>
     <message>
-        <location filename="../../ui/history.py" line="31"/>
+        <location filename="../../ui/kit/history.py" line="31"/>
         <source>Changes</source>
         <translation>变更</translation>
     </message>
     <message>
-        <location filename="../../ui/history.py" line="45"/>
+        <location filename="../../ui/kit/history.py" line="45"/>
         <source>Event detail…</source>
         <translation>事件详情…</translation>
     </message>
     <message>
-        <location filename="../../ui/history.py" line="97"/>
+        <location filename="../../ui/kit/history.py" line="97"/>
         <source>No audit events for this record.</source>
         <translation>该记录没有审计事件。</translation>
     </message>
     <message>
-        <location filename="../../ui/history.py" line="41"/>
+        <location filename="../../ui/kit/history.py" line="41"/>
         <source>Older events</source>
         <translation>更早的事件</translation>
     </message>
     <message>
-        <location filename="../../ui/history.py" line="31"/>
+        <location filename="../../ui/kit/history.py" line="31"/>
         <source>Reason</source>
         <translation>原因</translation>
     </message>
     <message>
-        <location filename="../../ui/history.py" line="30"/>
+        <location filename="../../ui/kit/history.py" line="30"/>
         <source>Time</source>
         <translation>时间</translation>
     </message>
     <message>
-        <location filename="../../ui/history.py" line="30"/>
+        <location filename="../../ui/kit/history.py" line="30"/>
         <source>User</source>
         <translation>用户</translation>
     </message>
@@ -2987,77 +2987,77 @@
 <context>
     <name>ImportDialog</name>
     <message>
-        <location filename="../../ui/importdialog.py" line="125"/>
+        <location filename="../../ui/kit/importdialog.py" line="125"/>
         <source>%1 rows, %2 with problems (marked red). Fix the file and preview again; nothing is imported while a row is bad.</source>
         <translation>共 %1 行，其中 %2 行有问题（红色标出）。请修改文件后重新预览；存在错误行时不会导入任何数据。</translation>
     </message>
     <message>
-        <location filename="../../ui/importdialog.py" line="129"/>
+        <location filename="../../ui/kit/importdialog.py" line="129"/>
         <source>%1 rows, all good. Press Import to write them.</source>
         <translation>共 %1 行，全部正确。点击“导入”写入。</translation>
     </message>
     <message>
-        <location filename="../../ui/importdialog.py" line="104"/>
+        <location filename="../../ui/kit/importdialog.py" line="104"/>
         <source>Cannot read the file: %1</source>
         <translation>无法读取文件：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/importdialog.py" line="58"/>
+        <location filename="../../ui/kit/importdialog.py" line="58"/>
         <source>Choose file…</source>
         <translation>选择文件…</translation>
     </message>
     <message>
-        <location filename="../../ui/importdialog.py" line="77"/>
+        <location filename="../../ui/kit/importdialog.py" line="77"/>
         <source>Close</source>
         <translation>关闭</translation>
     </message>
     <message>
-        <location filename="../../ui/importdialog.py" line="75"/>
+        <location filename="../../ui/kit/importdialog.py" line="75"/>
         <source>Import</source>
         <translation>导入</translation>
     </message>
     <message>
-        <location filename="../../ui/importdialog.py" line="55"/>
+        <location filename="../../ui/kit/importdialog.py" line="55"/>
         <source>Import %1</source>
         <translation>导入%1</translation>
     </message>
     <message>
-        <location filename="../../ui/importdialog.py" line="146"/>
+        <location filename="../../ui/kit/importdialog.py" line="146"/>
         <source>Import cancelled; nothing was imported.</source>
         <translation>导入已取消，未导入任何内容。</translation>
     </message>
     <message>
-        <location filename="../../ui/importdialog.py" line="90"/>
+        <location filename="../../ui/kit/importdialog.py" line="90"/>
         <source>Import file</source>
         <translation>导入文件</translation>
     </message>
     <message>
-        <location filename="../../ui/importdialog.py" line="139"/>
+        <location filename="../../ui/kit/importdialog.py" line="139"/>
         <source>Imported.</source>
         <translation>已导入。</translation>
     </message>
     <message>
-        <location filename="../../ui/importdialog.py" line="155"/>
+        <location filename="../../ui/kit/importdialog.py" line="155"/>
         <source>Importing…</source>
         <translation>正在导入…</translation>
     </message>
     <message>
-        <location filename="../../ui/importdialog.py" line="149"/>
+        <location filename="../../ui/kit/importdialog.py" line="149"/>
         <source>Nothing was imported: %1 bad row(s). Preview again to see them.</source>
         <translation>未导入任何数据：%1 行有错误。请重新预览查看。</translation>
     </message>
     <message>
-        <location filename="../../ui/importdialog.py" line="60"/>
+        <location filename="../../ui/kit/importdialog.py" line="60"/>
         <source>Preview</source>
         <translation>预览</translation>
     </message>
     <message>
-        <location filename="../../ui/importdialog.py" line="111"/>
+        <location filename="../../ui/kit/importdialog.py" line="111"/>
         <source>Problem</source>
         <translation>问题</translation>
     </message>
     <message>
-        <location filename="../../ui/importdialog.py" line="91"/>
+        <location filename="../../ui/kit/importdialog.py" line="91"/>
         <source>Tables (*.csv *.xlsx);;All (*)</source>
         <translation>表格 (*.csv *.xlsx);;所有文件 (*)</translation>
     </message>
@@ -3065,47 +3065,47 @@
 <context>
     <name>InvoicingProfileTab</name>
     <message>
-        <location filename="../../ui/receivables.py" line="589"/>
+        <location filename="../../ui/pages/receivables.py" line="589"/>
         <source>Address and phone</source>
         <translation>地址、电话</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="590"/>
+        <location filename="../../ui/pages/receivables.py" line="590"/>
         <source>Bank and account</source>
         <translation>开户行及账号</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="593"/>
+        <location filename="../../ui/pages/receivables.py" line="593"/>
         <source>E-mail for delivery</source>
         <translation>收票邮箱</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="592"/>
+        <location filename="../../ui/pages/receivables.py" line="592"/>
         <source>Fapiao type</source>
         <translation>发票类型</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="637"/>
+        <location filename="../../ui/pages/receivables.py" line="637"/>
         <source>Invoicing profile</source>
         <translation>开票信息</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="641"/>
+        <location filename="../../ui/pages/receivables.py" line="641"/>
         <source>Invoicing profile not saved</source>
         <translation>开票信息未保存</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="588"/>
+        <location filename="../../ui/pages/receivables.py" line="588"/>
         <source>Name on the fapiao</source>
         <translation>名称（发票抬头）</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="594"/>
+        <location filename="../../ui/pages/receivables.py" line="594"/>
         <source>Save &amp;invoicing profile</source>
         <translation>保存开票信息(&amp;I)</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="588"/>
+        <location filename="../../ui/pages/receivables.py" line="588"/>
         <source>Taxpayer ID</source>
         <translation>纳税人识别号</translation>
     </message>
@@ -3113,179 +3113,179 @@
 <context>
     <name>ListPage</name>
     <message>
-        <location filename="../../ui/listview.py" line="331"/>
+        <location filename="../../ui/kit/listview.py" line="333"/>
         <source>%1 contains (empty: no filter):</source>
         <translation>%1包含（留空表示不筛选）：</translation>
     </message>
     <message>
-        <location filename="../../ui/listview.py" line="539"/>
+        <location filename="../../ui/kit/listview.py" line="541"/>
         <source>%1 moved, %2 refused:</source>
         <translation>已变更 %1 个，拒绝 %2 个：</translation>
     </message>
     <message>
-        <location filename="../../ui/listview.py" line="207"/>
+        <location filename="../../ui/kit/listview.py" line="209"/>
         <source>%1 of %2</source>
         <translation>%1 / 共 %2</translation>
     </message>
     <message>
-        <location filename="../../ui/listview.py" line="209"/>
+        <location filename="../../ui/kit/listview.py" line="211"/>
         <source>%1 rows</source>
         <translation>共 %1 行</translation>
     </message>
     <message>
-        <location filename="../../ui/listview.py" line="204"/>
+        <location filename="../../ui/kit/listview.py" line="206"/>
         <source>%1+ of %2, counting…</source>
         <translation>%1+ / 共 %2，正在计数…</translation>
     </message>
     <message>
-        <location filename="../../ui/listview.py" line="105"/>
+        <location filename="../../ui/kit/listview.py" line="107"/>
         <source>%1: all</source>
         <translation>%1：全部</translation>
     </message>
     <message>
-        <location filename="../../ui/listview.py" line="493"/>
+        <location filename="../../ui/kit/listview.py" line="495"/>
         <source>A reason is required.</source>
         <translation>必须填写原因。</translation>
     </message>
     <message>
-        <location filename="../../ui/listview.py" line="388"/>
+        <location filename="../../ui/kit/listview.py" line="390"/>
         <source>CSV (*.csv)</source>
         <translation>CSV (*.csv)</translation>
     </message>
     <message>
-        <location filename="../../ui/listview.py" line="112"/>
+        <location filename="../../ui/kit/listview.py" line="114"/>
         <source>Clear filters</source>
         <translation>清除筛选</translation>
     </message>
     <message>
-        <location filename="../../ui/listview.py" line="360"/>
+        <location filename="../../ui/kit/listview.py" line="362"/>
         <source>Copy</source>
         <translation>复制</translation>
     </message>
     <message>
-        <location filename="../../ui/listview.py" line="228"/>
+        <location filename="../../ui/kit/listview.py" line="230"/>
         <source>Could not read the list: %1</source>
         <translation>无法读取列表：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/listview.py" line="552"/>
+        <location filename="../../ui/kit/listview.py" line="554"/>
         <source>Excel (*.xlsx);;CSV (*.csv)</source>
         <translation>Excel (*.xlsx);;CSV (*.csv)</translation>
     </message>
     <message>
-        <location filename="../../ui/listview.py" line="551"/>
+        <location filename="../../ui/kit/listview.py" line="553"/>
         <source>Export</source>
         <translation>导出</translation>
     </message>
     <message>
-        <location filename="../../ui/listview.py" line="387"/>
+        <location filename="../../ui/kit/listview.py" line="389"/>
         <source>Export selection</source>
         <translation>导出所选</translation>
     </message>
     <message>
-        <location filename="../../ui/listview.py" line="361"/>
+        <location filename="../../ui/kit/listview.py" line="363"/>
         <source>Export selection…</source>
         <translation>导出所选…</translation>
     </message>
     <message>
-        <location filename="../../ui/listview.py" line="564"/>
+        <location filename="../../ui/kit/listview.py" line="566"/>
         <source>Exporting…</source>
         <translation>正在导出…</translation>
     </message>
     <message>
-        <location filename="../../ui/listview.py" line="180"/>
+        <location filename="../../ui/kit/listview.py" line="182"/>
         <source>Export…</source>
         <translation>导出…</translation>
     </message>
     <message>
-        <location filename="../../ui/listview.py" line="92"/>
+        <location filename="../../ui/kit/listview.py" line="94"/>
         <source>Filter (Ctrl+F): code, name, serial, customer…</source>
         <translation>筛选（Ctrl+F）：编码、名称、序列号、客户…</translation>
     </message>
     <message>
-        <location filename="../../ui/listview.py" line="330"/>
+        <location filename="../../ui/kit/listview.py" line="332"/>
         <source>Filter by %1</source>
         <translation>按%1筛选</translation>
     </message>
     <message>
-        <location filename="../../ui/listview.py" line="285"/>
+        <location filename="../../ui/kit/listview.py" line="287"/>
         <source>Filtered by %1</source>
         <translation>筛选条件：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/listview.py" line="215"/>
+        <location filename="../../ui/kit/listview.py" line="217"/>
         <source>Filtering %1 rows…</source>
         <translation>正在筛选 %1 行…</translation>
     </message>
     <message>
-        <location filename="../../ui/listview.py" line="359"/>
+        <location filename="../../ui/kit/listview.py" line="361"/>
         <source>History…</source>
         <translation>历史…</translation>
     </message>
     <message>
-        <location filename="../../ui/listview.py" line="182"/>
+        <location filename="../../ui/kit/listview.py" line="184"/>
         <source>Import…</source>
         <translation>导入…</translation>
     </message>
     <message>
-        <location filename="../../ui/listview.py" line="179"/>
+        <location filename="../../ui/kit/listview.py" line="181"/>
         <source>Lifecycle move…</source>
         <translation>生命周期变更…</translation>
     </message>
     <message>
-        <location filename="../../ui/listview.py" line="541"/>
+        <location filename="../../ui/kit/listview.py" line="543"/>
         <source>Moving GPUs…</source>
         <translation>正在变更 GPU 状态…</translation>
     </message>
     <message>
-        <location filename="../../ui/listview.py" line="174"/>
+        <location filename="../../ui/kit/listview.py" line="176"/>
         <source>New</source>
         <translation>新建</translation>
     </message>
     <message>
-        <location filename="../../ui/listview.py" line="339"/>
+        <location filename="../../ui/kit/listview.py" line="341"/>
         <source>No records match these filters. Clear or change them to see more.</source>
         <translation>没有符合这些筛选条件的记录。清除或修改筛选条件以查看更多。</translation>
     </message>
     <message>
-        <location filename="../../ui/listview.py" line="340"/>
+        <location filename="../../ui/kit/listview.py" line="342"/>
         <source>Nothing here yet.</source>
         <translation>这里还没有记录。</translation>
     </message>
     <message>
-        <location filename="../../ui/listview.py" line="175"/>
+        <location filename="../../ui/kit/listview.py" line="177"/>
         <source>Open</source>
         <translation>打开</translation>
     </message>
     <message>
-        <location filename="../../ui/listview.py" line="183"/>
+        <location filename="../../ui/kit/listview.py" line="185"/>
         <source>Refresh</source>
         <translation>刷新</translation>
     </message>
     <message>
-        <location filename="../../ui/listview.py" line="177"/>
+        <location filename="../../ui/kit/listview.py" line="179"/>
         <source>Retire</source>
         <translation>退役</translation>
     </message>
     <message>
-        <location filename="../../ui/listview.py" line="488"/>
+        <location filename="../../ui/kit/listview.py" line="490"/>
         <source>Retire %1 selected record(s)? This is recorded in the audit trail.
 Reason:</source>
         <translation>确定退役所选 %1 条记录？此操作将记入审计日志。
 原因：</translation>
     </message>
     <message>
-        <location filename="../../ui/listview.py" line="502"/>
+        <location filename="../../ui/kit/listview.py" line="504"/>
         <source>Retiring…</source>
         <translation>正在退役…</translation>
     </message>
     <message>
-        <location filename="../../ui/listview.py" line="538"/>
+        <location filename="../../ui/kit/listview.py" line="540"/>
         <source>Some GPUs were not moved</source>
         <translation>部分 GPU 未变更</translation>
     </message>
     <message>
-        <location filename="../../ui/listview.py" line="215"/>
+        <location filename="../../ui/kit/listview.py" line="217"/>
         <source>Sorting %1 rows…</source>
         <translation>正在排序 %1 行…</translation>
     </message>
@@ -3293,32 +3293,32 @@ Reason:</source>
 <context>
     <name>LoginDialog</name>
     <message>
-        <location filename="../../ui/startup.py" line="117"/>
+        <location filename="../../ui/shell/startup.py" line="117"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../ui/startup.py" line="100"/>
+        <location filename="../../ui/shell/startup.py" line="100"/>
         <source>Database: %1</source>
         <translation>数据库：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/startup.py" line="98"/>
+        <location filename="../../ui/shell/startup.py" line="98"/>
         <source>Log in</source>
         <translation>登录</translation>
     </message>
     <message>
-        <location filename="../../ui/startup.py" line="107"/>
+        <location filename="../../ui/shell/startup.py" line="107"/>
         <source>Login</source>
         <translation>登录名</translation>
     </message>
     <message>
-        <location filename="../../ui/startup.py" line="128"/>
+        <location filename="../../ui/shell/startup.py" line="128"/>
         <source>Login failed: unknown user, disabled account or wrong password.</source>
         <translation>登录失败：用户不存在、账号已停用或密码错误。</translation>
     </message>
     <message>
-        <location filename="../../ui/startup.py" line="108"/>
+        <location filename="../../ui/shell/startup.py" line="108"/>
         <source>Password</source>
         <translation>密码</translation>
     </message>
@@ -3326,22 +3326,22 @@ Reason:</source>
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../ui/mainwindow.py" line="487"/>
+        <location filename="../../ui/shell/mainwindow.py" line="487"/>
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="504"/>
+        <location filename="../../ui/shell/mainwindow.py" line="504"/>
         <source>About IDC console</source>
         <translation>关于 IDC 管理控制台</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="489"/>
+        <location filename="../../ui/shell/mainwindow.py" line="489"/>
         <source>About IDC console…</source>
         <translation>关于 IDC 管理控制台…</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="524"/>
+        <location filename="../../ui/shell/mainwindow.py" line="524"/>
         <source>Account</source>
         <translation>账户</translation>
     </message>
@@ -3354,22 +3354,22 @@ Reason:</source>
         <translation>账单</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="429"/>
+        <location filename="../../ui/shell/mainwindow.py" line="429"/>
         <source>Capacity of %1</source>
         <translation>%1 容量报告</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="527"/>
+        <location filename="../../ui/shell/mainwindow.py" line="527"/>
         <source>Change my password…</source>
         <translation>修改我的密码…</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="324"/>
+        <location filename="../../ui/shell/mainwindow.py" line="324"/>
         <source>Choose a rack in the list first</source>
         <translation>请先在列表中选择机柜</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="422"/>
+        <location filename="../../ui/shell/mainwindow.py" line="422"/>
         <source>Choose a rack in the list first.</source>
         <translation>请先在列表中选择机柜。</translation>
     </message>
@@ -3378,7 +3378,7 @@ Reason:</source>
         <translation>合同</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="246"/>
+        <location filename="../../ui/shell/mainwindow.py" line="246"/>
         <source>Coverage</source>
         <translation>区域覆盖</translation>
     </message>
@@ -3395,17 +3395,17 @@ Reason:</source>
         <translation>总览</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="501"/>
+        <location filename="../../ui/shell/mainwindow.py" line="501"/>
         <source>Data directory</source>
         <translation>数据目录</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="499"/>
+        <location filename="../../ui/shell/mainwindow.py" line="499"/>
         <source>Database</source>
         <translation>数据库</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="513"/>
+        <location filename="../../ui/shell/mainwindow.py" line="513"/>
         <source>Database: %1</source>
         <translation>数据库：%1</translation>
     </message>
@@ -3414,22 +3414,22 @@ Reason:</source>
         <translation>设备</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="295"/>
+        <location filename="../../ui/shell/mainwindow.py" line="295"/>
         <source>Elevation</source>
         <translation>机柜立面</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="318"/>
+        <location filename="../../ui/shell/mainwindow.py" line="318"/>
         <source>Find free U…</source>
         <translation>查找空闲 U 位…</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="212"/>
+        <location filename="../../ui/shell/mainwindow.py" line="212"/>
         <source>Fleet report PDF…</source>
         <translation>GPU 资产报告 PDF…</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="437"/>
+        <location filename="../../ui/shell/mainwindow.py" line="437"/>
         <source>GPU fleet report</source>
         <translation>GPU 资产报告</translation>
     </message>
@@ -3438,62 +3438,62 @@ Reason:</source>
         <translation>GPU</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="85"/>
+        <location filename="../../ui/shell/mainwindow.py" line="85"/>
         <source>IDC console</source>
         <translation>IDC 管理控制台</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="217"/>
+        <location filename="../../ui/shell/mainwindow.py" line="217"/>
         <source>Import device types…</source>
         <translation>导入设备型号…</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="500"/>
+        <location filename="../../ui/shell/mainwindow.py" line="500"/>
         <source>Log file</source>
         <translation>日志文件</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="531"/>
+        <location filename="../../ui/shell/mainwindow.py" line="531"/>
         <source>Log out / switch user…</source>
         <translation>注销 / 切换用户…</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="303"/>
+        <location filename="../../ui/shell/mainwindow.py" line="303"/>
         <source>Power</source>
         <translation>配电</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="427"/>
+        <location filename="../../ui/shell/mainwindow.py" line="427"/>
         <source>Rack sheet %1</source>
         <translation>机柜图 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="312"/>
+        <location filename="../../ui/shell/mainwindow.py" line="312"/>
         <source>Rack sheet PDF…</source>
         <translation>机柜图 PDF…</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="422"/>
+        <location filename="../../ui/shell/mainwindow.py" line="422"/>
         <source>Racks</source>
         <translation>机柜</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="299"/>
+        <location filename="../../ui/shell/mainwindow.py" line="299"/>
         <source>Room</source>
         <translation>机房</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="452"/>
+        <location filename="../../ui/shell/mainwindow.py" line="452"/>
         <source>Settings…</source>
         <translation>设置…</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="315"/>
+        <location filename="../../ui/shell/mainwindow.py" line="315"/>
         <source>Site capacity PDF…</source>
         <translation>站点容量 PDF…</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="246"/>
+        <location filename="../../ui/shell/mainwindow.py" line="246"/>
         <source>Site map</source>
         <translation>站点分布图</translation>
     </message>
@@ -3502,7 +3502,7 @@ Reason:</source>
         <translation>站点与覆盖</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="515"/>
+        <location filename="../../ui/shell/mainwindow.py" line="515"/>
         <source>User: %1 (%2)</source>
         <translation>用户：%1（%2）</translation>
     </message>
@@ -3511,17 +3511,17 @@ Reason:</source>
         <translation>用户与设置</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="481"/>
+        <location filename="../../ui/shell/mainwindow.py" line="481"/>
         <source>Users &amp;&amp; settings</source>
         <translation>用户与设置</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="498"/>
+        <location filename="../../ui/shell/mainwindow.py" line="498"/>
         <source>Version</source>
         <translation>版本</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.py" line="624"/>
+        <location filename="../../ui/shell/mainwindow.py" line="624"/>
         <source>Your password was changed.</source>
         <translation>您的密码已修改。</translation>
     </message>
@@ -3529,37 +3529,37 @@ Reason:</source>
 <context>
     <name>MoveDeviceDialog</name>
     <message>
-        <location filename="../../ui/devicemove.py" line="36"/>
+        <location filename="../../ui/pages/devicemove.py" line="36"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../ui/devicemove.py" line="44"/>
+        <location filename="../../ui/pages/devicemove.py" line="44"/>
         <source>Give a reason: it goes into the device's history and the audit trail.</source>
         <translation>请填写原因：它将记入设备历史和审计日志。</translation>
     </message>
     <message>
-        <location filename="../../ui/devicemove.py" line="35"/>
+        <location filename="../../ui/pages/devicemove.py" line="35"/>
         <source>Move</source>
         <translation>变更</translation>
     </message>
     <message>
-        <location filename="../../ui/devicemove.py" line="17"/>
+        <location filename="../../ui/pages/devicemove.py" line="17"/>
         <source>Move %1</source>
         <translation>移动 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/devicemove.py" line="20"/>
+        <location filename="../../ui/pages/devicemove.py" line="20"/>
         <source>Move %1 in rack %2 from %3 to %4?</source>
         <translation>将 %1 在机柜 %2 中从 %3 移到 %4？</translation>
     </message>
     <message>
-        <location filename="../../ui/devicemove.py" line="28"/>
+        <location filename="../../ui/pages/devicemove.py" line="28"/>
         <source>Reason *</source>
         <translation>原因 *</translation>
     </message>
     <message>
-        <location filename="../../ui/devicemove.py" line="27"/>
+        <location filename="../../ui/pages/devicemove.py" line="27"/>
         <source>goes into the audit trail</source>
         <translation>将记入审计日志</translation>
     </message>
@@ -3567,12 +3567,12 @@ Reason:</source>
 <context>
     <name>Operation</name>
     <message>
-        <location filename="../../ui/operations.py" line="183"/>
+        <location filename="../../ui/shell/operations.py" line="218"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../ui/operations.py" line="183"/>
+        <location filename="../../ui/shell/operations.py" line="218"/>
         <source>Working…</source>
         <translation>处理中…</translation>
     </message>
@@ -3580,107 +3580,107 @@ Reason:</source>
 <context>
     <name>OrderDialog</name>
     <message>
-        <location filename="../../ui/rackforms.py" line="41"/>
+        <location filename="../../ui/pages/rackforms.py" line="41"/>
         <source>(none)</source>
         <translation>（无）</translation>
     </message>
     <message>
-        <location filename="../../ui/rackforms.py" line="47"/>
+        <location filename="../../ui/pages/rackforms.py" line="47"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../ui/xconnects.py" line="228"/>
+        <location filename="../../ui/pages/xconnects.py" line="228"/>
         <source>Carrier or cloud</source>
         <translation>运营商或云服务商</translation>
     </message>
     <message>
-        <location filename="../../ui/xconnects.py" line="234"/>
+        <location filename="../../ui/pages/xconnects.py" line="234"/>
         <source>Circuit id</source>
         <translation>电路编号</translation>
     </message>
     <message>
-        <location filename="../../ui/xconnects.py" line="235"/>
+        <location filename="../../ui/pages/xconnects.py" line="235"/>
         <source>Contract (number, item position)</source>
         <translation>合同（编号, 项目序号）</translation>
     </message>
     <message>
-        <location filename="../../ui/xconnects.py" line="219"/>
+        <location filename="../../ui/pages/xconnects.py" line="219"/>
         <source>Customer *</source>
         <translation>客户 *</translation>
     </message>
     <message>
-        <location filename="../../ui/xconnects.py" line="225"/>
+        <location filename="../../ui/pages/xconnects.py" line="225"/>
         <source>Far end *</source>
         <translation>对端 *</translation>
     </message>
     <message>
-        <location filename="../../ui/xconnects.py" line="230"/>
+        <location filename="../../ui/pages/xconnects.py" line="230"/>
         <source>Far-end port</source>
         <translation>对端端口</translation>
     </message>
     <message>
-        <location filename="../../ui/xconnects.py" line="231"/>
+        <location filename="../../ui/pages/xconnects.py" line="231"/>
         <source>Medium *</source>
         <translation>介质 *</translation>
     </message>
     <message>
-        <location filename="../../ui/xconnects.py" line="224"/>
+        <location filename="../../ui/pages/xconnects.py" line="224"/>
         <source>Meet-me room panel/port</source>
         <translation>汇聚机房配线架/端口</translation>
     </message>
     <message>
-        <location filename="../../ui/xconnects.py" line="241"/>
+        <location filename="../../ui/pages/xconnects.py" line="241"/>
         <source>Order</source>
         <translation>下单</translation>
     </message>
     <message>
-        <location filename="../../ui/xconnects.py" line="217"/>
+        <location filename="../../ui/pages/xconnects.py" line="217"/>
         <source>Order a cross-connect</source>
         <translation>交叉连接下单</translation>
     </message>
     <message>
-        <location filename="../../ui/xconnects.py" line="237"/>
+        <location filename="../../ui/pages/xconnects.py" line="237"/>
         <source>Ordered on *</source>
         <translation>下单日期 *</translation>
     </message>
     <message>
-        <location filename="../../ui/xconnects.py" line="229"/>
+        <location filename="../../ui/pages/xconnects.py" line="229"/>
         <source>Other customer</source>
         <translation>对端客户</translation>
     </message>
     <message>
-        <location filename="../../ui/xconnects.py" line="222"/>
+        <location filename="../../ui/pages/xconnects.py" line="222"/>
         <source>Patch panel *</source>
         <translation>配线架 *</translation>
     </message>
     <message>
-        <location filename="../../ui/xconnects.py" line="223"/>
+        <location filename="../../ui/pages/xconnects.py" line="223"/>
         <source>Port *</source>
         <translation>端口 *</translation>
     </message>
     <message>
-        <location filename="../../ui/xconnects.py" line="220"/>
+        <location filename="../../ui/pages/xconnects.py" line="220"/>
         <source>Rack *</source>
         <translation>机柜 *</translation>
     </message>
     <message>
-        <location filename="../../ui/xconnects.py" line="221"/>
+        <location filename="../../ui/pages/xconnects.py" line="221"/>
         <source>SITE/ROOM/RACK or asset tag</source>
         <translation>站点/机房/机柜 或资产标签</translation>
     </message>
     <message>
-        <location filename="../../ui/xconnects.py" line="238"/>
+        <location filename="../../ui/pages/xconnects.py" line="238"/>
         <source>Work note</source>
         <translation>工作备注</translation>
     </message>
     <message>
-        <location filename="../../ui/xconnects.py" line="259"/>
+        <location filename="../../ui/pages/xconnects.py" line="259"/>
         <source>name the customer's rack</source>
         <translation>请填写客户的机柜</translation>
     </message>
     <message>
-        <location filename="../../ui/xconnects.py" line="269"/>
+        <location filename="../../ui/pages/xconnects.py" line="269"/>
         <source>the contract has items 1 to %1</source>
         <translation>该合同的项目序号为 1 至 %1</translation>
     </message>
@@ -3688,67 +3688,67 @@ Reason:</source>
 <context>
     <name>OverdueCard</name>
     <message>
-        <location filename="../../ui/receivables.py" line="535"/>
+        <location filename="../../ui/pages/receivables.py" line="535"/>
         <source>%1 customer(s), ¥%2</source>
         <translation>%1 个客户，¥%2</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="469"/>
+        <location filename="../../ui/pages/receivables.py" line="469"/>
         <source>&amp;Keep serving…</source>
         <translation>继续服务(&amp;K)…</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="467"/>
+        <location filename="../../ui/pages/receivables.py" line="467"/>
         <source>&amp;Suspend…</source>
         <translation>暂停服务(&amp;S)…</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="462"/>
+        <location filename="../../ui/pages/receivables.py" line="462"/>
         <source>Customer</source>
         <translation>客户</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="462"/>
+        <location filename="../../ui/pages/receivables.py" line="462"/>
         <source>Days</source>
         <translation>天数</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="462"/>
+        <location filename="../../ui/pages/receivables.py" line="462"/>
         <source>Decision</source>
         <translation>处理决定</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="554"/>
+        <location filename="../../ui/pages/receivables.py" line="554"/>
         <source>Decision on %1</source>
         <translation>对 %1 的处理决定</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="462"/>
+        <location filename="../../ui/pages/receivables.py" line="462"/>
         <source>Overdue</source>
         <translation>逾期金额</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="533"/>
+        <location filename="../../ui/pages/receivables.py" line="533"/>
         <source>Overdue more than %1 days: suspension proposals</source>
         <translation>逾期超过 %1 天：建议暂停服务</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="549"/>
+        <location filename="../../ui/pages/receivables.py" line="549"/>
         <source>Select a customer in the list first.</source>
         <translation>请先在列表中选择一个客户。</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="555"/>
+        <location filename="../../ui/pages/receivables.py" line="555"/>
         <source>Why? (recorded in the audit trail)</source>
         <translation>原因（记入审计日志）：</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="537"/>
+        <location filename="../../ui/pages/receivables.py" line="537"/>
         <source>keep serving</source>
         <translation>继续服务</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="537"/>
+        <location filename="../../ui/pages/receivables.py" line="537"/>
         <source>suspend</source>
         <translation>暂停服务</translation>
     </message>
@@ -3756,12 +3756,12 @@ Reason:</source>
 <context>
     <name>PagedTableModel</name>
     <message>
-        <location filename="../../ui/tables.py" line="387"/>
+        <location filename="../../ui/kit/tables.py" line="387"/>
         <source>Warranty ends %1, in %2 days (highlighted within %3 days)</source>
         <translation>保修将于 %1 到期，还剩 %2 天（%3 天内到期时标出）</translation>
     </message>
     <message>
-        <location filename="../../ui/tables.py" line="384"/>
+        <location filename="../../ui/kit/tables.py" line="384"/>
         <source>Warranty expired %1 (%2 days ago)</source>
         <translation>保修已于 %1 到期（%2 天前）</translation>
     </message>
@@ -3769,7 +3769,7 @@ Reason:</source>
 <context>
     <name>PagedTableView</name>
     <message>
-        <location filename="../../ui/tables.py" line="617"/>
+        <location filename="../../ui/kit/tables.py" line="617"/>
         <source>Filter by “%1”…</source>
         <translation>按“%1”筛选…</translation>
     </message>
@@ -3777,157 +3777,157 @@ Reason:</source>
 <context>
     <name>PaymentsSection</name>
     <message>
-        <location filename="../../ui/receivables.py" line="147"/>
+        <location filename="../../ui/pages/receivables.py" line="147"/>
         <source>&amp;Allocate</source>
         <translation>核销(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="143"/>
+        <location filename="../../ui/pages/receivables.py" line="143"/>
         <source>&amp;Record receipt</source>
         <translation>登记收款(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="145"/>
+        <location filename="../../ui/pages/receivables.py" line="145"/>
         <source>Allocate the selected payment</source>
         <translation>核销所选收款</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="154"/>
+        <location filename="../../ui/pages/receivables.py" line="154"/>
         <source>Allocated</source>
         <translation>已核销</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="141"/>
+        <location filename="../../ui/pages/receivables.py" line="141"/>
         <source>Amount</source>
         <translation>金额</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="152"/>
+        <location filename="../../ui/pages/receivables.py" line="152"/>
         <source>Credit code</source>
         <translation>统一社会信用代码</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="141"/>
+        <location filename="../../ui/pages/receivables.py" line="141"/>
         <source>Customer</source>
         <translation>客户</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="141"/>
+        <location filename="../../ui/pages/receivables.py" line="141"/>
         <source>Date</source>
         <translation>日期</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="137"/>
+        <location filename="../../ui/pages/receivables.py" line="137"/>
         <source>Keep as credit (do not allocate)</source>
         <translation>暂不核销（计入预收余额）</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="152"/>
+        <location filename="../../ui/pages/receivables.py" line="152"/>
         <source>Kind</source>
         <translation>类型</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="142"/>
+        <location filename="../../ui/pages/receivables.py" line="142"/>
         <source>Method</source>
         <translation>付款方式</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="153"/>
+        <location filename="../../ui/pages/receivables.py" line="153"/>
         <source>Payer</source>
         <translation>付款户名</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="152"/>
+        <location filename="../../ui/pages/receivables.py" line="152"/>
         <source>Payment</source>
         <translation>收款</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="189"/>
+        <location filename="../../ui/pages/receivables.py" line="189"/>
         <source>Payment %1 reversed.</source>
         <translation>收款 %1 已冲回。</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="150"/>
+        <location filename="../../ui/pages/receivables.py" line="150"/>
         <source>Re&amp;verse</source>
         <translation>冲回(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="150"/>
+        <location filename="../../ui/pages/receivables.py" line="150"/>
         <source>Reason</source>
         <translation>原因</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="140"/>
+        <location filename="../../ui/pages/receivables.py" line="140"/>
         <source>Record a bank receipt</source>
         <translation>登记银行收款</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="155"/>
+        <location filename="../../ui/pages/receivables.py" line="155"/>
         <source>Recorded by</source>
         <translation>登记人</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="142"/>
+        <location filename="../../ui/pages/receivables.py" line="142"/>
         <source>Reference</source>
         <translation>流水号</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="183"/>
+        <location filename="../../ui/pages/receivables.py" line="183"/>
         <source>Reverse payment</source>
         <translation>冲回收款</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="184"/>
+        <location filename="../../ui/pages/receivables.py" line="184"/>
         <source>Reverse payment %1 by a counter-entry? Its statements are open again.</source>
         <translation>以反向分录冲回收款 %1？其核销的对账单将重新变为未收。</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="149"/>
+        <location filename="../../ui/pages/receivables.py" line="149"/>
         <source>Reverse the selected payment</source>
         <translation>冲回所选收款</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="154"/>
+        <location filename="../../ui/pages/receivables.py" line="154"/>
         <source>Reverses</source>
         <translation>冲回/冲销</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="182"/>
+        <location filename="../../ui/pages/receivables.py" line="182"/>
         <source>Say why the payment is reversed.</source>
         <translation>请填写冲回原因。</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="161"/>
+        <location filename="../../ui/pages/receivables.py" line="161"/>
         <source>Select a payment in the list first.</source>
         <translation>请先在列表中选择一笔收款。</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="146"/>
+        <location filename="../../ui/pages/receivables.py" line="146"/>
         <source>Statement no.</source>
         <translation>对账单号</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="155"/>
+        <location filename="../../ui/pages/receivables.py" line="155"/>
         <source>Statements</source>
         <translation>账单</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="155"/>
+        <location filename="../../ui/pages/receivables.py" line="155"/>
         <source>Unallocated</source>
         <translation>未核销</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="144"/>
+        <location filename="../../ui/pages/receivables.py" line="144"/>
         <source>all</source>
         <translation>全部</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="132"/>
+        <location filename="../../ui/pages/receivables.py" line="132"/>
         <source>bank reference (流水号)</source>
         <translation>银行流水号</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="130"/>
+        <location filename="../../ui/pages/receivables.py" line="130"/>
         <source>credit code or name</source>
         <translation>信用代码或名称</translation>
     </message>
@@ -3935,87 +3935,87 @@ Reason:</source>
 <context>
     <name>PdfPreviewDialog</name>
     <message>
-        <location filename="../../ui/pdfpreview.py" line="133"/>
+        <location filename="../../ui/kit/pdfpreview.py" line="133"/>
         <source>%1 cannot be shown: %2</source>
         <translation>无法显示 %1：%2</translation>
     </message>
     <message>
-        <location filename="../../ui/pdfpreview.py" line="78"/>
+        <location filename="../../ui/kit/pdfpreview.py" line="78"/>
         <source>Close</source>
         <translation>关闭</translation>
     </message>
     <message>
-        <location filename="../../ui/pdfpreview.py" line="264"/>
+        <location filename="../../ui/kit/pdfpreview.py" line="264"/>
         <source>Could not save: %1</source>
         <translation>无法保存：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/pdfpreview.py" line="72"/>
+        <location filename="../../ui/kit/pdfpreview.py" line="72"/>
         <source>Fit width</source>
         <translation>适合宽度</translation>
     </message>
     <message>
-        <location filename="../../ui/pdfpreview.py" line="65"/>
+        <location filename="../../ui/kit/pdfpreview.py" line="65"/>
         <source>Next page</source>
         <translation>下一页</translation>
     </message>
     <message>
-        <location filename="../../ui/pdfpreview.py" line="119"/>
+        <location filename="../../ui/kit/pdfpreview.py" line="119"/>
         <source>Open in viewer…</source>
         <translation>用查看器打开…</translation>
     </message>
     <message>
-        <location filename="../../ui/pdfpreview.py" line="257"/>
+        <location filename="../../ui/kit/pdfpreview.py" line="257"/>
         <source>PDF files (*.pdf)</source>
         <translation>PDF 文件 (*.pdf)</translation>
     </message>
     <message>
-        <location filename="../../ui/pdfpreview.py" line="64"/>
+        <location filename="../../ui/kit/pdfpreview.py" line="64"/>
         <source>Previous page</source>
         <translation>上一页</translation>
     </message>
     <message>
-        <location filename="../../ui/pdfpreview.py" line="77"/>
+        <location filename="../../ui/kit/pdfpreview.py" line="77"/>
         <source>Print…</source>
         <translation>打印…</translation>
     </message>
     <message>
-        <location filename="../../ui/pdfpreview.py" line="256"/>
+        <location filename="../../ui/kit/pdfpreview.py" line="256"/>
         <source>Save PDF as</source>
         <translation>PDF 另存为</translation>
     </message>
     <message>
-        <location filename="../../ui/pdfpreview.py" line="76"/>
+        <location filename="../../ui/kit/pdfpreview.py" line="76"/>
         <source>Save as…</source>
         <translation>另存为…</translation>
     </message>
     <message>
-        <location filename="../../ui/pdfpreview.py" line="112"/>
+        <location filename="../../ui/kit/pdfpreview.py" line="112"/>
         <source>The PDF preview needs Qt's PDF module (the PySide6_Pdf package). You can still save the document or open it in your PDF viewer.</source>
         <translation>PDF 预览需要 Qt 的 PDF 模块（PySide6_Pdf）。您仍可保存文档或用 PDF 查看器打开。</translation>
     </message>
     <message>
-        <location filename="../../ui/pdfpreview.py" line="225"/>
+        <location filename="../../ui/kit/pdfpreview.py" line="225"/>
         <source>The printer could not be started.</source>
         <translation>无法启动打印机。</translation>
     </message>
     <message>
-        <location filename="../../ui/pdfpreview.py" line="73"/>
+        <location filename="../../ui/kit/pdfpreview.py" line="73"/>
         <source>Whole page</source>
         <translation>整页</translation>
     </message>
     <message>
-        <location filename="../../ui/pdfpreview.py" line="70"/>
+        <location filename="../../ui/kit/pdfpreview.py" line="70"/>
         <source>Zoom in</source>
         <translation>放大</translation>
     </message>
     <message>
-        <location filename="../../ui/pdfpreview.py" line="69"/>
+        <location filename="../../ui/kit/pdfpreview.py" line="69"/>
         <source>Zoom out</source>
         <translation>缩小</translation>
     </message>
     <message>
-        <location filename="../../ui/pdfpreview.py" line="164"/>
+        <location filename="../../ui/kit/pdfpreview.py" line="164"/>
         <source>of %1</source>
         <translation>/ %1</translation>
     </message>
@@ -4023,82 +4023,82 @@ Reason:</source>
 <context>
     <name>PlaceDeviceDialog</name>
     <message>
-        <location filename="../../ui/rackforms.py" line="41"/>
+        <location filename="../../ui/pages/rackforms.py" line="41"/>
         <source>(none)</source>
         <translation>（无）</translation>
     </message>
     <message>
-        <location filename="../../ui/rackforms.py" line="47"/>
+        <location filename="../../ui/pages/rackforms.py" line="47"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../ui/rackforms.py" line="99"/>
+        <location filename="../../ui/pages/rackforms.py" line="99"/>
         <source>Device type *</source>
         <translation>设备型号 *</translation>
     </message>
     <message>
-        <location filename="../../ui/rackforms.py" line="108"/>
+        <location filename="../../ui/pages/rackforms.py" line="108"/>
         <source>Face</source>
         <translation>朝向</translation>
     </message>
     <message>
-        <location filename="../../ui/rackforms.py" line="100"/>
+        <location filename="../../ui/pages/rackforms.py" line="100"/>
         <source>Name *</source>
         <translation>名称 *</translation>
     </message>
     <message>
-        <location filename="../../ui/rackforms.py" line="110"/>
+        <location filename="../../ui/pages/rackforms.py" line="110"/>
         <source>Override the power budget</source>
         <translation>超出功率预算</translation>
     </message>
     <message>
-        <location filename="../../ui/rackforms.py" line="102"/>
+        <location filename="../../ui/pages/rackforms.py" line="102"/>
         <source>Owner</source>
         <translation>所有者</translation>
     </message>
     <message>
-        <location filename="../../ui/rackforms.py" line="117"/>
+        <location filename="../../ui/pages/rackforms.py" line="117"/>
         <source>Place</source>
         <translation>放置</translation>
     </message>
     <message>
-        <location filename="../../ui/rackforms.py" line="98"/>
+        <location filename="../../ui/pages/rackforms.py" line="98"/>
         <source>Place a device in %1</source>
         <translation>在 %1 放置设备</translation>
     </message>
     <message>
-        <location filename="../../ui/rackforms.py" line="114"/>
+        <location filename="../../ui/pages/rackforms.py" line="114"/>
         <source>Place even if the rack's typical power would exceed its capacity</source>
         <translation>即使机柜典型功耗超出容量也放置</translation>
     </message>
     <message>
-        <location filename="../../ui/rackforms.py" line="109"/>
+        <location filename="../../ui/pages/rackforms.py" line="109"/>
         <source>Position (lowest U)</source>
         <translation>位置（最低 U 位）</translation>
     </message>
     <message>
-        <location filename="../../ui/rackforms.py" line="110"/>
+        <location filename="../../ui/pages/rackforms.py" line="110"/>
         <source>Power</source>
         <translation>功率</translation>
     </message>
     <message>
-        <location filename="../../ui/rackforms.py" line="111"/>
+        <location filename="../../ui/pages/rackforms.py" line="111"/>
         <source>Reason for the override</source>
         <translation>超限原因</translation>
     </message>
     <message>
-        <location filename="../../ui/rackforms.py" line="101"/>
+        <location filename="../../ui/pages/rackforms.py" line="101"/>
         <source>Serial</source>
         <translation>序列号</translation>
     </message>
     <message>
-        <location filename="../../ui/rackforms.py" line="127"/>
+        <location filename="../../ui/pages/rackforms.py" line="127"/>
         <source>U%1 is leased to %2: only %2's devices go there</source>
         <translation>U%1 已租给 %2：只能放入 %2 的设备</translation>
     </message>
     <message>
-        <location filename="../../ui/rackforms.py" line="136"/>
+        <location filename="../../ui/pages/rackforms.py" line="136"/>
         <source>a number, e.g. 12.5</source>
         <translation>请输入数字，例如 12.5</translation>
     </message>
@@ -4106,202 +4106,202 @@ Reason:</source>
 <context>
     <name>PowerView</name>
     <message>
-        <location filename="../../ui/power.py" line="83"/>
+        <location filename="../../ui/pages/power.py" line="83"/>
         <source>%1 %2 A: %3 kW now, %4 kW if the other side is lost; limit %5 kW (%6%)</source>
         <translation>%1 %2 A：当前 %3 kW，另一路失电时 %4 kW；限值 %5 kW（%6%）</translation>
     </message>
     <message>
-        <location filename="../../ui/power.py" line="168"/>
+        <location filename="../../ui/pages/power.py" line="168"/>
         <source>%1: %2 kW typical · N redundancy: %3</source>
         <translation>%1：典型功耗 %2 kW · N 冗余：%3</translation>
     </message>
     <message>
-        <location filename="../../ui/power.py" line="80"/>
+        <location filename="../../ui/pages/power.py" line="80"/>
         <source>%1: %2 of %3 kW (%4%)</source>
         <translation>%1：%2 / %3 kW（%4%）</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../ui/power.py" line="177"/>
+        <location filename="../../ui/pages/power.py" line="177"/>
         <source>%n device(s) not plugged into a PDU: counted on every feed of the rack</source>
         <translation><numerusform>%n 台设备未接入 PDU：按本柜所有回路均摊计算</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../ui/power.py" line="95"/>
+        <location filename="../../ui/pages/power.py" line="95"/>
         <source>%n feed(s) over the limit</source>
         <translation><numerusform>%n 路回路超限</numerusform></translation>
     </message>
     <message>
-        <location filename="../../ui/power.py" line="152"/>
+        <location filename="../../ui/pages/power.py" line="152"/>
         <source>A kW</source>
         <translation>A 路 kW</translation>
     </message>
     <message>
-        <location filename="../../ui/power.py" line="218"/>
+        <location filename="../../ui/pages/power.py" line="218"/>
         <source>Amperage</source>
         <translation>电流</translation>
     </message>
     <message>
-        <location filename="../../ui/power.py" line="152"/>
+        <location filename="../../ui/pages/power.py" line="152"/>
         <source>B kW</source>
         <translation>B 路 kW</translation>
     </message>
     <message>
-        <location filename="../../ui/power.py" line="138"/>
+        <location filename="../../ui/pages/power.py" line="138"/>
         <source>Breaker</source>
         <translation>断路器</translation>
     </message>
     <message>
-        <location filename="../../ui/power.py" line="146"/>
+        <location filename="../../ui/pages/power.py" line="146"/>
         <source>Device</source>
         <translation>设备</translation>
     </message>
     <message>
-        <location filename="../../ui/power.py" line="138"/>
+        <location filename="../../ui/pages/power.py" line="138"/>
         <source>Feed</source>
         <translation>回路</translation>
     </message>
     <message>
-        <location filename="../../ui/power.py" line="42"/>
+        <location filename="../../ui/pages/power.py" line="42"/>
         <source>Feed %1 (%2) carries %3 kW, over %4% of its %5 A breaker (%6 kW)</source>
         <translation>回路 %1（%2）负载 %3 kW，超过其 %5 A 断路器的 %4%（%6 kW）</translation>
     </message>
     <message>
-        <location filename="../../ui/power.py" line="219"/>
+        <location filename="../../ui/pages/power.py" line="219"/>
         <source>Feeds</source>
         <translation>回路</translation>
     </message>
     <message>
-        <location filename="../../ui/power.py" line="139"/>
+        <location filename="../../ui/pages/power.py" line="139"/>
         <source>Limit kW</source>
         <translation>限值 kW</translation>
     </message>
     <message>
-        <location filename="../../ui/power.py" line="138"/>
+        <location filename="../../ui/pages/power.py" line="138"/>
         <source>Load %</source>
         <translation>负载率 %</translation>
     </message>
     <message>
-        <location filename="../../ui/power.py" line="138"/>
+        <location filename="../../ui/pages/power.py" line="138"/>
         <source>Load kW</source>
         <translation>负载 kW</translation>
     </message>
     <message>
-        <location filename="../../ui/power.py" line="224"/>
+        <location filename="../../ui/pages/power.py" line="224"/>
         <source>Max utilisation</source>
         <translation>最大利用率</translation>
     </message>
     <message>
-        <location filename="../../ui/power.py" line="152"/>
+        <location filename="../../ui/pages/power.py" line="152"/>
         <source>N redundancy</source>
         <translation>N 冗余</translation>
     </message>
     <message>
-        <location filename="../../ui/power.py" line="93"/>
+        <location filename="../../ui/pages/power.py" line="93"/>
         <source>N redundancy: %1</source>
         <translation>N 冗余：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/power.py" line="139"/>
+        <location filename="../../ui/pages/power.py" line="139"/>
         <source>On failover kW</source>
         <translation>切换后 kW</translation>
     </message>
     <message>
-        <location filename="../../ui/power.py" line="146"/>
+        <location filename="../../ui/pages/power.py" line="146"/>
         <source>Outlet</source>
         <translation>插座</translation>
     </message>
     <message>
-        <location filename="../../ui/power.py" line="146"/>
+        <location filename="../../ui/pages/power.py" line="146"/>
         <source>PDU</source>
         <translation>PDU 配电单元</translation>
     </message>
     <message>
-        <location filename="../../ui/power.py" line="218"/>
+        <location filename="../../ui/pages/power.py" line="218"/>
         <source>Panel</source>
         <translation>配电柜</translation>
     </message>
     <message>
-        <location filename="../../ui/power.py" line="222"/>
+        <location filename="../../ui/pages/power.py" line="222"/>
         <source>Panels</source>
         <translation>配电柜</translation>
     </message>
     <message>
-        <location filename="../../ui/power.py" line="218"/>
+        <location filename="../../ui/pages/power.py" line="218"/>
         <source>Phase</source>
         <translation>相制</translation>
     </message>
     <message>
-        <location filename="../../ui/power.py" line="213"/>
+        <location filename="../../ui/pages/power.py" line="213"/>
         <source>Power panels and feeds</source>
         <translation>配电柜与回路</translation>
     </message>
     <message>
-        <location filename="../../ui/power.py" line="155"/>
+        <location filename="../../ui/pages/power.py" line="155"/>
         <source>Power panels and feeds…</source>
         <translation>配电柜与回路…</translation>
     </message>
     <message>
-        <location filename="../../ui/power.py" line="152"/>
+        <location filename="../../ui/pages/power.py" line="152"/>
         <source>Rack</source>
         <translation>机柜</translation>
     </message>
     <message>
-        <location filename="../../ui/power.py" line="218"/>
+        <location filename="../../ui/pages/power.py" line="218"/>
         <source>Room</source>
         <translation>机房</translation>
     </message>
     <message>
-        <location filename="../../ui/power.py" line="184"/>
+        <location filename="../../ui/pages/power.py" line="184"/>
         <source>Room %1: %2 kW; redundant %3, failing %4, one side only %5, no feeds %6</source>
         <translation>机房 %1：%2 kW；冗余满足 %3，不满足 %4，仅单路 %5，无回路 %6</translation>
     </message>
     <message>
-        <location filename="../../ui/power.py" line="138"/>
+        <location filename="../../ui/pages/power.py" line="138"/>
         <source>Side</source>
         <translation>路别</translation>
     </message>
     <message>
-        <location filename="../../ui/power.py" line="218"/>
+        <location filename="../../ui/pages/power.py" line="218"/>
         <source>Site</source>
         <translation>站点</translation>
     </message>
     <message>
-        <location filename="../../ui/power.py" line="139"/>
+        <location filename="../../ui/pages/power.py" line="139"/>
         <source>Sold to</source>
         <translation>售予合同</translation>
     </message>
     <message>
-        <location filename="../../ui/power.py" line="138"/>
+        <location filename="../../ui/pages/power.py" line="138"/>
         <source>Status</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../ui/power.py" line="146"/>
+        <location filename="../../ui/pages/power.py" line="146"/>
         <source>Supply</source>
         <translation>电源</translation>
     </message>
     <message>
-        <location filename="../../ui/power.py" line="223"/>
+        <location filename="../../ui/pages/power.py" line="223"/>
         <source>Type</source>
         <translation>类型</translation>
     </message>
     <message>
-        <location filename="../../ui/power.py" line="219"/>
+        <location filename="../../ui/pages/power.py" line="219"/>
         <source>UPS</source>
         <translation>UPS 不间断电源</translation>
     </message>
     <message>
-        <location filename="../../ui/power.py" line="218"/>
+        <location filename="../../ui/pages/power.py" line="218"/>
         <source>Voltage</source>
         <translation>电压</translation>
     </message>
     <message>
-        <location filename="../../ui/power.py" line="53"/>
+        <location filename="../../ui/pages/power.py" line="53"/>
         <source>With %1 lost, %2 kW of devices plugged into it only would go dark</source>
         <translation>%1失电时，仅接该路的设备 %2 kW 将断电</translation>
     </message>
     <message>
-        <location filename="../../ui/power.py" line="49"/>
+        <location filename="../../ui/pages/power.py" line="49"/>
         <source>With %1 lost, feed %2 would carry %3 kW, over its limit of %4 kW</source>
         <translation>%1失电时，回路 %2 将承载 %3 kW，超过限值 %4 kW</translation>
     </message>
@@ -4635,27 +4635,27 @@ Reason:</source>
 <context>
     <name>ReasonDialog</name>
     <message>
-        <location filename="../../ui/dialogs.py" line="326"/>
+        <location filename="../../ui/kit/dialogs.py" line="326"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../ui/dialogs.py" line="338"/>
+        <location filename="../../ui/kit/dialogs.py" line="338"/>
         <source>Give a reason: it goes into the audit trail.</source>
         <translation>请填写原因：它将记入审计日志。</translation>
     </message>
     <message>
-        <location filename="../../ui/dialogs.py" line="325"/>
+        <location filename="../../ui/kit/dialogs.py" line="325"/>
         <source>OK</source>
         <translation>确定</translation>
     </message>
     <message>
-        <location filename="../../ui/dialogs.py" line="317"/>
+        <location filename="../../ui/kit/dialogs.py" line="317"/>
         <source>Reason *</source>
         <translation>原因 *</translation>
     </message>
     <message>
-        <location filename="../../ui/dialogs.py" line="317"/>
+        <location filename="../../ui/kit/dialogs.py" line="317"/>
         <source>Text</source>
         <translation>内容</translation>
     </message>
@@ -4663,42 +4663,42 @@ Reason:</source>
 <context>
     <name>ReceivablesTabs</name>
     <message>
-        <location filename="../../ui/receivables.py" line="400"/>
+        <location filename="../../ui/pages/receivables.py" line="400"/>
         <source>&amp;Deposits</source>
         <translation>押金/预付款(&amp;D)</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="400"/>
+        <location filename="../../ui/pages/receivables.py" line="400"/>
         <source>&amp;Fapiao</source>
         <translation>发票(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="59"/>
+        <location filename="../../ui/pages/receivables.py" line="59"/>
         <source>&amp;Payments</source>
         <translation>收款(&amp;P)</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="430"/>
+        <location filename="../../ui/pages/receivables.py" line="430"/>
         <source>&amp;Receivables</source>
         <translation>应收账款(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="428"/>
+        <location filename="../../ui/pages/receivables.py" line="428"/>
         <source>&amp;Statements</source>
         <translation>对账单(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="401"/>
+        <location filename="../../ui/pages/receivables.py" line="401"/>
         <source>A&amp;ging</source>
         <translation>账龄(&amp;G)</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="399"/>
+        <location filename="../../ui/pages/receivables.py" line="399"/>
         <source>Customer &amp;balance</source>
         <translation>客户余额(&amp;B)</translation>
     </message>
     <message>
-        <location filename="../../ui/receivables.py" line="441"/>
+        <location filename="../../ui/pages/receivables.py" line="441"/>
         <source>Fapiao: %1 (¥%2 of ¥%3)</source>
         <translation>开票：%1（已开 ¥%2，应开 ¥%3）</translation>
     </message>
@@ -4832,52 +4832,52 @@ Reason:</source>
 <context>
     <name>ReserveDialog</name>
     <message>
-        <location filename="../../ui/rackforms.py" line="41"/>
+        <location filename="../../ui/pages/rackforms.py" line="41"/>
         <source>(none)</source>
         <translation>（无）</translation>
     </message>
     <message>
-        <location filename="../../ui/rackforms.py" line="47"/>
+        <location filename="../../ui/pages/rackforms.py" line="47"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../ui/rackforms.py" line="158"/>
+        <location filename="../../ui/pages/rackforms.py" line="158"/>
         <source>Customer *</source>
         <translation>客户 *</translation>
     </message>
     <message>
-        <location filename="../../ui/rackforms.py" line="161"/>
+        <location filename="../../ui/pages/rackforms.py" line="161"/>
         <source>Empty: open-ended</source>
         <translation>留空表示长期</translation>
     </message>
     <message>
-        <location filename="../../ui/rackforms.py" line="159"/>
+        <location filename="../../ui/pages/rackforms.py" line="159"/>
         <source>From *</source>
         <translation>开始 *</translation>
     </message>
     <message>
-        <location filename="../../ui/rackforms.py" line="162"/>
+        <location filename="../../ui/pages/rackforms.py" line="162"/>
         <source>Note</source>
         <translation>备注</translation>
     </message>
     <message>
-        <location filename="../../ui/rackforms.py" line="163"/>
+        <location filename="../../ui/pages/rackforms.py" line="163"/>
         <source>Reserve</source>
         <translation>预留</translation>
     </message>
     <message>
-        <location filename="../../ui/rackforms.py" line="155"/>
+        <location filename="../../ui/pages/rackforms.py" line="155"/>
         <source>Reserve units in %1</source>
         <translation>在 %1 预留 U 位</translation>
     </message>
     <message>
-        <location filename="../../ui/rackforms.py" line="156"/>
+        <location filename="../../ui/pages/rackforms.py" line="156"/>
         <source>Units</source>
         <translation>U 位</translation>
     </message>
     <message>
-        <location filename="../../ui/rackforms.py" line="160"/>
+        <location filename="../../ui/pages/rackforms.py" line="160"/>
         <source>Until</source>
         <translation>截止</translation>
     </message>
@@ -5094,17 +5094,17 @@ Reason:</source>
 <context>
     <name>SearchDialog</name>
     <message>
-        <location filename="../../ui/search.py" line="32"/>
+        <location filename="../../ui/kit/search.py" line="32"/>
         <source>Rack, device, GPU serial, customer, contract, statement…</source>
         <translation>机柜、设备、GPU 序列号、客户、合同、账单…</translation>
     </message>
     <message>
-        <location filename="../../ui/search.py" line="29"/>
+        <location filename="../../ui/kit/search.py" line="29"/>
         <source>Search</source>
         <translation>搜索</translation>
     </message>
     <message>
-        <location filename="../../ui/search.py" line="80"/>
+        <location filename="../../ui/kit/search.py" line="80"/>
         <source>Search failed: %1</source>
         <translation>搜索失败：%1</translation>
     </message>
@@ -5112,137 +5112,137 @@ Reason:</source>
 <context>
     <name>SettingsDialog</name>
     <message>
-        <location filename="../../ui/dbdialog.py" line="161"/>
+        <location filename="../../ui/shell/dbdialog.py" line="161"/>
         <source>(started with another database than the one set below; the setting applies at the next start)</source>
         <translation>（本次启动使用的数据库与下方设置不同；该设置在下次启动时生效）</translation>
     </message>
     <message>
-        <location filename="../../ui/dbdialog.py" line="226"/>
+        <location filename="../../ui/shell/dbdialog.py" line="226"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../ui/dbdialog.py" line="259"/>
+        <location filename="../../ui/shell/dbdialog.py" line="259"/>
         <source>Connected.</source>
         <translation>连接成功。</translation>
     </message>
     <message>
-        <location filename="../../ui/dbdialog.py" line="158"/>
+        <location filename="../../ui/shell/dbdialog.py" line="158"/>
         <source>Database in use: %1</source>
         <translation>当前使用的数据库：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/dbdialog.py" line="260"/>
+        <location filename="../../ui/shell/dbdialog.py" line="260"/>
         <source>Failed: %1</source>
         <translation>失败：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/dbdialog.py" line="206"/>
+        <location filename="../../ui/shell/dbdialog.py" line="206"/>
         <source>File</source>
         <translation>文件</translation>
     </message>
     <message>
-        <location filename="../../ui/dbdialog.py" line="256"/>
+        <location filename="../../ui/shell/dbdialog.py" line="256"/>
         <source>Give a file or a URL first.</source>
         <translation>请先填写文件或地址。</translation>
     </message>
     <message>
-        <location filename="../../ui/dbdialog.py" line="197"/>
+        <location filename="../../ui/shell/dbdialog.py" line="197"/>
         <source>Keep the password in the system keyring</source>
         <translation>将密码保存在系统钥匙串中</translation>
     </message>
     <message>
-        <location filename="../../ui/dbdialog.py" line="173"/>
+        <location filename="../../ui/shell/dbdialog.py" line="173"/>
         <source>Language</source>
         <translation>语言</translation>
     </message>
     <message>
-        <location filename="../../ui/dbdialog.py" line="222"/>
+        <location filename="../../ui/shell/dbdialog.py" line="222"/>
         <source>Language and database changes apply at the next start.</source>
         <translation>语言和数据库的更改将在下次启动时生效。</translation>
     </message>
     <message>
-        <location filename="../../ui/dbdialog.py" line="239"/>
+        <location filename="../../ui/shell/dbdialog.py" line="239"/>
         <source>New database</source>
         <translation>新建数据库</translation>
     </message>
     <message>
-        <location filename="../../ui/dbdialog.py" line="184"/>
+        <location filename="../../ui/shell/dbdialog.py" line="184"/>
         <source>New…</source>
         <translation>新建…</translation>
     </message>
     <message>
-        <location filename="../../ui/dbdialog.py" line="233"/>
+        <location filename="../../ui/shell/dbdialog.py" line="233"/>
         <source>Open database</source>
         <translation>打开数据库</translation>
     </message>
     <message>
-        <location filename="../../ui/dbdialog.py" line="183"/>
+        <location filename="../../ui/shell/dbdialog.py" line="183"/>
         <source>Open…</source>
         <translation>打开…</translation>
     </message>
     <message>
-        <location filename="../../ui/dbdialog.py" line="221"/>
+        <location filename="../../ui/shell/dbdialog.py" line="221"/>
         <source>PDF font (TrueType)</source>
         <translation>PDF 字体（TrueType）</translation>
     </message>
     <message>
-        <location filename="../../ui/dbdialog.py" line="209"/>
+        <location filename="../../ui/shell/dbdialog.py" line="209"/>
         <source>Password</source>
         <translation>密码</translation>
     </message>
     <message>
-        <location filename="../../ui/dbdialog.py" line="176"/>
+        <location filename="../../ui/shell/dbdialog.py" line="176"/>
         <source>PostgreSQL server</source>
         <translation>PostgreSQL 服务器</translation>
     </message>
     <message>
-        <location filename="../../ui/dbdialog.py" line="233"/>
+        <location filename="../../ui/shell/dbdialog.py" line="233"/>
         <source>SQLite (*.db *.sqlite);;All (*)</source>
         <translation>SQLite (*.db *.sqlite);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../ui/dbdialog.py" line="239"/>
+        <location filename="../../ui/shell/dbdialog.py" line="239"/>
         <source>SQLite (*.db)</source>
         <translation>SQLite (*.db)</translation>
     </message>
     <message>
-        <location filename="../../ui/dbdialog.py" line="175"/>
+        <location filename="../../ui/shell/dbdialog.py" line="175"/>
         <source>SQLite file</source>
         <translation>SQLite 文件</translation>
     </message>
     <message>
-        <location filename="../../ui/dbdialog.py" line="225"/>
+        <location filename="../../ui/shell/dbdialog.py" line="225"/>
         <source>Save</source>
         <translation>保存</translation>
     </message>
     <message>
-        <location filename="../../ui/dbdialog.py" line="149"/>
+        <location filename="../../ui/shell/dbdialog.py" line="149"/>
         <source>Settings</source>
         <translation>设置</translation>
     </message>
     <message>
-        <location filename="../../ui/dbdialog.py" line="169"/>
+        <location filename="../../ui/shell/dbdialog.py" line="169"/>
         <source>System default</source>
         <translation>跟随系统</translation>
     </message>
     <message>
-        <location filename="../../ui/dbdialog.py" line="199"/>
+        <location filename="../../ui/shell/dbdialog.py" line="199"/>
         <source>Test connection</source>
         <translation>测试连接</translation>
     </message>
     <message>
-        <location filename="../../ui/dbdialog.py" line="268"/>
+        <location filename="../../ui/shell/dbdialog.py" line="268"/>
         <source>The system keyring is not available (%1); the password was not stored. Untick the keyring to be asked for it at each start.</source>
         <translation>系统钥匙串不可用（%1），密码未保存。取消勾选钥匙串后，每次启动时将询问密码。</translation>
     </message>
     <message>
-        <location filename="../../ui/dbdialog.py" line="208"/>
+        <location filename="../../ui/shell/dbdialog.py" line="208"/>
         <source>URL</source>
         <translation>地址</translation>
     </message>
     <message>
-        <location filename="../../ui/dbdialog.py" line="220"/>
+        <location filename="../../ui/shell/dbdialog.py" line="220"/>
         <source>automatic</source>
         <translation>自动</translation>
     </message>
@@ -5306,172 +5306,172 @@ Reason:</source>
 <context>
     <name>StatementPanel</name>
     <message>
-        <location filename="../../ui/billing.py" line="273"/>
+        <location filename="../../ui/pages/billing.py" line="273"/>
         <source>%1 draft #%2</source>
         <translation>%1 草稿 #%2</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="249"/>
+        <location filename="../../ui/pages/billing.py" line="249"/>
         <source>Amount</source>
         <translation>金额</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="247"/>
+        <location filename="../../ui/pages/billing.py" line="247"/>
         <source>Choose a statement</source>
         <translation>请选择账单</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="248"/>
+        <location filename="../../ui/pages/billing.py" line="248"/>
         <source>Contract</source>
         <translation>合同</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="353"/>
+        <location filename="../../ui/pages/billing.py" line="353"/>
         <source>Credit note</source>
         <translation>红字账单</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="353"/>
+        <location filename="../../ui/pages/billing.py" line="353"/>
         <source>Credit note %1 issued for %2.</source>
         <translation>已开具红字账单 %1，金额 %2。</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="290"/>
+        <location filename="../../ui/pages/billing.py" line="290"/>
         <source>Credit notes: %1</source>
         <translation>红字账单：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="258"/>
+        <location filename="../../ui/pages/billing.py" line="258"/>
         <source>Credit note…</source>
         <translation>红字账单…</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="286"/>
+        <location filename="../../ui/pages/billing.py" line="286"/>
         <source>Credits %1</source>
         <translation>冲销 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="275"/>
+        <location filename="../../ui/pages/billing.py" line="275"/>
         <source>Customer: %1</source>
         <translation>客户：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="248"/>
+        <location filename="../../ui/pages/billing.py" line="248"/>
         <source>Description</source>
         <translation>描述</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="283"/>
+        <location filename="../../ui/pages/billing.py" line="283"/>
         <source>Fapiao no.: %1</source>
         <translation>发票号：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="378"/>
+        <location filename="../../ui/pages/billing.py" line="378"/>
         <source>Fapiao number</source>
         <translation>发票号</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="257"/>
+        <location filename="../../ui/pages/billing.py" line="257"/>
         <source>Issue</source>
         <translation>开具</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="281"/>
+        <location filename="../../ui/pages/billing.py" line="281"/>
         <source>Issued: %1</source>
         <translation>开具日期：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="333"/>
+        <location filename="../../ui/pages/billing.py" line="333"/>
         <source>Issuing…</source>
         <translation>正在开具…</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="276"/>
+        <location filename="../../ui/pages/billing.py" line="276"/>
         <source>Period: %1</source>
         <translation>账期：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="261"/>
+        <location filename="../../ui/pages/billing.py" line="261"/>
         <source>Preview / Print PDF…</source>
         <translation>预览 / 打印 PDF…</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="248"/>
+        <location filename="../../ui/pages/billing.py" line="248"/>
         <source>Quantity</source>
         <translation>数量</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="288"/>
+        <location filename="../../ui/pages/billing.py" line="288"/>
         <source>Reason: %1</source>
         <translation>原因：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="259"/>
+        <location filename="../../ui/pages/billing.py" line="259"/>
         <source>Rebill credited lines</source>
         <translation>重新计费已冲销条目</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="369"/>
+        <location filename="../../ui/pages/billing.py" line="369"/>
         <source>Rebilled %1 line(s) on %2.</source>
         <translation>已在 %2 上重新计费 %1 个条目。</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="372"/>
+        <location filename="../../ui/pages/billing.py" line="372"/>
         <source>Rebilling…</source>
         <translation>正在重新计费…</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="292"/>
+        <location filename="../../ui/pages/billing.py" line="292"/>
         <source>Rebills %1</source>
         <translation>重开 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="260"/>
+        <location filename="../../ui/pages/billing.py" line="260"/>
         <source>Record fapiao no.…</source>
         <translation>登记发票号…</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="399"/>
+        <location filename="../../ui/pages/billing.py" line="399"/>
         <source>Statement %1</source>
         <translation>账单 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="277"/>
+        <location filename="../../ui/pages/billing.py" line="277"/>
         <source>Status: %1</source>
         <translation>状态：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="299"/>
+        <location filename="../../ui/pages/billing.py" line="299"/>
         <source>Subtotal %1 · Tax %2 · &lt;b&gt;Total %3&lt;/b&gt;&lt;br&gt;Amount in words: &lt;b&gt;%4&lt;/b&gt;</source>
         <translation>小计 %1 · 税额 %2 · &lt;b&gt;合计 %3&lt;/b&gt;&lt;br&gt;大写金额：&lt;b&gt;%4&lt;/b&gt;</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="249"/>
+        <location filename="../../ui/pages/billing.py" line="249"/>
         <source>Tax</source>
         <translation>税额</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="249"/>
+        <location filename="../../ui/pages/billing.py" line="249"/>
         <source>Tax rate</source>
         <translation>税率</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="379"/>
+        <location filename="../../ui/pages/billing.py" line="379"/>
         <source>The fapiao number issued for %1:</source>
         <translation>为 %1 开具的发票号：</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="248"/>
+        <location filename="../../ui/pages/billing.py" line="248"/>
         <source>Unit</source>
         <translation>单位</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="249"/>
+        <location filename="../../ui/pages/billing.py" line="249"/>
         <source>Unit price</source>
         <translation>单价</translation>
     </message>
     <message>
-        <location filename="../../ui/billing.py" line="368"/>
+        <location filename="../../ui/pages/billing.py" line="368"/>
         <source>draft #%1</source>
         <translation>草稿 #%1</translation>
     </message>
@@ -5479,7 +5479,7 @@ Reason:</source>
 <context>
     <name>TaxCodesButton</name>
     <message>
-        <location filename="../../ui/installsettings.py" line="147"/>
+        <location filename="../../ui/shell/installsettings.py" line="147"/>
         <source>Tax codes…</source>
         <translation>税收分类编码…</translation>
     </message>
@@ -5487,57 +5487,57 @@ Reason:</source>
 <context>
     <name>TaxCodesDialog</name>
     <message>
-        <location filename="../../ui/installsettings.py" line="90"/>
+        <location filename="../../ui/shell/installsettings.py" line="90"/>
         <source>19 digits</source>
         <translation>19 位数字</translation>
     </message>
     <message>
-        <location filename="../../ui/installsettings.py" line="71"/>
+        <location filename="../../ui/shell/installsettings.py" line="71"/>
         <source>Code</source>
         <translation>编码</translation>
     </message>
     <message>
-        <location filename="../../ui/installsettings.py" line="72"/>
+        <location filename="../../ui/shell/installsettings.py" line="72"/>
         <source>Item name</source>
         <translation>项目名称</translation>
     </message>
     <message>
-        <location filename="../../ui/installsettings.py" line="71"/>
+        <location filename="../../ui/shell/installsettings.py" line="71"/>
         <source>Kind of line</source>
         <translation>项目类别</translation>
     </message>
     <message>
-        <location filename="../../ui/installsettings.py" line="87"/>
+        <location filename="../../ui/shell/installsettings.py" line="87"/>
         <source>Metered electricity (electricity)</source>
         <translation>计量电费（electricity）</translation>
     </message>
     <message>
-        <location filename="../../ui/installsettings.py" line="139"/>
+        <location filename="../../ui/shell/installsettings.py" line="139"/>
         <source>Refused</source>
         <translation>操作被拒绝</translation>
     </message>
     <message>
-        <location filename="../../ui/installsettings.py" line="72"/>
+        <location filename="../../ui/shell/installsettings.py" line="72"/>
         <source>Short name (简称)</source>
         <translation>简称</translation>
     </message>
     <message>
-        <location filename="../../ui/installsettings.py" line="72"/>
+        <location filename="../../ui/shell/installsettings.py" line="72"/>
         <source>Source</source>
         <translation>来源</translation>
     </message>
     <message>
-        <location filename="../../ui/installsettings.py" line="64"/>
+        <location filename="../../ui/shell/installsettings.py" line="64"/>
         <source>Tax codes (税收分类编码)</source>
         <translation>税收分类编码</translation>
     </message>
     <message>
-        <location filename="../../ui/installsettings.py" line="67"/>
+        <location filename="../../ui/shell/installsettings.py" line="67"/>
         <source>The fapiao export codes each line by its kind and VAT rate; a discount goes out under the line it reduces. Confirm each code with your tax office.</source>
         <translation>发票导出按项目类别和税率确定税收分类编码；折扣作为折扣行列在被折扣的项目之下。请与主管税务机关确认各编码。</translation>
     </message>
     <message>
-        <location filename="../../ui/installsettings.py" line="71"/>
+        <location filename="../../ui/shell/installsettings.py" line="71"/>
         <source>VAT rate</source>
         <translation>税率</translation>
     </message>
@@ -5545,42 +5545,42 @@ Reason:</source>
 <context>
     <name>TransitionDialog</name>
     <message>
-        <location filename="../../ui/forms.py" line="616"/>
+        <location filename="../../ui/kit/forms.py" line="616"/>
         <source>%1 GPU(s), now: %2</source>
         <translation>%1 个 GPU，当前：%2</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="633"/>
+        <location filename="../../ui/kit/forms.py" line="633"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="645"/>
+        <location filename="../../ui/kit/forms.py" line="645"/>
         <source>Give a reason: it goes into the GPU's history and the audit trail.</source>
         <translation>请填写原因：它将记入 GPU 历史和审计日志。</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="608"/>
+        <location filename="../../ui/kit/forms.py" line="608"/>
         <source>Lifecycle move</source>
         <translation>生命周期变更</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="632"/>
+        <location filename="../../ui/kit/forms.py" line="632"/>
         <source>Move</source>
         <translation>变更</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="623"/>
+        <location filename="../../ui/kit/forms.py" line="623"/>
         <source>Move to</source>
         <translation>变更为</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="639"/>
+        <location filename="../../ui/kit/forms.py" line="639"/>
         <source>No move is allowed from these states together.</source>
         <translation>所选状态之间没有共同允许的变更。</translation>
     </message>
     <message>
-        <location filename="../../ui/forms.py" line="626"/>
+        <location filename="../../ui/kit/forms.py" line="626"/>
         <source>Reason *</source>
         <translation>原因 *</translation>
     </message>
@@ -5588,42 +5588,42 @@ Reason:</source>
 <context>
     <name>UnlockButton</name>
     <message>
-        <location filename="../../ui/users.py" line="63"/>
+        <location filename="../../ui/pages/users.py" line="63"/>
         <source>%1 has %2 failed attempts in a row.</source>
         <translation>%1 已连续 %2 次登录失败。</translation>
     </message>
     <message>
-        <location filename="../../ui/users.py" line="59"/>
+        <location filename="../../ui/pages/users.py" line="59"/>
         <source>%1 is locked until %2 after %3 failed attempts.</source>
         <translation>%1 因 %3 次登录失败被锁定至 %2。</translation>
     </message>
     <message>
-        <location filename="../../ui/users.py" line="65"/>
+        <location filename="../../ui/pages/users.py" line="65"/>
         <source>%1 is not locked.</source>
         <translation>%1 未被锁定。</translation>
     </message>
     <message>
-        <location filename="../../ui/users.py" line="27"/>
+        <location filename="../../ui/pages/users.py" line="27"/>
         <source>Lifts the lock of the selected login after repeated failed attempts; the reason goes into the audit trail.</source>
         <translation>解除所选账号因多次登录失败而产生的锁定；原因将记入审计日志。</translation>
     </message>
     <message>
-        <location filename="../../ui/users.py" line="50"/>
+        <location filename="../../ui/pages/users.py" line="50"/>
         <source>Refused</source>
         <translation>操作被拒绝</translation>
     </message>
     <message>
-        <location filename="../../ui/users.py" line="40"/>
+        <location filename="../../ui/pages/users.py" line="40"/>
         <source>Select one user first.</source>
         <translation>请先选择一个用户。</translation>
     </message>
     <message>
-        <location filename="../../ui/users.py" line="43"/>
+        <location filename="../../ui/pages/users.py" line="43"/>
         <source>Unlock %1</source>
         <translation>解除 %1 的锁定</translation>
     </message>
     <message>
-        <location filename="../../ui/users.py" line="22"/>
+        <location filename="../../ui/pages/users.py" line="22"/>
         <source>Unlock login…</source>
         <translation>解除登录锁定…</translation>
     </message>
@@ -5631,132 +5631,132 @@ Reason:</source>
 <context>
     <name>XconnectsPage</name>
     <message>
-        <location filename="../../ui/xconnects.py" line="53"/>
+        <location filename="../../ui/pages/xconnects.py" line="53"/>
         <source>Active from</source>
         <translation>开通日期</translation>
     </message>
     <message>
-        <location filename="../../ui/xconnects.py" line="35"/>
+        <location filename="../../ui/pages/xconnects.py" line="35"/>
         <source>All states</source>
         <translation>全部状态</translation>
     </message>
     <message>
-        <location filename="../../ui/xconnects.py" line="164"/>
+        <location filename="../../ui/pages/xconnects.py" line="164"/>
         <source>Choose a cross-connect first</source>
         <translation>请先选择一条交叉连接</translation>
     </message>
     <message>
-        <location filename="../../ui/xconnects.py" line="52"/>
+        <location filename="../../ui/pages/xconnects.py" line="52"/>
         <source>Circuit id</source>
         <translation>电路编号</translation>
     </message>
     <message>
-        <location filename="../../ui/xconnects.py" line="55"/>
+        <location filename="../../ui/pages/xconnects.py" line="55"/>
         <source>Contract</source>
         <translation>合同</translation>
     </message>
     <message>
-        <location filename="../../ui/xconnects.py" line="51"/>
+        <location filename="../../ui/pages/xconnects.py" line="51"/>
         <source>Customer</source>
         <translation>客户</translation>
     </message>
     <message>
-        <location filename="../../ui/xconnects.py" line="51"/>
+        <location filename="../../ui/pages/xconnects.py" line="51"/>
         <source>Customer port</source>
         <translation>客户端口</translation>
     </message>
     <message>
-        <location filename="../../ui/xconnects.py" line="163"/>
+        <location filename="../../ui/pages/xconnects.py" line="163"/>
         <source>Disconnected is final: order a new cross-connect</source>
         <translation>已拆除为终态：如需连接请重新下单</translation>
     </message>
     <message>
-        <location filename="../../ui/xconnects.py" line="54"/>
+        <location filename="../../ui/pages/xconnects.py" line="54"/>
         <source>Disconnected on</source>
         <translation>拆除日期</translation>
     </message>
     <message>
-        <location filename="../../ui/xconnects.py" line="52"/>
+        <location filename="../../ui/pages/xconnects.py" line="52"/>
         <source>Far end</source>
         <translation>对端</translation>
     </message>
     <message>
-        <location filename="../../ui/xconnects.py" line="53"/>
+        <location filename="../../ui/pages/xconnects.py" line="53"/>
         <source>Installed on</source>
         <translation>安装日期</translation>
     </message>
     <message>
-        <location filename="../../ui/xconnects.py" line="81"/>
+        <location filename="../../ui/pages/xconnects.py" line="81"/>
         <source>LOA PDF…</source>
         <translation>LOA 授权书 PDF…</translation>
     </message>
     <message>
-        <location filename="../../ui/xconnects.py" line="206"/>
+        <location filename="../../ui/pages/xconnects.py" line="206"/>
         <source>LOA/CFA %1</source>
         <translation>授权委托书 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/xconnects.py" line="52"/>
+        <location filename="../../ui/pages/xconnects.py" line="52"/>
         <source>Medium</source>
         <translation>介质</translation>
     </message>
     <message>
-        <location filename="../../ui/xconnects.py" line="52"/>
+        <location filename="../../ui/pages/xconnects.py" line="52"/>
         <source>Meet-me room</source>
         <translation>汇聚机房（MMR）</translation>
     </message>
     <message>
-        <location filename="../../ui/xconnects.py" line="79"/>
+        <location filename="../../ui/pages/xconnects.py" line="79"/>
         <source>Move</source>
         <translation>变更</translation>
     </message>
     <message>
-        <location filename="../../ui/xconnects.py" line="87"/>
+        <location filename="../../ui/pages/xconnects.py" line="87"/>
         <source>Move to</source>
         <translation>变更为</translation>
     </message>
     <message>
-        <location filename="../../ui/xconnects.py" line="189"/>
+        <location filename="../../ui/pages/xconnects.py" line="189"/>
         <source>Moving the cross-connect…</source>
         <translation>正在变更交叉连接状态…</translation>
     </message>
     <message>
-        <location filename="../../ui/xconnects.py" line="42"/>
+        <location filename="../../ui/pages/xconnects.py" line="42"/>
         <source>Order a cross-connect…</source>
         <translation>交叉连接下单…</translation>
     </message>
     <message>
-        <location filename="../../ui/xconnects.py" line="53"/>
+        <location filename="../../ui/pages/xconnects.py" line="53"/>
         <source>Ordered on</source>
         <translation>下单日期</translation>
     </message>
     <message>
-        <location filename="../../ui/xconnects.py" line="51"/>
+        <location filename="../../ui/pages/xconnects.py" line="51"/>
         <source>Reference</source>
         <translation>编号</translation>
     </message>
     <message>
-        <location filename="../../ui/xconnects.py" line="40"/>
+        <location filename="../../ui/pages/xconnects.py" line="40"/>
         <source>Reference, circuit id, customer or carrier</source>
         <translation>编号、电路编号、客户或运营商</translation>
     </message>
     <message>
-        <location filename="../../ui/xconnects.py" line="41"/>
+        <location filename="../../ui/pages/xconnects.py" line="41"/>
         <source>Refresh</source>
         <translation>刷新</translation>
     </message>
     <message>
-        <location filename="../../ui/xconnects.py" line="47"/>
+        <location filename="../../ui/pages/xconnects.py" line="47"/>
         <source>State</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../ui/xconnects.py" line="75"/>
+        <location filename="../../ui/pages/xconnects.py" line="75"/>
         <source>Work note (ticket, who patched it)</source>
         <translation>工作备注（工单号、跳纤人）</translation>
     </message>
     <message>
-        <location filename="../../ui/xconnects.py" line="87"/>
+        <location filename="../../ui/pages/xconnects.py" line="87"/>
         <source>on</source>
         <translation>日期</translation>
     </message>
@@ -5782,12 +5782,12 @@ Reason:</source>
 <context>
     <name>_RackForm</name>
     <message>
-        <location filename="../../ui/rackforms.py" line="41"/>
+        <location filename="../../ui/pages/rackforms.py" line="41"/>
         <source>(none)</source>
         <translation>（无）</translation>
     </message>
     <message>
-        <location filename="../../ui/rackforms.py" line="47"/>
+        <location filename="../../ui/pages/rackforms.py" line="47"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
@@ -6792,37 +6792,37 @@ Reason:</source>
 <context>
     <name>dialogs</name>
     <message>
-        <location filename="../../ui/dialogs.py" line="269"/>
+        <location filename="../../ui/kit/dialogs.py" line="269"/>
         <source>%1 (%2) may not %3; this needs the role: %4</source>
         <translation>%1（%2）无权%3；需要角色：%4</translation>
     </message>
     <message>
-        <location filename="../../ui/dialogs.py" line="78"/>
+        <location filename="../../ui/kit/dialogs.py" line="78"/>
         <source>Choose from the calendar</source>
         <translation>从日历中选择</translation>
     </message>
     <message>
-        <location filename="../../ui/dialogs.py" line="287"/>
+        <location filename="../../ui/kit/dialogs.py" line="287"/>
         <source>The operation failed: %1</source>
         <translation>操作失败：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/dialogs.py" line="71"/>
+        <location filename="../../ui/kit/dialogs.py" line="71"/>
         <source>YYYY-MM-DD (empty: none)</source>
         <translation>YYYY-MM-DD（留空表示无）</translation>
     </message>
     <message>
-        <location filename="../../ui/dialogs.py" line="50"/>
+        <location filename="../../ui/kit/dialogs.py" line="50"/>
         <source>a year from %1 to %2</source>
         <translation>年份须在 %1 至 %2 之间</translation>
     </message>
     <message>
-        <location filename="../../ui/dialogs.py" line="48"/>
+        <location filename="../../ui/kit/dialogs.py" line="48"/>
         <source>no such day: %1</source>
         <translation>没有这一天：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/dialogs.py" line="44"/>
+        <location filename="../../ui/kit/dialogs.py" line="44"/>
         <source>not a date: type it as YYYY-MM-DD</source>
         <translation>不是日期：请按 YYYY-MM-DD 输入</translation>
     </message>
@@ -6973,7 +6973,7 @@ Reason:</source>
 <context>
     <name>import</name>
     <message>
-        <location filename="../../ui/importdialog.py" line="45"/>
+        <location filename="../../ui/kit/importdialog.py" line="45"/>
         <source>line %1</source>
         <translation>第 %1 行</translation>
     </message>
@@ -7020,7 +7020,7 @@ Reason:</source>
 <context>
     <name>main</name>
     <message>
-        <location filename="../../ui/main.py" line="147"/>
+        <location filename="../../ui/shell/main.py" line="147"/>
         <source>%1
 
 Check the database in the settings.</source>
@@ -7029,27 +7029,27 @@ Check the database in the settings.</source>
 请在设置中检查数据库。</translation>
     </message>
     <message>
-        <location filename="../../ui/main.py" line="146"/>
+        <location filename="../../ui/shell/main.py" line="146"/>
         <source>Cannot open the database</source>
         <translation>无法打开数据库</translation>
     </message>
     <message>
-        <location filename="../../ui/main.py" line="143"/>
+        <location filename="../../ui/shell/main.py" line="143"/>
         <source>Database is newer than this console</source>
         <translation>数据库版本高于本控制台</translation>
     </message>
     <message>
-        <location filename="../../ui/main.py" line="193"/>
+        <location filename="../../ui/shell/main.py" line="193"/>
         <source>Loading the demo data…</source>
         <translation>正在加载演示数据…</translation>
     </message>
     <message>
-        <location filename="../../ui/main.py" line="138"/>
+        <location filename="../../ui/shell/main.py" line="138"/>
         <source>Preparing the database (backup and schema upgrade)…</source>
         <translation>正在准备数据库（备份并升级结构）…</translation>
     </message>
     <message>
-        <location filename="../../ui/main.py" line="232"/>
+        <location filename="../../ui/shell/main.py" line="232"/>
         <source>The audit trail was changed outside the program</source>
         <translation>审计日志在程序之外被更改</translation>
     </message>
@@ -7256,17 +7256,17 @@ Check the database in the settings.</source>
 <context>
     <name>operations</name>
     <message>
-        <location filename="../../ui/operations.py" line="322"/>
+        <location filename="../../ui/shell/operations.py" line="357"/>
         <source>Error</source>
         <translation>错误</translation>
     </message>
     <message>
-        <location filename="../../ui/operations.py" line="318"/>
+        <location filename="../../ui/shell/operations.py" line="353"/>
         <source>Refused</source>
         <translation>操作被拒绝</translation>
     </message>
     <message>
-        <location filename="../../ui/operations.py" line="323"/>
+        <location filename="../../ui/shell/operations.py" line="358"/>
         <source>The operation failed: %1</source>
         <translation>操作失败：%1</translation>
     </message>
@@ -7274,7 +7274,7 @@ Check the database in the settings.</source>
 <context>
     <name>pdfpreview</name>
     <message>
-        <location filename="../../ui/pdfpreview.py" line="321"/>
+        <location filename="../../ui/kit/pdfpreview.py" line="321"/>
         <source>Preparing the document…</source>
         <translation>正在准备文档…</translation>
     </message>
