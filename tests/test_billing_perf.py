@@ -67,7 +67,9 @@ def test_query_count_does_not_grow_with_contracts(db, admin, manager):
     six, q6 = _dry(db, admin)
     # usage, downtime credit; monthly fee, downtime credit; rack fee, power overage
     assert (three.lines_created, six.lines_created) == (3 * 6, 6 * 6)
-    assert q3 == q6 <= 15, (q3, q6)
+    # 16: one constant query more than before for the amendments whose months must be run again
+    # (billing.run.months_to_rebill, the run's warning); the count still does not grow with contracts
+    assert q3 == q6 <= 16, (q3, q6)
 
 
 def test_chunked_in_lists_give_the_same_run(db, admin, manager, monkeypatch):

@@ -141,12 +141,13 @@ def installed(db, admin, tmp_path):
 
 def test_reimport_that_breaks_installed_devices_is_refused_naming_them(db, admin, installed):
     f = installed["file"]
-    f.write_text(gpu_type_yaml(20, 0), encoding="utf-8")
+    # 4 GPU bays where 8 GPUs are installed (a file without GPU bays keeps the slots: NetBox has none)
+    f.write_text(gpu_type_yaml(20, 4), encoding="utf-8")
     before = table_counts(db)
     result = import_device_types(db, admin, f)
     assert (result.created, result.updated, result.refused_files) == (0, 0, 1)
     reasons = {e.column: e.reason for e in result.refused}
-    assert "cannot have 0 GPU slot(s): 32 installed device(s)" in reasons["gpu_slots"]
+    assert "cannot have 4 GPU slot(s): 32 installed device(s)" in reasons["gpu_slots"]
     assert "g8-01 (8 GPU(s), up to slot 8)" in reasons["gpu_slots"]
     assert "cannot become 20U" in reasons["u_height"]
     assert "g8-01 would overlap g8-02 in rack GZ-HP1/A 机房/A01" in reasons["u_height"]
