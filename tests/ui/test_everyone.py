@@ -45,7 +45,7 @@ def test_account_menu_password_users_and_log_out(qtbot, window, db, admin, monke
     assert {a.objectName() for a in window.account_button.menu().actions()} >= {"actPassword", "actUsers", "actLogout"}
     window.show_page("dashboard")
     window.act_users.trigger()                                        # Ctrl+, : users & settings
-    assert window.nav.currentRow() == [p[0] for p in __import__("ui.shell.mainwindow").mainwindow.PAGES].index("users")
+    assert window.nav.currentRow() == [p[0] for p in __import__("ui.shell.mainwindow").shell.mainwindow.PAGES].index("users")
     dlg = ChangePasswordDialog(db, admin, window)
     qtbot.addWidget(dlg)
     dlg.edits["current"].setText("wrong")

@@ -52,11 +52,17 @@ def test_room_view_outlines_the_cage(qtbot, demo_db):
 
 
 def test_a_contract_item_can_name_a_cage(qtbot, demo_db):
+    import datetime as dt
+
+    from ui.kit.dialogs import set_date
     from ui.pages.contracts import ContractDialog
     _room, _shared, cage = _ids(demo_db)
     dlg = ContractDialog(demo_db, login(demo_db, "lina", "demo1234"))
     qtbot.addWidget(dlg)
     dlg.header["customer_id"].setCurrentIndex(1)
+    # after the demo's lease of the cage ends (2027-08-31): capacity is checked when a draft is saved
+    set_date(dlg.header["start_date"], dt.date(2027, 9, 1))
+    set_date(dlg.header["end_date"], dt.date(2028, 8, 31))
     it = dlg.item_edit
     it["kind"].setCurrentIndex(it["kind"].findData("rack"))
     it["description"].setText("笼位租赁")
