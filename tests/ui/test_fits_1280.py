@@ -98,3 +98,12 @@ def test_statement_numbers_are_not_cut_in_the_billing_list(qtbot, window, demo_d
         pass
     assert page.run_table.rowCount() > 0
     assert page.run_table.columnWidth(0) >= 100     # the customer, not "…"
+
+
+def test_the_first_window_takes_a_small_screen_whole():
+    """First start on a 1280×800 laptop (less a 40 px taskbar): the whole area, which the dashboard
+    needs (at 90 %, 1152 px, it scrolled sideways); a large screen keeps a margin."""
+    from ui.shell.mainwindow import MainWindow
+    assert MainWindow.first_size(1280, 760) == (1280, 760)
+    assert MainWindow.first_size(1366, 728) == (1366, 728)
+    assert MainWindow.first_size(1920, 1040) == (1728, 936)

@@ -174,16 +174,25 @@ class MainWindow(QMainWindow):
         area.setWidget(page)
         return area
 
+    SMALL_SCREEN_WIDTH = 1440   # a laptop's 1280×800 or 1366×768: every pixel is needed (the dashboard)
+
+    @classmethod
+    def first_size(cls, width: int, height: int) -> tuple[int, int]:
+        """The window's first size in a screen's available area: all of a small screen (at 90 % of
+        1280×800 the dashboard scrolled sideways), 90 % of a larger one."""
+        if width <= cls.SMALL_SCREEN_WIDTH:
+            return width, height
+        return int(width * cls.FIRST_START_FRACTION), int(height * cls.FIRST_START_FRACTION)
+
     def place_first_time(self) -> None:
-        """No saved geometry: 90% of the screen's available area, centred (saved geometry wins)."""
+        """No saved geometry: the first size in the screen's available area, centred (saved geometry wins)."""
         from PySide6.QtGui import QGuiApplication
         screen = self.screen() or QGuiApplication.primaryScreen()
         if screen is None:
             self.resize(1280, 800)
             return
         area = screen.availableGeometry()
-        w = int(area.width() * self.FIRST_START_FRACTION)
-        h = int(area.height() * self.FIRST_START_FRACTION)
+        w, h = self.first_size(area.width(), area.height())
         self.resize(w, h)
         self.move(area.x() + (area.width() - w) // 2, area.y() + (area.height() - h) // 2)
 
