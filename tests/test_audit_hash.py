@@ -13,6 +13,7 @@ from bench import scale
 from app.audit.trail import (GENESIS_HASH, HASHED_FIELDS, Actor, _fast_sql, _scan, _select_sql, append_event,
                        canonical_json, event_hash, format_ts, hash_payload)
 from models import AuditEvent
+from tests.conftest import on_postgresql
 
 # A fixed event, with the characters a serialiser can get wrong (non-ASCII, quotes, backslash, newline).
 FIXED = dict(seq=1, ts=dt.datetime(2026, 11, 30, 2, 3, 4, 567890, tzinfo=dt.timezone.utc), actor_id=1,
@@ -72,15 +73,13 @@ def test_the_synthetic_chain_hashes_by_the_one_definition():
 
 
 
+@on_postgresql   # SQLite's events are hashed by app/audit/trail.py, whose vector the tests above pin
 def test_the_server_hashes_by_the_one_definition(db):
     """PostgreSQL from migration 0029 hashes each event itself (idc_audit_payload, then sha256): the test
     vector gives the same hash there as in app/audit/trail.py, so both backends' chains verify the same way."""
     import orjson
     from sqlalchemy import text
 
-    if db.engine.dialect.name != "postgresql":
-        import pytest
-        pytest.skip("the server hashes on PostgreSQL only; SQLite's events are hashed by app/audit/trail.py")
     doc = dict(FIXED, ts="2026-11-30T02:03:04.567890", hash=None)
     with db.engine.connect() as c:
         payload, digest = c.execute(text(

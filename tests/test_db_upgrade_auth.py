@@ -2,12 +2,11 @@
 needs no login (issue 10). Checked before anything changes: a refusal leaves the schema as it was."""
 from __future__ import annotations
 
-import pytest
 from sqlalchemy import text
 
 from app.cli.main import main
 from app.services.users import add_user
-from tests.conftest import PASSWORD
+from tests.conftest import PASSWORD, on_postgresql
 
 
 def _revision(db):
@@ -56,11 +55,10 @@ def test_upgrade_of_a_new_database_needs_no_login(tmp_path, capsys, monkeypatch)
     assert "(empty) ->" in capsys.readouterr().out
 
 
+@on_postgresql   # PostgreSQL's DDL is transactional; a SQLite upgrade is backed up first instead
 def test_a_postgresql_upgrade_and_its_audit_event_commit_together(db, admin, capsys, monkeypatch):
     """Killed between the migrations and the event (here: the event written, then a failure before the
     commit), a PostgreSQL upgrade leaves the old schema and no event; SQLite keeps its backup instead."""
-    if db.engine.dialect.name != "postgresql":
-        pytest.skip("PostgreSQL's DDL is transactional; a SQLite upgrade is backed up first")
     from app.services import schema
 
     head = _revision(db)
