@@ -533,6 +533,20 @@ ZH.update({
 })
 
 
+def _more_translations() -> None:
+    """Each concern may keep its own table in scripts/translations_zh/<concern>.py (a dict ZH there):
+    new pages add a file instead of growing this one, and parallel work does not collide."""
+    import importlib.util
+    for path in sorted((ROOT / "scripts" / "translations_zh").glob("*.py")):
+        spec = importlib.util.spec_from_file_location(f"translations_zh_{path.stem}", path)
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+        ZH.update(module.ZH)
+
+
+_more_translations()
+
+
 def _literal(node) -> str | None:
     return node.value if isinstance(node, ast.Constant) and isinstance(node.value, str) else None
 

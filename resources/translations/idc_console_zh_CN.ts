@@ -3326,22 +3326,22 @@ Reason:</source>
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../ui/shell/mainwindow.py" line="487"/>
+        <location filename="../../ui/shell/mainwindow.py" line="496"/>
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/mainwindow.py" line="504"/>
+        <location filename="../../ui/shell/mainwindow.py" line="513"/>
         <source>About IDC console</source>
         <translation>关于 IDC 管理控制台</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/mainwindow.py" line="489"/>
+        <location filename="../../ui/shell/mainwindow.py" line="498"/>
         <source>About IDC console…</source>
         <translation>关于 IDC 管理控制台…</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/mainwindow.py" line="524"/>
+        <location filename="../../ui/shell/mainwindow.py" line="533"/>
         <source>Account</source>
         <translation>账户</translation>
     </message>
@@ -3354,22 +3354,22 @@ Reason:</source>
         <translation>账单</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/mainwindow.py" line="429"/>
+        <location filename="../../ui/shell/mainwindow.py" line="438"/>
         <source>Capacity of %1</source>
         <translation>%1 容量报告</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/mainwindow.py" line="527"/>
+        <location filename="../../ui/shell/mainwindow.py" line="536"/>
         <source>Change my password…</source>
         <translation>修改我的密码…</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/mainwindow.py" line="324"/>
+        <location filename="../../ui/shell/mainwindow.py" line="333"/>
         <source>Choose a rack in the list first</source>
         <translation>请先在列表中选择机柜</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/mainwindow.py" line="422"/>
+        <location filename="../../ui/shell/mainwindow.py" line="431"/>
         <source>Choose a rack in the list first.</source>
         <translation>请先在列表中选择机柜。</translation>
     </message>
@@ -3378,7 +3378,7 @@ Reason:</source>
         <translation>合同</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/mainwindow.py" line="246"/>
+        <location filename="../../ui/shell/mainwindow.py" line="255"/>
         <source>Coverage</source>
         <translation>区域覆盖</translation>
     </message>
@@ -3395,17 +3395,17 @@ Reason:</source>
         <translation>总览</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/mainwindow.py" line="501"/>
+        <location filename="../../ui/shell/mainwindow.py" line="510"/>
         <source>Data directory</source>
         <translation>数据目录</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/mainwindow.py" line="499"/>
+        <location filename="../../ui/shell/mainwindow.py" line="508"/>
         <source>Database</source>
         <translation>数据库</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/mainwindow.py" line="513"/>
+        <location filename="../../ui/shell/mainwindow.py" line="522"/>
         <source>Database: %1</source>
         <translation>数据库：%1</translation>
     </message>
@@ -3414,22 +3414,22 @@ Reason:</source>
         <translation>设备</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/mainwindow.py" line="295"/>
+        <location filename="../../ui/shell/mainwindow.py" line="304"/>
         <source>Elevation</source>
         <translation>机柜立面</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/mainwindow.py" line="318"/>
+        <location filename="../../ui/shell/mainwindow.py" line="327"/>
         <source>Find free U…</source>
         <translation>查找空闲 U 位…</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/mainwindow.py" line="212"/>
+        <location filename="../../ui/shell/mainwindow.py" line="221"/>
         <source>Fleet report PDF…</source>
         <translation>GPU 资产报告 PDF…</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/mainwindow.py" line="437"/>
+        <location filename="../../ui/shell/mainwindow.py" line="446"/>
         <source>GPU fleet report</source>
         <translation>GPU 资产报告</translation>
     </message>
@@ -3443,57 +3443,57 @@ Reason:</source>
         <translation>IDC 管理控制台</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/mainwindow.py" line="217"/>
+        <location filename="../../ui/shell/mainwindow.py" line="226"/>
         <source>Import device types…</source>
         <translation>导入设备型号…</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/mainwindow.py" line="500"/>
+        <location filename="../../ui/shell/mainwindow.py" line="509"/>
         <source>Log file</source>
         <translation>日志文件</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/mainwindow.py" line="531"/>
+        <location filename="../../ui/shell/mainwindow.py" line="540"/>
         <source>Log out / switch user…</source>
         <translation>注销 / 切换用户…</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/mainwindow.py" line="303"/>
+        <location filename="../../ui/shell/mainwindow.py" line="312"/>
         <source>Power</source>
         <translation>配电</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/mainwindow.py" line="427"/>
+        <location filename="../../ui/shell/mainwindow.py" line="436"/>
         <source>Rack sheet %1</source>
         <translation>机柜图 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/mainwindow.py" line="312"/>
+        <location filename="../../ui/shell/mainwindow.py" line="321"/>
         <source>Rack sheet PDF…</source>
         <translation>机柜图 PDF…</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/mainwindow.py" line="422"/>
+        <location filename="../../ui/shell/mainwindow.py" line="431"/>
         <source>Racks</source>
         <translation>机柜</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/mainwindow.py" line="299"/>
+        <location filename="../../ui/shell/mainwindow.py" line="308"/>
         <source>Room</source>
         <translation>机房</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/mainwindow.py" line="452"/>
+        <location filename="../../ui/shell/mainwindow.py" line="461"/>
         <source>Settings…</source>
         <translation>设置…</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/mainwindow.py" line="315"/>
+        <location filename="../../ui/shell/mainwindow.py" line="324"/>
         <source>Site capacity PDF…</source>
         <translation>站点容量 PDF…</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/mainwindow.py" line="246"/>
+        <location filename="../../ui/shell/mainwindow.py" line="255"/>
         <source>Site map</source>
         <translation>站点分布图</translation>
     </message>
@@ -3502,7 +3502,7 @@ Reason:</source>
         <translation>站点与覆盖</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/mainwindow.py" line="515"/>
+        <location filename="../../ui/shell/mainwindow.py" line="524"/>
         <source>User: %1 (%2)</source>
         <translation>用户：%1（%2）</translation>
     </message>
@@ -3511,17 +3511,17 @@ Reason:</source>
         <translation>用户与设置</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/mainwindow.py" line="481"/>
+        <location filename="../../ui/shell/mainwindow.py" line="490"/>
         <source>Users &amp;&amp; settings</source>
         <translation>用户与设置</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/mainwindow.py" line="498"/>
+        <location filename="../../ui/shell/mainwindow.py" line="507"/>
         <source>Version</source>
         <translation>版本</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/mainwindow.py" line="624"/>
+        <location filename="../../ui/shell/mainwindow.py" line="633"/>
         <source>Your password was changed.</source>
         <translation>您的密码已修改。</translation>
     </message>
