@@ -868,6 +868,8 @@ def load_large(db: Database, actor: Actor | None = None, progress: Progress = la
     _ensure_more_users(db, actor)
     progress("regions (GB/T 2260)")
     load_regions(db, actor)
+    from app.services.baselines import seed_baselines
+    seed_baselines(db)  # what the migrations loaded, as `db upgrade` does (audit reconcile compares it)
     rng = random.Random(SEED)
 
     def tick(msg: str) -> None:

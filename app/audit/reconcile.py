@@ -13,8 +13,18 @@ compared with the row as the database holds it now. Reported:
 
 Compared are only the columns an event recorded (the keys of its `after` that are columns of the
 object's table), minus the columns the program changes without recording them per field
-(`NOT_AUDITED`: bookkeeping and derived or cached columns). Rows no event names (the bulk-loaded
-large demo, rows written by a migration) are counted as "not audited" and not compared.
+(`NOT_AUDITED`: bookkeeping and derived or cached columns). A statement's issue event records its
+lines (`after.lines`, each with its id): from then on each line is compared like an object.
+
+Every table is covered (`RULES`): each row is explained by an event, the event that made or changed
+it (by id, or by the id ranges an import or a bulk load recorded) or the event of its parent's
+write (a contract's events explain its items, a GPU's its history), or it is reported. In the
+tables that feed money (`MONEY`: statements and their lines, contract items and their GPUs, GPU
+history and leases, downtime, payments and their allocations, fapiao, deposits, readings, VAT rates
+and tax codes) an unexplained row is a difference: it was written outside the program. Elsewhere it
+is listed as "named by no event" (a row loaded with SQL by a test or a script). Rows loaded by a
+migration (VAT rates, tax codes, GPU models) get a baseline event each (app/services/baselines.py, run by
+`db upgrade`, `demo load` and `db roles`); until a table has its baseline, its rows are listed, not compared.
 """
 from __future__ import annotations
 
@@ -36,8 +46,44 @@ OBJECT_TABLES = {
     "coverage": "coverage", "region": "region",
     "cross_connect": "cross_connect", "cable": "cable",  # app/services/xconnects.py
     "tax_code": "tax_code",  # app/services/fapiao.set_tax_code
-    "tax_rate": "tax_rate",  # loaded by migrations; on PostgreSQL a baseline event each (migration 0029)
+    "tax_rate": "tax_rate",  # loaded by migrations: a baseline event each (baseline_events)
+    "statement_line": "statement_line",  # recorded by its statement's issue event (CHILD_LISTS)
 }
+# An event's list of child rows, each with its id: (object type, key of `after`) -> the children's type.
+CHILD_LISTS = {("statement", "lines"): "statement_line"}
+
+# --- what explains each table's rows ------------------------------------------------------------
+# Named by their own events (by id), not compared field by field.
+ROW_EVENTS = {"cage": "cage", "space_lease": "space_lease", "power_panel": "power_panel",
+              "power_feed": "power_feed", "pdu_feed": "pdu_feed", "power_connection": "power_connection",
+              "payment": "payment", "fapiao": "fapiao", "deposit_entry": "deposit", "app_setting": "setting",
+              "meter_reading": "meter_reading", "circuit_reading": "circuit_reading"}
+# Explained by the events of their parent row (the write that made the parent made them): (column, table).
+PARENTS: dict[str, tuple[tuple[str, str], ...]] = {
+    "statement_line": (("statement_id", "statement"),),
+    "contract_item": (("contract_id", "contract"),),
+    "contract_item_gpu": (("item_id", "contract_item"),),
+    "gpu_history": (("gpu_id", "gpu_asset"),),
+    "gpu_lease": (("contract_item_id", "contract_item"), ("gpu_id", "gpu_asset")),
+    "payment_allocation": (("payment_id", "payment"),),
+    "fapiao": (("statement_id", "statement"),),
+    "contact": (("customer_id", "customer"),),
+    "invoicing_profile": (("customer_id", "customer"),),
+    "overdue_decision": (("customer_id", "customer"),),
+}
+# Reference data loaded as a whole: the load's event names the file, not each row.
+BULK = {"region": "region.load"}
+# Not business rows: the trail itself (audit verify checks it), the schema version (each upgrade
+# has its db.upgrade event), the server's login key, the numbering counters (derived: every number
+# they hand out is on an audited statement, contract or fapiao), SQLite's planner statistics.
+NOT_BUSINESS = frozenset({"audit_event", "audit_head", "alembic_version", "app_secret", "document_counter",
+                          "sqlite_stat1", "sqlite_sequence"})
+# The tables that feed money: a row nothing explains is a difference (written outside the program).
+MONEY = frozenset({"statement", "statement_line", "contract", "contract_item", "contract_item_gpu", "gpu_history",
+                   "gpu_lease", "downtime", "payment", "payment_allocation", "fapiao", "deposit_entry",
+                   "meter_reading", "circuit_reading", "tax_rate", "tax_code"})
+LOADED_BY_MIGRATIONS = ("tax_rate", "tax_code", "gpu_model")   # baseline events: app/services/baselines.py
+UNEXPLAINED_SHOWN = 20   # rows listed per table; the rest are counted
 
 # Columns the program changes without an event recording their new value, so the trail cannot
 # vouch for them. Everywhere: the bookkeeping columns. By table: what is derived or cached.
@@ -111,6 +157,8 @@ class Difference:
 
     def describe(self) -> str:
         what = f"{self.object_type} {self.object_id}" + (f" ({self.label})" if self.label else "")
+        if self.seq == 0:
+            return f"{what}: {self.database}; {self.audited}"
         if self.field == "(row)":
             return f"{what}: {self.database}; the audit trail says {self.audited} (event #{self.seq})"
         return (f"{what}: {self.field} is {_show(self.database)} in the database, "
@@ -129,6 +177,9 @@ class ReconcileResult:
     not_audited_rows: int = 0
     events: int = 0
     fields_by_table: dict[str, list[str]] = field(default_factory=dict)
+    # tables outside MONEY with rows nothing explains: table -> (rows, the first few keys)
+    unexplained: dict[str, tuple[int, list[str]]] = field(default_factory=dict)
+    covered_tables: int = 0
 
     @property
     def ok(self) -> bool:
@@ -182,6 +233,14 @@ def _fold(session: Session, columns: dict[str, set[str]]) -> tuple[dict[tuple[st
         for k, v in data.items():
             if k in cols:
                 values[k] = (v, seq)
+            elif (otype, k) in CHILD_LISTS and isinstance(v, list):   # the rows this event recorded with it
+                ctype = CHILD_LISTS[(otype, k)]
+                ccols = columns[OBJECT_TABLES[ctype]]
+                for child in v:
+                    if isinstance(child, dict) and "id" in child:
+                        cst = states.setdefault((ctype, str(child["id"])), _State())
+                        cst.label, cst.deleted, cst.created = label, None, seq
+                        cst.values = {ck: (cv, seq) for ck, cv in child.items() if ck in ccols}
     return states, n
 
 
@@ -265,8 +324,7 @@ def reconcile(session: Session) -> ReconcileResult:
             oid = str(row[0])
             seen_ids.add(oid)
             entry = wanted.get(oid)
-            if entry is None:
-                result.not_audited_rows += 1
+            if entry is None:   # explained otherwise, or reported by _coverage
                 continue
             otype, st = entry
             if st.deleted is not None:
@@ -288,6 +346,7 @@ def reconcile(session: Session) -> ReconcileResult:
                 result.differences.append(Difference(otype, oid, st.label, "(row)", "missing from the database",
                                                      "created and never deleted", st.created))
     _reconcile_readings(session, result)
+    _coverage(session, result)
     result.differences.sort(key=lambda d: (d.object_type, _sort_id(d.object_id), d.field))
     return result
 
@@ -313,14 +372,123 @@ def _reconcile_readings(session: Session, result: "ReconcileResult") -> None:
             result.differences.append(Difference(otype, f"import #{seq}", label, "(rows)",
                                                  f"{len(rows)} rows that differ from the import",
                                                  f"{data.get('imported')} rows as imported", seq))
-    from sqlalchemy import func
-
-    from models.base import Base
-
-    for otype, (table, _key) in READINGS.items():
-        total = session.execute(select(func.count()).select_from(Base.metadata.tables[table])).scalar()
-        result.not_audited_rows += max(0, total - covered.get(otype, 0))
 
 
 def _sort_id(oid: str):
     return (0, int(oid), "") if oid.isdigit() else (1, 0, oid)
+
+
+# --- every table: what explains each row ---------------------------------------------------------
+
+def _table_types() -> dict[str, str]:
+    """Object type -> its table, for every type an event may name a table's rows by (a table's own name too)."""
+    from models.base import Base
+
+    types = {t: t for t in Base.metadata.tables}
+    types.update({otype: table for table, otype in ROW_EVENTS.items()})
+    types.update(OBJECT_TABLES)
+    return types
+
+
+def _own_type(table: str) -> str | None:
+    for otype, t in OBJECT_TABLES.items():
+        if t == table:
+            return otype
+    return ROW_EVENTS.get(table)
+
+
+def _recorded_ranges(session: Session) -> dict[str, list[list[int]]]:
+    """The id ranges the events of imports and bulk loads recorded (`after.ids`, object_id NULL), by table;
+    a bulk load's event may name its table (`after.table`)."""
+    types = _table_types()
+    listed = ", ".join(f"'{t}'" for t in sorted(types))
+    rows = session.connection().exec_driver_sql(
+        "SELECT object_type, after FROM audit_event WHERE object_id IS NULL AND outcome = 'success' "
+        f"AND after IS NOT NULL AND object_type IN ({listed})").all()
+    found: dict[str, list[list[int]]] = {}
+    for otype, after in rows:
+        if '"ids"' not in after:
+            continue
+        data = orjson.loads(after)
+        if not isinstance(data, dict) or not isinstance(data.get("ids"), list):
+            continue
+        table = data.get("table") if data.get("table") in types.values() else types[otype]
+        found.setdefault(table, []).extend([int(a), int(b)] for a, b in data["ids"])
+    merged: dict[str, list[list[int]]] = {}
+    for table, ranges in found.items():
+        out: list[list[int]] = []
+        for a, b in sorted(ranges):
+            if out and a <= out[-1][1] + 1:
+                out[-1][1] = max(out[-1][1], b)
+            else:
+                out.append([a, b])
+        merged[table] = out
+    return merged
+
+
+def _explained_sql(table, alias: str, ranges: dict, bulk_done: set, depth: int = 0) -> str | None:
+    """An SQL condition true for the rows of `table` (as `alias`) that an event explains, or None (nothing does).
+    Set-wise: IN (subquery) is a hashed lookup on PostgreSQL and a temporary index on SQLite."""
+    from models.base import Base
+
+    if table.name in bulk_done:
+        return "1 = 1"
+    pk = list(table.primary_key.columns)
+    conds = []
+    otype = _own_type(table.name)
+    if otype is not None and len(pk) == 1:
+        conds.append(f"CAST({alias}.{pk[0].name} AS VARCHAR(64)) IN (SELECT object_id FROM audit_event "
+                     f"WHERE object_type = '{otype}' AND object_id IS NOT NULL AND outcome = 'success')")
+    if table.name in ranges and len(pk) == 1:
+        conds.append("(" + " OR ".join(f"{alias}.{pk[0].name} BETWEEN {a} AND {b}"
+                                       for a, b in ranges[table.name]) + ")")
+    for column, parent_name in PARENTS.get(table.name, ()):
+        parent = Base.metadata.tables[parent_name]
+        palias = f"p{depth}{len(conds)}"
+        inner = _explained_sql(parent, palias, ranges, bulk_done, depth + 1) if depth < 3 else None
+        if inner is not None:
+            ppk = list(parent.primary_key.columns)[0].name
+            conds.append(f"{alias}.{column} IN (SELECT {palias}.{ppk} FROM {parent_name} {palias} WHERE {inner})")
+    return " OR ".join(f"({c})" for c in conds) if conds else None
+
+
+def _coverage(session: Session, result: ReconcileResult) -> None:
+    """Every table but the trail's own: the rows no event explains. In MONEY a difference each (the first
+    UNEXPLAINED_SHOWN per table, then one for the rest); elsewhere listed in result.unexplained."""
+    from models.base import Base
+
+    ranges = _recorded_ranges(session)
+    conn = session.connection()
+    bulk_done = {t for t, action in BULK.items() if conn.exec_driver_sql(
+        f"SELECT 1 FROM audit_event WHERE action = '{action}' AND outcome = 'success' LIMIT 1").first()}
+    baselined = {t for t in LOADED_BY_MIGRATIONS if conn.exec_driver_sql(
+        f"SELECT 1 FROM audit_event WHERE action = '{t}.baseline' LIMIT 1").first()}
+    for name, table in sorted(Base.metadata.tables.items()):
+        if name in NOT_BUSINESS:
+            continue
+        result.covered_tables += 1
+        cond = _explained_sql(table, "t0", ranges, bulk_done)
+        where = f"WHERE NOT ({cond})" if cond else ""
+        n = conn.exec_driver_sql(f"SELECT count(*) FROM {name} t0 {where}").scalar()
+        if not n:
+            continue
+        pk = [c.name for c in table.primary_key.columns]
+        shown = [c.name for c in table.columns if c.name not in pk and c.name not in NOT_AUDITED_EVERYWHERE][:4]
+        cols = ", ".join(f"t0.{c}" for c in pk + shown)
+        rows = conn.exec_driver_sql(f"SELECT {cols} FROM {name} t0 {where} ORDER BY "
+                                    f"{', '.join('t0.' + c for c in pk)} LIMIT {UNEXPLAINED_SHOWN}").all()
+        keys = ["/".join(str(v) for v in r[:len(pk)]) for r in rows]
+        if name not in MONEY or (name in LOADED_BY_MIGRATIONS and name not in baselined):
+            result.unexplained[name] = (n, keys)
+            result.not_audited_rows += n
+            continue
+        otype = _own_type(name) or name
+        for key, r in zip(keys, rows):
+            values = ", ".join(f"{c} {_show(v)}" for c, v in zip(shown, r[len(pk):]))
+            result.differences.append(Difference(otype, key, values or None, "(row)", "in the database",
+                                                 "no audit event made it or names it (written outside the program)",
+                                                 0))
+        if n > len(rows):
+            result.differences.append(Difference(otype, f"({n - len(rows):,} more)", None, "(row)",
+                                                 f"{n - len(rows):,} more rows of {name} in the database",
+                                                 "no audit event made them or names them", 0))

@@ -165,6 +165,10 @@ def db_upgrade(ctx, args) -> int:
     seeded = seed_regions(ctx.db)  # a new database: the shipped GB/T 2260 list (README, "Regions")
     if seeded is not None:
         print(f"{describe_url(ctx.db.url)}: loaded {seeded.added} regions (GB/T 2260, 民政部 2024-12-31)")
+    from app.services.baselines import seed_baselines
+    based = seed_baselines(ctx.db)  # the rows migrations loaded: a baseline event each (audit reconcile)
+    if based:
+        print(f"{describe_url(ctx.db.url)}: a baseline audit event for each of {based} rows loaded by migrations")
     after = ctx.db.current_revision()
     if upgrader is not None and in_transaction is None:   # SQLite: as before, the person's login, then the event
         from app.services.users import login
@@ -397,6 +401,8 @@ def audit_reconcile(ctx, args) -> int:
     print(f"compared {result.compared_rows:,} rows ({result.compared_fields:,} fields) with the values "
           f"{result.events:,} audit events recorded; {result.not_audited_rows:,} rows named by no event "
           "were not compared")
+    for table, (n, keys) in sorted(result.unexplained.items()):
+        print(f"  named by no event: {table}: {n:,} rows ({', '.join(keys)}{' …' if n > len(keys) else ''})")
     if args.fields:
         for table, fields in sorted(result.fields_by_table.items()):
             print(f"  {table}: {', '.join(fields)}")

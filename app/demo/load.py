@@ -218,6 +218,8 @@ def load_demo(db: Database, actor: Actor | None = None, *,
     rng = random.Random(SEED)
     progress("regions (GB/T 2260)")
     load_regions(db, actor)
+    from app.services.baselines import seed_baselines
+    seed_baselines(db)  # what the migrations loaded, as `db upgrade` does (audit reconcile compares it)
 
     with UnitOfWork(db, actor) as uow:
         s = uow.session

@@ -102,9 +102,13 @@ def _issue_batch(db: Database, actor: Actor, batch: list[int], skipped: list[str
             select(Statement).where(Statement.id.in_(batch), Statement.status == StatementStatus.DRAFT)
             .with_for_update(skip_locked=True)).scalars()}
         sums: dict[int, list] = {}
-        for sid, amount, tax in s.execute(select(StatementLine.statement_id, StatementLine.amount, StatementLine.tax)
-                                          .where(StatementLine.statement_id.in_(list(locked)))):
-            sums.setdefault(sid, []).append((amount, tax))
+        lines: dict[int, list[dict]] = {}   # what each line holds as issued: its event records it (audit reconcile)
+        L = StatementLine
+        for line in s.execute(select(L.statement_id, L.id, L.charge, L.contract_item_id, L.description, L.quantity,
+                                     L.unit_price, L.amount, L.tax_rate, L.tax)
+                              .where(L.statement_id.in_(list(locked))).order_by(L.id)).mappings():
+            sums.setdefault(line["statement_id"], []).append((line["amount"], line["tax"]))
+            lines.setdefault(line["statement_id"], []).append({k: v for k, v in line.items() if k != "statement_id"})
         todo: list[Statement] = []
         for sid in batch:  # in the order subsidiary, customer, id
             st = locked.get(sid)
@@ -137,7 +141,8 @@ def _issue_batch(db: Database, actor: Actor, batch: list[int], skipped: list[str
             events.append(dict(action="statement.issue", object_type="statement", object_id=st.id,
                                object_label=st.number, before={"status": StatementStatus.DRAFT},
                                after={"status": StatementStatus.ISSUED, "number": st.number, "total": st.total,
-                                      "period": st.period, "customer_id": st.customer_id}))
+                                      "period": st.period, "customer_id": st.customer_id,
+                                      "lines": lines[st.id]}))
         flush_versioned(uow, todo[0], f"statement {todo[0].number}")  # every statement, one batched UPDATE
         uow.changes.add("statement")
         append_events(s, uow.actor, request_id=uow.request_id, events=events)  # one move of the audit head
