@@ -33,6 +33,10 @@ def test_the_programs_own_writes_reconcile(demo_db, monkeypatch):
     r = _reconcile(demo_db)
     assert r.ok, [d.describe() for d in r.differences[:5]]
     assert r.compared_rows > 1000 and "total" in r.fields_by_table["statement"]
+    # every table is covered and every row explained: its own event, an import's ids, or its parent's
+    assert r.unexplained == {} and r.not_audited_rows == 0 and r.covered_tables >= 40
+    assert {"amount", "tax", "tax_rate"} <= set(r.fields_by_table["statement_line"])   # the issue event's lines
+    assert "rate" in r.fields_by_table["tax_rate"]   # the baseline of the migration's VAT rates
     assert "state" in r.fields_by_table["gpu_asset"] and "status" in r.fields_by_table["contract"]
 
 
@@ -104,3 +108,60 @@ def test_imported_meter_readings_are_reconciled(db, admin, operator, tmp_path):
     r = _reconcile(db)
     assert [(d.object_type, d.field) for d in r.differences] == [("meter_reading", "(rows)")]
     assert "2 rows as imported" in r.differences[0].describe()
+
+
+def _drop_line_trigger(db):
+    with db.engine.begin() as c:
+        if db.is_sqlite:
+            c.execute(text("DROP TRIGGER statement_line_issued_upd"))
+        else:
+            c.execute(text("DROP TRIGGER statement_line_issued_frozen ON statement_line"))
+
+
+def test_money_inputs_changed_with_sql_are_named(demo_db, monkeypatch):
+    """Issue 21: the VAT rates, the meter readings, an issued statement's line, a reading added with SQL:
+    each is named by reconcile (table, id, what differs), on both backends."""
+    bill_last_month(demo_db, monkeypatch)
+    with demo_db.engine.connect() as c:
+        line, amount = c.execute(text("SELECT l.id, l.amount FROM statement_line l JOIN statement s ON "
+                                      "s.id = l.statement_id WHERE s.status = 'issued' ORDER BY l.id")).first()
+        rates = c.execute(text("SELECT count(*) FROM tax_rate")).scalar()
+        rack, last = c.execute(text("SELECT rack_id, max(read_at) FROM meter_reading GROUP BY rack_id "
+                                    "ORDER BY rack_id")).first()
+    _drop_line_trigger(demo_db)
+    _sql(demo_db, "UPDATE tax_rate SET rate = 0", "UPDATE meter_reading SET kwh_total = 0 WHERE id = 17",
+         "UPDATE statement_line SET amount = amount + 100 WHERE id = :l", l=line)
+    _sql(demo_db, "INSERT INTO meter_reading (rack_id, read_at, kwh_total) VALUES (:r, :t, 99999)",
+         r=rack, t="2027-01-31 16:00:00")
+    r = _reconcile(demo_db)
+    found = {(d.object_type, d.field): d for d in r.differences}
+    assert len([d for d in r.differences if d.object_type == "tax_rate"]) == rates
+    assert all(d.field == "rate" and Decimal(str(d.audited)) > 0 for d in r.differences if d.object_type == "tax_rate")
+    d = found[("statement_line", "amount")]
+    assert (d.object_id, Decimal(str(d.audited)), Decimal(str(d.database))) == (str(line), amount, amount + 100)
+    assert found[("meter_reading", "(rows)")].object_id.startswith("import #")
+    (added,) = [d for d in r.differences if d.object_type == "meter_reading" and d.field == "(row)"]
+    assert "no audit event made it" in added.describe() and "kwh_total 99999" in added.describe()
+    assert {d.object_type for d in r.differences} == {"tax_rate", "statement_line", "meter_reading"}
+
+
+def test_rows_of_money_tables_nothing_explains_are_differences_elsewhere_listed(db, admin):
+    """A contract item whose contract no event names is a difference; a rack loaded with SQL is listed as
+    named by no event; the VAT rates are listed until their baseline is written, then compared."""
+    from app.services.baselines import seed_baselines
+    from tests.test_billing_world import make_world
+
+    w = make_world(db)
+    r = _reconcile(db)
+    assert r.ok and set(r.unexplained) >= {"rack", "tax_rate", "gpu_model"}
+    assert r.unexplained["rack"][0] == len(w.rack_ids)
+    assert seed_baselines(db) == r.unexplained["tax_rate"][0] + r.unexplained["tax_code"][0] + \
+        r.unexplained["gpu_model"][0]
+    assert seed_baselines(db) == 0   # idempotent
+    _sql(db, "INSERT INTO contract (number, subsidiary_id, customer_id, title, status, start_date, end_date, "
+             "revision, language, version, updated_at, payment_term_days) VALUES ('X-1', :s, :c, 'x', 'active', "
+             "'2026-01-01', '2026-12-31', 1, 'zh', 1, '2026-01-01 00:00:00', 30)", s=w.subsidiary_id, c=w.customer_id)
+    _sql(db, "UPDATE tax_rate SET rate = 0.01 WHERE id = (SELECT min(id) FROM tax_rate)")
+    r = _reconcile(db)
+    assert "tax_rate" not in r.unexplained
+    assert sorted((d.object_type, d.field) for d in r.differences) == [("contract", "(row)"), ("tax_rate", "rate")]
