@@ -126,11 +126,14 @@ def test_money_inputs_changed_with_sql_are_named(demo_db, monkeypatch):
         line, amount = c.execute(text("SELECT l.id, l.amount FROM statement_line l JOIN statement s ON "
                                       "s.id = l.statement_id WHERE s.status = 'issued' ORDER BY l.id")).first()
         rates = c.execute(text("SELECT count(*) FROM tax_rate")).scalar()
+        item = c.execute(text("SELECT min(i.id) FROM contract_item i JOIN contract k ON k.id = i.contract_id "
+                              "WHERE k.status = 'active' AND i.unit_price > 1")).scalar()
         rack, last = c.execute(text("SELECT rack_id, max(read_at) FROM meter_reading GROUP BY rack_id "
                                     "ORDER BY rack_id")).first()
     _drop_line_trigger(demo_db)
     _sql(demo_db, "UPDATE tax_rate SET rate = 0", "UPDATE meter_reading SET kwh_total = 0 WHERE id = 17",
          "UPDATE statement_line SET amount = amount + 100 WHERE id = :l", l=line)
+    _sql(demo_db, "UPDATE contract_item SET unit_price = 1 WHERE id = :i", i=item)
     _sql(demo_db, "INSERT INTO meter_reading (rack_id, read_at, kwh_total) VALUES (:r, :t, 99999)",
          r=rack, t="2027-01-31 16:00:00")
     r = _reconcile(demo_db)
@@ -142,7 +145,9 @@ def test_money_inputs_changed_with_sql_are_named(demo_db, monkeypatch):
     assert found[("meter_reading", "(rows)")].object_id.startswith("import #")
     (added,) = [d for d in r.differences if d.object_type == "meter_reading" and d.field == "(row)"]
     assert "no audit event made it" in added.describe() and "kwh_total 99999" in added.describe()
-    assert {d.object_type for d in r.differences} == {"tax_rate", "statement_line", "meter_reading"}
+    d = found[("contract_item", "unit_price")]   # an item's price, against its contract's recorded items
+    assert d.object_id == str(item) and Decimal(str(d.database)) == 1 and Decimal(str(d.audited)) > 1
+    assert {d.object_type for d in r.differences} == {"tax_rate", "statement_line", "meter_reading", "contract_item"}
 
 
 def test_rows_of_money_tables_nothing_explains_are_differences_elsewhere_listed(db, admin):

@@ -206,8 +206,18 @@ def _events(session: Session) -> Iterable[tuple]:
         yield from rows
 
 
-def _fold(session: Session, columns: dict[str, set[str]]) -> tuple[dict[tuple[str, str], _State], int]:
+# A contract's events record its items in order (`after.items`, without their ids; contract.import_item
+# adds one): the items as they stand are compared with the last list, item by item in id order. Only
+# what prices and places an item (its service dates move with the lifecycle, recorded on the contract).
+ITEM_FIELDS = ("kind", "quantity", "unit_price", "price_unit", "tax_category", "rack_id", "gpu_model_id",
+               "power_allowance_kw", "kwh_price", "included_hours", "hourly_rate", "mbps", "u_from", "u_to",
+               "cage_id", "setup_price")
+
+
+def _fold(session: Session, columns: dict[str, set[str]],
+          items: dict[str, tuple[list, int, str | None]] | None = None) -> tuple[dict[tuple[str, str], _State], int]:
     states: dict[tuple[str, str], _State] = {}
+    items = {} if items is None else items
     n = 0
     loads = orjson.loads
     for seq, otype, oid, label, action, after in _events(session):
@@ -228,6 +238,13 @@ def _fold(session: Session, columns: dict[str, set[str]]) -> tuple[dict[tuple[st
         data = loads(after)
         if not isinstance(data, dict):
             continue
+        if otype == "contract":
+            if isinstance(data.get("items"), list):
+                items[oid] = (data["items"], seq, label)
+            elif action == "contract.import_item" and oid in items:
+                items[oid] = (items[oid][0] + [data], seq, label)
+            elif action == "contract.import_item":
+                items[oid] = ([data], seq, label)
         cols = columns[OBJECT_TABLES[otype]]
         values = st.values
         for k, v in data.items():
@@ -300,8 +317,10 @@ def reconcile(session: Session) -> ReconcileResult:
     tables = {name: Base.metadata.tables[name] for name in set(OBJECT_TABLES.values())}
     columns = {name: {c.key for c in t.columns} - NOT_AUDITED_EVERYWHERE - NOT_AUDITED.get(name, frozenset())
                for name, t in tables.items()}
-    states, n_events = _fold(session, columns)
+    items: dict[str, tuple[list, int, str | None]] = {}
+    states, n_events = _fold(session, columns, items)
     result = ReconcileResult(events=n_events)
+    _reconcile_items(session, items, result)
     by_table: dict[str, dict[str, tuple[str, _State]]] = {}
     for (otype, oid), st in states.items():
         by_table.setdefault(OBJECT_TABLES[otype], {})[oid] = (otype, st)
@@ -349,6 +368,50 @@ def reconcile(session: Session) -> ReconcileResult:
     _coverage(session, result)
     result.differences.sort(key=lambda d: (d.object_type, _sort_id(d.object_id), d.field))
     return result
+
+
+def _reconcile_items(session: Session, recorded: dict[str, tuple[list, int, str | None]],
+                     result: "ReconcileResult") -> None:
+    """Each contract's items (and their GPUs) against the list its last event recorded."""
+    from models.base import Base
+
+    t = Base.metadata.tables["contract_item"]
+    g = Base.metadata.tables["contract_item_gpu"]
+    gpus: dict[int, list[int]] = {}
+    for item_id, gpu_id in session.execute(select(g.c.item_id, g.c.gpu_id)):
+        gpus.setdefault(item_id, []).append(gpu_id)
+    norm = {f: _normaliser(t.c[f]) for f in ITEM_FIELDS}
+    held: dict[str, list] = {}
+    for row in session.execute(select(t.c.contract_id, t.c.id, *[t.c[f] for f in ITEM_FIELDS])
+                               .order_by(t.c.contract_id, t.c.id)):
+        held.setdefault(str(row[0]), []).append(row)
+    fields = set()
+    for cid, (listed, seq, label) in recorded.items():
+        rows = held.get(cid, [])
+        if len(rows) != len(listed):
+            result.differences.append(Difference("contract", cid, label, "(items)", f"{len(rows)} items",
+                                                 f"{len(listed)} items", seq))
+            continue
+        for row, audited in zip(rows, listed):
+            if not isinstance(audited, dict):
+                continue
+            result.compared_rows += 1
+            for i, f in enumerate(ITEM_FIELDS, start=2):
+                if f not in audited:
+                    continue
+                fields.add(f)
+                result.compared_fields += 1
+                if norm[f](row[i]) != norm[f](audited[f]):
+                    result.differences.append(Difference("contract_item", str(row[1]), label, f, row[i],
+                                                         audited[f], seq))
+            if audited.get("gpu_ids") and isinstance(audited["gpu_ids"], list):   # (activation's are by serial)
+                fields.add("gpu_ids")
+                have, want = sorted(gpus.get(row[1], [])), sorted(int(x) for x in audited["gpu_ids"])
+                if have != want:
+                    result.differences.append(Difference("contract_item", str(row[1]), label, "gpu_ids",
+                                                         have, want, seq))
+    if fields:
+        result.fields_by_table["contract_item"] = sorted(set(result.fields_by_table.get("contract_item", [])) | fields)
 
 
 def _reconcile_readings(session: Session, result: "ReconcileResult") -> None:
