@@ -182,3 +182,60 @@ def c_authid(db, login):
     with db.engine.connect() as c:
         return c.execute(text("SELECT rolpassword FROM pg_authid WHERE rolname = :n"),
                          {"n": dbroles.person_name(db.url.rsplit("/", 1)[1], login)}).scalar()
+
+
+@on_postgresql
+def test_what_a_group_may_write_with_sql_is_named_by_reconcile(pg):  # noqa: F811
+    """Issue 21: where a group's grants allow a write the program also makes (operators import readings, so
+    they may INSERT them; account managers draft contract items), a write with psql is not refused by the
+    server, and `audit reconcile` names it: a reading no import's event names, an active contract's price."""
+    import datetime as dt
+
+    from app.audit.trail import Actor
+    from tests.test_billing_world import make_world, rack_item, signed
+
+    w = make_world(pg)
+    am_, boss_ = (Actor(i, login, login, role) for i, login, role in _ids(pg, "am", "boss"))
+    info = signed(pg, am_, boss_, w, [rack_item(w, 1, "6000")], dt.date(2026, 1, 1), dt.date(2026, 12, 31))
+    with pg.session() as s:
+        assert reconcile(s).ok
+    with psycopg.connect(_dsn(pg, "op"), autocommit=True) as conn:
+        reading = conn.execute("INSERT INTO meter_reading (rack_id, read_at, kwh_total) VALUES (%s, "
+                               "'2026-11-30 16:00', 0) RETURNING id", (w.rack_ids[0],)).fetchone()[0]
+        assert _try(conn, "UPDATE contract_item SET unit_price = 1") == "refused"   # not an operator's table
+    with psycopg.connect(_dsn(pg, "am"), autocommit=True) as conn:
+        conn.execute("UPDATE contract_item SET unit_price = 1 WHERE id = %s", (info.items[0].id,))
+        assert _try(conn, "UPDATE tax_rate SET rate = 0") == "refused"
+        assert _try(conn, "INSERT INTO meter_reading (rack_id, read_at, kwh_total) VALUES "
+                          f"({w.rack_ids[1]}, '2026-11-30 16:00', 0)") == "refused"
+    with pg.session() as s:
+        rec = reconcile(s)
+    got = {(d.object_type, d.object_id, d.field) for d in rec.differences}
+    assert got == {("meter_reading", str(reading), "(row)"), ("contract_item", str(info.items[0].id), "unit_price")}
+
+
+def _ids(db, *logins):
+    with db.engine.connect() as c:
+        rows = dict((r.login, r) for r in c.execute(text("SELECT id, login, role FROM app_user")))
+    return [tuple(rows[x]) for x in logins]
+
+
+@on_postgresql
+def test_an_upgrade_of_a_database_with_roles_grants_in_its_own_transaction(pg):  # noqa: F811
+    """A migration that makes a function leaves it executable by PUBLIC (PostgreSQL's default); `db upgrade`
+    of a database that has roles grants again before it commits, so no window exists until `db roles`."""
+    def public_may(function):
+        with pg.engine.connect() as c:
+            return c.execute(text("SELECT has_function_privilege('public', :f, 'EXECUTE')"), {"f": function}).scalar()
+
+    pg.dispose()
+    pg.downgrade("0028")
+    pg.upgrade()   # 0029 makes audit_note and the password functions again, executable by PUBLIC
+    for f in ("audit_note(jsonb)", "idc_password_setting(text)", "idc_password_matches(text, text)",
+              "audit_append(jsonb)", "idc_audit_insert(jsonb, text[])"):
+        assert not public_may(f), f
+    with psycopg.connect(_dsn(pg, "aud"), autocommit=True) as conn:
+        assert _try(conn, "SELECT audit_append('[{}]'::jsonb)") == "refused"
+        assert conn.execute("SELECT idc_password_matches('aud', 'not the hash')").fetchone()[0] is False
+    with psycopg.connect(_dsn(pg, "op"), autocommit=True) as conn:
+        assert _try(conn, "UPDATE tax_rate SET rate = 0") == "refused"

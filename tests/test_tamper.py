@@ -1,4 +1,4 @@
-"""The tamper suite: 14 kinds of direct-SQL tampering by someone holding the owner's login, and
+"""The tamper suite: 19 kinds of direct-SQL tampering by someone holding the owner's login, and
 which defence notices each: `audit verify` (the chain), the remembered head (app/audit/state.py,
 a client that verified before the tampering), `audit reconcile` (app/audit/reconcile.py). The fourth
 defence, PostgreSQL roles, refuses the first step of each tamper to a person's login: checked
@@ -31,6 +31,12 @@ CAUGHT = {
     "trigger drop + rewrite": {"remembered", "reconcile"},
     "full wipe": {"remembered"},
     "downgrade to base": {"remembered"},
+    # the money inputs (issue 21): each row is named by reconcile (test_money_inputs below)
+    "VAT rate": {"reconcile"},
+    "meter reading": {"reconcile"},
+    "reading added": {"reconcile"},
+    "statement line": {"reconcile"},
+    "contract item price": {"reconcile"},
 }
 
 
@@ -191,6 +197,37 @@ def test_contract_status(billed):
     assert _caught(billed) == CAUGHT["contract status"]
 
 
+MONEY_TAMPERS = {   # kind -> (statements, the table reconcile then names)
+    "VAT rate": (["UPDATE tax_rate SET rate = 0"], "tax_rate"),
+    "meter reading": (["UPDATE meter_reading SET kwh_total = 0 WHERE id = (SELECT MIN(id) FROM meter_reading)"],
+                      "meter_reading"),
+    "reading added": (["INSERT INTO meter_reading (rack_id, read_at, kwh_total) SELECT rack_id, "
+                       "'2027-01-31 16:00:00', 0 FROM meter_reading WHERE id = (SELECT MIN(id) FROM meter_reading)"],
+                      "meter_reading"),
+    "statement line": (["UPDATE statement_line SET amount = amount + 1 WHERE id = (SELECT MIN(l.id) FROM "
+                        "statement_line l JOIN statement s ON s.id = l.statement_id WHERE s.status = 'issued')"],
+                       "statement_line"),
+    "contract item price": (["UPDATE contract_item SET unit_price = unit_price + 1 WHERE id = (SELECT MIN(i.id) "
+                             "FROM contract_item i JOIN contract c ON c.id = i.contract_id WHERE c.status = 'active')"],
+                            "contract_item"),
+}
+
+
+def test_money_inputs(billed):
+    """One after the other on the billed demo: each is caught by reconcile alone, and names its own row."""
+    with billed.engine.begin() as c:   # the issued statements' lines are frozen by a trigger: dropped first
+        c.execute(text("DROP TRIGGER statement_line_issued_upd" if billed.is_sqlite
+                       else "DROP TRIGGER statement_line_issued_frozen ON statement_line"))
+    seen = 0
+    for kind, (statements, table) in MONEY_TAMPERS.items():
+        _sql(billed, *statements)
+        assert _caught(billed) == CAUGHT[kind], kind
+        with billed.session() as s:
+            differences = reconcile(s).differences
+        assert len(differences) > seen and table in {d.object_type for d in differences}, kind
+        seen = len(differences)
+
+
 # --- PostgreSQL roles: the first step of each tamper, tried with each person's own login --------
 
 ALL = frozenset({"admin", "operator", "account_manager", "auditor"})
@@ -216,6 +253,11 @@ ATTEMPTS = {
     "trigger drop + rewrite": "DROP TRIGGER audit_event_append_only ON audit_event",
     "full wipe": "TRUNCATE audit_event",
     "downgrade to base": "DROP TABLE audit_event",
+    "VAT rate": "UPDATE tax_rate SET rate = rate WHERE false",
+    "meter reading": "UPDATE meter_reading SET kwh_total = kwh_total WHERE false",
+    "reading added": "INSERT INTO meter_reading SELECT * FROM meter_reading WHERE false",
+    "statement line": "UPDATE statement_line SET amount = amount WHERE false",
+    "contract item price": "UPDATE contract_item SET unit_price = unit_price WHERE false",
 }
 # Who is refused the attempt by PostgreSQL itself. No group writes the audit tables: appending goes
 # through the owner's audit_append / audit_note, which move the head with every event, so the head
@@ -229,6 +271,11 @@ REFUSED_FOR.update({
     "statement total": ALL - {"admin"},
     "GPU state": ALL - {"admin", "operator"},
     "contract status": ALL - {"admin", "account_manager"},
+    # readings are imported (INSERT only, for the groups that import); a line by billing; an item by
+    # drafting and approving contracts. VAT rates and changes to readings: nobody.
+    "reading added": ALL - {"admin", "operator"},
+    "statement line": ALL - {"admin"},
+    "contract item price": ALL - {"admin", "account_manager"},
 })
 
 

@@ -161,8 +161,17 @@ class Database:
 
         self.check_not_newer()
         cfg = self.alembic_config()
-        if in_transaction is not None:
-            cfg.attributes["in_transaction"] = in_transaction
+
+        def then(connection):
+            # PostgreSQL with roles: the grants again, in the migrations' transaction, so that no new table or
+            # function is left with PostgreSQL's defaults (EXECUTE for PUBLIC) until `db roles` runs again
+            from app.store.dbroles import regrant_after_upgrade
+
+            regrant_after_upgrade(connection)
+            if in_transaction is not None:
+                in_transaction(connection)
+
+        cfg.attributes["in_transaction"] = then
         try:
             command.upgrade(cfg, revision)
         finally:

@@ -86,6 +86,7 @@ INTERNAL_FUNCTIONS = ("idc_is_manager()", "idc_is_self(text)", "idc_is_trusted()
                       "idc_login_fingerprint(text)")
 NEVER_WRITTEN = ("alembic_version", "app_secret")   # the owner's alone (migrations)
 LOADED_BY_MIGRATIONS = ("tax_rate",)                 # no program path writes them: no group either
+# (their rows get baseline events: baseline_events below, app/services/baselines.py)
 NEVER_READ = ("app_secret",)                         # the login-HMAC key: the server's alone
 HIDDEN_COLUMNS = {"app_user": ("password_hash",)}    # checked through idc_password_matches, never read
 
@@ -146,7 +147,8 @@ def _require_postgresql(conn: Connection) -> None:
 def setup_roles(conn: Connection, url: str) -> list[str]:
     """Create (or bring up to date) the group roles and their privileges; run by the schema owner.
 
-    Idempotent: run it again after every `db upgrade` (new tables get their grants then).
+    Idempotent. Every `db upgrade` of a database that has roles grants again in its own transaction
+    (regrant_after_upgrade): new tables and functions get their grants with the schema that makes them.
     """
     _require_postgresql(conn)
     prefix = prefix_of(url)
@@ -159,15 +161,42 @@ def setup_roles(conn: Connection, url: str) -> list[str]:
         raise DomainError(f"db roles is run by the schema owner ({owner}); this connection is {me}")
     if conn.execute(text("SELECT to_regprocedure('public.audit_note(jsonb)')")).scalar() is None:
         raise DomainError("the database is at an older schema (no audit_note function): run db upgrade first")
-    tables = conn.execute(text("SELECT tablename FROM pg_tables WHERE schemaname = 'public' "
-                               "ORDER BY tablename")).scalars().all()
-    db = _q(conn.execute(text("SELECT current_database()")).scalar())
     done = []
     groups = {g: _check_name(group_name(prefix, g)) for g in GROUPS}
     for _g, name in groups.items():
         if not _role_exists(conn, name):
             conn.execute(text(f"CREATE ROLE {_q(name)} NOLOGIN"))
             done.append(f"created group role {name}")
+    all_groups = ", ".join(_q(n) for n in groups.values())
+    done.extend(grant(conn, groups))
+    # app_user: only administrators write it directly; logging in and one's own password go through
+    # idc_login_state / idc_own_password.
+    conn.execute(text("ALTER TABLE app_user ENABLE ROW LEVEL SECURITY"))
+    for policy in ("idc_user_read", "idc_user_admin", "idc_user_self"):
+        conn.execute(text(f"DROP POLICY IF EXISTS {policy} ON app_user"))
+    conn.execute(text(f"CREATE POLICY idc_user_read ON app_user FOR SELECT TO {all_groups} USING (true)"))
+    conn.execute(text(f"CREATE POLICY idc_user_admin ON app_user FOR ALL TO {_q(groups['admin'])} "
+                      "USING (true) WITH CHECK (true)"))
+    done.append("app_user: row-level security; written by administrators, and by logging in only through "
+                "idc_login_state")
+    n = baseline_events(conn)
+    if n:
+        done.append(f"audit trail: a baseline event for each of {n} rows loaded by migrations (audit reconcile "
+                    "compares them from now on)")
+    done.extend(sync_all_logins(conn))
+    return done
+
+
+def grant(conn: Connection, groups: dict[str, str]) -> list[str]:
+    """Every privilege of the groups (`group -> role name`), taken and given again: database, schema,
+    tables and columns, sequences, functions (EXECUTE from PUBLIC taken). Run by `db roles` and, on a
+    database that has roles, by every `db upgrade` in the migrations' own transaction (`regrant_after_upgrade`),
+    so that a new table or function is never left with PostgreSQL's defaults (EXECUTE for PUBLIC) until
+    someone runs `db roles` again."""
+    tables = conn.execute(text("SELECT tablename FROM pg_tables WHERE schemaname = 'public' "
+                               "ORDER BY tablename")).scalars().all()
+    db = _q(conn.execute(text("SELECT current_database()")).scalar())
+    done = []
     all_groups = ", ".join(_q(n) for n in groups.values())
     conn.execute(text(f"REVOKE ALL ON DATABASE {db} FROM PUBLIC"))
     conn.execute(text(f"GRANT CONNECT ON DATABASE {db} TO {all_groups}"))
@@ -189,6 +218,8 @@ def setup_roles(conn: Connection, url: str) -> list[str]:
         if conn.execute(text("SELECT to_regprocedure(:f)"), {"f": f}).scalar() is not None:
             conn.execute(text(f"REVOKE ALL ON FUNCTION {f} FROM PUBLIC, {all_groups}"))
     for f in FUNCTIONS:
+        if conn.execute(text("SELECT to_regprocedure(:f)"), {"f": f}).scalar() is None:
+            continue   # (an upgrade stopped at an older revision)
         conn.execute(text(f"REVOKE ALL ON FUNCTION {f} FROM PUBLIC, {all_groups}"))
         callers = ", ".join(_q(groups[g]) for g in CALLERS.get(f, GROUPS))
         conn.execute(text(f"GRANT EXECUTE ON FUNCTION {f} TO {callers}"))
@@ -200,41 +231,46 @@ def setup_roles(conn: Connection, url: str) -> list[str]:
             conn.execute(text(f"GRANT USAGE, SELECT ON ALL SEQUENCES IN SCHEMA public TO {_q(name)}"))
         done.append(f"{name}: reads every table; writes {', '.join(sorted(WRITES[g])) or 'nothing'}"
                     " (appends to the audit trail only through audit_append)")
-    # app_user: only administrators write it directly; logging in and one's own password go through
-    # idc_login_state / idc_own_password.
-    conn.execute(text("ALTER TABLE app_user ENABLE ROW LEVEL SECURITY"))
-    for policy in ("idc_user_read", "idc_user_admin", "idc_user_self"):
-        conn.execute(text(f"DROP POLICY IF EXISTS {policy} ON app_user"))
-    conn.execute(text(f"CREATE POLICY idc_user_read ON app_user FOR SELECT TO {all_groups} USING (true)"))
-    conn.execute(text(f"CREATE POLICY idc_user_admin ON app_user FOR ALL TO {_q(groups['admin'])} "
-                      "USING (true) WITH CHECK (true)"))
-    done.append("app_user: row-level security; written by administrators, and by logging in only through "
-                "idc_login_state")
-    n = baseline_events(conn)
-    if n:
-        done.append(f"audit trail: a baseline event for each of {n} rows loaded by migrations (audit reconcile "
-                    "compares them from now on)")
-    done.extend(sync_all_logins(conn))
     return done
 
 
+def regrant_after_upgrade(conn: Connection) -> bool:
+    """On a PostgreSQL database that has roles (its `<db>_admin` group exists): grant() again, in the
+    upgrade's transaction. False (nothing done) on SQLite or without roles."""
+    if conn.dialect.name != "postgresql":
+        return False
+    prefix = conn.execute(text("SELECT current_database()")).scalar()
+    groups = {g: group_name(prefix, g) for g in GROUPS}
+    if not all(_role_exists(conn, n) for n in groups.values()):
+        return False
+    grant(conn, groups)
+    return True
+
+
 def baseline_events(conn: Connection) -> int:
-    """A baseline event (`<kind>.baseline`, by the system) for each row loaded by a migration that no event
-    names yet (LOADED_BY_MIGRATIONS: the VAT rates), so that `audit reconcile` compares them; the server
-    hashes them like every other event. Idempotent."""
-    missing = ("FROM tax_rate t WHERE NOT EXISTS (SELECT 1 FROM audit_event e WHERE e.object_type = 'tax_rate' "
-               "AND e.object_id = t.id::text)")
-    n = conn.execute(text(f"SELECT count(*) {missing}")).scalar()
-    if n:
-        conn.execute(text("""SELECT idc_audit_insert(jsonb_agg(jsonb_build_object(
-            'actor_id', NULL, 'actor_login', 'system', 'actor_name', 'System', 'actor_role', 'admin',
-            'host', 'db roles', 'app_version', 'baseline', 'request_id', gen_random_uuid()::text,
-            'action', 'tax_rate.baseline', 'object_type', 'tax_rate', 'object_id', t.id::text,
-            'object_label', t.category || ' ' || t.valid_from::text,
-            'after', '{"category":' || to_json(t.category)::text || ',"rate":"' || t.rate::text
-                     || '","valid_from":"' || t.valid_from::text || '"}',
-            'reason', 'baseline: loaded by a migration', 'outcome', 'success') ORDER BY t.id), NULL) """ + missing))
-    return n
+    """A baseline event (`<table>.baseline`, by the system) for each row loaded by a migration that no event
+    names yet (the VAT rates, tax codes and GPU models: app/audit/reconcile.py LOADED_BY_MIGRATIONS), so that
+    `audit reconcile` compares them; the server hashes them like every other event. Idempotent. The same
+    events as app/services/baselines.py writes at `db upgrade` (this one in db roles' own transaction)."""
+    from app.audit.reconcile import LOADED_BY_MIGRATIONS
+
+    labels = {"tax_rate": "t.category || ' ' || t.valid_from::text", "tax_code": "t.line_kind || ' ' || t.tax_rate::text",
+              "gpu_model": "t.name"}
+    total = 0
+    for table in LOADED_BY_MIGRATIONS:
+        missing = (f"FROM {table} t WHERE NOT EXISTS (SELECT 1 FROM audit_event e WHERE e.object_type = '{table}' "
+                   "AND e.object_id = t.id::text)")
+        n = conn.execute(text(f"SELECT count(*) {missing}")).scalar()
+        if n:
+            conn.execute(text(f"""SELECT idc_audit_insert(jsonb_agg(jsonb_build_object(
+                'actor_id', NULL, 'actor_login', 'system', 'actor_name', 'System', 'actor_role', 'admin',
+                'host', 'db roles', 'app_version', 'baseline', 'request_id', gen_random_uuid()::text,
+                'action', '{table}.baseline', 'object_type', '{table}', 'object_id', t.id::text,
+                'object_label', {labels[table]},
+                'after', (to_jsonb(t) - 'id' - 'version' - 'updated_at' - 'updated_by' - 'created_at')::text,
+                'reason', 'baseline: loaded by a migration', 'outcome', 'success') ORDER BY t.id), NULL) """ + missing))
+        total += n
+    return total
 
 
 def sync_all_logins(conn: Connection) -> list[str]:
