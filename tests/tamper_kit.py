@@ -45,13 +45,17 @@ def head_row(db):
         return tuple(c.execute(text("SELECT seq, hash FROM audit_head WHERE id = 1")).one())
 
 
-def drop_statement_triggers(db):
-    """An issued statement is frozen by a trigger on both backends; the tamperer drops it first."""
+def drop_statement_triggers(db, lines: bool = False):
+    """An issued statement (and, with `lines`, its lines' UPDATE) is frozen by a trigger on both backends; the
+    tamperer drops it first."""
     with db.engine.begin() as c:
         if db.is_sqlite:
             c.execute(text("DROP TRIGGER statement_issued_frozen"))
         else:
             c.execute(text("DROP TRIGGER statement_issued_frozen ON statement"))
+        if lines:
+            c.execute(text("DROP TRIGGER statement_line_issued_upd" if db.is_sqlite
+                           else "DROP TRIGGER statement_line_issued_frozen ON statement_line"))
 
 
 def bill_last_month(db, monkeypatch):

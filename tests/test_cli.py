@@ -85,7 +85,12 @@ def test_real_entry_point_first_admin_and_backup(tmp_path):
     r = cli("db", "backup", str(tmp_path / "copy.db"))
     assert r.returncode == 0 and (tmp_path / "copy.db").stat().st_size > 0
     r = cli("audit", "verify")
-    assert r.returncode == 0 and r.stdout.startswith("OK 2 events")   # the regions' load, the first admin
+    import sqlite3
+
+    with sqlite3.connect(dbfile) as c:   # the rows migrations loaded: a baseline event each (issue 21)
+        baselines = sum(c.execute(f"SELECT count(*) FROM {t}").fetchone()[0] for t in ("tax_rate", "tax_code", "gpu_model"))
+    # the regions' load, the baselines, the first admin
+    assert r.returncode == 0 and r.stdout.startswith(f"OK {2 + baselines} events"), r.stdout
 
 
 def test_every_commands_help_formats_cleanly():

@@ -110,14 +110,6 @@ def test_imported_meter_readings_are_reconciled(db, admin, operator, tmp_path):
     assert "2 rows as imported" in r.differences[0].describe()
 
 
-def _drop_line_trigger(db):
-    with db.engine.begin() as c:
-        if db.is_sqlite:
-            c.execute(text("DROP TRIGGER statement_line_issued_upd"))
-        else:
-            c.execute(text("DROP TRIGGER statement_line_issued_frozen ON statement_line"))
-
-
 def test_money_inputs_changed_with_sql_are_named(demo_db, monkeypatch):
     """Issue 21: the VAT rates, the meter readings, an issued statement's line, a reading added with SQL:
     each is named by reconcile (table, id, what differs), on both backends."""
@@ -130,7 +122,7 @@ def test_money_inputs_changed_with_sql_are_named(demo_db, monkeypatch):
                               "WHERE k.status = 'active' AND i.unit_price > 1")).scalar()
         rack, last = c.execute(text("SELECT rack_id, max(read_at) FROM meter_reading GROUP BY rack_id "
                                     "ORDER BY rack_id")).first()
-    _drop_line_trigger(demo_db)
+    drop_statement_triggers(demo_db, lines=True)
     _sql(demo_db, "UPDATE tax_rate SET rate = 0", "UPDATE meter_reading SET kwh_total = 0 WHERE id = 17",
          "UPDATE statement_line SET amount = amount + 100 WHERE id = :l", l=line)
     _sql(demo_db, "UPDATE contract_item SET unit_price = 1 WHERE id = :i", i=item)

@@ -215,9 +215,7 @@ MONEY_TAMPERS = {   # kind -> (statements, the table reconcile then names)
 
 def test_money_inputs(billed):
     """One after the other on the billed demo: each is caught by reconcile alone, and names its own row."""
-    with billed.engine.begin() as c:   # the issued statements' lines are frozen by a trigger: dropped first
-        c.execute(text("DROP TRIGGER statement_line_issued_upd" if billed.is_sqlite
-                       else "DROP TRIGGER statement_line_issued_frozen ON statement_line"))
+    drop_statement_triggers(billed, lines=True)   # the issued statements' lines are frozen by a trigger
     seen = 0
     for kind, (statements, table) in MONEY_TAMPERS.items():
         _sql(billed, *statements)

@@ -14,11 +14,12 @@ compared with the row as the database holds it now. Reported:
 Compared are only the columns an event recorded (the keys of its `after` that are columns of the
 object's table), minus the columns the program changes without recording them per field
 (`NOT_AUDITED`: bookkeeping and derived or cached columns). A statement's issue event records its
-lines (`after.lines`, each with its id): from then on each line is compared like an object.
+lines (`after.lines`, each with its id): from then on each line is compared like an object. A
+contract's items are compared with the list its last event recorded, in id order (`ITEM_FIELDS`).
 
-Every table is covered (`RULES`): each row is explained by an event, the event that made or changed
-it (by id, or by the id ranges an import or a bulk load recorded) or the event of its parent's
-write (a contract's events explain its items, a GPU's its history), or it is reported. In the
+Every table is covered (`OBJECT_TABLES`, `ROW_EVENTS`, `PARENTS`, `BULK`, `NOT_BUSINESS`): each row is
+explained by an event, the event that made or changed it (by id, or by the id ranges an import or a
+bulk load recorded) or the event of its parent's write (a contract's events explain its items, a GPU's its history), or it is reported. In the
 tables that feed money (`MONEY`: statements and their lines, contract items and their GPUs, GPU
 history and leases, downtime, payments and their allocations, fapiao, deposits, readings, VAT rates
 and tax codes) an unexplained row is a difference: it was written outside the program. Elsewhere it
