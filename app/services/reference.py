@@ -22,6 +22,7 @@ from app.domain.validators import region_code_problem, region_level, uscc_proble
 from app.domain.wording import has_cjk
 from app.services.common import (EntitySpec, flush_or_refuse, get_or_404, references_to, refuse_if_referenced, register,
                      snapshot)
+from app.domain import messages as M
 
 REGIONS_DIR = Path(__file__).resolve().parents[2] / "resources" / "regions"
 REGIONS_FILE = REGIONS_DIR / "regions.csv"                      # the MCA list: the default set
@@ -272,7 +273,7 @@ def _decimal(errors: dict, values: dict, key: str, lo=None, hi=None) -> None:
     try:
         d = Decimal(str(values[key]))
     except InvalidOperation:
-        errors[key] = f"{values[key]!r} is not a number"
+        errors[key] = M.NOT_A_NUMBER.quoting(values[key])
         return
     if (lo is not None and d < lo) or (hi is not None and d > hi):
         errors[key] = f"must be between {lo} and {hi}"
@@ -287,7 +288,7 @@ def validate_subsidiary(values: dict, s=None) -> dict[str, str]:
     if not values.get("code") or not str(values["code"]).isalnum() or len(values["code"]) > 8:
         errors["code"] = "a short code of up to 8 letters or digits, e.g. GZ"
     if not values.get("name"):
-        errors["name"] = "the legal name is required"
+        errors["name"] = M.LEGAL_NAME_REQUIRED()
     problem = uscc_problem(values.get("credit_code"))
     if problem:
         errors["credit_code"] = problem

@@ -4635,27 +4635,27 @@ Reason:</source>
 <context>
     <name>ReasonDialog</name>
     <message>
-        <location filename="../../ui/kit/dialogs.py" line="326"/>
+        <location filename="../../ui/kit/dialogs.py" line="328"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/dialogs.py" line="338"/>
+        <location filename="../../ui/kit/dialogs.py" line="340"/>
         <source>Give a reason: it goes into the audit trail.</source>
         <translation>请填写原因：它将记入审计日志。</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/dialogs.py" line="325"/>
+        <location filename="../../ui/kit/dialogs.py" line="327"/>
         <source>OK</source>
         <translation>确定</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/dialogs.py" line="317"/>
+        <location filename="../../ui/kit/dialogs.py" line="319"/>
         <source>Reason *</source>
         <translation>原因 *</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/dialogs.py" line="317"/>
+        <location filename="../../ui/kit/dialogs.py" line="319"/>
         <source>Text</source>
         <translation>内容</translation>
     </message>
@@ -6792,37 +6792,37 @@ Reason:</source>
 <context>
     <name>dialogs</name>
     <message>
-        <location filename="../../ui/kit/dialogs.py" line="269"/>
+        <location filename="../../ui/kit/dialogs.py" line="271"/>
         <source>%1 (%2) may not %3; this needs the role: %4</source>
         <translation>%1（%2）无权%3；需要角色：%4</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/dialogs.py" line="78"/>
+        <location filename="../../ui/kit/dialogs.py" line="80"/>
         <source>Choose from the calendar</source>
         <translation>从日历中选择</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/dialogs.py" line="287"/>
+        <location filename="../../ui/kit/dialogs.py" line="289"/>
         <source>The operation failed: %1</source>
         <translation>操作失败：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/dialogs.py" line="71"/>
+        <location filename="../../ui/kit/dialogs.py" line="73"/>
         <source>YYYY-MM-DD (empty: none)</source>
         <translation>YYYY-MM-DD（留空表示无）</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/dialogs.py" line="50"/>
+        <location filename="../../ui/kit/dialogs.py" line="52"/>
         <source>a year from %1 to %2</source>
         <translation>年份须在 %1 至 %2 之间</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/dialogs.py" line="48"/>
+        <location filename="../../ui/kit/dialogs.py" line="50"/>
         <source>no such day: %1</source>
         <translation>没有这一天：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/dialogs.py" line="44"/>
+        <location filename="../../ui/kit/dialogs.py" line="46"/>
         <source>not a date: type it as YYYY-MM-DD</source>
         <translation>不是日期：请按 YYYY-MM-DD 输入</translation>
     </message>
@@ -7065,6 +7065,10 @@ Check the database in the settings.</source>
         <translation>%1 的小数位过多：金额最多两位小数（到分）</translation>
     </message>
     <message>
+        <source>%1 has more decimals than allowed here: no decimals</source>
+        <translation>%1 的小数位过多：此处只能填写整数</translation>
+    </message>
+    <message>
         <source>%1 is inactive; reactivate the customer first</source>
         <translation>%1 已停用；请先重新启用该客户</translation>
     </message>
@@ -7087,6 +7091,10 @@ Check the database in the settings.</source>
     <message>
         <source>'%1' is not a %2: use YYYY-MM-DD</source>
         <translation>“%1”不是有效日期：请按 YYYY-MM-DD 填写</translation>
+    </message>
+    <message>
+        <source>'%1' is not a %2: use YYYY-MM-DD (as text)</source>
+        <translation>“%1”不是有效日期：请按 YYYY-MM-DD 填写（文本）</translation>
     </message>
     <message>
         <source>'%1' is not a number</source>
@@ -7149,8 +7157,8 @@ Check the database in the settings.</source>
         <translation>密码至少 8 个字符</translation>
     </message>
     <message>
-        <source>a rack lease names an existing rack</source>
-        <translation>机柜租赁须指定一个现有机柜</translation>
+        <source>a rack lease names an existing rack or a cage</source>
+        <translation>机柜租赁须指定已有的机柜或笼位</translation>
     </message>
     <message>
         <source>a unified social credit code cannot contain %1 (I, O, S, V and Z are never used)</source>
@@ -7159,6 +7167,10 @@ Check the database in the settings.</source>
     <message>
         <source>a unified social credit code has 18 characters, this one has %1</source>
         <translation>统一社会信用代码应为 18 位，此处为 %1 位</translation>
+    </message>
+    <message>
+        <source>a unit range runs from U1 upwards and ends at or after its start</source>
+        <translation>U 位范围从 U1 起，结束 U 位不得小于起始 U 位</translation>
     </message>
     <message>
         <source>bandwidth priced per Mbps names the Mbps</source>
@@ -7245,8 +7257,20 @@ Check the database in the settings.</source>
         <translation>新密码与当前密码相同</translation>
     </message>
     <message>
+        <source>the rack has %1U</source>
+        <translation>该机柜只有 %1U</translation>
+    </message>
+    <message>
         <source>the unified social credit code is required</source>
         <translation>请填写统一社会信用代码</translation>
+    </message>
+    <message>
+        <source>there is no tax rate for %1 valid in %2, nor any rate for %1 on record; no screen adds one (they come with the database's upgrades): run db upgrade, or have the rate added to the database's tax_rate table</source>
+        <translation>%2 没有适用于 %1 的税率，也没有登记任何 %1 税率；界面上无法添加税率（税率随数据库升级提供）：请运行 db upgrade，或请人在数据库的 tax_rate 表中添加该税率</translation>
+    </message>
+    <message>
+        <source>there is no tax rate for %1 valid in %2; the rates on record start in %3 and no screen adds one (they come with the database's upgrades): use a date from %3 on, or have the rate added to the database's tax_rate table</source>
+        <translation>%2 没有适用于 %1 的税率；已登记的税率自 %3 起生效，界面上无法添加税率（税率随数据库升级提供）：请使用 %3 及以后的日期，或请人在数据库的 tax_rate 表中添加该税率</translation>
     </message>
     <message>
         <source>¥%1 is not the tax on ¥%2 at statement %3's rate (%4): expected %5; check the fapiao's 税额</source>

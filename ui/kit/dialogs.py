@@ -19,6 +19,8 @@ from PySide6.QtWidgets import (QAbstractButton, QCalendarWidget, QComboBox, QDat
 
 from app.domain.rating import local_today
 from app.domain.errors import DomainError, ValidationError
+from app.domain.messages import message_of
+from ui.shell.messages import translate_message
 
 log = logging.getLogger(__name__)
 
@@ -281,10 +283,10 @@ def refused_text(exc: BaseException, *, logged: bool = False) -> str:
         else:
             log.error("operation failed", exc_info=exc)
     if isinstance(exc, ValidationError) and exc.errors:
-        return "; ".join(exc.errors.values())
+        return "; ".join(translate_message(m) for m in exc.errors.values())
     if isinstance(exc, DomainError):
-        return exc.message
-    return tr("The operation failed: %1").replace("%1", str(exc) or type(exc).__name__)
+        return translate_message(exc.message)
+    return tr("The operation failed: %1").replace("%1", translate_message(message_of(exc)) or type(exc).__name__)
 
 
 def guard(button: QAbstractButton, actor, permission: str | None, *, allowed: bool = True,

@@ -342,7 +342,7 @@ class FormDialog(QDialog):
                 continue
             editor = self.editors[key]
             if isinstance(editor, OptionalDateEdit):   # its reason shows beside it
-                editor.show_error(msg)
+                editor.show_error(translate_message(msg))
             else:
                 lbl.setText(translate_message(msg))
                 lbl.show()

@@ -28,6 +28,7 @@ from app.services.receivables import statement_due_date
 from app.services.billing.charges import line_texts
 from app.services.billing.statements import (CREDIT_PREFIX, PARTIAL_PREFIX, WAIVER_PREFIX, IssueSummary, Progress, RunSummary, StatementInfo,
                          _find_statement, _statement_info, _statement_infos, line_text)
+from app.domain.messages import message_of
 
 # --- issuing ------------------------------------------------------------------------------
 
@@ -65,7 +66,7 @@ def issue_statements(db: Database, actor: Actor, *, period: str | None = None,
             try:
                 q = q.where(Statement.period == B.Period.parse(period).label)
             except ValueError as exc:
-                raise ValidationError({"period": str(exc)}) from None
+                raise ValidationError({"period": message_of(exc)}) from None
         if statement_ids is not None:
             q = q.where(Statement.id.in_(list(statement_ids)))
         ids = list(s.execute(q.order_by(Statement.subsidiary_id, Statement.customer_id, Statement.id)).scalars())

@@ -25,6 +25,7 @@ from app.services.billing.charges import _Ctx, _load_data, _tax_rates, item_char
 from app.services.billing.issue import issue_statements
 from app.services.billing.statements import (BILLED_STATUSES, CHARGE_ORDER, CREDIT_PREFIX, PARTIAL_PREFIX, WAIVER_PREFIX, LineInfo, Progress, RunSummary,
                          StatementInfo, _chunks, _contract_numbers, _statement_infos, _words)
+from app.domain.messages import message_of
 
 # --- the run ------------------------------------------------------------------------------
 
@@ -49,7 +50,7 @@ def run_billing(db: Database, actor: Actor, period: str, *, dry_run: bool = Fals
     try:
         p = B.Period.parse(period)
     except ValueError as exc:
-        raise ValidationError({"period": str(exc)}) from None
+        raise ValidationError({"period": message_of(exc)}) from None
     now = dt.datetime.now(dt.timezone.utc)
     as_of = as_of or now  # tests and demos bill "as if" at another time
     if p.start > as_of:
