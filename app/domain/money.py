@@ -26,6 +26,18 @@ def round_fen(d: Decimal) -> Decimal:
     return Decimal(d).quantize(FEN, rounding=ROUND_HALF_UP)
 
 
+PERCENT_PLACES = 1  # a share shown as 6.3 %: the room floor, the rack's tooltips, the Racks list's Used (%)
+
+
+def percent(part, whole, places: int = PERCENT_PLACES) -> Decimal:
+    """`part` of `whole` in per cent to `places` decimals, ties away from zero as round_fen and as
+    SQL's round() in the lists (app/read/queries.py): 2.5 of 40 is 6.3; 0 when there is no whole."""
+    step = Decimal(1).scaleb(-places)
+    if not whole:
+        return Decimal(0).quantize(step)
+    return (Decimal(part) * 100 / Decimal(whole)).quantize(step, rounding=ROUND_HALF_UP)
+
+
 def _group(digits: str) -> str:
     """'1234567' → '1,234,567' (digits only)."""
     head = len(digits) % 3 or 3

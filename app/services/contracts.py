@@ -313,6 +313,13 @@ def _dec(value, name: str, errors: dict, *, positive: bool = False, required: bo
     return d
 
 
+def _unit_range_fits(s: Session, it: ItemSpec, e: dict[str, str]) -> None:
+    """A unit range (rack lease or hosting) ends within its rack's height."""
+    rack = s.get(Rack, it.rack_id) if it.u_from is not None and it.rack_id is not None else None
+    if rack is not None and it.u_to > rack.u_height:
+        e["u_to"] = M.RACK_HEIGHT(rack.u_height)
+
+
 def _validate_items(s: Session, items: list[ItemSpec], start: dt.date, end: dt.date) -> dict[str, str]:
     errors: dict[str, str] = {}
     if not items:
@@ -353,9 +360,8 @@ def _validate_items(s: Session, items: list[ItemSpec], start: dt.date, end: dt.d
                 e["rack_id"] = M.RACK_LEASE_TARGET()
             if it.u_from is not None and (it.u_to is None or it.u_to < it.u_from or it.u_from < 1):
                 e["u_to"] = M.UNIT_RANGE()
-            elif it.u_from is not None and it.rack_id is not None and s.get(Rack, it.rack_id) is not None \
-                    and it.u_to > s.get(Rack, it.rack_id).u_height:
-                e["u_to"] = M.RACK_HEIGHT(s.get(Rack, it.rack_id).u_height)
+            else:
+                _unit_range_fits(s, it, e)
             if (it.power_allowance_kw is None) != (it.kwh_price is None):
                 e["power_allowance_kw"] = M.POWER_ALLOWANCE_PAIR()
             _dec(it.power_allowance_kw, "power_allowance_kw", e, required=False)
@@ -367,6 +373,8 @@ def _validate_items(s: Session, items: list[ItemSpec], start: dt.date, end: dt.d
                 e["rack_id"] = f"rack {it.rack_id} does not exist"
             if it.u_from is not None and (it.u_to is None or it.u_to < it.u_from or it.u_from < 1):
                 e["u_to"] = M.UNIT_RANGE()
+            else:
+                _unit_range_fits(s, it, e)
             if it.price_unit == PriceUnit.KWH and it.rack_id is None:
                 e["rack_id"] = "power billed per kWh needs the rack whose meter is read"
         if it.kind == ItemKind.GPU:

@@ -19,6 +19,7 @@ from app.store.db import Database
 from app.domain.errors import NotFound, ValidationError
 from app.store.uow import UnitOfWork
 from app.domain.validators import region_code_problem, region_level, uscc_problem
+from app.domain.rating import TaxRates
 from app.domain.wording import has_cjk
 from app.services.common import (EntitySpec, flush_or_refuse, get_or_404, references_to, refuse_if_referenced, register,
                      snapshot)
@@ -166,10 +167,13 @@ def tax_rates_on(session, day: dt.date) -> dict[str, Decimal]:
     for the contract's start.
     """
     rates: dict[str, Decimal] = {}
-    for cat, rate in session.execute(select(TaxRate.category, TaxRate.rate).where(TaxRate.valid_from <= day)
-                                     .order_by(TaxRate.valid_from, TaxRate.id)):
-        rates[cat] = Decimal(rate)
-    return rates
+    starts: dict[str, dt.date] = {}
+    for cat, rate, valid_from in session.execute(select(TaxRate.category, TaxRate.rate, TaxRate.valid_from)
+                                                 .order_by(TaxRate.valid_from, TaxRate.id)):
+        starts.setdefault(cat, valid_from)
+        if valid_from <= day:
+            rates[cat] = Decimal(rate)
+    return TaxRates(day, rates, starts)
 
 
 # --- coverage -------------------------------------------------------------------

@@ -19,7 +19,7 @@ from app.read import queries
 from app.domain.rating import local_today
 from app.audit.trail import Actor
 from app.store.db import Database
-from app.domain.errors import Conflict, DomainError, ValidationError
+from app.domain.errors import Conflict, DomainError, RuleViolation, ValidationError
 from app.services import contracts as svc
 from models.choices import ContractStatus, ItemKind, PriceUnit, ServiceLevel, TaxCategory
 
@@ -368,6 +368,9 @@ class ContractDialog(QDialog):
         specs = [sp for n, sp in enumerate(specs, start=1) if n not in bad]
         try:
             t = totals_of_draft(self.db, specs, start, end)
+        except RuleViolation as exc:   # no VAT rate for a line: said, as billing says it (never 0 %)
+            self.totals.setText(refused_text(exc))
+            return
         except (DomainError, ValueError, ArithmeticError):
             self.totals.setText("")
             return
@@ -750,7 +753,10 @@ class ContractPanel(RecordPanel):
                     cell.setTextAlignment(Qt.AlignRight | Qt.AlignVCenter)
                 self.items.setItem(r, c, cell)
         from app.services.contract_totals import totals_of_contract
-        self.totals.setText(totals_html(totals_of_contract(self.db, info.id)))
+        try:
+            self.totals.setText(totals_html(totals_of_contract(self.db, info.id)))
+        except RuleViolation as exc:   # no VAT rate for a line: said, as billing says it (never 0 %)
+            self.totals.setText(refused_text(exc))
         self.update_buttons()
 
     def cleared(self) -> None:

@@ -18,7 +18,7 @@ from app.domain import rating as B
 from app.audit.trail import Actor, append_events
 from app.domain.auth import require
 from app.store.db import Database
-from app.domain.errors import RuleViolation, ValidationError
+from app.domain.errors import ValidationError
 from app.store.uow import UnitOfWork
 from app.services.common import flush_versioned
 from app.services.billing.charges import _Ctx, _load_data, _tax_rates, item_charges, line_texts, revised
@@ -109,9 +109,7 @@ def run_billing(db: Database, actor: Actor, period: str, *, dry_run: bool = Fals
                     else:
                         skipped += 1
                         continue
-                    if ch.tax_category not in rates:
-                        raise RuleViolation(f"there is no tax rate for {ch.tax_category} valid in {p.label}; "
-                                            "an administrator adds it under settings")
+                    B.rate_of(rates, ch.tax_category, p.first)  # none: refused (as the contract form and PDF)
                     new[(c.subsidiary_id, c.customer_id, rebills)].append((c, ch, revision))
             if progress:
                 progress(done + 1, len(contracts))
