@@ -29,6 +29,7 @@ from app.domain.errors import DomainError, PermissionDenied, ValidationError
 from app.importexport import ImportFailed, RowError
 from app.services.common import _spec, create_in, flush_or_refuse, flush_versioned, snapshot
 from app.store.uow import UnitOfWork
+from app.store.logs import logged_run
 
 YAML_SUFFIXES = (".yaml", ".yml")
 SLUG_RE = re.compile(r"^[-a-z0-9_]+$")
@@ -579,6 +580,10 @@ def read_device_type_folder(path: str | Path, *, progress: Callable[[int, int], 
     return good, refused
 
 
+@logged_run("device-type import",
+            start=lambda db, actor, path, **kw: dict(file=Path(path).name, dry_run=kw.get("dry_run", False)),
+            end=lambda r: dict(files=r.rows, created=r.created, updated=r.updated, unchanged=r.unchanged,
+                               refused=len(r.refused), dry_run=r.dry_run))
 def import_device_types(db: Database, actor: Actor, path: str | Path, *, dry_run: bool = False, strict: bool = False,
                         progress: Callable[[int, int], None] | None = None,
                         cancelled: Callable[[], bool] | None = None) -> DeviceTypeImport:

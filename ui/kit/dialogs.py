@@ -272,7 +272,7 @@ def why_not_text(actor, permission: str) -> str | None:
             .replace("%2", choice_label(Role, actor.role)).replace("%3", what).replace("%4", roles))
 
 
-def refused_text(exc: BaseException, *, logged: bool = False) -> str:
+def refused_text(exc: BaseException, *, logged: bool = False, sep: str = "; ") -> str:
     """What a refused or failed operation tells the person: the service's message (each field's, for
     a validation), or that it failed and why. Every panel shows refusals through this, so it also
     logs them: a refusal as one line, any other failure with its traceback (unless the caller has
@@ -283,7 +283,7 @@ def refused_text(exc: BaseException, *, logged: bool = False) -> str:
         else:
             log.error("operation failed", exc_info=exc)
     if isinstance(exc, ValidationError) and exc.errors:
-        return "; ".join(translate_message(m) for m in exc.errors.values())
+        return sep.join(translate_message(m) for m in exc.errors.values())
     if isinstance(exc, DomainError):
         return translate_message(exc.message)
     return tr("The operation failed: %1").replace("%1", translate_message(message_of(exc)) or type(exc).__name__)

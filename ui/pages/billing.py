@@ -227,11 +227,11 @@ class HandoverDialog(QDialog):
         try:
             info = apply(lambda: self.svc.record_handover(self.db, self.actor, number, position, at, self.note.text()))
         except ValidationError as exc:
-            self.error.setText("; ".join(exc.errors.values()))
+            self.error.setText(refused_text(exc))
             self.error.show()
             return None
         except DomainError as exc:
-            self.error.setText(exc.message)
+            self.error.setText(refused_text(exc))
             self.error.show()
             return None
         self.items.takeItem(self.items.row(current))

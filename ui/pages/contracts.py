@@ -695,7 +695,7 @@ class ContractDialog(QDialog):
                 self.show_message(exc.message)
             return False
         except DomainError as exc:
-            self.show_message(exc.message)
+            self.show_message(refused_text(exc))
             return False
         self.accept()
         return True

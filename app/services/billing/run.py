@@ -26,9 +26,22 @@ from app.services.billing.issue import issue_statements
 from app.services.billing.statements import (BILLED_STATUSES, CHARGE_ORDER, CREDIT_PREFIX, PARTIAL_PREFIX, WAIVER_PREFIX, LineInfo, Progress, RunSummary,
                          StatementInfo, _chunks, _contract_numbers, _statement_infos, _words)
 from app.domain.messages import message_of
+from app.store.logs import logged_run
 
 # --- the run ------------------------------------------------------------------------------
 
+def _run_asked(db, actor, period, **kw) -> dict:
+    return dict(period=period, dry_run=kw.get("dry_run", False), issue=kw.get("issue", False),
+                items=len(kw["item_ids"]) if hasattr(kw.get("item_ids"), "__len__") else None)
+
+
+def _run_counts(r: RunSummary) -> dict:
+    return dict(period=r.period, lines=r.lines_created, statements=r.statements_created,
+                extended=r.statements_extended, skipped=r.skipped_existing, held=r.held,
+                rebilled=r.rebilled, issued=len(r.issued), total=r.total)
+
+
+@logged_run("billing run", start=_run_asked, end=_run_counts)
 def run_billing(db: Database, actor: Actor, period: str, *, dry_run: bool = False, issue: bool = False,
                 as_of: dt.datetime | None = None, progress: Progress | None = None,
                 cancelled: Callable[[], bool] | None = None, item_ids: Iterable[int] | None = None,
