@@ -256,31 +256,26 @@ def main(argv: list[str] | None = None, *, command_modules: tuple[str, ...] = CO
         except DomainError as exc:   # e.g. IDC_CONSOLE_DB naming mysql:// or :memory:
             return _fail(exc.message)
     ctx = CliContext(args)
-    log = logging.getLogger(__name__)
     try:
         return int(args.handler(ctx, args) or 0)
     except DomainError as exc:
-        log.info("idc-console %s refused: %s", args.command, exc.message)
         return _fail(exc.message)
     except KeyboardInterrupt:
-        log.info("idc-console %s interrupted", args.command)
         return _fail("interrupted")
     except UnicodeDecodeError as exc:
-        log.warning("idc-console %s: the file is not UTF-8", args.command, exc_info=True)
         return _fail(f"the file is not UTF-8 text ({exc.reason} at byte {exc.start}): save it as UTF-8 "
                      "(in Excel: CSV UTF-8) and try again")
     except OSError as exc:
-        log.warning("idc-console %s: %s", args.command, _describe_os_error(exc), exc_info=True)
         return _fail(_describe_os_error(exc))
     except Exception as exc:
         from sqlalchemy.exc import SQLAlchemyError
 
         if not isinstance(exc, SQLAlchemyError):
-            log.exception("idc-console %s failed", args.command)
+            logging.getLogger(__name__).exception("idc-console %s failed", args.command)
             raise
         from app.store.db import describe_db_error
 
-        log.warning("idc-console %s: database error", args.command, exc_info=True)
+        logging.getLogger(__name__).warning("idc-console %s: database error", args.command, exc_info=True)
         return _fail(describe_db_error(exc, ctx._db.url if ctx._db else "sqlite://"))
     finally:
         if ctx._db is not None:
