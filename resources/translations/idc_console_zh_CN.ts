@@ -746,7 +746,7 @@
         <translation>由 %1 签约：其运营 %2。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../ui/pages/contracts.py" line="660"/>
+        <location filename="../../ui/pages/contracts.py" line="663"/>
         <source>%n item(s) need attention (marked red).</source>
         <translation><numerusform>%n 个条目需要修改（红色标出）。</numerusform></translation>
     </message>
@@ -756,7 +756,7 @@
         <translation><numerusform>%1 至 %2 期间空闲机柜 %n 个</numerusform></translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="406"/>
+        <location filename="../../ui/pages/contracts.py" line="409"/>
         <source>(by kind)</source>
         <translation>（按类型）</translation>
     </message>
@@ -781,12 +781,12 @@
         <translation>添加条目</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="427"/>
+        <location filename="../../ui/pages/contracts.py" line="430"/>
         <source>Billing starts at handover; empty = the contract's start</source>
         <translation>计费自交付日开始；留空即合同开始日</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="413"/>
+        <location filename="../../ui/pages/contracts.py" line="416"/>
         <source>Cage (instead of a rack)</source>
         <translation>笼位（代替机柜）</translation>
     </message>
@@ -796,7 +796,7 @@
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="687"/>
+        <location filename="../../ui/pages/contracts.py" line="690"/>
         <source>Changed by someone else</source>
         <translation>记录已被他人修改</translation>
     </message>
@@ -811,7 +811,7 @@
         <translation>合同</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="614"/>
+        <location filename="../../ui/pages/contracts.py" line="617"/>
         <source>Contract %1 is %2: only drafts are edited; a signed contract changes by amendment.</source>
         <translation>合同 %1 状态为%2：只能编辑草稿；已签合同须通过变更修改。</translation>
     </message>
@@ -826,12 +826,12 @@
         <translation>描述</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="398"/>
+        <location filename="../../ui/pages/contracts.py" line="401"/>
         <source>Description *</source>
         <translation>描述 *</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="399"/>
+        <location filename="../../ui/pages/contracts.py" line="402"/>
         <source>Description in English</source>
         <translation>英文描述</translation>
     </message>
@@ -851,27 +851,27 @@
         <translation>英文</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="411"/>
+        <location filename="../../ui/pages/contracts.py" line="414"/>
         <source>From unit</source>
         <translation>起始 U 位</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="414"/>
+        <location filename="../../ui/pages/contracts.py" line="417"/>
         <source>GPU model</source>
         <translation>GPU 型号</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="424"/>
+        <location filename="../../ui/pages/contracts.py" line="427"/>
         <source>Hourly rate beyond</source>
         <translation>超出部分小时单价</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="423"/>
+        <location filename="../../ui/pages/contracts.py" line="426"/>
         <source>Included GPU-hours</source>
         <translation>包含卡时</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="426"/>
+        <location filename="../../ui/pages/contracts.py" line="429"/>
         <source>Installation price each</source>
         <translation>每条安装费</translation>
     </message>
@@ -891,12 +891,12 @@
         <translation>语言</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="425"/>
+        <location filename="../../ui/pages/contracts.py" line="428"/>
         <source>Mbps</source>
         <translation>带宽（Mbps）</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="417"/>
+        <location filename="../../ui/pages/contracts.py" line="420"/>
         <source>Named GPUs</source>
         <translation>指定 GPU</translation>
     </message>
@@ -916,17 +916,17 @@
         <translation>编号</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="421"/>
+        <location filename="../../ui/pages/contracts.py" line="424"/>
         <source>Power allowance (kW)</source>
         <translation>功率配额（kW）</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="422"/>
+        <location filename="../../ui/pages/contracts.py" line="425"/>
         <source>Price per kWh over it</source>
         <translation>超出部分每千瓦时单价</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="403"/>
+        <location filename="../../ui/pages/contracts.py" line="406"/>
         <source>Priced</source>
         <translation>计价方式</translation>
     </message>
@@ -936,12 +936,12 @@
         <translation>数量</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="410"/>
+        <location filename="../../ui/pages/contracts.py" line="413"/>
         <source>Rack</source>
         <translation>机柜</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="688"/>
+        <location filename="../../ui/pages/contracts.py" line="691"/>
         <source>Reload the contract now? Your edits will be lost.</source>
         <translation>现在重新加载合同？您的修改将丢失。</translation>
     </message>
@@ -961,7 +961,7 @@
         <translation>客户所在地区 %2 由 %1 提供服务（%3 小时响应）。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="420"/>
+        <location filename="../../ui/pages/contracts.py" line="423"/>
         <source>Service end</source>
         <translation>服务结束</translation>
     </message>
@@ -971,7 +971,7 @@
         <translation>服务级别</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="418"/>
+        <location filename="../../ui/pages/contracts.py" line="421"/>
         <source>Service start (handover)</source>
         <translation>服务开始（交付日）</translation>
     </message>
@@ -986,7 +986,7 @@
         <translation>子公司 *</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="409"/>
+        <location filename="../../ui/pages/contracts.py" line="412"/>
         <source>Tax category</source>
         <translation>税目</translation>
     </message>
@@ -1016,7 +1016,7 @@
         <translation>标题</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="412"/>
+        <location filename="../../ui/pages/contracts.py" line="415"/>
         <source>To unit</source>
         <translation>结束 U 位</translation>
     </message>
@@ -1031,42 +1031,42 @@
         <translation>单价</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="402"/>
+        <location filename="../../ui/pages/contracts.py" line="405"/>
         <source>Unit price (CNY) *</source>
         <translation>单价（元）*</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="553"/>
+        <location filename="../../ui/pages/contracts.py" line="556"/>
         <source>a number, e.g. 12.5</source>
         <translation>请输入数字，例如 12.5</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="557"/>
+        <location filename="../../ui/pages/contracts.py" line="560"/>
         <source>a whole number</source>
         <translation>请输入整数</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="401"/>
+        <location filename="../../ui/pages/contracts.py" line="404"/>
         <source>for English documents of a Chinese contract; empty: made from the kind and object</source>
         <translation>用于中文合同的英文单据；留空则按类型与对象自动生成</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="650"/>
+        <location filename="../../ui/pages/contracts.py" line="653"/>
         <source>item %1: %2</source>
         <translation>条目 %1：%2</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="566"/>
+        <location filename="../../ui/pages/contracts.py" line="569"/>
         <source>no GPU with serial %1</source>
         <translation>没有序列号为 %1 的 GPU</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="416"/>
+        <location filename="../../ui/pages/contracts.py" line="419"/>
         <source>or named GPUs: serials, comma separated</source>
         <translation>或指定 GPU：序列号，以逗号分隔</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="569"/>
+        <location filename="../../ui/pages/contracts.py" line="572"/>
         <source>required</source>
         <translation>必填</translation>
     </message>
@@ -1074,12 +1074,12 @@
 <context>
     <name>ContractPanel</name>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="784"/>
+        <location filename="../../ui/pages/contracts.py" line="790"/>
         <source>%1 contract %2. The reason goes into the audit trail.</source>
         <translation>%1合同 %2。原因将记入审计日志。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="867"/>
+        <location filename="../../ui/pages/contracts.py" line="873"/>
         <source>A new revision takes over on its effective date; edit its items, then submit it.</source>
         <translation>新版本自生效日起取代原合同；请修改条目后提交审批。</translation>
     </message>
@@ -1088,17 +1088,17 @@
         <translation>生效</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="793"/>
+        <location filename="../../ui/pages/contracts.py" line="799"/>
         <source>Activate %1? Its racks and GPUs are leased to %2 now.</source>
         <translation>确定生效 %1？其机柜和 GPU 将立即租给 %2。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="866"/>
+        <location filename="../../ui/pages/contracts.py" line="872"/>
         <source>Amend %1</source>
         <translation>变更 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="719"/>
+        <location filename="../../ui/pages/contracts.py" line="722"/>
         <source>Amend…</source>
         <translation>变更…</translation>
     </message>
@@ -1107,62 +1107,62 @@
         <translation>批准</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="795"/>
+        <location filename="../../ui/pages/contracts.py" line="801"/>
         <source>Approve %1 for %2?</source>
         <translation>确定批准 %2 的合同 %1？</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="842"/>
+        <location filename="../../ui/pages/contracts.py" line="848"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="821"/>
+        <location filename="../../ui/pages/contracts.py" line="827"/>
         <source>Changed by someone else</source>
         <translation>记录已被他人修改</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="732"/>
+        <location filename="../../ui/pages/contracts.py" line="735"/>
         <source>Chinese</source>
         <translation>中文</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="707"/>
+        <location filename="../../ui/pages/contracts.py" line="710"/>
         <source>Choose a contract</source>
         <translation>请选择合同</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="883"/>
+        <location filename="../../ui/pages/contracts.py" line="889"/>
         <source>Contract %1</source>
         <translation>合同 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="729"/>
+        <location filename="../../ui/pages/contracts.py" line="732"/>
         <source>Customer: %1</source>
         <translation>客户：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="708"/>
+        <location filename="../../ui/pages/contracts.py" line="711"/>
         <source>Description</source>
         <translation>描述</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="717"/>
+        <location filename="../../ui/pages/contracts.py" line="720"/>
         <source>Edit draft…</source>
         <translation>编辑草稿…</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="868"/>
+        <location filename="../../ui/pages/contracts.py" line="874"/>
         <source>Effective date</source>
         <translation>生效日期</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="839"/>
+        <location filename="../../ui/pages/contracts.py" line="845"/>
         <source>End</source>
         <translation>结束</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="732"/>
+        <location filename="../../ui/pages/contracts.py" line="735"/>
         <source>English</source>
         <translation>英文</translation>
     </message>
@@ -1171,37 +1171,37 @@
         <translation>到期</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="794"/>
+        <location filename="../../ui/pages/contracts.py" line="800"/>
         <source>Expire %1? Its racks and GPUs are released to %2's end date.</source>
         <translation>确定使 %1 到期？其机柜和 GPU 将按 %2 的合同结束日释放。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="708"/>
+        <location filename="../../ui/pages/contracts.py" line="711"/>
         <source>Kind</source>
         <translation>类型</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="732"/>
+        <location filename="../../ui/pages/contracts.py" line="735"/>
         <source>Language: %1</source>
         <translation>语言：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="787"/>
+        <location filename="../../ui/pages/contracts.py" line="793"/>
         <source>Last day of service</source>
         <translation>服务最后一天</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="708"/>
+        <location filename="../../ui/pages/contracts.py" line="711"/>
         <source>Price</source>
         <translation>价格</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="720"/>
+        <location filename="../../ui/pages/contracts.py" line="723"/>
         <source>Print / PDF…</source>
         <translation>打印 / PDF…</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="708"/>
+        <location filename="../../ui/pages/contracts.py" line="711"/>
         <source>Quantity</source>
         <translation>数量</translation>
     </message>
@@ -1210,27 +1210,27 @@
         <translation>驳回…</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="822"/>
+        <location filename="../../ui/pages/contracts.py" line="828"/>
         <source>Reload the contract now?</source>
         <translation>现在重新加载合同？</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="841"/>
+        <location filename="../../ui/pages/contracts.py" line="847"/>
         <source>Renew</source>
         <translation>续签</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="834"/>
+        <location filename="../../ui/pages/contracts.py" line="840"/>
         <source>Renew %1</source>
         <translation>续签 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="739"/>
+        <location filename="../../ui/pages/contracts.py" line="742"/>
         <source>Renews %1</source>
         <translation>续签自 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="719"/>
+        <location filename="../../ui/pages/contracts.py" line="722"/>
         <source>Renew…</source>
         <translation>续签…</translation>
     </message>
@@ -1239,22 +1239,22 @@
         <translation>恢复</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="735"/>
+        <location filename="../../ui/pages/contracts.py" line="738"/>
         <source>Revision %1, effective %2</source>
         <translation>第 %1 版，%2 生效</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="709"/>
+        <location filename="../../ui/pages/contracts.py" line="712"/>
         <source>Service start</source>
         <translation>服务开始</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="838"/>
+        <location filename="../../ui/pages/contracts.py" line="844"/>
         <source>Start</source>
         <translation>开始</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="730"/>
+        <location filename="../../ui/pages/contracts.py" line="733"/>
         <source>Status: %1</source>
         <translation>状态：%1</translation>
     </message>
@@ -1267,7 +1267,7 @@
         <translation>暂停…</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="731"/>
+        <location filename="../../ui/pages/contracts.py" line="734"/>
         <source>Term: %1 – %2</source>
         <translation>期限：%1 至 %2</translation>
     </message>
@@ -1276,7 +1276,7 @@
         <translation>终止…</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="815"/>
+        <location filename="../../ui/pages/contracts.py" line="821"/>
         <source>Updating the contract…</source>
         <translation>正在更新合同…</translation>
     </message>
@@ -1327,7 +1327,7 @@
 <context>
     <name>ContractsPage</name>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="896"/>
+        <location filename="../../ui/pages/contracts.py" line="902"/>
         <source>New contract…</source>
         <translation>新建合同…</translation>
     </message>
@@ -2375,142 +2375,142 @@
 <context>
     <name>FindFreeUnitsDialog</name>
     <message>
-        <location filename="../../ui/pages/freespace.py" line="169"/>
+        <location filename="../../ui/pages/freespace.py" line="170"/>
         <source>%1 or more racks fit; the best %1 are listed. Choose a site or a room to narrow the search.</source>
         <translation>至少 %1 个机柜满足条件；列出最贴合的 %1 个。选择站点或机房以缩小范围。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/freespace.py" line="172"/>
+        <location filename="../../ui/pages/freespace.py" line="173"/>
         <source>%1 rack(s) with %2 contiguous free U, best fit first.</source>
         <translation>%1 个机柜有连续 %2U 空闲，最贴合的在前。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/freespace.py" line="39"/>
+        <location filename="../../ui/pages/freespace.py" line="40"/>
         <source>(any: units only)</source>
         <translation>（任意：只按 U 数）</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/freespace.py" line="64"/>
+        <location filename="../../ui/pages/freespace.py" line="65"/>
         <source>(our own equipment)</source>
         <translation>（本公司设备）</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/freespace.py" line="56"/>
+        <location filename="../../ui/pages/freespace.py" line="57"/>
         <source>(whole fleet)</source>
         <translation>（全部站点）</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/freespace.py" line="67"/>
+        <location filename="../../ui/pages/freespace.py" line="68"/>
         <source>A rack leased to a customer takes only that customer's devices; other customers' reservations are never offered</source>
         <translation>已出租给客户的机柜只放该客户的设备；其他客户预留的 U 位不会列出</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/freespace.py" line="113"/>
+        <location filename="../../ui/pages/freespace.py" line="114"/>
         <source>Close</source>
         <translation>关闭</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/freespace.py" line="53"/>
+        <location filename="../../ui/pages/freespace.py" line="54"/>
         <source>Contiguous units</source>
         <translation>连续 U 数</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/freespace.py" line="47"/>
+        <location filename="../../ui/pages/freespace.py" line="48"/>
         <source>Device type</source>
         <translation>设备型号</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/freespace.py" line="83"/>
+        <location filename="../../ui/pages/freespace.py" line="84"/>
         <source>Face</source>
         <translation>朝向</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/freespace.py" line="34"/>
+        <location filename="../../ui/pages/freespace.py" line="35"/>
         <source>Find free U</source>
         <translation>查找空闲 U 位</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/freespace.py" line="69"/>
+        <location filename="../../ui/pages/freespace.py" line="70"/>
         <source>For</source>
         <translation>用于</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/freespace.py" line="93"/>
+        <location filename="../../ui/pages/freespace.py" line="94"/>
         <source>Free (U)</source>
         <translation>空闲（U）</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/freespace.py" line="76"/>
+        <location filename="../../ui/pages/freespace.py" line="77"/>
         <source>Full depth (both faces free)</source>
         <translation>全深（前后两面均空闲）</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/freespace.py" line="92"/>
+        <location filename="../../ui/pages/freespace.py" line="93"/>
         <source>Lessee</source>
         <translation>承租客户</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/freespace.py" line="175"/>
+        <location filename="../../ui/pages/freespace.py" line="176"/>
         <source>No rack has %1 contiguous free U there.</source>
         <translation>该范围内没有机柜有连续 %1U 空闲。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/freespace.py" line="107"/>
+        <location filename="../../ui/pages/freespace.py" line="108"/>
         <source>Open elevation</source>
         <translation>打开立面图</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/freespace.py" line="110"/>
+        <location filename="../../ui/pages/freespace.py" line="111"/>
         <source>Place a device here…</source>
         <translation>在此上架设备…</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/freespace.py" line="92"/>
+        <location filename="../../ui/pages/freespace.py" line="93"/>
         <source>Rack</source>
         <translation>机柜</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/freespace.py" line="93"/>
+        <location filename="../../ui/pages/freespace.py" line="94"/>
         <source>Range</source>
         <translation>U 位范围</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/freespace.py" line="92"/>
+        <location filename="../../ui/pages/freespace.py" line="93"/>
         <source>Room</source>
         <translation>机房</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/freespace.py" line="60"/>
+        <location filename="../../ui/pages/freespace.py" line="61"/>
         <source>Room %1</source>
         <translation>机房 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/freespace.py" line="85"/>
+        <location filename="../../ui/pages/freespace.py" line="86"/>
         <source>Search</source>
         <translation>搜索</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/freespace.py" line="92"/>
+        <location filename="../../ui/pages/freespace.py" line="93"/>
         <source>Site</source>
         <translation>站点</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/freespace.py" line="58"/>
+        <location filename="../../ui/pages/freespace.py" line="59"/>
         <source>Site %1</source>
         <translation>站点 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/freespace.py" line="44"/>
+        <location filename="../../ui/pages/freespace.py" line="45"/>
         <source>Takes the type's height and depth, and leaves out racks whose power capacity cannot take its typical draw</source>
         <translation>按型号的高度和深度查找，并排除功率容量承受不了其典型功耗的机柜</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/freespace.py" line="61"/>
+        <location filename="../../ui/pages/freespace.py" line="62"/>
         <source>Where</source>
         <translation>范围</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/freespace.py" line="179"/>
+        <location filename="../../ui/pages/freespace.py" line="180"/>
         <source>both faces</source>
         <translation>前后两面</translation>
     </message>
@@ -2518,57 +2518,57 @@
 <context>
     <name>FirstRunWizard</name>
     <message>
-        <location filename="../../ui/shell/startup.py" line="69"/>
+        <location filename="../../ui/shell/startup.py" line="70"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/startup.py" line="68"/>
+        <location filename="../../ui/shell/startup.py" line="69"/>
         <source>Create</source>
         <translation>创建</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/startup.py" line="38"/>
+        <location filename="../../ui/shell/startup.py" line="39"/>
         <source>Create the administrator</source>
         <translation>创建管理员</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/startup.py" line="52"/>
+        <location filename="../../ui/shell/startup.py" line="53"/>
         <source>Display name</source>
         <translation>显示名称</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/startup.py" line="55"/>
+        <location filename="../../ui/shell/startup.py" line="56"/>
         <source>Load the demo data (sites, racks, GPUs, customers, contracts)</source>
         <translation>加载演示数据（站点、机柜、GPU、客户、合同）</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/startup.py" line="51"/>
+        <location filename="../../ui/shell/startup.py" line="52"/>
         <source>Login</source>
         <translation>登录名</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/startup.py" line="53"/>
+        <location filename="../../ui/shell/startup.py" line="54"/>
         <source>Password (8+ characters)</source>
         <translation>密码（至少 8 位）</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/startup.py" line="54"/>
+        <location filename="../../ui/shell/startup.py" line="55"/>
         <source>Repeat password</source>
         <translation>确认密码</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/startup.py" line="74"/>
+        <location filename="../../ui/shell/startup.py" line="75"/>
         <source>The two passwords differ.</source>
         <translation>两次输入的密码不一致。</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/startup.py" line="39"/>
+        <location filename="../../ui/shell/startup.py" line="40"/>
         <source>This database has no users yet. The first user is the administrator.</source>
         <translation>该数据库还没有用户。第一个用户即为管理员。</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/startup.py" line="34"/>
+        <location filename="../../ui/shell/startup.py" line="35"/>
         <source>Welcome to the IDC console</source>
         <translation>欢迎使用 IDC 管理控制台</translation>
     </message>
@@ -2795,82 +2795,82 @@
 <context>
     <name>GpuSlotGrid</name>
     <message>
-        <location filename="../../ui/pages/gpuslots.py" line="192"/>
+        <location filename="../../ui/pages/gpuslots.py" line="193"/>
         <source>%1 installed into slot %2.</source>
         <translation>%1 已装入槽位 %2。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/gpuslots.py" line="210"/>
+        <location filename="../../ui/pages/gpuslots.py" line="211"/>
         <source>%1 moved from slot %2 to slot %3.</source>
         <translation>%1 已从槽位 %2 移到槽位 %3。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/gpuslots.py" line="105"/>
+        <location filename="../../ui/pages/gpuslots.py" line="106"/>
         <source>%1 of %2 slots hold a GPU.</source>
         <translation>%2 个槽位中有 %1 个已装 GPU。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/gpuslots.py" line="200"/>
+        <location filename="../../ui/pages/gpuslots.py" line="201"/>
         <source>%1 removed from slot %2 to stock.</source>
         <translation>%1 已从槽位 %2 拆下入库。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/gpuslots.py" line="124"/>
+        <location filename="../../ui/pages/gpuslots.py" line="125"/>
         <source>(empty)</source>
         <translation>（空）</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/gpuslots.py" line="168"/>
+        <location filename="../../ui/pages/gpuslots.py" line="169"/>
         <source>Changed by someone else: %1 The slots were reloaded.</source>
         <translation>记录已被他人修改：%1 已重新载入槽位。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/gpuslots.py" line="47"/>
+        <location filename="../../ui/pages/gpuslots.py" line="48"/>
         <source>From stock</source>
         <translation>库存 GPU</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/gpuslots.py" line="53"/>
+        <location filename="../../ui/pages/gpuslots.py" line="54"/>
         <source>Install into slot</source>
         <translation>装入槽位</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/gpuslots.py" line="69"/>
+        <location filename="../../ui/pages/gpuslots.py" line="70"/>
         <source>Move</source>
         <translation>变更</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/gpuslots.py" line="65"/>
+        <location filename="../../ui/pages/gpuslots.py" line="66"/>
         <source>Move to slot</source>
         <translation>移到槽位</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/gpuslots.py" line="77"/>
+        <location filename="../../ui/pages/gpuslots.py" line="78"/>
         <source>Reason</source>
         <translation>原因</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/gpuslots.py" line="60"/>
+        <location filename="../../ui/pages/gpuslots.py" line="61"/>
         <source>Remove to stock</source>
         <translation>拆下入库</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/gpuslots.py" line="117"/>
+        <location filename="../../ui/pages/gpuslots.py" line="118"/>
         <source>Slot %1</source>
         <translation>槽位 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/gpuslots.py" line="101"/>
+        <location filename="../../ui/pages/gpuslots.py" line="102"/>
         <source>This device no longer exists.</source>
         <translation>该设备已不存在。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/gpuslots.py" line="107"/>
+        <location filename="../../ui/pages/gpuslots.py" line="108"/>
         <source>This server takes %1 GPUs.</source>
         <translation>该服务器使用 %1 GPU。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/gpuslots.py" line="80"/>
+        <location filename="../../ui/pages/gpuslots.py" line="81"/>
         <source>goes into the audit trail</source>
         <translation>将记入审计日志</translation>
     </message>
@@ -3293,32 +3293,32 @@ Reason:</source>
 <context>
     <name>LoginDialog</name>
     <message>
-        <location filename="../../ui/shell/startup.py" line="117"/>
+        <location filename="../../ui/shell/startup.py" line="118"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/startup.py" line="100"/>
+        <location filename="../../ui/shell/startup.py" line="101"/>
         <source>Database: %1</source>
         <translation>数据库：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/startup.py" line="98"/>
+        <location filename="../../ui/shell/startup.py" line="99"/>
         <source>Log in</source>
         <translation>登录</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/startup.py" line="107"/>
+        <location filename="../../ui/shell/startup.py" line="108"/>
         <source>Login</source>
         <translation>登录名</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/startup.py" line="128"/>
+        <location filename="../../ui/shell/startup.py" line="130"/>
         <source>Login failed: unknown user, disabled account or wrong password.</source>
         <translation>登录失败：用户不存在、账号已停用或密码错误。</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/startup.py" line="108"/>
+        <location filename="../../ui/shell/startup.py" line="109"/>
         <source>Password</source>
         <translation>密码</translation>
     </message>
@@ -3567,12 +3567,12 @@ Reason:</source>
 <context>
     <name>Operation</name>
     <message>
-        <location filename="../../ui/shell/operations.py" line="218"/>
+        <location filename="../../ui/shell/operations.py" line="219"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/operations.py" line="218"/>
+        <location filename="../../ui/shell/operations.py" line="219"/>
         <source>Working…</source>
         <translation>处理中…</translation>
     </message>
@@ -3580,12 +3580,12 @@ Reason:</source>
 <context>
     <name>OrderDialog</name>
     <message>
-        <location filename="../../ui/pages/rackforms.py" line="41"/>
+        <location filename="../../ui/pages/rackforms.py" line="42"/>
         <source>(none)</source>
         <translation>（无）</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/rackforms.py" line="47"/>
+        <location filename="../../ui/pages/rackforms.py" line="48"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
@@ -3935,87 +3935,87 @@ Reason:</source>
 <context>
     <name>PdfPreviewDialog</name>
     <message>
-        <location filename="../../ui/kit/pdfpreview.py" line="133"/>
+        <location filename="../../ui/kit/pdfpreview.py" line="135"/>
         <source>%1 cannot be shown: %2</source>
         <translation>无法显示 %1：%2</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/pdfpreview.py" line="78"/>
+        <location filename="../../ui/kit/pdfpreview.py" line="80"/>
         <source>Close</source>
         <translation>关闭</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/pdfpreview.py" line="264"/>
+        <location filename="../../ui/kit/pdfpreview.py" line="267"/>
         <source>Could not save: %1</source>
         <translation>无法保存：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/pdfpreview.py" line="72"/>
+        <location filename="../../ui/kit/pdfpreview.py" line="74"/>
         <source>Fit width</source>
         <translation>适合宽度</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/pdfpreview.py" line="65"/>
+        <location filename="../../ui/kit/pdfpreview.py" line="67"/>
         <source>Next page</source>
         <translation>下一页</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/pdfpreview.py" line="119"/>
+        <location filename="../../ui/kit/pdfpreview.py" line="121"/>
         <source>Open in viewer…</source>
         <translation>用查看器打开…</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/pdfpreview.py" line="257"/>
+        <location filename="../../ui/kit/pdfpreview.py" line="259"/>
         <source>PDF files (*.pdf)</source>
         <translation>PDF 文件 (*.pdf)</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/pdfpreview.py" line="64"/>
+        <location filename="../../ui/kit/pdfpreview.py" line="66"/>
         <source>Previous page</source>
         <translation>上一页</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/pdfpreview.py" line="77"/>
+        <location filename="../../ui/kit/pdfpreview.py" line="79"/>
         <source>Print…</source>
         <translation>打印…</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/pdfpreview.py" line="256"/>
+        <location filename="../../ui/kit/pdfpreview.py" line="258"/>
         <source>Save PDF as</source>
         <translation>PDF 另存为</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/pdfpreview.py" line="76"/>
+        <location filename="../../ui/kit/pdfpreview.py" line="78"/>
         <source>Save as…</source>
         <translation>另存为…</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/pdfpreview.py" line="112"/>
+        <location filename="../../ui/kit/pdfpreview.py" line="114"/>
         <source>The PDF preview needs Qt's PDF module (the PySide6_Pdf package). You can still save the document or open it in your PDF viewer.</source>
         <translation>PDF 预览需要 Qt 的 PDF 模块（PySide6_Pdf）。您仍可保存文档或用 PDF 查看器打开。</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/pdfpreview.py" line="225"/>
+        <location filename="../../ui/kit/pdfpreview.py" line="227"/>
         <source>The printer could not be started.</source>
         <translation>无法启动打印机。</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/pdfpreview.py" line="73"/>
+        <location filename="../../ui/kit/pdfpreview.py" line="75"/>
         <source>Whole page</source>
         <translation>整页</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/pdfpreview.py" line="70"/>
+        <location filename="../../ui/kit/pdfpreview.py" line="72"/>
         <source>Zoom in</source>
         <translation>放大</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/pdfpreview.py" line="69"/>
+        <location filename="../../ui/kit/pdfpreview.py" line="71"/>
         <source>Zoom out</source>
         <translation>缩小</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/pdfpreview.py" line="164"/>
+        <location filename="../../ui/kit/pdfpreview.py" line="166"/>
         <source>of %1</source>
         <translation>/ %1</translation>
     </message>
@@ -4023,82 +4023,82 @@ Reason:</source>
 <context>
     <name>PlaceDeviceDialog</name>
     <message>
-        <location filename="../../ui/pages/rackforms.py" line="41"/>
+        <location filename="../../ui/pages/rackforms.py" line="42"/>
         <source>(none)</source>
         <translation>（无）</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/rackforms.py" line="47"/>
+        <location filename="../../ui/pages/rackforms.py" line="48"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/rackforms.py" line="99"/>
+        <location filename="../../ui/pages/rackforms.py" line="100"/>
         <source>Device type *</source>
         <translation>设备型号 *</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/rackforms.py" line="108"/>
+        <location filename="../../ui/pages/rackforms.py" line="109"/>
         <source>Face</source>
         <translation>朝向</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/rackforms.py" line="100"/>
+        <location filename="../../ui/pages/rackforms.py" line="101"/>
         <source>Name *</source>
         <translation>名称 *</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/rackforms.py" line="110"/>
+        <location filename="../../ui/pages/rackforms.py" line="111"/>
         <source>Override the power budget</source>
         <translation>超出功率预算</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/rackforms.py" line="102"/>
+        <location filename="../../ui/pages/rackforms.py" line="103"/>
         <source>Owner</source>
         <translation>所有者</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/rackforms.py" line="117"/>
+        <location filename="../../ui/pages/rackforms.py" line="118"/>
         <source>Place</source>
         <translation>放置</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/rackforms.py" line="98"/>
+        <location filename="../../ui/pages/rackforms.py" line="99"/>
         <source>Place a device in %1</source>
         <translation>在 %1 放置设备</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/rackforms.py" line="114"/>
+        <location filename="../../ui/pages/rackforms.py" line="115"/>
         <source>Place even if the rack's typical power would exceed its capacity</source>
         <translation>即使机柜典型功耗超出容量也放置</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/rackforms.py" line="109"/>
+        <location filename="../../ui/pages/rackforms.py" line="110"/>
         <source>Position (lowest U)</source>
         <translation>位置（最低 U 位）</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/rackforms.py" line="110"/>
+        <location filename="../../ui/pages/rackforms.py" line="111"/>
         <source>Power</source>
         <translation>功率</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/rackforms.py" line="111"/>
+        <location filename="../../ui/pages/rackforms.py" line="112"/>
         <source>Reason for the override</source>
         <translation>超限原因</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/rackforms.py" line="101"/>
+        <location filename="../../ui/pages/rackforms.py" line="102"/>
         <source>Serial</source>
         <translation>序列号</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/rackforms.py" line="127"/>
+        <location filename="../../ui/pages/rackforms.py" line="128"/>
         <source>U%1 is leased to %2: only %2's devices go there</source>
         <translation>U%1 已租给 %2：只能放入 %2 的设备</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/rackforms.py" line="136"/>
+        <location filename="../../ui/pages/rackforms.py" line="137"/>
         <source>a number, e.g. 12.5</source>
         <translation>请输入数字，例如 12.5</translation>
     </message>
@@ -4309,147 +4309,147 @@ Reason:</source>
 <context>
     <name>RackElevationView</name>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="106"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="107"/>
         <source>%1 (full depth)</source>
         <translation>%1（全深）</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="377"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="378"/>
         <source>%1 · leased to %2</source>
         <translation>%1 · 租给 %2</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="140"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="141"/>
         <source>%1, %2 face%3</source>
         <translation>%1，%2面%3</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../ui/widgets/rack_elevation.py" line="402"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="403"/>
         <source>%n U free</source>
         <translation><numerusform>空闲 %n U</numerusform></translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="141"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="142"/>
         <source>, full depth</source>
         <translation>，全深</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="606"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="607"/>
         <source>Cancel the reservation for %1 (U%2–U%3)…</source>
         <translation>取消 %1 的预留（U%2–U%3）…</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="360"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="361"/>
         <source>Choose a rack to see its elevation</source>
         <translation>选择机柜以查看立面图</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="101"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="102"/>
         <source>Fleet</source>
         <translation>自有</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="396"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="397"/>
         <source>Front</source>
         <translation>前面</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="385"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="386"/>
         <source>Leased %1 U · reserved %2 U · used %3 U · free %4 U</source>
         <translation>已租 %1 U · 预留 %2 U · 已用 %3 U · 空闲 %4 U</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="476"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="477"/>
         <source>Leased to %1, U%2–U%3, %4 to %5</source>
         <translation>租给 %1，U%2–U%3，%4 至 %5</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="491"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="492"/>
         <source>Leased: %1</source>
         <translation>已租：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="462"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="463"/>
         <source>Not mounted (0U or no position): %1</source>
         <translation>未上架（0U 或无位置）：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="555"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="556"/>
         <source>Open %1</source>
         <translation>打开 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="139"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="140"/>
         <source>Owner: %1</source>
         <translation>所有者：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="576"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="577"/>
         <source>Place a device at U%1 (%2)…</source>
         <translation>在 U%1（%2）放置设备…</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="575"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="576"/>
         <source>Place a device of %3 at U%1 (%2)…</source>
         <translation>在 U%1（%2）放置 %3 的设备…</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="511"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="512"/>
         <source>Power: %1 of %2 kW typical (%3%)</source>
         <translation>功率：典型 %1 / %2 kW（%3%）</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="396"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="397"/>
         <source>Rear</source>
         <translation>后面</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="580"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="581"/>
         <source>Reserve U%1 (%2)…</source>
         <translation>预留 U%1（%2）…</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="584"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="585"/>
         <source>Reserve the free block U%1–U%2 (%3)…</source>
         <translation>预留空闲区段 U%1–U%2（%3）…</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="435"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="436"/>
         <source>Reserved for %1, U%2–U%3, %4 to %5</source>
         <translation>为 %1 预留，U%2–U%3，%4 至 %5</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="438"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="439"/>
         <source>Reserved: %1</source>
         <translation>已预留：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="142"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="143"/>
         <source>Status: %1</source>
         <translation>状态：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="143"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="144"/>
         <source>Typical power: %1 W</source>
         <translation>典型功率：%1 W</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="480"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="481"/>
         <source>cage %1</source>
         <translation>笼位 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="570"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="571"/>
         <source>front</source>
         <translation>前面</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="434"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="435"/>
         <source>open-ended</source>
         <translation>长期</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="570"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="571"/>
         <source>rear</source>
         <translation>后面</translation>
     </message>
@@ -4457,177 +4457,177 @@ Reason:</source>
 <context>
     <name>RackPanel</name>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="106"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="107"/>
         <source>%1 (full depth)</source>
         <translation>%1（全深）</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="377"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="378"/>
         <source>%1 · leased to %2</source>
         <translation>%1 · 租给 %2</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="140"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="141"/>
         <source>%1, %2 face%3</source>
         <translation>%1，%2面%3</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../ui/widgets/rack_elevation.py" line="402"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="403"/>
         <source>%n U free</source>
         <translation><numerusform>空闲 %n U</numerusform></translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="141"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="142"/>
         <source>, full depth</source>
         <translation>，全深</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="696"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="697"/>
         <source>Cancel reservation</source>
         <translation>取消预留</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="606"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="607"/>
         <source>Cancel the reservation for %1 (U%2–U%3)…</source>
         <translation>取消 %1 的预留（U%2–U%3）…</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="674"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="675"/>
         <source>Changed by someone else</source>
         <translation>记录已被他人修改</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="360"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="361"/>
         <source>Choose a rack to see its elevation</source>
         <translation>选择机柜以查看立面图</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="101"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="102"/>
         <source>Fleet</source>
         <translation>自有</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="396"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="397"/>
         <source>Front</source>
         <translation>前面</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="385"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="386"/>
         <source>Leased %1 U · reserved %2 U · used %3 U · free %4 U</source>
         <translation>已租 %1 U · 预留 %2 U · 已用 %3 U · 空闲 %4 U</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="476"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="477"/>
         <source>Leased to %1, U%2–U%3, %4 to %5</source>
         <translation>租给 %1，U%2–U%3，%4 至 %5</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="491"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="492"/>
         <source>Leased: %1</source>
         <translation>已租：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="709"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="710"/>
         <source>Move refused</source>
         <translation>移动被拒绝</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="462"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="463"/>
         <source>Not mounted (0U or no position): %1</source>
         <translation>未上架（0U 或无位置）：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="555"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="556"/>
         <source>Open %1</source>
         <translation>打开 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="139"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="140"/>
         <source>Owner: %1</source>
         <translation>所有者：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="576"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="577"/>
         <source>Place a device at U%1 (%2)…</source>
         <translation>在 U%1（%2）放置设备…</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="575"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="576"/>
         <source>Place a device of %3 at U%1 (%2)…</source>
         <translation>在 U%1（%2）放置 %3 的设备…</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="511"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="512"/>
         <source>Power: %1 of %2 kW typical (%3%)</source>
         <translation>功率：典型 %1 / %2 kW（%3%）</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="396"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="397"/>
         <source>Rear</source>
         <translation>后面</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="703"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="704"/>
         <source>Reservation not cancelled</source>
         <translation>预留未取消</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="580"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="581"/>
         <source>Reserve U%1 (%2)…</source>
         <translation>预留 U%1（%2）…</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="584"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="585"/>
         <source>Reserve the free block U%1–U%2 (%3)…</source>
         <translation>预留空闲区段 U%1–U%2（%3）…</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="435"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="436"/>
         <source>Reserved for %1, U%2–U%3, %4 to %5</source>
         <translation>为 %1 预留，U%2–U%3，%4 至 %5</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="438"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="439"/>
         <source>Reserved: %1</source>
         <translation>已预留：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="142"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="143"/>
         <source>Status: %1</source>
         <translation>状态：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="683"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="684"/>
         <source>The move failed: %1</source>
         <translation>移动失败：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="143"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="144"/>
         <source>Typical power: %1 W</source>
         <translation>典型功率：%1 W</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="697"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="698"/>
         <source>Why is the reservation cancelled?</source>
         <translation>取消预留的原因？</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="480"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="481"/>
         <source>cage %1</source>
         <translation>笼位 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="570"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="571"/>
         <source>front</source>
         <translation>前面</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="434"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="435"/>
         <source>open-ended</source>
         <translation>长期</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="570"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="571"/>
         <source>rear</source>
         <translation>后面</translation>
     </message>
@@ -4832,52 +4832,52 @@ Reason:</source>
 <context>
     <name>ReserveDialog</name>
     <message>
-        <location filename="../../ui/pages/rackforms.py" line="41"/>
+        <location filename="../../ui/pages/rackforms.py" line="42"/>
         <source>(none)</source>
         <translation>（无）</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/rackforms.py" line="47"/>
+        <location filename="../../ui/pages/rackforms.py" line="48"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/rackforms.py" line="158"/>
+        <location filename="../../ui/pages/rackforms.py" line="159"/>
         <source>Customer *</source>
         <translation>客户 *</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/rackforms.py" line="161"/>
+        <location filename="../../ui/pages/rackforms.py" line="162"/>
         <source>Empty: open-ended</source>
         <translation>留空表示长期</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/rackforms.py" line="159"/>
+        <location filename="../../ui/pages/rackforms.py" line="160"/>
         <source>From *</source>
         <translation>开始 *</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/rackforms.py" line="162"/>
+        <location filename="../../ui/pages/rackforms.py" line="163"/>
         <source>Note</source>
         <translation>备注</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/rackforms.py" line="163"/>
+        <location filename="../../ui/pages/rackforms.py" line="164"/>
         <source>Reserve</source>
         <translation>预留</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/rackforms.py" line="155"/>
+        <location filename="../../ui/pages/rackforms.py" line="156"/>
         <source>Reserve units in %1</source>
         <translation>在 %1 预留 U 位</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/rackforms.py" line="156"/>
+        <location filename="../../ui/pages/rackforms.py" line="157"/>
         <source>Units</source>
         <translation>U 位</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/rackforms.py" line="160"/>
+        <location filename="../../ui/pages/rackforms.py" line="161"/>
         <source>Until</source>
         <translation>截止</translation>
     </message>
@@ -5782,12 +5782,12 @@ Reason:</source>
 <context>
     <name>_RackForm</name>
     <message>
-        <location filename="../../ui/pages/rackforms.py" line="41"/>
+        <location filename="../../ui/pages/rackforms.py" line="42"/>
         <source>(none)</source>
         <translation>（无）</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/rackforms.py" line="47"/>
+        <location filename="../../ui/pages/rackforms.py" line="48"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
@@ -7280,17 +7280,17 @@ Check the database in the settings.</source>
 <context>
     <name>operations</name>
     <message>
-        <location filename="../../ui/shell/operations.py" line="357"/>
+        <location filename="../../ui/shell/operations.py" line="359"/>
         <source>Error</source>
         <translation>错误</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/operations.py" line="353"/>
+        <location filename="../../ui/shell/operations.py" line="355"/>
         <source>Refused</source>
         <translation>操作被拒绝</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/operations.py" line="358"/>
+        <location filename="../../ui/shell/operations.py" line="360"/>
         <source>The operation failed: %1</source>
         <translation>操作失败：%1</translation>
     </message>
@@ -7298,7 +7298,7 @@ Check the database in the settings.</source>
 <context>
     <name>pdfpreview</name>
     <message>
-        <location filename="../../ui/kit/pdfpreview.py" line="321"/>
+        <location filename="../../ui/kit/pdfpreview.py" line="324"/>
         <source>Preparing the document…</source>
         <translation>正在准备文档…</translation>
     </message>
