@@ -77,102 +77,102 @@
 <context>
     <name>AuditEventDialog</name>
     <message>
-        <location filename="../../ui/pages/audit.py" line="272"/>
+        <location filename="../../ui/pages/audit.py" line="274"/>
         <source>Action</source>
         <translation>操作</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/audit.py" line="287"/>
+        <location filename="../../ui/pages/audit.py" line="289"/>
         <source>After</source>
         <translation>变更后</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/audit.py" line="279"/>
+        <location filename="../../ui/pages/audit.py" line="281"/>
         <source>App version</source>
         <translation>程序版本</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/audit.py" line="252"/>
+        <location filename="../../ui/pages/audit.py" line="254"/>
         <source>Audit event %1</source>
         <translation>审计事件 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/audit.py" line="287"/>
+        <location filename="../../ui/pages/audit.py" line="289"/>
         <source>Before</source>
         <translation>变更前</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/audit.py" line="300"/>
+        <location filename="../../ui/pages/audit.py" line="302"/>
         <source>Changed fields: %1</source>
         <translation>变更字段：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/audit.py" line="306"/>
+        <location filename="../../ui/pages/audit.py" line="308"/>
         <source>Close</source>
         <translation>关闭</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/audit.py" line="287"/>
+        <location filename="../../ui/pages/audit.py" line="289"/>
         <source>Field</source>
         <translation>字段</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/audit.py" line="281"/>
+        <location filename="../../ui/pages/audit.py" line="283"/>
         <source>Hash</source>
         <translation>哈希</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/audit.py" line="278"/>
+        <location filename="../../ui/pages/audit.py" line="280"/>
         <source>Host</source>
         <translation>所在服务器</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/audit.py" line="301"/>
+        <location filename="../../ui/pages/audit.py" line="303"/>
         <source>No field values recorded with this event.</source>
         <translation>该事件未记录字段值。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/audit.py" line="269"/>
+        <location filename="../../ui/pages/audit.py" line="271"/>
         <source>No.</source>
         <translation>序号</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/audit.py" line="275"/>
+        <location filename="../../ui/pages/audit.py" line="277"/>
         <source>Object</source>
         <translation>对象</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/audit.py" line="310"/>
+        <location filename="../../ui/pages/audit.py" line="312"/>
         <source>Open %1</source>
         <translation>打开 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/audit.py" line="276"/>
+        <location filename="../../ui/pages/audit.py" line="278"/>
         <source>Outcome</source>
         <translation>结果</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/audit.py" line="282"/>
+        <location filename="../../ui/pages/audit.py" line="284"/>
         <source>Previous hash</source>
         <translation>前一哈希</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/audit.py" line="277"/>
+        <location filename="../../ui/pages/audit.py" line="279"/>
         <source>Reason</source>
         <translation>原因</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/audit.py" line="280"/>
+        <location filename="../../ui/pages/audit.py" line="282"/>
         <source>Request id</source>
         <translation>请求 ID</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/audit.py" line="270"/>
+        <location filename="../../ui/pages/audit.py" line="272"/>
         <source>Time</source>
         <translation>时间</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/audit.py" line="271"/>
+        <location filename="../../ui/pages/audit.py" line="273"/>
         <source>User</source>
         <translation>用户</translation>
     </message>
@@ -180,57 +180,57 @@
 <context>
     <name>AuditFilterBar</name>
     <message>
-        <location filename="../../ui/pages/audit.py" line="199"/>
+        <location filename="../../ui/pages/audit.py" line="201"/>
         <source>(every action)</source>
         <translation>（全部操作）</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/audit.py" line="201"/>
+        <location filename="../../ui/pages/audit.py" line="203"/>
         <source>(every type)</source>
         <translation>（全部类型）</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/audit.py" line="196"/>
+        <location filename="../../ui/pages/audit.py" line="198"/>
         <source>(everyone)</source>
         <translation>（全部用户）</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/audit.py" line="180"/>
+        <location filename="../../ui/pages/audit.py" line="182"/>
         <source>Action</source>
         <translation>操作</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/audit.py" line="170"/>
+        <location filename="../../ui/pages/audit.py" line="172"/>
         <source>An action, or a prefix ending in a dot (e.g. gpu.)</source>
         <translation>某个操作，或以点结尾的前缀（如 gpu.）</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/audit.py" line="176"/>
+        <location filename="../../ui/pages/audit.py" line="178"/>
         <source>Clear</source>
         <translation>清除</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/audit.py" line="179"/>
+        <location filename="../../ui/pages/audit.py" line="181"/>
         <source>From</source>
         <translation>起始日期</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/audit.py" line="181"/>
+        <location filename="../../ui/pages/audit.py" line="183"/>
         <source>Object type</source>
         <translation>对象类型</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/audit.py" line="179"/>
+        <location filename="../../ui/pages/audit.py" line="181"/>
         <source>To</source>
         <translation>截止日期</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/audit.py" line="180"/>
+        <location filename="../../ui/pages/audit.py" line="182"/>
         <source>User</source>
         <translation>用户</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/audit.py" line="131"/>
+        <location filename="../../ui/pages/audit.py" line="133"/>
         <source>every %1 action</source>
         <translation>全部%1操作</translation>
     </message>
@@ -238,57 +238,57 @@
 <context>
     <name>AuditFilterDialog</name>
     <message>
-        <location filename="../../ui/pages/audit.py" line="73"/>
+        <location filename="../../ui/pages/audit.py" line="75"/>
         <source>(every action)</source>
         <translation>（全部操作）</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/audit.py" line="79"/>
+        <location filename="../../ui/pages/audit.py" line="81"/>
         <source>(every type)</source>
         <translation>（全部类型）</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/audit.py" line="66"/>
+        <location filename="../../ui/pages/audit.py" line="68"/>
         <source>(everyone)</source>
         <translation>（全部用户）</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/audit.py" line="76"/>
+        <location filename="../../ui/pages/audit.py" line="78"/>
         <source>Action</source>
         <translation>操作</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/audit.py" line="75"/>
+        <location filename="../../ui/pages/audit.py" line="77"/>
         <source>An action (e.g. contract.approve) or a prefix ending in a dot (e.g. gpu.)</source>
         <translation>操作名（如 contract.approve）或以点结尾的前缀（如 gpu.）</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/audit.py" line="97"/>
+        <location filename="../../ui/pages/audit.py" line="99"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/audit.py" line="61"/>
+        <location filename="../../ui/pages/audit.py" line="63"/>
         <source>From</source>
         <translation>起始日期</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/audit.py" line="82"/>
+        <location filename="../../ui/pages/audit.py" line="84"/>
         <source>Object type</source>
         <translation>对象类型</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/audit.py" line="106"/>
+        <location filename="../../ui/pages/audit.py" line="108"/>
         <source>The period ends before it starts.</source>
         <translation>结束日期早于开始日期。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/audit.py" line="62"/>
+        <location filename="../../ui/pages/audit.py" line="64"/>
         <source>To</source>
         <translation>截止日期</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/audit.py" line="69"/>
+        <location filename="../../ui/pages/audit.py" line="71"/>
         <source>User</source>
         <translation>用户</translation>
     </message>
@@ -296,97 +296,97 @@
 <context>
     <name>AuditPage</name>
     <message>
-        <location filename="../../ui/pages/audit.py" line="493"/>
+        <location filename="../../ui/pages/audit.py" line="495"/>
         <source>%1 audit events (%2) written to %3.</source>
         <translation>已将 %1 条审计事件（%2）写入 %3。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/audit.py" line="429"/>
+        <location filename="../../ui/pages/audit.py" line="431"/>
         <source>(last good event %1)</source>
         <translation>（最后一条完好事件 %1）</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/audit.py" line="448"/>
+        <location filename="../../ui/pages/audit.py" line="450"/>
         <source>Audit report</source>
         <translation>审计报告</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/audit.py" line="457"/>
+        <location filename="../../ui/pages/audit.py" line="459"/>
         <source>Audit report %1</source>
         <translation>审计报告 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/audit.py" line="345"/>
+        <location filename="../../ui/pages/audit.py" line="347"/>
         <source>Audit report PDF…</source>
         <translation>审计报告 PDF…</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/audit.py" line="466"/>
+        <location filename="../../ui/pages/audit.py" line="468"/>
         <source>CSV (*.csv);;Excel (*.xlsx)</source>
         <translation>CSV (*.csv);;Excel (*.xlsx)</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/audit.py" line="427"/>
+        <location filename="../../ui/pages/audit.py" line="429"/>
         <source>Chain BROKEN: %1</source>
         <translation>审计链已损坏：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/audit.py" line="424"/>
+        <location filename="../../ui/pages/audit.py" line="426"/>
         <source>Chain intact: %1 events; head %2</source>
         <translation>审计链完好：%1 条事件；链头 %2</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/audit.py" line="361"/>
+        <location filename="../../ui/pages/audit.py" line="363"/>
         <source>Copy SEQ:HASH</source>
         <translation>复制 SEQ:HASH</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/audit.py" line="348"/>
+        <location filename="../../ui/pages/audit.py" line="350"/>
         <source>Export period…</source>
         <translation>按期间导出…</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/audit.py" line="461"/>
+        <location filename="../../ui/pages/audit.py" line="463"/>
         <source>Export the audit trail</source>
         <translation>导出审计日志</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/audit.py" line="481"/>
+        <location filename="../../ui/pages/audit.py" line="483"/>
         <source>Exporting…</source>
         <translation>正在导出…</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/audit.py" line="461"/>
+        <location filename="../../ui/pages/audit.py" line="463"/>
         <source>Export…</source>
         <translation>导出…</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/audit.py" line="363"/>
+        <location filename="../../ui/pages/audit.py" line="365"/>
         <source>For audit verify --expect-head later</source>
         <translation>用于之后的 audit verify --expect-head</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/audit.py" line="489"/>
+        <location filename="../../ui/pages/audit.py" line="491"/>
         <source>No audit event matches %1: %2 holds only the header row.</source>
         <translation>没有符合 %1 的审计事件：%2 中只有表头行。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/audit.py" line="448"/>
+        <location filename="../../ui/pages/audit.py" line="450"/>
         <source>Preview</source>
         <translation>预览</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/audit.py" line="342"/>
+        <location filename="../../ui/pages/audit.py" line="344"/>
         <source>Verify chain</source>
         <translation>校验审计链</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/audit.py" line="356"/>
+        <location filename="../../ui/pages/audit.py" line="358"/>
         <source>Verify recomputes every event's hash and link.</source>
         <translation>校验会重新计算每条事件的哈希和链接。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/audit.py" line="415"/>
+        <location filename="../../ui/pages/audit.py" line="417"/>
         <source>Verifying the audit chain…</source>
         <translation>正在校验审计链…</translation>
     </message>
