@@ -69,3 +69,30 @@ def test_the_credit_dialogs_partial_amount_is_read_as_money_is_everywhere(qtbot,
                         ("1e3", None), ("1.234", None), ("0", None), ("-5", None), ("abc", None)):
         dlg.amount.setText(typed)
         assert dlg.partial_amount() == read, typed
+
+
+def test_the_contract_form_refuses_a_missing_vat_rate_in_the_readers_language(chinese, qtbot, db, admin):
+    """The form quoted such a line at 0 %; it says now what billing says, in Chinese."""
+    from PySide6.QtCore import QDate
+    from sqlalchemy import delete
+
+    from models import TaxRate
+    from test_billing_world import make_world
+    from ui.pages.contracts import ContractDialog
+
+    make_world(db)
+    with db.session() as s:
+        s.execute(delete(TaxRate).where(TaxRate.category == "idc"))
+        s.commit()
+    dlg = ContractDialog(db, admin)
+    qtbot.addWidget(dlg)
+    h, it = dlg.header, dlg.item_edit
+    h["customer_id"].setCurrentIndex(1)
+    h["start_date"].setDate(QDate(2026, 10, 1))
+    h["end_date"].setDate(QDate(2027, 9, 30))
+    it["kind"].setCurrentIndex(it["kind"].findData("rack"))
+    it["description"].setText("机柜租赁 42U")
+    it["unit_price"].setText("6000")
+    it["rack_id"].setCurrentIndex(1)
+    dlg.add_item()
+    assert "2026-10 没有适用于 idc 的税率" in dlg.totals.text() and "0%" not in dlg.totals.text()

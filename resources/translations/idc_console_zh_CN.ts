@@ -736,337 +736,337 @@
 <context>
     <name>ContractDialog</name>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="338"/>
+        <location filename="../../ui/pages/contracts.py" line="340"/>
         <source>%1 (not free for the term)</source>
         <translation>%1（合同期内不空闲）</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="316"/>
+        <location filename="../../ui/pages/contracts.py" line="318"/>
         <source>%1 signs: it operates %2.</source>
         <translation>由 %1 签约：其运营 %2。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../ui/pages/contracts.py" line="663"/>
+        <location filename="../../ui/pages/contracts.py" line="665"/>
         <source>%n item(s) need attention (marked red).</source>
         <translation><numerusform>%n 个条目需要修改（红色标出）。</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../ui/pages/contracts.py" line="350"/>
+        <location filename="../../ui/pages/contracts.py" line="352"/>
         <source>%n rack(s) free from %1 to %2</source>
         <translation><numerusform>%1 至 %2 期间空闲机柜 %n 个</numerusform></translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="409"/>
+        <location filename="../../ui/pages/contracts.py" line="411"/>
         <source>(by kind)</source>
         <translation>（按类型）</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="157"/>
+        <location filename="../../ui/pages/contracts.py" line="159"/>
         <source>(choose a customer)</source>
         <translation>（请选择客户）</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="185"/>
+        <location filename="../../ui/pages/contracts.py" line="187"/>
         <source>(none)</source>
         <translation>（无）</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="154"/>
+        <location filename="../../ui/pages/contracts.py" line="156"/>
         <source>(numbered when saved)</source>
         <translation>（保存时编号）</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="214"/>
+        <location filename="../../ui/pages/contracts.py" line="216"/>
         <source>Add item</source>
         <translation>添加条目</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="430"/>
+        <location filename="../../ui/pages/contracts.py" line="432"/>
         <source>Billing starts at handover; empty = the contract's start</source>
         <translation>计费自交付日开始；留空即合同开始日</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="416"/>
+        <location filename="../../ui/pages/contracts.py" line="418"/>
         <source>Cage (instead of a rack)</source>
         <translation>笼位（代替机柜）</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="252"/>
+        <location filename="../../ui/pages/contracts.py" line="254"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="690"/>
+        <location filename="../../ui/pages/contracts.py" line="692"/>
         <source>Changed by someone else</source>
         <translation>记录已被他人修改</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="181"/>
+        <location filename="../../ui/pages/contracts.py" line="183"/>
         <source>Chinese</source>
         <translation>中文</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="141"/>
+        <location filename="../../ui/pages/contracts.py" line="143"/>
         <source>Contract</source>
         <translation>合同</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="617"/>
+        <location filename="../../ui/pages/contracts.py" line="619"/>
         <source>Contract %1 is %2: only drafts are edited; a signed contract changes by amendment.</source>
         <translation>合同 %1 状态为%2：只能编辑草稿；已签合同须通过变更修改。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="158"/>
+        <location filename="../../ui/pages/contracts.py" line="160"/>
         <source>Customer *</source>
         <translation>客户 *</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="202"/>
+        <location filename="../../ui/pages/contracts.py" line="204"/>
         <source>Description</source>
         <translation>描述</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="401"/>
+        <location filename="../../ui/pages/contracts.py" line="403"/>
         <source>Description *</source>
         <translation>描述 *</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="402"/>
+        <location filename="../../ui/pages/contracts.py" line="404"/>
         <source>Description in English</source>
         <translation>英文描述</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="137"/>
+        <location filename="../../ui/pages/contracts.py" line="139"/>
         <source>Edit contract</source>
         <translation>编辑合同</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="178"/>
+        <location filename="../../ui/pages/contracts.py" line="180"/>
         <source>End *</source>
         <translation>结束 *</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="182"/>
+        <location filename="../../ui/pages/contracts.py" line="184"/>
         <source>English</source>
         <translation>英文</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="414"/>
+        <location filename="../../ui/pages/contracts.py" line="416"/>
         <source>From unit</source>
         <translation>起始 U 位</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="417"/>
+        <location filename="../../ui/pages/contracts.py" line="419"/>
         <source>GPU model</source>
         <translation>GPU 型号</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="427"/>
+        <location filename="../../ui/pages/contracts.py" line="429"/>
         <source>Hourly rate beyond</source>
         <translation>超出部分小时单价</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="426"/>
+        <location filename="../../ui/pages/contracts.py" line="428"/>
         <source>Included GPU-hours</source>
         <translation>包含卡时</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="429"/>
+        <location filename="../../ui/pages/contracts.py" line="431"/>
         <source>Installation price each</source>
         <translation>每条安装费</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="197"/>
+        <location filename="../../ui/pages/contracts.py" line="199"/>
         <source>Items</source>
         <translation>条目</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="202"/>
+        <location filename="../../ui/pages/contracts.py" line="204"/>
         <source>Kind</source>
         <translation>类型</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="183"/>
+        <location filename="../../ui/pages/contracts.py" line="185"/>
         <source>Language</source>
         <translation>语言</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="428"/>
+        <location filename="../../ui/pages/contracts.py" line="430"/>
         <source>Mbps</source>
         <translation>带宽（Mbps）</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="420"/>
+        <location filename="../../ui/pages/contracts.py" line="422"/>
         <source>Named GPUs</source>
         <translation>指定 GPU</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="137"/>
+        <location filename="../../ui/pages/contracts.py" line="139"/>
         <source>New contract</source>
         <translation>新建合同</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="276"/>
+        <location filename="../../ui/pages/contracts.py" line="278"/>
         <source>No subsidiary covers the customer's region: no serving team or response time.</source>
         <translation>没有子公司覆盖该客户所在地区：无服务团队和响应时间。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="156"/>
+        <location filename="../../ui/pages/contracts.py" line="158"/>
         <source>Number</source>
         <translation>编号</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="424"/>
+        <location filename="../../ui/pages/contracts.py" line="426"/>
         <source>Power allowance (kW)</source>
         <translation>功率配额（kW）</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="425"/>
+        <location filename="../../ui/pages/contracts.py" line="427"/>
         <source>Price per kWh over it</source>
         <translation>超出部分每千瓦时单价</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="406"/>
+        <location filename="../../ui/pages/contracts.py" line="408"/>
         <source>Priced</source>
         <translation>计价方式</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="202"/>
+        <location filename="../../ui/pages/contracts.py" line="204"/>
         <source>Quantity</source>
         <translation>数量</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="413"/>
+        <location filename="../../ui/pages/contracts.py" line="415"/>
         <source>Rack</source>
         <translation>机柜</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="691"/>
+        <location filename="../../ui/pages/contracts.py" line="693"/>
         <source>Reload the contract now? Your edits will be lost.</source>
         <translation>现在重新加载合同？您的修改将丢失。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="217"/>
+        <location filename="../../ui/pages/contracts.py" line="219"/>
         <source>Remove item</source>
         <translation>删除条目</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="251"/>
+        <location filename="../../ui/pages/contracts.py" line="253"/>
         <source>Save draft</source>
         <translation>保存草稿</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="278"/>
+        <location filename="../../ui/pages/contracts.py" line="280"/>
         <source>Served by %1 for the customer's region %2 (%3 h response).</source>
         <translation>客户所在地区 %2 由 %1 提供服务（%3 小时响应）。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="423"/>
+        <location filename="../../ui/pages/contracts.py" line="425"/>
         <source>Service end</source>
         <translation>服务结束</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="188"/>
+        <location filename="../../ui/pages/contracts.py" line="190"/>
         <source>Service level</source>
         <translation>服务级别</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="421"/>
+        <location filename="../../ui/pages/contracts.py" line="423"/>
         <source>Service start (handover)</source>
         <translation>服务开始（交付日）</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="177"/>
+        <location filename="../../ui/pages/contracts.py" line="179"/>
         <source>Start *</source>
         <translation>开始 *</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="159"/>
+        <location filename="../../ui/pages/contracts.py" line="161"/>
         <source>Subsidiary *</source>
         <translation>子公司 *</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="412"/>
+        <location filename="../../ui/pages/contracts.py" line="414"/>
         <source>Tax category</source>
         <translation>税目</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="194"/>
+        <location filename="../../ui/pages/contracts.py" line="196"/>
         <source>Terms</source>
         <translation>条款</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="312"/>
+        <location filename="../../ui/pages/contracts.py" line="314"/>
         <source>The items are at %1's sites (%2): %1 signs.</source>
         <translation>项目位于 %1 的站点（%2）：应由 %1 签约。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="308"/>
+        <location filename="../../ui/pages/contracts.py" line="310"/>
         <source>The items are at sites of several subsidiaries (%1: %2); each signs its own contract.</source>
         <translation>各项目分属多个子公司的站点（%1：%2）；应由各子公司分别签约。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="306"/>
+        <location filename="../../ui/pages/contracts.py" line="308"/>
         <source>The signer is the subsidiary operating the site of the racks or GPUs.</source>
         <translation>签约方为机柜或 GPU 所在站点的运营子公司。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="179"/>
+        <location filename="../../ui/pages/contracts.py" line="181"/>
         <source>Title</source>
         <translation>标题</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="415"/>
+        <location filename="../../ui/pages/contracts.py" line="417"/>
         <source>To unit</source>
         <translation>结束 U 位</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="203"/>
+        <location filename="../../ui/pages/contracts.py" line="205"/>
         <source>Unit</source>
         <translation>单位</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="203"/>
+        <location filename="../../ui/pages/contracts.py" line="205"/>
         <source>Unit price</source>
         <translation>单价</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="405"/>
+        <location filename="../../ui/pages/contracts.py" line="407"/>
         <source>Unit price (CNY) *</source>
         <translation>单价（元）*</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="556"/>
+        <location filename="../../ui/pages/contracts.py" line="558"/>
         <source>a number, e.g. 12.5</source>
         <translation>请输入数字，例如 12.5</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="560"/>
+        <location filename="../../ui/pages/contracts.py" line="562"/>
         <source>a whole number</source>
         <translation>请输入整数</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="404"/>
+        <location filename="../../ui/pages/contracts.py" line="406"/>
         <source>for English documents of a Chinese contract; empty: made from the kind and object</source>
         <translation>用于中文合同的英文单据；留空则按类型与对象自动生成</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="653"/>
+        <location filename="../../ui/pages/contracts.py" line="655"/>
         <source>item %1: %2</source>
         <translation>条目 %1：%2</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="569"/>
+        <location filename="../../ui/pages/contracts.py" line="571"/>
         <source>no GPU with serial %1</source>
         <translation>没有序列号为 %1 的 GPU</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="419"/>
+        <location filename="../../ui/pages/contracts.py" line="421"/>
         <source>or named GPUs: serials, comma separated</source>
         <translation>或指定 GPU：序列号，以逗号分隔</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="572"/>
+        <location filename="../../ui/pages/contracts.py" line="574"/>
         <source>required</source>
         <translation>必填</translation>
     </message>
@@ -1074,12 +1074,12 @@
 <context>
     <name>ContractPanel</name>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="790"/>
+        <location filename="../../ui/pages/contracts.py" line="792"/>
         <source>%1 contract %2. The reason goes into the audit trail.</source>
         <translation>%1合同 %2。原因将记入审计日志。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="873"/>
+        <location filename="../../ui/pages/contracts.py" line="875"/>
         <source>A new revision takes over on its effective date; edit its items, then submit it.</source>
         <translation>新版本自生效日起取代原合同；请修改条目后提交审批。</translation>
     </message>
@@ -1088,17 +1088,17 @@
         <translation>生效</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="799"/>
+        <location filename="../../ui/pages/contracts.py" line="801"/>
         <source>Activate %1? Its racks and GPUs are leased to %2 now.</source>
         <translation>确定生效 %1？其机柜和 GPU 将立即租给 %2。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="872"/>
+        <location filename="../../ui/pages/contracts.py" line="874"/>
         <source>Amend %1</source>
         <translation>变更 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="722"/>
+        <location filename="../../ui/pages/contracts.py" line="724"/>
         <source>Amend…</source>
         <translation>变更…</translation>
     </message>
@@ -1107,62 +1107,62 @@
         <translation>批准</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="801"/>
+        <location filename="../../ui/pages/contracts.py" line="803"/>
         <source>Approve %1 for %2?</source>
         <translation>确定批准 %2 的合同 %1？</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="848"/>
+        <location filename="../../ui/pages/contracts.py" line="850"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="827"/>
+        <location filename="../../ui/pages/contracts.py" line="829"/>
         <source>Changed by someone else</source>
         <translation>记录已被他人修改</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="735"/>
+        <location filename="../../ui/pages/contracts.py" line="737"/>
         <source>Chinese</source>
         <translation>中文</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="710"/>
+        <location filename="../../ui/pages/contracts.py" line="712"/>
         <source>Choose a contract</source>
         <translation>请选择合同</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="889"/>
+        <location filename="../../ui/pages/contracts.py" line="891"/>
         <source>Contract %1</source>
         <translation>合同 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="732"/>
+        <location filename="../../ui/pages/contracts.py" line="734"/>
         <source>Customer: %1</source>
         <translation>客户：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="711"/>
+        <location filename="../../ui/pages/contracts.py" line="713"/>
         <source>Description</source>
         <translation>描述</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="720"/>
+        <location filename="../../ui/pages/contracts.py" line="722"/>
         <source>Edit draft…</source>
         <translation>编辑草稿…</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="874"/>
+        <location filename="../../ui/pages/contracts.py" line="876"/>
         <source>Effective date</source>
         <translation>生效日期</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="845"/>
+        <location filename="../../ui/pages/contracts.py" line="847"/>
         <source>End</source>
         <translation>结束</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="735"/>
+        <location filename="../../ui/pages/contracts.py" line="737"/>
         <source>English</source>
         <translation>英文</translation>
     </message>
@@ -1171,37 +1171,37 @@
         <translation>到期</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="800"/>
+        <location filename="../../ui/pages/contracts.py" line="802"/>
         <source>Expire %1? Its racks and GPUs are released to %2's end date.</source>
         <translation>确定使 %1 到期？其机柜和 GPU 将按 %2 的合同结束日释放。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="711"/>
+        <location filename="../../ui/pages/contracts.py" line="713"/>
         <source>Kind</source>
         <translation>类型</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="735"/>
+        <location filename="../../ui/pages/contracts.py" line="737"/>
         <source>Language: %1</source>
         <translation>语言：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="793"/>
+        <location filename="../../ui/pages/contracts.py" line="795"/>
         <source>Last day of service</source>
         <translation>服务最后一天</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="711"/>
+        <location filename="../../ui/pages/contracts.py" line="713"/>
         <source>Price</source>
         <translation>价格</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="723"/>
+        <location filename="../../ui/pages/contracts.py" line="725"/>
         <source>Print / PDF…</source>
         <translation>打印 / PDF…</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="711"/>
+        <location filename="../../ui/pages/contracts.py" line="713"/>
         <source>Quantity</source>
         <translation>数量</translation>
     </message>
@@ -1210,27 +1210,27 @@
         <translation>驳回…</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="828"/>
+        <location filename="../../ui/pages/contracts.py" line="830"/>
         <source>Reload the contract now?</source>
         <translation>现在重新加载合同？</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="847"/>
+        <location filename="../../ui/pages/contracts.py" line="849"/>
         <source>Renew</source>
         <translation>续签</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="840"/>
+        <location filename="../../ui/pages/contracts.py" line="842"/>
         <source>Renew %1</source>
         <translation>续签 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="742"/>
+        <location filename="../../ui/pages/contracts.py" line="744"/>
         <source>Renews %1</source>
         <translation>续签自 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="722"/>
+        <location filename="../../ui/pages/contracts.py" line="724"/>
         <source>Renew…</source>
         <translation>续签…</translation>
     </message>
@@ -1239,22 +1239,22 @@
         <translation>恢复</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="738"/>
+        <location filename="../../ui/pages/contracts.py" line="740"/>
         <source>Revision %1, effective %2</source>
         <translation>第 %1 版，%2 生效</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="712"/>
+        <location filename="../../ui/pages/contracts.py" line="714"/>
         <source>Service start</source>
         <translation>服务开始</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="844"/>
+        <location filename="../../ui/pages/contracts.py" line="846"/>
         <source>Start</source>
         <translation>开始</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="733"/>
+        <location filename="../../ui/pages/contracts.py" line="735"/>
         <source>Status: %1</source>
         <translation>状态：%1</translation>
     </message>
@@ -1267,7 +1267,7 @@
         <translation>暂停…</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="734"/>
+        <location filename="../../ui/pages/contracts.py" line="736"/>
         <source>Term: %1 – %2</source>
         <translation>期限：%1 至 %2</translation>
     </message>
@@ -1276,7 +1276,7 @@
         <translation>终止…</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="821"/>
+        <location filename="../../ui/pages/contracts.py" line="823"/>
         <source>Updating the contract…</source>
         <translation>正在更新合同…</translation>
     </message>
@@ -1284,42 +1284,42 @@
 <context>
     <name>ContractTotals</name>
     <message numerus="yes">
-        <location filename="../../ui/pages/contracts.py" line="118"/>
+        <location filename="../../ui/pages/contracts.py" line="120"/>
         <source>%n item(s) with errors are not counted.</source>
         <translation><numerusform>%n 个有误的项目未计入。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="111"/>
+        <location filename="../../ui/pages/contracts.py" line="113"/>
         <source>In words</source>
         <translation>大写</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="108"/>
+        <location filename="../../ui/pages/contracts.py" line="110"/>
         <source>Monthly recurring</source>
         <translation>月度固定费用</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="108"/>
+        <location filename="../../ui/pages/contracts.py" line="110"/>
         <source>One-off</source>
         <translation>一次性费用</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="110"/>
+        <location filename="../../ui/pages/contracts.py" line="112"/>
         <source>Total (incl. VAT)</source>
         <translation>合同总金额（含税）</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="116"/>
+        <location filename="../../ui/pages/contracts.py" line="118"/>
         <source>Usage (GPU-hours, power over the allowance) is billed as used, on top.</source>
         <translation>另按实际用量计费（GPU 时、超额电量），不含在上述金额内。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="109"/>
+        <location filename="../../ui/pages/contracts.py" line="111"/>
         <source>VAT</source>
         <translation>增值税</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="109"/>
+        <location filename="../../ui/pages/contracts.py" line="111"/>
         <source>Whole term (excl. VAT)</source>
         <translation>合同期总金额（不含税）</translation>
     </message>
@@ -1327,7 +1327,7 @@
 <context>
     <name>ContractsPage</name>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="902"/>
+        <location filename="../../ui/pages/contracts.py" line="904"/>
         <source>New contract…</source>
         <translation>新建合同…</translation>
     </message>

@@ -6,6 +6,8 @@ A refused save keeps the input and shows the service's message beside the field.
 """
 from __future__ import annotations
 
+import html
+
 import datetime as dt
 from decimal import Decimal
 
@@ -369,7 +371,7 @@ class ContractDialog(QDialog):
         try:
             t = totals_of_draft(self.db, specs, start, end)
         except RuleViolation as exc:   # no VAT rate for a line: said, as billing says it (never 0 %)
-            self.totals.setText(refused_text(exc))
+            self.totals.setText(f"<span style='color:#c62828'>{html.escape(refused_text(exc))}</span>")
             return
         except (DomainError, ValueError, ArithmeticError):
             self.totals.setText("")
@@ -756,7 +758,7 @@ class ContractPanel(RecordPanel):
         try:
             self.totals.setText(totals_html(totals_of_contract(self.db, info.id)))
         except RuleViolation as exc:   # no VAT rate for a line: said, as billing says it (never 0 %)
-            self.totals.setText(refused_text(exc))
+            self.totals.setText(f"<span style='color:#c62828'>{html.escape(refused_text(exc))}</span>")
         self.update_buttons()
 
     def cleared(self) -> None:
