@@ -608,8 +608,9 @@ def data_messages() -> list[tuple[str, str]]:
     out += [("kinds", label) for label in KIND_LABELS.values()]
     out += [("MainWindow", label) for _p, label, _k in PAGES]
     # audit action and object names: app.audit.query holds them in both languages (no Qt messages)
-    from ui.shell.messages import PATTERNS
-    out += [("messages", template) for _p, template in PATTERNS]
+    # the services' sentences: every template of the catalogue (app/domain/messages.py), by id in the console
+    from app.domain.messages import CATALOGUE
+    out += [("messages", e.template) for e in CATALOGUE.values()]
     return out
 
 

@@ -43,11 +43,13 @@ def test_a_rotating_file_in_the_data_directory_made_on_the_first_record(fresh_lo
     assert logs.current_log_path() == path
 
 
-def test_the_command_line_sets_up_the_file_and_stays_quiet(fresh_logging, tmp_path, capsys):
+def test_the_command_line_sets_up_the_file_and_logs_only_what_is_worth_a_line(fresh_logging, tmp_path, capsys):
     from app.cli.main import main
 
     assert main(["--db", str(tmp_path / "x.db"), "db", "upgrade"]) == 0
-    assert not logs.log_path().exists()        # nothing worth a line: no file, and no folder made for it
+    upgrade = logs.log_path().read_text(encoding="utf-8").splitlines()   # a bulk run: its start and its end
+    assert [ln.split(": ", 1)[1].split(" in ")[0].split(":")[0] for ln in upgrade] == [
+        "db upgrade started", "db upgrade done"]
     logging.getLogger("app.services.billing").info("statement %s issued", "GZ-202610-000001")
     logging.getLogger("alembic.runtime.migration").info("Context impl SQLiteImpl.")   # a library's chatter
     text = logs.log_path().read_text(encoding="utf-8")

@@ -17,6 +17,7 @@ from app.domain.clock import parse_date as clock_parse_date
 from app.store.db import Database
 from app.domain.errors import ValidationError
 from app.store.uow import UnitOfWork
+from app.domain.messages import message_of
 
 # The codes in their own columns; action_name and object_name are the same in the reader's language.
 EXPORT_HEADERS = ["seq", "time", "actor", "actor_name", "role", "host", "app_version", "request_id", "action",
@@ -68,7 +69,7 @@ def parse_date(text: str, field: str) -> dt.date:
     try:
         day = clock_parse_date(text)
     except DateError as exc:
-        raise ValidationError({field: str(exc)}) from None
+        raise ValidationError({field: message_of(exc)}) from None
     if day is None:
         raise ValidationError({field: f"{text!r} is not a date: use YYYY-MM-DD"})
     return day

@@ -11,6 +11,8 @@ computer shares it.
 """
 from __future__ import annotations
 
+import logging
+
 import datetime as dt
 import hashlib
 import json
@@ -61,7 +63,10 @@ def load(url: str) -> Remembered | None:
     except FileNotFoundError:
         return None
     except (OSError, ValueError, KeyError, TypeError):
-        return None  # an unreadable state file is as good as none; the next verify rewrites it
+        # an unreadable state file is as good as none; the next verify rewrites it
+        logging.getLogger(__name__).warning("the remembered audit head %s is unreadable; ignored", path,
+                                            exc_info=True)
+        return None
 
 
 def save(url: str, head: str) -> None:

@@ -26,6 +26,7 @@ from app import __version__
 from app.audit.scan import (  # noqa: F401  (format_ts, hash_payload, HASHED_FIELDS: the hash's one definition)
     CHUNK_EVENTS, HASHED_FIELDS, Joiner, Span, _fast_sql, _pg_hash_sql, _scan, _select_sql, format_ts, hash_payload,
     scan_pg, scan_sqlite, worker_scan)
+from app.store.logs import logged_run
 
 HOST = socket.gethostname()
 
@@ -338,6 +339,8 @@ def _failure(kind: str, count: int, prev_seq: int, prev_hash: str, seq: int, sto
                                             f"hash {stored}; the chain was rewritten since", seq)
 
 
+@logged_run("audit verify", start=lambda session, expect_head=None, **kw: dict(expect_head=expect_head),
+            end=lambda r: dict(ok=r.ok, events=r.count, head=r.head, problem=r.problem))
 def verify_audit_chain(session: Session, expect_head: str | None = None,
                        progress=None, workers: int | None = None) -> VerifyResult:
     """Recompute every event's hash and every link; compare with the stored head.

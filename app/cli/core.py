@@ -11,6 +11,7 @@ from app.cli.main import ENV_USER, LOGIN_MAX, checkpoint_arg, date_arg, output_a
 from app.store.config import ENV_PASSWORD, describe_url, resolve_db_url
 from app.store.db import sqlite_path
 from app.domain.errors import DomainError, ValidationError
+from app.store.logs import logged_run
 
 ENV_NEW_PASSWORD = "IDC_CONSOLE_NEW_PASSWORD"
 # The order a full migration imports them in (each refers only to kinds before it).
@@ -397,7 +398,9 @@ def audit_reconcile(ctx, args) -> int:
 
     ctx.current()
     with ctx.db.session() as s:
-        result = reconcile(s)
+        result = logged_run("audit reconcile", name=__name__, end=lambda r: dict(
+            ok=r.ok, rows=r.compared_rows, fields=r.compared_fields, events=r.events,
+            not_audited=r.not_audited_rows, differences=len(r.differences)))(reconcile)(s)
     print(f"compared {result.compared_rows:,} rows ({result.compared_fields:,} fields) with the values "
           f"{result.events:,} audit events recorded; {result.not_audited_rows:,} rows named by no event "
           "were not compared")

@@ -14,7 +14,7 @@ from reports import (ContractDoc, ContractSums,
                      ContractItemRow, DeviceRow, GpuRow, Reservation)
 
 
-from app.domain.rating import bills_energy
+from app.domain.rating import bills_energy, rate_of
 from app.store.db import Database
 from app.domain.money import format_cny
 from app.services.item_names import ItemObjects, load_item_objects, needs_english_name
@@ -22,7 +22,7 @@ from app.services.reference import tax_rates_on
 from app.services.contracts import find_contract
 from app.domain.wording import alternate, amount_words, free_text
 
-from app.documents.common import (ZERO, _check_lang, _customer_party, _subsidiary_party)
+from app.documents.common import (_check_lang, _customer_party, _subsidiary_party)
 from app.documents.racks import (rack_elevation_doc, rack_path, short_rack)
 
 # --------------------------------------------------------------------------- contracts
@@ -72,7 +72,10 @@ def _item_row(s, c: Contract, it: ContractItem, rates: dict[str, Decimal], lang:
         model = s.get(GpuModel, it.gpu_model_id)
         if model is not None:
             notes.append(model.name)
-    energy_rate = _rate(rates.get(ELECTRICITY, ZERO))  # metered energy is taxed as electricity (app.domain.rating)
+    if (it.power_allowance_kw is not None and it.kwh_price is not None) or \
+            (it.kind == ItemKind.POWER and it.kwh_price is not None and it.price_unit != PriceUnit.KWH):
+        # metered energy is taxed as electricity (app.domain.rating); no rate: refused, as billing does
+        energy_rate = _rate(rate_of(rates, ELECTRICITY, c.start_date))
     if it.power_allowance_kw is not None and it.kwh_price is not None:
         notes.append(f"电力额度 {Decimal(it.power_allowance_kw).normalize():f} kW，超出部分 {_money(it.kwh_price)}/kWh"
                      f"（按售电计税 {energy_rate}）"
@@ -98,7 +101,8 @@ def _item_row(s, c: Contract, it: ContractItem, rates: dict[str, Decimal], lang:
         price = -price
     return ContractItemRow(description=objects.name(it, c.language).of(lang), quantity=qty, unit=PriceUnit.unit(it.price_unit, lang),
                            unit_price=price,
-                           tax_rate=rates.get(ELECTRICITY if it.price_unit == PriceUnit.KWH else it.tax_category, ZERO),
+                           tax_rate=rate_of(rates, ELECTRICITY if it.price_unit == PriceUnit.KWH else it.tax_category,
+                                            c.start_date),
                            service_start=max(it.service_start or c.start_date, c.start_date),
                            note="\n".join(notes))
 
@@ -286,7 +290,7 @@ def contract_doc(db: Database, number: int | str, *, language: str | None = None
         status = ContractStatus.label(c.status, lang)
         used = {it.tax_category for it in items if it.price_unit != PriceUnit.KWH}
         used |= {ELECTRICITY} if any(bills_energy(it) for it in items) else set()
-        billing_terms = _billing_terms(items, {cat: rates.get(cat, ZERO) for cat in used}, lang)
+        billing_terms = _billing_terms(items, {cat: rate_of(rates, cat, c.start_date) for cat in used}, lang)
         start, end = c.start_date, c.end_date
         customer = _customer_party(s, cust, lang)
         subsidiary = _subsidiary_party(sub, lang)

@@ -9,6 +9,8 @@ import datetime as dt
 import re
 from zoneinfo import ZoneInfo
 
+from app.domain import messages as M
+
 TZ = ZoneInfo("Asia/Shanghai")
 UTC = dt.timezone.utc
 
@@ -77,14 +79,13 @@ def parse_date(value, *, what: str = "date") -> dt.date | None:
             m = _SHEET_DAY.fullmatch(text)
             groups = tuple(g for g in m.groups() if g not in (None, "-", "/")) if m else None
         if groups is None:
-            raise DateError(f"{value!r} is not a {what}: use YYYY-MM-DD")
+            raise DateError(M.DATE_FORMAT.quoting(value, what))
         try:
             day = dt.date(int(groups[0]), int(groups[1]), int(groups[2]))
         except ValueError:
-            raise DateError(f"{value!r} is not a {what} of the calendar") from None
+            raise DateError(M.DATE_CALENDAR.quoting(value, what)) from None
     else:
-        raise DateError(f"{value!r} is not a {what}: use YYYY-MM-DD (as text)")
+        raise DateError(M.DATE_AS_TEXT.quoting(value, what))
     if not FIRST_YEAR <= day.year <= LAST_YEAR:
-        raise DateError(f"{value if isinstance(value, str) else day.isoformat()!r} is out of range: dates run "
-                        f"from {FIRST_YEAR}-01-01 to {LAST_YEAR}-12-31")
+        raise DateError(M.DATE_RANGE.quoting(value if isinstance(value, str) else day.isoformat()))
     return day

@@ -11,6 +11,8 @@ import math
 import re
 from decimal import ROUND_HALF_UP, Decimal
 
+from app.domain import messages as M
+
 FEN = Decimal("0.01")
 
 _DIGITS = "零壹贰叁肆伍陆柒捌玖"
@@ -22,6 +24,18 @@ _LIMIT = 10**16
 def round_fen(d: Decimal) -> Decimal:
     """Round half-up (ties away from zero) to 0.01."""
     return Decimal(d).quantize(FEN, rounding=ROUND_HALF_UP)
+
+
+PERCENT_PLACES = 1  # a share shown as 6.3 %: the room floor, the rack's tooltips, the Racks list's Used (%)
+
+
+def percent(part, whole, places: int = PERCENT_PLACES) -> Decimal:
+    """`part` of `whole` in per cent to `places` decimals, ties away from zero as round_fen and as
+    SQL's round() in the lists (app/read/queries.py): 2.5 of 40 is 6.3; 0 when there is no whole."""
+    step = Decimal(1).scaleb(-places)
+    if not whole:
+        return Decimal(0).quantize(step)
+    return (Decimal(part) * 100 / Decimal(whole)).quantize(step, rounding=ROUND_HALF_UP)
 
 
 def _group(digits: str) -> str:
@@ -89,7 +103,6 @@ class AmountError(ValueError):
 WHOLE_DIGITS = 12
 _CURRENCY = "¥￥"  # the half-width yen/yuan sign and the full-width one a Chinese keyboard types
 _NUMBER = re.compile(r"([+-]?)(\d{1,3}(?:,\d{3})+|\d+)?(?:\.(\d*))?")
-_PLACES_WORDS = {0: "no decimals", 2: "at most two decimals (to the fen)"}
 
 
 def parse_decimal(value: str | Decimal | int | float | None, *, places: int | None = None,
@@ -105,7 +118,7 @@ def parse_decimal(value: str | Decimal | int | float | None, *, places: int | No
     if value is None:
         return None
     if isinstance(value, bool):
-        raise AmountError(f"{value!r} is not a number")
+        raise AmountError(M.NOT_A_NUMBER.quoting(value))
     if isinstance(value, (Decimal, int, float)):
         if isinstance(value, float):
             if not math.isfinite(value):
@@ -133,21 +146,19 @@ def parse_decimal(value: str | Decimal | int | float | None, *, places: int | No
             sign, body = body[0], body[1:]
         m = _NUMBER.fullmatch(sign + body)
         if not m or not (m.group(2) or m.group(3)):
-            example = "1234.50 or ¥1,234.50" if currency else "1234.5 or 1,234.5"
-            raise AmountError(f"{text!r} is not {'an amount' if currency else 'a number'}: write digits, "
-                              f"e.g. {example}")
+            raise AmountError((M.NOT_AN_AMOUNT if currency else M.NOT_A_NUMBER_WRITE).quoting(text))
         d = Decimal(m.group(1) + (m.group(2) or "0").replace(",", "") + ("." + m.group(3) if m.group(3) else ""))
     return _checked(d, text if text is not None else str(value), places, whole_digits)
 
 
 def _checked(d: Decimal, shown: str, places: int | None, whole_digits: int) -> Decimal:
     if d and d.adjusted() + 1 > whole_digits:
-        raise AmountError(f"{shown} is too large: at most {whole_digits} digits before the decimal point")
+        raise AmountError(M.TOO_MANY_DIGITS(shown, whole_digits))
     if places is not None and d.as_tuple().exponent < -places:
         exp = d.normalize().as_tuple().exponent if d else 0
         if -exp > places:
-            words = _PLACES_WORDS.get(places, f"at most {places} decimals")
-            raise AmountError(f"{shown} has more decimals than allowed here: {words}")
+            raise AmountError(M.NO_DECIMALS(shown) if places == 0 else M.TOO_MANY_DECIMALS_FEN(shown)
+                              if places == 2 else M.TOO_MANY_DECIMALS(shown, places))
     return d
 
 

@@ -21,7 +21,9 @@ from dataclasses import dataclass, field
 from decimal import ROUND_CEILING, ROUND_FLOOR, ROUND_HALF_UP, Decimal, localcontext
 from fractions import Fraction
 
+from app.domain import messages as M
 from app.domain.clock import FIRST_YEAR, LAST_YEAR, TZ, UTC, local_date, local_midnight, local_today  # noqa: F401  (the one local zone)
+from app.domain.errors import RuleViolation
 from app.domain.money import round_fen
 from app.domain.wording import Text  # noqa: F401  (a Charge's texts, both languages)
 
@@ -369,6 +371,39 @@ def power_overage(kwh: Decimal, allowance_kw: Decimal, hours_in_period: Decimal,
 
 
 # --- tax ----------------------------------------------------------------------------
+
+class TaxRates(dict):
+    """category → the VAT rate in force on `day` (app.services.reference.tax_rates_on reads them);
+    `rate(category)` refuses a category without one, as billing, the contract form and its PDF do."""
+
+    def __init__(self, day: dt.date, rates: dict[str, Decimal], starts: dict[str, dt.date] | None = None):
+        super().__init__(rates)
+        self.day = day
+        self.starts = dict(starts or {})   # category -> its first valid_from on record
+
+    def rate(self, category: str) -> Decimal:
+        if category in self:
+            return self[category]
+        raise missing_tax_rate(category, self.day, self.starts.get(category))
+
+
+def missing_tax_rate(category: str, day: dt.date, first: dt.date | None = None):
+    """The refusal of a line whose tax category has no rate valid in `day`'s month: the one message,
+    saying where the rates on record start (no screen adds a rate; they come with the upgrades)."""
+    month = f"{day:%Y-%m}"
+    if first is None or first <= day:
+        return RuleViolation(M.TAX_RATE_NONE(category, month))
+    return RuleViolation(M.TAX_RATE_MISSING(category, month, f"{first:%Y-%m}"))
+
+
+def rate_of(rates: dict[str, Decimal], category: str, day: dt.date) -> Decimal:
+    """`rates[category]`, refused as billing refuses when there is none (never quoted at 0 %)."""
+    if isinstance(rates, TaxRates):
+        return rates.rate(category)
+    if category in rates:
+        return rates[category]
+    raise missing_tax_rate(category, day)
+
 
 def tax_for(amount: Decimal, rate: Decimal) -> Decimal:
     """Each line's tax rounded half-up to the fen; statement totals are sums of lines."""

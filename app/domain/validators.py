@@ -12,6 +12,8 @@ from sqlalchemy import Date, DateTime, Float, Integer, Numeric, String
 from app.domain.clock import FIRST_YEAR, LAST_YEAR, DateError, parse_date
 from app.domain.errors import ValidationError
 from app.domain.money import AmountError, parse_decimal, parse_money, round_fen
+from app.domain import messages as M
+from app.domain.messages import message_of
 
 # GB 32100-2015: 18 characters from this alphabet (no I, O, S, V, Z); the last is a check character.
 USCC_ALPHABET = "0123456789ABCDEFGHJKLMNPQRTUWXY"
@@ -26,16 +28,16 @@ def uscc_check_char(first17: str) -> str:
 def uscc_problem(code: str | None) -> str | None:
     """None when valid, else a sentence saying what is wrong."""
     if not code:
-        return "the unified social credit code is required"
+        return M.USCC_REQUIRED()
     code = code.strip().upper()
     if len(code) != 18:
-        return f"a unified social credit code has 18 characters, this one has {len(code)}"
+        return M.USCC_LENGTH(len(code))
     bad = sorted({c for c in code if c not in USCC_ALPHABET})
     if bad:
-        return f"a unified social credit code cannot contain {', '.join(bad)} (I, O, S, V and Z are never used)"
+        return M.USCC_ALPHABET(', '.join(bad))
     expected = uscc_check_char(code[:17])
     if code[17] != expected:
-        return f"the check character is wrong: {code[:17]} must end in {expected}, not {code[17]}"
+        return M.USCC_CHECK(code[:17], expected, code[17])
     return None
 
 
@@ -47,7 +49,7 @@ def make_uscc(body17: str) -> str:
 # A fapiao number: 8 to 32 digits or letters (a 数电 fapiao has 20 digits; a paper one 8, with a 10-
 # or 12-digit code). One rule for `fapiao add`, `fapiao red` and `billing fapiao`.
 _FAPIAO_NUMBER = re.compile(r"[0-9A-Za-z-]{8,32}")
-FAPIAO_NUMBER_RULE = "the fapiao number: 8 to 32 digits or letters (a 数电 fapiao has 20 digits)"
+FAPIAO_NUMBER_RULE = M.FAPIAO_NUMBER()
 
 
 def fapiao_number_problem(number: str | None) -> str | None:
@@ -61,13 +63,13 @@ _PHONE = re.compile(r"^[+\d][\d\- ]{5,19}$")
 
 def email_problem(value: str | None) -> str | None:
     if value and not _EMAIL.match(value):
-        return f"{value!r} is not an e-mail address"
+        return M.EMAIL_INVALID.quoting(value)
     return None
 
 
 def phone_problem(value: str | None) -> str | None:
     if value and not _PHONE.match(value):
-        return f"{value!r} is not a phone number"
+        return M.PHONE_INVALID.quoting(value)
     return None
 
 
@@ -82,10 +84,10 @@ def money_field(value, field: str = "amount", *, places: int | None = 2, require
     try:
         d = parse_money(value, places=places)
     except AmountError as exc:
-        raise ValidationError({field: str(exc)}) from None
+        raise ValidationError({field: message_of(exc)}) from None
     if d is None:
         if required:
-            raise ValidationError({field: "is required: an amount of money, e.g. 1234.50"})
+            raise ValidationError({field: M.AMOUNT_REQUIRED()})
         return None
     return round_fen(d) if places == 2 else d
 
@@ -96,9 +98,9 @@ def number_field(value, field: str, *, places: int | None = None, required: bool
     try:
         d = parse_decimal(value, places=places, currency=currency)
     except AmountError as exc:
-        raise ValidationError({field: str(exc)}) from None
+        raise ValidationError({field: message_of(exc)}) from None
     if d is None and required:
-        raise ValidationError({field: "is required"})
+        raise ValidationError({field: M.REQUIRED()})
     return d
 
 
@@ -146,7 +148,7 @@ def _date_problem(value: Any) -> str | None:
     try:
         parse_date(value)
     except DateError as exc:
-        return str(exc)
+        return message_of(exc)
     return None
 
 
@@ -160,7 +162,7 @@ def column_value_problem(column: Any, value: Any) -> str | None:
             return "contains a NUL character (\\0), which cannot be stored; remove it"
         if rule == "string":
             if limit is not None and len(value) > limit:
-                return f"longer than {limit} characters ({len(value)}); shorten it"
+                return M.TOO_LONG(limit, len(value))
             return None
         if rule == "date":
             return _date_problem(value)
@@ -263,8 +265,7 @@ def region_code_problem(session, code: str | None) -> str | None:
 
     code = str(code).strip()
     if not _REGION_CODE.match(code):
-        return f"{code!r} is not a region code: GB/T 2260 codes have six digits, e.g. 460108"
+        return M.REGION_CODE_FORMAT.quoting(code)
     if session.get(Region, code) is None:
-        return (f"{code} is not in the list of regions (GB/T 2260, county level and above); "
-                "check the code, or import the regions that have it")
+        return M.REGION_UNKNOWN(code)
     return None

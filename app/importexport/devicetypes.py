@@ -29,6 +29,8 @@ from app.domain.errors import DomainError, PermissionDenied, ValidationError
 from app.importexport import ImportFailed, RowError
 from app.services.common import _spec, create_in, flush_or_refuse, flush_versioned, snapshot
 from app.store.uow import UnitOfWork
+from app.store.logs import logged_run
+from app.domain import messages as M
 
 YAML_SUFFIXES = (".yaml", ".yml")
 SLUG_RE = re.compile(r"^[-a-z0-9_]+$")
@@ -368,7 +370,7 @@ def parse_device_type(text: str) -> dict:
             if u_height < 0 or (u_height * 2) % 1 != 0:
                 problems.append((line("u_height"), "u_height", "must be 0 or more, in steps of 0.5"))
         except InvalidOperation:
-            problems.append((line("u_height"), "u_height", f"{data['u_height']!r} is not a number"))
+            problems.append((line("u_height"), "u_height", M.NOT_A_NUMBER.quoting(data['u_height'])))
     full_depth = data.get("is_full_depth", True)
     if not isinstance(full_depth, bool):
         problems.append((line("is_full_depth"), "is_full_depth", "must be true or false"))
@@ -382,7 +384,7 @@ def parse_device_type(text: str) -> dict:
                 weight_kg = (Decimal(str(data["weight"])) * WEIGHT_TO_KG[unit]).quantize(
                     Decimal("0.01"), rounding=ROUND_HALF_UP)
             except InvalidOperation:
-                problems.append((line("weight"), "weight", f"{data['weight']!r} is not a number"))
+                problems.append((line("weight"), "weight", M.NOT_A_NUMBER.quoting(data['weight'])))
     ports = data.get("power-ports") or []
     if not isinstance(ports, list):
         problems.append((line("power-ports"), "power-ports", "must be a list"))
@@ -579,6 +581,10 @@ def read_device_type_folder(path: str | Path, *, progress: Callable[[int, int], 
     return good, refused
 
 
+@logged_run("device-type import",
+            start=lambda db, actor, path, **kw: dict(file=Path(path).name, dry_run=kw.get("dry_run", False)),
+            end=lambda r: dict(files=r.rows, created=r.created, updated=r.updated, unchanged=r.unchanged,
+                               refused=len(r.refused), dry_run=r.dry_run))
 def import_device_types(db: Database, actor: Actor, path: str | Path, *, dry_run: bool = False, strict: bool = False,
                         progress: Callable[[int, int], None] | None = None,
                         cancelled: Callable[[], bool] | None = None) -> DeviceTypeImport:

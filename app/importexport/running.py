@@ -33,6 +33,7 @@ from app.importexport.schema import (
     _check_kind,
     _RowRefused,
 )
+from app.store.logs import logged_run
 
 
 def _rule_column(kind: str, exc: DomainError) -> str | None:
@@ -236,6 +237,16 @@ class _Run:
         self.written(values, outcome)
 
 
+def _import_asked(db, actor, kind, path, dry_run=False, **kw) -> dict:
+    return dict(kind=kind, file=Path(path).name, dry_run=dry_run)
+
+
+def _import_counts(r) -> dict:
+    return dict(kind=r.kind, rows=r.rows, created=r.created, updated=r.updated, unchanged=r.unchanged,
+                dry_run=r.dry_run)
+
+
+@logged_run("import", start=_import_asked, end=_import_counts)
 def run_import(db: Database, actor: Actor, kind: str, path: str | Path, dry_run: bool = False,
                progress: Callable[[int, int], None] | None = None,
                cancelled: Callable[[], bool] | None = None) -> ImportResult:

@@ -18,6 +18,8 @@ over 2 GiB of XML is refused with a message to export CSV instead.
 """
 from __future__ import annotations
 
+import logging
+
 import datetime as dt
 import re
 import zipfile
@@ -242,8 +244,8 @@ class XlsxWriter:
         try:
             if part is not None:
                 part.close()
-        except RuntimeError:
-            pass   # the part too big: the file is removed anyway
+        except RuntimeError:   # the part too big: the file is removed anyway
+            logging.getLogger(__name__).debug("closing a failed workbook's part", exc_info=True)
         finally:
             self.zip.close()
 

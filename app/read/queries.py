@@ -31,6 +31,7 @@ from models.base import utc_now_sql
 from models.choices import (LIVE_CONTRACT, ContractStatus, CustomerStatus, DeviceStatus, GpuState, Outcome, RackStatus,
                             Role, SiteStatus, StatementKind, StatementStatus, Cooling, ChoiceSet)
 
+from app.domain.money import PERCENT_PLACES
 from app.domain.rating import local_today
 from app.store.db import Database
 
@@ -127,9 +128,11 @@ def _rack_used_u():
 
 
 _RACK_USED_U = _rack_used_u()
-# type_coerce: read back as Decimal on every backend (SQLite hands back floats)
+# type_coerce: read back as Decimal on every backend (SQLite hands back floats). Used (%) is
+# app.domain.money.percent worked in SQL (to sort and filter by it): round() ties away from zero on
+# both backends, as percent does; the room floor and the rack's tooltips call percent itself.
 _RACK_FREE_U = type_coerce(Rack.u_height - _RACK_USED_U, Numeric(6, 1))
-_RACK_USED_PCT = type_coerce(func.round(cast(_RACK_USED_U * 100.0 / func.nullif(Rack.u_height, 0), Numeric(6, 1)), 1),
+_RACK_USED_PCT = type_coerce(func.round(cast(_RACK_USED_U * 100.0 / func.nullif(Rack.u_height, 0), Numeric(6, 1)), PERCENT_PLACES),
                              Numeric(6, 1))
 
 

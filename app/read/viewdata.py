@@ -22,6 +22,7 @@ from models import (Contract, Coverage, Customer, Device, DeviceType, GpuAsset, 
 from models.choices import (LIVE_CONTRACT, DeviceStatus, GpuState, RackStatus, ReservationStatus,
                             StatementKind, StatementStatus)
 
+from app.domain.money import percent
 from app.domain.rating import local_today
 from app.store.db import Database
 
@@ -58,9 +59,7 @@ def _dec(value, places: str = "0.01") -> Decimal:
 
 
 def _pct(part: Decimal, whole: Decimal) -> Decimal:
-    if not whole:
-        return ZERO
-    return (Decimal(part) * 100 / Decimal(whole)).quantize(Decimal("0.1"))
+    return percent(part, whole) if whole else ZERO
 
 
 # --------------------------------------------------------------------------- rack elevation

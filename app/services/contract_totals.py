@@ -16,7 +16,7 @@ from decimal import Decimal
 
 from models.choices import TaxCategory
 
-from app.domain.rating import FEN, Period, fen, prorate, tax_for
+from app.domain.rating import FEN, Period, fen, prorate, rate_of, tax_for
 from app.domain.money import amount_in_words
 from app.services.contracts import DEFAULT_TAX
 
@@ -78,7 +78,7 @@ def contract_totals(lines: list[TotalsLine], start: dt.date, end: dt.date,
     usage = False
     for line in lines:
         price, qty = _signed_price(line), _quantity(line)
-        rate = rates.get(line.tax_category or DEFAULT_TAX.get(line.kind, TaxCategory.IDC), Decimal(0))
+        category = line.tax_category or DEFAULT_TAX.get(line.kind, TaxCategory.IDC)
         if line.power_allowance_kw is not None or line.price_unit in USAGE or line.price_unit == "hybrid":
             usage = True
         if line.kind == "xconnect" and line.setup_price:
@@ -86,12 +86,12 @@ def contract_totals(lines: list[TotalsLine], start: dt.date, end: dt.date,
             amount = fen(Decimal(line.setup_price) * Decimal(line.quantity))
             one_off += amount
             term += amount
-            vat += tax_for(amount, rate)
+            vat += tax_for(amount, rate_of(rates, category, start))
         if line.price_unit == "one_off":
             amount = fen(price * qty)
             one_off += amount
             term += amount
-            vat += tax_for(amount, rate)
+            vat += tax_for(amount, rate_of(rates, category, start))
         elif line.price_unit in RECURRING:
             yearly = line.price_unit == "year"
             monthly += fen(price * qty / 12) if yearly else fen(price * qty)
@@ -100,7 +100,7 @@ def contract_totals(lines: list[TotalsLine], start: dt.date, end: dt.date,
             for period in _months(first, last):
                 amount = prorate(price, qty, period, first, last, yearly=yearly).amount
                 term += amount
-                vat += tax_for(amount, rate)
+                vat += tax_for(amount, rate_of(rates, category, start))
     term, vat = term.quantize(FEN), vat.quantize(FEN)
     total = term + vat
     return ContractTotals(monthly.quantize(FEN), one_off.quantize(FEN), term, vat, total,

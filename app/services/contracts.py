@@ -34,6 +34,8 @@ from app.services.settings import CONTRACT_FOUR_EYES, setting_in
 
 from app.services.gpus import move_gpu
 from app.services.space import end_item_leases_in, item_space, open_lease_in, space_problems  # the GPU lifecycle move: validates, writes GpuHistory, audits
+from app.domain.messages import message_of
+from app.domain import messages as M
 
 ALERT_DAYS = (30, 60, 90, 180)
 HELD = LIVE_CONTRACT
@@ -299,22 +301,29 @@ def _dec(value, name: str, errors: dict, *, positive: bool = False, required: bo
     try:
         d = _number(value, name)
     except AmountError as exc:
-        errors[name] = str(exc)
+        errors[name] = message_of(exc)
         return None
     if d is None:
         if required:
-            errors[name] = "is required"
+            errors[name] = M.REQUIRED()
         return None
     if d < 0 or (positive and d == 0):
-        errors[name] = "must be greater than zero" if positive else "cannot be negative"
+        errors[name] = M.MUST_BE_POSITIVE() if positive else M.CANNOT_BE_NEGATIVE()
         return None
     return d
+
+
+def _unit_range_fits(s: Session, it: ItemSpec, e: dict[str, str]) -> None:
+    """A unit range (rack lease or hosting) ends within its rack's height."""
+    rack = s.get(Rack, it.rack_id) if it.u_from is not None and it.rack_id is not None else None
+    if rack is not None and it.u_to > rack.u_height:
+        e["u_to"] = M.RACK_HEIGHT(rack.u_height)
 
 
 def _validate_items(s: Session, items: list[ItemSpec], start: dt.date, end: dt.date) -> dict[str, str]:
     errors: dict[str, str] = {}
     if not items:
-        errors["items"] = "a contract needs at least one item"
+        errors["items"] = M.CONTRACT_NO_ITEMS()
     for n, it in enumerate(items, start=1):
         e: dict[str, str] = {}
         if it.kind not in ItemKind.values():
@@ -324,7 +333,7 @@ def _validate_items(s: Session, items: list[ItemSpec], start: dt.date, end: dt.d
                                f"{' or '.join(sorted(PriceUnit.label(u) for u in UNITS_BY_KIND[it.kind]))}, "
                                f"not {PriceUnit.label(it.price_unit)}")
         if not (it.description or "").strip():
-            e["description"] = "is required"
+            e["description"] = M.REQUIRED()
         if len((it.description or "").strip()) > 255:
             e["description"] = "at most 255 characters"
         if len((it.description_en or "").strip()) > 255:
@@ -338,7 +347,7 @@ def _validate_items(s: Session, items: list[ItemSpec], start: dt.date, end: dt.d
         if it.service_end and not start <= it.service_end <= end:
             e["service_end"] = f"{it.service_end} is outside the contract ({start} – {end})"
         if it.service_start and it.service_end and it.service_end < it.service_start:
-            e["service_end"] = "ends before the service starts"
+            e["service_end"] = M.SERVICE_ENDS_FIRST()
         if it.face not in (None, "front", "rear"):
             e["face"] = "face is front or rear (empty: both faces)"
         if it.kind == ItemKind.RACK:
@@ -348,23 +357,24 @@ def _validate_items(s: Session, items: list[ItemSpec], start: dt.date, end: dt.d
                 elif it.rack_id is not None or it.u_from is not None:
                     e["cage_id"] = "a cage is leased whole: name the cage or a rack, not both"
             elif it.rack_id is None or s.get(Rack, it.rack_id) is None:
-                e["rack_id"] = "a rack lease names an existing rack or a cage"
+                e["rack_id"] = M.RACK_LEASE_TARGET()
             if it.u_from is not None and (it.u_to is None or it.u_to < it.u_from or it.u_from < 1):
-                e["u_to"] = "a unit range runs from U1 upwards and ends at or after its start"
-            elif it.u_from is not None and it.rack_id is not None and s.get(Rack, it.rack_id) is not None \
-                    and it.u_to > s.get(Rack, it.rack_id).u_height:
-                e["u_to"] = f"the rack has {s.get(Rack, it.rack_id).u_height}U"
+                e["u_to"] = M.UNIT_RANGE()
+            else:
+                _unit_range_fits(s, it, e)
             if (it.power_allowance_kw is None) != (it.kwh_price is None):
-                e["power_allowance_kw"] = "give both the power allowance (kW) and the price per kWh over it, or neither"
+                e["power_allowance_kw"] = M.POWER_ALLOWANCE_PAIR()
             _dec(it.power_allowance_kw, "power_allowance_kw", e, required=False)
             _dec(it.kwh_price, "kwh_price", e, required=False)
         if it.kind == ItemKind.HOSTING:
             if it.device_id is None and it.rack_id is None:
-                e["rack_id"] = "hosting names a rack unit range or a device"
+                e["rack_id"] = M.HOSTING_TARGET()
             if it.rack_id is not None and s.get(Rack, it.rack_id) is None:
                 e["rack_id"] = f"rack {it.rack_id} does not exist"
             if it.u_from is not None and (it.u_to is None or it.u_to < it.u_from or it.u_from < 1):
-                e["u_to"] = "a unit range runs from U1 upwards and ends at or after its start"
+                e["u_to"] = M.UNIT_RANGE()
+            else:
+                _unit_range_fits(s, it, e)
             if it.price_unit == PriceUnit.KWH and it.rack_id is None:
                 e["rack_id"] = "power billed per kWh needs the rack whose meter is read"
         if it.kind == ItemKind.GPU:
@@ -378,9 +388,9 @@ def _validate_items(s: Session, items: list[ItemSpec], start: dt.date, end: dt.d
                 elif Decimal(it.quantity) != len(it.gpu_ids):
                     e["quantity"] = f"{len(it.gpu_ids)} GPUs are named, so the quantity is {len(it.gpu_ids)}"
             elif it.gpu_model_id is None or s.get(GpuModel, it.gpu_model_id) is None:
-                e["gpu_model_id"] = "a GPU item names a GPU model and quantity, or the GPUs themselves"
+                e["gpu_model_id"] = M.GPU_ITEM_TARGET()
             if it.quantity is not None and Decimal(str(it.quantity)) % 1:
-                e["quantity"] = "GPUs are counted in whole numbers"
+                e["quantity"] = M.GPU_WHOLE()
             if it.price_unit == PriceUnit.HYBRID:
                 _dec(it.included_hours, "included_hours", e)
                 _dec(it.hourly_rate, "hourly_rate", e, positive=True)
@@ -394,7 +404,7 @@ def _validate_items(s: Session, items: list[ItemSpec], start: dt.date, end: dt.d
             e["setup_price"] = "an installation price per piece is for cross-connect items"
         _dec(it.setup_price, "setup_price", e, required=False)
         if it.kind == ItemKind.BANDWIDTH and it.price_unit == PriceUnit.MBPS_MONTH and not (it.mbps and it.mbps > 0):
-            e["mbps"] = "bandwidth priced per Mbps names the Mbps"
+            e["mbps"] = M.MBPS_REQUIRED()
         for k, v in e.items():
             errors[f"items[{n}].{k}"] = v
     return errors
@@ -409,18 +419,18 @@ def _validate_header(s: Session, subsidiary_id: int, customer_id: int, start: dt
     if customer is None:
         errors["customer_id"] = f"customer {customer_id} does not exist"
     elif customer.status != CustomerStatus.ACTIVE:
-        errors["customer_id"] = f"{customer.name} is inactive; reactivate the customer first"
+        errors["customer_id"] = M.CUSTOMER_INACTIVE(customer.name)
     for key, day in (("start_date", start), ("end_date", end)):
         try:
             parse_date(day)
         except DateError as exc:
-            errors[key] = str(exc)
+            errors[key] = message_of(exc)
     if not start or not end:
-        errors["start_date"] = "a contract has a start and an end date"
+        errors["start_date"] = M.CONTRACT_DATES()
     elif errors.get("start_date") or errors.get("end_date"):
         pass
     elif end < start:
-        errors["end_date"] = f"the contract ends ({end}) before it starts ({start})"
+        errors["end_date"] = M.CONTRACT_ENDS_FIRST(end, start)
     if language not in ("zh", "en"):
         errors["language"] = "zh or en"
     return errors

@@ -14,20 +14,21 @@ from app.store.uow import UnitOfWork
 from app.domain.validators import email_problem, phone_problem, region_code_problem, uscc_problem
 from app.services.common import (EntitySpec, check_version, create_in, flush_versioned, get_or_404, register, snapshot,
                      update_in)
+from app.domain import messages as M
 
 
 def validate_customer(s, v: dict) -> dict[str, str]:
     errors = {}
     v["name"] = (v.get("name") or "").strip()
     if not v["name"]:
-        errors["name"] = "the customer's legal name is required"
+        errors["name"] = M.CUSTOMER_NAME_REQUIRED()
     v["credit_code"] = (v.get("credit_code") or "").strip().upper()
     problem = uscc_problem(v["credit_code"])
     if problem:
         errors["credit_code"] = problem
     elif s.execute(select(Customer.name).where(Customer.credit_code == v["credit_code"],
                                                Customer.id != v.get("_id", -1))).first():
-        errors["credit_code"] = f"credit code {v['credit_code']} belongs to another customer"
+        errors["credit_code"] = M.USCC_TAKEN(v['credit_code'])
     problem = region_code_problem(s, v.get("region_code"))
     if problem:
         errors["region_code"] = problem
@@ -35,7 +36,7 @@ def validate_customer(s, v: dict) -> dict[str, str]:
     if v.get("account_manager_id"):
         user = s.get(User, v["account_manager_id"])
         if user is None or user.role not in ("account_manager", "admin"):
-            errors["account_manager_id"] = "the account manager must be a user with that role"
+            errors["account_manager_id"] = M.ACCOUNT_MANAGER_ROLE()
     if v.get("status", CustomerStatus.ACTIVE) not in CustomerStatus.values():
         errors["status"] = "status is active or inactive"
     v.pop("_id", None)
@@ -56,7 +57,7 @@ def contact_problems(contacts: list[dict]) -> dict[str, str]:
             if isinstance(c.get(key), str):
                 c[key] = c[key].strip() or None
         if not c.get("name"):
-            errors[f"contacts[{i}].name"] = "a contact needs a name"
+            errors[f"contacts[{i}].name"] = M.CONTACT_NAME_REQUIRED()
         for key, check in (("phone", phone_problem), ("email", email_problem)):
             problem = check(c.get(key))
             if problem:

@@ -22,6 +22,7 @@ from app.store.uow import UnitOfWork
 from app.services.common import EntitySpec, check_version, flush_or_refuse, flush_versioned, get_or_404, register, snapshot
 from app.services.common import refuse_unstorable
 from app.services.space import placement_refusal
+from app.domain import messages as M
 
 BREAKER_HEADROOM = Decimal("1.25")  # default hard limit when a rack records none
 HALF = Decimal("0.5")
@@ -38,7 +39,7 @@ def _dec(errors: dict, values: dict, key: str, *, lo=None, hi=None, step: Decima
     try:
         d = Decimal(str(raw))
     except InvalidOperation:
-        errors[key] = f"{raw!r} is not a number"
+        errors[key] = M.NOT_A_NUMBER.quoting(raw)
         return
     if lo is not None and d < lo:
         errors[key] = f"must be at least {lo}"
@@ -122,7 +123,7 @@ def validate_device_type(s, v: dict) -> dict[str, str]:
     try:
         v["gpu_slots"] = int(v.get("gpu_slots") or 0)
         if v["gpu_slots"] < 0:
-            errors["gpu_slots"] = "cannot be negative"
+            errors["gpu_slots"] = M.CANNOT_BE_NEGATIVE()
     except (TypeError, ValueError):
         errors["gpu_slots"] = "a whole number"
     if v.get("role", DeviceRole.SERVER) not in DeviceRole.values():

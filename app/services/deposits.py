@@ -26,6 +26,7 @@ from app.domain.errors import NotFound, RuleViolation, ValidationError
 from app.domain.money import format_amount, round_fen
 from app.store.uow import UnitOfWork
 from app.services.receivables import _money, find_customer, statement_open_amount
+from app.domain.messages import message_of
 
 ZERO = Decimal("0.00")
 ENDED = (ContractStatus.TERMINATED, ContractStatus.EXPIRED)
@@ -46,7 +47,7 @@ def _day(value) -> dt.date:
     try:
         value = parse_date(value)
     except DateError as exc:
-        raise ValidationError({"date": str(exc)}) from None
+        raise ValidationError({"date": message_of(exc)}) from None
     if value is None:
         return local_today()
     if value > local_today():

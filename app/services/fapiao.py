@@ -40,6 +40,8 @@ from app.domain.money import format_amount, round_fen
 from app.store.uow import UnitOfWork
 from app.domain.validators import fapiao_number_problem
 from app.services.receivables import _money, find_customer
+from app.domain.messages import message_of
+from app.domain import messages as M
 
 ZERO = Decimal("0.00")
 _TAX_ID = re.compile(r"^[0-9A-Z]{15,20}$")
@@ -53,7 +55,7 @@ def _date(value, field: str = "date") -> dt.date:
     try:
         value = parse_date(value)
     except DateError as exc:
-        raise ValidationError({field: str(exc)}) from None
+        raise ValidationError({field: message_of(exc)}) from None
     if value is None:
         raise ValidationError({field: "a date (YYYY-MM-DD)"})
     if value > local_today():
@@ -276,9 +278,8 @@ def _check_tax(s: Session, st: Statement, amount: Decimal, tax: Decimal) -> None
         return
     shown = " or ".join(f"{(r * 100).normalize():f} %" for r in rates)
     expected = f"¥{format_amount(low)}" if low == high else f"¥{format_amount(low)} to ¥{format_amount(high)}"
-    raise ValidationError({"tax": f"¥{format_amount(tax)} is not the tax on ¥{format_amount(amount)} at "
-                                  f"statement {st.number}'s rate ({shown}): expected {expected}; check the "
-                                  "fapiao's 税额"})
+    raise ValidationError({"tax": M.FAPIAO_TAX(format_amount(tax), format_amount(amount), st.number, shown,
+                                               expected)})
 
 
 def _profile_type(s: Session, customer_id: int) -> str:

@@ -23,6 +23,7 @@ from app.store.db import Database
 from app.domain.errors import RuleViolation, ValidationError
 from app.store.uow import UnitOfWork
 from app.services.common import EntitySpec, btree_lookups, check_version, flush_versioned, get_or_404, register
+from app.domain import messages as M
 
 
 def allowed_moves(state: str) -> list[str]:
@@ -388,7 +389,7 @@ def _gpu_problems(v: dict, *, serial_taken: bool, model_known: bool) -> dict[str
         try:
             v["purchase_cost"] = Decimal(str(v["purchase_cost"]))
             if v["purchase_cost"] < 0:
-                errors["purchase_cost"] = "cannot be negative"
+                errors["purchase_cost"] = M.CANNOT_BE_NEGATIVE()
         except InvalidOperation:
             errors["purchase_cost"] = "not an amount"
     else:

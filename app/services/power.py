@@ -35,6 +35,7 @@ from app.store.uow import UnitOfWork
 from app.services.common import flush_or_refuse, get_or_404, snapshot
 from app.services.settings import POWER_LIMIT_PCT, setting_in
 from app.services.billing.meters import CounterMeter, import_counter_readings
+from app.domain import messages as M
 
 SQRT3 = Decimal("1.7320508")
 SIDES = (PowerSide.A, PowerSide.B)
@@ -461,9 +462,7 @@ def validate_panel(s, values: dict, current: PowerPanel | None = None) -> dict:
         biggest = s.execute(select(PowerFeed.name, PowerFeed.amperage).where(PowerFeed.power_panel_id == current.id)
                             .order_by(PowerFeed.amperage.desc(), PowerFeed.name).limit(1)).first()
         if biggest is not None and biggest.amperage > v["amperage"]:
-            errors["amperage"] = (f"feed {biggest.name} of this panel has a {biggest.amperage} A breaker; a panel "
-                                  f"cannot be smaller than its feeds (give at least {biggest.amperage} A, or change "
-                                  "the feeds first)")
+            errors["amperage"] = M.PANEL_SMALLER(biggest.name, biggest.amperage, biggest.amperage)
     if errors:
         raise ValidationError(errors)
     return {k: v[k] for k in ("site_id", "room_id", "name", "voltage", "phase", "amperage", "ups", "comments")}

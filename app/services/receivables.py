@@ -35,6 +35,7 @@ from app.store.tablefile import read_records
 from app.domain.validators import money_field
 from app.store.uow import UnitOfWork
 from app.domain.wording import alternate, free_text
+from app.domain.messages import message_of
 
 DEFAULT_TERM_DAYS = 30
 METHODS = tuple(PaymentMethod.values())  # transfer, cash, cheque, draft, other: labels on the ChoiceSet
@@ -300,7 +301,7 @@ def _check_payment_fields(amount, received_on, bank_ref, method, payer) -> tuple
     try:
         received_on = parse_date(received_on)
     except DateError as exc:
-        errors["date"] = str(exc)
+        errors["date"] = message_of(exc)
     if not isinstance(received_on, dt.date) and "date" not in errors:
         errors["date"] = "the date the money arrived (YYYY-MM-DD)"
     elif isinstance(received_on, dt.date) and received_on > local_today():

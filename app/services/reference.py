@@ -19,9 +19,11 @@ from app.store.db import Database
 from app.domain.errors import NotFound, ValidationError
 from app.store.uow import UnitOfWork
 from app.domain.validators import region_code_problem, region_level, uscc_problem
+from app.domain.rating import TaxRates
 from app.domain.wording import has_cjk
 from app.services.common import (EntitySpec, flush_or_refuse, get_or_404, references_to, refuse_if_referenced, register,
                      snapshot)
+from app.domain import messages as M
 
 REGIONS_DIR = Path(__file__).resolve().parents[2] / "resources" / "regions"
 REGIONS_FILE = REGIONS_DIR / "regions.csv"                      # the MCA list: the default set
@@ -165,10 +167,13 @@ def tax_rates_on(session, day: dt.date) -> dict[str, Decimal]:
     for the contract's start.
     """
     rates: dict[str, Decimal] = {}
-    for cat, rate in session.execute(select(TaxRate.category, TaxRate.rate).where(TaxRate.valid_from <= day)
-                                     .order_by(TaxRate.valid_from, TaxRate.id)):
-        rates[cat] = Decimal(rate)
-    return rates
+    starts: dict[str, dt.date] = {}
+    for cat, rate, valid_from in session.execute(select(TaxRate.category, TaxRate.rate, TaxRate.valid_from)
+                                                 .order_by(TaxRate.valid_from, TaxRate.id)):
+        starts.setdefault(cat, valid_from)
+        if valid_from <= day:
+            rates[cat] = Decimal(rate)
+    return TaxRates(day, rates, starts)
 
 
 # --- coverage -------------------------------------------------------------------
@@ -272,7 +277,7 @@ def _decimal(errors: dict, values: dict, key: str, lo=None, hi=None) -> None:
     try:
         d = Decimal(str(values[key]))
     except InvalidOperation:
-        errors[key] = f"{values[key]!r} is not a number"
+        errors[key] = M.NOT_A_NUMBER.quoting(values[key])
         return
     if (lo is not None and d < lo) or (hi is not None and d > hi):
         errors[key] = f"must be between {lo} and {hi}"
@@ -287,7 +292,7 @@ def validate_subsidiary(values: dict, s=None) -> dict[str, str]:
     if not values.get("code") or not str(values["code"]).isalnum() or len(values["code"]) > 8:
         errors["code"] = "a short code of up to 8 letters or digits, e.g. GZ"
     if not values.get("name"):
-        errors["name"] = "the legal name is required"
+        errors["name"] = M.LEGAL_NAME_REQUIRED()
     problem = uscc_problem(values.get("credit_code"))
     if problem:
         errors["credit_code"] = problem

@@ -26,6 +26,7 @@ from app.store.db import Database
 from app.domain.errors import RuleViolation, ValidationError
 from app.store.uow import UnitOfWork
 from app.services.common import flush_or_refuse, get_or_404, snapshot
+from app.domain.messages import message_of
 
 FAR_FUTURE = dt.date(9999, 12, 31)
 
@@ -221,11 +222,11 @@ def lease_space(db: Database, actor: Actor, *, customer_id: int, rack_id: int | 
         if start_date is None:
             errors["start_date"] = "a lease has a start date (YYYY-MM-DD)"
     except DateError as exc:
-        errors["start_date"] = str(exc)
+        errors["start_date"] = message_of(exc)
     try:
         end_date = parse_date(end_date, what="end date")
     except DateError as exc:
-        errors["end_date"] = str(exc)
+        errors["end_date"] = message_of(exc)
     if isinstance(start_date, dt.date) and isinstance(end_date, dt.date) and end_date < start_date:
         errors["end_date"] = "the lease ends before it starts"
     if errors:
@@ -257,7 +258,7 @@ def end_space_lease(db: Database, actor: Actor, lease_id: int, last_day: dt.date
     try:
         last_day = parse_date(last_day, what="last day")
     except DateError as exc:
-        raise ValidationError({"last_day": str(exc)}) from None
+        raise ValidationError({"last_day": message_of(exc)}) from None
     if last_day is None:
         raise ValidationError({"last_day": "the lease's last day (YYYY-MM-DD)"})
     with UnitOfWork(db, actor) as uow:

@@ -18,6 +18,7 @@ from app.store.db import Database
 from app.domain.errors import AuthenticationFailed, ValidationError
 from app.store.uow import UnitOfWork
 from app.services.common import check_version, flush_or_refuse, flush_versioned, get_or_404, local_time, snapshot
+from app.domain import messages as M
 
 USER_FIELDS = ("login", "display_name", "role", "active")
 
@@ -54,7 +55,7 @@ def _validate(login: str, display_name: str, role: str, password: str | None) ->
     if role not in Role.values():
         errors["role"] = f"role must be one of {', '.join(Role.values())}"
     if password is not None and len(password) < 8:
-        errors["password"] = "a password has at least 8 characters"
+        errors["password"] = M.PASSWORD_SHORT()
     if errors:
         raise ValidationError(errors)
 
@@ -349,14 +350,14 @@ def change_own_password(db: Database, actor: Actor, current: str, new: str) -> N
     """Anyone changes their own password by giving the current one; audited (never the passwords)."""
     errors = {}
     if not new or len(new) < 8:
-        errors["new"] = "a password has at least 8 characters"
+        errors["new"] = M.PASSWORD_SHORT()
     elif new == current:
-        errors["new"] = "the new password is the same as the current one"
+        errors["new"] = M.PASSWORD_SAME()
     with UnitOfWork(db, actor) as uow:
         user = get_or_404(uow.session, User, actor.id, "user")
         ok, _upgrade = check_password(uow.session, user.login, current or "")
         if not ok:
-            errors = {"current": "the current password is wrong", **errors}
+            errors = {"current": M.PASSWORD_WRONG(), **errors}
         if errors:
             raise ValidationError(errors)
         new_hash = hash_password(new)

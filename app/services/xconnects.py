@@ -37,6 +37,7 @@ from app.domain.money import format_amount, format_price, format_quantity
 from app.store.uow import UnitOfWork
 from app.domain.wording import Text
 from app.services.common import check_version, flush_or_refuse, flush_versioned, get_or_404, snapshot
+from app.domain import messages as M
 
 LIVE = (XconnectState.ORDERED, XconnectState.INSTALLED, XconnectState.ACTIVE)
 
@@ -88,7 +89,7 @@ def port_problem(name: str | None) -> str | None:
         return None
     text = name.strip()
     if text[:1] in "-+" or (text.isdigit() and int(text) == 0):
-        return f"{name!r} is not a port: ports are numbered from 1 (or named, e.g. 12A)"
+        return M.PORT_NAME.quoting(name)
     return None
 
 
@@ -380,7 +381,7 @@ def validate_cable(v: dict) -> dict[str, str]:
     ends = [(v.get(f"side_{side}_device_id"), v.get(f"side_{side}_type"), v.get(f"side_{side}_name"))
             for side in ("a", "b")]
     if ends[0] == ends[1] and ends[0][0] is not None and ends[0][2]:
-        e["side_b_name"] = f"a cable joins two ports; both ends are port {ends[0][2]} of the same device"
+        e["side_b_name"] = M.CABLE_SAME_PORT(ends[0][2])
     if v.get("type") not in (None, *CableType.values()):
         e["type"] = f"cable type is one of {', '.join(CableType.values())}"
     if v.get("status") not in CableStatus.values():

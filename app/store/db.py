@@ -14,6 +14,7 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from app.store.config import DatabaseUnavailable, describe_url
 from app.domain.errors import SchemaTooNew
+from app.store.logs import logged_run
 
 if TYPE_CHECKING:
     from alembic.config import Config
@@ -152,6 +153,8 @@ class Database:
                 f"does not know (newest known: {script.get_current_head()}). "
                 "Install a newer idc-console to open it.")
 
+    @logged_run("db upgrade", start=lambda self, revision="head", **kw: dict(revision=revision,
+                                                                           database=self.describe_storage()))
     def upgrade(self, revision: str = "head", in_transaction=None) -> None:
         """`in_transaction(connection)`, when given, runs after the migrations in their transaction, so
         that what it writes commits with them or not at all (PostgreSQL's DDL is transactional)."""

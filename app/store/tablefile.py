@@ -12,6 +12,7 @@ import zipfile
 from pathlib import Path
 
 from app.domain.errors import NotFound, ValidationError
+from app.domain import messages as M
 
 XLSX_SUFFIXES = (".xlsx", ".xlsm")
 
@@ -41,9 +42,9 @@ def read_records(path: str | Path) -> list[dict]:
                     rows.append(r)
         except csv.Error as exc:
             limit = csv.field_size_limit()
-            why = (f"a cell on line {reader.line_num} is longer than {limit:,} characters"
-                   if "field limit" in str(exc) else f"line {reader.line_num}: {exc}")
-            raise ValidationError({"file": f"cannot read {path.name}: {why}"}) from None
+            if "field limit" in str(exc):
+                raise ValidationError({"file": M.CELL_TOO_LONG(path.name, reader.line_num, f"{limit:,}")}) from None
+            raise ValidationError({"file": f"cannot read {path.name}: line {reader.line_num}: {exc}"}) from None
         return rows
     except OSError as exc:
         raise ValidationError({"file": f"cannot read {path.name}: {exc.strerror or exc}"}) from None
@@ -63,6 +64,5 @@ def _read_xlsx(path: Path) -> list[dict]:
     except Exception as exc:  # zipfile.BadZipFile, KeyError, openpyxl's and the XML parser's own errors
         if isinstance(exc, (zipfile.BadZipFile, KeyError, ValueError, EOFError)) or \
                 type(exc).__module__.startswith(("openpyxl", "zipfile", "xml")):
-            raise ValidationError({"file": f"{path.name} is not an Excel workbook (.xlsx) ({exc}); save it "
-                                           "from Excel as .xlsx, or as CSV"}) from None
+            raise ValidationError({"file": M.NOT_XLSX(path.name, exc)}) from None
         raise

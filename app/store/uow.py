@@ -16,6 +16,7 @@ from app.domain.changes import report_changes
 from app.domain.auth import PERMISSIONS, PERMISSION_LABELS
 from app.store.db import Database, storage_full
 from app.domain.errors import AuthenticationFailed, Conflict, DomainError, PermissionDenied, StorageFull
+from app.domain import messages as M
 
 
 def current_actor(session: Session, actor: Actor) -> Actor:
@@ -71,8 +72,7 @@ class UnitOfWork:
         if exc is not None and not isinstance(exc, DomainError) and storage_full(exc):
             # what the database said (SQLite: "database or disk is full", then "no such savepoint"
             # when the import rolls its batch back) names neither the cause nor that nothing was lost
-            raise StorageFull(f"the disk is full ({self.db.describe_storage()}): nothing was written, the whole "
-                              "change was rolled back. Free some space and try again") from exc
+            raise StorageFull(M.DISK_FULL(self.db.describe_storage())) from exc
 
     def commit(self) -> None:
         self.flush_audit()

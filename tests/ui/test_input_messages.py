@@ -1,11 +1,13 @@
 """The refusals of amounts, dates, files, fapiao, panels and ports as typed read in Chinese in the
-console (ui/shell/messages.py patterns, translated in resources/translations)."""
+console (catalogue messages, app/domain/messages.py, translated in resources/translations by id)."""
 from __future__ import annotations
 
 import pytest
 from PySide6.QtWidgets import QApplication
 
+from app.domain import messages as M
 from app.domain.clock import DateError, parse_date
+from app.domain.errors import ValidationError
 from app.domain.money import AmountError, parse_money
 
 
@@ -13,7 +15,7 @@ def _refusal(call):
     try:
         call()
     except (AmountError, DateError) as exc:
-        return str(exc)
+        return exc.args[0]
     raise AssertionError("not refused")
 
 
@@ -23,20 +25,39 @@ def _refusal(call):
     (_refusal(lambda: parse_money("1.234", places=2)), "金额最多两位小数"),
     (_refusal(lambda: parse_date("20261101")), "“20261101”不是有效日期"),
     (_refusal(lambda: parse_date("9999-12-31")), "超出范围"),
-    ("amount: '1e400' is not an amount: write digits, e.g. 1234.50 or ¥1,234.50", "amount: “1e400”不是金额"),
-    ("the disk is full (the folder of /data/idc.db): nothing was written, the whole change was rolled back. "
-     "Free some space and try again", "磁盘已满（the folder of /data/idc.db）"),
-    ("'0' is not a port: ports are numbered from 1 (or named, e.g. 12A)", "“0”不是端口"),
-    ("the fapiao number: 8 to 32 digits or letters (a 数电 fapiao has 20 digits)", "发票号码：8 至 32 位"),
+    (ValidationError({"amount": _refusal(lambda: parse_money("1e400"))}), "amount: “1e400”不是金额"),
+    (M.DISK_FULL("the folder of /data/idc.db"), "磁盘已满（the folder of /data/idc.db）"),
+    (M.PORT_NAME.quoting("0"), "“0”不是端口"),
+    (M.FAPIAO_NUMBER(), "发票号码：8 至 32 位"),
 ])
 def test_input_refusals_read_in_chinese(qtbot, message, chinese):
     from ui.shell.i18n import install_translators
-    from ui.shell.messages import translate_message
+    from ui.shell.messages import translate_error, translate_message
 
     app = QApplication.instance()
     install_translators(app, "zh")
     try:
-        text = translate_message(message)
+        text = translate_error(message) if isinstance(message, ValidationError) else translate_message(message)
     finally:
         install_translators(app, "en")
     assert chinese in text
+
+
+def test_every_catalogue_sentence_has_chinese_and_keeps_its_english(qtbot):
+    """Each id of the catalogue (app/domain/messages.py) is translated in the Chinese console; the
+    English, filled with arguments, is the sentence the service always wrote."""
+    from PySide6.QtCore import QCoreApplication
+
+    from ui.shell.i18n import install_translators
+
+    app = QApplication.instance()
+    install_translators(app, "zh")
+    try:
+        missing = [e.id for e in M.CATALOGUE.values()
+                   if QCoreApplication.translate("messages", e.template) == e.template]
+    finally:
+        install_translators(app, "en")
+    assert not missing, f"no Chinese for {missing}: add it to scripts/translations_zh/msg23.py"
+    assert M.USCC_LENGTH(17) == "a unified social credit code has 18 characters, this one has 17"
+    assert M.EMAIL_INVALID.quoting("it's") == '"it\'s" is not an e-mail address'
+    assert M.EMAIL_INVALID.quoting("it's").args == ("it's",) and M.USCC_LENGTH(17).id == "uscc.length"

@@ -19,6 +19,8 @@ from PySide6.QtWidgets import (QAbstractButton, QCalendarWidget, QComboBox, QDat
 
 from app.domain.rating import local_today
 from app.domain.errors import DomainError, ValidationError
+from app.domain.messages import message_of
+from ui.shell.messages import translate_message
 
 log = logging.getLogger(__name__)
 
@@ -270,7 +272,7 @@ def why_not_text(actor, permission: str) -> str | None:
             .replace("%2", choice_label(Role, actor.role)).replace("%3", what).replace("%4", roles))
 
 
-def refused_text(exc: BaseException, *, logged: bool = False) -> str:
+def refused_text(exc: BaseException, *, logged: bool = False, sep: str = "; ") -> str:
     """What a refused or failed operation tells the person: the service's message (each field's, for
     a validation), or that it failed and why. Every panel shows refusals through this, so it also
     logs them: a refusal as one line, any other failure with its traceback (unless the caller has
@@ -281,10 +283,10 @@ def refused_text(exc: BaseException, *, logged: bool = False) -> str:
         else:
             log.error("operation failed", exc_info=exc)
     if isinstance(exc, ValidationError) and exc.errors:
-        return "; ".join(exc.errors.values())
+        return sep.join(translate_message(m) for m in exc.errors.values())
     if isinstance(exc, DomainError):
-        return exc.message
-    return tr("The operation failed: %1").replace("%1", str(exc) or type(exc).__name__)
+        return translate_message(exc.message)
+    return tr("The operation failed: %1").replace("%1", translate_message(message_of(exc)) or type(exc).__name__)
 
 
 def guard(button: QAbstractButton, actor, permission: str | None, *, allowed: bool = True,

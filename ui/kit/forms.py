@@ -23,7 +23,7 @@ from app.domain.errors import Conflict, DomainError, ValidationError
 from models.choices import (ChoiceSet, Cooling, CustomerStatus, DeviceStatus, Face, GpuState, RackStatus, Role,
                             SiteStatus)
 
-from ui.kit.dialogs import OptionalDateEdit, date_edit, field_box, options_combo
+from ui.kit.dialogs import OptionalDateEdit, date_edit, field_box, options_combo, refused_text
 from ui.shell.i18n import choice_label
 from ui.shell.messages import translate_message
 from ui.shell.operations import apply
@@ -342,7 +342,7 @@ class FormDialog(QDialog):
                 continue
             editor = self.editors[key]
             if isinstance(editor, OptionalDateEdit):   # its reason shows beside it
-                editor.show_error(msg)
+                editor.show_error(translate_message(msg))
             else:
                 lbl.setText(translate_message(msg))
                 lbl.show()
@@ -376,7 +376,7 @@ class FormDialog(QDialog):
                 self.show_message(exc.message)
             return
         except DomainError as exc:
-            self.show_message(translate_message(exc.message))
+            self.show_message(refused_text(exc))
             return
         self.accept()
 
@@ -587,7 +587,7 @@ class CustomerDialog(FormDialog):
                 self.show_message(exc.message)
             return
         except DomainError as exc:
-            self.show_message(translate_message(exc.message))
+            self.show_message(refused_text(exc))
             return
         self.accept()
 

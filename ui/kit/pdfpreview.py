@@ -9,6 +9,8 @@ Without it the dialog still opens, says so, and offers Save as and the system's 
 """
 from __future__ import annotations
 
+import logging
+
 import re
 import shutil
 import tempfile
@@ -261,6 +263,7 @@ class PdfPreviewDialog(QDialog):
         try:
             shutil.copyfile(self.path, target_path)
         except OSError as exc:
+            logging.getLogger(__name__).warning("saving %s failed", target_path, exc_info=True)
             QMessageBox.warning(self, self.windowTitle(), self.tr("Could not save: %1").replace("%1", str(exc)))
             return None
         settings().set("last_save_dir", str(target_path.parent))

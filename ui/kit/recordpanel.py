@@ -3,6 +3,8 @@ in rich text, a table of its lines that wraps long descriptions, a message line 
 action buttons; with nothing chosen, a "Choose a …" title and no buttons."""
 from __future__ import annotations
 
+import logging
+
 from typing import Callable
 
 from PySide6.QtCore import Qt, QTimer
@@ -87,8 +89,8 @@ class RecordPanel(QWidget):
         self._fit_pending = True
         try:
             QTimer.singleShot(0, self, self._run_fit)    # self as context: dropped with the panel
-        except RuntimeError:
-            pass
+        except RuntimeError:   # the panel's C++ half is already gone: nothing left to fit
+            logging.getLogger(__name__).debug("fit of a deleted panel skipped", exc_info=True)
 
     def _run_fit(self) -> None:
         self._fit_pending = False

@@ -4,6 +4,8 @@ filters, and the audit export (CSV/XLSX) over the same filter. Action and object
 by name in the reader's language, the codes beside them."""
 from __future__ import annotations
 
+import logging
+
 import json
 
 from PySide6.QtCore import QCoreApplication, Qt, Signal
@@ -405,8 +407,8 @@ class AuditPage(QWidget):
     def _open_object(self, kind: str, id_: str) -> None:
         try:
             self.openObject.emit(kind, int(id_))
-        except ValueError:
-            pass
+        except ValueError:   # an object named by a code, not an id: nothing to open
+            logging.getLogger(__name__).debug("audit object %s %r has no id to open", kind, id_)
 
     def verify(self):
         db = self.db

@@ -22,7 +22,7 @@ from app.services import billing as svc
 from models.choices import StatementKind, StatementStatus
 
 from app.domain.clock import TZ as SHANGHAI_TZ
-from app.domain.money import format_price, format_quantity
+from app.domain.money import AmountError, format_price, format_quantity, parse_money
 
 from ui.pages.contracts import money
 from ui.kit.dialogs import error_label, guard, last_month, refused_text
@@ -121,13 +121,13 @@ class CreditNoteDialog(QDialog):
         self.error.show()
 
     def partial_amount(self):
-        from decimal import Decimal, InvalidOperation
-        from app.domain.rating import fen
+        """The partial amount as typed, read by the one grammar of money (app.domain.money.parse_money:
+        ¥ or ￥, thousands separators, to the fen), None when it is not a positive amount."""
         try:
-            d = Decimal(self.amount.text().strip().replace(",", "").replace("，", ""))
-        except InvalidOperation:
+            d = parse_money(self.amount.text(), places=2)
+        except AmountError:
             return None
-        return d if d.is_finite() and d > 0 and d == fen(d) else None
+        return d if d is not None and d > 0 else None
 
     def confirmation_text(self) -> str:
         """What the credit note will take off: each line's amount and VAT, and the total (the
@@ -227,11 +227,11 @@ class HandoverDialog(QDialog):
         try:
             info = apply(lambda: self.svc.record_handover(self.db, self.actor, number, position, at, self.note.text()))
         except ValidationError as exc:
-            self.error.setText("; ".join(exc.errors.values()))
+            self.error.setText(refused_text(exc))
             self.error.show()
             return None
         except DomainError as exc:
-            self.error.setText(exc.message)
+            self.error.setText(refused_text(exc))
             self.error.show()
             return None
         self.items.takeItem(self.items.row(current))

@@ -6,6 +6,8 @@ A refused save keeps the input and shows the service's message beside the field.
 """
 from __future__ import annotations
 
+import html
+
 import datetime as dt
 from decimal import Decimal
 
@@ -19,7 +21,7 @@ from app.read import queries
 from app.domain.rating import local_today
 from app.audit.trail import Actor
 from app.store.db import Database
-from app.domain.errors import Conflict, DomainError, ValidationError
+from app.domain.errors import Conflict, DomainError, RuleViolation, ValidationError
 from app.services import contracts as svc
 from models.choices import ContractStatus, ItemKind, PriceUnit, ServiceLevel, TaxCategory
 
@@ -368,6 +370,9 @@ class ContractDialog(QDialog):
         specs = [sp for n, sp in enumerate(specs, start=1) if n not in bad]
         try:
             t = totals_of_draft(self.db, specs, start, end)
+        except RuleViolation as exc:   # no VAT rate for a line: said, as billing says it (never 0 %)
+            self.totals.setText(f"<span style='color:#c62828'>{html.escape(refused_text(exc))}</span>")
+            return
         except (DomainError, ValueError, ArithmeticError):
             self.totals.setText("")
             return
@@ -692,7 +697,7 @@ class ContractDialog(QDialog):
                 self.show_message(exc.message)
             return False
         except DomainError as exc:
-            self.show_message(exc.message)
+            self.show_message(refused_text(exc))
             return False
         self.accept()
         return True
@@ -750,7 +755,10 @@ class ContractPanel(RecordPanel):
                     cell.setTextAlignment(Qt.AlignRight | Qt.AlignVCenter)
                 self.items.setItem(r, c, cell)
         from app.services.contract_totals import totals_of_contract
-        self.totals.setText(totals_html(totals_of_contract(self.db, info.id)))
+        try:
+            self.totals.setText(totals_html(totals_of_contract(self.db, info.id)))
+        except RuleViolation as exc:   # no VAT rate for a line: said, as billing says it (never 0 %)
+            self.totals.setText(f"<span style='color:#c62828'>{html.escape(refused_text(exc))}</span>")
         self.update_buttons()
 
     def cleared(self) -> None:

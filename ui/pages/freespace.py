@@ -18,6 +18,7 @@ from models.choices import Face
 
 from ui.shell.i18n import choice_label
 from ui.shell.operations import listen
+from ui.kit.dialogs import refused_text
 
 LIMIT = 200
 
@@ -160,10 +161,10 @@ class FindFreeUnitsDialog(QDialog):
                                            device_type_id=self.device_type.currentData(), limit=LIMIT, **kw)
         except ValidationError as exc:
             self.results = []
-            self.status.setText("; ".join(exc.errors.values()))
+            self.status.setText(refused_text(exc))
         except DomainError as exc:
             self.results = []
-            self.status.setText(exc.message)
+            self.status.setText(refused_text(exc))
         else:
             if len(self.results) >= LIMIT:
                 self.status.setText(self.tr("%1 or more racks fit; the best %1 are listed. Choose a site or a room "

@@ -19,6 +19,7 @@ from models.choices import GpuState
 
 from ui.shell.i18n import choice_label
 from ui.shell.operations import apply
+from ui.kit.dialogs import refused_text
 
 COLUMNS = 4
 
@@ -162,7 +163,7 @@ class GpuSlotGrid(QWidget):
         try:
             apply(call)
         except ValidationError as exc:
-            self._show("; ".join(exc.errors.values()), error=True)
+            self._show(refused_text(exc), error=True)
             return False
         except Conflict as exc:
             self._show(self.tr("Changed by someone else: %1 The slots were reloaded.").replace("%1", exc.message),
@@ -170,7 +171,7 @@ class GpuSlotGrid(QWidget):
             self.reload(keep)
             return False
         except DomainError as exc:
-            self._show(exc.message, error=True)
+            self._show(refused_text(exc), error=True)
             return False
         self.reason.clear()
         self.reload(keep)

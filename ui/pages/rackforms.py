@@ -15,7 +15,8 @@ from app.store.db import Database
 from app.domain.errors import DomainError, ValidationError
 from models.choices import Face
 
-from ui.kit.dialogs import date_edit, error_label, field_box, get_date, options_combo, parse_decimal, why_not_text
+from ui.kit.dialogs import (date_edit, error_label, field_box, get_date, options_combo, parse_decimal, refused_text,
+                            why_not_text)
 from ui.shell.i18n import choice_label
 from ui.shell.operations import apply
 
@@ -78,7 +79,7 @@ class _RackForm(QDialog):
             self.show_errors(exc.errors)
             return
         except DomainError as exc:
-            self.show_message(exc.message)
+            self.show_message(refused_text(exc))
             return
         except ValueError as exc:
             self.show_message(str(exc))

@@ -383,8 +383,8 @@ class AgingSection(_Section):
     def reload(self) -> None:
         try:
             self.reload_now()
-        except ValueError:
-            pass
+        except ValueError:   # the as-of date is being typed: the table keeps what it showed
+            logging.getLogger(__name__).debug("aging as of %r: not a date yet", self.as_of.text())
 
 
 class ReceivablesTabs(QTabWidget):

@@ -12,7 +12,7 @@ from app.store.db import Database
 from app.domain.errors import DomainError
 from app.services.users import list_users, unlock_user
 
-from ui.kit.dialogs import ReasonDialog, why_not_text
+from ui.kit.dialogs import ReasonDialog, refused_text, why_not_text
 
 
 class UnlockButton(QPushButton):
@@ -47,7 +47,7 @@ class UnlockButton(QPushButton):
         try:
             unlock_user(self.db, self.actor, user.id, reason)
         except DomainError as exc:
-            QMessageBox.warning(self, self.tr("Refused"), exc.message)
+            QMessageBox.warning(self, self.tr("Refused"), refused_text(exc))
             return False
         self.page.refresh()
         return True

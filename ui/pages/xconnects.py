@@ -287,6 +287,6 @@ class OrderDialog(_RackForm):
             self.show_errors({("rack" if k == "rack_id" else k): v for k, v in exc.errors.items()})
             return
         except DomainError as exc:
-            self.show_message(exc.message)
+            self.show_message(refused_text(exc))
             return
         self.accept()

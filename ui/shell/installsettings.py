@@ -15,7 +15,7 @@ from app.store.db import Database
 from app.domain.errors import DomainError
 from app.services.settings import CONTRACT_FOUR_EYES, change_setting, get_setting
 
-from ui.kit.dialogs import ReasonDialog, why_not_text
+from ui.kit.dialogs import ReasonDialog, refused_text, why_not_text
 
 
 class FourEyesCheck(QCheckBox):
@@ -44,7 +44,7 @@ class FourEyesCheck(QCheckBox):
             try:
                 change_setting(self.db, self.actor, CONTRACT_FOUR_EYES, on, reason=dlg.value()[0])
             except DomainError as exc:
-                QMessageBox.warning(self, self.tr("Refused"), exc.message)
+                QMessageBox.warning(self, self.tr("Refused"), refused_text(exc))
         self.load()
 
 
@@ -136,7 +136,7 @@ class TaxCodesDialog(QDialog):
                                        code=self.code.text(), short_name=self.short.text(),
                                        item_name=self.name.text(), source=self.source.text()))
         except DomainError as exc:
-            QMessageBox.warning(self, self.tr("Refused"), exc.message)
+            QMessageBox.warning(self, self.tr("Refused"), refused_text(exc))
             return False
         self.load()
         return True

@@ -214,8 +214,8 @@ def authenticate(db: Database, args, parent=None, ask: bool = False):
     if user and password:
         try:
             return login(db, user, password)
-        except DomainError:
-            pass
+        except DomainError as exc:   # then the login dialog asks
+            log.info("login of %s with IDC_CONSOLE_PASSWORD refused: %s", user, exc.message)
     dlg = LoginDialog(db, parent)
     if user:
         dlg.login.setText(user)

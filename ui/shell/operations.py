@@ -28,6 +28,7 @@ from PySide6.QtWidgets import QMessageBox, QProgressDialog, QWidget
 
 from app.domain.errors import DomainError
 from app.domain.changes import collect_changes
+from ui.shell.messages import translate_error
 
 
 TR_CONTEXT = "operations"
@@ -350,8 +351,9 @@ def show_error(parent, exc: BaseException, tb: str = "") -> None:
     box = QMessageBox(parent)
     box.setIcon(QMessageBox.Warning)
     if isinstance(exc, DomainError):
+        logging.getLogger(__name__).info("refused: %s", exc.message)
         box.setWindowTitle(tr("Refused"))
-        box.setText(exc.message)
+        box.setText(translate_error(exc))   # the catalogue's sentences in the console's language
     else:
         logging.getLogger(__name__).error("an operation failed: %s\n%s", str(exc) or type(exc).__name__, tb)
         box.setWindowTitle(tr("Error"))

@@ -11,6 +11,7 @@ from app.store.db import Database
 from app.domain.errors import DomainError, ValidationError
 
 from ui.shell.settings import settings
+from ui.kit.dialogs import refused_text
 
 log = logging.getLogger(__name__)
 
@@ -78,10 +79,10 @@ class FirstRunWizard(QWizard):
                      self.name.text().strip() or None)
             self.actor = login(self.db, self.login.text().strip(), self.password.text())
         except ValidationError as exc:
-            self.error.setText("\n".join(exc.errors.values()))
+            self.error.setText(refused_text(exc, sep="\n"))
             return False
         except DomainError as exc:
-            self.error.setText(exc.message)
+            self.error.setText(refused_text(exc))
             return False
         self.load_demo_requested = self.demo.isChecked()
         settings().set("last_login", self.actor.login)
@@ -124,7 +125,8 @@ class LoginDialog(QDialog):
         from app.services.users import login
         try:
             self.actor = login(self.db, self.login.text().strip(), self.password.text())
-        except DomainError:
+        except DomainError as exc:
+            log.info("login refused: %s", exc.message)
             self.error.setText(self.tr("Login failed: unknown user, disabled account or wrong password."))
             self.password.selectAll()
             self.password.setFocus()

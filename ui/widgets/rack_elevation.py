@@ -24,6 +24,7 @@ from app.read.viewdata import ElevationDevice, RackElevationData
 from models.choices import DeviceStatus, RackStatus
 
 from ui.widgets import fmt_decimal, fmt_units, text_colour_on
+from ui.kit.dialogs import refused_text
 
 UH = 20.0          # scene pixels per rack unit
 NUM_W = 30.0       # the column of unit numbers left of each face
@@ -675,7 +676,7 @@ class RackPanel(RackElevationView):
             return
         except DomainError as exc:
             self.snap_back(device_id)
-            self._explain(exc.message)
+            self._explain(refused_text(exc))
             return
         except Exception as exc:  # whatever went wrong, the device goes back
             logging.getLogger(__name__).exception("moving device %s failed", device_id)
@@ -700,7 +701,7 @@ class RackPanel(RackElevationView):
         try:
             apply(lambda: cancel_reservation(self.db, self.actor, reservation_id, reason.strip()))
         except DomainError as exc:
-            self._explain(exc.message, self.tr("Reservation not cancelled"))
+            self._explain(refused_text(exc), self.tr("Reservation not cancelled"))
             return
         self.refresh()
 

@@ -48,6 +48,7 @@ from app.importexport.schema import (
     ImportRow,
     _RowRefused,
 )
+from app.domain.messages import message_of
 
 # --- typed cells ------------------------------------------------------------------------
 
@@ -77,7 +78,7 @@ class _Row:
         try:  # the one grammar of a number typed by a person (¥/￥, 1,234.5; no 1e400, NaN, Infinity)
             return parse_decimal(raw, currency=True, whole_digits=30)  # each column's own size: column_problems
         except AmountError as exc:
-            self.err(col, str(exc))
+            self.err(col, message_of(exc))
             return None
 
     def integer(self, col: str) -> int | None:
@@ -99,7 +100,7 @@ class _Row:
         try:
             return parse_date(text_)
         except DateError as exc:
-            self.err(col, str(exc))
+            self.err(col, message_of(exc))
             return None
 
     def boolean(self, col: str) -> bool | None:

@@ -28,6 +28,8 @@ from app.services.receivables import statement_due_date
 from app.services.billing.charges import line_texts
 from app.services.billing.statements import (CREDIT_PREFIX, PARTIAL_PREFIX, WAIVER_PREFIX, IssueSummary, Progress, RunSummary, StatementInfo,
                          _find_statement, _statement_info, _statement_infos, line_text)
+from app.domain.messages import message_of
+from app.store.logs import logged_run
 
 # --- issuing ------------------------------------------------------------------------------
 
@@ -43,6 +45,13 @@ def _take_statement_number(s: Session, st: Statement) -> str:
     return f"{sub.code}-{p.compact}-{n:06d}"
 
 
+def _issue_asked(db, actor, **kw) -> dict:
+    ids = kw.get("statement_ids")
+    return dict(period=kw.get("period"), statements=len(ids) if hasattr(ids, "__len__") else None)
+
+
+@logged_run("billing issue", start=_issue_asked,
+            end=lambda r: dict(issued=len(r.issued), skipped=len(r.skipped), elsewhere=r.elsewhere))
 def issue_statements(db: Database, actor: Actor, *, period: str | None = None,
                      statement_ids: Iterable[int] | None = None, progress: Progress | None = None,
                      cancelled: Callable[[], bool] | None = None) -> IssueSummary:
@@ -65,7 +74,7 @@ def issue_statements(db: Database, actor: Actor, *, period: str | None = None,
             try:
                 q = q.where(Statement.period == B.Period.parse(period).label)
             except ValueError as exc:
-                raise ValidationError({"period": str(exc)}) from None
+                raise ValidationError({"period": message_of(exc)}) from None
         if statement_ids is not None:
             q = q.where(Statement.id.in_(list(statement_ids)))
         ids = list(s.execute(q.order_by(Statement.subsidiary_id, Statement.customer_id, Statement.id)).scalars())

@@ -18,16 +18,30 @@ from app.domain import rating as B
 from app.audit.trail import Actor, append_events
 from app.domain.auth import require
 from app.store.db import Database
-from app.domain.errors import RuleViolation, ValidationError
+from app.domain.errors import ValidationError
 from app.store.uow import UnitOfWork
 from app.services.common import flush_versioned
 from app.services.billing.charges import _Ctx, _load_data, _tax_rates, item_charges, line_texts, revised
 from app.services.billing.issue import issue_statements
 from app.services.billing.statements import (BILLED_STATUSES, CHARGE_ORDER, CREDIT_PREFIX, PARTIAL_PREFIX, WAIVER_PREFIX, LineInfo, Progress, RunSummary,
                          StatementInfo, _chunks, _contract_numbers, _statement_infos, _words)
+from app.domain.messages import message_of
+from app.store.logs import logged_run
 
 # --- the run ------------------------------------------------------------------------------
 
+def _run_asked(db, actor, period, **kw) -> dict:
+    return dict(period=period, dry_run=kw.get("dry_run", False), issue=kw.get("issue", False),
+                items=len(kw["item_ids"]) if hasattr(kw.get("item_ids"), "__len__") else None)
+
+
+def _run_counts(r: RunSummary) -> dict:
+    return dict(period=r.period, lines=r.lines_created, statements=r.statements_created,
+                extended=r.statements_extended, skipped=r.skipped_existing, held=r.held,
+                rebilled=r.rebilled, issued=len(r.issued), total=r.total)
+
+
+@logged_run("billing run", start=_run_asked, end=_run_counts)
 def run_billing(db: Database, actor: Actor, period: str, *, dry_run: bool = False, issue: bool = False,
                 as_of: dt.datetime | None = None, progress: Progress | None = None,
                 cancelled: Callable[[], bool] | None = None, item_ids: Iterable[int] | None = None,
@@ -49,7 +63,7 @@ def run_billing(db: Database, actor: Actor, period: str, *, dry_run: bool = Fals
     try:
         p = B.Period.parse(period)
     except ValueError as exc:
-        raise ValidationError({"period": str(exc)}) from None
+        raise ValidationError({"period": message_of(exc)}) from None
     now = dt.datetime.now(dt.timezone.utc)
     as_of = as_of or now  # tests and demos bill "as if" at another time
     if p.start > as_of:
@@ -108,9 +122,7 @@ def run_billing(db: Database, actor: Actor, period: str, *, dry_run: bool = Fals
                     else:
                         skipped += 1
                         continue
-                    if ch.tax_category not in rates:
-                        raise RuleViolation(f"there is no tax rate for {ch.tax_category} valid in {p.label}; "
-                                            "an administrator adds it under settings")
+                    B.rate_of(rates, ch.tax_category, p.first)  # none: refused (as the contract form and PDF)
                     new[(c.subsidiary_id, c.customer_id, rebills)].append((c, ch, revision))
             if progress:
                 progress(done + 1, len(contracts))

@@ -1,0 +1,180 @@
+"""The catalogue of the sentences a service refuses with: one entry per rule, each an id and an
+English template whose %1, %2, … are its arguments.
+
+A refusal carries a `Message`: a str whose text is the English sentence (so the command line, the
+log and the tests read exactly what they always read) that also knows its entry's id, template and
+arguments. The console (ui/shell/messages.py) looks the template up by id and translates it in the
+"messages" context, then fills in the arguments; scripts/update_translations.py lists every
+template of this catalogue, so a new entry without Chinese shows up as unfinished.
+
+    raise ValidationError({"email": EMAIL_INVALID(value)})
+    str(EMAIL_INVALID("x")) == "'x' is not an e-mail address"
+"""
+from __future__ import annotations
+
+import re
+
+_ARG = re.compile(r"%(\d+)")
+
+
+def fill(template: str, args: tuple) -> str:
+    """`template` with %1, %2, … replaced by the arguments (a %n without an argument stays)."""
+    if not args:
+        return template
+
+    def one(m: re.Match) -> str:
+        n = int(m.group(1))
+        return str(args[n - 1]) if 1 <= n <= len(args) else m.group(0)
+    return _ARG.sub(one, template)
+
+
+class Message(str):
+    """A catalogue sentence: the English text, with its entry's `id`, `template` and `args`."""
+
+    id: str
+    template: str
+    args: tuple
+
+    def __new__(cls, entry: Entry, args: tuple = (), english: str | None = None):
+        self = super().__new__(cls, fill(entry.template, args) if english is None else english)
+        self.id = entry.id
+        self.template = entry.template
+        self.args = tuple(args)
+        return self
+
+    def __reduce__(self):  # a copy (pickling, deepcopy) keeps the id
+        return (_rebuild, (self.id, self.args, str(self)))
+
+
+def _rebuild(id_: str, args: tuple, english: str) -> Message:
+    return Message(CATALOGUE[id_], args, english)
+
+
+class Entry:
+    """One rule's sentence; calling it with the arguments gives the Message."""
+
+    __slots__ = ("id", "template")
+
+    def __init__(self, id_: str, template: str):
+        self.id = id_
+        self.template = template
+
+    def __call__(self, *args) -> Message:
+        return Message(self, args)
+
+    def quoting(self, value, *rest) -> Message:
+        """For a template that starts '%1' …: the English quotes `value` as Python's repr does (as
+        the sentence always read: 'x', "it's", or 20261101 for a number), the translation as its own."""
+        english = fill(self.template.replace("'%1'", "%1", 1), (repr(value), *rest))
+        return Message(self, (value, *rest), english)
+
+    def __repr__(self) -> str:
+        return f"Entry({self.id!r}, {self.template!r})"
+
+
+CATALOGUE: dict[str, Entry] = {}
+
+
+def entry(id_: str, template: str) -> Entry:
+    if id_ in CATALOGUE:
+        raise ValueError(f"message id {id_} is declared twice")
+    e = CATALOGUE[id_] = Entry(id_, template)
+    return e
+
+
+def message_of(exc: BaseException) -> str:
+    """The sentence an error carries, as a Message when it came from the catalogue: a DomainError's
+    `message`, else a ValueError's first argument (AmountError, DateError), else str(exc)."""
+    msg = getattr(exc, "message", None)
+    if isinstance(msg, str):
+        return msg
+    if exc.args and isinstance(exc.args[0], Message):
+        return exc.args[0]
+    return str(exc)
+
+
+# --- fields ----------------------------------------------------------------------------------
+REQUIRED = entry("field.required", "is required")
+NOT_A_NUMBER = entry("field.not_a_number", "'%1' is not a number")
+MUST_BE_POSITIVE = entry("field.must_be_positive", "must be greater than zero")
+CANNOT_BE_NEGATIVE = entry("field.cannot_be_negative", "cannot be negative")
+TOO_LONG = entry("field.too_long", "longer than %1 characters (%2); shorten it")
+
+# --- amounts and numbers typed by a person (app/domain/money.py) -------------------------------
+NOT_AN_AMOUNT = entry("money.not_an_amount", "'%1' is not an amount: write digits, e.g. 1234.50 or ¥1,234.50")
+NOT_A_NUMBER_WRITE = entry("money.not_a_number", "'%1' is not a number: write digits, e.g. 1234.5 or 1,234.5")
+TOO_MANY_DIGITS = entry("money.too_large", "%1 is too large: at most %2 digits before the decimal point")
+TOO_MANY_DECIMALS_FEN = entry("money.decimals_fen",
+                              "%1 has more decimals than allowed here: at most two decimals (to the fen)")
+TOO_MANY_DECIMALS = entry("money.decimals", "%1 has more decimals than allowed here: at most %2 decimals")
+NO_DECIMALS = entry("money.no_decimals", "%1 has more decimals than allowed here: no decimals")
+AMOUNT_REQUIRED = entry("money.required", "is required: an amount of money, e.g. 1234.50")
+
+# --- dates typed by a person (app/domain/clock.py) -------------------------------------------
+DATE_FORMAT = entry("date.format", "'%1' is not a %2: use YYYY-MM-DD")
+DATE_CALENDAR = entry("date.calendar", "'%1' is not a %2 of the calendar")
+DATE_AS_TEXT = entry("date.as_text", "'%1' is not a %2: use YYYY-MM-DD (as text)")
+DATE_RANGE = entry("date.range", "'%1' is out of range: dates run from 2000-01-01 to 2099-12-31")
+
+# --- customers, contacts, regions ------------------------------------------------------------
+CUSTOMER_NAME_REQUIRED = entry("customer.name_required", "the customer's legal name is required")
+LEGAL_NAME_REQUIRED = entry("subsidiary.name_required", "the legal name is required")
+USCC_REQUIRED = entry("uscc.required", "the unified social credit code is required")
+USCC_LENGTH = entry("uscc.length", "a unified social credit code has 18 characters, this one has %1")
+USCC_ALPHABET = entry("uscc.alphabet",
+                      "a unified social credit code cannot contain %1 (I, O, S, V and Z are never used)")
+USCC_CHECK = entry("uscc.check", "the check character is wrong: %1 must end in %2, not %3")
+USCC_TAKEN = entry("customer.uscc_taken", "credit code %1 belongs to another customer")
+EMAIL_INVALID = entry("contact.email", "'%1' is not an e-mail address")
+PHONE_INVALID = entry("contact.phone", "'%1' is not a phone number")
+CONTACT_NAME_REQUIRED = entry("contact.name_required", "a contact needs a name")
+ACCOUNT_MANAGER_ROLE = entry("customer.account_manager", "the account manager must be a user with that role")
+REGION_CODE_FORMAT = entry("region.format", "'%1' is not a region code: GB/T 2260 codes have six digits, e.g. 460108")
+REGION_UNKNOWN = entry("region.unknown", "%1 is not in the list of regions (GB/T 2260, county level and above); "
+                                         "check the code, or import the regions that have it")
+
+# --- contracts (app/services/contracts.py) ---------------------------------------------------
+CONTRACT_NO_ITEMS = entry("contract.no_items", "a contract needs at least one item")
+CUSTOMER_INACTIVE = entry("contract.customer_inactive", "%1 is inactive; reactivate the customer first")
+CONTRACT_DATES = entry("contract.dates", "a contract has a start and an end date")
+CONTRACT_ENDS_FIRST = entry("contract.ends_first", "the contract ends (%1) before it starts (%2)")
+RACK_LEASE_TARGET = entry("contract.rack_lease_target", "a rack lease names an existing rack or a cage")
+POWER_ALLOWANCE_PAIR = entry("contract.power_allowance",
+                             "give both the power allowance (kW) and the price per kWh over it, or neither")
+GPU_ITEM_TARGET = entry("contract.gpu_target", "a GPU item names a GPU model and quantity, or the GPUs themselves")
+GPU_WHOLE = entry("contract.gpu_whole", "GPUs are counted in whole numbers")
+HOSTING_TARGET = entry("contract.hosting_target", "hosting names a rack unit range or a device")
+UNIT_RANGE = entry("contract.unit_range", "a unit range runs from U1 upwards and ends at or after its start")
+RACK_HEIGHT = entry("contract.rack_height", "the rack has %1U")
+MBPS_REQUIRED = entry("contract.mbps", "bandwidth priced per Mbps names the Mbps")
+SERVICE_ENDS_FIRST = entry("contract.service_ends_first", "ends before the service starts")
+
+# --- VAT (app/services/reference.py tax_rate_for: billing, the contract form and its PDF) ---------
+TAX_RATE_MISSING = entry(
+    "tax.rate_missing",
+    "there is no tax rate for %1 valid in %2; the rates on record start in %3 and no screen adds one "
+    "(they come with the database's upgrades): use a date from %3 on, or have the rate added to the "
+    "database's tax_rate table")
+TAX_RATE_NONE = entry(
+    "tax.rate_none",
+    "there is no tax rate for %1 valid in %2, nor any rate for %1 on record; no screen adds one (they come "
+    "with the database's upgrades): run db upgrade, or have the rate added to the database's tax_rate table")
+
+# --- passwords (app/services/users.py) -------------------------------------------------------
+PASSWORD_WRONG = entry("password.wrong", "the current password is wrong")
+PASSWORD_SHORT = entry("password.short", "a password has at least 8 characters")
+PASSWORD_SAME = entry("password.same", "the new password is the same as the current one")
+
+# --- fapiao, storage, power, ports, files ----------------------------------------------------
+FAPIAO_NUMBER = entry("fapiao.number", "the fapiao number: 8 to 32 digits or letters (a 数电 fapiao has 20 digits)")
+FAPIAO_TAX = entry("fapiao.tax",
+                   "¥%1 is not the tax on ¥%2 at statement %3's rate (%4): expected %5; check the fapiao's 税额")
+DISK_FULL = entry("storage.full", "the disk is full (%1): nothing was written, the whole change was rolled back. "
+                                  "Free some space and try again")
+PANEL_SMALLER = entry("power.panel_smaller",
+                      "feed %1 of this panel has a %2 A breaker; a panel cannot be smaller than its feeds "
+                      "(give at least %3 A, or change the feeds first)")
+PORT_NAME = entry("port.name", "'%1' is not a port: ports are numbered from 1 (or named, e.g. 12A)")
+CABLE_SAME_PORT = entry("port.same", "a cable joins two ports; both ends are port %1 of the same device")
+NOT_XLSX = entry("file.not_xlsx", "%1 is not an Excel workbook (.xlsx) (%2); save it from Excel as .xlsx, or as CSV")
+CELL_TOO_LONG = entry("file.cell_too_long", "cannot read %1: a cell on line %2 is longer than %3 characters")
