@@ -12,7 +12,7 @@ from sqlalchemy import create_engine, event, inspect, text
 from sqlalchemy.engine import Engine, make_url
 from sqlalchemy.orm import Session, sessionmaker
 
-from app.store.config import DatabaseUnavailable, describe_url
+from app.store.config import DatabaseUnavailable, default_sqlite_path, describe_url
 from app.domain.errors import SchemaTooNew
 
 if TYPE_CHECKING:
@@ -285,3 +285,13 @@ def ping(url: str, timeout: int = 5) -> None:
             c.execute(text("SELECT 1"))
     finally:
         engine.dispose()
+
+
+def check_console_db(url: str) -> None:
+    """The console's start, like every command but `db upgrade`: a SQLite file that does not exist is
+    refused (DatabaseUnavailable: no database at …), so that no folder or file is made as a side effect;
+    only the default file (a first start) is created."""
+    path = sqlite_path(url)
+    if path is None or path.expanduser().resolve() == default_sqlite_path().expanduser().resolve():
+        return
+    check_sqlite_file(url, must_exist=True)

@@ -23,6 +23,7 @@ from app.domain.errors import Conflict, DomainError, ValidationError
 from models.choices import (ChoiceSet, Cooling, CustomerStatus, DeviceStatus, Face, GpuState, RackStatus, Role,
                             SiteStatus)
 
+from ui.kit.history import HistoryView, has_history
 from ui.kit.dialogs import OptionalDateEdit, date_edit, field_box, options_combo
 from ui.shell.i18n import choice_label
 from ui.shell.messages import translate_message
@@ -195,7 +196,6 @@ class FormDialog(QDialog):
 
     def add_history(self) -> None:
         """The record's History tab (its audit events), last; read when first shown."""
-        from ui.kit.history import HistoryView, has_history
         self.history_view = None
         if self.id is None or not has_history(self.kind):
             return
