@@ -27,7 +27,7 @@ from app.domain.auth import require
 from app.store.db import Database
 from app.domain.errors import DomainError, PermissionDenied, ValidationError
 from app.importexport import ImportFailed, RowError
-from app.services.common import _spec, create_in, flush_or_refuse, flush_versioned, snapshot
+from app.services.entities import _spec, create_in, flush_or_refuse, flush_versioned, snapshot
 from app.store.uow import UnitOfWork
 
 YAML_SUFFIXES = (".yaml", ".yml")

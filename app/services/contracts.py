@@ -29,7 +29,7 @@ from app.store.db import Database
 from app.domain.errors import NotFound, RuleViolation, ValidationError
 from app.domain.money import AmountError, parse_decimal
 from app.store.uow import UnitOfWork
-from app.services.common import check_version, flush_or_refuse, flush_versioned, get_or_404, snapshot
+from app.services.entities import check_version, flush_or_refuse, flush_versioned, get_or_404, snapshot
 from app.services.settings import CONTRACT_FOUR_EYES, setting_in
 
 from app.services.gpus import move_gpu

@@ -12,7 +12,7 @@ from app.store.db import Database
 from app.domain.errors import ValidationError
 from app.store.uow import UnitOfWork
 from app.domain.validators import email_problem, phone_problem, region_code_problem, uscc_problem
-from app.services.common import (EntitySpec, check_version, create_in, flush_versioned, get_or_404, register, snapshot,
+from app.services.entities import (EntitySpec, check_version, create_in, flush_versioned, get_or_404, register, snapshot,
                      update_in)
 
 

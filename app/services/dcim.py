@@ -19,8 +19,8 @@ from app.domain.auth import require
 from app.store.db import Database
 from app.domain.errors import RuleViolation, ValidationError
 from app.store.uow import UnitOfWork
-from app.services.common import EntitySpec, check_version, flush_or_refuse, flush_versioned, get_or_404, register, snapshot
-from app.services.common import refuse_unstorable
+from app.services.entities import EntitySpec, check_version, flush_or_refuse, flush_versioned, get_or_404, register, snapshot
+from app.services.entities import refuse_unstorable
 from app.services.space import placement_refusal
 
 BREAKER_HEADROOM = Decimal("1.25")  # default hard limit when a rack records none

@@ -28,7 +28,7 @@ from app.domain.auth import require
 from app.store.db import Database
 from app.domain.errors import NotFound, RuleViolation, ValidationError
 from app.store.uow import UnitOfWork
-from app.services.common import flush_versioned
+from app.services.entities import flush_versioned
 
 IN_SERVICE = (ContractStatus.ACTIVE, ContractStatus.SUSPENDED, ContractStatus.EXPIRED, ContractStatus.TERMINATED)
 IN_FORCE = (ContractStatus.ACTIVE, ContractStatus.SUSPENDED)

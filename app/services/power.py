@@ -32,7 +32,7 @@ from app.domain.auth import require
 from app.store.db import Database
 from app.domain.errors import NotFound, RuleViolation, ValidationError
 from app.store.uow import UnitOfWork
-from app.services.common import flush_or_refuse, get_or_404, snapshot
+from app.services.entities import flush_or_refuse, get_or_404, snapshot
 from app.services.settings import POWER_LIMIT_PCT, setting_in
 from app.services.billing.meters import CounterMeter, import_counter_readings
 

@@ -20,7 +20,7 @@ from app.domain.errors import NotFound, ValidationError
 from app.store.uow import UnitOfWork
 from app.domain.validators import region_code_problem, region_level, uscc_problem
 from app.domain.wording import has_cjk
-from app.services.common import (EntitySpec, flush_or_refuse, get_or_404, references_to, refuse_if_referenced, register,
+from app.services.entities import (EntitySpec, flush_or_refuse, get_or_404, references_to, refuse_if_referenced, register,
                      snapshot)
 
 REGIONS_DIR = Path(__file__).resolve().parents[2] / "resources" / "regions"

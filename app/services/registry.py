@@ -40,7 +40,7 @@ def retire_record(db: Database, actor: Actor, kind: str, record_id, reason: str,
         from models.choices import GpuState
         gpus.transition_gpu(db, actor, record_id, GpuState.RETIRED, reason, expected_version)
     elif kind in _RETIRE_STATUS:
-        from app.services.common import update_record
+        from app.services.entities import update_record
         key, value = _RETIRE_STATUS[kind]
         update_record(db, actor, kind, record_id, {key: value}, expected_version, reason=reason)
     else:

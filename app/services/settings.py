@@ -14,7 +14,7 @@ from app.domain.auth import require
 from app.store.db import Database
 from app.domain.errors import ValidationError
 from app.store.uow import UnitOfWork
-from app.services.common import flush_versioned
+from app.services.entities import flush_versioned
 
 CONTRACT_FOUR_EYES = "contract_four_eyes"
 POWER_LIMIT_PCT = "power_breaker_limit_pct"

@@ -25,7 +25,7 @@ from app.domain.clock import DateError, local_today, parse_date
 from app.store.db import Database
 from app.domain.errors import RuleViolation, ValidationError
 from app.store.uow import UnitOfWork
-from app.services.common import flush_or_refuse, get_or_404, snapshot
+from app.services.entities import flush_or_refuse, get_or_404, snapshot
 
 FAR_FUTURE = dt.date(9999, 12, 31)
 

@@ -17,7 +17,7 @@ from app.domain.auth import (LOGIN_POLICY, LoginPolicy, burn_password, candidate
 from app.store.db import Database
 from app.domain.errors import AuthenticationFailed, ValidationError
 from app.store.uow import UnitOfWork
-from app.services.common import check_version, flush_or_refuse, flush_versioned, get_or_404, local_time, snapshot
+from app.services.entities import check_version, flush_or_refuse, flush_versioned, get_or_404, local_time, snapshot
 
 USER_FIELDS = ("login", "display_name", "role", "active")
 

@@ -36,7 +36,7 @@ from app.domain.errors import NotFound, RuleViolation, ValidationError
 from app.domain.money import format_amount, format_price, format_quantity
 from app.store.uow import UnitOfWork
 from app.domain.wording import Text
-from app.services.common import check_version, flush_or_refuse, flush_versioned, get_or_404, snapshot
+from app.services.entities import check_version, flush_or_refuse, flush_versioned, get_or_404, snapshot
 
 LIVE = (XconnectState.ORDERED, XconnectState.INSTALLED, XconnectState.ACTIVE)
 

@@ -17,7 +17,7 @@ from models.choices import DeviceRole
 from models.power import PduFeed, PowerFeed, PowerPanel
 
 from app.domain.errors import NotFound, RuleViolation, ValidationError
-from app.services.common import snapshot
+from app.services.entities import snapshot
 from app.services.power import attach_pdu_in, create_feed_in, create_panel_in, find_panel_in, power_verdict_in, \
     update_feed_in, validate_feed, validate_panel
 

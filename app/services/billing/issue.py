@@ -23,7 +23,7 @@ from app.domain.errors import Conflict, RuleViolation, ValidationError
 from app.store.uow import UnitOfWork
 from app.domain.validators import fapiao_number_problem, money_field
 from app.domain.wording import Text
-from app.services.common import flush_versioned
+from app.services.entities import flush_versioned
 from app.services.receivables import statement_due_date
 from app.services.billing.charges import line_texts
 from app.services.billing.statements import (CREDIT_PREFIX, PARTIAL_PREFIX, WAIVER_PREFIX, IssueSummary, Progress, RunSummary, StatementInfo,

@@ -20,7 +20,7 @@ from app.domain.auth import require
 from app.store.db import Database
 from app.domain.errors import RuleViolation, ValidationError
 from app.store.uow import UnitOfWork
-from app.services.common import flush_versioned
+from app.services.entities import flush_versioned
 from app.services.billing.charges import _Ctx, _load_data, _tax_rates, item_charges, line_texts, revised
 from app.services.billing.issue import issue_statements
 from app.services.billing.statements import (BILLED_STATUSES, CHARGE_ORDER, CREDIT_PREFIX, PARTIAL_PREFIX, WAIVER_PREFIX, LineInfo, Progress, RunSummary,
