@@ -21,7 +21,7 @@ from app.domain.auth import require
 from app.domain.rating import local_today
 from app.store.db import Database
 from app.domain.errors import RuleViolation
-from app.services.entities import create_in
+from app.services.common import create_in
 from app.services.dcim import write_device_in
 from app.services.gpus import install_gpu_in, move_gpu
 from app.services.reference import add_coverage, load_regions, region_name

@@ -13,7 +13,7 @@ from models.choices import DeviceRole, DeviceStatus, RackStatus
 from app.audit.trail import Actor
 from app.store.db import Database
 from app.domain.errors import DomainError
-from app.services.entities import create_record
+from app.services.common import create_record
 from app.services.dcim import place_device
 from app.services.power import attach_pdu, connect_supply, create_feed, create_panel
 

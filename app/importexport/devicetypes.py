@@ -27,7 +27,8 @@ from app.domain.auth import require
 from app.store.db import Database
 from app.domain.errors import DomainError, PermissionDenied, ValidationError
 from app.importexport import ImportFailed, RowError
-from app.services.entities import _spec, create_in, flush_or_refuse, flush_versioned, snapshot
+from app.services.common import create_in
+from app.services.entities import flush_or_refuse, flush_versioned, snapshot, spec_of
 from app.store.uow import UnitOfWork
 
 YAML_SUFFIXES = (".yaml", ".yml")
@@ -467,7 +468,7 @@ def upsert_device_type(uow: UnitOfWork, values: dict, *, from_library: bool = Tr
     if existing is None:
         create_in(uow, "device_type", values, reason=reason)
         return "created"
-    spec = _spec("device_type")
+    spec = spec_of("device_type")
     require(uow.actor, spec.permission)
     values = dict(values)
     if from_library:
@@ -671,7 +672,7 @@ def _create_types(uow: UnitOfWork, new: list[tuple[str, dict]], counts: Counter,
     batch anyway, it is rolled back and each type is created on its own, so that a bad one
     is named and the others still go in.
     """
-    spec = _spec("device_type")
+    spec = spec_of("device_type")
     require(uow.actor, spec.permission)
     s = uow.session
     refused: list[RowError] = []

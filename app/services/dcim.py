@@ -20,7 +20,7 @@ from app.store.db import Database
 from app.domain.errors import RuleViolation, ValidationError
 from app.store.uow import UnitOfWork
 from app.services.entities import EntitySpec, check_version, flush_or_refuse, flush_versioned, get_or_404, register, snapshot
-from app.services.entities import refuse_unstorable
+from app.services.entities import refuse_unstorable, require_reason
 from app.services.space import placement_refusal
 
 BREAKER_HEADROOM = Decimal("1.25")  # default hard limit when a rack records none
@@ -556,8 +556,6 @@ def cancel_reservation(db: Database, actor: Actor, reservation_id: int, reason: 
 def retire_device(db: Database, actor: Actor, device_id: int, reason: str,
                   expected_version: int | None = None) -> int:
     """Take a device out of service (decommissioning); the reason goes into the audit trail."""
-    from app.services.registry import require_reason
-
     reason = require_reason(reason, "device")
     with UnitOfWork(db, actor) as uow:
         device = write_device_in(uow, device_id, {"status": DeviceStatus.DECOMMISSIONING}, expected_version,

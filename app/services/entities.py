@@ -1,4 +1,10 @@
-"""Shared mechanics of the use cases: snapshots, versioned updates, reference checks."""
+"""Shared mechanics of the use cases: snapshots, versioned updates, reference checks, and the
+generic create/update steps of a record-level kind (`EntitySpec`, registered by the service that owns
+the kind: customers, dcim, gpus, reference).
+
+The steps here find a kind among those registered so far: a service uses them for its own kinds.
+Whoever names a kind it does not own (a form, an import, the demo) goes through app.services.common,
+whose import registers every kind."""
 from __future__ import annotations
 
 import datetime as dt
@@ -242,14 +248,21 @@ def protected_problems(model: type, values: dict, current: Base | None = None) -
     return errors
 
 
+def require_reason(reason: str | None, what: str) -> str:
+    """The stripped reason, or a refusal naming the field: retiring is never silent."""
+    text = (reason or "").strip()
+    if not text:
+        raise ValidationError({"reason": f"say why the {what} is retired; the reason goes into the audit trail"})
+    return text
+
+
 def register(spec: EntitySpec) -> EntitySpec:
     REGISTRY[spec.kind] = spec
     return spec
 
 
-def _spec(kind: str) -> EntitySpec:
-    import app.services.registry  # noqa: F401  (loads every module that registers)
-
+def spec_of(kind: str) -> EntitySpec:
+    """The registered spec of `kind` (app.services.common registers every kind)."""
     try:
         return REGISTRY[kind]
     except KeyError:
@@ -258,7 +271,7 @@ def _spec(kind: str) -> EntitySpec:
 
 def create_in(uow: UnitOfWork, kind: str, values: dict, *, reason: str | None = None):
     """Create a record of `kind` inside the caller's unit of work."""
-    spec = _spec(kind)
+    spec = spec_of(kind)
     require(uow.actor, spec.permission)
     values = dict(values)
     refuse_unstorable(spec.model, values)
@@ -273,7 +286,7 @@ def create_in(uow: UnitOfWork, kind: str, values: dict, *, reason: str | None = 
     flush_or_refuse(uow.session)
     if spec.after_write:
         spec.after_write(uow, obj, values)
-    uow.audit(f"{kind}.create", kind, _pk(obj), str(getattr(obj, spec.label_attr)), after=snapshot(obj),
+    uow.audit(f"{kind}.create", kind, pk_of(obj), str(getattr(obj, spec.label_attr)), after=snapshot(obj),
               reason=reason)
     return obj
 
@@ -291,7 +304,7 @@ def create_many_in(uow: UnitOfWork, kind: str, rows: list[dict], *, reasons: lis
     given [(index in `rows`, values as they will be stored)] in order, it answers an error or None for
     each; an error refuses that row.
     """
-    spec = _spec(kind)
+    spec = spec_of(kind)
     require(uow.actor, spec.permission)
     if spec.after_write is not None:
         raise TypeError(f"{kind} has cross-entity rules (after_write); create its records with create_in")
@@ -410,26 +423,10 @@ def _copy_rows(s: Session, table, params: list[dict]) -> None:
         raise DBAPIError.instance(statement, None, exc, dialect.loaded_dbapi.Error) from exc
 
 
-def create_record(db, actor, kind: str, values: dict, *, reason: str | None = None) -> int:
-    with UnitOfWork(db, actor) as uow:
-        obj = create_in(uow, kind, values, reason=reason)
-        uow.commit()
-        return _pk(obj)
-
-
-def update_record(db, actor, kind: str, obj_id, values: dict, expected_version: int | None = None,
-                  *, reason: str | None = None) -> int:
-    """Returns the new version."""
-    with UnitOfWork(db, actor) as uow:
-        obj = update_in(uow, kind, obj_id, values, expected_version, reason=reason)
-        uow.commit()
-        return obj.version
-
-
 def update_in(uow: UnitOfWork, kind: str, obj_id, values: dict, expected_version: int | None = None,
               *, reason: str | None = None):
     """The update inside a caller's unit of work (a use case that writes more in the same transaction)."""
-    spec = _spec(kind)
+    spec = spec_of(kind)
     require(uow.actor, spec.permission)
     obj = get_or_404(uow.session, spec.model, obj_id, kind)
     check_version(obj, expected_version, f"{kind} {getattr(obj, spec.label_attr)}")
@@ -446,7 +443,7 @@ def upsert_in(uow: UnitOfWork, kind: str, existing, values: dict, *, reason: str
     keeps)."""
     if existing is None:
         return create_in(uow, kind, values, reason=reason), "created"
-    spec = _spec(kind)
+    spec = spec_of(kind)
     require(uow.actor, spec.permission)
     obj = _update(uow, spec, existing, values, reason=reason, validate_as=validate_as, only_changes=True)
     return existing, ("unchanged" if obj is None else "updated")
@@ -471,7 +468,7 @@ def update_many_in(uow: UnitOfWork, kind: str, items: list[tuple[Any, dict]], *,
     checked by the same rules as _update (the kind's validate_many when it has one: one query per rule
     for all), and only the fields that differ written. Returns, for each, the record (updated), None
     (unchanged: nothing written) or the error that refused it (nothing written for it)."""
-    spec = _spec(kind)
+    spec = spec_of(kind)
     require(uow.actor, spec.permission)
     out: list[Any] = [None] * len(items)
     prepared = []
@@ -509,7 +506,7 @@ def _as_updated(spec: EntitySpec, obj, values: dict, validate_as: dict | None) -
     merged.update(validate_as or {})
     if spec.normalise:
         spec.normalise(merged)
-    merged["_id"] = _pk(obj)
+    merged["_id"] = pk_of(obj)
     return before, merged
 
 
@@ -532,25 +529,11 @@ def _write_update(uow: UnitOfWork, spec: EntitySpec, obj, values: dict, before: 
         spec.after_write(uow, obj, merged)
     after = snapshot(obj)
     changed = [k for k in after if after[k] != before[k]]
-    uow.audit(f"{kind}.update", kind, _pk(obj), str(getattr(obj, spec.label_attr)),
+    uow.audit(f"{kind}.update", kind, pk_of(obj), str(getattr(obj, spec.label_attr)),
               before={k: before[k] for k in changed}, after={k: after[k] for k in changed}, reason=reason)
     return obj
 
 
-def delete_record(db, actor, kind: str, obj_id, *, reason: str | None = None) -> None:
-    spec = _spec(kind)
-    require(actor, spec.permission)
-    with UnitOfWork(db, actor) as uow:
-        obj = get_or_404(uow.session, spec.model, obj_id, kind)
-        label = f"{kind} {getattr(obj, spec.label_attr)}"
-        refuse_if_referenced(uow.session, obj, label)
-        before = snapshot(obj)
-        uow.session.delete(obj)
-        flush_or_refuse(uow.session)
-        uow.audit(f"{kind}.delete", kind, obj_id, str(before.get(spec.label_attr)), before=before, reason=reason)
-        uow.commit()
-
-
-def _pk(obj):
+def pk_of(obj):
     ident = inspect(obj).identity
     return ident[0] if ident and len(ident) == 1 else ident

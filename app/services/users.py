@@ -17,7 +17,8 @@ from app.domain.auth import (LOGIN_POLICY, LoginPolicy, burn_password, candidate
 from app.store.db import Database
 from app.domain.errors import AuthenticationFailed, ValidationError
 from app.store.uow import UnitOfWork
-from app.services.entities import check_version, flush_or_refuse, flush_versioned, get_or_404, local_time, snapshot
+from app.services.entities import (check_version, flush_or_refuse, flush_versioned, get_or_404, local_time, require_reason,
+                                   snapshot)
 
 USER_FIELDS = ("login", "display_name", "role", "active")
 
@@ -383,8 +384,6 @@ def change_own_password(db: Database, actor: Actor, current: str, new: str) -> N
 def retire_user(db: Database, actor: Actor, user_id: int, reason: str,
                 expected_version: int | None = None) -> UserInfo:
     """Disable a login (the user and their history stay); the reason goes into the audit trail."""
-    from app.services.registry import require_reason
-
     require(actor, "manage_users")
     reason = require_reason(reason, "user")
     with UnitOfWork(db, actor) as uow:

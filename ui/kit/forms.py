@@ -120,7 +120,7 @@ PERMISSION = KIND_PERMISSION  # declared once, in app.domain.auth
 
 def save_record(db: Database, actor: Actor, kind: str, id_, values: dict, version: int | None):
     """Create or update through the services; returns the id."""
-    from app.services import entities, users
+    from app.services import common, users
     if kind == "user":
         if id_ is None:
             return users.add_user(db, actor, values["login"], values["role"], values.get("password") or "",

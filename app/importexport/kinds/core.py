@@ -30,8 +30,8 @@ from models.choices import DeviceRole, DeviceStatus, GpuState, RackStatus, SiteS
 
 from app.domain.clock import TZ, DateError, parse_date
 from app.domain.errors import ValidationError
-from app.services.entities import (create_in, create_many_in, flush_or_refuse, flush_versioned, snapshot, update_many_in,
-                               upsert_in)
+from app.services.common import create_in, create_many_in, update_many_in, upsert_in
+from app.services.entities import flush_or_refuse, flush_versioned, snapshot
 from app.services.gpus import GpuToImport, gpus_by_serial, import_gpu_in, import_gpus_in, install_gpu_in
 from app.store.uow import UnitOfWork
 from app.domain.money import AmountError, parse_decimal
