@@ -6,7 +6,7 @@ from sqlalchemy import select
 from models import Contact, Customer, User
 from models.choices import CustomerStatus
 
-from app.audit.trail import Actor
+from app.domain.actor import Actor
 from app.domain.auth import require
 from app.store.db import Database
 from app.domain.errors import ValidationError

@@ -14,7 +14,8 @@ from sqlalchemy import func, or_, select
 from models import Customer, Device, DeviceType, GpuAsset, GpuModel, Rack, RackReservation, Room
 from models.choices import DeviceRole, DeviceStatus, Face, GpuState, RackStatus, ReservationStatus
 
-from app.audit.trail import Actor
+from app.domain.power import power_draw_w
+from app.domain.actor import Actor
 from app.domain.auth import require
 from app.store.db import Database
 from app.domain.errors import RuleViolation, ValidationError
@@ -249,24 +250,6 @@ def fmt_u(value) -> str:
 def _occupied(position: Decimal, height: Decimal) -> tuple[Decimal, Decimal]:
     """Half-open unit interval [bottom, top) a device takes."""
     return position, position + height
-
-
-def power_draw_w(dtype: DeviceType) -> tuple[int, bool] | None:
-    """(watts, from the maximum?) a device of this type adds to its rack; None when it adds nothing.
-
-    NetBox budgets a rack by allocated draw (Rack.get_power_utilization sums each power port's
-    get_power_draw()['allocated']); our typical draw is that figure. A type that gives only a
-    maximum counts its maximum, and says so, rather than nothing. PDUs, UPSs and passive parts
-    carry no load of their own: NetBox leaves the draw of a port feeding outlets blank and
-    counts the devices downstream instead.
-    """
-    if dtype.role in DeviceRole.NO_LOAD:
-        return None
-    if dtype.typical_power_w:
-        return dtype.typical_power_w, False
-    if dtype.max_power_w:
-        return dtype.max_power_w, True
-    return None
 
 
 def check_placement(s, rack: Rack, dtype: DeviceType, position: Decimal | None, face: str | None,

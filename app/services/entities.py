@@ -23,6 +23,7 @@ from models import Base
 from app.domain.auth import KIND_PERMISSION, require
 from app.domain.clock import local_text
 from app.domain.errors import Conflict, InUse, NotFound, RuleViolation, ValidationError
+from app.store.db import get_or_404
 from app.store.uow import UnitOfWork
 from app.domain.validators import column_problems
 
@@ -82,13 +83,6 @@ def btree_lookups(s: Session):
                             "set_config('enable_bitmapscan', 'off', true)")).scalar_one()
     yield
     s.execute(text("SELECT set_config('enable_bitmapscan', :v, true)"), {"v": before})
-
-
-def get_or_404(session: Session, model: type, key: Any, what: str | None = None):
-    obj = session.get(model, key)
-    if obj is None:
-        raise NotFound(f"{what or model.__name__} {key} does not exist (it may have been deleted by someone else)")
-    return obj
 
 
 def check_version(obj: Base, expected_version: int | None, label: str) -> None:

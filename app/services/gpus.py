@@ -17,7 +17,7 @@ from sqlalchemy.dialects.postgresql import ARRAY
 from models import Device, DeviceType, GpuAsset, GpuHistory, GpuModel
 from models.choices import FormFactor, GpuState
 
-from app.audit.trail import Actor
+from app.domain.actor import Actor
 from app.domain.auth import require
 from app.store.db import Database
 from app.domain.errors import RuleViolation, ValidationError

@@ -23,7 +23,7 @@ from models import Contract, ContractItem, Customer, Statement, StatementLine
 from models.choices import ContractStatus, StatementStatus
 
 from app.domain import rating as B
-from app.audit.trail import Actor
+from app.domain.actor import Actor
 from app.domain.auth import require
 from app.store.db import Database
 from app.domain.errors import NotFound, RuleViolation, ValidationError

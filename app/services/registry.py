@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from models.choices import CustomerStatus, GpuState, RackStatus, SiteStatus
 
-from app.audit.trail import Actor
+from app.domain.actor import Actor
 from app.store.db import Database
 from app.domain.errors import ValidationError
 from app.services import dcim, gpus

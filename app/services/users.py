@@ -11,7 +11,8 @@ from models import AppSecret, User
 from models.choices import Role
 
 from app.store import dbroles
-from app.audit.trail import Actor, has_definer_functions, server_hashes
+from app.domain.actor import Actor
+from app.audit.trail import has_definer_functions, server_hashes
 from app.domain.auth import (LOGIN_POLICY, LoginPolicy, burn_password, candidate_hash, hash_password, login_fingerprint,
                     needs_rehash, require, verify_password)
 from app.store.db import Database

@@ -28,7 +28,7 @@ from models.choices import (CableEnd, CableStatus, CableType, ItemKind, LengthUn
                             XconnectMedium, XconnectPeer, XconnectState)
 
 from app.domain import rating as B
-from app.audit.trail import Actor
+from app.domain.actor import Actor
 from app.domain.auth import require
 from app.domain.clock import local_today
 from app.store.db import Database

@@ -16,7 +16,7 @@ from PySide6.QtWidgets import (QCheckBox, QComboBox, QDialog, QDialogButtonBox, 
                                QTableWidgetItem, QVBoxLayout, QWidget)
 
 from app.read import queries
-from app.audit.trail import Actor
+from app.domain.actor import Actor
 from app.domain.auth import KIND_PERMISSION
 from app.store.db import Database
 from app.domain.errors import Conflict, DomainError, ValidationError

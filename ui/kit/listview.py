@@ -13,7 +13,7 @@ from PySide6.QtWidgets import (QApplication, QComboBox, QDialog, QDialogButtonBo
 from app.read import list_filters
 
 from app.read import queries
-from app.audit.trail import Actor
+from app.domain.actor import Actor
 from app.domain.auth import can
 from app.store.db import Database
 from app.services.registry import RETIRABLE, retire_record

@@ -84,7 +84,7 @@ class RackPowerPanel(QWidget):
         v.addLayout(row)
 
     def load_rack(self, rack_id: int | None) -> None:
-        from app.services.power import rack_power_of, rack_supplies, room_power
+        from app.read.power import rack_power_of, rack_supplies, room_power
         self.rack_id = rack_id
         if rack_id is None:
             return
@@ -132,7 +132,7 @@ class PowerListDialog(QDialog):
 
     def __init__(self, db, parent=None):
         super().__init__(parent)
-        from app.services.power import list_feeds, list_panels
+        from app.read.power import list_feeds, list_panels
         self.setObjectName("powerListDialog")
         self.setWindowTitle(tr("Power panels and feeds"))
         self.resize(1000, 560)

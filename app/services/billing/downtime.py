@@ -6,7 +6,7 @@ import datetime as dt
 
 from models import (Device, Downtime, GpuAsset)
 
-from app.audit.trail import Actor
+from app.domain.actor import Actor
 from app.domain.auth import require
 from app.store.db import Database
 from app.domain.errors import RuleViolation, ValidationError
