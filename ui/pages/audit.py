@@ -12,7 +12,7 @@ from PySide6.QtWidgets import (QApplication, QComboBox, QDialog, QDialogButtonBo
 
 from app.read import queries
 from app.domain.rating import local_today
-from app.audit.trail import Actor
+from app.domain.actor import Actor
 from app.audit.state import verify_and_remember
 from app.audit.query import (OBJECT_NAMES, AuditFilter, audit_choices, event_detail, filter_text)
 from app.domain.auth import can
@@ -361,7 +361,7 @@ class AuditPage(QWidget):
 
     def export(self, flt: AuditFilter, path: str):
         from pathlib import Path
-        from app.audit.query import write_audit_export
+        from app.importexport.export import write_audit_export
         db, actor, lang = self.db, self.actor, ui_language()
         fmt = "xlsx" if path.lower().endswith(".xlsx") else "csv"
 
