@@ -1,17 +1,7 @@
-"""The power chain: panels, feeds (circuits), PDUs, supplies on outlets; the 80 % rule and the
-N-redundancy check; circuits sold by contract items and their meter readings.
-
-Rules (one home, asked by the console, the capacity report, imports and billing):
-- a feed is one circuit from a panel's breaker to a rack; its amperage is the breaker rating and
-  its capacity V × A (× √3 three-phase), as NetBox's PowerFeed.available_power;
-- the 80 % rule: a feed's load stays within the lower of the setting `power_breaker_limit_pct`
-  (default 80) and its own max_utilization, of its capacity;
-- loads: a device's draw (dcim.power_draw_w, NetBox's allocated draw) is shared equally by the
-  active feeds its supplies reach (supply → PDU outlet → PDU → feed); a device not plugged into
-  any PDU is taken as drawing from the rack's active feeds equally;
-- N redundancy: with the A side lost, the B side carries every device (a device plugged into
-  A only goes dark) within the limit of each B feed, and the other way round.
-"""
+"""Writing the power chain: panels, feeds (circuits), PDUs, supplies on outlets, circuits sold by
+contract items and their meter readings. Each write is checked here (validate_panel, validate_feed);
+the loads, the 80 % rule and the N-redundancy check over what is written are app.read.power's
+(docs/power.md)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -145,19 +135,7 @@ def create_panel_in(uow: UnitOfWork, values: dict, reason: str | None = None) ->
 def update_panel_in(uow: UnitOfWork, panel: PowerPanel, values: dict, reason: str | None = None) -> bool:
     """Change the fields of a panel that differ from `values` (checked by validate_panel, its feeds'
     breakers bounding its own); False, and nothing written, when none differs."""
-    s = uow.session
-    before = snapshot(panel)
-    new = validate_panel(s, values, panel)
-    changed = {k: v for k, v in new.items() if before.get(k) != v}
-    if not changed:
-        return False
-    for k, v in changed.items():
-        setattr(panel, k, v)
-    panel.updated_by = uow.actor.login
-    flush_or_refuse(s)
-    uow.audit("power_panel.update", "power_panel", panel.id, panel.name, before={k: before[k] for k in changed},
-              after=changed, reason=reason)
-    return True
+    return _write_changes(uow, panel, validate_panel(uow.session, values, panel), "power_panel", panel.name, reason)
 
 
 def create_feed_in(uow: UnitOfWork, values: dict, reason: str | None = None) -> PowerFeed:
@@ -172,17 +150,22 @@ def create_feed_in(uow: UnitOfWork, values: dict, reason: str | None = None) -> 
 
 
 def update_feed_in(uow: UnitOfWork, feed: PowerFeed, values: dict, reason: str | None = None) -> bool:
-    s = uow.session
-    before = snapshot(feed)
-    new = validate_feed(s, {**before, **values})
+    new = validate_feed(uow.session, {**snapshot(feed), **values})
+    return _write_changes(uow, feed, new, "power_feed", feed.name, reason)
+
+
+def _write_changes(uow: UnitOfWork, obj, new: dict, object_type: str, label: str, reason: str | None) -> bool:
+    """Write the checked values `new` that differ from the stored ones, with one `<type>.update` event of
+    what changed; False, and nothing written, when none differs."""
+    before = snapshot(obj)
     changed = {k: v for k, v in new.items() if before.get(k) != v}
     if not changed:
         return False
     for k, v in changed.items():
-        setattr(feed, k, v)
-    feed.updated_by = uow.actor.login
-    flush_or_refuse(s)
-    uow.audit("power_feed.update", "power_feed", feed.id, feed.name, before={k: before[k] for k in changed},
+        setattr(obj, k, v)
+    obj.updated_by = uow.actor.login
+    flush_or_refuse(uow.session)
+    uow.audit(f"{object_type}.update", object_type, obj.id, label, before={k: before[k] for k in changed},
               after=changed, reason=reason)
     return True
 
