@@ -29,7 +29,7 @@ from typing import Any, Callable
 
 from sqlalchemy import event, func, select, text
 
-from app.audit.trail import Actor
+from app.domain.actor import Actor
 from app.store.db import Database
 
 INTERACTIVE_MS = 100.0

@@ -30,7 +30,8 @@ from models import AuditEvent, GpuModel, Region, Subsidiary, User
 from models.choices import ContractStatus, GpuState, Role
 
 from app import __version__
-from app.audit.trail import GENESIS_HASH, HASHED_FIELDS, Actor, canonical_json, event_hash
+from app.domain.actor import Actor
+from app.audit.trail import GENESIS_HASH, HASHED_FIELDS, canonical_json, event_hash
 from app.domain.clock import TZ
 from app.store.db import Database
 from app.demo.load import COVERAGE, CONTACT_NAMES, DEVICE_TYPES, SITES, SUBSIDIARIES, SUBSIDIARIES_EN, ensure_demo_users

@@ -3,9 +3,13 @@
     python3 scripts/lint.py
 
 ruff (pyflakes, bugbear, simplify; the ignore list in pyproject.toml says why each is ignored) and
-import-linter (the layers: the contracts in pyproject.toml); both come with the [test] extra. And no
-product line silences the blind-except rules with a noqa: such a handler logs or re-raises.
+import-linter (the layers: the contracts in pyproject.toml); both come with the [test] extra. No
+product line silences the blind-except rules with a noqa: such a handler logs or re-raises. And no
+import cycle between product modules, imports inside functions counted (grimp, which import-linter
+brings, builds the graph): a cycle is broken by moving the shared piece down, never by importing
+inside a function.
 """
+import json
 import os
 import re
 import subprocess
@@ -37,6 +41,77 @@ def silenced_excepts(root):
     return found
 
 
+# Importing a.b.c runs a/__init__.py and a/b/__init__.py first: an edge to a module is also an edge to
+# each package above it, unless the importer is inside that package (it is then already being run).
+CYCLES_PROGRAM = """
+import json, sys
+import grimp
+graph = grimp.build_graph(*sys.argv[1:], include_external_packages=False)
+modules = set(graph.modules)
+def packages(m):
+    parts = m.split(".")
+    return {".".join(parts[:i]) for i in range(1, len(parts))} & modules
+edges = {}
+for m in graph.modules:
+    out = set()
+    for w in graph.find_modules_directly_imported_by(m):
+        out.add(w)
+        out |= packages(w) - packages(m) - {m}
+    edges[m] = sorted(out)
+print(json.dumps(edges))
+"""
+
+
+def strongly_connected(edges: dict[str, list[str]]) -> list[list[str]]:
+    """The strongly connected components of more than one module (each a cycle or knot of cycles),
+    Tarjan's algorithm without recursion; each component sorted, the list sorted."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    found: list[list[str]] = []
+    for root in sorted(edges):
+        if root in index:
+            continue
+        work = [(root, iter(sorted(edges.get(root, ()))))]
+        index[root] = low[root] = len(index)
+        stack.append(root)
+        on_stack.add(root)
+        while work:
+            node, children = work[-1]
+            child = next(children, None)
+            if child is not None:
+                if child not in index:
+                    index[child] = low[child] = len(index)
+                    stack.append(child)
+                    on_stack.add(child)
+                    work.append((child, iter(sorted(edges.get(child, ())))))
+                elif child in on_stack:
+                    low[node] = min(low[node], index[child])
+                continue
+            work.pop()
+            if work:
+                low[work[-1][0]] = min(low[work[-1][0]], low[node])
+            if low[node] == index[node]:
+                component = []
+                while True:
+                    m = stack.pop()
+                    on_stack.discard(m)
+                    component.append(m)
+                    if m == node:
+                        break
+                if len(component) > 1:
+                    found.append(sorted(component))
+    return sorted(found)
+
+
+def import_cycles(python: str, root: str, packages=PRODUCT) -> list[list[str]]:
+    """The import cycles between the modules of `packages` (function-level imports counted)."""
+    out = subprocess.run([python, "-c", CYCLES_PROGRAM, *packages], cwd=root, capture_output=True, text=True,
+                         check=True)
+    return strongly_connected(json.loads(out.stdout))
+
+
 def main():
     bootstrap.require_python()
     python = bootstrap.ensure_venv(extras=("test",))
@@ -52,10 +127,16 @@ def main():
         print(f"{where}: a blind or bare except is silenced with noqa: log it or re-raise", file=sys.stderr)
         if "silenced except" not in failed:
             failed.append("silenced except")
+    print("lint: no import cycle between product modules", flush=True)
+    for component in import_cycles(python, bootstrap.ROOT):
+        print(f"import cycle: {' ↔ '.join(component)}: move the shared piece down (docs/architecture.md)",
+              file=sys.stderr)
+        if "import cycles" not in failed:
+            failed.append("import cycles")
     if failed:
         print(f"lint: {', '.join(failed)} failed", file=sys.stderr)
         return 1
-    print("lint: ruff, import-linter and the except check passed")
+    print("lint: ruff, import-linter, the except check and the cycle check passed")
     return 0
 
 

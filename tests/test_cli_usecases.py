@@ -90,3 +90,29 @@ def test_replace_a_customers_contacts_from_csv(db, admin, cli, tmp_path):
     f.write_text("name,phone\n,123\n", encoding="utf-8")
     code, out, err = cli("customer", "contacts", str(w.customer_id), str(f))
     assert code == 1 and "name" in err
+
+
+def test_payment_terms_and_a_lease_outside_a_contract_have_commands(db, admin, manager, cli):
+    from models import Contract, SpaceLease
+
+    w = make_world(db)
+    c = signed(db, manager, admin, w, [rack_item(w, 1, "6000")], dt.date(2026, 10, 1), dt.date(2027, 9, 30))
+    code, out, err = cli("contracts", "terms", c.number, "45", "--wording", "月结 45 天")
+    assert code == 0, err
+    assert "45 day(s) after issue" in out
+    code, out, err = cli("contracts", "terms", c.number, "400")
+    assert code == 1 and "0 to 365 days" in err
+    with db.session() as s:
+        got = s.get(Contract, c.id)
+        assert (got.payment_term_days, got.payment_terms) == (45, "月结 45 天")
+
+    code, out, err = cli("space", "lease", str(w.other_customer_id), "--rack", str(w.rack_ids[3]), "--units", "1-10",
+                         "--face", "front", "--from", "2027-01-01", "--to", "2027-06-30", "--reason", "迁入的托管合同")
+    assert code == 0, err
+    code, out, err = cli("space", "lease", str(w.other_customer_id), "--rack", str(w.rack_ids[3]), "--units", "x",
+                         "--from", "2027-01-01")
+    assert code == 1 and "FROM-TO" in err
+    with db.session() as s:
+        (lease,) = s.execute(select(SpaceLease).where(SpaceLease.rack_id == w.rack_ids[3])).scalars()
+        assert (lease.customer_id, lease.u_from, lease.u_to, lease.face) == (w.other_customer_id, 1, 10, "front")
+        assert (lease.start_date, lease.end_date) == (dt.date(2027, 1, 1), dt.date(2027, 6, 30))

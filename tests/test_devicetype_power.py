@@ -18,7 +18,7 @@ from app.domain.errors import ValidationError
 from app.services.common import create_in, update_record
 from app.services.dcim import place_device, write_device_in
 from app.services.gpus import install_gpu_in
-from app.services.power import rack_power_of
+from app.read.power import rack_power_of
 from app.store.uow import UnitOfWork
 from models import Device, DeviceType, GpuAsset, GpuModel
 from tests.builders import build_site

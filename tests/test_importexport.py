@@ -478,10 +478,10 @@ def test_gpus_import_in_their_current_state_as_a_migration(db, admin, world, tmp
 
 
 def test_xlsx_continues_on_a_new_sheet_past_the_row_limit(tmp_path, monkeypatch):
-    import app.importexport as ie
+    from app.importexport import schema
     from openpyxl import load_workbook
 
-    monkeypatch.setattr(ie, "XLSX_MAX_ROWS", 4)  # 3 data rows per sheet
+    monkeypatch.setattr(schema, "XLSX_MAX_ROWS", 4)  # 3 data rows per sheet
     n = write_export(["seq"], ([i] for i in range(7)), tmp_path / "a.xlsx", "xlsx", sheet="audit")
     assert n == 7
     wb = load_workbook(tmp_path / "a.xlsx", read_only=True)

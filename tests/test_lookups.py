@@ -37,7 +37,7 @@ def test_every_local_time_reads_the_same():
     from app.audit import query as audit_query
     from app.domain import rating as billing
     from app.domain import clock
-    from app.services.common import local_time
+    from app.services.entities import local_time
     t = dt.datetime(2026, 11, 30, 16, 30, tzinfo=dt.timezone.utc)      # 00:30 on 1 December in Shanghai
     assert billing.local_date(t) == clock.local_date(t) == dt.date(2026, 12, 1)
     assert local_time(t) == audit_query.to_local(t) == clock.local_text(t) == "2026-12-01 00:30:00"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from app import importexport
 from app.domain.auth import KIND_PERMISSION, PERMISSIONS
-from app.services.common import REGISTRY
+from app.services.entities import REGISTRY
 import app.services.registry  # noqa: F401  (registers every kind)
 
 

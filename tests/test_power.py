@@ -11,11 +11,13 @@ from sqlalchemy import select
 from app.domain.errors import RuleViolation, ValidationError
 from app.services import billing as BS
 from app.services import contracts as C
+from app.read import power as RP
 from app.services import power as P
 from app.services.common import create_record
 from app.services.dcim import place_device
 from app.services.handover import record_handover
-from app.services.settings import POWER_LIMIT_PCT, change_setting
+from app.read.settings import POWER_LIMIT_PCT
+from app.services.settings import change_setting
 from models import AuditEvent
 from models.choices import ItemKind, PriceUnit, RedundancyState
 from models.power import PowerFeed, PowerPanel
@@ -60,8 +62,8 @@ def _servers(db, admin, chain, n, *, first=1, sides=("A", "B")):
     return ids
 
 
-def _check(db, chain) -> P.RackPower:
-    return P.rack_power_of(db, chain["rack"])
+def _check(db, chain) -> RP.RackPower:
+    return RP.rack_power_of(db, chain["rack"])
 
 
 def test_dual_supplies_are_redundant_until_one_side_cannot_carry_the_other(db, admin, chain):
@@ -73,7 +75,7 @@ def test_dual_supplies_are_redundant_until_one_side_cannot_carry_the_other(db, a
     rp = _check(db, chain)
     assert rp.redundancy == RedundancyState.FAIL and not rp.over_limit
     assert any("with side A lost, feed PP-B/A-01-B (B) would carry 3.50 kW" in p for p in rp.problems)
-    room = P.room_power(db, rp.room_id)
+    room = RP.room_power(db, rp.room_id)
     assert room.count(RedundancyState.FAIL) == 1
 
 
@@ -234,7 +236,7 @@ def test_migration_turns_each_racks_power_figures_into_one_feed(demo_db):
             assert (f.side, f.type, f.voltage, f.name) == ("A", "primary", 220, rack.name)
             assert f.amperage == math.ceil(rack.breaker_limit_kw * 1000 / 220)
             assert s.get(PowerPanel, f.power_panel_id).name.endswith(" legacy")
-    rp = P.rack_power_of(db, racks[0].id)
+    rp = RP.rack_power_of(db, racks[0].id)
     assert rp.redundancy == RedundancyState.SINGLE and len(rp.feeds) == 1
 
 

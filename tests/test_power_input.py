@@ -12,6 +12,7 @@ from sqlalchemy import select
 from app.cli.main import main
 from app.domain.errors import ValidationError
 from app.importexport import run_import
+from app.read import power as RP
 from app.services import power as P
 from app.services.dcim import place_device
 from models import Rack, Site
@@ -53,7 +54,7 @@ def test_a_feed_added_below_its_load_says_so_and_exits_1(db, admin, chain, cli):
     assert code == 1, out + err
     assert "feed PP-A/A-01-A3 (A) carries 0.70 kW, over 80 % of its 1 A breaker (0.18 kW)" in out
     assert "fails the power check" in out
-    assert [f.name for f in P.list_feeds(db, rack_id=chain["rack"])].count("A-01-A3") == 1  # kept, as recorded
+    assert [f.name for f in RP.list_feeds(db, rack_id=chain["rack"])].count("A-01-A3") == 1  # kept, as recorded
 
 
 def test_a_feed_imported_below_its_load_is_reported_and_exits_1(db, admin, chain, cli, tmp_path):  # noqa: F811

@@ -13,6 +13,7 @@ import pytest
 from sqlalchemy import func, or_, select
 
 from app.read import queries
+from app.read import list_filters
 
 from app.read import viewdata
 from models import AuditEvent, Customer, Device, GpuAsset, GpuModel
@@ -23,7 +24,7 @@ FIXED_TERMS = ["a", "A0", "FZ", "srv", "gpu", "2026", "GZ-2026", "科技", "有�
 def _old_rows(db, spec, text, sort, desc):
     """The filter as it was: one OR over every filter column of the joined source."""
     text = text.strip()
-    pattern = queries._like_pattern(text)
+    pattern = list_filters.like_pattern(text)
     conds = [e.like(pattern, escape="\\") if db.is_sqlite else e.ilike(pattern, escape="\\")
              for e in spec.filter_exprs]
     col = spec.column(sort or spec.default_sort).expr

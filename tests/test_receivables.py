@@ -12,6 +12,7 @@ from app.domain.clock import local_today
 from app.domain.errors import RuleViolation, ValidationError
 from app.services import billing as BS
 from app.services import receivables as R
+from app.importexport import run_export
 from models import AuditEvent, Customer, Payment, PaymentAllocation
 from tests.conftest import PASSWORD
 from test_billing_world import make_world, rack_item, signed
@@ -140,7 +141,7 @@ def test_import_all_or_nothing_then_export(db, admin, manager, tmp_path):
         R.import_payments(db, admin, good)
 
     out = tmp_path / "payments.csv"
-    assert R.export_payments(db, admin, out) == 2
+    assert run_export(db, admin, "payments", out).rows == 2
     with open(out, encoding="utf-8-sig") as f:
         rows = list(csv.DictReader(f))
     assert [(r["ref"], r["amount"], r["allocated"], r["unallocated"], r["statements"]) for r in rows] == [

@@ -18,8 +18,9 @@ from sqlalchemy import func, select
 from app.domain.errors import ValidationError
 from app.importexport import ImportFailed, run_import
 from app.services.common import create_record
-from app.services.reference import (DEVELOPMENT_ZONES_FILE, PLACEHOLDER_NAMES, REGIONS_FILE, add_coverage,
+from app.services.reference import (DEVELOPMENT_ZONES_FILE, REGIONS_FILE, add_coverage,
                                     load_regions, read_region_file, region_name)
+from app.domain.regions import PLACEHOLDER_NAMES
 from app.domain.validators import make_uscc
 from models import Coverage, Customer, Region, Site, Subsidiary
 from tests.builders import build_site

@@ -78,7 +78,7 @@ def test_generic_update_passes_protected_fields_left_as_they_are(db, admin, gpu)
 
 
 def test_protected_fields_declared_for_users_contracts_statements():
-    from app.services.common import PROTECTED_FIELDS, protected_problems
+    from app.services.entities import PROTECTED_FIELDS, protected_problems
     from models import Contract, Statement
 
     assert {"role", "active", "password_hash"} <= set(PROTECTED_FIELDS["app_user"])

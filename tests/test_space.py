@@ -10,6 +10,7 @@ from sqlalchemy import select
 from app.domain.clock import local_today
 from app.domain.errors import RuleViolation
 from app.services import contracts as C
+from app.read.space import rack_space
 from app.services import space as S
 from app.services.dcim import cancel_reservation, place_device, reserve_units
 from models import AuditEvent, Device, Rack, SpaceLease
@@ -142,7 +143,7 @@ def test_a_cage_of_four_racks_is_leased_as_one_item_and_ending_frees_it(db, admi
     leases = _leases(db)
     assert sorted(l[0] for l in leases) == sorted(world.rack_ids[:4]) and {(l[2], l[3]) for l in leases} == {(1, 42)}
     with db.session() as s:
-        space = S.rack_space(s, list(world.rack_ids[:4]), TODAY)
+        space = rack_space(s, list(world.rack_ids[:4]), TODAY)
         assert {(r.leased_u, r.free_u) for r in space.values()} == {(42, 0)}
         assert {(r.status, r.customer_id) for r in s.execute(select(Rack).where(Rack.cage_id == cage)).scalars()} \
             == {(RackStatus.LEASED, a)}  # the cage's racks read as leased whole
@@ -156,7 +157,7 @@ def test_a_cage_of_four_racks_is_leased_as_one_item_and_ending_frees_it(db, admi
     with db.session() as s:
         assert {r.status for r in s.execute(select(Rack).where(Rack.cage_id == cage)).scalars()} == {RackStatus.AVAILABLE}
     with db.session() as s:
-        assert {r.leased_u for r in S.rack_space(s, list(world.rack_ids[:4]), TODAY + dt.timedelta(days=1)).values()} == {0}
+        assert {r.leased_u for r in rack_space(s, list(world.rack_ids[:4]), TODAY + dt.timedelta(days=1)).values()} == {0}
         actions = [e.action for e in s.execute(select(AuditEvent).where(AuditEvent.object_type == "space_lease"))
                    .scalars()]
     assert actions.count("space.lease") == 4 and actions.count("space.release") == 4
@@ -174,7 +175,7 @@ def test_a_whole_rack_item_still_leases_the_rack_whole(db, admin, manager, world
     with db.session() as s:
         rack = s.get(Rack, world.rack_ids[4])
         assert (rack.status, rack.customer_id) == (RackStatus.LEASED, a)
-        assert S.rack_space(s, [rack.id], TODAY)[rack.id].leased_u == 42
+        assert rack_space(s, [rack.id], TODAY)[rack.id].leased_u == 42
     with pytest.raises(RuleViolation, match="U1–U42 of rack A/A-05 are leased to"):
         C.create_contract(db, manager, subsidiary_id=world.subsidiary_id, customer_id=b,
                           start_date=START, end_date=END, items=[u_item(world, 5, 40, 42)])

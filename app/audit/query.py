@@ -3,20 +3,16 @@ from __future__ import annotations
 
 import datetime as dt
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Iterator
 
 from sqlalchemy import and_, select
 
 from models import AuditEvent
 
-from app.audit.trail import Actor
-from app.domain.auth import require
 from app.domain.clock import DateError, local_midnight, local_text
 from app.domain.clock import parse_date as clock_parse_date
 from app.store.db import Database
 from app.domain.errors import ValidationError
-from app.store.uow import UnitOfWork
 from app.domain.messages import message_of
 
 # The codes in their own columns; action_name and object_name are the same in the reader's language.
@@ -106,41 +102,6 @@ def last_seq_hash(db: Database, flt: AuditFilter) -> str | None:
     with db.session() as s:
         row = s.execute(q).first()
     return f"{row[0]}:{row[1]}" if row else None
-
-
-def record_export(db: Database, actor: Actor, kind: str, what: str, rows: int, path: Path, fmt: str,
-                  action: str = "export") -> None:
-    """Exports and prints leave a trace too."""
-    with UnitOfWork(db, actor) as uow:
-        uow.audit(action, kind, None, what, after={"rows": rows, "file": Path(path).name, "format": fmt})
-        uow.commit()
-
-
-def export_audit(db: Database, actor: Actor, date_from: str, date_to: str, path: Path, fmt: str = "csv", *,
-                 actor_login: str | None = None, action: str | None = None, language: str = "zh") -> str:
-    require(actor, "export")
-    flt = AuditFilter(parse_date(date_from, "from"), parse_date(date_to, "to"), actor_login or None, action or None)
-    n = write_audit_export(db, actor, flt, path, fmt, language=language)
-    return f"wrote {n} audit events ({flt.describe()}) to {path}"
-
-
-def write_audit_export(db: Database, actor: Actor, flt: AuditFilter, path: Path, fmt: str = "csv", *,
-                       language: str = "zh") -> int:
-    """The events `flt` selects to CSV/XLSX, recorded as an export; returns how many were written.
-    The command line and the console both export through here. Action and object names are in
-    `language` ('zh' or 'en'), beside their codes."""
-    require(actor, "export")
-    if language not in ("zh", "en"):
-        raise ValidationError({"lang": f"the export language is zh or en, not {language!r}"})
-    if flt.date_from is None or flt.date_to is None:
-        raise ValidationError({"from": "an export needs a period (from and to)"})
-    if flt.date_to < flt.date_from:
-        raise ValidationError({"to": "the period ends before it starts"})
-    from app.importexport import write_export
-
-    n = write_export(EXPORT_HEADERS, (event_row(ev, language) for ev in iter_events(db, flt)), path, fmt, sheet="audit")
-    record_export(db, actor, "audit", flt.describe(), n, path, fmt)
-    return n
 
 
 # --- the audit list's filter ------------------------------------------------------------------
@@ -286,11 +247,6 @@ def action_name(action: str, object_type: str | None = None, lang: str = "en") -
         return words[0]
     verb, obj = words
     return f"{verb}{obj}" if lang == "zh" and not obj[:1].isascii() else f"{verb} {obj}"
-
-
-def action_name_parts(action: str, object_type: str | None = None) -> tuple[str, ...]:
-    """How to name `action` in English: (whole name,) or (verb, object), or (code,) when unknown."""
-    return tuple(en for en, _zh in _name_pairs(action, object_type)) or (action,)
 
 
 def named(code: str, name: str) -> str:

@@ -23,6 +23,7 @@ from sqlalchemy.orm import Session
 from models import AuditEvent, AuditHead, GENESIS_HASH
 
 from app import __version__
+from app.domain.actor import Actor
 from app.audit.scan import (  # noqa: F401  (format_ts, hash_payload, HASHED_FIELDS: the hash's one definition)
     CHUNK_EVENTS, HASHED_FIELDS, Joiner, Span, _fast_sql, _pg_hash_sql, _scan, _select_sql, format_ts, hash_payload,
     scan_pg, scan_sqlite, worker_scan)
@@ -49,20 +50,6 @@ def event_hash(fields: dict[str, Any]) -> str:
     payload = {k: fields[k] for k in HASHED_FIELDS}
     payload["ts"] = format_ts(payload["ts"]) if isinstance(payload["ts"], dt.datetime) else payload["ts"]
     return hash_payload(payload)
-
-
-@dataclass(frozen=True)
-class Actor:
-    """Who acts, as of now. `id` is None for the system (migrations, first-run setup)."""
-
-    id: int | None
-    login: str
-    name: str
-    role: str
-
-    @classmethod
-    def system(cls) -> "Actor":
-        return cls(None, "system", "System", "admin")
 
 
 # The head is never loaded as an ORM object, so its UPDATEs need not search the session for
@@ -450,11 +437,6 @@ def _head_problem(session: Session, end_seq: int, end_hash: str, head_seq: int, 
 
 def _head(seq: int, h: str) -> str:
     return f"{seq}:{h}"
-
-
-def chain_head(session: Session) -> str:
-    seq, h = session.execute(select(AuditHead.seq, AuditHead.hash).where(AuditHead.id == 1)).one()
-    return _head(seq, h)
 
 
 def diff(before: dict, after: dict) -> tuple[dict, dict]:

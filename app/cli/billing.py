@@ -77,6 +77,12 @@ def register(sub) -> None:
     h.add_argument("--at", metavar="TIME", help="when it was handed over, e.g. 2026-09-01T01:00 (Asia/Shanghai)")
     h.add_argument("--note", help="the evidence: signed handover form, ticket, who received it")
     h.set_defaults(handler=contracts_handover)
+    t = cs.add_parser("terms", help="change a contract's payment terms (days after a statement is issued, and "
+                                    "their printed wording)")
+    t.add_argument("contract", metavar="CONTRACT", help="contract number")
+    t.add_argument("days", type=int, metavar="DAYS", help="0 (prepaid) to 365 days after issue")
+    t.add_argument("--wording", help="as printed on the statement, e.g. 月结 30 天")
+    t.set_defaults(handler=contracts_terms)
 
     statements = sub.add_parser("statements", help="statements and credit notes")
     ss = statements.add_subparsers(dest="statements_command", required=True, metavar="ACTION")
@@ -265,6 +271,15 @@ def _handover_time(text: str, field: str = "at"):
     except ValueError:
         raise ValidationError({field: f"{text!r} is not a date and time such as 2026-09-01T01:00"}) from None
     return (t.replace(tzinfo=TZ) if t.tzinfo is None else t).astimezone(dt.timezone.utc)
+
+
+def contracts_terms(ctx, args) -> int:
+    from app.services.receivables import set_payment_terms
+
+    set_payment_terms(ctx.db, ctx.actor(), args.contract, args.days, args.wording)
+    print(f"{args.contract}: statements are due {args.days} day(s) after issue"
+          + (f" ({args.wording})" if args.wording else ""))
+    return 0
 
 
 def contracts_handover(ctx, args) -> int:

@@ -420,7 +420,7 @@ def audit_reconcile(ctx, args) -> int:
 
 
 def audit_export(ctx, args) -> int:
-    from app.audit.query import export_audit
+    from app.importexport.export import export_audit
 
     actor = ctx.actor() if ctx.args.user else ctx.reader()
     result = export_audit(ctx.db, actor, args.date_from, args.date_to, Path(args.output), args.format,

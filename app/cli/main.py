@@ -28,7 +28,7 @@ from app.domain.clock import FIRST_YEAR, LAST_YEAR, parse_date  # noqa: F401  (t
 from app.domain.errors import DomainError
 
 if TYPE_CHECKING:
-    from app.audit.trail import Actor
+    from app.domain.actor import Actor
 
 ENV_USER = "IDC_CONSOLE_USER"
 LOGIN_MAX = 64          # models.User.login is String(64)
@@ -183,7 +183,7 @@ class CliContext:
         """Read-only commands act as the named user when given, else as a local reader."""
         if self.args.user:
             return self.actor()
-        from app.audit.trail import Actor
+        from app.domain.actor import Actor
 
         self.current()
         return Actor(None, f"os:{getpass.getuser()}", f"command line ({getpass.getuser()})", "auditor")

@@ -60,7 +60,7 @@ def register(sub) -> None:
 
 
 def panels(ctx, args) -> int:
-    from app.services.power import list_panels
+    from app.read.power import list_panels
 
     site_id = _site_id(ctx, args.site)
     for p in list_panels(ctx.db, site_id):
@@ -71,7 +71,7 @@ def panels(ctx, args) -> int:
 
 def feeds(ctx, args) -> int:
     from app.services.dcim import find_rack
-    from app.services.power import list_feeds
+    from app.read.power import list_feeds
 
     rack_id = find_rack(ctx.db, args.rack) if args.rack else None
     for f in list_feeds(ctx.db, site_id=_site_id(ctx, args.site), rack_id=rack_id):
@@ -109,7 +109,7 @@ def _print_rack(rp) -> None:
 
 def check(ctx, args) -> int:
     from app.services.dcim import find_rack
-    from app.services.power import rack_power_of, site_power
+    from app.read.power import rack_power_of, site_power
 
     if args.rack:
         rp = rack_power_of(ctx.db, find_rack(ctx.db, args.rack))
@@ -168,7 +168,7 @@ def feed_add(ctx, args) -> int:
 def _verdict(ctx, rack_id) -> int:
     """After a write to the power chain: what `power check` says of the rack, and its exit code (the
     write is kept: the chain is recorded as it is, but a rack left failing is said, exit 1)."""
-    from app.services.power import power_verdict
+    from app.read.power import power_verdict
 
     problems = power_verdict(ctx.db, [rack_id])
     for p in problems:

@@ -1,6 +1,7 @@
-"""Leasable space commands: `space cage create`, `space lease end`, `space show RACK`.
+"""Leasable space commands: `space cage create`, `space lease`, `space end`, `space show RACK`.
 
-Leases themselves come from contracts (activation) or `import leases`; `export leases` lists them.
+Leases come from contracts (activation), `import leases`, or `space lease` for one outside a contract
+(an existing colocation book); `export leases` lists them.
 """
 from __future__ import annotations
 
@@ -19,6 +20,19 @@ def register(sub) -> None:
     cc.add_argument("racks", nargs="+", metavar="RACK", help="racks as SITE/ROOM/NAME, asset tag or id")
     cc.add_argument("--note")
     cc.set_defaults(handler=cage_create)
+    lease = ss.add_parser("lease", help="lease a rack's units (the whole rack without --units) or a cage to a "
+                                        "customer outside a contract; refused like a contract's activation")
+    lease.add_argument("customer", help="the customer's name, credit code or id")
+    where = lease.add_mutually_exclusive_group(required=True)
+    where.add_argument("--rack", help="SITE/ROOM/NAME, asset tag or id")
+    where.add_argument("--cage", help="the cage's name or id")
+    lease.add_argument("--units", metavar="FROM-TO", help="a unit range, e.g. 1-14 (default: the whole rack)")
+    lease.add_argument("--face", choices=["front", "rear"], help="one face only (default: both)")
+    lease.add_argument("--from", dest="start", required=True, type=date_arg, metavar="YYYY-MM-DD")
+    lease.add_argument("--to", dest="end", type=date_arg, metavar="YYYY-MM-DD", help="last day (default: open end)")
+    lease.add_argument("--note")
+    lease.add_argument("--reason")
+    lease.set_defaults(handler=space_lease)
     end = ss.add_parser("end", help="end a lease on a day (inclusive); the units are free from the next day")
     end.add_argument("lease_id", type=int)
     end.add_argument("--last-day", required=True, type=date_arg, metavar="YYYY-MM-DD")
@@ -42,6 +56,30 @@ def cage_create(ctx, args) -> int:
     return 0
 
 
+def space_lease(ctx, args) -> int:
+    from app.domain.errors import ValidationError
+    from app.services.dcim import find_rack
+    from app.services.receivables import find_customer
+    from app.services.space import find_cage_in, lease_space
+
+    u_from = u_to = None
+    if args.units:
+        try:
+            u_from, u_to = (int(x) for x in args.units.split("-"))
+        except ValueError:
+            raise ValidationError({"units": f"{args.units!r}: give a unit range FROM-TO, e.g. 1-14"}) from None
+    with ctx.db.session() as s:
+        customer_id = find_customer(s, args.customer).id
+        cage_id = find_cage_in(s, args.cage) if args.cage else None
+    rack_id = find_rack(ctx.db, args.rack) if args.rack else None
+    ids = lease_space(ctx.db, ctx.actor(), customer_id=customer_id, rack_id=rack_id, u_from=u_from, u_to=u_to,
+                      face=args.face, cage_id=cage_id, start_date=dt.date.fromisoformat(args.start),
+                      end_date=dt.date.fromisoformat(args.end) if args.end else None, note=args.note,
+                      reason=args.reason)
+    print(f"lease(s) {', '.join(str(i) for i in ids)} from {args.start} to {args.end or 'open end'}")
+    return 0
+
+
 def lease_end(ctx, args) -> int:
     from app.services.space import end_space_lease
 
@@ -53,7 +91,7 @@ def lease_end(ctx, args) -> int:
 def space_show(ctx, args) -> int:
     from app.domain.clock import local_today
     from app.services.dcim import find_rack
-    from app.services.space import leases_on, rack_space
+    from app.read.space import leases_on, rack_space
 
     rack_id = find_rack(ctx.db, args.rack)
     today = local_today()

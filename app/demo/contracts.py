@@ -16,7 +16,7 @@ from sqlalchemy import func, select
 from models import Customer, Device, GpuAsset, GpuModel, Rack, Room, Site
 from models.choices import GpuState, ItemKind, PriceUnit
 
-from app.audit.trail import Actor
+from app.domain.actor import Actor
 from app.domain.clock import TZ as SHANGHAI
 from app.store.db import Database
 from app.services import billing as B

@@ -10,7 +10,7 @@ from sqlalchemy import select
 from models import Contract, Customer
 from models.choices import ContractStatus
 
-from app.audit.trail import Actor
+from app.domain.actor import Actor
 from app.store.db import Database
 
 PROFILES = 4   # customers with an invoicing profile

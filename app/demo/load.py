@@ -16,12 +16,13 @@ from sqlalchemy import func, select
 from models import Customer, Device, GpuAsset, GpuModel, Rack, Room, Site, Subsidiary, User
 from models.choices import Cooling, DeviceRole, DeviceStatus, GpuState, RackStatus, Role, ServiceLevel
 
-from app.audit.trail import Actor
+from app.domain.actor import Actor
 from app.domain.auth import require
 from app.domain.rating import local_today
 from app.store.db import Database
 from app.domain.errors import RuleViolation
 from app.services.common import create_in
+from app.services.customers import replace_contacts_in
 from app.services.dcim import write_device_in
 from app.services.gpus import install_gpu_in, move_gpu
 from app.services.reference import add_coverage, load_regions, region_name
@@ -276,9 +277,8 @@ def load_demo(db: Database, actor: Actor | None = None, *,
                 address=f"{region_name(s, region)}{rng.choice(STREETS)}{rng.randint(1, 999)}号",
                 account_manager_id=managers[i % len(managers)].id))
             contact = CONTACT_NAMES[i % len(CONTACT_NAMES)]
-            from models import Contact
-            s.add(Contact(customer_id=c.id, name=contact, phone=f"13{rng.randint(100000000, 999999999)}",
-                          email=f"ops{i + 1}@customer{i + 1}.cn", role="技术负责人"))
+            replace_contacts_in(uow, c, [dict(name=contact, phone=f"13{rng.randint(100000000, 999999999)}",
+                                              email=f"ops{i + 1}@customer{i + 1}.cn", role="技术负责人")])
             customers.append(c)
         uow.commit()
 

@@ -10,7 +10,7 @@ from sqlalchemy import select
 from models import Device, DeviceType, Rack, Room, Site, SpaceLease
 from models.choices import DeviceRole, DeviceStatus, RackStatus
 
-from app.audit.trail import Actor
+from app.domain.actor import Actor
 from app.store.db import Database
 from app.domain.errors import DomainError
 from app.services.common import create_record

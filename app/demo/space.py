@@ -11,7 +11,7 @@ from sqlalchemy import select
 from models import Contract, Customer, DeviceType, Rack, Room, Site
 from models.choices import DeviceStatus, ItemKind, PriceUnit
 
-from app.audit.trail import Actor
+from app.domain.actor import Actor
 from app.store.db import Database
 from app.demo.contracts import _add_months, _month_start, _sign
 from app.services import contracts as C

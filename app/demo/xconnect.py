@@ -10,7 +10,7 @@ from sqlalchemy import select
 from models import Rack, Room, Site, SpaceLease
 from models.choices import XconnectMedium, XconnectPeer, XconnectState
 
-from app.audit.trail import Actor
+from app.domain.actor import Actor
 from app.store.db import Database
 from app.demo.space import ROOM, SHARED_RACK, SITE
 from app.store.uow import UnitOfWork

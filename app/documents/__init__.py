@@ -9,7 +9,7 @@ app.services.fleet). `common` holds what they share (languages, parties, labels)
 
 Labels are chosen per document language ('zh' or 'en'), so a PDF never shows a stored code
 where a person expects a word. `printing.print_document` renders one of them and appends a
-``print`` audit event (app.audit.query.record_export), as every export and print must; each
+``print`` audit event (app.services.exports.record_export), as every export and print must; each
 document kind is registered once in `printing.DOCUMENTS`.
 """
 from app.documents.audit import audit_report_doc, changes_text

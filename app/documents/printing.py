@@ -16,8 +16,9 @@ import reports
 from reports import AuditReportDoc, RenderResult
 from reports.loa import LoaDoc, render_loa
 
-from app.audit.trail import Actor
-from app.audit.query import AuditFilter, record_export
+from app.domain.actor import Actor
+from app.audit.query import AuditFilter
+from app.services.exports import record_export
 from app.domain.auth import require
 from app.store.db import Database
 from app.domain.errors import DomainError, ValidationError
@@ -129,7 +130,8 @@ def print_document(db: Database, actor: Actor, kind: str, key: Any, path: str | 
     doc = build_document(db, kind, key, language=language)
     result = render_document(doc, path, font_path=font_path, style=style)
     what, rows = spec.subject(doc)
-    record_export(db, actor, kind, what[:255], rows, result.path, "pdf", action="print")
+    record_export(db, actor, kind, what[:255], {"rows": rows, "file": Path(result.path).name, "format": "pdf"},
+                  action="print")
     checkpoint = doc.checkpoint if isinstance(doc, AuditReportDoc) and ":" in doc.checkpoint else ""
     omitted = doc.omitted_pages if isinstance(doc, AuditReportDoc) else 0
     return Printed(kind, what, rows, result, checkpoint, omitted)

@@ -135,7 +135,7 @@ def _capacity_power(db: Database, room_ids: list[int], lang: str) -> tuple:
     from models.choices import RedundancyState
     from reports.power import PowerRackRow
 
-    from app.services.power import room_power_in
+    from app.read.power import room_power_in
 
     def kw(w: Decimal) -> Decimal:
         return (Decimal(w) / 1000).quantize(Decimal("0.01"))

@@ -15,7 +15,7 @@ from argon2.exceptions import InvalidHashError, VerificationError
 
 from models.choices import Role
 
-from app.audit.trail import Actor
+from app.domain.actor import Actor
 from app.domain.errors import PermissionDenied
 
 

@@ -34,12 +34,14 @@ from models import (
     User,
 )
 
-from app.audit.trail import Actor, format_ts
+from app.domain.actor import Actor
+from app.audit.trail import format_ts
+from app.audit.query import EXPORT_HEADERS, AuditFilter, event_row, iter_events, parse_date
+from app.services.exports import record_export
 from app.domain.auth import require
 from app.domain.clock import TZ
 from app.store.db import Database
 from app.domain.errors import DomainError, NotFound, ValidationError
-from app.store.uow import UnitOfWork
 from app.importexport import schema
 from app.importexport.schema import (
     COLUMNS,
@@ -442,7 +444,7 @@ def _write_xlsx(headers, rows, path: Path, sheet: str, progress, cancelled) -> i
     comes, memory stays flat. Text is always written as text, never as a formula (neutralise_cell
     first); money columns get MONEY_FORMAT, dates a date format. Measured against xlsxwriter's
     constant-memory mode and openpyxl's write-only mode with lxml in docs/performance.md."""
-    from app.importexport import XLSX_MAX_ROWS as max_rows  # the package's, read now (a test lowers it)
+    max_rows = schema.XLSX_MAX_ROWS  # read now (a test lowers it)
     from app.importexport.xlsx import XlsxWriter
 
     book = XlsxWriter(path, neutralise=neutralise_cell, money=(i for i, h in enumerate(headers) if h in MONEY_COLUMNS),
@@ -503,14 +505,33 @@ def run_export(db: Database, actor: Actor, kind: str, path: str | Path, fmt: str
             count = write_export(headers, rows, path, fmt, sheet=kind, progress=progress, cancelled=cancelled)
     except _Cancelled:
         raise DomainError(f"export of {kind} cancelled; no file was written") from None
-    with UnitOfWork(db, actor) as uow:
-        uow.audit("export", OBJECT_TYPE[kind], None, path.name,
-                  after={"kind": kind, "format": fmt, "rows": count, "file": path.name,
-                         "filter": filter_text or None})
-        uow.commit()
+    record_export(db, actor, OBJECT_TYPE[kind], path.name, {"kind": kind, "format": fmt, "rows": count,
+                                                           "file": path.name, "filter": filter_text or None})
     return ExportResult(kind, str(path), fmt, count)
 
 
-def template_headers(kind: str) -> list[str]:
-    """The columns a file for `kind` may have (for an 'empty template' button)."""
-    return list(COLUMNS[_check_kind(kind, schema.EXPORT_KINDS[:-1])])
+# --- the audit trail's export (the command line and the console's audit page) --------------
+
+def export_audit(db: Database, actor: Actor, date_from: str, date_to: str, path: Path, fmt: str = "csv", *,
+                 actor_login: str | None = None, action: str | None = None, language: str = "zh") -> str:
+    require(actor, "export")
+    flt = AuditFilter(parse_date(date_from, "from"), parse_date(date_to, "to"), actor_login or None, action or None)
+    n = write_audit_export(db, actor, flt, path, fmt, language=language)
+    return f"wrote {n} audit events ({flt.describe()}) to {path}"
+
+
+def write_audit_export(db: Database, actor: Actor, flt: AuditFilter, path: Path, fmt: str = "csv", *,
+                       language: str = "zh") -> int:
+    """The events `flt` selects to CSV/XLSX, recorded as an export; returns how many were written.
+    The command line and the console both export through here. Action and object names are in
+    `language` ('zh' or 'en'), beside their codes."""
+    require(actor, "export")
+    if language not in ("zh", "en"):
+        raise ValidationError({"lang": f"the export language is zh or en, not {language!r}"})
+    if flt.date_from is None or flt.date_to is None:
+        raise ValidationError({"from": "an export needs a period (from and to)"})
+    if flt.date_to < flt.date_from:
+        raise ValidationError({"to": "the period ends before it starts"})
+    n = write_export(EXPORT_HEADERS, (event_row(ev, language) for ev in iter_events(db, flt)), path, fmt, sheet="audit")
+    record_export(db, actor, "audit", flt.describe(), {"rows": n, "file": Path(path).name, "format": fmt})
+    return n

@@ -27,12 +27,12 @@ from models.choices import DeviceRole, RackStatus, SiteStatus
 from models.power import PowerFeed, PowerPanel
 from models.xconnect import Cable
 
-from app.audit.trail import Actor
+from app.domain.actor import Actor
 from app.domain.auth import require
 from app.domain.clock import TZ
 from app.store.db import Database
 from app.domain.errors import DomainError, ValidationError
-from app.store.uow import UnitOfWork
+from app.services.exports import record_export
 from app.importexport.schema import ExportResult, _Cancelled
 
 NETBOX_SOURCE = "netbox-community/netbox@43fe81f9e833"
@@ -235,13 +235,6 @@ def netbox_kind(kind: str) -> str:
     return k
 
 
-def netbox_rows(db: Database, kind: str) -> tuple[list[str], list[list]]:
-    """The headers and rows of `kind`'s NetBox file (NetBox's word or ours: rooms = locations)."""
-    f = NETBOX_FILES[netbox_kind(kind)]
-    with db.session() as s:
-        return list(f.headers), list(f.rows(s))
-
-
 def run_netbox_export(db: Database, actor: Actor, kind: str, path: str | Path, *,
                       progress: Callable[[int], None] | None = None,
                       cancelled: Callable[[], bool] | None = None) -> ExportResult:
@@ -259,8 +252,6 @@ def run_netbox_export(db: Database, actor: Actor, kind: str, path: str | Path, *
             count = write_export(list(f.headers), f.rows(s), path, "csv", progress=progress, cancelled=cancelled)
     except _Cancelled:
         raise DomainError(f"export of {kind} cancelled; no file was written") from None
-    with UnitOfWork(db, actor) as uow:
-        uow.audit("export", AUDIT_OBJECT[kind], None, path.name,
-                  after={"kind": kind, "format": "netbox-csv", "rows": count, "file": path.name})
-        uow.commit()
+    record_export(db, actor, AUDIT_OBJECT[kind], path.name,
+                  {"kind": kind, "format": "netbox-csv", "rows": count, "file": path.name})
     return ExportResult(f"NetBox {kind}", str(path), "csv", count)

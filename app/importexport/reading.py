@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any, Iterator
 
 from app.domain.errors import NotFound, ValidationError
+from app.importexport.devicetypes import DeviceTypeFileError, find_yaml_files, read_device_type_file
 from app.importexport.schema import (
     ALIASES,
     COLUMNS,
@@ -197,7 +198,6 @@ def read_table(kind: str, path: str | Path, notices: list[str] | None = None
 
 
 def _read_yaml_rows(path: str | Path) -> tuple[list[ImportRow], list[RowError]]:
-    from app.importexport.devicetypes import DeviceTypeFileError, find_yaml_files, read_device_type_file
 
     base = Path(path)
     files = find_yaml_files(base)

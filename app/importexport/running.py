@@ -8,7 +8,7 @@ from typing import Any, Callable
 from sqlalchemy import text
 from sqlalchemy.exc import DBAPIError
 
-from app.audit.trail import Actor
+from app.domain.actor import Actor
 from app.domain.auth import require
 from app.store.db import Database, storage_full
 from app.domain.errors import DomainError, PermissionDenied, ValidationError

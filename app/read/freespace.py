@@ -20,6 +20,7 @@ from sqlalchemy import or_, select
 from models import Customer, Device, DeviceType, Rack, RackReservation, Room, Site
 from models.choices import DeviceStatus, Face, RackStatus, ReservationStatus
 
+from app.domain.power import power_draw_w  # the placement rule's own measure of a device's draw
 from app.domain.rating import local_today
 from app.store.db import Database
 from app.domain.errors import ValidationError
@@ -70,7 +71,6 @@ def find_free_units(db: Database, units: int, *, site_id: int | None = None, roo
     if face not in Face.values():
         raise ValidationError({"face": f"face is {' or '.join(Face.values())}"})
     today = today or local_today()
-    from app.services.dcim import power_draw_w   # the placement rule's own measure of a device's draw
     own_w = None
     if device_type_id is not None:
         with db.session() as s:

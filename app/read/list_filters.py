@@ -14,6 +14,16 @@ from sqlalchemy import String, and_, cast, false
 PREFIX = "@"
 
 
+def searchable(text: str) -> bool:
+    """False for a term no stored text can contain: a NUL character (every write refuses one, and
+    PostgreSQL refuses it even as a parameter, with a DataError). Such a search finds nothing."""
+    return "\x00" not in text
+
+
+def like_pattern(text: str) -> str:
+    return "%" + text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
+
+
 def column_token(key: str, value: str) -> str:
     return f"{PREFIX}{key}={quote(value, safe=',')}"
 
@@ -42,7 +52,6 @@ def split(spec, text: str | None) -> tuple[dict[str, str], str]:
 
 def clause(db, spec, filters: dict[str, str]):
     """The WHERE clause of the column filters (None when there are none)."""
-    from app.read.queries import _like_pattern, searchable
     cond = []
     for key, value in filters.items():
         col = spec.column(key)
@@ -54,7 +63,7 @@ def clause(db, spec, filters: dict[str, str]):
             cond.append(col.expr.is_(value.lower() in ("1", "true", "yes")))
         else:
             text = cast(col.expr, String)
-            pattern = _like_pattern(value)
+            pattern = like_pattern(value)
             cond.append(text.like(pattern, escape="\\") if db.is_sqlite else text.ilike(pattern, escape="\\"))
     return and_(*cond) if cond else None
 

@@ -34,6 +34,8 @@ from models.choices import (LIVE_CONTRACT, ContractStatus, CustomerStatus, Devic
 from app.domain.money import PERCENT_PLACES
 from app.domain.rating import local_today
 from app.store.db import Database
+from app.read import list_filters
+from app.read.list_filters import like_pattern, searchable, sort_column
 
 
 def _(text: str) -> str:
@@ -343,16 +345,6 @@ _FILTER_PATHS: dict[str, tuple[tuple[Any, tuple[tuple[Any, Any], ...]], ...]] = 
 }
 
 
-def searchable(text: str) -> bool:
-    """False for a term no stored text can contain: a NUL character (every write refuses one, and
-    PostgreSQL refuses it even as a parameter, with a DataError). Such a search finds nothing."""
-    return "\x00" not in text
-
-
-def _like_pattern(text: str) -> str:
-    return "%" + text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
-
-
 def _skip_ascii(text: str, expr) -> bool:
     return not text.isascii() and any(expr is c for c in _ASCII_ONLY)
 
@@ -362,7 +354,6 @@ def _filter_clause(db: Database, spec: ListSpec, text: str | None, allow_union: 
     text. The audit list's text may carry its filter bar (period, user, action, object type) as
     tokens, read by app.audit.query.parse_filter_text; the rest is matched as below. Any list's text
     may carry column filters ('@status=active', app.read.list_filters); with them the plain shape is used."""
-    from app.read import list_filters
     columns, text = list_filters.split(spec, text)
     if columns:
         rest, _u = _filter_clause(db, spec, text, allow_union=False)
@@ -394,7 +385,7 @@ def _text_clause(db: Database, spec: ListSpec, text: str | None, allow_union: bo
         return None, False
     if not searchable(text):
         return false(), False
-    pattern = _like_pattern(text)
+    pattern = like_pattern(text)
 
     def like(e):  # SQLite's LIKE is already case-insensitive for ASCII
         return e.like(pattern, escape="\\") if db.is_sqlite else e.ilike(pattern, escape="\\")
@@ -440,7 +431,6 @@ def fetch_page(db: Database, spec: ListSpec, cursor: Cursor, *, text: str | None
     desc = spec.default_desc if desc is None else desc
     if not pages_by_keyset(spec, sort):
         raise ValueError(f"{spec.kind} sorted by {sort} cannot page by keyset: read it with fetch_order")
-    from app.read.list_filters import sort_column
     sort_expr = sort_column(spec, sort)[1]       # a choice column may sort by its labels' order
     pos = tuple_(sort_expr, spec.id_expr)
 
@@ -528,14 +518,12 @@ def total(db: Database, spec: ListSpec) -> int:
 def pages_by_keyset(spec: ListSpec, sort: str | None) -> bool:
     """Whether the list sorted by `sort` pages by keyset (`fetch_page`); otherwise it is read
     through its ordered ids (`fetch_order`, `fetch_rows`)."""
-    from app.read.list_filters import sort_column
     return not sort_column(spec, sort or spec.default_sort)[0].nullable
 
 
 def _order_by(spec: ListSpec, sort: str | None, desc: bool | None) -> tuple:
     """NULLs last ascending and first descending (the exact reverse), the id breaking ties: the
     same on SQLite and PostgreSQL, whose defaults differ."""
-    from app.read.list_filters import sort_column
     expr = sort_column(spec, sort or spec.default_sort)[1]
     desc = spec.default_desc if desc is None else desc
     if desc:
@@ -686,7 +674,7 @@ def search(db: Database, text: str, per_kind: int = 8) -> list[SearchHit]:
     text = (text or "").strip()
     if not text or not searchable(text):
         return []
-    pattern = _like_pattern(text)
+    pattern = like_pattern(text)
 
     def like(e):
         # a non-ASCII term cannot occur in an ASCII-only column (serials, asset tags, credit

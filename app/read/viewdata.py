@@ -9,7 +9,6 @@ come back as rows.
 from __future__ import annotations
 
 import datetime as dt
-from typing import TYPE_CHECKING
 from collections import defaultdict
 from dataclasses import dataclass, replace
 from decimal import ROUND_HALF_UP, Decimal
@@ -22,13 +21,12 @@ from models import (Contract, Coverage, Customer, Device, DeviceType, GpuAsset, 
 from models.choices import (LIVE_CONTRACT, DeviceStatus, GpuState, RackStatus, ReservationStatus,
                             StatementKind, StatementStatus)
 
+from app.domain.regions import PLACEHOLDER_NAMES, join_region_names, nearest_per_subsidiary
 from app.domain.money import percent
 from app.domain.rating import local_today
+from app.read.power import RackPower, rack_power
+from app.read.space import RackSpace, leases_on, rack_space
 from app.store.db import Database
-
-if TYPE_CHECKING:
-    from app.services.power import RackPower
-    from app.services.space import RackSpace
 
 ZERO = Decimal(0)
 KW = Decimal(1000)
@@ -135,7 +133,7 @@ class RackElevationData:
     free_front: tuple[int, ...]
     free_rear: tuple[int, ...]
     leases: tuple[ElevationLease, ...] = ()
-    space: RackSpace | None = None  # leased, reserved, used and free U (app/services/space.py)
+    space: RackSpace | None = None  # leased, reserved, used and free U (app/read/space.py)
     power: RackPower | None = None  # feeds, A/B loads, the 80 % rule and N redundancy (app/services/power.py)
 
     def free_units(self, face: str) -> tuple[int, ...]:
@@ -200,12 +198,10 @@ def rack_elevation(db: Database, rack_id: int, today: dt.date | None = None) -> 
                    RackReservation.status == ReservationStatus.ACTIVE,
                    or_(RackReservation.end_date.is_(None), RackReservation.end_date >= today))
             .order_by(RackReservation.u_from)).all()
-        from app.services.space import leases_on, rack_space
         leases = tuple(ElevationLease(l.id, l.customer_id, l.customer, l.face, l.u_from, l.u_to, l.start_date,
                                       l.end_date, l.cage, owner_colour(l.customer_id))
                        for l in leases_on(s, today, [rack_id]))
         space = rack_space(s, [rack_id], today)[rack_id]
-        from app.services.power import rack_power
         power = rack_power(s, [rack_id])[rack_id]
     devices = tuple(
         ElevationDevice(
@@ -246,7 +242,7 @@ class RoomRack:
     lessee_name: str | None
     device_count: int
     cage_id: int | None = None
-    leased_u: int = 0     # on the day shown, by any customer (app/services/space.py)
+    leased_u: int = 0     # on the day shown, by any customer (app/read/space.py)
     reserved_u: int = 0   # held by an active reservation and not leased
     free_u: int = 0       # neither leased, reserved nor used by a device
     lessees: tuple[str, ...] = ()  # customers holding U ranges today
@@ -307,7 +303,6 @@ def room_layout(db: Database, room_id: int) -> RoomLayoutData:
             .where(Rack.room_id == room_id)
             .order_by(Rack.grid_row, Rack.grid_col, Rack.name)).all()
         from models import Cage
-        from app.services.space import leases_on, rack_space
         today = local_today()
         ids = [r[0] for r in rows]
         space = rack_space(s, ids, today)
@@ -545,7 +540,6 @@ class RegionCoverage:
     @property
     def full_name(self) -> str:
         """Province first, placeholder levels (市辖区, 县) left out: 重庆市城口县."""
-        from app.services.reference import join_region_names
         return join_region_names(n for _c, n in self.path)
 
 
@@ -588,7 +582,6 @@ def _inherit(entries: list[CoverageInfo]) -> tuple[CoverageInfo, ...]:
 def _nearest(entries: list[CoverageInfo]) -> tuple[CoverageInfo, ...]:
     """Who serves: the rule of app.services.reference.who_serves (the nearest entry per subsidiary
     and site), kept nearest first as the tree shows it."""
-    from app.services.reference import nearest_per_subsidiary
     return tuple(nearest_per_subsidiary(entries))
 
 
@@ -600,7 +593,6 @@ def region_tree(db: Database, parent_code: str | None = None) -> tuple[RegionNod
     province is); own entries come first. A placeholder level left by an old load (市辖区, 县)
     is not a node: its children stand in its place, under the province.
     """
-    from app.services.reference import PLACEHOLDER_NAMES
 
     child = aliased(Region)
     counts = (select(child.parent_code.label("code"), func.count(child.code).label("n"))
@@ -632,7 +624,6 @@ def region_tree(db: Database, parent_code: str | None = None) -> tuple[RegionNod
 
 def coverage_for(db: Database, region_code: str) -> RegionCoverage | None:
     """Who serves `region_code`: its own coverage, else its city's, else its province's."""
-    from app.services.reference import PLACEHOLDER_NAMES
 
     with db.session() as s:
         chain = _ancestors(s, region_code)
@@ -649,7 +640,6 @@ def coverage_for(db: Database, region_code: str) -> RegionCoverage | None:
 
 def find_regions(db: Database, text: str, limit: int = 20) -> tuple[tuple[str, str, int], ...]:
     """(code, name, level) of regions whose code starts with, or whose name contains, `text`."""
-    from app.services.reference import PLACEHOLDER_NAMES
 
     text = (text or "").strip()
     if not text or "\x00" in text:  # a NUL is in no stored name (PostgreSQL refuses it as a parameter)
@@ -672,7 +662,6 @@ def region_choices(db: Database) -> list[tuple[str, str]]:
     """(code, "广东省 / 深圳市 / 龙华区 440309") for every region, for a searchable picker: the whole
     path tells two districts of the same name apart (深圳 and 海口 both have a 龙华区); placeholder
     levels (市辖区) above the region are left out, as in reference.region_name."""
-    from app.services.reference import PLACEHOLDER_NAMES
 
     with db.engine.connect() as conn:
         rows = conn.execute(select(Region.code, Region.name, Region.parent_code).order_by(Region.code)).all()
@@ -729,7 +718,6 @@ def racks_free_for(db: Database, start: dt.date, end: dt.date, customer_id: int 
 def region_path(db: Database, region_code: str) -> tuple[str, ...]:
     """Codes from the province down to `region_code` (what a tree expands to show it); a
     placeholder level (市辖区) is no tree node, so it is left out."""
-    from app.services.reference import PLACEHOLDER_NAMES
 
     with db.session() as s:
         return tuple(c for c, n, _l in reversed(_ancestors(s, region_code))

@@ -21,7 +21,7 @@ from models import (Cage, Contract, ContractItem, Customer, DocumentCounter, Gpu
                     Subsidiary, contract_item_gpu)
 from models.choices import LIVE_CONTRACT, ContractStatus, CustomerStatus, GpuState, ItemKind, PriceUnit, RackStatus, TaxCategory
 
-from app.audit.trail import Actor
+from app.domain.actor import Actor
 from app.domain.auth import require, why_not
 from app.domain.rating import TZ, local_midnight, local_today
 from app.domain.clock import DateError, parse_date
@@ -29,8 +29,8 @@ from app.store.db import Database
 from app.domain.errors import NotFound, RuleViolation, ValidationError
 from app.domain.money import AmountError, parse_decimal
 from app.store.uow import UnitOfWork
-from app.services.common import check_version, flush_or_refuse, flush_versioned, get_or_404, snapshot
-from app.services.settings import CONTRACT_FOUR_EYES, setting_in
+from app.services.entities import check_version, flush_or_refuse, flush_versioned, get_or_404, snapshot
+from app.read.settings import CONTRACT_FOUR_EYES, setting_in
 
 from app.services.gpus import move_gpu
 from app.services.space import end_item_leases_in, item_space, open_lease_in, space_problems  # the GPU lifecycle move: validates, writes GpuHistory, audits

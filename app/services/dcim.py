@@ -14,13 +14,14 @@ from sqlalchemy import func, or_, select
 from models import Customer, Device, DeviceType, GpuAsset, GpuModel, Rack, RackReservation, Room
 from models.choices import DeviceRole, DeviceStatus, Face, GpuState, RackStatus, ReservationStatus
 
-from app.audit.trail import Actor
+from app.domain.power import power_draw_w
+from app.domain.actor import Actor
 from app.domain.auth import require
 from app.store.db import Database
 from app.domain.errors import RuleViolation, ValidationError
 from app.store.uow import UnitOfWork
-from app.services.common import EntitySpec, check_version, flush_or_refuse, flush_versioned, get_or_404, register, snapshot
-from app.services.common import refuse_unstorable
+from app.services.entities import EntitySpec, check_version, flush_or_refuse, flush_versioned, get_or_404, register, snapshot
+from app.services.entities import refuse_unstorable, require_reason
 from app.services.space import placement_refusal
 from app.domain import messages as M
 
@@ -250,24 +251,6 @@ def fmt_u(value) -> str:
 def _occupied(position: Decimal, height: Decimal) -> tuple[Decimal, Decimal]:
     """Half-open unit interval [bottom, top) a device takes."""
     return position, position + height
-
-
-def power_draw_w(dtype: DeviceType) -> tuple[int, bool] | None:
-    """(watts, from the maximum?) a device of this type adds to its rack; None when it adds nothing.
-
-    NetBox budgets a rack by allocated draw (Rack.get_power_utilization sums each power port's
-    get_power_draw()['allocated']); our typical draw is that figure. A type that gives only a
-    maximum counts its maximum, and says so, rather than nothing. PDUs, UPSs and passive parts
-    carry no load of their own: NetBox leaves the draw of a port feeding outlets blank and
-    counts the devices downstream instead.
-    """
-    if dtype.role in DeviceRole.NO_LOAD:
-        return None
-    if dtype.typical_power_w:
-        return dtype.typical_power_w, False
-    if dtype.max_power_w:
-        return dtype.max_power_w, True
-    return None
 
 
 def check_placement(s, rack: Rack, dtype: DeviceType, position: Decimal | None, face: str | None,
@@ -557,8 +540,6 @@ def cancel_reservation(db: Database, actor: Actor, reservation_id: int, reason: 
 def retire_device(db: Database, actor: Actor, device_id: int, reason: str,
                   expected_version: int | None = None) -> int:
     """Take a device out of service (decommissioning); the reason goes into the audit trail."""
-    from app.services.registry import require_reason
-
     reason = require_reason(reason, "device")
     with UnitOfWork(db, actor) as uow:
         device = write_device_in(uow, device_id, {"status": DeviceStatus.DECOMMISSIONING}, expected_version,

@@ -18,13 +18,14 @@ from sqlalchemy.orm import Session
 from models import Contract, ContractItem, Customer, DepositEntry, Statement, StatementLine
 from models.choices import ContractStatus, DepositKind, StatementKind, StatementStatus
 
-from app.audit.trail import Actor
+from app.domain.actor import Actor
 from app.domain.auth import require
 from app.domain.clock import DateError, local_today, parse_date
 from app.store.db import Database
 from app.domain.errors import NotFound, RuleViolation, ValidationError
 from app.domain.money import format_amount, round_fen
 from app.store.uow import UnitOfWork
+from app.services.billing.statements import find_statement
 from app.services.receivables import _money, find_customer, statement_open_amount
 from app.domain.messages import message_of
 
@@ -147,8 +148,6 @@ def apply_deposit(db: Database, actor: Actor, statement: str | int, *, kind: str
     """Apply a customer's deposit or prepayment to an issued statement: from the named contract's
     balance, else from the balances of the contracts billed on it, then the customer's own. The
     amount defaults to as much as the statement is open and the balances hold."""
-    from app.services.billing import find_statement
-
     require(actor, "run_billing")
     kind, on_date = _kind(kind), _day(on_date)
     want = None if amount is None else _money(amount)
@@ -277,14 +276,6 @@ def balances(db: Database, customer: str | int | None = None) -> list[DepositBal
                                e.get("refund", ZERO))
                 for (cid, name, number, kind), e in sorted(acc.items(), key=lambda kv: (kv[0][1], kv[0][2] or "",
                                                                                        kv[0][3]))]
-
-
-def list_entries(db: Database, customer: str | int | None = None) -> list[EntryInfo]:
-    with db.session() as s:
-        q = select(DepositEntry).order_by(DepositEntry.on_date, DepositEntry.id)
-        if customer is not None:
-            q = q.where(DepositEntry.customer_id == find_customer(s, customer).id)
-        return [_info(s, e) for e in s.execute(q).scalars()]
 
 
 DEPOSIT_COLUMNS = ("id", "customer", "credit_code", "contract", "kind", "entry", "date", "amount", "statement", "ref",

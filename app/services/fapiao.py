@@ -30,15 +30,16 @@ from models import Contract, ContractItem, Customer, Fapiao, InvoicingProfile, S
 from models.finance import TAX_CODE_KINDS
 from models.choices import FapiaoStatus, FapiaoType, ItemKind, StatementKind, StatementStatus
 
-from app.audit.trail import Actor
+from app.domain.actor import Actor
 from app.domain.rating import ELECTRICITY, ENERGY_CHARGE  # metered energy: the `power` charge, taxed as electricity
 from app.domain.auth import require
 from app.domain.clock import DateError, local_today, parse_date
 from app.store.db import Database
-from app.domain.errors import NotFound, RuleViolation, ValidationError
+from app.domain.errors import DomainError, NotFound, RuleViolation, ValidationError
 from app.domain.money import format_amount, round_fen
 from app.store.uow import UnitOfWork
 from app.domain.validators import fapiao_number_problem
+from app.services.billing.statements import find_statement
 from app.services.receivables import _money, find_customer
 from app.domain.messages import message_of
 from app.domain import messages as M
@@ -46,8 +47,9 @@ from app.domain import messages as M
 ZERO = Decimal("0.00")
 _TAX_ID = re.compile(r"^[0-9A-Z]{15,20}$")
 _EMAIL = re.compile(r"^[^@\s]+@[^@\s]+\.[^@\s]+$")
+
+
 def _statement(s: Session, key, lock: bool = False) -> Statement:
-    from app.services.billing import find_statement
     return find_statement(s, key, lock=lock)
 
 
@@ -145,6 +147,41 @@ def set_profile_in(uow: UnitOfWork, c: Customer, values: dict) -> str:
     s.flush()
     uow.audit("customer.invoicing_profile", "customer", c.id, c.name, before=before, after=after)
     return "created" if before is None else "updated"
+
+
+def set_profiles(db: Database, actor: Actor, rows: list[dict], source: str, *, dry_run: bool = False) -> dict:
+    """Invoicing profiles for many customers (a file's rows, the first on line 2: credit_code or customer,
+    title, tax_id, address_phone, bank_account, fapiao_type, email): all rows or none (ValidationError
+    listing every bad row by line number); each change audited like a form's, and one `import` event
+    named after `source`. Returns the counts (rows, created, updated, unchanged)."""
+    require(actor, "import")
+    require(actor, "manage_customers")
+    errors: dict[str, str] = {}
+    counts = {"rows": len(rows), "created": 0, "updated": 0, "unchanged": 0}
+    with UnitOfWork(db, actor) as uow:
+        s = uow.session
+        seen: dict[int, int] = {}
+        for n, r in enumerate(rows, start=2):
+            try:
+                c = find_customer(s, r.get("credit_code") or r.get("customer") or "")
+                if c.id in seen:
+                    raise ValidationError({"customer": f"{c.name} is also on row {seen[c.id]}"})
+                seen[c.id] = n
+                values = {k: r.get(k, "") for k in ("title", "tax_id", "address_phone", "bank_account", "email")}
+                values["fapiao_type"] = r.get("fapiao_type") or FapiaoType.DIGITAL_SPECIAL
+                with s.begin_nested():
+                    counts[set_profile_in(uow, c, values)] += 1
+            except ValidationError as exc:
+                errors[f"row {n}"] = "; ".join(f"{k}: {v}" for k, v in exc.errors.items())
+            except DomainError as exc:
+                errors[f"row {n}"] = exc.message
+        if errors:
+            raise ValidationError(errors)
+        if dry_run:
+            return counts
+        uow.audit("import", "customer", None, source, after={"kind": "invoicing-profiles", **counts})
+        uow.commit()
+    return counts
 
 
 def set_profile(db: Database, actor: Actor, customer: str | int, **values) -> ProfileInfo:

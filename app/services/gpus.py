@@ -17,12 +17,13 @@ from sqlalchemy.dialects.postgresql import ARRAY
 from models import Device, DeviceType, GpuAsset, GpuHistory, GpuModel
 from models.choices import FormFactor, GpuState
 
-from app.audit.trail import Actor
+from app.domain.actor import Actor
 from app.domain.auth import require
 from app.store.db import Database
 from app.domain.errors import RuleViolation, ValidationError
 from app.store.uow import UnitOfWork
-from app.services.common import EntitySpec, btree_lookups, check_version, flush_versioned, get_or_404, register
+from app.services.entities import (EntitySpec, btree_lookups, check_version, create_in, create_many_in, flush_versioned,
+                                   get_or_404, insert_rows, register)
 from app.domain import messages as M
 
 
@@ -203,8 +204,6 @@ def import_gpu_in(uow: UnitOfWork, values: dict, state: str, device_id: int | No
     problem = _import_state_problem(state, device_id, customer_id)
     if problem is not None:
         raise problem
-    from app.services.common import create_in
-
     gpu = create_in(uow, "gpu", {**values, "state": GpuState.ORDERED}, reason=f"imported as {state}")
     if device_id is not None:
         install_gpu_in(uow, gpu.id, device_id, slot, reason="imported")
@@ -249,8 +248,6 @@ def import_gpus_in(uow: UnitOfWork, gpus: list[GpuToImport]) -> list[int | Excep
     slots read, once for all. Returns, for each GPU, its new id or the error that refused it (nothing
     is written for a refused GPU)."""
     require(uow.actor, "manage_gpus")
-    from app.services.common import create_many_in, insert_rows
-
     s = uow.session
     out: list[int | Exception | None] = [None] * len(gpus)
     todo = []

@@ -23,12 +23,12 @@ from models import Contract, ContractItem, Customer, Statement, StatementLine
 from models.choices import ContractStatus, StatementStatus
 
 from app.domain import rating as B
-from app.audit.trail import Actor
+from app.domain.actor import Actor
 from app.domain.auth import require
 from app.store.db import Database
 from app.domain.errors import NotFound, RuleViolation, ValidationError
 from app.store.uow import UnitOfWork
-from app.services.common import flush_versioned
+from app.services.entities import flush_versioned
 
 IN_SERVICE = (ContractStatus.ACTIVE, ContractStatus.SUSPENDED, ContractStatus.EXPIRED, ContractStatus.TERMINATED)
 IN_FORCE = (ContractStatus.ACTIVE, ContractStatus.SUSPENDED)

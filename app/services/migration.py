@@ -18,7 +18,7 @@ from app.domain.auth import require
 from app.domain.rating import local_midnight
 from app.domain.errors import RuleViolation, ValidationError
 from app.store.uow import UnitOfWork
-from app.services.common import flush_or_refuse, snapshot
+from app.services.entities import flush_or_refuse, snapshot
 from app.services.contracts import ItemSpec, _validate_header, _validate_items, _write_items
 
 CONTRACT_FIELDS = ("subsidiary_id", "customer_id", "title", "status", "start_date", "end_date", "revision",

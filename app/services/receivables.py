@@ -21,11 +21,10 @@ from typing import Iterable
 from sqlalchemy import and_, func, or_, select
 from sqlalchemy.orm import Session
 
-from models import (Contract, ContractItem, Customer, DepositEntry, Payment, PaymentAllocation, Statement, StatementLine,
-                    Subsidiary)
+from models import (Contract, Customer, DepositEntry, Payment, PaymentAllocation, Statement, Subsidiary)
 from models.choices import PaymentMethod, StatementKind, StatementStatus
 
-from app.audit.trail import Actor
+from app.domain.actor import Actor
 from app.domain.auth import require
 from app.domain.clock import DateError, local_date, local_today, parse_date
 from app.store.db import Database
@@ -35,32 +34,11 @@ from app.store.tablefile import read_records
 from app.domain.validators import money_field
 from app.store.uow import UnitOfWork
 from app.domain.wording import alternate, free_text
+from app.services.billing.statements import DEFAULT_TERM_DAYS, find_statement
 from app.domain.messages import message_of
 
-DEFAULT_TERM_DAYS = 30
 METHODS = tuple(PaymentMethod.values())  # transfer, cash, cheque, draft, other: labels on the ChoiceSet
 ZERO = Decimal("0.00")
-
-
-# --------------------------------------------------------------------------- due dates
-def statement_due_date(s: Session, st: Statement, issued_at: dt.datetime) -> dt.date:
-    """Issue date in Shanghai plus the (shortest) payment term of the contracts billed on it."""
-    if st.kind == StatementKind.CREDIT_NOTE:
-        return local_date(issued_at)
-    return statement_due_dates(s, [st.id], issued_at)[st.id]
-
-
-def statement_due_dates(s: Session, statement_ids: list[int], issued_at: dt.datetime) -> dict[int, dt.date]:
-    """statement_due_date of many (ordinary) statements issued at one instant, in one query."""
-    issued = local_date(issued_at)
-    days = dict(s.execute(
-        select(StatementLine.statement_id, func.min(Contract.payment_term_days))
-        .join(ContractItem, ContractItem.id == StatementLine.contract_item_id)
-        .join(Contract, Contract.id == ContractItem.contract_id)
-        .where(StatementLine.statement_id.in_(statement_ids))
-        .group_by(StatementLine.statement_id)).all())
-    return {sid: issued + dt.timedelta(days=DEFAULT_TERM_DAYS if days.get(sid) is None else int(days[sid]))
-            for sid in statement_ids}
 
 
 def set_payment_terms(db: Database, actor: Actor, contract: str, days: int, wording: str | None = None) -> None:
@@ -125,7 +103,6 @@ def find_payment(s: Session, key: str | int, lock: bool = False) -> Payment:
 
 
 def _find_statement(s: Session, key: str | int, lock: bool = False) -> Statement:
-    from app.services.billing import find_statement
     return find_statement(s, key, lock=lock)
 
 
@@ -555,23 +532,6 @@ def export_payments_rows(db: Database) -> tuple[list[str], list[list]]:
                          p.payer or "", p.bank_ref, p.method, f"P{p.reverses_id}" if p.reverses_id else "",
                          p.reason or "", used, left, " ".join(numbers.get(p.id, [])), p.created_by or ""])
         return list(PAYMENT_COLUMNS), rows
-
-
-def export_payments(db: Database, actor: Actor, path: str | Path, fmt: str | None = None) -> int:
-    from app.importexport import write_export
-
-    require(actor, "export")
-    path = Path(path)
-    fmt = (fmt or path.suffix.lstrip(".") or "csv").lower()
-    if fmt not in ("csv", "xlsx"):
-        raise ValidationError({"format": f"format is csv or xlsx, not {fmt!r}"})
-    headers, rows = export_payments_rows(db)
-    count = write_export(headers, iter(rows), path, fmt, sheet="payments")
-    with UnitOfWork(db, actor) as uow:
-        uow.audit("export", "payment", None, path.name, after={"kind": "payments", "format": fmt, "rows": count,
-                                                               "file": path.name})
-        uow.commit()
-    return count
 
 
 # --------------------------------------------------------------------------- aging

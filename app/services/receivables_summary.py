@@ -21,7 +21,7 @@ from sqlalchemy import func, select
 from models import DepositEntry, PaymentAllocation, Statement, Subsidiary
 from models.choices import StatementKind, StatementStatus
 
-from app.audit.trail import Actor
+from app.domain.actor import Actor
 from app.domain.auth import require
 from app.store.db import Database
 from app.domain.errors import ValidationError

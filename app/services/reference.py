@@ -10,10 +10,11 @@ from pathlib import Path
 
 from sqlalchemy import select
 
-from models import Coverage, Customer, Region, Room, Site, Subsidiary, TaxRate
+from models import Coverage, Region, Room, Site, Subsidiary, TaxRate
 from models.choices import Cooling, ServiceLevel, SiteStatus
 
-from app.audit.trail import Actor
+from app.domain.regions import join_region_names, nearest_per_subsidiary
+from app.domain.actor import Actor
 from app.domain.auth import require
 from app.store.db import Database
 from app.domain.errors import NotFound, ValidationError
@@ -21,7 +22,7 @@ from app.store.uow import UnitOfWork
 from app.domain.validators import region_code_problem, region_level, uscc_problem
 from app.domain.rating import TaxRates
 from app.domain.wording import has_cjk
-from app.services.common import (EntitySpec, flush_or_refuse, get_or_404, references_to, refuse_if_referenced, register,
+from app.services.entities import (EntitySpec, flush_or_refuse, get_or_404, references_to, refuse_if_referenced, register,
                      snapshot)
 from app.domain import messages as M
 
@@ -33,15 +34,6 @@ DEVELOPMENT_ZONES_FILE = REGIONS_DIR / "development_zones.csv"  # not GB/T 2260;
 # 重庆市 / 县 / 城口县, 河南省 / 省直辖县级行政区划 / 济源市). The shipped list has none of them;
 # a database loaded from the old tables may still hold some, so names and trees skip them.
 NETBOX_SLUG = re.compile(r"[-a-zA-Z0-9_]{1,100}")  # NetBox's SlugField (utilities/forms/fields)
-PLACEHOLDER_NAMES = frozenset({"市辖区", "县", "省直辖县级行政区划", "自治区直辖县级行政区划"})
-
-
-def join_region_names(names) -> str:
-    """The full name of a region from its path's names, province first, placeholders left out:
-    广东省深圳市龙华区, 重庆市城口县."""
-    return "".join(n for n in names if n not in PLACEHOLDER_NAMES)
-
-
 # --- regions ------------------------------------------------------------------
 
 @dataclass(frozen=True)
@@ -191,21 +183,6 @@ class CoverageAnswer:
     site_id: int | None = None
 
 
-def nearest_per_subsidiary(entries) -> list:
-    """Who serves a region, from its coverage entries listed nearest region first (its own, its
-    city's, its province's): one per (subsidiary, site), the nearest, in that order.
-
-    The one rule for "who serves"; the region tree and the contract PDF (app.read.viewdata) use it too.
-    Entries need subsidiary_id and site_id.
-    """
-    seen, out = set(), []
-    for e in entries:
-        if (e.subsidiary_id, e.site_id) not in seen:
-            seen.add((e.subsidiary_id, e.site_id))
-            out.append(e)
-    return out
-
-
 def who_serves(db: Database, region_code: str) -> list[CoverageAnswer]:
     """Subsidiaries serving a region: a district is covered when its city or province is.
 
@@ -225,20 +202,6 @@ def who_serves(db: Database, region_code: str) -> list[CoverageAnswer]:
                 entries.append(CoverageAnswer(sub.code, sub.name, site_code, region.code, region.name,
                                               cov.service_level, cov.response_hours, sub.id, cov.site_id))
         return sorted(nearest_per_subsidiary(entries), key=lambda a: (a.response_hours, a.subsidiary_code))
-
-
-def customer_coverage(db: Database, customer_id: int) -> tuple[str | None, list[CoverageAnswer]]:
-    """The customer's region (its name, or None when the customer has none) and the subsidiaries
-    that serve it, best response first: the customer's region decides which subsidiary signs."""
-    with db.session() as s:
-        customer = s.get(Customer, customer_id)
-        if customer is None:
-            raise NotFound(f"customer {customer_id} does not exist")
-        code = customer.region_code
-        region = s.get(Region, code) if code else None
-    if region is None:
-        return None, []
-    return region.name, who_serves(db, region.code)
 
 
 def add_coverage(db: Database, actor: Actor, subsidiary_id: int, region_code: str, *,

@@ -1,24 +1,17 @@
-"""Importing this module registers every entity kind with services.common.
-
-It also holds what "retire" means per kind (the Delete key in a list): one use case that takes
+"""What "retire" means per kind (the Delete key in a list): one use case that takes
 the reason the user typed and writes it into the audit trail, whatever the kind.
 """
 from __future__ import annotations
 
-from models.choices import CustomerStatus, SiteStatus, RackStatus
+from models.choices import CustomerStatus, GpuState, RackStatus, SiteStatus
 
-from app.audit.trail import Actor
+from app.domain.actor import Actor
 from app.store.db import Database
 from app.domain.errors import ValidationError
-from app.services import customers, dcim, gpus, reference  # noqa: F401
-
-
-def require_reason(reason: str | None, what: str) -> str:
-    """The stripped reason, or a refusal naming the field: retiring is never silent."""
-    text = (reason or "").strip()
-    if not text:
-        raise ValidationError({"reason": f"say why the {what} is retired; the reason goes into the audit trail"})
-    return text
+from app.services import dcim, gpus
+from app.services.common import update_record
+from app.services.entities import require_reason
+from app.services.users import retire_user
 
 
 # Kinds retired by setting a status through the generic update (audited with the reason).
@@ -34,13 +27,10 @@ def retire_record(db: Database, actor: Actor, kind: str, record_id, reason: str,
     if kind == "device":
         dcim.retire_device(db, actor, record_id, reason, expected_version)
     elif kind == "user":
-        from app.services.users import retire_user
         retire_user(db, actor, record_id, reason, expected_version)
     elif kind == "gpu":
-        from models.choices import GpuState
         gpus.transition_gpu(db, actor, record_id, GpuState.RETIRED, reason, expected_version)
     elif kind in _RETIRE_STATUS:
-        from app.services.common import update_record
         key, value = _RETIRE_STATUS[kind]
         update_record(db, actor, kind, record_id, {key: value}, expected_version, reason=reason)
     else:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from sqlalchemy import inspect, text
 
-from app.audit.trail import Actor
+from app.domain.actor import Actor
 from app.domain.auth import candidate_hash, verify_password
 from app.store.config import describe_url
 from app.store.db import Database

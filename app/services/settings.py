@@ -3,60 +3,22 @@ administrator through an audited use case (reachable from `idc-console settings`
 console's settings)."""
 from __future__ import annotations
 
-from dataclasses import dataclass
 
-from sqlalchemy.orm import Session
 
 from models import AppSetting
 
-from app.audit.trail import Actor
+from app.domain.actor import Actor
 from app.domain.auth import require
 from app.store.db import Database
 from app.domain.errors import ValidationError
 from app.store.uow import UnitOfWork
-from app.services.common import flush_versioned
-
-CONTRACT_FOUR_EYES = "contract_four_eyes"
-POWER_LIMIT_PCT = "power_breaker_limit_pct"
-OVERDUE_SUSPENSION_DAYS = "overdue_suspension_days"  # receivables: overdue longer proposes suspension
-
-
-@dataclass(frozen=True)
-class SettingSpec:
-    key: str
-    default: bool | int
-    description: str
-    bounds: tuple[int, int] | None = None  # a whole-number setting's range (None: on/off)
-
-
-SETTINGS: dict[str, SettingSpec] = {
-    CONTRACT_FOUR_EYES: SettingSpec(
-        CONTRACT_FOUR_EYES, True,
-        "a contract is approved by someone other than who drafted or submitted it (turn off for a one-person shop)"),
-    POWER_LIMIT_PCT: SettingSpec(
-        POWER_LIMIT_PCT, 80,
-        "the share of a circuit's breaker its load may reach, in percent (the 80 % rule; app/services/power.py)",
-        bounds=(1, 100)),
-    OVERDUE_SUSPENSION_DAYS: SettingSpec(
-        OVERDUE_SUSPENSION_DAYS, 60,
-        "customers with an amount overdue more than this many days are proposed for suspension (a person decides)",
-        bounds=(0, 3650)),
-}
-
+from app.read.settings import CONTRACT_FOUR_EYES, SETTINGS, setting_in
+from app.services.entities import flush_versioned
 
 def _text(value: bool | int) -> str:
     if isinstance(value, bool):
         return "on" if value else "off"
     return str(value)
-
-
-def setting_in(session: Session, key: str) -> bool | int:
-    """The setting's value inside the caller's transaction (its default when never set)."""
-    spec = SETTINGS[key]
-    row = session.get(AppSetting, key)
-    if row is None:
-        return spec.default
-    return int(row.value) if spec.bounds is not None else row.value == "on"
 
 
 def parse_value(key: str, text: str) -> bool | int:

@@ -11,13 +11,15 @@ from models import AppSecret, User
 from models.choices import Role
 
 from app.store import dbroles
-from app.audit.trail import Actor, has_definer_functions, server_hashes
+from app.domain.actor import Actor
+from app.audit.trail import has_definer_functions, server_hashes
 from app.domain.auth import (LOGIN_POLICY, LoginPolicy, burn_password, candidate_hash, hash_password, login_fingerprint,
                     needs_rehash, require, verify_password)
 from app.store.db import Database
 from app.domain.errors import AuthenticationFailed, ValidationError
 from app.store.uow import UnitOfWork
-from app.services.common import check_version, flush_or_refuse, flush_versioned, get_or_404, local_time, snapshot
+from app.services.entities import (check_version, flush_or_refuse, flush_versioned, get_or_404, local_time, require_reason,
+                                   snapshot)
 from app.domain import messages as M
 
 USER_FIELDS = ("login", "display_name", "role", "active")
@@ -384,8 +386,6 @@ def change_own_password(db: Database, actor: Actor, current: str, new: str) -> N
 def retire_user(db: Database, actor: Actor, user_id: int, reason: str,
                 expected_version: int | None = None) -> UserInfo:
     """Disable a login (the user and their history stay); the reason goes into the audit trail."""
-    from app.services.registry import require_reason
-
     require(actor, "manage_users")
     reason = require_reason(reason, "user")
     with UnitOfWork(db, actor) as uow:

@@ -28,7 +28,7 @@ from models.choices import (CableEnd, CableStatus, CableType, ItemKind, LengthUn
                             XconnectMedium, XconnectPeer, XconnectState)
 
 from app.domain import rating as B
-from app.audit.trail import Actor
+from app.domain.actor import Actor
 from app.domain.auth import require
 from app.domain.clock import local_today
 from app.store.db import Database
@@ -36,7 +36,7 @@ from app.domain.errors import NotFound, RuleViolation, ValidationError
 from app.domain.money import format_amount, format_price, format_quantity
 from app.store.uow import UnitOfWork
 from app.domain.wording import Text
-from app.services.common import check_version, flush_or_refuse, flush_versioned, get_or_404, snapshot
+from app.services.entities import check_version, flush_or_refuse, flush_versioned, get_or_404, snapshot
 from app.domain import messages as M
 
 LIVE = (XconnectState.ORDERED, XconnectState.INSTALLED, XconnectState.ACTIVE)

@@ -69,18 +69,6 @@ def default_sqlite_path() -> Path:
     return data_dir() / "idc-console.db"
 
 
-def check_console_db(url: str) -> None:
-    """The console's start, like every command but `db upgrade`: a SQLite file that does not exist is
-    refused (DatabaseUnavailable: no database at …), so that no folder or file is made as a side effect;
-    only the default file (a first start) is created."""
-    from app.store.db import check_sqlite_file, sqlite_path
-
-    path = sqlite_path(url)
-    if path is None or path.expanduser().resolve() == default_sqlite_path().expanduser().resolve():
-        return
-    check_sqlite_file(url, must_exist=True)
-
-
 def resolve_db_url(explicit: str | None = None) -> str:
     """--db wins, then IDC_CONSOLE_DB, then the SQLite file in the user data directory.
 

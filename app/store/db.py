@@ -6,14 +6,14 @@ import re
 import sqlite3
 from functools import lru_cache
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import create_engine, event, inspect, text
 from sqlalchemy.engine import Engine, make_url
 from sqlalchemy.orm import Session, sessionmaker
 
-from app.store.config import DatabaseUnavailable, describe_url
-from app.domain.errors import SchemaTooNew
+from app.store.config import DatabaseUnavailable, default_sqlite_path, describe_url
+from app.domain.errors import NotFound, SchemaTooNew
 from app.store.logs import logged_run
 
 if TYPE_CHECKING:
@@ -297,3 +297,21 @@ def ping(url: str, timeout: int = 5) -> None:
             c.execute(text("SELECT 1"))
     finally:
         engine.dispose()
+
+
+def check_console_db(url: str) -> None:
+    """The console's start, like every command but `db upgrade`: a SQLite file that does not exist is
+    refused (DatabaseUnavailable: no database at …), so that no folder or file is made as a side effect;
+    only the default file (a first start) is created."""
+    path = sqlite_path(url)
+    if path is None or path.expanduser().resolve() == default_sqlite_path().expanduser().resolve():
+        return
+    check_sqlite_file(url, must_exist=True)
+
+
+def get_or_404(session: Session, model: type, key: Any, what: str | None = None):
+    """The row of `model` with primary key `key`, or NotFound naming it (`what`, else the model)."""
+    obj = session.get(model, key)
+    if obj is None:
+        raise NotFound(f"{what or model.__name__} {key} does not exist (it may have been deleted by someone else)")
+    return obj

@@ -11,7 +11,8 @@ from sqlalchemy.orm import Session
 from models import User
 from models.choices import Role
 
-from app.audit.trail import Actor, append_event, append_events
+from app.domain.actor import Actor
+from app.audit.trail import append_event, append_events
 from app.domain.changes import report_changes
 from app.domain.auth import PERMISSIONS, PERMISSION_LABELS
 from app.store.db import Database, storage_full

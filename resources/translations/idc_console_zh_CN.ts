@@ -77,102 +77,102 @@
 <context>
     <name>AuditEventDialog</name>
     <message>
-        <location filename="../../ui/pages/audit.py" line="274"/>
+        <location filename="../../ui/kit/auditevent.py" line="73"/>
         <source>Action</source>
         <translation>操作</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/audit.py" line="289"/>
+        <location filename="../../ui/kit/auditevent.py" line="88"/>
         <source>After</source>
         <translation>变更后</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/audit.py" line="281"/>
+        <location filename="../../ui/kit/auditevent.py" line="80"/>
         <source>App version</source>
         <translation>程序版本</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/audit.py" line="254"/>
+        <location filename="../../ui/kit/auditevent.py" line="53"/>
         <source>Audit event %1</source>
         <translation>审计事件 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/audit.py" line="289"/>
+        <location filename="../../ui/kit/auditevent.py" line="88"/>
         <source>Before</source>
         <translation>变更前</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/audit.py" line="302"/>
+        <location filename="../../ui/kit/auditevent.py" line="101"/>
         <source>Changed fields: %1</source>
         <translation>变更字段：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/audit.py" line="308"/>
+        <location filename="../../ui/kit/auditevent.py" line="107"/>
         <source>Close</source>
         <translation>关闭</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/audit.py" line="289"/>
+        <location filename="../../ui/kit/auditevent.py" line="88"/>
         <source>Field</source>
         <translation>字段</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/audit.py" line="283"/>
+        <location filename="../../ui/kit/auditevent.py" line="82"/>
         <source>Hash</source>
         <translation>哈希</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/audit.py" line="280"/>
+        <location filename="../../ui/kit/auditevent.py" line="79"/>
         <source>Host</source>
         <translation>所在服务器</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/audit.py" line="303"/>
+        <location filename="../../ui/kit/auditevent.py" line="102"/>
         <source>No field values recorded with this event.</source>
         <translation>该事件未记录字段值。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/audit.py" line="271"/>
+        <location filename="../../ui/kit/auditevent.py" line="70"/>
         <source>No.</source>
         <translation>序号</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/audit.py" line="277"/>
+        <location filename="../../ui/kit/auditevent.py" line="76"/>
         <source>Object</source>
         <translation>对象</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/audit.py" line="312"/>
+        <location filename="../../ui/kit/auditevent.py" line="111"/>
         <source>Open %1</source>
         <translation>打开 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/audit.py" line="278"/>
+        <location filename="../../ui/kit/auditevent.py" line="77"/>
         <source>Outcome</source>
         <translation>结果</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/audit.py" line="284"/>
+        <location filename="../../ui/kit/auditevent.py" line="83"/>
         <source>Previous hash</source>
         <translation>前一哈希</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/audit.py" line="279"/>
+        <location filename="../../ui/kit/auditevent.py" line="78"/>
         <source>Reason</source>
         <translation>原因</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/audit.py" line="282"/>
+        <location filename="../../ui/kit/auditevent.py" line="81"/>
         <source>Request id</source>
         <translation>请求 ID</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/audit.py" line="272"/>
+        <location filename="../../ui/kit/auditevent.py" line="71"/>
         <source>Time</source>
         <translation>时间</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/audit.py" line="273"/>
+        <location filename="../../ui/kit/auditevent.py" line="72"/>
         <source>User</source>
         <translation>用户</translation>
     </message>
@@ -180,57 +180,57 @@
 <context>
     <name>AuditFilterBar</name>
     <message>
-        <location filename="../../ui/pages/audit.py" line="201"/>
+        <location filename="../../ui/pages/audit.py" line="181"/>
         <source>(every action)</source>
         <translation>（全部操作）</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/audit.py" line="203"/>
+        <location filename="../../ui/pages/audit.py" line="183"/>
         <source>(every type)</source>
         <translation>（全部类型）</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/audit.py" line="198"/>
+        <location filename="../../ui/pages/audit.py" line="178"/>
         <source>(everyone)</source>
         <translation>（全部用户）</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/audit.py" line="182"/>
+        <location filename="../../ui/pages/audit.py" line="162"/>
         <source>Action</source>
         <translation>操作</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/audit.py" line="172"/>
+        <location filename="../../ui/pages/audit.py" line="152"/>
         <source>An action, or a prefix ending in a dot (e.g. gpu.)</source>
         <translation>某个操作，或以点结尾的前缀（如 gpu.）</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/audit.py" line="178"/>
+        <location filename="../../ui/pages/audit.py" line="158"/>
         <source>Clear</source>
         <translation>清除</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/audit.py" line="181"/>
+        <location filename="../../ui/pages/audit.py" line="161"/>
         <source>From</source>
         <translation>起始日期</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/audit.py" line="183"/>
+        <location filename="../../ui/pages/audit.py" line="163"/>
         <source>Object type</source>
         <translation>对象类型</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/audit.py" line="181"/>
+        <location filename="../../ui/pages/audit.py" line="161"/>
         <source>To</source>
         <translation>截止日期</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/audit.py" line="182"/>
+        <location filename="../../ui/pages/audit.py" line="162"/>
         <source>User</source>
         <translation>用户</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/audit.py" line="133"/>
+        <location filename="../../ui/pages/audit.py" line="113"/>
         <source>every %1 action</source>
         <translation>全部%1操作</translation>
     </message>
@@ -238,57 +238,57 @@
 <context>
     <name>AuditFilterDialog</name>
     <message>
-        <location filename="../../ui/pages/audit.py" line="75"/>
+        <location filename="../../ui/pages/audit.py" line="55"/>
         <source>(every action)</source>
         <translation>（全部操作）</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/audit.py" line="81"/>
+        <location filename="../../ui/pages/audit.py" line="61"/>
         <source>(every type)</source>
         <translation>（全部类型）</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/audit.py" line="68"/>
+        <location filename="../../ui/pages/audit.py" line="48"/>
         <source>(everyone)</source>
         <translation>（全部用户）</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/audit.py" line="78"/>
+        <location filename="../../ui/pages/audit.py" line="58"/>
         <source>Action</source>
         <translation>操作</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/audit.py" line="77"/>
+        <location filename="../../ui/pages/audit.py" line="57"/>
         <source>An action (e.g. contract.approve) or a prefix ending in a dot (e.g. gpu.)</source>
         <translation>操作名（如 contract.approve）或以点结尾的前缀（如 gpu.）</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/audit.py" line="99"/>
+        <location filename="../../ui/pages/audit.py" line="79"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/audit.py" line="63"/>
+        <location filename="../../ui/pages/audit.py" line="43"/>
         <source>From</source>
         <translation>起始日期</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/audit.py" line="84"/>
+        <location filename="../../ui/pages/audit.py" line="64"/>
         <source>Object type</source>
         <translation>对象类型</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/audit.py" line="108"/>
+        <location filename="../../ui/pages/audit.py" line="88"/>
         <source>The period ends before it starts.</source>
         <translation>结束日期早于开始日期。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/audit.py" line="64"/>
+        <location filename="../../ui/pages/audit.py" line="44"/>
         <source>To</source>
         <translation>截止日期</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/audit.py" line="71"/>
+        <location filename="../../ui/pages/audit.py" line="51"/>
         <source>User</source>
         <translation>用户</translation>
     </message>
@@ -296,97 +296,97 @@
 <context>
     <name>AuditPage</name>
     <message>
-        <location filename="../../ui/pages/audit.py" line="495"/>
+        <location filename="../../ui/pages/audit.py" line="383"/>
         <source>%1 audit events (%2) written to %3.</source>
         <translation>已将 %1 条审计事件（%2）写入 %3。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/audit.py" line="431"/>
+        <location filename="../../ui/pages/audit.py" line="319"/>
         <source>(last good event %1)</source>
         <translation>（最后一条完好事件 %1）</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/audit.py" line="450"/>
+        <location filename="../../ui/pages/audit.py" line="338"/>
         <source>Audit report</source>
         <translation>审计报告</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/audit.py" line="459"/>
+        <location filename="../../ui/pages/audit.py" line="347"/>
         <source>Audit report %1</source>
         <translation>审计报告 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/audit.py" line="347"/>
+        <location filename="../../ui/pages/audit.py" line="235"/>
         <source>Audit report PDF…</source>
         <translation>审计报告 PDF…</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/audit.py" line="468"/>
+        <location filename="../../ui/pages/audit.py" line="356"/>
         <source>CSV (*.csv);;Excel (*.xlsx)</source>
         <translation>CSV (*.csv);;Excel (*.xlsx)</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/audit.py" line="429"/>
+        <location filename="../../ui/pages/audit.py" line="317"/>
         <source>Chain BROKEN: %1</source>
         <translation>审计链已损坏：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/audit.py" line="426"/>
+        <location filename="../../ui/pages/audit.py" line="314"/>
         <source>Chain intact: %1 events; head %2</source>
         <translation>审计链完好：%1 条事件；链头 %2</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/audit.py" line="363"/>
+        <location filename="../../ui/pages/audit.py" line="251"/>
         <source>Copy SEQ:HASH</source>
         <translation>复制 SEQ:HASH</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/audit.py" line="350"/>
+        <location filename="../../ui/pages/audit.py" line="238"/>
         <source>Export period…</source>
         <translation>按期间导出…</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/audit.py" line="463"/>
+        <location filename="../../ui/pages/audit.py" line="351"/>
         <source>Export the audit trail</source>
         <translation>导出审计日志</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/audit.py" line="483"/>
+        <location filename="../../ui/pages/audit.py" line="371"/>
         <source>Exporting…</source>
         <translation>正在导出…</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/audit.py" line="463"/>
+        <location filename="../../ui/pages/audit.py" line="351"/>
         <source>Export…</source>
         <translation>导出…</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/audit.py" line="365"/>
+        <location filename="../../ui/pages/audit.py" line="253"/>
         <source>For audit verify --expect-head later</source>
         <translation>用于之后的 audit verify --expect-head</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/audit.py" line="491"/>
+        <location filename="../../ui/pages/audit.py" line="379"/>
         <source>No audit event matches %1: %2 holds only the header row.</source>
         <translation>没有符合 %1 的审计事件：%2 中只有表头行。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/audit.py" line="450"/>
+        <location filename="../../ui/pages/audit.py" line="338"/>
         <source>Preview</source>
         <translation>预览</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/audit.py" line="344"/>
+        <location filename="../../ui/pages/audit.py" line="232"/>
         <source>Verify chain</source>
         <translation>校验审计链</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/audit.py" line="358"/>
+        <location filename="../../ui/pages/audit.py" line="246"/>
         <source>Verify recomputes every event's hash and link.</source>
         <translation>校验会重新计算每条事件的哈希和链接。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/audit.py" line="417"/>
+        <location filename="../../ui/pages/audit.py" line="305"/>
         <source>Verifying the audit chain…</source>
         <translation>正在校验审计链…</translation>
     </message>
@@ -718,17 +718,17 @@
 <context>
     <name>ChoiceFilterDialog</name>
     <message>
-        <location filename="../../ui/kit/listview.py" line="599"/>
+        <location filename="../../ui/kit/listview.py" line="598"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/listview.py" line="598"/>
+        <location filename="../../ui/kit/listview.py" line="597"/>
         <source>Filter</source>
         <translation>筛选</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/listview.py" line="586"/>
+        <location filename="../../ui/kit/listview.py" line="585"/>
         <source>Filter by %1</source>
         <translation>按%1筛选</translation>
     </message>
@@ -1458,7 +1458,7 @@
         <translation>添加联系人</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/forms.py" line="184"/>
+        <location filename="../../ui/kit/forms.py" line="185"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
@@ -1478,7 +1478,7 @@
         <translation>联系人（%1）</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/forms.py" line="175"/>
+        <location filename="../../ui/kit/forms.py" line="176"/>
         <source>Details</source>
         <translation>详情</translation>
     </message>
@@ -1488,7 +1488,7 @@
         <translation>电子邮箱</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/forms.py" line="154"/>
+        <location filename="../../ui/kit/forms.py" line="155"/>
         <source>Edit %1</source>
         <translation>编辑%1</translation>
     </message>
@@ -1508,7 +1508,7 @@
         <translation>名称</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/forms.py" line="154"/>
+        <location filename="../../ui/kit/forms.py" line="155"/>
         <source>New %1</source>
         <translation>新建%1</translation>
     </message>
@@ -1533,7 +1533,7 @@
         <translation>删除联系人</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/forms.py" line="183"/>
+        <location filename="../../ui/kit/forms.py" line="184"/>
         <source>Save</source>
         <translation>保存</translation>
     </message>
@@ -2031,7 +2031,7 @@
         <translation>（无）</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/forms.py" line="184"/>
+        <location filename="../../ui/kit/forms.py" line="185"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
@@ -2046,12 +2046,12 @@
         <translation>关闭</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/forms.py" line="175"/>
+        <location filename="../../ui/kit/forms.py" line="176"/>
         <source>Details</source>
         <translation>详情</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/forms.py" line="154"/>
+        <location filename="../../ui/kit/forms.py" line="155"/>
         <source>Edit %1</source>
         <translation>编辑%1</translation>
     </message>
@@ -2071,7 +2071,7 @@
         <translation>历史（%1）</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/forms.py" line="154"/>
+        <location filename="../../ui/kit/forms.py" line="155"/>
         <source>New %1</source>
         <translation>新建%1</translation>
     </message>
@@ -2081,7 +2081,7 @@
         <translation>现在重新加载该记录？您的修改将丢失。</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/forms.py" line="183"/>
+        <location filename="../../ui/kit/forms.py" line="184"/>
         <source>Save</source>
         <translation>保存</translation>
     </message>
@@ -2581,7 +2581,7 @@
         <translation>（无）</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/forms.py" line="184"/>
+        <location filename="../../ui/kit/forms.py" line="185"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
@@ -2591,12 +2591,12 @@
         <translation>记录已被他人修改</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/forms.py" line="175"/>
+        <location filename="../../ui/kit/forms.py" line="176"/>
         <source>Details</source>
         <translation>详情</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/forms.py" line="154"/>
+        <location filename="../../ui/kit/forms.py" line="155"/>
         <source>Edit %1</source>
         <translation>编辑%1</translation>
     </message>
@@ -2611,7 +2611,7 @@
         <translation>历史（%1）</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/forms.py" line="154"/>
+        <location filename="../../ui/kit/forms.py" line="155"/>
         <source>New %1</source>
         <translation>新建%1</translation>
     </message>
@@ -2621,7 +2621,7 @@
         <translation>现在重新加载该记录？您的修改将丢失。</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/forms.py" line="183"/>
+        <location filename="../../ui/kit/forms.py" line="184"/>
         <source>Save</source>
         <translation>保存</translation>
     </message>
@@ -2687,7 +2687,7 @@
         <translation>（无）</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/forms.py" line="184"/>
+        <location filename="../../ui/kit/forms.py" line="185"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
@@ -2697,12 +2697,12 @@
         <translation>记录已被他人修改</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/forms.py" line="175"/>
+        <location filename="../../ui/kit/forms.py" line="176"/>
         <source>Details</source>
         <translation>详情</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/forms.py" line="154"/>
+        <location filename="../../ui/kit/forms.py" line="155"/>
         <source>Edit %1</source>
         <translation>编辑%1</translation>
     </message>
@@ -2727,7 +2727,7 @@
         <translation>生命周期（%1）</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/forms.py" line="154"/>
+        <location filename="../../ui/kit/forms.py" line="155"/>
         <source>New %1</source>
         <translation>新建%1</translation>
     </message>
@@ -2742,7 +2742,7 @@
         <translation>现在重新加载该记录？您的修改将丢失。</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/forms.py" line="183"/>
+        <location filename="../../ui/kit/forms.py" line="184"/>
         <source>Save</source>
         <translation>保存</translation>
     </message>
@@ -2939,47 +2939,47 @@
 <context>
     <name>HistoryView</name>
     <message>
-        <location filename="../../ui/kit/history.py" line="96"/>
+        <location filename="../../ui/kit/history.py" line="97"/>
         <source>%1 of %2 events, newest first</source>
         <translation>%1 / 共 %2 条事件，最新在前</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/history.py" line="30"/>
+        <location filename="../../ui/kit/history.py" line="31"/>
         <source>Action</source>
         <translation>操作</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/history.py" line="31"/>
+        <location filename="../../ui/kit/history.py" line="32"/>
         <source>Changes</source>
         <translation>变更</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/history.py" line="45"/>
+        <location filename="../../ui/kit/history.py" line="46"/>
         <source>Event detail…</source>
         <translation>事件详情…</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/history.py" line="97"/>
+        <location filename="../../ui/kit/history.py" line="98"/>
         <source>No audit events for this record.</source>
         <translation>该记录没有审计事件。</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/history.py" line="41"/>
+        <location filename="../../ui/kit/history.py" line="42"/>
         <source>Older events</source>
         <translation>更早的事件</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/history.py" line="31"/>
+        <location filename="../../ui/kit/history.py" line="32"/>
         <source>Reason</source>
         <translation>原因</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/history.py" line="30"/>
+        <location filename="../../ui/kit/history.py" line="31"/>
         <source>Time</source>
         <translation>时间</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/history.py" line="30"/>
+        <location filename="../../ui/kit/history.py" line="31"/>
         <source>User</source>
         <translation>用户</translation>
     </message>
@@ -3113,37 +3113,37 @@
 <context>
     <name>ListPage</name>
     <message>
-        <location filename="../../ui/kit/listview.py" line="333"/>
+        <location filename="../../ui/kit/listview.py" line="334"/>
         <source>%1 contains (empty: no filter):</source>
         <translation>%1包含（留空表示不筛选）：</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/listview.py" line="541"/>
+        <location filename="../../ui/kit/listview.py" line="540"/>
         <source>%1 moved, %2 refused:</source>
         <translation>已变更 %1 个，拒绝 %2 个：</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/listview.py" line="209"/>
+        <location filename="../../ui/kit/listview.py" line="210"/>
         <source>%1 of %2</source>
         <translation>%1 / 共 %2</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/listview.py" line="211"/>
+        <location filename="../../ui/kit/listview.py" line="212"/>
         <source>%1 rows</source>
         <translation>共 %1 行</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/listview.py" line="206"/>
+        <location filename="../../ui/kit/listview.py" line="207"/>
         <source>%1+ of %2, counting…</source>
         <translation>%1+ / 共 %2，正在计数…</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/listview.py" line="107"/>
+        <location filename="../../ui/kit/listview.py" line="108"/>
         <source>%1: all</source>
         <translation>%1：全部</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/listview.py" line="495"/>
+        <location filename="../../ui/kit/listview.py" line="494"/>
         <source>A reason is required.</source>
         <translation>必须填写原因。</translation>
     </message>
@@ -3153,7 +3153,7 @@
         <translation>CSV (*.csv)</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/listview.py" line="114"/>
+        <location filename="../../ui/kit/listview.py" line="115"/>
         <source>Clear filters</source>
         <translation>清除筛选</translation>
     </message>
@@ -3163,17 +3163,17 @@
         <translation>复制</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/listview.py" line="230"/>
+        <location filename="../../ui/kit/listview.py" line="231"/>
         <source>Could not read the list: %1</source>
         <translation>无法读取列表：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/listview.py" line="554"/>
+        <location filename="../../ui/kit/listview.py" line="553"/>
         <source>Excel (*.xlsx);;CSV (*.csv)</source>
         <translation>Excel (*.xlsx);;CSV (*.csv)</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/listview.py" line="553"/>
+        <location filename="../../ui/kit/listview.py" line="552"/>
         <source>Export</source>
         <translation>导出</translation>
     </message>
@@ -3188,32 +3188,32 @@
         <translation>导出所选…</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/listview.py" line="566"/>
+        <location filename="../../ui/kit/listview.py" line="565"/>
         <source>Exporting…</source>
         <translation>正在导出…</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/listview.py" line="182"/>
+        <location filename="../../ui/kit/listview.py" line="183"/>
         <source>Export…</source>
         <translation>导出…</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/listview.py" line="94"/>
+        <location filename="../../ui/kit/listview.py" line="95"/>
         <source>Filter (Ctrl+F): code, name, serial, customer…</source>
         <translation>筛选（Ctrl+F）：编码、名称、序列号、客户…</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/listview.py" line="332"/>
+        <location filename="../../ui/kit/listview.py" line="333"/>
         <source>Filter by %1</source>
         <translation>按%1筛选</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/listview.py" line="287"/>
+        <location filename="../../ui/kit/listview.py" line="288"/>
         <source>Filtered by %1</source>
         <translation>筛选条件：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/listview.py" line="217"/>
+        <location filename="../../ui/kit/listview.py" line="218"/>
         <source>Filtering %1 rows…</source>
         <translation>正在筛选 %1 行…</translation>
     </message>
@@ -3223,69 +3223,69 @@
         <translation>历史…</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/listview.py" line="184"/>
+        <location filename="../../ui/kit/listview.py" line="185"/>
         <source>Import…</source>
         <translation>导入…</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/listview.py" line="181"/>
+        <location filename="../../ui/kit/listview.py" line="182"/>
         <source>Lifecycle move…</source>
         <translation>生命周期变更…</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/listview.py" line="543"/>
+        <location filename="../../ui/kit/listview.py" line="542"/>
         <source>Moving GPUs…</source>
         <translation>正在变更 GPU 状态…</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/listview.py" line="176"/>
+        <location filename="../../ui/kit/listview.py" line="177"/>
         <source>New</source>
         <translation>新建</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/listview.py" line="341"/>
+        <location filename="../../ui/kit/listview.py" line="342"/>
         <source>No records match these filters. Clear or change them to see more.</source>
         <translation>没有符合这些筛选条件的记录。清除或修改筛选条件以查看更多。</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/listview.py" line="342"/>
+        <location filename="../../ui/kit/listview.py" line="343"/>
         <source>Nothing here yet.</source>
         <translation>这里还没有记录。</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/listview.py" line="177"/>
+        <location filename="../../ui/kit/listview.py" line="178"/>
         <source>Open</source>
         <translation>打开</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/listview.py" line="185"/>
+        <location filename="../../ui/kit/listview.py" line="186"/>
         <source>Refresh</source>
         <translation>刷新</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/listview.py" line="179"/>
+        <location filename="../../ui/kit/listview.py" line="180"/>
         <source>Retire</source>
         <translation>退役</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/listview.py" line="490"/>
+        <location filename="../../ui/kit/listview.py" line="489"/>
         <source>Retire %1 selected record(s)? This is recorded in the audit trail.
 Reason:</source>
         <translation>确定退役所选 %1 条记录？此操作将记入审计日志。
 原因：</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/listview.py" line="504"/>
+        <location filename="../../ui/kit/listview.py" line="503"/>
         <source>Retiring…</source>
         <translation>正在退役…</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/listview.py" line="540"/>
+        <location filename="../../ui/kit/listview.py" line="539"/>
         <source>Some GPUs were not moved</source>
         <translation>部分 GPU 未变更</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/listview.py" line="217"/>
+        <location filename="../../ui/kit/listview.py" line="218"/>
         <source>Sorting %1 rows…</source>
         <translation>正在排序 %1 行…</translation>
     </message>
@@ -3680,7 +3680,7 @@ Reason:</source>
         <translation>请填写客户的机柜</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/xconnects.py" line="269"/>
+        <location filename="../../ui/pages/xconnects.py" line="268"/>
         <source>the contract has items 1 to %1</source>
         <translation>该合同的项目序号为 1 至 %1</translation>
     </message>
@@ -4106,202 +4106,202 @@ Reason:</source>
 <context>
     <name>PowerView</name>
     <message>
-        <location filename="../../ui/pages/power.py" line="83"/>
+        <location filename="../../ui/widgets/power_bar.py" line="80"/>
         <source>%1 %2 A: %3 kW now, %4 kW if the other side is lost; limit %5 kW (%6%)</source>
         <translation>%1 %2 A：当前 %3 kW，另一路失电时 %4 kW；限值 %5 kW（%6%）</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/power.py" line="168"/>
+        <location filename="../../ui/pages/power.py" line="92"/>
         <source>%1: %2 kW typical · N redundancy: %3</source>
         <translation>%1：典型功耗 %2 kW · N 冗余：%3</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/power.py" line="80"/>
+        <location filename="../../ui/widgets/power_bar.py" line="77"/>
         <source>%1: %2 of %3 kW (%4%)</source>
         <translation>%1：%2 / %3 kW（%4%）</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../ui/pages/power.py" line="177"/>
+        <location filename="../../ui/pages/power.py" line="101"/>
         <source>%n device(s) not plugged into a PDU: counted on every feed of the rack</source>
         <translation><numerusform>%n 台设备未接入 PDU：按本柜所有回路均摊计算</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../ui/pages/power.py" line="95"/>
+        <location filename="../../ui/widgets/power_bar.py" line="92"/>
         <source>%n feed(s) over the limit</source>
         <translation><numerusform>%n 路回路超限</numerusform></translation>
     </message>
     <message>
-        <location filename="../../ui/pages/power.py" line="152"/>
+        <location filename="../../ui/pages/power.py" line="76"/>
         <source>A kW</source>
         <translation>A 路 kW</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/power.py" line="218"/>
+        <location filename="../../ui/pages/power.py" line="142"/>
         <source>Amperage</source>
         <translation>电流</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/power.py" line="152"/>
+        <location filename="../../ui/pages/power.py" line="76"/>
         <source>B kW</source>
         <translation>B 路 kW</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/power.py" line="138"/>
+        <location filename="../../ui/pages/power.py" line="62"/>
         <source>Breaker</source>
         <translation>断路器</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/power.py" line="146"/>
+        <location filename="../../ui/pages/power.py" line="70"/>
         <source>Device</source>
         <translation>设备</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/power.py" line="138"/>
+        <location filename="../../ui/pages/power.py" line="62"/>
         <source>Feed</source>
         <translation>回路</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/power.py" line="42"/>
+        <location filename="../../ui/widgets/power_bar.py" line="41"/>
         <source>Feed %1 (%2) carries %3 kW, over %4% of its %5 A breaker (%6 kW)</source>
         <translation>回路 %1（%2）负载 %3 kW，超过其 %5 A 断路器的 %4%（%6 kW）</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/power.py" line="219"/>
+        <location filename="../../ui/pages/power.py" line="143"/>
         <source>Feeds</source>
         <translation>回路</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/power.py" line="139"/>
+        <location filename="../../ui/pages/power.py" line="63"/>
         <source>Limit kW</source>
         <translation>限值 kW</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/power.py" line="138"/>
+        <location filename="../../ui/pages/power.py" line="62"/>
         <source>Load %</source>
         <translation>负载率 %</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/power.py" line="138"/>
+        <location filename="../../ui/pages/power.py" line="62"/>
         <source>Load kW</source>
         <translation>负载 kW</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/power.py" line="224"/>
+        <location filename="../../ui/pages/power.py" line="148"/>
         <source>Max utilisation</source>
         <translation>最大利用率</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/power.py" line="152"/>
+        <location filename="../../ui/pages/power.py" line="76"/>
         <source>N redundancy</source>
         <translation>N 冗余</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/power.py" line="93"/>
+        <location filename="../../ui/widgets/power_bar.py" line="90"/>
         <source>N redundancy: %1</source>
         <translation>N 冗余：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/power.py" line="139"/>
+        <location filename="../../ui/pages/power.py" line="63"/>
         <source>On failover kW</source>
         <translation>切换后 kW</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/power.py" line="146"/>
+        <location filename="../../ui/pages/power.py" line="70"/>
         <source>Outlet</source>
         <translation>插座</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/power.py" line="146"/>
+        <location filename="../../ui/pages/power.py" line="70"/>
         <source>PDU</source>
         <translation>PDU 配电单元</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/power.py" line="218"/>
+        <location filename="../../ui/pages/power.py" line="142"/>
         <source>Panel</source>
         <translation>配电柜</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/power.py" line="222"/>
+        <location filename="../../ui/pages/power.py" line="146"/>
         <source>Panels</source>
         <translation>配电柜</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/power.py" line="218"/>
+        <location filename="../../ui/pages/power.py" line="142"/>
         <source>Phase</source>
         <translation>相制</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/power.py" line="213"/>
+        <location filename="../../ui/pages/power.py" line="137"/>
         <source>Power panels and feeds</source>
         <translation>配电柜与回路</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/power.py" line="155"/>
+        <location filename="../../ui/pages/power.py" line="79"/>
         <source>Power panels and feeds…</source>
         <translation>配电柜与回路…</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/power.py" line="152"/>
+        <location filename="../../ui/pages/power.py" line="76"/>
         <source>Rack</source>
         <translation>机柜</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/power.py" line="218"/>
+        <location filename="../../ui/pages/power.py" line="142"/>
         <source>Room</source>
         <translation>机房</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/power.py" line="184"/>
+        <location filename="../../ui/pages/power.py" line="108"/>
         <source>Room %1: %2 kW; redundant %3, failing %4, one side only %5, no feeds %6</source>
         <translation>机房 %1：%2 kW；冗余满足 %3，不满足 %4，仅单路 %5，无回路 %6</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/power.py" line="138"/>
+        <location filename="../../ui/pages/power.py" line="62"/>
         <source>Side</source>
         <translation>路别</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/power.py" line="218"/>
+        <location filename="../../ui/pages/power.py" line="142"/>
         <source>Site</source>
         <translation>站点</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/power.py" line="139"/>
+        <location filename="../../ui/pages/power.py" line="63"/>
         <source>Sold to</source>
         <translation>售予合同</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/power.py" line="138"/>
+        <location filename="../../ui/pages/power.py" line="62"/>
         <source>Status</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/power.py" line="146"/>
+        <location filename="../../ui/pages/power.py" line="70"/>
         <source>Supply</source>
         <translation>电源</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/power.py" line="223"/>
+        <location filename="../../ui/pages/power.py" line="147"/>
         <source>Type</source>
         <translation>类型</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/power.py" line="219"/>
+        <location filename="../../ui/pages/power.py" line="143"/>
         <source>UPS</source>
         <translation>UPS 不间断电源</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/power.py" line="218"/>
+        <location filename="../../ui/pages/power.py" line="142"/>
         <source>Voltage</source>
         <translation>电压</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/power.py" line="53"/>
+        <location filename="../../ui/widgets/power_bar.py" line="52"/>
         <source>With %1 lost, %2 kW of devices plugged into it only would go dark</source>
         <translation>%1失电时，仅接该路的设备 %2 kW 将断电</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/power.py" line="49"/>
+        <location filename="../../ui/widgets/power_bar.py" line="48"/>
         <source>With %1 lost, feed %2 would carry %3 kW, over its limit of %4 kW</source>
         <translation>%1失电时，回路 %2 将承载 %3 kW，超过限值 %4 kW</translation>
     </message>
@@ -4309,147 +4309,147 @@ Reason:</source>
 <context>
     <name>RackElevationView</name>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="107"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="96"/>
         <source>%1 (full depth)</source>
         <translation>%1（全深）</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="378"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="367"/>
         <source>%1 · leased to %2</source>
         <translation>%1 · 租给 %2</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="141"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="130"/>
         <source>%1, %2 face%3</source>
         <translation>%1，%2面%3</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../ui/widgets/rack_elevation.py" line="403"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="392"/>
         <source>%n U free</source>
         <translation><numerusform>空闲 %n U</numerusform></translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="142"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="131"/>
         <source>, full depth</source>
         <translation>，全深</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="607"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="595"/>
         <source>Cancel the reservation for %1 (U%2–U%3)…</source>
         <translation>取消 %1 的预留（U%2–U%3）…</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="361"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="350"/>
         <source>Choose a rack to see its elevation</source>
         <translation>选择机柜以查看立面图</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="102"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="91"/>
         <source>Fleet</source>
         <translation>自有</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="397"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="386"/>
         <source>Front</source>
         <translation>前面</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="386"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="375"/>
         <source>Leased %1 U · reserved %2 U · used %3 U · free %4 U</source>
         <translation>已租 %1 U · 预留 %2 U · 已用 %3 U · 空闲 %4 U</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="477"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="466"/>
         <source>Leased to %1, U%2–U%3, %4 to %5</source>
         <translation>租给 %1，U%2–U%3，%4 至 %5</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="492"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="481"/>
         <source>Leased: %1</source>
         <translation>已租：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="463"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="452"/>
         <source>Not mounted (0U or no position): %1</source>
         <translation>未上架（0U 或无位置）：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="556"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="544"/>
         <source>Open %1</source>
         <translation>打开 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="140"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="129"/>
         <source>Owner: %1</source>
         <translation>所有者：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="577"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="565"/>
         <source>Place a device at U%1 (%2)…</source>
         <translation>在 U%1（%2）放置设备…</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="576"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="564"/>
         <source>Place a device of %3 at U%1 (%2)…</source>
         <translation>在 U%1（%2）放置 %3 的设备…</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="512"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="500"/>
         <source>Power: %1 of %2 kW typical (%3%)</source>
         <translation>功率：典型 %1 / %2 kW（%3%）</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="397"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="386"/>
         <source>Rear</source>
         <translation>后面</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="581"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="569"/>
         <source>Reserve U%1 (%2)…</source>
         <translation>预留 U%1（%2）…</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="585"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="573"/>
         <source>Reserve the free block U%1–U%2 (%3)…</source>
         <translation>预留空闲区段 U%1–U%2（%3）…</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="436"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="425"/>
         <source>Reserved for %1, U%2–U%3, %4 to %5</source>
         <translation>为 %1 预留，U%2–U%3，%4 至 %5</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="439"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="428"/>
         <source>Reserved: %1</source>
         <translation>已预留：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="143"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="132"/>
         <source>Status: %1</source>
         <translation>状态：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="144"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="133"/>
         <source>Typical power: %1 W</source>
         <translation>典型功率：%1 W</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="481"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="470"/>
         <source>cage %1</source>
         <translation>笼位 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="571"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="559"/>
         <source>front</source>
         <translation>前面</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="435"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="424"/>
         <source>open-ended</source>
         <translation>长期</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="571"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="559"/>
         <source>rear</source>
         <translation>后面</translation>
     </message>
@@ -4457,177 +4457,177 @@ Reason:</source>
 <context>
     <name>RackPanel</name>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="107"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="96"/>
         <source>%1 (full depth)</source>
         <translation>%1（全深）</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="378"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="367"/>
         <source>%1 · leased to %2</source>
         <translation>%1 · 租给 %2</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="141"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="130"/>
         <source>%1, %2 face%3</source>
         <translation>%1，%2面%3</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../ui/widgets/rack_elevation.py" line="403"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="392"/>
         <source>%n U free</source>
         <translation><numerusform>空闲 %n U</numerusform></translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="142"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="131"/>
         <source>, full depth</source>
         <translation>，全深</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="697"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="685"/>
         <source>Cancel reservation</source>
         <translation>取消预留</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="607"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="595"/>
         <source>Cancel the reservation for %1 (U%2–U%3)…</source>
         <translation>取消 %1 的预留（U%2–U%3）…</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="675"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="663"/>
         <source>Changed by someone else</source>
         <translation>记录已被他人修改</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="361"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="350"/>
         <source>Choose a rack to see its elevation</source>
         <translation>选择机柜以查看立面图</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="102"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="91"/>
         <source>Fleet</source>
         <translation>自有</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="397"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="386"/>
         <source>Front</source>
         <translation>前面</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="386"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="375"/>
         <source>Leased %1 U · reserved %2 U · used %3 U · free %4 U</source>
         <translation>已租 %1 U · 预留 %2 U · 已用 %3 U · 空闲 %4 U</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="477"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="466"/>
         <source>Leased to %1, U%2–U%3, %4 to %5</source>
         <translation>租给 %1，U%2–U%3，%4 至 %5</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="492"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="481"/>
         <source>Leased: %1</source>
         <translation>已租：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="710"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="698"/>
         <source>Move refused</source>
         <translation>移动被拒绝</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="463"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="452"/>
         <source>Not mounted (0U or no position): %1</source>
         <translation>未上架（0U 或无位置）：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="556"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="544"/>
         <source>Open %1</source>
         <translation>打开 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="140"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="129"/>
         <source>Owner: %1</source>
         <translation>所有者：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="577"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="565"/>
         <source>Place a device at U%1 (%2)…</source>
         <translation>在 U%1（%2）放置设备…</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="576"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="564"/>
         <source>Place a device of %3 at U%1 (%2)…</source>
         <translation>在 U%1（%2）放置 %3 的设备…</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="512"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="500"/>
         <source>Power: %1 of %2 kW typical (%3%)</source>
         <translation>功率：典型 %1 / %2 kW（%3%）</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="397"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="386"/>
         <source>Rear</source>
         <translation>后面</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="704"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="692"/>
         <source>Reservation not cancelled</source>
         <translation>预留未取消</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="581"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="569"/>
         <source>Reserve U%1 (%2)…</source>
         <translation>预留 U%1（%2）…</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="585"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="573"/>
         <source>Reserve the free block U%1–U%2 (%3)…</source>
         <translation>预留空闲区段 U%1–U%2（%3）…</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="436"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="425"/>
         <source>Reserved for %1, U%2–U%3, %4 to %5</source>
         <translation>为 %1 预留，U%2–U%3，%4 至 %5</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="439"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="428"/>
         <source>Reserved: %1</source>
         <translation>已预留：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="143"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="132"/>
         <source>Status: %1</source>
         <translation>状态：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="684"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="672"/>
         <source>The move failed: %1</source>
         <translation>移动失败：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="144"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="133"/>
         <source>Typical power: %1 W</source>
         <translation>典型功率：%1 W</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="698"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="686"/>
         <source>Why is the reservation cancelled?</source>
         <translation>取消预留的原因？</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="481"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="470"/>
         <source>cage %1</source>
         <translation>笼位 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="571"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="559"/>
         <source>front</source>
         <translation>前面</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="435"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="424"/>
         <source>open-ended</source>
         <translation>长期</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="571"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="559"/>
         <source>rear</source>
         <translation>后面</translation>
     </message>
@@ -7039,7 +7039,7 @@ Check the database in the settings.</source>
         <translation>数据库版本高于本控制台</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/main.py" line="193"/>
+        <location filename="../../ui/shell/main.py" line="194"/>
         <source>Loading the demo data…</source>
         <translation>正在加载演示数据…</translation>
     </message>
@@ -7049,7 +7049,7 @@ Check the database in the settings.</source>
         <translation>正在准备数据库（备份并升级结构）…</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/main.py" line="232"/>
+        <location filename="../../ui/shell/main.py" line="233"/>
         <source>The audit trail was changed outside the program</source>
         <translation>审计日志在程序之外被更改</translation>
     </message>

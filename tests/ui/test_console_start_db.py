@@ -28,7 +28,8 @@ def test_console_refuses_a_missing_db_file_and_creates_nothing(qtbot, tmp_path, 
 
 
 def test_the_default_file_is_not_refused(tmp_path, monkeypatch):
-    from app.store.config import check_console_db, default_sqlite_path, resolve_db_url
+    from app.store.config import default_sqlite_path, resolve_db_url
+    from app.store.db import check_console_db
 
     monkeypatch.setenv("IDC_CONSOLE_HOME", str(tmp_path / "home"))
     check_console_db(resolve_db_url(None))          # a first start: made later by prepare

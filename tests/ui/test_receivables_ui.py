@@ -97,7 +97,8 @@ def test_receivables_tabs(qtbot, db, admin, manager, tmp_path):
 
 
 def test_overdue_card_and_profile_tab(qtbot, db, admin, manager):
-    from app.services.settings import OVERDUE_SUSPENSION_DAYS, change_setting
+    from app.read.settings import OVERDUE_SUSPENSION_DAYS
+    from app.services.settings import change_setting
     from ui.pages.receivables import InvoicingProfileTab, OverdueCard
     w, c, sep, oct_, code, name = _world(db, admin, manager)
     change_setting(db, admin, OVERDUE_SUSPENSION_DAYS, 0)

@@ -47,7 +47,8 @@ def test_elevation_refuses_reserve_and_places_only_the_lessees_devices(qtbot, de
 def test_unit_offer_rule():
     import datetime as dt
 
-    from app.services.space import LeaseRow, unit_offer
+    from app.read.space import LeaseRow
+    from app.services.space import unit_offer
     rows = [LeaseRow(1, 9, 7, "甲公司", None, 1, 14, dt.date(2026, 1, 1), None, None, None),
             LeaseRow(2, 9, 8, "乙公司", "front", 15, 28, dt.date(2026, 1, 1), dt.date(2026, 12, 31), None, None)]
     assert unit_offer(rows, "front", 30, 31).place_refusal is None and unit_offer(rows, "front", 30, 31).lessee is None

@@ -16,13 +16,14 @@ from PySide6.QtWidgets import (QCheckBox, QComboBox, QDialog, QDialogButtonBox, 
                                QTableWidgetItem, QVBoxLayout, QWidget)
 
 from app.read import queries
-from app.audit.trail import Actor
+from app.domain.actor import Actor
 from app.domain.auth import KIND_PERMISSION
 from app.store.db import Database
 from app.domain.errors import Conflict, DomainError, ValidationError
 from models.choices import (ChoiceSet, Cooling, CustomerStatus, DeviceStatus, Face, GpuState, RackStatus, Role,
                             SiteStatus)
 
+from ui.kit.history import HistoryView, has_history
 from ui.kit.dialogs import OptionalDateEdit, date_edit, field_box, options_combo, refused_text
 from ui.shell.i18n import choice_label
 from ui.shell.messages import translate_message
@@ -195,7 +196,6 @@ class FormDialog(QDialog):
 
     def add_history(self) -> None:
         """The record's History tab (its audit events), last; read when first shown."""
-        from ui.kit.history import HistoryView, has_history
         self.history_view = None
         if self.id is None or not has_history(self.kind):
             return

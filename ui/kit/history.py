@@ -11,6 +11,7 @@ from app.audit.query import HISTORY_TYPES, event_detail, object_history
 from app.store.db import Database
 from models.choices import Outcome
 
+from ui.kit.auditevent import AuditEventDialog
 from ui.shell.i18n import choice_label
 
 
@@ -105,7 +106,6 @@ class HistoryView(QWidget):
         seq = self.seq_at(row)
         if seq is None:
             return None
-        from ui.pages.audit import AuditEventDialog
         ev = event_detail(self.db, int(seq))
         if ev is None:
             return None

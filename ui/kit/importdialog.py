@@ -13,7 +13,7 @@ from PySide6.QtGui import QBrush, QColor
 from PySide6.QtWidgets import (QCheckBox, QDialog, QDialogButtonBox, QFileDialog, QHBoxLayout, QLabel, QLineEdit,
                                QPushButton, QTableWidget, QTableWidgetItem, QVBoxLayout)
 
-from app.audit.trail import Actor
+from app.domain.actor import Actor
 from app.store.db import Database
 
 from ui.shell.operations import run_op

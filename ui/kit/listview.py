@@ -13,11 +13,12 @@ from PySide6.QtWidgets import (QApplication, QComboBox, QDialog, QDialogButtonBo
 from app.read import list_filters
 
 from app.read import queries
-from app.audit.trail import Actor
+from app.domain.actor import Actor
 from app.domain.auth import can
 from app.store.db import Database
 from app.services.registry import RETIRABLE, retire_record
 
+from ui.kit.history import HistoryDialog, has_history
 from ui.kit.dialogs import why_not_text
 from ui.kit.forms import FORMS, PERMISSION, TransitionDialog, open_form
 from ui.shell.i18n import choice_label, column_label
@@ -356,7 +357,6 @@ class ListPage(QWidget):
             act.triggered.connect(slot)
             return act
         add("menuOpen", self.tr("Open"), self.open_current, one)
-        from ui.kit.history import has_history
         if has_history(self.kind):
             add("menuHistory", self.tr("History…"), self.show_history, one)
         add("menuCopy", self.tr("Copy"), self.copy_selection, bool(ids))
@@ -400,7 +400,6 @@ class ListPage(QWidget):
         id_ = self.view.current_id()
         if id_ is None:
             return None
-        from ui.kit.history import HistoryDialog
         row = self.model.row_of(id_)
         title = str(self.model.data(self.model.index(row, 0))) if row >= 0 else f"#{id_}"
         dlg = HistoryDialog(self.db, self.kind, id_, title, self)

@@ -11,7 +11,7 @@ from PySide6.QtCore import Qt, QTimer
 from PySide6.QtWidgets import (QGridLayout, QHBoxLayout, QHeaderView, QLabel, QPushButton, QTableWidget,
                                QVBoxLayout, QWidget)
 
-from app.audit.trail import Actor
+from app.domain.actor import Actor
 from app.store.db import Database
 from app.domain.errors import DomainError
 

@@ -23,6 +23,7 @@ from app.store.db import Database
 from app.read.list_filters import sort_key as queries_sort_key
 from app.domain.warranty import WARRANTY_WARN_DAYS, warranty_state   # the rule lives in app/
 
+from ui.kit.auditevent import action_name, object_name
 from ui.shell.i18n import choice_label, column_label
 from ui.shell.operations import Latest
 from ui.shell.settings import settings
@@ -54,7 +55,6 @@ def format_value(col: queries.Column, value) -> str:
     if col.kind == "choice" and col.choices is not None:
         return choice_label(col.choices, value)
     if col.kind in ("audit_action", "audit_object"):     # audit codes named in the reader's language
-        from ui.pages.audit import action_name, object_name
         return action_name(str(value)) if col.kind == "audit_action" else object_name(str(value))
     if col.kind == "bool":
         return "✓" if value else "—"

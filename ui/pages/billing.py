@@ -14,7 +14,7 @@ from PySide6.QtWidgets import (QCheckBox, QDateEdit, QDateTimeEdit, QDialog, QDi
                                QMessageBox, QPushButton, QSplitter, QTableWidget, QTableWidgetItem, QVBoxLayout,
                                QWidget, QFormLayout, QLineEdit)
 
-from app.audit.trail import Actor
+from app.domain.actor import Actor
 from app.domain.auth import can
 from app.store.db import Database
 from app.domain.errors import DomainError, ValidationError

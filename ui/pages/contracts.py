@@ -19,7 +19,7 @@ from PySide6.QtWidgets import (QComboBox, QDialog, QDialogButtonBox, QFormLayout
 
 from app.read import queries
 from app.domain.rating import local_today
-from app.audit.trail import Actor
+from app.domain.actor import Actor
 from app.store.db import Database
 from app.domain.errors import Conflict, DomainError, RuleViolation, ValidationError
 from app.services import contracts as svc

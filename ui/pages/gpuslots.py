@@ -10,7 +10,7 @@ from PySide6.QtWidgets import (QButtonGroup, QComboBox, QGridLayout, QHBoxLayout
                                QPushButton, QSizePolicy, QToolButton, QVBoxLayout, QWidget)
 
 from app.read import queries
-from app.audit.trail import Actor
+from app.domain.actor import Actor
 from app.domain.auth import can
 from app.store.db import Database
 from app.domain.errors import Conflict, DomainError, ValidationError

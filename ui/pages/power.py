@@ -6,96 +6,20 @@ from __future__ import annotations
 from decimal import Decimal
 
 from PySide6.QtCore import QCoreApplication, Qt
-from PySide6.QtGui import QBrush, QColor, QFont, QPen
+from PySide6.QtGui import QBrush, QColor
 from PySide6.QtWidgets import (QAbstractItemView, QDialog, QHBoxLayout, QHeaderView, QLabel, QPushButton,
                                QTableWidget, QTableWidgetItem, QTabWidget, QVBoxLayout, QWidget)
 
 from models.choices import PowerFeedStatus, PowerFeedType, PowerPhase, PowerSide, RedundancyState
 
 from ui.shell.i18n import choice_label
+from ui.widgets.power_bar import kw, problem_lines
 
 TR_CONTEXT = "PowerView"
 
 
 def tr(text: str, disambiguation: str | None = None, n: int = -1) -> str:
     return QCoreApplication.translate(TR_CONTEXT, text, disambiguation, n)
-
-
-def _kw(w) -> str:
-    return f"{Decimal(w) / 1000:.2f}"
-
-
-def side_colour(rp, side: str) -> str:
-    """Red: a feed of the side is over its limit; orange: it would be on failover; green otherwise."""
-    feeds = [f for f in rp.feeds if f.side == side and f.status == PowerFeedStatus.ACTIVE]
-    if any(f.over for f in feeds):
-        return "#e53935"
-    if any(f.failover_w > f.limit_w for f in feeds):
-        return "#ffa726"
-    return "#66bb6a"
-
-
-def problem_lines(rp) -> list[str]:
-    """Why the rack fails a check, in the console's language (from the figures, not the service's text)."""
-    out = []
-    for f in rp.over_limit:
-        out.append(tr("Feed %1 (%2) carries %3 kW, over %4% of its %5 A breaker (%6 kW)")
-                   .replace("%1", f.label).replace("%2", choice_label(PowerSide, f.side)).replace("%3", _kw(f.load_w))
-                   .replace("%4", str(f.limit_pct)).replace("%5", str(f.amperage)).replace("%6", _kw(f.limit_w)))
-    if rp.redundancy == RedundancyState.FAIL:
-        for lost in PowerSide.values():
-            for f in rp.feeds:
-                if f.side != lost and f.status == PowerFeedStatus.ACTIVE and f.failover_w > f.limit_w:
-                    out.append(tr("With %1 lost, feed %2 would carry %3 kW, over its limit of %4 kW")
-                               .replace("%1", choice_label(PowerSide, lost)).replace("%2", f.label)
-                               .replace("%3", _kw(f.failover_w)).replace("%4", _kw(f.limit_w)))
-            if rp.lost_w.get(lost):
-                out.append(tr("With %1 lost, %2 kW of devices plugged into it only would go dark")
-                           .replace("%1", choice_label(PowerSide, lost)).replace("%2", _kw(rp.lost_w[lost])))
-    return out
-
-
-def draw_feed_bars(sc, rp, x: float, y: float, w: float, font: QFont) -> None:
-    """One bar per side (load of its feeds against their capacity, the limit marked) and the
-    N-redundancy verdict under the header's lease line."""
-    from ui.widgets.rack_elevation import _text
-
-    sides = [s for s in PowerSide.values() if any(f.side == s for f in rp.feeds)]
-    gap, h = 8.0, 18.0
-    bw = (w - gap * (len(sides) - 1)) / max(len(sides), 1)
-    for i, side in enumerate(sides):
-        bx = x + i * (bw + gap)
-        feeds = [f for f in rp.feeds if f.side == side]
-        cap = sum((f.capacity_w for f in feeds), Decimal(0))
-        load = rp.side_load(side)
-        limit = rp.side_limit(side)
-        pct = float(load * 100 / cap) if cap else 0.0
-        sc.addRect(bx, y, bw, h, QPen(QColor("#90a4ae"), 1), QBrush(QColor("#eceff1")))
-        fill = sc.addRect(bx, y, bw * min(pct, 100.0) / 100.0, h, QPen(Qt.NoPen), QBrush(QColor(side_colour(rp, side))))
-        fill.setZValue(1)
-        if cap:
-            mx = bx + bw * float(limit / cap)
-            mark = sc.addLine(mx, y - 2, mx, y + h + 2, QPen(QColor("#37474f"), 1.5, Qt.DashLine))
-            mark.setZValue(2)
-        text = (tr("%1: %2 of %3 kW (%4%)").replace("%1", choice_label(PowerSide, side))
-                .replace("%2", _kw(load)).replace("%3", _kw(cap)).replace("%4", f"{pct:.0f}"))
-        tip = "\n".join(
-            tr("%1 %2 A: %3 kW now, %4 kW if the other side is lost; limit %5 kW (%6%)")
-            .replace("%1", f.label).replace("%2", str(f.amperage)).replace("%3", _kw(f.load_w))
-            .replace("%4", _kw(f.failover_w)).replace("%5", _kw(f.limit_w)).replace("%6", str(f.limit_pct))
-            for f in feeds)
-        t = _text(None, text, font, QColor("#212121"), bx + 6, y + 1, bw - 12)
-        t.setZValue(3)
-        t.setToolTip(tip)
-        fill.setToolTip(tip)
-        sc.addItem(t)
-    verdict = choice_label(RedundancyState, rp.redundancy)
-    line = tr("N redundancy: %1").replace("%1", verdict)
-    if rp.over_limit:
-        line += " · " + tr("%n feed(s) over the limit", "", len(rp.over_limit))
-    t = _text(None, line, font, QColor(RedundancyState.colour(rp.redundancy)).darker(120), x, y + 40, w)
-    t.setToolTip("\n".join(problem_lines(rp)))
-    sc.addItem(t)
 
 
 def _table(headers: list[str], name: str) -> QTableWidget:
@@ -160,17 +84,17 @@ class RackPowerPanel(QWidget):
         v.addLayout(row)
 
     def load_rack(self, rack_id: int | None) -> None:
-        from app.services.power import rack_power_of, rack_supplies, room_power
+        from app.read.power import rack_power_of, rack_supplies, room_power
         self.rack_id = rack_id
         if rack_id is None:
             return
         rp = rack_power_of(self.db, rack_id)
         self.title.setText(tr("%1: %2 kW typical · N redundancy: %3").replace("%1", rp.rack)
-                           .replace("%2", _kw(rp.load_w)).replace("%3", choice_label(RedundancyState, rp.redundancy)))
+                           .replace("%2", kw(rp.load_w)).replace("%3", choice_label(RedundancyState, rp.redundancy)))
         self.title.setStyleSheet(f"font-weight: bold; color: {QColor(RedundancyState.colour(rp.redundancy)).darker(130).name()}")
         _fill(self.feeds, [[choice_label(PowerSide, f.side), f.label, choice_label(PowerFeedStatus, f.status),
-                            f"{f.amperage} A {f.voltage} V", _kw(f.load_w), f"{f.pct}", _kw(f.limit_w),
-                            _kw(f.failover_w), f.sold_to or ""] for f in rp.feeds],
+                            f"{f.amperage} A {f.voltage} V", kw(f.load_w), f"{f.pct}", kw(f.limit_w),
+                            kw(f.failover_w), f.sold_to or ""] for f in rp.feeds],
               ["#c62828" if f.over else None for f in rp.feeds])
         notes = problem_lines(rp)
         if rp.unconnected:
@@ -182,12 +106,12 @@ class RackPowerPanel(QWidget):
         room = room_power(self.db, rp.room_id)
         self.room_label.setText(
             tr("Room %1: %2 kW; redundant %3, failing %4, one side only %5, no feeds %6")
-            .replace("%1", room.room).replace("%2", _kw(room.load_w))
+            .replace("%1", room.room).replace("%2", kw(room.load_w))
             .replace("%3", str(room.count(RedundancyState.OK))).replace("%4", str(room.count(RedundancyState.FAIL)))
             .replace("%5", str(room.count(RedundancyState.SINGLE))).replace("%6", str(room.count(RedundancyState.NONE))))
         order = {RedundancyState.FAIL: 0, RedundancyState.SINGLE: 1, RedundancyState.OK: 2, RedundancyState.NONE: 3}
         racks = sorted(room.racks, key=lambda r: (order.get(r.redundancy, 4), r.ok, r.rack))  # failing first
-        _fill(self.room, [[r.rack, _kw(r.load_w), _kw(r.side_load("A")), _kw(r.side_load("B")),
+        _fill(self.room, [[r.rack, kw(r.load_w), kw(r.side_load("A")), kw(r.side_load("B")),
                            choice_label(RedundancyState, r.redundancy)] for r in racks],
               [RedundancyState.colour(r.redundancy) if not r.ok else None for r in racks])
 
@@ -208,7 +132,7 @@ class PowerListDialog(QDialog):
 
     def __init__(self, db, parent=None):
         super().__init__(parent)
-        from app.services.power import list_feeds, list_panels
+        from app.read.power import list_feeds, list_panels
         self.setObjectName("powerListDialog")
         self.setWindowTitle(tr("Power panels and feeds"))
         self.resize(1000, 560)

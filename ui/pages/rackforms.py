@@ -10,7 +10,7 @@ from PySide6.QtWidgets import (QCheckBox, QComboBox, QDialog, QDialogButtonBox, 
 
 from app.read import queries
 from app.domain.rating import local_today
-from app.audit.trail import Actor
+from app.domain.actor import Actor
 from app.store.db import Database
 from app.domain.errors import DomainError, ValidationError
 from models.choices import Face

@@ -16,7 +16,7 @@ from PySide6.QtWidgets import (QCheckBox, QComboBox, QFormLayout, QGroupBox, QHB
                                QLabel, QLineEdit, QMessageBox, QPushButton, QTableWidget, QTableWidgetItem, QTabWidget,
                                QVBoxLayout, QWidget)
 
-from app.audit.trail import Actor
+from app.domain.actor import Actor
 from app.domain.clock import local_today
 from app.store.db import Database
 from app.domain.errors import DomainError

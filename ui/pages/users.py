@@ -6,7 +6,7 @@ import datetime as dt
 
 from PySide6.QtWidgets import QMessageBox, QPushButton
 
-from app.audit.trail import Actor
+from app.domain.actor import Actor
 from app.domain.clock import local_text
 from app.store.db import Database
 from app.domain.errors import DomainError

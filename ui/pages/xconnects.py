@@ -247,7 +247,7 @@ class OrderDialog(_RackForm):
 
     def write(self) -> int:
         from app.domain.errors import ValidationError
-        from app.services.contracts import find_contract
+        from app.services.contracts import get_contract
         from app.services.dcim import find_rack
         from app.services.xconnects import order_cross_connect
         e = self.editors
@@ -261,8 +261,7 @@ class OrderDialog(_RackForm):
         text = e["contract"].text().strip()
         if text:
             number, _, pos = text.partition(",")
-            with self.db.session() as s:
-                ids = [it.id for it in find_contract(s, number.strip()).items]
+            ids = [it.id for it in get_contract(self.db, number.strip()).items]  # in the contract's order
             try:
                 item_id = ids[int(pos.strip() or "1") - 1]
             except (ValueError, IndexError):

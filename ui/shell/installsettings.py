@@ -10,7 +10,7 @@ from PySide6.QtWidgets import (QAbstractItemView, QCheckBox, QComboBox, QDialog,
                                QLabel, QLineEdit, QMessageBox, QPushButton, QTableWidget, QTableWidgetItem,
                                QVBoxLayout)
 
-from app.audit.trail import Actor
+from app.domain.actor import Actor
 from app.store.db import Database
 from app.domain.errors import DomainError
 from app.services.settings import CONTRACT_FOUR_EYES, change_setting, get_setting

@@ -151,7 +151,8 @@ def prepare(db: Database, parent=None) -> bool:
 def refuse_missing_db(url: str, parent=None) -> bool:
     """A SQLite file named by --db, IDC_CONSOLE_DB or the settings that does not exist is refused (no
     folder or file is made); only the default file is created at a first start. True when refused."""
-    from app.store.config import DatabaseUnavailable, check_console_db
+    from app.store.config import DatabaseUnavailable
+    from app.store.db import check_console_db
 
     try:
         check_console_db(url)

@@ -12,7 +12,7 @@ from PySide6.QtWidgets import (QHBoxLayout, QLabel, QListWidget,
                                QStackedWidget, QVBoxLayout, QWidget)
 
 from app.read import queries
-from app.audit.trail import Actor
+from app.domain.actor import Actor
 from app.store.config import describe_url
 from app.store.db import Database
 from models.choices import Role

@@ -6,7 +6,9 @@ classes (and `DashboardCharts`) are the convenience versions that load from a da
 """
 from __future__ import annotations
 
-from PySide6.QtGui import QColor
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QColor, QFont, QFontMetricsF
+from PySide6.QtWidgets import QGraphicsSimpleTextItem
 
 
 def text_colour_on(background: str | QColor) -> QColor:
@@ -30,3 +32,15 @@ def fmt_units(value) -> str:
     """A rack unit number: 12, 20.5."""
     v = float(value)
     return str(int(v)) if v == int(v) else f"{v:.1f}"
+
+
+def scene_text(parent, text: str, font: QFont, colour: QColor, x: float, y: float, max_w: float | None = None):
+    """A scene text at (x, y) in the font and colour, elided to max_w when given."""
+    item = QGraphicsSimpleTextItem(parent)
+    item.setFont(font)
+    if max_w is not None:
+        text = QFontMetricsF(font).elidedText(text, Qt.ElideRight, max_w)
+    item.setText(text)
+    item.setBrush(colour)
+    item.setPos(x, y)
+    return item

@@ -17,13 +17,13 @@ from decimal import Decimal
 
 from PySide6.QtCore import QCoreApplication, QPointF, Qt, Signal
 from PySide6.QtGui import QBrush, QColor, QFont, QFontMetricsF, QPainter, QPen
-from PySide6.QtWidgets import (QGraphicsItem, QGraphicsRectItem, QGraphicsScene, QGraphicsSimpleTextItem,
-                               QGraphicsView, QMenu)
+from PySide6.QtWidgets import (QGraphicsItem, QGraphicsRectItem, QGraphicsScene, QGraphicsView, QMenu)
 
 from app.read.viewdata import ElevationDevice, RackElevationData
 from models.choices import DeviceStatus, RackStatus
 
-from ui.widgets import fmt_decimal, fmt_units, text_colour_on
+from ui.widgets import fmt_decimal, fmt_units, scene_text, text_colour_on
+from ui.widgets.power_bar import draw_feed_bars
 from ui.kit.dialogs import refused_text
 
 UH = 20.0          # scene pixels per rack unit
@@ -44,17 +44,6 @@ def _choice(choices, value) -> str:
 
 def face_x(face: str) -> float:
     return NUM_W if face == "front" else 2 * NUM_W + FACE_W
-
-
-def _text(parent, text: str, font: QFont, colour: QColor, x: float, y: float, max_w: float | None = None):
-    item = QGraphicsSimpleTextItem(parent)
-    item.setFont(font)
-    if max_w is not None:
-        text = QFontMetricsF(font).elidedText(text, Qt.ElideRight, max_w)
-    item.setText(text)
-    item.setBrush(colour)
-    item.setPos(x, y)
-    return item
 
 
 class DeviceBlock(QGraphicsRectItem):
@@ -104,30 +93,30 @@ class DeviceBlock(QGraphicsRectItem):
             f = QFont(base)
             f.setPixelSize(10 if h < UH else 11)
             f.setItalic(True)
-            _text(self, _tr("%1 (full depth)").replace("%1", d.name), f, fg, x, max(0.0, (h - 14) / 2), width)
+            scene_text(self, _tr("%1 (full depth)").replace("%1", d.name), f, fg, x, max(0.0, (h - 14) / 2), width)
             return
         name_font = QFont(base)
         name_font.setBold(True)
         if h < UH:          # half a unit: the name, small
             name_font.setPixelSize(8)
-            _text(self, d.name, name_font, fg, x, -1, width)
+            scene_text(self, d.name, name_font, fg, x, -1, width)
         elif h < 2 * UH:    # one unit: name · model · owner on one line
             name_font.setPixelSize(12)
             fm = QFontMetricsF(name_font)
             name_w = min(fm.horizontalAdvance(d.name) + 8, width * 0.55)
-            _text(self, d.name, name_font, fg, x, 2, name_w - 6)
+            scene_text(self, d.name, name_font, fg, x, 2, name_w - 6)
             f = QFont(base)
             f.setPixelSize(10)
-            _text(self, f"{d.model} · {owner}", f, fg, x + name_w, 4, width - name_w)
+            scene_text(self, f"{d.model} · {owner}", f, fg, x + name_w, 4, width - name_w)
         else:               # two units or more: name on top, model and owner below
             name_font.setPixelSize(13)
             top = max(2.0, (h - 38) / 2) if h < 3 * UH else 4.0
-            _text(self, d.name, name_font, fg, x, top, width)
+            scene_text(self, d.name, name_font, fg, x, top, width)
             f = QFont(base)
             f.setPixelSize(11)
-            _text(self, f"{d.model}", f, fg, x, top + 17, width)
+            scene_text(self, f"{d.model}", f, fg, x, top + 17, width)
             if h >= 3 * UH:
-                _text(self, owner, f, fg, x, top + 32, width)
+                scene_text(self, owner, f, fg, x, top + 32, width)
             else:
                 # the model line carries the owner too when there is no third line
                 self.childItems()[-1].setText(QFontMetricsF(f).elidedText(f"{d.model} · {owner}", Qt.ElideRight, width))
@@ -358,7 +347,7 @@ class RackElevationView(QGraphicsView):
     def _empty(self) -> None:
         f = QFont(self.font())
         f.setPixelSize(14)
-        self.scene().addItem(_text(None, self.tr("Choose a rack to see its elevation"), f, QColor("#757575"), 0, 0))
+        self.scene().addItem(scene_text(None, self.tr("Choose a rack to see its elevation"), f, QColor("#757575"), 0, 0))
 
     def _draw(self, d: RackElevationData) -> None:
         sc = self.scene()
@@ -368,18 +357,18 @@ class RackElevationView(QGraphicsView):
         f = QFont(base)
         f.setPixelSize(17)
         f.setBold(True)
-        sc.addItem(_text(None, d.name, f, QColor("#212121"), NUM_W, 0, FACE_W))
+        sc.addItem(scene_text(None, d.name, f, QColor("#212121"), NUM_W, 0, FACE_W))
         f = QFont(base)
         f.setPixelSize(12)
         where = f"{d.site_name} ({d.site_code}) / {d.room_name}"
         title_w = QFontMetricsF(QFont(base)).horizontalAdvance(d.name) * 1.6 + 12
-        sc.addItem(_text(None, where, f, QColor("#616161"), NUM_W + title_w, 5, width - NUM_W - title_w))
+        sc.addItem(scene_text(None, where, f, QColor("#616161"), NUM_W + title_w, 5, width - NUM_W - title_w))
         status = _choice(RackStatus, d.status)
         line2 = status if not d.lessee_name else self.tr("%1 · leased to %2").replace("%1", status).replace(
             "%2", d.lessee_name)
         dot = sc.addEllipse(NUM_W, 30, 10, 10, QPen(Qt.NoPen), QBrush(QColor(RackStatus.colour(d.status))))
         dot.setToolTip(status)
-        sc.addItem(_text(None, line2, f, QColor("#424242"), NUM_W + 16, 26, width - NUM_W - 16))
+        sc.addItem(scene_text(None, line2, f, QColor("#424242"), NUM_W + 16, 26, width - NUM_W - 16))
         self._power_bar(d, NUM_W, 48, width - NUM_W, f)
         if d.space is not None:
             sp = d.space
@@ -388,7 +377,7 @@ class RackElevationView(QGraphicsView):
                     .replace("%3", str(sp.used_u)).replace("%4", str(sp.free_u)))
             sf = QFont(base)
             sf.setPixelSize(11)
-            sc.addItem(_text(None, text, sf, QColor("#37474f"), NUM_W, 70, width - NUM_W))
+            sc.addItem(scene_text(None, text, sf, QColor("#37474f"), NUM_W, 70, width - NUM_W))
         # face titles
         tf = QFont(base)
         tf.setPixelSize(13)
@@ -396,11 +385,11 @@ class RackElevationView(QGraphicsView):
         for face in FACES:
             label = self.tr("Front") if face == "front" else self.tr("Rear")
             free = len(d.free_units(face))
-            t = _text(None, label, tf, QColor("#37474f"), face_x(face), HEADER_H - 22)
+            t = scene_text(None, label, tf, QColor("#37474f"), face_x(face), HEADER_H - 22)
             sc.addItem(t)
             sf = QFont(base)
             sf.setPixelSize(11)
-            sc.addItem(_text(None, self.tr("%n U free", "", free), sf, QColor("#2e7d32"),
+            sc.addItem(scene_text(None, self.tr("%n U free", "", free), sf, QColor("#2e7d32"),
                              face_x(face) + t.boundingRect().width() + 10, HEADER_H - 20))
         # frames, unit rows and numbers
         bottom = self.rack_top + d.u_height * UH
@@ -414,7 +403,7 @@ class RackElevationView(QGraphicsView):
                 row = sc.addRect(fx, y, FACE_W, UH, QPen(QColor("#e0e0e0"), 0.5),
                                  QBrush(QColor("#f1f8e9") if u in free else QColor("#eceff1")))
                 row.setZValue(0)
-                num = _text(None, str(u), numf, QColor("#78909c"), 0, y + 4)
+                num = scene_text(None, str(u), numf, QColor("#78909c"), 0, y + 4)
                 num.setPos(fx - 4 - num.boundingRect().width(), y + (UH - num.boundingRect().height()) / 2)
                 sc.addItem(num)
             frame = sc.addRect(fx - 1, self.rack_top - 1, FACE_W + 2, d.u_height * UH + 2,
@@ -444,7 +433,7 @@ class RackElevationView(QGraphicsView):
             bg.setPos(face_x(r.face) + 6, top + (min(h, UH * 2) - fm.height()) / 2)
             bg.setZValue(3)
             bg.setToolTip(item.toolTip())
-            t = _text(bg, text, rf, colour.darker(130), 4, 1)
+            t = scene_text(bg, text, rf, colour.darker(130), 4, 1)
             t.setToolTip(item.toolTip())
         # devices and the shadows of full-depth ones
         for dev in d.mounted:
@@ -460,7 +449,7 @@ class RackElevationView(QGraphicsView):
         small.setPixelSize(11)
         if d.unmounted:
             names = ", ".join(x.name for x in d.unmounted)
-            sc.addItem(_text(None, self.tr("Not mounted (0U or no position): %1").replace("%1", names), small,
+            sc.addItem(scene_text(None, self.tr("Not mounted (0U or no position): %1").replace("%1", names), small,
                              QColor("#616161"), NUM_W, y, width - NUM_W))
             y += 18
         self._legend(d, NUM_W, y, width - NUM_W, small)
@@ -491,7 +480,7 @@ class RackElevationView(QGraphicsView):
                 bar.setToolTip(tip)
                 label = self.tr("Leased: %1").replace("%1", lease.customer_name)
                 text = fm.elidedText(label, Qt.ElideRight, FACE_W - 20)
-                t = _text(None, text, font, colour.darker(140), fx + FACE_W - fm.horizontalAdvance(text) - 6,
+                t = scene_text(None, text, font, colour.darker(140), fx + FACE_W - fm.horizontalAdvance(text) - 6,
                           top + 2)  # at the range's top: devices fill ranges from the bottom
                 t.setZValue(1.5)
                 t.setToolTip(tip)
@@ -499,7 +488,6 @@ class RackElevationView(QGraphicsView):
 
     def _power_bar(self, d: RackElevationData, x: float, y: float, w: float, font: QFont) -> None:
         if d.power is not None and d.power.feeds:
-            from ui.pages.power import draw_feed_bars
             draw_feed_bars(self.scene(), d.power, x, y, w, font)
             return
         sc = self.scene()
@@ -511,7 +499,7 @@ class RackElevationView(QGraphicsView):
         fill.setZValue(1)
         text = self.tr("Power: %1 of %2 kW typical (%3%)").replace("%1", fmt_decimal(d.typical_draw_kw)) \
             .replace("%2", fmt_decimal(d.power_capacity_kw)).replace("%3", fmt_decimal(d.power_pct, 1))
-        t = _text(None, text, font, QColor("#212121"), x + 6, y + 1, w - 12)
+        t = scene_text(None, text, font, QColor("#212121"), x + 6, y + 1, w - 12)
         t.setZValue(2)
         sc.addItem(t)
         fill.setToolTip(text)
@@ -528,7 +516,7 @@ class RackElevationView(QGraphicsView):
             if cx + item_w > x + w and cx > x:
                 cx, cy = x, cy + 18
             sc.addRect(cx, cy + 2, 11, 11, QPen(QColor(colour).darker(140)), QBrush(QColor(colour)))
-            sc.addItem(_text(None, name, font, QColor("#424242"), cx + 16, cy, w))
+            sc.addItem(scene_text(None, name, font, QColor("#424242"), cx + 16, cy, w))
             cx += item_w
 
     def _fit(self) -> None:

@@ -30,12 +30,13 @@ from models.choices import DeviceRole, DeviceStatus, GpuState, RackStatus, SiteS
 
 from app.domain.clock import TZ, DateError, parse_date
 from app.domain.errors import ValidationError
-from app.services.common import (create_in, create_many_in, flush_or_refuse, flush_versioned, snapshot, update_many_in,
-                               upsert_in)
+from app.services.common import create_in, create_many_in, update_many_in, upsert_in
+from app.services.entities import flush_or_refuse, flush_versioned, snapshot
 from app.services.gpus import GpuToImport, gpus_by_serial, import_gpu_in, import_gpus_in, install_gpu_in
-from app.store.uow import UnitOfWork
 from app.domain.money import AmountError, parse_decimal
 from app.domain.validators import column_problems, email_problem, phone_problem, region_level, uscc_problem
+from app.importexport.devicetypes import guess_role
+from app.services.devicetypes import upsert_device_type
 from app.importexport.schema import (
     FIELD_COLUMN,
     BULK_WRITE,
@@ -259,7 +260,7 @@ def _device_ref(s: Session, r: _Row, col: str = "device") -> Device | None:
 
 # --- one upsert for the EntitySpec kinds -----------------------------------------------------
 
-def _upsert(uow: UnitOfWork, kind: str, existing, values: dict, label: str, *,
+def _upsert(uow, kind: str, existing, values: dict, label: str, *,
             validate_as: dict | None = None) -> str:
     """Create, or update only what differs, through the service (services.common.upsert_in);
     returns 'created', 'updated' or 'unchanged'."""
@@ -299,7 +300,7 @@ def _resolve_regions(s: Session, r: _Row) -> dict:
     return {"code": code, "name": name, "parent_code": parent, "level": level}
 
 
-def _write_regions(uow: UnitOfWork, r: _Row, v: dict) -> str:
+def _write_regions(uow, r: _Row, v: dict) -> str:
     s = uow.session
     existing = s.get(Region, v["code"])
     if existing is None:
@@ -375,7 +376,7 @@ def _serving_subsidiary(s: Session, r: _Row, region_code: str) -> int | None:
     return None
 
 
-def _write_sites(uow: UnitOfWork, r: _Row, v: dict) -> str:
+def _write_sites(uow, r: _Row, v: dict) -> str:
     existing = uow.session.execute(select(Site).where(Site.code == v["code"])).scalar_one_or_none()
     return _upsert(uow, "site", existing, v, v["code"])
 
@@ -391,7 +392,7 @@ def _resolve_subsidiaries(s: Session, r: _Row) -> dict:
     return v
 
 
-def _write_subsidiaries(uow: UnitOfWork, r: _Row, v: dict) -> str:
+def _write_subsidiaries(uow, r: _Row, v: dict) -> str:
     existing = uow.session.execute(select(Subsidiary).where(Subsidiary.code == v["code"])).scalar_one_or_none()
     return _upsert(uow, "subsidiary", existing, v, v["code"] or "")
 
@@ -413,7 +414,7 @@ def _resolve_rooms(s: Session, r: _Row) -> dict:
     return v
 
 
-def _write_rooms(uow: UnitOfWork, r: _Row, v: dict) -> str:
+def _write_rooms(uow, r: _Row, v: dict) -> str:
     existing = uow.session.execute(select(Room).where(Room.site_id == v["site_id"], Room.name == v["name"])
                                    ).scalar_one_or_none()
     return _upsert(uow, "room", existing, v, v["name"] or "")
@@ -435,7 +436,7 @@ def _resolve_racks(s: Session, r: _Row) -> dict:
     return v
 
 
-def _write_racks(uow: UnitOfWork, r: _Row, v: dict) -> str:
+def _write_racks(uow, r: _Row, v: dict) -> str:
     s = uow.session
     if "_cage" in v:
         name = v.pop("_cage")
@@ -564,7 +565,7 @@ def _u_text(position: str | None) -> str:
     return str(d.quantize(Decimal(1))) if d == d.to_integral_value() else str(d)
 
 
-def _write_devices(uow: UnitOfWork, r: _Row, v: dict) -> str:
+def _write_devices(uow, r: _Row, v: dict) -> str:
     s = uow.session
     existing = None
     if v.get("asset_tag"):
@@ -627,7 +628,7 @@ def _resolve_gpus(s: Session, r: _Row) -> dict:
 _UNKNOWN = object()
 
 
-def _write_gpus(uow: UnitOfWork, r: _Row, v: dict, existing: Any = _UNKNOWN) -> str:
+def _write_gpus(uow, r: _Row, v: dict, existing: Any = _UNKNOWN) -> str:
     s = uow.session
     placing = "_device_id" in v
     device_id, slot = v.pop("_device_id", None), v.pop("_slot", None)
@@ -663,7 +664,7 @@ def _state_change(gpu: GpuAsset, v: dict) -> ValidationError | None:
     return None
 
 
-def _write_gpus_many(uow: UnitOfWork, items: list[tuple[_Row, dict]]) -> list[Any]:
+def _write_gpus_many(uow, items: list[tuple[_Row, dict]]) -> list[Any]:
     """_write_gpus for a batch of rows, in order, set-wise: runs of new GPUs are checked and created by
     create_many_in (or import_gpus_in for those with a state or a slot, as import_gpu_in takes them),
     runs of existing GPUs checked and updated by update_many_in; an existing GPU whose slot changes is
@@ -706,7 +707,7 @@ def _write_gpus_many(uow: UnitOfWork, items: list[tuple[_Row, dict]]) -> list[An
     return out
 
 
-def _update_gpus(uow: UnitOfWork, rows: list[tuple[GpuAsset, dict]]) -> list[Any]:
+def _update_gpus(uow, rows: list[tuple[GpuAsset, dict]]) -> list[Any]:
     """Existing GPUs of a batch: their state as the file says (an import moves no GPU through its
     lifecycle), their fields through update_many_in, then their slot through install_gpu_in."""
     out: list[Any] = [None] * len(rows)
@@ -779,7 +780,7 @@ def _resolve_customers(s: Session, r: _Row) -> dict:
     return v
 
 
-def _write_customers(uow: UnitOfWork, r: _Row, v: dict) -> str:
+def _write_customers(uow, r: _Row, v: dict) -> str:
     s = uow.session
     contact = v.pop("_contact", None)
     existing = s.execute(select(Customer).where(Customer.credit_code == v["credit_code"])).scalar_one_or_none()
@@ -855,7 +856,7 @@ def _local_datetime(r: _Row, col: str) -> dt.datetime | None:
     return value.astimezone(dt.timezone.utc)
 
 
-def _write_users(uow: UnitOfWork, r: _Row, v: dict) -> str:
+def _write_users(uow, r: _Row, v: dict) -> str:
     from app.services.users import import_user_in
 
     return import_user_in(uow, v["login"], v["display_name"], v["role"], v["active"], v["created_at"])
@@ -956,7 +957,7 @@ def _resolve_contracts(s: Session, r: _Row) -> dict:
     return {"number": r.get("number"), "_header": h, "_item": item, "_handover": handover}
 
 
-def _write_contracts(uow: UnitOfWork, r: _Row, v: dict) -> str:
+def _write_contracts(uow, r: _Row, v: dict) -> str:
     from app.services.migration import import_contract_item_in
 
     if not v["number"]:
@@ -965,8 +966,7 @@ def _write_contracts(uow: UnitOfWork, r: _Row, v: dict) -> str:
     return import_contract_item_in(uow, v["number"], v["_header"], v["_item"], v["_handover"], new)
 
 
-def _write_device_types(uow: UnitOfWork, r: _Row, v: dict) -> str:
-    from app.importexport.devicetypes import guess_role, upsert_device_type
+def _write_device_types(uow, r: _Row, v: dict) -> str:
 
     if r.file is None and "role" not in v and not uow.session.execute(
             select(DeviceType.id).where(DeviceType.slug == v.get("slug"))).first():

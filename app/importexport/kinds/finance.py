@@ -13,13 +13,14 @@ from pathlib import Path
 from sqlalchemy import select
 
 from models import Customer, InvoicingProfile
-from models.choices import FapiaoType
 
-from app.audit.trail import Actor
+from app.domain.actor import Actor
 from app.domain.auth import require
 from app.store.db import Database
-from app.domain.errors import DomainError, NotFound, ValidationError
-from app.store.uow import UnitOfWork
+from app.domain.errors import NotFound, ValidationError
+from app.services.exports import record_export
+from app.services.fapiao import set_profiles
+from app.importexport.export import table_format, write_export
 
 PROFILE_COLUMNS = ("credit_code", "customer", "title", "tax_id", "address_phone", "bank_account", "fapiao_type",
                    "email")
@@ -44,7 +45,6 @@ def export_profiles_rows(db: Database) -> tuple[list[str], list[list]]:
 def export_kind(db: Database, actor: Actor, kind: str, path: str | Path, fmt: str | None = None, *,
                 period: str | None = None) -> int:
     """Write one finance kind to a file; audited as an export. Returns the number of rows."""
-    from app.importexport import table_format, write_export
 
     require(actor, "export")
     path = Path(path)
@@ -65,10 +65,8 @@ def export_kind(db: Database, actor: Actor, kind: str, path: str | Path, fmt: st
     fmt = (fmt or table_format(path)).lower()
     headers, rows = rows_of(db)
     count = write_export(headers, iter(rows), path, fmt, sheet=kind)
-    with UnitOfWork(db, actor) as uow:
-        uow.audit("export", {"fapiao": "fapiao", "deposits": "deposit"}.get(kind, "customer"), None, path.name,
-                  after={"kind": kind, "format": fmt, "rows": count, "file": path.name})
-        uow.commit()
+    record_export(db, actor, {"fapiao": "fapiao", "deposits": "deposit"}.get(kind, "customer"), path.name,
+                  {"kind": kind, "format": fmt, "rows": count, "file": path.name})
     return count
 
 
@@ -84,9 +82,6 @@ def _read(path: Path) -> list[dict]:
 def import_profiles(db: Database, actor: Actor, path: str | Path, *, dry_run: bool = False) -> dict:
     """Customers' invoicing profiles from CSV or XLSX: all rows or none (ValidationError listing every
     bad row by line number); each change audited like a form's."""
-    from app.services.fapiao import set_profile_in
-    from app.services.receivables import find_customer
-
     require(actor, "import")
     require(actor, "manage_customers")
     path = Path(path)
@@ -98,29 +93,4 @@ def import_profiles(db: Database, actor: Actor, path: str | Path, *, dry_run: bo
     missing = {"title", "tax_id"} - set(rows[0])
     if missing or not ({"credit_code", "customer"} & set(rows[0])):
         raise ValidationError({"file": "the file needs the columns credit_code (or customer), title and tax_id"})
-    errors: dict[str, str] = {}
-    counts = {"rows": len(rows), "created": 0, "updated": 0, "unchanged": 0}
-    with UnitOfWork(db, actor) as uow:
-        s = uow.session
-        seen: dict[int, int] = {}
-        for n, r in enumerate(rows, start=2):
-            try:
-                c = find_customer(s, r.get("credit_code") or r.get("customer") or "")
-                if c.id in seen:
-                    raise ValidationError({"customer": f"{c.name} is also on row {seen[c.id]}"})
-                seen[c.id] = n
-                values = {k: r.get(k, "") for k in ("title", "tax_id", "address_phone", "bank_account", "email")}
-                values["fapiao_type"] = r.get("fapiao_type") or FapiaoType.DIGITAL_SPECIAL
-                with s.begin_nested():
-                    counts[set_profile_in(uow, c, values)] += 1
-            except ValidationError as exc:
-                errors[f"row {n}"] = "; ".join(f"{k}: {v}" for k, v in exc.errors.items())
-            except DomainError as exc:
-                errors[f"row {n}"] = exc.message
-        if errors:
-            raise ValidationError(errors)
-        if dry_run:
-            return counts
-        uow.audit("import", "customer", None, path.name, after={"kind": "invoicing-profiles", **counts})
-        uow.commit()
-    return counts
+    return set_profiles(db, actor, rows, path.name, dry_run=dry_run)

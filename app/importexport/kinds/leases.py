@@ -17,6 +17,7 @@ from models.choices import Face, ItemKind
 
 from app.domain.errors import RuleViolation
 from app.services.space import find_cage_in, item_space, open_lease_in, space_problems
+from app.importexport.kinds.core import _customer
 
 COLUMNS = ("site", "location", "rack", "u_from", "u_to", "face", "customer", "start", "end", "cage", "note")
 REQUIRED = ("customer", "start")
@@ -42,7 +43,6 @@ def _rack(s, r) -> int | None:
 
 def resolve_leases(s, r) -> dict[str, Any]:
     from app.domain.errors import ValidationError
-    from app.importexport import _customer
 
     v: dict[str, Any] = {"customer_id": _customer(s, r, "customer"), "start_date": r.date("start"),
                          "end_date": r.date("end"), "note": r.get("note") or None,

@@ -17,9 +17,10 @@ from models.choices import DeviceRole
 from models.power import PduFeed, PowerFeed, PowerPanel
 
 from app.domain.errors import NotFound, RuleViolation, ValidationError
-from app.services.common import snapshot
-from app.services.power import attach_pdu_in, create_feed_in, create_panel_in, find_panel_in, power_verdict_in, \
-    update_feed_in, validate_feed, validate_panel
+from app.importexport.kinds.core import _site as find_site
+from app.read.power import power_verdict_in
+from app.services.power import attach_pdu_in, create_feed_in, create_panel_in, find_panel_in, \
+    update_feed_in, update_panel_in, validate_feed, validate_panel
 
 KINDS = ("power-panels", "power-feeds", "pdus")
 COLUMNS: dict[str, tuple[str, ...]] = {
@@ -45,7 +46,6 @@ MODEL = {"power-panels": PowerPanel, "power-feeds": PowerFeed, "pdus": PduFeed}
 
 def _site(s, r) -> Site | None:
     """The row's site by its code, name or NetBox slug, as sites, racks and devices find it."""
-    from app.importexport import _site as find_site
     return find_site(s, r)
 
 
@@ -117,17 +117,7 @@ def write_panels(uow, r, v: dict) -> str:
     if panel is None:
         create_panel_in(uow, v, reason=f"imported from line {r.line}")
         return "created"
-    before = snapshot(panel)
-    changed = {k: val for k, val in v.items() if before.get(k) != val}
-    if not changed:
-        return "unchanged"
-    for k, val in changed.items():
-        setattr(panel, k, val)
-    panel.updated_by = uow.actor.login
-    s.flush()
-    uow.audit("power_panel.update", "power_panel", panel.id, panel.name, before={k: before[k] for k in changed},
-              after=changed, reason=f"imported from line {r.line}")
-    return "updated"
+    return "updated" if update_panel_in(uow, panel, v, reason=f"imported from line {r.line}") else "unchanged"
 
 
 def export_panels_query():

@@ -23,6 +23,7 @@ from models.choices import (CableEnd, CableStatus, CableType, LengthUnit, Xconne
 
 from app.domain.errors import RuleViolation
 from app.services.xconnects import connect_cable_in, move_in, order_in
+from app.importexport.kinds.core import _customer, _device_ref, _site
 
 CABLE_COLUMNS = ("side_a_site", "side_a_device", "side_a_type", "side_a_name", "side_b_site", "side_b_device",
                  "side_b_type", "side_b_name", "type", "status", "label", "color", "length", "length_unit")
@@ -54,7 +55,6 @@ def _choice(r, col: str, choices, default: str | None = None) -> str | None:
 def _device(s, r, side: str) -> int | None:
     """The device at one end: by name within the end's site (its code, name or NetBox slug, as NetBox's
     CableImportForm names it), else by asset tag or a name no other device has."""
-    from app.importexport import _device_ref, _site
     col = f"side_{side}_device"
     if r.get(f"side_{side}_site"):
         site = _site(s, r, f"side_{side}_site")
@@ -132,7 +132,6 @@ def _item(s, r) -> int | None:
 
 
 def resolve_cross_connects(s, r) -> dict[str, Any]:
-    from app.importexport import _customer
     from app.importexport.kinds.leases import _rack
 
     v: dict[str, Any] = {

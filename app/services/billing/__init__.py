@@ -27,10 +27,10 @@ from app.services.billing.charges import (_Ctx, _Data, _fee, _gpu_metering, _gpu
                       handover_date, item_charges, line_texts, revised)
 from app.services.billing.downtime import end_downtime, record_downtime  # noqa: F401
 from app.services.billing.issue import (_refuse_if_issued, _take_statement_number, credit_lines, credit_statement, delete_draft,  # noqa: F401
-                    issue_statements, rebill_statement, record_fapiao)
+                    issue_statements, record_fapiao)
 from app.services.billing.meters import _YES, MeterImport, _check_counters_rise, _parse_time, _rack_resolver, import_meter_readings  # noqa: F401
 from app.services.billing.run import (_billed_keys, billable_from, billable_periods, pending_drafts, period_has_ended,  # noqa: F401
-                  refuse_open_period, run_billing)
+                  rebill_statement, refuse_open_period, run_billing)
 from app.services.billing.statements import (BILLED_STATUSES, CHARGE_ORDER, CREDIT_PREFIX, IN_CHUNK, PARTIAL_PREFIX, WAIVER_PREFIX,  # noqa: F401
                          STATEMENT_EXPORT_HEADERS, IssueSummary, LineInfo, Progress, RunSummary, StatementInfo,
                          _chunks, _contract_numbers, _find_statement, _fmt_t, _line_info, _statement_info,

@@ -6,12 +6,12 @@ import datetime as dt
 
 from models import (Device, Downtime, GpuAsset)
 
-from app.audit.trail import Actor
+from app.domain.actor import Actor
 from app.domain.auth import require
 from app.store.db import Database
 from app.domain.errors import RuleViolation, ValidationError
 from app.store.uow import UnitOfWork
-from app.services.common import get_or_404
+from app.services.entities import get_or_404
 from app.services.billing.statements import _fmt_t
 
 # --- downtime -----------------------------------------------------------------------------

@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import datetime as dt
-from dataclasses import replace
 from decimal import Decimal
 from typing import Callable, Iterable
 
@@ -16,18 +15,19 @@ from models.choices import StatementKind, StatementStatus
 
 from app.domain import rating as B
 from app.domain.money import format_amount
-from app.audit.trail import Actor, append_events
+from app.domain.actor import Actor
+from app.audit.trail import append_events
 from app.domain.auth import require
 from app.store.db import Database
 from app.domain.errors import Conflict, RuleViolation, ValidationError
 from app.store.uow import UnitOfWork
 from app.domain.validators import fapiao_number_problem, money_field
 from app.domain.wording import Text
-from app.services.common import flush_versioned
-from app.services.receivables import statement_due_date
+from app.services.entities import flush_versioned
 from app.services.billing.charges import line_texts
-from app.services.billing.statements import (CREDIT_PREFIX, PARTIAL_PREFIX, WAIVER_PREFIX, IssueSummary, Progress, RunSummary, StatementInfo,
-                         _find_statement, _statement_info, _statement_infos, line_text)
+from app.services.billing.statements import statement_due_date, statement_due_dates
+from app.services.billing.statements import (CREDIT_PREFIX, PARTIAL_PREFIX, WAIVER_PREFIX, IssueSummary, Progress, StatementInfo,
+                         _find_statement, _statement_info, line_text)
 from app.domain.messages import message_of
 from app.store.logs import logged_run
 
@@ -103,7 +103,6 @@ def _issue_batch(db: Database, actor: Actor, batch: list[int], skipped: list[str
                  elsewhere: list[int]) -> list[tuple[int, str, Decimal]]:
     """Issue one batch of drafts in one transaction (see issue_statements)."""
     from app.services.contracts import next_document_number
-    from app.services.receivables import statement_due_dates
 
     with UnitOfWork(db, actor) as uow:
         s = uow.session
@@ -350,45 +349,3 @@ def credit_lines(uow: UnitOfWork, orig: Statement, line_ids: Iterable[int] | Non
                  after={"original": orig.number, "lines": len(lines), "partial": partial is not None,
                         "waived": waive, "subtotal": tot.subtotal, "tax": tot.tax, "total": tot.total})
     return cn, event
-
-
-def rebill_statement(db: Database, actor: Actor, key: int | str, *, issue: bool = False,
-                     as_of: dt.datetime | None = None) -> RunSummary:
-    """Bill again, as their next revision, the lines of an issued statement that credit notes
-    credited in full, on a new statement referring to it (the charge as the contract, handover,
-    leases and readings now give it). The regular run of the month does the same for every
-    customer; this does it for one statement now."""
-    from app.services.billing.run import _billed_keys, pending_drafts, run_billing
-
-    require(actor, "run_billing")
-    with db.session() as s:
-        st = _find_statement(s, key)
-        if st.kind != StatementKind.STATEMENT or st.status != StatementStatus.ISSUED:
-            raise RuleViolation(f"{st.number or f'#{st.id}'} is not an issued statement; a rebill corrects the "
-                                "credited lines of an issued statement")
-        p = B.Period.parse(st.period)
-        item_ids = {ln.contract_item_id for ln in st.lines if ln.contract_item_id}
-        latest, credited = _billed_keys(s, p, dict.fromkeys(item_ids, ""))
-        free = {item for (item, charge), (rev, sid) in latest.items() if (item, charge, rev) in credited}
-        number = st.number
-        if not free:
-            waived = s.execute(select(Statement.number).join(StatementLine).where(
-                Statement.original_id == st.id, StatementLine.charge.startswith(WAIVER_PREFIX))
-                .order_by(Statement.number).limit(1)).scalar()
-            mine = {(ln.contract_item_id, ln.charge, ln.revision) for ln in st.lines}
-            if mine & credited:
-                raise RuleViolation(f"the credited lines of {number} were already rebilled; see its later statements")
-            if waived:
-                raise RuleViolation(f"the lines of {number} credited by {waived} were waived; a waived line is not "
-                                    "billed again")
-            raise RuleViolation(f"no line of {number} has been credited in full; credit it first "
-                                f"(billing credit {number} --reason …), then rebill")
-    summary = run_billing(db, actor, p.label, as_of=as_of, item_ids=free)
-    if issue:
-        ids = [st.id for st in summary.statements if st.id]
-        result = issue_statements(db, actor, statement_ids=ids)
-        with db.session() as s:
-            fresh = tuple(_statement_infos(s, ids))
-        summary = replace(summary, issued=tuple(n for _i, n, _t in result.issued), statements=fresh,
-                          pending_drafts=pending_drafts(db, p.label))
-    return summary

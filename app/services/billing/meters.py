@@ -15,7 +15,7 @@ from sqlalchemy.orm import Session
 from models import (MeterReading)
 
 from app.domain import rating as B
-from app.audit.trail import Actor
+from app.domain.actor import Actor
 from app.audit.reconcile import id_ranges, readings_digest
 from app.domain.auth import require
 from app.store.db import Database

@@ -15,16 +15,17 @@ from models import (Contract, Customer, Statement, StatementLine, Subsidiary)
 from models.choices import StatementKind, StatementStatus
 
 from app.domain import rating as B
-from app.audit.trail import Actor, append_events
+from app.domain.actor import Actor
+from app.audit.trail import append_events
 from app.domain.auth import require
 from app.store.db import Database
-from app.domain.errors import ValidationError
+from app.domain.errors import RuleViolation, ValidationError
 from app.store.uow import UnitOfWork
-from app.services.common import flush_versioned
+from app.services.entities import flush_versioned
 from app.services.billing.charges import _Ctx, _load_data, _tax_rates, item_charges, line_texts, revised
-from app.services.billing.issue import issue_statements
+from app.services.billing.issue import credit_lines, issue_statements
 from app.services.billing.statements import (BILLED_STATUSES, CHARGE_ORDER, CREDIT_PREFIX, PARTIAL_PREFIX, WAIVER_PREFIX, LineInfo, Progress, RunSummary,
-                         StatementInfo, _chunks, _contract_numbers, _statement_infos, _words)
+                         StatementInfo, _chunks, _contract_numbers, _find_statement, _statement_infos, _words)
 from app.domain.messages import message_of
 from app.store.logs import logged_run
 
@@ -432,8 +433,6 @@ def _correct_superseded(uow: UnitOfWork, contracts: list[Contract], p: B.Period,
                                   f"{orig.number}: {len(line_ids)} line(s) would be credited and billed again as "
                                   f"amendment {new_number} (from {eff}) stands"))
             continue
-        from app.services.billing.issue import credit_lines
-
         locked = s.execute(select(Statement).where(Statement.id == sid).with_for_update(of=Statement)).scalar_one()
         cn, event = credit_lines(uow, locked, line_ids, reason, as_of)
         event["object_label"] = event.pop("label")
@@ -484,3 +483,43 @@ def months_to_rebill(s: Session, p: B.Period | None = None) -> list[tuple[str, s
         if periods:
             out.append((old.number, new_number, eff, periods))
     return out
+
+
+def rebill_statement(db: Database, actor: Actor, key: int | str, *, issue: bool = False,
+                     as_of: dt.datetime | None = None) -> RunSummary:
+    """Bill again, as their next revision, the lines of an issued statement that credit notes
+    credited in full, on a new statement referring to it (the charge as the contract, handover,
+    leases and readings now give it). The regular run of the month does the same for every
+    customer; this does it for one statement now."""
+    require(actor, "run_billing")
+    with db.session() as s:
+        st = _find_statement(s, key)
+        if st.kind != StatementKind.STATEMENT or st.status != StatementStatus.ISSUED:
+            raise RuleViolation(f"{st.number or f'#{st.id}'} is not an issued statement; a rebill corrects the "
+                                "credited lines of an issued statement")
+        p = B.Period.parse(st.period)
+        item_ids = {ln.contract_item_id for ln in st.lines if ln.contract_item_id}
+        latest, credited = _billed_keys(s, p, dict.fromkeys(item_ids, ""))
+        free = {item for (item, charge), (rev, sid) in latest.items() if (item, charge, rev) in credited}
+        number = st.number
+        if not free:
+            waived = s.execute(select(Statement.number).join(StatementLine).where(
+                Statement.original_id == st.id, StatementLine.charge.startswith(WAIVER_PREFIX))
+                .order_by(Statement.number).limit(1)).scalar()
+            mine = {(ln.contract_item_id, ln.charge, ln.revision) for ln in st.lines}
+            if mine & credited:
+                raise RuleViolation(f"the credited lines of {number} were already rebilled; see its later statements")
+            if waived:
+                raise RuleViolation(f"the lines of {number} credited by {waived} were waived; a waived line is not "
+                                    "billed again")
+            raise RuleViolation(f"no line of {number} has been credited in full; credit it first "
+                                f"(billing credit {number} --reason …), then rebill")
+    summary = run_billing(db, actor, p.label, as_of=as_of, item_ids=free)
+    if issue:
+        ids = [st.id for st in summary.statements if st.id]
+        result = issue_statements(db, actor, statement_ids=ids)
+        with db.session() as s:
+            fresh = tuple(_statement_infos(s, ids))
+        summary = replace(summary, issued=tuple(n for _i, n, _t in result.issued), statements=fresh,
+                          pending_drafts=pending_drafts(db, p.label))
+    return summary

@@ -9,16 +9,17 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Callable, Iterable
 
-from sqlalchemy import select
+from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from models import (Contract, ContractItem, Customer, Statement, StatementLine, Subsidiary)
-from models.choices import ContractStatus, LineUnit
+from models.choices import ContractStatus, LineUnit, StatementKind
 
 from app.domain import rating as B
 from app.domain.money import format_cny
 from app.domain.wording import amount_words
 from app.store.db import Database
+from app.domain.clock import local_date
 from app.domain.errors import NotFound
 
 BILLED_STATUSES = (ContractStatus.ACTIVE, ContractStatus.SUSPENDED, ContractStatus.EXPIRED,
@@ -47,6 +48,30 @@ class LineInfo:
     tax: Decimal
     note: str
     revision: int = 1
+
+
+# --- due dates: set when a statement is issued (receivables counts from them) -----------------
+DEFAULT_TERM_DAYS = 30  # a statement whose contracts name no term, and those issued before terms
+
+
+def statement_due_date(s: Session, st: Statement, issued_at: dt.datetime) -> dt.date:
+    """Issue date in Shanghai plus the (shortest) payment term of the contracts billed on it."""
+    if st.kind == StatementKind.CREDIT_NOTE:
+        return local_date(issued_at)
+    return statement_due_dates(s, [st.id], issued_at)[st.id]
+
+
+def statement_due_dates(s: Session, statement_ids: list[int], issued_at: dt.datetime) -> dict[int, dt.date]:
+    """statement_due_date of many (ordinary) statements issued at one instant, in one query."""
+    issued = local_date(issued_at)
+    days = dict(s.execute(
+        select(StatementLine.statement_id, func.min(Contract.payment_term_days))
+        .join(ContractItem, ContractItem.id == StatementLine.contract_item_id)
+        .join(Contract, Contract.id == ContractItem.contract_id)
+        .where(StatementLine.statement_id.in_(statement_ids))
+        .group_by(StatementLine.statement_id)).all())
+    return {sid: issued + dt.timedelta(days=DEFAULT_TERM_DAYS if days.get(sid) is None else int(days[sid]))
+            for sid in statement_ids}
 
 
 @dataclass(frozen=True)

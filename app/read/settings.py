@@ -1,0 +1,46 @@
+"""The console's settings, declared once (key, default, what it means, the bounds of a number), and a
+setting's value as the rules read it inside a transaction. Changing one is app.services.settings's."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from sqlalchemy.orm import Session
+
+from models import AppSetting
+
+
+CONTRACT_FOUR_EYES = "contract_four_eyes"
+POWER_LIMIT_PCT = "power_breaker_limit_pct"
+OVERDUE_SUSPENSION_DAYS = "overdue_suspension_days"  # receivables: overdue longer proposes suspension
+
+
+@dataclass(frozen=True)
+class SettingSpec:
+    key: str
+    default: bool | int
+    description: str
+    bounds: tuple[int, int] | None = None  # a whole-number setting's range (None: on/off)
+
+
+SETTINGS: dict[str, SettingSpec] = {
+    CONTRACT_FOUR_EYES: SettingSpec(
+        CONTRACT_FOUR_EYES, True,
+        "a contract is approved by someone other than who drafted or submitted it (turn off for a one-person shop)"),
+    POWER_LIMIT_PCT: SettingSpec(
+        POWER_LIMIT_PCT, 80,
+        "the share of a circuit's breaker its load may reach, in percent (the 80 % rule; app/services/power.py)",
+        bounds=(1, 100)),
+    OVERDUE_SUSPENSION_DAYS: SettingSpec(
+        OVERDUE_SUSPENSION_DAYS, 60,
+        "customers with an amount overdue more than this many days are proposed for suspension (a person decides)",
+        bounds=(0, 3650)),
+}
+
+
+def setting_in(session: Session, key: str) -> bool | int:
+    """The setting's value inside the caller's transaction (its default when never set)."""
+    spec = SETTINGS[key]
+    row = session.get(AppSetting, key)
+    if row is None:
+        return spec.default
+    return int(row.value) if spec.bounds is not None else row.value == "on"
