@@ -176,7 +176,7 @@ def admin(db) -> Actor:
     return login(db, "admin", PASSWORD)
 
 
-def _user(db, admin, login_name, role, display):
+def make_user(db, admin, login_name, role, display):
     from app.services.users import add_user, login
 
     add_user(db, admin, login_name, role, PASSWORD, display)
@@ -185,17 +185,17 @@ def _user(db, admin, login_name, role, display):
 
 @pytest.fixture
 def operator(db, admin) -> Actor:
-    return _user(db, admin, "op", "operator", "运维 小王")
+    return make_user(db, admin, "op", "operator", "运维 小王")
 
 
 @pytest.fixture
 def manager(db, admin) -> Actor:
-    return _user(db, admin, "am", "account_manager", "客户经理 李娜")
+    return make_user(db, admin, "am", "account_manager", "客户经理 李娜")
 
 
 @pytest.fixture
 def auditor(db, admin) -> Actor:
-    return _user(db, admin, "audit", "auditor", "审计 张伟")
+    return make_user(db, admin, "audit", "auditor", "审计 张伟")
 
 
 def table_counts(db: Database) -> dict[str, int]:

@@ -10,7 +10,8 @@ import random
 from sqlalchemy import select
 
 from bench import scale
-from app.audit.trail import (GENESIS_HASH, HASHED_FIELDS, Actor, _fast_sql, _scan, _select_sql, append_event,
+from app.audit.scan import fast_sql, scan_rows, select_sql
+from app.audit.trail import (GENESIS_HASH, HASHED_FIELDS, Actor, append_event,
                        canonical_json, event_hash, format_ts, hash_payload)
 from models import AuditEvent
 from tests.conftest import on_postgresql
@@ -36,7 +37,7 @@ def test_the_test_vector():
 
 def test_the_verify_paths_hash_a_stored_event_as_appending_did(db):
     """Store the fixed event (with this machine's host and version) and read it back through the
-    Python path (_select_sql + _scan) and the database-built payload (_fast_sql)."""
+    Python path (select_sql + scan_rows) and the database-built payload (fast_sql)."""
     with db.session() as s:
         ev = append_event(s, Actor(1, "admin", "管理员", "admin"), request_id=FIXED["request_id"],
                           action=FIXED["action"], object_type="contract", object_id=7, object_label="GZ-2026-0007",
@@ -52,17 +53,17 @@ def test_the_verify_paths_hash_a_stored_event_as_appending_did(db):
     with db.engine.connect() as conn:
         def sql(q):
             return q.replace("%s", "?") if dialect == "sqlite" else q
-        rows = conn.exec_driver_sql(sql(_select_sql(dialect)), (seq, seq)).fetchall()
-        assert _scan([rows], None, None).first[3] is True
-        (_seq, _prev, stored_too, payload), = conn.exec_driver_sql(sql(_fast_sql(dialect)), (seq, seq)).fetchall()
+        rows = conn.exec_driver_sql(sql(select_sql(dialect)), (seq, seq)).fetchall()
+        assert scan_rows([rows], None, None).first[3] is True
+        (_seq, _prev, stored_too, payload), = conn.exec_driver_sql(sql(fast_sql(dialect)), (seq, seq)).fetchall()
         assert stored_too == stored and hashlib.sha256(bytes(payload)).hexdigest() == stored
 
 
 def test_the_synthetic_chain_hashes_by_the_one_definition():
-    plan = scale._Plan(random.Random(1), dt.date(2026, 11, 30), {}, {})
+    plan = scale.Plan(random.Random(1), dt.date(2026, 11, 30), {}, {})
     plan.events = [("contract.approve", "contract", 7, "GZ-2026-0007", {"status": "approved", "note": "引号\"\n"}, None)]
     users = [(1, "admin", "管理员", "admin"), (2, "lina", "李娜", "account_manager")]
-    rows = list(scale._audit_rows(plan, 1, GENESIS_HASH, 3, users))
+    rows = list(scale.audit_rows(plan, 1, GENESIS_HASH, 3, users))
     prev = GENESIS_HASH
     for row in rows:
         fields = dict(zip(scale.AUDIT_COLS, row))

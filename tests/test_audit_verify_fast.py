@@ -22,12 +22,12 @@ CHUNK = 4
 
 
 def _exact_sqlite(conn, lo, hi, expected_seq=None, expected_hash=None, chunk=None):
-    return audit_scan._scan([conn.execute(audit_scan._select_sql("sqlite").replace("%s", "?"), (lo, hi)).fetchall()],
+    return audit_scan.scan_rows([conn.execute(audit_scan.select_sql("sqlite").replace("%s", "?"), (lo, hi)).fetchall()],
                             expected_seq, expected_hash)
 
 
 def _exact_pg(execute, lo, hi, expected_seq=None, expected_hash=None):
-    return audit_scan._scan([execute(audit_scan._select_sql("postgresql"), (lo, hi))], expected_seq, expected_hash)
+    return audit_scan.scan_rows([execute(audit_scan.select_sql("postgresql"), (lo, hi))], expected_seq, expected_hash)
 
 
 @pytest.fixture
@@ -122,7 +122,7 @@ def _rehash_last(db, payload_sql: str):
 
 def _careless_sqlite_payload(ts: str) -> str:
     """json_object without the shape checks of app.audit.scan._sqlite_payload."""
-    args = ", ".join(f"'{f}', " + (ts if f == "ts" else f'"{f}"') for f in audit_scan._SORTED_FIELDS)
+    args = ", ".join(f"'{f}', " + (ts if f == "ts" else f'"{f}"') for f in audit_scan.SORTED_FIELDS)
     return f"CAST(json_object({args}) AS BLOB)"
 
 
@@ -139,7 +139,7 @@ def test_a_forged_hash_of_a_differently_serialised_payload_is_refused(chain, mon
         ]
     else:
         forgeries = [("UPDATE audit_event SET prev_hash = 'f\"' || substr(prev_hash, 3) "
-                      "WHERE seq = (SELECT max(seq) FROM audit_event)", audit_scan._pg_payload())]
+                      "WHERE seq = (SELECT max(seq) FROM audit_event)", audit_scan.pg_payload())]
     for tamper, payload_sql in forgeries:
         _sql(chain, tamper)
         _rehash_last(chain, payload_sql)

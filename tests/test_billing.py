@@ -226,7 +226,7 @@ def test_hybrid_over_and_under_commitment(db, admin, manager):
 
 # --- power ----------------------------------------------------------------------------------
 
-def _daily(start_day: int, n_days: int, first: int, per_day: int, month=10):
+def daily_readings(start_day: int, n_days: int, first: int, per_day: int, month=10):
     base = cst(2026, month, start_day)
     return [(base + dt.timedelta(days=k), str(first + per_day * k)) for k in range(n_days)]
 
@@ -250,7 +250,7 @@ def test_power_overage_with_a_meter_reset(db, admin, manager):
     w = make_world(db)
     c = signed(db, manager, admin, w, [rack_item(w, 2, "5000", power_allowance_kw=D(5), kwh_price=D("1.20"))],
                dt.date(2026, 10, 1), dt.date(2027, 9, 30))
-    add_readings(db, w.rack_ids[1], _daily(1, 15, 10000, 150) + _daily(16, 17, 150, 150))
+    add_readings(db, w.rack_ids[1], daily_readings(1, 15, 10000, 150) + daily_readings(16, 17, 150, 150))
     octo = run(db, admin, "2026-10")
     assert lines_of(octo) == [("fee", D(1), D("5000"), D("5000.00"), D("300.00")),
                               ("power", D("930.000"), D("1.2"), D("1116.00"), D("145.08"))]
@@ -309,7 +309,7 @@ def test_meter_gap_holds_the_power_line_until_readings_arrive(db, admin, manager
     w = make_world(db)
     signed(db, manager, admin, w, [rack_item(w, 3, "5000", power_allowance_kw=D(5), kwh_price=D("1.20"))],
            dt.date(2026, 10, 1), dt.date(2027, 9, 30))
-    every = _daily(1, 32, 0, 100)  # 100 kWh a day → 3,100 kWh < 3,720 allowance
+    every = daily_readings(1, 32, 0, 100)  # 100 kWh a day → 3,100 kWh < 3,720 allowance
     add_readings(db, w.rack_ids[2], every[:9] + every[14:])
     first = run(db, admin, "2026-10")
     assert [l[0] for l in lines_of(first)] == ["fee"]

@@ -5,14 +5,14 @@ from __future__ import annotations
 import datetime as dt
 from decimal import Decimal as D
 
-from tests.test_billing import _daily, add_readings, make_world, rack_item, run, signed
+from tests.test_billing import daily_readings, add_readings, make_world, rack_item, run, signed
 
 
 def test_run_warnings_follow_the_asked_language_lines_the_contract(db, admin, manager):
     w = make_world(db)
     signed(db, manager, admin, w, [rack_item(w, 2, "5000", power_allowance_kw=D(5), kwh_price=D("1.20"))],
            dt.date(2026, 10, 1), dt.date(2027, 9, 30))
-    add_readings(db, w.rack_ids[1], _daily(1, 15, 10000, 150) + _daily(16, 17, 150, 150))
+    add_readings(db, w.rack_ids[1], daily_readings(1, 15, 10000, 150) + daily_readings(16, 17, 150, 150))
     english = run(db, admin, "2026-10", dry_run=True, language="en")
     [reset] = [x for x in english.warnings if "reset" in x]
     assert "meter reset at" in reset and "segments summed" in reset and "复位" not in reset

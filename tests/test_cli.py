@@ -91,8 +91,6 @@ def test_real_entry_point_first_admin_and_backup(tmp_path):
 def test_every_commands_help_formats_cleanly():
     """Every command's and subcommand's --help text renders (a bare '%' in a help string garbles
     argparse's listing of the commands: it once printed the parser's repr for `power`)."""
-    import argparse
-
     from launcher import COMMAND_MODULES
     from app.cli.main import build_parser
 
@@ -100,7 +98,7 @@ def test_every_commands_help_formats_cleanly():
         text = parser.format_help()
         assert "option_strings" not in text, path
         for action in parser._actions:
-            if isinstance(action, argparse._SubParsersAction):
+            if isinstance(action.choices, dict):          # the sub-commands' parsers, by name
                 for name, sub in action.choices.items():
                     yield from walk(sub, path + [name])
         yield path

@@ -12,7 +12,7 @@ from app.services import contracts as C
 from app.services.settings import CONTRACT_FOUR_EYES, change_setting, four_eyes_required
 from models import AuditEvent, Contract
 from models.choices import ContractStatus
-from tests.conftest import _user, table_counts
+from tests.conftest import make_user, table_counts
 from test_billing_world import cst, make_world, rack_item
 
 START, END = dt.date(2026, 9, 1), dt.date(2027, 8, 31)
@@ -21,7 +21,7 @@ S = ContractStatus
 
 @pytest.fixture
 def admin2(db, admin):
-    return _user(db, admin, "boss2", "admin", "第二审批人")
+    return make_user(db, admin, "boss2", "admin", "第二审批人")
 
 
 def _draft(db, actor, w, rack=1):

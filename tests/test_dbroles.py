@@ -48,12 +48,12 @@ def pg(db, admin, monkeypatch, tmp_path):
         assert left == 0
 
 
-def _dsn(db, login):
+def role_dsn(db, login):
     u = make_url(dbroles.person_url(db.url, login, PASSWORD))
     return u.set(drivername="postgresql").render_as_string(hide_password=False)
 
 
-def _try(conn, sql) -> str | None:
+def try_sql(conn, sql) -> str | None:
     """None when allowed, else the error class name; nothing is changed either way."""
     try:
         with conn.transaction(force_rollback=True):
@@ -110,7 +110,7 @@ def test_every_forbidden_write_is_refused(pg):
     checked = 0
     for login, role in PEOPLE.items():
         allowed = dbroles.WRITES[role]
-        with psycopg.connect(_dsn(pg, login), autocommit=True) as conn:
+        with psycopg.connect(role_dsn(pg, login), autocommit=True) as conn:
             assert conn.execute("SELECT current_user").fetchone()[0] == f"{pg.url.rsplit('/', 1)[1]}.{login}"
             for table in tables:
                 cols = _columns(pg, table)
@@ -119,36 +119,36 @@ def test_every_forbidden_write_is_refused(pg):
                             "UPDATE": f'UPDATE "{table}" SET "{col}" = "{col}" WHERE false',
                             "DELETE": f'DELETE FROM "{table}" WHERE false'}
                 for verb, sql in attempts.items():
-                    result = _try(conn, sql)
+                    result = try_sql(conn, sql)
                     may = verb in allowed.get(table, ()) and verb not in TABLES_NOT_WRITABLE_BY_ANYONE.get(table, ())
                     if may:
                         assert result != "refused", (login, table, verb)
                     else:
                         assert result == "refused", (login, table, verb)
                         checked += 1
-                assert _try(conn, f'TRUNCATE "{table}"') == "refused", (login, table)
-                assert _try(conn, f'ALTER TABLE "{table}" ADD COLUMN x_forged integer') == "refused", (login, table)
-                assert _try(conn, f'DROP TABLE "{table}"') == "refused", (login, table)
+                assert try_sql(conn, f'TRUNCATE "{table}"') == "refused", (login, table)
+                assert try_sql(conn, f'ALTER TABLE "{table}" ADD COLUMN x_forged integer') == "refused", (login, table)
+                assert try_sql(conn, f'DROP TABLE "{table}"') == "refused", (login, table)
                 checked += 3
             for trigger, table in (("audit_event_append_only", "audit_event"),
                                    ("audit_event_no_truncate", "audit_event"),
                                    ("statement_issued_frozen", "statement"),
                                    ("statement_line_issued_frozen", "statement_line")):
-                assert _try(conn, f"DROP TRIGGER {trigger} ON {table}") == "refused", (login, trigger)
-                assert _try(conn, f"ALTER TABLE {table} DISABLE TRIGGER {trigger}") == "refused"
+                assert try_sql(conn, f"DROP TRIGGER {trigger} ON {table}") == "refused", (login, trigger)
+                assert try_sql(conn, f"ALTER TABLE {table} DISABLE TRIGGER {trigger}") == "refused"
             # app_user: only an administrator writes it, even one's own row (logging in goes through
             # idc_login_state, one's own password through idc_own_password)
             if role != "admin":
-                assert _try(conn, "UPDATE app_user SET failed_logins = 0 WHERE login = %s" % _lit(login)) == "refused"
+                assert try_sql(conn, "UPDATE app_user SET failed_logins = 0 WHERE login = %s" % _lit(login)) == "refused"
                 # the definer functions check who calls them
-                assert _try(conn, "SELECT idc_person_login('op', 'admin', true, NULL)") == "refused"
-                assert _try(conn, "SELECT idc_login_state('admin', 'ok', NULL, 'x')") == "refused"
-                assert _try(conn, "SELECT idc_login_state(%s, 'ok', NULL, NULL)" % _lit(login)) is None
+                assert try_sql(conn, "SELECT idc_person_login('op', 'admin', true, NULL)") == "refused"
+                assert try_sql(conn, "SELECT idc_login_state('admin', 'ok', NULL, 'x')") == "refused"
+                assert try_sql(conn, "SELECT idc_login_state(%s, 'ok', NULL, NULL)" % _lit(login)) is None
             # the trail: the server numbers, links, dates and hashes every event (tests/test_security_pg.py
             # tries the forgeries); auditors may not call audit_append at all
             if role == "auditor":
-                assert _try(conn, "SELECT audit_append('[{\"action\": \"x\"}]'::jsonb)") == "refused"
-            assert _try(conn, "SELECT * FROM audit_head_lock()") is None
+                assert try_sql(conn, "SELECT audit_append('[{\"action\": \"x\"}]'::jsonb)") == "refused"
+            assert try_sql(conn, "SELECT * FROM audit_head_lock()") is None
     assert checked > 300
 
 

@@ -19,8 +19,8 @@ from app.audit.trail import Actor
 from app.domain.errors import DomainError
 from app.importexport import (COLUMNS, EXPORT_KINDS, MONEY_COLUMNS, MONEY_FORMAT, export_rows, neutralise_cell, run_export,
                               write_export)
-from app.importexport.export import _export_csv_in_sql
-from app.importexport.export_sql import _crlf
+from app.importexport.export import export_csv_in_sql
+from app.importexport.export_sql import to_crlf
 
 # Texts a spreadsheet or a CSV reader could take for something else.
 AWKWARD = [
@@ -44,7 +44,7 @@ def _python_csv(db, kind, path):
 
 def _sql_csv(db, kind, path):
     headers, _ = export_rows(db, kind)
-    count = _export_csv_in_sql(db, kind, headers, path, None, None)
+    count = export_csv_in_sql(db, kind, headers, path, None, None)
     return count, (path.read_bytes() if count is not None else None)
 
 
@@ -114,7 +114,7 @@ def test_copy_line_ends_become_crlf_outside_quoted_fields():
         for j in range(i, len(data) + 1, 3):
             out, inside, count = [], False, 0
             for block in (data[:i], data[i:j], data[j:]):
-                b, inside, n = _crlf(block, inside)
+                b, inside, n = to_crlf(block, inside)
                 out.append(b)
                 count += n
             assert b"".join(out) == want and count == len(rows) and not inside

@@ -17,10 +17,10 @@ SYSTEMS = ["Windows", "Darwin", "Linux"]
 def fresh_registry(monkeypatch):
     monkeypatch.delenv(fonts.ENV_VAR, raising=False)
     monkeypatch.delenv(fonts.ENV_VAR_BOLD, raising=False)
-    monkeypatch.setattr(fonts, "_registered", None)
-    monkeypatch.setattr(fonts, "_fc_list_candidates", lambda: [])
+    monkeypatch.setattr(fonts, "registered", None)
+    monkeypatch.setattr(fonts, "fc_list_candidates", lambda: [])
     yield
-    fonts._registered = None
+    fonts.registered = None
     monkeypatch.undo()
     fonts.register_cjk_fonts()   # leave ReportLab with the default font for the tests after these
 
@@ -75,7 +75,7 @@ def test_no_font_found_says_what_to_do(system, tmp_path):
 
 
 def test_fontconfig_only_where_it_lives(monkeypatch):
-    monkeypatch.setattr(fonts, "_fc_list_candidates", lambda: ["/fc/found.ttf"])
+    monkeypatch.setattr(fonts, "fc_list_candidates", lambda: ["/fc/found.ttf"])
     assert "/fc/found.ttf" in [p for p, _ in fonts.candidate_paths(system="Linux")]
     for system in ("Windows", "Darwin"):
         assert "/fc/found.ttf" not in [p for p, _ in fonts.candidate_paths(system=system)]

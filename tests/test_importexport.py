@@ -559,11 +559,11 @@ def test_export_neutralises_formula_text_and_keeps_numbers(db, admin, world, tmp
 
 
 def test_neutralise_cell_cases():
-    from app.importexport import _unneutralise, neutralise_cell
+    from app.importexport import unneutralise, neutralise_cell
 
     for text in ("=1+1", "+86 10 1234 5678", "-2+3", "@x", "\t=1", "\r=1", "'=x"):
         assert neutralise_cell(text) == "'" + text
-        assert _unneutralise(neutralise_cell(text)) == text
+        assert unneutralise(neutralise_cell(text)) == text
     for value in ("plain", "-1,234.50", "+5", "42%", -3, Decimal("-1.5"), None, "", "'quoted"):
         assert neutralise_cell(value) == value
 

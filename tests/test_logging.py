@@ -16,7 +16,7 @@ def fresh_logging(tmp_path, monkeypatch):
     root = logging.getLogger()
     handlers, level = list(root.handlers), root.level
     levels = {name: logging.getLogger(name).level for name in logs.OWN_PACKAGES}
-    monkeypatch.setattr(logs, "_handler", None)
+    monkeypatch.setattr(logs, "file_handler", None)
     yield tmp_path / "home"
     for h in root.handlers:
         if h not in handlers:

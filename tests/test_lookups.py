@@ -108,7 +108,7 @@ def test_the_tax_rate_on_a_date_is_one_reading(db, admin, manager):
         s.commit()
         assert tax_rates_on(s, dt.date(2026, 12, 31)) == base
         assert tax_rates_on(s, dt.date(2027, 1, 1))["idc"] == Decimal("0.09")
-        assert SB._tax_rates(s, Period.parse("2027-01")) == tax_rates_on(s, dt.date(2027, 1, 1))
+        assert SB.tax_rates(s, Period.parse("2027-01")) == tax_rates_on(s, dt.date(2027, 1, 1))
     w = make_world(db)
     c = C.create_contract(db, manager, subsidiary_id=w.subsidiary_id, customer_id=w.customer_id,
                           start_date=dt.date(2027, 1, 1), end_date=dt.date(2027, 12, 31), items=[rack_item(w, 1, "1")])

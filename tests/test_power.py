@@ -49,7 +49,7 @@ def chain(db, admin):
     return dict(w=w, rack=w.rack_ids[0], feeds=(feed_a, feed_b), pdus=pdus, server=server, panels=(panel_a, panel_b))
 
 
-def _servers(db, admin, chain, n, *, first=1, sides=("A", "B")):
+def add_servers(db, admin, chain, n, *, first=1, sides=("A", "B")):
     ids = []
     for k in range(first, first + n):
         dev = place_device(db, admin, dict(name=f"srv-{k:02d}", device_type_id=chain["server"], rack_id=chain["rack"],
@@ -65,11 +65,11 @@ def _check(db, chain) -> P.RackPower:
 
 
 def test_dual_supplies_are_redundant_until_one_side_cannot_carry_the_other(db, admin, chain):
-    _servers(db, admin, chain, 3)  # 2,100 W: 1,050 W a side; with A lost, B carries 2,100 W ≤ 2,816 W
+    add_servers(db, admin, chain, 3)  # 2,100 W: 1,050 W a side; with A lost, B carries 2,100 W ≤ 2,816 W
     rp = _check(db, chain)
     assert rp.redundancy == RedundancyState.OK and rp.ok
     assert [(f.side, f.load_w, f.failover_w) for f in rp.feeds] == [("A", D(1050), D(2100)), ("B", D(1050), D(2100))]
-    _servers(db, admin, chain, 2, first=4)  # 3,500 W: 1,750 W a side (fine) but 3,500 W > 2,816 W on failover
+    add_servers(db, admin, chain, 2, first=4)  # 3,500 W: 1,750 W a side (fine) but 3,500 W > 2,816 W on failover
     rp = _check(db, chain)
     assert rp.redundancy == RedundancyState.FAIL and not rp.over_limit
     assert any("with side A lost, feed PP-B/A-01-B (B) would carry 3.50 kW" in p for p in rp.problems)
@@ -79,8 +79,8 @@ def test_dual_supplies_are_redundant_until_one_side_cannot_carry_the_other(db, a
 
 def test_side_a_load_that_b_cannot_carry_fails_even_with_a_light_b_side(db, admin, chain):
     """Side A alone carries single-corded servers: losing A darkens them, so the rack is not redundant."""
-    _servers(db, admin, chain, 1)                     # redundant 700 W
-    _servers(db, admin, chain, 2, first=2, sides=("A",))  # 1,400 W on A only
+    add_servers(db, admin, chain, 1)                     # redundant 700 W
+    add_servers(db, admin, chain, 2, first=2, sides=("A",))  # 1,400 W on A only
     rp = _check(db, chain)
     assert rp.redundancy == RedundancyState.FAIL and rp.single_corded == 2
     assert rp.lost_w["A"] == D(1400) and rp.lost_w["B"] == 0
@@ -88,9 +88,9 @@ def test_side_a_load_that_b_cannot_carry_fails_even_with_a_light_b_side(db, admi
 
 
 def test_the_80_percent_rule_and_its_setting(db, admin, chain):
-    _servers(db, admin, chain, 3, sides=("A",))  # 2,100 W on a 3,520 W feed: 59.7 %
+    add_servers(db, admin, chain, 3, sides=("A",))  # 2,100 W on a 3,520 W feed: 59.7 %
     assert not _check(db, chain).over_limit
-    _servers(db, admin, chain, 2, first=4, sides=("A",))  # 3,500 W: 99.4 % > 80 %
+    add_servers(db, admin, chain, 2, first=4, sides=("A",))  # 3,500 W: 99.4 % > 80 %
     rp = _check(db, chain)
     assert [f.label for f in rp.over_limit] == ["PP-A/A-01-A"] and not rp.ok
     assert rp.feeds[0].pct == D("99.4") and rp.feeds[0].limit_w == D("2816")
@@ -106,7 +106,7 @@ def test_the_80_percent_rule_and_its_setting(db, admin, chain):
 
 
 def test_supplies_and_pdus_are_checked(db, admin, chain):
-    srv = _servers(db, admin, chain, 1)[0]
+    srv = add_servers(db, admin, chain, 1)[0]
     with pytest.raises(RuleViolation, match="already feeds srv-01"):
         P.connect_supply(db, admin, srv, "PSU3", chain["pdus"]["A"], 1)
     with pytest.raises(ValidationError):
@@ -244,11 +244,11 @@ def test_the_checks_and_the_setting_from_the_command_line(db, admin, chain, caps
 
     url = db.engine.url.render_as_string(hide_password=False)
     monkeypatch.setenv("IDC_CONSOLE_PASSWORD", PASSWORD)
-    _servers(db, admin, chain, 3)
+    add_servers(db, admin, chain, 3)
     assert main(["--db", url, "power", "check", "GZ1/A/A-01"]) == 0
     assert "A/A-01: 2.10 kW; Redundant" in capsys.readouterr().out
     assert main(["--db", url, "--user", "admin", "power", "connect", "srv-01", "PSU3", "PDU-A", "9"]) == 0
-    _servers(db, admin, chain, 2, first=4)
+    add_servers(db, admin, chain, 2, first=4)
     assert main(["--db", url, "power", "check", "--site", "GZ1"]) == 1
     out = capsys.readouterr().out
     assert "failing 1" in out and "with side A lost, feed PP-B/A-01-B (B) would carry 3.50 kW" in out

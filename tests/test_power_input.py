@@ -17,7 +17,7 @@ from app.services.dcim import place_device
 from models import Rack, Site
 from models.power import PduFeed, PowerPanel
 from tests.conftest import PASSWORD
-from test_power import _servers, chain  # noqa: F401  (the fixture; its uses below are noqa: F811)
+from test_power import add_servers, chain  # noqa: F401  (the fixture; its uses below are noqa: F811)
 
 
 @pytest.fixture
@@ -58,7 +58,7 @@ def test_a_feed_added_below_its_load_says_so_and_exits_1(db, admin, chain, cli):
 
 def test_a_feed_imported_below_its_load_is_reported_and_exits_1(db, admin, chain, cli, tmp_path):  # noqa: F811
     site, _room, rack = _names(db, chain)
-    _servers(db, admin, chain, 3)  # 2,100 W: 1,050 W a side
+    add_servers(db, admin, chain, 3)  # 2,100 W: 1,050 W a side
     path = tmp_path / "feeds.csv"
     path.write_text(f"site,power_panel,rack,name,side,amperage\n{site},PP-A,{rack},A-01-A,A,4\n", encoding="utf-8")
     # the A feed's breaker lowered to 4 A: 880 W, 80 %: 704 W, under its 1,050 W
@@ -75,7 +75,7 @@ def test_a_feed_imported_below_its_load_is_reported_and_exits_1(db, admin, chain
 
 
 def test_a_pdu_moved_to_the_other_side_says_so_and_exits_1(db, admin, chain, cli):  # noqa: F811
-    _servers(db, admin, chain, 2)  # 1,400 W, each server on PDU-A and PDU-B
+    add_servers(db, admin, chain, 2)  # 1,400 W, each server on PDU-A and PDU-B
     feed_a, feed_b = chain["feeds"]
     code, out, err = cli("power", "pdu", str(chain["pdus"]["B"]), str(feed_a))
     # both PDUs now on side A: with A lost, all 1,400 W go dark

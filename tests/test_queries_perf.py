@@ -23,7 +23,7 @@ FIXED_TERMS = ["a", "A0", "FZ", "srv", "gpu", "2026", "GZ-2026", "科技", "有�
 def _old_rows(db, spec, text, sort, desc):
     """The filter as it was: one OR over every filter column of the joined source."""
     text = text.strip()
-    pattern = queries._like_pattern(text)
+    pattern = queries.like_pattern(text)
     conds = [e.like(pattern, escape="\\") if db.is_sqlite else e.ilike(pattern, escape="\\")
              for e in spec.filter_exprs]
     col = spec.column(sort or spec.default_sort).expr
@@ -61,7 +61,7 @@ def _new_rows(db, spec, text, sort, desc, limit):
 @pytest.mark.parametrize("probe_rows", [4000, 3])
 def test_filters_return_the_same_rows(demo_db, monkeypatch, probe_rows):
     # probe_rows=3 forces the window probe to run, miss and fall back to the union (pages of 2)
-    monkeypatch.setattr(queries, "_PROBE_ROWS", probe_rows)
+    monkeypatch.setattr(queries, "PROBE_ROWS", probe_rows)
     limit = 200 if probe_rows > 100 else 2
     terms = _terms(demo_db)
     matched = 0
@@ -79,13 +79,13 @@ def test_filters_return_the_same_rows(demo_db, monkeypatch, probe_rows):
 
 def test_union_shape_is_used_where_it_helps(demo_db):
     gpu = queries.SPECS["gpu"]
-    clause, union = queries._filter_clause(demo_db, gpu, "AB1")
+    clause, union = queries.filter_clause(demo_db, gpu, "AB1")
     assert union and "UNION" in str(clause.compile(demo_db.engine))
     # ASCII-only columns are not scanned for a non-ASCII term: only host and customer names remain
-    clause, union = queries._filter_clause(demo_db, gpu, "科技")
+    clause, union = queries.filter_clause(demo_db, gpu, "科技")
     assert union and "serial" not in str(clause.compile(demo_db.engine))
     # one table, several columns: the plain OR (one scan) stays
-    clause, union = queries._filter_clause(demo_db, queries.SPECS["customer"], "科技")
+    clause, union = queries.filter_clause(demo_db, queries.SPECS["customer"], "科技")
     assert not union
     # every filter column ASCII-only: no scan at all, nothing matches
     assert queries.search(demo_db, "科技") and not [h for h in queries.search(demo_db, "科技") if h.kind == "gpu"]
@@ -98,7 +98,7 @@ def test_search_skips_ascii_columns_with_the_same_hits(demo_db):
             continue
         # the skipped columns cannot contain non-ASCII text on the demo data either
         with demo_db.engine.connect() as conn:
-            for col in queries._ASCII_ONLY:
+            for col in queries.ASCII_ONLY:
                 assert conn.execute(select(func.count()).where(col.like(f"%{text}%"))).scalar_one() == 0
         assert all(h.kind != "gpu" for h in hits)
 
@@ -125,19 +125,19 @@ def test_dashboard_fleet_matches_the_joined_grouping(demo_db):
 
 
 def test_count_kept_from_the_first_page_only_while_nothing_changed(demo_db, monkeypatch):
-    monkeypatch.setattr(queries, "_PROBE_ROWS", 1)  # the demo is smaller than a probe window
+    monkeypatch.setattr(queries, "PROBE_ROWS", 1)  # the demo is smaller than a probe window
     spec = queries.SPECS["gpu"]
     with demo_db.engine.connect() as conn:
         term = conn.execute(select(GpuAsset.serial).order_by(GpuAsset.id).limit(1)).scalar_one()[1:4]
     expected = len(_old_rows(demo_db, spec, term, None, None))
     queries.fetch_page(demo_db, spec, queries.Cursor(), text=term)
-    key = queries._count_key(demo_db, spec, term)
-    head, _when, n = queries._COUNTS[key]
+    key = queries.count_key(demo_db, spec, term)
+    head, _when, n = queries.COUNTS[key]
     assert n == expected and head == queries.audit_head(demo_db)
-    assert queries.count(demo_db, spec, term) == expected and key not in queries._COUNTS  # used once
+    assert queries.count(demo_db, spec, term) == expected and key not in queries.COUNTS  # used once
     # a figure from another audit head (someone wrote meanwhile) is not used
-    queries._COUNTS[key] = (head - 1, _when, 12345)
+    queries.COUNTS[key] = (head - 1, _when, 12345)
     assert queries.count(demo_db, spec, term) == expected
     # nor a stale one
-    queries._COUNTS[key] = (head, _when - 60, 12345)
+    queries.COUNTS[key] = (head, _when - 60, 12345)
     assert queries.count(demo_db, spec, term) == expected

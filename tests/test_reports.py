@@ -231,7 +231,7 @@ def test_font_search_order_and_rejects_fonts_without_cjk(monkeypatch, tmp_path):
     monkeypatch.setenv(fonts.ENV_VAR, dejavu)
     paths = [p for p, _ in fonts.candidate_paths(tmp_path / "given.ttf")]
     assert paths[:2] == [str(tmp_path / "given.ttf"), dejavu]
-    monkeypatch.setattr(fonts, "_registered", None)
+    monkeypatch.setattr(fonts, "registered", None)
     found = fonts.register_cjk_fonts()
     assert found.regular_path != dejavu  # Latin-only font skipped, a CJK one found
 

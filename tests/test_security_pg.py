@@ -16,7 +16,7 @@ from app.domain.auth import login_fingerprint
 from app.audit.reconcile import reconcile
 from models import AuditEvent
 from tests.conftest import on_postgresql
-from tests.test_dbroles import PEOPLE, _dsn, _try, pg  # noqa: F401  (pg: the fixture)
+from tests.test_dbroles import PEOPLE, role_dsn, try_sql, pg  # noqa: F401  (pg: the fixture)
 
 def _append(conn, function: str, events: list[dict]):
     """The function's answer, or the refusal's class and message (nothing kept when refused)."""
@@ -37,7 +37,7 @@ def test_each_login_is_refused_every_bypass_of_the_services(pg):  # noqa: F811
     prefix = pg.url.rsplit("/", 1)[1]
     refused = 0
     for login, role in PEOPLE.items():
-        with psycopg.connect(_dsn(pg, login), autocommit=True) as conn:
+        with psycopg.connect(role_dsn(pg, login), autocommit=True) as conn:
             assert conn.execute("SELECT session_user").fetchone()[0] == f"{prefix}.{login}"
             # 1. the trail: the client's hash, actor, seq and link count for nothing
             seq, head = conn.execute("SELECT seq, hash FROM audit_head").fetchone()
@@ -60,22 +60,22 @@ def test_each_login_is_refused_every_bypass_of_the_services(pg):  # noqa: F811
                 refused += 1
             got = _append(conn, "audit_note", [_event(action="contract.approve")])
             assert isinstance(got, str) and "audit_note records only" in got, got
-            assert _try(conn, "SELECT idc_audit_insert('[{}]'::jsonb, NULL)") == "refused"
-            assert _try(conn, "UPDATE audit_head SET hash = hash") == "refused"
+            assert try_sql(conn, "SELECT idc_audit_insert('[{}]'::jsonb, NULL)") == "refused"
+            assert try_sql(conn, "UPDATE audit_head SET hash = hash") == "refused"
             refused += 3
             # 2. logins: nobody locks or counts anyone else's
             for sql in ("SELECT idc_login_state('admin', 'lock', (now() AT TIME ZONE 'utc') + interval '23 hours', NULL)",
                         "SELECT idc_login_state('admin', 'fail', NULL, NULL)",
                         "SELECT idc_login_state(%s, 'lock', (now() AT TIME ZONE 'utc') + interval '23 hours', NULL)"
                         % _lit(login)):
-                assert _try(conn, sql) == "refused", (login, sql)
+                assert try_sql(conn, sql) == "refused", (login, sql)
                 refused += 1
             # 3. password hashes and the login-HMAC key: no group reads them; checks say yes or no, for oneself
             for sql in ("SELECT login, password_hash FROM app_user", "SELECT * FROM app_user",
                         "SELECT * FROM app_secret", "SELECT idc_login_fingerprint('admin')",
                         "SELECT idc_password_setting('admin')", "SELECT idc_password_matches('admin', 'x')",
                         "SELECT idc_audit_payload(NULL::audit_event)"):
-                assert _try(conn, sql) == "refused", (login, sql)
+                assert try_sql(conn, sql) == "refused", (login, sql)
                 refused += 1
             assert conn.execute("SELECT idc_password_matches(%s, 'not the hash')", (login,)).fetchone()[0] is False
             assert conn.execute("SELECT count(*) FROM app_user").fetchone()[0] >= len(PEOPLE)  # the rest is readable
@@ -84,7 +84,7 @@ def test_each_login_is_refused_every_bypass_of_the_services(pg):  # noqa: F811
                         "VALUES ('idc', 0, '2026-11-01')", "DELETE FROM tax_rate",
                         "UPDATE meter_reading SET kwh_total = 0", "DELETE FROM meter_reading",
                         "UPDATE circuit_reading SET kwh_total = 0", "DELETE FROM circuit_reading"):
-                assert _try(conn, sql) == "refused", (login, sql)
+                assert try_sql(conn, sql) == "refused", (login, sql)
                 refused += 1
     assert refused >= 4 * 20
     with pg.engine.connect() as c:

@@ -63,12 +63,12 @@ def test_the_command_line_says_the_disk_is_full(sqlite_db, tmp_path, monkeypatch
         pages = conn.execute(text("PRAGMA page_count")).scalar_one()
     import app.store.db as appdb
 
-    real = appdb._sqlite_pragmas
+    real = appdb.sqlite_pragmas
 
     def capped(dbapi_conn, record):  # the command line opens its own engine: cap it there
         real(dbapi_conn, record)
         dbapi_conn.execute(f"PRAGMA max_page_count = {pages + 40}")
-    monkeypatch.setattr(appdb, "_sqlite_pragmas", capped)
+    monkeypatch.setattr(appdb, "sqlite_pragmas", capped)
     monkeypatch.setenv("IDC_CONSOLE_PASSWORD", PASSWORD)
     code = main(["--db", db.url, "--user", "admin", "import", "regions", str(path)])
     err = capsys.readouterr().err

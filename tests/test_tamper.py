@@ -236,12 +236,12 @@ REFUSED_FOR.update({
 def test_roles_refuse_the_tampering(pg):  # noqa: F811  (pg is the fixture imported below)
     import psycopg
 
-    from test_dbroles import PEOPLE, _dsn, _try
+    from test_dbroles import PEOPLE, role_dsn, try_sql
 
     for login, role in PEOPLE.items():
-        with psycopg.connect(_dsn(pg, login), autocommit=True) as conn:
+        with psycopg.connect(role_dsn(pg, login), autocommit=True) as conn:
             for kind, sql in ATTEMPTS.items():
-                refused = _try(conn, sql) == "refused"
+                refused = try_sql(conn, sql) == "refused"
                 assert refused == (role in REFUSED_FOR[kind]), (login, kind)
 
 

@@ -9,7 +9,7 @@ from app.importexport import run_import
 from models import Device
 from tests.builders import build_types
 from tests.conftest import table_counts
-from test_xconnects import _order, world  # noqa: F401  (the fixture)
+from test_xconnects import order_xconnect, world  # noqa: F401  (the fixture)
 
 
 @pytest.mark.parametrize("field,port", [("port", "0"), ("port", "-1"), ("port", "+3"), ("mmr_port", "0"),
@@ -18,10 +18,10 @@ def test_a_cross_connect_port_is_numbered_from_1(db, admin, world, field, port):
     w, info = world
     before = table_counts(db)
     with pytest.raises(ValidationError) as exc:
-        _order(db, admin, w, info, **{"port": "1", field: port})
+        order_xconnect(db, admin, w, info, **{"port": "1", field: port})
     assert "ports are numbered from 1" in exc.value.errors[field]
     assert table_counts(db) == before
-    assert _order(db, admin, w, info, port="12A", mmr_port="1")
+    assert order_xconnect(db, admin, w, info, port="12A", mmr_port="1")
 
 
 def test_a_cable_from_a_port_to_itself_is_refused(db, admin, world, tmp_path):  # noqa: F811

@@ -34,7 +34,7 @@ def world(db, admin, manager):
     return w, info
 
 
-def _order(db, admin, w, info, port="1", **kw):
+def order_xconnect(db, admin, w, info, port="1", **kw):
     values = dict(customer_id=w.customer_id, rack_id=w.rack_ids[0], panel="PP-01", port=port,
                   peer_kind=XconnectPeer.CARRIER, peer_name="中国电信", medium=XconnectMedium.SMF,
                   mmr_panel="MMR-ODF-01", mmr_port=port, ordered_date=dt.date(2026, 2, 20),
@@ -45,7 +45,7 @@ def _order(db, admin, w, info, port="1", **kw):
 
 def test_lifecycle_moves_and_refuses_an_illegal_move(db, admin, world):
     w, info = world
-    xc = _order(db, admin, w, info)
+    xc = order_xconnect(db, admin, w, info)
     X.move_cross_connect(db, admin, xc, XconnectState.INSTALLED, on=dt.date(2026, 3, 10), note="跳纤完成")
     before = table_counts(db)
     with pytest.raises(RuleViolation) as err:
@@ -71,19 +71,19 @@ def test_lifecycle_moves_and_refuses_an_illegal_move(db, admin, world):
 
 def test_ordering_checks_the_customers_space_ports_and_the_item(db, admin, world):
     w, info = world
-    _order(db, admin, w, info)
+    order_xconnect(db, admin, w, info)
     with pytest.raises(RuleViolation, match="already carries cross-connect XC-"):
-        _order(db, admin, w, info, mmr_port="9")
+        order_xconnect(db, admin, w, info, mmr_port="9")
     with pytest.raises(RuleViolation, match="leases no space in rack"):
-        _order(db, admin, w, info, port="2", rack_id=w.rack_ids[1])
+        order_xconnect(db, admin, w, info, port="2", rack_id=w.rack_ids[1])
     with pytest.raises(ValidationError) as err:
-        _order(db, admin, w, info, port="3", peer_kind=XconnectPeer.CUSTOMER, peer_customer_id=w.customer_id)
+        order_xconnect(db, admin, w, info, port="3", peer_kind=XconnectPeer.CUSTOMER, peer_customer_id=w.customer_id)
     assert "peer_customer_id" in err.value.errors
-    _order(db, admin, w, info, port="4", peer_kind=XconnectPeer.CUSTOMER, peer_customer_id=w.other_customer_id,
+    order_xconnect(db, admin, w, info, port="4", peer_kind=XconnectPeer.CUSTOMER, peer_customer_id=w.other_customer_id,
            peer_name=None)
-    _order(db, admin, w, info, port="5", peer_kind=XconnectPeer.CLOUD, peer_name="阿里云高速通道")
+    order_xconnect(db, admin, w, info, port="5", peer_kind=XconnectPeer.CLOUD, peer_name="阿里云高速通道")
     with pytest.raises(RuleViolation, match="sells 3 cross-connect"):
-        _order(db, admin, w, info, port="6")
+        order_xconnect(db, admin, w, info, port="6")
 
 
 def _lines(db, period):
@@ -102,8 +102,8 @@ def test_charges_follow_installed_and_disconnected_dates(db, admin, world):
     March fee 1,500 × 53/31 = 2,564.52; installation 2 × 3,000 = 6,000.00.
     April fee 1,500 × 45/30 = 2,250.00; no installation. May: 1,500 × 31/31 = 1,500.00."""
     w, info = world
-    x1, x2 = _order(db, admin, w, info, port="1"), _order(db, admin, w, info, port="2")
-    _order(db, admin, w, info, port="3")
+    x1, x2 = order_xconnect(db, admin, w, info, port="1"), order_xconnect(db, admin, w, info, port="2")
+    order_xconnect(db, admin, w, info, port="3")
     X.move_cross_connect(db, admin, x1, XconnectState.INSTALLED, on=dt.date(2026, 3, 10))
     X.move_cross_connect(db, admin, x2, XconnectState.INSTALLED, on=dt.date(2026, 3, 1))
     X.move_cross_connect(db, admin, x2, XconnectState.ACTIVE, on=dt.date(2026, 3, 2))
@@ -130,7 +130,7 @@ def test_charges_follow_installed_and_disconnected_dates(db, admin, world):
 def test_loa_pdf_text(db, admin, world, tmp_path, lang, words):
     from app.documents import print_document
     w, info = world
-    xc = _order(db, admin, w, info, circuit_id="CT-SH-0001")
+    xc = order_xconnect(db, admin, w, info, circuit_id="CT-SH-0001")
     out = tmp_path / f"loa-{lang}.pdf"
     done = print_document(db, admin, "loa", xc, out, language=lang)
     assert done.pages == 1
@@ -154,8 +154,8 @@ def test_cross_connect_and_cable_import_round_trip(db, admin, world, tmp_path):
     from models import Cable, Device
     from tests.builders import build_types
     w, info = world
-    x1 = _order(db, admin, w, info, port="1", circuit_id="CT-1")
-    _order(db, admin, w, info, port="2", peer_kind=XconnectPeer.CUSTOMER, peer_customer_id=w.other_customer_id,
+    x1 = order_xconnect(db, admin, w, info, port="1", circuit_id="CT-1")
+    order_xconnect(db, admin, w, info, port="2", peer_kind=XconnectPeer.CUSTOMER, peer_customer_id=w.other_customer_id,
            peer_name=None, peer_port="PP-B/7")
     X.move_cross_connect(db, admin, x1, XconnectState.INSTALLED, on=dt.date(2026, 3, 1), note="工单 123")
     X.move_cross_connect(db, admin, x1, XconnectState.ACTIVE, on=dt.date(2026, 3, 2))
@@ -195,7 +195,7 @@ def test_cross_connect_and_cable_import_round_trip(db, admin, world, tmp_path):
 def test_cross_connect_import_refuses_a_port_in_use_and_names_the_column(db, admin, world, tmp_path):
     from app.importexport import ImportFailed, run_import
     w, info = world
-    _order(db, admin, w, info, port="1")
+    order_xconnect(db, admin, w, info, port="1")
     f = tmp_path / "x.csv"
     f.write_text("tenant,site,location,rack,panel,port,peer_kind,provider,medium,status,ordered_date,install_date\n"
                  "星河智算1号有限公司,GZ1,A,A-01,PP-01,1,carrier,中国联通,smf,installed,2026-03-01,\n",
@@ -257,7 +257,7 @@ def test_cross_connects_reconcile_with_the_audit_trail(db, admin, world):
 
     from app.audit.reconcile import reconcile
     w, info = world
-    xc = _order(db, admin, w, info, circuit_id="CT-1")
+    xc = order_xconnect(db, admin, w, info, circuit_id="CT-1")
     X.move_cross_connect(db, admin, xc, XconnectState.INSTALLED, on=dt.date(2026, 3, 1), note="工单 1")
     X.move_cross_connect(db, admin, xc, XconnectState.ACTIVE, on=dt.date(2026, 3, 2), circuit_id="CT-2")
     with db.session() as s:

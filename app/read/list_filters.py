@@ -42,7 +42,7 @@ def split(spec, text: str | None) -> tuple[dict[str, str], str]:
 
 def clause(db, spec, filters: dict[str, str]):
     """The WHERE clause of the column filters (None when there are none)."""
-    from app.read.queries import _like_pattern, searchable
+    from app.read.queries import like_pattern, searchable
     cond = []
     for key, value in filters.items():
         col = spec.column(key)
@@ -54,7 +54,7 @@ def clause(db, spec, filters: dict[str, str]):
             cond.append(col.expr.is_(value.lower() in ("1", "true", "yes")))
         else:
             text = cast(col.expr, String)
-            pattern = _like_pattern(value)
+            pattern = like_pattern(value)
             cond.append(text.like(pattern, escape="\\") if db.is_sqlite else text.ilike(pattern, escape="\\"))
     return and_(*cond) if cond else None
 
