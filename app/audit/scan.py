@@ -16,7 +16,7 @@ sorted keys, no spaces). Two ways of checking a stretch:
 A fast path may only ACCEPT an event when its payload is byte for byte the canonical one: a forger
 who can write the hash column could otherwise hash a payload that the database serialises
 differently and have it accepted. So the fast payloads use escaping that is exact for every text
-(SQLite json_object, PostgreSQL to_json: both escape as orjson does, tests/test_audit_hash.py), and
+(SQLite json_object, PostgreSQL to_json: both escape as orjson does, tests/audit/test_audit_hash.py), and
 whatever they cannot vouch for (a ts not in the stored format, a REAL actor_id on SQLite) makes the
 chunk or row fall to the exact path, which then names the first bad event exactly as before.
 """
@@ -53,7 +53,7 @@ def hash_payload(payload: dict[str, Any]) -> str:
     The payload is HASHED_FIELDS with `ts` as format_ts text and before/after as canonical_json
     text. Appending (event_hash), verifying (scan_rows) and the synthetic chain (bench.scale) all hash
     through here; the database-built payloads of the fast verify paths must produce the same bytes
-    and are re-checked through here on any mismatch. Pinned by tests/test_audit_hash.py.
+    and are re-checked through here on any mismatch. Pinned by tests/audit/test_audit_hash.py.
     """
     return hashlib.sha256(orjson.dumps(payload, option=orjson.OPT_SORT_KEYS)).hexdigest()
 

@@ -22,7 +22,7 @@ def _append(db, n: int, action: str = "gpu.update", login: str = "lina") -> None
         s.commit()
 
 
-def _drop_triggers(db):  # as an attacker with database access would (tests/test_audit_chain.py)
+def _drop_triggers(db):  # as an attacker with database access would (tests/audit/test_audit_chain.py)
     with db.engine.begin() as c:
         if db.is_sqlite:
             c.execute(text("DROP TRIGGER IF EXISTS audit_event_no_update"))

@@ -8,7 +8,7 @@ from app.audit import state as audit_state
 from app.audit.trail import verify_audit_chain
 from app.services.common import create_record
 
-from tamper_kit import drop_triggers, rehash
+from tests.support.tamper_kit import drop_triggers, rehash
 
 
 @pytest.fixture(autouse=True)

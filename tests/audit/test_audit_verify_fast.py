@@ -15,7 +15,7 @@ import app.audit.trail as audit
 from app.audit import scan as audit_scan
 from app.audit.trail import Actor, append_event, event_hash, verify_audit_chain, verify_audit_range
 
-from tamper_kit import drop_triggers
+from tests.support.tamper_kit import drop_triggers
 
 N = 22  # events in the chain: user.create, login and 20 appended here
 CHUNK = 4

@@ -6,7 +6,7 @@ import pytest
 from app.domain.changes import collect_changes
 from app.domain.errors import ValidationError
 from app.services.common import update_record
-from tests.builders import build_customer, build_site
+from tests.support.builders import build_customer, build_site
 
 
 def test_a_committed_write_reports_its_kinds(db, admin):

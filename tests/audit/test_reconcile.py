@@ -8,7 +8,7 @@ from sqlalchemy import text
 
 from app.audit.reconcile import reconcile
 
-from tamper_kit import bill_last_month, drop_statement_triggers
+from tests.support.tamper_kit import bill_last_month, drop_statement_triggers
 
 
 @pytest.fixture(autouse=True)
@@ -91,7 +91,7 @@ def test_imported_meter_readings_are_reconciled(db, admin, operator, tmp_path):
     afterwards (the owner, or anyone on a SQLite file) is named by its import (issue 21: the November VAT
     fell when kWh totals were set to 0 and nothing noticed)."""
     from app.services import billing as BS
-    from tests.test_billing_world import make_world
+    from tests.billing.test_billing_world import make_world
 
     make_world(db)
     good = tmp_path / "m.csv"

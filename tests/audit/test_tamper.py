@@ -14,7 +14,7 @@ from app.audit.reconcile import reconcile
 from app.services.common import create_record
 from tests.conftest import on_postgresql
 
-from tamper_kit import bill_last_month, drop_statement_triggers, drop_triggers, rehash
+from tests.support.tamper_kit import bill_last_month, drop_statement_triggers, drop_triggers, rehash
 
 CAUGHT = {
     "edit": {"verify"},
@@ -236,7 +236,7 @@ REFUSED_FOR.update({
 def test_roles_refuse_the_tampering(pg):  # noqa: F811  (pg is the fixture imported below)
     import psycopg
 
-    from test_dbroles import PEOPLE, role_dsn, try_sql
+    from tests.security.test_dbroles import PEOPLE, role_dsn, try_sql
 
     for login, role in PEOPLE.items():
         with psycopg.connect(role_dsn(pg, login), autocommit=True) as conn:
@@ -245,4 +245,4 @@ def test_roles_refuse_the_tampering(pg):  # noqa: F811  (pg is the fixture impor
                 assert refused == (role in REFUSED_FOR[kind]), (login, kind)
 
 
-from test_dbroles import pg  # noqa: E402,F401,F811  (the fixture: roles made, people added, dropped after)
+from tests.security.test_dbroles import pg  # noqa: E402,F401,F811  (the fixture: roles made, people added, dropped after)

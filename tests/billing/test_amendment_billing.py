@@ -31,7 +31,7 @@ from app.services import billing as BS
 from app.services import contracts as C
 from app.services import handover as H
 from models import AuditEvent
-from test_billing_world import cst, make_world, rack_item, signed
+from tests.billing.test_billing_world import cst, make_world, rack_item, signed
 
 BEFORE = cst(2026, 12, 1, 9)  # October and November billed and issued at the old price
 AFTER = cst(2026, 12, 2, 12)  # the runs after the late activation
@@ -123,7 +123,7 @@ def test_gpu_hours_move_to_the_amendment_on_its_effective_date(db, admin, manage
     | Nov   | billed before, credited | 2 × 30 d × 24 h = 1,440    | 14,400.00  | 1,872.00 |
     | Nov   | amendment               | 1,440 × 12                 | 17,280.00  | 2,246.40 |
     """
-    from test_billing_world import gpu_item
+    from tests.billing.test_billing_world import gpu_item
     w = make_world(db)
     old = signed(db, manager, admin, w, [gpu_item(w, [1, 2], "10")], dt.date(2026, 10, 1), dt.date(2027, 9, 30))
     for period in ("2026-10", "2026-11"):

@@ -17,7 +17,7 @@ from app.services import billing as BS
 from app.services import contracts as C
 from models.choices import ItemKind, PriceUnit, StatementStatus
 from tests.conftest import table_counts
-from test_billing_world import add_readings, cst, gpu_item, make_world, rack_item, signed
+from tests.billing.test_billing_world import add_readings, cst, gpu_item, make_world, rack_item, signed
 
 D = Decimal
 NOW = cst(2026, 11, 29, 12)  # "today" for credit notes

@@ -10,7 +10,7 @@ import pytest
 from app.cli.main import main
 from app.services import billing as BS
 from tests.conftest import PASSWORD
-from test_billing_world import make_world, rack_item, signed
+from tests.billing.test_billing_world import make_world, rack_item, signed
 
 
 @pytest.fixture
@@ -89,7 +89,7 @@ def test_contracts_due(db, admin, manager, cli):
 
 
 def test_handover_rebill_and_partial_credit_from_the_command_line(db, admin, manager, cli):
-    from test_billing_world import cst
+    from tests.billing.test_billing_world import cst
 
     w = make_world(db)
     c = signed(db, manager, admin, w, [rack_item(w, 1, "6000"), rack_item(w, 2, "3100")], dt.date(2026, 10, 1),

@@ -16,7 +16,7 @@ from app.store.db import Database
 from app.services import billing as BS
 from models import Customer, Statement, StatementLine
 from models.choices import StatementStatus
-from test_billing_world import cst, make_world, rack_item, signed
+from tests.billing.test_billing_world import cst, make_world, rack_item, signed
 
 # SQLite serialises writers, so the races are PostgreSQL's: these tests run there only.
 ON_POSTGRESQL = pytest.mark.parametrize("db", ["postgresql"], indirect=True)

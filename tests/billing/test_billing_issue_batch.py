@@ -12,7 +12,7 @@ from app.services import billing as BS
 from app.services.billing import issue as issue_module
 from models import AuditEvent, Customer, Statement
 from models.choices import StatementStatus
-from test_billing_world import cst, make_world, rack_item, signed
+from tests.billing.test_billing_world import cst, make_world, rack_item, signed
 
 NOW = cst(2026, 12, 1, 9)
 N = 7

@@ -17,7 +17,7 @@ from app.store.db import Database
 from app.services import billing as BS
 from models import Customer, Statement
 from models.choices import StatementStatus
-from test_billing_world import cst, make_world, rack_item, signed
+from tests.billing.test_billing_world import cst, make_world, rack_item, signed
 
 AT = cst(2026, 12, 1, 9)
 

@@ -31,7 +31,7 @@ from app.services.users import add_user, login
 from models import ContractItem
 from models.choices import ItemKind, PriceUnit, StatementKind, StatementStatus
 from tests.conftest import BACKENDS, PASSWORD, drop_db, make_db, table_counts
-from test_billing_world import add_readings, cst, gpu_item, make_world, rack_item
+from tests.billing.test_billing_world import add_readings, cst, gpu_item, make_world, rack_item
 
 D = Decimal
 PERIODS = ("2026-09", "2026-10", "2026-11")

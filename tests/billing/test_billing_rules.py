@@ -18,7 +18,7 @@ from app.services import handover as H
 from models import AuditEvent, ContractItem
 from models.choices import PriceUnit, StatementStatus
 from tests.conftest import table_counts
-from test_billing_world import cst, gpu_item, make_world, rack_item, signed
+from tests.billing.test_billing_world import cst, gpu_item, make_world, rack_item, signed
 
 D = Decimal
 UTC = dt.timezone.utc

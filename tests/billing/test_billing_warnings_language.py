@@ -5,7 +5,7 @@ from __future__ import annotations
 import datetime as dt
 from decimal import Decimal as D
 
-from tests.test_billing import daily_readings, add_readings, make_world, rack_item, run, signed
+from tests.billing.test_billing import daily_readings, add_readings, make_world, rack_item, run, signed
 
 
 def test_run_warnings_follow_the_asked_language_lines_the_contract(db, admin, manager):

@@ -24,7 +24,7 @@ from sqlalchemy import select
 from app.domain.errors import RuleViolation, ValidationError
 from app.services import billing as BS
 from models import AuditEvent
-from test_billing_world import cst, make_world, rack_item, signed
+from tests.billing.test_billing_world import cst, make_world, rack_item, signed
 
 RUN_AT = cst(2026, 12, 1, 9)
 

@@ -29,7 +29,7 @@ from app.services import fapiao as FP
 from app.services import contracts as C
 from models import AuditEvent, TaxCode
 from models.choices import ItemKind, PriceUnit
-from test_billing_world import add_readings, cst, gpu_item, make_world, rack_item, signed
+from tests.billing.test_billing_world import add_readings, cst, gpu_item, make_world, rack_item, signed
 
 
 @pytest.fixture

@@ -24,7 +24,7 @@ from app.services import receivables as R
 from app.services.receivables_summary import summary_doc
 from models import AuditEvent, Customer
 from models.choices import FapiaoStatus
-from test_billing_world import make_world, rack_item, signed
+from tests.billing.test_billing_world import make_world, rack_item, signed
 
 CLOSING = D("7720.00")
 
@@ -48,7 +48,7 @@ def month(db, admin, manager):
 
 
 def test_worked_month_agrees_to_the_fen(db, admin, manager, month, tmp_path):
-    from tests.test_reports import pdftext
+    from tests.documents.test_reports import pdftext
     w, c, sep, oct_, code, name = month
     today = local_today()
     assert sep.total == oct_.total == D("6360.00")

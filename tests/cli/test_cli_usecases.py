@@ -11,7 +11,7 @@ from app.cli.main import main
 from app.services import billing as BS
 from models import Contact, Downtime, RackReservation
 from tests.conftest import PASSWORD
-from test_billing_world import make_world, rack_item, signed
+from tests.billing.test_billing_world import make_world, rack_item, signed
 
 
 @pytest.fixture

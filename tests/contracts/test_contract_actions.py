@@ -13,7 +13,7 @@ from app.services.settings import CONTRACT_FOUR_EYES, change_setting, four_eyes_
 from models import AuditEvent, Contract
 from models.choices import ContractStatus
 from tests.conftest import make_user, table_counts
-from test_billing_world import cst, make_world, rack_item
+from tests.billing.test_billing_world import cst, make_world, rack_item
 
 START, END = dt.date(2026, 9, 1), dt.date(2027, 8, 31)
 S = ContractStatus

@@ -17,7 +17,7 @@ from app.domain.errors import RuleViolation
 from app.services import contracts as C
 from models.choices import ItemKind, PriceUnit
 from tests.conftest import table_counts
-from test_billing_world import gpu_item, make_world, signed
+from tests.billing.test_billing_world import gpu_item, make_world, signed
 
 START, END = dt.date(2026, 11, 1), dt.date(2027, 10, 31)
 

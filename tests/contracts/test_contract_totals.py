@@ -59,7 +59,7 @@ def test_energy_is_quoted_at_the_electricity_rate_and_left_out_of_the_totals(db,
     from app.documents.contract import contract_doc
     from app.services import contracts as C
     from models.choices import ItemKind, PriceUnit
-    from test_billing_world import make_world, rack_item, signed
+    from tests.billing.test_billing_world import make_world, rack_item, signed
 
     w = make_world(db)
     c = signed(db, manager, admin, w, [rack_item(w, 1, "6000", power_allowance_kw=D("1"), kwh_price=D("1.20")),

@@ -12,7 +12,7 @@ from app.services import contracts as C
 from models import AuditEvent, GpuAsset, GpuHistory, GpuLease, Rack
 from models.choices import ContractStatus, GpuState, ItemKind, PriceUnit, RackStatus
 from tests.conftest import table_counts
-from test_billing_world import cst, gpu_item, make_world, rack_item, signed
+from tests.billing.test_billing_world import cst, gpu_item, make_world, rack_item, signed
 
 D = Decimal
 START, END = dt.date(2026, 9, 1), dt.date(2027, 8, 31)

@@ -20,7 +20,7 @@ from app.store.startup import prepare_database
 from models import DeviceType
 from tests.conftest import PASSWORD, table_counts
 
-LIBRARY = Path(__file__).resolve().parents[1] / "resources" / "device-types"
+LIBRARY = Path(__file__).resolve().parents[2] / "resources" / "device-types"
 NETBOX_LIBRARY = Path(os.environ.get("IDC_DEVICETYPE_LIBRARY", "/work/shared/data/devicetype-library/device-types"))
 
 GOOD = "manufacturer: Acme\nmodel: Box\nslug: acme-box\nu_height: 1\nis_full_depth: false\n"

@@ -21,10 +21,10 @@ from app.services.gpus import install_gpu_in
 from app.services.power import rack_power_of
 from app.store.uow import UnitOfWork
 from models import Device, DeviceType, GpuAsset, GpuModel
-from tests.builders import build_site
+from tests.support.builders import build_site
 from tests.conftest import table_counts
 
-DATA = Path(__file__).resolve().parent / "data" / "devicetype-library"
+DATA = Path(__file__).resolve().parents[1] / "data" / "devicetype-library"
 AP7868 = DATA / "APC" / "AP7868.yml"
 ARISTA = DATA / "Arista" / "DCS-7060DX4-32.yaml"
 
@@ -195,7 +195,7 @@ def test_a_misspelled_draw_field_is_flagged_not_silently_dropped():
 
 
 def test_a_half_depth_type_cannot_become_full_depth_over_a_device_behind_it(db, admin):
-    from tests.builders import build_types
+    from tests.support.builders import build_types
     ids = build_site(db, admin)
     ids.update(build_types(db, admin))
     for name, face in (("srv-front", "front"), ("srv-rear", "rear")):

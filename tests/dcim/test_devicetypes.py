@@ -16,7 +16,7 @@ from app.services.common import update_record
 from models import AuditEvent, DeviceType
 from tests.conftest import table_counts
 
-LIBRARY = Path(__file__).resolve().parents[1] / "resources" / "device-types"
+LIBRARY = Path(__file__).resolve().parents[2] / "resources" / "device-types"
 DGX = LIBRARY / "Nvidia" / "DGC-A100.yaml"
 QM = LIBRARY / "Nvidia" / "QM9700.yaml"
 AS8 = LIBRARY / "Supermicro" / "AS-8125GS-TNMR2.yml"

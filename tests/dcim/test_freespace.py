@@ -1,6 +1,6 @@
 """Find N contiguous free U (app.read.freespace) and the rack list's free U / utilisation columns.
 
-The estate is tests/test_viewdata.py's, worked out by hand:
+The estate is tests/read/test_viewdata.py's, worked out by hand:
 A01 (42U, leased to c1): GPU server U1-8 and server U10-11 full depth; KVM U20 (0.5U at 20.5)
 front; switch U42 front; patch panel U40 rear; old server U30-31 full depth (decommissioning,
 still mounted); c2's active front reservation U30-33; c1's ended reservation U35-36 does not count.
@@ -15,7 +15,7 @@ import pytest
 from app.read import queries
 from app.domain.errors import ValidationError
 from app.read.freespace import find_free_units
-from tests.test_viewdata import TODAY, build_estate
+from tests.read.test_viewdata import TODAY, build_estate
 
 
 @pytest.fixture

@@ -10,7 +10,7 @@ from app.services.common import create_record
 from app.services.dcim import place_device
 from app.services.gpus import gpu_history, install_gpu, transition_gpu, transition_gpus
 from models.choices import GpuState
-from tests.builders import build_site, build_types, ensure_admin
+from tests.support.builders import build_site, build_types, ensure_admin
 from tests.conftest import table_counts
 
 TO_LEASED = ["received", "burn_in", "available", "leased"]

@@ -11,7 +11,7 @@ from sqlalchemy import select
 from app.domain.errors import PermissionDenied, RuleViolation, ValidationError
 from app.services.dcim import move_device, place_device
 from models import Device
-from tests.builders import build_site, build_types, ensure_admin
+from tests.support.builders import build_site, build_types, ensure_admin
 from tests.conftest import table_counts
 
 

@@ -22,7 +22,7 @@ from app.services.reference import (DEVELOPMENT_ZONES_FILE, PLACEHOLDER_NAMES, R
                                     load_regions, read_region_file, region_name)
 from app.domain.validators import make_uscc
 from models import Coverage, Customer, Region, Site, Subsidiary
-from tests.builders import build_site
+from tests.support.builders import build_site
 from tests.conftest import table_counts
 
 SOURCE_COUNTS = {1: 34, 2: 333, 3: 2846}

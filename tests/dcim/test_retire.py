@@ -10,7 +10,7 @@ from app.services.common import create_record
 from app.services.registry import RETIRABLE, retire_record
 from app.services.users import list_users, login, retire_user
 from models import AuditEvent, Device
-from tests.builders import build_customer, build_site, build_types
+from tests.support.builders import build_customer, build_site, build_types
 from tests.conftest import PASSWORD, table_counts
 
 

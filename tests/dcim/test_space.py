@@ -14,9 +14,9 @@ from app.services import space as S
 from app.services.dcim import cancel_reservation, place_device, reserve_units
 from models import AuditEvent, Device, Rack, SpaceLease
 from models.choices import ContractStatus, ItemKind, PriceUnit, RackStatus
-from tests.builders import build_types
+from tests.support.builders import build_types
 from tests.conftest import table_counts
-from test_billing_world import cst, make_world, signed
+from tests.billing.test_billing_world import cst, make_world, signed
 
 D = Decimal
 TODAY = local_today()

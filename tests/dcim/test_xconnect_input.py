@@ -7,9 +7,9 @@ import pytest
 from app.domain.errors import ValidationError
 from app.importexport import run_import
 from models import Device
-from tests.builders import build_types
+from tests.support.builders import build_types
 from tests.conftest import table_counts
-from test_xconnects import order_xconnect, world  # noqa: F401  (the fixture)
+from tests.dcim.test_xconnects import order_xconnect, world  # noqa: F401  (the fixture)
 
 
 @pytest.mark.parametrize("field,port", [("port", "0"), ("port", "-1"), ("port", "+3"), ("mmr_port", "0"),

@@ -16,7 +16,7 @@ from app.services.billing import run_billing
 from models import AuditEvent, CrossConnect, StatementLine
 from models.choices import ItemKind, PriceUnit, XconnectMedium, XconnectPeer, XconnectState
 from tests.conftest import table_counts
-from test_billing_world import cst, make_world, rack_item, signed
+from tests.billing.test_billing_world import cst, make_world, rack_item, signed
 
 D = Decimal
 START, END = dt.date(2026, 1, 1), dt.date(2026, 12, 31)
@@ -152,7 +152,7 @@ def _export(db, kind):
 def test_cross_connect_and_cable_import_round_trip(db, admin, world, tmp_path):
     from app.importexport import run_import, write_export
     from models import Cable, Device
-    from tests.builders import build_types
+    from tests.support.builders import build_types
     w, info = world
     x1 = order_xconnect(db, admin, w, info, port="1", circuit_id="CT-1")
     order_xconnect(db, admin, w, info, port="2", peer_kind=XconnectPeer.CUSTOMER, peer_customer_id=w.other_customer_id,

@@ -14,7 +14,7 @@ from reports.base import Context, available_width
 from reports.documents import StatementLine
 from reports.samples import sample_statement
 from reports.statement import render_statement, statement_story
-from tests.test_reports import pdftext
+from tests.documents.test_reports import pdftext
 
 BIG_WORDS = "人民币壹亿零捌佰壹拾陆万伍仟柒佰陆拾伍元陆角壹分"
 
@@ -105,7 +105,7 @@ def test_draft_contract_counts_installation_fees_prints_rmb_words_the_leased_u_r
     from app.services import contracts as C
     from models.choices import ItemKind, PriceUnit
     from reports import render_contract
-    from test_billing_world import make_world, signed
+    from tests.billing.test_billing_world import make_world, signed
 
     w = make_world(db)
     items = [C.ItemSpec(kind=ItemKind.RACK, description="机柜 A-01 U10-U20", unit_price=D("3000"),

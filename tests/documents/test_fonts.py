@@ -31,7 +31,7 @@ def test_the_bundled_font_and_its_licence_are_shipped():
     assert "Apache License 2.0" in (fonts.BUNDLED_DIR / "README.md").read_text()
     import tomllib
 
-    data = tomllib.loads((Path(__file__).parents[1] / "pyproject.toml").read_text())
+    data = tomllib.loads((Path(__file__).parents[2] / "pyproject.toml").read_text())
     assert "*.ttc" in data["tool"]["setuptools"]["package-data"]["*"]
 
 

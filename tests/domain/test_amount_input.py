@@ -18,7 +18,7 @@ from app.services import deposits as DEP
 from app.services import receivables as R
 from models import Customer
 from tests.conftest import table_counts
-from test_billing_world import make_world, rack_item, signed
+from tests.billing.test_billing_world import make_world, rack_item, signed
 
 BAD = ["1e400", "NaN", "Infinity", "-inf", "1234567890123", "12.345", "1,20", "¥", "abc", "12 345"]
 

@@ -19,7 +19,7 @@ from app.services.space import lease_space
 from app.importexport import run_import
 from models import Customer, Rack
 from tests.conftest import table_counts
-from test_billing_world import make_world
+from tests.billing.test_billing_world import make_world
 
 
 @pytest.mark.parametrize("value,day", [

@@ -15,9 +15,9 @@ from app.services import contracts as C
 from app.services.dcim import find_rack
 from app.services.reference import tax_rates_on
 from models import Rack, Room, TaxRate
-from test_billing_world import make_world, rack_item
+from tests.billing.test_billing_world import make_world, rack_item
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_the_local_zone_is_defined_once():
@@ -63,7 +63,7 @@ def test_a_contract_by_number_or_id_padded_or_not(db, admin, manager):
 
 
 def test_a_statement_by_number_or_draft_id(db, admin, manager):
-    from test_billing_world import signed
+    from tests.billing.test_billing_world import signed
     w = make_world(db)
     signed(db, manager, admin, w, [rack_item(w, 1, "6000")], dt.date(2026, 9, 1), dt.date(2027, 8, 31))
     run = SB.run_billing(db, admin, "2026-09")

@@ -9,7 +9,7 @@ from app.services.dcim import place_device
 from app.services.reference import add_coverage, delete_region, load_regions, who_serves
 from app.domain.validators import make_uscc, uscc_problem
 from models import Region
-from tests.builders import build_customer, build_site, build_types
+from tests.support.builders import build_customer, build_site, build_types
 from tests.conftest import table_counts
 
 

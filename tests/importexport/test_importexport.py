@@ -19,7 +19,7 @@ from app.domain.validators import make_uscc
 from models import AuditEvent, Customer, Device, GpuAsset, Rack, Region
 from tests.conftest import table_counts
 
-DEVICE_TYPES = Path(__file__).resolve().parents[1] / "resources" / "device-types"
+DEVICE_TYPES = Path(__file__).resolve().parents[2] / "resources" / "device-types"
 CUSTOMER_CODE = make_uscc("91350100575XY12A3")
 OTHER_CODE = make_uscc("91110000600037341")
 

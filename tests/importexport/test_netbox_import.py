@@ -14,8 +14,8 @@ from app.domain.validators import make_uscc
 from models import Customer, Device, DeviceType, Rack, Room, Site
 from tests.conftest import table_counts
 
-NETBOX = Path(__file__).resolve().parent / "data" / "netbox"
-DEVICE_TYPES = Path(__file__).resolve().parents[1] / "resources" / "device-types"
+NETBOX = Path(__file__).resolve().parents[1] / "data" / "netbox"
+DEVICE_TYPES = Path(__file__).resolve().parents[2] / "resources" / "device-types"
 CUSTOMER = "福州云算科技有限公司"
 
 
@@ -322,7 +322,7 @@ def test_a_netbox_rack_without_location_says_how_to_place_it(db, admin, base, tm
     assert error.column == "location" and "named after the site" in error.reason
 
 
-NETBOX_DEMO = Path(__file__).resolve().parent / "data" / "netbox-demo"
+NETBOX_DEMO = Path(__file__).resolve().parents[1] / "data" / "netbox-demo"
 DEVICE_PORTS = ("dcim.interface", "dcim.frontport", "dcim.rearport")
 
 

@@ -14,7 +14,7 @@ from sqlalchemy import event
 
 from app.services import billing as BS
 from models.choices import PriceUnit
-from test_billing_world import add_readings, cst, gpu_item, make_world, rack_item, signed
+from tests.billing.test_billing_world import add_readings, cst, gpu_item, make_world, rack_item, signed
 
 D = Decimal
 NOW = cst(2026, 11, 29, 12)

@@ -55,7 +55,7 @@ def test_the_linux_rule_is_qts(monkeypatch):
 
 
 def test_the_readme_names_the_same_places():
-    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
     assert r"%LOCALAPPDATA%\IDC\idc-console" in readme
     assert "~/Library/Application Support/idc-console" in readme
     assert r"HKCU\Software\IDC\idc-console" in readme

@@ -19,7 +19,7 @@ from app.services.settings import POWER_LIMIT_PCT, change_setting
 from models import AuditEvent
 from models.choices import ItemKind, PriceUnit, RedundancyState
 from models.power import PowerFeed, PowerPanel
-from test_billing_world import cst, make_world, signed
+from tests.billing.test_billing_world import cst, make_world, signed
 
 D = Decimal
 

@@ -17,7 +17,7 @@ from app.services.dcim import place_device
 from models import Rack, Site
 from models.power import PduFeed, PowerPanel
 from tests.conftest import PASSWORD
-from test_power import add_servers, chain  # noqa: F401  (the fixture; its uses below are noqa: F811)
+from tests.power.test_power import add_servers, chain  # noqa: F401  (the fixture; its uses below are noqa: F811)
 
 
 @pytest.fixture

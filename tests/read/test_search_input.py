@@ -11,7 +11,7 @@ from app.domain.errors import NotFound
 from app.services import receivables as R
 from app.services.xconnects import list_cross_connects
 from models import Customer
-from test_billing_world import make_world
+from tests.billing.test_billing_world import make_world
 
 NUL_TERMS = ["\x00", "广州\x00", "a\x00b"]
 

@@ -27,7 +27,7 @@ from decimal import Decimal as D
 from app.services import receivables as R
 from models import DepositEntry, Payment, PaymentAllocation, Statement
 from models.choices import StatementKind, StatementStatus
-from test_billing_world import cst, make_world
+from tests.billing.test_billing_world import cst, make_world
 
 
 def _books(db):

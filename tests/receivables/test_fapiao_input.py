@@ -12,7 +12,7 @@ from app.domain.errors import ValidationError
 from app.services import billing as BS
 from app.services import fapiao as FP
 from tests.conftest import table_counts
-from test_billing_world import make_world, rack_item, signed
+from tests.billing.test_billing_world import make_world, rack_item, signed
 
 
 @pytest.fixture

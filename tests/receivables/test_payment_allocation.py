@@ -13,7 +13,7 @@ from decimal import Decimal as D
 from app.domain.clock import local_today
 from app.services import billing as BS
 from app.services import receivables as R
-from test_billing_world import cst, make_world, rack_item, signed
+from tests.billing.test_billing_world import cst, make_world, rack_item, signed
 
 
 def test_ties_in_allocation_go_to_the_older_month_first(db, admin, manager):

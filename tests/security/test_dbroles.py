@@ -144,7 +144,7 @@ def test_every_forbidden_write_is_refused(pg):
                 assert try_sql(conn, "SELECT idc_person_login('op', 'admin', true, NULL)") == "refused"
                 assert try_sql(conn, "SELECT idc_login_state('admin', 'ok', NULL, 'x')") == "refused"
                 assert try_sql(conn, "SELECT idc_login_state(%s, 'ok', NULL, NULL)" % _lit(login)) is None
-            # the trail: the server numbers, links, dates and hashes every event (tests/test_security_pg.py
+            # the trail: the server numbers, links, dates and hashes every event (tests/security/test_security_pg.py
             # tries the forgeries); auditors may not call audit_append at all
             if role == "auditor":
                 assert try_sql(conn, "SELECT audit_append('[{\"action\": \"x\"}]'::jsonb)") == "refused"
@@ -166,7 +166,7 @@ def test_permitted_use_cases_work_as_the_person(pg, capsys):
     from app.services.users import add_user, login
     from app.services.reference import load_regions
 
-    from builders import build_customer
+    from tests.support.builders import build_customer
 
     dbs = {p: Database(dbroles.person_url(pg.url, p, PASSWORD)) for p in PEOPLE}
     try:

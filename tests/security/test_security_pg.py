@@ -16,7 +16,7 @@ from app.domain.auth import login_fingerprint
 from app.audit.reconcile import reconcile
 from models import AuditEvent
 from tests.conftest import on_postgresql
-from tests.test_dbroles import PEOPLE, role_dsn, try_sql, pg  # noqa: F401  (pg: the fixture)
+from tests.security.test_dbroles import PEOPLE, role_dsn, try_sql, pg  # noqa: F401  (pg: the fixture)
 
 def _append(conn, function: str, events: list[dict]):
     """The function's answer, or the refusal's class and message (nothing kept when refused)."""
@@ -119,7 +119,7 @@ def test_the_program_logs_in_and_records_its_own_failures_as_the_person(pg):  # 
     from app.domain.errors import AuthenticationFailed
     from app.services.users import login
 
-    from tests.test_dbroles import PASSWORD
+    from tests.security.test_dbroles import PASSWORD
 
     op_db = Database(dbroles.person_url(pg.url, "op", PASSWORD))
     try:
@@ -163,7 +163,7 @@ def test_an_auditor_changes_their_own_password_and_logs_in_as_themselves(pg):  #
     from app.store.db import Database
     from app.services.users import change_own_password, login
 
-    from tests.test_dbroles import PASSWORD
+    from tests.security.test_dbroles import PASSWORD
 
     aud_db = Database(dbroles.person_url(pg.url, "aud", PASSWORD))
     try:

@@ -13,7 +13,7 @@ import pytest
 from sqlalchemy import func, select
 
 from app.audit.trail import verify_audit_chain
-from tests.builders import build_site
+from tests.support.builders import build_site
 
 pytestmark = pytest.mark.skipif(not os.environ.get("IDC_TEST_PG_URL"), reason="needs IDC_TEST_PG_URL (PostgreSQL)")
 ROUNDS = 15

@@ -16,7 +16,7 @@ append a correctly hashed, back-dated event naming someone else, or a badly hash
   the session's login (`<db>.<login>` -> that active user) and the time from its own clock, and
   computes every hash itself: SHA-256 of the same canonical JSON as app/audit_scan.py's
   hash_payload (the payload pg_payload builds for the fast verify path; pinned by
-  tests/test_audit_hash.py). A person's session may not date an event. Only a trusted session
+  tests/audit/test_audit_hash.py). A person's session may not date an event. Only a trusted session
   (the schema owner, a superuser, or any login of a database without `db roles`) may name the
   actor and the time, as the program's system events and the demo history need.
   Set-wise: the payloads are built in one statement, only the chained SHA-256 runs per event, and
