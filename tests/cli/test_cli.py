@@ -18,6 +18,7 @@ def run(db, *args, env=None, monkeypatch=None, capsys=None):
     return code, out
 
 
+@pytest.mark.slow
 def test_demo_load_from_the_command_line(db, capsys):
     code, out = run(db, "demo", "load", capsys=capsys)
     assert code == 0, out.err
@@ -67,12 +68,13 @@ def test_writes_need_a_user(demo_db, capsys, monkeypatch, tmp_path):
     assert code == 0, out.err
 
 
+@pytest.mark.slow
 def test_real_entry_point_first_admin_and_backup(tmp_path):
     dbfile = tmp_path / "cli.db"
     env = {"IDC_CONSOLE_PASSWORD": "first-admin-1", "PATH": "/usr/bin:/bin", "HOME": str(tmp_path)}
     def cli(*args):
         return subprocess.run([sys.executable, "-m", "app.cli.main", "--db", str(dbfile), *args], env=env,
-                              capture_output=True, text=True, cwd=str(__import__("pathlib").Path(__file__).parents[1]))
+                              capture_output=True, text=True, cwd=str(__import__("pathlib").Path(__file__).parents[2]))
     r = cli("user", "add", "root", "--role", "admin")
     assert r.returncode == 1 and f"no database at {dbfile}; create one with" in r.stderr
     assert not dbfile.exists()

@@ -12,7 +12,9 @@ import subprocess
 import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
 FAKE_TODAY = "2027-03-15"
 
 
@@ -23,6 +25,7 @@ def readme_session() -> list[str]:
     return [line for line in block[:block.index("```")].splitlines() if line.strip()]
 
 
+@pytest.mark.slow
 def test_readme_worked_session(tmp_path):
     lines = readme_session()
     assert any("--period last" in ln for ln in lines)

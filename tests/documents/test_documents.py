@@ -1,6 +1,6 @@
 """PDF documents from the database (app.documents) and `idc-console report …`, on both backends.
 
-One demo estate per backend for the module (load_demo takes seconds), plus one contract signed
+One demo estate per backend for the module (the session's demo, cloned), plus one contract signed
 through the services and billed for last month, so statements, credit notes and the contract's
 rack annex come from real data. PDFs are read back with poppler's pdftotext.
 """
@@ -20,7 +20,7 @@ from app.audit.trail import Actor
 from app.audit.query import AuditFilter
 from app.domain.rating import Period
 from app.cli.main import main
-from app.demo.load import DEMO_PASSWORD, load_demo
+from app.demo.load import DEMO_PASSWORD
 from app.domain.errors import DomainError, NotFound, ValidationError
 from app.domain.money import amount_in_words
 from app.services import contracts as C
@@ -113,9 +113,13 @@ def sign_demo_contract(db, *, language: str = "zh") -> dict:
 
 
 @pytest.fixture(scope="module", params=BACKENDS)
-def estate(request, tmp_path_factory, pg_template):
-    db = make_db(request.param, tmp_path_factory.mktemp(f"docs-{request.param}"), pg_template)
-    load_demo(db)
+def estate(request, tmp_path_factory, pg_template, demo_templates):
+    demo = demo_templates(request.param)    # the session's demo, cloned (not loaded again)
+    folder = tmp_path_factory.mktemp(f"docs-{request.param}")
+    if request.param == "sqlite":
+        db = make_db("sqlite", folder, pg_template, sqlite_bytes=demo)
+    else:
+        db = make_db("postgresql", folder, demo)
     info = sign_demo_contract(db)
     yield db, info
     drop_db(db)

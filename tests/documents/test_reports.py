@@ -133,6 +133,7 @@ def test_audit_checkpoint_on_every_page(tmp_path):
     assert_fonts_embedded(result.path)
 
 
+@pytest.mark.slow
 def test_audit_report_with_10000_events_renders_every_page(tmp_path):
     """Its speed is the bench's row 'audit report PDF' (figures, not a timed test: docs/performance.md)."""
     doc = samples.sample_audit(10_000)

@@ -15,6 +15,7 @@ ORDER = ("regions", "subsidiaries", "users", "customers", "sites", "rooms", "rac
          "gpus", "contracts")
 
 
+@pytest.mark.slow
 def test_demo_export_import_reexport_is_byte_identical(demo_db, tmp_path, pg_template):
     fmt = "csv"  # an XLSX file carries its own creation time, so only CSV can be byte-identical
     reader = Actor.system()

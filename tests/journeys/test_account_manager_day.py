@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from decimal import Decimal
 
-import pytest
 from PySide6.QtCore import QDate, QTimer
 from PySide6.QtWidgets import QApplication
 from sqlalchemy import select
@@ -16,9 +15,10 @@ from app.services.users import login
 from app.domain.validators import make_uscc
 from models import Contract, Customer, GpuModel
 from models.choices import ContractStatus
+from tests.conftest import across_backends
 
 
-@pytest.mark.parametrize("language", ["en", "zh"])
+@across_backends("demo_db", "language", ["en", "zh"])   # the day in each language; each backend once
 def test_account_manager_day(qtbot, demo_db, language):
     from ui.shell.i18n import install_translators
     from ui.shell.mainwindow import MainWindow

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from decimal import Decimal
 
-import pytest
 from PySide6.QtCore import Qt, QTimer
 from PySide6.QtWidgets import QApplication, QMessageBox
 from sqlalchemy import func, select
@@ -15,6 +14,7 @@ from app.services.users import login
 from models import AuditEvent, Contract, Statement, StatementLine
 from models.choices import ContractStatus, StatementKind, StatementStatus
 from ui.shell.i18n import install_translators
+from tests.conftest import across_backends
 
 DEMO_PASSWORD = "demo1234"
 
@@ -58,7 +58,7 @@ def _wait(qtbot, op):
         pass
 
 
-@pytest.mark.parametrize("lang", ["en", "zh"])
+@across_backends("demo_db", "lang", ["en", "zh"])   # the day in each language; each backend once
 def test_admin_day(qtbot, demo_db, lang):
     from ui.pages.billing import CreditNoteDialog
     from ui.shell.mainwindow import MainWindow

@@ -9,7 +9,6 @@ import datetime as dt
 import shutil
 import subprocess
 
-import pytest
 from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QApplication, QFileDialog
 from sqlalchemy import func, select
@@ -20,6 +19,7 @@ from app.domain.clock import local_midnight
 from app.services.users import login
 from models import AuditEvent
 from ui.shell.i18n import install_translators
+from tests.conftest import across_backends
 
 DEMO_PASSWORD = "demo1234"
 
@@ -31,7 +31,7 @@ def _week_events(db, login_name, first, last):
             AuditEvent.ts < local_midnight(last + dt.timedelta(days=1))).order_by(AuditEvent.seq)).all()
 
 
-@pytest.mark.parametrize("lang", ["en", "zh"])
+@across_backends("demo_db", "lang", ["en", "zh"])   # the day in each language; each backend once
 def test_auditor_day(qtbot, demo_db, lang, tmp_path, monkeypatch):
     from ui.pages.audit import AuditEventDialog, AuditFilterDialog
     from ui.shell.mainwindow import MainWindow

@@ -13,6 +13,7 @@ from app.services.users import login
 from models import AuditEvent, Device, DeviceType, GpuAsset, GpuHistory
 from models.choices import GpuState
 from ui.shell.i18n import install_translators
+from tests.conftest import across_backends
 
 DEMO_PASSWORD = "demo1234"
 
@@ -37,7 +38,8 @@ def _wait(qtbot, op):
         pass
 
 
-@pytest.mark.parametrize("lang", ["en", "zh"])
+@pytest.mark.slow
+@across_backends("demo_db", "lang", ["en", "zh"])   # the day in each language; each backend once
 def test_operator_day(qtbot, demo_db, language, lang):
     from ui.kit.forms import DeviceDialog, open_form
     from ui.shell.mainwindow import MainWindow

@@ -23,6 +23,7 @@ EXPECTED_ROWS = [
 ]
 
 
+@pytest.mark.slow
 def test_bench_prints_every_row(demo_db, capsys, monkeypatch, tmp_path):
     from app.read import queries
 

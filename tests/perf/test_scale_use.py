@@ -14,6 +14,8 @@ from app.audit.reconcile import reconcile
 from models import AuditEvent, Payment, PaymentAllocation, Statement
 from models.choices import StatementKind, StatementStatus
 
+pytestmark = pytest.mark.slow   # the large data, shrunk: still seconds a test
+
 TODAY = dt.date(2026, 11, 30)
 
 

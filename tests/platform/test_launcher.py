@@ -1,6 +1,7 @@
 """scripts/start.py and scripts/test.py: every platform branch, simulated on Linux."""
 from __future__ import annotations
 
+import importlib.util
 import json
 import os
 import shutil
@@ -10,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "scripts"))
 import bootstrap  # noqa: E402
 
@@ -142,6 +143,7 @@ def test_no_apt_no_commands():
 
 @pytest.mark.skipif(not (shutil.which("readelf") and shutil.which("dpkg-query")),
                     reason="reads the Qt libraries with readelf and asks dpkg who ships each (Debian/Ubuntu)")
+@pytest.mark.slow
 def test_qt_package_list_matches_what_the_xcb_plugin_links():
     """Every non-base library that Qt's xcb plugin and our Qt modules link comes from a listed package."""
     import PySide6
@@ -205,6 +207,18 @@ def test_start_script_refuses_an_old_python_first():
     assert "needs Python 3.11 or newer; this is Python 3.9" in r.stderr
 
 
+def test_the_quick_lane_leaves_out_slow_tests_and_postgresql():
+    spec = importlib.util.spec_from_file_location("test_script", ROOT / "scripts" / "test.py")
+    script = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(script)
+    environ = {"IDC_TEST_PG_URL": "postgresql://x/y", "PATH": "/bin"}
+    args, env = script.pytest_run(["-q", "--quick", "-x"], environ)
+    assert args == ["-q", "-x", "-m", "not slow"] and "IDC_TEST_PG_URL" not in env
+    assert env["QT_QPA_PLATFORM"] == "offscreen" and environ["IDC_TEST_PG_URL"]   # the caller's own is kept
+    args, env = script.pytest_run(["-q"], environ)        # the default: every test, PostgreSQL when set
+    assert args == ["-q"] and env["IDC_TEST_PG_URL"] == "postgresql://x/y"
+
+
 def test_old_shell_scripts_are_gone():
     for name in ("start.sh", "test.sh", "debian-deps.sh"):
         assert not (ROOT / "scripts" / name).exists()
@@ -233,6 +247,7 @@ def test_spec_makes_a_command_line_and_a_windowed_program():
     assert 'collect_submodules("psycopg")' in spec
 
 
+@pytest.mark.slow
 def test_start_prepares_and_starts_in_one_interpreter(tmp_path):
     """What start.py hands over to: upgrade, demo when empty, the how-to, then idc-console ARGS."""
     import re

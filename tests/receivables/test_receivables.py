@@ -14,7 +14,7 @@ from app.services import billing as BS
 from app.services import receivables as R
 from models import AuditEvent, Customer, Payment, PaymentAllocation
 from tests.conftest import PASSWORD
-from test_billing_world import make_world, rack_item, signed
+from tests.billing.test_billing_world import make_world, rack_item, signed
 
 
 def _two_months(db, admin, manager, days=15):
@@ -191,7 +191,7 @@ def test_cli_payments(db, admin, manager, cli, tmp_path):
 
 
 def test_reports_aging_account_and_statement_pdf(db, admin, manager, cli, tmp_path):
-    from tests.test_reports import pdftext
+    from tests.documents.test_reports import pdftext
     w, c, (sep, oct_), code, name = _two_months(db, admin, manager)
     today = local_today()
     R.record_payment(db, admin, code, "7000", today, "RP-1")
@@ -221,6 +221,7 @@ def test_reports_aging_account_and_statement_pdf(db, admin, manager, cli, tmp_pa
     assert due in text or due.replace("-", "") in text or f"{today + dt.timedelta(days=15):%Y年%-m月%-d日}" in text
 
 
+@pytest.mark.slow
 def test_aging_on_large_data_is_set_based_and_fast(db, admin, manager):
     """50,000 issued statements, 45,000 of them paid (in full or in part) by bulk-inserted receipts:
     the aging report takes a fixed handful of queries, whatever the number of statements (its time is a

@@ -130,6 +130,7 @@ def _add_what_the_new_revisions_hold(db):
         c.execute(text("INSERT INTO app_setting (key, value, version) VALUES ('contract_four_eyes', 'off', 1)"))
 
 
+@pytest.mark.slow
 def test_base_to_head_and_back_to_base_with_data(demo_db):
     """The demo's data at head; down to 0004 and up again with the data in place (each revision after
     0004 upgrades and downgrades filled tables); then one revision at a time down to base."""
