@@ -239,7 +239,7 @@ def _weighted(rng: random.Random, table):
     return rng.choices(values, weights)[0]
 
 
-class _Plan:
+class Plan:
     """Ids and rows for every bulk table, built deterministically from one seed."""
 
     def __init__(self, rng: random.Random, today: dt.date, base: dict[str, int], ref: dict):
@@ -256,7 +256,7 @@ class _Plan:
         return self.base[table]
 
 
-def _build(plan: _Plan, progress: Progress) -> None:
+def _build(plan: Plan, progress: Progress) -> None:
     rng, today, ref = plan.rng, plan.today, plan.ref
     ev = plan.events
     subs = ref["subsidiaries"]             # code -> id
@@ -595,7 +595,7 @@ def _build(plan: _Plan, progress: Progress) -> None:
     plan.metered_racks = metered_racks
 
 
-def _readings(plan: _Plan) -> Iterator[tuple]:
+def _readings(plan: Plan) -> Iterator[tuple]:
     rng = random.Random(SEED + 1)
     for rack_id, (first, kw) in sorted(plan.metered_racks.items()):
         total = rng.randrange(1000, 90000) + 0.0
@@ -652,7 +652,7 @@ class _Actors:
         return self._of(self.login_roles[self.rng.randrange(len(self.login_roles))], i)
 
 
-def _audit_rows(plan: _Plan, start_seq: int, prev_hash: str, n: int, users: list[tuple]) -> Iterator[tuple]:
+def audit_rows(plan: Plan, start_seq: int, prev_hash: str, n: int, users: list[tuple]) -> Iterator[tuple]:
     """n events after (start_seq, prev_hash), oldest first, each hashed by app.audit.trail.event_hash."""
     rng = random.Random(SEED + 2)
     who = _Actors(users)
@@ -902,7 +902,7 @@ def load_large(db: Database, actor: Actor | None = None, progress: Progress = la
             base[table] = w.scalar(f'SELECT COALESCE(MAX(id), 0) FROM "{table}"') or 0
         tick("subsidiaries, device types, coverage")
         ref = _reference(db, actor, rng, w, base, tick)
-        plan = _Plan(rng, today, base, ref)
+        plan = Plan(rng, today, base, ref)
         _build(plan, tick)
         for table in ORDER:
             rows = plan.rows[table]
@@ -923,7 +923,7 @@ def load_large(db: Database, actor: Actor | None = None, progress: Progress = la
             users = [(u.id, u.login, u.display_name, u.role) for u in s.execute(select(User).order_by(User.id)).scalars()]
         users = [next(u for u in users if u[1] == actor.login)] + [u for u in users if u[1] != actor.login]
         tick(f"hashing and writing {n_audit:,} audit events after #{head_seq}")
-        w.write("audit_event", AUDIT_COLS, _audit_rows(plan, head_seq + 1, head_hash or GENESIS_HASH, n_audit, users))
+        w.write("audit_event", AUDIT_COLS, audit_rows(plan, head_seq + 1, head_hash or GENESIS_HASH, n_audit, users))
         seq, h = plan.audit_head if n_audit else (head_seq, head_hash)
         w.execute("UPDATE audit_head SET seq = ?, hash = ? WHERE id = 1", (seq, h))
         tick("analyze (planner statistics)")

@@ -55,7 +55,7 @@ def _sqlite(path: str, lo: int, hi: int) -> None:
     def per_row():
         sha = hashlib.sha256
         for a in range(lo, hi + 1, chunk):
-            for _seq, _prev, stored, payload in conn.execute(scan._fast_sql("sqlite").replace("%s", "?"),
+            for _seq, _prev, stored, payload in conn.execute(scan.fast_sql("sqlite").replace("%s", "?"),
                                                               (a, min(a + chunk - 1, hi))):
                 sha(payload).hexdigest() == stored  # noqa: B015
     print(f"  (for comparison, a row per event to Python and hashed there, all in: {best(per_row):5.2f} µs)")
@@ -75,13 +75,13 @@ def _pg(url: str, lo: int, hi: int) -> None:
         return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
     where = "FROM audit_event WHERE seq >= %s AND seq <= %s"
-    payload = scan._pg_payload()
+    payload = scan.pg_payload()
     variants = [
         ("scan in seq order", f"SELECT count(*) {where}", (lo, hi)),
         ("+ payload (to_json, to_char, ||)", f"SELECT sum(octet_length({payload})) {where}", (lo, hi)),
         ("+ SHA-256, hex, compare", f"SELECT count(*) FILTER (WHERE encode(sha256({payload}), 'hex') = hash) {where}",
          (lo, hi)),
-        ("+ window (seqs, links; the query verify runs)", scan._pg_hash_sql(), (lo, hi, -1)),
+        ("+ window (seqs, links; the query verify runs)", scan.pg_hash_sql(), (lo, hi, -1)),
     ]
     for name, sql, args in variants:
         b0 = server_cpu()

@@ -4,7 +4,7 @@ With a command it runs the command line (app/cli/main.py) composed of the produc
 and the bench package's; with none it opens the console window (ui/shell/main.py). Neither half
 imports the other upwards: app/ knows nothing of ui/ or bench/ (import-linter contracts).
 Before the window, nothing but the global options is parsed and no command module is imported
-(cold start: tests/test_cold_start_imports.py).
+(cold start: tests/platform/test_cold_start_imports.py).
 """
 from __future__ import annotations
 

@@ -68,7 +68,7 @@ class RegisteredFonts:
     bold_path: str
 
 
-_registered: RegisteredFonts | None = None
+registered: RegisteredFonts | None = None
 
 
 def _try_register(name: str, path: str) -> bool:
@@ -87,7 +87,7 @@ def _try_register(name: str, path: str) -> bool:
     return True
 
 
-def _fc_list_candidates() -> list[str]:
+def fc_list_candidates() -> list[str]:
     if not shutil.which("fc-list"):
         return []
     paths: list[str] = []
@@ -122,7 +122,7 @@ def candidate_paths(path: str | os.PathLike | None = None, *, system: str | None
         out += [(str(p), None) for p in sorted(bundled.glob("*.tt[fc]"))]
     out += SYSTEM_FONTS.get(system, SYSTEM_FONTS["Linux"])
     if system not in ("Windows", "Darwin"):
-        out += [(p, None) for p in _fc_list_candidates()]
+        out += [(p, None) for p in fc_list_candidates()]
     return out
 
 
@@ -133,10 +133,10 @@ def register_cjk_fonts(path: str | os.PathLike | None = None, *, system: str | N
     An explicit ``path`` that cannot be used is an error rather than silently replaced,
     so a misconfigured deployment is noticed.
     """
-    global _registered
+    global registered
     simulated = system is not None or bundled_dir is not None
-    if _registered is not None and not simulated and (path is None or _registered.regular_path == str(path)):
-        return _registered
+    if registered is not None and not simulated and (path is None or registered.regular_path == str(path)):
+        return registered
     if path is not None and not _try_register(REGULAR, str(path)):
         raise FontNotFoundError(f"PDF font {path} cannot be embedded (needs a TrueType "
                                 "font with CJK, Latin and digit glyphs)")
@@ -150,8 +150,8 @@ def register_cjk_fonts(path: str | os.PathLike | None = None, *, system: str | N
             bold_name, bold_path = BOLD, bold
         pdfmetrics.registerFontFamily(REGULAR, normal=REGULAR, bold=bold_name,
                                       italic=REGULAR, boldItalic=bold_name)
-        _registered = RegisteredFonts(REGULAR, bold_name, regular, bold_path)
-        return _registered
+        registered = RegisteredFonts(REGULAR, bold_name, regular, bold_path)
+        return registered
     raise FontNotFoundError(
         "No Chinese TrueType font usable for PDFs was found. Set the environment variable "
         f"{ENV_VAR} to a .ttf/.ttc file (e.g. msyh.ttc, simsun.ttc, wqy-microhei.ttc). "

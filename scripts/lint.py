@@ -4,11 +4,13 @@
 
 ruff (pyflakes, bugbear, simplify; the ignore list in pyproject.toml says why each is ignored) and
 import-linter (the layers: the contracts in pyproject.toml); both come with the [test] extra. No
-product line silences the blind-except rules with a noqa: such a handler logs or re-raises. And no
+product line silences the blind-except rules with a noqa: such a handler logs or re-raises. No
 import cycle between product modules, imports inside functions counted (grimp, which import-linter
 brings, builds the graph): a cycle is broken by moving the shared piece down, never by importing
-inside a function.
+inside a function. And no test reaches into a private name (leading underscore) of another module:
+tests use the public API.
 """
+import ast
 import json
 import os
 import re
@@ -112,6 +114,45 @@ def import_cycles(python: str, root: str, packages=PRODUCT) -> list[list[str]]:
     return strongly_connected(json.loads(out.stdout))
 
 
+def _private(name: str) -> bool:
+    return name.startswith("_") and not name.startswith("__")
+
+
+def private_reaches(root):
+    """`file:line: name` of each private name of another module a test imports, reads through an
+    imported name (`module._x`, `Class._x`) or patches (`setattr(module, "_x", …)`)."""
+    found = []
+    for folder, _dirs, files in os.walk(os.path.join(root, "tests")):
+        for name in sorted(files):
+            if not name.endswith(".py"):
+                continue
+            path = os.path.join(folder, name)
+            with open(path, encoding="utf-8") as f:
+                tree = ast.parse(f.read(), path)
+            where = os.path.relpath(path, root)
+            imported = set()
+            for node in ast.walk(tree):
+                if isinstance(node, ast.ImportFrom):
+                    for alias in node.names:
+                        if _private(alias.name):
+                            found.append(f"{where}:{node.lineno}: {node.module}.{alias.name}")
+                        imported.add(alias.asname or alias.name)
+                elif isinstance(node, ast.Import):
+                    imported.update((a.asname or a.name).split(".")[0] for a in node.names)
+            for node in ast.walk(tree):
+                if isinstance(node, ast.Attribute) and _private(node.attr):
+                    base = node.value
+                    while isinstance(base, ast.Attribute):
+                        base = base.value
+                    if isinstance(base, ast.Name) and base.id in imported:
+                        found.append(f"{where}:{node.lineno}: {ast.unparse(node)}")
+                elif (isinstance(node, ast.Call) and getattr(node.func, "attr", getattr(node.func, "id", "")) == "setattr"
+                      and len(node.args) >= 2 and isinstance(node.args[0], ast.Name) and node.args[0].id in imported
+                      and isinstance(node.args[1], ast.Constant) and _private(str(node.args[1].value))):
+                    found.append(f"{where}:{node.lineno}: {node.args[0].id}.{node.args[1].value}")
+    return found
+
+
 def main():
     bootstrap.require_python()
     python = bootstrap.ensure_venv(extras=("test",))
@@ -133,10 +174,15 @@ def main():
               file=sys.stderr)
         if "import cycles" not in failed:
             failed.append("import cycles")
+    print("lint: no test reaches into a private name of another module", flush=True)
+    for where in private_reaches(bootstrap.ROOT):
+        print(f"{where}: a private name of another module; test through the public API", file=sys.stderr)
+        if "private names" not in failed:
+            failed.append("private names")
     if failed:
         print(f"lint: {', '.join(failed)} failed", file=sys.stderr)
         return 1
-    print("lint: ruff, import-linter, the except check and the cycle check passed")
+    print("lint: ruff, import-linter, the except check, the cycle check and the private-name check passed")
     return 0
 
 

@@ -3,7 +3,7 @@
     python scripts/widget_gallery.py [--db FILE] [--out /tmp/widgets] [--lang zh|en]
 
 With no --db, a fresh SQLite file gets the demo data (app/demo/load.py) or, where that is missing,
-the small estate of tests/test_viewdata.py. Writes rack_elevation.png, room_view.png,
+the small estate of tests/read/test_viewdata.py. Writes rack_elevation.png, room_view.png,
 room_view_status.png, dashboard.png, dashboard_empty.png, site_plot.png, region_tree.png.
 """
 from __future__ import annotations

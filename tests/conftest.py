@@ -22,6 +22,7 @@ from sqlalchemy.engine import make_url  # noqa: E402
 from app.audit.trail import Actor  # noqa: E402
 from app.store.db import Database  # noqa: E402
 from app.store.startup import prepare_database  # noqa: E402
+from tests.support.pg_clones import PgClones  # noqa: E402
 
 PG_URL = os.environ.get("IDC_TEST_PG_URL")
 BACKENDS = ["sqlite"] + (["postgresql"] if PG_URL else [])
@@ -34,8 +35,29 @@ def on_postgresql(test):
     return pytest.mark.skipif(not PG_URL, reason="needs IDC_TEST_PG_URL (PostgreSQL)")(test)
 
 
+def across_backends(fixture: str, name: str, values: list):
+    """Parametrise `name` over `values`, each on one backend in turn (SQLite, PostgreSQL, SQLite …)
+    through the `fixture` (db or demo_db): a long check whose subject is not the backend (a role's
+    day in each language) runs once per value, not once per value and backend; with PostgreSQL
+    set, both backends still run it."""
+    pairs = [(BACKENDS[i % len(BACKENDS)], v) for i, v in enumerate(values)]
+    return pytest.mark.parametrize(f"{fixture}, {name}", pairs, indirect=[fixture])
+
+
 def _pg_admin_url() -> str:
     return make_url(PG_URL).set(drivername="postgresql+psycopg").render_as_string(hide_password=False)
+
+
+_pg_clones: PgClones | None = None
+
+
+def pg_clones() -> PgClones:
+    """The session's maker of PostgreSQL test databases (tests/support/pg_clones.py)."""
+    global _pg_clones
+    if _pg_clones is None:
+        admin = make_url(PG_URL).set(drivername="postgresql", database="postgres")
+        _pg_clones = PgClones(admin.render_as_string(hide_password=False))
+    return _pg_clones
 
 
 @pytest.fixture(scope="session")
@@ -53,6 +75,7 @@ def pg_template():
     prepare_database(db)
     db.dispose()
     yield name
+    pg_clones().close()
     with admin.connect() as c:
         c.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
     admin.dispose()
@@ -80,11 +103,7 @@ def make_db(backend: str, tmp_path, pg_template, *, sqlite_bytes: bytes | None =
         path.write_bytes(_sqlite_template["bytes"])
         return Database(f"sqlite:///{path}")
     base = make_url(_pg_admin_url())
-    name = f"idc_t_{uuid.uuid4().hex[:10]}"
-    admin = create_engine(base.set(database="postgres"), isolation_level="AUTOCOMMIT")
-    with admin.connect() as c:
-        c.execute(text(f'CREATE DATABASE "{name}" TEMPLATE "{pg_template}"'))
-    admin.dispose()
+    name = pg_clones().take(pg_template)
     db = Database(base.set(database=name).render_as_string(hide_password=False))
     db._test_drop = (base, name)
     return db
@@ -94,11 +113,7 @@ def drop_db(db: Database) -> None:
     db.dispose()
     info = getattr(db, "_test_drop", None)
     if info:
-        base, name = info
-        admin = create_engine(base.set(database="postgres"), isolation_level="AUTOCOMMIT")
-        with admin.connect() as c:
-            c.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
-        admin.dispose()
+        pg_clones().give_back(info[1])
 
 
 @pytest.fixture(params=BACKENDS)
@@ -143,6 +158,7 @@ def demo_templates(tmp_path_factory, pg_template):
 
     yield get
     if "postgresql" in cache:
+        pg_clones().settle()   # the clone made ahead of the demo's, before the demo's own database
         drop_db(type("D", (), {"dispose": lambda self: None, "_test_drop": (make_url(_pg_admin_url()), cache["postgresql"])})())
 
 
@@ -176,7 +192,7 @@ def admin(db) -> Actor:
     return login(db, "admin", PASSWORD)
 
 
-def _user(db, admin, login_name, role, display):
+def make_user(db, admin, login_name, role, display):
     from app.services.users import add_user, login
 
     add_user(db, admin, login_name, role, PASSWORD, display)
@@ -185,17 +201,17 @@ def _user(db, admin, login_name, role, display):
 
 @pytest.fixture
 def operator(db, admin) -> Actor:
-    return _user(db, admin, "op", "operator", "运维 小王")
+    return make_user(db, admin, "op", "operator", "运维 小王")
 
 
 @pytest.fixture
 def manager(db, admin) -> Actor:
-    return _user(db, admin, "am", "account_manager", "客户经理 李娜")
+    return make_user(db, admin, "am", "account_manager", "客户经理 李娜")
 
 
 @pytest.fixture
 def auditor(db, admin) -> Actor:
-    return _user(db, admin, "audit", "auditor", "审计 张伟")
+    return make_user(db, admin, "audit", "auditor", "审计 张伟")
 
 
 def table_counts(db: Database) -> dict[str, int]:

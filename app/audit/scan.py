@@ -7,7 +7,7 @@ this module and a database driver only (an import-linter contract keeps it so).
 The hash has one definition, hash_payload: SHA-256 of the canonical JSON of the event (orjson,
 sorted keys, no spaces). Two ways of checking a stretch:
 
-* exact: the stored columns, serialised by hash_payload (_scan). Slow (≈ 6 µs an event), and the
+* exact: the stored columns, serialised by hash_payload (scan_rows). Slow (≈ 6 µs an event), and the
   final word on any event a fast path does not accept.
 * fast: the database serialises each payload to the same bytes; SQLite hands back a chunk of events
   as one row (payloads, hashes and prev_hashes joined) and Python hashes them (scan_sqlite);
@@ -16,7 +16,7 @@ sorted keys, no spaces). Two ways of checking a stretch:
 A fast path may only ACCEPT an event when its payload is byte for byte the canonical one: a forger
 who can write the hash column could otherwise hash a payload that the database serialises
 differently and have it accepted. So the fast payloads use escaping that is exact for every text
-(SQLite json_object, PostgreSQL to_json: both escape as orjson does, tests/test_audit_hash.py), and
+(SQLite json_object, PostgreSQL to_json: both escape as orjson does, tests/audit/test_audit_hash.py), and
 whatever they cannot vouch for (a ts not in the stored format, a REAL actor_id on SQLite) makes the
 chunk or row fall to the exact path, which then names the first bad event exactly as before.
 """
@@ -35,9 +35,9 @@ HASHED_FIELDS = (
     "request_id", "action", "object_type", "object_id", "object_label", "before", "after",
     "reason", "outcome", "prev_hash",
 )
-_SORTED_FIELDS = tuple(sorted(HASHED_FIELDS))
-_SEQ_AT = _SORTED_FIELDS.index("seq")
-_PREV_AT = _SORTED_FIELDS.index("prev_hash")
+SORTED_FIELDS = tuple(sorted(HASHED_FIELDS))
+_SEQ_AT = SORTED_FIELDS.index("seq")
+_PREV_AT = SORTED_FIELDS.index("prev_hash")
 # Events per SQLite chunk: one query, one row back of about half a megabyte.
 CHUNK_EVENTS = 2000
 
@@ -51,9 +51,9 @@ def hash_payload(payload: dict[str, Any]) -> str:
     """THE audit hash: SHA-256 (hex) of the payload as compact JSON with sorted keys (orjson's bytes).
 
     The payload is HASHED_FIELDS with `ts` as format_ts text and before/after as canonical_json
-    text. Appending (event_hash), verifying (_scan) and the synthetic chain (bench.scale) all hash
+    text. Appending (event_hash), verifying (scan_rows) and the synthetic chain (bench.scale) all hash
     through here; the database-built payloads of the fast verify paths must produce the same bytes
-    and are re-checked through here on any mismatch. Pinned by tests/test_audit_hash.py.
+    and are re-checked through here on any mismatch. Pinned by tests/audit/test_audit_hash.py.
     """
     return hashlib.sha256(orjson.dumps(payload, option=orjson.OPT_SORT_KEYS)).hexdigest()
 
@@ -137,9 +137,9 @@ def _ts_sql(dialect: str) -> str:
     return "CASE WHEN length(ts) = 26 THEN substr(ts, 1, 10) || 'T' || substr(ts, 12) || 'Z' ELSE ts END"
 
 
-def _select_sql(dialect: str) -> str:
-    """The raw hashed columns in sorted-key order, then hash: what _scan reads (placeholders %s)."""
-    cols = [_ts_sql(dialect) if f == "ts" else f'"{f}"' for f in _SORTED_FIELDS]
+def select_sql(dialect: str) -> str:
+    """The raw hashed columns in sorted-key order, then hash: what scan_rows reads (placeholders %s)."""
+    cols = [_ts_sql(dialect) if f == "ts" else f'"{f}"' for f in SORTED_FIELDS]
     return f"SELECT {', '.join(cols)}, hash FROM audit_event WHERE seq >= %s AND seq <= %s ORDER BY seq"
 
 
@@ -156,11 +156,11 @@ def _ts_text(value: Any) -> str:
     return format_ts(value)
 
 
-def _scan(batches: Iterable[list[tuple]], expected_seq: int | None, expected_hash: str | None) -> Span:
-    """Check rows of _select_sql exactly: every row's hash (hash_payload); links, seqs and the
+def scan_rows(batches: Iterable[list[tuple]], expected_seq: int | None, expected_hash: str | None) -> Span:
+    """Check rows of select_sql exactly: every row's hash (hash_payload); links, seqs and the
     checkpoint from the second row on."""
     digest = hash_payload
-    fields, seq_at, prev_at = _SORTED_FIELDS, _SEQ_AT, _PREV_AT
+    fields, seq_at, prev_at = SORTED_FIELDS, _SEQ_AT, _PREV_AT
     n = 0
     first = None
     seen = False
@@ -189,9 +189,9 @@ def _scan(batches: Iterable[list[tuple]], expected_seq: int | None, expected_has
 
 def _exact_ok(execute: Callable[[str, tuple], list], dialect: str, seq: int) -> bool:
     """One event's own hash, recomputed exactly."""
-    sql = _select_sql(dialect)
+    sql = select_sql(dialect)
     rows = execute(sql.replace("%s", "?") if dialect == "sqlite" else sql, (seq, seq))
-    return bool(rows) and _scan([rows], None, None).first[3]
+    return bool(rows) and scan_rows([rows], None, None).first[3]
 
 
 # --- SQLite: chunks serialised by json_object, hashed here ----------------------------
@@ -202,7 +202,7 @@ def _sqlite_payload() -> str:
     space at the 11th: LIKE's _ is any one character), or a REAL actor_id (json_object and orjson
     write large and small floats differently). A NULL payload sends its chunk to the exact path."""
     args = ", ".join(f"'{f}', " + ("substr(ts, 1, 10) || 'T' || substr(ts, 12) || 'Z'" if f == "ts" else f'"{f}"')
-                     for f in _SORTED_FIELDS)
+                     for f in SORTED_FIELDS)
     return (f"CASE WHEN ts LIKE '__________ _______________' AND typeof(actor_id) <> 'real' "
             f"THEN json_object({args}) END")
 
@@ -250,13 +250,13 @@ def _chunk_span(row: tuple, expected_seq, expected_hash) -> Span | None:
 def scan_sqlite(conn, lo: int, hi: int, expected_seq=None, expected_hash=None, chunk: int = CHUNK_EVENTS) -> Span:
     """Events lo..hi on a sqlite3 connection, a chunk at a time; a chunk the fast check does not
     accept is checked exactly (and names its first bad event)."""
-    fast, exact = _sqlite_chunk_sql(), _select_sql("sqlite").replace("%s", "?")
+    fast, exact = _sqlite_chunk_sql(), select_sql("sqlite").replace("%s", "?")
     join = Joiner(expected_seq, expected_hash)
     for a in range(lo, hi + 1, chunk):
         b = min(a + chunk - 1, hi)
         span = _chunk_span(conn.execute(fast, (a, b)).fetchone(), expected_seq, expected_hash)
         if span is None:
-            span = _scan([conn.execute(exact, (a, b)).fetchall()], expected_seq, expected_hash)
+            span = scan_rows([conn.execute(exact, (a, b)).fetchall()], expected_seq, expected_hash)
         if not join.add(span):
             break
     return join.span()
@@ -264,12 +264,12 @@ def scan_sqlite(conn, lo: int, hi: int, expected_seq=None, expected_hash=None, c
 
 # --- PostgreSQL: hashed by the database -----------------------------------------------
 
-def _pg_payload() -> str:
+def pg_payload() -> str:
     """The payload as PostgreSQL builds it: to_json escapes text as orjson does; the constant parts
     are single literals. prev_hash goes in unescaped: an event is only accepted when its prev_hash
     equals the hash before it, which is then a verified hex digest (GENESIS_HASH for the first)."""
     pieces, literal = [], ""
-    for i, f in enumerate(_SORTED_FIELDS):
+    for i, f in enumerate(SORTED_FIELDS):
         literal += ("{" if i == 0 else ",") + f'"{f}":'
         if f == "seq":
             value = "seq::text"
@@ -289,20 +289,20 @@ def _pg_payload() -> str:
     return f"convert_to({sql}, 'UTF8')"
 
 
-def _fast_sql(dialect: str) -> str:
+def fast_sql(dialect: str) -> str:
     """seq, prev_hash, hash and the payload the fast path hashes, built by the database (for tests)."""
-    payload = _pg_payload() if dialect == "postgresql" else f"CAST({_sqlite_payload()} AS BLOB)"
+    payload = pg_payload() if dialect == "postgresql" else f"CAST({_sqlite_payload()} AS BLOB)"
     return (f"SELECT seq, prev_hash, hash, {payload} FROM audit_event "
             "WHERE seq >= %s AND seq <= %s ORDER BY seq")
 
 
-def _pg_hash_sql() -> str:
+def pg_hash_sql() -> str:
     """One seq range hashed by PostgreSQL (sha256() is built in); back come only the rows that need
     a look: the range's first, and any whose hash, seq or link does not follow the row before it (or
     that is the checkpoint). IS NOT TRUE / IS DISTINCT FROM: a NULL anywhere is flagged, not passed."""
     return ("SELECT seq, prev_hash, hash, ok, p_seq, p_hash FROM ("
             "SELECT seq, prev_hash, hash, "
-            f"encode(sha256({_pg_payload()}), 'hex') = hash AS ok, "
+            f"encode(sha256({pg_payload()}), 'hex') = hash AS ok, "
             "lag(seq) OVER w AS p_seq, lag(hash) OVER w AS p_hash "
             "FROM audit_event WHERE seq >= %s AND seq <= %s WINDOW w AS (ORDER BY seq)) r "
             "WHERE p_seq IS NULL OR ok IS NOT TRUE OR seq <> p_seq + 1 OR prev_hash IS DISTINCT FROM p_hash "
@@ -312,7 +312,7 @@ def _pg_hash_sql() -> str:
 def scan_pg(execute: Callable[[str, tuple], list], lo: int, hi: int, expected_seq=None, expected_hash=None) -> Span:
     """Events lo..hi hashed by PostgreSQL. A row that comes back has its own hash recomputed
     exactly here (so what is reported of it is the exact verdict), then its link checked."""
-    rows = execute(_pg_hash_sql(), (lo, hi, -1 if expected_seq is None else expected_seq))
+    rows = execute(pg_hash_sql(), (lo, hi, -1 if expected_seq is None else expected_seq))
     if not rows:
         return Span()
     seen = False

@@ -25,7 +25,7 @@ from models import AuditEvent, AuditHead, GENESIS_HASH
 from app import __version__
 from app.domain.actor import Actor
 from app.audit.scan import (  # noqa: F401  (format_ts, hash_payload, HASHED_FIELDS: the hash's one definition)
-    CHUNK_EVENTS, HASHED_FIELDS, Joiner, Span, _fast_sql, _pg_hash_sql, _scan, _select_sql, format_ts, hash_payload,
+    CHUNK_EVENTS, HASHED_FIELDS, Joiner, Span, scan_rows, select_sql, format_ts, hash_payload,
     scan_pg, scan_sqlite, worker_scan)
 from app.store.logs import logged_run
 
@@ -236,8 +236,8 @@ def _scan_here(session: Session, dialect: str, lo: int, hi: int, expected_seq, e
         return scan_sqlite(conn.connection.driver_connection, lo, hi, expected_seq, expected_hash, CHUNK_EVENTS)
     if dialect == "postgresql":
         return scan_pg(lambda q, p: conn.exec_driver_sql(q, p).fetchall(), lo, hi, expected_seq, expected_hash)
-    result = conn.exec_driver_sql(_select_sql(dialect), (lo, hi))
-    return _scan(iter(lambda: result.fetchmany(20000), []), expected_seq, expected_hash)
+    result = conn.exec_driver_sql(select_sql(dialect), (lo, hi))
+    return scan_rows(iter(lambda: result.fetchmany(20000), []), expected_seq, expected_hash)
 
 
 def _parallel_dsn(session: Session) -> tuple[str, str] | None:

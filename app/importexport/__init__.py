@@ -47,7 +47,7 @@ register_kind(ImportKind("cross-connects", _xc.XC_COLUMNS, _xc.XC_REQUIRED, "cro
 # --- new kinds here ---
 
 from app.importexport.schema import *  # noqa: E402,F401,F403  (KINDS and EXPORT_KINDS as registered above)
-from app.importexport.schema import (KINDS, EXPORT_KINDS, _Cancelled, _RowRefused, _check_kind, _unneutralise)  # noqa: E402,F401
+from app.importexport.schema import (KINDS, EXPORT_KINDS, _Cancelled, _RowRefused, _check_kind, unneutralise)  # noqa: E402,F401
 from app.importexport.reading import *  # noqa: E402,F401,F403
 from app.importexport.reading import _is_yaml_source, _load, _raw_rows, _read_yaml_rows  # noqa: E402,F401
 from app.importexport.kinds.core import *  # noqa: E402,F401,F403

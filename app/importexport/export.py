@@ -349,7 +349,7 @@ def _csv_text(v: Any) -> str | None:
     return _csv_value(v)
 
 
-def _export_csv_in_sql(db: Database, kind: str, headers: list[str], path: Path, progress, cancelled) -> int | None:
+def export_csv_in_sql(db: Database, kind: str, headers: list[str], path: Path, progress, cancelled) -> int | None:
     """A whole kind to CSV with its cells written by the database (export_sql.py): the same bytes as
     write_export over export_rows. None: this kind has a column the database cannot write so here."""
     from app.importexport import export_sql
@@ -500,7 +500,7 @@ def run_export(db: Database, actor: Actor, kind: str, path: str | Path, fmt: str
     try:
         count = None
         if fmt == "csv" and not filter_text and kind in COLUMNS and kind not in ("payments", "statements"):
-            count = _export_csv_in_sql(db, kind, headers, path, progress, cancelled)
+            count = export_csv_in_sql(db, kind, headers, path, progress, cancelled)
         if count is None:
             count = write_export(headers, rows, path, fmt, sheet=kind, progress=progress, cancelled=cancelled)
     except _Cancelled:

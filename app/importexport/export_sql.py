@@ -177,7 +177,7 @@ def write_sqlite(raw, sql: str, udfs: dict, failure: _Failure, f, progress, canc
     return count
 
 
-def _crlf(block: bytes, inside: bool) -> tuple[bytes, bool, int]:
+def to_crlf(block: bytes, inside: bool) -> tuple[bytes, bool, int]:
     """COPY's block with its record ends (LF outside quotes) as CRLF: (block, inside quotes at its end,
     records ended in it). In CSV every quote toggles inside/outside (a doubled one toggles twice)."""
     if b'"' not in block:
@@ -203,7 +203,7 @@ def copy_postgresql(raw, sql: str, f, progress, cancelled) -> int:
         for block in copy:
             if cancelled is not None and cancelled():
                 raise _Cancelled()   # the transaction is then aborted; the connection's return rolls it back
-            data, inside, rows = _crlf(bytes(block), inside)
+            data, inside, rows = to_crlf(bytes(block), inside)
             f.write(data)
             if rows:
                 count += rows

@@ -9,7 +9,7 @@ dotted header (`region.slug`: the GB/T 2260 code is the region's slug). What Net
 for (a site's subsidiary, a room's cooling, a panel's voltage) is left out; statuses NetBox lacks
 are mapped (a leased rack is `active` with its tenant, a rack in maintenance `active`, a
 decommissioned one `deprecated`). Files are imported into NetBox in NETBOX_ORDER, each referring
-only to kinds before it; `tests/test_netbox_export.py` feeds the demo's files to NetBox's field
+only to kinds before it; `tests/importexport/test_netbox_export.py` feeds the demo's files to NetBox's field
 definitions and choices.
 """
 from __future__ import annotations

@@ -16,7 +16,7 @@ from app.importexport.schema import (
     YAML_SUFFIXES,
     ImportRow,
     RowError,
-    _unneutralise,
+    unneutralise,
     table_format,
 )
 
@@ -27,7 +27,7 @@ def _cell_text(v: Any) -> str | None:
     if v is None:
         return None
     if type(v) is str:  # every CSV cell
-        s = (_unneutralise(v) if v[:1] == "'" else v).strip()
+        s = (unneutralise(v) if v[:1] == "'" else v).strip()
         return s or None
     if isinstance(v, bool):
         return "true" if v else "false"
@@ -37,7 +37,7 @@ def _cell_text(v: Any) -> str | None:
         return v.isoformat()
     if isinstance(v, float):
         return str(int(v)) if v.is_integer() else repr(v)
-    s = _unneutralise(str(v)).strip()
+    s = unneutralise(str(v)).strip()
     return s or None
 
 

@@ -281,7 +281,7 @@ def neutralise_cell(value: Any) -> Any:
     return value
 
 
-def _unneutralise(text: str) -> str:
+def unneutralise(text: str) -> str:
     """Undo neutralise_cell on a cell read back by an import."""
     if text[:1] == "'" and text.lstrip("'")[:1] in FORMULA_STARTS and text.lstrip("'")[:1]:
         return text[1:]

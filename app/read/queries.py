@@ -330,7 +330,7 @@ _spec(ListSpec(
 
 # Columns whose values are ASCII by convention or validation (serials, asset tags, USCC credit
 # codes): a term with a non-ASCII character cannot occur in them, so their scan is skipped.
-_ASCII_ONLY = (GpuAsset.serial, Device.serial, Device.asset_tag, Rack.asset_tag, Customer.credit_code)
+ASCII_ONLY = (GpuAsset.serial, Device.serial, Device.asset_tag, Rack.asset_tag, Customer.credit_code)
 
 # For a filter column on a joined table: the inner joins from the list's base table to it (all
 # to-one, by primary key), so its branch of the filter starts from that table's own index.
@@ -346,17 +346,17 @@ _FILTER_PATHS: dict[str, tuple[tuple[Any, tuple[tuple[Any, Any], ...]], ...]] = 
 
 
 def _skip_ascii(text: str, expr) -> bool:
-    return not text.isascii() and any(expr is c for c in _ASCII_ONLY)
+    return not text.isascii() and any(expr is c for c in ASCII_ONLY)
 
 
-def _filter_clause(db: Database, spec: ListSpec, text: str | None, allow_union: bool = True):
+def filter_clause(db: Database, spec: ListSpec, text: str | None, allow_union: bool = True):
     """(WHERE clause or None, whether it is the `id IN (… UNION …)` shape) for a list's filter
     text. The audit list's text may carry its filter bar (period, user, action, object type) as
     tokens, read by app.audit.query.parse_filter_text; the rest is matched as below. Any list's text
     may carry column filters ('@status=active', app.read.list_filters); with them the plain shape is used."""
     columns, text = list_filters.split(spec, text)
     if columns:
-        rest, _u = _filter_clause(db, spec, text, allow_union=False)
+        rest, _u = filter_clause(db, spec, text, allow_union=False)
         own = list_filters.clause(db, spec, columns)
         return (own if rest is None else and_(own, rest)), False
     if spec.kind == "audit":
@@ -416,11 +416,11 @@ def _text_clause(db: Database, spec: ListSpec, text: str | None, allow_union: bo
     return spec.id_expr.in_(ids), True
 
 # A filtered page sorted by a column of the base table first looks for its rows among the next
-# _PROBE_ROWS rows in sort order (an index range, joined and tested with the plain OR): a broad
+# PROBE_ROWS rows in sort order (an index range, joined and tested with the plain OR): a broad
 # term (thousands of matches) fills the page there at once, where the `id IN (… UNION …)`
 # shape would collect and sort every match. Only when the window holds fewer than a page of
 # matches (a narrow term) is the page read through the union.
-_PROBE_ROWS = 4000
+PROBE_ROWS = 4000
 
 
 def fetch_page(db: Database, spec: ListSpec, cursor: Cursor, *, text: str | None = None,
@@ -444,7 +444,7 @@ def fetch_page(db: Database, spec: ListSpec, cursor: Cursor, *, text: str | None
         return stmt.order_by(sort_expr.asc(), spec.id_expr.asc())
 
     cols = spec.source().add_columns(spec.id_expr, *[c.expr for c in spec.columns], sort_expr)
-    clause, union_shape = _filter_clause(db, spec, text)
+    clause, union_shape = filter_clause(db, spec, text)
     stmt = cols if clause is None else cols.where(clause)
     stmt = ordered(stmt).limit(limit)
     with db.engine.connect() as conn:
@@ -452,8 +452,8 @@ def fetch_page(db: Database, spec: ListSpec, cursor: Cursor, *, text: str | None
         base = spec.id_expr.table
         if union_shape and getattr(sort_expr, "table", None) is base:
             end = conn.execute(ordered(select(sort_expr, spec.id_expr).select_from(base))
-                               .offset(_PROBE_ROWS - 1).limit(1)).first()
-            plain, _u = _filter_clause(db, spec, text, allow_union=False)
+                               .offset(PROBE_ROWS - 1).limit(1)).first()
+            plain, _u = filter_clause(db, spec, text, allow_union=False)
             probe = cols.where(plain)
             if end is not None:
                 bound = tuple_(literal(end[0], type_=sort_expr.type), literal(end[1], type_=spec.id_expr.type))
@@ -467,7 +467,7 @@ def fetch_page(db: Database, spec: ListSpec, cursor: Cursor, *, text: str | None
             head = audit_head(db)
             with_n = ordered(cols.add_columns(func.count().over()).where(clause)).limit(limit)
             raw = conn.execute(with_n).all()
-            _COUNTS[_count_key(db, spec, text)] = (head, time.monotonic(), raw[0][-1] if raw else 0)
+            COUNTS[count_key(db, spec, text)] = (head, time.monotonic(), raw[0][-1] if raw else 0)
             raw = [r[:-1] for r in raw]
         if raw is None:
             raw = conn.execute(stmt).all()
@@ -481,17 +481,17 @@ def fetch_page(db: Database, spec: ListSpec, cursor: Cursor, *, text: str | None
 # Filtered counts taken with a first page through the union: (audit head, when, count) by
 # (database, list, text). Every write through the services appends an audit event, so an
 # unchanged audit head (and a few seconds at most) means the figure still holds.
-_COUNTS: dict[tuple, tuple[int, float, int]] = {}
+COUNTS: dict[tuple, tuple[int, float, int]] = {}
 _COUNT_FRESH_S = 2.0
 
 
-def _count_key(db: Database, spec: ListSpec, text: str | None) -> tuple:
+def count_key(db: Database, spec: ListSpec, text: str | None) -> tuple:
     return (str(db.engine.url), spec.kind, (text or "").strip())
 
 
 def count(db: Database, spec: ListSpec, text: str | None = None) -> int:
-    clause, union_shape = _filter_clause(db, spec, text)
-    kept = _COUNTS.pop(_count_key(db, spec, text), None) if union_shape else None
+    clause, union_shape = filter_clause(db, spec, text)
+    kept = COUNTS.pop(count_key(db, spec, text), None) if union_shape else None
     if kept is not None and time.monotonic() - kept[1] < _COUNT_FRESH_S and kept[0] == audit_head(db):
         return kept[2]
     if union_shape:  # the joins are to-one and outer or total (as in `total`): the base table alone
@@ -568,7 +568,7 @@ def fetch_order(db: Database, spec: ListSpec, *, text: str | None = None, sort: 
                 desc: bool | None = None, check: Callable[[], None] | None = None) -> array | list:
     """Every id of the filtered list, in sort order: one query, whatever the sort column.
     `check()` runs between batches and may raise to stop a read nobody wants any more."""
-    clause, union_shape = _filter_clause(db, spec, text)
+    clause, union_shape = filter_clause(db, spec, text)
     order = _order_by(spec, sort, desc)
     if clause is None or union_shape:   # the union's branches join for themselves
         stmt = _source_for(spec, *order).add_columns(spec.id_expr)

@@ -40,7 +40,7 @@ def platform_data_dir(system: str, env: dict[str, str], home: str) -> PurePath:
     """Where the data directory is on `system` ("Windows", "Darwin", anything else: Linux and other
     Unixes), given its environment and home folder: platformdirs' rule for (APP_NAME, APP_AUTHOR),
     written out so that every platform's answer is a plain function tested on Linux (data_dir() asks
-    platformdirs itself on the real platform; tests/test_platform_paths.py checks they agree here)."""
+    platformdirs itself on the real platform; tests/platform/test_platform_paths.py checks they agree here)."""
     if system == "Windows":
         base = env.get("LOCALAPPDATA") or str(PureWindowsPath(home, "AppData", "Local"))
         return PureWindowsPath(base, APP_AUTHOR, APP_NAME)

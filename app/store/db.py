@@ -45,7 +45,7 @@ def _revision_graph() -> dict[str, tuple[str, ...]]:
     return graph
 
 
-def _sqlite_pragmas(dbapi_conn, _record):
+def sqlite_pragmas(dbapi_conn, _record):
     cur = dbapi_conn.cursor()
     cur.execute("PRAGMA foreign_keys=ON")
     cur.execute("PRAGMA journal_mode=WAL")
@@ -59,7 +59,7 @@ def make_engine(url: str, **kw) -> Engine:
     if u.get_backend_name() == "sqlite":
         # no folder is made here: prepare_database (db upgrade, the console's start) makes it
         engine = create_engine(url, **kw)
-        event.listen(engine, "connect", _sqlite_pragmas)
+        event.listen(engine, "connect", sqlite_pragmas)
         return engine
     if u.get_backend_name() == "postgresql" and u.drivername == "postgresql":
         u = u.set(drivername="postgresql+psycopg")

@@ -25,7 +25,7 @@ BACKUPS = 5
 OWN_PACKAGES = ("app", "ui", "models", "reports")  # logged from `level` on; other libraries from WARNING
 FORMAT = "%(asctime)sZ %(levelname)s %(name)s: %(message)s"
 
-_handler: logging.Handler | None = None
+file_handler: logging.Handler | None = None
 
 
 def log_path() -> Path:
@@ -47,13 +47,13 @@ def setup_logging(level: int = logging.INFO) -> Path:
     """Send the program's records (the root logger's) to the rotating file; once (a second call
     changes nothing unless the data directory changed: then the file moves with it, as it does
     between tests). Returns the file's path."""
-    global _handler
+    global file_handler
     path = log_path()
-    if _handler is not None and Path(_handler.baseFilename) != path.absolute():
-        logging.getLogger().removeHandler(_handler)
-        _handler.close()
-        _handler = None
-    if _handler is None:
+    if file_handler is not None and Path(file_handler.baseFilename) != path.absolute():
+        logging.getLogger().removeHandler(file_handler)
+        file_handler.close()
+        file_handler = None
+    if file_handler is None:
         handler = _FolderMakingHandler(path, maxBytes=MAX_BYTES, backupCount=BACKUPS,
                                        encoding="utf-8", delay=True)
         formatter = logging.Formatter(FORMAT, datefmt="%Y-%m-%d %H:%M:%S")
@@ -62,13 +62,13 @@ def setup_logging(level: int = logging.INFO) -> Path:
         logging.getLogger().addHandler(handler)   # libraries' warnings too (the root stays at WARNING)
         for name in OWN_PACKAGES:
             logging.getLogger(name).setLevel(level)
-        _handler = handler
-    return Path(_handler.baseFilename)
+        file_handler = handler
+    return Path(file_handler.baseFilename)
 
 
 def current_log_path() -> Path:
     """The file records go to: the one set up, else where setup_logging would put it."""
-    return Path(_handler.baseFilename) if _handler is not None else log_path()
+    return Path(file_handler.baseFilename) if file_handler is not None else log_path()
 
 
 # --- bulk runs: one line at the start, one at the end --------------------------------------------

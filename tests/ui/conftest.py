@@ -25,9 +25,9 @@ def fresh_change_bus():
     """Each test gets its own change bus: pages left from an earlier test (their database already
     dropped) must not hear this test's announcements."""
     from ui.shell import operations
-    operations._bus = None
+    operations.forget_bus()
     yield
-    operations._bus = None
+    operations.forget_bus()
 
 
 @pytest.fixture(autouse=True)

@@ -81,7 +81,7 @@ def test_handover_dialog_lists_awaiting_items_and_records_one(qtbot, db, admin, 
     from PySide6.QtCore import QDateTime, QTime
 
     from app.services import handover as H
-    from tests.test_billing_world import cst, make_world, rack_item, signed
+    from tests.billing.test_billing_world import cst, make_world, rack_item, signed
     from ui.pages.billing import HandoverDialog
 
     w = make_world(db)

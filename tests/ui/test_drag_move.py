@@ -13,7 +13,7 @@ from models import AuditEvent, Device
 from tests.conftest import table_counts
 from ui.widgets.rack_elevation import RackPanel
 
-from test_viewdata import build_estate
+from tests.read.test_viewdata import build_estate
 from test_widgets import drag
 
 D = Decimal

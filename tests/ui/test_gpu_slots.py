@@ -7,7 +7,7 @@ from app.read import queries
 from app.services.dcim import place_device
 from app.services.gpus import install_gpu, transition_gpu
 from models import AuditEvent, GpuAsset
-from tests.builders import build_types
+from tests.support.builders import build_types
 
 
 def _server(db, admin, estate):

@@ -9,7 +9,7 @@ from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QDialogButtonBox
 
 from app.services.dcim import place_device
-from tests.builders import build_types
+from tests.support.builders import build_types
 
 
 def test_enter_on_a_row_opens_it(qtbot, db, admin, estate, monkeypatch):

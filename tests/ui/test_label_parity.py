@@ -66,7 +66,7 @@ def test_the_fleet_report_prints_the_screen_words(db, admin, language, lang):
 def test_the_contract_and_statement_print_the_screen_words(db, admin, manager, language, lang):
     from app.services import billing as SB
     from models.choices import StatementKind, StatementStatus
-    from test_billing_world import make_world, rack_item, signed
+    from tests.billing.test_billing_world import make_world, rack_item, signed
     w = make_world(db)
     c = signed(db, manager, admin, w, [rack_item(w, 1, "6000")], dt.date(2026, 9, 1), dt.date(2027, 8, 31))
     st = SB.run_billing(db, admin, "2026-09").statements[0]

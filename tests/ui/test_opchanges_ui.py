@@ -5,7 +5,7 @@ import pytest
 
 from app.domain.errors import ValidationError
 from app.services.common import update_record
-from tests.builders import build_site
+from tests.support.builders import build_site
 from ui.shell.operations import apply, bus, run_op
 
 

@@ -12,7 +12,7 @@ from app.domain.clock import local_today
 from app.services import billing as BS
 from app.services import receivables as R
 from models import Customer, OverdueDecision
-from test_billing_world import make_world, rack_item, signed
+from tests.billing.test_billing_world import make_world, rack_item, signed
 
 
 def _world(db, admin, manager):

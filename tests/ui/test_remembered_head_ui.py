@@ -7,7 +7,7 @@ from sqlalchemy import text
 from app.audit import state as audit_state
 from ui.shell.main import warn_remembered_head
 
-from tamper_kit import drop_triggers, rehash
+from tests.support.tamper_kit import drop_triggers, rehash
 
 
 def test_start_warns_about_a_cut_trail(qtbot, db, admin, monkeypatch, tmp_path):

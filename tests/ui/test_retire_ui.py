@@ -6,7 +6,7 @@ from sqlalchemy import select
 from app.services import dcim
 from app.services.users import add_user
 from models import AuditEvent, Device, User
-from tests.builders import build_site, build_types
+from tests.support.builders import build_site, build_types
 
 
 def _retire_from_the_list(qtbot, monkeypatch, db, actor, kind, record_id, reason):

@@ -98,4 +98,4 @@ def test_shutdown_abandons_running_work_and_drops_its_results(qtbot):
     assert pool.activeThreadCount() == 0
     assert len(started) == pool.maxThreadCount()      # the queued ones never ran
     assert delivered == []                            # nothing delivered after quit
-    assert not any(op in Operation._running for op in ops)
+    assert not any(op in Operation.running for op in ops)

@@ -17,7 +17,7 @@ def test_make_app_registers_the_bundled_font_and_uses_it(monkeypatch):
     monkeypatch.setattr(fonts.QFontDatabase, "families", staticmethod(lambda *a: ["DejaVu Sans"]))
     app = make_app()
     try:
-        assert fonts._added[str(fonts.BUNDLED_FONT.resolve())][0] == "WenQuanYi Micro Hei"   # from resources/fonts
+        assert fonts.added[str(fonts.BUNDLED_FONT.resolve())][0] == "WenQuanYi Micro Hei"   # from resources/fonts
         assert "WenQuanYi Micro Hei" in real_families()
         assert app.font().families() == ["DejaVu Sans", "WenQuanYi Micro Hei"]
         only = QFont(app.font())
@@ -33,11 +33,11 @@ def test_the_setting_names_another_font_and_a_bad_one_falls_back(tmp_path, monke
     from ui.shell import fonts
 
     monkeypatch.setattr(fonts.QFontDatabase, "families", staticmethod(lambda *a: []))
-    monkeypatch.setattr(fonts, "_added", {})
+    monkeypatch.setattr(fonts, "added", {})
     other = tmp_path / "another.ttc"
     shutil.copy(fonts.BUNDLED_FONT, other)
     assert fonts.ui_font_families(str(other)) == ["WenQuanYi Micro Hei"]
-    assert str(other.resolve()) in fonts._added          # the setting's file was the one loaded
+    assert str(other.resolve()) in fonts.added          # the setting's file was the one loaded
     assert fonts.ui_font_families(str(tmp_path / "missing.ttf")) == ["WenQuanYi Micro Hei"]
     assert fonts.register_font(tmp_path / "missing.ttf") == []
 

@@ -253,7 +253,7 @@ def test_site_plot(qtbot):
 
 
 def test_region_tree_lazy_and_who_serves(qtbot, sqlite_db):
-    from test_viewdata import build_estate
+    from tests.read.test_viewdata import build_estate
     build_estate(sqlite_db)
     w = RegionTreePanel(sqlite_db)
     qtbot.addWidget(w)

@@ -11,7 +11,7 @@ from ui.widgets.charts import DashboardCharts
 from ui.widgets.rack_elevation import RackPanel
 from ui.widgets.room_view import RoomPanel
 
-from test_viewdata import build_estate
+from tests.read.test_viewdata import build_estate
 from test_widgets import drag
 
 D = Decimal

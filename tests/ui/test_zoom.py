@@ -10,7 +10,7 @@ from PySide6.QtWidgets import QApplication
 from ui.widgets.rack_elevation import RackPanel
 from ui.widgets.room_view import RoomPanel
 
-from test_viewdata import build_estate
+from tests.read.test_viewdata import build_estate
 
 
 def _wheel(view, up: bool, ctrl: bool = True) -> None:

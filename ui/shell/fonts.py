@@ -14,7 +14,7 @@ from reports.fonts import BUNDLED_DIR
 from ui.shell.i18n import CJK_FAMILIES, LATIN_FAMILIES
 
 BUNDLED_FONT = BUNDLED_DIR / "wqy-microhei.ttc"
-_added: dict[str, list[str]] = {}
+added: dict[str, list[str]] = {}
 
 
 def register_font(path: str | Path | None) -> list[str]:
@@ -22,10 +22,10 @@ def register_font(path: str | Path | None) -> list[str]:
     if not path:
         return []
     key = str(Path(path).resolve())
-    if key not in _added:
+    if key not in added:
         font_id = QFontDatabase.addApplicationFont(key) if Path(key).is_file() else -1
-        _added[key] = list(QFontDatabase.applicationFontFamilies(font_id)) if font_id >= 0 else []
-    return _added[key]
+        added[key] = list(QFontDatabase.applicationFontFamilies(font_id)) if font_id >= 0 else []
+    return added[key]
 
 
 def ui_font_families(setting: str | None = None, bundled: Path = BUNDLED_FONT) -> list[str]:

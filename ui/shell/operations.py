@@ -58,6 +58,13 @@ def bus() -> ChangeBus:
     return _bus
 
 
+def forget_bus() -> None:
+    """The next bus() is a new one: pages made for an earlier window (the tests' pages, their
+    database dropped) no longer hear the announcements."""
+    global _bus
+    _bus = None
+
+
 def listen(owner: QObject, slot: Callable[[frozenset], Any]) -> None:
     """Call `slot(kinds)` on every announcement for as long as `owner` lives and its window is open.
 
@@ -201,7 +208,7 @@ class Operation(QObject):
     failed = Signal(object)
     done = Signal()
 
-    _running: set["Operation"] = set()
+    running: set["Operation"] = set()
 
     def __init__(self, parent: QWidget | None, fn: Callable[[Callable[[int, int], None]], Any], *,
                  label: str | None = None, on_success: Callable[[Any], None] | None = None,
@@ -231,7 +238,7 @@ class Operation(QObject):
         self.signals.message.connect(self._message, Qt.QueuedConnection)
         self.signals.finished.connect(self._finished, Qt.QueuedConnection)
         self.signals.failed.connect(self._failed, Qt.QueuedConnection)
-        Operation._running.add(self)
+        Operation.running.add(self)
         QThreadPool.globalInstance().start(_Job(fn, self.signals, self.cancel_event))
 
     def cancel(self) -> None:
@@ -261,7 +268,7 @@ class Operation(QObject):
             self.dialog.hide()
             self.dialog.deleteLater()
             self.dialog = None
-        Operation._running.discard(self)
+        Operation.running.discard(self)
 
     def _finished(self, outcome) -> None:
         result, changed = outcome
@@ -300,14 +307,14 @@ def shutdown(timeout_ms: int = 30_000) -> bool:
     interpreter shuts down. The results already queued are then delivered (and dropped), which
     deletes their signal objects on this thread. False when the pool did not empty in time."""
     from PySide6.QtCore import QEvent
-    for op in list(Operation._running):
+    for op in list(Operation.running):
         op.abandon()
     pool = QThreadPool.globalInstance()
     pool.clear()                                     # queued, never started: they will not run
     if not pool.waitForDone(timeout_ms):
         return False
     QCoreApplication.sendPostedEvents()              # the queued results: _finished/_failed close them
-    for op in list(Operation._running):              # removed by clear(): nothing will come
+    for op in list(Operation.running):              # removed by clear(): nothing will come
         op._close()
     QCoreApplication.sendPostedEvents(None, QEvent.DeferredDelete)
     return True

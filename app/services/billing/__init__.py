@@ -23,7 +23,7 @@ month the credit note is issued).
 from __future__ import annotations
 
 from app.services.billing.charges import (_Ctx, _Data, _fee, _gpu_metering, _gpu_monthly_credit, _gpu_usage, _hybrid,  # noqa: F401
-                      _is_power_item, _item_window, _load_data, _money, _power, _price, _tax_rates, billing_start,
+                      _is_power_item, _item_window, _load_data, _money, _power, _price, tax_rates, billing_start,
                       handover_date, item_charges, line_texts, revised)
 from app.services.billing.downtime import end_downtime, record_downtime  # noqa: F401
 from app.services.billing.issue import (_refuse_if_issued, _take_statement_number, credit_lines, credit_statement, delete_draft,  # noqa: F401

@@ -340,7 +340,7 @@ def line_texts(description: Text, note: Text | None, lang: str) -> dict[str, str
             "note_other": (text_other or None) if text_other != text else None}
 
 
-def _tax_rates(s: Session, p: B.Period) -> dict[str, Decimal]:
+def tax_rates(s: Session, p: B.Period) -> dict[str, Decimal]:
     return tax_rates_on(s, p.first)
 
 @dataclass

@@ -22,7 +22,7 @@ from app.store.db import Database
 from app.domain.errors import RuleViolation, ValidationError
 from app.store.uow import UnitOfWork
 from app.services.entities import flush_versioned
-from app.services.billing.charges import _Ctx, _load_data, _tax_rates, item_charges, line_texts, revised
+from app.services.billing.charges import _Ctx, _load_data, tax_rates, item_charges, line_texts, revised
 from app.services.billing.issue import credit_lines, issue_statements
 from app.services.billing.statements import (BILLED_STATUSES, CHARGE_ORDER, CREDIT_PREFIX, PARTIAL_PREFIX, WAIVER_PREFIX, LineInfo, Progress, RunSummary,
                          StatementInfo, _chunks, _contract_numbers, _find_statement, _statement_infos, _words)
@@ -85,7 +85,7 @@ def run_billing(db: Database, actor: Actor, period: str, *, dry_run: bool = Fals
                 next_document_number(s, sub_id, "billing_run", p.compact)
         contracts = s.execute(select(Contract).where(in_period).order_by(Contract.number)
                               .options(selectinload(Contract.items))).scalars().all()
-        rates = _tax_rates(s, p)
+        rates = tax_rates(s, p)
         numbers = {it.id: c.number for c in contracts for it in c.items}
         # the period's existing lines (few), instead of an IN list of every item id
         latest, credited = _billed_keys(s, p, numbers)

@@ -15,8 +15,8 @@ append a correctly hashed, back-dated event naming someone else, or a badly hash
   take each event's content only. The server numbers and links the events, stamps the actor from
   the session's login (`<db>.<login>` -> that active user) and the time from its own clock, and
   computes every hash itself: SHA-256 of the same canonical JSON as app/audit_scan.py's
-  hash_payload (the payload _pg_payload builds for the fast verify path; pinned by
-  tests/test_audit_hash.py). A person's session may not date an event. Only a trusted session
+  hash_payload (the payload pg_payload builds for the fast verify path; pinned by
+  tests/audit/test_audit_hash.py). A person's session may not date an event. Only a trusted session
   (the schema owner, a superuser, or any login of a database without `db roles`) may name the
   actor and the time, as the program's system events and the demo history need.
   Set-wise: the payloads are built in one statement, only the chained SHA-256 runs per event, and
@@ -45,7 +45,7 @@ SAFE = "SECURITY DEFINER SET search_path = pg_catalog, public, pg_temp"
 NOTE_ACTIONS = "ARRAY['auth.login', 'auth.lock', 'export', 'print', 'user.password', 'db.upgrade']"
 
 # The canonical payload of app/audit_scan.py's hash_payload, as PostgreSQL builds it (the same text
-# as audit_scan._pg_payload, split around prev_hash, which the loop below fills in event by event).
+# as audit_scan.pg_payload, split around prev_hash, which the loop below fills in event by event).
 _BEFORE_PREV = ("""'{"action":' || coalesce(to_json(u.action)::text, 'null') || ',"actor_id":' || """
                 """coalesce(u.actor_id::text, 'null') || ',"actor_login":' || coalesce(to_json(u.actor_login)::text, 'null') """
                 """|| ',"actor_name":' || coalesce(to_json(u.actor_name)::text, 'null') || ',"actor_role":' || """
