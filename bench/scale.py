@@ -694,7 +694,7 @@ def audit_rows(plan: Plan, start_seq: int, prev_hash: str, n: int, users: list[t
     plan.audit_head = (start_seq + n - 1, prev_hash)
 
 
-def _bulk_events(w: "_Writer", plan: _Plan) -> None:
+def _bulk_events(w: "_Writer", plan: Plan) -> None:
     """One event per table written in bulk, naming the id ranges it holds (`after.ids`): the rows did not go
     through the services, and `audit reconcile` explains them by this load instead of reporting them."""
     from models import Base

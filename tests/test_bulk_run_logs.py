@@ -22,7 +22,7 @@ def log_file(tmp_path, monkeypatch):
     root = logging.getLogger()
     handlers, level = list(root.handlers), root.level
     levels = {name: logging.getLogger(name).level for name in logs.OWN_PACKAGES}
-    monkeypatch.setattr(logs, "_handler", None)
+    monkeypatch.setattr(logs, "file_handler", None)
     path = logs.setup_logging()
     yield path
     for h in root.handlers:

@@ -7,13 +7,12 @@ from typing import Iterator
 
 from sqlalchemy import and_, select
 
-from models import AuditEvent
-
 from app.domain.clock import DateError, local_midnight, local_text
 from app.domain.clock import parse_date as clock_parse_date
-from app.store.db import Database
 from app.domain.errors import ValidationError
 from app.domain.messages import message_of
+from app.store.db import Database
+from models import AuditEvent
 
 # The codes in their own columns; action_name and object_name are the same in the reader's language.
 EXPORT_HEADERS = ["seq", "time", "actor", "actor_name", "role", "host", "app_version", "request_id", "action",

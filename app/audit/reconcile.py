@@ -38,6 +38,8 @@ import orjson
 from sqlalchemy import Boolean, Date, DateTime, Integer, Numeric, select
 from sqlalchemy.orm import Session
 
+from app.store.dbroles import BASELINE_TABLES
+
 # Object types of the trail -> the table holding those objects (the pk is the table's only key).
 OBJECT_TABLES = {
     "customer": "customer", "rack": "rack", "device_type": "device_type", "device": "device",
@@ -83,7 +85,7 @@ NOT_BUSINESS = frozenset({"audit_event", "audit_head", "alembic_version", "app_s
 MONEY = frozenset({"statement", "statement_line", "contract", "contract_item", "contract_item_gpu", "gpu_history",
                    "gpu_lease", "downtime", "payment", "payment_allocation", "fapiao", "deposit_entry",
                    "meter_reading", "circuit_reading", "tax_rate", "tax_code"})
-LOADED_BY_MIGRATIONS = ("tax_rate", "tax_code", "gpu_model")   # baseline events: app/services/baselines.py
+LOADED_BY_MIGRATIONS = BASELINE_TABLES   # baseline events: app/services/baselines.py
 UNEXPLAINED_SHOWN = 20   # rows listed per table; the rest are counted
 
 # Columns the program changes without an event recording their new value, so the trail cannot

@@ -11,11 +11,10 @@ computer shares it.
 """
 from __future__ import annotations
 
-import logging
-
 import datetime as dt
 import hashlib
 import json
+import logging
 import os
 from dataclasses import dataclass, replace
 from pathlib import Path

@@ -20,14 +20,23 @@ import orjson
 from sqlalchemy import insert, select, text, update
 from sqlalchemy.orm import Session
 
-from models import AuditEvent, AuditHead, GENESIS_HASH
-
 from app import __version__
-from app.domain.actor import Actor
 from app.audit.scan import (  # noqa: F401  (format_ts, hash_payload, HASHED_FIELDS: the hash's one definition)
-    CHUNK_EVENTS, HASHED_FIELDS, Joiner, Span, scan_rows, select_sql, format_ts, hash_payload,
-    scan_pg, scan_sqlite, worker_scan)
-from app.store.logs import logged_run
+    CHUNK_EVENTS,
+    HASHED_FIELDS,
+    Joiner,
+    Span,
+    format_ts,
+    hash_payload,
+    scan_pg,
+    scan_rows,
+    scan_sqlite,
+    select_sql,
+    worker_scan,
+)
+from app.domain.actor import Actor
+from app.domain.runs import logged_run
+from models import GENESIS_HASH, AuditEvent, AuditHead
 
 HOST = socket.gethostname()
 

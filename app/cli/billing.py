@@ -109,7 +109,8 @@ def _progress(done: int, total: int) -> None:
 
 
 def _print_statement(st, lines: bool) -> None:
-    from app.domain.money import format_amount as amt, format_price, format_quantity
+    from app.domain.money import format_amount as amt
+    from app.domain.money import format_price, format_quantity
 
     head = st.number or f"(draft #{st.id})" if st.id else "(new)"
     print(f"  {head:<22} {st.customer_name}  {st.period}  subtotal {amt(st.subtotal):>12}  tax {amt(st.tax):>10}"
@@ -138,10 +139,8 @@ def billing_run(ctx, args) -> int:
 
 
 def billing_issue(ctx, args) -> int:
-    from app.services.billing import issue_statements
-
     from app.domain.money import format_amount
-    from app.services.billing import pending_drafts
+    from app.services.billing import issue_statements, pending_drafts
 
     result = issue_statements(ctx.db, ctx.actor(), period=args.period, progress=_progress)
     if not result.issued:
@@ -155,9 +154,8 @@ def billing_issue(ctx, args) -> int:
 
 
 def billing_credit(ctx, args) -> int:
-    from app.services.billing import credit_statement
-
     from app.domain.money import format_amount
+    from app.services.billing import credit_statement
 
     cn = credit_statement(ctx.db, ctx.actor(), args.number, args.reason, line_ids=args.lines, amount=args.amount,
                           waive=args.waive)
@@ -242,7 +240,6 @@ def billing_show(ctx, args) -> int:
 
 def contracts_due(ctx, args) -> int:
     from app.services.contracts import contracts_due as due
-
     from app.services.handover import awaiting_handover
 
     ctx.reader()

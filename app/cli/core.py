@@ -8,10 +8,10 @@ import sys
 from pathlib import Path
 
 from app.cli.main import ENV_USER, LOGIN_MAX, checkpoint_arg, date_arg, output_arg
+from app.domain.errors import DomainError, ValidationError
+from app.domain.runs import logged_run
 from app.store.config import ENV_PASSWORD, describe_url, resolve_db_url
 from app.store.db import sqlite_path
-from app.domain.errors import DomainError, ValidationError
-from app.store.logs import logged_run
 
 ENV_NEW_PASSWORD = "IDC_CONSOLE_NEW_PASSWORD"
 # The order a full migration imports them in (each refers only to kinds before it).
@@ -331,8 +331,8 @@ def _has_data(db) -> bool:
 
 
 def import_file(ctx, args) -> int:
-    from app.importexport import _is_yaml_source, run_import
     from app.domain.progress import terminal_progress
+    from app.importexport import _is_yaml_source, run_import
 
     actor = ctx.actor()
     if args.kind == "device-types" and _is_yaml_source(args.file):
@@ -352,8 +352,8 @@ def import_file(ctx, args) -> int:
 
 
 def export_file(ctx, args) -> int:
-    from app.importexport import export_total, output_format, run_export
     from app.domain.progress import terminal_progress
+    from app.importexport import export_total, output_format, run_export
 
     actor = ctx.actor() if ctx.args.user else ctx.reader()
     if args.netbox or args.kind in NETBOX_ONLY_KINDS:

@@ -10,10 +10,10 @@ command module: a bad value is a usage error (exit 2) named by argparse, never a
 from __future__ import annotations
 
 import argparse
-import logging
 import datetime as dt
 import getpass
 import importlib
+import logging
 import os
 import re
 import sys
@@ -22,10 +22,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from app import __version__
-from app.store.config import ENV_PASSWORD, describe_url, resolve_db_url
-from app.store.db import Database, check_sqlite_file, sqlite_path
 from app.domain.clock import FIRST_YEAR, LAST_YEAR, parse_date  # noqa: F401  (the business's calendar)
 from app.domain.errors import DomainError
+from app.store.config import ENV_PASSWORD, describe_url, resolve_db_url
+from app.store.db import Database, check_sqlite_file, sqlite_path
 
 if TYPE_CHECKING:
     from app.domain.actor import Actor

@@ -70,8 +70,8 @@ def panels(ctx, args) -> int:
 
 
 def feeds(ctx, args) -> int:
-    from app.services.dcim import find_rack
     from app.read.power import list_feeds
+    from app.services.dcim import find_rack
 
     rack_id = find_rack(ctx.db, args.rack) if args.rack else None
     for f in list_feeds(ctx.db, site_id=_site_id(ctx, args.site), rack_id=rack_id):
@@ -85,9 +85,8 @@ def _site_id(ctx, code: str | None) -> int | None:
         return None
     from sqlalchemy import select
 
-    from models import Site
-
     from app.domain.errors import NotFound
+    from models import Site
     with ctx.db.session() as s:
         sid = s.execute(select(Site.id).where(Site.code == code)).scalar_one_or_none()
     if sid is None:
@@ -108,8 +107,8 @@ def _print_rack(rp) -> None:
 
 
 def check(ctx, args) -> int:
-    from app.services.dcim import find_rack
     from app.read.power import rack_power_of, site_power
+    from app.services.dcim import find_rack
 
     if args.rack:
         rp = rack_power_of(ctx.db, find_rack(ctx.db, args.rack))
@@ -135,9 +134,8 @@ def check(ctx, args) -> int:
 def panel_add(ctx, args) -> int:
     from sqlalchemy import select
 
-    from models import Room
-
     from app.services.power import create_panel
+    from models import Room
     site_id = _site_id(ctx, args.site)
     room_id = None
     if args.room:
@@ -179,9 +177,8 @@ def _verdict(ctx, rack_id) -> int:
 
 
 def pdu(ctx, args) -> int:
-    from models import Device
-
     from app.services.power import attach_pdu, find_device_in, find_feed_in
+    from models import Device
 
     with ctx.db.session() as s:
         device_id, feed_id = find_device_in(s, args.device).id, find_feed_in(s, args.feed).id
@@ -192,9 +189,8 @@ def pdu(ctx, args) -> int:
 
 
 def connect(ctx, args) -> int:
-    from models import Device
-
     from app.services.power import connect_supply, find_device_in
+    from models import Device
 
     with ctx.db.session() as s:
         device_id, pdu_id = find_device_in(s, args.device).id, find_device_in(s, args.pdu).id

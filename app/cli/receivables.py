@@ -170,10 +170,9 @@ def fapiao_list(ctx, args) -> int:
 
 
 def fapiao_status(ctx, args) -> int:
-    from models.choices import FapiaoStatus
-
     from app.domain.money import format_amount as f
     from app.services.fapiao import statement_fapiao_status
+    from models.choices import FapiaoStatus
 
     ctx.open_upgraded()
     status, invoiced, target = statement_fapiao_status(ctx.db, args.statement)

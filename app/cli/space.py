@@ -90,8 +90,8 @@ def lease_end(ctx, args) -> int:
 
 def space_show(ctx, args) -> int:
     from app.domain.clock import local_today
-    from app.services.dcim import find_rack
     from app.read.space import leases_on, rack_space
+    from app.services.dcim import find_rack
 
     rack_id = find_rack(ctx.db, args.rack)
     today = local_today()

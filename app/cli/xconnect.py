@@ -7,9 +7,8 @@ from __future__ import annotations
 
 import datetime as dt
 
-from models.choices import XconnectMedium, XconnectPeer, XconnectState
-
 from app.cli.main import date_arg
+from models.choices import XconnectMedium, XconnectPeer, XconnectState
 
 
 def register(sub) -> None:

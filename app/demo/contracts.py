@@ -13,16 +13,15 @@ from decimal import Decimal
 
 from sqlalchemy import func, select
 
-from models import Customer, Device, GpuAsset, GpuModel, Rack, Room, Site
-from models.choices import GpuState, ItemKind, PriceUnit
-
 from app.domain.actor import Actor
 from app.domain.clock import TZ as SHANGHAI
-from app.store.db import Database
+from app.domain.errors import AuthenticationFailed
 from app.services import billing as B
 from app.services import contracts as C
-from app.domain.errors import AuthenticationFailed
 from app.services.users import login
+from app.store.db import Database
+from models import Customer, Device, GpuAsset, GpuModel, Rack, Room, Site
+from models.choices import GpuState, ItemKind, PriceUnit
 
 D = Decimal
 

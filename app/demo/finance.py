@@ -7,11 +7,10 @@ import datetime as dt
 
 from sqlalchemy import select
 
-from models import Contract, Customer
-from models.choices import ContractStatus
-
 from app.domain.actor import Actor
 from app.store.db import Database
+from models import Contract, Customer
+from models.choices import ContractStatus
 
 PROFILES = 4   # customers with an invoicing profile
 DEPOSITS = 3   # active contracts with a deposit (one month's rack fee, round figures)

@@ -13,22 +13,21 @@ from typing import Callable
 
 from sqlalchemy import func, select
 
-from models import Customer, Device, GpuAsset, GpuModel, Rack, Room, Site, Subsidiary, User
-from models.choices import Cooling, DeviceRole, DeviceStatus, GpuState, RackStatus, Role, ServiceLevel
-
 from app.domain.actor import Actor
 from app.domain.auth import require
-from app.domain.rating import local_today
-from app.store.db import Database
 from app.domain.errors import RuleViolation
+from app.domain.rating import local_today
+from app.domain.validators import make_uscc
 from app.services.common import create_in
 from app.services.customers import replace_contacts_in
 from app.services.dcim import write_device_in
 from app.services.gpus import install_gpu_in, move_gpu
 from app.services.reference import add_coverage, load_regions, region_name
 from app.services.users import add_user, has_users, login
+from app.store.db import Database
 from app.store.uow import UnitOfWork
-from app.domain.validators import make_uscc
+from models import Customer, Device, GpuAsset, GpuModel, Rack, Room, Site, Subsidiary, User
+from models.choices import Cooling, DeviceRole, DeviceStatus, GpuState, RackStatus, Role, ServiceLevel
 
 DEMO_PASSWORD = "demo1234"
 SEED = 2026

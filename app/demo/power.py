@@ -7,15 +7,14 @@ from __future__ import annotations
 
 from sqlalchemy import select
 
-from models import Device, DeviceType, Rack, Room, Site, SpaceLease
-from models.choices import DeviceRole, DeviceStatus, RackStatus
-
 from app.domain.actor import Actor
-from app.store.db import Database
 from app.domain.errors import DomainError
 from app.services.common import create_record
 from app.services.dcim import place_device
 from app.services.power import attach_pdu, connect_supply, create_feed, create_panel
+from app.store.db import Database
+from models import Device, DeviceType, Rack, Room, Site, SpaceLease
+from models.choices import DeviceRole, DeviceStatus, RackStatus
 
 SITE, ROOM = "GZ-HP1", "A 机房"
 SERVERS = (3, 3, 2, 5)  # dual-supply servers per rack; the last rack fails N redundancy

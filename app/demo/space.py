@@ -8,17 +8,16 @@ from decimal import Decimal
 
 from sqlalchemy import select
 
-from models import Contract, Customer, DeviceType, Rack, Room, Site
-from models.choices import DeviceStatus, ItemKind, PriceUnit
-
-from app.domain.actor import Actor
-from app.store.db import Database
 from app.demo.contracts import _add_months, _month_start, _sign
+from app.domain.actor import Actor
+from app.domain.errors import AuthenticationFailed
 from app.services import contracts as C
 from app.services.dcim import place_device, reserve_units
 from app.services.space import create_cage
-from app.domain.errors import AuthenticationFailed
 from app.services.users import login
+from app.store.db import Database
+from models import Contract, Customer, DeviceType, Rack, Room, Site
+from models.choices import DeviceStatus, ItemKind, PriceUnit
 
 D = Decimal
 SITE, ROOM = "SH-ZJ1", "3F 智算机房"

@@ -7,13 +7,12 @@ import datetime as dt
 
 from sqlalchemy import select
 
-from models import Rack, Room, Site, SpaceLease
-from models.choices import XconnectMedium, XconnectPeer, XconnectState
-
+from app.demo.space import ROOM, SHARED_RACK, SITE
 from app.domain.actor import Actor
 from app.store.db import Database
-from app.demo.space import ROOM, SHARED_RACK, SITE
 from app.store.uow import UnitOfWork
+from models import Rack, Room, Site, SpaceLease
+from models.choices import XconnectMedium, XconnectPeer, XconnectState
 
 
 def load_demo_xconnects(db: Database, admin: Actor, today: dt.date) -> int:

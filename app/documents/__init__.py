@@ -16,9 +16,22 @@ from app.documents.audit import audit_report_doc, changes_text
 from app.documents.common import FONT_ENV, LANGS, action_label, period_label
 from app.documents.contract import contract_doc
 from app.documents.fleet import fleet_doc
-from app.documents.printing import (DOCUMENT_KINDS, DOCUMENTS, DocumentKind, Printed, build_document, pdf_font_path,
-                       print_audit_report, print_capacity, print_contract, print_document, print_fleet,
-                       print_rack_sheet, print_statement, render_document)
+from app.documents.printing import (
+                       DOCUMENT_KINDS,
+                       DOCUMENTS,
+                       DocumentKind,
+                       Printed,
+                       build_document,
+                       pdf_font_path,
+                       print_audit_report,
+                       print_capacity,
+                       print_contract,
+                       print_document,
+                       print_fleet,
+                       print_rack_sheet,
+                       print_statement,
+                       render_document,
+)
 from app.documents.racks import capacity_doc, rack_elevation_doc, rack_path, rack_sheet_doc, short_rack
 from app.documents.statement import statement_doc
 from app.services.dcim import find_rack

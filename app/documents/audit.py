@@ -7,18 +7,18 @@ from typing import Any
 import orjson
 from sqlalchemy import func, or_, select
 
-from models import (AuditEvent)
-from models.choices import (Outcome)
-from reports import (AuditReportDoc, AuditRow, AuditSummaryRow)
-
+from app.audit.query import AuditFilter, last_seq_hash, to_local
+from app.audit.query import local_midnight_utc as local_midnight
+from app.audit.query import object_name as audit_object_name
 from app.audit.trail import VerifyResult, verify_audit_range
-from app.domain.clock import TZ as SHANGHAI, now_local
-from app.audit.query import (AuditFilter, last_seq_hash, local_midnight_utc as local_midnight,
-                           object_name as audit_object_name, to_local)
-from app.store.db import Database
-from app.domain.errors import ValidationError
-
 from app.documents.common import _check_lang, _letterhead, action_label
+from app.domain.clock import TZ as SHANGHAI
+from app.domain.clock import now_local
+from app.domain.errors import ValidationError
+from app.store.db import Database
+from models import AuditEvent
+from models.choices import Outcome
+from reports import AuditReportDoc, AuditRow, AuditSummaryRow
 
 # --------------------------------------------------------------------------- audit
 _MAX_VALUE = 90

@@ -6,13 +6,12 @@ from decimal import Decimal
 
 from sqlalchemy import select
 
-from models import (Contact, Customer, Subsidiary)
-from reports import (Party)
-
 from app.audit.query import action_name as audit_action_name
 from app.domain.errors import NotFound, ValidationError
 from app.domain.money import round_fen
 from app.domain.wording import alternate
+from models import Contact, Customer, Subsidiary
+from reports import Party
 
 FONT_ENV = "IDC_PDF_FONT"
 LANGS = ("zh", "en")

@@ -7,23 +7,30 @@ from decimal import Decimal
 
 from sqlalchemy import or_, select
 
-from models import (Contract, ContractItem, Customer, Device, DeviceType, GpuAsset, GpuModel, Region,
-                    Subsidiary, contract_item_gpu)
-from models.choices import (ELECTRICITY, ContractStatus, DeviceStatus, ItemKind, PriceUnit, ServiceLevel)
-from reports import (ContractDoc, ContractSums,
-                     ContractItemRow, DeviceRow, GpuRow, Reservation)
-
-
-from app.domain.rating import bills_energy, rate_of
-from app.store.db import Database
+from app.documents.common import _check_lang, _customer_party, _subsidiary_party
+from app.documents.racks import rack_elevation_doc, rack_path, short_rack
 from app.domain.money import format_cny
+from app.domain.rating import bills_energy, rate_of
+from app.domain.wording import alternate, amount_words, free_text
+from app.services.contracts import find_contract
 from app.services.item_names import ItemObjects, load_item_objects, needs_english_name
 from app.services.reference import tax_rates_on
-from app.services.contracts import find_contract
-from app.domain.wording import alternate, amount_words, free_text
+from app.store.db import Database
+from models import (
+    Contract,
+    ContractItem,
+    Customer,
+    Device,
+    DeviceType,
+    GpuAsset,
+    GpuModel,
+    Region,
+    Subsidiary,
+    contract_item_gpu,
+)
+from models.choices import ELECTRICITY, ContractStatus, DeviceStatus, ItemKind, PriceUnit, ServiceLevel
+from reports import ContractDoc, ContractItemRow, ContractSums, DeviceRow, GpuRow, Reservation
 
-from app.documents.common import (_check_lang, _customer_party, _subsidiary_party)
-from app.documents.racks import (rack_elevation_doc, rack_path, short_rack)
 
 # --------------------------------------------------------------------------- contracts
 def _approval_line(s, c: Contract, lang: str) -> str:

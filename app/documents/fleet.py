@@ -3,15 +3,13 @@ from __future__ import annotations
 
 import datetime as dt
 
-
-from models.choices import (GpuState)
-from reports import (FleetDoc, FleetRow)
-
-from app.domain.clock import now_local
-from app.store.db import Database
-
 from app.documents.common import _check_lang, _letterhead
+from app.domain.clock import now_local
 from app.services.fleet import fleet_values
+from app.store.db import Database
+from models.choices import GpuState
+from reports import FleetDoc, FleetRow
+
 
 def fleet_doc(db: Database, *, language: str = "zh", today: dt.date | None = None,
               subsidiary_code: str | None = None) -> FleetDoc:

@@ -5,13 +5,12 @@ import datetime as dt
 
 from sqlalchemy import select
 
+from app.domain.clock import local_today
+from app.domain.wording import has_cjk, room_label
+from app.store.db import Database
 from models import Customer, Rack, Room, Site, Subsidiary
 from models.choices import XconnectMedium, XconnectPeer, XconnectState
 from reports.loa import LoaDoc
-
-from app.domain.clock import local_today
-from app.store.db import Database
-from app.domain.wording import has_cjk, room_label
 
 LOA_VALID_DAYS = 90  # carriers ask for a recent letter; 90 days is the usual validity
 

@@ -13,15 +13,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 import reports
-from reports import AuditReportDoc, RenderResult
-from reports.loa import LoaDoc, render_loa
-
-from app.domain.actor import Actor
 from app.audit.query import AuditFilter
-from app.services.exports import record_export
-from app.domain.auth import require
-from app.store.db import Database
-from app.domain.errors import DomainError, ValidationError
 from app.documents.audit import audit_report_doc
 from app.documents.common import FONT_ENV, _check_lang
 from app.documents.contract import contract_doc
@@ -29,6 +21,13 @@ from app.documents.fleet import fleet_doc
 from app.documents.loa import loa_doc
 from app.documents.racks import capacity_doc, rack_sheet_doc
 from app.documents.statement import statement_doc
+from app.domain.actor import Actor
+from app.domain.auth import require
+from app.domain.errors import DomainError, ValidationError
+from app.services.exports import record_export
+from app.store.db import Database
+from reports import AuditReportDoc, RenderResult
+from reports.loa import LoaDoc, render_loa
 
 
 @dataclass(frozen=True)

@@ -7,18 +7,16 @@ from decimal import Decimal
 
 from sqlalchemy import func, select
 
-from models import (Device, GpuAsset, Rack, Room, Site, Subsidiary)
-from models.choices import (GpuState, RackStatus)
-from reports import (CapacityDoc, CapacityRow, ElevDevice, Party, RackElevation,
-                     RackSheetDoc, Reservation)
-
+from app.documents.common import FLEET_OWNER, _check_lang, _l, _subsidiary_party, _units
 from app.domain.clock import now_local
-from app.store.db import Database
 from app.domain.errors import NotFound
-from app.services.dcim import find_rack
 from app.domain.wording import free_text, room_label
+from app.services.dcim import find_rack
+from app.store.db import Database
+from models import Device, GpuAsset, Rack, Room, Site, Subsidiary
+from models.choices import GpuState, RackStatus
+from reports import CapacityDoc, CapacityRow, ElevDevice, Party, RackElevation, RackSheetDoc, Reservation
 
-from app.documents.common import (FLEET_OWNER, _check_lang, _l, _subsidiary_party, _units)
 
 # --------------------------------------------------------------------------- racks
 def rack_path(s, rack_id: int) -> str:
@@ -132,10 +130,9 @@ def capacity_doc(db: Database, site_code: str, *, language: str = "zh") -> Capac
 
 def _capacity_power(db: Database, room_ids: list[int], lang: str) -> tuple:
     """The power-chain rows of the capacity report: racks fed by feeds (app/services/power.py)."""
+    from app.read.power import room_power_in
     from models.choices import RedundancyState
     from reports.power import PowerRackRow
-
-    from app.read.power import room_power_in
 
     def kw(w: Decimal) -> Decimal:
         return (Decimal(w) / 1000).quantize(Decimal("0.01"))

@@ -5,16 +5,17 @@ from decimal import Decimal
 
 from sqlalchemy import select
 
-from models import (Contract, ContractItem, Customer, Statement, StatementLine, Subsidiary)
-from models.choices import (LineUnit, StatementKind, StatementStatus)
-from reports import (StatementDoc, StatementLine as DocLine)
-
-from app.domain.clock import TZ as SHANGHAI, now_local
-from app.store.db import Database
-from app.services.billing import find_statement, line_languages, line_text
+from app.documents.common import _check_lang, _customer_party, _fen, _subsidiary_party, period_label
+from app.domain.clock import TZ as SHANGHAI
+from app.domain.clock import now_local
 from app.domain.wording import amount_words, free_text
+from app.services.billing import find_statement, line_languages, line_text
+from app.store.db import Database
+from models import Contract, ContractItem, Customer, Statement, StatementLine, Subsidiary
+from models.choices import LineUnit, StatementKind, StatementStatus
+from reports import StatementDoc
+from reports import StatementLine as DocLine
 
-from app.documents.common import (_check_lang, _customer_party, _fen, _subsidiary_party, period_label)
 
 # --------------------------------------------------------------------------- statements
 def _contract_language(s, st: Statement) -> str:
@@ -90,10 +91,9 @@ def _fapiao_fields(s, st: Statement, lang: str) -> dict:
     """The statement's fapiao status (未开票 / 部分开票 / 已开票) and the numbers of its fapiao records."""
     if st.status != StatementStatus.ISSUED:
         return {"fapiao_no": st.fapiao_no or ""}
+    from app.services.fapiao import covers
     from models import Fapiao
     from models.choices import FapiaoStatus
-
-    from app.services.fapiao import covers
 
     cover = covers(s, [st.id]).get(st.id)
     numbers = list(s.execute(select(Fapiao.number).where(Fapiao.statement_id == st.id).order_by(Fapiao.id)).scalars())

@@ -13,11 +13,9 @@ from argon2 import PasswordHasher
 from argon2 import low_level as argon2_low_level
 from argon2.exceptions import InvalidHashError, VerificationError
 
-from models.choices import Role
-
 from app.domain.actor import Actor
 from app.domain.errors import PermissionDenied
-
+from models.choices import Role
 
 # --- password hashing ----------------------------------------------------------------
 # argon2id at OWASP's parameters (Password Storage Cheat Sheet: m = 19 MiB, t = 2, p = 1; about

@@ -1,7 +1,6 @@
 """Regions (GB/T 2260) as people read them, and who serves one: pure rules over rows already read."""
 from __future__ import annotations
 
-
 PLACEHOLDER_NAMES = frozenset({"市辖区", "县", "省直辖县级行政区划", "自治区直辖县级行政区划"})
 
 

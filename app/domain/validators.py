@@ -9,11 +9,11 @@ from typing import Any
 
 from sqlalchemy import Date, DateTime, Float, Integer, Numeric, String
 
+from app.domain import messages as M
 from app.domain.clock import FIRST_YEAR, LAST_YEAR, DateError, parse_date
 from app.domain.errors import ValidationError
-from app.domain.money import AmountError, parse_decimal, parse_money, round_fen
-from app.domain import messages as M
 from app.domain.messages import message_of
+from app.domain.money import AmountError, parse_decimal, parse_money, round_fen
 
 # GB 32100-2015: 18 characters from this alphabet (no I, O, S, V, Z); the last is a check character.
 USCC_ALPHABET = "0123456789ABCDEFGHJKLMNPQRTUWXY"

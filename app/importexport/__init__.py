@@ -23,9 +23,10 @@ is importable from `app.importexport` itself.
 """
 from __future__ import annotations
 
+from app.importexport.kinds import leases as _leases
+
 # Kinds declared in their own modules: one register_kind line each (docs/import.md, "Adding a kind").
 from app.importexport.schema import ImportKind, register_kind  # noqa: I001
-from app.importexport.kinds import leases as _leases
 
 register_kind(ImportKind("leases", _leases.COLUMNS, _leases.REQUIRED, "space_lease", _leases.SpaceLease,
                          _leases.resolve_leases, _leases.write_leases, _leases.export_leases_query,
@@ -46,13 +47,13 @@ register_kind(ImportKind("cross-connects", _xc.XC_COLUMNS, _xc.XC_REQUIRED, "cro
                          _xc.XC_FIELD_COLUMN, lambda v: v.get("reference")))
 # --- new kinds here ---
 
-from app.importexport.schema import *  # noqa: E402,F401,F403  (KINDS and EXPORT_KINDS as registered above)
-from app.importexport.schema import (KINDS, EXPORT_KINDS, _Cancelled, _RowRefused, _check_kind, unneutralise)  # noqa: E402,F401
-from app.importexport.reading import *  # noqa: E402,F401,F403
-from app.importexport.reading import _is_yaml_source, _load, _raw_rows, _read_yaml_rows  # noqa: E402,F401
-from app.importexport.kinds.core import *  # noqa: E402,F401,F403
-from app.importexport.kinds.core import _Row, _customer, _device_ref, _memo, _room, _site  # noqa: E402,F401
-from app.importexport.running import *  # noqa: E402,F401,F403
 from app.importexport.export import *  # noqa: E402,F401,F403
 from app.importexport.export import _csv_value, _export_query, _write_xlsx  # noqa: E402,F401
+from app.importexport.kinds.core import *  # noqa: E402,F401,F403
+from app.importexport.kinds.core import _customer, _device_ref, _memo, _room, _Row, _site  # noqa: E402,F401
+from app.importexport.reading import *  # noqa: E402,F401,F403
+from app.importexport.reading import _is_yaml_source, _load, _raw_rows, _read_yaml_rows  # noqa: E402,F401
+from app.importexport.running import *  # noqa: E402,F401,F403
+from app.importexport.schema import *  # noqa: E402,F401,F403  (KINDS and EXPORT_KINDS as registered above)
+from app.importexport.schema import EXPORT_KINDS, KINDS, _Cancelled, _check_kind, _RowRefused, unneutralise  # noqa: E402,F401
 

@@ -17,17 +17,16 @@ from typing import Any, Callable
 
 import yaml
 
-from models import GpuModel
-from models.choices import DeviceRole
-
+from app.domain import messages as M
 from app.domain.actor import Actor
 from app.domain.auth import require
-from app.store.db import Database
 from app.domain.errors import DomainError, ValidationError
+from app.domain.runs import logged_run
 from app.importexport.schema import ImportFailed, RowError
 from app.services.devicetypes import write_device_types
-from app.store.logs import logged_run
-from app.domain import messages as M
+from app.store.db import Database
+from models import GpuModel
+from models.choices import DeviceRole
 
 YAML_SUFFIXES = (".yaml", ".yml")
 SLUG_RE = re.compile(r"^[-a-z0-9_]+$")

@@ -5,42 +5,21 @@ import csv
 import datetime as dt
 import re
 from contextlib import contextmanager
-from itertools import islice
 from decimal import Decimal
+from itertools import islice
 from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator
 
 from sqlalchemy import func, select
-from sqlalchemy.exc import CompileError
 from sqlalchemy.engine import Connection
+from sqlalchemy.exc import CompileError
 from sqlalchemy.orm import Session
 
-from models import (
-    AuditEvent,
-    Cage,
-    Contact,
-    Contract,
-    ContractItem,
-    Customer,
-    Device,
-    DeviceType,
-    GpuAsset,
-    GpuModel,
-    Rack,
-    Region,
-    Room,
-    Site,
-    Subsidiary,
-    User,
-)
-
-from app.domain.actor import Actor
-from app.audit.trail import format_ts
 from app.audit.query import EXPORT_HEADERS, AuditFilter, event_row, iter_events, parse_date
-from app.services.exports import record_export
+from app.audit.trail import format_ts
+from app.domain.actor import Actor
 from app.domain.auth import require
 from app.domain.clock import TZ
-from app.store.db import Database
 from app.domain.errors import DomainError, NotFound, ValidationError
 from app.importexport import schema
 from app.importexport.schema import (
@@ -59,6 +38,26 @@ from app.importexport.schema import (
     _check_kind,
     neutralise_cell,
     table_format,
+)
+from app.services.exports import record_export
+from app.store.db import Database
+from models import (
+    AuditEvent,
+    Cage,
+    Contact,
+    Contract,
+    ContractItem,
+    Customer,
+    Device,
+    DeviceType,
+    GpuAsset,
+    GpuModel,
+    Rack,
+    Region,
+    Room,
+    Site,
+    Subsidiary,
+    User,
 )
 
 # --- export ----------------------------------------------------------------------------------

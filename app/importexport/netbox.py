@@ -22,18 +22,17 @@ from typing import Callable, Iterator
 from sqlalchemy import select
 from sqlalchemy.orm import Session, aliased
 
+from app.domain.actor import Actor
+from app.domain.auth import require
+from app.domain.clock import TZ
+from app.domain.errors import DomainError, ValidationError
+from app.importexport.schema import ExportResult, _Cancelled
+from app.services.exports import record_export
+from app.store.db import Database
 from models import Customer, Device, DeviceType, Rack, Region, Room, Site
 from models.choices import DeviceRole, RackStatus, SiteStatus
 from models.power import PowerFeed, PowerPanel
 from models.xconnect import Cable
-
-from app.domain.actor import Actor
-from app.domain.auth import require
-from app.domain.clock import TZ
-from app.store.db import Database
-from app.domain.errors import DomainError, ValidationError
-from app.services.exports import record_export
-from app.importexport.schema import ExportResult, _Cancelled
 
 NETBOX_SOURCE = "netbox-community/netbox@43fe81f9e833"
 

@@ -16,8 +16,8 @@ from app.importexport.schema import (
     YAML_SUFFIXES,
     ImportRow,
     RowError,
-    unneutralise,
     table_format,
+    unneutralise,
 )
 
 # --- reading files -----------------------------------------------------------------------

@@ -10,20 +10,18 @@ from sqlalchemy.exc import DBAPIError
 
 from app.domain.actor import Actor
 from app.domain.auth import require
-from app.store.db import Database, storage_full
 from app.domain.errors import DomainError, PermissionDenied, ValidationError
-from app.store.uow import UnitOfWork
+from app.domain.runs import logged_run
 from app.importexport.kinds.core import _refuse_unstorable, _Row, _row_key
 from app.importexport.reading import _load
 from app.importexport.schema import (
     BULK_WRITE,
     FIELD_COLUMN,
     HANDLERS,
-    VERDICT,
-    batch_size,
     LOOKUPS,
     OBJECT_TYPE,
     PERMISSION,
+    VERDICT,
     ImportFailed,
     ImportPreview,
     ImportResult,
@@ -32,8 +30,10 @@ from app.importexport.schema import (
     _Cancelled,
     _check_kind,
     _RowRefused,
+    batch_size,
 )
-from app.store.logs import logged_run
+from app.store.db import Database, storage_full
+from app.store.uow import UnitOfWork
 
 
 def _rule_column(kind: str, exc: DomainError) -> str | None:

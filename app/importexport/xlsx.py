@@ -18,9 +18,8 @@ over 2 GiB of XML is refused with a message to export CSV instead.
 """
 from __future__ import annotations
 
-import logging
-
 import datetime as dt
+import logging
 import re
 import zipfile
 from decimal import Decimal

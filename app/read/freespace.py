@@ -17,13 +17,12 @@ from decimal import Decimal
 
 from sqlalchemy import or_, select
 
-from models import Customer, Device, DeviceType, Rack, RackReservation, Room, Site
-from models.choices import DeviceStatus, Face, RackStatus, ReservationStatus
-
+from app.domain.errors import ValidationError
 from app.domain.power import power_draw_w  # the placement rule's own measure of a device's draw
 from app.domain.rating import local_today
 from app.store.db import Database
-from app.domain.errors import ValidationError
+from models import Customer, Device, DeviceType, Rack, RackReservation, Room, Site
+from models.choices import DeviceStatus, Face, RackStatus, ReservationStatus
 
 # Racks that can take a device today.
 OPEN_RACK_STATES = (RackStatus.AVAILABLE, RackStatus.RESERVED, RackStatus.LEASED)

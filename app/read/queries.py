@@ -14,28 +14,72 @@ Labels are marked with `_` (a no-op); the console translates them in the context
 from __future__ import annotations
 
 import datetime as dt
-from decimal import Decimal
 import time
 from array import array
 from dataclasses import dataclass
+from decimal import Decimal
 from typing import Any, Callable
 
-from sqlalchemy import Numeric, Select, and_, case, cast, false, null, func, literal, or_, select, tuple_, type_coerce, union
+from sqlalchemy import (
+    Numeric,
+    Select,
+    and_,
+    case,
+    cast,
+    false,
+    func,
+    literal,
+    null,
+    or_,
+    select,
+    tuple_,
+    type_coerce,
+    union,
+)
+from sqlalchemy.orm import aliased
 from sqlalchemy.sql import visitors
 from sqlalchemy.sql.selectable import Join
-from sqlalchemy.orm import aliased
-
-from models import (AuditEvent, Cage, Contact, Contract, Customer, Device, DeviceType, GpuAsset, GpuHistory, GpuModel,
-                    Rack, Region, Room, Site, Statement, Subsidiary, User)
-from models.base import utc_now_sql
-from models.choices import (LIVE_CONTRACT, ContractStatus, CustomerStatus, DeviceStatus, GpuState, Outcome, RackStatus,
-                            Role, SiteStatus, StatementKind, StatementStatus, Cooling, ChoiceSet)
 
 from app.domain.money import PERCENT_PLACES
 from app.domain.rating import local_today
-from app.store.db import Database
 from app.read import list_filters
 from app.read.list_filters import like_pattern, searchable, sort_column
+from app.store.db import Database
+from models import (
+    AuditEvent,
+    Cage,
+    Contact,
+    Contract,
+    Customer,
+    Device,
+    DeviceType,
+    GpuAsset,
+    GpuHistory,
+    GpuModel,
+    Rack,
+    Region,
+    Room,
+    Site,
+    Statement,
+    Subsidiary,
+    User,
+)
+from models.base import utc_now_sql
+from models.choices import (
+    LIVE_CONTRACT,
+    ChoiceSet,
+    ContractStatus,
+    Cooling,
+    CustomerStatus,
+    DeviceStatus,
+    GpuState,
+    Outcome,
+    RackStatus,
+    Role,
+    SiteStatus,
+    StatementKind,
+    StatementStatus,
+)
 
 
 def _(text: str) -> str:

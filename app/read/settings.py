@@ -8,7 +8,6 @@ from sqlalchemy.orm import Session
 
 from models import AppSetting
 
-
 CONTRACT_FOUR_EYES = "contract_four_eyes"
 POWER_LIMIT_PCT = "power_breaker_limit_pct"
 OVERDUE_SUSPENSION_DAYS = "overdue_suspension_days"  # receivables: overdue longer proposes suspension

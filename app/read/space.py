@@ -9,10 +9,9 @@ from decimal import Decimal
 
 from sqlalchemy import or_, select
 
+from app.domain.clock import local_today
 from models import Cage, Customer, Device, DeviceType, Rack, RackReservation, SpaceLease
 from models.choices import RackStatus, ReservationStatus
-
-from app.domain.clock import local_today
 
 
 @dataclass(frozen=True)

@@ -16,17 +16,37 @@ from decimal import ROUND_HALF_UP, Decimal
 from sqlalchemy import and_, case, func, or_, select
 from sqlalchemy.orm import aliased
 
-from models import (Contract, Coverage, Customer, Device, DeviceType, GpuAsset, GpuModel, Rack,
-                    RackReservation, Region, Room, Site, Statement, Subsidiary)
-from models.choices import (LIVE_CONTRACT, DeviceStatus, GpuState, RackStatus, ReservationStatus,
-                            StatementKind, StatementStatus)
-
-from app.domain.regions import PLACEHOLDER_NAMES, join_region_names, nearest_per_subsidiary
 from app.domain.money import percent
 from app.domain.rating import local_today
+from app.domain.regions import PLACEHOLDER_NAMES, join_region_names, nearest_per_subsidiary
 from app.read.power import RackPower, rack_power
 from app.read.space import RackSpace, leases_on, rack_space
 from app.store.db import Database
+from models import (
+    Contract,
+    Coverage,
+    Customer,
+    Device,
+    DeviceType,
+    GpuAsset,
+    GpuModel,
+    Rack,
+    RackReservation,
+    Region,
+    Room,
+    Site,
+    Statement,
+    Subsidiary,
+)
+from models.choices import (
+    LIVE_CONTRACT,
+    DeviceStatus,
+    GpuState,
+    RackStatus,
+    ReservationStatus,
+    StatementKind,
+    StatementStatus,
+)
 
 ZERO = Decimal(0)
 KW = Decimal(1000)

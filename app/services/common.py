@@ -7,8 +7,19 @@ from __future__ import annotations
 
 from app.domain.auth import require
 from app.services import customers, dcim, gpus, reference  # noqa: F401  (each registers its kinds)
-from app.services.entities import (create_in, create_many_in, flush_or_refuse, get_or_404, pk_of, refuse_if_referenced,
-                                   snapshot, spec_of, update_in, update_many_in, upsert_in)
+from app.services.entities import (
+    create_in,
+    create_many_in,
+    flush_or_refuse,
+    get_or_404,
+    pk_of,
+    refuse_if_referenced,
+    snapshot,
+    spec_of,
+    update_in,
+    update_many_in,
+    upsert_in,
+)
 from app.store.uow import UnitOfWork
 
 # the steps inside a caller's unit of work, for callers that name any kind (imports, the demo)

@@ -14,11 +14,10 @@ import datetime as dt
 from dataclasses import dataclass
 from decimal import Decimal
 
-from models.choices import TaxCategory
-
-from app.domain.rating import FEN, Period, fen, prorate, rate_of, tax_for
 from app.domain.money import amount_in_words
+from app.domain.rating import FEN, Period, fen, prorate, rate_of, tax_for
 from app.services.contracts import DEFAULT_TAX
+from models.choices import TaxCategory
 
 ZERO = Decimal("0.00")
 RECURRING = {"month", "year", "mbps_month", "hybrid"}
@@ -109,9 +108,8 @@ def contract_totals(lines: list[TotalsLine], start: dt.date, end: dt.date,
 
 def totals_of_contract(db, contract_id: int) -> ContractTotals:
     """The totals of a stored contract, by id."""
-    from models import Contract
-
     from app.services.reference import tax_rates_on
+    from models import Contract
 
     with db.session() as s:
         c = s.get(Contract, contract_id)

@@ -17,25 +17,48 @@ from decimal import Decimal
 from sqlalchemy import delete, false, func, insert, or_, select
 from sqlalchemy.orm import Session
 
-from models import (Cage, Contract, ContractItem, Customer, DocumentCounter, GpuAsset, GpuLease, GpuModel, Rack,
-                    Subsidiary, contract_item_gpu)
-from models.choices import LIVE_CONTRACT, ContractStatus, CustomerStatus, GpuState, ItemKind, PriceUnit, RackStatus, TaxCategory
-
+from app.domain import messages as M
 from app.domain.actor import Actor
 from app.domain.auth import require, why_not
-from app.domain.rating import TZ, local_midnight, local_today
 from app.domain.clock import DateError, parse_date
-from app.store.db import Database
 from app.domain.errors import NotFound, RuleViolation, ValidationError
-from app.domain.money import AmountError, parse_decimal
-from app.store.uow import UnitOfWork
-from app.services.entities import check_version, flush_or_refuse, flush_versioned, get_or_404, snapshot
-from app.read.settings import CONTRACT_FOUR_EYES, setting_in
-
-from app.services.gpus import move_gpu
-from app.services.space import end_item_leases_in, item_space, open_lease_in, space_problems  # the GPU lifecycle move: validates, writes GpuHistory, audits
 from app.domain.messages import message_of
-from app.domain import messages as M
+from app.domain.money import AmountError, parse_decimal
+from app.domain.rating import TZ, local_midnight, local_today
+from app.read.settings import CONTRACT_FOUR_EYES, setting_in
+from app.services.entities import check_version, flush_or_refuse, flush_versioned, get_or_404, snapshot
+from app.services.gpus import move_gpu
+from app.services.space import (  # the GPU lifecycle move: validates, writes GpuHistory, audits
+    end_item_leases_in,
+    item_space,
+    open_lease_in,
+    space_problems,
+)
+from app.store.db import Database
+from app.store.uow import UnitOfWork
+from models import (
+    Cage,
+    Contract,
+    ContractItem,
+    Customer,
+    DocumentCounter,
+    GpuAsset,
+    GpuLease,
+    GpuModel,
+    Rack,
+    Subsidiary,
+    contract_item_gpu,
+)
+from models.choices import (
+    LIVE_CONTRACT,
+    ContractStatus,
+    CustomerStatus,
+    GpuState,
+    ItemKind,
+    PriceUnit,
+    RackStatus,
+    TaxCategory,
+)
 
 ALERT_DAYS = (30, 60, 90, 180)
 HELD = LIVE_CONTRACT
@@ -773,7 +796,9 @@ def _activate(uow: UnitOfWork, c: Contract, at: dt.datetime) -> dict:
                     move_gpu(uow, gpu, GpuState.LEASED, f"leased under contract {c.number}")
                 s.add(GpuLease(gpu_id=gpu.id, contract_item_id=it.id, start=start))
                 leased_gpus.append(gpu.serial)
-    from app.services.handover import hand_over_at_activation  # items bill from their handover (app/services/handover.py)
+    from app.services.handover import (
+        hand_over_at_activation,  # items bill from their handover (app/services/handover.py)
+    )
     handed = hand_over_at_activation(c, at, uow.actor.login)
     s.flush()
     return {"racks": leased_racks, "space": leased_space, "gpus": leased_gpus, "handed_over": handed}
@@ -876,7 +901,9 @@ def _supersede(uow: UnitOfWork, old: Contract, c: Contract, now: dt.datetime) ->
     last = eff - dt.timedelta(days=1)
     before = {"status": old.status}
     released = _release(uow, old, last, now)
-    from app.services.handover import _clear_draft_lines  # drafts billed the old revision past its new end: the run bills them again
+    from app.services.handover import (
+        _clear_draft_lines,  # drafts billed the old revision past its new end: the run bills them again
+    )
 
     cleared = sum(_clear_draft_lines(uow, it.id, f"{eff:%Y-%m}") for it in old.items)
     if cleared:

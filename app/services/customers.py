@@ -3,18 +3,25 @@ from __future__ import annotations
 
 from sqlalchemy import select
 
-from models import Contact, Customer, User
-from models.choices import CustomerStatus
-
+from app.domain import messages as M
 from app.domain.actor import Actor
 from app.domain.auth import require
-from app.store.db import Database
 from app.domain.errors import ValidationError
-from app.store.uow import UnitOfWork
 from app.domain.validators import email_problem, phone_problem, region_code_problem, uscc_problem
-from app.services.entities import (EntitySpec, check_version, create_in, flush_versioned, get_or_404, register, snapshot,
-                     update_in)
-from app.domain import messages as M
+from app.services.entities import (
+    EntitySpec,
+    check_version,
+    create_in,
+    flush_versioned,
+    get_or_404,
+    register,
+    snapshot,
+    update_in,
+)
+from app.store.db import Database
+from app.store.uow import UnitOfWork
+from models import Contact, Customer, User
+from models.choices import CustomerStatus
 
 
 def validate_customer(s, v: dict) -> dict[str, str]:

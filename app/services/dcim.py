@@ -11,19 +11,27 @@ from decimal import Decimal, InvalidOperation
 
 from sqlalchemy import func, or_, select
 
-from models import Customer, Device, DeviceType, GpuAsset, GpuModel, Rack, RackReservation, Room
-from models.choices import DeviceRole, DeviceStatus, Face, GpuState, RackStatus, ReservationStatus
-
-from app.domain.power import power_draw_w
+from app.domain import messages as M
 from app.domain.actor import Actor
 from app.domain.auth import require
-from app.store.db import Database
 from app.domain.errors import RuleViolation, ValidationError
-from app.store.uow import UnitOfWork
-from app.services.entities import EntitySpec, check_version, flush_or_refuse, flush_versioned, get_or_404, register, snapshot
-from app.services.entities import refuse_unstorable, require_reason
+from app.domain.power import power_draw_w
+from app.services.entities import (
+    EntitySpec,
+    check_version,
+    flush_or_refuse,
+    flush_versioned,
+    get_or_404,
+    refuse_unstorable,
+    register,
+    require_reason,
+    snapshot,
+)
 from app.services.space import placement_refusal
-from app.domain import messages as M
+from app.store.db import Database
+from app.store.uow import UnitOfWork
+from models import Customer, Device, DeviceType, GpuAsset, GpuModel, Rack, RackReservation, Room
+from models.choices import DeviceRole, DeviceStatus, Face, GpuState, RackStatus, ReservationStatus
 
 BREAKER_HEADROOM = Decimal("1.25")  # default hard limit when a rack records none
 HALF = Decimal("0.5")

@@ -15,19 +15,18 @@ from decimal import Decimal
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
-from models import Contract, ContractItem, Customer, DepositEntry, Statement, StatementLine
-from models.choices import ContractStatus, DepositKind, StatementKind, StatementStatus
-
 from app.domain.actor import Actor
 from app.domain.auth import require
 from app.domain.clock import DateError, local_today, parse_date
-from app.store.db import Database
 from app.domain.errors import NotFound, RuleViolation, ValidationError
+from app.domain.messages import message_of
 from app.domain.money import format_amount, round_fen
-from app.store.uow import UnitOfWork
 from app.services.billing.statements import find_statement
 from app.services.receivables import _money, find_customer, statement_open_amount
-from app.domain.messages import message_of
+from app.store.db import Database
+from app.store.uow import UnitOfWork
+from models import Contract, ContractItem, Customer, DepositEntry, Statement, StatementLine
+from models.choices import ContractStatus, DepositKind, StatementKind, StatementStatus
 
 ZERO = Decimal("0.00")
 ENDED = (ContractStatus.TERMINATED, ContractStatus.EXPIRED)

@@ -9,9 +9,6 @@ from typing import Any, Callable
 
 from sqlalchemy import select, text
 
-from models import DeviceType
-from models.choices import DeviceRole
-
 from app.audit.trail import append_events
 from app.domain.actor import Actor
 from app.domain.auth import require
@@ -20,6 +17,8 @@ from app.services.common import create_in
 from app.services.entities import flush_or_refuse, flush_versioned, snapshot, spec_of
 from app.store.db import Database
 from app.store.uow import UnitOfWork
+from models import DeviceType
+from models.choices import DeviceRole
 
 POWER_FIELDS = ("max_power_w", "typical_power_w", "power_flag")
 Refusal = tuple[str, Any, str]  # (file, field or None, why): a file the database or a rule refused

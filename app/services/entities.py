@@ -15,19 +15,16 @@ from typing import Any, Callable, Iterable
 
 from sqlalchemy import func, insert, inspect, select, text
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.orm.exc import StaleDataError
 from sqlalchemy.orm import Session
-
-from models import Base
+from sqlalchemy.orm.exc import StaleDataError
 
 from app.domain.auth import KIND_PERMISSION, require
 from app.domain.clock import local_text
 from app.domain.errors import Conflict, InUse, NotFound, RuleViolation, ValidationError
+from app.domain.validators import column_problems
 from app.store.db import get_or_404
 from app.store.uow import UnitOfWork
-from app.domain.validators import column_problems
-
-
+from models import Base
 
 SNAPSHOT_SKIPS = ("version", "updated_at", "updated_by")  # bookkeeping a snapshot leaves out
 _ABSENT = object()

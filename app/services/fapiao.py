@@ -26,23 +26,22 @@ from pathlib import Path
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session, aliased
 
-from models import Contract, ContractItem, Customer, Fapiao, InvoicingProfile, Statement, StatementLine, TaxCode
-from models.finance import TAX_CODE_KINDS
-from models.choices import FapiaoStatus, FapiaoType, ItemKind, StatementKind, StatementStatus
-
+from app.domain import messages as M
 from app.domain.actor import Actor
-from app.domain.rating import ELECTRICITY, ENERGY_CHARGE  # metered energy: the `power` charge, taxed as electricity
 from app.domain.auth import require
 from app.domain.clock import DateError, local_today, parse_date
-from app.store.db import Database
 from app.domain.errors import DomainError, NotFound, RuleViolation, ValidationError
+from app.domain.messages import message_of
 from app.domain.money import format_amount, round_fen
-from app.store.uow import UnitOfWork
+from app.domain.rating import ELECTRICITY, ENERGY_CHARGE  # metered energy: the `power` charge, taxed as electricity
 from app.domain.validators import fapiao_number_problem
 from app.services.billing.statements import find_statement
 from app.services.receivables import _money, find_customer
-from app.domain.messages import message_of
-from app.domain import messages as M
+from app.store.db import Database
+from app.store.uow import UnitOfWork
+from models import Contract, ContractItem, Customer, Fapiao, InvoicingProfile, Statement, StatementLine, TaxCode
+from models.choices import FapiaoStatus, FapiaoType, ItemKind, StatementKind, StatementStatus
+from models.finance import TAX_CODE_KINDS
 
 ZERO = Decimal("0.00")
 _TAX_ID = re.compile(r"^[0-9A-Z]{15,20}$")

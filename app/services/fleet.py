@@ -12,11 +12,10 @@ from decimal import Decimal
 
 from sqlalchemy import func, select
 
+from app.domain.money import round_fen
+from app.store.db import Database
 from models import ContractItem, GpuAsset, GpuModel, Statement, StatementLine, contract_item_gpu
 from models.choices import GpuState, ItemKind, StatementStatus
-
-from app.store.db import Database
-from app.domain.money import round_fen
 
 ZERO = Decimal(0)
 DEFAULT_DEPRECIATION_MONTHS = 36

@@ -14,17 +14,25 @@ from typing import Callable, Iterable
 from sqlalchemy import String, any_, bindparam, literal, select, update
 from sqlalchemy.dialects.postgresql import ARRAY
 
-from models import Device, DeviceType, GpuAsset, GpuHistory, GpuModel
-from models.choices import FormFactor, GpuState
-
+from app.domain import messages as M
 from app.domain.actor import Actor
 from app.domain.auth import require
-from app.store.db import Database
 from app.domain.errors import RuleViolation, ValidationError
+from app.services.entities import (
+    EntitySpec,
+    btree_lookups,
+    check_version,
+    create_in,
+    create_many_in,
+    flush_versioned,
+    get_or_404,
+    insert_rows,
+    register,
+)
+from app.store.db import Database
 from app.store.uow import UnitOfWork
-from app.services.entities import (EntitySpec, btree_lookups, check_version, create_in, create_many_in, flush_versioned,
-                                   get_or_404, insert_rows, register)
-from app.domain import messages as M
+from models import Device, DeviceType, GpuAsset, GpuHistory, GpuModel
+from models.choices import FormFactor, GpuState
 
 
 def allowed_moves(state: str) -> list[str]:

@@ -19,16 +19,15 @@ from dataclasses import dataclass
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from models import Contract, ContractItem, Customer, Statement, StatementLine
-from models.choices import ContractStatus, StatementStatus
-
 from app.domain import rating as B
 from app.domain.actor import Actor
 from app.domain.auth import require
-from app.store.db import Database
 from app.domain.errors import NotFound, RuleViolation, ValidationError
-from app.store.uow import UnitOfWork
 from app.services.entities import flush_versioned
+from app.store.db import Database
+from app.store.uow import UnitOfWork
+from models import Contract, ContractItem, Customer, Statement, StatementLine
+from models.choices import ContractStatus, StatementStatus
 
 IN_SERVICE = (ContractStatus.ACTIVE, ContractStatus.SUSPENDED, ContractStatus.EXPIRED, ContractStatus.TERMINATED)
 IN_FORCE = (ContractStatus.ACTIVE, ContractStatus.SUSPENDED)

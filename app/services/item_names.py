@@ -14,11 +14,9 @@ from typing import Iterable
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from app.domain.wording import Text, english_item_name, has_cjk
 from models import Cage, ContractItem, Device, GpuModel, Rack, Room, Site
 from models.choices import ItemKind, PriceUnit
-
-from app.domain.wording import Text, english_item_name, has_cjk
-
 
 _KIND_EN = {value: en for value, en, _zh in ItemKind.labels()}
 

@@ -11,15 +11,14 @@ import re
 
 from sqlalchemy import select
 
+from app.domain.auth import require
+from app.domain.errors import RuleViolation, ValidationError
+from app.domain.rating import local_midnight
+from app.services.contracts import ItemSpec, _validate_header, _validate_items, _write_items
+from app.services.entities import flush_or_refuse, snapshot
+from app.store.uow import UnitOfWork
 from models import Contract, DocumentCounter, GpuAsset, GpuLease, Subsidiary
 from models.choices import ContractStatus
-
-from app.domain.auth import require
-from app.domain.rating import local_midnight
-from app.domain.errors import RuleViolation, ValidationError
-from app.store.uow import UnitOfWork
-from app.services.entities import flush_or_refuse, snapshot
-from app.services.contracts import ItemSpec, _validate_header, _validate_items, _write_items
 
 CONTRACT_FIELDS = ("subsidiary_id", "customer_id", "title", "status", "start_date", "end_date", "revision",
                    "effective_date", "language", "renewal_of_id", "amends_id", "service_level", "terms")

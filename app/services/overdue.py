@@ -14,17 +14,16 @@ from decimal import Decimal
 
 from sqlalchemy import func, select
 
-from models import Customer, OverdueDecision
-
 from app.domain.actor import Actor
 from app.domain.auth import require
 from app.domain.clock import local_today
-from app.store.db import Database
 from app.domain.errors import RuleViolation, ValidationError
-from app.store.uow import UnitOfWork
-from app.services.receivables import find_customer, overdue_customers
 from app.read.settings import OVERDUE_SUSPENSION_DAYS
+from app.services.receivables import find_customer, overdue_customers
 from app.services.settings import get_setting
+from app.store.db import Database
+from app.store.uow import UnitOfWork
+from models import Customer, OverdueDecision
 
 DECISIONS = ("suspend", "keep")
 

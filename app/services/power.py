@@ -11,19 +11,26 @@ from typing import Iterable
 
 from sqlalchemy import select
 
-from models import (ContractItem, Device, Rack, Room, Site)
-from models.choices import (LIVE_CONTRACT, DeviceRole, ItemKind, PowerFeedStatus, PowerFeedType,
-                            PowerPhase, PowerSide, PowerSupply)
-from models.power import CircuitReading, PduFeed, PowerConnection, PowerFeed, PowerPanel
-
+from app.domain import messages as M
 from app.domain.actor import Actor
 from app.domain.auth import require
-from app.store.db import Database
 from app.domain.errors import NotFound, RuleViolation, ValidationError
-from app.store.uow import UnitOfWork
-from app.services.entities import flush_or_refuse, get_or_404, snapshot
 from app.services.billing.meters import CounterMeter, import_counter_readings
-from app.domain import messages as M
+from app.services.entities import flush_or_refuse, get_or_404, snapshot
+from app.store.db import Database
+from app.store.uow import UnitOfWork
+from models import ContractItem, Device, Rack, Room, Site
+from models.choices import (
+    LIVE_CONTRACT,
+    DeviceRole,
+    ItemKind,
+    PowerFeedStatus,
+    PowerFeedType,
+    PowerPhase,
+    PowerSide,
+    PowerSupply,
+)
+from models.power import CircuitReading, PduFeed, PowerConnection, PowerFeed, PowerPanel
 
 # --- writes -----------------------------------------------------------------------------------
 

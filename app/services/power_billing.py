@@ -17,12 +17,11 @@ from decimal import Decimal
 
 from sqlalchemy import select
 
+from app.domain import rating as B
+from app.domain.wording import Text
 from models import Contract, ContractItem
 from models.choices import LineUnit, PriceUnit
 from models.power import CircuitReading, PowerFeed, PowerPanel
-
-from app.domain import rating as B
-from app.domain.wording import Text
 
 
 def circuit_charges(s, c: Contract, it: ContractItem, x, fee, item_window) -> list[B.Charge]:

@@ -21,21 +21,20 @@ from typing import Iterable
 from sqlalchemy import and_, func, or_, select
 from sqlalchemy.orm import Session
 
-from models import (Contract, Customer, DepositEntry, Payment, PaymentAllocation, Statement, Subsidiary)
-from models.choices import PaymentMethod, StatementKind, StatementStatus
-
 from app.domain.actor import Actor
 from app.domain.auth import require
 from app.domain.clock import DateError, local_date, local_today, parse_date
-from app.store.db import Database
 from app.domain.errors import NotFound, RuleViolation, ValidationError
+from app.domain.messages import message_of
 from app.domain.money import format_amount, round_fen
-from app.store.tablefile import read_records
 from app.domain.validators import money_field
-from app.store.uow import UnitOfWork
 from app.domain.wording import alternate, free_text
 from app.services.billing.statements import DEFAULT_TERM_DAYS, find_statement
-from app.domain.messages import message_of
+from app.store.db import Database
+from app.store.tablefile import read_records
+from app.store.uow import UnitOfWork
+from models import Contract, Customer, DepositEntry, Payment, PaymentAllocation, Statement, Subsidiary
+from models.choices import PaymentMethod, StatementKind, StatementStatus
 
 METHODS = tuple(PaymentMethod.values())  # transfer, cash, cheque, draft, other: labels on the ChoiceSet
 ZERO = Decimal("0.00")
@@ -655,9 +654,8 @@ def account_doc(db: Database, customer: str | int, date_from: dt.date, date_to: 
     """The customer's statement of account (往来对账单) from date_from to date_to (Shanghai dates):
     opening balance, issued statements and credit notes (by issue date), payments and reversals
     (by the date the money moved), closing balance. Covers every subsidiary that billed them."""
-    from reports.receivables import AccountDoc, AccountEntry
-
     from app.domain.clock import local_midnight
+    from reports.receivables import AccountDoc, AccountEntry
 
     if date_to < date_from:
         raise ValidationError({"to": "the period ends before it starts"})
@@ -721,7 +719,8 @@ def aging_doc(db: Database, as_of: dt.date | None = None, *, language: str = "zh
 def write_aging_xlsx(doc, path: Path) -> int:
     from openpyxl import Workbook
 
-    from reports.receivables import BUCKET_KEYS, w as word
+    from reports.receivables import BUCKET_KEYS
+    from reports.receivables import w as word
 
     class _L:  # the report's words in its language
         lang = doc.language

@@ -18,24 +18,22 @@ from pathlib import Path
 
 from sqlalchemy import func, select
 
-from models import DepositEntry, PaymentAllocation, Statement, Subsidiary
-from models.choices import StatementKind, StatementStatus
-
 from app.domain.actor import Actor
 from app.domain.auth import require
-from app.store.db import Database
 from app.domain.errors import ValidationError
 from app.domain.money import round_fen
-from app.store.uow import UnitOfWork
 from app.domain.wording import alternate
+from app.store.db import Database
+from app.store.uow import UnitOfWork
+from models import DepositEntry, PaymentAllocation, Statement, Subsidiary
+from models.choices import StatementKind, StatementStatus
 
 ZERO = Decimal("0.00")
 
 
 def summary_doc(db: Database, period: str, *, language: str = "zh"):
-    from reports.receivables_summary import SummaryDoc, SummaryLine
-
     from app.domain.rating import Period
+    from reports.receivables_summary import SummaryDoc, SummaryLine
 
     p = Period.parse(period)
     first, after = p.first, p.next_first

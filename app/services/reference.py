@@ -10,21 +10,27 @@ from pathlib import Path
 
 from sqlalchemy import select
 
-from models import Coverage, Region, Room, Site, Subsidiary, TaxRate
-from models.choices import Cooling, ServiceLevel, SiteStatus
-
-from app.domain.regions import join_region_names, nearest_per_subsidiary
+from app.domain import messages as M
 from app.domain.actor import Actor
 from app.domain.auth import require
-from app.store.db import Database
 from app.domain.errors import NotFound, ValidationError
-from app.store.uow import UnitOfWork
-from app.domain.validators import region_code_problem, region_level, uscc_problem
 from app.domain.rating import TaxRates
+from app.domain.regions import join_region_names, nearest_per_subsidiary
+from app.domain.validators import region_code_problem, region_level, uscc_problem
 from app.domain.wording import has_cjk
-from app.services.entities import (EntitySpec, flush_or_refuse, get_or_404, references_to, refuse_if_referenced, register,
-                     snapshot)
-from app.domain import messages as M
+from app.services.entities import (
+    EntitySpec,
+    flush_or_refuse,
+    get_or_404,
+    references_to,
+    refuse_if_referenced,
+    register,
+    snapshot,
+)
+from app.store.db import Database
+from app.store.uow import UnitOfWork
+from models import Coverage, Region, Room, Site, Subsidiary, TaxRate
+from models.choices import Cooling, ServiceLevel, SiteStatus
 
 REGIONS_DIR = Path(__file__).resolve().parents[2] / "resources" / "regions"
 REGIONS_FILE = REGIONS_DIR / "regions.csv"                      # the MCA list: the default set

@@ -3,16 +3,14 @@ the reason the user typed and writes it into the audit trail, whatever the kind.
 """
 from __future__ import annotations
 
-from models.choices import CustomerStatus, GpuState, RackStatus, SiteStatus
-
 from app.domain.actor import Actor
-from app.store.db import Database
 from app.domain.errors import ValidationError
 from app.services import dcim, gpus
 from app.services.common import update_record
 from app.services.entities import require_reason
 from app.services.users import retire_user
-
+from app.store.db import Database
+from models.choices import CustomerStatus, GpuState, RackStatus, SiteStatus
 
 # Kinds retired by setting a status through the generic update (audited with the reason).
 _RETIRE_STATUS = {"site": ("status", SiteStatus.RETIRED), "rack": ("status", RackStatus.DECOMMISSIONED),

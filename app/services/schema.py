@@ -7,9 +7,9 @@ from sqlalchemy import inspect, text
 
 from app.domain.actor import Actor
 from app.domain.auth import candidate_hash, verify_password
+from app.domain.errors import AuthenticationFailed, PermissionDenied
 from app.store.config import describe_url
 from app.store.db import Database
-from app.domain.errors import AuthenticationFailed, PermissionDenied
 from app.store.uow import UnitOfWork
 
 

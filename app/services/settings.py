@@ -3,17 +3,15 @@ administrator through an audited use case (reachable from `idc-console settings`
 console's settings)."""
 from __future__ import annotations
 
-
-
-from models import AppSetting
-
 from app.domain.actor import Actor
 from app.domain.auth import require
-from app.store.db import Database
 from app.domain.errors import ValidationError
-from app.store.uow import UnitOfWork
 from app.read.settings import CONTRACT_FOUR_EYES, SETTINGS, setting_in
 from app.services.entities import flush_versioned
+from app.store.db import Database
+from app.store.uow import UnitOfWork
+from models import AppSetting
+
 
 def _text(value: bool | int) -> str:
     if isinstance(value, bool):

@@ -12,10 +12,9 @@ from dataclasses import dataclass
 
 from sqlalchemy import select
 
+from app.store.db import Database
 from models import Cage, Customer, Device, GpuAsset, Rack, Room, Site, Subsidiary
 from models.choices import GpuState
-
-from app.store.db import Database
 
 
 @dataclass(frozen=True)

@@ -16,18 +16,17 @@ from decimal import Decimal
 
 from sqlalchemy import func, or_, select, true
 
-from models import Cage, Customer, Rack, RackReservation, Room, SpaceLease
-from models.choices import Face, ItemKind, RackStatus, ReservationStatus
-
 from app.domain.actor import Actor
 from app.domain.auth import require
 from app.domain.clock import DateError, local_today, parse_date
-from app.store.db import Database
 from app.domain.errors import RuleViolation, ValidationError
-from app.store.uow import UnitOfWork
+from app.domain.messages import message_of
 from app.read.space import leases_on
 from app.services.entities import flush_or_refuse, get_or_404, snapshot
-from app.domain.messages import message_of
+from app.store.db import Database
+from app.store.uow import UnitOfWork
+from models import Cage, Customer, Rack, RackReservation, Room, SpaceLease
+from models.choices import Face, ItemKind, RackStatus, ReservationStatus
 
 FAR_FUTURE = dt.date(9999, 12, 31)
 

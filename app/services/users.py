@@ -7,20 +7,35 @@ from dataclasses import dataclass
 
 from sqlalchemy import func, select, text, update
 
+from app.audit.trail import has_definer_functions, server_hashes
+from app.domain import messages as M
+from app.domain.actor import Actor
+from app.domain.auth import (
+    LOGIN_POLICY,
+    LoginPolicy,
+    burn_password,
+    candidate_hash,
+    hash_password,
+    login_fingerprint,
+    needs_rehash,
+    require,
+    verify_password,
+)
+from app.domain.errors import AuthenticationFailed, ValidationError
+from app.services.entities import (
+    check_version,
+    flush_or_refuse,
+    flush_versioned,
+    get_or_404,
+    local_time,
+    require_reason,
+    snapshot,
+)
+from app.store import dbroles
+from app.store.db import Database
+from app.store.uow import UnitOfWork
 from models import AppSecret, User
 from models.choices import Role
-
-from app.store import dbroles
-from app.domain.actor import Actor
-from app.audit.trail import has_definer_functions, server_hashes
-from app.domain.auth import (LOGIN_POLICY, LoginPolicy, burn_password, candidate_hash, hash_password, login_fingerprint,
-                    needs_rehash, require, verify_password)
-from app.store.db import Database
-from app.domain.errors import AuthenticationFailed, ValidationError
-from app.store.uow import UnitOfWork
-from app.services.entities import (check_version, flush_or_refuse, flush_versioned, get_or_404, local_time, require_reason,
-                                   snapshot)
-from app.domain import messages as M
 
 USER_FIELDS = ("login", "display_name", "role", "active")
 

@@ -23,21 +23,30 @@ from fractions import Fraction
 from sqlalchemy import func, or_, select
 from sqlalchemy.orm import aliased
 
-from models import Cable, Contract, ContractItem, CrossConnect, Customer, Device, Rack, Room, Site, SpaceLease
-from models.choices import (CableEnd, CableStatus, CableType, ItemKind, LengthUnit, LineUnit, RackStatus,
-                            XconnectMedium, XconnectPeer, XconnectState)
-
+from app.domain import messages as M
 from app.domain import rating as B
 from app.domain.actor import Actor
 from app.domain.auth import require
 from app.domain.clock import local_today
-from app.store.db import Database
 from app.domain.errors import NotFound, RuleViolation, ValidationError
 from app.domain.money import format_amount, format_price, format_quantity
-from app.store.uow import UnitOfWork
 from app.domain.wording import Text
 from app.services.entities import check_version, flush_or_refuse, flush_versioned, get_or_404, snapshot
-from app.domain import messages as M
+from app.store.db import Database
+from app.store.uow import UnitOfWork
+from models import Cable, Contract, ContractItem, CrossConnect, Customer, Device, Rack, Room, Site, SpaceLease
+from models.choices import (
+    CableEnd,
+    CableStatus,
+    CableType,
+    ItemKind,
+    LengthUnit,
+    LineUnit,
+    RackStatus,
+    XconnectMedium,
+    XconnectPeer,
+    XconnectState,
+)
 
 LIVE = (XconnectState.ORDERED, XconnectState.INSTALLED, XconnectState.ACTIVE)
 

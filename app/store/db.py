@@ -12,9 +12,9 @@ from sqlalchemy import create_engine, event, inspect, text
 from sqlalchemy.engine import Engine, make_url
 from sqlalchemy.orm import Session, sessionmaker
 
-from app.store.config import DatabaseUnavailable, default_sqlite_path, describe_url
 from app.domain.errors import NotFound, SchemaTooNew
-from app.store.logs import logged_run
+from app.domain.runs import logged_run
+from app.store.config import DatabaseUnavailable, default_sqlite_path, describe_url
 
 if TYPE_CHECKING:
     from alembic.config import Config

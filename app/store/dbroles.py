@@ -86,6 +86,9 @@ INTERNAL_FUNCTIONS = ("idc_is_manager()", "idc_is_self(text)", "idc_is_trusted()
                       "idc_login_fingerprint(text)")
 NEVER_WRITTEN = ("alembic_version", "app_secret")   # the owner's alone (migrations)
 LOADED_BY_MIGRATIONS = ("tax_rate",)                 # no program path writes them: no group either
+# Rows a migration loads that get a baseline event (app/services/baselines.py, baseline_events below), so
+# that audit reconcile compares them (app/audit/reconcile.py).
+BASELINE_TABLES = ("tax_rate", "tax_code", "gpu_model")
 # (their rows get baseline events: baseline_events below, app/services/baselines.py)
 NEVER_READ = ("app_secret",)                         # the login-HMAC key: the server's alone
 HIDDEN_COLUMNS = {"app_user": ("password_hash",)}    # checked through idc_password_matches, never read
@@ -249,15 +252,13 @@ def regrant_after_upgrade(conn: Connection) -> bool:
 
 def baseline_events(conn: Connection) -> int:
     """A baseline event (`<table>.baseline`, by the system) for each row loaded by a migration that no event
-    names yet (the VAT rates, tax codes and GPU models: app/audit/reconcile.py LOADED_BY_MIGRATIONS), so that
+    names yet (the VAT rates, tax codes and GPU models: BASELINE_TABLES), so that
     `audit reconcile` compares them; the server hashes them like every other event. Idempotent. The same
     events as app/services/baselines.py writes at `db upgrade` (this one in db roles' own transaction)."""
-    from app.audit.reconcile import LOADED_BY_MIGRATIONS
-
     labels = {"tax_rate": "t.category || ' ' || t.valid_from::text", "tax_code": "t.line_kind || ' ' || t.tax_rate::text",
               "gpu_model": "t.name"}
     total = 0
-    for table in LOADED_BY_MIGRATIONS:
+    for table in BASELINE_TABLES:
         missing = (f"FROM {table} t WHERE NOT EXISTS (SELECT 1 FROM audit_event e WHERE e.object_type = '{table}' "
                    "AND e.object_id = t.id::text)")
         n = conn.execute(text(f"SELECT count(*) {missing}")).scalar()

@@ -11,8 +11,8 @@ import io
 import zipfile
 from pathlib import Path
 
-from app.domain.errors import NotFound, ValidationError
 from app.domain import messages as M
+from app.domain.errors import NotFound, ValidationError
 
 XLSX_SUFFIXES = (".xlsx", ".xlsm")
 

@@ -5,19 +5,18 @@ import uuid
 from typing import Any
 
 from sqlalchemy import select
-from sqlalchemy.orm.exc import StaleDataError
 from sqlalchemy.orm import Session
+from sqlalchemy.orm.exc import StaleDataError
 
+from app.audit.trail import append_event, append_events
+from app.domain import messages as M
+from app.domain.actor import Actor
+from app.domain.auth import PERMISSION_LABELS, PERMISSIONS
+from app.domain.changes import report_changes
+from app.domain.errors import AuthenticationFailed, Conflict, DomainError, PermissionDenied, StorageFull
+from app.store.db import Database, storage_full
 from models import User
 from models.choices import Role
-
-from app.domain.actor import Actor
-from app.audit.trail import append_event, append_events
-from app.domain.changes import report_changes
-from app.domain.auth import PERMISSIONS, PERMISSION_LABELS
-from app.store.db import Database, storage_full
-from app.domain.errors import AuthenticationFailed, Conflict, DomainError, PermissionDenied, StorageFull
-from app.domain import messages as M
 
 
 def current_actor(session: Session, actor: Actor) -> Actor:

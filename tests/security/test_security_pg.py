@@ -199,14 +199,14 @@ def test_what_a_group_may_write_with_sql_is_named_by_reconcile(pg):  # noqa: F81
     info = signed(pg, am_, boss_, w, [rack_item(w, 1, "6000")], dt.date(2026, 1, 1), dt.date(2026, 12, 31))
     with pg.session() as s:
         assert reconcile(s).ok
-    with psycopg.connect(_dsn(pg, "op"), autocommit=True) as conn:
+    with psycopg.connect(role_dsn(pg, "op"), autocommit=True) as conn:
         reading = conn.execute("INSERT INTO meter_reading (rack_id, read_at, kwh_total) VALUES (%s, "
                                "'2026-11-30 16:00', 0) RETURNING id", (w.rack_ids[0],)).fetchone()[0]
-        assert _try(conn, "UPDATE contract_item SET unit_price = 1") == "refused"   # not an operator's table
-    with psycopg.connect(_dsn(pg, "am"), autocommit=True) as conn:
+        assert try_sql(conn, "UPDATE contract_item SET unit_price = 1") == "refused"   # not an operator's table
+    with psycopg.connect(role_dsn(pg, "am"), autocommit=True) as conn:
         conn.execute("UPDATE contract_item SET unit_price = 1 WHERE id = %s", (info.items[0].id,))
-        assert _try(conn, "UPDATE tax_rate SET rate = 0") == "refused"
-        assert _try(conn, "INSERT INTO meter_reading (rack_id, read_at, kwh_total) VALUES "
+        assert try_sql(conn, "UPDATE tax_rate SET rate = 0") == "refused"
+        assert try_sql(conn, "INSERT INTO meter_reading (rack_id, read_at, kwh_total) VALUES "
                           f"({w.rack_ids[1]}, '2026-11-30 16:00', 0)") == "refused"
     with pg.session() as s:
         rec = reconcile(s)
@@ -234,8 +234,8 @@ def test_an_upgrade_of_a_database_with_roles_grants_in_its_own_transaction(pg): 
     for f in ("audit_note(jsonb)", "idc_password_setting(text)", "idc_password_matches(text, text)",
               "audit_append(jsonb)", "idc_audit_insert(jsonb, text[])"):
         assert not public_may(f), f
-    with psycopg.connect(_dsn(pg, "aud"), autocommit=True) as conn:
-        assert _try(conn, "SELECT audit_append('[{}]'::jsonb)") == "refused"
+    with psycopg.connect(role_dsn(pg, "aud"), autocommit=True) as conn:
+        assert try_sql(conn, "SELECT audit_append('[{}]'::jsonb)") == "refused"
         assert conn.execute("SELECT idc_password_matches('aud', 'not the hash')").fetchone()[0] is False
-    with psycopg.connect(_dsn(pg, "op"), autocommit=True) as conn:
-        assert _try(conn, "UPDATE tax_rate SET rate = 0") == "refused"
+    with psycopg.connect(role_dsn(pg, "op"), autocommit=True) as conn:
+        assert try_sql(conn, "UPDATE tax_rate SET rate = 0") == "refused"

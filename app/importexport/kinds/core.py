@@ -9,6 +9,28 @@ from typing import Any, Callable
 from sqlalchemy import func, or_, select
 from sqlalchemy.orm import Session
 
+from app.domain.clock import TZ, DateError, parse_date
+from app.domain.errors import ValidationError
+from app.domain.messages import message_of
+from app.domain.money import AmountError, parse_decimal
+from app.domain.validators import column_problems, email_problem, phone_problem, region_level, uscc_problem
+from app.importexport.devicetypes import guess_role
+from app.importexport.schema import (
+    BULK_WRITE,
+    FIELD_COLUMN,
+    HANDLERS,
+    LOCAL_TIME_ZONE,
+    LOOKUPS,
+    MODEL,
+    NETBOX_STATUS,
+    ROW_KEY,
+    ImportRow,
+    _RowRefused,
+)
+from app.services.common import create_in, create_many_in, update_many_in, upsert_in
+from app.services.devicetypes import upsert_device_type
+from app.services.entities import flush_or_refuse, flush_versioned, snapshot
+from app.services.gpus import GpuToImport, gpus_by_serial, import_gpu_in, import_gpus_in, install_gpu_in
 from models import (
     Cage,
     Contact,
@@ -27,29 +49,6 @@ from models import (
     User,
 )
 from models.choices import DeviceRole, DeviceStatus, GpuState, RackStatus, SiteStatus
-
-from app.domain.clock import TZ, DateError, parse_date
-from app.domain.errors import ValidationError
-from app.services.common import create_in, create_many_in, update_many_in, upsert_in
-from app.services.entities import flush_or_refuse, flush_versioned, snapshot
-from app.services.gpus import GpuToImport, gpus_by_serial, import_gpu_in, import_gpus_in, install_gpu_in
-from app.domain.money import AmountError, parse_decimal
-from app.domain.validators import column_problems, email_problem, phone_problem, region_level, uscc_problem
-from app.importexport.devicetypes import guess_role
-from app.services.devicetypes import upsert_device_type
-from app.importexport.schema import (
-    FIELD_COLUMN,
-    BULK_WRITE,
-    HANDLERS,
-    LOCAL_TIME_ZONE,
-    LOOKUPS,
-    MODEL,
-    NETBOX_STATUS,
-    ROW_KEY,
-    ImportRow,
-    _RowRefused,
-)
-from app.domain.messages import message_of
 
 # --- typed cells ------------------------------------------------------------------------
 
@@ -863,10 +862,9 @@ def _write_users(uow, r: _Row, v: dict) -> str:
 
 
 def _resolve_contracts(s: Session, r: _Row) -> dict:
-    from models.choices import ContractStatus, ItemKind
-
     from app.services.contracts import ItemSpec
     from app.services.migration import gpu_ids_by_serial
+    from models.choices import ContractStatus, ItemKind
 
     h: dict[str, Any] = {}
     sub = r.get("subsidiary")

@@ -12,15 +12,14 @@ from pathlib import Path
 
 from sqlalchemy import select
 
-from models import Customer, InvoicingProfile
-
 from app.domain.actor import Actor
 from app.domain.auth import require
-from app.store.db import Database
 from app.domain.errors import NotFound, ValidationError
+from app.importexport.export import table_format, write_export
 from app.services.exports import record_export
 from app.services.fapiao import set_profiles
-from app.importexport.export import table_format, write_export
+from app.store.db import Database
+from models import Customer, InvoicingProfile
 
 PROFILE_COLUMNS = ("credit_code", "customer", "title", "tax_id", "address_phone", "bank_account", "fapiao_type",
                    "email")

@@ -12,12 +12,11 @@ from typing import Any
 
 from sqlalchemy import select
 
+from app.domain.errors import RuleViolation
+from app.importexport.kinds.core import _customer
+from app.services.space import find_cage_in, item_space, open_lease_in, space_problems
 from models import Cage, Customer, Rack, Room, Site, SpaceLease
 from models.choices import Face, ItemKind
-
-from app.domain.errors import RuleViolation
-from app.services.space import find_cage_in, item_space, open_lease_in, space_problems
-from app.importexport.kinds.core import _customer
 
 COLUMNS = ("site", "location", "rack", "u_from", "u_to", "face", "customer", "start", "end", "cage", "note")
 REQUIRED = ("customer", "start")

@@ -12,15 +12,22 @@ from typing import Any
 
 from sqlalchemy import select
 
-from models import Device, DeviceType, Rack, Room, Site
-from models.choices import DeviceRole
-from models.power import PduFeed, PowerFeed, PowerPanel
-
 from app.domain.errors import NotFound, RuleViolation, ValidationError
 from app.importexport.kinds.core import _site as find_site
 from app.read.power import power_verdict_in
-from app.services.power import attach_pdu_in, create_feed_in, create_panel_in, find_panel_in, \
-    update_feed_in, update_panel_in, validate_feed, validate_panel
+from app.services.power import (
+    attach_pdu_in,
+    create_feed_in,
+    create_panel_in,
+    find_panel_in,
+    update_feed_in,
+    update_panel_in,
+    validate_feed,
+    validate_panel,
+)
+from models import Device, DeviceType, Rack, Room, Site
+from models.choices import DeviceRole
+from models.power import PduFeed, PowerFeed, PowerPanel
 
 KINDS = ("power-panels", "power-feeds", "pdus")
 COLUMNS: dict[str, tuple[str, ...]] = {

@@ -17,13 +17,11 @@ from typing import Any
 from sqlalchemy import func, select
 from sqlalchemy.orm import aliased
 
-from models import Cable, Contract, ContractItem, CrossConnect, Customer, Device, Rack, Room, Site
-from models.choices import (CableEnd, CableStatus, CableType, LengthUnit, XconnectMedium, XconnectPeer,
-                            XconnectState)
-
 from app.domain.errors import RuleViolation
-from app.services.xconnects import connect_cable_in, move_in, order_in
 from app.importexport.kinds.core import _customer, _device_ref, _site
+from app.services.xconnects import connect_cable_in, move_in, order_in
+from models import Cable, Contract, ContractItem, CrossConnect, Customer, Device, Rack, Room, Site
+from models.choices import CableEnd, CableStatus, CableType, LengthUnit, XconnectMedium, XconnectPeer, XconnectState
 
 CABLE_COLUMNS = ("side_a_site", "side_a_device", "side_a_type", "side_a_name", "side_b_site", "side_b_device",
                  "side_b_type", "side_b_name", "type", "status", "label", "color", "length", "length_unit")

@@ -22,17 +22,80 @@ month the credit note is issued).
 """
 from __future__ import annotations
 
-from app.services.billing.charges import (_Ctx, _Data, _fee, _gpu_metering, _gpu_monthly_credit, _gpu_usage, _hybrid,  # noqa: F401
-                      _is_power_item, _item_window, _load_data, _money, _power, _price, tax_rates, billing_start,
-                      handover_date, item_charges, line_texts, revised)
+from app.services.billing.charges import (  # noqa: F401
+                      _Ctx,
+                      _Data,
+                      _fee,
+                      _gpu_metering,
+                      _gpu_monthly_credit,
+                      _gpu_usage,
+                      _hybrid,
+                      _is_power_item,
+                      _item_window,
+                      _load_data,
+                      _money,
+                      _power,
+                      _price,
+                      billing_start,
+                      handover_date,
+                      item_charges,
+                      line_texts,
+                      revised,
+                      tax_rates,
+)
 from app.services.billing.downtime import end_downtime, record_downtime  # noqa: F401
-from app.services.billing.issue import (_refuse_if_issued, _take_statement_number, credit_lines, credit_statement, delete_draft,  # noqa: F401
-                    issue_statements, record_fapiao)
-from app.services.billing.meters import _YES, MeterImport, _check_counters_rise, _parse_time, _rack_resolver, import_meter_readings  # noqa: F401
-from app.services.billing.run import (_billed_keys, billable_from, billable_periods, pending_drafts, period_has_ended,  # noqa: F401
-                  rebill_statement, refuse_open_period, run_billing)
-from app.services.billing.statements import (BILLED_STATUSES, CHARGE_ORDER, CREDIT_PREFIX, IN_CHUNK, PARTIAL_PREFIX, WAIVER_PREFIX,  # noqa: F401
-                         STATEMENT_EXPORT_HEADERS, IssueSummary, LineInfo, Progress, RunSummary, StatementInfo,
-                         _chunks, _contract_numbers, _find_statement, _fmt_t, _line_info, _statement_info,
-                         _statement_infos, _words, export_statements_rows, find_statement, get_statement,
-                         line_languages, line_text, list_statements)
+from app.services.billing.issue import (  # noqa: F401
+                      _refuse_if_issued,
+                      _take_statement_number,
+                      credit_lines,
+                      credit_statement,
+                      delete_draft,
+                      issue_statements,
+                      record_fapiao,
+)
+from app.services.billing.meters import (  # noqa: F401
+                      _YES,
+                      MeterImport,
+                      _check_counters_rise,
+                      _parse_time,
+                      _rack_resolver,
+                      import_meter_readings,
+)
+from app.services.billing.run import (  # noqa: F401
+                      _billed_keys,
+                      billable_from,
+                      billable_periods,
+                      pending_drafts,
+                      period_has_ended,
+                      rebill_statement,
+                      refuse_open_period,
+                      run_billing,
+)
+from app.services.billing.statements import (  # noqa: F401
+                      BILLED_STATUSES,
+                      CHARGE_ORDER,
+                      CREDIT_PREFIX,
+                      IN_CHUNK,
+                      PARTIAL_PREFIX,
+                      STATEMENT_EXPORT_HEADERS,
+                      WAIVER_PREFIX,
+                      IssueSummary,
+                      LineInfo,
+                      Progress,
+                      RunSummary,
+                      StatementInfo,
+                      _chunks,
+                      _contract_numbers,
+                      _find_statement,
+                      _fmt_t,
+                      _line_info,
+                      _statement_info,
+                      _statement_infos,
+                      _words,
+                      export_statements_rows,
+                      find_statement,
+                      get_statement,
+                      line_languages,
+                      line_text,
+                      list_statements,
+)

@@ -17,15 +17,14 @@ from fractions import Fraction
 from sqlalchemy import or_, select
 from sqlalchemy.orm import Session
 
-from models import (Contract, ContractItem, Downtime, GpuAsset, GpuLease, MeterReading, Rack)
-from models.choices import ItemKind, LineUnit, PriceUnit
-
 from app.domain import rating as B
 from app.domain.money import format_amount, format_price, format_quantity
 from app.domain.wording import Text, free_text
+from app.services.billing.statements import _chunks, _fmt_t
 from app.services.item_names import ItemObjects, load_item_objects, needs_english_name
 from app.services.reference import tax_rates_on
-from app.services.billing.statements import _chunks, _fmt_t
+from models import Contract, ContractItem, Downtime, GpuAsset, GpuLease, MeterReading, Rack
+from models.choices import ItemKind, LineUnit, PriceUnit
 
 # --- computing the lines of one contract item ---------------------------------------------
 

@@ -3,16 +3,14 @@ from __future__ import annotations
 
 import datetime as dt
 
-
-from models import (Device, Downtime, GpuAsset)
-
 from app.domain.actor import Actor
 from app.domain.auth import require
-from app.store.db import Database
 from app.domain.errors import RuleViolation, ValidationError
-from app.store.uow import UnitOfWork
-from app.services.entities import get_or_404
 from app.services.billing.statements import _fmt_t
+from app.services.entities import get_or_404
+from app.store.db import Database
+from app.store.uow import UnitOfWork
+from models import Device, Downtime, GpuAsset
 
 # --- downtime -----------------------------------------------------------------------------
 

@@ -7,29 +7,38 @@ from typing import Callable, Iterable
 
 from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.orm.exc import StaleDataError
 from sqlalchemy.orm import Session
+from sqlalchemy.orm.exc import StaleDataError
 
-from models import (Contract, ContractItem, Statement, StatementLine, Subsidiary)
-from models.choices import StatementKind, StatementStatus
-
-from app.domain import rating as B
-from app.domain.money import format_amount
-from app.domain.actor import Actor
 from app.audit.trail import append_events
+from app.domain import rating as B
+from app.domain.actor import Actor
 from app.domain.auth import require
-from app.store.db import Database
 from app.domain.errors import Conflict, RuleViolation, ValidationError
-from app.store.uow import UnitOfWork
+from app.domain.messages import message_of
+from app.domain.money import format_amount
+from app.domain.runs import logged_run
 from app.domain.validators import fapiao_number_problem, money_field
 from app.domain.wording import Text
-from app.services.entities import flush_versioned
 from app.services.billing.charges import line_texts
-from app.services.billing.statements import statement_due_date, statement_due_dates
-from app.services.billing.statements import (CREDIT_PREFIX, PARTIAL_PREFIX, WAIVER_PREFIX, IssueSummary, Progress, StatementInfo,
-                         _find_statement, _statement_info, line_text)
-from app.domain.messages import message_of
-from app.store.logs import logged_run
+from app.services.billing.statements import (
+    CREDIT_PREFIX,
+    PARTIAL_PREFIX,
+    WAIVER_PREFIX,
+    IssueSummary,
+    Progress,
+    StatementInfo,
+    _find_statement,
+    _statement_info,
+    line_text,
+    statement_due_date,
+    statement_due_dates,
+)
+from app.services.entities import flush_versioned
+from app.store.db import Database
+from app.store.uow import UnitOfWork
+from models import Contract, ContractItem, Statement, StatementLine, Subsidiary
+from models.choices import StatementKind, StatementStatus
 
 # --- issuing ------------------------------------------------------------------------------
 

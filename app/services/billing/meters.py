@@ -12,17 +12,16 @@ from typing import Callable, Iterable
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from models import (MeterReading)
-
+from app.audit.reconcile import id_ranges, readings_digest
 from app.domain import rating as B
 from app.domain.actor import Actor
-from app.audit.reconcile import id_ranges, readings_digest
 from app.domain.auth import require
-from app.store.db import Database
 from app.domain.errors import ValidationError
 from app.domain.money import AmountError, parse_decimal
-from app.store.uow import UnitOfWork
 from app.services.billing.statements import _fmt_t
+from app.store.db import Database
+from app.store.uow import UnitOfWork
+from models import MeterReading
 
 # --- meter readings -----------------------------------------------------------------------
 

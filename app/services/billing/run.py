@@ -11,23 +11,36 @@ from sqlalchemy import and_, insert, select, update
 from sqlalchemy.orm import Session, selectinload
 from sqlalchemy.orm.attributes import set_committed_value
 
-from models import (Contract, Customer, Statement, StatementLine, Subsidiary)
-from models.choices import StatementKind, StatementStatus
-
+from app.audit.trail import append_events
 from app.domain import rating as B
 from app.domain.actor import Actor
-from app.audit.trail import append_events
 from app.domain.auth import require
-from app.store.db import Database
 from app.domain.errors import RuleViolation, ValidationError
-from app.store.uow import UnitOfWork
-from app.services.entities import flush_versioned
-from app.services.billing.charges import _Ctx, _load_data, tax_rates, item_charges, line_texts, revised
-from app.services.billing.issue import credit_lines, issue_statements
-from app.services.billing.statements import (BILLED_STATUSES, CHARGE_ORDER, CREDIT_PREFIX, PARTIAL_PREFIX, WAIVER_PREFIX, LineInfo, Progress, RunSummary,
-                         StatementInfo, _chunks, _contract_numbers, _find_statement, _statement_infos, _words)
 from app.domain.messages import message_of
-from app.store.logs import logged_run
+from app.domain.runs import logged_run
+from app.services.billing.charges import _Ctx, _load_data, item_charges, line_texts, revised, tax_rates
+from app.services.billing.issue import credit_lines, issue_statements
+from app.services.billing.statements import (
+    BILLED_STATUSES,
+    CHARGE_ORDER,
+    CREDIT_PREFIX,
+    PARTIAL_PREFIX,
+    WAIVER_PREFIX,
+    LineInfo,
+    Progress,
+    RunSummary,
+    StatementInfo,
+    _chunks,
+    _contract_numbers,
+    _find_statement,
+    _statement_infos,
+    _words,
+)
+from app.services.entities import flush_versioned
+from app.store.db import Database
+from app.store.uow import UnitOfWork
+from models import Contract, Customer, Statement, StatementLine, Subsidiary
+from models.choices import StatementKind, StatementStatus
 
 # --- the run ------------------------------------------------------------------------------
 

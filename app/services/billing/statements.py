@@ -12,15 +12,14 @@ from typing import Callable, Iterable
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
-from models import (Contract, ContractItem, Customer, Statement, StatementLine, Subsidiary)
-from models.choices import ContractStatus, LineUnit, StatementKind
-
 from app.domain import rating as B
+from app.domain.clock import local_date
+from app.domain.errors import NotFound
 from app.domain.money import format_cny
 from app.domain.wording import amount_words
 from app.store.db import Database
-from app.domain.clock import local_date
-from app.domain.errors import NotFound
+from models import Contract, ContractItem, Customer, Statement, StatementLine, Subsidiary
+from models.choices import ContractStatus, LineUnit, StatementKind
 
 BILLED_STATUSES = (ContractStatus.ACTIVE, ContractStatus.SUSPENDED, ContractStatus.EXPIRED,
                    ContractStatus.TERMINATED)
