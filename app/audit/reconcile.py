@@ -37,6 +37,9 @@ OBJECT_TABLES = {
     "cross_connect": "cross_connect", "cable": "cable",  # app/services/xconnects.py
     "tax_code": "tax_code",  # app/services/fapiao.set_tax_code
     "tax_rate": "tax_rate",  # loaded by migrations; on PostgreSQL a baseline event each (migration 0029)
+    # the operations desk (app/services/operations/)
+    "ticket": "ticket", "sla_credit": "sla_credit", "oncall_shift": "oncall_shift",
+    "sla_target": "sla_target", "sla_credit_rule": "sla_credit_rule", "sla_calendar": "sla_calendar",
 }
 
 # Columns the program changes without an event recording their new value, so the trail cannot
