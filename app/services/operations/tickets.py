@@ -54,6 +54,8 @@ def _now(at: dt.datetime | None) -> dt.datetime:
         return dt.datetime.now(UTC)
     if at.tzinfo is None:
         raise ValidationError({"at": "an aware time (UTC or Asia/Shanghai)"})
+    if at > dt.datetime.now(UTC) + dt.timedelta(minutes=5):
+        raise ValidationError({"at": f"{local_text(at)} is in the future: give the time it happened"})
     return at.astimezone(UTC)
 
 
