@@ -718,17 +718,17 @@
 <context>
     <name>ChoiceFilterDialog</name>
     <message>
-        <location filename="../../ui/kit/listview.py" line="599"/>
+        <location filename="../../ui/kit/listview.py" line="602"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/listview.py" line="598"/>
+        <location filename="../../ui/kit/listview.py" line="601"/>
         <source>Filter</source>
         <translation>筛选</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/listview.py" line="586"/>
+        <location filename="../../ui/kit/listview.py" line="589"/>
         <source>Filter by %1</source>
         <translation>按%1筛选</translation>
     </message>
@@ -1446,6 +1446,74 @@
     </message>
 </context>
 <context>
+    <name>CreditsTab</name>
+    <message>
+        <location filename="../../ui/pages/operations/__init__.py" line="139"/>
+        <source>Amount</source>
+        <translation>金额</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/__init__.py" line="148"/>
+        <source>Approve</source>
+        <translation>批准</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/__init__.py" line="140"/>
+        <source>Contract</source>
+        <translation>合同</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/__init__.py" line="141"/>
+        <source>Decided by</source>
+        <translation>审批人</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/__init__.py" line="139"/>
+        <source>Period</source>
+        <translation>账期</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/__init__.py" line="140"/>
+        <source>Proposed by</source>
+        <translation>提出人</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/__init__.py" line="141"/>
+        <source>Reason</source>
+        <translation>原因</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/__init__.py" line="218"/>
+        <source>Reject</source>
+        <translation>驳回</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/__init__.py" line="150"/>
+        <source>Reject…</source>
+        <translation>驳回…</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/__init__.py" line="139"/>
+        <source>State</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/__init__.py" line="140"/>
+        <source>Ticket</source>
+        <translation>工单</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/__init__.py" line="218"/>
+        <source>Why is the credit rejected:</source>
+        <translation>驳回赔偿的原因：</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/__init__.py" line="203"/>
+        <source>You proposed it: another administrator decides (four eyes)</source>
+        <translation>此赔偿由您提出：须由另一位管理员审批（四眼原则）</translation>
+    </message>
+</context>
+<context>
     <name>CustomerDialog</name>
     <message>
         <location filename="../../ui/kit/forms.py" line="222"/>
@@ -1684,14 +1752,19 @@
 <context>
     <name>DashboardPage</name>
     <message>
-        <location filename="../../ui/pages/dashboard.py" line="196"/>
+        <location filename="../../ui/pages/dashboard.py" line="200"/>
         <source> (%1 shown)</source>
         <translation>（列出 %1）</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/dashboard.py" line="149"/>
+        <location filename="../../ui/pages/dashboard.py" line="150"/>
         <source>Active contracts</source>
         <translation>生效合同</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/dashboard.py" line="156"/>
+        <source>Breaching within the hour</source>
+        <translation>一小时内将超时</translation>
     </message>
     <message>
         <location filename="../../ui/pages/dashboard.py" line="67"/>
@@ -1704,7 +1777,7 @@
         <translation>即将到期的合同（180/90/60/30 天内）</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/dashboard.py" line="194"/>
+        <location filename="../../ui/pages/dashboard.py" line="198"/>
         <source>Contracts due (within 180/90/60/30 days): %1</source>
         <translation>即将到期的合同（180/90/60/30 天内）：%1</translation>
     </message>
@@ -1714,7 +1787,7 @@
         <translation>客户</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/dashboard.py" line="148"/>
+        <location filename="../../ui/pages/dashboard.py" line="149"/>
         <source>Customers</source>
         <translation>客户</translation>
     </message>
@@ -1724,12 +1797,12 @@
         <translation>天数</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/dashboard.py" line="146"/>
+        <location filename="../../ui/pages/dashboard.py" line="147"/>
         <source>Devices</source>
         <translation>设备</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/dashboard.py" line="150"/>
+        <location filename="../../ui/pages/dashboard.py" line="151"/>
         <source>Ending in 30/60/90 days</source>
         <translation>30/60/90 天内到期</translation>
     </message>
@@ -1739,17 +1812,22 @@
         <translation>到期</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/dashboard.py" line="164"/>
+        <location filename="../../ui/pages/dashboard.py" line="168"/>
         <source>GPU fleet by state: </source>
         <translation>GPU 按状态：</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/dashboard.py" line="147"/>
+        <location filename="../../ui/pages/dashboard.py" line="148"/>
         <source>GPUs</source>
         <translation>GPU</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/dashboard.py" line="145"/>
+        <location filename="../../ui/pages/dashboard.py" line="155"/>
+        <source>Open P1 / P2</source>
+        <translation>未关闭 P1 / P2</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/dashboard.py" line="146"/>
         <source>Racks (leased)</source>
         <translation>机柜（已租）</translation>
     </message>
@@ -1759,22 +1837,22 @@
         <translation>红色：30 天内；橙色：60 天内；黄色：90 天内；绿色：180 天内</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/dashboard.py" line="144"/>
+        <location filename="../../ui/pages/dashboard.py" line="145"/>
         <source>Sites</source>
         <translation>站点</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/dashboard.py" line="198"/>
+        <location filename="../../ui/pages/dashboard.py" line="202"/>
         <source>The nearest %1 are listed; the Contracts page has all of them.</source>
         <translation>列出最近到期的 %1 份；全部合同见“合同”页。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/dashboard.py" line="188"/>
+        <location filename="../../ui/pages/dashboard.py" line="192"/>
         <source>renewal drafted</source>
         <translation>已起草续签</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/dashboard.py" line="186"/>
+        <location filename="../../ui/pages/dashboard.py" line="190"/>
         <source>≤ %1 days</source>
         <translation>≤ %1 天</translation>
     </message>
@@ -3113,87 +3191,87 @@
 <context>
     <name>ListPage</name>
     <message>
-        <location filename="../../ui/kit/listview.py" line="333"/>
+        <location filename="../../ui/kit/listview.py" line="334"/>
         <source>%1 contains (empty: no filter):</source>
         <translation>%1包含（留空表示不筛选）：</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/listview.py" line="541"/>
+        <location filename="../../ui/kit/listview.py" line="544"/>
         <source>%1 moved, %2 refused:</source>
         <translation>已变更 %1 个，拒绝 %2 个：</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/listview.py" line="209"/>
+        <location filename="../../ui/kit/listview.py" line="210"/>
         <source>%1 of %2</source>
         <translation>%1 / 共 %2</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/listview.py" line="211"/>
+        <location filename="../../ui/kit/listview.py" line="212"/>
         <source>%1 rows</source>
         <translation>共 %1 行</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/listview.py" line="206"/>
+        <location filename="../../ui/kit/listview.py" line="207"/>
         <source>%1+ of %2, counting…</source>
         <translation>%1+ / 共 %2，正在计数…</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/listview.py" line="107"/>
+        <location filename="../../ui/kit/listview.py" line="108"/>
         <source>%1: all</source>
         <translation>%1：全部</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/listview.py" line="495"/>
+        <location filename="../../ui/kit/listview.py" line="498"/>
         <source>A reason is required.</source>
         <translation>必须填写原因。</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/listview.py" line="390"/>
+        <location filename="../../ui/kit/listview.py" line="393"/>
         <source>CSV (*.csv)</source>
         <translation>CSV (*.csv)</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/listview.py" line="114"/>
+        <location filename="../../ui/kit/listview.py" line="115"/>
         <source>Clear filters</source>
         <translation>清除筛选</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/listview.py" line="362"/>
+        <location filename="../../ui/kit/listview.py" line="363"/>
         <source>Copy</source>
         <translation>复制</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/listview.py" line="230"/>
+        <location filename="../../ui/kit/listview.py" line="231"/>
         <source>Could not read the list: %1</source>
         <translation>无法读取列表：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/listview.py" line="554"/>
+        <location filename="../../ui/kit/listview.py" line="557"/>
         <source>Excel (*.xlsx);;CSV (*.csv)</source>
         <translation>Excel (*.xlsx);;CSV (*.csv)</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/listview.py" line="553"/>
+        <location filename="../../ui/kit/listview.py" line="556"/>
         <source>Export</source>
         <translation>导出</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/listview.py" line="389"/>
+        <location filename="../../ui/kit/listview.py" line="392"/>
         <source>Export selection</source>
         <translation>导出所选</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/listview.py" line="363"/>
+        <location filename="../../ui/kit/listview.py" line="364"/>
         <source>Export selection…</source>
         <translation>导出所选…</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/listview.py" line="566"/>
+        <location filename="../../ui/kit/listview.py" line="569"/>
         <source>Exporting…</source>
         <translation>正在导出…</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/listview.py" line="182"/>
+        <location filename="../../ui/kit/listview.py" line="183"/>
         <source>Export…</source>
         <translation>导出…</translation>
     </message>
@@ -3203,89 +3281,89 @@
         <translation>筛选（Ctrl+F）：编码、名称、序列号、客户…</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/listview.py" line="332"/>
+        <location filename="../../ui/kit/listview.py" line="333"/>
         <source>Filter by %1</source>
         <translation>按%1筛选</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/listview.py" line="287"/>
+        <location filename="../../ui/kit/listview.py" line="288"/>
         <source>Filtered by %1</source>
         <translation>筛选条件：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/listview.py" line="217"/>
+        <location filename="../../ui/kit/listview.py" line="218"/>
         <source>Filtering %1 rows…</source>
         <translation>正在筛选 %1 行…</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/listview.py" line="361"/>
+        <location filename="../../ui/kit/listview.py" line="362"/>
         <source>History…</source>
         <translation>历史…</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/listview.py" line="184"/>
+        <location filename="../../ui/kit/listview.py" line="185"/>
         <source>Import…</source>
         <translation>导入…</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/listview.py" line="181"/>
+        <location filename="../../ui/kit/listview.py" line="182"/>
         <source>Lifecycle move…</source>
         <translation>生命周期变更…</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/listview.py" line="543"/>
+        <location filename="../../ui/kit/listview.py" line="546"/>
         <source>Moving GPUs…</source>
         <translation>正在变更 GPU 状态…</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/listview.py" line="176"/>
+        <location filename="../../ui/kit/listview.py" line="177"/>
         <source>New</source>
         <translation>新建</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/listview.py" line="341"/>
+        <location filename="../../ui/kit/listview.py" line="342"/>
         <source>No records match these filters. Clear or change them to see more.</source>
         <translation>没有符合这些筛选条件的记录。清除或修改筛选条件以查看更多。</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/listview.py" line="342"/>
+        <location filename="../../ui/kit/listview.py" line="343"/>
         <source>Nothing here yet.</source>
         <translation>这里还没有记录。</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/listview.py" line="177"/>
+        <location filename="../../ui/kit/listview.py" line="178"/>
         <source>Open</source>
         <translation>打开</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/listview.py" line="185"/>
+        <location filename="../../ui/kit/listview.py" line="186"/>
         <source>Refresh</source>
         <translation>刷新</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/listview.py" line="179"/>
+        <location filename="../../ui/kit/listview.py" line="180"/>
         <source>Retire</source>
         <translation>退役</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/listview.py" line="490"/>
+        <location filename="../../ui/kit/listview.py" line="493"/>
         <source>Retire %1 selected record(s)? This is recorded in the audit trail.
 Reason:</source>
         <translation>确定退役所选 %1 条记录？此操作将记入审计日志。
 原因：</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/listview.py" line="504"/>
+        <location filename="../../ui/kit/listview.py" line="507"/>
         <source>Retiring…</source>
         <translation>正在退役…</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/listview.py" line="540"/>
+        <location filename="../../ui/kit/listview.py" line="543"/>
         <source>Some GPUs were not moved</source>
         <translation>部分 GPU 未变更</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/listview.py" line="217"/>
+        <location filename="../../ui/kit/listview.py" line="218"/>
         <source>Sorting %1 rows…</source>
         <translation>正在排序 %1 行…</translation>
     </message>
@@ -3326,22 +3404,22 @@ Reason:</source>
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../ui/shell/mainwindow.py" line="496"/>
+        <location filename="../../ui/shell/mainwindow.py" line="521"/>
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/mainwindow.py" line="513"/>
+        <location filename="../../ui/shell/mainwindow.py" line="538"/>
         <source>About IDC console</source>
         <translation>关于 IDC 管理控制台</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/mainwindow.py" line="498"/>
+        <location filename="../../ui/shell/mainwindow.py" line="523"/>
         <source>About IDC console…</source>
         <translation>关于 IDC 管理控制台…</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/mainwindow.py" line="533"/>
+        <location filename="../../ui/shell/mainwindow.py" line="558"/>
         <source>Account</source>
         <translation>账户</translation>
     </message>
@@ -3354,22 +3432,22 @@ Reason:</source>
         <translation>账单</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/mainwindow.py" line="438"/>
+        <location filename="../../ui/shell/mainwindow.py" line="462"/>
         <source>Capacity of %1</source>
         <translation>%1 容量报告</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/mainwindow.py" line="536"/>
+        <location filename="../../ui/shell/mainwindow.py" line="561"/>
         <source>Change my password…</source>
         <translation>修改我的密码…</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/mainwindow.py" line="333"/>
+        <location filename="../../ui/shell/mainwindow.py" line="357"/>
         <source>Choose a rack in the list first</source>
         <translation>请先在列表中选择机柜</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/mainwindow.py" line="431"/>
+        <location filename="../../ui/shell/mainwindow.py" line="455"/>
         <source>Choose a rack in the list first.</source>
         <translation>请先在列表中选择机柜。</translation>
     </message>
@@ -3378,7 +3456,7 @@ Reason:</source>
         <translation>合同</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/mainwindow.py" line="255"/>
+        <location filename="../../ui/shell/mainwindow.py" line="279"/>
         <source>Coverage</source>
         <translation>区域覆盖</translation>
     </message>
@@ -3395,17 +3473,17 @@ Reason:</source>
         <translation>总览</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/mainwindow.py" line="510"/>
+        <location filename="../../ui/shell/mainwindow.py" line="535"/>
         <source>Data directory</source>
         <translation>数据目录</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/mainwindow.py" line="508"/>
+        <location filename="../../ui/shell/mainwindow.py" line="533"/>
         <source>Database</source>
         <translation>数据库</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/mainwindow.py" line="522"/>
+        <location filename="../../ui/shell/mainwindow.py" line="547"/>
         <source>Database: %1</source>
         <translation>数据库：%1</translation>
     </message>
@@ -3414,22 +3492,22 @@ Reason:</source>
         <translation>设备</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/mainwindow.py" line="304"/>
+        <location filename="../../ui/shell/mainwindow.py" line="328"/>
         <source>Elevation</source>
         <translation>机柜立面</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/mainwindow.py" line="327"/>
+        <location filename="../../ui/shell/mainwindow.py" line="351"/>
         <source>Find free U…</source>
         <translation>查找空闲 U 位…</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/mainwindow.py" line="221"/>
+        <location filename="../../ui/shell/mainwindow.py" line="228"/>
         <source>Fleet report PDF…</source>
         <translation>GPU 资产报告 PDF…</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/mainwindow.py" line="446"/>
+        <location filename="../../ui/shell/mainwindow.py" line="470"/>
         <source>GPU fleet report</source>
         <translation>GPU 资产报告</translation>
     </message>
@@ -3438,62 +3516,71 @@ Reason:</source>
         <translation>GPU</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/mainwindow.py" line="85"/>
+        <location filename="../../ui/shell/mainwindow.py" line="87"/>
         <source>IDC console</source>
         <translation>IDC 管理控制台</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/mainwindow.py" line="226"/>
+        <location filename="../../ui/shell/mainwindow.py" line="233"/>
         <source>Import device types…</source>
         <translation>导入设备型号…</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/mainwindow.py" line="509"/>
+        <location filename="../../ui/shell/mainwindow.py" line="534"/>
         <source>Log file</source>
         <translation>日志文件</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/mainwindow.py" line="540"/>
+        <location filename="../../ui/shell/mainwindow.py" line="565"/>
         <source>Log out / switch user…</source>
         <translation>注销 / 切换用户…</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/mainwindow.py" line="312"/>
+        <location filename="../../ui/shell/mainwindow.py" line="238"/>
+        <source>Open a ticket for this…</source>
+        <translation>为此创建工单…</translation>
+    </message>
+    <message>
+        <source>Operations</source>
+        <translation>运维工单</translation>
+    </message>
+    <message>
+        <location filename="../../ui/shell/mainwindow.py" line="336"/>
         <source>Power</source>
         <translation>配电</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/mainwindow.py" line="436"/>
+        <location filename="../../ui/shell/mainwindow.py" line="460"/>
         <source>Rack sheet %1</source>
         <translation>机柜图 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/mainwindow.py" line="321"/>
+        <location filename="../../ui/shell/mainwindow.py" line="345"/>
         <source>Rack sheet PDF…</source>
         <translation>机柜图 PDF…</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/mainwindow.py" line="431"/>
+        <location filename="../../ui/shell/mainwindow.py" line="455"/>
         <source>Racks</source>
         <translation>机柜</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/mainwindow.py" line="308"/>
+        <location filename="../../ui/shell/mainwindow.py" line="332"/>
         <source>Room</source>
         <translation>机房</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/mainwindow.py" line="461"/>
+        <location filename="../../ui/shell/mainwindow.py" line="485"/>
         <source>Settings…</source>
         <translation>设置…</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/mainwindow.py" line="324"/>
+        <location filename="../../ui/shell/mainwindow.py" line="348"/>
         <source>Site capacity PDF…</source>
         <translation>站点容量 PDF…</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/mainwindow.py" line="255"/>
+        <location filename="../../ui/shell/mainwindow.py" line="279"/>
         <source>Site map</source>
         <translation>站点分布图</translation>
     </message>
@@ -3502,7 +3589,7 @@ Reason:</source>
         <translation>站点与覆盖</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/mainwindow.py" line="524"/>
+        <location filename="../../ui/shell/mainwindow.py" line="549"/>
         <source>User: %1 (%2)</source>
         <translation>用户：%1（%2）</translation>
     </message>
@@ -3511,17 +3598,17 @@ Reason:</source>
         <translation>用户与设置</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/mainwindow.py" line="490"/>
+        <location filename="../../ui/shell/mainwindow.py" line="514"/>
         <source>Users &amp;&amp; settings</source>
         <translation>用户与设置</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/mainwindow.py" line="507"/>
+        <location filename="../../ui/shell/mainwindow.py" line="532"/>
         <source>Version</source>
         <translation>版本</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/mainwindow.py" line="633"/>
+        <location filename="../../ui/shell/mainwindow.py" line="658"/>
         <source>Your password was changed.</source>
         <translation>您的密码已修改。</translation>
     </message>
@@ -3565,6 +3652,157 @@ Reason:</source>
     </message>
 </context>
 <context>
+    <name>NewTicketDialog</name>
+    <message>
+        <location filename="../../ui/pages/operations/queue.py" line="443"/>
+        <source>(none)</source>
+        <translation>（无）</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/queue.py" line="476"/>
+        <source>Concerns</source>
+        <translation>涉及对象</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/queue.py" line="472"/>
+        <source>Customer</source>
+        <translation>客户</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/queue.py" line="477"/>
+        <source>Description</source>
+        <translation>描述</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/queue.py" line="470"/>
+        <source>Kind</source>
+        <translation>类型</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/queue.py" line="430"/>
+        <source>New ticket</source>
+        <translation>新建工单</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/queue.py" line="471"/>
+        <source>Priority</source>
+        <translation>优先级</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/queue.py" line="475"/>
+        <source>Remote-hands task</source>
+        <translation>远程协助任务</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/queue.py" line="474"/>
+        <source>Reported at</source>
+        <translation>报障时间</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/queue.py" line="473"/>
+        <source>Reported by</source>
+        <translation>报障方式</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/queue.py" line="469"/>
+        <source>Title</source>
+        <translation>标题</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/queue.py" line="460"/>
+        <source>When the customer reported it (YYYY-MM-DD HH:MM): the SLA clocks start there</source>
+        <translation>客户报障的时间（YYYY-MM-DD HH:MM）：SLA 计时从此开始</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/queue.py" line="493"/>
+        <source>a report cannot come from the future</source>
+        <translation>报障时间不能晚于现在</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/queue.py" line="491"/>
+        <source>write when it was reported as YYYY-MM-DD HH:MM</source>
+        <translation>报障时间请写成 YYYY-MM-DD HH:MM</translation>
+    </message>
+</context>
+<context>
+    <name>OncallTab</name>
+    <message>
+        <location filename="../../ui/pages/operations/__init__.py" line="124"/>
+        <source>Escalated to the secondary</source>
+        <translation>已升级至副值班</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/__init__.py" line="126"/>
+        <source>Escalated to the site manager</source>
+        <translation>已升级至机房经理</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/__init__.py" line="64"/>
+        <source>Handover note</source>
+        <translation>交接说明</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/__init__.py" line="75"/>
+        <source>Mark as seen</source>
+        <translation>标为已读</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/__init__.py" line="71"/>
+        <source>Message</source>
+        <translation>消息</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/__init__.py" line="83"/>
+        <source>My notifications</source>
+        <translation>我的通知</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/__init__.py" line="80"/>
+        <source>On call this week</source>
+        <translation>本周值班</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/__init__.py" line="63"/>
+        <source>Phone</source>
+        <translation>电话</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/__init__.py" line="62"/>
+        <source>Primary</source>
+        <translation>主值班</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/__init__.py" line="63"/>
+        <source>Secondary</source>
+        <translation>副值班</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/__init__.py" line="62"/>
+        <source>Site</source>
+        <translation>站点</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/__init__.py" line="63"/>
+        <source>Site manager</source>
+        <translation>机房经理</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/__init__.py" line="62"/>
+        <source>Week of</source>
+        <translation>周起始</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/__init__.py" line="71"/>
+        <source>When</source>
+        <translation>时间</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/__init__.py" line="71"/>
+        <source>Why</source>
+        <translation>原因</translation>
+    </message>
+</context>
+<context>
     <name>Operation</name>
     <message>
         <location filename="../../ui/shell/operations.py" line="218"/>
@@ -3575,6 +3813,24 @@ Reason:</source>
         <location filename="../../ui/shell/operations.py" line="218"/>
         <source>Working…</source>
         <translation>处理中…</translation>
+    </message>
+</context>
+<context>
+    <name>OperationsPage</name>
+    <message>
+        <location filename="../../ui/pages/operations/__init__.py" line="39"/>
+        <source>On call</source>
+        <translation>值班</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/__init__.py" line="38"/>
+        <source>Queue</source>
+        <translation>工单队列</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/__init__.py" line="40"/>
+        <source>SLA credits</source>
+        <translation>SLA 服务赔偿</translation>
     </message>
 </context>
 <context>
@@ -4304,6 +4560,89 @@ Reason:</source>
         <location filename="../../ui/pages/power.py" line="49"/>
         <source>With %1 lost, feed %2 would carry %3 kW, over its limit of %4 kW</source>
         <translation>%1失电时，回路 %2 将承载 %3 kW，超过限值 %4 kW</translation>
+    </message>
+</context>
+<context>
+    <name>QueueTab</name>
+    <message>
+        <location filename="../../ui/pages/operations/queue.py" line="157"/>
+        <source>%1 tickets, %2 P1, %3 breached</source>
+        <translation>共 %1 张工单，P1 %2 张，已超时 %3 张</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/queue.py" line="51"/>
+        <source>Also resolved and closed</source>
+        <translation>含已解决和已关闭</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/queue.py" line="61"/>
+        <source>Assignee</source>
+        <translation>处理人</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/queue.py" line="60"/>
+        <source>Customer</source>
+        <translation>客户</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/queue.py" line="60"/>
+        <source>Due</source>
+        <translation>到期</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/queue.py" line="48"/>
+        <source>My tickets</source>
+        <translation>我的工单</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/queue.py" line="44"/>
+        <source>New ticket…</source>
+        <translation>新建工单…</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/queue.py" line="59"/>
+        <source>Priority</source>
+        <translation>优先级</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/queue.py" line="53"/>
+        <source>Refresh</source>
+        <translation>刷新</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/queue.py" line="59"/>
+        <source>SLA</source>
+        <translation>SLA</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/queue.py" line="60"/>
+        <source>Site</source>
+        <translation>站点</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/queue.py" line="59"/>
+        <source>State</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/queue.py" line="59"/>
+        <source>Ticket</source>
+        <translation>工单</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/queue.py" line="60"/>
+        <source>Time left</source>
+        <translation>剩余时间</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/queue.py" line="61"/>
+        <source>Title</source>
+        <translation>标题</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/queue.py" line="169"/>
+        <source>paused</source>
+        <translation>已暂停</translation>
     </message>
 </context>
 <context>
@@ -5543,6 +5882,204 @@ Reason:</source>
     </message>
 </context>
 <context>
+    <name>TicketPanel</name>
+    <message>
+        <location filename="../../ui/pages/operations/queue.py" line="285"/>
+        <source> · escalated to level %1</source>
+        <translation> · 已升级至第 %1 级</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/queue.py" line="287"/>
+        <source>%1 · %2 · customer %3 · contract %4 · assignee %5 · opened %6 · concerns %7</source>
+        <translation>%1 · %2 · 客户 %3 · 合同 %4 · 处理人 %5 · 创建于 %6 · 涉及 %7</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/queue.py" line="317"/>
+        <source>(for the customer)</source>
+        <translation>（对客户）</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/queue.py" line="298"/>
+        <source>, due %1</source>
+        <translation>，到期 %1</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/queue.py" line="296"/>
+        <source>, paused %1 min</source>
+        <translation>，暂停 %1 分钟</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/queue.py" line="242"/>
+        <source>Acknowledge</source>
+        <translation>响应</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/queue.py" line="223"/>
+        <source>Choose a ticket</source>
+        <translation>请选择工单</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/queue.py" line="248"/>
+        <source>Close</source>
+        <translation>关闭</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/queue.py" line="405"/>
+        <source>Down from – to (YYYY-MM-DD HH:MM – YYYY-MM-DD HH:MM; leave the end empty while it is still down):</source>
+        <translation>停机起止（YYYY-MM-DD HH:MM – YYYY-MM-DD HH:MM；仍在停机则结束时间留空）：</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/queue.py" line="244"/>
+        <source>In progress</source>
+        <translation>处理中</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/queue.py" line="378"/>
+        <source>New priority:</source>
+        <translation>新优先级：</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/queue.py" line="235"/>
+        <source>Note</source>
+        <translation>备注</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/queue.py" line="366"/>
+        <source>Note (internal):</source>
+        <translation>备注（内部）：</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/queue.py" line="258"/>
+        <source>Note…</source>
+        <translation>备注…</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/queue.py" line="243"/>
+        <source>On site</source>
+        <translation>已到场</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/queue.py" line="378"/>
+        <source>Priority</source>
+        <translation>优先级</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/queue.py" line="258"/>
+        <source>Priority…</source>
+        <translation>优先级…</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/queue.py" line="404"/>
+        <source>Record down hours</source>
+        <translation>记录停机时长</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/queue.py" line="260"/>
+        <source>Record down hours…</source>
+        <translation>记录停机时长…</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/queue.py" line="392"/>
+        <source>Reopen</source>
+        <translation>重新打开</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/queue.py" line="259"/>
+        <source>Reopen…</source>
+        <translation>重新打开…</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/queue.py" line="356"/>
+        <source>Resolve</source>
+        <translation>解决</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/queue.py" line="247"/>
+        <source>Resolve…</source>
+        <translation>解决…</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/queue.py" line="312"/>
+        <source>SLA breach</source>
+        <translation>SLA 超时</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/queue.py" line="245"/>
+        <source>Waiting for customer</source>
+        <translation>等待客户</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/queue.py" line="246"/>
+        <source>Waiting for vendor</source>
+        <translation>等待厂商</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/queue.py" line="235"/>
+        <source>What</source>
+        <translation>事项</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/queue.py" line="357"/>
+        <source>What was done (the customer reads it):</source>
+        <translation>处理结果（客户可见）：</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/queue.py" line="235"/>
+        <source>When</source>
+        <translation>时间</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/queue.py" line="235"/>
+        <source>Who</source>
+        <translation>操作人</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/queue.py" line="392"/>
+        <source>Why is it reopened:</source>
+        <translation>重新打开的原因：</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/queue.py" line="382"/>
+        <source>Why:</source>
+        <translation>原因：</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/queue.py" line="414"/>
+        <source>Write the times as YYYY-MM-DD HH:MM</source>
+        <translation>时间请写成 YYYY-MM-DD HH:MM</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/queue.py" line="311"/>
+        <source>assigned</source>
+        <translation>已分派</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/queue.py" line="311"/>
+        <source>attachment</source>
+        <translation>附件</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/queue.py" line="313"/>
+        <source>down hours</source>
+        <translation>停机时长</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/queue.py" line="312"/>
+        <source>escalated</source>
+        <translation>已升级</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/queue.py" line="311"/>
+        <source>note</source>
+        <translation>备注</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/queue.py" line="309"/>
+        <source>opened</source>
+        <translation>已创建</translation>
+    </message>
+</context>
+<context>
     <name>TransitionDialog</name>
     <message>
         <location filename="../../ui/kit/forms.py" line="616"/>
@@ -5889,6 +6426,32 @@ Reason:</source>
     </message>
 </context>
 <context>
+    <name>choices/CalendarMode</name>
+    <message>
+        <source>7×24</source>
+        <translation>7×24</translation>
+    </message>
+    <message>
+        <source>Business hours</source>
+        <translation>工作时间</translation>
+    </message>
+</context>
+<context>
+    <name>choices/ContactChannel</name>
+    <message>
+        <source>E-mail</source>
+        <translation>电子邮件</translation>
+    </message>
+    <message>
+        <source>In person</source>
+        <translation>现场</translation>
+    </message>
+    <message>
+        <source>Phone</source>
+        <translation>电话</translation>
+    </message>
+</context>
+<context>
     <name>choices/ContractStatus</name>
     <message>
         <source>Active</source>
@@ -5928,6 +6491,21 @@ Reason:</source>
     <message>
         <source>Liquid</source>
         <translation>液冷</translation>
+    </message>
+</context>
+<context>
+    <name>choices/CreditState</name>
+    <message>
+        <source>Approved</source>
+        <translation>已批准</translation>
+    </message>
+    <message>
+        <source>Proposed</source>
+        <translation>待审批</translation>
+    </message>
+    <message>
+        <source>Rejected</source>
+        <translation>已驳回</translation>
     </message>
 </context>
 <context>
@@ -6122,6 +6700,21 @@ Reason:</source>
     </message>
 </context>
 <context>
+    <name>choices/HandsUrgency</name>
+    <message>
+        <source>Expedited</source>
+        <translation>加急</translation>
+    </message>
+    <message>
+        <source>Scheduled</source>
+        <translation>预约</translation>
+    </message>
+    <message>
+        <source>Standard</source>
+        <translation>标准</translation>
+    </message>
+</context>
+<context>
     <name>choices/ItemKind</name>
     <message>
         <source>Bandwidth</source>
@@ -6177,6 +6770,17 @@ Reason:</source>
     <message>
         <source>Metres</source>
         <translation>米</translation>
+    </message>
+</context>
+<context>
+    <name>choices/NoteVisibility</name>
+    <message>
+        <source>For the customer</source>
+        <translation>对客户</translation>
+    </message>
+    <message>
+        <source>Internal</source>
+        <translation>内部</translation>
     </message>
 </context>
 <context>
@@ -6369,6 +6973,41 @@ Reason:</source>
     </message>
 </context>
 <context>
+    <name>choices/RemoteTask</name>
+    <message>
+        <source>Escort</source>
+        <translation>陪同</translation>
+    </message>
+    <message>
+        <source>Inspect and photograph</source>
+        <translation>巡检拍照</translation>
+    </message>
+    <message>
+        <source>Install equipment</source>
+        <translation>设备上架</translation>
+    </message>
+    <message>
+        <source>Other</source>
+        <translation>其他</translation>
+    </message>
+    <message>
+        <source>Patch, move or remove a cable</source>
+        <translation>跳线/移线/拆线</translation>
+    </message>
+    <message>
+        <source>Reboot or power-cycle</source>
+        <translation>重启/断电重启</translation>
+    </message>
+    <message>
+        <source>Receive and unpack a shipment</source>
+        <translation>收货拆箱</translation>
+    </message>
+    <message>
+        <source>Remove equipment</source>
+        <translation>设备下架</translation>
+    </message>
+</context>
+<context>
     <name>choices/ReservationStatus</name>
     <message>
         <source>Active</source>
@@ -6437,6 +7076,40 @@ Reason:</source>
     </message>
 </context>
 <context>
+    <name>choices/SlaMetric</name>
+    <message>
+        <source>Acknowledge</source>
+        <translation>响应</translation>
+    </message>
+    <message>
+        <source>Arrive on site</source>
+        <translation>到场</translation>
+    </message>
+    <message>
+        <source>Resolve</source>
+        <translation>解决</translation>
+    </message>
+</context>
+<context>
+    <name>choices/SlaState</name>
+    <message>
+        <source>Breached</source>
+        <translation>已超时</translation>
+    </message>
+    <message>
+        <source>Due soon</source>
+        <translation>即将超时</translation>
+    </message>
+    <message>
+        <source>Met</source>
+        <translation>已达成</translation>
+    </message>
+    <message>
+        <source>On time</source>
+        <translation>正常</translation>
+    </message>
+</context>
+<context>
     <name>choices/StatementKind</name>
     <message>
         <source>Credit note</source>
@@ -6475,6 +7148,114 @@ Reason:</source>
     <message>
         <source>Value-added telecom</source>
         <translation>增值电信</translation>
+    </message>
+</context>
+<context>
+    <name>choices/TicketKind</name>
+    <message>
+        <source>Inbound shipment</source>
+        <translation>到货签收</translation>
+    </message>
+    <message>
+        <source>Incident</source>
+        <translation>故障</translation>
+    </message>
+    <message>
+        <source>Remote hands</source>
+        <translation>远程协助</translation>
+    </message>
+    <message>
+        <source>Service request</source>
+        <translation>服务请求</translation>
+    </message>
+    <message>
+        <source>Site visit</source>
+        <translation>进场访问</translation>
+    </message>
+</context>
+<context>
+    <name>choices/TicketObjectType</name>
+    <message>
+        <source>Circuit</source>
+        <translation>电路</translation>
+    </message>
+    <message>
+        <source>Cross-connect</source>
+        <translation>交叉连接</translation>
+    </message>
+    <message>
+        <source>Device</source>
+        <translation>设备</translation>
+    </message>
+    <message>
+        <source>GPU</source>
+        <translation>GPU</translation>
+    </message>
+    <message>
+        <source>Power feed</source>
+        <translation>电源馈线</translation>
+    </message>
+    <message>
+        <source>Rack</source>
+        <translation>机柜</translation>
+    </message>
+    <message>
+        <source>U range or cage lease</source>
+        <translation>U位/笼位租用</translation>
+    </message>
+</context>
+<context>
+    <name>choices/TicketPriority</name>
+    <message>
+        <source>P1 service down</source>
+        <translation>P1 业务中断</translation>
+    </message>
+    <message>
+        <source>P2 degraded</source>
+        <translation>P2 性能下降</translation>
+    </message>
+    <message>
+        <source>P3 component, redundancy left</source>
+        <translation>P3 部件故障（冗余仍在）</translation>
+    </message>
+    <message>
+        <source>P4 request</source>
+        <translation>P4 请求</translation>
+    </message>
+</context>
+<context>
+    <name>choices/TicketState</name>
+    <message>
+        <source>Acknowledged</source>
+        <translation>已响应</translation>
+    </message>
+    <message>
+        <source>Closed</source>
+        <translation>已关闭</translation>
+    </message>
+    <message>
+        <source>In progress</source>
+        <translation>处理中</translation>
+    </message>
+    <message>
+        <source>New</source>
+        <translation>新建</translation>
+    </message>
+    <message>
+        <source>On site</source>
+        <translation>已到场</translation>
+    </message>
+    <message>
+        <source>Resolved</source>
+        <translation>已解决</translation>
+    </message>
+    <message>
+        <source>Waiting for customer</source>
+        <translation>等待客户</translation>
+    </message>
+    <message>
+        <source>Waiting for vendor</source>
+        <translation>等待厂商</translation>
     </message>
 </context>
 <context>
@@ -7282,12 +8063,20 @@ Check the database in the settings.</source>
 <context>
     <name>permissions</name>
     <message>
+        <source>approve SLA credits</source>
+        <translation>审批 SLA 服务赔偿</translation>
+    </message>
+    <message>
         <source>approve contracts</source>
         <translation>审批合同</translation>
     </message>
     <message>
         <source>change GPUs</source>
         <translation>修改 GPU</translation>
+    </message>
+    <message>
+        <source>change SLA calendars, targets and credit rules</source>
+        <translation>修改 SLA 日历、时限和赔偿规则</translation>
     </message>
     <message>
         <source>change customers</source>
@@ -7302,6 +8091,10 @@ Check the database in the settings.</source>
         <translation>修改站点、子公司和覆盖范围</translation>
     </message>
     <message>
+        <source>change the on-call rota</source>
+        <translation>修改值班表</translation>
+    </message>
+    <message>
         <source>draft contracts</source>
         <translation>起草合同</translation>
     </message>
@@ -7314,6 +8107,10 @@ Check the database in the settings.</source>
         <translation>管理用户</translation>
     </message>
     <message>
+        <source>open tickets</source>
+        <translation>创建工单</translation>
+    </message>
+    <message>
         <source>override the rack power budget</source>
         <translation>超出机柜功率预算</translation>
     </message>
@@ -7324,6 +8121,10 @@ Check the database in the settings.</source>
     <message>
         <source>run billing and issue statements</source>
         <translation>运行计费并开具账单</translation>
+    </message>
+    <message>
+        <source>work tickets (acknowledge, move, resolve)</source>
+        <translation>处理工单（响应、流转、解决）</translation>
     </message>
 </context>
 </TS>

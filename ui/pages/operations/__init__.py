@@ -120,8 +120,11 @@ class OncallTab(QWidget):
 
 def reason_text(reason: str) -> str:
     from PySide6.QtCore import QCoreApplication
-    words = {"escalation_1": "Escalated to the secondary", "escalation_2": "Escalated to the site manager"}
-    return QCoreApplication.translate("OncallTab", words.get(reason, reason))
+    if reason == "escalation_1":
+        return QCoreApplication.translate("OncallTab", "Escalated to the secondary")
+    if reason == "escalation_2":
+        return QCoreApplication.translate("OncallTab", "Escalated to the site manager")
+    return reason
 
 
 class CreditsTab(QWidget):
