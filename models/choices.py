@@ -537,7 +537,6 @@ class TicketState(ChoiceSet):
     # the states that stop the SLA clock (Zammad's ignore_escalation)
     PAUSED = frozenset({WAITING_CUSTOMER, WAITING_VENDOR})
     OPEN = frozenset({NEW, ACKNOWLEDGED, ON_SITE, IN_PROGRESS, WAITING_CUSTOMER, WAITING_VENDOR})
-    _WORK = (ACKNOWLEDGED, ON_SITE, IN_PROGRESS, WAITING_CUSTOMER, WAITING_VENDOR, RESOLVED)
     TRANSITIONS = {
         NEW: (ACKNOWLEDGED, ON_SITE, IN_PROGRESS, RESOLVED),
         ACKNOWLEDGED: (ON_SITE, IN_PROGRESS, WAITING_CUSTOMER, WAITING_VENDOR, RESOLVED),
@@ -545,7 +544,7 @@ class TicketState(ChoiceSet):
         IN_PROGRESS: (ON_SITE, WAITING_CUSTOMER, WAITING_VENDOR, RESOLVED),
         WAITING_CUSTOMER: (IN_PROGRESS, ON_SITE, WAITING_VENDOR, RESOLVED),
         WAITING_VENDOR: (IN_PROGRESS, ON_SITE, WAITING_CUSTOMER, RESOLVED),
-        RESOLVED: (CLOSED, IN_PROGRESS),   # back to work: a reopen (within the setting's days)
+        RESOLVED: (CLOSED,),   # back to work only by a reopen (with a reason, within the setting's days)
         CLOSED: (),
     }
 

@@ -3654,72 +3654,72 @@ Reason:</source>
 <context>
     <name>NewTicketDialog</name>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="443"/>
+        <location filename="../../ui/pages/operations/queue.py" line="446"/>
         <source>(none)</source>
         <translation>（无）</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="476"/>
+        <location filename="../../ui/pages/operations/queue.py" line="479"/>
         <source>Concerns</source>
         <translation>涉及对象</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="472"/>
+        <location filename="../../ui/pages/operations/queue.py" line="475"/>
         <source>Customer</source>
         <translation>客户</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="477"/>
+        <location filename="../../ui/pages/operations/queue.py" line="480"/>
         <source>Description</source>
         <translation>描述</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="470"/>
+        <location filename="../../ui/pages/operations/queue.py" line="473"/>
         <source>Kind</source>
         <translation>类型</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="430"/>
+        <location filename="../../ui/pages/operations/queue.py" line="432"/>
         <source>New ticket</source>
         <translation>新建工单</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="471"/>
+        <location filename="../../ui/pages/operations/queue.py" line="474"/>
         <source>Priority</source>
         <translation>优先级</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="475"/>
+        <location filename="../../ui/pages/operations/queue.py" line="478"/>
         <source>Remote-hands task</source>
         <translation>远程协助任务</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="474"/>
+        <location filename="../../ui/pages/operations/queue.py" line="477"/>
         <source>Reported at</source>
         <translation>报障时间</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="473"/>
+        <location filename="../../ui/pages/operations/queue.py" line="476"/>
         <source>Reported by</source>
         <translation>报障方式</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="469"/>
+        <location filename="../../ui/pages/operations/queue.py" line="472"/>
         <source>Title</source>
         <translation>标题</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="460"/>
+        <location filename="../../ui/pages/operations/queue.py" line="463"/>
         <source>When the customer reported it (YYYY-MM-DD HH:MM): the SLA clocks start there</source>
         <translation>客户报障的时间（YYYY-MM-DD HH:MM）：SLA 计时从此开始</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="493"/>
+        <location filename="../../ui/pages/operations/queue.py" line="496"/>
         <source>a report cannot come from the future</source>
         <translation>报障时间不能晚于现在</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="491"/>
+        <location filename="../../ui/pages/operations/queue.py" line="494"/>
         <source>write when it was reported as YYYY-MM-DD HH:MM</source>
         <translation>报障时间请写成 YYYY-MM-DD HH:MM</translation>
     </message>
@@ -4565,7 +4565,7 @@ Reason:</source>
 <context>
     <name>QueueTab</name>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="157"/>
+        <location filename="../../ui/pages/operations/queue.py" line="159"/>
         <source>%1 tickets, %2 P1, %3 breached</source>
         <translation>共 %1 张工单，P1 %2 张，已超时 %3 张</translation>
     </message>
@@ -4640,7 +4640,7 @@ Reason:</source>
         <translation>标题</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="169"/>
+        <location filename="../../ui/pages/operations/queue.py" line="171"/>
         <source>paused</source>
         <translation>已暂停</translation>
     </message>
@@ -5884,197 +5884,197 @@ Reason:</source>
 <context>
     <name>TicketPanel</name>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="285"/>
+        <location filename="../../ui/pages/operations/queue.py" line="287"/>
         <source> · escalated to level %1</source>
         <translation> · 已升级至第 %1 级</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="287"/>
+        <location filename="../../ui/pages/operations/queue.py" line="289"/>
         <source>%1 · %2 · customer %3 · contract %4 · assignee %5 · opened %6 · concerns %7</source>
         <translation>%1 · %2 · 客户 %3 · 合同 %4 · 处理人 %5 · 创建于 %6 · 涉及 %7</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="317"/>
+        <location filename="../../ui/pages/operations/queue.py" line="319"/>
         <source>(for the customer)</source>
         <translation>（对客户）</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="298"/>
+        <location filename="../../ui/pages/operations/queue.py" line="300"/>
         <source>, due %1</source>
         <translation>，到期 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="296"/>
+        <location filename="../../ui/pages/operations/queue.py" line="298"/>
         <source>, paused %1 min</source>
         <translation>，暂停 %1 分钟</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="242"/>
+        <location filename="../../ui/pages/operations/queue.py" line="244"/>
         <source>Acknowledge</source>
         <translation>响应</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="223"/>
+        <location filename="../../ui/pages/operations/queue.py" line="225"/>
         <source>Choose a ticket</source>
         <translation>请选择工单</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="248"/>
+        <location filename="../../ui/pages/operations/queue.py" line="250"/>
         <source>Close</source>
         <translation>关闭</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="405"/>
+        <location filename="../../ui/pages/operations/queue.py" line="407"/>
         <source>Down from – to (YYYY-MM-DD HH:MM – YYYY-MM-DD HH:MM; leave the end empty while it is still down):</source>
         <translation>停机起止（YYYY-MM-DD HH:MM – YYYY-MM-DD HH:MM；仍在停机则结束时间留空）：</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="244"/>
+        <location filename="../../ui/pages/operations/queue.py" line="246"/>
         <source>In progress</source>
         <translation>处理中</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="378"/>
+        <location filename="../../ui/pages/operations/queue.py" line="380"/>
         <source>New priority:</source>
         <translation>新优先级：</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="235"/>
+        <location filename="../../ui/pages/operations/queue.py" line="237"/>
         <source>Note</source>
         <translation>备注</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="366"/>
+        <location filename="../../ui/pages/operations/queue.py" line="368"/>
         <source>Note (internal):</source>
         <translation>备注（内部）：</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="258"/>
+        <location filename="../../ui/pages/operations/queue.py" line="260"/>
         <source>Note…</source>
         <translation>备注…</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="243"/>
+        <location filename="../../ui/pages/operations/queue.py" line="245"/>
         <source>On site</source>
         <translation>已到场</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="378"/>
+        <location filename="../../ui/pages/operations/queue.py" line="380"/>
         <source>Priority</source>
         <translation>优先级</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="258"/>
+        <location filename="../../ui/pages/operations/queue.py" line="260"/>
         <source>Priority…</source>
         <translation>优先级…</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="404"/>
+        <location filename="../../ui/pages/operations/queue.py" line="406"/>
         <source>Record down hours</source>
         <translation>记录停机时长</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="260"/>
+        <location filename="../../ui/pages/operations/queue.py" line="262"/>
         <source>Record down hours…</source>
         <translation>记录停机时长…</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="392"/>
+        <location filename="../../ui/pages/operations/queue.py" line="394"/>
         <source>Reopen</source>
         <translation>重新打开</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="259"/>
+        <location filename="../../ui/pages/operations/queue.py" line="261"/>
         <source>Reopen…</source>
         <translation>重新打开…</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="356"/>
+        <location filename="../../ui/pages/operations/queue.py" line="358"/>
         <source>Resolve</source>
         <translation>解决</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="247"/>
+        <location filename="../../ui/pages/operations/queue.py" line="249"/>
         <source>Resolve…</source>
         <translation>解决…</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="312"/>
+        <location filename="../../ui/pages/operations/queue.py" line="314"/>
         <source>SLA breach</source>
         <translation>SLA 超时</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="245"/>
+        <location filename="../../ui/pages/operations/queue.py" line="247"/>
         <source>Waiting for customer</source>
         <translation>等待客户</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="246"/>
+        <location filename="../../ui/pages/operations/queue.py" line="248"/>
         <source>Waiting for vendor</source>
         <translation>等待厂商</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="235"/>
+        <location filename="../../ui/pages/operations/queue.py" line="237"/>
         <source>What</source>
         <translation>事项</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="357"/>
+        <location filename="../../ui/pages/operations/queue.py" line="359"/>
         <source>What was done (the customer reads it):</source>
         <translation>处理结果（客户可见）：</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="235"/>
+        <location filename="../../ui/pages/operations/queue.py" line="237"/>
         <source>When</source>
         <translation>时间</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="235"/>
+        <location filename="../../ui/pages/operations/queue.py" line="237"/>
         <source>Who</source>
         <translation>操作人</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="392"/>
+        <location filename="../../ui/pages/operations/queue.py" line="394"/>
         <source>Why is it reopened:</source>
         <translation>重新打开的原因：</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="382"/>
+        <location filename="../../ui/pages/operations/queue.py" line="384"/>
         <source>Why:</source>
         <translation>原因：</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="414"/>
+        <location filename="../../ui/pages/operations/queue.py" line="416"/>
         <source>Write the times as YYYY-MM-DD HH:MM</source>
         <translation>时间请写成 YYYY-MM-DD HH:MM</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="311"/>
+        <location filename="../../ui/pages/operations/queue.py" line="313"/>
         <source>assigned</source>
         <translation>已分派</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="311"/>
+        <location filename="../../ui/pages/operations/queue.py" line="313"/>
         <source>attachment</source>
         <translation>附件</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="313"/>
+        <location filename="../../ui/pages/operations/queue.py" line="315"/>
         <source>down hours</source>
         <translation>停机时长</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="312"/>
+        <location filename="../../ui/pages/operations/queue.py" line="314"/>
         <source>escalated</source>
         <translation>已升级</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="311"/>
+        <location filename="../../ui/pages/operations/queue.py" line="313"/>
         <source>note</source>
         <translation>备注</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="309"/>
+        <location filename="../../ui/pages/operations/queue.py" line="311"/>
         <source>opened</source>
         <translation>已创建</translation>
     </message>

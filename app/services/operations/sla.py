@@ -186,7 +186,7 @@ def check_sla(db: Database, actor: Actor, now: dt.datetime | None = None) -> Swe
                           after={"metric": metric, "due_at": c.breached_at, "priority": t.priority, "breach": b.id},
                           reason=f"{metric} target of {c.target_minutes} min missed at {local_text(c.breached_at)}")
                 s.add(TicketEvent(ticket_id=t.id, at=max(now, c.breached_at), actor=actor.login, kind="sla",
-                                  to_value=metric, note=f"{metric}: {c.target_minutes} min, due {local_text(c.breached_at)}"))
+                                  to_value=metric, note=f"{c.target_minutes} min · {local_text(c.breached_at)[:16]}"))
                 breaches.append((t.number, metric, c.breached_at))
                 cid = propose_for_breach(uow, t, b)
                 if cid:

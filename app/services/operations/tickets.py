@@ -447,7 +447,7 @@ def record_ticket_downtime(db: Database, actor: Actor, key: int | str, *, start:
         t = uow.session.get(Ticket, ticket_id)
         when = _now(at) if at is not None else (end.astimezone(UTC) if end is not None else _now(None))
         _event(uow, t, DOWNTIME, max(when, _last_at(uow.session, t.id)), to_value=",".join(map(str, ids)),
-               note=f"down {local_text(start)} – {local_text(end) if end else '…'}: not billed")
+               note=f"{local_text(start)[:16]} – {local_text(end)[:16] if end else '…'}")
         uow.commit()
     return ids
 

@@ -81,7 +81,7 @@ class QueueTab(QWidget):
         self.table.horizontalHeader().setStretchLastSection(True)
         self.table.itemSelectionChanged.connect(self._chosen)
         self.panel = TicketPanel(db, actor, self)
-        split = QSplitter(Qt.Horizontal)
+        split = QSplitter(Qt.Vertical)   # the queue across the window, the ticket below it (1280×800)
         left = QWidget()
         lv = QVBoxLayout(left)
         lv.setContentsMargins(0, 0, 0, 0)
@@ -89,8 +89,9 @@ class QueueTab(QWidget):
         lv.addWidget(self.table, 1)
         split.addWidget(left)
         split.addWidget(self.panel)
-        split.setStretchFactor(0, 3)
-        split.setStretchFactor(1, 2)
+        split.setObjectName("queueSplit")
+        split.setStretchFactor(0, 2)
+        split.setStretchFactor(1, 3)
         lay = QVBoxLayout(self)
         lay.addLayout(top)
         lay.addWidget(split, 1)
@@ -133,7 +134,7 @@ class QueueTab(QWidget):
                                assignee_id=self.actor.id if self.mine.isChecked() else None)
         self.table.setRowCount(len(self.rows))
         for i, r in enumerate(self.rows):
-            cells = [r.number, choice_label(TicketPriority, r.priority), choice_label(TicketState, r.state),
+            cells = [r.number, r.priority, choice_label(TicketState, r.state),
                      choice_label(SlaState, r.sla_state) + (f" ↑{r.escalation}" if r.escalation else ""),
                      (local_text(r.due_at)[5:16] + " " + choice_label(SlaMetric, r.metric)) if r.due_at else "",
                      "", r.customer or "", r.site or "", r.assignee or "", r.title]
@@ -143,6 +144,7 @@ class QueueTab(QWidget):
                     item.setData(Qt.UserRole, r.id)
                 if c == 1:
                     item.setForeground(QColor(TicketPriority.colour(r.priority)))
+                    item.setToolTip(choice_label(TicketPriority, r.priority))
                 if c == 3:
                     colour = QColor(SlaState.colour(r.sla_state))
                     item.setBackground(colour)
@@ -428,7 +430,8 @@ class NewTicketDialog(QDialog):
         self.db, self.actor, self.prefill = db, actor, prefill
         self.setObjectName("newTicketDialog")
         self.setWindowTitle(self.tr("New ticket"))
-        self.title = QLineEdit(prefill.title if prefill else "")
+        from models.choices import TicketObjectType
+        self.title = QLineEdit(f"{choice_label(TicketObjectType, prefill.object_type)} {prefill.label}" if prefill else "")
         self.title.setObjectName("title")
         self.kind = QComboBox()
         self.kind.setObjectName("kind")
