@@ -29,7 +29,20 @@ def _local(text: str | None) -> dt.datetime | None:
     return dt.datetime.fromisoformat(text.strip()).replace(tzinfo=TZ)
 
 
+KINDS = ("tickets", "oncall", "holidays")   # app/importexport/kinds/operations.py, through import|export
+
+
+def _add_kinds(sub) -> None:
+    """`import|export tickets|oncall|holidays`: the generic import and export of app.cli.core serve them."""
+    for command in ("import", "export"):
+        p = sub.choices.get(command)
+        if p is not None:
+            kind = next(a for a in p._actions if a.dest == "kind")
+            kind.choices = tuple(kind.choices) + KINDS
+
+
 def register(sub) -> None:
+    _add_kinds(sub)
     tk = sub.add_parser("ticket", help="tickets: open, work along new → acknowledged → on site → … → resolved, "
                                        "SLA sweep and credits")
     ts = tk.add_subparsers(dest="ticket_command", required=True, metavar="ACTION")

@@ -207,6 +207,8 @@ KIND_PERMISSION: dict[str, str] = {
     "power_panel": "manage_dcim", "power_feed": "manage_dcim", "pdu_feed": "manage_dcim",
     "power_connection": "manage_dcim",
     "cable": "manage_dcim", "cross_connect": "manage_dcim",  # app/services/xconnects.py
+    # the operations desk (app/services/operations/; import|export tickets, oncall, holidays)
+    "ticket": "raise_tickets", "oncall_shift": "manage_oncall", "holiday_day": "manage_sla",
 }
 
 PERMISSION_LABELS = {

@@ -62,41 +62,52 @@ def set_shift(db: Database, actor: Actor, *, week: dt.date, primary_id: int, sit
               phone: str | None = None, handover_note: str | None = None) -> int:
     """Create or replace the shift of a site (or region) for the week containing `week`."""
     require(actor, "manage_oncall")
+    with UnitOfWork(db, actor) as uow:
+        shift_id = set_shift_in(uow, week=week, primary_id=primary_id, site_id=site_id, region_code=region_code,
+                                secondary_id=secondary_id, manager_id=manager_id, phone=phone,
+                                handover_note=handover_note)
+        uow.commit()
+        return shift_id
+
+
+def set_shift_in(uow: UnitOfWork, *, week: dt.date, primary_id: int, site_id: int | None = None,
+                 region_code: str | None = None, secondary_id: int | None = None, manager_id: int | None = None,
+                 phone: str | None = None, handover_note: str | None = None) -> int:
+    """set_shift inside the caller's unit of work (the console, the CLI and `import oncall`)."""
     if site_id is None and not region_code:
         raise ValidationError({"site_id": "name the site (or the region) the shift covers"})
     if secondary_id is not None and secondary_id == primary_id:
         raise ValidationError({"secondary_id": "the secondary is someone other than the primary"})
+    actor = uow.actor
     start = week_start(week)
-    with UnitOfWork(db, actor) as uow:
-        s = uow.session
-        for uid, what in ((primary_id, "primary_id"), (secondary_id, "secondary_id"), (manager_id, "manager_id")):
-            if uid is not None:
-                u = s.get(User, uid)
-                if u is None or not u.active:
-                    raise ValidationError({what: "an active user"})
-        if site_id is not None:
-            get_or_404(s, Site, site_id, "site")
-        row = s.execute(select(OncallShift).where(
-            OncallShift.week_start == start,
-            OncallShift.site_id.is_(None) if site_id is None else OncallShift.site_id == site_id,
-            OncallShift.region_code.is_(None) if not region_code else OncallShift.region_code == region_code)).scalar()
-        values = dict(primary_id=primary_id, secondary_id=secondary_id, manager_id=manager_id,
-                      phone=(phone or "").strip() or None, handover_note=(handover_note or "").strip() or None)
-        if row is None:
-            row = OncallShift(site_id=site_id, region_code=region_code or None, week_start=start, **values,
-                              updated_by=actor.login)
-            s.add(row)
-            s.flush()
-            uow.audit("oncall.create", "oncall_shift", row.id, f"{start}",
-                      after=dict(values, site_id=site_id, region_code=region_code or None, week_start=start))
-        else:
-            before = {k: getattr(row, k) for k in values}
-            for k, v in values.items():
-                setattr(row, k, v)
-            flush_versioned(uow, row, f"on-call shift of {start}")
-            uow.audit("oncall.update", "oncall_shift", row.id, f"{start}", before=before, after=values)
-        uow.commit()
-        return row.id
+    s = uow.session
+    for uid, what in ((primary_id, "primary_id"), (secondary_id, "secondary_id"), (manager_id, "manager_id")):
+        if uid is not None:
+            u = s.get(User, uid)
+            if u is None or not u.active:
+                raise ValidationError({what: "an active user"})
+    if site_id is not None:
+        get_or_404(s, Site, site_id, "site")
+    row = s.execute(select(OncallShift).where(
+        OncallShift.week_start == start,
+        OncallShift.site_id.is_(None) if site_id is None else OncallShift.site_id == site_id,
+        OncallShift.region_code.is_(None) if not region_code else OncallShift.region_code == region_code)).scalar()
+    values = dict(primary_id=primary_id, secondary_id=secondary_id, manager_id=manager_id,
+                  phone=(phone or "").strip() or None, handover_note=(handover_note or "").strip() or None)
+    if row is None:
+        row = OncallShift(site_id=site_id, region_code=region_code or None, week_start=start, **values,
+                          updated_by=actor.login)
+        s.add(row)
+        s.flush()
+        uow.audit("oncall.create", "oncall_shift", row.id, f"{start}",
+                  after=dict(values, site_id=site_id, region_code=region_code or None, week_start=start))
+    else:
+        before = {k: getattr(row, k) for k in values}
+        for k, v in values.items():
+            setattr(row, k, v)
+        flush_versioned(uow, row, f"on-call shift of {start}")
+        uow.audit("oncall.update", "oncall_shift", row.id, f"{start}", before=before, after=values)
+    return row.id
 
 
 def _info(s: Session, r: OncallShift) -> ShiftInfo:

@@ -138,6 +138,28 @@ def ticket_sla(db: Database, ticket_id: int, now: dt.datetime | None = None) -> 
         return sla_states(s, [t], now)[t.id]
 
 
+def set_holiday_in(uow: UnitOfWork, day, off: bool, name: str, source: str | None = None, *,
+                   reason: str | None = None) -> str:
+    """One day of China's schedule (a day off, or a make-up working day): what `import holidays`
+    writes when an administrator adds a year. Returns created, updated or unchanged."""
+    require(uow.actor, "manage_sla")
+    if not name:
+        raise ValidationError({"name": "the holiday's name (元旦, 春节 …)"})
+    s = uow.session
+    row = s.get(HolidayDay, day)
+    if row is not None and (row.off, row.name, row.source) == (off, name, source):
+        return "unchanged"
+    before = {"off": row.off, "name": row.name} if row is not None else None
+    if row is None:
+        s.add(HolidayDay(day=day, off=off, name=name, source=source))
+    else:
+        row.off, row.name, row.source = off, name, source
+    s.flush()
+    uow.audit("holiday.set", "holiday_day", None, str(day), before=before,
+              after={"day": day, "off": off, "name": name, "source": source}, reason=reason)
+    return "created" if before is None else "updated"
+
+
 # --- the sweep ------------------------------------------------------------------------------------
 
 @dataclass(frozen=True)

@@ -79,7 +79,8 @@ def find_ticket(s: Session, key: int | str, lock: bool = False) -> Ticket:
 
 
 def _event(uow: UnitOfWork, t: Ticket, kind: str, at: dt.datetime, *, from_value=None, to_value=None,
-           note: str | None = None, visibility: str = NoteVisibility.INTERNAL, audit: str | None = None) -> TicketEvent:
+           note: str | None = None, visibility: str = NoteVisibility.INTERNAL, audit: str | None = None,
+           extra: dict | None = None) -> TicketEvent:
     last = uow.session.execute(select(func.max(TicketEvent.at)).where(TicketEvent.ticket_id == t.id)).scalar()
     if last is not None and at < last:
         raise ValidationError({"at": f"before the ticket's last event ({local_text(last)}): the timeline only moves on"})
@@ -91,7 +92,8 @@ def _event(uow: UnitOfWork, t: Ticket, kind: str, at: dt.datetime, *, from_value
               before={"state": from_value} if kind == STATE else ({"priority": from_value} if kind == PRIORITY else None),
               after=dict({k: v for k, v in (("state", t.state), ("priority", t.priority)) if kind in (STATE, PRIORITY)},
                          event=ev.id, at=at, **({"note": note} if note else {}),
-                         **({"value": to_value} if to_value and kind not in (STATE, PRIORITY) else {})))
+                         **({"value": to_value} if to_value and kind not in (STATE, PRIORITY) else {}),
+                         **(extra or {})))
     return ev
 
 
@@ -236,25 +238,32 @@ def open_ticket(db: Database, actor: Actor, *, title: str, kind: str = TicketKin
                   urgency=urgency, requested_for=requested_for, carrier=carrier, tracking_no=tracking_no,
                   received_by=received_by, stored_where=stored_where, delivered_rack_id=delivered_rack_id)
     with UnitOfWork(db, actor) as uow:
-        s = uow.session
-        _validate_open(s, values)
-        labels = [(ot, oid, _object_label(s, ot, oid)) for ot, oid in dict.fromkeys(objects or ())]
-        t = Ticket(**values, state=TicketState.NEW, opened_at=at, opened_by=actor.login, updated_by=actor.login)
-        s.add(t)
-        s.flush()
-        t.number = ticket_number(at.astimezone(dt.timezone(dt.timedelta(hours=8))).year, t.id)
-        for ot, oid, label in labels:
-            s.add(TicketObject(ticket_id=t.id, object_type=ot, object_id=oid, label=label))
-        s.flush()
-        uow.audit("ticket.create", "ticket", t.id, t.number,
-                  after={k: v for k, v in values.items() if v is not None} | {
-                      "number": t.number, "state": t.state, "opened_at": at,
-                      "objects": [f"{ot}:{oid}" for ot, oid, _l in labels]})
-        ev = TicketEvent(ticket_id=t.id, at=at, actor=actor.login, kind=OPEN, to_value=t.state,
-                         note=values["description"])
-        s.add(ev)
+        opened = open_ticket_in(uow, values, objects, at)
         uow.commit()
-        return Opened(t.id, t.number)
+        return opened
+
+
+def open_ticket_in(uow: UnitOfWork, values: dict, objects, at: dt.datetime) -> Opened:
+    """Open a ticket inside the caller's unit of work (the console, the CLI and `import tickets`)."""
+    s = uow.session
+    actor = uow.actor
+    _validate_open(s, values)
+    labels = [(ot, oid, _object_label(s, ot, oid)) for ot, oid in dict.fromkeys(objects or ())]
+    t = Ticket(**values, state=TicketState.NEW, opened_at=at, opened_by=actor.login, updated_by=actor.login)
+    s.add(t)
+    s.flush()
+    t.number = ticket_number(at.astimezone(dt.timezone(dt.timedelta(hours=8))).year, t.id)
+    for ot, oid, label in labels:
+        s.add(TicketObject(ticket_id=t.id, object_type=ot, object_id=oid, label=label))
+    s.flush()
+    uow.audit("ticket.create", "ticket", t.id, t.number,
+              after={k: v for k, v in values.items() if v is not None} | {
+                  "number": t.number, "state": t.state, "opened_at": at,
+                  "objects": [f"{ot}:{oid}" for ot, oid, _l in labels]})
+    s.add(TicketEvent(ticket_id=t.id, at=at, actor=actor.login, kind=OPEN, to_value=t.state,
+                      note=values["description"]))
+    s.flush()
+    return Opened(t.id, t.number)
 
 
 # --- moves ---------------------------------------------------------------------------------------
@@ -292,7 +301,9 @@ def move_ticket(db: Database, actor: Actor, key: int | str, state: str, *, note:
             t.closed_at = at
         flush_versioned(uow, t, f"ticket {t.number}")
         _event(uow, t, STATE, at, from_value=before, to_value=state, note=(note or "").strip() or None,
-               visibility=NoteVisibility.CUSTOMER if state == TicketState.RESOLVED else NoteVisibility.INTERNAL)
+               visibility=NoteVisibility.CUSTOMER if state == TicketState.RESOLVED else NoteVisibility.INTERNAL,
+               extra={"resolved_at": at} if state == TicketState.RESOLVED else
+               ({"closed_at": at} if state == TicketState.CLOSED else None))
         uow.commit()
         return state
 
@@ -328,7 +339,8 @@ def reopen_ticket(db: Database, actor: Actor, key: int | str, reason: str, *, at
         t.state = TicketState.IN_PROGRESS
         t.closed_at = None
         flush_versioned(uow, t, f"ticket {t.number}")
-        _event(uow, t, STATE, at, from_value=before, to_value=t.state, note=reason.strip(), audit="ticket.reopen")
+        _event(uow, t, STATE, at, from_value=before, to_value=t.state, note=reason.strip(), audit="ticket.reopen",
+               extra={"closed_at": None})
         uow.commit()
         return t.state
 
@@ -384,7 +396,7 @@ def assign(db: Database, actor: Actor, key: int | str, user_id: int | None, *, a
         t.assignee_id = user_id
         flush_versioned(uow, t, f"ticket {t.number}")
         _event(uow, t, ASSIGN, at, from_value=str(before) if before else None,
-               to_value=user.login if user else None)
+               to_value=user.login if user else None, extra={"assignee_id": user_id})
         uow.commit()
 
 
