@@ -32,7 +32,7 @@ def world(db, admin, manager):
     return w, c, site_id
 
 
-def test_a_p1_breach_becomes_the_exact_credit_on_the_statement(db, admin, operator, world):
+def test_a_p1_breach_becomes_the_exact_credit_on_the_statement(db, admin, operator, world, tmp_path):
     w, c, site_id = world
     pre = TK.prefill_for(db, TicketObjectType.GPU, w.gpu_ids[0], at=cst(2026, 10, 10, 3))
     assert (pre.contract_id, pre.customer_id) == (c.id, w.customer_id)
@@ -67,6 +67,15 @@ def test_a_p1_breach_becomes_the_exact_credit_on_the_statement(db, admin, operat
     sla = lines["sla_credit"]
     assert (sla.amount, sla.quantity, sla.unit_price) == (D("-5760.00"), D("-1"), D("5760.0000"))
     assert t.number in sla.description
+    # the customer's monthly SLA report, both languages: the ticket, its breaches, the credits
+    import subprocess
+    from app.documents import print_document
+    for lang, words in (("zh", ("月度 SLA 服务报告", "响应", "5,760.00")), ("en", ("Monthly SLA report", "Acknowledge",
+                                                                               "5,760.00"))):
+        out = print_document(db, admin, "sla", f"{w.customer_id}@2026-10", tmp_path / f"sla-{lang}.pdf",
+                             language=lang, ).path
+        text = " ".join(subprocess.run(["pdftotext", str(out), "-"], capture_output=True, text=True).stdout.split())
+        assert t.number in text and all(word in text for word in words), text
 
 
 def test_four_eyes_and_reject(db, admin, operator, world):

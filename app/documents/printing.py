@@ -15,6 +15,7 @@ from typing import Any, Callable
 import reports
 from reports import AuditReportDoc, RenderResult
 from reports.loa import LoaDoc, render_loa
+from reports.sla import SlaReportDoc, render_sla_report
 
 from app.audit.trail import Actor
 from app.audit.query import AuditFilter, record_export
@@ -27,6 +28,7 @@ from app.documents.contract import contract_doc
 from app.documents.fleet import fleet_doc
 from app.documents.loa import loa_doc
 from app.documents.racks import capacity_doc, rack_sheet_doc
+from app.documents.sla import sla_report_doc
 from app.documents.statement import statement_doc
 
 
@@ -65,6 +67,8 @@ DOCUMENTS: dict[str, DocumentKind] = {d.kind: d for d in (
                  reports.render_fleet, lambda doc: (doc.number or "fleet", len(doc.rows))),
     DocumentKind("loa", LoaDoc, lambda db, key, lang: loa_doc(db, key, language=lang),  # a cross-connect's LOA
                  render_loa, lambda doc: (doc.number, 1)),
+    DocumentKind("sla", SlaReportDoc, lambda db, key, lang: sla_report_doc(db, key, language=lang),  # issue 24
+                 render_sla_report, lambda doc: (doc.number, len(doc.tickets))),
 )}
 DOCUMENT_KINDS = tuple(DOCUMENTS)
 
