@@ -147,3 +147,21 @@ def test_refusals_change_nothing(db, admin, operator, manager, auditor, world):
     assert view.state == "in_progress"
     assert [e.kind for e in view.events] == ["open", "attach", "state", "state"]
     assert len(view.attachments) == 1
+
+
+def test_an_administrator_adds_a_year_of_working_days_by_import(db, admin, operator, tmp_path):
+    from app.domain.errors import DomainError
+    from app.importexport import run_import
+    from models import HolidayDay
+    path = tmp_path / "2028.csv"
+    path.write_text("day,off,name,source\n2028-01-01,true,元旦,国办发明电〔2027〕x号\n2028-01-29,false,春节,同上\n",
+                    encoding="utf-8")
+    with pytest.raises(DomainError):
+        run_import(db, operator, "holidays", path)          # operators do not set the calendar
+    with db.session() as s:
+        assert s.get(HolidayDay, dt.date(2028, 1, 1)) is None
+    run_import(db, admin, "holidays", path)
+    with db.session() as s:
+        assert (s.get(HolidayDay, dt.date(2028, 1, 1)).off, s.get(HolidayDay, dt.date(2028, 1, 29)).off) == (True, False)
+        # the migration's 2026 schedule: National Day off, Saturday 10 October a working day (调休)
+        assert (s.get(HolidayDay, dt.date(2026, 10, 1)).off, s.get(HolidayDay, dt.date(2026, 10, 10)).off) == (True, False)
