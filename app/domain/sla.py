@@ -17,6 +17,7 @@ mid-ticket recomputes every clock and keeps every paused minute.
 from __future__ import annotations
 
 import datetime as dt
+import functools
 import re
 from dataclasses import dataclass, field
 
@@ -124,6 +125,7 @@ class Calendar:
             day += dt.timedelta(days=1)
 
 
+@functools.lru_cache(maxsize=65536)
 def _at(day: dt.date, minute: int) -> dt.datetime:
     base = dt.datetime(day.year, day.month, day.day, tzinfo=TZ)
     return (base + dt.timedelta(minutes=minute)).astimezone(UTC) if minute < 24 * 60 else \

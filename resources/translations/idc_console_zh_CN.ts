@@ -3846,97 +3846,97 @@ Reason:</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/xconnects.py" line="228"/>
+        <location filename="../../ui/pages/xconnects.py" line="239"/>
         <source>Carrier or cloud</source>
         <translation>运营商或云服务商</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/xconnects.py" line="234"/>
+        <location filename="../../ui/pages/xconnects.py" line="245"/>
         <source>Circuit id</source>
         <translation>电路编号</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/xconnects.py" line="235"/>
+        <location filename="../../ui/pages/xconnects.py" line="246"/>
         <source>Contract (number, item position)</source>
         <translation>合同（编号, 项目序号）</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/xconnects.py" line="219"/>
+        <location filename="../../ui/pages/xconnects.py" line="230"/>
         <source>Customer *</source>
         <translation>客户 *</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/xconnects.py" line="225"/>
+        <location filename="../../ui/pages/xconnects.py" line="236"/>
         <source>Far end *</source>
         <translation>对端 *</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/xconnects.py" line="230"/>
+        <location filename="../../ui/pages/xconnects.py" line="241"/>
         <source>Far-end port</source>
         <translation>对端端口</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/xconnects.py" line="231"/>
+        <location filename="../../ui/pages/xconnects.py" line="242"/>
         <source>Medium *</source>
         <translation>介质 *</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/xconnects.py" line="224"/>
+        <location filename="../../ui/pages/xconnects.py" line="235"/>
         <source>Meet-me room panel/port</source>
         <translation>汇聚机房配线架/端口</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/xconnects.py" line="241"/>
+        <location filename="../../ui/pages/xconnects.py" line="252"/>
         <source>Order</source>
         <translation>下单</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/xconnects.py" line="217"/>
+        <location filename="../../ui/pages/xconnects.py" line="228"/>
         <source>Order a cross-connect</source>
         <translation>交叉连接下单</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/xconnects.py" line="237"/>
+        <location filename="../../ui/pages/xconnects.py" line="248"/>
         <source>Ordered on *</source>
         <translation>下单日期 *</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/xconnects.py" line="229"/>
+        <location filename="../../ui/pages/xconnects.py" line="240"/>
         <source>Other customer</source>
         <translation>对端客户</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/xconnects.py" line="222"/>
+        <location filename="../../ui/pages/xconnects.py" line="233"/>
         <source>Patch panel *</source>
         <translation>配线架 *</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/xconnects.py" line="223"/>
+        <location filename="../../ui/pages/xconnects.py" line="234"/>
         <source>Port *</source>
         <translation>端口 *</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/xconnects.py" line="220"/>
+        <location filename="../../ui/pages/xconnects.py" line="231"/>
         <source>Rack *</source>
         <translation>机柜 *</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/xconnects.py" line="221"/>
+        <location filename="../../ui/pages/xconnects.py" line="232"/>
         <source>SITE/ROOM/RACK or asset tag</source>
         <translation>站点/机房/机柜 或资产标签</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/xconnects.py" line="238"/>
+        <location filename="../../ui/pages/xconnects.py" line="249"/>
         <source>Work note</source>
         <translation>工作备注</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/xconnects.py" line="259"/>
+        <location filename="../../ui/pages/xconnects.py" line="270"/>
         <source>name the customer's rack</source>
         <translation>请填写客户的机柜</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/xconnects.py" line="269"/>
+        <location filename="../../ui/pages/xconnects.py" line="280"/>
         <source>the contract has items 1 to %1</source>
         <translation>该合同的项目序号为 1 至 %1</translation>
     </message>
@@ -6178,7 +6178,7 @@ Reason:</source>
         <translation>全部状态</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/xconnects.py" line="164"/>
+        <location filename="../../ui/pages/xconnects.py" line="167"/>
         <source>Choose a cross-connect first</source>
         <translation>请先选择一条交叉连接</translation>
     </message>
@@ -6203,7 +6203,7 @@ Reason:</source>
         <translation>客户端口</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/xconnects.py" line="163"/>
+        <location filename="../../ui/pages/xconnects.py" line="166"/>
         <source>Disconnected is final: order a new cross-connect</source>
         <translation>已拆除为终态：如需连接请重新下单</translation>
     </message>
@@ -6228,7 +6228,7 @@ Reason:</source>
         <translation>LOA 授权书 PDF…</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/xconnects.py" line="206"/>
+        <location filename="../../ui/pages/xconnects.py" line="217"/>
         <source>LOA/CFA %1</source>
         <translation>授权委托书 %1</translation>
     </message>
@@ -6248,14 +6248,19 @@ Reason:</source>
         <translation>变更</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/xconnects.py" line="87"/>
+        <location filename="../../ui/pages/xconnects.py" line="90"/>
         <source>Move to</source>
         <translation>变更为</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/xconnects.py" line="189"/>
+        <location filename="../../ui/pages/xconnects.py" line="200"/>
         <source>Moving the cross-connect…</source>
         <translation>正在变更交叉连接状态…</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/xconnects.py" line="87"/>
+        <source>Open a ticket for this…</source>
+        <translation>为此创建工单…</translation>
     </message>
     <message>
         <location filename="../../ui/pages/xconnects.py" line="42"/>
@@ -6293,7 +6298,7 @@ Reason:</source>
         <translation>工作备注（工单号、跳纤人）</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/xconnects.py" line="87"/>
+        <location filename="../../ui/pages/xconnects.py" line="90"/>
         <source>on</source>
         <translation>日期</translation>
     </message>

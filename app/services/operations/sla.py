@@ -80,7 +80,7 @@ def load_rules(s: Session, contract_ids) -> _Rules:
     return r
 
 
-def steps_of(ticket: Ticket, events: list[TicketEvent]) -> list[S.Step]:
+def steps_of(ticket: Ticket, events) -> list[S.Step]:
     """The ticket's history as steps of (state, priority), from its opening, in order."""
     prio_events = [e for e in events if e.kind == "priority"]
     priority = prio_events[0].from_value if prio_events else ticket.priority
@@ -125,9 +125,11 @@ def sla_states(s: Session, tickets: list[Ticket], now: dt.datetime | None = None
     rules = load_rules(s, [t.contract_id for t in tickets])
     by_ticket: dict[int, list] = {t.id: [] for t in tickets}
     for chunk in _chunks(list(by_ticket)):
-        for e in s.execute(select(TicketEvent).where(TicketEvent.ticket_id.in_(chunk),
-                                                    TicketEvent.kind.in_(("state", "priority")))
-                           .order_by(TicketEvent.ticket_id, TicketEvent.at, TicketEvent.id)).scalars():
+        # plain rows, not ORM objects: 10k open tickets read their history in a fraction of the time
+        for e in s.execute(select(TicketEvent.ticket_id, TicketEvent.at, TicketEvent.kind, TicketEvent.from_value,
+                                  TicketEvent.to_value)
+                           .where(TicketEvent.ticket_id.in_(chunk), TicketEvent.kind.in_(("state", "priority")))
+                           .order_by(TicketEvent.ticket_id, TicketEvent.at, TicketEvent.id)):
             by_ticket[e.ticket_id].append(e)
     return {t.id: _sla_of(t, by_ticket[t.id], rules, now, s) for t in tickets}
 
