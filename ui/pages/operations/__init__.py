@@ -17,10 +17,10 @@ from app.domain.errors import DomainError
 from app.domain.money import format_amount
 from models.choices import CreditState
 
-from ui.kit.dialogs import error_label, guard, refused_text
+from ui.kit.dialogs import error_label, guard
 from ui.shell.i18n import choice_label
 from ui.shell.operations import apply, listen
-from ui.pages.operations.queue import QueueTab
+from ui.pages.operations.queue import QueueTab, apply_or_show
 
 log = logging.getLogger(__name__)
 UTC = dt.timezone.utc
@@ -221,13 +221,8 @@ class CreditsTab(QWidget):
         return self._do(lambda: reject_credit(self.db, self.actor, r.id, reason))
 
     def _do(self, fn) -> bool:
-        try:
-            apply(fn)
-        except DomainError as exc:
-            self.message.setText(refused_text(exc))
-            self.message.show()
+        if not apply_or_show(fn, self.message):
             return False
-        self.message.hide()
         self.load()
         return True
 

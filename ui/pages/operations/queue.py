@@ -24,6 +24,18 @@ COUNTDOWN_MS = 1000       # the countdowns tick every second (no database read)
 RELOAD_MS = 60_000        # the queue is read again every minute (and on every change)
 
 
+def apply_or_show(fn, message: QLabel) -> bool:
+    """Run a short write (ui.shell.operations.apply); a refusal is shown in `message`, else it is hidden."""
+    try:
+        apply(fn)
+    except DomainError as exc:
+        message.setText(refused_text(exc))
+        message.show()
+        return False
+    message.hide()
+    return True
+
+
 def countdown(seconds: int) -> str:
     sign = "−" if seconds < 0 else ""
     s = abs(int(seconds))
@@ -336,11 +348,7 @@ class TicketPanel(QWidget):
               allowed=v is not None and any(t in ("gpu", "device") for t, _i, _l in v.objects))
 
     def _do(self, fn) -> bool:
-        try:
-            apply(fn)
-        except DomainError as exc:
-            self.message.setText(refused_text(exc))
-            self.message.show()
+        if not apply_or_show(fn, self.message):
             return False
         if self.view:
             self.show_ticket(self.view.id)
