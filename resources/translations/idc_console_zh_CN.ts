@@ -1752,7 +1752,7 @@
 <context>
     <name>DashboardPage</name>
     <message>
-        <location filename="../../ui/pages/dashboard.py" line="200"/>
+        <location filename="../../ui/pages/dashboard.py" line="201"/>
         <source> (%1 shown)</source>
         <translation>（列出 %1）</translation>
     </message>
@@ -1760,11 +1760,6 @@
         <location filename="../../ui/pages/dashboard.py" line="150"/>
         <source>Active contracts</source>
         <translation>生效合同</translation>
-    </message>
-    <message>
-        <location filename="../../ui/pages/dashboard.py" line="156"/>
-        <source>Breaching within the hour</source>
-        <translation>一小时内将超时</translation>
     </message>
     <message>
         <location filename="../../ui/pages/dashboard.py" line="67"/>
@@ -1777,7 +1772,7 @@
         <translation>即将到期的合同（180/90/60/30 天内）</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/dashboard.py" line="198"/>
+        <location filename="../../ui/pages/dashboard.py" line="199"/>
         <source>Contracts due (within 180/90/60/30 days): %1</source>
         <translation>即将到期的合同（180/90/60/30 天内）：%1</translation>
     </message>
@@ -1812,7 +1807,7 @@
         <translation>到期</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/dashboard.py" line="168"/>
+        <location filename="../../ui/pages/dashboard.py" line="169"/>
         <source>GPU fleet by state: </source>
         <translation>GPU 按状态：</translation>
     </message>
@@ -1822,9 +1817,9 @@
         <translation>GPU</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/dashboard.py" line="155"/>
-        <source>Open P1 / P2</source>
-        <translation>未关闭 P1 / P2</translation>
+        <location filename="../../ui/pages/dashboard.py" line="156"/>
+        <source>P1 / P2 · due in 1 h</source>
+        <translation>P1 / P2 · 1 小时内到期</translation>
     </message>
     <message>
         <location filename="../../ui/pages/dashboard.py" line="146"/>
@@ -1842,17 +1837,17 @@
         <translation>站点</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/dashboard.py" line="202"/>
+        <location filename="../../ui/pages/dashboard.py" line="203"/>
         <source>The nearest %1 are listed; the Contracts page has all of them.</source>
         <translation>列出最近到期的 %1 份；全部合同见“合同”页。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/dashboard.py" line="192"/>
+        <location filename="../../ui/pages/dashboard.py" line="193"/>
         <source>renewal drafted</source>
         <translation>已起草续签</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/dashboard.py" line="190"/>
+        <location filename="../../ui/pages/dashboard.py" line="191"/>
         <source>≤ %1 days</source>
         <translation>≤ %1 天</translation>
     </message>
@@ -3654,72 +3649,72 @@ Reason:</source>
 <context>
     <name>NewTicketDialog</name>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="446"/>
+        <location filename="../../ui/pages/operations/queue.py" line="454"/>
         <source>(none)</source>
         <translation>（无）</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="479"/>
+        <location filename="../../ui/pages/operations/queue.py" line="487"/>
         <source>Concerns</source>
         <translation>涉及对象</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="475"/>
+        <location filename="../../ui/pages/operations/queue.py" line="483"/>
         <source>Customer</source>
         <translation>客户</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="480"/>
+        <location filename="../../ui/pages/operations/queue.py" line="488"/>
         <source>Description</source>
         <translation>描述</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="473"/>
+        <location filename="../../ui/pages/operations/queue.py" line="481"/>
         <source>Kind</source>
         <translation>类型</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="432"/>
+        <location filename="../../ui/pages/operations/queue.py" line="440"/>
         <source>New ticket</source>
         <translation>新建工单</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="474"/>
+        <location filename="../../ui/pages/operations/queue.py" line="482"/>
         <source>Priority</source>
         <translation>优先级</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="478"/>
+        <location filename="../../ui/pages/operations/queue.py" line="486"/>
         <source>Remote-hands task</source>
         <translation>远程协助任务</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="477"/>
+        <location filename="../../ui/pages/operations/queue.py" line="485"/>
         <source>Reported at</source>
         <translation>报障时间</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="476"/>
+        <location filename="../../ui/pages/operations/queue.py" line="484"/>
         <source>Reported by</source>
         <translation>报障方式</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="472"/>
+        <location filename="../../ui/pages/operations/queue.py" line="480"/>
         <source>Title</source>
         <translation>标题</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="463"/>
+        <location filename="../../ui/pages/operations/queue.py" line="471"/>
         <source>When the customer reported it (YYYY-MM-DD HH:MM): the SLA clocks start there</source>
         <translation>客户报障的时间（YYYY-MM-DD HH:MM）：SLA 计时从此开始</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="496"/>
+        <location filename="../../ui/pages/operations/queue.py" line="504"/>
         <source>a report cannot come from the future</source>
         <translation>报障时间不能晚于现在</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="494"/>
+        <location filename="../../ui/pages/operations/queue.py" line="502"/>
         <source>write when it was reported as YYYY-MM-DD HH:MM</source>
         <translation>报障时间请写成 YYYY-MM-DD HH:MM</translation>
     </message>
@@ -4565,82 +4560,82 @@ Reason:</source>
 <context>
     <name>QueueTab</name>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="159"/>
+        <location filename="../../ui/pages/operations/queue.py" line="171"/>
         <source>%1 tickets, %2 P1, %3 breached</source>
         <translation>共 %1 张工单，P1 %2 张，已超时 %3 张</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="51"/>
+        <location filename="../../ui/pages/operations/queue.py" line="63"/>
         <source>Also resolved and closed</source>
         <translation>含已解决和已关闭</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="61"/>
+        <location filename="../../ui/pages/operations/queue.py" line="73"/>
         <source>Assignee</source>
         <translation>处理人</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="60"/>
+        <location filename="../../ui/pages/operations/queue.py" line="72"/>
         <source>Customer</source>
         <translation>客户</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="60"/>
+        <location filename="../../ui/pages/operations/queue.py" line="72"/>
         <source>Due</source>
         <translation>到期</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="48"/>
+        <location filename="../../ui/pages/operations/queue.py" line="60"/>
         <source>My tickets</source>
         <translation>我的工单</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="44"/>
+        <location filename="../../ui/pages/operations/queue.py" line="56"/>
         <source>New ticket…</source>
         <translation>新建工单…</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="59"/>
+        <location filename="../../ui/pages/operations/queue.py" line="71"/>
         <source>Priority</source>
         <translation>优先级</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="53"/>
+        <location filename="../../ui/pages/operations/queue.py" line="65"/>
         <source>Refresh</source>
         <translation>刷新</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="59"/>
+        <location filename="../../ui/pages/operations/queue.py" line="71"/>
         <source>SLA</source>
         <translation>SLA</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="60"/>
+        <location filename="../../ui/pages/operations/queue.py" line="72"/>
         <source>Site</source>
         <translation>站点</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="59"/>
+        <location filename="../../ui/pages/operations/queue.py" line="71"/>
         <source>State</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="59"/>
+        <location filename="../../ui/pages/operations/queue.py" line="71"/>
         <source>Ticket</source>
         <translation>工单</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="60"/>
+        <location filename="../../ui/pages/operations/queue.py" line="72"/>
         <source>Time left</source>
         <translation>剩余时间</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="61"/>
+        <location filename="../../ui/pages/operations/queue.py" line="73"/>
         <source>Title</source>
         <translation>标题</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="171"/>
+        <location filename="../../ui/pages/operations/queue.py" line="183"/>
         <source>paused</source>
         <translation>已暂停</translation>
     </message>
@@ -5884,197 +5879,197 @@ Reason:</source>
 <context>
     <name>TicketPanel</name>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="287"/>
+        <location filename="../../ui/pages/operations/queue.py" line="299"/>
         <source> · escalated to level %1</source>
         <translation> · 已升级至第 %1 级</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="289"/>
+        <location filename="../../ui/pages/operations/queue.py" line="301"/>
         <source>%1 · %2 · customer %3 · contract %4 · assignee %5 · opened %6 · concerns %7</source>
         <translation>%1 · %2 · 客户 %3 · 合同 %4 · 处理人 %5 · 创建于 %6 · 涉及 %7</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="319"/>
+        <location filename="../../ui/pages/operations/queue.py" line="331"/>
         <source>(for the customer)</source>
         <translation>（对客户）</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="300"/>
+        <location filename="../../ui/pages/operations/queue.py" line="312"/>
         <source>, due %1</source>
         <translation>，到期 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="298"/>
+        <location filename="../../ui/pages/operations/queue.py" line="310"/>
         <source>, paused %1 min</source>
         <translation>，暂停 %1 分钟</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="244"/>
+        <location filename="../../ui/pages/operations/queue.py" line="256"/>
         <source>Acknowledge</source>
         <translation>响应</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="225"/>
+        <location filename="../../ui/pages/operations/queue.py" line="237"/>
         <source>Choose a ticket</source>
         <translation>请选择工单</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="250"/>
+        <location filename="../../ui/pages/operations/queue.py" line="262"/>
         <source>Close</source>
         <translation>关闭</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="407"/>
+        <location filename="../../ui/pages/operations/queue.py" line="415"/>
         <source>Down from – to (YYYY-MM-DD HH:MM – YYYY-MM-DD HH:MM; leave the end empty while it is still down):</source>
         <translation>停机起止（YYYY-MM-DD HH:MM – YYYY-MM-DD HH:MM；仍在停机则结束时间留空）：</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="246"/>
+        <location filename="../../ui/pages/operations/queue.py" line="258"/>
         <source>In progress</source>
         <translation>处理中</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="380"/>
+        <location filename="../../ui/pages/operations/queue.py" line="388"/>
         <source>New priority:</source>
         <translation>新优先级：</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="237"/>
+        <location filename="../../ui/pages/operations/queue.py" line="249"/>
         <source>Note</source>
         <translation>备注</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="368"/>
+        <location filename="../../ui/pages/operations/queue.py" line="376"/>
         <source>Note (internal):</source>
         <translation>备注（内部）：</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="260"/>
+        <location filename="../../ui/pages/operations/queue.py" line="272"/>
         <source>Note…</source>
         <translation>备注…</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="245"/>
+        <location filename="../../ui/pages/operations/queue.py" line="257"/>
         <source>On site</source>
         <translation>已到场</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="380"/>
+        <location filename="../../ui/pages/operations/queue.py" line="388"/>
         <source>Priority</source>
         <translation>优先级</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="260"/>
+        <location filename="../../ui/pages/operations/queue.py" line="272"/>
         <source>Priority…</source>
         <translation>优先级…</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="406"/>
+        <location filename="../../ui/pages/operations/queue.py" line="414"/>
         <source>Record down hours</source>
         <translation>记录停机时长</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="262"/>
+        <location filename="../../ui/pages/operations/queue.py" line="274"/>
         <source>Record down hours…</source>
         <translation>记录停机时长…</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="394"/>
+        <location filename="../../ui/pages/operations/queue.py" line="402"/>
         <source>Reopen</source>
         <translation>重新打开</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="261"/>
+        <location filename="../../ui/pages/operations/queue.py" line="273"/>
         <source>Reopen…</source>
         <translation>重新打开…</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="358"/>
+        <location filename="../../ui/pages/operations/queue.py" line="366"/>
         <source>Resolve</source>
         <translation>解决</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="249"/>
+        <location filename="../../ui/pages/operations/queue.py" line="261"/>
         <source>Resolve…</source>
         <translation>解决…</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="314"/>
+        <location filename="../../ui/pages/operations/queue.py" line="326"/>
         <source>SLA breach</source>
         <translation>SLA 超时</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="247"/>
+        <location filename="../../ui/pages/operations/queue.py" line="259"/>
         <source>Waiting for customer</source>
         <translation>等待客户</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="248"/>
+        <location filename="../../ui/pages/operations/queue.py" line="260"/>
         <source>Waiting for vendor</source>
         <translation>等待厂商</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="237"/>
+        <location filename="../../ui/pages/operations/queue.py" line="249"/>
         <source>What</source>
         <translation>事项</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="359"/>
+        <location filename="../../ui/pages/operations/queue.py" line="367"/>
         <source>What was done (the customer reads it):</source>
         <translation>处理结果（客户可见）：</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="237"/>
+        <location filename="../../ui/pages/operations/queue.py" line="249"/>
         <source>When</source>
         <translation>时间</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="237"/>
+        <location filename="../../ui/pages/operations/queue.py" line="249"/>
         <source>Who</source>
         <translation>操作人</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="394"/>
+        <location filename="../../ui/pages/operations/queue.py" line="402"/>
         <source>Why is it reopened:</source>
         <translation>重新打开的原因：</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="384"/>
+        <location filename="../../ui/pages/operations/queue.py" line="392"/>
         <source>Why:</source>
         <translation>原因：</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="416"/>
+        <location filename="../../ui/pages/operations/queue.py" line="424"/>
         <source>Write the times as YYYY-MM-DD HH:MM</source>
         <translation>时间请写成 YYYY-MM-DD HH:MM</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="313"/>
+        <location filename="../../ui/pages/operations/queue.py" line="325"/>
         <source>assigned</source>
         <translation>已分派</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="313"/>
+        <location filename="../../ui/pages/operations/queue.py" line="325"/>
         <source>attachment</source>
         <translation>附件</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="315"/>
+        <location filename="../../ui/pages/operations/queue.py" line="327"/>
         <source>down hours</source>
         <translation>停机时长</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="314"/>
+        <location filename="../../ui/pages/operations/queue.py" line="326"/>
         <source>escalated</source>
         <translation>已升级</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="313"/>
+        <location filename="../../ui/pages/operations/queue.py" line="325"/>
         <source>note</source>
         <translation>备注</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="311"/>
+        <location filename="../../ui/pages/operations/queue.py" line="323"/>
         <source>opened</source>
         <translation>已创建</translation>
     </message>

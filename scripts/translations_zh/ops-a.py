@@ -87,4 +87,5 @@ ZH = {
     "Escalated to the secondary": "已升级至副值班",
     "Escalated to the site manager": "已升级至机房经理",
     "Reject…": "驳回…",
+    "P1 / P2 · due in 1 h": "P1 / P2 · 1 小时内到期",
 }

@@ -152,8 +152,9 @@ class DashboardPage(QWidget):
              " / ".join(loc.toString(s.contracts_ending[d]) for d in (30, 60, 90))),
         ]
         if desk is not None:   # the operations desk (issue 24): open P1/P2, tickets breaching within the hour
-            cards += [("open_p1_p2", self.tr("Open P1 / P2"), f"{desk.open_p1} / {desk.open_p2}"),
-                      ("breaching", self.tr("Breaching within the hour"), loc.toString(desk.breaching_within_hour))]
+            # one card (the row of cards must fit 1280 px): open P1 / P2 · due within the hour
+            cards.append(("tickets", self.tr("P1 / P2 · due in 1 h"),
+                          f"{desk.open_p1} / {desk.open_p2} · {loc.toString(desk.breaching_within_hour)}"))
         for i, (key, title, value) in enumerate(cards):
             if key not in self.labels:
                 box = QGroupBox(title)
