@@ -240,25 +240,57 @@ class DeskWatch(QObject):
         self.timer = QTimer(self)
         self.timer.setObjectName("slaSweep")
         self.timer.setInterval(SWEEP_MS)
-        self.timer.timeout.connect(self.run)
+        self.timer.timeout.connect(self.run_in_background)
         self.timer.start()
+        self.op = None
+        self.busy = False
 
-    def run(self, now: dt.datetime | None = None) -> list[str]:
+    def run_in_background(self) -> None:
+        """The timer's sweep on the thread pool (the window never waits on it); its announcements
+        come back on the GUI thread."""
+        from ui.shell.operations import run_op
+        if self.busy:
+            return
+        self.busy = True
+        db, actor, shown = self.db, self.actor, set(self.shown)
+
+        def work(_progress):
+            return self._sweep(db, actor, shown, None)
+
+        def done(messages):
+            self.busy = False
+            self._announce(messages)
+
+        def failed(exc):
+            self.busy = False
+            log.info("SLA sweep failed or refused: %s", exc)
+        self.op = run_op(self.window, work, on_success=done, on_failure=failed, show_progress=False)
+
+    @staticmethod
+    def _sweep(db, actor, shown: set[int], now) -> list[tuple[int, str]]:
         from app.services.operations.oncall import notifications_for
         from app.services.operations.sla import check_sla
-        messages = []
+        if can(actor, "work_tickets"):
+            check_sla(db, actor, now)
+        if actor.id is None:
+            return []
+        return [(n.id, n.message) for n in notifications_for(db, actor.id) if n.id not in shown]
+
+    def run(self, now: dt.datetime | None = None) -> list[str]:
+        """The sweep now, on the GUI thread (what the timer does in the background)."""
         try:
-            if can(self.actor, "work_tickets"):
-                apply(lambda: check_sla(self.db, self.actor, now))
-            if self.actor.id is not None:
-                for n in notifications_for(self.db, self.actor.id):
-                    if n.id not in self.shown:
-                        self.shown.add(n.id)
-                        messages.append(n.message)
+            found = apply(lambda: self._sweep(self.db, self.actor, self.shown, now))
         except DomainError as exc:
             log.info("SLA sweep refused: %s", exc.message)
-        except Exception:  # the console goes on; the next tick tries again
-            log.exception("the SLA sweep failed")
+            found = []
+        return self._announce(found)
+
+    def _announce(self, found) -> list[str]:
+        messages = []
+        for nid, message in found:
+            if nid not in self.shown:
+                self.shown.add(nid)
+                messages.append(message)
         for m in messages:
             self.announced.emit(m)
             bar = self.window.statusBar() if hasattr(self.window, "statusBar") else None
