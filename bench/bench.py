@@ -372,6 +372,26 @@ def bench_views(b: Bench) -> None:
                 "draws the cards, charts and contracts due: not timed by this row")
 
 
+def bench_operations(b: Bench) -> None:
+    """The operations desk (issue 24): the queue (open tickets by SLA due) and the SLA state of every
+    open ticket, computed from their histories (targets: queue 100 ms, 10k open tickets 1 s)."""
+    from app.services.operations.queue import queue_rows
+    from app.services.operations.sla import sla_states
+    from models import Ticket
+    from models.choices import TicketState
+    from sqlalchemy import select as _select
+
+    opened = _pick(b.db, "SELECT count(*) FROM ticket WHERE state NOT IN ('resolved', 'closed')") or 0
+
+    def states():
+        with b.db.session() as s:
+            return sla_states(s, list(s.execute(_select(Ticket).where(Ticket.state.in_(TicketState.OPEN))).scalars()))
+    b.sql_op(f"SLA state of the open tickets ({opened:,})", states, target_ms=1000.0,
+             note="computed from every open ticket's history, never stored")
+    b.sql_op(f"operations queue by SLA due ({opened:,} open)", lambda: queue_rows(b.db),
+             note="the whole queue sorted in Python: its first page waits for all of it")
+
+
 def bench_writes(b: Bench) -> None:
     from app.services.gpus import transition_gpu
 
@@ -849,7 +869,8 @@ def run_bench(db: Database, actor: Actor, *, repeat: int = 5, only: list[str] | 
     out(f"# idc-console bench on {backend}: {db.engine.url.render_as_string(hide_password=True)}; "
         f"median of {b.repeat} runs (heavy operations once); {os.cpu_count()} CPUs")
     out(HEADER)
-    groups = [("lists", bench_lists), ("views", bench_views), ("writes", bench_writes), ("billing", bench_billing),
+    groups = [("lists", bench_lists), ("views", bench_views), ("operations", bench_operations),
+              ("writes", bench_writes), ("billing", bench_billing),
               ("imports", bench_imports), ("exports", bench_exports), ("verify", bench_verify),
               ("reports", bench_reports),
               ("console", lambda b_: bench_console(b_, login, password))]

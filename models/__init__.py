@@ -12,4 +12,7 @@ from .settings import AppSetting  # noqa: F401
 from .receivables import Payment, PaymentAllocation  # noqa: F401
 from .power import PowerPanel, PowerFeed, PduFeed, PowerConnection, CircuitReading  # noqa: F401
 from .finance import DepositEntry, Fapiao, InvoicingProfile, OverdueDecision, TaxCode  # noqa: F401
+from .operations import (  # noqa: F401
+    SlaCalendar, HolidayDay, SlaTarget, SlaCreditRule, Ticket, TicketObject, TicketEvent, TicketAttachment,
+    SlaBreach, SlaCredit, OncallShift, Notification)
 from .audit import AuditEvent, AuditHead, GENESIS_HASH  # noqa: F401

@@ -505,3 +505,146 @@ class DepositKind(ChoiceSet):
         (DEPOSIT, _("Deposit"), "押金", "#607d8b"),
         (PREPAYMENT, _("Prepayment"), "预付款", "#00897b"),
     )
+
+
+# --- the operations desk: tickets, SLA clocks, on call (issue 24, models/operations.py) -------------
+
+class TicketKind(ChoiceSet):
+    INCIDENT, REMOTE_HANDS, SERVICE_REQUEST, SHIPMENT, SITE_VISIT = (
+        "incident", "remote_hands", "service_request", "shipment", "site_visit")
+    CHOICES = (
+        (INCIDENT, _("Incident"), "故障", "#d32f2f"),
+        (REMOTE_HANDS, _("Remote hands"), "远程协助", "#1976d2"),
+        (SERVICE_REQUEST, _("Service request"), "服务请求", "#388e3c"),
+        (SHIPMENT, _("Inbound shipment"), "到货签收", "#6d4c41"),
+        (SITE_VISIT, _("Site visit"), "进场访问", "#7b1fa2"),
+    )
+
+
+class TicketState(ChoiceSet):
+    NEW, ACKNOWLEDGED, ON_SITE, IN_PROGRESS = "new", "acknowledged", "on_site", "in_progress"
+    WAITING_CUSTOMER, WAITING_VENDOR, RESOLVED, CLOSED = "waiting_customer", "waiting_vendor", "resolved", "closed"
+    CHOICES = (
+        (NEW, _("New"), "新建", "#d32f2f"),
+        (ACKNOWLEDGED, _("Acknowledged"), "已响应", "#f57c00"),
+        (ON_SITE, _("On site"), "已到场", "#fbc02d"),
+        (IN_PROGRESS, _("In progress"), "处理中", "#1976d2"),
+        (WAITING_CUSTOMER, _("Waiting for customer"), "等待客户", "#9e9e9e"),
+        (WAITING_VENDOR, _("Waiting for vendor"), "等待厂商", "#9e9e9e"),
+        (RESOLVED, _("Resolved"), "已解决", "#388e3c"),
+        (CLOSED, _("Closed"), "已关闭", "#616161"),
+    )
+    # the states that stop the SLA clock (Zammad's ignore_escalation)
+    PAUSED = frozenset({WAITING_CUSTOMER, WAITING_VENDOR})
+    OPEN = frozenset({NEW, ACKNOWLEDGED, ON_SITE, IN_PROGRESS, WAITING_CUSTOMER, WAITING_VENDOR})
+    TRANSITIONS = {
+        NEW: (ACKNOWLEDGED, ON_SITE, IN_PROGRESS, RESOLVED),
+        ACKNOWLEDGED: (ON_SITE, IN_PROGRESS, WAITING_CUSTOMER, WAITING_VENDOR, RESOLVED),
+        ON_SITE: (IN_PROGRESS, WAITING_CUSTOMER, WAITING_VENDOR, RESOLVED),
+        IN_PROGRESS: (ON_SITE, WAITING_CUSTOMER, WAITING_VENDOR, RESOLVED),
+        WAITING_CUSTOMER: (IN_PROGRESS, ON_SITE, WAITING_VENDOR, RESOLVED),
+        WAITING_VENDOR: (IN_PROGRESS, ON_SITE, WAITING_CUSTOMER, RESOLVED),
+        RESOLVED: (CLOSED,),   # back to work only by a reopen (with a reason, within the setting's days)
+        CLOSED: (),
+    }
+
+
+class TicketPriority(ChoiceSet):
+    P1, P2, P3, P4 = "P1", "P2", "P3", "P4"
+    CHOICES = (
+        (P1, _("P1 service down"), "P1 业务中断", "#b71c1c"),
+        (P2, _("P2 degraded"), "P2 性能下降", "#e65100"),
+        (P3, _("P3 component, redundancy left"), "P3 部件故障（冗余仍在）", "#f9a825"),
+        (P4, _("P4 request"), "P4 请求", "#546e7a"),
+    )
+
+
+class ContactChannel(ChoiceSet):
+    PHONE, EMAIL, IN_PERSON = "phone", "email", "in_person"
+    CHOICES = (
+        (PHONE, _("Phone"), "电话", "#1976d2"),
+        (EMAIL, _("E-mail"), "电子邮件", "#388e3c"),
+        (IN_PERSON, _("In person"), "现场", "#6d4c41"),
+    )
+
+
+class RemoteTask(ChoiceSet):
+    INSTALL, REMOVE, REBOOT, CABLE, INSPECT, UNPACK, ESCORT, OTHER = (
+        "install", "remove", "reboot", "cable", "inspect", "unpack", "escort", "other")
+    CHOICES = (
+        (INSTALL, _("Install equipment"), "设备上架", "#1976d2"),
+        (REMOVE, _("Remove equipment"), "设备下架", "#1976d2"),
+        (REBOOT, _("Reboot or power-cycle"), "重启/断电重启", "#f57c00"),
+        (CABLE, _("Patch, move or remove a cable"), "跳线/移线/拆线", "#388e3c"),
+        (INSPECT, _("Inspect and photograph"), "巡检拍照", "#616161"),
+        (UNPACK, _("Receive and unpack a shipment"), "收货拆箱", "#6d4c41"),
+        (ESCORT, _("Escort"), "陪同", "#7b1fa2"),
+        (OTHER, _("Other"), "其他", "#9e9e9e"),
+    )
+
+
+class HandsUrgency(ChoiceSet):
+    STANDARD, EXPEDITED, SCHEDULED = "standard", "expedited", "scheduled"
+    CHOICES = (
+        (STANDARD, _("Standard"), "标准", "#546e7a"),
+        (EXPEDITED, _("Expedited"), "加急", "#d32f2f"),
+        (SCHEDULED, _("Scheduled"), "预约", "#1976d2"),
+    )
+
+
+class TicketObjectType(ChoiceSet):
+    RACK, SPACE_LEASE, DEVICE, GPU, XCONNECT, FEED, CIRCUIT = (
+        "rack", "space_lease", "device", "gpu", "cross_connect", "power_feed", "circuit")
+    CHOICES = (
+        (RACK, _("Rack"), "机柜", "#3f51b5"),
+        (SPACE_LEASE, _("U range or cage lease"), "U位/笼位租用", "#3f51b5"),
+        (DEVICE, _("Device"), "设备", "#1976d2"),
+        (GPU, _("GPU"), "GPU", "#2e7d32"),
+        (XCONNECT, _("Cross-connect"), "交叉连接", "#00838f"),
+        (FEED, _("Power feed"), "电源馈线", "#f57c00"),
+        (CIRCUIT, _("Circuit"), "电路", "#f57c00"),
+    )
+
+
+class SlaMetric(ChoiceSet):
+    ACK, ONSITE, RESOLVE = "ack", "onsite", "resolve"
+    CHOICES = (
+        (ACK, _("Acknowledge"), "响应", "#f57c00"),
+        (ONSITE, _("Arrive on site"), "到场", "#fbc02d"),
+        (RESOLVE, _("Resolve"), "解决", "#388e3c"),
+    )
+
+
+class SlaState(ChoiceSet):
+    OK, WARNING, BREACHED, MET = "ok", "warning", "breached", "met"
+    CHOICES = (
+        (OK, _("On time"), "正常", "#4caf50"),
+        (WARNING, _("Due soon"), "即将超时", "#ff9800"),
+        (BREACHED, _("Breached"), "已超时", "#d32f2f"),
+        (MET, _("Met"), "已达成", "#2e7d32"),
+    )
+
+
+class CalendarMode(ChoiceSet):
+    ALWAYS, BUSINESS = "7x24", "business"
+    CHOICES = (
+        (ALWAYS, _("7×24"), "7×24", "#1976d2"),
+        (BUSINESS, _("Business hours"), "工作时间", "#616161"),
+    )
+
+
+class CreditState(ChoiceSet):
+    PROPOSED, APPROVED, REJECTED = "proposed", "approved", "rejected"
+    CHOICES = (
+        (PROPOSED, _("Proposed"), "待审批", "#ff9800"),
+        (APPROVED, _("Approved"), "已批准", "#4caf50"),
+        (REJECTED, _("Rejected"), "已驳回", "#9e9e9e"),
+    )
+
+
+class NoteVisibility(ChoiceSet):
+    INTERNAL, CUSTOMER = "internal", "customer"
+    CHOICES = (
+        (INTERNAL, _("Internal"), "内部", "#616161"),
+        (CUSTOMER, _("For the customer"), "对客户", "#1976d2"),
+    )

@@ -51,6 +51,9 @@ OBJECT_TABLES = {
     "tax_code": "tax_code",  # app/services/fapiao.set_tax_code
     "tax_rate": "tax_rate",  # loaded by migrations: a baseline event each (baseline_events)
     "statement_line": "statement_line",  # recorded by its statement's issue event (CHILD_LISTS)
+    # the operations desk (app/services/operations/)
+    "ticket": "ticket", "sla_credit": "sla_credit", "oncall_shift": "oncall_shift",
+    "sla_target": "sla_target", "sla_credit_rule": "sla_credit_rule", "sla_calendar": "sla_calendar",
 }
 # An event's list of child rows, each with its id: (object type, key of `after`) -> the children's type.
 CHILD_LISTS = {("statement", "lines"): "statement_line"}

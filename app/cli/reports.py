@@ -66,6 +66,13 @@ def register(sub) -> None:
     _common(lo)
     lo.set_defaults(handler=report_loa)
 
+    sl = rs.add_parser("sla", help="monthly SLA report of a customer: tickets, targets achieved, availability, "
+                                   "breaches and credits")
+    sl.add_argument("customer", help="the customer: credit code, name or id")
+    sl.add_argument("--period", required=True, metavar="YYYY-MM", help="the month")
+    _common(sl)
+    sl.set_defaults(handler=report_sla)
+
 
 def _lang(ctx, args) -> str | None:
     # `report … --lang en` or the global `idc-console --lang en report …`
@@ -129,3 +136,7 @@ def report_fleet(ctx, args) -> int:
 
 def report_loa(ctx, args) -> int:
     return _print(ctx, args, "loa", args.xconnect)
+
+
+def report_sla(ctx, args) -> int:
+    return _print(ctx, args, "sla", f"{args.customer}@{args.period}")

@@ -371,6 +371,9 @@ def load_demo(db: Database, actor: Actor | None = None, *,
         load_demo_xconnects(db, actor, today)
         from app.demo.finance import load_demo_finance  # invoicing profiles, deposits (issue 11)
         load_demo_finance(db, actor, today)
+        from app.demo.operations import load_demo_operations  # on call, a week of tickets (issue 24)
+        progress("operations desk: on call and a week of tickets")
+        load_demo_operations(db, actor, today)
 
     with db.session() as s:
         count = lambda m: s.execute(select(func.count()).select_from(m)).scalar_one()

@@ -14,12 +14,14 @@ from typing import Any, Callable
 
 import reports
 from app.audit.query import AuditFilter
+from reports.sla import SlaReportDoc, render_sla_report
 from app.documents.audit import audit_report_doc
 from app.documents.common import FONT_ENV, _check_lang
 from app.documents.contract import contract_doc
 from app.documents.fleet import fleet_doc
 from app.documents.loa import loa_doc
 from app.documents.racks import capacity_doc, rack_sheet_doc
+from app.documents.sla import sla_report_doc
 from app.documents.statement import statement_doc
 from app.domain.actor import Actor
 from app.domain.auth import require
@@ -65,6 +67,8 @@ DOCUMENTS: dict[str, DocumentKind] = {d.kind: d for d in (
                  reports.render_fleet, lambda doc: (doc.number or "fleet", len(doc.rows))),
     DocumentKind("loa", LoaDoc, lambda db, key, lang: loa_doc(db, key, language=lang),  # a cross-connect's LOA
                  render_loa, lambda doc: (doc.number, 1)),
+    DocumentKind("sla", SlaReportDoc, lambda db, key, lang: sla_report_doc(db, key, language=lang),  # issue 24
+                 render_sla_report, lambda doc: (doc.number, len(doc.tickets))),
 )}
 DOCUMENT_KINDS = tuple(DOCUMENTS)
 

@@ -181,6 +181,13 @@ PERMISSIONS: dict[str, frozenset[str]] = {
     "run_billing": frozenset({Role.ADMIN}),
     "import": frozenset({Role.ADMIN, Role.OPERATOR}),
     "override_power": frozenset({Role.ADMIN, Role.OPERATOR}),
+    # the operations desk (issue 24): operators work tickets, account managers raise them for their
+    # customers, administrators approve SLA credits and set calendars, targets and credit rules
+    "raise_tickets": frozenset({Role.ADMIN, Role.OPERATOR, Role.ACCOUNT_MANAGER}),
+    "work_tickets": frozenset({Role.ADMIN, Role.OPERATOR}),
+    "manage_oncall": frozenset({Role.ADMIN, Role.OPERATOR}),
+    "manage_sla": frozenset({Role.ADMIN}),
+    "approve_credits": frozenset({Role.ADMIN}),
 }
 
 # The permission that writing each kind of record needs (object type as in the audit trail).
@@ -198,6 +205,8 @@ KIND_PERMISSION: dict[str, str] = {
     "power_panel": "manage_dcim", "power_feed": "manage_dcim", "pdu_feed": "manage_dcim",
     "power_connection": "manage_dcim",
     "cable": "manage_dcim", "cross_connect": "manage_dcim",  # app/services/xconnects.py
+    # the operations desk (app/services/operations/; import|export tickets, oncall, holidays)
+    "ticket": "raise_tickets", "oncall_shift": "manage_oncall", "holiday_day": "manage_sla",
 }
 
 PERMISSION_LABELS = {
@@ -212,6 +221,11 @@ PERMISSION_LABELS = {
     "run_billing": "run billing and issue statements",
     "import": "import data",
     "override_power": "override the rack power budget",
+    "raise_tickets": "open tickets",
+    "work_tickets": "work tickets (acknowledge, move, resolve)",
+    "manage_oncall": "change the on-call rota",
+    "manage_sla": "change SLA calendars, targets and credit rules",
+    "approve_credits": "approve SLA credits",
 }
 
 

@@ -45,6 +45,17 @@ register_kind(ImportKind("cables", _xc.CABLE_COLUMNS, _xc.CABLE_REQUIRED, "cable
 register_kind(ImportKind("cross-connects", _xc.XC_COLUMNS, _xc.XC_REQUIRED, "cross_connect", _xc.CrossConnect,
                          _xc.resolve_cross_connects, _xc.write_cross_connects, _xc.export_cross_connects_query,
                          _xc.XC_FIELD_COLUMN, lambda v: v.get("reference")))
+from app.importexport.kinds import operations as _ops  # the operations desk (issue 24)
+
+register_kind(ImportKind("holidays", _ops.HOLIDAY_COLUMNS, _ops.HOLIDAY_REQUIRED, "holiday_day", _ops.HolidayDay,
+                         _ops.resolve_holidays, _ops.write_holidays, _ops.export_holidays_query, {},
+                         lambda v: v.get("day")))
+register_kind(ImportKind("oncall", _ops.ONCALL_COLUMNS, _ops.ONCALL_REQUIRED, "oncall_shift", _ops.OncallShift,
+                         _ops.resolve_oncall, _ops.write_oncall, _ops.export_oncall_query, _ops.ONCALL_FIELD_COLUMN,
+                         lambda v: (v.get("site_id"), v.get("week"))))
+register_kind(ImportKind("tickets", _ops.TICKET_COLUMNS, _ops.TICKET_REQUIRED, "ticket", _ops.Ticket,
+                         _ops.resolve_tickets, _ops.write_tickets, _ops.export_tickets_query, _ops.TICKET_FIELD_COLUMN,
+                         lambda v: v.get("number")))
 # --- new kinds here ---
 
 from app.importexport.export import *  # noqa: E402,F401,F403

@@ -11,6 +11,8 @@ from models import AppSetting
 CONTRACT_FOUR_EYES = "contract_four_eyes"
 POWER_LIMIT_PCT = "power_breaker_limit_pct"
 OVERDUE_SUSPENSION_DAYS = "overdue_suspension_days"  # receivables: overdue longer proposes suspension
+TICKET_REOPEN_DAYS = "ticket_reopen_days"            # operations: a resolved ticket may be reopened this long
+TICKET_ATTACHMENT_KB = "ticket_attachment_max_kb"    # operations: the largest file a ticket keeps
 
 
 @dataclass(frozen=True)
@@ -33,6 +35,12 @@ SETTINGS: dict[str, SettingSpec] = {
         OVERDUE_SUSPENSION_DAYS, 60,
         "customers with an amount overdue more than this many days are proposed for suspension (a person decides)",
         bounds=(0, 3650)),
+    TICKET_REOPEN_DAYS: SettingSpec(
+        TICKET_REOPEN_DAYS, 7, "a resolved or closed ticket may be reopened within this many days of its resolution",
+        bounds=(0, 365)),
+    TICKET_ATTACHMENT_KB: SettingSpec(
+        TICKET_ATTACHMENT_KB, 10240, "the largest photo or file a ticket keeps, in KB (larger ones are refused)",
+        bounds=(1, 512000)),
 }
 
 

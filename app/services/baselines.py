@@ -13,7 +13,7 @@ from __future__ import annotations
 from sqlalchemy import String, cast, exists, select
 
 from app.audit.reconcile import LOADED_BY_MIGRATIONS, NOT_AUDITED_EVERYWHERE
-from app.audit.trail import Actor
+from app.domain.actor import Actor
 from app.store.db import Database
 from app.store.uow import UnitOfWork
 from models import AuditEvent

@@ -58,6 +58,13 @@ PERMISSION_WRITES: dict[str, dict[str, tuple[str, ...]]] = {
     "run_billing": {t: IUD for t in ("statement", "statement_line", "payment", "payment_allocation", "fapiao",
                                      "deposit_entry", "overdue_decision",
                                      "document_counter")},
+    # the operations desk (app/services/operations/)
+    "raise_tickets": {t: IUD for t in ("ticket", "ticket_object", "ticket_event", "ticket_attachment")},
+    "work_tickets": {t: IUD for t in ("ticket", "ticket_object", "ticket_event", "ticket_attachment",
+                                      "sla_breach", "sla_credit", "notification")},   # the sweep proposes credits
+    "manage_oncall": {t: IUD for t in ("oncall_shift", "notification")},
+    "manage_sla": {t: IUD for t in ("sla_calendar", "holiday_day", "sla_target", "sla_credit_rule")},
+    "approve_credits": {t: IUD for t in ("sla_credit",)},
 }
 
 

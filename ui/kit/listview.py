@@ -94,6 +94,7 @@ class ListPage(QWidget):
         self.filter.setClearButtonEnabled(True)
         self.filter.setPlaceholderText(self.tr("Filter (Ctrl+F): code, name, serial, customer…"))
         self.extra_filter = None        # () -> str, see filter_text()
+        self.extra_row_actions: list[tuple] = []   # (object name, text, slot) added to the row menu
         self.debounce = Debouncer(FILTER_DEBOUNCE_MS, self.apply_filter, self)
         self.filter.textChanged.connect(self.debounce.poke)
         self.filter.returnPressed.connect(self.apply_filter)
@@ -190,7 +191,7 @@ class ListPage(QWidget):
         for key, act in self.actions_.items():
             perm = act.data()
             reason = why_not_text(self.actor, perm) if perm else None
-            needs_sel = key in ("open", "retire", "move")
+            needs_sel = key in ("open", "retire", "move", "ticket")
             act.setEnabled(reason is None and (has_sel or not needs_sel))
             act.setToolTip(reason or act.text())
         if "open" in self.actions_:
@@ -362,6 +363,8 @@ class ListPage(QWidget):
         add("menuCopy", self.tr("Copy"), self.copy_selection, bool(ids))
         add("menuExportSelection", self.tr("Export selection…"), lambda: self.export_selection(), bool(ids)
             and self.can_do("export"))
+        for name, text, slot in self.extra_row_actions:   # a page's own row actions (e.g. open a ticket)
+            add(name, text, slot, one)
         return menu
 
     def visible_columns(self) -> list[int]:

@@ -118,7 +118,8 @@ class DashboardPage(QWidget):
             if want_charts:
                 from app.read.viewdata import dashboard_data
                 charts = dashboard_data(db)
-            return summary, due, charts
+            from app.services.operations.queue import desk_counts
+            return summary, due, charts, desk_counts(db)
 
         def done(result):
             import shiboken6
@@ -138,7 +139,7 @@ class DashboardPage(QWidget):
         self._loading = True
         self.op = run_op(self, work, on_success=done, on_failure=failed, show_progress=False)
 
-    def show_data(self, s, due, charts) -> None:
+    def show_data(self, s, due, charts, desk=None) -> None:
         loc = QLocale(QLocale.English)
         cards = [
             ("sites", self.tr("Sites"), loc.toString(s.sites)),
@@ -150,6 +151,10 @@ class DashboardPage(QWidget):
             ("ending", self.tr("Ending in 30/60/90 days"),
              " / ".join(loc.toString(s.contracts_ending[d]) for d in (30, 60, 90))),
         ]
+        if desk is not None:   # the operations desk (issue 24): open P1/P2, tickets breaching within the hour
+            # one card (the row of cards must fit 1280 px): open P1 / P2 · due within the hour
+            cards.append(("tickets", self.tr("P1 / P2 · due in 1 h"),
+                          f"{desk.open_p1} / {desk.open_p2} · {loc.toString(desk.breaching_within_hour)}"))
         for i, (key, title, value) in enumerate(cards):
             if key not in self.labels:
                 box = QGroupBox(title)

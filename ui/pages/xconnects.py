@@ -84,8 +84,11 @@ class XconnectsPage(QWidget):
         self.loa_lang.setObjectName("loaLanguage")
         self.loa_lang.addItem("中文", "zh")
         self.loa_lang.addItem("English", "en")
+        self.ticket_btn = QPushButton(self.tr("Open a ticket for this…"))   # the operations desk (issue 24)
+        self.ticket_btn.setObjectName("ticketButton")
+        self.ticket_btn.clicked.connect(self.open_ticket)
         for w in (QLabel(self.tr("Move to")), self.move_to, QLabel(self.tr("on")), self.on, self.note, self.circuit,
-                  self.move_btn, self.loa_btn, self.loa_lang):
+                  self.move_btn, self.loa_btn, self.loa_lang, self.ticket_btn):
             bar.addWidget(w)
         self.message = QLabel()
         self.message.setObjectName("message")
@@ -165,6 +168,14 @@ class XconnectsPage(QWidget):
         self.move_to.setEnabled(self.move_btn.isEnabled())
         guard(self.loa_btn, self.actor, "print", allowed=r is not None,
               tooltip="" if r else self.tr("Choose a cross-connect first"))
+        guard(self.ticket_btn, self.actor, "raise_tickets", allowed=r is not None)
+
+    def open_ticket(self):
+        """The Operations page's new-ticket form for the chosen cross-connect."""
+        r, window = self.current(), self.window()
+        if r is None or not hasattr(window, "open_ticket_for"):
+            return None
+        return window.open_ticket_for("cross_connect", r.id)
 
     def move(self):
         from app.services.xconnects import move_cross_connect

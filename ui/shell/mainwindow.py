@@ -41,7 +41,9 @@ PAGES = [
     ("xconnects", "Cross-connects", None),  # ui/pages/xconnects.py
     ("audit", "Audit log", "audit"),
     ("users", "Users & settings", "user"),
+    ("operations", "Operations", None),     # ui/pages/operations/: tickets, SLA, on call (issue 24); Ctrl+J
 ]
+TICKET_OBJECTS = {"racks": "rack", "devices": "device", "gpus": "gpu"}   # list page -> ticket object type
 SCROLLED_PAGES = {"dashboard"}   # pages in a scroll area: their minimum size does not bind the window
 PAGE_IDS = [p[0] for p in PAGES]
 LIST_PAGES = {pid for pid, _label, kind in PAGES if kind is not None}
@@ -121,6 +123,8 @@ class MainWindow(QMainWindow):
         self.poll.timeout.connect(self.check_head)
         self.poll.start()
         listen(self, self._own_change)
+        from ui.pages.operations import DeskWatch
+        self.desk_watch = DeskWatch(self, db, actor)   # the SLA sweep and one's escalations (issue 24)
 
     FIRST_START_FRACTION = 0.9
 
@@ -203,6 +207,9 @@ class MainWindow(QMainWindow):
         if pid == "xconnects":
             from ui.pages.xconnects import XconnectsPage
             return XconnectsPage(self.db, self.actor, self)
+        if pid == "operations":
+            from ui.pages.operations import OperationsPage
+            return OperationsPage(self.db, self.actor, self)
         if pid in ("contracts", "billing", "audit"):
             from ui.pages.audit import AuditPage
             from ui.pages.billing import BillingPage
@@ -227,6 +234,14 @@ class MainWindow(QMainWindow):
             page.toolbar.removeAction(act)
             page.toolbar.insertAction(page.actions_["refresh"], act)
             page.update_actions()
+        if pid in TICKET_OBJECTS:   # "Open a ticket for this" (toolbar and row menu)
+            act = page._action("ticket", self.tr("Open a ticket for this…"),
+                               lambda: self.open_ticket_for(TICKET_OBJECTS[pid], page.view.current_id()), "raise_tickets")
+            page.toolbar.removeAction(act)
+            page.toolbar.insertAction(page.actions_["refresh"], act)
+            page.extra_row_actions.append(("menuTicket", self.tr("Open a ticket for this…"),
+                                           lambda: self.open_ticket_for(TICKET_OBJECTS[pid], page.view.current_id())))
+            page.update_actions()
         if pid == "sites":
             return self._with_sites(page)
         if pid == "racks":
@@ -234,6 +249,15 @@ class MainWindow(QMainWindow):
         if pid == "users":
             return self._users_page(page)
         return page
+
+    def open_ticket_for(self, object_type: str, object_id):
+        """The Operations page's new-ticket form, filled in from a rack, device, GPU, cross-connect or feed."""
+        from app.services.operations.tickets import prefill_for
+        if object_id is None:
+            return None
+        pre = prefill_for(self.db, object_type, object_id)
+        self.nav.setCurrentRow(PAGE_IDS.index("operations"))
+        return self.ensure_page("operations").open_ticket_for(pre)
 
     def __getattr__(self, name: str):
         # the pictures beside the sites and racks lists come with their page, made on first use
@@ -488,6 +512,7 @@ class MainWindow(QMainWindow):
         self.act_quit = sc("Ctrl+Q", self.close, "actQuit")   # QKeySequence.Quit is empty on Windows
         self.act_users = sc("Ctrl+,", self.users_and_settings, "actUsers")
         self.act_users.setText(self.tr("Users && settings"))
+        self.act_operations = sc("Ctrl+J", lambda: self.nav.setCurrentRow(PAGE_IDS.index("operations")), "actOperations")
         for i in range(min(10, len(PAGES))):     # Ctrl+1 … Ctrl+9, then Ctrl+0 (the audit log)
             # triggered(bool checked) would land in a defaulted `i`: take the flag first
             sc(f"Ctrl+{(i + 1) % 10}", lambda _checked=False, i=i: self.nav.setCurrentRow(i), f"actPage{i + 1}")

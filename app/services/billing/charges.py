@@ -294,6 +294,29 @@ def _power(s: Session, c: Contract, it: ContractItem, x: _Ctx) -> list[B.Charge]
 
 
 def item_charges(s: Session, c: Contract, it: ContractItem, x: _Ctx) -> list[B.Charge]:
+    return _item_charges(s, c, it, x) + _sla_credit(it, x)
+
+
+def _sla_credit(it: ContractItem, x: _Ctx) -> list[B.Charge]:
+    """Approved SLA credits of the item for the period (app/services/operations/credits.py): one
+    line naming each ticket, −1 × their total."""
+    credits = x.data.sla_credits.get(it.id) if x.data is not None else None
+    if not credits:
+        return []
+    from app.services.operations.credits import METRIC_WORDS
+
+    total = sum((a for _n, _m, a, _r in credits), Decimal(0))
+    tickets = ", ".join(dict.fromkeys(n for n, _m, _a, _r in credits if n))
+    what = [(METRIC_WORDS.get(m, (m, m)), a, n) for n, m, a, _r in credits]
+    name = x.name(it)
+    desc = Text(f"{name.zh} · SLA 服务赔偿 {tickets}", f"{name.en} · SLA credit {tickets}")
+    note = Text("；".join(f"{n} 未达{w[0]}时限 抵扣 {_money(a)}" for w, a, n in what),
+                "; ".join(f"{n} {w[1]} target missed, credit {_money(a)}" for w, a, n in what))
+    return [B.Charge(it.id, "sla_credit", desc, Decimal(-1), x.unit(LineUnit.ONCE), total, -total, it.tax_category,
+                     note=note)]
+
+
+def _item_charges(s: Session, c: Contract, it: ContractItem, x: _Ctx) -> list[B.Charge]:
     if it.kind == ItemKind.POWER:  # circuits: a fee per circuit and/or their metered energy (issue 15)
         from app.services.power_billing import circuit_charges
         return circuit_charges(s, c, it, x, _fee, _item_window)
@@ -356,6 +379,8 @@ class _Data:
     rack_names: dict[int, str] = field(default_factory=dict)
     # the objects of items an English line must name (app/services/item_names.py)
     objects: ItemObjects = field(default_factory=ItemObjects)
+    # item id -> [(ticket number, metric, amount, reason)]: approved SLA credits of the period
+    sla_credits: dict[int, list[tuple]] = field(default_factory=dict)
 
     def downtime_for(self, gpu_id: int, device_id: int | None, window: tuple[dt.datetime, dt.datetime]) -> list[tuple]:
         """The GPU's and its server's downtime overlapping the window, ordered by start."""
@@ -387,6 +412,9 @@ def _load_data(s: Session, contracts: list[Contract], p: B.Period, as_of: dt.dat
     lo, hi = p.start, min(p.end, as_of)
     items = [it for c in contracts for it in c.items]
     d.objects = load_item_objects(s, [it for c in contracts for it in c.items if needs_english_name(it, c.language)])
+    from app.services.operations.credits import approved_credits
+    for chunk in _chunks([it.id for it in items]):
+        d.sla_credits.update(approved_credits(s, chunk, p.label))
     gpu_items = [it.id for it in items if it.kind == ItemKind.GPU]
     for chunk in _chunks(gpu_items):
         rows = s.execute(

@@ -23,7 +23,7 @@ from models.choices import ContractStatus, LineUnit, StatementKind
 
 BILLED_STATUSES = (ContractStatus.ACTIVE, ContractStatus.SUSPENDED, ContractStatus.EXPIRED,
                    ContractStatus.TERMINATED)
-CHARGE_ORDER = {"fee": 0, "usage": 1, "overage": 2, "power": 3, "credit": 4}
+CHARGE_ORDER = {"fee": 0, "usage": 1, "overage": 2, "power": 3, "credit": 4, "sla_credit": 5}
 CREDIT_PREFIX = "cn-"  # a credit-note line crediting a line in full: frees its key for a new revision
 PARTIAL_PREFIX = "cnp-"  # a partial credit by amount: the charge stands, reduced
 WAIVER_PREFIX = "cnw-"  # a waiver: credited in full, the key stays taken (never billed again)

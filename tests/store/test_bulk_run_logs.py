@@ -11,8 +11,8 @@ import re
 import pytest
 
 from app.store import logs
-from conftest import PASSWORD
-from test_billing_world import make_world, rack_item, signed
+from tests.conftest import PASSWORD
+from tests.billing.test_billing_world import make_world, rack_item, signed
 
 
 @pytest.fixture

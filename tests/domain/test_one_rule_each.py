@@ -10,7 +10,7 @@ from sqlalchemy import delete
 
 from app.domain.errors import RuleViolation, ValidationError
 from models import TaxRate
-from test_billing_world import make_world, rack_item, signed
+from tests.billing.test_billing_world import make_world, rack_item, signed
 
 
 def test_a_missing_vat_rate_is_refused_by_billing_the_contract_form_and_the_pdf_alike(db, admin, manager):

@@ -1,0 +1,298 @@
+"""The SLA clock: a pure function of a ticket's history, its calendar and its targets.
+
+Never a stored counter (GLPI's drift and lost pauses, Zammad #5624): each call replays the history
+of states and priorities (the ticket's events) from the opening, so a priority or SLA change
+mid-ticket recomputes every clock and keeps every paused minute.
+
+- A clock runs while the ticket is in a working state (not waiting for the customer or a vendor)
+  and inside the calendar's working time: 7×24 always; business hours per weekday, with China's
+  days off (法定节假日) and make-up working days (调休: a weekend day that is a working day, with
+  the hours of an ordinary working day).
+- acknowledge stops when the ticket first leaves "new"; on site when it first reaches "on site"
+  (resolving without going on site stops it too: nobody had to come); resolve stops at
+  "resolved" and runs on after a reopen, adding to the minutes it had.
+- Targets are those of the ticket's current priority; warning from 80 % of a target.
+- Intervals in `excluded` (planned maintenance noticed in time) do not count.
+"""
+from __future__ import annotations
+
+import datetime as dt
+import functools
+import re
+from dataclasses import dataclass, field
+
+from app.domain.clock import TZ
+
+UTC = dt.timezone.utc
+WARNING_SHARE = 0.8
+WEEKDAYS = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
+# the states that stop the clocks (models/choices.TicketState.PAUSED; repeated here: domain/ is stdlib only)
+PAUSED = frozenset({"waiting_customer", "waiting_vendor"})
+ACK, ONSITE, RESOLVE = "ack", "onsite", "resolve"
+METRICS = (ACK, ONSITE, RESOLVE)
+
+_HOURS = re.compile(r"^\s*(mon|tue|wed|thu|fri|sat|sun)\s+(\d{1,2}):(\d{2})\s*-\s*(\d{1,2}):(\d{2})\s*$")
+
+
+def parse_hours(text: str | None) -> dict[int, list[tuple[int, int]]]:
+    """'mon 09:00-12:00; mon 13:00-18:00; tue 09:00-18:00' -> {0: [(540, 720), (780, 1080)], 1: [...]}
+    (minutes after local midnight). Raises ValueError with the piece it cannot read."""
+    out: dict[int, list[tuple[int, int]]] = {}
+    for piece in (text or "").split(";"):
+        if not piece.strip():
+            continue
+        m = _HOURS.match(piece.lower())
+        if not m:
+            raise ValueError(f"cannot read {piece.strip()!r}: write e.g. 'mon 09:00-18:00'")
+        day, h1, m1, h2, m2 = m.groups()
+        a, b = int(h1) * 60 + int(m1), int(h2) * 60 + int(m2)
+        if not (0 <= a < b <= 24 * 60) or int(m1) > 59 or int(m2) > 59:
+            raise ValueError(f"{piece.strip()!r}: the end must come after the start, within the day")
+        out.setdefault(WEEKDAYS.index(day), []).append((a, b))
+    for windows in out.values():
+        windows.sort()
+    return out
+
+
+@dataclass(frozen=True)
+class Calendar:
+    """7×24 when `hours` is None; else working windows per weekday (0 = Monday), local time.
+    `days`: date -> True for a day off, False for a make-up working day (applied when `holidays`)."""
+
+    hours: dict[int, list[tuple[int, int]]] | None = None
+    days: dict[dt.date, bool] = field(default_factory=dict)
+    holidays: bool = True
+
+    @property
+    def always(self) -> bool:
+        return self.hours is None
+
+    def windows(self, day: dt.date) -> list[tuple[int, int]]:
+        """Working windows of a local day, in minutes after midnight."""
+        if self.hours is None:
+            return [(0, 24 * 60)]
+        if self.holidays and day in self.days:
+            if self.days[day]:
+                return []
+            return self._workday_hours()
+        return self.hours.get(day.weekday(), [])
+
+    def _workday_hours(self) -> list[tuple[int, int]]:
+        # a make-up working day keeps an ordinary working day's hours (the first weekday that has any)
+        for wd in range(5):
+            if self.hours.get(wd):
+                return self.hours[wd]
+        return next((w for w in self.hours.values() if w), [])
+
+    def seconds_between(self, start: dt.datetime, end: dt.datetime) -> int:
+        """Working seconds in [start, end)."""
+        if end <= start:
+            return 0
+        if self.hours is None:
+            return int((end - start).total_seconds())
+        total = 0
+        for lo, hi in self._working_spans(start, end):
+            total += int((hi - lo).total_seconds())
+        return total
+
+    def advance(self, start: dt.datetime, seconds: int, limit_days: int = 3700) -> dt.datetime:
+        """The instant when `seconds` working seconds have passed after `start`."""
+        if self.hours is None:
+            return start + dt.timedelta(seconds=seconds)
+        left = seconds
+        day = start.astimezone(TZ).date()
+        for _ in range(limit_days):
+            for a, b in self.windows(day):
+                lo = max(_at(day, a), start)
+                hi = _at(day, b)
+                if hi <= lo:
+                    continue
+                span = int((hi - lo).total_seconds())
+                if span >= left:
+                    return lo + dt.timedelta(seconds=left)
+                left -= span
+            day += dt.timedelta(days=1)
+        raise ValueError("the calendar has no working time in the next ten years")
+
+    def _working_spans(self, start: dt.datetime, end: dt.datetime):
+        day = start.astimezone(TZ).date()
+        last = end.astimezone(TZ).date()
+        while day <= last:
+            for a, b in self.windows(day):
+                lo, hi = max(_at(day, a), start), min(_at(day, b), end)
+                if hi > lo:
+                    yield lo, hi
+            day += dt.timedelta(days=1)
+
+
+@functools.lru_cache(maxsize=65536)
+def _at(day: dt.date, minute: int) -> dt.datetime:
+    base = dt.datetime(day.year, day.month, day.day, tzinfo=TZ)
+    return (base + dt.timedelta(minutes=minute)).astimezone(UTC) if minute < 24 * 60 else \
+        dt.datetime(*(day + dt.timedelta(days=1)).timetuple()[:3], tzinfo=TZ).astimezone(UTC)
+
+
+@dataclass(frozen=True)
+class Targets:
+    """Minutes per metric (onsite None: no on-site promise)."""
+
+    ack: int
+    onsite: int | None
+    resolve: int
+
+    def of(self, metric: str) -> int | None:
+        return getattr(self, metric)
+
+
+@dataclass(frozen=True)
+class Step:
+    """From `at` on the ticket was in `state` at `priority` (one per opening, move and priority change)."""
+
+    at: dt.datetime
+    state: str
+    priority: str
+
+
+@dataclass(frozen=True)
+class Clock:
+    metric: str
+    target_minutes: int
+    elapsed_seconds: int
+    paused_seconds: int       # working time spent waiting (kept across priority and SLA changes)
+    due_at: dt.datetime | None    # None while paused or once stopped
+    stopped_at: dt.datetime | None
+    breached_at: dt.datetime | None
+    state: str                # ok, warning, breached, met
+
+    @property
+    def elapsed_minutes(self) -> int:
+        return self.elapsed_seconds // 60
+
+    @property
+    def paused_minutes(self) -> int:
+        return self.paused_seconds // 60
+
+    @property
+    def remaining_seconds(self) -> int:
+        return self.target_minutes * 60 - self.elapsed_seconds
+
+    @property
+    def share(self) -> float:
+        return self.elapsed_seconds / (self.target_minutes * 60)
+
+
+def _stop_of(metric: str, steps: list[Step]) -> list[tuple[dt.datetime, bool]]:
+    """(instant, running) changes of one metric's clock over the history."""
+    out: list[tuple[dt.datetime, bool]] = []
+    stopped = False
+    for s in steps:
+        if metric == ACK:
+            if stopped:
+                break
+            if s.state != "new":
+                out.append((s.at, False))
+                stopped = True
+                continue
+            out.append((s.at, True))
+        elif metric == ONSITE:
+            if stopped:
+                break
+            if s.state in ("on_site", "resolved", "closed"):
+                out.append((s.at, False))
+                stopped = True
+                continue
+            out.append((s.at, s.state not in PAUSED))
+        else:
+            out.append((s.at, s.state not in PAUSED and s.state not in ("resolved", "closed")))
+    return out
+
+
+def _subtract(spans: list[tuple[dt.datetime, dt.datetime]], excluded) -> list[tuple[dt.datetime, dt.datetime]]:
+    for ex_lo, ex_hi in excluded or ():
+        nxt = []
+        for lo, hi in spans:
+            if ex_hi <= lo or ex_lo >= hi:
+                nxt.append((lo, hi))
+                continue
+            if lo < ex_lo:
+                nxt.append((lo, ex_lo))
+            if ex_hi < hi:
+                nxt.append((ex_hi, hi))
+        spans = nxt
+    return spans
+
+
+def metric_clock(metric: str, steps: list[Step], targets: Targets, calendar: Calendar, now: dt.datetime,
+                 excluded=()) -> Clock | None:
+    """The clock of one metric (None when the targets make no promise for it)."""
+    minutes = targets.of(metric)
+    if minutes is None or not steps:
+        return None
+    changes = _stop_of(metric, steps)
+    running: list[tuple[dt.datetime, dt.datetime]] = []
+    paused: list[tuple[dt.datetime, dt.datetime]] = []
+    stopped_at = None
+    for i, (at, run) in enumerate(changes):
+        nxt = changes[i + 1][0] if i + 1 < len(changes) else None
+        end = min(nxt, now) if nxt is not None else now
+        if metric != RESOLVE and not run and i == len(changes) - 1:
+            stopped_at = at
+            break
+        if metric == RESOLVE and steps[i].state in ("resolved", "closed"):
+            continue   # resolved: stopped, not paused
+        if end > at:
+            (running if run else paused).append((at, end))
+    if metric == RESOLVE and steps[-1].state in ("resolved", "closed"):
+        # stopped at the last resolution (a priority change after it moves nothing)
+        stopped_at = next((s.at for s in reversed(steps) if s.state == "resolved"), steps[-1].at)
+        for j in range(len(steps) - 1, 0, -1):
+            if steps[j].state == "resolved" and steps[j - 1].state not in ("resolved", "closed"):
+                stopped_at = steps[j].at
+                break
+    running = _subtract(running, excluded)
+    target_s = minutes * 60
+    elapsed = 0
+    breached_at = None
+    for lo, hi in running:
+        part = calendar.seconds_between(lo, hi)
+        if breached_at is None and elapsed + part > target_s:
+            breached_at = calendar.advance(lo, target_s - elapsed)
+        elapsed += part
+    paused_s = sum(calendar.seconds_between(lo, hi) for lo, hi in paused)
+    currently_running = stopped_at is None and bool(changes) and changes[-1][1]
+    due = None
+    if currently_running and breached_at is None:
+        due = calendar.advance(now, target_s - elapsed)
+    elif currently_running:
+        due = breached_at
+    if breached_at is not None:
+        state = "breached"
+    elif stopped_at is not None:
+        state = "met"
+    elif elapsed >= WARNING_SHARE * target_s:
+        state = "warning"
+    else:
+        state = "ok"
+    return Clock(metric, minutes, elapsed, paused_s, due, stopped_at, breached_at, state)
+
+
+def clocks(steps: list[Step], targets_of, calendar: Calendar, now: dt.datetime, excluded=()) -> dict[str, Clock]:
+    """Every metric's clock; `targets_of(priority)` gives the Targets of a priority (the current
+    priority's apply: a change recomputes the whole history against them)."""
+    if not steps:
+        return {}
+    targets = targets_of(steps[-1].priority)
+    if targets is None:
+        return {}
+    out = {}
+    for metric in METRICS:
+        c = metric_clock(metric, steps, targets, calendar, now, excluded)
+        if c is not None:
+            out[metric] = c
+    return out
+
+
+def next_due(cs: dict[str, Clock]) -> Clock | None:
+    """The clock that runs out first (what the queue sorts by)."""
+    running = [c for c in cs.values() if c.due_at is not None]
+    return min(running, key=lambda c: c.due_at) if running else None

@@ -1,0 +1,227 @@
+"""SLA state of tickets, read from their timelines, and the sweep that records breaches, proposes
+credits and escalates unacknowledged P1s (`check_sla`: the console's timer and `ticket check` call it).
+
+Targets: a contract's own rows of sla_target, else the defaults of its coverage's service level
+(the coverage of the contract's subsidiary for the customer's region, city or province; on-site
+when none). Calendars per target row; China's days from holiday_day."""
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass, field
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from models import (Contract, Coverage, Customer, HolidayDay, SlaBreach, SlaCalendar, SlaTarget, Ticket,
+                    TicketEvent)
+from models.choices import ServiceLevel, TicketState
+
+from app.domain.actor import Actor
+from app.domain import sla as S
+from app.domain.auth import require
+from app.domain.clock import local_text
+from app.domain.errors import ValidationError
+from app.store.db import Database
+from app.store.uow import UnitOfWork
+from app.services.billing.statements import _chunks
+
+UTC = dt.timezone.utc
+
+
+def maintenance_excluded(db_or_session, contract_id: int | None, start: dt.datetime, end: dt.datetime) -> list:
+    """SEAM (issue 24, the maintenance half): planned maintenance noticed in time does not count
+    against the SLA. The lead wires `app.services.operations.maintenance.maintenance_excluded(db,
+    contract_id, start, end)` in here; until then nothing is excluded."""
+    return []
+
+
+@dataclass
+class _Rules:
+    """Calendars, China's days and targets, read once per call."""
+
+    calendars: dict[int, S.Calendar] = field(default_factory=dict)
+    defaults: dict[tuple[str, str], SlaTarget] = field(default_factory=dict)
+    own: dict[tuple[int, str], SlaTarget] = field(default_factory=dict)
+    level_of_contract: dict[int, str] = field(default_factory=dict)
+
+    def target(self, contract_id: int | None, priority: str) -> tuple[S.Targets, S.Calendar] | None:
+        row = self.own.get((contract_id, priority)) if contract_id else None
+        if row is None:
+            level = self.level_of_contract.get(contract_id, ServiceLevel.ONSITE) if contract_id else ServiceLevel.ONSITE
+            row = self.defaults.get((level, priority)) or self.defaults.get((ServiceLevel.ONSITE, priority))
+        if row is None:
+            return None
+        return S.Targets(row.ack_minutes, row.onsite_minutes, row.resolve_minutes), self.calendars[row.calendar_id]
+
+
+def load_rules(s: Session, contract_ids) -> _Rules:
+    r = _Rules()
+    days = {d: off for d, off in s.execute(select(HolidayDay.day, HolidayDay.off))}
+    for c in s.execute(select(SlaCalendar)).scalars():
+        hours = None if c.mode == "7x24" else S.parse_hours(c.hours)
+        r.calendars[c.id] = S.Calendar(hours, days, c.follows_holidays)
+    for t in s.execute(select(SlaTarget).where(SlaTarget.contract_id.is_(None))).scalars():
+        r.defaults[(t.service_level, t.priority)] = t
+    ids = sorted({c for c in contract_ids if c})
+    for chunk in _chunks(ids):
+        for t in s.execute(select(SlaTarget).where(SlaTarget.contract_id.in_(chunk))).scalars():
+            r.own[(t.contract_id, t.priority)] = t
+        rows = s.execute(select(Contract.id, Contract.subsidiary_id, Customer.region_code)
+                         .join(Customer, Customer.id == Contract.customer_id).where(Contract.id.in_(chunk))).all()
+        cov = {(sub, code): lv for sub, code, lv in s.execute(
+            select(Coverage.subsidiary_id, Coverage.region_code, Coverage.service_level)
+            .where(Coverage.subsidiary_id.in_({sub for _i, sub, _c in rows})))}
+        for cid, sub, code in rows:
+            if code:
+                for cand in (code, code[:4] + "00", code[:2] + "0000"):
+                    if (sub, cand) in cov:
+                        r.level_of_contract[cid] = cov[(sub, cand)]
+                        break
+    return r
+
+
+def steps_of(ticket: Ticket, events) -> list[S.Step]:
+    """The ticket's history as steps of (state, priority), from its opening, in order."""
+    prio_events = [e for e in events if e.kind == "priority"]
+    priority = prio_events[0].from_value if prio_events else ticket.priority
+    state = TicketState.NEW
+    out = [S.Step(ticket.opened_at, state, priority)]
+    for e in events:
+        if e.kind == "state":
+            state = e.to_value
+        elif e.kind == "priority":
+            priority = e.to_value
+        else:
+            continue
+        out.append(S.Step(e.at, state, priority))
+    return out
+
+
+@dataclass(frozen=True)
+class TicketSla:
+    ticket_id: int
+    clocks: dict
+    next: S.Clock | None          # the clock that runs out first
+    worst: str                    # ok, warning, breached (any clock), met (all)
+
+
+def _sla_of(t: Ticket, events, rules: _Rules, now: dt.datetime, db_or_session=None) -> TicketSla:
+    steps = steps_of(t, events)
+    got = rules.target(t.contract_id, steps[-1].priority)
+    if got is None:
+        return TicketSla(t.id, {}, None, "ok")
+    targets, calendar = got
+    excluded = maintenance_excluded(db_or_session, t.contract_id, t.opened_at, now) if t.contract_id else []
+    cs = S.clocks(steps, lambda p: rules.target(t.contract_id, p)[0], calendar, now, excluded)
+    states = {c.state for c in cs.values()}
+    worst = ("breached" if "breached" in states else "warning" if "warning" in states
+             else "met" if states == {"met"} else "ok")
+    return TicketSla(t.id, cs, S.next_due(cs), worst)
+
+
+def sla_states(s: Session, tickets: list[Ticket], now: dt.datetime | None = None) -> dict[int, TicketSla]:
+    """The SLA state of many tickets: three queries per 500 tickets, the clocks in Python."""
+    now = now or dt.datetime.now(UTC)
+    rules = load_rules(s, [t.contract_id for t in tickets])
+    by_ticket: dict[int, list] = {t.id: [] for t in tickets}
+    for chunk in _chunks(list(by_ticket)):
+        # plain rows, not ORM objects: 10k open tickets read their history in a fraction of the time
+        for e in s.execute(select(TicketEvent.ticket_id, TicketEvent.at, TicketEvent.kind, TicketEvent.from_value,
+                                  TicketEvent.to_value)
+                           .where(TicketEvent.ticket_id.in_(chunk), TicketEvent.kind.in_(("state", "priority")))
+                           .order_by(TicketEvent.ticket_id, TicketEvent.at, TicketEvent.id)):
+            by_ticket[e.ticket_id].append(e)
+    return {t.id: _sla_of(t, by_ticket[t.id], rules, now, s) for t in tickets}
+
+
+def ticket_sla(db: Database, ticket_id: int, now: dt.datetime | None = None) -> TicketSla:
+    with db.session() as s:
+        t = s.get(Ticket, ticket_id)
+        return sla_states(s, [t], now)[t.id]
+
+
+def set_holiday_in(uow: UnitOfWork, day, off: bool, name: str, source: str | None = None, *,
+                   reason: str | None = None) -> str:
+    """One day of China's schedule (a day off, or a make-up working day): what `import holidays`
+    writes when an administrator adds a year. Returns created, updated or unchanged."""
+    require(uow.actor, "manage_sla")
+    if not name:
+        raise ValidationError({"name": "the holiday's name (元旦, 春节 …)"})
+    s = uow.session
+    row = s.get(HolidayDay, day)
+    if row is not None and (row.off, row.name, row.source) == (off, name, source):
+        return "unchanged"
+    before = {"off": row.off, "name": row.name} if row is not None else None
+    if row is None:
+        s.add(HolidayDay(day=day, off=off, name=name, source=source))
+    else:
+        row.off, row.name, row.source = off, name, source
+    s.flush()
+    uow.audit("holiday.set", "holiday_day", None, str(day), before=before,
+              after={"day": day, "off": off, "name": name, "source": source}, reason=reason)
+    return "created" if before is None else "updated"
+
+
+# --- the sweep ------------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class SweepResult:
+    breaches: tuple[tuple[str, str, dt.datetime], ...]       # (ticket number, metric, when)
+    credits: tuple[int, ...]                                  # credit ids proposed
+    escalations: tuple[tuple[str, int], ...]                  # (ticket number, level)
+
+    @property
+    def anything(self) -> bool:
+        return bool(self.breaches or self.credits or self.escalations)
+
+
+def check_sla(db: Database, actor: Actor, now: dt.datetime | None = None) -> SweepResult:
+    """Record each breach as it happens (once per ticket and metric), propose its credit, and
+    escalate P1s nobody acknowledged in time (secondary, then the site manager)."""
+    from app.services.operations.credits import propose_for_breach
+    from app.services.operations.oncall import escalate_in
+
+    require(actor, "work_tickets")
+    now = now or dt.datetime.now(UTC)
+    if now.tzinfo is None:
+        raise ValidationError({"now": "an aware time"})
+    breaches, credits, escalations = [], [], []
+    with UnitOfWork(db, actor) as uow:
+        s = uow.session
+        tickets = list(s.execute(select(Ticket).where(Ticket.state.in_(TicketState.OPEN | {TicketState.RESOLVED})))
+                       .scalars())
+        if not tickets:
+            return SweepResult((), (), ())
+        states = sla_states(s, tickets, now)
+        known = set()
+        for chunk in _chunks([t.id for t in tickets]):
+            known |= set(s.execute(select(SlaBreach.ticket_id, SlaBreach.metric)
+                                   .where(SlaBreach.ticket_id.in_(chunk))).all())
+        for t in tickets:
+            st = states[t.id]
+            for metric, c in st.clocks.items():
+                if c.breached_at is None or (t.id, metric) in known:
+                    continue
+                b = SlaBreach(ticket_id=t.id, metric=metric, priority=t.priority, due_at=c.breached_at,
+                              recorded_at=now)
+                s.add(b)
+                s.flush()
+                uow.audit("sla.breach", "ticket", t.id, t.number,
+                          after={"metric": metric, "due_at": c.breached_at, "priority": t.priority, "breach": b.id},
+                          reason=f"{metric} target of {c.target_minutes} min missed at {local_text(c.breached_at)}")
+                s.add(TicketEvent(ticket_id=t.id, at=max(now, c.breached_at), actor=actor.login, kind="sla",
+                                  to_value=metric, note=f"{c.target_minutes} min · {local_text(c.breached_at)[:16]}"))
+                breaches.append((t.number, metric, c.breached_at))
+                cid = propose_for_breach(uow, t, b)
+                if cid:
+                    credits.append(cid)
+            ack = st.clocks.get("ack")
+            if t.priority == "P1" and t.state == TicketState.NEW and ack is not None and ack.breached_at is not None:
+                # level 1 when the acknowledge target passes, level 2 one more target later
+                over = (now - ack.breached_at).total_seconds() / 60
+                level = 2 if over >= ack.target_minutes else 1
+                if level > t.escalation:
+                    escalate_in(uow, t, level, now)
+                    escalations.append((t.number, level))
+        uow.commit()
+    return SweepResult(tuple(breaches), tuple(credits), tuple(escalations))

@@ -1,0 +1,299 @@
+"""The Operations page: a tab widget of the queue (with the ticket panel), on call now and SLA
+credits; the maintenance and visits tabs are added beside them (`add_tab`). `DeskWatch` runs the
+SLA sweep on a timer in the console of whoever works tickets and announces their notifications."""
+from __future__ import annotations
+
+import datetime as dt
+import logging
+
+from PySide6.QtCore import QObject, QTimer, Signal
+from PySide6.QtGui import QKeySequence, QShortcut
+from PySide6.QtWidgets import (QHBoxLayout, QHeaderView, QLabel, QPushButton, QTableWidget, QTableWidgetItem,
+                               QTabWidget, QVBoxLayout, QWidget)
+
+from app.domain.auth import can
+from app.domain.clock import local_text
+from app.domain.errors import DomainError
+from app.domain.money import format_amount
+from models.choices import CreditState
+
+from ui.kit.dialogs import error_label, guard
+from ui.shell.i18n import choice_label
+from ui.shell.operations import apply, listen
+from ui.pages.operations.queue import QueueTab, apply_or_show
+
+log = logging.getLogger(__name__)
+UTC = dt.timezone.utc
+SWEEP_MS = 60_000
+
+
+class OperationsPage(QTabWidget):
+    def __init__(self, db, actor, parent=None):
+        super().__init__(parent)
+        self.db, self.actor = db, actor
+        self.setObjectName("operationsPage")
+        self.queue = QueueTab(db, actor, self)
+        self.oncall = OncallTab(db, actor, self)
+        self.credits = CreditsTab(db, actor, self)
+        self.addTab(self.queue, self.tr("Queue"))
+        self.addTab(self.oncall, self.tr("On call"))
+        self.addTab(self.credits, self.tr("SLA credits"))
+        for i in range(3):
+            QShortcut(QKeySequence(f"Alt+{i + 1}"), self, activated=lambda i=i: self.setCurrentIndex(i))
+
+    def add_tab(self, widget: QWidget, title: str) -> int:
+        """Another tab of the desk (maintenance windows, visits): one line each where the page is made."""
+        return self.addTab(widget, title)
+
+    def open_ticket_for(self, prefill):
+        self.setCurrentWidget(self.queue)
+        return self.queue.new_ticket(prefill)
+
+
+class OncallTab(QWidget):
+    """Who is on call this week, per site, with the handover notes; my unseen notifications."""
+
+    def __init__(self, db, actor, parent=None):
+        super().__init__(parent)
+        self.db, self.actor = db, actor
+        self.setObjectName("oncallTab")
+        self.table = QTableWidget(0, 7)
+        self.table.setObjectName("oncallTable")
+        self.table.setHorizontalHeaderLabels([self.tr("Week of"), self.tr("Site"), self.tr("Primary"),
+                                              self.tr("Secondary"), self.tr("Site manager"), self.tr("Phone"),
+                                              self.tr("Handover note")])
+        self.table.verticalHeader().setVisible(False)
+        self.table.setEditTriggers(QTableWidget.NoEditTriggers)
+        self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeToContents)
+        self.table.horizontalHeader().setStretchLastSection(True)
+        self.notes = QTableWidget(0, 3)
+        self.notes.setObjectName("myNotifications")
+        self.notes.setHorizontalHeaderLabels([self.tr("When"), self.tr("Why"), self.tr("Message")])
+        self.notes.verticalHeader().setVisible(False)
+        self.notes.setEditTriggers(QTableWidget.NoEditTriggers)
+        self.notes.horizontalHeader().setStretchLastSection(True)
+        self.seen = QPushButton(self.tr("Mark as seen"))
+        self.seen.setObjectName("markSeen")
+        guard(self.seen, actor, "work_tickets")
+        self.seen.clicked.connect(self.mark_seen)
+        lay = QVBoxLayout(self)
+        lay.addWidget(QLabel(self.tr("On call this week")))
+        lay.addWidget(self.table, 2)
+        row = QHBoxLayout()
+        row.addWidget(QLabel(self.tr("My notifications")))
+        row.addStretch(1)
+        row.addWidget(self.seen)
+        lay.addLayout(row)
+        lay.addWidget(self.notes, 1)
+        listen(self, self._changed)
+        self.rows, self.note_rows = [], []
+
+    def showEvent(self, event):
+        super().showEvent(event)
+        self.load()
+
+    def _changed(self, kinds) -> None:
+        if self.isVisible() and (not kinds or "*" in kinds or kinds & {"oncall_shift", "ticket", "user"}):
+            self.load()
+
+    def load(self) -> None:
+        from app.services.operations.oncall import notifications_for, on_call_now
+        self.rows = on_call_now(self.db)
+        self.table.setRowCount(len(self.rows))
+        for i, r in enumerate(self.rows):
+            for c, text in enumerate((str(r.week_start), r.site or r.region_code or "", r.primary, r.secondary or "",
+                                      r.manager or "", r.phone or "", r.handover_note or "")):
+                self.table.setItem(i, c, QTableWidgetItem(text))
+        self.note_rows = notifications_for(self.db, self.actor.id) if self.actor.id else []
+        self.notes.setRowCount(len(self.note_rows))
+        for i, n in enumerate(self.note_rows):
+            for c, text in enumerate((local_text(n.at)[5:16], reason_text(n.reason), n.message)):
+                self.notes.setItem(i, c, QTableWidgetItem(text))
+
+    def mark_seen(self) -> None:
+        from app.services.operations.oncall import mark_seen
+        ids = [n.id for n in self.note_rows]
+        if ids:
+            apply(lambda: mark_seen(self.db, self.actor, ids))
+        self.load()
+
+
+def reason_text(reason: str) -> str:
+    from PySide6.QtCore import QCoreApplication
+    if reason == "escalation_1":
+        return QCoreApplication.translate("OncallTab", "Escalated to the secondary")
+    if reason == "escalation_2":
+        return QCoreApplication.translate("OncallTab", "Escalated to the site manager")
+    return reason
+
+
+class CreditsTab(QWidget):
+    """SLA credits the breaches proposed; an administrator other than the proposer approves or rejects."""
+
+    def __init__(self, db, actor, parent=None):
+        super().__init__(parent)
+        self.db, self.actor = db, actor
+        self.setObjectName("creditsTab")
+        self.table = QTableWidget(0, 8)
+        self.table.setObjectName("creditTable")
+        self.table.setHorizontalHeaderLabels([self.tr("State"), self.tr("Period"), self.tr("Amount"),
+                                              self.tr("Contract"), self.tr("Ticket"), self.tr("Proposed by"),
+                                              self.tr("Decided by"), self.tr("Reason")])
+        self.table.verticalHeader().setVisible(False)
+        self.table.setEditTriggers(QTableWidget.NoEditTriggers)
+        self.table.setSelectionBehavior(QTableWidget.SelectRows)
+        self.table.setSelectionMode(QTableWidget.SingleSelection)
+        self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeToContents)
+        self.table.horizontalHeader().setStretchLastSection(True)
+        self.approve_btn = QPushButton(self.tr("Approve"))
+        self.approve_btn.setObjectName("approveCredit")
+        self.reject_btn = QPushButton(self.tr("Reject…"))
+        self.reject_btn.setObjectName("rejectCredit")
+        self.message = error_label("creditMessage")
+        row = QHBoxLayout()
+        row.addWidget(self.approve_btn)
+        row.addWidget(self.reject_btn)
+        row.addStretch(1)
+        lay = QVBoxLayout(self)
+        lay.addLayout(row)
+        lay.addWidget(self.message)
+        lay.addWidget(self.table, 1)
+        self.approve_btn.clicked.connect(self.approve)
+        self.reject_btn.clicked.connect(self.reject)
+        self.table.itemSelectionChanged.connect(self.update_actions)
+        listen(self, self._changed)
+        self.rows = []
+        self.update_actions()
+
+    def showEvent(self, event):
+        super().showEvent(event)
+        self.load()
+
+    def _changed(self, kinds) -> None:
+        if self.isVisible() and (not kinds or "*" in kinds or kinds & {"sla_credit", "ticket"}):
+            self.load()
+
+    def load(self) -> None:
+        from app.services.operations.credits import list_credits
+        self.rows = list_credits(self.db)
+        self.table.setRowCount(len(self.rows))
+        for i, r in enumerate(self.rows):
+            for c, text in enumerate((choice_label(CreditState, r.state), r.period, format_amount(r.amount), r.contract,
+                                      r.ticket or "", r.proposed_by or "", r.decided_by or "", r.reason)):
+                self.table.setItem(i, c, QTableWidgetItem(text))
+        self.update_actions()
+
+    def current(self):
+        rows = self.table.selectionModel().selectedRows() if self.table.selectionModel() else []
+        return self.rows[rows[0].row()] if rows and rows[0].row() < len(self.rows) else None
+
+    def select_first_proposed(self) -> bool:
+        for i, r in enumerate(self.rows):
+            if r.state == CreditState.PROPOSED:
+                self.table.selectRow(i)
+                return True
+        return False
+
+    def update_actions(self) -> None:
+        r = self.current()
+        pending = r is not None and r.state == CreditState.PROPOSED
+        own = pending and r.proposed_by == self.actor.login
+        for b in (self.approve_btn, self.reject_btn):
+            guard(b, self.actor, "approve_credits", allowed=pending and not own,
+                  tooltip=self.tr("You proposed it: another administrator decides (four eyes)") if own else "")
+
+    def approve(self) -> bool:
+        from app.services.operations.credits import approve_credit
+        r = self.current()
+        if r is None:
+            return False
+        return self._do(lambda: approve_credit(self.db, self.actor, r.id))
+
+    def reject(self) -> bool:
+        from PySide6.QtWidgets import QInputDialog
+        from app.services.operations.credits import reject_credit
+        r = self.current()
+        if r is None:
+            return False
+        reason, ok = QInputDialog.getText(self, self.tr("Reject"), self.tr("Why is the credit rejected:"))
+        if not ok:
+            return False
+        return self._do(lambda: reject_credit(self.db, self.actor, r.id, reason))
+
+    def _do(self, fn) -> bool:
+        if not apply_or_show(fn, self.message):
+            return False
+        self.load()
+        return True
+
+
+class DeskWatch(QObject):
+    """The console's SLA sweep (for whoever works tickets) and the announcement of one's own
+    notifications in the status bar (escalations: who has that duty is told in their console)."""
+
+    announced = Signal(str)
+
+    def __init__(self, window, db, actor):
+        super().__init__(window)
+        self.db, self.actor, self.window = db, actor, window
+        self.shown: set[int] = set()
+        self.timer = QTimer(self)
+        self.timer.setObjectName("slaSweep")
+        self.timer.setInterval(SWEEP_MS)
+        self.timer.timeout.connect(self.run_in_background)
+        self.timer.start()
+        self.op = None
+        self.busy = False
+
+    def run_in_background(self) -> None:
+        """The timer's sweep on the thread pool (the window never waits on it); its announcements
+        come back on the GUI thread."""
+        from ui.shell.operations import run_op
+        if self.busy:
+            return
+        self.busy = True
+        db, actor, shown = self.db, self.actor, set(self.shown)
+
+        def work(_progress):
+            return self._sweep(db, actor, shown, None)
+
+        def done(messages):
+            self.busy = False
+            self._announce(messages)
+
+        def failed(exc):
+            self.busy = False
+            log.info("SLA sweep failed or refused: %s", exc)
+        self.op = run_op(self.window, work, on_success=done, on_failure=failed, show_progress=False)
+
+    @staticmethod
+    def _sweep(db, actor, shown: set[int], now) -> list[tuple[int, str]]:
+        from app.services.operations.oncall import notifications_for
+        from app.services.operations.sla import check_sla
+        if can(actor, "work_tickets"):
+            check_sla(db, actor, now)
+        if actor.id is None:
+            return []
+        return [(n.id, n.message) for n in notifications_for(db, actor.id) if n.id not in shown]
+
+    def run(self, now: dt.datetime | None = None) -> list[str]:
+        """The sweep now, on the GUI thread (what the timer does in the background)."""
+        try:
+            found = apply(lambda: self._sweep(self.db, self.actor, self.shown, now))
+        except DomainError as exc:
+            log.info("SLA sweep refused: %s", exc.message)
+            found = []
+        return self._announce(found)
+
+    def _announce(self, found) -> list[str]:
+        messages = []
+        for nid, message in found:
+            if nid not in self.shown:
+                self.shown.add(nid)
+                messages.append(message)
+        for m in messages:
+            self.announced.emit(m)
+            bar = self.window.statusBar() if hasattr(self.window, "statusBar") else None
+            if bar is not None:
+                bar.showMessage("⚠ " + m, 60_000)
+        return messages
