@@ -77,102 +77,102 @@
 <context>
     <name>AuditEventDialog</name>
     <message>
-        <location filename="../../ui/pages/audit.py" line="272"/>
+        <location filename="../../ui/kit/auditevent.py" line="73"/>
         <source>Action</source>
         <translation>操作</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/audit.py" line="287"/>
+        <location filename="../../ui/kit/auditevent.py" line="88"/>
         <source>After</source>
         <translation>变更后</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/audit.py" line="279"/>
+        <location filename="../../ui/kit/auditevent.py" line="80"/>
         <source>App version</source>
         <translation>程序版本</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/audit.py" line="252"/>
+        <location filename="../../ui/kit/auditevent.py" line="53"/>
         <source>Audit event %1</source>
         <translation>审计事件 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/audit.py" line="287"/>
+        <location filename="../../ui/kit/auditevent.py" line="88"/>
         <source>Before</source>
         <translation>变更前</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/audit.py" line="300"/>
+        <location filename="../../ui/kit/auditevent.py" line="101"/>
         <source>Changed fields: %1</source>
         <translation>变更字段：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/audit.py" line="306"/>
+        <location filename="../../ui/kit/auditevent.py" line="107"/>
         <source>Close</source>
         <translation>关闭</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/audit.py" line="287"/>
+        <location filename="../../ui/kit/auditevent.py" line="88"/>
         <source>Field</source>
         <translation>字段</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/audit.py" line="281"/>
+        <location filename="../../ui/kit/auditevent.py" line="82"/>
         <source>Hash</source>
         <translation>哈希</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/audit.py" line="278"/>
+        <location filename="../../ui/kit/auditevent.py" line="79"/>
         <source>Host</source>
         <translation>所在服务器</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/audit.py" line="301"/>
+        <location filename="../../ui/kit/auditevent.py" line="102"/>
         <source>No field values recorded with this event.</source>
         <translation>该事件未记录字段值。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/audit.py" line="269"/>
+        <location filename="../../ui/kit/auditevent.py" line="70"/>
         <source>No.</source>
         <translation>序号</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/audit.py" line="275"/>
+        <location filename="../../ui/kit/auditevent.py" line="76"/>
         <source>Object</source>
         <translation>对象</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/audit.py" line="310"/>
+        <location filename="../../ui/kit/auditevent.py" line="111"/>
         <source>Open %1</source>
         <translation>打开 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/audit.py" line="276"/>
+        <location filename="../../ui/kit/auditevent.py" line="77"/>
         <source>Outcome</source>
         <translation>结果</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/audit.py" line="282"/>
+        <location filename="../../ui/kit/auditevent.py" line="83"/>
         <source>Previous hash</source>
         <translation>前一哈希</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/audit.py" line="277"/>
+        <location filename="../../ui/kit/auditevent.py" line="78"/>
         <source>Reason</source>
         <translation>原因</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/audit.py" line="280"/>
+        <location filename="../../ui/kit/auditevent.py" line="81"/>
         <source>Request id</source>
         <translation>请求 ID</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/audit.py" line="270"/>
+        <location filename="../../ui/kit/auditevent.py" line="71"/>
         <source>Time</source>
         <translation>时间</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/audit.py" line="271"/>
+        <location filename="../../ui/kit/auditevent.py" line="72"/>
         <source>User</source>
         <translation>用户</translation>
     </message>
@@ -180,57 +180,57 @@
 <context>
     <name>AuditFilterBar</name>
     <message>
-        <location filename="../../ui/pages/audit.py" line="199"/>
+        <location filename="../../ui/pages/audit.py" line="181"/>
         <source>(every action)</source>
         <translation>（全部操作）</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/audit.py" line="201"/>
+        <location filename="../../ui/pages/audit.py" line="183"/>
         <source>(every type)</source>
         <translation>（全部类型）</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/audit.py" line="196"/>
+        <location filename="../../ui/pages/audit.py" line="178"/>
         <source>(everyone)</source>
         <translation>（全部用户）</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/audit.py" line="180"/>
+        <location filename="../../ui/pages/audit.py" line="162"/>
         <source>Action</source>
         <translation>操作</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/audit.py" line="170"/>
+        <location filename="../../ui/pages/audit.py" line="152"/>
         <source>An action, or a prefix ending in a dot (e.g. gpu.)</source>
         <translation>某个操作，或以点结尾的前缀（如 gpu.）</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/audit.py" line="176"/>
+        <location filename="../../ui/pages/audit.py" line="158"/>
         <source>Clear</source>
         <translation>清除</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/audit.py" line="179"/>
+        <location filename="../../ui/pages/audit.py" line="161"/>
         <source>From</source>
         <translation>起始日期</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/audit.py" line="181"/>
+        <location filename="../../ui/pages/audit.py" line="163"/>
         <source>Object type</source>
         <translation>对象类型</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/audit.py" line="179"/>
+        <location filename="../../ui/pages/audit.py" line="161"/>
         <source>To</source>
         <translation>截止日期</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/audit.py" line="180"/>
+        <location filename="../../ui/pages/audit.py" line="162"/>
         <source>User</source>
         <translation>用户</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/audit.py" line="131"/>
+        <location filename="../../ui/pages/audit.py" line="113"/>
         <source>every %1 action</source>
         <translation>全部%1操作</translation>
     </message>
@@ -238,57 +238,57 @@
 <context>
     <name>AuditFilterDialog</name>
     <message>
-        <location filename="../../ui/pages/audit.py" line="73"/>
+        <location filename="../../ui/pages/audit.py" line="55"/>
         <source>(every action)</source>
         <translation>（全部操作）</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/audit.py" line="79"/>
+        <location filename="../../ui/pages/audit.py" line="61"/>
         <source>(every type)</source>
         <translation>（全部类型）</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/audit.py" line="66"/>
+        <location filename="../../ui/pages/audit.py" line="48"/>
         <source>(everyone)</source>
         <translation>（全部用户）</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/audit.py" line="76"/>
+        <location filename="../../ui/pages/audit.py" line="58"/>
         <source>Action</source>
         <translation>操作</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/audit.py" line="75"/>
+        <location filename="../../ui/pages/audit.py" line="57"/>
         <source>An action (e.g. contract.approve) or a prefix ending in a dot (e.g. gpu.)</source>
         <translation>操作名（如 contract.approve）或以点结尾的前缀（如 gpu.）</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/audit.py" line="97"/>
+        <location filename="../../ui/pages/audit.py" line="79"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/audit.py" line="61"/>
+        <location filename="../../ui/pages/audit.py" line="43"/>
         <source>From</source>
         <translation>起始日期</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/audit.py" line="82"/>
+        <location filename="../../ui/pages/audit.py" line="64"/>
         <source>Object type</source>
         <translation>对象类型</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/audit.py" line="106"/>
+        <location filename="../../ui/pages/audit.py" line="88"/>
         <source>The period ends before it starts.</source>
         <translation>结束日期早于开始日期。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/audit.py" line="62"/>
+        <location filename="../../ui/pages/audit.py" line="44"/>
         <source>To</source>
         <translation>截止日期</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/audit.py" line="69"/>
+        <location filename="../../ui/pages/audit.py" line="51"/>
         <source>User</source>
         <translation>用户</translation>
     </message>
@@ -296,97 +296,97 @@
 <context>
     <name>AuditPage</name>
     <message>
-        <location filename="../../ui/pages/audit.py" line="493"/>
+        <location filename="../../ui/pages/audit.py" line="383"/>
         <source>%1 audit events (%2) written to %3.</source>
         <translation>已将 %1 条审计事件（%2）写入 %3。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/audit.py" line="429"/>
+        <location filename="../../ui/pages/audit.py" line="319"/>
         <source>(last good event %1)</source>
         <translation>（最后一条完好事件 %1）</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/audit.py" line="448"/>
+        <location filename="../../ui/pages/audit.py" line="338"/>
         <source>Audit report</source>
         <translation>审计报告</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/audit.py" line="457"/>
+        <location filename="../../ui/pages/audit.py" line="347"/>
         <source>Audit report %1</source>
         <translation>审计报告 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/audit.py" line="345"/>
+        <location filename="../../ui/pages/audit.py" line="235"/>
         <source>Audit report PDF…</source>
         <translation>审计报告 PDF…</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/audit.py" line="466"/>
+        <location filename="../../ui/pages/audit.py" line="356"/>
         <source>CSV (*.csv);;Excel (*.xlsx)</source>
         <translation>CSV (*.csv);;Excel (*.xlsx)</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/audit.py" line="427"/>
+        <location filename="../../ui/pages/audit.py" line="317"/>
         <source>Chain BROKEN: %1</source>
         <translation>审计链已损坏：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/audit.py" line="424"/>
+        <location filename="../../ui/pages/audit.py" line="314"/>
         <source>Chain intact: %1 events; head %2</source>
         <translation>审计链完好：%1 条事件；链头 %2</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/audit.py" line="361"/>
+        <location filename="../../ui/pages/audit.py" line="251"/>
         <source>Copy SEQ:HASH</source>
         <translation>复制 SEQ:HASH</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/audit.py" line="348"/>
+        <location filename="../../ui/pages/audit.py" line="238"/>
         <source>Export period…</source>
         <translation>按期间导出…</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/audit.py" line="461"/>
+        <location filename="../../ui/pages/audit.py" line="351"/>
         <source>Export the audit trail</source>
         <translation>导出审计日志</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/audit.py" line="481"/>
+        <location filename="../../ui/pages/audit.py" line="371"/>
         <source>Exporting…</source>
         <translation>正在导出…</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/audit.py" line="461"/>
+        <location filename="../../ui/pages/audit.py" line="351"/>
         <source>Export…</source>
         <translation>导出…</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/audit.py" line="363"/>
+        <location filename="../../ui/pages/audit.py" line="253"/>
         <source>For audit verify --expect-head later</source>
         <translation>用于之后的 audit verify --expect-head</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/audit.py" line="489"/>
+        <location filename="../../ui/pages/audit.py" line="379"/>
         <source>No audit event matches %1: %2 holds only the header row.</source>
         <translation>没有符合 %1 的审计事件：%2 中只有表头行。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/audit.py" line="448"/>
+        <location filename="../../ui/pages/audit.py" line="338"/>
         <source>Preview</source>
         <translation>预览</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/audit.py" line="342"/>
+        <location filename="../../ui/pages/audit.py" line="232"/>
         <source>Verify chain</source>
         <translation>校验审计链</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/audit.py" line="356"/>
+        <location filename="../../ui/pages/audit.py" line="246"/>
         <source>Verify recomputes every event's hash and link.</source>
         <translation>校验会重新计算每条事件的哈希和链接。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/audit.py" line="415"/>
+        <location filename="../../ui/pages/audit.py" line="305"/>
         <source>Verifying the audit chain…</source>
         <translation>正在校验审计链…</translation>
     </message>
@@ -718,17 +718,17 @@
 <context>
     <name>ChoiceFilterDialog</name>
     <message>
-        <location filename="../../ui/kit/listview.py" line="602"/>
+        <location filename="../../ui/kit/listview.py" line="601"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/listview.py" line="601"/>
+        <location filename="../../ui/kit/listview.py" line="600"/>
         <source>Filter</source>
         <translation>筛选</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/listview.py" line="589"/>
+        <location filename="../../ui/kit/listview.py" line="588"/>
         <source>Filter by %1</source>
         <translation>按%1筛选</translation>
     </message>
@@ -736,337 +736,337 @@
 <context>
     <name>ContractDialog</name>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="338"/>
+        <location filename="../../ui/pages/contracts.py" line="340"/>
         <source>%1 (not free for the term)</source>
         <translation>%1（合同期内不空闲）</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="316"/>
+        <location filename="../../ui/pages/contracts.py" line="318"/>
         <source>%1 signs: it operates %2.</source>
         <translation>由 %1 签约：其运营 %2。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../ui/pages/contracts.py" line="660"/>
+        <location filename="../../ui/pages/contracts.py" line="665"/>
         <source>%n item(s) need attention (marked red).</source>
         <translation><numerusform>%n 个条目需要修改（红色标出）。</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../ui/pages/contracts.py" line="350"/>
+        <location filename="../../ui/pages/contracts.py" line="352"/>
         <source>%n rack(s) free from %1 to %2</source>
         <translation><numerusform>%1 至 %2 期间空闲机柜 %n 个</numerusform></translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="406"/>
+        <location filename="../../ui/pages/contracts.py" line="411"/>
         <source>(by kind)</source>
         <translation>（按类型）</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="157"/>
+        <location filename="../../ui/pages/contracts.py" line="159"/>
         <source>(choose a customer)</source>
         <translation>（请选择客户）</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="185"/>
+        <location filename="../../ui/pages/contracts.py" line="187"/>
         <source>(none)</source>
         <translation>（无）</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="154"/>
+        <location filename="../../ui/pages/contracts.py" line="156"/>
         <source>(numbered when saved)</source>
         <translation>（保存时编号）</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="214"/>
+        <location filename="../../ui/pages/contracts.py" line="216"/>
         <source>Add item</source>
         <translation>添加条目</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="427"/>
+        <location filename="../../ui/pages/contracts.py" line="432"/>
         <source>Billing starts at handover; empty = the contract's start</source>
         <translation>计费自交付日开始；留空即合同开始日</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="413"/>
+        <location filename="../../ui/pages/contracts.py" line="418"/>
         <source>Cage (instead of a rack)</source>
         <translation>笼位（代替机柜）</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="252"/>
+        <location filename="../../ui/pages/contracts.py" line="254"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="687"/>
+        <location filename="../../ui/pages/contracts.py" line="692"/>
         <source>Changed by someone else</source>
         <translation>记录已被他人修改</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="181"/>
+        <location filename="../../ui/pages/contracts.py" line="183"/>
         <source>Chinese</source>
         <translation>中文</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="141"/>
+        <location filename="../../ui/pages/contracts.py" line="143"/>
         <source>Contract</source>
         <translation>合同</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="614"/>
+        <location filename="../../ui/pages/contracts.py" line="619"/>
         <source>Contract %1 is %2: only drafts are edited; a signed contract changes by amendment.</source>
         <translation>合同 %1 状态为%2：只能编辑草稿；已签合同须通过变更修改。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="158"/>
+        <location filename="../../ui/pages/contracts.py" line="160"/>
         <source>Customer *</source>
         <translation>客户 *</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="202"/>
+        <location filename="../../ui/pages/contracts.py" line="204"/>
         <source>Description</source>
         <translation>描述</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="398"/>
+        <location filename="../../ui/pages/contracts.py" line="403"/>
         <source>Description *</source>
         <translation>描述 *</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="399"/>
+        <location filename="../../ui/pages/contracts.py" line="404"/>
         <source>Description in English</source>
         <translation>英文描述</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="137"/>
+        <location filename="../../ui/pages/contracts.py" line="139"/>
         <source>Edit contract</source>
         <translation>编辑合同</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="178"/>
+        <location filename="../../ui/pages/contracts.py" line="180"/>
         <source>End *</source>
         <translation>结束 *</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="182"/>
+        <location filename="../../ui/pages/contracts.py" line="184"/>
         <source>English</source>
         <translation>英文</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="411"/>
+        <location filename="../../ui/pages/contracts.py" line="416"/>
         <source>From unit</source>
         <translation>起始 U 位</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="414"/>
+        <location filename="../../ui/pages/contracts.py" line="419"/>
         <source>GPU model</source>
         <translation>GPU 型号</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="424"/>
+        <location filename="../../ui/pages/contracts.py" line="429"/>
         <source>Hourly rate beyond</source>
         <translation>超出部分小时单价</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="423"/>
+        <location filename="../../ui/pages/contracts.py" line="428"/>
         <source>Included GPU-hours</source>
         <translation>包含卡时</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="426"/>
+        <location filename="../../ui/pages/contracts.py" line="431"/>
         <source>Installation price each</source>
         <translation>每条安装费</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="197"/>
+        <location filename="../../ui/pages/contracts.py" line="199"/>
         <source>Items</source>
         <translation>条目</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="202"/>
+        <location filename="../../ui/pages/contracts.py" line="204"/>
         <source>Kind</source>
         <translation>类型</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="183"/>
+        <location filename="../../ui/pages/contracts.py" line="185"/>
         <source>Language</source>
         <translation>语言</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="425"/>
+        <location filename="../../ui/pages/contracts.py" line="430"/>
         <source>Mbps</source>
         <translation>带宽（Mbps）</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="417"/>
+        <location filename="../../ui/pages/contracts.py" line="422"/>
         <source>Named GPUs</source>
         <translation>指定 GPU</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="137"/>
+        <location filename="../../ui/pages/contracts.py" line="139"/>
         <source>New contract</source>
         <translation>新建合同</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="276"/>
+        <location filename="../../ui/pages/contracts.py" line="278"/>
         <source>No subsidiary covers the customer's region: no serving team or response time.</source>
         <translation>没有子公司覆盖该客户所在地区：无服务团队和响应时间。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="156"/>
+        <location filename="../../ui/pages/contracts.py" line="158"/>
         <source>Number</source>
         <translation>编号</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="421"/>
+        <location filename="../../ui/pages/contracts.py" line="426"/>
         <source>Power allowance (kW)</source>
         <translation>功率配额（kW）</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="422"/>
+        <location filename="../../ui/pages/contracts.py" line="427"/>
         <source>Price per kWh over it</source>
         <translation>超出部分每千瓦时单价</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="403"/>
+        <location filename="../../ui/pages/contracts.py" line="408"/>
         <source>Priced</source>
         <translation>计价方式</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="202"/>
+        <location filename="../../ui/pages/contracts.py" line="204"/>
         <source>Quantity</source>
         <translation>数量</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="410"/>
+        <location filename="../../ui/pages/contracts.py" line="415"/>
         <source>Rack</source>
         <translation>机柜</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="688"/>
+        <location filename="../../ui/pages/contracts.py" line="693"/>
         <source>Reload the contract now? Your edits will be lost.</source>
         <translation>现在重新加载合同？您的修改将丢失。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="217"/>
+        <location filename="../../ui/pages/contracts.py" line="219"/>
         <source>Remove item</source>
         <translation>删除条目</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="251"/>
+        <location filename="../../ui/pages/contracts.py" line="253"/>
         <source>Save draft</source>
         <translation>保存草稿</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="278"/>
+        <location filename="../../ui/pages/contracts.py" line="280"/>
         <source>Served by %1 for the customer's region %2 (%3 h response).</source>
         <translation>客户所在地区 %2 由 %1 提供服务（%3 小时响应）。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="420"/>
+        <location filename="../../ui/pages/contracts.py" line="425"/>
         <source>Service end</source>
         <translation>服务结束</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="188"/>
+        <location filename="../../ui/pages/contracts.py" line="190"/>
         <source>Service level</source>
         <translation>服务级别</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="418"/>
+        <location filename="../../ui/pages/contracts.py" line="423"/>
         <source>Service start (handover)</source>
         <translation>服务开始（交付日）</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="177"/>
+        <location filename="../../ui/pages/contracts.py" line="179"/>
         <source>Start *</source>
         <translation>开始 *</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="159"/>
+        <location filename="../../ui/pages/contracts.py" line="161"/>
         <source>Subsidiary *</source>
         <translation>子公司 *</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="409"/>
+        <location filename="../../ui/pages/contracts.py" line="414"/>
         <source>Tax category</source>
         <translation>税目</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="194"/>
+        <location filename="../../ui/pages/contracts.py" line="196"/>
         <source>Terms</source>
         <translation>条款</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="312"/>
+        <location filename="../../ui/pages/contracts.py" line="314"/>
         <source>The items are at %1's sites (%2): %1 signs.</source>
         <translation>项目位于 %1 的站点（%2）：应由 %1 签约。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="308"/>
+        <location filename="../../ui/pages/contracts.py" line="310"/>
         <source>The items are at sites of several subsidiaries (%1: %2); each signs its own contract.</source>
         <translation>各项目分属多个子公司的站点（%1：%2）；应由各子公司分别签约。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="306"/>
+        <location filename="../../ui/pages/contracts.py" line="308"/>
         <source>The signer is the subsidiary operating the site of the racks or GPUs.</source>
         <translation>签约方为机柜或 GPU 所在站点的运营子公司。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="179"/>
+        <location filename="../../ui/pages/contracts.py" line="181"/>
         <source>Title</source>
         <translation>标题</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="412"/>
+        <location filename="../../ui/pages/contracts.py" line="417"/>
         <source>To unit</source>
         <translation>结束 U 位</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="203"/>
+        <location filename="../../ui/pages/contracts.py" line="205"/>
         <source>Unit</source>
         <translation>单位</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="203"/>
+        <location filename="../../ui/pages/contracts.py" line="205"/>
         <source>Unit price</source>
         <translation>单价</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="402"/>
+        <location filename="../../ui/pages/contracts.py" line="407"/>
         <source>Unit price (CNY) *</source>
         <translation>单价（元）*</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="553"/>
+        <location filename="../../ui/pages/contracts.py" line="558"/>
         <source>a number, e.g. 12.5</source>
         <translation>请输入数字，例如 12.5</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="557"/>
+        <location filename="../../ui/pages/contracts.py" line="562"/>
         <source>a whole number</source>
         <translation>请输入整数</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="401"/>
+        <location filename="../../ui/pages/contracts.py" line="406"/>
         <source>for English documents of a Chinese contract; empty: made from the kind and object</source>
         <translation>用于中文合同的英文单据；留空则按类型与对象自动生成</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="650"/>
+        <location filename="../../ui/pages/contracts.py" line="655"/>
         <source>item %1: %2</source>
         <translation>条目 %1：%2</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="566"/>
+        <location filename="../../ui/pages/contracts.py" line="571"/>
         <source>no GPU with serial %1</source>
         <translation>没有序列号为 %1 的 GPU</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="416"/>
+        <location filename="../../ui/pages/contracts.py" line="421"/>
         <source>or named GPUs: serials, comma separated</source>
         <translation>或指定 GPU：序列号，以逗号分隔</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="569"/>
+        <location filename="../../ui/pages/contracts.py" line="574"/>
         <source>required</source>
         <translation>必填</translation>
     </message>
@@ -1074,12 +1074,12 @@
 <context>
     <name>ContractPanel</name>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="784"/>
+        <location filename="../../ui/pages/contracts.py" line="792"/>
         <source>%1 contract %2. The reason goes into the audit trail.</source>
         <translation>%1合同 %2。原因将记入审计日志。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="867"/>
+        <location filename="../../ui/pages/contracts.py" line="875"/>
         <source>A new revision takes over on its effective date; edit its items, then submit it.</source>
         <translation>新版本自生效日起取代原合同；请修改条目后提交审批。</translation>
     </message>
@@ -1088,17 +1088,17 @@
         <translation>生效</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="793"/>
+        <location filename="../../ui/pages/contracts.py" line="801"/>
         <source>Activate %1? Its racks and GPUs are leased to %2 now.</source>
         <translation>确定生效 %1？其机柜和 GPU 将立即租给 %2。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="866"/>
+        <location filename="../../ui/pages/contracts.py" line="874"/>
         <source>Amend %1</source>
         <translation>变更 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="719"/>
+        <location filename="../../ui/pages/contracts.py" line="724"/>
         <source>Amend…</source>
         <translation>变更…</translation>
     </message>
@@ -1107,62 +1107,62 @@
         <translation>批准</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="795"/>
+        <location filename="../../ui/pages/contracts.py" line="803"/>
         <source>Approve %1 for %2?</source>
         <translation>确定批准 %2 的合同 %1？</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="842"/>
+        <location filename="../../ui/pages/contracts.py" line="850"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="821"/>
+        <location filename="../../ui/pages/contracts.py" line="829"/>
         <source>Changed by someone else</source>
         <translation>记录已被他人修改</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="732"/>
+        <location filename="../../ui/pages/contracts.py" line="737"/>
         <source>Chinese</source>
         <translation>中文</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="707"/>
+        <location filename="../../ui/pages/contracts.py" line="712"/>
         <source>Choose a contract</source>
         <translation>请选择合同</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="883"/>
+        <location filename="../../ui/pages/contracts.py" line="891"/>
         <source>Contract %1</source>
         <translation>合同 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="729"/>
+        <location filename="../../ui/pages/contracts.py" line="734"/>
         <source>Customer: %1</source>
         <translation>客户：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="708"/>
+        <location filename="../../ui/pages/contracts.py" line="713"/>
         <source>Description</source>
         <translation>描述</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="717"/>
+        <location filename="../../ui/pages/contracts.py" line="722"/>
         <source>Edit draft…</source>
         <translation>编辑草稿…</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="868"/>
+        <location filename="../../ui/pages/contracts.py" line="876"/>
         <source>Effective date</source>
         <translation>生效日期</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="839"/>
+        <location filename="../../ui/pages/contracts.py" line="847"/>
         <source>End</source>
         <translation>结束</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="732"/>
+        <location filename="../../ui/pages/contracts.py" line="737"/>
         <source>English</source>
         <translation>英文</translation>
     </message>
@@ -1171,37 +1171,37 @@
         <translation>到期</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="794"/>
+        <location filename="../../ui/pages/contracts.py" line="802"/>
         <source>Expire %1? Its racks and GPUs are released to %2's end date.</source>
         <translation>确定使 %1 到期？其机柜和 GPU 将按 %2 的合同结束日释放。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="708"/>
+        <location filename="../../ui/pages/contracts.py" line="713"/>
         <source>Kind</source>
         <translation>类型</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="732"/>
+        <location filename="../../ui/pages/contracts.py" line="737"/>
         <source>Language: %1</source>
         <translation>语言：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="787"/>
+        <location filename="../../ui/pages/contracts.py" line="795"/>
         <source>Last day of service</source>
         <translation>服务最后一天</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="708"/>
+        <location filename="../../ui/pages/contracts.py" line="713"/>
         <source>Price</source>
         <translation>价格</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="720"/>
+        <location filename="../../ui/pages/contracts.py" line="725"/>
         <source>Print / PDF…</source>
         <translation>打印 / PDF…</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="708"/>
+        <location filename="../../ui/pages/contracts.py" line="713"/>
         <source>Quantity</source>
         <translation>数量</translation>
     </message>
@@ -1210,27 +1210,27 @@
         <translation>驳回…</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="822"/>
+        <location filename="../../ui/pages/contracts.py" line="830"/>
         <source>Reload the contract now?</source>
         <translation>现在重新加载合同？</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="841"/>
+        <location filename="../../ui/pages/contracts.py" line="849"/>
         <source>Renew</source>
         <translation>续签</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="834"/>
+        <location filename="../../ui/pages/contracts.py" line="842"/>
         <source>Renew %1</source>
         <translation>续签 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="739"/>
+        <location filename="../../ui/pages/contracts.py" line="744"/>
         <source>Renews %1</source>
         <translation>续签自 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="719"/>
+        <location filename="../../ui/pages/contracts.py" line="724"/>
         <source>Renew…</source>
         <translation>续签…</translation>
     </message>
@@ -1239,22 +1239,22 @@
         <translation>恢复</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="735"/>
+        <location filename="../../ui/pages/contracts.py" line="740"/>
         <source>Revision %1, effective %2</source>
         <translation>第 %1 版，%2 生效</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="709"/>
+        <location filename="../../ui/pages/contracts.py" line="714"/>
         <source>Service start</source>
         <translation>服务开始</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="838"/>
+        <location filename="../../ui/pages/contracts.py" line="846"/>
         <source>Start</source>
         <translation>开始</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="730"/>
+        <location filename="../../ui/pages/contracts.py" line="735"/>
         <source>Status: %1</source>
         <translation>状态：%1</translation>
     </message>
@@ -1267,7 +1267,7 @@
         <translation>暂停…</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="731"/>
+        <location filename="../../ui/pages/contracts.py" line="736"/>
         <source>Term: %1 – %2</source>
         <translation>期限：%1 至 %2</translation>
     </message>
@@ -1276,7 +1276,7 @@
         <translation>终止…</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="815"/>
+        <location filename="../../ui/pages/contracts.py" line="823"/>
         <source>Updating the contract…</source>
         <translation>正在更新合同…</translation>
     </message>
@@ -1284,42 +1284,42 @@
 <context>
     <name>ContractTotals</name>
     <message numerus="yes">
-        <location filename="../../ui/pages/contracts.py" line="118"/>
+        <location filename="../../ui/pages/contracts.py" line="120"/>
         <source>%n item(s) with errors are not counted.</source>
         <translation><numerusform>%n 个有误的项目未计入。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="111"/>
+        <location filename="../../ui/pages/contracts.py" line="113"/>
         <source>In words</source>
         <translation>大写</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="108"/>
+        <location filename="../../ui/pages/contracts.py" line="110"/>
         <source>Monthly recurring</source>
         <translation>月度固定费用</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="108"/>
+        <location filename="../../ui/pages/contracts.py" line="110"/>
         <source>One-off</source>
         <translation>一次性费用</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="110"/>
+        <location filename="../../ui/pages/contracts.py" line="112"/>
         <source>Total (incl. VAT)</source>
         <translation>合同总金额（含税）</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="116"/>
+        <location filename="../../ui/pages/contracts.py" line="118"/>
         <source>Usage (GPU-hours, power over the allowance) is billed as used, on top.</source>
         <translation>另按实际用量计费（GPU 时、超额电量），不含在上述金额内。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="109"/>
+        <location filename="../../ui/pages/contracts.py" line="111"/>
         <source>VAT</source>
         <translation>增值税</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="109"/>
+        <location filename="../../ui/pages/contracts.py" line="111"/>
         <source>Whole term (excl. VAT)</source>
         <translation>合同期总金额（不含税）</translation>
     </message>
@@ -1327,7 +1327,7 @@
 <context>
     <name>ContractsPage</name>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="896"/>
+        <location filename="../../ui/pages/contracts.py" line="904"/>
         <source>New contract…</source>
         <translation>新建合同…</translation>
     </message>
@@ -1526,7 +1526,7 @@
         <translation>添加联系人</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/forms.py" line="184"/>
+        <location filename="../../ui/kit/forms.py" line="185"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
@@ -1546,7 +1546,7 @@
         <translation>联系人（%1）</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/forms.py" line="175"/>
+        <location filename="../../ui/kit/forms.py" line="176"/>
         <source>Details</source>
         <translation>详情</translation>
     </message>
@@ -1556,7 +1556,7 @@
         <translation>电子邮箱</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/forms.py" line="154"/>
+        <location filename="../../ui/kit/forms.py" line="155"/>
         <source>Edit %1</source>
         <translation>编辑%1</translation>
     </message>
@@ -1576,7 +1576,7 @@
         <translation>名称</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/forms.py" line="154"/>
+        <location filename="../../ui/kit/forms.py" line="155"/>
         <source>New %1</source>
         <translation>新建%1</translation>
     </message>
@@ -1601,7 +1601,7 @@
         <translation>删除联系人</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/forms.py" line="183"/>
+        <location filename="../../ui/kit/forms.py" line="184"/>
         <source>Save</source>
         <translation>保存</translation>
     </message>
@@ -2104,7 +2104,7 @@
         <translation>（无）</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/forms.py" line="184"/>
+        <location filename="../../ui/kit/forms.py" line="185"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
@@ -2119,12 +2119,12 @@
         <translation>关闭</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/forms.py" line="175"/>
+        <location filename="../../ui/kit/forms.py" line="176"/>
         <source>Details</source>
         <translation>详情</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/forms.py" line="154"/>
+        <location filename="../../ui/kit/forms.py" line="155"/>
         <source>Edit %1</source>
         <translation>编辑%1</translation>
     </message>
@@ -2144,7 +2144,7 @@
         <translation>历史（%1）</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/forms.py" line="154"/>
+        <location filename="../../ui/kit/forms.py" line="155"/>
         <source>New %1</source>
         <translation>新建%1</translation>
     </message>
@@ -2154,7 +2154,7 @@
         <translation>现在重新加载该记录？您的修改将丢失。</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/forms.py" line="183"/>
+        <location filename="../../ui/kit/forms.py" line="184"/>
         <source>Save</source>
         <translation>保存</translation>
     </message>
@@ -2448,142 +2448,142 @@
 <context>
     <name>FindFreeUnitsDialog</name>
     <message>
-        <location filename="../../ui/pages/freespace.py" line="169"/>
+        <location filename="../../ui/pages/freespace.py" line="170"/>
         <source>%1 or more racks fit; the best %1 are listed. Choose a site or a room to narrow the search.</source>
         <translation>至少 %1 个机柜满足条件；列出最贴合的 %1 个。选择站点或机房以缩小范围。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/freespace.py" line="172"/>
+        <location filename="../../ui/pages/freespace.py" line="173"/>
         <source>%1 rack(s) with %2 contiguous free U, best fit first.</source>
         <translation>%1 个机柜有连续 %2U 空闲，最贴合的在前。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/freespace.py" line="39"/>
+        <location filename="../../ui/pages/freespace.py" line="40"/>
         <source>(any: units only)</source>
         <translation>（任意：只按 U 数）</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/freespace.py" line="64"/>
+        <location filename="../../ui/pages/freespace.py" line="65"/>
         <source>(our own equipment)</source>
         <translation>（本公司设备）</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/freespace.py" line="56"/>
+        <location filename="../../ui/pages/freespace.py" line="57"/>
         <source>(whole fleet)</source>
         <translation>（全部站点）</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/freespace.py" line="67"/>
+        <location filename="../../ui/pages/freespace.py" line="68"/>
         <source>A rack leased to a customer takes only that customer's devices; other customers' reservations are never offered</source>
         <translation>已出租给客户的机柜只放该客户的设备；其他客户预留的 U 位不会列出</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/freespace.py" line="113"/>
+        <location filename="../../ui/pages/freespace.py" line="114"/>
         <source>Close</source>
         <translation>关闭</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/freespace.py" line="53"/>
+        <location filename="../../ui/pages/freespace.py" line="54"/>
         <source>Contiguous units</source>
         <translation>连续 U 数</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/freespace.py" line="47"/>
+        <location filename="../../ui/pages/freespace.py" line="48"/>
         <source>Device type</source>
         <translation>设备型号</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/freespace.py" line="83"/>
+        <location filename="../../ui/pages/freespace.py" line="84"/>
         <source>Face</source>
         <translation>朝向</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/freespace.py" line="34"/>
+        <location filename="../../ui/pages/freespace.py" line="35"/>
         <source>Find free U</source>
         <translation>查找空闲 U 位</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/freespace.py" line="69"/>
+        <location filename="../../ui/pages/freespace.py" line="70"/>
         <source>For</source>
         <translation>用于</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/freespace.py" line="93"/>
+        <location filename="../../ui/pages/freespace.py" line="94"/>
         <source>Free (U)</source>
         <translation>空闲（U）</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/freespace.py" line="76"/>
+        <location filename="../../ui/pages/freespace.py" line="77"/>
         <source>Full depth (both faces free)</source>
         <translation>全深（前后两面均空闲）</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/freespace.py" line="92"/>
+        <location filename="../../ui/pages/freespace.py" line="93"/>
         <source>Lessee</source>
         <translation>承租客户</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/freespace.py" line="175"/>
+        <location filename="../../ui/pages/freespace.py" line="176"/>
         <source>No rack has %1 contiguous free U there.</source>
         <translation>该范围内没有机柜有连续 %1U 空闲。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/freespace.py" line="107"/>
+        <location filename="../../ui/pages/freespace.py" line="108"/>
         <source>Open elevation</source>
         <translation>打开立面图</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/freespace.py" line="110"/>
+        <location filename="../../ui/pages/freespace.py" line="111"/>
         <source>Place a device here…</source>
         <translation>在此上架设备…</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/freespace.py" line="92"/>
+        <location filename="../../ui/pages/freespace.py" line="93"/>
         <source>Rack</source>
         <translation>机柜</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/freespace.py" line="93"/>
+        <location filename="../../ui/pages/freespace.py" line="94"/>
         <source>Range</source>
         <translation>U 位范围</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/freespace.py" line="92"/>
+        <location filename="../../ui/pages/freespace.py" line="93"/>
         <source>Room</source>
         <translation>机房</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/freespace.py" line="60"/>
+        <location filename="../../ui/pages/freespace.py" line="61"/>
         <source>Room %1</source>
         <translation>机房 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/freespace.py" line="85"/>
+        <location filename="../../ui/pages/freespace.py" line="86"/>
         <source>Search</source>
         <translation>搜索</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/freespace.py" line="92"/>
+        <location filename="../../ui/pages/freespace.py" line="93"/>
         <source>Site</source>
         <translation>站点</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/freespace.py" line="58"/>
+        <location filename="../../ui/pages/freespace.py" line="59"/>
         <source>Site %1</source>
         <translation>站点 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/freespace.py" line="44"/>
+        <location filename="../../ui/pages/freespace.py" line="45"/>
         <source>Takes the type's height and depth, and leaves out racks whose power capacity cannot take its typical draw</source>
         <translation>按型号的高度和深度查找，并排除功率容量承受不了其典型功耗的机柜</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/freespace.py" line="61"/>
+        <location filename="../../ui/pages/freespace.py" line="62"/>
         <source>Where</source>
         <translation>范围</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/freespace.py" line="179"/>
+        <location filename="../../ui/pages/freespace.py" line="180"/>
         <source>both faces</source>
         <translation>前后两面</translation>
     </message>
@@ -2591,57 +2591,57 @@
 <context>
     <name>FirstRunWizard</name>
     <message>
-        <location filename="../../ui/shell/startup.py" line="69"/>
+        <location filename="../../ui/shell/startup.py" line="70"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/startup.py" line="68"/>
+        <location filename="../../ui/shell/startup.py" line="69"/>
         <source>Create</source>
         <translation>创建</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/startup.py" line="38"/>
+        <location filename="../../ui/shell/startup.py" line="39"/>
         <source>Create the administrator</source>
         <translation>创建管理员</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/startup.py" line="52"/>
+        <location filename="../../ui/shell/startup.py" line="53"/>
         <source>Display name</source>
         <translation>显示名称</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/startup.py" line="55"/>
+        <location filename="../../ui/shell/startup.py" line="56"/>
         <source>Load the demo data (sites, racks, GPUs, customers, contracts)</source>
         <translation>加载演示数据（站点、机柜、GPU、客户、合同）</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/startup.py" line="51"/>
+        <location filename="../../ui/shell/startup.py" line="52"/>
         <source>Login</source>
         <translation>登录名</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/startup.py" line="53"/>
+        <location filename="../../ui/shell/startup.py" line="54"/>
         <source>Password (8+ characters)</source>
         <translation>密码（至少 8 位）</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/startup.py" line="54"/>
+        <location filename="../../ui/shell/startup.py" line="55"/>
         <source>Repeat password</source>
         <translation>确认密码</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/startup.py" line="74"/>
+        <location filename="../../ui/shell/startup.py" line="75"/>
         <source>The two passwords differ.</source>
         <translation>两次输入的密码不一致。</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/startup.py" line="39"/>
+        <location filename="../../ui/shell/startup.py" line="40"/>
         <source>This database has no users yet. The first user is the administrator.</source>
         <translation>该数据库还没有用户。第一个用户即为管理员。</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/startup.py" line="34"/>
+        <location filename="../../ui/shell/startup.py" line="35"/>
         <source>Welcome to the IDC console</source>
         <translation>欢迎使用 IDC 管理控制台</translation>
     </message>
@@ -2654,7 +2654,7 @@
         <translation>（无）</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/forms.py" line="184"/>
+        <location filename="../../ui/kit/forms.py" line="185"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
@@ -2664,12 +2664,12 @@
         <translation>记录已被他人修改</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/forms.py" line="175"/>
+        <location filename="../../ui/kit/forms.py" line="176"/>
         <source>Details</source>
         <translation>详情</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/forms.py" line="154"/>
+        <location filename="../../ui/kit/forms.py" line="155"/>
         <source>Edit %1</source>
         <translation>编辑%1</translation>
     </message>
@@ -2684,7 +2684,7 @@
         <translation>历史（%1）</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/forms.py" line="154"/>
+        <location filename="../../ui/kit/forms.py" line="155"/>
         <source>New %1</source>
         <translation>新建%1</translation>
     </message>
@@ -2694,7 +2694,7 @@
         <translation>现在重新加载该记录？您的修改将丢失。</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/forms.py" line="183"/>
+        <location filename="../../ui/kit/forms.py" line="184"/>
         <source>Save</source>
         <translation>保存</translation>
     </message>
@@ -2760,7 +2760,7 @@
         <translation>（无）</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/forms.py" line="184"/>
+        <location filename="../../ui/kit/forms.py" line="185"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
@@ -2770,12 +2770,12 @@
         <translation>记录已被他人修改</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/forms.py" line="175"/>
+        <location filename="../../ui/kit/forms.py" line="176"/>
         <source>Details</source>
         <translation>详情</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/forms.py" line="154"/>
+        <location filename="../../ui/kit/forms.py" line="155"/>
         <source>Edit %1</source>
         <translation>编辑%1</translation>
     </message>
@@ -2800,7 +2800,7 @@
         <translation>生命周期（%1）</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/forms.py" line="154"/>
+        <location filename="../../ui/kit/forms.py" line="155"/>
         <source>New %1</source>
         <translation>新建%1</translation>
     </message>
@@ -2815,7 +2815,7 @@
         <translation>现在重新加载该记录？您的修改将丢失。</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/forms.py" line="183"/>
+        <location filename="../../ui/kit/forms.py" line="184"/>
         <source>Save</source>
         <translation>保存</translation>
     </message>
@@ -2868,82 +2868,82 @@
 <context>
     <name>GpuSlotGrid</name>
     <message>
-        <location filename="../../ui/pages/gpuslots.py" line="192"/>
+        <location filename="../../ui/pages/gpuslots.py" line="193"/>
         <source>%1 installed into slot %2.</source>
         <translation>%1 已装入槽位 %2。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/gpuslots.py" line="210"/>
+        <location filename="../../ui/pages/gpuslots.py" line="211"/>
         <source>%1 moved from slot %2 to slot %3.</source>
         <translation>%1 已从槽位 %2 移到槽位 %3。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/gpuslots.py" line="105"/>
+        <location filename="../../ui/pages/gpuslots.py" line="106"/>
         <source>%1 of %2 slots hold a GPU.</source>
         <translation>%2 个槽位中有 %1 个已装 GPU。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/gpuslots.py" line="200"/>
+        <location filename="../../ui/pages/gpuslots.py" line="201"/>
         <source>%1 removed from slot %2 to stock.</source>
         <translation>%1 已从槽位 %2 拆下入库。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/gpuslots.py" line="124"/>
+        <location filename="../../ui/pages/gpuslots.py" line="125"/>
         <source>(empty)</source>
         <translation>（空）</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/gpuslots.py" line="168"/>
+        <location filename="../../ui/pages/gpuslots.py" line="169"/>
         <source>Changed by someone else: %1 The slots were reloaded.</source>
         <translation>记录已被他人修改：%1 已重新载入槽位。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/gpuslots.py" line="47"/>
+        <location filename="../../ui/pages/gpuslots.py" line="48"/>
         <source>From stock</source>
         <translation>库存 GPU</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/gpuslots.py" line="53"/>
+        <location filename="../../ui/pages/gpuslots.py" line="54"/>
         <source>Install into slot</source>
         <translation>装入槽位</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/gpuslots.py" line="69"/>
+        <location filename="../../ui/pages/gpuslots.py" line="70"/>
         <source>Move</source>
         <translation>变更</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/gpuslots.py" line="65"/>
+        <location filename="../../ui/pages/gpuslots.py" line="66"/>
         <source>Move to slot</source>
         <translation>移到槽位</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/gpuslots.py" line="77"/>
+        <location filename="../../ui/pages/gpuslots.py" line="78"/>
         <source>Reason</source>
         <translation>原因</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/gpuslots.py" line="60"/>
+        <location filename="../../ui/pages/gpuslots.py" line="61"/>
         <source>Remove to stock</source>
         <translation>拆下入库</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/gpuslots.py" line="117"/>
+        <location filename="../../ui/pages/gpuslots.py" line="118"/>
         <source>Slot %1</source>
         <translation>槽位 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/gpuslots.py" line="101"/>
+        <location filename="../../ui/pages/gpuslots.py" line="102"/>
         <source>This device no longer exists.</source>
         <translation>该设备已不存在。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/gpuslots.py" line="107"/>
+        <location filename="../../ui/pages/gpuslots.py" line="108"/>
         <source>This server takes %1 GPUs.</source>
         <translation>该服务器使用 %1 GPU。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/gpuslots.py" line="80"/>
+        <location filename="../../ui/pages/gpuslots.py" line="81"/>
         <source>goes into the audit trail</source>
         <translation>将记入审计日志</translation>
     </message>
@@ -3012,47 +3012,47 @@
 <context>
     <name>HistoryView</name>
     <message>
-        <location filename="../../ui/kit/history.py" line="96"/>
+        <location filename="../../ui/kit/history.py" line="97"/>
         <source>%1 of %2 events, newest first</source>
         <translation>%1 / 共 %2 条事件，最新在前</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/history.py" line="30"/>
+        <location filename="../../ui/kit/history.py" line="31"/>
         <source>Action</source>
         <translation>操作</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/history.py" line="31"/>
+        <location filename="../../ui/kit/history.py" line="32"/>
         <source>Changes</source>
         <translation>变更</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/history.py" line="45"/>
+        <location filename="../../ui/kit/history.py" line="46"/>
         <source>Event detail…</source>
         <translation>事件详情…</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/history.py" line="97"/>
+        <location filename="../../ui/kit/history.py" line="98"/>
         <source>No audit events for this record.</source>
         <translation>该记录没有审计事件。</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/history.py" line="41"/>
+        <location filename="../../ui/kit/history.py" line="42"/>
         <source>Older events</source>
         <translation>更早的事件</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/history.py" line="31"/>
+        <location filename="../../ui/kit/history.py" line="32"/>
         <source>Reason</source>
         <translation>原因</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/history.py" line="30"/>
+        <location filename="../../ui/kit/history.py" line="31"/>
         <source>Time</source>
         <translation>时间</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/history.py" line="30"/>
+        <location filename="../../ui/kit/history.py" line="31"/>
         <source>User</source>
         <translation>用户</translation>
     </message>
@@ -3186,37 +3186,37 @@
 <context>
     <name>ListPage</name>
     <message>
-        <location filename="../../ui/kit/listview.py" line="334"/>
+        <location filename="../../ui/kit/listview.py" line="335"/>
         <source>%1 contains (empty: no filter):</source>
         <translation>%1包含（留空表示不筛选）：</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/listview.py" line="544"/>
+        <location filename="../../ui/kit/listview.py" line="543"/>
         <source>%1 moved, %2 refused:</source>
         <translation>已变更 %1 个，拒绝 %2 个：</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/listview.py" line="210"/>
+        <location filename="../../ui/kit/listview.py" line="211"/>
         <source>%1 of %2</source>
         <translation>%1 / 共 %2</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/listview.py" line="212"/>
+        <location filename="../../ui/kit/listview.py" line="213"/>
         <source>%1 rows</source>
         <translation>共 %1 行</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/listview.py" line="207"/>
+        <location filename="../../ui/kit/listview.py" line="208"/>
         <source>%1+ of %2, counting…</source>
         <translation>%1+ / 共 %2，正在计数…</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/listview.py" line="108"/>
+        <location filename="../../ui/kit/listview.py" line="109"/>
         <source>%1: all</source>
         <translation>%1：全部</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/listview.py" line="498"/>
+        <location filename="../../ui/kit/listview.py" line="497"/>
         <source>A reason is required.</source>
         <translation>必须填写原因。</translation>
     </message>
@@ -3226,7 +3226,7 @@
         <translation>CSV (*.csv)</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/listview.py" line="115"/>
+        <location filename="../../ui/kit/listview.py" line="116"/>
         <source>Clear filters</source>
         <translation>清除筛选</translation>
     </message>
@@ -3236,17 +3236,17 @@
         <translation>复制</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/listview.py" line="231"/>
+        <location filename="../../ui/kit/listview.py" line="232"/>
         <source>Could not read the list: %1</source>
         <translation>无法读取列表：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/listview.py" line="557"/>
+        <location filename="../../ui/kit/listview.py" line="556"/>
         <source>Excel (*.xlsx);;CSV (*.csv)</source>
         <translation>Excel (*.xlsx);;CSV (*.csv)</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/listview.py" line="556"/>
+        <location filename="../../ui/kit/listview.py" line="555"/>
         <source>Export</source>
         <translation>导出</translation>
     </message>
@@ -3261,32 +3261,32 @@
         <translation>导出所选…</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/listview.py" line="569"/>
+        <location filename="../../ui/kit/listview.py" line="568"/>
         <source>Exporting…</source>
         <translation>正在导出…</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/listview.py" line="183"/>
+        <location filename="../../ui/kit/listview.py" line="184"/>
         <source>Export…</source>
         <translation>导出…</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/listview.py" line="94"/>
+        <location filename="../../ui/kit/listview.py" line="95"/>
         <source>Filter (Ctrl+F): code, name, serial, customer…</source>
         <translation>筛选（Ctrl+F）：编码、名称、序列号、客户…</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/listview.py" line="333"/>
+        <location filename="../../ui/kit/listview.py" line="334"/>
         <source>Filter by %1</source>
         <translation>按%1筛选</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/listview.py" line="288"/>
+        <location filename="../../ui/kit/listview.py" line="289"/>
         <source>Filtered by %1</source>
         <translation>筛选条件：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/listview.py" line="218"/>
+        <location filename="../../ui/kit/listview.py" line="219"/>
         <source>Filtering %1 rows…</source>
         <translation>正在筛选 %1 行…</translation>
     </message>
@@ -3296,69 +3296,69 @@
         <translation>历史…</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/listview.py" line="185"/>
+        <location filename="../../ui/kit/listview.py" line="186"/>
         <source>Import…</source>
         <translation>导入…</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/listview.py" line="182"/>
+        <location filename="../../ui/kit/listview.py" line="183"/>
         <source>Lifecycle move…</source>
         <translation>生命周期变更…</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/listview.py" line="546"/>
+        <location filename="../../ui/kit/listview.py" line="545"/>
         <source>Moving GPUs…</source>
         <translation>正在变更 GPU 状态…</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/listview.py" line="177"/>
+        <location filename="../../ui/kit/listview.py" line="178"/>
         <source>New</source>
         <translation>新建</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/listview.py" line="342"/>
+        <location filename="../../ui/kit/listview.py" line="343"/>
         <source>No records match these filters. Clear or change them to see more.</source>
         <translation>没有符合这些筛选条件的记录。清除或修改筛选条件以查看更多。</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/listview.py" line="343"/>
+        <location filename="../../ui/kit/listview.py" line="344"/>
         <source>Nothing here yet.</source>
         <translation>这里还没有记录。</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/listview.py" line="178"/>
+        <location filename="../../ui/kit/listview.py" line="179"/>
         <source>Open</source>
         <translation>打开</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/listview.py" line="186"/>
+        <location filename="../../ui/kit/listview.py" line="187"/>
         <source>Refresh</source>
         <translation>刷新</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/listview.py" line="180"/>
+        <location filename="../../ui/kit/listview.py" line="181"/>
         <source>Retire</source>
         <translation>退役</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/listview.py" line="493"/>
+        <location filename="../../ui/kit/listview.py" line="492"/>
         <source>Retire %1 selected record(s)? This is recorded in the audit trail.
 Reason:</source>
         <translation>确定退役所选 %1 条记录？此操作将记入审计日志。
 原因：</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/listview.py" line="507"/>
+        <location filename="../../ui/kit/listview.py" line="506"/>
         <source>Retiring…</source>
         <translation>正在退役…</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/listview.py" line="543"/>
+        <location filename="../../ui/kit/listview.py" line="542"/>
         <source>Some GPUs were not moved</source>
         <translation>部分 GPU 未变更</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/listview.py" line="218"/>
+        <location filename="../../ui/kit/listview.py" line="219"/>
         <source>Sorting %1 rows…</source>
         <translation>正在排序 %1 行…</translation>
     </message>
@@ -3366,32 +3366,32 @@ Reason:</source>
 <context>
     <name>LoginDialog</name>
     <message>
-        <location filename="../../ui/shell/startup.py" line="117"/>
+        <location filename="../../ui/shell/startup.py" line="118"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/startup.py" line="100"/>
+        <location filename="../../ui/shell/startup.py" line="101"/>
         <source>Database: %1</source>
         <translation>数据库：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/startup.py" line="98"/>
+        <location filename="../../ui/shell/startup.py" line="99"/>
         <source>Log in</source>
         <translation>登录</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/startup.py" line="107"/>
+        <location filename="../../ui/shell/startup.py" line="108"/>
         <source>Login</source>
         <translation>登录名</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/startup.py" line="128"/>
+        <location filename="../../ui/shell/startup.py" line="130"/>
         <source>Login failed: unknown user, disabled account or wrong password.</source>
         <translation>登录失败：用户不存在、账号已停用或密码错误。</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/startup.py" line="108"/>
+        <location filename="../../ui/shell/startup.py" line="109"/>
         <source>Password</source>
         <translation>密码</translation>
     </message>
@@ -3800,12 +3800,12 @@ Reason:</source>
 <context>
     <name>Operation</name>
     <message>
-        <location filename="../../ui/shell/operations.py" line="218"/>
+        <location filename="../../ui/shell/operations.py" line="226"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/operations.py" line="218"/>
+        <location filename="../../ui/shell/operations.py" line="226"/>
         <source>Working…</source>
         <translation>处理中…</translation>
     </message>
@@ -3831,12 +3831,12 @@ Reason:</source>
 <context>
     <name>OrderDialog</name>
     <message>
-        <location filename="../../ui/pages/rackforms.py" line="41"/>
+        <location filename="../../ui/pages/rackforms.py" line="42"/>
         <source>(none)</source>
         <translation>（无）</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/rackforms.py" line="47"/>
+        <location filename="../../ui/pages/rackforms.py" line="48"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
@@ -3931,7 +3931,7 @@ Reason:</source>
         <translation>请填写客户的机柜</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/xconnects.py" line="280"/>
+        <location filename="../../ui/pages/xconnects.py" line="279"/>
         <source>the contract has items 1 to %1</source>
         <translation>该合同的项目序号为 1 至 %1</translation>
     </message>
@@ -4186,87 +4186,87 @@ Reason:</source>
 <context>
     <name>PdfPreviewDialog</name>
     <message>
-        <location filename="../../ui/kit/pdfpreview.py" line="133"/>
+        <location filename="../../ui/kit/pdfpreview.py" line="135"/>
         <source>%1 cannot be shown: %2</source>
         <translation>无法显示 %1：%2</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/pdfpreview.py" line="78"/>
+        <location filename="../../ui/kit/pdfpreview.py" line="80"/>
         <source>Close</source>
         <translation>关闭</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/pdfpreview.py" line="264"/>
+        <location filename="../../ui/kit/pdfpreview.py" line="267"/>
         <source>Could not save: %1</source>
         <translation>无法保存：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/pdfpreview.py" line="72"/>
+        <location filename="../../ui/kit/pdfpreview.py" line="74"/>
         <source>Fit width</source>
         <translation>适合宽度</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/pdfpreview.py" line="65"/>
+        <location filename="../../ui/kit/pdfpreview.py" line="67"/>
         <source>Next page</source>
         <translation>下一页</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/pdfpreview.py" line="119"/>
+        <location filename="../../ui/kit/pdfpreview.py" line="121"/>
         <source>Open in viewer…</source>
         <translation>用查看器打开…</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/pdfpreview.py" line="257"/>
+        <location filename="../../ui/kit/pdfpreview.py" line="259"/>
         <source>PDF files (*.pdf)</source>
         <translation>PDF 文件 (*.pdf)</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/pdfpreview.py" line="64"/>
+        <location filename="../../ui/kit/pdfpreview.py" line="66"/>
         <source>Previous page</source>
         <translation>上一页</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/pdfpreview.py" line="77"/>
+        <location filename="../../ui/kit/pdfpreview.py" line="79"/>
         <source>Print…</source>
         <translation>打印…</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/pdfpreview.py" line="256"/>
+        <location filename="../../ui/kit/pdfpreview.py" line="258"/>
         <source>Save PDF as</source>
         <translation>PDF 另存为</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/pdfpreview.py" line="76"/>
+        <location filename="../../ui/kit/pdfpreview.py" line="78"/>
         <source>Save as…</source>
         <translation>另存为…</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/pdfpreview.py" line="112"/>
+        <location filename="../../ui/kit/pdfpreview.py" line="114"/>
         <source>The PDF preview needs Qt's PDF module (the PySide6_Pdf package). You can still save the document or open it in your PDF viewer.</source>
         <translation>PDF 预览需要 Qt 的 PDF 模块（PySide6_Pdf）。您仍可保存文档或用 PDF 查看器打开。</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/pdfpreview.py" line="225"/>
+        <location filename="../../ui/kit/pdfpreview.py" line="227"/>
         <source>The printer could not be started.</source>
         <translation>无法启动打印机。</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/pdfpreview.py" line="73"/>
+        <location filename="../../ui/kit/pdfpreview.py" line="75"/>
         <source>Whole page</source>
         <translation>整页</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/pdfpreview.py" line="70"/>
+        <location filename="../../ui/kit/pdfpreview.py" line="72"/>
         <source>Zoom in</source>
         <translation>放大</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/pdfpreview.py" line="69"/>
+        <location filename="../../ui/kit/pdfpreview.py" line="71"/>
         <source>Zoom out</source>
         <translation>缩小</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/pdfpreview.py" line="164"/>
+        <location filename="../../ui/kit/pdfpreview.py" line="166"/>
         <source>of %1</source>
         <translation>/ %1</translation>
     </message>
@@ -4274,82 +4274,82 @@ Reason:</source>
 <context>
     <name>PlaceDeviceDialog</name>
     <message>
-        <location filename="../../ui/pages/rackforms.py" line="41"/>
+        <location filename="../../ui/pages/rackforms.py" line="42"/>
         <source>(none)</source>
         <translation>（无）</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/rackforms.py" line="47"/>
+        <location filename="../../ui/pages/rackforms.py" line="48"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/rackforms.py" line="99"/>
+        <location filename="../../ui/pages/rackforms.py" line="100"/>
         <source>Device type *</source>
         <translation>设备型号 *</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/rackforms.py" line="108"/>
+        <location filename="../../ui/pages/rackforms.py" line="109"/>
         <source>Face</source>
         <translation>朝向</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/rackforms.py" line="100"/>
+        <location filename="../../ui/pages/rackforms.py" line="101"/>
         <source>Name *</source>
         <translation>名称 *</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/rackforms.py" line="110"/>
+        <location filename="../../ui/pages/rackforms.py" line="111"/>
         <source>Override the power budget</source>
         <translation>超出功率预算</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/rackforms.py" line="102"/>
+        <location filename="../../ui/pages/rackforms.py" line="103"/>
         <source>Owner</source>
         <translation>所有者</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/rackforms.py" line="117"/>
+        <location filename="../../ui/pages/rackforms.py" line="118"/>
         <source>Place</source>
         <translation>放置</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/rackforms.py" line="98"/>
+        <location filename="../../ui/pages/rackforms.py" line="99"/>
         <source>Place a device in %1</source>
         <translation>在 %1 放置设备</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/rackforms.py" line="114"/>
+        <location filename="../../ui/pages/rackforms.py" line="115"/>
         <source>Place even if the rack's typical power would exceed its capacity</source>
         <translation>即使机柜典型功耗超出容量也放置</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/rackforms.py" line="109"/>
+        <location filename="../../ui/pages/rackforms.py" line="110"/>
         <source>Position (lowest U)</source>
         <translation>位置（最低 U 位）</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/rackforms.py" line="110"/>
+        <location filename="../../ui/pages/rackforms.py" line="111"/>
         <source>Power</source>
         <translation>功率</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/rackforms.py" line="111"/>
+        <location filename="../../ui/pages/rackforms.py" line="112"/>
         <source>Reason for the override</source>
         <translation>超限原因</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/rackforms.py" line="101"/>
+        <location filename="../../ui/pages/rackforms.py" line="102"/>
         <source>Serial</source>
         <translation>序列号</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/rackforms.py" line="127"/>
+        <location filename="../../ui/pages/rackforms.py" line="128"/>
         <source>U%1 is leased to %2: only %2's devices go there</source>
         <translation>U%1 已租给 %2：只能放入 %2 的设备</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/rackforms.py" line="136"/>
+        <location filename="../../ui/pages/rackforms.py" line="137"/>
         <source>a number, e.g. 12.5</source>
         <translation>请输入数字，例如 12.5</translation>
     </message>
@@ -4357,202 +4357,202 @@ Reason:</source>
 <context>
     <name>PowerView</name>
     <message>
-        <location filename="../../ui/pages/power.py" line="83"/>
+        <location filename="../../ui/widgets/power_bar.py" line="80"/>
         <source>%1 %2 A: %3 kW now, %4 kW if the other side is lost; limit %5 kW (%6%)</source>
         <translation>%1 %2 A：当前 %3 kW，另一路失电时 %4 kW；限值 %5 kW（%6%）</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/power.py" line="168"/>
+        <location filename="../../ui/pages/power.py" line="92"/>
         <source>%1: %2 kW typical · N redundancy: %3</source>
         <translation>%1：典型功耗 %2 kW · N 冗余：%3</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/power.py" line="80"/>
+        <location filename="../../ui/widgets/power_bar.py" line="77"/>
         <source>%1: %2 of %3 kW (%4%)</source>
         <translation>%1：%2 / %3 kW（%4%）</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../ui/pages/power.py" line="177"/>
+        <location filename="../../ui/pages/power.py" line="101"/>
         <source>%n device(s) not plugged into a PDU: counted on every feed of the rack</source>
         <translation><numerusform>%n 台设备未接入 PDU：按本柜所有回路均摊计算</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../ui/pages/power.py" line="95"/>
+        <location filename="../../ui/widgets/power_bar.py" line="92"/>
         <source>%n feed(s) over the limit</source>
         <translation><numerusform>%n 路回路超限</numerusform></translation>
     </message>
     <message>
-        <location filename="../../ui/pages/power.py" line="152"/>
+        <location filename="../../ui/pages/power.py" line="76"/>
         <source>A kW</source>
         <translation>A 路 kW</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/power.py" line="218"/>
+        <location filename="../../ui/pages/power.py" line="142"/>
         <source>Amperage</source>
         <translation>电流</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/power.py" line="152"/>
+        <location filename="../../ui/pages/power.py" line="76"/>
         <source>B kW</source>
         <translation>B 路 kW</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/power.py" line="138"/>
+        <location filename="../../ui/pages/power.py" line="62"/>
         <source>Breaker</source>
         <translation>断路器</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/power.py" line="146"/>
+        <location filename="../../ui/pages/power.py" line="70"/>
         <source>Device</source>
         <translation>设备</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/power.py" line="138"/>
+        <location filename="../../ui/pages/power.py" line="62"/>
         <source>Feed</source>
         <translation>回路</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/power.py" line="42"/>
+        <location filename="../../ui/widgets/power_bar.py" line="41"/>
         <source>Feed %1 (%2) carries %3 kW, over %4% of its %5 A breaker (%6 kW)</source>
         <translation>回路 %1（%2）负载 %3 kW，超过其 %5 A 断路器的 %4%（%6 kW）</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/power.py" line="219"/>
+        <location filename="../../ui/pages/power.py" line="143"/>
         <source>Feeds</source>
         <translation>回路</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/power.py" line="139"/>
+        <location filename="../../ui/pages/power.py" line="63"/>
         <source>Limit kW</source>
         <translation>限值 kW</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/power.py" line="138"/>
+        <location filename="../../ui/pages/power.py" line="62"/>
         <source>Load %</source>
         <translation>负载率 %</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/power.py" line="138"/>
+        <location filename="../../ui/pages/power.py" line="62"/>
         <source>Load kW</source>
         <translation>负载 kW</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/power.py" line="224"/>
+        <location filename="../../ui/pages/power.py" line="148"/>
         <source>Max utilisation</source>
         <translation>最大利用率</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/power.py" line="152"/>
+        <location filename="../../ui/pages/power.py" line="76"/>
         <source>N redundancy</source>
         <translation>N 冗余</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/power.py" line="93"/>
+        <location filename="../../ui/widgets/power_bar.py" line="90"/>
         <source>N redundancy: %1</source>
         <translation>N 冗余：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/power.py" line="139"/>
+        <location filename="../../ui/pages/power.py" line="63"/>
         <source>On failover kW</source>
         <translation>切换后 kW</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/power.py" line="146"/>
+        <location filename="../../ui/pages/power.py" line="70"/>
         <source>Outlet</source>
         <translation>插座</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/power.py" line="146"/>
+        <location filename="../../ui/pages/power.py" line="70"/>
         <source>PDU</source>
         <translation>PDU 配电单元</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/power.py" line="218"/>
+        <location filename="../../ui/pages/power.py" line="142"/>
         <source>Panel</source>
         <translation>配电柜</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/power.py" line="222"/>
+        <location filename="../../ui/pages/power.py" line="146"/>
         <source>Panels</source>
         <translation>配电柜</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/power.py" line="218"/>
+        <location filename="../../ui/pages/power.py" line="142"/>
         <source>Phase</source>
         <translation>相制</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/power.py" line="213"/>
+        <location filename="../../ui/pages/power.py" line="137"/>
         <source>Power panels and feeds</source>
         <translation>配电柜与回路</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/power.py" line="155"/>
+        <location filename="../../ui/pages/power.py" line="79"/>
         <source>Power panels and feeds…</source>
         <translation>配电柜与回路…</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/power.py" line="152"/>
+        <location filename="../../ui/pages/power.py" line="76"/>
         <source>Rack</source>
         <translation>机柜</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/power.py" line="218"/>
+        <location filename="../../ui/pages/power.py" line="142"/>
         <source>Room</source>
         <translation>机房</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/power.py" line="184"/>
+        <location filename="../../ui/pages/power.py" line="108"/>
         <source>Room %1: %2 kW; redundant %3, failing %4, one side only %5, no feeds %6</source>
         <translation>机房 %1：%2 kW；冗余满足 %3，不满足 %4，仅单路 %5，无回路 %6</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/power.py" line="138"/>
+        <location filename="../../ui/pages/power.py" line="62"/>
         <source>Side</source>
         <translation>路别</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/power.py" line="218"/>
+        <location filename="../../ui/pages/power.py" line="142"/>
         <source>Site</source>
         <translation>站点</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/power.py" line="139"/>
+        <location filename="../../ui/pages/power.py" line="63"/>
         <source>Sold to</source>
         <translation>售予合同</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/power.py" line="138"/>
+        <location filename="../../ui/pages/power.py" line="62"/>
         <source>Status</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/power.py" line="146"/>
+        <location filename="../../ui/pages/power.py" line="70"/>
         <source>Supply</source>
         <translation>电源</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/power.py" line="223"/>
+        <location filename="../../ui/pages/power.py" line="147"/>
         <source>Type</source>
         <translation>类型</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/power.py" line="219"/>
+        <location filename="../../ui/pages/power.py" line="143"/>
         <source>UPS</source>
         <translation>UPS 不间断电源</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/power.py" line="218"/>
+        <location filename="../../ui/pages/power.py" line="142"/>
         <source>Voltage</source>
         <translation>电压</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/power.py" line="53"/>
+        <location filename="../../ui/widgets/power_bar.py" line="52"/>
         <source>With %1 lost, %2 kW of devices plugged into it only would go dark</source>
         <translation>%1失电时，仅接该路的设备 %2 kW 将断电</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/power.py" line="49"/>
+        <location filename="../../ui/widgets/power_bar.py" line="48"/>
         <source>With %1 lost, feed %2 would carry %3 kW, over its limit of %4 kW</source>
         <translation>%1失电时，回路 %2 将承载 %3 kW，超过限值 %4 kW</translation>
     </message>
@@ -4643,147 +4643,147 @@ Reason:</source>
 <context>
     <name>RackElevationView</name>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="106"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="96"/>
         <source>%1 (full depth)</source>
         <translation>%1（全深）</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="377"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="367"/>
         <source>%1 · leased to %2</source>
         <translation>%1 · 租给 %2</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="140"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="130"/>
         <source>%1, %2 face%3</source>
         <translation>%1，%2面%3</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../ui/widgets/rack_elevation.py" line="402"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="392"/>
         <source>%n U free</source>
         <translation><numerusform>空闲 %n U</numerusform></translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="141"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="131"/>
         <source>, full depth</source>
         <translation>，全深</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="606"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="595"/>
         <source>Cancel the reservation for %1 (U%2–U%3)…</source>
         <translation>取消 %1 的预留（U%2–U%3）…</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="360"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="350"/>
         <source>Choose a rack to see its elevation</source>
         <translation>选择机柜以查看立面图</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="101"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="91"/>
         <source>Fleet</source>
         <translation>自有</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="396"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="386"/>
         <source>Front</source>
         <translation>前面</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="385"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="375"/>
         <source>Leased %1 U · reserved %2 U · used %3 U · free %4 U</source>
         <translation>已租 %1 U · 预留 %2 U · 已用 %3 U · 空闲 %4 U</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="476"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="466"/>
         <source>Leased to %1, U%2–U%3, %4 to %5</source>
         <translation>租给 %1，U%2–U%3，%4 至 %5</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="491"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="481"/>
         <source>Leased: %1</source>
         <translation>已租：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="462"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="452"/>
         <source>Not mounted (0U or no position): %1</source>
         <translation>未上架（0U 或无位置）：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="555"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="544"/>
         <source>Open %1</source>
         <translation>打开 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="139"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="129"/>
         <source>Owner: %1</source>
         <translation>所有者：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="576"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="565"/>
         <source>Place a device at U%1 (%2)…</source>
         <translation>在 U%1（%2）放置设备…</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="575"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="564"/>
         <source>Place a device of %3 at U%1 (%2)…</source>
         <translation>在 U%1（%2）放置 %3 的设备…</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="511"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="500"/>
         <source>Power: %1 of %2 kW typical (%3%)</source>
         <translation>功率：典型 %1 / %2 kW（%3%）</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="396"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="386"/>
         <source>Rear</source>
         <translation>后面</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="580"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="569"/>
         <source>Reserve U%1 (%2)…</source>
         <translation>预留 U%1（%2）…</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="584"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="573"/>
         <source>Reserve the free block U%1–U%2 (%3)…</source>
         <translation>预留空闲区段 U%1–U%2（%3）…</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="435"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="425"/>
         <source>Reserved for %1, U%2–U%3, %4 to %5</source>
         <translation>为 %1 预留，U%2–U%3，%4 至 %5</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="438"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="428"/>
         <source>Reserved: %1</source>
         <translation>已预留：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="142"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="132"/>
         <source>Status: %1</source>
         <translation>状态：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="143"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="133"/>
         <source>Typical power: %1 W</source>
         <translation>典型功率：%1 W</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="480"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="470"/>
         <source>cage %1</source>
         <translation>笼位 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="570"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="559"/>
         <source>front</source>
         <translation>前面</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="434"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="424"/>
         <source>open-ended</source>
         <translation>长期</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="570"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="559"/>
         <source>rear</source>
         <translation>后面</translation>
     </message>
@@ -4791,177 +4791,177 @@ Reason:</source>
 <context>
     <name>RackPanel</name>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="106"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="96"/>
         <source>%1 (full depth)</source>
         <translation>%1（全深）</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="377"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="367"/>
         <source>%1 · leased to %2</source>
         <translation>%1 · 租给 %2</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="140"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="130"/>
         <source>%1, %2 face%3</source>
         <translation>%1，%2面%3</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../ui/widgets/rack_elevation.py" line="402"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="392"/>
         <source>%n U free</source>
         <translation><numerusform>空闲 %n U</numerusform></translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="141"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="131"/>
         <source>, full depth</source>
         <translation>，全深</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="696"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="685"/>
         <source>Cancel reservation</source>
         <translation>取消预留</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="606"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="595"/>
         <source>Cancel the reservation for %1 (U%2–U%3)…</source>
         <translation>取消 %1 的预留（U%2–U%3）…</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="674"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="663"/>
         <source>Changed by someone else</source>
         <translation>记录已被他人修改</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="360"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="350"/>
         <source>Choose a rack to see its elevation</source>
         <translation>选择机柜以查看立面图</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="101"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="91"/>
         <source>Fleet</source>
         <translation>自有</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="396"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="386"/>
         <source>Front</source>
         <translation>前面</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="385"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="375"/>
         <source>Leased %1 U · reserved %2 U · used %3 U · free %4 U</source>
         <translation>已租 %1 U · 预留 %2 U · 已用 %3 U · 空闲 %4 U</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="476"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="466"/>
         <source>Leased to %1, U%2–U%3, %4 to %5</source>
         <translation>租给 %1，U%2–U%3，%4 至 %5</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="491"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="481"/>
         <source>Leased: %1</source>
         <translation>已租：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="709"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="698"/>
         <source>Move refused</source>
         <translation>移动被拒绝</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="462"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="452"/>
         <source>Not mounted (0U or no position): %1</source>
         <translation>未上架（0U 或无位置）：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="555"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="544"/>
         <source>Open %1</source>
         <translation>打开 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="139"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="129"/>
         <source>Owner: %1</source>
         <translation>所有者：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="576"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="565"/>
         <source>Place a device at U%1 (%2)…</source>
         <translation>在 U%1（%2）放置设备…</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="575"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="564"/>
         <source>Place a device of %3 at U%1 (%2)…</source>
         <translation>在 U%1（%2）放置 %3 的设备…</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="511"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="500"/>
         <source>Power: %1 of %2 kW typical (%3%)</source>
         <translation>功率：典型 %1 / %2 kW（%3%）</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="396"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="386"/>
         <source>Rear</source>
         <translation>后面</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="703"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="692"/>
         <source>Reservation not cancelled</source>
         <translation>预留未取消</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="580"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="569"/>
         <source>Reserve U%1 (%2)…</source>
         <translation>预留 U%1（%2）…</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="584"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="573"/>
         <source>Reserve the free block U%1–U%2 (%3)…</source>
         <translation>预留空闲区段 U%1–U%2（%3）…</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="435"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="425"/>
         <source>Reserved for %1, U%2–U%3, %4 to %5</source>
         <translation>为 %1 预留，U%2–U%3，%4 至 %5</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="438"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="428"/>
         <source>Reserved: %1</source>
         <translation>已预留：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="142"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="132"/>
         <source>Status: %1</source>
         <translation>状态：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="683"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="672"/>
         <source>The move failed: %1</source>
         <translation>移动失败：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="143"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="133"/>
         <source>Typical power: %1 W</source>
         <translation>典型功率：%1 W</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="697"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="686"/>
         <source>Why is the reservation cancelled?</source>
         <translation>取消预留的原因？</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="480"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="470"/>
         <source>cage %1</source>
         <translation>笼位 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="570"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="559"/>
         <source>front</source>
         <translation>前面</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="434"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="424"/>
         <source>open-ended</source>
         <translation>长期</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="570"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="559"/>
         <source>rear</source>
         <translation>后面</translation>
     </message>
@@ -4969,27 +4969,27 @@ Reason:</source>
 <context>
     <name>ReasonDialog</name>
     <message>
-        <location filename="../../ui/kit/dialogs.py" line="326"/>
+        <location filename="../../ui/kit/dialogs.py" line="328"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/dialogs.py" line="338"/>
+        <location filename="../../ui/kit/dialogs.py" line="340"/>
         <source>Give a reason: it goes into the audit trail.</source>
         <translation>请填写原因：它将记入审计日志。</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/dialogs.py" line="325"/>
+        <location filename="../../ui/kit/dialogs.py" line="327"/>
         <source>OK</source>
         <translation>确定</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/dialogs.py" line="317"/>
+        <location filename="../../ui/kit/dialogs.py" line="319"/>
         <source>Reason *</source>
         <translation>原因 *</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/dialogs.py" line="317"/>
+        <location filename="../../ui/kit/dialogs.py" line="319"/>
         <source>Text</source>
         <translation>内容</translation>
     </message>
@@ -5166,52 +5166,52 @@ Reason:</source>
 <context>
     <name>ReserveDialog</name>
     <message>
-        <location filename="../../ui/pages/rackforms.py" line="41"/>
+        <location filename="../../ui/pages/rackforms.py" line="42"/>
         <source>(none)</source>
         <translation>（无）</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/rackforms.py" line="47"/>
+        <location filename="../../ui/pages/rackforms.py" line="48"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/rackforms.py" line="158"/>
+        <location filename="../../ui/pages/rackforms.py" line="159"/>
         <source>Customer *</source>
         <translation>客户 *</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/rackforms.py" line="161"/>
+        <location filename="../../ui/pages/rackforms.py" line="162"/>
         <source>Empty: open-ended</source>
         <translation>留空表示长期</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/rackforms.py" line="159"/>
+        <location filename="../../ui/pages/rackforms.py" line="160"/>
         <source>From *</source>
         <translation>开始 *</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/rackforms.py" line="162"/>
+        <location filename="../../ui/pages/rackforms.py" line="163"/>
         <source>Note</source>
         <translation>备注</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/rackforms.py" line="163"/>
+        <location filename="../../ui/pages/rackforms.py" line="164"/>
         <source>Reserve</source>
         <translation>预留</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/rackforms.py" line="155"/>
+        <location filename="../../ui/pages/rackforms.py" line="156"/>
         <source>Reserve units in %1</source>
         <translation>在 %1 预留 U 位</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/rackforms.py" line="156"/>
+        <location filename="../../ui/pages/rackforms.py" line="157"/>
         <source>Units</source>
         <translation>U 位</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/rackforms.py" line="160"/>
+        <location filename="../../ui/pages/rackforms.py" line="161"/>
         <source>Until</source>
         <translation>截止</translation>
     </message>
@@ -6319,12 +6319,12 @@ Reason:</source>
 <context>
     <name>_RackForm</name>
     <message>
-        <location filename="../../ui/pages/rackforms.py" line="41"/>
+        <location filename="../../ui/pages/rackforms.py" line="42"/>
         <source>(none)</source>
         <translation>（无）</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/rackforms.py" line="47"/>
+        <location filename="../../ui/pages/rackforms.py" line="48"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
@@ -7573,37 +7573,37 @@ Reason:</source>
 <context>
     <name>dialogs</name>
     <message>
-        <location filename="../../ui/kit/dialogs.py" line="269"/>
+        <location filename="../../ui/kit/dialogs.py" line="271"/>
         <source>%1 (%2) may not %3; this needs the role: %4</source>
         <translation>%1（%2）无权%3；需要角色：%4</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/dialogs.py" line="78"/>
+        <location filename="../../ui/kit/dialogs.py" line="80"/>
         <source>Choose from the calendar</source>
         <translation>从日历中选择</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/dialogs.py" line="287"/>
+        <location filename="../../ui/kit/dialogs.py" line="289"/>
         <source>The operation failed: %1</source>
         <translation>操作失败：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/dialogs.py" line="71"/>
+        <location filename="../../ui/kit/dialogs.py" line="73"/>
         <source>YYYY-MM-DD (empty: none)</source>
         <translation>YYYY-MM-DD（留空表示无）</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/dialogs.py" line="50"/>
+        <location filename="../../ui/kit/dialogs.py" line="52"/>
         <source>a year from %1 to %2</source>
         <translation>年份须在 %1 至 %2 之间</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/dialogs.py" line="48"/>
+        <location filename="../../ui/kit/dialogs.py" line="50"/>
         <source>no such day: %1</source>
         <translation>没有这一天：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/dialogs.py" line="44"/>
+        <location filename="../../ui/kit/dialogs.py" line="46"/>
         <source>not a date: type it as YYYY-MM-DD</source>
         <translation>不是日期：请按 YYYY-MM-DD 输入</translation>
     </message>
@@ -7820,7 +7820,7 @@ Check the database in the settings.</source>
         <translation>数据库版本高于本控制台</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/main.py" line="193"/>
+        <location filename="../../ui/shell/main.py" line="194"/>
         <source>Loading the demo data…</source>
         <translation>正在加载演示数据…</translation>
     </message>
@@ -7830,7 +7830,7 @@ Check the database in the settings.</source>
         <translation>正在准备数据库（备份并升级结构）…</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/main.py" line="232"/>
+        <location filename="../../ui/shell/main.py" line="233"/>
         <source>The audit trail was changed outside the program</source>
         <translation>审计日志在程序之外被更改</translation>
     </message>
@@ -7844,6 +7844,10 @@ Check the database in the settings.</source>
     <message>
         <source>%1 has more decimals than allowed here: at most two decimals (to the fen)</source>
         <translation>%1 的小数位过多：金额最多两位小数（到分）</translation>
+    </message>
+    <message>
+        <source>%1 has more decimals than allowed here: no decimals</source>
+        <translation>%1 的小数位过多：此处只能填写整数</translation>
     </message>
     <message>
         <source>%1 is inactive; reactivate the customer first</source>
@@ -7868,6 +7872,10 @@ Check the database in the settings.</source>
     <message>
         <source>'%1' is not a %2: use YYYY-MM-DD</source>
         <translation>“%1”不是有效日期：请按 YYYY-MM-DD 填写</translation>
+    </message>
+    <message>
+        <source>'%1' is not a %2: use YYYY-MM-DD (as text)</source>
+        <translation>“%1”不是有效日期：请按 YYYY-MM-DD 填写（文本）</translation>
     </message>
     <message>
         <source>'%1' is not a number</source>
@@ -7930,8 +7938,8 @@ Check the database in the settings.</source>
         <translation>密码至少 8 个字符</translation>
     </message>
     <message>
-        <source>a rack lease names an existing rack</source>
-        <translation>机柜租赁须指定一个现有机柜</translation>
+        <source>a rack lease names an existing rack or a cage</source>
+        <translation>机柜租赁须指定已有的机柜或笼位</translation>
     </message>
     <message>
         <source>a unified social credit code cannot contain %1 (I, O, S, V and Z are never used)</source>
@@ -7940,6 +7948,10 @@ Check the database in the settings.</source>
     <message>
         <source>a unified social credit code has 18 characters, this one has %1</source>
         <translation>统一社会信用代码应为 18 位，此处为 %1 位</translation>
+    </message>
+    <message>
+        <source>a unit range runs from U1 upwards and ends at or after its start</source>
+        <translation>U 位范围从 U1 起，结束 U 位不得小于起始 U 位</translation>
     </message>
     <message>
         <source>bandwidth priced per Mbps names the Mbps</source>
@@ -8026,8 +8038,20 @@ Check the database in the settings.</source>
         <translation>新密码与当前密码相同</translation>
     </message>
     <message>
+        <source>the rack has %1U</source>
+        <translation>该机柜只有 %1U</translation>
+    </message>
+    <message>
         <source>the unified social credit code is required</source>
         <translation>请填写统一社会信用代码</translation>
+    </message>
+    <message>
+        <source>there is no tax rate for %1 valid in %2, nor any rate for %1 on record; no screen adds one (they come with the database's upgrades): run db upgrade, or have the rate added to the database's tax_rate table</source>
+        <translation>%2 没有适用于 %1 的税率，也没有登记任何 %1 税率；界面上无法添加税率（税率随数据库升级提供）：请运行 db upgrade，或请人在数据库的 tax_rate 表中添加该税率</translation>
+    </message>
+    <message>
+        <source>there is no tax rate for %1 valid in %2; the rates on record start in %3 and no screen adds one (they come with the database's upgrades): use a date from %3 on, or have the rate added to the database's tax_rate table</source>
+        <translation>%2 没有适用于 %1 的税率；已登记的税率自 %3 起生效，界面上无法添加税率（税率随数据库升级提供）：请使用 %3 及以后的日期，或请人在数据库的 tax_rate 表中添加该税率</translation>
     </message>
     <message>
         <source>¥%1 is not the tax on ¥%2 at statement %3's rate (%4): expected %5; check the fapiao's 税额</source>
@@ -8037,17 +8061,17 @@ Check the database in the settings.</source>
 <context>
     <name>operations</name>
     <message>
-        <location filename="../../ui/shell/operations.py" line="357"/>
+        <location filename="../../ui/shell/operations.py" line="366"/>
         <source>Error</source>
         <translation>错误</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/operations.py" line="353"/>
+        <location filename="../../ui/shell/operations.py" line="362"/>
         <source>Refused</source>
         <translation>操作被拒绝</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/operations.py" line="358"/>
+        <location filename="../../ui/shell/operations.py" line="367"/>
         <source>The operation failed: %1</source>
         <translation>操作失败：%1</translation>
     </message>
@@ -8055,7 +8079,7 @@ Check the database in the settings.</source>
 <context>
     <name>pdfpreview</name>
     <message>
-        <location filename="../../ui/kit/pdfpreview.py" line="321"/>
+        <location filename="../../ui/kit/pdfpreview.py" line="324"/>
         <source>Preparing the document…</source>
         <translation>正在准备文档…</translation>
     </message>

@@ -59,7 +59,7 @@ def test_a_percentage_is_rounded_alike_in_the_racks_list_and_on_the_room_floor(d
     from app.read import queries
     from app.read.viewdata import room_layout
     from app.services.common import create_record
-    from builders import build_site
+    from tests.support.builders import build_site
 
     ids = build_site(db, admin, racks=1)
     rack = ids["racks"][0]

@@ -12,7 +12,8 @@ from app.services.operations import credits as CR
 from app.services.operations import oncall as OC
 from app.services.operations import sla as SV
 from app.services.operations import tickets as TK
-from app.services.settings import TICKET_ATTACHMENT_KB, change_setting
+from app.read.settings import TICKET_ATTACHMENT_KB
+from app.services.settings import change_setting
 from models import Notification, Site, SlaBreach, SlaCredit, Ticket
 from models.choices import PriceUnit, TicketObjectType
 from tests.conftest import make_user

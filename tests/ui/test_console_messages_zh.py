@@ -24,7 +24,7 @@ def test_a_services_refusals_show_in_chinese_in_the_chinese_console(chinese, qtb
     from app.services import contracts as C
     from app.services.contract_totals import TotalsLine, contract_totals
     from models.choices import ItemKind, PriceUnit
-    from test_billing_world import make_world
+    from tests.billing.test_billing_world import make_world
     from ui.kit.dialogs import refused_text
     from ui.shell.account import ChangePasswordDialog
 
@@ -77,7 +77,7 @@ def test_the_contract_form_refuses_a_missing_vat_rate_in_the_readers_language(ch
     from sqlalchemy import delete
 
     from models import TaxRate
-    from test_billing_world import make_world
+    from tests.billing.test_billing_world import make_world
     from ui.pages.contracts import ContractDialog
 
     make_world(db)
