@@ -13,3 +13,4 @@ from .receivables import Payment, PaymentAllocation  # noqa: F401
 from .power import PowerPanel, PowerFeed, PduFeed, PowerConnection, CircuitReading  # noqa: F401
 from .finance import DepositEntry, Fapiao, InvoicingProfile, OverdueDecision, TaxCode  # noqa: F401
 from .audit import AuditEvent, AuditHead, GENESIS_HASH  # noqa: F401
+from .maintenance import MaintenanceWindow, MaintenanceImpact, SiteAccess, Visit, Visitor, visit_rack  # noqa: F401

@@ -183,6 +183,13 @@ PERMISSIONS: dict[str, frozenset[str]] = {
     "run_billing": frozenset({Role.ADMIN}),
     "import": frozenset({Role.ADMIN, Role.OPERATOR}),
     "override_power": frozenset({Role.ADMIN, Role.OPERATOR}),
+    # the operations desk: maintenance windows and site access (app/services/operations/)
+    "plan_maintenance": frozenset({Role.ADMIN, Role.OPERATOR}),
+    "authorise_access": frozenset({Role.ADMIN}),
+    "request_visits": frozenset({Role.ADMIN, Role.ACCOUNT_MANAGER}),
+    "approve_visits": frozenset({Role.ADMIN}),
+    "guard_desk": frozenset({Role.ADMIN, Role.OPERATOR}),
+    "see_id_numbers": frozenset({Role.ADMIN, Role.OPERATOR}),  # the guard desk checks IDs; others see them masked
 }
 
 # The permission that writing each kind of record needs (object type as in the audit trail).
@@ -200,6 +207,7 @@ KIND_PERMISSION: dict[str, str] = {
     "power_panel": "manage_dcim", "power_feed": "manage_dcim", "pdu_feed": "manage_dcim",
     "power_connection": "manage_dcim",
     "cable": "manage_dcim", "cross_connect": "manage_dcim",  # app/services/xconnects.py
+    "maintenance": "plan_maintenance", "site_access": "authorise_access", "visit": "request_visits",
 }
 
 PERMISSION_LABELS = {
@@ -214,6 +222,12 @@ PERMISSION_LABELS = {
     "run_billing": "run billing and issue statements",
     "import": "import data",
     "override_power": "override the rack power budget",
+    "plan_maintenance": "plan maintenance windows",
+    "authorise_access": "authorise customer contacts for site access",
+    "request_visits": "request site visits",
+    "approve_visits": "approve site visits",
+    "guard_desk": "check visitors in and out",
+    "see_id_numbers": "see visitors' full ID numbers",
 }
 
 

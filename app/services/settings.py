@@ -19,6 +19,7 @@ from app.services.common import flush_versioned
 CONTRACT_FOUR_EYES = "contract_four_eyes"
 POWER_LIMIT_PCT = "power_breaker_limit_pct"
 OVERDUE_SUSPENSION_DAYS = "overdue_suspension_days"  # receivables: overdue longer proposes suspension
+MAINTENANCE_NOTICE_HOURS = "maintenance_notice_hours"  # operations: planned work is noticed this long before
 
 
 @dataclass(frozen=True)
@@ -41,6 +42,10 @@ SETTINGS: dict[str, SettingSpec] = {
         OVERDUE_SUSPENSION_DAYS, 60,
         "customers with an amount overdue more than this many days are proposed for suspension (a person decides)",
         bounds=(0, 3650)),
+    MAINTENANCE_NOTICE_HOURS: SettingSpec(
+        MAINTENANCE_NOTICE_HOURS, 72,
+        "planned maintenance is confirmed at least this many hours before it starts (else it counts against the SLA)",
+        bounds=(0, 720)),
 }
 
 

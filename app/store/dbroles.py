@@ -58,6 +58,13 @@ PERMISSION_WRITES: dict[str, dict[str, tuple[str, ...]]] = {
     "run_billing": {t: IUD for t in ("statement", "statement_line", "payment", "payment_allocation", "fapiao",
                                      "deposit_entry", "overdue_decision",
                                      "document_counter")},
+    # the operations desk (app/services/operations/maintenance.py, visits.py)
+    "plan_maintenance": {t: IUD for t in ("maintenance_window", "maintenance_impact")},
+    "authorise_access": {"site_access": IUD},
+    "request_visits": {t: IUD for t in ("visit", "visit_rack", "visitor")},
+    "approve_visits": {"visit": ("UPDATE",)},
+    "guard_desk": {t: ("UPDATE",) for t in ("visit", "visitor")},
+    "see_id_numbers": {},
 }
 
 
