@@ -366,6 +366,8 @@ def load_demo(db: Database, actor: Actor | None = None, *,
         from app.demo.power import load_demo_power  # an A/B-fed row, one rack failing N redundancy (issue 15)
         progress("power chain: an A/B-fed row")
         load_demo_power(db, actor)
+        from app.demo.operations import load_demo_maintenance  # a planned feed maintenance on the A/B row (issue 24)
+        load_demo_maintenance(db, actor, today)
         from app.demo.xconnect import load_demo_xconnects  # cross-connects through the meet-me room
         load_demo_xconnects(db, actor, today)
         from app.demo.finance import load_demo_finance  # invoicing profiles, deposits (issue 11)
