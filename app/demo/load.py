@@ -372,6 +372,8 @@ def load_demo(db: Database, actor: Actor | None = None, *,
         load_demo_xconnects(db, actor, today)
         from app.demo.finance import load_demo_finance  # invoicing profiles, deposits (issue 11)
         load_demo_finance(db, actor, today)
+        from app.demo.operations import load_demo_visits  # authorised contacts and visitors (issue 24)
+        load_demo_visits(db, actor)
 
     with db.session() as s:
         count = lambda m: s.execute(select(func.count()).select_from(m)).scalar_one()
