@@ -57,3 +57,27 @@ def test_visit_commands(cli, tmp_path):
     code, out, err = cli("visit", "daily-list", "--site", "SH-ZJ1", "-o", str(pdf), user=None)
     assert code == 0, err
     assert pdf.exists()
+
+
+def test_maintenance_export_import_and_visits_export_masked(cli, tmp_path):
+    out_m = tmp_path / "m.csv"
+    code, out, err = cli("export", "maintenance", "-o", str(out_m))
+    assert code == 0, err
+    assert "MW-000001" in out_m.read_text(encoding="utf-8-sig")
+    code, out, err = cli("import", "maintenance", str(out_m))
+    assert code == 0, err
+    assert "0 new" in out and "unchanged" in out
+    new = tmp_path / "new.csv"
+    new.write_text("site,target_kind,target,title,planned_start,planned_end\n"
+                   "GZ-HP1,feed,PP-A/A03-A,A03 breaker,2027-01-10 01:00,2027-01-10 02:00\n", encoding="utf-8")
+    code, out, err = cli("import", "maintenance", str(new))
+    assert code == 0, err
+    code, out, err = cli("maintenance", "impact", "MW-000002", user=None)
+    assert "Outage" in out and "A03" in out and "2027-01-10 01:00" in out
+    out_v = tmp_path / "v.csv"
+    code, out, err = cli("export", "visits", "-o", str(out_v))  # the guard desk exports: still masked
+    assert code == 0, err
+    text = out_v.read_text(encoding="utf-8-sig")
+    assert "**********" in text and "Cage-SH1" in text and "A05" in text
+    import re
+    assert not re.search(r"\d{17}[\dX]", text)

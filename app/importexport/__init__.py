@@ -44,6 +44,13 @@ register_kind(ImportKind("cables", _xc.CABLE_COLUMNS, _xc.CABLE_REQUIRED, "cable
 register_kind(ImportKind("cross-connects", _xc.XC_COLUMNS, _xc.XC_REQUIRED, "cross_connect", _xc.CrossConnect,
                          _xc.resolve_cross_connects, _xc.write_cross_connects, _xc.export_cross_connects_query,
                          _xc.XC_FIELD_COLUMN, lambda v: v.get("reference")))
+from app.importexport.kinds import operations as _ops  # maintenance windows and visits (issue 24)
+
+register_kind(ImportKind("maintenance", _ops.M_COLUMNS, _ops.M_REQUIRED, "maintenance", _ops.MaintenanceWindow,
+                         _ops.resolve_maintenance, _ops.write_maintenance, _ops.export_maintenance_query,
+                         _ops.M_FIELD_COLUMN, lambda v: v.get("reference")))
+register_kind(ImportKind("visits", _ops.V_COLUMNS, (), "visit", _ops.Visitor, _ops.refuse_visit_import,
+                         _ops.no_write, _ops.export_visits_query))
 # --- new kinds here ---
 
 from app.importexport.schema import *  # noqa: E402,F401,F403  (KINDS and EXPORT_KINDS as registered above)

@@ -303,13 +303,8 @@ def _check_window(errors: dict, start, end) -> None:
         errors["planned_end"] = "the window ends after it starts"
 
 
-def plan_maintenance(db: Database, actor: Actor, *, target_kind: str, target, planned_start: dt.datetime,
-                     planned_end: dt.datetime, title: str, description: str | None = None, site_id: int | None = None,
-                     emergency: bool = False, emergency_reason: str | None = None,
-                     contact: str | None = None) -> int:
-    """A tentative window on one object (`target`: its id; for a UPS its name, with `site_id`);
-    the impact is worked out at once. Returns the window's id."""
-    require(actor, "plan_maintenance")
+def _plan_errors(target_kind, target, planned_start, planned_end, title, emergency, emergency_reason,
+                 site_id) -> dict[str, str]:
     errors: dict[str, str] = {}
     if target_kind not in MaintenanceTarget.values():
         errors["target_kind"] = "what is worked on: " + ", ".join(MaintenanceTarget.values())
@@ -322,35 +317,59 @@ def plan_maintenance(db: Database, actor: Actor, *, target_kind: str, target, pl
     if target_kind == MaintenanceTarget.UPS and site_id is None:
         errors["site_id"] = "a UPS is named within its site: give the site"
     _check_window(errors, planned_start, planned_end)
+    return errors
+
+
+def plan_in(uow: UnitOfWork, *, target_kind: str, target, planned_start: dt.datetime, planned_end: dt.datetime,
+            title: str, description: str | None = None, site_id: int | None = None, emergency: bool = False,
+            emergency_reason: str | None = None, contact: str | None = None,
+            reason: str | None = None) -> MaintenanceWindow:
+    """Plan a tentative window inside the caller's unit of work (the use case below, imports)."""
+    errors = _plan_errors(target_kind, target, planned_start, planned_end, title, emergency, emergency_reason, site_id)
+    if errors:
+        raise ValidationError(errors)
+    s = uow.session
+    values = dict(title=title.strip()[:255], description=(description or "").strip() or None,
+                  target_kind=target_kind, planned_start=planned_start, planned_end=planned_end,
+                  state=MaintenanceState.TENTATIVE, emergency=bool(emergency),
+                  emergency_reason=((emergency_reason or "").strip() or None) if emergency else None,
+                  contact=(contact or "").strip()[:128] or None, site_id=site_id or 0)
+    values[TARGET_COLUMN[target_kind]] = str(target).strip() if target_kind == MaintenanceTarget.UPS else int(target)
+    w = MaintenanceWindow(**values)
+    if target_kind == MaintenanceTarget.UPS:
+        get_or_404(s, Site, site_id, "site")
+        if not s.execute(select(PowerPanel.id).where(PowerPanel.site_id == site_id,
+                                                     PowerPanel.ups == w.ups)).first():
+            raise NotFound(f"no power panel of that site is behind a UPS named {w.ups!r}")
+    if target_kind == MaintenanceTarget.PDU and w.device_id is not None and not s.execute(
+            select(PduFeed.id).where(PduFeed.device_id == w.device_id)).first():
+        raise ValidationError({"target": "that device is not a PDU plugged into a feed (`power pdu` attaches it)"})
+    t = _target_of(s, w)
+    w.site_id = t.site_id
+    w.updated_by = uow.actor.login
+    s.add(w)
+    s.flush()
+    rows = _store_impact(uow, w)
+    affected = f"{MaintenanceTarget.label(w.target_kind)} {t.label}; {len({r.customer_id for r in rows})} customer(s) affected"
+    uow.audit("maintenance.plan", "maintenance", w.id, f"{reference(w.id)} {w.title}",
+              after={k: getattr(w, k) for k in FIELDS}, reason=f"{reason}; {affected}" if reason else affected)
+    return w
+
+
+def plan_maintenance(db: Database, actor: Actor, *, target_kind: str, target, planned_start: dt.datetime,
+                     planned_end: dt.datetime, title: str, description: str | None = None, site_id: int | None = None,
+                     emergency: bool = False, emergency_reason: str | None = None,
+                     contact: str | None = None) -> int:
+    """A tentative window on one object (`target`: its id; for a UPS its name, with `site_id`);
+    the impact is worked out at once. Returns the window's id."""
+    require(actor, "plan_maintenance")
+    errors = _plan_errors(target_kind, target, planned_start, planned_end, title, emergency, emergency_reason, site_id)
     if errors:
         raise ValidationError(errors)
     with UnitOfWork(db, actor) as uow:
-        s = uow.session
-        values = dict(title=title.strip()[:255], description=(description or "").strip() or None,
-                      target_kind=target_kind, planned_start=planned_start, planned_end=planned_end,
-                      state=MaintenanceState.TENTATIVE, emergency=bool(emergency),
-                      emergency_reason=(emergency_reason or "").strip() or None if emergency else None,
-                      contact=(contact or "").strip()[:128] or None, site_id=site_id or 0)
-        values[TARGET_COLUMN[target_kind]] = str(target).strip() if target_kind == MaintenanceTarget.UPS else int(target)
-        w = MaintenanceWindow(**values)
-        if target_kind == MaintenanceTarget.UPS:
-            get_or_404(s, Site, site_id, "site")
-            if not s.execute(select(PowerPanel.id).where(PowerPanel.site_id == site_id,
-                                                         PowerPanel.ups == w.ups)).first():
-                raise NotFound(f"no power panel of that site is behind a UPS named {w.ups!r}")
-        if target_kind == MaintenanceTarget.PDU and w.device_id is not None and not s.execute(
-                select(PduFeed.id).where(PduFeed.device_id == w.device_id)).first():
-            raise ValidationError({"target": "that device is not a PDU plugged into a feed (`power pdu` attaches it)"})
-        t = _target_of(s, w)
-        w.site_id = t.site_id
-        w.updated_by = actor.login
-        s.add(w)
-        s.flush()
-        rows = _store_impact(uow, w)
-        uow.audit("maintenance.plan", "maintenance", w.id, f"{reference(w.id)} {w.title}",
-                  after={k: getattr(w, k) for k in FIELDS},
-                  reason=f"{MaintenanceTarget.label(w.target_kind)} {t.label}; {len({r.customer_id for r in rows})} "
-                         "customer(s) affected")
+        w = plan_in(uow, target_kind=target_kind, target=target, planned_start=planned_start,
+                    planned_end=planned_end, title=title, description=description, site_id=site_id,
+                    emergency=emergency, emergency_reason=emergency_reason, contact=contact)
         uow.commit()
         return w.id
 
