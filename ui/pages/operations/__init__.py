@@ -1,0 +1,1 @@
+"""The operations desk: tickets, SLA clocks, on call, maintenance windows and site access."""
