@@ -22,7 +22,7 @@ from models import (Cage, Contact, CrossConnect, Customer, Device, MaintenanceWi
 from models.choices import MaintenanceTarget
 
 from app.domain.clock import TZ
-from app.domain.errors import RuleViolation
+from app.domain.errors import NotFound, RuleViolation, ValidationError
 
 M_COLUMNS = ("reference", "site", "target_kind", "target", "title", "description", "planned_start", "planned_end",
              "state", "emergency", "emergency_reason", "noticed_at", "contact")
@@ -102,7 +102,7 @@ def write_maintenance(uow, r, v: dict) -> str:
     if ref:
         try:
             same = find_window_in(s, ref)
-        except Exception:  # noqa: BLE001 - an unknown reference is a new window  # pragma: no cover
+        except (NotFound, ValidationError):  # an unknown reference is a new window
             same = None
         if same is not None:
             differs = [k for k in ("title", "planned_start", "planned_end", "emergency") if getattr(same, k) != v[k]]

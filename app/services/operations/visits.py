@@ -483,6 +483,12 @@ def list_visits(db: Database, actor: Actor | None, *, state: str | None = None, 
         return _rows(s, actor, q.order_by(Visit.window_start, Visit.id, Visitor.id), _now())
 
 
+def sites(db: Database) -> list[tuple[int, str, str]]:
+    """(id, code, name) of every site, for the guard desk's choice."""
+    with db.session() as s:
+        return [tuple(r) for r in s.execute(select(Site.id, Site.code, Site.name).order_by(Site.code)).all()]
+
+
 @dataclass(frozen=True)
 class AccessRow:
     id: int

@@ -99,11 +99,8 @@ class VisitsTab(QWidget):
         self.load()
 
     def _sites(self):
-        from sqlalchemy import select
-
-        from models import Site
-        with self.db.session() as s:
-            return s.execute(select(Site.id, Site.code, Site.name).order_by(Site.code)).all()
+        from app.services.operations.visits import sites
+        return sites(self.db)
 
     def _changed(self, changes) -> None:
         kinds = getattr(changes, "kinds", changes)
