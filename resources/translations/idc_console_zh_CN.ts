@@ -3529,12 +3529,12 @@ Reason:</source>
 <context>
     <name>MaintenanceTab</name>
     <message>
-        <location filename="../../ui/pages/operations/maintenance.py" line="175"/>
+        <location filename="../../ui/pages/operations/maintenance.py" line="178"/>
         <source>%1 affects %2 customer(s)</source>
         <translation>%1 影响 %2 个客户</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/maintenance.py" line="211"/>
+        <location filename="../../ui/pages/operations/maintenance.py" line="215"/>
         <source>Cancel %1</source>
         <translation>取消 %1</translation>
     </message>
@@ -3544,12 +3544,12 @@ Reason:</source>
         <translation>取消…</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/maintenance.py" line="193"/>
+        <location filename="../../ui/pages/operations/maintenance.py" line="197"/>
         <source>Choose a maintenance window first</source>
         <translation>请先选择一个维护窗口</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/maintenance.py" line="203"/>
+        <location filename="../../ui/pages/operations/maintenance.py" line="207"/>
         <source>Choose an affected customer first</source>
         <translation>请先选择一个受影响的客户</translation>
     </message>
@@ -3564,7 +3564,7 @@ Reason:</source>
         <translation>合同</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/maintenance.py" line="182"/>
+        <location filename="../../ui/pages/operations/maintenance.py" line="185"/>
         <source>Cross-connect</source>
         <translation>交叉连接</translation>
     </message>
@@ -3579,7 +3579,7 @@ Reason:</source>
         <translation>客户</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/maintenance.py" line="181"/>
+        <location filename="../../ui/pages/operations/maintenance.py" line="184"/>
         <source>Device</source>
         <translation>设备</translation>
     </message>
@@ -3619,12 +3619,12 @@ Reason:</source>
         <translation>通知过晚</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/maintenance.py" line="242"/>
+        <location filename="../../ui/pages/operations/maintenance.py" line="246"/>
         <source>Maintenance notice %1</source>
         <translation>维护通知 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/maintenance.py" line="178"/>
+        <location filename="../../ui/pages/operations/maintenance.py" line="181"/>
         <source>No maintenance window in this view</source>
         <translation>此视图中没有维护窗口</translation>
     </message>
@@ -3644,7 +3644,7 @@ Reason:</source>
         <translation>对象</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/maintenance.py" line="249"/>
+        <location filename="../../ui/pages/operations/maintenance.py" line="253"/>
         <source>Preparing the notice…</source>
         <translation>正在生成维护通知…</translation>
     </message>
@@ -3654,7 +3654,7 @@ Reason:</source>
         <translation>打印维护通知…</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/maintenance.py" line="181"/>
+        <location filename="../../ui/pages/operations/maintenance.py" line="184"/>
         <source>Rack</source>
         <translation>机柜</translation>
     </message>
@@ -3704,7 +3704,7 @@ Reason:</source>
         <translation>原因</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/maintenance.py" line="212"/>
+        <location filename="../../ui/pages/operations/maintenance.py" line="216"/>
         <source>Why is the work cancelled? (the customers were told of it)</source>
         <translation>为何取消维护？（客户已收到通知）</translation>
     </message>
@@ -5839,7 +5839,7 @@ Reason:</source>
 <context>
     <name>VisitsTab</name>
     <message>
-        <location filename="../../ui/pages/operations/visits.py" line="128"/>
+        <location filename="../../ui/pages/operations/visits.py" line="125"/>
         <source>%1 min</source>
         <translation>%1 分钟</translation>
     </message>
@@ -5869,17 +5869,17 @@ Reason:</source>
         <translation>登记离开</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/visits.py" line="153"/>
+        <location filename="../../ui/pages/operations/visits.py" line="150"/>
         <source>Choose a site first</source>
         <translation>请先选择数据中心</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/visits.py" line="150"/>
+        <location filename="../../ui/pages/operations/visits.py" line="147"/>
         <source>Choose a visitor on site first</source>
         <translation>请先选择一位在场访客</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/visits.py" line="148"/>
+        <location filename="../../ui/pages/operations/visits.py" line="145"/>
         <source>Choose an expected visitor first</source>
         <translation>请先选择一位预约访客</translation>
     </message>
@@ -5894,7 +5894,7 @@ Reason:</source>
         <translation>客户</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/visits.py" line="195"/>
+        <location filename="../../ui/pages/operations/visits.py" line="192"/>
         <source>Daily visitor list %1</source>
         <translation>访客登记表 %1</translation>
     </message>
@@ -5934,12 +5934,7 @@ Reason:</source>
         <translation>进入</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/visits.py" line="56"/>
-        <source>Name</source>
-        <translation>名称</translation>
-    </message>
-    <message>
-        <location filename="../../ui/pages/operations/visits.py" line="124"/>
+        <location filename="../../ui/pages/operations/visits.py" line="121"/>
         <source>On site now: %1 visitor(s), %2 overstayed</source>
         <translation>当前在场：%1 人，超时 %2 人</translation>
     </message>
@@ -5949,7 +5944,7 @@ Reason:</source>
         <translation>超时</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/visits.py" line="202"/>
+        <location filename="../../ui/pages/operations/visits.py" line="199"/>
         <source>Preparing the visitor list…</source>
         <translation>正在生成访客登记表…</translation>
     </message>
@@ -5984,12 +5979,17 @@ Reason:</source>
         <translation>申请单</translation>
     </message>
     <message>
+        <location filename="../../ui/pages/operations/visits.py" line="56"/>
+        <source>Visitor</source>
+        <translation>访客</translation>
+    </message>
+    <message>
         <location filename="../../ui/pages/operations/visits.py" line="57"/>
         <source>Window</source>
         <translation>时段</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/visits.py" line="115"/>
+        <location filename="../../ui/pages/operations/visits.py" line="112"/>
         <source>yes</source>
         <translation>是</translation>
     </message>

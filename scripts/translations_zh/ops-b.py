@@ -48,6 +48,7 @@ ZH = {
     "The visitor chosen above hands the badge back (Ctrl+O)": "上方所选访客交还门禁卡（Ctrl+O）",
     "This week": "本周",
     "Visit": "申请单",
+    "Visitor": "访客",
     "Why is the work cancelled? (the customers were told of it)": "为何取消维护？（客户已收到通知）",
     "Why": "原因",
     "Window": "时段",

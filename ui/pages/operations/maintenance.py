@@ -168,7 +168,10 @@ class MaintenanceTab(QWidget):
         return self.impacts[rows[0].row()] if rows and rows[0].row() < len(self.impacts) else None
 
     def show_impact(self) -> None:
+        from app.documents.maintenance import EFFECT
         from app.services.operations.maintenance import impact_of
+        from ui.shell.i18n import ui_language
+        zh = ui_language() == "zh"
         w = self.current()
         self.impacts = impact_of(self.db, w.id) if w else []
         if w:
@@ -180,7 +183,8 @@ class MaintenanceTab(QWidget):
         for i, r in enumerate(self.impacts):
             kind = {"rack": self.tr("Rack"), "device": self.tr("Device"),
                     "cross_connect": self.tr("Cross-connect")}.get(r.object_type, r.object_type)
-            for c, text in enumerate([r.customer, f"{kind} {r.object_label}", None, r.contract or "", r.why]):
+            why = EFFECT[r.impact][0] if zh else r.why  # the operator's reason is worded in English
+            for c, text in enumerate([r.customer, f"{kind} {r.object_label}", None, r.contract or "", why]):
                 self.impact.setItem(i, c, QTableWidgetItem(text or ""))
             self.impact.setItem(i, 2, _coloured(choice_label(ImpactLevel, r.impact), ImpactLevel.colour(r.impact)))
         if self.impacts:

@@ -53,7 +53,7 @@ class VisitsTab(QWidget):
         top.addWidget(self.list_btn)
         top.addWidget(self.lang)
         top.addWidget(refresh)
-        headers = [self.tr("Visit"), self.tr("Customer"), self.tr("Name"), self.tr("ID"), self.tr("ID number"),
+        headers = [self.tr("Visit"), self.tr("Customer"), self.tr("Visitor"), self.tr("ID"), self.tr("ID number"),
                    self.tr("Company"), self.tr("Space"), self.tr("Escort"), self.tr("Window"), self.tr("Badge"),
                    self.tr("In"), self.tr("Overstay")]
         self.on_site = _table(headers, "onSiteTable")
