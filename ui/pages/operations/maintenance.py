@@ -9,8 +9,8 @@ from pathlib import Path
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor, QKeySequence, QShortcut
-from PySide6.QtWidgets import (QComboBox, QHBoxLayout, QHeaderView, QInputDialog, QLabel, QPushButton, QSplitter,
-                               QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget)
+from PySide6.QtWidgets import (QComboBox, QHBoxLayout, QInputDialog, QLabel, QPushButton, QSplitter,
+                               QTableWidgetItem, QVBoxLayout, QWidget)
 
 from app.domain.clock import local_midnight, local_text, local_today
 from app.domain.errors import DomainError
@@ -19,19 +19,11 @@ from models.choices import ImpactLevel, MaintenanceState, MaintenanceTarget
 from ui.kit.dialogs import guard, refused_text
 from ui.shell.i18n import choice_label
 from ui.shell.operations import apply, listen, run_op
+from ui.widgets.plain_table import plain_table
 
 
-def _table(headers: list[str], name: str) -> QTableWidget:
-    t = QTableWidget(0, len(headers))
-    t.setObjectName(name)
-    t.setHorizontalHeaderLabels(headers)
-    t.verticalHeader().setVisible(False)
-    t.setEditTriggers(QTableWidget.NoEditTriggers)
-    t.setSelectionBehavior(QTableWidget.SelectRows)
-    t.setSelectionMode(QTableWidget.SingleSelection)
-    t.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeToContents)
-    t.horizontalHeader().setStretchLastSection(True)
-    return t
+def _table(headers: list[str], name: str):
+    return plain_table(headers, name, single=True, fit=True)
 
 
 def _coloured(text: str, colour: str) -> QTableWidgetItem:
