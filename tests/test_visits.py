@@ -142,3 +142,19 @@ def test_who_was_in_the_cage_yesterday(demo_db):
     assert came.visitor_id in {r.visitor_id for r in V.who_was_in(demo_db, op, day, rack_id=sp["cage_rack"])}
     assert V.who_was_in(demo_db, op, (now - dt.timedelta(days=400)).date()) == []
     assert came.visitor_id in {r.visitor_id for r in V.visitors_of_day(demo_db, op, day)}
+
+
+def test_reconcile_sees_a_visitor_or_window_changed_behind_the_program(demo_db):
+    from sqlalchemy import text
+
+    from app.audit.reconcile import reconcile
+
+    with demo_db.session() as s:
+        assert not [d for d in reconcile(s).differences
+                    if d.object_type in ("maintenance", "site_access", "visit", "visitor")]
+    with demo_db.engine.begin() as c:
+        c.execute(text("UPDATE visitor SET checked_out_at = checked_in_at WHERE badge = 'SH-031'"))
+        c.execute(text("UPDATE maintenance_window SET state = 'cancelled' WHERE id = 1"))
+    with demo_db.session() as s:
+        found = {(d.object_type, d.field) for d in reconcile(s).differences}
+    assert ("visitor", "checked_out_at") in found and ("maintenance", "state") in found

@@ -3529,207 +3529,207 @@ Reason:</source>
 <context>
     <name>MaintenanceTab</name>
     <message>
-        <location filename="../../ui/pages/operations/maintenance.py" line="178"/>
+        <location filename="../../ui/pages/operations/maintenance.py" line="170"/>
         <source>%1 affects %2 customer(s)</source>
         <translation>%1 影响 %2 个客户</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/maintenance.py" line="215"/>
+        <location filename="../../ui/pages/operations/maintenance.py" line="207"/>
         <source>Cancel %1</source>
         <translation>取消 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/maintenance.py" line="90"/>
+        <location filename="../../ui/pages/operations/maintenance.py" line="82"/>
         <source>Cancel…</source>
         <translation>取消…</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/maintenance.py" line="197"/>
+        <location filename="../../ui/pages/operations/maintenance.py" line="189"/>
         <source>Choose a maintenance window first</source>
         <translation>请先选择一个维护窗口</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/maintenance.py" line="207"/>
+        <location filename="../../ui/pages/operations/maintenance.py" line="199"/>
         <source>Choose an affected customer first</source>
         <translation>请先选择一个受影响的客户</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/maintenance.py" line="84"/>
+        <location filename="../../ui/pages/operations/maintenance.py" line="76"/>
         <source>Confirm and give notice</source>
         <translation>确认并发出通知</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/maintenance.py" line="69"/>
+        <location filename="../../ui/pages/operations/maintenance.py" line="61"/>
         <source>Contract</source>
         <translation>合同</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/maintenance.py" line="185"/>
+        <location filename="../../ui/pages/operations/maintenance.py" line="177"/>
         <source>Cross-connect</source>
         <translation>交叉连接</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/maintenance.py" line="69"/>
+        <location filename="../../ui/pages/operations/maintenance.py" line="61"/>
         <source>Customer</source>
         <translation>客户</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/maintenance.py" line="67"/>
+        <location filename="../../ui/pages/operations/maintenance.py" line="59"/>
         <source>Customers</source>
         <translation>客户</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/maintenance.py" line="184"/>
+        <location filename="../../ui/pages/operations/maintenance.py" line="176"/>
         <source>Device</source>
         <translation>设备</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/maintenance.py" line="144"/>
+        <location filename="../../ui/pages/operations/maintenance.py" line="136"/>
         <source>Emergency</source>
         <translation>紧急</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/maintenance.py" line="67"/>
+        <location filename="../../ui/pages/operations/maintenance.py" line="59"/>
         <source>Ends</source>
         <translation>到期</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/maintenance.py" line="58"/>
+        <location filename="../../ui/pages/operations/maintenance.py" line="50"/>
         <source>Every open window</source>
         <translation>全部未结束窗口</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/maintenance.py" line="59"/>
+        <location filename="../../ui/pages/operations/maintenance.py" line="51"/>
         <source>Every window</source>
         <translation>全部窗口</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/maintenance.py" line="69"/>
+        <location filename="../../ui/pages/operations/maintenance.py" line="61"/>
         <source>Impact</source>
         <translation>影响</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/maintenance.py" line="144"/>
+        <location filename="../../ui/pages/operations/maintenance.py" line="136"/>
         <source>In time</source>
         <translation>按期通知</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/maintenance.py" line="145"/>
+        <location filename="../../ui/pages/operations/maintenance.py" line="137"/>
         <source>Late</source>
         <translation>通知过晚</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/maintenance.py" line="246"/>
+        <location filename="../../ui/pages/operations/maintenance.py" line="238"/>
         <source>Maintenance notice %1</source>
         <translation>维护通知 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/maintenance.py" line="181"/>
+        <location filename="../../ui/pages/operations/maintenance.py" line="173"/>
         <source>No maintenance window in this view</source>
         <translation>此视图中没有维护窗口</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/maintenance.py" line="145"/>
+        <location filename="../../ui/pages/operations/maintenance.py" line="137"/>
         <source>Not given yet</source>
         <translation>尚未通知</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/maintenance.py" line="68"/>
+        <location filename="../../ui/pages/operations/maintenance.py" line="60"/>
         <source>Notice</source>
         <translation>通知</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/maintenance.py" line="69"/>
+        <location filename="../../ui/pages/operations/maintenance.py" line="61"/>
         <source>Object</source>
         <translation>对象</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/maintenance.py" line="253"/>
+        <location filename="../../ui/pages/operations/maintenance.py" line="245"/>
         <source>Preparing the notice…</source>
         <translation>正在生成维护通知…</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/maintenance.py" line="92"/>
+        <location filename="../../ui/pages/operations/maintenance.py" line="84"/>
         <source>Print notice…</source>
         <translation>打印维护通知…</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/maintenance.py" line="184"/>
+        <location filename="../../ui/pages/operations/maintenance.py" line="176"/>
         <source>Rack</source>
         <translation>机柜</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/maintenance.py" line="66"/>
+        <location filename="../../ui/pages/operations/maintenance.py" line="58"/>
         <source>Reference</source>
         <translation>流水号</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/maintenance.py" line="60"/>
+        <location filename="../../ui/pages/operations/maintenance.py" line="52"/>
         <source>Refresh</source>
         <translation>刷新</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/maintenance.py" line="62"/>
+        <location filename="../../ui/pages/operations/maintenance.py" line="54"/>
         <source>Show</source>
         <translation>显示</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/maintenance.py" line="66"/>
+        <location filename="../../ui/pages/operations/maintenance.py" line="58"/>
         <source>Site</source>
         <translation>站点</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/maintenance.py" line="66"/>
+        <location filename="../../ui/pages/operations/maintenance.py" line="58"/>
         <source>Starts</source>
         <translation>开始</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/maintenance.py" line="66"/>
+        <location filename="../../ui/pages/operations/maintenance.py" line="58"/>
         <source>State</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/maintenance.py" line="94"/>
+        <location filename="../../ui/pages/operations/maintenance.py" line="86"/>
         <source>The maintenance notice of the customer chosen below (Ctrl+P)</source>
         <translation>下方所选客户的维护通知（Ctrl+P）</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/maintenance.py" line="57"/>
+        <location filename="../../ui/pages/operations/maintenance.py" line="49"/>
         <source>This week</source>
         <translation>本周</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/maintenance.py" line="70"/>
+        <location filename="../../ui/pages/operations/maintenance.py" line="62"/>
         <source>Why</source>
         <translation>原因</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/maintenance.py" line="216"/>
+        <location filename="../../ui/pages/operations/maintenance.py" line="208"/>
         <source>Why is the work cancelled? (the customers were told of it)</source>
         <translation>为何取消维护？（客户已收到通知）</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/maintenance.py" line="67"/>
+        <location filename="../../ui/pages/operations/maintenance.py" line="59"/>
         <source>Work</source>
         <translation>维护内容</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/maintenance.py" line="88"/>
+        <location filename="../../ui/pages/operations/maintenance.py" line="80"/>
         <source>Work completed</source>
         <translation>维护完成</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/maintenance.py" line="86"/>
+        <location filename="../../ui/pages/operations/maintenance.py" line="78"/>
         <source>Work started</source>
         <translation>维护开始</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/maintenance.py" line="67"/>
+        <location filename="../../ui/pages/operations/maintenance.py" line="59"/>
         <source>Worked on</source>
         <translation>维护对象</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/maintenance.py" line="68"/>
+        <location filename="../../ui/pages/operations/maintenance.py" line="60"/>
         <source>Worst impact</source>
         <translation>最严重影响</translation>
     </message>

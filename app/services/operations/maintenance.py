@@ -351,7 +351,7 @@ def plan_in(uow: UnitOfWork, *, target_kind: str, target, planned_start: dt.date
     s.flush()
     rows = _store_impact(uow, w)
     affected = f"{MaintenanceTarget.label(w.target_kind)} {t.label}; {len({r.customer_id for r in rows})} customer(s) affected"
-    uow.audit("maintenance.plan", "maintenance", w.id, f"{reference(w.id)} {w.title}",
+    uow.audit("maintenance.create", "maintenance", w.id, f"{reference(w.id)} {w.title}",
               after={k: getattr(w, k) for k in FIELDS}, reason=f"{reason}; {affected}" if reason else affected)
     return w
 
@@ -475,7 +475,7 @@ def reschedule_maintenance(db: Database, actor: Actor, window_id: int, planned_s
         s.add(new)
         s.flush()
         _store_impact(uow, new)
-        uow.audit("maintenance.plan", "maintenance", new.id, f"{reference(new.id)} {new.title}",
+        uow.audit("maintenance.create", "maintenance", new.id, f"{reference(new.id)} {new.title}",
                   after={k: getattr(new, k) for k in FIELDS}, reason=f"rescheduled from {reference(w.id)}: {reason}")
         _move(uow, w, MaintenanceState.RESCHEDULED, reason=reason.strip(), rescheduled_to_id=new.id)
         uow.commit()

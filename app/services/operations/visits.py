@@ -31,7 +31,8 @@ from app.store.uow import UnitOfWork
 
 UTC = dt.timezone.utc
 EARLY = dt.timedelta(hours=1)  # a visitor may be let in this long before the window opens
-VISITOR_FIELDS = ("visit_id", "contact_id", "name", "id_type", "company")  # the ID number is audited masked
+VISITOR_FIELDS = ("visit_id", "contact_id", "name", "id_type", "company", "badge", "checked_in_at", "checked_in_by",
+                  "checked_out_at", "checked_out_by")  # the ID number is audited masked
 VISIT_FIELDS = ("customer_id", "site_id", "contact_id", "cage_id", "purpose", "window_start", "window_end",
                 "escort_needed", "state", "requested_by", "approved_by")
 ACCESS_FIELDS = ("contact_id", "customer_id", "site_id", "cage_id", "valid_from", "valid_to", "revoked_at", "note")
@@ -102,7 +103,7 @@ def authorise_contact(db: Database, actor: Actor, contact_id: int, site_id: int,
                        updated_by=actor.login)
         s.add(a)
         s.flush()
-        uow.audit("site_access.grant", "site_access", a.id, f"{contact.name} @ {site.code}",
+        uow.audit("site_access.create", "site_access", a.id, f"{contact.name} @ {site.code}",
                   after={k: getattr(a, k) for k in ACCESS_FIELDS})
         uow.commit()
         return a.id
@@ -235,7 +236,7 @@ def request_visit(db: Database, actor: Actor, *, customer_id: int, contact_id: i
         s.flush()
         if cage_id is None:
             s.execute(visit_rack.insert(), [{"visit_id": visit.id, "rack_id": r.id} for r in racks])
-        uow.audit("visit.request", "visit", visit.id, f"{reference(visit.id)} {customer.name}",
+        uow.audit("visit.create", "visit", visit.id, f"{reference(visit.id)} {customer.name}",
                   after={**{k: getattr(visit, k) for k in VISIT_FIELDS}, "racks": [r.id for r in racks]})
         for v in visitors:
             row = Visitor(visit_id=visit.id, contact_id=v.contact_id, name=v.name.strip()[:64], id_type=v.id_type,
@@ -243,7 +244,7 @@ def request_visit(db: Database, actor: Actor, *, customer_id: int, contact_id: i
                           updated_by=actor.login)
             s.add(row)
             s.flush()
-            uow.audit("visitor.add", "visitor", row.id, row.name,
+            uow.audit("visitor.create", "visitor", row.id, row.name,
                       after={**{k: getattr(row, k) for k in VISITOR_FIELDS}, "id_number_masked": mask_id(row.id_number)})
         uow.commit()
         return visit.id
