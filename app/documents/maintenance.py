@@ -8,7 +8,7 @@ from pathlib import Path
 from models import Customer, MaintenanceWindow, Site, Subsidiary
 from models.choices import ImpactLevel, MaintenanceState, MaintenanceTarget
 from reports import Party
-from reports.maintenance_notice import MaintenanceNoticeDoc, NoticeRow, render_maintenance_notice
+from reports.maintenance_notice import MaintenanceNoticeDoc, NoticeRow
 
 from app.audit.trail import Actor
 from app.domain.auth import require
@@ -71,11 +71,23 @@ def notice_doc(db: Database, window_id: int, customer_id: int, lang: str = "zh",
         contact=w.contact or provider.phone or provider.name)
 
 
-def print_notice(db: Database, actor: Actor, window_id: int, customer_id: int, path: str | Path,
-                 lang: str = "zh"):
-    """Write one customer's notice; refused for a window that does not affect the customer."""
-    require(actor, "print")
-    doc = notice_doc(db, window_id, customer_id, lang)
+def notice_for(db: Database, key, lang: str | None = None) -> MaintenanceNoticeDoc:
+    """The registry's build (app/documents/printing.py): key (window id or MW-…, customer id);
+    refused for a window that does not affect the customer."""
+    window_key, customer_id = key
+    with db.session() as s:
+        window_id = M.find_window_in(s, window_key).id
+    doc = notice_doc(db, window_id, int(customer_id), lang or "zh")
     if not doc.rows:
         raise RuleViolation(f"{M.reference(window_id)} does not affect this customer: there is nothing to notice")
-    return render_maintenance_notice(doc, path)
+    return doc
+
+
+def print_notice(db: Database, actor: Actor, window_id: int, customer_id: int, path: str | Path,
+                 lang: str = "zh", font_path=None):
+    """Write one customer's notice and record the print (through the document registry)."""
+    from app.documents.printing import print_document
+
+    require(actor, "print")
+    return print_document(db, actor, "maintenance_notice", (window_id, customer_id), path, language=lang,
+                          font_path=font_path).result

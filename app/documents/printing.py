@@ -28,6 +28,10 @@ from app.documents.fleet import fleet_doc
 from app.documents.loa import loa_doc
 from app.documents.racks import capacity_doc, rack_sheet_doc
 from app.documents.statement import statement_doc
+from app.documents.maintenance import notice_for
+from app.documents.visitors import visitor_list_for
+from reports.maintenance_notice import MaintenanceNoticeDoc, render_maintenance_notice
+from reports.visitors import VisitorListDoc, render_visitor_list
 
 
 @dataclass(frozen=True)
@@ -65,6 +69,11 @@ DOCUMENTS: dict[str, DocumentKind] = {d.kind: d for d in (
                  reports.render_fleet, lambda doc: (doc.number or "fleet", len(doc.rows))),
     DocumentKind("loa", LoaDoc, lambda db, key, lang: loa_doc(db, key, language=lang),  # a cross-connect's LOA
                  render_loa, lambda doc: (doc.number, 1)),
+    # the operations desk (issue 24): one customer's maintenance notice, the guard desk's visitor list
+    DocumentKind("maintenance_notice", MaintenanceNoticeDoc, notice_for, render_maintenance_notice,
+                 lambda doc: (doc.number, len(doc.rows))),
+    DocumentKind("visitors", VisitorListDoc, visitor_list_for, render_visitor_list,
+                 lambda doc: (doc.number, len(doc.rows))),
 )}
 DOCUMENT_KINDS = tuple(DOCUMENTS)
 

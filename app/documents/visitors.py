@@ -3,12 +3,13 @@ masked unless the printing user may see them (the guard desk)."""
 from __future__ import annotations
 
 import datetime as dt
+from dataclasses import dataclass
 from pathlib import Path
 
 from models import Site, Subsidiary
 from models.choices import IdType
 from reports import Party
-from reports.visitors import VisitorListDoc, VisitorListRow, render_visitor_list
+from reports.visitors import VisitorListDoc, VisitorListRow
 
 from app.audit.trail import Actor
 from app.domain.auth import require
@@ -45,6 +46,24 @@ def visitor_list_doc(db: Database, actor: Actor, site_id: int, day, lang: str = 
                           provider=provider, printed_at=printed, rows=rows)
 
 
-def print_visitor_list(db: Database, actor: Actor, site_id: int, day, path: str | Path, lang: str = "zh"):
+@dataclass(frozen=True)
+class VisitorListKey:
+    """What the registry builds the list from: the site, the day, and who prints it (ID numbers in
+    full only for a role that may see them)."""
+    site_id: int
+    day: dt.date
+    actor: Actor
+
+
+def visitor_list_for(db: Database, key: VisitorListKey, lang: str | None = None) -> VisitorListDoc:
+    return visitor_list_doc(db, key.actor, key.site_id, key.day, lang or "zh")
+
+
+def print_visitor_list(db: Database, actor: Actor, site_id: int, day, path: str | Path, lang: str = "zh",
+                       font_path=None):
+    """Write the day's list and record the print (through the document registry)."""
+    from app.documents.printing import print_document
+
     require(actor, "print")
-    return render_visitor_list(visitor_list_doc(db, actor, site_id, day, lang), path)
+    key = VisitorListKey(site_id, parse_date(day, what="day"), actor)
+    return print_document(db, actor, "visitors", key, path, language=lang, font_path=font_path).result
