@@ -41,7 +41,7 @@ def load_demo_maintenance(db: Database, admin: Actor, today: dt.date | None = No
             create_feed(db, admin, dict(power_panel_id=panels[f"PP-{side}"], rack_id=racks[rack], name=f"{rack}-{side}",
                                         side=side, type="primary" if side == "A" else "redundant", voltage=220,
                                         amperage=32, phase="single-phase"))
-    day = today + dt.timedelta(days=5)
+    day = max(today, local_today()) + dt.timedelta(days=5)  # confirmable now: beyond the 72 h notice
     start = dt.datetime(day.year, day.month, day.day, 1, 0, tzinfo=TZ).astimezone(dt.timezone.utc)
     wid = plan_maintenance(
         db, admin, target_kind=MaintenanceTarget.PANEL, target=panels["PP-A"], planned_start=start,
