@@ -3529,12 +3529,12 @@ Reason:</source>
 <context>
     <name>MaintenanceTab</name>
     <message>
-        <location filename="../../ui/pages/operations/maintenance.py" line="170"/>
+        <location filename="../../ui/pages/operations/maintenance.py" line="169"/>
         <source>%1 affects %2 customer(s)</source>
         <translation>%1 影响 %2 个客户</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/maintenance.py" line="207"/>
+        <location filename="../../ui/pages/operations/maintenance.py" line="206"/>
         <source>Cancel %1</source>
         <translation>取消 %1</translation>
     </message>
@@ -3544,12 +3544,12 @@ Reason:</source>
         <translation>取消…</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/maintenance.py" line="189"/>
+        <location filename="../../ui/pages/operations/maintenance.py" line="188"/>
         <source>Choose a maintenance window first</source>
         <translation>请先选择一个维护窗口</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/maintenance.py" line="199"/>
+        <location filename="../../ui/pages/operations/maintenance.py" line="198"/>
         <source>Choose an affected customer first</source>
         <translation>请先选择一个受影响的客户</translation>
     </message>
@@ -3564,7 +3564,7 @@ Reason:</source>
         <translation>合同</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/maintenance.py" line="177"/>
+        <location filename="../../ui/pages/operations/maintenance.py" line="176"/>
         <source>Cross-connect</source>
         <translation>交叉连接</translation>
     </message>
@@ -3579,12 +3579,12 @@ Reason:</source>
         <translation>客户</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/maintenance.py" line="176"/>
+        <location filename="../../ui/pages/operations/maintenance.py" line="175"/>
         <source>Device</source>
         <translation>设备</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/maintenance.py" line="136"/>
+        <location filename="../../ui/pages/operations/maintenance.py" line="135"/>
         <source>Emergency</source>
         <translation>紧急</translation>
     </message>
@@ -3609,27 +3609,27 @@ Reason:</source>
         <translation>影响</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/maintenance.py" line="136"/>
+        <location filename="../../ui/pages/operations/maintenance.py" line="135"/>
         <source>In time</source>
         <translation>按期通知</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/maintenance.py" line="137"/>
+        <location filename="../../ui/pages/operations/maintenance.py" line="136"/>
         <source>Late</source>
         <translation>通知过晚</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/maintenance.py" line="238"/>
+        <location filename="../../ui/pages/operations/maintenance.py" line="237"/>
         <source>Maintenance notice %1</source>
         <translation>维护通知 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/maintenance.py" line="173"/>
+        <location filename="../../ui/pages/operations/maintenance.py" line="172"/>
         <source>No maintenance window in this view</source>
         <translation>此视图中没有维护窗口</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/maintenance.py" line="137"/>
+        <location filename="../../ui/pages/operations/maintenance.py" line="136"/>
         <source>Not given yet</source>
         <translation>尚未通知</translation>
     </message>
@@ -3644,7 +3644,7 @@ Reason:</source>
         <translation>对象</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/maintenance.py" line="245"/>
+        <location filename="../../ui/pages/operations/maintenance.py" line="244"/>
         <source>Preparing the notice…</source>
         <translation>正在生成维护通知…</translation>
     </message>
@@ -3654,7 +3654,7 @@ Reason:</source>
         <translation>打印维护通知…</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/maintenance.py" line="176"/>
+        <location filename="../../ui/pages/operations/maintenance.py" line="175"/>
         <source>Rack</source>
         <translation>机柜</translation>
     </message>
@@ -3695,8 +3695,8 @@ Reason:</source>
     </message>
     <message>
         <location filename="../../ui/pages/operations/maintenance.py" line="49"/>
-        <source>This week</source>
-        <translation>本周</translation>
+        <source>Today and the next 7 days</source>
+        <translation>今天及未来 7 天</translation>
     </message>
     <message>
         <location filename="../../ui/pages/operations/maintenance.py" line="62"/>
@@ -3704,7 +3704,7 @@ Reason:</source>
         <translation>原因</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/maintenance.py" line="208"/>
+        <location filename="../../ui/pages/operations/maintenance.py" line="207"/>
         <source>Why is the work cancelled? (the customers were told of it)</source>
         <translation>为何取消维护？（客户已收到通知）</translation>
     </message>

@@ -46,7 +46,7 @@ ZH = {
     "Starts": "开始",
     "The maintenance notice of the customer chosen below (Ctrl+P)": "下方所选客户的维护通知（Ctrl+P）",
     "The visitor chosen above hands the badge back (Ctrl+O)": "上方所选访客交还门禁卡（Ctrl+O）",
-    "This week": "本周",
+    "Today and the next 7 days": "今天及未来 7 天",
     "Visit": "申请单",
     "Visitor": "访客",
     "Why is the work cancelled? (the customers were told of it)": "为何取消维护？（客户已收到通知）",

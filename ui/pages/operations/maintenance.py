@@ -46,7 +46,7 @@ class MaintenanceTab(QWidget):
         top = QHBoxLayout()
         self.scope = QComboBox()
         self.scope.setObjectName("scope")
-        self.scope.addItem(self.tr("This week"), "week")
+        self.scope.addItem(self.tr("Today and the next 7 days"), "week")
         self.scope.addItem(self.tr("Every open window"), "open")
         self.scope.addItem(self.tr("Every window"), "all")
         refresh = QPushButton(self.tr("Refresh"))
@@ -126,8 +126,7 @@ class MaintenanceTab(QWidget):
         scope = self.scope.currentData()
         if scope == "week":
             today = local_today()
-            monday = today - dt.timedelta(days=today.weekday())
-            rows = list_windows(self.db, local_midnight(monday), local_midnight(monday + dt.timedelta(days=7)))
+            rows = list_windows(self.db, local_midnight(today), local_midnight(today + dt.timedelta(days=8)))
         else:
             rows = list_windows(self.db, open_only=scope == "open")
         self.windows = rows
