@@ -54,6 +54,9 @@ class VisitorListKey:
     day: dt.date
     actor: Actor
 
+    def describe(self) -> str:  # the preview's file name
+        return f"site{self.site_id}-{self.day.isoformat()}"
+
 
 def visitor_list_for(db: Database, key: VisitorListKey, lang: str | None = None) -> VisitorListDoc:
     return visitor_list_doc(db, key.actor, key.site_id, key.day, lang or "zh")

@@ -3529,207 +3529,202 @@ Reason:</source>
 <context>
     <name>MaintenanceTab</name>
     <message>
-        <location filename="../../ui/pages/operations/maintenance.py" line="169"/>
+        <location filename="../../ui/pages/operations/maintenance.py" line="168"/>
         <source>%1 affects %2 customer(s)</source>
         <translation>%1 影响 %2 个客户</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/maintenance.py" line="206"/>
+        <location filename="../../ui/pages/operations/maintenance.py" line="205"/>
         <source>Cancel %1</source>
         <translation>取消 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/maintenance.py" line="82"/>
+        <location filename="../../ui/pages/operations/maintenance.py" line="81"/>
         <source>Cancel…</source>
         <translation>取消…</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/maintenance.py" line="188"/>
+        <location filename="../../ui/pages/operations/maintenance.py" line="187"/>
         <source>Choose a maintenance window first</source>
         <translation>请先选择一个维护窗口</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/maintenance.py" line="198"/>
+        <location filename="../../ui/pages/operations/maintenance.py" line="197"/>
         <source>Choose an affected customer first</source>
         <translation>请先选择一个受影响的客户</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/maintenance.py" line="76"/>
+        <location filename="../../ui/pages/operations/maintenance.py" line="75"/>
         <source>Confirm and give notice</source>
         <translation>确认并发出通知</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/maintenance.py" line="61"/>
+        <location filename="../../ui/pages/operations/maintenance.py" line="60"/>
         <source>Contract</source>
         <translation>合同</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/maintenance.py" line="176"/>
+        <location filename="../../ui/pages/operations/maintenance.py" line="175"/>
         <source>Cross-connect</source>
         <translation>交叉连接</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/maintenance.py" line="61"/>
+        <location filename="../../ui/pages/operations/maintenance.py" line="60"/>
         <source>Customer</source>
         <translation>客户</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/maintenance.py" line="59"/>
+        <location filename="../../ui/pages/operations/maintenance.py" line="58"/>
         <source>Customers</source>
         <translation>客户</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/maintenance.py" line="175"/>
+        <location filename="../../ui/pages/operations/maintenance.py" line="174"/>
         <source>Device</source>
         <translation>设备</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/maintenance.py" line="135"/>
+        <location filename="../../ui/pages/operations/maintenance.py" line="134"/>
         <source>Emergency</source>
         <translation>紧急</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/maintenance.py" line="59"/>
+        <location filename="../../ui/pages/operations/maintenance.py" line="58"/>
         <source>Ends</source>
         <translation>到期</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/maintenance.py" line="50"/>
+        <location filename="../../ui/pages/operations/maintenance.py" line="49"/>
         <source>Every open window</source>
         <translation>全部未结束窗口</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/maintenance.py" line="51"/>
+        <location filename="../../ui/pages/operations/maintenance.py" line="50"/>
         <source>Every window</source>
         <translation>全部窗口</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/maintenance.py" line="61"/>
+        <location filename="../../ui/pages/operations/maintenance.py" line="60"/>
         <source>Impact</source>
         <translation>影响</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/maintenance.py" line="135"/>
+        <location filename="../../ui/pages/operations/maintenance.py" line="134"/>
         <source>In time</source>
         <translation>按期通知</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/maintenance.py" line="136"/>
+        <location filename="../../ui/pages/operations/maintenance.py" line="135"/>
         <source>Late</source>
         <translation>通知过晚</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/maintenance.py" line="237"/>
+        <location filename="../../ui/pages/operations/maintenance.py" line="235"/>
         <source>Maintenance notice %1</source>
         <translation>维护通知 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/maintenance.py" line="172"/>
+        <location filename="../../ui/pages/operations/maintenance.py" line="171"/>
         <source>No maintenance window in this view</source>
         <translation>此视图中没有维护窗口</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/maintenance.py" line="136"/>
+        <location filename="../../ui/pages/operations/maintenance.py" line="135"/>
         <source>Not given yet</source>
         <translation>尚未通知</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/maintenance.py" line="60"/>
+        <location filename="../../ui/pages/operations/maintenance.py" line="59"/>
         <source>Notice</source>
         <translation>通知</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/maintenance.py" line="61"/>
+        <location filename="../../ui/pages/operations/maintenance.py" line="60"/>
         <source>Object</source>
         <translation>对象</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/maintenance.py" line="244"/>
-        <source>Preparing the notice…</source>
-        <translation>正在生成维护通知…</translation>
-    </message>
-    <message>
-        <location filename="../../ui/pages/operations/maintenance.py" line="84"/>
+        <location filename="../../ui/pages/operations/maintenance.py" line="83"/>
         <source>Print notice…</source>
         <translation>打印维护通知…</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/maintenance.py" line="175"/>
+        <location filename="../../ui/pages/operations/maintenance.py" line="174"/>
         <source>Rack</source>
         <translation>机柜</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/maintenance.py" line="58"/>
+        <location filename="../../ui/pages/operations/maintenance.py" line="57"/>
         <source>Reference</source>
         <translation>流水号</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/maintenance.py" line="52"/>
+        <location filename="../../ui/pages/operations/maintenance.py" line="51"/>
         <source>Refresh</source>
         <translation>刷新</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/maintenance.py" line="54"/>
+        <location filename="../../ui/pages/operations/maintenance.py" line="53"/>
         <source>Show</source>
         <translation>显示</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/maintenance.py" line="58"/>
+        <location filename="../../ui/pages/operations/maintenance.py" line="57"/>
         <source>Site</source>
         <translation>站点</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/maintenance.py" line="58"/>
+        <location filename="../../ui/pages/operations/maintenance.py" line="57"/>
         <source>Starts</source>
         <translation>开始</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/maintenance.py" line="58"/>
+        <location filename="../../ui/pages/operations/maintenance.py" line="57"/>
         <source>State</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/maintenance.py" line="86"/>
+        <location filename="../../ui/pages/operations/maintenance.py" line="85"/>
         <source>The maintenance notice of the customer chosen below (Ctrl+P)</source>
         <translation>下方所选客户的维护通知（Ctrl+P）</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/maintenance.py" line="49"/>
+        <location filename="../../ui/pages/operations/maintenance.py" line="48"/>
         <source>Today and the next 7 days</source>
         <translation>今天及未来 7 天</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/maintenance.py" line="62"/>
+        <location filename="../../ui/pages/operations/maintenance.py" line="61"/>
         <source>Why</source>
         <translation>原因</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/maintenance.py" line="207"/>
+        <location filename="../../ui/pages/operations/maintenance.py" line="206"/>
         <source>Why is the work cancelled? (the customers were told of it)</source>
         <translation>为何取消维护？（客户已收到通知）</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/maintenance.py" line="59"/>
+        <location filename="../../ui/pages/operations/maintenance.py" line="58"/>
         <source>Work</source>
         <translation>维护内容</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/maintenance.py" line="80"/>
+        <location filename="../../ui/pages/operations/maintenance.py" line="79"/>
         <source>Work completed</source>
         <translation>维护完成</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/maintenance.py" line="78"/>
+        <location filename="../../ui/pages/operations/maintenance.py" line="77"/>
         <source>Work started</source>
         <translation>维护开始</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/maintenance.py" line="59"/>
+        <location filename="../../ui/pages/operations/maintenance.py" line="58"/>
         <source>Worked on</source>
         <translation>维护对象</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/maintenance.py" line="60"/>
+        <location filename="../../ui/pages/operations/maintenance.py" line="59"/>
         <source>Worst impact</source>
         <translation>最严重影响</translation>
     </message>
@@ -5839,57 +5834,57 @@ Reason:</source>
 <context>
     <name>VisitsTab</name>
     <message>
-        <location filename="../../ui/pages/operations/visits.py" line="125"/>
+        <location filename="../../ui/pages/operations/visits.py" line="124"/>
         <source>%1 min</source>
         <translation>%1 分钟</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/visits.py" line="39"/>
+        <location filename="../../ui/pages/operations/visits.py" line="38"/>
         <source>All sites</source>
         <translation>全部数据中心</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/visits.py" line="57"/>
+        <location filename="../../ui/pages/operations/visits.py" line="56"/>
         <source>Badge</source>
         <translation>门禁卡</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/visits.py" line="66"/>
+        <location filename="../../ui/pages/operations/visits.py" line="65"/>
         <source>Badge number</source>
         <translation>门禁卡号</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/visits.py" line="67"/>
+        <location filename="../../ui/pages/operations/visits.py" line="66"/>
         <source>Check in</source>
         <translation>登记进入</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/visits.py" line="69"/>
+        <location filename="../../ui/pages/operations/visits.py" line="68"/>
         <source>Check out</source>
         <translation>登记离开</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/visits.py" line="150"/>
+        <location filename="../../ui/pages/operations/visits.py" line="149"/>
         <source>Choose a site first</source>
         <translation>请先选择数据中心</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/visits.py" line="147"/>
+        <location filename="../../ui/pages/operations/visits.py" line="146"/>
         <source>Choose a visitor on site first</source>
         <translation>请先选择一位在场访客</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/visits.py" line="145"/>
+        <location filename="../../ui/pages/operations/visits.py" line="144"/>
         <source>Choose an expected visitor first</source>
         <translation>请先选择一位预约访客</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/visits.py" line="57"/>
+        <location filename="../../ui/pages/operations/visits.py" line="56"/>
         <source>Company</source>
         <translation>单位</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/visits.py" line="56"/>
+        <location filename="../../ui/pages/operations/visits.py" line="55"/>
         <source>Customer</source>
         <translation>客户</translation>
     </message>
@@ -5899,97 +5894,92 @@ Reason:</source>
         <translation>访客登记表 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/visits.py" line="44"/>
+        <location filename="../../ui/pages/operations/visits.py" line="43"/>
         <source>Daily visitor list…</source>
         <translation>访客登记表…</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/visits.py" line="57"/>
+        <location filename="../../ui/pages/operations/visits.py" line="56"/>
         <source>Escort</source>
         <translation>陪同</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/visits.py" line="87"/>
+        <location filename="../../ui/pages/operations/visits.py" line="86"/>
         <source>Expected today</source>
         <translation>今日预约</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/visits.py" line="78"/>
+        <location filename="../../ui/pages/operations/visits.py" line="77"/>
         <source>Expected today: the chosen visitor</source>
         <translation>今日预约：所选访客</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/visits.py" line="56"/>
+        <location filename="../../ui/pages/operations/visits.py" line="55"/>
         <source>ID</source>
         <translation>证件</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/visits.py" line="56"/>
+        <location filename="../../ui/pages/operations/visits.py" line="55"/>
         <source>ID number</source>
         <translation>证件号码</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/visits.py" line="58"/>
+        <location filename="../../ui/pages/operations/visits.py" line="57"/>
         <source>In</source>
         <translation>进入</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/visits.py" line="121"/>
+        <location filename="../../ui/pages/operations/visits.py" line="120"/>
         <source>On site now: %1 visitor(s), %2 overstayed</source>
         <translation>当前在场：%1 人，超时 %2 人</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/visits.py" line="58"/>
+        <location filename="../../ui/pages/operations/visits.py" line="57"/>
         <source>Overstay</source>
         <translation>超时</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/visits.py" line="199"/>
-        <source>Preparing the visitor list…</source>
-        <translation>正在生成访客登记表…</translation>
-    </message>
-    <message>
-        <location filename="../../ui/pages/operations/visits.py" line="42"/>
+        <location filename="../../ui/pages/operations/visits.py" line="41"/>
         <source>Refresh</source>
         <translation>刷新</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/visits.py" line="50"/>
+        <location filename="../../ui/pages/operations/visits.py" line="49"/>
         <source>Site</source>
         <translation>站点</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/visits.py" line="57"/>
+        <location filename="../../ui/pages/operations/visits.py" line="56"/>
         <source>Space</source>
         <translation>区域</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/visits.py" line="60"/>
+        <location filename="../../ui/pages/operations/visits.py" line="59"/>
         <source>State</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/visits.py" line="71"/>
+        <location filename="../../ui/pages/operations/visits.py" line="70"/>
         <source>The visitor chosen above hands the badge back (Ctrl+O)</source>
         <translation>上方所选访客交还门禁卡（Ctrl+O）</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/visits.py" line="56"/>
+        <location filename="../../ui/pages/operations/visits.py" line="55"/>
         <source>Visit</source>
         <translation>申请单</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/visits.py" line="56"/>
+        <location filename="../../ui/pages/operations/visits.py" line="55"/>
         <source>Visitor</source>
         <translation>访客</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/visits.py" line="57"/>
+        <location filename="../../ui/pages/operations/visits.py" line="56"/>
         <source>Window</source>
         <translation>时段</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/visits.py" line="112"/>
+        <location filename="../../ui/pages/operations/visits.py" line="111"/>
         <source>yes</source>
         <translation>是</translation>
     </message>

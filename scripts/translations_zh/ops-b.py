@@ -38,8 +38,6 @@ ZH = {
     "Notice": "通知",
     "On site now: %1 visitor(s), %2 overstayed": "当前在场：%1 人，超时 %2 人",
     "Overstay": "超时",
-    "Preparing the notice…": "正在生成维护通知…",
-    "Preparing the visitor list…": "正在生成访客登记表…",
     "Print notice…": "打印维护通知…",
     "Show": "显示",
     "Space": "区域",

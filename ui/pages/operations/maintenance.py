@@ -4,7 +4,6 @@ confirm / start / complete / cancel, and the notice PDF (维护通知) of the ch
 from __future__ import annotations
 
 import datetime as dt
-import tempfile
 from pathlib import Path
 
 from PySide6.QtCore import Qt
@@ -18,7 +17,7 @@ from models.choices import ImpactLevel, MaintenanceState, MaintenanceTarget
 
 from ui.kit.dialogs import guard, refused_text
 from ui.shell.i18n import choice_label
-from ui.shell.operations import apply, listen, run_op
+from ui.shell.operations import apply, listen
 from ui.widgets.plain_table import plain_table
 
 
@@ -220,25 +219,17 @@ class MaintenanceTab(QWidget):
         return True
 
     def print_notice(self, on_ready=None):
-        """Build the chosen customer's notice on a background thread, then preview it."""
-        from app.documents.maintenance import print_notice
-        from ui.kit.pdfpreview import preview_pdf
+        """Build the chosen customer's notice on a background thread (the document registry records
+        the print), then preview it."""
+        from ui.kit.pdfpreview import print_document_preview
         w, i = self.current(), self.current_impact()
         if w is None or i is None:
             return None
-        lang = self.lang.currentData()
-        out = Path(tempfile.mkdtemp(prefix="idc-pdf-")) / f"{w.reference}-{i.customer_id}-{lang}.pdf"
 
-        def work(_progress):
-            return print_notice(self.db, self.actor, w.id, i.customer_id, out, lang)
-
-        def show(result) -> None:
-            self.last_pdf = result.path
-            dialog = preview_pdf(self, result.path, self.tr("Maintenance notice %1").replace("%1", w.reference),
-                                 save_name=out.name)
+        def ready(dialog) -> None:
+            self.last_pdf = dialog.path
             if on_ready:
                 on_ready(dialog)
-
-        def failed(exc) -> None:
-            self.message.setText(refused_text(exc))
-        return run_op(self, work, label=self.tr("Preparing the notice…"), on_success=show, on_failure=failed)
+        return print_document_preview(self, self.db, self.actor, "maintenance_notice", (w.id, i.customer_id),
+                                      language=self.lang.currentData(), on_ready=ready,
+                                      title=self.tr("Maintenance notice %1").replace("%1", w.reference))

@@ -3,7 +3,6 @@ in red), who is expected today, check-in with a badge and check-out, and the dai
 ID numbers come masked from app/services/operations/visits.py unless the user may see them."""
 from __future__ import annotations
 
-import tempfile
 from pathlib import Path
 
 from PySide6.QtGui import QColor, QKeySequence, QShortcut
@@ -16,7 +15,7 @@ from models.choices import IdType, VisitState
 
 from ui.kit.dialogs import guard, refused_text
 from ui.shell.i18n import choice_label
-from ui.shell.operations import apply, listen, run_op
+from ui.shell.operations import apply, listen
 from ui.pages.operations.maintenance import _table
 
 
@@ -177,23 +176,17 @@ class VisitsTab(QWidget):
         return self._write(lambda: check_out(self.db, self.actor, r.visitor_id))
 
     def daily_list(self, on_ready=None):
-        from app.documents.visitors import print_visitor_list
-        from ui.kit.pdfpreview import preview_pdf
-        site, lang, day = self.site.currentData(), self.lang.currentData(), local_today()
+        """The day's visitor list of the chosen site, built on a background thread, then previewed."""
+        from app.documents.visitors import VisitorListKey
+        from ui.kit.pdfpreview import print_document_preview
+        site, day = self.site.currentData(), local_today()
         if site is None:
             return None
-        out = Path(tempfile.mkdtemp(prefix="idc-pdf-")) / f"visitors-{day}-{lang}.pdf"
 
-        def work(_progress):
-            return print_visitor_list(self.db, self.actor, site, day, out, lang)
-
-        def show(result) -> None:
-            self.last_pdf = result.path
-            dialog = preview_pdf(self, result.path, self.tr("Daily visitor list %1").replace("%1", str(day)),
-                                 save_name=out.name)
+        def ready(dialog) -> None:
+            self.last_pdf = dialog.path
             if on_ready:
                 on_ready(dialog)
-
-        def failed(exc) -> None:
-            self.message.setText(refused_text(exc))
-        return run_op(self, work, label=self.tr("Preparing the visitor list…"), on_success=show, on_failure=failed)
+        return print_document_preview(self, self.db, self.actor, "visitors", VisitorListKey(site, day, self.actor),
+                                      language=self.lang.currentData(), on_ready=ready,
+                                      title=self.tr("Daily visitor list %1").replace("%1", str(day)))
