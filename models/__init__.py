@@ -16,3 +16,4 @@ from .operations import (  # noqa: F401
     SlaCalendar, HolidayDay, SlaTarget, SlaCreditRule, Ticket, TicketObject, TicketEvent, TicketAttachment,
     SlaBreach, SlaCredit, OncallShift, Notification)
 from .audit import AuditEvent, AuditHead, GENESIS_HASH  # noqa: F401
+from .maintenance import MaintenanceWindow, MaintenanceImpact, SiteAccess, Visit, Visitor, visit_rack  # noqa: F401

@@ -648,3 +648,74 @@ class NoteVisibility(ChoiceSet):
         (INTERNAL, _("Internal"), "内部", "#616161"),
         (CUSTOMER, _("For the customer"), "对客户", "#1976d2"),
     )
+
+
+# --- the operations desk: maintenance windows and site access (models/maintenance.py) -------------
+# Impact levels follow netbox-circuitmaintenance (NO-IMPACT, REDUCED-REDUNDANCY, DEGRADED, OUTAGE).
+
+class MaintenanceTarget(ChoiceSet):
+    FEED, PANEL, UPS, PDU, RACK, DEVICE, XCONNECT, COOLING = (
+        "feed", "panel", "ups", "pdu", "rack", "device", "xconnect", "cooling")
+    CHOICES = (
+        (FEED, _("Power feed"), "供电回路", "#1e88e5"),
+        (PANEL, _("Power panel"), "列头柜", "#1e88e5"),
+        (UPS, _("UPS"), "UPS", "#1e88e5"),
+        (PDU, _("PDU"), "PDU", "#1e88e5"),
+        (RACK, _("Rack"), "机柜", "#6d4c41"),
+        (DEVICE, _("Device"), "设备", "#6d4c41"),
+        (XCONNECT, _("Cross-connect"), "交叉连接", "#00897b"),
+        (COOLING, _("Room cooling"), "机房制冷", "#00acc1"),
+    )
+
+
+class MaintenanceState(ChoiceSet):
+    TENTATIVE, CONFIRMED, IN_PROGRESS, COMPLETED, CANCELLED, RESCHEDULED = (
+        "tentative", "confirmed", "in_progress", "completed", "cancelled", "rescheduled")
+    CHOICES = (
+        (TENTATIVE, _("Tentative"), "待定", "#b0bec5"),
+        (CONFIRMED, _("Confirmed"), "已确认", "#1976d2"),
+        (IN_PROGRESS, _("In progress"), "进行中", "#fb8c00"),
+        (COMPLETED, _("Completed"), "已完成", "#43a047"),
+        (CANCELLED, _("Cancelled"), "已取消", "#616161"),
+        (RESCHEDULED, _("Rescheduled"), "已改期", "#8e24aa"),
+    )
+    TRANSITIONS: dict[str, frozenset[str]] = {
+        TENTATIVE: frozenset({CONFIRMED, CANCELLED, RESCHEDULED}),
+        CONFIRMED: frozenset({IN_PROGRESS, CANCELLED, RESCHEDULED}),
+        IN_PROGRESS: frozenset({COMPLETED}),
+        COMPLETED: frozenset(), CANCELLED: frozenset(), RESCHEDULED: frozenset(),
+    }
+    OPEN: frozenset[str] = frozenset({TENTATIVE, CONFIRMED, IN_PROGRESS})
+
+
+class ImpactLevel(ChoiceSet):
+    NONE, REDUCED, DEGRADED, OUTAGE = "no_impact", "reduced_redundancy", "degraded", "outage"
+    CHOICES = (
+        (NONE, _("No impact"), "无影响", "#9e9e9e"),
+        (REDUCED, _("Reduced redundancy"), "冗余降低", "#fb8c00"),
+        (DEGRADED, _("Degraded"), "性能降级", "#f4511e"),
+        (OUTAGE, _("Outage"), "中断", "#e53935"),
+    )
+    RANK: dict[str, int] = {NONE: 0, REDUCED: 1, DEGRADED: 2, OUTAGE: 3}
+
+
+class IdType(ChoiceSet):
+    RESIDENT, PASSPORT, HKMO, TAIWAN, OTHER = "resident_id", "passport", "hk_macao_permit", "taiwan_permit", "other"
+    CHOICES = (
+        (RESIDENT, _("Resident ID card"), "居民身份证", "#9e9e9e"),
+        (PASSPORT, _("Passport"), "护照", "#9e9e9e"),
+        (HKMO, _("Mainland travel permit (Hong Kong and Macao)"), "港澳居民来往内地通行证", "#9e9e9e"),
+        (TAIWAN, _("Mainland travel permit (Taiwan)"), "台湾居民来往大陆通行证", "#9e9e9e"),
+        (OTHER, _("Other ID"), "其他证件", "#9e9e9e"),
+    )
+
+
+class VisitState(ChoiceSet):
+    REQUESTED, APPROVED, REJECTED, CANCELLED, CLOSED = "requested", "approved", "rejected", "cancelled", "closed"
+    CHOICES = (
+        (REQUESTED, _("Requested"), "待审批", "#b0bec5"),
+        (APPROVED, _("Approved"), "已批准", "#1976d2"),
+        (REJECTED, _("Rejected"), "已驳回", "#e53935"),
+        (CANCELLED, _("Cancelled"), "已取消", "#616161"),
+        (CLOSED, _("Closed"), "已结束", "#43a047"),
+    )

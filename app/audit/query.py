@@ -175,6 +175,9 @@ OBJECT_WORDS: dict[str, tuple[str, str]] = {
     "cage": (_("cage"), "笼位"), "setting": (_("setting"), "设置"), "tax_rate": (_("tax rate"), "税率"),
     "fleet": (_("GPU fleet report"), "GPU 资产报告"), "capacity": (_("capacity report"), "容量报告"),
     "statements": (_("statements"), "账单"),
+    # the operations desk (app/services/operations/maintenance.py, visits.py)
+    "maintenance": (_("maintenance window"), "维护窗口"), "site_access": (_("site access"), "门禁授权"),
+    "visit": (_("site visit"), "现场访问"), "visitor": (_("visitor"), "访客"),
 }
 VERB_WORDS: dict[str, tuple[str, str]] = {
     "create": (_("Create"), "新建"), "update": (_("Update"), "修改"), "delete": (_("Delete"), "删除"),
@@ -203,6 +206,18 @@ ACTION_WORDS: dict[str, tuple[str, str]] = {
     "contract.payment_terms": (_("Change payment terms"), "修改付款条件"),
     "contract.import_item": (_("Import contract item"), "导入合同项目"),
     "contract_item.handover": (_("Record handover"), "登记交付"),
+    "maintenance.create": (_("Plan maintenance"), "计划维护"),
+    "maintenance.confirmed": (_("Confirm maintenance and give notice"), "确认维护并通知"),
+    "maintenance.in_progress": (_("Maintenance started"), "维护开始"),
+    "maintenance.completed": (_("Maintenance completed"), "维护完成"),
+    "maintenance.cancelled": (_("Cancel maintenance"), "取消维护"),
+    "maintenance.rescheduled": (_("Reschedule maintenance"), "维护改期"),
+    "site_access.create": (_("Authorise site access"), "授予门禁授权"),
+    "site_access.revoke": (_("Revoke site access"), "撤销门禁授权"),
+    "visit.create": (_("Request site visit"), "申请现场访问"), "visit.approved": (_("Approve site visit"), "批准现场访问"),
+    "visit.rejected": (_("Reject site visit"), "驳回现场访问"), "visit.cancelled": (_("Cancel site visit"), "取消现场访问"),
+    "visit.closed": (_("Site visit closed"), "现场访问结束"), "visitor.create": (_("Register visitor"), "登记访客"),
+    "visitor.check_in": (_("Visitor checked in"), "访客进入"), "visitor.check_out": (_("Visitor checked out"), "访客离开"),
 }
 # English names alone (the Qt messages of the context "audit", kept for the translation file)
 OBJECT_NAMES = {k: en for k, (en, _zh) in OBJECT_WORDS.items()}

@@ -54,6 +54,7 @@ OBJECT_TABLES = {
     # the operations desk (app/services/operations/)
     "ticket": "ticket", "sla_credit": "sla_credit", "oncall_shift": "oncall_shift",
     "sla_target": "sla_target", "sla_credit_rule": "sla_credit_rule", "sla_calendar": "sla_calendar",
+    "maintenance": "maintenance_window", "site_access": "site_access", "visit": "visit", "visitor": "visitor",
 }
 # An event's list of child rows, each with its id: (object type, key of `after`) -> the children's type.
 CHILD_LISTS = {("statement", "lines"): "statement_line"}

@@ -111,7 +111,9 @@ def month_bounds(period: str) -> tuple[str, str]:
 COMMAND_MODULES = ("app.cli.core", "app.cli.billing", "app.cli.reports", "app.cli.settings",
                    "app.cli.space", "app.cli.xconnect",
                    "app.cli.finance", "app.cli.power",
-                   "app.cli.operations")
+                   "app.cli.operations",
+
+                   "app.cli.maintenance", "app.cli.visit")
 
 
 @dataclass

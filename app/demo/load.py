@@ -367,6 +367,8 @@ def load_demo(db: Database, actor: Actor | None = None, *,
         from app.demo.power import load_demo_power  # an A/B-fed row, one rack failing N redundancy (issue 15)
         progress("power chain: an A/B-fed row")
         load_demo_power(db, actor)
+        from app.demo.access import load_demo_maintenance  # a planned feed maintenance on the A/B row (issue 24)
+        load_demo_maintenance(db, actor, today)
         from app.demo.xconnect import load_demo_xconnects  # cross-connects through the meet-me room
         load_demo_xconnects(db, actor, today)
         from app.demo.finance import load_demo_finance  # invoicing profiles, deposits (issue 11)
@@ -374,6 +376,8 @@ def load_demo(db: Database, actor: Actor | None = None, *,
         from app.demo.operations import load_demo_operations  # on call, a week of tickets (issue 24)
         progress("operations desk: on call and a week of tickets")
         load_demo_operations(db, actor, today)
+        from app.demo.access import load_demo_visits  # authorised contacts and visitors (issue 24)
+        load_demo_visits(db, actor)
 
     with db.session() as s:
         count = lambda m: s.execute(select(func.count()).select_from(m)).scalar_one()

@@ -30,6 +30,10 @@ from app.services.exports import record_export
 from app.store.db import Database
 from reports import AuditReportDoc, RenderResult
 from reports.loa import LoaDoc, render_loa
+from app.documents.maintenance import notice_for
+from app.documents.visitors import visitor_list_for
+from reports.maintenance_notice import MaintenanceNoticeDoc, render_maintenance_notice
+from reports.visitors import VisitorListDoc, render_visitor_list
 
 
 @dataclass(frozen=True)
@@ -69,6 +73,11 @@ DOCUMENTS: dict[str, DocumentKind] = {d.kind: d for d in (
                  render_loa, lambda doc: (doc.number, 1)),
     DocumentKind("sla", SlaReportDoc, lambda db, key, lang: sla_report_doc(db, key, language=lang),  # issue 24
                  render_sla_report, lambda doc: (doc.number, len(doc.tickets))),
+    # the operations desk (issue 24): one customer's maintenance notice, the guard desk's visitor list
+    DocumentKind("maintenance_notice", MaintenanceNoticeDoc, notice_for, render_maintenance_notice,
+                 lambda doc: (doc.number, len(doc.rows))),
+    DocumentKind("visitors", VisitorListDoc, visitor_list_for, render_visitor_list,
+                 lambda doc: (doc.number, len(doc.rows))),
 )}
 DOCUMENT_KINDS = tuple(DOCUMENTS)
 

@@ -188,6 +188,13 @@ PERMISSIONS: dict[str, frozenset[str]] = {
     "manage_oncall": frozenset({Role.ADMIN, Role.OPERATOR}),
     "manage_sla": frozenset({Role.ADMIN}),
     "approve_credits": frozenset({Role.ADMIN}),
+    # the operations desk: maintenance windows and site access (app/services/operations/)
+    "plan_maintenance": frozenset({Role.ADMIN, Role.OPERATOR}),
+    "authorise_access": frozenset({Role.ADMIN}),
+    "request_visits": frozenset({Role.ADMIN, Role.ACCOUNT_MANAGER}),
+    "approve_visits": frozenset({Role.ADMIN}),
+    "guard_desk": frozenset({Role.ADMIN, Role.OPERATOR}),
+    "see_id_numbers": frozenset({Role.ADMIN, Role.OPERATOR}),  # the guard desk checks IDs; others see them masked
 }
 
 # The permission that writing each kind of record needs (object type as in the audit trail).
@@ -207,6 +214,7 @@ KIND_PERMISSION: dict[str, str] = {
     "cable": "manage_dcim", "cross_connect": "manage_dcim",  # app/services/xconnects.py
     # the operations desk (app/services/operations/; import|export tickets, oncall, holidays)
     "ticket": "raise_tickets", "oncall_shift": "manage_oncall", "holiday_day": "manage_sla",
+    "maintenance": "plan_maintenance", "site_access": "authorise_access", "visit": "request_visits",
 }
 
 PERMISSION_LABELS = {
@@ -226,6 +234,12 @@ PERMISSION_LABELS = {
     "manage_oncall": "change the on-call rota",
     "manage_sla": "change SLA calendars, targets and credit rules",
     "approve_credits": "approve SLA credits",
+    "plan_maintenance": "plan maintenance windows",
+    "authorise_access": "authorise customer contacts for site access",
+    "request_visits": "request site visits",
+    "approve_visits": "approve site visits",
+    "guard_desk": "check visitors in and out",
+    "see_id_numbers": "see visitors' full ID numbers",
 }
 
 

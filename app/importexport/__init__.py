@@ -56,6 +56,14 @@ register_kind(ImportKind("oncall", _ops.ONCALL_COLUMNS, _ops.ONCALL_REQUIRED, "o
 register_kind(ImportKind("tickets", _ops.TICKET_COLUMNS, _ops.TICKET_REQUIRED, "ticket", _ops.Ticket,
                          _ops.resolve_tickets, _ops.write_tickets, _ops.export_tickets_query, _ops.TICKET_FIELD_COLUMN,
                          lambda v: v.get("number")))
+
+from app.importexport.kinds import access as _acc  # maintenance windows and visits (issue 24)
+
+register_kind(ImportKind("maintenance", _acc.M_COLUMNS, _acc.M_REQUIRED, "maintenance", _acc.MaintenanceWindow,
+                         _acc.resolve_maintenance, _acc.write_maintenance, _acc.export_maintenance_query,
+                         _acc.M_FIELD_COLUMN, lambda v: v.get("reference")))
+register_kind(ImportKind("visits", _acc.V_COLUMNS, (), "visit", _acc.Visitor, _acc.refuse_visit_import,
+                         _acc.no_write, _acc.export_visits_query))
 # --- new kinds here ---
 
 from app.importexport.export import *  # noqa: E402,F401,F403

@@ -13,6 +13,7 @@ POWER_LIMIT_PCT = "power_breaker_limit_pct"
 OVERDUE_SUSPENSION_DAYS = "overdue_suspension_days"  # receivables: overdue longer proposes suspension
 TICKET_REOPEN_DAYS = "ticket_reopen_days"            # operations: a resolved ticket may be reopened this long
 TICKET_ATTACHMENT_KB = "ticket_attachment_max_kb"    # operations: the largest file a ticket keeps
+MAINTENANCE_NOTICE_HOURS = "maintenance_notice_hours"  # operations: planned work is noticed this long before
 
 
 @dataclass(frozen=True)
@@ -41,6 +42,10 @@ SETTINGS: dict[str, SettingSpec] = {
     TICKET_ATTACHMENT_KB: SettingSpec(
         TICKET_ATTACHMENT_KB, 10240, "the largest photo or file a ticket keeps, in KB (larger ones are refused)",
         bounds=(1, 512000)),
+    MAINTENANCE_NOTICE_HOURS: SettingSpec(
+        MAINTENANCE_NOTICE_HOURS, 72,
+        "planned maintenance is confirmed at least this many hours before it starts (else it counts against the SLA)",
+        bounds=(0, 720)),
 }
 
 

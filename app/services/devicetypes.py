@@ -13,7 +13,7 @@ from app.audit.trail import append_events
 from app.domain.actor import Actor
 from app.domain.auth import require
 from app.domain.errors import DomainError, PermissionDenied, ValidationError
-from app.services.common import create_in
+from app.services.entities import create_in
 from app.services.entities import flush_or_refuse, flush_versioned, snapshot, spec_of
 from app.store.db import Database
 from app.store.uow import UnitOfWork

@@ -65,6 +65,13 @@ PERMISSION_WRITES: dict[str, dict[str, tuple[str, ...]]] = {
     "manage_oncall": {t: IUD for t in ("oncall_shift", "notification")},
     "manage_sla": {t: IUD for t in ("sla_calendar", "holiday_day", "sla_target", "sla_credit_rule")},
     "approve_credits": {t: IUD for t in ("sla_credit",)},
+    # the operations desk (app/services/operations/maintenance.py, visits.py)
+    "plan_maintenance": {t: IUD for t in ("maintenance_window", "maintenance_impact")},
+    "authorise_access": {"site_access": IUD},
+    "request_visits": {t: IUD for t in ("visit", "visit_rack", "visitor")},
+    "approve_visits": {"visit": ("UPDATE",)},
+    "guard_desk": {t: ("UPDATE",) for t in ("visit", "visitor")},
+    "see_id_numbers": {},
 }
 
 

@@ -1448,67 +1448,67 @@
 <context>
     <name>CreditsTab</name>
     <message>
-        <location filename="../../ui/pages/operations/__init__.py" line="139"/>
+        <location filename="../../ui/pages/operations/__init__.py" line="145"/>
         <source>Amount</source>
         <translation>金额</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/__init__.py" line="148"/>
+        <location filename="../../ui/pages/operations/__init__.py" line="154"/>
         <source>Approve</source>
         <translation>批准</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/__init__.py" line="140"/>
+        <location filename="../../ui/pages/operations/__init__.py" line="146"/>
         <source>Contract</source>
         <translation>合同</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/__init__.py" line="141"/>
+        <location filename="../../ui/pages/operations/__init__.py" line="147"/>
         <source>Decided by</source>
         <translation>审批人</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/__init__.py" line="139"/>
+        <location filename="../../ui/pages/operations/__init__.py" line="145"/>
         <source>Period</source>
         <translation>账期</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/__init__.py" line="140"/>
+        <location filename="../../ui/pages/operations/__init__.py" line="146"/>
         <source>Proposed by</source>
         <translation>提出人</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/__init__.py" line="141"/>
+        <location filename="../../ui/pages/operations/__init__.py" line="147"/>
         <source>Reason</source>
         <translation>原因</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/__init__.py" line="218"/>
+        <location filename="../../ui/pages/operations/__init__.py" line="224"/>
         <source>Reject</source>
         <translation>驳回</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/__init__.py" line="150"/>
+        <location filename="../../ui/pages/operations/__init__.py" line="156"/>
         <source>Reject…</source>
         <translation>驳回…</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/__init__.py" line="139"/>
+        <location filename="../../ui/pages/operations/__init__.py" line="145"/>
         <source>State</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/__init__.py" line="140"/>
+        <location filename="../../ui/pages/operations/__init__.py" line="146"/>
         <source>Ticket</source>
         <translation>工单</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/__init__.py" line="218"/>
+        <location filename="../../ui/pages/operations/__init__.py" line="224"/>
         <source>Why is the credit rejected:</source>
         <translation>驳回赔偿的原因：</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/__init__.py" line="203"/>
+        <location filename="../../ui/pages/operations/__init__.py" line="209"/>
         <source>You proposed it: another administrator decides (four eyes)</source>
         <translation>此赔偿由您提出：须由另一位管理员审批（四眼原则）</translation>
     </message>
@@ -3609,6 +3609,209 @@ Reason:</source>
     </message>
 </context>
 <context>
+    <name>MaintenanceTab</name>
+    <message>
+        <location filename="../../ui/pages/operations/maintenance.py" line="168"/>
+        <source>%1 affects %2 customer(s)</source>
+        <translation>%1 影响 %2 个客户</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/maintenance.py" line="205"/>
+        <source>Cancel %1</source>
+        <translation>取消 %1</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/maintenance.py" line="81"/>
+        <source>Cancel…</source>
+        <translation>取消…</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/maintenance.py" line="187"/>
+        <source>Choose a maintenance window first</source>
+        <translation>请先选择一个维护窗口</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/maintenance.py" line="197"/>
+        <source>Choose an affected customer first</source>
+        <translation>请先选择一个受影响的客户</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/maintenance.py" line="75"/>
+        <source>Confirm and give notice</source>
+        <translation>确认并发出通知</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/maintenance.py" line="60"/>
+        <source>Contract</source>
+        <translation>合同</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/maintenance.py" line="175"/>
+        <source>Cross-connect</source>
+        <translation>交叉连接</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/maintenance.py" line="60"/>
+        <source>Customer</source>
+        <translation>客户</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/maintenance.py" line="58"/>
+        <source>Customers</source>
+        <translation>客户</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/maintenance.py" line="174"/>
+        <source>Device</source>
+        <translation>设备</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/maintenance.py" line="134"/>
+        <source>Emergency</source>
+        <translation>紧急</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/maintenance.py" line="58"/>
+        <source>Ends</source>
+        <translation>到期</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/maintenance.py" line="49"/>
+        <source>Every open window</source>
+        <translation>全部未结束窗口</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/maintenance.py" line="50"/>
+        <source>Every window</source>
+        <translation>全部窗口</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/maintenance.py" line="60"/>
+        <source>Impact</source>
+        <translation>影响</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/maintenance.py" line="134"/>
+        <source>In time</source>
+        <translation>按期通知</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/maintenance.py" line="135"/>
+        <source>Late</source>
+        <translation>通知过晚</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/maintenance.py" line="235"/>
+        <source>Maintenance notice %1</source>
+        <translation>维护通知 %1</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/maintenance.py" line="171"/>
+        <source>No maintenance window in this view</source>
+        <translation>此视图中没有维护窗口</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/maintenance.py" line="135"/>
+        <source>Not given yet</source>
+        <translation>尚未通知</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/maintenance.py" line="59"/>
+        <source>Notice</source>
+        <translation>通知</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/maintenance.py" line="60"/>
+        <source>Object</source>
+        <translation>对象</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/maintenance.py" line="83"/>
+        <source>Print notice…</source>
+        <translation>打印维护通知…</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/maintenance.py" line="174"/>
+        <source>Rack</source>
+        <translation>机柜</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/maintenance.py" line="57"/>
+        <source>Reference</source>
+        <translation>流水号</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/maintenance.py" line="51"/>
+        <source>Refresh</source>
+        <translation>刷新</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/maintenance.py" line="53"/>
+        <source>Show</source>
+        <translation>显示</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/maintenance.py" line="57"/>
+        <source>Site</source>
+        <translation>站点</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/maintenance.py" line="57"/>
+        <source>Starts</source>
+        <translation>开始</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/maintenance.py" line="57"/>
+        <source>State</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/maintenance.py" line="85"/>
+        <source>The maintenance notice of the customer chosen below (Ctrl+P)</source>
+        <translation>下方所选客户的维护通知（Ctrl+P）</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/maintenance.py" line="48"/>
+        <source>Today and the next 7 days</source>
+        <translation>今天及未来 7 天</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/maintenance.py" line="61"/>
+        <source>Why</source>
+        <translation>原因</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/maintenance.py" line="206"/>
+        <source>Why is the work cancelled? (the customers were told of it)</source>
+        <translation>为何取消维护？（客户已收到通知）</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/maintenance.py" line="58"/>
+        <source>Work</source>
+        <translation>维护内容</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/maintenance.py" line="79"/>
+        <source>Work completed</source>
+        <translation>维护完成</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/maintenance.py" line="77"/>
+        <source>Work started</source>
+        <translation>维护开始</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/maintenance.py" line="58"/>
+        <source>Worked on</source>
+        <translation>维护对象</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/maintenance.py" line="59"/>
+        <source>Worst impact</source>
+        <translation>最严重影响</translation>
+    </message>
+</context>
+<context>
     <name>MoveDeviceDialog</name>
     <message>
         <location filename="../../ui/pages/devicemove.py" line="36"/>
@@ -3722,77 +3925,77 @@ Reason:</source>
 <context>
     <name>OncallTab</name>
     <message>
-        <location filename="../../ui/pages/operations/__init__.py" line="124"/>
+        <location filename="../../ui/pages/operations/__init__.py" line="130"/>
         <source>Escalated to the secondary</source>
         <translation>已升级至副值班</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/__init__.py" line="126"/>
+        <location filename="../../ui/pages/operations/__init__.py" line="132"/>
         <source>Escalated to the site manager</source>
         <translation>已升级至机房经理</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/__init__.py" line="64"/>
+        <location filename="../../ui/pages/operations/__init__.py" line="70"/>
         <source>Handover note</source>
         <translation>交接说明</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/__init__.py" line="75"/>
+        <location filename="../../ui/pages/operations/__init__.py" line="81"/>
         <source>Mark as seen</source>
         <translation>标为已读</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/__init__.py" line="71"/>
+        <location filename="../../ui/pages/operations/__init__.py" line="77"/>
         <source>Message</source>
         <translation>消息</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/__init__.py" line="83"/>
+        <location filename="../../ui/pages/operations/__init__.py" line="89"/>
         <source>My notifications</source>
         <translation>我的通知</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/__init__.py" line="80"/>
+        <location filename="../../ui/pages/operations/__init__.py" line="86"/>
         <source>On call this week</source>
         <translation>本周值班</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/__init__.py" line="63"/>
+        <location filename="../../ui/pages/operations/__init__.py" line="69"/>
         <source>Phone</source>
         <translation>电话</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/__init__.py" line="62"/>
+        <location filename="../../ui/pages/operations/__init__.py" line="68"/>
         <source>Primary</source>
         <translation>主值班</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/__init__.py" line="63"/>
+        <location filename="../../ui/pages/operations/__init__.py" line="69"/>
         <source>Secondary</source>
         <translation>副值班</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/__init__.py" line="62"/>
+        <location filename="../../ui/pages/operations/__init__.py" line="68"/>
         <source>Site</source>
         <translation>站点</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/__init__.py" line="63"/>
+        <location filename="../../ui/pages/operations/__init__.py" line="69"/>
         <source>Site manager</source>
         <translation>机房经理</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/__init__.py" line="62"/>
+        <location filename="../../ui/pages/operations/__init__.py" line="68"/>
         <source>Week of</source>
         <translation>周起始</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/__init__.py" line="71"/>
+        <location filename="../../ui/pages/operations/__init__.py" line="77"/>
         <source>When</source>
         <translation>时间</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/__init__.py" line="71"/>
+        <location filename="../../ui/pages/operations/__init__.py" line="77"/>
         <source>Why</source>
         <translation>原因</translation>
     </message>
@@ -3813,19 +4016,29 @@ Reason:</source>
 <context>
     <name>OperationsPage</name>
     <message>
-        <location filename="../../ui/pages/operations/__init__.py" line="39"/>
+        <location filename="../../ui/pages/operations/__init__.py" line="45"/>
+        <source>Maintenance</source>
+        <translation>维护</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/__init__.py" line="41"/>
         <source>On call</source>
         <translation>值班</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/__init__.py" line="38"/>
+        <location filename="../../ui/pages/operations/__init__.py" line="40"/>
         <source>Queue</source>
         <translation>工单队列</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/__init__.py" line="40"/>
+        <location filename="../../ui/pages/operations/__init__.py" line="42"/>
         <source>SLA credits</source>
         <translation>SLA 服务赔偿</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/__init__.py" line="46"/>
+        <source>Visitors</source>
+        <translation>访客</translation>
     </message>
 </context>
 <context>
@@ -6161,6 +6374,159 @@ Reason:</source>
     </message>
 </context>
 <context>
+    <name>VisitsTab</name>
+    <message>
+        <location filename="../../ui/pages/operations/visits.py" line="124"/>
+        <source>%1 min</source>
+        <translation>%1 分钟</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/visits.py" line="38"/>
+        <source>All sites</source>
+        <translation>全部数据中心</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/visits.py" line="56"/>
+        <source>Badge</source>
+        <translation>门禁卡</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/visits.py" line="65"/>
+        <source>Badge number</source>
+        <translation>门禁卡号</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/visits.py" line="66"/>
+        <source>Check in</source>
+        <translation>登记进入</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/visits.py" line="68"/>
+        <source>Check out</source>
+        <translation>登记离开</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/visits.py" line="149"/>
+        <source>Choose a site first</source>
+        <translation>请先选择数据中心</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/visits.py" line="146"/>
+        <source>Choose a visitor on site first</source>
+        <translation>请先选择一位在场访客</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/visits.py" line="144"/>
+        <source>Choose an expected visitor first</source>
+        <translation>请先选择一位预约访客</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/visits.py" line="56"/>
+        <source>Company</source>
+        <translation>单位</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/visits.py" line="55"/>
+        <source>Customer</source>
+        <translation>客户</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/visits.py" line="192"/>
+        <source>Daily visitor list %1</source>
+        <translation>访客登记表 %1</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/visits.py" line="43"/>
+        <source>Daily visitor list…</source>
+        <translation>访客登记表…</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/visits.py" line="56"/>
+        <source>Escort</source>
+        <translation>陪同</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/visits.py" line="86"/>
+        <source>Expected today</source>
+        <translation>今日预约</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/visits.py" line="77"/>
+        <source>Expected today: the chosen visitor</source>
+        <translation>今日预约：所选访客</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/visits.py" line="55"/>
+        <source>ID</source>
+        <translation>证件</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/visits.py" line="55"/>
+        <source>ID number</source>
+        <translation>证件号码</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/visits.py" line="57"/>
+        <source>In</source>
+        <translation>进入</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/visits.py" line="120"/>
+        <source>On site now: %1 visitor(s), %2 overstayed</source>
+        <translation>当前在场：%1 人，超时 %2 人</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/visits.py" line="57"/>
+        <source>Overstay</source>
+        <translation>超时</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/visits.py" line="41"/>
+        <source>Refresh</source>
+        <translation>刷新</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/visits.py" line="49"/>
+        <source>Site</source>
+        <translation>站点</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/visits.py" line="56"/>
+        <source>Space</source>
+        <translation>区域</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/visits.py" line="59"/>
+        <source>State</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/visits.py" line="70"/>
+        <source>The visitor chosen above hands the badge back (Ctrl+O)</source>
+        <translation>上方所选访客交还门禁卡（Ctrl+O）</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/visits.py" line="55"/>
+        <source>Visit</source>
+        <translation>申请单</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/visits.py" line="55"/>
+        <source>Visitor</source>
+        <translation>访客</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/visits.py" line="56"/>
+        <source>Window</source>
+        <translation>时段</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/visits.py" line="111"/>
+        <source>yes</source>
+        <translation>是</translation>
+    </message>
+</context>
+<context>
     <name>XconnectsPage</name>
     <message>
         <location filename="../../ui/pages/xconnects.py" line="53"/>
@@ -6715,6 +7081,48 @@ Reason:</source>
     </message>
 </context>
 <context>
+    <name>choices/IdType</name>
+    <message>
+        <source>Mainland travel permit (Hong Kong and Macao)</source>
+        <translation>港澳居民来往内地通行证</translation>
+    </message>
+    <message>
+        <source>Mainland travel permit (Taiwan)</source>
+        <translation>台湾居民来往大陆通行证</translation>
+    </message>
+    <message>
+        <source>Other ID</source>
+        <translation>其他证件</translation>
+    </message>
+    <message>
+        <source>Passport</source>
+        <translation>护照</translation>
+    </message>
+    <message>
+        <source>Resident ID card</source>
+        <translation>居民身份证</translation>
+    </message>
+</context>
+<context>
+    <name>choices/ImpactLevel</name>
+    <message>
+        <source>Degraded</source>
+        <translation>性能降级</translation>
+    </message>
+    <message>
+        <source>No impact</source>
+        <translation>无影响</translation>
+    </message>
+    <message>
+        <source>Outage</source>
+        <translation>中断</translation>
+    </message>
+    <message>
+        <source>Reduced redundancy</source>
+        <translation>冗余降低</translation>
+    </message>
+</context>
+<context>
     <name>choices/ItemKind</name>
     <message>
         <source>Bandwidth</source>
@@ -6770,6 +7178,68 @@ Reason:</source>
     <message>
         <source>Metres</source>
         <translation>米</translation>
+    </message>
+</context>
+<context>
+    <name>choices/MaintenanceState</name>
+    <message>
+        <source>Cancelled</source>
+        <translation>已取消</translation>
+    </message>
+    <message>
+        <source>Completed</source>
+        <translation>已完成</translation>
+    </message>
+    <message>
+        <source>Confirmed</source>
+        <translation>已确认</translation>
+    </message>
+    <message>
+        <source>In progress</source>
+        <translation>进行中</translation>
+    </message>
+    <message>
+        <source>Rescheduled</source>
+        <translation>已改期</translation>
+    </message>
+    <message>
+        <source>Tentative</source>
+        <translation>待定</translation>
+    </message>
+</context>
+<context>
+    <name>choices/MaintenanceTarget</name>
+    <message>
+        <source>Cross-connect</source>
+        <translation>交叉连接</translation>
+    </message>
+    <message>
+        <source>Device</source>
+        <translation>设备</translation>
+    </message>
+    <message>
+        <source>PDU</source>
+        <translation>PDU</translation>
+    </message>
+    <message>
+        <source>Power feed</source>
+        <translation>供电回路</translation>
+    </message>
+    <message>
+        <source>Power panel</source>
+        <translation>列头柜</translation>
+    </message>
+    <message>
+        <source>Rack</source>
+        <translation>机柜</translation>
+    </message>
+    <message>
+        <source>Room cooling</source>
+        <translation>机房制冷</translation>
+    </message>
+    <message>
+        <source>UPS</source>
+        <translation>UPS</translation>
     </message>
 </context>
 <context>
@@ -7256,6 +7726,29 @@ Reason:</source>
     <message>
         <source>Waiting for vendor</source>
         <translation>等待厂商</translation>
+    </message>
+</context>
+<context>
+    <name>choices/VisitState</name>
+    <message>
+        <source>Approved</source>
+        <translation>已批准</translation>
+    </message>
+    <message>
+        <source>Cancelled</source>
+        <translation>已取消</translation>
+    </message>
+    <message>
+        <source>Closed</source>
+        <translation>已结束</translation>
+    </message>
+    <message>
+        <source>Rejected</source>
+        <translation>已驳回</translation>
+    </message>
+    <message>
+        <source>Requested</source>
+        <translation>待审批</translation>
     </message>
 </context>
 <context>
@@ -8095,6 +8588,14 @@ Check the database in the settings.</source>
         <translation>审批合同</translation>
     </message>
     <message>
+        <source>approve site visits</source>
+        <translation>审批现场访问</translation>
+    </message>
+    <message>
+        <source>authorise customer contacts for site access</source>
+        <translation>授权客户联系人进入数据中心</translation>
+    </message>
+    <message>
         <source>change GPUs</source>
         <translation>修改 GPU</translation>
     </message>
@@ -8119,6 +8620,10 @@ Check the database in the settings.</source>
         <translation>修改值班表</translation>
     </message>
     <message>
+        <source>check visitors in and out</source>
+        <translation>办理访客进出登记</translation>
+    </message>
+    <message>
         <source>draft contracts</source>
         <translation>起草合同</translation>
     </message>
@@ -8139,12 +8644,24 @@ Check the database in the settings.</source>
         <translation>超出机柜功率预算</translation>
     </message>
     <message>
+        <source>plan maintenance windows</source>
+        <translation>计划维护窗口</translation>
+    </message>
+    <message>
+        <source>request site visits</source>
+        <translation>申请现场访问</translation>
+    </message>
+    <message>
         <source>reserve rack units</source>
         <translation>预留机柜 U 位</translation>
     </message>
     <message>
         <source>run billing and issue statements</source>
         <translation>运行计费并开具账单</translation>
+    </message>
+    <message>
+        <source>see visitors' full ID numbers</source>
+        <translation>查看访客完整证件号码</translation>
     </message>
     <message>
         <source>work tickets (acknowledge, move, resolve)</source>

@@ -46,4 +46,5 @@ def test_power_tab_lists_feeds_supplies_and_the_room(qtbot, demo_db):
     dlg = tab.open_list()
     qtbot.addWidget(dlg)
     panels, feeds = dlg.tabs.widget(0), dlg.tabs.widget(1)
-    assert panels.rowCount() == 2 and feeds.rowCount() == 8
+    # the A/B row's eight feeds and three to leased racks A01 (A, B) and A03 (A only): app/demo/operations.py
+    assert panels.rowCount() == 2 and feeds.rowCount() == 11

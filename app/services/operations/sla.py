@@ -23,16 +23,21 @@ from app.domain.clock import local_text
 from app.domain.errors import ValidationError
 from app.store.db import Database
 from app.store.uow import UnitOfWork
+from app.services.operations.maintenance import maintenance_excluded_in
 from app.services.billing.statements import _chunks
 
 UTC = dt.timezone.utc
 
 
 def maintenance_excluded(db_or_session, contract_id: int | None, start: dt.datetime, end: dt.datetime) -> list:
-    """SEAM (issue 24, the maintenance half): planned maintenance noticed in time does not count
-    against the SLA. The lead wires `app.services.operations.maintenance.maintenance_excluded(db,
-    contract_id, start, end)` in here; until then nothing is excluded."""
-    return []
+    """Planned maintenance noticed in time does not count against the SLA: its windows affecting the
+    contract (app/services/operations/maintenance.py), in the caller's session or a new one."""
+    if contract_id is None or db_or_session is None:
+        return []
+    if isinstance(db_or_session, Session):
+        return maintenance_excluded_in(db_or_session, contract_id, start, end)
+    with db_or_session.session() as s:
+        return maintenance_excluded_in(s, contract_id, start, end)
 
 
 @dataclass

@@ -1,5 +1,5 @@
 """The Operations page: a tab widget of the queue (with the ticket panel), on call now and SLA
-credits; the maintenance and visits tabs are added beside them (`add_tab`). `DeskWatch` runs the
+credits, maintenance windows and visitors. `DeskWatch` runs the
 SLA sweep on a timer in the console of whoever works tickets and announces their notifications."""
 from __future__ import annotations
 
@@ -20,7 +20,9 @@ from models.choices import CreditState
 from ui.kit.dialogs import error_label, guard
 from ui.shell.i18n import choice_label
 from ui.shell.operations import apply, listen
+from ui.pages.operations.maintenance import MaintenanceTab
 from ui.pages.operations.queue import QueueTab, apply_or_show
+from ui.pages.operations.visits import VisitsTab
 
 log = logging.getLogger(__name__)
 UTC = dt.timezone.utc
@@ -38,7 +40,11 @@ class OperationsPage(QTabWidget):
         self.addTab(self.queue, self.tr("Queue"))
         self.addTab(self.oncall, self.tr("On call"))
         self.addTab(self.credits, self.tr("SLA credits"))
-        for i in range(3):
+        self.maintenance = MaintenanceTab(db, actor, self)
+        self.visits = VisitsTab(db, actor, self)
+        self.addTab(self.maintenance, self.tr("Maintenance"))
+        self.addTab(self.visits, self.tr("Visitors"))
+        for i in range(self.count()):
             QShortcut(QKeySequence(f"Alt+{i + 1}"), self, activated=lambda i=i: self.setCurrentIndex(i))
 
     def add_tab(self, widget: QWidget, title: str) -> int:
