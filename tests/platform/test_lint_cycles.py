@@ -23,3 +23,13 @@ def test_an_import_inside_a_function_closes_a_cycle(tmp_path):
     assert lint.import_cycles(sys.executable, str(tmp_path), ("pkg",)) == [["pkg.high", "pkg.low"]]
     (pkg / "low.py").write_text("def f():\n    return 1\n")
     assert lint.import_cycles(sys.executable, str(tmp_path), ("pkg",)) == []
+
+
+def test_importing_a_module_runs_the_packages_above_it(tmp_path):
+    pkg = tmp_path / "pkg"
+    (pkg / "sub").mkdir(parents=True)
+    (pkg / "__init__.py").write_text("")
+    (pkg / "sub" / "__init__.py").write_text("from pkg import b\n")    # the package's facade
+    (pkg / "sub" / "a.py").write_text("X = 1\n")
+    (pkg / "b.py").write_text("from pkg.sub.a import X\n")           # runs pkg/sub/__init__ first
+    assert lint.import_cycles(sys.executable, str(tmp_path), ("pkg",)) == [["pkg.b", "pkg.sub"]]
