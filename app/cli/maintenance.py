@@ -197,7 +197,7 @@ def maintenance_impact(ctx, args) -> int:
 
 
 def maintenance_notice(ctx, args) -> int:
-    from app.documents.maintenance import print_notice
+    from app.documents.printing import print_notice
     from app.services.receivables import find_customer
 
     wid = _window_id(ctx, args.window)

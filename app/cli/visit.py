@@ -276,7 +276,7 @@ def visit_who_was_in(ctx, args) -> int:
 
 def visit_daily_list(ctx, args) -> int:
     from app.domain.clock import local_today
-    from app.documents.visitors import print_visitor_list
+    from app.documents.printing import print_visitor_list
 
     actor = ctx.reader()
     result = print_visitor_list(ctx.db, actor, _site_id(ctx, args.site), args.day or local_today(), args.output,

@@ -3,15 +3,12 @@ one window, in Chinese or English; the window in Asia/Shanghai."""
 from __future__ import annotations
 
 import datetime as dt
-from pathlib import Path
 
 from models import Customer, MaintenanceWindow, Site, Subsidiary
 from models.choices import ImpactLevel, MaintenanceState, MaintenanceTarget
 from reports import Party
 from reports.maintenance_notice import MaintenanceNoticeDoc, NoticeRow
 
-from app.domain.actor import Actor
-from app.domain.auth import require
 from app.domain.clock import local_date, local_text
 from app.domain.errors import RuleViolation
 from app.documents.common import _check_lang, _customer_party, _subsidiary_party
@@ -81,13 +78,3 @@ def notice_for(db: Database, key, lang: str | None = None) -> MaintenanceNoticeD
     if not doc.rows:
         raise RuleViolation(f"{M.reference(window_id)} does not affect this customer: there is nothing to notice")
     return doc
-
-
-def print_notice(db: Database, actor: Actor, window_id: int, customer_id: int, path: str | Path,
-                 lang: str = "zh", font_path=None):
-    """Write one customer's notice and record the print (through the document registry)."""
-    from app.documents.printing import print_document
-
-    require(actor, "print")
-    return print_document(db, actor, "maintenance_notice", (window_id, customer_id), path, language=lang,
-                          font_path=font_path).result

@@ -31,7 +31,8 @@ from app.store.db import Database
 from reports import AuditReportDoc, RenderResult
 from reports.loa import LoaDoc, render_loa
 from app.documents.maintenance import notice_for
-from app.documents.visitors import visitor_list_for
+from app.documents.visitors import VisitorListKey, visitor_list_for
+from app.domain.clock import parse_date
 from reports.maintenance_notice import MaintenanceNoticeDoc, render_maintenance_notice
 from reports.visitors import VisitorListDoc, render_visitor_list
 
@@ -171,3 +172,19 @@ def print_capacity(db, actor, site_code, path, **kw) -> Printed:
 
 def print_fleet(db, actor, path, **kw) -> Printed:
     return print_document(db, actor, "fleet", None, path, **kw)
+
+
+def print_notice(db: Database, actor: Actor, window_id: int, customer_id: int, path: str | Path,
+                 lang: str = "zh", font_path=None):
+    """Write one customer's notice and record the print (through the document registry)."""
+    require(actor, "print")
+    return print_document(db, actor, "maintenance_notice", (window_id, customer_id), path, language=lang,
+                          font_path=font_path).result
+
+
+def print_visitor_list(db: Database, actor: Actor, site_id: int, day, path: str | Path, lang: str = "zh",
+                       font_path=None):
+    """Write the day's list and record the print (through the document registry)."""
+    require(actor, "print")
+    key = VisitorListKey(site_id, parse_date(day, what="day"), actor)
+    return print_document(db, actor, "visitors", key, path, language=lang, font_path=font_path).result

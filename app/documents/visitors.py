@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import datetime as dt
 from dataclasses import dataclass
-from pathlib import Path
 
 from models import Site, Subsidiary
 from models.choices import IdType
@@ -12,7 +11,6 @@ from reports import Party
 from reports.visitors import VisitorListDoc, VisitorListRow
 
 from app.domain.actor import Actor
-from app.domain.auth import require
 from app.domain.clock import TZ, local_text, parse_date
 from app.documents.common import _check_lang, _subsidiary_party
 from app.store.db import get_or_404
@@ -60,13 +58,3 @@ class VisitorListKey:
 
 def visitor_list_for(db: Database, key: VisitorListKey, lang: str | None = None) -> VisitorListDoc:
     return visitor_list_doc(db, key.actor, key.site_id, key.day, lang or "zh")
-
-
-def print_visitor_list(db: Database, actor: Actor, site_id: int, day, path: str | Path, lang: str = "zh",
-                       font_path=None):
-    """Write the day's list and record the print (through the document registry)."""
-    from app.documents.printing import print_document
-
-    require(actor, "print")
-    key = VisitorListKey(site_id, parse_date(day, what="day"), actor)
-    return print_document(db, actor, "visitors", key, path, language=lang, font_path=font_path).result

@@ -121,7 +121,7 @@ def test_lifecycle_rules_and_refusals(demo_db):
 def test_notice_pdf_per_customer_in_both_languages(demo_db, tmp_path):
     import subprocess
 
-    from app.documents.maintenance import print_notice
+    from app.documents.printing import print_notice
 
     admin = login(demo_db, "admin", "demo1234")
     w = _demo_window(demo_db)
