@@ -109,6 +109,10 @@ def totals_html(t, skipped: int = 0) -> str:
             (tr("Whole term (excl. VAT)"), money(t.term_value)), (tr("VAT"), money(t.vat)),
             (f"<b>{tr('Total (incl. VAT)')}</b>", f"<b>{money(t.total)}</b>"),
             (tr("In words"), t.in_words)]
+    if t.expected_usage:  # an hourly (or hybrid) GPU draft: what full use over the window bills
+        rows += [(tr("GPU-hours at full use (excl. VAT)"), money(t.expected_usage)),
+                 (f"<b>{tr('Expected total (incl. VAT)')}</b>", f"<b>{money(t.expected_total)}</b>"),
+                 (tr("In words"), t.expected_in_words)]
     html = "<table cellspacing='0' cellpadding='1'>" + "".join(
         f"<tr><td>{label}</td><td align='right'>&nbsp;&nbsp;{value}</td></tr>" for label, value in rows) + "</table>"
     notes = []
