@@ -505,3 +505,54 @@ class DepositKind(ChoiceSet):
         (DEPOSIT, _("Deposit"), "押金", "#607d8b"),
         (PREPAYMENT, _("Prepayment"), "预付款", "#00897b"),
     )
+
+
+# --- capacity: price list, holds and quotes (models/capacity.py) ----------------------------
+
+class PriceTerm(ChoiceSet):
+    """How GPU compute is sold: by the GPU-hour, month, year, or hybrid (a monthly commitment with
+    hours included, overage by the hour)."""
+
+    HOURLY, MONTHLY, YEARLY, HYBRID = "hourly", "monthly", "yearly", "hybrid"
+    CHOICES = (
+        (HOURLY, _("Hourly"), "按小时", "#26a69a"),
+        (MONTHLY, _("Monthly"), "包月", "#42a5f5"),
+        (YEARLY, _("Yearly"), "包年", "#5c6bc0"),
+        (HYBRID, _("Hybrid"), "混合计费", "#ab47bc"),
+    )
+    # The contract item's price unit of each term (models.choices.PriceUnit)
+    PRICE_UNIT: dict[str, str] = {HOURLY: "gpu_hour", MONTHLY: "month", YEARLY: "year", HYBRID: "hybrid"}
+
+
+class PriceProduct(ChoiceSet):
+    """What a price-list row prices: a GPU of a model, or a colocation add-on."""
+
+    GPU, RACK, U_RANGE, CIRCUIT, XCONNECT = "gpu", "rack", "u_range", "circuit", "xconnect"
+    CHOICES = (
+        (GPU, _("GPU"), "GPU 算力", "#7b1fa2"),
+        (RACK, _("Whole rack"), "整机柜", "#3f51b5"),
+        (U_RANGE, _("Rack unit (U)"), "机位（U）", "#607d8b"),
+        (CIRCUIT, _("Power circuit"), "电力回路", "#f9a825"),
+        (XCONNECT, _("Cross-connect"), "交叉连接", "#00acc1"),
+    )
+    # The contract item kind each product becomes
+    ITEM_KIND: dict[str, str] = {GPU: "gpu", RACK: "rack", U_RANGE: "hosting", CIRCUIT: "power", XCONNECT: "xconnect"}
+
+
+class HoldStatus(ChoiceSet):
+    ACTIVE, RELEASED, EXPIRED, CONVERTED = "active", "released", "expired", "converted"
+    CHOICES = (
+        (ACTIVE, _("Held"), "预留中", "#ff9800"),
+        (RELEASED, _("Released"), "已释放", "#9e9e9e"),
+        (EXPIRED, _("Expired"), "已过期", "#607d8b"),
+        (CONVERTED, _("Moved to contract"), "已转合同", "#4caf50"),
+    )
+
+
+class QuoteStatus(ChoiceSet):
+    OPEN, ACCEPTED, WITHDRAWN = "open", "accepted", "withdrawn"
+    CHOICES = (
+        (OPEN, _("Open"), "有效", "#03a9f4"),
+        (ACCEPTED, _("Accepted"), "已接受", "#4caf50"),
+        (WITHDRAWN, _("Withdrawn"), "已撤回", "#9e9e9e"),
+    )
