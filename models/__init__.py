@@ -12,4 +12,6 @@ from .settings import AppSetting  # noqa: F401
 from .receivables import Payment, PaymentAllocation  # noqa: F401
 from .power import PowerPanel, PowerFeed, PduFeed, PowerConnection, CircuitReading  # noqa: F401
 from .finance import DepositEntry, Fapiao, InvoicingProfile, OverdueDecision, TaxCode  # noqa: F401
+from .cluster import (  # noqa: F401
+    GpuCluster, ScaleUpDomain, GpuNode, FabricSwitch, GpuNodeHistory, HealthEvent, NodeBurnIn, NodeSwap)
 from .audit import AuditEvent, AuditHead, GENESIS_HASH  # noqa: F401

@@ -556,3 +556,66 @@ class QuoteStatus(ChoiceSet):
         (ACCEPTED, _("Accepted"), "已接受", "#4caf50"),
         (WITHDRAWN, _("Withdrawn"), "已撤回", "#9e9e9e"),
     )
+
+# --- GPU clusters (issue 25, models/cluster.py) ----------------------------------------------------
+
+class Fabric(ChoiceSet):
+    """A cluster's scale-out fabric between its nodes (RDMA), or none."""
+    IB_HDR, IB_NDR, IB_XDR, ROCE, NONE = "infiniband_hdr", "infiniband_ndr", "infiniband_xdr", "roce", "none"
+    CHOICES = (
+        (IB_HDR, _("InfiniBand HDR (200 Gb/s)"), "InfiniBand HDR (200 Gb/s)", "#5e35b1"),
+        (IB_NDR, _("InfiniBand NDR (400 Gb/s)"), "InfiniBand NDR (400 Gb/s)", "#3949ab"),
+        (IB_XDR, _("InfiniBand XDR (800 Gb/s)"), "InfiniBand XDR (800 Gb/s)", "#1e88e5"),
+        (ROCE, _("RoCE (Ethernet RDMA)"), "RoCE（以太网 RDMA）", "#00897b"),
+        (NONE, _("No fabric"), "无高速网络", "#9e9e9e"),
+    )
+    # Per-port line rate in Gb/s (one NIC per GPU on a rail-optimised fabric); RoCE as 400 GbE.
+    PORT_GBPS: dict[str, int] = {IB_HDR: 200, IB_NDR: 400, IB_XDR: 800, ROCE: 400, NONE: 0}
+
+
+class NodeState(ChoiceSet):
+    """A GPU node's service state (apart from its GPUs' asset lifecycle, GpuState): CoreWeave's
+    onboard → test → production → triage → RMA, with Slurm's drain."""
+    ONBOARDING, BURN_IN, AVAILABLE, ALLOCATED = "onboarding", "burn_in", "available", "allocated"
+    DRAINING, TRIAGE, RMA, RETIRED = "draining", "triage", "rma", "retired"
+    CHOICES = (
+        (ONBOARDING, _("Onboarding"), "上线中", "#90caf9"),
+        (BURN_IN, _("Burn-in"), "老化测试", "#ffe082"),
+        (AVAILABLE, _("Available"), "可用", "#4caf50"),
+        (ALLOCATED, _("Allocated"), "已分配", "#3f51b5"),
+        (DRAINING, _("Draining"), "排空中", "#ff9800"),
+        (TRIAGE, _("Triage"), "故障诊断", "#e53935"),
+        (RMA, _("RMA"), "返修", "#8e24aa"),
+        (RETIRED, _("Retired"), "已退役", "#616161"),
+    )
+    TRANSITIONS: dict[str, frozenset[str]] = {
+        ONBOARDING: frozenset({BURN_IN, RETIRED}),
+        BURN_IN: frozenset({AVAILABLE, TRIAGE, RMA, ONBOARDING}),
+        AVAILABLE: frozenset({ALLOCATED, DRAINING, TRIAGE, BURN_IN, RETIRED}),
+        ALLOCATED: frozenset({AVAILABLE, DRAINING, TRIAGE}),
+        DRAINING: frozenset({AVAILABLE, ALLOCATED, TRIAGE, RMA, BURN_IN, RETIRED}),
+        TRIAGE: frozenset({AVAILABLE, ALLOCATED, BURN_IN, RMA, RETIRED}),
+        RMA: frozenset({BURN_IN, RETIRED}),
+        RETIRED: frozenset(),
+    }
+    # The states in which a leased node is not billed (through the downtime rule).
+    NOT_BILLED: frozenset[str] = frozenset({TRIAGE, RMA})
+
+
+class ScaleUpKind(ChoiceSet):
+    NVLINK, NVL72, HCCS = "nvlink", "nvl72", "hccs"
+    CHOICES = (
+        (NVLINK, _("NVLink (in one server)"), "NVLink（服务器内）", "#7b1fa2"),
+        (NVL72, _("NVL72 (rack-scale NVLink)"), "NVL72（机柜级 NVLink）", "#4a148c"),
+        (HCCS, _("HCCS (Ascend)"), "HCCS（昇腾）", "#c62828"),
+    )
+
+
+class SwitchTier(ChoiceSet):
+    LEAF, SPINE = "leaf", "spine"
+    CHOICES = ((LEAF, _("Leaf"), "叶交换机", "#00897b"), (SPINE, _("Spine"), "脊交换机", "#004d40"))
+
+
+class HealthVendor(ChoiceSet):
+    NVIDIA, ASCEND = "nvidia", "ascend"
+    CHOICES = ((NVIDIA, "NVIDIA", "NVIDIA（英伟达）", "#76b900"), (ASCEND, _("Huawei Ascend"), "华为昇腾", "#c62828"))
