@@ -14,4 +14,5 @@ from .power import PowerPanel, PowerFeed, PduFeed, PowerConnection, CircuitReadi
 from .finance import DepositEntry, Fapiao, InvoicingProfile, OverdueDecision, TaxCode  # noqa: F401
 from .cluster import (  # noqa: F401
     GpuCluster, ScaleUpDomain, GpuNode, FabricSwitch, GpuNodeHistory, HealthEvent, NodeBurnIn, NodeSwap)
+from .capacity import PriceListEntry, CapacityHold, Quote, QuoteLine, capacity_hold_node  # noqa: F401
 from .audit import AuditEvent, AuditHead, GENESIS_HASH  # noqa: F401

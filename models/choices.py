@@ -557,6 +557,7 @@ class QuoteStatus(ChoiceSet):
         (WITHDRAWN, _("Withdrawn"), "已撤回", "#9e9e9e"),
     )
 
+
 # --- GPU clusters (issue 25, models/cluster.py) ----------------------------------------------------
 
 class Fabric(ChoiceSet):

@@ -37,6 +37,7 @@ OBJECT_TABLES = {
     "cross_connect": "cross_connect", "cable": "cable",  # app/services/xconnects.py
     "tax_code": "tax_code",  # app/services/fapiao.set_tax_code
     "tax_rate": "tax_rate",  # loaded by migrations; on PostgreSQL a baseline event each (migration 0029)
+    "price": "price_list", "hold": "capacity_hold", "quote": "quote",  # app/services/capacity/
 }
 
 # Columns the program changes without an event recording their new value, so the trail cannot

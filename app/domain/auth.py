@@ -183,6 +183,7 @@ PERMISSIONS: dict[str, frozenset[str]] = {
     "run_billing": frozenset({Role.ADMIN}),
     "import": frozenset({Role.ADMIN, Role.OPERATOR}),
     "override_power": frozenset({Role.ADMIN, Role.OPERATOR}),
+    "manage_prices": frozenset({Role.ADMIN}),  # the price list (app/services/capacity/prices.py)
 }
 
 # The permission that writing each kind of record needs (object type as in the audit trail).
@@ -218,6 +219,7 @@ PERMISSION_LABELS = {
     "run_billing": "run billing and issue statements",
     "import": "import data",
     "override_power": "override the rack power budget",
+    "manage_prices": "change the price list",
 }
 
 

@@ -668,14 +668,19 @@ def _allocate_gpus(s: Session, c: Contract, it: ContractItem, problems: list[str
     taken = select(contract_item_gpu.c.gpu_id).join(ContractItem, ContractItem.id == contract_item_gpu.c.item_id) \
         .join(Contract, Contract.id == ContractItem.contract_id).where(
             Contract.status.in_((ContractStatus.APPROVED,) + HELD))  # incl. this contract's named GPUs
+    from app.services.capacity.search import held_gpus_for_others, where_free
+
+    held = held_gpus_for_others(c.customer_id, contract_id=c.id)  # nodes held for another customer's deal
     rows = s.execute(select(GpuAsset.id).where(
         GpuAsset.gpu_model_id == it.gpu_model_id, GpuAsset.state == GpuState.AVAILABLE,
-        GpuAsset.id.not_in(taken))
+        GpuAsset.id.not_in(taken), GpuAsset.id.not_in(held))
         .order_by((func.coalesce(local, 0) != c.subsidiary_id), GpuAsset.serial).limit(want)).scalars().all()
     if len(rows) < want:
         model = s.get(GpuModel, it.gpu_model_id)
+        where = where_free(s, it.gpu_model_id, select(taken.subquery().c.gpu_id).union(held))
         problems.append(f"item “{it.description}” needs {want} × {model.name if model else it.gpu_model_id}, "
-                        f"but only {len(rows)} are available")
+                        f"but only {len(rows)} are available, {want - len(rows)} short"
+                        + (f"; free now: {where}" if where else "; none is free in any cluster"))
         return
     if dry:
         return
@@ -709,7 +714,15 @@ def _capacity_problems(s: Session, c: Contract, *, allocate: bool = False) -> li
         if it.kind == ItemKind.GPU and it.gpu_model_id and not _item_gpus(s, it.id, lock=allocate):
             _allocate_gpus(s, c, it, problems, dry=not allocate)
         if it.kind == ItemKind.GPU:
+            from app.services.capacity.search import held_gpus_for_others
+
+            held = set(s.execute(held_gpus_for_others(c.customer_id, contract_id=c.id).where(
+                GpuAsset.id.in_(select(contract_item_gpu.c.gpu_id).where(contract_item_gpu.c.item_id == it.id))))
+                .scalars())
             for gpu in _item_gpus(s, it.id, lock=allocate):
+                if gpu.id in held:
+                    problems.append(f"GPU {gpu.serial} is on a node held for another customer's deal")
+                    continue
                 if gpu.state == GpuState.LEASED and gpu.customer_id == c.customer_id:
                     continue  # renewal or amendment: handed over at activation
                 if gpu.state != GpuState.AVAILABLE:

@@ -19,6 +19,7 @@ from app.services.common import flush_versioned
 CONTRACT_FOUR_EYES = "contract_four_eyes"
 POWER_LIMIT_PCT = "power_breaker_limit_pct"
 OVERDUE_SUSPENSION_DAYS = "overdue_suspension_days"  # receivables: overdue longer proposes suspension
+CAPACITY_HOLD_DAYS = "capacity_hold_days"  # a hold on offered nodes expires after this many days
 
 
 @dataclass(frozen=True)
@@ -41,6 +42,10 @@ SETTINGS: dict[str, SettingSpec] = {
         OVERDUE_SUSPENSION_DAYS, 60,
         "customers with an amount overdue more than this many days are proposed for suspension (a person decides)",
         bounds=(0, 3650)),
+    CAPACITY_HOLD_DAYS: SettingSpec(
+        CAPACITY_HOLD_DAYS, 7,
+        "a hold on offered GPU nodes expires after this many days unless it is moved to a contract "
+        "(app/services/capacity/holds.py)", bounds=(1, 90)),
 }
 
 

@@ -58,7 +58,10 @@ PERMISSION_WRITES: dict[str, dict[str, tuple[str, ...]]] = {
                                      "contract_item_gpu")},
     "import": {"meter_reading": INSERT_ONLY, "circuit_reading": INSERT_ONLY},
     "manage_customers": {t: IUD for t in ("customer", "contact", "invoicing_profile")},
-    "draft_contracts": {t: IUD for t in ("contract", "contract_item", "contract_item_gpu", "document_counter")},
+    "draft_contracts": {t: IUD for t in ("contract", "contract_item", "contract_item_gpu", "document_counter",
+                                         # holds and quotes (app/services/capacity/)
+                                         "capacity_hold", "capacity_hold_node", "quote", "quote_line")},
+    "manage_prices": {"price_list": IUD},
     "approve_contracts": {t: IUD for t in ("contract", "contract_item", "contract_item_gpu", "gpu_asset",
                                            "gpu_history", "gpu_lease")},
     "run_billing": {t: IUD for t in ("statement", "statement_line", "payment", "payment_allocation", "fapiao",
