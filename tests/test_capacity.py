@@ -212,3 +212,29 @@ def test_a_price_replaces_the_open_one_and_refusals_change_nothing(db, fleet, ad
                     valid_from=dt.date(2027, 1, 1))
     with db.session() as s:
         assert s.execute(select(func.count()).select_from(CapacityHold)).scalar_one() == before
+
+
+def test_the_quote_pdf_in_chinese_and_english(db, fleet, manager, tmp_path):
+    import os
+    import shutil
+    import subprocess
+
+    from app.documents.printing import print_document
+
+    offer = _search(db).offers[0]
+    hold = H.hold_capacity(db, manager, customer_id=fleet.customer_id, subsidiary_id=fleet.subsidiary_id,
+                           node_ids=list(offer.node_ids), start=START, end=END, gpu_model_id=offer.model_id)
+    quote = Q.create_quote(db, manager, hold=hold.number, term=PriceTerm.MONTHLY,
+                           add_ons=(Q.AddOn(PriceProduct.RACK, rack_id=fleet.rack_ids[5]),))
+    texts = {}
+    for lang in ("zh", "en"):
+        printed = print_document(db, manager, "quote", quote.number, tmp_path / f"quote-{lang}.pdf", language=lang)
+        assert printed.what == quote.number and printed.pages >= 1
+        if os.environ.get("IDC_KEEP_PDF"):
+            shutil.copy(printed.path, os.environ["IDC_KEEP_PDF"] + f"-{lang}.pdf")
+        texts[lang] = subprocess.run(["pdftotext", "-layout", str(printed.path), "-"], capture_output=True,
+                                     text=True, check=True).stdout
+    zh, en = texts["zh"], texts["en"]
+    assert "报价单" in zh and quote.number in zh and "1,971,720.00" in zh  # 657,240.00 × 3
+    assert "壹佰玖拾柒万壹仟柒佰贰拾元整" in zh and "包年" in zh and "混合计费" in zh
+    assert "Quotation" in en and "Valid until" in en and "Yearly" in en and "1,971,720.00" in en

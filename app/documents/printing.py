@@ -28,6 +28,8 @@ from app.documents.fleet import fleet_doc
 from app.documents.loa import loa_doc
 from app.documents.racks import capacity_doc, rack_sheet_doc
 from app.documents.statement import statement_doc
+from app.documents.quote import quote_doc, quote_subject
+from reports.quote import QuoteDoc, render_quote
 
 
 @dataclass(frozen=True)
@@ -65,6 +67,8 @@ DOCUMENTS: dict[str, DocumentKind] = {d.kind: d for d in (
                  reports.render_fleet, lambda doc: (doc.number or "fleet", len(doc.rows))),
     DocumentKind("loa", LoaDoc, lambda db, key, lang: loa_doc(db, key, language=lang),  # a cross-connect's LOA
                  render_loa, lambda doc: (doc.number, 1)),
+    DocumentKind("quote", QuoteDoc, lambda db, key, lang: quote_doc(db, key, language=lang),  # 报价单 (capacity)
+                 render_quote, quote_subject),
 )}
 DOCUMENT_KINDS = tuple(DOCUMENTS)
 
