@@ -117,7 +117,7 @@ def test_refused_with_the_shortfall_named_when_a_node_is_in_maintenance(db, flee
     assert r.offers == ()
     assert "64 × H100 SXM 80GB in one fabric" in r.shortfall
     assert "at most 56 GPUs are free in one fabric, 8 short" in r.shortfall
-    assert "nearest free capacity: 56 × H100 SXM 80GB in GZ-H100 (GZ1), 16 × H100 SXM 80GB in GZ1 unassigned (GZ1)" in r.shortfall
+    assert "nearest free capacity: 56 × H100 SXM 80GB in GZ-H100 (GZ1), 16 × H100 SXM 80GB in GZ1 unassigned (GZ1, no fabric)" in r.shortfall
     # anywhere in the site, 64 are still free (56 + 16)
     assert _search(db, scope="anywhere").offers[0].gpus == 64
 

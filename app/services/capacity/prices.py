@@ -21,7 +21,7 @@ from models.choices import PriceProduct, PriceTerm, TaxCategory
 from app.audit.trail import Actor
 from app.domain.auth import require
 from app.domain.errors import RuleViolation, ValidationError
-from app.domain.money import AmountError, amount_in_words, parse_decimal
+from app.domain.money import AmountError, amount_in_words, format_price, parse_decimal
 from app.domain.rating import FEN, Period, fen, hybrid, prorate, tax_for
 from app.services.common import get_or_404, snapshot
 from app.store.db import Database
@@ -234,11 +234,11 @@ def term_amounts(term: str, price: PriceListEntry | None, count: int, start: dt.
         for p in months:
             first, last = max(p.first, start), min(p.last, end)
             per_month.append(fen(unit * q * window_hours(first, last)))
-        basis = f"{count} GPU × {window_hours(start, end)} h × {unit}"
+        basis = f"{count} GPU × {window_hours(start, end)} h × {format_price(unit)}"
     elif term in (PriceTerm.MONTHLY, PriceTerm.YEARLY):
         yearly = term == PriceTerm.YEARLY
         per_month = [prorate(unit, q, p, start, end, yearly=yearly).amount for p in months]
-        basis = f"{count} GPU × {unit} / {'year' if yearly else 'month'}, prorated by day"
+        basis = f"{count} GPU × {format_price(unit)} / {'year' if yearly else 'month'}, prorated by day"
     else:
         inc = Decimal(price.included_hours or 0)
         for p in months:
@@ -246,7 +246,8 @@ def term_amounts(term: str, price: PriceListEntry | None, count: int, start: dt.
             days = (last - first).days + 1
             h = hybrid(unit * q, inc * q, Decimal(price.hourly_rate or 0), count * days * 86400, days, p.days)
             per_month.append(h.commit + h.overage)
-        basis = f"{count} GPU × ({unit} / month incl. {inc} h + {price.hourly_rate} / h beyond), full use"
+        basis = (f"{count} GPU × ({format_price(unit)} / month incl. {format_price(inc)} h + "
+                 f"{format_price(price.hourly_rate)} / h beyond), full use")
     return (per_month[0] if per_month else ZERO), sum(per_month, ZERO).quantize(FEN), basis
 
 

@@ -107,6 +107,7 @@ class GroupFree:
     site: str
     gpus: int
     nodes: int
+    fabric: str = "none"
 
 
 @dataclass(frozen=True)
@@ -372,7 +373,7 @@ def _nearest(s: Session, free, models: dict[int, GpuModel]) -> tuple[GroupFree, 
         .select_from(free).join(GpuCluster, GpuCluster.id == free.c.cluster_id).join(Site, Site.id == free.c.site_id)
         .group_by(GpuCluster.name, GpuCluster.fabric, Site.code, free.c.model_id)
         .order_by(func.sum(free.c.gpus).desc(), GpuCluster.name).limit(5)).all()
-    return tuple(GroupFree(models[r.model_id].name, r.name, r.code, int(r.gpus), int(r.nodes)) for r in rows)
+    return tuple(GroupFree(models[r.model_id].name, r.name, r.code, int(r.gpus), int(r.nodes), r.fabric) for r in rows)
 
 
 SCOPE_WORDS = {ANYWHERE: "", ONE_FABRIC: " in one fabric", ONE_DOMAIN: " in one scale-up domain"}
@@ -389,7 +390,8 @@ def shortfall_sentence(req: CapacityRequest, start: dt.date, end: dt.date | None
             f"{best_in_scope} GPUs are free{scope}{where}, {max(wanted - best_in_scope, 0)} short")
     if not nearest:
         return head + "; no node of that model is free anywhere in the window"
-    near = ", ".join(f"{n.gpus} × {n.model} in {n.group} ({n.site})" for n in nearest)
+    near = ", ".join(f"{n.gpus} × {n.model} in {n.group} ({n.site}{', no fabric' if n.fabric == 'none' else ''})"
+                     for n in nearest)
     return head + f"; nearest free capacity: {near}"
 
 
