@@ -201,6 +201,7 @@ KIND_PERMISSION: dict[str, str] = {
     "power_panel": "manage_dcim", "power_feed": "manage_dcim", "pdu_feed": "manage_dcim",
     "power_connection": "manage_dcim",
     "cable": "manage_dcim", "cross_connect": "manage_dcim",  # app/services/xconnects.py
+    "price": "manage_prices",  # the price list (app/services/capacity/prices.py)
     # GPU clusters (issue 25, app/services/clusters/)
     "gpu_cluster": "manage_gpus", "scaleup_domain": "manage_gpus", "fabric_switch": "manage_gpus",
     "gpu_node": "manage_gpus", "health_event": "manage_gpus", "node_burn_in": "manage_gpus",

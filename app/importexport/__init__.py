@@ -44,6 +44,10 @@ register_kind(ImportKind("cables", _xc.CABLE_COLUMNS, _xc.CABLE_REQUIRED, "cable
 register_kind(ImportKind("cross-connects", _xc.XC_COLUMNS, _xc.XC_REQUIRED, "cross_connect", _xc.CrossConnect,
                          _xc.resolve_cross_connects, _xc.write_cross_connects, _xc.export_cross_connects_query,
                          _xc.XC_FIELD_COLUMN, lambda v: v.get("reference")))
+from app.importexport.kinds import prices as _prices  # the price list (issue 25)
+
+register_kind(ImportKind("price-list", _prices.COLUMNS, _prices.REQUIRED, "price", _prices.MODEL, _prices.resolve_prices,
+                         _prices.write_prices, _prices.export_prices_query, _prices.FIELD_COLUMN, _prices.row_key))
 # --- new kinds here ---
 
 from app.importexport.schema import *  # noqa: E402,F401,F403  (KINDS and EXPORT_KINDS as registered above)
