@@ -37,12 +37,12 @@ def _model(s, name: str, vendor: str = "NVIDIA", form: str = "sxm") -> GpuModel:
     return m
 
 
-def _cluster(s, world, name: str, fabric: str, model: GpuModel, nodes: int, racks: tuple[int, ...], tag: str) -> int:
-    site_id = s.execute(select(GpuCluster.site_id)).scalars().first()
-    if site_id is None:
-        from models import Rack, Room
+def add_cluster(s, name: str, fabric: str, model: GpuModel, nodes: int, racks, tag: str) -> int:
+    """A cluster of `nodes` 8-GPU servers of `model` (all available) spread over `racks` (ids), at
+    the racks' site (test setup: the ORM directly)."""
+    from models import Rack, Room
 
-        site_id = s.get(Room, s.get(Rack, world.rack_ids[0]).room_id).site_id
+    site_id = s.get(Room, s.get(Rack, racks[0]).room_id).site_id
     c = GpuCluster(name=name, site_id=site_id, fabric=fabric)
     s.add(c)
     dtype = DeviceType(manufacturer="X", model=f"8-GPU {tag}", slug=f"x-8gpu-{tag}", u_height=D(4), gpu_slots=8)
@@ -66,9 +66,9 @@ def fleet(db, admin):
     with db.session() as s:
         h100 = s.get(GpuModel, w.h100_id)
         ascend = _model(s, "Ascend 910B", "Huawei", "oam")
-        _cluster(s, w, "GZ-H100", "infiniband_ndr", h100, 8, w.rack_ids[:2], "h")
-        _cluster(s, w, "GZ1 unassigned", "none", h100, 2, w.rack_ids[2:3], "u")
-        _cluster(s, w, "GZ-910B", "roce", ascend, 2, w.rack_ids[3:4], "a")
+        add_cluster(s, "GZ-H100", "infiniband_ndr", h100, 8, w.rack_ids[:2], "h")
+        add_cluster(s, "GZ1 unassigned", "none", h100, 2, w.rack_ids[2:3], "u")
+        add_cluster(s, "GZ-910B", "roce", ascend, 2, w.rack_ids[3:4], "a")
         s.commit()
         ascend_id = ascend.id
     # the price list: H100 by the hour, month, year and hybrid; 910B by the month; a rack by the month

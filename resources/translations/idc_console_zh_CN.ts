@@ -66,7 +66,7 @@
     <message>
         <location filename="../../ui/pages/receivables.py" line="350"/>
         <source>Total</source>
-        <translation>合计</translation>
+        <translation>价税合计</translation>
     </message>
     <message>
         <location filename="../../ui/pages/receivables.py" line="365"/>
@@ -669,7 +669,255 @@
     <message>
         <location filename="../../ui/pages/billing.py" line="449"/>
         <source>Total</source>
-        <translation>合计</translation>
+        <translation>价税合计</translation>
+    </message>
+</context>
+<context>
+    <name>CapacityDialog</name>
+    <message>
+        <location filename="../../ui/pages/capacity.py" line="243"/>
+        <source> incl. %1 h, %2 / h beyond</source>
+        <translation>，含 %1 卡时，超出 %2 元/卡时</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/capacity.py" line="91"/>
+        <source> month(s)</source>
+        <translation> 个月</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../ui/pages/capacity.py" line="204"/>
+        <source>%n offer(s), best fit first, free %1 – %2</source>
+        <translation><numerusform>%n 个方案，最合适的在前，%1 至 %2 空闲</numerusform></translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/capacity.py" line="139"/>
+        <source>&amp;Hold offer</source>
+        <translation>预留资源(&amp;H)</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/capacity.py" line="142"/>
+        <source>&amp;Quote PDF…</source>
+        <translation>报价单 PDF(&amp;Q)…</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/capacity.py" line="107"/>
+        <source>&amp;Search</source>
+        <translation>查询(&amp;S)</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/capacity.py" line="137"/>
+        <source>(no rack)</source>
+        <translation>（不加机柜）</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/capacity.py" line="101"/>
+        <source>(the site's subsidiary)</source>
+        <translation>（机房所属子公司）</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/capacity.py" line="150"/>
+        <source>Add a rack</source>
+        <translation>加购机柜</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/capacity.py" line="37"/>
+        <source>Capacity search</source>
+        <translation>算力资源查询</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/capacity.py" line="106"/>
+        <source>Customer</source>
+        <translation>客户</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/capacity.py" line="326"/>
+        <source>Draft contract %1 made from quote %2; submit it for approval</source>
+        <translation>已由报价单 %2 生成草稿合同 %1；请提交审批</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/capacity.py" line="115"/>
+        <source>Fabric</source>
+        <translation>网络</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/capacity.py" line="120"/>
+        <source>First month</source>
+        <translation>首月金额</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/capacity.py" line="117"/>
+        <source>Free there</source>
+        <translation>该处空闲</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/capacity.py" line="62"/>
+        <source>GPUs</source>
+        <translation>GPU 卡</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/capacity.py" line="282"/>
+        <source>Hold %1: %2 GPUs on %3 nodes, held until %4</source>
+        <translation>预留 %1：%3 台节点共 %2 张 GPU，保留至 %4</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/capacity.py" line="122"/>
+        <source>In words</source>
+        <translation>大写</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/capacity.py" line="145"/>
+        <source>Make &amp;contract</source>
+        <translation>生成合同(&amp;C)</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/capacity.py" line="115"/>
+        <source>Model</source>
+        <translation>型号</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/capacity.py" line="116"/>
+        <source>Nodes</source>
+        <translation>节点数</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/capacity.py" line="117"/>
+        <source>Nodes offered</source>
+        <translation>推荐节点</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/capacity.py" line="121"/>
+        <source>Period (excl. VAT)</source>
+        <translation>服务期金额（不含税）</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/capacity.py" line="120"/>
+        <source>Price</source>
+        <translation>价格</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/capacity.py" line="301"/>
+        <source>Quote %1: %2 for the period, first month %3; valid until %4</source>
+        <translation>报价单 %1：服务期合计 %2，首月 %3；有效期至 %4</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/capacity.py" line="116"/>
+        <source>Racks</source>
+        <translation>机柜数</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/capacity.py" line="44"/>
+        <source>Request</source>
+        <translation>需求</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/capacity.py" line="115"/>
+        <source>Site</source>
+        <translation>机房</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/capacity.py" line="120"/>
+        <source>Term</source>
+        <translation>计费方式</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/capacity.py" line="121"/>
+        <source>Total</source>
+        <translation>价税合计</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/capacity.py" line="121"/>
+        <source>VAT</source>
+        <translation>增值税</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/capacity.py" line="73"/>
+        <source>Wanted</source>
+        <translation>需求量</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/capacity.py" line="97"/>
+        <source>When</source>
+        <translation>时间</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/capacity.py" line="83"/>
+        <source>Where</source>
+        <translation>位置</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/capacity.py" line="55"/>
+        <source>a model, or several separated by commas (e.g. H100 and Ascend 910B in one search)</source>
+        <translation>一个型号，或以逗号分隔的多个型号（例如 H100 与昇腾 910B 一起查询）</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/capacity.py" line="50"/>
+        <source>any 8-GPU training model</source>
+        <translation>任意 8 卡训练机型</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/capacity.py" line="66"/>
+        <source>anywhere (one site)</source>
+        <translation>不限（同一机房）</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/capacity.py" line="94"/>
+        <source>for</source>
+        <translation>共</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/capacity.py" line="92"/>
+        <source>from</source>
+        <translation>自</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/capacity.py" line="257"/>
+        <source>hold the selected offer's nodes for the customer (Ctrl+H)</source>
+        <translation>为客户预留所选方案的节点（Ctrl+H）</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/capacity.py" line="66"/>
+        <source>in one fabric</source>
+        <translation>同一网络（Fabric）内</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/capacity.py" line="67"/>
+        <source>in one scale-up domain</source>
+        <translation>同一 Scale-up 域内</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/capacity.py" line="63"/>
+        <source>nodes</source>
+        <translation>节点</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/capacity.py" line="90"/>
+        <source>open-ended</source>
+        <translation>不定期</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/capacity.py" line="259"/>
+        <source>price the held nodes (and a rack) on the chosen term, and preview the PDF</source>
+        <translation>按所选计费方式为预留节点（及机柜）报价，并预览 PDF</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/capacity.py" line="77"/>
+        <source>region code or name, e.g. 460100 or 海口市</source>
+        <translation>区域代码或名称，例如 460100 或 海口市</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/capacity.py" line="104"/>
+        <source>signed by</source>
+        <translation>签约主体</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/capacity.py" line="80"/>
+        <source>site code</source>
+        <translation>机房代码</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/capacity.py" line="261"/>
+        <source>the customer accepted: make the draft contract naming the held nodes' GPUs</source>
+        <translation>客户已接受：生成草稿合同，列明预留节点的 GPU</translation>
     </message>
 </context>
 <context>
@@ -736,337 +984,337 @@
 <context>
     <name>ContractDialog</name>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="338"/>
+        <location filename="../../ui/pages/contracts.py" line="342"/>
         <source>%1 (not free for the term)</source>
         <translation>%1（合同期内不空闲）</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="316"/>
+        <location filename="../../ui/pages/contracts.py" line="320"/>
         <source>%1 signs: it operates %2.</source>
         <translation>由 %1 签约：其运营 %2。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../ui/pages/contracts.py" line="660"/>
+        <location filename="../../ui/pages/contracts.py" line="664"/>
         <source>%n item(s) need attention (marked red).</source>
         <translation><numerusform>%n 个条目需要修改（红色标出）。</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../ui/pages/contracts.py" line="350"/>
+        <location filename="../../ui/pages/contracts.py" line="354"/>
         <source>%n rack(s) free from %1 to %2</source>
         <translation><numerusform>%1 至 %2 期间空闲机柜 %n 个</numerusform></translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="406"/>
+        <location filename="../../ui/pages/contracts.py" line="410"/>
         <source>(by kind)</source>
         <translation>（按类型）</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="157"/>
+        <location filename="../../ui/pages/contracts.py" line="161"/>
         <source>(choose a customer)</source>
         <translation>（请选择客户）</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="185"/>
+        <location filename="../../ui/pages/contracts.py" line="189"/>
         <source>(none)</source>
         <translation>（无）</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="154"/>
+        <location filename="../../ui/pages/contracts.py" line="158"/>
         <source>(numbered when saved)</source>
         <translation>（保存时编号）</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="214"/>
+        <location filename="../../ui/pages/contracts.py" line="218"/>
         <source>Add item</source>
         <translation>添加条目</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="427"/>
+        <location filename="../../ui/pages/contracts.py" line="431"/>
         <source>Billing starts at handover; empty = the contract's start</source>
         <translation>计费自交付日开始；留空即合同开始日</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="413"/>
+        <location filename="../../ui/pages/contracts.py" line="417"/>
         <source>Cage (instead of a rack)</source>
         <translation>笼位（代替机柜）</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="252"/>
+        <location filename="../../ui/pages/contracts.py" line="256"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="687"/>
+        <location filename="../../ui/pages/contracts.py" line="691"/>
         <source>Changed by someone else</source>
         <translation>记录已被他人修改</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="181"/>
+        <location filename="../../ui/pages/contracts.py" line="185"/>
         <source>Chinese</source>
         <translation>中文</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="141"/>
+        <location filename="../../ui/pages/contracts.py" line="145"/>
         <source>Contract</source>
         <translation>合同</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="614"/>
+        <location filename="../../ui/pages/contracts.py" line="618"/>
         <source>Contract %1 is %2: only drafts are edited; a signed contract changes by amendment.</source>
         <translation>合同 %1 状态为%2：只能编辑草稿；已签合同须通过变更修改。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="158"/>
+        <location filename="../../ui/pages/contracts.py" line="162"/>
         <source>Customer *</source>
         <translation>客户 *</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="202"/>
+        <location filename="../../ui/pages/contracts.py" line="206"/>
         <source>Description</source>
         <translation>描述</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="398"/>
+        <location filename="../../ui/pages/contracts.py" line="402"/>
         <source>Description *</source>
         <translation>描述 *</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="399"/>
+        <location filename="../../ui/pages/contracts.py" line="403"/>
         <source>Description in English</source>
         <translation>英文描述</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="137"/>
+        <location filename="../../ui/pages/contracts.py" line="141"/>
         <source>Edit contract</source>
         <translation>编辑合同</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="178"/>
+        <location filename="../../ui/pages/contracts.py" line="182"/>
         <source>End *</source>
         <translation>结束 *</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="182"/>
+        <location filename="../../ui/pages/contracts.py" line="186"/>
         <source>English</source>
         <translation>英文</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="411"/>
+        <location filename="../../ui/pages/contracts.py" line="415"/>
         <source>From unit</source>
         <translation>起始 U 位</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="414"/>
+        <location filename="../../ui/pages/contracts.py" line="418"/>
         <source>GPU model</source>
         <translation>GPU 型号</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="424"/>
+        <location filename="../../ui/pages/contracts.py" line="428"/>
         <source>Hourly rate beyond</source>
         <translation>超出部分小时单价</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="423"/>
+        <location filename="../../ui/pages/contracts.py" line="427"/>
         <source>Included GPU-hours</source>
         <translation>包含卡时</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="426"/>
+        <location filename="../../ui/pages/contracts.py" line="430"/>
         <source>Installation price each</source>
         <translation>每条安装费</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="197"/>
+        <location filename="../../ui/pages/contracts.py" line="201"/>
         <source>Items</source>
         <translation>条目</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="202"/>
+        <location filename="../../ui/pages/contracts.py" line="206"/>
         <source>Kind</source>
         <translation>类型</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="183"/>
+        <location filename="../../ui/pages/contracts.py" line="187"/>
         <source>Language</source>
         <translation>语言</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="425"/>
+        <location filename="../../ui/pages/contracts.py" line="429"/>
         <source>Mbps</source>
         <translation>带宽（Mbps）</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="417"/>
+        <location filename="../../ui/pages/contracts.py" line="421"/>
         <source>Named GPUs</source>
         <translation>指定 GPU</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="137"/>
+        <location filename="../../ui/pages/contracts.py" line="141"/>
         <source>New contract</source>
         <translation>新建合同</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="276"/>
+        <location filename="../../ui/pages/contracts.py" line="280"/>
         <source>No subsidiary covers the customer's region: no serving team or response time.</source>
         <translation>没有子公司覆盖该客户所在地区：无服务团队和响应时间。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="156"/>
+        <location filename="../../ui/pages/contracts.py" line="160"/>
         <source>Number</source>
         <translation>编号</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="421"/>
+        <location filename="../../ui/pages/contracts.py" line="425"/>
         <source>Power allowance (kW)</source>
         <translation>功率配额（kW）</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="422"/>
+        <location filename="../../ui/pages/contracts.py" line="426"/>
         <source>Price per kWh over it</source>
         <translation>超出部分每千瓦时单价</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="403"/>
+        <location filename="../../ui/pages/contracts.py" line="407"/>
         <source>Priced</source>
         <translation>计价方式</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="202"/>
+        <location filename="../../ui/pages/contracts.py" line="206"/>
         <source>Quantity</source>
         <translation>数量</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="410"/>
+        <location filename="../../ui/pages/contracts.py" line="414"/>
         <source>Rack</source>
         <translation>机柜</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="688"/>
+        <location filename="../../ui/pages/contracts.py" line="692"/>
         <source>Reload the contract now? Your edits will be lost.</source>
         <translation>现在重新加载合同？您的修改将丢失。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="217"/>
+        <location filename="../../ui/pages/contracts.py" line="221"/>
         <source>Remove item</source>
         <translation>删除条目</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="251"/>
+        <location filename="../../ui/pages/contracts.py" line="255"/>
         <source>Save draft</source>
         <translation>保存草稿</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="278"/>
+        <location filename="../../ui/pages/contracts.py" line="282"/>
         <source>Served by %1 for the customer's region %2 (%3 h response).</source>
         <translation>客户所在地区 %2 由 %1 提供服务（%3 小时响应）。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="420"/>
+        <location filename="../../ui/pages/contracts.py" line="424"/>
         <source>Service end</source>
         <translation>服务结束</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="188"/>
+        <location filename="../../ui/pages/contracts.py" line="192"/>
         <source>Service level</source>
         <translation>服务级别</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="418"/>
+        <location filename="../../ui/pages/contracts.py" line="422"/>
         <source>Service start (handover)</source>
         <translation>服务开始（交付日）</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="177"/>
+        <location filename="../../ui/pages/contracts.py" line="181"/>
         <source>Start *</source>
         <translation>开始 *</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="159"/>
+        <location filename="../../ui/pages/contracts.py" line="163"/>
         <source>Subsidiary *</source>
         <translation>子公司 *</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="409"/>
+        <location filename="../../ui/pages/contracts.py" line="413"/>
         <source>Tax category</source>
         <translation>税目</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="194"/>
+        <location filename="../../ui/pages/contracts.py" line="198"/>
         <source>Terms</source>
         <translation>条款</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="312"/>
+        <location filename="../../ui/pages/contracts.py" line="316"/>
         <source>The items are at %1's sites (%2): %1 signs.</source>
         <translation>项目位于 %1 的站点（%2）：应由 %1 签约。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="308"/>
+        <location filename="../../ui/pages/contracts.py" line="312"/>
         <source>The items are at sites of several subsidiaries (%1: %2); each signs its own contract.</source>
         <translation>各项目分属多个子公司的站点（%1：%2）；应由各子公司分别签约。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="306"/>
+        <location filename="../../ui/pages/contracts.py" line="310"/>
         <source>The signer is the subsidiary operating the site of the racks or GPUs.</source>
         <translation>签约方为机柜或 GPU 所在站点的运营子公司。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="179"/>
+        <location filename="../../ui/pages/contracts.py" line="183"/>
         <source>Title</source>
         <translation>标题</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="412"/>
+        <location filename="../../ui/pages/contracts.py" line="416"/>
         <source>To unit</source>
         <translation>结束 U 位</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="203"/>
+        <location filename="../../ui/pages/contracts.py" line="207"/>
         <source>Unit</source>
         <translation>单位</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="203"/>
+        <location filename="../../ui/pages/contracts.py" line="207"/>
         <source>Unit price</source>
         <translation>单价</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="402"/>
+        <location filename="../../ui/pages/contracts.py" line="406"/>
         <source>Unit price (CNY) *</source>
         <translation>单价（元）*</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="553"/>
+        <location filename="../../ui/pages/contracts.py" line="557"/>
         <source>a number, e.g. 12.5</source>
         <translation>请输入数字，例如 12.5</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="557"/>
+        <location filename="../../ui/pages/contracts.py" line="561"/>
         <source>a whole number</source>
         <translation>请输入整数</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="401"/>
+        <location filename="../../ui/pages/contracts.py" line="405"/>
         <source>for English documents of a Chinese contract; empty: made from the kind and object</source>
         <translation>用于中文合同的英文单据；留空则按类型与对象自动生成</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="650"/>
+        <location filename="../../ui/pages/contracts.py" line="654"/>
         <source>item %1: %2</source>
         <translation>条目 %1：%2</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="566"/>
+        <location filename="../../ui/pages/contracts.py" line="570"/>
         <source>no GPU with serial %1</source>
         <translation>没有序列号为 %1 的 GPU</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="416"/>
+        <location filename="../../ui/pages/contracts.py" line="420"/>
         <source>or named GPUs: serials, comma separated</source>
         <translation>或指定 GPU：序列号，以逗号分隔</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="569"/>
+        <location filename="../../ui/pages/contracts.py" line="573"/>
         <source>required</source>
         <translation>必填</translation>
     </message>
@@ -1074,12 +1322,12 @@
 <context>
     <name>ContractPanel</name>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="784"/>
+        <location filename="../../ui/pages/contracts.py" line="788"/>
         <source>%1 contract %2. The reason goes into the audit trail.</source>
         <translation>%1合同 %2。原因将记入审计日志。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="867"/>
+        <location filename="../../ui/pages/contracts.py" line="871"/>
         <source>A new revision takes over on its effective date; edit its items, then submit it.</source>
         <translation>新版本自生效日起取代原合同；请修改条目后提交审批。</translation>
     </message>
@@ -1088,17 +1336,17 @@
         <translation>生效</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="793"/>
+        <location filename="../../ui/pages/contracts.py" line="797"/>
         <source>Activate %1? Its racks and GPUs are leased to %2 now.</source>
         <translation>确定生效 %1？其机柜和 GPU 将立即租给 %2。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="866"/>
+        <location filename="../../ui/pages/contracts.py" line="870"/>
         <source>Amend %1</source>
         <translation>变更 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="719"/>
+        <location filename="../../ui/pages/contracts.py" line="723"/>
         <source>Amend…</source>
         <translation>变更…</translation>
     </message>
@@ -1107,62 +1355,62 @@
         <translation>批准</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="795"/>
+        <location filename="../../ui/pages/contracts.py" line="799"/>
         <source>Approve %1 for %2?</source>
         <translation>确定批准 %2 的合同 %1？</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="842"/>
+        <location filename="../../ui/pages/contracts.py" line="846"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="821"/>
+        <location filename="../../ui/pages/contracts.py" line="825"/>
         <source>Changed by someone else</source>
         <translation>记录已被他人修改</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="732"/>
+        <location filename="../../ui/pages/contracts.py" line="736"/>
         <source>Chinese</source>
         <translation>中文</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="707"/>
+        <location filename="../../ui/pages/contracts.py" line="711"/>
         <source>Choose a contract</source>
         <translation>请选择合同</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="883"/>
+        <location filename="../../ui/pages/contracts.py" line="887"/>
         <source>Contract %1</source>
         <translation>合同 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="729"/>
+        <location filename="../../ui/pages/contracts.py" line="733"/>
         <source>Customer: %1</source>
         <translation>客户：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="708"/>
+        <location filename="../../ui/pages/contracts.py" line="712"/>
         <source>Description</source>
         <translation>描述</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="717"/>
+        <location filename="../../ui/pages/contracts.py" line="721"/>
         <source>Edit draft…</source>
         <translation>编辑草稿…</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="868"/>
+        <location filename="../../ui/pages/contracts.py" line="872"/>
         <source>Effective date</source>
         <translation>生效日期</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="839"/>
+        <location filename="../../ui/pages/contracts.py" line="843"/>
         <source>End</source>
         <translation>结束</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="732"/>
+        <location filename="../../ui/pages/contracts.py" line="736"/>
         <source>English</source>
         <translation>英文</translation>
     </message>
@@ -1171,37 +1419,37 @@
         <translation>到期</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="794"/>
+        <location filename="../../ui/pages/contracts.py" line="798"/>
         <source>Expire %1? Its racks and GPUs are released to %2's end date.</source>
         <translation>确定使 %1 到期？其机柜和 GPU 将按 %2 的合同结束日释放。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="708"/>
+        <location filename="../../ui/pages/contracts.py" line="712"/>
         <source>Kind</source>
         <translation>类型</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="732"/>
+        <location filename="../../ui/pages/contracts.py" line="736"/>
         <source>Language: %1</source>
         <translation>语言：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="787"/>
+        <location filename="../../ui/pages/contracts.py" line="791"/>
         <source>Last day of service</source>
         <translation>服务最后一天</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="708"/>
+        <location filename="../../ui/pages/contracts.py" line="712"/>
         <source>Price</source>
         <translation>价格</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="720"/>
+        <location filename="../../ui/pages/contracts.py" line="724"/>
         <source>Print / PDF…</source>
         <translation>打印 / PDF…</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="708"/>
+        <location filename="../../ui/pages/contracts.py" line="712"/>
         <source>Quantity</source>
         <translation>数量</translation>
     </message>
@@ -1210,27 +1458,27 @@
         <translation>驳回…</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="822"/>
+        <location filename="../../ui/pages/contracts.py" line="826"/>
         <source>Reload the contract now?</source>
         <translation>现在重新加载合同？</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="841"/>
+        <location filename="../../ui/pages/contracts.py" line="845"/>
         <source>Renew</source>
         <translation>续签</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="834"/>
+        <location filename="../../ui/pages/contracts.py" line="838"/>
         <source>Renew %1</source>
         <translation>续签 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="739"/>
+        <location filename="../../ui/pages/contracts.py" line="743"/>
         <source>Renews %1</source>
         <translation>续签自 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="719"/>
+        <location filename="../../ui/pages/contracts.py" line="723"/>
         <source>Renew…</source>
         <translation>续签…</translation>
     </message>
@@ -1239,22 +1487,22 @@
         <translation>恢复</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="735"/>
+        <location filename="../../ui/pages/contracts.py" line="739"/>
         <source>Revision %1, effective %2</source>
         <translation>第 %1 版，%2 生效</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="709"/>
+        <location filename="../../ui/pages/contracts.py" line="713"/>
         <source>Service start</source>
         <translation>服务开始</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="838"/>
+        <location filename="../../ui/pages/contracts.py" line="842"/>
         <source>Start</source>
         <translation>开始</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="730"/>
+        <location filename="../../ui/pages/contracts.py" line="734"/>
         <source>Status: %1</source>
         <translation>状态：%1</translation>
     </message>
@@ -1267,7 +1515,7 @@
         <translation>暂停…</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="731"/>
+        <location filename="../../ui/pages/contracts.py" line="735"/>
         <source>Term: %1 – %2</source>
         <translation>期限：%1 至 %2</translation>
     </message>
@@ -1276,7 +1524,7 @@
         <translation>终止…</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="815"/>
+        <location filename="../../ui/pages/contracts.py" line="819"/>
         <source>Updating the contract…</source>
         <translation>正在更新合同…</translation>
     </message>
@@ -1284,9 +1532,19 @@
 <context>
     <name>ContractTotals</name>
     <message numerus="yes">
-        <location filename="../../ui/pages/contracts.py" line="118"/>
+        <location filename="../../ui/pages/contracts.py" line="122"/>
         <source>%n item(s) with errors are not counted.</source>
         <translation><numerusform>%n 个有误的项目未计入。</numerusform></translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/contracts.py" line="114"/>
+        <source>Expected total (incl. VAT)</source>
+        <translation>预计合计（含税）</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/contracts.py" line="113"/>
+        <source>GPU-hours at full use (excl. VAT)</source>
+        <translation>满负荷卡时费用（不含税）</translation>
     </message>
     <message>
         <location filename="../../ui/pages/contracts.py" line="111"/>
@@ -1309,7 +1567,7 @@
         <translation>合同总金额（含税）</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="116"/>
+        <location filename="../../ui/pages/contracts.py" line="120"/>
         <source>Usage (GPU-hours, power over the allowance) is billed as used, on top.</source>
         <translation>另按实际用量计费（GPU 时、超额电量），不含在上述金额内。</translation>
     </message>
@@ -1327,7 +1585,12 @@
 <context>
     <name>ContractsPage</name>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="896"/>
+        <location filename="../../ui/pages/contracts.py" line="904"/>
+        <source>Capacity search…</source>
+        <translation>算力资源查询…</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/contracts.py" line="900"/>
         <source>New contract…</source>
         <translation>新建合同…</translation>
     </message>
@@ -1613,7 +1876,7 @@
     <message>
         <location filename="../../ui/widgets/charts.py" line="379"/>
         <source>GPUs</source>
-        <translation>GPU</translation>
+        <translation>GPU 卡</translation>
     </message>
     <message>
         <location filename="../../ui/widgets/charts.py" line="393"/>
@@ -1684,97 +1947,102 @@
 <context>
     <name>DashboardPage</name>
     <message>
-        <location filename="../../ui/pages/dashboard.py" line="196"/>
+        <location filename="../../ui/pages/dashboard.py" line="214"/>
         <source> (%1 shown)</source>
         <translation>（列出 %1）</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/dashboard.py" line="149"/>
+        <location filename="../../ui/pages/dashboard.py" line="167"/>
         <source>Active contracts</source>
         <translation>生效合同</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/dashboard.py" line="67"/>
+        <location filename="../../ui/pages/dashboard.py" line="80"/>
         <source>Contract</source>
         <translation>合同</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/dashboard.py" line="60"/>
+        <location filename="../../ui/pages/dashboard.py" line="73"/>
         <source>Contracts due (within 180/90/60/30 days)</source>
         <translation>即将到期的合同（180/90/60/30 天内）</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/dashboard.py" line="194"/>
+        <location filename="../../ui/pages/dashboard.py" line="212"/>
         <source>Contracts due (within 180/90/60/30 days): %1</source>
         <translation>即将到期的合同（180/90/60/30 天内）：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/dashboard.py" line="67"/>
+        <location filename="../../ui/pages/dashboard.py" line="80"/>
         <source>Customer</source>
         <translation>客户</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/dashboard.py" line="148"/>
+        <location filename="../../ui/pages/dashboard.py" line="166"/>
         <source>Customers</source>
         <translation>客户</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/dashboard.py" line="67"/>
+        <location filename="../../ui/pages/dashboard.py" line="80"/>
         <source>Days</source>
         <translation>天数</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/dashboard.py" line="146"/>
+        <location filename="../../ui/pages/dashboard.py" line="164"/>
         <source>Devices</source>
         <translation>设备</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/dashboard.py" line="150"/>
+        <location filename="../../ui/pages/dashboard.py" line="168"/>
         <source>Ending in 30/60/90 days</source>
         <translation>30/60/90 天内到期</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/dashboard.py" line="67"/>
+        <location filename="../../ui/pages/dashboard.py" line="80"/>
         <source>Ends</source>
         <translation>到期</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/dashboard.py" line="164"/>
+        <location filename="../../ui/pages/dashboard.py" line="47"/>
+        <source>GPU capacity search…</source>
+        <translation>GPU 算力资源查询…</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/dashboard.py" line="182"/>
         <source>GPU fleet by state: </source>
         <translation>GPU 按状态：</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/dashboard.py" line="147"/>
+        <location filename="../../ui/pages/dashboard.py" line="165"/>
         <source>GPUs</source>
-        <translation>GPU</translation>
+        <translation>GPU 卡</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/dashboard.py" line="145"/>
+        <location filename="../../ui/pages/dashboard.py" line="163"/>
         <source>Racks (leased)</source>
         <translation>机柜（已租）</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/dashboard.py" line="61"/>
+        <location filename="../../ui/pages/dashboard.py" line="74"/>
         <source>Red: within 30 days; orange: 60; yellow: 90; green: 180</source>
         <translation>红色：30 天内；橙色：60 天内；黄色：90 天内；绿色：180 天内</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/dashboard.py" line="144"/>
+        <location filename="../../ui/pages/dashboard.py" line="162"/>
         <source>Sites</source>
         <translation>站点</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/dashboard.py" line="198"/>
+        <location filename="../../ui/pages/dashboard.py" line="216"/>
         <source>The nearest %1 are listed; the Contracts page has all of them.</source>
         <translation>列出最近到期的 %1 份；全部合同见“合同”页。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/dashboard.py" line="188"/>
+        <location filename="../../ui/pages/dashboard.py" line="206"/>
         <source>renewal drafted</source>
         <translation>已起草续签</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/dashboard.py" line="186"/>
+        <location filename="../../ui/pages/dashboard.py" line="204"/>
         <source>≤ %1 days</source>
         <translation>≤ %1 天</translation>
     </message>
@@ -1824,7 +2092,7 @@
     <message>
         <location filename="../../ui/widgets/charts.py" line="379"/>
         <source>GPUs</source>
-        <translation>GPU</translation>
+        <translation>GPU 卡</translation>
     </message>
     <message>
         <location filename="../../ui/widgets/charts.py" line="393"/>
@@ -2349,7 +2617,7 @@
     <message>
         <location filename="../../ui/pages/receivables.py" line="308"/>
         <source>Total</source>
-        <translation>合计</translation>
+        <translation>价税合计</translation>
     </message>
     <message>
         <location filename="../../ui/pages/receivables.py" line="296"/>
@@ -2492,7 +2760,7 @@
     <message>
         <location filename="../../ui/pages/freespace.py" line="92"/>
         <source>Site</source>
-        <translation>站点</translation>
+        <translation>机房</translation>
     </message>
     <message>
         <location filename="../../ui/pages/freespace.py" line="58"/>
@@ -2507,7 +2775,7 @@
     <message>
         <location filename="../../ui/pages/freespace.py" line="61"/>
         <source>Where</source>
-        <translation>范围</translation>
+        <translation>位置</translation>
     </message>
     <message>
         <location filename="../../ui/pages/freespace.py" line="179"/>
@@ -3326,22 +3594,22 @@ Reason:</source>
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../ui/shell/mainwindow.py" line="496"/>
+        <location filename="../../ui/shell/mainwindow.py" line="502"/>
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/mainwindow.py" line="513"/>
+        <location filename="../../ui/shell/mainwindow.py" line="519"/>
         <source>About IDC console</source>
         <translation>关于 IDC 管理控制台</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/mainwindow.py" line="498"/>
+        <location filename="../../ui/shell/mainwindow.py" line="504"/>
         <source>About IDC console…</source>
         <translation>关于 IDC 管理控制台…</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/mainwindow.py" line="533"/>
+        <location filename="../../ui/shell/mainwindow.py" line="539"/>
         <source>Account</source>
         <translation>账户</translation>
     </message>
@@ -3354,22 +3622,22 @@ Reason:</source>
         <translation>账单</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/mainwindow.py" line="438"/>
+        <location filename="../../ui/shell/mainwindow.py" line="444"/>
         <source>Capacity of %1</source>
         <translation>%1 容量报告</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/mainwindow.py" line="536"/>
+        <location filename="../../ui/shell/mainwindow.py" line="542"/>
         <source>Change my password…</source>
         <translation>修改我的密码…</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/mainwindow.py" line="333"/>
+        <location filename="../../ui/shell/mainwindow.py" line="339"/>
         <source>Choose a rack in the list first</source>
         <translation>请先在列表中选择机柜</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/mainwindow.py" line="431"/>
+        <location filename="../../ui/shell/mainwindow.py" line="437"/>
         <source>Choose a rack in the list first.</source>
         <translation>请先在列表中选择机柜。</translation>
     </message>
@@ -3378,7 +3646,7 @@ Reason:</source>
         <translation>合同</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/mainwindow.py" line="255"/>
+        <location filename="../../ui/shell/mainwindow.py" line="261"/>
         <source>Coverage</source>
         <translation>区域覆盖</translation>
     </message>
@@ -3395,17 +3663,17 @@ Reason:</source>
         <translation>总览</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/mainwindow.py" line="510"/>
+        <location filename="../../ui/shell/mainwindow.py" line="516"/>
         <source>Data directory</source>
         <translation>数据目录</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/mainwindow.py" line="508"/>
+        <location filename="../../ui/shell/mainwindow.py" line="514"/>
         <source>Database</source>
         <translation>数据库</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/mainwindow.py" line="522"/>
+        <location filename="../../ui/shell/mainwindow.py" line="528"/>
         <source>Database: %1</source>
         <translation>数据库：%1</translation>
     </message>
@@ -3414,28 +3682,28 @@ Reason:</source>
         <translation>设备</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/mainwindow.py" line="304"/>
+        <location filename="../../ui/shell/mainwindow.py" line="310"/>
         <source>Elevation</source>
         <translation>机柜立面</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/mainwindow.py" line="327"/>
+        <location filename="../../ui/shell/mainwindow.py" line="333"/>
         <source>Find free U…</source>
         <translation>查找空闲 U 位…</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/mainwindow.py" line="221"/>
+        <location filename="../../ui/shell/mainwindow.py" line="227"/>
         <source>Fleet report PDF…</source>
         <translation>GPU 资产报告 PDF…</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/mainwindow.py" line="446"/>
+        <location filename="../../ui/shell/mainwindow.py" line="452"/>
         <source>GPU fleet report</source>
         <translation>GPU 资产报告</translation>
     </message>
     <message>
         <source>GPUs</source>
-        <translation>GPU</translation>
+        <translation>GPU 卡</translation>
     </message>
     <message>
         <location filename="../../ui/shell/mainwindow.py" line="85"/>
@@ -3443,57 +3711,57 @@ Reason:</source>
         <translation>IDC 管理控制台</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/mainwindow.py" line="226"/>
+        <location filename="../../ui/shell/mainwindow.py" line="232"/>
         <source>Import device types…</source>
         <translation>导入设备型号…</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/mainwindow.py" line="509"/>
+        <location filename="../../ui/shell/mainwindow.py" line="515"/>
         <source>Log file</source>
         <translation>日志文件</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/mainwindow.py" line="540"/>
+        <location filename="../../ui/shell/mainwindow.py" line="546"/>
         <source>Log out / switch user…</source>
         <translation>注销 / 切换用户…</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/mainwindow.py" line="312"/>
+        <location filename="../../ui/shell/mainwindow.py" line="318"/>
         <source>Power</source>
         <translation>配电</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/mainwindow.py" line="436"/>
+        <location filename="../../ui/shell/mainwindow.py" line="442"/>
         <source>Rack sheet %1</source>
         <translation>机柜图 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/mainwindow.py" line="321"/>
+        <location filename="../../ui/shell/mainwindow.py" line="327"/>
         <source>Rack sheet PDF…</source>
         <translation>机柜图 PDF…</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/mainwindow.py" line="431"/>
+        <location filename="../../ui/shell/mainwindow.py" line="437"/>
         <source>Racks</source>
-        <translation>机柜</translation>
+        <translation>机柜数</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/mainwindow.py" line="308"/>
+        <location filename="../../ui/shell/mainwindow.py" line="314"/>
         <source>Room</source>
         <translation>机房</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/mainwindow.py" line="461"/>
+        <location filename="../../ui/shell/mainwindow.py" line="467"/>
         <source>Settings…</source>
         <translation>设置…</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/mainwindow.py" line="324"/>
+        <location filename="../../ui/shell/mainwindow.py" line="330"/>
         <source>Site capacity PDF…</source>
         <translation>站点容量 PDF…</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/mainwindow.py" line="255"/>
+        <location filename="../../ui/shell/mainwindow.py" line="261"/>
         <source>Site map</source>
         <translation>站点分布图</translation>
     </message>
@@ -3502,7 +3770,7 @@ Reason:</source>
         <translation>站点与覆盖</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/mainwindow.py" line="524"/>
+        <location filename="../../ui/shell/mainwindow.py" line="530"/>
         <source>User: %1 (%2)</source>
         <translation>用户：%1（%2）</translation>
     </message>
@@ -3511,17 +3779,17 @@ Reason:</source>
         <translation>用户与设置</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/mainwindow.py" line="490"/>
+        <location filename="../../ui/shell/mainwindow.py" line="496"/>
         <source>Users &amp;&amp; settings</source>
         <translation>用户与设置</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/mainwindow.py" line="507"/>
+        <location filename="../../ui/shell/mainwindow.py" line="513"/>
         <source>Version</source>
         <translation>版本</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/mainwindow.py" line="633"/>
+        <location filename="../../ui/shell/mainwindow.py" line="648"/>
         <source>Your password was changed.</source>
         <translation>您的密码已修改。</translation>
     </message>
@@ -4263,7 +4531,7 @@ Reason:</source>
     <message>
         <location filename="../../ui/pages/power.py" line="218"/>
         <source>Site</source>
-        <translation>站点</translation>
+        <translation>机房</translation>
     </message>
     <message>
         <location filename="../../ui/pages/power.py" line="139"/>
@@ -4446,7 +4714,7 @@ Reason:</source>
     <message>
         <location filename="../../ui/widgets/rack_elevation.py" line="434"/>
         <source>open-ended</source>
-        <translation>长期</translation>
+        <translation>不定期</translation>
     </message>
     <message>
         <location filename="../../ui/widgets/rack_elevation.py" line="570"/>
@@ -4624,7 +4892,7 @@ Reason:</source>
     <message>
         <location filename="../../ui/widgets/rack_elevation.py" line="434"/>
         <source>open-ended</source>
-        <translation>长期</translation>
+        <translation>不定期</translation>
     </message>
     <message>
         <location filename="../../ui/widgets/rack_elevation.py" line="570"/>
@@ -6031,6 +6299,29 @@ Reason:</source>
     </message>
 </context>
 <context>
+    <name>choices/Fabric</name>
+    <message>
+        <source>InfiniBand HDR (200 Gb/s)</source>
+        <translation>InfiniBand HDR (200 Gb/s)</translation>
+    </message>
+    <message>
+        <source>InfiniBand NDR (400 Gb/s)</source>
+        <translation>InfiniBand NDR (400 Gb/s)</translation>
+    </message>
+    <message>
+        <source>InfiniBand XDR (800 Gb/s)</source>
+        <translation>InfiniBand XDR (800 Gb/s)</translation>
+    </message>
+    <message>
+        <source>No fabric</source>
+        <translation>无高速网络</translation>
+    </message>
+    <message>
+        <source>RoCE (Ethernet RDMA)</source>
+        <translation>RoCE（以太网 RDMA）</translation>
+    </message>
+</context>
+<context>
     <name>choices/Face</name>
     <message>
         <source>Front</source>
@@ -6122,6 +6413,36 @@ Reason:</source>
     </message>
 </context>
 <context>
+    <name>choices/HealthVendor</name>
+    <message>
+        <source>Huawei Ascend</source>
+        <translation>华为昇腾</translation>
+    </message>
+    <message>
+        <source>NVIDIA</source>
+        <translation>NVIDIA（英伟达）</translation>
+    </message>
+</context>
+<context>
+    <name>choices/HoldStatus</name>
+    <message>
+        <source>Expired</source>
+        <translation>已过期</translation>
+    </message>
+    <message>
+        <source>Held</source>
+        <translation>预留中</translation>
+    </message>
+    <message>
+        <source>Moved to contract</source>
+        <translation>已转合同</translation>
+    </message>
+    <message>
+        <source>Released</source>
+        <translation>已释放</translation>
+    </message>
+</context>
+<context>
     <name>choices/ItemKind</name>
     <message>
         <source>Bandwidth</source>
@@ -6177,6 +6498,41 @@ Reason:</source>
     <message>
         <source>Metres</source>
         <translation>米</translation>
+    </message>
+</context>
+<context>
+    <name>choices/NodeState</name>
+    <message>
+        <source>Allocated</source>
+        <translation>已分配</translation>
+    </message>
+    <message>
+        <source>Available</source>
+        <translation>可用</translation>
+    </message>
+    <message>
+        <source>Burn-in</source>
+        <translation>老化测试</translation>
+    </message>
+    <message>
+        <source>Draining</source>
+        <translation>排空中</translation>
+    </message>
+    <message>
+        <source>Onboarding</source>
+        <translation>上线中</translation>
+    </message>
+    <message>
+        <source>RMA</source>
+        <translation>返修</translation>
+    </message>
+    <message>
+        <source>Retired</source>
+        <translation>已退役</translation>
+    </message>
+    <message>
+        <source>Triage</source>
+        <translation>故障诊断</translation>
     </message>
 </context>
 <context>
@@ -6288,6 +6644,48 @@ Reason:</source>
     </message>
 </context>
 <context>
+    <name>choices/PriceProduct</name>
+    <message>
+        <source>Cross-connect</source>
+        <translation>交叉连接</translation>
+    </message>
+    <message>
+        <source>GPU</source>
+        <translation>GPU 算力</translation>
+    </message>
+    <message>
+        <source>Power circuit</source>
+        <translation>电力回路</translation>
+    </message>
+    <message>
+        <source>Rack unit (U)</source>
+        <translation>机位（U）</translation>
+    </message>
+    <message>
+        <source>Whole rack</source>
+        <translation>整机柜</translation>
+    </message>
+</context>
+<context>
+    <name>choices/PriceTerm</name>
+    <message>
+        <source>Hourly</source>
+        <translation>按小时</translation>
+    </message>
+    <message>
+        <source>Hybrid</source>
+        <translation>混合计费</translation>
+    </message>
+    <message>
+        <source>Monthly</source>
+        <translation>包月</translation>
+    </message>
+    <message>
+        <source>Yearly</source>
+        <translation>包年</translation>
+    </message>
+</context>
+<context>
     <name>choices/PriceUnit</name>
     <message>
         <source>hybrid (commit + hourly)</source>
@@ -6320,6 +6718,21 @@ Reason:</source>
     <message>
         <source>per year</source>
         <translation>按年</translation>
+    </message>
+</context>
+<context>
+    <name>choices/QuoteStatus</name>
+    <message>
+        <source>Accepted</source>
+        <translation>已接受</translation>
+    </message>
+    <message>
+        <source>Open</source>
+        <translation>有效</translation>
+    </message>
+    <message>
+        <source>Withdrawn</source>
+        <translation>已撤回</translation>
     </message>
 </context>
 <context>
@@ -6403,6 +6816,21 @@ Reason:</source>
     </message>
 </context>
 <context>
+    <name>choices/ScaleUpKind</name>
+    <message>
+        <source>HCCS (Ascend)</source>
+        <translation>HCCS（昇腾）</translation>
+    </message>
+    <message>
+        <source>NVL72 (rack-scale NVLink)</source>
+        <translation>NVL72（机柜级 NVLink）</translation>
+    </message>
+    <message>
+        <source>NVLink (in one server)</source>
+        <translation>NVLink（服务器内）</translation>
+    </message>
+</context>
+<context>
     <name>choices/ServiceLevel</name>
     <message>
         <source>On-site team</source>
@@ -6460,6 +6888,17 @@ Reason:</source>
     <message>
         <source>Void</source>
         <translation>已作废</translation>
+    </message>
+</context>
+<context>
+    <name>choices/SwitchTier</name>
+    <message>
+        <source>Leaf</source>
+        <translation>叶交换机</translation>
+    </message>
+    <message>
+        <source>Spine</source>
+        <translation>脊交换机</translation>
     </message>
 </context>
 <context>
@@ -6610,7 +7049,7 @@ Reason:</source>
     </message>
     <message>
         <source>GPUs</source>
-        <translation>GPU</translation>
+        <translation>GPU 卡</translation>
     </message>
     <message>
         <source>Height (U)</source>
@@ -6686,7 +7125,7 @@ Reason:</source>
     </message>
     <message>
         <source>Racks</source>
-        <translation>机柜</translation>
+        <translation>机柜数</translation>
     </message>
     <message>
         <source>Reason</source>
@@ -6714,7 +7153,7 @@ Reason:</source>
     </message>
     <message>
         <source>Site</source>
-        <translation>站点</translation>
+        <translation>机房</translation>
     </message>
     <message>
         <source>Sites</source>
@@ -6762,7 +7201,7 @@ Reason:</source>
     </message>
     <message>
         <source>Total</source>
-        <translation>合计</translation>
+        <translation>价税合计</translation>
     </message>
     <message>
         <source>Type</source>
@@ -7006,7 +7445,7 @@ Reason:</source>
     </message>
     <message>
         <source>Site</source>
-        <translation>站点</translation>
+        <translation>机房</translation>
     </message>
     <message>
         <source>Statement</source>
@@ -7057,6 +7496,10 @@ Check the database in the settings.</source>
 <context>
     <name>messages</name>
     <message>
+        <source>%1 cannot be offered: at most %2 GPUs are free%3, %4 short</source>
+        <translation>%1 无法满足：最多 %2 张 GPU 空闲%3，缺 %4 张</translation>
+    </message>
+    <message>
         <source>%1 has more decimals than allowed here: at most %2 decimals</source>
         <translation>%1 的小数位过多：此处最多 %2 位小数</translation>
     </message>
@@ -7079,6 +7522,10 @@ Check the database in the settings.</source>
     <message>
         <source>%1 is too large: at most %2 digits before the decimal point</source>
         <translation>%1 过大：小数点前最多 %2 位</translation>
+    </message>
+    <message>
+        <source>%1 of the %2 nodes are no longer free from %3: %4</source>
+        <translation>%2 台节点中有 %1 台自 %3 起已不再空闲：%4</translation>
     </message>
     <message>
         <source>'%1' is not a %2 of the calendar</source>
@@ -7121,6 +7568,10 @@ Check the database in the settings.</source>
         <translation>“%1”超出范围：日期须在 2000-01-01 至 2099-12-31 之间</translation>
     </message>
     <message>
+        <source>GPU %1 is on a node held for another customer's deal</source>
+        <translation>GPU %1 所在节点已为其他客户预留</translation>
+    </message>
+    <message>
         <source>GPUs are counted in whole numbers</source>
         <translation>GPU 数量须为整数</translation>
     </message>
@@ -7161,6 +7612,10 @@ Check the database in the settings.</source>
         <translation>统一社会信用代码应为 18 位，此处为 %1 位</translation>
     </message>
     <message>
+        <source>add it (price set) or choose another term</source>
+        <translation>请添加（price set）或选择其他计费方式</translation>
+    </message>
+    <message>
         <source>bandwidth priced per Mbps names the Mbps</source>
         <translation>按 Mbps 计价的带宽须填写 Mbps</translation>
     </message>
@@ -7185,8 +7640,16 @@ Check the database in the settings.</source>
         <translation>此配电柜的馈线 %1 的断路器为 %2 A；配电柜不能小于其馈线（至少 %3 A，或先修改馈线）</translation>
     </message>
     <message>
+        <source>free now: %1</source>
+        <translation>当前空闲：%1</translation>
+    </message>
+    <message>
         <source>give both the power allowance (kW) and the price per kWh over it, or neither</source>
         <translation>请同时填写电力额度（kW）和超出部分的每千瓦时价格，或都不填</translation>
+    </message>
+    <message>
+        <source>hold %1 no longer holds its nodes</source>
+        <translation>预留 %1 已不再保留其节点</translation>
     </message>
     <message>
         <source>hosting names a rack unit range or a device</source>
@@ -7201,12 +7664,36 @@ Check the database in the settings.</source>
         <translation>必填：金额，例如 1234.50</translation>
     </message>
     <message>
+        <source>item “%1” needs %2 × %3, but only %4 are available, %5 short</source>
+        <translation>项目“%1”需要 %2 × %3，但只有 %4 张可用，缺 %5 张</translation>
+    </message>
+    <message>
         <source>longer than %1 characters (%2); shorten it</source>
         <translation>超过 %1 个字符（%2）；请缩短</translation>
     </message>
     <message>
         <source>must be greater than zero</source>
         <translation>必须大于零</translation>
+    </message>
+    <message>
+        <source>nearest free capacity: %1</source>
+        <translation>最近的空闲资源：%1</translation>
+    </message>
+    <message>
+        <source>no node of that model is free anywhere in the window</source>
+        <translation>该时段内任何地方都没有该型号的空闲节点</translation>
+    </message>
+    <message>
+        <source>none is free in any cluster</source>
+        <translation>所有集群均无空闲</translation>
+    </message>
+    <message>
+        <source>search again</source>
+        <translation>请重新查询</translation>
+    </message>
+    <message>
+        <source>search again and hold them first</source>
+        <translation>请重新查询并先预留</translation>
     </message>
     <message>
         <source>the account manager must be a user with that role</source>
@@ -7243,6 +7730,10 @@ Check the database in the settings.</source>
     <message>
         <source>the new password is the same as the current one</source>
         <translation>新密码与当前密码相同</translation>
+    </message>
+    <message>
+        <source>the price list has no %1 price of %2 on %3</source>
+        <translation>价目表中没有 %2 在 %3 的%1价格</translation>
     </message>
     <message>
         <source>the unified social credit code is required</source>
@@ -7300,6 +7791,10 @@ Check the database in the settings.</source>
     <message>
         <source>change sites, subsidiaries and coverage</source>
         <translation>修改站点、子公司和覆盖范围</translation>
+    </message>
+    <message>
+        <source>change the price list</source>
+        <translation>修改价目表</translation>
     </message>
     <message>
         <source>draft contracts</source>

@@ -10,7 +10,7 @@ import datetime as dt
 from decimal import Decimal
 
 from PySide6.QtCore import QCoreApplication, Qt, Signal
-from PySide6.QtGui import QBrush, QColor
+from PySide6.QtGui import QBrush, QColor, QKeySequence
 from PySide6.QtWidgets import (QComboBox, QDialog, QDialogButtonBox, QFormLayout, QGroupBox,
                                QHBoxLayout, QHeaderView, QLabel, QLineEdit, QMessageBox, QPlainTextEdit,
                                QPushButton, QSplitter, QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget)
@@ -901,6 +901,8 @@ class ContractsPage(QSplitter):
         first = self.list.toolbar.actions()[0]
         self.list.toolbar.removeAction(act)
         self.list.toolbar.insertAction(first, act)
+        cap = self.list._action("capacity", self.tr("Capacity search…"), self.capacity_search, "draft_contracts")
+        cap.setShortcut(QKeySequence("Ctrl+Shift+F"))
         self.list.update_actions()
         self.list.openRecord.connect(lambda _k, id_: self.panel.show_contract(id_))
         self.panel = ContractPanel(db, actor, self)
@@ -929,6 +931,12 @@ class ContractsPage(QSplitter):
         if dlg.exec() and dlg.saved is not None:
             self.open_new(dlg.saved.id)
         return dlg
+
+    def capacity_search(self):
+        """GPU capacity for a deal: search, hold, quote, draft contract (ui/pages/capacity.py)."""
+        from ui.pages.capacity import open_capacity_dialog
+
+        return open_capacity_dialog(self, self.db, self.actor, on_contract=self.open_new)
 
     def open_new(self, contract_id: int) -> None:
         self.list.refresh()

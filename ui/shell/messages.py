@@ -77,6 +77,22 @@ PATTERNS: list[tuple[re.Pattern, str]] = [(re.compile(p), t) for p, t in (
     ('a cable joins two ports; both ends are port (.+) of the same device', _('a cable joins two ports; both ends are port %1 of the same device')),
     ('(.+) is not an Excel workbook \\(\\.xlsx\\) \\((.*)\\); save it from Excel as \\.xlsx, or as CSV', _('%1 is not an Excel workbook (.xlsx) (%2); save it from Excel as .xlsx, or as CSV')),
     ('cannot read (.+): a cell on line (\\d+) is longer than ([\\d,]+) characters', _('cannot read %1: a cell on line %2 is longer than %3 characters')),
+    # capacity (issue 25, app/services/capacity/, the contracts' capacity check)
+    (r"(.+) cannot be offered: at most (\d+) GPUs are free(.*), (\d+) short",
+     _("%1 cannot be offered: at most %2 GPUs are free%3, %4 short")),
+    (r"nearest free capacity: (.+)", _("nearest free capacity: %1")),
+    (r"no node of that model is free anywhere in the window", _("no node of that model is free anywhere in the window")),
+    (r"(?:.+ cannot be \w+: )?item “(.+)” needs (\d+) × (.+), but only (\d+) are available, (\d+) short",
+     _("item “%1” needs %2 × %3, but only %4 are available, %5 short")),
+    (r"free now: (.+)", _("free now: %1")),
+    (r"none is free in any cluster", _("none is free in any cluster")),
+    (r"GPU (\S+) is on a node held for another customer's deal", _("GPU %1 is on a node held for another customer's deal")),
+    (r"(\d+) of the (\d+) nodes are no longer free from (.+?): (.+)", _("%1 of the %2 nodes are no longer free from %3: %4")),
+    (r"search again", _("search again")),
+    (r"hold (\S+) no longer holds its nodes", _("hold %1 no longer holds its nodes")),
+    (r"search again and hold them first", _("search again and hold them first")),
+    (r"the price list has no (\w+) price of (.+) on (\S+)", _("the price list has no %1 price of %2 on %3")),
+    (r"add it \(price set\) or choose another term", _("add it (price set) or choose another term")),
 )]
 
 
