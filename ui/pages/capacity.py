@@ -15,6 +15,7 @@ from PySide6.QtWidgets import (QAbstractItemView, QComboBox, QDialog, QDialogBut
 from models.choices import Fabric, PriceTerm
 
 from app.audit.trail import Actor
+from app.domain.errors import DomainError
 from app.domain.money import format_amount, format_price
 from app.store.db import Database
 from ui.kit.dialogs import date_edit, get_date, guard, options_combo, refused_text
@@ -193,7 +194,7 @@ class CapacityDialog(QDialog):
 
         try:  # one deal per dialog: a hold made stays with it while the person searches again
             self.result = search_capacity(self.db, self.request())
-        except Exception as exc:  # noqa: BLE001 - refused_text logs it
+        except DomainError as exc:  # a refusal: said in the dialog (refused_text logs it)
             self.result = None
             self._say(refused_text(exc), error=True)
             self._fill_offers()
@@ -274,7 +275,7 @@ class CapacityDialog(QDialog):
             self.hold = apply(lambda: hold_capacity(self.db, self.actor, customer_id=customer, subsidiary_id=subsidiary,
                                                     node_ids=list(o.node_ids), start=self.result.start,
                                                     end=self.result.end, gpu_model_id=o.model_id))
-        except Exception as exc:  # noqa: BLE001 - refused_text logs it
+        except DomainError as exc:  # a refusal: said in the dialog (refused_text logs it)
             self._say(translate_message(refused_text(exc)), error=True)
             return
         from app.domain.clock import local_text
@@ -295,7 +296,7 @@ class CapacityDialog(QDialog):
         try:
             self.quote = apply(lambda: create_quote(self.db, self.actor, hold=self.hold.number,
                                                     term=self.term.currentData(), add_ons=add_ons, language=lang))
-        except Exception as exc:  # noqa: BLE001 - refused_text logs it
+        except DomainError as exc:  # a refusal: said in the dialog (refused_text logs it)
             self._say(translate_message(refused_text(exc)), error=True)
             return
         self._say(self.tr("Quote %1: %2 for the period, first month %3; valid until %4")
@@ -320,7 +321,7 @@ class CapacityDialog(QDialog):
             return
         try:
             self.contract = apply(lambda: accept_quote(self.db, self.actor, self.quote.number))
-        except Exception as exc:  # noqa: BLE001 - refused_text logs it
+        except DomainError as exc:  # a refusal: said in the dialog (refused_text logs it)
             self._say(translate_message(refused_text(exc)), error=True)
             return
         self._say(self.tr("Draft contract %1 made from quote %2; submit it for approval")

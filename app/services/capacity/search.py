@@ -19,7 +19,6 @@ from __future__ import annotations
 import datetime as dt
 import math
 from dataclasses import dataclass, field
-from decimal import Decimal
 
 from sqlalchemy import and_, case, exists, func, or_, select
 from sqlalchemy.orm import Session
