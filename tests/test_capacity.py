@@ -182,6 +182,14 @@ def test_the_quote_equals_the_first_statement_of_its_contract(db, fleet, manager
     assert [st.total for st in run.statements] == [quote.first_month.total]
     with pytest.raises(RuleViolation, match="accepted"):
         Q.accept_quote(db, manager, quote.number)
+    # the trail vouches for every price, hold and quote row as stored
+    from app.audit.reconcile import reconcile
+
+    with db.session() as s:
+        r = reconcile(s)
+    assert r.ok, [d.describe() for d in r.differences[:5]]
+    assert {"status", "contract_id"} <= set(r.fields_by_table["capacity_hold"])
+    assert {"status", "contract_id"} <= set(r.fields_by_table["quote"]) and "unit_price" in r.fields_by_table["price_list"]
 
 
 def test_a_draft_short_of_gpus_names_the_shortfall_and_where_capacity_is(db, fleet, manager):

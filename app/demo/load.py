@@ -370,6 +370,9 @@ def load_demo(db: Database, actor: Actor | None = None, *,
         load_demo_xconnects(db, actor, today)
         from app.demo.finance import load_demo_finance  # invoicing profiles, deposits (issue 11)
         load_demo_finance(db, actor, today)
+        from app.demo.capacity import load_demo_capacity  # price list, a Haikou hold and quote (issue 25)
+        progress("capacity: the price list, a hold and a quote")
+        load_demo_capacity(db, actor, today)
 
     with db.session() as s:
         count = lambda m: s.execute(select(func.count()).select_from(m)).scalar_one()
