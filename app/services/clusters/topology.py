@@ -19,7 +19,7 @@ from models.choices import DeviceRole, Fabric, NodeState, ScaleUpKind, SwitchTie
 from app.audit.trail import Actor
 from app.domain.auth import require
 from app.domain.errors import NotFound, RuleViolation, ValidationError
-from app.services.common import flush_or_refuse, get_or_404, snapshot
+from app.services.common import EntitySpec, create_in, flush_or_refuse, get_or_404, register, snapshot
 from app.store.db import Database
 from app.store.uow import UnitOfWork
 
@@ -104,23 +104,47 @@ def validate_cluster_values(s, v: dict, current: GpuCluster | None = None) -> di
     return e
 
 
+def validate_domain_values(s, v: dict) -> dict[str, str]:
+    e: dict[str, str] = {}
+    v["name"] = (v.get("name") or "").strip()
+    c = s.get(GpuCluster, v["cluster_id"]) if v.get("cluster_id") is not None else None
+    if c is None:
+        e["cluster_id"] = "name the cluster of the domain"
+    if not v["name"]:
+        e["name"] = "name the domain"
+    elif c is not None and s.execute(select(ScaleUpDomain.id).where(ScaleUpDomain.cluster_id == c.id,
+                                                                    ScaleUpDomain.name == v["name"])).first():
+        e["name"] = f"{c.name} has a domain {v['name']} already"
+    if v.get("kind") not in ScaleUpKind.values():
+        e["kind"] = f"a domain is one of {', '.join(ScaleUpKind.values())}"
+    if not isinstance(v.get("size"), int) or v["size"] < 1:
+        e["size"] = "size is the GPUs in the domain (from 1)"
+    return e
+
+
+def _normalise_cluster(v: dict) -> None:
+    for k in CLUSTER_FIELDS:
+        if k in v:
+            v[k] = _clean(v[k])
+    v["fabric"] = v.get("fabric") or Fabric.NONE
+
+
+register(EntitySpec("gpu_cluster", GpuCluster, validate_cluster_values, "name", normalise=_normalise_cluster))
+register(EntitySpec("scaleup_domain", ScaleUpDomain, validate_domain_values, "name"))
+
+
 def create_cluster(db: Database, actor: Actor, **values) -> int:
-    """A cluster at a site with its fabric; rails set make it rail-optimised."""
+    """A cluster at a site (id or site code) with its fabric; rails set make it rail-optimised."""
     require(actor, "manage_gpus")
     with UnitOfWork(db, actor) as uow:
         s = uow.session
-        v = {k: _clean(values.get(k)) for k in CLUSTER_FIELDS}
+        v = {k: values.get(k) for k in CLUSTER_FIELDS}
         if isinstance(v.get("site_id"), str):
-            site = s.execute(select(Site).where(Site.code == v["site_id"])).scalar_one_or_none()
-            v["site_id"] = site.id if site else None
-        v["fabric"] = v["fabric"] or Fabric.NONE
-        errors = validate_cluster_values(s, v)
-        if errors:
-            raise ValidationError(errors)
-        c = GpuCluster(**v, updated_by=uow.actor.login)
-        s.add(c)
-        flush_or_refuse(s)
-        uow.audit("cluster.create", "gpu_cluster", c.id, c.name, after=snapshot(c))
+            site = s.execute(select(Site).where(Site.code == v["site_id"].strip())).scalar_one_or_none()
+            if site is None:
+                raise ValidationError({"site_id": f"no site with code {v['site_id']}"})
+            v["site_id"] = site.id
+        c = create_in(uow, "gpu_cluster", v)
         uow.commit()
         return c.id
 
@@ -129,25 +153,8 @@ def add_domain(db: Database, actor: Actor, cluster: int | str, *, name: str, kin
     """A scale-up domain: NVLink inside a server, a rack-scale NVL72, or Ascend's HCCS."""
     require(actor, "manage_gpus")
     with UnitOfWork(db, actor) as uow:
-        s = uow.session
-        c = find_cluster_in(s, cluster)
-        e = {}
-        name = (name or "").strip()
-        if not name:
-            e["name"] = "name the domain"
-        elif s.execute(select(ScaleUpDomain.id).where(ScaleUpDomain.cluster_id == c.id,
-                                                      ScaleUpDomain.name == name)).first():
-            e["name"] = f"{c.name} has a domain {name} already"
-        if kind not in ScaleUpKind.values():
-            e["kind"] = f"a domain is one of {', '.join(ScaleUpKind.values())}"
-        if not isinstance(size, int) or size < 1:
-            e["size"] = "size is the GPUs in the domain (from 1)"
-        if e:
-            raise ValidationError(e)
-        d = ScaleUpDomain(cluster_id=c.id, name=name, kind=kind, size=size, updated_by=uow.actor.login)
-        s.add(d)
-        flush_or_refuse(s)
-        uow.audit("cluster.domain", "scaleup_domain", d.id, f"{c.name} {name}", after=snapshot(d))
+        c = find_cluster_in(uow.session, cluster)
+        d = create_in(uow, "scaleup_domain", dict(cluster_id=c.id, name=name, kind=kind, size=size))
         uow.commit()
         return d.id
 
