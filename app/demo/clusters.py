@@ -94,7 +94,8 @@ def _servers_of(s, site: str, slug: str) -> list[Device]:
 
 def _in_service(uow, node, at: dt.datetime) -> None:
     """onboarding → burn-in → available, and allocated when its GPUs are leased."""
-    set_node_state_in(uow, node, NodeState.BURN_IN, "上架完成，开始压测 racked, burn-in started", at=at)
+    set_node_state_in(uow, node, NodeState.BURN_IN, "上架完成，开始压测 racked, burn-in started",
+                      at=at + dt.timedelta(minutes=30))
     set_node_state_in(uow, node, NodeState.AVAILABLE, "DCGM level 3 passed", at=at + dt.timedelta(hours=2))
     if leased_gpus(uow.session, node, at + dt.timedelta(hours=3)):
         set_node_state_in(uow, node, NodeState.ALLOCATED, "GPUs leased under their contract",
@@ -124,7 +125,7 @@ def load_demo_clusters(db: Database, actor: Actor, today: dt.date) -> None:
         for i, dev in enumerate(h100, start=1):
             dom = create_in(uow, "scaleup_domain", dict(cluster_id=c.id, name=f"{dev.name} NVLink",
                                                         kind=ScaleUpKind.NVLINK, size=8))
-            node = add_node_in(uow, c, dev, domain=dom.id, reason="集群上线 onboarded into the cluster")
+            node = add_node_in(uow, c, dev, domain=dom.id, reason="集群上线 onboarded into the cluster", at=since)
             for r, leaf in enumerate(leaves, start=1):
                 connect_in(uow, c, dev, f"mlx5_{r - 1}", leaf, f"p{i}", cable_type="aoc")
             h100_nodes.append(node)
@@ -147,7 +148,7 @@ def load_demo_clusters(db: Database, actor: Actor, today: dt.date) -> None:
         for i, dev in enumerate(ascend, start=1):
             dom = create_in(uow, "scaleup_domain", dict(cluster_id=b.id, name=f"{dev.name} HCCS",
                                                         kind=ScaleUpKind.HCCS, size=8))
-            node = add_node_in(uow, b, dev, domain=dom.id, reason="集群上线 onboarded into the cluster")
+            node = add_node_in(uow, b, dev, domain=dom.id, reason="集群上线 onboarded into the cluster", at=since)
             for k, leaf in enumerate(rleaves):
                 connect_in(uow, b, dev, f"eth{k}", leaf, f"p{i}", cable_type="dac-passive")
             _in_service(uow, node, since)
@@ -168,7 +169,7 @@ def load_demo_clusters(db: Database, actor: Actor, today: dt.date) -> None:
                 unassigned[code] = create_in(uow, "gpu_cluster", dict(
                     name=f"{code} unassigned", site_id=site_id, fabric=Fabric.NONE,
                     note="未编入集群的 GPU 服务器 · GPU servers not in a cluster yet"))
-            node = add_node_in(uow, unassigned[code], dev, reason="GPU server of the site")
+            node = add_node_in(uow, unassigned[code], dev, reason="GPU server of the site", at=since)
             has_gpus = s.execute(select(func.count()).select_from(GpuAsset)
                                  .where(GpuAsset.device_id == dev.id)).scalar_one()
             if has_gpus:

@@ -162,7 +162,8 @@ def add_domain(db: Database, actor: Actor, cluster: int | str, *, name: str, kin
 # --- nodes -------------------------------------------------------------------------------------------
 
 def add_node_in(uow: UnitOfWork, c: GpuCluster, dev: Device, *, domain: str | int | None = None,
-                state: str = NodeState.ONBOARDING, reason: str | None = None) -> GpuNode:
+                state: str = NodeState.ONBOARDING, reason: str | None = None,
+                at: dt.datetime | None = None) -> GpuNode:
     s = uow.session
     label = dev.name
     is_gpu_server = dev.device_type.gpu_slots > 0 or dev.device_type.role == DeviceRole.GPU_SERVER or s.execute(
@@ -188,7 +189,7 @@ def add_node_in(uow: UnitOfWork, c: GpuCluster, dev: Device, *, domain: str | in
         ).scalar_one_or_none()
         if dom is None:
             raise NotFound(f"cluster {c.name} has no scale-up domain {domain!r}")
-    now = dt.datetime.now(dt.timezone.utc)
+    now = at or dt.datetime.now(dt.timezone.utc)
     node = s.execute(select(GpuNode).where(GpuNode.device_id == dev.id)).scalar_one_or_none()
     if node is not None:
         old = s.get(GpuCluster, node.cluster_id)
