@@ -38,6 +38,9 @@ OBJECT_TABLES = {
     "tax_code": "tax_code",  # app/services/fapiao.set_tax_code
     "tax_rate": "tax_rate",  # loaded by migrations; on PostgreSQL a baseline event each (migration 0029)
     "price": "price_list", "hold": "capacity_hold", "quote": "quote",  # app/services/capacity/
+    # GPU clusters (app/services/clusters/): burn-in results are events of their node (node.burn_in)
+    "gpu_cluster": "gpu_cluster", "scaleup_domain": "scaleup_domain", "fabric_switch": "fabric_switch",
+    "gpu_node": "gpu_node", "health_event": "health_event", "node_swap": "node_swap",
 }
 
 # Columns the program changes without an event recording their new value, so the trail cannot
@@ -49,6 +52,8 @@ NOT_AUDITED: dict[str, frozenset[str]] = {
     # follows the lifecycle: set when a contract's activation leases the GPU (recorded on the
     # contract's and the move's events, not as a field of the GPU), cleared by any other move
     "gpu_asset": frozenset({"customer_id"}),
+    # who and why of the last move: recorded as the node.state event's actor and reason, not as fields
+    "gpu_node": frozenset({"state_reason", "state_by", "state_at"}),
 }
 
 MISSING = object()

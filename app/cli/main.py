@@ -110,7 +110,7 @@ def month_bounds(period: str) -> tuple[str, str]:
 # Modules that add their own sub-commands through `register(subparsers)` (the launcher adds more).
 COMMAND_MODULES = ("app.cli.core", "app.cli.billing", "app.cli.reports", "app.cli.settings",
                    "app.cli.space", "app.cli.xconnect",
-                   "app.cli.finance", "app.cli.power", "app.cli.capacity")
+                   "app.cli.finance", "app.cli.power", "app.cli.clusters", "app.cli.capacity")
 
 
 @dataclass

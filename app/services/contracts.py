@@ -776,6 +776,11 @@ def _activate(uow: UnitOfWork, c: Contract, at: dt.datetime) -> dict:
                     move_gpu(uow, gpu, GpuState.LEASED, f"leased under contract {c.number}")
                 s.add(GpuLease(gpu_id=gpu.id, contract_item_id=it.id, start=start))
                 leased_gpus.append(gpu.serial)
+    if leased_gpus:  # the servers of those GPUs are allocated nodes now (issue 25)
+        from app.services.clusters.nodes import follow_leases_in
+        s.flush()
+        follow_leases_in(uow, [it.id for it in c.items if it.kind == ItemKind.GPU], at,
+                         f"contract {c.number} activated")
     from app.services.handover import hand_over_at_activation  # items bill from their handover (app/services/handover.py)
     handed = hand_over_at_activation(c, at, uow.actor.login)
     s.flush()
@@ -803,6 +808,10 @@ def _release(uow: UnitOfWork, c: Contract, last_day: dt.date, now: dt.datetime) 
         if not still and gpu.state == GpuState.LEASED:
             move_gpu(uow, gpu, GpuState.AVAILABLE, f"contract {c.number} ended")
             released_gpus.append(gpu.serial)
+    if leases:  # nodes with no open lease left are available again (issue 25)
+        from app.services.clusters.nodes import follow_leases_in
+        s.flush()
+        follow_leases_in(uow, item_ids, lease_end, f"contract {c.number} ended")
     freed = end_item_leases_in(uow, item_ids, last_day, f"contract {c.number} ended")
     for it in c.items:
         for rack_id in _whole_racks(s, it):  # a rack item's rack, or each rack of its cage

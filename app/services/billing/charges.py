@@ -10,14 +10,15 @@ never per item. Nothing here writes.
 from __future__ import annotations
 
 import datetime as dt
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from decimal import Decimal
 from fractions import Fraction
 
 from sqlalchemy import or_, select
 from sqlalchemy.orm import Session
 
-from models import (Contract, ContractItem, Downtime, GpuAsset, GpuLease, MeterReading, Rack)
+from models import (Contract, ContractItem, Device, Downtime, GpuAsset, GpuLease, GpuNode, MeterReading, NodeSwap,
+                    Rack)
 from models.choices import ItemKind, LineUnit, PriceUnit
 
 from app.domain import rating as B
@@ -302,20 +303,40 @@ def item_charges(s: Session, c: Contract, it: ContractItem, x: _Ctx) -> list[B.C
         from app.services.xconnects import xconnect_charges
         return xconnect_charges(s, c, it, x.period, x.name(it), x.unit)
     if it.kind == ItemKind.GPU and it.price_unit in (PriceUnit.GPU_HOUR, PriceUnit.GPU_MINUTE):
-        return _gpu_usage(s, c, it, x)
+        return _with_swaps(it, x, _gpu_usage(s, c, it, x))
     if it.kind == ItemKind.GPU and it.price_unit == PriceUnit.HYBRID:
-        return _hybrid(s, c, it, x)
+        return _with_swaps(it, x, _hybrid(s, c, it, x))
     if it.price_unit == PriceUnit.KWH:
         return _power(s, c, it, x)
     out = _fee(c, it, x)
     if it.kind == ItemKind.GPU:
         out += _gpu_monthly_credit(s, c, it, x)
+        return _with_swaps(it, x, out)
     if it.kind == ItemKind.RACK and it.power_allowance_kw is not None and it.kwh_price is not None:
         out += _power(s, c, it, x)
     return out
 
 
 _NO_TEXT = Text("", "")
+
+
+def _with_swaps(it: ContractItem, x: _Ctx, out: list[B.Charge]) -> list[B.Charge]:
+    """A node swapped during the period (app/services/clusters/swap.py) is said on the item's first
+    line: which serials served until when, and which from then."""
+    swaps = x.data.swaps.get(it.id)
+    if not swaps or not out:
+        return out
+    lo, hi = x.period.start, x.period.end
+    said = [w for w in swaps if lo <= w[0] < hi]
+    if not said:
+        return out
+    zh = "；".join(f"{_fmt_t(at)} 更换节点 {a} → {b}：{fs} 服务至此，{ts} 自此起" for at, a, b, fs, ts in said)
+    en = "; ".join(f"node swapped {_fmt_t(at)} {a} → {b}: {fs} served until then, {ts} from then"
+                   for at, a, b, fs, ts in said)
+    first = out[0]
+    note = (first.note or _NO_TEXT)
+    sep = Text("。" if note.zh else "", ". " if note.en else "")
+    return [replace(first, note=note + sep + Text(zh, en))] + out[1:]
 
 
 def revised(note: Text | None, revision: int) -> Text | None:
@@ -357,6 +378,8 @@ class _Data:
     rack_names: dict[int, str] = field(default_factory=dict)
     # the objects of items an English line must name (app/services/item_names.py)
     objects: ItemObjects = field(default_factory=ItemObjects)
+    # item id -> [(at, from node, to node, from serials, to serials)] of node swaps (app/services/clusters/swap.py)
+    swaps: dict[int, list[tuple]] = field(default_factory=dict)
 
     def downtime_for(self, gpu_id: int, device_id: int | None, window: tuple[dt.datetime, dt.datetime]) -> list[tuple]:
         """The GPU's and its server's downtime overlapping the window, ordered by start."""
@@ -399,6 +422,18 @@ def _load_data(s: Session, contracts: list[Contract], p: B.Period, as_of: dt.dat
             .order_by(GpuLease.contract_item_id, GpuAsset.serial, GpuLease.start)).all()
         for item_id, *rest in rows:
             d.leases.setdefault(item_id, []).append(tuple(rest))
+    # A swap ends leases inside the period: only then are swaps looked for (no query otherwise).
+    if any(end is not None and lo <= end < hi for rows in d.leases.values() for _s, end, *_r in rows):
+        old_dev, new_dev = Device.__table__.alias("swap_from_dev"), Device.__table__.alias("swap_to_dev")
+        old_node, new_node = GpuNode.__table__.alias("swap_from"), GpuNode.__table__.alias("swap_to")
+        for item_id, at, a, b, fs, ts in s.execute(
+                select(NodeSwap.contract_item_id, NodeSwap.at, old_dev.c.name, new_dev.c.name, NodeSwap.from_serials,
+                       NodeSwap.to_serials)
+                .join(old_node, old_node.c.id == NodeSwap.from_node_id).join(old_dev, old_dev.c.id == old_node.c.device_id)
+                .join(new_node, new_node.c.id == NodeSwap.to_node_id).join(new_dev, new_dev.c.id == new_node.c.device_id)
+                .where(NodeSwap.at >= lo, NodeSwap.at < hi).order_by(NodeSwap.at, NodeSwap.id)):
+            if item_id in d.leases:
+                d.swaps.setdefault(item_id, []).append((at, a, b, fs, ts))
     if d.leases:
         for did, gpu_id, device_id, start, end, reason in s.execute(
                 select(Downtime.id, Downtime.gpu_id, Downtime.device_id, Downtime.start, Downtime.end, Downtime.reason)

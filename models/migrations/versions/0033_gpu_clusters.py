@@ -195,7 +195,28 @@ def upgrade() -> None:
     for col in ("contract_item_id", "from_node_id", "to_node_id"):
         op.create_index(op.f(f"ix_node_swap_{col}"), "node_swap", [col], unique=False)
 
+    _datasheet_figures()
     _nodes_from_gpu_servers()
+
+
+DATASHEET = "resources/gpu/gpu_models.json"
+
+
+def _datasheet_figures() -> None:
+    """The catalogue's models (seeded by 0001) get their datasheet figures, where none are set."""
+    import json
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[3] / DATASHEET
+    if not path.exists():  # a frozen build without the file: the columns stay empty, nothing else depends on them
+        return
+    bind = op.get_bind()
+    for m in json.loads(path.read_text(encoding="utf-8"))["models"]:
+        bind.execute(sa.text(
+            "UPDATE gpu_model SET domain_size = :d, fp8_tflops = :f8, bf16_tflops = :b16, tdp_w = :t, "
+            "datasheet_url = :u WHERE name = :n AND datasheet_url IS NULL"),
+            dict(d=m["domain_size"], f8=m["fp8_tflops"], b16=m["bf16_tflops"], t=m["tdp_w"], u=m["source"],
+                 n=m["name"]))
 
 
 def _nodes_from_gpu_servers() -> None:
