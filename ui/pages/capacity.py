@@ -8,8 +8,8 @@ import datetime as dt
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QKeySequence, QShortcut
-from PySide6.QtWidgets import (QAbstractItemView, QComboBox, QDialog, QDialogButtonBox, QFormLayout,
-                               QGroupBox, QHBoxLayout, QHeaderView, QLabel, QLineEdit, QPushButton, QSpinBox,
+from PySide6.QtWidgets import (QComboBox, QDialog, QDialogButtonBox, QFormLayout,
+                               QGroupBox, QHBoxLayout, QLabel, QLineEdit, QPushButton, QSpinBox,
                                QSplitter, QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget)
 
 from models.choices import Fabric, PriceTerm
@@ -163,16 +163,9 @@ class CapacityDialog(QDialog):
         self.update_buttons()
 
     def _table(self, name: str, headers: list[str]) -> QTableWidget:
-        t = QTableWidget(0, len(headers))
-        t.setObjectName(name)
-        t.setHorizontalHeaderLabels(headers)
-        t.verticalHeader().setVisible(False)
-        t.setEditTriggers(QAbstractItemView.NoEditTriggers)
-        t.setSelectionBehavior(QAbstractItemView.SelectRows)
-        t.setSelectionMode(QAbstractItemView.SingleSelection)
-        t.horizontalHeader().setStretchLastSection(True)
-        t.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeToContents)
-        return t
+        from ui.widgets.plain_table import plain_table
+
+        return plain_table(headers, name, single=True, fit=True)
 
     # --- the request ------------------------------------------------------------------------
 

@@ -16,6 +16,7 @@ from models import GpuModel, Subsidiary
 from models.capacity import PriceListEntry
 from models.choices import PriceProduct, PriceTerm
 
+from app.importexport.kinds.xconnect import _choice  # a choice by value, English or Chinese label
 from app.services.capacity.prices import set_price_in
 
 COLUMNS = ("product", "gpu_model", "subsidiary", "term", "unit_price", "included_hours", "hourly_rate", "setup_price",
@@ -23,17 +24,6 @@ COLUMNS = ("product", "gpu_model", "subsidiary", "term", "unit_price", "included
 REQUIRED = ("term", "unit_price", "valid_from")
 FIELD_COLUMN = {"gpu_model_id": "gpu_model", "subsidiary_id": "subsidiary"}
 MODEL = PriceListEntry
-
-
-def _choice(r, col: str, choices, default: str | None = None) -> str | None:
-    raw = (r.get(col) or "").strip()
-    if not raw:
-        return default
-    for v, en, zh in choices.labels():
-        if raw.lower() in (v.lower(), en.lower()) or raw == zh:
-            return v
-    r.err(col, f"{raw!r} is not one of {', '.join(choices.values())}")
-    return None
 
 
 def resolve_prices(s, r) -> dict[str, Any]:

@@ -68,14 +68,19 @@ def _info(s: Session, h: CapacityHold) -> HoldInfo:
                     int(gpus), h.created_by, h.version)
 
 
-def find_hold(s: Session, key: int | str) -> CapacityHold:
+def find_numbered(s: Session, model: type, key: int | str, what: str):
+    """A hold or a quote by its number (e.g. FZ-H2026-0001) or, failing that, by id."""
     text = str(key).strip()
-    h = s.execute(select(CapacityHold).where(CapacityHold.number == text)).scalar_one_or_none()
-    if h is None and text.isdigit():
-        h = s.get(CapacityHold, int(text))
-    if h is None:
-        raise NotFound(f"there is no hold numbered {text}")
-    return h
+    row = s.execute(select(model).where(model.number == text)).scalar_one_or_none()
+    if row is None and text.isdigit():
+        row = s.get(model, int(text))
+    if row is None:
+        raise NotFound(f"there is no {what} numbered {text}")
+    return row
+
+
+def find_hold(s: Session, key: int | str) -> CapacityHold:
+    return find_numbered(s, CapacityHold, key, "hold")
 
 
 def get_hold(db: Database, key: int | str) -> HoldInfo:

@@ -21,9 +21,9 @@ from models.choices import HoldStatus, PriceProduct, PriceTerm, QuoteStatus, Tax
 from app.audit.trail import Actor
 from app.domain.auth import require
 from app.domain.clock import local_date
-from app.domain.errors import NotFound, RuleViolation, ValidationError
+from app.domain.errors import RuleViolation, ValidationError
 from app.domain.rating import Period
-from app.services.capacity.holds import convert_hold_in, find_hold, hold_node_devices
+from app.services.capacity.holds import convert_hold_in, find_hold, find_numbered, hold_node_devices
 from app.services.capacity.prices import TermFigures, gpu_defaults, prices_on, term_figures
 from app.services.contract_totals import ContractTotals, TotalsLine, contract_totals
 from app.store.db import Database
@@ -122,13 +122,7 @@ def _info(s: Session, q: Quote) -> QuoteInfo:
 
 
 def find_quote(s: Session, key: int | str) -> Quote:
-    text = str(key).strip()
-    q = s.execute(select(Quote).where(Quote.number == text)).scalar_one_or_none()
-    if q is None and text.isdigit():
-        q = s.get(Quote, int(text))
-    if q is None:
-        raise NotFound(f"there is no quote numbered {text}")
-    return q
+    return find_numbered(s, Quote, key, "quote")
 
 
 def get_quote(db: Database, key: int | str) -> QuoteInfo:
