@@ -130,6 +130,7 @@ def test_a_hold_hides_its_nodes_and_its_expiry_returns_them(db, fleet, manager, 
     assert hold.status == HoldStatus.ACTIVE and hold.gpus == 64 and hold.expires_at == now + dt.timedelta(days=7)
     second = _search(db)
     assert second.offers == () and "at most 0 GPUs are free in one fabric, 64 short" in second.shortfall
+    assert f"held: 64 × H100 SXM 80GB in GZ-H100 (hold {hold.number} until" in second.shortfall
     # a second hold of the same nodes is refused, naming them, and writes nothing
     with pytest.raises(RuleViolation, match="8 of the 8 nodes are no longer free"):
         H.hold_capacity(db, manager, customer_id=fleet.other_customer_id, subsidiary_id=fleet.subsidiary_id,

@@ -675,247 +675,247 @@
 <context>
     <name>CapacityDialog</name>
     <message>
-        <location filename="../../ui/pages/capacity.py" line="243"/>
+        <location filename="../../ui/pages/capacity.py" line="237"/>
         <source> incl. %1 h, %2 / h beyond</source>
         <translation>，含 %1 卡时，超出 %2 元/卡时</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/capacity.py" line="91"/>
+        <location filename="../../ui/pages/capacity.py" line="92"/>
         <source> month(s)</source>
         <translation> 个月</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../ui/pages/capacity.py" line="204"/>
+        <location filename="../../ui/pages/capacity.py" line="198"/>
         <source>%n offer(s), best fit first, free %1 – %2</source>
         <translation><numerusform>%n 个方案，最合适的在前，%1 至 %2 空闲</numerusform></translation>
     </message>
     <message>
-        <location filename="../../ui/pages/capacity.py" line="139"/>
+        <location filename="../../ui/pages/capacity.py" line="140"/>
         <source>&amp;Hold offer</source>
         <translation>预留资源(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/capacity.py" line="142"/>
+        <location filename="../../ui/pages/capacity.py" line="143"/>
         <source>&amp;Quote PDF…</source>
         <translation>报价单 PDF(&amp;Q)…</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/capacity.py" line="107"/>
+        <location filename="../../ui/pages/capacity.py" line="108"/>
         <source>&amp;Search</source>
         <translation>查询(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/capacity.py" line="137"/>
+        <location filename="../../ui/pages/capacity.py" line="138"/>
         <source>(no rack)</source>
         <translation>（不加机柜）</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/capacity.py" line="101"/>
+        <location filename="../../ui/pages/capacity.py" line="102"/>
         <source>(the site's subsidiary)</source>
         <translation>（机房所属子公司）</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/capacity.py" line="150"/>
+        <location filename="../../ui/pages/capacity.py" line="151"/>
         <source>Add a rack</source>
         <translation>加购机柜</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/capacity.py" line="37"/>
+        <location filename="../../ui/pages/capacity.py" line="38"/>
         <source>Capacity search</source>
         <translation>算力资源查询</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/capacity.py" line="106"/>
+        <location filename="../../ui/pages/capacity.py" line="107"/>
         <source>Customer</source>
         <translation>客户</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/capacity.py" line="326"/>
+        <location filename="../../ui/pages/capacity.py" line="320"/>
         <source>Draft contract %1 made from quote %2; submit it for approval</source>
         <translation>已由报价单 %2 生成草稿合同 %1；请提交审批</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/capacity.py" line="115"/>
+        <location filename="../../ui/pages/capacity.py" line="116"/>
         <source>Fabric</source>
         <translation>网络</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/capacity.py" line="120"/>
+        <location filename="../../ui/pages/capacity.py" line="121"/>
         <source>First month</source>
         <translation>首月金额</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/capacity.py" line="117"/>
+        <location filename="../../ui/pages/capacity.py" line="118"/>
         <source>Free there</source>
         <translation>该处空闲</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/capacity.py" line="62"/>
+        <location filename="../../ui/pages/capacity.py" line="63"/>
         <source>GPUs</source>
         <translation>GPU 卡</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/capacity.py" line="282"/>
+        <location filename="../../ui/pages/capacity.py" line="276"/>
         <source>Hold %1: %2 GPUs on %3 nodes, held until %4</source>
         <translation>预留 %1：%3 台节点共 %2 张 GPU，保留至 %4</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/capacity.py" line="122"/>
+        <location filename="../../ui/pages/capacity.py" line="123"/>
         <source>In words</source>
         <translation>大写</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/capacity.py" line="145"/>
+        <location filename="../../ui/pages/capacity.py" line="146"/>
         <source>Make &amp;contract</source>
         <translation>生成合同(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/capacity.py" line="115"/>
+        <location filename="../../ui/pages/capacity.py" line="116"/>
         <source>Model</source>
         <translation>型号</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/capacity.py" line="116"/>
+        <location filename="../../ui/pages/capacity.py" line="117"/>
         <source>Nodes</source>
         <translation>节点数</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/capacity.py" line="117"/>
+        <location filename="../../ui/pages/capacity.py" line="118"/>
         <source>Nodes offered</source>
         <translation>推荐节点</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/capacity.py" line="121"/>
+        <location filename="../../ui/pages/capacity.py" line="122"/>
         <source>Period (excl. VAT)</source>
         <translation>服务期金额（不含税）</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/capacity.py" line="120"/>
+        <location filename="../../ui/pages/capacity.py" line="121"/>
         <source>Price</source>
         <translation>价格</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/capacity.py" line="301"/>
+        <location filename="../../ui/pages/capacity.py" line="295"/>
         <source>Quote %1: %2 for the period, first month %3; valid until %4</source>
         <translation>报价单 %1：服务期合计 %2，首月 %3；有效期至 %4</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/capacity.py" line="116"/>
+        <location filename="../../ui/pages/capacity.py" line="117"/>
         <source>Racks</source>
         <translation>机柜数</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/capacity.py" line="44"/>
+        <location filename="../../ui/pages/capacity.py" line="45"/>
         <source>Request</source>
         <translation>需求</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/capacity.py" line="115"/>
+        <location filename="../../ui/pages/capacity.py" line="116"/>
         <source>Site</source>
         <translation>机房</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/capacity.py" line="120"/>
+        <location filename="../../ui/pages/capacity.py" line="121"/>
         <source>Term</source>
         <translation>计费方式</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/capacity.py" line="121"/>
+        <location filename="../../ui/pages/capacity.py" line="122"/>
         <source>Total</source>
         <translation>价税合计</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/capacity.py" line="121"/>
+        <location filename="../../ui/pages/capacity.py" line="122"/>
         <source>VAT</source>
         <translation>增值税</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/capacity.py" line="73"/>
+        <location filename="../../ui/pages/capacity.py" line="74"/>
         <source>Wanted</source>
         <translation>需求量</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/capacity.py" line="97"/>
+        <location filename="../../ui/pages/capacity.py" line="98"/>
         <source>When</source>
         <translation>时间</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/capacity.py" line="83"/>
+        <location filename="../../ui/pages/capacity.py" line="84"/>
         <source>Where</source>
         <translation>位置</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/capacity.py" line="55"/>
+        <location filename="../../ui/pages/capacity.py" line="56"/>
         <source>a model, or several separated by commas (e.g. H100 and Ascend 910B in one search)</source>
         <translation>一个型号，或以逗号分隔的多个型号（例如 H100 与昇腾 910B 一起查询）</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/capacity.py" line="50"/>
+        <location filename="../../ui/pages/capacity.py" line="51"/>
         <source>any 8-GPU training model</source>
         <translation>任意 8 卡训练机型</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/capacity.py" line="66"/>
+        <location filename="../../ui/pages/capacity.py" line="67"/>
         <source>anywhere (one site)</source>
         <translation>不限（同一机房）</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/capacity.py" line="94"/>
+        <location filename="../../ui/pages/capacity.py" line="95"/>
         <source>for</source>
         <translation>共</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/capacity.py" line="92"/>
+        <location filename="../../ui/pages/capacity.py" line="93"/>
         <source>from</source>
         <translation>自</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/capacity.py" line="257"/>
+        <location filename="../../ui/pages/capacity.py" line="251"/>
         <source>hold the selected offer's nodes for the customer (Ctrl+H)</source>
         <translation>为客户预留所选方案的节点（Ctrl+H）</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/capacity.py" line="66"/>
+        <location filename="../../ui/pages/capacity.py" line="67"/>
         <source>in one fabric</source>
         <translation>同一网络（Fabric）内</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/capacity.py" line="67"/>
+        <location filename="../../ui/pages/capacity.py" line="68"/>
         <source>in one scale-up domain</source>
         <translation>同一 Scale-up 域内</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/capacity.py" line="63"/>
+        <location filename="../../ui/pages/capacity.py" line="64"/>
         <source>nodes</source>
         <translation>节点</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/capacity.py" line="90"/>
+        <location filename="../../ui/pages/capacity.py" line="91"/>
         <source>open-ended</source>
         <translation>不定期</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/capacity.py" line="259"/>
+        <location filename="../../ui/pages/capacity.py" line="253"/>
         <source>price the held nodes (and a rack) on the chosen term, and preview the PDF</source>
         <translation>按所选计费方式为预留节点（及机柜）报价，并预览 PDF</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/capacity.py" line="77"/>
+        <location filename="../../ui/pages/capacity.py" line="78"/>
         <source>region code or name, e.g. 460100 or 海口市</source>
         <translation>区域代码或名称，例如 460100 或 海口市</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/capacity.py" line="104"/>
+        <location filename="../../ui/pages/capacity.py" line="105"/>
         <source>signed by</source>
         <translation>签约主体</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/capacity.py" line="80"/>
+        <location filename="../../ui/pages/capacity.py" line="81"/>
         <source>site code</source>
         <translation>机房代码</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/capacity.py" line="261"/>
+        <location filename="../../ui/pages/capacity.py" line="255"/>
         <source>the customer accepted: make the draft contract naming the held nodes' GPUs</source>
         <translation>客户已接受：生成草稿合同，列明预留节点的 GPU</translation>
     </message>
@@ -994,7 +994,7 @@
         <translation>由 %1 签约：其运营 %2。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../ui/pages/contracts.py" line="664"/>
+        <location filename="../../ui/pages/contracts.py" line="689"/>
         <source>%n item(s) need attention (marked red).</source>
         <translation><numerusform>%n 个条目需要修改（红色标出）。</numerusform></translation>
     </message>
@@ -1004,7 +1004,7 @@
         <translation><numerusform>%1 至 %2 期间空闲机柜 %n 个</numerusform></translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="410"/>
+        <location filename="../../ui/pages/contracts.py" line="435"/>
         <source>(by kind)</source>
         <translation>（按类型）</translation>
     </message>
@@ -1029,12 +1029,12 @@
         <translation>添加条目</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="431"/>
+        <location filename="../../ui/pages/contracts.py" line="456"/>
         <source>Billing starts at handover; empty = the contract's start</source>
         <translation>计费自交付日开始；留空即合同开始日</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="417"/>
+        <location filename="../../ui/pages/contracts.py" line="442"/>
         <source>Cage (instead of a rack)</source>
         <translation>笼位（代替机柜）</translation>
     </message>
@@ -1044,7 +1044,7 @@
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="691"/>
+        <location filename="../../ui/pages/contracts.py" line="716"/>
         <source>Changed by someone else</source>
         <translation>记录已被他人修改</translation>
     </message>
@@ -1059,7 +1059,7 @@
         <translation>合同</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="618"/>
+        <location filename="../../ui/pages/contracts.py" line="643"/>
         <source>Contract %1 is %2: only drafts are edited; a signed contract changes by amendment.</source>
         <translation>合同 %1 状态为%2：只能编辑草稿；已签合同须通过变更修改。</translation>
     </message>
@@ -1074,12 +1074,12 @@
         <translation>描述</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="402"/>
+        <location filename="../../ui/pages/contracts.py" line="427"/>
         <source>Description *</source>
         <translation>描述 *</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="403"/>
+        <location filename="../../ui/pages/contracts.py" line="428"/>
         <source>Description in English</source>
         <translation>英文描述</translation>
     </message>
@@ -1099,27 +1099,27 @@
         <translation>英文</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="415"/>
+        <location filename="../../ui/pages/contracts.py" line="440"/>
         <source>From unit</source>
         <translation>起始 U 位</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="418"/>
+        <location filename="../../ui/pages/contracts.py" line="443"/>
         <source>GPU model</source>
         <translation>GPU 型号</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="428"/>
+        <location filename="../../ui/pages/contracts.py" line="453"/>
         <source>Hourly rate beyond</source>
         <translation>超出部分小时单价</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="427"/>
+        <location filename="../../ui/pages/contracts.py" line="452"/>
         <source>Included GPU-hours</source>
         <translation>包含卡时</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="430"/>
+        <location filename="../../ui/pages/contracts.py" line="455"/>
         <source>Installation price each</source>
         <translation>每条安装费</translation>
     </message>
@@ -1139,12 +1139,12 @@
         <translation>语言</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="429"/>
+        <location filename="../../ui/pages/contracts.py" line="454"/>
         <source>Mbps</source>
         <translation>带宽（Mbps）</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="421"/>
+        <location filename="../../ui/pages/contracts.py" line="446"/>
         <source>Named GPUs</source>
         <translation>指定 GPU</translation>
     </message>
@@ -1164,17 +1164,17 @@
         <translation>编号</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="425"/>
+        <location filename="../../ui/pages/contracts.py" line="450"/>
         <source>Power allowance (kW)</source>
         <translation>功率配额（kW）</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="426"/>
+        <location filename="../../ui/pages/contracts.py" line="451"/>
         <source>Price per kWh over it</source>
         <translation>超出部分每千瓦时单价</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="407"/>
+        <location filename="../../ui/pages/contracts.py" line="432"/>
         <source>Priced</source>
         <translation>计价方式</translation>
     </message>
@@ -1184,12 +1184,12 @@
         <translation>数量</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="414"/>
+        <location filename="../../ui/pages/contracts.py" line="439"/>
         <source>Rack</source>
         <translation>机柜</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="692"/>
+        <location filename="../../ui/pages/contracts.py" line="717"/>
         <source>Reload the contract now? Your edits will be lost.</source>
         <translation>现在重新加载合同？您的修改将丢失。</translation>
     </message>
@@ -1209,7 +1209,7 @@
         <translation>客户所在地区 %2 由 %1 提供服务（%3 小时响应）。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="424"/>
+        <location filename="../../ui/pages/contracts.py" line="449"/>
         <source>Service end</source>
         <translation>服务结束</translation>
     </message>
@@ -1219,7 +1219,7 @@
         <translation>服务级别</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="422"/>
+        <location filename="../../ui/pages/contracts.py" line="447"/>
         <source>Service start (handover)</source>
         <translation>服务开始（交付日）</translation>
     </message>
@@ -1234,7 +1234,7 @@
         <translation>子公司 *</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="413"/>
+        <location filename="../../ui/pages/contracts.py" line="438"/>
         <source>Tax category</source>
         <translation>税目</translation>
     </message>
@@ -1264,7 +1264,7 @@
         <translation>标题</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="416"/>
+        <location filename="../../ui/pages/contracts.py" line="441"/>
         <source>To unit</source>
         <translation>结束 U 位</translation>
     </message>
@@ -1279,42 +1279,42 @@
         <translation>单价</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="406"/>
+        <location filename="../../ui/pages/contracts.py" line="431"/>
         <source>Unit price (CNY) *</source>
         <translation>单价（元）*</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="557"/>
+        <location filename="../../ui/pages/contracts.py" line="582"/>
         <source>a number, e.g. 12.5</source>
         <translation>请输入数字，例如 12.5</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="561"/>
+        <location filename="../../ui/pages/contracts.py" line="586"/>
         <source>a whole number</source>
         <translation>请输入整数</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="405"/>
+        <location filename="../../ui/pages/contracts.py" line="430"/>
         <source>for English documents of a Chinese contract; empty: made from the kind and object</source>
         <translation>用于中文合同的英文单据；留空则按类型与对象自动生成</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="654"/>
+        <location filename="../../ui/pages/contracts.py" line="679"/>
         <source>item %1: %2</source>
         <translation>条目 %1：%2</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="570"/>
+        <location filename="../../ui/pages/contracts.py" line="595"/>
         <source>no GPU with serial %1</source>
         <translation>没有序列号为 %1 的 GPU</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="420"/>
+        <location filename="../../ui/pages/contracts.py" line="445"/>
         <source>or named GPUs: serials, comma separated</source>
         <translation>或指定 GPU：序列号，以逗号分隔</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="573"/>
+        <location filename="../../ui/pages/contracts.py" line="598"/>
         <source>required</source>
         <translation>必填</translation>
     </message>
@@ -1322,12 +1322,12 @@
 <context>
     <name>ContractPanel</name>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="788"/>
+        <location filename="../../ui/pages/contracts.py" line="813"/>
         <source>%1 contract %2. The reason goes into the audit trail.</source>
         <translation>%1合同 %2。原因将记入审计日志。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="871"/>
+        <location filename="../../ui/pages/contracts.py" line="896"/>
         <source>A new revision takes over on its effective date; edit its items, then submit it.</source>
         <translation>新版本自生效日起取代原合同；请修改条目后提交审批。</translation>
     </message>
@@ -1336,17 +1336,17 @@
         <translation>生效</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="797"/>
+        <location filename="../../ui/pages/contracts.py" line="822"/>
         <source>Activate %1? Its racks and GPUs are leased to %2 now.</source>
         <translation>确定生效 %1？其机柜和 GPU 将立即租给 %2。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="870"/>
+        <location filename="../../ui/pages/contracts.py" line="895"/>
         <source>Amend %1</source>
         <translation>变更 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="723"/>
+        <location filename="../../ui/pages/contracts.py" line="748"/>
         <source>Amend…</source>
         <translation>变更…</translation>
     </message>
@@ -1355,62 +1355,62 @@
         <translation>批准</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="799"/>
+        <location filename="../../ui/pages/contracts.py" line="824"/>
         <source>Approve %1 for %2?</source>
         <translation>确定批准 %2 的合同 %1？</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="846"/>
+        <location filename="../../ui/pages/contracts.py" line="871"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="825"/>
+        <location filename="../../ui/pages/contracts.py" line="850"/>
         <source>Changed by someone else</source>
         <translation>记录已被他人修改</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="736"/>
+        <location filename="../../ui/pages/contracts.py" line="761"/>
         <source>Chinese</source>
         <translation>中文</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="711"/>
+        <location filename="../../ui/pages/contracts.py" line="736"/>
         <source>Choose a contract</source>
         <translation>请选择合同</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="887"/>
+        <location filename="../../ui/pages/contracts.py" line="912"/>
         <source>Contract %1</source>
         <translation>合同 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="733"/>
+        <location filename="../../ui/pages/contracts.py" line="758"/>
         <source>Customer: %1</source>
         <translation>客户：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="712"/>
+        <location filename="../../ui/pages/contracts.py" line="737"/>
         <source>Description</source>
         <translation>描述</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="721"/>
+        <location filename="../../ui/pages/contracts.py" line="746"/>
         <source>Edit draft…</source>
         <translation>编辑草稿…</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="872"/>
+        <location filename="../../ui/pages/contracts.py" line="897"/>
         <source>Effective date</source>
         <translation>生效日期</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="843"/>
+        <location filename="../../ui/pages/contracts.py" line="868"/>
         <source>End</source>
         <translation>结束</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="736"/>
+        <location filename="../../ui/pages/contracts.py" line="761"/>
         <source>English</source>
         <translation>英文</translation>
     </message>
@@ -1419,37 +1419,37 @@
         <translation>到期</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="798"/>
+        <location filename="../../ui/pages/contracts.py" line="823"/>
         <source>Expire %1? Its racks and GPUs are released to %2's end date.</source>
         <translation>确定使 %1 到期？其机柜和 GPU 将按 %2 的合同结束日释放。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="712"/>
+        <location filename="../../ui/pages/contracts.py" line="737"/>
         <source>Kind</source>
         <translation>类型</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="736"/>
+        <location filename="../../ui/pages/contracts.py" line="761"/>
         <source>Language: %1</source>
         <translation>语言：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="791"/>
+        <location filename="../../ui/pages/contracts.py" line="816"/>
         <source>Last day of service</source>
         <translation>服务最后一天</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="712"/>
+        <location filename="../../ui/pages/contracts.py" line="737"/>
         <source>Price</source>
         <translation>价格</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="724"/>
+        <location filename="../../ui/pages/contracts.py" line="749"/>
         <source>Print / PDF…</source>
         <translation>打印 / PDF…</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="712"/>
+        <location filename="../../ui/pages/contracts.py" line="737"/>
         <source>Quantity</source>
         <translation>数量</translation>
     </message>
@@ -1458,27 +1458,27 @@
         <translation>驳回…</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="826"/>
+        <location filename="../../ui/pages/contracts.py" line="851"/>
         <source>Reload the contract now?</source>
         <translation>现在重新加载合同？</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="845"/>
+        <location filename="../../ui/pages/contracts.py" line="870"/>
         <source>Renew</source>
         <translation>续签</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="838"/>
+        <location filename="../../ui/pages/contracts.py" line="863"/>
         <source>Renew %1</source>
         <translation>续签 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="743"/>
+        <location filename="../../ui/pages/contracts.py" line="768"/>
         <source>Renews %1</source>
         <translation>续签自 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="723"/>
+        <location filename="../../ui/pages/contracts.py" line="748"/>
         <source>Renew…</source>
         <translation>续签…</translation>
     </message>
@@ -1487,22 +1487,22 @@
         <translation>恢复</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="739"/>
+        <location filename="../../ui/pages/contracts.py" line="764"/>
         <source>Revision %1, effective %2</source>
         <translation>第 %1 版，%2 生效</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="713"/>
+        <location filename="../../ui/pages/contracts.py" line="738"/>
         <source>Service start</source>
         <translation>服务开始</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="842"/>
+        <location filename="../../ui/pages/contracts.py" line="867"/>
         <source>Start</source>
         <translation>开始</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="734"/>
+        <location filename="../../ui/pages/contracts.py" line="759"/>
         <source>Status: %1</source>
         <translation>状态：%1</translation>
     </message>
@@ -1515,7 +1515,7 @@
         <translation>暂停…</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="735"/>
+        <location filename="../../ui/pages/contracts.py" line="760"/>
         <source>Term: %1 – %2</source>
         <translation>期限：%1 至 %2</translation>
     </message>
@@ -1524,7 +1524,7 @@
         <translation>终止…</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="819"/>
+        <location filename="../../ui/pages/contracts.py" line="844"/>
         <source>Updating the contract…</source>
         <translation>正在更新合同…</translation>
     </message>
@@ -1562,6 +1562,11 @@
         <translation>一次性费用</translation>
     </message>
     <message>
+        <location filename="../../ui/pages/contracts.py" line="402"/>
+        <source>Terms side by side (incl. VAT)</source>
+        <translation>各计费方式对比（含税）</translation>
+    </message>
+    <message>
         <location filename="../../ui/pages/contracts.py" line="110"/>
         <source>Total (incl. VAT)</source>
         <translation>合同总金额（含税）</translation>
@@ -1585,12 +1590,12 @@
 <context>
     <name>ContractsPage</name>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="904"/>
+        <location filename="../../ui/pages/contracts.py" line="929"/>
         <source>Capacity search…</source>
         <translation>算力资源查询…</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="900"/>
+        <location filename="../../ui/pages/contracts.py" line="925"/>
         <source>New contract…</source>
         <translation>新建合同…</translation>
     </message>
@@ -7646,6 +7651,10 @@ Check the database in the settings.</source>
     <message>
         <source>give both the power allowance (kW) and the price per kWh over it, or neither</source>
         <translation>请同时填写电力额度（kW）和超出部分的每千瓦时价格，或都不填</translation>
+    </message>
+    <message>
+        <source>held: %1</source>
+        <translation>已预留：%1</translation>
     </message>
     <message>
         <source>hold %1 no longer holds its nodes</source>

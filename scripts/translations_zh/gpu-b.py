@@ -59,6 +59,7 @@ ZH = {
     # contract totals (an hourly draft)
     "GPU-hours at full use (excl. VAT)": "满负荷卡时费用（不含税）",
     "Expected total (incl. VAT)": "预计合计（含税）",
+    "Terms side by side (incl. VAT)": "各计费方式对比（含税）",
     # the permission
     "change the price list": "修改价目表",
     # service messages (ui/shell/messages.py patterns)
@@ -71,6 +72,7 @@ ZH = {
     "GPU %1 is on a node held for another customer's deal": "GPU %1 所在节点已为其他客户预留",
     "%1 of the %2 nodes are no longer free from %3: %4": "%2 台节点中有 %1 台自 %3 起已不再空闲：%4",
     "search again": "请重新查询",
+    "held: %1": "已预留：%1",
     "hold %1 no longer holds its nodes": "预留 %1 已不再保留其节点",
     "search again and hold them first": "请重新查询并先预留",
     "the price list has no %1 price of %2 on %3": "价目表中没有 %2 在 %3 的%1价格",

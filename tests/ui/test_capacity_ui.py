@@ -96,3 +96,30 @@ def test_haikou_request_end_to_end(qtbot, demo_db, language):
                           .where(contract_item_gpu.c.item_id.in_([it.id for it in c.items]))).scalars().all()
         assert len(set(named)) == 64
     assert haikou_name in page.panel.info.customer_name
+
+
+def test_an_hourly_4090_draft_shows_its_expected_amount_and_the_terms(qtbot, demo_db):
+    """8 × RTX 4090 by the hour (the demo's list: ¥2.80 a GPU-hour, ¥1,300 a GPU-month), April 2027
+    (30 days): 8 × 720 × 2.80 = 16,128.00 before VAT, 18,224.64 with 13 %; not ¥0.00. Beside it the
+    terms: monthly 8 × 1,300 = 10,400.00 + 13 % = 11,752.00."""
+    from PySide6.QtCore import QDate, Qt
+
+    from app.domain.money import format_cny
+    from ui.pages.contracts import ContractDialog
+
+    dlg = ContractDialog(demo_db, login(demo_db, "lina", "demo1234"))
+    qtbot.addWidget(dlg)
+    h, it = dlg.header, dlg.item_edit
+    h["customer_id"].setCurrentIndex(1)
+    h["start_date"].setDate(QDate(2027, 4, 1))
+    h["end_date"].setDate(QDate(2027, 4, 30))
+    it["kind"].setCurrentIndex(it["kind"].findData("gpu"))
+    it["description"].setText("RTX 4090 按小时")
+    it["price_unit"].setCurrentIndex(it["price_unit"].findData("gpu_hour"))
+    it["unit_price"].setText("2.80")
+    it["quantity"].setText("8")
+    it["gpu_model_id"].setCurrentIndex(it["gpu_model_id"].findText("4090", flags=Qt.MatchContains))
+    text = dlg.totals.text()
+    assert format_cny(Decimal("16128")) in text and format_cny(Decimal("18224.64")) in text
+    assert "壹万捌仟贰佰贰拾肆元陆角肆分" in text
+    assert format_cny(Decimal("11752")) in text and "壹万壹仟柒佰伍拾贰元整" in text

@@ -375,8 +375,33 @@ class ContractDialog(QDialog):
         except (DomainError, ValueError, ArithmeticError):
             self.totals.setText("")
             return
-        self.totals.setText(totals_html(t, len(bad)))
+        self.totals.setText(totals_html(t, len(bad)) + self._terms_html(specs, start, end))
         self._show_coverage()
+
+    def _terms_html(self, specs, start, end) -> str:
+        """Each GPU item of a model on every term of the price list, side by side
+        (app.services.capacity.prices.compare_terms), so the terms can be compared before choosing."""
+        from app.services.capacity.prices import compare_terms
+        from models.choices import PriceTerm
+
+        out = []
+        for sp in specs:
+            if sp.kind != ItemKind.GPU or not sp.gpu_model_id:
+                continue
+            model_id = sp.gpu_model_id
+            count = int(sp.quantity)
+            try:
+                terms = compare_terms(self.db, gpu_model_id=model_id, subsidiary_id=self.header["subsidiary_id"].currentData(),
+                                      count=count, start=start, end=end)
+            except (DomainError, ValueError, ArithmeticError):
+                continue
+            if not terms:
+                continue
+            rows = "".join(f"<tr><td>{choice_label(PriceTerm, f.term)}</td><td align='right'>&nbsp;{money(f.total)}</td>"
+                           f"<td>&nbsp;{f.in_words}</td></tr>" for f in terms)
+            out.append(f"<p><b>{tr('Terms side by side (incl. VAT)')}</b> · {sp.description}</p>"
+                       f"<table cellspacing='0' cellpadding='1'>{rows}</table>")
+        return "".join(out)
 
     def _options(self, kind: str, optional: bool = False) -> QComboBox:
         return options_combo(self.db, kind, self.tr("(none)") if optional else None)

@@ -89,6 +89,7 @@ PATTERNS: list[tuple[re.Pattern, str]] = [(re.compile(p), t) for p, t in (
     (r"GPU (\S+) is on a node held for another customer's deal", _("GPU %1 is on a node held for another customer's deal")),
     (r"(\d+) of the (\d+) nodes are no longer free from (.+?): (.+)", _("%1 of the %2 nodes are no longer free from %3: %4")),
     (r"search again", _("search again")),
+    (r"held: (.+)", _("held: %1")),
     (r"hold (\S+) no longer holds its nodes", _("hold %1 no longer holds its nodes")),
     (r"search again and hold them first", _("search again and hold them first")),
     (r"the price list has no (\w+) price of (.+) on (\S+)", _("the price list has no %1 price of %2 on %3")),

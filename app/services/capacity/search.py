@@ -320,8 +320,29 @@ def search_capacity_in(s: Session, req: CapacityRequest, *, now: dt.datetime | N
         return SearchResult(req, start, end, wanted_gpus, tuple(offers))
     nearest = _nearest(s, free, models)
     best = max((int(g.gpus) for g in groups), default=0)
-    return SearchResult(req, start, end, wanted_gpus, (), nearest,
-                        shortfall_sentence(req, start, end, wanted_gpus, best, nearest))
+    sentence = shortfall_sentence(req, start, end, wanted_gpus, best, nearest)
+    held = _held_now(s, list(models), start, end, now or dt.datetime.now(dt.timezone.utc))
+    if held:
+        sentence += "; held: " + ", ".join(held)
+    return SearchResult(req, start, end, wanted_gpus, (), nearest, sentence)
+
+
+def _held_now(s: Session, model_ids: list[int], start: dt.date, end: dt.date | None, now: dt.datetime) -> list[str]:
+    """The holds keeping GPUs of these models over the window: "64 × H100 in FZ-H100-NDR-01 (hold
+    FZ-H2026-0001 until 2026-12-09)", so that a refusal also says what a hold keeps."""
+    rows = s.execute(
+        select(CapacityHold.number, CapacityHold.expires_at, GpuModel.name, GpuCluster.name.label("cluster"),
+               func.count(GpuAsset.id).label("n"))
+        .select_from(CapacityHold).join(capacity_hold_node, capacity_hold_node.c.hold_id == CapacityHold.id)
+        .join(GpuNode, GpuNode.id == capacity_hold_node.c.node_id).join(GpuCluster, GpuCluster.id == GpuNode.cluster_id)
+        .join(GpuAsset, GpuAsset.device_id == GpuNode.device_id).join(GpuModel, GpuModel.id == GpuAsset.gpu_model_id)
+        .where(holding_condition(now), GpuAsset.gpu_model_id.in_(model_ids),
+               _date_overlaps(CapacityHold.start_date, CapacityHold.end_date, start, end))
+        .group_by(CapacityHold.number, CapacityHold.expires_at, GpuModel.name, GpuCluster.name)
+        .order_by(CapacityHold.number).limit(5)).all()
+    from app.domain.clock import local_date
+
+    return [f"{r.n} × {r.name} in {r.cluster} (hold {r.number} until {local_date(r.expires_at)})" for r in rows]
 
 
 def _group_label(s: Session, scope: str, key) -> tuple[str, GpuCluster | None, Site]:
