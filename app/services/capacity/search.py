@@ -194,11 +194,16 @@ def free_nodes(session: Session, model_ids: list[int], start: dt.date, end: dt.d
     now = now or dt.datetime.now(dt.timezone.utc)
     t0, t1 = _instants(start, end)
     g = GpuAsset
-    per_node = (select(g.device_id.label("device_id"), func.min(g.gpu_model_id).label("model_id"),
-                       func.count().label("gpus"),
-                       func.sum(case((g.gpu_model_id.in_(model_ids), 0), else_=1)).label("other_models"),
-                       func.sum(case((g.state.in_((GpuState.AVAILABLE, GpuState.LEASED)), 0), else_=1)).label("unfit"))
-                .where(g.device_id.is_not(None)).group_by(g.device_id)).subquery()
+    # per node, by the GPU index (device_id): no scan of the whole fleet. A node offered holds GPUs
+    # of the models asked only, each available or leased (leases are checked by their dates below)
+    mine = g.device_id == GpuNode.device_id
+    unfit = select(g.id).where(mine, or_(g.gpu_model_id.not_in(model_ids),
+                                         g.state.not_in((GpuState.AVAILABLE, GpuState.LEASED))))
+    gpus = select(func.count(g.id)).where(mine).scalar_subquery()
+    model = select(func.min(g.gpu_model_id)).where(mine).scalar_subquery()
+    from models import DeviceType
+
+    typed = select(DeviceType.gpu_model_id).where(DeviceType.id == Device.device_type_id).scalar_subquery()
     lease_busy = (select(GpuLease.id).join(GpuAsset, GpuAsset.id == GpuLease.gpu_id)
                   .where(GpuAsset.device_id == GpuNode.device_id, _overlaps(GpuLease.start, GpuLease.end, t0, t1)))
     item_start = func.coalesce(ContractItem.service_start, Contract.start_date)
@@ -211,15 +216,14 @@ def free_nodes(session: Session, model_ids: list[int], start: dt.date, end: dt.d
     if exclude_contract_id is not None:
         named = named.where(Contract.id != exclude_contract_id)
     conds = [GpuNode.state.in_(NODE_STATES_OFFERED), GpuNode.maintenance.is_(False),
-             per_node.c.other_models == 0, per_node.c.unfit == 0,
-             ~exists(lease_busy), ~exists(named),
+             or_(typed.is_(None), typed.in_(model_ids)),  # the server's type says its model: most nodes drop here
+             exists(select(g.id).where(mine)), ~exists(unfit), ~exists(lease_busy), ~exists(named),
              GpuNode.id.not_in(held_nodes(start, end, now, exclude_hold_id))]
     busy = maintenance_busy(session, t0, t1)
     if busy is not None:
         conds.append(GpuNode.id.not_in(busy))
     return (select(GpuNode.id.label("node_id"), GpuNode.device_id, GpuNode.cluster_id, GpuNode.domain_id,
-                   per_node.c.model_id, per_node.c.gpus, Room.site_id, Device.rack_id)
-            .join(per_node, per_node.c.device_id == GpuNode.device_id)
+                   model.label("model_id"), gpus.label("gpus"), Room.site_id, Device.rack_id)
             .join(Device, Device.id == GpuNode.device_id).join(Rack, Rack.id == Device.rack_id)
             .join(Room, Room.id == Rack.room_id)
             .where(*conds))
