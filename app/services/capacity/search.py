@@ -20,7 +20,7 @@ import datetime as dt
 import math
 from dataclasses import dataclass, field
 
-from sqlalchemy import and_, case, exists, func, or_, select
+from sqlalchemy import and_, exists, func, or_, select
 from sqlalchemy.orm import Session
 
 from models import (Contract, ContractItem, Device, GpuAsset, GpuLease, GpuModel, Rack, Region, Room, Site,
