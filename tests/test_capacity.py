@@ -247,3 +247,37 @@ def test_the_quote_pdf_in_chinese_and_english(db, fleet, manager, tmp_path):
     assert "报价单" in zh and quote.number in zh and "1,971,720.00" in zh  # 657,240.00 × 3
     assert "壹佰玖拾柒万壹仟柒佰贰拾元整" in zh and "包年" in zh and "混合计费" in zh
     assert "Quotation" in en and "Valid until" in en and "Yearly" in en and "1,971,720.00" in en
+
+
+def test_the_command_line_searches_holds_quotes_and_accepts(db, fleet, manager, admin, monkeypatch, capsys, tmp_path):
+    from app.cli.main import main
+    from tests.conftest import PASSWORD
+
+    monkeypatch.setenv("IDC_CONSOLE_PASSWORD", PASSWORD)
+    url = db.engine.url.render_as_string(hide_password=False)
+
+    def cli(*args):
+        code = main(["--db", url, "--user", "am", *args])
+        return code, capsys.readouterr().out
+
+    with db.session() as s:
+        from models import Customer
+
+        credit = s.get(Customer, fleet.customer_id).credit_code
+    code, out = cli("capacity", "search", "--model", "H100 SXM 80GB", "--count", "64", "--one-fabric",
+                    "--from", "2026-10-01", "--months", "3", "--hold-for", credit)
+    assert code == 0 and "offer 1: 64 × H100 SXM 80GB (NVIDIA) in GZ-H100 [infiniband_ndr]" in out
+    assert "Monthly" in out and "1,952,640.00" in out and "hold GZ-H" in out
+    code, out = cli("capacity", "search", "--model", "H100 SXM 80GB", "--count", "64", "--one-fabric",
+                    "--from", "2026-10-01", "--months", "3")
+    assert code == 1 and "64 short" in out and "held: 64 × H100 SXM 80GB in GZ-H100" in out
+    number = H.list_holds(db)[0].number
+    code, out = cli("quote", "create", number, "--rack", str(fleet.rack_ids[5]))
+    assert code == 0 and "first month 582,000.00 + VAT 75,240.00 = 657,240.00" in out
+    quote = Q.list_quotes(db)[0].number
+    code, out = cli("quote", "pdf", quote, "-o", str(tmp_path / "q.pdf"))
+    assert code == 0 and (tmp_path / "q.pdf").stat().st_size > 1000
+    code, out = cli("quote", "accept", quote)
+    assert code == 0 and "draft contract GZ-" in out
+    code, out = cli("hold", "list", "--status", "converted")
+    assert code == 0 and number in out and "1 hold(s)" in out
