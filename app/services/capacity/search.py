@@ -43,7 +43,7 @@ NODE_STATES_OFFERED = ("available", "allocated")
 TAKING = (ContractStatus.APPROVED, ContractStatus.ACTIVE, ContractStatus.SUSPENDED)
 # A hold moved to a contract keeps its nodes until that contract is approved (its GPUs then take them)
 CONVERTED_HOLDS_WHILE = (ContractStatus.DRAFT, ContractStatus.PENDING, ContractStatus.APPROVED)
-MAX_OFFERS = 5
+MAX_OFFERS = 3
 
 
 @dataclass(frozen=True)
@@ -364,14 +364,13 @@ def _group_label(s: Session, scope: str, key) -> tuple[str, GpuCluster | None, S
 def _offer(s: Session, req: CapacityRequest, free, key, g, model: GpuModel, nodes_needed: int, gpus_needed: int,
            start: dt.date, end: dt.date | None) -> Offer:
     # racks together: the racks with the most free nodes first, nodes in rack order
-    rack_free = (select(free.c.rack_id, func.count().label("n")).where(key == g.key, free.c.model_id == g.model_id)
-                 .group_by(free.c.rack_id).subquery())
+    group = (select(free.c.node_id, free.c.device_id, free.c.gpus, free.c.rack_id,
+                    func.count().over(partition_by=free.c.rack_id).label("rack_n"))  # one pass over the free nodes
+             .where(key == g.key, free.c.model_id == g.model_id).subquery())
     rows = s.execute(
-        select(free.c.node_id, free.c.device_id, free.c.gpus, Device.name, Rack.name.label("rack"))
-        .join(Device, Device.id == free.c.device_id).join(Rack, Rack.id == free.c.rack_id)
-        .join(rack_free, rack_free.c.rack_id == free.c.rack_id)
-        .where(key == g.key, free.c.model_id == g.model_id)
-        .order_by(rack_free.c.n.desc(), Rack.name, Device.position, Device.name).limit(nodes_needed)).all()
+        select(group.c.node_id, group.c.device_id, group.c.gpus, Device.name, Rack.name.label("rack"))
+        .join(Device, Device.id == group.c.device_id).join(Rack, Rack.id == group.c.rack_id)
+        .order_by(group.c.rack_n.desc(), Rack.name, Device.position, Device.name).limit(nodes_needed)).all()
     nodes = tuple(OfferNode(r.node_id, r.device_id, r.name, r.rack, int(r.gpus)) for r in rows)
     label, cluster, site = _group_label(s, req.scope, g.key)
     if cluster is None and nodes:
