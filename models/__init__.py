@@ -15,5 +15,8 @@ from .finance import DepositEntry, Fapiao, InvoicingProfile, OverdueDecision, Ta
 from .operations import (  # noqa: F401
     SlaCalendar, HolidayDay, SlaTarget, SlaCreditRule, Ticket, TicketObject, TicketEvent, TicketAttachment,
     SlaBreach, SlaCredit, OncallShift, Notification)
+from .cluster import (  # noqa: F401
+    GpuCluster, ScaleUpDomain, GpuNode, FabricSwitch, GpuNodeHistory, HealthEvent, NodeBurnIn, NodeSwap)
+from .capacity import PriceListEntry, CapacityHold, Quote, QuoteLine, capacity_hold_node  # noqa: F401
 from .audit import AuditEvent, AuditHead, GENESIS_HASH  # noqa: F401
 from .maintenance import MaintenanceWindow, MaintenanceImpact, SiteAccess, Visit, Visitor, visit_rack  # noqa: F401

@@ -719,3 +719,116 @@ class VisitState(ChoiceSet):
         (CANCELLED, _("Cancelled"), "已取消", "#616161"),
         (CLOSED, _("Closed"), "已结束", "#43a047"),
     )
+# --- capacity: price list, holds and quotes (models/capacity.py) ----------------------------
+
+class PriceTerm(ChoiceSet):
+    """How GPU compute is sold: by the GPU-hour, month, year, or hybrid (a monthly commitment with
+    hours included, overage by the hour)."""
+
+    HOURLY, MONTHLY, YEARLY, HYBRID = "hourly", "monthly", "yearly", "hybrid"
+    CHOICES = (
+        (HOURLY, _("Hourly"), "按小时", "#26a69a"),
+        (MONTHLY, _("Monthly"), "包月", "#42a5f5"),
+        (YEARLY, _("Yearly"), "包年", "#5c6bc0"),
+        (HYBRID, _("Hybrid"), "混合计费", "#ab47bc"),
+    )
+    # The contract item's price unit of each term (models.choices.PriceUnit)
+    PRICE_UNIT: dict[str, str] = {HOURLY: "gpu_hour", MONTHLY: "month", YEARLY: "year", HYBRID: "hybrid"}
+
+
+class PriceProduct(ChoiceSet):
+    """What a price-list row prices: a GPU of a model, or a colocation add-on."""
+
+    GPU, RACK, U_RANGE, CIRCUIT, XCONNECT = "gpu", "rack", "u_range", "circuit", "xconnect"
+    CHOICES = (
+        (GPU, _("GPU"), "GPU 算力", "#7b1fa2"),
+        (RACK, _("Whole rack"), "整机柜", "#3f51b5"),
+        (U_RANGE, _("Rack unit (U)"), "机位（U）", "#607d8b"),
+        (CIRCUIT, _("Power circuit"), "电力回路", "#f9a825"),
+        (XCONNECT, _("Cross-connect"), "交叉连接", "#00acc1"),
+    )
+    # The contract item kind each product becomes
+    ITEM_KIND: dict[str, str] = {GPU: "gpu", RACK: "rack", U_RANGE: "hosting", CIRCUIT: "power", XCONNECT: "xconnect"}
+
+
+class HoldStatus(ChoiceSet):
+    ACTIVE, RELEASED, EXPIRED, CONVERTED = "active", "released", "expired", "converted"
+    CHOICES = (
+        (ACTIVE, _("Held"), "预留中", "#ff9800"),
+        (RELEASED, _("Released"), "已释放", "#9e9e9e"),
+        (EXPIRED, _("Expired"), "已过期", "#607d8b"),
+        (CONVERTED, _("Moved to contract"), "已转合同", "#4caf50"),
+    )
+
+
+class QuoteStatus(ChoiceSet):
+    OPEN, ACCEPTED, WITHDRAWN = "open", "accepted", "withdrawn"
+    CHOICES = (
+        (OPEN, _("Open"), "有效", "#03a9f4"),
+        (ACCEPTED, _("Accepted"), "已接受", "#4caf50"),
+        (WITHDRAWN, _("Withdrawn"), "已撤回", "#9e9e9e"),
+    )
+
+
+# --- GPU clusters (issue 25, models/cluster.py) ----------------------------------------------------
+
+class Fabric(ChoiceSet):
+    """A cluster's scale-out fabric between its nodes (RDMA), or none."""
+    IB_HDR, IB_NDR, IB_XDR, ROCE, NONE = "infiniband_hdr", "infiniband_ndr", "infiniband_xdr", "roce", "none"
+    CHOICES = (
+        (IB_HDR, _("InfiniBand HDR (200 Gb/s)"), "InfiniBand HDR (200 Gb/s)", "#5e35b1"),
+        (IB_NDR, _("InfiniBand NDR (400 Gb/s)"), "InfiniBand NDR (400 Gb/s)", "#3949ab"),
+        (IB_XDR, _("InfiniBand XDR (800 Gb/s)"), "InfiniBand XDR (800 Gb/s)", "#1e88e5"),
+        (ROCE, _("RoCE (Ethernet RDMA)"), "RoCE（以太网 RDMA）", "#00897b"),
+        (NONE, _("No fabric"), "无高速网络", "#9e9e9e"),
+    )
+    # Per-port line rate in Gb/s (one NIC per GPU on a rail-optimised fabric); RoCE as 400 GbE.
+    PORT_GBPS: dict[str, int] = {IB_HDR: 200, IB_NDR: 400, IB_XDR: 800, ROCE: 400, NONE: 0}
+
+
+class NodeState(ChoiceSet):
+    """A GPU node's service state (apart from its GPUs' asset lifecycle, GpuState): CoreWeave's
+    onboard → test → production → triage → RMA, with Slurm's drain."""
+    ONBOARDING, BURN_IN, AVAILABLE, ALLOCATED = "onboarding", "burn_in", "available", "allocated"
+    DRAINING, TRIAGE, RMA, RETIRED = "draining", "triage", "rma", "retired"
+    CHOICES = (
+        (ONBOARDING, _("Onboarding"), "上线中", "#90caf9"),
+        (BURN_IN, _("Burn-in"), "老化测试", "#ffe082"),
+        (AVAILABLE, _("Available"), "可用", "#4caf50"),
+        (ALLOCATED, _("Allocated"), "已分配", "#3f51b5"),
+        (DRAINING, _("Draining"), "排空中", "#ff9800"),
+        (TRIAGE, _("Triage"), "故障诊断", "#e53935"),
+        (RMA, _("RMA"), "返修", "#8e24aa"),
+        (RETIRED, _("Retired"), "已退役", "#616161"),
+    )
+    TRANSITIONS: dict[str, frozenset[str]] = {
+        ONBOARDING: frozenset({BURN_IN, RETIRED}),
+        BURN_IN: frozenset({AVAILABLE, TRIAGE, RMA, ONBOARDING}),
+        AVAILABLE: frozenset({ALLOCATED, DRAINING, TRIAGE, BURN_IN, RETIRED}),
+        ALLOCATED: frozenset({AVAILABLE, DRAINING, TRIAGE}),
+        DRAINING: frozenset({AVAILABLE, ALLOCATED, TRIAGE, RMA, BURN_IN, RETIRED}),
+        TRIAGE: frozenset({AVAILABLE, ALLOCATED, BURN_IN, RMA, RETIRED}),
+        RMA: frozenset({BURN_IN, RETIRED}),
+        RETIRED: frozenset(),
+    }
+    # The states in which a leased node is not billed (through the downtime rule).
+    NOT_BILLED: frozenset[str] = frozenset({TRIAGE, RMA})
+
+
+class ScaleUpKind(ChoiceSet):
+    NVLINK, NVL72, HCCS = "nvlink", "nvl72", "hccs"
+    CHOICES = (
+        (NVLINK, _("NVLink (in one server)"), "NVLink（服务器内）", "#7b1fa2"),
+        (NVL72, _("NVL72 (rack-scale NVLink)"), "NVL72（机柜级 NVLink）", "#4a148c"),
+        (HCCS, _("HCCS (Ascend)"), "HCCS（昇腾）", "#c62828"),
+    )
+
+
+class SwitchTier(ChoiceSet):
+    LEAF, SPINE = "leaf", "spine"
+    CHOICES = ((LEAF, _("Leaf"), "叶交换机", "#00897b"), (SPINE, _("Spine"), "脊交换机", "#004d40"))
+
+
+class HealthVendor(ChoiceSet):
+    NVIDIA, ASCEND = "nvidia", "ascend"
+    CHOICES = ((NVIDIA, "NVIDIA", "NVIDIA（英伟达）", "#76b900"), (ASCEND, _("Huawei Ascend"), "华为昇腾", "#c62828"))

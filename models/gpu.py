@@ -4,7 +4,7 @@ from __future__ import annotations
 import datetime as dt
 from decimal import Decimal
 
-from sqlalchemy import Boolean, CheckConstraint, ForeignKey, Index, Integer, String, UniqueConstraint
+from sqlalchemy import Boolean, CheckConstraint, ForeignKey, Index, Integer, Numeric, String, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from .base import Base, IdMixin, Money, Versioned, utcnow
@@ -17,7 +17,13 @@ class GpuModel(IdMixin, Versioned, Base):
     vendor: Mapped[str] = mapped_column(String(32))
     memory_gb: Mapped[int] = mapped_column(Integer)
     form_factor: Mapped[str] = mapped_column(String(8))
-    interconnect: Mapped[str | None] = mapped_column(String(64))
+    interconnect: Mapped[str | None] = mapped_column(String(64))  # the scale-up interconnect (NVLink, HCCS, PCIe)
+    # issue 25: the datasheet (resources/gpu_models.json cites each model's source)
+    domain_size: Mapped[int | None] = mapped_column(Integer)  # GPUs in one scale-up domain (8; 72 for NVL72)
+    fp8_tflops: Mapped[Decimal | None] = mapped_column(Numeric(8, 1))  # dense, no sparsity
+    bf16_tflops: Mapped[Decimal | None] = mapped_column(Numeric(8, 1))  # dense, no sparsity
+    tdp_w: Mapped[int | None] = mapped_column(Integer)
+    datasheet_url: Mapped[str | None] = mapped_column(String(255))
     active: Mapped[bool] = mapped_column(Boolean, default=True)
     __table_args__ = (CheckConstraint(FormFactor.check_sql("form_factor"), name="form_factor"),)
 

@@ -55,6 +55,10 @@ OBJECT_TABLES = {
     "ticket": "ticket", "sla_credit": "sla_credit", "oncall_shift": "oncall_shift",
     "sla_target": "sla_target", "sla_credit_rule": "sla_credit_rule", "sla_calendar": "sla_calendar",
     "maintenance": "maintenance_window", "site_access": "site_access", "visit": "visit", "visitor": "visitor",
+    "price": "price_list", "hold": "capacity_hold", "quote": "quote",  # app/services/capacity/
+    # GPU clusters (app/services/clusters/): burn-in results are events of their node (node.burn_in)
+    "gpu_cluster": "gpu_cluster", "scaleup_domain": "scaleup_domain", "fabric_switch": "fabric_switch",
+    "gpu_node": "gpu_node", "health_event": "health_event", "node_swap": "node_swap",
 }
 # An event's list of child rows, each with its id: (object type, key of `after`) -> the children's type.
 CHILD_LISTS = {("statement", "lines"): "statement_line"}
@@ -101,6 +105,8 @@ NOT_AUDITED: dict[str, frozenset[str]] = {
     # follows the lifecycle: set when a contract's activation leases the GPU (recorded on the
     # contract's and the move's events, not as a field of the GPU), cleared by any other move
     "gpu_asset": frozenset({"customer_id"}),
+    # who and why of the last move: recorded as the node.state event's actor and reason, not as fields
+    "gpu_node": frozenset({"state_reason", "state_by", "state_at"}),
 }
 
 MISSING = object()

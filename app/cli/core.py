@@ -17,7 +17,7 @@ ENV_NEW_PASSWORD = "IDC_CONSOLE_NEW_PASSWORD"
 # The order a full migration imports them in (each refers only to kinds before it).
 IMPORT_KINDS = ("regions", "subsidiaries", "users", "customers", "sites", "rooms", "racks", "device-types",
                 "devices", "gpus", "contracts", "leases", "power-panels", "power-feeds", "pdus", "cables",
-                "cross-connects", "maintenance")
+                "cross-connects", "maintenance", "clusters", "nodes", "health-events", "price-list")
 EXPORT_KINDS = IMPORT_KINDS + ("audit", "payments", "statements", "visits")
 # app/importexport/netbox.py NETBOX_ORDER (written here so that --help needs no import of the package)
 NETBOX_ORDER = ("regions", "tenants", "sites", "locations", "racks", "manufacturers", "device-roles", "device-types",

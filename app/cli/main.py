@@ -110,10 +110,8 @@ def month_bounds(period: str) -> tuple[str, str]:
 # Modules that add their own sub-commands through `register(subparsers)` (the launcher adds more).
 COMMAND_MODULES = ("app.cli.core", "app.cli.billing", "app.cli.reports", "app.cli.settings",
                    "app.cli.space", "app.cli.xconnect",
-                   "app.cli.finance", "app.cli.power",
-                   "app.cli.operations",
-
-                   "app.cli.maintenance", "app.cli.visit")
+                   "app.cli.finance", "app.cli.power", "app.cli.clusters", "app.cli.capacity",
+                   "app.cli.operations", "app.cli.maintenance", "app.cli.visit")
 
 
 @dataclass

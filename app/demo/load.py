@@ -378,6 +378,13 @@ def load_demo(db: Database, actor: Actor | None = None, *,
         load_demo_operations(db, actor, today)
         from app.demo.access import load_demo_visits  # authorised contacts and visitors (issue 24)
         load_demo_visits(db, actor)
+    from app.demo.clusters import load_demo_clusters  # GPU clusters, fabrics, a node in triage (issue 25)
+    progress("GPU clusters: an H100 NDR fabric, a 910B RoCE one, a node in triage")
+    load_demo_clusters(db, actor, today)
+    if load_demo_contracts:
+        from app.demo.capacity import load_demo_capacity  # price list, a Haikou hold and quote (issue 25)
+        progress("capacity: the price list, a hold and a quote")
+        load_demo_capacity(db, actor, today)
 
     with db.session() as s:
         count = lambda m: s.execute(select(func.count()).select_from(m)).scalar_one()

@@ -35,6 +35,8 @@ from app.documents.visitors import VisitorListKey, visitor_list_for
 from app.domain.clock import parse_date
 from reports.maintenance_notice import MaintenanceNoticeDoc, render_maintenance_notice
 from reports.visitors import VisitorListDoc, render_visitor_list
+from app.documents.quote import quote_doc, quote_subject
+from reports.quote import QuoteDoc, render_quote
 
 
 @dataclass(frozen=True)
@@ -79,6 +81,8 @@ DOCUMENTS: dict[str, DocumentKind] = {d.kind: d for d in (
                  lambda doc: (doc.number, len(doc.rows))),
     DocumentKind("visitors", VisitorListDoc, visitor_list_for, render_visitor_list,
                  lambda doc: (doc.number, len(doc.rows))),
+    DocumentKind("quote", QuoteDoc, lambda db, key, lang: quote_doc(db, key, language=lang),  # 报价单 (capacity)
+                 render_quote, quote_subject),
 )}
 DOCUMENT_KINDS = tuple(DOCUMENTS)
 

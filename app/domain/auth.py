@@ -195,6 +195,7 @@ PERMISSIONS: dict[str, frozenset[str]] = {
     "approve_visits": frozenset({Role.ADMIN}),
     "guard_desk": frozenset({Role.ADMIN, Role.OPERATOR}),
     "see_id_numbers": frozenset({Role.ADMIN, Role.OPERATOR}),  # the guard desk checks IDs; others see them masked
+    "manage_prices": frozenset({Role.ADMIN}),  # the price list (app/services/capacity/prices.py)
 }
 
 # The permission that writing each kind of record needs (object type as in the audit trail).
@@ -215,6 +216,11 @@ KIND_PERMISSION: dict[str, str] = {
     # the operations desk (app/services/operations/; import|export tickets, oncall, holidays)
     "ticket": "raise_tickets", "oncall_shift": "manage_oncall", "holiday_day": "manage_sla",
     "maintenance": "plan_maintenance", "site_access": "authorise_access", "visit": "request_visits",
+    "price": "manage_prices",  # the price list (app/services/capacity/prices.py)
+    # GPU clusters (issue 25, app/services/clusters/)
+    "gpu_cluster": "manage_gpus", "scaleup_domain": "manage_gpus", "fabric_switch": "manage_gpus",
+    "gpu_node": "manage_gpus", "health_event": "manage_gpus", "node_burn_in": "manage_gpus",
+    "node_swap": "manage_gpus",
 }
 
 PERMISSION_LABELS = {
@@ -240,6 +246,7 @@ PERMISSION_LABELS = {
     "approve_visits": "approve site visits",
     "guard_desk": "check visitors in and out",
     "see_id_numbers": "see visitors' full ID numbers",
+    "manage_prices": "change the price list",
 }
 
 

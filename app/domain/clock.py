@@ -89,3 +89,29 @@ def parse_date(value, *, what: str = "date") -> dt.date | None:
     if not FIRST_YEAR <= day.year <= LAST_YEAR:
         raise DateError(M.DATE_RANGE.quoting(value if isinstance(value, str) else day.isoformat()))
     return day
+
+
+def parse_instant(value, *, what: str = "time") -> dt.datetime | None:
+    """An instant written by a person or a file: ISO 8601 ('2026-11-05 14:30', '2026-11-05T06:30:00Z',
+    '+08:00' offsets), taken as Shanghai time when it names no zone; an aware datetime as it is, a
+    naive one as Shanghai. Returned in UTC. None for empty text or None; DateError otherwise."""
+    if value is None:
+        return None
+    if isinstance(value, dt.datetime):
+        instant = value
+    elif isinstance(value, str):
+        text = value.strip()
+        if not text:
+            return None
+        try:
+            instant = dt.datetime.fromisoformat(text[:-1] + "+00:00" if text.endswith(("Z", "z")) else text)
+        except ValueError:
+            raise DateError(f"{value!r} is not a {what}: use YYYY-MM-DD HH:MM (Shanghai time) "
+                            "or ISO 8601 with its zone") from None
+    else:
+        raise DateError(f"{value!r} is not a {what}: use YYYY-MM-DD HH:MM (as text)")
+    if instant.tzinfo is None:
+        instant = instant.replace(tzinfo=TZ)
+    if not FIRST_YEAR <= instant.year <= LAST_YEAR:
+        raise DateError(f"{value!r} is out of range: times run from {FIRST_YEAR} to {LAST_YEAR}")
+    return instant.astimezone(UTC)

@@ -64,6 +64,21 @@ register_kind(ImportKind("maintenance", _acc.M_COLUMNS, _acc.M_REQUIRED, "mainte
                          _acc.M_FIELD_COLUMN, lambda v: v.get("reference")))
 register_kind(ImportKind("visits", _acc.V_COLUMNS, (), "visit", _acc.Visitor, _acc.refuse_visit_import,
                          _acc.no_write, _acc.export_visits_query))
+
+from app.importexport.kinds import clusters as _cl  # GPU clusters, nodes, health events (issue 25)
+
+register_kind(ImportKind("clusters", _cl.CLUSTER_COLUMNS, _cl.CLUSTER_REQUIRED, "gpu_cluster", _cl.GpuCluster,
+                         _cl.resolve_clusters, _cl.write_clusters, _cl.export_clusters_query, _cl.CLUSTER_FIELD_COLUMN,
+                         lambda v: v.get("name")))
+register_kind(ImportKind("nodes", _cl.NODE_COLUMNS, _cl.NODE_REQUIRED, "gpu_node", _cl.GpuNode, _cl.resolve_nodes,
+                         _cl.write_nodes, _cl.export_nodes_query, _cl.NODE_FIELD_COLUMN, lambda v: v.get("device_id")))
+register_kind(ImportKind("health-events", _cl.EVENT_COLUMNS, _cl.EVENT_REQUIRED, "health_event", _cl.HealthEvent,
+                         _cl.resolve_health_events, _cl.write_health_events, _cl.export_health_events_query, {},
+                         lambda v: (v.get("node_id"), v.get("at"), v.get("code"))))
+from app.importexport.kinds import prices as _prices  # the price list (issue 25)
+
+register_kind(ImportKind("price-list", _prices.COLUMNS, _prices.REQUIRED, "price", _prices.MODEL, _prices.resolve_prices,
+                         _prices.write_prices, _prices.export_prices_query, _prices.FIELD_COLUMN, _prices.row_key))
 # --- new kinds here ---
 
 from app.importexport.export import *  # noqa: E402,F401,F403

@@ -14,6 +14,7 @@ OVERDUE_SUSPENSION_DAYS = "overdue_suspension_days"  # receivables: overdue long
 TICKET_REOPEN_DAYS = "ticket_reopen_days"            # operations: a resolved ticket may be reopened this long
 TICKET_ATTACHMENT_KB = "ticket_attachment_max_kb"    # operations: the largest file a ticket keeps
 MAINTENANCE_NOTICE_HOURS = "maintenance_notice_hours"  # operations: planned work is noticed this long before
+CAPACITY_HOLD_DAYS = "capacity_hold_days"  # a hold on offered nodes expires after this many days
 
 
 @dataclass(frozen=True)
@@ -46,6 +47,10 @@ SETTINGS: dict[str, SettingSpec] = {
         MAINTENANCE_NOTICE_HOURS, 72,
         "planned maintenance is confirmed at least this many hours before it starts (else it counts against the SLA)",
         bounds=(0, 720)),
+    CAPACITY_HOLD_DAYS: SettingSpec(
+        CAPACITY_HOLD_DAYS, 7,
+        "a hold on offered GPU nodes expires after this many days unless it is moved to a contract "
+        "(app/services/capacity/holds.py)", bounds=(1, 90)),
 }
 
 

@@ -38,6 +38,8 @@ class TotalsLine:
     mbps: int | None = None
     power_allowance_kw: Decimal | None = None
     setup_price: Decimal | None = None  # cross-connects: an installation fee each, once
+    included_hours: Decimal | None = None  # hybrid: the hours the commitment includes (the whole item)
+    hourly_rate: Decimal | None = None     # hybrid: the rate beyond them
 
 
 @dataclass(frozen=True)
@@ -49,6 +51,11 @@ class ContractTotals:
     total: Decimal         # term_value + vat
     in_words: str          # the total in 大写
     usage_based: bool      # the contract also bills by use (GPU-hours, kWh), not counted above
+    # GPU-hours (and a hybrid's overage) at full use over the item's window: what an hourly draft is
+    # expected to bill, so it does not read ¥0.00 (kWh beyond an allowance is not guessed)
+    expected_usage: Decimal = ZERO
+    expected_total: Decimal = ZERO  # term_value + expected_usage + their VAT
+    expected_in_words: str = ""
 
 
 def _signed_price(line: TotalsLine) -> Decimal:
@@ -59,6 +66,8 @@ def _signed_price(line: TotalsLine) -> Decimal:
 def _quantity(line: TotalsLine) -> Decimal:
     if line.price_unit == "mbps_month" and line.mbps:
         return Decimal(line.mbps)
+    if line.price_unit == "hybrid":
+        return Decimal(1)  # the commitment is the whole item's, as billing charges it (not per GPU)
     return Decimal(line.quantity)
 
 
@@ -69,17 +78,44 @@ def _months(start: dt.date, end: dt.date):
         period = period.next()
 
 
+def expected_usage(line: TotalsLine, start: dt.date, end: dt.date) -> Decimal:
+    """A GPU item's usage at full use (24 h a day) over its window, month by month as billing rounds
+    it: started GPU-hours (or minutes) × rate; a hybrid item's overage beyond its included hours."""
+    from app.domain.rating import hybrid
+
+    if line.kind != "gpu" or line.price_unit not in ("gpu_hour", "gpu_minute", "hybrid"):
+        return ZERO
+    first = max(line.service_start or start, start)
+    last = min(line.service_end or end, end)
+    qty = Decimal(line.quantity)
+    total = ZERO
+    for period in _months(first, last):
+        a, b = max(period.first, first), min(period.last, last)
+        days = (b - a).days + 1
+        if line.price_unit == "hybrid":
+            total += hybrid(Decimal(line.unit_price), Decimal(line.included_hours or 0), Decimal(line.hourly_rate or 0),
+                            int(qty * days * 86400), days, period.days).overage
+        else:
+            units = days * (1440 if line.price_unit == "gpu_minute" else 24)
+            total += fen(Decimal(line.unit_price) * qty * units)
+    return total.quantize(FEN)
+
+
 def contract_totals(lines: list[TotalsLine], start: dt.date, end: dt.date,
                     rates: dict[str, Decimal]) -> ContractTotals:
     """The totals of a contract running `start`..`end` (inclusive); `rates` maps a tax category to
     its VAT rate on the contract's start (app.services.reference.tax_rates_on)."""
-    monthly = one_off = term = vat = ZERO
+    monthly = one_off = term = vat = expected = expected_vat = ZERO
     usage = False
     for line in lines:
         price, qty = _signed_price(line), _quantity(line)
         category = line.tax_category or DEFAULT_TAX.get(line.kind, TaxCategory.IDC)
         if line.power_allowance_kw is not None or line.price_unit in USAGE or line.price_unit == "hybrid":
             usage = True
+        guess = expected_usage(line, start, end)
+        if guess:
+            expected += guess
+            expected_vat += tax_for(guess, rate)
         if line.kind == "xconnect" and line.setup_price:
             # each cross-connect's installation fee, once (billed in the month it is installed)
             amount = fen(Decimal(line.setup_price) * Decimal(line.quantity))
@@ -102,8 +138,10 @@ def contract_totals(lines: list[TotalsLine], start: dt.date, end: dt.date,
                 vat += tax_for(amount, rate_of(rates, category, start))
     term, vat = term.quantize(FEN), vat.quantize(FEN)
     total = term + vat
+    expected_total = (total + expected + expected_vat).quantize(FEN)
     return ContractTotals(monthly.quantize(FEN), one_off.quantize(FEN), term, vat, total,
-                          amount_in_words(total), usage)
+                          amount_in_words(total), usage, expected.quantize(FEN), expected_total,
+                          amount_in_words(expected_total))
 
 
 def totals_of_contract(db, contract_id: int) -> ContractTotals:
@@ -132,4 +170,5 @@ def line_of_item(it) -> TotalsLine:
     return TotalsLine(kind=it.kind, price_unit=it.price_unit, unit_price=Decimal(it.unit_price or 0),
                       quantity=Decimal(it.quantity or 0), tax_category=it.tax_category,
                       service_start=it.service_start, service_end=it.service_end, mbps=it.mbps,
-                      power_allowance_kw=it.power_allowance_kw, setup_price=getattr(it, "setup_price", None))
+                      power_allowance_kw=it.power_allowance_kw, setup_price=getattr(it, "setup_price", None),
+                      included_hours=getattr(it, "included_hours", None), hourly_rate=getattr(it, "hourly_rate", None))

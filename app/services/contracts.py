@@ -701,14 +701,19 @@ def _allocate_gpus(s: Session, c: Contract, it: ContractItem, problems: list[str
     taken = select(contract_item_gpu.c.gpu_id).join(ContractItem, ContractItem.id == contract_item_gpu.c.item_id) \
         .join(Contract, Contract.id == ContractItem.contract_id).where(
             Contract.status.in_((ContractStatus.APPROVED,) + HELD))  # incl. this contract's named GPUs
+    from app.services.capacity.search import held_gpus_for_others, where_free
+
+    held = held_gpus_for_others(c.customer_id, contract_id=c.id)  # nodes held for another customer's deal
     rows = s.execute(select(GpuAsset.id).where(
         GpuAsset.gpu_model_id == it.gpu_model_id, GpuAsset.state == GpuState.AVAILABLE,
-        GpuAsset.id.not_in(taken))
+        GpuAsset.id.not_in(taken), GpuAsset.id.not_in(held))
         .order_by((func.coalesce(local, 0) != c.subsidiary_id), GpuAsset.serial).limit(want)).scalars().all()
     if len(rows) < want:
         model = s.get(GpuModel, it.gpu_model_id)
+        where = where_free(s, it.gpu_model_id, select(taken.subquery().c.gpu_id).union(held))
         problems.append(f"item “{it.description}” needs {want} × {model.name if model else it.gpu_model_id}, "
-                        f"but only {len(rows)} are available")
+                        f"but only {len(rows)} are available, {want - len(rows)} short"
+                        + (f"; free now: {where}" if where else "; none is free in any cluster"))
         return
     if dry:
         return
@@ -742,7 +747,15 @@ def _capacity_problems(s: Session, c: Contract, *, allocate: bool = False) -> li
         if it.kind == ItemKind.GPU and it.gpu_model_id and not _item_gpus(s, it.id, lock=allocate):
             _allocate_gpus(s, c, it, problems, dry=not allocate)
         if it.kind == ItemKind.GPU:
+            from app.services.capacity.search import held_gpus_for_others
+
+            held = set(s.execute(held_gpus_for_others(c.customer_id, contract_id=c.id).where(
+                GpuAsset.id.in_(select(contract_item_gpu.c.gpu_id).where(contract_item_gpu.c.item_id == it.id))))
+                .scalars())
             for gpu in _item_gpus(s, it.id, lock=allocate):
+                if gpu.id in held:
+                    problems.append(f"GPU {gpu.serial} is on a node held for another customer's deal")
+                    continue
                 if gpu.state == GpuState.LEASED and gpu.customer_id == c.customer_id:
                     continue  # renewal or amendment: handed over at activation
                 if gpu.state != GpuState.AVAILABLE:
@@ -796,6 +809,11 @@ def _activate(uow: UnitOfWork, c: Contract, at: dt.datetime) -> dict:
                     move_gpu(uow, gpu, GpuState.LEASED, f"leased under contract {c.number}")
                 s.add(GpuLease(gpu_id=gpu.id, contract_item_id=it.id, start=start))
                 leased_gpus.append(gpu.serial)
+    if leased_gpus:  # the servers of those GPUs are allocated nodes now (issue 25)
+        from app.services.clusters.nodes import follow_leases_in
+        s.flush()
+        follow_leases_in(uow, [it.id for it in c.items if it.kind == ItemKind.GPU], at,
+                         f"contract {c.number} activated")
     from app.services.handover import (
         hand_over_at_activation,  # items bill from their handover (app/services/handover.py)
     )
@@ -825,6 +843,10 @@ def _release(uow: UnitOfWork, c: Contract, last_day: dt.date, now: dt.datetime) 
         if not still and gpu.state == GpuState.LEASED:
             move_gpu(uow, gpu, GpuState.AVAILABLE, f"contract {c.number} ended")
             released_gpus.append(gpu.serial)
+    if leases:  # nodes with no open lease left are available again (issue 25)
+        from app.services.clusters.nodes import follow_leases_in
+        s.flush()
+        follow_leases_in(uow, item_ids, lease_end, f"contract {c.number} ended")
     freed = end_item_leases_in(uow, item_ids, last_day, f"contract {c.number} ended")
     for it in c.items:
         for rack_id in _whole_racks(s, it):  # a rack item's rack, or each rack of its cage

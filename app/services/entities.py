@@ -205,6 +205,9 @@ PROTECTED_FIELDS: dict[str, dict[str, str]] = {
                  "active": "editing the user (update_user, administrators only)",
                  "password_hash": "setting a password (update_user)",
                  "failed_logins": "logging in", "locked_until": "logging in"},
+    "gpu_node": {"state": "the node's state moves (node state, drain, undrain: app/services/clusters/nodes.py)",
+                 "device_id": "adding the server as a node (cluster add-node)",
+                 "cluster_id": "adding the server to another cluster (cluster add-node)"},
     "audit_event": {"*": "nothing: the audit trail is append-only"},
     "audit_head": {"*": "nothing: the audit trail is append-only"},
 }

@@ -76,3 +76,21 @@ def test_energy_is_quoted_at_the_electricity_rate_and_left_out_of_the_totals(db,
     assert any("按售电计征增值税 13%" in term for term in zh.billing_terms)
     assert any(term.endswith("（6%、13%）。") for term in zh.billing_terms)
     assert any("taxed as the sale of electricity at 13%" in term for term in en.billing_terms)
+
+
+def test_an_hourly_draft_shows_what_full_use_bills():
+    """8 × RTX 4090 at ¥2.80 a GPU-hour, 1–30 April 2026 (30 days = 720 h): 8 × 720 × 2.80 =
+    16,128.00, VAT 13 % 2,096.64, expected 18,224.64; the fixed totals stay ¥0.00."""
+    t = contract_totals([TotalsLine("gpu", "gpu_hour", D("2.80"), D(8), "equipment_lease")],
+                        dt.date(2026, 4, 1), dt.date(2026, 4, 30), {"equipment_lease": D("0.13")})
+    assert (t.total, t.expected_usage, t.expected_total) == (D("0.00"), D("16128.00"), D("18224.64"))
+    assert t.expected_in_words == "壹万捌仟贰佰贰拾肆元陆角肆分"
+
+
+def test_a_hybrid_commitment_is_the_whole_items_as_billed():
+    """Hybrid, 8 GPUs: commitment ¥40,000 a month for the item incl. 4,000 h, ¥9 an hour beyond; a
+    full April uses 8 × 720 = 5,760 h: 1,760 h over = 15,840.00; the commitment counts once (not × 8)."""
+    t = contract_totals([TotalsLine("gpu", "hybrid", D("40000"), D(8), "equipment_lease",
+                                    included_hours=D("4000"), hourly_rate=D("9"))],
+                        dt.date(2026, 4, 1), dt.date(2026, 4, 30), {"equipment_lease": D("0.13")})
+    assert (t.monthly, t.term_value, t.expected_usage) == (D("40000.00"), D("40000.00"), D("15840.00"))

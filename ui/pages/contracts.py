@@ -12,7 +12,7 @@ import datetime as dt
 from decimal import Decimal
 
 from PySide6.QtCore import QCoreApplication, Qt, Signal
-from PySide6.QtGui import QBrush, QColor
+from PySide6.QtGui import QBrush, QColor, QKeySequence
 from PySide6.QtWidgets import (QComboBox, QDialog, QDialogButtonBox, QFormLayout, QGroupBox,
                                QHBoxLayout, QHeaderView, QLabel, QLineEdit, QMessageBox, QPlainTextEdit,
                                QPushButton, QSplitter, QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget)
@@ -111,6 +111,10 @@ def totals_html(t, skipped: int = 0) -> str:
             (tr("Whole term (excl. VAT)"), money(t.term_value)), (tr("VAT"), money(t.vat)),
             (f"<b>{tr('Total (incl. VAT)')}</b>", f"<b>{money(t.total)}</b>"),
             (tr("In words"), t.in_words)]
+    if t.expected_usage:  # an hourly (or hybrid) GPU draft: what full use over the window bills
+        rows += [(tr("GPU-hours at full use (excl. VAT)"), money(t.expected_usage)),
+                 (f"<b>{tr('Expected total (incl. VAT)')}</b>", f"<b>{money(t.expected_total)}</b>"),
+                 (tr("In words"), t.expected_in_words)]
     html = "<table cellspacing='0' cellpadding='1'>" + "".join(
         f"<tr><td>{label}</td><td align='right'>&nbsp;&nbsp;{value}</td></tr>" for label, value in rows) + "</table>"
     notes = []
@@ -376,8 +380,33 @@ class ContractDialog(QDialog):
         except (DomainError, ValueError, ArithmeticError):
             self.totals.setText("")
             return
-        self.totals.setText(totals_html(t, len(bad)))
+        self.totals.setText(totals_html(t, len(bad)) + self._terms_html(specs, start, end))
         self._show_coverage()
+
+    def _terms_html(self, specs, start, end) -> str:
+        """Each GPU item of a model on every term of the price list, side by side
+        (app.services.capacity.prices.compare_terms), so the terms can be compared before choosing."""
+        from app.services.capacity.prices import compare_terms
+        from models.choices import PriceTerm
+
+        out = []
+        for sp in specs:
+            if sp.kind != ItemKind.GPU or not sp.gpu_model_id:
+                continue
+            model_id = sp.gpu_model_id
+            count = int(sp.quantity)
+            try:
+                terms = compare_terms(self.db, gpu_model_id=model_id, subsidiary_id=self.header["subsidiary_id"].currentData(),
+                                      count=count, start=start, end=end)
+            except (DomainError, ValueError, ArithmeticError):
+                continue
+            if not terms:
+                continue
+            rows = "".join(f"<tr><td>{choice_label(PriceTerm, f.term)}</td><td align='right'>&nbsp;{money(f.total)}</td>"
+                           f"<td>&nbsp;{f.in_words}</td></tr>" for f in terms)
+            out.append(f"<p><b>{tr('Terms side by side (incl. VAT)')}</b> · {sp.description}</p>"
+                       f"<table cellspacing='0' cellpadding='1'>{rows}</table>")
+        return "".join(out)
 
     def _options(self, kind: str, optional: bool = False) -> QComboBox:
         return options_combo(self.db, kind, self.tr("(none)") if optional else None)
@@ -905,6 +934,8 @@ class ContractsPage(QSplitter):
         first = self.list.toolbar.actions()[0]
         self.list.toolbar.removeAction(act)
         self.list.toolbar.insertAction(first, act)
+        cap = self.list._action("capacity", self.tr("Capacity search…"), self.capacity_search, "draft_contracts")
+        cap.setShortcut(QKeySequence("Ctrl+Shift+F"))
         self.list.update_actions()
         self.list.openRecord.connect(lambda _k, id_: self.panel.show_contract(id_))
         self.panel = ContractPanel(db, actor, self)
@@ -933,6 +964,12 @@ class ContractsPage(QSplitter):
         if dlg.exec() and dlg.saved is not None:
             self.open_new(dlg.saved.id)
         return dlg
+
+    def capacity_search(self):
+        """GPU capacity for a deal: search, hold, quote, draft contract (ui/pages/capacity.py)."""
+        from ui.pages.capacity import open_capacity_dialog
+
+        return open_capacity_dialog(self, self.db, self.actor, on_contract=self.open_new)
 
     def open_new(self, contract_id: int) -> None:
         self.list.refresh()

@@ -41,6 +41,19 @@ class DashboardPage(QWidget):
         self.layout_.addLayout(self.cards)
         from ui.pages.receivables import OverdueCard  # overdue customers: suspension proposals (issue 11)
         self.layout_.addWidget(OverdueCard(db, self, actor=actor))
+        if actor is not None:  # GPU capacity for a deal (ui/pages/capacity.py)
+            from PySide6.QtWidgets import QPushButton
+
+            cap = QPushButton(self.tr("GPU capacity search…"))
+            cap.setObjectName("dashCapacity")
+            cap.clicked.connect(self.capacity_search)
+            from ui.kit.dialogs import guard
+
+            guard(cap, actor, "draft_contracts")
+            bar = QHBoxLayout()
+            bar.addWidget(cap)
+            bar.addStretch(1)
+            self.layout_.addLayout(bar)
         self.charts = None
         # the charts without their own loading: the page reads everything in one background
         # operation after it is first painted (nothing of it delays the window's first paint)
@@ -88,6 +101,11 @@ class DashboardPage(QWidget):
         self._loading = self._again = False
         self.op = None
         listen(self, self.on_changed)
+
+    def capacity_search(self):
+        from ui.pages.capacity import open_capacity_dialog
+
+        return open_capacity_dialog(self, self.db, self.actor)
 
     def on_changed(self, kinds) -> None:
         if self.isVisible():

@@ -18,7 +18,7 @@ from app.store.db import Database
 from models.choices import Role
 
 from ui.shell.i18n import choice_label, kind_label
-from ui.shell.operations import announce, forget_window, listen
+from ui.shell.operations import announce, apply, forget_window, listen
 from ui.kit.search import SEARCH_PAGE
 from ui.shell.settings import settings
 
@@ -122,6 +122,12 @@ class MainWindow(QMainWindow):
         self.poll.setInterval(max(1, settings().get("live_refresh_seconds")) * 1000)
         self.poll.timeout.connect(self.check_head)
         self.poll.start()
+        # holds on GPU nodes expire (app/services/capacity/holds.py): recorded every five minutes
+        self.hold_sweep = QTimer(self)
+        self.hold_sweep.setObjectName("holdSweep")
+        self.hold_sweep.setInterval(300_000)
+        self.hold_sweep.timeout.connect(self.sweep_holds)
+        self.hold_sweep.start()
         listen(self, self._own_change)
         from ui.pages.operations import DeskWatch
         self.desk_watch = DeskWatch(self, db, actor)   # the SLA sweep and one's escalations (issue 24)
@@ -633,6 +639,15 @@ class MainWindow(QMainWindow):
         if head != self.head:
             self.head = head
             announce({"*"})
+
+    def sweep_holds(self) -> list[str]:
+        from app.services.capacity.holds import expire_holds
+
+        try:
+            return apply(lambda: expire_holds(self.db, self.actor))
+        except Exception:  # the next sweep tries again; searches already treat an expired hold as gone
+            log.warning("the hold sweep failed", exc_info=True)
+            return []
 
     def _own_change(self, kinds) -> None:
         # our own change already refreshed the views; don't refresh again on the next poll

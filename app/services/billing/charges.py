@@ -10,7 +10,7 @@ never per item. Nothing here writes.
 from __future__ import annotations
 
 import datetime as dt
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from decimal import Decimal
 from fractions import Fraction
 
@@ -23,7 +23,8 @@ from app.domain.wording import Text, free_text
 from app.services.billing.statements import _chunks, _fmt_t
 from app.services.item_names import ItemObjects, load_item_objects, needs_english_name
 from app.services.reference import tax_rates_on
-from models import Contract, ContractItem, Downtime, GpuAsset, GpuLease, MeterReading, Rack
+from models import (Contract, ContractItem, Device, Downtime, GpuAsset, GpuLease, GpuNode, MeterReading, NodeSwap,
+                    Rack)
 from models.choices import ItemKind, LineUnit, PriceUnit
 
 # --- computing the lines of one contract item ---------------------------------------------
@@ -324,20 +325,40 @@ def _item_charges(s: Session, c: Contract, it: ContractItem, x: _Ctx) -> list[B.
         from app.services.xconnects import xconnect_charges
         return xconnect_charges(s, c, it, x.period, x.name(it), x.unit)
     if it.kind == ItemKind.GPU and it.price_unit in (PriceUnit.GPU_HOUR, PriceUnit.GPU_MINUTE):
-        return _gpu_usage(s, c, it, x)
+        return _with_swaps(it, x, _gpu_usage(s, c, it, x))
     if it.kind == ItemKind.GPU and it.price_unit == PriceUnit.HYBRID:
-        return _hybrid(s, c, it, x)
+        return _with_swaps(it, x, _hybrid(s, c, it, x))
     if it.price_unit == PriceUnit.KWH:
         return _power(s, c, it, x)
     out = _fee(c, it, x)
     if it.kind == ItemKind.GPU:
         out += _gpu_monthly_credit(s, c, it, x)
+        return _with_swaps(it, x, out)
     if it.kind == ItemKind.RACK and it.power_allowance_kw is not None and it.kwh_price is not None:
         out += _power(s, c, it, x)
     return out
 
 
 _NO_TEXT = Text("", "")
+
+
+def _with_swaps(it: ContractItem, x: _Ctx, out: list[B.Charge]) -> list[B.Charge]:
+    """A node swapped during the period (app/services/clusters/swap.py) is said on the item's first
+    line: which serials served until when, and which from then."""
+    swaps = x.data.swaps.get(it.id)
+    if not swaps or not out:
+        return out
+    lo, hi = x.period.start, x.period.end
+    said = [w for w in swaps if lo <= w[0] < hi]
+    if not said:
+        return out
+    zh = "；".join(f"{_fmt_t(at)} 更换节点 {a} → {b}：{fs} 服务至此，{ts} 自此起" for at, a, b, fs, ts in said)
+    en = "; ".join(f"node swapped {_fmt_t(at)} {a} → {b}: {fs} served until then, {ts} from then"
+                   for at, a, b, fs, ts in said)
+    first = out[0]
+    note = (first.note or _NO_TEXT)
+    sep = Text("。" if note.zh else "", ". " if note.en else "")
+    return [replace(first, note=note + sep + Text(zh, en))] + out[1:]
 
 
 def revised(note: Text | None, revision: int) -> Text | None:
@@ -381,6 +402,8 @@ class _Data:
     objects: ItemObjects = field(default_factory=ItemObjects)
     # item id -> [(ticket number, metric, amount, reason)]: approved SLA credits of the period
     sla_credits: dict[int, list[tuple]] = field(default_factory=dict)
+    # item id -> [(at, from node, to node, from serials, to serials)] of node swaps (app/services/clusters/swap.py)
+    swaps: dict[int, list[tuple]] = field(default_factory=dict)
 
     def downtime_for(self, gpu_id: int, device_id: int | None, window: tuple[dt.datetime, dt.datetime]) -> list[tuple]:
         """The GPU's and its server's downtime overlapping the window, ordered by start."""
@@ -426,6 +449,18 @@ def _load_data(s: Session, contracts: list[Contract], p: B.Period, as_of: dt.dat
             .order_by(GpuLease.contract_item_id, GpuAsset.serial, GpuLease.start)).all()
         for item_id, *rest in rows:
             d.leases.setdefault(item_id, []).append(tuple(rest))
+    # A swap ends leases inside the period: only then are swaps looked for (no query otherwise).
+    if any(end is not None and lo <= end < hi for rows in d.leases.values() for _s, end, *_r in rows):
+        old_dev, new_dev = Device.__table__.alias("swap_from_dev"), Device.__table__.alias("swap_to_dev")
+        old_node, new_node = GpuNode.__table__.alias("swap_from"), GpuNode.__table__.alias("swap_to")
+        for item_id, at, a, b, fs, ts in s.execute(
+                select(NodeSwap.contract_item_id, NodeSwap.at, old_dev.c.name, new_dev.c.name, NodeSwap.from_serials,
+                       NodeSwap.to_serials)
+                .join(old_node, old_node.c.id == NodeSwap.from_node_id).join(old_dev, old_dev.c.id == old_node.c.device_id)
+                .join(new_node, new_node.c.id == NodeSwap.to_node_id).join(new_dev, new_dev.c.id == new_node.c.device_id)
+                .where(NodeSwap.at >= lo, NodeSwap.at < hi).order_by(NodeSwap.at, NodeSwap.id)):
+            if item_id in d.leases:
+                d.swaps.setdefault(item_id, []).append((at, a, b, fs, ts))
     if d.leases:
         for did, gpu_id, device_id, start, end, reason in s.execute(
                 select(Downtime.id, Downtime.gpu_id, Downtime.device_id, Downtime.start, Downtime.end, Downtime.reason)

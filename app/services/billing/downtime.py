@@ -30,16 +30,24 @@ def record_downtime(db: Database, actor: Actor, *, start: dt.datetime, reason: s
     if errors:
         raise ValidationError(errors)
     with UnitOfWork(db, actor) as uow:
-        s = uow.session
-        label = (get_or_404(s, GpuAsset, gpu_id, "GPU").serial if gpu_id else
-                 get_or_404(s, Device, device_id, "device").name)
-        d = Downtime(gpu_id=gpu_id, device_id=device_id, start=start, end=end, reason=reason.strip()[:255])
-        s.add(d)
-        s.flush()
-        uow.audit("downtime.record", "downtime", d.id, label, reason=reason.strip(),
-                  after={"gpu_id": gpu_id, "device_id": device_id, "start": start, "end": end})
+        d = record_downtime_in(uow, start=start, reason=reason, gpu_id=gpu_id, device_id=device_id, end=end)
         uow.commit()
         return d.id
+
+
+def record_downtime_in(uow: UnitOfWork, *, start: dt.datetime, reason: str, gpu_id: int | None = None,
+                       device_id: int | None = None, end: dt.datetime | None = None) -> Downtime:
+    """The downtime row and its audit event inside the caller's unit of work (a node entering
+    triage records one per leased GPU: app/services/clusters/nodes.py)."""
+    s = uow.session
+    label = (get_or_404(s, GpuAsset, gpu_id, "GPU").serial if gpu_id else
+             get_or_404(s, Device, device_id, "device").name)
+    d = Downtime(gpu_id=gpu_id, device_id=device_id, start=start, end=end, reason=reason.strip()[:255])
+    s.add(d)
+    s.flush()
+    uow.audit("downtime.record", "downtime", d.id, label, reason=reason.strip(),
+              after={"gpu_id": gpu_id, "device_id": device_id, "start": start, "end": end})
+    return d
 
 
 def end_downtime(db: Database, actor: Actor, downtime_id: int, end: dt.datetime) -> None:
@@ -47,12 +55,15 @@ def end_downtime(db: Database, actor: Actor, downtime_id: int, end: dt.datetime)
     if end is None or end.tzinfo is None:
         raise ValidationError({"end": "an aware end time"})
     with UnitOfWork(db, actor) as uow:
-        d = get_or_404(uow.session, Downtime, downtime_id, "downtime record")
-        if d.end is not None:
-            raise RuleViolation(f"downtime #{d.id} already ended at {_fmt_t(d.end)}")
-        if end < d.start:
-            raise ValidationError({"end": f"before the start {_fmt_t(d.start)}"})
-        d.end = end
-        uow.session.flush()
-        uow.audit("downtime.end", "downtime", d.id, d.reason, before={"end": None}, after={"end": end})
+        end_downtime_in(uow, get_or_404(uow.session, Downtime, downtime_id, "downtime record"), end)
         uow.commit()
+
+
+def end_downtime_in(uow: UnitOfWork, d: Downtime, end: dt.datetime) -> None:
+    if d.end is not None:
+        raise RuleViolation(f"downtime #{d.id} already ended at {_fmt_t(d.end)}")
+    if end < d.start:
+        raise ValidationError({"end": f"before the start {_fmt_t(d.start)}"})
+    d.end = end
+    uow.session.flush()
+    uow.audit("downtime.end", "downtime", d.id, d.reason, before={"end": None}, after={"end": end})

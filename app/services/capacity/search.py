@@ -1,0 +1,463 @@
+"""Capacity search: which nodes are free for a whole window, grouped into offers, best fit first.
+
+A node (models.cluster.GpuNode) is free for a window when
+- its service state is available or allocated (allocated: its GPUs' leases may end before the
+  window) and its maintenance flag is off;
+- every GPU in it is available or leased, and no GPU lease overlaps the window;
+- none of its GPUs is named by an approved or running contract whose item overlaps the window;
+- no hold holds it over the window (an active hold not yet past its expiry, or a hold moved to a
+  contract still being drafted, submitted or approved);
+- no planned maintenance window of the node overlaps (`maintenance_busy`: the seam the
+  maintenance calendar fills in).
+
+Everything is set-wise SQL: the free nodes are a subquery, counted per group (a cluster = one
+fabric, a scale-up domain, or a site for "anywhere"); only the nodes of the few best groups are
+fetched, so a search over 50,000 nodes reads a few hundred rows.
+"""
+from __future__ import annotations
+
+import datetime as dt
+import math
+from dataclasses import dataclass, field
+
+from sqlalchemy import and_, exists, func, or_, select
+from sqlalchemy.orm import Session
+
+from models import (Contract, ContractItem, Device, GpuAsset, GpuLease, GpuModel, Rack, Region, Room, Site,
+                    Subsidiary, contract_item_gpu)
+from models.capacity import CapacityHold, capacity_hold_node
+from models.choices import ContractStatus, FormFactor, GpuState, HoldStatus
+from models.cluster import GpuCluster, GpuNode, ScaleUpDomain
+
+from app.domain.clock import local_midnight
+from app.domain.errors import NotFound, ValidationError
+from app.domain.rating import local_today
+from app.services.capacity.prices import TermFigures, term_figures
+from app.store.db import Database
+
+ANYWHERE, ONE_FABRIC, ONE_DOMAIN = "anywhere", "fabric", "domain"
+SCOPES = (ANYWHERE, ONE_FABRIC, ONE_DOMAIN)
+TRAINING_8 = "training-8"  # "any 8-GPU training model": SXM or OAM cards, 8 to a node
+NODE_STATES_OFFERED = ("available", "allocated")
+# Contracts whose named GPUs are taken over their items' days (drafts take nothing)
+TAKING = (ContractStatus.APPROVED, ContractStatus.ACTIVE, ContractStatus.SUSPENDED)
+# A hold moved to a contract keeps its nodes until that contract is approved (its GPUs then take them)
+CONVERTED_HOLDS_WHILE = (ContractStatus.DRAFT, ContractStatus.PENDING, ContractStatus.APPROVED)
+MAX_OFFERS = 3
+
+
+@dataclass(frozen=True)
+class CapacityRequest:
+    count: int
+    models: tuple[str, ...] = ()         # GPU model names; empty with training8: any 8-GPU training model
+    training8: bool = False
+    unit: str = "gpu"                    # "gpu" or "node"
+    scope: str = ANYWHERE
+    region: str | None = None            # a region's code or name (its districts included)
+    subsidiary: str | None = None        # a subsidiary's code
+    site: str | None = None              # a site's code
+    start: dt.date | None = None         # default today
+    months: int | None = None            # None with no end: open-ended
+    end: dt.date | None = None           # inclusive; from months when not given
+    price_subsidiary_id: int | None = None  # the subsidiary whose prices apply (default: the site's)
+    exclude_hold_id: int | None = None   # a hold's own nodes count as free to it
+
+
+@dataclass(frozen=True)
+class OfferNode:
+    node_id: int
+    device_id: int
+    device: str
+    rack: str
+    gpus: int
+
+
+@dataclass(frozen=True)
+class Offer:
+    model_id: int
+    model: str
+    vendor: str
+    scope: str
+    group: str             # the cluster, domain or site offered
+    cluster: str | None
+    fabric: str | None
+    site: str
+    site_id: int
+    subsidiary_id: int
+    nodes: tuple[OfferNode, ...]
+    gpus: int              # GPUs offered (whole nodes)
+    racks: int
+    free_in_group: int     # GPUs free in the group (what is left after this offer: free_in_group - gpus)
+    start: dt.date
+    end: dt.date | None
+    terms: tuple[TermFigures, ...] = ()
+
+    @property
+    def node_ids(self) -> tuple[int, ...]:
+        return tuple(n.node_id for n in self.nodes)
+
+
+@dataclass(frozen=True)
+class GroupFree:
+    """Free capacity of one group, for the shortfall message."""
+
+    model: str
+    group: str
+    site: str
+    gpus: int
+    nodes: int
+    fabric: str = "none"
+
+
+@dataclass(frozen=True)
+class SearchResult:
+    request: CapacityRequest
+    start: dt.date
+    end: dt.date | None
+    wanted_gpus: int
+    offers: tuple[Offer, ...]
+    nearest: tuple[GroupFree, ...] = field(default=())   # the largest free groups when nothing fits
+    shortfall: str | None = None   # the sentence saying what is short and where the nearest is
+
+
+# --- the window ---------------------------------------------------------------------------------
+
+def add_months(day: dt.date, months: int) -> dt.date:
+    y, m = divmod(day.month - 1 + months, 12)
+    year, month = day.year + y, m + 1
+    import calendar
+
+    return day.replace(year=year, month=month, day=min(day.day, calendar.monthrange(year, month)[1]))
+
+
+def window_of(start: dt.date | None, months: int | None, end: dt.date | None) -> tuple[dt.date, dt.date | None]:
+    """(first day, last day inclusive or None: open-ended); `months` from `start` ends the day before
+    the same date `months` later (1 Dec + 3 months → 28 Feb)."""
+    first = start or local_today()
+    if end is None and months:
+        end = add_months(first, months) - dt.timedelta(days=1)
+    if end is not None and end < first:
+        raise ValidationError({"end": f"the window ends ({end}) before it starts ({first})"})
+    return first, end
+
+
+def _instants(start: dt.date, end: dt.date | None):
+    return local_midnight(start), (local_midnight(end + dt.timedelta(days=1)) if end else None)
+
+
+# --- the free nodes, as one subquery ------------------------------------------------------------
+
+def maintenance_busy(session: Session, start: dt.datetime, end: dt.datetime | None):
+    """Node ids with a planned maintenance window overlapping start..end (None: open), as a
+    select of ids, or None when nothing is planned. The seam for the maintenance calendar (being
+    built beside this): until it lands no window is known."""
+    return None
+
+
+def _overlaps(lo_col, hi_col, start: dt.datetime, end: dt.datetime | None):
+    """[lo, hi) (hi NULL: open) overlaps [start, end) (end None: open)."""
+    cond = [or_(hi_col.is_(None), hi_col > start)]
+    if end is not None:
+        cond.append(lo_col < end)
+    return and_(*cond)
+
+
+def _date_overlaps(lo_col, hi_col, start: dt.date, end: dt.date | None):
+    """Inclusive day ranges [lo, hi] (hi NULL: open) and [start, end] (end None: open)."""
+    cond = [or_(hi_col.is_(None), hi_col >= start)]
+    if end is not None:
+        cond.append(lo_col <= end)
+    return and_(*cond)
+
+
+def holding_condition(now: dt.datetime):
+    """A hold that holds its nodes now: active and not past its expiry, or moved to a contract
+    still before approval."""
+    contract_status = select(Contract.status).where(Contract.id == CapacityHold.contract_id).scalar_subquery()
+    return or_(and_(CapacityHold.status == HoldStatus.ACTIVE, CapacityHold.expires_at > now),
+               and_(CapacityHold.status == HoldStatus.CONVERTED, contract_status.in_(CONVERTED_HOLDS_WHILE)))
+
+
+def held_nodes(start: dt.date, end: dt.date | None, now: dt.datetime, exclude_hold_id: int | None = None):
+    """Node ids held over the window (a select)."""
+    q = (select(capacity_hold_node.c.node_id).join(CapacityHold, CapacityHold.id == capacity_hold_node.c.hold_id)
+         .where(holding_condition(now), _date_overlaps(CapacityHold.start_date, CapacityHold.end_date, start, end)))
+    if exclude_hold_id is not None:
+        q = q.where(CapacityHold.id != exclude_hold_id)
+    return q
+
+
+def free_nodes(session: Session, model_ids: list[int], start: dt.date, end: dt.date | None, *,
+               now: dt.datetime | None = None, exclude_hold_id: int | None = None, exclude_contract_id: int | None = None):
+    """A select of (node_id, device_id, cluster_id, domain_id, gpu_model_id, gpus, site_id, rack_id)
+    for every node free over the window holding GPUs of `model_ids` only."""
+    now = now or dt.datetime.now(dt.timezone.utc)
+    t0, t1 = _instants(start, end)
+    g = GpuAsset
+    # per node, by the GPU index (device_id): no scan of the whole fleet. A node offered holds GPUs
+    # of the models asked only, each available or leased (leases are checked by their dates below)
+    mine = g.device_id == GpuNode.device_id
+    unfit = select(g.id).where(mine, or_(g.gpu_model_id.not_in(model_ids),
+                                         g.state.not_in((GpuState.AVAILABLE, GpuState.LEASED))))
+    gpus = select(func.count(g.id)).where(mine).scalar_subquery()
+    model = select(func.min(g.gpu_model_id)).where(mine).scalar_subquery()
+    from models import DeviceType
+
+    typed = select(DeviceType.gpu_model_id).where(DeviceType.id == Device.device_type_id).scalar_subquery()
+    lease_busy = (select(GpuLease.id).join(GpuAsset, GpuAsset.id == GpuLease.gpu_id)
+                  .where(GpuAsset.device_id == GpuNode.device_id, _overlaps(GpuLease.start, GpuLease.end, t0, t1)))
+    item_start = func.coalesce(ContractItem.service_start, Contract.start_date)
+    item_end = func.coalesce(ContractItem.service_end, Contract.end_date)
+    named = (select(contract_item_gpu.c.gpu_id).join(ContractItem, ContractItem.id == contract_item_gpu.c.item_id)
+             .join(Contract, Contract.id == ContractItem.contract_id)
+             .join(GpuAsset, GpuAsset.id == contract_item_gpu.c.gpu_id)
+             .where(GpuAsset.device_id == GpuNode.device_id, Contract.status.in_(TAKING),
+                    _date_overlaps(item_start, item_end, start, end)))
+    if exclude_contract_id is not None:
+        named = named.where(Contract.id != exclude_contract_id)
+    conds = [GpuNode.state.in_(NODE_STATES_OFFERED), GpuNode.maintenance.is_(False),
+             or_(typed.is_(None), typed.in_(model_ids)),  # the server's type says its model: most nodes drop here
+             exists(select(g.id).where(mine)), ~exists(unfit), ~exists(lease_busy), ~exists(named),
+             GpuNode.id.not_in(held_nodes(start, end, now, exclude_hold_id))]
+    busy = maintenance_busy(session, t0, t1)
+    if busy is not None:
+        conds.append(GpuNode.id.not_in(busy))
+    return (select(GpuNode.id.label("node_id"), GpuNode.device_id, GpuNode.cluster_id, GpuNode.domain_id,
+                   model.label("model_id"), gpus.label("gpus"), Room.site_id, Device.rack_id)
+            .join(Device, Device.id == GpuNode.device_id).join(Rack, Rack.id == Device.rack_id)
+            .join(Room, Room.id == Rack.room_id)
+            .where(*conds))
+
+
+# --- resolving the request ------------------------------------------------------------------------
+
+def _model_ids(s: Session, req: CapacityRequest) -> dict[int, GpuModel]:
+    if req.models:
+        rows = s.execute(select(GpuModel).where(func.lower(GpuModel.name).in_([m.lower() for m in req.models]))).scalars().all()
+        found = {m.name.lower() for m in rows}
+        missing = [m for m in req.models if m.lower() not in found]
+        if missing:
+            known = ", ".join(s.execute(select(GpuModel.name).order_by(GpuModel.name)).scalars())
+            raise ValidationError({"model": f"no GPU model named {', '.join(missing)}; the models are {known}"})
+    elif req.training8:
+        rows = s.execute(select(GpuModel).where(GpuModel.form_factor.in_((FormFactor.SXM, FormFactor.OAM)),
+                                                GpuModel.active.is_(True))).scalars().all()
+    else:
+        raise ValidationError({"model": "name a GPU model (or several), or ask for any 8-GPU training model"})
+    return {m.id: m for m in rows}
+
+
+def _site_filter(s: Session, req: CapacityRequest):
+    conds = []
+    if req.site:
+        site = s.execute(select(Site).where(func.lower(Site.code) == req.site.strip().lower())).scalar_one_or_none()
+        if site is None:
+            raise NotFound(f"there is no site with the code {req.site}")
+        conds.append(Site.id == site.id)
+    if req.subsidiary:
+        sub = s.execute(select(Subsidiary).where(func.lower(Subsidiary.code) == req.subsidiary.strip().lower())).scalar_one_or_none()
+        if sub is None:
+            raise NotFound(f"there is no subsidiary with the code {req.subsidiary}")
+        conds.append(Site.subsidiary_id == sub.id)
+    if req.region:
+        text = req.region.strip()
+        region = s.execute(select(Region).where(or_(Region.code == text, Region.name == text))).scalars().first()
+        if region is None:
+            raise NotFound(f"there is no region {text} (give its six-digit code or its name, e.g. 460100 or 海口市)")
+        prefix = region.code[:2] if region.level == 1 else region.code[:4] if region.level == 2 else region.code
+        conds.append(Site.region_code.like(prefix + "%"))
+    return conds
+
+
+def _wanted(req: CapacityRequest, gpus_per_node: int) -> tuple[int, int]:
+    """(nodes, GPUs) the request takes on nodes of `gpus_per_node` GPUs: whole nodes."""
+    if req.unit == "node":
+        return req.count, req.count * gpus_per_node
+    nodes = math.ceil(req.count / gpus_per_node)
+    return nodes, req.count
+
+
+def search_capacity_in(s: Session, req: CapacityRequest, *, now: dt.datetime | None = None,
+                       exclude_contract_id: int | None = None) -> SearchResult:
+    if req.count is None or req.count < 1:
+        raise ValidationError({"count": "ask for at least one GPU or node"})
+    if req.scope not in SCOPES:
+        raise ValidationError({"scope": f"one of {', '.join(SCOPES)}"})
+    if req.unit not in ("gpu", "node"):
+        raise ValidationError({"unit": "gpu or node"})
+    start, end = window_of(req.start, req.months, req.end)
+    models = _model_ids(s, req)
+    if not models:
+        raise ValidationError({"model": "no active 8-GPU training model (SXM or OAM) is in the catalogue"})
+    free = free_nodes(s, list(models), start, end, now=now, exclude_hold_id=req.exclude_hold_id,
+                      exclude_contract_id=exclude_contract_id).subquery()
+    site_conds = _site_filter(s, req)
+    # the group key of the scope: one fabric = a cluster with a fabric; one domain; anywhere = a site
+    if req.scope == ONE_FABRIC:
+        key = free.c.cluster_id
+        extra = [GpuCluster.fabric != "none"]
+    elif req.scope == ONE_DOMAIN:
+        key = free.c.domain_id
+        extra = [free.c.domain_id.is_not(None)]
+    else:
+        key = free.c.site_id
+        extra = []
+    groups = s.execute(
+        select(key.label("key"), free.c.model_id, func.sum(free.c.gpus).label("gpus"),
+               func.count().label("nodes"), func.max(free.c.gpus).label("per_node"))
+        .select_from(free).join(Site, Site.id == free.c.site_id)
+        .join(GpuCluster, GpuCluster.id == free.c.cluster_id)
+        .where(*site_conds, *extra).group_by(key, free.c.model_id)).all()
+    wanted_gpus = req.count if req.unit == "gpu" else None
+    fitting, short = [], []
+    for g in groups:
+        nodes_needed, gpus_needed = _wanted(req, int(g.per_node or 8))
+        (fitting if g.nodes >= nodes_needed else short).append((g, nodes_needed, gpus_needed))
+    # best fit: the smallest group that holds the request (keeps large fabrics whole), then the model name
+    fitting.sort(key=lambda x: (int(x[0].gpus), models[x[0].model_id].name))
+    offers = []
+    for g, nodes_needed, gpus_needed in fitting[:MAX_OFFERS]:
+        offers.append(_offer(s, req, free, key, g, models[g.model_id], nodes_needed, gpus_needed, start, end))
+    if wanted_gpus is None:
+        wanted_gpus = req.count * int(max((g.per_node for g in groups), default=8) or 8)
+    if offers:
+        return SearchResult(req, start, end, wanted_gpus, tuple(offers))
+    nearest = _nearest(s, free, models)
+    best = max((int(g.gpus) for g in groups), default=0)
+    sentence = shortfall_sentence(req, start, end, wanted_gpus, best, nearest)
+    held = _held_now(s, list(models), start, end, now or dt.datetime.now(dt.timezone.utc))
+    if held:
+        sentence += "; held: " + ", ".join(held)
+    return SearchResult(req, start, end, wanted_gpus, (), nearest, sentence)
+
+
+def _held_now(s: Session, model_ids: list[int], start: dt.date, end: dt.date | None, now: dt.datetime) -> list[str]:
+    """The holds keeping GPUs of these models over the window: "64 × H100 in FZ-H100-NDR-01 (hold
+    FZ-H2026-0001 until 2026-12-09)", so that a refusal also says what a hold keeps."""
+    rows = s.execute(
+        select(CapacityHold.number, CapacityHold.expires_at, GpuModel.name, GpuCluster.name.label("cluster"),
+               func.count(GpuAsset.id).label("n"))
+        .select_from(CapacityHold).join(capacity_hold_node, capacity_hold_node.c.hold_id == CapacityHold.id)
+        .join(GpuNode, GpuNode.id == capacity_hold_node.c.node_id).join(GpuCluster, GpuCluster.id == GpuNode.cluster_id)
+        .join(GpuAsset, GpuAsset.device_id == GpuNode.device_id).join(GpuModel, GpuModel.id == GpuAsset.gpu_model_id)
+        .where(holding_condition(now), GpuAsset.gpu_model_id.in_(model_ids),
+               _date_overlaps(CapacityHold.start_date, CapacityHold.end_date, start, end))
+        .group_by(CapacityHold.number, CapacityHold.expires_at, GpuModel.name, GpuCluster.name)
+        .order_by(CapacityHold.number).limit(5)).all()
+    from app.domain.clock import local_date
+
+    return [f"{r.n} × {r.name} in {r.cluster} (hold {r.number} until {local_date(r.expires_at)})" for r in rows]
+
+
+def _group_label(s: Session, scope: str, key) -> tuple[str, GpuCluster | None, Site]:
+    if scope == ONE_DOMAIN:
+        d = s.get(ScaleUpDomain, key)
+        c = s.get(GpuCluster, d.cluster_id)
+        return f"{c.name} / {d.name}", c, s.get(Site, c.site_id)
+    if scope == ONE_FABRIC:
+        c = s.get(GpuCluster, key)
+        return c.name, c, s.get(Site, c.site_id)
+    site = s.get(Site, key)
+    return site.code, None, site
+
+
+def _offer(s: Session, req: CapacityRequest, free, key, g, model: GpuModel, nodes_needed: int, gpus_needed: int,
+           start: dt.date, end: dt.date | None) -> Offer:
+    # racks together: the racks with the most free nodes first, nodes in rack order
+    group = (select(free.c.node_id, free.c.device_id, free.c.gpus, free.c.rack_id,
+                    func.count().over(partition_by=free.c.rack_id).label("rack_n"))  # one pass over the free nodes
+             .where(key == g.key, free.c.model_id == g.model_id).subquery())
+    rows = s.execute(
+        select(group.c.node_id, group.c.device_id, group.c.gpus, Device.name, Rack.name.label("rack"))
+        .join(Device, Device.id == group.c.device_id).join(Rack, Rack.id == group.c.rack_id)
+        .order_by(group.c.rack_n.desc(), Rack.name, Device.position, Device.name).limit(nodes_needed)).all()
+    nodes = tuple(OfferNode(r.node_id, r.device_id, r.name, r.rack, int(r.gpus)) for r in rows)
+    label, cluster, site = _group_label(s, req.scope, g.key)
+    if cluster is None and nodes:
+        cluster = s.get(GpuCluster, s.get(GpuNode, nodes[0].node_id).cluster_id)
+    sub_id = req.price_subsidiary_id or site.subsidiary_id
+    gpus = gpus_needed if req.unit == "gpu" else sum(n.gpus for n in nodes)
+    terms = ()
+    if end is not None:
+        from app.services.reference import tax_rates_on
+
+        terms = tuple(term_figures(s, model.id, sub_id, gpus, start, end, tax_rates_on(s, start)))
+    return Offer(model.id, model.name, model.vendor, req.scope, label, cluster.name if cluster else None,
+                 cluster.fabric if cluster else None, site.code, site.id, sub_id, nodes, gpus,
+                 len({n.rack for n in nodes}), int(g.gpus), start, end, terms)
+
+
+def _nearest(s: Session, free, models: dict[int, GpuModel]) -> tuple[GroupFree, ...]:
+    """The largest free groups of the requested models: per cluster (with its site) and per site,
+    whatever the region asked, so the message can say where capacity is."""
+    rows = s.execute(
+        select(GpuCluster.name, GpuCluster.fabric, Site.code, free.c.model_id, func.sum(free.c.gpus).label("gpus"),
+               func.count().label("nodes"))
+        .select_from(free).join(GpuCluster, GpuCluster.id == free.c.cluster_id).join(Site, Site.id == free.c.site_id)
+        .group_by(GpuCluster.name, GpuCluster.fabric, Site.code, free.c.model_id)
+        .order_by(func.sum(free.c.gpus).desc(), GpuCluster.name).limit(5)).all()
+    return tuple(GroupFree(models[r.model_id].name, r.name, r.code, int(r.gpus), int(r.nodes), r.fabric) for r in rows)
+
+
+SCOPE_WORDS = {ANYWHERE: "", ONE_FABRIC: " in one fabric", ONE_DOMAIN: " in one scale-up domain"}
+
+
+def shortfall_sentence(req: CapacityRequest, start: dt.date, end: dt.date | None, wanted: int,
+                       best_in_scope: int, nearest: tuple[GroupFree, ...]) -> str:
+    """What is short and where the nearest free capacity is, in one sentence."""
+    what = "/".join(req.models) if req.models else "8-GPU training"
+    where = "".join(f" in {w}" for w in (req.region, req.subsidiary, req.site) if w)
+    window = f"from {start}" + (f" to {end}" if end else ", open-ended")
+    scope = SCOPE_WORDS[req.scope] or " in one site"
+    head = (f"{wanted} × {what}{SCOPE_WORDS[req.scope]}{where} {window} cannot be offered: at most "
+            f"{best_in_scope} GPUs are free{scope}{where}, {max(wanted - best_in_scope, 0)} short")
+    if not nearest:
+        return head + "; no node of that model is free anywhere in the window"
+    near = ", ".join(f"{n.gpus} × {n.model} in {n.group} ({n.site}{', no fabric' if n.fabric == 'none' else ''})"
+                     for n in nearest)
+    return head + f"; nearest free capacity: {near}"
+
+
+def search_capacity(db: Database, req: CapacityRequest, *, now: dt.datetime | None = None) -> SearchResult:
+    """The offers for `req`, best fit first, each with its nodes and every term's price; when none
+    fits, the shortfall and the nearest free capacity."""
+    with db.session() as s:
+        return search_capacity_in(s, req, now=now)
+
+
+# --- what the contract's capacity check asks -------------------------------------------------------
+
+def held_gpus_for_others(customer_id: int, now: dt.datetime | None = None, contract_id: int | None = None):
+    """A select of GPU ids on nodes held now for another customer (a hold moved to `contract_id`
+    is the contract's own)."""
+    now = now or dt.datetime.now(dt.timezone.utc)
+    q = (select(GpuAsset.id).join(GpuNode, GpuNode.device_id == GpuAsset.device_id)
+         .join(capacity_hold_node, capacity_hold_node.c.node_id == GpuNode.id)
+         .join(CapacityHold, CapacityHold.id == capacity_hold_node.c.hold_id)
+         .where(holding_condition(now), CapacityHold.customer_id != customer_id))
+    if contract_id is not None:
+        q = q.where(or_(CapacityHold.contract_id.is_(None), CapacityHold.contract_id != contract_id))
+    return q
+
+
+def where_free(s: Session, gpu_model_id: int, not_ids, limit: int = 3) -> str:
+    """Where GPUs of a model are free now, the most first: "16 in FZ-H100-A (FZ1), 8 in BJ unassigned
+    (BJ1)"; empty when none is."""
+    rows = s.execute(
+        select(GpuCluster.name, Site.code, func.count().label("n"))
+        .select_from(GpuAsset).join(GpuNode, GpuNode.device_id == GpuAsset.device_id)
+        .join(GpuCluster, GpuCluster.id == GpuNode.cluster_id).join(Site, Site.id == GpuCluster.site_id)
+        .where(GpuAsset.gpu_model_id == gpu_model_id, GpuAsset.state == GpuState.AVAILABLE,
+               GpuNode.state.in_(NODE_STATES_OFFERED), GpuNode.maintenance.is_(False), GpuAsset.id.not_in(not_ids))
+        .group_by(GpuCluster.name, Site.code).order_by(func.count().desc(), GpuCluster.name).limit(limit)).all()
+    return ", ".join(f"{r.n} in {r.name} ({r.code})" for r in rows)
+
+
+def held_gpu_ids(s: Session, now: dt.datetime | None = None) -> set[int]:
+    """Every GPU on a node a hold holds now (what the utilisation chart counts as held:
+    app.services.clusters.read.held_gpu_ids is the seam that calls this at merge)."""
+    now = now or dt.datetime.now(dt.timezone.utc)
+    return set(s.execute(select(GpuAsset.id).join(GpuNode, GpuNode.device_id == GpuAsset.device_id)
+                         .join(capacity_hold_node, capacity_hold_node.c.node_id == GpuNode.id)
+                         .join(CapacityHold, CapacityHold.id == capacity_hold_node.c.hold_id)
+                         .where(holding_condition(now))).scalars())

@@ -1,0 +1,265 @@
+"""What the Clusters page, the CLI and the exports read: clusters, node rows, the topology picture's
+data, a node's history and health events, and the utilisation by GPU model and site."""
+from __future__ import annotations
+
+import datetime as dt
+from collections import Counter
+from dataclasses import dataclass, field
+
+from sqlalchemy import func, select
+
+from models import (Cable, Customer, Device, FabricSwitch, GpuAsset, GpuCluster, GpuModel, GpuNode,
+                    GpuNodeHistory, HealthEvent, NodeBurnIn, Rack, ScaleUpDomain, Site)
+from models.choices import NodeState, SwitchTier
+
+from app.services.clusters.topology import find_cluster_in, find_node_in
+from app.store.db import Database
+
+
+@dataclass(frozen=True)
+class ClusterRow:
+    id: int
+    name: str
+    site: str
+    fabric: str
+    rails: int | None
+    nodes: int
+    gpus: int
+    states: dict[str, int]  # node state -> nodes
+    models: str  # GPU models of its nodes, e.g. "H100 SXM 80GB"
+    storage_network: str | None
+    management_network: str | None
+    note: str | None
+    version: int
+
+
+@dataclass(frozen=True)
+class NodeRow:
+    id: int
+    device_id: int
+    name: str
+    rack: str | None
+    model: str | None
+    gpus: int
+    state: str
+    maintenance: bool
+    tenant: str | None  # the customer of its leased GPUs
+    reason: str | None
+    by: str | None
+    at: dt.datetime | None
+    domain: str | None
+    version: int
+
+
+@dataclass
+class Topology:
+    cluster: ClusterRow
+    spines: list[tuple[int, str]] = field(default_factory=list)  # (device id, name)
+    leaves: list[tuple[int, str, int | None]] = field(default_factory=list)  # (device id, name, rail)
+    nodes: list[NodeRow] = field(default_factory=list)
+    node_links: list[tuple[int, int]] = field(default_factory=list)  # (leaf device id, node device id)
+    spine_links: list[tuple[int, int]] = field(default_factory=list)  # (spine device id, leaf device id)
+    spine_mesh: bool = False  # no leaf–spine cable recorded: drawn as the full mesh a fat tree has
+
+
+def list_clusters(db: Database, *, site: str | None = None) -> list[ClusterRow]:
+    with db.session() as s:
+        q = (select(GpuCluster, Site.code).join(Site, Site.id == GpuCluster.site_id).order_by(Site.code, GpuCluster.name))
+        if site:
+            q = q.where(Site.code == site)
+        clusters = s.execute(q).all()
+        states: dict[int, Counter] = {}
+        for cid, state, n in s.execute(select(GpuNode.cluster_id, GpuNode.state, func.count())
+                                       .group_by(GpuNode.cluster_id, GpuNode.state)):
+            states.setdefault(cid, Counter())[state] = n
+        gpus: dict[int, int] = {}
+        models: dict[int, set] = {}
+        for cid, model, n in s.execute(
+                select(GpuNode.cluster_id, GpuModel.name, func.count(GpuAsset.id))
+                .join(GpuAsset, GpuAsset.device_id == GpuNode.device_id)
+                .join(GpuModel, GpuModel.id == GpuAsset.gpu_model_id)
+                .group_by(GpuNode.cluster_id, GpuModel.name)):
+            gpus[cid] = gpus.get(cid, 0) + n
+            models.setdefault(cid, set()).add(model)
+        return [ClusterRow(c.id, c.name, code, c.fabric, c.rails, sum(states.get(c.id, {}).values()), gpus.get(c.id, 0),
+                           dict(states.get(c.id, {})), ", ".join(sorted(models.get(c.id, ()))), c.storage_network,
+                           c.management_network, c.note, c.version)
+                for c, code in clusters]
+
+
+def cluster_row(db: Database, cluster: int | str) -> ClusterRow:
+    with db.session() as s:
+        cid = find_cluster_in(s, cluster).id
+    return next(r for r in list_clusters(db) if r.id == cid)
+
+
+def _node_rows(s, where) -> list[NodeRow]:
+    rows = s.execute(
+        select(GpuNode, Device.name, Rack.name, ScaleUpDomain.name)
+        .join(Device, Device.id == GpuNode.device_id)
+        .outerjoin(Rack, Rack.id == Device.rack_id)
+        .outerjoin(ScaleUpDomain, ScaleUpDomain.id == GpuNode.domain_id)
+        .where(where).order_by(Device.name)).all()
+    if not rows:
+        return []
+    dev_ids = [n.device_id for n, *_ in rows]
+    per_dev: dict[int, tuple[int, str | None, int | None]] = {}
+    for chunk_start in range(0, len(dev_ids), 900):
+        chunk = dev_ids[chunk_start:chunk_start + 900]
+        for dev_id, n, model, cust in s.execute(
+                select(GpuAsset.device_id, func.count(GpuAsset.id), func.max(GpuModel.name),
+                       func.max(GpuAsset.customer_id))
+                .join(GpuModel, GpuModel.id == GpuAsset.gpu_model_id)
+                .where(GpuAsset.device_id.in_(chunk)).group_by(GpuAsset.device_id)):
+            per_dev[dev_id] = (n, model, cust)
+    customers = {c for _n, _m, c in per_dev.values() if c}
+    names = dict(s.execute(select(Customer.id, Customer.name).where(Customer.id.in_(customers))).all()) if customers else {}
+    out = []
+    for node, name, rack, domain in rows:
+        n, model, cust = per_dev.get(node.device_id, (0, None, None))
+        out.append(NodeRow(node.id, node.device_id, name, rack, model, n, node.state, node.maintenance,
+                           names.get(cust), node.state_reason, node.state_by, node.state_at, domain, node.version))
+    return out
+
+
+def cluster_nodes(db: Database, cluster: int | str, *, state: str | None = None) -> list[NodeRow]:
+    with db.session() as s:
+        c = find_cluster_in(s, cluster)
+        where = GpuNode.cluster_id == c.id
+        if state:
+            where = where & (GpuNode.state == state)
+        return _node_rows(s, where)
+
+
+def topology(db: Database, cluster: int | str) -> Topology:
+    row = cluster_row(db, cluster)
+    with db.session() as s:
+        t = Topology(row)
+        for dev_id, name, tier, rail in s.execute(
+                select(Device.id, Device.name, FabricSwitch.tier, FabricSwitch.rail)
+                .join(FabricSwitch, FabricSwitch.device_id == Device.id)
+                .where(FabricSwitch.cluster_id == row.id).order_by(FabricSwitch.rail, Device.name)):
+            if tier == SwitchTier.SPINE:
+                t.spines.append((dev_id, name))
+            else:
+                t.leaves.append((dev_id, name, rail))
+        t.nodes = _node_rows(s, GpuNode.cluster_id == row.id)
+        leaves = {d for d, _n, _r in t.leaves}
+        spines = {d for d, _n in t.spines}
+        nodes = {n.device_id for n in t.nodes}
+        switch_ids = list(leaves | spines)
+        if switch_ids:
+            for a, b in s.execute(select(Cable.side_a_device_id, Cable.side_b_device_id).where(
+                    Cable.side_a_device_id.in_(switch_ids) | Cable.side_b_device_id.in_(switch_ids))):
+                for leaf, other in ((a, b), (b, a)):
+                    if leaf in leaves and other in nodes:
+                        t.node_links.append((leaf, other))
+                    elif leaf in leaves and other in spines:
+                        t.spine_links.append((other, leaf))
+        if not t.spine_links and t.spines and t.leaves:
+            t.spine_mesh = True
+            t.spine_links = [(sp, lf) for sp, _n in t.spines for lf, _m, _r in t.leaves]
+        return t
+
+
+@dataclass(frozen=True)
+class HistoryRow:
+    at: dt.datetime
+    from_state: str | None
+    to_state: str
+    by: str
+    reason: str
+
+
+def node_history(db: Database, node: int | str) -> list[HistoryRow]:
+    with db.session() as s:
+        n = find_node_in(s, node)
+        return [HistoryRow(*r) for r in s.execute(
+            select(GpuNodeHistory.at, GpuNodeHistory.from_state, GpuNodeHistory.to_state, GpuNodeHistory.actor_login,
+                   GpuNodeHistory.reason).where(GpuNodeHistory.node_id == n.id)
+            .order_by(GpuNodeHistory.at.desc(), GpuNodeHistory.id.desc()))]
+
+
+@dataclass(frozen=True)
+class EventRow:
+    id: int
+    at: dt.datetime
+    node: str
+    gpu: str | None
+    vendor: str
+    code: str
+    action: str
+    note: str | None
+    source: str
+
+
+def health_events(db: Database, *, cluster: int | str | None = None, node: int | str | None = None,
+                  limit: int = 500) -> list[EventRow]:
+    """The newest events first (of a cluster, a node, or all)."""
+    with db.session() as s:
+        q = (select(HealthEvent.id, HealthEvent.at, Device.name, GpuAsset.serial, HealthEvent.vendor, HealthEvent.code,
+                    HealthEvent.action, HealthEvent.note, HealthEvent.source)
+             .join(GpuNode, GpuNode.id == HealthEvent.node_id).join(Device, Device.id == GpuNode.device_id)
+             .outerjoin(GpuAsset, GpuAsset.id == HealthEvent.gpu_id))
+        if node is not None:
+            q = q.where(HealthEvent.node_id == find_node_in(s, node).id)
+        elif cluster is not None:
+            q = q.where(GpuNode.cluster_id == find_cluster_in(s, cluster).id)
+        return [EventRow(*r) for r in s.execute(q.order_by(HealthEvent.at.desc(), HealthEvent.id.desc()).limit(limit))]
+
+
+def burn_ins(db: Database, node: int | str) -> list[tuple]:
+    with db.session() as s:
+        n = find_node_in(s, node)
+        return s.execute(select(NodeBurnIn.at, NodeBurnIn.dcgm_level, NodeBurnIn.passed, NodeBurnIn.duration_s,
+                                NodeBurnIn.nccl_busbw_gbps, NodeBurnIn.expected_busbw_gbps, NodeBurnIn.source)
+                         .where(NodeBurnIn.node_id == n.id).order_by(NodeBurnIn.at.desc())).all()
+
+
+# --- utilisation ------------------------------------------------------------------------------------
+
+ALLOCATED, AVAILABLE, HELD, TRIAGE, OTHER = "allocated", "available", "held", "triage", "other"
+BUCKETS = (ALLOCATED, AVAILABLE, HELD, TRIAGE, OTHER)
+
+
+def held_gpu_ids(s) -> set[int]:
+    """GPUs held for a quote (gpu-b's capacity holds). The seam: none until holds exist; the lead
+    wires it to the holds table at merge."""
+    return set()
+
+
+def utilisation(db: Database) -> list[tuple[str, str, dict[str, int]]]:
+    """(GPU model, site code, {bucket: GPUs}) of every GPU in a node: allocated (node allocated),
+    available (node available, not in maintenance, not held), held, triage (triage or RMA), other
+    (onboarding, burn-in, draining, maintenance, retired)."""
+    with db.session() as s:
+        held = held_gpu_ids(s)
+        out: dict[tuple[str, str], Counter] = {}
+        q = (select(GpuModel.name, Site.code, GpuNode.state, GpuNode.maintenance, GpuAsset.id, GpuAsset.state)
+             .join(GpuAsset, GpuAsset.gpu_model_id == GpuModel.id)
+             .join(GpuNode, GpuNode.device_id == GpuAsset.device_id)
+             .join(GpuCluster, GpuCluster.id == GpuNode.cluster_id).join(Site, Site.id == GpuCluster.site_id))
+        if not held:  # counted in the database: one row per model, site and node state
+            q = (select(GpuModel.name, Site.code, GpuNode.state, GpuNode.maintenance, func.count(GpuAsset.id))
+                 .join(GpuAsset, GpuAsset.gpu_model_id == GpuModel.id)
+                 .join(GpuNode, GpuNode.device_id == GpuAsset.device_id)
+                 .join(GpuCluster, GpuCluster.id == GpuNode.cluster_id).join(Site, Site.id == GpuCluster.site_id)
+                 .group_by(GpuModel.name, Site.code, GpuNode.state, GpuNode.maintenance))
+            for model, site, state, maint, n in s.execute(q):
+                out.setdefault((model, site), Counter())[_bucket(state, maint, False)] += n
+        else:
+            for model, site, state, maint, gpu_id, _gs in s.execute(q):
+                out.setdefault((model, site), Counter())[_bucket(state, maint, gpu_id in held)] += 1
+        return [(m, site, {b: c.get(b, 0) for b in BUCKETS}) for (m, site), c in sorted(out.items())]
+
+
+def _bucket(state: str, maintenance: bool, held: bool) -> str:
+    if state in (NodeState.TRIAGE, NodeState.RMA):
+        return TRIAGE
+    if state == NodeState.ALLOCATED:
+        return ALLOCATED
+    if state == NodeState.AVAILABLE and not maintenance:
+        return HELD if held else AVAILABLE
+    return OTHER
+
+

@@ -1,0 +1,205 @@
+"""GPU clusters (issue 25): topology rules, the node state machine, health events, and billing that
+follows health through the downtime rule; a swap recorded on the contract item and printed.
+
+Worked example (both backends): 8 H100 of node gpu-01 at ¥20.00 per GPU-hour, leased all October.
+An XID 79 (GPU has fallen off the bus) at 10 Oct 08:00 moves the node to triage; it is undrained
+at 14:30.
+
+| what        | arithmetic                                  | GPU-hours | amount      | tax 13 %  |
+|-------------|---------------------------------------------|-----------|-------------|-----------|
+| leased      | 8 GPUs × 744 h                              | 5,952     | 119,040.00  | 15,475.20 |
+| triage      | 8 GPUs × 6.5 h = 52 h = 187,200 s           |           |             |           |
+| credit      | 5,952 − 5,900 (started hours of the rest)   | −52       | −1,040.00   | −135.20   |
+"""
+from __future__ import annotations
+
+import datetime as dt
+from decimal import Decimal
+
+import pytest
+from sqlalchemy import func, select
+
+from app.domain.errors import PermissionDenied, RuleViolation, ValidationError
+from app.services import billing as BS
+from app.services import clusters as CL
+from models import (Device, DeviceType, Downtime, GpuAsset, GpuNode, GpuNodeHistory, HealthEvent, NodeSwap, Site)
+from models.choices import DeviceRole, Fabric, NodeState, SwitchTier
+from tests.conftest import table_counts
+from test_billing_world import cst, gpu_item, make_world, signed
+
+D = Decimal
+RUN_AT = cst(2026, 12, 1, 9)
+
+
+def _fleet(db, admin, *, rails: int | None = 8):
+    """Site GZ1: two 8-GPU H100 servers gpu-01 (GPUs 1–8) and gpu-02 (9–16), two leaves, a spine;
+    cluster GZ1-H100 on InfiniBand NDR (rail-optimised with 8 rails unless told), both nodes available."""
+    w = make_world(db, n_gpus=16)
+    with db.session() as s:
+        server_t = DeviceType(manufacturer="Supermicro", model="AS-8125GS-TNHR", slug="sm-8125gs", u_height=D(8),
+                              gpu_slots=8, role=DeviceRole.GPU_SERVER, gpu_model_id=w.h100_id)
+        switch_t = DeviceType(manufacturer="NVIDIA", model="QM9700", slug="nvidia-qm9700", u_height=D(1),
+                              role=DeviceRole.SWITCH)
+        s.add_all([server_t, switch_t])
+        s.flush()
+        servers = [Device(name=f"gpu-{i:02d}", device_type_id=server_t.id, rack_id=w.rack_ids[i - 1]) for i in (1, 2)]
+        switches = [Device(name=n, device_type_id=switch_t.id, rack_id=w.rack_ids[2]) for n in ("leaf-1", "leaf-2",
+                                                                                                 "spine-1")]
+        s.add_all(servers + switches)
+        s.flush()
+        for n, gid in enumerate(w.gpu_ids):
+            g = s.get(GpuAsset, gid)
+            g.device_id, g.slot = servers[n // 8].id, n % 8 + 1
+        site_id = s.execute(select(Site.id).where(Site.code == "GZ1")).scalar_one()
+        s.commit()
+    CL.create_cluster(db, admin, name="GZ1-H100", site_id=site_id, fabric=Fabric.IB_NDR, rails=rails)
+    for name in ("gpu-01", "gpu-02"):
+        CL.add_node(db, admin, "GZ1-H100", name, reason="racked and cabled")
+        CL.set_node_state(db, admin, name, NodeState.BURN_IN, "burn-in started", at=cst(2026, 9, 20))
+        CL.set_node_state(db, admin, name, NodeState.AVAILABLE, "burn-in passed", at=cst(2026, 9, 21))
+    return w
+
+
+def _node(db, name):
+    with db.session() as s:
+        return s.execute(select(GpuNode).join(Device, Device.id == GpuNode.device_id)
+                         .where(Device.name == name)).scalar_one()
+
+
+def _lines(summary):
+    return [(ln.charge, ln.quantity, ln.unit_price, ln.amount, ln.tax) for st in summary.statements for ln in st.lines]
+
+
+def test_xid_79_moves_the_node_to_triage_and_the_statement_leaves_those_hours_out(db, admin, manager):
+    w = _fleet(db, admin)
+    c = signed(db, manager, admin, w, [gpu_item(w, list(range(1, 9)), "20")], dt.date(2026, 10, 1),
+               dt.date(2027, 9, 30))
+    assert _node(db, "gpu-01").state == NodeState.ALLOCATED  # activation allocated the node
+    assert _node(db, "gpu-02").state == NodeState.AVAILABLE
+    out = CL.import_health_events(db, admin, [
+        {"node": "gpu-01", "gpu": "H100-0003", "at": "2026-10-10 08:00", "vendor": "nvidia", "code": "79",
+         "note": "NVRM: Xid (PCI:0000:1b:00): 79, GPU has fallen off the bus."},
+        {"node": "gpu-02", "at": "2026-10-10 09:00", "vendor": "nvidia", "code": "13"},  # restart the job only
+    ], source="xid-2026-10-10.csv")
+    assert out.events == 2 and out.triaged == ["gpu-01: XID 79 — Allocated → Triage"]
+    node = _node(db, "gpu-01")
+    assert (node.state, node.state_by) == (NodeState.TRIAGE, "admin") and "XID 79" in node.state_reason
+    assert _node(db, "gpu-02").state == NodeState.AVAILABLE
+    with db.session() as s:  # one downtime per leased GPU of the node, from the event's time, open
+        downs = s.execute(select(Downtime).order_by(Downtime.gpu_id)).scalars().all()
+        assert [(d.gpu_id, d.start, d.end) for d in downs] == [(g, cst(2026, 10, 10, 8), None) for g in w.gpu_ids[:8]]
+    assert CL.undrain_node(db, admin, "gpu-01", "GPU reseated, DCGM level 2 passed",
+                           at=cst(2026, 10, 10, 14, 30)) == NodeState.ALLOCATED
+    with db.session() as s:
+        assert {d.end for d in s.execute(select(Downtime)).scalars()} == {cst(2026, 10, 10, 14, 30)}
+        hist = s.execute(select(GpuNodeHistory.from_state, GpuNodeHistory.to_state)
+                         .where(GpuNodeHistory.node_id == node.id).order_by(GpuNodeHistory.id)).all()
+        assert hist[-2:] == [(NodeState.ALLOCATED, NodeState.TRIAGE), (NodeState.TRIAGE, NodeState.ALLOCATED)]
+    octo = BS.run_billing(db, admin, "2026-10", as_of=RUN_AT)
+    assert _lines(octo) == [("usage", D(5952), D("20"), D("119040.00"), D("15475.20")),
+                            ("credit", D(-52), D("20"), D("-1040.00"), D("-135.20"))]
+    credit = octo.statements[0].lines[1]
+    assert "故障停机抵扣 52.00 小时" in credit.description and "187,200 秒" in credit.note
+    assert "H100-0003 2026-10-10 08:00–2026-10-10 14:30 node gpu-01 triage: XID 79 on H100-0003" in credit.note
+    assert c.number
+
+
+def test_a_swap_is_recorded_on_the_item_and_printed(db, admin, manager):
+    """XID 79 on gpu-01 at 10 Oct 08:00; its 8 GPUs swapped to gpu-02 at 12:00.
+    H100-0001…0008 served 1 Oct 00:00–10 Oct 12:00 (228 h each), down from 08:00 (4 h each = 32 h);
+    H100-0009…0016 serve from 12:00 (516 h each). 8 × (228 + 516) = 5,952 GPU-hours; credit 32 × 20."""
+    w = _fleet(db, admin)
+    c = signed(db, manager, admin, w, [gpu_item(w, list(range(1, 9)), "20")], dt.date(2026, 10, 1),
+               dt.date(2027, 9, 30))
+    CL.record_health_event(db, admin, "gpu-01", vendor="nvidia", code="Xid 79", at=cst(2026, 10, 10, 8))
+    item_id = c.items[0].id
+    with pytest.raises(RuleViolation, match="item .* leases no GPU of gpu-02"):
+        CL.swap_node(db, admin, item_id, "gpu-02", "gpu-01", reason="wrong way round")
+    CL.swap_node(db, admin, item_id, "gpu-01", "gpu-02", reason="XID 79 on gpu-01", at=cst(2026, 10, 10, 12))
+    with db.session() as s:
+        sw = s.execute(select(NodeSwap)).scalar_one()
+        assert sw.from_serials == ", ".join(f"H100-{i:04d}" for i in range(1, 9))
+        assert sw.to_serials == ", ".join(f"H100-{i:04d}" for i in range(9, 17))
+        assert {g.state for g in s.execute(select(GpuAsset).where(GpuAsset.id.in_(w.gpu_ids[8:]))).scalars()} == {
+            "leased"}
+    assert _node(db, "gpu-02").state == NodeState.ALLOCATED
+    octo = BS.run_billing(db, admin, "2026-10", as_of=RUN_AT)
+    assert _lines(octo) == [("usage", D(5952), D("20"), D("119040.00"), D("15475.20")),
+                            ("credit", D(-32), D("20"), D("-640.00"), D("-83.20"))]
+    usage = octo.statements[0].lines[0]
+    assert "更换节点 gpu-01 → gpu-02" in usage.note and "H100-0001" in usage.note and "H100-0016" in usage.note
+
+
+def test_topology_rules_name_what_is_wrong(db, admin, operator, auditor):
+    _fleet(db, admin)
+    with pytest.raises(ValidationError, match="rail"):  # a leaf of a rail-optimised fabric has its rail
+        CL.add_switch(db, admin, "GZ1-H100", "leaf-1", tier=SwitchTier.LEAF)
+    CL.add_switch(db, operator, "GZ1-H100", "leaf-1", tier=SwitchTier.LEAF, rail=1)
+    CL.add_switch(db, operator, "GZ1-H100", "spine-1", tier=SwitchTier.SPINE)
+    with pytest.raises(PermissionDenied):
+        CL.add_switch(db, auditor, "GZ1-H100", "leaf-2", tier=SwitchTier.LEAF, rail=2)
+    CL.connect(db, operator, "GZ1-H100", "gpu-01", "mlx5_0", "leaf-1", "p1")
+    before = table_counts(db)
+    with pytest.raises(RuleViolation, match="port p1 of leaf-1 already has cable"):  # a port carries one cable
+        CL.connect(db, operator, "GZ1-H100", "gpu-02", "mlx5_0", "leaf-1", "p1")
+    with pytest.raises(RuleViolation, match="a node to a leaf, or a leaf to a spine"):
+        CL.connect(db, operator, "GZ1-H100", "gpu-01", "mlx5_1", "spine-1", "p1")
+    assert table_counts(db) == before  # a refused write changes nothing
+    problems = CL.validate_cluster(db, "GZ1-H100")
+    assert "GZ1-H100 has no leaf for rails 2, 3, 4, 5, 6, 7, 8" in problems
+    assert "gpu-01 has no cable to the leaf of rails 2, 3, 4, 5, 6, 7, 8" in problems
+    assert "gpu-02 has no cable to a leaf of GZ1-H100" in problems
+    # a node belongs to one fabric: another cluster cannot take gpu-01
+    with db.session() as s:
+        site_id = s.execute(select(Site.id).where(Site.code == "GZ1")).scalar_one()
+    CL.create_cluster(db, admin, name="GZ1-ROCE", site_id=site_id, fabric=Fabric.ROCE)
+    with pytest.raises(RuleViolation, match="gpu-01 is a node of GZ1-H100 .*belongs to one fabric"):
+        CL.add_node(db, admin, "GZ1-ROCE", "gpu-01")
+    # a rail-optimised fabric has as many rails as GPUs per node
+    CL.create_cluster(db, admin, name="GZ1-4R", site_id=site_id, fabric=Fabric.IB_NDR, rails=4)
+    with pytest.raises(RuleViolation, match="4 rails .* gpu-01 has 8 GPUs"):
+        CL.add_node(db, admin, "GZ1-4R", "gpu-01")
+    # the state machine refuses a jump, naming what is allowed
+    with pytest.raises(RuleViolation, match="gpu-02 is Available; it cannot move to RMA"):
+        CL.set_node_state(db, admin, "gpu-02", NodeState.RMA, "skip triage")
+    CL.drain_node(db, operator, "gpu-02", "fan replacement")
+    n = _node(db, "gpu-02")
+    assert (n.state, n.state_reason, n.state_by) == (NodeState.DRAINING, "fan replacement", "op")
+    assert CL.undrain_node(db, operator, "gpu-02", "fan replaced") == NodeState.AVAILABLE
+
+
+def test_burn_in_results_move_the_node_and_check_the_bandwidth(db, admin):
+    _fleet(db, admin)
+    CL.drain_node(db, admin, "gpu-01", "re-test")
+    CL.set_node_state(db, admin, "gpu-01", NodeState.BURN_IN, "re-test after the NIC swap")
+    CL.set_node_state(db, admin, "gpu-02", NodeState.DRAINING, "re-test")
+    CL.set_node_state(db, admin, "gpu-02", NodeState.BURN_IN, "re-test")
+    # 8 × 400 Gb/s NDR = 400 GB/s × 0.92 = 368 GB/s expected; 300 < 90 % of it fails
+    out = CL.import_burn_in(db, admin, [
+        {"node": "gpu-01", "at": "2026-11-20 10:00", "dcgm_level": "3", "passed": "pass", "duration_s": "900",
+         "nccl_busbw_gbps": "371.5"},
+        {"node": "gpu-02", "at": "2026-11-20 10:05", "dcgm_level": 3, "passed": True, "duration_s": 910,
+         "nccl_busbw_gbps": 300},
+    ], source="burnin.json")
+    assert (out.passed, out.failed) == (["gpu-01"], ["gpu-02"])
+    assert (_node(db, "gpu-01").state, _node(db, "gpu-02").state) == (NodeState.AVAILABLE, NodeState.TRIAGE)
+    with pytest.raises(ValidationError, match="row 1: dcgm_level is 1 to 4"):
+        CL.import_burn_in(db, admin, [{"node": "gpu-01", "dcgm_level": 5, "passed": "yes", "duration_s": 1}],
+                          source="x")
+
+
+def test_an_ascend_fault_and_an_unknown_code(db, admin):
+    _fleet(db, admin, rails=None)
+    out = CL.import_health_events(db, admin, [
+        {"node": "gpu-01", "at": "2026-11-01T00:00:00Z", "vendor": "nvidia", "code": "9999"},
+        {"node": "gpu-02", "at": "2026-11-01 08:00", "vendor": "huawei", "code": "0x80E3A201"},
+    ], source="events.csv")
+    assert out.unknown == ["gpu-01: XID 9999"] and out.triaged == ["gpu-02: Ascend 80E3A201 — Available → Triage"]
+    with db.session() as s:
+        assert s.execute(select(func.count()).select_from(HealthEvent)).scalar_one() == 2
+    before = table_counts(db)
+    with pytest.raises(ValidationError, match="row 2: .*no node named 'nope'|row 2: no node"):
+        CL.import_health_events(db, admin, [
+            {"node": "gpu-01", "at": "2026-11-02 08:00", "vendor": "nvidia", "code": "48"},
+            {"node": "nope", "at": "2026-11-02 08:00", "vendor": "nvidia", "code": "48"}], source="bad.csv")
+    assert table_counts(db) == before
