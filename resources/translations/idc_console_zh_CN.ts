@@ -734,6 +734,219 @@
     </message>
 </context>
 <context>
+    <name>ClustersPage</name>
+    <message>
+        <location filename="../../ui/pages/clusters/__init__.py" line="236"/>
+        <source>(dashed outline: maintenance)</source>
+        <translation>（虚线边框：维护中）</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/clusters/__init__.py" line="123"/>
+        <source>Action</source>
+        <translation>操作</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/clusters/__init__.py" line="223"/>
+        <source>Ascend</source>
+        <translation>昇腾</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/clusters/__init__.py" line="88"/>
+        <source>By</source>
+        <translation>操作人</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/clusters/__init__.py" line="257"/>
+        <source>Choose a node first</source>
+        <translation>请先选择一个节点</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/clusters/__init__.py" line="57"/>
+        <source>Cluster</source>
+        <translation>集群</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/clusters/__init__.py" line="123"/>
+        <source>Code</source>
+        <translation>编码</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/clusters/__init__.py" line="70"/>
+        <source>Colour by state</source>
+        <translation>按状态着色</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/clusters/__init__.py" line="71"/>
+        <source>Colour by tenant</source>
+        <translation>按租户着色</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/clusters/__init__.py" line="93"/>
+        <source>Drain</source>
+        <translation>排空</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/clusters/__init__.py" line="57"/>
+        <source>Fabric</source>
+        <translation>高速网络</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/clusters/__init__.py" line="123"/>
+        <source>GPU</source>
+        <translation>GPU</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/clusters/__init__.py" line="50"/>
+        <source>GPU clusters</source>
+        <translation>GPU 集群</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/clusters/__init__.py" line="87"/>
+        <source>GPU model</source>
+        <translation>GPU 型号</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/clusters/__init__.py" line="58"/>
+        <source>GPU models</source>
+        <translation>GPU 型号</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/clusters/__init__.py" line="58"/>
+        <source>GPUs</source>
+        <translation>GPU</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/clusters/__init__.py" line="134"/>
+        <source>Health events</source>
+        <translation>健康事件</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/clusters/__init__.py" line="87"/>
+        <source>Maintenance</source>
+        <translation>维护中</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/clusters/__init__.py" line="97"/>
+        <source>Maintenance on/off</source>
+        <translation>维护标记 开/关</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/clusters/__init__.py" line="101"/>
+        <source>Move</source>
+        <translation>变更</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/clusters/__init__.py" line="108"/>
+        <source>Move to</source>
+        <translation>变更为</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/clusters/__init__.py" line="87"/>
+        <source>Node</source>
+        <translation>节点</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/clusters/__init__.py" line="58"/>
+        <source>Node states</source>
+        <translation>节点状态</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/clusters/__init__.py" line="57"/>
+        <source>Nodes</source>
+        <translation>节点</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/clusters/__init__.py" line="124"/>
+        <source>Note</source>
+        <translation>备注</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/clusters/__init__.py" line="88"/>
+        <source>Rack</source>
+        <translation>机柜</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/clusters/__init__.py" line="57"/>
+        <source>Rails</source>
+        <translation>轨道数</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/clusters/__init__.py" line="88"/>
+        <source>Reason</source>
+        <translation>原因</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/clusters/__init__.py" line="92"/>
+        <source>Reason (recorded with who and when)</source>
+        <translation>原因（与操作人、时间一并记录）</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/clusters/__init__.py" line="52"/>
+        <source>Refresh</source>
+        <translation>刷新</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/clusters/__init__.py" line="88"/>
+        <source>Since</source>
+        <translation>起始时间</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/clusters/__init__.py" line="57"/>
+        <source>Site</source>
+        <translation>站点</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/clusters/__init__.py" line="124"/>
+        <source>Source</source>
+        <translation>来源</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/clusters/__init__.py" line="87"/>
+        <source>State</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/clusters/__init__.py" line="88"/>
+        <source>Tenant</source>
+        <translation>租户</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/clusters/__init__.py" line="123"/>
+        <source>Time</source>
+        <translation>时间</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/clusters/__init__.py" line="132"/>
+        <source>Topology</source>
+        <translation>拓扑</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/clusters/__init__.py" line="95"/>
+        <source>Undrain</source>
+        <translation>恢复服务</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/clusters/__init__.py" line="135"/>
+        <source>Utilisation by model and site</source>
+        <translation>按型号与站点的利用率</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/clusters/__init__.py" line="123"/>
+        <source>Vendor</source>
+        <translation>厂商</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/clusters/__init__.py" line="232"/>
+        <source>no tenant</source>
+        <translation>无租户</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/clusters/__init__.py" line="206"/>
+        <source>yes</source>
+        <translation>是</translation>
+    </message>
+</context>
+<context>
     <name>ContractDialog</name>
     <message>
         <location filename="../../ui/pages/contracts.py" line="338"/>
@@ -3326,22 +3539,22 @@ Reason:</source>
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../ui/shell/mainwindow.py" line="496"/>
+        <location filename="../../ui/shell/mainwindow.py" line="500"/>
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/mainwindow.py" line="513"/>
+        <location filename="../../ui/shell/mainwindow.py" line="517"/>
         <source>About IDC console</source>
         <translation>关于 IDC 管理控制台</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/mainwindow.py" line="498"/>
+        <location filename="../../ui/shell/mainwindow.py" line="502"/>
         <source>About IDC console…</source>
         <translation>关于 IDC 管理控制台…</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/mainwindow.py" line="533"/>
+        <location filename="../../ui/shell/mainwindow.py" line="537"/>
         <source>Account</source>
         <translation>账户</translation>
     </message>
@@ -3354,22 +3567,22 @@ Reason:</source>
         <translation>账单</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/mainwindow.py" line="438"/>
+        <location filename="../../ui/shell/mainwindow.py" line="442"/>
         <source>Capacity of %1</source>
         <translation>%1 容量报告</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/mainwindow.py" line="536"/>
+        <location filename="../../ui/shell/mainwindow.py" line="540"/>
         <source>Change my password…</source>
         <translation>修改我的密码…</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/mainwindow.py" line="333"/>
+        <location filename="../../ui/shell/mainwindow.py" line="337"/>
         <source>Choose a rack in the list first</source>
         <translation>请先在列表中选择机柜</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/mainwindow.py" line="431"/>
+        <location filename="../../ui/shell/mainwindow.py" line="435"/>
         <source>Choose a rack in the list first.</source>
         <translation>请先在列表中选择机柜。</translation>
     </message>
@@ -3378,7 +3591,7 @@ Reason:</source>
         <translation>合同</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/mainwindow.py" line="255"/>
+        <location filename="../../ui/shell/mainwindow.py" line="259"/>
         <source>Coverage</source>
         <translation>区域覆盖</translation>
     </message>
@@ -3395,17 +3608,17 @@ Reason:</source>
         <translation>总览</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/mainwindow.py" line="510"/>
+        <location filename="../../ui/shell/mainwindow.py" line="514"/>
         <source>Data directory</source>
         <translation>数据目录</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/mainwindow.py" line="508"/>
+        <location filename="../../ui/shell/mainwindow.py" line="512"/>
         <source>Database</source>
         <translation>数据库</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/mainwindow.py" line="522"/>
+        <location filename="../../ui/shell/mainwindow.py" line="526"/>
         <source>Database: %1</source>
         <translation>数据库：%1</translation>
     </message>
@@ -3414,22 +3627,26 @@ Reason:</source>
         <translation>设备</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/mainwindow.py" line="304"/>
+        <location filename="../../ui/shell/mainwindow.py" line="308"/>
         <source>Elevation</source>
         <translation>机柜立面</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/mainwindow.py" line="327"/>
+        <location filename="../../ui/shell/mainwindow.py" line="331"/>
         <source>Find free U…</source>
         <translation>查找空闲 U 位…</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/mainwindow.py" line="221"/>
+        <location filename="../../ui/shell/mainwindow.py" line="225"/>
         <source>Fleet report PDF…</source>
         <translation>GPU 资产报告 PDF…</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/mainwindow.py" line="446"/>
+        <source>GPU clusters</source>
+        <translation>GPU 集群</translation>
+    </message>
+    <message>
+        <location filename="../../ui/shell/mainwindow.py" line="450"/>
         <source>GPU fleet report</source>
         <translation>GPU 资产报告</translation>
     </message>
@@ -3438,62 +3655,62 @@ Reason:</source>
         <translation>GPU</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/mainwindow.py" line="85"/>
+        <location filename="../../ui/shell/mainwindow.py" line="86"/>
         <source>IDC console</source>
         <translation>IDC 管理控制台</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/mainwindow.py" line="226"/>
+        <location filename="../../ui/shell/mainwindow.py" line="230"/>
         <source>Import device types…</source>
         <translation>导入设备型号…</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/mainwindow.py" line="509"/>
+        <location filename="../../ui/shell/mainwindow.py" line="513"/>
         <source>Log file</source>
         <translation>日志文件</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/mainwindow.py" line="540"/>
+        <location filename="../../ui/shell/mainwindow.py" line="544"/>
         <source>Log out / switch user…</source>
         <translation>注销 / 切换用户…</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/mainwindow.py" line="312"/>
+        <location filename="../../ui/shell/mainwindow.py" line="316"/>
         <source>Power</source>
         <translation>配电</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/mainwindow.py" line="436"/>
+        <location filename="../../ui/shell/mainwindow.py" line="440"/>
         <source>Rack sheet %1</source>
         <translation>机柜图 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/mainwindow.py" line="321"/>
+        <location filename="../../ui/shell/mainwindow.py" line="325"/>
         <source>Rack sheet PDF…</source>
         <translation>机柜图 PDF…</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/mainwindow.py" line="431"/>
+        <location filename="../../ui/shell/mainwindow.py" line="435"/>
         <source>Racks</source>
         <translation>机柜</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/mainwindow.py" line="308"/>
+        <location filename="../../ui/shell/mainwindow.py" line="312"/>
         <source>Room</source>
         <translation>机房</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/mainwindow.py" line="461"/>
+        <location filename="../../ui/shell/mainwindow.py" line="465"/>
         <source>Settings…</source>
         <translation>设置…</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/mainwindow.py" line="324"/>
+        <location filename="../../ui/shell/mainwindow.py" line="328"/>
         <source>Site capacity PDF…</source>
         <translation>站点容量 PDF…</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/mainwindow.py" line="255"/>
+        <location filename="../../ui/shell/mainwindow.py" line="259"/>
         <source>Site map</source>
         <translation>站点分布图</translation>
     </message>
@@ -3502,7 +3719,7 @@ Reason:</source>
         <translation>站点与覆盖</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/mainwindow.py" line="524"/>
+        <location filename="../../ui/shell/mainwindow.py" line="528"/>
         <source>User: %1 (%2)</source>
         <translation>用户：%1（%2）</translation>
     </message>
@@ -3511,17 +3728,17 @@ Reason:</source>
         <translation>用户与设置</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/mainwindow.py" line="490"/>
+        <location filename="../../ui/shell/mainwindow.py" line="494"/>
         <source>Users &amp;&amp; settings</source>
         <translation>用户与设置</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/mainwindow.py" line="507"/>
+        <location filename="../../ui/shell/mainwindow.py" line="511"/>
         <source>Version</source>
         <translation>版本</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/mainwindow.py" line="633"/>
+        <location filename="../../ui/shell/mainwindow.py" line="637"/>
         <source>Your password was changed.</source>
         <translation>您的密码已修改。</translation>
     </message>
@@ -5543,6 +5760,29 @@ Reason:</source>
     </message>
 </context>
 <context>
+    <name>TopologyView</name>
+    <message>
+        <location filename="../../ui/pages/clusters/topology.py" line="121"/>
+        <source>%1 — spines → leaves → nodes</source>
+        <translation>%1 — 脊交换机 → 叶交换机 → 节点</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/clusters/topology.py" line="110"/>
+        <source>Choose a cluster</source>
+        <translation>请选择一个集群</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/clusters/topology.py" line="195"/>
+        <source>Tenant</source>
+        <translation>租户</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/clusters/topology.py" line="194"/>
+        <source>maintenance</source>
+        <translation>维护中</translation>
+    </message>
+</context>
+<context>
     <name>TransitionDialog</name>
     <message>
         <location filename="../../ui/kit/forms.py" line="616"/>
@@ -5626,6 +5866,29 @@ Reason:</source>
         <location filename="../../ui/pages/users.py" line="22"/>
         <source>Unlock login…</source>
         <translation>解除登录锁定…</translation>
+    </message>
+</context>
+<context>
+    <name>UtilisationChart</name>
+    <message>
+        <location filename="../../ui/pages/clusters/utilisation.py" line="20"/>
+        <source>Held</source>
+        <translation>已预留</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/clusters/utilisation.py" line="48"/>
+        <source>No GPU is in a cluster yet</source>
+        <translation>尚无 GPU 编入集群</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/clusters/utilisation.py" line="21"/>
+        <source>Other (onboarding, burn-in, draining, maintenance)</source>
+        <translation>其他（上线中、老化测试、排空中、维护中）</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/clusters/utilisation.py" line="21"/>
+        <source>Triage / RMA</source>
+        <translation>故障诊断 / 返修</translation>
     </message>
 </context>
 <context>
@@ -6031,6 +6294,29 @@ Reason:</source>
     </message>
 </context>
 <context>
+    <name>choices/Fabric</name>
+    <message>
+        <source>InfiniBand HDR (200 Gb/s)</source>
+        <translation>InfiniBand HDR (200 Gb/s)</translation>
+    </message>
+    <message>
+        <source>InfiniBand NDR (400 Gb/s)</source>
+        <translation>InfiniBand NDR (400 Gb/s)</translation>
+    </message>
+    <message>
+        <source>InfiniBand XDR (800 Gb/s)</source>
+        <translation>InfiniBand XDR (800 Gb/s)</translation>
+    </message>
+    <message>
+        <source>No fabric</source>
+        <translation>无高速网络</translation>
+    </message>
+    <message>
+        <source>RoCE (Ethernet RDMA)</source>
+        <translation>RoCE（以太网 RDMA）</translation>
+    </message>
+</context>
+<context>
     <name>choices/Face</name>
     <message>
         <source>Front</source>
@@ -6122,6 +6408,17 @@ Reason:</source>
     </message>
 </context>
 <context>
+    <name>choices/HealthVendor</name>
+    <message>
+        <source>Huawei Ascend</source>
+        <translation>华为昇腾</translation>
+    </message>
+    <message>
+        <source>NVIDIA</source>
+        <translation>NVIDIA（英伟达）</translation>
+    </message>
+</context>
+<context>
     <name>choices/ItemKind</name>
     <message>
         <source>Bandwidth</source>
@@ -6177,6 +6474,41 @@ Reason:</source>
     <message>
         <source>Metres</source>
         <translation>米</translation>
+    </message>
+</context>
+<context>
+    <name>choices/NodeState</name>
+    <message>
+        <source>Allocated</source>
+        <translation>已分配</translation>
+    </message>
+    <message>
+        <source>Available</source>
+        <translation>可用</translation>
+    </message>
+    <message>
+        <source>Burn-in</source>
+        <translation>老化测试</translation>
+    </message>
+    <message>
+        <source>Draining</source>
+        <translation>排空中</translation>
+    </message>
+    <message>
+        <source>Onboarding</source>
+        <translation>上线中</translation>
+    </message>
+    <message>
+        <source>RMA</source>
+        <translation>返修</translation>
+    </message>
+    <message>
+        <source>Retired</source>
+        <translation>已退役</translation>
+    </message>
+    <message>
+        <source>Triage</source>
+        <translation>故障诊断</translation>
     </message>
 </context>
 <context>
@@ -6403,6 +6735,21 @@ Reason:</source>
     </message>
 </context>
 <context>
+    <name>choices/ScaleUpKind</name>
+    <message>
+        <source>HCCS (Ascend)</source>
+        <translation>HCCS（昇腾）</translation>
+    </message>
+    <message>
+        <source>NVL72 (rack-scale NVLink)</source>
+        <translation>NVL72（机柜级 NVLink）</translation>
+    </message>
+    <message>
+        <source>NVLink (in one server)</source>
+        <translation>NVLink（服务器内）</translation>
+    </message>
+</context>
+<context>
     <name>choices/ServiceLevel</name>
     <message>
         <source>On-site team</source>
@@ -6460,6 +6807,17 @@ Reason:</source>
     <message>
         <source>Void</source>
         <translation>已作废</translation>
+    </message>
+</context>
+<context>
+    <name>choices/SwitchTier</name>
+    <message>
+        <source>Leaf</source>
+        <translation>叶交换机</translation>
+    </message>
+    <message>
+        <source>Spine</source>
+        <translation>脊交换机</translation>
     </message>
 </context>
 <context>

@@ -41,6 +41,7 @@ PAGES = [
     ("xconnects", "Cross-connects", None),  # ui/pages/xconnects.py
     ("audit", "Audit log", "audit"),
     ("users", "Users & settings", "user"),
+    ("clusters", "GPU clusters", None),  # ui/pages/clusters/ (issue 25)
 ]
 SCROLLED_PAGES = {"dashboard"}   # pages in a scroll area: their minimum size does not bind the window
 PAGE_IDS = [p[0] for p in PAGES]
@@ -203,6 +204,9 @@ class MainWindow(QMainWindow):
         if pid == "xconnects":
             from ui.pages.xconnects import XconnectsPage
             return XconnectsPage(self.db, self.actor, self)
+        if pid == "clusters":
+            from ui.pages.clusters import ClustersPage
+            return ClustersPage(self.db, self.actor, self)
         if pid in ("contracts", "billing", "audit"):
             from ui.pages.audit import AuditPage
             from ui.pages.billing import BillingPage
