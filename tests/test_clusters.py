@@ -104,7 +104,7 @@ def test_xid_79_moves_the_node_to_triage_and_the_statement_leaves_those_hours_ou
     assert c.number
 
 
-def test_a_swap_is_recorded_on_the_item_and_printed(db, admin, manager):
+def test_a_swap_is_recorded_on_the_item_and_printed(db, admin, manager, tmp_path):
     """XID 79 on gpu-01 at 10 Oct 08:00; its 8 GPUs swapped to gpu-02 at 12:00.
     H100-0001…0008 served 1 Oct 00:00–10 Oct 12:00 (228 h each), down from 08:00 (4 h each = 32 h);
     H100-0009…0016 serve from 12:00 (516 h each). 8 × (228 + 516) = 5,952 GPU-hours; credit 32 × 20."""
@@ -128,6 +128,18 @@ def test_a_swap_is_recorded_on_the_item_and_printed(db, admin, manager):
                             ("credit", D(-32), D("20"), D("-640.00"), D("-83.20"))]
     usage = octo.statements[0].lines[0]
     assert "更换节点 gpu-01 → gpu-02" in usage.note and "H100-0001" in usage.note and "H100-0016" in usage.note
+    # printed: the statement PDF says which serials served which hours, in Chinese and in English
+    import re
+    import subprocess
+
+    from app.documents import statement_doc
+    from reports.statement import render_statement
+    for lang, words in (("zh", "更换节点"), ("en", "node swapped")):
+        out = tmp_path / f"statement-{lang}.pdf"
+        render_statement(statement_doc(db, octo.statements[0].id, language=lang), out)
+        text = re.sub(r"\s+", "", subprocess.run(["pdftotext", str(out), "-"], capture_output=True, text=True,
+                                                  check=True).stdout)
+        assert re.sub(r"\s+", "", words) in text and "gpu-01→gpu-02" in text and "H100-0009" in text, lang
 
 
 def test_topology_rules_name_what_is_wrong(db, admin, operator, auditor):

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import hashlib
 
-from PySide6.QtCore import QCoreApplication, QRectF, Qt, Signal
+from PySide6.QtCore import QCoreApplication, QLineF, QRectF, Qt, Signal
 from PySide6.QtGui import QColor, QFont, QPainter, QPen
 from PySide6.QtWidgets import QSizePolicy, QWidget
 
@@ -16,7 +16,7 @@ from ui.shell.i18n import choice_label
 NODE_W, NODE_H, NODE_GAP = 132.0, 34.0, 8.0
 SW_W, SW_H = 112.0, 30.0
 MARGIN, ROW_GAP = 16.0, 56.0
-MAX_LINKS = 4000  # more node–leaf links than this: drawn as one bus per leaf instead
+MAX_LINKS = 1500  # more node–leaf links than this (a big cluster): one bus per leaf instead, readable
 
 
 def _tr(text: str) -> str:
@@ -102,9 +102,10 @@ class TopologyView(QWidget):
             return tenant_colour(node.tenant)
         return QColor(NodeState.colour(node.state))
 
-    def paintEvent(self, _event) -> None:
+    def paintEvent(self, event) -> None:
         p = QPainter(self)
-        p.fillRect(self.rect(), QColor("#ffffff"))
+        area = QRectF(event.rect())  # only what is exposed (a 1,000-node picture scrolls)
+        p.fillRect(event.rect(), QColor("#ffffff"))
         t = self.topo
         if t is None:
             p.drawText(self.rect(), Qt.AlignCenter, _tr("Choose a cluster"))
@@ -123,16 +124,14 @@ class TopologyView(QWidget):
         p.setRenderHint(QPainter.Antialiasing, False)
         # links: leaf → spine, node → leaf (or one bus per leaf when there are too many)
         p.setPen(QPen(QColor(96, 125, 139, 150), 1, Qt.DashLine if t.spine_mesh else Qt.SolidLine))
-        for sp, lf in t.spine_links:
-            a, b = self.switch_pos.get(sp), self.switch_pos.get(lf)
-            if a is not None and b is not None:
-                p.drawLine(a.center().x(), a.bottom(), b.center().x(), b.top())
+        sw = self.switch_pos
+        p.drawLines([QLineF(sw[sp].center().x(), sw[sp].bottom(), sw[lf].center().x(), sw[lf].top())
+                     for sp, lf in t.spine_links if sp in sw and lf in sw])
         if len(t.node_links) <= MAX_LINKS:
             p.setPen(QPen(QColor(0, 137, 123, 70), 1))
-            for lf, dev in t.node_links:
-                a, hit = self.switch_pos.get(lf), nodes_by_dev.get(dev)
-                if a is not None and hit is not None:
-                    p.drawLine(a.center().x(), a.bottom(), hit[0].center().x(), hit[0].top())
+            p.drawLines([QLineF(sw[lf].center().x(), sw[lf].bottom(), nodes_by_dev[dev][0].center().x(),
+                                nodes_by_dev[dev][0].top())
+                         for lf, dev in t.node_links if lf in sw and dev in nodes_by_dev])
         else:
             p.setPen(QPen(QColor(0, 137, 123, 120), 2))
             for lf, _n, _r in t.leaves:
@@ -148,6 +147,8 @@ class TopologyView(QWidget):
             self._switch(p, self.switch_pos[dev], label, QColor("#00897b"))
         # nodes
         for (rect, node_id), n in zip(self.node_rects, t.nodes):
+            if not rect.intersects(area):
+                continue
             bg = self.node_colour(n)
             p.setBrush(bg)
             pen = QPen(QColor("#ffb300") if node_id == self.selected else bg.darker(160),
