@@ -17,6 +17,8 @@ from typing import Callable, Iterator
 
 from app.domain.health import catalogue
 
+from .scale_coloc import _rows
+
 SEED = 20261201
 N_CLUSTERS, N_EVENTS, BIG = 500, 2_000_000, 1_000
 CLUSTER_COLS = ("id", "name", "site_id", "fabric", "rails", "storage_network", "management_network", "note",
@@ -29,14 +31,6 @@ CABLE_COLS = ("id", "side_a_device_id", "side_a_type", "side_a_name", "side_b_de
               "type", "status", "label", "color", "length", "length_unit", "version", "updated_at", "updated_by")
 EVENT_COLS = ("id", "node_id", "gpu_id", "at", "vendor", "code", "action", "note", "source")
 FREE_STATES = (("available", 86), ("draining", 2), ("triage", 2), ("rma", 1), ("burn_in", 5), ("onboarding", 4))
-
-
-def _rows(w, sql: str) -> list[tuple]:
-    cur = w.conn.cursor()
-    cur.execute(sql)
-    out = cur.fetchall()
-    cur.close()
-    return out
 
 
 def _ts(t: dt.datetime) -> str:

@@ -181,6 +181,11 @@ class BurnInResult:
 def read_burn_in_file(path: str | Path) -> list[dict]:
     """A burn-in report: JSON (one object or a list; keys node, at, dcgm_level, passed, duration_s,
     nccl_busbw_gbps) or CSV with those columns."""
+    return read_rows_file(path)
+
+
+def read_rows_file(path: str | Path) -> list[dict]:
+    """The rows of a file a node or a collector produces: JSON (one object or a list of them) or CSV."""
     p = Path(path)
     text = p.read_text(encoding="utf-8-sig")
     if p.suffix.lower() == ".json" or text.lstrip().startswith(("{", "[")):

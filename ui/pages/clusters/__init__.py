@@ -18,20 +18,14 @@ from ui.pages.clusters.topology import TopologyView, tenant_colour, text_on
 from ui.pages.clusters.utilisation import UtilisationChart
 from ui.shell.i18n import choice_label
 from ui.shell.operations import apply, listen
+from ui.widgets.plain_table import plain_table
 
 WATCHED = {"gpu_node", "gpu_cluster", "fabric_switch", "health_event", "scaleup_domain", "cable", "node_swap",
            "gpu", "contract"}
 
 
 def _table(name: str, headers: list[str]) -> QTableWidget:
-    t = QTableWidget(0, len(headers))
-    t.setObjectName(name)
-    t.setHorizontalHeaderLabels(headers)
-    t.verticalHeader().setVisible(False)
-    t.setEditTriggers(QTableWidget.NoEditTriggers)
-    t.setSelectionBehavior(QTableWidget.SelectRows)
-    t.setSelectionMode(QTableWidget.SingleSelection)
-    t.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeToContents)
+    t = plain_table(headers, name, single=True, fit=True)
     t.horizontalHeader().setSectionResizeMode(len(headers) - 1, QHeaderView.Stretch)  # the long text, elided
     return t
 
