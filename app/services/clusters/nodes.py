@@ -73,9 +73,10 @@ def set_node_state_in(uow: UnitOfWork, node: GpuNode, to_state: str, reason: str
     before = node.state
     was_billed, billed = before not in NodeState.NOT_BILLED, to_state not in NodeState.NOT_BILLED
     if was_billed and not billed:
+        short = reason.split(" (")[0]  # a statement note repeats it per GPU: the code, not the catalogue's words
         for gpu in leased_gpus(s, node, at):
             record_downtime_in(uow, start=at, gpu_id=gpu.id,
-                               reason=f"node {label} {NodeState.label(to_state).lower()}: {reason}"[:255])
+                               reason=f"node {label} {NodeState.label(to_state).lower()}: {short}"[:255])
     elif not was_billed and billed:
         gpu_ids = [g for (g,) in s.execute(select(GpuAsset.id).where(GpuAsset.device_id == node.device_id))]
         if gpu_ids:
