@@ -215,3 +215,39 @@ def test_an_ascend_fault_and_an_unknown_code(db, admin):
             {"node": "gpu-01", "at": "2026-11-02 08:00", "vendor": "nvidia", "code": "48"},
             {"node": "nope", "at": "2026-11-02 08:00", "vendor": "nvidia", "code": "48"}], source="bad.csv")
     assert table_counts(db) == before
+
+
+def test_cli_and_the_kinds_round_trip(demo_db, tmp_path, capsys, monkeypatch):
+    """On the demo: `cluster validate` says the H100 fabric is consistent; `health import` of an XID 48
+    file triages its node; clusters, nodes and health events export and import back unchanged; the
+    fabric's cables go out in NetBox's columns."""
+    import csv
+
+    from app.importexport import run_export, run_import
+    from app.services.users import login
+    from launcher import main
+
+    monkeypatch.setenv("IDC_CONSOLE_PASSWORD", "demo1234")
+    url = demo_db.engine.url.render_as_string(hide_password=False)
+
+    def cli(*args) -> int:
+        return main(["--db", url, "--user", "admin", *args])
+
+    assert cli("cluster", "validate", "FZ-H100-NDR-01") == 0
+    assert "topology is consistent" in capsys.readouterr().out
+    events = tmp_path / "xid.csv"
+    events.write_text("node,gpu,at,vendor,code,note\nh100-fz-ndr-02,,2026-11-30 10:00,nvidia,48,DBE\n", encoding="utf-8")
+    assert cli("health", "import", str(events)) == 0
+    assert "h100-fz-ndr-02: XID 48 — Available → Triage" in capsys.readouterr().out
+    assert cli("node", "undrain", "h100-fz-ndr-02", "--reason", "GPU reset") == 0
+    admin = login(demo_db, "admin", "demo1234")
+    for kind in ("clusters", "nodes", "health-events"):
+        out = tmp_path / f"{kind}.csv"
+        run_export(demo_db, admin, kind, out)
+        result = run_import(demo_db, admin, kind, out)
+        assert result.created == 0 and result.unchanged > 0, (kind, result)
+    cables = tmp_path / "cables.csv"
+    assert cli("export", "cables", "--netbox", "-o", str(cables)) == 0
+    with open(cables, encoding="utf-8-sig", newline="") as f:
+        rows = [r for r in csv.DictReader(f) if r["side_b_device"].startswith("ib-fz-leaf-r")]
+    assert len(rows) == 96 and {r["side_a_type"] for r in rows} == {"dcim.interface"}
