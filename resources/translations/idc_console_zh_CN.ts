@@ -736,212 +736,212 @@
 <context>
     <name>ClustersPage</name>
     <message>
-        <location filename="../../ui/pages/clusters/__init__.py" line="236"/>
+        <location filename="../../ui/pages/clusters/__init__.py" line="230"/>
         <source>(dashed outline: maintenance)</source>
         <translation>（虚线边框：维护中）</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/clusters/__init__.py" line="123"/>
+        <location filename="../../ui/pages/clusters/__init__.py" line="117"/>
         <source>Action</source>
         <translation>操作</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/clusters/__init__.py" line="223"/>
+        <location filename="../../ui/pages/clusters/__init__.py" line="217"/>
         <source>Ascend</source>
         <translation>昇腾</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/clusters/__init__.py" line="88"/>
+        <location filename="../../ui/pages/clusters/__init__.py" line="82"/>
         <source>By</source>
         <translation>操作人</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/clusters/__init__.py" line="257"/>
+        <location filename="../../ui/pages/clusters/__init__.py" line="251"/>
         <source>Choose a node first</source>
         <translation>请先选择一个节点</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/clusters/__init__.py" line="57"/>
+        <location filename="../../ui/pages/clusters/__init__.py" line="51"/>
         <source>Cluster</source>
         <translation>集群</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/clusters/__init__.py" line="123"/>
+        <location filename="../../ui/pages/clusters/__init__.py" line="117"/>
         <source>Code</source>
         <translation>编码</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/clusters/__init__.py" line="70"/>
+        <location filename="../../ui/pages/clusters/__init__.py" line="64"/>
         <source>Colour by state</source>
         <translation>按状态着色</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/clusters/__init__.py" line="71"/>
+        <location filename="../../ui/pages/clusters/__init__.py" line="65"/>
         <source>Colour by tenant</source>
         <translation>按租户着色</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/clusters/__init__.py" line="93"/>
+        <location filename="../../ui/pages/clusters/__init__.py" line="87"/>
         <source>Drain</source>
         <translation>排空</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/clusters/__init__.py" line="57"/>
+        <location filename="../../ui/pages/clusters/__init__.py" line="51"/>
         <source>Fabric</source>
         <translation>高速网络</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/clusters/__init__.py" line="123"/>
+        <location filename="../../ui/pages/clusters/__init__.py" line="117"/>
         <source>GPU</source>
         <translation>GPU</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/clusters/__init__.py" line="50"/>
+        <location filename="../../ui/pages/clusters/__init__.py" line="44"/>
         <source>GPU clusters</source>
         <translation>GPU 集群</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/clusters/__init__.py" line="87"/>
+        <location filename="../../ui/pages/clusters/__init__.py" line="81"/>
         <source>GPU model</source>
         <translation>GPU 型号</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/clusters/__init__.py" line="58"/>
+        <location filename="../../ui/pages/clusters/__init__.py" line="52"/>
         <source>GPU models</source>
         <translation>GPU 型号</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/clusters/__init__.py" line="58"/>
+        <location filename="../../ui/pages/clusters/__init__.py" line="52"/>
         <source>GPUs</source>
         <translation>GPU</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/clusters/__init__.py" line="134"/>
+        <location filename="../../ui/pages/clusters/__init__.py" line="128"/>
         <source>Health events</source>
         <translation>健康事件</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/clusters/__init__.py" line="87"/>
+        <location filename="../../ui/pages/clusters/__init__.py" line="81"/>
         <source>Maintenance</source>
         <translation>维护中</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/clusters/__init__.py" line="97"/>
+        <location filename="../../ui/pages/clusters/__init__.py" line="91"/>
         <source>Maintenance on/off</source>
         <translation>维护标记 开/关</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/clusters/__init__.py" line="101"/>
+        <location filename="../../ui/pages/clusters/__init__.py" line="95"/>
         <source>Move</source>
         <translation>变更</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/clusters/__init__.py" line="108"/>
+        <location filename="../../ui/pages/clusters/__init__.py" line="102"/>
         <source>Move to</source>
         <translation>变更为</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/clusters/__init__.py" line="87"/>
+        <location filename="../../ui/pages/clusters/__init__.py" line="81"/>
         <source>Node</source>
         <translation>节点</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/clusters/__init__.py" line="58"/>
+        <location filename="../../ui/pages/clusters/__init__.py" line="52"/>
         <source>Node states</source>
         <translation>节点状态</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/clusters/__init__.py" line="57"/>
+        <location filename="../../ui/pages/clusters/__init__.py" line="51"/>
         <source>Nodes</source>
         <translation>节点</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/clusters/__init__.py" line="124"/>
+        <location filename="../../ui/pages/clusters/__init__.py" line="118"/>
         <source>Note</source>
         <translation>备注</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/clusters/__init__.py" line="88"/>
+        <location filename="../../ui/pages/clusters/__init__.py" line="82"/>
         <source>Rack</source>
         <translation>机柜</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/clusters/__init__.py" line="57"/>
+        <location filename="../../ui/pages/clusters/__init__.py" line="51"/>
         <source>Rails</source>
         <translation>轨道数</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/clusters/__init__.py" line="88"/>
+        <location filename="../../ui/pages/clusters/__init__.py" line="82"/>
         <source>Reason</source>
         <translation>原因</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/clusters/__init__.py" line="92"/>
+        <location filename="../../ui/pages/clusters/__init__.py" line="86"/>
         <source>Reason (recorded with who and when)</source>
         <translation>原因（与操作人、时间一并记录）</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/clusters/__init__.py" line="52"/>
+        <location filename="../../ui/pages/clusters/__init__.py" line="46"/>
         <source>Refresh</source>
         <translation>刷新</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/clusters/__init__.py" line="88"/>
+        <location filename="../../ui/pages/clusters/__init__.py" line="82"/>
         <source>Since</source>
         <translation>起始时间</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/clusters/__init__.py" line="57"/>
+        <location filename="../../ui/pages/clusters/__init__.py" line="51"/>
         <source>Site</source>
         <translation>站点</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/clusters/__init__.py" line="124"/>
+        <location filename="../../ui/pages/clusters/__init__.py" line="118"/>
         <source>Source</source>
         <translation>来源</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/clusters/__init__.py" line="87"/>
+        <location filename="../../ui/pages/clusters/__init__.py" line="81"/>
         <source>State</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/clusters/__init__.py" line="88"/>
+        <location filename="../../ui/pages/clusters/__init__.py" line="82"/>
         <source>Tenant</source>
         <translation>租户</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/clusters/__init__.py" line="123"/>
+        <location filename="../../ui/pages/clusters/__init__.py" line="117"/>
         <source>Time</source>
         <translation>时间</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/clusters/__init__.py" line="132"/>
+        <location filename="../../ui/pages/clusters/__init__.py" line="126"/>
         <source>Topology</source>
         <translation>拓扑</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/clusters/__init__.py" line="95"/>
+        <location filename="../../ui/pages/clusters/__init__.py" line="89"/>
         <source>Undrain</source>
         <translation>恢复服务</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/clusters/__init__.py" line="135"/>
+        <location filename="../../ui/pages/clusters/__init__.py" line="129"/>
         <source>Utilisation by model and site</source>
         <translation>按型号与站点的利用率</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/clusters/__init__.py" line="123"/>
+        <location filename="../../ui/pages/clusters/__init__.py" line="117"/>
         <source>Vendor</source>
         <translation>厂商</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/clusters/__init__.py" line="232"/>
+        <location filename="../../ui/pages/clusters/__init__.py" line="226"/>
         <source>no tenant</source>
         <translation>无租户</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/clusters/__init__.py" line="206"/>
+        <location filename="../../ui/pages/clusters/__init__.py" line="200"/>
         <source>yes</source>
         <translation>是</translation>
     </message>
@@ -5762,22 +5762,22 @@ Reason:</source>
 <context>
     <name>TopologyView</name>
     <message>
-        <location filename="../../ui/pages/clusters/topology.py" line="121"/>
+        <location filename="../../ui/pages/clusters/topology.py" line="122"/>
         <source>%1 — spines → leaves → nodes</source>
         <translation>%1 — 脊交换机 → 叶交换机 → 节点</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/clusters/topology.py" line="110"/>
+        <location filename="../../ui/pages/clusters/topology.py" line="111"/>
         <source>Choose a cluster</source>
         <translation>请选择一个集群</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/clusters/topology.py" line="195"/>
+        <location filename="../../ui/pages/clusters/topology.py" line="196"/>
         <source>Tenant</source>
         <translation>租户</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/clusters/topology.py" line="194"/>
+        <location filename="../../ui/pages/clusters/topology.py" line="195"/>
         <source>maintenance</source>
         <translation>维护中</translation>
     </message>
