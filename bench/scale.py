@@ -913,6 +913,8 @@ def load_large(db: Database, actor: Actor | None = None, progress: Progress = la
         write_power(w, tick)
         from .scale_coloc import write_coloc  # partial leases, cross-connects (issue 15)
         write_coloc(w, today, tick)
+        from .scale_clusters import write_clusters  # GPU clusters, nodes, health events (issue 25)
+        write_clusters(w, today, tick)
         tick("writing daily meter readings")
         n_readings = w.write("meter_reading", COLUMNS["meter_reading"], _readings(plan))
         _bulk_events(w, plan)

@@ -104,7 +104,7 @@ def test_xid_79_moves_the_node_to_triage_and_the_statement_leaves_those_hours_ou
     assert c.number
 
 
-def test_a_swap_is_recorded_on_the_item_and_printed(db, admin, manager):
+def test_a_swap_is_recorded_on_the_item_and_printed(db, admin, manager, tmp_path):
     """XID 79 on gpu-01 at 10 Oct 08:00; its 8 GPUs swapped to gpu-02 at 12:00.
     H100-0001…0008 served 1 Oct 00:00–10 Oct 12:00 (228 h each), down from 08:00 (4 h each = 32 h);
     H100-0009…0016 serve from 12:00 (516 h each). 8 × (228 + 516) = 5,952 GPU-hours; credit 32 × 20."""
@@ -128,6 +128,18 @@ def test_a_swap_is_recorded_on_the_item_and_printed(db, admin, manager):
                             ("credit", D(-32), D("20"), D("-640.00"), D("-83.20"))]
     usage = octo.statements[0].lines[0]
     assert "更换节点 gpu-01 → gpu-02" in usage.note and "H100-0001" in usage.note and "H100-0016" in usage.note
+    # printed: the statement PDF says which serials served which hours, in Chinese and in English
+    import re
+    import subprocess
+
+    from app.documents import statement_doc
+    from reports.statement import render_statement
+    for lang, words in (("zh", "更换节点"), ("en", "node swapped")):
+        out = tmp_path / f"statement-{lang}.pdf"
+        render_statement(statement_doc(db, octo.statements[0].id, language=lang), out)
+        text = re.sub(r"\s+", "", subprocess.run(["pdftotext", str(out), "-"], capture_output=True, text=True,
+                                                  check=True).stdout)
+        assert re.sub(r"\s+", "", words) in text and "gpu-01→gpu-02" in text and "H100-0009" in text, lang
 
 
 def test_topology_rules_name_what_is_wrong(db, admin, operator, auditor):
@@ -203,3 +215,39 @@ def test_an_ascend_fault_and_an_unknown_code(db, admin):
             {"node": "gpu-01", "at": "2026-11-02 08:00", "vendor": "nvidia", "code": "48"},
             {"node": "nope", "at": "2026-11-02 08:00", "vendor": "nvidia", "code": "48"}], source="bad.csv")
     assert table_counts(db) == before
+
+
+def test_cli_and_the_kinds_round_trip(demo_db, tmp_path, capsys, monkeypatch):
+    """On the demo: `cluster validate` says the H100 fabric is consistent; `health import` of an XID 48
+    file triages its node; clusters, nodes and health events export and import back unchanged; the
+    fabric's cables go out in NetBox's columns."""
+    import csv
+
+    from app.importexport import run_export, run_import
+    from app.services.users import login
+    from launcher import main
+
+    monkeypatch.setenv("IDC_CONSOLE_PASSWORD", "demo1234")
+    url = demo_db.engine.url.render_as_string(hide_password=False)
+
+    def cli(*args) -> int:
+        return main(["--db", url, "--user", "admin", *args])
+
+    assert cli("cluster", "validate", "FZ-H100-NDR-01") == 0
+    assert "topology is consistent" in capsys.readouterr().out
+    events = tmp_path / "xid.csv"
+    events.write_text("node,gpu,at,vendor,code,note\nh100-fz-ndr-02,,2026-11-30 10:00,nvidia,48,DBE\n", encoding="utf-8")
+    assert cli("health", "import", str(events)) == 0
+    assert "h100-fz-ndr-02: XID 48 — Available → Triage" in capsys.readouterr().out
+    assert cli("node", "undrain", "h100-fz-ndr-02", "--reason", "GPU reset") == 0
+    admin = login(demo_db, "admin", "demo1234")
+    for kind in ("clusters", "nodes", "health-events"):
+        out = tmp_path / f"{kind}.csv"
+        run_export(demo_db, admin, kind, out)
+        result = run_import(demo_db, admin, kind, out)
+        assert result.created == 0 and result.unchanged > 0, (kind, result)
+    cables = tmp_path / "cables.csv"
+    assert cli("export", "cables", "--netbox", "-o", str(cables)) == 0
+    with open(cables, encoding="utf-8-sig", newline="") as f:
+        rows = [r for r in csv.DictReader(f) if r["side_b_device"].startswith("ib-fz-leaf-r")]
+    assert len(rows) == 96 and {r["side_a_type"] for r in rows} == {"dcim.interface"}

@@ -96,13 +96,6 @@ def register(sub) -> None:
     e.set_defaults(handler=statements_export)
 
 
-def export_statements_rows(db):
-    """(headers, rows) of every statement; the generic `export statements` uses it too."""
-    from app.services.billing import export_statements_rows as rows
-
-    return rows(db)
-
-
 def _progress(done: int, total: int) -> None:
     if sys.stderr.isatty():
         print(f"\r{done}/{total} contracts", end="" if done < total else "\n", file=sys.stderr)
@@ -316,18 +309,8 @@ def statements_list(ctx, args) -> int:
 
 
 def statements_export(ctx, args) -> int:
-    actor = ctx.reader()
-    try:  # the generic export records the export in the audit trail
-        from app.importexport import run_export
-    except ImportError:
-        run_export = None
-    if run_export is not None:
-        result = run_export(ctx.db, actor, "statements", Path(args.output), args.format)
-        print(result.summary() if hasattr(result, "summary") else result)
-        return 0
-    from app.tabular import write_table
+    from app.importexport import run_export  # the generic export records the export in the audit trail
 
-    headers, rows = export_statements_rows(ctx.db)
-    n = write_table(Path(args.output), args.format, headers, rows)
-    print(f"exported {n} statement(s) to {args.output}")
+    result = run_export(ctx.db, ctx.reader(), "statements", Path(args.output), args.format)
+    print(result.summary() if hasattr(result, "summary") else result)
     return 0

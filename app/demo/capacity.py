@@ -10,7 +10,7 @@ from sqlalchemy import select
 from models import Customer, GpuModel, Rack, Room
 from models.choices import PriceProduct, PriceTerm, RackStatus
 
-from app.audit.trail import Actor
+from app.domain.actor import Actor
 from app.store.db import Database
 from app.store.uow import UnitOfWork
 

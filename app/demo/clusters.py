@@ -13,12 +13,12 @@ from sqlalchemy import func, select
 from models import Device, DeviceType, GpuAsset, GpuModel, Rack, Room, Site
 from models.choices import DeviceStatus, Fabric, GpuState, NodeState, ScaleUpKind, SwitchTier
 
-from app.audit.trail import Actor
+from app.domain.actor import Actor
 from app.domain.errors import DomainError
 from app.services.clusters.health import record_event_in
 from app.services.clusters.nodes import import_burn_in, leased_gpus, set_node_state_in
 from app.services.clusters.topology import add_node_in, add_switch_in, connect_in
-from app.services.common import create_in
+from app.services.entities import create_in
 from app.services.dcim import write_device_in
 from app.services.gpus import install_gpu_in, move_gpu
 from app.store.db import Database

@@ -115,7 +115,7 @@ def contract_totals(lines: list[TotalsLine], start: dt.date, end: dt.date,
         guess = expected_usage(line, start, end)
         if guess:
             expected += guess
-            expected_vat += tax_for(guess, rate)
+            expected_vat += tax_for(guess, rate_of(rates, category, start))
         if line.kind == "xconnect" and line.setup_price:
             # each cross-connect's installation fee, once (billed in the month it is installed)
             amount = fen(Decimal(line.setup_price) * Decimal(line.quantity))

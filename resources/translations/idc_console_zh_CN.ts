@@ -77,102 +77,102 @@
 <context>
     <name>AuditEventDialog</name>
     <message>
-        <location filename="../../ui/pages/audit.py" line="272"/>
+        <location filename="../../ui/kit/auditevent.py" line="73"/>
         <source>Action</source>
         <translation>操作</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/audit.py" line="287"/>
+        <location filename="../../ui/kit/auditevent.py" line="88"/>
         <source>After</source>
         <translation>变更后</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/audit.py" line="279"/>
+        <location filename="../../ui/kit/auditevent.py" line="80"/>
         <source>App version</source>
         <translation>程序版本</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/audit.py" line="252"/>
+        <location filename="../../ui/kit/auditevent.py" line="53"/>
         <source>Audit event %1</source>
         <translation>审计事件 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/audit.py" line="287"/>
+        <location filename="../../ui/kit/auditevent.py" line="88"/>
         <source>Before</source>
         <translation>变更前</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/audit.py" line="300"/>
+        <location filename="../../ui/kit/auditevent.py" line="101"/>
         <source>Changed fields: %1</source>
         <translation>变更字段：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/audit.py" line="306"/>
+        <location filename="../../ui/kit/auditevent.py" line="107"/>
         <source>Close</source>
         <translation>关闭</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/audit.py" line="287"/>
+        <location filename="../../ui/kit/auditevent.py" line="88"/>
         <source>Field</source>
         <translation>字段</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/audit.py" line="281"/>
+        <location filename="../../ui/kit/auditevent.py" line="82"/>
         <source>Hash</source>
         <translation>哈希</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/audit.py" line="278"/>
+        <location filename="../../ui/kit/auditevent.py" line="79"/>
         <source>Host</source>
         <translation>所在服务器</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/audit.py" line="301"/>
+        <location filename="../../ui/kit/auditevent.py" line="102"/>
         <source>No field values recorded with this event.</source>
         <translation>该事件未记录字段值。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/audit.py" line="269"/>
+        <location filename="../../ui/kit/auditevent.py" line="70"/>
         <source>No.</source>
         <translation>序号</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/audit.py" line="275"/>
+        <location filename="../../ui/kit/auditevent.py" line="76"/>
         <source>Object</source>
         <translation>对象</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/audit.py" line="310"/>
+        <location filename="../../ui/kit/auditevent.py" line="111"/>
         <source>Open %1</source>
         <translation>打开 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/audit.py" line="276"/>
+        <location filename="../../ui/kit/auditevent.py" line="77"/>
         <source>Outcome</source>
         <translation>结果</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/audit.py" line="282"/>
+        <location filename="../../ui/kit/auditevent.py" line="83"/>
         <source>Previous hash</source>
         <translation>前一哈希</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/audit.py" line="277"/>
+        <location filename="../../ui/kit/auditevent.py" line="78"/>
         <source>Reason</source>
         <translation>原因</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/audit.py" line="280"/>
+        <location filename="../../ui/kit/auditevent.py" line="81"/>
         <source>Request id</source>
         <translation>请求 ID</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/audit.py" line="270"/>
+        <location filename="../../ui/kit/auditevent.py" line="71"/>
         <source>Time</source>
         <translation>时间</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/audit.py" line="271"/>
+        <location filename="../../ui/kit/auditevent.py" line="72"/>
         <source>User</source>
         <translation>用户</translation>
     </message>
@@ -180,57 +180,57 @@
 <context>
     <name>AuditFilterBar</name>
     <message>
-        <location filename="../../ui/pages/audit.py" line="199"/>
+        <location filename="../../ui/pages/audit.py" line="181"/>
         <source>(every action)</source>
         <translation>（全部操作）</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/audit.py" line="201"/>
+        <location filename="../../ui/pages/audit.py" line="183"/>
         <source>(every type)</source>
         <translation>（全部类型）</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/audit.py" line="196"/>
+        <location filename="../../ui/pages/audit.py" line="178"/>
         <source>(everyone)</source>
         <translation>（全部用户）</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/audit.py" line="180"/>
+        <location filename="../../ui/pages/audit.py" line="162"/>
         <source>Action</source>
         <translation>操作</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/audit.py" line="170"/>
+        <location filename="../../ui/pages/audit.py" line="152"/>
         <source>An action, or a prefix ending in a dot (e.g. gpu.)</source>
         <translation>某个操作，或以点结尾的前缀（如 gpu.）</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/audit.py" line="176"/>
+        <location filename="../../ui/pages/audit.py" line="158"/>
         <source>Clear</source>
         <translation>清除</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/audit.py" line="179"/>
+        <location filename="../../ui/pages/audit.py" line="161"/>
         <source>From</source>
         <translation>起始日期</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/audit.py" line="181"/>
+        <location filename="../../ui/pages/audit.py" line="163"/>
         <source>Object type</source>
         <translation>对象类型</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/audit.py" line="179"/>
+        <location filename="../../ui/pages/audit.py" line="161"/>
         <source>To</source>
         <translation>截止日期</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/audit.py" line="180"/>
+        <location filename="../../ui/pages/audit.py" line="162"/>
         <source>User</source>
         <translation>用户</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/audit.py" line="131"/>
+        <location filename="../../ui/pages/audit.py" line="113"/>
         <source>every %1 action</source>
         <translation>全部%1操作</translation>
     </message>
@@ -238,57 +238,57 @@
 <context>
     <name>AuditFilterDialog</name>
     <message>
-        <location filename="../../ui/pages/audit.py" line="73"/>
+        <location filename="../../ui/pages/audit.py" line="55"/>
         <source>(every action)</source>
         <translation>（全部操作）</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/audit.py" line="79"/>
+        <location filename="../../ui/pages/audit.py" line="61"/>
         <source>(every type)</source>
         <translation>（全部类型）</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/audit.py" line="66"/>
+        <location filename="../../ui/pages/audit.py" line="48"/>
         <source>(everyone)</source>
         <translation>（全部用户）</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/audit.py" line="76"/>
+        <location filename="../../ui/pages/audit.py" line="58"/>
         <source>Action</source>
         <translation>操作</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/audit.py" line="75"/>
+        <location filename="../../ui/pages/audit.py" line="57"/>
         <source>An action (e.g. contract.approve) or a prefix ending in a dot (e.g. gpu.)</source>
         <translation>操作名（如 contract.approve）或以点结尾的前缀（如 gpu.）</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/audit.py" line="97"/>
+        <location filename="../../ui/pages/audit.py" line="79"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/audit.py" line="61"/>
+        <location filename="../../ui/pages/audit.py" line="43"/>
         <source>From</source>
         <translation>起始日期</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/audit.py" line="82"/>
+        <location filename="../../ui/pages/audit.py" line="64"/>
         <source>Object type</source>
         <translation>对象类型</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/audit.py" line="106"/>
+        <location filename="../../ui/pages/audit.py" line="88"/>
         <source>The period ends before it starts.</source>
         <translation>结束日期早于开始日期。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/audit.py" line="62"/>
+        <location filename="../../ui/pages/audit.py" line="44"/>
         <source>To</source>
         <translation>截止日期</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/audit.py" line="69"/>
+        <location filename="../../ui/pages/audit.py" line="51"/>
         <source>User</source>
         <translation>用户</translation>
     </message>
@@ -296,97 +296,97 @@
 <context>
     <name>AuditPage</name>
     <message>
-        <location filename="../../ui/pages/audit.py" line="493"/>
+        <location filename="../../ui/pages/audit.py" line="383"/>
         <source>%1 audit events (%2) written to %3.</source>
         <translation>已将 %1 条审计事件（%2）写入 %3。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/audit.py" line="429"/>
+        <location filename="../../ui/pages/audit.py" line="319"/>
         <source>(last good event %1)</source>
         <translation>（最后一条完好事件 %1）</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/audit.py" line="448"/>
+        <location filename="../../ui/pages/audit.py" line="338"/>
         <source>Audit report</source>
         <translation>审计报告</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/audit.py" line="457"/>
+        <location filename="../../ui/pages/audit.py" line="347"/>
         <source>Audit report %1</source>
         <translation>审计报告 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/audit.py" line="345"/>
+        <location filename="../../ui/pages/audit.py" line="235"/>
         <source>Audit report PDF…</source>
         <translation>审计报告 PDF…</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/audit.py" line="466"/>
+        <location filename="../../ui/pages/audit.py" line="356"/>
         <source>CSV (*.csv);;Excel (*.xlsx)</source>
         <translation>CSV (*.csv);;Excel (*.xlsx)</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/audit.py" line="427"/>
+        <location filename="../../ui/pages/audit.py" line="317"/>
         <source>Chain BROKEN: %1</source>
         <translation>审计链已损坏：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/audit.py" line="424"/>
+        <location filename="../../ui/pages/audit.py" line="314"/>
         <source>Chain intact: %1 events; head %2</source>
         <translation>审计链完好：%1 条事件；链头 %2</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/audit.py" line="361"/>
+        <location filename="../../ui/pages/audit.py" line="251"/>
         <source>Copy SEQ:HASH</source>
         <translation>复制 SEQ:HASH</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/audit.py" line="348"/>
+        <location filename="../../ui/pages/audit.py" line="238"/>
         <source>Export period…</source>
         <translation>按期间导出…</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/audit.py" line="461"/>
+        <location filename="../../ui/pages/audit.py" line="351"/>
         <source>Export the audit trail</source>
         <translation>导出审计日志</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/audit.py" line="481"/>
+        <location filename="../../ui/pages/audit.py" line="371"/>
         <source>Exporting…</source>
         <translation>正在导出…</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/audit.py" line="461"/>
+        <location filename="../../ui/pages/audit.py" line="351"/>
         <source>Export…</source>
         <translation>导出…</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/audit.py" line="363"/>
+        <location filename="../../ui/pages/audit.py" line="253"/>
         <source>For audit verify --expect-head later</source>
         <translation>用于之后的 audit verify --expect-head</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/audit.py" line="489"/>
+        <location filename="../../ui/pages/audit.py" line="379"/>
         <source>No audit event matches %1: %2 holds only the header row.</source>
         <translation>没有符合 %1 的审计事件：%2 中只有表头行。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/audit.py" line="448"/>
+        <location filename="../../ui/pages/audit.py" line="338"/>
         <source>Preview</source>
         <translation>预览</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/audit.py" line="342"/>
+        <location filename="../../ui/pages/audit.py" line="232"/>
         <source>Verify chain</source>
         <translation>校验审计链</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/audit.py" line="356"/>
+        <location filename="../../ui/pages/audit.py" line="246"/>
         <source>Verify recomputes every event's hash and link.</source>
         <translation>校验会重新计算每条事件的哈希和链接。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/audit.py" line="415"/>
+        <location filename="../../ui/pages/audit.py" line="305"/>
         <source>Verifying the audit chain…</source>
         <translation>正在校验审计链…</translation>
     </message>
@@ -966,355 +966,568 @@
 <context>
     <name>ChoiceFilterDialog</name>
     <message>
-        <location filename="../../ui/kit/listview.py" line="599"/>
+        <location filename="../../ui/kit/listview.py" line="601"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/listview.py" line="598"/>
+        <location filename="../../ui/kit/listview.py" line="600"/>
         <source>Filter</source>
         <translation>筛选</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/listview.py" line="586"/>
+        <location filename="../../ui/kit/listview.py" line="588"/>
         <source>Filter by %1</source>
         <translation>按%1筛选</translation>
     </message>
 </context>
 <context>
-    <name>ContractDialog</name>
+    <name>ClustersPage</name>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="342"/>
-        <source>%1 (not free for the term)</source>
-        <translation>%1（合同期内不空闲）</translation>
-    </message>
-    <message>
-        <location filename="../../ui/pages/contracts.py" line="320"/>
-        <source>%1 signs: it operates %2.</source>
-        <translation>由 %1 签约：其运营 %2。</translation>
-    </message>
-    <message numerus="yes">
-        <location filename="../../ui/pages/contracts.py" line="689"/>
-        <source>%n item(s) need attention (marked red).</source>
-        <translation><numerusform>%n 个条目需要修改（红色标出）。</numerusform></translation>
-    </message>
-    <message numerus="yes">
-        <location filename="../../ui/pages/contracts.py" line="354"/>
-        <source>%n rack(s) free from %1 to %2</source>
-        <translation><numerusform>%1 至 %2 期间空闲机柜 %n 个</numerusform></translation>
+        <location filename="../../ui/pages/clusters/__init__.py" line="230"/>
+        <source>(dashed outline: maintenance)</source>
+        <translation>（虚线边框：维护中）</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="435"/>
-        <source>(by kind)</source>
-        <translation>（按类型）</translation>
+        <location filename="../../ui/pages/clusters/__init__.py" line="117"/>
+        <source>Action</source>
+        <translation>操作</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="161"/>
-        <source>(choose a customer)</source>
-        <translation>（请选择客户）</translation>
+        <location filename="../../ui/pages/clusters/__init__.py" line="217"/>
+        <source>Ascend</source>
+        <translation>昇腾</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="189"/>
-        <source>(none)</source>
-        <translation>（无）</translation>
+        <location filename="../../ui/pages/clusters/__init__.py" line="82"/>
+        <source>By</source>
+        <translation>操作人</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="158"/>
-        <source>(numbered when saved)</source>
-        <translation>（保存时编号）</translation>
+        <location filename="../../ui/pages/clusters/__init__.py" line="251"/>
+        <source>Choose a node first</source>
+        <translation>请先选择一个节点</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="218"/>
-        <source>Add item</source>
-        <translation>添加条目</translation>
+        <location filename="../../ui/pages/clusters/__init__.py" line="51"/>
+        <source>Cluster</source>
+        <translation>集群</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="456"/>
-        <source>Billing starts at handover; empty = the contract's start</source>
-        <translation>计费自交付日开始；留空即合同开始日</translation>
+        <location filename="../../ui/pages/clusters/__init__.py" line="117"/>
+        <source>Code</source>
+        <translation>编码</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="442"/>
-        <source>Cage (instead of a rack)</source>
-        <translation>笼位（代替机柜）</translation>
+        <location filename="../../ui/pages/clusters/__init__.py" line="64"/>
+        <source>Colour by state</source>
+        <translation>按状态着色</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="256"/>
-        <source>Cancel</source>
-        <translation>取消</translation>
+        <location filename="../../ui/pages/clusters/__init__.py" line="65"/>
+        <source>Colour by tenant</source>
+        <translation>按租户着色</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="716"/>
-        <source>Changed by someone else</source>
-        <translation>记录已被他人修改</translation>
+        <location filename="../../ui/pages/clusters/__init__.py" line="87"/>
+        <source>Drain</source>
+        <translation>排空</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="185"/>
-        <source>Chinese</source>
-        <translation>中文</translation>
+        <location filename="../../ui/pages/clusters/__init__.py" line="51"/>
+        <source>Fabric</source>
+        <translation>网络</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="145"/>
-        <source>Contract</source>
-        <translation>合同</translation>
+        <location filename="../../ui/pages/clusters/__init__.py" line="117"/>
+        <source>GPU</source>
+        <translation>GPU</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="643"/>
-        <source>Contract %1 is %2: only drafts are edited; a signed contract changes by amendment.</source>
-        <translation>合同 %1 状态为%2：只能编辑草稿；已签合同须通过变更修改。</translation>
+        <location filename="../../ui/pages/clusters/__init__.py" line="44"/>
+        <source>GPU clusters</source>
+        <translation>GPU 集群</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="162"/>
-        <source>Customer *</source>
-        <translation>客户 *</translation>
-    </message>
-    <message>
-        <location filename="../../ui/pages/contracts.py" line="206"/>
-        <source>Description</source>
-        <translation>描述</translation>
-    </message>
-    <message>
-        <location filename="../../ui/pages/contracts.py" line="427"/>
-        <source>Description *</source>
-        <translation>描述 *</translation>
-    </message>
-    <message>
-        <location filename="../../ui/pages/contracts.py" line="428"/>
-        <source>Description in English</source>
-        <translation>英文描述</translation>
-    </message>
-    <message>
-        <location filename="../../ui/pages/contracts.py" line="141"/>
-        <source>Edit contract</source>
-        <translation>编辑合同</translation>
-    </message>
-    <message>
-        <location filename="../../ui/pages/contracts.py" line="182"/>
-        <source>End *</source>
-        <translation>结束 *</translation>
-    </message>
-    <message>
-        <location filename="../../ui/pages/contracts.py" line="186"/>
-        <source>English</source>
-        <translation>英文</translation>
-    </message>
-    <message>
-        <location filename="../../ui/pages/contracts.py" line="440"/>
-        <source>From unit</source>
-        <translation>起始 U 位</translation>
-    </message>
-    <message>
-        <location filename="../../ui/pages/contracts.py" line="443"/>
+        <location filename="../../ui/pages/clusters/__init__.py" line="81"/>
         <source>GPU model</source>
         <translation>GPU 型号</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="453"/>
-        <source>Hourly rate beyond</source>
-        <translation>超出部分小时单价</translation>
+        <location filename="../../ui/pages/clusters/__init__.py" line="52"/>
+        <source>GPU models</source>
+        <translation>GPU 型号</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="452"/>
-        <source>Included GPU-hours</source>
-        <translation>包含卡时</translation>
+        <location filename="../../ui/pages/clusters/__init__.py" line="52"/>
+        <source>GPUs</source>
+        <translation>GPU 卡</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="455"/>
-        <source>Installation price each</source>
-        <translation>每条安装费</translation>
+        <location filename="../../ui/pages/clusters/__init__.py" line="128"/>
+        <source>Health events</source>
+        <translation>健康事件</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="201"/>
-        <source>Items</source>
-        <translation>条目</translation>
+        <location filename="../../ui/pages/clusters/__init__.py" line="81"/>
+        <source>Maintenance</source>
+        <translation>维护</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="206"/>
-        <source>Kind</source>
-        <translation>类型</translation>
+        <location filename="../../ui/pages/clusters/__init__.py" line="91"/>
+        <source>Maintenance on/off</source>
+        <translation>维护标记 开/关</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="187"/>
-        <source>Language</source>
-        <translation>语言</translation>
+        <location filename="../../ui/pages/clusters/__init__.py" line="95"/>
+        <source>Move</source>
+        <translation>变更</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="454"/>
-        <source>Mbps</source>
-        <translation>带宽（Mbps）</translation>
+        <location filename="../../ui/pages/clusters/__init__.py" line="102"/>
+        <source>Move to</source>
+        <translation>变更为</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="446"/>
-        <source>Named GPUs</source>
-        <translation>指定 GPU</translation>
+        <location filename="../../ui/pages/clusters/__init__.py" line="81"/>
+        <source>Node</source>
+        <translation>节点</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="141"/>
-        <source>New contract</source>
-        <translation>新建合同</translation>
+        <location filename="../../ui/pages/clusters/__init__.py" line="52"/>
+        <source>Node states</source>
+        <translation>节点状态</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="280"/>
-        <source>No subsidiary covers the customer's region: no serving team or response time.</source>
-        <translation>没有子公司覆盖该客户所在地区：无服务团队和响应时间。</translation>
+        <location filename="../../ui/pages/clusters/__init__.py" line="51"/>
+        <source>Nodes</source>
+        <translation>节点数</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="160"/>
-        <source>Number</source>
-        <translation>编号</translation>
+        <location filename="../../ui/pages/clusters/__init__.py" line="118"/>
+        <source>Note</source>
+        <translation>备注</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="450"/>
-        <source>Power allowance (kW)</source>
-        <translation>功率配额（kW）</translation>
-    </message>
-    <message>
-        <location filename="../../ui/pages/contracts.py" line="451"/>
-        <source>Price per kWh over it</source>
-        <translation>超出部分每千瓦时单价</translation>
-    </message>
-    <message>
-        <location filename="../../ui/pages/contracts.py" line="432"/>
-        <source>Priced</source>
-        <translation>计价方式</translation>
-    </message>
-    <message>
-        <location filename="../../ui/pages/contracts.py" line="206"/>
-        <source>Quantity</source>
-        <translation>数量</translation>
-    </message>
-    <message>
-        <location filename="../../ui/pages/contracts.py" line="439"/>
+        <location filename="../../ui/pages/clusters/__init__.py" line="82"/>
         <source>Rack</source>
         <translation>机柜</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="717"/>
+        <location filename="../../ui/pages/clusters/__init__.py" line="51"/>
+        <source>Rails</source>
+        <translation>轨道数</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/clusters/__init__.py" line="82"/>
+        <source>Reason</source>
+        <translation>原因</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/clusters/__init__.py" line="86"/>
+        <source>Reason (recorded with who and when)</source>
+        <translation>原因（与操作人、时间一并记录）</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/clusters/__init__.py" line="46"/>
+        <source>Refresh</source>
+        <translation>刷新</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/clusters/__init__.py" line="82"/>
+        <source>Since</source>
+        <translation>起始时间</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/clusters/__init__.py" line="51"/>
+        <source>Site</source>
+        <translation>机房</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/clusters/__init__.py" line="118"/>
+        <source>Source</source>
+        <translation>来源</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/clusters/__init__.py" line="81"/>
+        <source>State</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/clusters/__init__.py" line="82"/>
+        <source>Tenant</source>
+        <translation>租户</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/clusters/__init__.py" line="117"/>
+        <source>Time</source>
+        <translation>时间</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/clusters/__init__.py" line="126"/>
+        <source>Topology</source>
+        <translation>拓扑</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/clusters/__init__.py" line="89"/>
+        <source>Undrain</source>
+        <translation>恢复服务</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/clusters/__init__.py" line="129"/>
+        <source>Utilisation by model and site</source>
+        <translation>按型号与站点的利用率</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/clusters/__init__.py" line="117"/>
+        <source>Vendor</source>
+        <translation>厂商</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/clusters/__init__.py" line="226"/>
+        <source>no tenant</source>
+        <translation>无租户</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/clusters/__init__.py" line="200"/>
+        <source>yes</source>
+        <translation>是</translation>
+    </message>
+</context>
+<context>
+    <name>ContractDialog</name>
+    <message>
+        <location filename="../../ui/pages/contracts.py" line="344"/>
+        <source>%1 (not free for the term)</source>
+        <translation>%1（合同期内不空闲）</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/contracts.py" line="322"/>
+        <source>%1 signs: it operates %2.</source>
+        <translation>由 %1 签约：其运营 %2。</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../ui/pages/contracts.py" line="694"/>
+        <source>%n item(s) need attention (marked red).</source>
+        <translation><numerusform>%n 个条目需要修改（红色标出）。</numerusform></translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../ui/pages/contracts.py" line="356"/>
+        <source>%n rack(s) free from %1 to %2</source>
+        <translation><numerusform>%1 至 %2 期间空闲机柜 %n 个</numerusform></translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/contracts.py" line="440"/>
+        <source>(by kind)</source>
+        <translation>（按类型）</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/contracts.py" line="163"/>
+        <source>(choose a customer)</source>
+        <translation>（请选择客户）</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/contracts.py" line="191"/>
+        <source>(none)</source>
+        <translation>（无）</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/contracts.py" line="160"/>
+        <source>(numbered when saved)</source>
+        <translation>（保存时编号）</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/contracts.py" line="220"/>
+        <source>Add item</source>
+        <translation>添加条目</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/contracts.py" line="461"/>
+        <source>Billing starts at handover; empty = the contract's start</source>
+        <translation>计费自交付日开始；留空即合同开始日</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/contracts.py" line="447"/>
+        <source>Cage (instead of a rack)</source>
+        <translation>笼位（代替机柜）</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/contracts.py" line="258"/>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/contracts.py" line="721"/>
+        <source>Changed by someone else</source>
+        <translation>记录已被他人修改</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/contracts.py" line="187"/>
+        <source>Chinese</source>
+        <translation>中文</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/contracts.py" line="147"/>
+        <source>Contract</source>
+        <translation>合同</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/contracts.py" line="648"/>
+        <source>Contract %1 is %2: only drafts are edited; a signed contract changes by amendment.</source>
+        <translation>合同 %1 状态为%2：只能编辑草稿；已签合同须通过变更修改。</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/contracts.py" line="164"/>
+        <source>Customer *</source>
+        <translation>客户 *</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/contracts.py" line="208"/>
+        <source>Description</source>
+        <translation>描述</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/contracts.py" line="432"/>
+        <source>Description *</source>
+        <translation>描述 *</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/contracts.py" line="433"/>
+        <source>Description in English</source>
+        <translation>英文描述</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/contracts.py" line="143"/>
+        <source>Edit contract</source>
+        <translation>编辑合同</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/contracts.py" line="184"/>
+        <source>End *</source>
+        <translation>结束 *</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/contracts.py" line="188"/>
+        <source>English</source>
+        <translation>英文</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/contracts.py" line="445"/>
+        <source>From unit</source>
+        <translation>起始 U 位</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/contracts.py" line="448"/>
+        <source>GPU model</source>
+        <translation>GPU 型号</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/contracts.py" line="458"/>
+        <source>Hourly rate beyond</source>
+        <translation>超出部分小时单价</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/contracts.py" line="457"/>
+        <source>Included GPU-hours</source>
+        <translation>包含卡时</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/contracts.py" line="460"/>
+        <source>Installation price each</source>
+        <translation>每条安装费</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/contracts.py" line="203"/>
+        <source>Items</source>
+        <translation>条目</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/contracts.py" line="208"/>
+        <source>Kind</source>
+        <translation>类型</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/contracts.py" line="189"/>
+        <source>Language</source>
+        <translation>语言</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/contracts.py" line="459"/>
+        <source>Mbps</source>
+        <translation>带宽（Mbps）</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/contracts.py" line="451"/>
+        <source>Named GPUs</source>
+        <translation>指定 GPU</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/contracts.py" line="143"/>
+        <source>New contract</source>
+        <translation>新建合同</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/contracts.py" line="282"/>
+        <source>No subsidiary covers the customer's region: no serving team or response time.</source>
+        <translation>没有子公司覆盖该客户所在地区：无服务团队和响应时间。</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/contracts.py" line="162"/>
+        <source>Number</source>
+        <translation>编号</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/contracts.py" line="455"/>
+        <source>Power allowance (kW)</source>
+        <translation>功率配额（kW）</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/contracts.py" line="456"/>
+        <source>Price per kWh over it</source>
+        <translation>超出部分每千瓦时单价</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/contracts.py" line="437"/>
+        <source>Priced</source>
+        <translation>计价方式</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/contracts.py" line="208"/>
+        <source>Quantity</source>
+        <translation>数量</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/contracts.py" line="444"/>
+        <source>Rack</source>
+        <translation>机柜</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/contracts.py" line="722"/>
         <source>Reload the contract now? Your edits will be lost.</source>
         <translation>现在重新加载合同？您的修改将丢失。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="221"/>
+        <location filename="../../ui/pages/contracts.py" line="223"/>
         <source>Remove item</source>
         <translation>删除条目</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="255"/>
+        <location filename="../../ui/pages/contracts.py" line="257"/>
         <source>Save draft</source>
         <translation>保存草稿</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="282"/>
+        <location filename="../../ui/pages/contracts.py" line="284"/>
         <source>Served by %1 for the customer's region %2 (%3 h response).</source>
         <translation>客户所在地区 %2 由 %1 提供服务（%3 小时响应）。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="449"/>
+        <location filename="../../ui/pages/contracts.py" line="454"/>
         <source>Service end</source>
         <translation>服务结束</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="192"/>
+        <location filename="../../ui/pages/contracts.py" line="194"/>
         <source>Service level</source>
         <translation>服务级别</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="447"/>
+        <location filename="../../ui/pages/contracts.py" line="452"/>
         <source>Service start (handover)</source>
         <translation>服务开始（交付日）</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="181"/>
+        <location filename="../../ui/pages/contracts.py" line="183"/>
         <source>Start *</source>
         <translation>开始 *</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="163"/>
+        <location filename="../../ui/pages/contracts.py" line="165"/>
         <source>Subsidiary *</source>
         <translation>子公司 *</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="438"/>
+        <location filename="../../ui/pages/contracts.py" line="443"/>
         <source>Tax category</source>
         <translation>税目</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="198"/>
+        <location filename="../../ui/pages/contracts.py" line="200"/>
         <source>Terms</source>
         <translation>条款</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="316"/>
+        <location filename="../../ui/pages/contracts.py" line="318"/>
         <source>The items are at %1's sites (%2): %1 signs.</source>
         <translation>项目位于 %1 的站点（%2）：应由 %1 签约。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="312"/>
+        <location filename="../../ui/pages/contracts.py" line="314"/>
         <source>The items are at sites of several subsidiaries (%1: %2); each signs its own contract.</source>
         <translation>各项目分属多个子公司的站点（%1：%2）；应由各子公司分别签约。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="310"/>
+        <location filename="../../ui/pages/contracts.py" line="312"/>
         <source>The signer is the subsidiary operating the site of the racks or GPUs.</source>
         <translation>签约方为机柜或 GPU 所在站点的运营子公司。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="183"/>
+        <location filename="../../ui/pages/contracts.py" line="185"/>
         <source>Title</source>
         <translation>标题</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="441"/>
+        <location filename="../../ui/pages/contracts.py" line="446"/>
         <source>To unit</source>
         <translation>结束 U 位</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="207"/>
+        <location filename="../../ui/pages/contracts.py" line="209"/>
         <source>Unit</source>
         <translation>单位</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="207"/>
+        <location filename="../../ui/pages/contracts.py" line="209"/>
         <source>Unit price</source>
         <translation>单价</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="431"/>
+        <location filename="../../ui/pages/contracts.py" line="436"/>
         <source>Unit price (CNY) *</source>
         <translation>单价（元）*</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="582"/>
+        <location filename="../../ui/pages/contracts.py" line="587"/>
         <source>a number, e.g. 12.5</source>
         <translation>请输入数字，例如 12.5</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="586"/>
+        <location filename="../../ui/pages/contracts.py" line="591"/>
         <source>a whole number</source>
         <translation>请输入整数</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="430"/>
+        <location filename="../../ui/pages/contracts.py" line="435"/>
         <source>for English documents of a Chinese contract; empty: made from the kind and object</source>
         <translation>用于中文合同的英文单据；留空则按类型与对象自动生成</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="679"/>
+        <location filename="../../ui/pages/contracts.py" line="684"/>
         <source>item %1: %2</source>
         <translation>条目 %1：%2</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="595"/>
+        <location filename="../../ui/pages/contracts.py" line="600"/>
         <source>no GPU with serial %1</source>
         <translation>没有序列号为 %1 的 GPU</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="445"/>
+        <location filename="../../ui/pages/contracts.py" line="450"/>
         <source>or named GPUs: serials, comma separated</source>
         <translation>或指定 GPU：序列号，以逗号分隔</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="598"/>
+        <location filename="../../ui/pages/contracts.py" line="603"/>
         <source>required</source>
         <translation>必填</translation>
     </message>
@@ -1322,12 +1535,12 @@
 <context>
     <name>ContractPanel</name>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="813"/>
+        <location filename="../../ui/pages/contracts.py" line="821"/>
         <source>%1 contract %2. The reason goes into the audit trail.</source>
         <translation>%1合同 %2。原因将记入审计日志。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="896"/>
+        <location filename="../../ui/pages/contracts.py" line="904"/>
         <source>A new revision takes over on its effective date; edit its items, then submit it.</source>
         <translation>新版本自生效日起取代原合同；请修改条目后提交审批。</translation>
     </message>
@@ -1336,17 +1549,17 @@
         <translation>生效</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="822"/>
+        <location filename="../../ui/pages/contracts.py" line="830"/>
         <source>Activate %1? Its racks and GPUs are leased to %2 now.</source>
         <translation>确定生效 %1？其机柜和 GPU 将立即租给 %2。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="895"/>
+        <location filename="../../ui/pages/contracts.py" line="903"/>
         <source>Amend %1</source>
         <translation>变更 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="748"/>
+        <location filename="../../ui/pages/contracts.py" line="753"/>
         <source>Amend…</source>
         <translation>变更…</translation>
     </message>
@@ -1355,62 +1568,62 @@
         <translation>批准</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="824"/>
+        <location filename="../../ui/pages/contracts.py" line="832"/>
         <source>Approve %1 for %2?</source>
         <translation>确定批准 %2 的合同 %1？</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="871"/>
+        <location filename="../../ui/pages/contracts.py" line="879"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="850"/>
+        <location filename="../../ui/pages/contracts.py" line="858"/>
         <source>Changed by someone else</source>
         <translation>记录已被他人修改</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="761"/>
+        <location filename="../../ui/pages/contracts.py" line="766"/>
         <source>Chinese</source>
         <translation>中文</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="736"/>
+        <location filename="../../ui/pages/contracts.py" line="741"/>
         <source>Choose a contract</source>
         <translation>请选择合同</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="912"/>
+        <location filename="../../ui/pages/contracts.py" line="920"/>
         <source>Contract %1</source>
         <translation>合同 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="758"/>
+        <location filename="../../ui/pages/contracts.py" line="763"/>
         <source>Customer: %1</source>
         <translation>客户：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="737"/>
+        <location filename="../../ui/pages/contracts.py" line="742"/>
         <source>Description</source>
         <translation>描述</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="746"/>
+        <location filename="../../ui/pages/contracts.py" line="751"/>
         <source>Edit draft…</source>
         <translation>编辑草稿…</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="897"/>
+        <location filename="../../ui/pages/contracts.py" line="905"/>
         <source>Effective date</source>
         <translation>生效日期</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="868"/>
+        <location filename="../../ui/pages/contracts.py" line="876"/>
         <source>End</source>
         <translation>结束</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="761"/>
+        <location filename="../../ui/pages/contracts.py" line="766"/>
         <source>English</source>
         <translation>英文</translation>
     </message>
@@ -1419,37 +1632,37 @@
         <translation>到期</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="823"/>
+        <location filename="../../ui/pages/contracts.py" line="831"/>
         <source>Expire %1? Its racks and GPUs are released to %2's end date.</source>
         <translation>确定使 %1 到期？其机柜和 GPU 将按 %2 的合同结束日释放。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="737"/>
+        <location filename="../../ui/pages/contracts.py" line="742"/>
         <source>Kind</source>
         <translation>类型</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="761"/>
+        <location filename="../../ui/pages/contracts.py" line="766"/>
         <source>Language: %1</source>
         <translation>语言：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="816"/>
+        <location filename="../../ui/pages/contracts.py" line="824"/>
         <source>Last day of service</source>
         <translation>服务最后一天</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="737"/>
+        <location filename="../../ui/pages/contracts.py" line="742"/>
         <source>Price</source>
         <translation>价格</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="749"/>
+        <location filename="../../ui/pages/contracts.py" line="754"/>
         <source>Print / PDF…</source>
         <translation>打印 / PDF…</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="737"/>
+        <location filename="../../ui/pages/contracts.py" line="742"/>
         <source>Quantity</source>
         <translation>数量</translation>
     </message>
@@ -1458,27 +1671,27 @@
         <translation>驳回…</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="851"/>
+        <location filename="../../ui/pages/contracts.py" line="859"/>
         <source>Reload the contract now?</source>
         <translation>现在重新加载合同？</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="870"/>
+        <location filename="../../ui/pages/contracts.py" line="878"/>
         <source>Renew</source>
         <translation>续签</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="863"/>
+        <location filename="../../ui/pages/contracts.py" line="871"/>
         <source>Renew %1</source>
         <translation>续签 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="768"/>
+        <location filename="../../ui/pages/contracts.py" line="773"/>
         <source>Renews %1</source>
         <translation>续签自 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="748"/>
+        <location filename="../../ui/pages/contracts.py" line="753"/>
         <source>Renew…</source>
         <translation>续签…</translation>
     </message>
@@ -1487,22 +1700,22 @@
         <translation>恢复</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="764"/>
+        <location filename="../../ui/pages/contracts.py" line="769"/>
         <source>Revision %1, effective %2</source>
         <translation>第 %1 版，%2 生效</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="738"/>
+        <location filename="../../ui/pages/contracts.py" line="743"/>
         <source>Service start</source>
         <translation>服务开始</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="867"/>
+        <location filename="../../ui/pages/contracts.py" line="875"/>
         <source>Start</source>
         <translation>开始</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="759"/>
+        <location filename="../../ui/pages/contracts.py" line="764"/>
         <source>Status: %1</source>
         <translation>状态：%1</translation>
     </message>
@@ -1515,7 +1728,7 @@
         <translation>暂停…</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="760"/>
+        <location filename="../../ui/pages/contracts.py" line="765"/>
         <source>Term: %1 – %2</source>
         <translation>期限：%1 至 %2</translation>
     </message>
@@ -1524,7 +1737,7 @@
         <translation>终止…</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="844"/>
+        <location filename="../../ui/pages/contracts.py" line="852"/>
         <source>Updating the contract…</source>
         <translation>正在更新合同…</translation>
     </message>
@@ -1532,57 +1745,57 @@
 <context>
     <name>ContractTotals</name>
     <message numerus="yes">
-        <location filename="../../ui/pages/contracts.py" line="122"/>
+        <location filename="../../ui/pages/contracts.py" line="124"/>
         <source>%n item(s) with errors are not counted.</source>
         <translation><numerusform>%n 个有误的项目未计入。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="114"/>
+        <location filename="../../ui/pages/contracts.py" line="116"/>
         <source>Expected total (incl. VAT)</source>
         <translation>预计合计（含税）</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="113"/>
+        <location filename="../../ui/pages/contracts.py" line="115"/>
         <source>GPU-hours at full use (excl. VAT)</source>
         <translation>满负荷卡时费用（不含税）</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="111"/>
+        <location filename="../../ui/pages/contracts.py" line="113"/>
         <source>In words</source>
         <translation>大写</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="108"/>
+        <location filename="../../ui/pages/contracts.py" line="110"/>
         <source>Monthly recurring</source>
         <translation>月度固定费用</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="108"/>
+        <location filename="../../ui/pages/contracts.py" line="110"/>
         <source>One-off</source>
         <translation>一次性费用</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="402"/>
+        <location filename="../../ui/pages/contracts.py" line="407"/>
         <source>Terms side by side (incl. VAT)</source>
         <translation>各计费方式对比（含税）</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="110"/>
+        <location filename="../../ui/pages/contracts.py" line="112"/>
         <source>Total (incl. VAT)</source>
         <translation>合同总金额（含税）</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="120"/>
+        <location filename="../../ui/pages/contracts.py" line="122"/>
         <source>Usage (GPU-hours, power over the allowance) is billed as used, on top.</source>
         <translation>另按实际用量计费（GPU 时、超额电量），不含在上述金额内。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="109"/>
+        <location filename="../../ui/pages/contracts.py" line="111"/>
         <source>VAT</source>
         <translation>增值税</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="109"/>
+        <location filename="../../ui/pages/contracts.py" line="111"/>
         <source>Whole term (excl. VAT)</source>
         <translation>合同期总金额（不含税）</translation>
     </message>
@@ -1590,12 +1803,12 @@
 <context>
     <name>ContractsPage</name>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="929"/>
+        <location filename="../../ui/pages/contracts.py" line="937"/>
         <source>Capacity search…</source>
         <translation>算力资源查询…</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="925"/>
+        <location filename="../../ui/pages/contracts.py" line="933"/>
         <source>New contract…</source>
         <translation>新建合同…</translation>
     </message>
@@ -1714,6 +1927,74 @@
     </message>
 </context>
 <context>
+    <name>CreditsTab</name>
+    <message>
+        <location filename="../../ui/pages/operations/__init__.py" line="145"/>
+        <source>Amount</source>
+        <translation>金额</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/__init__.py" line="154"/>
+        <source>Approve</source>
+        <translation>批准</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/__init__.py" line="146"/>
+        <source>Contract</source>
+        <translation>合同</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/__init__.py" line="147"/>
+        <source>Decided by</source>
+        <translation>审批人</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/__init__.py" line="145"/>
+        <source>Period</source>
+        <translation>账期</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/__init__.py" line="146"/>
+        <source>Proposed by</source>
+        <translation>提出人</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/__init__.py" line="147"/>
+        <source>Reason</source>
+        <translation>原因</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/__init__.py" line="224"/>
+        <source>Reject</source>
+        <translation>驳回</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/__init__.py" line="156"/>
+        <source>Reject…</source>
+        <translation>驳回…</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/__init__.py" line="145"/>
+        <source>State</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/__init__.py" line="146"/>
+        <source>Ticket</source>
+        <translation>工单</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/__init__.py" line="224"/>
+        <source>Why is the credit rejected:</source>
+        <translation>驳回赔偿的原因：</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/__init__.py" line="209"/>
+        <source>You proposed it: another administrator decides (four eyes)</source>
+        <translation>此赔偿由您提出：须由另一位管理员审批（四眼原则）</translation>
+    </message>
+</context>
+<context>
     <name>CustomerDialog</name>
     <message>
         <location filename="../../ui/kit/forms.py" line="222"/>
@@ -1726,7 +2007,7 @@
         <translation>添加联系人</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/forms.py" line="184"/>
+        <location filename="../../ui/kit/forms.py" line="185"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
@@ -1746,7 +2027,7 @@
         <translation>联系人（%1）</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/forms.py" line="175"/>
+        <location filename="../../ui/kit/forms.py" line="176"/>
         <source>Details</source>
         <translation>详情</translation>
     </message>
@@ -1756,7 +2037,7 @@
         <translation>电子邮箱</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/forms.py" line="154"/>
+        <location filename="../../ui/kit/forms.py" line="155"/>
         <source>Edit %1</source>
         <translation>编辑%1</translation>
     </message>
@@ -1776,7 +2057,7 @@
         <translation>名称</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/forms.py" line="154"/>
+        <location filename="../../ui/kit/forms.py" line="155"/>
         <source>New %1</source>
         <translation>新建%1</translation>
     </message>
@@ -1801,7 +2082,7 @@
         <translation>删除联系人</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/forms.py" line="183"/>
+        <location filename="../../ui/kit/forms.py" line="184"/>
         <source>Save</source>
         <translation>保存</translation>
     </message>
@@ -1952,12 +2233,12 @@
 <context>
     <name>DashboardPage</name>
     <message>
-        <location filename="../../ui/pages/dashboard.py" line="214"/>
+        <location filename="../../ui/pages/dashboard.py" line="219"/>
         <source> (%1 shown)</source>
         <translation>（列出 %1）</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/dashboard.py" line="167"/>
+        <location filename="../../ui/pages/dashboard.py" line="168"/>
         <source>Active contracts</source>
         <translation>生效合同</translation>
     </message>
@@ -1972,7 +2253,7 @@
         <translation>即将到期的合同（180/90/60/30 天内）</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/dashboard.py" line="212"/>
+        <location filename="../../ui/pages/dashboard.py" line="217"/>
         <source>Contracts due (within 180/90/60/30 days): %1</source>
         <translation>即将到期的合同（180/90/60/30 天内）：%1</translation>
     </message>
@@ -1982,7 +2263,7 @@
         <translation>客户</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/dashboard.py" line="166"/>
+        <location filename="../../ui/pages/dashboard.py" line="167"/>
         <source>Customers</source>
         <translation>客户</translation>
     </message>
@@ -1992,12 +2273,12 @@
         <translation>天数</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/dashboard.py" line="164"/>
+        <location filename="../../ui/pages/dashboard.py" line="165"/>
         <source>Devices</source>
         <translation>设备</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/dashboard.py" line="168"/>
+        <location filename="../../ui/pages/dashboard.py" line="169"/>
         <source>Ending in 30/60/90 days</source>
         <translation>30/60/90 天内到期</translation>
     </message>
@@ -2012,17 +2293,22 @@
         <translation>GPU 算力资源查询…</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/dashboard.py" line="182"/>
+        <location filename="../../ui/pages/dashboard.py" line="187"/>
         <source>GPU fleet by state: </source>
         <translation>GPU 按状态：</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/dashboard.py" line="165"/>
+        <location filename="../../ui/pages/dashboard.py" line="166"/>
         <source>GPUs</source>
         <translation>GPU 卡</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/dashboard.py" line="163"/>
+        <location filename="../../ui/pages/dashboard.py" line="174"/>
+        <source>P1 / P2 · due in 1 h</source>
+        <translation>P1 / P2 · 1 小时内到期</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/dashboard.py" line="164"/>
         <source>Racks (leased)</source>
         <translation>机柜（已租）</translation>
     </message>
@@ -2032,22 +2318,22 @@
         <translation>红色：30 天内；橙色：60 天内；黄色：90 天内；绿色：180 天内</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/dashboard.py" line="162"/>
+        <location filename="../../ui/pages/dashboard.py" line="163"/>
         <source>Sites</source>
         <translation>站点</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/dashboard.py" line="216"/>
+        <location filename="../../ui/pages/dashboard.py" line="221"/>
         <source>The nearest %1 are listed; the Contracts page has all of them.</source>
         <translation>列出最近到期的 %1 份；全部合同见“合同”页。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/dashboard.py" line="206"/>
+        <location filename="../../ui/pages/dashboard.py" line="211"/>
         <source>renewal drafted</source>
         <translation>已起草续签</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/dashboard.py" line="204"/>
+        <location filename="../../ui/pages/dashboard.py" line="209"/>
         <source>≤ %1 days</source>
         <translation>≤ %1 天</translation>
     </message>
@@ -2304,7 +2590,7 @@
         <translation>（无）</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/forms.py" line="184"/>
+        <location filename="../../ui/kit/forms.py" line="185"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
@@ -2319,12 +2605,12 @@
         <translation>关闭</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/forms.py" line="175"/>
+        <location filename="../../ui/kit/forms.py" line="176"/>
         <source>Details</source>
         <translation>详情</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/forms.py" line="154"/>
+        <location filename="../../ui/kit/forms.py" line="155"/>
         <source>Edit %1</source>
         <translation>编辑%1</translation>
     </message>
@@ -2344,7 +2630,7 @@
         <translation>历史（%1）</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/forms.py" line="154"/>
+        <location filename="../../ui/kit/forms.py" line="155"/>
         <source>New %1</source>
         <translation>新建%1</translation>
     </message>
@@ -2354,7 +2640,7 @@
         <translation>现在重新加载该记录？您的修改将丢失。</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/forms.py" line="183"/>
+        <location filename="../../ui/kit/forms.py" line="184"/>
         <source>Save</source>
         <translation>保存</translation>
     </message>
@@ -2648,142 +2934,142 @@
 <context>
     <name>FindFreeUnitsDialog</name>
     <message>
-        <location filename="../../ui/pages/freespace.py" line="169"/>
+        <location filename="../../ui/pages/freespace.py" line="170"/>
         <source>%1 or more racks fit; the best %1 are listed. Choose a site or a room to narrow the search.</source>
         <translation>至少 %1 个机柜满足条件；列出最贴合的 %1 个。选择站点或机房以缩小范围。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/freespace.py" line="172"/>
+        <location filename="../../ui/pages/freespace.py" line="173"/>
         <source>%1 rack(s) with %2 contiguous free U, best fit first.</source>
         <translation>%1 个机柜有连续 %2U 空闲，最贴合的在前。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/freespace.py" line="39"/>
+        <location filename="../../ui/pages/freespace.py" line="40"/>
         <source>(any: units only)</source>
         <translation>（任意：只按 U 数）</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/freespace.py" line="64"/>
+        <location filename="../../ui/pages/freespace.py" line="65"/>
         <source>(our own equipment)</source>
         <translation>（本公司设备）</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/freespace.py" line="56"/>
+        <location filename="../../ui/pages/freespace.py" line="57"/>
         <source>(whole fleet)</source>
         <translation>（全部站点）</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/freespace.py" line="67"/>
+        <location filename="../../ui/pages/freespace.py" line="68"/>
         <source>A rack leased to a customer takes only that customer's devices; other customers' reservations are never offered</source>
         <translation>已出租给客户的机柜只放该客户的设备；其他客户预留的 U 位不会列出</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/freespace.py" line="113"/>
+        <location filename="../../ui/pages/freespace.py" line="114"/>
         <source>Close</source>
         <translation>关闭</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/freespace.py" line="53"/>
+        <location filename="../../ui/pages/freespace.py" line="54"/>
         <source>Contiguous units</source>
         <translation>连续 U 数</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/freespace.py" line="47"/>
+        <location filename="../../ui/pages/freespace.py" line="48"/>
         <source>Device type</source>
         <translation>设备型号</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/freespace.py" line="83"/>
+        <location filename="../../ui/pages/freespace.py" line="84"/>
         <source>Face</source>
         <translation>朝向</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/freespace.py" line="34"/>
+        <location filename="../../ui/pages/freespace.py" line="35"/>
         <source>Find free U</source>
         <translation>查找空闲 U 位</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/freespace.py" line="69"/>
+        <location filename="../../ui/pages/freespace.py" line="70"/>
         <source>For</source>
         <translation>用于</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/freespace.py" line="93"/>
+        <location filename="../../ui/pages/freespace.py" line="94"/>
         <source>Free (U)</source>
         <translation>空闲（U）</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/freespace.py" line="76"/>
+        <location filename="../../ui/pages/freespace.py" line="77"/>
         <source>Full depth (both faces free)</source>
         <translation>全深（前后两面均空闲）</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/freespace.py" line="92"/>
+        <location filename="../../ui/pages/freespace.py" line="93"/>
         <source>Lessee</source>
         <translation>承租客户</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/freespace.py" line="175"/>
+        <location filename="../../ui/pages/freespace.py" line="176"/>
         <source>No rack has %1 contiguous free U there.</source>
         <translation>该范围内没有机柜有连续 %1U 空闲。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/freespace.py" line="107"/>
+        <location filename="../../ui/pages/freespace.py" line="108"/>
         <source>Open elevation</source>
         <translation>打开立面图</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/freespace.py" line="110"/>
+        <location filename="../../ui/pages/freespace.py" line="111"/>
         <source>Place a device here…</source>
         <translation>在此上架设备…</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/freespace.py" line="92"/>
+        <location filename="../../ui/pages/freespace.py" line="93"/>
         <source>Rack</source>
         <translation>机柜</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/freespace.py" line="93"/>
+        <location filename="../../ui/pages/freespace.py" line="94"/>
         <source>Range</source>
         <translation>U 位范围</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/freespace.py" line="92"/>
+        <location filename="../../ui/pages/freespace.py" line="93"/>
         <source>Room</source>
         <translation>机房</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/freespace.py" line="60"/>
+        <location filename="../../ui/pages/freespace.py" line="61"/>
         <source>Room %1</source>
         <translation>机房 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/freespace.py" line="85"/>
+        <location filename="../../ui/pages/freespace.py" line="86"/>
         <source>Search</source>
         <translation>搜索</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/freespace.py" line="92"/>
+        <location filename="../../ui/pages/freespace.py" line="93"/>
         <source>Site</source>
         <translation>机房</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/freespace.py" line="58"/>
+        <location filename="../../ui/pages/freespace.py" line="59"/>
         <source>Site %1</source>
         <translation>站点 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/freespace.py" line="44"/>
+        <location filename="../../ui/pages/freespace.py" line="45"/>
         <source>Takes the type's height and depth, and leaves out racks whose power capacity cannot take its typical draw</source>
         <translation>按型号的高度和深度查找，并排除功率容量承受不了其典型功耗的机柜</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/freespace.py" line="61"/>
+        <location filename="../../ui/pages/freespace.py" line="62"/>
         <source>Where</source>
         <translation>位置</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/freespace.py" line="179"/>
+        <location filename="../../ui/pages/freespace.py" line="180"/>
         <source>both faces</source>
         <translation>前后两面</translation>
     </message>
@@ -2791,57 +3077,57 @@
 <context>
     <name>FirstRunWizard</name>
     <message>
-        <location filename="../../ui/shell/startup.py" line="69"/>
+        <location filename="../../ui/shell/startup.py" line="70"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/startup.py" line="68"/>
+        <location filename="../../ui/shell/startup.py" line="69"/>
         <source>Create</source>
         <translation>创建</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/startup.py" line="38"/>
+        <location filename="../../ui/shell/startup.py" line="39"/>
         <source>Create the administrator</source>
         <translation>创建管理员</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/startup.py" line="52"/>
+        <location filename="../../ui/shell/startup.py" line="53"/>
         <source>Display name</source>
         <translation>显示名称</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/startup.py" line="55"/>
+        <location filename="../../ui/shell/startup.py" line="56"/>
         <source>Load the demo data (sites, racks, GPUs, customers, contracts)</source>
         <translation>加载演示数据（站点、机柜、GPU、客户、合同）</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/startup.py" line="51"/>
+        <location filename="../../ui/shell/startup.py" line="52"/>
         <source>Login</source>
         <translation>登录名</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/startup.py" line="53"/>
+        <location filename="../../ui/shell/startup.py" line="54"/>
         <source>Password (8+ characters)</source>
         <translation>密码（至少 8 位）</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/startup.py" line="54"/>
+        <location filename="../../ui/shell/startup.py" line="55"/>
         <source>Repeat password</source>
         <translation>确认密码</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/startup.py" line="74"/>
+        <location filename="../../ui/shell/startup.py" line="75"/>
         <source>The two passwords differ.</source>
         <translation>两次输入的密码不一致。</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/startup.py" line="39"/>
+        <location filename="../../ui/shell/startup.py" line="40"/>
         <source>This database has no users yet. The first user is the administrator.</source>
         <translation>该数据库还没有用户。第一个用户即为管理员。</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/startup.py" line="34"/>
+        <location filename="../../ui/shell/startup.py" line="35"/>
         <source>Welcome to the IDC console</source>
         <translation>欢迎使用 IDC 管理控制台</translation>
     </message>
@@ -2854,7 +3140,7 @@
         <translation>（无）</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/forms.py" line="184"/>
+        <location filename="../../ui/kit/forms.py" line="185"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
@@ -2864,12 +3150,12 @@
         <translation>记录已被他人修改</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/forms.py" line="175"/>
+        <location filename="../../ui/kit/forms.py" line="176"/>
         <source>Details</source>
         <translation>详情</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/forms.py" line="154"/>
+        <location filename="../../ui/kit/forms.py" line="155"/>
         <source>Edit %1</source>
         <translation>编辑%1</translation>
     </message>
@@ -2884,7 +3170,7 @@
         <translation>历史（%1）</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/forms.py" line="154"/>
+        <location filename="../../ui/kit/forms.py" line="155"/>
         <source>New %1</source>
         <translation>新建%1</translation>
     </message>
@@ -2894,7 +3180,7 @@
         <translation>现在重新加载该记录？您的修改将丢失。</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/forms.py" line="183"/>
+        <location filename="../../ui/kit/forms.py" line="184"/>
         <source>Save</source>
         <translation>保存</translation>
     </message>
@@ -2960,7 +3246,7 @@
         <translation>（无）</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/forms.py" line="184"/>
+        <location filename="../../ui/kit/forms.py" line="185"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
@@ -2970,12 +3256,12 @@
         <translation>记录已被他人修改</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/forms.py" line="175"/>
+        <location filename="../../ui/kit/forms.py" line="176"/>
         <source>Details</source>
         <translation>详情</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/forms.py" line="154"/>
+        <location filename="../../ui/kit/forms.py" line="155"/>
         <source>Edit %1</source>
         <translation>编辑%1</translation>
     </message>
@@ -3000,7 +3286,7 @@
         <translation>生命周期（%1）</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/forms.py" line="154"/>
+        <location filename="../../ui/kit/forms.py" line="155"/>
         <source>New %1</source>
         <translation>新建%1</translation>
     </message>
@@ -3015,7 +3301,7 @@
         <translation>现在重新加载该记录？您的修改将丢失。</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/forms.py" line="183"/>
+        <location filename="../../ui/kit/forms.py" line="184"/>
         <source>Save</source>
         <translation>保存</translation>
     </message>
@@ -3068,82 +3354,82 @@
 <context>
     <name>GpuSlotGrid</name>
     <message>
-        <location filename="../../ui/pages/gpuslots.py" line="192"/>
+        <location filename="../../ui/pages/gpuslots.py" line="193"/>
         <source>%1 installed into slot %2.</source>
         <translation>%1 已装入槽位 %2。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/gpuslots.py" line="210"/>
+        <location filename="../../ui/pages/gpuslots.py" line="211"/>
         <source>%1 moved from slot %2 to slot %3.</source>
         <translation>%1 已从槽位 %2 移到槽位 %3。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/gpuslots.py" line="105"/>
+        <location filename="../../ui/pages/gpuslots.py" line="106"/>
         <source>%1 of %2 slots hold a GPU.</source>
         <translation>%2 个槽位中有 %1 个已装 GPU。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/gpuslots.py" line="200"/>
+        <location filename="../../ui/pages/gpuslots.py" line="201"/>
         <source>%1 removed from slot %2 to stock.</source>
         <translation>%1 已从槽位 %2 拆下入库。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/gpuslots.py" line="124"/>
+        <location filename="../../ui/pages/gpuslots.py" line="125"/>
         <source>(empty)</source>
         <translation>（空）</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/gpuslots.py" line="168"/>
+        <location filename="../../ui/pages/gpuslots.py" line="169"/>
         <source>Changed by someone else: %1 The slots were reloaded.</source>
         <translation>记录已被他人修改：%1 已重新载入槽位。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/gpuslots.py" line="47"/>
+        <location filename="../../ui/pages/gpuslots.py" line="48"/>
         <source>From stock</source>
         <translation>库存 GPU</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/gpuslots.py" line="53"/>
+        <location filename="../../ui/pages/gpuslots.py" line="54"/>
         <source>Install into slot</source>
         <translation>装入槽位</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/gpuslots.py" line="69"/>
+        <location filename="../../ui/pages/gpuslots.py" line="70"/>
         <source>Move</source>
         <translation>变更</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/gpuslots.py" line="65"/>
+        <location filename="../../ui/pages/gpuslots.py" line="66"/>
         <source>Move to slot</source>
         <translation>移到槽位</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/gpuslots.py" line="77"/>
+        <location filename="../../ui/pages/gpuslots.py" line="78"/>
         <source>Reason</source>
         <translation>原因</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/gpuslots.py" line="60"/>
+        <location filename="../../ui/pages/gpuslots.py" line="61"/>
         <source>Remove to stock</source>
         <translation>拆下入库</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/gpuslots.py" line="117"/>
+        <location filename="../../ui/pages/gpuslots.py" line="118"/>
         <source>Slot %1</source>
         <translation>槽位 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/gpuslots.py" line="101"/>
+        <location filename="../../ui/pages/gpuslots.py" line="102"/>
         <source>This device no longer exists.</source>
         <translation>该设备已不存在。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/gpuslots.py" line="107"/>
+        <location filename="../../ui/pages/gpuslots.py" line="108"/>
         <source>This server takes %1 GPUs.</source>
         <translation>该服务器使用 %1 GPU。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/gpuslots.py" line="80"/>
+        <location filename="../../ui/pages/gpuslots.py" line="81"/>
         <source>goes into the audit trail</source>
         <translation>将记入审计日志</translation>
     </message>
@@ -3212,47 +3498,47 @@
 <context>
     <name>HistoryView</name>
     <message>
-        <location filename="../../ui/kit/history.py" line="96"/>
+        <location filename="../../ui/kit/history.py" line="97"/>
         <source>%1 of %2 events, newest first</source>
         <translation>%1 / 共 %2 条事件，最新在前</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/history.py" line="30"/>
+        <location filename="../../ui/kit/history.py" line="31"/>
         <source>Action</source>
         <translation>操作</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/history.py" line="31"/>
+        <location filename="../../ui/kit/history.py" line="32"/>
         <source>Changes</source>
         <translation>变更</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/history.py" line="45"/>
+        <location filename="../../ui/kit/history.py" line="46"/>
         <source>Event detail…</source>
         <translation>事件详情…</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/history.py" line="97"/>
+        <location filename="../../ui/kit/history.py" line="98"/>
         <source>No audit events for this record.</source>
         <translation>该记录没有审计事件。</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/history.py" line="41"/>
+        <location filename="../../ui/kit/history.py" line="42"/>
         <source>Older events</source>
         <translation>更早的事件</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/history.py" line="31"/>
+        <location filename="../../ui/kit/history.py" line="32"/>
         <source>Reason</source>
         <translation>原因</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/history.py" line="30"/>
+        <location filename="../../ui/kit/history.py" line="31"/>
         <source>Time</source>
         <translation>时间</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/history.py" line="30"/>
+        <location filename="../../ui/kit/history.py" line="31"/>
         <source>User</source>
         <translation>用户</translation>
     </message>
@@ -3386,179 +3672,179 @@
 <context>
     <name>ListPage</name>
     <message>
-        <location filename="../../ui/kit/listview.py" line="333"/>
+        <location filename="../../ui/kit/listview.py" line="335"/>
         <source>%1 contains (empty: no filter):</source>
         <translation>%1包含（留空表示不筛选）：</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/listview.py" line="541"/>
+        <location filename="../../ui/kit/listview.py" line="543"/>
         <source>%1 moved, %2 refused:</source>
         <translation>已变更 %1 个，拒绝 %2 个：</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/listview.py" line="209"/>
+        <location filename="../../ui/kit/listview.py" line="211"/>
         <source>%1 of %2</source>
         <translation>%1 / 共 %2</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/listview.py" line="211"/>
+        <location filename="../../ui/kit/listview.py" line="213"/>
         <source>%1 rows</source>
         <translation>共 %1 行</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/listview.py" line="206"/>
+        <location filename="../../ui/kit/listview.py" line="208"/>
         <source>%1+ of %2, counting…</source>
         <translation>%1+ / 共 %2，正在计数…</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/listview.py" line="107"/>
+        <location filename="../../ui/kit/listview.py" line="109"/>
         <source>%1: all</source>
         <translation>%1：全部</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/listview.py" line="495"/>
+        <location filename="../../ui/kit/listview.py" line="497"/>
         <source>A reason is required.</source>
         <translation>必须填写原因。</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/listview.py" line="390"/>
+        <location filename="../../ui/kit/listview.py" line="393"/>
         <source>CSV (*.csv)</source>
         <translation>CSV (*.csv)</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/listview.py" line="114"/>
+        <location filename="../../ui/kit/listview.py" line="116"/>
         <source>Clear filters</source>
         <translation>清除筛选</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/listview.py" line="362"/>
+        <location filename="../../ui/kit/listview.py" line="363"/>
         <source>Copy</source>
         <translation>复制</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/listview.py" line="230"/>
+        <location filename="../../ui/kit/listview.py" line="232"/>
         <source>Could not read the list: %1</source>
         <translation>无法读取列表：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/listview.py" line="554"/>
+        <location filename="../../ui/kit/listview.py" line="556"/>
         <source>Excel (*.xlsx);;CSV (*.csv)</source>
         <translation>Excel (*.xlsx);;CSV (*.csv)</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/listview.py" line="553"/>
+        <location filename="../../ui/kit/listview.py" line="555"/>
         <source>Export</source>
         <translation>导出</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/listview.py" line="389"/>
+        <location filename="../../ui/kit/listview.py" line="392"/>
         <source>Export selection</source>
         <translation>导出所选</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/listview.py" line="363"/>
+        <location filename="../../ui/kit/listview.py" line="364"/>
         <source>Export selection…</source>
         <translation>导出所选…</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/listview.py" line="566"/>
+        <location filename="../../ui/kit/listview.py" line="568"/>
         <source>Exporting…</source>
         <translation>正在导出…</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/listview.py" line="182"/>
+        <location filename="../../ui/kit/listview.py" line="184"/>
         <source>Export…</source>
         <translation>导出…</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/listview.py" line="94"/>
+        <location filename="../../ui/kit/listview.py" line="95"/>
         <source>Filter (Ctrl+F): code, name, serial, customer…</source>
         <translation>筛选（Ctrl+F）：编码、名称、序列号、客户…</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/listview.py" line="332"/>
+        <location filename="../../ui/kit/listview.py" line="334"/>
         <source>Filter by %1</source>
         <translation>按%1筛选</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/listview.py" line="287"/>
+        <location filename="../../ui/kit/listview.py" line="289"/>
         <source>Filtered by %1</source>
         <translation>筛选条件：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/listview.py" line="217"/>
+        <location filename="../../ui/kit/listview.py" line="219"/>
         <source>Filtering %1 rows…</source>
         <translation>正在筛选 %1 行…</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/listview.py" line="361"/>
+        <location filename="../../ui/kit/listview.py" line="362"/>
         <source>History…</source>
         <translation>历史…</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/listview.py" line="184"/>
+        <location filename="../../ui/kit/listview.py" line="186"/>
         <source>Import…</source>
         <translation>导入…</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/listview.py" line="181"/>
+        <location filename="../../ui/kit/listview.py" line="183"/>
         <source>Lifecycle move…</source>
         <translation>生命周期变更…</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/listview.py" line="543"/>
+        <location filename="../../ui/kit/listview.py" line="545"/>
         <source>Moving GPUs…</source>
         <translation>正在变更 GPU 状态…</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/listview.py" line="176"/>
+        <location filename="../../ui/kit/listview.py" line="178"/>
         <source>New</source>
         <translation>新建</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/listview.py" line="341"/>
+        <location filename="../../ui/kit/listview.py" line="343"/>
         <source>No records match these filters. Clear or change them to see more.</source>
         <translation>没有符合这些筛选条件的记录。清除或修改筛选条件以查看更多。</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/listview.py" line="342"/>
+        <location filename="../../ui/kit/listview.py" line="344"/>
         <source>Nothing here yet.</source>
         <translation>这里还没有记录。</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/listview.py" line="177"/>
+        <location filename="../../ui/kit/listview.py" line="179"/>
         <source>Open</source>
         <translation>打开</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/listview.py" line="185"/>
+        <location filename="../../ui/kit/listview.py" line="187"/>
         <source>Refresh</source>
         <translation>刷新</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/listview.py" line="179"/>
+        <location filename="../../ui/kit/listview.py" line="181"/>
         <source>Retire</source>
         <translation>退役</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/listview.py" line="490"/>
+        <location filename="../../ui/kit/listview.py" line="492"/>
         <source>Retire %1 selected record(s)? This is recorded in the audit trail.
 Reason:</source>
         <translation>确定退役所选 %1 条记录？此操作将记入审计日志。
 原因：</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/listview.py" line="504"/>
+        <location filename="../../ui/kit/listview.py" line="506"/>
         <source>Retiring…</source>
         <translation>正在退役…</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/listview.py" line="540"/>
+        <location filename="../../ui/kit/listview.py" line="542"/>
         <source>Some GPUs were not moved</source>
         <translation>部分 GPU 未变更</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/listview.py" line="217"/>
+        <location filename="../../ui/kit/listview.py" line="219"/>
         <source>Sorting %1 rows…</source>
         <translation>正在排序 %1 行…</translation>
     </message>
@@ -3566,32 +3852,32 @@ Reason:</source>
 <context>
     <name>LoginDialog</name>
     <message>
-        <location filename="../../ui/shell/startup.py" line="117"/>
+        <location filename="../../ui/shell/startup.py" line="118"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/startup.py" line="100"/>
+        <location filename="../../ui/shell/startup.py" line="101"/>
         <source>Database: %1</source>
         <translation>数据库：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/startup.py" line="98"/>
+        <location filename="../../ui/shell/startup.py" line="99"/>
         <source>Log in</source>
         <translation>登录</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/startup.py" line="107"/>
+        <location filename="../../ui/shell/startup.py" line="108"/>
         <source>Login</source>
         <translation>登录名</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/startup.py" line="128"/>
+        <location filename="../../ui/shell/startup.py" line="130"/>
         <source>Login failed: unknown user, disabled account or wrong password.</source>
         <translation>登录失败：用户不存在、账号已停用或密码错误。</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/startup.py" line="108"/>
+        <location filename="../../ui/shell/startup.py" line="109"/>
         <source>Password</source>
         <translation>密码</translation>
     </message>
@@ -3599,22 +3885,22 @@ Reason:</source>
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../ui/shell/mainwindow.py" line="502"/>
+        <location filename="../../ui/shell/mainwindow.py" line="531"/>
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/mainwindow.py" line="519"/>
+        <location filename="../../ui/shell/mainwindow.py" line="548"/>
         <source>About IDC console</source>
         <translation>关于 IDC 管理控制台</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/mainwindow.py" line="504"/>
+        <location filename="../../ui/shell/mainwindow.py" line="533"/>
         <source>About IDC console…</source>
         <translation>关于 IDC 管理控制台…</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/mainwindow.py" line="539"/>
+        <location filename="../../ui/shell/mainwindow.py" line="568"/>
         <source>Account</source>
         <translation>账户</translation>
     </message>
@@ -3627,22 +3913,22 @@ Reason:</source>
         <translation>账单</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/mainwindow.py" line="444"/>
+        <location filename="../../ui/shell/mainwindow.py" line="472"/>
         <source>Capacity of %1</source>
         <translation>%1 容量报告</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/mainwindow.py" line="542"/>
+        <location filename="../../ui/shell/mainwindow.py" line="571"/>
         <source>Change my password…</source>
         <translation>修改我的密码…</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/mainwindow.py" line="339"/>
+        <location filename="../../ui/shell/mainwindow.py" line="367"/>
         <source>Choose a rack in the list first</source>
         <translation>请先在列表中选择机柜</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/mainwindow.py" line="437"/>
+        <location filename="../../ui/shell/mainwindow.py" line="465"/>
         <source>Choose a rack in the list first.</source>
         <translation>请先在列表中选择机柜。</translation>
     </message>
@@ -3651,7 +3937,7 @@ Reason:</source>
         <translation>合同</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/mainwindow.py" line="261"/>
+        <location filename="../../ui/shell/mainwindow.py" line="289"/>
         <source>Coverage</source>
         <translation>区域覆盖</translation>
     </message>
@@ -3668,17 +3954,17 @@ Reason:</source>
         <translation>总览</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/mainwindow.py" line="516"/>
+        <location filename="../../ui/shell/mainwindow.py" line="545"/>
         <source>Data directory</source>
         <translation>数据目录</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/mainwindow.py" line="514"/>
+        <location filename="../../ui/shell/mainwindow.py" line="543"/>
         <source>Database</source>
         <translation>数据库</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/mainwindow.py" line="528"/>
+        <location filename="../../ui/shell/mainwindow.py" line="557"/>
         <source>Database: %1</source>
         <translation>数据库：%1</translation>
     </message>
@@ -3687,22 +3973,26 @@ Reason:</source>
         <translation>设备</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/mainwindow.py" line="310"/>
+        <location filename="../../ui/shell/mainwindow.py" line="338"/>
         <source>Elevation</source>
         <translation>机柜立面</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/mainwindow.py" line="333"/>
+        <location filename="../../ui/shell/mainwindow.py" line="361"/>
         <source>Find free U…</source>
         <translation>查找空闲 U 位…</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/mainwindow.py" line="227"/>
+        <location filename="../../ui/shell/mainwindow.py" line="238"/>
         <source>Fleet report PDF…</source>
         <translation>GPU 资产报告 PDF…</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/mainwindow.py" line="452"/>
+        <source>GPU clusters</source>
+        <translation>GPU 集群</translation>
+    </message>
+    <message>
+        <location filename="../../ui/shell/mainwindow.py" line="480"/>
         <source>GPU fleet report</source>
         <translation>GPU 资产报告</translation>
     </message>
@@ -3711,62 +4001,71 @@ Reason:</source>
         <translation>GPU 卡</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/mainwindow.py" line="85"/>
+        <location filename="../../ui/shell/mainwindow.py" line="88"/>
         <source>IDC console</source>
         <translation>IDC 管理控制台</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/mainwindow.py" line="232"/>
+        <location filename="../../ui/shell/mainwindow.py" line="243"/>
         <source>Import device types…</source>
         <translation>导入设备型号…</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/mainwindow.py" line="515"/>
+        <location filename="../../ui/shell/mainwindow.py" line="544"/>
         <source>Log file</source>
         <translation>日志文件</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/mainwindow.py" line="546"/>
+        <location filename="../../ui/shell/mainwindow.py" line="575"/>
         <source>Log out / switch user…</source>
         <translation>注销 / 切换用户…</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/mainwindow.py" line="318"/>
+        <location filename="../../ui/shell/mainwindow.py" line="248"/>
+        <source>Open a ticket for this…</source>
+        <translation>为此创建工单…</translation>
+    </message>
+    <message>
+        <source>Operations</source>
+        <translation>运维工单</translation>
+    </message>
+    <message>
+        <location filename="../../ui/shell/mainwindow.py" line="346"/>
         <source>Power</source>
         <translation>配电</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/mainwindow.py" line="442"/>
+        <location filename="../../ui/shell/mainwindow.py" line="470"/>
         <source>Rack sheet %1</source>
         <translation>机柜图 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/mainwindow.py" line="327"/>
+        <location filename="../../ui/shell/mainwindow.py" line="355"/>
         <source>Rack sheet PDF…</source>
         <translation>机柜图 PDF…</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/mainwindow.py" line="437"/>
+        <location filename="../../ui/shell/mainwindow.py" line="465"/>
         <source>Racks</source>
         <translation>机柜数</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/mainwindow.py" line="314"/>
+        <location filename="../../ui/shell/mainwindow.py" line="342"/>
         <source>Room</source>
         <translation>机房</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/mainwindow.py" line="467"/>
+        <location filename="../../ui/shell/mainwindow.py" line="495"/>
         <source>Settings…</source>
         <translation>设置…</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/mainwindow.py" line="330"/>
+        <location filename="../../ui/shell/mainwindow.py" line="358"/>
         <source>Site capacity PDF…</source>
         <translation>站点容量 PDF…</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/mainwindow.py" line="261"/>
+        <location filename="../../ui/shell/mainwindow.py" line="289"/>
         <source>Site map</source>
         <translation>站点分布图</translation>
     </message>
@@ -3775,7 +4074,7 @@ Reason:</source>
         <translation>站点与覆盖</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/mainwindow.py" line="530"/>
+        <location filename="../../ui/shell/mainwindow.py" line="559"/>
         <source>User: %1 (%2)</source>
         <translation>用户：%1（%2）</translation>
     </message>
@@ -3784,19 +4083,222 @@ Reason:</source>
         <translation>用户与设置</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/mainwindow.py" line="496"/>
+        <location filename="../../ui/shell/mainwindow.py" line="524"/>
         <source>Users &amp;&amp; settings</source>
         <translation>用户与设置</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/mainwindow.py" line="513"/>
+        <location filename="../../ui/shell/mainwindow.py" line="542"/>
         <source>Version</source>
         <translation>版本</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/mainwindow.py" line="648"/>
+        <location filename="../../ui/shell/mainwindow.py" line="677"/>
         <source>Your password was changed.</source>
         <translation>您的密码已修改。</translation>
+    </message>
+</context>
+<context>
+    <name>MaintenanceTab</name>
+    <message>
+        <location filename="../../ui/pages/operations/maintenance.py" line="168"/>
+        <source>%1 affects %2 customer(s)</source>
+        <translation>%1 影响 %2 个客户</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/maintenance.py" line="205"/>
+        <source>Cancel %1</source>
+        <translation>取消 %1</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/maintenance.py" line="81"/>
+        <source>Cancel…</source>
+        <translation>取消…</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/maintenance.py" line="187"/>
+        <source>Choose a maintenance window first</source>
+        <translation>请先选择一个维护窗口</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/maintenance.py" line="197"/>
+        <source>Choose an affected customer first</source>
+        <translation>请先选择一个受影响的客户</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/maintenance.py" line="75"/>
+        <source>Confirm and give notice</source>
+        <translation>确认并发出通知</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/maintenance.py" line="60"/>
+        <source>Contract</source>
+        <translation>合同</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/maintenance.py" line="175"/>
+        <source>Cross-connect</source>
+        <translation>交叉连接</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/maintenance.py" line="60"/>
+        <source>Customer</source>
+        <translation>客户</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/maintenance.py" line="58"/>
+        <source>Customers</source>
+        <translation>客户</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/maintenance.py" line="174"/>
+        <source>Device</source>
+        <translation>设备</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/maintenance.py" line="134"/>
+        <source>Emergency</source>
+        <translation>紧急</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/maintenance.py" line="58"/>
+        <source>Ends</source>
+        <translation>到期</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/maintenance.py" line="49"/>
+        <source>Every open window</source>
+        <translation>全部未结束窗口</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/maintenance.py" line="50"/>
+        <source>Every window</source>
+        <translation>全部窗口</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/maintenance.py" line="60"/>
+        <source>Impact</source>
+        <translation>影响</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/maintenance.py" line="134"/>
+        <source>In time</source>
+        <translation>按期通知</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/maintenance.py" line="135"/>
+        <source>Late</source>
+        <translation>通知过晚</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/maintenance.py" line="235"/>
+        <source>Maintenance notice %1</source>
+        <translation>维护通知 %1</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/maintenance.py" line="171"/>
+        <source>No maintenance window in this view</source>
+        <translation>此视图中没有维护窗口</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/maintenance.py" line="135"/>
+        <source>Not given yet</source>
+        <translation>尚未通知</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/maintenance.py" line="59"/>
+        <source>Notice</source>
+        <translation>通知</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/maintenance.py" line="60"/>
+        <source>Object</source>
+        <translation>对象</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/maintenance.py" line="83"/>
+        <source>Print notice…</source>
+        <translation>打印维护通知…</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/maintenance.py" line="174"/>
+        <source>Rack</source>
+        <translation>机柜</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/maintenance.py" line="57"/>
+        <source>Reference</source>
+        <translation>流水号</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/maintenance.py" line="51"/>
+        <source>Refresh</source>
+        <translation>刷新</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/maintenance.py" line="53"/>
+        <source>Show</source>
+        <translation>显示</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/maintenance.py" line="57"/>
+        <source>Site</source>
+        <translation>机房</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/maintenance.py" line="57"/>
+        <source>Starts</source>
+        <translation>开始</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/maintenance.py" line="57"/>
+        <source>State</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/maintenance.py" line="85"/>
+        <source>The maintenance notice of the customer chosen below (Ctrl+P)</source>
+        <translation>下方所选客户的维护通知（Ctrl+P）</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/maintenance.py" line="48"/>
+        <source>Today and the next 7 days</source>
+        <translation>今天及未来 7 天</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/maintenance.py" line="61"/>
+        <source>Why</source>
+        <translation>原因</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/maintenance.py" line="206"/>
+        <source>Why is the work cancelled? (the customers were told of it)</source>
+        <translation>为何取消维护？（客户已收到通知）</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/maintenance.py" line="58"/>
+        <source>Work</source>
+        <translation>维护内容</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/maintenance.py" line="79"/>
+        <source>Work completed</source>
+        <translation>维护完成</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/maintenance.py" line="77"/>
+        <source>Work started</source>
+        <translation>维护开始</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/maintenance.py" line="58"/>
+        <source>Worked on</source>
+        <translation>维护对象</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/maintenance.py" line="59"/>
+        <source>Worst impact</source>
+        <translation>最严重影响</translation>
     </message>
 </context>
 <context>
@@ -3838,122 +4340,301 @@ Reason:</source>
     </message>
 </context>
 <context>
+    <name>NewTicketDialog</name>
+    <message>
+        <location filename="../../ui/pages/operations/queue.py" line="454"/>
+        <source>(none)</source>
+        <translation>（无）</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/queue.py" line="487"/>
+        <source>Concerns</source>
+        <translation>涉及对象</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/queue.py" line="483"/>
+        <source>Customer</source>
+        <translation>客户</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/queue.py" line="488"/>
+        <source>Description</source>
+        <translation>描述</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/queue.py" line="481"/>
+        <source>Kind</source>
+        <translation>类型</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/queue.py" line="440"/>
+        <source>New ticket</source>
+        <translation>新建工单</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/queue.py" line="482"/>
+        <source>Priority</source>
+        <translation>优先级</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/queue.py" line="486"/>
+        <source>Remote-hands task</source>
+        <translation>远程协助任务</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/queue.py" line="485"/>
+        <source>Reported at</source>
+        <translation>报障时间</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/queue.py" line="484"/>
+        <source>Reported by</source>
+        <translation>报障方式</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/queue.py" line="480"/>
+        <source>Title</source>
+        <translation>标题</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/queue.py" line="471"/>
+        <source>When the customer reported it (YYYY-MM-DD HH:MM): the SLA clocks start there</source>
+        <translation>客户报障的时间（YYYY-MM-DD HH:MM）：SLA 计时从此开始</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/queue.py" line="504"/>
+        <source>a report cannot come from the future</source>
+        <translation>报障时间不能晚于现在</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/queue.py" line="502"/>
+        <source>write when it was reported as YYYY-MM-DD HH:MM</source>
+        <translation>报障时间请写成 YYYY-MM-DD HH:MM</translation>
+    </message>
+</context>
+<context>
+    <name>OncallTab</name>
+    <message>
+        <location filename="../../ui/pages/operations/__init__.py" line="130"/>
+        <source>Escalated to the secondary</source>
+        <translation>已升级至副值班</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/__init__.py" line="132"/>
+        <source>Escalated to the site manager</source>
+        <translation>已升级至机房经理</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/__init__.py" line="70"/>
+        <source>Handover note</source>
+        <translation>交接说明</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/__init__.py" line="81"/>
+        <source>Mark as seen</source>
+        <translation>标为已读</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/__init__.py" line="77"/>
+        <source>Message</source>
+        <translation>消息</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/__init__.py" line="89"/>
+        <source>My notifications</source>
+        <translation>我的通知</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/__init__.py" line="86"/>
+        <source>On call this week</source>
+        <translation>本周值班</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/__init__.py" line="69"/>
+        <source>Phone</source>
+        <translation>电话</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/__init__.py" line="68"/>
+        <source>Primary</source>
+        <translation>主值班</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/__init__.py" line="69"/>
+        <source>Secondary</source>
+        <translation>副值班</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/__init__.py" line="68"/>
+        <source>Site</source>
+        <translation>机房</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/__init__.py" line="69"/>
+        <source>Site manager</source>
+        <translation>机房经理</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/__init__.py" line="68"/>
+        <source>Week of</source>
+        <translation>周起始</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/__init__.py" line="77"/>
+        <source>When</source>
+        <translation>时间</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/__init__.py" line="77"/>
+        <source>Why</source>
+        <translation>原因</translation>
+    </message>
+</context>
+<context>
     <name>Operation</name>
     <message>
-        <location filename="../../ui/shell/operations.py" line="218"/>
+        <location filename="../../ui/shell/operations.py" line="226"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/operations.py" line="218"/>
+        <location filename="../../ui/shell/operations.py" line="226"/>
         <source>Working…</source>
         <translation>处理中…</translation>
     </message>
 </context>
 <context>
+    <name>OperationsPage</name>
+    <message>
+        <location filename="../../ui/pages/operations/__init__.py" line="45"/>
+        <source>Maintenance</source>
+        <translation>维护</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/__init__.py" line="41"/>
+        <source>On call</source>
+        <translation>值班</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/__init__.py" line="40"/>
+        <source>Queue</source>
+        <translation>工单队列</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/__init__.py" line="42"/>
+        <source>SLA credits</source>
+        <translation>SLA 服务赔偿</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/__init__.py" line="46"/>
+        <source>Visitors</source>
+        <translation>访客</translation>
+    </message>
+</context>
+<context>
     <name>OrderDialog</name>
     <message>
-        <location filename="../../ui/pages/rackforms.py" line="41"/>
+        <location filename="../../ui/pages/rackforms.py" line="42"/>
         <source>(none)</source>
         <translation>（无）</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/rackforms.py" line="47"/>
+        <location filename="../../ui/pages/rackforms.py" line="48"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/xconnects.py" line="228"/>
+        <location filename="../../ui/pages/xconnects.py" line="239"/>
         <source>Carrier or cloud</source>
         <translation>运营商或云服务商</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/xconnects.py" line="234"/>
+        <location filename="../../ui/pages/xconnects.py" line="245"/>
         <source>Circuit id</source>
         <translation>电路编号</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/xconnects.py" line="235"/>
+        <location filename="../../ui/pages/xconnects.py" line="246"/>
         <source>Contract (number, item position)</source>
         <translation>合同（编号, 项目序号）</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/xconnects.py" line="219"/>
+        <location filename="../../ui/pages/xconnects.py" line="230"/>
         <source>Customer *</source>
         <translation>客户 *</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/xconnects.py" line="225"/>
+        <location filename="../../ui/pages/xconnects.py" line="236"/>
         <source>Far end *</source>
         <translation>对端 *</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/xconnects.py" line="230"/>
+        <location filename="../../ui/pages/xconnects.py" line="241"/>
         <source>Far-end port</source>
         <translation>对端端口</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/xconnects.py" line="231"/>
+        <location filename="../../ui/pages/xconnects.py" line="242"/>
         <source>Medium *</source>
         <translation>介质 *</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/xconnects.py" line="224"/>
+        <location filename="../../ui/pages/xconnects.py" line="235"/>
         <source>Meet-me room panel/port</source>
         <translation>汇聚机房配线架/端口</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/xconnects.py" line="241"/>
+        <location filename="../../ui/pages/xconnects.py" line="252"/>
         <source>Order</source>
         <translation>下单</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/xconnects.py" line="217"/>
+        <location filename="../../ui/pages/xconnects.py" line="228"/>
         <source>Order a cross-connect</source>
         <translation>交叉连接下单</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/xconnects.py" line="237"/>
+        <location filename="../../ui/pages/xconnects.py" line="248"/>
         <source>Ordered on *</source>
         <translation>下单日期 *</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/xconnects.py" line="229"/>
+        <location filename="../../ui/pages/xconnects.py" line="240"/>
         <source>Other customer</source>
         <translation>对端客户</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/xconnects.py" line="222"/>
+        <location filename="../../ui/pages/xconnects.py" line="233"/>
         <source>Patch panel *</source>
         <translation>配线架 *</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/xconnects.py" line="223"/>
+        <location filename="../../ui/pages/xconnects.py" line="234"/>
         <source>Port *</source>
         <translation>端口 *</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/xconnects.py" line="220"/>
+        <location filename="../../ui/pages/xconnects.py" line="231"/>
         <source>Rack *</source>
         <translation>机柜 *</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/xconnects.py" line="221"/>
+        <location filename="../../ui/pages/xconnects.py" line="232"/>
         <source>SITE/ROOM/RACK or asset tag</source>
         <translation>站点/机房/机柜 或资产标签</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/xconnects.py" line="238"/>
+        <location filename="../../ui/pages/xconnects.py" line="249"/>
         <source>Work note</source>
         <translation>工作备注</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/xconnects.py" line="259"/>
+        <location filename="../../ui/pages/xconnects.py" line="270"/>
         <source>name the customer's rack</source>
         <translation>请填写客户的机柜</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/xconnects.py" line="269"/>
+        <location filename="../../ui/pages/xconnects.py" line="279"/>
         <source>the contract has items 1 to %1</source>
         <translation>该合同的项目序号为 1 至 %1</translation>
     </message>
@@ -4208,87 +4889,87 @@ Reason:</source>
 <context>
     <name>PdfPreviewDialog</name>
     <message>
-        <location filename="../../ui/kit/pdfpreview.py" line="133"/>
+        <location filename="../../ui/kit/pdfpreview.py" line="135"/>
         <source>%1 cannot be shown: %2</source>
         <translation>无法显示 %1：%2</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/pdfpreview.py" line="78"/>
+        <location filename="../../ui/kit/pdfpreview.py" line="80"/>
         <source>Close</source>
         <translation>关闭</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/pdfpreview.py" line="264"/>
+        <location filename="../../ui/kit/pdfpreview.py" line="267"/>
         <source>Could not save: %1</source>
         <translation>无法保存：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/pdfpreview.py" line="72"/>
+        <location filename="../../ui/kit/pdfpreview.py" line="74"/>
         <source>Fit width</source>
         <translation>适合宽度</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/pdfpreview.py" line="65"/>
+        <location filename="../../ui/kit/pdfpreview.py" line="67"/>
         <source>Next page</source>
         <translation>下一页</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/pdfpreview.py" line="119"/>
+        <location filename="../../ui/kit/pdfpreview.py" line="121"/>
         <source>Open in viewer…</source>
         <translation>用查看器打开…</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/pdfpreview.py" line="257"/>
+        <location filename="../../ui/kit/pdfpreview.py" line="259"/>
         <source>PDF files (*.pdf)</source>
         <translation>PDF 文件 (*.pdf)</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/pdfpreview.py" line="64"/>
+        <location filename="../../ui/kit/pdfpreview.py" line="66"/>
         <source>Previous page</source>
         <translation>上一页</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/pdfpreview.py" line="77"/>
+        <location filename="../../ui/kit/pdfpreview.py" line="79"/>
         <source>Print…</source>
         <translation>打印…</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/pdfpreview.py" line="256"/>
+        <location filename="../../ui/kit/pdfpreview.py" line="258"/>
         <source>Save PDF as</source>
         <translation>PDF 另存为</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/pdfpreview.py" line="76"/>
+        <location filename="../../ui/kit/pdfpreview.py" line="78"/>
         <source>Save as…</source>
         <translation>另存为…</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/pdfpreview.py" line="112"/>
+        <location filename="../../ui/kit/pdfpreview.py" line="114"/>
         <source>The PDF preview needs Qt's PDF module (the PySide6_Pdf package). You can still save the document or open it in your PDF viewer.</source>
         <translation>PDF 预览需要 Qt 的 PDF 模块（PySide6_Pdf）。您仍可保存文档或用 PDF 查看器打开。</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/pdfpreview.py" line="225"/>
+        <location filename="../../ui/kit/pdfpreview.py" line="227"/>
         <source>The printer could not be started.</source>
         <translation>无法启动打印机。</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/pdfpreview.py" line="73"/>
+        <location filename="../../ui/kit/pdfpreview.py" line="75"/>
         <source>Whole page</source>
         <translation>整页</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/pdfpreview.py" line="70"/>
+        <location filename="../../ui/kit/pdfpreview.py" line="72"/>
         <source>Zoom in</source>
         <translation>放大</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/pdfpreview.py" line="69"/>
+        <location filename="../../ui/kit/pdfpreview.py" line="71"/>
         <source>Zoom out</source>
         <translation>缩小</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/pdfpreview.py" line="164"/>
+        <location filename="../../ui/kit/pdfpreview.py" line="166"/>
         <source>of %1</source>
         <translation>/ %1</translation>
     </message>
@@ -4296,82 +4977,82 @@ Reason:</source>
 <context>
     <name>PlaceDeviceDialog</name>
     <message>
-        <location filename="../../ui/pages/rackforms.py" line="41"/>
+        <location filename="../../ui/pages/rackforms.py" line="42"/>
         <source>(none)</source>
         <translation>（无）</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/rackforms.py" line="47"/>
+        <location filename="../../ui/pages/rackforms.py" line="48"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/rackforms.py" line="99"/>
+        <location filename="../../ui/pages/rackforms.py" line="100"/>
         <source>Device type *</source>
         <translation>设备型号 *</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/rackforms.py" line="108"/>
+        <location filename="../../ui/pages/rackforms.py" line="109"/>
         <source>Face</source>
         <translation>朝向</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/rackforms.py" line="100"/>
+        <location filename="../../ui/pages/rackforms.py" line="101"/>
         <source>Name *</source>
         <translation>名称 *</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/rackforms.py" line="110"/>
+        <location filename="../../ui/pages/rackforms.py" line="111"/>
         <source>Override the power budget</source>
         <translation>超出功率预算</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/rackforms.py" line="102"/>
+        <location filename="../../ui/pages/rackforms.py" line="103"/>
         <source>Owner</source>
         <translation>所有者</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/rackforms.py" line="117"/>
+        <location filename="../../ui/pages/rackforms.py" line="118"/>
         <source>Place</source>
         <translation>放置</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/rackforms.py" line="98"/>
+        <location filename="../../ui/pages/rackforms.py" line="99"/>
         <source>Place a device in %1</source>
         <translation>在 %1 放置设备</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/rackforms.py" line="114"/>
+        <location filename="../../ui/pages/rackforms.py" line="115"/>
         <source>Place even if the rack's typical power would exceed its capacity</source>
         <translation>即使机柜典型功耗超出容量也放置</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/rackforms.py" line="109"/>
+        <location filename="../../ui/pages/rackforms.py" line="110"/>
         <source>Position (lowest U)</source>
         <translation>位置（最低 U 位）</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/rackforms.py" line="110"/>
+        <location filename="../../ui/pages/rackforms.py" line="111"/>
         <source>Power</source>
         <translation>功率</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/rackforms.py" line="111"/>
+        <location filename="../../ui/pages/rackforms.py" line="112"/>
         <source>Reason for the override</source>
         <translation>超限原因</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/rackforms.py" line="101"/>
+        <location filename="../../ui/pages/rackforms.py" line="102"/>
         <source>Serial</source>
         <translation>序列号</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/rackforms.py" line="127"/>
+        <location filename="../../ui/pages/rackforms.py" line="128"/>
         <source>U%1 is leased to %2: only %2's devices go there</source>
         <translation>U%1 已租给 %2：只能放入 %2 的设备</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/rackforms.py" line="136"/>
+        <location filename="../../ui/pages/rackforms.py" line="137"/>
         <source>a number, e.g. 12.5</source>
         <translation>请输入数字，例如 12.5</translation>
     </message>
@@ -4379,350 +5060,433 @@ Reason:</source>
 <context>
     <name>PowerView</name>
     <message>
-        <location filename="../../ui/pages/power.py" line="83"/>
+        <location filename="../../ui/widgets/power_bar.py" line="80"/>
         <source>%1 %2 A: %3 kW now, %4 kW if the other side is lost; limit %5 kW (%6%)</source>
         <translation>%1 %2 A：当前 %3 kW，另一路失电时 %4 kW；限值 %5 kW（%6%）</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/power.py" line="168"/>
+        <location filename="../../ui/pages/power.py" line="92"/>
         <source>%1: %2 kW typical · N redundancy: %3</source>
         <translation>%1：典型功耗 %2 kW · N 冗余：%3</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/power.py" line="80"/>
+        <location filename="../../ui/widgets/power_bar.py" line="77"/>
         <source>%1: %2 of %3 kW (%4%)</source>
         <translation>%1：%2 / %3 kW（%4%）</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../ui/pages/power.py" line="177"/>
+        <location filename="../../ui/pages/power.py" line="101"/>
         <source>%n device(s) not plugged into a PDU: counted on every feed of the rack</source>
         <translation><numerusform>%n 台设备未接入 PDU：按本柜所有回路均摊计算</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../ui/pages/power.py" line="95"/>
+        <location filename="../../ui/widgets/power_bar.py" line="92"/>
         <source>%n feed(s) over the limit</source>
         <translation><numerusform>%n 路回路超限</numerusform></translation>
     </message>
     <message>
-        <location filename="../../ui/pages/power.py" line="152"/>
+        <location filename="../../ui/pages/power.py" line="76"/>
         <source>A kW</source>
         <translation>A 路 kW</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/power.py" line="218"/>
+        <location filename="../../ui/pages/power.py" line="142"/>
         <source>Amperage</source>
         <translation>电流</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/power.py" line="152"/>
+        <location filename="../../ui/pages/power.py" line="76"/>
         <source>B kW</source>
         <translation>B 路 kW</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/power.py" line="138"/>
+        <location filename="../../ui/pages/power.py" line="62"/>
         <source>Breaker</source>
         <translation>断路器</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/power.py" line="146"/>
+        <location filename="../../ui/pages/power.py" line="70"/>
         <source>Device</source>
         <translation>设备</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/power.py" line="138"/>
+        <location filename="../../ui/pages/power.py" line="62"/>
         <source>Feed</source>
         <translation>回路</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/power.py" line="42"/>
+        <location filename="../../ui/widgets/power_bar.py" line="41"/>
         <source>Feed %1 (%2) carries %3 kW, over %4% of its %5 A breaker (%6 kW)</source>
         <translation>回路 %1（%2）负载 %3 kW，超过其 %5 A 断路器的 %4%（%6 kW）</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/power.py" line="219"/>
+        <location filename="../../ui/pages/power.py" line="143"/>
         <source>Feeds</source>
         <translation>回路</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/power.py" line="139"/>
+        <location filename="../../ui/pages/power.py" line="63"/>
         <source>Limit kW</source>
         <translation>限值 kW</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/power.py" line="138"/>
+        <location filename="../../ui/pages/power.py" line="62"/>
         <source>Load %</source>
         <translation>负载率 %</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/power.py" line="138"/>
+        <location filename="../../ui/pages/power.py" line="62"/>
         <source>Load kW</source>
         <translation>负载 kW</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/power.py" line="224"/>
+        <location filename="../../ui/pages/power.py" line="148"/>
         <source>Max utilisation</source>
         <translation>最大利用率</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/power.py" line="152"/>
+        <location filename="../../ui/pages/power.py" line="76"/>
         <source>N redundancy</source>
         <translation>N 冗余</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/power.py" line="93"/>
+        <location filename="../../ui/widgets/power_bar.py" line="90"/>
         <source>N redundancy: %1</source>
         <translation>N 冗余：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/power.py" line="139"/>
+        <location filename="../../ui/pages/power.py" line="63"/>
         <source>On failover kW</source>
         <translation>切换后 kW</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/power.py" line="146"/>
+        <location filename="../../ui/pages/power.py" line="70"/>
         <source>Outlet</source>
         <translation>插座</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/power.py" line="146"/>
+        <location filename="../../ui/pages/power.py" line="70"/>
         <source>PDU</source>
         <translation>PDU 配电单元</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/power.py" line="218"/>
+        <location filename="../../ui/pages/power.py" line="142"/>
         <source>Panel</source>
         <translation>配电柜</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/power.py" line="222"/>
+        <location filename="../../ui/pages/power.py" line="146"/>
         <source>Panels</source>
         <translation>配电柜</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/power.py" line="218"/>
+        <location filename="../../ui/pages/power.py" line="142"/>
         <source>Phase</source>
         <translation>相制</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/power.py" line="213"/>
+        <location filename="../../ui/pages/power.py" line="137"/>
         <source>Power panels and feeds</source>
         <translation>配电柜与回路</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/power.py" line="155"/>
+        <location filename="../../ui/pages/power.py" line="79"/>
         <source>Power panels and feeds…</source>
         <translation>配电柜与回路…</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/power.py" line="152"/>
+        <location filename="../../ui/pages/power.py" line="76"/>
         <source>Rack</source>
         <translation>机柜</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/power.py" line="218"/>
+        <location filename="../../ui/pages/power.py" line="142"/>
         <source>Room</source>
         <translation>机房</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/power.py" line="184"/>
+        <location filename="../../ui/pages/power.py" line="108"/>
         <source>Room %1: %2 kW; redundant %3, failing %4, one side only %5, no feeds %6</source>
         <translation>机房 %1：%2 kW；冗余满足 %3，不满足 %4，仅单路 %5，无回路 %6</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/power.py" line="138"/>
+        <location filename="../../ui/pages/power.py" line="62"/>
         <source>Side</source>
         <translation>路别</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/power.py" line="218"/>
+        <location filename="../../ui/pages/power.py" line="142"/>
         <source>Site</source>
         <translation>机房</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/power.py" line="139"/>
+        <location filename="../../ui/pages/power.py" line="63"/>
         <source>Sold to</source>
         <translation>售予合同</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/power.py" line="138"/>
+        <location filename="../../ui/pages/power.py" line="62"/>
         <source>Status</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/power.py" line="146"/>
+        <location filename="../../ui/pages/power.py" line="70"/>
         <source>Supply</source>
         <translation>电源</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/power.py" line="223"/>
+        <location filename="../../ui/pages/power.py" line="147"/>
         <source>Type</source>
         <translation>类型</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/power.py" line="219"/>
+        <location filename="../../ui/pages/power.py" line="143"/>
         <source>UPS</source>
         <translation>UPS 不间断电源</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/power.py" line="218"/>
+        <location filename="../../ui/pages/power.py" line="142"/>
         <source>Voltage</source>
         <translation>电压</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/power.py" line="53"/>
+        <location filename="../../ui/widgets/power_bar.py" line="52"/>
         <source>With %1 lost, %2 kW of devices plugged into it only would go dark</source>
         <translation>%1失电时，仅接该路的设备 %2 kW 将断电</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/power.py" line="49"/>
+        <location filename="../../ui/widgets/power_bar.py" line="48"/>
         <source>With %1 lost, feed %2 would carry %3 kW, over its limit of %4 kW</source>
         <translation>%1失电时，回路 %2 将承载 %3 kW，超过限值 %4 kW</translation>
     </message>
 </context>
 <context>
+    <name>QueueTab</name>
+    <message>
+        <location filename="../../ui/pages/operations/queue.py" line="171"/>
+        <source>%1 tickets, %2 P1, %3 breached</source>
+        <translation>共 %1 张工单，P1 %2 张，已超时 %3 张</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/queue.py" line="63"/>
+        <source>Also resolved and closed</source>
+        <translation>含已解决和已关闭</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/queue.py" line="73"/>
+        <source>Assignee</source>
+        <translation>处理人</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/queue.py" line="72"/>
+        <source>Customer</source>
+        <translation>客户</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/queue.py" line="72"/>
+        <source>Due</source>
+        <translation>到期</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/queue.py" line="60"/>
+        <source>My tickets</source>
+        <translation>我的工单</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/queue.py" line="56"/>
+        <source>New ticket…</source>
+        <translation>新建工单…</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/queue.py" line="71"/>
+        <source>Priority</source>
+        <translation>优先级</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/queue.py" line="65"/>
+        <source>Refresh</source>
+        <translation>刷新</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/queue.py" line="71"/>
+        <source>SLA</source>
+        <translation>SLA</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/queue.py" line="72"/>
+        <source>Site</source>
+        <translation>机房</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/queue.py" line="71"/>
+        <source>State</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/queue.py" line="71"/>
+        <source>Ticket</source>
+        <translation>工单</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/queue.py" line="72"/>
+        <source>Time left</source>
+        <translation>剩余时间</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/queue.py" line="73"/>
+        <source>Title</source>
+        <translation>标题</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/queue.py" line="183"/>
+        <source>paused</source>
+        <translation>已暂停</translation>
+    </message>
+</context>
+<context>
     <name>RackElevationView</name>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="106"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="96"/>
         <source>%1 (full depth)</source>
         <translation>%1（全深）</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="377"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="367"/>
         <source>%1 · leased to %2</source>
         <translation>%1 · 租给 %2</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="140"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="130"/>
         <source>%1, %2 face%3</source>
         <translation>%1，%2面%3</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../ui/widgets/rack_elevation.py" line="402"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="392"/>
         <source>%n U free</source>
         <translation><numerusform>空闲 %n U</numerusform></translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="141"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="131"/>
         <source>, full depth</source>
         <translation>，全深</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="606"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="595"/>
         <source>Cancel the reservation for %1 (U%2–U%3)…</source>
         <translation>取消 %1 的预留（U%2–U%3）…</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="360"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="350"/>
         <source>Choose a rack to see its elevation</source>
         <translation>选择机柜以查看立面图</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="101"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="91"/>
         <source>Fleet</source>
         <translation>自有</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="396"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="386"/>
         <source>Front</source>
         <translation>前面</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="385"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="375"/>
         <source>Leased %1 U · reserved %2 U · used %3 U · free %4 U</source>
         <translation>已租 %1 U · 预留 %2 U · 已用 %3 U · 空闲 %4 U</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="476"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="466"/>
         <source>Leased to %1, U%2–U%3, %4 to %5</source>
         <translation>租给 %1，U%2–U%3，%4 至 %5</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="491"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="481"/>
         <source>Leased: %1</source>
         <translation>已租：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="462"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="452"/>
         <source>Not mounted (0U or no position): %1</source>
         <translation>未上架（0U 或无位置）：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="555"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="544"/>
         <source>Open %1</source>
         <translation>打开 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="139"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="129"/>
         <source>Owner: %1</source>
         <translation>所有者：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="576"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="565"/>
         <source>Place a device at U%1 (%2)…</source>
         <translation>在 U%1（%2）放置设备…</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="575"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="564"/>
         <source>Place a device of %3 at U%1 (%2)…</source>
         <translation>在 U%1（%2）放置 %3 的设备…</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="511"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="500"/>
         <source>Power: %1 of %2 kW typical (%3%)</source>
         <translation>功率：典型 %1 / %2 kW（%3%）</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="396"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="386"/>
         <source>Rear</source>
         <translation>后面</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="580"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="569"/>
         <source>Reserve U%1 (%2)…</source>
         <translation>预留 U%1（%2）…</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="584"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="573"/>
         <source>Reserve the free block U%1–U%2 (%3)…</source>
         <translation>预留空闲区段 U%1–U%2（%3）…</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="435"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="425"/>
         <source>Reserved for %1, U%2–U%3, %4 to %5</source>
         <translation>为 %1 预留，U%2–U%3，%4 至 %5</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="438"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="428"/>
         <source>Reserved: %1</source>
         <translation>已预留：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="142"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="132"/>
         <source>Status: %1</source>
         <translation>状态：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="143"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="133"/>
         <source>Typical power: %1 W</source>
         <translation>典型功率：%1 W</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="480"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="470"/>
         <source>cage %1</source>
         <translation>笼位 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="570"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="559"/>
         <source>front</source>
         <translation>前面</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="434"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="424"/>
         <source>open-ended</source>
         <translation>不定期</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="570"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="559"/>
         <source>rear</source>
         <translation>后面</translation>
     </message>
@@ -4730,177 +5494,177 @@ Reason:</source>
 <context>
     <name>RackPanel</name>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="106"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="96"/>
         <source>%1 (full depth)</source>
         <translation>%1（全深）</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="377"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="367"/>
         <source>%1 · leased to %2</source>
         <translation>%1 · 租给 %2</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="140"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="130"/>
         <source>%1, %2 face%3</source>
         <translation>%1，%2面%3</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../ui/widgets/rack_elevation.py" line="402"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="392"/>
         <source>%n U free</source>
         <translation><numerusform>空闲 %n U</numerusform></translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="141"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="131"/>
         <source>, full depth</source>
         <translation>，全深</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="696"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="685"/>
         <source>Cancel reservation</source>
         <translation>取消预留</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="606"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="595"/>
         <source>Cancel the reservation for %1 (U%2–U%3)…</source>
         <translation>取消 %1 的预留（U%2–U%3）…</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="674"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="663"/>
         <source>Changed by someone else</source>
         <translation>记录已被他人修改</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="360"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="350"/>
         <source>Choose a rack to see its elevation</source>
         <translation>选择机柜以查看立面图</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="101"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="91"/>
         <source>Fleet</source>
         <translation>自有</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="396"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="386"/>
         <source>Front</source>
         <translation>前面</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="385"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="375"/>
         <source>Leased %1 U · reserved %2 U · used %3 U · free %4 U</source>
         <translation>已租 %1 U · 预留 %2 U · 已用 %3 U · 空闲 %4 U</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="476"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="466"/>
         <source>Leased to %1, U%2–U%3, %4 to %5</source>
         <translation>租给 %1，U%2–U%3，%4 至 %5</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="491"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="481"/>
         <source>Leased: %1</source>
         <translation>已租：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="709"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="698"/>
         <source>Move refused</source>
         <translation>移动被拒绝</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="462"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="452"/>
         <source>Not mounted (0U or no position): %1</source>
         <translation>未上架（0U 或无位置）：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="555"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="544"/>
         <source>Open %1</source>
         <translation>打开 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="139"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="129"/>
         <source>Owner: %1</source>
         <translation>所有者：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="576"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="565"/>
         <source>Place a device at U%1 (%2)…</source>
         <translation>在 U%1（%2）放置设备…</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="575"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="564"/>
         <source>Place a device of %3 at U%1 (%2)…</source>
         <translation>在 U%1（%2）放置 %3 的设备…</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="511"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="500"/>
         <source>Power: %1 of %2 kW typical (%3%)</source>
         <translation>功率：典型 %1 / %2 kW（%3%）</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="396"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="386"/>
         <source>Rear</source>
         <translation>后面</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="703"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="692"/>
         <source>Reservation not cancelled</source>
         <translation>预留未取消</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="580"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="569"/>
         <source>Reserve U%1 (%2)…</source>
         <translation>预留 U%1（%2）…</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="584"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="573"/>
         <source>Reserve the free block U%1–U%2 (%3)…</source>
         <translation>预留空闲区段 U%1–U%2（%3）…</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="435"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="425"/>
         <source>Reserved for %1, U%2–U%3, %4 to %5</source>
         <translation>为 %1 预留，U%2–U%3，%4 至 %5</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="438"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="428"/>
         <source>Reserved: %1</source>
         <translation>已预留：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="142"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="132"/>
         <source>Status: %1</source>
         <translation>状态：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="683"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="672"/>
         <source>The move failed: %1</source>
         <translation>移动失败：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="143"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="133"/>
         <source>Typical power: %1 W</source>
         <translation>典型功率：%1 W</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="697"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="686"/>
         <source>Why is the reservation cancelled?</source>
         <translation>取消预留的原因？</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="480"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="470"/>
         <source>cage %1</source>
         <translation>笼位 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="570"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="559"/>
         <source>front</source>
         <translation>前面</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="434"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="424"/>
         <source>open-ended</source>
         <translation>不定期</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="570"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="559"/>
         <source>rear</source>
         <translation>后面</translation>
     </message>
@@ -4908,27 +5672,27 @@ Reason:</source>
 <context>
     <name>ReasonDialog</name>
     <message>
-        <location filename="../../ui/kit/dialogs.py" line="326"/>
+        <location filename="../../ui/kit/dialogs.py" line="328"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/dialogs.py" line="338"/>
+        <location filename="../../ui/kit/dialogs.py" line="340"/>
         <source>Give a reason: it goes into the audit trail.</source>
         <translation>请填写原因：它将记入审计日志。</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/dialogs.py" line="325"/>
+        <location filename="../../ui/kit/dialogs.py" line="327"/>
         <source>OK</source>
         <translation>确定</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/dialogs.py" line="317"/>
+        <location filename="../../ui/kit/dialogs.py" line="319"/>
         <source>Reason *</source>
         <translation>原因 *</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/dialogs.py" line="317"/>
+        <location filename="../../ui/kit/dialogs.py" line="319"/>
         <source>Text</source>
         <translation>内容</translation>
     </message>
@@ -5105,52 +5869,52 @@ Reason:</source>
 <context>
     <name>ReserveDialog</name>
     <message>
-        <location filename="../../ui/pages/rackforms.py" line="41"/>
+        <location filename="../../ui/pages/rackforms.py" line="42"/>
         <source>(none)</source>
         <translation>（无）</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/rackforms.py" line="47"/>
+        <location filename="../../ui/pages/rackforms.py" line="48"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/rackforms.py" line="158"/>
+        <location filename="../../ui/pages/rackforms.py" line="159"/>
         <source>Customer *</source>
         <translation>客户 *</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/rackforms.py" line="161"/>
+        <location filename="../../ui/pages/rackforms.py" line="162"/>
         <source>Empty: open-ended</source>
         <translation>留空表示长期</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/rackforms.py" line="159"/>
+        <location filename="../../ui/pages/rackforms.py" line="160"/>
         <source>From *</source>
         <translation>开始 *</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/rackforms.py" line="162"/>
+        <location filename="../../ui/pages/rackforms.py" line="163"/>
         <source>Note</source>
         <translation>备注</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/rackforms.py" line="163"/>
+        <location filename="../../ui/pages/rackforms.py" line="164"/>
         <source>Reserve</source>
         <translation>预留</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/rackforms.py" line="155"/>
+        <location filename="../../ui/pages/rackforms.py" line="156"/>
         <source>Reserve units in %1</source>
         <translation>在 %1 预留 U 位</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/rackforms.py" line="156"/>
+        <location filename="../../ui/pages/rackforms.py" line="157"/>
         <source>Units</source>
         <translation>U 位</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/rackforms.py" line="160"/>
+        <location filename="../../ui/pages/rackforms.py" line="161"/>
         <source>Until</source>
         <translation>截止</translation>
     </message>
@@ -5816,6 +6580,227 @@ Reason:</source>
     </message>
 </context>
 <context>
+    <name>TicketPanel</name>
+    <message>
+        <location filename="../../ui/pages/operations/queue.py" line="299"/>
+        <source> · escalated to level %1</source>
+        <translation> · 已升级至第 %1 级</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/queue.py" line="301"/>
+        <source>%1 · %2 · customer %3 · contract %4 · assignee %5 · opened %6 · concerns %7</source>
+        <translation>%1 · %2 · 客户 %3 · 合同 %4 · 处理人 %5 · 创建于 %6 · 涉及 %7</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/queue.py" line="331"/>
+        <source>(for the customer)</source>
+        <translation>（对客户）</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/queue.py" line="312"/>
+        <source>, due %1</source>
+        <translation>，到期 %1</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/queue.py" line="310"/>
+        <source>, paused %1 min</source>
+        <translation>，暂停 %1 分钟</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/queue.py" line="256"/>
+        <source>Acknowledge</source>
+        <translation>响应</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/queue.py" line="237"/>
+        <source>Choose a ticket</source>
+        <translation>请选择工单</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/queue.py" line="262"/>
+        <source>Close</source>
+        <translation>关闭</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/queue.py" line="415"/>
+        <source>Down from – to (YYYY-MM-DD HH:MM – YYYY-MM-DD HH:MM; leave the end empty while it is still down):</source>
+        <translation>停机起止（YYYY-MM-DD HH:MM – YYYY-MM-DD HH:MM；仍在停机则结束时间留空）：</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/queue.py" line="258"/>
+        <source>In progress</source>
+        <translation>处理中</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/queue.py" line="388"/>
+        <source>New priority:</source>
+        <translation>新优先级：</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/queue.py" line="249"/>
+        <source>Note</source>
+        <translation>备注</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/queue.py" line="376"/>
+        <source>Note (internal):</source>
+        <translation>备注（内部）：</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/queue.py" line="272"/>
+        <source>Note…</source>
+        <translation>备注…</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/queue.py" line="257"/>
+        <source>On site</source>
+        <translation>已到场</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/queue.py" line="388"/>
+        <source>Priority</source>
+        <translation>优先级</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/queue.py" line="272"/>
+        <source>Priority…</source>
+        <translation>优先级…</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/queue.py" line="414"/>
+        <source>Record down hours</source>
+        <translation>记录停机时长</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/queue.py" line="274"/>
+        <source>Record down hours…</source>
+        <translation>记录停机时长…</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/queue.py" line="402"/>
+        <source>Reopen</source>
+        <translation>重新打开</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/queue.py" line="273"/>
+        <source>Reopen…</source>
+        <translation>重新打开…</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/queue.py" line="366"/>
+        <source>Resolve</source>
+        <translation>解决</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/queue.py" line="261"/>
+        <source>Resolve…</source>
+        <translation>解决…</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/queue.py" line="326"/>
+        <source>SLA breach</source>
+        <translation>SLA 超时</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/queue.py" line="259"/>
+        <source>Waiting for customer</source>
+        <translation>等待客户</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/queue.py" line="260"/>
+        <source>Waiting for vendor</source>
+        <translation>等待厂商</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/queue.py" line="249"/>
+        <source>What</source>
+        <translation>事项</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/queue.py" line="367"/>
+        <source>What was done (the customer reads it):</source>
+        <translation>处理结果（客户可见）：</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/queue.py" line="249"/>
+        <source>When</source>
+        <translation>时间</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/queue.py" line="249"/>
+        <source>Who</source>
+        <translation>操作人</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/queue.py" line="402"/>
+        <source>Why is it reopened:</source>
+        <translation>重新打开的原因：</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/queue.py" line="392"/>
+        <source>Why:</source>
+        <translation>原因：</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/queue.py" line="424"/>
+        <source>Write the times as YYYY-MM-DD HH:MM</source>
+        <translation>时间请写成 YYYY-MM-DD HH:MM</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/queue.py" line="325"/>
+        <source>assigned</source>
+        <translation>已分派</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/queue.py" line="325"/>
+        <source>attachment</source>
+        <translation>附件</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/queue.py" line="327"/>
+        <source>down hours</source>
+        <translation>停机时长</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/queue.py" line="326"/>
+        <source>escalated</source>
+        <translation>已升级</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/queue.py" line="325"/>
+        <source>note</source>
+        <translation>备注</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/queue.py" line="323"/>
+        <source>opened</source>
+        <translation>已创建</translation>
+    </message>
+</context>
+<context>
+    <name>TopologyView</name>
+    <message>
+        <location filename="../../ui/pages/clusters/topology.py" line="122"/>
+        <source>%1 — spines → leaves → nodes</source>
+        <translation>%1 — 脊交换机 → 叶交换机 → 节点</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/clusters/topology.py" line="111"/>
+        <source>Choose a cluster</source>
+        <translation>请选择一个集群</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/clusters/topology.py" line="196"/>
+        <source>Tenant</source>
+        <translation>租户</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/clusters/topology.py" line="195"/>
+        <source>maintenance</source>
+        <translation>维护中</translation>
+    </message>
+</context>
+<context>
     <name>TransitionDialog</name>
     <message>
         <location filename="../../ui/kit/forms.py" line="616"/>
@@ -5902,6 +6887,182 @@ Reason:</source>
     </message>
 </context>
 <context>
+    <name>UtilisationChart</name>
+    <message>
+        <location filename="../../ui/pages/clusters/utilisation.py" line="20"/>
+        <source>Held</source>
+        <translation>已预留</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/clusters/utilisation.py" line="48"/>
+        <source>No GPU is in a cluster yet</source>
+        <translation>尚无 GPU 编入集群</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/clusters/utilisation.py" line="21"/>
+        <source>Other (onboarding, burn-in, draining, maintenance)</source>
+        <translation>其他（上线中、老化测试、排空中、维护中）</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/clusters/utilisation.py" line="21"/>
+        <source>Triage / RMA</source>
+        <translation>故障诊断 / 返修</translation>
+    </message>
+</context>
+<context>
+    <name>VisitsTab</name>
+    <message>
+        <location filename="../../ui/pages/operations/visits.py" line="124"/>
+        <source>%1 min</source>
+        <translation>%1 分钟</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/visits.py" line="38"/>
+        <source>All sites</source>
+        <translation>全部数据中心</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/visits.py" line="56"/>
+        <source>Badge</source>
+        <translation>门禁卡</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/visits.py" line="65"/>
+        <source>Badge number</source>
+        <translation>门禁卡号</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/visits.py" line="66"/>
+        <source>Check in</source>
+        <translation>登记进入</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/visits.py" line="68"/>
+        <source>Check out</source>
+        <translation>登记离开</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/visits.py" line="149"/>
+        <source>Choose a site first</source>
+        <translation>请先选择数据中心</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/visits.py" line="146"/>
+        <source>Choose a visitor on site first</source>
+        <translation>请先选择一位在场访客</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/visits.py" line="144"/>
+        <source>Choose an expected visitor first</source>
+        <translation>请先选择一位预约访客</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/visits.py" line="56"/>
+        <source>Company</source>
+        <translation>单位</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/visits.py" line="55"/>
+        <source>Customer</source>
+        <translation>客户</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/visits.py" line="192"/>
+        <source>Daily visitor list %1</source>
+        <translation>访客登记表 %1</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/visits.py" line="43"/>
+        <source>Daily visitor list…</source>
+        <translation>访客登记表…</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/visits.py" line="56"/>
+        <source>Escort</source>
+        <translation>陪同</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/visits.py" line="86"/>
+        <source>Expected today</source>
+        <translation>今日预约</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/visits.py" line="77"/>
+        <source>Expected today: the chosen visitor</source>
+        <translation>今日预约：所选访客</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/visits.py" line="55"/>
+        <source>ID</source>
+        <translation>证件</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/visits.py" line="55"/>
+        <source>ID number</source>
+        <translation>证件号码</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/visits.py" line="57"/>
+        <source>In</source>
+        <translation>进入</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/visits.py" line="120"/>
+        <source>On site now: %1 visitor(s), %2 overstayed</source>
+        <translation>当前在场：%1 人，超时 %2 人</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/visits.py" line="57"/>
+        <source>Overstay</source>
+        <translation>超时</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/visits.py" line="41"/>
+        <source>Refresh</source>
+        <translation>刷新</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/visits.py" line="49"/>
+        <source>Site</source>
+        <translation>机房</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/visits.py" line="56"/>
+        <source>Space</source>
+        <translation>区域</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/visits.py" line="59"/>
+        <source>State</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/visits.py" line="70"/>
+        <source>The visitor chosen above hands the badge back (Ctrl+O)</source>
+        <translation>上方所选访客交还门禁卡（Ctrl+O）</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/visits.py" line="55"/>
+        <source>Visit</source>
+        <translation>申请单</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/visits.py" line="55"/>
+        <source>Visitor</source>
+        <translation>访客</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/visits.py" line="56"/>
+        <source>Window</source>
+        <translation>时段</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/visits.py" line="111"/>
+        <source>yes</source>
+        <translation>是</translation>
+    </message>
+</context>
+<context>
     <name>XconnectsPage</name>
     <message>
         <location filename="../../ui/pages/xconnects.py" line="53"/>
@@ -5914,7 +7075,7 @@ Reason:</source>
         <translation>全部状态</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/xconnects.py" line="164"/>
+        <location filename="../../ui/pages/xconnects.py" line="167"/>
         <source>Choose a cross-connect first</source>
         <translation>请先选择一条交叉连接</translation>
     </message>
@@ -5939,7 +7100,7 @@ Reason:</source>
         <translation>客户端口</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/xconnects.py" line="163"/>
+        <location filename="../../ui/pages/xconnects.py" line="166"/>
         <source>Disconnected is final: order a new cross-connect</source>
         <translation>已拆除为终态：如需连接请重新下单</translation>
     </message>
@@ -5964,7 +7125,7 @@ Reason:</source>
         <translation>LOA 授权书 PDF…</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/xconnects.py" line="206"/>
+        <location filename="../../ui/pages/xconnects.py" line="217"/>
         <source>LOA/CFA %1</source>
         <translation>授权委托书 %1</translation>
     </message>
@@ -5984,14 +7145,19 @@ Reason:</source>
         <translation>变更</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/xconnects.py" line="87"/>
+        <location filename="../../ui/pages/xconnects.py" line="90"/>
         <source>Move to</source>
         <translation>变更为</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/xconnects.py" line="189"/>
+        <location filename="../../ui/pages/xconnects.py" line="200"/>
         <source>Moving the cross-connect…</source>
         <translation>正在变更交叉连接状态…</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/xconnects.py" line="87"/>
+        <source>Open a ticket for this…</source>
+        <translation>为此创建工单…</translation>
     </message>
     <message>
         <location filename="../../ui/pages/xconnects.py" line="42"/>
@@ -6029,7 +7195,7 @@ Reason:</source>
         <translation>工作备注（工单号、跳纤人）</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/xconnects.py" line="87"/>
+        <location filename="../../ui/pages/xconnects.py" line="90"/>
         <source>on</source>
         <translation>日期</translation>
     </message>
@@ -6055,12 +7221,12 @@ Reason:</source>
 <context>
     <name>_RackForm</name>
     <message>
-        <location filename="../../ui/pages/rackforms.py" line="41"/>
+        <location filename="../../ui/pages/rackforms.py" line="42"/>
         <source>(none)</source>
         <translation>（无）</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/rackforms.py" line="47"/>
+        <location filename="../../ui/pages/rackforms.py" line="48"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
@@ -6162,6 +7328,32 @@ Reason:</source>
     </message>
 </context>
 <context>
+    <name>choices/CalendarMode</name>
+    <message>
+        <source>7×24</source>
+        <translation>7×24</translation>
+    </message>
+    <message>
+        <source>Business hours</source>
+        <translation>工作时间</translation>
+    </message>
+</context>
+<context>
+    <name>choices/ContactChannel</name>
+    <message>
+        <source>E-mail</source>
+        <translation>电子邮件</translation>
+    </message>
+    <message>
+        <source>In person</source>
+        <translation>现场</translation>
+    </message>
+    <message>
+        <source>Phone</source>
+        <translation>电话</translation>
+    </message>
+</context>
+<context>
     <name>choices/ContractStatus</name>
     <message>
         <source>Active</source>
@@ -6201,6 +7393,21 @@ Reason:</source>
     <message>
         <source>Liquid</source>
         <translation>液冷</translation>
+    </message>
+</context>
+<context>
+    <name>choices/CreditState</name>
+    <message>
+        <source>Approved</source>
+        <translation>已批准</translation>
+    </message>
+    <message>
+        <source>Proposed</source>
+        <translation>待审批</translation>
+    </message>
+    <message>
+        <source>Rejected</source>
+        <translation>已驳回</translation>
     </message>
 </context>
 <context>
@@ -6418,6 +7625,21 @@ Reason:</source>
     </message>
 </context>
 <context>
+    <name>choices/HandsUrgency</name>
+    <message>
+        <source>Expedited</source>
+        <translation>加急</translation>
+    </message>
+    <message>
+        <source>Scheduled</source>
+        <translation>预约</translation>
+    </message>
+    <message>
+        <source>Standard</source>
+        <translation>标准</translation>
+    </message>
+</context>
+<context>
     <name>choices/HealthVendor</name>
     <message>
         <source>Huawei Ascend</source>
@@ -6445,6 +7667,48 @@ Reason:</source>
     <message>
         <source>Released</source>
         <translation>已释放</translation>
+    </message>
+</context>
+<context>
+    <name>choices/IdType</name>
+    <message>
+        <source>Mainland travel permit (Hong Kong and Macao)</source>
+        <translation>港澳居民来往内地通行证</translation>
+    </message>
+    <message>
+        <source>Mainland travel permit (Taiwan)</source>
+        <translation>台湾居民来往大陆通行证</translation>
+    </message>
+    <message>
+        <source>Other ID</source>
+        <translation>其他证件</translation>
+    </message>
+    <message>
+        <source>Passport</source>
+        <translation>护照</translation>
+    </message>
+    <message>
+        <source>Resident ID card</source>
+        <translation>居民身份证</translation>
+    </message>
+</context>
+<context>
+    <name>choices/ImpactLevel</name>
+    <message>
+        <source>Degraded</source>
+        <translation>性能降级</translation>
+    </message>
+    <message>
+        <source>No impact</source>
+        <translation>无影响</translation>
+    </message>
+    <message>
+        <source>Outage</source>
+        <translation>中断</translation>
+    </message>
+    <message>
+        <source>Reduced redundancy</source>
+        <translation>冗余降低</translation>
     </message>
 </context>
 <context>
@@ -6506,6 +7770,68 @@ Reason:</source>
     </message>
 </context>
 <context>
+    <name>choices/MaintenanceState</name>
+    <message>
+        <source>Cancelled</source>
+        <translation>已取消</translation>
+    </message>
+    <message>
+        <source>Completed</source>
+        <translation>已完成</translation>
+    </message>
+    <message>
+        <source>Confirmed</source>
+        <translation>已确认</translation>
+    </message>
+    <message>
+        <source>In progress</source>
+        <translation>进行中</translation>
+    </message>
+    <message>
+        <source>Rescheduled</source>
+        <translation>已改期</translation>
+    </message>
+    <message>
+        <source>Tentative</source>
+        <translation>待定</translation>
+    </message>
+</context>
+<context>
+    <name>choices/MaintenanceTarget</name>
+    <message>
+        <source>Cross-connect</source>
+        <translation>交叉连接</translation>
+    </message>
+    <message>
+        <source>Device</source>
+        <translation>设备</translation>
+    </message>
+    <message>
+        <source>PDU</source>
+        <translation>PDU</translation>
+    </message>
+    <message>
+        <source>Power feed</source>
+        <translation>供电回路</translation>
+    </message>
+    <message>
+        <source>Power panel</source>
+        <translation>列头柜</translation>
+    </message>
+    <message>
+        <source>Rack</source>
+        <translation>机柜</translation>
+    </message>
+    <message>
+        <source>Room cooling</source>
+        <translation>机房制冷</translation>
+    </message>
+    <message>
+        <source>UPS</source>
+        <translation>UPS</translation>
+    </message>
+</context>
+<context>
     <name>choices/NodeState</name>
     <message>
         <source>Allocated</source>
@@ -6538,6 +7864,17 @@ Reason:</source>
     <message>
         <source>Triage</source>
         <translation>故障诊断</translation>
+    </message>
+</context>
+<context>
+    <name>choices/NoteVisibility</name>
+    <message>
+        <source>For the customer</source>
+        <translation>对客户</translation>
+    </message>
+    <message>
+        <source>Internal</source>
+        <translation>内部</translation>
     </message>
 </context>
 <context>
@@ -6787,6 +8124,41 @@ Reason:</source>
     </message>
 </context>
 <context>
+    <name>choices/RemoteTask</name>
+    <message>
+        <source>Escort</source>
+        <translation>陪同</translation>
+    </message>
+    <message>
+        <source>Inspect and photograph</source>
+        <translation>巡检拍照</translation>
+    </message>
+    <message>
+        <source>Install equipment</source>
+        <translation>设备上架</translation>
+    </message>
+    <message>
+        <source>Other</source>
+        <translation>其他</translation>
+    </message>
+    <message>
+        <source>Patch, move or remove a cable</source>
+        <translation>跳线/移线/拆线</translation>
+    </message>
+    <message>
+        <source>Reboot or power-cycle</source>
+        <translation>重启/断电重启</translation>
+    </message>
+    <message>
+        <source>Receive and unpack a shipment</source>
+        <translation>收货拆箱</translation>
+    </message>
+    <message>
+        <source>Remove equipment</source>
+        <translation>设备下架</translation>
+    </message>
+</context>
+<context>
     <name>choices/ReservationStatus</name>
     <message>
         <source>Active</source>
@@ -6870,6 +8242,40 @@ Reason:</source>
     </message>
 </context>
 <context>
+    <name>choices/SlaMetric</name>
+    <message>
+        <source>Acknowledge</source>
+        <translation>响应</translation>
+    </message>
+    <message>
+        <source>Arrive on site</source>
+        <translation>到场</translation>
+    </message>
+    <message>
+        <source>Resolve</source>
+        <translation>解决</translation>
+    </message>
+</context>
+<context>
+    <name>choices/SlaState</name>
+    <message>
+        <source>Breached</source>
+        <translation>已超时</translation>
+    </message>
+    <message>
+        <source>Due soon</source>
+        <translation>即将超时</translation>
+    </message>
+    <message>
+        <source>Met</source>
+        <translation>已达成</translation>
+    </message>
+    <message>
+        <source>On time</source>
+        <translation>正常</translation>
+    </message>
+</context>
+<context>
     <name>choices/StatementKind</name>
     <message>
         <source>Credit note</source>
@@ -6919,6 +8325,137 @@ Reason:</source>
     <message>
         <source>Value-added telecom</source>
         <translation>增值电信</translation>
+    </message>
+</context>
+<context>
+    <name>choices/TicketKind</name>
+    <message>
+        <source>Inbound shipment</source>
+        <translation>到货签收</translation>
+    </message>
+    <message>
+        <source>Incident</source>
+        <translation>故障</translation>
+    </message>
+    <message>
+        <source>Remote hands</source>
+        <translation>远程协助</translation>
+    </message>
+    <message>
+        <source>Service request</source>
+        <translation>服务请求</translation>
+    </message>
+    <message>
+        <source>Site visit</source>
+        <translation>进场访问</translation>
+    </message>
+</context>
+<context>
+    <name>choices/TicketObjectType</name>
+    <message>
+        <source>Circuit</source>
+        <translation>电路</translation>
+    </message>
+    <message>
+        <source>Cross-connect</source>
+        <translation>交叉连接</translation>
+    </message>
+    <message>
+        <source>Device</source>
+        <translation>设备</translation>
+    </message>
+    <message>
+        <source>GPU</source>
+        <translation>GPU</translation>
+    </message>
+    <message>
+        <source>Power feed</source>
+        <translation>电源馈线</translation>
+    </message>
+    <message>
+        <source>Rack</source>
+        <translation>机柜</translation>
+    </message>
+    <message>
+        <source>U range or cage lease</source>
+        <translation>U位/笼位租用</translation>
+    </message>
+</context>
+<context>
+    <name>choices/TicketPriority</name>
+    <message>
+        <source>P1 service down</source>
+        <translation>P1 业务中断</translation>
+    </message>
+    <message>
+        <source>P2 degraded</source>
+        <translation>P2 性能下降</translation>
+    </message>
+    <message>
+        <source>P3 component, redundancy left</source>
+        <translation>P3 部件故障（冗余仍在）</translation>
+    </message>
+    <message>
+        <source>P4 request</source>
+        <translation>P4 请求</translation>
+    </message>
+</context>
+<context>
+    <name>choices/TicketState</name>
+    <message>
+        <source>Acknowledged</source>
+        <translation>已响应</translation>
+    </message>
+    <message>
+        <source>Closed</source>
+        <translation>已关闭</translation>
+    </message>
+    <message>
+        <source>In progress</source>
+        <translation>处理中</translation>
+    </message>
+    <message>
+        <source>New</source>
+        <translation>新建</translation>
+    </message>
+    <message>
+        <source>On site</source>
+        <translation>已到场</translation>
+    </message>
+    <message>
+        <source>Resolved</source>
+        <translation>已解决</translation>
+    </message>
+    <message>
+        <source>Waiting for customer</source>
+        <translation>等待客户</translation>
+    </message>
+    <message>
+        <source>Waiting for vendor</source>
+        <translation>等待厂商</translation>
+    </message>
+</context>
+<context>
+    <name>choices/VisitState</name>
+    <message>
+        <source>Approved</source>
+        <translation>已批准</translation>
+    </message>
+    <message>
+        <source>Cancelled</source>
+        <translation>已取消</translation>
+    </message>
+    <message>
+        <source>Closed</source>
+        <translation>已结束</translation>
+    </message>
+    <message>
+        <source>Rejected</source>
+        <translation>已驳回</translation>
+    </message>
+    <message>
+        <source>Requested</source>
+        <translation>待审批</translation>
     </message>
 </context>
 <context>
@@ -7236,37 +8773,37 @@ Reason:</source>
 <context>
     <name>dialogs</name>
     <message>
-        <location filename="../../ui/kit/dialogs.py" line="269"/>
+        <location filename="../../ui/kit/dialogs.py" line="271"/>
         <source>%1 (%2) may not %3; this needs the role: %4</source>
         <translation>%1（%2）无权%3；需要角色：%4</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/dialogs.py" line="78"/>
+        <location filename="../../ui/kit/dialogs.py" line="80"/>
         <source>Choose from the calendar</source>
         <translation>从日历中选择</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/dialogs.py" line="287"/>
+        <location filename="../../ui/kit/dialogs.py" line="289"/>
         <source>The operation failed: %1</source>
         <translation>操作失败：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/dialogs.py" line="71"/>
+        <location filename="../../ui/kit/dialogs.py" line="73"/>
         <source>YYYY-MM-DD (empty: none)</source>
         <translation>YYYY-MM-DD（留空表示无）</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/dialogs.py" line="50"/>
+        <location filename="../../ui/kit/dialogs.py" line="52"/>
         <source>a year from %1 to %2</source>
         <translation>年份须在 %1 至 %2 之间</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/dialogs.py" line="48"/>
+        <location filename="../../ui/kit/dialogs.py" line="50"/>
         <source>no such day: %1</source>
         <translation>没有这一天：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/dialogs.py" line="44"/>
+        <location filename="../../ui/kit/dialogs.py" line="46"/>
         <source>not a date: type it as YYYY-MM-DD</source>
         <translation>不是日期：请按 YYYY-MM-DD 输入</translation>
     </message>
@@ -7483,7 +9020,7 @@ Check the database in the settings.</source>
         <translation>数据库版本高于本控制台</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/main.py" line="193"/>
+        <location filename="../../ui/shell/main.py" line="194"/>
         <source>Loading the demo data…</source>
         <translation>正在加载演示数据…</translation>
     </message>
@@ -7493,7 +9030,7 @@ Check the database in the settings.</source>
         <translation>正在准备数据库（备份并升级结构）…</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/main.py" line="232"/>
+        <location filename="../../ui/shell/main.py" line="233"/>
         <source>The audit trail was changed outside the program</source>
         <translation>审计日志在程序之外被更改</translation>
     </message>
@@ -7501,16 +9038,16 @@ Check the database in the settings.</source>
 <context>
     <name>messages</name>
     <message>
-        <source>%1 cannot be offered: at most %2 GPUs are free%3, %4 short</source>
-        <translation>%1 无法满足：最多 %2 张 GPU 空闲%3，缺 %4 张</translation>
-    </message>
-    <message>
         <source>%1 has more decimals than allowed here: at most %2 decimals</source>
         <translation>%1 的小数位过多：此处最多 %2 位小数</translation>
     </message>
     <message>
         <source>%1 has more decimals than allowed here: at most two decimals (to the fen)</source>
         <translation>%1 的小数位过多：金额最多两位小数（到分）</translation>
+    </message>
+    <message>
+        <source>%1 has more decimals than allowed here: no decimals</source>
+        <translation>%1 的小数位过多：此处只能填写整数</translation>
     </message>
     <message>
         <source>%1 is inactive; reactivate the customer first</source>
@@ -7529,16 +9066,16 @@ Check the database in the settings.</source>
         <translation>%1 过大：小数点前最多 %2 位</translation>
     </message>
     <message>
-        <source>%1 of the %2 nodes are no longer free from %3: %4</source>
-        <translation>%2 台节点中有 %1 台自 %3 起已不再空闲：%4</translation>
-    </message>
-    <message>
         <source>'%1' is not a %2 of the calendar</source>
         <translation>“%1”不是日历上存在的日期</translation>
     </message>
     <message>
         <source>'%1' is not a %2: use YYYY-MM-DD</source>
         <translation>“%1”不是有效日期：请按 YYYY-MM-DD 填写</translation>
+    </message>
+    <message>
+        <source>'%1' is not a %2: use YYYY-MM-DD (as text)</source>
+        <translation>“%1”不是有效日期：请按 YYYY-MM-DD 填写（文本）</translation>
     </message>
     <message>
         <source>'%1' is not a number</source>
@@ -7573,10 +9110,6 @@ Check the database in the settings.</source>
         <translation>“%1”超出范围：日期须在 2000-01-01 至 2099-12-31 之间</translation>
     </message>
     <message>
-        <source>GPU %1 is on a node held for another customer's deal</source>
-        <translation>GPU %1 所在节点已为其他客户预留</translation>
-    </message>
-    <message>
         <source>GPUs are counted in whole numbers</source>
         <translation>GPU 数量须为整数</translation>
     </message>
@@ -7605,8 +9138,8 @@ Check the database in the settings.</source>
         <translation>密码至少 8 个字符</translation>
     </message>
     <message>
-        <source>a rack lease names an existing rack</source>
-        <translation>机柜租赁须指定一个现有机柜</translation>
+        <source>a rack lease names an existing rack or a cage</source>
+        <translation>机柜租赁须指定已有的机柜或笼位</translation>
     </message>
     <message>
         <source>a unified social credit code cannot contain %1 (I, O, S, V and Z are never used)</source>
@@ -7617,8 +9150,8 @@ Check the database in the settings.</source>
         <translation>统一社会信用代码应为 18 位，此处为 %1 位</translation>
     </message>
     <message>
-        <source>add it (price set) or choose another term</source>
-        <translation>请添加（price set）或选择其他计费方式</translation>
+        <source>a unit range runs from U1 upwards and ends at or after its start</source>
+        <translation>U 位范围从 U1 起，结束 U 位不得小于起始 U 位</translation>
     </message>
     <message>
         <source>bandwidth priced per Mbps names the Mbps</source>
@@ -7645,20 +9178,8 @@ Check the database in the settings.</source>
         <translation>此配电柜的馈线 %1 的断路器为 %2 A；配电柜不能小于其馈线（至少 %3 A，或先修改馈线）</translation>
     </message>
     <message>
-        <source>free now: %1</source>
-        <translation>当前空闲：%1</translation>
-    </message>
-    <message>
         <source>give both the power allowance (kW) and the price per kWh over it, or neither</source>
         <translation>请同时填写电力额度（kW）和超出部分的每千瓦时价格，或都不填</translation>
-    </message>
-    <message>
-        <source>held: %1</source>
-        <translation>已预留：%1</translation>
-    </message>
-    <message>
-        <source>hold %1 no longer holds its nodes</source>
-        <translation>预留 %1 已不再保留其节点</translation>
     </message>
     <message>
         <source>hosting names a rack unit range or a device</source>
@@ -7673,36 +9194,12 @@ Check the database in the settings.</source>
         <translation>必填：金额，例如 1234.50</translation>
     </message>
     <message>
-        <source>item “%1” needs %2 × %3, but only %4 are available, %5 short</source>
-        <translation>项目“%1”需要 %2 × %3，但只有 %4 张可用，缺 %5 张</translation>
-    </message>
-    <message>
         <source>longer than %1 characters (%2); shorten it</source>
         <translation>超过 %1 个字符（%2）；请缩短</translation>
     </message>
     <message>
         <source>must be greater than zero</source>
         <translation>必须大于零</translation>
-    </message>
-    <message>
-        <source>nearest free capacity: %1</source>
-        <translation>最近的空闲资源：%1</translation>
-    </message>
-    <message>
-        <source>no node of that model is free anywhere in the window</source>
-        <translation>该时段内任何地方都没有该型号的空闲节点</translation>
-    </message>
-    <message>
-        <source>none is free in any cluster</source>
-        <translation>所有集群均无空闲</translation>
-    </message>
-    <message>
-        <source>search again</source>
-        <translation>请重新查询</translation>
-    </message>
-    <message>
-        <source>search again and hold them first</source>
-        <translation>请重新查询并先预留</translation>
     </message>
     <message>
         <source>the account manager must be a user with that role</source>
@@ -7741,12 +9238,20 @@ Check the database in the settings.</source>
         <translation>新密码与当前密码相同</translation>
     </message>
     <message>
-        <source>the price list has no %1 price of %2 on %3</source>
-        <translation>价目表中没有 %2 在 %3 的%1价格</translation>
+        <source>the rack has %1U</source>
+        <translation>该机柜只有 %1U</translation>
     </message>
     <message>
         <source>the unified social credit code is required</source>
         <translation>请填写统一社会信用代码</translation>
+    </message>
+    <message>
+        <source>there is no tax rate for %1 valid in %2, nor any rate for %1 on record; no screen adds one (they come with the database's upgrades): run db upgrade, or have the rate added to the database's tax_rate table</source>
+        <translation>%2 没有适用于 %1 的税率，也没有登记任何 %1 税率；界面上无法添加税率（税率随数据库升级提供）：请运行 db upgrade，或请人在数据库的 tax_rate 表中添加该税率</translation>
+    </message>
+    <message>
+        <source>there is no tax rate for %1 valid in %2; the rates on record start in %3 and no screen adds one (they come with the database's upgrades): use a date from %3 on, or have the rate added to the database's tax_rate table</source>
+        <translation>%2 没有适用于 %1 的税率；已登记的税率自 %3 起生效，界面上无法添加税率（税率随数据库升级提供）：请使用 %3 及以后的日期，或请人在数据库的 tax_rate 表中添加该税率</translation>
     </message>
     <message>
         <source>¥%1 is not the tax on ¥%2 at statement %3's rate (%4): expected %5; check the fapiao's 税额</source>
@@ -7756,17 +9261,17 @@ Check the database in the settings.</source>
 <context>
     <name>operations</name>
     <message>
-        <location filename="../../ui/shell/operations.py" line="357"/>
+        <location filename="../../ui/shell/operations.py" line="366"/>
         <source>Error</source>
         <translation>错误</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/operations.py" line="353"/>
+        <location filename="../../ui/shell/operations.py" line="362"/>
         <source>Refused</source>
         <translation>操作被拒绝</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/operations.py" line="358"/>
+        <location filename="../../ui/shell/operations.py" line="367"/>
         <source>The operation failed: %1</source>
         <translation>操作失败：%1</translation>
     </message>
@@ -7774,7 +9279,7 @@ Check the database in the settings.</source>
 <context>
     <name>pdfpreview</name>
     <message>
-        <location filename="../../ui/kit/pdfpreview.py" line="321"/>
+        <location filename="../../ui/kit/pdfpreview.py" line="324"/>
         <source>Preparing the document…</source>
         <translation>正在准备文档…</translation>
     </message>
@@ -7782,12 +9287,28 @@ Check the database in the settings.</source>
 <context>
     <name>permissions</name>
     <message>
+        <source>approve SLA credits</source>
+        <translation>审批 SLA 服务赔偿</translation>
+    </message>
+    <message>
         <source>approve contracts</source>
         <translation>审批合同</translation>
     </message>
     <message>
+        <source>approve site visits</source>
+        <translation>审批现场访问</translation>
+    </message>
+    <message>
+        <source>authorise customer contacts for site access</source>
+        <translation>授权客户联系人进入数据中心</translation>
+    </message>
+    <message>
         <source>change GPUs</source>
         <translation>修改 GPU</translation>
+    </message>
+    <message>
+        <source>change SLA calendars, targets and credit rules</source>
+        <translation>修改 SLA 日历、时限和赔偿规则</translation>
     </message>
     <message>
         <source>change customers</source>
@@ -7802,8 +9323,16 @@ Check the database in the settings.</source>
         <translation>修改站点、子公司和覆盖范围</translation>
     </message>
     <message>
+        <source>change the on-call rota</source>
+        <translation>修改值班表</translation>
+    </message>
+    <message>
         <source>change the price list</source>
         <translation>修改价目表</translation>
+    </message>
+    <message>
+        <source>check visitors in and out</source>
+        <translation>办理访客进出登记</translation>
     </message>
     <message>
         <source>draft contracts</source>
@@ -7818,8 +9347,20 @@ Check the database in the settings.</source>
         <translation>管理用户</translation>
     </message>
     <message>
+        <source>open tickets</source>
+        <translation>创建工单</translation>
+    </message>
+    <message>
         <source>override the rack power budget</source>
         <translation>超出机柜功率预算</translation>
+    </message>
+    <message>
+        <source>plan maintenance windows</source>
+        <translation>计划维护窗口</translation>
+    </message>
+    <message>
+        <source>request site visits</source>
+        <translation>申请现场访问</translation>
     </message>
     <message>
         <source>reserve rack units</source>
@@ -7828,6 +9369,14 @@ Check the database in the settings.</source>
     <message>
         <source>run billing and issue statements</source>
         <translation>运行计费并开具账单</translation>
+    </message>
+    <message>
+        <source>see visitors' full ID numbers</source>
+        <translation>查看访客完整证件号码</translation>
+    </message>
+    <message>
+        <source>work tickets (acknowledge, move, resolve)</source>
+        <translation>处理工单（响应、流转、解决）</translation>
     </message>
 </context>
 </TS>

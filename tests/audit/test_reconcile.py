@@ -146,7 +146,7 @@ def test_rows_of_money_tables_nothing_explains_are_differences_elsewhere_listed(
     """A contract item whose contract no event names is a difference; a rack loaded with SQL is listed as
     named by no event; the VAT rates are listed until their baseline is written, then compared."""
     from app.services.baselines import seed_baselines
-    from tests.test_billing_world import make_world
+    from tests.billing.test_billing_world import make_world
 
     w = make_world(db)
     r = _reconcile(db)

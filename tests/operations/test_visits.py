@@ -13,7 +13,7 @@ from models.choices import VisitState
 
 from app.domain.clock import TZ
 from app.domain.errors import PermissionDenied, RuleViolation, ValidationError
-from app.demo.operations import demo_id_number
+from app.demo.access import demo_id_number
 from app.services.operations import visits as V
 from app.services.users import login
 from tests.conftest import table_counts

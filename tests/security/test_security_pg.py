@@ -192,7 +192,7 @@ def test_what_a_group_may_write_with_sql_is_named_by_reconcile(pg):  # noqa: F81
     import datetime as dt
 
     from app.audit.trail import Actor
-    from tests.test_billing_world import make_world, rack_item, signed
+    from tests.billing.test_billing_world import make_world, rack_item, signed
 
     w = make_world(pg)
     am_, boss_ = (Actor(i, login, login, role) for i, login, role in _ids(pg, "am", "boss"))

@@ -14,7 +14,7 @@ from PySide6.QtWidgets import (QComboBox, QDialog, QDialogButtonBox, QFormLayout
 
 from models.choices import Fabric, PriceTerm
 
-from app.audit.trail import Actor
+from app.domain.actor import Actor
 from app.domain.errors import DomainError
 from app.domain.money import format_amount, format_price
 from app.store.db import Database

@@ -42,6 +42,7 @@ PAGES = [
     ("audit", "Audit log", "audit"),
     ("users", "Users & settings", "user"),
     ("operations", "Operations", None),     # ui/pages/operations/: tickets, SLA, on call (issue 24); Ctrl+J
+    ("clusters", "GPU clusters", None),  # ui/pages/clusters/ (issue 25)
 ]
 TICKET_OBJECTS = {"racks": "rack", "devices": "device", "gpus": "gpu"}   # list page -> ticket object type
 SCROLLED_PAGES = {"dashboard"}   # pages in a scroll area: their minimum size does not bind the window
@@ -216,6 +217,9 @@ class MainWindow(QMainWindow):
         if pid == "operations":
             from ui.pages.operations import OperationsPage
             return OperationsPage(self.db, self.actor, self)
+        if pid == "clusters":
+            from ui.pages.clusters import ClustersPage
+            return ClustersPage(self.db, self.actor, self)
         if pid in ("contracts", "billing", "audit"):
             from ui.pages.audit import AuditPage
             from ui.pages.billing import BillingPage

@@ -22,7 +22,7 @@ from app.domain.errors import RuleViolation
 from app.importexport.schema import LOCAL_TIME_COLUMNS
 from app.services.clusters.health import record_event_in
 from app.services.clusters.topology import add_node_in
-from app.services.common import create_in
+from app.services.entities import create_in
 
 CLUSTER_COLUMNS = ("name", "site", "fabric", "rails", "storage_network", "management_network", "note")
 CLUSTER_REQUIRED = ("name", "site", "fabric")

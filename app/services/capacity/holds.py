@@ -19,12 +19,12 @@ from models.capacity import CapacityHold, capacity_hold_node
 from models.choices import HoldStatus
 from models.cluster import GpuCluster, GpuNode
 
-from app.audit.trail import Actor
+from app.domain.actor import Actor
 from app.domain.auth import can, require
 from app.domain.clock import local_text
 from app.domain.errors import NotFound, RuleViolation, ValidationError
 from app.services.capacity.search import free_nodes, window_of
-from app.services.settings import CAPACITY_HOLD_DAYS, setting_in
+from app.read.settings import CAPACITY_HOLD_DAYS, setting_in
 from app.store.db import Database
 from app.store.uow import UnitOfWork
 

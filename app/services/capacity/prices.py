@@ -18,12 +18,12 @@ from models import GpuModel, Subsidiary
 from models.capacity import PriceListEntry
 from models.choices import PriceProduct, PriceTerm, TaxCategory
 
-from app.audit.trail import Actor
+from app.domain.actor import Actor
 from app.domain.auth import require
 from app.domain.errors import RuleViolation, ValidationError
 from app.domain.money import AmountError, amount_in_words, format_price, parse_decimal
 from app.domain.rating import FEN, Period, fen, hybrid, prorate, tax_for
-from app.services.common import get_or_404, snapshot
+from app.services.entities import get_or_404, snapshot
 from app.store.db import Database
 from app.store.uow import UnitOfWork
 

@@ -18,7 +18,7 @@ from models import Customer, GpuAsset, GpuModel, Rack, Subsidiary
 from models.capacity import CapacityHold, Quote, QuoteLine
 from models.choices import HoldStatus, PriceProduct, PriceTerm, QuoteStatus, TaxCategory
 
-from app.audit.trail import Actor
+from app.domain.actor import Actor
 from app.domain.auth import require
 from app.domain.clock import local_date
 from app.domain.errors import RuleViolation, ValidationError

@@ -5,10 +5,7 @@ rule: app/services/clusters/nodes.py), and opens an incident ticket through `ope
 """
 from __future__ import annotations
 
-import csv
 import datetime as dt
-import io
-import json
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -17,12 +14,12 @@ from sqlalchemy import select
 from models import GpuAsset, GpuNode, HealthEvent
 from models.choices import HealthVendor, NodeState
 
-from app.audit.trail import Actor
+from app.domain.actor import Actor
 from app.domain.auth import require
 from app.domain.clock import DateError, parse_instant
 from app.domain.errors import DomainError, ValidationError
 from app.domain.health import classify
-from app.services.clusters.nodes import node_label, set_node_state_in
+from app.services.clusters.nodes import node_label, read_rows_file, set_node_state_in
 from app.services.clusters.topology import find_node_in
 from app.store.db import Database
 from app.store.uow import UnitOfWork
@@ -49,12 +46,7 @@ class HealthImportResult:
 
 def read_events_file(path: str | Path) -> list[dict]:
     """An events file: CSV (node, gpu, at, vendor, code, note) or JSON (a list of such objects)."""
-    p = Path(path)
-    text = p.read_text(encoding="utf-8-sig")
-    if p.suffix.lower() == ".json" or text.lstrip().startswith(("[", "{")):
-        data = json.loads(text)
-        return data if isinstance(data, list) else [data]
-    return list(csv.DictReader(io.StringIO(text)))
+    return read_rows_file(path)
 
 
 def record_event_in(uow: UnitOfWork, node: GpuNode, *, vendor: str, code: str, at: dt.datetime,

@@ -21,13 +21,13 @@ from sqlalchemy import or_, select
 from models import Device, Downtime, GpuAsset, GpuCluster, GpuLease, GpuNode, GpuNodeHistory, NodeBurnIn
 from models.choices import Fabric, NodeState
 
-from app.audit.trail import Actor
+from app.domain.actor import Actor
 from app.domain.auth import require
 from app.domain.clock import DateError, local_text, parse_instant
 from app.domain.errors import DomainError, RuleViolation, ValidationError
 from app.services.billing.downtime import end_downtime_in, record_downtime_in
 from app.services.clusters.topology import find_node_in, gpus_per_node
-from app.services.common import flush_versioned
+from app.services.entities import flush_versioned
 from app.store.db import Database
 from app.store.uow import UnitOfWork
 
@@ -73,9 +73,10 @@ def set_node_state_in(uow: UnitOfWork, node: GpuNode, to_state: str, reason: str
     before = node.state
     was_billed, billed = before not in NodeState.NOT_BILLED, to_state not in NodeState.NOT_BILLED
     if was_billed and not billed:
+        short = reason.split(" (")[0]  # a statement note repeats it per GPU: the code, not the catalogue's words
         for gpu in leased_gpus(s, node, at):
             record_downtime_in(uow, start=at, gpu_id=gpu.id,
-                               reason=f"node {label} {NodeState.label(to_state).lower()}: {reason}"[:255])
+                               reason=f"node {label} {NodeState.label(to_state).lower()}: {short}"[:255])
     elif not was_billed and billed:
         gpu_ids = [g for (g,) in s.execute(select(GpuAsset.id).where(GpuAsset.device_id == node.device_id))]
         if gpu_ids:
@@ -181,6 +182,11 @@ class BurnInResult:
 def read_burn_in_file(path: str | Path) -> list[dict]:
     """A burn-in report: JSON (one object or a list; keys node, at, dcgm_level, passed, duration_s,
     nccl_busbw_gbps) or CSV with those columns."""
+    return read_rows_file(path)
+
+
+def read_rows_file(path: str | Path) -> list[dict]:
+    """The rows of a file a node or a collector produces: JSON (one object or a list of them) or CSV."""
     p = Path(path)
     text = p.read_text(encoding="utf-8-sig")
     if p.suffix.lower() == ".json" or text.lstrip().startswith(("{", "[")):

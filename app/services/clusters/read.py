@@ -6,7 +6,7 @@ import datetime as dt
 from collections import Counter
 from dataclasses import dataclass, field
 
-from sqlalchemy import func, select
+from sqlalchemy import func, select, true
 
 from models import (Cable, Customer, Device, FabricSwitch, GpuAsset, GpuCluster, GpuModel, GpuNode,
                     GpuNodeHistory, HealthEvent, NodeBurnIn, Rack, ScaleUpDomain, Site)
@@ -62,14 +62,17 @@ class Topology:
     spine_mesh: bool = False  # no leaf–spine cable recorded: drawn as the full mesh a fat tree has
 
 
-def list_clusters(db: Database, *, site: str | None = None) -> list[ClusterRow]:
+def list_clusters(db: Database, *, site: str | None = None, cluster_id: int | None = None) -> list[ClusterRow]:
     with db.session() as s:
         q = (select(GpuCluster, Site.code).join(Site, Site.id == GpuCluster.site_id).order_by(Site.code, GpuCluster.name))
         if site:
             q = q.where(Site.code == site)
+        one = (GpuNode.cluster_id == cluster_id) if cluster_id is not None else true()
+        if cluster_id is not None:
+            q = q.where(GpuCluster.id == cluster_id)
         clusters = s.execute(q).all()
         states: dict[int, Counter] = {}
-        for cid, state, n in s.execute(select(GpuNode.cluster_id, GpuNode.state, func.count())
+        for cid, state, n in s.execute(select(GpuNode.cluster_id, GpuNode.state, func.count()).where(one)
                                        .group_by(GpuNode.cluster_id, GpuNode.state)):
             states.setdefault(cid, Counter())[state] = n
         gpus: dict[int, int] = {}
@@ -77,7 +80,7 @@ def list_clusters(db: Database, *, site: str | None = None) -> list[ClusterRow]:
         for cid, model, n in s.execute(
                 select(GpuNode.cluster_id, GpuModel.name, func.count(GpuAsset.id))
                 .join(GpuAsset, GpuAsset.device_id == GpuNode.device_id)
-                .join(GpuModel, GpuModel.id == GpuAsset.gpu_model_id)
+                .join(GpuModel, GpuModel.id == GpuAsset.gpu_model_id).where(one)
                 .group_by(GpuNode.cluster_id, GpuModel.name)):
             gpus[cid] = gpus.get(cid, 0) + n
             models.setdefault(cid, set()).add(model)
@@ -90,35 +93,31 @@ def list_clusters(db: Database, *, site: str | None = None) -> list[ClusterRow]:
 def cluster_row(db: Database, cluster: int | str) -> ClusterRow:
     with db.session() as s:
         cid = find_cluster_in(s, cluster).id
-    return next(r for r in list_clusters(db) if r.id == cid)
+    return list_clusters(db, cluster_id=cid)[0]
 
 
 def _node_rows(s, where) -> list[NodeRow]:
+    """Node rows in two statements (1,000 nodes: no ORM objects, no per-node query): the nodes with
+    their server, rack and domain; their GPUs counted per server with the model and tenant."""
     rows = s.execute(
-        select(GpuNode, Device.name, Rack.name, ScaleUpDomain.name)
+        select(GpuNode.id, GpuNode.device_id, Device.name, Rack.name, GpuNode.state, GpuNode.maintenance,
+               GpuNode.state_reason, GpuNode.state_by, GpuNode.state_at, ScaleUpDomain.name, GpuNode.version)
         .join(Device, Device.id == GpuNode.device_id)
         .outerjoin(Rack, Rack.id == Device.rack_id)
         .outerjoin(ScaleUpDomain, ScaleUpDomain.id == GpuNode.domain_id)
         .where(where).order_by(Device.name)).all()
     if not rows:
         return []
-    dev_ids = [n.device_id for n, *_ in rows]
-    per_dev: dict[int, tuple[int, str | None, int | None]] = {}
-    for chunk_start in range(0, len(dev_ids), 900):
-        chunk = dev_ids[chunk_start:chunk_start + 900]
-        for dev_id, n, model, cust in s.execute(
-                select(GpuAsset.device_id, func.count(GpuAsset.id), func.max(GpuModel.name),
-                       func.max(GpuAsset.customer_id))
-                .join(GpuModel, GpuModel.id == GpuAsset.gpu_model_id)
-                .where(GpuAsset.device_id.in_(chunk)).group_by(GpuAsset.device_id)):
-            per_dev[dev_id] = (n, model, cust)
-    customers = {c for _n, _m, c in per_dev.values() if c}
-    names = dict(s.execute(select(Customer.id, Customer.name).where(Customer.id.in_(customers))).all()) if customers else {}
+    per_dev = {dev_id: (n, model, cust) for dev_id, n, model, cust in s.execute(
+        select(GpuAsset.device_id, func.count(GpuAsset.id), func.max(GpuModel.name), func.max(Customer.name))
+        .join(GpuNode, GpuNode.device_id == GpuAsset.device_id)
+        .join(GpuModel, GpuModel.id == GpuAsset.gpu_model_id)
+        .outerjoin(Customer, Customer.id == GpuAsset.customer_id)
+        .where(where).group_by(GpuAsset.device_id))}
     out = []
-    for node, name, rack, domain in rows:
-        n, model, cust = per_dev.get(node.device_id, (0, None, None))
-        out.append(NodeRow(node.id, node.device_id, name, rack, model, n, node.state, node.maintenance,
-                           names.get(cust), node.state_reason, node.state_by, node.state_at, domain, node.version))
+    for nid, dev_id, name, rack, state, maint, reason, by, at, domain, version in rows:
+        n, model, tenant = per_dev.get(dev_id, (0, None, None))
+        out.append(NodeRow(nid, dev_id, name, rack, model, n, state, maint, tenant, reason, by, at, domain, version))
     return out
 
 

@@ -8,16 +8,16 @@ import datetime as dt
 
 from sqlalchemy import delete, insert, or_, select
 
-from models import Contract, ContractItem, Device, GpuAsset, GpuLease, GpuNode, NodeSwap, contract_item_gpu
+from models import Contract, ContractItem, GpuAsset, GpuLease, NodeSwap, contract_item_gpu
 from models.choices import GpuState, ItemKind, NodeState
 
-from app.audit.trail import Actor
+from app.domain.actor import Actor
 from app.domain.auth import require
 from app.domain.clock import local_text
 from app.domain.errors import RuleViolation, ValidationError
 from app.services.clusters.nodes import node_label, set_node_state_in
 from app.services.clusters.topology import find_node_in
-from app.services.common import get_or_404
+from app.services.entities import get_or_404
 from app.services.gpus import move_gpu
 from app.store.db import Database
 from app.store.uow import UnitOfWork
@@ -86,13 +86,3 @@ def swap_node(db: Database, actor: Actor, item_id: int, from_node: int | str, to
         uow.commit()
         return sw.id
 
-
-def swaps_of_item(s, item_id: int) -> list[tuple]:
-    """(at, from node, to node, from serials, to serials, reason) of an item, oldest first."""
-    old, new = Device.__table__.alias("old_dev"), Device.__table__.alias("new_dev")
-    fn, tn = GpuNode.__table__.alias("fn"), GpuNode.__table__.alias("tn")
-    return s.execute(
-        select(NodeSwap.at, old.c.name, new.c.name, NodeSwap.from_serials, NodeSwap.to_serials, NodeSwap.reason)
-        .join(fn, fn.c.id == NodeSwap.from_node_id).join(old, old.c.id == fn.c.device_id)
-        .join(tn, tn.c.id == NodeSwap.to_node_id).join(new, new.c.id == tn.c.device_id)
-        .where(NodeSwap.contract_item_id == item_id).order_by(NodeSwap.at, NodeSwap.id)).all()

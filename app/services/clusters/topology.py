@@ -16,10 +16,10 @@ from models import Cable, Device, FabricSwitch, GpuAsset, GpuCluster, GpuNode, G
 from models import ScaleUpDomain, Site
 from models.choices import DeviceRole, Fabric, NodeState, ScaleUpKind, SwitchTier
 
-from app.audit.trail import Actor
+from app.domain.actor import Actor
 from app.domain.auth import require
 from app.domain.errors import NotFound, RuleViolation, ValidationError
-from app.services.common import EntitySpec, create_in, flush_or_refuse, get_or_404, register, snapshot
+from app.services.entities import EntitySpec, create_in, flush_or_refuse, get_or_404, register, snapshot
 from app.store.db import Database
 from app.store.uow import UnitOfWork
 

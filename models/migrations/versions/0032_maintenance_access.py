@@ -1,7 +1,7 @@
 """maintenance windows and site access (issue 24, the operations desk)
 
 Revision ID: 0032
-Revises: 0029
+Revises: 0031
 Create Date: 2026-12-01
 
 New tables only (no existing row changes): maintenance_window (planned or emergency work on a feed,
@@ -17,7 +17,7 @@ import sqlalchemy as sa
 
 # revision identifiers, used by Alembic.
 revision: str = '0032'
-down_revision: Union[str, Sequence[str], None] = '0029'
+down_revision: Union[str, Sequence[str], None] = '0031'
 branch_labels: Union[str, Sequence[str], None] = None
 depends_on: Union[str, Sequence[str], None] = None
 

@@ -2,7 +2,7 @@
 history, burn-in results, health events and node swaps; GPU models gain datasheet figures
 
 Revision ID: 0033
-Revises: 0029
+Revises: 0032
 Create Date: 2026-12-01
 
 New tables (models/cluster.py): gpu_cluster, scaleup_domain, gpu_node, fabric_switch,
@@ -22,7 +22,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision: str = '0033'
-down_revision: Union[str, Sequence[str], None] = '0029'
+down_revision: Union[str, Sequence[str], None] = '0032'
 branch_labels: Union[str, Sequence[str], None] = None
 depends_on: Union[str, Sequence[str], None] = None
 
