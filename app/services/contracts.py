@@ -26,7 +26,7 @@ from app.domain.messages import message_of
 from app.domain.money import AmountError, parse_decimal
 from app.domain.rating import TZ, local_midnight, local_today
 from app.read.settings import CONTRACT_FOUR_EYES, setting_in
-from app.services.entities import check_version, flush_or_refuse, flush_versioned, get_or_404, snapshot
+from app.services.entities import check_version, flush_or_refuse, flush_versioned, get_or_404, next_document_number, snapshot
 from app.services.gpus import move_gpu
 from app.services.space import (  # the GPU lifecycle move: validates, writes GpuHistory, audits
     end_item_leases_in,
@@ -41,7 +41,6 @@ from models import (
     Contract,
     ContractItem,
     Customer,
-    DocumentCounter,
     GpuAsset,
     GpuLease,
     GpuModel,
@@ -207,25 +206,6 @@ class ContractDue:
 
 
 # --- numbering ----------------------------------------------------------------------------
-
-def next_document_number(session: Session, subsidiary_id: int, kind: str, scope: str, count: int = 1) -> int:
-    """Take the next value (or the next `count` values: the last is returned) of a per-subsidiary
-    counter in the caller's transaction.
-
-    One INSERT … ON CONFLICT DO UPDATE … RETURNING: the counter row stays locked until the
-    transaction ends, so concurrent takers queue and a rolled-back taker leaves no gap.
-    """
-    dialect = session.get_bind().dialect.name
-    if dialect == "postgresql":
-        from sqlalchemy.dialects.postgresql import insert as upsert
-    else:
-        from sqlalchemy.dialects.sqlite import insert as upsert
-    table = DocumentCounter.__table__
-    stmt = upsert(table).values(subsidiary_id=subsidiary_id, kind=kind, scope=scope, last_value=count)
-    stmt = stmt.on_conflict_do_update(index_elements=[table.c.subsidiary_id, table.c.kind, table.c.scope],
-                                      set_={"last_value": table.c.last_value + count})
-    return session.execute(stmt.returning(table.c.last_value)).scalar_one()
-
 
 # --- reading ------------------------------------------------------------------------------
 

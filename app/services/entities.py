@@ -531,3 +531,24 @@ def _write_update(uow: UnitOfWork, spec: EntitySpec, obj, values: dict, before: 
 def pk_of(obj):
     ident = inspect(obj).identity
     return ident[0] if ident and len(ident) == 1 else ident
+
+
+def next_document_number(session: Session, subsidiary_id: int, kind: str, scope: str, count: int = 1) -> int:
+    """Take the next value (or the next `count` values: the last is returned) of a per-subsidiary
+    counter in the caller's transaction.
+
+    One INSERT … ON CONFLICT DO UPDATE … RETURNING: the counter row stays locked until the
+    transaction ends, so concurrent takers queue and a rolled-back taker leaves no gap.
+    """
+    dialect = session.get_bind().dialect.name
+    if dialect == "postgresql":
+        from sqlalchemy.dialects.postgresql import insert as upsert
+    else:
+        from sqlalchemy.dialects.sqlite import insert as upsert
+    from models import DocumentCounter
+
+    table = DocumentCounter.__table__
+    stmt = upsert(table).values(subsidiary_id=subsidiary_id, kind=kind, scope=scope, last_value=count)
+    stmt = stmt.on_conflict_do_update(index_elements=[table.c.subsidiary_id, table.c.kind, table.c.scope],
+                                      set_={"last_value": table.c.last_value + count})
+    return session.execute(stmt.returning(table.c.last_value)).scalar_one()

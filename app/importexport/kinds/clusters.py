@@ -56,7 +56,7 @@ def _instant(r, col: str):
 # --- clusters --------------------------------------------------------------------------------------
 
 def resolve_clusters(s, r) -> dict[str, Any]:
-    from app.importexport import _site
+    from app.importexport.kinds.core import _site
     site = _site(s, r, "site") if r.get("site") else None
     return {"name": r.get("name"), "site_id": site.id if site else None,
             "fabric": _choice(r, "fabric", Fabric.values(), Fabric.NONE), "rails": r.integer("rails"),
@@ -84,7 +84,7 @@ def export_clusters_query():
 # --- nodes -----------------------------------------------------------------------------------------
 
 def resolve_nodes(s, r) -> dict[str, Any]:
-    from app.importexport import _device_ref
+    from app.importexport.kinds.core import _device_ref
     dev = _device_ref(s, r, "device")
     c = s.execute(select(GpuCluster).where(GpuCluster.name == r.get("cluster"))).scalar_one_or_none()
     if c is None and r.get("cluster"):
@@ -132,7 +132,7 @@ def export_nodes_query():
 # --- health events ---------------------------------------------------------------------------------
 
 def resolve_health_events(s, r) -> dict[str, Any]:
-    from app.importexport import _device_ref
+    from app.importexport.kinds.core import _device_ref
     dev = _device_ref(s, r, "node")
     node = s.execute(select(GpuNode).where(GpuNode.device_id == dev.id)).scalar_one_or_none() if dev else None
     if dev is not None and node is None:

@@ -46,7 +46,7 @@ ISSUE_BATCH = 500  # statements numbered and issued per transaction (one IN list
 
 
 def _take_statement_number(s: Session, st: Statement) -> str:
-    from app.services.contracts import next_document_number
+    from app.services.entities import next_document_number
 
     sub = s.get(Subsidiary, st.subsidiary_id)
     p = B.Period.parse(st.period)
@@ -111,7 +111,7 @@ def issue_statements(db: Database, actor: Actor, *, period: str | None = None,
 def _issue_batch(db: Database, actor: Actor, batch: list[int], skipped: list[str],
                  elsewhere: list[int]) -> list[tuple[int, str, Decimal]]:
     """Issue one batch of drafts in one transaction (see issue_statements)."""
-    from app.services.contracts import next_document_number
+    from app.services.entities import next_document_number
 
     with UnitOfWork(db, actor) as uow:
         s = uow.session
@@ -347,7 +347,7 @@ def credit_lines(uow: UnitOfWork, orig: Statement, line_ids: Iterable[int] | Non
     cn.subtotal, cn.tax, cn.total = tot.subtotal, tot.tax, tot.total
     sub = s.get(Subsidiary, orig.subsidiary_id)
     month = B.Period.containing(B.local_date(at))
-    from app.services.contracts import next_document_number
+    from app.services.entities import next_document_number
 
     n = next_document_number(s, orig.subsidiary_id, "credit_note", month.compact)
     cn.number = f"{sub.code}-CN-{month.compact}-{n:06d}"

@@ -92,7 +92,7 @@ def run_billing(db: Database, actor: Actor, period: str, *, dry_run: bool = Fals
                          Contract.end_date >= p.first)
         if not dry_run:
             # Concurrent runs queue on their subsidiaries' run counters; the one after sees the lines.
-            from app.services.contracts import next_document_number
+            from app.services.entities import next_document_number
 
             for sub_id in sorted(set(s.execute(select(Contract.subsidiary_id).where(in_period)).scalars())):
                 next_document_number(s, sub_id, "billing_run", p.compact)

@@ -127,7 +127,7 @@ def hold_capacity_in(uow: UnitOfWork, *, customer_id: int, subsidiary_id: int, n
         raise RuleViolation(f"{len(taken)} of the {len(ids)} nodes are no longer free from {first}"
                             f"{f' to {last}' if last else ''}: {', '.join(names) or taken}; search again")
     sub = s.get(Subsidiary, subsidiary_id)
-    from app.services.contracts import next_document_number
+    from app.services.entities import next_document_number
 
     year = now.year
     n = next_document_number(s, subsidiary_id, "hold", str(year))

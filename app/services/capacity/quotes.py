@@ -227,7 +227,7 @@ def create_quote(db: Database, actor: Actor, *, hold: int | str, term: str = Pri
         if errors:
             raise ValidationError(errors)
         sub = s.get(Subsidiary, h.subsidiary_id)
-        from app.services.contracts import next_document_number
+        from app.services.entities import next_document_number
 
         n = next_document_number(s, h.subsidiary_id, "quote", str(now.year))
         q = Quote(number=f"{sub.code}-Q{now.year}-{n:04d}", customer_id=h.customer_id, subsidiary_id=h.subsidiary_id,
