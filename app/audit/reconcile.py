@@ -68,7 +68,8 @@ CHILD_LISTS = {("statement", "lines"): "statement_line"}
 ROW_EVENTS = {"cage": "cage", "space_lease": "space_lease", "power_panel": "power_panel",
               "power_feed": "power_feed", "pdu_feed": "pdu_feed", "power_connection": "power_connection",
               "payment": "payment", "fapiao": "fapiao", "deposit_entry": "deposit", "app_setting": "setting",
-              "meter_reading": "meter_reading", "circuit_reading": "circuit_reading"}
+              "meter_reading": "meter_reading", "circuit_reading": "circuit_reading",
+              "holiday_day": "holiday_day"}  # China's days: a baseline event each (app/services/baselines.py)
 # Explained by the events of their parent row (the write that made the parent made them): (column, table).
 PARENTS: dict[str, tuple[tuple[str, str], ...]] = {
     "statement_line": (("statement_id", "statement"),),
@@ -81,6 +82,17 @@ PARENTS: dict[str, tuple[tuple[str, str], ...]] = {
     "contact": (("customer_id", "customer"),),
     "invoicing_profile": (("customer_id", "customer"),),
     "overdue_decision": (("customer_id", "customer"),),
+    # the operations desk: a ticket's timeline, objects and files are written by its own events
+    "ticket_event": (("ticket_id", "ticket"),),
+    "ticket_object": (("ticket_id", "ticket"),),
+    "ticket_attachment": (("ticket_id", "ticket"),),
+    "sla_breach": (("ticket_id", "ticket"),),
+    "maintenance_impact": (("maintenance_id", "maintenance_window"),),
+    "visit_rack": (("visit_id", "visit"),),
+    "capacity_hold_node": (("hold_id", "capacity_hold"),),
+    "quote_line": (("quote_id", "quote"),),
+    "gpu_node_history": (("node_id", "gpu_node"),),
+    "node_burn_in": (("node_id", "gpu_node"),),
 }
 # Reference data loaded as a whole: the load's event names the file, not each row.
 BULK = {"region": "region.load"}
@@ -92,7 +104,8 @@ NOT_BUSINESS = frozenset({"audit_event", "audit_head", "alembic_version", "app_s
 # The tables that feed money: a row nothing explains is a difference (written outside the program).
 MONEY = frozenset({"statement", "statement_line", "contract", "contract_item", "contract_item_gpu", "gpu_history",
                    "gpu_lease", "downtime", "payment", "payment_allocation", "fapiao", "deposit_entry",
-                   "meter_reading", "circuit_reading", "tax_rate", "tax_code"})
+                   "meter_reading", "circuit_reading", "tax_rate", "tax_code",
+                   "sla_credit", "sla_credit_rule", "node_swap"})
 LOADED_BY_MIGRATIONS = BASELINE_TABLES   # baseline events: app/services/baselines.py
 UNEXPLAINED_SHOWN = 20   # rows listed per table; the rest are counted
 

@@ -19,7 +19,8 @@ from app.store.uow import UnitOfWork
 from models import AuditEvent
 
 # what names a row of each table in the trail's list
-_LABEL = {"tax_rate": ("category", "valid_from"), "tax_code": ("line_kind", "tax_rate"), "gpu_model": ("name",)}
+_LABEL = {"tax_rate": ("category", "valid_from"), "tax_code": ("line_kind", "tax_rate"), "gpu_model": ("name",),
+          "holiday_day": ("day", "name"), "sla_calendar": ("name",), "sla_target": ("service_level", "priority")}
 _SKIP = NOT_AUDITED_EVERYWHERE | {"updated_by"}
 
 
@@ -34,12 +35,13 @@ def seed_baselines(db: Database, actor: Actor | None = None) -> int:
         n = 0
         for table_name in LOADED_BY_MIGRATIONS:
             t = Base.metadata.tables[table_name]
+            pk = list(t.primary_key.columns)[0]
             named = exists(select(AuditEvent.seq).where(AuditEvent.object_type == table_name,
-                                                        AuditEvent.object_id == cast(t.c.id, String)))
-            for row in s.execute(select(t).where(~named).order_by(t.c.id)).mappings():
+                                                        AuditEvent.object_id == cast(pk, String)))
+            for row in s.execute(select(t).where(~named).order_by(pk)).mappings():
                 after = {k: v for k, v in row.items() if k not in _SKIP}
                 label = " ".join(str(row[k]) for k in _LABEL[table_name])
-                uow.audit(f"{table_name}.baseline", table_name, row["id"], label, after=after,
+                uow.audit(f"{table_name}.baseline", table_name, str(row[pk.name]), label, after=after,
                           reason="baseline: loaded by a migration")
                 n += 1
         if n:

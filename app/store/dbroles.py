@@ -111,7 +111,7 @@ NEVER_WRITTEN = ("alembic_version", "app_secret")   # the owner's alone (migrati
 LOADED_BY_MIGRATIONS = ("tax_rate",)                 # no program path writes them: no group either
 # Rows a migration loads that get a baseline event (app/services/baselines.py, baseline_events below), so
 # that audit reconcile compares them (app/audit/reconcile.py).
-BASELINE_TABLES = ("tax_rate", "tax_code", "gpu_model")
+BASELINE_TABLES = ("tax_rate", "tax_code", "gpu_model", "holiday_day", "sla_calendar", "sla_target")
 # (their rows get baseline events: baseline_events below, app/services/baselines.py)
 NEVER_READ = ("app_secret",)                         # the login-HMAC key: the server's alone
 HIDDEN_COLUMNS = {"app_user": ("password_hash",)}    # checked through idc_password_matches, never read
@@ -279,20 +279,23 @@ def baseline_events(conn: Connection) -> int:
     `audit reconcile` compares them; the server hashes them like every other event. Idempotent. The same
     events as app/services/baselines.py writes at `db upgrade` (this one in db roles' own transaction)."""
     labels = {"tax_rate": "t.category || ' ' || t.valid_from::text", "tax_code": "t.line_kind || ' ' || t.tax_rate::text",
-              "gpu_model": "t.name"}
+              "gpu_model": "t.name", "holiday_day": "t.day::text || ' ' || t.name", "sla_calendar": "t.name",
+              "sla_target": "coalesce(t.service_level, '') || ' ' || t.priority"}
+    keys = {"holiday_day": "day"}   # the rest have an id
     total = 0
     for table in BASELINE_TABLES:
+        key = keys.get(table, "id")
         missing = (f"FROM {table} t WHERE NOT EXISTS (SELECT 1 FROM audit_event e WHERE e.object_type = '{table}' "
-                   "AND e.object_id = t.id::text)")
+                   f"AND e.object_id = t.{key}::text)")
         n = conn.execute(text(f"SELECT count(*) {missing}")).scalar()
         if n:
             conn.execute(text(f"""SELECT idc_audit_insert(jsonb_agg(jsonb_build_object(
                 'actor_id', NULL, 'actor_login', 'system', 'actor_name', 'System', 'actor_role', 'admin',
                 'host', 'db roles', 'app_version', 'baseline', 'request_id', gen_random_uuid()::text,
-                'action', '{table}.baseline', 'object_type', '{table}', 'object_id', t.id::text,
+                'action', '{table}.baseline', 'object_type', '{table}', 'object_id', t.{key}::text,
                 'object_label', {labels[table]},
                 'after', (to_jsonb(t) - 'id' - 'version' - 'updated_at' - 'updated_by' - 'created_at')::text,
-                'reason', 'baseline: loaded by a migration', 'outcome', 'success') ORDER BY t.id), NULL) """ + missing))
+                'reason', 'baseline: loaded by a migration', 'outcome', 'success') ORDER BY t.{key}), NULL) """ + missing))
         total += n
     return total
 

@@ -233,12 +233,24 @@ def free_nodes(session: Session, model_ids: list[int], start: dt.date, end: dt.d
 
 def _model_ids(s: Session, req: CapacityRequest) -> dict[int, GpuModel]:
     if req.models:
-        rows = s.execute(select(GpuModel).where(func.lower(GpuModel.name).in_([m.lower() for m in req.models]))).scalars().all()
-        found = {m.name.lower() for m in rows}
-        missing = [m for m in req.models if m.lower() not in found]
+        # a model by its whole name, or by a word of it that names one model only ("H100", "910B")
+        every = s.execute(select(GpuModel).order_by(GpuModel.name)).scalars().all()
+        rows, missing, unclear = [], [], []
+        for asked in req.models:
+            key = asked.strip().lower()
+            hits = [m for m in every if m.name.lower() == key] or [
+                m for m in every if key and key in m.name.lower().split() or m.name.lower().startswith(key + " ")]
+            if len(hits) == 1:
+                rows.append(hits[0])
+            elif hits:
+                unclear.append(f"{asked} ({', '.join(m.name for m in hits)})")
+            else:
+                missing.append(asked)
+        known = ", ".join(m.name for m in every)
         if missing:
-            known = ", ".join(s.execute(select(GpuModel.name).order_by(GpuModel.name)).scalars())
             raise ValidationError({"model": f"no GPU model named {', '.join(missing)}; the models are {known}"})
+        if unclear:
+            raise ValidationError({"model": f"{'; '.join(unclear)}: name one of them in full"})
     elif req.training8:
         rows = s.execute(select(GpuModel).where(GpuModel.form_factor.in_((FormFactor.SXM, FormFactor.OAM)),
                                                 GpuModel.active.is_(True))).scalars().all()
