@@ -22,6 +22,7 @@ sys.path.insert(0, str(ROOT))
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 VIEWS = ["dashboard", "sites", "racks", "devices", "gpus", "customers", "contracts", "billing", "xconnects", "audit",
+         "operations", "clusters",
          "users"]
 
 
