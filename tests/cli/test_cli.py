@@ -89,8 +89,10 @@ def test_real_entry_point_first_admin_and_backup(tmp_path):
     r = cli("audit", "verify")
     import sqlite3
 
+    from app.store.dbroles import BASELINE_TABLES
+
     with sqlite3.connect(dbfile) as c:   # the rows migrations loaded: a baseline event each (issue 21)
-        baselines = sum(c.execute(f"SELECT count(*) FROM {t}").fetchone()[0] for t in ("tax_rate", "tax_code", "gpu_model"))
+        baselines = sum(c.execute(f"SELECT count(*) FROM {t}").fetchone()[0] for t in BASELINE_TABLES)
     # the regions' load, the baselines, the first admin
     assert r.returncode == 0 and r.stdout.startswith(f"OK {2 + baselines} events"), r.stdout
 

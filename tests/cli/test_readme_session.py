@@ -65,6 +65,7 @@ def test_readme_worked_session(tmp_path):
         assert any(f"{FAKE_TODAY[:8]}01 – 2027-03-31" in out for out in outputs)   # report audit: this month
     assert (tmp_path / "statement.pdf").stat().st_size > 0 and (tmp_path / "audit.pdf").stat().st_size > 0
     assert outputs[-1].startswith("OK ") and f"checkpoint {checkpoint} is part of this chain" in outputs[-1]
-    # --db everywhere: nothing in the data directory but the audit head `audit verify` remembers
+    # --db everywhere: nothing in the data directory but the audit head `audit verify` remembers and the
+    # program's log (each bulk run, the upgrade among them, logs its start and end)
     home = tmp_path / "home"
-    assert {p.relative_to(home).parts[0] for p in home.rglob("*")} <= {"audit-heads"}
+    assert {p.relative_to(home).parts[0] for p in home.rglob("*")} <= {"audit-heads", "logs"}

@@ -292,7 +292,7 @@ def test_the_demo_exported_for_netbox_passes_netbox_import_checks(demo_db, tmp_p
     created = {kind: len(netbox.objects[kind]) for kind in NETBOX_ORDER}
     assert created == {kind: _rows(files[kind]) for kind in NETBOX_ORDER}
     assert created["sites"] == 7 and created["racks"] == 280 and created["devices"] == 697
-    assert created["power-feeds"] == 8 and created["regions"] > 3000
+    assert created["power-feeds"] == 11 and created["regions"] > 3000
     # statuses NetBox lacks: the demo's 16 leased racks are active, each with its tenant
     active = [r for r in netbox.objects["racks"] if r["status"] == "active"]
     assert len(active) == 16 and all(r["tenant"] is not None for r in active)
