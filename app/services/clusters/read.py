@@ -12,6 +12,7 @@ from models import (Cable, Customer, Device, FabricSwitch, GpuAsset, GpuCluster,
                     GpuNodeHistory, HealthEvent, NodeBurnIn, Rack, ScaleUpDomain, Site)
 from models.choices import NodeState, SwitchTier
 
+from app.services.capacity.search import held_gpu_ids as capacity_held_gpu_ids
 from app.services.clusters.topology import find_cluster_in, find_node_in
 from app.store.db import Database
 
@@ -222,9 +223,8 @@ BUCKETS = (ALLOCATED, AVAILABLE, HELD, TRIAGE, OTHER)
 
 
 def held_gpu_ids(s) -> set[int]:
-    """GPUs held for a quote (gpu-b's capacity holds). The seam: none until holds exist; the lead
-    wires it to the holds table at merge."""
-    return set()
+    """GPUs on nodes a capacity hold holds now (app/services/capacity/search.py)."""
+    return capacity_held_gpu_ids(s)
 
 
 def utilisation(db: Database) -> list[tuple[str, str, dict[str, int]]]:

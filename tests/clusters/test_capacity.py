@@ -23,7 +23,7 @@ from models import Device, DeviceType, GpuAsset, GpuModel
 from models.capacity import CapacityHold
 from models.choices import GpuState, HoldStatus, PriceProduct, PriceTerm
 from models.cluster import GpuCluster, GpuNode
-from test_billing_world import cst, make_world
+from tests.billing.test_billing_world import cst, make_world
 
 START, END = dt.date(2026, 10, 1), dt.date(2026, 12, 31)  # three months
 

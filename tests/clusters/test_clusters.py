@@ -25,7 +25,7 @@ from app.services import clusters as CL
 from models import (Device, DeviceType, Downtime, GpuAsset, GpuNode, GpuNodeHistory, HealthEvent, NodeSwap, Site)
 from models.choices import DeviceRole, Fabric, NodeState, SwitchTier
 from tests.conftest import table_counts
-from test_billing_world import cst, gpu_item, make_world, signed
+from tests.billing.test_billing_world import cst, gpu_item, make_world, signed
 
 D = Decimal
 RUN_AT = cst(2026, 12, 1, 9)
@@ -251,3 +251,13 @@ def test_cli_and_the_kinds_round_trip(demo_db, tmp_path, capsys, monkeypatch):
     with open(cables, encoding="utf-8-sig", newline="") as f:
         rows = [r for r in csv.DictReader(f) if r["side_b_device"].startswith("ib-fz-leaf-r")]
     assert len(rows) == 96 and {r["side_a_type"] for r in rows} == {"dcim.interface"}
+
+
+def test_the_utilisation_counts_the_gpus_a_capacity_hold_holds(demo_db):
+    """The demo's Haikou hold keeps 64 H100 in FZ-H100-NDR-01: the utilisation chart shows them held,
+    not available (the holds of app/services/capacity/ read by the clusters' utilisation)."""
+    from app.services.clusters.read import utilisation
+
+    rows = {(model, site): buckets for model, site, buckets in utilisation(demo_db)}
+    h100 = next(b for (model, site), b in rows.items() if model.startswith("H100") and site == "FZ-MW1")
+    assert h100.get("held", 0) == 64
