@@ -52,9 +52,14 @@ def smoke(cli, window):
         db = os.path.join(tmp, "smoke.db")
 
         def run(args, program=cli, extra_env=None, expect=None):
-            r = subprocess.run([program] + args, cwd=tmp, env=dict(env, **(extra_env or {})),
-                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, universal_newlines=True)
             shown = " ".join(args)
+            try:   # a program that waits (a dialog offscreen, a lock) is a failure, not a hang
+                r = subprocess.run([program] + args, cwd=tmp, env=dict(env, **(extra_env or {})),
+                                   stdout=subprocess.PIPE, stderr=subprocess.PIPE, universal_newlines=True,
+                                   timeout=300)
+            except subprocess.TimeoutExpired as exc:
+                failures.append("%s -> still running after %d s" % (shown, exc.timeout))
+                return ""
             if r.returncode != 0 or (expect and not re.search(expect, r.stdout)):
                 failures.append("%s -> exit %d\n%s%s" % (shown, r.returncode, r.stdout[-2000:], r.stderr[-2000:]))
             else:
