@@ -92,18 +92,6 @@ def money_field(value, field: str = "amount", *, places: int | None = 2, require
     return round_fen(d) if places == 2 else d
 
 
-def number_field(value, field: str, *, places: int | None = None, required: bool = True,
-                 currency: bool = False) -> Decimal | None:
-    """A number (a quantity, kW, hours; a price with `currency`) for `field`, as money_field."""
-    try:
-        d = parse_decimal(value, places=places, currency=currency)
-    except AmountError as exc:
-        raise ValidationError({field: message_of(exc)}) from None
-    if d is None and required:
-        raise ValidationError({field: M.REQUIRED()})
-    return d
-
-
 # --- values a column can hold -----------------------------------------------------------------
 # One check for every write path (the services' generic create/update, every import kind): a value
 # that is not finite, would not fit its column or holds a NUL is refused as a field error with a
@@ -111,15 +99,6 @@ def number_field(value, field: str, *, places: int | None = None, required: bool
 # or truncates nothing, while PostgreSQL aborts the transaction at the first such row.
 
 _INT_BOUNDS = {"BigInteger": 2 ** 63, "SmallInteger": 2 ** 15}
-
-
-def parse_date_strict(text: str) -> dt.date | None:
-    """app.domain.clock.parse_date, None where it refuses (YYYY-MM-DD, 2026/1/5, a spreadsheet's midnight
-    timestamp; 2000 to 2099; nothing may follow the date)."""
-    try:
-        return parse_date(text)
-    except DateError:
-        return None
 
 
 def _as_number(value: Any) -> Decimal | None:
