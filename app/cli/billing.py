@@ -233,7 +233,7 @@ def billing_show(ctx, args) -> int:
 
 def contracts_due(ctx, args) -> int:
     from app.services.contracts import contracts_due as due
-    from app.services.handover import awaiting_handover
+    from app.services.contracts.handover import awaiting_handover
 
     ctx.reader()
     rows = due(ctx.db, args.within)
@@ -274,7 +274,7 @@ def contracts_terms(ctx, args) -> int:
 
 def contracts_handover(ctx, args) -> int:
     from app.domain.rating import TZ
-    from app.services.handover import handovers, record_handover
+    from app.services.contracts.handover import handovers, record_handover
 
     def show(h):
         when = h.handover_at.astimezone(TZ).strftime("%Y-%m-%d %H:%M") if h.handover_at else "awaiting handover"

@@ -168,13 +168,13 @@ def _billing_terms(items: list[ContractItem], rates: dict[str, Decimal], lang: s
 
 def _service_level(db: Database, s, c: Contract, rack_ids: list[int], lang: str) -> str:
     """The contract's own text, else the serving team: the coverage of the customer's region
-    decides who serves and the response time (app.services.signing.serving_team).
+    decides who serves and the response time (app.services.contracts.signing.serving_team).
 
     The contract's text is printed as typed unless it is Chinese and the print English; then,
     as when there is none, the serving team's level and response time say it in English. A
     stored service-level code (the contract form's choice) is printed as that level's label."""
     own = (c.service_level or "").strip()
-    from app.services.signing import serving_team
+    from app.services.contracts.signing import serving_team
 
     team = serving_team(db, c.customer_id)
     if own in ServiceLevel.values():
@@ -311,7 +311,7 @@ def contract_doc(db: Database, number: int | str, *, language: str | None = None
             if it.rack_id and it.u_from and it.u_to:
                 leased.setdefault(it.rack_id, []).append(
                     Reservation(customer=customer.name, face=it.face or "both", u_from=it.u_from, u_to=it.u_to))
-    from app.services.contract_totals import totals_of_contract
+    from app.services.contracts.totals import totals_of_contract
     t = totals_of_contract(db, contract_id)
     sums = ContractSums(monthly=t.monthly, one_off=t.one_off, term_value=t.term_value, vat=t.vat, total=t.total,
                         total_in_words=amount_words(t.total, lang), usage_based=t.usage_based)

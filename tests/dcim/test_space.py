@@ -211,7 +211,7 @@ def test_migration_keeps_a_rack_leased_whole_leased_whole(db, admin, manager, wo
         s.execute(delete(SpaceLease))
         s.get(Rack, world.rack_ids[1]).status, s.get(Rack, world.rack_ids[1]).customer_id = RackStatus.LEASED, a
         s.commit()
-    path = Path(C.__file__).parents[2] / "models/migrations/versions/0012_leasable_space.py"
+    path = Path(C.__file__).parents[3] / "models/migrations/versions/0012_leasable_space.py"
     spec = importlib.util.spec_from_file_location("m0012", path)
     mod = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mod)

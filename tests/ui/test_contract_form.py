@@ -8,7 +8,7 @@ from decimal import Decimal
 from PySide6.QtCore import QDate
 from sqlalchemy import select
 
-from app.services.contract_totals import totals_of_contract
+from app.services.contracts.totals import totals_of_contract
 from app.domain.money import format_cny
 from app.services.users import login
 from models import Contract, ContractItem

@@ -175,7 +175,7 @@ class HandoverDialog(QDialog):
 
     def __init__(self, db: Database, actor: Actor, parent=None):
         super().__init__(parent)
-        from app.services import handover as handovers
+        from app.services.contracts import handover as handovers
 
         self.db, self.actor, self.svc = db, actor, handovers
         self.setObjectName("handoverDialog")

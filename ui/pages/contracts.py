@@ -164,7 +164,7 @@ class ContractDialog(QDialog):
         row("customer_id", self.tr("Customer *"), customers)
         row("subsidiary_id", self.tr("Subsidiary *"), self._options("subsidiary"))
         # who signs: the subsidiary operating the items' sites (proposed, warned when they span
-        # several); who serves: the coverage of the customer's region (app.services.signing)
+        # several); who serves: the coverage of the customer's region (app.services.contracts.signing)
         self.signer_hint = QLabel()
         self.signer_hint.setObjectName("signerHint")
         self.signer_hint.setWordWrap(True)
@@ -270,7 +270,7 @@ class ContractDialog(QDialog):
 
     def _customer_changed(self, *_) -> None:
         """The customer's region decides who serves it and the response time (not who signs)."""
-        from app.services.signing import serving_team
+        from app.services.contracts.signing import serving_team
         customer_id = self.header["customer_id"].currentData()
         try:
             self.team = serving_team(self.db, customer_id)
@@ -289,11 +289,11 @@ class ContractDialog(QDialog):
         self.coverage_hint.setStyleSheet("color: #b26a00;" if warn else "color: #2e7d32;")
 
     def _show_coverage(self, *_) -> None:
-        """Who signs: the subsidiary operating the items' sites (app.services.signing); proposed for a new
+        """Who signs: the subsidiary operating the items' sites (app.services.contracts.signing); proposed for a new
         contract, and a warning when the items span several subsidiaries or another one is chosen."""
         if not hasattr(self, "signer_hint"):
             return
-        from app.services.signing import signer_for_items
+        from app.services.contracts.signing import signer_for_items
         try:
             specs, _errors = self.item_specs()
             proposal = signer_for_items(self.db, specs)
@@ -358,10 +358,10 @@ class ContractDialog(QDialog):
         self.show_totals()
 
     def show_totals(self) -> None:
-        """Monthly recurring, one-off, the whole term, VAT and the total in 大写 (app.services.contract_totals)."""
+        """Monthly recurring, one-off, the whole term, VAT and the total in 大写 (app.services.contracts.totals)."""
         if not hasattr(self, "totals"):
             return
-        from app.services.contract_totals import totals_of_draft
+        from app.services.contracts.totals import totals_of_draft
         try:
             start, end = get_date(self.header["start_date"]), get_date(self.header["end_date"])
             specs, errors = self.item_specs()
@@ -783,7 +783,7 @@ class ContractPanel(RecordPanel):
                 if c in (2, 3):
                     cell.setTextAlignment(Qt.AlignRight | Qt.AlignVCenter)
                 self.items.setItem(r, c, cell)
-        from app.services.contract_totals import totals_of_contract
+        from app.services.contracts.totals import totals_of_contract
         try:
             self.totals.setText(totals_html(totals_of_contract(self.db, info.id)))
         except RuleViolation as exc:   # no VAT rate for a line: said, as billing says it (never 0 %)
