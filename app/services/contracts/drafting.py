@@ -97,89 +97,115 @@ def _validate_items(s: Session, items: list[ItemSpec], start: dt.date, end: dt.d
     if not items:
         errors["items"] = M.CONTRACT_NO_ITEMS()
     for n, it in enumerate(items, start=1):
-        e: dict[str, str] = {}
-        if it.kind not in ItemKind.values():
-            e["kind"] = f"must be one of {', '.join(ItemKind.values())}"
-        elif it.price_unit not in UNITS_BY_KIND[it.kind]:
-            e["price_unit"] = (f"a {ItemKind.label(it.kind).lower()} item is priced "
-                               f"{' or '.join(sorted(PriceUnit.label(u) for u in UNITS_BY_KIND[it.kind]))}, "
-                               f"not {PriceUnit.label(it.price_unit)}")
-        if not (it.description or "").strip():
-            e["description"] = M.REQUIRED()
-        if len((it.description or "").strip()) > 255:
-            e["description"] = "at most 255 characters"
-        if len((it.description_en or "").strip()) > 255:
-            e["description_en"] = "at most 255 characters"
-        _dec(it.unit_price, "unit_price", e)
-        _dec(it.quantity, "quantity", e, positive=True)
-        if it.tax_category is not None and it.tax_category not in TaxCategory.values():
-            e["tax_category"] = f"must be one of {', '.join(TaxCategory.values())}"
-        if it.service_start and not start <= it.service_start <= end:
-            e["service_start"] = f"the handover {it.service_start} is outside the contract ({start} – {end})"
-        if it.service_end and not start <= it.service_end <= end:
-            e["service_end"] = f"{it.service_end} is outside the contract ({start} – {end})"
-        if it.service_start and it.service_end and it.service_end < it.service_start:
-            e["service_end"] = M.SERVICE_ENDS_FIRST()
-        if it.face not in (None, "front", "rear"):
-            e["face"] = "face is front or rear (empty: both faces)"
-        if it.kind == ItemKind.RACK:
-            if it.cage_id is not None:
-                if s.get(Cage, it.cage_id) is None:
-                    e["cage_id"] = f"cage {it.cage_id} does not exist"
-                elif it.rack_id is not None or it.u_from is not None:
-                    e["cage_id"] = "a cage is leased whole: name the cage or a rack, not both"
-            elif it.rack_id is None or s.get(Rack, it.rack_id) is None:
-                e["rack_id"] = M.RACK_LEASE_TARGET()
-            if it.u_from is not None and (it.u_to is None or it.u_to < it.u_from or it.u_from < 1):
-                e["u_to"] = M.UNIT_RANGE()
-            else:
-                _unit_range_fits(s, it, e)
-            if (it.power_allowance_kw is None) != (it.kwh_price is None):
-                e["power_allowance_kw"] = M.POWER_ALLOWANCE_PAIR()
-            _dec(it.power_allowance_kw, "power_allowance_kw", e, required=False)
-            _dec(it.kwh_price, "kwh_price", e, required=False)
-        if it.kind == ItemKind.HOSTING:
-            if it.device_id is None and it.rack_id is None:
-                e["rack_id"] = M.HOSTING_TARGET()
-            if it.rack_id is not None and s.get(Rack, it.rack_id) is None:
-                e["rack_id"] = f"rack {it.rack_id} does not exist"
-            if it.u_from is not None and (it.u_to is None or it.u_to < it.u_from or it.u_from < 1):
-                e["u_to"] = M.UNIT_RANGE()
-            else:
-                _unit_range_fits(s, it, e)
-            if it.price_unit == PriceUnit.KWH and it.rack_id is None:
-                e["rack_id"] = "power billed per kWh needs the rack whose meter is read"
-        if it.kind == ItemKind.GPU:
-            if it.gpu_ids:
-                gpus = [s.get(GpuAsset, g) for g in it.gpu_ids]
-                missing = [str(g) for g, obj in zip(it.gpu_ids, gpus) if obj is None]
-                if missing:
-                    e["gpu_ids"] = f"GPU(s) {', '.join(missing)} do not exist"
-                elif len(set(it.gpu_ids)) != len(it.gpu_ids):
-                    e["gpu_ids"] = "a GPU is named twice"
-                elif Decimal(it.quantity) != len(it.gpu_ids):
-                    e["quantity"] = f"{len(it.gpu_ids)} GPUs are named, so the quantity is {len(it.gpu_ids)}"
-            elif it.gpu_model_id is None or s.get(GpuModel, it.gpu_model_id) is None:
-                e["gpu_model_id"] = M.GPU_ITEM_TARGET()
-            if it.quantity is not None and Decimal(str(it.quantity)) % 1:
-                e["quantity"] = M.GPU_WHOLE()
-            if it.price_unit == PriceUnit.HYBRID:
-                _dec(it.included_hours, "included_hours", e)
-                _dec(it.hourly_rate, "hourly_rate", e, positive=True)
-        if it.kind == ItemKind.POWER:  # circuits: app/services/power.py names them, billing meters them
-            if it.quantity is not None and Decimal(str(it.quantity)) % 1:
-                e["quantity"] = "circuits are counted in whole numbers"
-            if it.rack_id is not None and s.get(Rack, it.rack_id) is None:
-                e["rack_id"] = f"rack {it.rack_id} does not exist"
-            _dec(it.kwh_price, "kwh_price", e, required=False)
-        if it.setup_price is not None and it.kind != ItemKind.XCONNECT:
-            e["setup_price"] = "an installation price per piece is for cross-connect items"
-        _dec(it.setup_price, "setup_price", e, required=False)
-        if it.kind == ItemKind.BANDWIDTH and it.price_unit == PriceUnit.MBPS_MONTH and not (it.mbps and it.mbps > 0):
-            e["mbps"] = M.MBPS_REQUIRED()
-        for k, v in e.items():
+        for k, v in _item_errors(s, it, start, end).items():
             errors[f"items[{n}].{k}"] = v
     return errors
+
+
+def _item_errors(s: Session, it: ItemSpec, start: dt.date, end: dt.date) -> dict[str, str]:
+    """One item's errors by field: what every item needs, then its kind's own checks."""
+    e: dict[str, str] = {}
+    if it.kind not in ItemKind.values():
+        e["kind"] = f"must be one of {', '.join(ItemKind.values())}"
+    elif it.price_unit not in UNITS_BY_KIND[it.kind]:
+        e["price_unit"] = (f"a {ItemKind.label(it.kind).lower()} item is priced "
+                           f"{' or '.join(sorted(PriceUnit.label(u) for u in UNITS_BY_KIND[it.kind]))}, "
+                           f"not {PriceUnit.label(it.price_unit)}")
+    if not (it.description or "").strip():
+        e["description"] = M.REQUIRED()
+    if len((it.description or "").strip()) > 255:
+        e["description"] = "at most 255 characters"
+    if len((it.description_en or "").strip()) > 255:
+        e["description_en"] = "at most 255 characters"
+    _dec(it.unit_price, "unit_price", e)
+    _dec(it.quantity, "quantity", e, positive=True)
+    if it.tax_category is not None and it.tax_category not in TaxCategory.values():
+        e["tax_category"] = f"must be one of {', '.join(TaxCategory.values())}"
+    if it.service_start and not start <= it.service_start <= end:
+        e["service_start"] = f"the handover {it.service_start} is outside the contract ({start} – {end})"
+    if it.service_end and not start <= it.service_end <= end:
+        e["service_end"] = f"{it.service_end} is outside the contract ({start} – {end})"
+    if it.service_start and it.service_end and it.service_end < it.service_start:
+        e["service_end"] = M.SERVICE_ENDS_FIRST()
+    if it.face not in (None, "front", "rear"):
+        e["face"] = "face is front or rear (empty: both faces)"
+    kind_check = _KIND_CHECKS.get(it.kind)
+    if kind_check is not None:
+        kind_check(s, it, e)
+    if it.setup_price is not None and it.kind != ItemKind.XCONNECT:
+        e["setup_price"] = "an installation price per piece is for cross-connect items"
+    _dec(it.setup_price, "setup_price", e, required=False)
+    if it.kind == ItemKind.BANDWIDTH and it.price_unit == PriceUnit.MBPS_MONTH and not (it.mbps and it.mbps > 0):
+        e["mbps"] = M.MBPS_REQUIRED()
+    return e
+
+
+def _rack_item_errors(s: Session, it: ItemSpec, e: dict[str, str]) -> None:
+    """A rack lease: a cage whole, or a rack (whole or a unit range within its height), and a power
+    allowance with its price."""
+    if it.cage_id is not None:
+        if s.get(Cage, it.cage_id) is None:
+            e["cage_id"] = f"cage {it.cage_id} does not exist"
+        elif it.rack_id is not None or it.u_from is not None:
+            e["cage_id"] = "a cage is leased whole: name the cage or a rack, not both"
+    elif it.rack_id is None or s.get(Rack, it.rack_id) is None:
+        e["rack_id"] = M.RACK_LEASE_TARGET()
+    if it.u_from is not None and (it.u_to is None or it.u_to < it.u_from or it.u_from < 1):
+        e["u_to"] = M.UNIT_RANGE()
+    else:
+        _unit_range_fits(s, it, e)
+    if (it.power_allowance_kw is None) != (it.kwh_price is None):
+        e["power_allowance_kw"] = M.POWER_ALLOWANCE_PAIR()
+    _dec(it.power_allowance_kw, "power_allowance_kw", e, required=False)
+    _dec(it.kwh_price, "kwh_price", e, required=False)
+
+
+def _hosting_item_errors(s: Session, it: ItemSpec, e: dict[str, str]) -> None:
+    """Hosting: a device or a rack, a unit range within the rack's height, the meter's rack for kWh."""
+    if it.device_id is None and it.rack_id is None:
+        e["rack_id"] = M.HOSTING_TARGET()
+    if it.rack_id is not None and s.get(Rack, it.rack_id) is None:
+        e["rack_id"] = f"rack {it.rack_id} does not exist"
+    if it.u_from is not None and (it.u_to is None or it.u_to < it.u_from or it.u_from < 1):
+        e["u_to"] = M.UNIT_RANGE()
+    else:
+        _unit_range_fits(s, it, e)
+    if it.price_unit == PriceUnit.KWH and it.rack_id is None:
+        e["rack_id"] = "power billed per kWh needs the rack whose meter is read"
+
+
+def _gpu_item_errors(s: Session, it: ItemSpec, e: dict[str, str]) -> None:
+    """GPUs: named ones (each once, as many as the quantity) or a model, whole numbers, a hybrid's
+    hours and rate."""
+    if it.gpu_ids:
+        gpus = [s.get(GpuAsset, g) for g in it.gpu_ids]
+        missing = [str(g) for g, obj in zip(it.gpu_ids, gpus) if obj is None]
+        if missing:
+            e["gpu_ids"] = f"GPU(s) {', '.join(missing)} do not exist"
+        elif len(set(it.gpu_ids)) != len(it.gpu_ids):
+            e["gpu_ids"] = "a GPU is named twice"
+        elif Decimal(it.quantity) != len(it.gpu_ids):
+            e["quantity"] = f"{len(it.gpu_ids)} GPUs are named, so the quantity is {len(it.gpu_ids)}"
+    elif it.gpu_model_id is None or s.get(GpuModel, it.gpu_model_id) is None:
+        e["gpu_model_id"] = M.GPU_ITEM_TARGET()
+    if it.quantity is not None and Decimal(str(it.quantity)) % 1:
+        e["quantity"] = M.GPU_WHOLE()
+    if it.price_unit == PriceUnit.HYBRID:
+        _dec(it.included_hours, "included_hours", e)
+        _dec(it.hourly_rate, "hourly_rate", e, positive=True)
+
+
+def _power_item_errors(s: Session, it: ItemSpec, e: dict[str, str]) -> None:
+    """Circuits (app/services/power.py names them, billing meters them): whole numbers, an existing rack."""
+    if it.quantity is not None and Decimal(str(it.quantity)) % 1:
+        e["quantity"] = "circuits are counted in whole numbers"
+    if it.rack_id is not None and s.get(Rack, it.rack_id) is None:
+        e["rack_id"] = f"rack {it.rack_id} does not exist"
+    _dec(it.kwh_price, "kwh_price", e, required=False)
+
+
+_KIND_CHECKS = {ItemKind.RACK: _rack_item_errors, ItemKind.HOSTING: _hosting_item_errors,
+                ItemKind.GPU: _gpu_item_errors, ItemKind.POWER: _power_item_errors}
 
 
 def _validate_header(s: Session, subsidiary_id: int, customer_id: int, start: dt.date, end: dt.date,
