@@ -78,7 +78,7 @@ def test_the_contract_form_refuses_a_missing_vat_rate_in_the_readers_language(ch
 
     from models import TaxRate
     from tests.billing.test_billing_world import make_world
-    from ui.pages.contracts import ContractDialog
+    from ui.pages.contracts.editor import ContractDialog
 
     make_world(db)
     with db.session() as s:

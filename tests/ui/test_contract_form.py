@@ -17,7 +17,7 @@ DEMO_PASSWORD = "demo1234"
 
 
 def test_new_contract_picks_free_racks_and_shows_totals(qtbot, demo_db):
-    from ui.pages.contracts import ContractDialog
+    from ui.pages.contracts.editor import ContractDialog
     lina = login(demo_db, "lina", DEMO_PASSWORD)
     with demo_db.session() as s:
         held = s.execute(select(ContractItem.rack_id, Contract.start_date, Contract.end_date)

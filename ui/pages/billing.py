@@ -24,7 +24,7 @@ from models.choices import StatementKind, StatementStatus
 from app.domain.clock import TZ as SHANGHAI_TZ
 from app.domain.money import AmountError, format_price, format_quantity, parse_money
 
-from ui.pages.contracts import money
+from ui.pages.contracts.figures import money
 from ui.kit.dialogs import error_label, guard, last_month, refused_text
 from ui.shell.i18n import choice_label, ui_language
 from ui.kit.listview import ListPage
