@@ -60,7 +60,7 @@ def test_two_customers_share_a_rack_and_a_third_is_refused_on_an_overlapping_day
     with db.session() as s:
         assert s.get(Rack, world.rack_ids[0]).status == RackStatus.AVAILABLE  # not leased whole
     # A third customer wants U20–U23 for one month starting on the last day of X's and Y's term:
-    # refused when the draft is saved, as activation would (the same check, app/services/contracts.py)
+    # refused when the draft is saved, as activation would (the same check, app/services/contracts/)
     before = table_counts(db)
     with pytest.raises(RuleViolation) as err:
         C.create_contract(db, manager, subsidiary_id=world.subsidiary_id, customer_id=c3,
