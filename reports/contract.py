@@ -58,13 +58,50 @@ def _sums_table(doc: ContractDoc, ctx: Context, width: float):
                                    extra=extra)])
 
 
+def _annexes(doc: ContractDoc, ctx: Context, width: float) -> list:
+    """The annexes, numbered in order: each rack's elevation, the GPUs by serial, the devices."""
+    t, p, lang = ctx.t, ctx.p, ctx.lang
+    sep = "：" if ctx.lang == "zh" else ": "
+    story: list = []
+    annex_no = 0
+    if doc.racks:
+        for rack in doc.racks:
+            annex_no += 1
+            story += [PageBreak(), p(f"{heading('annex', lang)} {annex_no}  {heading('rack_elevations', lang)}", "h2"),
+                      p(f"{t('rack')}{sep}{rack.name}    {t('site')}{sep}{rack.site}    "
+                        f"{t('room')}{sep}{rack.room}    {t('u_height')}{sep}{rack.u_height}U    "
+                        f"{t('power_capacity')}{sep}{rack.power_capacity_kw} kW", "small"),
+                      *([p(f"{t('leased_range')}{sep}" + ("、" if lang == "zh" else ", ").join(
+                          f"U{ls.u_from}–U{ls.u_to}" + (f" ({t(ls.face)})" if ls.face in ("front", "rear") else "")
+                          for ls in rack.leases) + f"    {rack.leases[0].customer}", "body")] if rack.leases else []),
+                      Spacer(0, 3 * mm),
+                      rack_drawing(rack, ctx, width, available_height(ctx) - 30 * mm)]
+    if doc.gpus:
+        annex_no += 1
+        story += [PageBreak(), p(f"{heading('annex', lang)} {annex_no}  {heading('gpu_list', lang)}", "h2")]
+        rows = [["#", t("serial"), t("model"), t("host")]]
+        rows += [[str(n), g.serial, g.model, g.host] for n, g in enumerate(doc.gpus, start=1)]
+        story.append(ctx.table(rows, [30, (width - 30) * 0.4, (width - 30) * 0.25,
+                                      (width - 30) * 0.35], centre=(0,), long=True))
+    if doc.devices:
+        annex_no += 1
+        story += [CondPageBreak(60 * mm) if doc.gpus else PageBreak(),
+                  p(f"{heading('annex', lang)} {annex_no}  {heading('device_list', lang)}", "h2")]
+        rows = [["#", t("name"), t("serial"), t("model"), t("rack"), t("position")]]
+        rows += [[str(n), p(d.name, "cell"), d.serial, p(d.model, "cell"), d.rack, d.position]
+                 for n, d in enumerate(doc.devices, start=1)]
+        w = width - 30
+        story.append(ctx.table(rows, [30, w * 0.2, w * 0.2, w * 0.34, w * 0.12, w * 0.14],
+                               centre=(0,), long=True))
+    return story
+
+
 def contract_story(doc: ContractDoc, ctx: Context) -> list:
     t, p, lang = ctx.t, ctx.p, ctx.lang
     width = available_width(ctx)
     story: list = [p(doc.title, "title")]
     if doc.draft:
         story.append(p(t("draft_note"), "h2"))
-    sep = "：" if ctx.lang == "zh" else ": "
     # the signing copy: no internal status (履行中, 待审批) on the paper both parties sign
     meta = [[t("doc_no"), doc.number, t("sign_place") if doc.sign_place else "", doc.sign_place],
             [t("contract_term"), f"{fmt_date(doc.start)} — {fmt_date(doc.end)}", "", ""]]
@@ -109,36 +146,7 @@ def contract_story(doc: ContractDoc, ctx: Context) -> list:
         story.append(p(doc.approval))
     story.append(KeepTogether([_signature_block(doc, ctx, width)]))
 
-    annex_no = 0
-    if doc.racks:
-        for rack in doc.racks:
-            annex_no += 1
-            story += [PageBreak(), p(f"{heading('annex', lang)} {annex_no}  {heading('rack_elevations', lang)}", "h2"),
-                      p(f"{t('rack')}{sep}{rack.name}    {t('site')}{sep}{rack.site}    "
-                        f"{t('room')}{sep}{rack.room}    {t('u_height')}{sep}{rack.u_height}U    "
-                        f"{t('power_capacity')}{sep}{rack.power_capacity_kw} kW", "small"),
-                      *([p(f"{t('leased_range')}{sep}" + ("、" if lang == "zh" else ", ").join(
-                          f"U{ls.u_from}–U{ls.u_to}" + (f" ({t(ls.face)})" if ls.face in ("front", "rear") else "")
-                          for ls in rack.leases) + f"    {rack.leases[0].customer}", "body")] if rack.leases else []),
-                      Spacer(0, 3 * mm),
-                      rack_drawing(rack, ctx, width, available_height(ctx) - 30 * mm)]
-    if doc.gpus:
-        annex_no += 1
-        story += [PageBreak(), p(f"{heading('annex', lang)} {annex_no}  {heading('gpu_list', lang)}", "h2")]
-        rows = [["#", t("serial"), t("model"), t("host")]]
-        rows += [[str(n), g.serial, g.model, g.host] for n, g in enumerate(doc.gpus, start=1)]
-        story.append(ctx.table(rows, [30, (width - 30) * 0.4, (width - 30) * 0.25,
-                                      (width - 30) * 0.35], centre=(0,), long=True))
-    if doc.devices:
-        annex_no += 1
-        story += [CondPageBreak(60 * mm) if doc.gpus else PageBreak(),
-                  p(f"{heading('annex', lang)} {annex_no}  {heading('device_list', lang)}", "h2")]
-        rows = [["#", t("name"), t("serial"), t("model"), t("rack"), t("position")]]
-        rows += [[str(n), p(d.name, "cell"), d.serial, p(d.model, "cell"), d.rack, d.position]
-                 for n, d in enumerate(doc.devices, start=1)]
-        w = width - 30
-        story.append(ctx.table(rows, [30, w * 0.2, w * 0.2, w * 0.34, w * 0.12, w * 0.14],
-                               centre=(0,), long=True))
+    story += _annexes(doc, ctx, width)
     return story
 
 

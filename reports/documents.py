@@ -142,7 +142,7 @@ class DeviceRow:
 
 @dataclass(frozen=True)
 class ContractSums:
-    """A contract's totals (app.services.contract_totals), as printed under its schedule."""
+    """A contract's totals (app.services.contracts.totals), as printed under its schedule."""
 
     monthly: Decimal
     one_off: Decimal

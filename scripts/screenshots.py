@@ -193,7 +193,7 @@ def main(argv=None) -> int:
             saved.append(out / f"gpu-history-{lang}.png")
             dlg.close()
         # the contract editor on the demo's draft, and a statement's PDF preview
-        from ui.pages.contracts import ContractDialog
+        from ui.pages.contracts.editor import ContractDialog
         if draft_contract:
             dlg = ContractDialog(db, actor, draft_contract, window)
             dlg.show()

@@ -599,7 +599,7 @@ def data_messages() -> list[tuple[str, str]]:
         out += [(f"choices/{obj.__name__}", en) for _v, en, _zh in obj.labels()]
     from app.domain.auth import PERMISSION_LABELS
     out += [("permissions", label) for label in PERMISSION_LABELS.values()]
-    from ui.pages.contracts import MOVES
+    from ui.pages.contracts.panel import MOVES
     out += [("ContractPanel", label) for _k, label, *_r in MOVES]
     for spec in queries.SPECS.values():
         out.append(("columns", spec.title))

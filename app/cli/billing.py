@@ -9,6 +9,12 @@ from app.domain.errors import ValidationError
 
 
 def register(sub) -> None:
+    _register_billing(sub)
+    _register_contracts(sub)
+    _register_statements(sub)
+
+
+def _register_billing(sub) -> None:
     billing = sub.add_parser("billing", help="monthly billing, issuing, credit notes, meter readings")
     bs = billing.add_subparsers(dest="billing_command", required=True, metavar="ACTION")
     r = bs.add_parser("run", help="bill a month: create the statement lines that are missing")
@@ -50,6 +56,10 @@ def register(sub) -> None:
     dd.add_argument("statement", metavar="ID", help="the draft's id (drafts have no number yet)")
     dd.add_argument("--reason", required=True)
     dd.set_defaults(handler=billing_delete_draft)
+    _register_downtime(bs)
+
+
+def _register_downtime(bs) -> None:
     dt_ = bs.add_parser("downtime", help="record or end a GPU's or a server's downtime (not billed)")
     dts = dt_.add_subparsers(dest="downtime_command", required=True, metavar="ACTION")
     dr = dts.add_parser("record", help="a GPU or a whole server was (or is) down")
@@ -65,6 +75,8 @@ def register(sub) -> None:
     de.add_argument("--at", required=True, metavar="TIME", help="e.g. 2026-09-02T07:00 (Asia/Shanghai)")
     de.set_defaults(handler=billing_downtime_end)
 
+
+def _register_contracts(sub) -> None:
     contracts = sub.add_parser("contracts", help="contracts")
     cs = contracts.add_subparsers(dest="contracts_command", required=True, metavar="ACTION")
     d = cs.add_parser("due", help="contracts in force ending within N days (alerts at 180/90/60/30)")
@@ -84,6 +96,8 @@ def register(sub) -> None:
     t.add_argument("--wording", help="as printed on the statement, e.g. 月结 30 天")
     t.set_defaults(handler=contracts_terms)
 
+
+def _register_statements(sub) -> None:
     statements = sub.add_parser("statements", help="statements and credit notes")
     ss = statements.add_subparsers(dest="statements_command", required=True, metavar="ACTION")
     sl = ss.add_parser("list", help="list statements and credit notes")
@@ -233,7 +247,7 @@ def billing_show(ctx, args) -> int:
 
 def contracts_due(ctx, args) -> int:
     from app.services.contracts import contracts_due as due
-    from app.services.handover import awaiting_handover
+    from app.services.contracts.handover import awaiting_handover
 
     ctx.reader()
     rows = due(ctx.db, args.within)
@@ -274,7 +288,7 @@ def contracts_terms(ctx, args) -> int:
 
 def contracts_handover(ctx, args) -> int:
     from app.domain.rating import TZ
-    from app.services.handover import handovers, record_handover
+    from app.services.contracts.handover import handovers, record_handover
 
     def show(h):
         when = h.handover_at.astimezone(TZ).strftime("%Y-%m-%d %H:%M") if h.handover_at else "awaiting handover"

@@ -123,7 +123,7 @@ def load_demo_contracts(db: Database, admin: Actor, rng: random.Random, today: d
         info = C.create_contract(db, manager, subsidiary_id=sub_id, customer_id=customer_id, start_date=start,
                                  end_date=end, items=items, title=f"机柜租赁合同 {site_code} {rack_name}",
                                  # no response time of its own: the PDF prints the serving team's
-                                 # (the coverage of the customer's region, app.services.signing)
+                                 # (the coverage of the customer's region, app.services.contracts.signing)
                                  terms="按月结算，账单出具后 15 日内付款。\n超出电力配额部分按实际用电量计费。")
         _sign(db, manager, admin, info, start)
         leased_racks.append((tag or rack_name, start))

@@ -168,13 +168,13 @@ def _billing_terms(items: list[ContractItem], rates: dict[str, Decimal], lang: s
 
 def _service_level(db: Database, s, c: Contract, rack_ids: list[int], lang: str) -> str:
     """The contract's own text, else the serving team: the coverage of the customer's region
-    decides who serves and the response time (app.services.signing.serving_team).
+    decides who serves and the response time (app.services.contracts.signing.serving_team).
 
     The contract's text is printed as typed unless it is Chinese and the print English; then,
     as when there is none, the serving team's level and response time say it in English. A
     stored service-level code (the contract form's choice) is printed as that level's label."""
     own = (c.service_level or "").strip()
-    from app.services.signing import serving_team
+    from app.services.contracts.signing import serving_team
 
     team = serving_team(db, c.customer_id)
     if own in ServiceLevel.values():
@@ -209,6 +209,100 @@ def _terms(c: Contract, lang: str) -> tuple[str, ...]:
     return tuple(shown)
 
 
+def _rack_ids(s, items) -> list[int]:
+    """The racks the contract leases or hosts in, in the items' order (an annex each)."""
+    rack_ids: list[int] = []
+    for it in items:
+        rid = it.rack_id
+        if rid is None and it.device_id:
+            rid = s.execute(select(Device.rack_id).where(Device.id == it.device_id)).scalar()
+        if rid is not None and rid not in rack_ids:
+            rack_ids.append(rid)
+    return rack_ids
+
+
+def _gpu_rows(s, items) -> tuple[list[GpuRow], list[int]]:
+    """The GPUs by serial (named, or allocated at activation) with the server each sits in; and
+    those servers' ids (the devices annex lists them)."""
+    item_ids = [it.id for it in items]
+    gpu_rows = []
+    host_ids: list[int] = []
+    if item_ids:
+        gq = (select(GpuAsset.serial, GpuModel.name, Device.id, Device.name, GpuAsset.slot, Device.rack_id,
+                     Device.position)
+              .join(contract_item_gpu, contract_item_gpu.c.gpu_id == GpuAsset.id)
+              .join(GpuModel, GpuModel.id == GpuAsset.gpu_model_id)
+              .outerjoin(Device, Device.id == GpuAsset.device_id)
+              .where(contract_item_gpu.c.item_id.in_(item_ids))
+              .distinct().order_by(GpuAsset.serial))
+        for serial, model, dev_id, dev_name, slot, rid, pos in s.execute(gq):
+            host = "—"
+            if dev_id is not None:
+                host = f"{dev_name} #{slot}" if slot else dev_name
+                if rid is not None:
+                    host += f" · {short_rack(s, rid, False)}" + (f" U{_qty(pos)}" if pos is not None else "")
+                if dev_id not in host_ids:
+                    host_ids.append(dev_id)
+            gpu_rows.append(GpuRow(serial=serial, model=model, host=host))
+    return gpu_rows, host_ids
+
+
+def _device_rows(s, items, host_ids: list[int]) -> list[DeviceRow]:
+    """The devices by serial: hosted devices, devices in the leased racks, the GPUs' servers."""
+    dev_filter = [Device.id.in_([it.device_id for it in items if it.device_id] + host_ids)]
+    rack_items = [it.rack_id for it in items if it.kind == ItemKind.RACK and it.rack_id]
+    if rack_items:
+        dev_filter.append(Device.rack_id.in_(rack_items))
+    device_rows = []
+    dq = (select(Device.name, Device.serial, Device.asset_tag, DeviceType.manufacturer, DeviceType.model,
+                 Device.rack_id, Device.position, DeviceType.u_height)
+          .join(DeviceType, DeviceType.id == Device.device_type_id)
+          .where(or_(*dev_filter), Device.status != DeviceStatus.DECOMMISSIONING))
+    devs = s.execute(dq).all()
+    devs.sort(key=lambda r: (rack_path(s, r[5]) if r[5] else "~", -(r[6] or 0), r[0]))
+    one_site = len({rack_path(s, r[5]).split("/")[0] for r in devs if r[5]}) <= 1
+    for name, serial, tag, maker, model, rid, pos, height in devs:
+        if pos is None:
+            where = "—"
+        else:
+            top = Decimal(pos) + Decimal(height) - 1
+            where = f"U{_qty(pos)}" if top <= Decimal(pos) else f"U{_qty(pos)}–U{_qty(top)}"
+        rack_name = short_rack(s, rid, not one_site) if rid is not None else ""
+        device_rows.append(DeviceRow(name=name, serial=serial or tag or "—", model=f"{maker} {model}".strip(),
+                                     rack=rack_name, position=where))
+    return device_rows
+
+
+def _sign_place(db: Database, region, lang: str) -> str:
+    """Where a Chinese contract is signed: the full name of the subsidiary's region."""
+    sign_place = ""
+    if region is not None:
+        from app.read.viewdata import coverage_for
+
+        full = coverage_for(db, region.code)
+        if lang == "zh":
+            sign_place = full.full_name if full is not None else region.name
+    return sign_place
+
+
+def _title(c: Contract, lang: str) -> str:
+    """The contract's title as typed (if in the print's language), else the agreement's, with its revision."""
+    title = free_text(c.title, lang) or ("IDC 及算力服务合同" if lang == "zh" else "IDC and GPU compute services agreement")
+    if c.revision and c.revision > 1:
+        title += f"（第 {c.revision} 版）" if lang == "zh" else f" (revision {c.revision})"
+    return title
+
+
+def _leased(items, customer_name: str) -> dict[int, list]:
+    """The U ranges this contract leases, per rack (a whole-rack lease has none: the rack is the lease)."""
+    leased: dict[int, list] = {}
+    for it in items:
+        if it.rack_id and it.u_from and it.u_to:
+            leased.setdefault(it.rack_id, []).append(
+                Reservation(customer=customer_name, face=it.face or "both", u_from=it.u_from, u_to=it.u_to))
+    return leased
+
+
 def contract_doc(db: Database, number: int | str, *, language: str | None = None,
                  today: dt.date | None = None) -> ContractDoc:
     """A contract by number (or id) with its schedule, terms and the annexes.
@@ -230,70 +324,15 @@ def contract_doc(db: Database, number: int | str, *, language: str | None = None
             if lang == "en" else ItemObjects()
         rows = tuple(_item_row(s, c, it, rates, lang, objects) for it in items)
 
-        rack_ids: list[int] = []
-        for it in items:
-            rid = it.rack_id
-            if rid is None and it.device_id:
-                rid = s.execute(select(Device.rack_id).where(Device.id == it.device_id)).scalar()
-            if rid is not None and rid not in rack_ids:
-                rack_ids.append(rid)
-
-        item_ids = [it.id for it in items]
-        gpu_rows = []
-        host_ids: list[int] = []
-        if item_ids:
-            gq = (select(GpuAsset.serial, GpuModel.name, Device.id, Device.name, GpuAsset.slot, Device.rack_id,
-                         Device.position)
-                  .join(contract_item_gpu, contract_item_gpu.c.gpu_id == GpuAsset.id)
-                  .join(GpuModel, GpuModel.id == GpuAsset.gpu_model_id)
-                  .outerjoin(Device, Device.id == GpuAsset.device_id)
-                  .where(contract_item_gpu.c.item_id.in_(item_ids))
-                  .distinct().order_by(GpuAsset.serial))
-            for serial, model, dev_id, dev_name, slot, rid, pos in s.execute(gq):
-                host = "—"
-                if dev_id is not None:
-                    host = f"{dev_name} #{slot}" if slot else dev_name
-                    if rid is not None:
-                        host += f" · {short_rack(s, rid, False)}" + (f" U{_qty(pos)}" if pos is not None else "")
-                    if dev_id not in host_ids:
-                        host_ids.append(dev_id)
-                gpu_rows.append(GpuRow(serial=serial, model=model, host=host))
-
-        dev_filter = [Device.id.in_([it.device_id for it in items if it.device_id] + host_ids)]
-        rack_items = [it.rack_id for it in items if it.kind == ItemKind.RACK and it.rack_id]
-        if rack_items:
-            dev_filter.append(Device.rack_id.in_(rack_items))
-        device_rows = []
-        dq = (select(Device.name, Device.serial, Device.asset_tag, DeviceType.manufacturer, DeviceType.model,
-                     Device.rack_id, Device.position, DeviceType.u_height)
-              .join(DeviceType, DeviceType.id == Device.device_type_id)
-              .where(or_(*dev_filter), Device.status != DeviceStatus.DECOMMISSIONING))
-        devs = s.execute(dq).all()
-        devs.sort(key=lambda r: (rack_path(s, r[5]) if r[5] else "~", -(r[6] or 0), r[0]))
-        one_site = len({rack_path(s, r[5]).split("/")[0] for r in devs if r[5]}) <= 1
-        for name, serial, tag, maker, model, rid, pos, height in devs:
-            if pos is None:
-                where = "—"
-            else:
-                top = Decimal(pos) + Decimal(height) - 1
-                where = f"U{_qty(pos)}" if top <= Decimal(pos) else f"U{_qty(pos)}–U{_qty(top)}"
-            rack_name = short_rack(s, rid, not one_site) if rid is not None else ""
-            device_rows.append(DeviceRow(name=name, serial=serial or tag or "—", model=f"{maker} {model}".strip(),
-                                         rack=rack_name, position=where))
+        rack_ids = _rack_ids(s, items)
+        gpu_rows, host_ids = _gpu_rows(s, items)
+        device_rows = _device_rows(s, items, host_ids)
 
         terms = _terms(c, lang)
         service_level = _service_level(db, s, c, rack_ids, lang)
         region = s.get(Region, sub.region_code) if sub.region_code else None
-        sign_place = ""
-        if region is not None:
-            from app.read.viewdata import coverage_for
-
-            full = coverage_for(db, region.code)
-            if lang == "zh":
-                sign_place = full.full_name if full is not None else region.name
-        title = free_text(c.title, lang) or ("IDC 及算力服务合同" if lang == "zh" else "IDC and GPU compute services agreement")
-        if c.revision and c.revision > 1:
-            title += f"（第 {c.revision} 版）" if lang == "zh" else f" (revision {c.revision})"
+        sign_place = _sign_place(db, region, lang)
+        title = _title(c, lang)
         status = ContractStatus.label(c.status, lang)
         used = {it.tax_category for it in items if it.price_unit != PriceUnit.KWH}
         used |= {ELECTRICITY} if any(bills_energy(it) for it in items) else set()
@@ -305,13 +344,8 @@ def contract_doc(db: Database, number: int | str, *, language: str | None = None
         approval = _approval_line(s, c, lang)
         contract_id = c.id
         draft = c.status in (ContractStatus.DRAFT, ContractStatus.PENDING)
-        # the U ranges this contract leases, per rack (a whole-rack lease has none: the rack is the lease)
-        leased: dict[int, list] = {}
-        for it in items:
-            if it.rack_id and it.u_from and it.u_to:
-                leased.setdefault(it.rack_id, []).append(
-                    Reservation(customer=customer.name, face=it.face or "both", u_from=it.u_from, u_to=it.u_to))
-    from app.services.contract_totals import totals_of_contract
+        leased = _leased(items, customer.name)
+    from app.services.contracts.totals import totals_of_contract
     t = totals_of_contract(db, contract_id)
     sums = ContractSums(monthly=t.monthly, one_off=t.one_off, term_value=t.term_value, vat=t.vat, total=t.total,
                         total_in_words=amount_words(t.total, lang), usage_based=t.usage_based)

@@ -33,7 +33,7 @@ def quote_doc(db: Database, key, *, language: str | None = None) -> QuoteDoc:
     from app.documents.common import _customer_party, _subsidiary_party
     from app.services.capacity.quotes import find_quote, _info
     from app.services.reference import tax_rates_on
-    from app.services.contract_totals import contract_totals
+    from app.services.contracts.totals import contract_totals
 
     with db.session() as s:
         q = find_quote(s, key)

@@ -14,7 +14,8 @@ from sqlalchemy import select
 from app.domain.auth import require
 from app.domain.errors import RuleViolation, ValidationError
 from app.domain.rating import local_midnight
-from app.services.contracts import ItemSpec, _validate_header, _validate_items, _write_items
+from app.services.contracts import ItemSpec
+from app.services.contracts.drafting import _validate_header, _validate_items, _write_items
 from app.services.entities import flush_or_refuse, snapshot
 from app.store.uow import UnitOfWork
 from models import Contract, DocumentCounter, GpuAsset, GpuLease, Subsidiary

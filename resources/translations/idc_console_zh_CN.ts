@@ -1197,337 +1197,515 @@
 <context>
     <name>ContractDialog</name>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="344"/>
+        <location filename="../../ui/pages/contracts/editor.py" line="206"/>
         <source>%1 (not free for the term)</source>
         <translation>%1（合同期内不空闲）</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="322"/>
+        <location filename="../../ui/pages/contracts/editor.py" line="184"/>
         <source>%1 signs: it operates %2.</source>
         <translation>由 %1 签约：其运营 %2。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../ui/pages/contracts.py" line="694"/>
+        <location filename="../../ui/pages/contracts/editor.py" line="343"/>
         <source>%n item(s) need attention (marked red).</source>
         <translation><numerusform>%n 个条目需要修改（红色标出）。</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../ui/pages/contracts.py" line="356"/>
+        <location filename="../../ui/pages/contracts/editor.py" line="218"/>
         <source>%n rack(s) free from %1 to %2</source>
         <translation><numerusform>%1 至 %2 期间空闲机柜 %n 个</numerusform></translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="440"/>
+        <location filename="../../ui/pages/contracts/items.py" line="128"/>
         <source>(by kind)</source>
         <translation>（按类型）</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="163"/>
+        <location filename="../../ui/pages/contracts/editor.py" line="93"/>
         <source>(choose a customer)</source>
         <translation>（请选择客户）</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="191"/>
+        <location filename="../../ui/pages/contracts/editor.py" line="121"/>
         <source>(none)</source>
         <translation>（无）</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="160"/>
+        <location filename="../../ui/pages/contracts/editor.py" line="90"/>
         <source>(numbered when saved)</source>
         <translation>（保存时编号）</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="220"/>
+        <location filename="../../ui/pages/contracts/items.py" line="79"/>
         <source>Add item</source>
         <translation>添加条目</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="461"/>
+        <location filename="../../ui/pages/contracts/items.py" line="149"/>
         <source>Billing starts at handover; empty = the contract's start</source>
         <translation>计费自交付日开始；留空即合同开始日</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="447"/>
+        <location filename="../../ui/pages/contracts/items.py" line="135"/>
         <source>Cage (instead of a rack)</source>
         <translation>笼位（代替机柜）</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="258"/>
+        <location filename="../../ui/pages/contracts/editor.py" line="61"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="721"/>
+        <location filename="../../ui/pages/contracts/editor.py" line="370"/>
         <source>Changed by someone else</source>
         <translation>记录已被他人修改</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="187"/>
+        <location filename="../../ui/pages/contracts/editor.py" line="117"/>
         <source>Chinese</source>
         <translation>中文</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="147"/>
+        <location filename="../../ui/pages/contracts/editor.py" line="77"/>
         <source>Contract</source>
         <translation>合同</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="648"/>
+        <location filename="../../ui/pages/contracts/editor.py" line="297"/>
         <source>Contract %1 is %2: only drafts are edited; a signed contract changes by amendment.</source>
         <translation>合同 %1 状态为%2：只能编辑草稿；已签合同须通过变更修改。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="164"/>
+        <location filename="../../ui/pages/contracts/editor.py" line="94"/>
         <source>Customer *</source>
         <translation>客户 *</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="208"/>
+        <location filename="../../ui/pages/contracts/items.py" line="67"/>
         <source>Description</source>
         <translation>描述</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="432"/>
+        <location filename="../../ui/pages/contracts/items.py" line="120"/>
         <source>Description *</source>
         <translation>描述 *</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="433"/>
+        <location filename="../../ui/pages/contracts/items.py" line="121"/>
         <source>Description in English</source>
         <translation>英文描述</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="143"/>
+        <location filename="../../ui/pages/contracts/editor.py" line="41"/>
         <source>Edit contract</source>
         <translation>编辑合同</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="184"/>
+        <location filename="../../ui/pages/contracts/editor.py" line="114"/>
         <source>End *</source>
         <translation>结束 *</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="188"/>
+        <location filename="../../ui/pages/contracts/editor.py" line="118"/>
         <source>English</source>
         <translation>英文</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="445"/>
+        <location filename="../../ui/pages/contracts/items.py" line="133"/>
         <source>From unit</source>
         <translation>起始 U 位</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="448"/>
+        <location filename="../../ui/pages/contracts/items.py" line="136"/>
         <source>GPU model</source>
         <translation>GPU 型号</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="458"/>
+        <location filename="../../ui/pages/contracts/items.py" line="146"/>
         <source>Hourly rate beyond</source>
         <translation>超出部分小时单价</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="457"/>
+        <location filename="../../ui/pages/contracts/items.py" line="145"/>
         <source>Included GPU-hours</source>
         <translation>包含卡时</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="460"/>
+        <location filename="../../ui/pages/contracts/items.py" line="148"/>
         <source>Installation price each</source>
         <translation>每条安装费</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="203"/>
+        <location filename="../../ui/pages/contracts/items.py" line="62"/>
         <source>Items</source>
         <translation>条目</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="208"/>
+        <location filename="../../ui/pages/contracts/items.py" line="67"/>
         <source>Kind</source>
         <translation>类型</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="189"/>
+        <location filename="../../ui/pages/contracts/editor.py" line="119"/>
         <source>Language</source>
         <translation>语言</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="459"/>
+        <location filename="../../ui/pages/contracts/items.py" line="147"/>
         <source>Mbps</source>
         <translation>带宽（Mbps）</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="451"/>
+        <location filename="../../ui/pages/contracts/items.py" line="139"/>
         <source>Named GPUs</source>
         <translation>指定 GPU</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="143"/>
+        <location filename="../../ui/pages/contracts/editor.py" line="41"/>
         <source>New contract</source>
         <translation>新建合同</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="282"/>
+        <location filename="../../ui/pages/contracts/editor.py" line="144"/>
         <source>No subsidiary covers the customer's region: no serving team or response time.</source>
         <translation>没有子公司覆盖该客户所在地区：无服务团队和响应时间。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="162"/>
+        <location filename="../../ui/pages/contracts/editor.py" line="92"/>
         <source>Number</source>
         <translation>编号</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="455"/>
+        <location filename="../../ui/pages/contracts/items.py" line="143"/>
         <source>Power allowance (kW)</source>
         <translation>功率配额（kW）</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="456"/>
+        <location filename="../../ui/pages/contracts/items.py" line="144"/>
         <source>Price per kWh over it</source>
         <translation>超出部分每千瓦时单价</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="437"/>
+        <location filename="../../ui/pages/contracts/items.py" line="125"/>
         <source>Priced</source>
         <translation>计价方式</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="208"/>
+        <location filename="../../ui/pages/contracts/items.py" line="67"/>
         <source>Quantity</source>
         <translation>数量</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="444"/>
+        <location filename="../../ui/pages/contracts/items.py" line="132"/>
         <source>Rack</source>
         <translation>机柜</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="722"/>
+        <location filename="../../ui/pages/contracts/editor.py" line="371"/>
         <source>Reload the contract now? Your edits will be lost.</source>
         <translation>现在重新加载合同？您的修改将丢失。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="223"/>
+        <location filename="../../ui/pages/contracts/items.py" line="82"/>
         <source>Remove item</source>
         <translation>删除条目</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="257"/>
+        <location filename="../../ui/pages/contracts/editor.py" line="60"/>
         <source>Save draft</source>
         <translation>保存草稿</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="284"/>
+        <location filename="../../ui/pages/contracts/editor.py" line="146"/>
         <source>Served by %1 for the customer's region %2 (%3 h response).</source>
         <translation>客户所在地区 %2 由 %1 提供服务（%3 小时响应）。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="454"/>
+        <location filename="../../ui/pages/contracts/items.py" line="142"/>
         <source>Service end</source>
         <translation>服务结束</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="194"/>
+        <location filename="../../ui/pages/contracts/editor.py" line="124"/>
         <source>Service level</source>
         <translation>服务级别</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="452"/>
+        <location filename="../../ui/pages/contracts/items.py" line="140"/>
         <source>Service start (handover)</source>
         <translation>服务开始（交付日）</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="183"/>
+        <location filename="../../ui/pages/contracts/editor.py" line="113"/>
         <source>Start *</source>
         <translation>开始 *</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="165"/>
+        <location filename="../../ui/pages/contracts/editor.py" line="95"/>
         <source>Subsidiary *</source>
         <translation>子公司 *</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="443"/>
+        <location filename="../../ui/pages/contracts/items.py" line="131"/>
         <source>Tax category</source>
         <translation>税目</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="200"/>
+        <location filename="../../ui/pages/contracts/editor.py" line="130"/>
         <source>Terms</source>
         <translation>条款</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="318"/>
+        <location filename="../../ui/pages/contracts/editor.py" line="180"/>
         <source>The items are at %1's sites (%2): %1 signs.</source>
         <translation>项目位于 %1 的站点（%2）：应由 %1 签约。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="314"/>
+        <location filename="../../ui/pages/contracts/editor.py" line="176"/>
         <source>The items are at sites of several subsidiaries (%1: %2); each signs its own contract.</source>
         <translation>各项目分属多个子公司的站点（%1：%2）；应由各子公司分别签约。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="312"/>
+        <location filename="../../ui/pages/contracts/editor.py" line="174"/>
         <source>The signer is the subsidiary operating the site of the racks or GPUs.</source>
         <translation>签约方为机柜或 GPU 所在站点的运营子公司。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="185"/>
+        <location filename="../../ui/pages/contracts/editor.py" line="115"/>
         <source>Title</source>
         <translation>标题</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="446"/>
+        <location filename="../../ui/pages/contracts/items.py" line="134"/>
         <source>To unit</source>
         <translation>结束 U 位</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="209"/>
+        <location filename="../../ui/pages/contracts/items.py" line="68"/>
         <source>Unit</source>
         <translation>单位</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="209"/>
+        <location filename="../../ui/pages/contracts/items.py" line="68"/>
         <source>Unit price</source>
         <translation>单价</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="436"/>
+        <location filename="../../ui/pages/contracts/items.py" line="124"/>
         <source>Unit price (CNY) *</source>
         <translation>单价（元）*</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="587"/>
+        <location filename="../../ui/pages/contracts/items.py" line="275"/>
         <source>a number, e.g. 12.5</source>
         <translation>请输入数字，例如 12.5</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="591"/>
+        <location filename="../../ui/pages/contracts/items.py" line="279"/>
         <source>a whole number</source>
         <translation>请输入整数</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="435"/>
+        <location filename="../../ui/pages/contracts/items.py" line="123"/>
         <source>for English documents of a Chinese contract; empty: made from the kind and object</source>
         <translation>用于中文合同的英文单据；留空则按类型与对象自动生成</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="684"/>
+        <location filename="../../ui/pages/contracts/editor.py" line="333"/>
         <source>item %1: %2</source>
         <translation>条目 %1：%2</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="600"/>
+        <location filename="../../ui/pages/contracts/items.py" line="288"/>
         <source>no GPU with serial %1</source>
         <translation>没有序列号为 %1 的 GPU</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="450"/>
+        <location filename="../../ui/pages/contracts/items.py" line="138"/>
         <source>or named GPUs: serials, comma separated</source>
         <translation>或指定 GPU：序列号，以逗号分隔</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="603"/>
+        <location filename="../../ui/pages/contracts/editor.py" line="352"/>
+        <source>required</source>
+        <translation>必填</translation>
+    </message>
+</context>
+<context>
+    <name>ContractItemsEditor</name>
+    <message>
+        <location filename="../../ui/pages/contracts/items.py" line="128"/>
+        <source>(by kind)</source>
+        <translation>（按类型）</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/contracts/items.py" line="79"/>
+        <source>Add item</source>
+        <translation>添加条目</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/contracts/items.py" line="149"/>
+        <source>Billing starts at handover; empty = the contract's start</source>
+        <translation>计费自交付日开始；留空即合同开始日</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/contracts/items.py" line="135"/>
+        <source>Cage (instead of a rack)</source>
+        <translation>笼位（代替机柜）</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/contracts/items.py" line="67"/>
+        <source>Description</source>
+        <translation>描述</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/contracts/items.py" line="120"/>
+        <source>Description *</source>
+        <translation>描述 *</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/contracts/items.py" line="121"/>
+        <source>Description in English</source>
+        <translation>英文描述</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/contracts/items.py" line="133"/>
+        <source>From unit</source>
+        <translation>起始 U 位</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/contracts/items.py" line="136"/>
+        <source>GPU model</source>
+        <translation>GPU 型号</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/contracts/items.py" line="146"/>
+        <source>Hourly rate beyond</source>
+        <translation>超出部分小时单价</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/contracts/items.py" line="145"/>
+        <source>Included GPU-hours</source>
+        <translation>包含卡时</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/contracts/items.py" line="148"/>
+        <source>Installation price each</source>
+        <translation>每条安装费</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/contracts/items.py" line="62"/>
+        <source>Items</source>
+        <translation>条目</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/contracts/items.py" line="67"/>
+        <source>Kind</source>
+        <translation>类型</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/contracts/items.py" line="147"/>
+        <source>Mbps</source>
+        <translation>带宽（Mbps）</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/contracts/items.py" line="139"/>
+        <source>Named GPUs</source>
+        <translation>指定 GPU</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/contracts/items.py" line="143"/>
+        <source>Power allowance (kW)</source>
+        <translation>功率配额（kW）</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/contracts/items.py" line="144"/>
+        <source>Price per kWh over it</source>
+        <translation>超出部分每千瓦时单价</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/contracts/items.py" line="125"/>
+        <source>Priced</source>
+        <translation>计价方式</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/contracts/items.py" line="67"/>
+        <source>Quantity</source>
+        <translation>数量</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/contracts/items.py" line="132"/>
+        <source>Rack</source>
+        <translation>机柜</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/contracts/items.py" line="82"/>
+        <source>Remove item</source>
+        <translation>删除条目</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/contracts/items.py" line="142"/>
+        <source>Service end</source>
+        <translation>服务结束</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/contracts/items.py" line="140"/>
+        <source>Service start (handover)</source>
+        <translation>服务开始（交付日）</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/contracts/items.py" line="131"/>
+        <source>Tax category</source>
+        <translation>税目</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/contracts/items.py" line="134"/>
+        <source>To unit</source>
+        <translation>结束 U 位</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/contracts/items.py" line="68"/>
+        <source>Unit</source>
+        <translation>单位</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/contracts/items.py" line="68"/>
+        <source>Unit price</source>
+        <translation>单价</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/contracts/items.py" line="124"/>
+        <source>Unit price (CNY) *</source>
+        <translation>单价（元）*</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/contracts/items.py" line="275"/>
+        <source>a number, e.g. 12.5</source>
+        <translation>请输入数字，例如 12.5</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/contracts/items.py" line="279"/>
+        <source>a whole number</source>
+        <translation>请输入整数</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/contracts/items.py" line="123"/>
+        <source>for English documents of a Chinese contract; empty: made from the kind and object</source>
+        <translation>用于中文合同的英文单据；留空则按类型与对象自动生成</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/contracts/items.py" line="288"/>
+        <source>no GPU with serial %1</source>
+        <translation>没有序列号为 %1 的 GPU</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/contracts/items.py" line="138"/>
+        <source>or named GPUs: serials, comma separated</source>
+        <translation>或指定 GPU：序列号，以逗号分隔</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/contracts/items.py" line="291"/>
         <source>required</source>
         <translation>必填</translation>
     </message>
@@ -1535,12 +1713,12 @@
 <context>
     <name>ContractPanel</name>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="821"/>
+        <location filename="../../ui/pages/contracts/panel.py" line="127"/>
         <source>%1 contract %2. The reason goes into the audit trail.</source>
         <translation>%1合同 %2。原因将记入审计日志。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="904"/>
+        <location filename="../../ui/pages/contracts/panel.py" line="210"/>
         <source>A new revision takes over on its effective date; edit its items, then submit it.</source>
         <translation>新版本自生效日起取代原合同；请修改条目后提交审批。</translation>
     </message>
@@ -1549,17 +1727,17 @@
         <translation>生效</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="830"/>
+        <location filename="../../ui/pages/contracts/panel.py" line="136"/>
         <source>Activate %1? Its racks and GPUs are leased to %2 now.</source>
         <translation>确定生效 %1？其机柜和 GPU 将立即租给 %2。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="903"/>
+        <location filename="../../ui/pages/contracts/panel.py" line="209"/>
         <source>Amend %1</source>
         <translation>变更 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="753"/>
+        <location filename="../../ui/pages/contracts/panel.py" line="59"/>
         <source>Amend…</source>
         <translation>变更…</translation>
     </message>
@@ -1568,62 +1746,62 @@
         <translation>批准</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="832"/>
+        <location filename="../../ui/pages/contracts/panel.py" line="138"/>
         <source>Approve %1 for %2?</source>
         <translation>确定批准 %2 的合同 %1？</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="879"/>
+        <location filename="../../ui/pages/contracts/panel.py" line="185"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="858"/>
+        <location filename="../../ui/pages/contracts/panel.py" line="164"/>
         <source>Changed by someone else</source>
         <translation>记录已被他人修改</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="766"/>
+        <location filename="../../ui/pages/contracts/panel.py" line="72"/>
         <source>Chinese</source>
         <translation>中文</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="741"/>
+        <location filename="../../ui/pages/contracts/panel.py" line="47"/>
         <source>Choose a contract</source>
         <translation>请选择合同</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="920"/>
+        <location filename="../../ui/pages/contracts/panel.py" line="226"/>
         <source>Contract %1</source>
         <translation>合同 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="763"/>
+        <location filename="../../ui/pages/contracts/panel.py" line="69"/>
         <source>Customer: %1</source>
         <translation>客户：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="742"/>
+        <location filename="../../ui/pages/contracts/panel.py" line="48"/>
         <source>Description</source>
         <translation>描述</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="751"/>
+        <location filename="../../ui/pages/contracts/panel.py" line="57"/>
         <source>Edit draft…</source>
         <translation>编辑草稿…</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="905"/>
+        <location filename="../../ui/pages/contracts/panel.py" line="211"/>
         <source>Effective date</source>
         <translation>生效日期</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="876"/>
+        <location filename="../../ui/pages/contracts/panel.py" line="182"/>
         <source>End</source>
         <translation>结束</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="766"/>
+        <location filename="../../ui/pages/contracts/panel.py" line="72"/>
         <source>English</source>
         <translation>英文</translation>
     </message>
@@ -1632,37 +1810,37 @@
         <translation>到期</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="831"/>
+        <location filename="../../ui/pages/contracts/panel.py" line="137"/>
         <source>Expire %1? Its racks and GPUs are released to %2's end date.</source>
         <translation>确定使 %1 到期？其机柜和 GPU 将按 %2 的合同结束日释放。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="742"/>
+        <location filename="../../ui/pages/contracts/panel.py" line="48"/>
         <source>Kind</source>
         <translation>类型</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="766"/>
+        <location filename="../../ui/pages/contracts/panel.py" line="72"/>
         <source>Language: %1</source>
         <translation>语言：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="824"/>
+        <location filename="../../ui/pages/contracts/panel.py" line="130"/>
         <source>Last day of service</source>
         <translation>服务最后一天</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="742"/>
+        <location filename="../../ui/pages/contracts/panel.py" line="48"/>
         <source>Price</source>
         <translation>价格</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="754"/>
+        <location filename="../../ui/pages/contracts/panel.py" line="60"/>
         <source>Print / PDF…</source>
         <translation>打印 / PDF…</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="742"/>
+        <location filename="../../ui/pages/contracts/panel.py" line="48"/>
         <source>Quantity</source>
         <translation>数量</translation>
     </message>
@@ -1671,27 +1849,27 @@
         <translation>驳回…</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="859"/>
+        <location filename="../../ui/pages/contracts/panel.py" line="165"/>
         <source>Reload the contract now?</source>
         <translation>现在重新加载合同？</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="878"/>
+        <location filename="../../ui/pages/contracts/panel.py" line="184"/>
         <source>Renew</source>
         <translation>续签</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="871"/>
+        <location filename="../../ui/pages/contracts/panel.py" line="177"/>
         <source>Renew %1</source>
         <translation>续签 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="773"/>
+        <location filename="../../ui/pages/contracts/panel.py" line="79"/>
         <source>Renews %1</source>
         <translation>续签自 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="753"/>
+        <location filename="../../ui/pages/contracts/panel.py" line="59"/>
         <source>Renew…</source>
         <translation>续签…</translation>
     </message>
@@ -1700,22 +1878,22 @@
         <translation>恢复</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="769"/>
+        <location filename="../../ui/pages/contracts/panel.py" line="75"/>
         <source>Revision %1, effective %2</source>
         <translation>第 %1 版，%2 生效</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="743"/>
+        <location filename="../../ui/pages/contracts/panel.py" line="49"/>
         <source>Service start</source>
         <translation>服务开始</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="875"/>
+        <location filename="../../ui/pages/contracts/panel.py" line="181"/>
         <source>Start</source>
         <translation>开始</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="764"/>
+        <location filename="../../ui/pages/contracts/panel.py" line="70"/>
         <source>Status: %1</source>
         <translation>状态：%1</translation>
     </message>
@@ -1728,7 +1906,7 @@
         <translation>暂停…</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="765"/>
+        <location filename="../../ui/pages/contracts/panel.py" line="71"/>
         <source>Term: %1 – %2</source>
         <translation>期限：%1 至 %2</translation>
     </message>
@@ -1737,7 +1915,7 @@
         <translation>终止…</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="852"/>
+        <location filename="../../ui/pages/contracts/panel.py" line="158"/>
         <source>Updating the contract…</source>
         <translation>正在更新合同…</translation>
     </message>
@@ -1745,57 +1923,57 @@
 <context>
     <name>ContractTotals</name>
     <message numerus="yes">
-        <location filename="../../ui/pages/contracts.py" line="124"/>
+        <location filename="../../ui/pages/contracts/figures.py" line="55"/>
         <source>%n item(s) with errors are not counted.</source>
         <translation><numerusform>%n 个有误的项目未计入。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="116"/>
+        <location filename="../../ui/pages/contracts/figures.py" line="47"/>
         <source>Expected total (incl. VAT)</source>
         <translation>预计合计（含税）</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="115"/>
+        <location filename="../../ui/pages/contracts/figures.py" line="46"/>
         <source>GPU-hours at full use (excl. VAT)</source>
         <translation>满负荷卡时费用（不含税）</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="113"/>
+        <location filename="../../ui/pages/contracts/figures.py" line="44"/>
         <source>In words</source>
         <translation>大写</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="110"/>
+        <location filename="../../ui/pages/contracts/figures.py" line="41"/>
         <source>Monthly recurring</source>
         <translation>月度固定费用</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="110"/>
+        <location filename="../../ui/pages/contracts/figures.py" line="41"/>
         <source>One-off</source>
         <translation>一次性费用</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="407"/>
+        <location filename="../../ui/pages/contracts/figures.py" line="65"/>
         <source>Terms side by side (incl. VAT)</source>
         <translation>各计费方式对比（含税）</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="112"/>
+        <location filename="../../ui/pages/contracts/figures.py" line="43"/>
         <source>Total (incl. VAT)</source>
         <translation>合同总金额（含税）</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="122"/>
+        <location filename="../../ui/pages/contracts/figures.py" line="53"/>
         <source>Usage (GPU-hours, power over the allowance) is billed as used, on top.</source>
         <translation>另按实际用量计费（GPU 时、超额电量），不含在上述金额内。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="111"/>
+        <location filename="../../ui/pages/contracts/figures.py" line="42"/>
         <source>VAT</source>
         <translation>增值税</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="111"/>
+        <location filename="../../ui/pages/contracts/figures.py" line="42"/>
         <source>Whole term (excl. VAT)</source>
         <translation>合同期总金额（不含税）</translation>
     </message>
@@ -1803,12 +1981,12 @@
 <context>
     <name>ContractsPage</name>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="937"/>
+        <location filename="../../ui/pages/contracts/list.py" line="31"/>
         <source>Capacity search…</source>
         <translation>算力资源查询…</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts.py" line="933"/>
+        <location filename="../../ui/pages/contracts/list.py" line="27"/>
         <source>New contract…</source>
         <translation>新建合同…</translation>
     </message>

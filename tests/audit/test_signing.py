@@ -5,7 +5,7 @@ from __future__ import annotations
 from sqlalchemy import select
 
 from app.services.contracts import get_contract
-from app.services.signing import serving_team, signer_for_items
+from app.services.contracts.signing import serving_team, signer_for_items
 from models import Contract, Customer, Rack, Room, Site, Subsidiary
 
 

@@ -29,7 +29,7 @@ from sqlalchemy import select
 
 from app.services import billing as BS
 from app.services import contracts as C
-from app.services import handover as H
+from app.services.contracts import handover as H
 from models import AuditEvent
 from tests.billing.test_billing_world import cst, make_world, rack_item, signed
 

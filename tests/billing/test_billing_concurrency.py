@@ -12,6 +12,7 @@ from decimal import Decimal
 import pytest
 from sqlalchemy import func, select
 
+from app.domain.clock import local_today
 from app.store.db import Database
 from app.services import billing as BS
 from models import Customer, Statement, StatementLine
@@ -96,5 +97,5 @@ def test_concurrent_drafting_keeps_contract_numbers_gapless(db, admin, manager):
                                   start_date=dt.date(2026, 10, 1), end_date=dt.date(2027, 9, 30),
                                   items=[rack_item(w, 1, "1")]).number for _ in range(3)]
     numbers = sorted(n for batch in _in_threads(db, 5, draft) for n in batch)
-    year = C.local_today().year
+    year = local_today().year
     assert numbers == [f"GZ-{year}-{i:04d}" for i in range(1, 16)]

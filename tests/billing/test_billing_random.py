@@ -26,7 +26,7 @@ from app.domain import rating as B
 from app.domain.errors import ValidationError
 from app.services import billing as BS
 from app.services import contracts as C
-from app.services import handover as H
+from app.services.contracts import handover as H
 from app.services.users import add_user, login
 from models import ContractItem
 from models.choices import ItemKind, PriceUnit, StatementKind, StatementStatus

@@ -14,7 +14,7 @@ from app.domain import rating as B
 from app.domain.errors import PermissionDenied, RuleViolation, ValidationError
 from app.services import billing as BS
 from app.services import contracts as C
-from app.services import handover as H
+from app.services.contracts import handover as H
 from models import AuditEvent, ContractItem
 from models.choices import PriceUnit, StatementStatus
 from tests.conftest import table_counts

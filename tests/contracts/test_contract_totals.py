@@ -1,11 +1,11 @@
-"""A contract's totals, worked by hand (app.services.contract_totals): the figures the form, the detail panel
+"""A contract's totals, worked by hand (app.services.contracts.totals): the figures the form, the detail panel
 and the contract PDF show."""
 from __future__ import annotations
 
 import datetime as dt
 from decimal import Decimal as D
 
-from app.services.contract_totals import TotalsLine, contract_totals
+from app.services.contracts.totals import TotalsLine, contract_totals
 
 RATES = {"idc": D("0.06"), "telecom": D("0.06"), "equipment_lease": D("0.13")}
 YEAR = (dt.date(2026, 1, 1), dt.date(2026, 12, 31))
@@ -55,7 +55,7 @@ def test_energy_is_quoted_at_the_electricity_rate_and_left_out_of_the_totals(db,
 
     The billing terms list 6 % and 13 % and say metered energy is taxed as electricity.
     """
-    from app.services.contract_totals import totals_of_contract
+    from app.services.contracts.totals import totals_of_contract
     from app.documents.contract import contract_doc
     from app.services import contracts as C
     from models.choices import ItemKind, PriceUnit

@@ -7,6 +7,7 @@ from decimal import Decimal
 import pytest
 from sqlalchemy import select
 
+from app.domain.clock import local_today
 from app.domain.errors import PermissionDenied, RuleViolation, ValidationError
 from app.services import contracts as C
 from models import AuditEvent, GpuAsset, GpuHistory, GpuLease, Rack
@@ -26,7 +27,7 @@ def _draft(db, manager, w, items=None, **kw):
 
 def test_numbers_are_per_subsidiary_and_gapless(db, admin, manager):
     w = make_world(db)
-    year = C.local_today().year
+    year = local_today().year
     a = _draft(db, manager, w)
     b = _draft(db, manager, w, items=[rack_item(w, 2, "6000")])
     assert (a.number, b.number) == (f"GZ-{year}-0001", f"GZ-{year}-0002")

@@ -60,7 +60,7 @@ def test_two_customers_share_a_rack_and_a_third_is_refused_on_an_overlapping_day
     with db.session() as s:
         assert s.get(Rack, world.rack_ids[0]).status == RackStatus.AVAILABLE  # not leased whole
     # A third customer wants U20–U23 for one month starting on the last day of X's and Y's term:
-    # refused when the draft is saved, as activation would (the same check, app/services/contracts.py)
+    # refused when the draft is saved, as activation would (the same check, app/services/contracts/)
     before = table_counts(db)
     with pytest.raises(RuleViolation) as err:
         C.create_contract(db, manager, subsidiary_id=world.subsidiary_id, customer_id=c3,
@@ -211,7 +211,7 @@ def test_migration_keeps_a_rack_leased_whole_leased_whole(db, admin, manager, wo
         s.execute(delete(SpaceLease))
         s.get(Rack, world.rack_ids[1]).status, s.get(Rack, world.rack_ids[1]).customer_id = RackStatus.LEASED, a
         s.commit()
-    path = Path(C.__file__).parents[2] / "models/migrations/versions/0012_leasable_space.py"
+    path = Path(C.__file__).parents[3] / "models/migrations/versions/0012_leasable_space.py"
     spec = importlib.util.spec_from_file_location("m0012", path)
     mod = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mod)

@@ -100,7 +100,7 @@ def test_draft_contract_counts_installation_fees_prints_rmb_words_the_leased_u_r
     | installation 3 × 1,200.00 (一次性) | | 3,600.00 | 216.00 |
     | total | 4,500.00 | 57,600.00 | 3,456.00 → 61,056.00 |
     """
-    from app.services.contract_totals import totals_of_contract
+    from app.services.contracts.totals import totals_of_contract
     from app.documents.contract import contract_doc
     from app.services import contracts as C
     from models.choices import ItemKind, PriceUnit

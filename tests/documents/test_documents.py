@@ -220,8 +220,8 @@ def test_contract_pdf_has_parties_schedule_and_rack_annex(estate, tmp_path):
     assert squash(doc.racks[0].devices[0].name) in flat
     assert "GPU清单" in flat and doc.gpus[0].serial in text
     assert "4,800.00" in text and "12.50" in text
-    # the totals under the schedule (app.services.contract_totals), in 大写 too; the signing copy has no status
-    from app.services.contract_totals import totals_of_contract
+    # the totals under the schedule (app.services.contracts.totals), in 大写 too; the signing copy has no status
+    from app.services.contracts.totals import totals_of_contract
     from app.domain.money import format_cny
     sums = totals_of_contract(db, doc_id(db, info["contract"]))
     assert doc.sums.total == sums.total and doc.sums.total_in_words == sums.in_words and sums.total > 0

@@ -18,7 +18,7 @@ def test_a_missing_vat_rate_is_refused_by_billing_the_contract_form_and_the_pdf_
     0 %: all three refuse now, with the same message (and that message says what to do)."""
     from app.documents.contract import contract_doc
     from app.services.billing import run_billing
-    from app.services.contract_totals import contract_totals, totals_of_contract, totals_of_draft
+    from app.services.contracts.totals import contract_totals, totals_of_contract, totals_of_draft
 
     w = make_world(db)
     items = [rack_item(w, 1, "6000")]
@@ -40,7 +40,7 @@ def test_a_missing_vat_rate_is_refused_by_billing_the_contract_form_and_the_pdf_
     assert refusals[0].startswith("there is no tax rate for idc valid in 2026-10")
     assert "under settings" not in refusals[0] and "tax_rate" in refusals[0]
     # the pure totals refuse a category without a rate too, instead of quoting it at 0 %
-    from app.services.contract_totals import TotalsLine
+    from app.services.contracts.totals import TotalsLine
     with pytest.raises(RuleViolation, match="no tax rate for idc valid in 2026-01"):
         contract_totals([TotalsLine("rack", "month", D("5000"), D(1), "idc")],
                         dt.date(2026, 1, 1), dt.date(2026, 12, 31), {"telecom": D("0.06")})

@@ -15,7 +15,7 @@ from app.read import power as RP
 from app.services import power as P
 from app.services.common import create_record
 from app.services.dcim import place_device
-from app.services.handover import record_handover
+from app.services.contracts.handover import record_handover
 from app.read.settings import POWER_LIMIT_PCT
 from app.services.settings import change_setting
 from models import AuditEvent

@@ -80,7 +80,7 @@ def test_partial_credit_and_rebill_from_the_statement_panel(qtbot, demo_db, monk
 def test_handover_dialog_lists_awaiting_items_and_records_one(qtbot, db, admin, manager):
     from PySide6.QtCore import QDateTime, QTime
 
-    from app.services import handover as H
+    from app.services.contracts import handover as H
     from tests.billing.test_billing_world import cst, make_world, rack_item, signed
     from ui.pages.billing import HandoverDialog
 

@@ -105,7 +105,7 @@ def test_an_hourly_4090_draft_shows_its_expected_amount_and_the_terms(qtbot, dem
     from PySide6.QtCore import QDate, Qt
 
     from app.domain.money import format_cny
-    from ui.pages.contracts import ContractDialog
+    from ui.pages.contracts.editor import ContractDialog
 
     dlg = ContractDialog(demo_db, login(demo_db, "lina", "demo1234"))
     qtbot.addWidget(dlg)

@@ -22,7 +22,7 @@ def chinese(qtbot):
 def test_a_services_refusals_show_in_chinese_in_the_chinese_console(chinese, qtbot, db, admin, manager):
     from app.domain.errors import RuleViolation, ValidationError
     from app.services import contracts as C
-    from app.services.contract_totals import TotalsLine, contract_totals
+    from app.services.contracts.totals import TotalsLine, contract_totals
     from models.choices import ItemKind, PriceUnit
     from tests.billing.test_billing_world import make_world
     from ui.kit.dialogs import refused_text
@@ -78,7 +78,7 @@ def test_the_contract_form_refuses_a_missing_vat_rate_in_the_readers_language(ch
 
     from models import TaxRate
     from tests.billing.test_billing_world import make_world
-    from ui.pages.contracts import ContractDialog
+    from ui.pages.contracts.editor import ContractDialog
 
     make_world(db)
     with db.session() as s:

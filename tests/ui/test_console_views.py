@@ -37,7 +37,7 @@ def wait_op(qtbot, op, timeout=30000):
 # --- contracts ----------------------------------------------------------------------------
 
 def test_contract_create_refused_then_saved(qtbot, demo_db):
-    from ui.pages.contracts import ContractDialog
+    from ui.pages.contracts.editor import ContractDialog
     lina = actor(demo_db, "lina")
     dlg = ContractDialog(demo_db, lina)
     qtbot.addWidget(dlg)
@@ -68,7 +68,7 @@ def test_contract_form_proposes_the_signer_from_the_items_sites_and_the_team_fro
     """The owner's rule (issue 9): the subsidiary operating the site of the racks or GPUs signs; the
     customer's region decides only the serving team and response time (Haikou's 美兰区: Fuzhou at
     8 h). Before, the customer's region chose the signer; this test replaces that one."""
-    from ui.pages.contracts import ContractDialog
+    from ui.pages.contracts.editor import ContractDialog
     from models import Rack, Room, Site, Subsidiary
     dlg = ContractDialog(demo_db, actor(demo_db, "lina"))
     qtbot.addWidget(dlg)
@@ -102,7 +102,7 @@ def test_contract_form_proposes_the_signer_from_the_items_sites_and_the_team_fro
 
 
 def test_contract_lifecycle_offers_allowed_moves_and_approves(qtbot, demo_db):
-    from ui.pages.contracts import ContractsPage
+    from ui.pages.contracts.list import ContractsPage
     cid = pending_contract_id(demo_db)                       # the demo's contract awaiting approval
     lina = actor(demo_db, "lina")
     page = ContractsPage(demo_db, lina)

@@ -8,7 +8,7 @@ from decimal import Decimal
 from PySide6.QtCore import QDate
 from sqlalchemy import select
 
-from app.services.contract_totals import totals_of_contract
+from app.services.contracts.totals import totals_of_contract
 from app.domain.money import format_cny
 from app.services.users import login
 from models import Contract, ContractItem
@@ -17,7 +17,7 @@ DEMO_PASSWORD = "demo1234"
 
 
 def test_new_contract_picks_free_racks_and_shows_totals(qtbot, demo_db):
-    from ui.pages.contracts import ContractDialog
+    from ui.pages.contracts.editor import ContractDialog
     lina = login(demo_db, "lina", DEMO_PASSWORD)
     with demo_db.session() as s:
         held = s.execute(select(ContractItem.rack_id, Contract.start_date, Contract.end_date)

@@ -10,7 +10,7 @@ DEMO_PASSWORD = "demo1234"
 
 
 def test_the_form_names_the_gpus_that_are_short(qtbot, demo_db):
-    from ui.pages.contracts import ContractDialog
+    from ui.pages.contracts.editor import ContractDialog
     lina = login(demo_db, "lina", DEMO_PASSWORD)
     dlg = ContractDialog(demo_db, lina)
     qtbot.addWidget(dlg)

@@ -55,7 +55,7 @@ def test_a_contract_item_can_name_a_cage(qtbot, demo_db):
     import datetime as dt
 
     from ui.kit.dialogs import set_date
-    from ui.pages.contracts import ContractDialog
+    from ui.pages.contracts.editor import ContractDialog
     _room, _shared, cage = _ids(demo_db)
     dlg = ContractDialog(demo_db, login(demo_db, "lina", "demo1234"))
     qtbot.addWidget(dlg)

@@ -94,7 +94,7 @@ def test_cross_connect_page_moves_and_refuses(qtbot, demo_db):
 def test_a_contract_item_sells_cross_connects_with_an_installation_price(qtbot, demo_db):
     from decimal import Decimal
 
-    from ui.pages.contracts import ContractDialog
+    from ui.pages.contracts.editor import ContractDialog
     dlg = ContractDialog(demo_db, login(demo_db, "lina", "demo1234"))
     qtbot.addWidget(dlg)
     dlg.header["customer_id"].setCurrentIndex(1)

@@ -24,7 +24,7 @@ from models.choices import StatementKind, StatementStatus
 from app.domain.clock import TZ as SHANGHAI_TZ
 from app.domain.money import AmountError, format_price, format_quantity, parse_money
 
-from ui.pages.contracts import money
+from ui.pages.contracts.figures import money
 from ui.kit.dialogs import error_label, guard, last_month, refused_text
 from ui.shell.i18n import choice_label, ui_language
 from ui.kit.listview import ListPage
@@ -175,7 +175,7 @@ class HandoverDialog(QDialog):
 
     def __init__(self, db: Database, actor: Actor, parent=None):
         super().__init__(parent)
-        from app.services import handover as handovers
+        from app.services.contracts import handover as handovers
 
         self.db, self.actor, self.svc = db, actor, handovers
         self.setObjectName("handoverDialog")

@@ -223,7 +223,7 @@ class MainWindow(QMainWindow):
         if pid in ("contracts", "billing", "audit"):
             from ui.pages.audit import AuditPage
             from ui.pages.billing import BillingPage
-            from ui.pages.contracts import ContractsPage
+            from ui.pages.contracts.list import ContractsPage
             cls = {"contracts": ContractsPage, "billing": BillingPage, "audit": AuditPage}[pid]
             special = cls(self.db, self.actor, self)
             dict.__setitem__(self.lists, pid, special.list)

@@ -8,7 +8,8 @@ and `billing.X` keep working:
 - `charges`: computing one contract item's lines for a period — `item_charges` is the extension
   point for a new kind of charge (one function per kind, the period's data loaded set-wise in
   `_load_data`);
-- `run`: the monthly run (`run_billing`) and what may be billed when;
+- `run`: the monthly run (`run_billing`: collect, rate, then `writing` writes the statements) and
+  what may be billed when;
 - `issue`: issuing in batches with gapless numbers, draft deletion, fapiao numbers, credit notes
   and rebills;
 - `meters`: importing rack meter readings;

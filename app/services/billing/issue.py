@@ -258,6 +258,46 @@ def credit_lines(uow: UnitOfWork, orig: Statement, line_ids: Iterable[int] | Non
     """Write and issue the credit note of `orig` (locked by the caller) for the lines named (all
     when None); returns it and its audit event (the caller appends it: the run does so last)."""
     s = uow.session
+    lines = _lines_to_credit(orig, line_ids)
+    taken = _taken_before(s, orig, lines, partial)
+    if partial is not None:
+        ln = lines[0]
+        left = ln.amount + taken[ln.id][0]
+        if partial >= abs(left):
+            raise ValidationError({"amount": f"a partial credit is less than what is left of the line "
+                                             f"({format_amount(abs(left))}); to credit all of it, leave out the amount"})
+    cn = Statement(kind=StatementKind.CREDIT_NOTE, subsidiary_id=orig.subsidiary_id, customer_id=orig.customer_id,
+                   period=orig.period, status=StatementStatus.DRAFT, original_id=orig.id, reason=reason,
+                   updated_by=uow.actor.login)
+    langs = dict(s.execute(select(ContractItem.id, Contract.language).join(Contract).where(
+        ContractItem.id.in_([ln.contract_item_id for ln in lines if ln.contract_item_id]))).all())
+    for ln in lines:
+        cn.lines.append(_credit_line(orig, ln, taken[ln.id], langs.get(ln.contract_item_id) or "zh",
+                                     partial=partial, waive=waive))
+    s.add(cn)
+    try:
+        s.flush()
+    except IntegrityError as exc:
+        raise RuleViolation(f"a line of {orig.number} was credited by someone else meanwhile; reload") from exc
+    tot = B.totals([(ln.amount, ln.tax) for ln in cn.lines])
+    cn.subtotal, cn.tax, cn.total = tot.subtotal, tot.tax, tot.total
+    sub = s.get(Subsidiary, orig.subsidiary_id)
+    month = B.Period.containing(B.local_date(at))
+    from app.services.entities import next_document_number
+
+    n = next_document_number(s, orig.subsidiary_id, "credit_note", month.compact)
+    cn.number = f"{sub.code}-CN-{month.compact}-{n:06d}"
+    cn.status, cn.issued_at = StatementStatus.ISSUED, at
+    cn.due_date = statement_due_date(s, cn, at)
+    flush_versioned(uow, cn, f"credit note {cn.number}")
+    event = dict(action="statement.credit", object_type="statement", object_id=cn.id, label=cn.number, reason=reason,
+                 after={"original": orig.number, "lines": len(lines), "partial": partial is not None,
+                        "waived": waive, "subtotal": tot.subtotal, "tax": tot.tax, "total": tot.total})
+    return cn, event
+
+
+def _lines_to_credit(orig: Statement, line_ids: Iterable[int] | None) -> list[StatementLine]:
+    """The lines of an issued statement a credit note is for (all when None), or why not."""
     if orig.kind != StatementKind.STATEMENT:
         raise RuleViolation(f"{orig.number} is a credit note; a credit note is not credited again. To charge "
                             f"its lines again, rebill the statement it credited (billing rebill NUMBER)")
@@ -271,7 +311,13 @@ def credit_lines(uow: UnitOfWork, orig: Statement, line_ids: Iterable[int] | Non
         raise ValidationError({"line_ids": f"line(s) {missing} are not on {orig.number}"})
     if not lines:
         raise ValidationError({"line_ids": f"{orig.number} has no lines to credit"})
-    # what earlier credit notes took off each line: (amount, tax, full credit number or None)
+    return lines
+
+
+def _taken_before(s: Session, orig: Statement, lines: list[StatementLine],
+                  partial: Decimal | None) -> dict[int, list]:
+    """What earlier credit notes took off each line: line id -> [amount, tax]; refused when a line was
+    credited in full already, or a partial credit is asked of a line that has one."""
     taken: dict[int, list] = {}
     for ln in lines:
         done_amount = done_tax = Decimal("0.00")
@@ -295,66 +341,39 @@ def credit_lines(uow: UnitOfWork, orig: Statement, line_ids: Iterable[int] | Non
             raise RuleViolation(f"line “{ln.description}” of {orig.number} already has a partial credit ({part}); "
                                 "credit the rest of it in full, and the corrected charge is rebilled")
         taken[ln.id] = [done_amount, done_tax]
-    if partial is not None:
-        ln = lines[0]
-        left = ln.amount + taken[ln.id][0]
-        if partial >= abs(left):
-            raise ValidationError({"amount": f"a partial credit is less than what is left of the line "
-                                             f"({format_amount(abs(left))}); to credit all of it, leave out the amount"})
-    cn = Statement(kind=StatementKind.CREDIT_NOTE, subsidiary_id=orig.subsidiary_id, customer_id=orig.customer_id,
-                   period=orig.period, status=StatementStatus.DRAFT, original_id=orig.id, reason=reason,
-                   updated_by=uow.actor.login)
-    langs = dict(s.execute(select(ContractItem.id, Contract.language).join(Contract).where(
-        ContractItem.id.in_([ln.contract_item_id for ln in lines if ln.contract_item_id]))).all())
-    full_prefix = WAIVER_PREFIX if waive else CREDIT_PREFIX
-    for ln in lines:
-        lang = langs.get(ln.contract_item_id) or "zh"
-        done_amount, done_tax = taken[ln.id]
-        if partial is not None:
-            sign = -1 if ln.amount > 0 else 1  # against the line: a credit of a charge, a debit of a discount
-            quantity, price, amount_ = Decimal(sign), partial, sign * partial
-            tax = B.tax_for(amount_, ln.tax_rate)
-            charge = f"{PARTIAL_PREFIX}{ln.charge}"
-            prefix = Text(f"部分冲减 {orig.number}：", f"Partial credit of {orig.number}: ")
-        elif done_amount:
-            left = ln.amount + done_amount  # after a partial credit: the rest, as 1 × what is left
-            sign = -1 if left > 0 else 1
-            quantity, price, amount_ = Decimal(sign), abs(left), -left
-            tax = -(ln.tax + done_tax)
-            charge = f"{full_prefix}{ln.charge}"
-            prefix = (Text(f"免收 {orig.number} 余额（不再计费）：", f"Waiver of the rest of {orig.number} (not billed again): ")
-                      if waive else Text(f"冲销 {orig.number} 余额：", f"Reversal of the rest of {orig.number}: "))
-        else:
-            quantity, price, amount_, tax = -ln.quantity, ln.unit_price, -ln.amount, -ln.tax
-            charge = f"{full_prefix}{ln.charge}"
-            prefix = (Text(f"免收 {orig.number}（不再计费）：", f"Waiver of {orig.number} (not billed again): ")
-                      if waive else Text(f"冲销 {orig.number}：", f"Reversal of {orig.number}: "))
-        # the credited line's words in each language (as billed where it has only one)
-        credited = prefix + Text(line_text(ln, "description", "zh", lang), line_text(ln, "description", "en", lang))
-        ref = Text.same(f"{orig.number} #{ln.id}")
-        if ln.revision > 1:
-            ref += Text(f" 第 {ln.revision} 版", f" rev. {ln.revision}")
-        cn.lines.append(StatementLine(
-            contract_item_id=ln.contract_item_id, charge=charge[:16], period=ln.period,
-            quantity=quantity, unit=ln.unit, unit_price=price, amount=amount_, tax_rate=ln.tax_rate, tax=tax,
-            revision=ln.revision, **line_texts(credited, ref, lang)))
-    s.add(cn)
-    try:
-        s.flush()
-    except IntegrityError as exc:
-        raise RuleViolation(f"a line of {orig.number} was credited by someone else meanwhile; reload") from exc
-    tot = B.totals([(ln.amount, ln.tax) for ln in cn.lines])
-    cn.subtotal, cn.tax, cn.total = tot.subtotal, tot.tax, tot.total
-    sub = s.get(Subsidiary, orig.subsidiary_id)
-    month = B.Period.containing(B.local_date(at))
-    from app.services.entities import next_document_number
+    return taken
 
-    n = next_document_number(s, orig.subsidiary_id, "credit_note", month.compact)
-    cn.number = f"{sub.code}-CN-{month.compact}-{n:06d}"
-    cn.status, cn.issued_at = StatementStatus.ISSUED, at
-    cn.due_date = statement_due_date(s, cn, at)
-    flush_versioned(uow, cn, f"credit note {cn.number}")
-    event = dict(action="statement.credit", object_type="statement", object_id=cn.id, label=cn.number, reason=reason,
-                 after={"original": orig.number, "lines": len(lines), "partial": partial is not None,
-                        "waived": waive, "subtotal": tot.subtotal, "tax": tot.tax, "total": tot.total})
-    return cn, event
+
+def _credit_line(orig: Statement, ln: StatementLine, taken: list, lang: str, *, partial: Decimal | None,
+                 waive: bool) -> StatementLine:
+    """The credit note's line against `ln`: a part of it, the rest after a partial credit, or all of it."""
+    done_amount, done_tax = taken
+    full_prefix = WAIVER_PREFIX if waive else CREDIT_PREFIX
+    if partial is not None:
+        sign = -1 if ln.amount > 0 else 1  # against the line: a credit of a charge, a debit of a discount
+        quantity, price, amount_ = Decimal(sign), partial, sign * partial
+        tax = B.tax_for(amount_, ln.tax_rate)
+        charge = f"{PARTIAL_PREFIX}{ln.charge}"
+        prefix = Text(f"部分冲减 {orig.number}：", f"Partial credit of {orig.number}: ")
+    elif done_amount:
+        left = ln.amount + done_amount  # after a partial credit: the rest, as 1 × what is left
+        sign = -1 if left > 0 else 1
+        quantity, price, amount_ = Decimal(sign), abs(left), -left
+        tax = -(ln.tax + done_tax)
+        charge = f"{full_prefix}{ln.charge}"
+        prefix = (Text(f"免收 {orig.number} 余额（不再计费）：", f"Waiver of the rest of {orig.number} (not billed again): ")
+                  if waive else Text(f"冲销 {orig.number} 余额：", f"Reversal of the rest of {orig.number}: "))
+    else:
+        quantity, price, amount_, tax = -ln.quantity, ln.unit_price, -ln.amount, -ln.tax
+        charge = f"{full_prefix}{ln.charge}"
+        prefix = (Text(f"免收 {orig.number}（不再计费）：", f"Waiver of {orig.number} (not billed again): ")
+                  if waive else Text(f"冲销 {orig.number}：", f"Reversal of {orig.number}: "))
+    # the credited line's words in each language (as billed where it has only one)
+    credited = prefix + Text(line_text(ln, "description", "zh", lang), line_text(ln, "description", "en", lang))
+    ref = Text.same(f"{orig.number} #{ln.id}")
+    if ln.revision > 1:
+        ref += Text(f" 第 {ln.revision} 版", f" rev. {ln.revision}")
+    return StatementLine(
+        contract_item_id=ln.contract_item_id, charge=charge[:16], period=ln.period,
+        quantity=quantity, unit=ln.unit, unit_price=price, amount=amount_, tax_rate=ln.tax_rate, tax=tax,
+        revision=ln.revision, **line_texts(credited, ref, lang))

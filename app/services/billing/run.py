@@ -7,9 +7,8 @@ from dataclasses import dataclass, field, replace
 from decimal import Decimal
 from typing import Callable, Iterable
 
-from sqlalchemy import and_, insert, select, update
+from sqlalchemy import and_, select
 from sqlalchemy.orm import Session, selectinload
-from sqlalchemy.orm.attributes import set_committed_value
 
 from app.audit.trail import append_events
 from app.domain import rating as B
@@ -18,28 +17,22 @@ from app.domain.auth import require
 from app.domain.errors import RuleViolation, ValidationError
 from app.domain.messages import message_of
 from app.domain.runs import logged_run
-from app.services.billing.charges import _Ctx, _load_data, item_charges, line_texts, revised, tax_rates
+from app.services.billing.charges import _Ctx, _load_data, item_charges, tax_rates
 from app.services.billing.issue import credit_lines, issue_statements
+from app.services.billing.writing import Written, write_statements
 from app.services.billing.statements import (
     BILLED_STATUSES,
-    CHARGE_ORDER,
     CREDIT_PREFIX,
     PARTIAL_PREFIX,
     WAIVER_PREFIX,
-    LineInfo,
     Progress,
     RunSummary,
-    StatementInfo,
-    _chunks,
-    _contract_numbers,
     _find_statement,
     _statement_infos,
-    _words,
 )
-from app.services.entities import flush_versioned
 from app.store.db import Database
 from app.store.uow import UnitOfWork
-from models import Contract, Customer, Statement, StatementLine, Subsidiary
+from models import Contract, Statement, StatementLine
 from models.choices import StatementKind, StatementStatus
 
 # --- the run ------------------------------------------------------------------------------
@@ -70,6 +63,9 @@ def run_billing(db: Database, actor: Actor, period: str, *, dry_run: bool = Fals
     the month (so a run interrupted mid-issue is completed by running it again). `item_ids`
     restricts the run to those contract items (a rebill). `language` ("zh"/"en") is the one its
     warnings are written in (the console's); without it each contract's own.
+
+    Three steps in one unit of work: collect (the month's contracts and what is billed already),
+    rate (each item's charges, and which of them are missing) and write (the statements and lines).
     """
     require(actor, "read" if dry_run else "run_billing")
     if issue and dry_run:
@@ -88,221 +84,27 @@ def run_billing(db: Database, actor: Actor, period: str, *, dry_run: bool = Fals
     x = _Ctx(p, as_of, "zh", reader=language if language in ("zh", "en") else None)
     with UnitOfWork(db, actor) as uow:
         s = uow.session
-        in_period = and_(Contract.status.in_(BILLED_STATUSES), Contract.start_date <= p.last,
-                         Contract.end_date >= p.first)
-        if not dry_run:
-            # Concurrent runs queue on their subsidiaries' run counters; the one after sees the lines.
-            from app.services.entities import next_document_number
-
-            for sub_id in sorted(set(s.execute(select(Contract.subsidiary_id).where(in_period)).scalars())):
-                next_document_number(s, sub_id, "billing_run", p.compact)
-        contracts = s.execute(select(Contract).where(in_period).order_by(Contract.number)
-                              .options(selectinload(Contract.items))).scalars().all()
-        rates = tax_rates(s, p)
-        numbers = {it.id: c.number for c in contracts for it in c.items}
-        # the period's existing lines (few), instead of an IN list of every item id
-        latest, credited = _billed_keys(s, p, numbers)
-        x.data = _load_data(s, contracts, p, as_of)
-
-        def cancel() -> RunSummary:
+        got = _collect(s, p, as_of, x, dry_run)
+        rated = _rate(uow, got, p, x, wanted_items, dry_run, as_of, progress, cancelled)
+        if rated is None:
             uow.rollback()
             return RunSummary(p.label, dry_run, 0, 0, 0, 0, 0, (), Decimal("0.00"), Decimal("0.00"),
                               Decimal("0.00"), (), cancelled=True)
-        # (subsidiary, customer, statement rebilled or 0) -> [(contract, charge, revision)]
-        new: dict[tuple[int, int, int], list[tuple[Contract, B.Charge, int]]] = defaultdict(list)
-        skipped = rebilled = 0
-        # Old revisions an amendment took over from within the month: their issued lines that no longer
-        # stand are credited and billed again, with the amendment's own lines, on one statement
-        # referring to the credited one (an amendment bills from its effective date, however late it
-        # was activated: docs/billing.md, "Amendments activated late").
-        computed: dict[int, list[B.Charge]] = {}
-        correction = _correct_superseded(uow, contracts, p, x, latest, credited, wanted_items, computed,
-                                         dry_run, as_of)
-        for done, c in enumerate(contracts):
-            if cancelled and cancelled():
-                return cancel()
-            x.lang = c.language
-            for it in c.items:
-                if wanted_items is not None and it.id not in wanted_items:
-                    continue
-                charges_ = computed.pop(it.id) if it.id in computed else item_charges(s, c, it, x)
-                for ch in charges_:
-                    prev = latest.get((it.id, ch.charge))
-                    if prev is None:
-                        revision, rebills = 1, correction.statement_of.get(c.id, 0)
-                    elif (it.id, ch.charge, prev[0]) in credited:
-                        revision, rebills = prev[0] + 1, prev[1]
-                        rebilled += 1
-                    else:
-                        skipped += 1
-                        continue
-                    B.rate_of(rates, ch.tax_category, p.first)  # none: refused (as the contract form and PDF)
-                    new[(c.subsidiary_id, c.customer_id, rebills)].append((c, ch, revision))
-            if progress:
-                progress(done + 1, len(contracts))
-        x.data = None
-        if cancelled and cancelled():
-            return cancel()
-        created = extended = lines_created = 0
-        sub_total = tax_total = Decimal("0.00")
-        previews: list[StatementInfo] = []
-        touched: list[int] = []
-        audits: list[tuple] = []
-        groups = sorted(new.items())
-        drafts: dict[tuple[int, int, int], Statement] = {}
-        if not dry_run and groups:
-            # the existing drafts this run extends, locked (one query per 500 customers)
-            wanted = set(new)
-            for chunk in _chunks(cust for _sub, cust, _r in wanted):
-                for st in s.execute(select(Statement).where(
-                        Statement.customer_id.in_(chunk), Statement.period == p.label,
-                        Statement.kind == StatementKind.STATEMENT, Statement.status == StatementStatus.DRAFT)
-                        .order_by(Statement.id).with_for_update(of=Statement)).scalars():
-                    key = (st.subsidiary_id, st.customer_id, st.rebills_id or 0)
-                    if key in wanted:
-                        drafts.setdefault(key, st)
-        subs: dict[int, str] = {}
-        cust_names: dict[int, str] = {}
-        if groups:
-            subs = dict(s.execute(select(Subsidiary.id, Subsidiary.code)).all())
-            for chunk in _chunks(cust for _sub, cust, _r in new):
-                cust_names.update(s.execute(select(Customer.id, Customer.name).where(Customer.id.in_(chunk))).all())
-        now_ = dt.datetime.now(dt.timezone.utc)
-        written: list[tuple] = []  # (statement, is new, its existing lines, new lines, totals)
-        with s.no_autoflush:  # every statement goes out in the one flush below (one UPDATE per extended draft)
-            for (sub_id, cust_id, rebills), charges in groups:
-                charges.sort(key=lambda cc: (cc[0].number, cc[1].contract_item_id or 0, CHARGE_ORDER.get(cc[1].charge, 9)))
-                lines = []
-                for c_, ch, revision in charges:
-                    rate = rates[ch.tax_category]
-                    lines.append(dict(contract_item_id=ch.contract_item_id, charge=ch.charge, period=p.label,
-                                      quantity=ch.quantity, unit=ch.unit, unit_price=ch.unit_price, amount=ch.amount,
-                                      tax_rate=rate, tax=B.tax_for(ch.amount, rate), revision=revision,
-                                      **line_texts(ch.description, revised(ch.note, revision), c_.language)))
-                for ln in lines:
-                    sub_total += ln["amount"]
-                    tax_total += ln["tax"]
-                lines_created += len(lines)
-                if dry_run:
-                    infos = tuple(LineInfo(None, ln["contract_item_id"], numbers.get(ln["contract_item_id"], ""),
-                                           ln["charge"], ln["period"], ln["description"], ln["quantity"], ln["unit"],
-                                           ln["unit_price"], ln["amount"], ln["tax_rate"], ln["tax"], ln["note"] or "",
-                                           ln["revision"])
-                                  for ln in lines)
-                    tot = B.totals([(ln["amount"], ln["tax"]) for ln in lines])
-                    previews.append(StatementInfo(None, None, StatementKind.STATEMENT, sub_id, subs[sub_id], cust_id,
-                                                  cust_names[cust_id], p.label, StatementStatus.DRAFT, tot.subtotal,
-                                                  tot.tax, tot.total, _words(tot.total), None, None, None, None, None, 0,
-                                                  infos, (), rebills or None))
-                    created += 1
-                    continue
-                st = drafts.get((sub_id, cust_id, rebills))
-                is_new = st is None
-                if is_new:
-                    old = []
-                    st = Statement(kind=StatementKind.STATEMENT, subsidiary_id=sub_id, customer_id=cust_id,
-                                   period=p.label, status=StatementStatus.DRAFT, rebills_id=rebills or None)
-                    s.add(st)
-                    created += 1
-                else:
-                    old = list(st.lines)
-                    extended += 1
-                tot = B.totals([(ln.amount, ln.tax) for ln in old] + [(ln["amount"], ln["tax"]) for ln in lines])
-                st.subtotal, st.tax, st.total = tot.subtotal, tot.tax, tot.total
-                st.updated_by, st.updated_at = actor.login, now_
-                written.append((st, is_new, old, lines, tot))
-        if written:
-            # Every statement in one flush (a batched INSERT … RETURNING in the run's order, so the
-            # ids are those the one-by-one writes gave), then, as before, an UPDATE of the new ones
-            # (version 2, like a statement created and then totalled), then every line in one
-            # batched INSERT … RETURNING id.
-            flush_versioned(uow, written[0][0], f"statement for {p.label}")
-            later = dt.datetime.now(dt.timezone.utc)
-            fresh = {st.id: st for st, is_new, *_rest in written if is_new}
-            for chunk in _chunks(fresh):
-                s.execute(update(Statement).where(Statement.id.in_(chunk), Statement.version == 1)
-                          .values(version=2, updated_at=later).execution_options(synchronize_session=False))
-                for sid in chunk:
-                    set_committed_value(fresh[sid], "version", 2)
-                    set_committed_value(fresh[sid], "updated_at", later)
-            rows = [dict(ln, statement_id=st.id) for st, _n, _o, lines, _t in written for ln in lines]
-            # render_nulls: a None (a line without a note, or in one language only) is sent as NULL, so
-            # every row has the same keys and the ORM sends one batched INSERT, not one per run of keys
-            ids = s.execute(insert(StatementLine).returning(StatementLine.id, sort_by_parameter_order=True),
-                            rows, execution_options={"render_nulls": True}).scalars().all()
-            for ln, lid in zip(rows, ids):
-                ln["id"] = lid
-            old_numbers = _contract_numbers(s, {ln.contract_item_id for _st, _n, old, _l, _t in written for ln in old}
-                                            - set(numbers))
-            credits: dict[int, list[str]] = defaultdict(list)
-            for chunk in _chunks(st.id for st, *_rest in written):
-                for orig, number in s.execute(select(Statement.original_id, Statement.number).where(
-                        Statement.original_id.in_(chunk), Statement.number.is_not(None)).order_by(Statement.number)):
-                    credits[orig].append(number)
-            k = 0
-            for st, is_new, old, lines, tot in written:
-                # audited after every statement is written: the audit head is locked last (no deadlock
-                # with a concurrent issue, which locks its statement, then its counter, then the head)
-                audits.append(("statement.create" if is_new else "statement.add_lines", st.id,
-                               f"{p.label} draft #{st.id}",
-                               {"period": p.label, "customer_id": st.customer_id, "lines": len(lines),
-                                "subtotal": tot.subtotal, "tax": tot.tax, "total": tot.total}))
-                touched.append(st.id)
-                mine = rows[k:k + len(lines)]
-                k += len(lines)
-                infos = [LineInfo(ln.id, ln.contract_item_id, numbers.get(ln.contract_item_id) or
-                                  old_numbers.get(ln.contract_item_id, ""), ln.charge, ln.period, ln.description,
-                                  ln.quantity, ln.unit, ln.unit_price, ln.amount, ln.tax_rate, ln.tax, ln.note or "",
-                                  ln.revision)
-                         for ln in old]
-                infos += [LineInfo(ln["id"], ln["contract_item_id"], numbers.get(ln["contract_item_id"], ""),
-                                   ln["charge"], ln["period"], ln["description"], ln["quantity"], ln["unit"],
-                                   ln["unit_price"], ln["amount"], ln["tax_rate"], ln["tax"], ln["note"] or "",
-                                   ln["revision"])
-                          for ln in mine]
-                infos.sort(key=lambda li: li.id)
-                previews.append(StatementInfo(st.id, st.number, st.kind, st.subsidiary_id, subs[st.subsidiary_id],
-                                              st.customer_id, cust_names[st.customer_id], st.period, st.status,
-                                              st.subtotal, st.tax, st.total, _words(st.total), st.issued_at,
-                                              st.original_id, None, st.reason, st.fapiao_no, st.version,
-                                              tuple(infos), tuple(credits.get(st.id, ())), st.rebills_id))
-                if not is_new:
-                    s.expire(st, ["lines"])
+        w = write_statements(uow, actor, p, got.rates, got.numbers, rated.new, dry_run)
         x.lang = "zh"
-        for old_number, new_number, eff, periods in months_to_rebill(s, p):
-            x.warnings.append(x.t(
-                f"补充协议 {new_number}（{eff} 起生效）在 {old_number} 已按旧条款出账后才生效："
-                f"请重新运行 {', '.join(periods)} 的计费以补开差额",
-                f"amendment {new_number} (effective {eff}) was activated after {old_number} was billed for "
-                f"{', '.join(periods)}: run billing for {'each of ' if len(periods) > 1 else ''}"
-                f"{', '.join(periods)} again to bill the difference"))
+        _rebill_warnings(s, p, x)
         warnings = tuple(x.warnings)
         if dry_run:
             uow.rollback()
         else:
-            # Each audit event flushes the session first; with tens of thousands of contracts, items and
-            # statements in it that check alone is O(objects) per event. Everything is written by now
-            # and the previews are plain data, so the session lets go of them (and of each event once
-            # the next one has flushed it).
-            # All the statements' events and the run's go in with one move of the audit head (locked
-            # last: no deadlock with a concurrent issue, which locks statements, then counters, then the head).
-            uow.changes.add("statement")
-            append_events(s, uow.actor, request_id=uow.request_id, events=correction.events + [
-                dict(action=action, object_type="statement", object_id=sid, object_label=label, after=after)
-                for action, sid, label, after in audits] + [dict(
-                    action="billing.run", object_type="billing", object_id=p.label, object_label=f"billing run {p.label}",
-                    after={"statements_created": created, "statements_extended": extended,
-                           "lines_created": lines_created, "skipped_existing": skipped, "held": x.held,
-                           "rebilled": rebilled, "subtotal": sub_total, "tax": tax_total,
-                           **({"superseded_credited": correction.credit_notes} if correction.credit_notes else {}),
-                           "warnings": list(warnings)})])
+            _record_run(uow, p, w, rated, x.held, warnings)
             uow.commit()
-    summary = RunSummary(p.label, dry_run, created, extended, lines_created, skipped, x.held, warnings,
-                         sub_total, tax_total, sub_total + tax_total, tuple(previews),
-                         provisional_until=as_of if dry_run and as_of < p.end else None, rebilled=rebilled)
+    summary = RunSummary(p.label, dry_run, w.created, w.extended, w.lines, rated.skipped, x.held, warnings,
+                         w.subtotal, w.tax, w.subtotal + w.tax, tuple(w.previews),
+                         provisional_until=as_of if dry_run and as_of < p.end else None, rebilled=rated.rebilled)
     if issue:
         result = issue_statements(db, actor, period=p.label)
-        shown = list(dict.fromkeys(touched + [sid for sid, _n, _t in result.issued]))
+        shown = list(dict.fromkeys(w.touched + [sid for sid, _n, _t in result.issued]))
         with db.session() as s:  # show them as issued, with their numbers
             fresh = tuple(_statement_infos(s, shown))
         summary = replace(summary, issued=tuple(n for _i, n, _t in result.issued), statements=fresh,
@@ -310,6 +112,123 @@ def run_billing(db: Database, actor: Actor, period: str, *, dry_run: bool = Fals
     if not summary.cancelled:
         summary = replace(summary, pending_drafts=pending_drafts(db, p.label))
     return summary
+
+
+@dataclass
+class _Collected:
+    """What the run bills from: the month's contracts, the tax rates, the lines billed already."""
+
+    contracts: list[Contract]
+    rates: B.TaxRates
+    numbers: dict[int, str]  # contract item id -> its contract's number
+    latest: dict
+    credited: set
+
+
+def _collect(s: Session, p: B.Period, as_of: dt.datetime, x: _Ctx, dry_run: bool) -> _Collected:
+    """Collect: the contracts in force in the month (their subsidiaries' run counters taken first), the
+    rates of the day, the period's existing lines, and the data the charges are computed from (in x)."""
+    in_period = and_(Contract.status.in_(BILLED_STATUSES), Contract.start_date <= p.last,
+                     Contract.end_date >= p.first)
+    if not dry_run:
+        # Concurrent runs queue on their subsidiaries' run counters; the one after sees the lines.
+        from app.services.entities import next_document_number
+
+        for sub_id in sorted(set(s.execute(select(Contract.subsidiary_id).where(in_period)).scalars())):
+            next_document_number(s, sub_id, "billing_run", p.compact)
+    contracts = s.execute(select(Contract).where(in_period).order_by(Contract.number)
+                          .options(selectinload(Contract.items))).scalars().all()
+    rates = tax_rates(s, p)
+    numbers = {it.id: c.number for c in contracts for it in c.items}
+    # the period's existing lines (few), instead of an IN list of every item id
+    latest, credited = _billed_keys(s, p, numbers)
+    x.data = _load_data(s, contracts, p, as_of)
+    return _Collected(contracts, rates, numbers, latest, credited)
+
+
+@dataclass
+class _Rated:
+    """The charges still to bill: (subsidiary, customer, statement rebilled or 0) -> [(contract, charge,
+    revision)], with what was skipped (billed already) and rebilled (credited, billed again)."""
+
+    new: dict[tuple[int, int, int], list[tuple[Contract, B.Charge, int]]]
+    skipped: int
+    rebilled: int
+    correction: _Correction
+
+
+def _rate(uow: UnitOfWork, got: _Collected, p: B.Period, x: _Ctx, wanted_items: set[int] | None,
+          dry_run: bool, as_of: dt.datetime, progress: Progress | None,
+          cancelled: Callable[[], bool] | None) -> _Rated | None:
+    """Rate: each item's charges of the month, and the ones not billed yet (None: cancelled)."""
+    s = uow.session
+    new: dict[tuple[int, int, int], list[tuple[Contract, B.Charge, int]]] = defaultdict(list)
+    skipped = rebilled = 0
+    # Old revisions an amendment took over from within the month: their issued lines that no longer
+    # stand are credited and billed again, with the amendment's own lines, on one statement
+    # referring to the credited one (an amendment bills from its effective date, however late it
+    # was activated: docs/billing.md, "Amendments activated late").
+    computed: dict[int, list[B.Charge]] = {}
+    correction = _correct_superseded(uow, got.contracts, p, x, got.latest, got.credited, wanted_items, computed,
+                                     dry_run, as_of)
+    for done, c in enumerate(got.contracts):
+        if cancelled and cancelled():
+            return None
+        x.lang = c.language
+        for it in c.items:
+            if wanted_items is not None and it.id not in wanted_items:
+                continue
+            charges_ = computed.pop(it.id) if it.id in computed else item_charges(s, c, it, x)
+            for ch in charges_:
+                prev = got.latest.get((it.id, ch.charge))
+                if prev is None:
+                    revision, rebills = 1, correction.statement_of.get(c.id, 0)
+                elif (it.id, ch.charge, prev[0]) in got.credited:
+                    revision, rebills = prev[0] + 1, prev[1]
+                    rebilled += 1
+                else:
+                    skipped += 1
+                    continue
+                B.rate_of(got.rates, ch.tax_category, p.first)  # none: refused (as the contract form and PDF)
+                new[(c.subsidiary_id, c.customer_id, rebills)].append((c, ch, revision))
+        if progress:
+            progress(done + 1, len(got.contracts))
+    x.data = None
+    if cancelled and cancelled():
+        return None
+    return _Rated(new, skipped, rebilled, correction)
+
+
+def _rebill_warnings(s: Session, p: B.Period, x: _Ctx) -> None:
+    """A warning for each amendment activated after its old revision was billed for earlier months."""
+    for old_number, new_number, eff, periods in months_to_rebill(s, p):
+        x.warnings.append(x.t(
+            f"补充协议 {new_number}（{eff} 起生效）在 {old_number} 已按旧条款出账后才生效："
+            f"请重新运行 {', '.join(periods)} 的计费以补开差额",
+            f"amendment {new_number} (effective {eff}) was activated after {old_number} was billed for "
+            f"{', '.join(periods)}: run billing for {'each of ' if len(periods) > 1 else ''}"
+            f"{', '.join(periods)} again to bill the difference"))
+
+
+def _record_run(uow: UnitOfWork, p: B.Period, w: Written, rated: _Rated, held: int, warnings: tuple) -> None:
+    """The statements' audit events and the run's, with one move of the audit head.
+
+    Each audit event flushes the session first; with tens of thousands of contracts, items and
+    statements in it that check alone is O(objects) per event. Everything is written by now and the
+    previews are plain data, so the session lets go of them (and of each event once the next one has
+    flushed it). The head is locked last: no deadlock with a concurrent issue, which locks
+    statements, then counters, then the head."""
+    correction = rated.correction
+    uow.changes.add("statement")
+    append_events(uow.session, uow.actor, request_id=uow.request_id, events=correction.events + [
+        dict(action=action, object_type="statement", object_id=sid, object_label=label, after=after)
+        for action, sid, label, after in w.audits] + [dict(
+            action="billing.run", object_type="billing", object_id=p.label, object_label=f"billing run {p.label}",
+            after={"statements_created": w.created, "statements_extended": w.extended,
+                   "lines_created": w.lines, "skipped_existing": rated.skipped, "held": held,
+                   "rebilled": rated.rebilled, "subtotal": w.subtotal, "tax": w.tax,
+                   **({"superseded_credited": correction.credit_notes} if correction.credit_notes else {}),
+                   "warnings": list(warnings)})])
 
 
 def refuse_open_period(p: B.Period, as_of: dt.datetime) -> None:

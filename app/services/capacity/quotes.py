@@ -2,7 +2,7 @@
 cross-connects) priced from the price list for one term, the other terms beside it, valid until a
 day; accepting one makes the draft contract whose GPU item names the held nodes' GPUs.
 
-The figures are the contract's own (app.services.contract_totals over the lines the contract
+The figures are the contract's own (app.services.contracts.totals over the lines the contract
 will carry): what the quote says is what the contract's first statement bills.
 """
 from __future__ import annotations
@@ -25,7 +25,7 @@ from app.domain.errors import RuleViolation, ValidationError
 from app.domain.rating import Period
 from app.services.capacity.holds import convert_hold_in, find_hold, find_numbered, hold_node_devices
 from app.services.capacity.prices import TermFigures, gpu_defaults, prices_on, term_figures
-from app.services.contract_totals import ContractTotals, TotalsLine, contract_totals
+from app.services.contracts.totals import ContractTotals, TotalsLine, contract_totals
 from app.store.db import Database
 from app.store.uow import UnitOfWork
 
@@ -253,6 +253,8 @@ def accept_quote(db: Database, actor: Actor, key: int | str, *, now: dt.datetime
     """The customer accepted: a draft contract (the contract use case) whose GPU item names the held
     nodes' GPUs, the add-ons as items; the hold moves to the contract. Returns the ContractInfo."""
     from app.services import contracts as C
+    from app.services.contracts import drafting as CD
+    from app.services.contracts import records as CR
 
     require(actor, "draft_contracts")
     now = now or dt.datetime.now(dt.timezone.utc)
@@ -278,11 +280,11 @@ def accept_quote(db: Database, actor: Actor, key: int | str, *, now: dt.datetime
                                     unit_price=x.unit_price, price_unit=x.price_unit,
                                     quantity=Decimal(len(gpu_ids)) if x.product == PriceProduct.GPU else x.quantity,
                                     tax_category=x.tax_category, setup_price=x.setup_price, **extra))
-        c = C._new_contract(uow, subsidiary_id=q.subsidiary_id, customer_id=q.customer_id, start_date=q.start_date,
+        c = CD._new_contract(uow, subsidiary_id=q.subsidiary_id, customer_id=q.customer_id, start_date=q.start_date,
                             end_date=q.end_date, items=items, title=q.title or f"报价单 {q.number}", terms=None,
                             service_level=None, language=q.language)
         uow.audit("contract.create", "contract", c.id, c.number,
-                  after=dict(C.snapshot(c, C.HEADER_FIELDS), items=C._audit_items(s, c)),
+                  after=dict(CD.snapshot(c, C.HEADER_FIELDS), items=CD._audit_items(s, c)),
                   reason=f"from quote {q.number}")
         convert_hold_in(uow, h, c.id, c.number, now)
         before = {"status": q.status}
@@ -290,7 +292,7 @@ def accept_quote(db: Database, actor: Actor, key: int | str, *, now: dt.datetime
         s.flush()
         uow.audit("quote.accept", "quote", q.id, q.number, before=before,
                   after={"status": q.status, "contract_id": c.id}, reason=f"draft contract {c.number}")
-        info = C._info(s, c)
+        info = CR._info(s, c)
         uow.commit()
         return info
 

@@ -16,7 +16,7 @@ from decimal import Decimal
 
 from app.domain.money import amount_in_words
 from app.domain.rating import FEN, Period, fen, prorate, rate_of, tax_for
-from app.services.contracts import DEFAULT_TAX
+from app.services.contracts.records import DEFAULT_TAX
 from models.choices import TaxCategory
 
 ZERO = Decimal("0.00")
