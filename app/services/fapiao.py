@@ -36,7 +36,7 @@ from app.domain.money import format_amount, round_fen
 from app.domain.rating import ELECTRICITY, ENERGY_CHARGE  # metered energy: the `power` charge, taxed as electricity
 from app.domain.validators import fapiao_number_problem
 from app.services.billing.statements import find_statement
-from app.services.receivables import _money, find_customer
+from app.services.receivables.lookups import _money, find_customer
 from app.store.db import Database
 from app.store.uow import UnitOfWork
 from models import Contract, ContractItem, Customer, Fapiao, InvoicingProfile, Statement, StatementLine, TaxCode

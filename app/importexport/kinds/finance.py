@@ -70,7 +70,7 @@ def export_kind(db: Database, actor: Actor, kind: str, path: str | Path, fmt: st
 
 
 def _read(path: Path) -> list[dict]:
-    from app.services.receivables import _read_rows
+    from app.services.receivables.bankfile import _read_rows
 
     raw = _read_rows(path)
     alias = {a.lower(): key for key, names in PROFILE_ALIASES.items() for a in names}
