@@ -291,7 +291,7 @@ def payments_decide(ctx, args) -> int:
 
 def report_receivables(ctx, args) -> int:
     from app.domain.money import format_amount
-    from app.services.receivables_summary import print_summary
+    from app.services.receivables.summary import print_summary
 
     doc, pages = print_summary(ctx.db, ctx.reader(), args.period, args.output,
                                language=args.doc_lang or getattr(ctx.args, "lang", None))

@@ -365,7 +365,7 @@ class AgingSection(_Section):
         return self.tr("Wrote %1").replace("%1", path)
 
     def export_summary(self, path: str | None = None) -> str:
-        from app.services.receivables_summary import print_summary
+        from app.services.receivables.summary import print_summary
         period = self.period.text().strip()
         path = path or self._path(f"receivables-{period}.pdf")
         if not path:
