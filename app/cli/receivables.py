@@ -227,7 +227,7 @@ def fapiao_tax_code(ctx, args) -> int:
 
 # --------------------------------------------------------------------------- deposits
 def deposits_add(ctx, args) -> int:
-    from app.services.deposits import receive_deposit
+    from app.services.receivables.deposits import receive_deposit
 
     print(receive_deposit(ctx.db, ctx.actor(), args.customer, args.amount, kind=args.kind, on_date=args.date,
                           contract=args.contract, ref=args.ref, note=args.note).describe())
@@ -235,7 +235,7 @@ def deposits_add(ctx, args) -> int:
 
 
 def deposits_apply(ctx, args) -> int:
-    from app.services.deposits import apply_deposit
+    from app.services.receivables.deposits import apply_deposit
 
     for e in apply_deposit(ctx.db, ctx.actor(), args.statement, kind=args.kind, amount=args.amount,
                            contract=args.contract, on_date=args.date):
@@ -244,7 +244,7 @@ def deposits_apply(ctx, args) -> int:
 
 
 def deposits_refund(ctx, args) -> int:
-    from app.services.deposits import refund_deposit
+    from app.services.receivables.deposits import refund_deposit
 
     print(refund_deposit(ctx.db, ctx.actor(), args.customer, kind=args.kind, amount=args.amount,
                          contract=args.contract, on_date=args.date, reason=args.reason, ref=args.ref).describe())
@@ -253,7 +253,7 @@ def deposits_refund(ctx, args) -> int:
 
 def deposits_list(ctx, args) -> int:
     from app.domain.money import format_amount as f
-    from app.services.deposits import balances
+    from app.services.receivables.deposits import balances
 
     ctx.open_upgraded()
     rows = balances(ctx.db, args.customer)

@@ -211,7 +211,7 @@ class BalanceSection(_Section):
         self.v.addWidget(self.table, 1)
 
     def show_balance(self) -> str:
-        from app.services.deposits import balances
+        from app.services.receivables.deposits import balances
         from app.services.receivables import customer_balance
         b = customer_balance(self.db, self.customer.text())
         rows = [(self.tr("Billed (statements less credit notes)"), b.billed),
@@ -256,7 +256,7 @@ class DepositsSection(_Section):
         self.v.addWidget(self.table, 1)
 
     def receive(self) -> str:
-        from app.services.deposits import receive_deposit
+        from app.services.receivables.deposits import receive_deposit
         info = receive_deposit(self.db, self.actor, self.customer.text(), self.amount.text(),
                                kind=self.kind.currentData(), contract=self.contract.text().strip() or None,
                                ref=self.ref.text())
@@ -264,19 +264,19 @@ class DepositsSection(_Section):
         return info.describe()
 
     def apply(self) -> str:
-        from app.services.deposits import apply_deposit
+        from app.services.receivables.deposits import apply_deposit
         done = apply_deposit(self.db, self.actor, self.statement.text(), kind=self.apply_kind.currentData(),
                              amount=self.apply_amount.text().strip() or None)
         return "\n".join(e.describe() for e in done)
 
     def refund(self) -> str:
-        from app.services.deposits import refund_deposit
+        from app.services.receivables.deposits import refund_deposit
         return refund_deposit(self.db, self.actor, self.r_customer.text(), kind=self.r_kind.currentData(),
                               contract=self.r_contract.text().strip() or None,
                               amount=self.r_amount.text().strip() or None, reason=self.r_reason.text()).describe()
 
     def reload(self) -> None:
-        from app.services.deposits import balances
+        from app.services.receivables.deposits import balances
         _fill(self.table, [[d.customer, d.contract or "", choice_label(DepositKind, d.kind), d.received, d.applied,
                             d.refunded, d.balance] for d in balances(self.db)])
 

@@ -56,7 +56,7 @@ def export_kind(db: Database, actor: Actor, kind: str, path: str | Path, fmt: st
     if kind == "fapiao":
         from app.services.fapiao import export_fapiao_rows as rows_of
     elif kind == "deposits":
-        from app.services.deposits import export_deposits_rows as rows_of
+        from app.services.receivables.deposits import export_deposits_rows as rows_of
     elif kind == "invoicing-profiles":
         rows_of = export_profiles_rows
     else:
