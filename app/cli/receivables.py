@@ -268,7 +268,7 @@ def deposits_list(ctx, args) -> int:
 # --------------------------------------------------------------------------- overdue, summary
 def payments_overdue(ctx, args) -> int:
     from app.domain.money import format_amount
-    from app.services.overdue import proposals
+    from app.services.receivables.overdue import proposals
 
     ctx.open_upgraded()
     rows = proposals(ctx.db, args.days)
@@ -276,13 +276,13 @@ def payments_overdue(ctx, args) -> int:
         last = f"\tdecided {p.decision} by {p.decided_by}: {p.reason}" if p.decision else "\tpropose suspension"
         print(f"{p.customer}\t¥{format_amount(p.amount)}\t{p.days} days{last}")
     if not rows:
-        from app.services.overdue import threshold
+        from app.services.receivables.overdue import threshold
         print(f"no customer is overdue more than {args.days if args.days is not None else threshold(ctx.db)} days")
     return 0
 
 
 def payments_decide(ctx, args) -> int:
-    from app.services.overdue import decide
+    from app.services.receivables.overdue import decide
 
     p = decide(ctx.db, ctx.actor(), args.customer, args.decision, args.reason)
     print(f"{p.customer}: {p.decision} ({p.days} days overdue); recorded")

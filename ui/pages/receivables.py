@@ -500,7 +500,7 @@ class OverdueCard(QGroupBox):
         """Read the proposals on the thread pool (the aging of every open statement), show them when done."""
         if self._loading:
             return
-        from app.services.overdue import proposals, threshold
+        from app.services.receivables.overdue import proposals, threshold
         from ui.shell.operations import run_op
         db = self.db
 
@@ -523,7 +523,7 @@ class OverdueCard(QGroupBox):
 
     def refresh(self) -> None:
         """Read and show the proposals now (on this thread)."""
-        from app.services.overdue import proposals, threshold
+        from app.services.receivables.overdue import proposals, threshold
         days = threshold(self.db)
         self.show_rows(days, proposals(self.db, days))
 
@@ -542,7 +542,7 @@ class OverdueCard(QGroupBox):
             guard(b, self.actor, "run_billing", allowed=bool(self.rows))
 
     def decide(self, decision: str, reason: str | None = None) -> bool:
-        from app.services.overdue import decide
+        from app.services.receivables.overdue import decide
         r = self.table.currentRow()
         self.error.hide()
         if r < 0 or r >= len(self.rows):
