@@ -135,7 +135,7 @@ def _extend(sub, command: str, kinds: tuple[str, ...], handler) -> None:
 
 # --------------------------------------------------------------------------- fapiao
 def fapiao_add(ctx, args) -> int:
-    from app.services.fapiao import add_fapiao, statement_fapiao_status
+    from app.services.receivables.fapiao import add_fapiao, statement_fapiao_status
     from models.choices import FapiaoStatus
 
     info = add_fapiao(ctx.db, ctx.actor(), args.statement, args.number, args.date, args.amount, args.tax,
@@ -147,7 +147,7 @@ def fapiao_add(ctx, args) -> int:
 
 
 def fapiao_red(ctx, args) -> int:
-    from app.services.fapiao import add_red_fapiao
+    from app.services.receivables.fapiao import add_red_fapiao
 
     info = add_red_fapiao(ctx.db, ctx.actor(), args.credit_note, args.number, args.original, issued_on=args.date,
                           amount=args.amount, tax=args.tax, note=args.note)
@@ -157,7 +157,7 @@ def fapiao_red(ctx, args) -> int:
 
 def fapiao_list(ctx, args) -> int:
     from app.domain.money import format_amount as f
-    from app.services.fapiao import list_fapiao
+    from app.services.receivables.fapiao import list_fapiao
 
     ctx.open_upgraded()
     rows = list_fapiao(ctx.db, statement=args.statement, customer=args.customer)
@@ -171,7 +171,7 @@ def fapiao_list(ctx, args) -> int:
 
 def fapiao_status(ctx, args) -> int:
     from app.domain.money import format_amount as f
-    from app.services.fapiao import statement_fapiao_status
+    from app.services.receivables.fapiao import statement_fapiao_status
     from models.choices import FapiaoStatus
 
     ctx.open_upgraded()
@@ -181,7 +181,7 @@ def fapiao_status(ctx, args) -> int:
 
 
 def fapiao_profile(ctx, args) -> int:
-    from app.services.fapiao import get_profile, set_profile
+    from app.services.receivables.fapiao import get_profile, set_profile
 
     values = {"title": args.title, "tax_id": args.tax_id, "address_phone": args.address_phone,
               "bank_account": args.bank_account, "fapiao_type": args.type, "email": args.email}
@@ -203,7 +203,7 @@ def fapiao_profile(ctx, args) -> int:
 
 def fapiao_tax_code(ctx, args) -> int:
     from app.domain.errors import ValidationError
-    from app.services.fapiao import _rate, list_tax_codes, set_tax_code
+    from app.services.receivables.fapiao.taxcodes import _rate, list_tax_codes, set_tax_code
 
     if args.kind and (args.code or args.short_name or args.name or args.source):
         if not args.rate:

@@ -19,7 +19,7 @@ from app.domain.clock import local_today
 from app.domain.errors import RuleViolation, ValidationError
 from app.services import billing as BS
 from app.services.receivables import deposits as DP
-from app.services import fapiao as FP
+from app.services.receivables import fapiao as FP
 from app.services import receivables as R
 from app.services.receivables.summary import summary_doc
 from models import AuditEvent, Customer

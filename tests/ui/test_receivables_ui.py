@@ -136,6 +136,6 @@ def test_overdue_card_and_profile_tab(qtbot, db, admin, manager):
     tab.fields["tax_id"].setText(code)
     tab.fields["email"].setText("ap@example.com")
     assert tab.save()
-    from app.services.fapiao import get_profile
+    from app.services.receivables.fapiao import get_profile
     assert get_profile(db, code).email == "ap@example.com"
     _grab(tab, f"profile-tab-{db.engine.dialect.name}.png")

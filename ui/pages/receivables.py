@@ -310,7 +310,7 @@ class FapiaoSection(_Section):
         self.v.addWidget(self.table, 1)
 
     def add(self) -> str:
-        from app.services.fapiao import add_fapiao, statement_fapiao_status
+        from app.services.receivables.fapiao import add_fapiao, statement_fapiao_status
         from models.choices import FapiaoStatus
         info = add_fapiao(self.db, self.actor, self.statement.text(), self.number.text(), self.date.text(),
                           self.amount.text(), self.tax.text(), fapiao_type=self.type.currentData())
@@ -319,13 +319,13 @@ class FapiaoSection(_Section):
         return f"{info.describe()} — {choice_label(FapiaoStatus, status)}"
 
     def red(self) -> str:
-        from app.services.fapiao import add_red_fapiao
+        from app.services.receivables.fapiao import add_red_fapiao
         amount, tax = self.red_amount.text().strip() or None, self.red_tax.text().strip() or None
         return add_red_fapiao(self.db, self.actor, self.credit_note.text(), self.red_number.text(),
                               self.original.text(), amount=amount, tax=tax).describe()
 
     def reload(self) -> None:
-        from app.services.fapiao import export_fapiao_rows
+        from app.services.receivables.fapiao import export_fapiao_rows
         _fill(self.table, export_fapiao_rows(self.db)[1])
 
 
@@ -433,7 +433,7 @@ def receivables_tabs(page, statements: QWidget) -> QTabWidget:
 
 def fapiao_facts(db: Database, info) -> list[str]:
     """The statement panel's line on its fapiao: status and what is invoiced of what (issued only)."""
-    from app.services.fapiao import statement_fapiao_status
+    from app.services.receivables.fapiao import statement_fapiao_status
     from models.choices import FapiaoStatus
     if info.status != "issued":
         return []
@@ -576,7 +576,7 @@ class InvoicingProfileTab(QWidget):
 
     def __init__(self, db: Database, actor: Actor, customer_id: int, parent=None, read_only: bool = False):
         super().__init__(parent)
-        from app.services.fapiao import get_profile
+        from app.services.receivables.fapiao import get_profile
         self.db, self.actor, self.customer_id = db, actor, customer_id
         f = QFormLayout(self)
         p = get_profile(db, customer_id)
@@ -612,7 +612,7 @@ class InvoicingProfileTab(QWidget):
         return {**{k: w.text() for k, w in self.fields.items()}, "fapiao_type": self.type.currentData()}
 
     def save(self) -> bool:
-        from app.services.fapiao import set_profile
+        from app.services.receivables.fapiao import set_profile
         self.error.hide()
         try:
             apply(lambda: set_profile(self.db, self.actor, self.customer_id, **self.values()))
