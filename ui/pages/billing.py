@@ -28,7 +28,7 @@ from ui.pages.contracts import money
 from ui.kit.dialogs import error_label, guard, last_month, refused_text
 from ui.shell.i18n import choice_label, ui_language
 from ui.kit.listview import ListPage
-from ui.pages.receivables import fapiao_facts, receivables_tabs
+from ui.pages.receivables.tabs import fapiao_facts, receivables_tabs
 from ui.kit.recordpanel import RecordPanel
 from ui.shell.operations import Cancelled, apply, listen, run_op
 from ui.widgets.plain_table import plain_table
@@ -478,7 +478,7 @@ class BillingPage(QWidget):
         outer.addWidget(lower)
         outer.setStretchFactor(0, 1)
         outer.setStretchFactor(1, 3)
-        v.addWidget(receivables_tabs(self, outer), 1)  # statements | receivables (ui/pages/receivables.py)
+        v.addWidget(receivables_tabs(self, outer), 1)  # statements | receivables (ui/pages/receivables/tabs.py)
         listen(self, self.on_changed)
 
     def ask_handover(self) -> None:
