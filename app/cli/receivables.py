@@ -16,6 +16,15 @@ IMPORT_KINDS = ("invoicing-profiles",)
 
 
 def register(sub) -> None:
+    _register_fapiao(sub)
+    _register_deposits(sub)
+    _register_payments_decide(sub)
+    _register_report(sub)
+    _extend(sub, "export", EXPORT_KINDS, export_more)
+    _extend(sub, "import", IMPORT_KINDS, import_more)
+
+
+def _register_fapiao(sub) -> None:
     f = sub.add_parser("fapiao", help="fapiao records: add, red-letter, list, statement status, invoicing profiles")
     fs = f.add_subparsers(dest="fapiao_command", required=True, metavar="ACTION")
     a = fs.add_parser("add", help="record a fapiao issued for a statement (several per statement)")
@@ -61,6 +70,8 @@ def register(sub) -> None:
     c.add_argument("--source", help="where the code was taken from or confirmed (kept with it)")
     c.set_defaults(handler=fapiao_tax_code)
 
+
+def _register_deposits(sub) -> None:
     d = sub.add_parser("deposits", help="deposits (押金) and prepayments (预付款): receive, apply, refund, list")
     ds = d.add_subparsers(dest="deposits_command", required=True, metavar="ACTION")
     a = ds.add_parser("add", help="record a deposit or prepayment received")
@@ -92,6 +103,8 @@ def register(sub) -> None:
     li.add_argument("--customer", metavar="CODE_OR_NAME")
     li.set_defaults(handler=deposits_list)
 
+
+def _register_payments_decide(sub) -> None:
     pay = sub.choices.get("payments")
     if pay is not None:
         ps = next(x for x in pay._actions if isinstance(x, argparse._SubParsersAction))
@@ -107,6 +120,8 @@ def register(sub) -> None:
                         act.default, act.help = None, "default: the setting overdue_suspension_days"
                 parser.set_defaults(handler=payments_overdue)
 
+
+def _register_report(sub) -> None:
     report = sub.choices.get("report")
     if report is not None:
         rs = next(x for x in report._actions if isinstance(x, argparse._SubParsersAction))
@@ -115,9 +130,6 @@ def register(sub) -> None:
         rv.add_argument("-o", "--output", required=True, type=output_arg)
         rv.add_argument("--lang", dest="doc_lang", choices=["zh", "en"])
         rv.set_defaults(handler=report_receivables)
-
-    _extend(sub, "export", EXPORT_KINDS, export_more)
-    _extend(sub, "import", IMPORT_KINDS, import_more)
 
 
 def _extend(sub, command: str, kinds: tuple[str, ...], handler) -> None:
