@@ -1,5 +1,5 @@
 """The monthly receivables summary per subsidiary (应收账款月度汇总表): opening, billed, credited,
-received, closing. A plain dataclass in (app.services.receivables_summary), ReportLab out."""
+received, closing. A plain dataclass in (app.services.receivables.summary), ReportLab out."""
 from __future__ import annotations
 
 import os

@@ -16,6 +16,15 @@ IMPORT_KINDS = ("invoicing-profiles",)
 
 
 def register(sub) -> None:
+    _register_fapiao(sub)
+    _register_deposits(sub)
+    _register_payments_decide(sub)
+    _register_report(sub)
+    _extend(sub, "export", EXPORT_KINDS, export_more)
+    _extend(sub, "import", IMPORT_KINDS, import_more)
+
+
+def _register_fapiao(sub) -> None:
     f = sub.add_parser("fapiao", help="fapiao records: add, red-letter, list, statement status, invoicing profiles")
     fs = f.add_subparsers(dest="fapiao_command", required=True, metavar="ACTION")
     a = fs.add_parser("add", help="record a fapiao issued for a statement (several per statement)")
@@ -61,6 +70,8 @@ def register(sub) -> None:
     c.add_argument("--source", help="where the code was taken from or confirmed (kept with it)")
     c.set_defaults(handler=fapiao_tax_code)
 
+
+def _register_deposits(sub) -> None:
     d = sub.add_parser("deposits", help="deposits (押金) and prepayments (预付款): receive, apply, refund, list")
     ds = d.add_subparsers(dest="deposits_command", required=True, metavar="ACTION")
     a = ds.add_parser("add", help="record a deposit or prepayment received")
@@ -92,6 +103,8 @@ def register(sub) -> None:
     li.add_argument("--customer", metavar="CODE_OR_NAME")
     li.set_defaults(handler=deposits_list)
 
+
+def _register_payments_decide(sub) -> None:
     pay = sub.choices.get("payments")
     if pay is not None:
         ps = next(x for x in pay._actions if isinstance(x, argparse._SubParsersAction))
@@ -107,6 +120,8 @@ def register(sub) -> None:
                         act.default, act.help = None, "default: the setting overdue_suspension_days"
                 parser.set_defaults(handler=payments_overdue)
 
+
+def _register_report(sub) -> None:
     report = sub.choices.get("report")
     if report is not None:
         rs = next(x for x in report._actions if isinstance(x, argparse._SubParsersAction))
@@ -115,9 +130,6 @@ def register(sub) -> None:
         rv.add_argument("-o", "--output", required=True, type=output_arg)
         rv.add_argument("--lang", dest="doc_lang", choices=["zh", "en"])
         rv.set_defaults(handler=report_receivables)
-
-    _extend(sub, "export", EXPORT_KINDS, export_more)
-    _extend(sub, "import", IMPORT_KINDS, import_more)
 
 
 def _extend(sub, command: str, kinds: tuple[str, ...], handler) -> None:
@@ -135,7 +147,7 @@ def _extend(sub, command: str, kinds: tuple[str, ...], handler) -> None:
 
 # --------------------------------------------------------------------------- fapiao
 def fapiao_add(ctx, args) -> int:
-    from app.services.fapiao import add_fapiao, statement_fapiao_status
+    from app.services.receivables.fapiao import add_fapiao, statement_fapiao_status
     from models.choices import FapiaoStatus
 
     info = add_fapiao(ctx.db, ctx.actor(), args.statement, args.number, args.date, args.amount, args.tax,
@@ -147,7 +159,7 @@ def fapiao_add(ctx, args) -> int:
 
 
 def fapiao_red(ctx, args) -> int:
-    from app.services.fapiao import add_red_fapiao
+    from app.services.receivables.fapiao import add_red_fapiao
 
     info = add_red_fapiao(ctx.db, ctx.actor(), args.credit_note, args.number, args.original, issued_on=args.date,
                           amount=args.amount, tax=args.tax, note=args.note)
@@ -157,7 +169,7 @@ def fapiao_red(ctx, args) -> int:
 
 def fapiao_list(ctx, args) -> int:
     from app.domain.money import format_amount as f
-    from app.services.fapiao import list_fapiao
+    from app.services.receivables.fapiao import list_fapiao
 
     ctx.open_upgraded()
     rows = list_fapiao(ctx.db, statement=args.statement, customer=args.customer)
@@ -171,7 +183,7 @@ def fapiao_list(ctx, args) -> int:
 
 def fapiao_status(ctx, args) -> int:
     from app.domain.money import format_amount as f
-    from app.services.fapiao import statement_fapiao_status
+    from app.services.receivables.fapiao import statement_fapiao_status
     from models.choices import FapiaoStatus
 
     ctx.open_upgraded()
@@ -181,7 +193,7 @@ def fapiao_status(ctx, args) -> int:
 
 
 def fapiao_profile(ctx, args) -> int:
-    from app.services.fapiao import get_profile, set_profile
+    from app.services.receivables.fapiao import get_profile, set_profile
 
     values = {"title": args.title, "tax_id": args.tax_id, "address_phone": args.address_phone,
               "bank_account": args.bank_account, "fapiao_type": args.type, "email": args.email}
@@ -203,7 +215,7 @@ def fapiao_profile(ctx, args) -> int:
 
 def fapiao_tax_code(ctx, args) -> int:
     from app.domain.errors import ValidationError
-    from app.services.fapiao import _rate, list_tax_codes, set_tax_code
+    from app.services.receivables.fapiao.taxcodes import _rate, list_tax_codes, set_tax_code
 
     if args.kind and (args.code or args.short_name or args.name or args.source):
         if not args.rate:
@@ -227,7 +239,7 @@ def fapiao_tax_code(ctx, args) -> int:
 
 # --------------------------------------------------------------------------- deposits
 def deposits_add(ctx, args) -> int:
-    from app.services.deposits import receive_deposit
+    from app.services.receivables.deposits import receive_deposit
 
     print(receive_deposit(ctx.db, ctx.actor(), args.customer, args.amount, kind=args.kind, on_date=args.date,
                           contract=args.contract, ref=args.ref, note=args.note).describe())
@@ -235,7 +247,7 @@ def deposits_add(ctx, args) -> int:
 
 
 def deposits_apply(ctx, args) -> int:
-    from app.services.deposits import apply_deposit
+    from app.services.receivables.deposits import apply_deposit
 
     for e in apply_deposit(ctx.db, ctx.actor(), args.statement, kind=args.kind, amount=args.amount,
                            contract=args.contract, on_date=args.date):
@@ -244,7 +256,7 @@ def deposits_apply(ctx, args) -> int:
 
 
 def deposits_refund(ctx, args) -> int:
-    from app.services.deposits import refund_deposit
+    from app.services.receivables.deposits import refund_deposit
 
     print(refund_deposit(ctx.db, ctx.actor(), args.customer, kind=args.kind, amount=args.amount,
                          contract=args.contract, on_date=args.date, reason=args.reason, ref=args.ref).describe())
@@ -253,7 +265,7 @@ def deposits_refund(ctx, args) -> int:
 
 def deposits_list(ctx, args) -> int:
     from app.domain.money import format_amount as f
-    from app.services.deposits import balances
+    from app.services.receivables.deposits import balances
 
     ctx.open_upgraded()
     rows = balances(ctx.db, args.customer)
@@ -268,7 +280,7 @@ def deposits_list(ctx, args) -> int:
 # --------------------------------------------------------------------------- overdue, summary
 def payments_overdue(ctx, args) -> int:
     from app.domain.money import format_amount
-    from app.services.overdue import proposals
+    from app.services.receivables.overdue import proposals
 
     ctx.open_upgraded()
     rows = proposals(ctx.db, args.days)
@@ -276,13 +288,13 @@ def payments_overdue(ctx, args) -> int:
         last = f"\tdecided {p.decision} by {p.decided_by}: {p.reason}" if p.decision else "\tpropose suspension"
         print(f"{p.customer}\t¥{format_amount(p.amount)}\t{p.days} days{last}")
     if not rows:
-        from app.services.overdue import threshold
+        from app.services.receivables.overdue import threshold
         print(f"no customer is overdue more than {args.days if args.days is not None else threshold(ctx.db)} days")
     return 0
 
 
 def payments_decide(ctx, args) -> int:
-    from app.services.overdue import decide
+    from app.services.receivables.overdue import decide
 
     p = decide(ctx.db, ctx.actor(), args.customer, args.decision, args.reason)
     print(f"{p.customer}: {p.decision} ({p.days} days overdue); recorded")
@@ -291,7 +303,7 @@ def payments_decide(ctx, args) -> int:
 
 def report_receivables(ctx, args) -> int:
     from app.domain.money import format_amount
-    from app.services.receivables_summary import print_summary
+    from app.services.receivables.summary import print_summary
 
     doc, pages = print_summary(ctx.db, ctx.reader(), args.period, args.output,
                                language=args.doc_lang or getattr(ctx.args, "lang", None))

@@ -17,8 +17,8 @@ DEPOSITS = 3   # active contracts with a deposit (one month's rack fee, round fi
 
 
 def load_demo_finance(db: Database, admin: Actor, today: dt.date) -> int:
-    from app.services.deposits import receive_deposit
-    from app.services.fapiao import set_profile
+    from app.services.receivables.deposits import receive_deposit
+    from app.services.receivables.fapiao import set_profile
 
     with db.session() as s:
         customers = list(s.execute(select(Customer).order_by(Customer.id).limit(PROFILES)).scalars())

@@ -91,7 +91,7 @@ def _fapiao_fields(s, st: Statement, lang: str) -> dict:
     """The statement's fapiao status (未开票 / 部分开票 / 已开票) and the numbers of its fapiao records."""
     if st.status != StatementStatus.ISSUED:
         return {"fapiao_no": st.fapiao_no or ""}
-    from app.services.fapiao import covers
+    from app.services.receivables.fapiao import covers
     from models import Fapiao
     from models.choices import FapiaoStatus
 

@@ -24,8 +24,10 @@ import pytest
 from sqlalchemy import select
 
 from app.domain.errors import PermissionDenied, RuleViolation, ValidationError
+from app.domain.rating import ELECTRICITY
 from app.services import billing as BS
-from app.services import fapiao as FP
+from app.services.receivables import fapiao as FP
+from app.services.receivables.fapiao import taxcodes as FPT
 from app.services import contracts as C
 from models import AuditEvent, TaxCode
 from models.choices import ItemKind, PriceUnit
@@ -70,7 +72,7 @@ def test_code_follows_kind_and_rate_and_discounts_sit_under_their_line(db, octob
 
 
 def test_metered_electricity_is_coded_as_electricity_and_never_as_an_it_service(db, admin, manager):
-    assert FP.line_kind(ItemKind.RACK, "power") == FP.ELECTRICITY == FP.line_kind(ItemKind.POWER, "power")
+    assert FP.line_kind(ItemKind.RACK, "power") == ELECTRICITY == FP.line_kind(ItemKind.POWER, "power")
     assert FP.line_kind(ItemKind.POWER, "fee") == ItemKind.POWER
     codes = {(t.line_kind, t.tax_rate): t for t in FP.list_tax_codes(db)}
     assert codes[("electricity", D("0.1300"))].code == "1100101020200000000"
@@ -94,7 +96,7 @@ def test_missing_code_refuses_the_export_with_the_way_to_add_it(db, admin, octob
     with db.session() as s:
         s.delete(s.execute(select(TaxCode).where(TaxCode.line_kind == "gpu", TaxCode.tax_rate == D("0.13"))).scalar_one())
         s.commit()
-    monkeypatch.setattr(FP, "default_tax_codes", lambda: {})
+    monkeypatch.setattr(FPT, "default_tax_codes", lambda: {})  # where tax_codes() looks it up
     with pytest.raises(RuleViolation, match=r"no tax code for gpu lines at 13 %.*fapiao tax-code gpu --rate 0.13"):
         FP.fapiao_lines(db, "2026-10")
     FP.set_tax_code(db, admin, "gpu", "0.13", code="3040502019900000000", short_name="经营租赁", item_name="GPU服务器租赁",
@@ -134,7 +136,7 @@ def test_defaults_file_matches_the_migration_and_cites_a_source_for_every_code()
     import importlib.util
     from pathlib import Path
 
-    path = Path(FP.__file__).resolve().parents[2] / "models" / "migrations" / "versions" / "0026_tax_codes.py"
+    path = Path(FP.__file__).resolve().parents[4] / "models" / "migrations" / "versions" / "0026_tax_codes.py"
     spec = importlib.util.spec_from_file_location("m0026", path)
     m = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(m)

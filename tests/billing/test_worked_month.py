@@ -18,10 +18,10 @@ from sqlalchemy import select
 from app.domain.clock import local_today
 from app.domain.errors import RuleViolation, ValidationError
 from app.services import billing as BS
-from app.services import deposits as DP
-from app.services import fapiao as FP
+from app.services.receivables import deposits as DP
+from app.services.receivables import fapiao as FP
 from app.services import receivables as R
-from app.services.receivables_summary import summary_doc
+from app.services.receivables.summary import summary_doc
 from models import AuditEvent, Customer
 from models.choices import FapiaoStatus
 from tests.billing.test_billing_world import make_world, rack_item, signed

@@ -14,7 +14,7 @@ from app.domain.errors import ValidationError
 from app.domain.money import AmountError, parse_decimal, parse_money
 from app.services import billing as BS
 from app.services import contracts as C
-from app.services import deposits as DEP
+from app.services.receivables import deposits as DEP
 from app.services import receivables as R
 from models import Customer
 from tests.conftest import table_counts

@@ -13,7 +13,7 @@ from app.cli.main import parse_day, parse_period
 from app.domain.clock import DateError, local_today, parse_date
 from app.domain.errors import ValidationError
 from app.services import billing as BS
-from app.services import deposits as DEP
+from app.services.receivables import deposits as DEP
 from app.services import receivables as R
 from app.services.space import lease_space
 from app.importexport import run_import

@@ -60,7 +60,7 @@ def _wait(qtbot, op):
 
 @across_backends("demo_db", "lang", ["en", "zh"])   # the day in each language; each backend once
 def test_admin_day(qtbot, demo_db, lang):
-    from ui.pages.billing import CreditNoteDialog
+    from ui.pages.billing.dialogs import CreditNoteDialog
     from ui.shell.mainwindow import MainWindow
     app = QApplication.instance()
     install_translators(app, lang)

@@ -10,7 +10,7 @@ import pytest
 from app.domain.clock import local_today
 from app.domain.errors import ValidationError
 from app.services import billing as BS
-from app.services import fapiao as FP
+from app.services.receivables import fapiao as FP
 from tests.conftest import table_counts
 from tests.billing.test_billing_world import make_world, rack_item, signed
 

@@ -8,7 +8,7 @@ from decimal import Decimal as D
 import pytest
 from sqlalchemy import func, select
 
-from app.domain.clock import local_today
+from app.domain.clock import local_date, local_today
 from app.domain.errors import RuleViolation, ValidationError
 from app.services import billing as BS
 from app.services import receivables as R
@@ -40,7 +40,7 @@ def test_due_date_from_payment_terms_and_default(db, admin, manager):
     with db.session() as s:
         for info in sts:
             st = BS.find_statement(s, info.number)
-            assert st.due_date == R.local_date(st.issued_at) + dt.timedelta(days=15)
+            assert st.due_date == local_date(st.issued_at) + dt.timedelta(days=15)
     # a contract with the default terms: 30 days
     c2 = signed(db, manager, admin, w, [rack_item(w, 2, "1000")], dt.date(2026, 10, 1), dt.date(2027, 9, 30),
                 customer_id=w.other_customer_id if hasattr(w, "other_customer_id") else None)
@@ -48,7 +48,7 @@ def test_due_date_from_payment_terms_and_default(db, admin, manager):
     with db.session() as s:
         st = [BS.find_statement(s, x.number) for x in BS.list_statements(db)
               if x.kind == "statement" and x.total == D("1060.00")][0]
-        assert st.due_date == R.local_date(st.issued_at) + dt.timedelta(days=30)
+        assert st.due_date == local_date(st.issued_at) + dt.timedelta(days=30)
     with pytest.raises(ValidationError, match="0 to 365"):
         R.set_payment_terms(db, manager, c2.number, 400)
 

@@ -21,7 +21,7 @@ def wait_op(qtbot, op, timeout=30000):
 @pytest.fixture
 def page_for(qtbot):
     """A billing page on a database; afterwards it stops listening for changes (its database is dropped)."""
-    from ui.pages.billing import BillingPage
+    from ui.pages.billing.page import BillingPage
     from ui.shell.operations import forget_window
 
     pages = []
@@ -52,7 +52,7 @@ def test_the_open_month_is_previewed_provisionally_but_not_billed(qtbot, demo_db
 
 
 def test_partial_credit_and_rebill_from_the_statement_panel(qtbot, demo_db, monkeypatch, page_for):
-    from ui.pages import billing as ui_billing
+    from ui.pages.billing import panel as ui_billing
 
     monkeypatch.setattr(ui_billing.QMessageBox, "information", staticmethod(lambda *a, **k: None))
     page = page_for(demo_db)
@@ -82,7 +82,7 @@ def test_handover_dialog_lists_awaiting_items_and_records_one(qtbot, db, admin, 
 
     from app.services.contracts import handover as H
     from tests.billing.test_billing_world import cst, make_world, rack_item, signed
-    from ui.pages.billing import HandoverDialog
+    from ui.pages.billing.dialogs import HandoverDialog
 
     w = make_world(db)
     c = signed(db, manager, admin, w, [rack_item(w, 1, "6000")], dt.date(2026, 10, 1), dt.date(2027, 9, 30),

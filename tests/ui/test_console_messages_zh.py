@@ -58,7 +58,7 @@ def test_the_credit_dialogs_partial_amount_is_read_as_money_is_everywhere(qtbot,
     """The dialog parsed the amount itself: "¥1,200.50" (a valid payment) was refused there."""
     from app.services import billing as BS
     from app.services.users import login
-    from ui.pages.billing import CreditNoteDialog
+    from ui.pages.billing.dialogs import CreditNoteDialog
 
     admin = login(demo_db, "admin", "demo1234")
     info = next(BS.get_statement(demo_db, sid) for sid in

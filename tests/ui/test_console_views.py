@@ -132,7 +132,7 @@ def test_contract_lifecycle_offers_allowed_moves_and_approves(qtbot, demo_db):
 
 @pytest.fixture
 def billing_page(qtbot, demo_db):
-    from ui.pages.billing import BillingPage
+    from ui.pages.billing.page import BillingPage
     page = BillingPage(demo_db, actor(demo_db, "admin"))
     qtbot.addWidget(page)
     page.show()

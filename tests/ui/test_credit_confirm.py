@@ -13,7 +13,7 @@ from app.services.users import login
 
 
 def test_credit_note_dialog_confirms_what_it_will_credit(qtbot, demo_db, monkeypatch):
-    from ui.pages.billing import CreditNoteDialog
+    from ui.pages.billing.dialogs import CreditNoteDialog
 
     admin = login(demo_db, "admin", "demo1234")
     period = BS.billable_periods(1)[0]
@@ -56,7 +56,8 @@ def test_credit_note_dialog_confirms_what_it_will_credit(qtbot, demo_db, monkeyp
 
 def test_a_waiver_from_the_console_is_never_billed_again(qtbot, demo_db, monkeypatch):
     """The credit dialog offers both: 'wrong, bill again' (the default) and 'waived, do not bill again'."""
-    from ui.pages.billing import CreditNoteDialog, StatementPanel
+    from ui.pages.billing.dialogs import CreditNoteDialog
+    from ui.pages.billing.panel import StatementPanel
 
     admin = login(demo_db, "admin", "demo1234")
     period = BS.billable_periods(1)[0]
@@ -81,7 +82,7 @@ def test_a_waiver_from_the_console_is_never_billed_again(qtbot, demo_db, monkeyp
     page = StatementPanel(demo_db, admin)
     qtbot.addWidget(page)
     page.show_statement(info.id)
-    monkeypatch.setattr("ui.pages.billing.QMessageBox.information", lambda *a, **k: None)
+    monkeypatch.setattr("ui.pages.billing.panel.QMessageBox.information", lambda *a, **k: None)
     cn = page.credit(dlg.reason.text(), dlg.line_ids(), None, waive=dlg.waive.isChecked())
     assert cn.total == -(line.amount + line.tax)
     again = BS.run_billing(demo_db, admin, period, issue=True)    # the month run again bills nothing of it

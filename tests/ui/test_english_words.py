@@ -19,7 +19,7 @@ def language(request):
 
 def test_payments_show_kind_and_method_by_name(qtbot, db, admin, estate, language):
     from app.services.receivables import record_payment, reverse_payment
-    from ui.pages.receivables import PaymentsSection
+    from ui.pages.receivables.tabs import PaymentsSection
     info = record_payment(db, admin, estate.customer_ids[0], "1000.00", "2026-11-20", "BANK-REF-1", method="transfer",
                           allocate=False)
     reverse_payment(db, admin, f"P{info.id}", "entered twice")

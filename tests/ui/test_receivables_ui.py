@@ -33,7 +33,7 @@ def _grab(widget, name):
 
 
 def test_receivables_tabs(qtbot, db, admin, manager, tmp_path):
-    from ui.pages.receivables import ReceivablesTabs
+    from ui.pages.receivables.tabs import ReceivablesTabs
     w, c, sep, oct_, code, name = _world(db, admin, manager)
     tabs = ReceivablesTabs(db, admin)
     qtbot.addWidget(tabs)
@@ -99,7 +99,8 @@ def test_receivables_tabs(qtbot, db, admin, manager, tmp_path):
 def test_overdue_card_and_profile_tab(qtbot, db, admin, manager):
     from app.read.settings import OVERDUE_SUSPENSION_DAYS
     from app.services.settings import change_setting
-    from ui.pages.receivables import InvoicingProfileTab, OverdueCard
+    from ui.pages.receivables.overdue import OverdueCard
+    from ui.pages.receivables.profile import InvoicingProfileTab
     w, c, sep, oct_, code, name = _world(db, admin, manager)
     change_setting(db, admin, OVERDUE_SUSPENSION_DAYS, 0)
     with db.engine.begin() as conn:   # make both statements long overdue
@@ -136,6 +137,6 @@ def test_overdue_card_and_profile_tab(qtbot, db, admin, manager):
     tab.fields["tax_id"].setText(code)
     tab.fields["email"].setText("ap@example.com")
     assert tab.save()
-    from app.services.fapiao import get_profile
+    from app.services.receivables.fapiao import get_profile
     assert get_profile(db, code).email == "ap@example.com"
     _grab(tab, f"profile-tab-{db.engine.dialect.name}.png")

@@ -58,7 +58,7 @@ def test_the_tax_codes_dialog_lists_and_edits_the_codes_by_kind_and_rate(qtbot, 
 
     from PySide6.QtWidgets import QMessageBox
 
-    from app.services.fapiao import list_tax_codes
+    from app.services.receivables.fapiao import list_tax_codes
     from ui.shell.installsettings import TaxCodesDialog
     dlg = TaxCodesDialog(db, admin)
     qtbot.addWidget(dlg)

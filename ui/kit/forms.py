@@ -470,8 +470,8 @@ class CustomerDialog(FormDialog):
         for c in self.contacts_loaded:
             self.append_contact(c)
         self._update_tab_title()
-        from ui.pages.receivables import attach_profile_tab
-        self.profile_tab = attach_profile_tab(self, read_only)  # 开票信息 (ui/pages/receivables.py)
+        from ui.pages.receivables.profile import attach_profile_tab
+        self.profile_tab = attach_profile_tab(self, read_only)  # 开票信息 (ui/pages/receivables/profile.py)
         if read_only:
             for w in (self.contacts, self.add_contact, self.remove_contact):
                 w.setEnabled(False)

@@ -39,7 +39,7 @@ class DashboardPage(QWidget):
         self.layout_ = QVBoxLayout(self)
         self.cards = QGridLayout()
         self.layout_.addLayout(self.cards)
-        from ui.pages.receivables import OverdueCard  # overdue customers: suspension proposals (issue 11)
+        from ui.pages.receivables.overdue import OverdueCard  # overdue customers: suspension proposals (issue 11)
         self.layout_.addWidget(OverdueCard(db, self, actor=actor))
         if actor is not None:  # GPU capacity for a deal (ui/pages/capacity.py)
             from PySide6.QtWidgets import QPushButton

@@ -105,7 +105,7 @@ class TaxCodesDialog(QDialog):
         self.load()
 
     def load(self) -> None:
-        from app.services.fapiao import list_tax_codes
+        from app.services.receivables.fapiao import list_tax_codes
 
         self.codes = list_tax_codes(self.db)
         self.table.setRowCount(len(self.codes))
@@ -128,7 +128,7 @@ class TaxCodesDialog(QDialog):
         self.source.setText(t.source)
 
     def save(self) -> bool:
-        from app.services.fapiao import set_tax_code
+        from app.services.receivables.fapiao import set_tax_code
 
         from ui.shell.operations import apply
         try:

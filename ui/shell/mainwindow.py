@@ -222,7 +222,7 @@ class MainWindow(QMainWindow):
             return ClustersPage(self.db, self.actor, self)
         if pid in ("contracts", "billing", "audit"):
             from ui.pages.audit import AuditPage
-            from ui.pages.billing import BillingPage
+            from ui.pages.billing.page import BillingPage
             from ui.pages.contracts.list import ContractsPage
             cls = {"contracts": ContractsPage, "billing": BillingPage, "audit": AuditPage}[pid]
             special = cls(self.db, self.actor, self)

@@ -17,7 +17,7 @@ from app.domain.auth import require
 from app.domain.errors import NotFound, ValidationError
 from app.importexport.export import table_format, write_export
 from app.services.exports import record_export
-from app.services.fapiao import set_profiles
+from app.services.receivables.fapiao import set_profiles
 from app.store.db import Database
 from models import Customer, InvoicingProfile
 
@@ -48,15 +48,15 @@ def export_kind(db: Database, actor: Actor, kind: str, path: str | Path, fmt: st
     require(actor, "export")
     path = Path(path)
     if kind == "fapiao-lines":
-        from app.services.fapiao import export_fapiao_lines
+        from app.services.receivables.fapiao import export_fapiao_lines
         if not period:
             raise ValidationError({"period": "name the billing period: --period YYYY-MM"})
         _heads, lines = export_fapiao_lines(db, actor, period, path)
         return lines
     if kind == "fapiao":
-        from app.services.fapiao import export_fapiao_rows as rows_of
+        from app.services.receivables.fapiao import export_fapiao_rows as rows_of
     elif kind == "deposits":
-        from app.services.deposits import export_deposits_rows as rows_of
+        from app.services.receivables.deposits import export_deposits_rows as rows_of
     elif kind == "invoicing-profiles":
         rows_of = export_profiles_rows
     else:
@@ -70,7 +70,7 @@ def export_kind(db: Database, actor: Actor, kind: str, path: str | Path, fmt: st
 
 
 def _read(path: Path) -> list[dict]:
-    from app.services.receivables import _read_rows
+    from app.services.receivables.bankfile import _read_rows
 
     raw = _read_rows(path)
     alias = {a.lower(): key for key, names in PROFILE_ALIASES.items() for a in names}

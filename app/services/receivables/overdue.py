@@ -19,7 +19,8 @@ from app.domain.auth import require
 from app.domain.clock import local_today
 from app.domain.errors import RuleViolation, ValidationError
 from app.read.settings import OVERDUE_SUSPENSION_DAYS
-from app.services.receivables import find_customer, overdue_customers
+from app.services.receivables.aging import overdue_customers
+from app.services.receivables.lookups import find_customer
 from app.services.settings import get_setting
 from app.store.db import Database
 from app.store.uow import UnitOfWork

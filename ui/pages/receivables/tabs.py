@@ -1,127 +1,24 @@
-"""Receivables on the console: payments (record, allocate, reverse), a customer's balance, deposits and
-prepayments, fapiao (add, red-letter), aging; the dashboard's overdue card (suspension proposals,
-decided by a person); the invoicing-profile tab of the customer form.
-
-Every action goes through its service in app/services (receivables, deposits, fapiao, overdue): the
-service checks, audits and refuses; a refusal is shown in red under the form that caused it.
-Shortcuts: Alt + the underlined letter of each tab and button; Enter in a form presses its button.
-"""
+"""The receivables tabs beside the statements: payments, a customer's balance, deposits, fapiao, aging."""
 from __future__ import annotations
 
 import datetime as dt
 import logging
 
 from PySide6.QtCore import QCoreApplication, Qt
-from PySide6.QtWidgets import (QCheckBox, QComboBox, QFormLayout, QGroupBox, QHBoxLayout, QInputDialog,
-                               QLabel, QLineEdit, QMessageBox, QPushButton, QTableWidget, QTableWidgetItem, QTabWidget,
-                               QVBoxLayout, QWidget)
+from PySide6.QtWidgets import (QCheckBox, QComboBox, QHBoxLayout, QLabel, QMessageBox, QTabWidget,
+                               QWidget)
 
 from app.domain.actor import Actor
 from app.domain.clock import local_today
 from app.store.db import Database
-from app.domain.errors import DomainError
 from app.domain.money import format_amount
 from models.choices import DepositKind, FapiaoType, PaymentKind, PaymentMethod
 
-from ui.kit.dialogs import error_label, guard, refused_text
 from ui.shell.i18n import choice_label
-from ui.shell.operations import apply, listen
-from ui.widgets.plain_table import plain_table
+from ui.shell.operations import listen
+from ui.pages.receivables.widgets import _choice, _edit, _fill, _lang, _Section, _table
 
 log = logging.getLogger(__name__)
-
-
-def _table(headers: list[str], name: str) -> QTableWidget:
-    return plain_table(headers, name, single=True, fit=True)
-
-
-def _fill(t: QTableWidget, rows: list[list]) -> None:
-    from decimal import Decimal
-    t.setRowCount(len(rows))
-    for r, cells in enumerate(rows):
-        for c, v in enumerate(cells):
-            text = format_amount(v) if isinstance(v, Decimal) else ("" if v is None else str(v))
-            item = QTableWidgetItem(text)
-            if isinstance(v, Decimal):
-                item.setTextAlignment(Qt.AlignRight | Qt.AlignVCenter)
-            t.setItem(r, c, item)
-
-
-def _edit(name: str, placeholder: str = "", text: str = "") -> QLineEdit:
-    e = QLineEdit(text)
-    e.setObjectName(name)
-    e.setPlaceholderText(placeholder)
-    return e
-
-
-def _lang(widget: QWidget) -> str:
-    """The language the console shows (a translated word tells), for the reports it writes."""
-    return "en" if QCoreApplication.translate("ReceivablesTabs", "&Payments") == "&Payments" else "zh"
-
-
-def _choice(name: str, choices, values=None) -> QComboBox:
-    box = QComboBox()
-    box.setObjectName(name)
-    for v in values or choices.values():
-        box.addItem(choice_label(choices, v), v)
-    return box
-
-
-class _Section(QWidget):
-    """A tab: forms with their buttons and error lines, a table below. Subclasses fill `reload`."""
-
-    def __init__(self, db: Database, actor: Actor, parent=None):
-        super().__init__(parent)
-        self.db, self.actor = db, actor
-        self.v = QVBoxLayout(self)
-        self.errors: dict[str, QLabel] = {}
-        self.buttons: dict[str, QPushButton] = {}
-
-    def form(self, key: str, title: str, fields: list[tuple[str, QWidget]], button: str, slot,
-             permission: str = "run_billing") -> QGroupBox:
-        box = QGroupBox(title)
-        box.setObjectName(f"form_{key}")
-        f = QFormLayout(box)
-        for label, w in fields:
-            f.addRow(label, w)
-            if isinstance(w, QLineEdit):
-                w.returnPressed.connect(lambda k=key: self.buttons[k].click())
-        b = QPushButton(button)
-        b.setObjectName(f"button_{key}")
-        b.clicked.connect(lambda *_: self.attempt(key, slot))
-        guard(b, self.actor, permission)
-        self.buttons[key] = b
-        err = error_label(f"error_{key}")
-        self.errors[key] = err
-        f.addRow(b)
-        f.addRow(err)
-        return box
-
-    def attempt(self, key: str, slot) -> bool:
-        """Run a form's action: its refusal in red under the form, or a reload when done."""
-        err = self.errors[key]
-        err.hide()
-        err.setStyleSheet("color: #c62828;")
-        try:
-            message = apply(slot)
-        except DomainError as exc:  # the service's refusal, shown under the form
-            err.setText(refused_text(exc))
-            err.show()
-            return False
-        except Exception as exc:  # any other failure is shown too, and logged with its traceback
-            log.exception("a receivables form failed")
-            err.setText(refused_text(exc, logged=True))
-            err.show()
-            return False
-        if message:
-            err.setStyleSheet("color: #2e7d32;")
-            err.setText(message)
-            err.show()
-        self.reload()
-        return True
-
-    def reload(self) -> None:  # pragma: no cover - overridden
-        pass
 
 
 class PaymentsSection(_Section):
@@ -211,7 +108,7 @@ class BalanceSection(_Section):
         self.v.addWidget(self.table, 1)
 
     def show_balance(self) -> str:
-        from app.services.deposits import balances
+        from app.services.receivables.deposits import balances
         from app.services.receivables import customer_balance
         b = customer_balance(self.db, self.customer.text())
         rows = [(self.tr("Billed (statements less credit notes)"), b.billed),
@@ -256,7 +153,7 @@ class DepositsSection(_Section):
         self.v.addWidget(self.table, 1)
 
     def receive(self) -> str:
-        from app.services.deposits import receive_deposit
+        from app.services.receivables.deposits import receive_deposit
         info = receive_deposit(self.db, self.actor, self.customer.text(), self.amount.text(),
                                kind=self.kind.currentData(), contract=self.contract.text().strip() or None,
                                ref=self.ref.text())
@@ -264,19 +161,19 @@ class DepositsSection(_Section):
         return info.describe()
 
     def apply(self) -> str:
-        from app.services.deposits import apply_deposit
+        from app.services.receivables.deposits import apply_deposit
         done = apply_deposit(self.db, self.actor, self.statement.text(), kind=self.apply_kind.currentData(),
                              amount=self.apply_amount.text().strip() or None)
         return "\n".join(e.describe() for e in done)
 
     def refund(self) -> str:
-        from app.services.deposits import refund_deposit
+        from app.services.receivables.deposits import refund_deposit
         return refund_deposit(self.db, self.actor, self.r_customer.text(), kind=self.r_kind.currentData(),
                               contract=self.r_contract.text().strip() or None,
                               amount=self.r_amount.text().strip() or None, reason=self.r_reason.text()).describe()
 
     def reload(self) -> None:
-        from app.services.deposits import balances
+        from app.services.receivables.deposits import balances
         _fill(self.table, [[d.customer, d.contract or "", choice_label(DepositKind, d.kind), d.received, d.applied,
                             d.refunded, d.balance] for d in balances(self.db)])
 
@@ -310,7 +207,7 @@ class FapiaoSection(_Section):
         self.v.addWidget(self.table, 1)
 
     def add(self) -> str:
-        from app.services.fapiao import add_fapiao, statement_fapiao_status
+        from app.services.receivables.fapiao import add_fapiao, statement_fapiao_status
         from models.choices import FapiaoStatus
         info = add_fapiao(self.db, self.actor, self.statement.text(), self.number.text(), self.date.text(),
                           self.amount.text(), self.tax.text(), fapiao_type=self.type.currentData())
@@ -319,13 +216,13 @@ class FapiaoSection(_Section):
         return f"{info.describe()} — {choice_label(FapiaoStatus, status)}"
 
     def red(self) -> str:
-        from app.services.fapiao import add_red_fapiao
+        from app.services.receivables.fapiao import add_red_fapiao
         amount, tax = self.red_amount.text().strip() or None, self.red_tax.text().strip() or None
         return add_red_fapiao(self.db, self.actor, self.credit_note.text(), self.red_number.text(),
                               self.original.text(), amount=amount, tax=tax).describe()
 
     def reload(self) -> None:
-        from app.services.fapiao import export_fapiao_rows
+        from app.services.receivables.fapiao import export_fapiao_rows
         _fill(self.table, export_fapiao_rows(self.db)[1])
 
 
@@ -365,7 +262,7 @@ class AgingSection(_Section):
         return self.tr("Wrote %1").replace("%1", path)
 
     def export_summary(self, path: str | None = None) -> str:
-        from app.services.receivables_summary import print_summary
+        from app.services.receivables.summary import print_summary
         period = self.period.text().strip()
         path = path or self._path(f"receivables-{period}.pdf")
         if not path:
@@ -433,7 +330,7 @@ def receivables_tabs(page, statements: QWidget) -> QTabWidget:
 
 def fapiao_facts(db: Database, info) -> list[str]:
     """The statement panel's line on its fapiao: status and what is invoiced of what (issued only)."""
-    from app.services.fapiao import statement_fapiao_status
+    from app.services.receivables.fapiao import statement_fapiao_status
     from models.choices import FapiaoStatus
     if info.status != "issued":
         return []
@@ -441,204 +338,3 @@ def fapiao_facts(db: Database, info) -> list[str]:
     text = QCoreApplication.translate("ReceivablesTabs", "Fapiao: %1 (¥%2 of ¥%3)")
     return [text.replace("%1", choice_label(FapiaoStatus, status)).replace("%2", format_amount(invoiced))
             .replace("%3", format_amount(target))]
-
-
-# --------------------------------------------------------------------------- dashboard card
-class OverdueCard(QGroupBox):
-    """Customers overdue more than the setting's days: suspension proposals; a person decides."""
-
-    # what changes the proposals: statements, payments and deposits, a decision (on a customer), the setting
-    WATCHES = frozenset({"*", "statement", "payment", "deposit", "customer", "setting"})
-
-    def __init__(self, db: Database, parent=None, actor: Actor | None = None):
-        super().__init__(parent)
-        self.db, self.actor = db, actor
-        self.setObjectName("overdueCard")
-        v = QVBoxLayout(self)
-        self.summary = QLabel()
-        self.summary.setObjectName("card_overdue")
-        self.summary.setStyleSheet("font-size: 14pt; font-weight: bold;")
-        v.addWidget(self.summary)
-        self.table = _table([self.tr("Customer"), self.tr("Overdue"), self.tr("Days"), self.tr("Decision")],
-                            "overdueTable")
-        self.table.setMaximumHeight(160)
-        v.addWidget(self.table)
-        row = QHBoxLayout()
-        self.suspend = QPushButton(self.tr("&Suspend…"))
-        self.suspend.setObjectName("overdue_suspend")
-        self.keep = QPushButton(self.tr("&Keep serving…"))
-        self.keep.setObjectName("overdue_keep")
-        self.suspend.clicked.connect(lambda: self.decide("suspend"))
-        self.keep.clicked.connect(lambda: self.decide("keep"))
-        row.addWidget(self.suspend)
-        row.addWidget(self.keep)
-        row.addStretch(1)
-        v.addLayout(row)
-        self.error = error_label("overdue_error")
-        v.addWidget(self.error)
-        self.rows = []
-        self.stale = True
-        self._loading = False
-        self.op = None
-        self.summary.setText("…")
-        listen(self, self.on_changed)
-
-    def on_changed(self, kinds) -> None:
-        if not kinds & self.WATCHES:
-            return
-        self.stale = True
-        if self.isVisible():
-            self.load()
-
-    def paintEvent(self, event) -> None:
-        super().paintEvent(event)
-        if self.stale:          # first shown (or changed while hidden): load once painted, off the GUI thread
-            self.stale = False
-            self.load()
-
-    def load(self) -> None:
-        """Read the proposals on the thread pool (the aging of every open statement), show them when done."""
-        if self._loading:
-            return
-        from app.services.overdue import proposals, threshold
-        from ui.shell.operations import run_op
-        db = self.db
-
-        def work(_progress):
-            days = threshold(db)
-            return days, proposals(db, days)
-
-        def done(result):
-            import shiboken6
-            if shiboken6.isValid(self):
-                self._loading = False
-                self.show_rows(*result)
-
-        def failed(_exc):
-            import shiboken6
-            if shiboken6.isValid(self):
-                self._loading = False
-        self._loading = True
-        self.op = run_op(self, work, on_success=done, on_failure=failed, show_progress=False)
-
-    def refresh(self) -> None:
-        """Read and show the proposals now (on this thread)."""
-        from app.services.overdue import proposals, threshold
-        days = threshold(self.db)
-        self.show_rows(days, proposals(self.db, days))
-
-    def show_rows(self, days: int, rows) -> None:
-        from decimal import Decimal
-        self.rows = rows
-        self.setTitle(self.tr("Overdue more than %1 days: suspension proposals").replace("%1", str(days)))
-        total = sum((p.amount for p in self.rows), Decimal("0.00"))
-        self.summary.setText(self.tr("%1 customer(s), ¥%2").replace("%1", str(len(self.rows)))
-                             .replace("%2", format_amount(total)))
-        labels = {"suspend": self.tr("suspend"), "keep": self.tr("keep serving")}
-        _fill(self.table, [[p.customer, p.amount, p.days,
-                            f"{labels[p.decision]} ({p.decided_by}): {p.reason}" if p.decision else ""]
-                           for p in self.rows])
-        for b in (self.suspend, self.keep):
-            guard(b, self.actor, "run_billing", allowed=bool(self.rows))
-
-    def decide(self, decision: str, reason: str | None = None) -> bool:
-        from app.services.overdue import decide
-        r = self.table.currentRow()
-        self.error.hide()
-        if r < 0 or r >= len(self.rows):
-            self.error.setText(self.tr("Select a customer in the list first."))
-            self.error.show()
-            return False
-        p = self.rows[r]
-        if reason is None:
-            reason, ok = QInputDialog.getText(self, self.tr("Decision on %1").replace("%1", p.customer),
-                                              self.tr("Why? (recorded in the audit trail)"))
-            if not ok:
-                return False
-        try:
-            apply(lambda: decide(self.db, self.actor, p.customer_id, decision, reason))
-        except DomainError as exc:  # the service's refusal is shown
-            self.error.setText(refused_text(exc))
-            self.error.show()
-            return False
-        except Exception as exc:  # any other failure is shown too, and logged with its traceback
-            log.exception("a receivables dialog failed")
-            self.error.setText(refused_text(exc, logged=True))
-            self.error.show()
-            return False
-        self.refresh()
-        return True
-
-
-# --------------------------------------------------------------------------- customer form tab
-class InvoicingProfileTab(QWidget):
-    """The customer form's 开票信息 tab: saved by its own button (or with the form's OK)."""
-
-    def __init__(self, db: Database, actor: Actor, customer_id: int, parent=None, read_only: bool = False):
-        super().__init__(parent)
-        from app.services.fapiao import get_profile
-        self.db, self.actor, self.customer_id = db, actor, customer_id
-        f = QFormLayout(self)
-        p = get_profile(db, customer_id)
-        self.fields = {k: _edit(f"profile_{k}", text=getattr(p, k) if p else "")
-                       for k in ("title", "tax_id", "address_phone", "bank_account", "email")}
-        self.type = _choice("profile_fapiao_type", FapiaoType)
-        if p:
-            self.type.setCurrentIndex(max(0, self.type.findData(p.fapiao_type)))
-        for key, label in (("title", self.tr("Name on the fapiao")), ("tax_id", self.tr("Taxpayer ID")),
-                           ("address_phone", self.tr("Address and phone")),
-                           ("bank_account", self.tr("Bank and account"))):
-            f.addRow(label, self.fields[key])
-        f.addRow(self.tr("Fapiao type"), self.type)
-        f.addRow(self.tr("E-mail for delivery"), self.fields["email"])
-        self.save_button = QPushButton(self.tr("Save &invoicing profile"))
-        self.save_button.setObjectName("saveProfile")
-        self.save_button.clicked.connect(self.save)
-        guard(self.save_button, actor, "manage_customers", allowed=not read_only)
-        f.addRow(self.save_button)
-        self.error = error_label("error_profile")
-        f.addRow(self.error)
-        self.dirty = False
-        for w in self.fields.values():
-            w.textEdited.connect(self._edited)
-            w.setReadOnly(read_only)
-        self.type.currentIndexChanged.connect(self._edited)
-        self.type.setEnabled(not read_only)
-
-    def _edited(self, *_a) -> None:
-        self.dirty = True
-
-    def values(self) -> dict:
-        return {**{k: w.text() for k, w in self.fields.items()}, "fapiao_type": self.type.currentData()}
-
-    def save(self) -> bool:
-        from app.services.fapiao import set_profile
-        self.error.hide()
-        try:
-            apply(lambda: set_profile(self.db, self.actor, self.customer_id, **self.values()))
-        except DomainError as exc:  # the service's refusal is shown
-            self.error.setText(refused_text(exc))
-            self.error.show()
-            return False
-        except Exception as exc:  # any other failure is shown too, and logged with its traceback
-            log.exception("a receivables dialog failed")
-            self.error.setText(refused_text(exc, logged=True))
-            self.error.show()
-            return False
-        self.dirty = False
-        return True
-
-
-def attach_profile_tab(dialog, read_only: bool = False) -> InvoicingProfileTab | None:
-    """Add the invoicing-profile tab to a customer form (an existing customer's); saved with OK too."""
-    if getattr(dialog, "id", None) is None:
-        return None
-    tab = InvoicingProfileTab(dialog.db, dialog.actor, dialog.id, dialog, read_only=read_only)
-    dialog.tabs.addTab(tab, QCoreApplication.translate("InvoicingProfileTab", "Invoicing profile"))
-
-    def on_accepted() -> None:
-        if tab.dirty and not tab.save():
-            QMessageBox.warning(dialog, QCoreApplication.translate("InvoicingProfileTab", "Invoicing profile not saved"),
-                                tab.error.text())
-    dialog.accepted.connect(on_accepted)
-    return tab

@@ -22,7 +22,8 @@ from app.domain.errors import NotFound, RuleViolation, ValidationError
 from app.domain.messages import message_of
 from app.domain.money import format_amount, round_fen
 from app.services.billing.statements import find_statement
-from app.services.receivables import _money, find_customer, statement_open_amount
+from app.services.receivables.balances import statement_open_amount
+from app.services.receivables.lookups import _money, find_customer
 from app.store.db import Database
 from app.store.uow import UnitOfWork
 from models import Contract, ContractItem, Customer, DepositEntry, Statement, StatementLine
