@@ -26,6 +26,16 @@ NETBOX_ONLY_KINDS = tuple(k for k in NETBOX_ORDER if k not in EXPORT_KINDS)
 
 
 def register(sub) -> None:
+    _register_db(sub)
+    _register_user(sub)
+    _register_demo(sub)
+    _register_import_export(sub)
+    _register_audit(sub)
+    _register_reservation_customer(sub)
+
+
+def _register_db(sub) -> None:
+    """db: upgrade, current, roles, backup."""
     db = sub.add_parser("db", help="create, upgrade, inspect or back up the database")
     dbs = db.add_subparsers(dest="db_command", required=True, metavar="ACTION")
     up = dbs.add_parser("upgrade", help="create the schema or upgrade it to this version (a database that holds "
@@ -41,6 +51,9 @@ def register(sub) -> None:
     b.add_argument("path", type=output_arg)
     b.set_defaults(handler=db_backup)
 
+
+def _register_user(sub) -> None:
+    """user: add, list, password, unlock."""
     user = sub.add_parser("user", help="manage users")
     us = user.add_subparsers(dest="user_command", required=True, metavar="ACTION")
     add = us.add_parser("add", help=f"add a user (password from {ENV_NEW_PASSWORD} or a prompt); "
@@ -61,6 +74,9 @@ def register(sub) -> None:
     ul.add_argument("--reason", required=True, help="why (goes into the audit trail)")
     ul.set_defaults(handler=user_unlock)
 
+
+def _register_demo(sub) -> None:
+    """demo load."""
     demo = sub.add_parser("demo", help="demo data")
     ds = demo.add_subparsers(dest="demo_command", required=True, metavar="ACTION")
     load = ds.add_parser("load", help="load the deterministic demo into an empty database")
@@ -70,6 +86,9 @@ def register(sub) -> None:
                       help="load the demo even though the database already holds users or data")
     load.set_defaults(handler=demo_load)
 
+
+def _register_import_export(sub) -> None:
+    """import and export."""
     imp = sub.add_parser("import", help="import CSV/XLSX (all or nothing) or device-type YAML (a file or a folder)")
     imp.add_argument("kind", choices=IMPORT_KINDS)
     imp.add_argument("file")
@@ -90,6 +109,9 @@ def register(sub) -> None:
     exp.add_argument("--filter", help="only rows containing this text")
     exp.set_defaults(handler=export_file)
 
+
+def _register_audit(sub) -> None:
+    """audit: verify, reconcile, export."""
     audit = sub.add_parser("audit", help="the audit trail")
     aus = audit.add_subparsers(dest="audit_command", required=True, metavar="ACTION")
     v = aus.add_parser("verify", help="recompute every link of the chain")
@@ -108,6 +130,9 @@ def register(sub) -> None:
     ae.add_argument("-o", "--output", required=True, type=output_arg)
     ae.set_defaults(handler=audit_export)
 
+
+def _register_reservation_customer(sub) -> None:
+    """reservation cancel, customer contacts."""
     res = sub.add_parser("reservation", help="rack reservations")
     rs = res.add_subparsers(dest="reservation_command", required=True, metavar="ACTION")
     rc = rs.add_parser("cancel", help="cancel an active reservation")

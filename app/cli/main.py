@@ -112,6 +112,24 @@ COMMAND_MODULES = ("app.cli.core", "app.cli.billing", "app.cli.reports", "app.cl
                    "app.cli.space", "app.cli.xconnect",
                    "app.cli.finance", "app.cli.power", "app.cli.clusters", "app.cli.capacity",
                    "app.cli.operations", "app.cli.maintenance", "app.cli.visit")
+# The modules that make each command (its own, and those that add kinds, options or actions to it): a
+# command imports these only, with any module the table does not name (the launcher's bench.cli, which
+# lends DEFAULTS); --help, a command not listed and a mistyped one import them all. tests/cli/test_cli.py
+# holds the table to what the modules register.
+_CORE, _FINANCE, _OPS = "app.cli.core", "app.cli.finance", "app.cli.operations"
+COMMANDS: dict[str, tuple[str, ...]] = {
+    **dict.fromkeys(("db", "user", "demo", "audit", "reservation", "customer"), (_CORE,)),
+    **dict.fromkeys(("import", "export"), (_CORE, _FINANCE, _OPS)),
+    **dict.fromkeys(("billing", "contracts", "statements"), ("app.cli.billing",)),
+    "report": ("app.cli.reports", _FINANCE), "settings": ("app.cli.settings",), "space": ("app.cli.space",),
+    "xconnect": ("app.cli.xconnect",),
+    **dict.fromkeys(("payments", "fapiao", "deposits"), (_FINANCE,)),
+    "power": ("app.cli.power",),
+    **dict.fromkeys(("cluster", "node", "health"), ("app.cli.clusters",)),
+    **dict.fromkeys(("capacity", "hold", "quote", "price"), ("app.cli.capacity",)),
+    **dict.fromkeys(("ticket", "oncall"), (_OPS,)),
+    "maintenance": ("app.cli.maintenance",), "visit": ("app.cli.visit",),
+}
 
 
 @dataclass
@@ -206,7 +224,13 @@ def _as_person(url: str, login: str | None) -> str:
     return person_url(url, login, password or "")
 
 
-def build_parser(command_modules: tuple[str, ...] = COMMAND_MODULES) -> argparse.ArgumentParser:
+def build_parser(command_modules: tuple[str, ...] = COMMAND_MODULES, command: str | None = None
+                 ) -> argparse.ArgumentParser:
+    """The parser of every command, or (`command` named in COMMANDS) of that command's module and of the
+    modules the table does not list."""
+    if command in COMMANDS:
+        listed = {n for names in COMMANDS.values() for n in names}
+        command_modules = tuple(n for n in command_modules if n in COMMANDS[command] or n not in listed)
     parser = argparse.ArgumentParser(prog="idc-console", description="IDC and GPU-compute back-office console")
     parser.add_argument("--version", action="version", version=f"idc-console {__version__}")
     parser.add_argument("--db", help="database URL or SQLite file (default: IDC_CONSOLE_DB or the user data directory)")
@@ -242,7 +266,7 @@ def main(argv: list[str] | None = None, *, command_modules: tuple[str, ...] = CO
     only the global options are read when nothing else is given (cold start, docs/performance.md)."""
     args, rest = _global_parser().parse_known_args(sys.argv[1:] if argv is None else argv)
     if rest:
-        args = build_parser(command_modules).parse_args(argv)
+        args = build_parser(command_modules, rest[0]).parse_args(argv)
     else:
         args.command = None
     from app.store.logs import setup_logging

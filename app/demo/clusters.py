@@ -108,72 +108,9 @@ def load_demo_clusters(db: Database, actor: Actor, today: dt.date) -> None:
     with UnitOfWork(db, actor) as uow:
         s = uow.session
         sites = {c: i for c, i in s.execute(select(Site.code, Site.id))}
-        # Fuzhou: the H100 cluster, rail-optimised NDR
-        h100 = _servers_of(s, FZ, "supermicro-as-8125gs-tnmr2") + _new_servers(
-            uow, FZ, "supermicro-as-8125gs-tnmr2", 8, "h100-fz-ndr", 700000)
-        leaves = _switches(uow, FZ, "nvidia-qm9700", [f"ib-fz-leaf-r{r}" for r in range(1, 9)])
-        spines = _switches(uow, FZ, "nvidia-qm9700", ["ib-fz-spine-1", "ib-fz-spine-2"])
-        c = create_in(uow, "gpu_cluster", dict(
-            name=H100_CLUSTER, site_id=sites[FZ], fabric=Fabric.IB_NDR, rails=8,
-            storage_network="存储网 200GbE RoCE (DDN)", management_network="带外管理 1GbE OOB",
-            note="H100 训练集群：8 轨道 NDR 400G，8 台叶交换机、2 台脊交换机 · rail-optimised NDR training cluster"))
-        for r, leaf in enumerate(leaves, start=1):
-            add_switch_in(uow, c, leaf, tier=SwitchTier.LEAF, rail=r)
-        for sp in spines:
-            add_switch_in(uow, c, sp, tier=SwitchTier.SPINE)
-        h100_nodes = []
-        for i, dev in enumerate(h100, start=1):
-            dom = create_in(uow, "scaleup_domain", dict(cluster_id=c.id, name=f"{dev.name} NVLink",
-                                                        kind=ScaleUpKind.NVLINK, size=8))
-            node = add_node_in(uow, c, dev, domain=dom.id, reason="集群上线 onboarded into the cluster", at=since)
-            for r, leaf in enumerate(leaves, start=1):
-                connect_in(uow, c, dev, f"mlx5_{r - 1}", leaf, f"p{i}", cable_type="aoc")
-            h100_nodes.append(node)
-        for r, leaf in enumerate(leaves, start=1):
-            for k, sp in enumerate(spines, start=1):
-                connect_in(uow, c, leaf, f"up{k}", sp, f"p{r}", cable_type="aoc")
-        for node in h100_nodes:
-            _in_service(uow, node, since)
-
-        # Beijing: the 910B cluster on RoCE, HCCS inside each Atlas 800T A2
-        ascend = _new_servers(uow, BJ, "huawei-atlas-800t-a2", 4, "atlas-bj-roce", 800000)
-        rleaves = _switches(uow, BJ, "huawei-ce6881", ["roce-bj-leaf-1", "roce-bj-leaf-2"])
-        rspine = _switches(uow, BJ, "huawei-ce6881", ["roce-bj-spine-1"])
-        b = create_in(uow, "gpu_cluster", dict(
-            name=ASCEND_CLUSTER, site_id=sites[BJ], fabric=Fabric.ROCE, storage_network="存储网 100GbE (OceanStor)",
-            management_network="带外管理 1GbE OOB", note="昇腾 910B 训练集群 · Ascend 910B on RoCE"))
-        for leaf in rleaves:
-            add_switch_in(uow, b, leaf, tier=SwitchTier.LEAF)
-        add_switch_in(uow, b, rspine[0], tier=SwitchTier.SPINE)
-        for i, dev in enumerate(ascend, start=1):
-            dom = create_in(uow, "scaleup_domain", dict(cluster_id=b.id, name=f"{dev.name} HCCS",
-                                                        kind=ScaleUpKind.HCCS, size=8))
-            node = add_node_in(uow, b, dev, domain=dom.id, reason="集群上线 onboarded into the cluster", at=since)
-            for k, leaf in enumerate(rleaves):
-                connect_in(uow, b, dev, f"eth{k}", leaf, f"p{i}", cable_type="dac-passive")
-            _in_service(uow, node, since)
-        for k, leaf in enumerate(rleaves, start=1):
-            connect_in(uow, b, leaf, "up1", rspine[0], f"p{k}", cable_type="aoc")
-
-        # every other GPU server: its site's unassigned cluster (as migration 0033 makes them)
-        taken = {d.id for d in h100 + ascend}
-        rest = s.execute(select(Device, Site.code, Site.id).join(DeviceType, DeviceType.id == Device.device_type_id)
-                         .join(Rack, Rack.id == Device.rack_id).join(Room, Room.id == Rack.room_id)
-                         .join(Site, Site.id == Room.site_id).where(DeviceType.gpu_slots > 0)
-                         .order_by(Site.code, Device.name)).all()
-        unassigned = {}
-        for dev, code, site_id in rest:
-            if dev.id in taken:
-                continue
-            if code not in unassigned:
-                unassigned[code] = create_in(uow, "gpu_cluster", dict(
-                    name=f"{code} unassigned", site_id=site_id, fabric=Fabric.NONE,
-                    note="未编入集群的 GPU 服务器 · GPU servers not in a cluster yet"))
-            node = add_node_in(uow, unassigned[code], dev, reason="GPU server of the site", at=since)
-            has_gpus = s.execute(select(func.count()).select_from(GpuAsset)
-                                 .where(GpuAsset.device_id == dev.id)).scalar_one()
-            if has_gpus:
-                _in_service(uow, node, since)
+        h100 = _h100_cluster(uow, sites, since)
+        ascend = _ascend_cluster(uow, sites, since)
+        _unassigned_clusters(uow, {d.id for d in h100 + ascend}, since)
         uow.commit()
 
     # burn-in results the nodes produced (NDR 8 × 400 Gb/s: 368 GB/s expected)
@@ -184,7 +121,86 @@ def load_demo_clusters(db: Database, actor: Actor, today: dt.date) -> None:
             "duration_s": 240, "nccl_busbw_gbps": "84.5"} for d in ascend], source="demo burn-in (dcgmi diag -r 3)",
         advance=False)
 
-    # an XID 79 on a leased H100 node (a free one if none is leased): triage from six hours ago
+    _xid_events(db, actor, h100, now)
+
+
+def _h100_cluster(uow, sites: dict[str, int], since: dt.datetime) -> list:
+    """Fuzhou's H100 cluster on a rail-optimised NDR fabric; returns its servers."""
+    h100 = _servers_of(uow.session, FZ, "supermicro-as-8125gs-tnmr2") + _new_servers(
+        uow, FZ, "supermicro-as-8125gs-tnmr2", 8, "h100-fz-ndr", 700000)
+    leaves = _switches(uow, FZ, "nvidia-qm9700", [f"ib-fz-leaf-r{r}" for r in range(1, 9)])
+    spines = _switches(uow, FZ, "nvidia-qm9700", ["ib-fz-spine-1", "ib-fz-spine-2"])
+    c = create_in(uow, "gpu_cluster", dict(
+        name=H100_CLUSTER, site_id=sites[FZ], fabric=Fabric.IB_NDR, rails=8,
+        storage_network="存储网 200GbE RoCE (DDN)", management_network="带外管理 1GbE OOB",
+        note="H100 训练集群：8 轨道 NDR 400G，8 台叶交换机、2 台脊交换机 · rail-optimised NDR training cluster"))
+    for r, leaf in enumerate(leaves, start=1):
+        add_switch_in(uow, c, leaf, tier=SwitchTier.LEAF, rail=r)
+    for sp in spines:
+        add_switch_in(uow, c, sp, tier=SwitchTier.SPINE)
+    h100_nodes = []
+    for i, dev in enumerate(h100, start=1):
+        dom = create_in(uow, "scaleup_domain", dict(cluster_id=c.id, name=f"{dev.name} NVLink",
+                                                    kind=ScaleUpKind.NVLINK, size=8))
+        node = add_node_in(uow, c, dev, domain=dom.id, reason="集群上线 onboarded into the cluster", at=since)
+        for r, leaf in enumerate(leaves, start=1):
+            connect_in(uow, c, dev, f"mlx5_{r - 1}", leaf, f"p{i}", cable_type="aoc")
+        h100_nodes.append(node)
+    for r, leaf in enumerate(leaves, start=1):
+        for k, sp in enumerate(spines, start=1):
+            connect_in(uow, c, leaf, f"up{k}", sp, f"p{r}", cable_type="aoc")
+    for node in h100_nodes:
+        _in_service(uow, node, since)
+    return h100
+
+
+def _ascend_cluster(uow, sites: dict[str, int], since: dt.datetime) -> list:
+    """Beijing's 910B cluster on RoCE, HCCS inside each Atlas 800T A2; returns its servers."""
+    ascend = _new_servers(uow, BJ, "huawei-atlas-800t-a2", 4, "atlas-bj-roce", 800000)
+    rleaves = _switches(uow, BJ, "huawei-ce6881", ["roce-bj-leaf-1", "roce-bj-leaf-2"])
+    rspine = _switches(uow, BJ, "huawei-ce6881", ["roce-bj-spine-1"])
+    b = create_in(uow, "gpu_cluster", dict(
+        name=ASCEND_CLUSTER, site_id=sites[BJ], fabric=Fabric.ROCE, storage_network="存储网 100GbE (OceanStor)",
+        management_network="带外管理 1GbE OOB", note="昇腾 910B 训练集群 · Ascend 910B on RoCE"))
+    for leaf in rleaves:
+        add_switch_in(uow, b, leaf, tier=SwitchTier.LEAF)
+    add_switch_in(uow, b, rspine[0], tier=SwitchTier.SPINE)
+    for i, dev in enumerate(ascend, start=1):
+        dom = create_in(uow, "scaleup_domain", dict(cluster_id=b.id, name=f"{dev.name} HCCS",
+                                                    kind=ScaleUpKind.HCCS, size=8))
+        node = add_node_in(uow, b, dev, domain=dom.id, reason="集群上线 onboarded into the cluster", at=since)
+        for k, leaf in enumerate(rleaves):
+            connect_in(uow, b, dev, f"eth{k}", leaf, f"p{i}", cable_type="dac-passive")
+        _in_service(uow, node, since)
+    for k, leaf in enumerate(rleaves, start=1):
+        connect_in(uow, b, leaf, "up1", rspine[0], f"p{k}", cable_type="aoc")
+    return ascend
+
+
+def _unassigned_clusters(uow, taken: set[int], since: dt.datetime) -> None:
+    """Every other GPU server: its site's unassigned cluster (as migration 0033 makes them)."""
+    s = uow.session
+    rest = s.execute(select(Device, Site.code, Site.id).join(DeviceType, DeviceType.id == Device.device_type_id)
+                     .join(Rack, Rack.id == Device.rack_id).join(Room, Room.id == Rack.room_id)
+                     .join(Site, Site.id == Room.site_id).where(DeviceType.gpu_slots > 0)
+                     .order_by(Site.code, Device.name)).all()
+    unassigned = {}
+    for dev, code, site_id in rest:
+        if dev.id in taken:
+            continue
+        if code not in unassigned:
+            unassigned[code] = create_in(uow, "gpu_cluster", dict(
+                name=f"{code} unassigned", site_id=site_id, fabric=Fabric.NONE,
+                note="未编入集群的 GPU 服务器 · GPU servers not in a cluster yet"))
+        node = add_node_in(uow, unassigned[code], dev, reason="GPU server of the site", at=since)
+        has_gpus = s.execute(select(func.count()).select_from(GpuAsset)
+                             .where(GpuAsset.device_id == dev.id)).scalar_one()
+        if has_gpus:
+            _in_service(uow, node, since)
+
+
+def _xid_events(db: Database, actor: Actor, h100: list, now: dt.datetime) -> None:
+    """An XID 79 on a leased H100 node (a free one if none is leased): triage from six hours ago."""
     with UnitOfWork(db, actor) as uow:
         s = uow.session
         from models import GpuNode

@@ -67,6 +67,31 @@ def load_demo_contracts(db: Database, admin: Actor, rng: random.Random, today: d
         manager = login(db, "lina", "demo1234")
     except AuthenticationFailed:  # users made before the demo keep their own passwords
         manager = admin
+    hosted, customers, models, gpu_home = _what_to_lease(db)
+    leased_racks, seen_customers = _lease_racks(db, manager, admin, rng, today, hosted)
+    count = len(leased_racks)
+    free_customers = [c for c in customers if c not in seen_customers]
+    gpu_contracts, gpu_count = _rent_gpus(db, manager, admin, today, models, gpu_home, free_customers)
+    count += gpu_count
+    last_month = _month_start(today, 1)
+    # A GPU of the H100 contract was down for 30 hours last month: not billed, credited.
+    if gpu_contracts:
+        with db.session() as s:
+            gpu_id = s.execute(select(GpuAsset.id).where(GpuAsset.state == GpuState.LEASED,
+                                                         GpuAsset.gpu_model_id == models["H100 SXM 80GB"])
+                               .order_by(GpuAsset.id).limit(1)).scalar()
+        if gpu_id:
+            down = _at(last_month + dt.timedelta(days=9), 14)
+            B.record_downtime(db, admin, start=down, end=down + dt.timedelta(hours=30), gpu_id=gpu_id,
+                              reason="NVLink 故障，更换 GPU 基板")
+
+    _meter_readings(db, admin, rng, today, leased_racks)
+    return count
+
+
+def _what_to_lease(db: Database) -> tuple[list, list[int], dict[str, int], dict[int, int]]:
+    """The racks holding a customer's servers (one site after the other), the customers, the GPU
+    models by name and the subsidiary holding each model's available GPUs."""
     with db.session() as s:
         # Racks that hold a customer's servers, with that customer and the site's subsidiary.
         hosted = s.execute(
@@ -90,7 +115,13 @@ def load_demo_contracts(db: Database, admin: Actor, rng: random.Random, today: d
         by_site[row[5]].append(row)
     queues = list(by_site.values())
     hosted = [q[k] for k in range(max(map(len, queues), default=0)) for q in queues if k < len(q)]
-    count = 0
+    return hosted, customers, models, gpu_home
+
+
+def _lease_racks(db: Database, manager: Actor, admin: Actor, rng: random.Random, today: dt.date,
+                 hosted: list) -> tuple[list, set]:
+    """A rack lease for up to 12 customers hosting servers; returns each leased rack (its tag or name,
+    its start) and the customers who got one."""
     leased_racks = []
     seen_customers = set()
     for rack_id, rack_name, tag, customer_id, sub_id, site_code in hosted:
@@ -127,9 +158,15 @@ def load_demo_contracts(db: Database, admin: Actor, rng: random.Random, today: d
                                  terms="按月结算，账单出具后 15 日内付款。\n超出电力配额部分按实际用电量计费。")
         _sign(db, manager, admin, info, start)
         leased_racks.append((tag or rack_name, start))
-        count += 1
 
-    free_customers = [c for c in customers if c not in seen_customers]
+    return leased_racks, seen_customers
+
+
+def _rent_gpus(db: Database, manager: Actor, admin: Actor, today: dt.date, models: dict[str, int],
+               gpu_home: dict[int, int], free_customers: list[int]) -> tuple[list, int]:
+    """The GPU rentals, one ended early, a draft and one awaiting approval; returns the signed GPU
+    rentals and the number of contracts made."""
+    count = 0
     gpu_contracts = []
     for n, (model, qty, unit, price, extra, back, months, lang) in enumerate(GPU_DEALS):
         if models[model] not in gpu_home:
@@ -179,18 +216,12 @@ def load_demo_contracts(db: Database, admin: Actor, rng: random.Random, today: d
             C.submit_contract(db, manager, info.id)
         count += 1
 
-    # A GPU of the H100 contract was down for 30 hours last month: not billed, credited.
-    if gpu_contracts:
-        with db.session() as s:
-            gpu_id = s.execute(select(GpuAsset.id).where(GpuAsset.state == GpuState.LEASED,
-                                                         GpuAsset.gpu_model_id == models["H100 SXM 80GB"])
-                               .order_by(GpuAsset.id).limit(1)).scalar()
-        if gpu_id:
-            down = _at(last_month + dt.timedelta(days=9), 14)
-            B.record_downtime(db, admin, start=down, end=down + dt.timedelta(hours=30), gpu_id=gpu_id,
-                              reason="NVLink 故障，更换 GPU 基板")
+    return gpu_contracts, count
 
-    # Daily meter readings for every leased rack since its start; one counter replaced last month.
+
+def _meter_readings(db: Database, admin: Actor, rng: random.Random, today: dt.date, leased_racks: list) -> None:
+    """Daily meter readings for every leased rack since its start; one counter replaced last month."""
+    last_month = _month_start(today, 1)
     rows = []
     for r, (rack_key, start) in enumerate(leased_racks):
         kwh = D(rng.randint(1000, 90000))
@@ -206,4 +237,3 @@ def load_demo_contracts(db: Database, admin: Actor, rng: random.Random, today: d
             day += dt.timedelta(days=1)
     if rows:
         B.import_meter_readings(db, admin, rows)
-    return count

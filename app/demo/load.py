@@ -207,22 +207,9 @@ def ensure_demo_users(db: Database, actor: Actor | None) -> Actor:
     return actor
 
 
-def load_demo(db: Database, actor: Actor | None = None, *,
-              progress: Callable[[str], None] = lambda m: None, today: dt.date | None = None) -> DemoSummary:
-    today = today or local_today()
-    with db.session() as s:
-        if s.execute(select(func.count()).select_from(Subsidiary)).scalar_one():
-            raise RuleViolation("this database already has subsidiaries; the demo loads only into an empty one "
-                                "(create a new database file, e.g. --db demo.db)")
-    actor = ensure_demo_users(db, actor)
-    rng = random.Random(SEED)
-    progress("regions (GB/T 2260)")
-    load_regions(db, actor)
-    from app.services.baselines import seed_baselines
-    seed_baselines(db)  # what the migrations loaded, as `db upgrade` does (audit reconcile compares it)
-
+def _load_places(db: Database, actor: Actor, progress: Callable[[str], None]) -> dict:
+    """The subsidiaries, sites, rooms and racks; returns the subsidiaries by code."""
     with UnitOfWork(db, actor) as uow:
-        s = uow.session
         progress("subsidiaries, sites, rooms and racks")
         subs = {}
         for code, name, name_en, body, addr, region, bank, account in SUBSIDIARIES:
@@ -254,9 +241,13 @@ def load_demo(db: Database, actor: Actor | None = None, *,
                         grid_row=row, grid_col=col)))
                 racks_by_room[room.id] = racks
         uow.commit()
-    for sub, region, level, hours in COVERAGE:
-        add_coverage(db, actor, subs[sub].id, region, service_level=level, response_hours=hours)
+    return subs
 
+
+def _load_types_and_customers(db: Database, actor: Actor, rng: random.Random,
+                              progress: Callable[[str], None]) -> tuple[dict, dict, list]:
+    """The device types and the customers with a contact each; returns the GPU models by name, the
+    device types by slug and the customers."""
     with UnitOfWork(db, actor) as uow:
         s = uow.session
         progress("device types, customers")
@@ -281,6 +272,13 @@ def load_demo(db: Database, actor: Actor | None = None, *,
             customers.append(c)
         uow.commit()
 
+    return gpu_models, dtypes, customers
+
+
+def _load_devices(db: Database, actor: Actor, rng: random.Random, dtypes: dict, customers: list,
+                  progress: Callable[[str], None]) -> list[int]:
+    """The GPU servers with a switch on top of each of their racks, and the customers' hosted servers;
+    returns the GPU servers' ids."""
     with UnitOfWork(db, actor) as uow:
         s = uow.session
         progress("GPU servers, hosted servers and the GPU fleet")
@@ -350,9 +348,13 @@ def load_demo(db: Database, actor: Actor | None = None, *,
                 status=DeviceStatus.ACTIVE))
         uow.commit()
 
-    progress("GPU lifecycle")
-    _load_gpus(db, actor, rng, servers, gpu_models, today)
+    return servers
 
+
+def _load_the_rest(db: Database, actor: Actor, rng: random.Random, today: dt.date,
+                   progress: Callable[[str], None]) -> int:
+    """Contracts, space, power, maintenance, cross-connects, finance, operations, visits, clusters and
+    capacity; returns the number of contracts."""
     contracts = 0
     try:
         from app.demo.contracts import load_demo_contracts
@@ -386,6 +388,33 @@ def load_demo(db: Database, actor: Actor | None = None, *,
         progress("capacity: the price list, a hold and a quote")
         load_demo_capacity(db, actor, today)
 
+    return contracts
+
+
+def load_demo(db: Database, actor: Actor | None = None, *,
+              progress: Callable[[str], None] = lambda m: None, today: dt.date | None = None) -> DemoSummary:
+    today = today or local_today()
+    with db.session() as s:
+        if s.execute(select(func.count()).select_from(Subsidiary)).scalar_one():
+            raise RuleViolation("this database already has subsidiaries; the demo loads only into an empty one "
+                                "(create a new database file, e.g. --db demo.db)")
+    actor = ensure_demo_users(db, actor)
+    rng = random.Random(SEED)
+    progress("regions (GB/T 2260)")
+    load_regions(db, actor)
+    from app.services.baselines import seed_baselines
+    seed_baselines(db)  # what the migrations loaded, as `db upgrade` does (audit reconcile compares it)
+
+    subs = _load_places(db, actor, progress)
+    for sub, region, level, hours in COVERAGE:
+        add_coverage(db, actor, subs[sub].id, region, service_level=level, response_hours=hours)
+
+    gpu_models, dtypes, customers = _load_types_and_customers(db, actor, rng, progress)
+    servers = _load_devices(db, actor, rng, dtypes, customers, progress)
+    progress("GPU lifecycle")
+    _load_gpus(db, actor, rng, servers, gpu_models, today)
+
+    contracts = _load_the_rest(db, actor, rng, today, progress)
     with db.session() as s:
         count = lambda m: s.execute(select(func.count()).select_from(m)).scalar_one()
         return DemoSummary(count(User), count(Site), count(Rack), count(Device), count(GpuAsset), count(Customer),

@@ -85,6 +85,12 @@ from app.importexport.export import *  # noqa: E402,F401,F403
 from app.importexport.export import _csv_value, _export_query, _write_xlsx  # noqa: E402,F401
 from app.importexport.kinds.core import *  # noqa: E402,F401,F403
 from app.importexport.kinds.core import _customer, _device_ref, _memo, _room, _Row, _site  # noqa: E402,F401
+# the built-in kinds, one module each; importing them registers their handlers
+from app.importexport.kinds import contracts as _contracts  # noqa: E402,F401
+from app.importexport.kinds import devices as _devices  # noqa: E402,F401
+from app.importexport.kinds import gpus as _gpus  # noqa: E402,F401
+from app.importexport.kinds import parties as _parties  # noqa: E402,F401
+from app.importexport.kinds import places as _places  # noqa: E402,F401
 from app.importexport.reading import *  # noqa: E402,F401,F403
 from app.importexport.reading import _is_yaml_source, _load, _raw_rows, _read_yaml_rows  # noqa: E402,F401
 from app.importexport.running import *  # noqa: E402,F401,F403

@@ -342,6 +342,47 @@ def device_draw(figures: list[int]) -> int | None:
     return top * ((figures.count(top) + 1) // 2)
 
 
+def _weight_kg(data: dict, line: Callable[[str], int], problems: list[tuple[int, str, str]]) -> Decimal | None:
+    """The weight in kg, rounded to 10 g, from `weight` and `weight_unit`."""
+    weight_kg = None
+    if data.get("weight") not in (None, ""):
+        unit = str(data.get("weight_unit") or "kg").lower()
+        if unit not in WEIGHT_TO_KG:
+            problems.append((line("weight_unit"), "weight_unit", f"unknown unit {unit!r}; use kg, g, lb or oz"))
+        else:
+            try:
+                weight_kg = (Decimal(str(data["weight"])) * WEIGHT_TO_KG[unit]).quantize(
+                    Decimal("0.01"), rounding=ROUND_HALF_UP)
+            except InvalidOperation:
+                problems.append((line("weight"), "weight", M.NOT_A_NUMBER.quoting(data['weight'])))
+    return weight_kg
+
+
+def _power_figures(data: dict, line: Callable[[str], int], problems: list[tuple[int, str, str]]
+                   ) -> tuple[int | None, int | None, list[str]]:
+    """The device's maximum and typical draw from its power ports, and what is wrong with the ports
+    (said by the power flag, not refused)."""
+    ports = data.get("power-ports") or []
+    if not isinstance(ports, list):
+        problems.append((line("power-ports"), "power-ports", "must be a list"))
+        ports = []
+    max_figures = _port_figures(ports, "maximum_draw", problems, line("power-ports"))
+    alloc_figures = _port_figures(ports, "allocated_draw", problems, line("power-ports"))
+    port_problems = [f"{p.get('name') or f'port {i + 1}'}: allocated {p['allocated_draw']} W is more than its "
+                     f"maximum {p['maximum_draw']} W (NetBox refuses this)"
+                     for i, p in enumerate(ports) if isinstance(p, dict)
+                     and isinstance(p.get("allocated_draw"), int) and isinstance(p.get("maximum_draw"), int)
+                     and not isinstance(p.get("allocated_draw"), bool) and p["allocated_draw"] > p["maximum_draw"] > 0]
+    port_problems += [f"{p.get('name') or f'port {i + 1}'}: {key!r} is not a NetBox field (maximum_draw, "
+                      f"allocated_draw), so its {p[key]!r} is ignored"
+                      for i, p in enumerate(ports) if isinstance(p, dict)
+                      for key in p if "draw" in str(key) and key not in ("maximum_draw", "allocated_draw")]
+    max_w, typical_w = device_draw(max_figures), device_draw(alloc_figures)
+    if max_w is not None and typical_w is not None and typical_w > max_w:
+        typical_w = None  # the port problem above says why; the maximum is the safer figure
+    return max_w, typical_w, port_problems
+
+
 def parse_device_type(text: str) -> dict:
     """Values for the device_type entity from one YAML document; raises DeviceTypeFileError."""
     data, lines = load_yaml(text)
@@ -369,35 +410,8 @@ def parse_device_type(text: str) -> dict:
     full_depth = data.get("is_full_depth", True)
     if not isinstance(full_depth, bool):
         problems.append((line("is_full_depth"), "is_full_depth", "must be true or false"))
-    weight_kg = None
-    if data.get("weight") not in (None, ""):
-        unit = str(data.get("weight_unit") or "kg").lower()
-        if unit not in WEIGHT_TO_KG:
-            problems.append((line("weight_unit"), "weight_unit", f"unknown unit {unit!r}; use kg, g, lb or oz"))
-        else:
-            try:
-                weight_kg = (Decimal(str(data["weight"])) * WEIGHT_TO_KG[unit]).quantize(
-                    Decimal("0.01"), rounding=ROUND_HALF_UP)
-            except InvalidOperation:
-                problems.append((line("weight"), "weight", M.NOT_A_NUMBER.quoting(data['weight'])))
-    ports = data.get("power-ports") or []
-    if not isinstance(ports, list):
-        problems.append((line("power-ports"), "power-ports", "must be a list"))
-        ports = []
-    max_figures = _port_figures(ports, "maximum_draw", problems, line("power-ports"))
-    alloc_figures = _port_figures(ports, "allocated_draw", problems, line("power-ports"))
-    port_problems = [f"{p.get('name') or f'port {i + 1}'}: allocated {p['allocated_draw']} W is more than its "
-                     f"maximum {p['maximum_draw']} W (NetBox refuses this)"
-                     for i, p in enumerate(ports) if isinstance(p, dict)
-                     and isinstance(p.get("allocated_draw"), int) and isinstance(p.get("maximum_draw"), int)
-                     and not isinstance(p.get("allocated_draw"), bool) and p["allocated_draw"] > p["maximum_draw"] > 0]
-    port_problems += [f"{p.get('name') or f'port {i + 1}'}: {key!r} is not a NetBox field (maximum_draw, "
-                      f"allocated_draw), so its {p[key]!r} is ignored"
-                      for i, p in enumerate(ports) if isinstance(p, dict)
-                      for key in p if "draw" in str(key) and key not in ("maximum_draw", "allocated_draw")]
-    max_w, typical_w = device_draw(max_figures), device_draw(alloc_figures)
-    if max_w is not None and typical_w is not None and typical_w > max_w:
-        typical_w = None  # the port problem above says why; the maximum is the safer figure
+    weight_kg = _weight_kg(data, line, problems)
+    max_w, typical_w, port_problems = _power_figures(data, line, problems)
     bays = data.get("module-bays") or []
     gpu_slots = sum(1 for b in bays if isinstance(b, dict) and GPU_BAY_RE.match(str(b.get("name") or "")))
     airflow = data.get("airflow") or None

@@ -111,41 +111,46 @@ def _export_query(kind: str):
     if kind == "users":
         return select(User.login, User.display_name, User.role, User.active, User.created_at).order_by(User.login)
     if kind == "contracts":
-        from sqlalchemy.orm import aliased
-
-        renewal, amended = aliased(Contract), aliased(Contract)
-        isite, iroom, irack = aliased(Site), aliased(Room), aliased(Rack)
-        csite, croom = aliased(Site), aliased(Room)
-        return (select(Contract.number, Subsidiary.code, Customer.name, Customer.credit_code, Contract.title,
-                       Contract.status, Contract.start_date, Contract.end_date, Contract.revision,
-                       Contract.effective_date, Contract.language, renewal.number, amended.number,
-                       Contract.service_level, Contract.terms, ContractItem.kind, ContractItem.description,
-                       isite.code + "/" + iroom.name + "/" + irack.name, ContractItem.u_from, ContractItem.u_to,
-                       ContractItem.face, csite.code + "/" + croom.name + "/" + Cage.name,
-                       func.coalesce(Device.asset_tag, Device.name), GpuModel.name, ContractItem.id,
-                       ContractItem.quantity, ContractItem.unit_price, ContractItem.price_unit,
-                       ContractItem.tax_category, ContractItem.service_start, ContractItem.service_end,
-                       ContractItem.power_allowance_kw, ContractItem.kwh_price, ContractItem.included_hours,
-                       ContractItem.hourly_rate, ContractItem.mbps, ContractItem.handover_at,
-                       ContractItem.handover_by, ContractItem.handover_note, ContractItem.setup_price,
-                       ContractItem.description_en)
-                .join(Subsidiary, Subsidiary.id == Contract.subsidiary_id)
-                .join(Customer, Customer.id == Contract.customer_id)
-                .join(ContractItem, ContractItem.contract_id == Contract.id)
-                .outerjoin(renewal, renewal.id == Contract.renewal_of_id)
-                .outerjoin(amended, amended.id == Contract.amends_id)
-                .outerjoin(irack, irack.id == ContractItem.rack_id).outerjoin(iroom, iroom.id == irack.room_id)
-                .outerjoin(isite, isite.id == iroom.site_id)
-                .outerjoin(Cage, Cage.id == ContractItem.cage_id).outerjoin(croom, croom.id == Cage.room_id)
-                .outerjoin(csite, csite.id == croom.site_id)
-                .outerjoin(Device, Device.id == ContractItem.device_id)
-                .outerjoin(GpuModel, GpuModel.id == ContractItem.gpu_model_id)
-                .order_by(Contract.id, ContractItem.id))  # a contract after the ones it renews or amends
+        return _contracts_export_query()
     if kind in EXPORT_QUERY:
         return EXPORT_QUERY[kind]()
     if kind == "audit":
         return select(*[getattr(AuditEvent, f) for f in COLUMNS["audit"]]).order_by(AuditEvent.seq)
     raise ValidationError({"kind": f"{kind!r} cannot be exported"})
+
+
+def _contracts_export_query():
+    """One row per contract item, the contract's columns repeated."""
+    from sqlalchemy.orm import aliased
+
+    renewal, amended = aliased(Contract), aliased(Contract)
+    isite, iroom, irack = aliased(Site), aliased(Room), aliased(Rack)
+    csite, croom = aliased(Site), aliased(Room)
+    return (select(Contract.number, Subsidiary.code, Customer.name, Customer.credit_code, Contract.title,
+                   Contract.status, Contract.start_date, Contract.end_date, Contract.revision,
+                   Contract.effective_date, Contract.language, renewal.number, amended.number,
+                   Contract.service_level, Contract.terms, ContractItem.kind, ContractItem.description,
+                   isite.code + "/" + iroom.name + "/" + irack.name, ContractItem.u_from, ContractItem.u_to,
+                   ContractItem.face, csite.code + "/" + croom.name + "/" + Cage.name,
+                   func.coalesce(Device.asset_tag, Device.name), GpuModel.name, ContractItem.id,
+                   ContractItem.quantity, ContractItem.unit_price, ContractItem.price_unit,
+                   ContractItem.tax_category, ContractItem.service_start, ContractItem.service_end,
+                   ContractItem.power_allowance_kw, ContractItem.kwh_price, ContractItem.included_hours,
+                   ContractItem.hourly_rate, ContractItem.mbps, ContractItem.handover_at,
+                   ContractItem.handover_by, ContractItem.handover_note, ContractItem.setup_price,
+                   ContractItem.description_en)
+            .join(Subsidiary, Subsidiary.id == Contract.subsidiary_id)
+            .join(Customer, Customer.id == Contract.customer_id)
+            .join(ContractItem, ContractItem.contract_id == Contract.id)
+            .outerjoin(renewal, renewal.id == Contract.renewal_of_id)
+            .outerjoin(amended, amended.id == Contract.amends_id)
+            .outerjoin(irack, irack.id == ContractItem.rack_id).outerjoin(iroom, iroom.id == irack.room_id)
+            .outerjoin(isite, isite.id == iroom.site_id)
+            .outerjoin(Cage, Cage.id == ContractItem.cage_id).outerjoin(croom, croom.id == Cage.room_id)
+            .outerjoin(csite, csite.id == croom.site_id)
+            .outerjoin(Device, Device.id == ContractItem.device_id)
+            .outerjoin(GpuModel, GpuModel.id == ContractItem.gpu_model_id)
+            .order_by(Contract.id, ContractItem.id))  # a contract after the ones it renews or amends
 
 
 def _cell_functions(conn: Connection, kind: str, headers: list[str], *, lookups: bool = True

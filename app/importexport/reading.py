@@ -108,6 +108,63 @@ def _alias_rank(kind: str, header: str) -> int:
     return names.index(base) if base in names else len(names)
 
 
+def _map_header(kind: str, cells: list, header_line: int, columns: list[str], errors: list[RowError]
+                ) -> tuple[dict[str, str | None], list[tuple[int, str, str]], list[str]]:
+    """The header's cells as our columns (appended to `columns`; "" for a cell not read), with the
+    alias each came from, the alias cells read where the chosen one is empty, and the ignored headers."""
+    allowed = COLUMNS[kind]
+    named: dict[str, str | None] = {}  # our column -> the alias header that gave it (None: ours)
+    fallbacks: list[tuple[int, str, str]] = []  # (cell index, our column, header) read where it is empty
+    ignored: list[str] = []
+    for i, c in enumerate(cells):
+        text_ = _cell_text(c) or ""
+        name, source = _header_name(kind, text_)
+        if not name:
+            columns.append("")
+            continue
+        if name not in allowed:
+            ignored.append(text_)
+            columns.append("")
+            continue
+        if name in named:
+            if source is None and named[name] is None:
+                errors.append(RowError(header_line, name, "this column appears twice"))
+                columns.append(name)
+                continue
+            # Ours, or the alias listed first, gives the value; the other fills it where it is empty
+            # (NetBox's `facility` is often blank: then the site code is its `slug`).
+            if source is None or (named[name] is not None and _alias_rank(kind, source)
+                                  < _alias_rank(kind, named[name])):
+                old = columns.index(name)
+                columns[old] = ""
+                fallbacks.append((old, name, named[name]))
+            else:
+                fallbacks.append((i, name, text_))
+                columns.append("")
+                continue
+        named[name] = source
+        columns.append(name)
+    return named, fallbacks, ignored
+
+
+def _data_rows(raw, columns: list[str], allowed, fallbacks: list[tuple[int, str, str]],
+               rows: list[ImportRow], errors: list[RowError]) -> None:
+    """The rows after the header appended to `rows`, as values by column (blank rows skipped; those read
+    before a failure to read the file stay)."""
+    for line, cells in raw:
+        texts = [_cell_text(c) for c in cells]
+        if not any(texts):
+            continue
+        if len(texts) > len(columns) and any(texts[len(columns):]):
+            errors.append(RowError(line, None, f"{len(texts)} cells but only {len(columns)} named columns"))
+        values = {col: (texts[i] if i < len(texts) else None) for i, col in enumerate(columns)
+                  if col in allowed}
+        for i, col, _source in fallbacks:
+            if not values.get(col) and i < len(texts) and texts[i]:
+                values[col] = texts[i]
+        rows.append(ImportRow(line, values))
+
+
 def read_table(kind: str, path: str | Path, notices: list[str] | None = None
                ) -> tuple[list[str], list[ImportRow], list[RowError]]:
     """Columns, rows (values as text or None) and the problems with the file's shape.
@@ -127,37 +184,7 @@ def read_table(kind: str, path: str | Path, notices: list[str] | None = None
         if header is None:   # not even a header: nothing to import (as a header with no rows)
             return [], [], []
         header_line, cells = header
-        named: dict[str, str | None] = {}  # our column -> the alias header that gave it (None: ours)
-        fallbacks: list[tuple[int, str, str]] = []  # (cell index, our column, header) read where it is empty
-        ignored: list[str] = []
-        for i, c in enumerate(cells):
-            text_ = _cell_text(c) or ""
-            name, source = _header_name(kind, text_)
-            if not name:
-                columns.append("")
-                continue
-            if name not in allowed:
-                ignored.append(text_)
-                columns.append("")
-                continue
-            if name in named:
-                if source is None and named[name] is None:
-                    errors.append(RowError(header_line, name, "this column appears twice"))
-                    columns.append(name)
-                    continue
-                # Ours, or the alias listed first, gives the value; the other fills it where it is empty
-                # (NetBox's `facility` is often blank: then the site code is its `slug`).
-                if source is None or (named[name] is not None and _alias_rank(kind, source)
-                                      < _alias_rank(kind, named[name])):
-                    old = columns.index(name)
-                    columns[old] = ""
-                    fallbacks.append((old, name, named[name]))
-                else:
-                    fallbacks.append((i, name, text_))
-                    columns.append("")
-                    continue
-            named[name] = source
-            columns.append(name)
+        named, fallbacks, ignored = _map_header(kind, cells, header_line, columns, errors)
         fallbacks.sort(key=lambda f: _alias_rank(kind, f[2]))
         if ignored:
             notices.append(f"{path.name}: column(s) {', '.join(ignored)} ignored: not used by {kind} "
@@ -171,18 +198,7 @@ def read_table(kind: str, path: str | Path, notices: list[str] | None = None
         for req in REQUIRED.get(kind, ()):
             if req not in columns:
                 errors.append(RowError(header_line, req, "required column is missing"))
-        for line, cells in raw:
-            texts = [_cell_text(c) for c in cells]
-            if not any(texts):
-                continue
-            if len(texts) > len(columns) and any(texts[len(columns):]):
-                errors.append(RowError(line, None, f"{len(texts)} cells but only {len(columns)} named columns"))
-            values = {col: (texts[i] if i < len(texts) else None) for i, col in enumerate(columns)
-                      if col in allowed}
-            for i, col, _source in fallbacks:
-                if not values.get(col) and i < len(texts) and texts[i]:
-                    values[col] = texts[i]
-            rows.append(ImportRow(line, values))
+        _data_rows(raw, columns, allowed, fallbacks, rows, errors)
     except UnicodeDecodeError as exc:
         errors.append(RowError(1, None, f"neither UTF-8 nor GBK text ({exc.reason}); save the CSV as UTF-8"))
     except (csv.Error, OSError, KeyError, ValueError) as exc:

@@ -246,6 +246,67 @@ def _import_counts(r) -> dict:
                 dry_run=r.dry_run)
 
 
+def _import_batches(uow: UnitOfWork, run: _Run, rows: list, write_many: Callable | None,
+                    progress: Callable[[int, int], None] | None, cancelled: Callable[[], bool] | None) -> bool:
+    """The rows in batches, each in a SAVEPOINT: checked and written (set-wise by write_many, if the
+    kind has one), a batch whose write fails checked again row by row. False: cancelled (the unit of
+    work rolled back)."""
+    s = uow.session
+    total = len(rows)
+    done = 0
+    size = batch_size(total)
+    for start in range(0, total, size):
+        batch = rows[start:start + size]
+        state = run.state()
+        savepoint = s.begin_nested()
+        try:
+            checked = []
+            for row in batch:
+                if cancelled is not None and cancelled():
+                    raise _Cancelled()
+                if write_many is None:
+                    run.row(row, careful=False)
+                else:
+                    item = run.check(row)
+                    if item is not None:
+                        checked.append(item)
+                done += 1
+                if progress is not None:
+                    progress(done, total)
+            if write_many is not None:
+                run.rows_at_once(checked, write_many)
+            try:
+                uow.flush_audit()  # the batch's audit events
+            except (DomainError, DBAPIError, OverflowError) as exc:
+                if isinstance(exc, PermissionDenied):
+                    raise
+                raise _Replay() from exc
+            savepoint.commit()
+        except _Cancelled:
+            savepoint.rollback()
+            uow.rollback()
+            return False
+        except _Replay:
+            # A row failed while writing: the batch is rolled back and checked again row by row,
+            # each in its own SAVEPOINT, so that the rows after it see exactly what they would have.
+            savepoint.rollback()
+            run.restore(state)
+            done = start
+            for row in batch:
+                if cancelled is not None and cancelled():
+                    uow.rollback()
+                    return False
+                run.row(row, careful=True)
+                done += 1
+                if progress is not None:
+                    progress(done, total)
+            uow.flush_audit()
+        except BaseException:
+            savepoint.rollback()
+            raise
+    return True
+
+
 @logged_run("import", start=_import_asked, end=_import_counts)
 def run_import(db: Database, actor: Actor, kind: str, path: str | Path, dry_run: bool = False,
                progress: Callable[[int, int], None] | None = None,
@@ -267,7 +328,6 @@ def run_import(db: Database, actor: Actor, kind: str, path: str | Path, dry_run:
     notes: list[str] = []
     seen: dict[Any, int] = {}
     total = len(rows)
-    done = 0
     with UnitOfWork(db, actor) as uow:
         s = uow.session
         uow.defer_audit()  # appended once per batch: one audit_head update per batch, not per row
@@ -277,57 +337,9 @@ def run_import(db: Database, actor: Actor, kind: str, path: str | Path, dry_run:
             # releasing the first batch's SAVEPOINT cannot commit anything on its own.
             s.execute(text("UPDATE audit_head SET seq = seq WHERE id = 1"))
         run = _Run(uow, kind, seen, counts, notes, errors)
-        write_many = BULK_WRITE.get(kind)  # the kind's set-wise writer, if it has one
-        size = batch_size(total)
-        for start in range(0, total, size):
-            batch = rows[start:start + size]
-            state = run.state()
-            savepoint = s.begin_nested()
-            try:
-                checked = []
-                for row in batch:
-                    if cancelled is not None and cancelled():
-                        raise _Cancelled()
-                    if write_many is None:
-                        run.row(row, careful=False)
-                    else:
-                        item = run.check(row)
-                        if item is not None:
-                            checked.append(item)
-                    done += 1
-                    if progress is not None:
-                        progress(done, total)
-                if write_many is not None:
-                    run.rows_at_once(checked, write_many)
-                try:
-                    uow.flush_audit()  # the batch's audit events
-                except (DomainError, DBAPIError, OverflowError) as exc:
-                    if isinstance(exc, PermissionDenied):
-                        raise
-                    raise _Replay() from exc
-                savepoint.commit()
-            except _Cancelled:
-                savepoint.rollback()
-                uow.rollback()
-                return ImportResult(kind, path.name, total, dry_run=dry_run, cancelled=True)
-            except _Replay:
-                # A row failed while writing: the batch is rolled back and checked again row by row,
-                # each in its own SAVEPOINT, so that the rows after it see exactly what they would have.
-                savepoint.rollback()
-                run.restore(state)
-                done = start
-                for row in batch:
-                    if cancelled is not None and cancelled():
-                        uow.rollback()
-                        return ImportResult(kind, path.name, total, dry_run=dry_run, cancelled=True)
-                    run.row(row, careful=True)
-                    done += 1
-                    if progress is not None:
-                        progress(done, total)
-                uow.flush_audit()
-            except BaseException:
-                savepoint.rollback()
-                raise
+        # the kind's set-wise writer (BULK_WRITE), if it has one
+        if not _import_batches(uow, run, rows, BULK_WRITE.get(kind), progress, cancelled):
+            return ImportResult(kind, path.name, total, dry_run=dry_run, cancelled=True)
         if errors:
             uow.rollback()
             raise ImportFailed(kind, path, sorted(errors, key=lambda e: (e.file or "", e.line)), notices)

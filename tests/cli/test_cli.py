@@ -114,3 +114,45 @@ def test_every_commands_help_formats_cleanly():
 
     seen = list(walk(build_parser(COMMAND_MODULES), ["idc-console"]))
     assert ["idc-console", "power", "check"] in seen and len(seen) > 50
+
+
+def _parsers(parser, path=()):
+    """Every parser and sub-parser by its command path: its help text and its defaults (the handler)."""
+    def named(v):  # a handler by its module and name (a lambda's address differs between two parsers)
+        return f"{v.__module__}.{v.__qualname__}" if callable(v) else repr(v)
+
+    out = {path: (parser.format_help(), sorted((k, named(v)) for k, v in parser._defaults.items()))}
+    for action in parser._actions:
+        if isinstance(getattr(action, "choices", None), dict):  # the sub-commands, by name
+            for name, sub in action.choices.items():
+                out.update(_parsers(sub, path + (name,)))
+    return out
+
+
+def test_a_command_imports_only_the_modules_that_make_it():
+    """The table of the lazy start (app.cli.main.COMMANDS): the parser built for one command holds that
+    command exactly as the parser of every command does (help, options, kinds, handler), and every
+    command a product module registers is in the table."""
+    from app.cli.main import COMMAND_MODULES, COMMANDS, build_parser
+    from launcher import COMMAND_MODULES as LAUNCHER_MODULES
+
+    full = _parsers(build_parser(LAUNCHER_MODULES))
+    commands = {path[0] for path in full if len(path) == 1}
+    product = {path[0] for path in _parsers(build_parser(COMMAND_MODULES)) if len(path) == 1}
+    assert product == set(COMMANDS)
+    for command in commands:
+        one = _parsers(build_parser(LAUNCHER_MODULES, command))
+        assert {p: v for p, v in one.items() if p[:1] == (command,)} == \
+               {p: v for p, v in full.items() if p[:1] == (command,)}, command
+
+
+def test_an_import_loads_no_other_command_module():
+    out = subprocess.run([sys.executable, "-c", """
+import sys
+from app.cli.main import build_parser
+from launcher import COMMAND_MODULES
+build_parser(COMMAND_MODULES, 'import')
+print(sorted(m for m in sys.modules if m.startswith(('app.cli.', 'bench.'))))
+"""], capture_output=True, text=True, check=True, timeout=300).stdout.strip()
+    assert out == "['app.cli.core', 'app.cli.finance', 'app.cli.main', 'app.cli.operations', 'app.cli.receivables', " \
+                  "'bench.cli']"
