@@ -3885,22 +3885,22 @@ Reason:</source>
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../ui/shell/mainwindow.py" line="531"/>
+        <location filename="../../ui/shell/mainwindow.py" line="278"/>
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/mainwindow.py" line="548"/>
+        <location filename="../../ui/shell/mainwindow.py" line="295"/>
         <source>About IDC console</source>
         <translation>关于 IDC 管理控制台</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/mainwindow.py" line="533"/>
+        <location filename="../../ui/shell/mainwindow.py" line="280"/>
         <source>About IDC console…</source>
         <translation>关于 IDC 管理控制台…</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/mainwindow.py" line="568"/>
+        <location filename="../../ui/shell/mainwindow.py" line="315"/>
         <source>Account</source>
         <translation>账户</translation>
     </message>
@@ -3913,22 +3913,22 @@ Reason:</source>
         <translation>账单</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/mainwindow.py" line="472"/>
+        <location filename="../../ui/shell/sidepanels.py" line="220"/>
         <source>Capacity of %1</source>
         <translation>%1 容量报告</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/mainwindow.py" line="571"/>
+        <location filename="../../ui/shell/mainwindow.py" line="318"/>
         <source>Change my password…</source>
         <translation>修改我的密码…</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/mainwindow.py" line="367"/>
+        <location filename="../../ui/shell/sidepanels.py" line="115"/>
         <source>Choose a rack in the list first</source>
         <translation>请先在列表中选择机柜</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/mainwindow.py" line="465"/>
+        <location filename="../../ui/shell/sidepanels.py" line="213"/>
         <source>Choose a rack in the list first.</source>
         <translation>请先在列表中选择机柜。</translation>
     </message>
@@ -3937,7 +3937,7 @@ Reason:</source>
         <translation>合同</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/mainwindow.py" line="289"/>
+        <location filename="../../ui/shell/sidepanels.py" line="37"/>
         <source>Coverage</source>
         <translation>区域覆盖</translation>
     </message>
@@ -3954,17 +3954,17 @@ Reason:</source>
         <translation>总览</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/mainwindow.py" line="545"/>
+        <location filename="../../ui/shell/mainwindow.py" line="292"/>
         <source>Data directory</source>
         <translation>数据目录</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/mainwindow.py" line="543"/>
+        <location filename="../../ui/shell/mainwindow.py" line="290"/>
         <source>Database</source>
         <translation>数据库</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/mainwindow.py" line="557"/>
+        <location filename="../../ui/shell/mainwindow.py" line="304"/>
         <source>Database: %1</source>
         <translation>数据库：%1</translation>
     </message>
@@ -3973,17 +3973,17 @@ Reason:</source>
         <translation>设备</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/mainwindow.py" line="338"/>
+        <location filename="../../ui/shell/sidepanels.py" line="86"/>
         <source>Elevation</source>
         <translation>机柜立面</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/mainwindow.py" line="361"/>
+        <location filename="../../ui/shell/sidepanels.py" line="109"/>
         <source>Find free U…</source>
         <translation>查找空闲 U 位…</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/mainwindow.py" line="238"/>
+        <location filename="../../ui/shell/mainwindow.py" line="192"/>
         <source>Fleet report PDF…</source>
         <translation>GPU 资产报告 PDF…</translation>
     </message>
@@ -3992,7 +3992,7 @@ Reason:</source>
         <translation>GPU 集群</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/mainwindow.py" line="480"/>
+        <location filename="../../ui/shell/sidepanels.py" line="228"/>
         <source>GPU fleet report</source>
         <translation>GPU 资产报告</translation>
     </message>
@@ -4001,27 +4001,27 @@ Reason:</source>
         <translation>GPU 卡</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/mainwindow.py" line="88"/>
+        <location filename="../../ui/shell/mainwindow.py" line="42"/>
         <source>IDC console</source>
         <translation>IDC 管理控制台</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/mainwindow.py" line="243"/>
+        <location filename="../../ui/shell/mainwindow.py" line="197"/>
         <source>Import device types…</source>
         <translation>导入设备型号…</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/mainwindow.py" line="544"/>
+        <location filename="../../ui/shell/mainwindow.py" line="291"/>
         <source>Log file</source>
         <translation>日志文件</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/mainwindow.py" line="575"/>
+        <location filename="../../ui/shell/mainwindow.py" line="322"/>
         <source>Log out / switch user…</source>
         <translation>注销 / 切换用户…</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/mainwindow.py" line="248"/>
+        <location filename="../../ui/shell/mainwindow.py" line="202"/>
         <source>Open a ticket for this…</source>
         <translation>为此创建工单…</translation>
     </message>
@@ -4030,42 +4030,42 @@ Reason:</source>
         <translation>运维工单</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/mainwindow.py" line="346"/>
+        <location filename="../../ui/shell/sidepanels.py" line="94"/>
         <source>Power</source>
         <translation>配电</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/mainwindow.py" line="470"/>
+        <location filename="../../ui/shell/sidepanels.py" line="218"/>
         <source>Rack sheet %1</source>
         <translation>机柜图 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/mainwindow.py" line="355"/>
+        <location filename="../../ui/shell/sidepanels.py" line="103"/>
         <source>Rack sheet PDF…</source>
         <translation>机柜图 PDF…</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/mainwindow.py" line="465"/>
+        <location filename="../../ui/shell/sidepanels.py" line="213"/>
         <source>Racks</source>
         <translation>机柜数</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/mainwindow.py" line="342"/>
+        <location filename="../../ui/shell/sidepanels.py" line="90"/>
         <source>Room</source>
         <translation>机房</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/mainwindow.py" line="495"/>
+        <location filename="../../ui/shell/mainwindow.py" line="242"/>
         <source>Settings…</source>
         <translation>设置…</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/mainwindow.py" line="358"/>
+        <location filename="../../ui/shell/sidepanels.py" line="106"/>
         <source>Site capacity PDF…</source>
         <translation>站点容量 PDF…</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/mainwindow.py" line="289"/>
+        <location filename="../../ui/shell/sidepanels.py" line="37"/>
         <source>Site map</source>
         <translation>站点分布图</translation>
     </message>
@@ -4074,7 +4074,7 @@ Reason:</source>
         <translation>站点与覆盖</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/mainwindow.py" line="559"/>
+        <location filename="../../ui/shell/mainwindow.py" line="306"/>
         <source>User: %1 (%2)</source>
         <translation>用户：%1（%2）</translation>
     </message>
@@ -4083,17 +4083,17 @@ Reason:</source>
         <translation>用户与设置</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/mainwindow.py" line="524"/>
+        <location filename="../../ui/shell/mainwindow.py" line="271"/>
         <source>Users &amp;&amp; settings</source>
         <translation>用户与设置</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/mainwindow.py" line="542"/>
+        <location filename="../../ui/shell/mainwindow.py" line="289"/>
         <source>Version</source>
         <translation>版本</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/mainwindow.py" line="677"/>
+        <location filename="../../ui/shell/mainwindow.py" line="424"/>
         <source>Your password was changed.</source>
         <translation>您的密码已修改。</translation>
     </message>
@@ -6282,6 +6282,79 @@ Reason:</source>
         <location filename="../../ui/shell/dbdialog.py" line="220"/>
         <source>automatic</source>
         <translation>自动</translation>
+    </message>
+</context>
+<context>
+    <name>SidePanels</name>
+    <message>
+        <location filename="../../ui/shell/sidepanels.py" line="220"/>
+        <source>Capacity of %1</source>
+        <translation>%1 容量报告</translation>
+    </message>
+    <message>
+        <location filename="../../ui/shell/sidepanels.py" line="115"/>
+        <source>Choose a rack in the list first</source>
+        <translation>请先在列表中选择机柜</translation>
+    </message>
+    <message>
+        <location filename="../../ui/shell/sidepanels.py" line="213"/>
+        <source>Choose a rack in the list first.</source>
+        <translation>请先在列表中选择机柜。</translation>
+    </message>
+    <message>
+        <location filename="../../ui/shell/sidepanels.py" line="37"/>
+        <source>Coverage</source>
+        <translation>区域覆盖</translation>
+    </message>
+    <message>
+        <location filename="../../ui/shell/sidepanels.py" line="86"/>
+        <source>Elevation</source>
+        <translation>机柜立面</translation>
+    </message>
+    <message>
+        <location filename="../../ui/shell/sidepanels.py" line="109"/>
+        <source>Find free U…</source>
+        <translation>查找空闲 U 位…</translation>
+    </message>
+    <message>
+        <location filename="../../ui/shell/sidepanels.py" line="228"/>
+        <source>GPU fleet report</source>
+        <translation>GPU 资产报告</translation>
+    </message>
+    <message>
+        <location filename="../../ui/shell/sidepanels.py" line="94"/>
+        <source>Power</source>
+        <translation>功率</translation>
+    </message>
+    <message>
+        <location filename="../../ui/shell/sidepanels.py" line="218"/>
+        <source>Rack sheet %1</source>
+        <translation>机柜图 %1</translation>
+    </message>
+    <message>
+        <location filename="../../ui/shell/sidepanels.py" line="103"/>
+        <source>Rack sheet PDF…</source>
+        <translation>机柜图 PDF…</translation>
+    </message>
+    <message>
+        <location filename="../../ui/shell/sidepanels.py" line="213"/>
+        <source>Racks</source>
+        <translation>机柜数</translation>
+    </message>
+    <message>
+        <location filename="../../ui/shell/sidepanels.py" line="90"/>
+        <source>Room</source>
+        <translation>机房</translation>
+    </message>
+    <message>
+        <location filename="../../ui/shell/sidepanels.py" line="106"/>
+        <source>Site capacity PDF…</source>
+        <translation>站点容量 PDF…</translation>
+    </message>
+    <message>
+        <location filename="../../ui/shell/sidepanels.py" line="37"/>
+        <source>Site map</source>
+        <translation>站点分布图</translation>
     </message>
 </context>
 <context>
