@@ -966,17 +966,17 @@
 <context>
     <name>ChoiceFilterDialog</name>
     <message>
-        <location filename="../../ui/kit/listview.py" line="601"/>
+        <location filename="../../ui/kit/listview.py" line="602"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/listview.py" line="600"/>
+        <location filename="../../ui/kit/listview.py" line="601"/>
         <source>Filter</source>
         <translation>筛选</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/listview.py" line="588"/>
+        <location filename="../../ui/kit/listview.py" line="589"/>
         <source>Filter by %1</source>
         <translation>按%1筛选</translation>
     </message>
@@ -3672,179 +3672,179 @@
 <context>
     <name>ListPage</name>
     <message>
-        <location filename="../../ui/kit/listview.py" line="335"/>
+        <location filename="../../ui/kit/listview.py" line="336"/>
         <source>%1 contains (empty: no filter):</source>
         <translation>%1包含（留空表示不筛选）：</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/listview.py" line="543"/>
+        <location filename="../../ui/kit/listview.py" line="544"/>
         <source>%1 moved, %2 refused:</source>
         <translation>已变更 %1 个，拒绝 %2 个：</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/listview.py" line="211"/>
+        <location filename="../../ui/kit/listview.py" line="212"/>
         <source>%1 of %2</source>
         <translation>%1 / 共 %2</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/listview.py" line="213"/>
+        <location filename="../../ui/kit/listview.py" line="214"/>
         <source>%1 rows</source>
         <translation>共 %1 行</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/listview.py" line="208"/>
+        <location filename="../../ui/kit/listview.py" line="209"/>
         <source>%1+ of %2, counting…</source>
         <translation>%1+ / 共 %2，正在计数…</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/listview.py" line="109"/>
+        <location filename="../../ui/kit/listview.py" line="110"/>
         <source>%1: all</source>
         <translation>%1：全部</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/listview.py" line="497"/>
+        <location filename="../../ui/kit/listview.py" line="498"/>
         <source>A reason is required.</source>
         <translation>必须填写原因。</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/listview.py" line="393"/>
+        <location filename="../../ui/kit/listview.py" line="394"/>
         <source>CSV (*.csv)</source>
         <translation>CSV (*.csv)</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/listview.py" line="116"/>
+        <location filename="../../ui/kit/listview.py" line="117"/>
         <source>Clear filters</source>
         <translation>清除筛选</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/listview.py" line="363"/>
+        <location filename="../../ui/kit/listview.py" line="364"/>
         <source>Copy</source>
         <translation>复制</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/listview.py" line="232"/>
+        <location filename="../../ui/kit/listview.py" line="233"/>
         <source>Could not read the list: %1</source>
         <translation>无法读取列表：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/listview.py" line="556"/>
+        <location filename="../../ui/kit/listview.py" line="557"/>
         <source>Excel (*.xlsx);;CSV (*.csv)</source>
         <translation>Excel (*.xlsx);;CSV (*.csv)</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/listview.py" line="555"/>
+        <location filename="../../ui/kit/listview.py" line="556"/>
         <source>Export</source>
         <translation>导出</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/listview.py" line="392"/>
+        <location filename="../../ui/kit/listview.py" line="393"/>
         <source>Export selection</source>
         <translation>导出所选</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/listview.py" line="364"/>
+        <location filename="../../ui/kit/listview.py" line="365"/>
         <source>Export selection…</source>
         <translation>导出所选…</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/listview.py" line="568"/>
+        <location filename="../../ui/kit/listview.py" line="569"/>
         <source>Exporting…</source>
         <translation>正在导出…</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/listview.py" line="184"/>
+        <location filename="../../ui/kit/listview.py" line="185"/>
         <source>Export…</source>
         <translation>导出…</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/listview.py" line="95"/>
+        <location filename="../../ui/kit/listview.py" line="96"/>
         <source>Filter (Ctrl+F): code, name, serial, customer…</source>
         <translation>筛选（Ctrl+F）：编码、名称、序列号、客户…</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/listview.py" line="334"/>
+        <location filename="../../ui/kit/listview.py" line="335"/>
         <source>Filter by %1</source>
         <translation>按%1筛选</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/listview.py" line="289"/>
+        <location filename="../../ui/kit/listview.py" line="290"/>
         <source>Filtered by %1</source>
         <translation>筛选条件：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/listview.py" line="219"/>
+        <location filename="../../ui/kit/listview.py" line="220"/>
         <source>Filtering %1 rows…</source>
         <translation>正在筛选 %1 行…</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/listview.py" line="362"/>
+        <location filename="../../ui/kit/listview.py" line="363"/>
         <source>History…</source>
         <translation>历史…</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/listview.py" line="186"/>
+        <location filename="../../ui/kit/listview.py" line="187"/>
         <source>Import…</source>
         <translation>导入…</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/listview.py" line="183"/>
+        <location filename="../../ui/kit/listview.py" line="184"/>
         <source>Lifecycle move…</source>
         <translation>生命周期变更…</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/listview.py" line="545"/>
+        <location filename="../../ui/kit/listview.py" line="546"/>
         <source>Moving GPUs…</source>
         <translation>正在变更 GPU 状态…</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/listview.py" line="178"/>
+        <location filename="../../ui/kit/listview.py" line="179"/>
         <source>New</source>
         <translation>新建</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/listview.py" line="343"/>
+        <location filename="../../ui/kit/listview.py" line="344"/>
         <source>No records match these filters. Clear or change them to see more.</source>
         <translation>没有符合这些筛选条件的记录。清除或修改筛选条件以查看更多。</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/listview.py" line="344"/>
+        <location filename="../../ui/kit/listview.py" line="345"/>
         <source>Nothing here yet.</source>
         <translation>这里还没有记录。</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/listview.py" line="179"/>
+        <location filename="../../ui/kit/listview.py" line="180"/>
         <source>Open</source>
         <translation>打开</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/listview.py" line="187"/>
+        <location filename="../../ui/kit/listview.py" line="188"/>
         <source>Refresh</source>
         <translation>刷新</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/listview.py" line="181"/>
+        <location filename="../../ui/kit/listview.py" line="182"/>
         <source>Retire</source>
         <translation>退役</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/listview.py" line="492"/>
+        <location filename="../../ui/kit/listview.py" line="493"/>
         <source>Retire %1 selected record(s)? This is recorded in the audit trail.
 Reason:</source>
         <translation>确定退役所选 %1 条记录？此操作将记入审计日志。
 原因：</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/listview.py" line="506"/>
+        <location filename="../../ui/kit/listview.py" line="507"/>
         <source>Retiring…</source>
         <translation>正在退役…</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/listview.py" line="542"/>
+        <location filename="../../ui/kit/listview.py" line="543"/>
         <source>Some GPUs were not moved</source>
         <translation>部分 GPU 未变更</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/listview.py" line="219"/>
+        <location filename="../../ui/kit/listview.py" line="220"/>
         <source>Sorting %1 rows…</source>
         <translation>正在排序 %1 行…</translation>
     </message>
@@ -4710,12 +4710,12 @@ Reason:</source>
 <context>
     <name>PagedTableModel</name>
     <message>
-        <location filename="../../ui/kit/tables.py" line="387"/>
+        <location filename="../../ui/kit/tables.py" line="385"/>
         <source>Warranty ends %1, in %2 days (highlighted within %3 days)</source>
         <translation>保修将于 %1 到期，还剩 %2 天（%3 天内到期时标出）</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/tables.py" line="384"/>
+        <location filename="../../ui/kit/tables.py" line="382"/>
         <source>Warranty expired %1 (%2 days ago)</source>
         <translation>保修已于 %1 到期（%2 天前）</translation>
     </message>
@@ -4723,7 +4723,7 @@ Reason:</source>
 <context>
     <name>PagedTableView</name>
     <message>
-        <location filename="../../ui/kit/tables.py" line="617"/>
+        <location filename="../../ui/kit/tableview.py" line="172"/>
         <source>Filter by “%1”…</source>
         <translation>按“%1”筛选…</translation>
     </message>
@@ -6149,107 +6149,107 @@ Reason:</source>
 <context>
     <name>SettingsDialog</name>
     <message>
-        <location filename="../../ui/shell/dbdialog.py" line="161"/>
+        <location filename="../../ui/shell/dbdialog.py" line="188"/>
         <source>(started with another database than the one set below; the setting applies at the next start)</source>
         <translation>（本次启动使用的数据库与下方设置不同；该设置在下次启动时生效）</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/dbdialog.py" line="226"/>
+        <location filename="../../ui/shell/dbdialog.py" line="171"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/dbdialog.py" line="259"/>
+        <location filename="../../ui/shell/dbdialog.py" line="266"/>
         <source>Connected.</source>
         <translation>连接成功。</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/dbdialog.py" line="158"/>
+        <location filename="../../ui/shell/dbdialog.py" line="185"/>
         <source>Database in use: %1</source>
         <translation>当前使用的数据库：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/dbdialog.py" line="260"/>
+        <location filename="../../ui/shell/dbdialog.py" line="267"/>
         <source>Failed: %1</source>
         <translation>失败：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/dbdialog.py" line="206"/>
+        <location filename="../../ui/shell/dbdialog.py" line="226"/>
         <source>File</source>
         <translation>文件</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/dbdialog.py" line="256"/>
+        <location filename="../../ui/shell/dbdialog.py" line="263"/>
         <source>Give a file or a URL first.</source>
         <translation>请先填写文件或地址。</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/dbdialog.py" line="197"/>
+        <location filename="../../ui/shell/dbdialog.py" line="217"/>
         <source>Keep the password in the system keyring</source>
         <translation>将密码保存在系统钥匙串中</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/dbdialog.py" line="173"/>
+        <location filename="../../ui/shell/dbdialog.py" line="161"/>
         <source>Language</source>
         <translation>语言</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/dbdialog.py" line="222"/>
+        <location filename="../../ui/shell/dbdialog.py" line="167"/>
         <source>Language and database changes apply at the next start.</source>
         <translation>语言和数据库的更改将在下次启动时生效。</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/dbdialog.py" line="239"/>
+        <location filename="../../ui/shell/dbdialog.py" line="246"/>
         <source>New database</source>
         <translation>新建数据库</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/dbdialog.py" line="184"/>
+        <location filename="../../ui/shell/dbdialog.py" line="204"/>
         <source>New…</source>
         <translation>新建…</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/dbdialog.py" line="233"/>
+        <location filename="../../ui/shell/dbdialog.py" line="240"/>
         <source>Open database</source>
         <translation>打开数据库</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/dbdialog.py" line="183"/>
+        <location filename="../../ui/shell/dbdialog.py" line="203"/>
         <source>Open…</source>
         <translation>打开…</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/dbdialog.py" line="221"/>
+        <location filename="../../ui/shell/dbdialog.py" line="166"/>
         <source>PDF font (TrueType)</source>
         <translation>PDF 字体（TrueType）</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/dbdialog.py" line="209"/>
+        <location filename="../../ui/shell/dbdialog.py" line="229"/>
         <source>Password</source>
         <translation>密码</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/dbdialog.py" line="176"/>
+        <location filename="../../ui/shell/dbdialog.py" line="196"/>
         <source>PostgreSQL server</source>
         <translation>PostgreSQL 服务器</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/dbdialog.py" line="233"/>
+        <location filename="../../ui/shell/dbdialog.py" line="240"/>
         <source>SQLite (*.db *.sqlite);;All (*)</source>
         <translation>SQLite (*.db *.sqlite);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/dbdialog.py" line="239"/>
+        <location filename="../../ui/shell/dbdialog.py" line="246"/>
         <source>SQLite (*.db)</source>
         <translation>SQLite (*.db)</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/dbdialog.py" line="175"/>
+        <location filename="../../ui/shell/dbdialog.py" line="195"/>
         <source>SQLite file</source>
         <translation>SQLite 文件</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/dbdialog.py" line="225"/>
+        <location filename="../../ui/shell/dbdialog.py" line="170"/>
         <source>Save</source>
         <translation>保存</translation>
     </message>
@@ -6259,27 +6259,27 @@ Reason:</source>
         <translation>设置</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/dbdialog.py" line="169"/>
+        <location filename="../../ui/shell/dbdialog.py" line="157"/>
         <source>System default</source>
         <translation>跟随系统</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/dbdialog.py" line="199"/>
+        <location filename="../../ui/shell/dbdialog.py" line="219"/>
         <source>Test connection</source>
         <translation>测试连接</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/dbdialog.py" line="268"/>
+        <location filename="../../ui/shell/dbdialog.py" line="275"/>
         <source>The system keyring is not available (%1); the password was not stored. Untick the keyring to be asked for it at each start.</source>
         <translation>系统钥匙串不可用（%1），密码未保存。取消勾选钥匙串后，每次启动时将询问密码。</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/dbdialog.py" line="208"/>
+        <location filename="../../ui/shell/dbdialog.py" line="228"/>
         <source>URL</source>
         <translation>地址</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/dbdialog.py" line="220"/>
+        <location filename="../../ui/shell/dbdialog.py" line="165"/>
         <source>automatic</source>
         <translation>自动</translation>
     </message>

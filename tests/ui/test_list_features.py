@@ -139,7 +139,7 @@ def test_row_menu_copy_export_history(qtbot, demo_db, tmp_path):
 
 def test_device_list_shows_site_and_widths_per_language(qtbot, demo_db):
     from ui.shell.settings import settings
-    from ui.kit.tables import header_key
+    from ui.kit.tableview import header_key
     admin = login(demo_db, "admin", "demo1234")
     page = _page(qtbot, demo_db, admin, "device")
     keys = page.spec.keys()

@@ -23,7 +23,8 @@ from ui.kit.dialogs import why_not_text
 from ui.kit.forms import FORMS, PERMISSION, TransitionDialog, open_form
 from ui.shell.i18n import choice_label, column_label
 from ui.shell.operations import Cancelled, Debouncer, listen, run_op
-from ui.kit.tables import PagedTableModel, PagedTableView, format_value
+from ui.kit.tables import PagedTableModel, format_value
+from ui.kit.tableview import PagedTableView
 
 FILTER_DEBOUNCE_MS = 250
 
