@@ -966,17 +966,17 @@
 <context>
     <name>ChoiceFilterDialog</name>
     <message>
-        <location filename="../../ui/kit/listview.py" line="602"/>
+        <location filename="../../ui/kit/listview.py" line="603"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/listview.py" line="601"/>
+        <location filename="../../ui/kit/listview.py" line="602"/>
         <source>Filter</source>
         <translation>筛选</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/listview.py" line="589"/>
+        <location filename="../../ui/kit/listview.py" line="590"/>
         <source>Filter by %1</source>
         <translation>按%1筛选</translation>
     </message>
@@ -1997,122 +1997,122 @@
 <context>
     <name>CustomerDialog</name>
     <message>
-        <location filename="../../ui/kit/forms.py" line="222"/>
+        <location filename="../../ui/kit/forms.py" line="116"/>
         <source>(none)</source>
         <translation>（无）</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/forms.py" line="453"/>
+        <location filename="../../ui/kit/forms.py" line="347"/>
         <source>Add contact</source>
         <translation>添加联系人</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/forms.py" line="185"/>
+        <location filename="../../ui/kit/forms.py" line="79"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/forms.py" line="371"/>
+        <location filename="../../ui/kit/forms.py" line="265"/>
         <source>Changed by someone else</source>
         <translation>记录已被他人修改</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/forms.py" line="546"/>
+        <location filename="../../ui/kit/forms.py" line="440"/>
         <source>Contact %1: %2</source>
         <translation>联系人 %1：%2</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/forms.py" line="504"/>
+        <location filename="../../ui/kit/forms.py" line="398"/>
         <source>Contacts (%1)</source>
         <translation>联系人（%1）</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/forms.py" line="176"/>
+        <location filename="../../ui/kit/forms.py" line="70"/>
         <source>Details</source>
         <translation>详情</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/forms.py" line="447"/>
+        <location filename="../../ui/kit/forms.py" line="341"/>
         <source>E-mail</source>
         <translation>电子邮箱</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/forms.py" line="155"/>
+        <location filename="../../ui/kit/forms.py" line="49"/>
         <source>Edit %1</source>
         <translation>编辑%1</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/forms.py" line="203"/>
+        <location filename="../../ui/kit/forms.py" line="97"/>
         <source>History</source>
         <translation>历史</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/forms.py" line="205"/>
+        <location filename="../../ui/kit/forms.py" line="99"/>
         <source>History (%1)</source>
         <translation>历史（%1）</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/forms.py" line="446"/>
+        <location filename="../../ui/kit/forms.py" line="340"/>
         <source>Name</source>
         <translation>名称</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/forms.py" line="155"/>
+        <location filename="../../ui/kit/forms.py" line="49"/>
         <source>New %1</source>
         <translation>新建%1</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/forms.py" line="446"/>
+        <location filename="../../ui/kit/forms.py" line="340"/>
         <source>Phone</source>
         <translation>电话</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/forms.py" line="446"/>
+        <location filename="../../ui/kit/forms.py" line="340"/>
         <source>Position</source>
         <translation>职务</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/forms.py" line="372"/>
+        <location filename="../../ui/kit/forms.py" line="266"/>
         <source>Reload the record now? Your edits will be lost.</source>
         <translation>现在重新加载该记录？您的修改将丢失。</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/forms.py" line="456"/>
+        <location filename="../../ui/kit/forms.py" line="350"/>
         <source>Remove contact</source>
         <translation>删除联系人</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/forms.py" line="184"/>
+        <location filename="../../ui/kit/forms.py" line="78"/>
         <source>Save</source>
         <translation>保存</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/forms.py" line="254"/>
+        <location filename="../../ui/kit/forms.py" line="148"/>
         <source>This record no longer exists.</source>
         <translation>该记录已不存在。</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/forms.py" line="309"/>
+        <location filename="../../ui/kit/forms.py" line="203"/>
         <source>a number, e.g. 12.5</source>
         <translation>请输入数字，例如 12.5</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/forms.py" line="301"/>
+        <location filename="../../ui/kit/forms.py" line="195"/>
         <source>a whole number</source>
         <translation>请输入整数</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/forms.py" line="283"/>
+        <location filename="../../ui/kit/forms.py" line="177"/>
         <source>choose one of the listed entries</source>
         <translation>请从列表中选择</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/forms.py" line="246"/>
+        <location filename="../../ui/kit/forms.py" line="140"/>
         <source>leave empty to keep</source>
         <translation>留空则不修改</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/forms.py" line="317"/>
+        <location filename="../../ui/kit/forms.py" line="211"/>
         <source>required</source>
         <translation>必填</translation>
     </message>
@@ -2585,97 +2585,97 @@
 <context>
     <name>DeviceDialog</name>
     <message>
-        <location filename="../../ui/kit/forms.py" line="222"/>
+        <location filename="../../ui/kit/forms.py" line="116"/>
         <source>(none)</source>
         <translation>（无）</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/forms.py" line="185"/>
+        <location filename="../../ui/kit/forms.py" line="79"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/forms.py" line="371"/>
+        <location filename="../../ui/kit/forms.py" line="265"/>
         <source>Changed by someone else</source>
         <translation>记录已被他人修改</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/forms.py" line="430"/>
+        <location filename="../../ui/kit/forms.py" line="324"/>
         <source>Close</source>
         <translation>关闭</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/forms.py" line="176"/>
+        <location filename="../../ui/kit/forms.py" line="70"/>
         <source>Details</source>
         <translation>详情</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/forms.py" line="155"/>
+        <location filename="../../ui/kit/forms.py" line="49"/>
         <source>Edit %1</source>
         <translation>编辑%1</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/forms.py" line="421"/>
+        <location filename="../../ui/kit/forms.py" line="315"/>
         <source>GPU slots (%1)</source>
         <translation>GPU 槽位（%1）</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/forms.py" line="203"/>
+        <location filename="../../ui/kit/forms.py" line="97"/>
         <source>History</source>
         <translation>历史</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/forms.py" line="205"/>
+        <location filename="../../ui/kit/forms.py" line="99"/>
         <source>History (%1)</source>
         <translation>历史（%1）</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/forms.py" line="155"/>
+        <location filename="../../ui/kit/forms.py" line="49"/>
         <source>New %1</source>
         <translation>新建%1</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/forms.py" line="372"/>
+        <location filename="../../ui/kit/forms.py" line="266"/>
         <source>Reload the record now? Your edits will be lost.</source>
         <translation>现在重新加载该记录？您的修改将丢失。</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/forms.py" line="184"/>
+        <location filename="../../ui/kit/forms.py" line="78"/>
         <source>Save</source>
         <translation>保存</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/forms.py" line="431"/>
+        <location filename="../../ui/kit/forms.py" line="325"/>
         <source>The slot changes are already saved (see History)</source>
         <translation>槽位的变更已随操作保存（见历史记录）</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/forms.py" line="254"/>
+        <location filename="../../ui/kit/forms.py" line="148"/>
         <source>This record no longer exists.</source>
         <translation>该记录已不存在。</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/forms.py" line="309"/>
+        <location filename="../../ui/kit/forms.py" line="203"/>
         <source>a number, e.g. 12.5</source>
         <translation>请输入数字，例如 12.5</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/forms.py" line="301"/>
+        <location filename="../../ui/kit/forms.py" line="195"/>
         <source>a whole number</source>
         <translation>请输入整数</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/forms.py" line="283"/>
+        <location filename="../../ui/kit/forms.py" line="177"/>
         <source>choose one of the listed entries</source>
         <translation>请从列表中选择</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/forms.py" line="246"/>
+        <location filename="../../ui/kit/forms.py" line="140"/>
         <source>leave empty to keep</source>
         <translation>留空则不修改</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/forms.py" line="317"/>
+        <location filename="../../ui/kit/forms.py" line="211"/>
         <source>required</source>
         <translation>必填</translation>
     </message>
@@ -3135,82 +3135,82 @@
 <context>
     <name>FormDialog</name>
     <message>
-        <location filename="../../ui/kit/forms.py" line="222"/>
+        <location filename="../../ui/kit/forms.py" line="116"/>
         <source>(none)</source>
         <translation>（无）</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/forms.py" line="185"/>
+        <location filename="../../ui/kit/forms.py" line="79"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/forms.py" line="371"/>
+        <location filename="../../ui/kit/forms.py" line="265"/>
         <source>Changed by someone else</source>
         <translation>记录已被他人修改</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/forms.py" line="176"/>
+        <location filename="../../ui/kit/forms.py" line="70"/>
         <source>Details</source>
         <translation>详情</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/forms.py" line="155"/>
+        <location filename="../../ui/kit/forms.py" line="49"/>
         <source>Edit %1</source>
         <translation>编辑%1</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/forms.py" line="203"/>
+        <location filename="../../ui/kit/forms.py" line="97"/>
         <source>History</source>
         <translation>历史</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/forms.py" line="205"/>
+        <location filename="../../ui/kit/forms.py" line="99"/>
         <source>History (%1)</source>
         <translation>历史（%1）</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/forms.py" line="155"/>
+        <location filename="../../ui/kit/forms.py" line="49"/>
         <source>New %1</source>
         <translation>新建%1</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/forms.py" line="372"/>
+        <location filename="../../ui/kit/forms.py" line="266"/>
         <source>Reload the record now? Your edits will be lost.</source>
         <translation>现在重新加载该记录？您的修改将丢失。</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/forms.py" line="184"/>
+        <location filename="../../ui/kit/forms.py" line="78"/>
         <source>Save</source>
         <translation>保存</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/forms.py" line="254"/>
+        <location filename="../../ui/kit/forms.py" line="148"/>
         <source>This record no longer exists.</source>
         <translation>该记录已不存在。</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/forms.py" line="309"/>
+        <location filename="../../ui/kit/forms.py" line="203"/>
         <source>a number, e.g. 12.5</source>
         <translation>请输入数字，例如 12.5</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/forms.py" line="301"/>
+        <location filename="../../ui/kit/forms.py" line="195"/>
         <source>a whole number</source>
         <translation>请输入整数</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/forms.py" line="283"/>
+        <location filename="../../ui/kit/forms.py" line="177"/>
         <source>choose one of the listed entries</source>
         <translation>请从列表中选择</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/forms.py" line="246"/>
+        <location filename="../../ui/kit/forms.py" line="140"/>
         <source>leave empty to keep</source>
         <translation>留空则不修改</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/forms.py" line="317"/>
+        <location filename="../../ui/kit/forms.py" line="211"/>
         <source>required</source>
         <translation>必填</translation>
     </message>
@@ -3241,112 +3241,112 @@
 <context>
     <name>GpuDialog</name>
     <message>
-        <location filename="../../ui/kit/forms.py" line="222"/>
+        <location filename="../../ui/kit/forms.py" line="116"/>
         <source>(none)</source>
         <translation>（无）</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/forms.py" line="185"/>
+        <location filename="../../ui/kit/forms.py" line="79"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/forms.py" line="371"/>
+        <location filename="../../ui/kit/forms.py" line="265"/>
         <source>Changed by someone else</source>
         <translation>记录已被他人修改</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/forms.py" line="176"/>
+        <location filename="../../ui/kit/forms.py" line="70"/>
         <source>Details</source>
         <translation>详情</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/forms.py" line="155"/>
+        <location filename="../../ui/kit/forms.py" line="49"/>
         <source>Edit %1</source>
         <translation>编辑%1</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/forms.py" line="392"/>
+        <location filename="../../ui/kit/forms.py" line="286"/>
         <source>From</source>
         <translation>原状态</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/forms.py" line="203"/>
+        <location filename="../../ui/kit/forms.py" line="97"/>
         <source>History</source>
         <translation>历史</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/forms.py" line="205"/>
+        <location filename="../../ui/kit/forms.py" line="99"/>
         <source>History (%1)</source>
         <translation>历史（%1）</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/forms.py" line="407"/>
+        <location filename="../../ui/kit/forms.py" line="301"/>
         <source>Lifecycle (%1)</source>
         <translation>生命周期（%1）</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/forms.py" line="155"/>
+        <location filename="../../ui/kit/forms.py" line="49"/>
         <source>New %1</source>
         <translation>新建%1</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/forms.py" line="393"/>
+        <location filename="../../ui/kit/forms.py" line="287"/>
         <source>Reason</source>
         <translation>原因</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/forms.py" line="372"/>
+        <location filename="../../ui/kit/forms.py" line="266"/>
         <source>Reload the record now? Your edits will be lost.</source>
         <translation>现在重新加载该记录？您的修改将丢失。</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/forms.py" line="184"/>
+        <location filename="../../ui/kit/forms.py" line="78"/>
         <source>Save</source>
         <translation>保存</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/forms.py" line="254"/>
+        <location filename="../../ui/kit/forms.py" line="148"/>
         <source>This record no longer exists.</source>
         <translation>该记录已不存在。</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/forms.py" line="392"/>
+        <location filename="../../ui/kit/forms.py" line="286"/>
         <source>Time</source>
         <translation>时间</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/forms.py" line="392"/>
+        <location filename="../../ui/kit/forms.py" line="286"/>
         <source>To</source>
         <translation>新状态</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/forms.py" line="393"/>
+        <location filename="../../ui/kit/forms.py" line="287"/>
         <source>User</source>
         <translation>用户</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/forms.py" line="309"/>
+        <location filename="../../ui/kit/forms.py" line="203"/>
         <source>a number, e.g. 12.5</source>
         <translation>请输入数字，例如 12.5</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/forms.py" line="301"/>
+        <location filename="../../ui/kit/forms.py" line="195"/>
         <source>a whole number</source>
         <translation>请输入整数</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/forms.py" line="283"/>
+        <location filename="../../ui/kit/forms.py" line="177"/>
         <source>choose one of the listed entries</source>
         <translation>请从列表中选择</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/forms.py" line="246"/>
+        <location filename="../../ui/kit/forms.py" line="140"/>
         <source>leave empty to keep</source>
         <translation>留空则不修改</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/forms.py" line="317"/>
+        <location filename="../../ui/kit/forms.py" line="211"/>
         <source>required</source>
         <translation>必填</translation>
     </message>
@@ -3672,179 +3672,179 @@
 <context>
     <name>ListPage</name>
     <message>
-        <location filename="../../ui/kit/listview.py" line="336"/>
+        <location filename="../../ui/kit/listview.py" line="337"/>
         <source>%1 contains (empty: no filter):</source>
         <translation>%1包含（留空表示不筛选）：</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/listview.py" line="544"/>
+        <location filename="../../ui/kit/listview.py" line="545"/>
         <source>%1 moved, %2 refused:</source>
         <translation>已变更 %1 个，拒绝 %2 个：</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/listview.py" line="212"/>
+        <location filename="../../ui/kit/listview.py" line="213"/>
         <source>%1 of %2</source>
         <translation>%1 / 共 %2</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/listview.py" line="214"/>
+        <location filename="../../ui/kit/listview.py" line="215"/>
         <source>%1 rows</source>
         <translation>共 %1 行</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/listview.py" line="209"/>
+        <location filename="../../ui/kit/listview.py" line="210"/>
         <source>%1+ of %2, counting…</source>
         <translation>%1+ / 共 %2，正在计数…</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/listview.py" line="110"/>
+        <location filename="../../ui/kit/listview.py" line="111"/>
         <source>%1: all</source>
         <translation>%1：全部</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/listview.py" line="498"/>
+        <location filename="../../ui/kit/listview.py" line="499"/>
         <source>A reason is required.</source>
         <translation>必须填写原因。</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/listview.py" line="394"/>
+        <location filename="../../ui/kit/listview.py" line="395"/>
         <source>CSV (*.csv)</source>
         <translation>CSV (*.csv)</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/listview.py" line="117"/>
+        <location filename="../../ui/kit/listview.py" line="118"/>
         <source>Clear filters</source>
         <translation>清除筛选</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/listview.py" line="364"/>
+        <location filename="../../ui/kit/listview.py" line="365"/>
         <source>Copy</source>
         <translation>复制</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/listview.py" line="233"/>
+        <location filename="../../ui/kit/listview.py" line="234"/>
         <source>Could not read the list: %1</source>
         <translation>无法读取列表：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/listview.py" line="557"/>
+        <location filename="../../ui/kit/listview.py" line="558"/>
         <source>Excel (*.xlsx);;CSV (*.csv)</source>
         <translation>Excel (*.xlsx);;CSV (*.csv)</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/listview.py" line="556"/>
+        <location filename="../../ui/kit/listview.py" line="557"/>
         <source>Export</source>
         <translation>导出</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/listview.py" line="393"/>
+        <location filename="../../ui/kit/listview.py" line="394"/>
         <source>Export selection</source>
         <translation>导出所选</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/listview.py" line="365"/>
+        <location filename="../../ui/kit/listview.py" line="366"/>
         <source>Export selection…</source>
         <translation>导出所选…</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/listview.py" line="569"/>
+        <location filename="../../ui/kit/listview.py" line="570"/>
         <source>Exporting…</source>
         <translation>正在导出…</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/listview.py" line="185"/>
+        <location filename="../../ui/kit/listview.py" line="186"/>
         <source>Export…</source>
         <translation>导出…</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/listview.py" line="96"/>
+        <location filename="../../ui/kit/listview.py" line="97"/>
         <source>Filter (Ctrl+F): code, name, serial, customer…</source>
         <translation>筛选（Ctrl+F）：编码、名称、序列号、客户…</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/listview.py" line="335"/>
+        <location filename="../../ui/kit/listview.py" line="336"/>
         <source>Filter by %1</source>
         <translation>按%1筛选</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/listview.py" line="290"/>
+        <location filename="../../ui/kit/listview.py" line="291"/>
         <source>Filtered by %1</source>
         <translation>筛选条件：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/listview.py" line="220"/>
+        <location filename="../../ui/kit/listview.py" line="221"/>
         <source>Filtering %1 rows…</source>
         <translation>正在筛选 %1 行…</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/listview.py" line="363"/>
+        <location filename="../../ui/kit/listview.py" line="364"/>
         <source>History…</source>
         <translation>历史…</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/listview.py" line="187"/>
+        <location filename="../../ui/kit/listview.py" line="188"/>
         <source>Import…</source>
         <translation>导入…</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/listview.py" line="184"/>
+        <location filename="../../ui/kit/listview.py" line="185"/>
         <source>Lifecycle move…</source>
         <translation>生命周期变更…</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/listview.py" line="546"/>
+        <location filename="../../ui/kit/listview.py" line="547"/>
         <source>Moving GPUs…</source>
         <translation>正在变更 GPU 状态…</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/listview.py" line="179"/>
+        <location filename="../../ui/kit/listview.py" line="180"/>
         <source>New</source>
         <translation>新建</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/listview.py" line="344"/>
+        <location filename="../../ui/kit/listview.py" line="345"/>
         <source>No records match these filters. Clear or change them to see more.</source>
         <translation>没有符合这些筛选条件的记录。清除或修改筛选条件以查看更多。</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/listview.py" line="345"/>
+        <location filename="../../ui/kit/listview.py" line="346"/>
         <source>Nothing here yet.</source>
         <translation>这里还没有记录。</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/listview.py" line="180"/>
+        <location filename="../../ui/kit/listview.py" line="181"/>
         <source>Open</source>
         <translation>打开</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/listview.py" line="188"/>
+        <location filename="../../ui/kit/listview.py" line="189"/>
         <source>Refresh</source>
         <translation>刷新</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/listview.py" line="182"/>
+        <location filename="../../ui/kit/listview.py" line="183"/>
         <source>Retire</source>
         <translation>退役</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/listview.py" line="493"/>
+        <location filename="../../ui/kit/listview.py" line="494"/>
         <source>Retire %1 selected record(s)? This is recorded in the audit trail.
 Reason:</source>
         <translation>确定退役所选 %1 条记录？此操作将记入审计日志。
 原因：</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/listview.py" line="507"/>
+        <location filename="../../ui/kit/listview.py" line="508"/>
         <source>Retiring…</source>
         <translation>正在退役…</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/listview.py" line="543"/>
+        <location filename="../../ui/kit/listview.py" line="544"/>
         <source>Some GPUs were not moved</source>
         <translation>部分 GPU 未变更</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/listview.py" line="220"/>
+        <location filename="../../ui/kit/listview.py" line="221"/>
         <source>Sorting %1 rows…</source>
         <translation>正在排序 %1 行…</translation>
     </message>
@@ -6876,42 +6876,42 @@ Reason:</source>
 <context>
     <name>TransitionDialog</name>
     <message>
-        <location filename="../../ui/kit/forms.py" line="616"/>
+        <location filename="../../ui/kit/forms.py" line="510"/>
         <source>%1 GPU(s), now: %2</source>
         <translation>%1 个 GPU，当前：%2</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/forms.py" line="633"/>
+        <location filename="../../ui/kit/forms.py" line="527"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/forms.py" line="645"/>
+        <location filename="../../ui/kit/forms.py" line="539"/>
         <source>Give a reason: it goes into the GPU's history and the audit trail.</source>
         <translation>请填写原因：它将记入 GPU 历史和审计日志。</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/forms.py" line="608"/>
+        <location filename="../../ui/kit/forms.py" line="502"/>
         <source>Lifecycle move</source>
         <translation>生命周期变更</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/forms.py" line="632"/>
+        <location filename="../../ui/kit/forms.py" line="526"/>
         <source>Move</source>
         <translation>变更</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/forms.py" line="623"/>
+        <location filename="../../ui/kit/forms.py" line="517"/>
         <source>Move to</source>
         <translation>变更为</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/forms.py" line="639"/>
+        <location filename="../../ui/kit/forms.py" line="533"/>
         <source>No move is allowed from these states together.</source>
         <translation>所选状态之间没有共同允许的变更。</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/forms.py" line="626"/>
+        <location filename="../../ui/kit/forms.py" line="520"/>
         <source>Reason *</source>
         <translation>原因 *</translation>
     </message>

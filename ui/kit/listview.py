@@ -20,7 +20,8 @@ from app.services.registry import RETIRABLE, retire_record
 
 from ui.kit.history import HistoryDialog, has_history
 from ui.kit.dialogs import why_not_text
-from ui.kit.forms import FORMS, PERMISSION, TransitionDialog, open_form
+from ui.kit.formfields import FORMS, PERMISSION
+from ui.kit.forms import TransitionDialog, open_form
 from ui.shell.i18n import choice_label, column_label
 from ui.shell.operations import Cancelled, Debouncer, listen, run_op
 from ui.kit.tables import PagedTableModel, format_value

@@ -228,7 +228,8 @@ class SidePanels:
         return print_document_preview(self, self.db, self.actor, "fleet", None, title=self.tr("GPU fleet report"))
 
     def _open_record(self, kind: str, id_) -> None:
-        from ui.kit.forms import PERMISSION, open_form
+        from ui.kit.formfields import PERMISSION
+        from ui.kit.forms import open_form
         from app.domain.auth import can
         open_form(self.db, self.actor, kind, id_, self,
                   read_only=not can(self.actor, PERMISSION[kind])).exec()
