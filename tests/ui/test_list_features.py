@@ -84,7 +84,7 @@ def test_status_and_column_filters_remembered(qtbot, demo_db, lang):
 
 
 def test_choice_column_filter_from_the_header(qtbot, demo_db):
-    from ui.kit.listview import ChoiceFilterDialog
+    from ui.kit.listfilters import ChoiceFilterDialog
     admin = login(demo_db, "admin", "demo1234")
     page = _page(qtbot, demo_db, admin, "contract")
     status = page.spec.keys().index("status")
