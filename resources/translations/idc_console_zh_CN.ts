@@ -966,17 +966,17 @@
 <context>
     <name>ChoiceFilterDialog</name>
     <message>
-        <location filename="../../ui/kit/listview.py" line="603"/>
+        <location filename="../../ui/kit/listfilters.py" line="33"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/listview.py" line="602"/>
+        <location filename="../../ui/kit/listfilters.py" line="32"/>
         <source>Filter</source>
         <translation>筛选</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/listview.py" line="590"/>
+        <location filename="../../ui/kit/listfilters.py" line="20"/>
         <source>Filter by %1</source>
         <translation>按%1筛选</translation>
     </message>
@@ -3672,179 +3672,179 @@
 <context>
     <name>ListPage</name>
     <message>
-        <location filename="../../ui/kit/listview.py" line="337"/>
+        <location filename="../../ui/kit/listview.py" line="300"/>
         <source>%1 contains (empty: no filter):</source>
         <translation>%1包含（留空表示不筛选）：</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/listview.py" line="545"/>
+        <location filename="../../ui/kit/listview.py" line="508"/>
         <source>%1 moved, %2 refused:</source>
         <translation>已变更 %1 个，拒绝 %2 个：</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/listview.py" line="213"/>
+        <location filename="../../ui/kit/listview.py" line="176"/>
         <source>%1 of %2</source>
         <translation>%1 / 共 %2</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/listview.py" line="215"/>
+        <location filename="../../ui/kit/listview.py" line="178"/>
         <source>%1 rows</source>
         <translation>共 %1 行</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/listview.py" line="210"/>
+        <location filename="../../ui/kit/listview.py" line="173"/>
         <source>%1+ of %2, counting…</source>
         <translation>%1+ / 共 %2，正在计数…</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/listview.py" line="111"/>
+        <location filename="../../ui/kit/listview.py" line="99"/>
         <source>%1: all</source>
         <translation>%1：全部</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/listview.py" line="499"/>
+        <location filename="../../ui/kit/listview.py" line="462"/>
         <source>A reason is required.</source>
         <translation>必须填写原因。</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/listview.py" line="395"/>
+        <location filename="../../ui/kit/listview.py" line="358"/>
         <source>CSV (*.csv)</source>
         <translation>CSV (*.csv)</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/listview.py" line="118"/>
+        <location filename="../../ui/kit/listview.py" line="106"/>
         <source>Clear filters</source>
         <translation>清除筛选</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/listview.py" line="365"/>
+        <location filename="../../ui/kit/listview.py" line="328"/>
         <source>Copy</source>
         <translation>复制</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/listview.py" line="234"/>
+        <location filename="../../ui/kit/listview.py" line="197"/>
         <source>Could not read the list: %1</source>
         <translation>无法读取列表：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/listview.py" line="558"/>
+        <location filename="../../ui/kit/listview.py" line="521"/>
         <source>Excel (*.xlsx);;CSV (*.csv)</source>
         <translation>Excel (*.xlsx);;CSV (*.csv)</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/listview.py" line="557"/>
+        <location filename="../../ui/kit/listview.py" line="520"/>
         <source>Export</source>
         <translation>导出</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/listview.py" line="394"/>
+        <location filename="../../ui/kit/listview.py" line="357"/>
         <source>Export selection</source>
         <translation>导出所选</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/listview.py" line="366"/>
+        <location filename="../../ui/kit/listview.py" line="329"/>
         <source>Export selection…</source>
         <translation>导出所选…</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/listview.py" line="570"/>
+        <location filename="../../ui/kit/listview.py" line="533"/>
         <source>Exporting…</source>
         <translation>正在导出…</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/listview.py" line="186"/>
+        <location filename="../../ui/kit/listview.py" line="149"/>
         <source>Export…</source>
         <translation>导出…</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/listview.py" line="97"/>
+        <location filename="../../ui/kit/listview.py" line="85"/>
         <source>Filter (Ctrl+F): code, name, serial, customer…</source>
         <translation>筛选（Ctrl+F）：编码、名称、序列号、客户…</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/listview.py" line="336"/>
+        <location filename="../../ui/kit/listview.py" line="299"/>
         <source>Filter by %1</source>
         <translation>按%1筛选</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/listview.py" line="291"/>
+        <location filename="../../ui/kit/listview.py" line="254"/>
         <source>Filtered by %1</source>
         <translation>筛选条件：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/listview.py" line="221"/>
+        <location filename="../../ui/kit/listview.py" line="184"/>
         <source>Filtering %1 rows…</source>
         <translation>正在筛选 %1 行…</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/listview.py" line="364"/>
+        <location filename="../../ui/kit/listview.py" line="327"/>
         <source>History…</source>
         <translation>历史…</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/listview.py" line="188"/>
+        <location filename="../../ui/kit/listview.py" line="151"/>
         <source>Import…</source>
         <translation>导入…</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/listview.py" line="185"/>
+        <location filename="../../ui/kit/listview.py" line="148"/>
         <source>Lifecycle move…</source>
         <translation>生命周期变更…</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/listview.py" line="547"/>
+        <location filename="../../ui/kit/listview.py" line="510"/>
         <source>Moving GPUs…</source>
         <translation>正在变更 GPU 状态…</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/listview.py" line="180"/>
+        <location filename="../../ui/kit/listview.py" line="143"/>
         <source>New</source>
         <translation>新建</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/listview.py" line="345"/>
+        <location filename="../../ui/kit/listview.py" line="308"/>
         <source>No records match these filters. Clear or change them to see more.</source>
         <translation>没有符合这些筛选条件的记录。清除或修改筛选条件以查看更多。</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/listview.py" line="346"/>
+        <location filename="../../ui/kit/listview.py" line="309"/>
         <source>Nothing here yet.</source>
         <translation>这里还没有记录。</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/listview.py" line="181"/>
+        <location filename="../../ui/kit/listview.py" line="144"/>
         <source>Open</source>
         <translation>打开</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/listview.py" line="189"/>
+        <location filename="../../ui/kit/listview.py" line="152"/>
         <source>Refresh</source>
         <translation>刷新</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/listview.py" line="183"/>
+        <location filename="../../ui/kit/listview.py" line="146"/>
         <source>Retire</source>
         <translation>退役</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/listview.py" line="494"/>
+        <location filename="../../ui/kit/listview.py" line="457"/>
         <source>Retire %1 selected record(s)? This is recorded in the audit trail.
 Reason:</source>
         <translation>确定退役所选 %1 条记录？此操作将记入审计日志。
 原因：</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/listview.py" line="508"/>
+        <location filename="../../ui/kit/listview.py" line="471"/>
         <source>Retiring…</source>
         <translation>正在退役…</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/listview.py" line="544"/>
+        <location filename="../../ui/kit/listview.py" line="507"/>
         <source>Some GPUs were not moved</source>
         <translation>部分 GPU 未变更</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/listview.py" line="221"/>
+        <location filename="../../ui/kit/listview.py" line="184"/>
         <source>Sorting %1 rows…</source>
         <translation>正在排序 %1 行…</translation>
     </message>
@@ -5346,147 +5346,147 @@ Reason:</source>
 <context>
     <name>RackElevationView</name>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="96"/>
+        <location filename="../../ui/widgets/rack_block.py" line="84"/>
         <source>%1 (full depth)</source>
         <translation>%1（全深）</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="367"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="234"/>
         <source>%1 · leased to %2</source>
         <translation>%1 · 租给 %2</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="130"/>
+        <location filename="../../ui/widgets/rack_block.py" line="118"/>
         <source>%1, %2 face%3</source>
         <translation>%1，%2面%3</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../ui/widgets/rack_elevation.py" line="392"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="259"/>
         <source>%n U free</source>
         <translation><numerusform>空闲 %n U</numerusform></translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="131"/>
+        <location filename="../../ui/widgets/rack_block.py" line="119"/>
         <source>, full depth</source>
         <translation>，全深</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="595"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="427"/>
         <source>Cancel the reservation for %1 (U%2–U%3)…</source>
         <translation>取消 %1 的预留（U%2–U%3）…</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="350"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="171"/>
         <source>Choose a rack to see its elevation</source>
         <translation>选择机柜以查看立面图</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="91"/>
+        <location filename="../../ui/widgets/rack_block.py" line="79"/>
         <source>Fleet</source>
         <translation>自有</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="386"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="253"/>
         <source>Front</source>
         <translation>前面</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="375"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="242"/>
         <source>Leased %1 U · reserved %2 U · used %3 U · free %4 U</source>
         <translation>已租 %1 U · 预留 %2 U · 已用 %3 U · 空闲 %4 U</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="466"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="298"/>
         <source>Leased to %1, U%2–U%3, %4 to %5</source>
         <translation>租给 %1，U%2–U%3，%4 至 %5</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="481"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="313"/>
         <source>Leased: %1</source>
         <translation>已租：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="452"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="214"/>
         <source>Not mounted (0U or no position): %1</source>
         <translation>未上架（0U 或无位置）：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="544"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="376"/>
         <source>Open %1</source>
         <translation>打开 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="129"/>
+        <location filename="../../ui/widgets/rack_block.py" line="117"/>
         <source>Owner: %1</source>
         <translation>所有者：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="565"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="397"/>
         <source>Place a device at U%1 (%2)…</source>
         <translation>在 U%1（%2）放置设备…</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="564"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="396"/>
         <source>Place a device of %3 at U%1 (%2)…</source>
         <translation>在 U%1（%2）放置 %3 的设备…</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="500"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="332"/>
         <source>Power: %1 of %2 kW typical (%3%)</source>
         <translation>功率：典型 %1 / %2 kW（%3%）</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="386"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="253"/>
         <source>Rear</source>
         <translation>后面</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="569"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="401"/>
         <source>Reserve U%1 (%2)…</source>
         <translation>预留 U%1（%2）…</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="573"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="405"/>
         <source>Reserve the free block U%1–U%2 (%3)…</source>
         <translation>预留空闲区段 U%1–U%2（%3）…</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="425"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="275"/>
         <source>Reserved for %1, U%2–U%3, %4 to %5</source>
         <translation>为 %1 预留，U%2–U%3，%4 至 %5</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="428"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="278"/>
         <source>Reserved: %1</source>
         <translation>已预留：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="132"/>
+        <location filename="../../ui/widgets/rack_block.py" line="120"/>
         <source>Status: %1</source>
         <translation>状态：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="133"/>
+        <location filename="../../ui/widgets/rack_block.py" line="121"/>
         <source>Typical power: %1 W</source>
         <translation>典型功率：%1 W</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="470"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="302"/>
         <source>cage %1</source>
         <translation>笼位 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="559"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="391"/>
         <source>front</source>
         <translation>前面</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="424"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="274"/>
         <source>open-ended</source>
         <translation>不定期</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="559"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="391"/>
         <source>rear</source>
         <translation>后面</translation>
     </message>
@@ -5494,177 +5494,177 @@ Reason:</source>
 <context>
     <name>RackPanel</name>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="96"/>
+        <location filename="../../ui/widgets/rack_block.py" line="84"/>
         <source>%1 (full depth)</source>
         <translation>%1（全深）</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="367"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="234"/>
         <source>%1 · leased to %2</source>
         <translation>%1 · 租给 %2</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="130"/>
+        <location filename="../../ui/widgets/rack_block.py" line="118"/>
         <source>%1, %2 face%3</source>
         <translation>%1，%2面%3</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../ui/widgets/rack_elevation.py" line="392"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="259"/>
         <source>%n U free</source>
         <translation><numerusform>空闲 %n U</numerusform></translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="131"/>
+        <location filename="../../ui/widgets/rack_block.py" line="119"/>
         <source>, full depth</source>
         <translation>，全深</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="685"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="517"/>
         <source>Cancel reservation</source>
         <translation>取消预留</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="595"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="427"/>
         <source>Cancel the reservation for %1 (U%2–U%3)…</source>
         <translation>取消 %1 的预留（U%2–U%3）…</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="663"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="495"/>
         <source>Changed by someone else</source>
         <translation>记录已被他人修改</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="350"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="171"/>
         <source>Choose a rack to see its elevation</source>
         <translation>选择机柜以查看立面图</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="91"/>
+        <location filename="../../ui/widgets/rack_block.py" line="79"/>
         <source>Fleet</source>
         <translation>自有</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="386"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="253"/>
         <source>Front</source>
         <translation>前面</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="375"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="242"/>
         <source>Leased %1 U · reserved %2 U · used %3 U · free %4 U</source>
         <translation>已租 %1 U · 预留 %2 U · 已用 %3 U · 空闲 %4 U</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="466"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="298"/>
         <source>Leased to %1, U%2–U%3, %4 to %5</source>
         <translation>租给 %1，U%2–U%3，%4 至 %5</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="481"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="313"/>
         <source>Leased: %1</source>
         <translation>已租：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="698"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="530"/>
         <source>Move refused</source>
         <translation>移动被拒绝</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="452"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="214"/>
         <source>Not mounted (0U or no position): %1</source>
         <translation>未上架（0U 或无位置）：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="544"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="376"/>
         <source>Open %1</source>
         <translation>打开 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="129"/>
+        <location filename="../../ui/widgets/rack_block.py" line="117"/>
         <source>Owner: %1</source>
         <translation>所有者：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="565"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="397"/>
         <source>Place a device at U%1 (%2)…</source>
         <translation>在 U%1（%2）放置设备…</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="564"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="396"/>
         <source>Place a device of %3 at U%1 (%2)…</source>
         <translation>在 U%1（%2）放置 %3 的设备…</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="500"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="332"/>
         <source>Power: %1 of %2 kW typical (%3%)</source>
         <translation>功率：典型 %1 / %2 kW（%3%）</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="386"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="253"/>
         <source>Rear</source>
         <translation>后面</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="692"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="524"/>
         <source>Reservation not cancelled</source>
         <translation>预留未取消</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="569"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="401"/>
         <source>Reserve U%1 (%2)…</source>
         <translation>预留 U%1（%2）…</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="573"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="405"/>
         <source>Reserve the free block U%1–U%2 (%3)…</source>
         <translation>预留空闲区段 U%1–U%2（%3）…</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="425"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="275"/>
         <source>Reserved for %1, U%2–U%3, %4 to %5</source>
         <translation>为 %1 预留，U%2–U%3，%4 至 %5</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="428"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="278"/>
         <source>Reserved: %1</source>
         <translation>已预留：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="132"/>
+        <location filename="../../ui/widgets/rack_block.py" line="120"/>
         <source>Status: %1</source>
         <translation>状态：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="672"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="504"/>
         <source>The move failed: %1</source>
         <translation>移动失败：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="133"/>
+        <location filename="../../ui/widgets/rack_block.py" line="121"/>
         <source>Typical power: %1 W</source>
         <translation>典型功率：%1 W</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="686"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="518"/>
         <source>Why is the reservation cancelled?</source>
         <translation>取消预留的原因？</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="470"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="302"/>
         <source>cage %1</source>
         <translation>笼位 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="559"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="391"/>
         <source>front</source>
         <translation>前面</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="424"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="274"/>
         <source>open-ended</source>
         <translation>不定期</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="559"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="391"/>
         <source>rear</source>
         <translation>后面</translation>
     </message>
@@ -6360,12 +6360,12 @@ Reason:</source>
 <context>
     <name>SitePlot</name>
     <message numerus="yes">
-        <location filename="../../ui/widgets/site_plot.py" line="171"/>
+        <location filename="../../ui/widgets/site_plot.py" line="158"/>
         <source> and %n more</source>
         <translation><numerusform> 等 %n 个</numerusform></translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/site_plot.py" line="151"/>
+        <location filename="../../ui/widgets/site_plot.py" line="138"/>
         <source>%1 serves %2</source>
         <translation>%1 服务 %2</translation>
     </message>
@@ -6380,7 +6380,7 @@ Reason:</source>
         <translation>无经纬度：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/site_plot.py" line="206"/>
+        <location filename="../../ui/widgets/site_plot.py" line="217"/>
         <source>solid line: the region's own point; dashed: its city's or province capital's</source>
         <translation>实线：区域自身位置；虚线：所在城市或省会位置</translation>
     </message>
@@ -6388,12 +6388,12 @@ Reason:</source>
 <context>
     <name>SitePlotView</name>
     <message numerus="yes">
-        <location filename="../../ui/widgets/site_plot.py" line="171"/>
+        <location filename="../../ui/widgets/site_plot.py" line="158"/>
         <source> and %n more</source>
         <translation><numerusform> 等 %n 个</numerusform></translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/site_plot.py" line="151"/>
+        <location filename="../../ui/widgets/site_plot.py" line="138"/>
         <source>%1 serves %2</source>
         <translation>%1 服务 %2</translation>
     </message>
@@ -6408,7 +6408,7 @@ Reason:</source>
         <translation>无经纬度：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/site_plot.py" line="206"/>
+        <location filename="../../ui/widgets/site_plot.py" line="217"/>
         <source>solid line: the region's own point; dashed: its city's or province capital's</source>
         <translation>实线：区域自身位置；虚线：所在城市或省会位置</translation>
     </message>
