@@ -2002,7 +2002,7 @@
         <translation>（无）</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/forms.py" line="347"/>
+        <location filename="../../ui/kit/forms.py" line="349"/>
         <source>Add contact</source>
         <translation>添加联系人</translation>
     </message>
@@ -2012,17 +2012,17 @@
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/forms.py" line="265"/>
+        <location filename="../../ui/kit/forms.py" line="267"/>
         <source>Changed by someone else</source>
         <translation>记录已被他人修改</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/forms.py" line="440"/>
+        <location filename="../../ui/kit/forms.py" line="442"/>
         <source>Contact %1: %2</source>
         <translation>联系人 %1：%2</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/forms.py" line="398"/>
+        <location filename="../../ui/kit/forms.py" line="400"/>
         <source>Contacts (%1)</source>
         <translation>联系人（%1）</translation>
     </message>
@@ -2032,7 +2032,7 @@
         <translation>详情</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/forms.py" line="341"/>
+        <location filename="../../ui/kit/forms.py" line="343"/>
         <source>E-mail</source>
         <translation>电子邮箱</translation>
     </message>
@@ -2052,7 +2052,7 @@
         <translation>历史（%1）</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/forms.py" line="340"/>
+        <location filename="../../ui/kit/forms.py" line="342"/>
         <source>Name</source>
         <translation>名称</translation>
     </message>
@@ -2062,22 +2062,22 @@
         <translation>新建%1</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/forms.py" line="340"/>
+        <location filename="../../ui/kit/forms.py" line="342"/>
         <source>Phone</source>
         <translation>电话</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/forms.py" line="340"/>
+        <location filename="../../ui/kit/forms.py" line="342"/>
         <source>Position</source>
         <translation>职务</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/forms.py" line="266"/>
+        <location filename="../../ui/kit/forms.py" line="268"/>
         <source>Reload the record now? Your edits will be lost.</source>
         <translation>现在重新加载该记录？您的修改将丢失。</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/forms.py" line="350"/>
+        <location filename="../../ui/kit/forms.py" line="352"/>
         <source>Remove contact</source>
         <translation>删除联系人</translation>
     </message>
@@ -2595,12 +2595,12 @@
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/forms.py" line="265"/>
+        <location filename="../../ui/kit/forms.py" line="267"/>
         <source>Changed by someone else</source>
         <translation>记录已被他人修改</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/forms.py" line="324"/>
+        <location filename="../../ui/kit/forms.py" line="326"/>
         <source>Close</source>
         <translation>关闭</translation>
     </message>
@@ -2615,7 +2615,7 @@
         <translation>编辑%1</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/forms.py" line="315"/>
+        <location filename="../../ui/kit/forms.py" line="317"/>
         <source>GPU slots (%1)</source>
         <translation>GPU 槽位（%1）</translation>
     </message>
@@ -2635,7 +2635,7 @@
         <translation>新建%1</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/forms.py" line="266"/>
+        <location filename="../../ui/kit/forms.py" line="268"/>
         <source>Reload the record now? Your edits will be lost.</source>
         <translation>现在重新加载该记录？您的修改将丢失。</translation>
     </message>
@@ -2645,7 +2645,7 @@
         <translation>保存</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/forms.py" line="325"/>
+        <location filename="../../ui/kit/forms.py" line="327"/>
         <source>The slot changes are already saved (see History)</source>
         <translation>槽位的变更已随操作保存（见历史记录）</translation>
     </message>
@@ -3145,7 +3145,7 @@
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/forms.py" line="265"/>
+        <location filename="../../ui/kit/forms.py" line="267"/>
         <source>Changed by someone else</source>
         <translation>记录已被他人修改</translation>
     </message>
@@ -3175,7 +3175,7 @@
         <translation>新建%1</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/forms.py" line="266"/>
+        <location filename="../../ui/kit/forms.py" line="268"/>
         <source>Reload the record now? Your edits will be lost.</source>
         <translation>现在重新加载该记录？您的修改将丢失。</translation>
     </message>
@@ -3251,7 +3251,7 @@
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/forms.py" line="265"/>
+        <location filename="../../ui/kit/forms.py" line="267"/>
         <source>Changed by someone else</source>
         <translation>记录已被他人修改</translation>
     </message>
@@ -3266,7 +3266,7 @@
         <translation>编辑%1</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/forms.py" line="286"/>
+        <location filename="../../ui/kit/forms.py" line="288"/>
         <source>From</source>
         <translation>原状态</translation>
     </message>
@@ -3281,7 +3281,7 @@
         <translation>历史（%1）</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/forms.py" line="301"/>
+        <location filename="../../ui/kit/forms.py" line="303"/>
         <source>Lifecycle (%1)</source>
         <translation>生命周期（%1）</translation>
     </message>
@@ -3291,12 +3291,12 @@
         <translation>新建%1</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/forms.py" line="287"/>
+        <location filename="../../ui/kit/forms.py" line="289"/>
         <source>Reason</source>
         <translation>原因</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/forms.py" line="266"/>
+        <location filename="../../ui/kit/forms.py" line="268"/>
         <source>Reload the record now? Your edits will be lost.</source>
         <translation>现在重新加载该记录？您的修改将丢失。</translation>
     </message>
@@ -3311,17 +3311,17 @@
         <translation>该记录已不存在。</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/forms.py" line="286"/>
+        <location filename="../../ui/kit/forms.py" line="288"/>
         <source>Time</source>
         <translation>时间</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/forms.py" line="286"/>
+        <location filename="../../ui/kit/forms.py" line="288"/>
         <source>To</source>
         <translation>新状态</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/forms.py" line="287"/>
+        <location filename="../../ui/kit/forms.py" line="289"/>
         <source>User</source>
         <translation>用户</translation>
     </message>
@@ -3672,179 +3672,179 @@
 <context>
     <name>ListPage</name>
     <message>
-        <location filename="../../ui/kit/listview.py" line="300"/>
+        <location filename="../../ui/kit/listview.py" line="304"/>
         <source>%1 contains (empty: no filter):</source>
         <translation>%1包含（留空表示不筛选）：</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/listview.py" line="508"/>
+        <location filename="../../ui/kit/listview.py" line="514"/>
         <source>%1 moved, %2 refused:</source>
         <translation>已变更 %1 个，拒绝 %2 个：</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/listview.py" line="176"/>
+        <location filename="../../ui/kit/listview.py" line="179"/>
         <source>%1 of %2</source>
         <translation>%1 / 共 %2</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/listview.py" line="178"/>
+        <location filename="../../ui/kit/listview.py" line="181"/>
         <source>%1 rows</source>
         <translation>共 %1 行</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/listview.py" line="173"/>
+        <location filename="../../ui/kit/listview.py" line="176"/>
         <source>%1+ of %2, counting…</source>
         <translation>%1+ / 共 %2，正在计数…</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/listview.py" line="99"/>
+        <location filename="../../ui/kit/listview.py" line="102"/>
         <source>%1: all</source>
         <translation>%1：全部</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/listview.py" line="462"/>
+        <location filename="../../ui/kit/listview.py" line="466"/>
         <source>A reason is required.</source>
         <translation>必须填写原因。</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/listview.py" line="358"/>
+        <location filename="../../ui/kit/listview.py" line="362"/>
         <source>CSV (*.csv)</source>
         <translation>CSV (*.csv)</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/listview.py" line="106"/>
+        <location filename="../../ui/kit/listview.py" line="109"/>
         <source>Clear filters</source>
         <translation>清除筛选</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/listview.py" line="328"/>
+        <location filename="../../ui/kit/listview.py" line="332"/>
         <source>Copy</source>
         <translation>复制</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/listview.py" line="197"/>
+        <location filename="../../ui/kit/listview.py" line="200"/>
         <source>Could not read the list: %1</source>
         <translation>无法读取列表：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/listview.py" line="521"/>
+        <location filename="../../ui/kit/listview.py" line="527"/>
         <source>Excel (*.xlsx);;CSV (*.csv)</source>
         <translation>Excel (*.xlsx);;CSV (*.csv)</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/listview.py" line="520"/>
+        <location filename="../../ui/kit/listview.py" line="526"/>
         <source>Export</source>
         <translation>导出</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/listview.py" line="357"/>
+        <location filename="../../ui/kit/listview.py" line="361"/>
         <source>Export selection</source>
         <translation>导出所选</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/listview.py" line="329"/>
+        <location filename="../../ui/kit/listview.py" line="333"/>
         <source>Export selection…</source>
         <translation>导出所选…</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/listview.py" line="533"/>
+        <location filename="../../ui/kit/listview.py" line="539"/>
         <source>Exporting…</source>
         <translation>正在导出…</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/listview.py" line="149"/>
+        <location filename="../../ui/kit/listview.py" line="152"/>
         <source>Export…</source>
         <translation>导出…</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/listview.py" line="85"/>
+        <location filename="../../ui/kit/listview.py" line="88"/>
         <source>Filter (Ctrl+F): code, name, serial, customer…</source>
         <translation>筛选（Ctrl+F）：编码、名称、序列号、客户…</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/listview.py" line="299"/>
+        <location filename="../../ui/kit/listview.py" line="303"/>
         <source>Filter by %1</source>
         <translation>按%1筛选</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/listview.py" line="254"/>
+        <location filename="../../ui/kit/listview.py" line="257"/>
         <source>Filtered by %1</source>
         <translation>筛选条件：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/listview.py" line="184"/>
+        <location filename="../../ui/kit/listview.py" line="187"/>
         <source>Filtering %1 rows…</source>
         <translation>正在筛选 %1 行…</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/listview.py" line="327"/>
+        <location filename="../../ui/kit/listview.py" line="331"/>
         <source>History…</source>
         <translation>历史…</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/listview.py" line="151"/>
+        <location filename="../../ui/kit/listview.py" line="154"/>
         <source>Import…</source>
         <translation>导入…</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/listview.py" line="148"/>
+        <location filename="../../ui/kit/listview.py" line="151"/>
         <source>Lifecycle move…</source>
         <translation>生命周期变更…</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/listview.py" line="510"/>
+        <location filename="../../ui/kit/listview.py" line="516"/>
         <source>Moving GPUs…</source>
         <translation>正在变更 GPU 状态…</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/listview.py" line="143"/>
+        <location filename="../../ui/kit/listview.py" line="146"/>
         <source>New</source>
         <translation>新建</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/listview.py" line="308"/>
+        <location filename="../../ui/kit/listview.py" line="312"/>
         <source>No records match these filters. Clear or change them to see more.</source>
         <translation>没有符合这些筛选条件的记录。清除或修改筛选条件以查看更多。</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/listview.py" line="309"/>
+        <location filename="../../ui/kit/listview.py" line="313"/>
         <source>Nothing here yet.</source>
         <translation>这里还没有记录。</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/listview.py" line="144"/>
+        <location filename="../../ui/kit/listview.py" line="147"/>
         <source>Open</source>
         <translation>打开</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/listview.py" line="152"/>
+        <location filename="../../ui/kit/listview.py" line="155"/>
         <source>Refresh</source>
         <translation>刷新</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/listview.py" line="146"/>
+        <location filename="../../ui/kit/listview.py" line="149"/>
         <source>Retire</source>
         <translation>退役</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/listview.py" line="457"/>
+        <location filename="../../ui/kit/listview.py" line="461"/>
         <source>Retire %1 selected record(s)? This is recorded in the audit trail.
 Reason:</source>
         <translation>确定退役所选 %1 条记录？此操作将记入审计日志。
 原因：</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/listview.py" line="471"/>
+        <location filename="../../ui/kit/listview.py" line="475"/>
         <source>Retiring…</source>
         <translation>正在退役…</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/listview.py" line="507"/>
+        <location filename="../../ui/kit/listview.py" line="513"/>
         <source>Some GPUs were not moved</source>
         <translation>部分 GPU 未变更</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/listview.py" line="184"/>
+        <location filename="../../ui/kit/listview.py" line="187"/>
         <source>Sorting %1 rows…</source>
         <translation>正在排序 %1 行…</translation>
     </message>
@@ -4889,7 +4889,7 @@ Reason:</source>
 <context>
     <name>PdfPreviewDialog</name>
     <message>
-        <location filename="../../ui/kit/pdfpreview.py" line="135"/>
+        <location filename="../../ui/kit/pdfpreview.py" line="136"/>
         <source>%1 cannot be shown: %2</source>
         <translation>无法显示 %1：%2</translation>
     </message>
@@ -4899,7 +4899,7 @@ Reason:</source>
         <translation>关闭</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/pdfpreview.py" line="267"/>
+        <location filename="../../ui/kit/pdfpreview.py" line="269"/>
         <source>Could not save: %1</source>
         <translation>无法保存：%1</translation>
     </message>
@@ -4919,7 +4919,7 @@ Reason:</source>
         <translation>用查看器打开…</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/pdfpreview.py" line="259"/>
+        <location filename="../../ui/kit/pdfpreview.py" line="261"/>
         <source>PDF files (*.pdf)</source>
         <translation>PDF 文件 (*.pdf)</translation>
     </message>
@@ -4934,7 +4934,7 @@ Reason:</source>
         <translation>打印…</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/pdfpreview.py" line="258"/>
+        <location filename="../../ui/kit/pdfpreview.py" line="260"/>
         <source>Save PDF as</source>
         <translation>PDF 另存为</translation>
     </message>
@@ -4949,7 +4949,7 @@ Reason:</source>
         <translation>PDF 预览需要 Qt 的 PDF 模块（PySide6_Pdf）。您仍可保存文档或用 PDF 查看器打开。</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/pdfpreview.py" line="227"/>
+        <location filename="../../ui/kit/pdfpreview.py" line="229"/>
         <source>The printer could not be started.</source>
         <translation>无法启动打印机。</translation>
     </message>
@@ -4969,7 +4969,7 @@ Reason:</source>
         <translation>缩小</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/pdfpreview.py" line="166"/>
+        <location filename="../../ui/kit/pdfpreview.py" line="167"/>
         <source>of %1</source>
         <translation>/ %1</translation>
     </message>
@@ -5519,7 +5519,7 @@ Reason:</source>
         <translation>，全深</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="517"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="518"/>
         <source>Cancel reservation</source>
         <translation>取消预留</translation>
     </message>
@@ -5529,7 +5529,7 @@ Reason:</source>
         <translation>取消 %1 的预留（U%2–U%3）…</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="495"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="496"/>
         <source>Changed by someone else</source>
         <translation>记录已被他人修改</translation>
     </message>
@@ -5564,7 +5564,7 @@ Reason:</source>
         <translation>已租：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="530"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="531"/>
         <source>Move refused</source>
         <translation>移动被拒绝</translation>
     </message>
@@ -5604,7 +5604,7 @@ Reason:</source>
         <translation>后面</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="524"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="525"/>
         <source>Reservation not cancelled</source>
         <translation>预留未取消</translation>
     </message>
@@ -5634,7 +5634,7 @@ Reason:</source>
         <translation>状态：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="504"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="505"/>
         <source>The move failed: %1</source>
         <translation>移动失败：%1</translation>
     </message>
@@ -5644,7 +5644,7 @@ Reason:</source>
         <translation>典型功率：%1 W</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="518"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="519"/>
         <source>Why is the reservation cancelled?</source>
         <translation>取消预留的原因？</translation>
     </message>
@@ -5672,27 +5672,27 @@ Reason:</source>
 <context>
     <name>ReasonDialog</name>
     <message>
-        <location filename="../../ui/kit/dialogs.py" line="328"/>
+        <location filename="../../ui/kit/dialogs.py" line="336"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/dialogs.py" line="340"/>
+        <location filename="../../ui/kit/dialogs.py" line="348"/>
         <source>Give a reason: it goes into the audit trail.</source>
         <translation>请填写原因：它将记入审计日志。</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/dialogs.py" line="327"/>
+        <location filename="../../ui/kit/dialogs.py" line="335"/>
         <source>OK</source>
         <translation>确定</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/dialogs.py" line="319"/>
+        <location filename="../../ui/kit/dialogs.py" line="327"/>
         <source>Reason *</source>
         <translation>原因 *</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/dialogs.py" line="319"/>
+        <location filename="../../ui/kit/dialogs.py" line="327"/>
         <source>Text</source>
         <translation>内容</translation>
     </message>
@@ -6876,42 +6876,42 @@ Reason:</source>
 <context>
     <name>TransitionDialog</name>
     <message>
-        <location filename="../../ui/kit/forms.py" line="510"/>
+        <location filename="../../ui/kit/forms.py" line="514"/>
         <source>%1 GPU(s), now: %2</source>
         <translation>%1 个 GPU，当前：%2</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/forms.py" line="527"/>
+        <location filename="../../ui/kit/forms.py" line="531"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/forms.py" line="539"/>
+        <location filename="../../ui/kit/forms.py" line="543"/>
         <source>Give a reason: it goes into the GPU's history and the audit trail.</source>
         <translation>请填写原因：它将记入 GPU 历史和审计日志。</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/forms.py" line="502"/>
+        <location filename="../../ui/kit/forms.py" line="506"/>
         <source>Lifecycle move</source>
         <translation>生命周期变更</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/forms.py" line="526"/>
+        <location filename="../../ui/kit/forms.py" line="530"/>
         <source>Move</source>
         <translation>变更</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/forms.py" line="517"/>
+        <location filename="../../ui/kit/forms.py" line="521"/>
         <source>Move to</source>
         <translation>变更为</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/forms.py" line="533"/>
+        <location filename="../../ui/kit/forms.py" line="537"/>
         <source>No move is allowed from these states together.</source>
         <translation>所选状态之间没有共同允许的变更。</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/forms.py" line="520"/>
+        <location filename="../../ui/kit/forms.py" line="524"/>
         <source>Reason *</source>
         <translation>原因 *</translation>
     </message>
@@ -8856,7 +8856,7 @@ Reason:</source>
         <translation>从日历中选择</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/dialogs.py" line="289"/>
+        <location filename="../../ui/kit/dialogs.py" line="297"/>
         <source>The operation failed: %1</source>
         <translation>操作失败：%1</translation>
     </message>
@@ -9074,7 +9074,7 @@ Reason:</source>
 <context>
     <name>main</name>
     <message>
-        <location filename="../../ui/shell/main.py" line="147"/>
+        <location filename="../../ui/shell/main.py" line="149"/>
         <source>%1
 
 Check the database in the settings.</source>
@@ -9083,17 +9083,17 @@ Check the database in the settings.</source>
 请在设置中检查数据库。</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/main.py" line="146"/>
+        <location filename="../../ui/shell/main.py" line="148"/>
         <source>Cannot open the database</source>
         <translation>无法打开数据库</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/main.py" line="143"/>
+        <location filename="../../ui/shell/main.py" line="145"/>
         <source>Database is newer than this console</source>
         <translation>数据库版本高于本控制台</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/main.py" line="194"/>
+        <location filename="../../ui/shell/main.py" line="197"/>
         <source>Loading the demo data…</source>
         <translation>正在加载演示数据…</translation>
     </message>
@@ -9103,7 +9103,7 @@ Check the database in the settings.</source>
         <translation>正在准备数据库（备份并升级结构）…</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/main.py" line="233"/>
+        <location filename="../../ui/shell/main.py" line="237"/>
         <source>The audit trail was changed outside the program</source>
         <translation>审计日志在程序之外被更改</translation>
     </message>
@@ -9352,7 +9352,7 @@ Check the database in the settings.</source>
 <context>
     <name>pdfpreview</name>
     <message>
-        <location filename="../../ui/kit/pdfpreview.py" line="324"/>
+        <location filename="../../ui/kit/pdfpreview.py" line="326"/>
         <source>Preparing the document…</source>
         <translation>正在准备文档…</translation>
     </message>

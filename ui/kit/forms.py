@@ -22,7 +22,7 @@ from models.choices import GpuState
 
 from ui.kit.formfields import FORMS, Field, save_record
 from ui.kit.history import HistoryView, has_history
-from ui.kit.dialogs import OptionalDateEdit, date_edit, field_box, options_combo, refused_text
+from ui.kit.dialogs import OptionalDateEdit, date_edit, field_box, log_failure, options_combo, refused_text
 from ui.shell.i18n import choice_label
 from ui.shell.messages import translate_message
 from ui.shell.operations import apply
@@ -259,9 +259,11 @@ class FormDialog(QDialog):
         try:
             self.saved_id = apply(lambda: save_record(self.db, self.actor, self.kind, self.id, values, self.version))
         except ValidationError as exc:
+            log_failure(exc)
             self.show_errors(exc.errors)
             return
         except Conflict as exc:
+            log_failure(exc)
             answer = QMessageBox.question(self, self.tr("Changed by someone else"),
                                           exc.message + "\n\n" + self.tr("Reload the record now? Your edits will be lost."))
             if answer == QMessageBox.Yes:
@@ -467,9 +469,11 @@ class CustomerDialog(FormDialog):
             self.saved_id = apply(lambda: save_customer(self.db, self.actor, self.id, values, self.contact_values(),
                                                         self.version))
         except ValidationError as exc:
+            log_failure(exc)
             self.show_errors(exc.errors)
             return
         except Conflict as exc:
+            log_failure(exc)
             answer = QMessageBox.question(self, self.tr("Changed by someone else"),
                                           exc.message + "\n\n" + self.tr("Reload the record now? Your edits will be lost."))
             if answer == QMessageBox.Yes:

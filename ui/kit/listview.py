@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import csv
 import json
+import logging
 
 from PySide6.QtCore import QEvent, QLocale, QObject, Qt, Signal
 from PySide6.QtGui import QAction
@@ -28,6 +29,8 @@ from ui.kit.tables import PagedTableModel
 from ui.kit.listexport import export_rows
 from ui.kit.listfilters import STATUS_KEYS, ChoiceFilterDialog
 from ui.kit.tableview import PagedTableView
+
+log = logging.getLogger(__name__)
 
 FILTER_DEBOUNCE_MS = 250
 
@@ -267,6 +270,7 @@ class ListPage(QWidget):
         try:
             saved = json.loads(settings().get(FILTER_PREFIX + self.kind) or "{}")
         except ValueError:
+            log.warning("the saved filters of the %s list could not be read: none restored", self.kind, exc_info=True)
             saved = {}
         keys = set(self.spec.keys())
         self.column_filters = {k: str(v) for k, v in (saved.get("columns") or {}).items() if k in keys and v}
@@ -503,6 +507,8 @@ class ListPage(QWidget):
 
         def done(result):
             if result is not None and getattr(result, "refused", None):
+                log.info("lifecycle move to %s: %s moved, %s refused: %s", to_state, result.moved, len(result.refused),
+                         result.refused[:20])
                 lines = "\n".join(f"#{i}: {m}" for i, m in result.refused[:20])
                 QMessageBox.warning(self, self.tr("Some GPUs were not moved"),
                                     self.tr("%1 moved, %2 refused:").replace("%1", str(result.moved))

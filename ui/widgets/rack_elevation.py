@@ -24,7 +24,7 @@ from models.choices import RackStatus
 
 from ui.widgets import fmt_decimal, scene_text
 from ui.widgets.power_bar import draw_feed_bars
-from ui.kit.dialogs import refused_text
+from ui.kit.dialogs import log_failure, refused_text
 
 from ui.widgets.rack_block import FACE_W, FACES, HALF, HEADER_H, NUM_W, UH, DeviceBlock, choice_text, face_x
 
@@ -491,6 +491,7 @@ class RackPanel(RackElevationView):
             apply(lambda: move_device(self.db, self.actor, device_id, self.rack_id, position, face,
                                       expected_version=device.version, reason=reason))
         except Conflict as exc:
+            log_failure(exc)
             self.refresh()
             self._explain(self.tr("Changed by someone else") + ": " + exc.message)
             return
