@@ -591,7 +591,7 @@ def extract_file(path: Path) -> list[tuple[str, str, int]]:
 def data_messages() -> list[tuple[str, str]]:
     import models.choices as choices
     from app.read import queries
-    from ui.kit.forms import FORMS
+    from ui.kit.formfields import FORMS
     from ui.shell.i18n import KIND_LABELS
     from ui.shell.mainwindow import PAGES
     out = []

@@ -128,6 +128,52 @@ def _stretches(s, period: list) -> list[tuple[int, int]]:
     return out
 
 
+def _event_rows(db: Database, cond: list, lang: str, act) -> list[AuditRow]:
+    """The period's events, oldest first, as the report's rows (read in batches of 5000)."""
+    rows: list[AuditRow] = []
+    objects: dict[str, str] = {}
+    outcomes: dict[str, str] = {}
+    q = (select(AuditEvent.seq, AuditEvent.ts, AuditEvent.actor_login, AuditEvent.actor_name,
+                AuditEvent.action, AuditEvent.object_type, AuditEvent.object_id, AuditEvent.object_label,
+                AuditEvent.before, AuditEvent.after, AuditEvent.reason, AuditEvent.outcome)
+         .where(*cond).order_by(AuditEvent.seq))
+    with db.engine.connect() as conn:
+        result_rows = conn.execution_options(yield_per=5000).execute(q)
+        for (seq, ts, login, name, action, obj_type, obj_id, label, before, after, reason,
+             outcome) in result_rows:
+            if obj_type not in objects:
+                name_of = audit_object_name(obj_type, lang)
+                objects[obj_type] = name_of[:1].upper() + name_of[1:]    # "Contract FZ-2026-0001"
+            if outcome not in outcomes:
+                outcomes[outcome] = Outcome.label(outcome, lang)
+            obj = label or (f"#{obj_id}" if obj_id else "")
+            name_ = act(action, obj_type)
+            rows.append(AuditRow(
+                seq=seq, time_local=to_local(ts), actor=name if name == login else f"{name}\n{login}",
+                action=f"{name_}\n{action}" if name_ != action else action,
+                object=f"{objects[obj_type]} {obj}".strip(), changes=changes_text(before, after),
+                reason=reason or "", outcome=outcomes[outcome]))
+    return rows
+
+
+def _filters_text(flt: AuditFilter, lang: str) -> str:
+    """What the report covers: the filters, or all events, and the time zone the times are in."""
+    filters = []
+    if flt.actor_login:
+        filters.append(("操作人 = " if lang == "zh" else "actor = ") + flt.actor_login)
+    if flt.action:
+        filters.append(("操作 = " if lang == "zh" else "action = ") + flt.action
+                       + ("*" if flt.action.endswith(".") else ""))
+    if flt.object_type:
+        filters.append(("对象 = " if lang == "zh" else "object = ") + flt.object_type)
+    filters_text = "；".join(filters) if lang == "zh" else "; ".join(filters)
+    if not filters_text:
+        filters_text = "全部事件（时间按北京时间）" if lang == "zh" else "all events (times in Asia/Shanghai)"
+    else:
+        filters_text += "（时间按北京时间）" if lang == "zh" else " (times in Asia/Shanghai)"
+    return filters_text
+
+
 def audit_report_doc(db: Database, flt: AuditFilter, *, language: str = "zh", subsidiary_code: str | None = None,
                      generated_at: dt.datetime | None = None,
                      max_events: int | None = None) -> AuditReportDoc:
@@ -184,30 +230,7 @@ def audit_report_doc(db: Database, flt: AuditFilter, *, language: str = "zh", su
             labels[key] = action_label(action, lang, object_type)
         return labels[key]
 
-    rows: list[AuditRow] = []
-    if total <= cap:
-        objects: dict[str, str] = {}
-        outcomes: dict[str, str] = {}
-        q = (select(AuditEvent.seq, AuditEvent.ts, AuditEvent.actor_login, AuditEvent.actor_name,
-                    AuditEvent.action, AuditEvent.object_type, AuditEvent.object_id, AuditEvent.object_label,
-                    AuditEvent.before, AuditEvent.after, AuditEvent.reason, AuditEvent.outcome)
-             .where(*cond).order_by(AuditEvent.seq))
-        with db.engine.connect() as conn:
-            result_rows = conn.execution_options(yield_per=5000).execute(q)
-            for (seq, ts, login, name, action, obj_type, obj_id, label, before, after, reason,
-                 outcome) in result_rows:
-                if obj_type not in objects:
-                    name_of = audit_object_name(obj_type, lang)
-                    objects[obj_type] = name_of[:1].upper() + name_of[1:]    # "Contract FZ-2026-0001"
-                if outcome not in outcomes:
-                    outcomes[outcome] = Outcome.label(outcome, lang)
-                obj = label or (f"#{obj_id}" if obj_id else "")
-                name_ = act(action, obj_type)
-                rows.append(AuditRow(
-                    seq=seq, time_local=to_local(ts), actor=name if name == login else f"{name}\n{login}",
-                    action=f"{name_}\n{action}" if name_ != action else action,
-                    object=f"{objects[obj_type]} {obj}".strip(), changes=changes_text(before, after),
-                    reason=reason or "", outcome=outcomes[outcome]))
+    rows = _event_rows(db, cond, lang, act) if total <= cap else []
     summary = tuple(AuditSummaryRow(actor=f"{login} {names[login]}" if names.get(login, login) != login else login,
                                     action=f"{action} {act(action)}" if act(action) != action else action, count=n)
                     for login, action, n in counts)
@@ -215,19 +238,7 @@ def audit_report_doc(db: Database, flt: AuditFilter, *, language: str = "zh", su
     today = now_local().date()
     period_from = flt.date_from or (days[0] if days else today)
     period_to = flt.date_to or (days[-1] if days else today)
-    filters = []
-    if flt.actor_login:
-        filters.append(("操作人 = " if lang == "zh" else "actor = ") + flt.actor_login)
-    if flt.action:
-        filters.append(("操作 = " if lang == "zh" else "action = ") + flt.action
-                       + ("*" if flt.action.endswith(".") else ""))
-    if flt.object_type:
-        filters.append(("对象 = " if lang == "zh" else "object = ") + flt.object_type)
-    filters_text = "；".join(filters) if lang == "zh" else "; ".join(filters)
-    if not filters_text:
-        filters_text = "全部事件（时间按北京时间）" if lang == "zh" else "all events (times in Asia/Shanghai)"
-    else:
-        filters_text += "（时间按北京时间）" if lang == "zh" else " (times in Asia/Shanghai)"
+    filters_text = _filters_text(flt, lang)
     return AuditReportDoc(
         title="审计报告" if lang == "zh" else "Audit report", period_from=period_from, period_to=period_to,
         filters=filters_text, generated_at=generated_at or now_local(), summary=summary, events=tuple(rows),

@@ -4,72 +4,72 @@
 <context>
     <name>AgingSection</name>
     <message>
-        <location filename="../../ui/pages/receivables.py" line="337"/>
+        <location filename="../../ui/pages/receivables/tabs.py" line="234"/>
         <source>Aging</source>
         <translation>账龄</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/receivables.py" line="339"/>
+        <location filename="../../ui/pages/receivables/tabs.py" line="236"/>
         <source>Aging report</source>
         <translation>账龄报表</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/receivables.py" line="337"/>
+        <location filename="../../ui/pages/receivables/tabs.py" line="234"/>
         <source>As of</source>
         <translation>截至</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/receivables.py" line="350"/>
+        <location filename="../../ui/pages/receivables/tabs.py" line="247"/>
         <source>Credit balance (unallocated)</source>
         <translation>预收余额（未核销）</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/receivables.py" line="347"/>
+        <location filename="../../ui/pages/receivables/tabs.py" line="244"/>
         <source>Customer</source>
         <translation>客户</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/receivables.py" line="339"/>
+        <location filename="../../ui/pages/receivables/tabs.py" line="236"/>
         <source>E&amp;xport aging (PDF or XLSX)…</source>
         <translation>导出账龄表（PDF 或 XLSX）(&amp;X)…</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/receivables.py" line="343"/>
+        <location filename="../../ui/pages/receivables/tabs.py" line="240"/>
         <source>Monthly &amp;summary (PDF or XLSX)…</source>
         <translation>月度汇总（PDF 或 XLSX）(&amp;S)…</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/receivables.py" line="342"/>
+        <location filename="../../ui/pages/receivables/tabs.py" line="239"/>
         <source>Monthly receivables summary</source>
         <translation>应收账款月度汇总</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/receivables.py" line="342"/>
+        <location filename="../../ui/pages/receivables/tabs.py" line="239"/>
         <source>Period</source>
         <translation>账期</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/receivables.py" line="337"/>
+        <location filename="../../ui/pages/receivables/tabs.py" line="234"/>
         <source>R&amp;efresh</source>
         <translation>刷新(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/receivables.py" line="355"/>
+        <location filename="../../ui/pages/receivables/tabs.py" line="252"/>
         <source>Save as</source>
         <translation>另存为</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/receivables.py" line="348"/>
+        <location filename="../../ui/pages/receivables/tabs.py" line="245"/>
         <source>Subsidiary</source>
         <translation>子公司</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/receivables.py" line="350"/>
+        <location filename="../../ui/pages/receivables/tabs.py" line="247"/>
         <source>Total</source>
         <translation>价税合计</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/receivables.py" line="365"/>
+        <location filename="../../ui/pages/receivables/tabs.py" line="262"/>
         <source>Wrote %1</source>
         <translation>已写入 %1</translation>
     </message>
@@ -394,82 +394,82 @@
 <context>
     <name>BalanceSection</name>
     <message>
-        <location filename="../../ui/pages/receivables.py" line="204"/>
+        <location filename="../../ui/pages/receivables/tabs.py" line="101"/>
         <source>&amp;Show</source>
         <translation>查询(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/receivables.py" line="209"/>
+        <location filename="../../ui/pages/receivables/tabs.py" line="106"/>
         <source>Amount received</source>
         <translation>已收取</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/receivables.py" line="210"/>
+        <location filename="../../ui/pages/receivables/tabs.py" line="107"/>
         <source>Applied</source>
         <translation>已抵扣</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/receivables.py" line="210"/>
+        <location filename="../../ui/pages/receivables/tabs.py" line="107"/>
         <source>Balance</source>
         <translation>余额</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/receivables.py" line="220"/>
+        <location filename="../../ui/pages/receivables/tabs.py" line="117"/>
         <source>Balance owed</source>
         <translation>欠款余额</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/receivables.py" line="217"/>
+        <location filename="../../ui/pages/receivables/tabs.py" line="114"/>
         <source>Billed (statements less credit notes)</source>
         <translation>应收（对账单减红字）</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/receivables.py" line="209"/>
+        <location filename="../../ui/pages/receivables/tabs.py" line="106"/>
         <source>Contract</source>
         <translation>合同</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/receivables.py" line="221"/>
+        <location filename="../../ui/pages/receivables/tabs.py" line="118"/>
         <source>Credit balance (unallocated)</source>
         <translation>预收余额（未核销）</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/receivables.py" line="203"/>
+        <location filename="../../ui/pages/receivables/tabs.py" line="100"/>
         <source>Customer</source>
         <translation>客户</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/receivables.py" line="203"/>
+        <location filename="../../ui/pages/receivables/tabs.py" line="100"/>
         <source>Customer balance</source>
         <translation>客户余额</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/receivables.py" line="219"/>
+        <location filename="../../ui/pages/receivables/tabs.py" line="116"/>
         <source>Deposits and prepayments applied</source>
         <translation>押金及预付款抵扣</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/receivables.py" line="209"/>
+        <location filename="../../ui/pages/receivables/tabs.py" line="106"/>
         <source>Kind</source>
         <translation>类型</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/receivables.py" line="220"/>
+        <location filename="../../ui/pages/receivables/tabs.py" line="117"/>
         <source>Open statements</source>
         <translation>未结清对账单</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/receivables.py" line="218"/>
+        <location filename="../../ui/pages/receivables/tabs.py" line="115"/>
         <source>Received (receipts less reversals)</source>
         <translation>已收（收款减冲回）</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/receivables.py" line="210"/>
+        <location filename="../../ui/pages/receivables/tabs.py" line="107"/>
         <source>Refunded</source>
         <translation>已退还</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/receivables.py" line="202"/>
+        <location filename="../../ui/pages/receivables/tabs.py" line="99"/>
         <source>credit code or name</source>
         <translation>信用代码或名称</translation>
     </message>
@@ -477,197 +477,197 @@
 <context>
     <name>BillingPage</name>
     <message>
-        <location filename="../../ui/pages/billing.py" line="530"/>
+        <location filename="../../ui/pages/billing/page.py" line="155"/>
         <source>%1 (dry run, nothing written): would create %2 line(s) on %3 new and %4 existing draft statement(s).</source>
         <translation>%1（试算，未写入）：将在 %3 张新账单和 %4 张已有草稿账单上生成 %2 条明细。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/billing.py" line="551"/>
+        <location filename="../../ui/pages/billing/page.py" line="176"/>
         <source>%1 draft statement(s) of %2 pending issue.</source>
         <translation>%2 尚有 %1 张草稿账单待开具。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/billing.py" line="491"/>
+        <location filename="../../ui/pages/billing/page.py" line="116"/>
         <source>%1 has not ended; it can be billed from %2 00:00 (Asia/Shanghai). A dry run shows it now, provisionally.</source>
         <translation>%1 尚未结束，自 %2 00:00（北京时间）起可计费。试算可先查看暂估结果。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/billing.py" line="540"/>
+        <location filename="../../ui/pages/billing/page.py" line="165"/>
         <source>%1 line(s) held back: see the warnings.</source>
         <translation>%1 条明细暂缓计费：见警告。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/billing.py" line="544"/>
+        <location filename="../../ui/pages/billing/page.py" line="169"/>
         <source>%1 line(s) rebill credited lines.</source>
         <translation>%1 个条目为已冲销条目的重新计费。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/billing.py" line="538"/>
+        <location filename="../../ui/pages/billing/page.py" line="163"/>
         <source>%1 line(s) were billed by earlier runs.</source>
         <translation>%1 条明细已在之前的运行中计费。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/billing.py" line="578"/>
+        <location filename="../../ui/pages/billing/page.py" line="203"/>
         <source>%1 statement(s) issued.</source>
         <translation>已开具 %1 张账单。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/billing.py" line="532"/>
+        <location filename="../../ui/pages/billing/page.py" line="157"/>
         <source>%1: created %2 line(s) on %3 new and %4 existing draft statement(s).</source>
         <translation>%1：已在 %3 张新账单和 %4 张已有草稿账单上生成 %2 条明细。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/billing.py" line="528"/>
+        <location filename="../../ui/pages/billing/page.py" line="153"/>
         <source>%1: nothing to bill.</source>
         <translation>%1：没有需要计费的项目。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/billing.py" line="526"/>
+        <location filename="../../ui/pages/billing/page.py" line="151"/>
         <source>%1: nothing to bill; every line already exists (%2 from earlier runs).</source>
         <translation>%1：没有需要计费的项目；所有明细均已存在（之前运行生成 %2 条）。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/billing.py" line="514"/>
+        <location filename="../../ui/pages/billing/page.py" line="139"/>
         <source>Billing %1…</source>
         <translation>正在计费 %1…</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/billing.py" line="524"/>
+        <location filename="../../ui/pages/billing/page.py" line="149"/>
         <source>Billing run %1 cancelled; nothing was written.</source>
         <translation>%1 计费已取消，未写入任何数据。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/billing.py" line="442"/>
+        <location filename="../../ui/pages/billing/page.py" line="67"/>
         <source>Choose a month and press Dry run to see what a run would bill.</source>
         <translation>选择月份并点击“试算”，查看本次将计费的内容。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/billing.py" line="448"/>
+        <location filename="../../ui/pages/billing/page.py" line="73"/>
         <source>Customer</source>
         <translation>客户</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/billing.py" line="423"/>
+        <location filename="../../ui/pages/billing/page.py" line="48"/>
         <source>Dry run</source>
         <translation>试算</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/billing.py" line="514"/>
+        <location filename="../../ui/pages/billing/page.py" line="139"/>
         <source>Dry run for %1…</source>
         <translation>正在试算 %1…</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/billing.py" line="592"/>
+        <location filename="../../ui/pages/billing/page.py" line="217"/>
         <source>Excel (*.xlsx);;CSV (*.csv)</source>
         <translation>Excel (*.xlsx);;CSV (*.csv)</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/billing.py" line="591"/>
+        <location filename="../../ui/pages/billing/page.py" line="216"/>
         <source>Export statements</source>
         <translation>导出账单</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/billing.py" line="428"/>
+        <location filename="../../ui/pages/billing/page.py" line="53"/>
         <source>Export statements…</source>
         <translation>导出账单…</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/billing.py" line="605"/>
+        <location filename="../../ui/pages/billing/page.py" line="230"/>
         <source>Exporting…</source>
         <translation>正在导出…</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/billing.py" line="427"/>
+        <location filename="../../ui/pages/billing/page.py" line="52"/>
         <source>Handovers…</source>
         <translation>交付…</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/billing.py" line="568"/>
+        <location filename="../../ui/pages/billing/page.py" line="193"/>
         <source>Issue every draft statement of %1? Issued statements take their numbers and never change.</source>
         <translation>开具 %1 的全部草稿账单？开具后的账单将获得编号且不可再修改。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/billing.py" line="567"/>
+        <location filename="../../ui/pages/billing/page.py" line="192"/>
         <source>Issue statements</source>
         <translation>开具账单</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/billing.py" line="426"/>
+        <location filename="../../ui/pages/billing/page.py" line="51"/>
         <source>Issue the period's drafts</source>
         <translation>开具本期草稿账单</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/billing.py" line="542"/>
+        <location filename="../../ui/pages/billing/page.py" line="167"/>
         <source>Issued %1: %2</source>
         <translation>已开具 %1 张：%2</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/billing.py" line="584"/>
+        <location filename="../../ui/pages/billing/page.py" line="209"/>
         <source>Issuing…</source>
         <translation>正在开具…</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/billing.py" line="448"/>
+        <location filename="../../ui/pages/billing/page.py" line="73"/>
         <source>Lines</source>
         <translation>明细数</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/billing.py" line="563"/>
+        <location filename="../../ui/pages/billing/page.py" line="188"/>
         <source>No warnings: meters and leases are complete.</source>
         <translation>无警告：电表读数和租赁记录完整。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/billing.py" line="449"/>
+        <location filename="../../ui/pages/billing/page.py" line="74"/>
         <source>Number</source>
         <translation>编号</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/billing.py" line="547"/>
+        <location filename="../../ui/pages/billing/page.py" line="172"/>
         <source>PROVISIONAL: %1 has not ended; usage metered up to %2 only.</source>
         <translation>暂估：%1 尚未结束，用量仅计至 %2。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/billing.py" line="413"/>
+        <location filename="../../ui/pages/billing/page.py" line="38"/>
         <source>Period</source>
         <translation>账期</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/billing.py" line="424"/>
+        <location filename="../../ui/pages/billing/page.py" line="49"/>
         <source>Run</source>
         <translation>计费</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/billing.py" line="425"/>
+        <location filename="../../ui/pages/billing/page.py" line="50"/>
         <source>Run and issue</source>
         <translation>计费并开具</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/billing.py" line="440"/>
+        <location filename="../../ui/pages/billing/page.py" line="65"/>
         <source>Run result</source>
         <translation>运行结果</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/billing.py" line="448"/>
+        <location filename="../../ui/pages/billing/page.py" line="73"/>
         <source>Subsidiary</source>
         <translation>子公司</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/billing.py" line="448"/>
+        <location filename="../../ui/pages/billing/page.py" line="73"/>
         <source>Subtotal</source>
         <translation>小计</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/billing.py" line="535"/>
+        <location filename="../../ui/pages/billing/page.py" line="160"/>
         <source>Subtotal %1 + tax %2 = %3.</source>
         <translation>小计 %1 + 税额 %2 = %3。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/billing.py" line="449"/>
+        <location filename="../../ui/pages/billing/page.py" line="74"/>
         <source>Tax</source>
         <translation>税额</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/billing.py" line="449"/>
+        <location filename="../../ui/pages/billing/page.py" line="74"/>
         <source>Total</source>
         <translation>价税合计</translation>
     </message>
@@ -966,17 +966,17 @@
 <context>
     <name>ChoiceFilterDialog</name>
     <message>
-        <location filename="../../ui/kit/listview.py" line="601"/>
+        <location filename="../../ui/kit/listfilters.py" line="33"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/listview.py" line="600"/>
+        <location filename="../../ui/kit/listfilters.py" line="32"/>
         <source>Filter</source>
         <translation>筛选</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/listview.py" line="588"/>
+        <location filename="../../ui/kit/listfilters.py" line="20"/>
         <source>Filter by %1</source>
         <translation>按%1筛选</translation>
     </message>
@@ -1217,7 +1217,7 @@
         <translation><numerusform>%1 至 %2 期间空闲机柜 %n 个</numerusform></translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts/items.py" line="128"/>
+        <location filename="../../ui/pages/contracts/items.py" line="129"/>
         <source>(by kind)</source>
         <translation>（按类型）</translation>
     </message>
@@ -1237,17 +1237,17 @@
         <translation>（保存时编号）</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts/items.py" line="79"/>
+        <location filename="../../ui/pages/contracts/items.py" line="80"/>
         <source>Add item</source>
         <translation>添加条目</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts/items.py" line="149"/>
+        <location filename="../../ui/pages/contracts/items.py" line="150"/>
         <source>Billing starts at handover; empty = the contract's start</source>
         <translation>计费自交付日开始；留空即合同开始日</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts/items.py" line="135"/>
+        <location filename="../../ui/pages/contracts/items.py" line="136"/>
         <source>Cage (instead of a rack)</source>
         <translation>笼位（代替机柜）</translation>
     </message>
@@ -1282,17 +1282,17 @@
         <translation>客户 *</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts/items.py" line="67"/>
+        <location filename="../../ui/pages/contracts/items.py" line="68"/>
         <source>Description</source>
         <translation>描述</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts/items.py" line="120"/>
+        <location filename="../../ui/pages/contracts/items.py" line="121"/>
         <source>Description *</source>
         <translation>描述 *</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts/items.py" line="121"/>
+        <location filename="../../ui/pages/contracts/items.py" line="122"/>
         <source>Description in English</source>
         <translation>英文描述</translation>
     </message>
@@ -1312,37 +1312,37 @@
         <translation>英文</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts/items.py" line="133"/>
+        <location filename="../../ui/pages/contracts/items.py" line="134"/>
         <source>From unit</source>
         <translation>起始 U 位</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts/items.py" line="136"/>
+        <location filename="../../ui/pages/contracts/items.py" line="137"/>
         <source>GPU model</source>
         <translation>GPU 型号</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts/items.py" line="146"/>
+        <location filename="../../ui/pages/contracts/items.py" line="147"/>
         <source>Hourly rate beyond</source>
         <translation>超出部分小时单价</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts/items.py" line="145"/>
+        <location filename="../../ui/pages/contracts/items.py" line="146"/>
         <source>Included GPU-hours</source>
         <translation>包含卡时</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts/items.py" line="148"/>
+        <location filename="../../ui/pages/contracts/items.py" line="149"/>
         <source>Installation price each</source>
         <translation>每条安装费</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts/items.py" line="62"/>
+        <location filename="../../ui/pages/contracts/items.py" line="63"/>
         <source>Items</source>
         <translation>条目</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts/items.py" line="67"/>
+        <location filename="../../ui/pages/contracts/items.py" line="68"/>
         <source>Kind</source>
         <translation>类型</translation>
     </message>
@@ -1352,12 +1352,12 @@
         <translation>语言</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts/items.py" line="147"/>
+        <location filename="../../ui/pages/contracts/items.py" line="148"/>
         <source>Mbps</source>
         <translation>带宽（Mbps）</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts/items.py" line="139"/>
+        <location filename="../../ui/pages/contracts/items.py" line="140"/>
         <source>Named GPUs</source>
         <translation>指定 GPU</translation>
     </message>
@@ -1377,27 +1377,27 @@
         <translation>编号</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts/items.py" line="143"/>
+        <location filename="../../ui/pages/contracts/items.py" line="144"/>
         <source>Power allowance (kW)</source>
         <translation>功率配额（kW）</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts/items.py" line="144"/>
+        <location filename="../../ui/pages/contracts/items.py" line="145"/>
         <source>Price per kWh over it</source>
         <translation>超出部分每千瓦时单价</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts/items.py" line="125"/>
+        <location filename="../../ui/pages/contracts/items.py" line="126"/>
         <source>Priced</source>
         <translation>计价方式</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts/items.py" line="67"/>
+        <location filename="../../ui/pages/contracts/items.py" line="68"/>
         <source>Quantity</source>
         <translation>数量</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts/items.py" line="132"/>
+        <location filename="../../ui/pages/contracts/items.py" line="133"/>
         <source>Rack</source>
         <translation>机柜</translation>
     </message>
@@ -1407,7 +1407,7 @@
         <translation>现在重新加载合同？您的修改将丢失。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts/items.py" line="82"/>
+        <location filename="../../ui/pages/contracts/items.py" line="83"/>
         <source>Remove item</source>
         <translation>删除条目</translation>
     </message>
@@ -1422,7 +1422,7 @@
         <translation>客户所在地区 %2 由 %1 提供服务（%3 小时响应）。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts/items.py" line="142"/>
+        <location filename="../../ui/pages/contracts/items.py" line="143"/>
         <source>Service end</source>
         <translation>服务结束</translation>
     </message>
@@ -1432,7 +1432,7 @@
         <translation>服务级别</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts/items.py" line="140"/>
+        <location filename="../../ui/pages/contracts/items.py" line="141"/>
         <source>Service start (handover)</source>
         <translation>服务开始（交付日）</translation>
     </message>
@@ -1447,7 +1447,7 @@
         <translation>子公司 *</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts/items.py" line="131"/>
+        <location filename="../../ui/pages/contracts/items.py" line="132"/>
         <source>Tax category</source>
         <translation>税目</translation>
     </message>
@@ -1477,37 +1477,37 @@
         <translation>标题</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts/items.py" line="134"/>
+        <location filename="../../ui/pages/contracts/items.py" line="135"/>
         <source>To unit</source>
         <translation>结束 U 位</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts/items.py" line="68"/>
+        <location filename="../../ui/pages/contracts/items.py" line="69"/>
         <source>Unit</source>
         <translation>单位</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts/items.py" line="68"/>
+        <location filename="../../ui/pages/contracts/items.py" line="69"/>
         <source>Unit price</source>
         <translation>单价</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts/items.py" line="124"/>
+        <location filename="../../ui/pages/contracts/items.py" line="125"/>
         <source>Unit price (CNY) *</source>
         <translation>单价（元）*</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts/items.py" line="275"/>
+        <location filename="../../ui/pages/contracts/items.py" line="276"/>
         <source>a number, e.g. 12.5</source>
         <translation>请输入数字，例如 12.5</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts/items.py" line="279"/>
+        <location filename="../../ui/pages/contracts/items.py" line="280"/>
         <source>a whole number</source>
         <translation>请输入整数</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts/items.py" line="123"/>
+        <location filename="../../ui/pages/contracts/items.py" line="124"/>
         <source>for English documents of a Chinese contract; empty: made from the kind and object</source>
         <translation>用于中文合同的英文单据；留空则按类型与对象自动生成</translation>
     </message>
@@ -1517,12 +1517,12 @@
         <translation>条目 %1：%2</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts/items.py" line="288"/>
+        <location filename="../../ui/pages/contracts/items.py" line="289"/>
         <source>no GPU with serial %1</source>
         <translation>没有序列号为 %1 的 GPU</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts/items.py" line="138"/>
+        <location filename="../../ui/pages/contracts/items.py" line="139"/>
         <source>or named GPUs: serials, comma separated</source>
         <translation>或指定 GPU：序列号，以逗号分隔</translation>
     </message>
@@ -1535,177 +1535,177 @@
 <context>
     <name>ContractItemsEditor</name>
     <message>
-        <location filename="../../ui/pages/contracts/items.py" line="128"/>
+        <location filename="../../ui/pages/contracts/items.py" line="129"/>
         <source>(by kind)</source>
         <translation>（按类型）</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts/items.py" line="79"/>
+        <location filename="../../ui/pages/contracts/items.py" line="80"/>
         <source>Add item</source>
         <translation>添加条目</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts/items.py" line="149"/>
+        <location filename="../../ui/pages/contracts/items.py" line="150"/>
         <source>Billing starts at handover; empty = the contract's start</source>
         <translation>计费自交付日开始；留空即合同开始日</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts/items.py" line="135"/>
+        <location filename="../../ui/pages/contracts/items.py" line="136"/>
         <source>Cage (instead of a rack)</source>
         <translation>笼位（代替机柜）</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts/items.py" line="67"/>
+        <location filename="../../ui/pages/contracts/items.py" line="68"/>
         <source>Description</source>
         <translation>描述</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts/items.py" line="120"/>
+        <location filename="../../ui/pages/contracts/items.py" line="121"/>
         <source>Description *</source>
         <translation>描述 *</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts/items.py" line="121"/>
+        <location filename="../../ui/pages/contracts/items.py" line="122"/>
         <source>Description in English</source>
         <translation>英文描述</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts/items.py" line="133"/>
+        <location filename="../../ui/pages/contracts/items.py" line="134"/>
         <source>From unit</source>
         <translation>起始 U 位</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts/items.py" line="136"/>
+        <location filename="../../ui/pages/contracts/items.py" line="137"/>
         <source>GPU model</source>
         <translation>GPU 型号</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts/items.py" line="146"/>
+        <location filename="../../ui/pages/contracts/items.py" line="147"/>
         <source>Hourly rate beyond</source>
         <translation>超出部分小时单价</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts/items.py" line="145"/>
+        <location filename="../../ui/pages/contracts/items.py" line="146"/>
         <source>Included GPU-hours</source>
         <translation>包含卡时</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts/items.py" line="148"/>
+        <location filename="../../ui/pages/contracts/items.py" line="149"/>
         <source>Installation price each</source>
         <translation>每条安装费</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts/items.py" line="62"/>
+        <location filename="../../ui/pages/contracts/items.py" line="63"/>
         <source>Items</source>
         <translation>条目</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts/items.py" line="67"/>
+        <location filename="../../ui/pages/contracts/items.py" line="68"/>
         <source>Kind</source>
         <translation>类型</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts/items.py" line="147"/>
+        <location filename="../../ui/pages/contracts/items.py" line="148"/>
         <source>Mbps</source>
         <translation>带宽（Mbps）</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts/items.py" line="139"/>
+        <location filename="../../ui/pages/contracts/items.py" line="140"/>
         <source>Named GPUs</source>
         <translation>指定 GPU</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts/items.py" line="143"/>
+        <location filename="../../ui/pages/contracts/items.py" line="144"/>
         <source>Power allowance (kW)</source>
         <translation>功率配额（kW）</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts/items.py" line="144"/>
+        <location filename="../../ui/pages/contracts/items.py" line="145"/>
         <source>Price per kWh over it</source>
         <translation>超出部分每千瓦时单价</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts/items.py" line="125"/>
+        <location filename="../../ui/pages/contracts/items.py" line="126"/>
         <source>Priced</source>
         <translation>计价方式</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts/items.py" line="67"/>
+        <location filename="../../ui/pages/contracts/items.py" line="68"/>
         <source>Quantity</source>
         <translation>数量</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts/items.py" line="132"/>
+        <location filename="../../ui/pages/contracts/items.py" line="133"/>
         <source>Rack</source>
         <translation>机柜</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts/items.py" line="82"/>
+        <location filename="../../ui/pages/contracts/items.py" line="83"/>
         <source>Remove item</source>
         <translation>删除条目</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts/items.py" line="142"/>
+        <location filename="../../ui/pages/contracts/items.py" line="143"/>
         <source>Service end</source>
         <translation>服务结束</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts/items.py" line="140"/>
+        <location filename="../../ui/pages/contracts/items.py" line="141"/>
         <source>Service start (handover)</source>
         <translation>服务开始（交付日）</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts/items.py" line="131"/>
+        <location filename="../../ui/pages/contracts/items.py" line="132"/>
         <source>Tax category</source>
         <translation>税目</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts/items.py" line="134"/>
+        <location filename="../../ui/pages/contracts/items.py" line="135"/>
         <source>To unit</source>
         <translation>结束 U 位</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts/items.py" line="68"/>
+        <location filename="../../ui/pages/contracts/items.py" line="69"/>
         <source>Unit</source>
         <translation>单位</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts/items.py" line="68"/>
+        <location filename="../../ui/pages/contracts/items.py" line="69"/>
         <source>Unit price</source>
         <translation>单价</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts/items.py" line="124"/>
+        <location filename="../../ui/pages/contracts/items.py" line="125"/>
         <source>Unit price (CNY) *</source>
         <translation>单价（元）*</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts/items.py" line="275"/>
+        <location filename="../../ui/pages/contracts/items.py" line="276"/>
         <source>a number, e.g. 12.5</source>
         <translation>请输入数字，例如 12.5</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts/items.py" line="279"/>
+        <location filename="../../ui/pages/contracts/items.py" line="280"/>
         <source>a whole number</source>
         <translation>请输入整数</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts/items.py" line="123"/>
+        <location filename="../../ui/pages/contracts/items.py" line="124"/>
         <source>for English documents of a Chinese contract; empty: made from the kind and object</source>
         <translation>用于中文合同的英文单据；留空则按类型与对象自动生成</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts/items.py" line="288"/>
+        <location filename="../../ui/pages/contracts/items.py" line="289"/>
         <source>no GPU with serial %1</source>
         <translation>没有序列号为 %1 的 GPU</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts/items.py" line="138"/>
+        <location filename="../../ui/pages/contracts/items.py" line="139"/>
         <source>or named GPUs: serials, comma separated</source>
         <translation>或指定 GPU：序列号，以逗号分隔</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts/items.py" line="291"/>
+        <location filename="../../ui/pages/contracts/items.py" line="292"/>
         <source>required</source>
         <translation>必填</translation>
     </message>
@@ -1994,112 +1994,112 @@
 <context>
     <name>CreditNoteDialog</name>
     <message>
-        <location filename="../../ui/pages/billing.py" line="108"/>
+        <location filename="../../ui/pages/billing/dialogs.py" line="68"/>
         <source>A credit note says why.</source>
         <translation>红字账单须说明原因。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/billing.py" line="114"/>
+        <location filename="../../ui/pages/billing/dialogs.py" line="74"/>
         <source>A partial amount credits exactly one line: tick only that line.</source>
         <translation>部分冲减只针对一个条目：请只勾选该条目。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/billing.py" line="116"/>
+        <location filename="../../ui/pages/billing/dialogs.py" line="76"/>
         <source>A partial amount is a positive amount in yuan and fen, e.g. 1200.50.</source>
         <translation>部分冲减金额须为正数，精确到分，例如 1200.50。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/billing.py" line="112"/>
+        <location filename="../../ui/pages/billing/dialogs.py" line="72"/>
         <source>A waiver credits the lines in full: leave the partial amount empty.</source>
         <translation>免收按整行冲销：请勿填写部分金额。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/billing.py" line="168"/>
+        <location filename="../../ui/pages/billing/dialogs.py" line="128"/>
         <source>Back</source>
         <translation>返回</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/billing.py" line="96"/>
+        <location filename="../../ui/pages/billing/dialogs.py" line="56"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/billing.py" line="110"/>
+        <location filename="../../ui/pages/billing/dialogs.py" line="70"/>
         <source>Choose at least one line.</source>
         <translation>请至少选择一条明细。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/billing.py" line="164"/>
+        <location filename="../../ui/pages/billing/dialogs.py" line="124"/>
         <source>Confirm credit note</source>
         <translation>确认红字账单</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/billing.py" line="70"/>
+        <location filename="../../ui/pages/billing/dialogs.py" line="30"/>
         <source>Credit note for %1</source>
         <translation>为 %1 开具红字账单</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/billing.py" line="152"/>
+        <location filename="../../ui/pages/billing/dialogs.py" line="112"/>
         <source>Issue a credit note against %1 for %2 (incl. VAT)?</source>
         <translation>对 %1 开具红字账单，金额 %2（含税）？</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/billing.py" line="95"/>
+        <location filename="../../ui/pages/billing/dialogs.py" line="55"/>
         <source>Issue credit note</source>
         <translation>开具红字账单</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/billing.py" line="91"/>
+        <location filename="../../ui/pages/billing/dialogs.py" line="51"/>
         <source>Lines to credit</source>
         <translation>要冲销的明细</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/billing.py" line="145"/>
+        <location filename="../../ui/pages/billing/dialogs.py" line="105"/>
         <source>Part of “%1”: %2 + VAT %3</source>
         <translation>部分冲减“%1”：%2，增值税 %3</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/billing.py" line="78"/>
+        <location filename="../../ui/pages/billing/dialogs.py" line="38"/>
         <source>Partial amount</source>
         <translation>部分冲减金额</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/billing.py" line="74"/>
+        <location filename="../../ui/pages/billing/dialogs.py" line="34"/>
         <source>Reason *</source>
         <translation>原因 *</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/billing.py" line="154"/>
+        <location filename="../../ui/pages/billing/dialogs.py" line="114"/>
         <source>Reason: %1</source>
         <translation>原因：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/billing.py" line="160"/>
+        <location filename="../../ui/pages/billing/dialogs.py" line="120"/>
         <source>The lines are reversed in full; they may be rebilled afterwards.</source>
         <translation>所选行全额冲销，之后可重新出账。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/billing.py" line="158"/>
+        <location filename="../../ui/pages/billing/dialogs.py" line="118"/>
         <source>The lines are waived: reversed in full and never billed again.</source>
         <translation>所选行免收：全额冲销，不再计费。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/billing.py" line="156"/>
+        <location filename="../../ui/pages/billing/dialogs.py" line="116"/>
         <source>The rest of the line stays billed; nothing is rebilled.</source>
         <translation>该行其余金额照常计费，不重新出账。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/billing.py" line="80"/>
+        <location filename="../../ui/pages/billing/dialogs.py" line="40"/>
         <source>Waive: never bill these lines again (SLA waiver, bad debt)</source>
         <translation>免收：这些行不再计费（SLA 豁免、坏账）</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/billing.py" line="77"/>
+        <location filename="../../ui/pages/billing/dialogs.py" line="37"/>
         <source>empty: credit the lines in full (they may be rebilled)</source>
         <translation>留空：全额冲销所选条目（之后可重新计费）</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/billing.py" line="149"/>
+        <location filename="../../ui/pages/billing/dialogs.py" line="109"/>
         <source>“%1”: %2 + VAT %3</source>
         <translation>“%1”：%2，增值税 %3</translation>
     </message>
@@ -2175,122 +2175,122 @@
 <context>
     <name>CustomerDialog</name>
     <message>
-        <location filename="../../ui/kit/forms.py" line="222"/>
+        <location filename="../../ui/kit/forms.py" line="116"/>
         <source>(none)</source>
         <translation>（无）</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/forms.py" line="453"/>
+        <location filename="../../ui/kit/forms.py" line="349"/>
         <source>Add contact</source>
         <translation>添加联系人</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/forms.py" line="185"/>
+        <location filename="../../ui/kit/forms.py" line="79"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/forms.py" line="371"/>
+        <location filename="../../ui/kit/forms.py" line="267"/>
         <source>Changed by someone else</source>
         <translation>记录已被他人修改</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/forms.py" line="546"/>
+        <location filename="../../ui/kit/forms.py" line="442"/>
         <source>Contact %1: %2</source>
         <translation>联系人 %1：%2</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/forms.py" line="504"/>
+        <location filename="../../ui/kit/forms.py" line="400"/>
         <source>Contacts (%1)</source>
         <translation>联系人（%1）</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/forms.py" line="176"/>
+        <location filename="../../ui/kit/forms.py" line="70"/>
         <source>Details</source>
         <translation>详情</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/forms.py" line="447"/>
+        <location filename="../../ui/kit/forms.py" line="343"/>
         <source>E-mail</source>
         <translation>电子邮箱</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/forms.py" line="155"/>
+        <location filename="../../ui/kit/forms.py" line="49"/>
         <source>Edit %1</source>
         <translation>编辑%1</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/forms.py" line="203"/>
+        <location filename="../../ui/kit/forms.py" line="97"/>
         <source>History</source>
         <translation>历史</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/forms.py" line="205"/>
+        <location filename="../../ui/kit/forms.py" line="99"/>
         <source>History (%1)</source>
         <translation>历史（%1）</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/forms.py" line="446"/>
+        <location filename="../../ui/kit/forms.py" line="342"/>
         <source>Name</source>
         <translation>名称</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/forms.py" line="155"/>
+        <location filename="../../ui/kit/forms.py" line="49"/>
         <source>New %1</source>
         <translation>新建%1</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/forms.py" line="446"/>
+        <location filename="../../ui/kit/forms.py" line="342"/>
         <source>Phone</source>
         <translation>电话</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/forms.py" line="446"/>
+        <location filename="../../ui/kit/forms.py" line="342"/>
         <source>Position</source>
         <translation>职务</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/forms.py" line="372"/>
+        <location filename="../../ui/kit/forms.py" line="268"/>
         <source>Reload the record now? Your edits will be lost.</source>
         <translation>现在重新加载该记录？您的修改将丢失。</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/forms.py" line="456"/>
+        <location filename="../../ui/kit/forms.py" line="352"/>
         <source>Remove contact</source>
         <translation>删除联系人</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/forms.py" line="184"/>
+        <location filename="../../ui/kit/forms.py" line="78"/>
         <source>Save</source>
         <translation>保存</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/forms.py" line="254"/>
+        <location filename="../../ui/kit/forms.py" line="148"/>
         <source>This record no longer exists.</source>
         <translation>该记录已不存在。</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/forms.py" line="309"/>
+        <location filename="../../ui/kit/forms.py" line="203"/>
         <source>a number, e.g. 12.5</source>
         <translation>请输入数字，例如 12.5</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/forms.py" line="301"/>
+        <location filename="../../ui/kit/forms.py" line="195"/>
         <source>a whole number</source>
         <translation>请输入整数</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/forms.py" line="283"/>
+        <location filename="../../ui/kit/forms.py" line="177"/>
         <source>choose one of the listed entries</source>
         <translation>请从列表中选择</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/forms.py" line="246"/>
+        <location filename="../../ui/kit/forms.py" line="140"/>
         <source>leave empty to keep</source>
         <translation>留空则不修改</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/forms.py" line="317"/>
+        <location filename="../../ui/kit/forms.py" line="211"/>
         <source>required</source>
         <translation>必填</translation>
     </message>
@@ -2660,102 +2660,102 @@
 <context>
     <name>DepositsSection</name>
     <message>
-        <location filename="../../ui/pages/receivables.py" line="237"/>
+        <location filename="../../ui/pages/receivables/tabs.py" line="134"/>
         <source>Amount</source>
         <translation>金额</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/receivables.py" line="254"/>
+        <location filename="../../ui/pages/receivables/tabs.py" line="151"/>
         <source>Amount received</source>
         <translation>已收取</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/receivables.py" line="243"/>
+        <location filename="../../ui/pages/receivables/tabs.py" line="140"/>
         <source>App&amp;ly</source>
         <translation>抵扣(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/receivables.py" line="255"/>
+        <location filename="../../ui/pages/receivables/tabs.py" line="152"/>
         <source>Applied</source>
         <translation>已抵扣</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/receivables.py" line="241"/>
+        <location filename="../../ui/pages/receivables/tabs.py" line="138"/>
         <source>Apply to a statement</source>
         <translation>抵扣对账单</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/receivables.py" line="255"/>
+        <location filename="../../ui/pages/receivables/tabs.py" line="152"/>
         <source>Balance</source>
         <translation>余额</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/receivables.py" line="238"/>
+        <location filename="../../ui/pages/receivables/tabs.py" line="135"/>
         <source>Contract</source>
         <translation>合同</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/receivables.py" line="237"/>
+        <location filename="../../ui/pages/receivables/tabs.py" line="134"/>
         <source>Customer</source>
         <translation>客户</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/receivables.py" line="237"/>
+        <location filename="../../ui/pages/receivables/tabs.py" line="134"/>
         <source>Kind</source>
         <translation>类型</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/receivables.py" line="238"/>
+        <location filename="../../ui/pages/receivables/tabs.py" line="135"/>
         <source>R&amp;eceive</source>
         <translation>收取(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/receivables.py" line="252"/>
+        <location filename="../../ui/pages/receivables/tabs.py" line="149"/>
         <source>Reason</source>
         <translation>原因</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/receivables.py" line="236"/>
+        <location filename="../../ui/pages/receivables/tabs.py" line="133"/>
         <source>Receive</source>
         <translation>收取</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/receivables.py" line="238"/>
+        <location filename="../../ui/pages/receivables/tabs.py" line="135"/>
         <source>Reference</source>
         <translation>流水号</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/receivables.py" line="252"/>
+        <location filename="../../ui/pages/receivables/tabs.py" line="149"/>
         <source>Refu&amp;nd</source>
         <translation>退还(&amp;N)</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/receivables.py" line="249"/>
+        <location filename="../../ui/pages/receivables/tabs.py" line="146"/>
         <source>Refund</source>
         <translation>退还</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/receivables.py" line="255"/>
+        <location filename="../../ui/pages/receivables/tabs.py" line="152"/>
         <source>Refunded</source>
         <translation>已退还</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/receivables.py" line="242"/>
+        <location filename="../../ui/pages/receivables/tabs.py" line="139"/>
         <source>Statement no.</source>
         <translation>对账单号</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/receivables.py" line="240"/>
+        <location filename="../../ui/pages/receivables/tabs.py" line="137"/>
         <source>all</source>
         <translation>全部</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/receivables.py" line="233"/>
+        <location filename="../../ui/pages/receivables/tabs.py" line="130"/>
         <source>credit code or name</source>
         <translation>信用代码或名称</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/receivables.py" line="234"/>
+        <location filename="../../ui/pages/receivables/tabs.py" line="131"/>
         <source>optional</source>
         <translation>选填</translation>
     </message>
@@ -2763,97 +2763,97 @@
 <context>
     <name>DeviceDialog</name>
     <message>
-        <location filename="../../ui/kit/forms.py" line="222"/>
+        <location filename="../../ui/kit/forms.py" line="116"/>
         <source>(none)</source>
         <translation>（无）</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/forms.py" line="185"/>
+        <location filename="../../ui/kit/forms.py" line="79"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/forms.py" line="371"/>
+        <location filename="../../ui/kit/forms.py" line="267"/>
         <source>Changed by someone else</source>
         <translation>记录已被他人修改</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/forms.py" line="430"/>
+        <location filename="../../ui/kit/forms.py" line="326"/>
         <source>Close</source>
         <translation>关闭</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/forms.py" line="176"/>
+        <location filename="../../ui/kit/forms.py" line="70"/>
         <source>Details</source>
         <translation>详情</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/forms.py" line="155"/>
+        <location filename="../../ui/kit/forms.py" line="49"/>
         <source>Edit %1</source>
         <translation>编辑%1</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/forms.py" line="421"/>
+        <location filename="../../ui/kit/forms.py" line="317"/>
         <source>GPU slots (%1)</source>
         <translation>GPU 槽位（%1）</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/forms.py" line="203"/>
+        <location filename="../../ui/kit/forms.py" line="97"/>
         <source>History</source>
         <translation>历史</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/forms.py" line="205"/>
+        <location filename="../../ui/kit/forms.py" line="99"/>
         <source>History (%1)</source>
         <translation>历史（%1）</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/forms.py" line="155"/>
+        <location filename="../../ui/kit/forms.py" line="49"/>
         <source>New %1</source>
         <translation>新建%1</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/forms.py" line="372"/>
+        <location filename="../../ui/kit/forms.py" line="268"/>
         <source>Reload the record now? Your edits will be lost.</source>
         <translation>现在重新加载该记录？您的修改将丢失。</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/forms.py" line="184"/>
+        <location filename="../../ui/kit/forms.py" line="78"/>
         <source>Save</source>
         <translation>保存</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/forms.py" line="431"/>
+        <location filename="../../ui/kit/forms.py" line="327"/>
         <source>The slot changes are already saved (see History)</source>
         <translation>槽位的变更已随操作保存（见历史记录）</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/forms.py" line="254"/>
+        <location filename="../../ui/kit/forms.py" line="148"/>
         <source>This record no longer exists.</source>
         <translation>该记录已不存在。</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/forms.py" line="309"/>
+        <location filename="../../ui/kit/forms.py" line="203"/>
         <source>a number, e.g. 12.5</source>
         <translation>请输入数字，例如 12.5</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/forms.py" line="301"/>
+        <location filename="../../ui/kit/forms.py" line="195"/>
         <source>a whole number</source>
         <translation>请输入整数</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/forms.py" line="283"/>
+        <location filename="../../ui/kit/forms.py" line="177"/>
         <source>choose one of the listed entries</source>
         <translation>请从列表中选择</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/forms.py" line="246"/>
+        <location filename="../../ui/kit/forms.py" line="140"/>
         <source>leave empty to keep</source>
         <translation>留空则不修改</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/forms.py" line="317"/>
+        <location filename="../../ui/kit/forms.py" line="211"/>
         <source>required</source>
         <translation>必填</translation>
     </message>
@@ -2979,132 +2979,132 @@
 <context>
     <name>FapiaoSection</name>
     <message>
-        <location filename="../../ui/pages/receivables.py" line="297"/>
+        <location filename="../../ui/pages/receivables/tabs.py" line="194"/>
         <source>&amp;Add fapiao</source>
         <translation>登记发票(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/receivables.py" line="292"/>
+        <location filename="../../ui/pages/receivables/tabs.py" line="189"/>
         <source>(the customer's profile)</source>
         <translation>（按客户开票信息）</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/receivables.py" line="288"/>
+        <location filename="../../ui/pages/receivables/tabs.py" line="185"/>
         <source>20 digits</source>
         <translation>20 位数字</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/receivables.py" line="296"/>
+        <location filename="../../ui/pages/receivables/tabs.py" line="193"/>
         <source>Amount</source>
         <translation>金额</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/receivables.py" line="307"/>
+        <location filename="../../ui/pages/receivables/tabs.py" line="204"/>
         <source>Credit code</source>
         <translation>统一社会信用代码</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/receivables.py" line="302"/>
+        <location filename="../../ui/pages/receivables/tabs.py" line="199"/>
         <source>Credit note</source>
         <translation>红字账单</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/receivables.py" line="307"/>
+        <location filename="../../ui/pages/receivables/tabs.py" line="204"/>
         <source>Customer</source>
         <translation>客户</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/receivables.py" line="295"/>
+        <location filename="../../ui/pages/receivables/tabs.py" line="192"/>
         <source>Date</source>
         <translation>日期</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/receivables.py" line="295"/>
+        <location filename="../../ui/pages/receivables/tabs.py" line="192"/>
         <source>Fapiao no.</source>
         <translation>发票号</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/receivables.py" line="306"/>
+        <location filename="../../ui/pages/receivables/tabs.py" line="203"/>
         <source>Kind</source>
         <translation>类型</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/receivables.py" line="309"/>
+        <location filename="../../ui/pages/receivables/tabs.py" line="206"/>
         <source>Note</source>
         <translation>备注</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/receivables.py" line="303"/>
+        <location filename="../../ui/pages/receivables/tabs.py" line="200"/>
         <source>Original fapiao</source>
         <translation>原发票号码</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/receivables.py" line="294"/>
+        <location filename="../../ui/pages/receivables/tabs.py" line="191"/>
         <source>Record a fapiao for a statement</source>
         <translation>登记对账单的发票</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/receivables.py" line="301"/>
+        <location filename="../../ui/pages/receivables/tabs.py" line="198"/>
         <source>Record a red-letter fapiao for a credit note</source>
         <translation>登记红字账单的红字发票</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/receivables.py" line="304"/>
+        <location filename="../../ui/pages/receivables/tabs.py" line="201"/>
         <source>Record red-le&amp;tter</source>
         <translation>登记红字发票(&amp;T)</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/receivables.py" line="309"/>
+        <location filename="../../ui/pages/receivables/tabs.py" line="206"/>
         <source>Recorded by</source>
         <translation>登记人</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/receivables.py" line="308"/>
+        <location filename="../../ui/pages/receivables/tabs.py" line="205"/>
         <source>Reverses</source>
         <translation>冲回/冲销</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/receivables.py" line="307"/>
+        <location filename="../../ui/pages/receivables/tabs.py" line="204"/>
         <source>Statement</source>
         <translation>账单</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/receivables.py" line="308"/>
+        <location filename="../../ui/pages/receivables/tabs.py" line="205"/>
         <source>Statement fapiao status</source>
         <translation>对账单开票状态</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/receivables.py" line="295"/>
+        <location filename="../../ui/pages/receivables/tabs.py" line="192"/>
         <source>Statement no.</source>
         <translation>对账单号</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/receivables.py" line="296"/>
+        <location filename="../../ui/pages/receivables/tabs.py" line="193"/>
         <source>Tax</source>
         <translation>税额</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/receivables.py" line="308"/>
+        <location filename="../../ui/pages/receivables/tabs.py" line="205"/>
         <source>Total</source>
         <translation>价税合计</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/receivables.py" line="296"/>
+        <location filename="../../ui/pages/receivables/tabs.py" line="193"/>
         <source>Type</source>
         <translation>型号</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/receivables.py" line="300"/>
+        <location filename="../../ui/pages/receivables/tabs.py" line="197"/>
         <source>the credit note's</source>
         <translation>按红字账单</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/receivables.py" line="299"/>
+        <location filename="../../ui/pages/receivables/tabs.py" line="196"/>
         <source>the fapiao it reverses</source>
         <translation>被冲红的原发票号码</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/receivables.py" line="290"/>
+        <location filename="../../ui/pages/receivables/tabs.py" line="187"/>
         <source>without tax</source>
         <translation>不含税</translation>
     </message>
@@ -3313,82 +3313,82 @@
 <context>
     <name>FormDialog</name>
     <message>
-        <location filename="../../ui/kit/forms.py" line="222"/>
+        <location filename="../../ui/kit/forms.py" line="116"/>
         <source>(none)</source>
         <translation>（无）</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/forms.py" line="185"/>
+        <location filename="../../ui/kit/forms.py" line="79"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/forms.py" line="371"/>
+        <location filename="../../ui/kit/forms.py" line="267"/>
         <source>Changed by someone else</source>
         <translation>记录已被他人修改</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/forms.py" line="176"/>
+        <location filename="../../ui/kit/forms.py" line="70"/>
         <source>Details</source>
         <translation>详情</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/forms.py" line="155"/>
+        <location filename="../../ui/kit/forms.py" line="49"/>
         <source>Edit %1</source>
         <translation>编辑%1</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/forms.py" line="203"/>
+        <location filename="../../ui/kit/forms.py" line="97"/>
         <source>History</source>
         <translation>历史</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/forms.py" line="205"/>
+        <location filename="../../ui/kit/forms.py" line="99"/>
         <source>History (%1)</source>
         <translation>历史（%1）</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/forms.py" line="155"/>
+        <location filename="../../ui/kit/forms.py" line="49"/>
         <source>New %1</source>
         <translation>新建%1</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/forms.py" line="372"/>
+        <location filename="../../ui/kit/forms.py" line="268"/>
         <source>Reload the record now? Your edits will be lost.</source>
         <translation>现在重新加载该记录？您的修改将丢失。</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/forms.py" line="184"/>
+        <location filename="../../ui/kit/forms.py" line="78"/>
         <source>Save</source>
         <translation>保存</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/forms.py" line="254"/>
+        <location filename="../../ui/kit/forms.py" line="148"/>
         <source>This record no longer exists.</source>
         <translation>该记录已不存在。</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/forms.py" line="309"/>
+        <location filename="../../ui/kit/forms.py" line="203"/>
         <source>a number, e.g. 12.5</source>
         <translation>请输入数字，例如 12.5</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/forms.py" line="301"/>
+        <location filename="../../ui/kit/forms.py" line="195"/>
         <source>a whole number</source>
         <translation>请输入整数</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/forms.py" line="283"/>
+        <location filename="../../ui/kit/forms.py" line="177"/>
         <source>choose one of the listed entries</source>
         <translation>请从列表中选择</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/forms.py" line="246"/>
+        <location filename="../../ui/kit/forms.py" line="140"/>
         <source>leave empty to keep</source>
         <translation>留空则不修改</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/forms.py" line="317"/>
+        <location filename="../../ui/kit/forms.py" line="211"/>
         <source>required</source>
         <translation>必填</translation>
     </message>
@@ -3419,112 +3419,112 @@
 <context>
     <name>GpuDialog</name>
     <message>
-        <location filename="../../ui/kit/forms.py" line="222"/>
+        <location filename="../../ui/kit/forms.py" line="116"/>
         <source>(none)</source>
         <translation>（无）</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/forms.py" line="185"/>
+        <location filename="../../ui/kit/forms.py" line="79"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/forms.py" line="371"/>
+        <location filename="../../ui/kit/forms.py" line="267"/>
         <source>Changed by someone else</source>
         <translation>记录已被他人修改</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/forms.py" line="176"/>
+        <location filename="../../ui/kit/forms.py" line="70"/>
         <source>Details</source>
         <translation>详情</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/forms.py" line="155"/>
+        <location filename="../../ui/kit/forms.py" line="49"/>
         <source>Edit %1</source>
         <translation>编辑%1</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/forms.py" line="392"/>
+        <location filename="../../ui/kit/forms.py" line="288"/>
         <source>From</source>
         <translation>原状态</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/forms.py" line="203"/>
+        <location filename="../../ui/kit/forms.py" line="97"/>
         <source>History</source>
         <translation>历史</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/forms.py" line="205"/>
+        <location filename="../../ui/kit/forms.py" line="99"/>
         <source>History (%1)</source>
         <translation>历史（%1）</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/forms.py" line="407"/>
+        <location filename="../../ui/kit/forms.py" line="303"/>
         <source>Lifecycle (%1)</source>
         <translation>生命周期（%1）</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/forms.py" line="155"/>
+        <location filename="../../ui/kit/forms.py" line="49"/>
         <source>New %1</source>
         <translation>新建%1</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/forms.py" line="393"/>
+        <location filename="../../ui/kit/forms.py" line="289"/>
         <source>Reason</source>
         <translation>原因</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/forms.py" line="372"/>
+        <location filename="../../ui/kit/forms.py" line="268"/>
         <source>Reload the record now? Your edits will be lost.</source>
         <translation>现在重新加载该记录？您的修改将丢失。</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/forms.py" line="184"/>
+        <location filename="../../ui/kit/forms.py" line="78"/>
         <source>Save</source>
         <translation>保存</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/forms.py" line="254"/>
+        <location filename="../../ui/kit/forms.py" line="148"/>
         <source>This record no longer exists.</source>
         <translation>该记录已不存在。</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/forms.py" line="392"/>
+        <location filename="../../ui/kit/forms.py" line="288"/>
         <source>Time</source>
         <translation>时间</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/forms.py" line="392"/>
+        <location filename="../../ui/kit/forms.py" line="288"/>
         <source>To</source>
         <translation>新状态</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/forms.py" line="393"/>
+        <location filename="../../ui/kit/forms.py" line="289"/>
         <source>User</source>
         <translation>用户</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/forms.py" line="309"/>
+        <location filename="../../ui/kit/forms.py" line="203"/>
         <source>a number, e.g. 12.5</source>
         <translation>请输入数字，例如 12.5</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/forms.py" line="301"/>
+        <location filename="../../ui/kit/forms.py" line="195"/>
         <source>a whole number</source>
         <translation>请输入整数</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/forms.py" line="283"/>
+        <location filename="../../ui/kit/forms.py" line="177"/>
         <source>choose one of the listed entries</source>
         <translation>请从列表中选择</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/forms.py" line="246"/>
+        <location filename="../../ui/kit/forms.py" line="140"/>
         <source>leave empty to keep</source>
         <translation>留空则不修改</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/forms.py" line="317"/>
+        <location filename="../../ui/kit/forms.py" line="211"/>
         <source>required</source>
         <translation>必填</translation>
     </message>
@@ -3615,47 +3615,47 @@
 <context>
     <name>HandoverDialog</name>
     <message>
-        <location filename="../../ui/pages/billing.py" line="182"/>
+        <location filename="../../ui/pages/billing/dialogs.py" line="142"/>
         <source>Awaiting handover</source>
         <translation>待交付</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/billing.py" line="220"/>
+        <location filename="../../ui/pages/billing/dialogs.py" line="180"/>
         <source>Choose an item.</source>
         <translation>请选择一个条目。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/billing.py" line="209"/>
+        <location filename="../../ui/pages/billing/dialogs.py" line="169"/>
         <source>Close</source>
         <translation>关闭</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/billing.py" line="204"/>
+        <location filename="../../ui/pages/billing/dialogs.py" line="164"/>
         <source>Evidence *</source>
         <translation>凭据 *</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/billing.py" line="200"/>
+        <location filename="../../ui/pages/billing/dialogs.py" line="160"/>
         <source>Handed over at (Asia/Shanghai)</source>
         <translation>交付时间（北京时间）</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/billing.py" line="193"/>
+        <location filename="../../ui/pages/billing/dialogs.py" line="153"/>
         <source>Items</source>
         <translation>条目</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/billing.py" line="208"/>
+        <location filename="../../ui/pages/billing/dialogs.py" line="168"/>
         <source>Record handover</source>
         <translation>记录交付</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/billing.py" line="203"/>
+        <location filename="../../ui/pages/billing/dialogs.py" line="163"/>
         <source>evidence: signed handover form, ticket, who received it</source>
         <translation>凭据：签字交接单、工单号、接收人</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/billing.py" line="188"/>
+        <location filename="../../ui/pages/billing/dialogs.py" line="148"/>
         <source>planned %1</source>
         <translation>计划 %1</translation>
     </message>
@@ -3802,47 +3802,47 @@
 <context>
     <name>InvoicingProfileTab</name>
     <message>
-        <location filename="../../ui/pages/receivables.py" line="589"/>
+        <location filename="../../ui/pages/receivables/profile.py" line="36"/>
         <source>Address and phone</source>
         <translation>地址、电话</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/receivables.py" line="590"/>
+        <location filename="../../ui/pages/receivables/profile.py" line="37"/>
         <source>Bank and account</source>
         <translation>开户行及账号</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/receivables.py" line="593"/>
+        <location filename="../../ui/pages/receivables/profile.py" line="40"/>
         <source>E-mail for delivery</source>
         <translation>收票邮箱</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/receivables.py" line="592"/>
+        <location filename="../../ui/pages/receivables/profile.py" line="39"/>
         <source>Fapiao type</source>
         <translation>发票类型</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/receivables.py" line="637"/>
+        <location filename="../../ui/pages/receivables/profile.py" line="84"/>
         <source>Invoicing profile</source>
         <translation>开票信息</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/receivables.py" line="641"/>
+        <location filename="../../ui/pages/receivables/profile.py" line="88"/>
         <source>Invoicing profile not saved</source>
         <translation>开票信息未保存</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/receivables.py" line="588"/>
+        <location filename="../../ui/pages/receivables/profile.py" line="35"/>
         <source>Name on the fapiao</source>
         <translation>名称（发票抬头）</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/receivables.py" line="594"/>
+        <location filename="../../ui/pages/receivables/profile.py" line="41"/>
         <source>Save &amp;invoicing profile</source>
         <translation>保存开票信息(&amp;I)</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/receivables.py" line="588"/>
+        <location filename="../../ui/pages/receivables/profile.py" line="35"/>
         <source>Taxpayer ID</source>
         <translation>纳税人识别号</translation>
     </message>
@@ -3850,179 +3850,179 @@
 <context>
     <name>ListPage</name>
     <message>
-        <location filename="../../ui/kit/listview.py" line="335"/>
+        <location filename="../../ui/kit/listview.py" line="304"/>
         <source>%1 contains (empty: no filter):</source>
         <translation>%1包含（留空表示不筛选）：</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/listview.py" line="543"/>
+        <location filename="../../ui/kit/listview.py" line="514"/>
         <source>%1 moved, %2 refused:</source>
         <translation>已变更 %1 个，拒绝 %2 个：</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/listview.py" line="211"/>
+        <location filename="../../ui/kit/listview.py" line="179"/>
         <source>%1 of %2</source>
         <translation>%1 / 共 %2</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/listview.py" line="213"/>
+        <location filename="../../ui/kit/listview.py" line="181"/>
         <source>%1 rows</source>
         <translation>共 %1 行</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/listview.py" line="208"/>
+        <location filename="../../ui/kit/listview.py" line="176"/>
         <source>%1+ of %2, counting…</source>
         <translation>%1+ / 共 %2，正在计数…</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/listview.py" line="109"/>
+        <location filename="../../ui/kit/listview.py" line="102"/>
         <source>%1: all</source>
         <translation>%1：全部</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/listview.py" line="497"/>
+        <location filename="../../ui/kit/listview.py" line="466"/>
         <source>A reason is required.</source>
         <translation>必须填写原因。</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/listview.py" line="393"/>
+        <location filename="../../ui/kit/listview.py" line="362"/>
         <source>CSV (*.csv)</source>
         <translation>CSV (*.csv)</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/listview.py" line="116"/>
+        <location filename="../../ui/kit/listview.py" line="109"/>
         <source>Clear filters</source>
         <translation>清除筛选</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/listview.py" line="363"/>
+        <location filename="../../ui/kit/listview.py" line="332"/>
         <source>Copy</source>
         <translation>复制</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/listview.py" line="232"/>
+        <location filename="../../ui/kit/listview.py" line="200"/>
         <source>Could not read the list: %1</source>
         <translation>无法读取列表：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/listview.py" line="556"/>
+        <location filename="../../ui/kit/listview.py" line="527"/>
         <source>Excel (*.xlsx);;CSV (*.csv)</source>
         <translation>Excel (*.xlsx);;CSV (*.csv)</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/listview.py" line="555"/>
+        <location filename="../../ui/kit/listview.py" line="526"/>
         <source>Export</source>
         <translation>导出</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/listview.py" line="392"/>
+        <location filename="../../ui/kit/listview.py" line="361"/>
         <source>Export selection</source>
         <translation>导出所选</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/listview.py" line="364"/>
+        <location filename="../../ui/kit/listview.py" line="333"/>
         <source>Export selection…</source>
         <translation>导出所选…</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/listview.py" line="568"/>
+        <location filename="../../ui/kit/listview.py" line="539"/>
         <source>Exporting…</source>
         <translation>正在导出…</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/listview.py" line="184"/>
+        <location filename="../../ui/kit/listview.py" line="152"/>
         <source>Export…</source>
         <translation>导出…</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/listview.py" line="95"/>
+        <location filename="../../ui/kit/listview.py" line="88"/>
         <source>Filter (Ctrl+F): code, name, serial, customer…</source>
         <translation>筛选（Ctrl+F）：编码、名称、序列号、客户…</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/listview.py" line="334"/>
+        <location filename="../../ui/kit/listview.py" line="303"/>
         <source>Filter by %1</source>
         <translation>按%1筛选</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/listview.py" line="289"/>
+        <location filename="../../ui/kit/listview.py" line="257"/>
         <source>Filtered by %1</source>
         <translation>筛选条件：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/listview.py" line="219"/>
+        <location filename="../../ui/kit/listview.py" line="187"/>
         <source>Filtering %1 rows…</source>
         <translation>正在筛选 %1 行…</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/listview.py" line="362"/>
+        <location filename="../../ui/kit/listview.py" line="331"/>
         <source>History…</source>
         <translation>历史…</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/listview.py" line="186"/>
+        <location filename="../../ui/kit/listview.py" line="154"/>
         <source>Import…</source>
         <translation>导入…</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/listview.py" line="183"/>
+        <location filename="../../ui/kit/listview.py" line="151"/>
         <source>Lifecycle move…</source>
         <translation>生命周期变更…</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/listview.py" line="545"/>
+        <location filename="../../ui/kit/listview.py" line="516"/>
         <source>Moving GPUs…</source>
         <translation>正在变更 GPU 状态…</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/listview.py" line="178"/>
+        <location filename="../../ui/kit/listview.py" line="146"/>
         <source>New</source>
         <translation>新建</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/listview.py" line="343"/>
+        <location filename="../../ui/kit/listview.py" line="312"/>
         <source>No records match these filters. Clear or change them to see more.</source>
         <translation>没有符合这些筛选条件的记录。清除或修改筛选条件以查看更多。</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/listview.py" line="344"/>
+        <location filename="../../ui/kit/listview.py" line="313"/>
         <source>Nothing here yet.</source>
         <translation>这里还没有记录。</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/listview.py" line="179"/>
+        <location filename="../../ui/kit/listview.py" line="147"/>
         <source>Open</source>
         <translation>打开</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/listview.py" line="187"/>
+        <location filename="../../ui/kit/listview.py" line="155"/>
         <source>Refresh</source>
         <translation>刷新</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/listview.py" line="181"/>
+        <location filename="../../ui/kit/listview.py" line="149"/>
         <source>Retire</source>
         <translation>退役</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/listview.py" line="492"/>
+        <location filename="../../ui/kit/listview.py" line="461"/>
         <source>Retire %1 selected record(s)? This is recorded in the audit trail.
 Reason:</source>
         <translation>确定退役所选 %1 条记录？此操作将记入审计日志。
 原因：</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/listview.py" line="506"/>
+        <location filename="../../ui/kit/listview.py" line="475"/>
         <source>Retiring…</source>
         <translation>正在退役…</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/listview.py" line="542"/>
+        <location filename="../../ui/kit/listview.py" line="513"/>
         <source>Some GPUs were not moved</source>
         <translation>部分 GPU 未变更</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/listview.py" line="219"/>
+        <location filename="../../ui/kit/listview.py" line="187"/>
         <source>Sorting %1 rows…</source>
         <translation>正在排序 %1 行…</translation>
     </message>
@@ -4063,22 +4063,22 @@ Reason:</source>
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../ui/shell/mainwindow.py" line="531"/>
+        <location filename="../../ui/shell/mainwindow.py" line="278"/>
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/mainwindow.py" line="548"/>
+        <location filename="../../ui/shell/mainwindow.py" line="295"/>
         <source>About IDC console</source>
         <translation>关于 IDC 管理控制台</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/mainwindow.py" line="533"/>
+        <location filename="../../ui/shell/mainwindow.py" line="280"/>
         <source>About IDC console…</source>
         <translation>关于 IDC 管理控制台…</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/mainwindow.py" line="568"/>
+        <location filename="../../ui/shell/mainwindow.py" line="315"/>
         <source>Account</source>
         <translation>账户</translation>
     </message>
@@ -4091,22 +4091,22 @@ Reason:</source>
         <translation>账单</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/mainwindow.py" line="472"/>
+        <location filename="../../ui/shell/sidepanels.py" line="220"/>
         <source>Capacity of %1</source>
         <translation>%1 容量报告</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/mainwindow.py" line="571"/>
+        <location filename="../../ui/shell/mainwindow.py" line="318"/>
         <source>Change my password…</source>
         <translation>修改我的密码…</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/mainwindow.py" line="367"/>
+        <location filename="../../ui/shell/sidepanels.py" line="115"/>
         <source>Choose a rack in the list first</source>
         <translation>请先在列表中选择机柜</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/mainwindow.py" line="465"/>
+        <location filename="../../ui/shell/sidepanels.py" line="213"/>
         <source>Choose a rack in the list first.</source>
         <translation>请先在列表中选择机柜。</translation>
     </message>
@@ -4115,7 +4115,7 @@ Reason:</source>
         <translation>合同</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/mainwindow.py" line="289"/>
+        <location filename="../../ui/shell/sidepanels.py" line="37"/>
         <source>Coverage</source>
         <translation>区域覆盖</translation>
     </message>
@@ -4132,17 +4132,17 @@ Reason:</source>
         <translation>总览</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/mainwindow.py" line="545"/>
+        <location filename="../../ui/shell/mainwindow.py" line="292"/>
         <source>Data directory</source>
         <translation>数据目录</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/mainwindow.py" line="543"/>
+        <location filename="../../ui/shell/mainwindow.py" line="290"/>
         <source>Database</source>
         <translation>数据库</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/mainwindow.py" line="557"/>
+        <location filename="../../ui/shell/mainwindow.py" line="304"/>
         <source>Database: %1</source>
         <translation>数据库：%1</translation>
     </message>
@@ -4151,17 +4151,17 @@ Reason:</source>
         <translation>设备</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/mainwindow.py" line="338"/>
+        <location filename="../../ui/shell/sidepanels.py" line="86"/>
         <source>Elevation</source>
         <translation>机柜立面</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/mainwindow.py" line="361"/>
+        <location filename="../../ui/shell/sidepanels.py" line="109"/>
         <source>Find free U…</source>
         <translation>查找空闲 U 位…</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/mainwindow.py" line="238"/>
+        <location filename="../../ui/shell/mainwindow.py" line="192"/>
         <source>Fleet report PDF…</source>
         <translation>GPU 资产报告 PDF…</translation>
     </message>
@@ -4170,7 +4170,7 @@ Reason:</source>
         <translation>GPU 集群</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/mainwindow.py" line="480"/>
+        <location filename="../../ui/shell/sidepanels.py" line="228"/>
         <source>GPU fleet report</source>
         <translation>GPU 资产报告</translation>
     </message>
@@ -4179,27 +4179,27 @@ Reason:</source>
         <translation>GPU 卡</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/mainwindow.py" line="88"/>
+        <location filename="../../ui/shell/mainwindow.py" line="42"/>
         <source>IDC console</source>
         <translation>IDC 管理控制台</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/mainwindow.py" line="243"/>
+        <location filename="../../ui/shell/mainwindow.py" line="197"/>
         <source>Import device types…</source>
         <translation>导入设备型号…</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/mainwindow.py" line="544"/>
+        <location filename="../../ui/shell/mainwindow.py" line="291"/>
         <source>Log file</source>
         <translation>日志文件</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/mainwindow.py" line="575"/>
+        <location filename="../../ui/shell/mainwindow.py" line="322"/>
         <source>Log out / switch user…</source>
         <translation>注销 / 切换用户…</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/mainwindow.py" line="248"/>
+        <location filename="../../ui/shell/mainwindow.py" line="202"/>
         <source>Open a ticket for this…</source>
         <translation>为此创建工单…</translation>
     </message>
@@ -4208,42 +4208,42 @@ Reason:</source>
         <translation>运维工单</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/mainwindow.py" line="346"/>
+        <location filename="../../ui/shell/sidepanels.py" line="94"/>
         <source>Power</source>
         <translation>配电</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/mainwindow.py" line="470"/>
+        <location filename="../../ui/shell/sidepanels.py" line="218"/>
         <source>Rack sheet %1</source>
         <translation>机柜图 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/mainwindow.py" line="355"/>
+        <location filename="../../ui/shell/sidepanels.py" line="103"/>
         <source>Rack sheet PDF…</source>
         <translation>机柜图 PDF…</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/mainwindow.py" line="465"/>
+        <location filename="../../ui/shell/sidepanels.py" line="213"/>
         <source>Racks</source>
         <translation>机柜数</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/mainwindow.py" line="342"/>
+        <location filename="../../ui/shell/sidepanels.py" line="90"/>
         <source>Room</source>
         <translation>机房</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/mainwindow.py" line="495"/>
+        <location filename="../../ui/shell/mainwindow.py" line="242"/>
         <source>Settings…</source>
         <translation>设置…</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/mainwindow.py" line="358"/>
+        <location filename="../../ui/shell/sidepanels.py" line="106"/>
         <source>Site capacity PDF…</source>
         <translation>站点容量 PDF…</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/mainwindow.py" line="289"/>
+        <location filename="../../ui/shell/sidepanels.py" line="37"/>
         <source>Site map</source>
         <translation>站点分布图</translation>
     </message>
@@ -4252,7 +4252,7 @@ Reason:</source>
         <translation>站点与覆盖</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/mainwindow.py" line="559"/>
+        <location filename="../../ui/shell/mainwindow.py" line="306"/>
         <source>User: %1 (%2)</source>
         <translation>用户：%1（%2）</translation>
     </message>
@@ -4261,17 +4261,17 @@ Reason:</source>
         <translation>用户与设置</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/mainwindow.py" line="524"/>
+        <location filename="../../ui/shell/mainwindow.py" line="271"/>
         <source>Users &amp;&amp; settings</source>
         <translation>用户与设置</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/mainwindow.py" line="542"/>
+        <location filename="../../ui/shell/mainwindow.py" line="289"/>
         <source>Version</source>
         <translation>版本</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/mainwindow.py" line="677"/>
+        <location filename="../../ui/shell/mainwindow.py" line="424"/>
         <source>Your password was changed.</source>
         <translation>您的密码已修改。</translation>
     </message>
@@ -4820,67 +4820,67 @@ Reason:</source>
 <context>
     <name>OverdueCard</name>
     <message>
-        <location filename="../../ui/pages/receivables.py" line="535"/>
+        <location filename="../../ui/pages/receivables/overdue.py" line="109"/>
         <source>%1 customer(s), ¥%2</source>
         <translation>%1 个客户，¥%2</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/receivables.py" line="469"/>
+        <location filename="../../ui/pages/receivables/overdue.py" line="43"/>
         <source>&amp;Keep serving…</source>
         <translation>继续服务(&amp;K)…</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/receivables.py" line="467"/>
+        <location filename="../../ui/pages/receivables/overdue.py" line="41"/>
         <source>&amp;Suspend…</source>
         <translation>暂停服务(&amp;S)…</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/receivables.py" line="462"/>
+        <location filename="../../ui/pages/receivables/overdue.py" line="36"/>
         <source>Customer</source>
         <translation>客户</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/receivables.py" line="462"/>
+        <location filename="../../ui/pages/receivables/overdue.py" line="36"/>
         <source>Days</source>
         <translation>天数</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/receivables.py" line="462"/>
+        <location filename="../../ui/pages/receivables/overdue.py" line="36"/>
         <source>Decision</source>
         <translation>处理决定</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/receivables.py" line="554"/>
+        <location filename="../../ui/pages/receivables/overdue.py" line="128"/>
         <source>Decision on %1</source>
         <translation>对 %1 的处理决定</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/receivables.py" line="462"/>
+        <location filename="../../ui/pages/receivables/overdue.py" line="36"/>
         <source>Overdue</source>
         <translation>逾期金额</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/receivables.py" line="533"/>
+        <location filename="../../ui/pages/receivables/overdue.py" line="107"/>
         <source>Overdue more than %1 days: suspension proposals</source>
         <translation>逾期超过 %1 天：建议暂停服务</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/receivables.py" line="549"/>
+        <location filename="../../ui/pages/receivables/overdue.py" line="123"/>
         <source>Select a customer in the list first.</source>
         <translation>请先在列表中选择一个客户。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/receivables.py" line="555"/>
+        <location filename="../../ui/pages/receivables/overdue.py" line="129"/>
         <source>Why? (recorded in the audit trail)</source>
         <translation>原因（记入审计日志）：</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/receivables.py" line="537"/>
+        <location filename="../../ui/pages/receivables/overdue.py" line="111"/>
         <source>keep serving</source>
         <translation>继续服务</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/receivables.py" line="537"/>
+        <location filename="../../ui/pages/receivables/overdue.py" line="111"/>
         <source>suspend</source>
         <translation>暂停服务</translation>
     </message>
@@ -4888,12 +4888,12 @@ Reason:</source>
 <context>
     <name>PagedTableModel</name>
     <message>
-        <location filename="../../ui/kit/tables.py" line="387"/>
+        <location filename="../../ui/kit/tables.py" line="385"/>
         <source>Warranty ends %1, in %2 days (highlighted within %3 days)</source>
         <translation>保修将于 %1 到期，还剩 %2 天（%3 天内到期时标出）</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/tables.py" line="384"/>
+        <location filename="../../ui/kit/tables.py" line="382"/>
         <source>Warranty expired %1 (%2 days ago)</source>
         <translation>保修已于 %1 到期（%2 天前）</translation>
     </message>
@@ -4901,7 +4901,7 @@ Reason:</source>
 <context>
     <name>PagedTableView</name>
     <message>
-        <location filename="../../ui/kit/tables.py" line="617"/>
+        <location filename="../../ui/kit/tableview.py" line="172"/>
         <source>Filter by “%1”…</source>
         <translation>按“%1”筛选…</translation>
     </message>
@@ -4909,157 +4909,157 @@ Reason:</source>
 <context>
     <name>PaymentsSection</name>
     <message>
-        <location filename="../../ui/pages/receivables.py" line="147"/>
+        <location filename="../../ui/pages/receivables/tabs.py" line="44"/>
         <source>&amp;Allocate</source>
         <translation>核销(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/receivables.py" line="143"/>
+        <location filename="../../ui/pages/receivables/tabs.py" line="40"/>
         <source>&amp;Record receipt</source>
         <translation>登记收款(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/receivables.py" line="145"/>
+        <location filename="../../ui/pages/receivables/tabs.py" line="42"/>
         <source>Allocate the selected payment</source>
         <translation>核销所选收款</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/receivables.py" line="154"/>
+        <location filename="../../ui/pages/receivables/tabs.py" line="51"/>
         <source>Allocated</source>
         <translation>已核销</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/receivables.py" line="141"/>
+        <location filename="../../ui/pages/receivables/tabs.py" line="38"/>
         <source>Amount</source>
         <translation>金额</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/receivables.py" line="152"/>
+        <location filename="../../ui/pages/receivables/tabs.py" line="49"/>
         <source>Credit code</source>
         <translation>统一社会信用代码</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/receivables.py" line="141"/>
+        <location filename="../../ui/pages/receivables/tabs.py" line="38"/>
         <source>Customer</source>
         <translation>客户</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/receivables.py" line="141"/>
+        <location filename="../../ui/pages/receivables/tabs.py" line="38"/>
         <source>Date</source>
         <translation>日期</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/receivables.py" line="137"/>
+        <location filename="../../ui/pages/receivables/tabs.py" line="34"/>
         <source>Keep as credit (do not allocate)</source>
         <translation>暂不核销（计入预收余额）</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/receivables.py" line="152"/>
+        <location filename="../../ui/pages/receivables/tabs.py" line="49"/>
         <source>Kind</source>
         <translation>类型</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/receivables.py" line="142"/>
+        <location filename="../../ui/pages/receivables/tabs.py" line="39"/>
         <source>Method</source>
         <translation>付款方式</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/receivables.py" line="153"/>
+        <location filename="../../ui/pages/receivables/tabs.py" line="50"/>
         <source>Payer</source>
         <translation>付款户名</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/receivables.py" line="152"/>
+        <location filename="../../ui/pages/receivables/tabs.py" line="49"/>
         <source>Payment</source>
         <translation>收款</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/receivables.py" line="189"/>
+        <location filename="../../ui/pages/receivables/tabs.py" line="86"/>
         <source>Payment %1 reversed.</source>
         <translation>收款 %1 已冲回。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/receivables.py" line="150"/>
+        <location filename="../../ui/pages/receivables/tabs.py" line="47"/>
         <source>Re&amp;verse</source>
         <translation>冲回(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/receivables.py" line="150"/>
+        <location filename="../../ui/pages/receivables/tabs.py" line="47"/>
         <source>Reason</source>
         <translation>原因</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/receivables.py" line="140"/>
+        <location filename="../../ui/pages/receivables/tabs.py" line="37"/>
         <source>Record a bank receipt</source>
         <translation>登记银行收款</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/receivables.py" line="155"/>
+        <location filename="../../ui/pages/receivables/tabs.py" line="52"/>
         <source>Recorded by</source>
         <translation>登记人</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/receivables.py" line="142"/>
+        <location filename="../../ui/pages/receivables/tabs.py" line="39"/>
         <source>Reference</source>
         <translation>流水号</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/receivables.py" line="183"/>
+        <location filename="../../ui/pages/receivables/tabs.py" line="80"/>
         <source>Reverse payment</source>
         <translation>冲回收款</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/receivables.py" line="184"/>
+        <location filename="../../ui/pages/receivables/tabs.py" line="81"/>
         <source>Reverse payment %1 by a counter-entry? Its statements are open again.</source>
         <translation>以反向分录冲回收款 %1？其核销的对账单将重新变为未收。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/receivables.py" line="149"/>
+        <location filename="../../ui/pages/receivables/tabs.py" line="46"/>
         <source>Reverse the selected payment</source>
         <translation>冲回所选收款</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/receivables.py" line="154"/>
+        <location filename="../../ui/pages/receivables/tabs.py" line="51"/>
         <source>Reverses</source>
         <translation>冲回/冲销</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/receivables.py" line="182"/>
+        <location filename="../../ui/pages/receivables/tabs.py" line="79"/>
         <source>Say why the payment is reversed.</source>
         <translation>请填写冲回原因。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/receivables.py" line="161"/>
+        <location filename="../../ui/pages/receivables/tabs.py" line="58"/>
         <source>Select a payment in the list first.</source>
         <translation>请先在列表中选择一笔收款。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/receivables.py" line="146"/>
+        <location filename="../../ui/pages/receivables/tabs.py" line="43"/>
         <source>Statement no.</source>
         <translation>对账单号</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/receivables.py" line="155"/>
+        <location filename="../../ui/pages/receivables/tabs.py" line="52"/>
         <source>Statements</source>
         <translation>账单</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/receivables.py" line="155"/>
+        <location filename="../../ui/pages/receivables/tabs.py" line="52"/>
         <source>Unallocated</source>
         <translation>未核销</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/receivables.py" line="144"/>
+        <location filename="../../ui/pages/receivables/tabs.py" line="41"/>
         <source>all</source>
         <translation>全部</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/receivables.py" line="132"/>
+        <location filename="../../ui/pages/receivables/tabs.py" line="29"/>
         <source>bank reference (流水号)</source>
         <translation>银行流水号</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/receivables.py" line="130"/>
+        <location filename="../../ui/pages/receivables/tabs.py" line="27"/>
         <source>credit code or name</source>
         <translation>信用代码或名称</translation>
     </message>
@@ -5067,7 +5067,7 @@ Reason:</source>
 <context>
     <name>PdfPreviewDialog</name>
     <message>
-        <location filename="../../ui/kit/pdfpreview.py" line="135"/>
+        <location filename="../../ui/kit/pdfpreview.py" line="136"/>
         <source>%1 cannot be shown: %2</source>
         <translation>无法显示 %1：%2</translation>
     </message>
@@ -5077,7 +5077,7 @@ Reason:</source>
         <translation>关闭</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/pdfpreview.py" line="267"/>
+        <location filename="../../ui/kit/pdfpreview.py" line="269"/>
         <source>Could not save: %1</source>
         <translation>无法保存：%1</translation>
     </message>
@@ -5097,7 +5097,7 @@ Reason:</source>
         <translation>用查看器打开…</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/pdfpreview.py" line="259"/>
+        <location filename="../../ui/kit/pdfpreview.py" line="261"/>
         <source>PDF files (*.pdf)</source>
         <translation>PDF 文件 (*.pdf)</translation>
     </message>
@@ -5112,7 +5112,7 @@ Reason:</source>
         <translation>打印…</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/pdfpreview.py" line="258"/>
+        <location filename="../../ui/kit/pdfpreview.py" line="260"/>
         <source>Save PDF as</source>
         <translation>PDF 另存为</translation>
     </message>
@@ -5127,7 +5127,7 @@ Reason:</source>
         <translation>PDF 预览需要 Qt 的 PDF 模块（PySide6_Pdf）。您仍可保存文档或用 PDF 查看器打开。</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/pdfpreview.py" line="227"/>
+        <location filename="../../ui/kit/pdfpreview.py" line="229"/>
         <source>The printer could not be started.</source>
         <translation>无法启动打印机。</translation>
     </message>
@@ -5147,7 +5147,7 @@ Reason:</source>
         <translation>缩小</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/pdfpreview.py" line="166"/>
+        <location filename="../../ui/kit/pdfpreview.py" line="167"/>
         <source>of %1</source>
         <translation>/ %1</translation>
     </message>
@@ -5524,147 +5524,147 @@ Reason:</source>
 <context>
     <name>RackElevationView</name>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="96"/>
+        <location filename="../../ui/widgets/rack_block.py" line="84"/>
         <source>%1 (full depth)</source>
         <translation>%1（全深）</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="367"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="234"/>
         <source>%1 · leased to %2</source>
         <translation>%1 · 租给 %2</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="130"/>
+        <location filename="../../ui/widgets/rack_block.py" line="118"/>
         <source>%1, %2 face%3</source>
         <translation>%1，%2面%3</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../ui/widgets/rack_elevation.py" line="392"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="259"/>
         <source>%n U free</source>
         <translation><numerusform>空闲 %n U</numerusform></translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="131"/>
+        <location filename="../../ui/widgets/rack_block.py" line="119"/>
         <source>, full depth</source>
         <translation>，全深</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="595"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="427"/>
         <source>Cancel the reservation for %1 (U%2–U%3)…</source>
         <translation>取消 %1 的预留（U%2–U%3）…</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="350"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="171"/>
         <source>Choose a rack to see its elevation</source>
         <translation>选择机柜以查看立面图</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="91"/>
+        <location filename="../../ui/widgets/rack_block.py" line="79"/>
         <source>Fleet</source>
         <translation>自有</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="386"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="253"/>
         <source>Front</source>
         <translation>前面</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="375"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="242"/>
         <source>Leased %1 U · reserved %2 U · used %3 U · free %4 U</source>
         <translation>已租 %1 U · 预留 %2 U · 已用 %3 U · 空闲 %4 U</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="466"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="298"/>
         <source>Leased to %1, U%2–U%3, %4 to %5</source>
         <translation>租给 %1，U%2–U%3，%4 至 %5</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="481"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="313"/>
         <source>Leased: %1</source>
         <translation>已租：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="452"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="214"/>
         <source>Not mounted (0U or no position): %1</source>
         <translation>未上架（0U 或无位置）：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="544"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="376"/>
         <source>Open %1</source>
         <translation>打开 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="129"/>
+        <location filename="../../ui/widgets/rack_block.py" line="117"/>
         <source>Owner: %1</source>
         <translation>所有者：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="565"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="397"/>
         <source>Place a device at U%1 (%2)…</source>
         <translation>在 U%1（%2）放置设备…</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="564"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="396"/>
         <source>Place a device of %3 at U%1 (%2)…</source>
         <translation>在 U%1（%2）放置 %3 的设备…</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="500"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="332"/>
         <source>Power: %1 of %2 kW typical (%3%)</source>
         <translation>功率：典型 %1 / %2 kW（%3%）</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="386"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="253"/>
         <source>Rear</source>
         <translation>后面</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="569"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="401"/>
         <source>Reserve U%1 (%2)…</source>
         <translation>预留 U%1（%2）…</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="573"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="405"/>
         <source>Reserve the free block U%1–U%2 (%3)…</source>
         <translation>预留空闲区段 U%1–U%2（%3）…</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="425"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="275"/>
         <source>Reserved for %1, U%2–U%3, %4 to %5</source>
         <translation>为 %1 预留，U%2–U%3，%4 至 %5</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="428"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="278"/>
         <source>Reserved: %1</source>
         <translation>已预留：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="132"/>
+        <location filename="../../ui/widgets/rack_block.py" line="120"/>
         <source>Status: %1</source>
         <translation>状态：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="133"/>
+        <location filename="../../ui/widgets/rack_block.py" line="121"/>
         <source>Typical power: %1 W</source>
         <translation>典型功率：%1 W</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="470"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="302"/>
         <source>cage %1</source>
         <translation>笼位 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="559"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="391"/>
         <source>front</source>
         <translation>前面</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="424"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="274"/>
         <source>open-ended</source>
         <translation>不定期</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="559"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="391"/>
         <source>rear</source>
         <translation>后面</translation>
     </message>
@@ -5672,177 +5672,177 @@ Reason:</source>
 <context>
     <name>RackPanel</name>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="96"/>
+        <location filename="../../ui/widgets/rack_block.py" line="84"/>
         <source>%1 (full depth)</source>
         <translation>%1（全深）</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="367"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="234"/>
         <source>%1 · leased to %2</source>
         <translation>%1 · 租给 %2</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="130"/>
+        <location filename="../../ui/widgets/rack_block.py" line="118"/>
         <source>%1, %2 face%3</source>
         <translation>%1，%2面%3</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../ui/widgets/rack_elevation.py" line="392"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="259"/>
         <source>%n U free</source>
         <translation><numerusform>空闲 %n U</numerusform></translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="131"/>
+        <location filename="../../ui/widgets/rack_block.py" line="119"/>
         <source>, full depth</source>
         <translation>，全深</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="685"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="518"/>
         <source>Cancel reservation</source>
         <translation>取消预留</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="595"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="427"/>
         <source>Cancel the reservation for %1 (U%2–U%3)…</source>
         <translation>取消 %1 的预留（U%2–U%3）…</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="663"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="496"/>
         <source>Changed by someone else</source>
         <translation>记录已被他人修改</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="350"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="171"/>
         <source>Choose a rack to see its elevation</source>
         <translation>选择机柜以查看立面图</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="91"/>
+        <location filename="../../ui/widgets/rack_block.py" line="79"/>
         <source>Fleet</source>
         <translation>自有</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="386"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="253"/>
         <source>Front</source>
         <translation>前面</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="375"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="242"/>
         <source>Leased %1 U · reserved %2 U · used %3 U · free %4 U</source>
         <translation>已租 %1 U · 预留 %2 U · 已用 %3 U · 空闲 %4 U</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="466"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="298"/>
         <source>Leased to %1, U%2–U%3, %4 to %5</source>
         <translation>租给 %1，U%2–U%3，%4 至 %5</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="481"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="313"/>
         <source>Leased: %1</source>
         <translation>已租：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="698"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="531"/>
         <source>Move refused</source>
         <translation>移动被拒绝</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="452"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="214"/>
         <source>Not mounted (0U or no position): %1</source>
         <translation>未上架（0U 或无位置）：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="544"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="376"/>
         <source>Open %1</source>
         <translation>打开 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="129"/>
+        <location filename="../../ui/widgets/rack_block.py" line="117"/>
         <source>Owner: %1</source>
         <translation>所有者：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="565"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="397"/>
         <source>Place a device at U%1 (%2)…</source>
         <translation>在 U%1（%2）放置设备…</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="564"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="396"/>
         <source>Place a device of %3 at U%1 (%2)…</source>
         <translation>在 U%1（%2）放置 %3 的设备…</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="500"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="332"/>
         <source>Power: %1 of %2 kW typical (%3%)</source>
         <translation>功率：典型 %1 / %2 kW（%3%）</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="386"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="253"/>
         <source>Rear</source>
         <translation>后面</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="692"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="525"/>
         <source>Reservation not cancelled</source>
         <translation>预留未取消</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="569"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="401"/>
         <source>Reserve U%1 (%2)…</source>
         <translation>预留 U%1（%2）…</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="573"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="405"/>
         <source>Reserve the free block U%1–U%2 (%3)…</source>
         <translation>预留空闲区段 U%1–U%2（%3）…</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="425"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="275"/>
         <source>Reserved for %1, U%2–U%3, %4 to %5</source>
         <translation>为 %1 预留，U%2–U%3，%4 至 %5</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="428"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="278"/>
         <source>Reserved: %1</source>
         <translation>已预留：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="132"/>
+        <location filename="../../ui/widgets/rack_block.py" line="120"/>
         <source>Status: %1</source>
         <translation>状态：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="672"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="505"/>
         <source>The move failed: %1</source>
         <translation>移动失败：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="133"/>
+        <location filename="../../ui/widgets/rack_block.py" line="121"/>
         <source>Typical power: %1 W</source>
         <translation>典型功率：%1 W</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="686"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="519"/>
         <source>Why is the reservation cancelled?</source>
         <translation>取消预留的原因？</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="470"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="302"/>
         <source>cage %1</source>
         <translation>笼位 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="559"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="391"/>
         <source>front</source>
         <translation>前面</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="424"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="274"/>
         <source>open-ended</source>
         <translation>不定期</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/rack_elevation.py" line="559"/>
+        <location filename="../../ui/widgets/rack_elevation.py" line="391"/>
         <source>rear</source>
         <translation>后面</translation>
     </message>
@@ -5850,27 +5850,27 @@ Reason:</source>
 <context>
     <name>ReasonDialog</name>
     <message>
-        <location filename="../../ui/kit/dialogs.py" line="328"/>
+        <location filename="../../ui/kit/dialogs.py" line="336"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/dialogs.py" line="340"/>
+        <location filename="../../ui/kit/dialogs.py" line="348"/>
         <source>Give a reason: it goes into the audit trail.</source>
         <translation>请填写原因：它将记入审计日志。</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/dialogs.py" line="327"/>
+        <location filename="../../ui/kit/dialogs.py" line="335"/>
         <source>OK</source>
         <translation>确定</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/dialogs.py" line="319"/>
+        <location filename="../../ui/kit/dialogs.py" line="327"/>
         <source>Reason *</source>
         <translation>原因 *</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/dialogs.py" line="319"/>
+        <location filename="../../ui/kit/dialogs.py" line="327"/>
         <source>Text</source>
         <translation>内容</translation>
     </message>
@@ -5878,42 +5878,42 @@ Reason:</source>
 <context>
     <name>ReceivablesTabs</name>
     <message>
-        <location filename="../../ui/pages/receivables.py" line="400"/>
+        <location filename="../../ui/pages/receivables/tabs.py" line="297"/>
         <source>&amp;Deposits</source>
         <translation>押金/预付款(&amp;D)</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/receivables.py" line="400"/>
+        <location filename="../../ui/pages/receivables/tabs.py" line="297"/>
         <source>&amp;Fapiao</source>
         <translation>发票(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/receivables.py" line="59"/>
+        <location filename="../../ui/pages/receivables/tabs.py" line="296"/>
         <source>&amp;Payments</source>
         <translation>收款(&amp;P)</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/receivables.py" line="430"/>
+        <location filename="../../ui/pages/receivables/tabs.py" line="327"/>
         <source>&amp;Receivables</source>
         <translation>应收账款(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/receivables.py" line="428"/>
+        <location filename="../../ui/pages/receivables/tabs.py" line="325"/>
         <source>&amp;Statements</source>
         <translation>对账单(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/receivables.py" line="401"/>
+        <location filename="../../ui/pages/receivables/tabs.py" line="298"/>
         <source>A&amp;ging</source>
         <translation>账龄(&amp;G)</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/receivables.py" line="399"/>
+        <location filename="../../ui/pages/receivables/tabs.py" line="296"/>
         <source>Customer &amp;balance</source>
         <translation>客户余额(&amp;B)</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/receivables.py" line="441"/>
+        <location filename="../../ui/pages/receivables/tabs.py" line="338"/>
         <source>Fapiao: %1 (¥%2 of ¥%3)</source>
         <translation>开票：%1（已开 ¥%2，应开 ¥%3）</translation>
     </message>
@@ -6327,107 +6327,107 @@ Reason:</source>
 <context>
     <name>SettingsDialog</name>
     <message>
-        <location filename="../../ui/shell/dbdialog.py" line="161"/>
+        <location filename="../../ui/shell/dbdialog.py" line="188"/>
         <source>(started with another database than the one set below; the setting applies at the next start)</source>
         <translation>（本次启动使用的数据库与下方设置不同；该设置在下次启动时生效）</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/dbdialog.py" line="226"/>
+        <location filename="../../ui/shell/dbdialog.py" line="171"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/dbdialog.py" line="259"/>
+        <location filename="../../ui/shell/dbdialog.py" line="266"/>
         <source>Connected.</source>
         <translation>连接成功。</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/dbdialog.py" line="158"/>
+        <location filename="../../ui/shell/dbdialog.py" line="185"/>
         <source>Database in use: %1</source>
         <translation>当前使用的数据库：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/dbdialog.py" line="260"/>
+        <location filename="../../ui/shell/dbdialog.py" line="267"/>
         <source>Failed: %1</source>
         <translation>失败：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/dbdialog.py" line="206"/>
+        <location filename="../../ui/shell/dbdialog.py" line="226"/>
         <source>File</source>
         <translation>文件</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/dbdialog.py" line="256"/>
+        <location filename="../../ui/shell/dbdialog.py" line="263"/>
         <source>Give a file or a URL first.</source>
         <translation>请先填写文件或地址。</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/dbdialog.py" line="197"/>
+        <location filename="../../ui/shell/dbdialog.py" line="217"/>
         <source>Keep the password in the system keyring</source>
         <translation>将密码保存在系统钥匙串中</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/dbdialog.py" line="173"/>
+        <location filename="../../ui/shell/dbdialog.py" line="161"/>
         <source>Language</source>
         <translation>语言</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/dbdialog.py" line="222"/>
+        <location filename="../../ui/shell/dbdialog.py" line="167"/>
         <source>Language and database changes apply at the next start.</source>
         <translation>语言和数据库的更改将在下次启动时生效。</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/dbdialog.py" line="239"/>
+        <location filename="../../ui/shell/dbdialog.py" line="246"/>
         <source>New database</source>
         <translation>新建数据库</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/dbdialog.py" line="184"/>
+        <location filename="../../ui/shell/dbdialog.py" line="204"/>
         <source>New…</source>
         <translation>新建…</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/dbdialog.py" line="233"/>
+        <location filename="../../ui/shell/dbdialog.py" line="240"/>
         <source>Open database</source>
         <translation>打开数据库</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/dbdialog.py" line="183"/>
+        <location filename="../../ui/shell/dbdialog.py" line="203"/>
         <source>Open…</source>
         <translation>打开…</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/dbdialog.py" line="221"/>
+        <location filename="../../ui/shell/dbdialog.py" line="166"/>
         <source>PDF font (TrueType)</source>
         <translation>PDF 字体（TrueType）</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/dbdialog.py" line="209"/>
+        <location filename="../../ui/shell/dbdialog.py" line="229"/>
         <source>Password</source>
         <translation>密码</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/dbdialog.py" line="176"/>
+        <location filename="../../ui/shell/dbdialog.py" line="196"/>
         <source>PostgreSQL server</source>
         <translation>PostgreSQL 服务器</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/dbdialog.py" line="233"/>
+        <location filename="../../ui/shell/dbdialog.py" line="240"/>
         <source>SQLite (*.db *.sqlite);;All (*)</source>
         <translation>SQLite (*.db *.sqlite);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/dbdialog.py" line="239"/>
+        <location filename="../../ui/shell/dbdialog.py" line="246"/>
         <source>SQLite (*.db)</source>
         <translation>SQLite (*.db)</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/dbdialog.py" line="175"/>
+        <location filename="../../ui/shell/dbdialog.py" line="195"/>
         <source>SQLite file</source>
         <translation>SQLite 文件</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/dbdialog.py" line="225"/>
+        <location filename="../../ui/shell/dbdialog.py" line="170"/>
         <source>Save</source>
         <translation>保存</translation>
     </message>
@@ -6437,40 +6437,113 @@ Reason:</source>
         <translation>设置</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/dbdialog.py" line="169"/>
+        <location filename="../../ui/shell/dbdialog.py" line="157"/>
         <source>System default</source>
         <translation>跟随系统</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/dbdialog.py" line="199"/>
+        <location filename="../../ui/shell/dbdialog.py" line="219"/>
         <source>Test connection</source>
         <translation>测试连接</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/dbdialog.py" line="268"/>
+        <location filename="../../ui/shell/dbdialog.py" line="275"/>
         <source>The system keyring is not available (%1); the password was not stored. Untick the keyring to be asked for it at each start.</source>
         <translation>系统钥匙串不可用（%1），密码未保存。取消勾选钥匙串后，每次启动时将询问密码。</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/dbdialog.py" line="208"/>
+        <location filename="../../ui/shell/dbdialog.py" line="228"/>
         <source>URL</source>
         <translation>地址</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/dbdialog.py" line="220"/>
+        <location filename="../../ui/shell/dbdialog.py" line="165"/>
         <source>automatic</source>
         <translation>自动</translation>
     </message>
 </context>
 <context>
+    <name>SidePanels</name>
+    <message>
+        <location filename="../../ui/shell/sidepanels.py" line="220"/>
+        <source>Capacity of %1</source>
+        <translation>%1 容量报告</translation>
+    </message>
+    <message>
+        <location filename="../../ui/shell/sidepanels.py" line="115"/>
+        <source>Choose a rack in the list first</source>
+        <translation>请先在列表中选择机柜</translation>
+    </message>
+    <message>
+        <location filename="../../ui/shell/sidepanels.py" line="213"/>
+        <source>Choose a rack in the list first.</source>
+        <translation>请先在列表中选择机柜。</translation>
+    </message>
+    <message>
+        <location filename="../../ui/shell/sidepanels.py" line="37"/>
+        <source>Coverage</source>
+        <translation>区域覆盖</translation>
+    </message>
+    <message>
+        <location filename="../../ui/shell/sidepanels.py" line="86"/>
+        <source>Elevation</source>
+        <translation>机柜立面</translation>
+    </message>
+    <message>
+        <location filename="../../ui/shell/sidepanels.py" line="109"/>
+        <source>Find free U…</source>
+        <translation>查找空闲 U 位…</translation>
+    </message>
+    <message>
+        <location filename="../../ui/shell/sidepanels.py" line="228"/>
+        <source>GPU fleet report</source>
+        <translation>GPU 资产报告</translation>
+    </message>
+    <message>
+        <location filename="../../ui/shell/sidepanels.py" line="94"/>
+        <source>Power</source>
+        <translation>功率</translation>
+    </message>
+    <message>
+        <location filename="../../ui/shell/sidepanels.py" line="218"/>
+        <source>Rack sheet %1</source>
+        <translation>机柜图 %1</translation>
+    </message>
+    <message>
+        <location filename="../../ui/shell/sidepanels.py" line="103"/>
+        <source>Rack sheet PDF…</source>
+        <translation>机柜图 PDF…</translation>
+    </message>
+    <message>
+        <location filename="../../ui/shell/sidepanels.py" line="213"/>
+        <source>Racks</source>
+        <translation>机柜数</translation>
+    </message>
+    <message>
+        <location filename="../../ui/shell/sidepanels.py" line="90"/>
+        <source>Room</source>
+        <translation>机房</translation>
+    </message>
+    <message>
+        <location filename="../../ui/shell/sidepanels.py" line="106"/>
+        <source>Site capacity PDF…</source>
+        <translation>站点容量 PDF…</translation>
+    </message>
+    <message>
+        <location filename="../../ui/shell/sidepanels.py" line="37"/>
+        <source>Site map</source>
+        <translation>站点分布图</translation>
+    </message>
+</context>
+<context>
     <name>SitePlot</name>
     <message numerus="yes">
-        <location filename="../../ui/widgets/site_plot.py" line="171"/>
+        <location filename="../../ui/widgets/site_plot.py" line="158"/>
         <source> and %n more</source>
         <translation><numerusform> 等 %n 个</numerusform></translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/site_plot.py" line="151"/>
+        <location filename="../../ui/widgets/site_plot.py" line="138"/>
         <source>%1 serves %2</source>
         <translation>%1 服务 %2</translation>
     </message>
@@ -6485,7 +6558,7 @@ Reason:</source>
         <translation>无经纬度：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/site_plot.py" line="206"/>
+        <location filename="../../ui/widgets/site_plot.py" line="217"/>
         <source>solid line: the region's own point; dashed: its city's or province capital's</source>
         <translation>实线：区域自身位置；虚线：所在城市或省会位置</translation>
     </message>
@@ -6493,12 +6566,12 @@ Reason:</source>
 <context>
     <name>SitePlotView</name>
     <message numerus="yes">
-        <location filename="../../ui/widgets/site_plot.py" line="171"/>
+        <location filename="../../ui/widgets/site_plot.py" line="158"/>
         <source> and %n more</source>
         <translation><numerusform> 等 %n 个</numerusform></translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/site_plot.py" line="151"/>
+        <location filename="../../ui/widgets/site_plot.py" line="138"/>
         <source>%1 serves %2</source>
         <translation>%1 服务 %2</translation>
     </message>
@@ -6513,7 +6586,7 @@ Reason:</source>
         <translation>无经纬度：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/site_plot.py" line="206"/>
+        <location filename="../../ui/widgets/site_plot.py" line="217"/>
         <source>solid line: the region's own point; dashed: its city's or province capital's</source>
         <translation>实线：区域自身位置；虚线：所在城市或省会位置</translation>
     </message>
@@ -6521,172 +6594,172 @@ Reason:</source>
 <context>
     <name>StatementPanel</name>
     <message>
-        <location filename="../../ui/pages/billing.py" line="273"/>
+        <location filename="../../ui/pages/billing/panel.py" line="58"/>
         <source>%1 draft #%2</source>
         <translation>%1 草稿 #%2</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/billing.py" line="249"/>
+        <location filename="../../ui/pages/billing/panel.py" line="34"/>
         <source>Amount</source>
         <translation>金额</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/billing.py" line="247"/>
+        <location filename="../../ui/pages/billing/panel.py" line="32"/>
         <source>Choose a statement</source>
         <translation>请选择账单</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/billing.py" line="248"/>
+        <location filename="../../ui/pages/billing/panel.py" line="33"/>
         <source>Contract</source>
         <translation>合同</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/billing.py" line="353"/>
+        <location filename="../../ui/pages/billing/panel.py" line="138"/>
         <source>Credit note</source>
         <translation>红字账单</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/billing.py" line="353"/>
+        <location filename="../../ui/pages/billing/panel.py" line="138"/>
         <source>Credit note %1 issued for %2.</source>
         <translation>已开具红字账单 %1，金额 %2。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/billing.py" line="290"/>
+        <location filename="../../ui/pages/billing/panel.py" line="75"/>
         <source>Credit notes: %1</source>
         <translation>红字账单：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/billing.py" line="258"/>
+        <location filename="../../ui/pages/billing/panel.py" line="43"/>
         <source>Credit note…</source>
         <translation>红字账单…</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/billing.py" line="286"/>
+        <location filename="../../ui/pages/billing/panel.py" line="71"/>
         <source>Credits %1</source>
         <translation>冲销 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/billing.py" line="275"/>
+        <location filename="../../ui/pages/billing/panel.py" line="60"/>
         <source>Customer: %1</source>
         <translation>客户：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/billing.py" line="248"/>
+        <location filename="../../ui/pages/billing/panel.py" line="33"/>
         <source>Description</source>
         <translation>描述</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/billing.py" line="283"/>
+        <location filename="../../ui/pages/billing/panel.py" line="68"/>
         <source>Fapiao no.: %1</source>
         <translation>发票号：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/billing.py" line="378"/>
+        <location filename="../../ui/pages/billing/panel.py" line="163"/>
         <source>Fapiao number</source>
         <translation>发票号</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/billing.py" line="257"/>
+        <location filename="../../ui/pages/billing/panel.py" line="42"/>
         <source>Issue</source>
         <translation>开具</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/billing.py" line="281"/>
+        <location filename="../../ui/pages/billing/panel.py" line="66"/>
         <source>Issued: %1</source>
         <translation>开具日期：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/billing.py" line="333"/>
+        <location filename="../../ui/pages/billing/panel.py" line="118"/>
         <source>Issuing…</source>
         <translation>正在开具…</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/billing.py" line="276"/>
+        <location filename="../../ui/pages/billing/panel.py" line="61"/>
         <source>Period: %1</source>
         <translation>账期：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/billing.py" line="261"/>
+        <location filename="../../ui/pages/billing/panel.py" line="46"/>
         <source>Preview / Print PDF…</source>
         <translation>预览 / 打印 PDF…</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/billing.py" line="248"/>
+        <location filename="../../ui/pages/billing/panel.py" line="33"/>
         <source>Quantity</source>
         <translation>数量</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/billing.py" line="288"/>
+        <location filename="../../ui/pages/billing/panel.py" line="73"/>
         <source>Reason: %1</source>
         <translation>原因：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/billing.py" line="259"/>
+        <location filename="../../ui/pages/billing/panel.py" line="44"/>
         <source>Rebill credited lines</source>
         <translation>重新计费已冲销条目</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/billing.py" line="369"/>
+        <location filename="../../ui/pages/billing/panel.py" line="154"/>
         <source>Rebilled %1 line(s) on %2.</source>
         <translation>已在 %2 上重新计费 %1 个条目。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/billing.py" line="372"/>
+        <location filename="../../ui/pages/billing/panel.py" line="157"/>
         <source>Rebilling…</source>
         <translation>正在重新计费…</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/billing.py" line="292"/>
+        <location filename="../../ui/pages/billing/panel.py" line="77"/>
         <source>Rebills %1</source>
         <translation>重开 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/billing.py" line="260"/>
+        <location filename="../../ui/pages/billing/panel.py" line="45"/>
         <source>Record fapiao no.…</source>
         <translation>登记发票号…</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/billing.py" line="399"/>
+        <location filename="../../ui/pages/billing/panel.py" line="184"/>
         <source>Statement %1</source>
         <translation>账单 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/billing.py" line="277"/>
+        <location filename="../../ui/pages/billing/panel.py" line="62"/>
         <source>Status: %1</source>
         <translation>状态：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/billing.py" line="299"/>
+        <location filename="../../ui/pages/billing/panel.py" line="84"/>
         <source>Subtotal %1 · Tax %2 · &lt;b&gt;Total %3&lt;/b&gt;&lt;br&gt;Amount in words: &lt;b&gt;%4&lt;/b&gt;</source>
         <translation>小计 %1 · 税额 %2 · &lt;b&gt;合计 %3&lt;/b&gt;&lt;br&gt;大写金额：&lt;b&gt;%4&lt;/b&gt;</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/billing.py" line="249"/>
+        <location filename="../../ui/pages/billing/panel.py" line="34"/>
         <source>Tax</source>
         <translation>税额</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/billing.py" line="249"/>
+        <location filename="../../ui/pages/billing/panel.py" line="34"/>
         <source>Tax rate</source>
         <translation>税率</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/billing.py" line="379"/>
+        <location filename="../../ui/pages/billing/panel.py" line="164"/>
         <source>The fapiao number issued for %1:</source>
         <translation>为 %1 开具的发票号：</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/billing.py" line="248"/>
+        <location filename="../../ui/pages/billing/panel.py" line="33"/>
         <source>Unit</source>
         <translation>单位</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/billing.py" line="249"/>
+        <location filename="../../ui/pages/billing/panel.py" line="34"/>
         <source>Unit price</source>
         <translation>单价</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/billing.py" line="368"/>
+        <location filename="../../ui/pages/billing/panel.py" line="153"/>
         <source>draft #%1</source>
         <translation>草稿 #%1</translation>
     </message>
@@ -6981,42 +7054,42 @@ Reason:</source>
 <context>
     <name>TransitionDialog</name>
     <message>
-        <location filename="../../ui/kit/forms.py" line="616"/>
+        <location filename="../../ui/kit/forms.py" line="514"/>
         <source>%1 GPU(s), now: %2</source>
         <translation>%1 个 GPU，当前：%2</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/forms.py" line="633"/>
+        <location filename="../../ui/kit/forms.py" line="531"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/forms.py" line="645"/>
+        <location filename="../../ui/kit/forms.py" line="543"/>
         <source>Give a reason: it goes into the GPU's history and the audit trail.</source>
         <translation>请填写原因：它将记入 GPU 历史和审计日志。</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/forms.py" line="608"/>
+        <location filename="../../ui/kit/forms.py" line="506"/>
         <source>Lifecycle move</source>
         <translation>生命周期变更</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/forms.py" line="632"/>
+        <location filename="../../ui/kit/forms.py" line="530"/>
         <source>Move</source>
         <translation>变更</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/forms.py" line="623"/>
+        <location filename="../../ui/kit/forms.py" line="521"/>
         <source>Move to</source>
         <translation>变更为</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/forms.py" line="639"/>
+        <location filename="../../ui/kit/forms.py" line="537"/>
         <source>No move is allowed from these states together.</source>
         <translation>所选状态之间没有共同允许的变更。</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/forms.py" line="626"/>
+        <location filename="../../ui/kit/forms.py" line="524"/>
         <source>Reason *</source>
         <translation>原因 *</translation>
     </message>
@@ -8961,7 +9034,7 @@ Reason:</source>
         <translation>从日历中选择</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/dialogs.py" line="289"/>
+        <location filename="../../ui/kit/dialogs.py" line="297"/>
         <source>The operation failed: %1</source>
         <translation>操作失败：%1</translation>
     </message>
@@ -9179,7 +9252,7 @@ Reason:</source>
 <context>
     <name>main</name>
     <message>
-        <location filename="../../ui/shell/main.py" line="147"/>
+        <location filename="../../ui/shell/main.py" line="149"/>
         <source>%1
 
 Check the database in the settings.</source>
@@ -9188,17 +9261,17 @@ Check the database in the settings.</source>
 请在设置中检查数据库。</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/main.py" line="146"/>
+        <location filename="../../ui/shell/main.py" line="148"/>
         <source>Cannot open the database</source>
         <translation>无法打开数据库</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/main.py" line="143"/>
+        <location filename="../../ui/shell/main.py" line="145"/>
         <source>Database is newer than this console</source>
         <translation>数据库版本高于本控制台</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/main.py" line="194"/>
+        <location filename="../../ui/shell/main.py" line="197"/>
         <source>Loading the demo data…</source>
         <translation>正在加载演示数据…</translation>
     </message>
@@ -9208,7 +9281,7 @@ Check the database in the settings.</source>
         <translation>正在准备数据库（备份并升级结构）…</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/main.py" line="233"/>
+        <location filename="../../ui/shell/main.py" line="237"/>
         <source>The audit trail was changed outside the program</source>
         <translation>审计日志在程序之外被更改</translation>
     </message>
@@ -9457,7 +9530,7 @@ Check the database in the settings.</source>
 <context>
     <name>pdfpreview</name>
     <message>
-        <location filename="../../ui/kit/pdfpreview.py" line="324"/>
+        <location filename="../../ui/kit/pdfpreview.py" line="326"/>
         <source>Preparing the document…</source>
         <translation>正在准备文档…</translation>
     </message>

@@ -13,7 +13,7 @@ def test_every_declared_permission_exists():
 
 
 def test_services_forms_and_import_read_the_one_declaration():
-    from ui.kit.forms import PERMISSION as FORM_PERMISSION
+    from ui.kit.formfields import PERMISSION as FORM_PERMISSION
     for kind, spec in REGISTRY.items():
         assert spec.permission == KIND_PERMISSION[kind], kind
     for kind, perm in FORM_PERMISSION.items():

@@ -47,7 +47,8 @@ def tour(window, rounds: int, age: int = 0) -> None:
     from PySide6.QtTest import QTest
     from PySide6.QtWidgets import QApplication, QTabWidget
 
-    from ui.kit.forms import FORMS, open_form
+    from ui.kit.formfields import FORMS
+    from ui.kit.forms import open_form
     from ui.shell.mainwindow import PAGES
 
     gpus = window.lists["gpus"]

@@ -84,7 +84,7 @@ def test_status_and_column_filters_remembered(qtbot, demo_db, lang):
 
 
 def test_choice_column_filter_from_the_header(qtbot, demo_db):
-    from ui.kit.listview import ChoiceFilterDialog
+    from ui.kit.listfilters import ChoiceFilterDialog
     admin = login(demo_db, "admin", "demo1234")
     page = _page(qtbot, demo_db, admin, "contract")
     status = page.spec.keys().index("status")
@@ -139,7 +139,7 @@ def test_row_menu_copy_export_history(qtbot, demo_db, tmp_path):
 
 def test_device_list_shows_site_and_widths_per_language(qtbot, demo_db):
     from ui.shell.settings import settings
-    from ui.kit.tables import header_key
+    from ui.kit.tableview import header_key
     admin = login(demo_db, "admin", "demo1234")
     page = _page(qtbot, demo_db, admin, "device")
     keys = page.spec.keys()

@@ -272,16 +272,24 @@ def why_not_text(actor, permission: str) -> str | None:
             .replace("%2", choice_label(Role, actor.role)).replace("%3", what).replace("%4", roles))
 
 
+def log_failure(exc: BaseException) -> None:
+    """The log's line of a refusal or failure a person is shown: a refusal (a DomainError) as one line
+    with each field's message, any other failure with its traceback. refused_text() calls it; a screen
+    that shows a refusal its own way (the errors beside the fields, a Conflict's reload question)
+    calls it itself."""
+    if isinstance(exc, DomainError):
+        errors = getattr(exc, "errors", None)
+        log.info("refused: %s%s", exc.message, f" {errors}" if errors else "")
+    else:
+        log.error("operation failed", exc_info=exc)
+
+
 def refused_text(exc: BaseException, *, logged: bool = False, sep: str = "; ") -> str:
     """What a refused or failed operation tells the person: the service's message (each field's, for
     a validation), or that it failed and why. Every panel shows refusals through this, so it also
-    logs them: a refusal as one line, any other failure with its traceback (unless the caller has
-    `logged` it already)."""
+    logs them (log_failure) unless the caller has `logged` it already."""
     if not logged:
-        if isinstance(exc, DomainError):
-            log.info("refused: %s", exc.message)
-        else:
-            log.error("operation failed", exc_info=exc)
+        log_failure(exc)
     if isinstance(exc, ValidationError) and exc.errors:
         return sep.join(translate_message(m) for m in exc.errors.values())
     if isinstance(exc, DomainError):

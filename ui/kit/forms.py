@@ -1,4 +1,4 @@
-"""Detail dialogs: one form per entity, declared as data, saving through the services.
+"""Detail dialogs: one form per entity, declared as data (ui/kit/formfields.py), saving through the services.
 
 Validation errors appear beside their field (ValidationError.errors maps field -> message);
 any other refusal is shown above the buttons and the input stays; a Conflict offers reload.
@@ -6,7 +6,6 @@ any other refusal is shown above the buttons and the input stays; a Conflict off
 from __future__ import annotations
 
 import datetime as dt
-from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 
 from PySide6.QtCore import QCoreApplication
@@ -17,14 +16,13 @@ from PySide6.QtWidgets import (QCheckBox, QComboBox, QDialog, QDialogButtonBox, 
 
 from app.read import queries
 from app.domain.actor import Actor
-from app.domain.auth import KIND_PERMISSION
 from app.store.db import Database
 from app.domain.errors import Conflict, DomainError, ValidationError
-from models.choices import (ChoiceSet, Cooling, CustomerStatus, DeviceStatus, Face, GpuState, RackStatus, Role,
-                            SiteStatus)
+from models.choices import GpuState
 
+from ui.kit.formfields import FORMS, Field, save_record
 from ui.kit.history import HistoryView, has_history
-from ui.kit.dialogs import OptionalDateEdit, date_edit, field_box, options_combo, refused_text
+from ui.kit.dialogs import OptionalDateEdit, date_edit, field_box, log_failure, options_combo, refused_text
 from ui.shell.i18n import choice_label
 from ui.shell.messages import translate_message
 from ui.shell.operations import apply
@@ -35,110 +33,6 @@ TR_CONTEXT = "forms"
 
 def tr(text: str) -> str:
     return QCoreApplication.translate(TR_CONTEXT, text)
-
-
-@dataclass(frozen=True)
-class Field:
-    key: str
-    label: str
-    kind: str = "text"          # text | int | decimal | date | choice | option | bool | memo | password
-    choices: type[ChoiceSet] | None = None
-    option: str | None = None   # queries.options kind
-    required: bool = False
-    on_create_only: bool = False
-    optional: bool = True       # option/choice: allow "(none)"
-
-
-def _(s):
-    return s
-
-
-FORMS: dict[str, list[Field]] = {
-    "site": [
-        Field("code", _("Code"), required=True),
-        Field("name", _("Name"), required=True),
-        Field("subsidiary_id", _("Subsidiary"), "option", option="subsidiary", required=True, optional=False),
-        Field("region_code", _("Region"), "option", option="region", required=True, optional=False),
-        Field("address", _("Address")),
-        Field("latitude", _("Latitude"), "decimal"),
-        Field("longitude", _("Longitude"), "decimal"),
-        Field("status", _("Status"), "choice", choices=SiteStatus, optional=False),
-        Field("cooling", _("Cooling"), "choice", choices=Cooling, optional=False),
-        Field("power_capacity_kw", _("Power capacity (kW)"), "decimal"),
-    ],
-    "rack": [
-        Field("name", _("Name"), required=True),
-        Field("room_id", _("Room"), "option", option="room", required=True, optional=False),
-        Field("u_height", _("Height (U)"), "int"),
-        Field("power_capacity_kw", _("Power capacity (kW)"), "decimal"),
-        Field("status", _("Status"), "choice", choices=RackStatus, optional=False),
-        Field("asset_tag", _("Asset tag")),
-        Field("customer_id", _("Customer"), "option", option="customer"),
-        Field("grid_row", _("Grid row"), "int"),
-        Field("grid_col", _("Grid column"), "int"),
-    ],
-    "device": [
-        Field("name", _("Name"), required=True),
-        Field("device_type_id", _("Type"), "option", option="device_type", required=True, optional=False),
-        Field("serial", _("Serial")),
-        Field("asset_tag", _("Asset tag")),
-        Field("owner_customer_id", _("Owner"), "option", option="customer"),
-        Field("rack_id", _("Rack"), "option", option="rack"),
-        Field("position", _("Position (U)"), "decimal"),
-        Field("face", _("Face"), "choice", choices=Face),
-        Field("status", _("Status"), "choice", choices=DeviceStatus, optional=False),
-        Field("notes", _("Notes"), "memo"),
-    ],
-    "gpu": [
-        Field("serial", _("Serial"), required=True),
-        Field("gpu_model_id", _("Model"), "option", option="gpu_model", required=True, optional=False),
-        Field("state", _("State"), "choice", choices=GpuState, optional=False, on_create_only=True),
-        Field("purchase_date", _("Purchased"), "date"),
-        Field("purchase_cost", _("Cost (CNY)"), "decimal"),
-        Field("warranty_end", _("Warranty end"), "date"),
-        Field("depreciation_months", _("Depreciation (months)"), "int"),
-    ],
-    "customer": [
-        Field("name", _("Name"), required=True),
-        Field("credit_code", _("Credit code"), required=True),
-        Field("region_code", _("Region"), "option", option="region"),
-        Field("address", _("Address")),
-        Field("account_manager_id", _("Account manager"), "option", option="manager"),
-        Field("status", _("Status"), "choice", choices=CustomerStatus, optional=False),
-    ],
-    "user": [
-        Field("login", _("Login"), required=True, on_create_only=True),
-        Field("display_name", _("Name"), required=True),
-        Field("role", _("Role"), "choice", choices=Role, optional=False),
-        Field("active", _("Active"), "bool"),
-        Field("password", _("Password"), "password"),
-    ],
-}
-
-PERMISSION = KIND_PERMISSION  # declared once, in app.domain.auth
-
-
-def save_record(db: Database, actor: Actor, kind: str, id_, values: dict, version: int | None):
-    """Create or update through the services; returns the id."""
-    from app.services import common, users
-    if kind == "user":
-        if id_ is None:
-            return users.add_user(db, actor, values["login"], values["role"], values.get("password") or "",
-                                  values.get("display_name")).id
-        users.update_user(db, actor, id_, version, display_name=values.get("display_name"),
-                          role=values.get("role"), active=values.get("active"),
-                          password=values.get("password") or None)
-        return id_
-    if kind == "device":
-        from app.services import dcim
-        if id_ is None:
-            return dcim.place_device(db, actor, values)
-        dcim.update_device(db, actor, id_, values, version)
-        return id_
-    if id_ is None:
-        return common.create_record(db, actor, kind, values)
-    common.update_record(db, actor, kind, id_, values, version)
-    return id_
 
 
 class FormDialog(QDialog):
@@ -365,9 +259,11 @@ class FormDialog(QDialog):
         try:
             self.saved_id = apply(lambda: save_record(self.db, self.actor, self.kind, self.id, values, self.version))
         except ValidationError as exc:
+            log_failure(exc)
             self.show_errors(exc.errors)
             return
         except Conflict as exc:
+            log_failure(exc)
             answer = QMessageBox.question(self, self.tr("Changed by someone else"),
                                           exc.message + "\n\n" + self.tr("Reload the record now? Your edits will be lost."))
             if answer == QMessageBox.Yes:
@@ -573,9 +469,11 @@ class CustomerDialog(FormDialog):
             self.saved_id = apply(lambda: save_customer(self.db, self.actor, self.id, values, self.contact_values(),
                                                         self.version))
         except ValidationError as exc:
+            log_failure(exc)
             self.show_errors(exc.errors)
             return
         except Conflict as exc:
+            log_failure(exc)
             answer = QMessageBox.question(self, self.tr("Changed by someone else"),
                                           exc.message + "\n\n" + self.tr("Reload the record now? Your edits will be lost."))
             if answer == QMessageBox.Yes:

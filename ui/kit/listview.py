@@ -3,11 +3,12 @@ from __future__ import annotations
 
 import csv
 import json
+import logging
 
 from PySide6.QtCore import QEvent, QLocale, QObject, Qt, Signal
 from PySide6.QtGui import QAction
-from PySide6.QtWidgets import (QApplication, QComboBox, QDialog, QDialogButtonBox, QFileDialog, QHBoxLayout,
-                               QInputDialog, QLabel, QLineEdit, QListWidget, QListWidgetItem, QMenu, QMessageBox,
+from PySide6.QtWidgets import (QApplication, QComboBox, QFileDialog, QHBoxLayout,
+                               QInputDialog, QLabel, QLineEdit, QMenu, QMessageBox,
                                QPushButton, QToolBar, QVBoxLayout, QWidget)
 
 from app.read import list_filters
@@ -20,59 +21,18 @@ from app.services.registry import RETIRABLE, retire_record
 
 from ui.kit.history import HistoryDialog, has_history
 from ui.kit.dialogs import why_not_text
-from ui.kit.forms import FORMS, PERMISSION, TransitionDialog, open_form
+from ui.kit.formfields import FORMS, PERMISSION
+from ui.kit.forms import TransitionDialog, open_form
 from ui.shell.i18n import choice_label, column_label
 from ui.shell.operations import Cancelled, Debouncer, listen, run_op
-from ui.kit.tables import PagedTableModel, PagedTableView, format_value
+from ui.kit.tables import PagedTableModel
+from ui.kit.listexport import export_rows
+from ui.kit.listfilters import STATUS_KEYS, ChoiceFilterDialog
+from ui.kit.tableview import PagedTableView
+
+log = logging.getLogger(__name__)
 
 FILTER_DEBOUNCE_MS = 250
-
-
-def export_rows(db: Database, spec: queries.ListSpec, path: str, *, text: str, sort: str, desc: bool,
-                keys: list[str], labels: list[str], progress=None) -> int:
-    """Write the filtered, sorted list to CSV or XLSX; returns the number of rows. No Qt objects."""
-    from app.importexport import neutralise_cell  # OWASP CSV injection: text that a spreadsheet would run
-
-    cols = [spec.column(k) for k in keys]
-    idx = [spec.keys().index(k) + 1 for k in keys]
-    total = queries.count(db, spec, text)
-    done = 0
-    if path.lower().endswith(".xlsx"):
-        from openpyxl import Workbook
-        wb = Workbook(write_only=True)
-        ws = wb.create_sheet(spec.kind)
-        ws.append(labels)
-        for batch in queries.fetch_all(db, spec, text=text, sort=sort, desc=desc):
-            for r in batch:
-                ws.append([neutralise_cell(_cell(c, r[i])) for c, i in zip(cols, idx)])
-            done += len(batch)
-            if progress:
-                progress(done, total)
-        wb.save(path)
-    else:
-        with open(path, "w", newline="", encoding="utf-8-sig") as f:  # BOM: Excel opens UTF-8 Chinese right
-            w = csv.writer(f)
-            w.writerow(labels)
-            for batch in queries.fetch_all(db, spec, text=text, sort=sort, desc=desc):
-                w.writerows([neutralise_cell(format_value(c, r[i])) for c, i in zip(cols, idx)] for r in batch)
-                done += len(batch)
-                if progress:
-                    progress(done, total)
-    return done
-
-
-def _cell(col, value):
-    from decimal import Decimal
-    import datetime as dt
-    if value is None:
-        return None
-    if col.kind in ("money", "decimal") and isinstance(value, Decimal):
-        return float(value)
-    if col.kind == "datetime" and isinstance(value, dt.datetime):
-        return format_value(col, value)
-    if col.kind in ("choice", "bool", "audit_action", "audit_object"):
-        return format_value(col, value)
-    return value
 
 
 class ListPage(QWidget):
@@ -89,6 +49,39 @@ class ListPage(QWidget):
         self.view = PagedTableView(self.model, self)
         self.view.doubleClicked.connect(lambda idx: self.open_current())
         self.view.openRequested.connect(self.open_current)     # Enter on a row, as a double-click
+        self._make_filter_bar()
+        self.empty_label = QLabel()
+        self.empty_label.setObjectName("emptyState")
+        self.empty_label.setAlignment(Qt.AlignCenter)
+        self.empty_label.setStyleSheet("color: #757575; font-size: 11pt; padding: 24px;")
+        self.empty_label.setWordWrap(True)
+        self.empty_label.hide()
+        self.count_label = QLabel()
+        self.count_label.setObjectName("countLabel")
+        self.model.countsChanged.connect(self.show_counts)
+        self.model.busyChanged.connect(self.show_busy)
+        self.model.loadFailed.connect(self.show_load_failed)
+        self.model.reloaded.connect(self._after_reload)
+        self._reselect = None
+        self.toolbar = QToolBar()
+        self.toolbar.setToolButtonStyle(Qt.ToolButtonTextOnly)
+        self.actions_: dict[str, QAction] = {}
+        self._build_actions()
+        self._lay_out()
+        self.view.filterRequested.connect(self.ask_column_filter)
+        self.view.setContextMenuPolicy(Qt.CustomContextMenu)
+        self.view.customContextMenuRequested.connect(lambda pos: self.row_menu().exec(
+            self.view.viewport().mapToGlobal(pos)))
+        self.model.reloaded.connect(self.show_empty_state)
+        self.restore_filters()
+        if self.model.loaded:
+            self.show_counts(self.model.filtered_count, self.model.total)
+        self.view.selectionModel().selectionChanged.connect(self.update_actions)
+        self.update_actions()
+        listen(self, self.on_changed)
+
+    def _make_filter_bar(self) -> None:
+        """The filter box (debounced), the status filter of a list with a status column, the column filters' chips."""
         self.filter = QLineEdit()
         self.filter.setObjectName("filter")
         self.filter.setClearButtonEnabled(True)
@@ -116,23 +109,9 @@ class ListPage(QWidget):
         self.clear_filters_button = QPushButton(self.tr("Clear filters"))
         self.clear_filters_button.setObjectName("clearFilters")
         self.clear_filters_button.clicked.connect(self.clear_filters)
-        self.empty_label = QLabel()
-        self.empty_label.setObjectName("emptyState")
-        self.empty_label.setAlignment(Qt.AlignCenter)
-        self.empty_label.setStyleSheet("color: #757575; font-size: 11pt; padding: 24px;")
-        self.empty_label.setWordWrap(True)
-        self.empty_label.hide()
-        self.count_label = QLabel()
-        self.count_label.setObjectName("countLabel")
-        self.model.countsChanged.connect(self.show_counts)
-        self.model.busyChanged.connect(self.show_busy)
-        self.model.loadFailed.connect(self.show_load_failed)
-        self.model.reloaded.connect(self._after_reload)
-        self._reselect = None
-        self.toolbar = QToolBar()
-        self.toolbar.setToolButtonStyle(Qt.ToolButtonTextOnly)
-        self.actions_: dict[str, QAction] = {}
-        self._build_actions()
+
+    def _lay_out(self) -> None:
+        """Toolbar, status filter, filter box and count on top; the chips; the empty state or the table."""
         top = QHBoxLayout()
         top.addWidget(self.toolbar)
         top.addStretch(1)
@@ -149,17 +128,6 @@ class ListPage(QWidget):
         layout.addLayout(chips)
         layout.addWidget(self.empty_label)
         layout.addWidget(self.view)
-        self.view.filterRequested.connect(self.ask_column_filter)
-        self.view.setContextMenuPolicy(Qt.CustomContextMenu)
-        self.view.customContextMenuRequested.connect(lambda pos: self.row_menu().exec(
-            self.view.viewport().mapToGlobal(pos)))
-        self.model.reloaded.connect(self.show_empty_state)
-        self.restore_filters()
-        if self.model.loaded:
-            self.show_counts(self.model.filtered_count, self.model.total)
-        self.view.selectionModel().selectionChanged.connect(self.update_actions)
-        self.update_actions()
-        listen(self, self.on_changed)
 
     # --- actions ----------------------------------------------------------------
     def _action(self, key: str, text: str, slot, permission: str | None = None) -> QAction:
@@ -302,6 +270,7 @@ class ListPage(QWidget):
         try:
             saved = json.loads(settings().get(FILTER_PREFIX + self.kind) or "{}")
         except ValueError:
+            log.warning("the saved filters of the %s list could not be read: none restored", self.kind, exc_info=True)
             saved = {}
         keys = set(self.spec.keys())
         self.column_filters = {k: str(v) for k, v in (saved.get("columns") or {}).items() if k in keys and v}
@@ -538,6 +507,8 @@ class ListPage(QWidget):
 
         def done(result):
             if result is not None and getattr(result, "refused", None):
+                log.info("lifecycle move to %s: %s moved, %s refused: %s", to_state, result.moved, len(result.refused),
+                         result.refused[:20])
                 lines = "\n".join(f"#{i}: {m}" for i, m in result.refused[:20])
                 QMessageBox.warning(self, self.tr("Some GPUs were not moved"),
                                     self.tr("%1 moved, %2 refused:").replace("%1", str(result.moved))
@@ -573,39 +544,6 @@ class ListPage(QWidget):
         from ui.kit.importdialog import ImportDialog
         dlg = ImportDialog(self.db, self.actor, IMPORT_KINDS[self.kind], self)
         dlg.exec()
-
-
-# The column a list's status filter works on (its first choice column of these).
-STATUS_KEYS = ("status", "state", "role", "outcome")
-
-
-class ChoiceFilterDialog(QDialog):
-    """Which labels of a choice column to keep (in the reader's language)."""
-
-    def __init__(self, name: str, choices, checked: list[str], parent=None):
-        super().__init__(parent)
-        self.setObjectName("choiceFilterDialog")
-        self.setWindowTitle(self.tr("Filter by %1").replace("%1", name))
-        v = QVBoxLayout(self)
-        self.list = QListWidget()
-        self.list.setObjectName("choiceFilterList")
-        for value in choices.values():
-            item = QListWidgetItem(choice_label(choices, value))
-            item.setData(Qt.UserRole, value)
-            item.setFlags(item.flags() | Qt.ItemIsUserCheckable)
-            item.setCheckState(Qt.Checked if not checked or value in checked else Qt.Unchecked)
-            self.list.addItem(item)
-        v.addWidget(self.list)
-        bb = QDialogButtonBox(QDialogButtonBox.Ok | QDialogButtonBox.Cancel)
-        bb.button(QDialogButtonBox.Ok).setText(self.tr("Filter"))
-        bb.button(QDialogButtonBox.Cancel).setText(self.tr("Cancel"))
-        bb.accepted.connect(self.accept)
-        bb.rejected.connect(self.reject)
-        v.addWidget(bb)
-
-    def values(self) -> list[str]:
-        return [self.list.item(i).data(Qt.UserRole) for i in range(self.list.count())
-                if self.list.item(i).checkState() == Qt.Checked]
 
 
 # list kind -> importexport kind

@@ -131,6 +131,7 @@ class PdfPreviewDialog(QDialog):
         error = self.document.load(str(self.path))
         ok = error == QPdfDocument.Error.None_
         if not ok:
+            logging.getLogger(__name__).warning("%s cannot be shown: %s", self.path, error.name)
             QMessageBox.warning(self, self.windowTitle(),
                                 self.tr("%1 cannot be shown: %2").replace("%1", self.path.name)
                                 .replace("%2", str(error.name)))
@@ -224,6 +225,7 @@ class PdfPreviewDialog(QDialog):
         printer.setPageOrientation(QPageLayout.Landscape if size.width() > size.height() else QPageLayout.Portrait)
         painter = QPainter()
         if not painter.begin(printer):
+            logging.getLogger(__name__).warning("the printer %s could not be started", printer.printerName())
             QMessageBox.warning(self, self.windowTitle(), self.tr("The printer could not be started."))
             return 0
         try:

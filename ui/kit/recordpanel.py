@@ -124,7 +124,8 @@ class RecordPanel(QWidget):
         self.message.hide()
         try:
             self.info = fetch(self.db, record_id) if record_id is not None and fetch else None
-        except DomainError:
+        except DomainError as exc:
+            logging.getLogger(__name__).info("record %s not shown: %s", record_id, exc.message)
             self.info = None
         if self.info is None:
             self.title.setText(self.empty_title)

@@ -7,7 +7,7 @@ from app.domain.actor import Actor
 from app.store.db import Database
 from app.domain.errors import DomainError, ValidationError
 
-from ui.kit.dialogs import error_label, field_box
+from ui.kit.dialogs import error_label, field_box, log_failure
 from ui.shell.messages import translate_message
 
 
@@ -57,9 +57,11 @@ class ChangePasswordDialog(QDialog):
         try:
             change_own_password(self.db, self.actor, current, new)
         except ValidationError as exc:
+            log_failure(exc)
             self.show_errors(exc.errors)
             return
         except DomainError as exc:
+            log_failure(exc)
             self.show_errors({"": exc.message})
             return
         self.accept()

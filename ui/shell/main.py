@@ -17,7 +17,7 @@ from PySide6.QtWidgets import QApplication, QMessageBox
 
 from app.store.config import describe_url, resolve_db_url
 from app.store.db import Database
-from app.domain.errors import SchemaTooNew
+from app.domain.errors import DomainError, SchemaTooNew
 from app.store.logs import setup_logging
 
 from ui.shell.i18n import install_translators, system_language
@@ -139,6 +139,8 @@ def prepare(db: Database, parent=None) -> bool:
                              on_failure=lambda e: None))
     if ok:
         return True
+    if isinstance(result, DomainError):   # other failures: the operation logged them with their traceback
+        log.warning("the database could not be prepared: %s", result.message)
     if isinstance(result, SchemaTooNew):
         QMessageBox.critical(parent, tr("Database is newer than this console"), result.message)
     else:
@@ -157,6 +159,7 @@ def refuse_missing_db(url: str, parent=None) -> bool:
     try:
         check_console_db(url)
     except DatabaseUnavailable as exc:
+        log.warning("the database is refused: %s", exc.message)
         QMessageBox.critical(parent, tr("Cannot open the database"), exc.message)
         return True
     return False
@@ -230,6 +233,7 @@ def warn_remembered_head(db: Database, parent=None) -> None:
 
     problem = check_at_start(db)
     if problem:
+        log.warning("the audit trail was changed outside the program: %s", problem)
         QMessageBox.warning(parent, tr("The audit trail was changed outside the program"), problem)
 
 

@@ -1,10 +1,13 @@
 """One wrapper over QSettings: every key declared once with its type and default."""
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass
 from typing import Any
 
 from PySide6.QtCore import QByteArray, QSettings
+
+log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -61,6 +64,7 @@ class Settings:
             try:
                 return int(value)
             except (TypeError, ValueError):
+                log.warning("setting %s: %r is not a whole number; the default %r is used", name, value, key.default)
                 return key.default
         if key.type is QByteArray:
             return value if isinstance(value, QByteArray) else QByteArray(value or b"")

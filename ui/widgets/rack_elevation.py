@@ -15,197 +15,18 @@ from __future__ import annotations
 import logging
 from decimal import Decimal
 
-from PySide6.QtCore import QCoreApplication, QPointF, Qt, Signal
+from PySide6.QtCore import QPointF, Qt, Signal
 from PySide6.QtGui import QBrush, QColor, QFont, QFontMetricsF, QPainter, QPen
-from PySide6.QtWidgets import (QGraphicsItem, QGraphicsRectItem, QGraphicsScene, QGraphicsView, QMenu)
+from PySide6.QtWidgets import (QGraphicsScene, QGraphicsView, QMenu)
 
 from app.read.viewdata import ElevationDevice, RackElevationData
-from models.choices import DeviceStatus, RackStatus
+from models.choices import RackStatus
 
-from ui.widgets import fmt_decimal, fmt_units, scene_text, text_colour_on
+from ui.widgets import fmt_decimal, scene_text
 from ui.widgets.power_bar import draw_feed_bars
-from ui.kit.dialogs import refused_text
+from ui.kit.dialogs import log_failure, refused_text
 
-UH = 20.0          # scene pixels per rack unit
-NUM_W = 30.0       # the column of unit numbers left of each face
-FACE_W = 250.0
-HEADER_H = 124.0
-HALF = Decimal("0.5")
-FACES = ("front", "rear")
-
-
-def _tr(text: str) -> str:
-    return QCoreApplication.translate("RackElevationView", text)
-
-
-def _choice(choices, value) -> str:
-    return QCoreApplication.translate(f"choices/{choices.__name__}", choices.label(value)) if value else ""
-
-
-def face_x(face: str) -> float:
-    return NUM_W if face == "front" else 2 * NUM_W + FACE_W
-
-
-class DeviceBlock(QGraphicsRectItem):
-    """One mounted device on the face it is mounted on; drag it to move it."""
-
-    def __init__(self, view: "RackElevationView", device: ElevationDevice, ghost: bool = False):
-        super().__init__()
-        self.view = view
-        self.device = device
-        self.ghost = ghost                       # the rear (or front) shadow of a full-depth device
-        self.face = device.face if not ghost else ("rear" if device.face == "front" else "front")
-        self.position = device.position
-        self.pending: tuple[Decimal, str] | None = None   # a drop waiting for the caller's answer
-        self._press: QPointF | None = None
-        self._target: tuple[Decimal, str] | None = None
-        h = float(device.height) * UH
-        self.setRect(0, 0, FACE_W - 4, h - 1)
-        colour = QColor(device.colour)
-        if ghost:
-            colour.setAlpha(70)
-            self.setBrush(QBrush(colour, Qt.Dense4Pattern))
-            self.setPen(QPen(QColor(device.colour), 1, Qt.DashLine))
-        else:
-            self.setBrush(colour)
-            self.setPen(QPen(colour.darker(140), 1))
-            self.setCursor(Qt.OpenHandCursor)
-        self.setFlag(QGraphicsItem.ItemClipsChildrenToShape, True)
-        self.setZValue(10 if not ghost else 5)
-        self.setData(0, device.id)
-        self._label(h)
-        self.setToolTip(self._tooltip())
-        self.place(self.position, self.face)
-
-    def _label(self, h: float) -> None:
-        d = self.device
-        fg = QColor("#455a64") if self.ghost else text_colour_on(d.colour)
-        base = QFont(self.view.font())
-        width = FACE_W - 16
-        x = 6.0
-        if not self.ghost and d.status != DeviceStatus.ACTIVE:
-            stripe = QGraphicsRectItem(0, 0, 4, h - 1, self)
-            stripe.setBrush(QColor(DeviceStatus.colour(d.status)))
-            stripe.setPen(Qt.NoPen)
-            x = 8.0
-        owner = d.owner_name or _tr("Fleet")
-        if self.ghost:
-            f = QFont(base)
-            f.setPixelSize(10 if h < UH else 11)
-            f.setItalic(True)
-            scene_text(self, _tr("%1 (full depth)").replace("%1", d.name), f, fg, x, max(0.0, (h - 14) / 2), width)
-            return
-        name_font = QFont(base)
-        name_font.setBold(True)
-        if h < UH:          # half a unit: the name, small
-            name_font.setPixelSize(8)
-            scene_text(self, d.name, name_font, fg, x, -1, width)
-        elif h < 2 * UH:    # one unit: name · model · owner on one line
-            name_font.setPixelSize(12)
-            fm = QFontMetricsF(name_font)
-            name_w = min(fm.horizontalAdvance(d.name) + 8, width * 0.55)
-            scene_text(self, d.name, name_font, fg, x, 2, name_w - 6)
-            f = QFont(base)
-            f.setPixelSize(10)
-            scene_text(self, f"{d.model} · {owner}", f, fg, x + name_w, 4, width - name_w)
-        else:               # two units or more: name on top, model and owner below
-            name_font.setPixelSize(13)
-            top = max(2.0, (h - 38) / 2) if h < 3 * UH else 4.0
-            scene_text(self, d.name, name_font, fg, x, top, width)
-            f = QFont(base)
-            f.setPixelSize(11)
-            scene_text(self, f"{d.model}", f, fg, x, top + 17, width)
-            if h >= 3 * UH:
-                scene_text(self, owner, f, fg, x, top + 32, width)
-            else:
-                # the model line carries the owner too when there is no third line
-                self.childItems()[-1].setText(QFontMetricsF(f).elidedText(f"{d.model} · {owner}", Qt.ElideRight, width))
-
-    def _tooltip(self) -> str:
-        d = self.device
-        top = d.position + d.height - 1 if d.height >= 1 else d.position
-        units = f"U{fmt_units(d.position)}" if top == d.position else f"U{fmt_units(d.position)}–U{fmt_units(top)}"
-        lines = [f"<b>{d.name}</b>", d.model,
-                 _tr("Owner: %1").replace("%1", d.owner_name or _tr("Fleet")),
-                 _tr("%1, %2 face%3").replace("%1", units).replace("%2", _choice_face(d.face))
-                 .replace("%3", _tr(", full depth") if d.full_depth else ""),
-                 _tr("Status: %1").replace("%1", _choice(DeviceStatus, d.status)),
-                 _tr("Typical power: %1 W").replace("%1", str(d.typical_power_w))]
-        return "<br>".join(lines)
-
-    # --- geometry -----------------------------------------------------------------------
-    def place(self, position: Decimal, face: str) -> None:
-        self.setPos(face_x(face) + 2, self.view.y_of(position, self.device.height) + 0.5)
-
-    def restore(self) -> None:
-        self.pending = None
-        self._target = None
-        self.place(self.position, self.face)
-        self._mark(None)
-        self.setZValue(10)
-
-    def _mark(self, ok: bool | None) -> None:
-        colour = QColor(self.device.colour)
-        if ok is None:
-            self.setPen(QPen(colour.darker(140), 1))
-        else:
-            self.setPen(QPen(QColor("#2e7d32" if ok else "#c62828"), 3))
-
-    # --- mouse --------------------------------------------------------------------------
-    def mousePressEvent(self, event):
-        if event.button() != Qt.LeftButton:
-            event.ignore()
-            return
-        self.view.deviceClicked.emit(self.device.id)
-        if self.ghost or not self.view.editable or self.pending is not None:
-            event.accept()
-            return
-        self._press = event.scenePos()
-        self.setCursor(Qt.ClosedHandCursor)
-        event.accept()
-
-    def mouseMoveEvent(self, event):
-        if self._press is None:
-            return
-        delta = event.scenePos() - self._press
-        start = QPointF(face_x(self.face) + 2, self.view.y_of(self.position, self.device.height))
-        centre_x = start.x() + delta.x() + FACE_W / 2
-        face = "front" if centre_x < 1.5 * NUM_W + FACE_W + NUM_W / 2 else "rear"
-        position = self.view.position_at(start.y() + delta.y(), self.device.height)
-        self._target = (position, face)
-        self.place(position, face)
-        self.setZValue(50)
-        self.view.set_ghost_visible(self.device.id, False)
-        self._mark(self.view.fits(self.device, position, face))
-
-    def mouseReleaseEvent(self, event):
-        if self._press is None:
-            return
-        self._press = None
-        self.setCursor(Qt.OpenHandCursor)
-        target, self._target = self._target, None
-        if target is None or target == (self.position, self.face):
-            self.restore()
-            self.view.set_ghost_visible(self.device.id, True)
-            return
-        position, face = target
-        if not self.view.fits(self.device, position, face):
-            self.restore()
-            self.view.set_ghost_visible(self.device.id, True)
-            return
-        self.pending = target
-        self._mark(None)
-        self.setOpacity(0.75)
-        self.view.deviceMoveRequested.emit(self.device.id, position, face)
-
-    def mouseDoubleClickEvent(self, event):
-        self.view.deviceActivated.emit(self.device.id)
-        event.accept()
-
-
-def _choice_face(face: str | None) -> str:
-    from models.choices import Face
-    return _choice(Face, face) if face else ""
+from ui.widgets.rack_block import FACE_W, FACES, HALF, HEADER_H, NUM_W, UH, DeviceBlock, choice_text, face_x
 
 
 class RackElevationView(QGraphicsView):
@@ -353,6 +174,52 @@ class RackElevationView(QGraphicsView):
         sc = self.scene()
         base = QFont(self.font())
         width = 2 * (NUM_W + FACE_W)
+        self._draw_header(d, base, width)
+        # frames, unit rows and numbers
+        bottom = self.rack_top + d.u_height * UH
+        numf = QFont(base)
+        numf.setPixelSize(10)
+        for face in FACES:
+            fx = face_x(face)
+            free = set(d.free_units(face))
+            for u in range(1, d.u_height + 1):
+                y = self.rack_top + (d.u_height - u) * UH
+                row = sc.addRect(fx, y, FACE_W, UH, QPen(QColor("#e0e0e0"), 0.5),
+                                 QBrush(QColor("#f1f8e9") if u in free else QColor("#eceff1")))
+                row.setZValue(0)
+                num = scene_text(None, str(u), numf, QColor("#78909c"), 0, y + 4)
+                num.setPos(fx - 4 - num.boundingRect().width(), y + (UH - num.boundingRect().height()) / 2)
+                sc.addItem(num)
+            frame = sc.addRect(fx - 1, self.rack_top - 1, FACE_W + 2, d.u_height * UH + 2,
+                               QPen(QColor("#37474f"), 2), QBrush(Qt.NoBrush))
+            frame.setZValue(20)
+        rf = QFont(base)
+        rf.setPixelSize(11)
+        self._leases(d, rf)
+        self._draw_reservations(d, rf)
+        # devices and the shadows of full-depth ones
+        for dev in d.mounted:
+            block = DeviceBlock(self, dev)
+            sc.addItem(block)
+            self.blocks[dev.id] = block
+            if dev.full_depth:
+                ghost = DeviceBlock(self, dev, ghost=True)
+                sc.addItem(ghost)
+                self.ghosts[dev.id] = ghost
+        y = bottom + 10
+        small = QFont(base)
+        small.setPixelSize(11)
+        if d.unmounted:
+            names = ", ".join(x.name for x in d.unmounted)
+            sc.addItem(scene_text(None, self.tr("Not mounted (0U or no position): %1").replace("%1", names), small,
+                             QColor("#616161"), NUM_W, y, width - NUM_W))
+            y += 18
+        self._legend(d, NUM_W, y, width - NUM_W, small)
+
+    def _draw_header(self, d: RackElevationData, base: QFont, width: float) -> None:
+        """Above the faces: the rack's name, where it is, its status and lessee, the power bar, the space
+        figures and each face's title with its free units."""
+        sc = self.scene()
         # header: name, where, status and lessee, power bar
         f = QFont(base)
         f.setPixelSize(17)
@@ -363,7 +230,7 @@ class RackElevationView(QGraphicsView):
         where = f"{d.site_name} ({d.site_code}) / {d.room_name}"
         title_w = QFontMetricsF(QFont(base)).horizontalAdvance(d.name) * 1.6 + 12
         sc.addItem(scene_text(None, where, f, QColor("#616161"), NUM_W + title_w, 5, width - NUM_W - title_w))
-        status = _choice(RackStatus, d.status)
+        status = choice_text(RackStatus, d.status)
         line2 = status if not d.lessee_name else self.tr("%1 · leased to %2").replace("%1", status).replace(
             "%2", d.lessee_name)
         dot = sc.addEllipse(NUM_W, 30, 10, 10, QPen(Qt.NoPen), QBrush(QColor(RackStatus.colour(d.status))))
@@ -391,27 +258,10 @@ class RackElevationView(QGraphicsView):
             sf.setPixelSize(11)
             sc.addItem(scene_text(None, self.tr("%n U free", "", free), sf, QColor("#2e7d32"),
                              face_x(face) + t.boundingRect().width() + 10, HEADER_H - 20))
-        # frames, unit rows and numbers
-        bottom = self.rack_top + d.u_height * UH
-        numf = QFont(base)
-        numf.setPixelSize(10)
-        for face in FACES:
-            fx = face_x(face)
-            free = set(d.free_units(face))
-            for u in range(1, d.u_height + 1):
-                y = self.rack_top + (d.u_height - u) * UH
-                row = sc.addRect(fx, y, FACE_W, UH, QPen(QColor("#e0e0e0"), 0.5),
-                                 QBrush(QColor("#f1f8e9") if u in free else QColor("#eceff1")))
-                row.setZValue(0)
-                num = scene_text(None, str(u), numf, QColor("#78909c"), 0, y + 4)
-                num.setPos(fx - 4 - num.boundingRect().width(), y + (UH - num.boundingRect().height()) / 2)
-                sc.addItem(num)
-            frame = sc.addRect(fx - 1, self.rack_top - 1, FACE_W + 2, d.u_height * UH + 2,
-                               QPen(QColor("#37474f"), 2), QBrush(Qt.NoBrush))
-            frame.setZValue(20)
-        rf = QFont(base)
-        rf.setPixelSize(11)
-        self._leases(d, rf)
+
+    def _draw_reservations(self, d: RackElevationData, rf: QFont) -> None:
+        """Each reservation as a hatched, dashed range under the devices, with its customer's name."""
+        sc = self.scene()
         # reservations, under the devices
         for r in d.reservations:
             top = self.rack_top + (d.u_height - r.u_to) * UH
@@ -435,24 +285,6 @@ class RackElevationView(QGraphicsView):
             bg.setToolTip(item.toolTip())
             t = scene_text(bg, text, rf, colour.darker(130), 4, 1)
             t.setToolTip(item.toolTip())
-        # devices and the shadows of full-depth ones
-        for dev in d.mounted:
-            block = DeviceBlock(self, dev)
-            sc.addItem(block)
-            self.blocks[dev.id] = block
-            if dev.full_depth:
-                ghost = DeviceBlock(self, dev, ghost=True)
-                sc.addItem(ghost)
-                self.ghosts[dev.id] = ghost
-        y = bottom + 10
-        small = QFont(base)
-        small.setPixelSize(11)
-        if d.unmounted:
-            names = ", ".join(x.name for x in d.unmounted)
-            sc.addItem(scene_text(None, self.tr("Not mounted (0U or no position): %1").replace("%1", names), small,
-                             QColor("#616161"), NUM_W, y, width - NUM_W))
-            y += 18
-        self._legend(d, NUM_W, y, width - NUM_W, small)
 
     def _leases(self, d: RackElevationData, font: QFont) -> None:
         """Each customer's leased range in its colour: a band on the unit rows and a bar beside them."""
@@ -659,6 +491,7 @@ class RackPanel(RackElevationView):
             apply(lambda: move_device(self.db, self.actor, device_id, self.rack_id, position, face,
                                       expected_version=device.version, reason=reason))
         except Conflict as exc:
+            log_failure(exc)
             self.refresh()
             self._explain(self.tr("Changed by someone else") + ": " + exc.message)
             return

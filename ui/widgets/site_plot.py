@@ -117,20 +117,7 @@ class SitePlotView(QGraphicsView):
         lon0, lon1 = min(lons) - 1.5, max(lons) + 1.5
         self._coslat = math.cos(math.radians((lat0 + lat1) / 2))
         base = QFont(self.font())
-        grid_font = QFont(base)
-        grid_font.setPixelSize(10)
-        step = 5 if max(lat1 - lat0, lon1 - lon0) > 12 else 2 if max(lat1 - lat0, lon1 - lon0) > 5 else 1
-        grid_pen = QPen(QColor("#dfe6ec"), 0)
-        for lon in range(math.floor(lon0 / step) * step, math.ceil(lon1 / step) * step + 1, step):
-            a, b = self._project(lat0, lon), self._project(lat1, lon)
-            sc.addLine(a.x(), a.y(), b.x(), b.y(), grid_pen)
-            t = _pinned(sc.addSimpleText(f"{lon}°E", grid_font), a, 2, -14, 1)
-            t.setBrush(QColor("#90a4ae"))
-        for lat in range(math.floor(lat0 / step) * step, math.ceil(lat1 / step) * step + 1, step):
-            a, b = self._project(lat, lon0), self._project(lat, lon1)
-            sc.addLine(a.x(), a.y(), b.x(), b.y(), grid_pen)
-            t = _pinned(sc.addSimpleText(f"{lat}°N", grid_font), a, 2, -14, 1)
-            t.setBrush(QColor("#90a4ae"))
+        self._draw_grid(lat0, lat1, lon0, lon1, base)
         subs = sorted({s.subsidiary_name for s in d.sites})
         colours = {name: OWNER_PALETTE[i % len(OWNER_PALETTE)] for i, name in enumerate(subs)}
         pos = {s.id: self._project(s.latitude, s.longitude) for s in d.sites}
@@ -195,6 +182,30 @@ class SitePlotView(QGraphicsView):
         # the bounds the view fits: the geography, not the labels (those keep their pixel size)
         a, b = self._project(lat1, lon0), self._project(lat0, lon1)
         self._bounds = QRectF(a, b)
+        self._draw_legend(d, subs, colours, small, a)
+
+    def _draw_grid(self, lat0: float, lat1: float, lon0: float, lon1: float, base: QFont) -> None:
+        """The meridians and parallels every 1, 2 or 5 degrees, each with its label."""
+        sc = self.scene()
+        grid_font = QFont(base)
+        grid_font.setPixelSize(10)
+        step = 5 if max(lat1 - lat0, lon1 - lon0) > 12 else 2 if max(lat1 - lat0, lon1 - lon0) > 5 else 1
+        grid_pen = QPen(QColor("#dfe6ec"), 0)
+        for lon in range(math.floor(lon0 / step) * step, math.ceil(lon1 / step) * step + 1, step):
+            a, b = self._project(lat0, lon), self._project(lat1, lon)
+            sc.addLine(a.x(), a.y(), b.x(), b.y(), grid_pen)
+            t = _pinned(sc.addSimpleText(f"{lon}°E", grid_font), a, 2, -14, 1)
+            t.setBrush(QColor("#90a4ae"))
+        for lat in range(math.floor(lat0 / step) * step, math.ceil(lat1 / step) * step + 1, step):
+            a, b = self._project(lat, lon0), self._project(lat, lon1)
+            sc.addLine(a.x(), a.y(), b.x(), b.y(), grid_pen)
+            t = _pinned(sc.addSimpleText(f"{lat}°N", grid_font), a, 2, -14, 1)
+            t.setBrush(QColor("#90a4ae"))
+
+    def _draw_legend(self, d: SitePlotData, subs: list[str], colours: dict[str, str], small: QFont,
+                     corner: QPointF) -> None:
+        """The subsidiaries' colours and the line styles, in the corner, pixel-sized."""
+        sc = self.scene()
         # legend: subsidiaries and line styles, in a corner, pixel-sized
         legend = QGraphicsItemGroup()
         sc.addItem(legend)
@@ -213,7 +224,7 @@ class SitePlotView(QGraphicsView):
             t.setBrush(QColor("#b71c1c"))
             legend.addToGroup(t)
         legend.setFlag(QGraphicsItemGroup.ItemIgnoresTransformations, True)
-        legend.setPos(a)
+        legend.setPos(corner)
         legend.setZValue(40)
 
     @staticmethod
