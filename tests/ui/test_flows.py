@@ -143,7 +143,7 @@ def test_a_big_list_sorts_and_filters_in_the_background_and_keeps_the_selection(
 def test_a_failed_background_read_keeps_the_rows_and_their_sort(qtbot, db, admin, estate, monkeypatch):
     """A background sort that fails (here: the database refuses the read) says so, keeps the rows
     shown, and puts the header back on their sort, so the same sort can be asked for again."""
-    from app.read import queries
+    from app.read.lists import paging
     from ui.kit.listview import ListPage
     page = ListPage(db, admin, "gpu")
     qtbot.addWidget(page)
@@ -153,7 +153,7 @@ def test_a_failed_background_read_keeps_the_rows_and_their_sort(qtbot, db, admin
 
     def refuse(*_a, **_k):
         raise RuntimeError("canceling statement due to statement timeout")
-    monkeypatch.setattr(queries, "fetch_order", refuse)
+    monkeypatch.setattr(paging, "fetch_order", refuse)
     col = page.model.spec.keys().index("customer")
     with qtbot.waitSignal(page.model.loadFailed, timeout=10000):
         page.view.sortByColumn(col, Qt.AscendingOrder)
