@@ -259,7 +259,7 @@ class OrderDialog(_RackForm):
     def write(self) -> int:
         from app.domain.errors import ValidationError
         from app.services.contracts import get_contract
-        from app.services.dcim import find_rack
+        from app.services.racknames import find_rack
         from app.services.xconnects import order_cross_connect
         e = self.editors
         try:
