@@ -115,9 +115,9 @@ def fetch_page(db: Database, spec: ListSpec, cursor: Cursor, *, text: str | None
     (`pages_by_keyset`); any other sort is read through `fetch_order` and `fetch_rows`."""
     sort = sort or spec.default_sort
     desc = spec.default_desc if desc is None else desc
-    if not pages_by_keyset(spec, sort):
-        raise ValueError(f"{spec.kind} sorted by {sort} cannot page by keyset: read it with fetch_order")
-    sort_expr = sort_column(spec, sort)[1]       # a choice column may sort by its labels' order
+    col, sort_expr = sort_column(spec, sort)     # a choice column may sort by its labels' order
+    if col.nullable:
+        return _fetch_page_nulls_placed(db, spec, cursor, sort_expr, text=text, desc=desc, limit=limit)
     pos = tuple_(sort_expr, spec.id_expr)
 
     def ordered(stmt: Select) -> Select:
@@ -164,6 +164,58 @@ def fetch_page(db: Database, spec: ListSpec, cursor: Cursor, *, text: str | None
     return Page(rows, len(raw) < limit)
 
 
+def _nulls_placed_segments(spec: ListSpec, cols: Select, sort_expr, cursor: Cursor, desc: bool) -> list[Select]:
+    """The statements still to read after `cursor`, in reading order, for a column that may be NULL:
+    its values by (value, id), then its NULLs by id ascending; descending the exact reverse (NULLs
+    first). Each segment is a plain range on (value, id) or on id among the NULLs, so an index on
+    (column, id) serves it; a cursor at a NULL (last_sort None) is already among the NULLs."""
+    ident = spec.id_expr
+    last_id = literal(cursor.last_id, type_=ident.type) if cursor.started else None
+
+    def values(after: bool) -> Select:
+        stmt = cols.where(sort_expr.is_not(None))
+        if after:
+            last = tuple_(literal(cursor.last_sort, type_=sort_expr.type), last_id)
+            pos = tuple_(sort_expr, ident)
+            stmt = stmt.where(pos < last if desc else pos > last)
+        return stmt.order_by(*((sort_expr.desc(), ident.desc()) if desc else (sort_expr.asc(), ident.asc())))
+
+    def nulls(after: bool) -> Select:
+        stmt = cols.where(sort_expr.is_(None))
+        if after:
+            stmt = stmt.where(ident < last_id if desc else ident > last_id)
+        return stmt.order_by(ident.desc() if desc else ident.asc())
+
+    among_nulls = cursor.started and cursor.last_sort is None
+    if desc:
+        if among_nulls or not cursor.started:
+            return [nulls(among_nulls), values(False)]
+        return [values(True)]
+    if among_nulls:
+        return [nulls(True)]
+    return [values(cursor.started), nulls(False)]
+
+
+def _fetch_page_nulls_placed(db: Database, spec: ListSpec, cursor: Cursor, sort_expr, *, text: str | None,
+                             desc: bool, limit: int) -> Page:
+    """`fetch_page` for a sort column that may be NULL: NULLs last ascending and first descending,
+    the id breaking ties (the order of `fetch_order`), read by keyset segment after segment."""
+    cols = spec.source().add_columns(spec.id_expr, *[c.expr for c in spec.columns], sort_expr)
+    clause, _union = filter_clause(db, spec, text)
+    if clause is not None:
+        cols = cols.where(clause)
+    raw: list = []
+    with db.engine.connect() as conn:
+        for stmt in _nulls_placed_segments(spec, cols, sort_expr, cursor, desc):
+            raw.extend(conn.execute(stmt.limit(limit - len(raw))).all())
+            if len(raw) >= limit:
+                break
+    if raw:
+        cursor.last_sort, cursor.last_id = raw[-1][-1], raw[-1][0]
+    cursor.started = True
+    return Page([tuple(r[:-1]) for r in raw], len(raw) < limit)
+
+
 # Filtered counts taken with a first page through the union: (audit head, when, count) by
 # (database, list, text). Every write through the services appends an audit event, so an
 # unchanged audit head (and a few seconds at most) means the figure still holds.
@@ -203,8 +255,10 @@ def total(db: Database, spec: ListSpec) -> int:
 
 def pages_by_keyset(spec: ListSpec, sort: str | None) -> bool:
     """Whether the list sorted by `sort` pages by keyset (`fetch_page`); otherwise it is read
-    through its ordered ids (`fetch_order`, `fetch_rows`)."""
-    return not sort_column(spec, sort or spec.default_sort)[0].nullable
+    through its ordered ids (`fetch_order`, `fetch_rows`). Every sort key of a list's columns does
+    (issue 26): a column that may be NULL pages segment by segment, its NULLs placed."""
+    sort_column(spec, sort or spec.default_sort)   # a key the list does not have raises KeyError
+    return True
 
 
 def _order_by(spec: ListSpec, sort: str | None, desc: bool | None) -> tuple:
