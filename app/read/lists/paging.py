@@ -15,8 +15,10 @@ from dataclasses import dataclass
 from typing import Callable
 
 from sqlalchemy import (
+    Integer,
     Select,
     and_,
+    bindparam,
     false,
     func,
     literal,
@@ -117,7 +119,7 @@ def fetch_page(db: Database, spec: ListSpec, cursor: Cursor, *, text: str | None
     desc = spec.default_desc if desc is None else desc
     col, sort_expr = sort_column(spec, sort)     # a choice column may sort by its labels' order
     if col.nullable:
-        return _fetch_page_nulls_placed(db, spec, cursor, sort_expr, text=text, desc=desc, limit=limit)
+        return _fetch_page_nulls_placed(db, spec, cursor, sort, sort_expr, text=text, desc=desc, limit=limit)
     pos = tuple_(sort_expr, spec.id_expr)
 
     def ordered(stmt: Select) -> Select:
@@ -164,50 +166,66 @@ def fetch_page(db: Database, spec: ListSpec, cursor: Cursor, *, text: str | None
     return Page(rows, len(raw) < limit)
 
 
-def _nulls_placed_segments(spec: ListSpec, cols: Select, sort_expr, cursor: Cursor, desc: bool) -> list[Select]:
-    """The statements still to read after `cursor`, in reading order, for a column that may be NULL:
+def _nulls_placed_segments(spec: ListSpec, cols: Select, sort_expr, desc: bool, among_nulls: bool,
+                           started: bool) -> list[Select]:
+    """The statements still to read after the cursor, in reading order, for a column that may be NULL:
     its values by (value, id), then its NULLs by id ascending; descending the exact reverse (NULLs
     first). Each segment is a plain range on (value, id) or on id among the NULLs, so an index on
-    (column, id) serves it; a cursor at a NULL (last_sort None) is already among the NULLs."""
+    (column, id) serves it; a cursor at a NULL is already among the NULLs. The cursor's values and
+    the rows wanted are bound parameters (last_sort, last_id, rows)."""
     ident = spec.id_expr
-    last_id = literal(cursor.last_id, type_=ident.type) if cursor.started else None
+    last_id = bindparam("last_id", type_=ident.type)
+    rows = bindparam("rows", type_=Integer)
 
     def values(after: bool) -> Select:
         stmt = cols.where(sort_expr.is_not(None))
         if after:
-            last = tuple_(literal(cursor.last_sort, type_=sort_expr.type), last_id)
+            last = tuple_(bindparam("last_sort", type_=sort_expr.type), last_id)
             pos = tuple_(sort_expr, ident)
             stmt = stmt.where(pos < last if desc else pos > last)
-        return stmt.order_by(*((sort_expr.desc(), ident.desc()) if desc else (sort_expr.asc(), ident.asc())))
+        order = (sort_expr.desc(), ident.desc()) if desc else (sort_expr.asc(), ident.asc())
+        return stmt.order_by(*order).limit(rows)
 
     def nulls(after: bool) -> Select:
         stmt = cols.where(sort_expr.is_(None))
         if after:
             stmt = stmt.where(ident < last_id if desc else ident > last_id)
-        return stmt.order_by(ident.desc() if desc else ident.asc())
+        return stmt.order_by(ident.desc() if desc else ident.asc()).limit(rows)
 
-    among_nulls = cursor.started and cursor.last_sort is None
     if desc:
-        if among_nulls or not cursor.started:
+        if among_nulls or not started:
             return [nulls(among_nulls), values(False)]
         return [values(True)]
     if among_nulls:
         return [nulls(True)]
-    return [values(cursor.started), nulls(False)]
+    return [values(started), nulls(False)]
 
 
-def _fetch_page_nulls_placed(db: Database, spec: ListSpec, cursor: Cursor, sort_expr, *, text: str | None,
-                             desc: bool, limit: int) -> Page:
+# The unfiltered lists' segment statements by (list, sort key, descending, where the cursor is):
+# built once, so a window costs its execution and not the building and cache key of the statement.
+_SEGMENTS: dict[tuple, list[Select]] = {}
+
+
+def _fetch_page_nulls_placed(db: Database, spec: ListSpec, cursor: Cursor, sort: str, sort_expr, *,
+                             text: str | None, desc: bool, limit: int) -> Page:
     """`fetch_page` for a sort column that may be NULL: NULLs last ascending and first descending,
     the id breaking ties (the order of `fetch_order`), read by keyset segment after segment."""
-    cols = spec.source().add_columns(spec.id_expr, *[c.expr for c in spec.columns], sort_expr)
+    among_nulls = cursor.started and cursor.last_sort is None
     clause, _union = filter_clause(db, spec, text)
-    if clause is not None:
-        cols = cols.where(clause)
+    key = (spec.kind, sort, desc, among_nulls, cursor.started)
+    segments = _SEGMENTS.get(key) if clause is None else None
+    if segments is None:
+        cols = spec.source().add_columns(spec.id_expr, *[c.expr for c in spec.columns], sort_expr)
+        if clause is not None:
+            cols = cols.where(clause)
+        segments = _nulls_placed_segments(spec, cols, sort_expr, desc, among_nulls, cursor.started)
+        if clause is None:
+            _SEGMENTS[key] = segments
     raw: list = []
     with db.engine.connect() as conn:
-        for stmt in _nulls_placed_segments(spec, cols, sort_expr, cursor, desc):
-            raw.extend(conn.execute(stmt.limit(limit - len(raw))).all())
+        for stmt in segments:
+            params = {"rows": limit - len(raw), "last_id": cursor.last_id, "last_sort": cursor.last_sort}
+            raw.extend(conn.execute(stmt, params).all())
             if len(raw) >= limit:
                 break
     if raw:
