@@ -351,6 +351,110 @@ def bench_lists(b: Bench) -> None:
                     "fills the result list (the search runs on the thread pool, ui/kit/search.py)")
 
 
+# --- sorts at database speed (issue 26) -----------------------------------------------------------
+
+# What the GPU list shows (its columns in order), written by hand; {where} and {order} per sort.
+_GPU_SCREEN = ("SELECT g.id, g.serial, m.name, g.state, h.name, g.slot, c.name, g.warranty_end, g.purchase_date, "
+               "g.purchase_cost FROM {base} {where} ORDER BY {order} LIMIT {limit}")
+_GPU_JOINS = ("JOIN gpu_model m ON m.id = g.gpu_model_id LEFT JOIN device h ON h.id = g.device_id "
+              "LEFT JOIN customer c ON c.id = g.customer_id")
+# The hand floor per sort key: the first 200 of the values (the NULLs come after them ascending), the
+# joined column's table driving the join through its own index.
+_GPU_FLOORS = {
+    "serial": ("gpu_asset g " + _GPU_JOINS, "", "g.serial, g.id"),
+    "state": ("gpu_asset g " + _GPU_JOINS, "", "g.state, g.id"),
+    "model": ("gpu_model m JOIN gpu_asset g ON g.gpu_model_id = m.id LEFT JOIN device h ON h.id = g.device_id "
+              "LEFT JOIN customer c ON c.id = g.customer_id", "", "m.name, g.id"),
+    "host": ("device h JOIN gpu_asset g ON g.device_id = h.id JOIN gpu_model m ON m.id = g.gpu_model_id "
+             "LEFT JOIN customer c ON c.id = g.customer_id", "", "h.name, g.id"),
+    "slot": ("gpu_asset g " + _GPU_JOINS, "WHERE g.slot IS NOT NULL", "g.slot, g.id"),
+    "customer": ("customer c JOIN gpu_asset g ON g.customer_id = c.id JOIN gpu_model m ON m.id = g.gpu_model_id "
+                 "LEFT JOIN device h ON h.id = g.device_id", "", "c.name, g.id"),
+    "warranty_end": ("gpu_asset g " + _GPU_JOINS, "WHERE g.warranty_end IS NOT NULL", "g.warranty_end, g.id"),
+    "purchase_date": ("gpu_asset g " + _GPU_JOINS, "WHERE g.purchase_date IS NOT NULL", "g.purchase_date, g.id"),
+    "purchase_cost": ("gpu_asset g " + _GPU_JOINS, "WHERE g.purchase_cost IS NOT NULL", "g.purchase_cost, g.id"),
+}
+
+# The column whose NULL puts a GPU among the NULLs of a sort (first when descending).
+_GPU_NULL_FIRST = {"host": "g.device_id", "slot": "g.slot", "customer": "g.customer_id",
+                   "warranty_end": "g.warranty_end", "purchase_date": "g.purchase_date",
+                   "purchase_cost": "g.purchase_cost"}
+
+
+def _hand_floor(db: Database, statements: list[str], repeat: int) -> float:
+    """Median ms of the hand-written statements on a raw DB-API connection (sqlite3 / psycopg), each
+    asked for what the window still lacks (the values, then the NULLs: the reverse descending)."""
+    raw = db.engine.raw_connection()
+    try:
+        samples = []
+        for _ in range(repeat + 1):
+            cur = raw.cursor()
+            t0 = time.perf_counter()
+            got = 0
+            for sql in statements:
+                cur.execute(sql.replace("{limit}", str(200 - got)))
+                got += len(cur.fetchall())
+                if got >= 200:
+                    break
+            samples.append(time.perf_counter() - t0)
+            cur.close()
+        raw.rollback()
+        return _median_ms(samples[1:])
+    finally:
+        raw.close()
+
+
+def bench_sorts(b: Bench) -> None:
+    """Every sortable column of the GPU list, ascending and descending: the first window read as the
+    console reads it (keyset, NULLs placed), first call and warm, against a hand floor returning
+    what the screen shows; and the ordered-ids read it replaced (fetch_order and a window of it)."""
+    from app.read import queries
+
+    spec = queries.SPECS["gpu"]
+    for col in spec.columns:
+        if not col.sortable:
+            continue
+        base, where, order = _GPU_FLOORS[col.key]
+        for desc in (False, True):
+            hand_order = ", ".join(f"{t} DESC" for t in order.split(", ")) if desc else order
+            statements = [_GPU_SCREEN.format(base=base, where=where, order=hand_order, limit="{limit}")]
+            if col.key in _GPU_NULL_FIRST:   # the NULLs after the values, first descending
+                nulls = _GPU_SCREEN.format(base="gpu_asset g " + _GPU_JOINS, limit="{limit}",
+                                           where=f"WHERE {_GPU_NULL_FIRST[col.key]} IS NULL",
+                                           order="g.id DESC" if desc else "g.id")
+                statements = [nulls] + statements if desc else statements + [nulls]
+            floor = _hand_floor(b.db, statements, b.repeat)
+            t0 = time.perf_counter()
+            queries.fetch_page(b.db, spec, queries.Cursor(), sort=col.key, desc=desc)
+            first_ms = (time.perf_counter() - t0) * 1000
+            samples = []
+            for _ in range(b.repeat):
+                t0 = time.perf_counter()
+                queries.fetch_page(b.db, spec, queries.Cursor(), sort=col.key, desc=desc)
+                samples.append(time.perf_counter() - t0)
+            warm = _median_ms(samples)
+            ok = warm <= INTERACTIVE_MS and (warm <= MAX_RATIO * floor or warm - floor <= SMALL_OVERHEAD_MS)
+            b.add(Result(f"gpu list sorted by {col.key}{' desc' if desc else ''}: first window", warm, floor,
+                         b.repeat, f"≤ {INTERACTIVE_MS:.0f} ms, ≤ {MAX_RATIO:.0f}× hand floor", ok,
+                         f"first call {first_ms:.1f} ms; keyset, NULLs placed",
+                         {"first_ms": first_ms}))
+    for key in ("warranty_end", "customer"):
+        def ordered(key=key):
+            order = queries.fetch_order(b.db, spec, sort=key)
+            return queries.fetch_rows(b.db, spec, order[:queries.PAGE_SIZE])
+        t0 = time.perf_counter()
+        ordered()
+        first_ms = (time.perf_counter() - t0) * 1000
+        samples = []
+        for _ in range(max(1, b.repeat // 2)):
+            t0 = time.perf_counter()
+            ordered()
+            samples.append(time.perf_counter() - t0)
+        b.add(Result(f"gpu list sorted by {key}: every id in order, then a window (the read keyset replaced)",
+                     _median_ms(samples), None, len(samples), "for comparison", None,
+                     f"first call {first_ms:.1f} ms"))
+
+
 def _pick(db: Database, sql: str):
     with db.engine.connect() as conn:
         return conn.execute(text(sql)).scalar()
@@ -1046,7 +1150,7 @@ def run_bench(db: Database, actor: Actor, *, repeat: int = 5, only: list[str] | 
     out(f"# idc-console bench on {backend}: {db.engine.url.render_as_string(hide_password=True)}; "
         f"median of {b.repeat} runs (heavy operations once); {os.cpu_count()} CPUs")
     out(HEADER)
-    groups = [("lists", bench_lists), ("views", bench_views), ("operations", bench_operations),
+    groups = [("lists", bench_lists), ("sorts", bench_sorts), ("views", bench_views), ("operations", bench_operations),
               ("writes", bench_writes), ("billing", bench_billing),
               ("imports", bench_imports), ("bankfile", bench_bank_file), ("exports", bench_exports), ("verify", bench_verify),
               ("reports", bench_reports),

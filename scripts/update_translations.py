@@ -1,7 +1,7 @@
 """Regenerate resources/translations/idc_console_zh_CN.ts and compile it to .qm.
 
 pyside6-lupdate cannot see strings that are data (choice labels in models/choices.py,
-column labels in app/read/queries.py, form labels, page names) or that go through a module's
+column labels in app/read/lists/specs.py, form labels, page names) or that go through a module's
 `tr()` helper, so this script extracts with Python's own parser instead:
   self.tr("…")                     context = the enclosing class
   X.translate("ctx", "…")          context = ctx

@@ -66,6 +66,7 @@ def main(argv=None) -> int:
         pass
 
     from app.store.db import Database
+    from app.domain.rating import local_today
     from app.read import viewdata as vd
     from ui.widgets.charts import DashboardWidget
     from ui.widgets.rack_elevation import RackElevationView
@@ -98,7 +99,7 @@ def main(argv=None) -> int:
     dash.set_data(vd.dashboard_data(db))
     shot(dash, "dashboard.png", 1280, 900)
     empty = DashboardWidget()
-    empty.set_data(vd.DashboardData(as_of=vd.local_today()))
+    empty.set_data(vd.DashboardData(as_of=local_today()))
     shot(empty, "dashboard_empty.png", 1000, 700)
 
     plot = SitePlotView()

@@ -187,7 +187,7 @@ def hold_sweep(ctx, args) -> int:
 def quote_create(ctx, args) -> int:
     from app.domain.errors import ValidationError
     from app.services.capacity.quotes import AddOn, create_quote
-    from app.services.dcim import find_rack
+    from app.services.racknames import find_rack
 
     add_ons = [AddOn(PriceProduct.RACK, rack_id=find_rack(ctx.db, r)) for r in args.rack]
     for spec in args.units:

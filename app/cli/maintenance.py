@@ -87,7 +87,7 @@ def _target(ctx, kind: str, key: str, site: str | None) -> tuple[object, int | N
 
     from models import CrossConnect, Site
     from app.domain.errors import NotFound
-    from app.services.dcim import find_rack
+    from app.services.racknames import find_rack
     from app.services.power import find_device_in, find_feed_in, find_panel_in
 
     with ctx.db.session() as s:

@@ -71,7 +71,7 @@ def panels(ctx, args) -> int:
 
 def feeds(ctx, args) -> int:
     from app.read.power import list_feeds
-    from app.services.dcim import find_rack
+    from app.services.racknames import find_rack
 
     rack_id = find_rack(ctx.db, args.rack) if args.rack else None
     for f in list_feeds(ctx.db, site_id=_site_id(ctx, args.site), rack_id=rack_id):
@@ -108,7 +108,7 @@ def _print_rack(rp) -> None:
 
 def check(ctx, args) -> int:
     from app.read.power import rack_power_of, site_power
-    from app.services.dcim import find_rack
+    from app.services.racknames import find_rack
 
     if args.rack:
         rp = rack_power_of(ctx.db, find_rack(ctx.db, args.rack))
@@ -149,7 +149,7 @@ def panel_add(ctx, args) -> int:
 
 
 def feed_add(ctx, args) -> int:
-    from app.services.dcim import find_rack
+    from app.services.racknames import find_rack
     from app.services.power import create_feed, find_panel_in
 
     site, _, name = args.panel.rpartition("/")

@@ -44,7 +44,7 @@ def register(sub) -> None:
 
 
 def cage_create(ctx, args) -> int:
-    from app.services.dcim import find_rack
+    from app.services.racknames import find_rack
     from app.services.space import create_cage
     from models import Rack
 
@@ -58,7 +58,7 @@ def cage_create(ctx, args) -> int:
 
 def space_lease(ctx, args) -> int:
     from app.domain.errors import ValidationError
-    from app.services.dcim import find_rack
+    from app.services.racknames import find_rack
     from app.services.receivables import find_customer
     from app.services.space import find_cage_in, lease_space
 
@@ -91,7 +91,7 @@ def lease_end(ctx, args) -> int:
 def space_show(ctx, args) -> int:
     from app.domain.clock import local_today
     from app.read.space import leases_on, rack_space
-    from app.services.dcim import find_rack
+    from app.services.racknames import find_rack
 
     rack_id = find_rack(ctx.db, args.rack)
     today = local_today()

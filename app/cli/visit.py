@@ -180,7 +180,7 @@ def visit_request(ctx, args) -> int:
 
     from models import Contact
     from app.domain.errors import ValidationError
-    from app.services.dcim import find_rack
+    from app.services.racknames import find_rack
     from app.services.operations.visits import VisitorIn, reference, request_visit
 
     customer = _customer(ctx, args.customer)
@@ -265,7 +265,7 @@ def visit_on_site(ctx, args) -> int:
 
 
 def visit_who_was_in(ctx, args) -> int:
-    from app.services.dcim import find_rack
+    from app.services.racknames import find_rack
     from app.services.operations.visits import who_was_in
 
     actor = ctx.reader()

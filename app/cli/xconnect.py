@@ -68,7 +68,7 @@ def _item_id(ctx, number: str | None, position: int | None) -> int | None:
 
 
 def xconnect_add(ctx, args) -> int:
-    from app.services.dcim import find_rack
+    from app.services.racknames import find_rack
     from app.services.xconnects import get_cross_connect, order_cross_connect
 
     customer = _customer_id(ctx, args.customer)

@@ -34,7 +34,7 @@ from app.documents.printing import (
 )
 from app.documents.racks import capacity_doc, rack_elevation_doc, rack_path, rack_sheet_doc, short_rack
 from app.documents.statement import statement_doc
-from app.services.dcim import find_rack
+from app.services.racknames import find_rack
 from app.services.fleet import book_value, months_elapsed, revenue_by_model
 
 __all__ = [

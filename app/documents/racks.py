@@ -11,7 +11,7 @@ from app.documents.common import FLEET_OWNER, _check_lang, _l, _subsidiary_party
 from app.domain.clock import now_local
 from app.domain.errors import NotFound
 from app.domain.wording import free_text, room_label
-from app.services.dcim import find_rack
+from app.services.racknames import find_rack
 from app.store.db import Database
 from models import Device, GpuAsset, Rack, Room, Site, Subsidiary
 from models.choices import GpuState, RackStatus

@@ -31,7 +31,7 @@ PERCENT_PLACES = 1  # a share shown as 6.3 %: the room floor, the rack's tooltip
 
 def percent(part, whole, places: int = PERCENT_PLACES) -> Decimal:
     """`part` of `whole` in per cent to `places` decimals, ties away from zero as round_fen and as
-    SQL's round() in the lists (app/read/queries.py): 2.5 of 40 is 6.3; 0 when there is no whole."""
+    SQL's round() in the lists (app/read/lists/specs.py): 2.5 of 40 is 6.3; 0 when there is no whole."""
     step = Decimal(1).scaleb(-places)
     if not whole:
         return Decimal(0).quantize(step)

@@ -382,17 +382,36 @@ class SupplyRow:
     side: str
 
 
-def rack_supplies(db: Database, rack_id: int) -> list[SupplyRow]:
-    """Every supply of the rack's devices and the outlet, PDU, feed and side it is plugged into."""
+@dataclass(frozen=True)
+class RackPowerPanel:
+    """What the rack's power panel shows: the rack checked, its supplies, its room's racks checked."""
+    rack: RackPower
+    supplies: list[SupplyRow]
+    room: RoomPower
+
+
+def rack_power_panel(db: Database, rack_id: int) -> RackPowerPanel:
+    """The power panel of a rack click in one session: the room's racks are checked once (this rack
+    among them) instead of the rack, then its room again (issue 26: 17 statements, now 11)."""
     with db.session() as s:
-        pdu_dev = Device.__table__.alias("pdu_dev")
-        rows = s.execute(
-            select(Device.name, PowerConnection.port, pdu_dev.c.name, PowerConnection.outlet, PowerPanel.name,
-                   PowerFeed.name, PowerFeed.side)
-            .join(PowerConnection, PowerConnection.device_id == Device.id)
-            .join(PduFeed, PduFeed.id == PowerConnection.pdu_id).join(pdu_dev, pdu_dev.c.id == PduFeed.device_id)
-            .join(PowerFeed, PowerFeed.id == PduFeed.power_feed_id)
-            .join(PowerPanel, PowerPanel.id == PowerFeed.power_panel_id)
-            .where(Device.rack_id == rack_id).order_by(Device.name, PowerConnection.port)).all()
-        return [SupplyRow(d, port, pdu, outlet, f"{panel}/{feed}", side)
-                for d, port, pdu, outlet, panel, feed, side in rows]
+        room_id = s.execute(select(Rack.room_id).where(Rack.id == rack_id)).scalar()
+        if room_id is None:
+            get_or_404(s, Rack, rack_id, "rack")   # raises: the rack is gone
+        room = room_power_in(s, [room_id])[0]
+        rack = next(r for r in room.racks if r.rack_id == rack_id)
+        return RackPowerPanel(rack, rack_supplies_in(s, rack_id), room)
+
+
+def rack_supplies_in(s, rack_id: int) -> list[SupplyRow]:
+    """Every supply of the rack's devices and the outlet, PDU, feed and side it is plugged into."""
+    pdu_dev = Device.__table__.alias("pdu_dev")
+    rows = s.execute(
+        select(Device.name, PowerConnection.port, pdu_dev.c.name, PowerConnection.outlet, PowerPanel.name,
+               PowerFeed.name, PowerFeed.side)
+        .join(PowerConnection, PowerConnection.device_id == Device.id)
+        .join(PduFeed, PduFeed.id == PowerConnection.pdu_id).join(pdu_dev, pdu_dev.c.id == PduFeed.device_id)
+        .join(PowerFeed, PowerFeed.id == PduFeed.power_feed_id)
+        .join(PowerPanel, PowerPanel.id == PowerFeed.power_panel_id)
+        .where(Device.rack_id == rack_id).order_by(Device.name, PowerConnection.port)).all()
+    return [SupplyRow(d, port, pdu, outlet, f"{panel}/{feed}", side)
+            for d, port, pdu, outlet, panel, feed, side in rows]

@@ -12,7 +12,7 @@ from app import documents
 from app.domain.errors import NotFound, ValidationError
 from app.services import billing as SB
 from app.services import contracts as C
-from app.services.dcim import find_rack
+from app.services.racknames import find_rack
 from app.services.reference import tax_rates_on
 from models import Rack, Room, TaxRate
 from tests.billing.test_billing_world import make_world, rack_item

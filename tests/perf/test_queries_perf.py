@@ -1,4 +1,4 @@
-"""The faster query shapes of app/read/queries.py and app/read/viewdata.py return what the plain ones did.
+"""The faster query shapes of app/read/lists/ and app/read/viewdata/ return what the plain ones did.
 
 Contains-filters became `id IN (… UNION …)` branches, a window probe for broad terms, skipped
 scans of ASCII-only columns for non-ASCII text; the audit total comes from the chain head; the
@@ -14,6 +14,7 @@ from sqlalchemy import func, or_, select
 
 from app.read import queries
 from app.read import list_filters
+from app.read.lists import paging
 
 from app.read import viewdata
 from models import AuditEvent, Customer, Device, GpuAsset, GpuModel
@@ -67,7 +68,7 @@ def _new_rows(db, spec, text, sort, desc, limit, small_pages=0):
 def test_filters_return_the_same_rows(demo_db, monkeypatch, probe_rows):
     # probe_rows=3 forces the window probe to run: pages of 2 (the first three, from the start and
     # after a cursor) fit in its window; the larger pages after them miss it and fall back
-    monkeypatch.setattr(queries, "PROBE_ROWS", probe_rows)
+    monkeypatch.setattr(paging, "PROBE_ROWS", probe_rows)
     limit, small_pages = (200, 0) if probe_rows > 100 else (200, 3)
     terms = _terms(demo_db)
     matched = 0
@@ -131,7 +132,7 @@ def test_dashboard_fleet_matches_the_joined_grouping(demo_db):
 
 
 def test_count_kept_from_the_first_page_only_while_nothing_changed(demo_db, monkeypatch):
-    monkeypatch.setattr(queries, "PROBE_ROWS", 1)  # the demo is smaller than a probe window
+    monkeypatch.setattr(paging, "PROBE_ROWS", 1)  # the demo is smaller than a probe window
     spec = queries.SPECS["gpu"]
     with demo_db.engine.connect() as conn:
         term = conn.execute(select(GpuAsset.serial).order_by(GpuAsset.id).limit(1)).scalar_one()[1:4]

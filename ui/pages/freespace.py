@@ -34,6 +34,16 @@ class FindFreeUnitsDialog(QDialog):
         self.setObjectName("findFreeUnits")
         self.setWindowTitle(self.tr("Find free U"))
         layout = QVBoxLayout(self)
+        layout.addLayout(self._form(db))
+        self._results(layout)
+        self.table.itemSelectionChanged.connect(self._update)
+        self._update()
+        self.resize(720, 480)
+        self.searched = False
+        listen(self, self._changed)
+
+    def _form(self, db: Database) -> QFormLayout:
+        """What to look for: device type or units, where, for whom, which face."""
         form = QFormLayout()
         self.device_type = QComboBox()
         self.device_type.setObjectName("deviceType")
@@ -82,7 +92,10 @@ class FindFreeUnitsDialog(QDialog):
         row.addWidget(self.full_depth)
         row.addStretch(1)
         form.addRow(self.tr("Face"), row)
-        layout.addLayout(form)
+        return form
+
+    def _results(self, layout: QVBoxLayout) -> None:
+        """The search button, the candidate ranges, the status line and the buttons under them."""
         self.search_btn = QPushButton(self.tr("Search"))
         self.search_btn.setObjectName("search")
         self.search_btn.setDefault(True)
@@ -118,11 +131,6 @@ class FindFreeUnitsDialog(QDialog):
         buttons.addStretch(1)
         buttons.addWidget(close)
         layout.addLayout(buttons)
-        self.table.itemSelectionChanged.connect(self._update)
-        self._update()
-        self.resize(720, 480)
-        self.searched = False
-        listen(self, self._changed)
 
     # a placement (or anything else that fills units) changes the answer: ask again, keep the rack chosen
     REFRESH_ON = frozenset({"device", "rack", "rack_reservation", "reservation", "space_lease", "cage", "*"})

@@ -84,11 +84,12 @@ class RackPowerPanel(QWidget):
         v.addLayout(row)
 
     def load_rack(self, rack_id: int | None) -> None:
-        from app.read.power import rack_power_of, rack_supplies, room_power
+        from app.read.power import rack_power_panel
         self.rack_id = rack_id
         if rack_id is None:
             return
-        rp = rack_power_of(self.db, rack_id)
+        panel = rack_power_panel(self.db, rack_id)
+        rp = panel.rack
         self.title.setText(tr("%1: %2 kW typical · N redundancy: %3").replace("%1", rp.rack)
                            .replace("%2", kw(rp.load_w)).replace("%3", choice_label(RedundancyState, rp.redundancy)))
         self.title.setStyleSheet(f"font-weight: bold; color: {QColor(RedundancyState.colour(rp.redundancy)).darker(130).name()}")
@@ -102,8 +103,8 @@ class RackPowerPanel(QWidget):
                              rp.unconnected))
         self.problems.setText("\n".join(notes))
         _fill(self.supplies, [[s.device, s.port, s.pdu, s.outlet, s.feed, choice_label(PowerSide, s.side)]
-                              for s in rack_supplies(self.db, rack_id)])
-        room = room_power(self.db, rp.room_id)
+                              for s in panel.supplies])
+        room = panel.room
         self.room_label.setText(
             tr("Room %1: %2 kW; redundant %3, failing %4, one side only %5, no feeds %6")
             .replace("%1", room.room).replace("%2", kw(room.load_w))

@@ -61,6 +61,28 @@ class XconnectsPage(QWidget):
         self.table.setSelectionBehavior(QTableWidget.SelectRows)
         self.table.setSelectionMode(QTableWidget.SingleSelection)
         self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeToContents)
+        bar = self._move_bar()
+        self.message = QLabel()
+        self.message.setObjectName("message")
+        self.message.setWordWrap(True)
+        self.message.setStyleSheet("color: #c62828")
+        lay = QVBoxLayout(self)
+        lay.addLayout(top)
+        lay.addWidget(self.table, 1)
+        lay.addLayout(bar)
+        lay.addWidget(self.message)
+        refresh.clicked.connect(self.load)
+        self.state.currentIndexChanged.connect(self.load)
+        self.search.returnPressed.connect(self.load)
+        self.table.itemSelectionChanged.connect(self.update_actions)
+        self.move_btn.clicked.connect(self.move)
+        self.loa_btn.clicked.connect(self.loa)
+        listen(self, self._changed)
+        self.loaded = False
+        self.update_actions()
+
+    def _move_bar(self) -> QHBoxLayout:
+        """Under the list: move the chosen cross-connect (to, on, note, circuit id), its LOA, a ticket."""
         bar = QHBoxLayout()
         self.move_to = QComboBox()
         self.move_to.setObjectName("moveTo")
@@ -90,24 +112,7 @@ class XconnectsPage(QWidget):
         for w in (QLabel(self.tr("Move to")), self.move_to, QLabel(self.tr("on")), self.on, self.note, self.circuit,
                   self.move_btn, self.loa_btn, self.loa_lang, self.ticket_btn):
             bar.addWidget(w)
-        self.message = QLabel()
-        self.message.setObjectName("message")
-        self.message.setWordWrap(True)
-        self.message.setStyleSheet("color: #c62828")
-        lay = QVBoxLayout(self)
-        lay.addLayout(top)
-        lay.addWidget(self.table, 1)
-        lay.addLayout(bar)
-        lay.addWidget(self.message)
-        refresh.clicked.connect(self.load)
-        self.state.currentIndexChanged.connect(self.load)
-        self.search.returnPressed.connect(self.load)
-        self.table.itemSelectionChanged.connect(self.update_actions)
-        self.move_btn.clicked.connect(self.move)
-        self.loa_btn.clicked.connect(self.loa)
-        listen(self, self._changed)
-        self.loaded = False
-        self.update_actions()
+        return bar
 
     def showEvent(self, event):  # the list loads when the page is first shown, not with the window
         super().showEvent(event)
@@ -259,7 +264,7 @@ class OrderDialog(_RackForm):
     def write(self) -> int:
         from app.domain.errors import ValidationError
         from app.services.contracts import get_contract
-        from app.services.dcim import find_rack
+        from app.services.racknames import find_rack
         from app.services.xconnects import order_cross_connect
         e = self.editors
         try:

@@ -33,8 +33,8 @@ class MeterImport:
 
 
 def _rack_resolver(s: Session):
-    """The meter file's rack column, read by the one rule for naming a rack (dcim.RackIndex)."""
-    from app.services.dcim import rack_index
+    """The meter file's rack column, read by the one rule for naming a rack (racknames.RackIndex)."""
+    from app.services.racknames import rack_index
     return rack_index(s).resolve
 
 

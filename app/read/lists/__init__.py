@@ -1,0 +1,1 @@
+"""The console's lists: declared as data (specs) and read in pages (paging)."""
