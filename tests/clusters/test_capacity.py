@@ -122,6 +122,32 @@ def test_refused_with_the_shortfall_named_when_a_node_is_in_maintenance(db, flee
     assert _search(db, scope="anywhere").offers[0].gpus == 64
 
 
+def test_a_node_under_a_maintenance_window_of_the_operations_desk_is_not_free(db, fleet, admin):
+    """A window on h-03's server (tentative, then confirmed) overlapping the search keeps its 8 GPUs
+    out and the shortfall names it; a search after the window, or the window cancelled, finds 64."""
+    from app.services.operations import maintenance as M
+
+    with db.session() as s:
+        dev = s.execute(select(Device).where(Device.name == "h-03")).scalar_one()
+        rack_id = dev.rack_id
+    wid = M.plan_maintenance(db, admin, target_kind="device", target=dev.id, planned_start=cst(2026, 12, 10, 9),
+                             planned_end=cst(2026, 12, 10, 17), title="h-03 mainboard swap")
+    r = _search(db)
+    assert r.offers == () and "at most 56 GPUs are free in one fabric, 8 short" in r.shortfall
+    assert f"under maintenance: 8 × H100 SXM 80GB ({M.reference(wid)})" in r.shortfall
+    after = search_capacity(db, CapacityRequest(count=64, models=("H100 SXM 80GB",), scope="fabric",
+                                                start=dt.date(2026, 12, 11), end=dt.date(2027, 3, 10)))
+    assert after.offers and after.offers[0].gpus == 64
+    M.cancel_maintenance(db, admin, wid, "moved to next quarter")
+    assert _search(db).offers[0].gpus == 64
+    # a window on a whole rack (A-01: h-01…h-04) overlapping an open-ended search keeps all four out
+    M.plan_maintenance(db, admin, target_kind="rack", target=rack_id, planned_start=cst(2027, 1, 5, 9),
+                       planned_end=cst(2027, 1, 5, 12), title="rack PDU swap")
+    open_ended = search_capacity(db, CapacityRequest(count=40, models=("H100 SXM 80GB",), scope="fabric",
+                                                     start=START))
+    assert open_ended.offers == () and "at most 32 GPUs are free in one fabric" in open_ended.shortfall
+
+
 def test_a_hold_hides_its_nodes_and_its_expiry_returns_them(db, fleet, manager, admin):
     offer = _search(db).offers[0]
     now = dt.datetime.now(dt.timezone.utc)

@@ -7,8 +7,8 @@ A node (models.cluster.GpuNode) is free for a window when
 - none of its GPUs is named by an approved or running contract whose item overlaps the window;
 - no hold holds it over the window (an active hold not yet past its expiry, or a hold moved to a
   contract still being drafted, submitted or approved);
-- no planned maintenance window of the node overlaps (`maintenance_busy`: the seam the
-  maintenance calendar fills in).
+- no open maintenance window of the operations desk on its server or its rack overlaps
+  (`maintenance_busy`).
 
 Everything is set-wise SQL: the free nodes are a subquery, counted per group (a cluster = one
 fabric, a scale-up domain, or a site for "anywhere"); only the nodes of the few best groups are
@@ -26,13 +26,15 @@ from sqlalchemy.orm import Session
 from models import (Contract, ContractItem, Device, GpuAsset, GpuLease, GpuModel, Rack, Region, Room, Site,
                     Subsidiary, contract_item_gpu)
 from models.capacity import CapacityHold, capacity_hold_node
-from models.choices import ContractStatus, FormFactor, GpuState, HoldStatus
+from models.choices import ContractStatus, FormFactor, GpuState, HoldStatus, MaintenanceState, MaintenanceTarget
 from models.cluster import GpuCluster, GpuNode, ScaleUpDomain
+from models.maintenance import MaintenanceWindow
 
 from app.domain.clock import local_midnight
 from app.domain.errors import NotFound, ValidationError
 from app.domain.rating import local_today
 from app.services.capacity.prices import TermFigures, term_figures
+from app.services.operations.maintenance import reference as maintenance_reference
 from app.store.db import Database
 
 ANYWHERE, ONE_FABRIC, ONE_DOMAIN = "anywhere", "fabric", "domain"
@@ -147,11 +149,37 @@ def _instants(start: dt.date, end: dt.date | None):
 
 # --- the free nodes, as one subquery ------------------------------------------------------------
 
+# Maintenance windows of the operations desk that take a node out over their time: the work is on
+# the node's server or its rack, planned (tentative), confirmed or running. Work on a feed, panel or
+# UPS leaves a dual-fed rack up and is not counted here (the desk's impact names customers, not
+# free servers).
+BUSY_TARGETS = (MaintenanceTarget.DEVICE, MaintenanceTarget.RACK)
+
+
+def maintenance_over(session: Session, start: dt.datetime, end: dt.datetime | None) -> list[tuple[str, str, int]]:
+    """(reference, target kind, device or rack id) of the open windows on a server or a rack that
+    overlap start..end (None: open); a running window counts until it is completed."""
+    w = MaintenanceWindow
+    when = [or_(w.planned_end > start, w.state == MaintenanceState.IN_PROGRESS)]
+    if end is not None:
+        when.append(w.planned_start < end)
+    rows = session.execute(select(w.id, w.target_kind, w.device_id, w.rack_id)
+                           .where(w.state.in_(MaintenanceState.OPEN), w.target_kind.in_(BUSY_TARGETS), *when)
+                           .order_by(w.planned_start, w.id)).all()
+    return [(maintenance_reference(r.id), r.target_kind,
+             r.device_id if r.target_kind == MaintenanceTarget.DEVICE else r.rack_id) for r in rows]
+
+
 def maintenance_busy(session: Session, start: dt.datetime, end: dt.datetime | None):
-    """Node ids with a planned maintenance window overlapping start..end (None: open), as a
-    select of ids, or None when nothing is planned. The seam for the maintenance calendar (being
-    built beside this): until it lands no window is known."""
-    return None
+    """Node ids under a maintenance window overlapping start..end (`maintenance_over`), as a select
+    of ids, or None when no window is open then (the common case: one indexed read)."""
+    windows = maintenance_over(session, start, end)
+    if not windows:
+        return None
+    devices = {oid for _ref, kind, oid in windows if kind == MaintenanceTarget.DEVICE}
+    racks = {oid for _ref, kind, oid in windows if kind == MaintenanceTarget.RACK}
+    on_rack = select(Device.id).where(Device.rack_id.in_(racks or {-1}))
+    return select(GpuNode.id).where(or_(GpuNode.device_id.in_(devices or {-1}), GpuNode.device_id.in_(on_rack)))
 
 
 def _overlaps(lo_col, hi_col, start: dt.datetime, end: dt.datetime | None):
@@ -340,6 +368,9 @@ def search_capacity_in(s: Session, req: CapacityRequest, *, now: dt.datetime | N
     held = _held_now(s, list(models), start, end, now or dt.datetime.now(dt.timezone.utc))
     if held:
         sentence += "; held: " + ", ".join(held)
+    maintained = _maintained(s, list(models), start, end)
+    if maintained:
+        sentence += "; under maintenance: " + ", ".join(maintained)
     return SearchResult(req, start, end, wanted_gpus, (), nearest, sentence)
 
 
@@ -359,6 +390,21 @@ def _held_now(s: Session, model_ids: list[int], start: dt.date, end: dt.date | N
     from app.domain.clock import local_date
 
     return [f"{r.n} × {r.name} in {r.cluster} (hold {r.number} until {local_date(r.expires_at)})" for r in rows]
+
+
+def _maintained(s: Session, model_ids: list[int], start: dt.date, end: dt.date | None) -> list[str]:
+    """The maintenance windows keeping GPUs of these models over the window: "16 × H100 SXM 80GB
+    (MW-000012)"."""
+    out = []
+    for ref, kind, oid in maintenance_over(s, *_instants(start, end))[:5]:
+        where = GpuNode.device_id == oid if kind == MaintenanceTarget.DEVICE else Device.rack_id == oid
+        for name, n in s.execute(select(GpuModel.name, func.count(GpuAsset.id))
+                                 .select_from(GpuNode).join(Device, Device.id == GpuNode.device_id)
+                                 .join(GpuAsset, GpuAsset.device_id == GpuNode.device_id)
+                                 .join(GpuModel, GpuModel.id == GpuAsset.gpu_model_id)
+                                 .where(where, GpuAsset.gpu_model_id.in_(model_ids)).group_by(GpuModel.name)):
+            out.append(f"{n} × {name} ({ref})")
+    return out
 
 
 def _group_label(s: Session, scope: str, key) -> tuple[str, GpuCluster | None, Site]:
