@@ -9038,6 +9038,22 @@ Check the database in the settings.</source>
 <context>
     <name>messages</name>
     <message>
+        <source> in %1</source>
+        <translation>，%1</translation>
+    </message>
+    <message>
+        <source> in one fabric</source>
+        <translation>，同一网络（Fabric）内</translation>
+    </message>
+    <message>
+        <source> in one scale-up domain</source>
+        <translation>，同一 Scale-up 域内</translation>
+    </message>
+    <message>
+        <source> in one site</source>
+        <translation>，同一机房内</translation>
+    </message>
+    <message>
         <source>%1 has more decimals than allowed here: at most %2 decimals</source>
         <translation>%1 的小数位过多：此处最多 %2 位小数</translation>
     </message>
@@ -9064,6 +9080,30 @@ Check the database in the settings.</source>
     <message>
         <source>%1 is too large: at most %2 digits before the decimal point</source>
         <translation>%1 过大：小数点前最多 %2 位</translation>
+    </message>
+    <message>
+        <source>%1 × %2 (%3)</source>
+        <translation>%1 × %2（%3）</translation>
+    </message>
+    <message>
+        <source>%1 × %2 in %3 (%4)</source>
+        <translation>%3（%4）%1 × %2</translation>
+    </message>
+    <message>
+        <source>%1 × %2 in %3 (%4, no fabric)</source>
+        <translation>%3（%4，无高速网络）%1 × %2</translation>
+    </message>
+    <message>
+        <source>%1 × %2 in %3 (hold %4 until %5)</source>
+        <translation>%3 的 %1 × %2（预留单 %4，至 %5）</translation>
+    </message>
+    <message>
+        <source>%1 × %2%3%4 %5 cannot be offered: at most %6 GPUs are free%7%4, %8 short%9%10%11</source>
+        <translation>%1 × %2%3%4（%5）无法满足：最多 %6 张 GPU 空闲%7%4，缺 %8 张%9%10%11</translation>
+    </message>
+    <message>
+        <source>%1, %2</source>
+        <translation>%1、%2</translation>
     </message>
     <message>
         <source>'%1' is not a %2 of the calendar</source>
@@ -9108,6 +9148,26 @@ Check the database in the settings.</source>
     <message>
         <source>'%1' is out of range: dates run from 2000-01-01 to 2099-12-31</source>
         <translation>“%1”超出范围：日期须在 2000-01-01 至 2099-12-31 之间</translation>
+    </message>
+    <message>
+        <source>8-GPU training</source>
+        <translation>8 卡训练机型</translation>
+    </message>
+    <message>
+        <source>; held: %1</source>
+        <translation>；已预留：%1</translation>
+    </message>
+    <message>
+        <source>; nearest free capacity: %1</source>
+        <translation>；最近的空闲资源：%1</translation>
+    </message>
+    <message>
+        <source>; no node of that model is free anywhere in the window</source>
+        <translation>；该时段内任何地方都没有该型号的空闲节点</translation>
+    </message>
+    <message>
+        <source>; under maintenance: %1</source>
+        <translation>；维护中：%1</translation>
     </message>
     <message>
         <source>GPUs are counted in whole numbers</source>
@@ -9176,6 +9236,14 @@ Check the database in the settings.</source>
     <message>
         <source>feed %1 of this panel has a %2 A breaker; a panel cannot be smaller than its feeds (give at least %3 A, or change the feeds first)</source>
         <translation>此配电柜的馈线 %1 的断路器为 %2 A；配电柜不能小于其馈线（至少 %3 A，或先修改馈线）</translation>
+    </message>
+    <message>
+        <source>from %1 to %2</source>
+        <translation>%1 至 %2</translation>
+    </message>
+    <message>
+        <source>from %1, open-ended</source>
+        <translation>自 %1 起，不定期</translation>
     </message>
     <message>
         <source>give both the power allowance (kW) and the price per kWh over it, or neither</source>

@@ -307,3 +307,26 @@ def test_the_command_line_searches_holds_quotes_and_accepts(db, fleet, manager, 
     assert code == 0 and "draft contract GZ-" in out
     code, out = cli("hold", "list", "--status", "converted")
     assert code == 0 and number in out and "1 hold(s)" in out
+
+
+def test_the_shortfall_is_a_catalogue_message_read_in_chinese(db, fleet, qtbot):
+    """The refusal carries its id (capacity.short) and reads in Chinese part by part: the scope, the
+    window, each nearest group, the English unchanged."""
+    from PySide6.QtWidgets import QApplication
+
+    from ui.shell.i18n import install_translators
+    from ui.shell.messages import translate_message
+
+    r = _search(db, count=128)
+    assert r.shortfall.id == "capacity.short"
+    assert r.shortfall.startswith("128 × H100 SXM 80GB in one fabric from 2026-10-01 to 2026-12-31 cannot be offered: "
+                                  "at most 64 GPUs are free in one fabric, 64 short; nearest free capacity: "
+                                  "64 × H100 SXM 80GB in GZ-H100 (GZ1), 16 × H100 SXM 80GB in GZ1 unassigned (GZ1, no fabric)")
+    app = QApplication.instance()
+    install_translators(app, "zh")
+    try:
+        zh = translate_message(r.shortfall)
+    finally:
+        install_translators(app, "en")
+    assert zh.startswith("128 × H100 SXM 80GB，同一网络（Fabric）内（2026-10-01 至 2026-12-31）无法满足：最多 64 张 GPU 空闲")
+    assert "；最近的空闲资源：GZ-H100（GZ1）64 × H100 SXM 80GB、GZ1 unassigned（GZ1，无高速网络）16 × H100 SXM 80GB" in zh

@@ -30,6 +30,7 @@ from models.choices import ContractStatus, FormFactor, GpuState, HoldStatus, Mai
 from models.cluster import GpuCluster, GpuNode, ScaleUpDomain
 from models.maintenance import MaintenanceWindow
 
+from app.domain import messages as M
 from app.domain.clock import local_midnight
 from app.domain.errors import NotFound, ValidationError
 from app.domain.rating import local_today
@@ -364,17 +365,13 @@ def search_capacity_in(s: Session, req: CapacityRequest, *, now: dt.datetime | N
         return SearchResult(req, start, end, wanted_gpus, tuple(offers))
     nearest = _nearest(s, free, models)
     best = max((int(g.gpus) for g in groups), default=0)
-    sentence = shortfall_sentence(req, start, end, wanted_gpus, best, nearest)
     held = _held_now(s, list(models), start, end, now or dt.datetime.now(dt.timezone.utc))
-    if held:
-        sentence += "; held: " + ", ".join(held)
     maintained = _maintained(s, list(models), start, end)
-    if maintained:
-        sentence += "; under maintenance: " + ", ".join(maintained)
+    sentence = shortfall_sentence(req, start, end, wanted_gpus, best, nearest, held, maintained)
     return SearchResult(req, start, end, wanted_gpus, (), nearest, sentence)
 
 
-def _held_now(s: Session, model_ids: list[int], start: dt.date, end: dt.date | None, now: dt.datetime) -> list[str]:
+def _held_now(s: Session, model_ids: list[int], start: dt.date, end: dt.date | None, now: dt.datetime) -> list:
     """The holds keeping GPUs of these models over the window: "64 × H100 in FZ-H100-NDR-01 (hold
     FZ-H2026-0001 until 2026-12-09)", so that a refusal also says what a hold keeps."""
     rows = s.execute(
@@ -389,10 +386,10 @@ def _held_now(s: Session, model_ids: list[int], start: dt.date, end: dt.date | N
         .order_by(CapacityHold.number).limit(5)).all()
     from app.domain.clock import local_date
 
-    return [f"{r.n} × {r.name} in {r.cluster} (hold {r.number} until {local_date(r.expires_at)})" for r in rows]
+    return [M.CAPACITY_HOLD_ITEM(r.n, r.name, r.cluster, r.number, local_date(r.expires_at)) for r in rows]
 
 
-def _maintained(s: Session, model_ids: list[int], start: dt.date, end: dt.date | None) -> list[str]:
+def _maintained(s: Session, model_ids: list[int], start: dt.date, end: dt.date | None) -> list:
     """The maintenance windows keeping GPUs of these models over the window: "16 × H100 SXM 80GB
     (MW-000012)"."""
     out = []
@@ -403,7 +400,7 @@ def _maintained(s: Session, model_ids: list[int], start: dt.date, end: dt.date |
                                  .join(GpuAsset, GpuAsset.device_id == GpuNode.device_id)
                                  .join(GpuModel, GpuModel.id == GpuAsset.gpu_model_id)
                                  .where(where, GpuAsset.gpu_model_id.in_(model_ids)).group_by(GpuModel.name)):
-            out.append(f"{n} × {name} ({ref})")
+            out.append(M.CAPACITY_MAINTENANCE_ITEM(n, name, ref))
     return out
 
 
@@ -457,23 +454,28 @@ def _nearest(s: Session, free, models: dict[int, GpuModel]) -> tuple[GroupFree, 
     return tuple(GroupFree(models[r.model_id].name, r.name, r.code, int(r.gpus), int(r.nodes), r.fabric) for r in rows)
 
 
-SCOPE_WORDS = {ANYWHERE: "", ONE_FABRIC: " in one fabric", ONE_DOMAIN: " in one scale-up domain"}
+SCOPE_WORDS = {ANYWHERE: "", ONE_FABRIC: M.CAPACITY_IN_FABRIC(), ONE_DOMAIN: M.CAPACITY_IN_DOMAIN()}
 
 
 def shortfall_sentence(req: CapacityRequest, start: dt.date, end: dt.date | None, wanted: int,
-                       best_in_scope: int, nearest: tuple[GroupFree, ...]) -> str:
-    """What is short and where the nearest free capacity is, in one sentence."""
-    what = "/".join(req.models) if req.models else "8-GPU training"
-    where = "".join(f" in {w}" for w in (req.region, req.subsidiary, req.site) if w)
-    window = f"from {start}" + (f" to {end}" if end else ", open-ended")
-    scope = SCOPE_WORDS[req.scope] or " in one site"
-    head = (f"{wanted} × {what}{SCOPE_WORDS[req.scope]}{where} {window} cannot be offered: at most "
-            f"{best_in_scope} GPUs are free{scope}{where}, {max(wanted - best_in_scope, 0)} short")
-    if not nearest:
-        return head + "; no node of that model is free anywhere in the window"
-    near = ", ".join(f"{n.gpus} × {n.model} in {n.group} ({n.site}{', no fabric' if n.fabric == 'none' else ''})"
-                     for n in nearest)
-    return head + f"; nearest free capacity: {near}"
+                       best_in_scope: int, nearest: tuple[GroupFree, ...], held=(), maintained=()) -> str:
+    """What is short and where the nearest free capacity is, in one sentence (a catalogue Message:
+    the console translates it part by part); `held` and `maintained` name what holds and
+    maintenance windows keep (`_held_now`, `_maintained`)."""
+    what = "/".join(req.models) if req.models else M.CAPACITY_ANY_TRAINING()
+    places = [w for w in (req.region, req.subsidiary, req.site) if w]
+    where = M.CAPACITY_IN_PLACE(" / ".join(places)) if places else ""
+    window = M.CAPACITY_FROM_TO(start, end) if end else M.CAPACITY_FROM_OPEN(start)
+    scope = SCOPE_WORDS[req.scope] or M.CAPACITY_IN_SITE()
+    if nearest:
+        near = M.CAPACITY_NEAREST(M.listed(
+            (M.CAPACITY_FREE_IN_NO_FABRIC if n.fabric == "none" else M.CAPACITY_FREE_IN)(n.gpus, n.model, n.group, n.site)
+            for n in nearest))
+    else:
+        near = M.CAPACITY_NONE_FREE()
+    return M.CAPACITY_SHORT(wanted, what, SCOPE_WORDS[req.scope], where, window, best_in_scope, scope,
+                            max(wanted - best_in_scope, 0), near, M.CAPACITY_HELD(M.listed(held)) if held else "",
+                            M.CAPACITY_MAINTENANCE(M.listed(maintained)) if maintained else "")
 
 
 def search_capacity(db: Database, req: CapacityRequest, *, now: dt.datetime | None = None) -> SearchResult:
