@@ -15,7 +15,7 @@ from app.services import contracts as C
 from app.services.users import login
 from models import Contract, Customer, GpuModel, Rack, Room, Site, contract_item_gpu
 from models.choices import ContractStatus, RackStatus
-from test_capacity import add_cluster
+from tests.clusters.test_capacity import add_cluster
 
 
 def _fuzhou_fabric(db) -> None:

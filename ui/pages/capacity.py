@@ -41,7 +41,19 @@ class CapacityDialog(QDialog):
         self.quote = None
         self.contract = None
         layout = QVBoxLayout(self)
+        layout.addWidget(self._request_box(db))
+        self._results(layout)
+        layout.addLayout(self._actions(db))
+        buttons = QDialogButtonBox(QDialogButtonBox.Close)
+        buttons.rejected.connect(self.reject)
+        layout.addWidget(buttons)
+        QShortcut(QKeySequence("Ctrl+Return"), self, activated=self.search)
+        QShortcut(QKeySequence("Ctrl+H"), self, activated=self.hold_offer)
+        self.resize(1180, 720)
+        self.update_buttons()
 
+    def _request_box(self, db: Database) -> QGroupBox:
+        """What is wanted, where, when and for whom, and the Search button."""
         ask = QGroupBox(self.tr("Request"))
         form = QFormLayout(ask)
         top = QHBoxLayout()
@@ -110,8 +122,10 @@ class CapacityDialog(QDialog):
         self.search_btn.setDefault(True)
         self.search_btn.clicked.connect(self.search)
         form.addRow("", self.search_btn)
-        layout.addWidget(ask)
+        return ask
 
+    def _results(self, layout: QVBoxLayout) -> None:
+        """The offers above their terms, and the line that says what happened."""
         split = QSplitter(Qt.Vertical)
         self.offers = self._table("capOffers", [self.tr("Model"), self.tr("Where"), self.tr("Fabric"), self.tr("Site"),
                                                 self.tr("GPUs"), self.tr("Nodes"), self.tr("Racks"),
@@ -129,6 +143,8 @@ class CapacityDialog(QDialog):
         self.message.setTextInteractionFlags(Qt.TextSelectableByMouse)
         layout.addWidget(self.message)
 
+    def _actions(self, db: Database) -> QHBoxLayout:
+        """The term and a rack add-on; hold, quote and contract."""
         actions = QHBoxLayout()
         self.term = QComboBox()
         self.term.setObjectName("capTerm")
@@ -153,14 +169,7 @@ class CapacityDialog(QDialog):
         actions.addWidget(self.hold_btn)
         actions.addWidget(self.quote_btn)
         actions.addWidget(self.contract_btn)
-        layout.addLayout(actions)
-        buttons = QDialogButtonBox(QDialogButtonBox.Close)
-        buttons.rejected.connect(self.reject)
-        layout.addWidget(buttons)
-        QShortcut(QKeySequence("Ctrl+Return"), self, activated=self.search)
-        QShortcut(QKeySequence("Ctrl+H"), self, activated=self.hold_offer)
-        self.resize(1180, 720)
-        self.update_buttons()
+        return actions
 
     def _table(self, name: str, headers: list[str]) -> QTableWidget:
         from ui.widgets.plain_table import plain_table
