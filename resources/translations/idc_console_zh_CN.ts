@@ -675,47 +675,47 @@
 <context>
     <name>CapacityDialog</name>
     <message>
-        <location filename="../../ui/pages/capacity.py" line="237"/>
+        <location filename="../../ui/pages/capacity.py" line="247"/>
         <source> incl. %1 h, %2 / h beyond</source>
         <translation>，含 %1 卡时，超出 %2 元/卡时</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/capacity.py" line="92"/>
+        <location filename="../../ui/pages/capacity.py" line="105"/>
         <source> month(s)</source>
         <translation> 个月</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../ui/pages/capacity.py" line="198"/>
+        <location filename="../../ui/pages/capacity.py" line="208"/>
         <source>%n offer(s), best fit first, free %1 – %2</source>
         <translation><numerusform>%n 个方案，最合适的在前，%1 至 %2 空闲</numerusform></translation>
     </message>
     <message>
-        <location filename="../../ui/pages/capacity.py" line="140"/>
+        <location filename="../../ui/pages/capacity.py" line="157"/>
         <source>&amp;Hold offer</source>
         <translation>预留资源(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/capacity.py" line="143"/>
+        <location filename="../../ui/pages/capacity.py" line="160"/>
         <source>&amp;Quote PDF…</source>
         <translation>报价单 PDF(&amp;Q)…</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/capacity.py" line="108"/>
+        <location filename="../../ui/pages/capacity.py" line="121"/>
         <source>&amp;Search</source>
         <translation>查询(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/capacity.py" line="138"/>
+        <location filename="../../ui/pages/capacity.py" line="155"/>
         <source>(no rack)</source>
         <translation>（不加机柜）</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/capacity.py" line="102"/>
+        <location filename="../../ui/pages/capacity.py" line="115"/>
         <source>(the site's subsidiary)</source>
         <translation>（机房所属子公司）</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/capacity.py" line="151"/>
+        <location filename="../../ui/pages/capacity.py" line="168"/>
         <source>Add a rack</source>
         <translation>加购机柜</translation>
     </message>
@@ -725,197 +725,212 @@
         <translation>算力资源查询</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/capacity.py" line="107"/>
+        <location filename="../../ui/pages/capacity.py" line="120"/>
         <source>Customer</source>
         <translation>客户</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/capacity.py" line="320"/>
+        <location filename="../../ui/pages/capacity.py" line="350"/>
         <source>Draft contract %1 made from quote %2; submit it for approval</source>
         <translation>已由报价单 %2 生成草稿合同 %1；请提交审批</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/capacity.py" line="116"/>
+        <location filename="../../ui/pages/capacity.py" line="131"/>
         <source>Fabric</source>
         <translation>网络</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/capacity.py" line="121"/>
+        <location filename="../../ui/pages/capacity.py" line="136"/>
         <source>First month</source>
         <translation>首月金额</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/capacity.py" line="118"/>
+        <location filename="../../ui/pages/capacity.py" line="133"/>
         <source>Free there</source>
         <translation>该处空闲</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/capacity.py" line="63"/>
+        <location filename="../../ui/pages/capacity.py" line="76"/>
         <source>GPUs</source>
         <translation>GPU 卡</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/capacity.py" line="276"/>
+        <location filename="../../ui/pages/capacity.py" line="305"/>
         <source>Hold %1: %2 GPUs on %3 nodes, held until %4</source>
         <translation>预留 %1：%3 台节点共 %2 张 GPU，保留至 %4</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/capacity.py" line="123"/>
+        <location filename="../../ui/pages/capacity.py" line="298"/>
+        <source>Holding %1 GPUs on %2 nodes…</source>
+        <translation>正在预留 %2 台节点上的 %1 张 GPU…</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/capacity.py" line="138"/>
         <source>In words</source>
         <translation>大写</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/capacity.py" line="146"/>
+        <location filename="../../ui/pages/capacity.py" line="163"/>
         <source>Make &amp;contract</source>
         <translation>生成合同(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/capacity.py" line="116"/>
+        <location filename="../../ui/pages/capacity.py" line="346"/>
+        <source>Making the draft contract from quote %1…</source>
+        <translation>正在由报价单 %1 生成草稿合同…</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/capacity.py" line="320"/>
+        <source>Making the quote of hold %1…</source>
+        <translation>正在生成预留 %1 的报价单…</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/capacity.py" line="131"/>
         <source>Model</source>
         <translation>型号</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/capacity.py" line="117"/>
+        <location filename="../../ui/pages/capacity.py" line="132"/>
         <source>Nodes</source>
         <translation>节点数</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/capacity.py" line="118"/>
+        <location filename="../../ui/pages/capacity.py" line="133"/>
         <source>Nodes offered</source>
         <translation>推荐节点</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/capacity.py" line="122"/>
+        <location filename="../../ui/pages/capacity.py" line="137"/>
         <source>Period (excl. VAT)</source>
         <translation>服务期金额（不含税）</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/capacity.py" line="121"/>
+        <location filename="../../ui/pages/capacity.py" line="136"/>
         <source>Price</source>
         <translation>价格</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/capacity.py" line="295"/>
+        <location filename="../../ui/pages/capacity.py" line="325"/>
         <source>Quote %1: %2 for the period, first month %3; valid until %4</source>
         <translation>报价单 %1：服务期合计 %2，首月 %3；有效期至 %4</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/capacity.py" line="117"/>
+        <location filename="../../ui/pages/capacity.py" line="132"/>
         <source>Racks</source>
         <translation>机柜数</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/capacity.py" line="45"/>
+        <location filename="../../ui/pages/capacity.py" line="58"/>
         <source>Request</source>
         <translation>需求</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/capacity.py" line="116"/>
+        <location filename="../../ui/pages/capacity.py" line="131"/>
         <source>Site</source>
         <translation>机房</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/capacity.py" line="121"/>
+        <location filename="../../ui/pages/capacity.py" line="136"/>
         <source>Term</source>
         <translation>计费方式</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/capacity.py" line="122"/>
+        <location filename="../../ui/pages/capacity.py" line="137"/>
         <source>Total</source>
         <translation>价税合计</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/capacity.py" line="122"/>
+        <location filename="../../ui/pages/capacity.py" line="137"/>
         <source>VAT</source>
         <translation>增值税</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/capacity.py" line="74"/>
+        <location filename="../../ui/pages/capacity.py" line="87"/>
         <source>Wanted</source>
         <translation>需求量</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/capacity.py" line="98"/>
+        <location filename="../../ui/pages/capacity.py" line="111"/>
         <source>When</source>
         <translation>时间</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/capacity.py" line="84"/>
+        <location filename="../../ui/pages/capacity.py" line="97"/>
         <source>Where</source>
         <translation>位置</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/capacity.py" line="56"/>
+        <location filename="../../ui/pages/capacity.py" line="69"/>
         <source>a model, or several separated by commas (e.g. H100 and Ascend 910B in one search)</source>
         <translation>一个型号，或以逗号分隔的多个型号（例如 H100 与昇腾 910B 一起查询）</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/capacity.py" line="51"/>
+        <location filename="../../ui/pages/capacity.py" line="64"/>
         <source>any 8-GPU training model</source>
         <translation>任意 8 卡训练机型</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/capacity.py" line="67"/>
+        <location filename="../../ui/pages/capacity.py" line="80"/>
         <source>anywhere (one site)</source>
         <translation>不限（同一机房）</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/capacity.py" line="95"/>
+        <location filename="../../ui/pages/capacity.py" line="108"/>
         <source>for</source>
         <translation>共</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/capacity.py" line="93"/>
+        <location filename="../../ui/pages/capacity.py" line="106"/>
         <source>from</source>
         <translation>自</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/capacity.py" line="251"/>
+        <location filename="../../ui/pages/capacity.py" line="262"/>
         <source>hold the selected offer's nodes for the customer (Ctrl+H)</source>
         <translation>为客户预留所选方案的节点（Ctrl+H）</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/capacity.py" line="67"/>
+        <location filename="../../ui/pages/capacity.py" line="80"/>
         <source>in one fabric</source>
         <translation>同一网络（Fabric）内</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/capacity.py" line="68"/>
+        <location filename="../../ui/pages/capacity.py" line="81"/>
         <source>in one scale-up domain</source>
         <translation>同一 Scale-up 域内</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/capacity.py" line="64"/>
+        <location filename="../../ui/pages/capacity.py" line="77"/>
         <source>nodes</source>
         <translation>节点</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/capacity.py" line="91"/>
+        <location filename="../../ui/pages/capacity.py" line="104"/>
         <source>open-ended</source>
         <translation>不定期</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/capacity.py" line="253"/>
+        <location filename="../../ui/pages/capacity.py" line="264"/>
         <source>price the held nodes (and a rack) on the chosen term, and preview the PDF</source>
         <translation>按所选计费方式为预留节点（及机柜）报价，并预览 PDF</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/capacity.py" line="78"/>
+        <location filename="../../ui/pages/capacity.py" line="91"/>
         <source>region code or name, e.g. 460100 or 海口市</source>
         <translation>区域代码或名称，例如 460100 或 海口市</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/capacity.py" line="105"/>
+        <location filename="../../ui/pages/capacity.py" line="118"/>
         <source>signed by</source>
         <translation>签约主体</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/capacity.py" line="81"/>
+        <location filename="../../ui/pages/capacity.py" line="94"/>
         <source>site code</source>
         <translation>机房代码</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/capacity.py" line="255"/>
+        <location filename="../../ui/pages/capacity.py" line="266"/>
         <source>the customer accepted: make the draft contract naming the held nodes' GPUs</source>
         <translation>客户已接受：生成草稿合同，列明预留节点的 GPU</translation>
     </message>
@@ -984,27 +999,27 @@
 <context>
     <name>ClustersPage</name>
     <message>
-        <location filename="../../ui/pages/clusters/__init__.py" line="230"/>
+        <location filename="../../ui/pages/clusters/__init__.py" line="237"/>
         <source>(dashed outline: maintenance)</source>
         <translation>（虚线边框：维护中）</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/clusters/__init__.py" line="117"/>
+        <location filename="../../ui/pages/clusters/__init__.py" line="60"/>
         <source>Action</source>
         <translation>操作</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/clusters/__init__.py" line="217"/>
+        <location filename="../../ui/pages/clusters/__init__.py" line="224"/>
         <source>Ascend</source>
         <translation>昇腾</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/clusters/__init__.py" line="82"/>
+        <location filename="../../ui/pages/clusters/__init__.py" line="117"/>
         <source>By</source>
         <translation>操作人</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/clusters/__init__.py" line="251"/>
+        <location filename="../../ui/pages/clusters/__init__.py" line="258"/>
         <source>Choose a node first</source>
         <translation>请先选择一个节点</translation>
     </message>
@@ -1014,22 +1029,22 @@
         <translation>集群</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/clusters/__init__.py" line="117"/>
+        <location filename="../../ui/pages/clusters/__init__.py" line="60"/>
         <source>Code</source>
         <translation>编码</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/clusters/__init__.py" line="64"/>
+        <location filename="../../ui/pages/clusters/__init__.py" line="97"/>
         <source>Colour by state</source>
         <translation>按状态着色</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/clusters/__init__.py" line="65"/>
+        <location filename="../../ui/pages/clusters/__init__.py" line="98"/>
         <source>Colour by tenant</source>
         <translation>按租户着色</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/clusters/__init__.py" line="87"/>
+        <location filename="../../ui/pages/clusters/__init__.py" line="122"/>
         <source>Drain</source>
         <translation>排空</translation>
     </message>
@@ -1039,7 +1054,7 @@
         <translation>网络</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/clusters/__init__.py" line="117"/>
+        <location filename="../../ui/pages/clusters/__init__.py" line="60"/>
         <source>GPU</source>
         <translation>GPU</translation>
     </message>
@@ -1049,7 +1064,7 @@
         <translation>GPU 集群</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/clusters/__init__.py" line="81"/>
+        <location filename="../../ui/pages/clusters/__init__.py" line="116"/>
         <source>GPU model</source>
         <translation>GPU 型号</translation>
     </message>
@@ -1064,32 +1079,32 @@
         <translation>GPU 卡</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/clusters/__init__.py" line="128"/>
+        <location filename="../../ui/pages/clusters/__init__.py" line="71"/>
         <source>Health events</source>
         <translation>健康事件</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/clusters/__init__.py" line="81"/>
+        <location filename="../../ui/pages/clusters/__init__.py" line="116"/>
         <source>Maintenance</source>
         <translation>维护</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/clusters/__init__.py" line="91"/>
+        <location filename="../../ui/pages/clusters/__init__.py" line="126"/>
         <source>Maintenance on/off</source>
         <translation>维护标记 开/关</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/clusters/__init__.py" line="95"/>
+        <location filename="../../ui/pages/clusters/__init__.py" line="130"/>
         <source>Move</source>
         <translation>变更</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/clusters/__init__.py" line="102"/>
+        <location filename="../../ui/pages/clusters/__init__.py" line="137"/>
         <source>Move to</source>
         <translation>变更为</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/clusters/__init__.py" line="81"/>
+        <location filename="../../ui/pages/clusters/__init__.py" line="60"/>
         <source>Node</source>
         <translation>节点</translation>
     </message>
@@ -1104,12 +1119,12 @@
         <translation>节点数</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/clusters/__init__.py" line="118"/>
+        <location filename="../../ui/pages/clusters/__init__.py" line="61"/>
         <source>Note</source>
         <translation>备注</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/clusters/__init__.py" line="82"/>
+        <location filename="../../ui/pages/clusters/__init__.py" line="117"/>
         <source>Rack</source>
         <translation>机柜</translation>
     </message>
@@ -1119,12 +1134,12 @@
         <translation>轨道数</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/clusters/__init__.py" line="82"/>
+        <location filename="../../ui/pages/clusters/__init__.py" line="117"/>
         <source>Reason</source>
         <translation>原因</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/clusters/__init__.py" line="86"/>
+        <location filename="../../ui/pages/clusters/__init__.py" line="121"/>
         <source>Reason (recorded with who and when)</source>
         <translation>原因（与操作人、时间一并记录）</translation>
     </message>
@@ -1134,7 +1149,7 @@
         <translation>刷新</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/clusters/__init__.py" line="82"/>
+        <location filename="../../ui/pages/clusters/__init__.py" line="117"/>
         <source>Since</source>
         <translation>起始时间</translation>
     </message>
@@ -1144,52 +1159,52 @@
         <translation>机房</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/clusters/__init__.py" line="118"/>
+        <location filename="../../ui/pages/clusters/__init__.py" line="61"/>
         <source>Source</source>
         <translation>来源</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/clusters/__init__.py" line="81"/>
+        <location filename="../../ui/pages/clusters/__init__.py" line="116"/>
         <source>State</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/clusters/__init__.py" line="82"/>
+        <location filename="../../ui/pages/clusters/__init__.py" line="117"/>
         <source>Tenant</source>
         <translation>租户</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/clusters/__init__.py" line="117"/>
+        <location filename="../../ui/pages/clusters/__init__.py" line="60"/>
         <source>Time</source>
         <translation>时间</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/clusters/__init__.py" line="126"/>
+        <location filename="../../ui/pages/clusters/__init__.py" line="69"/>
         <source>Topology</source>
         <translation>拓扑</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/clusters/__init__.py" line="89"/>
+        <location filename="../../ui/pages/clusters/__init__.py" line="124"/>
         <source>Undrain</source>
         <translation>恢复服务</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/clusters/__init__.py" line="129"/>
+        <location filename="../../ui/pages/clusters/__init__.py" line="72"/>
         <source>Utilisation by model and site</source>
         <translation>按型号与站点的利用率</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/clusters/__init__.py" line="117"/>
+        <location filename="../../ui/pages/clusters/__init__.py" line="60"/>
         <source>Vendor</source>
         <translation>厂商</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/clusters/__init__.py" line="226"/>
+        <location filename="../../ui/pages/clusters/__init__.py" line="233"/>
         <source>no tenant</source>
         <translation>无租户</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/clusters/__init__.py" line="200"/>
+        <location filename="../../ui/pages/clusters/__init__.py" line="207"/>
         <source>yes</source>
         <translation>是</translation>
     </message>

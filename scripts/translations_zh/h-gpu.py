@@ -20,4 +20,8 @@ ZH = {
     "; under maintenance: %1": "；维护中：%1",
     "%1 × %2 (%3)": "%1 × %2（%3）",
     "%1, %2": "%1、%2",
+    # the capacity dialog's writes on the background runner
+    "Holding %1 GPUs on %2 nodes…": "正在预留 %2 台节点上的 %1 张 GPU…",
+    "Making the quote of hold %1…": "正在生成预留 %1 的报价单…",
+    "Making the draft contract from quote %1…": "正在由报价单 %1 生成草稿合同…",
 }
