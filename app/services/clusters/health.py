@@ -19,7 +19,7 @@ from models.choices import (ContractStatus, HealthVendor, NodeState, TicketKind,
 
 from app.domain.actor import Actor
 from app.domain.auth import require
-from app.domain.clock import DateError, parse_instant
+from app.domain.clock import DateError, local_text, parse_instant
 from app.domain.errors import DomainError, ValidationError
 from app.domain.health import classify
 from app.services.clusters.nodes import node_label, read_rows_file, set_node_state_in
@@ -39,7 +39,10 @@ def open_incident(uow: UnitOfWork, node: GpuNode, event: HealthEvent, summary: s
     out of the customer's job, the rest of the cluster serves."""
     s = uow.session
     label = node_label(s, node)
-    at = min(event.at, dt.datetime.now(dt.timezone.utc))
+    # opened when the event is recorded (the desk learns of it now: an imported old event does not
+    # start its SLA clock in the past); the event's own time is in the description
+    now = dt.datetime.now(dt.timezone.utc)
+    at = min(event.at, now)
     customer_id = s.execute(select(GpuAsset.customer_id).where(GpuAsset.device_id == node.device_id,
                                                                GpuAsset.customer_id.is_not(None))
                             .order_by(GpuAsset.slot).limit(1)).scalar()
@@ -57,10 +60,11 @@ def open_incident(uow: UnitOfWork, node: GpuNode, event: HealthEvent, summary: s
     values = dict(title=f"{label}{whose}: {summary}"[:255], kind=TicketKind.INCIDENT, priority=TicketPriority.P2,
                   customer_id=customer_id, contact_id=None, channel=None, contract_id=contract_id, site_id=site_id,
                   description=(f"Health event on node {label}" + (f", customer {customer.name}" if customer else "")
-                               + f": {summary}. The node is in triage (health event #{event.id})."),
+                               + f" at {local_text(event.at)}: {summary}. The node is in triage (health event"
+                               f" #{event.id})."),
                   assignee_id=None, task=None, urgency=None, requested_for=None, carrier=None, tracking_no=None,
                   received_by=None, stored_where=None, delivered_rack_id=None)
-    return open_ticket_in(uow, values, [(TicketObjectType.DEVICE, node.device_id)], at)
+    return open_ticket_in(uow, values, [(TicketObjectType.DEVICE, node.device_id)], now)
 
 
 @dataclass
