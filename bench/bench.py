@@ -474,40 +474,9 @@ def bench_views(b: Bench) -> None:
         b.sql_op("room view (largest room)", lambda: viewdata.room_layout(b.db, room_id))
     _background(b, "dashboard data", lambda: viewdata.dashboard_data(b.db), None,
                 "draws the cards, charts and contracts due: not timed by this row")
+    from .bench_clusters import bench_clusters  # GPU clusters and capacity (issue 25)
+
     bench_clusters(b)
-
-
-def _topology_picture(db: Database, cluster_id: int) -> int:
-    """The Clusters page's picture of a cluster: its data read, laid out and painted (offscreen)."""
-    from PySide6.QtCore import QPoint
-    from PySide6.QtGui import QImage, QRegion
-    from PySide6.QtWidgets import QApplication
-
-    from app.services.clusters.read import topology
-    from ui.pages.clusters.topology import TopologyView
-
-    _app = QApplication.instance() or QApplication(["idc-console-bench", "-platform", "offscreen"])
-    view = TopologyView()
-    view.set_topology(topology(db, cluster_id), 1040)
-    view.resize(view.minimumSize())
-    image = QImage(1040, 600, QImage.Format_RGB32)  # the first screen of it, as the page shows it (it scrolls)
-    view.render(image, QPoint(0, 0), QRegion(0, 0, 1040, 600))
-    return len(view.node_rects)
-
-
-def bench_clusters(b: Bench) -> None:
-    """GPU clusters (issue 25): the node list and the topology picture of the largest cluster."""
-    cluster_id = _pick(b.db, "SELECT cluster_id FROM gpu_node GROUP BY cluster_id ORDER BY count(*) DESC, cluster_id "
-                             "LIMIT 1")
-    if not cluster_id:
-        b.add(Result("cluster node list (largest cluster)", None, None, 0, "", None, "no GPU cluster in this database"))
-        return
-    from app.services.clusters.read import cluster_nodes
-    nodes = _pick(b.db, f"SELECT count(*) FROM gpu_node WHERE cluster_id = {int(cluster_id)}")
-    b.sql_op("cluster node list (largest cluster)", lambda: cluster_nodes(b.db, cluster_id), target_ms=100,
-             note=f"{nodes} nodes")
-    b.plain("cluster topology picture (largest cluster)", lambda: _topology_picture(b.db, cluster_id), None,
-            "≤ 500 ms (read, layout, first screen)", lambda med, _floor: med <= 500, repeat=3, note=f"{nodes} nodes")
 
 
 def bench_operations(b: Bench) -> None:

@@ -1,6 +1,7 @@
 """A large synthetic provider for measuring the console at scale (`demo load --scale large`).
 
-20 sites, 200 rooms, 10,000 racks, 100,000 devices, 400,000 GPUs in every lifecycle state,
+20 sites, 200 rooms, 10,000 racks (7,000 of them GPU racks holding ~49,000 8-GPU servers, the
+clusters' nodes), 100,000 devices, 400,000 GPUs in every lifecycle state,
 5,000 customers, 20,000 contracts with items, twelve months of GPU leases and daily rack
 meter readings, and 2,000,000 audit events in a valid hash chain, spread over twenty people
 as their roles would (operators move GPUs and devices, account managers draft contracts, an
@@ -44,7 +45,7 @@ N_SITES, ROOMS_PER_SITE, RACKS_PER_ROOM = 20, 10, 50          # 200 rooms, 10,00
 N_DEVICES, N_GPUS = 100_000, 400_000
 N_CUSTOMERS, N_CONTRACTS = 5_000, 20_000
 N_AUDIT = 2_000_000
-GPU_RACK_SHARE = 0.6                                           # the rest are colocation racks
+GPU_RACK_SHARE = 0.7   # rooms with liquid cooling and GPU racks (7 of 10: ~49,000 8-GPU servers); the rest colocation
 BATCH = 20_000
 TZ_OFFSET = TZ.utcoffset(dt.datetime(2026, 1, 1))             # app.domain.clock.TZ; Shanghai has no DST
 
@@ -295,7 +296,7 @@ def _build(plan: Plan, progress: Progress) -> None:
     for sid, scode, sub in sites:
         for r in range(ROOMS_PER_SITE):
             rid = plan.nid("room")
-            cooling = "liquid" if r < 6 else "air"
+            cooling = "liquid" if r < round(ROOMS_PER_SITE * GPU_RACK_SHARE) else "air"
             rname = f"{r // 2 + 1}F-{'AB'[r % 2]} {'液冷智算机房' if cooling == 'liquid' else '风冷机房'}"
             room_rows.append((rid, sid, rname, cooling, str(RACKS_PER_ROOM * 40), str(RACKS_PER_ROOM * 44),
                               5, 10, None, 1, _ts(plan.now), "system"))

@@ -1,5 +1,6 @@
-"""The large data's GPU clusters (issue 25): every GPU server of the large fleet becomes a node of
-one of about 500 clusters (its site's servers in runs; NVIDIA ones on rail-optimised InfiniBand
+"""The large data's GPU clusters (issue 25): every GPU server of the large fleet (~49,000 8-GPU
+servers in the liquid-cooled rooms, bench/scale.py GPU_RACK_SHARE) becomes a node of one of about 500
+clusters (its site's servers in runs; NVIDIA ones on rail-optimised InfiniBand
 NDR with 8 rails, Huawei ones on RoCE), the site's IB switches as leaves (by rail) and spines; the
 first cluster has 1,000 nodes and its 8,000 node → leaf cables (the benchmark's topology picture);
 node states from the GPUs' (leased → allocated, else mostly available, a few draining, in triage,

@@ -4,7 +4,7 @@ from __future__ import annotations
 import datetime as dt
 from decimal import Decimal
 
-from sqlalchemy import CheckConstraint, ForeignKey, Integer, Numeric, String, Text, UniqueConstraint
+from sqlalchemy import CheckConstraint, ForeignKey, Index, Integer, Numeric, String, Text, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from .base import Base, IdMixin, Money, Versioned, utcnow
@@ -106,7 +106,8 @@ class GpuLease(IdMixin, Base):
     contract_item_id: Mapped[int] = mapped_column(ForeignKey("contract_item.id"), index=True)
     start: Mapped[dt.datetime]
     end: Mapped[dt.datetime | None]
-    __table_args__ = (CheckConstraint('"end" IS NULL OR "end" >= start', name="interval"),)
+    __table_args__ = (CheckConstraint('"end" IS NULL OR "end" >= start', name="interval"),
+                      Index("ix_gpu_lease_gpu_end", "gpu_id", "end"))  # the capacity search (migration 0036)
 
 
 class Downtime(IdMixin, Base):

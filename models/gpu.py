@@ -49,6 +49,7 @@ class GpuAsset(IdMixin, Versioned, Base):
         CheckConstraint("depreciation_months > 0", name="depreciation"),
         # Performance (migration 0003): the dashboard's fleet count; contains-filters on PostgreSQL.
         Index("ix_gpu_asset_model_state", "gpu_model_id", "state"),
+        Index("ix_gpu_asset_device_model_state", "device_id", "gpu_model_id", "state"),  # capacity search (0036)
         Index("ix_gpu_asset_serial_trgm", "serial", postgresql_using="gin", postgresql_ops={"serial": "gin_trgm_ops"}),
     )
 

@@ -7,6 +7,12 @@ from models.choices import Fabric, NodeState, ScaleUpKind, SwitchTier
 
 
 def register(sub) -> None:
+    _register_cluster(sub)
+    _register_node(sub)
+    _register_health(sub)
+
+
+def _register_cluster(sub) -> None:
     cl = sub.add_parser("cluster", help="GPU clusters: topology (nodes, scale-up domains, leaf/spine switches, "
                                         "rails, cables), validation")
     cs = cl.add_subparsers(dest="cluster_command", required=True, metavar="ACTION")
@@ -56,6 +62,8 @@ def register(sub) -> None:
     va.add_argument("cluster")
     va.set_defaults(handler=cluster_validate)
 
+
+def _register_node(sub) -> None:
     nd = sub.add_parser("node", help="GPU nodes: service state, drain/undrain, maintenance, burn-in results")
     ns = nd.add_subparsers(dest="node_command", required=True, metavar="ACTION")
     sh = ns.add_parser("show", help="a node: state, history, burn-ins, health events")
@@ -91,6 +99,8 @@ def register(sub) -> None:
     bim.add_argument("--no-advance", action="store_true", help="record only; leave the nodes' states")
     bim.set_defaults(handler=node_burn_in_import)
 
+
+def _register_health(sub) -> None:
     he = sub.add_parser("health", help="health events: NVIDIA XID and Ascend fault codes")
     hs = he.add_subparsers(dest="health_command", required=True, metavar="ACTION")
     hi = hs.add_parser("import", help="an events file (CSV or JSON: node, gpu, at, vendor nvidia|ascend, code, "

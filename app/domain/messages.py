@@ -178,3 +178,38 @@ PORT_NAME = entry("port.name", "'%1' is not a port: ports are numbered from 1 (o
 CABLE_SAME_PORT = entry("port.same", "a cable joins two ports; both ends are port %1 of the same device")
 NOT_XLSX = entry("file.not_xlsx", "%1 is not an Excel workbook (.xlsx) (%2); save it from Excel as .xlsx, or as CSV")
 CELL_TOO_LONG = entry("file.cell_too_long", "cannot read %1: a cell on line %2 is longer than %3 characters")
+
+# --- capacity search (app/services/capacity/search.py): the refusal and where capacity is -----------
+# One sentence built of parts, each translated by its id (a part that is a Message is translated
+# inside the whole): what is short, in which scope and window, then the nearest free groups, the
+# holds and the maintenance windows that keep GPUs of the model.
+CAPACITY_SHORT = entry("capacity.short",
+                       "%1 × %2%3%4 %5 cannot be offered: at most %6 GPUs are free%7%4, %8 short%9%10%11")
+CAPACITY_ANY_TRAINING = entry("capacity.any_training", "8-GPU training")
+CAPACITY_IN_FABRIC = entry("capacity.in_fabric", " in one fabric")
+CAPACITY_IN_DOMAIN = entry("capacity.in_domain", " in one scale-up domain")
+CAPACITY_IN_SITE = entry("capacity.in_site", " in one site")
+CAPACITY_IN_PLACE = entry("capacity.in_place", " in %1")
+CAPACITY_FROM_TO = entry("capacity.from_to", "from %1 to %2")
+CAPACITY_FROM_OPEN = entry("capacity.from_open", "from %1, open-ended")
+CAPACITY_NONE_FREE = entry("capacity.none_free", "; no node of that model is free anywhere in the window")
+CAPACITY_NEAREST = entry("capacity.nearest", "; nearest free capacity: %1")
+CAPACITY_FREE_IN = entry("capacity.free_in", "%1 × %2 in %3 (%4)")
+CAPACITY_FREE_IN_NO_FABRIC = entry("capacity.free_in_no_fabric", "%1 × %2 in %3 (%4, no fabric)")
+CAPACITY_HELD = entry("capacity.held", "; held: %1")
+CAPACITY_HOLD_ITEM = entry("capacity.hold_item", "%1 × %2 in %3 (hold %4 until %5)")
+CAPACITY_MAINTENANCE = entry("capacity.maintenance", "; under maintenance: %1")
+CAPACITY_MAINTENANCE_ITEM = entry("capacity.maintenance_item", "%1 × %2 (%3)")
+# a list of parts ("a, b, c" as a, (b, c)), each part translated on its own
+LIST_COMMA = entry("text.list_comma", "%1, %2")
+
+
+def listed(parts) -> str:
+    """Parts as one list ("a, b, c"), each part translated on its own: nested LIST_COMMA."""
+    parts = list(parts)
+    if not parts:
+        return ""
+    out = parts[-1]
+    for p in reversed(parts[:-1]):
+        out = LIST_COMMA(p, out)
+    return out

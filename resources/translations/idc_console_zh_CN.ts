@@ -675,47 +675,47 @@
 <context>
     <name>CapacityDialog</name>
     <message>
-        <location filename="../../ui/pages/capacity.py" line="237"/>
+        <location filename="../../ui/pages/capacity.py" line="247"/>
         <source> incl. %1 h, %2 / h beyond</source>
         <translation>，含 %1 卡时，超出 %2 元/卡时</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/capacity.py" line="92"/>
+        <location filename="../../ui/pages/capacity.py" line="105"/>
         <source> month(s)</source>
         <translation> 个月</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../ui/pages/capacity.py" line="198"/>
+        <location filename="../../ui/pages/capacity.py" line="208"/>
         <source>%n offer(s), best fit first, free %1 – %2</source>
         <translation><numerusform>%n 个方案，最合适的在前，%1 至 %2 空闲</numerusform></translation>
     </message>
     <message>
-        <location filename="../../ui/pages/capacity.py" line="140"/>
+        <location filename="../../ui/pages/capacity.py" line="157"/>
         <source>&amp;Hold offer</source>
         <translation>预留资源(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/capacity.py" line="143"/>
+        <location filename="../../ui/pages/capacity.py" line="160"/>
         <source>&amp;Quote PDF…</source>
         <translation>报价单 PDF(&amp;Q)…</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/capacity.py" line="108"/>
+        <location filename="../../ui/pages/capacity.py" line="121"/>
         <source>&amp;Search</source>
         <translation>查询(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/capacity.py" line="138"/>
+        <location filename="../../ui/pages/capacity.py" line="155"/>
         <source>(no rack)</source>
         <translation>（不加机柜）</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/capacity.py" line="102"/>
+        <location filename="../../ui/pages/capacity.py" line="115"/>
         <source>(the site's subsidiary)</source>
         <translation>（机房所属子公司）</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/capacity.py" line="151"/>
+        <location filename="../../ui/pages/capacity.py" line="168"/>
         <source>Add a rack</source>
         <translation>加购机柜</translation>
     </message>
@@ -725,197 +725,212 @@
         <translation>算力资源查询</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/capacity.py" line="107"/>
+        <location filename="../../ui/pages/capacity.py" line="120"/>
         <source>Customer</source>
         <translation>客户</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/capacity.py" line="320"/>
+        <location filename="../../ui/pages/capacity.py" line="350"/>
         <source>Draft contract %1 made from quote %2; submit it for approval</source>
         <translation>已由报价单 %2 生成草稿合同 %1；请提交审批</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/capacity.py" line="116"/>
+        <location filename="../../ui/pages/capacity.py" line="131"/>
         <source>Fabric</source>
         <translation>网络</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/capacity.py" line="121"/>
+        <location filename="../../ui/pages/capacity.py" line="136"/>
         <source>First month</source>
         <translation>首月金额</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/capacity.py" line="118"/>
+        <location filename="../../ui/pages/capacity.py" line="133"/>
         <source>Free there</source>
         <translation>该处空闲</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/capacity.py" line="63"/>
+        <location filename="../../ui/pages/capacity.py" line="76"/>
         <source>GPUs</source>
         <translation>GPU 卡</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/capacity.py" line="276"/>
+        <location filename="../../ui/pages/capacity.py" line="305"/>
         <source>Hold %1: %2 GPUs on %3 nodes, held until %4</source>
         <translation>预留 %1：%3 台节点共 %2 张 GPU，保留至 %4</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/capacity.py" line="123"/>
+        <location filename="../../ui/pages/capacity.py" line="298"/>
+        <source>Holding %1 GPUs on %2 nodes…</source>
+        <translation>正在预留 %2 台节点上的 %1 张 GPU…</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/capacity.py" line="138"/>
         <source>In words</source>
         <translation>大写</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/capacity.py" line="146"/>
+        <location filename="../../ui/pages/capacity.py" line="163"/>
         <source>Make &amp;contract</source>
         <translation>生成合同(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/capacity.py" line="116"/>
+        <location filename="../../ui/pages/capacity.py" line="346"/>
+        <source>Making the draft contract from quote %1…</source>
+        <translation>正在由报价单 %1 生成草稿合同…</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/capacity.py" line="320"/>
+        <source>Making the quote of hold %1…</source>
+        <translation>正在生成预留 %1 的报价单…</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/capacity.py" line="131"/>
         <source>Model</source>
         <translation>型号</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/capacity.py" line="117"/>
+        <location filename="../../ui/pages/capacity.py" line="132"/>
         <source>Nodes</source>
         <translation>节点数</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/capacity.py" line="118"/>
+        <location filename="../../ui/pages/capacity.py" line="133"/>
         <source>Nodes offered</source>
         <translation>推荐节点</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/capacity.py" line="122"/>
+        <location filename="../../ui/pages/capacity.py" line="137"/>
         <source>Period (excl. VAT)</source>
         <translation>服务期金额（不含税）</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/capacity.py" line="121"/>
+        <location filename="../../ui/pages/capacity.py" line="136"/>
         <source>Price</source>
         <translation>价格</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/capacity.py" line="295"/>
+        <location filename="../../ui/pages/capacity.py" line="325"/>
         <source>Quote %1: %2 for the period, first month %3; valid until %4</source>
         <translation>报价单 %1：服务期合计 %2，首月 %3；有效期至 %4</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/capacity.py" line="117"/>
+        <location filename="../../ui/pages/capacity.py" line="132"/>
         <source>Racks</source>
         <translation>机柜数</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/capacity.py" line="45"/>
+        <location filename="../../ui/pages/capacity.py" line="58"/>
         <source>Request</source>
         <translation>需求</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/capacity.py" line="116"/>
+        <location filename="../../ui/pages/capacity.py" line="131"/>
         <source>Site</source>
         <translation>机房</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/capacity.py" line="121"/>
+        <location filename="../../ui/pages/capacity.py" line="136"/>
         <source>Term</source>
         <translation>计费方式</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/capacity.py" line="122"/>
+        <location filename="../../ui/pages/capacity.py" line="137"/>
         <source>Total</source>
         <translation>价税合计</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/capacity.py" line="122"/>
+        <location filename="../../ui/pages/capacity.py" line="137"/>
         <source>VAT</source>
         <translation>增值税</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/capacity.py" line="74"/>
+        <location filename="../../ui/pages/capacity.py" line="87"/>
         <source>Wanted</source>
         <translation>需求量</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/capacity.py" line="98"/>
+        <location filename="../../ui/pages/capacity.py" line="111"/>
         <source>When</source>
         <translation>时间</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/capacity.py" line="84"/>
+        <location filename="../../ui/pages/capacity.py" line="97"/>
         <source>Where</source>
         <translation>位置</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/capacity.py" line="56"/>
+        <location filename="../../ui/pages/capacity.py" line="69"/>
         <source>a model, or several separated by commas (e.g. H100 and Ascend 910B in one search)</source>
         <translation>一个型号，或以逗号分隔的多个型号（例如 H100 与昇腾 910B 一起查询）</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/capacity.py" line="51"/>
+        <location filename="../../ui/pages/capacity.py" line="64"/>
         <source>any 8-GPU training model</source>
         <translation>任意 8 卡训练机型</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/capacity.py" line="67"/>
+        <location filename="../../ui/pages/capacity.py" line="80"/>
         <source>anywhere (one site)</source>
         <translation>不限（同一机房）</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/capacity.py" line="95"/>
+        <location filename="../../ui/pages/capacity.py" line="108"/>
         <source>for</source>
         <translation>共</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/capacity.py" line="93"/>
+        <location filename="../../ui/pages/capacity.py" line="106"/>
         <source>from</source>
         <translation>自</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/capacity.py" line="251"/>
+        <location filename="../../ui/pages/capacity.py" line="262"/>
         <source>hold the selected offer's nodes for the customer (Ctrl+H)</source>
         <translation>为客户预留所选方案的节点（Ctrl+H）</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/capacity.py" line="67"/>
+        <location filename="../../ui/pages/capacity.py" line="80"/>
         <source>in one fabric</source>
         <translation>同一网络（Fabric）内</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/capacity.py" line="68"/>
+        <location filename="../../ui/pages/capacity.py" line="81"/>
         <source>in one scale-up domain</source>
         <translation>同一 Scale-up 域内</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/capacity.py" line="64"/>
+        <location filename="../../ui/pages/capacity.py" line="77"/>
         <source>nodes</source>
         <translation>节点</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/capacity.py" line="91"/>
+        <location filename="../../ui/pages/capacity.py" line="104"/>
         <source>open-ended</source>
         <translation>不定期</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/capacity.py" line="253"/>
+        <location filename="../../ui/pages/capacity.py" line="264"/>
         <source>price the held nodes (and a rack) on the chosen term, and preview the PDF</source>
         <translation>按所选计费方式为预留节点（及机柜）报价，并预览 PDF</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/capacity.py" line="78"/>
+        <location filename="../../ui/pages/capacity.py" line="91"/>
         <source>region code or name, e.g. 460100 or 海口市</source>
         <translation>区域代码或名称，例如 460100 或 海口市</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/capacity.py" line="105"/>
+        <location filename="../../ui/pages/capacity.py" line="118"/>
         <source>signed by</source>
         <translation>签约主体</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/capacity.py" line="81"/>
+        <location filename="../../ui/pages/capacity.py" line="94"/>
         <source>site code</source>
         <translation>机房代码</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/capacity.py" line="255"/>
+        <location filename="../../ui/pages/capacity.py" line="266"/>
         <source>the customer accepted: make the draft contract naming the held nodes' GPUs</source>
         <translation>客户已接受：生成草稿合同，列明预留节点的 GPU</translation>
     </message>
@@ -984,27 +999,27 @@
 <context>
     <name>ClustersPage</name>
     <message>
-        <location filename="../../ui/pages/clusters/__init__.py" line="230"/>
+        <location filename="../../ui/pages/clusters/__init__.py" line="237"/>
         <source>(dashed outline: maintenance)</source>
         <translation>（虚线边框：维护中）</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/clusters/__init__.py" line="117"/>
+        <location filename="../../ui/pages/clusters/__init__.py" line="60"/>
         <source>Action</source>
         <translation>操作</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/clusters/__init__.py" line="217"/>
+        <location filename="../../ui/pages/clusters/__init__.py" line="224"/>
         <source>Ascend</source>
         <translation>昇腾</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/clusters/__init__.py" line="82"/>
+        <location filename="../../ui/pages/clusters/__init__.py" line="117"/>
         <source>By</source>
         <translation>操作人</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/clusters/__init__.py" line="251"/>
+        <location filename="../../ui/pages/clusters/__init__.py" line="258"/>
         <source>Choose a node first</source>
         <translation>请先选择一个节点</translation>
     </message>
@@ -1014,22 +1029,22 @@
         <translation>集群</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/clusters/__init__.py" line="117"/>
+        <location filename="../../ui/pages/clusters/__init__.py" line="60"/>
         <source>Code</source>
         <translation>编码</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/clusters/__init__.py" line="64"/>
+        <location filename="../../ui/pages/clusters/__init__.py" line="97"/>
         <source>Colour by state</source>
         <translation>按状态着色</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/clusters/__init__.py" line="65"/>
+        <location filename="../../ui/pages/clusters/__init__.py" line="98"/>
         <source>Colour by tenant</source>
         <translation>按租户着色</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/clusters/__init__.py" line="87"/>
+        <location filename="../../ui/pages/clusters/__init__.py" line="122"/>
         <source>Drain</source>
         <translation>排空</translation>
     </message>
@@ -1039,7 +1054,7 @@
         <translation>网络</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/clusters/__init__.py" line="117"/>
+        <location filename="../../ui/pages/clusters/__init__.py" line="60"/>
         <source>GPU</source>
         <translation>GPU</translation>
     </message>
@@ -1049,7 +1064,7 @@
         <translation>GPU 集群</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/clusters/__init__.py" line="81"/>
+        <location filename="../../ui/pages/clusters/__init__.py" line="116"/>
         <source>GPU model</source>
         <translation>GPU 型号</translation>
     </message>
@@ -1064,32 +1079,32 @@
         <translation>GPU 卡</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/clusters/__init__.py" line="128"/>
+        <location filename="../../ui/pages/clusters/__init__.py" line="71"/>
         <source>Health events</source>
         <translation>健康事件</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/clusters/__init__.py" line="81"/>
+        <location filename="../../ui/pages/clusters/__init__.py" line="116"/>
         <source>Maintenance</source>
         <translation>维护</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/clusters/__init__.py" line="91"/>
+        <location filename="../../ui/pages/clusters/__init__.py" line="126"/>
         <source>Maintenance on/off</source>
         <translation>维护标记 开/关</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/clusters/__init__.py" line="95"/>
+        <location filename="../../ui/pages/clusters/__init__.py" line="130"/>
         <source>Move</source>
         <translation>变更</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/clusters/__init__.py" line="102"/>
+        <location filename="../../ui/pages/clusters/__init__.py" line="137"/>
         <source>Move to</source>
         <translation>变更为</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/clusters/__init__.py" line="81"/>
+        <location filename="../../ui/pages/clusters/__init__.py" line="60"/>
         <source>Node</source>
         <translation>节点</translation>
     </message>
@@ -1104,12 +1119,12 @@
         <translation>节点数</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/clusters/__init__.py" line="118"/>
+        <location filename="../../ui/pages/clusters/__init__.py" line="61"/>
         <source>Note</source>
         <translation>备注</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/clusters/__init__.py" line="82"/>
+        <location filename="../../ui/pages/clusters/__init__.py" line="117"/>
         <source>Rack</source>
         <translation>机柜</translation>
     </message>
@@ -1119,12 +1134,12 @@
         <translation>轨道数</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/clusters/__init__.py" line="82"/>
+        <location filename="../../ui/pages/clusters/__init__.py" line="117"/>
         <source>Reason</source>
         <translation>原因</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/clusters/__init__.py" line="86"/>
+        <location filename="../../ui/pages/clusters/__init__.py" line="121"/>
         <source>Reason (recorded with who and when)</source>
         <translation>原因（与操作人、时间一并记录）</translation>
     </message>
@@ -1134,7 +1149,7 @@
         <translation>刷新</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/clusters/__init__.py" line="82"/>
+        <location filename="../../ui/pages/clusters/__init__.py" line="117"/>
         <source>Since</source>
         <translation>起始时间</translation>
     </message>
@@ -1144,52 +1159,52 @@
         <translation>机房</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/clusters/__init__.py" line="118"/>
+        <location filename="../../ui/pages/clusters/__init__.py" line="61"/>
         <source>Source</source>
         <translation>来源</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/clusters/__init__.py" line="81"/>
+        <location filename="../../ui/pages/clusters/__init__.py" line="116"/>
         <source>State</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/clusters/__init__.py" line="82"/>
+        <location filename="../../ui/pages/clusters/__init__.py" line="117"/>
         <source>Tenant</source>
         <translation>租户</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/clusters/__init__.py" line="117"/>
+        <location filename="../../ui/pages/clusters/__init__.py" line="60"/>
         <source>Time</source>
         <translation>时间</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/clusters/__init__.py" line="126"/>
+        <location filename="../../ui/pages/clusters/__init__.py" line="69"/>
         <source>Topology</source>
         <translation>拓扑</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/clusters/__init__.py" line="89"/>
+        <location filename="../../ui/pages/clusters/__init__.py" line="124"/>
         <source>Undrain</source>
         <translation>恢复服务</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/clusters/__init__.py" line="129"/>
+        <location filename="../../ui/pages/clusters/__init__.py" line="72"/>
         <source>Utilisation by model and site</source>
         <translation>按型号与站点的利用率</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/clusters/__init__.py" line="117"/>
+        <location filename="../../ui/pages/clusters/__init__.py" line="60"/>
         <source>Vendor</source>
         <translation>厂商</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/clusters/__init__.py" line="226"/>
+        <location filename="../../ui/pages/clusters/__init__.py" line="233"/>
         <source>no tenant</source>
         <translation>无租户</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/clusters/__init__.py" line="200"/>
+        <location filename="../../ui/pages/clusters/__init__.py" line="207"/>
         <source>yes</source>
         <translation>是</translation>
     </message>
@@ -3112,52 +3127,52 @@
 <context>
     <name>FindFreeUnitsDialog</name>
     <message>
-        <location filename="../../ui/pages/freespace.py" line="170"/>
+        <location filename="../../ui/pages/freespace.py" line="178"/>
         <source>%1 or more racks fit; the best %1 are listed. Choose a site or a room to narrow the search.</source>
         <translation>至少 %1 个机柜满足条件；列出最贴合的 %1 个。选择站点或机房以缩小范围。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/freespace.py" line="173"/>
+        <location filename="../../ui/pages/freespace.py" line="181"/>
         <source>%1 rack(s) with %2 contiguous free U, best fit first.</source>
         <translation>%1 个机柜有连续 %2U 空闲，最贴合的在前。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/freespace.py" line="40"/>
+        <location filename="../../ui/pages/freespace.py" line="50"/>
         <source>(any: units only)</source>
         <translation>（任意：只按 U 数）</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/freespace.py" line="65"/>
+        <location filename="../../ui/pages/freespace.py" line="75"/>
         <source>(our own equipment)</source>
         <translation>（本公司设备）</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/freespace.py" line="57"/>
+        <location filename="../../ui/pages/freespace.py" line="67"/>
         <source>(whole fleet)</source>
         <translation>（全部站点）</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/freespace.py" line="68"/>
+        <location filename="../../ui/pages/freespace.py" line="78"/>
         <source>A rack leased to a customer takes only that customer's devices; other customers' reservations are never offered</source>
         <translation>已出租给客户的机柜只放该客户的设备；其他客户预留的 U 位不会列出</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/freespace.py" line="114"/>
+        <location filename="../../ui/pages/freespace.py" line="127"/>
         <source>Close</source>
         <translation>关闭</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/freespace.py" line="54"/>
+        <location filename="../../ui/pages/freespace.py" line="64"/>
         <source>Contiguous units</source>
         <translation>连续 U 数</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/freespace.py" line="48"/>
+        <location filename="../../ui/pages/freespace.py" line="58"/>
         <source>Device type</source>
         <translation>设备型号</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/freespace.py" line="84"/>
+        <location filename="../../ui/pages/freespace.py" line="94"/>
         <source>Face</source>
         <translation>朝向</translation>
     </message>
@@ -3167,87 +3182,87 @@
         <translation>查找空闲 U 位</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/freespace.py" line="70"/>
+        <location filename="../../ui/pages/freespace.py" line="80"/>
         <source>For</source>
         <translation>用于</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/freespace.py" line="94"/>
+        <location filename="../../ui/pages/freespace.py" line="107"/>
         <source>Free (U)</source>
         <translation>空闲（U）</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/freespace.py" line="77"/>
+        <location filename="../../ui/pages/freespace.py" line="87"/>
         <source>Full depth (both faces free)</source>
         <translation>全深（前后两面均空闲）</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/freespace.py" line="93"/>
+        <location filename="../../ui/pages/freespace.py" line="106"/>
         <source>Lessee</source>
         <translation>承租客户</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/freespace.py" line="176"/>
+        <location filename="../../ui/pages/freespace.py" line="184"/>
         <source>No rack has %1 contiguous free U there.</source>
         <translation>该范围内没有机柜有连续 %1U 空闲。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/freespace.py" line="108"/>
+        <location filename="../../ui/pages/freespace.py" line="121"/>
         <source>Open elevation</source>
         <translation>打开立面图</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/freespace.py" line="111"/>
+        <location filename="../../ui/pages/freespace.py" line="124"/>
         <source>Place a device here…</source>
         <translation>在此上架设备…</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/freespace.py" line="93"/>
+        <location filename="../../ui/pages/freespace.py" line="106"/>
         <source>Rack</source>
         <translation>机柜</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/freespace.py" line="94"/>
+        <location filename="../../ui/pages/freespace.py" line="107"/>
         <source>Range</source>
         <translation>U 位范围</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/freespace.py" line="93"/>
+        <location filename="../../ui/pages/freespace.py" line="106"/>
         <source>Room</source>
         <translation>机房</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/freespace.py" line="61"/>
+        <location filename="../../ui/pages/freespace.py" line="71"/>
         <source>Room %1</source>
         <translation>机房 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/freespace.py" line="86"/>
+        <location filename="../../ui/pages/freespace.py" line="99"/>
         <source>Search</source>
         <translation>搜索</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/freespace.py" line="93"/>
+        <location filename="../../ui/pages/freespace.py" line="106"/>
         <source>Site</source>
         <translation>机房</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/freespace.py" line="59"/>
+        <location filename="../../ui/pages/freespace.py" line="69"/>
         <source>Site %1</source>
         <translation>站点 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/freespace.py" line="45"/>
+        <location filename="../../ui/pages/freespace.py" line="55"/>
         <source>Takes the type's height and depth, and leaves out racks whose power capacity cannot take its typical draw</source>
         <translation>按型号的高度和深度查找，并排除功率容量承受不了其典型功耗的机柜</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/freespace.py" line="62"/>
+        <location filename="../../ui/pages/freespace.py" line="72"/>
         <source>Where</source>
         <translation>位置</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/freespace.py" line="180"/>
+        <location filename="../../ui/pages/freespace.py" line="188"/>
         <source>both faces</source>
         <translation>前后两面</translation>
     </message>
@@ -4722,97 +4737,97 @@ Reason:</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/xconnects.py" line="239"/>
+        <location filename="../../ui/pages/xconnects.py" line="244"/>
         <source>Carrier or cloud</source>
         <translation>运营商或云服务商</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/xconnects.py" line="245"/>
+        <location filename="../../ui/pages/xconnects.py" line="250"/>
         <source>Circuit id</source>
         <translation>电路编号</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/xconnects.py" line="246"/>
+        <location filename="../../ui/pages/xconnects.py" line="251"/>
         <source>Contract (number, item position)</source>
         <translation>合同（编号, 项目序号）</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/xconnects.py" line="230"/>
+        <location filename="../../ui/pages/xconnects.py" line="235"/>
         <source>Customer *</source>
         <translation>客户 *</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/xconnects.py" line="236"/>
+        <location filename="../../ui/pages/xconnects.py" line="241"/>
         <source>Far end *</source>
         <translation>对端 *</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/xconnects.py" line="241"/>
+        <location filename="../../ui/pages/xconnects.py" line="246"/>
         <source>Far-end port</source>
         <translation>对端端口</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/xconnects.py" line="242"/>
+        <location filename="../../ui/pages/xconnects.py" line="247"/>
         <source>Medium *</source>
         <translation>介质 *</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/xconnects.py" line="235"/>
+        <location filename="../../ui/pages/xconnects.py" line="240"/>
         <source>Meet-me room panel/port</source>
         <translation>汇聚机房配线架/端口</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/xconnects.py" line="252"/>
+        <location filename="../../ui/pages/xconnects.py" line="257"/>
         <source>Order</source>
         <translation>下单</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/xconnects.py" line="228"/>
+        <location filename="../../ui/pages/xconnects.py" line="233"/>
         <source>Order a cross-connect</source>
         <translation>交叉连接下单</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/xconnects.py" line="248"/>
+        <location filename="../../ui/pages/xconnects.py" line="253"/>
         <source>Ordered on *</source>
         <translation>下单日期 *</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/xconnects.py" line="240"/>
+        <location filename="../../ui/pages/xconnects.py" line="245"/>
         <source>Other customer</source>
         <translation>对端客户</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/xconnects.py" line="233"/>
+        <location filename="../../ui/pages/xconnects.py" line="238"/>
         <source>Patch panel *</source>
         <translation>配线架 *</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/xconnects.py" line="234"/>
+        <location filename="../../ui/pages/xconnects.py" line="239"/>
         <source>Port *</source>
         <translation>端口 *</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/xconnects.py" line="231"/>
+        <location filename="../../ui/pages/xconnects.py" line="236"/>
         <source>Rack *</source>
         <translation>机柜 *</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/xconnects.py" line="232"/>
+        <location filename="../../ui/pages/xconnects.py" line="237"/>
         <source>SITE/ROOM/RACK or asset tag</source>
         <translation>站点/机房/机柜 或资产标签</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/xconnects.py" line="249"/>
+        <location filename="../../ui/pages/xconnects.py" line="254"/>
         <source>Work note</source>
         <translation>工作备注</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/xconnects.py" line="270"/>
+        <location filename="../../ui/pages/xconnects.py" line="275"/>
         <source>name the customer's rack</source>
         <translation>请填写客户的机柜</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/xconnects.py" line="279"/>
+        <location filename="../../ui/pages/xconnects.py" line="284"/>
         <source>the contract has items 1 to %1</source>
         <translation>该合同的项目序号为 1 至 %1</translation>
     </message>
@@ -5243,7 +5258,7 @@ Reason:</source>
         <translation>%1 %2 A：当前 %3 kW，另一路失电时 %4 kW；限值 %5 kW（%6%）</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/power.py" line="92"/>
+        <location filename="../../ui/pages/power.py" line="93"/>
         <source>%1: %2 kW typical · N redundancy: %3</source>
         <translation>%1：典型功耗 %2 kW · N 冗余：%3</translation>
     </message>
@@ -5253,7 +5268,7 @@ Reason:</source>
         <translation>%1：%2 / %3 kW（%4%）</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../ui/pages/power.py" line="101"/>
+        <location filename="../../ui/pages/power.py" line="102"/>
         <source>%n device(s) not plugged into a PDU: counted on every feed of the rack</source>
         <translation><numerusform>%n 台设备未接入 PDU：按本柜所有回路均摊计算</numerusform></translation>
     </message>
@@ -5268,7 +5283,7 @@ Reason:</source>
         <translation>A 路 kW</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/power.py" line="142"/>
+        <location filename="../../ui/pages/power.py" line="143"/>
         <source>Amperage</source>
         <translation>电流</translation>
     </message>
@@ -5298,7 +5313,7 @@ Reason:</source>
         <translation>回路 %1（%2）负载 %3 kW，超过其 %5 A 断路器的 %4%（%6 kW）</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/power.py" line="143"/>
+        <location filename="../../ui/pages/power.py" line="144"/>
         <source>Feeds</source>
         <translation>回路</translation>
     </message>
@@ -5318,7 +5333,7 @@ Reason:</source>
         <translation>负载 kW</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/power.py" line="148"/>
+        <location filename="../../ui/pages/power.py" line="149"/>
         <source>Max utilisation</source>
         <translation>最大利用率</translation>
     </message>
@@ -5348,22 +5363,22 @@ Reason:</source>
         <translation>PDU 配电单元</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/power.py" line="142"/>
+        <location filename="../../ui/pages/power.py" line="143"/>
         <source>Panel</source>
         <translation>配电柜</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/power.py" line="146"/>
+        <location filename="../../ui/pages/power.py" line="147"/>
         <source>Panels</source>
         <translation>配电柜</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/power.py" line="142"/>
+        <location filename="../../ui/pages/power.py" line="143"/>
         <source>Phase</source>
         <translation>相制</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/power.py" line="137"/>
+        <location filename="../../ui/pages/power.py" line="138"/>
         <source>Power panels and feeds</source>
         <translation>配电柜与回路</translation>
     </message>
@@ -5378,12 +5393,12 @@ Reason:</source>
         <translation>机柜</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/power.py" line="142"/>
+        <location filename="../../ui/pages/power.py" line="143"/>
         <source>Room</source>
         <translation>机房</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/power.py" line="108"/>
+        <location filename="../../ui/pages/power.py" line="109"/>
         <source>Room %1: %2 kW; redundant %3, failing %4, one side only %5, no feeds %6</source>
         <translation>机房 %1：%2 kW；冗余满足 %3，不满足 %4，仅单路 %5，无回路 %6</translation>
     </message>
@@ -5393,7 +5408,7 @@ Reason:</source>
         <translation>路别</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/power.py" line="142"/>
+        <location filename="../../ui/pages/power.py" line="143"/>
         <source>Site</source>
         <translation>机房</translation>
     </message>
@@ -5413,17 +5428,17 @@ Reason:</source>
         <translation>电源</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/power.py" line="147"/>
+        <location filename="../../ui/pages/power.py" line="148"/>
         <source>Type</source>
         <translation>类型</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/power.py" line="143"/>
+        <location filename="../../ui/pages/power.py" line="144"/>
         <source>UPS</source>
         <translation>UPS 不间断电源</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/power.py" line="142"/>
+        <location filename="../../ui/pages/power.py" line="143"/>
         <source>Voltage</source>
         <translation>电压</translation>
     </message>
@@ -7326,7 +7341,7 @@ Reason:</source>
         <translation>全部状态</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/xconnects.py" line="167"/>
+        <location filename="../../ui/pages/xconnects.py" line="172"/>
         <source>Choose a cross-connect first</source>
         <translation>请先选择一条交叉连接</translation>
     </message>
@@ -7351,7 +7366,7 @@ Reason:</source>
         <translation>客户端口</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/xconnects.py" line="166"/>
+        <location filename="../../ui/pages/xconnects.py" line="171"/>
         <source>Disconnected is final: order a new cross-connect</source>
         <translation>已拆除为终态：如需连接请重新下单</translation>
     </message>
@@ -7371,12 +7386,12 @@ Reason:</source>
         <translation>安装日期</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/xconnects.py" line="81"/>
+        <location filename="../../ui/pages/xconnects.py" line="103"/>
         <source>LOA PDF…</source>
         <translation>LOA 授权书 PDF…</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/xconnects.py" line="217"/>
+        <location filename="../../ui/pages/xconnects.py" line="222"/>
         <source>LOA/CFA %1</source>
         <translation>授权委托书 %1</translation>
     </message>
@@ -7391,22 +7406,22 @@ Reason:</source>
         <translation>汇聚机房（MMR）</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/xconnects.py" line="79"/>
+        <location filename="../../ui/pages/xconnects.py" line="101"/>
         <source>Move</source>
         <translation>变更</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/xconnects.py" line="90"/>
+        <location filename="../../ui/pages/xconnects.py" line="112"/>
         <source>Move to</source>
         <translation>变更为</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/xconnects.py" line="200"/>
+        <location filename="../../ui/pages/xconnects.py" line="205"/>
         <source>Moving the cross-connect…</source>
         <translation>正在变更交叉连接状态…</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/xconnects.py" line="87"/>
+        <location filename="../../ui/pages/xconnects.py" line="109"/>
         <source>Open a ticket for this…</source>
         <translation>为此创建工单…</translation>
     </message>
@@ -7441,12 +7456,12 @@ Reason:</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/xconnects.py" line="75"/>
+        <location filename="../../ui/pages/xconnects.py" line="97"/>
         <source>Work note (ticket, who patched it)</source>
         <translation>工作备注（工单号、跳纤人）</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/xconnects.py" line="90"/>
+        <location filename="../../ui/pages/xconnects.py" line="112"/>
         <source>on</source>
         <translation>日期</translation>
     </message>
@@ -9289,6 +9304,22 @@ Check the database in the settings.</source>
 <context>
     <name>messages</name>
     <message>
+        <source> in %1</source>
+        <translation>，%1</translation>
+    </message>
+    <message>
+        <source> in one fabric</source>
+        <translation>，同一网络（Fabric）内</translation>
+    </message>
+    <message>
+        <source> in one scale-up domain</source>
+        <translation>，同一 Scale-up 域内</translation>
+    </message>
+    <message>
+        <source> in one site</source>
+        <translation>，同一机房内</translation>
+    </message>
+    <message>
         <source>%1 has more decimals than allowed here: at most %2 decimals</source>
         <translation>%1 的小数位过多：此处最多 %2 位小数</translation>
     </message>
@@ -9315,6 +9346,30 @@ Check the database in the settings.</source>
     <message>
         <source>%1 is too large: at most %2 digits before the decimal point</source>
         <translation>%1 过大：小数点前最多 %2 位</translation>
+    </message>
+    <message>
+        <source>%1 × %2 (%3)</source>
+        <translation>%1 × %2（%3）</translation>
+    </message>
+    <message>
+        <source>%1 × %2 in %3 (%4)</source>
+        <translation>%3（%4）%1 × %2</translation>
+    </message>
+    <message>
+        <source>%1 × %2 in %3 (%4, no fabric)</source>
+        <translation>%3（%4，无高速网络）%1 × %2</translation>
+    </message>
+    <message>
+        <source>%1 × %2 in %3 (hold %4 until %5)</source>
+        <translation>%3 的 %1 × %2（预留单 %4，至 %5）</translation>
+    </message>
+    <message>
+        <source>%1 × %2%3%4 %5 cannot be offered: at most %6 GPUs are free%7%4, %8 short%9%10%11</source>
+        <translation>%1 × %2%3%4（%5）无法满足：最多 %6 张 GPU 空闲%7%4，缺 %8 张%9%10%11</translation>
+    </message>
+    <message>
+        <source>%1, %2</source>
+        <translation>%1、%2</translation>
     </message>
     <message>
         <source>'%1' is not a %2 of the calendar</source>
@@ -9359,6 +9414,26 @@ Check the database in the settings.</source>
     <message>
         <source>'%1' is out of range: dates run from 2000-01-01 to 2099-12-31</source>
         <translation>“%1”超出范围：日期须在 2000-01-01 至 2099-12-31 之间</translation>
+    </message>
+    <message>
+        <source>8-GPU training</source>
+        <translation>8 卡训练机型</translation>
+    </message>
+    <message>
+        <source>; held: %1</source>
+        <translation>；已预留：%1</translation>
+    </message>
+    <message>
+        <source>; nearest free capacity: %1</source>
+        <translation>；最近的空闲资源：%1</translation>
+    </message>
+    <message>
+        <source>; no node of that model is free anywhere in the window</source>
+        <translation>；该时段内任何地方都没有该型号的空闲节点</translation>
+    </message>
+    <message>
+        <source>; under maintenance: %1</source>
+        <translation>；维护中：%1</translation>
     </message>
     <message>
         <source>GPUs are counted in whole numbers</source>
@@ -9427,6 +9502,14 @@ Check the database in the settings.</source>
     <message>
         <source>feed %1 of this panel has a %2 A breaker; a panel cannot be smaller than its feeds (give at least %3 A, or change the feeds first)</source>
         <translation>此配电柜的馈线 %1 的断路器为 %2 A；配电柜不能小于其馈线（至少 %3 A，或先修改馈线）</translation>
+    </message>
+    <message>
+        <source>from %1 to %2</source>
+        <translation>%1 至 %2</translation>
+    </message>
+    <message>
+        <source>from %1, open-ended</source>
+        <translation>自 %1 起，不定期</translation>
     </message>
     <message>
         <source>give both the power allowance (kW) and the price per kWh over it, or neither</source>

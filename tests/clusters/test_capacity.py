@@ -122,6 +122,32 @@ def test_refused_with_the_shortfall_named_when_a_node_is_in_maintenance(db, flee
     assert _search(db, scope="anywhere").offers[0].gpus == 64
 
 
+def test_a_node_under_a_maintenance_window_of_the_operations_desk_is_not_free(db, fleet, admin):
+    """A window on h-03's server (tentative, then confirmed) overlapping the search keeps its 8 GPUs
+    out and the shortfall names it; a search after the window, or the window cancelled, finds 64."""
+    from app.services.operations import maintenance as M
+
+    with db.session() as s:
+        dev = s.execute(select(Device).where(Device.name == "h-03")).scalar_one()
+        rack_id = dev.rack_id
+    wid = M.plan_maintenance(db, admin, target_kind="device", target=dev.id, planned_start=cst(2026, 12, 10, 9),
+                             planned_end=cst(2026, 12, 10, 17), title="h-03 mainboard swap")
+    r = _search(db)
+    assert r.offers == () and "at most 56 GPUs are free in one fabric, 8 short" in r.shortfall
+    assert f"under maintenance: 8 × H100 SXM 80GB ({M.reference(wid)})" in r.shortfall
+    after = search_capacity(db, CapacityRequest(count=64, models=("H100 SXM 80GB",), scope="fabric",
+                                                start=dt.date(2026, 12, 11), end=dt.date(2027, 3, 10)))
+    assert after.offers and after.offers[0].gpus == 64
+    M.cancel_maintenance(db, admin, wid, "moved to next quarter")
+    assert _search(db).offers[0].gpus == 64
+    # a window on a whole rack (A-01: h-01…h-04) overlapping an open-ended search keeps all four out
+    M.plan_maintenance(db, admin, target_kind="rack", target=rack_id, planned_start=cst(2027, 1, 5, 9),
+                       planned_end=cst(2027, 1, 5, 12), title="rack PDU swap")
+    open_ended = search_capacity(db, CapacityRequest(count=40, models=("H100 SXM 80GB",), scope="fabric",
+                                                     start=START))
+    assert open_ended.offers == () and "at most 32 GPUs are free in one fabric" in open_ended.shortfall
+
+
 def test_a_hold_hides_its_nodes_and_its_expiry_returns_them(db, fleet, manager, admin):
     offer = _search(db).offers[0]
     now = dt.datetime.now(dt.timezone.utc)
@@ -281,3 +307,26 @@ def test_the_command_line_searches_holds_quotes_and_accepts(db, fleet, manager, 
     assert code == 0 and "draft contract GZ-" in out
     code, out = cli("hold", "list", "--status", "converted")
     assert code == 0 and number in out and "1 hold(s)" in out
+
+
+def test_the_shortfall_is_a_catalogue_message_read_in_chinese(db, fleet, qtbot):
+    """The refusal carries its id (capacity.short) and reads in Chinese part by part: the scope, the
+    window, each nearest group, the English unchanged."""
+    from PySide6.QtWidgets import QApplication
+
+    from ui.shell.i18n import install_translators
+    from ui.shell.messages import translate_message
+
+    r = _search(db, count=128)
+    assert r.shortfall.id == "capacity.short"
+    assert r.shortfall.startswith("128 × H100 SXM 80GB in one fabric from 2026-10-01 to 2026-12-31 cannot be offered: "
+                                  "at most 64 GPUs are free in one fabric, 64 short; nearest free capacity: "
+                                  "64 × H100 SXM 80GB in GZ-H100 (GZ1), 16 × H100 SXM 80GB in GZ1 unassigned (GZ1, no fabric)")
+    app = QApplication.instance()
+    install_translators(app, "zh")
+    try:
+        zh = translate_message(r.shortfall)
+    finally:
+        install_translators(app, "en")
+    assert zh.startswith("128 × H100 SXM 80GB，同一网络（Fabric）内（2026-10-01 至 2026-12-31）无法满足：最多 64 张 GPU 空闲")
+    assert "；最近的空闲资源：GZ-H100（GZ1）64 × H100 SXM 80GB、GZ1 unassigned（GZ1，无高速网络）16 × H100 SXM 80GB" in zh

@@ -22,8 +22,9 @@ from sqlalchemy import func, select
 from app.domain.errors import PermissionDenied, RuleViolation, ValidationError
 from app.services import billing as BS
 from app.services import clusters as CL
-from models import (Device, DeviceType, Downtime, GpuAsset, GpuNode, GpuNodeHistory, HealthEvent, NodeSwap, Site)
-from models.choices import DeviceRole, Fabric, NodeState, SwitchTier
+from models import (Customer, Device, DeviceType, Downtime, GpuAsset, GpuNode, GpuNodeHistory, HealthEvent, NodeSwap,
+                    Site, Ticket, TicketObject)
+from models.choices import DeviceRole, Fabric, NodeState, SwitchTier, TicketKind, TicketPriority
 from tests.conftest import table_counts
 from tests.billing.test_billing_world import cst, gpu_item, make_world, signed
 
@@ -81,7 +82,17 @@ def test_xid_79_moves_the_node_to_triage_and_the_statement_leaves_those_hours_ou
          "note": "NVRM: Xid (PCI:0000:1b:00): 79, GPU has fallen off the bus."},
         {"node": "gpu-02", "at": "2026-10-10 09:00", "vendor": "nvidia", "code": "13"},  # restart the job only
     ], source="xid-2026-10-10.csv")
-    assert out.events == 2 and out.triaged == ["gpu-01: XID 79 — Allocated → Triage"]
+    assert out.events == 2 and len(out.triaged) == 1
+    assert out.triaged[0].startswith("gpu-01: XID 79 — Allocated → Triage (ticket T-2026-")
+    with db.session() as s:  # the incident ticket on the operations desk names the node and its customer
+        ticket = s.execute(select(Ticket)).scalar_one()
+        customer = s.get(Customer, w.customer_id).name
+        assert (ticket.kind, ticket.priority, ticket.customer_id, ticket.contract_id) == (
+            TicketKind.INCIDENT, TicketPriority.P2, w.customer_id, c.id)
+        assert ticket.title.startswith(f"gpu-01 ({customer}): XID 79 on H100-0003")
+        assert out.triaged[0].endswith(f"(ticket {ticket.number})")
+        assert s.execute(select(TicketObject.object_type, TicketObject.object_id)).one() == (
+            "device", _node(db, "gpu-01").device_id)
     node = _node(db, "gpu-01")
     assert (node.state, node.state_by) == (NodeState.TRIAGE, "admin") and "XID 79" in node.state_reason
     assert _node(db, "gpu-02").state == NodeState.AVAILABLE
@@ -206,9 +217,12 @@ def test_an_ascend_fault_and_an_unknown_code(db, admin):
         {"node": "gpu-01", "at": "2026-11-01T00:00:00Z", "vendor": "nvidia", "code": "9999"},
         {"node": "gpu-02", "at": "2026-11-01 08:00", "vendor": "huawei", "code": "0x80E3A201"},
     ], source="events.csv")
-    assert out.unknown == ["gpu-01: XID 9999"] and out.triaged == ["gpu-02: Ascend 80E3A201 — Available → Triage"]
+    assert out.unknown == ["gpu-01: XID 9999"] and len(out.triaged) == 1
+    assert out.triaged[0].startswith("gpu-02: Ascend 80E3A201 — Available → Triage (ticket ")
     with db.session() as s:
         assert s.execute(select(func.count()).select_from(HealthEvent)).scalar_one() == 2
+        ticket = s.execute(select(Ticket)).scalar_one()  # a node without a tenant: the ticket says so
+        assert ticket.customer_id is None and ticket.title.startswith("gpu-02 (no tenant): Ascend 80E3A201")
     before = table_counts(db)
     with pytest.raises(ValidationError, match="row 2: .*no node named 'nope'|row 2: no node"):
         CL.import_health_events(db, admin, [

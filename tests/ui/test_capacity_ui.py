@@ -15,7 +15,7 @@ from app.services import contracts as C
 from app.services.users import login
 from models import Contract, Customer, GpuModel, Rack, Room, Site, contract_item_gpu
 from models.choices import ContractStatus, RackStatus
-from test_capacity import add_cluster
+from tests.clusters.test_capacity import add_cluster
 
 
 def _fuzhou_fabric(db) -> None:
@@ -69,13 +69,17 @@ def test_haikou_request_end_to_end(qtbot, demo_db, language):
     if os.environ.get("IDC_SHOTS"):  # screenshots to look at (not committed)
         dlg.grab().save(os.environ["IDC_SHOTS"] + f"-{language}.png")
     assert dlg.hold_btn.isEnabled() and not dlg.quote_btn.isEnabled()
-    dlg.hold_btn.click()
+    dlg.hold_btn.click()  # the write runs on the background runner: the buttons wait meanwhile
+    assert dlg.busy and not dlg.hold_btn.isEnabled() and not dlg.search_btn.isHidden()
+    qtbot.waitUntil(lambda: not dlg.busy, timeout=20000)
     assert dlg.hold is not None and dlg.hold.gpus == 64, dlg.message.text()
     # the held nodes are gone from a second search
     dlg.search_btn.click()
     assert all(dlg.offers.item(r, 1).text() != "FZ-H100-NDR" for r in range(dlg.offers.rowCount()))
     assert dlg.quote_btn.isEnabled() and not dlg.hold_btn.isEnabled()  # the dialog keeps its hold
     dlg.make_quote()
+    qtbot.waitUntil(lambda: not dlg.busy, timeout=20000)
+    assert dlg.quote is not None, dlg.message.text()
     qtbot.waitUntil(lambda: any(isinstance(w, PdfPreviewDialog) and w.isVisible()
                                 for w in QApplication.topLevelWidgets()), timeout=20000)
     preview = next(w for w in QApplication.topLevelWidgets() if isinstance(w, PdfPreviewDialog) and w.isVisible())
@@ -83,6 +87,7 @@ def test_haikou_request_end_to_end(qtbot, demo_db, language):
     preview.close()
     assert dlg.quote.totals.total > Decimal(0) and dlg.contract_btn.isEnabled()
     dlg.contract_btn.click()
+    qtbot.waitUntil(lambda: not dlg.busy, timeout=20000)
     assert dlg.contract is not None, dlg.message.text()
     number = dlg.contract.number
     assert page.panel.info is not None and page.panel.info.number == number
@@ -123,3 +128,34 @@ def test_an_hourly_4090_draft_shows_its_expected_amount_and_the_terms(qtbot, dem
     assert format_cny(Decimal("16128")) in text and format_cny(Decimal("18224.64")) in text
     assert "壹万捌仟贰佰贰拾肆元陆角肆分" in text
     assert format_cny(Decimal("11752")) in text and "壹万壹仟柒佰伍拾贰元整" in text
+
+
+def test_a_refused_hold_is_said_in_the_dialog_and_logged(qtbot, demo_db, caplog):
+    """A hold refused on the background runner (a node held by someone else meanwhile) comes back
+    to the dialog's message line, logged as a refusal; nothing is held and the button is back."""
+    import logging
+
+    from app.services.capacity.holds import hold_capacity
+    from ui.pages.capacity import CapacityDialog
+
+    _fuzhou_fabric(demo_db)
+    lina = login(demo_db, "lina", "demo1234")
+    dlg = CapacityDialog(demo_db, lina)
+    qtbot.addWidget(dlg)
+    dlg.model.setCurrentIndex(dlg.model.findText("H100 SXM 80GB"))
+    dlg.count.setValue(64)
+    dlg.scope.setCurrentIndex(dlg.scope.findData("fabric"))
+    dlg.search_btn.click()
+    row = next(r for r in range(dlg.offers.rowCount()) if dlg.offers.item(r, 1).text() == "FZ-H100-NDR")
+    dlg.offers.selectRow(row)
+    o = dlg.offer()
+    with demo_db.session() as s:
+        other = s.execute(select(Customer.id).order_by(Customer.id)).scalars().first()
+    hold_capacity(demo_db, lina, customer_id=other, subsidiary_id=o.subsidiary_id, node_ids=list(o.node_ids),
+                  start=dlg.result.start, end=dlg.result.end, gpu_model_id=o.model_id)
+    with caplog.at_level(logging.INFO):
+        dlg.hold_btn.click()
+        qtbot.waitUntil(lambda: not dlg.busy, timeout=20000)
+    assert dlg.hold is None and dlg.hold_btn.isEnabled()
+    assert dlg.message.text() and "color: #c62828" in dlg.message.styleSheet()
+    assert any(r.getMessage().startswith("refused: ") for r in caplog.records)

@@ -21,7 +21,7 @@ from app.store.db import Database
 from ui.kit.dialogs import date_edit, get_date, guard, options_combo, refused_text
 from ui.shell.i18n import choice_label
 from ui.shell.messages import translate_message
-from ui.shell.operations import apply
+from ui.shell.operations import run_op
 
 ANY_TRAINING = "__training8__"
 
@@ -40,8 +40,21 @@ class CapacityDialog(QDialog):
         self.hold = None
         self.quote = None
         self.contract = None
+        self.busy = False  # a write (hold, quote, contract) is running on the background runner
         layout = QVBoxLayout(self)
+        layout.addWidget(self._request_box(db))
+        self._results(layout)
+        layout.addLayout(self._actions(db))
+        buttons = QDialogButtonBox(QDialogButtonBox.Close)
+        buttons.rejected.connect(self.reject)
+        layout.addWidget(buttons)
+        QShortcut(QKeySequence("Ctrl+Return"), self, activated=self.search)
+        QShortcut(QKeySequence("Ctrl+H"), self, activated=self.hold_offer)
+        self.resize(1180, 720)
+        self.update_buttons()
 
+    def _request_box(self, db: Database) -> QGroupBox:
+        """What is wanted, where, when and for whom, and the Search button."""
         ask = QGroupBox(self.tr("Request"))
         form = QFormLayout(ask)
         top = QHBoxLayout()
@@ -110,8 +123,10 @@ class CapacityDialog(QDialog):
         self.search_btn.setDefault(True)
         self.search_btn.clicked.connect(self.search)
         form.addRow("", self.search_btn)
-        layout.addWidget(ask)
+        return ask
 
+    def _results(self, layout: QVBoxLayout) -> None:
+        """The offers above their terms, and the line that says what happened."""
         split = QSplitter(Qt.Vertical)
         self.offers = self._table("capOffers", [self.tr("Model"), self.tr("Where"), self.tr("Fabric"), self.tr("Site"),
                                                 self.tr("GPUs"), self.tr("Nodes"), self.tr("Racks"),
@@ -129,6 +144,8 @@ class CapacityDialog(QDialog):
         self.message.setTextInteractionFlags(Qt.TextSelectableByMouse)
         layout.addWidget(self.message)
 
+    def _actions(self, db: Database) -> QHBoxLayout:
+        """The term and a rack add-on; hold, quote and contract."""
         actions = QHBoxLayout()
         self.term = QComboBox()
         self.term.setObjectName("capTerm")
@@ -153,14 +170,7 @@ class CapacityDialog(QDialog):
         actions.addWidget(self.hold_btn)
         actions.addWidget(self.quote_btn)
         actions.addWidget(self.contract_btn)
-        layout.addLayout(actions)
-        buttons = QDialogButtonBox(QDialogButtonBox.Close)
-        buttons.rejected.connect(self.reject)
-        layout.addWidget(buttons)
-        QShortcut(QKeySequence("Ctrl+Return"), self, activated=self.search)
-        QShortcut(QKeySequence("Ctrl+H"), self, activated=self.hold_offer)
-        self.resize(1180, 720)
-        self.update_buttons()
+        return actions
 
     def _table(self, name: str, headers: list[str]) -> QTableWidget:
         from ui.widgets.plain_table import plain_table
@@ -247,60 +257,79 @@ class CapacityDialog(QDialog):
 
     def update_buttons(self) -> None:
         offer = self.offer() if hasattr(self, "offers") else None
-        guard(self.hold_btn, self.actor, "draft_contracts", allowed=offer is not None and self.hold is None,
+        idle = not self.busy
+        guard(self.hold_btn, self.actor, "draft_contracts", allowed=idle and offer is not None and self.hold is None,
               tooltip=self.tr("hold the selected offer's nodes for the customer (Ctrl+H)"))
-        guard(self.quote_btn, self.actor, "draft_contracts", allowed=self.hold is not None and self.contract is None,
+        guard(self.quote_btn, self.actor, "draft_contracts", allowed=idle and self.hold is not None and self.contract is None,
               tooltip=self.tr("price the held nodes (and a rack) on the chosen term, and preview the PDF"))
-        guard(self.contract_btn, self.actor, "draft_contracts", allowed=self.quote is not None and self.contract is None,
+        guard(self.contract_btn, self.actor, "draft_contracts", allowed=idle and self.quote is not None and self.contract is None,
               tooltip=self.tr("the customer accepted: make the draft contract naming the held nodes' GPUs"))
 
-    # --- writes -----------------------------------------------------------------------------
+    # --- writes: on the background runner (ui/shell/operations.run_op), progress shown, refusals
+    # said in the dialog and logged (refused_text); the buttons wait while one runs ----------------
+
+    def _write(self, work, label: str, done) -> None:
+        self.busy = True
+        self.update_buttons()
+        self._say(label)
+
+        def succeeded(result) -> None:
+            self.busy = False
+            done(result)
+            self.update_buttons()
+
+        def failed(exc: BaseException) -> None:
+            self.busy = False
+            self._say(refused_text(exc), error=True)
+
+        self.write_op = run_op(self, lambda _progress: work(), label=label, on_success=succeeded, on_failure=failed)
 
     def hold_offer(self) -> None:
         from app.services.capacity.holds import hold_capacity
 
         o = self.offer()
-        if o is None or self.hold is not None:
+        if o is None or self.hold is not None or self.busy:
             return
+        db, actor, start, end = self.db, self.actor, self.result.start, self.result.end
         customer = self.customer.currentData()
         subsidiary = self.subsidiary.currentData() or o.subsidiary_id
-        try:
-            self.hold = apply(lambda: hold_capacity(self.db, self.actor, customer_id=customer, subsidiary_id=subsidiary,
-                                                    node_ids=list(o.node_ids), start=self.result.start,
-                                                    end=self.result.end, gpu_model_id=o.model_id))
-        except DomainError as exc:  # a refusal: said in the dialog (refused_text logs it)
-            self._say(translate_message(refused_text(exc)), error=True)
-            return
+        self._write(lambda: hold_capacity(db, actor, customer_id=customer, subsidiary_id=subsidiary,
+                                          node_ids=list(o.node_ids), start=start, end=end, gpu_model_id=o.model_id),
+                    self.tr("Holding %1 GPUs on %2 nodes…").replace("%1", str(o.gpus)).replace("%2", str(len(o.nodes))),
+                    self._held)
+
+    def _held(self, hold) -> None:
         from app.domain.clock import local_text
 
-        self._say(self.tr("Hold %1: %2 GPUs on %3 nodes, held until %4").replace("%1", self.hold.number)
-                  .replace("%2", str(self.hold.gpus)).replace("%3", str(len(self.hold.node_ids)))
-                  .replace("%4", local_text(self.hold.expires_at)))
+        self.hold = hold
+        self._say(self.tr("Hold %1: %2 GPUs on %3 nodes, held until %4").replace("%1", hold.number)
+                  .replace("%2", str(hold.gpus)).replace("%3", str(len(hold.node_ids)))
+                  .replace("%4", local_text(hold.expires_at)))
 
     def make_quote(self, preview: bool = True) -> None:
         from app.services.capacity.quotes import AddOn, create_quote
         from models.choices import PriceProduct
 
-        if self.hold is None:
+        if self.hold is None or self.busy:
             return
         rack = self.rack_addon.currentData()
         add_ons = (AddOn(PriceProduct.RACK, rack_id=rack),) if rack else ()
         lang = "en" if self._english() else "zh"
-        try:
-            self.quote = apply(lambda: create_quote(self.db, self.actor, hold=self.hold.number,
-                                                    term=self.term.currentData(), add_ons=add_ons, language=lang))
-        except DomainError as exc:  # a refusal: said in the dialog (refused_text logs it)
-            self._say(translate_message(refused_text(exc)), error=True)
-            return
+        db, actor, hold, term = self.db, self.actor, self.hold.number, self.term.currentData()
+        self._write(lambda: create_quote(db, actor, hold=hold, term=term, add_ons=add_ons, language=lang),
+                    self.tr("Making the quote of hold %1…").replace("%1", hold),
+                    lambda quote: self._quoted(quote, lang, preview))
+
+    def _quoted(self, quote, lang: str, preview: bool) -> None:
+        self.quote = quote
         self._say(self.tr("Quote %1: %2 for the period, first month %3; valid until %4")
-                  .replace("%1", self.quote.number).replace("%2", "¥" + format_amount(self.quote.totals.total))
-                  .replace("%3", "¥" + format_amount(self.quote.first_month.total))
-                  .replace("%4", self.quote.valid_until.isoformat()))
+                  .replace("%1", quote.number).replace("%2", "¥" + format_amount(quote.totals.total))
+                  .replace("%3", "¥" + format_amount(quote.first_month.total))
+                  .replace("%4", quote.valid_until.isoformat()))
         if preview:
             from ui.kit.pdfpreview import print_document_preview
 
-            self.preview_op = print_document_preview(self, self.db, self.actor, "quote", self.quote.number,
-                                                     language=lang)
+            self.preview_op = print_document_preview(self, self.db, self.actor, "quote", quote.number, language=lang)
 
     def _english(self) -> bool:
         from ui.shell.i18n import ui_language
@@ -310,16 +339,17 @@ class CapacityDialog(QDialog):
     def make_contract(self) -> None:
         from app.services.capacity.quotes import accept_quote
 
-        if self.quote is None or self.contract is not None:
+        if self.quote is None or self.contract is not None or self.busy:
             return
-        try:
-            self.contract = apply(lambda: accept_quote(self.db, self.actor, self.quote.number))
-        except DomainError as exc:  # a refusal: said in the dialog (refused_text logs it)
-            self._say(translate_message(refused_text(exc)), error=True)
-            return
+        db, actor, number = self.db, self.actor, self.quote.number
+        self._write(lambda: accept_quote(db, actor, number),
+                    self.tr("Making the draft contract from quote %1…").replace("%1", number), self._contracted)
+
+    def _contracted(self, contract) -> None:
+        self.contract = contract
         self._say(self.tr("Draft contract %1 made from quote %2; submit it for approval")
-                  .replace("%1", self.contract.number).replace("%2", self.quote.number))
-        self.contractMade.emit(self.contract.id)
+                  .replace("%1", contract.number).replace("%2", self.quote.number))
+        self.contractMade.emit(contract.id)
 
 
 def open_capacity_dialog(parent: QWidget, db: Database, actor: Actor, on_contract=None) -> CapacityDialog:

@@ -7,8 +7,8 @@ A node (models.cluster.GpuNode) is free for a window when
 - none of its GPUs is named by an approved or running contract whose item overlaps the window;
 - no hold holds it over the window (an active hold not yet past its expiry, or a hold moved to a
   contract still being drafted, submitted or approved);
-- no planned maintenance window of the node overlaps (`maintenance_busy`: the seam the
-  maintenance calendar fills in).
+- no open maintenance window of the operations desk on its server or its rack overlaps
+  (`maintenance_busy`).
 
 Everything is set-wise SQL: the free nodes are a subquery, counted per group (a cluster = one
 fabric, a scale-up domain, or a site for "anywhere"); only the nodes of the few best groups are
@@ -23,16 +23,19 @@ from dataclasses import dataclass, field
 from sqlalchemy import and_, exists, func, or_, select
 from sqlalchemy.orm import Session
 
-from models import (Contract, ContractItem, Device, GpuAsset, GpuLease, GpuModel, Rack, Region, Room, Site,
+from models import (Contract, ContractItem, Device, DeviceType, GpuAsset, GpuLease, GpuModel, Rack, Region, Room, Site,
                     Subsidiary, contract_item_gpu)
 from models.capacity import CapacityHold, capacity_hold_node
-from models.choices import ContractStatus, FormFactor, GpuState, HoldStatus
+from models.choices import ContractStatus, FormFactor, GpuState, HoldStatus, MaintenanceState, MaintenanceTarget
 from models.cluster import GpuCluster, GpuNode, ScaleUpDomain
+from models.maintenance import MaintenanceWindow
 
+from app.domain import messages as M
 from app.domain.clock import local_midnight
 from app.domain.errors import NotFound, ValidationError
 from app.domain.rating import local_today
 from app.services.capacity.prices import TermFigures, term_figures
+from app.services.operations.maintenance import reference as maintenance_reference
 from app.store.db import Database
 
 ANYWHERE, ONE_FABRIC, ONE_DOMAIN = "anywhere", "fabric", "domain"
@@ -147,11 +150,37 @@ def _instants(start: dt.date, end: dt.date | None):
 
 # --- the free nodes, as one subquery ------------------------------------------------------------
 
+# Maintenance windows of the operations desk that take a node out over their time: the work is on
+# the node's server or its rack, planned (tentative), confirmed or running. Work on a feed, panel or
+# UPS leaves a dual-fed rack up and is not counted here (the desk's impact names customers, not
+# free servers).
+BUSY_TARGETS = (MaintenanceTarget.DEVICE, MaintenanceTarget.RACK)
+
+
+def maintenance_over(session: Session, start: dt.datetime, end: dt.datetime | None) -> list[tuple[str, str, int]]:
+    """(reference, target kind, device or rack id) of the open windows on a server or a rack that
+    overlap start..end (None: open); a running window counts until it is completed."""
+    w = MaintenanceWindow
+    when = [or_(w.planned_end > start, w.state == MaintenanceState.IN_PROGRESS)]
+    if end is not None:
+        when.append(w.planned_start < end)
+    rows = session.execute(select(w.id, w.target_kind, w.device_id, w.rack_id)
+                           .where(w.state.in_(MaintenanceState.OPEN), w.target_kind.in_(BUSY_TARGETS), *when)
+                           .order_by(w.planned_start, w.id)).all()
+    return [(maintenance_reference(r.id), r.target_kind,
+             r.device_id if r.target_kind == MaintenanceTarget.DEVICE else r.rack_id) for r in rows]
+
+
 def maintenance_busy(session: Session, start: dt.datetime, end: dt.datetime | None):
-    """Node ids with a planned maintenance window overlapping start..end (None: open), as a
-    select of ids, or None when nothing is planned. The seam for the maintenance calendar (being
-    built beside this): until it lands no window is known."""
-    return None
+    """Node ids under a maintenance window overlapping start..end (`maintenance_over`), as a select
+    of ids, or None when no window is open then (the common case: one indexed read)."""
+    windows = maintenance_over(session, start, end)
+    if not windows:
+        return None
+    devices = {oid for _ref, kind, oid in windows if kind == MaintenanceTarget.DEVICE}
+    racks = {oid for _ref, kind, oid in windows if kind == MaintenanceTarget.RACK}
+    on_rack = select(Device.id).where(Device.rack_id.in_(racks or {-1}))
+    return select(GpuNode.id).where(or_(GpuNode.device_id.in_(devices or {-1}), GpuNode.device_id.in_(on_rack)))
 
 
 def _overlaps(lo_col, hi_col, start: dt.datetime, end: dt.datetime | None):
@@ -189,44 +218,68 @@ def held_nodes(start: dt.date, end: dt.date | None, now: dt.datetime, exclude_ho
 
 def free_nodes(session: Session, model_ids: list[int], start: dt.date, end: dt.date | None, *,
                now: dt.datetime | None = None, exclude_hold_id: int | None = None, exclude_contract_id: int | None = None):
-    """A select of (node_id, device_id, cluster_id, domain_id, gpu_model_id, gpus, site_id, rack_id)
+    """A select of (node_id, device_id, cluster_id, domain_id, model_id, gpus, site_id, rack_id)
     for every node free over the window holding GPUs of `model_ids` only."""
     now = now or dt.datetime.now(dt.timezone.utc)
     t0, t1 = _instants(start, end)
     g = GpuAsset
-    # per node, by the GPU index (device_id): no scan of the whole fleet. A node offered holds GPUs
-    # of the models asked only, each available or leased (leases are checked by their dates below)
-    mine = g.device_id == GpuNode.device_id
+    # Per server, by the GPU index (device_id, model, state: covering): no scan of the whole fleet.
+    # Everything is correlated on the server (Device), not the node, so that the database takes the
+    # server's type first: a type of another model drops the server before any GPU is read.
+    mine = g.device_id == Device.id
     unfit = select(g.id).where(mine, or_(g.gpu_model_id.not_in(model_ids),
                                          g.state.not_in((GpuState.AVAILABLE, GpuState.LEASED))))
     gpus = select(func.count(g.id)).where(mine).scalar_subquery()
     model = select(func.min(g.gpu_model_id)).where(mine).scalar_subquery()
-    from models import DeviceType
-
-    typed = select(DeviceType.gpu_model_id).where(DeviceType.id == Device.device_type_id).scalar_subquery()
     lease_busy = (select(GpuLease.id).join(GpuAsset, GpuAsset.id == GpuLease.gpu_id)
-                  .where(GpuAsset.device_id == GpuNode.device_id, _overlaps(GpuLease.start, GpuLease.end, t0, t1)))
+                  .where(GpuAsset.device_id == Device.id, _overlaps(GpuLease.start, GpuLease.end, t0, t1)))
     item_start = func.coalesce(ContractItem.service_start, Contract.start_date)
     item_end = func.coalesce(ContractItem.service_end, Contract.end_date)
     named = (select(contract_item_gpu.c.gpu_id).join(ContractItem, ContractItem.id == contract_item_gpu.c.item_id)
              .join(Contract, Contract.id == ContractItem.contract_id)
              .join(GpuAsset, GpuAsset.id == contract_item_gpu.c.gpu_id)
-             .where(GpuAsset.device_id == GpuNode.device_id, Contract.status.in_(TAKING),
+             .where(GpuAsset.device_id == Device.id, Contract.status.in_(TAKING),
                     _date_overlaps(item_start, item_end, start, end)))
     if exclude_contract_id is not None:
         named = named.where(Contract.id != exclude_contract_id)
     conds = [GpuNode.state.in_(NODE_STATES_OFFERED), GpuNode.maintenance.is_(False),
-             or_(typed.is_(None), typed.in_(model_ids)),  # the server's type says its model: most nodes drop here
-             exists(select(g.id).where(mine)), ~exists(unfit), ~exists(lease_busy), ~exists(named),
+             # the server's type says its model: most servers drop here, before any GPU is read
+             Device.device_type_id.in_(select(DeviceType.id).where(or_(DeviceType.gpu_model_id.is_(None),
+                                                                       DeviceType.gpu_model_id.in_(model_ids)))),
+             # a leased server drops at its first open lease (most of a busy fleet), then the rest
+             ~exists(lease_busy), exists(select(g.id).where(mine)), ~exists(unfit), ~exists(named),
              GpuNode.id.not_in(held_nodes(start, end, now, exclude_hold_id))]
     busy = maintenance_busy(session, t0, t1)
     if busy is not None:
         conds.append(GpuNode.id.not_in(busy))
     return (select(GpuNode.id.label("node_id"), GpuNode.device_id, GpuNode.cluster_id, GpuNode.domain_id,
                    model.label("model_id"), gpus.label("gpus"), Room.site_id, Device.rack_id)
-            .join(Device, Device.id == GpuNode.device_id).join(Rack, Rack.id == Device.rack_id)
-            .join(Room, Room.id == Rack.room_id)
+            .select_from(GpuNode).join(Device, Device.id == GpuNode.device_id)
+            .join(Rack, Rack.id == Device.rack_id).join(Room, Room.id == Rack.room_id)
             .where(*conds))
+
+
+@dataclass(frozen=True)
+class _Group:
+    key: int
+    model_id: int
+    gpus: int
+    nodes: int
+    per_node: int
+
+
+def _groups(rows, key_of) -> list[_Group]:
+    """The free rows counted per (group key, model): GPUs, nodes, the most GPUs on one node."""
+    acc: dict[tuple, list[int]] = {}
+    for r in rows:
+        k = (key_of(r), r.model_id)
+        if k[0] is None:
+            continue
+        a = acc.setdefault(k, [0, 0, 0])
+        a[0] += int(r.gpus)
+        a[1] += 1
+        a[2] = max(a[2], int(r.gpus))
+    return [_Group(k, m, g, n, p) for (k, m), (g, n, p) in acc.items()]
 
 
 # --- resolving the request ------------------------------------------------------------------------
@@ -301,49 +354,53 @@ def search_capacity_in(s: Session, req: CapacityRequest, *, now: dt.datetime | N
     models = _model_ids(s, req)
     if not models:
         raise ValidationError({"model": "no active 8-GPU training model (SXM or OAM) is in the catalogue"})
-    free = free_nodes(s, list(models), start, end, now=now, exclude_hold_id=req.exclude_hold_id,
-                      exclude_contract_id=exclude_contract_id).subquery()
+    # the free nodes are read once (one statement over every node, set-wise); the groups, the
+    # nearest free capacity and the offers are counted from those rows
+    rows = s.execute(free_nodes(s, list(models), start, end, now=now, exclude_hold_id=req.exclude_hold_id,
+                                exclude_contract_id=exclude_contract_id)).all()
     site_conds = _site_filter(s, req)
+    if site_conds:
+        sites = set(s.execute(select(Site.id).where(*site_conds)).scalars())
+        in_place = [r for r in rows if r.site_id in sites]
+    else:
+        in_place = rows
+    clusters = {c.id: c for c in s.execute(select(GpuCluster.id, GpuCluster.name, GpuCluster.fabric, GpuCluster.site_id)
+                                           .where(GpuCluster.id.in_({r.cluster_id for r in rows} or {-1})))}
     # the group key of the scope: one fabric = a cluster with a fabric; one domain; anywhere = a site
     if req.scope == ONE_FABRIC:
-        key = free.c.cluster_id
-        extra = [GpuCluster.fabric != "none"]
+        def key_of(r):
+            return r.cluster_id if clusters[r.cluster_id].fabric != "none" else None
     elif req.scope == ONE_DOMAIN:
-        key = free.c.domain_id
-        extra = [free.c.domain_id.is_not(None)]
+        def key_of(r):
+            return r.domain_id
     else:
-        key = free.c.site_id
-        extra = []
-    groups = s.execute(
-        select(key.label("key"), free.c.model_id, func.sum(free.c.gpus).label("gpus"),
-               func.count().label("nodes"), func.max(free.c.gpus).label("per_node"))
-        .select_from(free).join(Site, Site.id == free.c.site_id)
-        .join(GpuCluster, GpuCluster.id == free.c.cluster_id)
-        .where(*site_conds, *extra).group_by(key, free.c.model_id)).all()
+        def key_of(r):
+            return r.site_id
+    groups = _groups(in_place, key_of)
     wanted_gpus = req.count if req.unit == "gpu" else None
     fitting, short = [], []
     for g in groups:
         nodes_needed, gpus_needed = _wanted(req, int(g.per_node or 8))
         (fitting if g.nodes >= nodes_needed else short).append((g, nodes_needed, gpus_needed))
     # best fit: the smallest group that holds the request (keeps large fabrics whole), then the model name
-    fitting.sort(key=lambda x: (int(x[0].gpus), models[x[0].model_id].name))
+    fitting.sort(key=lambda x: (x[0].gpus, models[x[0].model_id].name, x[0].key))
     offers = []
     for g, nodes_needed, gpus_needed in fitting[:MAX_OFFERS]:
-        offers.append(_offer(s, req, free, key, g, models[g.model_id], nodes_needed, gpus_needed, start, end))
+        mine = [r for r in in_place if r.model_id == g.model_id and key_of(r) == g.key]
+        offers.append(_offer(s, req, mine, g, models[g.model_id], nodes_needed, gpus_needed, start, end))
     if wanted_gpus is None:
         wanted_gpus = req.count * int(max((g.per_node for g in groups), default=8) or 8)
     if offers:
         return SearchResult(req, start, end, wanted_gpus, tuple(offers))
-    nearest = _nearest(s, free, models)
-    best = max((int(g.gpus) for g in groups), default=0)
-    sentence = shortfall_sentence(req, start, end, wanted_gpus, best, nearest)
+    nearest = _nearest(s, rows, clusters, models)
+    best = max((g.gpus for g in groups), default=0)
     held = _held_now(s, list(models), start, end, now or dt.datetime.now(dt.timezone.utc))
-    if held:
-        sentence += "; held: " + ", ".join(held)
+    maintained = _maintained(s, list(models), start, end)
+    sentence = shortfall_sentence(req, start, end, wanted_gpus, best, nearest, held, maintained)
     return SearchResult(req, start, end, wanted_gpus, (), nearest, sentence)
 
 
-def _held_now(s: Session, model_ids: list[int], start: dt.date, end: dt.date | None, now: dt.datetime) -> list[str]:
+def _held_now(s: Session, model_ids: list[int], start: dt.date, end: dt.date | None, now: dt.datetime) -> list:
     """The holds keeping GPUs of these models over the window: "64 × H100 in FZ-H100-NDR-01 (hold
     FZ-H2026-0001 until 2026-12-09)", so that a refusal also says what a hold keeps."""
     rows = s.execute(
@@ -358,7 +415,22 @@ def _held_now(s: Session, model_ids: list[int], start: dt.date, end: dt.date | N
         .order_by(CapacityHold.number).limit(5)).all()
     from app.domain.clock import local_date
 
-    return [f"{r.n} × {r.name} in {r.cluster} (hold {r.number} until {local_date(r.expires_at)})" for r in rows]
+    return [M.CAPACITY_HOLD_ITEM(r.n, r.name, r.cluster, r.number, local_date(r.expires_at)) for r in rows]
+
+
+def _maintained(s: Session, model_ids: list[int], start: dt.date, end: dt.date | None) -> list:
+    """The maintenance windows keeping GPUs of these models over the window: "16 × H100 SXM 80GB
+    (MW-000012)"."""
+    out = []
+    for ref, kind, oid in maintenance_over(s, *_instants(start, end))[:5]:
+        where = GpuNode.device_id == oid if kind == MaintenanceTarget.DEVICE else Device.rack_id == oid
+        for name, n in s.execute(select(GpuModel.name, func.count(GpuAsset.id))
+                                 .select_from(GpuNode).join(Device, Device.id == GpuNode.device_id)
+                                 .join(GpuAsset, GpuAsset.device_id == GpuNode.device_id)
+                                 .join(GpuModel, GpuModel.id == GpuAsset.gpu_model_id)
+                                 .where(where, GpuAsset.gpu_model_id.in_(model_ids)).group_by(GpuModel.name)):
+            out.append(M.CAPACITY_MAINTENANCE_ITEM(n, name, ref))
+    return out
 
 
 def _group_label(s: Session, scope: str, key) -> tuple[str, GpuCluster | None, Site]:
@@ -373,20 +445,21 @@ def _group_label(s: Session, scope: str, key) -> tuple[str, GpuCluster | None, S
     return site.code, None, site
 
 
-def _offer(s: Session, req: CapacityRequest, free, key, g, model: GpuModel, nodes_needed: int, gpus_needed: int,
+def _offer(s: Session, req: CapacityRequest, rows, g: _Group, model: GpuModel, nodes_needed: int, gpus_needed: int,
            start: dt.date, end: dt.date | None) -> Offer:
     # racks together: the racks with the most free nodes first, nodes in rack order
-    group = (select(free.c.node_id, free.c.device_id, free.c.gpus, free.c.rack_id,
-                    func.count().over(partition_by=free.c.rack_id).label("rack_n"))  # one pass over the free nodes
-             .where(key == g.key, free.c.model_id == g.model_id).subquery())
-    rows = s.execute(
-        select(group.c.node_id, group.c.device_id, group.c.gpus, Device.name, Rack.name.label("rack"))
-        .join(Device, Device.id == group.c.device_id).join(Rack, Rack.id == group.c.rack_id)
-        .order_by(group.c.rack_n.desc(), Rack.name, Device.position, Device.name).limit(nodes_needed)).all()
-    nodes = tuple(OfferNode(r.node_id, r.device_id, r.name, r.rack, int(r.gpus)) for r in rows)
+    rack_n: dict[int, int] = {}
+    for r in rows:
+        rack_n[r.rack_id] = rack_n.get(r.rack_id, 0) + 1
+    free = {r.device_id: r for r in rows}
+    named = s.execute(select(Device.id, Device.name, Device.position, Rack.id.label("rack_id"), Rack.name.label("rack"))
+                      .join(Rack, Rack.id == Device.rack_id).where(Device.id.in_(free))).all()
+    named.sort(key=lambda d: (-rack_n[d.rack_id], d.rack, d.position is None, d.position or 0, d.name))
+    nodes = tuple(OfferNode(free[d.id].node_id, d.id, d.name, d.rack, int(free[d.id].gpus))
+                  for d in named[:nodes_needed])
     label, cluster, site = _group_label(s, req.scope, g.key)
     if cluster is None and nodes:
-        cluster = s.get(GpuCluster, s.get(GpuNode, nodes[0].node_id).cluster_id)
+        cluster = s.get(GpuCluster, free[nodes[0].device_id].cluster_id)
     sub_id = req.price_subsidiary_id or site.subsidiary_id
     gpus = gpus_needed if req.unit == "gpu" else sum(n.gpus for n in nodes)
     terms = ()
@@ -396,38 +469,45 @@ def _offer(s: Session, req: CapacityRequest, free, key, g, model: GpuModel, node
         terms = tuple(term_figures(s, model.id, sub_id, gpus, start, end, tax_rates_on(s, start)))
     return Offer(model.id, model.name, model.vendor, req.scope, label, cluster.name if cluster else None,
                  cluster.fabric if cluster else None, site.code, site.id, sub_id, nodes, gpus,
-                 len({n.rack for n in nodes}), int(g.gpus), start, end, terms)
+                 len({n.rack for n in nodes}), g.gpus, start, end, terms)
 
 
-def _nearest(s: Session, free, models: dict[int, GpuModel]) -> tuple[GroupFree, ...]:
+def _nearest(s: Session, rows, clusters: dict, models: dict[int, GpuModel]) -> tuple[GroupFree, ...]:
     """The largest free groups of the requested models: per cluster (with its site) and per site,
     whatever the region asked, so the message can say where capacity is."""
-    rows = s.execute(
-        select(GpuCluster.name, GpuCluster.fabric, Site.code, free.c.model_id, func.sum(free.c.gpus).label("gpus"),
-               func.count().label("nodes"))
-        .select_from(free).join(GpuCluster, GpuCluster.id == free.c.cluster_id).join(Site, Site.id == free.c.site_id)
-        .group_by(GpuCluster.name, GpuCluster.fabric, Site.code, free.c.model_id)
-        .order_by(func.sum(free.c.gpus).desc(), GpuCluster.name).limit(5)).all()
-    return tuple(GroupFree(models[r.model_id].name, r.name, r.code, int(r.gpus), int(r.nodes), r.fabric) for r in rows)
+    per: dict[tuple[int, int], list[int]] = {}
+    for r in rows:
+        a = per.setdefault((r.cluster_id, r.model_id), [0, 0])
+        a[0] += int(r.gpus)
+        a[1] += 1
+    codes = dict(s.execute(select(Site.id, Site.code).where(Site.id.in_({c.site_id for c in clusters.values()} or {-1}))).all())
+    top = sorted(per.items(), key=lambda kv: (-kv[1][0], clusters[kv[0][0]].name))[:5]
+    return tuple(GroupFree(models[m].name, clusters[c].name, codes[clusters[c].site_id], gpus, nodes, clusters[c].fabric)
+                 for (c, m), (gpus, nodes) in top)
 
 
-SCOPE_WORDS = {ANYWHERE: "", ONE_FABRIC: " in one fabric", ONE_DOMAIN: " in one scale-up domain"}
+SCOPE_WORDS = {ANYWHERE: "", ONE_FABRIC: M.CAPACITY_IN_FABRIC(), ONE_DOMAIN: M.CAPACITY_IN_DOMAIN()}
 
 
 def shortfall_sentence(req: CapacityRequest, start: dt.date, end: dt.date | None, wanted: int,
-                       best_in_scope: int, nearest: tuple[GroupFree, ...]) -> str:
-    """What is short and where the nearest free capacity is, in one sentence."""
-    what = "/".join(req.models) if req.models else "8-GPU training"
-    where = "".join(f" in {w}" for w in (req.region, req.subsidiary, req.site) if w)
-    window = f"from {start}" + (f" to {end}" if end else ", open-ended")
-    scope = SCOPE_WORDS[req.scope] or " in one site"
-    head = (f"{wanted} × {what}{SCOPE_WORDS[req.scope]}{where} {window} cannot be offered: at most "
-            f"{best_in_scope} GPUs are free{scope}{where}, {max(wanted - best_in_scope, 0)} short")
-    if not nearest:
-        return head + "; no node of that model is free anywhere in the window"
-    near = ", ".join(f"{n.gpus} × {n.model} in {n.group} ({n.site}{', no fabric' if n.fabric == 'none' else ''})"
-                     for n in nearest)
-    return head + f"; nearest free capacity: {near}"
+                       best_in_scope: int, nearest: tuple[GroupFree, ...], held=(), maintained=()) -> str:
+    """What is short and where the nearest free capacity is, in one sentence (a catalogue Message:
+    the console translates it part by part); `held` and `maintained` name what holds and
+    maintenance windows keep (`_held_now`, `_maintained`)."""
+    what = "/".join(req.models) if req.models else M.CAPACITY_ANY_TRAINING()
+    places = [w for w in (req.region, req.subsidiary, req.site) if w]
+    where = M.CAPACITY_IN_PLACE(" / ".join(places)) if places else ""
+    window = M.CAPACITY_FROM_TO(start, end) if end else M.CAPACITY_FROM_OPEN(start)
+    scope = SCOPE_WORDS[req.scope] or M.CAPACITY_IN_SITE()
+    if nearest:
+        near = M.CAPACITY_NEAREST(M.listed(
+            (M.CAPACITY_FREE_IN_NO_FABRIC if n.fabric == "none" else M.CAPACITY_FREE_IN)(n.gpus, n.model, n.group, n.site)
+            for n in nearest))
+    else:
+        near = M.CAPACITY_NONE_FREE()
+    return M.CAPACITY_SHORT(wanted, what, SCOPE_WORDS[req.scope], where, window, best_in_scope, scope,
+                            max(wanted - best_in_scope, 0), near, M.CAPACITY_HELD(M.listed(held)) if held else "",
+                            M.CAPACITY_MAINTENANCE(M.listed(maintained)) if maintained else "")
 
 
 def search_capacity(db: Database, req: CapacityRequest, *, now: dt.datetime | None = None) -> SearchResult:

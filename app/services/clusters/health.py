@@ -1,7 +1,8 @@
 """Health events: NVIDIA XIDs and Ascend fault codes seen on a node, recorded with the catalogue's
 action (app/domain/health.py). An event whose action is drain or service moves its node to
 triage at the event's time (audited; the node's leased GPUs stop billing through the downtime
-rule: app/services/clusters/nodes.py), and opens an incident ticket through `open_incident`.
+rule: app/services/clusters/nodes.py), and opens an incident ticket on the operations desk
+(`open_incident`) naming the node and its customer.
 """
 from __future__ import annotations
 
@@ -9,18 +10,21 @@ import datetime as dt
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from sqlalchemy import select
+from sqlalchemy import or_, select
 
-from models import GpuAsset, GpuNode, HealthEvent
-from models.choices import HealthVendor, NodeState
+from models import (Contract, ContractItem, Customer, Device, GpuAsset, GpuLease, GpuNode, HealthEvent, Rack,
+                    Room)
+from models.choices import (ContractStatus, HealthVendor, NodeState, TicketKind, TicketObjectType,
+                            TicketPriority)
 
 from app.domain.actor import Actor
 from app.domain.auth import require
-from app.domain.clock import DateError, parse_instant
+from app.domain.clock import DateError, local_text, parse_instant
 from app.domain.errors import DomainError, ValidationError
 from app.domain.health import classify
 from app.services.clusters.nodes import node_label, read_rows_file, set_node_state_in
 from app.services.clusters.topology import find_node_in
+from app.services.operations.tickets import Opened, open_ticket_in
 from app.store.db import Database
 from app.store.uow import UnitOfWork
 
@@ -28,13 +32,39 @@ from app.store.uow import UnitOfWork
 OUT_OF_SERVICE = frozenset({NodeState.TRIAGE, NodeState.RMA, NodeState.RETIRED, NodeState.ONBOARDING})
 
 
-def open_incident(uow: UnitOfWork, node: GpuNode, event: HealthEvent, summary: str) -> None:
-    """The seam where an incident ticket is opened for a node sent to triage by a health event.
-
-    The operations desk (app/services/operations/tickets.py) is built by another engineer; the lead
-    wires it here (one call inside this unit of work). Until then nothing is opened: the node's
-    triage state, its history and the audit trail say what happened."""
-    return None
+def open_incident(uow: UnitOfWork, node: GpuNode, event: HealthEvent, summary: str) -> Opened:
+    """An incident ticket on the operations desk for a node a health event sent to triage, in the
+    same unit of work (app/services/operations/tickets.open_ticket_in): the node's server as its
+    object, the customer whose GPUs it holds (and their running contract) named, P2: the node is
+    out of the customer's job, the rest of the cluster serves."""
+    s = uow.session
+    label = node_label(s, node)
+    # opened when the event is recorded (the desk learns of it now: an imported old event does not
+    # start its SLA clock in the past); the event's own time is in the description
+    now = dt.datetime.now(dt.timezone.utc)
+    at = min(event.at, now)
+    customer_id = s.execute(select(GpuAsset.customer_id).where(GpuAsset.device_id == node.device_id,
+                                                               GpuAsset.customer_id.is_not(None))
+                            .order_by(GpuAsset.slot).limit(1)).scalar()
+    customer = s.get(Customer, customer_id) if customer_id else None
+    contract_id = s.execute(
+        select(Contract.id).join(ContractItem, ContractItem.contract_id == Contract.id)
+        .join(GpuLease, GpuLease.contract_item_id == ContractItem.id).join(GpuAsset, GpuAsset.id == GpuLease.gpu_id)
+        .where(GpuAsset.device_id == node.device_id, Contract.status == ContractStatus.ACTIVE,
+               Contract.customer_id == customer_id, GpuLease.start <= at,
+               or_(GpuLease.end.is_(None), GpuLease.end > at))
+        .order_by(Contract.id.desc()).limit(1)).scalar() if customer_id else None
+    site_id = s.execute(select(Room.site_id).join(Rack, Rack.room_id == Room.id).join(Device, Device.rack_id == Rack.id)
+                        .where(Device.id == node.device_id)).scalar()
+    whose = f" ({customer.name})" if customer else " (no tenant)"
+    values = dict(title=f"{label}{whose}: {summary}"[:255], kind=TicketKind.INCIDENT, priority=TicketPriority.P2,
+                  customer_id=customer_id, contact_id=None, channel=None, contract_id=contract_id, site_id=site_id,
+                  description=(f"Health event on node {label}" + (f", customer {customer.name}" if customer else "")
+                               + f" at {local_text(event.at)}: {summary}. The node is in triage (health event"
+                               f" #{event.id})."),
+                  assignee_id=None, task=None, urgency=None, requested_for=None, carrier=None, tracking_no=None,
+                  received_by=None, stored_where=None, delivered_rack_id=None)
+    return open_ticket_in(uow, values, [(TicketObjectType.DEVICE, node.device_id)], now)
 
 
 @dataclass
@@ -74,9 +104,10 @@ def record_event_in(uow: UnitOfWork, node: GpuNode, *, vendor: str, code: str, a
         summary = f"{what}{where} ({fault.meaning}); catalogue action: {fault.action}"
         before = node.state
         set_node_state_in(uow, node, NodeState.TRIAGE, summary, at=min(at, dt.datetime.now(dt.timezone.utc)))
-        open_incident(uow, node, ev, summary)
+        ticket = open_incident(uow, node, ev, summary)
         if result is not None:
-            result.triaged.append(f"{label}: {what} — {NodeState.label(before)} → {NodeState.label(NodeState.TRIAGE)}")
+            result.triaged.append(f"{label}: {what} — {NodeState.label(before)} → {NodeState.label(NodeState.TRIAGE)}"
+                                  f" (ticket {ticket.number})")
     return ev
 
 

@@ -52,7 +52,40 @@ class ClustersPage(QWidget):
             self.tr("GPUs"), self.tr("Node states"), self.tr("GPU models")])
         self.cluster_table.itemSelectionChanged.connect(self.load_cluster)
 
-        # topology
+        topo_tab = self._topology_tab()
+        nodes_tab = self._nodes_tab()
+
+        # health events and utilisation
+        self.event_table = _table("eventTable", [
+            self.tr("Time"), self.tr("Node"), self.tr("GPU"), self.tr("Vendor"), self.tr("Code"), self.tr("Action"),
+            self.tr("Source"), self.tr("Note")])
+        self.chart = UtilisationChart()
+        chart_scroll = QScrollArea()
+        chart_scroll.setWidgetResizable(True)
+        chart_scroll.setWidget(self.chart)
+
+        self.tabs = QTabWidget()
+        self.tabs.setObjectName("clusterTabs")
+        self.tabs.addTab(topo_tab, self.tr("Topology"))
+        self.tabs.addTab(nodes_tab, self.tr("Nodes"))
+        self.tabs.addTab(self.event_table, self.tr("Health events"))
+        self.tabs.addTab(chart_scroll, self.tr("Utilisation by model and site"))
+        split = QSplitter(Qt.Vertical)
+        split.addWidget(self.cluster_table)
+        split.addWidget(self.tabs)
+        split.setStretchFactor(0, 1)
+        split.setStretchFactor(1, 3)
+        lay = QVBoxLayout(self)
+        lay.addLayout(top)
+        lay.addWidget(split, 1)
+        QShortcut(QKeySequence("Ctrl+D"), self, activated=self.drain)
+        QShortcut(QKeySequence("Ctrl+Shift+D"), self, activated=self.undrain)
+        listen(self, self._changed)
+        self.loaded = False
+        self.update_actions()
+
+    def _topology_tab(self) -> QWidget:
+        """The picture (spines → leaves → nodes) in a scroll area, coloured by state or tenant."""
         self.view = TopologyView()
         self.view.nodeClicked.connect(self.select_node)
         scroll = QScrollArea()
@@ -75,8 +108,10 @@ class ClustersPage(QWidget):
         row.addWidget(self.legend, 1)
         tl.addLayout(row)
         tl.addWidget(scroll, 1)
+        return topo_tab
 
-        # nodes
+    def _nodes_tab(self) -> QWidget:
+        """The node list with drain, undrain, maintenance and move."""
         self.node_table = _table("nodeTable", [
             self.tr("Node"), self.tr("State"), self.tr("Maintenance"), self.tr("GPUs"), self.tr("GPU model"),
             self.tr("Rack"), self.tr("Tenant"), self.tr("By"), self.tr("Since"), self.tr("Reason")])
@@ -111,35 +146,7 @@ class ClustersPage(QWidget):
         nl.addWidget(self.node_table, 1)
         nl.addLayout(bar)
         nl.addWidget(self.message)
-
-        # health events and utilisation
-        self.event_table = _table("eventTable", [
-            self.tr("Time"), self.tr("Node"), self.tr("GPU"), self.tr("Vendor"), self.tr("Code"), self.tr("Action"),
-            self.tr("Source"), self.tr("Note")])
-        self.chart = UtilisationChart()
-        chart_scroll = QScrollArea()
-        chart_scroll.setWidgetResizable(True)
-        chart_scroll.setWidget(self.chart)
-
-        self.tabs = QTabWidget()
-        self.tabs.setObjectName("clusterTabs")
-        self.tabs.addTab(topo_tab, self.tr("Topology"))
-        self.tabs.addTab(nodes_tab, self.tr("Nodes"))
-        self.tabs.addTab(self.event_table, self.tr("Health events"))
-        self.tabs.addTab(chart_scroll, self.tr("Utilisation by model and site"))
-        split = QSplitter(Qt.Vertical)
-        split.addWidget(self.cluster_table)
-        split.addWidget(self.tabs)
-        split.setStretchFactor(0, 1)
-        split.setStretchFactor(1, 3)
-        lay = QVBoxLayout(self)
-        lay.addLayout(top)
-        lay.addWidget(split, 1)
-        QShortcut(QKeySequence("Ctrl+D"), self, activated=self.drain)
-        QShortcut(QKeySequence("Ctrl+Shift+D"), self, activated=self.undrain)
-        listen(self, self._changed)
-        self.loaded = False
-        self.update_actions()
+        return nodes_tab
 
     def showEvent(self, event):
         super().showEvent(event)
