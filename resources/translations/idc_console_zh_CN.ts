@@ -4,72 +4,72 @@
 <context>
     <name>AgingSection</name>
     <message>
-        <location filename="../../ui/pages/receivables.py" line="337"/>
+        <location filename="../../ui/pages/receivables/tabs.py" line="234"/>
         <source>Aging</source>
         <translation>账龄</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/receivables.py" line="339"/>
+        <location filename="../../ui/pages/receivables/tabs.py" line="236"/>
         <source>Aging report</source>
         <translation>账龄报表</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/receivables.py" line="337"/>
+        <location filename="../../ui/pages/receivables/tabs.py" line="234"/>
         <source>As of</source>
         <translation>截至</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/receivables.py" line="350"/>
+        <location filename="../../ui/pages/receivables/tabs.py" line="247"/>
         <source>Credit balance (unallocated)</source>
         <translation>预收余额（未核销）</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/receivables.py" line="347"/>
+        <location filename="../../ui/pages/receivables/tabs.py" line="244"/>
         <source>Customer</source>
         <translation>客户</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/receivables.py" line="339"/>
+        <location filename="../../ui/pages/receivables/tabs.py" line="236"/>
         <source>E&amp;xport aging (PDF or XLSX)…</source>
         <translation>导出账龄表（PDF 或 XLSX）(&amp;X)…</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/receivables.py" line="343"/>
+        <location filename="../../ui/pages/receivables/tabs.py" line="240"/>
         <source>Monthly &amp;summary (PDF or XLSX)…</source>
         <translation>月度汇总（PDF 或 XLSX）(&amp;S)…</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/receivables.py" line="342"/>
+        <location filename="../../ui/pages/receivables/tabs.py" line="239"/>
         <source>Monthly receivables summary</source>
         <translation>应收账款月度汇总</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/receivables.py" line="342"/>
+        <location filename="../../ui/pages/receivables/tabs.py" line="239"/>
         <source>Period</source>
         <translation>账期</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/receivables.py" line="337"/>
+        <location filename="../../ui/pages/receivables/tabs.py" line="234"/>
         <source>R&amp;efresh</source>
         <translation>刷新(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/receivables.py" line="355"/>
+        <location filename="../../ui/pages/receivables/tabs.py" line="252"/>
         <source>Save as</source>
         <translation>另存为</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/receivables.py" line="348"/>
+        <location filename="../../ui/pages/receivables/tabs.py" line="245"/>
         <source>Subsidiary</source>
         <translation>子公司</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/receivables.py" line="350"/>
+        <location filename="../../ui/pages/receivables/tabs.py" line="247"/>
         <source>Total</source>
         <translation>价税合计</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/receivables.py" line="365"/>
+        <location filename="../../ui/pages/receivables/tabs.py" line="262"/>
         <source>Wrote %1</source>
         <translation>已写入 %1</translation>
     </message>
@@ -394,82 +394,82 @@
 <context>
     <name>BalanceSection</name>
     <message>
-        <location filename="../../ui/pages/receivables.py" line="204"/>
+        <location filename="../../ui/pages/receivables/tabs.py" line="101"/>
         <source>&amp;Show</source>
         <translation>查询(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/receivables.py" line="209"/>
+        <location filename="../../ui/pages/receivables/tabs.py" line="106"/>
         <source>Amount received</source>
         <translation>已收取</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/receivables.py" line="210"/>
+        <location filename="../../ui/pages/receivables/tabs.py" line="107"/>
         <source>Applied</source>
         <translation>已抵扣</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/receivables.py" line="210"/>
+        <location filename="../../ui/pages/receivables/tabs.py" line="107"/>
         <source>Balance</source>
         <translation>余额</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/receivables.py" line="220"/>
+        <location filename="../../ui/pages/receivables/tabs.py" line="117"/>
         <source>Balance owed</source>
         <translation>欠款余额</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/receivables.py" line="217"/>
+        <location filename="../../ui/pages/receivables/tabs.py" line="114"/>
         <source>Billed (statements less credit notes)</source>
         <translation>应收（对账单减红字）</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/receivables.py" line="209"/>
+        <location filename="../../ui/pages/receivables/tabs.py" line="106"/>
         <source>Contract</source>
         <translation>合同</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/receivables.py" line="221"/>
+        <location filename="../../ui/pages/receivables/tabs.py" line="118"/>
         <source>Credit balance (unallocated)</source>
         <translation>预收余额（未核销）</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/receivables.py" line="203"/>
+        <location filename="../../ui/pages/receivables/tabs.py" line="100"/>
         <source>Customer</source>
         <translation>客户</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/receivables.py" line="203"/>
+        <location filename="../../ui/pages/receivables/tabs.py" line="100"/>
         <source>Customer balance</source>
         <translation>客户余额</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/receivables.py" line="219"/>
+        <location filename="../../ui/pages/receivables/tabs.py" line="116"/>
         <source>Deposits and prepayments applied</source>
         <translation>押金及预付款抵扣</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/receivables.py" line="209"/>
+        <location filename="../../ui/pages/receivables/tabs.py" line="106"/>
         <source>Kind</source>
         <translation>类型</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/receivables.py" line="220"/>
+        <location filename="../../ui/pages/receivables/tabs.py" line="117"/>
         <source>Open statements</source>
         <translation>未结清对账单</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/receivables.py" line="218"/>
+        <location filename="../../ui/pages/receivables/tabs.py" line="115"/>
         <source>Received (receipts less reversals)</source>
         <translation>已收（收款减冲回）</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/receivables.py" line="210"/>
+        <location filename="../../ui/pages/receivables/tabs.py" line="107"/>
         <source>Refunded</source>
         <translation>已退还</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/receivables.py" line="202"/>
+        <location filename="../../ui/pages/receivables/tabs.py" line="99"/>
         <source>credit code or name</source>
         <translation>信用代码或名称</translation>
     </message>
@@ -477,197 +477,197 @@
 <context>
     <name>BillingPage</name>
     <message>
-        <location filename="../../ui/pages/billing.py" line="530"/>
+        <location filename="../../ui/pages/billing/page.py" line="155"/>
         <source>%1 (dry run, nothing written): would create %2 line(s) on %3 new and %4 existing draft statement(s).</source>
         <translation>%1（试算，未写入）：将在 %3 张新账单和 %4 张已有草稿账单上生成 %2 条明细。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/billing.py" line="551"/>
+        <location filename="../../ui/pages/billing/page.py" line="176"/>
         <source>%1 draft statement(s) of %2 pending issue.</source>
         <translation>%2 尚有 %1 张草稿账单待开具。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/billing.py" line="491"/>
+        <location filename="../../ui/pages/billing/page.py" line="116"/>
         <source>%1 has not ended; it can be billed from %2 00:00 (Asia/Shanghai). A dry run shows it now, provisionally.</source>
         <translation>%1 尚未结束，自 %2 00:00（北京时间）起可计费。试算可先查看暂估结果。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/billing.py" line="540"/>
+        <location filename="../../ui/pages/billing/page.py" line="165"/>
         <source>%1 line(s) held back: see the warnings.</source>
         <translation>%1 条明细暂缓计费：见警告。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/billing.py" line="544"/>
+        <location filename="../../ui/pages/billing/page.py" line="169"/>
         <source>%1 line(s) rebill credited lines.</source>
         <translation>%1 个条目为已冲销条目的重新计费。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/billing.py" line="538"/>
+        <location filename="../../ui/pages/billing/page.py" line="163"/>
         <source>%1 line(s) were billed by earlier runs.</source>
         <translation>%1 条明细已在之前的运行中计费。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/billing.py" line="578"/>
+        <location filename="../../ui/pages/billing/page.py" line="203"/>
         <source>%1 statement(s) issued.</source>
         <translation>已开具 %1 张账单。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/billing.py" line="532"/>
+        <location filename="../../ui/pages/billing/page.py" line="157"/>
         <source>%1: created %2 line(s) on %3 new and %4 existing draft statement(s).</source>
         <translation>%1：已在 %3 张新账单和 %4 张已有草稿账单上生成 %2 条明细。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/billing.py" line="528"/>
+        <location filename="../../ui/pages/billing/page.py" line="153"/>
         <source>%1: nothing to bill.</source>
         <translation>%1：没有需要计费的项目。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/billing.py" line="526"/>
+        <location filename="../../ui/pages/billing/page.py" line="151"/>
         <source>%1: nothing to bill; every line already exists (%2 from earlier runs).</source>
         <translation>%1：没有需要计费的项目；所有明细均已存在（之前运行生成 %2 条）。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/billing.py" line="514"/>
+        <location filename="../../ui/pages/billing/page.py" line="139"/>
         <source>Billing %1…</source>
         <translation>正在计费 %1…</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/billing.py" line="524"/>
+        <location filename="../../ui/pages/billing/page.py" line="149"/>
         <source>Billing run %1 cancelled; nothing was written.</source>
         <translation>%1 计费已取消，未写入任何数据。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/billing.py" line="442"/>
+        <location filename="../../ui/pages/billing/page.py" line="67"/>
         <source>Choose a month and press Dry run to see what a run would bill.</source>
         <translation>选择月份并点击“试算”，查看本次将计费的内容。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/billing.py" line="448"/>
+        <location filename="../../ui/pages/billing/page.py" line="73"/>
         <source>Customer</source>
         <translation>客户</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/billing.py" line="423"/>
+        <location filename="../../ui/pages/billing/page.py" line="48"/>
         <source>Dry run</source>
         <translation>试算</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/billing.py" line="514"/>
+        <location filename="../../ui/pages/billing/page.py" line="139"/>
         <source>Dry run for %1…</source>
         <translation>正在试算 %1…</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/billing.py" line="592"/>
+        <location filename="../../ui/pages/billing/page.py" line="217"/>
         <source>Excel (*.xlsx);;CSV (*.csv)</source>
         <translation>Excel (*.xlsx);;CSV (*.csv)</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/billing.py" line="591"/>
+        <location filename="../../ui/pages/billing/page.py" line="216"/>
         <source>Export statements</source>
         <translation>导出账单</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/billing.py" line="428"/>
+        <location filename="../../ui/pages/billing/page.py" line="53"/>
         <source>Export statements…</source>
         <translation>导出账单…</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/billing.py" line="605"/>
+        <location filename="../../ui/pages/billing/page.py" line="230"/>
         <source>Exporting…</source>
         <translation>正在导出…</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/billing.py" line="427"/>
+        <location filename="../../ui/pages/billing/page.py" line="52"/>
         <source>Handovers…</source>
         <translation>交付…</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/billing.py" line="568"/>
+        <location filename="../../ui/pages/billing/page.py" line="193"/>
         <source>Issue every draft statement of %1? Issued statements take their numbers and never change.</source>
         <translation>开具 %1 的全部草稿账单？开具后的账单将获得编号且不可再修改。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/billing.py" line="567"/>
+        <location filename="../../ui/pages/billing/page.py" line="192"/>
         <source>Issue statements</source>
         <translation>开具账单</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/billing.py" line="426"/>
+        <location filename="../../ui/pages/billing/page.py" line="51"/>
         <source>Issue the period's drafts</source>
         <translation>开具本期草稿账单</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/billing.py" line="542"/>
+        <location filename="../../ui/pages/billing/page.py" line="167"/>
         <source>Issued %1: %2</source>
         <translation>已开具 %1 张：%2</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/billing.py" line="584"/>
+        <location filename="../../ui/pages/billing/page.py" line="209"/>
         <source>Issuing…</source>
         <translation>正在开具…</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/billing.py" line="448"/>
+        <location filename="../../ui/pages/billing/page.py" line="73"/>
         <source>Lines</source>
         <translation>明细数</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/billing.py" line="563"/>
+        <location filename="../../ui/pages/billing/page.py" line="188"/>
         <source>No warnings: meters and leases are complete.</source>
         <translation>无警告：电表读数和租赁记录完整。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/billing.py" line="449"/>
+        <location filename="../../ui/pages/billing/page.py" line="74"/>
         <source>Number</source>
         <translation>编号</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/billing.py" line="547"/>
+        <location filename="../../ui/pages/billing/page.py" line="172"/>
         <source>PROVISIONAL: %1 has not ended; usage metered up to %2 only.</source>
         <translation>暂估：%1 尚未结束，用量仅计至 %2。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/billing.py" line="413"/>
+        <location filename="../../ui/pages/billing/page.py" line="38"/>
         <source>Period</source>
         <translation>账期</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/billing.py" line="424"/>
+        <location filename="../../ui/pages/billing/page.py" line="49"/>
         <source>Run</source>
         <translation>计费</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/billing.py" line="425"/>
+        <location filename="../../ui/pages/billing/page.py" line="50"/>
         <source>Run and issue</source>
         <translation>计费并开具</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/billing.py" line="440"/>
+        <location filename="../../ui/pages/billing/page.py" line="65"/>
         <source>Run result</source>
         <translation>运行结果</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/billing.py" line="448"/>
+        <location filename="../../ui/pages/billing/page.py" line="73"/>
         <source>Subsidiary</source>
         <translation>子公司</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/billing.py" line="448"/>
+        <location filename="../../ui/pages/billing/page.py" line="73"/>
         <source>Subtotal</source>
         <translation>小计</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/billing.py" line="535"/>
+        <location filename="../../ui/pages/billing/page.py" line="160"/>
         <source>Subtotal %1 + tax %2 = %3.</source>
         <translation>小计 %1 + 税额 %2 = %3。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/billing.py" line="449"/>
+        <location filename="../../ui/pages/billing/page.py" line="74"/>
         <source>Tax</source>
         <translation>税额</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/billing.py" line="449"/>
+        <location filename="../../ui/pages/billing/page.py" line="74"/>
         <source>Total</source>
         <translation>价税合计</translation>
     </message>
@@ -1816,112 +1816,112 @@
 <context>
     <name>CreditNoteDialog</name>
     <message>
-        <location filename="../../ui/pages/billing.py" line="108"/>
+        <location filename="../../ui/pages/billing/dialogs.py" line="68"/>
         <source>A credit note says why.</source>
         <translation>红字账单须说明原因。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/billing.py" line="114"/>
+        <location filename="../../ui/pages/billing/dialogs.py" line="74"/>
         <source>A partial amount credits exactly one line: tick only that line.</source>
         <translation>部分冲减只针对一个条目：请只勾选该条目。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/billing.py" line="116"/>
+        <location filename="../../ui/pages/billing/dialogs.py" line="76"/>
         <source>A partial amount is a positive amount in yuan and fen, e.g. 1200.50.</source>
         <translation>部分冲减金额须为正数，精确到分，例如 1200.50。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/billing.py" line="112"/>
+        <location filename="../../ui/pages/billing/dialogs.py" line="72"/>
         <source>A waiver credits the lines in full: leave the partial amount empty.</source>
         <translation>免收按整行冲销：请勿填写部分金额。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/billing.py" line="168"/>
+        <location filename="../../ui/pages/billing/dialogs.py" line="128"/>
         <source>Back</source>
         <translation>返回</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/billing.py" line="96"/>
+        <location filename="../../ui/pages/billing/dialogs.py" line="56"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/billing.py" line="110"/>
+        <location filename="../../ui/pages/billing/dialogs.py" line="70"/>
         <source>Choose at least one line.</source>
         <translation>请至少选择一条明细。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/billing.py" line="164"/>
+        <location filename="../../ui/pages/billing/dialogs.py" line="124"/>
         <source>Confirm credit note</source>
         <translation>确认红字账单</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/billing.py" line="70"/>
+        <location filename="../../ui/pages/billing/dialogs.py" line="30"/>
         <source>Credit note for %1</source>
         <translation>为 %1 开具红字账单</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/billing.py" line="152"/>
+        <location filename="../../ui/pages/billing/dialogs.py" line="112"/>
         <source>Issue a credit note against %1 for %2 (incl. VAT)?</source>
         <translation>对 %1 开具红字账单，金额 %2（含税）？</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/billing.py" line="95"/>
+        <location filename="../../ui/pages/billing/dialogs.py" line="55"/>
         <source>Issue credit note</source>
         <translation>开具红字账单</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/billing.py" line="91"/>
+        <location filename="../../ui/pages/billing/dialogs.py" line="51"/>
         <source>Lines to credit</source>
         <translation>要冲销的明细</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/billing.py" line="145"/>
+        <location filename="../../ui/pages/billing/dialogs.py" line="105"/>
         <source>Part of “%1”: %2 + VAT %3</source>
         <translation>部分冲减“%1”：%2，增值税 %3</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/billing.py" line="78"/>
+        <location filename="../../ui/pages/billing/dialogs.py" line="38"/>
         <source>Partial amount</source>
         <translation>部分冲减金额</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/billing.py" line="74"/>
+        <location filename="../../ui/pages/billing/dialogs.py" line="34"/>
         <source>Reason *</source>
         <translation>原因 *</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/billing.py" line="154"/>
+        <location filename="../../ui/pages/billing/dialogs.py" line="114"/>
         <source>Reason: %1</source>
         <translation>原因：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/billing.py" line="160"/>
+        <location filename="../../ui/pages/billing/dialogs.py" line="120"/>
         <source>The lines are reversed in full; they may be rebilled afterwards.</source>
         <translation>所选行全额冲销，之后可重新出账。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/billing.py" line="158"/>
+        <location filename="../../ui/pages/billing/dialogs.py" line="118"/>
         <source>The lines are waived: reversed in full and never billed again.</source>
         <translation>所选行免收：全额冲销，不再计费。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/billing.py" line="156"/>
+        <location filename="../../ui/pages/billing/dialogs.py" line="116"/>
         <source>The rest of the line stays billed; nothing is rebilled.</source>
         <translation>该行其余金额照常计费，不重新出账。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/billing.py" line="80"/>
+        <location filename="../../ui/pages/billing/dialogs.py" line="40"/>
         <source>Waive: never bill these lines again (SLA waiver, bad debt)</source>
         <translation>免收：这些行不再计费（SLA 豁免、坏账）</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/billing.py" line="77"/>
+        <location filename="../../ui/pages/billing/dialogs.py" line="37"/>
         <source>empty: credit the lines in full (they may be rebilled)</source>
         <translation>留空：全额冲销所选条目（之后可重新计费）</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/billing.py" line="149"/>
+        <location filename="../../ui/pages/billing/dialogs.py" line="109"/>
         <source>“%1”: %2 + VAT %3</source>
         <translation>“%1”：%2，增值税 %3</translation>
     </message>
@@ -2482,102 +2482,102 @@
 <context>
     <name>DepositsSection</name>
     <message>
-        <location filename="../../ui/pages/receivables.py" line="237"/>
+        <location filename="../../ui/pages/receivables/tabs.py" line="134"/>
         <source>Amount</source>
         <translation>金额</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/receivables.py" line="254"/>
+        <location filename="../../ui/pages/receivables/tabs.py" line="151"/>
         <source>Amount received</source>
         <translation>已收取</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/receivables.py" line="243"/>
+        <location filename="../../ui/pages/receivables/tabs.py" line="140"/>
         <source>App&amp;ly</source>
         <translation>抵扣(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/receivables.py" line="255"/>
+        <location filename="../../ui/pages/receivables/tabs.py" line="152"/>
         <source>Applied</source>
         <translation>已抵扣</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/receivables.py" line="241"/>
+        <location filename="../../ui/pages/receivables/tabs.py" line="138"/>
         <source>Apply to a statement</source>
         <translation>抵扣对账单</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/receivables.py" line="255"/>
+        <location filename="../../ui/pages/receivables/tabs.py" line="152"/>
         <source>Balance</source>
         <translation>余额</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/receivables.py" line="238"/>
+        <location filename="../../ui/pages/receivables/tabs.py" line="135"/>
         <source>Contract</source>
         <translation>合同</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/receivables.py" line="237"/>
+        <location filename="../../ui/pages/receivables/tabs.py" line="134"/>
         <source>Customer</source>
         <translation>客户</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/receivables.py" line="237"/>
+        <location filename="../../ui/pages/receivables/tabs.py" line="134"/>
         <source>Kind</source>
         <translation>类型</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/receivables.py" line="238"/>
+        <location filename="../../ui/pages/receivables/tabs.py" line="135"/>
         <source>R&amp;eceive</source>
         <translation>收取(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/receivables.py" line="252"/>
+        <location filename="../../ui/pages/receivables/tabs.py" line="149"/>
         <source>Reason</source>
         <translation>原因</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/receivables.py" line="236"/>
+        <location filename="../../ui/pages/receivables/tabs.py" line="133"/>
         <source>Receive</source>
         <translation>收取</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/receivables.py" line="238"/>
+        <location filename="../../ui/pages/receivables/tabs.py" line="135"/>
         <source>Reference</source>
         <translation>流水号</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/receivables.py" line="252"/>
+        <location filename="../../ui/pages/receivables/tabs.py" line="149"/>
         <source>Refu&amp;nd</source>
         <translation>退还(&amp;N)</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/receivables.py" line="249"/>
+        <location filename="../../ui/pages/receivables/tabs.py" line="146"/>
         <source>Refund</source>
         <translation>退还</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/receivables.py" line="255"/>
+        <location filename="../../ui/pages/receivables/tabs.py" line="152"/>
         <source>Refunded</source>
         <translation>已退还</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/receivables.py" line="242"/>
+        <location filename="../../ui/pages/receivables/tabs.py" line="139"/>
         <source>Statement no.</source>
         <translation>对账单号</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/receivables.py" line="240"/>
+        <location filename="../../ui/pages/receivables/tabs.py" line="137"/>
         <source>all</source>
         <translation>全部</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/receivables.py" line="233"/>
+        <location filename="../../ui/pages/receivables/tabs.py" line="130"/>
         <source>credit code or name</source>
         <translation>信用代码或名称</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/receivables.py" line="234"/>
+        <location filename="../../ui/pages/receivables/tabs.py" line="131"/>
         <source>optional</source>
         <translation>选填</translation>
     </message>
@@ -2801,132 +2801,132 @@
 <context>
     <name>FapiaoSection</name>
     <message>
-        <location filename="../../ui/pages/receivables.py" line="297"/>
+        <location filename="../../ui/pages/receivables/tabs.py" line="194"/>
         <source>&amp;Add fapiao</source>
         <translation>登记发票(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/receivables.py" line="292"/>
+        <location filename="../../ui/pages/receivables/tabs.py" line="189"/>
         <source>(the customer's profile)</source>
         <translation>（按客户开票信息）</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/receivables.py" line="288"/>
+        <location filename="../../ui/pages/receivables/tabs.py" line="185"/>
         <source>20 digits</source>
         <translation>20 位数字</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/receivables.py" line="296"/>
+        <location filename="../../ui/pages/receivables/tabs.py" line="193"/>
         <source>Amount</source>
         <translation>金额</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/receivables.py" line="307"/>
+        <location filename="../../ui/pages/receivables/tabs.py" line="204"/>
         <source>Credit code</source>
         <translation>统一社会信用代码</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/receivables.py" line="302"/>
+        <location filename="../../ui/pages/receivables/tabs.py" line="199"/>
         <source>Credit note</source>
         <translation>红字账单</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/receivables.py" line="307"/>
+        <location filename="../../ui/pages/receivables/tabs.py" line="204"/>
         <source>Customer</source>
         <translation>客户</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/receivables.py" line="295"/>
+        <location filename="../../ui/pages/receivables/tabs.py" line="192"/>
         <source>Date</source>
         <translation>日期</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/receivables.py" line="295"/>
+        <location filename="../../ui/pages/receivables/tabs.py" line="192"/>
         <source>Fapiao no.</source>
         <translation>发票号</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/receivables.py" line="306"/>
+        <location filename="../../ui/pages/receivables/tabs.py" line="203"/>
         <source>Kind</source>
         <translation>类型</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/receivables.py" line="309"/>
+        <location filename="../../ui/pages/receivables/tabs.py" line="206"/>
         <source>Note</source>
         <translation>备注</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/receivables.py" line="303"/>
+        <location filename="../../ui/pages/receivables/tabs.py" line="200"/>
         <source>Original fapiao</source>
         <translation>原发票号码</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/receivables.py" line="294"/>
+        <location filename="../../ui/pages/receivables/tabs.py" line="191"/>
         <source>Record a fapiao for a statement</source>
         <translation>登记对账单的发票</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/receivables.py" line="301"/>
+        <location filename="../../ui/pages/receivables/tabs.py" line="198"/>
         <source>Record a red-letter fapiao for a credit note</source>
         <translation>登记红字账单的红字发票</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/receivables.py" line="304"/>
+        <location filename="../../ui/pages/receivables/tabs.py" line="201"/>
         <source>Record red-le&amp;tter</source>
         <translation>登记红字发票(&amp;T)</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/receivables.py" line="309"/>
+        <location filename="../../ui/pages/receivables/tabs.py" line="206"/>
         <source>Recorded by</source>
         <translation>登记人</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/receivables.py" line="308"/>
+        <location filename="../../ui/pages/receivables/tabs.py" line="205"/>
         <source>Reverses</source>
         <translation>冲回/冲销</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/receivables.py" line="307"/>
+        <location filename="../../ui/pages/receivables/tabs.py" line="204"/>
         <source>Statement</source>
         <translation>账单</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/receivables.py" line="308"/>
+        <location filename="../../ui/pages/receivables/tabs.py" line="205"/>
         <source>Statement fapiao status</source>
         <translation>对账单开票状态</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/receivables.py" line="295"/>
+        <location filename="../../ui/pages/receivables/tabs.py" line="192"/>
         <source>Statement no.</source>
         <translation>对账单号</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/receivables.py" line="296"/>
+        <location filename="../../ui/pages/receivables/tabs.py" line="193"/>
         <source>Tax</source>
         <translation>税额</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/receivables.py" line="308"/>
+        <location filename="../../ui/pages/receivables/tabs.py" line="205"/>
         <source>Total</source>
         <translation>价税合计</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/receivables.py" line="296"/>
+        <location filename="../../ui/pages/receivables/tabs.py" line="193"/>
         <source>Type</source>
         <translation>型号</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/receivables.py" line="300"/>
+        <location filename="../../ui/pages/receivables/tabs.py" line="197"/>
         <source>the credit note's</source>
         <translation>按红字账单</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/receivables.py" line="299"/>
+        <location filename="../../ui/pages/receivables/tabs.py" line="196"/>
         <source>the fapiao it reverses</source>
         <translation>被冲红的原发票号码</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/receivables.py" line="290"/>
+        <location filename="../../ui/pages/receivables/tabs.py" line="187"/>
         <source>without tax</source>
         <translation>不含税</translation>
     </message>
@@ -3437,47 +3437,47 @@
 <context>
     <name>HandoverDialog</name>
     <message>
-        <location filename="../../ui/pages/billing.py" line="182"/>
+        <location filename="../../ui/pages/billing/dialogs.py" line="142"/>
         <source>Awaiting handover</source>
         <translation>待交付</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/billing.py" line="220"/>
+        <location filename="../../ui/pages/billing/dialogs.py" line="180"/>
         <source>Choose an item.</source>
         <translation>请选择一个条目。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/billing.py" line="209"/>
+        <location filename="../../ui/pages/billing/dialogs.py" line="169"/>
         <source>Close</source>
         <translation>关闭</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/billing.py" line="204"/>
+        <location filename="../../ui/pages/billing/dialogs.py" line="164"/>
         <source>Evidence *</source>
         <translation>凭据 *</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/billing.py" line="200"/>
+        <location filename="../../ui/pages/billing/dialogs.py" line="160"/>
         <source>Handed over at (Asia/Shanghai)</source>
         <translation>交付时间（北京时间）</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/billing.py" line="193"/>
+        <location filename="../../ui/pages/billing/dialogs.py" line="153"/>
         <source>Items</source>
         <translation>条目</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/billing.py" line="208"/>
+        <location filename="../../ui/pages/billing/dialogs.py" line="168"/>
         <source>Record handover</source>
         <translation>记录交付</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/billing.py" line="203"/>
+        <location filename="../../ui/pages/billing/dialogs.py" line="163"/>
         <source>evidence: signed handover form, ticket, who received it</source>
         <translation>凭据：签字交接单、工单号、接收人</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/billing.py" line="188"/>
+        <location filename="../../ui/pages/billing/dialogs.py" line="148"/>
         <source>planned %1</source>
         <translation>计划 %1</translation>
     </message>
@@ -3624,47 +3624,47 @@
 <context>
     <name>InvoicingProfileTab</name>
     <message>
-        <location filename="../../ui/pages/receivables.py" line="589"/>
+        <location filename="../../ui/pages/receivables/profile.py" line="36"/>
         <source>Address and phone</source>
         <translation>地址、电话</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/receivables.py" line="590"/>
+        <location filename="../../ui/pages/receivables/profile.py" line="37"/>
         <source>Bank and account</source>
         <translation>开户行及账号</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/receivables.py" line="593"/>
+        <location filename="../../ui/pages/receivables/profile.py" line="40"/>
         <source>E-mail for delivery</source>
         <translation>收票邮箱</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/receivables.py" line="592"/>
+        <location filename="../../ui/pages/receivables/profile.py" line="39"/>
         <source>Fapiao type</source>
         <translation>发票类型</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/receivables.py" line="637"/>
+        <location filename="../../ui/pages/receivables/profile.py" line="84"/>
         <source>Invoicing profile</source>
         <translation>开票信息</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/receivables.py" line="641"/>
+        <location filename="../../ui/pages/receivables/profile.py" line="88"/>
         <source>Invoicing profile not saved</source>
         <translation>开票信息未保存</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/receivables.py" line="588"/>
+        <location filename="../../ui/pages/receivables/profile.py" line="35"/>
         <source>Name on the fapiao</source>
         <translation>名称（发票抬头）</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/receivables.py" line="594"/>
+        <location filename="../../ui/pages/receivables/profile.py" line="41"/>
         <source>Save &amp;invoicing profile</source>
         <translation>保存开票信息(&amp;I)</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/receivables.py" line="588"/>
+        <location filename="../../ui/pages/receivables/profile.py" line="35"/>
         <source>Taxpayer ID</source>
         <translation>纳税人识别号</translation>
     </message>
@@ -4642,67 +4642,67 @@ Reason:</source>
 <context>
     <name>OverdueCard</name>
     <message>
-        <location filename="../../ui/pages/receivables.py" line="535"/>
+        <location filename="../../ui/pages/receivables/overdue.py" line="109"/>
         <source>%1 customer(s), ¥%2</source>
         <translation>%1 个客户，¥%2</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/receivables.py" line="469"/>
+        <location filename="../../ui/pages/receivables/overdue.py" line="43"/>
         <source>&amp;Keep serving…</source>
         <translation>继续服务(&amp;K)…</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/receivables.py" line="467"/>
+        <location filename="../../ui/pages/receivables/overdue.py" line="41"/>
         <source>&amp;Suspend…</source>
         <translation>暂停服务(&amp;S)…</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/receivables.py" line="462"/>
+        <location filename="../../ui/pages/receivables/overdue.py" line="36"/>
         <source>Customer</source>
         <translation>客户</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/receivables.py" line="462"/>
+        <location filename="../../ui/pages/receivables/overdue.py" line="36"/>
         <source>Days</source>
         <translation>天数</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/receivables.py" line="462"/>
+        <location filename="../../ui/pages/receivables/overdue.py" line="36"/>
         <source>Decision</source>
         <translation>处理决定</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/receivables.py" line="554"/>
+        <location filename="../../ui/pages/receivables/overdue.py" line="128"/>
         <source>Decision on %1</source>
         <translation>对 %1 的处理决定</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/receivables.py" line="462"/>
+        <location filename="../../ui/pages/receivables/overdue.py" line="36"/>
         <source>Overdue</source>
         <translation>逾期金额</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/receivables.py" line="533"/>
+        <location filename="../../ui/pages/receivables/overdue.py" line="107"/>
         <source>Overdue more than %1 days: suspension proposals</source>
         <translation>逾期超过 %1 天：建议暂停服务</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/receivables.py" line="549"/>
+        <location filename="../../ui/pages/receivables/overdue.py" line="123"/>
         <source>Select a customer in the list first.</source>
         <translation>请先在列表中选择一个客户。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/receivables.py" line="555"/>
+        <location filename="../../ui/pages/receivables/overdue.py" line="129"/>
         <source>Why? (recorded in the audit trail)</source>
         <translation>原因（记入审计日志）：</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/receivables.py" line="537"/>
+        <location filename="../../ui/pages/receivables/overdue.py" line="111"/>
         <source>keep serving</source>
         <translation>继续服务</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/receivables.py" line="537"/>
+        <location filename="../../ui/pages/receivables/overdue.py" line="111"/>
         <source>suspend</source>
         <translation>暂停服务</translation>
     </message>
@@ -4731,157 +4731,157 @@ Reason:</source>
 <context>
     <name>PaymentsSection</name>
     <message>
-        <location filename="../../ui/pages/receivables.py" line="147"/>
+        <location filename="../../ui/pages/receivables/tabs.py" line="44"/>
         <source>&amp;Allocate</source>
         <translation>核销(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/receivables.py" line="143"/>
+        <location filename="../../ui/pages/receivables/tabs.py" line="40"/>
         <source>&amp;Record receipt</source>
         <translation>登记收款(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/receivables.py" line="145"/>
+        <location filename="../../ui/pages/receivables/tabs.py" line="42"/>
         <source>Allocate the selected payment</source>
         <translation>核销所选收款</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/receivables.py" line="154"/>
+        <location filename="../../ui/pages/receivables/tabs.py" line="51"/>
         <source>Allocated</source>
         <translation>已核销</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/receivables.py" line="141"/>
+        <location filename="../../ui/pages/receivables/tabs.py" line="38"/>
         <source>Amount</source>
         <translation>金额</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/receivables.py" line="152"/>
+        <location filename="../../ui/pages/receivables/tabs.py" line="49"/>
         <source>Credit code</source>
         <translation>统一社会信用代码</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/receivables.py" line="141"/>
+        <location filename="../../ui/pages/receivables/tabs.py" line="38"/>
         <source>Customer</source>
         <translation>客户</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/receivables.py" line="141"/>
+        <location filename="../../ui/pages/receivables/tabs.py" line="38"/>
         <source>Date</source>
         <translation>日期</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/receivables.py" line="137"/>
+        <location filename="../../ui/pages/receivables/tabs.py" line="34"/>
         <source>Keep as credit (do not allocate)</source>
         <translation>暂不核销（计入预收余额）</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/receivables.py" line="152"/>
+        <location filename="../../ui/pages/receivables/tabs.py" line="49"/>
         <source>Kind</source>
         <translation>类型</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/receivables.py" line="142"/>
+        <location filename="../../ui/pages/receivables/tabs.py" line="39"/>
         <source>Method</source>
         <translation>付款方式</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/receivables.py" line="153"/>
+        <location filename="../../ui/pages/receivables/tabs.py" line="50"/>
         <source>Payer</source>
         <translation>付款户名</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/receivables.py" line="152"/>
+        <location filename="../../ui/pages/receivables/tabs.py" line="49"/>
         <source>Payment</source>
         <translation>收款</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/receivables.py" line="189"/>
+        <location filename="../../ui/pages/receivables/tabs.py" line="86"/>
         <source>Payment %1 reversed.</source>
         <translation>收款 %1 已冲回。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/receivables.py" line="150"/>
+        <location filename="../../ui/pages/receivables/tabs.py" line="47"/>
         <source>Re&amp;verse</source>
         <translation>冲回(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/receivables.py" line="150"/>
+        <location filename="../../ui/pages/receivables/tabs.py" line="47"/>
         <source>Reason</source>
         <translation>原因</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/receivables.py" line="140"/>
+        <location filename="../../ui/pages/receivables/tabs.py" line="37"/>
         <source>Record a bank receipt</source>
         <translation>登记银行收款</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/receivables.py" line="155"/>
+        <location filename="../../ui/pages/receivables/tabs.py" line="52"/>
         <source>Recorded by</source>
         <translation>登记人</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/receivables.py" line="142"/>
+        <location filename="../../ui/pages/receivables/tabs.py" line="39"/>
         <source>Reference</source>
         <translation>流水号</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/receivables.py" line="183"/>
+        <location filename="../../ui/pages/receivables/tabs.py" line="80"/>
         <source>Reverse payment</source>
         <translation>冲回收款</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/receivables.py" line="184"/>
+        <location filename="../../ui/pages/receivables/tabs.py" line="81"/>
         <source>Reverse payment %1 by a counter-entry? Its statements are open again.</source>
         <translation>以反向分录冲回收款 %1？其核销的对账单将重新变为未收。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/receivables.py" line="149"/>
+        <location filename="../../ui/pages/receivables/tabs.py" line="46"/>
         <source>Reverse the selected payment</source>
         <translation>冲回所选收款</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/receivables.py" line="154"/>
+        <location filename="../../ui/pages/receivables/tabs.py" line="51"/>
         <source>Reverses</source>
         <translation>冲回/冲销</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/receivables.py" line="182"/>
+        <location filename="../../ui/pages/receivables/tabs.py" line="79"/>
         <source>Say why the payment is reversed.</source>
         <translation>请填写冲回原因。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/receivables.py" line="161"/>
+        <location filename="../../ui/pages/receivables/tabs.py" line="58"/>
         <source>Select a payment in the list first.</source>
         <translation>请先在列表中选择一笔收款。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/receivables.py" line="146"/>
+        <location filename="../../ui/pages/receivables/tabs.py" line="43"/>
         <source>Statement no.</source>
         <translation>对账单号</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/receivables.py" line="155"/>
+        <location filename="../../ui/pages/receivables/tabs.py" line="52"/>
         <source>Statements</source>
         <translation>账单</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/receivables.py" line="155"/>
+        <location filename="../../ui/pages/receivables/tabs.py" line="52"/>
         <source>Unallocated</source>
         <translation>未核销</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/receivables.py" line="144"/>
+        <location filename="../../ui/pages/receivables/tabs.py" line="41"/>
         <source>all</source>
         <translation>全部</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/receivables.py" line="132"/>
+        <location filename="../../ui/pages/receivables/tabs.py" line="29"/>
         <source>bank reference (流水号)</source>
         <translation>银行流水号</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/receivables.py" line="130"/>
+        <location filename="../../ui/pages/receivables/tabs.py" line="27"/>
         <source>credit code or name</source>
         <translation>信用代码或名称</translation>
     </message>
@@ -5700,42 +5700,42 @@ Reason:</source>
 <context>
     <name>ReceivablesTabs</name>
     <message>
-        <location filename="../../ui/pages/receivables.py" line="400"/>
+        <location filename="../../ui/pages/receivables/tabs.py" line="297"/>
         <source>&amp;Deposits</source>
         <translation>押金/预付款(&amp;D)</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/receivables.py" line="400"/>
+        <location filename="../../ui/pages/receivables/tabs.py" line="297"/>
         <source>&amp;Fapiao</source>
         <translation>发票(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/receivables.py" line="59"/>
+        <location filename="../../ui/pages/receivables/tabs.py" line="296"/>
         <source>&amp;Payments</source>
         <translation>收款(&amp;P)</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/receivables.py" line="430"/>
+        <location filename="../../ui/pages/receivables/tabs.py" line="327"/>
         <source>&amp;Receivables</source>
         <translation>应收账款(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/receivables.py" line="428"/>
+        <location filename="../../ui/pages/receivables/tabs.py" line="325"/>
         <source>&amp;Statements</source>
         <translation>对账单(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/receivables.py" line="401"/>
+        <location filename="../../ui/pages/receivables/tabs.py" line="298"/>
         <source>A&amp;ging</source>
         <translation>账龄(&amp;G)</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/receivables.py" line="399"/>
+        <location filename="../../ui/pages/receivables/tabs.py" line="296"/>
         <source>Customer &amp;balance</source>
         <translation>客户余额(&amp;B)</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/receivables.py" line="441"/>
+        <location filename="../../ui/pages/receivables/tabs.py" line="338"/>
         <source>Fapiao: %1 (¥%2 of ¥%3)</source>
         <translation>开票：%1（已开 ¥%2，应开 ¥%3）</translation>
     </message>
@@ -6343,172 +6343,172 @@ Reason:</source>
 <context>
     <name>StatementPanel</name>
     <message>
-        <location filename="../../ui/pages/billing.py" line="273"/>
+        <location filename="../../ui/pages/billing/panel.py" line="58"/>
         <source>%1 draft #%2</source>
         <translation>%1 草稿 #%2</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/billing.py" line="249"/>
+        <location filename="../../ui/pages/billing/panel.py" line="34"/>
         <source>Amount</source>
         <translation>金额</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/billing.py" line="247"/>
+        <location filename="../../ui/pages/billing/panel.py" line="32"/>
         <source>Choose a statement</source>
         <translation>请选择账单</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/billing.py" line="248"/>
+        <location filename="../../ui/pages/billing/panel.py" line="33"/>
         <source>Contract</source>
         <translation>合同</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/billing.py" line="353"/>
+        <location filename="../../ui/pages/billing/panel.py" line="138"/>
         <source>Credit note</source>
         <translation>红字账单</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/billing.py" line="353"/>
+        <location filename="../../ui/pages/billing/panel.py" line="138"/>
         <source>Credit note %1 issued for %2.</source>
         <translation>已开具红字账单 %1，金额 %2。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/billing.py" line="290"/>
+        <location filename="../../ui/pages/billing/panel.py" line="75"/>
         <source>Credit notes: %1</source>
         <translation>红字账单：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/billing.py" line="258"/>
+        <location filename="../../ui/pages/billing/panel.py" line="43"/>
         <source>Credit note…</source>
         <translation>红字账单…</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/billing.py" line="286"/>
+        <location filename="../../ui/pages/billing/panel.py" line="71"/>
         <source>Credits %1</source>
         <translation>冲销 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/billing.py" line="275"/>
+        <location filename="../../ui/pages/billing/panel.py" line="60"/>
         <source>Customer: %1</source>
         <translation>客户：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/billing.py" line="248"/>
+        <location filename="../../ui/pages/billing/panel.py" line="33"/>
         <source>Description</source>
         <translation>描述</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/billing.py" line="283"/>
+        <location filename="../../ui/pages/billing/panel.py" line="68"/>
         <source>Fapiao no.: %1</source>
         <translation>发票号：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/billing.py" line="378"/>
+        <location filename="../../ui/pages/billing/panel.py" line="163"/>
         <source>Fapiao number</source>
         <translation>发票号</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/billing.py" line="257"/>
+        <location filename="../../ui/pages/billing/panel.py" line="42"/>
         <source>Issue</source>
         <translation>开具</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/billing.py" line="281"/>
+        <location filename="../../ui/pages/billing/panel.py" line="66"/>
         <source>Issued: %1</source>
         <translation>开具日期：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/billing.py" line="333"/>
+        <location filename="../../ui/pages/billing/panel.py" line="118"/>
         <source>Issuing…</source>
         <translation>正在开具…</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/billing.py" line="276"/>
+        <location filename="../../ui/pages/billing/panel.py" line="61"/>
         <source>Period: %1</source>
         <translation>账期：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/billing.py" line="261"/>
+        <location filename="../../ui/pages/billing/panel.py" line="46"/>
         <source>Preview / Print PDF…</source>
         <translation>预览 / 打印 PDF…</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/billing.py" line="248"/>
+        <location filename="../../ui/pages/billing/panel.py" line="33"/>
         <source>Quantity</source>
         <translation>数量</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/billing.py" line="288"/>
+        <location filename="../../ui/pages/billing/panel.py" line="73"/>
         <source>Reason: %1</source>
         <translation>原因：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/billing.py" line="259"/>
+        <location filename="../../ui/pages/billing/panel.py" line="44"/>
         <source>Rebill credited lines</source>
         <translation>重新计费已冲销条目</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/billing.py" line="369"/>
+        <location filename="../../ui/pages/billing/panel.py" line="154"/>
         <source>Rebilled %1 line(s) on %2.</source>
         <translation>已在 %2 上重新计费 %1 个条目。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/billing.py" line="372"/>
+        <location filename="../../ui/pages/billing/panel.py" line="157"/>
         <source>Rebilling…</source>
         <translation>正在重新计费…</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/billing.py" line="292"/>
+        <location filename="../../ui/pages/billing/panel.py" line="77"/>
         <source>Rebills %1</source>
         <translation>重开 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/billing.py" line="260"/>
+        <location filename="../../ui/pages/billing/panel.py" line="45"/>
         <source>Record fapiao no.…</source>
         <translation>登记发票号…</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/billing.py" line="399"/>
+        <location filename="../../ui/pages/billing/panel.py" line="184"/>
         <source>Statement %1</source>
         <translation>账单 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/billing.py" line="277"/>
+        <location filename="../../ui/pages/billing/panel.py" line="62"/>
         <source>Status: %1</source>
         <translation>状态：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/billing.py" line="299"/>
+        <location filename="../../ui/pages/billing/panel.py" line="84"/>
         <source>Subtotal %1 · Tax %2 · &lt;b&gt;Total %3&lt;/b&gt;&lt;br&gt;Amount in words: &lt;b&gt;%4&lt;/b&gt;</source>
         <translation>小计 %1 · 税额 %2 · &lt;b&gt;合计 %3&lt;/b&gt;&lt;br&gt;大写金额：&lt;b&gt;%4&lt;/b&gt;</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/billing.py" line="249"/>
+        <location filename="../../ui/pages/billing/panel.py" line="34"/>
         <source>Tax</source>
         <translation>税额</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/billing.py" line="249"/>
+        <location filename="../../ui/pages/billing/panel.py" line="34"/>
         <source>Tax rate</source>
         <translation>税率</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/billing.py" line="379"/>
+        <location filename="../../ui/pages/billing/panel.py" line="164"/>
         <source>The fapiao number issued for %1:</source>
         <translation>为 %1 开具的发票号：</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/billing.py" line="248"/>
+        <location filename="../../ui/pages/billing/panel.py" line="33"/>
         <source>Unit</source>
         <translation>单位</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/billing.py" line="249"/>
+        <location filename="../../ui/pages/billing/panel.py" line="34"/>
         <source>Unit price</source>
         <translation>单价</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/billing.py" line="368"/>
+        <location filename="../../ui/pages/billing/panel.py" line="153"/>
         <source>draft #%1</source>
         <translation>草稿 #%1</translation>
     </message>
