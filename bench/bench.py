@@ -365,8 +365,7 @@ _GPU_FLOORS = {
     "state": ("gpu_asset g " + _GPU_JOINS, "", "g.state, g.id"),
     "model": ("gpu_model m JOIN gpu_asset g ON g.gpu_model_id = m.id LEFT JOIN device h ON h.id = g.device_id "
               "LEFT JOIN customer c ON c.id = g.customer_id", "", "m.name, g.id"),
-    "host": ("device h JOIN gpu_asset g ON g.device_id = h.id JOIN gpu_model m ON m.id = g.gpu_model_id "
-             "LEFT JOIN customer c ON c.id = g.customer_id", "", "h.name, g.id"),
+    "host": ("gpu_asset g " + _GPU_JOINS, "WHERE h.name IS NOT NULL", "h.name, g.id"),
     "slot": ("gpu_asset g " + _GPU_JOINS, "WHERE g.slot IS NOT NULL", "g.slot, g.id"),
     "customer": ("customer c JOIN gpu_asset g ON g.customer_id = c.id JOIN gpu_model m ON m.id = g.gpu_model_id "
                  "LEFT JOIN device h ON h.id = g.device_id", "", "c.name, g.id"),

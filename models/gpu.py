@@ -51,6 +51,10 @@ class GpuAsset(IdMixin, Versioned, Base):
         Index("ix_gpu_asset_model_state", "gpu_model_id", "state"),
         Index("ix_gpu_asset_device_model_state", "device_id", "gpu_model_id", "state"),  # capacity search (0036)
         Index("ix_gpu_asset_serial_trgm", "serial", postgresql_using="gin", postgresql_ops={"serial": "gin_trgm_ops"}),
+        # Keyset pages of the GPU list sorted by these (migration 0037_sort_indexes, issue 26)
+        Index("ix_gpu_asset_slot_id", "slot", "id"),
+        Index("ix_gpu_asset_purchase_date_id", "purchase_date", "id"),
+        Index("ix_gpu_asset_purchase_cost_id", "purchase_cost", "id"),
     )
 
 

@@ -392,7 +392,7 @@ class RackPowerPanel:
 
 def rack_power_panel(db: Database, rack_id: int) -> RackPowerPanel:
     """The power panel of a rack click in one session: the room's racks are checked once (this rack
-    among them) instead of the rack, then its room again (issue 26: 17 statements, now 11)."""
+    among them) instead of the rack, then its room again (issue 26: 17 statements, now 10)."""
     with db.session() as s:
         room_id = s.execute(select(Rack.room_id).where(Rack.id == rack_id)).scalar()
         if room_id is None:

@@ -51,18 +51,21 @@ def leases_on(s, day: dt.date, rack_ids: list[int] | None = None) -> list[LeaseR
             for l, cname, cage in s.execute(q.order_by(SpaceLease.rack_id, SpaceLease.u_from)).all()]
 
 
-def rack_space(s, rack_ids: list[int], day: dt.date | None = None) -> dict[int, RackSpace]:
+def rack_space(s, rack_ids: list[int], day: dt.date | None = None, *, heights: dict[int, int] | None = None,
+               leases: list[LeaseRow] | None = None) -> dict[int, RackSpace]:
     """Count each rack's units on `day`: a unit is leased when any lease covers it on a face,
     reserved when only an active reservation does, used when a device occupies it on a face;
-    free when none of these. Leased and reserved units may also be used."""
+    free when none of these. Leased and reserved units may also be used. A caller that has already
+    read the racks' heights or their leases on `day` (`leases_on`) passes them: not read again."""
     day = day or local_today()
     if not rack_ids:
         return {}
-    heights = dict(s.execute(select(Rack.id, Rack.u_height).where(Rack.id.in_(rack_ids))).all())
+    if heights is None:
+        heights = dict(s.execute(select(Rack.id, Rack.u_height).where(Rack.id.in_(rack_ids))).all())
     leased: dict[int, set[int]] = {r: set() for r in heights}
     reserved: dict[int, set[int]] = {r: set() for r in heights}
     used: dict[int, set[int]] = {r: set() for r in heights}
-    for l in leases_on(s, day, list(heights)):
+    for l in (leases if leases is not None else leases_on(s, day, list(heights))):
         leased[l.rack_id].update(range(l.u_from, l.u_to + 1))
     for rid, a, b in s.execute(select(RackReservation.rack_id, RackReservation.u_from, RackReservation.u_to).where(
             RackReservation.rack_id.in_(list(heights)), RackReservation.status == ReservationStatus.ACTIVE,

@@ -20,6 +20,8 @@ EXPECTED_ROWS = [
     "billing run + issue", "CSV import, 100 new GPUs", "CSV import, 400 new GPUs",
     "audit verify, newest quarter", "audit verify, whole chain",
     "export gpus to CSV", "export devices to XLSX (the command)", "export gpus to XLSX (the command)",
+    "gpu list sorted by customer: first window", "gpu list sorted by warranty_end desc: first window",
+    "gpu list sorted by customer: every id in order, then a window",
 ]
 
 

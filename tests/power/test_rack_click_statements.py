@@ -1,6 +1,7 @@
 """A rack click (issue 26) reads its three panels, elevation, room floor and power, in few statements:
 each one counted here on the demo's fullest rack, both backends, so that a regression shows. The power
-panel checks the room's racks once, this rack among them (it read the rack, then its room again: 17)."""
+panel checks the room's racks once, this rack among them (it read the rack, then its room again: 17); the
+elevation counts its space with the heights and leases it has already read."""
 from __future__ import annotations
 
 from sqlalchemy import event, func, select
@@ -9,8 +10,8 @@ from app.read import viewdata
 from app.read.power import rack_power, rack_power_panel, room_power_in
 from models import Device
 
-# statements per panel, measured when the power panel became one read
-ELEVATION, ROOM, POWER = 15, 9, 11
+# statements per panel (before issue 26: 15, 9 and 17, the power panel in three reads)
+ELEVATION, ROOM, POWER = 13, 9, 10
 
 
 def _counted(db, fn):

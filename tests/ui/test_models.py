@@ -36,35 +36,44 @@ def _with_some_costs(db, admin, estate):
         update_record(db, admin, "gpu", estate.gpu_ids[i - 1], {"purchase_cost": cost})
 
 
-def test_nullable_sort_reads_the_ordered_ids_nulls_last(db, admin, estate):
-    """A nullable sort column is read as the ordered ids: every row at once, NULLs last going up,
-    the exact reverse going down, on both backends."""
+def test_nullable_sort_pages_by_keyset_nulls_last(db, admin, estate):
+    """A nullable sort column pages by keyset too (issue 26), window by window: NULLs last going
+    up, the exact reverse going down, on both backends."""
     _with_some_costs(db, admin, estate)
     model = PagedTableModel(db, queries.SPECS["gpu"], page_size=5)
     col = model.spec.keys().index("purchase_cost")
     model.sort(col, Qt.AscendingOrder)
-    assert model.rowCount() == 12 and not model.canFetchMore()
+    assert model.rowCount() == 5 and model.canFetchMore()
+    while model.canFetchMore():
+        model.fetchMore()
+    assert model.rowCount() == 12
     up = [model.id_at(r) for r in range(12)]
     g = estate.gpu_ids
     assert up[:3] == [g[6], g[2], g[10]]                    # 180,000 then the two 250,000 by id
     assert up[3:] == [x for x in g if x not in (g[2], g[6], g[10])]
     assert [model.value(r, "serial") for r in range(3)] == ["SN-H100-0007", "SN-H100-0003", "SN-H100-0011"]
     model.sort(col, Qt.DescendingOrder)
+    while model.canFetchMore():
+        model.fetchMore()
     assert [model.id_at(r) for r in range(12)] == up[::-1]
-    # an export has the same order, in batches; fetch_page refuses a sort it cannot page by keyset
+    # an export has the same order, in batches, and so have the ordered ids
     rows = [r[0] for b in queries.fetch_all(db, model.spec, sort="purchase_cost", desc=True, batch=5) for r in b]
-    assert rows == up[::-1]
-    with pytest.raises(ValueError, match="fetch_order"):
-        queries.fetch_page(db, model.spec, queries.Cursor(), sort="purchase_cost")
+    assert rows == up[::-1] == list(queries.fetch_order(db, model.spec, sort="purchase_cost", desc=True))
 
 
-def test_big_list_sorts_in_the_background(qtbot, db, admin, estate):
-    """Over `order_sync_rows`, the ordered ids are read on the thread pool: the model keeps its
-    rows and says it is busy until they are in; a newer sort supersedes an older one."""
+def test_big_filtered_list_sorts_in_the_background(qtbot, db, admin, estate):
+    """Over `order_sync_rows`, a filtered list's sort is read on the thread pool: the model keeps its
+    rows and says it is busy until they are in; a newer sort supersedes an older one. (Unfiltered,
+    every sort pages by keyset on the GUI thread.)"""
     _with_some_costs(db, admin, estate)
     model = PagedTableModel(db, queries.SPECS["gpu"], page_size=5, order_sync_rows=0)
     assert model.rowCount() == 5 and not model.busy        # keyset sort by serial: synchronous
     col = model.spec.keys().index("purchase_cost")
+    model.sort(col, Qt.AscendingOrder)
+    assert not model.busy and model.value(0, "serial") == "SN-H100-0007"   # unfiltered: at once
+    model.sort(model.spec.keys().index("serial"), Qt.AscendingOrder)
+    with qtbot.waitSignal(model.reloaded, timeout=10000):
+        model.set_filter("SN-H100")                        # every GPU of the estate
     busy = []
     model.busyChanged.connect(busy.append)
     with qtbot.waitSignal(model.reloaded, timeout=10000):
@@ -73,6 +82,8 @@ def test_big_list_sorts_in_the_background(qtbot, db, admin, estate):
         assert model.value(0, "serial") == "SN-H100-0001"
         model.sort(col, Qt.DescendingOrder)                 # supersedes the ascending read
     assert busy == [True, False] and not model.busy
+    while model.canFetchMore():
+        model.fetchMore()
     assert model.rowCount() == 12 and model.value(11, "serial") == "SN-H100-0007"
     assert model.value(0, "serial") == "SN-H100-0012"      # NULLs first going down, by id descending
     from PySide6.QtCore import QCoreApplication, QThreadPool
@@ -117,10 +128,10 @@ def test_warranty_within_90_days_is_highlighted(db, admin, estate):
 
 def test_windowed_model_evicts_and_refetches_rows(qtmodeltester, db, admin, estate):
     """Only `window_rows` rows stay in memory; the others are read again, the same, from their
-    window's saved cursor (keyset) or by their ids (a nullable sort column); ids, row_of and the
-    model tester still hold."""
+    window's saved cursor (keyset, a nullable sort column too); ids, row_of and the model tester
+    still hold."""
     spec = queries.SPECS["gpu"]
-    for sort_key in ("serial", "customer"):        # customer is nullable: read by ordered ids
+    for sort_key in ("serial", "customer"):        # customer is nullable: its NULLs placed
         full = PagedTableModel(db, spec, page_size=3)
         small = PagedTableModel(db, spec, page_size=3, window_rows=6)
         for m in (full, small):
@@ -132,7 +143,7 @@ def test_windowed_model_evicts_and_refetches_rows(qtmodeltester, db, admin, esta
         cells = lambda m: [[m.data(m.index(r, c)) for c in range(m.columnCount())] for r in range(m.rowCount())]
         assert cells(small) == cells(full)
         assert len(small._chunks) == 2
-        assert (small.refetches > 0) == (sort_key == "serial")   # by keyset cursor; by ids otherwise
+        assert small.refetches > 0                  # by keyset cursor
         for r in (11, 0, 7):
             assert small.row_of(full.id_at(r)) == r and small.id_at(r) == full.id_at(r)
         qtmodeltester.check(small)

@@ -118,8 +118,9 @@ def fetch_page(db: Database, spec: ListSpec, cursor: Cursor, *, text: str | None
     sort = sort or spec.default_sort
     desc = spec.default_desc if desc is None else desc
     col, sort_expr = sort_column(spec, sort)     # a choice column may sort by its labels' order
-    if col.nullable:
-        return _fetch_page_nulls_placed(db, spec, cursor, sort, sort_expr, text=text, desc=desc, limit=limit)
+    if col.nullable or not (text or "").strip():
+        return _fetch_page_by_segments(db, spec, cursor, sort, sort_expr, nullable=col.nullable, text=text,
+                                       desc=desc, limit=limit)
     pos = tuple_(sort_expr, spec.id_expr)
 
     def ordered(stmt: Select) -> Select:
@@ -166,19 +167,20 @@ def fetch_page(db: Database, spec: ListSpec, cursor: Cursor, *, text: str | None
     return Page(rows, len(raw) < limit)
 
 
-def _nulls_placed_segments(spec: ListSpec, cols: Select, sort_expr, desc: bool, among_nulls: bool,
-                           started: bool) -> list[Select]:
+def _segments(spec: ListSpec, cols: Select, sort_expr, desc: bool, among_nulls: bool, started: bool,
+              nullable: bool) -> list[Select]:
     """The statements still to read after the cursor, in reading order, for a column that may be NULL:
     its values by (value, id), then its NULLs by id ascending; descending the exact reverse (NULLs
     first). Each segment is a plain range on (value, id) or on id among the NULLs, so an index on
     (column, id) serves it; a cursor at a NULL is already among the NULLs. The cursor's values and
-    the rows wanted are bound parameters (last_sort, last_id, rows)."""
+    the rows wanted are bound parameters (last_sort, last_id, rows). A column that is never NULL has
+    its values segment alone."""
     ident = spec.id_expr
     last_id = bindparam("last_id", type_=ident.type)
     rows = bindparam("rows", type_=Integer)
 
     def values(after: bool) -> Select:
-        stmt = cols.where(sort_expr.is_not(None))
+        stmt = cols.where(sort_expr.is_not(None)) if nullable else cols
         if after:
             last = tuple_(bindparam("last_sort", type_=sort_expr.type), last_id)
             pos = tuple_(sort_expr, ident)
@@ -192,6 +194,8 @@ def _nulls_placed_segments(spec: ListSpec, cols: Select, sort_expr, desc: bool, 
             stmt = stmt.where(ident < last_id if desc else ident > last_id)
         return stmt.order_by(ident.desc() if desc else ident.asc()).limit(rows)
 
+    if not nullable:
+        return [values(started)]
     if desc:
         if among_nulls or not started:
             return [nulls(among_nulls), values(False)]
@@ -206,19 +210,20 @@ def _nulls_placed_segments(spec: ListSpec, cols: Select, sort_expr, desc: bool, 
 _SEGMENTS: dict[tuple, list[Select]] = {}
 
 
-def _fetch_page_nulls_placed(db: Database, spec: ListSpec, cursor: Cursor, sort: str, sort_expr, *,
-                             text: str | None, desc: bool, limit: int) -> Page:
-    """`fetch_page` for a sort column that may be NULL: NULLs last ascending and first descending,
-    the id breaking ties (the order of `fetch_order`), read by keyset segment after segment."""
+def _fetch_page_by_segments(db: Database, spec: ListSpec, cursor: Cursor, sort: str, sort_expr, *, nullable: bool,
+                            text: str | None, desc: bool, limit: int) -> Page:
+    """`fetch_page` for a sort column that may be NULL (NULLs last ascending and first descending,
+    the id breaking ties: the order of `fetch_order`), or any sort without a filter: read by keyset
+    segment after segment."""
     among_nulls = cursor.started and cursor.last_sort is None
     clause, _union = filter_clause(db, spec, text)
-    key = (spec.kind, sort, desc, among_nulls, cursor.started)
+    key = (spec.kind, sort, desc, among_nulls, cursor.started, nullable)
     segments = _SEGMENTS.get(key) if clause is None else None
     if segments is None:
         cols = spec.source().add_columns(spec.id_expr, *[c.expr for c in spec.columns], sort_expr)
         if clause is not None:
             cols = cols.where(clause)
-        segments = _nulls_placed_segments(spec, cols, sort_expr, desc, among_nulls, cursor.started)
+        segments = _segments(spec, cols, sort_expr, desc, among_nulls, cursor.started, nullable)
         if clause is None:
             _SEGMENTS[key] = segments
     raw: list = []

@@ -165,10 +165,11 @@ def rack_elevation(db: Database, rack_id: int, today: dt.date | None = None) -> 
                    RackReservation.status == ReservationStatus.ACTIVE,
                    or_(RackReservation.end_date.is_(None), RackReservation.end_date >= today))
             .order_by(RackReservation.u_from)).all()
+        lease_rows = leases_on(s, today, [rack_id])
         leases = tuple(ElevationLease(l.id, l.customer_id, l.customer, l.face, l.u_from, l.u_to, l.start_date,
                                       l.end_date, l.cage, owner_colour(l.customer_id))
-                       for l in leases_on(s, today, [rack_id]))
-        space = rack_space(s, [rack_id], today)[rack_id]
+                       for l in lease_rows)
+        space = rack_space(s, [rack_id], today, heights={rack_id: int(head[3])}, leases=lease_rows)[rack_id]
         power = rack_power(s, [rack_id])[rack_id]
     devices = tuple(
         ElevationDevice(
