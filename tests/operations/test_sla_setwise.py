@@ -87,3 +87,16 @@ def test_sla_states_of_many_tickets_equal_each_ticket_alone(demo_db):
             alone = sla_states(s, [t], now)[t.id]
             assert alone.clocks == together[t.id].clocks, t.number
             assert steps_of(t, [])[0].at == t.opened_at
+
+
+def test_queue_first_page_is_the_start_of_the_whole_queue(demo_db):
+    from app.services.operations.queue import queue_page, queue_rows
+
+    now = dt.datetime.now(dt.timezone.utc)
+    whole = queue_rows(demo_db, now=now)
+    assert len(whole) >= 3, "the demo's week of tickets has open ones"
+    for limit in (1, 2, 3, len(whole), len(whole) + 5):
+        for batch in (1, 2, 200):   # one ticket a batch: the bound must stop it only when nothing can come first
+            assert queue_page(demo_db, limit=limit, now=now, batch=batch) == whole[:limit], (limit, batch)
+    with_closed = queue_rows(demo_db, include_closed=True, now=now)
+    assert queue_page(demo_db, limit=4, include_closed=True, now=now, batch=1) == with_closed[:4]
