@@ -9,7 +9,7 @@ from sqlalchemy import select
 from models import MaintenanceImpact, Ticket
 from app.domain.clock import TZ
 from app.domain.sla import Calendar, Step, Targets, Timeline, clipped, clocks, parse_hours
-from app.services.operations import maintenance as M
+from app.services.operations.maintenance_sla import maintenance_excluded, maintenance_excluded_in
 from app.services.operations.sla import sla_states, steps_of
 from tests.operations.test_sla_clock import china_days
 
@@ -72,10 +72,10 @@ def test_one_query_for_every_contract_gives_each_contracts_windows(demo_db):
     with demo_db.session() as s:
         contracts = sorted({c for (c,) in s.execute(select(MaintenanceImpact.contract_id)) if c})
         start, end = dt.datetime(2020, 1, 1, tzinfo=dt.timezone.utc), dt.datetime(2030, 1, 1, tzinfo=dt.timezone.utc)
-        together = M.maintenance_excluded_in(s, contracts, start, end)
+        together = maintenance_excluded_in(s, contracts, start, end)
     assert together, "the demo has noticed maintenance affecting contracts"
     for cid in contracts:
-        assert together.get(cid, []) == M.maintenance_excluded(demo_db, cid, start, end)
+        assert together.get(cid, []) == maintenance_excluded(demo_db, cid, start, end)
 
 
 def test_sla_states_of_many_tickets_equal_each_ticket_alone(demo_db):

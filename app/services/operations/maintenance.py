@@ -16,14 +16,15 @@ Lifecycle (MaintenanceState.TRANSITIONS): tentative → confirmed → in progres
 or rescheduled (a new tentative window) before it starts. Confirming gives the customers notice
 (`noticed_at`); planned work needs at least the setting `maintenance_notice_hours` (72 h) of
 notice, else it is refused (plan it as emergency maintenance, with a reason). What counts against
-the SLA: `maintenance_excluded` gives the windows that do not (planned, noticed in time).
+the SLA: `maintenance_excluded` (app/services/operations/maintenance_sla.py) gives the windows that
+do not (planned, noticed in time).
 """
 from __future__ import annotations
 
 import datetime as dt
 from dataclasses import dataclass
 
-from sqlalchemy import delete, func, or_, select
+from sqlalchemy import delete, or_, select
 
 from models import (Contract, ContractItem, Customer, CrossConnect, Device, MaintenanceImpact, MaintenanceWindow,
                     PduFeed, PowerConnection, PowerFeed, PowerPanel, Rack, Room, Site, SpaceLease)
@@ -36,9 +37,10 @@ from app.domain.clock import local_date, local_text
 from app.domain.errors import NotFound, RuleViolation, ValidationError
 from app.services.entities import flush_versioned
 from app.store.db import get_or_404
-from app.read.settings import MAINTENANCE_NOTICE_HOURS, setting_in
+from app.read.settings import MAINTENANCE_NOTICE_HOURS
 from app.store.db import Database
 from app.store.uow import UnitOfWork
+from app.services.operations.maintenance_sla import notice_hours_in, noticed_in_time
 
 UTC = dt.timezone.utc
 FIELDS = ("site_id", "title", "description", "target_kind", "power_feed_id", "power_panel_id", "ups", "device_id",
@@ -389,10 +391,6 @@ def _move(uow: UnitOfWork, w: MaintenanceWindow, to: str, reason: str | None = N
               after={"state": to, **changes}, reason=reason)
 
 
-def notice_hours_in(s) -> int:
-    return int(setting_in(s, MAINTENANCE_NOTICE_HOURS))
-
-
 def confirm_maintenance(db: Database, actor: Actor, window_id: int, *, now: dt.datetime | None = None) -> list[Impact]:
     """Confirm the window and give the affected customers notice now. Planned work starting within
     the notice period is refused (emergency work is not, and counts against the SLA)."""
@@ -529,14 +527,6 @@ def _row(s, w: MaintenanceWindow, hours: int) -> WindowRow:
                      len({c for c, _l in impacts}), worst, w.contact)
 
 
-def noticed_in_time(w: MaintenanceWindow, hours: int) -> bool:
-    return _noticed_in_time(w.emergency, w.noticed_at, w.planned_start, hours)
-
-
-def _noticed_in_time(emergency: bool, noticed_at, planned_start, hours: int) -> bool:
-    return not emergency and noticed_at is not None and planned_start - noticed_at >= dt.timedelta(hours=hours)
-
-
 def list_windows(db: Database, start: dt.datetime | None = None, end: dt.datetime | None = None, *,
                  site_id: int | None = None, open_only: bool = False) -> list[WindowRow]:
     """Windows overlapping [start, end) (all when not given), earliest first."""
@@ -577,54 +567,3 @@ def impact_now(db: Database, window_id: int) -> list[Impact]:
     """The impact worked out afresh from the chain and the leases as they stand (nothing stored)."""
     with db.session() as s:
         return work_out_impact(s, get_or_404(s, MaintenanceWindow, window_id, "maintenance window"))
-
-
-def maintenance_excluded(db: Database, contract_id: int, start: dt.datetime,
-                         end: dt.datetime) -> list[tuple[dt.datetime, dt.datetime]]:
-    """The windows of planned maintenance noticed in time that affect this contract, clipped to
-    [start, end): they do not count against the SLA. Late or emergency maintenance, and windows not
-    confirmed (tentative, cancelled, rescheduled), are not excluded. A completed or running window
-    counts from its actual start to its actual end (its plan while one is missing)."""
-    with db.session() as s:
-        return maintenance_excluded_in(s, [contract_id], start, end).get(contract_id, [])
-
-
-def maintenance_excluded_in(s, contract_ids, start: dt.datetime,
-                            end: dt.datetime) -> dict[int, list[tuple[dt.datetime, dt.datetime]]]:
-    """maintenance_excluded of many contracts inside the caller's session, merged and sorted per
-    contract: one query per 500 contracts (the SLA clocks of the queue read it once)."""
-    hours = notice_hours_in(s)
-    W = MaintenanceWindow
-    by_contract: dict[int, list[tuple[dt.datetime, dt.datetime]]] = {}
-    ids = sorted({c for c in contract_ids if c})
-    for chunk in (ids[k:k + 500] for k in range(0, len(ids), 500)):
-        rows = s.execute(select(MaintenanceImpact.contract_id, W.id, W.planned_start, W.planned_end, W.actual_start,
-                                W.actual_end, W.state, W.noticed_at)
-                         .join(W, MaintenanceImpact.maintenance_id == W.id)
-                         .where(MaintenanceImpact.contract_id.in_(chunk), MaintenanceImpact.impact != ImpactLevel.NONE,
-                                W.state.in_((MaintenanceState.CONFIRMED, MaintenanceState.IN_PROGRESS,
-                                             MaintenanceState.COMPLETED)),
-                                W.emergency.is_(False), func.coalesce(W.actual_start, W.planned_start) < end,
-                                or_(W.state == MaintenanceState.IN_PROGRESS,
-                                    func.coalesce(W.actual_end, W.planned_end) > start))
-                         .distinct())
-        for cid, _wid, p_start, p_end, a_start, a_end, state, noticed_at in rows:
-            if not _noticed_in_time(False, noticed_at, p_start, hours):
-                continue
-            a = a_start or p_start
-            b = a_end or (p_end if state != MaintenanceState.IN_PROGRESS else max(p_end, end))
-            a, b = max(a, start), min(b, end)
-            if a < b:
-                by_contract.setdefault(cid, []).append((a, b))
-    return {cid: _merged(spans) for cid, spans in by_contract.items()}
-
-
-def _merged(spans: list[tuple[dt.datetime, dt.datetime]]) -> list[tuple[dt.datetime, dt.datetime]]:
-    spans.sort()
-    merged: list[tuple[dt.datetime, dt.datetime]] = []
-    for a, b in spans:
-        if merged and a <= merged[-1][1]:
-            merged[-1] = (merged[-1][0], max(merged[-1][1], b))
-        else:
-            merged.append((a, b))
-    return merged

@@ -23,7 +23,7 @@ from app.domain.clock import local_text
 from app.domain.errors import ValidationError
 from app.store.db import Database
 from app.store.uow import UnitOfWork
-from app.services.operations.maintenance import maintenance_excluded_in
+from app.services.operations.maintenance_sla import maintenance_excluded_in
 from app.services.billing.statements import _chunks
 
 UTC = dt.timezone.utc
