@@ -208,7 +208,9 @@ _EPOCH = dt.datetime(1970, 1, 1, tzinfo=UTC)
 
 
 def _us(t: dt.datetime) -> int:
-    return (t - _EPOCH) // dt.timedelta(microseconds=1)
+    """Microseconds since the epoch, exactly: a float timestamp of these years is within a quarter
+    of a microsecond, so rounding gives the integer (and is several times faster than timedelta division)."""
+    return round(t.timestamp() * 1_000_000)
 
 
 @functools.lru_cache(maxsize=65536)
@@ -331,22 +333,37 @@ class Timeline:
         self.calendar = calendar
         self.excluded = list(excluded or ())
         self._w: dict[dt.datetime, int] = {}
+        self._starts: list[dt.datetime] | None = None
+
+    def _prepare(self) -> None:
+        """The excluded spans' working time, each span's and the sum of those before it."""
+        self._starts = [a for a, _b in self.excluded]
+        self._raw_a = [self._raw(a) for a, _b in self.excluded]
+        self._raw_b = [self._raw(b) for _a, b in self.excluded]
+        self._before = [0]
+        for ra, rb in zip(self._raw_a, self._raw_b):
+            self._before.append(self._before[-1] + rb - ra)
 
     def _at(self, t: dt.datetime) -> int:
         """Working microseconds up to t (from an origin of the calendar's own), excluded spans left out."""
         got = self._w.get(t)
         if got is None:
-            cal = self.calendar
-            got = _us(t) if cal.hours is None else cal._worked_us(t)
-            for a, b in self.excluded:
-                if a >= t:
-                    break
-                got -= self._raw(min(b, t)) - self._raw(a)
+            got = self._raw(t)
+            if self.excluded:
+                if self._starts is None:
+                    self._prepare()
+                i = bisect.bisect_left(self._starts, t)     # the spans starting before t: 0 … i-1
+                if i:
+                    j = i - 1                                # the spans before j end before it starts
+                    end = got if t < self.excluded[j][1] else self._raw_b[j]
+                    got -= self._before[j] + end - self._raw_a[j]
             self._w[t] = got
         return got
 
     def _raw(self, t: dt.datetime) -> int:
-        return _us(t) if self.calendar.hours is None else self.calendar._worked_us(t)
+        if self.calendar.hours is None:
+            return _us(t)
+        return self.calendar._worked_us(t)
 
     def counted(self, lo: dt.datetime, hi: dt.datetime) -> int:
         """Working seconds in [lo, hi) that count (excluded maintenance left out)."""

@@ -38,7 +38,15 @@ class _Rules:
     own: dict[tuple[int, str], SlaTarget] = field(default_factory=dict)
     level_of_contract: dict[int, str] = field(default_factory=dict)
 
+    memo: dict = field(default_factory=dict)
+
     def target(self, contract_id: int | None, priority: str) -> tuple[S.Targets, S.Calendar] | None:
+        key = (contract_id, priority)
+        if key not in self.memo:
+            self.memo[key] = self._target(contract_id, priority)
+        return self.memo[key]
+
+    def _target(self, contract_id: int | None, priority: str) -> tuple[S.Targets, S.Calendar] | None:
         row = self.own.get((contract_id, priority)) if contract_id else None
         if row is None:
             level = self.level_of_contract.get(contract_id, ServiceLevel.ONSITE) if contract_id else ServiceLevel.ONSITE
