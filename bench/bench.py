@@ -479,23 +479,10 @@ def bench_views(b: Bench) -> None:
 
 
 def bench_operations(b: Bench) -> None:
-    """The operations desk (issue 24): the queue (open tickets by SLA due) and the SLA state of every
-    open ticket, computed from their histories (targets: queue 100 ms, 10k open tickets 1 s)."""
-    from app.services.operations.queue import queue_rows
-    from app.services.operations.sla import sla_states
-    from models import Ticket
-    from models.choices import TicketState
-    from sqlalchemy import select as _select
+    """The operations desk (issue 24): bench/bench_ops.py."""
+    from .bench_ops import bench_operations as rows
 
-    opened = _pick(b.db, "SELECT count(*) FROM ticket WHERE state NOT IN ('resolved', 'closed')") or 0
-
-    def states():
-        with b.db.session() as s:
-            return sla_states(s, list(s.execute(_select(Ticket).where(Ticket.state.in_(TicketState.OPEN))).scalars()))
-    b.sql_op(f"SLA state of the open tickets ({opened:,})", states, target_ms=1000.0,
-             note="computed from every open ticket's history, never stored")
-    b.sql_op(f"operations queue by SLA due ({opened:,} open)", lambda: queue_rows(b.db),
-             note="the whole queue sorted in Python: its first page waits for all of it")
+    rows(b)
 
 
 def bench_writes(b: Bench) -> None:

@@ -916,6 +916,8 @@ def load_large(db: Database, actor: Actor | None = None, progress: Progress = la
         write_coloc(w, today, tick)
         from .scale_clusters import write_clusters  # GPU clusters, nodes, health events (issue 25)
         write_clusters(w, today, tick)
+        from .scale_ops import write_ops  # tickets with histories, notes, maintenance windows (issue 24)
+        write_ops(w, today, tick)
         tick("writing daily meter readings")
         n_readings = w.write("meter_reading", COLUMNS["meter_reading"], _readings(plan))
         _bulk_events(w, plan)

@@ -43,6 +43,11 @@ def _add_kinds(sub) -> None:
 
 def register(sub) -> None:
     _add_kinds(sub)
+    _register_ticket(sub)
+    _register_oncall(sub)
+
+
+def _register_ticket(sub) -> None:
     tk = sub.add_parser("ticket", help="tickets: open, work along new → acknowledged → on site → … → resolved, "
                                        "SLA sweep and credits")
     ts = tk.add_subparsers(dest="ticket_command", required=True, metavar="ACTION")
@@ -113,6 +118,8 @@ def register(sub) -> None:
     rj.add_argument("--reason", required=True)
     rj.set_defaults(handler=ticket_reject)
 
+
+def _register_oncall(sub) -> None:
     oc = sub.add_parser("oncall", help="the on-call rota: who is on call per site and week")
     os_ = oc.add_subparsers(dest="oncall_command", required=True, metavar="ACTION")
     st = os_.add_parser("set", help="set the shift of a site for the week of a day")

@@ -14,6 +14,7 @@ from app.domain.errors import RuleViolation
 from app.documents.common import _check_lang, _customer_party, _subsidiary_party
 from app.store.db import get_or_404
 from app.services.operations import maintenance as M
+from app.services.operations.maintenance_sla import notice_hours_in
 from app.store.db import Database
 
 # What each level means for the customer, in both languages (the service's `why` is the operator's).
@@ -52,7 +53,7 @@ def notice_doc(db: Database, window_id: int, customer_id: int, lang: str = "zh",
         sub = s.get(Subsidiary, site.subsidiary_id) if site else None
         provider = _subsidiary_party(sub, lang) if sub else Party(name="IDC console")
         customer = _customer_party(s, cust, lang)
-        hours = M.notice_hours_in(s)
+        hours = notice_hours_in(s)
         site_text = f"{site.name}（{site.code}）" if site and lang == "zh" else (f"{site.name} ({site.code})" if site else "")
     rows = tuple(NoticeRow(_l(KIND.get(i.object_type, (i.object_type, i.object_type)), lang), i.object_label,
                            ImpactLevel.label(i.impact, lang), _l(EFFECT[i.impact], lang), i.contract or "",

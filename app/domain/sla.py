@@ -16,6 +16,7 @@ mid-ticket recomputes every clock and keeps every paused minute.
 """
 from __future__ import annotations
 
+import bisect
 import datetime as dt
 import functools
 import re
@@ -62,6 +63,7 @@ class Calendar:
     hours: dict[int, list[tuple[int, int]]] | None = None
     days: dict[dt.date, bool] = field(default_factory=dict)
     holidays: bool = True
+    _cache: dict = field(default_factory=dict, compare=False, repr=False, hash=False)
 
     @property
     def always(self) -> bool:
@@ -90,15 +92,44 @@ class Calendar:
             return 0
         if self.hours is None:
             return int((end - start).total_seconds())
-        total = 0
-        for lo, hi in self._working_spans(start, end):
-            total += int((hi - lo).total_seconds())
-        return total
+        return (self._worked_us(end) - self._worked_us(start)) // 1_000_000
 
     def advance(self, start: dt.datetime, seconds: int, limit_days: int = 3700) -> dt.datetime:
         """The instant when `seconds` working seconds have passed after `start`."""
         if self.hours is None:
             return start + dt.timedelta(seconds=seconds)
+        if seconds > 0:
+            ix = self._index_for(start, start)
+            at = ix.instant(ix.worked(_us(start)) + seconds * 1_000_000)
+            if at is not None:
+                return (_EPOCH + dt.timedelta(microseconds=at)).astimezone(start.tzinfo)
+        return self._advance_by_days(start, seconds, limit_days)
+
+    def _worked_us(self, t: dt.datetime) -> int:
+        """Working microseconds up to t since the start of the calendar's index (business hours only)."""
+        ix = self._cache.get("index")
+        u = _us(t)
+        if ix is None or not ix.lo_us <= u <= ix.hi_us:
+            ix = self._index_for(t, t)
+        return ix.worked(u)
+
+    def _index_for(self, start: dt.datetime, end: dt.datetime) -> _WorkIndex:
+        """The working intervals around [start, end), built once per calendar and widened on demand
+        (a set of tickets asks the same calendar thousands of times)."""
+        lo, hi = start.astimezone(TZ).date(), end.astimezone(TZ).date()
+        ix = self._cache.get("index")
+        if ix is None or lo < ix.first or hi + dt.timedelta(days=60) > ix.last:
+            first = min(lo, ix.first) if ix else lo
+            last = max(hi + dt.timedelta(days=400), ix.last if ix else hi)
+            ix = _WorkIndex(self, first - dt.timedelta(days=7), last)
+            # every index of this calendar counts from the same instant, so figures read before a
+            # widening and after it subtract correctly
+            anchor = self._cache.setdefault("anchor", ix.lo_us)
+            ix.base = ix.worked(anchor)
+            self._cache["index"] = ix
+        return ix
+
+    def _advance_by_days(self, start: dt.datetime, seconds: int, limit_days: int) -> dt.datetime:
         left = seconds
         day = start.astimezone(TZ).date()
         for _ in range(limit_days):
@@ -123,6 +154,63 @@ class Calendar:
                 if hi > lo:
                     yield lo, hi
             day += dt.timedelta(days=1)
+
+
+class _WorkIndex:
+    """A calendar's working intervals over [first, last] as microseconds since the epoch (exact), merged where they touch,
+    with the working seconds before each: working time up to an instant, and the instant a working
+    time is reached, by bisection (the day-by-day walk, done once)."""
+
+    def __init__(self, calendar: Calendar, first: dt.date, last: dt.date):
+        self.first, self.last = first, last
+        # instants whose working time the index answers (its last 60 days kept for advancing)
+        self.lo_us = _us(_at(first, 0))
+        self.hi_us = _us(_at(last, 0)) - 60 * 86400 * 1_000_000
+        starts: list[int] = []
+        ends: list[int] = []
+        day = first
+        while day <= last:
+            for a, b in calendar.windows(day):
+                lo, hi = _us(_at(day, a)), _us(_at(day, b))
+                if ends and ends[-1] == lo:
+                    ends[-1] = hi
+                else:
+                    starts.append(lo)
+                    ends.append(hi)
+            day += dt.timedelta(days=1)
+        self.starts, self.ends = starts, ends
+        self.before: list[int] = []     # working microseconds before interval i
+        self.through: list[int] = []    # working microseconds up to the end of interval i
+        total = 0
+        for lo, hi in zip(starts, ends):
+            self.before.append(total)
+            total += hi - lo
+            self.through.append(total)
+
+    base = 0    # the working time before the calendar's anchor (its first index's start)
+
+    def worked(self, t: int) -> int:
+        i = bisect.bisect_right(self.starts, t) - 1
+        if i < 0:
+            return -self.base
+        return self.before[i] + min(t, self.ends[i]) - self.starts[i] - self.base
+
+    def instant(self, w: int) -> int | None:
+        """The first instant at which `w` working microseconds are reached (None: beyond the index)."""
+        w += self.base
+        i = bisect.bisect_left(self.through, w)
+        if i >= len(self.starts):
+            return None
+        return self.starts[i] + (w - self.before[i])
+
+
+_EPOCH = dt.datetime(1970, 1, 1, tzinfo=UTC)
+
+
+def _us(t: dt.datetime) -> int:
+    """Microseconds since the epoch, exactly: a float timestamp of these years is within a quarter
+    of a microsecond, so rounding gives the integer (and is several times faster than timedelta division)."""
+    return round(t.timestamp() * 1_000_000)
 
 
 @functools.lru_cache(maxsize=65536)
@@ -207,6 +295,21 @@ def _stop_of(metric: str, steps: list[Step]) -> list[tuple[dt.datetime, bool]]:
     return out
 
 
+def clipped(spans: list[tuple[dt.datetime, dt.datetime]], lo: dt.datetime,
+            hi: dt.datetime) -> list[tuple[dt.datetime, dt.datetime]]:
+    """The parts of sorted, disjoint spans inside [lo, hi) (one contract's excluded maintenance, cut
+    to one ticket's life)."""
+    i = max(0, bisect.bisect_right(spans, (lo,)) - 1)
+    out = []
+    for a, b in spans[i:]:
+        if a >= hi:
+            break
+        a, b = max(a, lo), min(b, hi)
+        if a < b:
+            out.append((a, b))
+    return out
+
+
 def _subtract(spans: list[tuple[dt.datetime, dt.datetime]], excluded) -> list[tuple[dt.datetime, dt.datetime]]:
     for ex_lo, ex_hi in excluded or ():
         nxt = []
@@ -222,8 +325,69 @@ def _subtract(spans: list[tuple[dt.datetime, dt.datetime]], excluded) -> list[tu
     return spans
 
 
+class Timeline:
+    """One ticket's working time: the calendar's working seconds between two instants, less the
+    excluded maintenance (sorted, disjoint spans), each instant's working time computed once."""
+
+    def __init__(self, calendar: Calendar, excluded=()):
+        self.calendar = calendar
+        self.excluded = list(excluded or ())
+        self._w: dict[dt.datetime, int] = {}
+        self._starts: list[dt.datetime] | None = None
+
+    def _prepare(self) -> None:
+        """The excluded spans' working time, each span's and the sum of those before it."""
+        self._starts = [a for a, _b in self.excluded]
+        self._raw_a = [self._raw(a) for a, _b in self.excluded]
+        self._raw_b = [self._raw(b) for _a, b in self.excluded]
+        self._before = [0]
+        for ra, rb in zip(self._raw_a, self._raw_b):
+            self._before.append(self._before[-1] + rb - ra)
+
+    def _at(self, t: dt.datetime) -> int:
+        """Working microseconds up to t (from an origin of the calendar's own), excluded spans left out."""
+        got = self._w.get(t)
+        if got is None:
+            got = self._raw(t)
+            if self.excluded:
+                if self._starts is None:
+                    self._prepare()
+                i = bisect.bisect_left(self._starts, t)     # the spans starting before t: 0 … i-1
+                if i:
+                    j = i - 1                                # the spans before j end before it starts
+                    end = got if t < self.excluded[j][1] else self._raw_b[j]
+                    got -= self._before[j] + end - self._raw_a[j]
+            self._w[t] = got
+        return got
+
+    def _raw(self, t: dt.datetime) -> int:
+        if self.calendar.hours is None:
+            return _us(t)
+        return self.calendar._worked_us(t)
+
+    def counted(self, lo: dt.datetime, hi: dt.datetime) -> int:
+        """Working seconds in [lo, hi) that count (excluded maintenance left out)."""
+        return (self._at(hi) - self._at(lo)) // 1_000_000 if hi > lo else 0
+
+    def worked(self, lo: dt.datetime, hi: dt.datetime) -> int:
+        """Working seconds in [lo, hi), maintenance or not (paused time)."""
+        return (self._raw(hi) - self._raw(lo)) // 1_000_000 if hi > lo else 0
+
+    def reached(self, lo: dt.datetime, hi: dt.datetime, seconds: int) -> dt.datetime:
+        """The instant in [lo, hi) when `seconds` counted seconds have passed after lo."""
+        if not any(a < hi and b > lo for a, b in self.excluded):
+            return self.calendar.advance(lo, seconds)
+        left = seconds
+        for a, b in _subtract([(lo, hi)], self.excluded):
+            part = self.calendar.seconds_between(a, b)
+            if part > left:
+                return self.calendar.advance(a, left)
+            left -= part
+        return hi
+
+
 def metric_clock(metric: str, steps: list[Step], targets: Targets, calendar: Calendar, now: dt.datetime,
-                 excluded=()) -> Clock | None:
+                 excluded=(), timeline: Timeline | None = None) -> Clock | None:
     """The clock of one metric (None when the targets make no promise for it)."""
     minutes = targets.of(metric)
     if minutes is None or not steps:
@@ -249,16 +413,16 @@ def metric_clock(metric: str, steps: list[Step], targets: Targets, calendar: Cal
             if steps[j].state == "resolved" and steps[j - 1].state not in ("resolved", "closed"):
                 stopped_at = steps[j].at
                 break
-    running = _subtract(running, excluded)
+    line = timeline if timeline is not None else Timeline(calendar, excluded)
     target_s = minutes * 60
     elapsed = 0
     breached_at = None
     for lo, hi in running:
-        part = calendar.seconds_between(lo, hi)
+        part = line.counted(lo, hi)
         if breached_at is None and elapsed + part > target_s:
-            breached_at = calendar.advance(lo, target_s - elapsed)
+            breached_at = line.reached(lo, hi, target_s - elapsed)
         elapsed += part
-    paused_s = sum(calendar.seconds_between(lo, hi) for lo, hi in paused)
+    paused_s = sum(line.worked(lo, hi) for lo, hi in paused)
     currently_running = stopped_at is None and bool(changes) and changes[-1][1]
     due = None
     if currently_running and breached_at is None:
@@ -285,8 +449,9 @@ def clocks(steps: list[Step], targets_of, calendar: Calendar, now: dt.datetime, 
     if targets is None:
         return {}
     out = {}
+    line = Timeline(calendar, excluded)   # one per ticket: its instants' working time read once for every metric
     for metric in METRICS:
-        c = metric_clock(metric, steps, targets, calendar, now, excluded)
+        c = metric_clock(metric, steps, targets, calendar, now, excluded, line)
         if c is not None:
             out[metric] = c
     return out

@@ -12,6 +12,7 @@ from models.choices import ImpactLevel, MaintenanceState, MaintenanceTarget
 
 from app.domain.errors import PermissionDenied, RuleViolation, ValidationError
 from app.services.operations import maintenance as M
+from app.services.operations.maintenance_sla import maintenance_excluded
 from app.services.users import login
 from tests.conftest import table_counts
 
@@ -73,10 +74,10 @@ def test_notice_period_checked_on_confirm_and_the_sla_exclusion(demo_db):
     single_rack, single_customer = _rack_customer(demo_db, "A03")
     contract_id = next(i.contract_id for i in M.impact_of(demo_db, w.id) if i.customer_id == single_customer)
     month = (w.planned_start - dt.timedelta(days=20), w.planned_start + dt.timedelta(days=20))
-    assert M.maintenance_excluded(demo_db, contract_id, *month) == [(w.planned_start, w.planned_end)]
+    assert maintenance_excluded(demo_db, contract_id, *month) == [(w.planned_start, w.planned_end)]
     # clipped to the period asked
     mid = w.planned_start + dt.timedelta(hours=1)
-    assert M.maintenance_excluded(demo_db, contract_id, mid, month[1]) == [(mid, w.planned_end)]
+    assert maintenance_excluded(demo_db, contract_id, mid, month[1]) == [(mid, w.planned_end)]
     # planned work 24 h ahead cannot be confirmed (72 h notice); nothing changes
     with demo_db.session() as s:
         panel_a = s.execute(select(PowerPanel.id).where(PowerPanel.name == "PP-A")).scalar_one()
@@ -94,7 +95,7 @@ def test_notice_period_checked_on_confirm_and_the_sla_exclusion(demo_db):
     M.confirm_maintenance(demo_db, op, em)
     M.start_maintenance(demo_db, op, em, at=soon)
     M.complete_maintenance(demo_db, op, em, at=soon + dt.timedelta(minutes=40))
-    spans = M.maintenance_excluded(demo_db, contract_id, soon - dt.timedelta(days=1), soon + dt.timedelta(days=1))
+    spans = maintenance_excluded(demo_db, contract_id, soon - dt.timedelta(days=1), soon + dt.timedelta(days=1))
     assert spans == []
     assert M.window(demo_db, em).state == MaintenanceState.COMPLETED
 

@@ -16,7 +16,8 @@ Lifecycle (MaintenanceState.TRANSITIONS): tentative → confirmed → in progres
 or rescheduled (a new tentative window) before it starts. Confirming gives the customers notice
 (`noticed_at`); planned work needs at least the setting `maintenance_notice_hours` (72 h) of
 notice, else it is refused (plan it as emergency maintenance, with a reason). What counts against
-the SLA: `maintenance_excluded` gives the windows that do not (planned, noticed in time).
+the SLA: `maintenance_excluded` (app/services/operations/maintenance_sla.py) gives the windows that
+do not (planned, noticed in time).
 """
 from __future__ import annotations
 
@@ -36,9 +37,10 @@ from app.domain.clock import local_date, local_text
 from app.domain.errors import NotFound, RuleViolation, ValidationError
 from app.services.entities import flush_versioned
 from app.store.db import get_or_404
-from app.read.settings import MAINTENANCE_NOTICE_HOURS, setting_in
+from app.read.settings import MAINTENANCE_NOTICE_HOURS
 from app.store.db import Database
 from app.store.uow import UnitOfWork
+from app.services.operations.maintenance_sla import notice_hours_in, noticed_in_time
 
 UTC = dt.timezone.utc
 FIELDS = ("site_id", "title", "description", "target_kind", "power_feed_id", "power_panel_id", "ups", "device_id",
@@ -389,10 +391,6 @@ def _move(uow: UnitOfWork, w: MaintenanceWindow, to: str, reason: str | None = N
               after={"state": to, **changes}, reason=reason)
 
 
-def notice_hours_in(s) -> int:
-    return int(setting_in(s, MAINTENANCE_NOTICE_HOURS))
-
-
 def confirm_maintenance(db: Database, actor: Actor, window_id: int, *, now: dt.datetime | None = None) -> list[Impact]:
     """Confirm the window and give the affected customers notice now. Planned work starting within
     the notice period is refused (emergency work is not, and counts against the SLA)."""
@@ -529,11 +527,6 @@ def _row(s, w: MaintenanceWindow, hours: int) -> WindowRow:
                      len({c for c, _l in impacts}), worst, w.contact)
 
 
-def noticed_in_time(w: MaintenanceWindow, hours: int) -> bool:
-    return (not w.emergency and w.noticed_at is not None
-            and w.planned_start - w.noticed_at >= dt.timedelta(hours=hours))
-
-
 def list_windows(db: Database, start: dt.datetime | None = None, end: dt.datetime | None = None, *,
                  site_id: int | None = None, open_only: bool = False) -> list[WindowRow]:
     """Windows overlapping [start, end) (all when not given), earliest first."""
@@ -574,44 +567,3 @@ def impact_now(db: Database, window_id: int) -> list[Impact]:
     """The impact worked out afresh from the chain and the leases as they stand (nothing stored)."""
     with db.session() as s:
         return work_out_impact(s, get_or_404(s, MaintenanceWindow, window_id, "maintenance window"))
-
-
-def maintenance_excluded(db: Database, contract_id: int, start: dt.datetime,
-                         end: dt.datetime) -> list[tuple[dt.datetime, dt.datetime]]:
-    """The windows of planned maintenance noticed in time that affect this contract, clipped to
-    [start, end): they do not count against the SLA. Late or emergency maintenance, and windows not
-    confirmed (tentative, cancelled, rescheduled), are not excluded. A completed or running window
-    counts from its actual start to its actual end (its plan while one is missing)."""
-    with db.session() as s:
-        return maintenance_excluded_in(s, contract_id, start, end)
-
-
-def maintenance_excluded_in(s, contract_id: int, start: dt.datetime,
-                            end: dt.datetime) -> list[tuple[dt.datetime, dt.datetime]]:
-    """maintenance_excluded inside the caller's session (the SLA clock reads it per ticket)."""
-    hours = notice_hours_in(s)
-    ws = s.execute(select(MaintenanceWindow).join(
-        MaintenanceImpact, MaintenanceImpact.maintenance_id == MaintenanceWindow.id)
-        .where(MaintenanceImpact.contract_id == contract_id,
-               MaintenanceImpact.impact != ImpactLevel.NONE,
-               MaintenanceWindow.state.in_((MaintenanceState.CONFIRMED, MaintenanceState.IN_PROGRESS,
-                                            MaintenanceState.COMPLETED)),
-               MaintenanceWindow.emergency.is_(False))
-        .distinct()).scalars().all()
-    spans = []
-    for w in ws:
-        if not noticed_in_time(w, hours):
-            continue
-        a = w.actual_start or w.planned_start
-        b = w.actual_end or (w.planned_end if w.state != MaintenanceState.IN_PROGRESS else max(w.planned_end, end))
-        a, b = max(a, start), min(b, end)
-        if a < b:
-            spans.append((a, b))
-    spans.sort()
-    merged: list[tuple[dt.datetime, dt.datetime]] = []
-    for a, b in spans:
-        if merged and a <= merged[-1][1]:
-            merged[-1] = (merged[-1][0], max(merged[-1][1], b))
-        else:
-            merged.append((a, b))
-    return merged
