@@ -13,9 +13,10 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any, Callable, Iterable
 
-from sqlalchemy import func, insert, inspect, select, text
+from sqlalchemy import bindparam, func, insert, inspect, select, text, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
+from sqlalchemy.orm.attributes import set_committed_value
 from sqlalchemy.orm.exc import StaleDataError
 
 from app.domain.auth import KIND_PERMISSION, require
@@ -106,6 +107,56 @@ def flush_versioned(uow: UnitOfWork, obj: Base, label: str) -> None:
             when = getattr(fresh, "updated_at", None) if fresh else None
         raise Conflict(f"{label} was changed by {who or 'someone'} at {local_time(when)} while you were "
                        "editing it. Reload it to see their changes, then edit again.", who=who, when=when) from None
+
+
+def flush_versioned_many(uow: UnitOfWork, changes: list[tuple[Any, dict]], kind: str) -> None:
+    """flush_versioned for many records at once: [(record, {field: new value})], written by one UPDATE
+    executed for all the records that change the same fields (an executemany), each row matched on its
+    id and version as the ORM's own UPDATE is; the records then hold the written values as stored (not
+    dirty). A lost race is a Conflict raised without rolling back: the caller's SAVEPOINT is rolled
+    back and its rows written one by one, where flush_versioned names who won."""
+    if not changes:
+        return
+    s = uow.session
+    s.flush()  # what the session holds goes first
+    model = type(changes[0][0])
+    mapper = inspect(model)
+    table = model.__table__
+    version = mapper.version_id_col
+    version_key = mapper.get_property_by_column(version).key if version is not None else None
+    pk = list(table.primary_key.columns)[0]
+    pk_key = mapper.get_property_by_column(pk).key
+    now = dt.datetime.now(dt.timezone.utc)
+    login = uow.actor.login
+    groups: dict[tuple[str, ...], list[tuple[Any, dict]]] = {}
+    for obj, fields in changes:
+        groups.setdefault(tuple(fields), []).append((obj, fields))
+    for keys, rows in groups.items():
+        stmt = update(table).where(pk == bindparam("_pk"))
+        values = {mapper.attrs[k].columns[0]: bindparam(f"_v_{k}") for k in keys}
+        values.update({mapper.attrs["updated_by"].columns[0]: bindparam("_by"),
+                       mapper.attrs["updated_at"].columns[0]: bindparam("_at")})
+        if version is not None:
+            stmt = stmt.where(version == bindparam("_version"))
+            values[version] = bindparam("_new_version")
+        params = []
+        for obj, fields in rows:
+            p = {f"_v_{k}": fields[k] for k in keys}
+            p.update(_pk=getattr(obj, pk_key), _by=login, _at=now)
+            if version is not None:
+                p.update(_version=getattr(obj, version_key), _new_version=getattr(obj, version_key) + 1)
+            params.append(p)
+        result = s.connection().execute(stmt.values(values), params)
+        if result.rowcount != len(params):
+            raise Conflict(f"one of {len(params)} {kind} records was changed by someone else while they were "
+                           "written. Reload them to see the changes, then try again.")
+        for (obj, fields), p in zip(rows, params):
+            for k, v in fields.items():
+                set_committed_value(obj, k, v)
+            set_committed_value(obj, "updated_by", login)
+            set_committed_value(obj, "updated_at", now)
+            if version is not None:
+                set_committed_value(obj, version_key, p["_new_version"])
 
 
 def local_time(value: dt.datetime | None) -> str:
@@ -475,16 +526,46 @@ def update_many_in(uow: UnitOfWork, kind: str, items: list[tuple[Any, dict]], *,
     with uow.session.no_autoflush:
         found = spec.validate_many(uow.session, merged_rows) if spec.validate_many is not None \
             else [spec.validate(uow.session, m) for m in merged_rows]
+    # set-wise: the changed fields of every record set, then one flush and one update event each, in
+    # order; row by row (a write per record) for a kind with cross-entity rules (after_write) or a
+    # record given twice (its second change is written over its first)
+    one_by_one = spec.after_write is not None or len({id(obj) for obj, _v in items}) < len(items)
+    written = []
     for (i, before, merged), errors in zip(prepared, found):
         if errors:
             out[i] = ValidationError(errors)
             continue
         obj, values = items[i]
         try:
-            out[i] = _write_update(uow, spec, obj, values, before, merged, only_changes=True)
+            if one_by_one:
+                out[i] = _write_update(uow, spec, obj, values, before, merged, only_changes=True)
+            else:
+                fields = _changed_fields(spec, obj, values, merged)
+                if fields:
+                    written.append((i, before, fields))
         except ValidationError as exc:
             out[i] = exc
+    if written:
+        flush_versioned_many(uow, [(items[i][0], fields) for i, _b, fields in written], spec.kind)
+        for i, before, _fields in written:
+            out[i] = _audit_update(uow, spec, items[i][0], before)
     return out
+
+
+def _changed_fields(spec: EntitySpec, obj, values: dict, merged: dict) -> dict:
+    """The validated update's fields that differ from what is stored, with their new values (empty:
+    none differs). Raises ValidationError for a value that validation made unstorable."""
+    refuse_unstorable(spec.model, {k: merged[k] for k in values if k in merged})
+    return {k: merged[k] for k in values if not k.startswith("_") and k != "id" and getattr(obj, k) != merged[k]}
+
+
+def _audit_update(uow: UnitOfWork, spec: EntitySpec, obj, before: dict, reason: str | None = None):
+    """The update event of a written record: what changed, before and after."""
+    after = snapshot(obj)
+    changed = [k for k in after if after[k] != before[k]]
+    uow.audit(f"{spec.kind}.update", spec.kind, pk_of(obj), str(getattr(obj, spec.label_attr)),
+              before={k: before[k] for k in changed}, after={k: after[k] for k in changed}, reason=reason)
+    return obj
 
 
 def _as_updated(spec: EntitySpec, obj, values: dict, validate_as: dict | None) -> tuple[dict, dict]:
@@ -521,11 +602,7 @@ def _write_update(uow: UnitOfWork, spec: EntitySpec, obj, values: dict, before: 
     flush_versioned(uow, obj, label)
     if spec.after_write:
         spec.after_write(uow, obj, merged)
-    after = snapshot(obj)
-    changed = [k for k in after if after[k] != before[k]]
-    uow.audit(f"{kind}.update", kind, pk_of(obj), str(getattr(obj, spec.label_attr)),
-              before={k: before[k] for k in changed}, after={k: after[k] for k in changed}, reason=reason)
-    return obj
+    return _audit_update(uow, spec, obj, before, reason)
 
 
 def pk_of(obj):
