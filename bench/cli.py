@@ -10,7 +10,7 @@ def register(sub) -> None:
     p.add_argument("--json", metavar="FILE", help="also write the figures as JSON")
     p.add_argument("--repeat", type=int, default=5, help="runs per interactive operation (median)")
     p.add_argument("--only", action="append", metavar="GROUP",
-                   choices=["lists", "views", "operations", "writes", "billing", "imports", "exports", "verify", "reports",
+                   choices=["lists", "views", "operations", "writes", "billing", "imports", "bulk", "exports", "verify", "reports",
                             "console"],
                    help="measure only these groups (repeatable)")
     p.add_argument("--quick", action="store_true", help="small report sizes (for the smoke test)")
