@@ -11,7 +11,7 @@ def register(sub) -> None:
     p.add_argument("--repeat", type=int, default=5, help="runs per interactive operation (median)")
     p.add_argument("--only", action="append", metavar="GROUP",
                    choices=["lists", "sorts", "views", "operations", "writes", "billing", "bankfile", "imports",
-                            "exports", "verify", "reports", "console"],
+                            "bulk", "exports", "verify", "reports", "console"],
                    help="measure only these groups (repeatable)")
     p.add_argument("--quick", action="store_true", help="small report sizes (for the smoke test)")
     p.set_defaults(handler=bench)

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any, Callable, Iterable
 
-from sqlalchemy import func, insert, inspect, select, text
+from sqlalchemy import func, inspect, select, text
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 from sqlalchemy.orm.exc import StaleDataError
@@ -23,6 +23,7 @@ from app.domain.clock import local_text
 from app.domain.errors import Conflict, InUse, NotFound, RuleViolation, ValidationError
 from app.domain.validators import column_problems
 from app.store.db import get_or_404
+from app.services.bulk import flush_versioned_many, insert_rows
 from app.store.uow import UnitOfWork
 from models import Base
 
@@ -355,68 +356,6 @@ def create_many_in(uow: UnitOfWork, kind: str, rows: list[dict], *, reasons: lis
     return out
 
 
-def insert_rows(s: Session, table, params: list[dict], *, ids: bool = True) -> list[Any] | None:
-    """Insert many rows (dicts with the same keys) into `table` in one go, in order; with `ids`,
-    returns each row's primary key (given, or made by the database).
-
-    SQLite: one executemany. Its RETURNING of a multi-row INSERT comes in no promised order (SQLAlchemy
-    then inserts one row at a time), so the first row goes in alone, taking the write lock and its id,
-    and the others get the ids after it: what SQLite gives a new row (one more than the largest id), in
-    order, while this transaction is the only writer.
-    PostgreSQL: the ids come from the table's sequence (one query), and the rows go in by COPY, through
-    each column's own bind processing: a multi-row INSERT of 500 rows has 6,000 placeholders, which
-    psycopg parses anew for every such statement (that was half the client's time), and an
-    executemany is one execution per row on the server. A failure is raised as SQLAlchemy's DBAPIError,
-    as an INSERT's would be."""
-    if not params:
-        return [] if ids else None
-    s.flush()  # what the session holds goes first (these rows may refer to it)
-    pk = list(table.primary_key.columns)[0]
-    given = pk.key in params[0]
-    dialect = s.get_bind().dialect
-    if dialect.name == "postgresql":
-        if ids and not given:
-            seq = s.execute(text("SELECT nextval(pg_get_serial_sequence(:t, :c)) FROM generate_series(1, :n)"),
-                            {"t": table.name, "c": pk.name, "n": len(params)}).scalars().all()
-            params = [{**p, pk.key: i} for p, i in zip(params, sorted(seq))]
-        _copy_rows(s, table, params)
-        return [p[pk.key] for p in params] if ids else None
-    if given or not ids:
-        s.execute(insert(table), params)
-        return [p[pk.key] for p in params] if ids else None
-    first = s.execute(insert(table).returning(pk), params[0]).scalar_one()
-    new_ids = list(range(first, first + len(params)))
-    if len(params) > 1:
-        s.execute(insert(table), [{**p, pk.key: i} for p, i in zip(params[1:], new_ids[1:])])
-    return new_ids
-
-
-def _copy_rows(s: Session, table, params: list[dict]) -> None:
-    """COPY `params` into `table` on the session's PostgreSQL connection (inside its transaction)."""
-    from sqlalchemy.exc import DBAPIError
-
-    dialect = s.get_bind().dialect
-    # COPY applies the database's defaults only: the columns' Python-side defaults (version, times)
-    # are filled in here, as an INSERT through SQLAlchemy fills them
-    missing = [c for c in table.columns if c.key not in params[0] and c.default is not None
-               and (c.default.is_scalar or c.default.is_callable)]
-    if missing:
-        filled = {c.key: c.default.arg if c.default.is_scalar else c.default.arg(None) for c in missing}
-        params = [{**p, **filled} for p in params]
-    columns = [table.c[k] for k in params[0]]
-    processors = [c.type._cached_bind_processor(dialect) for c in columns]
-    quote = dialect.identifier_preparer.quote
-    statement = f"COPY {quote(table.name)} ({', '.join(quote(c.name) for c in columns)}) FROM STDIN"
-    keys = list(params[0])
-    raw = s.connection().connection.driver_connection
-    try:
-        with raw.cursor() as cursor, cursor.copy(statement) as copy:
-            for p in params:
-                copy.write_row([v if f is None else f(v) for v, f in zip((p[k] for k in keys), processors)])
-    except dialect.loaded_dbapi.Error as exc:
-        raise DBAPIError.instance(statement, None, exc, dialect.loaded_dbapi.Error) from exc
-
-
 def update_in(uow: UnitOfWork, kind: str, obj_id, values: dict, expected_version: int | None = None,
               *, reason: str | None = None):
     """The update inside a caller's unit of work (a use case that writes more in the same transaction)."""
@@ -475,16 +414,46 @@ def update_many_in(uow: UnitOfWork, kind: str, items: list[tuple[Any, dict]], *,
     with uow.session.no_autoflush:
         found = spec.validate_many(uow.session, merged_rows) if spec.validate_many is not None \
             else [spec.validate(uow.session, m) for m in merged_rows]
+    # set-wise: the changed fields of every record set, then one flush and one update event each, in
+    # order; row by row (a write per record) for a kind with cross-entity rules (after_write) or a
+    # record given twice (its second change is written over its first)
+    one_by_one = spec.after_write is not None or len({id(obj) for obj, _v in items}) < len(items)
+    written = []
     for (i, before, merged), errors in zip(prepared, found):
         if errors:
             out[i] = ValidationError(errors)
             continue
         obj, values = items[i]
         try:
-            out[i] = _write_update(uow, spec, obj, values, before, merged, only_changes=True)
+            if one_by_one:
+                out[i] = _write_update(uow, spec, obj, values, before, merged, only_changes=True)
+            else:
+                fields = _changed_fields(spec, obj, values, merged)
+                if fields:
+                    written.append((i, before, fields))
         except ValidationError as exc:
             out[i] = exc
+    if written:
+        flush_versioned_many(uow, [(items[i][0], fields) for i, _b, fields in written], spec.kind)
+        for i, before, _fields in written:
+            out[i] = _audit_update(uow, spec, items[i][0], before)
     return out
+
+
+def _changed_fields(spec: EntitySpec, obj, values: dict, merged: dict) -> dict:
+    """The validated update's fields that differ from what is stored, with their new values (empty:
+    none differs). Raises ValidationError for a value that validation made unstorable."""
+    refuse_unstorable(spec.model, {k: merged[k] for k in values if k in merged})
+    return {k: merged[k] for k in values if not k.startswith("_") and k != "id" and getattr(obj, k) != merged[k]}
+
+
+def _audit_update(uow: UnitOfWork, spec: EntitySpec, obj, before: dict, reason: str | None = None):
+    """The update event of a written record: what changed, before and after."""
+    after = snapshot(obj)
+    changed = [k for k in after if after[k] != before[k]]
+    uow.audit(f"{spec.kind}.update", spec.kind, pk_of(obj), str(getattr(obj, spec.label_attr)),
+              before={k: before[k] for k in changed}, after={k: after[k] for k in changed}, reason=reason)
+    return obj
 
 
 def _as_updated(spec: EntitySpec, obj, values: dict, validate_as: dict | None) -> tuple[dict, dict]:
@@ -521,11 +490,7 @@ def _write_update(uow: UnitOfWork, spec: EntitySpec, obj, values: dict, before: 
     flush_versioned(uow, obj, label)
     if spec.after_write:
         spec.after_write(uow, obj, merged)
-    after = snapshot(obj)
-    changed = [k for k in after if after[k] != before[k]]
-    uow.audit(f"{kind}.update", kind, pk_of(obj), str(getattr(obj, spec.label_attr)),
-              before={k: before[k] for k in changed}, after={k: after[k] for k in changed}, reason=reason)
-    return obj
+    return _audit_update(uow, spec, obj, before, reason)
 
 
 def pk_of(obj):

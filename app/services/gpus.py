@@ -18,6 +18,7 @@ from app.domain import messages as M
 from app.domain.actor import Actor
 from app.domain.auth import require
 from app.domain.errors import RuleViolation, ValidationError
+from app.services.bulk import insert_rows
 from app.services.entities import (
     EntitySpec,
     btree_lookups,
@@ -26,7 +27,6 @@ from app.services.entities import (
     create_many_in,
     flush_versioned,
     get_or_404,
-    insert_rows,
     register,
 )
 from app.store.db import Database

@@ -315,3 +315,75 @@ def test_a_registered_kind_declares_its_set_wise_writer(monkeypatch):
                                            lambda s, row: {}, lambda uow, row, v: "created",
                                            write_many=write_many))
     assert schema.BULK_WRITE["bench-sites"] is write_many
+
+
+def test_updates_set_wise_leave_the_rows_and_events_of_the_per_row_rules(db, admin, fleet):
+    """update_many_in (one UPDATE per set of changed fields) against upsert_in row by row (a flush per
+    record) on two identical sets of GPUs: the same outcomes, the same stored rows (versions too) and
+    the same update events, in order."""
+    from app.services.common import update_many_in, upsert_in
+
+    m, m2 = fleet["first"].id, fleet["second"].id
+    base = {"gpu_model_id": m, "purchase_cost": "10.00", "purchase_date": dt.date(2026, 1, 5),
+            "warranty_end": dt.date(2029, 1, 5), "depreciation_months": 36}
+    with UnitOfWork(db, admin) as uow:
+        create_many_in(uow, "gpu", [{**base, "serial": f"{side}-{i}"} for side in "AB" for i in range(8)])
+        uow.commit()
+    changes = [{"purchase_cost": "10.00"},                                    # unchanged
+               {"purchase_cost": "11.50"},
+               {"warranty_end": dt.date(2030, 6, 30)},
+               {"purchase_cost": "12.00", "warranty_end": dt.date(2031, 1, 1)},
+               {"purchase_cost": "-1"},                                       # refused
+               {"gpu_model_id": m2, "depreciation_months": 48},
+               {"purchase_cost": "11.50"},                                    # the same change as row 1
+               {"purchase_date": None}]
+
+    def gpus(s, side):
+        found = {g.serial: g for g in s.execute(select(GpuAsset).where(GpuAsset.serial.like(f"{side}-%"))).scalars()}
+        return [found[f"{side}-{i}"] for i in range(len(changes))]
+
+    def outcome(r):
+        return _refusal(r) if isinstance(r, Exception) else "unchanged" if r is None else "updated"
+
+    seq = {}
+    with db.session() as s:
+        seq["start"] = s.execute(select(AuditEvent.seq).order_by(AuditEvent.seq.desc())).scalars().first()
+    with UnitOfWork(db, admin) as uow:
+        set_wise = [outcome(r) for r in update_many_in(uow, "gpu", list(zip(gpus(uow.session, "A"),
+                                                                            [dict(c) for c in changes])))]
+        uow.commit()
+    with db.session() as s:
+        seq["a"] = s.execute(select(AuditEvent.seq).order_by(AuditEvent.seq.desc())).scalars().first()
+    per_row = []
+    with UnitOfWork(db, admin) as uow:
+        for gpu, values in zip(gpus(uow.session, "B"), changes):
+            try:
+                per_row.append(upsert_in(uow, "gpu", gpu, dict(values))[1])  # a flush_versioned each
+            except DomainError as exc:
+                per_row.append(_refusal(exc))
+        uow.commit()
+    assert set_wise == per_row
+    assert set_wise.count("updated") == 6 and set_wise[0] == "unchanged" and set_wise[4][0] == "ValidationError"
+
+    def rows(side):
+        with db.session() as s:
+            return [{c.key: getattr(g, c.key) for c in GpuAsset.__table__.columns
+                     if c.key not in ("id", "serial", "updated_at")} for g in gpus(s, side)]
+
+    assert rows("A") == rows("B")
+    assert [r["version"] for r in rows("A")] == [1, 2, 2, 2, 1, 2, 2, 2]
+
+    def events(lo, hi):
+        with db.session() as s:
+            found = s.execute(select(AuditEvent).where(AuditEvent.seq > lo, AuditEvent.seq <= hi)
+                              .order_by(AuditEvent.seq)).scalars().all()
+            return [(e.action, e.object_type, e.object_label[2:], json.loads(e.before or "null"),
+                     json.loads(e.after or "null")) for e in found]
+
+    with db.session() as s:
+        seq["b"] = s.execute(select(AuditEvent.seq).order_by(AuditEvent.seq.desc())).scalars().first()
+    set_wise_events = events(seq["start"], seq["a"])
+    assert len(set_wise_events) == 6 and set_wise_events == events(seq["a"], seq["b"])
+    with db.session() as s:
+        assert verify_audit_chain(s).ok
+
