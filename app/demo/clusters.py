@@ -6,6 +6,7 @@ after an XID 79 (its leased GPUs stop billing from then)."""
 from __future__ import annotations
 
 import datetime as dt
+import zlib
 from decimal import Decimal
 
 from sqlalchemy import func, select
@@ -81,7 +82,7 @@ def _switches(uow, site: str, slug: str, names: list[str]) -> list[Device]:
     s = uow.session
     dtype = s.execute(select(DeviceType).where(DeviceType.slug == slug)).scalar_one()
     racks = _site_racks(s, site)
-    return [_place(uow, racks, dict(name=n, serial=f"MT{abs(hash(n)) % 10 ** 9}", device_type_id=dtype.id), 1)
+    return [_place(uow, racks, dict(name=n, serial=f"MT{zlib.crc32(n.encode()) % 10 ** 9:09d}", device_type_id=dtype.id), 1)
             for n in names]
 
 
