@@ -1,6 +1,6 @@
 """sort indexes: every sortable column of the GPU list pages by keyset on an index
 
-Revision ID: 0037_sort_indexes
+Revision ID: 0037
 Revises: 0034
 Create Date: 2026-12-02
 
@@ -15,7 +15,7 @@ from typing import Sequence, Union
 
 from alembic import op
 
-revision: str = '0037_sort_indexes'
+revision: str = '0037'
 down_revision: Union[str, Sequence[str], None] = '0036'
 branch_labels: Union[str, Sequence[str], None] = None
 depends_on: Union[str, Sequence[str], None] = None
