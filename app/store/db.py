@@ -83,15 +83,16 @@ def make_engine(url: str, **kw) -> Engine:
 ENV_PREPARE = "IDC_CONSOLE_PREPARE"
 PREPARE_THRESHOLD = 2
 PG_KEEPALIVES = {"keepalives": 1, "keepalives_idle": 30, "keepalives_interval": 10, "keepalives_count": 3}
-_READING: ContextVar[bool] = ContextVar("idc_reading", default=False)
+_READING: ContextVar[bool | str] = ContextVar("idc_reading", default=False)
 
 
 @contextmanager
-def reading():
+def reading(replica: bool = False):
     """Inside: `Database.session()` gives a read session (PostgreSQL: autocommit, so a read costs its
-    statements and no BEGIN or ROLLBACK round trip). For background reads of what a screen shows;
-    never around a unit of work (it opens a transaction anyway)."""
-    token = _READING.set(True)
+    statements and no BEGIN or ROLLBACK round trip); with `replica`, from the read replica when the
+    Database has one and it is usable (app/store/replica.py), else the primary. For background reads
+    of what a screen shows; never around a unit of work (it opens a transaction on the primary anyway)."""
+    token = _READING.set("replica" if replica else True)
     try:
         yield
     finally:
@@ -105,7 +106,10 @@ class Database:
     # login after it records the upgrade (ui/shell/main.py, app/services/schema.py).
     upgraded_from: str | None = None
 
-    def __init__(self, url: str, **engine_kw):
+    replica = None          # app.store.replica.Replica when a read URL is given
+    commit_lsn: str | None = None   # the primary's WAL position after this process's last commit
+
+    def __init__(self, url: str, read_url: str | None = None, **engine_kw):
         self.url = url
         self.engine = make_engine(url, **engine_kw)
         self.sessionmaker = sessionmaker(self.engine, expire_on_commit=False)
@@ -113,13 +117,27 @@ class Database:
         reader = self.engine if self.engine.dialect.name == "sqlite" else \
             self.engine.execution_options(isolation_level="AUTOCOMMIT")
         self.read_sessionmaker = sessionmaker(reader, expire_on_commit=False)
+        if read_url and self.engine.dialect.name == "postgresql":
+            from app.store.replica import Replica
+
+            self.replica = Replica(read_url, make_engine)
 
     @property
     def is_sqlite(self) -> bool:
         return self.engine.dialect.name == "sqlite"
 
     def session(self) -> Session:
-        return self.read_sessionmaker() if _READING.get() else self.sessionmaker()
+        mode = _READING.get()
+        if mode == "replica" and self.replica is not None and self.replica.usable(self.commit_lsn):
+            return self.replica.sessionmaker()
+        return self.read_sessionmaker() if mode else self.sessionmaker()
+
+    def committed(self) -> None:
+        """After a commit: with a replica, remember the primary's WAL position so that this process's
+        next replica reads wait for it (read your own writes). One round trip, only with a replica."""
+        if self.replica is not None:
+            with self.read_sessionmaker() as s:
+                self.commit_lsn = s.execute(text("SELECT pg_current_wal_insert_lsn()::text")).scalar()
 
     def read_session(self) -> Session:
         """A session for reading only (PostgreSQL: autocommit, no transaction round trips)."""
@@ -127,6 +145,8 @@ class Database:
 
     def dispose(self) -> None:
         self.engine.dispose()
+        if self.replica is not None:
+            self.replica.dispose()
 
     def describe_storage(self) -> str:
         """Where the data is kept, for a message: the SQLite file's folder, or the PostgreSQL server."""

@@ -81,6 +81,7 @@ class UnitOfWork:
         except StaleDataError as exc:  # raised at flush inside commit
             self.session.rollback()
             raise Conflict("Someone else saved this record since you opened it; reload it and try again.") from exc
+        self.db.committed()
         report_changes(self.changes)
 
     def rollback(self) -> None:

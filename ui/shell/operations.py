@@ -4,8 +4,10 @@
 reports and raises `Cancelled` once the user pressed Cancel. The result or the failure
 arrives on the GUI thread; failures show a dialog unless `on_failure` handles them.
 Nothing ORM-bound crosses: `fn` opens its own unit of work and returns plain values.
-A read (`reads=True`, and every `Latest` run) reads in `app.store.db.reading()`: its sessions
-send no transaction control (issue 26: across a WAN each BEGIN and ROLLBACK is a round trip).
+A read (`reads=True`, and every `Latest` run) reads in `app.store.db.reading(replica=True)`: its
+sessions send no transaction control (issue 26: across a WAN each BEGIN and ROLLBACK is a round
+trip), and come from the read replica when there is one (after this console's own writes, once
+the replica has replayed them).
 
 What changed is not written by hand: every unit of work that commits inside `fn` reports the
 kinds its audit events named (`app.domain.changes.collect_changes`, like Anki's OpChanges), and the
@@ -162,7 +164,7 @@ class _Job(QRunnable):
             else:
                 self.signals.progress.emit(int(done), int(total))
         try:
-            with collect_changes() as changes, (reading() if self.reads else nullcontext()):
+            with collect_changes() as changes, (reading(replica=True) if self.reads else nullcontext()):
                 result = self.fn(progress)
         except BaseException as exc:  # delivered to the GUI thread, never lost
             if not isinstance(exc, (Cancelled, DomainError)):
