@@ -6,7 +6,8 @@
   replica is used once it has replayed that LSN, waited for up to WAIT_S, else the primary reads;
 - a replica that is down or refuses the login is left alone for RETRY_S and the primary reads; the
   reason is kept in `status` (the console's status bar shows it, never a dialog);
-- `lag_seconds()`: how far behind it is (the status bar shows it when over LAG_SHOWN_S).
+- `lag_seconds()`: how far behind it is; `down` and `lag` as last seen, measured by the replica
+  reads themselves (the console's status bar shows them without a query of its own).
 """
 from __future__ import annotations
 
@@ -24,6 +25,7 @@ WAIT_S = 1.0          # how long a read waits for the replica to replay this pro
 POLL_S = 0.05
 RETRY_S = 30.0        # a replica found down is tried again after this long
 LAG_SHOWN_S = 5.0     # lag worth a status-bar line
+LAG_EVERY_S = 10.0    # a replica read measures the lag at most this often
 
 
 class Replica:
@@ -37,6 +39,9 @@ class Replica:
         self.on_status = on_status
         self._down_until = 0.0
         self._replayed = ""                   # the highest LSN seen replayed (text, compared as LSN)
+        self.down = False                     # the last try failed: the primary reads
+        self.lag: float | None = None         # seconds behind, as last measured
+        self._lag_at = 0.0
         self._lock = threading.Lock()
         event.listen(self.engine, "handle_error", self._on_error)
 
@@ -45,6 +50,7 @@ class Replica:
             self._mark_down(f"the read replica dropped the connection: {context.original_exception}")
 
     def _mark_down(self, why: str) -> None:
+        self.down = True
         with self._lock:
             self._down_until = time.monotonic() + RETRY_S
         first = not (self.status or "").startswith("read replica unavailable")
@@ -64,6 +70,10 @@ class Replica:
             return False
         try:
             with self.engine.connect() as conn:
+                self.down = False
+                if time.monotonic() - self._lag_at > LAG_EVERY_S:   # for the status bar, now and then
+                    self._lag_at = time.monotonic()
+                    self._measure_lag(conn)
                 if lsn is None or self._seen(lsn, conn):
                     if (self.status or "").startswith("read replica unavailable"):
                         self._set_status(None)
@@ -95,13 +105,16 @@ class Replica:
             return None
         try:
             with self.engine.connect() as conn:
-                lag = conn.execute(text(
-                    "SELECT CASE WHEN pg_last_wal_receive_lsn() = pg_last_wal_replay_lsn() THEN 0 "
-                    "ELSE extract(epoch FROM now() - pg_last_xact_replay_timestamp()) END")).scalar()
+                return self._measure_lag(conn)
         except SQLAlchemyError as exc:
             self._mark_down(str(getattr(exc, "orig", exc)))
             return None
-        lag = None if lag is None else float(lag)
+
+    def _measure_lag(self, conn) -> float | None:
+        lag = conn.execute(text(
+            "SELECT CASE WHEN pg_last_wal_receive_lsn() = pg_last_wal_replay_lsn() THEN 0 "
+            "ELSE extract(epoch FROM now() - pg_last_xact_replay_timestamp()) END")).scalar()
+        lag = self.lag = None if lag is None else float(lag)
         if lag is not None and lag > LAG_SHOWN_S:
             self._set_status(f"read replica {lag:.0f} s behind")
         elif (self.status or "").startswith("read replica") and "behind" in (self.status or ""):

@@ -3900,7 +3900,7 @@ Reason:</source>
         <translation>关于 IDC 管理控制台…</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/mainwindow.py" line="568"/>
+        <location filename="../../ui/shell/mainwindow.py" line="572"/>
         <source>Account</source>
         <translation>账户</translation>
     </message>
@@ -3918,7 +3918,7 @@ Reason:</source>
         <translation>%1 容量报告</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/mainwindow.py" line="571"/>
+        <location filename="../../ui/shell/mainwindow.py" line="575"/>
         <source>Change my password…</source>
         <translation>修改我的密码…</translation>
     </message>
@@ -4016,7 +4016,7 @@ Reason:</source>
         <translation>日志文件</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/mainwindow.py" line="575"/>
+        <location filename="../../ui/shell/mainwindow.py" line="579"/>
         <source>Log out / switch user…</source>
         <translation>注销 / 切换用户…</translation>
     </message>
@@ -4048,6 +4048,16 @@ Reason:</source>
         <location filename="../../ui/shell/mainwindow.py" line="465"/>
         <source>Racks</source>
         <translation>机柜数</translation>
+    </message>
+    <message>
+        <location filename="../../ui/shell/mainwindow.py" line="649"/>
+        <source>Read replica %1 s behind</source>
+        <translation>只读副本落后 %1 秒</translation>
+    </message>
+    <message>
+        <location filename="../../ui/shell/mainwindow.py" line="647"/>
+        <source>Read replica unavailable: reading from the primary</source>
+        <translation>只读副本不可用：改从主库读取</translation>
     </message>
     <message>
         <location filename="../../ui/shell/mainwindow.py" line="342"/>
@@ -4093,7 +4103,7 @@ Reason:</source>
         <translation>版本</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/mainwindow.py" line="677"/>
+        <location filename="../../ui/shell/mainwindow.py" line="694"/>
         <source>Your password was changed.</source>
         <translation>您的密码已修改。</translation>
     </message>
@@ -4493,12 +4503,12 @@ Reason:</source>
 <context>
     <name>Operation</name>
     <message>
-        <location filename="../../ui/shell/operations.py" line="226"/>
+        <location filename="../../ui/shell/operations.py" line="232"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/operations.py" line="226"/>
+        <location filename="../../ui/shell/operations.py" line="232"/>
         <source>Working…</source>
         <translation>处理中…</translation>
     </message>
@@ -9261,17 +9271,17 @@ Check the database in the settings.</source>
 <context>
     <name>operations</name>
     <message>
-        <location filename="../../ui/shell/operations.py" line="366"/>
+        <location filename="../../ui/shell/operations.py" line="372"/>
         <source>Error</source>
         <translation>错误</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/operations.py" line="362"/>
+        <location filename="../../ui/shell/operations.py" line="368"/>
         <source>Refused</source>
         <translation>操作被拒绝</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/operations.py" line="367"/>
+        <location filename="../../ui/shell/operations.py" line="373"/>
         <source>The operation failed: %1</source>
         <translation>操作失败：%1</translation>
     </message>

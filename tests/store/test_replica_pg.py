@@ -72,7 +72,7 @@ def test_a_write_is_visible_to_its_writer_at_once_on_the_replica(replicated):
 
 def test_the_lag_is_measured(replicated):
     lag = replicated.replica.lag_seconds()
-    assert lag is not None and lag >= 0
+    assert lag is not None and lag >= 0 and replicated.replica.lag == lag
     assert replicated.replica.status is None or "behind" in replicated.replica.status
 
 
@@ -84,5 +84,6 @@ def test_the_standby_stopped_the_console_reads_the_primary_with_a_status_line(re
         replicated.replica.engine.dispose()            # its pooled connections went with the server
         assert _on_standby(replicated) is False        # no error: the primary answered
         assert seen and "unavailable" in seen[-1]
+        assert replicated.replica.down                 # what the status bar shows (MainWindow.show_replica_state)
     finally:
         standby.start()
