@@ -41,11 +41,21 @@ def replicated(standby, tmp_path, pg_template):
     db._test_drop = plain._test_drop
     plain.dispose()
     db.committed()
-    deadline = time.monotonic() + 60      # the clone's CREATE DATABASE reaching the standby
-    while not db.replica.usable(db.commit_lsn):
-        assert time.monotonic() < deadline, db.replica.status
+    # the clone's CREATE DATABASE reaching the standby: replay waits behind whatever else the test
+    # server wrote (other sessions' clones), so the wait is on the standby's replay, up to 5 minutes
+    deadline = time.monotonic() + 300
+    while not _replayed(standby, db.commit_lsn):
+        assert time.monotonic() < deadline, f"the standby has not replayed {db.commit_lsn} in 5 minutes"
+    assert db.replica.usable(db.commit_lsn), db.replica.status
     yield db
     drop_db(db)
+
+
+def _replayed(standby, lsn: str) -> bool:
+    import psycopg
+
+    with psycopg.connect(host="127.0.0.1", port=standby.port, user="postgres", dbname="postgres") as c:
+        return c.execute("SELECT pg_last_wal_replay_lsn() >= %s::pg_lsn", (lsn,)).fetchone()[0]
 
 
 def _on_standby(db) -> bool:
