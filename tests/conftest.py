@@ -25,6 +25,10 @@ from app.store.startup import prepare_database  # noqa: E402
 from tests.support.pg_clones import PgClones  # noqa: E402
 
 PG_URL = os.environ.get("IDC_TEST_PG_URL")
+# host:port of a PgBouncer in front of that server (.ci/run): each test's database is opened through
+# it, while the templates and clones are made directly (a pooler keeps server connections open,
+# and CREATE DATABASE … TEMPLATE refuses a template anyone is connected to)
+PG_POOLER = os.environ.get("IDC_TEST_PG_POOLER")
 BACKENDS = ["sqlite"] + (["postgresql"] if PG_URL else [])
 
 
@@ -104,7 +108,11 @@ def make_db(backend: str, tmp_path, pg_template, *, sqlite_bytes: bytes | None =
         return Database(f"sqlite:///{path}")
     base = make_url(_pg_admin_url())
     name = pg_clones().take(pg_template)
-    db = Database(base.set(database=name).render_as_string(hide_password=False))
+    url = base.set(database=name)
+    if PG_POOLER:
+        host, port = PG_POOLER.rsplit(":", 1)
+        url = url.set(host=host, port=int(port))
+    db = Database(url.render_as_string(hide_password=False))
     db._test_drop = (base, name)
     return db
 

@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING
 from app import __version__
 from app.domain.clock import FIRST_YEAR, LAST_YEAR, parse_date  # noqa: F401  (the business's calendar)
 from app.domain.errors import DomainError
-from app.store.config import ENV_PASSWORD, describe_url, resolve_db_url
+from app.store.config import ENV_PASSWORD, describe_url, resolve_db_url, resolve_read_db_url
 from app.store.db import Database, check_sqlite_file, sqlite_path
 
 if TYPE_CHECKING:
@@ -145,7 +145,7 @@ class CliContext:
             url = resolve_db_url(self.args.db)
             url = _as_person(url, self.args.user or os.environ.get(ENV_USER))
             check_sqlite_file(url, must_exist=not self.may_create)
-            db = Database(url)
+            db = Database(url, read_url=resolve_read_db_url(getattr(self.args, "read_db", None)))
             if not (self.may_create and sqlite_path(url) and not sqlite_path(url).exists()):
                 try:
                     db.probe()
@@ -234,6 +234,8 @@ def build_parser(command_modules: tuple[str, ...] = COMMAND_MODULES, command: st
     parser = argparse.ArgumentParser(prog="idc-console", description="IDC and GPU-compute back-office console")
     parser.add_argument("--version", action="version", version=f"idc-console {__version__}")
     parser.add_argument("--db", help="database URL or SQLite file (default: IDC_CONSOLE_DB or the user data directory)")
+    parser.add_argument("--read-db", help="a PostgreSQL read replica for reports, exports and the big lists "
+                                          "(default: IDC_CONSOLE_READ_DB; none: the database itself)")
     parser.add_argument("--user", help="login to act as (password from IDC_CONSOLE_PASSWORD or a prompt)")
     parser.add_argument("--lang", choices=["zh", "en"], help="console language")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
@@ -253,6 +255,7 @@ def build_parser(command_modules: tuple[str, ...] = COMMAND_MODULES, command: st
 def _global_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="idc-console", add_help=False)
     parser.add_argument("--db")
+    parser.add_argument("--read-db")
     parser.add_argument("--user")
     parser.add_argument("--lang", choices=["zh", "en"])
     return parser
@@ -282,6 +285,11 @@ def main(argv: list[str] | None = None, *, command_modules: tuple[str, ...] = CO
             return _fail(exc.message)
     ctx = CliContext(args)
     try:
+        if args.command == "report" or getattr(args.handler, "__name__", "") in REPLICA_HANDLERS:
+            from app.store.db import reading
+
+            with reading(replica=True):   # from --read-db when given (its units of work: the primary)
+                return int(args.handler(ctx, args) or 0)
         return int(args.handler(ctx, args) or 0)
     except DomainError as exc:
         return _fail(exc.message)
@@ -305,6 +313,11 @@ def main(argv: list[str] | None = None, *, command_modules: tuple[str, ...] = CO
     finally:
         if ctx._db is not None:
             ctx._db.dispose()
+
+
+# The commands that read from the read replica (--read-db) beside `report`: the exports, the audit
+# scans (issue 26). Whatever they write goes through a unit of work, on the primary.
+REPLICA_HANDLERS = {"export_file", "audit_verify", "audit_reconcile", "audit_export", "statements_export"}
 
 
 def _fail(message: str) -> int:

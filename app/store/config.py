@@ -11,6 +11,7 @@ from app.domain.errors import DomainError
 APP_NAME = "idc-console"
 APP_AUTHOR = "IDC"
 ENV_DB = "IDC_CONSOLE_DB"
+ENV_READ_DB = "IDC_CONSOLE_READ_DB"
 ENV_PASSWORD = "IDC_CONSOLE_PASSWORD"
 ENV_HOME = "IDC_CONSOLE_HOME"
 ENV_SETTINGS = "IDC_CONSOLE_SETTINGS"
@@ -105,6 +106,18 @@ def resolve_db_url(explicit: str | None = None) -> str:
     if backend != "sqlite" and not u.database:
         raise DatabaseUnavailable(f"{describe_raw(typed)} names no database: add /dbname")
     return url
+
+
+def resolve_read_db_url(explicit: str | None = None) -> str | None:
+    """--read-db wins, then IDC_CONSOLE_READ_DB: a PostgreSQL streaming replica the reports, exports,
+    the dashboard and the big lists read from. None: everything reads the primary."""
+    url = (explicit or os.environ.get(ENV_READ_DB) or "").strip()
+    if not url:
+        return None
+    resolved = resolve_db_url(url)
+    if not resolved.startswith("postgresql"):
+        raise DatabaseUnavailable("the read database (--read-db) is a PostgreSQL replica: postgresql://user@host/dbname")
+    return resolved
 
 
 _IN_MEMORY = ("an in-memory database vanishes when the command ends: name a SQLite file or a "

@@ -2,8 +2,11 @@
 from __future__ import annotations
 
 import ast
+import os
 import re
 import sqlite3
+from contextlib import contextmanager
+from contextvars import ContextVar
 from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -63,8 +66,37 @@ def make_engine(url: str, **kw) -> Engine:
         return engine
     if u.get_backend_name() == "postgresql" and u.drivername == "postgresql":
         u = u.set(drivername="postgresql+psycopg")
-    kw.setdefault("pool_pre_ping", True)
+    # No liveness ping per checkout: across a WAN it is a round trip before every read (issue 26).
+    # TCP keepalives find a dead link instead, and a connection found broken is dropped with the
+    # whole pool (SQLAlchemy's disconnect handling), so the next read opens a fresh one.
+    kw.setdefault("pool_pre_ping", False)
+    args = dict(PG_KEEPALIVES)
+    # psycopg prepares a statement once it ran this many times: the lists' windows and the panels'
+    # reads repeat the same SQL. Off through a transaction-mode pooler that cannot keep them
+    # (PgBouncer before 1.21): IDC_CONSOLE_PREPARE=0.
+    threshold = os.environ.get(ENV_PREPARE, "").strip()
+    args["prepare_threshold"] = None if threshold == "0" else int(threshold or PREPARE_THRESHOLD)
+    kw["connect_args"] = {**args, **kw.get("connect_args", {})}
     return create_engine(u, **kw)
+
+
+ENV_PREPARE = "IDC_CONSOLE_PREPARE"
+PREPARE_THRESHOLD = 2
+PG_KEEPALIVES = {"keepalives": 1, "keepalives_idle": 30, "keepalives_interval": 10, "keepalives_count": 3}
+_READING: ContextVar[bool | str] = ContextVar("idc_reading", default=False)
+
+
+@contextmanager
+def reading(replica: bool = False):
+    """Inside: `Database.session()` gives a read session (PostgreSQL: autocommit, so a read costs its
+    statements and no BEGIN or ROLLBACK round trip); with `replica`, from the read replica when the
+    Database has one and it is usable (app/store/replica.py), else the primary. For background reads
+    of what a screen shows; never around a unit of work (it opens a transaction on the primary anyway)."""
+    token = _READING.set("replica" if replica else True)
+    try:
+        yield
+    finally:
+        _READING.reset(token)
 
 
 class Database:
@@ -74,20 +106,47 @@ class Database:
     # login after it records the upgrade (ui/shell/main.py, app/services/schema.py).
     upgraded_from: str | None = None
 
-    def __init__(self, url: str, **engine_kw):
+    replica = None          # app.store.replica.Replica when a read URL is given
+    commit_lsn: str | None = None   # the primary's WAL position after this process's last commit
+
+    def __init__(self, url: str, read_url: str | None = None, **engine_kw):
         self.url = url
         self.engine = make_engine(url, **engine_kw)
         self.sessionmaker = sessionmaker(self.engine, expire_on_commit=False)
+        # reads (see reading()): the same pool, each connection in autocommit while it reads
+        reader = self.engine if self.engine.dialect.name == "sqlite" else \
+            self.engine.execution_options(isolation_level="AUTOCOMMIT")
+        self.read_sessionmaker = sessionmaker(reader, expire_on_commit=False)
+        if read_url and self.engine.dialect.name == "postgresql":
+            from app.store.replica import Replica
+
+            self.replica = Replica(read_url, make_engine)
 
     @property
     def is_sqlite(self) -> bool:
         return self.engine.dialect.name == "sqlite"
 
     def session(self) -> Session:
-        return self.sessionmaker()
+        mode = _READING.get()
+        if mode == "replica" and self.replica is not None and self.replica.usable(self.commit_lsn):
+            return self.replica.sessionmaker()
+        return self.read_sessionmaker() if mode else self.sessionmaker()
+
+    def committed(self) -> None:
+        """After a commit: with a replica, remember the primary's WAL position so that this process's
+        next replica reads wait for it (read your own writes). One round trip, only with a replica."""
+        if self.replica is not None:
+            with self.read_sessionmaker() as s:
+                self.commit_lsn = s.execute(text("SELECT pg_current_wal_insert_lsn()::text")).scalar()
+
+    def read_session(self) -> Session:
+        """A session for reading only (PostgreSQL: autocommit, no transaction round trips)."""
+        return self.read_sessionmaker()
 
     def dispose(self) -> None:
         self.engine.dispose()
+        if self.replica is not None:
+            self.replica.dispose()
 
     def describe_storage(self) -> str:
         """Where the data is kept, for a message: the SQLite file's folder, or the PostgreSQL server."""

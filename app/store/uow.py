@@ -55,7 +55,7 @@ class UnitOfWork:
         self._pending: list | None = None  # audit events held back by defer_audit()
 
     def __enter__(self) -> "UnitOfWork":
-        self.session = self.db.session()
+        self.session = self.db.sessionmaker()   # a transaction always, inside reading() too
         try:
             self.actor = current_actor(self.session, self.actor)
         except BaseException:
@@ -81,6 +81,7 @@ class UnitOfWork:
         except StaleDataError as exc:  # raised at flush inside commit
             self.session.rollback()
             raise Conflict("Someone else saved this record since you opened it; reload it and try again.") from exc
+        self.db.committed()
         report_changes(self.changes)
 
     def rollback(self) -> None:

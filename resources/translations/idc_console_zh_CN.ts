@@ -4093,7 +4093,7 @@ Reason:</source>
         <translation>关于 IDC 管理控制台…</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/mainwindow.py" line="315"/>
+        <location filename="../../ui/shell/mainwindow.py" line="319"/>
         <source>Account</source>
         <translation>账户</translation>
     </message>
@@ -4111,7 +4111,7 @@ Reason:</source>
         <translation>%1 容量报告</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/mainwindow.py" line="318"/>
+        <location filename="../../ui/shell/mainwindow.py" line="322"/>
         <source>Change my password…</source>
         <translation>修改我的密码…</translation>
     </message>
@@ -4209,7 +4209,7 @@ Reason:</source>
         <translation>日志文件</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/mainwindow.py" line="322"/>
+        <location filename="../../ui/shell/mainwindow.py" line="326"/>
         <source>Log out / switch user…</source>
         <translation>注销 / 切换用户…</translation>
     </message>
@@ -4241,6 +4241,16 @@ Reason:</source>
         <location filename="../../ui/shell/sidepanels.py" line="213"/>
         <source>Racks</source>
         <translation>机柜数</translation>
+    </message>
+    <message>
+        <location filename="../../ui/shell/mainwindow.py" line="396"/>
+        <source>Read replica %1 s behind</source>
+        <translation>只读副本落后 %1 秒</translation>
+    </message>
+    <message>
+        <location filename="../../ui/shell/mainwindow.py" line="394"/>
+        <source>Read replica unavailable: reading from the primary</source>
+        <translation>只读副本不可用：改从主库读取</translation>
     </message>
     <message>
         <location filename="../../ui/shell/sidepanels.py" line="90"/>
@@ -4286,7 +4296,7 @@ Reason:</source>
         <translation>版本</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/mainwindow.py" line="424"/>
+        <location filename="../../ui/shell/mainwindow.py" line="441"/>
         <source>Your password was changed.</source>
         <translation>您的密码已修改。</translation>
     </message>
@@ -4686,12 +4696,12 @@ Reason:</source>
 <context>
     <name>Operation</name>
     <message>
-        <location filename="../../ui/shell/operations.py" line="226"/>
+        <location filename="../../ui/shell/operations.py" line="232"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/operations.py" line="226"/>
+        <location filename="../../ui/shell/operations.py" line="232"/>
         <source>Working…</source>
         <translation>处理中…</translation>
     </message>
@@ -9595,17 +9605,17 @@ Check the database in the settings.</source>
 <context>
     <name>operations</name>
     <message>
-        <location filename="../../ui/shell/operations.py" line="366"/>
+        <location filename="../../ui/shell/operations.py" line="372"/>
         <source>Error</source>
         <translation>错误</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/operations.py" line="362"/>
+        <location filename="../../ui/shell/operations.py" line="368"/>
         <source>Refused</source>
         <translation>操作被拒绝</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/operations.py" line="367"/>
+        <location filename="../../ui/shell/operations.py" line="373"/>
         <source>The operation failed: %1</source>
         <translation>操作失败：%1</translation>
     </message>

@@ -278,7 +278,7 @@ class AuditPage(QWidget):
             import shiboken6
             if shiboken6.isValid(self.bar):
                 self.bar.set_choices(*choices)
-        return run_op(None, lambda _p: audit_choices(db), show_progress=False, on_success=done,
+        return run_op(None, lambda _p: audit_choices(db), show_progress=False, reads=True, on_success=done,
                       on_failure=lambda _e: setattr(self, "choices_stale", True))
 
     def open_event(self, seq) -> AuditEventDialog | None:

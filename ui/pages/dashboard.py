@@ -155,7 +155,7 @@ class DashboardPage(QWidget):
                 self._loading = False
 
         self._loading = True
-        self.op = run_op(self, work, on_success=done, on_failure=failed, show_progress=False)
+        self.op = run_op(self, work, on_success=done, on_failure=failed, show_progress=False, reads=True)
 
     def show_data(self, s, due, charts, desk=None) -> None:
         loc = QLocale(QLocale.English)

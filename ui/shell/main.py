@@ -15,7 +15,7 @@ from PySide6.QtCore import QEventLoop
 from PySide6.QtGui import QIcon
 from PySide6.QtWidgets import QApplication, QMessageBox
 
-from app.store.config import describe_url, resolve_db_url
+from app.store.config import describe_url, resolve_db_url, resolve_read_db_url
 from app.store.db import Database
 from app.domain.errors import DomainError, SchemaTooNew
 from app.store.logs import setup_logging
@@ -247,7 +247,7 @@ def run_console(args) -> int:
         if url is None:              # the password was asked for and not given
             return 1
         if not refuse_missing_db(url):
-            db = Database(url)
+            db = Database(url, read_url=resolve_read_db_url(getattr(args, "read_db", None)))
             if prepare(db):
                 break
             db.dispose()

@@ -307,6 +307,10 @@ class MainWindow(SidePanels, QMainWindow):
                                  .replace("%2", choice_label(Role, self.actor.role)))
         self.user_label.setObjectName("statusUser")
         sb.addWidget(self.db_label, 1)
+        self.replica_label = QLabel()      # the read replica's trouble, when there is some (issue 26)
+        self.replica_label.setObjectName("statusReplica")
+        self.replica_label.hide()
+        sb.addWidget(self.replica_label)
         sb.addPermanentWidget(self.user_label)
         # the signed-in user's menu: own password, users & settings, log out / switch user
         from PySide6.QtWidgets import QMenu, QToolButton
@@ -381,7 +385,20 @@ class MainWindow(SidePanels, QMainWindow):
                  for c in range(page.model.columnCount())]
         QMessageBox.information(self, kind_label(kind), "\n".join(lines))
 
+    def show_replica_state(self) -> None:
+        """The read replica as its last reads found it: down (the primary reads) or lagging; no query here."""
+        from app.store.replica import LAG_SHOWN_S
+        replica = getattr(self.db, "replica", None)
+        text = ""
+        if replica is not None and replica.down:
+            text = self.tr("Read replica unavailable: reading from the primary")
+        elif replica is not None and (replica.lag or 0) > LAG_SHOWN_S:
+            text = self.tr("Read replica %1 s behind").replace("%1", f"{replica.lag:.0f}")
+        self.replica_label.setText(text)
+        self.replica_label.setVisible(bool(text))
+
     def check_head(self) -> None:
+        self.show_replica_state()
         try:
             head = queries.audit_head(self.db)
         except Exception:  # a network hiccup must not kill the window

@@ -4,6 +4,10 @@
 reports and raises `Cancelled` once the user pressed Cancel. The result or the failure
 arrives on the GUI thread; failures show a dialog unless `on_failure` handles them.
 Nothing ORM-bound crosses: `fn` opens its own unit of work and returns plain values.
+A read (`reads=True`, and every `Latest` run) reads in `app.store.db.reading(replica=True)`: its
+sessions send no transaction control (issue 26: across a WAN each BEGIN and ROLLBACK is a round
+trip), and come from the read replica when there is one (after this console's own writes, once
+the replica has replayed them).
 
 What changed is not written by hand: every unit of work that commits inside `fn` reports the
 kinds its audit events named (`app.domain.changes.collect_changes`, like Anki's OpChanges), and the
@@ -20,6 +24,7 @@ import logging
 import threading
 import weakref
 import traceback
+from contextlib import nullcontext
 from typing import Any, Callable
 
 import shiboken6
@@ -28,6 +33,7 @@ from PySide6.QtWidgets import QMessageBox, QProgressDialog, QWidget
 
 from app.domain.errors import DomainError
 from app.domain.changes import collect_changes
+from app.store.db import reading
 from ui.shell.messages import translate_error
 
 
@@ -144,9 +150,9 @@ class _Signals(QObject):
 
 
 class _Job(QRunnable):
-    def __init__(self, fn, signals: _Signals, cancel: threading.Event):
+    def __init__(self, fn, signals: _Signals, cancel: threading.Event, reads: bool = False):
         super().__init__()
-        self.fn, self.signals, self.cancel = fn, signals, cancel
+        self.fn, self.signals, self.cancel, self.reads = fn, signals, cancel, reads
         self.setAutoDelete(True)
 
     def run(self):
@@ -158,7 +164,7 @@ class _Job(QRunnable):
             else:
                 self.signals.progress.emit(int(done), int(total))
         try:
-            with collect_changes() as changes:
+            with collect_changes() as changes, (reading(replica=True) if self.reads else nullcontext()):
                 result = self.fn(progress)
         except BaseException as exc:  # delivered to the GUI thread, never lost
             if not isinstance(exc, (Cancelled, DomainError)):
@@ -213,7 +219,7 @@ class Operation(QObject):
     def __init__(self, parent: QWidget | None, fn: Callable[[Callable[[int, int], None]], Any], *,
                  label: str | None = None, on_success: Callable[[Any], None] | None = None,
                  on_failure: Callable[[BaseException], None] | None = None, changes=None,
-                 show_progress: bool = True):
+                 show_progress: bool = True, reads: bool = False):
         super().__init__(None)
         collect_garbage_on_gui_thread()   # before any work reaches a pool thread
         self.parent_widget = parent
@@ -239,7 +245,7 @@ class Operation(QObject):
         self.signals.finished.connect(self._finished, Qt.QueuedConnection)
         self.signals.failed.connect(self._failed, Qt.QueuedConnection)
         Operation.running.add(self)
-        QThreadPool.globalInstance().start(_Job(fn, self.signals, self.cancel_event))
+        QThreadPool.globalInstance().start(_Job(fn, self.signals, self.cancel_event, reads))
 
     def cancel(self) -> None:
         self.cancel_event.set()
@@ -350,7 +356,7 @@ class Latest:
                 if shiboken6.isValid(self.owner) and generation == self.generation:
                     handler(value)
             return call
-        run_op(None, lambda _progress: (check(), fn(check))[1], show_progress=False,
+        run_op(None, lambda _progress: (check(), fn(check))[1], show_progress=False, reads=True,
                on_success=deliver(on_success), on_failure=deliver(on_failure))
 
 

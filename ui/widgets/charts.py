@@ -510,4 +510,4 @@ class DashboardCharts(DashboardWidget):
             self._loading = False
 
         run_op(self, lambda progress: dashboard_data(self.db), on_success=done, on_failure=failed,
-               show_progress=False)
+               show_progress=False, reads=True)

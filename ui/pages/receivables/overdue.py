@@ -93,7 +93,7 @@ class OverdueCard(QGroupBox):
             if shiboken6.isValid(self):
                 self._loading = False
         self._loading = True
-        self.op = run_op(self, work, on_success=done, on_failure=failed, show_progress=False)
+        self.op = run_op(self, work, on_success=done, on_failure=failed, show_progress=False, reads=True)
 
     def refresh(self) -> None:
         """Read and show the proposals now (on this thread)."""
