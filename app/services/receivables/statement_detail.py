@@ -7,9 +7,10 @@ tests/read/test_panel_reads.py."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cache
 from decimal import Decimal
 
-from sqlalchemy import func, select
+from sqlalchemy import bindparam, func, select
 from sqlalchemy.orm import aliased
 
 from app.domain.errors import NotFound
@@ -30,9 +31,11 @@ class StatementDetail:
     fapiao: tuple[str, Decimal, Decimal] | None   # (status, invoiced, target) of an issued one, else None
 
 
-def _header_query(statement_id: int):
+@cache
+def _header_query():
     """The statement, its names, its numbers' neighbours, its cover's sums (scalar subqueries over its
-    own rows) and, one row each, the numbers of its credit notes."""
+    own rows) and, one row each, the numbers of its credit notes; built once (its aliases cost more to
+    build than the query takes to run), the id bound at each call."""
     original, rebilled, credit = aliased(Statement), aliased(Statement), aliased(Statement)
     issued_credit = aliased(Statement)
     red, blue = aliased(Fapiao), aliased(Fapiao)
@@ -50,7 +53,7 @@ def _header_query(statement_id: int):
             .outerjoin(original, original.id == Statement.original_id)
             .outerjoin(rebilled, rebilled.id == Statement.rebills_id)
             .outerjoin(credit, (credit.original_id == Statement.id) & credit.number.is_not(None))
-            .where(Statement.id == statement_id)
+            .where(Statement.id == bindparam("statement_id"))
             .order_by(credit.number))
 
 
@@ -80,7 +83,7 @@ def statement_detail(db: Database, statement_id: int, *, language: str | None = 
     """What the statement panel shows of one statement or credit note, by id; `language` as get_statement
     takes it (the lines' words in the reader's language). NotFound when it is gone."""
     with db.session() as s:
-        rows = s.execute(_header_query(statement_id)).all()
+        rows = s.execute(_header_query(), {"statement_id": statement_id}).all()
         if not rows:
             raise NotFound(f"there is no statement {statement_id}")
         st, sub_code, customer, original, rebilled, credited, own, count, red_on_own = rows[0][:9]
