@@ -64,7 +64,7 @@ def _billed(db):
     CS.renew_contract(db, admin, held_id, start_date=start, end_date=end)
 
 
-def test_each_panel_shows_what_the_reads_it_replaces_showed_in_a_counted_number_of_statements(demo_db):
+def test_each_panel_shows_what_the_reads_it_replaces_showed_in_a_counted_number_of_statements(demo_db, qtbot):
     _billed(demo_db)
     with demo_db.session() as s:
         contract_ids = list(s.execute(select(Contract.id).order_by(Contract.id)).scalars())
@@ -101,3 +101,17 @@ def test_each_panel_shows_what_the_reads_it_replaces_showed_in_a_counted_number_
                 assert detail.fapiao is None
     # every state of the cover was compared: none, partly and fully invoiced, a credit note's
     assert {("statement", "none"), ("statement", "full"), ("credit_note", "full")} <= kinds, kinds
+    # and the panels themselves send no more than their one read: a click costs these statements
+    from ui.pages.billing.panel import StatementPanel
+    from ui.pages.contracts.panel import ContractPanel
+
+    admin = login(demo_db, "admin", "demo1234")
+    contract_panel, statement_panel = ContractPanel(demo_db, admin), StatementPanel(demo_db, admin)
+    qtbot.addWidget(contract_panel)
+    qtbot.addWidget(statement_panel)
+    for cid in contract_ids:
+        assert _counted(demo_db, lambda: contract_panel.show_contract(cid))[1] <= CONTRACT_OPEN, cid
+        assert contract_panel.info == CS.get_contract(demo_db, cid)
+    for sid in statement_ids:
+        assert _counted(demo_db, lambda: statement_panel.show_statement(sid))[1] <= STATEMENT_OPEN, sid
+        assert statement_panel.info.id == sid
