@@ -2,11 +2,14 @@
 statement, as the console's panels read them (contract_detail, statement_detail), each printed as its
 first call (this process's compiled statements cold) and warm (the median of the following runs),
 beside a floor written by hand: the raw SQL on a bare sqlite3 / psycopg connection returning what
-the panel shows (its header with names and facts, its lines, the VAT rates / the fapiao cover), and
+the panel shows (its header with names and facts, its lines, the VAT rates and the totals computed from
+them / the fapiao cover), and
 the statements each sends beside those of the reads they replaced."""
 from __future__ import annotations
 
+import datetime as dt
 import time
+from decimal import Decimal
 from typing import Any, Callable
 
 from sqlalchemy import event
@@ -77,15 +80,39 @@ def _timed(fn: Callable[[], Any], n: int) -> tuple[float, float]:
     return samples[0] * 1000, _median_ms(samples[1:])
 
 
-def _floor(b: Bench, statements: tuple[str, ...], record_id: int, n: int) -> float:
+def _day(value) -> dt.date | None:
+    return dt.date.fromisoformat(value) if isinstance(value, str) else value
+
+
+def _num(value) -> Decimal | None:
+    return None if value is None else Decimal(str(value))
+
+
+def _contract_figures(results: list[list]) -> None:
+    """The hand floor's totals from its raw rows: what the panel shows is the figures, not the rows."""
+    from app.services.contracts.totals import TotalsLine, contract_totals
+
+    header, items, rates = results
+    start, end = _day(header[0][3]), _day(header[0][4])
+    lines = {r[0]: TotalsLine(r[1], r[5], _num(r[4]) or Decimal(0), _num(r[3]) or Decimal(0), r[6], _day(r[7]),
+                              _day(r[8]), r[9], _num(r[13]), _num(r[10]), _num(r[11]), _num(r[12]))
+             for r in items if r[0] is not None}
+    contract_totals(list(lines.values()), start, end, {cat: Decimal(str(rate)) for cat, rate, _ in rates})
+
+
+def _floor(b: Bench, statements: tuple[str, ...], record_id: int, n: int,
+           figures: Callable[[list[list]], None] | None = None) -> float:
     conn = b.raw.conn
     samples = []
     for _ in range(1 + n):
         cur = conn.cursor()
         t0 = time.perf_counter()
+        results = []
         for sql in statements:
             cur.execute(sql.format(id=int(record_id)))
-            cur.fetchall()
+            results.append(cur.fetchall())
+        if figures:
+            figures(results)
         samples.append(time.perf_counter() - t0)
         cur.close()
         conn.rollback()
@@ -93,17 +120,21 @@ def _floor(b: Bench, statements: tuple[str, ...], record_id: int, n: int) -> flo
 
 
 def _rows(b: Bench, name: str, new: Callable[[], Any], old: Callable[[], Any], floor: tuple[str, ...],
-          record_id: int, note: str) -> None:
+          record_id: int, note: str, figures: Callable[[list[list]], None] | None = None) -> None:
     first, warm = _timed(new, b.repeat)
-    hand = _floor(b, floor, record_id, b.repeat)
+    hand = _floor(b, floor, record_id, b.repeat, figures)
     sent, before = _counted(b, new), _counted(b, old)
     _old_first, old_warm = _timed(old, b.repeat)
+    # a first call is held to the time a person waits (its compiled statements are cold, the floor's are
+    # not), a warm one to its floor too, as bench_ops' rows are
     target = f"≤ {INTERACTIVE_MS:.0f} ms, ≤ {MAX_RATIO:.0f}× floor"
     tail = (f"{sent} statements (hand floor {len(floor)}); the reads it replaced: {before} statements, "
             f"{old_warm:,.1f} ms warm; {note}")
     for label, ms in (("first call", first), ("warm", warm)):
-        ok = ms <= INTERACTIVE_MS and (ms <= MAX_RATIO * hand or ms - hand <= SMALL_OVERHEAD_MS)
-        b.add(Result(f"{name} ({label})", ms, hand, b.repeat if label == "warm" else 1, target, ok, tail,
+        ok = ms <= INTERACTIVE_MS and (label == "first call" or ms <= MAX_RATIO * hand
+                                       or ms - hand <= SMALL_OVERHEAD_MS)
+        b.add(Result(f"{name} ({label})", ms, hand, b.repeat if label == "warm" else 1,
+                     f"≤ {INTERACTIVE_MS:.0f} ms" if label == "first call" else target, ok, tail,
                      {"statements": sent, "statements_before": before, "before_warm_ms": old_warm}))
 
 
@@ -132,7 +163,8 @@ def bench_panels(b: Bench) -> None:
             except RuleViolation:   # a line without a VAT rate: the panel says so; the read is what counts here
                 pass
         _rows(b, "contract open (most items)", lambda: contract_detail(b.db, cid), old_contract, _CONTRACT_FLOOR,
-              cid, f"contract #{cid}, {items} items, with its totals")
+              cid, f"contract #{cid}, {items} items, with its totals (the floor computes them from its rows too)",
+              _contract_figures)
     sid = _pick(b.db, "SELECT statement_id FROM statement_line GROUP BY statement_id "
                       "ORDER BY count(*) DESC, statement_id LIMIT 1")
     if sid is None:
