@@ -39,8 +39,12 @@ def _header_query():
     original, rebilled, credit = aliased(Statement), aliased(Statement), aliased(Statement)
     issued_credit = aliased(Statement)
     red, blue = aliased(Fapiao), aliased(Fapiao)
+    # a credit note has its original's customer (billing.issue.credit_statement), and no statement changes
+    # customer: naming it lets the customer's index find the credit notes where statement.original_id has
+    # none (else every issued statement is scanned to open one, growing with the data)
     credited = (select(func.sum(issued_credit.total))
-                .where(issued_credit.original_id == Statement.id, issued_credit.status == StatementStatus.ISSUED,
+                .where(issued_credit.original_id == Statement.id, issued_credit.customer_id == Statement.customer_id,
+                       issued_credit.status == StatementStatus.ISSUED,
                        issued_credit.kind == StatementKind.CREDIT_NOTE).scalar_subquery())
     own = select(func.sum(Fapiao.amount + Fapiao.tax)).where(Fapiao.statement_id == Statement.id).scalar_subquery()
     count = select(func.count()).select_from(Fapiao).where(Fapiao.statement_id == Statement.id).scalar_subquery()
@@ -52,7 +56,8 @@ def _header_query():
             .join(Customer, Customer.id == Statement.customer_id)
             .outerjoin(original, original.id == Statement.original_id)
             .outerjoin(rebilled, rebilled.id == Statement.rebills_id)
-            .outerjoin(credit, (credit.original_id == Statement.id) & credit.number.is_not(None))
+            .outerjoin(credit, (credit.original_id == Statement.id) & (credit.customer_id == Statement.customer_id)
+                       & credit.number.is_not(None))
             .where(Statement.id == bindparam("statement_id"))
             .order_by(credit.number))
 
