@@ -476,6 +476,9 @@ def bench_views(b: Bench) -> None:
     from .bench_clusters import bench_clusters  # GPU clusters and capacity (issue 25)
 
     bench_clusters(b)
+    from .bench_panels import bench_panels  # the contract and statement panels (issue 26)
+
+    bench_panels(b)
 
 
 def bench_operations(b: Bench) -> None:

@@ -61,3 +61,12 @@ def setting_in(session: Session, key: str) -> bool | int:
     if row is None:
         return spec.default
     return int(row.value) if spec.bounds is not None else row.value == "on"
+
+
+def setting_of(key: str, stored: str | None) -> bool | int:
+    """The setting's value from its stored text (None: never set, its default), as setting_in reads it;
+    for a read that fetches the stored text within a larger query (a detail panel's one statement)."""
+    spec = SETTINGS[key]
+    if stored is None:
+        return spec.default
+    return int(stored) if spec.bounds is not None else stored == "on"

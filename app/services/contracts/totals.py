@@ -156,6 +156,13 @@ def totals_of_contract(db, contract_id: int) -> ContractTotals:
         return contract_totals(lines, c.start_date, c.end_date, rates)
 
 
+def totals_in(session, lines: list[TotalsLine], start: dt.date, end: dt.date) -> ContractTotals:
+    """contract_totals with the VAT rates on `start` read inside the caller's session (a panel's one read)."""
+    from app.services.reference import tax_rates_on
+
+    return contract_totals(lines, start, end, tax_rates_on(session, start))
+
+
 def totals_of_draft(db, items, start: dt.date, end: dt.date) -> ContractTotals:
     """The totals of a contract being edited: `items` are app.services.contracts.ItemSpec."""
     from app.services.reference import tax_rates_on

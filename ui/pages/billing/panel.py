@@ -11,6 +11,7 @@ from app.domain.auth import can
 from app.store.db import Database
 from app.domain.errors import DomainError
 from app.services import billing as svc
+from app.services.receivables.statement_detail import statement_detail
 from models.choices import StatementKind, StatementStatus
 
 from app.domain.money import format_price, format_quantity
@@ -50,7 +51,13 @@ class StatementPanel(RecordPanel):
 
     def show_statement(self, statement_id: int | None) -> None:
         # lines in the reader's language, as a document in it prints them (app/domain/wording.py, billing docs)
-        info = self.read(lambda db, key: svc.get_statement(db, key, language=ui_language()), statement_id)
+        # one read for the whole panel, its fapiao cover too (app.services.receivables.statement_detail)
+        detail = {}
+
+        def fetch(db, key):
+            detail["d"] = statement_detail(db, key, language=ui_language())
+            return detail["d"].info
+        info = self.read(fetch, statement_id)
         if info is None:
             return
         kind = choice_label(StatementKind, info.kind)
@@ -66,7 +73,7 @@ class StatementPanel(RecordPanel):
             facts.append(self.tr("Issued: %1").replace("%1", at.astimezone(SHANGHAI).strftime("%Y-%m-%d")))
         if info.fapiao_no:
             facts.append(self.tr("Fapiao no.: %1").replace("%1", info.fapiao_no))
-        facts += fapiao_facts(self.db, info)  # receivables: 未开票 / 部分开票 / 已开票
+        facts += fapiao_facts(self.db, info, detail["d"].fapiao)  # receivables: 未开票 / 部分开票 / 已开票
         if info.original_number:
             facts.append(self.tr("Credits %1").replace("%1", info.original_number))
         if info.reason:

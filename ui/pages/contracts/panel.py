@@ -9,10 +9,10 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QDialog, QDialogButtonBox, QFormLayout, QLabel, QMessageBox, QTableWidgetItem
 
 from app.domain.actor import Actor
-from app.domain.errors import Conflict, DomainError, RuleViolation
+from app.domain.errors import Conflict, DomainError
 from app.domain.rating import local_today
-from app.read import queries
 from app.services import contracts as svc
+from app.services.contracts.detail import contract_detail
 from app.store.db import Database
 from models.choices import ContractStatus, ItemKind, PriceUnit
 
@@ -60,9 +60,16 @@ class ContractPanel(RecordPanel):
                             ("print", self.tr("Print / PDF…"), self.print_pdf)], per_row=4)
 
     def show_contract(self, contract_id: int | None) -> None:
-        info = self.read(svc.get_contract, contract_id)
+        # one read for the whole panel (app.services.contracts.detail): a click from a subsidiary pays per statement
+        detail = {}
+
+        def fetch(db, key):
+            detail["d"] = contract_detail(db, key)
+            return detail["d"].info
+        info = self.read(fetch, contract_id)
         if info is None:
             return
+        detail = detail["d"]
         colour = ContractStatus.colour(info.status) if hasattr(ContractStatus, "colour") else "#333"
         self.title.setText(f"{info.number}  {info.title or ''}")
         facts = [
@@ -75,8 +82,7 @@ class ContractPanel(RecordPanel):
             facts.append(self.tr("Revision %1, effective %2").replace("%1", str(info.revision))
                          .replace("%2", info.effective_date.isoformat() if info.effective_date else "—"))
         if info.renewal_of_id:
-            old = queries.record(self.db, "contract", info.renewal_of_id)
-            facts.append(self.tr("Renews %1").replace("%1", old["number"] if old else "?"))
+            facts.append(self.tr("Renews %1").replace("%1", detail.renews_number or "?"))
         self.facts.setText(" · ".join(facts))
         self.items.setRowCount(len(info.items))
         for r, it in enumerate(info.items):
@@ -89,11 +95,10 @@ class ContractPanel(RecordPanel):
                 if c in (2, 3):
                     cell.setTextAlignment(Qt.AlignRight | Qt.AlignVCenter)
                 self.items.setItem(r, c, cell)
-        from app.services.contracts.totals import totals_of_contract
-        try:
-            self.totals.setText(totals_html(totals_of_contract(self.db, info.id)))
-        except RuleViolation as exc:   # no VAT rate for a line: said, as billing says it (never 0 %)
-            self.totals.setText(f"<span style='color:#c62828'>{html.escape(refused_text(exc))}</span>")
+        if detail.refused is None:
+            self.totals.setText(totals_html(detail.totals))
+        else:   # no VAT rate for a line: said, as billing says it (never 0 %)
+            self.totals.setText(f"<span style='color:#c62828'>{html.escape(refused_text(detail.refused))}</span>")
         self.update_buttons()
 
     def cleared(self) -> None:

@@ -328,13 +328,14 @@ def receivables_tabs(page, statements: QWidget) -> QTabWidget:
     return tabs
 
 
-def fapiao_facts(db: Database, info) -> list[str]:
-    """The statement panel's line on its fapiao: status and what is invoiced of what (issued only)."""
+def fapiao_facts(db: Database, info, cover: tuple | None = None) -> list[str]:
+    """The statement panel's line on its fapiao: status and what is invoiced of what (issued only);
+    `cover` (status, invoiced, target) when the caller has read it already (statement_detail)."""
     from app.services.receivables.fapiao import statement_fapiao_status
     from models.choices import FapiaoStatus
     if info.status != "issued":
         return []
-    status, invoiced, target = statement_fapiao_status(db, info.id)
+    status, invoiced, target = cover or statement_fapiao_status(db, info.id)
     text = QCoreApplication.translate("ReceivablesTabs", "Fapiao: %1 (¥%2 of ¥%3)")
     return [text.replace("%1", choice_label(FapiaoStatus, status)).replace("%2", format_amount(invoiced))
             .replace("%3", format_amount(target))]
