@@ -1728,12 +1728,12 @@
 <context>
     <name>ContractPanel</name>
     <message>
-        <location filename="../../ui/pages/contracts/panel.py" line="127"/>
+        <location filename="../../ui/pages/contracts/panel.py" line="132"/>
         <source>%1 contract %2. The reason goes into the audit trail.</source>
         <translation>%1合同 %2。原因将记入审计日志。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts/panel.py" line="210"/>
+        <location filename="../../ui/pages/contracts/panel.py" line="215"/>
         <source>A new revision takes over on its effective date; edit its items, then submit it.</source>
         <translation>新版本自生效日起取代原合同；请修改条目后提交审批。</translation>
     </message>
@@ -1742,12 +1742,12 @@
         <translation>生效</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts/panel.py" line="136"/>
+        <location filename="../../ui/pages/contracts/panel.py" line="141"/>
         <source>Activate %1? Its racks and GPUs are leased to %2 now.</source>
         <translation>确定生效 %1？其机柜和 GPU 将立即租给 %2。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts/panel.py" line="209"/>
+        <location filename="../../ui/pages/contracts/panel.py" line="214"/>
         <source>Amend %1</source>
         <translation>变更 %1</translation>
     </message>
@@ -1761,22 +1761,22 @@
         <translation>批准</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts/panel.py" line="138"/>
+        <location filename="../../ui/pages/contracts/panel.py" line="143"/>
         <source>Approve %1 for %2?</source>
         <translation>确定批准 %2 的合同 %1？</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts/panel.py" line="185"/>
+        <location filename="../../ui/pages/contracts/panel.py" line="190"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts/panel.py" line="164"/>
+        <location filename="../../ui/pages/contracts/panel.py" line="169"/>
         <source>Changed by someone else</source>
         <translation>记录已被他人修改</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts/panel.py" line="72"/>
+        <location filename="../../ui/pages/contracts/panel.py" line="79"/>
         <source>Chinese</source>
         <translation>中文</translation>
     </message>
@@ -1786,12 +1786,12 @@
         <translation>请选择合同</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts/panel.py" line="226"/>
+        <location filename="../../ui/pages/contracts/panel.py" line="231"/>
         <source>Contract %1</source>
         <translation>合同 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts/panel.py" line="69"/>
+        <location filename="../../ui/pages/contracts/panel.py" line="76"/>
         <source>Customer: %1</source>
         <translation>客户：%1</translation>
     </message>
@@ -1806,17 +1806,17 @@
         <translation>编辑草稿…</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts/panel.py" line="211"/>
+        <location filename="../../ui/pages/contracts/panel.py" line="216"/>
         <source>Effective date</source>
         <translation>生效日期</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts/panel.py" line="182"/>
+        <location filename="../../ui/pages/contracts/panel.py" line="187"/>
         <source>End</source>
         <translation>结束</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts/panel.py" line="72"/>
+        <location filename="../../ui/pages/contracts/panel.py" line="79"/>
         <source>English</source>
         <translation>英文</translation>
     </message>
@@ -1825,7 +1825,7 @@
         <translation>到期</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts/panel.py" line="137"/>
+        <location filename="../../ui/pages/contracts/panel.py" line="142"/>
         <source>Expire %1? Its racks and GPUs are released to %2's end date.</source>
         <translation>确定使 %1 到期？其机柜和 GPU 将按 %2 的合同结束日释放。</translation>
     </message>
@@ -1835,12 +1835,12 @@
         <translation>类型</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts/panel.py" line="72"/>
+        <location filename="../../ui/pages/contracts/panel.py" line="79"/>
         <source>Language: %1</source>
         <translation>语言：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts/panel.py" line="130"/>
+        <location filename="../../ui/pages/contracts/panel.py" line="135"/>
         <source>Last day of service</source>
         <translation>服务最后一天</translation>
     </message>
@@ -1864,22 +1864,22 @@
         <translation>驳回…</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts/panel.py" line="165"/>
+        <location filename="../../ui/pages/contracts/panel.py" line="170"/>
         <source>Reload the contract now?</source>
         <translation>现在重新加载合同？</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts/panel.py" line="184"/>
+        <location filename="../../ui/pages/contracts/panel.py" line="189"/>
         <source>Renew</source>
         <translation>续签</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts/panel.py" line="177"/>
+        <location filename="../../ui/pages/contracts/panel.py" line="182"/>
         <source>Renew %1</source>
         <translation>续签 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts/panel.py" line="79"/>
+        <location filename="../../ui/pages/contracts/panel.py" line="85"/>
         <source>Renews %1</source>
         <translation>续签自 %1</translation>
     </message>
@@ -1893,7 +1893,7 @@
         <translation>恢复</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts/panel.py" line="75"/>
+        <location filename="../../ui/pages/contracts/panel.py" line="82"/>
         <source>Revision %1, effective %2</source>
         <translation>第 %1 版，%2 生效</translation>
     </message>
@@ -1903,12 +1903,12 @@
         <translation>服务开始</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts/panel.py" line="181"/>
+        <location filename="../../ui/pages/contracts/panel.py" line="186"/>
         <source>Start</source>
         <translation>开始</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts/panel.py" line="70"/>
+        <location filename="../../ui/pages/contracts/panel.py" line="77"/>
         <source>Status: %1</source>
         <translation>状态：%1</translation>
     </message>
@@ -1921,7 +1921,7 @@
         <translation>暂停…</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts/panel.py" line="71"/>
+        <location filename="../../ui/pages/contracts/panel.py" line="78"/>
         <source>Term: %1 – %2</source>
         <translation>期限：%1 至 %2</translation>
     </message>
@@ -1930,7 +1930,7 @@
         <translation>终止…</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/contracts/panel.py" line="158"/>
+        <location filename="../../ui/pages/contracts/panel.py" line="163"/>
         <source>Updating the contract…</source>
         <translation>正在更新合同…</translation>
     </message>
@@ -5938,7 +5938,7 @@ Reason:</source>
         <translation>客户余额(&amp;B)</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/receivables/tabs.py" line="338"/>
+        <location filename="../../ui/pages/receivables/tabs.py" line="339"/>
         <source>Fapiao: %1 (¥%2 of ¥%3)</source>
         <translation>开票：%1（已开 ¥%2，应开 ¥%3）</translation>
     </message>
@@ -6619,172 +6619,172 @@ Reason:</source>
 <context>
     <name>StatementPanel</name>
     <message>
-        <location filename="../../ui/pages/billing/panel.py" line="58"/>
+        <location filename="../../ui/pages/billing/panel.py" line="65"/>
         <source>%1 draft #%2</source>
         <translation>%1 草稿 #%2</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/billing/panel.py" line="34"/>
+        <location filename="../../ui/pages/billing/panel.py" line="35"/>
         <source>Amount</source>
         <translation>金额</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/billing/panel.py" line="32"/>
+        <location filename="../../ui/pages/billing/panel.py" line="33"/>
         <source>Choose a statement</source>
         <translation>请选择账单</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/billing/panel.py" line="33"/>
+        <location filename="../../ui/pages/billing/panel.py" line="34"/>
         <source>Contract</source>
         <translation>合同</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/billing/panel.py" line="138"/>
+        <location filename="../../ui/pages/billing/panel.py" line="145"/>
         <source>Credit note</source>
         <translation>红字账单</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/billing/panel.py" line="138"/>
+        <location filename="../../ui/pages/billing/panel.py" line="145"/>
         <source>Credit note %1 issued for %2.</source>
         <translation>已开具红字账单 %1，金额 %2。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/billing/panel.py" line="75"/>
+        <location filename="../../ui/pages/billing/panel.py" line="82"/>
         <source>Credit notes: %1</source>
         <translation>红字账单：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/billing/panel.py" line="43"/>
+        <location filename="../../ui/pages/billing/panel.py" line="44"/>
         <source>Credit note…</source>
         <translation>红字账单…</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/billing/panel.py" line="71"/>
+        <location filename="../../ui/pages/billing/panel.py" line="78"/>
         <source>Credits %1</source>
         <translation>冲销 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/billing/panel.py" line="60"/>
+        <location filename="../../ui/pages/billing/panel.py" line="67"/>
         <source>Customer: %1</source>
         <translation>客户：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/billing/panel.py" line="33"/>
+        <location filename="../../ui/pages/billing/panel.py" line="34"/>
         <source>Description</source>
         <translation>描述</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/billing/panel.py" line="68"/>
+        <location filename="../../ui/pages/billing/panel.py" line="75"/>
         <source>Fapiao no.: %1</source>
         <translation>发票号：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/billing/panel.py" line="163"/>
+        <location filename="../../ui/pages/billing/panel.py" line="170"/>
         <source>Fapiao number</source>
         <translation>发票号</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/billing/panel.py" line="42"/>
+        <location filename="../../ui/pages/billing/panel.py" line="43"/>
         <source>Issue</source>
         <translation>开具</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/billing/panel.py" line="66"/>
+        <location filename="../../ui/pages/billing/panel.py" line="73"/>
         <source>Issued: %1</source>
         <translation>开具日期：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/billing/panel.py" line="118"/>
+        <location filename="../../ui/pages/billing/panel.py" line="125"/>
         <source>Issuing…</source>
         <translation>正在开具…</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/billing/panel.py" line="61"/>
+        <location filename="../../ui/pages/billing/panel.py" line="68"/>
         <source>Period: %1</source>
         <translation>账期：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/billing/panel.py" line="46"/>
+        <location filename="../../ui/pages/billing/panel.py" line="47"/>
         <source>Preview / Print PDF…</source>
         <translation>预览 / 打印 PDF…</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/billing/panel.py" line="33"/>
+        <location filename="../../ui/pages/billing/panel.py" line="34"/>
         <source>Quantity</source>
         <translation>数量</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/billing/panel.py" line="73"/>
+        <location filename="../../ui/pages/billing/panel.py" line="80"/>
         <source>Reason: %1</source>
         <translation>原因：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/billing/panel.py" line="44"/>
+        <location filename="../../ui/pages/billing/panel.py" line="45"/>
         <source>Rebill credited lines</source>
         <translation>重新计费已冲销条目</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/billing/panel.py" line="154"/>
+        <location filename="../../ui/pages/billing/panel.py" line="161"/>
         <source>Rebilled %1 line(s) on %2.</source>
         <translation>已在 %2 上重新计费 %1 个条目。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/billing/panel.py" line="157"/>
+        <location filename="../../ui/pages/billing/panel.py" line="164"/>
         <source>Rebilling…</source>
         <translation>正在重新计费…</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/billing/panel.py" line="77"/>
+        <location filename="../../ui/pages/billing/panel.py" line="84"/>
         <source>Rebills %1</source>
         <translation>重开 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/billing/panel.py" line="45"/>
+        <location filename="../../ui/pages/billing/panel.py" line="46"/>
         <source>Record fapiao no.…</source>
         <translation>登记发票号…</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/billing/panel.py" line="184"/>
+        <location filename="../../ui/pages/billing/panel.py" line="191"/>
         <source>Statement %1</source>
         <translation>账单 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/billing/panel.py" line="62"/>
+        <location filename="../../ui/pages/billing/panel.py" line="69"/>
         <source>Status: %1</source>
         <translation>状态：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/billing/panel.py" line="84"/>
+        <location filename="../../ui/pages/billing/panel.py" line="91"/>
         <source>Subtotal %1 · Tax %2 · &lt;b&gt;Total %3&lt;/b&gt;&lt;br&gt;Amount in words: &lt;b&gt;%4&lt;/b&gt;</source>
         <translation>小计 %1 · 税额 %2 · &lt;b&gt;合计 %3&lt;/b&gt;&lt;br&gt;大写金额：&lt;b&gt;%4&lt;/b&gt;</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/billing/panel.py" line="34"/>
+        <location filename="../../ui/pages/billing/panel.py" line="35"/>
         <source>Tax</source>
         <translation>税额</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/billing/panel.py" line="34"/>
+        <location filename="../../ui/pages/billing/panel.py" line="35"/>
         <source>Tax rate</source>
         <translation>税率</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/billing/panel.py" line="164"/>
+        <location filename="../../ui/pages/billing/panel.py" line="171"/>
         <source>The fapiao number issued for %1:</source>
         <translation>为 %1 开具的发票号：</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/billing/panel.py" line="33"/>
+        <location filename="../../ui/pages/billing/panel.py" line="34"/>
         <source>Unit</source>
         <translation>单位</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/billing/panel.py" line="34"/>
+        <location filename="../../ui/pages/billing/panel.py" line="35"/>
         <source>Unit price</source>
         <translation>单价</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/billing/panel.py" line="153"/>
+        <location filename="../../ui/pages/billing/panel.py" line="160"/>
         <source>draft #%1</source>
         <translation>草稿 #%1</translation>
     </message>
