@@ -31,8 +31,8 @@ PINNED = {
     "page: operations": 28,
     "page: clusters": 25,
     "select a rack": 33,
-    "select a contract": 12,
-    "select a statement": 7,
+    "select a contract": 2,
+    "select a statement": 2,
 }
 PINNED_SQLITE = {"log in": 6, "page: sites": 7, "page: racks": 7, "page: billing": 3, "page: users": 4}
 
@@ -51,8 +51,10 @@ def test_statements_per_interaction_are_pinned(qtbot, demo_db):
         counter.close()
     got = {r["name"]: r["statements"] for r in rows}
     want = dict(PINNED, **(PINNED_SQLITE if demo_db.is_sqlite else {}))
-    # at most the pin: a background read of one interaction (the dashboard's, a page's refresh after
-    # an announcement) may land in the next one's count, so a count can come out lower, not higher
+    # at most the pin and a little: a background read of one interaction (the dashboard's, a page's
+    # refresh after an announcement) may land in the next one's count (seen: the Operations page 28
+    # or 29 from one run to the next), so a count may come out a statement or two either side; a
+    # read per row or per panel added shows as many more
     assert set(got) == set(want)
-    over = {k: (got[k], want[k]) for k in want if got[k] > want[k]}
+    over = {k: (got[k], want[k]) for k in want if got[k] > want[k] + max(2, want[k] // 10)}
     assert not over, f"more statements than pinned (got, pin): {over}; all counts: {got}"
