@@ -7056,37 +7056,42 @@ Reason:</source>
 <context>
     <name>TopologyView</name>
     <message>
-        <location filename="../../ui/pages/clusters/topology.py" line="151"/>
+        <location filename="../../ui/pages/clusters/topology.py" line="150"/>
         <source>%1 — spines → leaves → nodes</source>
         <translation>%1 — 脊交换机 → 叶交换机 → 节点</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/clusters/topology.py" line="140"/>
+        <location filename="../../ui/pages/clusters/topology.py" line="139"/>
         <source>Choose a cluster</source>
         <translation>请选择一个集群</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/clusters/topology.py" line="193"/>
-        <source>Held</source>
-        <translation>已预留</translation>
+        <location filename="../../ui/pages/clusters/topology.py" line="52"/>
+        <source>GPUs %1</source>
+        <translation>GPU %1</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/clusters/topology.py" line="44"/>
+        <location filename="../../ui/pages/clusters/topology.py" line="42"/>
         <source>Held %1 until %2</source>
         <translation>预留单 %1，至 %2</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/clusters/topology.py" line="236"/>
+        <location filename="../../ui/pages/clusters/topology.py" line="194"/>
+        <source>Held → %1</source>
+        <translation>已预留至 %1</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/clusters/topology.py" line="237"/>
         <source>Tenant</source>
         <translation>租户</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/clusters/topology.py" line="235"/>
+        <location filename="../../ui/pages/clusters/topology.py" line="236"/>
         <source>maintenance</source>
         <translation>维护中</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/clusters/topology.py" line="54"/>
+        <location filename="../../ui/pages/clusters/topology.py" line="52"/>
         <source>not offered: GPUs %1</source>
         <translation>不可提供：GPU %1</translation>
     </message>

@@ -9,4 +9,6 @@ ZH = {
     "held by a capacity hold": "已被容量预留",
     "(dashed outline: maintenance; red corner: not offered for its GPUs' states)":
         "（虚线边框：维护中；红色角标：因 GPU 状态不可提供）",
+    "GPUs %1": "GPU %1",
+    "Held → %1": "已预留至 %1",
 }

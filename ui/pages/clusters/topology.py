@@ -34,24 +34,22 @@ def tenant_colour(name: str | None) -> QColor:
 HELD_COLOUR = "#ffc107"  # the utilisation chart's held
 
 
-def hold_text(node, *, short: bool = False) -> str:
-    """"Held FZ-H2026-0001 until 2026-12-09 15:17" (short: "FZ-H2026-0001 → 12-09 15:17")."""
+def hold_text(node) -> str:
+    """"Held FZ-H2026-0001 until 2026-12-09 15:17"."""
     if not node.hold:
         return ""
     when = local_text(node.hold_expires)[:16] if node.hold_expires else "—"
-    if short:
-        return f"{node.hold} → {when[5:]}"
     return _tr("Held %1 until %2").replace("%1", node.hold).replace("%2", when)
 
 
-def unfit_text(node) -> str:
+def unfit_text(node, *, short: bool = False) -> str:
     """Why an available node is not offered although no hold holds it: its GPUs' states, e.g.
-    "not offered: 1 GPU in Maintenance" (the capacity search takes whole nodes whose every GPU is
-    available or leased)."""
+    "not offered: GPUs 1 × Maintenance" (short, in the picture: "GPUs 1 × Maintenance"; the
+    capacity search takes whole nodes whose every GPU is available or leased)."""
     if not node.unfit:
         return ""
     parts = ", ".join(f"{n} × {choice_label(GpuState, state)}" for state, n in node.unfit)
-    return _tr("not offered: GPUs %1").replace("%1", parts)
+    return (_tr("GPUs %1") if short else _tr("not offered: GPUs %1")).replace("%1", parts)
 
 
 def state_colour(node) -> QColor:
@@ -60,7 +58,8 @@ def state_colour(node) -> QColor:
 
 
 def text_on(bg: QColor) -> QColor:
-    return QColor(Qt.black) if bg.lightness() > 140 else QColor(Qt.white)
+    """Black or white text, by the background's perceived brightness (amber and orange take black)."""
+    return QColor(Qt.black) if 0.299 * bg.red() + 0.587 * bg.green() + 0.114 * bg.blue() > 150 else QColor(Qt.white)
 
 
 class TopologyView(QWidget):
@@ -190,10 +189,12 @@ class TopologyView(QWidget):
             third_h = rect.height() / 3
             lines = [rect.adjusted(4, 1 + i * third_h, -4, -(rect.height() - (i + 1) * third_h) - 1) for i in range(3)]
             p.drawText(lines[0], Qt.AlignLeft | Qt.AlignVCenter, n.name)
-            label = _tr("Held") if n.hold else choice_label(NodeState, n.state)
+            label = choice_label(NodeState, n.state)
+            if n.hold:  # "Held → 12-09" and the hold's number below
+                label = _tr("Held → %1").replace("%1", local_text(n.hold_expires)[5:10] if n.hold_expires else "—")
             second = (n.tenant or label) if self.mode == "state" else label
             p.drawText(lines[1], Qt.AlignLeft | Qt.AlignVCenter, f"{n.gpus}× · {second}")
-            third = hold_text(n, short=True) or unfit_text(n)
+            third = n.hold or unfit_text(n, short=True)
             if third:
                 p.drawText(lines[2], Qt.AlignLeft | Qt.AlignVCenter,
                            p.fontMetrics().elidedText(third, Qt.ElideRight, int(lines[2].width())))
