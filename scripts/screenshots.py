@@ -106,7 +106,7 @@ def main(argv=None) -> int:
         QTest.qWait(ms)
 
     saved = []
-    from PySide6.QtCore import QDate, QSettings
+    from PySide6.QtCore import QDate, QSettings, Qt
     from ui.shell import settings as ui_settings
     for (width, height), lang in ((size, lang) for size in sizes for lang in ("zh", "en")):
         out = base_out if (width, height) == sizes[0] else base_out / f"{width}x{height}"
@@ -135,6 +135,14 @@ def main(argv=None) -> int:
                 today = QDate.currentDate()
                 page.period.setDate(QDate(today.year(), today.month(), 1))
                 page.run(dry_run=True)
+            if pid == "clusters":
+                # the Fuzhou H100 fabric: its held nodes (the demo's hold) and the one not offered
+                page = window.pages["clusters"]
+                page.load()
+                for i, c in enumerate(page.clusters):
+                    if c.fabric != "none" and "H100" in c.models:
+                        page.cluster_table.selectRow(i)
+                        break
             if pid == "audit":
                 bar = window.pages["audit"].bar          # a filtered period: its dates show their year
                 from app.domain.rating import local_today
@@ -218,6 +226,41 @@ def main(argv=None) -> int:
                 settle()
                 ready[0].grab().save(str(out / f"statement-pdf-{lang}.png"))
                 saved.append(out / f"statement-pdf-{lang}.png")
+                ready[0].close()
+        # the capacity search (16 H100 in one fabric: the hold named in the refusal) and the demo's quote
+        from ui.pages.capacity import CapacityDialog
+        cap = CapacityDialog(db, actor, window)
+        cap.count.setValue(16)
+        cap.model.setCurrentIndex(max(0, cap.model.findText("H100", Qt.MatchStartsWith)))
+        cap.scope.setCurrentIndex(cap.scope.findData("fabric"))
+        cap.resize(min(width - 80, 1100), height - 80)
+        cap.show()
+        cap.search()
+        settle()
+        shot(cap, out / f"capacity-search-{lang}.png")
+        cap.count.setValue(8)
+        cap.search()
+        settle()
+        shot(cap, out / f"capacity-offer-{lang}.png")
+        cap.close()
+        with db.session() as s:
+            from models.capacity import Quote
+            quote = s.execute(select(Quote.number).order_by(Quote.id)).scalar()
+        if quote:
+            from PySide6.QtCore import QSize
+            from ui.kit.pdfpreview import preview_size, print_document_preview
+            ready = []
+            print_document_preview(window, db, actor, "quote", quote, language=lang, on_ready=ready.append)
+            for _ in range(100):
+                settle()
+                if ready:
+                    break
+                wait(100)
+            if ready:
+                ready[0].resize(*preview_size(area=QSize(width, height - 40)))
+                wait(800)
+                settle()
+                shot(ready[0], out / f"quote-pdf-{lang}.png")
                 ready[0].close()
         if busiest_rack:
             from ui.pages.rackforms import PlaceDeviceDialog

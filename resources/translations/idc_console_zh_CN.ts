@@ -999,9 +999,9 @@
 <context>
     <name>ClustersPage</name>
     <message>
-        <location filename="../../ui/pages/clusters/__init__.py" line="237"/>
-        <source>(dashed outline: maintenance)</source>
-        <translation>（虚线边框：维护中）</translation>
+        <location filename="../../ui/pages/clusters/__init__.py" line="241"/>
+        <source>(dashed outline: maintenance; red corner: not offered for its GPUs' states)</source>
+        <translation>（虚线边框：维护中；红色角标：因 GPU 状态不可提供）</translation>
     </message>
     <message>
         <location filename="../../ui/pages/clusters/__init__.py" line="60"/>
@@ -1009,7 +1009,7 @@
         <translation>操作</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/clusters/__init__.py" line="224"/>
+        <location filename="../../ui/pages/clusters/__init__.py" line="227"/>
         <source>Ascend</source>
         <translation>昇腾</translation>
     </message>
@@ -1019,7 +1019,7 @@
         <translation>操作人</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/clusters/__init__.py" line="258"/>
+        <location filename="../../ui/pages/clusters/__init__.py" line="263"/>
         <source>Choose a node first</source>
         <translation>请先选择一个节点</translation>
     </message>
@@ -1064,7 +1064,7 @@
         <translation>GPU 集群</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/clusters/__init__.py" line="116"/>
+        <location filename="../../ui/pages/clusters/__init__.py" line="117"/>
         <source>GPU model</source>
         <translation>GPU 型号</translation>
     </message>
@@ -1082,6 +1082,11 @@
         <location filename="../../ui/pages/clusters/__init__.py" line="71"/>
         <source>Health events</source>
         <translation>健康事件</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/clusters/__init__.py" line="116"/>
+        <source>Hold / not offered</source>
+        <translation>预留 / 不可提供</translation>
     </message>
     <message>
         <location filename="../../ui/pages/clusters/__init__.py" line="116"/>
@@ -1199,12 +1204,17 @@
         <translation>厂商</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/clusters/__init__.py" line="233"/>
+        <location filename="../../ui/pages/clusters/__init__.py" line="239"/>
+        <source>held by a capacity hold</source>
+        <translation>已被容量预留</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/clusters/__init__.py" line="236"/>
         <source>no tenant</source>
         <translation>无租户</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/clusters/__init__.py" line="207"/>
+        <location filename="../../ui/pages/clusters/__init__.py" line="208"/>
         <source>yes</source>
         <translation>是</translation>
     </message>
@@ -7056,24 +7066,44 @@ Reason:</source>
 <context>
     <name>TopologyView</name>
     <message>
-        <location filename="../../ui/pages/clusters/topology.py" line="122"/>
+        <location filename="../../ui/pages/clusters/topology.py" line="150"/>
         <source>%1 — spines → leaves → nodes</source>
         <translation>%1 — 脊交换机 → 叶交换机 → 节点</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/clusters/topology.py" line="111"/>
+        <location filename="../../ui/pages/clusters/topology.py" line="139"/>
         <source>Choose a cluster</source>
         <translation>请选择一个集群</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/clusters/topology.py" line="196"/>
+        <location filename="../../ui/pages/clusters/topology.py" line="52"/>
+        <source>GPUs %1</source>
+        <translation>GPU %1</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/clusters/topology.py" line="42"/>
+        <source>Held %1 until %2</source>
+        <translation>预留单 %1，至 %2</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/clusters/topology.py" line="194"/>
+        <source>Held → %1</source>
+        <translation>已预留至 %1</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/clusters/topology.py" line="237"/>
         <source>Tenant</source>
         <translation>租户</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/clusters/topology.py" line="195"/>
+        <location filename="../../ui/pages/clusters/topology.py" line="236"/>
         <source>maintenance</source>
         <translation>维护中</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/clusters/topology.py" line="52"/>
+        <source>not offered: GPUs %1</source>
+        <translation>不可提供：GPU %1</translation>
     </message>
 </context>
 <context>
@@ -7170,7 +7200,12 @@ Reason:</source>
         <translation>已预留</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/clusters/utilisation.py" line="48"/>
+        <location filename="../../ui/pages/clusters/utilisation.py" line="39"/>
+        <source>Held %1: %2 × %3 · %4, until %5</source>
+        <translation>预留单 %1：%2 × %3 · %4，至 %5</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/clusters/utilisation.py" line="56"/>
         <source>No GPU is in a cluster yet</source>
         <translation>尚无 GPU 编入集群</translation>
     </message>

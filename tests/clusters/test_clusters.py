@@ -275,3 +275,54 @@ def test_the_utilisation_counts_the_gpus_a_capacity_hold_holds(demo_db):
     rows = {(model, site): buckets for model, site, buckets in utilisation(demo_db)}
     h100 = next(b for (model, site), b in rows.items() if model.startswith("H100") and site == "FZ-MW1")
     assert h100.get("held", 0) == 64
+
+
+def test_every_capacity_view_shows_the_hold_and_why_a_free_looking_node_is_not_offered(demo_db, qtbot):
+    """The demo's Haikou hold FZ-H2026-0001 holds 8 nodes of FZ-H100-NDR-01: the node rows, the
+    node list, the topology picture and the utilisation chart name it with its expiry, in English
+    and Chinese. Of the two available nodes it does not hold, gpu-fz-mw1-004 has a GPU in
+    maintenance (ECC errors): the search takes whole nodes, so only h100-fz-ndr-08's 8 GPUs are
+    offered, and the views say why the other is not."""
+    from PySide6.QtWidgets import QApplication
+
+    from app.domain.clock import local_text
+    from app.services.capacity.holds import list_holds
+    from app.services.capacity.search import CapacityRequest, search_capacity
+    from app.services.clusters.read import cluster_nodes, utilisation_holds
+    from app.services.users import login
+    from ui.pages.clusters import ClustersPage
+    from ui.pages.clusters.topology import hold_text, unfit_text
+    from ui.shell.i18n import install_translators
+
+    hold = next(h for h in list_holds(demo_db) if h.number == "FZ-H2026-0001")
+    rows = {n.name: n for n in cluster_nodes(demo_db, "FZ-H100-NDR-01")}
+    assert {name for name, n in rows.items() if n.hold} == set(hold.nodes)
+    assert {n.hold_expires for n in rows.values() if n.hold} == {hold.expires_at}
+    assert rows["gpu-fz-mw1-004"].state == NodeState.AVAILABLE and rows["gpu-fz-mw1-004"].hold is None
+    assert rows["gpu-fz-mw1-004"].unfit == (("maintenance", 1),) and not rows["gpu-fz-mw1-004"].offerable
+    offerable = [n for n in rows.values() if n.offerable and n.state == NodeState.AVAILABLE]  # allocated: leased on
+    assert [n.name for n in offerable] == ["h100-fz-ndr-08"]
+    found = search_capacity(demo_db, CapacityRequest(count=8, models=("H100",), scope="fabric"))
+    offer = next(o for o in found.offers if o.group == "FZ-H100-NDR-01")
+    assert offer.free_in_group == sum(n.gpus for n in offerable) == 8
+    assert [h.gpus for h in utilisation_holds(demo_db) if h.number == hold.number] == [64]
+
+    until = local_text(hold.expires_at)[:16]
+    page = ClustersPage(demo_db, login(demo_db, "admin", "demo1234"))
+    qtbot.addWidget(page)
+    page.load()
+    page.cluster_table.selectRow(next(i for i, c in enumerate(page.clusters) if c.name == "FZ-H100-NDR-01"))
+    table = {page.node_table.item(i, 0).text(): page.node_table.item(i, 2).text()
+             for i in range(page.node_table.rowCount())}
+    assert table["h100-fz-ndr-01"] == f"Held FZ-H2026-0001 until {until}"
+    assert table["gpu-fz-mw1-004"] == "not offered: GPUs 1 × Maintenance" and table["h100-fz-ndr-08"] == ""
+    assert page.view.node_colour(rows["h100-fz-ndr-01"]).name() == "#ffc107"
+    assert page.chart.hold_lines() == [f"Held FZ-H2026-0001: 64 × H100 SXM 80GB · FZ-MW1, until {until}"]
+    app = QApplication.instance()
+    install_translators(app, "zh")
+    try:
+        zh = (hold_text(rows["h100-fz-ndr-01"]), unfit_text(rows["gpu-fz-mw1-004"]), page.chart.hold_lines())
+    finally:
+        install_translators(app, "en")
+    assert zh == (f"预留单 FZ-H2026-0001，至 {until}", "不可提供：GPU 1 × 维护中",
+                  [f"预留单 FZ-H2026-0001：64 × H100 SXM 80GB · FZ-MW1，至 {until}"])

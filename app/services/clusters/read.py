@@ -10,8 +10,10 @@ from sqlalchemy import func, select, true
 
 from models import (Cable, Customer, Device, FabricSwitch, GpuAsset, GpuCluster, GpuModel, GpuNode,
                     GpuNodeHistory, HealthEvent, NodeBurnIn, Rack, ScaleUpDomain, Site)
-from models.choices import NodeState, SwitchTier
+from models.capacity import CapacityHold, capacity_hold_node
+from models.choices import GpuState, NodeState, SwitchTier
 
+from app.services.capacity.search import NODE_STATES_OFFERED, holding_condition
 from app.services.capacity.search import held_gpu_ids as capacity_held_gpu_ids
 from app.services.clusters.topology import find_cluster_in, find_node_in
 from app.store.db import Database
@@ -34,7 +36,7 @@ class ClusterRow:
     version: int
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)  # not frozen: a frozen dataclass sets each field through object.__setattr__ (4× the cost)
 class NodeRow:
     id: int
     device_id: int
@@ -50,6 +52,16 @@ class NodeRow:
     at: dt.datetime | None
     domain: str | None
     version: int
+    hold: str | None = None                # the number of the capacity hold that holds it now
+    hold_expires: dt.datetime | None = None
+    unfit: tuple[tuple[str, int], ...] = ()  # (GPU state, GPUs) of its GPUs neither available nor leased
+
+    @property
+    def offerable(self) -> bool:
+        """Whether the capacity search can offer it at all (the window aside): its state, its
+        maintenance flag, its GPUs' states and its hold (app/services/capacity/search.py)."""
+        return (self.state in NODE_STATES_OFFERED and not self.maintenance and not self.unfit and self.gpus > 0
+                and self.hold is None)
 
 
 @dataclass
@@ -97,10 +109,16 @@ def cluster_row(db: Database, cluster: int | str) -> ClusterRow:
     return list_clusters(db, cluster_id=cid)[0]
 
 
-def _node_rows(s, where) -> list[NodeRow]:
-    """Node rows in two statements (1,000 nodes: no ORM objects, no per-node query): the nodes with
-    their server, rack and domain; their GPUs counted per server with the model and tenant."""
-    rows = s.execute(
+FIT_GPU_STATES = (GpuState.AVAILABLE, GpuState.LEASED)  # what the capacity search offers (free_nodes)
+
+
+def _node_rows(s, where, now: dt.datetime | None = None) -> list[NodeRow]:
+    """Node rows in three statements (1,000 nodes: no ORM objects, no per-node query), run on the
+    Core connection (no ORM row layer): the nodes with their server, rack and domain; their GPUs
+    counted per server, model and state from the covering index (device, model, state), the model
+    and tenant names joined to those groups (not to every GPU); the holds that hold them now."""
+    conn = s.connection()
+    rows = conn.execute(
         select(GpuNode.id, GpuNode.device_id, Device.name, Rack.name, GpuNode.state, GpuNode.maintenance,
                GpuNode.state_reason, GpuNode.state_by, GpuNode.state_at, ScaleUpDomain.name, GpuNode.version)
         .join(Device, Device.id == GpuNode.device_id)
@@ -109,16 +127,33 @@ def _node_rows(s, where) -> list[NodeRow]:
         .where(where).order_by(Device.name)).all()
     if not rows:
         return []
-    per_dev = {dev_id: (n, model, cust) for dev_id, n, model, cust in s.execute(
-        select(GpuAsset.device_id, func.count(GpuAsset.id), func.max(GpuModel.name), func.max(Customer.name))
-        .join(GpuNode, GpuNode.device_id == GpuAsset.device_id)
-        .join(GpuModel, GpuModel.id == GpuAsset.gpu_model_id)
-        .outerjoin(Customer, Customer.id == GpuAsset.customer_id)
-        .where(where).group_by(GpuAsset.device_id))}
+    g = (select(GpuAsset.device_id, GpuAsset.gpu_model_id, GpuAsset.state, func.count().label("n"),
+                func.max(GpuAsset.customer_id).label("customer_id"))
+         .join(GpuNode, GpuNode.device_id == GpuAsset.device_id).where(where)
+         .group_by(GpuAsset.device_id, GpuAsset.gpu_model_id, GpuAsset.state).subquery())
+    per_dev: dict[int, list] = {}  # device -> [GPUs, model, tenant, {unfit state: GPUs}]
+    for dev_id, state, n, model, cust in conn.execute(
+            select(g.c.device_id, g.c.state, g.c.n, GpuModel.name, Customer.name)
+            .join(GpuModel, GpuModel.id == g.c.gpu_model_id).outerjoin(Customer, Customer.id == g.c.customer_id)).all():
+        acc = per_dev.setdefault(dev_id, [0, None, None, {}])
+        acc[0] += n
+        acc[1] = model if acc[1] is None or model > acc[1] else acc[1]
+        if cust is not None and (acc[2] is None or cust > acc[2]):
+            acc[2] = cust
+        if state not in FIT_GPU_STATES:
+            acc[3][state] = acc[3].get(state, 0) + n
+    holds = {nid: (number, expires) for nid, number, expires in conn.execute(
+        select(capacity_hold_node.c.node_id, CapacityHold.number, CapacityHold.expires_at)
+        .join(CapacityHold, CapacityHold.id == capacity_hold_node.c.hold_id)
+        .join(GpuNode, GpuNode.id == capacity_hold_node.c.node_id)
+        .where(where, holding_condition(now or dt.datetime.now(dt.timezone.utc)))
+        .order_by(CapacityHold.expires_at.desc())).all()}
     out = []
     for nid, dev_id, name, rack, state, maint, reason, by, at, domain, version in rows:
-        n, model, tenant = per_dev.get(dev_id, (0, None, None))
-        out.append(NodeRow(nid, dev_id, name, rack, model, n, state, maint, tenant, reason, by, at, domain, version))
+        n, model, tenant, unfit = per_dev.get(dev_id, (0, None, None, {}))
+        number, expires = holds.get(nid, (None, None))
+        out.append(NodeRow(nid, dev_id, name, rack, model, n, state, maint, tenant, reason, by, at, domain, version,
+                           number, expires, tuple(sorted(unfit.items()))))
     return out
 
 
@@ -262,3 +297,32 @@ def _bucket(state: str, maintenance: bool, held: bool) -> str:
     return OTHER
 
 
+
+
+@dataclass(frozen=True)
+class HeldGroup:
+    """A hold's GPUs in one (GPU model, site) bar of the utilisation chart."""
+
+    number: str
+    expires_at: dt.datetime
+    model: str
+    site: str
+    gpus: int
+
+
+def utilisation_holds(db: Database, *, now: dt.datetime | None = None) -> list[HeldGroup]:
+    """The holds that hold GPUs now, per GPU model and site (what the chart's held bars are made
+    of), the soonest to expire first."""
+    now = now or dt.datetime.now(dt.timezone.utc)
+    with db.session() as s:
+        rows = s.execute(
+            select(CapacityHold.number, CapacityHold.expires_at, GpuModel.name, Site.code, func.count(GpuAsset.id))
+            .join(capacity_hold_node, capacity_hold_node.c.hold_id == CapacityHold.id)
+            .join(GpuNode, GpuNode.id == capacity_hold_node.c.node_id)
+            .join(GpuAsset, GpuAsset.device_id == GpuNode.device_id)
+            .join(GpuModel, GpuModel.id == GpuAsset.gpu_model_id)
+            .join(GpuCluster, GpuCluster.id == GpuNode.cluster_id).join(Site, Site.id == GpuCluster.site_id)
+            .where(holding_condition(now))
+            .group_by(CapacityHold.number, CapacityHold.expires_at, GpuModel.name, Site.code)
+            .order_by(CapacityHold.expires_at, CapacityHold.number, GpuModel.name, Site.code)).all()
+        return [HeldGroup(*r) for r in rows]

@@ -14,7 +14,7 @@ from app.domain.errors import DomainError
 from models.choices import Fabric, NodeState
 
 from ui.kit.dialogs import guard, refused_text
-from ui.pages.clusters.topology import TopologyView, tenant_colour, text_on
+from ui.pages.clusters.topology import HELD_COLOUR, TopologyView, hold_text, state_colour, tenant_colour, text_on, unfit_text
 from ui.pages.clusters.utilisation import UtilisationChart
 from ui.shell.i18n import choice_label
 from ui.shell.operations import apply, listen
@@ -113,8 +113,8 @@ class ClustersPage(QWidget):
     def _nodes_tab(self) -> QWidget:
         """The node list with drain, undrain, maintenance and move."""
         self.node_table = _table("nodeTable", [
-            self.tr("Node"), self.tr("State"), self.tr("Maintenance"), self.tr("GPUs"), self.tr("GPU model"),
-            self.tr("Rack"), self.tr("Tenant"), self.tr("By"), self.tr("Since"), self.tr("Reason")])
+            self.tr("Node"), self.tr("State"), self.tr("Hold / not offered"), self.tr("Maintenance"), self.tr("GPUs"),
+            self.tr("GPU model"), self.tr("Rack"), self.tr("Tenant"), self.tr("By"), self.tr("Since"), self.tr("Reason")])
         self.node_table.itemSelectionChanged.connect(self.update_actions)
         self.reason = QLineEdit()
         self.reason.setObjectName("reason")
@@ -161,7 +161,7 @@ class ClustersPage(QWidget):
     # --- loading -------------------------------------------------------------------------------
 
     def load(self) -> None:
-        from app.services.clusters.read import list_clusters, utilisation
+        from app.services.clusters.read import list_clusters, utilisation, utilisation_holds
         self.loaded = True
         keep = self.current_cluster().id if self.current_cluster() else None
         self.clusters = list_clusters(self.db)
@@ -180,7 +180,7 @@ class ClustersPage(QWidget):
         if self.clusters:
             t.selectRow(chosen)
         self.load_cluster()
-        self.chart.set_rows(utilisation(self.db))
+        self.chart.set_rows(utilisation(self.db), utilisation_holds(self.db))
 
     def current_cluster(self):
         rows = self.cluster_table.selectionModel().selectedRows() if self.cluster_table.selectionModel() else []
@@ -204,15 +204,18 @@ class ClustersPage(QWidget):
         nt.blockSignals(True)
         nt.setRowCount(len(self.nodes))
         for i, n in enumerate(self.nodes):
-            cells = [n.name, choice_label(NodeState, n.state), self.tr("yes") if n.maintenance else "", str(n.gpus),
-                     n.model or "", n.rack or "", n.tenant or "", n.by or "",
+            cells = [n.name, choice_label(NodeState, n.state), hold_text(n) or unfit_text(n),
+                     self.tr("yes") if n.maintenance else "", str(n.gpus), n.model or "", n.rack or "", n.tenant or "",
+                     n.by or "",
                      local_text(n.at)[:16] if n.at else "", n.reason or ""]
             for col, text in enumerate(cells):
                 item = QTableWidgetItem(text)
-                if col == 1:
-                    bg = QColor(NodeState.colour(n.state))
+                if col in (1, 2) and (col == 1 or n.hold):
+                    bg = state_colour(n) if col == 2 else QColor(NodeState.colour(n.state))
                     item.setBackground(bg)
                     item.setForeground(text_on(bg))
+                elif col == 2 and n.unfit:
+                    item.setForeground(QColor("#c62828"))
                 nt.setItem(i, col, item)
             if n.id == keep:
                 nt.selectRow(i)
@@ -232,9 +235,11 @@ class ClustersPage(QWidget):
             parts = [(tenant_colour(n).name(), n) for n in self.view.tenants()] + [
                 (tenant_colour(None).name(), self.tr("no tenant"))]
         else:
-            parts = [(NodeState.colour(s), choice_label(NodeState, s)) for s in NodeState.values()]
+            parts = [(NodeState.colour(s), choice_label(NodeState, s)) for s in NodeState.values()] + [
+                (HELD_COLOUR, self.tr("held by a capacity hold"))]
         self.legend.setText("  ".join(f"<span style='background:{c}'>&nbsp;&nbsp;&nbsp;</span> {t}" for c, t in parts)
-                            + "  " + self.tr("(dashed outline: maintenance)"))
+                            + "  " + self.tr("(dashed outline: maintenance; red corner: not offered for its GPUs' "
+                                             "states)"))
 
     def _mode(self) -> None:
         self.view.set_mode(self.colour_by.currentData())

@@ -5,15 +5,16 @@ from __future__ import annotations
 
 import hashlib
 
-from PySide6.QtCore import QCoreApplication, QLineF, QRectF, Qt, Signal
+from PySide6.QtCore import QCoreApplication, QLineF, QPointF, QRectF, Qt, Signal
 from PySide6.QtGui import QColor, QFont, QPainter, QPen
 from PySide6.QtWidgets import QSizePolicy, QWidget
 
-from models.choices import NodeState
+from app.domain.clock import local_text
+from models.choices import GpuState, NodeState
 
 from ui.shell.i18n import choice_label
 
-NODE_W, NODE_H, NODE_GAP = 132.0, 34.0, 8.0
+NODE_W, NODE_H, NODE_GAP = 132.0, 48.0, 8.0  # three lines: name; GPUs and state; hold or why not offered
 SW_W, SW_H = 112.0, 30.0
 MARGIN, ROW_GAP = 16.0, 56.0
 MAX_LINKS = 1500  # more node–leaf links than this (a big cluster): one bus per leaf instead, readable
@@ -30,8 +31,35 @@ def tenant_colour(name: str | None) -> QColor:
     return QColor.fromHsv(h % 360, 110 + h % 80, 200 + h % 40)
 
 
+HELD_COLOUR = "#ffc107"  # the utilisation chart's held
+
+
+def hold_text(node) -> str:
+    """"Held FZ-H2026-0001 until 2026-12-09 15:17"."""
+    if not node.hold:
+        return ""
+    when = local_text(node.hold_expires)[:16] if node.hold_expires else "—"
+    return _tr("Held %1 until %2").replace("%1", node.hold).replace("%2", when)
+
+
+def unfit_text(node, *, short: bool = False) -> str:
+    """Why an available node is not offered although no hold holds it: its GPUs' states, e.g.
+    "not offered: GPUs 1 × Maintenance" (short, in the picture: "GPUs 1 × Maintenance"; the
+    capacity search takes whole nodes whose every GPU is available or leased)."""
+    if not node.unfit:
+        return ""
+    parts = ", ".join(f"{n} × {choice_label(GpuState, state)}" for state, n in node.unfit)
+    return (_tr("GPUs %1") if short else _tr("not offered: GPUs %1")).replace("%1", parts)
+
+
+def state_colour(node) -> QColor:
+    """The node's state colour; a held node is drawn in the held colour."""
+    return QColor(HELD_COLOUR if node.hold else NodeState.colour(node.state))
+
+
 def text_on(bg: QColor) -> QColor:
-    return QColor(Qt.black) if bg.lightness() > 140 else QColor(Qt.white)
+    """Black or white text, by the background's perceived brightness (amber and orange take black)."""
+    return QColor(Qt.black) if 0.299 * bg.red() + 0.587 * bg.green() + 0.114 * bg.blue() > 150 else QColor(Qt.white)
 
 
 class TopologyView(QWidget):
@@ -100,7 +128,7 @@ class TopologyView(QWidget):
     def node_colour(self, node) -> QColor:
         if self.mode == "tenant":
             return tenant_colour(node.tenant)
-        return QColor(NodeState.colour(node.state))
+        return state_colour(node)
 
     def paintEvent(self, event) -> None:
         p = QPainter(self)
@@ -158,11 +186,23 @@ class TopologyView(QWidget):
             p.setPen(pen)
             p.drawRect(rect)
             p.setPen(text_on(bg))
-            p.drawText(rect.adjusted(4, 1, -4, -rect.height() / 2), Qt.AlignLeft | Qt.AlignVCenter, n.name)
-            second = (n.tenant or choice_label(NodeState, n.state)) if self.mode == "state" else \
-                choice_label(NodeState, n.state)
-            p.drawText(rect.adjusted(4, rect.height() / 2 - 1, -4, -1), Qt.AlignLeft | Qt.AlignVCenter,
-                       f"{n.gpus}× · {second}")
+            third_h = rect.height() / 3
+            lines = [rect.adjusted(4, 1 + i * third_h, -4, -(rect.height() - (i + 1) * third_h) - 1) for i in range(3)]
+            p.drawText(lines[0], Qt.AlignLeft | Qt.AlignVCenter, n.name)
+            label = choice_label(NodeState, n.state)
+            if n.hold:  # "Held → 12-09" and the hold's number below
+                label = _tr("Held → %1").replace("%1", local_text(n.hold_expires)[5:10] if n.hold_expires else "—")
+            second = (n.tenant or label) if self.mode == "state" else label
+            p.drawText(lines[1], Qt.AlignLeft | Qt.AlignVCenter, f"{n.gpus}× · {second}")
+            third = n.hold or unfit_text(n, short=True)
+            if third:
+                p.drawText(lines[2], Qt.AlignLeft | Qt.AlignVCenter,
+                           p.fontMetrics().elidedText(third, Qt.ElideRight, int(lines[2].width())))
+            if n.unfit and not n.hold:  # a red corner: not offered for its GPUs' states
+                p.setBrush(QColor("#c62828"))
+                p.setPen(Qt.NoPen)
+                c = rect.topRight()
+                p.drawPolygon([c, c + QPointF(-10, 0), c + QPointF(0, 10)])
         p.end()
 
     def _switch(self, p: QPainter, rect: QRectF, label: str, colour: QColor) -> None:
@@ -191,6 +231,8 @@ class TopologyView(QWidget):
             self.setToolTip("")
             return
         n = next(x for x in self.topo.nodes if x.id == hit)
+        extra = "\n".join(t for t in (hold_text(n), unfit_text(n)) if t)
         self.setToolTip(f"{n.name}\n{choice_label(NodeState, n.state)}"
                         + (f" · {_tr('maintenance')}" if n.maintenance else "")
-                        + f"\n{n.gpus} × {n.model or '—'}\n{_tr('Tenant')}: {n.tenant or '—'}\n{n.reason or ''}")
+                        + f"\n{n.gpus} × {n.model or '—'}\n{_tr('Tenant')}: {n.tenant or '—'}\n{n.reason or ''}"
+                        + (f"\n{extra}" if extra else ""))

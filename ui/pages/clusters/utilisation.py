@@ -26,11 +26,19 @@ class UtilisationChart(QWidget):
         super().__init__(parent)
         self.setObjectName("utilisationChart")
         self.rows: list[tuple[str, str, dict[str, int]]] = []
+        self.holds: list = []  # app.services.clusters.read.HeldGroup: listed under the bars
 
-    def set_rows(self, rows) -> None:
-        self.rows = rows
-        self.setMinimumHeight(int(TOP + len(rows) * (BAR_H + GAP) + 20))
+    def set_rows(self, rows, holds=()) -> None:
+        self.rows, self.holds = rows, list(holds)
+        self.setMinimumHeight(int(TOP + (len(rows) + len(self.holds) + (1 if self.holds else 0)) * (BAR_H + GAP) + 20))
         self.update()
+
+    def hold_lines(self) -> list[str]:
+        """"Held FZ-H2026-0001: 64 × H100 SXM 80GB · FZ-MW1, until 2026-12-09 15:17", one a hold and bar."""
+        from app.domain.clock import local_text
+        return [_tr("Held %1: %2 × %3 · %4, until %5").replace("%1", h.number).replace("%2", str(h.gpus))
+                .replace("%3", h.model).replace("%4", h.site).replace("%5", local_text(h.expires_at)[:16])
+                for h in self.holds]
 
     def paintEvent(self, _event) -> None:
         p = QPainter(self)
@@ -65,4 +73,10 @@ class UtilisationChart(QWidget):
                     x += w
             p.setPen(QColor("#546e7a"))
             p.drawText(QRectF(x + 4, y, 60, BAR_H), Qt.AlignLeft | Qt.AlignVCenter, str(sum(buckets.values())))
+        y = TOP + (len(self.rows) + 0.5) * (BAR_H + GAP)
+        for line in self.hold_lines():
+            p.fillRect(QRectF(LABEL_W - 18, y + 3, 12, 12), QColor(COLOURS["held"]))
+            p.setPen(QColor("#263238"))
+            p.drawText(QRectF(LABEL_W, y, self.width() - LABEL_W - 8, BAR_H), Qt.AlignLeft | Qt.AlignVCenter, line)
+            y += BAR_H + GAP
         p.end()
