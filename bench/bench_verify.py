@@ -134,11 +134,12 @@ def bench_verify_rows(b: Bench) -> None:
     from sqlalchemy import text
 
     from .bench import Result, _cpu, _median_ms
-    from app.audit.trail import _parallel_dsn, verify_audit_chain
+    from app.audit.trail import _parallel_dsn, hash_here, verify_audit_chain
 
     with b.db.session() as s:
         n, lo, hi = s.execute(text("SELECT count(*), min(seq), max(seq) FROM audit_event")).one()
         target = _parallel_dsn(s)
+        path = "" if b.db.is_sqlite else ("COPY, hashed here; " if hash_here(s) else "the server hashes; ")
     if not n:
         b.add(Result("audit verify (first call / warm)", None, None, 0, "", None, "no audit events"))
         return
@@ -162,7 +163,7 @@ def bench_verify_rows(b: Bench) -> None:
         rate = n / secs
         b.add(Result(f"audit verify, whole chain ({label})", secs * 1000, floor_ms, runs,
                      f"BACKGROUND; ≥ {TARGET:,} events/s", res.ok and rate >= TARGET,
-                     f"BACKGROUND; {n:,} events, {rate:,.0f} events/s; CPU {cpu_s:.1f} s here{server}; {verdict}",
+                     f"BACKGROUND; {path}{n:,} events, {rate:,.0f} events/s; CPU {cpu_s:.1f} s here{server}; {verdict}",
                      {"events": n, "events_per_s": rate, "cpu_s": cpu_s, "background": True}))
     if target is not None and target[0] == "postgresql":
         _cpu_rows(b, target[1], lo, hi)
