@@ -11,7 +11,8 @@ sorted keys, no spaces). Two ways of checking a stretch:
   final word on any event a fast path does not accept.
 * fast: the database serialises each payload to the same bytes; SQLite hands back a chunk of events
   as one row (payloads, hashes and prev_hashes joined) and Python hashes them (scan_sqlite);
-  PostgreSQL hashes every payload itself and returns only rows that need a look (scan_pg).
+  PostgreSQL hashes every payload itself and returns only rows that need a look (scan_pg), or sends the
+  raw columns by COPY and Python builds each payload from the text row and hashes it (scan_copy).
 
 A fast path may only ACCEPT an event when its payload is byte for byte the canonical one: a forger
 who can write the hash column could otherwise hash a payload that the database serialises
@@ -333,12 +334,104 @@ def scan_pg(execute: Callable[[str, tuple], list], lo: int, hi: int, expected_se
     return Span(n, first, (last_seq, last_hash), None, seen)
 
 
+# --- PostgreSQL: raw columns by COPY, hashed here ---------------------------------------
+
+def copy_sql(lo: int, hi: int) -> str:
+    """The raw columns of select_sql (ts as its hashed text) for COPY TO, one text row per event."""
+    return f"COPY ({select_sql('postgresql') % (int(lo), int(hi))}) TO STDOUT"
+
+
+# The payload as orjson writes it for hash_payload, one %s per field in SORTED_FIELDS: seq and actor_id
+# bare, every other field quoted. A NULL comes from COPY as \N; quoted, it becomes null afterwards.
+_BARE = ("seq", "actor_id")
+_TEMPLATE = ("{" + ",".join(f'"{f}":' + ("%s" if f in _BARE else '"%s"') for f in SORTED_FIELDS) + "}").encode()
+_ACTOR_AT = SORTED_FIELDS.index("actor_id")
+_TS_AT = SORTED_FIELDS.index("ts")
+_NULL = b"\\N"
+# What COPY's text rows and orjson write differently: control characters (orjson escapes them, COPY
+# sends some raw), DEL, and a backslash (COPY's escape; a NULL is the whole field \N).
+_REJECT = bytes([*range(0x00, 0x09), *range(0x0B, 0x20), 0x7F, 0x5C])
+
+
+def copy_payload(row: bytes) -> tuple[bytes, list[bytes], bytes] | None:
+    r"""(payload, fields, stored hash) of one COPY text row of copy_sql, or None where the payload
+    could differ from hash_payload's bytes.
+
+    A row is built into the payload only when it holds no byte the two escape differently: no control
+    character or DEL, no backslash but those of its NULLs (COPY escapes every backslash of a value, so
+    each \N is a NULL field); a quote is escaped as orjson escapes it. Then the only \N in the payload are
+    the NULLs, each between the template's quotes: "\N" -> null is exact. ts must be the 27 characters
+    of its hashed text (to_char in copy_sql); seq and actor_id are integers, written alike."""
+    nulls = row.count(_NULL)
+    if len(row) - len(row.translate(None, _REJECT)) != nulls or row[-1:] != b"\n":
+        return None
+    if b'"' in row:
+        row = row.replace(b'"', b'\\"')
+    f = row[:-1].split(b"\t")
+    if len(f) != 19 or len(f[_TS_AT]) != 27:
+        return None
+    stored = f.pop()
+    if not nulls:
+        return _TEMPLATE % tuple(f), f, stored
+    if f[_ACTOR_AT] == _NULL:
+        f[_ACTOR_AT] = b"null"
+    return (_TEMPLATE % tuple(f)).replace(b'"\\N"', b"null"), f, stored
+
+
+def _copy_chunk(rows: list[bytes], first_seq: int, expected_seq, expected_hash) -> Span | None:
+    """A chunk of COPY rows (events first_seq.. in seq order) if every event in it is sound and its
+    payload is byte for byte the canonical one (copy_payload), else None (the caller checks the chunk
+    exactly)."""
+    sha, build, seq_at, prev_at = hashlib.sha256, copy_payload, _SEQ_AT, _PREV_AT
+    first = last = None
+    seen = False
+    want_seq = first_seq
+    for row in rows:
+        built = build(row)
+        if built is None:
+            return None
+        payload, f, stored = built
+        if int(f[seq_at]) != want_seq or sha(payload).hexdigest().encode() != stored:
+            return None
+        if first is None:
+            first = (want_seq, f[prev_at].decode(), stored.decode(), True)
+        elif f[prev_at] != last:
+            return None
+        elif expected_seq == want_seq:
+            if stored.decode() != expected_hash:
+                return None
+            seen = True
+        last = stored
+        want_seq += 1
+    if first is None:
+        return Span()
+    return Span(want_seq - first_seq, first, (want_seq - 1, last.decode()), None, seen)
+
+
+def scan_copy(conn, lo: int, hi: int, expected_seq=None, expected_hash=None, chunk: int = CHUNK_EVENTS * 5) -> Span:
+    """Events lo..hi on a psycopg connection: the raw columns by COPY, hashed here a chunk at a time;
+    a chunk the fast check does not accept (or with a seq missing) is checked exactly by scan_rows
+    (and names its first bad event)."""
+    join = Joiner(expected_seq, expected_hash)
+    exact = select_sql("postgresql")
+    for a in range(lo, hi + 1, chunk):
+        b = min(a + chunk - 1, hi)
+        with conn.cursor().copy(copy_sql(a, b)) as copy:
+            rows = [bytes(data) for data in copy]
+        span = _copy_chunk(rows, a, expected_seq, expected_hash) if len(rows) == b - a + 1 else None
+        if span is None:
+            span = scan_rows([conn.execute(exact, (a, b)).fetchall()], expected_seq, expected_hash)
+        if not join.add(span):
+            break
+    return join.span()
+
+
 # --- in a worker ----------------------------------------------------------------------
 
 def worker_scan(dialect: str, dsn: str, lo: int, hi: int, expected_seq, expected_hash,
-                chunk: int = CHUNK_EVENTS) -> Span:
-    """Events lo..hi on a connection of its own (a worker process for SQLite, a thread for
-    PostgreSQL, whose server does the hashing)."""
+                chunk: int = CHUNK_EVENTS, copy: bool = False) -> Span:
+    """Events lo..hi on a connection of its own: a worker process for SQLite and for PostgreSQL's COPY
+    rows (`copy`), both hashed here; a thread for PostgreSQL whose server does the hashing."""
     if dialect == "sqlite":
         import sqlite3
 
@@ -350,4 +443,6 @@ def worker_scan(dialect: str, dsn: str, lo: int, hi: int, expected_seq, expected
     import psycopg
 
     with psycopg.connect(dsn) as conn:
+        if copy:
+            return scan_copy(conn, lo, hi, expected_seq, expected_hash, chunk * 5)
         return scan_pg(lambda q, p: conn.execute(q, p).fetchall(), lo, hi, expected_seq, expected_hash)

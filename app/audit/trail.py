@@ -28,6 +28,7 @@ from app.audit.scan import (  # noqa: F401  (format_ts, hash_payload, HASHED_FIE
     Span,
     format_ts,
     hash_payload,
+    scan_copy,
     scan_pg,
     scan_rows,
     scan_sqlite,
@@ -233,16 +234,34 @@ class VerifyResult:
 
 # The checking itself is app/audit/scan.py (exact and fast paths). Stretches of PARALLEL_MIN_EVENTS
 # or more are split into seq ranges checked on connections of their own, worker processes on SQLite
-# (Python hashes) and threads on PostgreSQL (the server hashes); this process joins the ranges in
+# and for PostgreSQL's COPY (Python hashes), threads when PostgreSQL hashes; this process joins the ranges in
 # order, so the first bad event is named exactly as a serial scan names it. docs/performance.md.
+# PostgreSQL on another machine (through psycopg) sends the raw columns by COPY and the console's
+# processes hash them (scan_copy): the shared server spends 2 µs an event instead of 7 (bench/
+# bench_verify.py); on this machine's own server both paths cost about the same CPU (the COPY path
+# ~10 % more), so the server hashes. IDC_AUDIT_HASH_HERE=1 or 0 chooses either way.
 PARALLEL_MIN_EVENTS = 200_000
 RANGE_MIN = 10_000  # CHUNK_EVENTS (imported): events per SQLite chunk, handed to the workers
+
+
+def hash_here(session: Session) -> bool:
+    """Whether verify hashes PostgreSQL's events in this program (COPY) instead of in the server."""
+    bind = session.get_bind()
+    if bind.dialect.name != "postgresql" or bind.dialect.driver != "psycopg":
+        return False
+    forced = os.environ.get("IDC_AUDIT_HASH_HERE")
+    if forced in ("0", "1"):
+        return forced == "1"
+    host = bind.url.host or ""
+    return bool(host) and not host.startswith("/") and host not in ("localhost", "127.0.0.1", "::1")
 
 
 def _scan_here(session: Session, dialect: str, lo: int, hi: int, expected_seq, expected_hash) -> Span:
     conn = session.connection()
     if dialect == "sqlite":
         return scan_sqlite(conn.connection.driver_connection, lo, hi, expected_seq, expected_hash, CHUNK_EVENTS)
+    if hash_here(session):
+        return scan_copy(conn.connection.driver_connection, lo, hi, expected_seq, expected_hash, CHUNK_EVENTS * 5)
     if dialect == "postgresql":
         return scan_pg(lambda q, p: conn.exec_driver_sql(q, p).fetchall(), lo, hi, expected_seq, expected_hash)
     result = conn.exec_driver_sql(select_sql(dialect), (lo, hi))
@@ -282,14 +301,15 @@ def _spans(session: Session, lo: int, hi: int, expected_seq, expected_hash, work
     from concurrent.futures.process import BrokenProcessPool
 
     size = max(RANGE_MIN, -(-(hi - lo + 1) // (workers * 4)))
-    if dialect == "postgresql":
+    copy = hash_here(session)
+    if dialect == "postgresql" and not copy:
         executor = ThreadPoolExecutor(workers)  # the server hashes: threads wait on their connections
     else:
-        # spawn: a clean interpreter that imports app.audit.scan and sqlite3 (no fork of this process's
+        # spawn: a clean interpreter that imports app.audit.scan and the driver (no fork of this process's
         # threads and connections); each worker's own connection reads its ranges
         executor = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn"))
     with executor as pool:
-        futures = [pool.submit(worker_scan, dialect, target[1], a, b, expected_seq, expected_hash, CHUNK_EVENTS)
+        futures = [pool.submit(worker_scan, dialect, target[1], a, b, expected_seq, expected_hash, CHUNK_EVENTS, copy)
                    for a, b in _ranges(lo, hi, size)]
         try:
             try:
