@@ -4535,72 +4535,72 @@ Reason:</source>
 <context>
     <name>NewTicketDialog</name>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="454"/>
+        <location filename="../../ui/pages/operations/queue.py" line="471"/>
         <source>(none)</source>
         <translation>（无）</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="487"/>
+        <location filename="../../ui/pages/operations/queue.py" line="504"/>
         <source>Concerns</source>
         <translation>涉及对象</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="483"/>
+        <location filename="../../ui/pages/operations/queue.py" line="500"/>
         <source>Customer</source>
         <translation>客户</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="488"/>
+        <location filename="../../ui/pages/operations/queue.py" line="505"/>
         <source>Description</source>
         <translation>描述</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="481"/>
+        <location filename="../../ui/pages/operations/queue.py" line="498"/>
         <source>Kind</source>
         <translation>类型</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="440"/>
+        <location filename="../../ui/pages/operations/queue.py" line="457"/>
         <source>New ticket</source>
         <translation>新建工单</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="482"/>
+        <location filename="../../ui/pages/operations/queue.py" line="499"/>
         <source>Priority</source>
         <translation>优先级</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="486"/>
+        <location filename="../../ui/pages/operations/queue.py" line="503"/>
         <source>Remote-hands task</source>
         <translation>远程协助任务</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="485"/>
+        <location filename="../../ui/pages/operations/queue.py" line="502"/>
         <source>Reported at</source>
         <translation>报障时间</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="484"/>
+        <location filename="../../ui/pages/operations/queue.py" line="501"/>
         <source>Reported by</source>
         <translation>报障方式</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="480"/>
+        <location filename="../../ui/pages/operations/queue.py" line="497"/>
         <source>Title</source>
         <translation>标题</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="471"/>
+        <location filename="../../ui/pages/operations/queue.py" line="488"/>
         <source>When the customer reported it (YYYY-MM-DD HH:MM): the SLA clocks start there</source>
         <translation>客户报障的时间（YYYY-MM-DD HH:MM）：SLA 计时从此开始</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="504"/>
+        <location filename="../../ui/pages/operations/queue.py" line="521"/>
         <source>a report cannot come from the future</source>
         <translation>报障时间不能晚于现在</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="502"/>
+        <location filename="../../ui/pages/operations/queue.py" line="519"/>
         <source>write when it was reported as YYYY-MM-DD HH:MM</source>
         <translation>报障时间请写成 YYYY-MM-DD HH:MM</translation>
     </message>
@@ -5456,82 +5456,87 @@ Reason:</source>
 <context>
     <name>QueueTab</name>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="171"/>
+        <location filename="../../ui/pages/operations/queue.py" line="195"/>
+        <source> · the first %1 by SLA due</source>
+        <translation> · 按 SLA 到期显示前 %1 张</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/queue.py" line="192"/>
         <source>%1 tickets, %2 P1, %3 breached</source>
         <translation>共 %1 张工单，P1 %2 张，已超时 %3 张</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="63"/>
+        <location filename="../../ui/pages/operations/queue.py" line="65"/>
         <source>Also resolved and closed</source>
         <translation>含已解决和已关闭</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="73"/>
+        <location filename="../../ui/pages/operations/queue.py" line="75"/>
         <source>Assignee</source>
         <translation>处理人</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="72"/>
+        <location filename="../../ui/pages/operations/queue.py" line="74"/>
         <source>Customer</source>
         <translation>客户</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="72"/>
+        <location filename="../../ui/pages/operations/queue.py" line="74"/>
         <source>Due</source>
         <translation>到期</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="60"/>
+        <location filename="../../ui/pages/operations/queue.py" line="62"/>
         <source>My tickets</source>
         <translation>我的工单</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="56"/>
+        <location filename="../../ui/pages/operations/queue.py" line="58"/>
         <source>New ticket…</source>
         <translation>新建工单…</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="71"/>
+        <location filename="../../ui/pages/operations/queue.py" line="73"/>
         <source>Priority</source>
         <translation>优先级</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="65"/>
+        <location filename="../../ui/pages/operations/queue.py" line="67"/>
         <source>Refresh</source>
         <translation>刷新</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="71"/>
+        <location filename="../../ui/pages/operations/queue.py" line="73"/>
         <source>SLA</source>
         <translation>SLA</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="72"/>
+        <location filename="../../ui/pages/operations/queue.py" line="74"/>
         <source>Site</source>
         <translation>机房</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="71"/>
+        <location filename="../../ui/pages/operations/queue.py" line="73"/>
         <source>State</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="71"/>
+        <location filename="../../ui/pages/operations/queue.py" line="73"/>
         <source>Ticket</source>
         <translation>工单</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="72"/>
+        <location filename="../../ui/pages/operations/queue.py" line="74"/>
         <source>Time left</source>
         <translation>剩余时间</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="73"/>
+        <location filename="../../ui/pages/operations/queue.py" line="75"/>
         <source>Title</source>
         <translation>标题</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="183"/>
+        <location filename="../../ui/pages/operations/queue.py" line="207"/>
         <source>paused</source>
         <translation>已暂停</translation>
     </message>
@@ -6848,197 +6853,197 @@ Reason:</source>
 <context>
     <name>TicketPanel</name>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="299"/>
+        <location filename="../../ui/pages/operations/queue.py" line="316"/>
         <source> · escalated to level %1</source>
         <translation> · 已升级至第 %1 级</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="301"/>
+        <location filename="../../ui/pages/operations/queue.py" line="318"/>
         <source>%1 · %2 · customer %3 · contract %4 · assignee %5 · opened %6 · concerns %7</source>
         <translation>%1 · %2 · 客户 %3 · 合同 %4 · 处理人 %5 · 创建于 %6 · 涉及 %7</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="331"/>
+        <location filename="../../ui/pages/operations/queue.py" line="348"/>
         <source>(for the customer)</source>
         <translation>（对客户）</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="312"/>
+        <location filename="../../ui/pages/operations/queue.py" line="329"/>
         <source>, due %1</source>
         <translation>，到期 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="310"/>
+        <location filename="../../ui/pages/operations/queue.py" line="327"/>
         <source>, paused %1 min</source>
         <translation>，暂停 %1 分钟</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="256"/>
+        <location filename="../../ui/pages/operations/queue.py" line="273"/>
         <source>Acknowledge</source>
         <translation>响应</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="237"/>
+        <location filename="../../ui/pages/operations/queue.py" line="254"/>
         <source>Choose a ticket</source>
         <translation>请选择工单</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="262"/>
+        <location filename="../../ui/pages/operations/queue.py" line="279"/>
         <source>Close</source>
         <translation>关闭</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="415"/>
+        <location filename="../../ui/pages/operations/queue.py" line="432"/>
         <source>Down from – to (YYYY-MM-DD HH:MM – YYYY-MM-DD HH:MM; leave the end empty while it is still down):</source>
         <translation>停机起止（YYYY-MM-DD HH:MM – YYYY-MM-DD HH:MM；仍在停机则结束时间留空）：</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="258"/>
+        <location filename="../../ui/pages/operations/queue.py" line="275"/>
         <source>In progress</source>
         <translation>处理中</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="388"/>
+        <location filename="../../ui/pages/operations/queue.py" line="405"/>
         <source>New priority:</source>
         <translation>新优先级：</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="249"/>
+        <location filename="../../ui/pages/operations/queue.py" line="266"/>
         <source>Note</source>
         <translation>备注</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="376"/>
+        <location filename="../../ui/pages/operations/queue.py" line="393"/>
         <source>Note (internal):</source>
         <translation>备注（内部）：</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="272"/>
+        <location filename="../../ui/pages/operations/queue.py" line="289"/>
         <source>Note…</source>
         <translation>备注…</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="257"/>
+        <location filename="../../ui/pages/operations/queue.py" line="274"/>
         <source>On site</source>
         <translation>已到场</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="388"/>
+        <location filename="../../ui/pages/operations/queue.py" line="405"/>
         <source>Priority</source>
         <translation>优先级</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="272"/>
+        <location filename="../../ui/pages/operations/queue.py" line="289"/>
         <source>Priority…</source>
         <translation>优先级…</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="414"/>
+        <location filename="../../ui/pages/operations/queue.py" line="431"/>
         <source>Record down hours</source>
         <translation>记录停机时长</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="274"/>
+        <location filename="../../ui/pages/operations/queue.py" line="291"/>
         <source>Record down hours…</source>
         <translation>记录停机时长…</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="402"/>
+        <location filename="../../ui/pages/operations/queue.py" line="419"/>
         <source>Reopen</source>
         <translation>重新打开</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="273"/>
+        <location filename="../../ui/pages/operations/queue.py" line="290"/>
         <source>Reopen…</source>
         <translation>重新打开…</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="366"/>
+        <location filename="../../ui/pages/operations/queue.py" line="383"/>
         <source>Resolve</source>
         <translation>解决</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="261"/>
+        <location filename="../../ui/pages/operations/queue.py" line="278"/>
         <source>Resolve…</source>
         <translation>解决…</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="326"/>
+        <location filename="../../ui/pages/operations/queue.py" line="343"/>
         <source>SLA breach</source>
         <translation>SLA 超时</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="259"/>
+        <location filename="../../ui/pages/operations/queue.py" line="276"/>
         <source>Waiting for customer</source>
         <translation>等待客户</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="260"/>
+        <location filename="../../ui/pages/operations/queue.py" line="277"/>
         <source>Waiting for vendor</source>
         <translation>等待厂商</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="249"/>
+        <location filename="../../ui/pages/operations/queue.py" line="266"/>
         <source>What</source>
         <translation>事项</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="367"/>
+        <location filename="../../ui/pages/operations/queue.py" line="384"/>
         <source>What was done (the customer reads it):</source>
         <translation>处理结果（客户可见）：</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="249"/>
+        <location filename="../../ui/pages/operations/queue.py" line="266"/>
         <source>When</source>
         <translation>时间</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="249"/>
+        <location filename="../../ui/pages/operations/queue.py" line="266"/>
         <source>Who</source>
         <translation>操作人</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="402"/>
+        <location filename="../../ui/pages/operations/queue.py" line="419"/>
         <source>Why is it reopened:</source>
         <translation>重新打开的原因：</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="392"/>
+        <location filename="../../ui/pages/operations/queue.py" line="409"/>
         <source>Why:</source>
         <translation>原因：</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="424"/>
+        <location filename="../../ui/pages/operations/queue.py" line="441"/>
         <source>Write the times as YYYY-MM-DD HH:MM</source>
         <translation>时间请写成 YYYY-MM-DD HH:MM</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="325"/>
+        <location filename="../../ui/pages/operations/queue.py" line="342"/>
         <source>assigned</source>
         <translation>已分派</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="325"/>
+        <location filename="../../ui/pages/operations/queue.py" line="342"/>
         <source>attachment</source>
         <translation>附件</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="327"/>
+        <location filename="../../ui/pages/operations/queue.py" line="344"/>
         <source>down hours</source>
         <translation>停机时长</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="326"/>
+        <location filename="../../ui/pages/operations/queue.py" line="343"/>
         <source>escalated</source>
         <translation>已升级</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="325"/>
+        <location filename="../../ui/pages/operations/queue.py" line="342"/>
         <source>note</source>
         <translation>备注</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="323"/>
+        <location filename="../../ui/pages/operations/queue.py" line="340"/>
         <source>opened</source>
         <translation>已创建</translation>
     </message>

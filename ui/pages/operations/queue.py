@@ -22,6 +22,8 @@ from ui.shell.operations import apply, listen
 UTC = dt.timezone.utc
 COUNTDOWN_MS = 1000       # the countdowns tick every second (no database read)
 RELOAD_MS = 60_000        # the queue is read again every minute (and on every change)
+FILTER_MS = 250           # a filter is applied this long after the last key
+PAGE_ROWS = 50            # the queue shows its first rows by SLA due; the summary counts them all
 
 
 def apply_or_show(fn, message: QLabel) -> bool:
@@ -71,6 +73,10 @@ class QueueTab(QWidget):
         self.headers = [self.tr("Ticket"), self.tr("Priority"), self.tr("State"), self.tr("SLA"),
                         self.tr("Due"), self.tr("Time left"), self.tr("Customer"), self.tr("Site"),
                         self.tr("Assignee"), self.tr("Title")]
+        self.refilter = QTimer(self)     # the filters are read by the service once typing stops
+        self.refilter.setSingleShot(True)
+        self.refilter.setInterval(FILTER_MS)
+        self.refilter.timeout.connect(self.load)
         filters = QHBoxLayout()
         filters.setSpacing(2)
         self.filters: list[QLineEdit] = []
@@ -79,7 +85,10 @@ class QueueTab(QWidget):
             f.setObjectName(f"filter_{i}")
             f.setPlaceholderText(h)
             f.setClearButtonEnabled(True)
-            f.textChanged.connect(self.apply_filters)
+            f.textChanged.connect(self.refilter.start)
+            if i in (4, 5):      # the due time and the countdown move on by themselves: not filters
+                f.setEnabled(False)
+                f.setPlaceholderText("")
             filters.addWidget(f)
             self.filters.append(f)
         self.table = QTableWidget(0, len(self.headers))
@@ -138,12 +147,27 @@ class QueueTab(QWidget):
         if self.loaded and (not kinds or "*" in kinds or "ticket" in kinds or "sla_credit" in kinds):
             self.load()
 
+    def where(self):
+        """The column filters as the service reads them: the coded columns by their shown labels."""
+        from app.services.operations.queue import QueueFilter
+        text = [f.text().strip().lower() for f in self.filters]
+
+        def matching(choices, typed: str, label=lambda c, v: choice_label(c, v)):
+            return frozenset(v for v in choices.values() if typed in label(choices, v).lower()) if typed else None
+        if not any(text):
+            return None
+        return QueueFilter(number=text[0], priorities=matching(TicketPriority, text[1], lambda _c, v: v.lower()),
+                           states=matching(TicketState, text[2]), sla_states=matching(SlaState, text[3]),
+                           customer=text[6], site=text[7], assignee=text[8], title=text[9])
+
     def load(self) -> None:
-        from app.services.operations.queue import queue_rows
+        from app.services.operations.queue import queue_view
+        self.refilter.stop()
         self.loaded = True
         keep = self.current_id()
-        self.rows = queue_rows(self.db, include_closed=self.closed.isChecked(),
-                               assignee_id=self.actor.id if self.mine.isChecked() else None)
+        view = queue_view(self.db, limit=PAGE_ROWS, include_closed=self.closed.isChecked(),
+                          assignee_id=self.actor.id if self.mine.isChecked() else None, where=self.where())
+        self.rows = view.rows
         self.table.setRowCount(len(self.rows))
         for i, r in enumerate(self.rows):
             cells = [r.number, r.priority, choice_label(TicketState, r.state),
@@ -165,11 +189,11 @@ class QueueTab(QWidget):
             if r.id == keep:
                 self.table.selectRow(i)
         self.update_countdowns()
-        self.apply_filters()
-        p1 = sum(r.priority == "P1" for r in self.rows)
-        late = sum(r.sla_state == "breached" for r in self.rows)
-        self.summary.setText(self.tr("%1 tickets, %2 P1, %3 breached").replace("%1", str(len(self.rows)))
-                             .replace("%2", str(p1)).replace("%3", str(late)))
+        text = self.tr("%1 tickets, %2 P1, %3 breached").replace("%1", str(view.total)) \
+            .replace("%2", str(view.p1)).replace("%3", str(view.breached))
+        if view.total > len(self.rows):
+            text += self.tr(" · the first %1 by SLA due").replace("%1", str(len(self.rows)))
+        self.summary.setText(text)
         if keep:
             self.panel.show_ticket(keep)
 
@@ -185,13 +209,6 @@ class QueueTab(QWidget):
             left = int((r.due_at - now).total_seconds())
             item.setText(countdown(left))
             item.setForeground(QColor("#d32f2f") if left < 0 else QColor("#000000"))
-
-    def apply_filters(self) -> None:
-        wanted = [(c, f.text().strip().lower()) for c, f in enumerate(self.filters) if f.text().strip()]
-        for i in range(self.table.rowCount()):
-            hide = any(wanted_text not in (self.table.item(i, c).text().lower() if self.table.item(i, c) else "")
-                       for c, wanted_text in wanted)
-            self.table.setRowHidden(i, hide)
 
     def current_id(self) -> int | None:
         rows = self.table.selectionModel().selectedRows() if self.table.selectionModel() else []
