@@ -474,6 +474,11 @@ class NewTicketDialog(QDialog):
         self.channel.setObjectName("channel")
         for v in ContactChannel.values():
             self.channel.addItem(choice_label(ContactChannel, v), v)
+        self.contact = QComboBox()       # who of the customer raised it (issue 24)
+        self.contact.setObjectName("contact")
+        self.contact_info = QLabel()
+        self.contact_info.setObjectName("contactInfo")
+        self.contacts = []
         self.task = QComboBox()
         self.task.setObjectName("task")
         from models.choices import RemoteTask
@@ -492,6 +497,10 @@ class NewTicketDialog(QDialog):
             i = self.customer.findData(prefill.customer_id)
             if i >= 0:
                 self.customer.setCurrentIndex(i)
+        self.customer.currentIndexChanged.connect(self.load_contacts)
+        self.contact.currentIndexChanged.connect(self.show_contact)
+        self.channel.currentIndexChanged.connect(self.show_contact)
+        self.load_contacts()
         self.error = error_label("formError")
         form = QFormLayout()
         form.addRow(self.tr("Title"), self.title)
@@ -499,6 +508,8 @@ class NewTicketDialog(QDialog):
         form.addRow(self.tr("Priority"), self.priority)
         form.addRow(self.tr("Customer"), self.customer)
         form.addRow(self.tr("Reported by"), self.channel)
+        form.addRow(self.tr("Contact"), self.contact)
+        form.addRow("", self.contact_info)
         form.addRow(self.tr("Reported at"), self.reported)
         form.addRow(self.tr("Remote-hands task"), self.task)
         form.addRow(self.tr("Concerns"), self.concerns)
@@ -510,6 +521,38 @@ class NewTicketDialog(QDialog):
         lay.addLayout(form)
         lay.addWidget(self.error)
         lay.addWidget(buttons)
+
+    def load_contacts(self) -> None:
+        from app.services.operations.tickets import ticket_contacts
+        self.contacts = ticket_contacts(self.db, self.customer.currentData())
+        self.contact.clear()
+        self.contact.addItem(self.tr("(choose who raised it)") if self.contacts else self.tr("(no contacts)"), None)
+        for c in self.contacts:
+            self.contact.addItem(f"{c.name} · {c.role}" if c.role else c.name, c.id)
+        self.contact.setEnabled(bool(self.contacts))
+        self.show_contact()
+
+    def chosen_contact(self):
+        return next((c for c in self.contacts if c.id == self.contact.currentData()), None)
+
+    def show_contact(self) -> None:
+        c = self.chosen_contact()
+        self.contact_info.setText(" · ".join(x for x in (c.phone, c.email) if x) if c else "")
+
+    def contact_id(self) -> int | None:
+        """The contact chosen, checked against how they reached us: a call needs their phone on file,
+        an e-mail their address; a customer with contacts names one."""
+        c = self.chosen_contact()
+        if c is None:
+            if self.contacts:
+                raise ValidationError({"contact_id": self.tr("choose which of the customer's contacts raised it")})
+            return None
+        channel = self.channel.currentData()
+        if channel == ContactChannel.PHONE and not c.phone:
+            raise ValidationError({"contact_id": self.tr("%1 has no phone number on file").replace("%1", c.name)})
+        if channel == ContactChannel.EMAIL and not c.email:
+            raise ValidationError({"contact_id": self.tr("%1 has no e-mail address on file").replace("%1", c.name)})
+        return c.id
 
     def reported_at(self) -> dt.datetime:
         from app.domain.clock import TZ
@@ -525,9 +568,11 @@ class NewTicketDialog(QDialog):
         from app.services.operations.tickets import open_ticket
         p = self.prefill
         at = self.reported_at()
+        contact_id = self.contact_id()
         kind = self.kind.currentData()
         t = open_ticket(self.db, self.actor, title=self.title.text(), kind=kind, priority=self.priority.currentData(),
-                        customer_id=self.customer.currentData(), channel=self.channel.currentData(),
+                        customer_id=self.customer.currentData(), contact_id=contact_id,
+                        channel=self.channel.currentData(),
                         contract_id=p.contract_id if p else None, site_id=p.site_id if p else None,
                         objects=[(p.object_type, p.object_id)] if p else [],
                         task=self.task.currentData() if kind == TicketKind.REMOTE_HANDS else None,
