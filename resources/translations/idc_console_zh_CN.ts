@@ -4535,27 +4535,52 @@ Reason:</source>
 <context>
     <name>NewTicketDialog</name>
     <message>
+        <location filename="../../ui/pages/operations/queue.py" line="554"/>
+        <source>%1 has no e-mail address on file</source>
+        <translation>%1 没有登记电子邮件地址</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/queue.py" line="552"/>
+        <source>%1 has no phone number on file</source>
+        <translation>%1 没有登记电话号码</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/queue.py" line="529"/>
+        <source>(choose who raised it)</source>
+        <translation>（请选择报障人）</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/queue.py" line="529"/>
+        <source>(no contacts)</source>
+        <translation>（无联系人）</translation>
+    </message>
+    <message>
         <location filename="../../ui/pages/operations/queue.py" line="471"/>
         <source>(none)</source>
         <translation>（无）</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="504"/>
+        <location filename="../../ui/pages/operations/queue.py" line="515"/>
         <source>Concerns</source>
         <translation>涉及对象</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="500"/>
+        <location filename="../../ui/pages/operations/queue.py" line="511"/>
+        <source>Contact</source>
+        <translation>联系人</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/queue.py" line="509"/>
         <source>Customer</source>
         <translation>客户</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="505"/>
+        <location filename="../../ui/pages/operations/queue.py" line="516"/>
         <source>Description</source>
         <translation>描述</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="498"/>
+        <location filename="../../ui/pages/operations/queue.py" line="507"/>
         <source>Kind</source>
         <translation>类型</translation>
     </message>
@@ -4565,42 +4590,47 @@ Reason:</source>
         <translation>新建工单</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="499"/>
+        <location filename="../../ui/pages/operations/queue.py" line="508"/>
         <source>Priority</source>
         <translation>优先级</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="503"/>
+        <location filename="../../ui/pages/operations/queue.py" line="514"/>
         <source>Remote-hands task</source>
         <translation>远程协助任务</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="502"/>
+        <location filename="../../ui/pages/operations/queue.py" line="513"/>
         <source>Reported at</source>
         <translation>报障时间</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="501"/>
+        <location filename="../../ui/pages/operations/queue.py" line="510"/>
         <source>Reported by</source>
         <translation>报障方式</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="497"/>
+        <location filename="../../ui/pages/operations/queue.py" line="506"/>
         <source>Title</source>
         <translation>标题</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="488"/>
+        <location filename="../../ui/pages/operations/queue.py" line="493"/>
         <source>When the customer reported it (YYYY-MM-DD HH:MM): the SLA clocks start there</source>
         <translation>客户报障的时间（YYYY-MM-DD HH:MM）：SLA 计时从此开始</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="521"/>
+        <location filename="../../ui/pages/operations/queue.py" line="564"/>
         <source>a report cannot come from the future</source>
         <translation>报障时间不能晚于现在</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="519"/>
+        <location filename="../../ui/pages/operations/queue.py" line="548"/>
+        <source>choose which of the customer's contacts raised it</source>
+        <translation>请选择是客户的哪位联系人报的障</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/queue.py" line="562"/>
         <source>write when it was reported as YYYY-MM-DD HH:MM</source>
         <translation>报障时间请写成 YYYY-MM-DD HH:MM</translation>
     </message>
@@ -5258,7 +5288,7 @@ Reason:</source>
         <translation>%1 %2 A：当前 %3 kW，另一路失电时 %4 kW；限值 %5 kW（%6%）</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/power.py" line="93"/>
+        <location filename="../../ui/pages/power.py" line="121"/>
         <source>%1: %2 kW typical · N redundancy: %3</source>
         <translation>%1：典型功耗 %2 kW · N 冗余：%3</translation>
     </message>
@@ -5268,7 +5298,7 @@ Reason:</source>
         <translation>%1：%2 / %3 kW（%4%）</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../ui/pages/power.py" line="102"/>
+        <location filename="../../ui/pages/power.py" line="131"/>
         <source>%n device(s) not plugged into a PDU: counted on every feed of the rack</source>
         <translation><numerusform>%n 台设备未接入 PDU：按本柜所有回路均摊计算</numerusform></translation>
     </message>
@@ -5278,32 +5308,37 @@ Reason:</source>
         <translation><numerusform>%n 路回路超限</numerusform></translation>
     </message>
     <message>
-        <location filename="../../ui/pages/power.py" line="76"/>
+        <location filename="../../ui/pages/power.py" line="77"/>
         <source>A kW</source>
         <translation>A 路 kW</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/power.py" line="143"/>
+        <location filename="../../ui/pages/power.py" line="172"/>
         <source>Amperage</source>
         <translation>电流</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/power.py" line="76"/>
+        <location filename="../../ui/pages/power.py" line="77"/>
         <source>B kW</source>
         <translation>B 路 kW</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/power.py" line="62"/>
+        <location filename="../../ui/pages/power.py" line="63"/>
         <source>Breaker</source>
         <translation>断路器</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/power.py" line="70"/>
+        <location filename="../../ui/pages/power.py" line="104"/>
+        <source>Choose a feed first</source>
+        <translation>请先选择一条馈线</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/power.py" line="71"/>
         <source>Device</source>
         <translation>设备</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/power.py" line="62"/>
+        <location filename="../../ui/pages/power.py" line="63"/>
         <source>Feed</source>
         <translation>回路</translation>
     </message>
@@ -5313,32 +5348,32 @@ Reason:</source>
         <translation>回路 %1（%2）负载 %3 kW，超过其 %5 A 断路器的 %4%（%6 kW）</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/power.py" line="144"/>
+        <location filename="../../ui/pages/power.py" line="173"/>
         <source>Feeds</source>
         <translation>回路</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/power.py" line="63"/>
+        <location filename="../../ui/pages/power.py" line="64"/>
         <source>Limit kW</source>
         <translation>限值 kW</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/power.py" line="62"/>
+        <location filename="../../ui/pages/power.py" line="63"/>
         <source>Load %</source>
         <translation>负载率 %</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/power.py" line="62"/>
+        <location filename="../../ui/pages/power.py" line="63"/>
         <source>Load kW</source>
         <translation>负载 kW</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/power.py" line="149"/>
+        <location filename="../../ui/pages/power.py" line="178"/>
         <source>Max utilisation</source>
         <translation>最大利用率</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/power.py" line="76"/>
+        <location filename="../../ui/pages/power.py" line="77"/>
         <source>N redundancy</source>
         <translation>N 冗余</translation>
     </message>
@@ -5348,97 +5383,102 @@ Reason:</source>
         <translation>N 冗余：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/power.py" line="63"/>
+        <location filename="../../ui/pages/power.py" line="64"/>
         <source>On failover kW</source>
         <translation>切换后 kW</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/power.py" line="70"/>
+        <location filename="../../ui/pages/power.py" line="85"/>
+        <source>Open a ticket for this feed…</source>
+        <translation>为此馈线开工单…</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/power.py" line="71"/>
         <source>Outlet</source>
         <translation>插座</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/power.py" line="70"/>
+        <location filename="../../ui/pages/power.py" line="71"/>
         <source>PDU</source>
         <translation>PDU 配电单元</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/power.py" line="143"/>
+        <location filename="../../ui/pages/power.py" line="172"/>
         <source>Panel</source>
         <translation>配电柜</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/power.py" line="147"/>
+        <location filename="../../ui/pages/power.py" line="176"/>
         <source>Panels</source>
         <translation>配电柜</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/power.py" line="143"/>
+        <location filename="../../ui/pages/power.py" line="172"/>
         <source>Phase</source>
         <translation>相制</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/power.py" line="138"/>
+        <location filename="../../ui/pages/power.py" line="167"/>
         <source>Power panels and feeds</source>
         <translation>配电柜与回路</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/power.py" line="79"/>
+        <location filename="../../ui/pages/power.py" line="80"/>
         <source>Power panels and feeds…</source>
         <translation>配电柜与回路…</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/power.py" line="76"/>
+        <location filename="../../ui/pages/power.py" line="77"/>
         <source>Rack</source>
         <translation>机柜</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/power.py" line="143"/>
+        <location filename="../../ui/pages/power.py" line="172"/>
         <source>Room</source>
         <translation>机房</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/power.py" line="109"/>
+        <location filename="../../ui/pages/power.py" line="138"/>
         <source>Room %1: %2 kW; redundant %3, failing %4, one side only %5, no feeds %6</source>
         <translation>机房 %1：%2 kW；冗余满足 %3，不满足 %4，仅单路 %5，无回路 %6</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/power.py" line="62"/>
+        <location filename="../../ui/pages/power.py" line="63"/>
         <source>Side</source>
         <translation>路别</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/power.py" line="143"/>
+        <location filename="../../ui/pages/power.py" line="172"/>
         <source>Site</source>
         <translation>机房</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/power.py" line="63"/>
+        <location filename="../../ui/pages/power.py" line="64"/>
         <source>Sold to</source>
         <translation>售予合同</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/power.py" line="62"/>
+        <location filename="../../ui/pages/power.py" line="63"/>
         <source>Status</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/power.py" line="70"/>
+        <location filename="../../ui/pages/power.py" line="71"/>
         <source>Supply</source>
         <translation>电源</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/power.py" line="148"/>
+        <location filename="../../ui/pages/power.py" line="177"/>
         <source>Type</source>
         <translation>类型</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/power.py" line="144"/>
+        <location filename="../../ui/pages/power.py" line="173"/>
         <source>UPS</source>
         <translation>UPS 不间断电源</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/power.py" line="143"/>
+        <location filename="../../ui/pages/power.py" line="172"/>
         <source>Voltage</source>
         <translation>电压</translation>
     </message>
