@@ -4294,32 +4294,32 @@ Reason:</source>
 <context>
     <name>MaintenanceTab</name>
     <message>
-        <location filename="../../ui/pages/operations/maintenance.py" line="168"/>
+        <location filename="../../ui/pages/operations/maintenance.py" line="175"/>
         <source>%1 affects %2 customer(s)</source>
         <translation>%1 影响 %2 个客户</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/maintenance.py" line="205"/>
+        <location filename="../../ui/pages/operations/maintenance.py" line="230"/>
         <source>Cancel %1</source>
         <translation>取消 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/maintenance.py" line="81"/>
+        <location filename="../../ui/pages/operations/maintenance.py" line="88"/>
         <source>Cancel…</source>
         <translation>取消…</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/maintenance.py" line="187"/>
+        <location filename="../../ui/pages/operations/maintenance.py" line="194"/>
         <source>Choose a maintenance window first</source>
         <translation>请先选择一个维护窗口</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/maintenance.py" line="197"/>
+        <location filename="../../ui/pages/operations/maintenance.py" line="204"/>
         <source>Choose an affected customer first</source>
         <translation>请先选择一个受影响的客户</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/maintenance.py" line="75"/>
+        <location filename="../../ui/pages/operations/maintenance.py" line="82"/>
         <source>Confirm and give notice</source>
         <translation>确认并发出通知</translation>
     </message>
@@ -4329,7 +4329,7 @@ Reason:</source>
         <translation>合同</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/maintenance.py" line="175"/>
+        <location filename="../../ui/pages/operations/maintenance.py" line="182"/>
         <source>Cross-connect</source>
         <translation>交叉连接</translation>
     </message>
@@ -4344,12 +4344,12 @@ Reason:</source>
         <translation>客户</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/maintenance.py" line="174"/>
+        <location filename="../../ui/pages/operations/maintenance.py" line="181"/>
         <source>Device</source>
         <translation>设备</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/maintenance.py" line="134"/>
+        <location filename="../../ui/pages/operations/maintenance.py" line="141"/>
         <source>Emergency</source>
         <translation>紧急</translation>
     </message>
@@ -4374,27 +4374,27 @@ Reason:</source>
         <translation>影响</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/maintenance.py" line="134"/>
+        <location filename="../../ui/pages/operations/maintenance.py" line="141"/>
         <source>In time</source>
         <translation>按期通知</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/maintenance.py" line="135"/>
+        <location filename="../../ui/pages/operations/maintenance.py" line="142"/>
         <source>Late</source>
         <translation>通知过晚</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/maintenance.py" line="235"/>
+        <location filename="../../ui/pages/operations/maintenance.py" line="260"/>
         <source>Maintenance notice %1</source>
         <translation>维护通知 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/maintenance.py" line="171"/>
+        <location filename="../../ui/pages/operations/maintenance.py" line="178"/>
         <source>No maintenance window in this view</source>
         <translation>此视图中没有维护窗口</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/maintenance.py" line="135"/>
+        <location filename="../../ui/pages/operations/maintenance.py" line="142"/>
         <source>Not given yet</source>
         <translation>尚未通知</translation>
     </message>
@@ -4409,12 +4409,17 @@ Reason:</source>
         <translation>对象</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/maintenance.py" line="83"/>
+        <location filename="../../ui/pages/operations/maintenance.py" line="75"/>
+        <source>Plan maintenance…</source>
+        <translation>计划维护…</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/maintenance.py" line="90"/>
         <source>Print notice…</source>
         <translation>打印维护通知…</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/maintenance.py" line="174"/>
+        <location filename="../../ui/pages/operations/maintenance.py" line="181"/>
         <source>Rack</source>
         <translation>机柜</translation>
     </message>
@@ -4449,7 +4454,7 @@ Reason:</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/maintenance.py" line="85"/>
+        <location filename="../../ui/pages/operations/maintenance.py" line="92"/>
         <source>The maintenance notice of the customer chosen below (Ctrl+P)</source>
         <translation>下方所选客户的维护通知（Ctrl+P）</translation>
     </message>
@@ -4464,7 +4469,7 @@ Reason:</source>
         <translation>原因</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/maintenance.py" line="206"/>
+        <location filename="../../ui/pages/operations/maintenance.py" line="231"/>
         <source>Why is the work cancelled? (the customers were told of it)</source>
         <translation>为何取消维护？（客户已收到通知）</translation>
     </message>
@@ -4474,12 +4479,12 @@ Reason:</source>
         <translation>维护内容</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/maintenance.py" line="79"/>
+        <location filename="../../ui/pages/operations/maintenance.py" line="86"/>
         <source>Work completed</source>
         <translation>维护完成</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/maintenance.py" line="77"/>
+        <location filename="../../ui/pages/operations/maintenance.py" line="84"/>
         <source>Work started</source>
         <translation>维护开始</translation>
     </message>
@@ -5278,6 +5283,84 @@ Reason:</source>
         <location filename="../../ui/pages/rackforms.py" line="137"/>
         <source>a number, e.g. 12.5</source>
         <translation>请输入数字，例如 12.5</translation>
+    </message>
+</context>
+<context>
+    <name>PlanMaintenanceDialog</name>
+    <message>
+        <location filename="../../ui/pages/operations/planform.py" line="45"/>
+        <source>(none)</source>
+        <translation>（无）</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/planform.py" line="74"/>
+        <source>Contact</source>
+        <translation>联系人</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/planform.py" line="71"/>
+        <source>Description</source>
+        <translation>描述</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/planform.py" line="57"/>
+        <source>Emergency (cannot wait for the notice period)</source>
+        <translation>紧急维护（不能等待通知期）</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/planform.py" line="69"/>
+        <source>Ends</source>
+        <translation>到期</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/planform.py" line="66"/>
+        <source>Object</source>
+        <translation>对象</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/planform.py" line="37"/>
+        <source>Plan maintenance</source>
+        <translation>计划维护</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/planform.py" line="67"/>
+        <source>Site</source>
+        <translation>机房</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/planform.py" line="68"/>
+        <source>Starts</source>
+        <translation>开始</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/planform.py" line="73"/>
+        <source>Why it cannot wait</source>
+        <translation>不能等待的原因</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/planform.py" line="70"/>
+        <source>Work</source>
+        <translation>维护内容</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/planform.py" line="65"/>
+        <source>Worked on</source>
+        <translation>维护对象</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/planform.py" line="102"/>
+        <source>choose what is worked on from the list</source>
+        <translation>请从列表中选择维护对象</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/planform.py" line="53"/>
+        <source>e.g. UPS-A battery replacement</source>
+        <translation>例如：UPS-A 电池更换</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/planform.py" line="94"/>
+        <source>the UPS's name, e.g. UPS-A</source>
+        <translation>UPS 名称，例如 UPS-A</translation>
     </message>
 </context>
 <context>
