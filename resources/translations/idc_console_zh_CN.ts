@@ -3461,7 +3461,7 @@
     <message>
         <location filename="../../ui/kit/forms.py" line="288"/>
         <source>From</source>
-        <translation>原状态</translation>
+        <translation>自</translation>
     </message>
     <message>
         <location filename="../../ui/kit/forms.py" line="97"/>
@@ -3511,7 +3511,7 @@
     <message>
         <location filename="../../ui/kit/forms.py" line="288"/>
         <source>To</source>
-        <translation>新状态</translation>
+        <translation>至</translation>
     </message>
     <message>
         <location filename="../../ui/kit/forms.py" line="289"/>
@@ -7304,154 +7304,267 @@ Reason:</source>
     </message>
 </context>
 <context>
-    <name>VisitsTab</name>
+    <name>VisitRequestDialog</name>
     <message>
-        <location filename="../../ui/pages/operations/visits.py" line="124"/>
-        <source>%1 min</source>
-        <translation>%1 分钟</translation>
+        <location filename="../../ui/pages/operations/visitform.py" line="39"/>
+        <source>(choose the customer)</source>
+        <translation>（请选择客户）</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/visits.py" line="38"/>
-        <source>All sites</source>
-        <translation>全部数据中心</translation>
+        <location filename="../../ui/pages/operations/visitform.py" line="53"/>
+        <source>Add visitor</source>
+        <translation>添加访客</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/visits.py" line="56"/>
-        <source>Badge</source>
-        <translation>门禁卡</translation>
+        <location filename="../../ui/pages/operations/visitform.py" line="105"/>
+        <source>Cage %1</source>
+        <translation>笼位 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/visits.py" line="65"/>
-        <source>Badge number</source>
-        <translation>门禁卡号</translation>
+        <location filename="../../ui/pages/operations/visitform.py" line="77"/>
+        <source>Cage or racks</source>
+        <translation>笼位或机柜</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/visits.py" line="66"/>
-        <source>Check in</source>
-        <translation>登记进入</translation>
-    </message>
-    <message>
-        <location filename="../../ui/pages/operations/visits.py" line="68"/>
-        <source>Check out</source>
-        <translation>登记离开</translation>
-    </message>
-    <message>
-        <location filename="../../ui/pages/operations/visits.py" line="149"/>
-        <source>Choose a site first</source>
-        <translation>请先选择数据中心</translation>
-    </message>
-    <message>
-        <location filename="../../ui/pages/operations/visits.py" line="146"/>
-        <source>Choose a visitor on site first</source>
-        <translation>请先选择一位在场访客</translation>
-    </message>
-    <message>
-        <location filename="../../ui/pages/operations/visits.py" line="144"/>
-        <source>Choose an expected visitor first</source>
-        <translation>请先选择一位预约访客</translation>
-    </message>
-    <message>
-        <location filename="../../ui/pages/operations/visits.py" line="56"/>
+        <location filename="../../ui/pages/operations/visitform.py" line="50"/>
         <source>Company</source>
         <translation>单位</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/visits.py" line="55"/>
+        <location filename="../../ui/pages/operations/visitform.py" line="75"/>
         <source>Customer</source>
         <translation>客户</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/visits.py" line="192"/>
-        <source>Daily visitor list %1</source>
-        <translation>访客登记表 %1</translation>
+        <location filename="../../ui/pages/operations/visitform.py" line="67"/>
+        <source>Escort needed</source>
+        <translation>需要陪同</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/visits.py" line="43"/>
-        <source>Daily visitor list…</source>
-        <translation>访客登记表…</translation>
+        <location filename="../../ui/pages/operations/visitform.py" line="81"/>
+        <source>From</source>
+        <translation>自</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/visits.py" line="56"/>
-        <source>Escort</source>
-        <translation>陪同</translation>
-    </message>
-    <message>
-        <location filename="../../ui/pages/operations/visits.py" line="86"/>
-        <source>Expected today</source>
-        <translation>今日预约</translation>
-    </message>
-    <message>
-        <location filename="../../ui/pages/operations/visits.py" line="77"/>
-        <source>Expected today: the chosen visitor</source>
-        <translation>今日预约：所选访客</translation>
-    </message>
-    <message>
-        <location filename="../../ui/pages/operations/visits.py" line="55"/>
-        <source>ID</source>
-        <translation>证件</translation>
-    </message>
-    <message>
-        <location filename="../../ui/pages/operations/visits.py" line="55"/>
+        <location filename="../../ui/pages/operations/visitform.py" line="49"/>
         <source>ID number</source>
         <translation>证件号码</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/visits.py" line="57"/>
+        <location filename="../../ui/pages/operations/visitform.py" line="49"/>
+        <source>ID type</source>
+        <translation>证件类型</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/visitform.py" line="80"/>
+        <source>Purpose</source>
+        <translation>事由</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/visitform.py" line="105"/>
+        <source>Rack %1</source>
+        <translation>机柜 %1</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/visitform.py" line="49"/>
+        <source>Real name</source>
+        <translation>真实姓名</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/visitform.py" line="53"/>
+        <source>Remove visitor</source>
+        <translation>删除访客</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/visitform.py" line="38"/>
+        <source>Request a site visit</source>
+        <translation>申请现场访问</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/visitform.py" line="76"/>
+        <source>Requested by</source>
+        <translation>申请人</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/visitform.py" line="82"/>
+        <source>To</source>
+        <translation>至</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/visitform.py" line="78"/>
+        <source>Visitors</source>
+        <translation>访客</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/visitform.py" line="131"/>
+        <source>a visit goes to one cage, or to racks outside a cage</source>
+        <translation>一次访问只去一个笼位，或笼位之外的机柜</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/visitform.py" line="148"/>
+        <source>choose the customer and which contact asks</source>
+        <translation>请选择客户及申请的联系人</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/visitform.py" line="66"/>
+        <source>e.g. install two servers in rack A05</source>
+        <translation>例如：在 A05 机柜安装两台服务器</translation>
+    </message>
+</context>
+<context>
+    <name>VisitsTab</name>
+    <message>
+        <location filename="../../ui/pages/operations/visits.py" line="132"/>
+        <source>%1 min</source>
+        <translation>%1 分钟</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/visits.py" line="39"/>
+        <source>All sites</source>
+        <translation>全部数据中心</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/visits.py" line="64"/>
+        <source>Badge</source>
+        <translation>门禁卡</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/visits.py" line="73"/>
+        <source>Badge number</source>
+        <translation>门禁卡号</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/visits.py" line="74"/>
+        <source>Check in</source>
+        <translation>登记进入</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/visits.py" line="76"/>
+        <source>Check out</source>
+        <translation>登记离开</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/visits.py" line="157"/>
+        <source>Choose a site first</source>
+        <translation>请先选择数据中心</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/visits.py" line="154"/>
+        <source>Choose a visitor on site first</source>
+        <translation>请先选择一位在场访客</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/visits.py" line="152"/>
+        <source>Choose an expected visitor first</source>
+        <translation>请先选择一位预约访客</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/visits.py" line="64"/>
+        <source>Company</source>
+        <translation>单位</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/visits.py" line="63"/>
+        <source>Customer</source>
+        <translation>客户</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/visits.py" line="210"/>
+        <source>Daily visitor list %1</source>
+        <translation>访客登记表 %1</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/visits.py" line="50"/>
+        <source>Daily visitor list…</source>
+        <translation>访客登记表…</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/visits.py" line="64"/>
+        <source>Escort</source>
+        <translation>陪同</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/visits.py" line="94"/>
+        <source>Expected today</source>
+        <translation>今日预约</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/visits.py" line="85"/>
+        <source>Expected today: the chosen visitor</source>
+        <translation>今日预约：所选访客</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/visits.py" line="63"/>
+        <source>ID</source>
+        <translation>证件</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/visits.py" line="63"/>
+        <source>ID number</source>
+        <translation>证件号码</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/visits.py" line="65"/>
         <source>In</source>
         <translation>进入</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/visits.py" line="120"/>
+        <location filename="../../ui/pages/operations/visits.py" line="128"/>
         <source>On site now: %1 visitor(s), %2 overstayed</source>
         <translation>当前在场：%1 人，超时 %2 人</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/visits.py" line="57"/>
+        <location filename="../../ui/pages/operations/visits.py" line="65"/>
         <source>Overstay</source>
         <translation>超时</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/visits.py" line="41"/>
+        <location filename="../../ui/pages/operations/visits.py" line="42"/>
         <source>Refresh</source>
         <translation>刷新</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/visits.py" line="49"/>
+        <location filename="../../ui/pages/operations/visits.py" line="44"/>
+        <source>Request a visit…</source>
+        <translation>申请访问…</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/visits.py" line="56"/>
         <source>Site</source>
         <translation>机房</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/visits.py" line="56"/>
+        <location filename="../../ui/pages/operations/visits.py" line="64"/>
         <source>Space</source>
         <translation>区域</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/visits.py" line="59"/>
+        <location filename="../../ui/pages/operations/visits.py" line="67"/>
         <source>State</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/visits.py" line="70"/>
+        <location filename="../../ui/pages/operations/visits.py" line="78"/>
         <source>The visitor chosen above hands the badge back (Ctrl+O)</source>
         <translation>上方所选访客交还门禁卡（Ctrl+O）</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/visits.py" line="55"/>
+        <location filename="../../ui/pages/operations/visits.py" line="63"/>
         <source>Visit</source>
         <translation>申请单</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/visits.py" line="55"/>
+        <location filename="../../ui/pages/operations/visits.py" line="63"/>
         <source>Visitor</source>
         <translation>访客</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/visits.py" line="56"/>
+        <location filename="../../ui/pages/operations/visits.py" line="64"/>
         <source>Window</source>
         <translation>时段</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/visits.py" line="111"/>
+        <location filename="../../ui/pages/operations/visits.py" line="119"/>
         <source>yes</source>
         <translation>是</translation>
     </message>
