@@ -49,6 +49,9 @@ class VisitRequestDialog(QDialog):
         self.visitors.setHorizontalHeaderLabels([self.tr("Real name"), self.tr("ID type"), self.tr("ID number"),
                                                  self.tr("Company")])
         self.visitors.horizontalHeader().setStretchLastSection(True)
+        for col, width in ((0, 110), (1, 150), (2, 170)):
+            self.visitors.setColumnWidth(col, width)
+        self.setMinimumWidth(640)      # an 18-character ID number and the ID type shown whole
         self.visitors.setMaximumHeight(130)
         add, remove = QPushButton(self.tr("Add visitor")), QPushButton(self.tr("Remove visitor"))
         add.setObjectName("addVisitor")
