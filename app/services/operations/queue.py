@@ -139,38 +139,43 @@ def _bound_minutes(dialect: str, least: dict):
 
 def queue_page(db: Database, *, limit: int = 50, include_closed: bool = False, assignee_id: int | None = None,
                now: dt.datetime | None = None, batch: int = 200, where: QueueFilter | None = None) -> list[QueueRow]:
-    """The first `limit` rows of queue_rows, without computing every ticket's clocks: no clock of a
-    ticket runs out before its opening plus the shortest target still able to run (working time
-    never outruns the wall clock, and pauses only push a due time later). Tickets are taken in that
-    bound's order, their clocks computed from their histories a batch at a time, until the
-    `limit`-th due time found comes before the bound of every ticket not yet computed."""
-    now = now or dt.datetime.now(UTC)
+    """The first `limit` rows of queue_rows, without computing every ticket's clocks: tickets are
+    taken in the order of a bound before which none of their clocks can run out (_bound_minutes),
+    their clocks computed from their histories a batch at a time, until the `limit`-th due time
+    found comes before the bound of every ticket not yet computed."""
     with db.session() as s:
-        # the shortest target of each priority over every contract and default: a lower bound for any
-        # ticket, so the order is worked out in the database (each ticket's own rules are read only
-        # for the batches computed)
-        least = {p: (ack, onsite, resolve) for p, ack, onsite, resolve in s.execute(
-            select(SlaTarget.priority, func.min(SlaTarget.ack_minutes), func.min(SlaTarget.onsite_minutes),
-                   func.min(SlaTarget.resolve_minutes)).group_by(SlaTarget.priority))}
-        bound_sql = _bound_minutes(s.get_bind().dialect.name, least)
-        order, bound = [], {}
-        q = _filtered(select(Ticket.id, bound_sql), include_closed, assignee_id, where)
-        for tid, minutes in s.execute(q.order_by(bound_sql.is_(None), bound_sql, Ticket.id)):
-            order.append(tid)
-            bound[tid] = _FAR_MINUTES if minutes is None else minutes - 1   # a minute's margin for the floats
-        done: list[QueueRow] = []
-        batch = max(batch, 4 * limit)
-        for k in range(0, len(order), batch):
-            ids = order[k:k + batch]
-            tickets = list(s.execute(select(Ticket).where(Ticket.id.in_(ids))).scalars())
-            got = _rows_of(s, tickets, sla_states(s, tickets, now), now)
-            done += [r for r in got if where is None or where.sla_states is None or r.sla_state in where.sla_states]
-            done.sort(key=_order)
-            nxt = order[k + batch] if k + batch < len(order) else None
-            if nxt is None or (len(done) >= limit and done[limit - 1].due_at is not None
-                               and done[limit - 1].due_at.timestamp() / 60 < bound[nxt]):
-                break
-        return done[:limit]
+        return _page(s, limit, include_closed, assignee_id, now or dt.datetime.now(UTC), batch, where)[0]
+
+
+def _page(s, limit: int, include_closed: bool, assignee_id: int | None, now: dt.datetime, batch: int,
+          where: QueueFilter | None) -> tuple[list[QueueRow], int, int]:
+    """queue_page's rows, and the number of tickets the filters match and of those P1 (counted on the way)."""
+    # the shortest target of each priority over every contract and default: a lower bound for any
+    # ticket, so the order is worked out in the database (each ticket's own rules are read only
+    # for the batches computed)
+    least = {p: (ack, onsite, resolve) for p, ack, onsite, resolve in s.execute(
+        select(SlaTarget.priority, func.min(SlaTarget.ack_minutes), func.min(SlaTarget.onsite_minutes),
+               func.min(SlaTarget.resolve_minutes)).group_by(SlaTarget.priority))}
+    bound_sql = _bound_minutes(s.get_bind().dialect.name, least)
+    order, bound, p1 = [], {}, 0
+    q = _filtered(select(Ticket.id, Ticket.priority, bound_sql), include_closed, assignee_id, where)
+    for tid, priority, minutes in s.execute(q.order_by(bound_sql.is_(None), bound_sql, Ticket.id)):
+        order.append(tid)
+        p1 += priority == "P1"
+        bound[tid] = _FAR_MINUTES if minutes is None else minutes - 1   # a minute's margin for the floats
+    done: list[QueueRow] = []
+    batch = max(batch, 4 * limit)
+    for k in range(0, len(order), batch):
+        ids = order[k:k + batch]
+        tickets = list(s.execute(select(Ticket).where(Ticket.id.in_(ids))).scalars())
+        got = _rows_of(s, tickets, sla_states(s, tickets, now), now)
+        done += [r for r in got if where is None or where.sla_states is None or r.sla_state in where.sla_states]
+        done.sort(key=_order)
+        nxt = order[k + batch] if k + batch < len(order) else None
+        if nxt is None or (len(done) >= limit and done[limit - 1].due_at is not None
+                           and done[limit - 1].due_at.timestamp() / 60 < bound[nxt]):
+            break
+    return done[:limit], len(order), p1
 
 
 @dataclass(frozen=True)
@@ -185,19 +190,19 @@ class QueueView:
 
 def queue_view(db: Database, *, limit: int = 50, include_closed: bool = False, assignee_id: int | None = None,
                where: QueueFilter | None = None, now: dt.datetime | None = None) -> QueueView:
-    """The page's first `limit` rows (queue_page) and its summary, counted in the database."""
-    rows = queue_page(db, limit=limit, include_closed=include_closed, assignee_id=assignee_id, where=where, now=now)
+    """The page's first `limit` rows (queue_page) and its summary: the tickets and P1s counted while
+    ordering them, the breaches recorded by the sweep (plus any found on the page since)."""
+    now = now or dt.datetime.now(UTC)
     with db.session() as s:
-        base = _filtered(select(Ticket.id, Ticket.priority), include_closed, assignee_id, where).subquery()
-        total, p1 = s.execute(select(func.count(), func.count().filter(base.c.priority == "P1"))
-                              .select_from(base)).one()
+        rows, total, p1 = _page(s, limit, include_closed, assignee_id, now, 200, where)
+        base = _filtered(select(Ticket.id), include_closed, assignee_id, where).subquery()
         breached = s.execute(select(func.count()).select_from(base).where(
             exists().where(SlaBreach.ticket_id == base.c.id))).scalar_one()
         late_here = {r.id for r in rows if r.sla_state == "breached"}
         if late_here:
             late_here -= set(s.execute(select(SlaBreach.ticket_id).where(SlaBreach.ticket_id.in_(late_here)))
                              .scalars())
-    return QueueView(rows, total, p1 or 0, breached + len(late_here))
+    return QueueView(rows, total, p1, breached + len(late_here))
 
 
 @dataclass(frozen=True)

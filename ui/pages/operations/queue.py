@@ -73,10 +73,7 @@ class QueueTab(QWidget):
         self.headers = [self.tr("Ticket"), self.tr("Priority"), self.tr("State"), self.tr("SLA"),
                         self.tr("Due"), self.tr("Time left"), self.tr("Customer"), self.tr("Site"),
                         self.tr("Assignee"), self.tr("Title")]
-        self.refilter = QTimer(self)     # the filters are read by the service once typing stops
-        self.refilter.setSingleShot(True)
-        self.refilter.setInterval(FILTER_MS)
-        self.refilter.timeout.connect(self.load)
+        self.refilter = self._timer(FILTER_MS, self.load, single=True)   # the filters are read once typing stops
         filters = QHBoxLayout()
         filters.setSpacing(2)
         self.filters: list[QLineEdit] = []
@@ -125,11 +122,16 @@ class QueueTab(QWidget):
         self.tick.setObjectName("countdown")
         self.tick.setInterval(COUNTDOWN_MS)
         self.tick.timeout.connect(self.update_countdowns)
-        self.reload = QTimer(self)
-        self.reload.setInterval(RELOAD_MS)
-        self.reload.timeout.connect(self.load)
+        self.reload = self._timer(RELOAD_MS, self.load)
         listen(self, self._changed)
         self.loaded = False
+
+    def _timer(self, ms: int, slot, single: bool = False) -> QTimer:
+        t = QTimer(self)
+        t.setSingleShot(single)
+        t.setInterval(ms)
+        t.timeout.connect(slot)
+        return t
 
     def showEvent(self, event):
         super().showEvent(event)
