@@ -13,6 +13,7 @@ from sqlalchemy import func, select
 from app.services.users import login
 from models import MaintenanceWindow
 from ui.shell.i18n import install_translators
+from ui.shell.operations import forget_bus
 
 
 @pytest.fixture
@@ -21,6 +22,7 @@ def language(qapp):
         install_translators(QApplication.instance(), lang)
     yield use
     install_translators(QApplication.instance(), "en")
+    forget_bus()     # this test's tabs hear no later test's writes (their database is dropped)
 
 
 def _windows(db) -> int:

@@ -5,8 +5,17 @@ from __future__ import annotations
 
 import datetime as dt
 
+import pytest
+
 from models.choices import TicketState
 from ui.shell.i18n import choice_label
+from ui.shell.operations import forget_bus
+
+
+@pytest.fixture(autouse=True)
+def own_bus():
+    yield
+    forget_bus()     # this test's tab hears no later test's writes (its database is dropped)
 
 
 def test_the_queue_page_shows_the_first_rows_of_the_whole_queue(qtbot, demo_db, monkeypatch):
