@@ -3471,7 +3471,7 @@
     <message>
         <location filename="../../ui/kit/forms.py" line="288"/>
         <source>From</source>
-        <translation>原状态</translation>
+        <translation>自</translation>
     </message>
     <message>
         <location filename="../../ui/kit/forms.py" line="97"/>
@@ -3521,7 +3521,7 @@
     <message>
         <location filename="../../ui/kit/forms.py" line="288"/>
         <source>To</source>
-        <translation>新状态</translation>
+        <translation>至</translation>
     </message>
     <message>
         <location filename="../../ui/kit/forms.py" line="289"/>
@@ -4314,32 +4314,32 @@ Reason:</source>
 <context>
     <name>MaintenanceTab</name>
     <message>
-        <location filename="../../ui/pages/operations/maintenance.py" line="168"/>
+        <location filename="../../ui/pages/operations/maintenance.py" line="169"/>
         <source>%1 affects %2 customer(s)</source>
         <translation>%1 影响 %2 个客户</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/maintenance.py" line="205"/>
+        <location filename="../../ui/pages/operations/maintenance.py" line="233"/>
         <source>Cancel %1</source>
         <translation>取消 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/maintenance.py" line="81"/>
+        <location filename="../../ui/pages/operations/maintenance.py" line="82"/>
         <source>Cancel…</source>
         <translation>取消…</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/maintenance.py" line="187"/>
+        <location filename="../../ui/pages/operations/maintenance.py" line="188"/>
         <source>Choose a maintenance window first</source>
         <translation>请先选择一个维护窗口</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/maintenance.py" line="197"/>
+        <location filename="../../ui/pages/operations/maintenance.py" line="198"/>
         <source>Choose an affected customer first</source>
         <translation>请先选择一个受影响的客户</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/maintenance.py" line="75"/>
+        <location filename="../../ui/pages/operations/maintenance.py" line="76"/>
         <source>Confirm and give notice</source>
         <translation>确认并发出通知</translation>
     </message>
@@ -4349,7 +4349,7 @@ Reason:</source>
         <translation>合同</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/maintenance.py" line="175"/>
+        <location filename="../../ui/pages/operations/maintenance.py" line="176"/>
         <source>Cross-connect</source>
         <translation>交叉连接</translation>
     </message>
@@ -4364,12 +4364,12 @@ Reason:</source>
         <translation>客户</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/maintenance.py" line="174"/>
+        <location filename="../../ui/pages/operations/maintenance.py" line="175"/>
         <source>Device</source>
         <translation>设备</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/maintenance.py" line="134"/>
+        <location filename="../../ui/pages/operations/maintenance.py" line="135"/>
         <source>Emergency</source>
         <translation>紧急</translation>
     </message>
@@ -4394,27 +4394,27 @@ Reason:</source>
         <translation>影响</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/maintenance.py" line="134"/>
+        <location filename="../../ui/pages/operations/maintenance.py" line="135"/>
         <source>In time</source>
         <translation>按期通知</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/maintenance.py" line="135"/>
+        <location filename="../../ui/pages/operations/maintenance.py" line="136"/>
         <source>Late</source>
         <translation>通知过晚</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/maintenance.py" line="235"/>
+        <location filename="../../ui/pages/operations/maintenance.py" line="263"/>
         <source>Maintenance notice %1</source>
         <translation>维护通知 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/maintenance.py" line="171"/>
+        <location filename="../../ui/pages/operations/maintenance.py" line="172"/>
         <source>No maintenance window in this view</source>
         <translation>此视图中没有维护窗口</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/maintenance.py" line="135"/>
+        <location filename="../../ui/pages/operations/maintenance.py" line="136"/>
         <source>Not given yet</source>
         <translation>尚未通知</translation>
     </message>
@@ -4429,12 +4429,17 @@ Reason:</source>
         <translation>对象</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/maintenance.py" line="83"/>
+        <location filename="../../ui/pages/operations/maintenance.py" line="201"/>
+        <source>Plan maintenance…</source>
+        <translation>计划维护…</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/maintenance.py" line="84"/>
         <source>Print notice…</source>
         <translation>打印维护通知…</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/maintenance.py" line="174"/>
+        <location filename="../../ui/pages/operations/maintenance.py" line="175"/>
         <source>Rack</source>
         <translation>机柜</translation>
     </message>
@@ -4469,7 +4474,7 @@ Reason:</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/maintenance.py" line="85"/>
+        <location filename="../../ui/pages/operations/maintenance.py" line="86"/>
         <source>The maintenance notice of the customer chosen below (Ctrl+P)</source>
         <translation>下方所选客户的维护通知（Ctrl+P）</translation>
     </message>
@@ -4484,7 +4489,7 @@ Reason:</source>
         <translation>原因</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/maintenance.py" line="206"/>
+        <location filename="../../ui/pages/operations/maintenance.py" line="234"/>
         <source>Why is the work cancelled? (the customers were told of it)</source>
         <translation>为何取消维护？（客户已收到通知）</translation>
     </message>
@@ -4494,12 +4499,12 @@ Reason:</source>
         <translation>维护内容</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/maintenance.py" line="79"/>
+        <location filename="../../ui/pages/operations/maintenance.py" line="80"/>
         <source>Work completed</source>
         <translation>维护完成</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/maintenance.py" line="77"/>
+        <location filename="../../ui/pages/operations/maintenance.py" line="78"/>
         <source>Work started</source>
         <translation>维护开始</translation>
     </message>
@@ -4555,72 +4560,102 @@ Reason:</source>
 <context>
     <name>NewTicketDialog</name>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="454"/>
+        <location filename="../../ui/pages/operations/queue.py" line="556"/>
+        <source>%1 has no e-mail address on file</source>
+        <translation>%1 没有登记电子邮件地址</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/queue.py" line="554"/>
+        <source>%1 has no phone number on file</source>
+        <translation>%1 没有登记电话号码</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/queue.py" line="531"/>
+        <source>(choose who raised it)</source>
+        <translation>（请选择报障人）</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/queue.py" line="531"/>
+        <source>(no contacts)</source>
+        <translation>（无联系人）</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/queue.py" line="473"/>
         <source>(none)</source>
         <translation>（无）</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="487"/>
+        <location filename="../../ui/pages/operations/queue.py" line="517"/>
         <source>Concerns</source>
         <translation>涉及对象</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="483"/>
+        <location filename="../../ui/pages/operations/queue.py" line="513"/>
+        <source>Contact</source>
+        <translation>联系人</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/queue.py" line="511"/>
         <source>Customer</source>
         <translation>客户</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="488"/>
+        <location filename="../../ui/pages/operations/queue.py" line="518"/>
         <source>Description</source>
         <translation>描述</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="481"/>
+        <location filename="../../ui/pages/operations/queue.py" line="509"/>
         <source>Kind</source>
         <translation>类型</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="440"/>
+        <location filename="../../ui/pages/operations/queue.py" line="459"/>
         <source>New ticket</source>
         <translation>新建工单</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="482"/>
+        <location filename="../../ui/pages/operations/queue.py" line="510"/>
         <source>Priority</source>
         <translation>优先级</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="486"/>
+        <location filename="../../ui/pages/operations/queue.py" line="516"/>
         <source>Remote-hands task</source>
         <translation>远程协助任务</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="485"/>
+        <location filename="../../ui/pages/operations/queue.py" line="515"/>
         <source>Reported at</source>
         <translation>报障时间</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="484"/>
+        <location filename="../../ui/pages/operations/queue.py" line="512"/>
         <source>Reported by</source>
         <translation>报障方式</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="480"/>
+        <location filename="../../ui/pages/operations/queue.py" line="508"/>
         <source>Title</source>
         <translation>标题</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="471"/>
+        <location filename="../../ui/pages/operations/queue.py" line="495"/>
         <source>When the customer reported it (YYYY-MM-DD HH:MM): the SLA clocks start there</source>
         <translation>客户报障的时间（YYYY-MM-DD HH:MM）：SLA 计时从此开始</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="504"/>
+        <location filename="../../ui/pages/operations/queue.py" line="566"/>
         <source>a report cannot come from the future</source>
         <translation>报障时间不能晚于现在</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="502"/>
+        <location filename="../../ui/pages/operations/queue.py" line="550"/>
+        <source>choose which of the customer's contacts raised it</source>
+        <translation>请选择是客户的哪位联系人报的障</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/queue.py" line="564"/>
         <source>write when it was reported as YYYY-MM-DD HH:MM</source>
         <translation>报障时间请写成 YYYY-MM-DD HH:MM</translation>
     </message>
@@ -5271,6 +5306,84 @@ Reason:</source>
     </message>
 </context>
 <context>
+    <name>PlanMaintenanceDialog</name>
+    <message>
+        <location filename="../../ui/pages/operations/planform.py" line="45"/>
+        <source>(none)</source>
+        <translation>（无）</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/planform.py" line="74"/>
+        <source>Contact</source>
+        <translation>联系人</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/planform.py" line="71"/>
+        <source>Description</source>
+        <translation>描述</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/planform.py" line="57"/>
+        <source>Emergency (cannot wait for the notice period)</source>
+        <translation>紧急维护（不能等待通知期）</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/planform.py" line="69"/>
+        <source>Ends</source>
+        <translation>到期</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/planform.py" line="66"/>
+        <source>Object</source>
+        <translation>对象</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/planform.py" line="37"/>
+        <source>Plan maintenance</source>
+        <translation>计划维护</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/planform.py" line="67"/>
+        <source>Site</source>
+        <translation>机房</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/planform.py" line="68"/>
+        <source>Starts</source>
+        <translation>开始</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/planform.py" line="73"/>
+        <source>Why it cannot wait</source>
+        <translation>不能等待的原因</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/planform.py" line="70"/>
+        <source>Work</source>
+        <translation>维护内容</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/planform.py" line="65"/>
+        <source>Worked on</source>
+        <translation>维护对象</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/planform.py" line="102"/>
+        <source>choose what is worked on from the list</source>
+        <translation>请从列表中选择维护对象</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/planform.py" line="53"/>
+        <source>e.g. UPS-A battery replacement</source>
+        <translation>例如：UPS-A 电池更换</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/planform.py" line="94"/>
+        <source>the UPS's name, e.g. UPS-A</source>
+        <translation>UPS 名称，例如 UPS-A</translation>
+    </message>
+</context>
+<context>
     <name>PowerView</name>
     <message>
         <location filename="../../ui/widgets/power_bar.py" line="80"/>
@@ -5278,7 +5391,7 @@ Reason:</source>
         <translation>%1 %2 A：当前 %3 kW，另一路失电时 %4 kW；限值 %5 kW（%6%）</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/power.py" line="93"/>
+        <location filename="../../ui/pages/power.py" line="121"/>
         <source>%1: %2 kW typical · N redundancy: %3</source>
         <translation>%1：典型功耗 %2 kW · N 冗余：%3</translation>
     </message>
@@ -5288,7 +5401,7 @@ Reason:</source>
         <translation>%1：%2 / %3 kW（%4%）</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../ui/pages/power.py" line="102"/>
+        <location filename="../../ui/pages/power.py" line="131"/>
         <source>%n device(s) not plugged into a PDU: counted on every feed of the rack</source>
         <translation><numerusform>%n 台设备未接入 PDU：按本柜所有回路均摊计算</numerusform></translation>
     </message>
@@ -5298,32 +5411,37 @@ Reason:</source>
         <translation><numerusform>%n 路回路超限</numerusform></translation>
     </message>
     <message>
-        <location filename="../../ui/pages/power.py" line="76"/>
+        <location filename="../../ui/pages/power.py" line="77"/>
         <source>A kW</source>
         <translation>A 路 kW</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/power.py" line="143"/>
+        <location filename="../../ui/pages/power.py" line="172"/>
         <source>Amperage</source>
         <translation>电流</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/power.py" line="76"/>
+        <location filename="../../ui/pages/power.py" line="77"/>
         <source>B kW</source>
         <translation>B 路 kW</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/power.py" line="62"/>
+        <location filename="../../ui/pages/power.py" line="63"/>
         <source>Breaker</source>
         <translation>断路器</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/power.py" line="70"/>
+        <location filename="../../ui/pages/power.py" line="104"/>
+        <source>Choose a feed first</source>
+        <translation>请先选择一条馈线</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/power.py" line="71"/>
         <source>Device</source>
         <translation>设备</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/power.py" line="62"/>
+        <location filename="../../ui/pages/power.py" line="63"/>
         <source>Feed</source>
         <translation>回路</translation>
     </message>
@@ -5333,32 +5451,32 @@ Reason:</source>
         <translation>回路 %1（%2）负载 %3 kW，超过其 %5 A 断路器的 %4%（%6 kW）</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/power.py" line="144"/>
+        <location filename="../../ui/pages/power.py" line="173"/>
         <source>Feeds</source>
         <translation>回路</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/power.py" line="63"/>
+        <location filename="../../ui/pages/power.py" line="64"/>
         <source>Limit kW</source>
         <translation>限值 kW</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/power.py" line="62"/>
+        <location filename="../../ui/pages/power.py" line="63"/>
         <source>Load %</source>
         <translation>负载率 %</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/power.py" line="62"/>
+        <location filename="../../ui/pages/power.py" line="63"/>
         <source>Load kW</source>
         <translation>负载 kW</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/power.py" line="149"/>
+        <location filename="../../ui/pages/power.py" line="178"/>
         <source>Max utilisation</source>
         <translation>最大利用率</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/power.py" line="76"/>
+        <location filename="../../ui/pages/power.py" line="77"/>
         <source>N redundancy</source>
         <translation>N 冗余</translation>
     </message>
@@ -5368,97 +5486,102 @@ Reason:</source>
         <translation>N 冗余：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/power.py" line="63"/>
+        <location filename="../../ui/pages/power.py" line="64"/>
         <source>On failover kW</source>
         <translation>切换后 kW</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/power.py" line="70"/>
+        <location filename="../../ui/pages/power.py" line="85"/>
+        <source>Open a ticket for this feed…</source>
+        <translation>为此馈线开工单…</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/power.py" line="71"/>
         <source>Outlet</source>
         <translation>插座</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/power.py" line="70"/>
+        <location filename="../../ui/pages/power.py" line="71"/>
         <source>PDU</source>
         <translation>PDU 配电单元</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/power.py" line="143"/>
+        <location filename="../../ui/pages/power.py" line="172"/>
         <source>Panel</source>
         <translation>配电柜</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/power.py" line="147"/>
+        <location filename="../../ui/pages/power.py" line="176"/>
         <source>Panels</source>
         <translation>配电柜</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/power.py" line="143"/>
+        <location filename="../../ui/pages/power.py" line="172"/>
         <source>Phase</source>
         <translation>相制</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/power.py" line="138"/>
+        <location filename="../../ui/pages/power.py" line="167"/>
         <source>Power panels and feeds</source>
         <translation>配电柜与回路</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/power.py" line="79"/>
+        <location filename="../../ui/pages/power.py" line="80"/>
         <source>Power panels and feeds…</source>
         <translation>配电柜与回路…</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/power.py" line="76"/>
+        <location filename="../../ui/pages/power.py" line="77"/>
         <source>Rack</source>
         <translation>机柜</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/power.py" line="143"/>
+        <location filename="../../ui/pages/power.py" line="172"/>
         <source>Room</source>
         <translation>机房</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/power.py" line="109"/>
+        <location filename="../../ui/pages/power.py" line="138"/>
         <source>Room %1: %2 kW; redundant %3, failing %4, one side only %5, no feeds %6</source>
         <translation>机房 %1：%2 kW；冗余满足 %3，不满足 %4，仅单路 %5，无回路 %6</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/power.py" line="62"/>
+        <location filename="../../ui/pages/power.py" line="63"/>
         <source>Side</source>
         <translation>路别</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/power.py" line="143"/>
+        <location filename="../../ui/pages/power.py" line="172"/>
         <source>Site</source>
         <translation>机房</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/power.py" line="63"/>
+        <location filename="../../ui/pages/power.py" line="64"/>
         <source>Sold to</source>
         <translation>售予合同</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/power.py" line="62"/>
+        <location filename="../../ui/pages/power.py" line="63"/>
         <source>Status</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/power.py" line="70"/>
+        <location filename="../../ui/pages/power.py" line="71"/>
         <source>Supply</source>
         <translation>电源</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/power.py" line="148"/>
+        <location filename="../../ui/pages/power.py" line="177"/>
         <source>Type</source>
         <translation>类型</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/power.py" line="144"/>
+        <location filename="../../ui/pages/power.py" line="173"/>
         <source>UPS</source>
         <translation>UPS 不间断电源</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/power.py" line="143"/>
+        <location filename="../../ui/pages/power.py" line="172"/>
         <source>Voltage</source>
         <translation>电压</translation>
     </message>
@@ -5476,82 +5599,87 @@ Reason:</source>
 <context>
     <name>QueueTab</name>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="171"/>
+        <location filename="../../ui/pages/operations/queue.py" line="197"/>
+        <source> · the first %1 by SLA due</source>
+        <translation> · 按 SLA 到期显示前 %1 张</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/queue.py" line="194"/>
         <source>%1 tickets, %2 P1, %3 breached</source>
         <translation>共 %1 张工单，P1 %2 张，已超时 %3 张</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="63"/>
+        <location filename="../../ui/pages/operations/queue.py" line="65"/>
         <source>Also resolved and closed</source>
         <translation>含已解决和已关闭</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="73"/>
+        <location filename="../../ui/pages/operations/queue.py" line="75"/>
         <source>Assignee</source>
         <translation>处理人</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="72"/>
+        <location filename="../../ui/pages/operations/queue.py" line="74"/>
         <source>Customer</source>
         <translation>客户</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="72"/>
+        <location filename="../../ui/pages/operations/queue.py" line="74"/>
         <source>Due</source>
         <translation>到期</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="60"/>
+        <location filename="../../ui/pages/operations/queue.py" line="62"/>
         <source>My tickets</source>
         <translation>我的工单</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="56"/>
+        <location filename="../../ui/pages/operations/queue.py" line="58"/>
         <source>New ticket…</source>
         <translation>新建工单…</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="71"/>
+        <location filename="../../ui/pages/operations/queue.py" line="73"/>
         <source>Priority</source>
         <translation>优先级</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="65"/>
+        <location filename="../../ui/pages/operations/queue.py" line="67"/>
         <source>Refresh</source>
         <translation>刷新</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="71"/>
+        <location filename="../../ui/pages/operations/queue.py" line="73"/>
         <source>SLA</source>
         <translation>SLA</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="72"/>
+        <location filename="../../ui/pages/operations/queue.py" line="74"/>
         <source>Site</source>
         <translation>机房</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="71"/>
+        <location filename="../../ui/pages/operations/queue.py" line="73"/>
         <source>State</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="71"/>
+        <location filename="../../ui/pages/operations/queue.py" line="73"/>
         <source>Ticket</source>
         <translation>工单</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="72"/>
+        <location filename="../../ui/pages/operations/queue.py" line="74"/>
         <source>Time left</source>
         <translation>剩余时间</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="73"/>
+        <location filename="../../ui/pages/operations/queue.py" line="75"/>
         <source>Title</source>
         <translation>标题</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="183"/>
+        <location filename="../../ui/pages/operations/queue.py" line="209"/>
         <source>paused</source>
         <translation>已暂停</translation>
     </message>
@@ -6868,197 +6996,197 @@ Reason:</source>
 <context>
     <name>TicketPanel</name>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="299"/>
+        <location filename="../../ui/pages/operations/queue.py" line="318"/>
         <source> · escalated to level %1</source>
         <translation> · 已升级至第 %1 级</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="301"/>
+        <location filename="../../ui/pages/operations/queue.py" line="320"/>
         <source>%1 · %2 · customer %3 · contract %4 · assignee %5 · opened %6 · concerns %7</source>
         <translation>%1 · %2 · 客户 %3 · 合同 %4 · 处理人 %5 · 创建于 %6 · 涉及 %7</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="331"/>
+        <location filename="../../ui/pages/operations/queue.py" line="350"/>
         <source>(for the customer)</source>
         <translation>（对客户）</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="312"/>
+        <location filename="../../ui/pages/operations/queue.py" line="331"/>
         <source>, due %1</source>
         <translation>，到期 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="310"/>
+        <location filename="../../ui/pages/operations/queue.py" line="329"/>
         <source>, paused %1 min</source>
         <translation>，暂停 %1 分钟</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="256"/>
+        <location filename="../../ui/pages/operations/queue.py" line="275"/>
         <source>Acknowledge</source>
         <translation>响应</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="237"/>
+        <location filename="../../ui/pages/operations/queue.py" line="256"/>
         <source>Choose a ticket</source>
         <translation>请选择工单</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="262"/>
+        <location filename="../../ui/pages/operations/queue.py" line="281"/>
         <source>Close</source>
         <translation>关闭</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="415"/>
+        <location filename="../../ui/pages/operations/queue.py" line="434"/>
         <source>Down from – to (YYYY-MM-DD HH:MM – YYYY-MM-DD HH:MM; leave the end empty while it is still down):</source>
         <translation>停机起止（YYYY-MM-DD HH:MM – YYYY-MM-DD HH:MM；仍在停机则结束时间留空）：</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="258"/>
+        <location filename="../../ui/pages/operations/queue.py" line="277"/>
         <source>In progress</source>
         <translation>处理中</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="388"/>
+        <location filename="../../ui/pages/operations/queue.py" line="407"/>
         <source>New priority:</source>
         <translation>新优先级：</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="249"/>
+        <location filename="../../ui/pages/operations/queue.py" line="268"/>
         <source>Note</source>
         <translation>备注</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="376"/>
+        <location filename="../../ui/pages/operations/queue.py" line="395"/>
         <source>Note (internal):</source>
         <translation>备注（内部）：</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="272"/>
+        <location filename="../../ui/pages/operations/queue.py" line="291"/>
         <source>Note…</source>
         <translation>备注…</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="257"/>
+        <location filename="../../ui/pages/operations/queue.py" line="276"/>
         <source>On site</source>
         <translation>已到场</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="388"/>
+        <location filename="../../ui/pages/operations/queue.py" line="407"/>
         <source>Priority</source>
         <translation>优先级</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="272"/>
+        <location filename="../../ui/pages/operations/queue.py" line="291"/>
         <source>Priority…</source>
         <translation>优先级…</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="414"/>
+        <location filename="../../ui/pages/operations/queue.py" line="433"/>
         <source>Record down hours</source>
         <translation>记录停机时长</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="274"/>
+        <location filename="../../ui/pages/operations/queue.py" line="293"/>
         <source>Record down hours…</source>
         <translation>记录停机时长…</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="402"/>
+        <location filename="../../ui/pages/operations/queue.py" line="421"/>
         <source>Reopen</source>
         <translation>重新打开</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="273"/>
+        <location filename="../../ui/pages/operations/queue.py" line="292"/>
         <source>Reopen…</source>
         <translation>重新打开…</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="366"/>
+        <location filename="../../ui/pages/operations/queue.py" line="385"/>
         <source>Resolve</source>
         <translation>解决</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="261"/>
+        <location filename="../../ui/pages/operations/queue.py" line="280"/>
         <source>Resolve…</source>
         <translation>解决…</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="326"/>
+        <location filename="../../ui/pages/operations/queue.py" line="345"/>
         <source>SLA breach</source>
         <translation>SLA 超时</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="259"/>
+        <location filename="../../ui/pages/operations/queue.py" line="278"/>
         <source>Waiting for customer</source>
         <translation>等待客户</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="260"/>
+        <location filename="../../ui/pages/operations/queue.py" line="279"/>
         <source>Waiting for vendor</source>
         <translation>等待厂商</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="249"/>
+        <location filename="../../ui/pages/operations/queue.py" line="268"/>
         <source>What</source>
         <translation>事项</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="367"/>
+        <location filename="../../ui/pages/operations/queue.py" line="386"/>
         <source>What was done (the customer reads it):</source>
         <translation>处理结果（客户可见）：</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="249"/>
+        <location filename="../../ui/pages/operations/queue.py" line="268"/>
         <source>When</source>
         <translation>时间</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="249"/>
+        <location filename="../../ui/pages/operations/queue.py" line="268"/>
         <source>Who</source>
         <translation>操作人</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="402"/>
+        <location filename="../../ui/pages/operations/queue.py" line="421"/>
         <source>Why is it reopened:</source>
         <translation>重新打开的原因：</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="392"/>
+        <location filename="../../ui/pages/operations/queue.py" line="411"/>
         <source>Why:</source>
         <translation>原因：</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="424"/>
+        <location filename="../../ui/pages/operations/queue.py" line="443"/>
         <source>Write the times as YYYY-MM-DD HH:MM</source>
         <translation>时间请写成 YYYY-MM-DD HH:MM</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="325"/>
+        <location filename="../../ui/pages/operations/queue.py" line="344"/>
         <source>assigned</source>
         <translation>已分派</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="325"/>
+        <location filename="../../ui/pages/operations/queue.py" line="344"/>
         <source>attachment</source>
         <translation>附件</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="327"/>
+        <location filename="../../ui/pages/operations/queue.py" line="346"/>
         <source>down hours</source>
         <translation>停机时长</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="326"/>
+        <location filename="../../ui/pages/operations/queue.py" line="345"/>
         <source>escalated</source>
         <translation>已升级</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="325"/>
+        <location filename="../../ui/pages/operations/queue.py" line="344"/>
         <source>note</source>
         <translation>备注</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="323"/>
+        <location filename="../../ui/pages/operations/queue.py" line="342"/>
         <source>opened</source>
         <translation>已创建</translation>
     </message>
@@ -7221,9 +7349,117 @@ Reason:</source>
     </message>
 </context>
 <context>
+    <name>VisitRequestDialog</name>
+    <message>
+        <location filename="../../ui/pages/operations/visitform.py" line="39"/>
+        <source>(choose the customer)</source>
+        <translation>（请选择客户）</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/visitform.py" line="56"/>
+        <source>Add visitor</source>
+        <translation>添加访客</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/visitform.py" line="108"/>
+        <source>Cage %1</source>
+        <translation>笼位 %1</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/visitform.py" line="80"/>
+        <source>Cage or racks</source>
+        <translation>笼位或机柜</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/visitform.py" line="50"/>
+        <source>Company</source>
+        <translation>单位</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/visitform.py" line="78"/>
+        <source>Customer</source>
+        <translation>客户</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/visitform.py" line="70"/>
+        <source>Escort needed</source>
+        <translation>需要陪同</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/visitform.py" line="84"/>
+        <source>From</source>
+        <translation>自</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/visitform.py" line="49"/>
+        <source>ID number</source>
+        <translation>证件号码</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/visitform.py" line="49"/>
+        <source>ID type</source>
+        <translation>证件类型</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/visitform.py" line="83"/>
+        <source>Purpose</source>
+        <translation>事由</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/visitform.py" line="108"/>
+        <source>Rack %1</source>
+        <translation>机柜 %1</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/visitform.py" line="49"/>
+        <source>Real name</source>
+        <translation>真实姓名</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/visitform.py" line="56"/>
+        <source>Remove visitor</source>
+        <translation>删除访客</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/visitform.py" line="38"/>
+        <source>Request a site visit</source>
+        <translation>申请现场访问</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/visitform.py" line="79"/>
+        <source>Requested by</source>
+        <translation>申请人</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/visitform.py" line="85"/>
+        <source>To</source>
+        <translation>至</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/visitform.py" line="81"/>
+        <source>Visitors</source>
+        <translation>访客</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/visitform.py" line="134"/>
+        <source>a visit goes to one cage, or to racks outside a cage</source>
+        <translation>一次访问只去一个笼位，或笼位之外的机柜</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/visitform.py" line="151"/>
+        <source>choose the customer and which contact asks</source>
+        <translation>请选择客户及申请的联系人</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/visitform.py" line="69"/>
+        <source>e.g. install two servers in rack A05</source>
+        <translation>例如：在 A05 机柜安装两台服务器</translation>
+    </message>
+</context>
+<context>
     <name>VisitsTab</name>
     <message>
-        <location filename="../../ui/pages/operations/visits.py" line="124"/>
+        <location filename="../../ui/pages/operations/visits.py" line="131"/>
         <source>%1 min</source>
         <translation>%1 分钟</translation>
     </message>
@@ -7233,97 +7469,97 @@ Reason:</source>
         <translation>全部数据中心</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/visits.py" line="56"/>
+        <location filename="../../ui/pages/operations/visits.py" line="63"/>
         <source>Badge</source>
         <translation>门禁卡</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/visits.py" line="65"/>
+        <location filename="../../ui/pages/operations/visits.py" line="72"/>
         <source>Badge number</source>
         <translation>门禁卡号</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/visits.py" line="66"/>
+        <location filename="../../ui/pages/operations/visits.py" line="73"/>
         <source>Check in</source>
         <translation>登记进入</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/visits.py" line="68"/>
+        <location filename="../../ui/pages/operations/visits.py" line="75"/>
         <source>Check out</source>
         <translation>登记离开</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/visits.py" line="149"/>
+        <location filename="../../ui/pages/operations/visits.py" line="156"/>
         <source>Choose a site first</source>
         <translation>请先选择数据中心</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/visits.py" line="146"/>
+        <location filename="../../ui/pages/operations/visits.py" line="153"/>
         <source>Choose a visitor on site first</source>
         <translation>请先选择一位在场访客</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/visits.py" line="144"/>
+        <location filename="../../ui/pages/operations/visits.py" line="151"/>
         <source>Choose an expected visitor first</source>
         <translation>请先选择一位预约访客</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/visits.py" line="56"/>
+        <location filename="../../ui/pages/operations/visits.py" line="63"/>
         <source>Company</source>
         <translation>单位</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/visits.py" line="55"/>
+        <location filename="../../ui/pages/operations/visits.py" line="62"/>
         <source>Customer</source>
         <translation>客户</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/visits.py" line="192"/>
+        <location filename="../../ui/pages/operations/visits.py" line="209"/>
         <source>Daily visitor list %1</source>
         <translation>访客登记表 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/visits.py" line="43"/>
+        <location filename="../../ui/pages/operations/visits.py" line="49"/>
         <source>Daily visitor list…</source>
         <translation>访客登记表…</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/visits.py" line="56"/>
+        <location filename="../../ui/pages/operations/visits.py" line="63"/>
         <source>Escort</source>
         <translation>陪同</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/visits.py" line="86"/>
+        <location filename="../../ui/pages/operations/visits.py" line="93"/>
         <source>Expected today</source>
         <translation>今日预约</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/visits.py" line="77"/>
+        <location filename="../../ui/pages/operations/visits.py" line="84"/>
         <source>Expected today: the chosen visitor</source>
         <translation>今日预约：所选访客</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/visits.py" line="55"/>
+        <location filename="../../ui/pages/operations/visits.py" line="62"/>
         <source>ID</source>
         <translation>证件</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/visits.py" line="55"/>
+        <location filename="../../ui/pages/operations/visits.py" line="62"/>
         <source>ID number</source>
         <translation>证件号码</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/visits.py" line="57"/>
+        <location filename="../../ui/pages/operations/visits.py" line="64"/>
         <source>In</source>
         <translation>进入</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/visits.py" line="120"/>
+        <location filename="../../ui/pages/operations/visits.py" line="127"/>
         <source>On site now: %1 visitor(s), %2 overstayed</source>
         <translation>当前在场：%1 人，超时 %2 人</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/visits.py" line="57"/>
+        <location filename="../../ui/pages/operations/visits.py" line="64"/>
         <source>Overstay</source>
         <translation>超时</translation>
     </message>
@@ -7333,42 +7569,47 @@ Reason:</source>
         <translation>刷新</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/visits.py" line="49"/>
+        <location filename="../../ui/pages/operations/visits.py" line="43"/>
+        <source>Request a visit…</source>
+        <translation>申请访问…</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/visits.py" line="55"/>
         <source>Site</source>
         <translation>机房</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/visits.py" line="56"/>
+        <location filename="../../ui/pages/operations/visits.py" line="63"/>
         <source>Space</source>
         <translation>区域</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/visits.py" line="59"/>
+        <location filename="../../ui/pages/operations/visits.py" line="66"/>
         <source>State</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/visits.py" line="70"/>
+        <location filename="../../ui/pages/operations/visits.py" line="77"/>
         <source>The visitor chosen above hands the badge back (Ctrl+O)</source>
         <translation>上方所选访客交还门禁卡（Ctrl+O）</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/visits.py" line="55"/>
+        <location filename="../../ui/pages/operations/visits.py" line="62"/>
         <source>Visit</source>
         <translation>申请单</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/visits.py" line="55"/>
+        <location filename="../../ui/pages/operations/visits.py" line="62"/>
         <source>Visitor</source>
         <translation>访客</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/visits.py" line="56"/>
+        <location filename="../../ui/pages/operations/visits.py" line="63"/>
         <source>Window</source>
         <translation>时段</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/visits.py" line="111"/>
+        <location filename="../../ui/pages/operations/visits.py" line="118"/>
         <source>yes</source>
         <translation>是</translation>
     </message>

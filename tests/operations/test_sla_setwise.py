@@ -100,3 +100,34 @@ def test_queue_first_page_is_the_start_of_the_whole_queue(demo_db):
             assert queue_page(demo_db, limit=limit, now=now, batch=batch) == whole[:limit], (limit, batch)
     with_closed = queue_rows(demo_db, include_closed=True, now=now)
     assert queue_page(demo_db, limit=4, include_closed=True, now=now, batch=1) == with_closed[:4]
+
+
+def test_queue_view_filters_and_counts_as_the_whole_queue(demo_db):
+    """The page's filters and summary, worked out in the service, give what filtering and counting
+    every row of queue_rows would."""
+    from app.services.operations.queue import QueueFilter, queue_rows, queue_view
+    from app.services.operations.sla import check_sla
+    from app.services.users import login
+
+    now = dt.datetime.now(dt.timezone.utc)
+    check_sla(demo_db, login(demo_db, "admin", "demo1234"), now)   # the breaches recorded, as the desk's sweep does
+    whole = queue_rows(demo_db, now=now)
+    view = queue_view(demo_db, limit=2, now=now)
+    assert view.rows == whole[:2]
+    assert (view.total, view.p1, view.breached) == (len(whole), sum(r.priority == "P1" for r in whole),
+                                                    sum(r.sla_state == "breached" for r in whole))
+    some = whole[len(whole) // 2]
+    cases = [(QueueFilter(number=some.number[-3:].lower()), lambda r: some.number[-3:] in r.number),
+             (QueueFilter(priorities=frozenset({"P1", "P2"})), lambda r: r.priority in ("P1", "P2")),
+             (QueueFilter(states=frozenset({some.state})), lambda r: r.state == some.state),
+             (QueueFilter(customer=(some.customer or "")[:2].lower()),
+              lambda r: (some.customer or "")[:2].lower() in (r.customer or "").lower()),
+             (QueueFilter(title=some.title[:3].upper()), lambda r: some.title[:3].lower() in r.title.lower()),
+             (QueueFilter(assignee="%"), lambda r: "%" in (r.assignee or "")),   # a wildcard is a plain character
+             (QueueFilter(sla_states=frozenset({"breached"})), lambda r: r.sla_state == "breached")]
+    for where, keep in cases:
+        wanted = [r for r in whole if keep(r)]
+        got = queue_view(demo_db, limit=3, where=where, now=now)
+        assert got.rows == wanted[:3], where
+        if where.sla_states is None:
+            assert got.total == len(wanted), where

@@ -62,6 +62,7 @@ def test_the_operators_3am_p1_end_to_end(qtbot, demo_db, language, lang, monkeyp
     dlg.priority.setCurrentIndex(dlg.priority.findData("P1"))
     reported = dt.datetime.now(UTC) - dt.timedelta(minutes=40)   # the call came at "03:00", 40 min ago
     dlg.reported.setText(local_text(reported)[:16])
+    dlg.contact.setCurrentIndex(1)                         # who of the customer called
     tid = dlg.save()
     assert tid is not None
     page = w.pages["operations"]

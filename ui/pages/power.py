@@ -12,6 +12,7 @@ from PySide6.QtWidgets import (QAbstractItemView, QDialog, QHBoxLayout, QHeaderV
 
 from models.choices import PowerFeedStatus, PowerFeedType, PowerPhase, PowerSide, RedundancyState
 
+from ui.kit.dialogs import guard
 from ui.shell.i18n import choice_label
 from ui.widgets.power_bar import kw, problem_lines
 
@@ -80,8 +81,34 @@ class RackPowerPanel(QWidget):
         self.list_button.setObjectName("powerList")
         self.list_button.clicked.connect(self.open_list)
         row.addWidget(self.list_button)
+        self.feed_ids: list[int] = []
+        self.ticket_button = QPushButton(tr("Open a ticket for this feed…"))   # the operations desk (issue 24)
+        self.ticket_button.setObjectName("feedTicket")
+        self.ticket_button.clicked.connect(self.open_ticket)
+        self.feeds.itemSelectionChanged.connect(self.update_actions)
+        row.addWidget(self.ticket_button)
         row.addStretch(1)
         v.addLayout(row)
+        self.update_actions()
+
+    def current_feed(self) -> int | None:
+        rows = self.feeds.selectionModel().selectedRows()
+        return self.feed_ids[rows[0].row()] if rows and rows[0].row() < len(self.feed_ids) else None
+
+    def update_actions(self) -> None:
+        actor = getattr(self.window(), "actor", None)
+        if actor is None:
+            self.ticket_button.setEnabled(False)
+            return
+        guard(self.ticket_button, actor, "raise_tickets", allowed=self.current_feed() is not None,
+              tooltip="" if self.current_feed() is not None else tr("Choose a feed first"))
+
+    def open_ticket(self):
+        """The Operations page's new-ticket form for the chosen feed, filled in (its rack's site)."""
+        feed, window = self.current_feed(), self.window()
+        if feed is None or not hasattr(window, "open_ticket_for"):
+            return None
+        return window.open_ticket_for("power_feed", feed)
 
     def load_rack(self, rack_id: int | None) -> None:
         from app.read.power import rack_power_panel
@@ -90,6 +117,7 @@ class RackPowerPanel(QWidget):
             return
         panel = rack_power_panel(self.db, rack_id)
         rp = panel.rack
+        self.feed_ids = [f.id for f in rp.feeds]
         self.title.setText(tr("%1: %2 kW typical · N redundancy: %3").replace("%1", rp.rack)
                            .replace("%2", kw(rp.load_w)).replace("%3", choice_label(RedundancyState, rp.redundancy)))
         self.title.setStyleSheet(f"font-weight: bold; color: {QColor(RedundancyState.colour(rp.redundancy)).darker(130).name()}")
@@ -97,6 +125,7 @@ class RackPowerPanel(QWidget):
                             f"{f.amperage} A {f.voltage} V", kw(f.load_w), f"{f.pct}", kw(f.limit_w),
                             kw(f.failover_w), f.sold_to or ""] for f in rp.feeds],
               ["#c62828" if f.over else None for f in rp.feeds])
+        self.update_actions()
         notes = problem_lines(rp)
         if rp.unconnected:
             notes.append(tr("%n device(s) not plugged into a PDU: counted on every feed of the rack", "",

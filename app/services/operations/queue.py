@@ -5,13 +5,13 @@ from __future__ import annotations
 import datetime as dt
 from dataclasses import dataclass
 
-from sqlalchemy import select
+from sqlalchemy import and_, case, exists, extract, func, null, select
 
-from models import Customer, Site, Ticket, User
+from models import Customer, SlaBreach, SlaTarget, Site, Ticket, User
 from models.choices import TicketState
 
 from app.store.db import Database
-from app.services.operations.sla import load_rules, sla_states
+from app.services.operations.sla import sla_states
 
 UTC = dt.timezone.utc
 _PRIO = {"P1": 0, "P2": 1, "P3": 2, "P4": 3}
@@ -37,11 +37,46 @@ class QueueRow:
     escalation: int
 
 
-def _filtered(q, include_closed: bool, assignee_id: int | None):
+@dataclass(frozen=True)
+class QueueFilter:
+    """The queue's column filters: text is found anywhere in the column (case ignored); a set is the
+    values whose label the user's text matches (the screen matches its translated labels)."""
+
+    number: str = ""
+    priorities: frozenset[str] | None = None
+    states: frozenset[str] | None = None
+    sla_states: frozenset[str] | None = None      # of the computed clocks: narrows the rows, not the counts
+    customer: str = ""
+    site: str = ""
+    assignee: str = ""
+    title: str = ""
+
+
+def _like(column, text: str):
+    escaped = text.lower().replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+    return func.lower(column).like(f"%{escaped}%", escape="\\")
+
+
+def _filtered(q, include_closed: bool, assignee_id: int | None, where: QueueFilter | None = None):
     if not include_closed:
         q = q.where(Ticket.state.in_(TicketState.OPEN))
     if assignee_id is not None:
         q = q.where(Ticket.assignee_id == assignee_id)
+    if where is None:
+        return q
+    if where.number:
+        q = q.where(_like(Ticket.number, where.number))
+    if where.title:
+        q = q.where(_like(Ticket.title, where.title))
+    if where.priorities is not None:
+        q = q.where(Ticket.priority.in_(sorted(where.priorities)))
+    if where.states is not None:
+        q = q.where(Ticket.state.in_(sorted(where.states)))
+    for text, model, fk, column in ((where.customer, Customer, Ticket.customer_id, Customer.name),
+                                    (where.site, Site, Ticket.site_id, Site.name),
+                                    (where.assignee, User, Ticket.assignee_id, User.display_name)):
+        if text:
+            q = q.where(select(model.id).where(model.id == fk, _like(column, text)).exists())
     return q
 
 
@@ -82,41 +117,92 @@ def queue_rows(db: Database, *, include_closed: bool = False, assignee_id: int |
     return out
 
 
+_FAR_MINUTES = float("inf")
+
+
+def _bound_minutes(dialect: str, least: dict):
+    """Minutes since 1970 before which no clock of the ticket can run out: its opening plus the
+    shortest target still able to run (working time never outruns the wall clock, and pauses only
+    push a due time later); NULL for a priority without any target."""
+    opened = (extract("epoch", Ticket.opened_at) / 60.0 if dialect == "postgresql"
+              else (func.julianday(Ticket.opened_at) - 2440587.5) * 1440.0)
+    whens = []
+    for priority, (ack, onsite, resolve) in least.items():
+        for state, can_run in ((TicketState.NEW, [resolve, ack] + ([onsite] if onsite else [])),
+                               (TicketState.ON_SITE, [resolve]),
+                               (None, [resolve] + ([onsite] if onsite else []))):
+            cond = Ticket.priority == priority
+            cond = and_(cond, Ticket.state == state) if state else cond
+            whens.append((cond, min(can_run)))
+    return opened + case(*whens, else_=None) if whens else null()
+
+
 def queue_page(db: Database, *, limit: int = 50, include_closed: bool = False, assignee_id: int | None = None,
-               now: dt.datetime | None = None, batch: int = 200) -> list[QueueRow]:
-    """The first `limit` rows of queue_rows, without computing every ticket's clocks: no clock of a
-    ticket runs out before its opening plus the shortest target still able to run (working time
-    never outruns the wall clock, and pauses only push a due time later). Tickets are taken in that
-    bound's order, their clocks computed from their histories a batch at a time, until the
-    `limit`-th due time found comes before the bound of every ticket not yet computed."""
+               now: dt.datetime | None = None, batch: int = 200, where: QueueFilter | None = None) -> list[QueueRow]:
+    """The first `limit` rows of queue_rows, without computing every ticket's clocks: tickets are
+    taken in the order of a bound before which none of their clocks can run out (_bound_minutes),
+    their clocks computed from their histories a batch at a time, until the `limit`-th due time
+    found comes before the bound of every ticket not yet computed."""
+    with db.session() as s:
+        return _page(s, limit, include_closed, assignee_id, now or dt.datetime.now(UTC), batch, where)[0]
+
+
+def _page(s, limit: int, include_closed: bool, assignee_id: int | None, now: dt.datetime, batch: int,
+          where: QueueFilter | None) -> tuple[list[QueueRow], int, int]:
+    """queue_page's rows, and the number of tickets the filters match and of those P1 (counted on the way)."""
+    # the shortest target of each priority over every contract and default: a lower bound for any
+    # ticket, so the order is worked out in the database (each ticket's own rules are read only
+    # for the batches computed)
+    least = {p: (ack, onsite, resolve) for p, ack, onsite, resolve in s.execute(
+        select(SlaTarget.priority, func.min(SlaTarget.ack_minutes), func.min(SlaTarget.onsite_minutes),
+               func.min(SlaTarget.resolve_minutes)).group_by(SlaTarget.priority))}
+    bound_sql = _bound_minutes(s.get_bind().dialect.name, least)
+    order, bound, p1 = [], {}, 0
+    q = _filtered(select(Ticket.id, Ticket.priority, bound_sql), include_closed, assignee_id, where)
+    for tid, priority, minutes in s.execute(q.order_by(bound_sql.is_(None), bound_sql, Ticket.id)):
+        order.append(tid)
+        p1 += priority == "P1"
+        bound[tid] = _FAR_MINUTES if minutes is None else minutes - 1   # a minute's margin for the floats
+    done: list[QueueRow] = []
+    batch = max(batch, 4 * limit)
+    for k in range(0, len(order), batch):
+        ids = order[k:k + batch]
+        tickets = list(s.execute(select(Ticket).where(Ticket.id.in_(ids))).scalars())
+        got = _rows_of(s, tickets, sla_states(s, tickets, now), now)
+        done += [r for r in got if where is None or where.sla_states is None or r.sla_state in where.sla_states]
+        done.sort(key=_order)
+        nxt = order[k + batch] if k + batch < len(order) else None
+        if nxt is None or (len(done) >= limit and done[limit - 1].due_at is not None
+                           and done[limit - 1].due_at.timestamp() / 60 < bound[nxt]):
+            break
+    return done[:limit], len(order), p1
+
+
+@dataclass(frozen=True)
+class QueueView:
+    """What the Operations page shows: the first rows by SLA due and the counts of the whole queue."""
+
+    rows: list[QueueRow]
+    total: int          # tickets the filters match (the SLA column's filter aside)
+    p1: int
+    breached: int       # of those, with a breach the sweep recorded or found breached on this page
+
+
+def queue_view(db: Database, *, limit: int = 50, include_closed: bool = False, assignee_id: int | None = None,
+               where: QueueFilter | None = None, now: dt.datetime | None = None) -> QueueView:
+    """The page's first `limit` rows (queue_page) and its summary: the tickets and P1s counted while
+    ordering them, the breaches recorded by the sweep (plus any found on the page since)."""
     now = now or dt.datetime.now(UTC)
     with db.session() as s:
-        light = s.execute(_filtered(select(Ticket.id, Ticket.opened_at, Ticket.priority, Ticket.contract_id,
-                                           Ticket.state), include_closed, assignee_id)).all()
-        rules = load_rules(s, [r.contract_id for r in light])
-        bound = {}
-        for tid, opened_at, priority, contract_id, state in light:
-            got = rules.target(contract_id, priority)
-            if got is None:
-                bound[tid] = _FAR
-                continue
-            tg = got[0]
-            can_run = [tg.resolve] + ([tg.ack] if state == TicketState.NEW else []) + \
-                ([tg.onsite] if tg.onsite is not None and state != TicketState.ON_SITE else [])
-            bound[tid] = opened_at + dt.timedelta(minutes=min(can_run))
-        order = sorted(bound, key=lambda tid: (bound[tid], tid))
-        done: list[QueueRow] = []
-        batch = max(batch, 4 * limit)
-        for k in range(0, len(order), batch):
-            ids = order[k:k + batch]
-            tickets = list(s.execute(select(Ticket).where(Ticket.id.in_(ids))).scalars())
-            done += _rows_of(s, tickets, sla_states(s, tickets, now, rules), now)
-            done.sort(key=_order)
-            nxt = order[k + batch] if k + batch < len(order) else None
-            if nxt is None or (len(done) >= limit and done[limit - 1].due_at is not None
-                               and done[limit - 1].due_at < bound[nxt]):
-                break
-        return done[:limit]
+        rows, total, p1 = _page(s, limit, include_closed, assignee_id, now, 200, where)
+        base = _filtered(select(Ticket.id), include_closed, assignee_id, where).subquery()
+        breached = s.execute(select(func.count()).select_from(base).where(
+            exists().where(SlaBreach.ticket_id == base.c.id))).scalar_one()
+        late_here = {r.id for r in rows if r.sla_state == "breached"}
+        if late_here:
+            late_here -= set(s.execute(select(SlaBreach.ticket_id).where(SlaBreach.ticket_id.in_(late_here)))
+                             .scalars())
+    return QueueView(rows, total, p1, breached + len(late_here))
 
 
 @dataclass(frozen=True)

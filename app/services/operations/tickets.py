@@ -121,6 +121,25 @@ def _gpu_items(s: Session, gpu_ids: list[int], at: dt.datetime) -> list[int]:
         (GpuLease.end.is_(None)) | (GpuLease.end > at))).scalars())
 
 
+@dataclass(frozen=True)
+class ContactOption:
+    id: int
+    name: str
+    role: str | None
+    phone: str | None
+    email: str | None
+
+
+def ticket_contacts(db: Database, customer_id: int | None) -> list[ContactOption]:
+    """The customer's contacts, for "who raised it" on a new ticket."""
+    if customer_id is None:
+        return []
+    with db.session() as s:
+        return [ContactOption(*r) for r in s.execute(
+            select(Contact.id, Contact.name, Contact.role, Contact.phone, Contact.email)
+            .where(Contact.customer_id == customer_id).order_by(Contact.id))]
+
+
 def prefill_for(db: Database, object_type: str, object_id: int, at: dt.datetime | None = None) -> Prefill:
     """The customer, contract and site of an object, for a new ticket about it."""
     at = _now(at)

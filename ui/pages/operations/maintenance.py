@@ -72,6 +72,7 @@ class MaintenanceTab(QWidget):
         split.setStretchFactor(0, 3)
         split.setStretchFactor(1, 2)
         bar = QHBoxLayout()
+        bar.addWidget(self._plan_button())
         self.confirm_btn = QPushButton(self.tr("Confirm and give notice"))
         self.confirm_btn.setObjectName("confirmButton")
         self.start_btn = QPushButton(self.tr("Work started"))
@@ -195,6 +196,33 @@ class MaintenanceTab(QWidget):
               tooltip=none)
         guard(self.notice_btn, self.actor, "print", allowed=self.current_impact() is not None,
               tooltip="" if self.current_impact() else self.tr("Choose an affected customer first"))
+
+    def _plan_button(self) -> QPushButton:
+        self.plan_btn = QPushButton(self.tr("Plan maintenance…"))
+        self.plan_btn.setObjectName("planButton")
+        self.plan_btn.setShortcut(QKeySequence("Ctrl+Shift+W"))
+        self.plan_btn.setToolTip("Ctrl+Shift+W")
+        guard(self.plan_btn, self.actor, "plan_maintenance")
+        self.plan_btn.clicked.connect(self.plan)
+        return self.plan_btn
+
+    def plan(self):
+        """The plan-a-window form; the window it plans is chosen in the list (shown in every scope)."""
+        from ui.pages.operations.planform import PlanMaintenanceDialog
+        dlg = PlanMaintenanceDialog(self.db, self.actor, self)
+        dlg.setAttribute(Qt.WA_DeleteOnClose)
+        dlg.planned.connect(self._planned)
+        self.form = dlg
+        dlg.open()
+        return dlg
+
+    def _planned(self, window_id: int) -> None:
+        self.scope.setCurrentIndex(self.scope.findData("open"))
+        self.load()
+        for i, w in enumerate(self.windows):
+            if w.id == window_id:
+                self.table.selectRow(i)
+                break
 
     def move(self, what: str, reason: str | None = None) -> bool:
         from app.services.operations import maintenance as M

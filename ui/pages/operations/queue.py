@@ -22,6 +22,8 @@ from ui.shell.operations import apply, listen
 UTC = dt.timezone.utc
 COUNTDOWN_MS = 1000       # the countdowns tick every second (no database read)
 RELOAD_MS = 60_000        # the queue is read again every minute (and on every change)
+FILTER_MS = 250           # a filter is applied this long after the last key
+PAGE_ROWS = 50            # the queue shows its first rows by SLA due; the summary counts them all
 
 
 def apply_or_show(fn, message: QLabel) -> bool:
@@ -71,6 +73,7 @@ class QueueTab(QWidget):
         self.headers = [self.tr("Ticket"), self.tr("Priority"), self.tr("State"), self.tr("SLA"),
                         self.tr("Due"), self.tr("Time left"), self.tr("Customer"), self.tr("Site"),
                         self.tr("Assignee"), self.tr("Title")]
+        self.refilter = self._timer(FILTER_MS, self.load, single=True)   # the filters are read once typing stops
         filters = QHBoxLayout()
         filters.setSpacing(2)
         self.filters: list[QLineEdit] = []
@@ -79,7 +82,10 @@ class QueueTab(QWidget):
             f.setObjectName(f"filter_{i}")
             f.setPlaceholderText(h)
             f.setClearButtonEnabled(True)
-            f.textChanged.connect(self.apply_filters)
+            f.textChanged.connect(self.refilter.start)
+            if i in (4, 5):      # the due time and the countdown move on by themselves: not filters
+                f.setEnabled(False)
+                f.setPlaceholderText("")
             filters.addWidget(f)
             self.filters.append(f)
         self.table = QTableWidget(0, len(self.headers))
@@ -116,11 +122,16 @@ class QueueTab(QWidget):
         self.tick.setObjectName("countdown")
         self.tick.setInterval(COUNTDOWN_MS)
         self.tick.timeout.connect(self.update_countdowns)
-        self.reload = QTimer(self)
-        self.reload.setInterval(RELOAD_MS)
-        self.reload.timeout.connect(self.load)
+        self.reload = self._timer(RELOAD_MS, self.load)
         listen(self, self._changed)
         self.loaded = False
+
+    def _timer(self, ms: int, slot, single: bool = False) -> QTimer:
+        t = QTimer(self)
+        t.setSingleShot(single)
+        t.setInterval(ms)
+        t.timeout.connect(slot)
+        return t
 
     def showEvent(self, event):
         super().showEvent(event)
@@ -138,12 +149,27 @@ class QueueTab(QWidget):
         if self.loaded and (not kinds or "*" in kinds or "ticket" in kinds or "sla_credit" in kinds):
             self.load()
 
+    def where(self):
+        """The column filters as the service reads them: the coded columns by their shown labels."""
+        from app.services.operations.queue import QueueFilter
+        text = [f.text().strip().lower() for f in self.filters]
+
+        def matching(choices, typed: str, label=lambda c, v: choice_label(c, v)):
+            return frozenset(v for v in choices.values() if typed in label(choices, v).lower()) if typed else None
+        if not any(text):
+            return None
+        return QueueFilter(number=text[0], priorities=matching(TicketPriority, text[1], lambda _c, v: v.lower()),
+                           states=matching(TicketState, text[2]), sla_states=matching(SlaState, text[3]),
+                           customer=text[6], site=text[7], assignee=text[8], title=text[9])
+
     def load(self) -> None:
-        from app.services.operations.queue import queue_rows
+        from app.services.operations.queue import queue_view
+        self.refilter.stop()
         self.loaded = True
         keep = self.current_id()
-        self.rows = queue_rows(self.db, include_closed=self.closed.isChecked(),
-                               assignee_id=self.actor.id if self.mine.isChecked() else None)
+        view = queue_view(self.db, limit=PAGE_ROWS, include_closed=self.closed.isChecked(),
+                          assignee_id=self.actor.id if self.mine.isChecked() else None, where=self.where())
+        self.rows = view.rows
         self.table.setRowCount(len(self.rows))
         for i, r in enumerate(self.rows):
             cells = [r.number, r.priority, choice_label(TicketState, r.state),
@@ -165,11 +191,11 @@ class QueueTab(QWidget):
             if r.id == keep:
                 self.table.selectRow(i)
         self.update_countdowns()
-        self.apply_filters()
-        p1 = sum(r.priority == "P1" for r in self.rows)
-        late = sum(r.sla_state == "breached" for r in self.rows)
-        self.summary.setText(self.tr("%1 tickets, %2 P1, %3 breached").replace("%1", str(len(self.rows)))
-                             .replace("%2", str(p1)).replace("%3", str(late)))
+        text = self.tr("%1 tickets, %2 P1, %3 breached").replace("%1", str(view.total)) \
+            .replace("%2", str(view.p1)).replace("%3", str(view.breached))
+        if view.total > len(self.rows):
+            text += self.tr(" · the first %1 by SLA due").replace("%1", str(len(self.rows)))
+        self.summary.setText(text)
         if keep:
             self.panel.show_ticket(keep)
 
@@ -185,13 +211,6 @@ class QueueTab(QWidget):
             left = int((r.due_at - now).total_seconds())
             item.setText(countdown(left))
             item.setForeground(QColor("#d32f2f") if left < 0 else QColor("#000000"))
-
-    def apply_filters(self) -> None:
-        wanted = [(c, f.text().strip().lower()) for c, f in enumerate(self.filters) if f.text().strip()]
-        for i in range(self.table.rowCount()):
-            hide = any(wanted_text not in (self.table.item(i, c).text().lower() if self.table.item(i, c) else "")
-                       for c, wanted_text in wanted)
-            self.table.setRowHidden(i, hide)
 
     def current_id(self) -> int | None:
         rows = self.table.selectionModel().selectedRows() if self.table.selectionModel() else []
@@ -457,6 +476,11 @@ class NewTicketDialog(QDialog):
         self.channel.setObjectName("channel")
         for v in ContactChannel.values():
             self.channel.addItem(choice_label(ContactChannel, v), v)
+        self.contact = QComboBox()       # who of the customer raised it (issue 24)
+        self.contact.setObjectName("contact")
+        self.contact_info = QLabel()
+        self.contact_info.setObjectName("contactInfo")
+        self.contacts = []
         self.task = QComboBox()
         self.task.setObjectName("task")
         from models.choices import RemoteTask
@@ -475,6 +499,10 @@ class NewTicketDialog(QDialog):
             i = self.customer.findData(prefill.customer_id)
             if i >= 0:
                 self.customer.setCurrentIndex(i)
+        self.customer.currentIndexChanged.connect(self.load_contacts)
+        self.contact.currentIndexChanged.connect(self.show_contact)
+        self.channel.currentIndexChanged.connect(self.show_contact)
+        self.load_contacts()
         self.error = error_label("formError")
         form = QFormLayout()
         form.addRow(self.tr("Title"), self.title)
@@ -482,6 +510,8 @@ class NewTicketDialog(QDialog):
         form.addRow(self.tr("Priority"), self.priority)
         form.addRow(self.tr("Customer"), self.customer)
         form.addRow(self.tr("Reported by"), self.channel)
+        form.addRow(self.tr("Contact"), self.contact)
+        form.addRow("", self.contact_info)
         form.addRow(self.tr("Reported at"), self.reported)
         form.addRow(self.tr("Remote-hands task"), self.task)
         form.addRow(self.tr("Concerns"), self.concerns)
@@ -493,6 +523,38 @@ class NewTicketDialog(QDialog):
         lay.addLayout(form)
         lay.addWidget(self.error)
         lay.addWidget(buttons)
+
+    def load_contacts(self) -> None:
+        from app.services.operations.tickets import ticket_contacts
+        self.contacts = ticket_contacts(self.db, self.customer.currentData())
+        self.contact.clear()
+        self.contact.addItem(self.tr("(choose who raised it)") if self.contacts else self.tr("(no contacts)"), None)
+        for c in self.contacts:
+            self.contact.addItem(f"{c.name} · {c.role}" if c.role else c.name, c.id)
+        self.contact.setEnabled(bool(self.contacts))
+        self.show_contact()
+
+    def chosen_contact(self):
+        return next((c for c in self.contacts if c.id == self.contact.currentData()), None)
+
+    def show_contact(self) -> None:
+        c = self.chosen_contact()
+        self.contact_info.setText(" · ".join(x for x in (c.phone, c.email) if x) if c else "")
+
+    def contact_id(self) -> int | None:
+        """The contact chosen, checked against how they reached us: a call needs their phone on file,
+        an e-mail their address; a customer with contacts names one."""
+        c = self.chosen_contact()
+        if c is None:
+            if self.contacts:
+                raise ValidationError({"contact_id": self.tr("choose which of the customer's contacts raised it")})
+            return None
+        channel = self.channel.currentData()
+        if channel == ContactChannel.PHONE and not c.phone:
+            raise ValidationError({"contact_id": self.tr("%1 has no phone number on file").replace("%1", c.name)})
+        if channel == ContactChannel.EMAIL and not c.email:
+            raise ValidationError({"contact_id": self.tr("%1 has no e-mail address on file").replace("%1", c.name)})
+        return c.id
 
     def reported_at(self) -> dt.datetime:
         from app.domain.clock import TZ
@@ -508,9 +570,11 @@ class NewTicketDialog(QDialog):
         from app.services.operations.tickets import open_ticket
         p = self.prefill
         at = self.reported_at()
+        contact_id = self.contact_id()
         kind = self.kind.currentData()
         t = open_ticket(self.db, self.actor, title=self.title.text(), kind=kind, priority=self.priority.currentData(),
-                        customer_id=self.customer.currentData(), channel=self.channel.currentData(),
+                        customer_id=self.customer.currentData(), contact_id=contact_id,
+                        channel=self.channel.currentData(),
                         contract_id=p.contract_id if p else None, site_id=p.site_id if p else None,
                         objects=[(p.object_type, p.object_id)] if p else [],
                         task=self.task.currentData() if kind == TicketKind.REMOTE_HANDS else None,

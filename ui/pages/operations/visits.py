@@ -40,6 +40,12 @@ class VisitsTab(QWidget):
             self.site.addItem(f"{code} {name}", sid)
         refresh = QPushButton(self.tr("Refresh"))
         refresh.setShortcut(QKeySequence.Refresh)
+        self.request_btn = QPushButton(self.tr("Request a visit…"))
+        self.request_btn.setObjectName("requestVisitButton")
+        self.request_btn.setShortcut(QKeySequence("Ctrl+Shift+V"))
+        self.request_btn.setToolTip("Ctrl+Shift+V")
+        guard(self.request_btn, actor, "request_visits")
+        self.request_btn.clicked.connect(self.request_visit)
         self.list_btn = QPushButton(self.tr("Daily visitor list…"))
         self.list_btn.setObjectName("dailyListButton")
         self.lang = QComboBox()
@@ -49,6 +55,7 @@ class VisitsTab(QWidget):
         top.addWidget(QLabel(self.tr("Site")))
         top.addWidget(self.site)
         top.addStretch(1)
+        top.addWidget(self.request_btn)
         top.addWidget(self.list_btn)
         top.addWidget(self.lang)
         top.addWidget(refresh)
@@ -147,6 +154,16 @@ class VisitsTab(QWidget):
         self.badge.setEnabled(self.in_btn.isEnabled())
         guard(self.list_btn, self.actor, "print", allowed=self.site.currentData() is not None,
               tooltip="" if self.site.currentData() else self.tr("Choose a site first"))
+
+    def request_visit(self):
+        from ui.pages.operations.visitform import VisitRequestDialog
+        if getattr(self, "form", None) is not None:
+            self.form.deleteLater()      # the last one, closed (not on close: its visitor rows' widgets go with it)
+        dlg = VisitRequestDialog(self.db, self.actor, self)
+        dlg.requested.connect(lambda _vid: self.load())
+        self.form = dlg
+        dlg.open()
+        return dlg
 
     def _write(self, fn) -> bool:
         self.message.clear()
