@@ -285,7 +285,10 @@ def main(argv: list[str] | None = None, *, command_modules: tuple[str, ...] = CO
             return _fail(exc.message)
     ctx = CliContext(args)
     try:
-        if args.command == "report" or getattr(args.handler, "__name__", "") in REPLICA_HANDLERS:
+        # only with a read URL: an autocommit read cannot hold the server-side cursor the audit export
+        # streams through ("DECLARE CURSOR can only be used in transaction blocks")
+        if resolve_read_db_url(getattr(args, "read_db", None)) and (
+                args.command == "report" or getattr(args.handler, "__name__", "") in REPLICA_HANDLERS):
             from app.store.db import reading
 
             with reading(replica=True):   # from --read-db when given (its units of work: the primary)
