@@ -7,27 +7,10 @@ import datetime as dt
 
 import pytest
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QApplication
-from sqlalchemy import func, select
 
 from app.services.users import login
+from tests.operations.conftest import rows_of
 from models import MaintenanceWindow
-from ui.shell.i18n import install_translators
-from ui.shell.operations import forget_bus
-
-
-@pytest.fixture
-def language(qapp):
-    def use(lang):
-        install_translators(QApplication.instance(), lang)
-    yield use
-    install_translators(QApplication.instance(), "en")
-    forget_bus()     # this test's tabs hear no later test's writes (their database is dropped)
-
-
-def _windows(db) -> int:
-    with db.session() as s:
-        return s.execute(select(func.count()).select_from(MaintenanceWindow)).scalar_one()
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
@@ -36,31 +19,31 @@ def test_plan_a_maintenance_window_through_the_form(qtbot, demo_db, language, la
     language(lang)
     tab = MaintenanceTab(demo_db, login(demo_db, "admin", "demo1234"))
     qtbot.addWidget(tab)
-    before = _windows(demo_db)
+    before = rows_of(demo_db, MaintenanceWindow)
     assert tab.plan_btn.isEnabled()
     dlg = tab.plan()
     qtbot.waitExposed(dlg)
     dlg.kind.setCurrentIndex(dlg.kind.findData("feed"))
     assert dlg.target.count() > 0 and not dlg.site.isEnabled()
     qtbot.keyClick(dlg, Qt.Key_Return)                       # no work said: refused, nothing written
-    assert dlg.isVisible() and dlg.error.isVisible() and _windows(demo_db) == before
+    assert dlg.isVisible() and dlg.error.isVisible() and rows_of(demo_db, MaintenanceWindow) == before
     dlg.title.setText("A 路供电检修 / feed A maintenance")
     dlg.emergency.setChecked(True)
     assert dlg.reason.isEnabled()
     qtbot.keyClick(dlg, Qt.Key_Return)                       # an emergency says why
-    assert dlg.isVisible() and _windows(demo_db) == before
+    assert dlg.isVisible() and rows_of(demo_db, MaintenanceWindow) == before
     dlg.emergency.setChecked(False)
     dlg.kind.setCurrentIndex(dlg.kind.findData("ups"))
     assert dlg.site.isEnabled()
     dlg.target.setEditText("UPS-A")
     qtbot.keyClick(dlg, Qt.Key_Return)                       # a UPS is named within its site
-    assert dlg.isVisible() and _windows(demo_db) == before
+    assert dlg.isVisible() and rows_of(demo_db, MaintenanceWindow) == before
     dlg.kind.setCurrentIndex(dlg.kind.findData("feed"))
     dlg.target.setCurrentIndex(1)
     feed_id, label = dlg.target.itemData(1), dlg.target.itemText(1)
     dlg.end.setDateTime(dlg.start.dateTime().addSecs(-3600))
     qtbot.keyClick(dlg, Qt.Key_Return)                       # ends before it starts
-    assert dlg.isVisible() and _windows(demo_db) == before
+    assert dlg.isVisible() and rows_of(demo_db, MaintenanceWindow) == before
     dlg.end.setDateTime(dlg.start.dateTime().addSecs(3 * 3600))
     with qtbot.waitSignal(dlg.planned) as planned:
         qtbot.keyClick(dlg, Qt.Key_Return)
@@ -72,4 +55,4 @@ def test_plan_a_maintenance_window_through_the_form(qtbot, demo_db, language, la
     dlg2 = tab.plan()
     dlg2.title.setText("never saved")
     qtbot.keyClick(dlg2, Qt.Key_Escape)
-    assert not dlg2.isVisible() and _windows(demo_db) == before + 1
+    assert not dlg2.isVisible() and rows_of(demo_db, MaintenanceWindow) == before + 1

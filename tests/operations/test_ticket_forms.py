@@ -5,28 +5,12 @@ from __future__ import annotations
 
 import pytest
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QApplication
-from sqlalchemy import func, select
+from sqlalchemy import select
 
 from app.services.customers import set_contacts
 from app.services.users import login
+from tests.operations.conftest import rows_of
 from models import PowerFeed, Ticket, TicketObject
-from ui.shell.i18n import install_translators
-from ui.shell.operations import forget_bus
-
-
-@pytest.fixture
-def language(qapp):
-    def use(lang):
-        install_translators(QApplication.instance(), lang)
-    yield use
-    install_translators(QApplication.instance(), "en")
-    forget_bus()     # this test's tabs hear no later test's writes (their database is dropped)
-
-
-def _tickets(db) -> int:
-    with db.session() as s:
-        return s.execute(select(func.count()).select_from(Ticket)).scalar_one()
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
@@ -38,7 +22,7 @@ def test_the_customer_contact_who_raised_it(qtbot, demo_db, language, lang):
                                      {"name": "Li Na", "phone": None, "email": "lina@example.com", "role": None}])
     tab = QueueTab(demo_db, login(demo_db, "wanglei", "demo1234"))
     qtbot.addWidget(tab)
-    before = _tickets(demo_db)
+    before = rows_of(demo_db, Ticket)
     dlg = tab.new_ticket()
     qtbot.waitExposed(dlg)
     dlg.title.setText("机柜门锁坏了 / cage lock broken")
@@ -46,12 +30,12 @@ def test_the_customer_contact_who_raised_it(qtbot, demo_db, language, lang):
     assert [dlg.contact.itemData(i) for i in range(1, dlg.contact.count())] == [c.id for c in dlg.contacts]
     assert len(dlg.contacts) == 2 and dlg.contact.isEnabled()
     qtbot.keyClick(dlg, Qt.Key_Return)                      # Enter saves: refused, no contact chosen
-    assert dlg.isVisible() and dlg.error.isVisible() and _tickets(demo_db) == before
+    assert dlg.isVisible() and dlg.error.isVisible() and rows_of(demo_db, Ticket) == before
     dlg.channel.setCurrentIndex(dlg.channel.findData("phone"))
     dlg.contact.setCurrentIndex(2)                          # Li Na has no phone on file
     assert dlg.contact_info.text() == "lina@example.com"
     qtbot.keyClick(dlg, Qt.Key_Return)
-    assert dlg.isVisible() and "Li Na" in dlg.error.text() and _tickets(demo_db) == before
+    assert dlg.isVisible() and "Li Na" in dlg.error.text() and rows_of(demo_db, Ticket) == before
     dlg.channel.setCurrentIndex(dlg.channel.findData("email"))
     with qtbot.waitSignal(dlg.opened) as opened:
         qtbot.keyClick(dlg, Qt.Key_Return)
@@ -64,7 +48,7 @@ def test_the_customer_contact_who_raised_it(qtbot, demo_db, language, lang):
     dlg2.customer.setCurrentIndex(0)
     assert not dlg2.contact.isEnabled() and dlg2.contact_id() is None
     qtbot.keyClick(dlg2, Qt.Key_Escape)                     # Esc leaves without writing
-    assert not dlg2.isVisible() and _tickets(demo_db) == before + 1
+    assert not dlg2.isVisible() and rows_of(demo_db, Ticket) == before + 1
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])

@@ -6,27 +6,11 @@ from __future__ import annotations
 
 import pytest
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QApplication
-from sqlalchemy import func, select
+from sqlalchemy import select
 
 from app.services.users import login
+from tests.operations.conftest import rows_of
 from models import Contact, Visit, Visitor
-from ui.shell.i18n import install_translators
-from ui.shell.operations import forget_bus
-
-
-@pytest.fixture
-def language(qapp):
-    def use(lang):
-        install_translators(QApplication.instance(), lang)
-    yield use
-    install_translators(QApplication.instance(), "en")
-    forget_bus()     # this test's tabs hear no later test's writes (their database is dropped)
-
-
-def _visits(db) -> int:
-    with db.session() as s:
-        return s.execute(select(func.count()).select_from(Visit)).scalar_one()
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
@@ -37,7 +21,7 @@ def test_request_a_site_visit_through_the_form(qtbot, demo_db, language, lang):
         customer = s.get(Contact, 20).customer_id          # contact 20 is authorised for its customer's cage
     tab = VisitsTab(demo_db, login(demo_db, "admin", "demo1234"))
     qtbot.addWidget(tab)
-    before = _visits(demo_db)
+    before = rows_of(demo_db, Visit)
     dlg = tab.request_visit()
     qtbot.waitExposed(dlg)
     dlg.customer.setCurrentIndex(dlg.customer.findData(customer))
@@ -45,20 +29,20 @@ def test_request_a_site_visit_through_the_form(qtbot, demo_db, language, lang):
     dlg.contact.setCurrentIndex(dlg.contact.findData(20))
     dlg.purpose.setText("新服务器上架 / rack two new servers")
     qtbot.keyClick(dlg, Qt.Key_Return)                      # no space, no visitor: refused
-    assert dlg.isVisible() and dlg.error.isVisible() and _visits(demo_db) == before
+    assert dlg.isVisible() and dlg.error.isVisible() and rows_of(demo_db, Visit) == before
     cage_row = next(i for i in range(dlg.space.count()) if dlg.space.item(i).data(Qt.UserRole)[0] == "cage")
     dlg.space.item(cage_row).setCheckState(Qt.Checked)
     cage_id = dlg.space.item(cage_row).data(Qt.UserRole)[1]
     dlg.visitors.item(0, 0).setText("张三")
     dlg.visitors.item(0, 2).setText("110105194912310021")   # a wrong check digit
     qtbot.keyClick(dlg, Qt.Key_Return)
-    assert dlg.isVisible() and _visits(demo_db) == before
+    assert dlg.isVisible() and rows_of(demo_db, Visit) == before
     dlg.visitors.item(0, 2).setText("11010519491231002x")
     assert dlg.error.isVisible()
     wrong_digit = dlg.error.text()
     qtbot.keyClick(dlg, Qt.Key_Return)                      # not a contact, no escort asked: refused
     assert dlg.error.text() != wrong_digit
-    assert dlg.isVisible() and _visits(demo_db) == before
+    assert dlg.isVisible() and rows_of(demo_db, Visit) == before
     dlg.escort.setChecked(True)
     dlg.add_visitor()
     assert dlg.visitors.rowCount() == 2                     # an empty row is left out
@@ -71,4 +55,4 @@ def test_request_a_site_visit_through_the_form(qtbot, demo_db, language, lang):
         assert [tuple(p) for p in people] == [("张三", "11010519491231002X")]
     dlg2 = tab.request_visit()
     qtbot.keyClick(dlg2, Qt.Key_Escape)
-    assert not dlg2.isVisible() and _visits(demo_db) == before + 1
+    assert not dlg2.isVisible() and rows_of(demo_db, Visit) == before + 1
