@@ -100,3 +100,34 @@ def test_handover_dialog_lists_awaiting_items_and_records_one(qtbot, db, admin, 
     qtbot.addWidget(reader)
     from PySide6.QtWidgets import QDialogButtonBox
     assert not reader.findChild(QDialogButtonBox).button(QDialogButtonBox.Ok).isEnabled()
+
+
+def test_a_double_click_on_a_statement_reads_it_once_not_twice(qtbot, demo_db, page_for):
+    """The first click of a double-click selects the row and shows it; the open that follows must not
+    read the same statement again (it used to: every double-click read the panel twice)."""
+    from sqlalchemy import event
+
+    from sqlalchemy import func, select
+
+    from models import Statement
+    page = page_for(demo_db)
+    last = BS.billable_periods(1)[0]
+    y, m = (int(x) for x in last.split("-"))
+    page.period.setDate(QDate(y, m, 1))
+    wait_op(qtbot, page.run())                 # draft statements of the last ended month
+    with demo_db.session() as s:
+        some_id = s.execute(select(func.min(Statement.id))).scalar_one()
+    page.list.refresh()
+    assert page.list.select_record(some_id)
+    assert page.panel.info is not None and page.panel.info.id == some_id
+    sent = []
+
+    def count(*_a, **_k):
+        sent.append(1)
+    event.listen(demo_db.engine, "before_cursor_execute", count)
+    try:
+        page.list.open_current()               # what a double-click or Enter on the row does
+    finally:
+        event.remove(demo_db.engine, "before_cursor_execute", count)
+    assert sent == []
+    assert page.panel.info.id == some_id

@@ -86,7 +86,7 @@ class BillingPage(QWidget):
 
         self.list = ListPage(db, actor, "statement", self)
         self.panel = StatementPanel(db, actor, self)
-        self.list.openRecord.connect(lambda _k, id_: self.panel.show_statement(id_))
+        self.list.openRecord.connect(lambda _k, id_: self.open_statement(id_))
         self.list.view.selectionModel().selectionChanged.connect(
             lambda *_: self.panel.show_statement(self.list.view.current_id()))
         lower = QSplitter(Qt.Horizontal)
@@ -105,6 +105,11 @@ class BillingPage(QWidget):
         outer.setStretchFactor(1, 3)
         v.addWidget(receivables_tabs(self, outer), 1)  # statements | receivables (ui/pages/receivables/tabs.py)
         listen(self, self.on_changed)
+
+    def open_statement(self, statement_id: int) -> None:
+        """Enter or a double-click: the row's first click has already shown it; read it once, not twice."""
+        if self.panel.info is None or self.panel.info.id != statement_id:
+            self.panel.show_statement(statement_id)
 
     def ask_handover(self) -> None:
         HandoverDialog(self.db, self.actor, self).exec()

@@ -31,7 +31,7 @@ class ContractsPage(QSplitter):
         cap = self.list._action("capacity", self.tr("Capacity search…"), self.capacity_search, "draft_contracts")
         cap.setShortcut(QKeySequence("Ctrl+Shift+F"))
         self.list.update_actions()
-        self.list.openRecord.connect(lambda _k, id_: self.panel.show_contract(id_))
+        self.list.openRecord.connect(lambda _k, id_: self.open_contract(id_))
         self.panel = ContractPanel(db, actor, self)
         self.panel.opened.connect(self.open_new)
         self.addWidget(self.list)
@@ -43,6 +43,11 @@ class ContractsPage(QSplitter):
         size_list_in_splitter(self, self.list, 0, share=0.58, least=0.45)
         self.list.view.selectionModel().selectionChanged.connect(lambda *_: self.follow())
         listen(self, self.on_changed)
+
+    def open_contract(self, contract_id: int) -> None:
+        """Enter or a double-click: the row's first click has already shown it; read it once, not twice."""
+        if self.panel.info is None or self.panel.info.id != contract_id:
+            self.panel.show_contract(contract_id)
 
     def follow(self) -> None:
         self.panel.show_contract(self.list.view.current_id())
