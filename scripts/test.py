@@ -5,7 +5,7 @@
 
 The same preparation as scripts/start.py (Python check, .venv, Debian/Ubuntu packages), with the
 test extras and poppler's pdftotext; then pytest with Qt's offscreen platform. The quick lane, for
-the edit-test loop, leaves out the tests marked `slow` (demo loads, console tours, the large data,
+the edit-test loop, runs on every core (pytest-xdist) and leaves out the tests marked `slow` (demo loads, console tours, the large data,
 benchmarks, the query-equivalence sweep) and PostgreSQL (IDC_TEST_PG_URL is ignored); the full
 suite, the default and what .ci/run runs, keeps every test.
 """
@@ -22,6 +22,8 @@ def pytest_run(argv, environ):
     env = dict(environ, QT_QPA_PLATFORM="offscreen")
     if "--quick" in argv:
         argv = [a for a in argv if a != "--quick"] + ["-m", "not slow"]
+        if not any(a == "-n" or a.startswith(("-n", "--numprocesses")) for a in argv):
+            argv += ["-n", "auto"]      # pytest-xdist: one worker a core (SQLite only, so no shared server state)
         env.pop("IDC_TEST_PG_URL", None)
     return list(argv), env
 

@@ -213,7 +213,9 @@ def test_the_quick_lane_leaves_out_slow_tests_and_postgresql():
     spec.loader.exec_module(script)
     environ = {"IDC_TEST_PG_URL": "postgresql://x/y", "PATH": "/bin"}
     args, env = script.pytest_run(["-q", "--quick", "-x"], environ)
-    assert args == ["-q", "-x", "-m", "not slow"] and "IDC_TEST_PG_URL" not in env
+    assert args == ["-q", "-x", "-m", "not slow", "-n", "auto"] and "IDC_TEST_PG_URL" not in env
+    args, _ = script.pytest_run(["--quick", "-n", "1"], environ)   # a worker count given is kept
+    assert args == ["-n", "1", "-m", "not slow"]
     assert env["QT_QPA_PLATFORM"] == "offscreen" and environ["IDC_TEST_PG_URL"]   # the caller's own is kept
     args, env = script.pytest_run(["-q"], environ)        # the default: every test, PostgreSQL when set
     assert args == ["-q"] and env["IDC_TEST_PG_URL"] == "postgresql://x/y"
