@@ -164,6 +164,13 @@ def _check_visitors(visitors: list[VisitorIn], errors: dict) -> None:
             errors[f"visitors.{n}.id_number"] = m.VISITOR_ID_LONG(n)
 
 
+def _leased(s, space, customer_id: int, first: dt.date, last: dt.date) -> bool:
+    """Whether the customer leases that space (a cage or rack condition) over all the days."""
+    return s.execute(select(SpaceLease.id).where(
+        space, SpaceLease.customer_id == customer_id, SpaceLease.start_date <= first,
+        or_(SpaceLease.end_date.is_(None), SpaceLease.end_date >= last))).first() is not None
+
+
 def request_visit(db: Database, actor: Actor, *, customer_id: int, contact_id: int, visitors: list[VisitorIn],
                   purpose: str, window_start: dt.datetime, window_end: dt.datetime, escort_needed: bool = False,
                   cage_id: int | None = None, rack_ids: list[int] | tuple[int, ...] = ()) -> int:
@@ -195,19 +202,12 @@ def request_visit(db: Database, actor: Actor, *, customer_id: int, contact_id: i
         if cage_id is not None:
             cage = get_or_404(s, Cage, cage_id, "cage")
             racks = list(s.execute(select(Rack).where(Rack.cage_id == cage.id)).scalars())
-            leased = s.execute(select(SpaceLease.id).where(
-                SpaceLease.cage_id == cage.id, SpaceLease.customer_id == customer.id, SpaceLease.start_date <= first,
-                or_(SpaceLease.end_date.is_(None), SpaceLease.end_date >= last))).first()
-            if not leased:
+            if not _leased(s, SpaceLease.cage_id == cage.id, customer.id, first, last):
                 raise RuleViolation(m.VISIT_CAGE_NOT_LEASED(customer.name, cage.name, first, last))
         for rid in rack_ids:
             rack = get_or_404(s, Rack, rid, "rack")
-            leased = s.execute(select(SpaceLease.id).where(
-                SpaceLease.rack_id == rack.id, SpaceLease.customer_id == customer.id, SpaceLease.start_date <= first,
-                or_(SpaceLease.end_date.is_(None), SpaceLease.end_date >= last))).first()
-            if not leased:
-                raise RuleViolation(m.VISIT_RACK_NOT_LEASED(customer.name, f"{rack.room.name}/{rack.name}",
-                                                                    first, last))
+            if not _leased(s, SpaceLease.rack_id == rack.id, customer.id, first, last):
+                raise RuleViolation(m.VISIT_RACK_NOT_LEASED(customer.name, f"{rack.room.name}/{rack.name}", first, last))
             racks.append(rack)
         sites = {r.room.site_id for r in racks}
         if len(sites) != 1:
