@@ -292,3 +292,8 @@ OPS_STATE = {w: entry(f"operations.state.{w.replace(' ', '_')}", w) for w in (
     "requested", "approved", "rejected", "closed")}
 OPS_STATE_LABEL = {w: entry(f"operations.state_label.{w.lower().replace(' ', '_')}", w) for w in (
     "Tentative", "Confirmed", "In progress", "Completed", "Cancelled", "Rescheduled")}
+
+# --- a year of China's holidays added by an administrator (app/services/operations/holidays.py) ---
+HOLIDAY_FILE = entry("holiday.file", "%1 is not a holiday-cn year file (JSON with \"year\" and \"days\"): %2")
+HOLIDAY_DAY = entry("holiday.day", "day %1 of the file: each day has a name, a date (YYYY-MM-DD) of %2 and isOffDay")
+HOLIDAY_EMPTY = entry("holiday.empty", "the file names no days: a year's schedule lists its holidays and make-up days")

@@ -2132,67 +2132,67 @@
 <context>
     <name>CreditsTab</name>
     <message>
-        <location filename="../../ui/pages/operations/__init__.py" line="145"/>
+        <location filename="../../ui/pages/operations/__init__.py" line="160"/>
         <source>Amount</source>
         <translation>金额</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/__init__.py" line="154"/>
+        <location filename="../../ui/pages/operations/__init__.py" line="169"/>
         <source>Approve</source>
         <translation>批准</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/__init__.py" line="146"/>
+        <location filename="../../ui/pages/operations/__init__.py" line="161"/>
         <source>Contract</source>
         <translation>合同</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/__init__.py" line="147"/>
+        <location filename="../../ui/pages/operations/__init__.py" line="162"/>
         <source>Decided by</source>
         <translation>审批人</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/__init__.py" line="145"/>
+        <location filename="../../ui/pages/operations/__init__.py" line="160"/>
         <source>Period</source>
         <translation>账期</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/__init__.py" line="146"/>
+        <location filename="../../ui/pages/operations/__init__.py" line="161"/>
         <source>Proposed by</source>
         <translation>提出人</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/__init__.py" line="147"/>
+        <location filename="../../ui/pages/operations/__init__.py" line="162"/>
         <source>Reason</source>
         <translation>原因</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/__init__.py" line="224"/>
+        <location filename="../../ui/pages/operations/__init__.py" line="239"/>
         <source>Reject</source>
         <translation>驳回</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/__init__.py" line="156"/>
+        <location filename="../../ui/pages/operations/__init__.py" line="171"/>
         <source>Reject…</source>
         <translation>驳回…</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/__init__.py" line="145"/>
+        <location filename="../../ui/pages/operations/__init__.py" line="160"/>
         <source>State</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/__init__.py" line="146"/>
+        <location filename="../../ui/pages/operations/__init__.py" line="161"/>
         <source>Ticket</source>
         <translation>工单</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/__init__.py" line="224"/>
+        <location filename="../../ui/pages/operations/__init__.py" line="239"/>
         <source>Why is the credit rejected:</source>
         <translation>驳回赔偿的原因：</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/__init__.py" line="209"/>
+        <location filename="../../ui/pages/operations/__init__.py" line="224"/>
         <source>You proposed it: another administrator decides (four eyes)</source>
         <translation>此赔偿由您提出：须由另一位管理员审批（四眼原则）</translation>
     </message>
@@ -3747,6 +3747,79 @@
     </message>
 </context>
 <context>
+    <name>HolidayYearDialog</name>
+    <message>
+        <location filename="../../ui/pages/operations/holidays.py" line="77"/>
+        <source>%1: %2 days off, %3 make-up working days; source %4</source>
+        <translation>%1 年：放假 %2 天，调休上班 %3 天；来源 %4</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/holidays.py" line="79"/>
+        <source>(none)</source>
+        <translation>（无）</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/holidays.py" line="21"/>
+        <source>Add a holiday year</source>
+        <translation>添加节假日年度</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/holidays.py" line="38"/>
+        <source>Add the year</source>
+        <translation>添加该年度</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/holidays.py" line="26"/>
+        <source>Choose…</source>
+        <translation>选择…</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/holidays.py" line="33"/>
+        <source>Date</source>
+        <translation>日期</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/holidays.py" line="33"/>
+        <source>Day</source>
+        <translation>安排</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/holidays.py" line="83"/>
+        <source>Day off</source>
+        <translation>放假</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/holidays.py" line="33"/>
+        <source>Holiday</source>
+        <translation>节日</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/holidays.py" line="58"/>
+        <source>Holiday year</source>
+        <translation>节假日年度</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/holidays.py" line="58"/>
+        <source>JSON (*.json)</source>
+        <translation>JSON 文件 (*.json)</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/holidays.py" line="46"/>
+        <source>Public holidays and make-up working days as the State Council publishes them (the format of resources/holidays_cn). A day already on record is updated.</source>
+        <translation>国务院公布的法定节假日和调休上班日（resources/holidays_cn 的格式）。已登记的日期将被更新。</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/holidays.py" line="83"/>
+        <source>Working day (调休)</source>
+        <translation>调休上班</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/holidays.py" line="24"/>
+        <source>a holiday-cn JSON file, e.g. 2028.json</source>
+        <translation>holiday-cn JSON 文件，例如 2028.json</translation>
+    </message>
+</context>
+<context>
     <name>ImportDialog</name>
     <message>
         <location filename="../../ui/kit/importdialog.py" line="125"/>
@@ -4663,77 +4736,77 @@ Reason:</source>
 <context>
     <name>OncallTab</name>
     <message>
-        <location filename="../../ui/pages/operations/__init__.py" line="130"/>
+        <location filename="../../ui/pages/operations/__init__.py" line="145"/>
         <source>Escalated to the secondary</source>
         <translation>已升级至副值班</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/__init__.py" line="132"/>
+        <location filename="../../ui/pages/operations/__init__.py" line="147"/>
         <source>Escalated to the site manager</source>
         <translation>已升级至机房经理</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/__init__.py" line="70"/>
+        <location filename="../../ui/pages/operations/__init__.py" line="85"/>
         <source>Handover note</source>
         <translation>交接说明</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/__init__.py" line="81"/>
+        <location filename="../../ui/pages/operations/__init__.py" line="96"/>
         <source>Mark as seen</source>
         <translation>标为已读</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/__init__.py" line="77"/>
+        <location filename="../../ui/pages/operations/__init__.py" line="92"/>
         <source>Message</source>
         <translation>消息</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/__init__.py" line="89"/>
+        <location filename="../../ui/pages/operations/__init__.py" line="104"/>
         <source>My notifications</source>
         <translation>我的通知</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/__init__.py" line="86"/>
+        <location filename="../../ui/pages/operations/__init__.py" line="101"/>
         <source>On call this week</source>
         <translation>本周值班</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/__init__.py" line="69"/>
+        <location filename="../../ui/pages/operations/__init__.py" line="84"/>
         <source>Phone</source>
         <translation>电话</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/__init__.py" line="68"/>
+        <location filename="../../ui/pages/operations/__init__.py" line="83"/>
         <source>Primary</source>
         <translation>主值班</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/__init__.py" line="69"/>
+        <location filename="../../ui/pages/operations/__init__.py" line="84"/>
         <source>Secondary</source>
         <translation>副值班</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/__init__.py" line="68"/>
+        <location filename="../../ui/pages/operations/__init__.py" line="83"/>
         <source>Site</source>
         <translation>机房</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/__init__.py" line="69"/>
+        <location filename="../../ui/pages/operations/__init__.py" line="84"/>
         <source>Site manager</source>
         <translation>机房经理</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/__init__.py" line="68"/>
+        <location filename="../../ui/pages/operations/__init__.py" line="83"/>
         <source>Week of</source>
         <translation>周起始</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/__init__.py" line="77"/>
+        <location filename="../../ui/pages/operations/__init__.py" line="92"/>
         <source>When</source>
         <translation>时间</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/__init__.py" line="77"/>
+        <location filename="../../ui/pages/operations/__init__.py" line="92"/>
         <source>Why</source>
         <translation>原因</translation>
     </message>
@@ -4753,6 +4826,16 @@ Reason:</source>
 </context>
 <context>
     <name>OperationsPage</name>
+    <message>
+        <location filename="../../ui/pages/operations/__init__.py" line="52"/>
+        <source>Add a year of China's holidays (Ctrl+Shift+H)</source>
+        <translation>添加一年的中国节假日（Ctrl+Shift+H）</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/__init__.py" line="49"/>
+        <source>Holiday year…</source>
+        <translation>节假日年度…</translation>
+    </message>
     <message>
         <location filename="../../ui/pages/operations/__init__.py" line="45"/>
         <source>Maintenance</source>
@@ -9670,6 +9753,10 @@ Check the database in the settings.</source>
         <translation>%1 不是 %2 的联系人</translation>
     </message>
     <message>
+        <source>%1 is not a holiday-cn year file (JSON with "year" and "days"): %2</source>
+        <translation>%1 不是 holiday-cn 年度文件（含 “year” 和 “days” 的 JSON）：%2</translation>
+    </message>
+    <message>
         <source>%1 is not an Excel workbook (.xlsx) (%2); save it from Excel as .xlsx, or as CSV</source>
         <translation>%1 不是 Excel 工作簿（.xlsx）（%2）；请在 Excel 中另存为 .xlsx 或 CSV</translation>
     </message>
@@ -9914,6 +10001,10 @@ Check the database in the settings.</source>
         <translation>信用代码 %1 已属于另一客户</translation>
     </message>
     <message>
+        <source>day %1 of the file: each day has a name, a date (YYYY-MM-DD) of %2 and isOffDay</source>
+        <translation>文件第 %1 天：每一天须有名称、%2 年内的日期（YYYY-MM-DD）和 isOffDay</translation>
+    </message>
+    <message>
         <source>emergency maintenance says why it cannot wait for the notice period</source>
         <translation>紧急维护须说明为何不能等待通知期</translation>
     </message>
@@ -10084,6 +10175,10 @@ Check the database in the settings.</source>
     <message>
         <source>the fapiao number: 8 to 32 digits or letters (a 数电 fapiao has 20 digits)</source>
         <translation>发票号码：8 至 32 位数字或字母（数电发票为 20 位数字）</translation>
+    </message>
+    <message>
+        <source>the file names no days: a year's schedule lists its holidays and make-up days</source>
+        <translation>文件未列出任何日期：年度安排须列出节假日和调休上班日</translation>
     </message>
     <message>
         <source>the legal name is required</source>

@@ -75,3 +75,29 @@ ZH = {
     "Tentative": "待定", "Confirmed": "已确认", "Completed": "已完成",  # "In progress": ops-a.py
     "Cancelled": "已取消", "Rescheduled": "已改期",
 }
+
+# the holiday year (ui/pages/operations/holidays.py, app/services/operations/holidays.py)
+ZH.update({
+    "%1 is not a holiday-cn year file (JSON with \"year\" and \"days\"): %2":
+        "%1 不是 holiday-cn 年度文件（含 “year” 和 “days” 的 JSON）：%2",
+    "day %1 of the file: each day has a name, a date (YYYY-MM-DD) of %2 and isOffDay":
+        "文件第 %1 天：每一天须有名称、%2 年内的日期（YYYY-MM-DD）和 isOffDay",
+    "the file names no days: a year's schedule lists its holidays and make-up days":
+        "文件未列出任何日期：年度安排须列出节假日和调休上班日",
+    "Add a holiday year": "添加节假日年度",
+    "a holiday-cn JSON file, e.g. 2028.json": "holiday-cn JSON 文件，例如 2028.json",
+    "Choose…": "选择…",
+    "Holiday": "节日",
+    "Day": "安排",
+    "Add the year": "添加该年度",
+    "Public holidays and make-up working days as the State Council publishes them (the format of "
+    "resources/holidays_cn). A day already on record is updated.":
+        "国务院公布的法定节假日和调休上班日（resources/holidays_cn 的格式）。已登记的日期将被更新。",
+    "Holiday year": "节假日年度",
+    "JSON (*.json)": "JSON 文件 (*.json)",
+    "%1: %2 days off, %3 make-up working days; source %4": "%1 年：放假 %2 天，调休上班 %3 天；来源 %4",
+    "Day off": "放假",
+    "Working day (调休)": "调休上班",
+    "Holiday year…": "节假日年度…",
+    "Add a year of China's holidays (Ctrl+Shift+H)": "添加一年的中国节假日（Ctrl+Shift+H）",
+})
