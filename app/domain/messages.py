@@ -213,3 +213,87 @@ def listed(parts) -> str:
     for p in reversed(parts[:-1]):
         out = LIST_COMMA(p, out)
     return out
+
+# --- site access and visits (app/services/operations/visits.py) ------------------------------
+VISIT_ACCESS_ENDS_FIRST = entry("visit.access_ends_first", "the authorisation ends before it starts")
+VISIT_CAGE_SITE = entry("visit.cage_site", "cage %1 is not at site %2")
+VISIT_REVOKE_REASON = entry("visit.revoke_reason", "say why the access ends (e.g. the engineer left the company)")
+VISIT_REVOKED = entry("visit.revoked", "that access was revoked at %1 already")
+VISIT_NO_VISITOR = entry("visit.no_visitor", "name at least one visitor (real name and ID)")
+VISITOR_NAME = entry("visit.visitor_name", "visitor %1: the real name as on the ID")
+VISITOR_ID_TYPE = entry("visit.visitor_id_type", "visitor %1: the ID type is one of %2")
+VISITOR_ID_NUMBER = entry("visit.visitor_id_number", "visitor %1: the ID number")
+VISITOR_RESIDENT_ID = entry("visit.visitor_resident_id", "visitor %1: a resident ID number has 18 characters "
+                                                         "with a valid check digit; check it against the card")
+VISITOR_ID_LONG = entry("visit.visitor_id_long", "visitor %1: at most 32 characters")
+VISIT_PURPOSE = entry("visit.purpose", "say what the visit is for (e.g. install two servers in rack A05)")
+VISIT_SPACE = entry("visit.space", "name the cage or the racks to visit")
+VISIT_START = entry("visit.start", "give when the visit starts (date and time)")
+VISIT_END = entry("visit.end", "the visit ends after it starts")
+VISIT_OTHER_AM = entry("visit.other_account_manager", "%1 is another account manager's customer: they request its visits")
+VISIT_NOT_CONTACT = entry("visit.not_contact", "%1 is not a contact of %2")
+VISIT_CAGE_NOT_LEASED = entry("visit.cage_not_leased", "%1 does not lease cage %2 from %3 to %4: "
+                                                       "a visit goes only to the customer's own space")
+VISIT_RACK_NOT_LEASED = entry("visit.rack_not_leased", "%1 does not lease rack %2 from %3 to %4: "
+                                                       "a visit goes only to the customer's own space")
+VISIT_ONE_SITE = entry("visit.one_site", "the racks or cage of one visit are at one site")
+VISIT_NOT_AUTHORISED = entry("visit.not_authorised", "%1 is not authorised for %2 from %3 to %4: an administrator "
+                                                     "authorises the customer's contacts first (visit authorise)")
+VISIT_NOT_AUTHORISED_CAGE = entry("visit.not_authorised_cage",
+                                  "%1 is not authorised for %2 (that cage) from %3 to %4: an administrator "
+                                  "authorises the customer's contacts first (visit authorise)")
+VISITOR_NOT_AUTHORISED = entry("visit.visitor_not_authorised", "visitor %1 is not authorised for %2 on those days: "
+                                                               "ask for an escort, or have the contact authorised first")
+VISITOR_NOT_CONTACT = entry("visit.visitor_not_contact", "visitor %1 is not an authorised contact of %2: "
+                                                         "such visitors come escorted (ask for an escort)")
+VISIT_CANNOT_BECOME = entry("visit.cannot_become", "%1 is %2: it cannot become %3")
+VISIT_REJECT_REASON = entry("visit.reject_reason", "say why the visit is refused (the customer is told)")
+VISIT_CANCEL_REASON = entry("visit.cancel_reason", "say why the visit is cancelled")
+VISIT_BADGE = entry("visit.badge", "the number of the badge handed over")
+VISIT_NOT_APPROVED = entry("visit.not_approved", "%1 is %2: only an approved visit is let in "
+                                                 "(an administrator approves it)")
+VISITOR_IN_ALREADY = entry("visit.in_already", "%1 was checked in at %2 already")
+VISIT_OUT_OF_WINDOW = entry("visit.out_of_window", "%1 is for %2 – %3: %4 cannot be let in at %5")
+VISIT_BADGE_BUSY = entry("visit.badge_busy", "badge %1 is with %2, still on site: hand over another badge")
+VISITOR_NEVER_IN = entry("visit.never_in", "%1 was never checked in")
+VISITOR_OUT_ALREADY = entry("visit.out_already", "%1 was checked out at %2 already")
+VISITOR_OUT_BEFORE_IN = entry("visit.out_before_in", "%1 came in at %2: out after that")
+
+# --- maintenance windows (app/services/operations/maintenance.py) ----------------------------
+MW_DEVICE_NO_RACK = entry("maintenance.device_no_rack", "the device is not in a rack: name its rack's site work instead")
+MW_START = entry("maintenance.start", "give the start as a date and time (Asia/Shanghai)")
+MW_END = entry("maintenance.end", "give the end as a date and time (Asia/Shanghai)")
+MW_ENDS_FIRST = entry("maintenance.ends_first", "the window ends after it starts")
+MW_TARGET_KIND = entry("maintenance.target_kind", "what is worked on: %1")
+MW_TARGET = entry("maintenance.target", "name what is worked on")
+MW_TITLE = entry("maintenance.title", "say what the work is (e.g. 'UPS-A battery replacement')")
+MW_EMERGENCY_REASON = entry("maintenance.emergency_reason",
+                            "emergency maintenance says why it cannot wait for the notice period")
+MW_UPS_SITE = entry("maintenance.ups_site", "a UPS is named within its site: give the site")
+MW_NO_UPS = entry("maintenance.no_ups", "no power panel of that site is behind a UPS named '%1'")
+MW_NOT_PDU = entry("maintenance.not_pdu", "that device is not a PDU plugged into a feed (`power pdu` attaches it)")
+MW_CANNOT_BECOME = entry("maintenance.cannot_become", "%1 is %2: it cannot become %3 (allowed: %4)")
+MW_NOTICE_SHORT = entry("maintenance.notice_short",
+                        "%1 starts %2, %3 from now; planned maintenance is noticed at least %4 h before it starts "
+                        "(setting %5). Reschedule it later, or plan it as emergency maintenance with a reason.")
+MW_HOURS = entry("maintenance.hours", "%1 h")
+MW_HOURS_AFTER = entry("maintenance.hours_after", "%1 h after it started")
+MW_TENTATIVE = entry("maintenance.tentative", "%1 is still tentative: confirm it (the customers get notice) first")
+MW_END_BEFORE_START = entry("maintenance.end_before_start", "the work started %1: it ends after that")
+MW_CANCEL_REASON = entry("maintenance.cancel_reason", "say why the work is cancelled (the customers were told of it)")
+MW_MOVE_REASON = entry("maintenance.move_reason", "say why the work moves")
+MW_NOT_RESCHEDULABLE = entry("maintenance.not_reschedulable",
+                             "%1 is %2: only a tentative or confirmed window is rescheduled")
+MW_NAME = entry("maintenance.name", "name the window as MW-000123 or its id")
+MW_NONE = entry("maintenance.none_allowed", "none")
+# a visit's or a window's state inside a sentence (lower case), and as a label in a list
+OPS_STATE = {w: entry(f"operations.state.{w.replace(' ', '_')}", w) for w in (
+    "tentative", "confirmed", "in progress", "completed", "cancelled", "rescheduled",
+    "requested", "approved", "rejected", "closed")}
+OPS_STATE_LABEL = {w: entry(f"operations.state_label.{w.lower().replace(' ', '_')}", w) for w in (
+    "Tentative", "Confirmed", "In progress", "Completed", "Cancelled", "Rescheduled")}
+
+# --- a year of China's holidays added by an administrator (app/services/operations/holidays.py) ---
+HOLIDAY_FILE = entry("holiday.file", "%1 is not a holiday-cn year file (JSON with \"year\" and \"days\"): %2")
+HOLIDAY_DAY = entry("holiday.day", "day %1 of the file: each day has a name, a date (YYYY-MM-DD) of %2 and isOffDay")
+HOLIDAY_EMPTY = entry("holiday.empty", "the file names no days: a year's schedule lists its holidays and make-up days")

@@ -2132,67 +2132,67 @@
 <context>
     <name>CreditsTab</name>
     <message>
-        <location filename="../../ui/pages/operations/__init__.py" line="145"/>
+        <location filename="../../ui/pages/operations/__init__.py" line="160"/>
         <source>Amount</source>
         <translation>金额</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/__init__.py" line="154"/>
+        <location filename="../../ui/pages/operations/__init__.py" line="169"/>
         <source>Approve</source>
         <translation>批准</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/__init__.py" line="146"/>
+        <location filename="../../ui/pages/operations/__init__.py" line="161"/>
         <source>Contract</source>
         <translation>合同</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/__init__.py" line="147"/>
+        <location filename="../../ui/pages/operations/__init__.py" line="162"/>
         <source>Decided by</source>
         <translation>审批人</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/__init__.py" line="145"/>
+        <location filename="../../ui/pages/operations/__init__.py" line="160"/>
         <source>Period</source>
         <translation>账期</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/__init__.py" line="146"/>
+        <location filename="../../ui/pages/operations/__init__.py" line="161"/>
         <source>Proposed by</source>
         <translation>提出人</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/__init__.py" line="147"/>
+        <location filename="../../ui/pages/operations/__init__.py" line="162"/>
         <source>Reason</source>
         <translation>原因</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/__init__.py" line="224"/>
+        <location filename="../../ui/pages/operations/__init__.py" line="239"/>
         <source>Reject</source>
         <translation>驳回</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/__init__.py" line="156"/>
+        <location filename="../../ui/pages/operations/__init__.py" line="171"/>
         <source>Reject…</source>
         <translation>驳回…</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/__init__.py" line="145"/>
+        <location filename="../../ui/pages/operations/__init__.py" line="160"/>
         <source>State</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/__init__.py" line="146"/>
+        <location filename="../../ui/pages/operations/__init__.py" line="161"/>
         <source>Ticket</source>
         <translation>工单</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/__init__.py" line="224"/>
+        <location filename="../../ui/pages/operations/__init__.py" line="239"/>
         <source>Why is the credit rejected:</source>
         <translation>驳回赔偿的原因：</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/__init__.py" line="209"/>
+        <location filename="../../ui/pages/operations/__init__.py" line="224"/>
         <source>You proposed it: another administrator decides (four eyes)</source>
         <translation>此赔偿由您提出：须由另一位管理员审批（四眼原则）</translation>
     </message>
@@ -3747,6 +3747,79 @@
     </message>
 </context>
 <context>
+    <name>HolidayYearDialog</name>
+    <message>
+        <location filename="../../ui/pages/operations/holidays.py" line="77"/>
+        <source>%1: %2 days off, %3 make-up working days; source %4</source>
+        <translation>%1 年：放假 %2 天，调休上班 %3 天；来源 %4</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/holidays.py" line="79"/>
+        <source>(none)</source>
+        <translation>（无）</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/holidays.py" line="21"/>
+        <source>Add a holiday year</source>
+        <translation>添加节假日年度</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/holidays.py" line="38"/>
+        <source>Add the year</source>
+        <translation>添加该年度</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/holidays.py" line="26"/>
+        <source>Choose…</source>
+        <translation>选择…</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/holidays.py" line="33"/>
+        <source>Date</source>
+        <translation>日期</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/holidays.py" line="33"/>
+        <source>Day</source>
+        <translation>安排</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/holidays.py" line="83"/>
+        <source>Day off</source>
+        <translation>放假</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/holidays.py" line="33"/>
+        <source>Holiday</source>
+        <translation>节日</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/holidays.py" line="58"/>
+        <source>Holiday year</source>
+        <translation>节假日年度</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/holidays.py" line="58"/>
+        <source>JSON (*.json)</source>
+        <translation>JSON 文件 (*.json)</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/holidays.py" line="46"/>
+        <source>Public holidays and make-up working days as the State Council publishes them (the format of resources/holidays_cn). A day already on record is updated.</source>
+        <translation>国务院公布的法定节假日和调休上班日（resources/holidays_cn 的格式）。已登记的日期将被更新。</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/holidays.py" line="83"/>
+        <source>Working day (调休)</source>
+        <translation>调休上班</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/holidays.py" line="24"/>
+        <source>a holiday-cn JSON file, e.g. 2028.json</source>
+        <translation>holiday-cn JSON 文件，例如 2028.json</translation>
+    </message>
+</context>
+<context>
     <name>ImportDialog</name>
     <message>
         <location filename="../../ui/kit/importdialog.py" line="125"/>
@@ -4663,77 +4736,77 @@ Reason:</source>
 <context>
     <name>OncallTab</name>
     <message>
-        <location filename="../../ui/pages/operations/__init__.py" line="130"/>
+        <location filename="../../ui/pages/operations/__init__.py" line="145"/>
         <source>Escalated to the secondary</source>
         <translation>已升级至副值班</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/__init__.py" line="132"/>
+        <location filename="../../ui/pages/operations/__init__.py" line="147"/>
         <source>Escalated to the site manager</source>
         <translation>已升级至机房经理</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/__init__.py" line="70"/>
+        <location filename="../../ui/pages/operations/__init__.py" line="85"/>
         <source>Handover note</source>
         <translation>交接说明</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/__init__.py" line="81"/>
+        <location filename="../../ui/pages/operations/__init__.py" line="96"/>
         <source>Mark as seen</source>
         <translation>标为已读</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/__init__.py" line="77"/>
+        <location filename="../../ui/pages/operations/__init__.py" line="92"/>
         <source>Message</source>
         <translation>消息</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/__init__.py" line="89"/>
+        <location filename="../../ui/pages/operations/__init__.py" line="104"/>
         <source>My notifications</source>
         <translation>我的通知</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/__init__.py" line="86"/>
+        <location filename="../../ui/pages/operations/__init__.py" line="101"/>
         <source>On call this week</source>
         <translation>本周值班</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/__init__.py" line="69"/>
+        <location filename="../../ui/pages/operations/__init__.py" line="84"/>
         <source>Phone</source>
         <translation>电话</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/__init__.py" line="68"/>
+        <location filename="../../ui/pages/operations/__init__.py" line="83"/>
         <source>Primary</source>
         <translation>主值班</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/__init__.py" line="69"/>
+        <location filename="../../ui/pages/operations/__init__.py" line="84"/>
         <source>Secondary</source>
         <translation>副值班</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/__init__.py" line="68"/>
+        <location filename="../../ui/pages/operations/__init__.py" line="83"/>
         <source>Site</source>
         <translation>机房</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/__init__.py" line="69"/>
+        <location filename="../../ui/pages/operations/__init__.py" line="84"/>
         <source>Site manager</source>
         <translation>机房经理</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/__init__.py" line="68"/>
+        <location filename="../../ui/pages/operations/__init__.py" line="83"/>
         <source>Week of</source>
         <translation>周起始</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/__init__.py" line="77"/>
+        <location filename="../../ui/pages/operations/__init__.py" line="92"/>
         <source>When</source>
         <translation>时间</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/__init__.py" line="77"/>
+        <location filename="../../ui/pages/operations/__init__.py" line="92"/>
         <source>Why</source>
         <translation>原因</translation>
     </message>
@@ -4753,6 +4826,16 @@ Reason:</source>
 </context>
 <context>
     <name>OperationsPage</name>
+    <message>
+        <location filename="../../ui/pages/operations/__init__.py" line="52"/>
+        <source>Add a year of China's holidays (Ctrl+Shift+H)</source>
+        <translation>添加一年的中国节假日（Ctrl+Shift+H）</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/__init__.py" line="49"/>
+        <source>Holiday year…</source>
+        <translation>节假日年度…</translation>
+    </message>
     <message>
         <location filename="../../ui/pages/operations/__init__.py" line="45"/>
         <source>Maintenance</source>
@@ -9606,6 +9689,26 @@ Check the database in the settings.</source>
         <translation>，同一机房内</translation>
     </message>
     <message>
+        <source>%1 came in at %2: out after that</source>
+        <translation>%1 于 %2 入场：离场时间须在此之后</translation>
+    </message>
+    <message>
+        <source>%1 does not lease cage %2 from %3 to %4: a visit goes only to the customer's own space</source>
+        <translation>%1 在 %3 至 %4 期间未租用笼位 %2：来访只能进入客户自己租用的空间</translation>
+    </message>
+    <message>
+        <source>%1 does not lease rack %2 from %3 to %4: a visit goes only to the customer's own space</source>
+        <translation>%1 在 %3 至 %4 期间未租用机柜 %2：来访只能进入客户自己租用的空间</translation>
+    </message>
+    <message>
+        <source>%1 h</source>
+        <translation>%1 小时</translation>
+    </message>
+    <message>
+        <source>%1 h after it started</source>
+        <translation>已开始 %1 小时</translation>
+    </message>
+    <message>
         <source>%1 has more decimals than allowed here: at most %2 decimals</source>
         <translation>%1 的小数位过多：此处最多 %2 位小数</translation>
     </message>
@@ -9618,20 +9721,80 @@ Check the database in the settings.</source>
         <translation>%1 的小数位过多：此处只能填写整数</translation>
     </message>
     <message>
+        <source>%1 is %2: it cannot become %3</source>
+        <translation>%1 当前为“%2”：不能变为“%3”</translation>
+    </message>
+    <message>
+        <source>%1 is %2: it cannot become %3 (allowed: %4)</source>
+        <translation>%1 当前为“%2”：不能变为“%3”（可变为：%4）</translation>
+    </message>
+    <message>
+        <source>%1 is %2: only a tentative or confirmed window is rescheduled</source>
+        <translation>%1 当前为“%2”：只有待定或已确认的维护窗口可以改期</translation>
+    </message>
+    <message>
+        <source>%1 is %2: only an approved visit is let in (an administrator approves it)</source>
+        <translation>%1 当前为“%2”：只有已批准的来访才能入场（由管理员审批）</translation>
+    </message>
+    <message>
+        <source>%1 is another account manager's customer: they request its visits</source>
+        <translation>%1 是其他客户经理的客户：应由其客户经理申请来访</translation>
+    </message>
+    <message>
+        <source>%1 is for %2 – %3: %4 cannot be let in at %5</source>
+        <translation>%1 的来访时段为 %2 – %3：%4 不能在 %5 入场</translation>
+    </message>
+    <message>
         <source>%1 is inactive; reactivate the customer first</source>
         <translation>%1 已停用；请先重新启用该客户</translation>
+    </message>
+    <message>
+        <source>%1 is not a contact of %2</source>
+        <translation>%1 不是 %2 的联系人</translation>
+    </message>
+    <message>
+        <source>%1 is not a holiday-cn year file (JSON with "year" and "days"): %2</source>
+        <translation>%1 不是 holiday-cn 年度文件（含 “year” 和 “days” 的 JSON）：%2</translation>
     </message>
     <message>
         <source>%1 is not an Excel workbook (.xlsx) (%2); save it from Excel as .xlsx, or as CSV</source>
         <translation>%1 不是 Excel 工作簿（.xlsx）（%2）；请在 Excel 中另存为 .xlsx 或 CSV</translation>
     </message>
     <message>
+        <source>%1 is not authorised for %2 (that cage) from %3 to %4: an administrator authorises the customer's contacts first (visit authorise)</source>
+        <translation>%1 在 %3 至 %4 期间未获准进入 %2（该笼位）：请管理员先为客户联系人授权（visit authorise）</translation>
+    </message>
+    <message>
+        <source>%1 is not authorised for %2 from %3 to %4: an administrator authorises the customer's contacts first (visit authorise)</source>
+        <translation>%1 在 %3 至 %4 期间未获准进入 %2：请管理员先为客户联系人授权（visit authorise）</translation>
+    </message>
+    <message>
         <source>%1 is not in the list of regions (GB/T 2260, county level and above); check the code, or import the regions that have it</source>
         <translation>%1 不在地区列表中（GB/T 2260，县级及以上）；请检查代码，或导入包含它的地区</translation>
     </message>
     <message>
+        <source>%1 is still tentative: confirm it (the customers get notice) first</source>
+        <translation>%1 仍为待定：请先确认（客户将收到通知）</translation>
+    </message>
+    <message>
         <source>%1 is too large: at most %2 digits before the decimal point</source>
         <translation>%1 过大：小数点前最多 %2 位</translation>
+    </message>
+    <message>
+        <source>%1 starts %2, %3 from now; planned maintenance is noticed at least %4 h before it starts (setting %5). Reschedule it later, or plan it as emergency maintenance with a reason.</source>
+        <translation>%1 于 %2 开始，距现在 %3；计划维护须至少提前 %4 小时通知（设置项 %5）。请改期到更晚的时间，或作为紧急维护并说明原因。</translation>
+    </message>
+    <message>
+        <source>%1 was checked in at %2 already</source>
+        <translation>%1 已于 %2 登记入场</translation>
+    </message>
+    <message>
+        <source>%1 was checked out at %2 already</source>
+        <translation>%1 已于 %2 登记离场</translation>
+    </message>
+    <message>
+        <source>%1 was never checked in</source>
+        <translation>%1 未曾登记入场</translation>
     </message>
     <message>
         <source>%1 × %2 (%3)</source>
@@ -9722,12 +9885,40 @@ Check the database in the settings.</source>
         <translation>；维护中：%1</translation>
     </message>
     <message>
+        <source>Cancelled</source>
+        <translation>已取消</translation>
+    </message>
+    <message>
+        <source>Completed</source>
+        <translation>已完成</translation>
+    </message>
+    <message>
+        <source>Confirmed</source>
+        <translation>已确认</translation>
+    </message>
+    <message>
         <source>GPUs are counted in whole numbers</source>
         <translation>GPU 数量须为整数</translation>
     </message>
     <message>
+        <source>In progress</source>
+        <translation>处理中</translation>
+    </message>
+    <message>
+        <source>Rescheduled</source>
+        <translation>已改期</translation>
+    </message>
+    <message>
+        <source>Tentative</source>
+        <translation>待定</translation>
+    </message>
+    <message>
         <source>a GPU item names a GPU model and quantity, or the GPUs themselves</source>
         <translation>GPU 项目须指定 GPU 型号和数量，或具体的 GPU</translation>
+    </message>
+    <message>
+        <source>a UPS is named within its site: give the site</source>
+        <translation>UPS 按站点命名：请指定站点</translation>
     </message>
     <message>
         <source>a cable joins two ports; both ends are port %1 of the same device</source>
@@ -9766,8 +9957,24 @@ Check the database in the settings.</source>
         <translation>U 位范围从 U1 起，结束 U 位不得小于起始 U 位</translation>
     </message>
     <message>
+        <source>approved</source>
+        <translation>已批准</translation>
+    </message>
+    <message>
+        <source>badge %1 is with %2, still on site: hand over another badge</source>
+        <translation>门禁卡 %1 在 %2 手中，其仍在场内：请发放另一张门禁卡</translation>
+    </message>
+    <message>
         <source>bandwidth priced per Mbps names the Mbps</source>
         <translation>按 Mbps 计价的带宽须填写 Mbps</translation>
+    </message>
+    <message>
+        <source>cage %1 is not at site %2</source>
+        <translation>笼位 %1 不在站点 %2</translation>
+    </message>
+    <message>
+        <source>cancelled</source>
+        <translation>已取消</translation>
     </message>
     <message>
         <source>cannot be negative</source>
@@ -9778,8 +9985,28 @@ Check the database in the settings.</source>
         <translation>无法读取 %1：第 %2 行有单元格超过 %3 个字符</translation>
     </message>
     <message>
+        <source>closed</source>
+        <translation>已结束</translation>
+    </message>
+    <message>
+        <source>completed</source>
+        <translation>已完成</translation>
+    </message>
+    <message>
+        <source>confirmed</source>
+        <translation>已确认</translation>
+    </message>
+    <message>
         <source>credit code %1 belongs to another customer</source>
         <translation>信用代码 %1 已属于另一客户</translation>
+    </message>
+    <message>
+        <source>day %1 of the file: each day has a name, a date (YYYY-MM-DD) of %2 and isOffDay</source>
+        <translation>文件第 %1 天：每一天须有名称、%2 年内的日期（YYYY-MM-DD）和 isOffDay</translation>
+    </message>
+    <message>
+        <source>emergency maintenance says why it cannot wait for the notice period</source>
+        <translation>紧急维护须说明为何不能等待通知期</translation>
     </message>
     <message>
         <source>ends before the service starts</source>
@@ -9802,8 +10029,24 @@ Check the database in the settings.</source>
         <translation>请同时填写电力额度（kW）和超出部分的每千瓦时价格，或都不填</translation>
     </message>
     <message>
+        <source>give the end as a date and time (Asia/Shanghai)</source>
+        <translation>请填写结束的日期和时间（北京时间）</translation>
+    </message>
+    <message>
+        <source>give the start as a date and time (Asia/Shanghai)</source>
+        <translation>请填写开始的日期和时间（北京时间）</translation>
+    </message>
+    <message>
+        <source>give when the visit starts (date and time)</source>
+        <translation>请填写来访开始时间（日期和时间）</translation>
+    </message>
+    <message>
         <source>hosting names a rack unit range or a device</source>
         <translation>托管须指定机柜 U 位范围或设备</translation>
+    </message>
+    <message>
+        <source>in progress</source>
+        <translation>进行中</translation>
     </message>
     <message>
         <source>is required</source>
@@ -9822,8 +10065,88 @@ Check the database in the settings.</source>
         <translation>必须大于零</translation>
     </message>
     <message>
+        <source>name at least one visitor (real name and ID)</source>
+        <translation>请至少填写一名访客（真实姓名和证件）</translation>
+    </message>
+    <message>
+        <source>name the cage or the racks to visit</source>
+        <translation>请指定要进入的笼位或机柜</translation>
+    </message>
+    <message>
+        <source>name the window as MW-000123 or its id</source>
+        <translation>请以 MW-000123 或其编号指定维护窗口</translation>
+    </message>
+    <message>
+        <source>name what is worked on</source>
+        <translation>请指定维护对象</translation>
+    </message>
+    <message>
+        <source>no power panel of that site is behind a UPS named '%1'</source>
+        <translation>该站点没有配电柜由名为“%1”的 UPS 供电</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>无</translation>
+    </message>
+    <message>
+        <source>rejected</source>
+        <translation>已驳回</translation>
+    </message>
+    <message>
+        <source>requested</source>
+        <translation>待审批</translation>
+    </message>
+    <message>
+        <source>rescheduled</source>
+        <translation>已改期</translation>
+    </message>
+    <message>
+        <source>say what the visit is for (e.g. install two servers in rack A05)</source>
+        <translation>请说明来访事由（例如在 A05 机柜安装两台服务器）</translation>
+    </message>
+    <message>
+        <source>say what the work is (e.g. 'UPS-A battery replacement')</source>
+        <translation>请说明维护内容（例如“UPS-A 更换电池”）</translation>
+    </message>
+    <message>
+        <source>say why the access ends (e.g. the engineer left the company)</source>
+        <translation>请说明取消授权的原因（例如该工程师已离职）</translation>
+    </message>
+    <message>
+        <source>say why the visit is cancelled</source>
+        <translation>请说明取消来访的原因</translation>
+    </message>
+    <message>
+        <source>say why the visit is refused (the customer is told)</source>
+        <translation>请说明驳回来访的原因（将告知客户）</translation>
+    </message>
+    <message>
+        <source>say why the work is cancelled (the customers were told of it)</source>
+        <translation>请说明取消维护的原因（客户已收到通知）</translation>
+    </message>
+    <message>
+        <source>say why the work moves</source>
+        <translation>请说明改期的原因</translation>
+    </message>
+    <message>
+        <source>tentative</source>
+        <translation>待定</translation>
+    </message>
+    <message>
+        <source>that access was revoked at %1 already</source>
+        <translation>该授权已于 %1 取消</translation>
+    </message>
+    <message>
+        <source>that device is not a PDU plugged into a feed (`power pdu` attaches it)</source>
+        <translation>该设备不是接入供电回路的 PDU（用 `power pdu` 接入）</translation>
+    </message>
+    <message>
         <source>the account manager must be a user with that role</source>
         <translation>客户经理须为具有该角色的用户</translation>
+    </message>
+    <message>
+        <source>the authorisation ends before it starts</source>
+        <translation>授权的结束日期早于开始日期</translation>
     </message>
     <message>
         <source>the check character is wrong: %1 must end in %2, not %3</source>
@@ -9842,12 +10165,20 @@ Check the database in the settings.</source>
         <translation>请填写客户的法定名称</translation>
     </message>
     <message>
+        <source>the device is not in a rack: name its rack's site work instead</source>
+        <translation>该设备不在机柜中：请改为对其所在机柜的站点作业</translation>
+    </message>
+    <message>
         <source>the disk is full (%1): nothing was written, the whole change was rolled back. Free some space and try again</source>
         <translation>磁盘已满（%1）：未写入任何内容，整个操作已回滚。请释放磁盘空间后重试</translation>
     </message>
     <message>
         <source>the fapiao number: 8 to 32 digits or letters (a 数电 fapiao has 20 digits)</source>
         <translation>发票号码：8 至 32 位数字或字母（数电发票为 20 位数字）</translation>
+    </message>
+    <message>
+        <source>the file names no days: a year's schedule lists its holidays and make-up days</source>
+        <translation>文件未列出任何日期：年度安排须列出节假日和调休上班日</translation>
     </message>
     <message>
         <source>the legal name is required</source>
@@ -9858,12 +10189,32 @@ Check the database in the settings.</source>
         <translation>新密码与当前密码相同</translation>
     </message>
     <message>
+        <source>the number of the badge handed over</source>
+        <translation>请填写发放的门禁卡号</translation>
+    </message>
+    <message>
         <source>the rack has %1U</source>
         <translation>该机柜只有 %1U</translation>
     </message>
     <message>
+        <source>the racks or cage of one visit are at one site</source>
+        <translation>一次来访的机柜或笼位须在同一站点</translation>
+    </message>
+    <message>
         <source>the unified social credit code is required</source>
         <translation>请填写统一社会信用代码</translation>
+    </message>
+    <message>
+        <source>the visit ends after it starts</source>
+        <translation>来访结束时间须晚于开始时间</translation>
+    </message>
+    <message>
+        <source>the window ends after it starts</source>
+        <translation>维护窗口的结束时间须晚于开始时间</translation>
+    </message>
+    <message>
+        <source>the work started %1: it ends after that</source>
+        <translation>维护于 %1 开始：结束时间须在此之后</translation>
     </message>
     <message>
         <source>there is no tax rate for %1 valid in %2, nor any rate for %1 on record; no screen adds one (they come with the database's upgrades): run db upgrade, or have the rate added to the database's tax_rate table</source>
@@ -9872,6 +10223,38 @@ Check the database in the settings.</source>
     <message>
         <source>there is no tax rate for %1 valid in %2; the rates on record start in %3 and no screen adds one (they come with the database's upgrades): use a date from %3 on, or have the rate added to the database's tax_rate table</source>
         <translation>%2 没有适用于 %1 的税率；已登记的税率自 %3 起生效，界面上无法添加税率（税率随数据库升级提供）：请使用 %3 及以后的日期，或请人在数据库的 tax_rate 表中添加该税率</translation>
+    </message>
+    <message>
+        <source>visitor %1 is not an authorised contact of %2: such visitors come escorted (ask for an escort)</source>
+        <translation>访客 %1 不是 %2 的授权联系人：此类访客须有人陪同（请申请陪同）</translation>
+    </message>
+    <message>
+        <source>visitor %1 is not authorised for %2 on those days: ask for an escort, or have the contact authorised first</source>
+        <translation>访客 %1 在这些日期未获准进入 %2：请申请陪同，或先为该联系人授权</translation>
+    </message>
+    <message>
+        <source>visitor %1: a resident ID number has 18 characters with a valid check digit; check it against the card</source>
+        <translation>访客 %1：居民身份证号码为 18 位且校验位正确，请对照证件核对</translation>
+    </message>
+    <message>
+        <source>visitor %1: at most 32 characters</source>
+        <translation>访客 %1：证件号码最多 32 个字符</translation>
+    </message>
+    <message>
+        <source>visitor %1: the ID number</source>
+        <translation>访客 %1：请填写证件号码</translation>
+    </message>
+    <message>
+        <source>visitor %1: the ID type is one of %2</source>
+        <translation>访客 %1：证件类型须为以下之一：%2</translation>
+    </message>
+    <message>
+        <source>visitor %1: the real name as on the ID</source>
+        <translation>访客 %1：请填写与证件一致的真实姓名</translation>
+    </message>
+    <message>
+        <source>what is worked on: %1</source>
+        <translation>维护对象须为以下之一：%1</translation>
     </message>
     <message>
         <source>¥%1 is not the tax on ¥%2 at statement %3's rate (%4): expected %5; check the fapiao's 税额</source>

@@ -34,7 +34,9 @@ from models.choices import (ImpactLevel, MaintenanceState, MaintenanceTarget, Po
 from app.domain.actor import Actor
 from app.domain.auth import require
 from app.domain.clock import local_date, local_text
+from app.domain import messages as m
 from app.domain.errors import NotFound, RuleViolation, ValidationError
+from app.domain.messages import listed
 from app.services.entities import flush_versioned
 from app.store.db import get_or_404
 from app.read.settings import MAINTENANCE_NOTICE_HOURS
@@ -105,7 +107,7 @@ def _target_of(s, w: MaintenanceWindow) -> Target:
 
 def _site_of_rack(s, rack_id: int | None) -> int:
     if rack_id is None:
-        raise ValidationError({"target": "the device is not in a rack: name its rack's site work instead"})
+        raise ValidationError({"target": m.MW_DEVICE_NO_RACK()})
     return s.get(Rack, rack_id).room.site_id
 
 
@@ -299,26 +301,26 @@ TARGET_COLUMN = {MaintenanceTarget.FEED: "power_feed_id", MaintenanceTarget.PANE
 
 def _check_window(errors: dict, start, end) -> None:
     if not isinstance(start, dt.datetime) or start.tzinfo is None:
-        errors["planned_start"] = "give the start as a date and time (Asia/Shanghai)"
+        errors["planned_start"] = m.MW_START()
     if not isinstance(end, dt.datetime) or end.tzinfo is None:
-        errors["planned_end"] = "give the end as a date and time (Asia/Shanghai)"
+        errors["planned_end"] = m.MW_END()
     elif "planned_start" not in errors and end <= start:
-        errors["planned_end"] = "the window ends after it starts"
+        errors["planned_end"] = m.MW_ENDS_FIRST()
 
 
 def _plan_errors(target_kind, target, planned_start, planned_end, title, emergency, emergency_reason,
                  site_id) -> dict[str, str]:
     errors: dict[str, str] = {}
     if target_kind not in MaintenanceTarget.values():
-        errors["target_kind"] = "what is worked on: " + ", ".join(MaintenanceTarget.values())
+        errors["target_kind"] = m.MW_TARGET_KIND(", ".join(MaintenanceTarget.values()))
     if target in (None, ""):
-        errors["target"] = "name what is worked on"
+        errors["target"] = m.MW_TARGET()
     if not (title and title.strip()):
-        errors["title"] = "say what the work is (e.g. 'UPS-A battery replacement')"
+        errors["title"] = m.MW_TITLE()
     if emergency and not (emergency_reason and emergency_reason.strip()):
-        errors["emergency_reason"] = "emergency maintenance says why it cannot wait for the notice period"
+        errors["emergency_reason"] = m.MW_EMERGENCY_REASON()
     if target_kind == MaintenanceTarget.UPS and site_id is None:
-        errors["site_id"] = "a UPS is named within its site: give the site"
+        errors["site_id"] = m.MW_UPS_SITE()
     _check_window(errors, planned_start, planned_end)
     return errors
 
@@ -343,10 +345,10 @@ def plan_in(uow: UnitOfWork, *, target_kind: str, target, planned_start: dt.date
         get_or_404(s, Site, site_id, "site")
         if not s.execute(select(PowerPanel.id).where(PowerPanel.site_id == site_id,
                                                      PowerPanel.ups == w.ups)).first():
-            raise NotFound(f"no power panel of that site is behind a UPS named {w.ups!r}")
+            raise NotFound(m.MW_NO_UPS.quoting(w.ups))
     if target_kind == MaintenanceTarget.PDU and w.device_id is not None and not s.execute(
             select(PduFeed.id).where(PduFeed.device_id == w.device_id)).first():
-        raise ValidationError({"target": "that device is not a PDU plugged into a feed (`power pdu` attaches it)"})
+        raise ValidationError({"target": m.MW_NOT_PDU()})
     t = _target_of(s, w)
     w.site_id = t.site_id
     w.updated_by = uow.actor.login
@@ -379,9 +381,9 @@ def plan_maintenance(db: Database, actor: Actor, *, target_kind: str, target, pl
 
 def _move(uow: UnitOfWork, w: MaintenanceWindow, to: str, reason: str | None = None, **changes) -> None:
     if to not in MaintenanceState.TRANSITIONS[w.state]:
-        allowed = ", ".join(MaintenanceState.label(x) for x in sorted(MaintenanceState.TRANSITIONS[w.state])) or "none"
-        raise RuleViolation(f"{reference(w.id)} is {MaintenanceState.label(w.state).lower()}: it cannot become "
-                            f"{MaintenanceState.label(to).lower()} (allowed: {allowed})")
+        allowed = listed(m.OPS_STATE_LABEL[MaintenanceState.label(x)]()
+                         for x in sorted(MaintenanceState.TRANSITIONS[w.state])) or m.MW_NONE()
+        raise RuleViolation(m.MW_CANNOT_BECOME(reference(w.id), _state(w.state), _state(to), allowed))
     before = {"state": w.state, **{k: getattr(w, k) for k in changes}}
     w.state = to
     for k, v in changes.items():
@@ -402,10 +404,8 @@ def confirm_maintenance(db: Database, actor: Actor, window_id: int, *, now: dt.d
         hours = notice_hours_in(s)
         lead = w.planned_start - now
         if not w.emergency and lead < dt.timedelta(hours=hours):
-            raise RuleViolation(
-                f"{reference(w.id)} starts {local_text(w.planned_start)}, {_hours(lead)} from now; planned maintenance "
-                f"is noticed at least {hours} h before it starts (setting {MAINTENANCE_NOTICE_HOURS}). "
-                "Reschedule it later, or plan it as emergency maintenance with a reason.")
+            raise RuleViolation(m.MW_NOTICE_SHORT(reference(w.id), local_text(w.planned_start), _hours(lead), hours,
+                                                  MAINTENANCE_NOTICE_HOURS))
         rows = _store_impact(uow, w)
         _move(uow, w, MaintenanceState.CONFIRMED, reason=f"notice given {_hours(lead)} before the start; "
               f"{len({r.customer_id for r in rows})} customer(s) affected", noticed_at=now)
@@ -415,7 +415,12 @@ def confirm_maintenance(db: Database, actor: Actor, window_id: int, *, now: dt.d
 
 def _hours(delta: dt.timedelta) -> str:
     h = delta.total_seconds() / 3600
-    return f"{h:.0f} h" if h >= 0 else f"{-h:.0f} h after it started"
+    return m.MW_HOURS(f"{h:.0f}") if h >= 0 else m.MW_HOURS_AFTER(f"{-h:.0f}")
+
+
+def _state(value: str):
+    """The state's word inside a sentence (lower case), translated in the console."""
+    return m.OPS_STATE[MaintenanceState.label(value).lower()]()
 
 
 def start_maintenance(db: Database, actor: Actor, window_id: int, *, at: dt.datetime | None = None) -> None:
@@ -423,7 +428,7 @@ def start_maintenance(db: Database, actor: Actor, window_id: int, *, at: dt.date
     with UnitOfWork(db, actor) as uow:
         w = get_or_404(uow.session, MaintenanceWindow, window_id, "maintenance window")
         if w.state == MaintenanceState.TENTATIVE:
-            raise RuleViolation(f"{reference(w.id)} is still tentative: confirm it (the customers get notice) first")
+            raise RuleViolation(m.MW_TENTATIVE(reference(w.id)))
         _move(uow, w, MaintenanceState.IN_PROGRESS, actual_start=at or _now())
         uow.commit()
 
@@ -435,7 +440,7 @@ def complete_maintenance(db: Database, actor: Actor, window_id: int, *, at: dt.d
         w = get_or_404(uow.session, MaintenanceWindow, window_id, "maintenance window")
         end = at or _now()
         if w.actual_start and end < w.actual_start:
-            raise ValidationError({"at": f"the work started {local_text(w.actual_start)}: it ends after that"})
+            raise ValidationError({"at": m.MW_END_BEFORE_START(local_text(w.actual_start))})
         _move(uow, w, MaintenanceState.COMPLETED, reason=note, actual_end=end)
         uow.commit()
 
@@ -443,7 +448,7 @@ def complete_maintenance(db: Database, actor: Actor, window_id: int, *, at: dt.d
 def cancel_maintenance(db: Database, actor: Actor, window_id: int, reason: str) -> None:
     require(actor, "plan_maintenance")
     if not (reason and reason.strip()):
-        raise ValidationError({"reason": "say why the work is cancelled (the customers were told of it)"})
+        raise ValidationError({"reason": m.MW_CANCEL_REASON()})
     with UnitOfWork(db, actor) as uow:
         w = get_or_404(uow.session, MaintenanceWindow, window_id, "maintenance window")
         _move(uow, w, MaintenanceState.CANCELLED, reason=reason.strip())
@@ -458,15 +463,14 @@ def reschedule_maintenance(db: Database, actor: Actor, window_id: int, planned_s
     errors: dict[str, str] = {}
     _check_window(errors, planned_start, planned_end)
     if not (reason and reason.strip()):
-        errors["reason"] = "say why the work moves"
+        errors["reason"] = m.MW_MOVE_REASON()
     if errors:
         raise ValidationError(errors)
     with UnitOfWork(db, actor) as uow:
         s = uow.session
         w = get_or_404(s, MaintenanceWindow, window_id, "maintenance window")
         if MaintenanceState.RESCHEDULED not in MaintenanceState.TRANSITIONS[w.state]:
-            raise RuleViolation(f"{reference(w.id)} is {MaintenanceState.label(w.state).lower()}: only a tentative "
-                                "or confirmed window is rescheduled")
+            raise RuleViolation(m.MW_NOT_RESCHEDULABLE(reference(w.id), _state(w.state)))
         new = MaintenanceWindow(**{k: getattr(w, k) for k in FIELDS if k not in (
             "state", "noticed_at", "actual_start", "actual_end", "rescheduled_to_id")})
         new.planned_start, new.planned_end, new.state = planned_start, planned_end, MaintenanceState.TENTATIVE
@@ -507,7 +511,7 @@ def find_window_in(s, key) -> MaintenanceWindow:
     if text.startswith("MW-"):
         text = text[3:]
     if not text.isdigit():
-        raise ValidationError({"maintenance": "name the window as MW-000123 or its id"})
+        raise ValidationError({"maintenance": m.MW_NAME()})
     return get_or_404(s, MaintenanceWindow, int(text), "maintenance window")
 
 

@@ -176,9 +176,11 @@ def prefill_for(db: Database, object_type: str, object_id: int, at: dt.datetime 
         elif object_type == TicketObjectType.XCONNECT:
             x = get_or_404(s, CrossConnect, object_id, "cross-connect")
             label, customer, site = x.reference, x.customer_id, _site_of_rack(s, x.rack_id)
-        elif object_type == TicketObjectType.FEED:
+        elif object_type in (TicketObjectType.FEED, TicketObjectType.CIRCUIT):
             f = get_or_404(s, PowerFeed, object_id, "power feed")
             label, site = f.name, _site_of_rack(s, f.rack_id)
+            # a circuit sold on a contract (its kind-power item): that contract, and its customer below
+            contract = _active_contract(s, [f.contract_item_id] if f.contract_item_id else [])
         else:
             raise ValidationError({"object_type": f"open a ticket from one of: {', '.join(TicketObjectType.values())}"})
         if contract is not None and customer is None:

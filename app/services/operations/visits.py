@@ -24,7 +24,9 @@ from models.choices import IdType, Role, VisitState
 from app.domain.actor import Actor
 from app.domain.auth import can, require
 from app.domain.clock import DateError, local_date, local_midnight, local_text, parse_date
+from app.domain import messages as m
 from app.domain.errors import PermissionDenied, RuleViolation, ValidationError
+from app.domain.messages import message_of
 from app.services.entities import flush_versioned
 from app.store.db import get_or_404
 from app.store.db import Database
@@ -74,7 +76,7 @@ def _date(errors: dict, key: str, value, what: str) -> dt.date | None:
     try:
         return parse_date(value, what=what)
     except DateError as exc:
-        errors[key] = str(exc)
+        errors[key] = message_of(exc)
         return None
 
 
@@ -88,7 +90,7 @@ def authorise_contact(db: Database, actor: Actor, contact_id: int, site_id: int,
     start = _date(errors, "valid_from", valid_from, "valid from") if valid_from is not None else local_date(_now())
     end = _date(errors, "valid_to", valid_to, "valid to")
     if start and end and end < start:
-        errors["valid_to"] = "the authorisation ends before it starts"
+        errors["valid_to"] = m.VISIT_ACCESS_ENDS_FIRST()
     if errors:
         raise ValidationError(errors)
     with UnitOfWork(db, actor) as uow:
@@ -98,7 +100,7 @@ def authorise_contact(db: Database, actor: Actor, contact_id: int, site_id: int,
         if cage_id is not None:
             cage = get_or_404(s, Cage, cage_id, "cage")
             if s.get(Room, cage.room_id).site_id != site.id:
-                raise ValidationError({"cage_id": f"cage {cage.name} is not at site {site.code}"})
+                raise ValidationError({"cage_id": m.VISIT_CAGE_SITE(cage.name, site.code)})
         a = SiteAccess(contact_id=contact.id, customer_id=contact.customer_id, site_id=site.id, cage_id=cage_id,
                        valid_from=start, valid_to=end, note=(note or "").strip()[:255] or None,
                        updated_by=actor.login)
@@ -113,11 +115,11 @@ def authorise_contact(db: Database, actor: Actor, contact_id: int, site_id: int,
 def revoke_access(db: Database, actor: Actor, access_id: int, reason: str) -> None:
     require(actor, "authorise_access")
     if not (reason and reason.strip()):
-        raise ValidationError({"reason": "say why the access ends (e.g. the engineer left the company)"})
+        raise ValidationError({"reason": m.VISIT_REVOKE_REASON()})
     with UnitOfWork(db, actor) as uow:
         a = get_or_404(uow.session, SiteAccess, access_id, "site access")
         if a.revoked_at is not None:
-            raise RuleViolation(f"that access was revoked at {local_text(a.revoked_at)} already")
+            raise RuleViolation(m.VISIT_REVOKED(local_text(a.revoked_at)))
         a.revoked_at = _now()
         flush_versioned(uow, a, "site access")
         uow.audit("site_access.revoke", "site_access", a.id, None, before={"revoked_at": None},
@@ -147,20 +149,26 @@ class VisitorIn:
 
 def _check_visitors(visitors: list[VisitorIn], errors: dict) -> None:
     if not visitors:
-        errors["visitors"] = "name at least one visitor (real name and ID)"
+        errors["visitors"] = m.VISIT_NO_VISITOR()
     for n, v in enumerate(visitors, start=1):
         if not (v.name and v.name.strip()):
-            errors[f"visitors.{n}.name"] = f"visitor {n}: the real name as on the ID"
+            errors[f"visitors.{n}.name"] = m.VISITOR_NAME(n)
         if v.id_type not in IdType.values():
-            errors[f"visitors.{n}.id_type"] = f"visitor {n}: the ID type is one of {', '.join(IdType.values())}"
+            errors[f"visitors.{n}.id_type"] = m.VISITOR_ID_TYPE(n, ", ".join(IdType.values()))
         num = (v.id_number or "").strip().upper()
         if not num:
-            errors[f"visitors.{n}.id_number"] = f"visitor {n}: the ID number"
+            errors[f"visitors.{n}.id_number"] = m.VISITOR_ID_NUMBER(n)
         elif v.id_type == IdType.RESIDENT and not _resident_ok(num):
-            errors[f"visitors.{n}.id_number"] = (f"visitor {n}: a resident ID number has 18 characters with a valid "
-                                                 "check digit; check it against the card")
+            errors[f"visitors.{n}.id_number"] = m.VISITOR_RESIDENT_ID(n)
         elif len(num) > 32:
-            errors[f"visitors.{n}.id_number"] = f"visitor {n}: at most 32 characters"
+            errors[f"visitors.{n}.id_number"] = m.VISITOR_ID_LONG(n)
+
+
+def _leased(s, space, customer_id: int, first: dt.date, last: dt.date) -> bool:
+    """Whether the customer leases that space (a cage or rack condition) over all the days."""
+    return s.execute(select(SpaceLease.id).where(
+        space, SpaceLease.customer_id == customer_id, SpaceLease.start_date <= first,
+        or_(SpaceLease.end_date.is_(None), SpaceLease.end_date >= last))).first() is not None
 
 
 def request_visit(db: Database, actor: Actor, *, customer_id: int, contact_id: int, visitors: list[VisitorIn],
@@ -171,13 +179,13 @@ def request_visit(db: Database, actor: Actor, *, customer_id: int, contact_id: i
     require(actor, "request_visits")
     errors: dict[str, str] = {}
     if not (purpose and purpose.strip()):
-        errors["purpose"] = "say what the visit is for (e.g. install two servers in rack A05)"
+        errors["purpose"] = m.VISIT_PURPOSE()
     if cage_id is None and not rack_ids:
-        errors["space"] = "name the cage or the racks to visit"
+        errors["space"] = m.VISIT_SPACE()
     if not isinstance(window_start, dt.datetime) or window_start.tzinfo is None:
-        errors["window_start"] = "give when the visit starts (date and time)"
+        errors["window_start"] = m.VISIT_START()
     elif not isinstance(window_end, dt.datetime) or window_end.tzinfo is None or window_end <= window_start:
-        errors["window_end"] = "the visit ends after it starts"
+        errors["window_end"] = m.VISIT_END()
     _check_visitors(visitors, errors)
     if errors:
         raise ValidationError(errors)
@@ -186,49 +194,38 @@ def request_visit(db: Database, actor: Actor, *, customer_id: int, contact_id: i
         s = uow.session
         customer = get_or_404(s, Customer, customer_id, "customer")
         if actor.role == Role.ACCOUNT_MANAGER and customer.account_manager_id not in (None, actor.id):
-            raise PermissionDenied(f"{customer.name} is another account manager's customer: they request its visits")
+            raise PermissionDenied(m.VISIT_OTHER_AM(customer.name))
         contact = get_or_404(s, Contact, contact_id, "contact")
         if contact.customer_id != customer.id:
-            raise ValidationError({"contact_id": f"{contact.name} is not a contact of {customer.name}"})
+            raise ValidationError({"contact_id": m.VISIT_NOT_CONTACT(contact.name, customer.name)})
         racks: list[Rack] = []
         if cage_id is not None:
             cage = get_or_404(s, Cage, cage_id, "cage")
             racks = list(s.execute(select(Rack).where(Rack.cage_id == cage.id)).scalars())
-            leased = s.execute(select(SpaceLease.id).where(
-                SpaceLease.cage_id == cage.id, SpaceLease.customer_id == customer.id, SpaceLease.start_date <= first,
-                or_(SpaceLease.end_date.is_(None), SpaceLease.end_date >= last))).first()
-            if not leased:
-                raise RuleViolation(f"{customer.name} does not lease cage {cage.name} from {first} to {last}: "
-                                    "a visit goes only to the customer's own space")
+            if not _leased(s, SpaceLease.cage_id == cage.id, customer.id, first, last):
+                raise RuleViolation(m.VISIT_CAGE_NOT_LEASED(customer.name, cage.name, first, last))
         for rid in rack_ids:
             rack = get_or_404(s, Rack, rid, "rack")
-            leased = s.execute(select(SpaceLease.id).where(
-                SpaceLease.rack_id == rack.id, SpaceLease.customer_id == customer.id, SpaceLease.start_date <= first,
-                or_(SpaceLease.end_date.is_(None), SpaceLease.end_date >= last))).first()
-            if not leased:
-                raise RuleViolation(f"{customer.name} does not lease rack {rack.room.name}/{rack.name} from {first} to "
-                                    f"{last}: a visit goes only to the customer's own space")
+            if not _leased(s, SpaceLease.rack_id == rack.id, customer.id, first, last):
+                raise RuleViolation(m.VISIT_RACK_NOT_LEASED(customer.name, f"{rack.room.name}/{rack.name}", first, last))
             racks.append(rack)
         sites = {r.room.site_id for r in racks}
         if len(sites) != 1:
-            raise ValidationError({"space": "the racks or cage of one visit are at one site"})
+            raise ValidationError({"space": m.VISIT_ONE_SITE()})
         site = s.get(Site, sites.pop())
         cages = {r.cage_id for r in racks} if cage_id is None else {cage_id}
         if not _authorised(s, contact.id, site.id, cages, first, last):
-            raise RuleViolation(f"{contact.name} is not authorised for {site.code}"
-                                + (" (that cage)" if cages - {None} else "") + f" from {first} to {last}: "
-                                "an administrator authorises the customer's contacts first (visit authorise)")
+            raise RuleViolation((m.VISIT_NOT_AUTHORISED_CAGE if cages - {None} else m.VISIT_NOT_AUTHORISED)(
+                contact.name, site.code, first, last))
         for n, v in enumerate(visitors, start=1):
             if v.contact_id is not None:
                 vc = get_or_404(s, Contact, v.contact_id, "contact")
                 if vc.customer_id != customer.id:
-                    raise ValidationError({f"visitors.{n}.contact_id": f"{vc.name} is not a contact of {customer.name}"})
+                    raise ValidationError({f"visitors.{n}.contact_id": m.VISIT_NOT_CONTACT(vc.name, customer.name)})
                 if not _authorised(s, vc.id, site.id, cages, first, last) and not escort_needed:
-                    raise RuleViolation(f"visitor {vc.name} is not authorised for {site.code} on those days: "
-                                        "ask for an escort, or have the contact authorised first")
+                    raise RuleViolation(m.VISITOR_NOT_AUTHORISED(vc.name, site.code))
             elif not escort_needed:
-                raise RuleViolation(f"visitor {v.name.strip()} is not an authorised contact of {customer.name}: "
-                                    "such visitors come escorted (ask for an escort)")
+                raise RuleViolation(m.VISITOR_NOT_CONTACT(v.name.strip(), customer.name))
         visit = Visit(customer_id=customer.id, site_id=site.id, contact_id=contact.id, cage_id=cage_id,
                       purpose=purpose.strip()[:255], window_start=window_start, window_end=window_end,
                       escort_needed=bool(escort_needed), state=VisitState.REQUESTED, requested_by=actor.login,
@@ -251,13 +248,17 @@ def request_visit(db: Database, actor: Actor, *, customer_id: int, contact_id: i
         return visit.id
 
 
+def _state(value: str):
+    """The state's word inside a sentence (lower case), translated in the console."""
+    return m.OPS_STATE[VisitState.label(value).lower()]()
+
+
 def _move_visit(db, actor, visit_id, to, permission, allowed_from, reason=None, **changes) -> None:
     require(actor, permission)
     with UnitOfWork(db, actor) as uow:
         v = get_or_404(uow.session, Visit, visit_id, "visit")
         if v.state not in allowed_from:
-            raise RuleViolation(f"{reference(v.id)} is {VisitState.label(v.state).lower()}: it cannot become "
-                                f"{VisitState.label(to).lower()}")
+            raise RuleViolation(m.VISIT_CANNOT_BECOME(reference(v.id), _state(v.state), _state(to)))
         before = {"state": v.state}
         v.state = to
         for k, val in changes.items():
@@ -275,14 +276,14 @@ def approve_visit(db: Database, actor: Actor, visit_id: int) -> None:
 
 def reject_visit(db: Database, actor: Actor, visit_id: int, reason: str) -> None:
     if not (reason and reason.strip()):
-        raise ValidationError({"reason": "say why the visit is refused (the customer is told)"})
+        raise ValidationError({"reason": m.VISIT_REJECT_REASON()})
     _move_visit(db, actor, visit_id, VisitState.REJECTED, "approve_visits", {VisitState.REQUESTED},
                 reason=reason.strip())
 
 
 def cancel_visit(db: Database, actor: Actor, visit_id: int, reason: str) -> None:
     if not (reason and reason.strip()):
-        raise ValidationError({"reason": "say why the visit is cancelled"})
+        raise ValidationError({"reason": m.VISIT_CANCEL_REASON()})
     _move_visit(db, actor, visit_id, VisitState.CANCELLED, "request_visits",
                 {VisitState.REQUESTED, VisitState.APPROVED}, reason=reason.strip())
 
@@ -293,25 +294,24 @@ def check_in(db: Database, actor: Actor, visitor_id: int, badge: str, *, at: dt.
     """Let one visitor in with a badge: the visit approved, within its window (an hour early at most)."""
     require(actor, "guard_desk")
     if not (badge and badge.strip()):
-        raise ValidationError({"badge": "the number of the badge handed over"})
+        raise ValidationError({"badge": m.VISIT_BADGE()})
     at = at or _now()
     with UnitOfWork(db, actor) as uow:
         s = uow.session
         p = get_or_404(s, Visitor, visitor_id, "visitor")
         v = s.get(Visit, p.visit_id)
         if v.state != VisitState.APPROVED:
-            raise RuleViolation(f"{reference(v.id)} is {VisitState.label(v.state).lower()}: only an approved visit "
-                                "is let in (an administrator approves it)")
+            raise RuleViolation(m.VISIT_NOT_APPROVED(reference(v.id), _state(v.state)))
         if p.checked_in_at is not None:
-            raise RuleViolation(f"{p.name} was checked in at {local_text(p.checked_in_at)} already")
+            raise RuleViolation(m.VISITOR_IN_ALREADY(p.name, local_text(p.checked_in_at)))
         if at < v.window_start - EARLY or at > v.window_end:
-            raise RuleViolation(f"{reference(v.id)} is for {local_text(v.window_start)[:16]} – "
-                                f"{local_text(v.window_end)[:16]}: {p.name} cannot be let in at {local_text(at)[:16]}")
+            raise RuleViolation(m.VISIT_OUT_OF_WINDOW(reference(v.id), local_text(v.window_start)[:16],
+                                                     local_text(v.window_end)[:16], p.name, local_text(at)[:16]))
         busy = s.execute(select(Visitor.name).join(Visit, Visit.id == Visitor.visit_id).where(
             Visit.site_id == v.site_id, Visitor.badge == badge.strip(), Visitor.checked_in_at.is_not(None),
             Visitor.checked_out_at.is_(None))).scalar_one_or_none()
         if busy:
-            raise RuleViolation(f"badge {badge.strip()} is with {busy}, still on site: hand over another badge")
+            raise RuleViolation(m.VISIT_BADGE_BUSY(badge.strip(), busy))
         p.badge, p.checked_in_at, p.checked_in_by = badge.strip()[:32], at, actor.login
         flush_versioned(uow, p, p.name)
         uow.audit("visitor.check_in", "visitor", p.id, p.name, before={"checked_in_at": None},
@@ -329,11 +329,11 @@ def check_out(db: Database, actor: Actor, visitor_id: int, *, at: dt.datetime | 
         p = get_or_404(s, Visitor, visitor_id, "visitor")
         v = s.get(Visit, p.visit_id)
         if p.checked_in_at is None:
-            raise RuleViolation(f"{p.name} was never checked in")
+            raise RuleViolation(m.VISITOR_NEVER_IN(p.name))
         if p.checked_out_at is not None:
-            raise RuleViolation(f"{p.name} was checked out at {local_text(p.checked_out_at)} already")
+            raise RuleViolation(m.VISITOR_OUT_ALREADY(p.name, local_text(p.checked_out_at)))
         if at < p.checked_in_at:
-            raise ValidationError({"at": f"{p.name} came in at {local_text(p.checked_in_at)}: out after that"})
+            raise ValidationError({"at": m.VISITOR_OUT_BEFORE_IN(p.name, local_text(p.checked_in_at))})
         p.checked_out_at, p.checked_out_by = at, actor.login
         flush_versioned(uow, p, p.name)
         over = at > v.window_end

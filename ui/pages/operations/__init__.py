@@ -46,6 +46,21 @@ class OperationsPage(QTabWidget):
         self.addTab(self.visits, self.tr("Visitors"))
         for i in range(self.count()):
             QShortcut(QKeySequence(f"Alt+{i + 1}"), self, activated=lambda i=i: self.setCurrentIndex(i))
+        self.holidays_button = QPushButton(self.tr("Holiday year…"))
+        self.holidays_button.setObjectName("holidayYearButton")
+        self.holidays_button.clicked.connect(self.add_holiday_year)
+        guard(self.holidays_button, actor, "manage_sla", tooltip=self.tr("Add a year of China's holidays (Ctrl+Shift+H)"))
+        self.setCornerWidget(self.holidays_button)
+        QShortcut(QKeySequence("Ctrl+Shift+H"), self, activated=self.add_holiday_year)
+
+    def add_holiday_year(self):
+        """The SLA calendar's holidays: administrators add a year (others see why not on the button)."""
+        from ui.pages.operations.holidays import HolidayYearDialog
+        if not self.holidays_button.isEnabled():
+            return None
+        dlg = HolidayYearDialog(self.db, self.actor, self)
+        dlg.open()
+        return dlg
 
     def add_tab(self, widget: QWidget, title: str) -> int:
         """Another tab of the desk (maintenance windows, visits): one line each where the page is made."""
