@@ -1,5 +1,6 @@
 """SLA state of tickets, read from their timelines, and the sweep that records breaches, proposes
-credits and escalates unacknowledged P1s (`check_sla`: the console's timer and `ticket check` call it).
+credits (per breach, and per month's availability) and escalates unacknowledged P1s (`check_sla`:
+the console's timer and `ticket check` call it).
 
 Targets: a contract's own rows of sla_target, else the defaults of its coverage's service level
 (the coverage of the contract's subsidiary for the customer's region, city or province; on-site
@@ -19,7 +20,8 @@ from models.choices import ServiceLevel, TicketState
 from app.domain.actor import Actor
 from app.domain import sla as S
 from app.domain.auth import require
-from app.domain.clock import local_text
+from app.domain import rating as B
+from app.domain.clock import local_date, local_text
 from app.domain.errors import ValidationError
 from app.store.db import Database
 from app.store.uow import UnitOfWork
@@ -211,8 +213,9 @@ class SweepResult:
 
 def check_sla(db: Database, actor: Actor, now: dt.datetime | None = None) -> SweepResult:
     """Record each breach as it happens (once per ticket and metric), propose its credit, and
-    escalate P1s nobody acknowledged in time (secondary, then the site manager)."""
-    from app.services.operations.credits import propose_for_breach
+    escalate P1s nobody acknowledged in time (secondary, then the site manager); once a month has
+    ended, propose its availability credits (credits.propose_for_availability_in, once per item)."""
+    from app.services.operations.credits import propose_for_availability_in, propose_for_breach
     from app.services.operations.oncall import escalate_in
 
     require(actor, "work_tickets")
@@ -257,5 +260,7 @@ def check_sla(db: Database, actor: Actor, now: dt.datetime | None = None) -> Swe
                 if level > t.escalation:
                     escalate_in(uow, s.get(Ticket, t.id), level, now)
                     escalations.append((t.number, level))
+        # the month just ended: an item its tickets' down hours left below the promised availability
+        credits += propose_for_availability_in(uow, B.Period.last_month(local_date(now)))
         uow.commit()
     return SweepResult(tuple(breaches), tuple(credits), tuple(escalations))
