@@ -6,7 +6,10 @@ The rule, per breach: `breach_percent` of the affected item's monthly fee, round
 credits of one item in one month together at most `monthly_cap_percent` of that fee (a credit that
 would pass the cap is cut to what is left of it; none once it is reached). The affected item: the
 contract item leasing the ticket's GPU (or a GPU of its server) when the ticket opened, else the
-item of its rack or server, else the contract's first monthly item."""
+item of its rack or server, else the contract's first monthly item.
+
+Availability (`promised_availability`): a month its tickets' recorded down hours leave an item below
+the promise proposes a credit of the shortfall (propose_for_availability_in), within the same cap."""
 from __future__ import annotations
 
 import datetime as dt
@@ -16,7 +19,7 @@ from decimal import Decimal
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
-from models import (Contract, ContractItem, GpuAsset, GpuLease, SlaBreach, SlaCredit, SlaCreditRule, Statement,
+from models import (Contract, ContractItem, Downtime, GpuAsset, GpuLease, SlaBreach, SlaCredit, SlaCreditRule, Statement,
                     StatementLine, Ticket, TicketObject)
 from models.choices import CreditState, ItemKind, PriceUnit, StatementStatus, TicketObjectType
 
@@ -32,7 +35,9 @@ from app.services.entities import flush_versioned, get_or_404
 
 UTC = dt.timezone.utc
 MONTHLY = (PriceUnit.MONTH, PriceUnit.YEAR, PriceUnit.MBPS_MONTH, PriceUnit.HYBRID)
-METRIC_WORDS = {"ack": ("响应", "acknowledge"), "onsite": ("到场", "arrive on site"), "resolve": ("解决", "resolve")}
+AVAILABILITY = "availability"    # the metric of a credit a month's availability proposes (no breach)
+METRIC_WORDS = {"ack": ("响应", "acknowledge"), "onsite": ("到场", "arrive on site"), "resolve": ("解决", "resolve"),
+                AVAILABILITY: ("可用性", "availability")}
 
 
 def monthly_fee(it: ContractItem) -> Decimal | None:
@@ -240,5 +245,106 @@ def approved_credits(s: Session, item_ids, period: str) -> dict[int, list[tuple[
                             SlaCredit.state == CreditState.APPROVED)
                      .order_by(SlaCredit.contract_item_id, SlaCredit.id)).all()
     for item_id, number, metric, amount, reason in rows:
-        out.setdefault(item_id, []).append((number, metric or "", amount, reason))
+        # a credit without a breach is a month's availability (propose_for_availability_in)
+        out.setdefault(item_id, []).append((number, metric or AVAILABILITY, amount, reason))
     return out
+
+
+# --- availability ---------------------------------------------------------------------------------
+
+def _ticket_downtime(s: Session, p: B.Period) -> dict[str, list[tuple[dt.datetime, dt.datetime]]]:
+    """ticket number -> its down spans inside the month (the downtime rows record_ticket_downtime
+    writes: "T-2026-000123: …")."""
+    out: dict[str, list] = {}
+    for reason, start, end in s.execute(select(Downtime.reason, Downtime.start, Downtime.end).where(
+            Downtime.reason.like("T-%:%"), Downtime.start < p.end,
+            (Downtime.end.is_(None)) | (Downtime.end > p.start))):
+        lo, hi = max(start, p.start), min(end or p.end, p.end)
+        if hi > lo:
+            out.setdefault(reason.split(":", 1)[0], []).append((lo, hi))
+    return out
+
+
+def _union_seconds(spans) -> int:
+    total, reach = 0, None
+    for lo, hi in sorted(spans):
+        if reach is not None and lo < reach:
+            lo = reach
+        if hi > lo:
+            total += int((hi - lo).total_seconds())
+            reach = hi
+    return total
+
+
+def propose_for_availability_in(uow: UnitOfWork, period) -> list[int]:
+    """The credits a month's availability proposes, once per affected item and month: for each
+    contract whose rule promises an availability, the down hours its tickets recorded in the month,
+    per affected item (affected_item: the time any of its tickets' objects was down, overlaps counted
+    once, as the monthly SLA report counts them); an item available less than promised is credited
+    the shortfall, (promised − achieved) percentage points of its monthly fee, the achieved share
+    rounded to 0.001 %, within the monthly cap it shares with the breach credits."""
+    s = uow.session
+    p = B.Period.parse(period)
+    promised = dict(s.execute(select(SlaCreditRule.contract_id, SlaCreditRule.promised_availability)
+                              .where(SlaCreditRule.promised_availability.is_not(None))).all())
+    down = _ticket_downtime(s, p) if promised else {}
+    tickets = list(s.execute(select(Ticket).where(Ticket.number.in_(sorted(down)),
+                                                  Ticket.contract_id.in_(sorted(promised)))
+                             .order_by(Ticket.id)).scalars()) if down else []
+    per_item: dict[int, tuple[ContractItem, list[Ticket]]] = {}
+    for t in tickets:
+        item = affected_item(s, t)
+        if item is not None and monthly_fee(item):
+            per_item.setdefault(item.id, (item, []))[1].append(t)
+    month_s = int((p.end - p.start).total_seconds())
+    made = []
+    for item, its in per_item.values():
+        achieved = (Decimal(100) * (month_s - _union_seconds([x for t in its for x in down[t.number]])) / month_s
+                    ).quantize(Decimal("0.001"))
+        cid = _propose_availability(uow, item, its, p, promised[its[0].contract_id], achieved,
+                                    max(its, key=lambda t: _union_seconds(down[t.number])))
+        if cid:
+            made.append(cid)
+    return made
+
+
+def _propose_availability(uow: UnitOfWork, item: ContractItem, its: list[Ticket], p: B.Period, promised: Decimal,
+                          achieved: Decimal, longest: Ticket) -> int | None:
+    s = uow.session
+    marker = f"availability {p.label}"
+    if achieved >= promised or s.execute(select(SlaCredit.id).where(
+            SlaCredit.contract_item_id == item.id, SlaCredit.breach_id.is_(None),
+            SlaCredit.reason.like(f"{marker}%"))).first():
+        return None
+    fee = monthly_fee(item)
+    rule = s.execute(select(SlaCreditRule).where(SlaCreditRule.contract_id == item.contract_id)).scalar()
+    period = _credit_period(s, item, p)
+    used = s.execute(select(func.coalesce(func.sum(SlaCredit.amount), 0)).where(
+        SlaCredit.contract_item_id == item.id, SlaCredit.period == period,
+        SlaCredit.state != CreditState.REJECTED)).scalar() or Decimal(0)
+    shortfall = promised - achieved
+    amount = min(B.fen(fee * shortfall / 100), B.fen(fee * rule.monthly_cap_percent / 100) - Decimal(used))
+    if amount <= 0:
+        return None
+    numbers = ", ".join(t.number for t in its)
+    reason = (f"{marker}: {achieved}% < promised {promised}% ({numbers}); {shortfall}% of "
+              f"{format_amount(B.fen(fee))}")
+    c = SlaCredit(contract_item_id=item.id, ticket_id=longest.id, breach_id=None, period=period, percent=shortfall,
+                  amount=amount, reason=reason[:255], state=CreditState.PROPOSED, proposed_by=uow.actor.login,
+                  proposed_at=dt.datetime.now(UTC), updated_by=uow.actor.login)
+    s.add(c)
+    s.flush()
+    uow.audit("sla_credit.propose", "sla_credit", c.id, longest.number,
+              after={"contract_item_id": item.id, "ticket_id": longest.id, "period": period, "percent": shortfall,
+                     "amount": amount, "state": c.state, "reason": c.reason, "availability": achieved})
+    return c.id
+
+
+def propose_for_availability(db: Database, actor: Actor, period) -> list[int]:
+    """propose_for_availability_in for one month (`ticket check` and the desk's sweep do it for the
+    month just ended)."""
+    require(actor, "work_tickets")
+    with UnitOfWork(db, actor) as uow:
+        made = propose_for_availability_in(uow, period)
+        uow.commit()
+    return made

@@ -1,5 +1,6 @@
 """SLA state of tickets, read from their timelines, and the sweep that records breaches, proposes
-credits and escalates unacknowledged P1s (`check_sla`: the console's timer and `ticket check` call it).
+credits (per breach, and per month's availability) and escalates unacknowledged P1s (`check_sla`:
+the console's timer and `ticket check` call it).
 
 Targets: a contract's own rows of sla_target, else the defaults of its coverage's service level
 (the coverage of the contract's subsidiary for the customer's region, city or province; on-site
@@ -19,7 +20,8 @@ from models.choices import ServiceLevel, TicketState
 from app.domain.actor import Actor
 from app.domain import sla as S
 from app.domain.auth import require
-from app.domain.clock import local_text
+from app.domain import rating as B
+from app.domain.clock import local_date, local_text
 from app.domain.errors import ValidationError
 from app.store.db import Database
 from app.store.uow import UnitOfWork
@@ -65,37 +67,52 @@ def load_rules(s: Session, contract_ids) -> _Rules:
     for t in s.execute(select(SlaTarget).where(SlaTarget.contract_id.is_(None))).scalars():
         r.defaults[(t.service_level, t.priority)] = t
     ids = sorted({c for c in contract_ids if c})
-    for chunk in _chunks(ids):
-        for t in s.execute(select(SlaTarget).where(SlaTarget.contract_id.in_(chunk))).scalars():
-            r.own[(t.contract_id, t.priority)] = t
-        rows = s.execute(select(Contract.id, Contract.subsidiary_id, Customer.region_code)
-                         .join(Customer, Customer.id == Contract.customer_id).where(Contract.id.in_(chunk))).all()
-        cov = {(sub, code): lv for sub, code, lv in s.execute(
-            select(Coverage.subsidiary_id, Coverage.region_code, Coverage.service_level)
-            .where(Coverage.subsidiary_id.in_({sub for _i, sub, _c in rows})))}
-        for cid, sub, code in rows:
-            if code:
-                for cand in (code, code[:4] + "00", code[:2] + "0000"):
-                    if (sub, cand) in cov:
-                        r.level_of_contract[cid] = cov[(sub, cand)]
-                        break
+    # thousands of contracts (every open ticket's): the three small tables read whole, in one query each,
+    # rather than three queries per 500 contracts
+    for chunk in ([None] if len(ids) > WHOLE_TABLES else _chunks(ids)):
+        _rules_of_contracts(s, r, chunk, set(ids))
     return r
 
 
-def steps_of(ticket: Ticket, events) -> list[S.Step]:
-    """The ticket's history as steps of (state, priority), from its opening, in order."""
-    prio_events = [e for e in events if e.kind == "priority"]
-    priority = prio_events[0].from_value if prio_events else ticket.priority
+WHOLE_TABLES = 2000    # contracts above which load_rules reads the tables whole
+
+
+def _rules_of_contracts(s: Session, r: _Rules, chunk: list[int] | None, wanted: set[int]) -> None:
+    """The contracts' own targets and their coverage's service level (chunk None: every contract,
+    those not wanted left out)."""
+    q = select(SlaTarget).where(SlaTarget.contract_id.in_(chunk) if chunk else SlaTarget.contract_id.is_not(None))
+    for t in s.execute(q).scalars():
+        if t.contract_id in wanted:
+            r.own[(t.contract_id, t.priority)] = t
+    q = select(Contract.id, Contract.subsidiary_id, Customer.region_code).join(Customer, Customer.id == Contract.customer_id)
+    rows = [row for row in s.execute(q.where(Contract.id.in_(chunk)) if chunk else q) if row[0] in wanted]
+    q = select(Coverage.subsidiary_id, Coverage.region_code, Coverage.service_level)
+    cov = {(sub, code): lv for sub, code, lv in s.execute(
+        q.where(Coverage.subsidiary_id.in_({sub for _i, sub, _c in rows})) if chunk else q)}
+    for cid, sub, code in rows:
+        if code:
+            for cand in (code, code[:4] + "00", code[:2] + "0000"):
+                if (sub, cand) in cov:
+                    r.level_of_contract[cid] = cov[(sub, cand)]
+                    break
+
+
+def steps_of(ticket, events) -> list[S.Step]:
+    """The ticket's history as steps of (state, priority), from its opening, in order (`ticket`: a
+    Ticket or a row with its opened_at and priority)."""
+    priority = next((e.from_value for e in events if e.kind == "priority"), ticket.priority)
     state = TicketState.NEW
-    out = [S.Step(ticket.opened_at, state, priority)]
+    step = S.Step
+    out = [step(ticket.opened_at, state, priority)]
     for e in events:
-        if e.kind == "state":
+        kind = e.kind
+        if kind == "state":
             state = e.to_value
-        elif e.kind == "priority":
+        elif kind == "priority":
             priority = e.to_value
         else:
             continue
-        out.append(S.Step(e.at, state, priority))
+        out.append(step(e.at, state, priority))
     return out
 
 
@@ -107,7 +124,7 @@ class TicketSla:
     worst: str                    # ok, warning, breached (any clock), met (all)
 
 
-def _sla_of(t: Ticket, events, rules: _Rules, now: dt.datetime, excluded_of: dict) -> TicketSla:
+def _sla_of(t, events, rules: _Rules, now: dt.datetime, excluded_of: dict) -> TicketSla:
     steps = steps_of(t, events)
     got = rules.target(t.contract_id, steps[-1].priority)
     if got is None:
@@ -122,10 +139,21 @@ def _sla_of(t: Ticket, events, rules: _Rules, now: dt.datetime, excluded_of: dic
     return TicketSla(t.id, cs, S.next_due(cs), worst)
 
 
-def sla_states(s: Session, tickets: list[Ticket], now: dt.datetime | None = None,
+# what the clocks read of a ticket: Ticket objects, or these columns as plain rows (open_sla_states)
+CLOCK_COLUMNS = (Ticket.id, Ticket.contract_id, Ticket.opened_at, Ticket.priority)
+
+
+def open_sla_states(s: Session, now: dt.datetime | None = None, states=TicketState.OPEN) -> dict[int, TicketSla]:
+    """The SLA state of every ticket in `states` (the open ones), the tickets read as plain rows:
+    10,000 ORM objects cost more than their clocks."""
+    rows = s.execute(select(*CLOCK_COLUMNS).where(Ticket.state.in_(states)).order_by(Ticket.id)).all()
+    return sla_states(s, rows, now)
+
+
+def sla_states(s: Session, tickets, now: dt.datetime | None = None,
                rules: _Rules | None = None) -> dict[int, TicketSla]:
-    """The SLA state of many tickets: three queries per 500 tickets and one per 500 contracts for the
-    maintenance left out, the clocks in Python."""
+    """The SLA state of many tickets (Ticket objects or rows of CLOCK_COLUMNS): three queries per 500
+    tickets and one per 500 contracts for the maintenance left out, the clocks in Python."""
     now = now or dt.datetime.now(UTC)
     rules = rules or load_rules(s, [t.contract_id for t in tickets])   # given: it must cover these tickets' contracts
     by_ticket: dict[int, list] = {t.id: [] for t in tickets}
@@ -185,8 +213,9 @@ class SweepResult:
 
 def check_sla(db: Database, actor: Actor, now: dt.datetime | None = None) -> SweepResult:
     """Record each breach as it happens (once per ticket and metric), propose its credit, and
-    escalate P1s nobody acknowledged in time (secondary, then the site manager)."""
-    from app.services.operations.credits import propose_for_breach
+    escalate P1s nobody acknowledged in time (secondary, then the site manager); once a month has
+    ended, propose its availability credits (credits.propose_for_availability_in, once per item)."""
+    from app.services.operations.credits import propose_for_availability_in, propose_for_breach
     from app.services.operations.oncall import escalate_in
 
     require(actor, "work_tickets")
@@ -196,10 +225,10 @@ def check_sla(db: Database, actor: Actor, now: dt.datetime | None = None) -> Swe
     breaches, credits, escalations = [], [], []
     with UnitOfWork(db, actor) as uow:
         s = uow.session
-        tickets = list(s.execute(select(Ticket).where(Ticket.state.in_(TicketState.OPEN | {TicketState.RESOLVED})))
-                       .scalars())
-        if not tickets:
-            return SweepResult((), (), ())
+        # plain rows: the Ticket object is loaded only for a ticket the sweep acts on
+        tickets = s.execute(select(*CLOCK_COLUMNS, Ticket.number, Ticket.state, Ticket.escalation)
+                            .where(Ticket.state.in_(TicketState.OPEN | {TicketState.RESOLVED}))
+                            .order_by(Ticket.id)).all()
         states = sla_states(s, tickets, now)
         known = set()
         for chunk in _chunks([t.id for t in tickets]):
@@ -220,7 +249,7 @@ def check_sla(db: Database, actor: Actor, now: dt.datetime | None = None) -> Swe
                 s.add(TicketEvent(ticket_id=t.id, at=max(now, c.breached_at), actor=actor.login, kind="sla",
                                   to_value=metric, note=f"{c.target_minutes} min · {local_text(c.breached_at)[:16]}"))
                 breaches.append((t.number, metric, c.breached_at))
-                cid = propose_for_breach(uow, t, b)
+                cid = propose_for_breach(uow, s.get(Ticket, t.id), b)
                 if cid:
                     credits.append(cid)
             ack = st.clocks.get("ack")
@@ -229,7 +258,9 @@ def check_sla(db: Database, actor: Actor, now: dt.datetime | None = None) -> Swe
                 over = (now - ack.breached_at).total_seconds() / 60
                 level = 2 if over >= ack.target_minutes else 1
                 if level > t.escalation:
-                    escalate_in(uow, t, level, now)
+                    escalate_in(uow, s.get(Ticket, t.id), level, now)
                     escalations.append((t.number, level))
+        # the month just ended: an item its tickets' down hours left below the promised availability
+        credits += propose_for_availability_in(uow, B.Period.last_month(local_date(now)))
         uow.commit()
     return SweepResult(tuple(breaches), tuple(credits), tuple(escalations))
