@@ -675,7 +675,7 @@
 <context>
     <name>CapacityDialog</name>
     <message>
-        <location filename="../../ui/pages/capacity.py" line="247"/>
+        <location filename="../../ui/pages/capacity.py" line="256"/>
         <source> incl. %1 h, %2 / h beyond</source>
         <translation>，含 %1 卡时，超出 %2 元/卡时</translation>
     </message>
@@ -683,6 +683,11 @@
         <location filename="../../ui/pages/capacity.py" line="105"/>
         <source> month(s)</source>
         <translation> 个月</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/capacity.py" line="241"/>
+        <source>%1 (reduced power redundancy: %2)</source>
+        <translation>%1（供电冗余降低：%2）</translation>
     </message>
     <message numerus="yes">
         <location filename="../../ui/pages/capacity.py" line="208"/>
@@ -730,7 +735,7 @@
         <translation>客户</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/capacity.py" line="350"/>
+        <location filename="../../ui/pages/capacity.py" line="359"/>
         <source>Draft contract %1 made from quote %2; submit it for approval</source>
         <translation>已由报价单 %2 生成草稿合同 %1；请提交审批</translation>
     </message>
@@ -755,12 +760,12 @@
         <translation>GPU 卡</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/capacity.py" line="305"/>
+        <location filename="../../ui/pages/capacity.py" line="314"/>
         <source>Hold %1: %2 GPUs on %3 nodes, held until %4</source>
         <translation>预留 %1：%3 台节点共 %2 张 GPU，保留至 %4</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/capacity.py" line="298"/>
+        <location filename="../../ui/pages/capacity.py" line="307"/>
         <source>Holding %1 GPUs on %2 nodes…</source>
         <translation>正在预留 %2 台节点上的 %1 张 GPU…</translation>
     </message>
@@ -775,12 +780,12 @@
         <translation>生成合同(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/capacity.py" line="346"/>
+        <location filename="../../ui/pages/capacity.py" line="355"/>
         <source>Making the draft contract from quote %1…</source>
         <translation>正在由报价单 %1 生成草稿合同…</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/capacity.py" line="320"/>
+        <location filename="../../ui/pages/capacity.py" line="329"/>
         <source>Making the quote of hold %1…</source>
         <translation>正在生成预留 %1 的报价单…</translation>
     </message>
@@ -800,6 +805,11 @@
         <translation>推荐节点</translation>
     </message>
     <message>
+        <location filename="../../ui/pages/capacity.py" line="228"/>
+        <source>Offered nodes marked “reduced power redundancy” stay up on one power side while a maintenance window works on the other.</source>
+        <translation>标注“供电冗余降低”的节点在维护窗口施工期间仅由单路供电运行。</translation>
+    </message>
+    <message>
         <location filename="../../ui/pages/capacity.py" line="137"/>
         <source>Period (excl. VAT)</source>
         <translation>服务期金额（不含税）</translation>
@@ -810,7 +820,7 @@
         <translation>价格</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/capacity.py" line="325"/>
+        <location filename="../../ui/pages/capacity.py" line="334"/>
         <source>Quote %1: %2 for the period, first month %3; valid until %4</source>
         <translation>报价单 %1：服务期合计 %2，首月 %3；有效期至 %4</translation>
     </message>
@@ -885,7 +895,7 @@
         <translation>自</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/capacity.py" line="262"/>
+        <location filename="../../ui/pages/capacity.py" line="271"/>
         <source>hold the selected offer's nodes for the customer (Ctrl+H)</source>
         <translation>为客户预留所选方案的节点（Ctrl+H）</translation>
     </message>
@@ -910,7 +920,7 @@
         <translation>不定期</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/capacity.py" line="264"/>
+        <location filename="../../ui/pages/capacity.py" line="273"/>
         <source>price the held nodes (and a rack) on the chosen term, and preview the PDF</source>
         <translation>按所选计费方式为预留节点（及机柜）报价，并预览 PDF</translation>
     </message>
@@ -930,7 +940,7 @@
         <translation>机房代码</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/capacity.py" line="266"/>
+        <location filename="../../ui/pages/capacity.py" line="275"/>
         <source>the customer accepted: make the draft contract naming the held nodes' GPUs</source>
         <translation>客户已接受：生成草稿合同，列明预留节点的 GPU</translation>
     </message>
