@@ -109,3 +109,18 @@ def test_a_pdu_window_takes_out_the_server_whose_every_supply_is_on_it(db, fleet
     assert f"8 × H100 SXM 80GB ({MW.reference(wid)})" in r.shortfall
     o = _search(db, 56).offers[0]
     assert "h-05" not in _names(o) and all(n.reduced == () for n in o.nodes)
+
+
+def test_both_sides_worked_on_at_the_same_time_darken_a_dual_fed_rack(db, fleet, power, admin):  # noqa: F811
+    """A-02's side A and side B in two windows: alone each only reduces the redundancy; overlapping,
+    the rack goes dark (named by both references); on different days it stays offered."""
+    a = _plan(db, admin, "feed", power["f2"])
+    b = MW.plan_maintenance(db, admin, target_kind="feed", target=power["f3"], planned_start=cst(2026, 12, 10, 15),
+                            planned_end=cst(2026, 12, 10, 20), title="side B")
+    r = _search(db)
+    assert r.offers == () and "at most 32 GPUs are free in one fabric, 32 short" in r.shortfall
+    assert f"({MW.reference(a)} + {MW.reference(b)})" in r.shortfall
+    MW.cancel_maintenance(db, admin, b, "moved a day")
+    _plan(db, admin, "feed", power["f3"], day=11)
+    o = _search(db, 56).offers[0]  # h-05 is dark on the 11th (its PDU hangs on side B); A-02 stays up
+    assert {"h-06", "h-07", "h-08"} <= _names(o)

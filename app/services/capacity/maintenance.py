@@ -48,6 +48,8 @@ class Work:
     racks: frozenset[int] = frozenset()    # racks worked on
     feeds: frozenset[int] = frozenset()    # power feeds switched off
     pdus: frozenset[int] = frozenset()     # pdu_feed rows switched off
+    start: dt.datetime | None = None
+    end: dt.datetime | None = None
 
 
 def _feeds_of(s: Session, windows) -> dict[int, set[int]]:
@@ -81,7 +83,7 @@ def works_over(s: Session, start: dt.datetime, end: dt.datetime | None) -> list[
     if end is not None:
         when.append(w.planned_start < end)
     windows = s.execute(select(w.id, w.target_kind, w.device_id, w.rack_id, w.power_feed_id, w.power_panel_id,
-                               w.ups, w.site_id)
+                               w.ups, w.site_id, w.planned_start, w.planned_end)
                         .where(w.state.in_(MaintenanceState.OPEN), w.target_kind.in_(BUSY_TARGETS + POWER_TARGETS),
                                *when).order_by(w.planned_start, w.id)).all()
     if not windows:
@@ -98,9 +100,32 @@ def works_over(s: Session, start: dt.datetime, end: dt.datetime | None) -> list[
         elif kind == MaintenanceTarget.RACK:
             out.append(Work(ref, kind, racks=frozenset({x.rack_id})))
         elif kind == MaintenanceTarget.PDU:
-            out.append(Work(ref, kind, pdus=frozenset({pdus[x.device_id]} if x.device_id in pdus else set())))
+            out.append(Work(ref, kind, pdus=frozenset({pdus[x.device_id]} if x.device_id in pdus else set()),
+                            start=x.planned_start, end=x.planned_end))
         else:
-            out.append(Work(ref, kind, feeds=frozenset(feeds.get(x.id, ()))))
+            out.append(Work(ref, kind, feeds=frozenset(feeds.get(x.id, ())), start=x.planned_start, end=x.planned_end))
+    return _together(out)
+
+
+def _together(works: list[Work]) -> list[Work]:
+    """Power windows whose times overlap (one after the other in a chain) are counted as one work:
+    side A's feed and side B's feed worked on at the same hour darken a dual-fed rack, though each
+    window alone only reduces its redundancy. Their references are joined ("MW-000001 + MW-000002")."""
+    power = sorted((w for w in works if w.feeds or w.pdus or w.kind in POWER_TARGETS), key=lambda w: w.start)
+    out = [w for w in works if not (w.feeds or w.pdus or w.kind in POWER_TARGETS)]
+    group: list[Work] = []
+    for w in power + [None]:
+        if w is not None and group and w.start < max(g.end for g in group):
+            group.append(w)
+            continue
+        if len(group) == 1:
+            out.append(group[0])
+        elif group:
+            out.append(Work(" + ".join(g.reference for g in group), MaintenanceTarget.FEED,
+                            feeds=frozenset().union(*(g.feeds for g in group)),
+                            pdus=frozenset().union(*(g.pdus for g in group)),
+                            start=group[0].start, end=max(g.end for g in group)))
+        group = [w] if w is not None else []
     return out
 
 
