@@ -379,6 +379,11 @@ def _build(plan: Plan, progress: Progress) -> None:
     model_names = list(gpu_models)
     while len(gpus) < N_GPUS:
         new_gpu(model_names[len(gpus) % len(model_names)], None, None, _weighted(rng, LOOSE_STATES))
+    # A share of the GPU servers kept out of the contracts (for sale: bench/scale_clusters.py FREE_SHARE
+    # makes them the nodes the capacity search can offer): every 8th run of 8 servers (64 GPUs) of a model
+    for model, pool in free_by_model.items():
+        runs = [pool[i:i + 64] for i in range(0, len(pool), 64)]
+        free_by_model[model] = [g for j, run in enumerate(runs) if j % 8 != 3 for g in run]
     for pool in free_by_model.values():
         rng.shuffle(pool)
 

@@ -32,6 +32,10 @@ CABLE_COLS = ("id", "side_a_device_id", "side_a_type", "side_a_name", "side_b_de
               "type", "status", "label", "color", "length", "length_unit", "version", "updated_at", "updated_by")
 EVENT_COLS = ("id", "node_id", "gpu_id", "at", "vendor", "code", "action", "note", "source")
 FREE_STATES = (("available", 86), ("draining", 2), ("triage", 2), ("rma", 1), ("burn_in", 5), ("onboarding", 4))
+# The share of nodes left free for sale (available, every GPU available, no lease, named by no contract):
+# a provider keeps 10-15 % of its fleet to sell; spread over the clusters (runs of racks), so that every
+# large fabric has a few dozen free GPUs of its model and "64 H100 in one fabric" finds an offer.
+FREE_SHARE = 0.12
 
 
 def _ts(t: dt.datetime) -> str:
@@ -55,6 +59,7 @@ def write_clusters(w, today: dt.date, progress: Callable[[str], None], *, n_clus
         return 0, 0, 0
     leased = {d for (d,) in _rows(w, "SELECT DISTINCT device_id FROM gpu_asset WHERE state = 'leased' "
                                      "AND device_id IS NOT NULL")}
+    free = _free_servers(w, rng, [row[0] for row in servers], leased)
     switches: dict[int, list[int]] = {}
     for dev_id, site_id in _rows(w, "SELECT d.id, o.site_id FROM device d JOIN device_type t ON t.id = d.device_type_id "
                                     "JOIN rack r ON r.id = d.rack_id JOIN room o ON o.id = r.room_id "
@@ -106,7 +111,10 @@ def write_clusters(w, today: dt.date, progress: Callable[[str], None], *, n_clus
             for i, (dev, _site, _code, _vendor) in enumerate(chunk, start=1):
                 nid += 1
                 state = "allocated" if dev in leased else rng.choices(FREE_STATES, weights)[0][0]
-                nodes.append((nid, dev, cid, None, state, rng.random() < 0.01, "large data", "system", stamp, 1,
+                maintenance = rng.random() < 0.01
+                if dev in free:
+                    state, maintenance = "available", False
+                nodes.append((nid, dev, cid, None, state, maintenance, "large data", "system", stamp, 1,
                               stamp, "system"))
                 node_vendor.append((nid, "nvidia" if nvidia else "ascend"))
                 if wired:
@@ -125,6 +133,29 @@ def write_clusters(w, today: dt.date, progress: Callable[[str], None], *, n_clus
     progress(f"writing {n_events:,} health events")
     n = w.write("health_event", EVENT_COLS, _events(rng, node_vendor, now, base["health_event"], n_events))
     return len(clusters), len(nodes), n
+
+
+def _free_servers(w, rng: random.Random, devices: list[int], leased: set[int]) -> set[int]:
+    """FREE_SHARE of the servers, among those no lease and no contract item holds, left for sale:
+    their GPUs set available (the fleet's plan left some in maintenance or burn-in, GPU by GPU, so
+    that hardly a whole server was free). Runs of consecutive servers (a rack's worth), so that
+    offers can keep racks together."""
+    named = {d for (d,) in _rows(w, "SELECT DISTINCT g.device_id FROM gpu_asset g "
+                                    "JOIN contract_item_gpu c ON c.gpu_id = g.id WHERE g.device_id IS NOT NULL")}
+    open_ = [d for d in devices if d not in leased and d not in named]
+    want = min(len(open_), round(FREE_SHARE * len(devices)))
+    picked: set[int] = set()
+    run = 8
+    starts = list(range(0, len(open_), run))
+    rng.shuffle(starts)
+    for i in starts:
+        if len(picked) >= want:
+            break
+        picked.update(open_[i:i + run][:want - len(picked)])
+    ids = sorted(picked)
+    for i in range(0, len(ids), 5000):  # ids are integers of our own: written into the statement
+        w.execute("UPDATE gpu_asset SET state = 'available' WHERE device_id IN (%s)" % ",".join(map(str, ids[i:i + 5000])))
+    return picked
 
 
 def _events(rng: random.Random, node_vendor: list[tuple[int, str]], now: dt.datetime, base: int,

@@ -141,6 +141,9 @@ def capacity_search(ctx, args) -> int:
         print(f"offer {n}: {o.gpus} × {o.model} ({o.vendor}) in {o.group} [{o.fabric or 'no fabric'}] at {o.site}, "
               f"{len(o.nodes)} nodes in {o.racks} rack(s), {window}; {o.free_in_group - o.gpus} more free there")
         print("    nodes: " + ", ".join(f"{x.device} ({x.rack})" for x in o.nodes))
+        if o.reduced:
+            marked = ", ".join(x.device for x in o.nodes if x.reduced)
+            print(f"    reduced power redundancy (one side under maintenance {', '.join(o.reduced)}): {marked}")
         print_terms(o.terms)
     if args.hold_for:
         from app.services.capacity.holds import hold_capacity

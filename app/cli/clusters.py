@@ -152,8 +152,16 @@ def cluster_list(ctx, args) -> int:
     return 0
 
 
+def _held(n) -> str:
+    """" [held: FZ-H2026-0001 for 海口…, quote FZ-Q2026-0001, until 2026-12-09 18:00]" for a held node."""
+    if not n.hold:
+        return ""
+    quote = f", quote {n.hold_quote}" if n.hold_quote else ""
+    return f" [held: {n.hold} for {n.hold_customer or '—'}{quote}, until {_when(n.hold_expires)}]"
+
+
 def _node_line(n) -> str:
-    flag = " [maintenance]" if n.maintenance else ""
+    flag = (" [maintenance]" if n.maintenance else "") + _held(n)
     return (f"  {n.name:<20} {NodeState.label(n.state):<10}{flag} {n.gpus} × {n.model or '—'}  rack {n.rack or '—'}  "
             f"{n.tenant or ''}  {n.reason or ''} ({n.by or '—'}, {_when(n.at)})")
 

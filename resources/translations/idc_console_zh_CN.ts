@@ -477,62 +477,62 @@
 <context>
     <name>BillingPage</name>
     <message>
-        <location filename="../../ui/pages/billing/page.py" line="155"/>
+        <location filename="../../ui/pages/billing/page.py" line="160"/>
         <source>%1 (dry run, nothing written): would create %2 line(s) on %3 new and %4 existing draft statement(s).</source>
         <translation>%1（试算，未写入）：将在 %3 张新账单和 %4 张已有草稿账单上生成 %2 条明细。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/billing/page.py" line="176"/>
+        <location filename="../../ui/pages/billing/page.py" line="181"/>
         <source>%1 draft statement(s) of %2 pending issue.</source>
         <translation>%2 尚有 %1 张草稿账单待开具。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/billing/page.py" line="116"/>
+        <location filename="../../ui/pages/billing/page.py" line="121"/>
         <source>%1 has not ended; it can be billed from %2 00:00 (Asia/Shanghai). A dry run shows it now, provisionally.</source>
         <translation>%1 尚未结束，自 %2 00:00（北京时间）起可计费。试算可先查看暂估结果。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/billing/page.py" line="165"/>
+        <location filename="../../ui/pages/billing/page.py" line="170"/>
         <source>%1 line(s) held back: see the warnings.</source>
         <translation>%1 条明细暂缓计费：见警告。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/billing/page.py" line="169"/>
+        <location filename="../../ui/pages/billing/page.py" line="174"/>
         <source>%1 line(s) rebill credited lines.</source>
         <translation>%1 个条目为已冲销条目的重新计费。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/billing/page.py" line="163"/>
+        <location filename="../../ui/pages/billing/page.py" line="168"/>
         <source>%1 line(s) were billed by earlier runs.</source>
         <translation>%1 条明细已在之前的运行中计费。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/billing/page.py" line="203"/>
+        <location filename="../../ui/pages/billing/page.py" line="208"/>
         <source>%1 statement(s) issued.</source>
         <translation>已开具 %1 张账单。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/billing/page.py" line="157"/>
+        <location filename="../../ui/pages/billing/page.py" line="162"/>
         <source>%1: created %2 line(s) on %3 new and %4 existing draft statement(s).</source>
         <translation>%1：已在 %3 张新账单和 %4 张已有草稿账单上生成 %2 条明细。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/billing/page.py" line="153"/>
+        <location filename="../../ui/pages/billing/page.py" line="158"/>
         <source>%1: nothing to bill.</source>
         <translation>%1：没有需要计费的项目。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/billing/page.py" line="151"/>
+        <location filename="../../ui/pages/billing/page.py" line="156"/>
         <source>%1: nothing to bill; every line already exists (%2 from earlier runs).</source>
         <translation>%1：没有需要计费的项目；所有明细均已存在（之前运行生成 %2 条）。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/billing/page.py" line="139"/>
+        <location filename="../../ui/pages/billing/page.py" line="144"/>
         <source>Billing %1…</source>
         <translation>正在计费 %1…</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/billing/page.py" line="149"/>
+        <location filename="../../ui/pages/billing/page.py" line="154"/>
         <source>Billing run %1 cancelled; nothing was written.</source>
         <translation>%1 计费已取消，未写入任何数据。</translation>
     </message>
@@ -552,17 +552,17 @@
         <translation>试算</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/billing/page.py" line="139"/>
+        <location filename="../../ui/pages/billing/page.py" line="144"/>
         <source>Dry run for %1…</source>
         <translation>正在试算 %1…</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/billing/page.py" line="217"/>
+        <location filename="../../ui/pages/billing/page.py" line="222"/>
         <source>Excel (*.xlsx);;CSV (*.csv)</source>
         <translation>Excel (*.xlsx);;CSV (*.csv)</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/billing/page.py" line="216"/>
+        <location filename="../../ui/pages/billing/page.py" line="221"/>
         <source>Export statements</source>
         <translation>导出账单</translation>
     </message>
@@ -572,7 +572,7 @@
         <translation>导出账单…</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/billing/page.py" line="230"/>
+        <location filename="../../ui/pages/billing/page.py" line="235"/>
         <source>Exporting…</source>
         <translation>正在导出…</translation>
     </message>
@@ -582,12 +582,12 @@
         <translation>交付…</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/billing/page.py" line="193"/>
+        <location filename="../../ui/pages/billing/page.py" line="198"/>
         <source>Issue every draft statement of %1? Issued statements take their numbers and never change.</source>
         <translation>开具 %1 的全部草稿账单？开具后的账单将获得编号且不可再修改。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/billing/page.py" line="192"/>
+        <location filename="../../ui/pages/billing/page.py" line="197"/>
         <source>Issue statements</source>
         <translation>开具账单</translation>
     </message>
@@ -597,12 +597,12 @@
         <translation>开具本期草稿账单</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/billing/page.py" line="167"/>
+        <location filename="../../ui/pages/billing/page.py" line="172"/>
         <source>Issued %1: %2</source>
         <translation>已开具 %1 张：%2</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/billing/page.py" line="209"/>
+        <location filename="../../ui/pages/billing/page.py" line="214"/>
         <source>Issuing…</source>
         <translation>正在开具…</translation>
     </message>
@@ -612,7 +612,7 @@
         <translation>明细数</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/billing/page.py" line="188"/>
+        <location filename="../../ui/pages/billing/page.py" line="193"/>
         <source>No warnings: meters and leases are complete.</source>
         <translation>无警告：电表读数和租赁记录完整。</translation>
     </message>
@@ -622,7 +622,7 @@
         <translation>编号</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/billing/page.py" line="172"/>
+        <location filename="../../ui/pages/billing/page.py" line="177"/>
         <source>PROVISIONAL: %1 has not ended; usage metered up to %2 only.</source>
         <translation>暂估：%1 尚未结束，用量仅计至 %2。</translation>
     </message>
@@ -657,7 +657,7 @@
         <translation>小计</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/billing/page.py" line="160"/>
+        <location filename="../../ui/pages/billing/page.py" line="165"/>
         <source>Subtotal %1 + tax %2 = %3.</source>
         <translation>小计 %1 + 税额 %2 = %3。</translation>
     </message>
@@ -675,7 +675,7 @@
 <context>
     <name>CapacityDialog</name>
     <message>
-        <location filename="../../ui/pages/capacity.py" line="247"/>
+        <location filename="../../ui/pages/capacity.py" line="256"/>
         <source> incl. %1 h, %2 / h beyond</source>
         <translation>，含 %1 卡时，超出 %2 元/卡时</translation>
     </message>
@@ -683,6 +683,11 @@
         <location filename="../../ui/pages/capacity.py" line="105"/>
         <source> month(s)</source>
         <translation> 个月</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/capacity.py" line="241"/>
+        <source>%1 (reduced power redundancy: %2)</source>
+        <translation>%1（供电冗余降低：%2）</translation>
     </message>
     <message numerus="yes">
         <location filename="../../ui/pages/capacity.py" line="208"/>
@@ -730,7 +735,7 @@
         <translation>客户</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/capacity.py" line="350"/>
+        <location filename="../../ui/pages/capacity.py" line="359"/>
         <source>Draft contract %1 made from quote %2; submit it for approval</source>
         <translation>已由报价单 %2 生成草稿合同 %1；请提交审批</translation>
     </message>
@@ -755,12 +760,12 @@
         <translation>GPU 卡</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/capacity.py" line="305"/>
+        <location filename="../../ui/pages/capacity.py" line="314"/>
         <source>Hold %1: %2 GPUs on %3 nodes, held until %4</source>
         <translation>预留 %1：%3 台节点共 %2 张 GPU，保留至 %4</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/capacity.py" line="298"/>
+        <location filename="../../ui/pages/capacity.py" line="307"/>
         <source>Holding %1 GPUs on %2 nodes…</source>
         <translation>正在预留 %2 台节点上的 %1 张 GPU…</translation>
     </message>
@@ -775,12 +780,12 @@
         <translation>生成合同(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/capacity.py" line="346"/>
+        <location filename="../../ui/pages/capacity.py" line="355"/>
         <source>Making the draft contract from quote %1…</source>
         <translation>正在由报价单 %1 生成草稿合同…</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/capacity.py" line="320"/>
+        <location filename="../../ui/pages/capacity.py" line="329"/>
         <source>Making the quote of hold %1…</source>
         <translation>正在生成预留 %1 的报价单…</translation>
     </message>
@@ -800,6 +805,11 @@
         <translation>推荐节点</translation>
     </message>
     <message>
+        <location filename="../../ui/pages/capacity.py" line="228"/>
+        <source>Offered nodes marked “reduced power redundancy” stay up on one power side while a maintenance window works on the other.</source>
+        <translation>标注“供电冗余降低”的节点在维护窗口施工期间仅由单路供电运行。</translation>
+    </message>
+    <message>
         <location filename="../../ui/pages/capacity.py" line="137"/>
         <source>Period (excl. VAT)</source>
         <translation>服务期金额（不含税）</translation>
@@ -810,7 +820,7 @@
         <translation>价格</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/capacity.py" line="325"/>
+        <location filename="../../ui/pages/capacity.py" line="334"/>
         <source>Quote %1: %2 for the period, first month %3; valid until %4</source>
         <translation>报价单 %1：服务期合计 %2，首月 %3；有效期至 %4</translation>
     </message>
@@ -885,7 +895,7 @@
         <translation>自</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/capacity.py" line="262"/>
+        <location filename="../../ui/pages/capacity.py" line="271"/>
         <source>hold the selected offer's nodes for the customer (Ctrl+H)</source>
         <translation>为客户预留所选方案的节点（Ctrl+H）</translation>
     </message>
@@ -910,7 +920,7 @@
         <translation>不定期</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/capacity.py" line="264"/>
+        <location filename="../../ui/pages/capacity.py" line="273"/>
         <source>price the held nodes (and a rack) on the chosen term, and preview the PDF</source>
         <translation>按所选计费方式为预留节点（及机柜）报价，并预览 PDF</translation>
     </message>
@@ -930,7 +940,7 @@
         <translation>机房代码</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/capacity.py" line="266"/>
+        <location filename="../../ui/pages/capacity.py" line="275"/>
         <source>the customer accepted: make the draft contract naming the held nodes' GPUs</source>
         <translation>客户已接受：生成草稿合同，列明预留节点的 GPU</translation>
     </message>

@@ -156,3 +156,32 @@ print(sorted(m for m in sys.modules if m.startswith(('app.cli.', 'bench.'))))
 """], capture_output=True, text=True, check=True, timeout=300).stdout.strip()
     assert out == "['app.cli.core', 'app.cli.finance', 'app.cli.main', 'app.cli.operations', 'app.cli.receivables', " \
                   "'bench.cli']"
+
+
+def test_cluster_show_names_a_held_node_with_its_hold_customer_quote_and_expiry(demo_db, capsys):
+    """The demo's Haikou hold: its nodes' lines say held, for whom, the quote and until when;
+    a node no hold keeps says nothing of the kind."""
+    from sqlalchemy import select
+
+    from app.domain.clock import local_text
+    from models import Customer, Device
+    from models.capacity import CapacityHold, Quote, capacity_hold_node
+    from models.cluster import GpuCluster, GpuNode
+
+    with demo_db.session() as s:
+        hold = s.execute(select(CapacityHold).order_by(CapacityHold.id)).scalars().first()
+        customer = s.get(Customer, hold.customer_id).name
+        quote = s.execute(select(Quote.number).where(Quote.hold_id == hold.id)).scalars().first()
+        held = s.execute(select(Device.name, GpuCluster.name).join(GpuNode, GpuNode.device_id == Device.id)
+                         .join(GpuCluster, GpuCluster.id == GpuNode.cluster_id)
+                         .join(capacity_hold_node, capacity_hold_node.c.node_id == GpuNode.id)
+                         .where(capacity_hold_node.c.hold_id == hold.id).order_by(Device.name)).all()
+        until = local_text(hold.expires_at)[:16]
+    assert held and quote
+    code, out = run(demo_db, "cluster", "show", held[0][1], capsys=capsys)
+    assert code == 0, out.err
+    lines = {ln.split()[0]: ln for ln in out.out.splitlines() if ln.startswith("  ")}
+    for name, _cluster in held:
+        assert f"[held: {hold.number} for {customer}, quote {quote}, until {until}]" in lines[name]
+    others = [ln for n, ln in lines.items() if n not in {h[0] for h in held}]
+    assert others and not any("[held" in ln for ln in others)

@@ -221,15 +221,24 @@ class CapacityDialog(QDialog):
         for r, o in enumerate(offers):
             fabric = choice_label(Fabric, o.fabric) if o.fabric else "—"
             cells = [f"{o.model} ({o.vendor})", o.group, fabric, o.site, str(o.gpus), str(len(o.nodes)), str(o.racks),
-                     str(o.free_in_group), ", ".join(n.device for n in o.nodes)]
+                     str(o.free_in_group), ", ".join(self._node_text(n) for n in o.nodes)]
             for c, text in enumerate(cells):
                 item = QTableWidgetItem(text)
+                if c == 8 and o.reduced:
+                    item.setToolTip(self.tr("Offered nodes marked \u201creduced power redundancy\u201d stay up on one "
+                                            "power side while a maintenance window works on the other."))
                 if c in (4, 5, 6, 7):
                     item.setTextAlignment(Qt.AlignRight | Qt.AlignVCenter)
                 self.offers.setItem(r, c, item)
         if offers:
             self.offers.selectRow(0)
         self.show_terms()
+
+    def _node_text(self, n) -> str:
+        """A node offered: its server, and the maintenance windows that leave it on one power side."""
+        if not n.reduced:
+            return n.device
+        return self.tr("%1 (reduced power redundancy: %2)").replace("%1", n.device).replace("%2", ", ".join(n.reduced))
 
     def offer(self):
         if not self.result or not self.result.offers:

@@ -7,8 +7,9 @@ A node (models.cluster.GpuNode) is free for a window when
 - none of its GPUs is named by an approved or running contract whose item overlaps the window;
 - no hold holds it over the window (an active hold not yet past its expiry, or a hold moved to a
   contract still being drafted, submitted or approved);
-- no open maintenance window of the operations desk on its server or its rack overlaps
-  (`maintenance_busy`).
+- no open maintenance window of the operations desk overlapping the window takes it out: work on
+  its server or its rack, or on the power chain feeding it (a feed, panel, UPS or PDU) when the
+  impact is an outage; reduced redundancy leaves it offered, marked (app/services/capacity/maintenance.py).
 
 Everything is set-wise SQL: the free nodes are a subquery, counted per group (a cluster = one
 fabric, a scale-up domain, or a site for "anywhere"); only the nodes of the few best groups are
@@ -26,16 +27,16 @@ from sqlalchemy.orm import Session
 from models import (Contract, ContractItem, Device, DeviceType, GpuAsset, GpuLease, GpuModel, Rack, Region, Room, Site,
                     Subsidiary, contract_item_gpu)
 from models.capacity import CapacityHold, capacity_hold_node
-from models.choices import ContractStatus, FormFactor, GpuState, HoldStatus, MaintenanceState, MaintenanceTarget
+from models.choices import ContractStatus, FormFactor, GpuState, HoldStatus
 from models.cluster import GpuCluster, GpuNode, ScaleUpDomain
-from models.maintenance import MaintenanceWindow
 
 from app.domain import messages as M
 from app.domain.clock import local_midnight
 from app.domain.errors import NotFound, ValidationError
 from app.domain.rating import local_today
+from app.services.capacity.maintenance import busy_nodes, reduced_on, works_over
+from app.services.capacity.maintenance import maintained as maintenance_items
 from app.services.capacity.prices import TermFigures, term_figures
-from app.services.operations.maintenance import reference as maintenance_reference
 from app.store.db import Database
 
 ANYWHERE, ONE_FABRIC, ONE_DOMAIN = "anywhere", "fabric", "domain"
@@ -73,6 +74,7 @@ class OfferNode:
     device: str
     rack: str
     gpus: int
+    reduced: tuple[str, ...] = ()  # maintenance windows leaving it with reduced power redundancy (MW-…)
 
 
 @dataclass(frozen=True)
@@ -98,6 +100,11 @@ class Offer:
     @property
     def node_ids(self) -> tuple[int, ...]:
         return tuple(n.node_id for n in self.nodes)
+
+    @property
+    def reduced(self) -> tuple[str, ...]:
+        """The maintenance windows that leave offered nodes with reduced redundancy (MW-…), once each."""
+        return tuple(dict.fromkeys(r for n in self.nodes for r in n.reduced))
 
 
 @dataclass(frozen=True)
@@ -150,39 +157,6 @@ def _instants(start: dt.date, end: dt.date | None):
 
 # --- the free nodes, as one subquery ------------------------------------------------------------
 
-# Maintenance windows of the operations desk that take a node out over their time: the work is on
-# the node's server or its rack, planned (tentative), confirmed or running. Work on a feed, panel or
-# UPS leaves a dual-fed rack up and is not counted here (the desk's impact names customers, not
-# free servers).
-BUSY_TARGETS = (MaintenanceTarget.DEVICE, MaintenanceTarget.RACK)
-
-
-def maintenance_over(session: Session, start: dt.datetime, end: dt.datetime | None) -> list[tuple[str, str, int]]:
-    """(reference, target kind, device or rack id) of the open windows on a server or a rack that
-    overlap start..end (None: open); a running window counts until it is completed."""
-    w = MaintenanceWindow
-    when = [or_(w.planned_end > start, w.state == MaintenanceState.IN_PROGRESS)]
-    if end is not None:
-        when.append(w.planned_start < end)
-    rows = session.execute(select(w.id, w.target_kind, w.device_id, w.rack_id)
-                           .where(w.state.in_(MaintenanceState.OPEN), w.target_kind.in_(BUSY_TARGETS), *when)
-                           .order_by(w.planned_start, w.id)).all()
-    return [(maintenance_reference(r.id), r.target_kind,
-             r.device_id if r.target_kind == MaintenanceTarget.DEVICE else r.rack_id) for r in rows]
-
-
-def maintenance_busy(session: Session, start: dt.datetime, end: dt.datetime | None):
-    """Node ids under a maintenance window overlapping start..end (`maintenance_over`), as a select
-    of ids, or None when no window is open then (the common case: one indexed read)."""
-    windows = maintenance_over(session, start, end)
-    if not windows:
-        return None
-    devices = {oid for _ref, kind, oid in windows if kind == MaintenanceTarget.DEVICE}
-    racks = {oid for _ref, kind, oid in windows if kind == MaintenanceTarget.RACK}
-    on_rack = select(Device.id).where(Device.rack_id.in_(racks or {-1}))
-    return select(GpuNode.id).where(or_(GpuNode.device_id.in_(devices or {-1}), GpuNode.device_id.in_(on_rack)))
-
-
 def _overlaps(lo_col, hi_col, start: dt.datetime, end: dt.datetime | None):
     """[lo, hi) (hi NULL: open) overlaps [start, end) (end None: open)."""
     cond = [or_(hi_col.is_(None), hi_col > start)]
@@ -217,7 +191,8 @@ def held_nodes(start: dt.date, end: dt.date | None, now: dt.datetime, exclude_ho
 
 
 def free_nodes(session: Session, model_ids: list[int], start: dt.date, end: dt.date | None, *,
-               now: dt.datetime | None = None, exclude_hold_id: int | None = None, exclude_contract_id: int | None = None):
+               now: dt.datetime | None = None, exclude_hold_id: int | None = None, exclude_contract_id: int | None = None,
+               works: list | None = None):
     """A select of (node_id, device_id, cluster_id, domain_id, model_id, gpus, site_id, rack_id)
     for every node free over the window holding GPUs of `model_ids` only."""
     now = now or dt.datetime.now(dt.timezone.utc)
@@ -249,7 +224,7 @@ def free_nodes(session: Session, model_ids: list[int], start: dt.date, end: dt.d
              # a leased server drops at its first open lease (most of a busy fleet), then the rest
              ~exists(lease_busy), exists(select(g.id).where(mine)), ~exists(unfit), ~exists(named),
              GpuNode.id.not_in(held_nodes(start, end, now, exclude_hold_id))]
-    busy = maintenance_busy(session, t0, t1)
+    busy = busy_nodes(works_over(session, t0, t1) if works is None else works)
     if busy is not None:
         conds.append(GpuNode.id.not_in(busy))
     return (select(GpuNode.id.label("node_id"), GpuNode.device_id, GpuNode.cluster_id, GpuNode.domain_id,
@@ -356,8 +331,9 @@ def search_capacity_in(s: Session, req: CapacityRequest, *, now: dt.datetime | N
         raise ValidationError({"model": "no active 8-GPU training model (SXM or OAM) is in the catalogue"})
     # the free nodes are read once (one statement over every node, set-wise); the groups, the
     # nearest free capacity and the offers are counted from those rows
+    works = works_over(s, *_instants(start, end))
     rows = s.execute(free_nodes(s, list(models), start, end, now=now, exclude_hold_id=req.exclude_hold_id,
-                                exclude_contract_id=exclude_contract_id)).all()
+                                exclude_contract_id=exclude_contract_id, works=works)).all()
     site_conds = _site_filter(s, req)
     if site_conds:
         sites = set(s.execute(select(Site.id).where(*site_conds)).scalars())
@@ -387,7 +363,7 @@ def search_capacity_in(s: Session, req: CapacityRequest, *, now: dt.datetime | N
     offers = []
     for g, nodes_needed, gpus_needed in fitting[:MAX_OFFERS]:
         mine = [r for r in in_place if r.model_id == g.model_id and key_of(r) == g.key]
-        offers.append(_offer(s, req, mine, g, models[g.model_id], nodes_needed, gpus_needed, start, end))
+        offers.append(_offer(s, req, mine, g, models[g.model_id], nodes_needed, gpus_needed, start, end, works))
     if wanted_gpus is None:
         wanted_gpus = req.count * int(max((g.per_node for g in groups), default=8) or 8)
     if offers:
@@ -395,7 +371,7 @@ def search_capacity_in(s: Session, req: CapacityRequest, *, now: dt.datetime | N
     nearest = _nearest(s, rows, clusters, models)
     best = max((g.gpus for g in groups), default=0)
     held = _held_now(s, list(models), start, end, now or dt.datetime.now(dt.timezone.utc))
-    maintained = _maintained(s, list(models), start, end)
+    maintained = maintenance_items(s, works, list(models))
     sentence = shortfall_sentence(req, start, end, wanted_gpus, best, nearest, held, maintained)
     return SearchResult(req, start, end, wanted_gpus, (), nearest, sentence)
 
@@ -418,21 +394,6 @@ def _held_now(s: Session, model_ids: list[int], start: dt.date, end: dt.date | N
     return [M.CAPACITY_HOLD_ITEM(r.n, r.name, r.cluster, r.number, local_date(r.expires_at)) for r in rows]
 
 
-def _maintained(s: Session, model_ids: list[int], start: dt.date, end: dt.date | None) -> list:
-    """The maintenance windows keeping GPUs of these models over the window: "16 × H100 SXM 80GB
-    (MW-000012)"."""
-    out = []
-    for ref, kind, oid in maintenance_over(s, *_instants(start, end))[:5]:
-        where = GpuNode.device_id == oid if kind == MaintenanceTarget.DEVICE else Device.rack_id == oid
-        for name, n in s.execute(select(GpuModel.name, func.count(GpuAsset.id))
-                                 .select_from(GpuNode).join(Device, Device.id == GpuNode.device_id)
-                                 .join(GpuAsset, GpuAsset.device_id == GpuNode.device_id)
-                                 .join(GpuModel, GpuModel.id == GpuAsset.gpu_model_id)
-                                 .where(where, GpuAsset.gpu_model_id.in_(model_ids)).group_by(GpuModel.name)):
-            out.append(M.CAPACITY_MAINTENANCE_ITEM(n, name, ref))
-    return out
-
-
 def _group_label(s: Session, scope: str, key) -> tuple[str, GpuCluster | None, Site]:
     if scope == ONE_DOMAIN:
         d = s.get(ScaleUpDomain, key)
@@ -446,7 +407,7 @@ def _group_label(s: Session, scope: str, key) -> tuple[str, GpuCluster | None, S
 
 
 def _offer(s: Session, req: CapacityRequest, rows, g: _Group, model: GpuModel, nodes_needed: int, gpus_needed: int,
-           start: dt.date, end: dt.date | None) -> Offer:
+           start: dt.date, end: dt.date | None, works=()) -> Offer:
     # racks together: the racks with the most free nodes first, nodes in rack order
     rack_n: dict[int, int] = {}
     for r in rows:
@@ -455,8 +416,10 @@ def _offer(s: Session, req: CapacityRequest, rows, g: _Group, model: GpuModel, n
     named = s.execute(select(Device.id, Device.name, Device.position, Rack.id.label("rack_id"), Rack.name.label("rack"))
                       .join(Rack, Rack.id == Device.rack_id).where(Device.id.in_(free))).all()
     named.sort(key=lambda d: (-rack_n[d.rack_id], d.rack, d.position is None, d.position or 0, d.name))
-    nodes = tuple(OfferNode(free[d.id].node_id, d.id, d.name, d.rack, int(free[d.id].gpus))
-                  for d in named[:nodes_needed])
+    chosen = named[:nodes_needed]
+    reduced = reduced_on(s, works, [d.id for d in chosen]) if works else {}
+    nodes = tuple(OfferNode(free[d.id].node_id, d.id, d.name, d.rack, int(free[d.id].gpus), reduced.get(d.id, ()))
+                  for d in chosen)
     label, cluster, site = _group_label(s, req.scope, g.key)
     if cluster is None and nodes:
         cluster = s.get(GpuCluster, free[nodes[0].device_id].cluster_id)

@@ -10,7 +10,7 @@ from sqlalchemy import func, select, true
 
 from models import (Cable, Customer, Device, FabricSwitch, GpuAsset, GpuCluster, GpuModel, GpuNode,
                     GpuNodeHistory, HealthEvent, NodeBurnIn, Rack, ScaleUpDomain, Site)
-from models.capacity import CapacityHold, capacity_hold_node
+from models.capacity import CapacityHold, Quote, capacity_hold_node
 from models.choices import GpuState, NodeState, SwitchTier
 
 from app.services.capacity.search import NODE_STATES_OFFERED, holding_condition
@@ -54,6 +54,8 @@ class NodeRow:
     version: int
     hold: str | None = None                # the number of the capacity hold that holds it now
     hold_expires: dt.datetime | None = None
+    hold_customer: str | None = None       # whom the hold keeps it for
+    hold_quote: str | None = None          # the quote made from the hold (the first, when several)
     unfit: tuple[tuple[str, int], ...] = ()  # (GPU state, GPUs) of its GPUs neither available nor leased
 
     @property
@@ -142,18 +144,20 @@ def _node_rows(s, where, now: dt.datetime | None = None) -> list[NodeRow]:
             acc[2] = cust
         if state not in FIT_GPU_STATES:
             acc[3][state] = acc[3].get(state, 0) + n
-    holds = {nid: (number, expires) for nid, number, expires in conn.execute(
-        select(capacity_hold_node.c.node_id, CapacityHold.number, CapacityHold.expires_at)
+    quote = select(func.min(Quote.number)).where(Quote.hold_id == CapacityHold.id).scalar_subquery()
+    holds = {nid: rest for nid, *rest in conn.execute(
+        select(capacity_hold_node.c.node_id, CapacityHold.number, CapacityHold.expires_at, Customer.name, quote)
         .join(CapacityHold, CapacityHold.id == capacity_hold_node.c.hold_id)
+        .join(Customer, Customer.id == CapacityHold.customer_id)
         .join(GpuNode, GpuNode.id == capacity_hold_node.c.node_id)
         .where(where, holding_condition(now or dt.datetime.now(dt.timezone.utc)))
         .order_by(CapacityHold.expires_at.desc())).all()}
     out = []
     for nid, dev_id, name, rack, state, maint, reason, by, at, domain, version in rows:
         n, model, tenant, unfit = per_dev.get(dev_id, (0, None, None, {}))
-        number, expires = holds.get(nid, (None, None))
+        number, expires, for_, quoted = holds.get(nid, (None, None, None, None))
         out.append(NodeRow(nid, dev_id, name, rack, model, n, state, maint, tenant, reason, by, at, domain, version,
-                           number, expires, tuple(sorted(unfit.items()))))
+                           number, expires, for_, quoted, tuple(sorted(unfit.items()))))
     return out
 
 
