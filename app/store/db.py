@@ -86,6 +86,7 @@ PREPARE_THRESHOLD = 2
 PG_KEEPALIVES = {"keepalives": 1, "keepalives_idle": 30, "keepalives_interval": 10, "keepalives_count": 3}
 _READING: ContextVar[bool | str] = ContextVar("idc_reading", default=False)
 READ_THREADS = 4
+_READ_THREAD_PREFIX = "idc-read"
 
 
 @lru_cache(maxsize=1)
@@ -93,7 +94,7 @@ def _read_pool():
     """The threads of Database.read_together (a handful: the pool's connections bound it anyway)."""
     from concurrent.futures import ThreadPoolExecutor
 
-    return ThreadPoolExecutor(max_workers=READ_THREADS, thread_name_prefix="idc-read")
+    return ThreadPoolExecutor(max_workers=READ_THREADS, thread_name_prefix=_READ_THREAD_PREFIX)
 
 
 @contextmanager
@@ -154,7 +155,11 @@ class Database:
         in its own thread on its own pooled connection (inside reading()), so that a panel built from
         several reads costs the longest of them in round trips, not their sum (issue 26); on SQLite one
         after the other (a local file has no round trip to save). The first call's error is raised."""
-        if self.is_sqlite or len(calls) < 2:
+        import threading
+
+        # inside a read thread already: in turn (waiting on the pool from inside it could exhaust it)
+        nested = threading.current_thread().name.startswith(_READ_THREAD_PREFIX)
+        if self.is_sqlite or len(calls) < 2 or nested:
             with reading():
                 return [call() for call in calls]
 

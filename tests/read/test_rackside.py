@@ -60,3 +60,9 @@ def test_reads_together_return_in_order_and_raise_the_first_error(db):
         raise NotFound("gone")
     with pytest.raises(NotFound):
         db.read_together(lambda: 1, boom)
+
+
+def test_reads_together_inside_reads_together_run_in_turn(db):
+    # a read that itself reads together (a panel inside a panel) must not wait on the threads it holds
+    inner = [lambda i=i: db.read_together(lambda: i, lambda: i + 1) for i in range(6)]
+    assert db.read_together(*inner) == [[i, i + 1] for i in range(6)]
