@@ -97,8 +97,9 @@ def settle(app, counter: StatementCounter, quiet_s: float = QUIET_S, limit_s: fl
 
 
 def interactions(app, db, login: str, password: str, counter: StatementCounter,
-                 rt: Callable[[], int] = lambda: 0, quiet_s: float = QUIET_S) -> list[dict]:
-    """Every interaction on `db`: [{"name", "ms", "statements", "round_trips"}]. The window is closed at the end."""
+                 rt: Callable[[], int] = lambda: 0, quiet_s: float = QUIET_S, sql: bool = False) -> list[dict]:
+    """Every interaction on `db`: [{"name", "ms", "statements", "round_trips"}] (with `sql`, also "sql": the
+    statements' text, to see what a panel sends). The window is closed at the end."""
     from app.services.users import login as do_login
     from ui.shell.mainwindow import MainWindow
 
@@ -110,7 +111,7 @@ def interactions(app, db, login: str, password: str, counter: StatementCounter,
         result = action()
         end = settle(app, counter, quiet_s)
         rows.append({"name": name, "ms": round(1000 * (end - t0), 1), "statements": counter.n - n0,
-                     "round_trips": rt() - r0})
+                     "round_trips": rt() - r0, **({"sql": counter.texts[n0:counter.n]} if sql else {})})
         return result
 
     actor = measure("log in", lambda: do_login(db, login, password))

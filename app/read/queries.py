@@ -19,7 +19,7 @@ from sqlalchemy import (
 )
 
 from app.domain.rating import local_today
-from app.store.db import Database
+from app.store.db import Database, reading
 from models import (
     AuditEvent,
     Cage,
@@ -233,27 +233,30 @@ class Summary:
 
 
 def summary(db: Database, today: dt.date | None = None) -> Summary:
+    """The estate's counts in one statement of scalar subqueries and the GPUs by state in another (issue 26:
+    ten statements one after the other were ten round trips of the main window's start)."""
     today = today or local_today()
-    with db.engine.connect() as conn:
-        def n(q):
-            return conn.execute(q).scalar_one()
-        by_state = dict(conn.execute(select(GpuAsset.state, func.count()).group_by(GpuAsset.state)).all())
-        ending = {}
-        for days in (30, 60, 90):
-            ending[days] = n(select(func.count()).select_from(Contract).where(
-                Contract.status.in_(LIVE_CONTRACT),
-                Contract.end_date >= today, Contract.end_date <= today + dt.timedelta(days=days)))
-        return Summary(
-            sites=n(select(func.count()).select_from(Site)),
-            racks=n(select(func.count()).select_from(Rack)),
-            racks_leased=n(select(func.count()).select_from(Rack).where(Rack.status == RackStatus.LEASED)),
-            devices=n(select(func.count()).select_from(Device)),
-            gpus=sum(by_state.values()),
-            gpus_by_state=by_state,
-            customers=n(select(func.count()).select_from(Customer)),
-            contracts_active=n(select(func.count()).select_from(Contract).where(Contract.status == ContractStatus.ACTIVE)),
-            contracts_ending=ending,
-        )
+
+    def n(q):
+        return q.scalar_subquery()
+
+    def ending(days: int):
+        return n(select(func.count()).select_from(Contract).where(
+            Contract.status.in_(LIVE_CONTRACT),
+            Contract.end_date >= today, Contract.end_date <= today + dt.timedelta(days=days)))
+    with reading(), db.session() as s:
+        by_state = dict(s.execute(select(GpuAsset.state, func.count()).group_by(GpuAsset.state)).all())
+        row = s.execute(select(
+            ending(30), ending(60), ending(90),
+            n(select(func.count()).select_from(Site)),
+            n(select(func.count()).select_from(Rack)),
+            n(select(func.count()).select_from(Rack).where(Rack.status == RackStatus.LEASED)),
+            n(select(func.count()).select_from(Device)),
+            n(select(func.count()).select_from(Customer)),
+            n(select(func.count()).select_from(Contract).where(Contract.status == ContractStatus.ACTIVE)))).one()
+    return Summary(sites=row[3], racks=row[4], racks_leased=row[5], devices=row[6], gpus=sum(by_state.values()),
+                   gpus_by_state=by_state, customers=row[7], contracts_active=row[8],
+                   contracts_ending={30: row[0], 60: row[1], 90: row[2]})
 
 
 # --- small reads for the console's contract, billing, audit and rack forms ----------------

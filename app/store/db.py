@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import ast
+import contextvars
 import os
 import re
 import sqlite3
@@ -84,6 +85,16 @@ ENV_PREPARE = "IDC_CONSOLE_PREPARE"
 PREPARE_THRESHOLD = 2
 PG_KEEPALIVES = {"keepalives": 1, "keepalives_idle": 30, "keepalives_interval": 10, "keepalives_count": 3}
 _READING: ContextVar[bool | str] = ContextVar("idc_reading", default=False)
+READ_THREADS = 4
+_READ_THREAD_PREFIX = "idc-read"
+
+
+@lru_cache(maxsize=1)
+def _read_pool():
+    """The threads of Database.read_together (a handful: the pool's connections bound it anyway)."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    return ThreadPoolExecutor(max_workers=READ_THREADS, thread_name_prefix=_READ_THREAD_PREFIX)
 
 
 @contextmanager
@@ -138,6 +149,25 @@ class Database:
         if self.replica is not None:
             with self.read_sessionmaker() as s:
                 self.commit_lsn = s.execute(text("SELECT pg_current_wal_insert_lsn()::text")).scalar()
+
+    def read_together(self, *calls):
+        """Run independent reads side by side and return their results in order: on PostgreSQL each call
+        in its own thread on its own pooled connection (inside reading()), so that a panel built from
+        several reads costs the longest of them in round trips, not their sum (issue 26); on SQLite one
+        after the other (a local file has no round trip to save). The first call's error is raised."""
+        import threading
+
+        # inside a read thread already: in turn (waiting on the pool from inside it could exhaust it)
+        nested = threading.current_thread().name.startswith(_READ_THREAD_PREFIX)
+        if self.is_sqlite or len(calls) < 2 or nested:
+            with reading():
+                return [call() for call in calls]
+
+        def one(call):
+            with reading():
+                return call()
+        futures = [_read_pool().submit(contextvars.copy_context().run, one, call) for call in calls]
+        return [f.result() for f in futures]
 
     def read_session(self) -> Session:
         """A session for reading only (PostgreSQL: autocommit, no transaction round trips)."""

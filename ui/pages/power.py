@@ -110,12 +110,13 @@ class RackPowerPanel(QWidget):
             return None
         return window.open_ticket_for("power_feed", feed)
 
-    def load_rack(self, rack_id: int | None) -> None:
+    def load_rack(self, rack_id: int | None, panel=None) -> None:
+        """`panel`: the rack's RackPowerPanel when the caller read it (a rack click reads every panel at once)."""
         from app.read.power import rack_power_panel
         self.rack_id = rack_id
         if rack_id is None:
             return
-        panel = rack_power_panel(self.db, rack_id)
+        panel = panel if panel is not None else rack_power_panel(self.db, rack_id)
         rp = panel.rack
         self.feed_ids = [f.id for f in rp.feeds]
         self.title.setText(tr("%1: %2 kW typical · N redundancy: %3").replace("%1", rp.rack)

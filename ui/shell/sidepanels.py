@@ -129,14 +129,7 @@ class SidePanels:
             if rid is None:
                 return
             try:
-                if self.rack_panel is not None:
-                    self.rack_panel.load_rack(rid)
-                if getattr(self, "power_panel", None) is not None:
-                    self.power_panel.load_rack(rid)
-                if self.room_panel is not None:
-                    rec = queries.record(self.db, "rack", rid)
-                    if rec and getattr(self.room_panel, "room_id", None) != rec["room_id"]:
-                        self.room_panel.load_room(rec["room_id"])
+                self._show_rack_side(rid)
             except Exception:  # the list still works without its pictures
                 log.exception("the rack pictures could not follow rack %s", rid)
         page.view.clicked.connect(follow)
@@ -144,6 +137,21 @@ class SidePanels:
 
         listen(self, self._refresh_rack_side)
         return split
+
+    def _show_rack_side(self, rid: int) -> None:
+        """The rack's elevation, power and room, read together (app/read/viewdata/rackside.py, issue 26)."""
+        from app.read.viewdata.rackside import rack_side
+        room_panel, power_panel = self.room_panel, getattr(self, "power_panel", None)
+        side = rack_side(self.db, rid, shown_room_id=getattr(room_panel, "room_id", None),
+                         room=room_panel is not None)
+        if self.rack_panel is not None:
+            self.rack_panel.rack_id = rid
+            self.rack_panel.set_data(side.elevation)
+        if power_panel is not None:
+            power_panel.load_rack(rid, side.power)
+        if room_panel is not None and side.room is not None:
+            room_panel.room_id = side.room_id
+            room_panel.set_data(side.room)
 
     def _refresh_rack_side(self, kinds) -> None:
         if not self.isVisible():

@@ -135,7 +135,10 @@ def free_units(u_height: int, devices, face: str, ignore_id: int | None = None) 
     return tuple(u for u in range(1, u_height + 1) if u not in taken)
 
 
-def rack_elevation(db: Database, rack_id: int, today: dt.date | None = None) -> RackElevationData:
+def rack_elevation(db: Database, rack_id: int, today: dt.date | None = None,
+                   read_power: bool = True) -> RackElevationData:
+    """The rack's elevation; without `read_power` its power is None, for a caller that checks the power
+    chain beside it (app/read/viewdata/rackside.py reads it once for the rack's whole room)."""
     today = today or local_today()
     lessee = aliased(Customer)
     with db.session() as s:
@@ -170,7 +173,7 @@ def rack_elevation(db: Database, rack_id: int, today: dt.date | None = None) -> 
                                       l.end_date, l.cage, owner_colour(l.customer_id))
                        for l in lease_rows)
         space = rack_space(s, [rack_id], today, heights={rack_id: int(head[3])}, leases=lease_rows)[rack_id]
-        power = rack_power(s, [rack_id])[rack_id]
+        power = rack_power(s, [rack_id])[rack_id] if read_power else None
     devices = tuple(
         ElevationDevice(
             id=r[0], name=r[1], model=f"{r[2]} {r[3]}".strip(), role=r[4], owner_id=r[5], owner_name=r[6],

@@ -104,10 +104,12 @@ def room_layout(db: Database, room_id: int) -> RoomLayoutData:
         from models import Cage
         today = local_today()
         ids = [r[0] for r in rows]
-        space = rack_space(s, ids, today)
+        # the heights and the leases read once, for the space counts and the holders (issue 26)
+        lease_rows = leases_on(s, today, ids) if ids else []
+        space = rack_space(s, ids, today, heights={r[0]: int(r[4]) for r in rows}, leases=lease_rows)
         holders: dict[int, list[str]] = {}
         cage_holder: dict[str, str] = {}
-        for l in leases_on(s, today, ids):
+        for l in lease_rows:
             if l.customer not in holders.setdefault(l.rack_id, []):
                 holders[l.rack_id].append(l.customer)
             if l.cage:

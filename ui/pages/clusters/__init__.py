@@ -176,9 +176,9 @@ class ClustersPage(QWidget):
                 t.setItem(i, col, QTableWidgetItem(text))
             if c.id == keep:
                 chosen = i
-        t.blockSignals(False)
         if self.clusters:
             t.selectRow(chosen)
+        t.blockSignals(False)   # the selection made above: its cluster is read once, here (issue 26)
         self.load_cluster()
         self.chart.set_rows(utilisation(self.db), utilisation_holds(self.db))
 
