@@ -259,3 +259,18 @@ def _garbage_collected_between_tests():
     if not gc.isenabled():
         from ui.shell.operations import collect_due_garbage
         collect_due_garbage()
+
+
+@pytest.fixture(autouse=True)
+def _console_in_english_at_each_start():
+    """Every test starts with the console in English, as a fresh process does: a test that switched the
+    language and was stopped by a failure before its own teardown must not leave the next one, in the
+    same process (a pytest-xdist worker runs tests in another order), reading Chinese."""
+    import sys
+    if "PySide6.QtWidgets" in sys.modules:
+        from PySide6.QtWidgets import QApplication
+        app = QApplication.instance()
+        if app is not None:
+            from ui.shell.i18n import install_translators
+            install_translators(app, "en")      # removes any translator left installed; English locale
+    yield
