@@ -297,3 +297,13 @@ OPS_STATE_LABEL = {w: entry(f"operations.state_label.{w.lower().replace(' ', '_'
 HOLIDAY_FILE = entry("holiday.file", "%1 is not a holiday-cn year file (JSON with \"year\" and \"days\"): %2")
 HOLIDAY_DAY = entry("holiday.day", "day %1 of the file: each day has a name, a date (YYYY-MM-DD) of %2 and isOffDay")
 HOLIDAY_EMPTY = entry("holiday.empty", "the file names no days: a year's schedule lists its holidays and make-up days")
+
+# SLA targets and calendars set by an administrator (app/services/operations/sla_admin.py)
+SLA_MINUTES = entry("sla.minutes", "a whole number of minutes above 0 (at most a year)")
+SLA_SCOPE = entry("sla.scope", "targets belong to a service level or to one contract, not both")
+SLA_LEVEL = entry("sla.level", "%1 is not a service level: one of %2")
+SLA_PRIORITY = entry("sla.priority", "%1 is not a priority: P1 to P4")
+SLA_ORDER = entry("sla.order", "%1: the time to resolve is at least the time to acknowledge")
+SLA_MODE = entry("sla.mode", "a calendar is one of %1")
+SLA_HOURS = entry("sla.hours", "business hours: %1")
+SLA_NO_HOURS = entry("sla.no_hours", "business hours name at least one weekday, e.g. 'mon 09:00-18:00; tue 09:00-18:00'")

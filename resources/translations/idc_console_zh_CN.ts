@@ -2142,67 +2142,67 @@
 <context>
     <name>CreditsTab</name>
     <message>
-        <location filename="../../ui/pages/operations/__init__.py" line="160"/>
+        <location filename="../../ui/pages/operations/__init__.py" line="180"/>
         <source>Amount</source>
         <translation>金额</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/__init__.py" line="169"/>
+        <location filename="../../ui/pages/operations/__init__.py" line="189"/>
         <source>Approve</source>
         <translation>批准</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/__init__.py" line="161"/>
+        <location filename="../../ui/pages/operations/__init__.py" line="181"/>
         <source>Contract</source>
         <translation>合同</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/__init__.py" line="162"/>
+        <location filename="../../ui/pages/operations/__init__.py" line="182"/>
         <source>Decided by</source>
         <translation>审批人</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/__init__.py" line="160"/>
+        <location filename="../../ui/pages/operations/__init__.py" line="180"/>
         <source>Period</source>
         <translation>账期</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/__init__.py" line="161"/>
+        <location filename="../../ui/pages/operations/__init__.py" line="181"/>
         <source>Proposed by</source>
         <translation>提出人</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/__init__.py" line="162"/>
+        <location filename="../../ui/pages/operations/__init__.py" line="182"/>
         <source>Reason</source>
         <translation>原因</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/__init__.py" line="239"/>
+        <location filename="../../ui/pages/operations/__init__.py" line="259"/>
         <source>Reject</source>
         <translation>驳回</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/__init__.py" line="171"/>
+        <location filename="../../ui/pages/operations/__init__.py" line="191"/>
         <source>Reject…</source>
         <translation>驳回…</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/__init__.py" line="160"/>
+        <location filename="../../ui/pages/operations/__init__.py" line="180"/>
         <source>State</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/__init__.py" line="161"/>
+        <location filename="../../ui/pages/operations/__init__.py" line="181"/>
         <source>Ticket</source>
         <translation>工单</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/__init__.py" line="239"/>
+        <location filename="../../ui/pages/operations/__init__.py" line="259"/>
         <source>Why is the credit rejected:</source>
         <translation>驳回赔偿的原因：</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/__init__.py" line="224"/>
+        <location filename="../../ui/pages/operations/__init__.py" line="244"/>
         <source>You proposed it: another administrator decides (four eyes)</source>
         <translation>此赔偿由您提出：须由另一位管理员审批（四眼原则）</translation>
     </message>
@@ -4199,7 +4199,7 @@ Reason:</source>
         <translation>账单</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/sidepanels.py" line="220"/>
+        <location filename="../../ui/shell/sidepanels.py" line="228"/>
         <source>Capacity of %1</source>
         <translation>%1 容量报告</translation>
     </message>
@@ -4214,7 +4214,7 @@ Reason:</source>
         <translation>请先在列表中选择机柜</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/sidepanels.py" line="213"/>
+        <location filename="../../ui/shell/sidepanels.py" line="221"/>
         <source>Choose a rack in the list first.</source>
         <translation>请先在列表中选择机柜。</translation>
     </message>
@@ -4278,7 +4278,7 @@ Reason:</source>
         <translation>GPU 集群</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/sidepanels.py" line="228"/>
+        <location filename="../../ui/shell/sidepanels.py" line="236"/>
         <source>GPU fleet report</source>
         <translation>GPU 资产报告</translation>
     </message>
@@ -4321,7 +4321,7 @@ Reason:</source>
         <translation>配电</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/sidepanels.py" line="218"/>
+        <location filename="../../ui/shell/sidepanels.py" line="226"/>
         <source>Rack sheet %1</source>
         <translation>机柜图 %1</translation>
     </message>
@@ -4331,7 +4331,7 @@ Reason:</source>
         <translation>机柜图 PDF…</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/sidepanels.py" line="213"/>
+        <location filename="../../ui/shell/sidepanels.py" line="221"/>
         <source>Racks</source>
         <translation>机柜数</translation>
     </message>
@@ -4746,77 +4746,77 @@ Reason:</source>
 <context>
     <name>OncallTab</name>
     <message>
-        <location filename="../../ui/pages/operations/__init__.py" line="145"/>
+        <location filename="../../ui/pages/operations/__init__.py" line="165"/>
         <source>Escalated to the secondary</source>
         <translation>已升级至副值班</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/__init__.py" line="147"/>
+        <location filename="../../ui/pages/operations/__init__.py" line="167"/>
         <source>Escalated to the site manager</source>
         <translation>已升级至机房经理</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/__init__.py" line="85"/>
+        <location filename="../../ui/pages/operations/__init__.py" line="105"/>
         <source>Handover note</source>
         <translation>交接说明</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/__init__.py" line="96"/>
+        <location filename="../../ui/pages/operations/__init__.py" line="116"/>
         <source>Mark as seen</source>
         <translation>标为已读</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/__init__.py" line="92"/>
+        <location filename="../../ui/pages/operations/__init__.py" line="112"/>
         <source>Message</source>
         <translation>消息</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/__init__.py" line="104"/>
+        <location filename="../../ui/pages/operations/__init__.py" line="124"/>
         <source>My notifications</source>
         <translation>我的通知</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/__init__.py" line="101"/>
+        <location filename="../../ui/pages/operations/__init__.py" line="121"/>
         <source>On call this week</source>
         <translation>本周值班</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/__init__.py" line="84"/>
+        <location filename="../../ui/pages/operations/__init__.py" line="104"/>
         <source>Phone</source>
         <translation>电话</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/__init__.py" line="83"/>
+        <location filename="../../ui/pages/operations/__init__.py" line="103"/>
         <source>Primary</source>
         <translation>主值班</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/__init__.py" line="84"/>
+        <location filename="../../ui/pages/operations/__init__.py" line="104"/>
         <source>Secondary</source>
         <translation>副值班</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/__init__.py" line="83"/>
+        <location filename="../../ui/pages/operations/__init__.py" line="103"/>
         <source>Site</source>
         <translation>机房</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/__init__.py" line="84"/>
+        <location filename="../../ui/pages/operations/__init__.py" line="104"/>
         <source>Site manager</source>
         <translation>机房经理</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/__init__.py" line="83"/>
+        <location filename="../../ui/pages/operations/__init__.py" line="103"/>
         <source>Week of</source>
         <translation>周起始</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/__init__.py" line="92"/>
+        <location filename="../../ui/pages/operations/__init__.py" line="112"/>
         <source>When</source>
         <translation>时间</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/__init__.py" line="92"/>
+        <location filename="../../ui/pages/operations/__init__.py" line="112"/>
         <source>Why</source>
         <translation>原因</translation>
     </message>
@@ -4865,6 +4865,16 @@ Reason:</source>
         <location filename="../../ui/pages/operations/__init__.py" line="42"/>
         <source>SLA credits</source>
         <translation>SLA 服务赔偿</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/__init__.py" line="53"/>
+        <source>SLA targets…</source>
+        <translation>SLA 目标…</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/__init__.py" line="57"/>
+        <source>Targets per priority and the calendars' business hours (Ctrl+Shift+L)</source>
+        <translation>各优先级的目标与日历的工作时间（Ctrl+Shift+L）</translation>
     </message>
     <message>
         <location filename="../../ui/pages/operations/__init__.py" line="46"/>
@@ -5484,7 +5494,7 @@ Reason:</source>
         <translation>%1 %2 A：当前 %3 kW，另一路失电时 %4 kW；限值 %5 kW（%6%）</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/power.py" line="121"/>
+        <location filename="../../ui/pages/power.py" line="122"/>
         <source>%1: %2 kW typical · N redundancy: %3</source>
         <translation>%1：典型功耗 %2 kW · N 冗余：%3</translation>
     </message>
@@ -5494,7 +5504,7 @@ Reason:</source>
         <translation>%1：%2 / %3 kW（%4%）</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../ui/pages/power.py" line="131"/>
+        <location filename="../../ui/pages/power.py" line="132"/>
         <source>%n device(s) not plugged into a PDU: counted on every feed of the rack</source>
         <translation><numerusform>%n 台设备未接入 PDU：按本柜所有回路均摊计算</numerusform></translation>
     </message>
@@ -5509,7 +5519,7 @@ Reason:</source>
         <translation>A 路 kW</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/power.py" line="172"/>
+        <location filename="../../ui/pages/power.py" line="173"/>
         <source>Amperage</source>
         <translation>电流</translation>
     </message>
@@ -5544,7 +5554,7 @@ Reason:</source>
         <translation>回路 %1（%2）负载 %3 kW，超过其 %5 A 断路器的 %4%（%6 kW）</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/power.py" line="173"/>
+        <location filename="../../ui/pages/power.py" line="174"/>
         <source>Feeds</source>
         <translation>回路</translation>
     </message>
@@ -5564,7 +5574,7 @@ Reason:</source>
         <translation>负载 kW</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/power.py" line="178"/>
+        <location filename="../../ui/pages/power.py" line="179"/>
         <source>Max utilisation</source>
         <translation>最大利用率</translation>
     </message>
@@ -5599,22 +5609,22 @@ Reason:</source>
         <translation>PDU 配电单元</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/power.py" line="172"/>
+        <location filename="../../ui/pages/power.py" line="173"/>
         <source>Panel</source>
         <translation>配电柜</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/power.py" line="176"/>
+        <location filename="../../ui/pages/power.py" line="177"/>
         <source>Panels</source>
         <translation>配电柜</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/power.py" line="172"/>
+        <location filename="../../ui/pages/power.py" line="173"/>
         <source>Phase</source>
         <translation>相制</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/power.py" line="167"/>
+        <location filename="../../ui/pages/power.py" line="168"/>
         <source>Power panels and feeds</source>
         <translation>配电柜与回路</translation>
     </message>
@@ -5629,12 +5639,12 @@ Reason:</source>
         <translation>机柜</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/power.py" line="172"/>
+        <location filename="../../ui/pages/power.py" line="173"/>
         <source>Room</source>
         <translation>机房</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/power.py" line="138"/>
+        <location filename="../../ui/pages/power.py" line="139"/>
         <source>Room %1: %2 kW; redundant %3, failing %4, one side only %5, no feeds %6</source>
         <translation>机房 %1：%2 kW；冗余满足 %3，不满足 %4，仅单路 %5，无回路 %6</translation>
     </message>
@@ -5644,7 +5654,7 @@ Reason:</source>
         <translation>路别</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/power.py" line="172"/>
+        <location filename="../../ui/pages/power.py" line="173"/>
         <source>Site</source>
         <translation>机房</translation>
     </message>
@@ -5664,17 +5674,17 @@ Reason:</source>
         <translation>电源</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/power.py" line="177"/>
+        <location filename="../../ui/pages/power.py" line="178"/>
         <source>Type</source>
         <translation>类型</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/power.py" line="173"/>
+        <location filename="../../ui/pages/power.py" line="174"/>
         <source>UPS</source>
         <translation>UPS 不间断电源</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/power.py" line="172"/>
+        <location filename="../../ui/pages/power.py" line="173"/>
         <source>Voltage</source>
         <translation>电压</translation>
     </message>
@@ -6721,7 +6731,7 @@ Reason:</source>
 <context>
     <name>SidePanels</name>
     <message>
-        <location filename="../../ui/shell/sidepanels.py" line="220"/>
+        <location filename="../../ui/shell/sidepanels.py" line="228"/>
         <source>Capacity of %1</source>
         <translation>%1 容量报告</translation>
     </message>
@@ -6731,7 +6741,7 @@ Reason:</source>
         <translation>请先在列表中选择机柜</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/sidepanels.py" line="213"/>
+        <location filename="../../ui/shell/sidepanels.py" line="221"/>
         <source>Choose a rack in the list first.</source>
         <translation>请先在列表中选择机柜。</translation>
     </message>
@@ -6751,7 +6761,7 @@ Reason:</source>
         <translation>查找空闲 U 位…</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/sidepanels.py" line="228"/>
+        <location filename="../../ui/shell/sidepanels.py" line="236"/>
         <source>GPU fleet report</source>
         <translation>GPU 资产报告</translation>
     </message>
@@ -6761,7 +6771,7 @@ Reason:</source>
         <translation>功率</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/sidepanels.py" line="218"/>
+        <location filename="../../ui/shell/sidepanels.py" line="226"/>
         <source>Rack sheet %1</source>
         <translation>机柜图 %1</translation>
     </message>
@@ -6771,7 +6781,7 @@ Reason:</source>
         <translation>机柜图 PDF…</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/sidepanels.py" line="213"/>
+        <location filename="../../ui/shell/sidepanels.py" line="221"/>
         <source>Racks</source>
         <translation>机柜数</translation>
     </message>
@@ -6845,6 +6855,89 @@ Reason:</source>
         <location filename="../../ui/widgets/site_plot.py" line="217"/>
         <source>solid line: the region's own point; dashed: its city's or province capital's</source>
         <translation>实线：区域自身位置；虚线：所在城市或省会位置</translation>
+    </message>
+</context>
+<context>
+    <name>SlaAdminDialog</name>
+    <message>
+        <location filename="../../ui/pages/operations/slaadmin.py" line="65"/>
+        <source>Acknowledge (min)</source>
+        <translation>响应（分钟）</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/slaadmin.py" line="133"/>
+        <source>Business hours</source>
+        <translation>工作时间</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/slaadmin.py" line="65"/>
+        <source>Calendar</source>
+        <translation>日历</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/slaadmin.py" line="31"/>
+        <source>Calendars</source>
+        <translation>日历</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/slaadmin.py" line="58"/>
+        <source>Contract %1 (%2)</source>
+        <translation>合同 %1（%2）</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/slaadmin.py" line="128"/>
+        <source>Follows China's public holidays and make-up working days (调休)</source>
+        <translation>遵循中国法定节假日和调休上班日</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/slaadmin.py" line="132"/>
+        <source>Mode</source>
+        <translation>模式</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/slaadmin.py" line="66"/>
+        <source>On site (min)</source>
+        <translation>到场（分钟）</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/slaadmin.py" line="65"/>
+        <source>Priority</source>
+        <translation>优先级</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/slaadmin.py" line="66"/>
+        <source>Resolve (min)</source>
+        <translation>解决（分钟）</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/slaadmin.py" line="27"/>
+        <source>SLA targets and calendars</source>
+        <translation>SLA 目标与日历</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/slaadmin.py" line="35"/>
+        <source>Save</source>
+        <translation>保存</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/slaadmin.py" line="55"/>
+        <source>Service level: %1</source>
+        <translation>服务等级：%1</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/slaadmin.py" line="30"/>
+        <source>Targets</source>
+        <translation>目标</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/slaadmin.py" line="80"/>
+        <source>The default of every contract in a region with this coverage level.</source>
+        <translation>覆盖等级为此等级的区域内所有合同的默认目标。</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/slaadmin.py" line="81"/>
+        <source>This contract's own targets override its service level's; a priority left empty keeps following the level.</source>
+        <translation>本合同自己的目标优先于其服务等级的目标；留空的优先级仍沿用服务等级的目标。</translation>
     </message>
 </context>
 <context>
@@ -9767,6 +9860,14 @@ Check the database in the settings.</source>
         <translation>%1 不是 holiday-cn 年度文件（含 “year” 和 “days” 的 JSON）：%2</translation>
     </message>
     <message>
+        <source>%1 is not a priority: P1 to P4</source>
+        <translation>%1 不是优先级：须为 P1 至 P4</translation>
+    </message>
+    <message>
+        <source>%1 is not a service level: one of %2</source>
+        <translation>%1 不是服务等级：须为以下之一：%2</translation>
+    </message>
+    <message>
         <source>%1 is not an Excel workbook (.xlsx) (%2); save it from Excel as .xlsx, or as CSV</source>
         <translation>%1 不是 Excel 工作簿（.xlsx）（%2）；请在 Excel 中另存为 .xlsx 或 CSV</translation>
     </message>
@@ -9829,6 +9930,10 @@ Check the database in the settings.</source>
     <message>
         <source>%1, %2</source>
         <translation>%1、%2</translation>
+    </message>
+    <message>
+        <source>%1: the time to resolve is at least the time to acknowledge</source>
+        <translation>%1：解决时限不得短于响应时限</translation>
     </message>
     <message>
         <source>'%1' is not a %2 of the calendar</source>
@@ -9935,6 +10040,10 @@ Check the database in the settings.</source>
         <translation>线缆连接两个端口；两端都是同一设备的端口 %1</translation>
     </message>
     <message>
+        <source>a calendar is one of %1</source>
+        <translation>日历模式须为以下之一：%1</translation>
+    </message>
+    <message>
         <source>a contact needs a name</source>
         <translation>联系人须填写姓名</translation>
     </message>
@@ -9967,6 +10076,10 @@ Check the database in the settings.</source>
         <translation>U 位范围从 U1 起，结束 U 位不得小于起始 U 位</translation>
     </message>
     <message>
+        <source>a whole number of minutes above 0 (at most a year)</source>
+        <translation>须为大于 0 的整数分钟（最多一年）</translation>
+    </message>
+    <message>
         <source>approved</source>
         <translation>已批准</translation>
     </message>
@@ -9977,6 +10090,14 @@ Check the database in the settings.</source>
     <message>
         <source>bandwidth priced per Mbps names the Mbps</source>
         <translation>按 Mbps 计价的带宽须填写 Mbps</translation>
+    </message>
+    <message>
+        <source>business hours name at least one weekday, e.g. 'mon 09:00-18:00; tue 09:00-18:00'</source>
+        <translation>工作时间须至少包含一个工作日，例如 'mon 09:00-18:00; tue 09:00-18:00'</translation>
+    </message>
+    <message>
+        <source>business hours: %1</source>
+        <translation>工作时间：%1</translation>
     </message>
     <message>
         <source>cage %1 is not at site %2</source>
@@ -10137,6 +10258,10 @@ Check the database in the settings.</source>
     <message>
         <source>say why the work moves</source>
         <translation>请说明改期的原因</translation>
+    </message>
+    <message>
+        <source>targets belong to a service level or to one contract, not both</source>
+        <translation>目标属于一个服务等级或一份合同，不能同时属于两者</translation>
     </message>
     <message>
         <source>tentative</source>

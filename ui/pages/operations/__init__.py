@@ -50,8 +50,28 @@ class OperationsPage(QTabWidget):
         self.holidays_button.setObjectName("holidayYearButton")
         self.holidays_button.clicked.connect(self.add_holiday_year)
         guard(self.holidays_button, actor, "manage_sla", tooltip=self.tr("Add a year of China's holidays (Ctrl+Shift+H)"))
-        self.setCornerWidget(self.holidays_button)
+        self.sla_button = QPushButton(self.tr("SLA targets…"))
+        self.sla_button.setObjectName("slaTargetsButton")
+        self.sla_button.clicked.connect(self.edit_sla)
+        guard(self.sla_button, actor, "manage_sla",
+              tooltip=self.tr("Targets per priority and the calendars' business hours (Ctrl+Shift+L)"))
+        corner = QWidget()
+        row = QHBoxLayout(corner)
+        row.setContentsMargins(0, 0, 0, 0)
+        row.addWidget(self.sla_button)
+        row.addWidget(self.holidays_button)
+        self.setCornerWidget(corner)
         QShortcut(QKeySequence("Ctrl+Shift+H"), self, activated=self.add_holiday_year)
+        QShortcut(QKeySequence("Ctrl+Shift+L"), self, activated=self.edit_sla)
+
+    def edit_sla(self):
+        """SLA targets per priority (a service level's or a contract's) and the calendars: administrators."""
+        from ui.pages.operations.slaadmin import SlaAdminDialog
+        if not self.sla_button.isEnabled():
+            return None
+        dlg = SlaAdminDialog(self.db, self.actor, self)
+        dlg.open()
+        return dlg
 
     def add_holiday_year(self):
         """The SLA calendar's holidays: administrators add a year (others see why not on the button)."""
