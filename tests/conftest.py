@@ -48,6 +48,13 @@ def across_backends(fixture: str, name: str, values: list):
     return pytest.mark.parametrize(f"{fixture}, {name}", pairs, indirect=[fixture])
 
 
+def once_across_backends(index: int):
+    """A long check whose subject is not the backend, on one of them only: BACKENDS[index] (wrapping),
+    so that two such checks of a file share the backends (PostgreSQL when set for one, SQLite for the
+    other) and CI runs each once, not once per backend."""
+    return pytest.mark.parametrize("db", [BACKENDS[index % len(BACKENDS)]], indirect=True)
+
+
 def _pg_admin_url() -> str:
     return make_url(PG_URL).set(drivername="postgresql+psycopg").render_as_string(hide_password=False)
 

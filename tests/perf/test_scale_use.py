@@ -13,8 +13,11 @@ from app.audit.trail import verify_audit_chain
 from app.audit.reconcile import reconcile
 from models import AuditEvent, Payment, PaymentAllocation, Statement
 from models.choices import StatementKind, StatementStatus
+from tests.conftest import once_across_backends
 
-pytestmark = pytest.mark.slow   # the large data, shrunk: still seconds a test
+pytestmark = pytest.mark.slow   # the large data, shrunk: still a minute or more a test
+# Each check is about the generator and the trail, not the backend, and each takes 70-100 s a backend:
+# the first runs on PostgreSQL (when set), the second on SQLite, so both backends load the large data once.
 
 TODAY = dt.date(2026, 11, 30)
 
@@ -26,6 +29,7 @@ def small(monkeypatch):
         monkeypatch.setattr(scale, name, value)
 
 
+@once_across_backends(1)
 def test_the_large_data_holds_months_of_use(db, small):
     summary = scale.load_large(db, today=TODAY, audit_events=30_000)
     assert summary.billed_months == ("2026-07", "2026-08", "2026-09")
@@ -60,6 +64,7 @@ def test_the_large_data_holds_months_of_use(db, small):
         assert result.ok, [d.describe() for d in result.differences[:5]]
 
 
+@once_across_backends(0)
 def test_a_small_event_budget_still_writes_every_planned_event(db, small, monkeypatch):
     """With fewer audit events asked for than the plan has, no object's trail is cut short (the
     last GPUs' moves were dropped: reconcile then found their state differing from the trail)."""
