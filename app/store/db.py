@@ -6,6 +6,8 @@ import contextvars
 import os
 import re
 import sqlite3
+import threading
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from contextvars import ContextVar
 from functools import lru_cache
@@ -92,8 +94,6 @@ _READ_THREAD_PREFIX = "idc-read"
 @lru_cache(maxsize=1)
 def _read_pool():
     """The threads of Database.read_together (a handful: the pool's connections bound it anyway)."""
-    from concurrent.futures import ThreadPoolExecutor
-
     return ThreadPoolExecutor(max_workers=READ_THREADS, thread_name_prefix=_READ_THREAD_PREFIX)
 
 
@@ -155,8 +155,6 @@ class Database:
         in its own thread on its own pooled connection (inside reading()), so that a panel built from
         several reads costs the longest of them in round trips, not their sum (issue 26); on SQLite one
         after the other (a local file has no round trip to save). The first call's error is raised."""
-        import threading
-
         # inside a read thread already: in turn (waiting on the pool from inside it could exhaust it)
         nested = threading.current_thread().name.startswith(_READ_THREAD_PREFIX)
         if self.is_sqlite or len(calls) < 2 or nested:

@@ -67,18 +67,18 @@ class OperationsPage(QTabWidget):
     def edit_sla(self):
         """SLA targets per priority (a service level's or a contract's) and the calendars: administrators."""
         from ui.pages.operations.slaadmin import SlaAdminDialog
-        if not self.sla_button.isEnabled():
-            return None
-        dlg = SlaAdminDialog(self.db, self.actor, self)
-        dlg.open()
-        return dlg
+        return self._open_for_admin(self.sla_button, SlaAdminDialog)
 
     def add_holiday_year(self):
-        """The SLA calendar's holidays: administrators add a year (others see why not on the button)."""
+        """The SLA calendar's holidays: administrators add a year."""
         from ui.pages.operations.holidays import HolidayYearDialog
-        if not self.holidays_button.isEnabled():
+        return self._open_for_admin(self.holidays_button, HolidayYearDialog)
+
+    def _open_for_admin(self, button, dialog_class):
+        """The dialog behind a corner button, only when the button is enabled (others see why not on it)."""
+        if not button.isEnabled():
             return None
-        dlg = HolidayYearDialog(self.db, self.actor, self)
+        dlg = dialog_class(self.db, self.actor, self)
         dlg.open()
         return dlg
 

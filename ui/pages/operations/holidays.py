@@ -8,6 +8,7 @@ from PySide6.QtWidgets import (QDialog, QDialogButtonBox, QFileDialog, QHBoxLayo
                                QPushButton, QTableWidget, QTableWidgetItem, QVBoxLayout)
 
 from app.domain.errors import DomainError
+from app.services.operations.holidays import add_year, read_year
 
 from ui.kit.dialogs import error_label, guard, refused_text
 from ui.shell.operations import apply
@@ -61,7 +62,6 @@ class HolidayYearDialog(QDialog):
             self.load()
 
     def load(self) -> bool:
-        from app.services.operations.holidays import read_year
         self.error.hide()
         self.year = None
         self.table.setRowCount(0)
@@ -87,7 +87,6 @@ class HolidayYearDialog(QDialog):
         return True
 
     def save(self) -> dict | None:
-        from app.services.operations.holidays import add_year
         if self.year is None and not self.load():
             return None
         try:

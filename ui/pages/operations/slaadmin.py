@@ -9,6 +9,7 @@ from PySide6.QtWidgets import (QCheckBox, QComboBox, QDialog, QDialogButtonBox, 
                                QLineEdit, QTableWidget, QTableWidgetItem, QTabWidget, QVBoxLayout, QWidget)
 
 from app.domain.errors import DomainError
+from app.services.operations import sla_admin as A
 from models.choices import CalendarMode, ServiceLevel
 
 from ui.kit.dialogs import error_label, guard, refused_text
@@ -20,9 +21,8 @@ COLUMNS = ("calendar_id", "ack_minutes", "onsite_minutes", "resolve_minutes")
 
 class SlaAdminDialog(QDialog):
     def __init__(self, db, actor, parent=None):
-        from app.services.operations import sla_admin as A
         super().__init__(parent)
-        self.db, self.actor, self.A = db, actor, A
+        self.db, self.actor = db, actor
         self.setObjectName("slaAdminDialog")
         self.setWindowTitle(self.tr("SLA targets and calendars"))
         self.calendars = A.calendars(db)
@@ -54,7 +54,7 @@ class SlaAdminDialog(QDialog):
         for level in ServiceLevel.values():
             self.scope.addItem(self.tr("Service level: %1").replace("%1", choice_label(ServiceLevel, level)),
                                f"level:{level}")
-        for cid, number, customer in self.A.contract_choices(self.db):
+        for cid, number, customer in A.contract_choices(self.db):
             self.scope.addItem(self.tr("Contract %1 (%2)").replace("%1", number).replace("%2", customer),
                                f"contract:{cid}")
         self.scope.currentIndexChanged.connect(self.load_targets)
@@ -80,13 +80,13 @@ class SlaAdminDialog(QDialog):
     def load_targets(self) -> None:
         scope = self.chosen_scope()
         kind = "level" if "service_level" in scope else "contract"
-        rows = {t.priority: t for t in self.A.targets_of(self.db, **scope)}
+        rows = {t.priority: t for t in A.targets_of(self.db, **scope)}
         self.scope_note.setText(
             self.tr("The default of every contract in a region with this coverage level.") if kind == "level" else
             self.tr("This contract's own targets override its service level's; a priority left empty keeps "
                     "following the level."))
         self.table.setRowCount(0)
-        for p in self.A.PRIORITIES:
+        for p in A.PRIORITIES:
             r = self.table.rowCount()
             self.table.insertRow(r)
             item = QTableWidgetItem(p)
@@ -155,13 +155,13 @@ class SlaAdminDialog(QDialog):
         try:
             if self.tabs.currentIndex() == 0:
                 scope = self.chosen_scope()
-                apply(lambda: self.A.set_targets(self.db, self.actor, self.typed_targets(), **scope))
+                apply(lambda: A.set_targets(self.db, self.actor, self.typed_targets(), **scope))
                 self.load_targets()
             else:
                 cid = self.calendar.currentData()
-                apply(lambda: self.A.set_calendar(self.db, self.actor, cid, mode=self.mode.currentData(),
+                apply(lambda: A.set_calendar(self.db, self.actor, cid, mode=self.mode.currentData(),
                                                   hours=self.hours.text(), follows_holidays=self.follows.isChecked()))
-                self.calendars = self.A.calendars(self.db)
+                self.calendars = A.calendars(self.db)
                 self.load_calendar()
         except DomainError as exc:
             self.error.setText(refused_text(exc))
