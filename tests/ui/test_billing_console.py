@@ -9,6 +9,7 @@ from PySide6.QtCore import QDate
 from app.domain.rating import Period, local_today
 from app.services import billing as BS
 from app.services.users import login
+from tests.support.statements import statements_sent
 
 DEMO_PASSWORD = "demo1234"
 
@@ -105,8 +106,6 @@ def test_handover_dialog_lists_awaiting_items_and_records_one(qtbot, db, admin, 
 def test_a_double_click_on_a_statement_reads_it_once_not_twice(qtbot, demo_db, page_for):
     """The first click of a double-click selects the row and shows it; the open that follows must not
     read the same statement again (it used to: every double-click read the panel twice)."""
-    from sqlalchemy import event
-
     from sqlalchemy import func, select
 
     from models import Statement
@@ -120,14 +119,7 @@ def test_a_double_click_on_a_statement_reads_it_once_not_twice(qtbot, demo_db, p
     page.list.refresh()
     assert page.list.select_record(some_id)
     assert page.panel.info is not None and page.panel.info.id == some_id
-    sent = []
-
-    def count(*_a, **_k):
-        sent.append(1)
-    event.listen(demo_db.engine, "before_cursor_execute", count)
-    try:
+    with statements_sent(demo_db) as sent:
         page.list.open_current()               # what a double-click or Enter on the row does
-    finally:
-        event.remove(demo_db.engine, "before_cursor_execute", count)
     assert sent == []
     assert page.panel.info.id == some_id

@@ -9,6 +9,7 @@ from PySide6.QtWidgets import QApplication
 from sqlalchemy import func, select
 
 from app.services.users import login
+from tests.support.statements import statements_sent
 from models import Contract, Device, DeviceType, Rack, Statement
 from models.choices import ContractStatus
 
@@ -103,23 +104,15 @@ def test_contract_form_proposes_the_signer_from_the_items_sites_and_the_team_fro
 
 def test_a_double_click_on_a_contract_reads_it_once_not_twice(qtbot, demo_db):
     """The double-click's first click shows the contract; the open that follows reads nothing more."""
-    from sqlalchemy import event
-
     from ui.pages.contracts.list import ContractsPage
     cid = pending_contract_id(demo_db)
     page = ContractsPage(demo_db, actor(demo_db, "admin"))
     qtbot.addWidget(page)
+    page.show()
     assert page.list.select_record(cid)
-    assert page.panel.info.id == cid
-    sent = []
-
-    def count(*_a, **_k):
-        sent.append(1)
-    event.listen(demo_db.engine, "before_cursor_execute", count)
-    try:
+    assert page.panel.info is not None and page.panel.info.id == cid
+    with statements_sent(demo_db) as sent:
         page.list.open_current()               # what a double-click or Enter on the row does
-    finally:
-        event.remove(demo_db.engine, "before_cursor_execute", count)
     assert sent == []
     assert page.panel.info.id == cid
 
