@@ -280,4 +280,22 @@ def _console_in_english_at_each_start():
         if app is not None:
             from ui.shell.i18n import install_translators
             install_translators(app, "en")      # removes any translator left installed; English locale
+            _release_stuck_modifiers()
     yield
+
+
+def _release_stuck_modifiers() -> None:
+    """No key held down at a test's start, as in a fresh process. A key click whose shortcut opens a
+    dialog (Ctrl+Shift+H) leaves Qt believing Shift is still pressed (it keeps the modifiers of the
+    last key event); the next test's `selectRow` then extends a selection instead of making one, and
+    its panel shows nothing."""
+    from PySide6.QtCore import Qt
+    from PySide6.QtGui import QGuiApplication
+    held = QGuiApplication.keyboardModifiers()
+    if held == Qt.NoModifier:
+        return
+    from PySide6.QtTest import QTest
+    from PySide6.QtWidgets import QWidget
+    sink = QWidget()
+    QTest.keyRelease(sink, Qt.Key_Shift, Qt.NoModifier)    # Qt takes the state from the last key event
+    sink.deleteLater()

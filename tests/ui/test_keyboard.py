@@ -84,3 +84,24 @@ def test_find_free_units_follows_a_placement(qtbot, db, admin, estate):
     after = dlg.results
     assert after != first                              # asked again after the placement was announced
     assert all(not (r.rack_id == top.rack_id and r.u_from <= top.u_from <= r.u_to) for r in after)
+
+
+def test_a_record_chosen_by_the_console_is_the_only_one_selected_while_shift_is_held(qtbot, db, admin, estate):
+    """Search, a shortcut or a panel choosing a row selects that row alone, whatever keys are down: Qt's
+    `selectRow` reads the keyboard and, with Shift held (a Ctrl+Shift+… shortcut still down), extended
+    the selection instead, so the panel that follows the selection showed nothing."""
+    from ui.kit.listview import ListPage
+    types = build_types(db, admin)
+    ids = [place_device(db, admin, dict(name=f"kb-sel-{n}", device_type_id=types["gpu_server"],
+                                        rack_id=estate.rack_ids[0], position=10 + 4 * n)) for n in range(2)]
+    page = ListPage(db, admin, "device")
+    qtbot.addWidget(page)
+    page.show()
+    page.model.ensure_loaded()
+    assert page.select_record(ids[0]) and page.view.current_id() == ids[0]
+    QTest.keyPress(page.view, Qt.Key_Shift, Qt.ShiftModifier)   # Qt now holds Shift down
+    try:
+        assert page.select_record(ids[1])
+        assert page.view.selected_ids() == [ids[1]] and page.view.current_id() == ids[1]
+    finally:
+        QTest.keyRelease(page.view, Qt.Key_Shift, Qt.NoModifier)

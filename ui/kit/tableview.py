@@ -2,7 +2,7 @@
 the column chooser, a column's filter from the header, long identifiers elided in the middle."""
 from __future__ import annotations
 
-from PySide6.QtCore import QModelIndex, QPoint, Qt, Signal
+from PySide6.QtCore import QItemSelectionModel, QModelIndex, QPoint, Qt, Signal
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QMenu, QStyledItemDelegate, QTableView
 
@@ -17,6 +17,17 @@ from ui.shell.settings import settings
 # Names and titles are cut at the end (their start says what they are).
 IDENTIFIER_KEYS = frozenset({"serial", "number", "asset_tag", "credit_code", "code", "fapiao_no", "login", "seq",
                              "action", "object_type"})
+
+
+def select_only_row(view: QAbstractItemView, row: int) -> None:
+    """Make `row` the current row and the only one selected. Unlike `QTableView.selectRow`, which reads
+    the keyboard: with Shift or Ctrl held (a shortcut such as Ctrl+Shift+H still down) it extends or
+    toggles the selection instead, and a panel that follows the selection shows nothing."""
+    index = view.model().index(row, 0)
+    if not index.isValid():
+        return
+    view.selectionModel().setCurrentIndex(
+        index, QItemSelectionModel.ClearAndSelect | QItemSelectionModel.Current | QItemSelectionModel.Rows)
 
 
 class _ElideDelegate(QStyledItemDelegate):
@@ -208,7 +219,7 @@ class PagedTableView(QTableView):
         for _ in range(50):
             row = model.row_of(id_)
             if row >= 0:
-                self.selectRow(row)
+                select_only_row(self, row)
                 self.scrollTo(model.index(row, 0))
                 return True
             if not model.canFetchMore():

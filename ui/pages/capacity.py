@@ -22,6 +22,7 @@ from ui.kit.dialogs import date_edit, get_date, guard, options_combo, refused_te
 from ui.shell.i18n import choice_label
 from ui.shell.messages import translate_message
 from ui.shell.operations import run_op
+from ui.kit.tableview import select_only_row
 
 ANY_TRAINING = "__training8__"
 
@@ -231,7 +232,7 @@ class CapacityDialog(QDialog):
                     item.setTextAlignment(Qt.AlignRight | Qt.AlignVCenter)
                 self.offers.setItem(r, c, item)
         if offers:
-            self.offers.selectRow(0)
+            select_only_row(self.offers, 0)
         self.show_terms()
 
     def _node_text(self, n) -> str:

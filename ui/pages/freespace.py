@@ -19,6 +19,7 @@ from models.choices import Face
 from ui.shell.i18n import choice_label
 from ui.shell.operations import listen
 from ui.kit.dialogs import refused_text
+from ui.kit.tableview import select_only_row
 
 LIMIT = 200
 
@@ -143,7 +144,7 @@ class FindFreeUnitsDialog(QDialog):
         if was is not None:
             for r, c in enumerate(self.results):
                 if c.rack_id == was.rack_id:
-                    self.table.selectRow(r)
+                    select_only_row(self.table, r)
                     break
 
     def choose_type(self, type_id: int) -> None:
@@ -194,7 +195,7 @@ class FindFreeUnitsDialog(QDialog):
                     item.setTextAlignment(Qt.AlignRight | Qt.AlignVCenter)
                 self.table.setItem(r, col, item)
         if self.results:
-            self.table.selectRow(0)
+            select_only_row(self.table, 0)
         self._update()
         return self.results
 

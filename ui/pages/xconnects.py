@@ -17,6 +17,7 @@ from ui.kit.dialogs import date_edit, get_date, guard, refused_text
 from ui.shell.i18n import choice_label
 from ui.shell.operations import apply, listen, run_op
 from ui.pages.rackforms import _RackForm
+from ui.kit.tableview import select_only_row
 
 SHOWN = 2000  # rows listed; the filter narrows a larger book
 
@@ -148,7 +149,7 @@ class XconnectsPage(QWidget):
                     item.setForeground(Qt.white if colour.lightness() < 128 else Qt.black)
                 self.table.setItem(i, c, item)
             if r.id == keep:
-                self.table.selectRow(i)
+                select_only_row(self.table, i)
         self.update_actions()
 
     def current(self):
@@ -158,7 +159,7 @@ class XconnectsPage(QWidget):
     def select(self, reference: str) -> None:
         for i, r in enumerate(self.rows):
             if r.reference == reference:
-                self.table.selectRow(i)
+                select_only_row(self.table, i)
                 return
 
     def update_actions(self) -> None:

@@ -19,6 +19,7 @@ from ui.pages.clusters.utilisation import UtilisationChart
 from ui.shell.i18n import choice_label
 from ui.shell.operations import apply, listen
 from ui.widgets.plain_table import plain_table
+from ui.kit.tableview import select_only_row
 
 WATCHED = {"gpu_node", "gpu_cluster", "fabric_switch", "health_event", "scaleup_domain", "cable", "node_swap",
            "gpu", "contract"}
@@ -177,7 +178,7 @@ class ClustersPage(QWidget):
             if c.id == keep:
                 chosen = i
         if self.clusters:
-            t.selectRow(chosen)
+            select_only_row(t, chosen)
         t.blockSignals(False)   # the selection made above: its cluster is read once, here (issue 26)
         self.load_cluster()
         self.chart.set_rows(utilisation(self.db), utilisation_holds(self.db))
@@ -218,7 +219,7 @@ class ClustersPage(QWidget):
                     item.setForeground(QColor("#c62828"))
                 nt.setItem(i, col, item)
             if n.id == keep:
-                nt.selectRow(i)
+                select_only_row(nt, i)
         nt.blockSignals(False)
         events = health_events(self.db, cluster=c.id, limit=500)
         et = self.event_table
@@ -254,7 +255,7 @@ class ClustersPage(QWidget):
     def select_node(self, node_id: int) -> None:
         for i, n in enumerate(self.nodes):
             if n.id == node_id:
-                self.node_table.selectRow(i)
+                select_only_row(self.node_table, i)
                 self.tabs.setCurrentIndex(1) if self.tabs.currentIndex() != 0 else None
                 return
 

@@ -19,6 +19,7 @@ from ui.kit.dialogs import guard, refused_text
 from ui.shell.i18n import choice_label
 from ui.shell.operations import apply, listen
 from ui.widgets.plain_table import plain_table
+from ui.kit.tableview import select_only_row
 
 
 def _table(headers: list[str], name: str):
@@ -146,7 +147,7 @@ class MaintenanceTab(QWidget):
                 self.table.item(i, 9).setForeground(QColor("#c62828"))
         for i, r in enumerate(rows):
             if r.id == keep or (keep is None and i == 0):
-                self.table.selectRow(i)
+                select_only_row(self.table, i)
                 break
         self.show_impact()
 
@@ -179,7 +180,7 @@ class MaintenanceTab(QWidget):
                 self.impact.setItem(i, c, QTableWidgetItem(text or ""))
             self.impact.setItem(i, 2, _coloured(choice_label(ImpactLevel, r.impact), ImpactLevel.colour(r.impact)))
         if self.impacts:
-            self.impact.selectRow(0)
+            select_only_row(self.impact, 0)
         self.update_actions()
 
     def update_actions(self) -> None:
@@ -221,7 +222,7 @@ class MaintenanceTab(QWidget):
         self.load()
         for i, w in enumerate(self.windows):
             if w.id == window_id:
-                self.table.selectRow(i)
+                select_only_row(self.table, i)
                 break
 
     def move(self, what: str, reason: str | None = None) -> bool:
