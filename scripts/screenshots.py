@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+from functools import partial
 import tempfile
 from pathlib import Path
 
@@ -105,8 +106,46 @@ def main(argv=None) -> int:
         from PySide6.QtTest import QTest
         QTest.qWait(ms)
 
+    def preview_shot(start, path: Path, width: int, height: int) -> None:
+        """A document's print preview as it opens on that screen: `start(on_ready=…)` begins the print."""
+        from PySide6.QtCore import QSize
+        from ui.kit.pdfpreview import preview_size
+        ready = []
+        start(on_ready=ready.append)
+        for _ in range(100):
+            settle()
+            if ready:
+                break
+            wait(100)
+        if ready:
+            ready[0].resize(*preview_size(area=QSize(width, height - 40)))
+            wait(800)
+            settle()
+            shot(ready[0], path)
+            ready[0].close()
+
+    def maintenance_shots(window, out: Path, lang: str, width: int, height: int) -> None:
+        """The Maintenance tab on the demo's A/B-row feed window (its customers and their impact), and the
+        notice (维护通知) of its first customer in the console's language."""
+        page = window.pages["operations"]
+        tab = page.maintenance
+        page.setCurrentWidget(tab)
+        tab.scope.setCurrentIndex(tab.scope.findData("all"))
+        settle()
+        if not tab.windows:
+            return
+        row = max(range(len(tab.windows)), key=lambda i: tab.windows[i].customers)
+        select_only_row(tab.table, row)
+        settle()
+        window.grab().save(str(out / f"maintenance-{lang}.png"))
+        saved.append(out / f"maintenance-{lang}.png")
+        tab.lang.setCurrentIndex(tab.lang.findData(lang))
+        preview_shot(tab.print_notice, out / f"maintenance-notice-pdf-{lang}.png", width, height)
+        page.setCurrentWidget(page.queue)
+
     saved = []
     from PySide6.QtCore import QDate, QSettings, Qt
+    from ui.kit.tableview import select_only_row
     from ui.shell import settings as ui_settings
     for (width, height), lang in ((size, lang) for size in sizes for lang in ("zh", "en")):
         out = base_out if (width, height) == sizes[0] else base_out / f"{width}x{height}"
@@ -124,7 +163,7 @@ def main(argv=None) -> int:
             if pid == "racks" and busiest_rack:
                 window.lists["racks"].select_record(busiest_rack[0])
             if pid == "gpus":
-                window.lists["gpus"].view.selectRow(0)
+                select_only_row(window.lists["gpus"].view, 0)
             if pid == "contracts" and shown_contract:
                 window.lists["contracts"].select_record(shown_contract)
             if pid == "billing":
@@ -141,8 +180,16 @@ def main(argv=None) -> int:
                 page.load()
                 for i, c in enumerate(page.clusters):
                     if c.fabric != "none" and "H100" in c.models:
-                        page.cluster_table.selectRow(i)
+                        select_only_row(page.cluster_table, i)
                         break
+            if pid == "operations":
+                # the queue with resolved tickets too, and the demo's 03:00 P1 open below it with its timeline
+                queue = window.pages["operations"].queue
+                queue.closed.setChecked(True)
+                settle()
+                p1 = next((r.id for r in queue.rows if r.priority == "P1"), None)
+                if p1 is not None:
+                    queue.select(p1)
             if pid == "audit":
                 bar = window.pages["audit"].bar          # a filtered period: its dates show their year
                 from app.domain.rating import local_today
@@ -155,10 +202,13 @@ def main(argv=None) -> int:
             saved.append(path)
             if pid == "contracts" and shown_contract:
                 shot(window.pages["contracts"].panel, out / f"contract-totals-{lang}.png")
+            if pid == "operations":
+                shot(window.pages["operations"].queue.panel, out / f"ticket-{lang}.png")
+                maintenance_shots(window, out, lang, width, height)
             if pid == "audit":
                 # the newest event's detail: before/after of each field, host, version, hash chain
                 page = window.pages["audit"]
-                page.list.view.selectRow(0)
+                select_only_row(page.list.view, 0)
                 seq = page.list.view.current_id()
                 dlg = page.open_event(seq) if seq is not None else None
                 if dlg is not None:
@@ -211,22 +261,8 @@ def main(argv=None) -> int:
             dlg.close()
         if shown_statement:
             from ui.kit.pdfpreview import print_document_preview
-            ready = []
-            print_document_preview(window, db, actor, "statement", shown_statement, on_ready=ready.append)
-            for _ in range(100):
-                settle()
-                if ready:
-                    break
-                wait(100)
-            if ready:
-                from PySide6.QtCore import QSize
-                from ui.kit.pdfpreview import preview_size
-                ready[0].resize(*preview_size(area=QSize(width, height - 40)))   # as it opens on that screen
-                wait(800)
-                settle()
-                ready[0].grab().save(str(out / f"statement-pdf-{lang}.png"))
-                saved.append(out / f"statement-pdf-{lang}.png")
-                ready[0].close()
+            preview_shot(partial(print_document_preview, window, db, actor, "statement", shown_statement),
+                         out / f"statement-pdf-{lang}.png", width, height)
         # the capacity search (16 H100 in one fabric: the hold named in the refusal) and the demo's quote
         from ui.pages.capacity import CapacityDialog
         cap = CapacityDialog(db, actor, window)
@@ -247,21 +283,9 @@ def main(argv=None) -> int:
             from models.capacity import Quote
             quote = s.execute(select(Quote.number).order_by(Quote.id)).scalar()
         if quote:
-            from PySide6.QtCore import QSize
-            from ui.kit.pdfpreview import preview_size, print_document_preview
-            ready = []
-            print_document_preview(window, db, actor, "quote", quote, language=lang, on_ready=ready.append)
-            for _ in range(100):
-                settle()
-                if ready:
-                    break
-                wait(100)
-            if ready:
-                ready[0].resize(*preview_size(area=QSize(width, height - 40)))
-                wait(800)
-                settle()
-                shot(ready[0], out / f"quote-pdf-{lang}.png")
-                ready[0].close()
+            from ui.kit.pdfpreview import print_document_preview
+            preview_shot(partial(print_document_preview, window, db, actor, "quote", quote, language=lang),
+                         out / f"quote-pdf-{lang}.png", width, height)
         if busiest_rack:
             from ui.pages.rackforms import PlaceDeviceDialog
             window.show_page("racks")

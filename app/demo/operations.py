@@ -8,7 +8,7 @@ import datetime as dt
 
 from sqlalchemy import select
 
-from models import Contract, ContractItem, GpuAsset, GpuLease, Site, User
+from models import Contract, ContractItem, GpuAsset, GpuLease, Rack, Room, Site, SpaceLease, User
 from models.choices import ContractStatus, TicketObjectType
 
 from app.domain.actor import Actor
@@ -78,34 +78,47 @@ def load_demo_operations(db: Database, admin: Actor, today: dt.date) -> int:
                                   at=at(1, 6, 31))
         made += 1
     cust = _first_customer(db)
+    site = _site_of_customer(db, cust)
     t = TK.open_ticket(db, op, title="NVLink 带宽下降，训练速度慢 30%", priority="P2", channel="email",
-                       customer_id=cust, at=at(3, 10))
+                       customer_id=cust, site_id=site, at=at(3, 10))
     TK.acknowledge(db, op, t.id, at=at(3, 10, 12))
     TK.move_ticket(db, op, t.id, "in_progress", at=at(3, 10, 40))
     TK.move_ticket(db, op, t.id, "waiting_vendor", note="已提交厂商工单，等待 NVSwitch 固件", at=at(3, 12))
     made += 1
     t = TK.open_ticket(db, op, title="请重启 A05 机柜 U20 服务器", kind="remote_hands", task="reboot",
-                       urgency="standard", priority="P4", channel="phone", customer_id=cust, at=at(5, 14))
+                       urgency="standard", priority="P4", channel="phone", customer_id=cust, site_id=site,
+                       at=at(5, 14))
     TK.acknowledge(db, op, t.id, at=at(5, 14, 30))
     TK.move_ticket(db, op, t.id, "resolved", note="已按客户要求断电重启，系统正常", at=at(5, 15))
     TK.move_ticket(db, op, t.id, "closed", at=at(4, 9))
     made += 1
     t = TK.open_ticket(db, op, title="到货签收：2 台 8 卡服务器", kind="shipment", priority="P4",
                        carrier="顺丰速运", tracking_no="SF1234567890123", received_by="王磊", stored_where="库房 2 号货架",
-                       customer_id=cust, at=at(2, 9, 30))
+                       customer_id=cust, site_id=site, at=at(2, 9, 30))
     TK.acknowledge(db, op, t.id, at=at(2, 9, 40))
     TK.move_ticket(db, op, t.id, "resolved", note="已签收，外箱完好，存放库房 2 号货架", at=at(2, 10))
     made += 1
-    t = TK.open_ticket(db, op, title="机柜门锁损坏", priority="P3", channel="in_person", customer_id=cust,
+    t = TK.open_ticket(db, op, title="机柜门锁损坏", priority="P3", channel="in_person", customer_id=cust, site_id=site,
                        at=now - dt.timedelta(hours=2))
     made += 1
-    t = TK.open_ticket(db, op, title="交换机端口丢包", priority="P2", channel="phone", customer_id=cust,
+    t = TK.open_ticket(db, op, title="交换机端口丢包", priority="P2", channel="phone", customer_id=cust, site_id=site,
                        at=now - dt.timedelta(minutes=50))
     TK.acknowledge(db, op, t.id, at=now - dt.timedelta(minutes=35))
     TK.move_ticket(db, op, t.id, "in_progress", at=now - dt.timedelta(minutes=20))
     made += 1
     SV.check_sla(db, op, now=now)
     return made
+
+
+def _site_of_customer(db: Database, customer_id: int | None) -> int | None:
+    """The site of the customer's first leased rack: where its tickets are worked."""
+    if customer_id is None:
+        return None
+    with db.session() as s:
+        return s.execute(select(Room.site_id).join(Rack, Rack.room_id == Room.id)
+                         .join(SpaceLease, SpaceLease.rack_id == Rack.id)
+                         .where(SpaceLease.customer_id == customer_id)
+                         .order_by(SpaceLease.id)).scalars().first()
 
 
 def _first_customer(db: Database) -> int | None:

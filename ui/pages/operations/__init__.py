@@ -23,6 +23,7 @@ from ui.shell.operations import apply, listen
 from ui.pages.operations.maintenance import MaintenanceTab
 from ui.pages.operations.queue import QueueTab, apply_or_show
 from ui.pages.operations.visits import VisitsTab
+from ui.kit.tableview import select_only_row
 
 log = logging.getLogger(__name__)
 UTC = dt.timezone.utc
@@ -231,7 +232,7 @@ class CreditsTab(QWidget):
     def select_first_proposed(self) -> bool:
         for i, r in enumerate(self.rows):
             if r.state == CreditState.PROPOSED:
-                self.table.selectRow(i)
+                select_only_row(self.table, i)
                 return True
         return False
 

@@ -18,6 +18,7 @@ from models.choices import (ContactChannel, NoteVisibility, SlaMetric, SlaState,
 from ui.kit.dialogs import error_label, guard, options_combo, refused_text
 from ui.shell.i18n import choice_label
 from ui.shell.operations import apply, listen
+from ui.kit.tableview import select_only_row
 
 UTC = dt.timezone.utc
 COUNTDOWN_MS = 1000       # the countdowns tick every second (no database read)
@@ -189,7 +190,7 @@ class QueueTab(QWidget):
                     item.setForeground(Qt.white if colour.lightness() < 140 else Qt.black)
                 self.table.setItem(i, c, item)
             if r.id == keep:
-                self.table.selectRow(i)
+                select_only_row(self.table, i)
         self.update_countdowns()
         text = self.tr("%1 tickets, %2 P1, %3 breached").replace("%1", str(view.total)) \
             .replace("%2", str(view.p1)).replace("%3", str(view.breached))
@@ -222,7 +223,7 @@ class QueueTab(QWidget):
     def select(self, ticket_id: int) -> None:
         for i in range(self.table.rowCount()):
             if self.table.item(i, 0) and self.table.item(i, 0).data(Qt.UserRole) == ticket_id:
-                self.table.selectRow(i)
+                select_only_row(self.table, i)
                 return
 
     def _chosen(self) -> None:
