@@ -38,7 +38,7 @@ from app.domain import messages as m
 from app.domain.errors import NotFound, RuleViolation, ValidationError
 from app.domain.messages import listed
 from app.services.entities import flush_versioned
-from app.store.db import get_or_404
+from app.store.found import get_or_404
 from app.read.settings import MAINTENANCE_NOTICE_HOURS
 from app.store.db import Database
 from app.store.uow import UnitOfWork

@@ -28,7 +28,7 @@ from app.domain import messages as m
 from app.domain.errors import PermissionDenied, RuleViolation, ValidationError
 from app.domain.messages import message_of
 from app.services.entities import flush_versioned
-from app.store.db import get_or_404
+from app.store.found import get_or_404
 from app.store.db import Database
 from app.store.uow import UnitOfWork
 
