@@ -310,9 +310,10 @@ SLA_NO_HOURS = entry("sla.no_hours", "business hours name at least one weekday, 
 
 # --- a row that is not there (app/store/found.py's get_or_404): the noun translated on its own ----
 NOT_FOUND = entry("store.not_found", "%1 %2 does not exist (it may have been deleted by someone else)")
+# (GPU, PDU: the same in both languages, given as they are)
 THING = {w: entry("thing." + w.lower().replace(" ", "_").replace("-", "_"), w) for w in (
-    "maintenance window", "rack", "device", "customer", "user", "site", "feed", "cage", "GPU", "room", "contract",
-    "contract item", "contact", "visitor", "cross-connect", "SLA calendar", "PDU", "visit", "subsidiary",
+    "maintenance window", "rack", "device", "customer", "user", "site", "feed", "cage", "room", "contract",
+    "contract item", "contact", "visitor", "cross-connect", "SLA calendar", "visit", "subsidiary",
     "site access", "reservation", "region", "price", "power panel", "power feed", "node", "lease",
     "downtime record", "attachment", "circuit", "ticket", "on-call shift", "notification", "SLA credit")}
 

@@ -2142,67 +2142,67 @@
 <context>
     <name>CreditsTab</name>
     <message>
-        <location filename="../../ui/pages/operations/__init__.py" line="180"/>
+        <location filename="../../ui/pages/operations/__init__.py" line="181"/>
         <source>Amount</source>
         <translation>金额</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/__init__.py" line="189"/>
+        <location filename="../../ui/pages/operations/__init__.py" line="190"/>
         <source>Approve</source>
         <translation>批准</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/__init__.py" line="181"/>
+        <location filename="../../ui/pages/operations/__init__.py" line="182"/>
         <source>Contract</source>
         <translation>合同</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/__init__.py" line="182"/>
+        <location filename="../../ui/pages/operations/__init__.py" line="183"/>
         <source>Decided by</source>
         <translation>审批人</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/__init__.py" line="180"/>
+        <location filename="../../ui/pages/operations/__init__.py" line="181"/>
         <source>Period</source>
         <translation>账期</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/__init__.py" line="181"/>
+        <location filename="../../ui/pages/operations/__init__.py" line="182"/>
         <source>Proposed by</source>
         <translation>提出人</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/__init__.py" line="182"/>
+        <location filename="../../ui/pages/operations/__init__.py" line="183"/>
         <source>Reason</source>
         <translation>原因</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/__init__.py" line="259"/>
+        <location filename="../../ui/pages/operations/__init__.py" line="260"/>
         <source>Reject</source>
         <translation>驳回</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/__init__.py" line="191"/>
+        <location filename="../../ui/pages/operations/__init__.py" line="192"/>
         <source>Reject…</source>
         <translation>驳回…</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/__init__.py" line="180"/>
+        <location filename="../../ui/pages/operations/__init__.py" line="181"/>
         <source>State</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/__init__.py" line="181"/>
+        <location filename="../../ui/pages/operations/__init__.py" line="182"/>
         <source>Ticket</source>
         <translation>工单</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/__init__.py" line="259"/>
+        <location filename="../../ui/pages/operations/__init__.py" line="260"/>
         <source>Why is the credit rejected:</source>
         <translation>驳回赔偿的原因：</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/__init__.py" line="244"/>
+        <location filename="../../ui/pages/operations/__init__.py" line="245"/>
         <source>You proposed it: another administrator decides (four eyes)</source>
         <translation>此赔偿由您提出：须由另一位管理员审批（四眼原则）</translation>
     </message>
@@ -4397,207 +4397,207 @@ Reason:</source>
 <context>
     <name>MaintenanceTab</name>
     <message>
-        <location filename="../../ui/pages/operations/maintenance.py" line="170"/>
+        <location filename="../../ui/pages/operations/maintenance.py" line="187"/>
         <source>%1 affects %2 customer(s)</source>
         <translation>%1 影响 %2 个客户</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/maintenance.py" line="234"/>
+        <location filename="../../ui/pages/operations/maintenance.py" line="254"/>
         <source>Cancel %1</source>
         <translation>取消 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/maintenance.py" line="83"/>
+        <location filename="../../ui/pages/operations/maintenance.py" line="84"/>
         <source>Cancel…</source>
         <translation>取消…</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/maintenance.py" line="189"/>
+        <location filename="../../ui/pages/operations/maintenance.py" line="206"/>
         <source>Choose a maintenance window first</source>
         <translation>请先选择一个维护窗口</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/maintenance.py" line="199"/>
+        <location filename="../../ui/pages/operations/maintenance.py" line="216"/>
         <source>Choose an affected customer first</source>
         <translation>请先选择一个受影响的客户</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/maintenance.py" line="77"/>
+        <location filename="../../ui/pages/operations/maintenance.py" line="78"/>
         <source>Confirm and give notice</source>
         <translation>确认并发出通知</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/maintenance.py" line="61"/>
+        <location filename="../../ui/pages/operations/maintenance.py" line="62"/>
         <source>Contract</source>
         <translation>合同</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/maintenance.py" line="177"/>
+        <location filename="../../ui/pages/operations/maintenance.py" line="194"/>
         <source>Cross-connect</source>
         <translation>交叉连接</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/maintenance.py" line="61"/>
+        <location filename="../../ui/pages/operations/maintenance.py" line="62"/>
         <source>Customer</source>
         <translation>客户</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/maintenance.py" line="59"/>
+        <location filename="../../ui/pages/operations/maintenance.py" line="60"/>
         <source>Customers</source>
         <translation>客户</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/maintenance.py" line="176"/>
+        <location filename="../../ui/pages/operations/maintenance.py" line="193"/>
         <source>Device</source>
         <translation>设备</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/maintenance.py" line="136"/>
+        <location filename="../../ui/pages/operations/maintenance.py" line="146"/>
         <source>Emergency</source>
         <translation>紧急</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/maintenance.py" line="59"/>
+        <location filename="../../ui/pages/operations/maintenance.py" line="60"/>
         <source>Ends</source>
         <translation>到期</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/maintenance.py" line="50"/>
+        <location filename="../../ui/pages/operations/maintenance.py" line="51"/>
         <source>Every open window</source>
         <translation>全部未结束窗口</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/maintenance.py" line="51"/>
+        <location filename="../../ui/pages/operations/maintenance.py" line="52"/>
         <source>Every window</source>
         <translation>全部窗口</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/maintenance.py" line="61"/>
+        <location filename="../../ui/pages/operations/maintenance.py" line="62"/>
         <source>Impact</source>
         <translation>影响</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/maintenance.py" line="136"/>
+        <location filename="../../ui/pages/operations/maintenance.py" line="146"/>
         <source>In time</source>
         <translation>按期通知</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/maintenance.py" line="137"/>
+        <location filename="../../ui/pages/operations/maintenance.py" line="147"/>
         <source>Late</source>
         <translation>通知过晚</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/maintenance.py" line="264"/>
+        <location filename="../../ui/pages/operations/maintenance.py" line="284"/>
         <source>Maintenance notice %1</source>
         <translation>维护通知 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/maintenance.py" line="173"/>
+        <location filename="../../ui/pages/operations/maintenance.py" line="190"/>
         <source>No maintenance window in this view</source>
         <translation>此视图中没有维护窗口</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/maintenance.py" line="137"/>
+        <location filename="../../ui/pages/operations/maintenance.py" line="147"/>
         <source>Not given yet</source>
         <translation>尚未通知</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/maintenance.py" line="60"/>
+        <location filename="../../ui/pages/operations/maintenance.py" line="61"/>
         <source>Notice</source>
         <translation>通知</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/maintenance.py" line="61"/>
+        <location filename="../../ui/pages/operations/maintenance.py" line="62"/>
         <source>Object</source>
         <translation>对象</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/maintenance.py" line="202"/>
+        <location filename="../../ui/pages/operations/maintenance.py" line="219"/>
         <source>Plan maintenance…</source>
         <translation>计划维护…</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/maintenance.py" line="85"/>
+        <location filename="../../ui/pages/operations/maintenance.py" line="86"/>
         <source>Print notice…</source>
         <translation>打印维护通知…</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/maintenance.py" line="176"/>
+        <location filename="../../ui/pages/operations/maintenance.py" line="193"/>
         <source>Rack</source>
         <translation>机柜</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/maintenance.py" line="58"/>
+        <location filename="../../ui/pages/operations/maintenance.py" line="59"/>
         <source>Reference</source>
         <translation>流水号</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/maintenance.py" line="52"/>
+        <location filename="../../ui/pages/operations/maintenance.py" line="53"/>
         <source>Refresh</source>
         <translation>刷新</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/maintenance.py" line="54"/>
+        <location filename="../../ui/pages/operations/maintenance.py" line="55"/>
         <source>Show</source>
         <translation>显示</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/maintenance.py" line="58"/>
+        <location filename="../../ui/pages/operations/maintenance.py" line="59"/>
         <source>Site</source>
         <translation>机房</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/maintenance.py" line="58"/>
+        <location filename="../../ui/pages/operations/maintenance.py" line="59"/>
         <source>Starts</source>
         <translation>开始</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/maintenance.py" line="58"/>
+        <location filename="../../ui/pages/operations/maintenance.py" line="59"/>
         <source>State</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/maintenance.py" line="87"/>
+        <location filename="../../ui/pages/operations/maintenance.py" line="88"/>
         <source>The maintenance notice of the customer chosen below (Ctrl+P)</source>
         <translation>下方所选客户的维护通知（Ctrl+P）</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/maintenance.py" line="49"/>
+        <location filename="../../ui/pages/operations/maintenance.py" line="50"/>
         <source>Today and the next 7 days</source>
         <translation>今天及未来 7 天</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/maintenance.py" line="62"/>
+        <location filename="../../ui/pages/operations/maintenance.py" line="63"/>
         <source>Why</source>
         <translation>原因</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/maintenance.py" line="235"/>
+        <location filename="../../ui/pages/operations/maintenance.py" line="255"/>
         <source>Why is the work cancelled? (the customers were told of it)</source>
         <translation>为何取消维护？（客户已收到通知）</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/maintenance.py" line="59"/>
+        <location filename="../../ui/pages/operations/maintenance.py" line="60"/>
         <source>Work</source>
         <translation>维护内容</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/maintenance.py" line="81"/>
+        <location filename="../../ui/pages/operations/maintenance.py" line="82"/>
         <source>Work completed</source>
         <translation>维护完成</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/maintenance.py" line="79"/>
+        <location filename="../../ui/pages/operations/maintenance.py" line="80"/>
         <source>Work started</source>
         <translation>维护开始</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/maintenance.py" line="59"/>
+        <location filename="../../ui/pages/operations/maintenance.py" line="60"/>
         <source>Worked on</source>
         <translation>维护对象</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/maintenance.py" line="60"/>
+        <location filename="../../ui/pages/operations/maintenance.py" line="61"/>
         <source>Worst impact</source>
         <translation>最严重影响</translation>
     </message>
@@ -4746,77 +4746,77 @@ Reason:</source>
 <context>
     <name>OncallTab</name>
     <message>
-        <location filename="../../ui/pages/operations/__init__.py" line="165"/>
+        <location filename="../../ui/pages/operations/__init__.py" line="166"/>
         <source>Escalated to the secondary</source>
         <translation>已升级至副值班</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/__init__.py" line="167"/>
+        <location filename="../../ui/pages/operations/__init__.py" line="168"/>
         <source>Escalated to the site manager</source>
         <translation>已升级至机房经理</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/__init__.py" line="105"/>
+        <location filename="../../ui/pages/operations/__init__.py" line="106"/>
         <source>Handover note</source>
         <translation>交接说明</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/__init__.py" line="116"/>
+        <location filename="../../ui/pages/operations/__init__.py" line="117"/>
         <source>Mark as seen</source>
         <translation>标为已读</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/__init__.py" line="112"/>
+        <location filename="../../ui/pages/operations/__init__.py" line="113"/>
         <source>Message</source>
         <translation>消息</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/__init__.py" line="124"/>
+        <location filename="../../ui/pages/operations/__init__.py" line="125"/>
         <source>My notifications</source>
         <translation>我的通知</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/__init__.py" line="121"/>
+        <location filename="../../ui/pages/operations/__init__.py" line="122"/>
         <source>On call this week</source>
         <translation>本周值班</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/__init__.py" line="104"/>
+        <location filename="../../ui/pages/operations/__init__.py" line="105"/>
         <source>Phone</source>
         <translation>电话</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/__init__.py" line="103"/>
+        <location filename="../../ui/pages/operations/__init__.py" line="104"/>
         <source>Primary</source>
         <translation>主值班</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/__init__.py" line="104"/>
+        <location filename="../../ui/pages/operations/__init__.py" line="105"/>
         <source>Secondary</source>
         <translation>副值班</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/__init__.py" line="103"/>
+        <location filename="../../ui/pages/operations/__init__.py" line="104"/>
         <source>Site</source>
         <translation>机房</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/__init__.py" line="104"/>
+        <location filename="../../ui/pages/operations/__init__.py" line="105"/>
         <source>Site manager</source>
         <translation>机房经理</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/__init__.py" line="103"/>
+        <location filename="../../ui/pages/operations/__init__.py" line="104"/>
         <source>Week of</source>
         <translation>周起始</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/__init__.py" line="112"/>
+        <location filename="../../ui/pages/operations/__init__.py" line="113"/>
         <source>When</source>
         <translation>时间</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/__init__.py" line="112"/>
+        <location filename="../../ui/pages/operations/__init__.py" line="113"/>
         <source>Why</source>
         <translation>原因</translation>
     </message>
@@ -4837,17 +4837,17 @@ Reason:</source>
 <context>
     <name>OperationsPage</name>
     <message>
-        <location filename="../../ui/pages/operations/__init__.py" line="52"/>
+        <location filename="../../ui/pages/operations/__init__.py" line="53"/>
         <source>Add a year of China's holidays (Ctrl+Shift+H)</source>
         <translation>添加一年的中国节假日（Ctrl+Shift+H）</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/__init__.py" line="49"/>
+        <location filename="../../ui/pages/operations/__init__.py" line="50"/>
         <source>Holiday year…</source>
         <translation>节假日年度…</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/__init__.py" line="45"/>
+        <location filename="../../ui/pages/operations/__init__.py" line="46"/>
         <source>Maintenance</source>
         <translation>维护</translation>
     </message>
@@ -4867,17 +4867,17 @@ Reason:</source>
         <translation>SLA 服务赔偿</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/__init__.py" line="53"/>
+        <location filename="../../ui/pages/operations/__init__.py" line="54"/>
         <source>SLA targets…</source>
         <translation>SLA 目标…</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/__init__.py" line="57"/>
+        <location filename="../../ui/pages/operations/__init__.py" line="58"/>
         <source>Targets per priority and the calendars' business hours (Ctrl+Shift+L)</source>
         <translation>各优先级的目标与日历的工作时间（Ctrl+Shift+L）</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/__init__.py" line="46"/>
+        <location filename="../../ui/pages/operations/__init__.py" line="47"/>
         <source>Visitors</source>
         <translation>访客</translation>
     </message>
@@ -5606,7 +5606,7 @@ Reason:</source>
     <message>
         <location filename="../../ui/pages/power.py" line="71"/>
         <source>PDU</source>
-        <translation>PDU</translation>
+        <translation>PDU 配电单元</translation>
     </message>
     <message>
         <location filename="../../ui/pages/power.py" line="173"/>
@@ -7645,12 +7645,12 @@ Reason:</source>
 <context>
     <name>VisitsTab</name>
     <message>
-        <location filename="../../ui/pages/operations/visits.py" line="131"/>
+        <location filename="../../ui/pages/operations/visits.py" line="141"/>
         <source>%1 min</source>
         <translation>%1 分钟</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/visits.py" line="38"/>
+        <location filename="../../ui/pages/operations/visits.py" line="40"/>
         <source>All sites</source>
         <translation>全部数据中心</translation>
     </message>
@@ -7675,17 +7675,17 @@ Reason:</source>
         <translation>登记离开</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/visits.py" line="156"/>
+        <location filename="../../ui/pages/operations/visits.py" line="166"/>
         <source>Choose a site first</source>
         <translation>请先选择数据中心</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/visits.py" line="153"/>
+        <location filename="../../ui/pages/operations/visits.py" line="163"/>
         <source>Choose a visitor on site first</source>
         <translation>请先选择一位在场访客</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/visits.py" line="151"/>
+        <location filename="../../ui/pages/operations/visits.py" line="161"/>
         <source>Choose an expected visitor first</source>
         <translation>请先选择一位预约访客</translation>
     </message>
@@ -7700,7 +7700,7 @@ Reason:</source>
         <translation>客户</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/visits.py" line="209"/>
+        <location filename="../../ui/pages/operations/visits.py" line="219"/>
         <source>Daily visitor list %1</source>
         <translation>访客登记表 %1</translation>
     </message>
@@ -7740,7 +7740,7 @@ Reason:</source>
         <translation>进入</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/visits.py" line="127"/>
+        <location filename="../../ui/pages/operations/visits.py" line="137"/>
         <source>On site now: %1 visitor(s), %2 overstayed</source>
         <translation>当前在场：%1 人，超时 %2 人</translation>
     </message>
@@ -7795,7 +7795,7 @@ Reason:</source>
         <translation>时段</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/visits.py" line="118"/>
+        <location filename="../../ui/pages/operations/visits.py" line="120"/>
         <source>yes</source>
         <translation>是</translation>
     </message>
@@ -10068,10 +10068,6 @@ Check the database in the settings.</source>
         <translation>已确认</translation>
     </message>
     <message>
-        <source>GPU</source>
-        <translation>GPU</translation>
-    </message>
-    <message>
         <source>GPUs are counted in whole numbers</source>
         <translation>GPU 数量须为整数</translation>
     </message>
@@ -10090,10 +10086,6 @@ Check the database in the settings.</source>
     <message>
         <source>P1, P2, P3 or P4</source>
         <translation>P1、P2、P3 或 P4</translation>
-    </message>
-    <message>
-        <source>PDU</source>
-        <translation>PDU</translation>
     </message>
     <message>
         <source>Rescheduled</source>
@@ -10281,7 +10273,7 @@ Check the database in the settings.</source>
     </message>
     <message>
         <source>cross-connect</source>
-        <translation>跳线</translation>
+        <translation>交叉连接</translation>
     </message>
     <message>
         <source>customer</source>
@@ -10309,7 +10301,7 @@ Check the database in the settings.</source>
     </message>
     <message>
         <source>feed</source>
-        <translation>电源回路</translation>
+        <translation>供电回路</translation>
     </message>
     <message>
         <source>feed %1 of this panel has a %2 A breaker; a panel cannot be smaller than its feeds (give at least %3 A, or change the feeds first)</source>
@@ -10441,11 +10433,11 @@ Check the database in the settings.</source>
     </message>
     <message>
         <source>power feed</source>
-        <translation>电源回路</translation>
+        <translation>供电回路</translation>
     </message>
     <message>
         <source>power panel</source>
-        <translation>配电柜</translation>
+        <translation>列头柜</translation>
     </message>
     <message>
         <source>price</source>
