@@ -51,7 +51,7 @@ def test_the_windows_list_is_a_fixed_number_of_statements_and_names_each_target(
     with statements_sent(demo_db) as after:
         rows = M.list_windows(demo_db)
     assert len(rows) == len(one) + len(planned) >= 6
-    assert len(after) == len(before) <= 4        # windows, their impacts, the targets' labels, the notice setting
+    assert len(after) == len(before) <= 3        # windows (with the notice setting), their impacts, the targets
     by_id = {r.id: r for r in rows}
     assert {wid: by_id[wid].target for wid in planned} == planned
     for r in rows:                                # the list says what the window alone says
@@ -69,7 +69,7 @@ def test_the_maintenance_tab_view_is_one_read_of_windows_and_the_chosen_impact(d
         view = M.maintenance_view(demo_db)
     assert view.windows == M.list_windows(demo_db) and view.chosen == view.windows[0].id
     assert view.impacts == M.impact_of(demo_db, view.chosen) and len(view.impacts) == 2
-    assert len(sent) <= 5
+    assert len(sent) <= 4
     assert M.maintenance_view(demo_db, keep=-1).chosen == view.windows[0].id
 
 
@@ -80,7 +80,7 @@ def test_the_guard_desk_is_on_site_now_and_the_day_in_one_read(demo_db):
     for site in sites:
         with statements_sent(demo_db) as sent:
             desk = V.guard_desk(demo_db, op, local_today(), site_id=site, now=now, with_sites=True)
-        assert len(sent) <= 4                     # the visitors, their cages and racks, the sites
+        assert len(sent) <= 3                     # the visitors, their spaces, the sites
         assert desk.here == V.on_site_now(demo_db, op, site_id=site, now=now)
         assert desk.day == V.visitors_of_day(demo_db, op, local_today(), site_id=site, now=now)
         assert desk.sites == V.sites(demo_db)

@@ -1,6 +1,6 @@
 """Reading maintenance windows and their stored impact, in a fixed number of statements whatever the
-number of windows (issue 26): the windows with their site's code in one, the impacts of all of them in
-one, what each works on (its label) in one UNION ALL of the kinds present, the notice setting in one.
+number of windows (issue 26): the windows with their site's code and the notice setting in one, the
+impacts of all of them in one, what each works on (its label) in one UNION ALL of the kinds present.
 `maintenance_view` gives the Operations page's maintenance tab its windows and the chosen window's
 impact in one session. app/services/operations/maintenance.py re-exports these names.
 """
@@ -18,7 +18,7 @@ from models.choices import ImpactLevel, MaintenanceState, MaintenanceTarget
 from app.domain import messages as m
 from app.domain.errors import NotFound
 from app.store.db import Database, reading
-from app.services.operations.maintenance_sla import notice_hours_in, noticed_in_time
+from app.services.operations.maintenance_sla import notice_hours_column, notice_hours_of, noticed_in_time
 
 
 def reference(window_id: int) -> str:
@@ -131,7 +131,8 @@ def windows_in(s, start: dt.datetime | None = None, end: dt.datetime | None = No
     where = _conditions(start, end, site_id, open_only)
     if window_id is not None:
         where.append(MaintenanceWindow.id == window_id)
-    found = s.execute(select(MaintenanceWindow, Site.code).outerjoin(Site, Site.id == MaintenanceWindow.site_id)
+    found = s.execute(select(MaintenanceWindow, Site.code, notice_hours_column())
+                      .outerjoin(Site, Site.id == MaintenanceWindow.site_id)
                       .where(*where).order_by(MaintenanceWindow.planned_start, MaintenanceWindow.id)).all()
     if not found:
         return []
@@ -143,11 +144,10 @@ def windows_in(s, start: dt.datetime | None = None, end: dt.datetime | None = No
         customers.setdefault(mid, set()).add(cid)
         if mid not in worst or ImpactLevel.RANK[level] > ImpactLevel.RANK[worst[mid]]:
             worst[mid] = level
-    labels = _target_labels(s, [w for w, _c in found])
-    hours = notice_hours_in(s)
+    labels = _target_labels(s, [w for w, _c, _h in found])
     return [WindowRow(w.id, reference(w.id), code or "", w.title, w.target_kind, labels[w.id], w.planned_start,
-                      w.planned_end, w.state, w.emergency, w.noticed_at, noticed_in_time(w, hours),
-                      len(customers.get(w.id, ())), worst.get(w.id), w.contact) for w, code in found]
+                      w.planned_end, w.state, w.emergency, w.noticed_at, noticed_in_time(w, notice_hours_of(stored)),
+                      len(customers.get(w.id, ())), worst.get(w.id), w.contact) for w, code, stored in found]
 
 
 def list_windows(db: Database, start: dt.datetime | None = None, end: dt.datetime | None = None, *,

@@ -389,17 +389,20 @@ class VisitorRow:
 
 
 def _spaces(s, visits: list[Visit]) -> dict[int, str]:
-    out: dict[int, str] = {}
-    cages = {c.id: c.name for c in s.execute(select(Cage).where(Cage.id.in_(
-        {v.cage_id for v in visits if v.cage_id} or {-1}))).scalars()}
+    """Visit id -> its cage's name, or its racks' names in order: one statement for all the visits."""
+    if not visits:
+        return {}
+    cages: dict[int, str] = {}
     racks: dict[int, list[str]] = {}
-    for vid, rname in s.execute(select(visit_rack.c.visit_id, Rack.name).join(Rack, Rack.id == visit_rack.c.rack_id)
-                                .where(visit_rack.c.visit_id.in_([v.id for v in visits] or [-1]))
-                                .order_by(Rack.name)).all():
-        racks.setdefault(vid, []).append(rname)
-    for v in visits:
-        out[v.id] = cages.get(v.cage_id, "") if v.cage_id else ", ".join(racks.get(v.id, []))
-    return out
+    for vid, cname, rname in s.execute(
+            select(Visit.id, Cage.name, Rack.name).outerjoin(Cage, Cage.id == Visit.cage_id)
+            .outerjoin(visit_rack, visit_rack.c.visit_id == Visit.id).outerjoin(Rack, Rack.id == visit_rack.c.rack_id)
+            .where(Visit.id.in_([v.id for v in visits])).order_by(Visit.id, Rack.name)).all():
+        if cname is not None:
+            cages[vid] = cname
+        if rname is not None:
+            racks.setdefault(vid, []).append(rname)
+    return {v.id: cages.get(v.id, "") if v.cage_id else ", ".join(racks.get(v.id, [])) for v in visits}
 
 
 def _rows(s, actor: Actor | None, q, now: dt.datetime) -> list[VisitorRow]:
