@@ -12,7 +12,7 @@ from reports.maintenance_notice import MaintenanceNoticeDoc, NoticeRow
 from app.domain.clock import local_date, local_text
 from app.domain.errors import RuleViolation
 from app.documents.common import _check_lang, _customer_party, _subsidiary_party
-from app.store.db import get_or_404
+from app.store.found import get_or_404
 from app.services.operations import maintenance as M
 from app.services.operations.maintenance_sla import notice_hours_in
 from app.store.db import Database

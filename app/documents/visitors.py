@@ -13,7 +13,7 @@ from reports.visitors import VisitorListDoc, VisitorListRow
 from app.domain.actor import Actor
 from app.domain.clock import TZ, local_text, parse_date
 from app.documents.common import _check_lang, _subsidiary_party
-from app.store.db import get_or_404
+from app.store.found import get_or_404
 from app.services.operations import visits as V
 from app.store.db import Database
 

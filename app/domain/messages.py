@@ -307,3 +307,63 @@ SLA_ORDER = entry("sla.order", "%1: the time to resolve is at least the time to 
 SLA_MODE = entry("sla.mode", "a calendar is one of %1")
 SLA_HOURS = entry("sla.hours", "business hours: %1")
 SLA_NO_HOURS = entry("sla.no_hours", "business hours name at least one weekday, e.g. 'mon 09:00-18:00; tue 09:00-18:00'")
+
+# --- a row that is not there (app/store/found.py's get_or_404): the noun translated on its own ----
+NOT_FOUND = entry("store.not_found", "%1 %2 does not exist (it may have been deleted by someone else)")
+# (GPU, PDU: the same in both languages, given as they are)
+THING = {w: entry("thing." + w.lower().replace(" ", "_").replace("-", "_"), w) for w in (
+    "maintenance window", "rack", "device", "customer", "user", "site", "feed", "cage", "room", "contract",
+    "contract item", "contact", "visitor", "cross-connect", "SLA calendar", "visit", "subsidiary",
+    "site access", "reservation", "region", "price", "power panel", "power feed", "node", "lease",
+    "downtime record", "attachment", "circuit", "ticket", "on-call shift", "notification", "SLA credit")}
+
+
+def not_found(what: str, key) -> Message:
+    """'<what> <key> does not exist …', the noun from THING when it is one (else as given: a model's name)."""
+    return NOT_FOUND(THING[what]() if what in THING else what, key)
+
+
+# --- tickets (app/services/operations/tickets.py) --------------------------------------------
+TICKET_AT_AWARE = entry("ticket.at_aware", "an aware time (UTC or Asia/Shanghai)")
+TICKET_AT_FUTURE = entry("ticket.at_future", "%1 is in the future: give the time it happened")
+TICKET_NOT_FOUND = entry("ticket.not_found", "ticket %1 does not exist: give its number (T-2026-000123) or id")
+TICKET_AT_BEFORE_LAST = entry("ticket.at_before_last",
+                              "before the ticket's last event (%1): the timeline only moves on")
+TICKET_OPEN_FROM = entry("ticket.open_from", "open a ticket from one of: %1")
+TICKET_TITLE = entry("ticket.title", "say in a few words what is wrong or wanted")
+TICKET_ONE_OF = entry("ticket.one_of", "one of %1")
+TICKET_PRIORITY = entry("ticket.priority", "P1, P2, P3 or P4")
+TICKET_REQUESTED_FOR = entry("ticket.requested_for", "a scheduled task needs the time the customer asked for")
+TICKET_TASK = entry("ticket.task", "pick the remote-hands task from the catalogue")
+TICKET_TRACKING = entry("ticket.tracking", "an inbound shipment needs the carrier and the tracking number")
+TICKET_CONTACT = entry("ticket.contact", "a contact of the ticket's customer")
+TICKET_NO_CONTRACT = entry("ticket.no_contract", "no such contract")
+TICKET_CONTRACT = entry("ticket.contract", "a contract of the ticket's customer")
+TICKET_NO_CUSTOMER = entry("ticket.no_customer", "no such customer")
+TICKET_NO_USER = entry("ticket.no_user", "no such user")
+TICKET_OBJECT = entry("ticket.object", "an object is one of: %1")
+TICKET_RESOLVED = entry("ticket.resolved", "%1 is resolved: reopen it (with a reason) to work on it again")
+TICKET_CANNOT_MOVE = entry("ticket.cannot_move", "%1 is %2: it can move to %3, not to %4")
+TICKET_NO_MOVES = entry("ticket.no_moves", "none (closed)")
+TICKET_RESOLVE_NOTE = entry("ticket.resolve_note", "say what was done to resolve it (the customer reads it)")
+TICKET_REOPEN_REASON = entry("ticket.reopen_reason", "say why it is reopened")
+TICKET_NOT_REOPENABLE = entry("ticket.not_reopenable", "%1 is %2: only a resolved or closed ticket is reopened")
+TICKET_REOPEN_LATE = entry("ticket.reopen_late",
+                           "%1 was resolved on %2, more than %3 days ago: open a new ticket that refers to it")
+TICKET_PRIORITY_REASON = entry("ticket.priority_reason", "say why the priority changes")
+TICKET_CLOSED = entry("ticket.closed", "%1 is closed")
+TICKET_SAME_PRIORITY = entry("ticket.same_priority", "%1 is already %2")
+TICKET_NOTE = entry("ticket.note", "write the note")
+TICKET_VISIBILITY = entry("ticket.visibility", "internal or customer")
+TICKET_ASSIGNEE = entry("ticket.assignee", "%1 cannot work tickets: assign an active operator or administrator")
+TICKET_FILENAME = entry("ticket.filename", "the file's name")
+TICKET_FILE_EMPTY = entry("ticket.file_empty", "%1 is empty")
+TICKET_FILE_TOO_LARGE = entry("ticket.file_too_large",
+                              "%1 is %2 KB; a ticket keeps files up to %3 KB (setting ticket_attachment_max_kb): "
+                              "make the photo smaller or ask an administrator")
+TICKET_NO_DOWN_OBJECT = entry("ticket.no_down_object",
+                              "%1 names no GPU or server: add the object that was down to record its downtime")
+# a ticket's state inside a sentence, as its label (models.choices.TicketState)
+TICKET_STATE_LABEL = {w: entry("ticket.state_label." + w.lower().replace(" ", "_"), w) for w in (
+    "New", "Acknowledged", "On site", "In progress", "Waiting for customer", "Waiting for vendor", "Resolved",
+    "Closed")}

@@ -22,7 +22,7 @@ from app.domain.auth import KIND_PERMISSION, require
 from app.domain.clock import local_text
 from app.domain.errors import Conflict, InUse, NotFound, RuleViolation, ValidationError
 from app.domain.validators import column_problems
-from app.store.db import get_or_404
+from app.store.found import get_or_404
 from app.services.bulk import flush_versioned_many, insert_rows
 from app.store.uow import UnitOfWork
 from models import Base

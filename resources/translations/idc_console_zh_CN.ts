@@ -675,272 +675,272 @@
 <context>
     <name>CapacityDialog</name>
     <message>
-        <location filename="../../ui/pages/capacity.py" line="256"/>
+        <location filename="../../ui/pages/capacity.py" line="257"/>
         <source> incl. %1 h, %2 / h beyond</source>
         <translation>，含 %1 卡时，超出 %2 元/卡时</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/capacity.py" line="105"/>
+        <location filename="../../ui/pages/capacity.py" line="106"/>
         <source> month(s)</source>
         <translation> 个月</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/capacity.py" line="241"/>
+        <location filename="../../ui/pages/capacity.py" line="242"/>
         <source>%1 (reduced power redundancy: %2)</source>
         <translation>%1（供电冗余降低：%2）</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../ui/pages/capacity.py" line="208"/>
+        <location filename="../../ui/pages/capacity.py" line="209"/>
         <source>%n offer(s), best fit first, free %1 – %2</source>
         <translation><numerusform>%n 个方案，最合适的在前，%1 至 %2 空闲</numerusform></translation>
     </message>
     <message>
-        <location filename="../../ui/pages/capacity.py" line="157"/>
+        <location filename="../../ui/pages/capacity.py" line="158"/>
         <source>&amp;Hold offer</source>
         <translation>预留资源(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/capacity.py" line="160"/>
+        <location filename="../../ui/pages/capacity.py" line="161"/>
         <source>&amp;Quote PDF…</source>
         <translation>报价单 PDF(&amp;Q)…</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/capacity.py" line="121"/>
+        <location filename="../../ui/pages/capacity.py" line="122"/>
         <source>&amp;Search</source>
         <translation>查询(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/capacity.py" line="155"/>
+        <location filename="../../ui/pages/capacity.py" line="156"/>
         <source>(no rack)</source>
         <translation>（不加机柜）</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/capacity.py" line="115"/>
+        <location filename="../../ui/pages/capacity.py" line="116"/>
         <source>(the site's subsidiary)</source>
         <translation>（机房所属子公司）</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/capacity.py" line="168"/>
+        <location filename="../../ui/pages/capacity.py" line="169"/>
         <source>Add a rack</source>
         <translation>加购机柜</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/capacity.py" line="38"/>
+        <location filename="../../ui/pages/capacity.py" line="39"/>
         <source>Capacity search</source>
         <translation>算力资源查询</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/capacity.py" line="120"/>
+        <location filename="../../ui/pages/capacity.py" line="121"/>
         <source>Customer</source>
         <translation>客户</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/capacity.py" line="359"/>
+        <location filename="../../ui/pages/capacity.py" line="360"/>
         <source>Draft contract %1 made from quote %2; submit it for approval</source>
         <translation>已由报价单 %2 生成草稿合同 %1；请提交审批</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/capacity.py" line="131"/>
+        <location filename="../../ui/pages/capacity.py" line="132"/>
         <source>Fabric</source>
         <translation>网络</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/capacity.py" line="136"/>
+        <location filename="../../ui/pages/capacity.py" line="137"/>
         <source>First month</source>
         <translation>首月金额</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/capacity.py" line="133"/>
+        <location filename="../../ui/pages/capacity.py" line="134"/>
         <source>Free there</source>
         <translation>该处空闲</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/capacity.py" line="76"/>
+        <location filename="../../ui/pages/capacity.py" line="77"/>
         <source>GPUs</source>
         <translation>GPU 卡</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/capacity.py" line="314"/>
+        <location filename="../../ui/pages/capacity.py" line="315"/>
         <source>Hold %1: %2 GPUs on %3 nodes, held until %4</source>
         <translation>预留 %1：%3 台节点共 %2 张 GPU，保留至 %4</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/capacity.py" line="307"/>
+        <location filename="../../ui/pages/capacity.py" line="308"/>
         <source>Holding %1 GPUs on %2 nodes…</source>
         <translation>正在预留 %2 台节点上的 %1 张 GPU…</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/capacity.py" line="138"/>
+        <location filename="../../ui/pages/capacity.py" line="139"/>
         <source>In words</source>
         <translation>大写</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/capacity.py" line="163"/>
+        <location filename="../../ui/pages/capacity.py" line="164"/>
         <source>Make &amp;contract</source>
         <translation>生成合同(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/capacity.py" line="355"/>
+        <location filename="../../ui/pages/capacity.py" line="356"/>
         <source>Making the draft contract from quote %1…</source>
         <translation>正在由报价单 %1 生成草稿合同…</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/capacity.py" line="329"/>
+        <location filename="../../ui/pages/capacity.py" line="330"/>
         <source>Making the quote of hold %1…</source>
         <translation>正在生成预留 %1 的报价单…</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/capacity.py" line="131"/>
+        <location filename="../../ui/pages/capacity.py" line="132"/>
         <source>Model</source>
         <translation>型号</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/capacity.py" line="132"/>
+        <location filename="../../ui/pages/capacity.py" line="133"/>
         <source>Nodes</source>
         <translation>节点数</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/capacity.py" line="133"/>
+        <location filename="../../ui/pages/capacity.py" line="134"/>
         <source>Nodes offered</source>
         <translation>推荐节点</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/capacity.py" line="228"/>
+        <location filename="../../ui/pages/capacity.py" line="229"/>
         <source>Offered nodes marked “reduced power redundancy” stay up on one power side while a maintenance window works on the other.</source>
         <translation>标注“供电冗余降低”的节点在维护窗口施工期间仅由单路供电运行。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/capacity.py" line="137"/>
+        <location filename="../../ui/pages/capacity.py" line="138"/>
         <source>Period (excl. VAT)</source>
         <translation>服务期金额（不含税）</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/capacity.py" line="136"/>
+        <location filename="../../ui/pages/capacity.py" line="137"/>
         <source>Price</source>
         <translation>价格</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/capacity.py" line="334"/>
+        <location filename="../../ui/pages/capacity.py" line="335"/>
         <source>Quote %1: %2 for the period, first month %3; valid until %4</source>
         <translation>报价单 %1：服务期合计 %2，首月 %3；有效期至 %4</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/capacity.py" line="132"/>
+        <location filename="../../ui/pages/capacity.py" line="133"/>
         <source>Racks</source>
         <translation>机柜数</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/capacity.py" line="58"/>
+        <location filename="../../ui/pages/capacity.py" line="59"/>
         <source>Request</source>
         <translation>需求</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/capacity.py" line="131"/>
+        <location filename="../../ui/pages/capacity.py" line="132"/>
         <source>Site</source>
         <translation>机房</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/capacity.py" line="136"/>
+        <location filename="../../ui/pages/capacity.py" line="137"/>
         <source>Term</source>
         <translation>计费方式</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/capacity.py" line="137"/>
+        <location filename="../../ui/pages/capacity.py" line="138"/>
         <source>Total</source>
         <translation>价税合计</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/capacity.py" line="137"/>
+        <location filename="../../ui/pages/capacity.py" line="138"/>
         <source>VAT</source>
         <translation>增值税</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/capacity.py" line="87"/>
+        <location filename="../../ui/pages/capacity.py" line="88"/>
         <source>Wanted</source>
         <translation>需求量</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/capacity.py" line="111"/>
+        <location filename="../../ui/pages/capacity.py" line="112"/>
         <source>When</source>
         <translation>时间</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/capacity.py" line="97"/>
+        <location filename="../../ui/pages/capacity.py" line="98"/>
         <source>Where</source>
         <translation>位置</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/capacity.py" line="69"/>
+        <location filename="../../ui/pages/capacity.py" line="70"/>
         <source>a model, or several separated by commas (e.g. H100 and Ascend 910B in one search)</source>
         <translation>一个型号，或以逗号分隔的多个型号（例如 H100 与昇腾 910B 一起查询）</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/capacity.py" line="64"/>
+        <location filename="../../ui/pages/capacity.py" line="65"/>
         <source>any 8-GPU training model</source>
         <translation>任意 8 卡训练机型</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/capacity.py" line="80"/>
+        <location filename="../../ui/pages/capacity.py" line="81"/>
         <source>anywhere (one site)</source>
         <translation>不限（同一机房）</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/capacity.py" line="108"/>
+        <location filename="../../ui/pages/capacity.py" line="109"/>
         <source>for</source>
         <translation>共</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/capacity.py" line="106"/>
+        <location filename="../../ui/pages/capacity.py" line="107"/>
         <source>from</source>
         <translation>自</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/capacity.py" line="271"/>
+        <location filename="../../ui/pages/capacity.py" line="272"/>
         <source>hold the selected offer's nodes for the customer (Ctrl+H)</source>
         <translation>为客户预留所选方案的节点（Ctrl+H）</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/capacity.py" line="80"/>
+        <location filename="../../ui/pages/capacity.py" line="81"/>
         <source>in one fabric</source>
         <translation>同一网络（Fabric）内</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/capacity.py" line="81"/>
+        <location filename="../../ui/pages/capacity.py" line="82"/>
         <source>in one scale-up domain</source>
         <translation>同一 Scale-up 域内</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/capacity.py" line="77"/>
+        <location filename="../../ui/pages/capacity.py" line="78"/>
         <source>nodes</source>
         <translation>节点</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/capacity.py" line="104"/>
+        <location filename="../../ui/pages/capacity.py" line="105"/>
         <source>open-ended</source>
         <translation>不定期</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/capacity.py" line="273"/>
+        <location filename="../../ui/pages/capacity.py" line="274"/>
         <source>price the held nodes (and a rack) on the chosen term, and preview the PDF</source>
         <translation>按所选计费方式为预留节点（及机柜）报价，并预览 PDF</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/capacity.py" line="91"/>
+        <location filename="../../ui/pages/capacity.py" line="92"/>
         <source>region code or name, e.g. 460100 or 海口市</source>
         <translation>区域代码或名称，例如 460100 或 海口市</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/capacity.py" line="118"/>
+        <location filename="../../ui/pages/capacity.py" line="119"/>
         <source>signed by</source>
         <translation>签约主体</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/capacity.py" line="94"/>
+        <location filename="../../ui/pages/capacity.py" line="95"/>
         <source>site code</source>
         <translation>机房代码</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/capacity.py" line="275"/>
+        <location filename="../../ui/pages/capacity.py" line="276"/>
         <source>the customer accepted: make the draft contract naming the held nodes' GPUs</source>
         <translation>客户已接受：生成草稿合同，列明预留节点的 GPU</translation>
     </message>
@@ -1009,222 +1009,222 @@
 <context>
     <name>ClustersPage</name>
     <message>
-        <location filename="../../ui/pages/clusters/__init__.py" line="241"/>
+        <location filename="../../ui/pages/clusters/__init__.py" line="242"/>
         <source>(dashed outline: maintenance; red corner: not offered for its GPUs' states)</source>
         <translation>（虚线边框：维护中；红色角标：因 GPU 状态不可提供）</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/clusters/__init__.py" line="60"/>
+        <location filename="../../ui/pages/clusters/__init__.py" line="61"/>
         <source>Action</source>
         <translation>操作</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/clusters/__init__.py" line="227"/>
+        <location filename="../../ui/pages/clusters/__init__.py" line="228"/>
         <source>Ascend</source>
         <translation>昇腾</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/clusters/__init__.py" line="117"/>
+        <location filename="../../ui/pages/clusters/__init__.py" line="118"/>
         <source>By</source>
         <translation>操作人</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/clusters/__init__.py" line="263"/>
+        <location filename="../../ui/pages/clusters/__init__.py" line="264"/>
         <source>Choose a node first</source>
         <translation>请先选择一个节点</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/clusters/__init__.py" line="51"/>
+        <location filename="../../ui/pages/clusters/__init__.py" line="52"/>
         <source>Cluster</source>
         <translation>集群</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/clusters/__init__.py" line="60"/>
+        <location filename="../../ui/pages/clusters/__init__.py" line="61"/>
         <source>Code</source>
         <translation>编码</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/clusters/__init__.py" line="97"/>
+        <location filename="../../ui/pages/clusters/__init__.py" line="98"/>
         <source>Colour by state</source>
         <translation>按状态着色</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/clusters/__init__.py" line="98"/>
+        <location filename="../../ui/pages/clusters/__init__.py" line="99"/>
         <source>Colour by tenant</source>
         <translation>按租户着色</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/clusters/__init__.py" line="122"/>
+        <location filename="../../ui/pages/clusters/__init__.py" line="123"/>
         <source>Drain</source>
         <translation>排空</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/clusters/__init__.py" line="51"/>
+        <location filename="../../ui/pages/clusters/__init__.py" line="52"/>
         <source>Fabric</source>
         <translation>网络</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/clusters/__init__.py" line="60"/>
+        <location filename="../../ui/pages/clusters/__init__.py" line="61"/>
         <source>GPU</source>
         <translation>GPU</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/clusters/__init__.py" line="44"/>
+        <location filename="../../ui/pages/clusters/__init__.py" line="45"/>
         <source>GPU clusters</source>
         <translation>GPU 集群</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/clusters/__init__.py" line="117"/>
+        <location filename="../../ui/pages/clusters/__init__.py" line="118"/>
         <source>GPU model</source>
         <translation>GPU 型号</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/clusters/__init__.py" line="52"/>
+        <location filename="../../ui/pages/clusters/__init__.py" line="53"/>
         <source>GPU models</source>
         <translation>GPU 型号</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/clusters/__init__.py" line="52"/>
+        <location filename="../../ui/pages/clusters/__init__.py" line="53"/>
         <source>GPUs</source>
         <translation>GPU 卡</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/clusters/__init__.py" line="71"/>
+        <location filename="../../ui/pages/clusters/__init__.py" line="72"/>
         <source>Health events</source>
         <translation>健康事件</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/clusters/__init__.py" line="116"/>
+        <location filename="../../ui/pages/clusters/__init__.py" line="117"/>
         <source>Hold / not offered</source>
         <translation>预留 / 不可提供</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/clusters/__init__.py" line="116"/>
+        <location filename="../../ui/pages/clusters/__init__.py" line="117"/>
         <source>Maintenance</source>
         <translation>维护</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/clusters/__init__.py" line="126"/>
+        <location filename="../../ui/pages/clusters/__init__.py" line="127"/>
         <source>Maintenance on/off</source>
         <translation>维护标记 开/关</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/clusters/__init__.py" line="130"/>
+        <location filename="../../ui/pages/clusters/__init__.py" line="131"/>
         <source>Move</source>
         <translation>变更</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/clusters/__init__.py" line="137"/>
+        <location filename="../../ui/pages/clusters/__init__.py" line="138"/>
         <source>Move to</source>
         <translation>变更为</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/clusters/__init__.py" line="60"/>
+        <location filename="../../ui/pages/clusters/__init__.py" line="61"/>
         <source>Node</source>
         <translation>节点</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/clusters/__init__.py" line="52"/>
+        <location filename="../../ui/pages/clusters/__init__.py" line="53"/>
         <source>Node states</source>
         <translation>节点状态</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/clusters/__init__.py" line="51"/>
+        <location filename="../../ui/pages/clusters/__init__.py" line="52"/>
         <source>Nodes</source>
         <translation>节点数</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/clusters/__init__.py" line="61"/>
+        <location filename="../../ui/pages/clusters/__init__.py" line="62"/>
         <source>Note</source>
         <translation>备注</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/clusters/__init__.py" line="117"/>
+        <location filename="../../ui/pages/clusters/__init__.py" line="118"/>
         <source>Rack</source>
         <translation>机柜</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/clusters/__init__.py" line="51"/>
+        <location filename="../../ui/pages/clusters/__init__.py" line="52"/>
         <source>Rails</source>
         <translation>轨道数</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/clusters/__init__.py" line="117"/>
+        <location filename="../../ui/pages/clusters/__init__.py" line="118"/>
         <source>Reason</source>
         <translation>原因</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/clusters/__init__.py" line="121"/>
+        <location filename="../../ui/pages/clusters/__init__.py" line="122"/>
         <source>Reason (recorded with who and when)</source>
         <translation>原因（与操作人、时间一并记录）</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/clusters/__init__.py" line="46"/>
+        <location filename="../../ui/pages/clusters/__init__.py" line="47"/>
         <source>Refresh</source>
         <translation>刷新</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/clusters/__init__.py" line="117"/>
+        <location filename="../../ui/pages/clusters/__init__.py" line="118"/>
         <source>Since</source>
         <translation>起始时间</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/clusters/__init__.py" line="51"/>
+        <location filename="../../ui/pages/clusters/__init__.py" line="52"/>
         <source>Site</source>
         <translation>机房</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/clusters/__init__.py" line="61"/>
+        <location filename="../../ui/pages/clusters/__init__.py" line="62"/>
         <source>Source</source>
         <translation>来源</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/clusters/__init__.py" line="116"/>
+        <location filename="../../ui/pages/clusters/__init__.py" line="117"/>
         <source>State</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/clusters/__init__.py" line="117"/>
+        <location filename="../../ui/pages/clusters/__init__.py" line="118"/>
         <source>Tenant</source>
         <translation>租户</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/clusters/__init__.py" line="60"/>
+        <location filename="../../ui/pages/clusters/__init__.py" line="61"/>
         <source>Time</source>
         <translation>时间</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/clusters/__init__.py" line="69"/>
+        <location filename="../../ui/pages/clusters/__init__.py" line="70"/>
         <source>Topology</source>
         <translation>拓扑</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/clusters/__init__.py" line="124"/>
+        <location filename="../../ui/pages/clusters/__init__.py" line="125"/>
         <source>Undrain</source>
         <translation>恢复服务</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/clusters/__init__.py" line="72"/>
+        <location filename="../../ui/pages/clusters/__init__.py" line="73"/>
         <source>Utilisation by model and site</source>
         <translation>按型号与站点的利用率</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/clusters/__init__.py" line="60"/>
+        <location filename="../../ui/pages/clusters/__init__.py" line="61"/>
         <source>Vendor</source>
         <translation>厂商</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/clusters/__init__.py" line="239"/>
+        <location filename="../../ui/pages/clusters/__init__.py" line="240"/>
         <source>held by a capacity hold</source>
         <translation>已被容量预留</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/clusters/__init__.py" line="236"/>
+        <location filename="../../ui/pages/clusters/__init__.py" line="237"/>
         <source>no tenant</source>
         <translation>无租户</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/clusters/__init__.py" line="208"/>
+        <location filename="../../ui/pages/clusters/__init__.py" line="209"/>
         <source>yes</source>
         <translation>是</translation>
     </message>
@@ -2142,67 +2142,67 @@
 <context>
     <name>CreditsTab</name>
     <message>
-        <location filename="../../ui/pages/operations/__init__.py" line="180"/>
+        <location filename="../../ui/pages/operations/__init__.py" line="181"/>
         <source>Amount</source>
         <translation>金额</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/__init__.py" line="189"/>
+        <location filename="../../ui/pages/operations/__init__.py" line="190"/>
         <source>Approve</source>
         <translation>批准</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/__init__.py" line="181"/>
+        <location filename="../../ui/pages/operations/__init__.py" line="182"/>
         <source>Contract</source>
         <translation>合同</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/__init__.py" line="182"/>
+        <location filename="../../ui/pages/operations/__init__.py" line="183"/>
         <source>Decided by</source>
         <translation>审批人</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/__init__.py" line="180"/>
+        <location filename="../../ui/pages/operations/__init__.py" line="181"/>
         <source>Period</source>
         <translation>账期</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/__init__.py" line="181"/>
+        <location filename="../../ui/pages/operations/__init__.py" line="182"/>
         <source>Proposed by</source>
         <translation>提出人</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/__init__.py" line="182"/>
+        <location filename="../../ui/pages/operations/__init__.py" line="183"/>
         <source>Reason</source>
         <translation>原因</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/__init__.py" line="259"/>
+        <location filename="../../ui/pages/operations/__init__.py" line="260"/>
         <source>Reject</source>
         <translation>驳回</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/__init__.py" line="191"/>
+        <location filename="../../ui/pages/operations/__init__.py" line="192"/>
         <source>Reject…</source>
         <translation>驳回…</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/__init__.py" line="180"/>
+        <location filename="../../ui/pages/operations/__init__.py" line="181"/>
         <source>State</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/__init__.py" line="181"/>
+        <location filename="../../ui/pages/operations/__init__.py" line="182"/>
         <source>Ticket</source>
         <translation>工单</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/__init__.py" line="259"/>
+        <location filename="../../ui/pages/operations/__init__.py" line="260"/>
         <source>Why is the credit rejected:</source>
         <translation>驳回赔偿的原因：</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/__init__.py" line="244"/>
+        <location filename="../../ui/pages/operations/__init__.py" line="245"/>
         <source>You proposed it: another administrator decides (four eyes)</source>
         <translation>此赔偿由您提出：须由另一位管理员审批（四眼原则）</translation>
     </message>
@@ -3147,142 +3147,142 @@
 <context>
     <name>FindFreeUnitsDialog</name>
     <message>
-        <location filename="../../ui/pages/freespace.py" line="178"/>
+        <location filename="../../ui/pages/freespace.py" line="179"/>
         <source>%1 or more racks fit; the best %1 are listed. Choose a site or a room to narrow the search.</source>
         <translation>至少 %1 个机柜满足条件；列出最贴合的 %1 个。选择站点或机房以缩小范围。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/freespace.py" line="181"/>
+        <location filename="../../ui/pages/freespace.py" line="182"/>
         <source>%1 rack(s) with %2 contiguous free U, best fit first.</source>
         <translation>%1 个机柜有连续 %2U 空闲，最贴合的在前。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/freespace.py" line="50"/>
+        <location filename="../../ui/pages/freespace.py" line="51"/>
         <source>(any: units only)</source>
         <translation>（任意：只按 U 数）</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/freespace.py" line="75"/>
+        <location filename="../../ui/pages/freespace.py" line="76"/>
         <source>(our own equipment)</source>
         <translation>（本公司设备）</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/freespace.py" line="67"/>
+        <location filename="../../ui/pages/freespace.py" line="68"/>
         <source>(whole fleet)</source>
         <translation>（全部站点）</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/freespace.py" line="78"/>
+        <location filename="../../ui/pages/freespace.py" line="79"/>
         <source>A rack leased to a customer takes only that customer's devices; other customers' reservations are never offered</source>
         <translation>已出租给客户的机柜只放该客户的设备；其他客户预留的 U 位不会列出</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/freespace.py" line="127"/>
+        <location filename="../../ui/pages/freespace.py" line="128"/>
         <source>Close</source>
         <translation>关闭</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/freespace.py" line="64"/>
+        <location filename="../../ui/pages/freespace.py" line="65"/>
         <source>Contiguous units</source>
         <translation>连续 U 数</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/freespace.py" line="58"/>
+        <location filename="../../ui/pages/freespace.py" line="59"/>
         <source>Device type</source>
         <translation>设备型号</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/freespace.py" line="94"/>
+        <location filename="../../ui/pages/freespace.py" line="95"/>
         <source>Face</source>
         <translation>朝向</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/freespace.py" line="35"/>
+        <location filename="../../ui/pages/freespace.py" line="36"/>
         <source>Find free U</source>
         <translation>查找空闲 U 位</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/freespace.py" line="80"/>
+        <location filename="../../ui/pages/freespace.py" line="81"/>
         <source>For</source>
         <translation>用于</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/freespace.py" line="107"/>
+        <location filename="../../ui/pages/freespace.py" line="108"/>
         <source>Free (U)</source>
         <translation>空闲（U）</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/freespace.py" line="87"/>
+        <location filename="../../ui/pages/freespace.py" line="88"/>
         <source>Full depth (both faces free)</source>
         <translation>全深（前后两面均空闲）</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/freespace.py" line="106"/>
+        <location filename="../../ui/pages/freespace.py" line="107"/>
         <source>Lessee</source>
         <translation>承租客户</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/freespace.py" line="184"/>
+        <location filename="../../ui/pages/freespace.py" line="185"/>
         <source>No rack has %1 contiguous free U there.</source>
         <translation>该范围内没有机柜有连续 %1U 空闲。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/freespace.py" line="121"/>
+        <location filename="../../ui/pages/freespace.py" line="122"/>
         <source>Open elevation</source>
         <translation>打开立面图</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/freespace.py" line="124"/>
+        <location filename="../../ui/pages/freespace.py" line="125"/>
         <source>Place a device here…</source>
         <translation>在此上架设备…</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/freespace.py" line="106"/>
+        <location filename="../../ui/pages/freespace.py" line="107"/>
         <source>Rack</source>
         <translation>机柜</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/freespace.py" line="107"/>
+        <location filename="../../ui/pages/freespace.py" line="108"/>
         <source>Range</source>
         <translation>U 位范围</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/freespace.py" line="106"/>
+        <location filename="../../ui/pages/freespace.py" line="107"/>
         <source>Room</source>
         <translation>机房</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/freespace.py" line="71"/>
+        <location filename="../../ui/pages/freespace.py" line="72"/>
         <source>Room %1</source>
         <translation>机房 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/freespace.py" line="99"/>
+        <location filename="../../ui/pages/freespace.py" line="100"/>
         <source>Search</source>
         <translation>搜索</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/freespace.py" line="106"/>
+        <location filename="../../ui/pages/freespace.py" line="107"/>
         <source>Site</source>
         <translation>机房</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/freespace.py" line="69"/>
+        <location filename="../../ui/pages/freespace.py" line="70"/>
         <source>Site %1</source>
         <translation>站点 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/freespace.py" line="55"/>
+        <location filename="../../ui/pages/freespace.py" line="56"/>
         <source>Takes the type's height and depth, and leaves out racks whose power capacity cannot take its typical draw</source>
         <translation>按型号的高度和深度查找，并排除功率容量承受不了其典型功耗的机柜</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/freespace.py" line="72"/>
+        <location filename="../../ui/pages/freespace.py" line="73"/>
         <source>Where</source>
         <translation>位置</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/freespace.py" line="188"/>
+        <location filename="../../ui/pages/freespace.py" line="189"/>
         <source>both faces</source>
         <translation>前后两面</translation>
     </message>
@@ -3769,27 +3769,27 @@
         <translation>（无）</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/holidays.py" line="21"/>
+        <location filename="../../ui/pages/operations/holidays.py" line="22"/>
         <source>Add a holiday year</source>
         <translation>添加节假日年度</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/holidays.py" line="38"/>
+        <location filename="../../ui/pages/operations/holidays.py" line="39"/>
         <source>Add the year</source>
         <translation>添加该年度</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/holidays.py" line="26"/>
+        <location filename="../../ui/pages/operations/holidays.py" line="27"/>
         <source>Choose…</source>
         <translation>选择…</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/holidays.py" line="33"/>
+        <location filename="../../ui/pages/operations/holidays.py" line="34"/>
         <source>Date</source>
         <translation>日期</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/holidays.py" line="33"/>
+        <location filename="../../ui/pages/operations/holidays.py" line="34"/>
         <source>Day</source>
         <translation>安排</translation>
     </message>
@@ -3799,22 +3799,22 @@
         <translation>放假</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/holidays.py" line="33"/>
+        <location filename="../../ui/pages/operations/holidays.py" line="34"/>
         <source>Holiday</source>
         <translation>节日</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/holidays.py" line="58"/>
+        <location filename="../../ui/pages/operations/holidays.py" line="59"/>
         <source>Holiday year</source>
         <translation>节假日年度</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/holidays.py" line="58"/>
+        <location filename="../../ui/pages/operations/holidays.py" line="59"/>
         <source>JSON (*.json)</source>
         <translation>JSON 文件 (*.json)</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/holidays.py" line="46"/>
+        <location filename="../../ui/pages/operations/holidays.py" line="47"/>
         <source>Public holidays and make-up working days as the State Council publishes them (the format of resources/holidays_cn). A day already on record is updated.</source>
         <translation>国务院公布的法定节假日和调休上班日（resources/holidays_cn 的格式）。已登记的日期将被更新。</translation>
     </message>
@@ -3824,7 +3824,7 @@
         <translation>调休上班</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/holidays.py" line="24"/>
+        <location filename="../../ui/pages/operations/holidays.py" line="25"/>
         <source>a holiday-cn JSON file, e.g. 2028.json</source>
         <translation>holiday-cn JSON 文件，例如 2028.json</translation>
     </message>
@@ -4397,207 +4397,207 @@ Reason:</source>
 <context>
     <name>MaintenanceTab</name>
     <message>
-        <location filename="../../ui/pages/operations/maintenance.py" line="169"/>
+        <location filename="../../ui/pages/operations/maintenance.py" line="187"/>
         <source>%1 affects %2 customer(s)</source>
         <translation>%1 影响 %2 个客户</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/maintenance.py" line="233"/>
+        <location filename="../../ui/pages/operations/maintenance.py" line="254"/>
         <source>Cancel %1</source>
         <translation>取消 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/maintenance.py" line="82"/>
+        <location filename="../../ui/pages/operations/maintenance.py" line="84"/>
         <source>Cancel…</source>
         <translation>取消…</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/maintenance.py" line="188"/>
+        <location filename="../../ui/pages/operations/maintenance.py" line="206"/>
         <source>Choose a maintenance window first</source>
         <translation>请先选择一个维护窗口</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/maintenance.py" line="198"/>
+        <location filename="../../ui/pages/operations/maintenance.py" line="216"/>
         <source>Choose an affected customer first</source>
         <translation>请先选择一个受影响的客户</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/maintenance.py" line="76"/>
+        <location filename="../../ui/pages/operations/maintenance.py" line="78"/>
         <source>Confirm and give notice</source>
         <translation>确认并发出通知</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/maintenance.py" line="60"/>
+        <location filename="../../ui/pages/operations/maintenance.py" line="62"/>
         <source>Contract</source>
         <translation>合同</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/maintenance.py" line="176"/>
+        <location filename="../../ui/pages/operations/maintenance.py" line="194"/>
         <source>Cross-connect</source>
         <translation>交叉连接</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/maintenance.py" line="60"/>
+        <location filename="../../ui/pages/operations/maintenance.py" line="62"/>
         <source>Customer</source>
         <translation>客户</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/maintenance.py" line="58"/>
+        <location filename="../../ui/pages/operations/maintenance.py" line="60"/>
         <source>Customers</source>
         <translation>客户</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/maintenance.py" line="175"/>
+        <location filename="../../ui/pages/operations/maintenance.py" line="193"/>
         <source>Device</source>
         <translation>设备</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/maintenance.py" line="135"/>
+        <location filename="../../ui/pages/operations/maintenance.py" line="146"/>
         <source>Emergency</source>
         <translation>紧急</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/maintenance.py" line="58"/>
+        <location filename="../../ui/pages/operations/maintenance.py" line="60"/>
         <source>Ends</source>
         <translation>到期</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/maintenance.py" line="49"/>
+        <location filename="../../ui/pages/operations/maintenance.py" line="51"/>
         <source>Every open window</source>
         <translation>全部未结束窗口</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/maintenance.py" line="50"/>
+        <location filename="../../ui/pages/operations/maintenance.py" line="52"/>
         <source>Every window</source>
         <translation>全部窗口</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/maintenance.py" line="60"/>
+        <location filename="../../ui/pages/operations/maintenance.py" line="62"/>
         <source>Impact</source>
         <translation>影响</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/maintenance.py" line="135"/>
+        <location filename="../../ui/pages/operations/maintenance.py" line="146"/>
         <source>In time</source>
         <translation>按期通知</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/maintenance.py" line="136"/>
+        <location filename="../../ui/pages/operations/maintenance.py" line="147"/>
         <source>Late</source>
         <translation>通知过晚</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/maintenance.py" line="263"/>
+        <location filename="../../ui/pages/operations/maintenance.py" line="284"/>
         <source>Maintenance notice %1</source>
         <translation>维护通知 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/maintenance.py" line="172"/>
+        <location filename="../../ui/pages/operations/maintenance.py" line="190"/>
         <source>No maintenance window in this view</source>
         <translation>此视图中没有维护窗口</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/maintenance.py" line="136"/>
+        <location filename="../../ui/pages/operations/maintenance.py" line="147"/>
         <source>Not given yet</source>
         <translation>尚未通知</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/maintenance.py" line="59"/>
+        <location filename="../../ui/pages/operations/maintenance.py" line="61"/>
         <source>Notice</source>
         <translation>通知</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/maintenance.py" line="60"/>
+        <location filename="../../ui/pages/operations/maintenance.py" line="62"/>
         <source>Object</source>
         <translation>对象</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/maintenance.py" line="201"/>
+        <location filename="../../ui/pages/operations/maintenance.py" line="219"/>
         <source>Plan maintenance…</source>
         <translation>计划维护…</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/maintenance.py" line="84"/>
+        <location filename="../../ui/pages/operations/maintenance.py" line="86"/>
         <source>Print notice…</source>
         <translation>打印维护通知…</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/maintenance.py" line="175"/>
+        <location filename="../../ui/pages/operations/maintenance.py" line="193"/>
         <source>Rack</source>
         <translation>机柜</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/maintenance.py" line="57"/>
+        <location filename="../../ui/pages/operations/maintenance.py" line="59"/>
         <source>Reference</source>
         <translation>流水号</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/maintenance.py" line="51"/>
+        <location filename="../../ui/pages/operations/maintenance.py" line="53"/>
         <source>Refresh</source>
         <translation>刷新</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/maintenance.py" line="53"/>
+        <location filename="../../ui/pages/operations/maintenance.py" line="55"/>
         <source>Show</source>
         <translation>显示</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/maintenance.py" line="57"/>
+        <location filename="../../ui/pages/operations/maintenance.py" line="59"/>
         <source>Site</source>
         <translation>机房</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/maintenance.py" line="57"/>
+        <location filename="../../ui/pages/operations/maintenance.py" line="59"/>
         <source>Starts</source>
         <translation>开始</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/maintenance.py" line="57"/>
+        <location filename="../../ui/pages/operations/maintenance.py" line="59"/>
         <source>State</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/maintenance.py" line="86"/>
+        <location filename="../../ui/pages/operations/maintenance.py" line="88"/>
         <source>The maintenance notice of the customer chosen below (Ctrl+P)</source>
         <translation>下方所选客户的维护通知（Ctrl+P）</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/maintenance.py" line="48"/>
+        <location filename="../../ui/pages/operations/maintenance.py" line="50"/>
         <source>Today and the next 7 days</source>
         <translation>今天及未来 7 天</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/maintenance.py" line="61"/>
+        <location filename="../../ui/pages/operations/maintenance.py" line="63"/>
         <source>Why</source>
         <translation>原因</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/maintenance.py" line="234"/>
+        <location filename="../../ui/pages/operations/maintenance.py" line="255"/>
         <source>Why is the work cancelled? (the customers were told of it)</source>
         <translation>为何取消维护？（客户已收到通知）</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/maintenance.py" line="58"/>
+        <location filename="../../ui/pages/operations/maintenance.py" line="60"/>
         <source>Work</source>
         <translation>维护内容</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/maintenance.py" line="80"/>
+        <location filename="../../ui/pages/operations/maintenance.py" line="82"/>
         <source>Work completed</source>
         <translation>维护完成</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/maintenance.py" line="78"/>
+        <location filename="../../ui/pages/operations/maintenance.py" line="80"/>
         <source>Work started</source>
         <translation>维护开始</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/maintenance.py" line="58"/>
+        <location filename="../../ui/pages/operations/maintenance.py" line="60"/>
         <source>Worked on</source>
         <translation>维护对象</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/maintenance.py" line="59"/>
+        <location filename="../../ui/pages/operations/maintenance.py" line="61"/>
         <source>Worst impact</source>
         <translation>最严重影响</translation>
     </message>
@@ -4746,77 +4746,77 @@ Reason:</source>
 <context>
     <name>OncallTab</name>
     <message>
-        <location filename="../../ui/pages/operations/__init__.py" line="165"/>
+        <location filename="../../ui/pages/operations/__init__.py" line="166"/>
         <source>Escalated to the secondary</source>
         <translation>已升级至副值班</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/__init__.py" line="167"/>
+        <location filename="../../ui/pages/operations/__init__.py" line="168"/>
         <source>Escalated to the site manager</source>
         <translation>已升级至机房经理</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/__init__.py" line="105"/>
+        <location filename="../../ui/pages/operations/__init__.py" line="106"/>
         <source>Handover note</source>
         <translation>交接说明</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/__init__.py" line="116"/>
+        <location filename="../../ui/pages/operations/__init__.py" line="117"/>
         <source>Mark as seen</source>
         <translation>标为已读</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/__init__.py" line="112"/>
+        <location filename="../../ui/pages/operations/__init__.py" line="113"/>
         <source>Message</source>
         <translation>消息</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/__init__.py" line="124"/>
+        <location filename="../../ui/pages/operations/__init__.py" line="125"/>
         <source>My notifications</source>
         <translation>我的通知</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/__init__.py" line="121"/>
+        <location filename="../../ui/pages/operations/__init__.py" line="122"/>
         <source>On call this week</source>
         <translation>本周值班</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/__init__.py" line="104"/>
+        <location filename="../../ui/pages/operations/__init__.py" line="105"/>
         <source>Phone</source>
         <translation>电话</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/__init__.py" line="103"/>
+        <location filename="../../ui/pages/operations/__init__.py" line="104"/>
         <source>Primary</source>
         <translation>主值班</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/__init__.py" line="104"/>
+        <location filename="../../ui/pages/operations/__init__.py" line="105"/>
         <source>Secondary</source>
         <translation>副值班</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/__init__.py" line="103"/>
+        <location filename="../../ui/pages/operations/__init__.py" line="104"/>
         <source>Site</source>
         <translation>机房</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/__init__.py" line="104"/>
+        <location filename="../../ui/pages/operations/__init__.py" line="105"/>
         <source>Site manager</source>
         <translation>机房经理</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/__init__.py" line="103"/>
+        <location filename="../../ui/pages/operations/__init__.py" line="104"/>
         <source>Week of</source>
         <translation>周起始</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/__init__.py" line="112"/>
+        <location filename="../../ui/pages/operations/__init__.py" line="113"/>
         <source>When</source>
         <translation>时间</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/__init__.py" line="112"/>
+        <location filename="../../ui/pages/operations/__init__.py" line="113"/>
         <source>Why</source>
         <translation>原因</translation>
     </message>
@@ -4837,17 +4837,17 @@ Reason:</source>
 <context>
     <name>OperationsPage</name>
     <message>
-        <location filename="../../ui/pages/operations/__init__.py" line="52"/>
+        <location filename="../../ui/pages/operations/__init__.py" line="53"/>
         <source>Add a year of China's holidays (Ctrl+Shift+H)</source>
         <translation>添加一年的中国节假日（Ctrl+Shift+H）</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/__init__.py" line="49"/>
+        <location filename="../../ui/pages/operations/__init__.py" line="50"/>
         <source>Holiday year…</source>
         <translation>节假日年度…</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/__init__.py" line="45"/>
+        <location filename="../../ui/pages/operations/__init__.py" line="46"/>
         <source>Maintenance</source>
         <translation>维护</translation>
     </message>
@@ -4867,17 +4867,17 @@ Reason:</source>
         <translation>SLA 服务赔偿</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/__init__.py" line="53"/>
+        <location filename="../../ui/pages/operations/__init__.py" line="54"/>
         <source>SLA targets…</source>
         <translation>SLA 目标…</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/__init__.py" line="57"/>
+        <location filename="../../ui/pages/operations/__init__.py" line="58"/>
         <source>Targets per priority and the calendars' business hours (Ctrl+Shift+L)</source>
         <translation>各优先级的目标与日历的工作时间（Ctrl+Shift+L）</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/__init__.py" line="46"/>
+        <location filename="../../ui/pages/operations/__init__.py" line="47"/>
         <source>Visitors</source>
         <translation>访客</translation>
     </message>
@@ -4895,97 +4895,97 @@ Reason:</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/xconnects.py" line="244"/>
+        <location filename="../../ui/pages/xconnects.py" line="245"/>
         <source>Carrier or cloud</source>
         <translation>运营商或云服务商</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/xconnects.py" line="250"/>
+        <location filename="../../ui/pages/xconnects.py" line="251"/>
         <source>Circuit id</source>
         <translation>电路编号</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/xconnects.py" line="251"/>
+        <location filename="../../ui/pages/xconnects.py" line="252"/>
         <source>Contract (number, item position)</source>
         <translation>合同（编号, 项目序号）</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/xconnects.py" line="235"/>
+        <location filename="../../ui/pages/xconnects.py" line="236"/>
         <source>Customer *</source>
         <translation>客户 *</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/xconnects.py" line="241"/>
+        <location filename="../../ui/pages/xconnects.py" line="242"/>
         <source>Far end *</source>
         <translation>对端 *</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/xconnects.py" line="246"/>
+        <location filename="../../ui/pages/xconnects.py" line="247"/>
         <source>Far-end port</source>
         <translation>对端端口</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/xconnects.py" line="247"/>
+        <location filename="../../ui/pages/xconnects.py" line="248"/>
         <source>Medium *</source>
         <translation>介质 *</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/xconnects.py" line="240"/>
+        <location filename="../../ui/pages/xconnects.py" line="241"/>
         <source>Meet-me room panel/port</source>
         <translation>汇聚机房配线架/端口</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/xconnects.py" line="257"/>
+        <location filename="../../ui/pages/xconnects.py" line="258"/>
         <source>Order</source>
         <translation>下单</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/xconnects.py" line="233"/>
+        <location filename="../../ui/pages/xconnects.py" line="234"/>
         <source>Order a cross-connect</source>
         <translation>交叉连接下单</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/xconnects.py" line="253"/>
+        <location filename="../../ui/pages/xconnects.py" line="254"/>
         <source>Ordered on *</source>
         <translation>下单日期 *</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/xconnects.py" line="245"/>
+        <location filename="../../ui/pages/xconnects.py" line="246"/>
         <source>Other customer</source>
         <translation>对端客户</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/xconnects.py" line="238"/>
+        <location filename="../../ui/pages/xconnects.py" line="239"/>
         <source>Patch panel *</source>
         <translation>配线架 *</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/xconnects.py" line="239"/>
+        <location filename="../../ui/pages/xconnects.py" line="240"/>
         <source>Port *</source>
         <translation>端口 *</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/xconnects.py" line="236"/>
+        <location filename="../../ui/pages/xconnects.py" line="237"/>
         <source>Rack *</source>
         <translation>机柜 *</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/xconnects.py" line="237"/>
+        <location filename="../../ui/pages/xconnects.py" line="238"/>
         <source>SITE/ROOM/RACK or asset tag</source>
         <translation>站点/机房/机柜 或资产标签</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/xconnects.py" line="254"/>
+        <location filename="../../ui/pages/xconnects.py" line="255"/>
         <source>Work note</source>
         <translation>工作备注</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/xconnects.py" line="275"/>
+        <location filename="../../ui/pages/xconnects.py" line="276"/>
         <source>name the customer's rack</source>
         <translation>请填写客户的机柜</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/xconnects.py" line="284"/>
+        <location filename="../../ui/pages/xconnects.py" line="285"/>
         <source>the contract has items 1 to %1</source>
         <translation>该合同的项目序号为 1 至 %1</translation>
     </message>
@@ -5074,7 +5074,7 @@ Reason:</source>
 <context>
     <name>PagedTableView</name>
     <message>
-        <location filename="../../ui/kit/tableview.py" line="172"/>
+        <location filename="../../ui/kit/tableview.py" line="183"/>
         <source>Filter by “%1”…</source>
         <translation>按“%1”筛选…</translation>
     </message>
@@ -6865,7 +6865,7 @@ Reason:</source>
         <translation>响应（分钟）</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/slaadmin.py" line="133"/>
+        <location filename="../../ui/pages/operations/slaadmin.py" line="138"/>
         <source>Business hours</source>
         <translation>工作时间</translation>
     </message>
@@ -6885,12 +6885,12 @@ Reason:</source>
         <translation>合同 %1（%2）</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/slaadmin.py" line="128"/>
+        <location filename="../../ui/pages/operations/slaadmin.py" line="133"/>
         <source>Follows China's public holidays and make-up working days (调休)</source>
         <translation>遵循中国法定节假日和调休上班日</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/slaadmin.py" line="132"/>
+        <location filename="../../ui/pages/operations/slaadmin.py" line="137"/>
         <source>Mode</source>
         <translation>模式</translation>
     </message>
@@ -6930,12 +6930,12 @@ Reason:</source>
         <translation>目标</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/slaadmin.py" line="80"/>
+        <location filename="../../ui/pages/operations/slaadmin.py" line="85"/>
         <source>The default of every contract in a region with this coverage level.</source>
         <translation>覆盖等级为此等级的区域内所有合同的默认目标。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/slaadmin.py" line="81"/>
+        <location filename="../../ui/pages/operations/slaadmin.py" line="86"/>
         <source>This contract's own targets override its service level's; a priority left empty keeps following the level.</source>
         <translation>本合同自己的目标优先于其服务等级的目标；留空的优先级仍沿用服务等级的目标。</translation>
     </message>
@@ -7645,12 +7645,12 @@ Reason:</source>
 <context>
     <name>VisitsTab</name>
     <message>
-        <location filename="../../ui/pages/operations/visits.py" line="131"/>
+        <location filename="../../ui/pages/operations/visits.py" line="141"/>
         <source>%1 min</source>
         <translation>%1 分钟</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/visits.py" line="38"/>
+        <location filename="../../ui/pages/operations/visits.py" line="40"/>
         <source>All sites</source>
         <translation>全部数据中心</translation>
     </message>
@@ -7675,17 +7675,17 @@ Reason:</source>
         <translation>登记离开</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/visits.py" line="156"/>
+        <location filename="../../ui/pages/operations/visits.py" line="166"/>
         <source>Choose a site first</source>
         <translation>请先选择数据中心</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/visits.py" line="153"/>
+        <location filename="../../ui/pages/operations/visits.py" line="163"/>
         <source>Choose a visitor on site first</source>
         <translation>请先选择一位在场访客</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/visits.py" line="151"/>
+        <location filename="../../ui/pages/operations/visits.py" line="161"/>
         <source>Choose an expected visitor first</source>
         <translation>请先选择一位预约访客</translation>
     </message>
@@ -7700,7 +7700,7 @@ Reason:</source>
         <translation>客户</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/visits.py" line="209"/>
+        <location filename="../../ui/pages/operations/visits.py" line="219"/>
         <source>Daily visitor list %1</source>
         <translation>访客登记表 %1</translation>
     </message>
@@ -7740,7 +7740,7 @@ Reason:</source>
         <translation>进入</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/visits.py" line="127"/>
+        <location filename="../../ui/pages/operations/visits.py" line="137"/>
         <source>On site now: %1 visitor(s), %2 overstayed</source>
         <translation>当前在场：%1 人，超时 %2 人</translation>
     </message>
@@ -7795,7 +7795,7 @@ Reason:</source>
         <translation>时段</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/visits.py" line="118"/>
+        <location filename="../../ui/pages/operations/visits.py" line="120"/>
         <source>yes</source>
         <translation>是</translation>
     </message>
@@ -7803,137 +7803,137 @@ Reason:</source>
 <context>
     <name>XconnectsPage</name>
     <message>
-        <location filename="../../ui/pages/xconnects.py" line="53"/>
+        <location filename="../../ui/pages/xconnects.py" line="54"/>
         <source>Active from</source>
         <translation>开通日期</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/xconnects.py" line="35"/>
+        <location filename="../../ui/pages/xconnects.py" line="36"/>
         <source>All states</source>
         <translation>全部状态</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/xconnects.py" line="172"/>
+        <location filename="../../ui/pages/xconnects.py" line="173"/>
         <source>Choose a cross-connect first</source>
         <translation>请先选择一条交叉连接</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/xconnects.py" line="52"/>
+        <location filename="../../ui/pages/xconnects.py" line="53"/>
         <source>Circuit id</source>
         <translation>电路编号</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/xconnects.py" line="55"/>
+        <location filename="../../ui/pages/xconnects.py" line="56"/>
         <source>Contract</source>
         <translation>合同</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/xconnects.py" line="51"/>
+        <location filename="../../ui/pages/xconnects.py" line="52"/>
         <source>Customer</source>
         <translation>客户</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/xconnects.py" line="51"/>
+        <location filename="../../ui/pages/xconnects.py" line="52"/>
         <source>Customer port</source>
         <translation>客户端口</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/xconnects.py" line="171"/>
+        <location filename="../../ui/pages/xconnects.py" line="172"/>
         <source>Disconnected is final: order a new cross-connect</source>
         <translation>已拆除为终态：如需连接请重新下单</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/xconnects.py" line="54"/>
+        <location filename="../../ui/pages/xconnects.py" line="55"/>
         <source>Disconnected on</source>
         <translation>拆除日期</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/xconnects.py" line="52"/>
+        <location filename="../../ui/pages/xconnects.py" line="53"/>
         <source>Far end</source>
         <translation>对端</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/xconnects.py" line="53"/>
+        <location filename="../../ui/pages/xconnects.py" line="54"/>
         <source>Installed on</source>
         <translation>安装日期</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/xconnects.py" line="103"/>
+        <location filename="../../ui/pages/xconnects.py" line="104"/>
         <source>LOA PDF…</source>
         <translation>LOA 授权书 PDF…</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/xconnects.py" line="222"/>
+        <location filename="../../ui/pages/xconnects.py" line="223"/>
         <source>LOA/CFA %1</source>
         <translation>授权委托书 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/xconnects.py" line="52"/>
+        <location filename="../../ui/pages/xconnects.py" line="53"/>
         <source>Medium</source>
         <translation>介质</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/xconnects.py" line="52"/>
+        <location filename="../../ui/pages/xconnects.py" line="53"/>
         <source>Meet-me room</source>
         <translation>汇聚机房（MMR）</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/xconnects.py" line="101"/>
+        <location filename="../../ui/pages/xconnects.py" line="102"/>
         <source>Move</source>
         <translation>变更</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/xconnects.py" line="112"/>
+        <location filename="../../ui/pages/xconnects.py" line="113"/>
         <source>Move to</source>
         <translation>变更为</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/xconnects.py" line="205"/>
+        <location filename="../../ui/pages/xconnects.py" line="206"/>
         <source>Moving the cross-connect…</source>
         <translation>正在变更交叉连接状态…</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/xconnects.py" line="109"/>
+        <location filename="../../ui/pages/xconnects.py" line="110"/>
         <source>Open a ticket for this…</source>
         <translation>为此创建工单…</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/xconnects.py" line="42"/>
+        <location filename="../../ui/pages/xconnects.py" line="43"/>
         <source>Order a cross-connect…</source>
         <translation>交叉连接下单…</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/xconnects.py" line="53"/>
+        <location filename="../../ui/pages/xconnects.py" line="54"/>
         <source>Ordered on</source>
         <translation>下单日期</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/xconnects.py" line="51"/>
+        <location filename="../../ui/pages/xconnects.py" line="52"/>
         <source>Reference</source>
         <translation>编号</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/xconnects.py" line="40"/>
+        <location filename="../../ui/pages/xconnects.py" line="41"/>
         <source>Reference, circuit id, customer or carrier</source>
         <translation>编号、电路编号、客户或运营商</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/xconnects.py" line="41"/>
+        <location filename="../../ui/pages/xconnects.py" line="42"/>
         <source>Refresh</source>
         <translation>刷新</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/xconnects.py" line="47"/>
+        <location filename="../../ui/pages/xconnects.py" line="48"/>
         <source>State</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/xconnects.py" line="97"/>
+        <location filename="../../ui/pages/xconnects.py" line="98"/>
         <source>Work note (ticket, who patched it)</source>
         <translation>工作备注（工单号、跳纤人）</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/xconnects.py" line="112"/>
+        <location filename="../../ui/pages/xconnects.py" line="113"/>
         <source>on</source>
         <translation>日期</translation>
     </message>
@@ -9792,8 +9792,16 @@ Check the database in the settings.</source>
         <translation>，同一机房内</translation>
     </message>
     <message>
+        <source>%1 %2 does not exist (it may have been deleted by someone else)</source>
+        <translation>%1 %2 不存在（可能已被他人删除）</translation>
+    </message>
+    <message>
         <source>%1 came in at %2: out after that</source>
         <translation>%1 于 %2 入场：离场时间须在此之后</translation>
+    </message>
+    <message>
+        <source>%1 cannot work tickets: assign an active operator or administrator</source>
+        <translation>%1 不能处理工单：请指派在职的运维人员或管理员</translation>
     </message>
     <message>
         <source>%1 does not lease cage %2 from %3 to %4: a visit goes only to the customer's own space</source>
@@ -9824,12 +9832,24 @@ Check the database in the settings.</source>
         <translation>%1 的小数位过多：此处只能填写整数</translation>
     </message>
     <message>
+        <source>%1 is %2 KB; a ticket keeps files up to %3 KB (setting ticket_attachment_max_kb): make the photo smaller or ask an administrator</source>
+        <translation>%1 大小为 %2 KB；工单附件最大 %3 KB（设置项 ticket_attachment_max_kb）：请缩小照片或联系管理员</translation>
+    </message>
+    <message>
+        <source>%1 is %2: it can move to %3, not to %4</source>
+        <translation>%1 当前为“%2”：可变为 %3，不能变为“%4”</translation>
+    </message>
+    <message>
         <source>%1 is %2: it cannot become %3</source>
         <translation>%1 当前为“%2”：不能变为“%3”</translation>
     </message>
     <message>
         <source>%1 is %2: it cannot become %3 (allowed: %4)</source>
         <translation>%1 当前为“%2”：不能变为“%3”（可变为：%4）</translation>
+    </message>
+    <message>
+        <source>%1 is %2: only a resolved or closed ticket is reopened</source>
+        <translation>%1 当前为“%2”：只有已解决或已关闭的工单才能重新打开</translation>
     </message>
     <message>
         <source>%1 is %2: only a tentative or confirmed window is rescheduled</source>
@@ -9840,12 +9860,28 @@ Check the database in the settings.</source>
         <translation>%1 当前为“%2”：只有已批准的来访才能入场（由管理员审批）</translation>
     </message>
     <message>
+        <source>%1 is already %2</source>
+        <translation>%1 已经是 %2</translation>
+    </message>
+    <message>
         <source>%1 is another account manager's customer: they request its visits</source>
         <translation>%1 是其他客户经理的客户：应由其客户经理申请来访</translation>
     </message>
     <message>
+        <source>%1 is closed</source>
+        <translation>%1 已关闭</translation>
+    </message>
+    <message>
+        <source>%1 is empty</source>
+        <translation>%1 是空文件</translation>
+    </message>
+    <message>
         <source>%1 is for %2 – %3: %4 cannot be let in at %5</source>
         <translation>%1 的来访时段为 %2 – %3：%4 不能在 %5 入场</translation>
+    </message>
+    <message>
+        <source>%1 is in the future: give the time it happened</source>
+        <translation>%1 在未来：请填写实际发生的时间</translation>
     </message>
     <message>
         <source>%1 is inactive; reactivate the customer first</source>
@@ -9884,12 +9920,20 @@ Check the database in the settings.</source>
         <translation>%1 不在地区列表中（GB/T 2260，县级及以上）；请检查代码，或导入包含它的地区</translation>
     </message>
     <message>
+        <source>%1 is resolved: reopen it (with a reason) to work on it again</source>
+        <translation>%1 已解决：如需继续处理，请重新打开（并说明原因）</translation>
+    </message>
+    <message>
         <source>%1 is still tentative: confirm it (the customers get notice) first</source>
         <translation>%1 仍为待定：请先确认（客户将收到通知）</translation>
     </message>
     <message>
         <source>%1 is too large: at most %2 digits before the decimal point</source>
         <translation>%1 过大：小数点前最多 %2 位</translation>
+    </message>
+    <message>
+        <source>%1 names no GPU or server: add the object that was down to record its downtime</source>
+        <translation>%1 未关联 GPU 或服务器：请先添加停机的对象，再记录停机时间</translation>
     </message>
     <message>
         <source>%1 starts %2, %3 from now; planned maintenance is noticed at least %4 h before it starts (setting %5). Reschedule it later, or plan it as emergency maintenance with a reason.</source>
@@ -9906,6 +9950,10 @@ Check the database in the settings.</source>
     <message>
         <source>%1 was never checked in</source>
         <translation>%1 未曾登记入场</translation>
+    </message>
+    <message>
+        <source>%1 was resolved on %2, more than %3 days ago: open a new ticket that refers to it</source>
+        <translation>%1 已于 %2 解决，已超过 %3 天：请新开一张工单并引用它</translation>
     </message>
     <message>
         <source>%1 × %2 (%3)</source>
@@ -10000,8 +10048,16 @@ Check the database in the settings.</source>
         <translation>；维护中：%1</translation>
     </message>
     <message>
+        <source>Acknowledged</source>
+        <translation>已响应</translation>
+    </message>
+    <message>
         <source>Cancelled</source>
         <translation>已取消</translation>
+    </message>
+    <message>
+        <source>Closed</source>
+        <translation>已关闭</translation>
     </message>
     <message>
         <source>Completed</source>
@@ -10020,12 +10076,44 @@ Check the database in the settings.</source>
         <translation>处理中</translation>
     </message>
     <message>
+        <source>New</source>
+        <translation>新建</translation>
+    </message>
+    <message>
+        <source>On site</source>
+        <translation>已到场</translation>
+    </message>
+    <message>
+        <source>P1, P2, P3 or P4</source>
+        <translation>P1、P2、P3 或 P4</translation>
+    </message>
+    <message>
         <source>Rescheduled</source>
         <translation>已改期</translation>
     </message>
     <message>
+        <source>Resolved</source>
+        <translation>已解决</translation>
+    </message>
+    <message>
+        <source>SLA calendar</source>
+        <translation>SLA 日历</translation>
+    </message>
+    <message>
+        <source>SLA credit</source>
+        <translation>SLA 赔付</translation>
+    </message>
+    <message>
         <source>Tentative</source>
         <translation>待定</translation>
+    </message>
+    <message>
+        <source>Waiting for customer</source>
+        <translation>等待客户</translation>
+    </message>
+    <message>
+        <source>Waiting for vendor</source>
+        <translation>等待厂商</translation>
     </message>
     <message>
         <source>a GPU item names a GPU model and quantity, or the GPUs themselves</source>
@@ -10048,6 +10136,10 @@ Check the database in the settings.</source>
         <translation>联系人须填写姓名</translation>
     </message>
     <message>
+        <source>a contact of the ticket's customer</source>
+        <translation>须为工单所属客户的联系人</translation>
+    </message>
+    <message>
         <source>a contract has a start and an end date</source>
         <translation>合同须有开始和结束日期</translation>
     </message>
@@ -10056,12 +10148,20 @@ Check the database in the settings.</source>
         <translation>合同至少需要一个项目</translation>
     </message>
     <message>
+        <source>a contract of the ticket's customer</source>
+        <translation>须为工单所属客户的合同</translation>
+    </message>
+    <message>
         <source>a password has at least 8 characters</source>
         <translation>密码至少 8 个字符</translation>
     </message>
     <message>
         <source>a rack lease names an existing rack or a cage</source>
         <translation>机柜租赁须指定已有的机柜或笼位</translation>
+    </message>
+    <message>
+        <source>a scheduled task needs the time the customer asked for</source>
+        <translation>预约任务须填写客户要求的时间</translation>
     </message>
     <message>
         <source>a unified social credit code cannot contain %1 (I, O, S, V and Z are never used)</source>
@@ -10080,8 +10180,24 @@ Check the database in the settings.</source>
         <translation>须为大于 0 的整数分钟（最多一年）</translation>
     </message>
     <message>
+        <source>an aware time (UTC or Asia/Shanghai)</source>
+        <translation>请给出带时区的时间（UTC 或北京时间）</translation>
+    </message>
+    <message>
+        <source>an inbound shipment needs the carrier and the tracking number</source>
+        <translation>到货工单须填写承运商和运单号</translation>
+    </message>
+    <message>
+        <source>an object is one of: %1</source>
+        <translation>对象须为以下之一：%1</translation>
+    </message>
+    <message>
         <source>approved</source>
         <translation>已批准</translation>
+    </message>
+    <message>
+        <source>attachment</source>
+        <translation>附件</translation>
     </message>
     <message>
         <source>badge %1 is with %2, still on site: hand over another badge</source>
@@ -10092,12 +10208,20 @@ Check the database in the settings.</source>
         <translation>按 Mbps 计价的带宽须填写 Mbps</translation>
     </message>
     <message>
+        <source>before the ticket's last event (%1): the timeline only moves on</source>
+        <translation>早于工单的最后一条记录（%1）：时间线只能向后</translation>
+    </message>
+    <message>
         <source>business hours name at least one weekday, e.g. 'mon 09:00-18:00; tue 09:00-18:00'</source>
         <translation>工作时间须至少包含一个工作日，例如 'mon 09:00-18:00; tue 09:00-18:00'</translation>
     </message>
     <message>
         <source>business hours: %1</source>
         <translation>工作时间：%1</translation>
+    </message>
+    <message>
+        <source>cage</source>
+        <translation>笼位</translation>
     </message>
     <message>
         <source>cage %1 is not at site %2</source>
@@ -10116,6 +10240,10 @@ Check the database in the settings.</source>
         <translation>无法读取 %1：第 %2 行有单元格超过 %3 个字符</translation>
     </message>
     <message>
+        <source>circuit</source>
+        <translation>电路</translation>
+    </message>
+    <message>
         <source>closed</source>
         <translation>已结束</translation>
     </message>
@@ -10128,12 +10256,40 @@ Check the database in the settings.</source>
         <translation>已确认</translation>
     </message>
     <message>
+        <source>contact</source>
+        <translation>联系人</translation>
+    </message>
+    <message>
+        <source>contract</source>
+        <translation>合同</translation>
+    </message>
+    <message>
+        <source>contract item</source>
+        <translation>合同项目</translation>
+    </message>
+    <message>
         <source>credit code %1 belongs to another customer</source>
         <translation>信用代码 %1 已属于另一客户</translation>
     </message>
     <message>
+        <source>cross-connect</source>
+        <translation>交叉连接</translation>
+    </message>
+    <message>
+        <source>customer</source>
+        <translation>客户</translation>
+    </message>
+    <message>
         <source>day %1 of the file: each day has a name, a date (YYYY-MM-DD) of %2 and isOffDay</source>
         <translation>文件第 %1 天：每一天须有名称、%2 年内的日期（YYYY-MM-DD）和 isOffDay</translation>
+    </message>
+    <message>
+        <source>device</source>
+        <translation>设备</translation>
+    </message>
+    <message>
+        <source>downtime record</source>
+        <translation>停机记录</translation>
     </message>
     <message>
         <source>emergency maintenance says why it cannot wait for the notice period</source>
@@ -10142,6 +10298,10 @@ Check the database in the settings.</source>
     <message>
         <source>ends before the service starts</source>
         <translation>早于服务开始日期结束</translation>
+    </message>
+    <message>
+        <source>feed</source>
+        <translation>供电回路</translation>
     </message>
     <message>
         <source>feed %1 of this panel has a %2 A breaker; a panel cannot be smaller than its feeds (give at least %3 A, or change the feeds first)</source>
@@ -10180,6 +10340,10 @@ Check the database in the settings.</source>
         <translation>进行中</translation>
     </message>
     <message>
+        <source>internal or customer</source>
+        <translation>须为内部或客户可见</translation>
+    </message>
+    <message>
         <source>is required</source>
         <translation>必填</translation>
     </message>
@@ -10188,8 +10352,16 @@ Check the database in the settings.</source>
         <translation>必填：金额，例如 1234.50</translation>
     </message>
     <message>
+        <source>lease</source>
+        <translation>租用</translation>
+    </message>
+    <message>
         <source>longer than %1 characters (%2); shorten it</source>
         <translation>超过 %1 个字符（%2）；请缩短</translation>
+    </message>
+    <message>
+        <source>maintenance window</source>
+        <translation>维护窗口</translation>
     </message>
     <message>
         <source>must be greater than zero</source>
@@ -10216,8 +10388,68 @@ Check the database in the settings.</source>
         <translation>该站点没有配电柜由名为“%1”的 UPS 供电</translation>
     </message>
     <message>
+        <source>no such contract</source>
+        <translation>没有该合同</translation>
+    </message>
+    <message>
+        <source>no such customer</source>
+        <translation>没有该客户</translation>
+    </message>
+    <message>
+        <source>no such user</source>
+        <translation>没有该用户</translation>
+    </message>
+    <message>
+        <source>node</source>
+        <translation>节点</translation>
+    </message>
+    <message>
         <source>none</source>
         <translation>无</translation>
+    </message>
+    <message>
+        <source>none (closed)</source>
+        <translation>无（已关闭）</translation>
+    </message>
+    <message>
+        <source>notification</source>
+        <translation>通知</translation>
+    </message>
+    <message>
+        <source>on-call shift</source>
+        <translation>值班班次</translation>
+    </message>
+    <message>
+        <source>one of %1</source>
+        <translation>须为以下之一：%1</translation>
+    </message>
+    <message>
+        <source>open a ticket from one of: %1</source>
+        <translation>只能从以下对象开单：%1</translation>
+    </message>
+    <message>
+        <source>pick the remote-hands task from the catalogue</source>
+        <translation>请从目录中选择远程协助任务</translation>
+    </message>
+    <message>
+        <source>power feed</source>
+        <translation>供电回路</translation>
+    </message>
+    <message>
+        <source>power panel</source>
+        <translation>列头柜</translation>
+    </message>
+    <message>
+        <source>price</source>
+        <translation>价格</translation>
+    </message>
+    <message>
+        <source>rack</source>
+        <translation>机柜</translation>
+    </message>
+    <message>
+        <source>region</source>
+        <translation>地区</translation>
     </message>
     <message>
         <source>rejected</source>
@@ -10232,6 +10464,18 @@ Check the database in the settings.</source>
         <translation>已改期</translation>
     </message>
     <message>
+        <source>reservation</source>
+        <translation>预留</translation>
+    </message>
+    <message>
+        <source>room</source>
+        <translation>机房</translation>
+    </message>
+    <message>
+        <source>say in a few words what is wrong or wanted</source>
+        <translation>请用几句话说明故障或需求</translation>
+    </message>
+    <message>
         <source>say what the visit is for (e.g. install two servers in rack A05)</source>
         <translation>请说明来访事由（例如在 A05 机柜安装两台服务器）</translation>
     </message>
@@ -10240,8 +10484,20 @@ Check the database in the settings.</source>
         <translation>请说明维护内容（例如“UPS-A 更换电池”）</translation>
     </message>
     <message>
+        <source>say what was done to resolve it (the customer reads it)</source>
+        <translation>请说明解决方法（客户可见）</translation>
+    </message>
+    <message>
+        <source>say why it is reopened</source>
+        <translation>请说明重新打开的原因</translation>
+    </message>
+    <message>
         <source>say why the access ends (e.g. the engineer left the company)</source>
         <translation>请说明取消授权的原因（例如该工程师已离职）</translation>
+    </message>
+    <message>
+        <source>say why the priority changes</source>
+        <translation>请说明调整优先级的原因</translation>
     </message>
     <message>
         <source>say why the visit is cancelled</source>
@@ -10258,6 +10514,18 @@ Check the database in the settings.</source>
     <message>
         <source>say why the work moves</source>
         <translation>请说明改期的原因</translation>
+    </message>
+    <message>
+        <source>site</source>
+        <translation>站点</translation>
+    </message>
+    <message>
+        <source>site access</source>
+        <translation>站点授权</translation>
+    </message>
+    <message>
+        <source>subsidiary</source>
+        <translation>子公司</translation>
     </message>
     <message>
         <source>targets belong to a service level or to one contract, not both</source>
@@ -10316,6 +10584,10 @@ Check the database in the settings.</source>
         <translation>文件未列出任何日期：年度安排须列出节假日和调休上班日</translation>
     </message>
     <message>
+        <source>the file's name</source>
+        <translation>请填写文件名</translation>
+    </message>
+    <message>
         <source>the legal name is required</source>
         <translation>请填写法定名称</translation>
     </message>
@@ -10360,6 +10632,26 @@ Check the database in the settings.</source>
         <translation>%2 没有适用于 %1 的税率；已登记的税率自 %3 起生效，界面上无法添加税率（税率随数据库升级提供）：请使用 %3 及以后的日期，或请人在数据库的 tax_rate 表中添加该税率</translation>
     </message>
     <message>
+        <source>ticket</source>
+        <translation>工单</translation>
+    </message>
+    <message>
+        <source>ticket %1 does not exist: give its number (T-2026-000123) or id</source>
+        <translation>工单 %1 不存在：请给出工单号（T-2026-000123）或编号</translation>
+    </message>
+    <message>
+        <source>user</source>
+        <translation>用户</translation>
+    </message>
+    <message>
+        <source>visit</source>
+        <translation>来访</translation>
+    </message>
+    <message>
+        <source>visitor</source>
+        <translation>访客</translation>
+    </message>
+    <message>
         <source>visitor %1 is not an authorised contact of %2: such visitors come escorted (ask for an escort)</source>
         <translation>访客 %1 不是 %2 的授权联系人：此类访客须有人陪同（请申请陪同）</translation>
     </message>
@@ -10390,6 +10682,10 @@ Check the database in the settings.</source>
     <message>
         <source>what is worked on: %1</source>
         <translation>维护对象须为以下之一：%1</translation>
+    </message>
+    <message>
+        <source>write the note</source>
+        <translation>请填写备注内容</translation>
     </message>
     <message>
         <source>¥%1 is not the tax on ¥%2 at statement %3's rate (%4): expected %5; check the fapiao's 税额</source>

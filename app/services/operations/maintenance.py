@@ -38,20 +38,20 @@ from app.domain import messages as m
 from app.domain.errors import NotFound, RuleViolation, ValidationError
 from app.domain.messages import listed
 from app.services.entities import flush_versioned
-from app.store.db import get_or_404
+from app.store.found import get_or_404
 from app.read.settings import MAINTENANCE_NOTICE_HOURS
 from app.store.db import Database
 from app.store.uow import UnitOfWork
-from app.services.operations.maintenance_sla import notice_hours_in, noticed_in_time
+from app.services.operations.maintenance_sla import notice_hours_in
+# the reading side (a fixed number of statements per list), re-exported: callers name them here
+from app.services.operations.maintenance_read import (  # noqa: F401
+    Impact, MaintenanceView, WindowRow, impact_of, impacts_in, list_windows, maintenance_view, reference, window,
+    windows_in)
 
 UTC = dt.timezone.utc
 FIELDS = ("site_id", "title", "description", "target_kind", "power_feed_id", "power_panel_id", "ups", "device_id",
           "rack_id", "cross_connect_id", "room_id", "planned_start", "planned_end", "state", "emergency",
           "emergency_reason", "noticed_at", "actual_start", "actual_end", "rescheduled_to_id", "contact")
-
-
-def reference(window_id: int) -> str:
-    return f"MW-{window_id:06d}"
 
 
 def _now() -> dt.datetime:
@@ -112,19 +112,6 @@ def _site_of_rack(s, rack_id: int | None) -> int:
 
 
 # --- the impact, worked out ----------------------------------------------------------------------
-
-@dataclass(frozen=True)
-class Impact:
-    customer_id: int
-    customer: str
-    object_type: str   # rack, device, cross_connect
-    object_id: int
-    object_label: str
-    impact: str        # ImpactLevel
-    contract_id: int | None
-    contract: str | None
-    why: str
-
 
 def _worse(a: str, b: str) -> str:
     return a if ImpactLevel.RANK[a] >= ImpactLevel.RANK[b] else b
@@ -487,25 +474,6 @@ def reschedule_maintenance(db: Database, actor: Actor, window_id: int, planned_s
 
 # --- reading ---------------------------------------------------------------------------------------
 
-@dataclass(frozen=True)
-class WindowRow:
-    id: int
-    reference: str
-    site: str
-    title: str
-    target_kind: str
-    target: str
-    planned_start: dt.datetime
-    planned_end: dt.datetime
-    state: str
-    emergency: bool
-    noticed_at: dt.datetime | None
-    in_time: bool      # noticed at least the notice period before the start (planned work)
-    customers: int
-    worst: str | None  # ImpactLevel
-    contact: str | None
-
-
 def find_window_in(s, key) -> MaintenanceWindow:
     text = str(key).strip().upper()
     if text.startswith("MW-"):
@@ -513,58 +481,6 @@ def find_window_in(s, key) -> MaintenanceWindow:
     if not text.isdigit():
         raise ValidationError({"maintenance": m.MW_NAME()})
     return get_or_404(s, MaintenanceWindow, int(text), "maintenance window")
-
-
-def _row(s, w: MaintenanceWindow, hours: int) -> WindowRow:
-    impacts = s.execute(select(MaintenanceImpact.customer_id, MaintenanceImpact.impact)
-                        .where(MaintenanceImpact.maintenance_id == w.id)).all()
-    worst = None
-    for _c, lvl in impacts:
-        worst = lvl if worst is None else _worse(worst, lvl)
-    try:
-        target = _target_of(s, w).label
-    except (NotFound, ValidationError):
-        target = "?"
-    site = s.get(Site, w.site_id)
-    return WindowRow(w.id, reference(w.id), site.code if site else "", w.title, w.target_kind, target, w.planned_start,
-                     w.planned_end, w.state, w.emergency, w.noticed_at, noticed_in_time(w, hours),
-                     len({c for c, _l in impacts}), worst, w.contact)
-
-
-def list_windows(db: Database, start: dt.datetime | None = None, end: dt.datetime | None = None, *,
-                 site_id: int | None = None, open_only: bool = False) -> list[WindowRow]:
-    """Windows overlapping [start, end) (all when not given), earliest first."""
-    with db.session() as s:
-        q = select(MaintenanceWindow)
-        if start is not None:
-            q = q.where(MaintenanceWindow.planned_end > start)
-        if end is not None:
-            q = q.where(MaintenanceWindow.planned_start < end)
-        if site_id is not None:
-            q = q.where(MaintenanceWindow.site_id == site_id)
-        if open_only:
-            q = q.where(MaintenanceWindow.state.in_(MaintenanceState.OPEN))
-        hours = notice_hours_in(s)
-        return [_row(s, w, hours) for w in s.execute(q.order_by(MaintenanceWindow.planned_start,
-                                                                  MaintenanceWindow.id)).scalars()]
-
-
-def window(db: Database, window_id: int) -> WindowRow:
-    with db.session() as s:
-        return _row(s, get_or_404(s, MaintenanceWindow, window_id, "maintenance window"), notice_hours_in(s))
-
-
-def impact_of(db: Database, window_id: int) -> list[Impact]:
-    """The stored impact of a window (as of its last computation: planning, confirming)."""
-    with db.session() as s:
-        get_or_404(s, MaintenanceWindow, window_id, "maintenance window")
-        rows = s.execute(select(MaintenanceImpact, Customer.name, Contract.number)
-                         .join(Customer, Customer.id == MaintenanceImpact.customer_id)
-                         .outerjoin(Contract, Contract.id == MaintenanceImpact.contract_id)
-                         .where(MaintenanceImpact.maintenance_id == window_id)).all()
-        out = [Impact(i.customer_id, cname, i.object_type, i.object_id, i.object_label, i.impact, i.contract_id,
-                      number, i.why or "") for i, cname, number in rows]
-        return sorted(out, key=lambda i: (-ImpactLevel.RANK[i.impact], i.customer, i.object_label))
 
 
 def impact_now(db: Database, window_id: int) -> list[Impact]:

@@ -7,15 +7,26 @@ import datetime as dt
 
 from sqlalchemy import func, or_, select
 
-from models import MaintenanceImpact, MaintenanceWindow
+from models import AppSetting, MaintenanceImpact, MaintenanceWindow
 from models.choices import ImpactLevel, MaintenanceState
 
-from app.read.settings import MAINTENANCE_NOTICE_HOURS, setting_in
+from app.read.settings import MAINTENANCE_NOTICE_HOURS, setting_in, setting_of
 from app.store.db import Database
 
 
 def notice_hours_in(s) -> int:
     return int(setting_in(s, MAINTENANCE_NOTICE_HOURS))
+
+
+def notice_hours_column():
+    """The notice setting's stored text as a column of a larger query (setting_of reads it): the setting
+    comes with the rows that need it, not in a statement of its own (issue 26)."""
+    return (select(AppSetting.value).where(AppSetting.key == MAINTENANCE_NOTICE_HOURS)
+            .scalar_subquery().label("notice_hours"))
+
+
+def notice_hours_of(stored: str | None) -> int:
+    return int(setting_of(MAINTENANCE_NOTICE_HOURS, stored))
 
 
 def noticed_in_time(w: MaintenanceWindow, hours: int) -> bool:
@@ -39,14 +50,13 @@ def maintenance_excluded(db: Database, contract_id: int, start: dt.datetime,
 def maintenance_excluded_in(s, contract_ids, start: dt.datetime,
                             end: dt.datetime) -> dict[int, list[tuple[dt.datetime, dt.datetime]]]:
     """maintenance_excluded of many contracts inside the caller's session, merged and sorted per
-    contract: one query per 500 contracts (the SLA clocks of the queue read it once)."""
-    hours = notice_hours_in(s)
+    contract: one query per 500 contracts, the notice setting in it (the SLA clocks of the queue read it once)."""
     W = MaintenanceWindow
     by_contract: dict[int, list[tuple[dt.datetime, dt.datetime]]] = {}
     ids = sorted({c for c in contract_ids if c})
     for chunk in (ids[k:k + 500] for k in range(0, len(ids), 500)):
         rows = s.execute(select(MaintenanceImpact.contract_id, W.id, W.planned_start, W.planned_end, W.actual_start,
-                                W.actual_end, W.state, W.noticed_at)
+                                W.actual_end, W.state, W.noticed_at, notice_hours_column())
                          .join(W, MaintenanceImpact.maintenance_id == W.id)
                          .where(MaintenanceImpact.contract_id.in_(chunk), MaintenanceImpact.impact != ImpactLevel.NONE,
                                 W.state.in_((MaintenanceState.CONFIRMED, MaintenanceState.IN_PROGRESS,
@@ -55,8 +65,8 @@ def maintenance_excluded_in(s, contract_ids, start: dt.datetime,
                                 or_(W.state == MaintenanceState.IN_PROGRESS,
                                     func.coalesce(W.actual_end, W.planned_end) > start))
                          .distinct())
-        for cid, _wid, p_start, p_end, a_start, a_end, state, noticed_at in rows:
-            if not _noticed_in_time(False, noticed_at, p_start, hours):
+        for cid, _wid, p_start, p_end, a_start, a_end, state, noticed_at, stored in rows:
+            if not _noticed_in_time(False, noticed_at, p_start, notice_hours_of(stored)):
                 continue
             a = a_start or p_start
             b = a_end or (p_end if state != MaintenanceState.IN_PROGRESS else max(p_end, end))

@@ -17,7 +17,8 @@ from app.domain import sla as S
 from app.domain.actor import Actor
 from app.domain.auth import require
 from app.domain.errors import ValidationError
-from app.store.db import Database, get_or_404
+from app.store.db import Database
+from app.store.found import get_or_404
 from app.store.uow import UnitOfWork
 
 PRIORITIES = tuple(TicketPriority.values())

@@ -18,7 +18,9 @@ from models.choices import (ContactChannel, ContractStatus, HandsUrgency, NoteVi
 from app.domain.actor import Actor
 from app.domain.auth import can, require
 from app.domain.clock import local_text
+from app.domain import messages as m
 from app.domain.errors import NotFound, RuleViolation, ValidationError
+from app.domain.messages import listed
 from app.store.db import Database
 from app.store.uow import UnitOfWork
 from app.services.entities import flush_versioned, get_or_404
@@ -53,10 +55,16 @@ def _now(at: dt.datetime | None) -> dt.datetime:
     if at is None:
         return dt.datetime.now(UTC)
     if at.tzinfo is None:
-        raise ValidationError({"at": "an aware time (UTC or Asia/Shanghai)"})
+        raise ValidationError({"at": m.TICKET_AT_AWARE()})
     if at > dt.datetime.now(UTC) + dt.timedelta(minutes=5):
-        raise ValidationError({"at": f"{local_text(at)} is in the future: give the time it happened"})
+        raise ValidationError({"at": m.TICKET_AT_FUTURE(local_text(at))})
     return at.astimezone(UTC)
+
+
+def _state(value: str):
+    """A ticket's state inside a sentence: its label, translated on its own."""
+    label = TicketState.label(value)
+    return m.TICKET_STATE_LABEL[label]() if label in m.TICKET_STATE_LABEL else label
 
 
 def ticket_number(year: int, ticket_id: int) -> str:
@@ -74,7 +82,7 @@ def find_ticket(s: Session, key: int | str, lock: bool = False) -> Ticket:
         q = q.with_for_update()
     t = s.execute(q).scalar_one_or_none()
     if t is None:
-        raise NotFound(f"ticket {key} does not exist: give its number (T-2026-000123) or id")
+        raise NotFound(m.TICKET_NOT_FOUND(key))
     return t
 
 
@@ -83,7 +91,7 @@ def _event(uow: UnitOfWork, t: Ticket, kind: str, at: dt.datetime, *, from_value
            extra: dict | None = None) -> TicketEvent:
     last = uow.session.execute(select(func.max(TicketEvent.at)).where(TicketEvent.ticket_id == t.id)).scalar()
     if last is not None and at < last:
-        raise ValidationError({"at": f"before the ticket's last event ({local_text(last)}): the timeline only moves on"})
+        raise ValidationError({"at": m.TICKET_AT_BEFORE_LAST(local_text(last))})
     ev = TicketEvent(ticket_id=t.id, at=at, actor=uow.actor.login, kind=kind, from_value=from_value,
                      to_value=to_value, note=note, visibility=visibility)
     uow.session.add(ev)
@@ -182,7 +190,7 @@ def prefill_for(db: Database, object_type: str, object_id: int, at: dt.datetime 
             # a circuit sold on a contract (its kind-power item): that contract, and its customer below
             contract = _active_contract(s, [f.contract_item_id] if f.contract_item_id else [])
         else:
-            raise ValidationError({"object_type": f"open a ticket from one of: {', '.join(TicketObjectType.values())}"})
+            raise ValidationError({"object_type": m.TICKET_OPEN_FROM(", ".join(TicketObjectType.values()))})
         if contract is not None and customer is None:
             customer = s.get(Contract, contract).customer_id
         return Prefill(object_type, object_id, label, customer, contract, site,
@@ -194,37 +202,37 @@ def prefill_for(db: Database, object_type: str, object_id: int, at: dt.datetime 
 def _validate_open(s: Session, v: dict) -> dict:
     errors = {}
     if not (v.get("title") or "").strip():
-        errors["title"] = "say in a few words what is wrong or wanted"
+        errors["title"] = m.TICKET_TITLE()
     if v["kind"] not in TicketKind.values():
-        errors["kind"] = f"one of {', '.join(TicketKind.values())}"
+        errors["kind"] = m.TICKET_ONE_OF(", ".join(TicketKind.values()))
     if v["priority"] not in TicketPriority.values():
-        errors["priority"] = "P1, P2, P3 or P4"
+        errors["priority"] = m.TICKET_PRIORITY()
     if v.get("channel") and v["channel"] not in ContactChannel.values():
-        errors["channel"] = f"one of {', '.join(ContactChannel.values())}"
+        errors["channel"] = m.TICKET_ONE_OF(", ".join(ContactChannel.values()))
     if v.get("task") and v["task"] not in RemoteTask.values():
-        errors["task"] = f"one of {', '.join(RemoteTask.values())}"
+        errors["task"] = m.TICKET_ONE_OF(", ".join(RemoteTask.values()))
     if v.get("urgency") and v["urgency"] not in HandsUrgency.values():
-        errors["urgency"] = f"one of {', '.join(HandsUrgency.values())}"
+        errors["urgency"] = m.TICKET_ONE_OF(", ".join(HandsUrgency.values()))
     if v.get("urgency") == HandsUrgency.SCHEDULED and not v.get("requested_for"):
-        errors["requested_for"] = "a scheduled task needs the time the customer asked for"
+        errors["requested_for"] = m.TICKET_REQUESTED_FOR()
     if v["kind"] == TicketKind.REMOTE_HANDS and not v.get("task"):
-        errors["task"] = "pick the remote-hands task from the catalogue"
+        errors["task"] = m.TICKET_TASK()
     if v["kind"] == TicketKind.SHIPMENT and not (v.get("carrier") and v.get("tracking_no")):
-        errors["tracking_no"] = "an inbound shipment needs the carrier and the tracking number"
+        errors["tracking_no"] = m.TICKET_TRACKING()
     if v.get("contact_id"):
         c = s.get(Contact, v["contact_id"])
         if c is None or (v.get("customer_id") and c.customer_id != v["customer_id"]):
-            errors["contact_id"] = "a contact of the ticket's customer"
+            errors["contact_id"] = m.TICKET_CONTACT()
     if v.get("contract_id"):
         c = s.get(Contract, v["contract_id"])
         if c is None:
-            errors["contract_id"] = "no such contract"
+            errors["contract_id"] = m.TICKET_NO_CONTRACT()
         elif v.get("customer_id") and c.customer_id != v["customer_id"]:
-            errors["contract_id"] = "a contract of the ticket's customer"
+            errors["contract_id"] = m.TICKET_CONTRACT()
     if v.get("customer_id") and s.get(Customer, v["customer_id"]) is None:
-        errors["customer_id"] = "no such customer"
+        errors["customer_id"] = m.TICKET_NO_CUSTOMER()
     if v.get("assignee_id") and s.get(User, v["assignee_id"]) is None:
-        errors["assignee_id"] = "no such user"
+        errors["assignee_id"] = m.TICKET_NO_USER()
     if errors:
         raise ValidationError(errors)
     return v
@@ -238,7 +246,7 @@ def _object_label(s: Session, object_type: str, object_id: int) -> str:
         TicketObjectType.SPACE_LEASE: (SpaceLease, "id", "lease"),
     }.get(object_type, (None, None, None))
     if model is None:
-        raise ValidationError({"objects": f"an object is one of: {', '.join(TicketObjectType.values())}"})
+        raise ValidationError({"objects": m.TICKET_OBJECT(", ".join(TicketObjectType.values()))})
     obj = get_or_404(s, model, object_id, what)
     return str(getattr(obj, field))[:128]
 
@@ -300,20 +308,19 @@ def move_ticket(db: Database, actor: Actor, key: int | str, state: str, *, note:
     require(actor, "work_tickets")
     at = _now(at)
     if state not in TicketState.values():
-        raise ValidationError({"state": f"one of {', '.join(TicketState.values())}"})
+        raise ValidationError({"state": m.TICKET_ONE_OF(", ".join(TicketState.values()))})
     with UnitOfWork(db, actor) as uow:
         t = find_ticket(uow.session, key, lock=True)
         if expected_version is not None and t.version != expected_version:
             from app.services.entities import check_version
             check_version(t, expected_version, f"ticket {t.number}")
         if state == TicketState.IN_PROGRESS and t.state in (TicketState.RESOLVED,):
-            raise RuleViolation(f"{t.number} is resolved: reopen it (with a reason) to work on it again")
+            raise RuleViolation(m.TICKET_RESOLVED(t.number))
         if state not in allowed_moves(t.state):
-            moves = ", ".join(TicketState.label(m) for m in allowed_moves(t.state)) or "none (closed)"
-            raise RuleViolation(f"{t.number} is {TicketState.label(t.state)}: it can move to {moves}, "
-                                f"not to {TicketState.label(state)}")
+            moves = listed(_state(x) for x in allowed_moves(t.state)) or m.TICKET_NO_MOVES()
+            raise RuleViolation(m.TICKET_CANNOT_MOVE(t.number, _state(t.state), moves, _state(state)))
         if state == TicketState.RESOLVED and not (note and note.strip()):
-            raise ValidationError({"note": "say what was done to resolve it (the customer reads it)"})
+            raise ValidationError({"note": m.TICKET_RESOLVE_NOTE()})
         before = t.state
         t.state = state
         if state == TicketState.RESOLVED:
@@ -347,15 +354,14 @@ def reopen_ticket(db: Database, actor: Actor, key: int | str, reason: str, *, at
     require(actor, "work_tickets")
     at = _now(at)
     if not (reason and reason.strip()):
-        raise ValidationError({"reason": "say why it is reopened"})
+        raise ValidationError({"reason": m.TICKET_REOPEN_REASON()})
     with UnitOfWork(db, actor) as uow:
         t = find_ticket(uow.session, key, lock=True)
         if t.state not in (TicketState.RESOLVED, TicketState.CLOSED):
-            raise RuleViolation(f"{t.number} is {TicketState.label(t.state)}: only a resolved or closed ticket is reopened")
+            raise RuleViolation(m.TICKET_NOT_REOPENABLE(t.number, _state(t.state)))
         days = setting_in(uow.session, TICKET_REOPEN_DAYS)
         if t.resolved_at is not None and at - t.resolved_at > dt.timedelta(days=days):
-            raise RuleViolation(f"{t.number} was resolved on {local_text(t.resolved_at)}, more than {days} days ago: "
-                                "open a new ticket that refers to it")
+            raise RuleViolation(m.TICKET_REOPEN_LATE(t.number, local_text(t.resolved_at), days))
         before = t.state
         t.state = TicketState.IN_PROGRESS
         t.closed_at = None
@@ -372,15 +378,15 @@ def change_priority(db: Database, actor: Actor, key: int | str, priority: str, r
     require(actor, "work_tickets")
     at = _now(at)
     if priority not in TicketPriority.values():
-        raise ValidationError({"priority": "P1, P2, P3 or P4"})
+        raise ValidationError({"priority": m.TICKET_PRIORITY()})
     if not (reason and reason.strip()):
-        raise ValidationError({"reason": "say why the priority changes"})
+        raise ValidationError({"reason": m.TICKET_PRIORITY_REASON()})
     with UnitOfWork(db, actor) as uow:
         t = find_ticket(uow.session, key, lock=True)
         if t.state == TicketState.CLOSED:
-            raise RuleViolation(f"{t.number} is closed")
+            raise RuleViolation(m.TICKET_CLOSED(t.number))
         if t.priority == priority:
-            raise RuleViolation(f"{t.number} is already {priority}")
+            raise RuleViolation(m.TICKET_SAME_PRIORITY(t.number, priority))
         before = t.priority
         t.priority = priority
         flush_versioned(uow, t, f"ticket {t.number}")
@@ -394,9 +400,9 @@ def add_note(db: Database, actor: Actor, key: int | str, text: str, *, visibilit
     require(actor, "raise_tickets")
     at = _now(at)
     if not (text and text.strip()):
-        raise ValidationError({"note": "write the note"})
+        raise ValidationError({"note": m.TICKET_NOTE()})
     if visibility not in NoteVisibility.values():
-        raise ValidationError({"visibility": "internal or customer"})
+        raise ValidationError({"visibility": m.TICKET_VISIBILITY()})
     with UnitOfWork(db, actor) as uow:
         t = find_ticket(uow.session, key, lock=True)
         ev = _event(uow, t, NOTE, at, note=text.strip(), visibility=visibility)
@@ -412,7 +418,7 @@ def assign(db: Database, actor: Actor, key: int | str, user_id: int | None, *, a
         t = find_ticket(s, key, lock=True)
         user = get_or_404(s, User, user_id, "user") if user_id is not None else None
         if user is not None and (not user.active or user.role not in ("operator", "admin")):
-            raise RuleViolation(f"{user.display_name} cannot work tickets: assign an active operator or administrator")
+            raise RuleViolation(m.TICKET_ASSIGNEE(user.display_name))
         before = t.assignee_id
         t.assignee_id = user_id
         flush_versioned(uow, t, f"ticket {t.number}")
@@ -428,15 +434,14 @@ def attach(db: Database, actor: Actor, key: int | str, filename: str, data: byte
     at = _now(at)
     name = (filename or "").replace("\\", "/").rsplit("/", 1)[-1].strip()
     if not name:
-        raise ValidationError({"filename": "the file's name"})
+        raise ValidationError({"filename": m.TICKET_FILENAME()})
     if not data:
-        raise ValidationError({"data": f"{name} is empty"})
+        raise ValidationError({"data": m.TICKET_FILE_EMPTY(name)})
     with UnitOfWork(db, actor) as uow:
         s = uow.session
         limit_kb = setting_in(s, TICKET_ATTACHMENT_KB)
         if len(data) > limit_kb * 1024:
-            raise RuleViolation(f"{name} is {len(data) / 1024:,.0f} KB; a ticket keeps files up to {limit_kb:,} KB "
-                                "(setting ticket_attachment_max_kb): make the photo smaller or ask an administrator")
+            raise RuleViolation(m.TICKET_FILE_TOO_LARGE(name, f"{len(data) / 1024:,.0f}", f"{limit_kb:,}"))
         t = find_ticket(s, key, lock=True)
         digest = hashlib.sha256(data).hexdigest()
         a = TicketAttachment(ticket_id=t.id, filename=name[:255], content_type=(content_type or "")[:64] or None,
@@ -470,7 +475,7 @@ def record_ticket_downtime(db: Database, actor: Actor, key: int | str, *, start:
                                      TicketObject.object_type.in_((TicketObjectType.GPU, TicketObjectType.DEVICE)))))
         why = (reason or t.title).strip()
     if not objs:
-        raise RuleViolation(f"{number} names no GPU or server: add the object that was down to record its downtime")
+        raise RuleViolation(m.TICKET_NO_DOWN_OBJECT(number))
     ids = []
     for ot, oid in objs:
         ids.append(record_downtime(db, actor, start=start, end=end, reason=f"{number}: {why}"[:255],

@@ -41,8 +41,9 @@ class OperationsPage(QTabWidget):
         self.addTab(self.queue, self.tr("Queue"))
         self.addTab(self.oncall, self.tr("On call"))
         self.addTab(self.credits, self.tr("SLA credits"))
-        self.maintenance = MaintenanceTab(db, actor, self)
-        self.visits = VisitsTab(db, actor, self)
+        # read when first shown: opening the page reads the queue only (issue 26)
+        self.maintenance = MaintenanceTab(db, actor, self, deferred=True)
+        self.visits = VisitsTab(db, actor, self, deferred=True)
         self.addTab(self.maintenance, self.tr("Maintenance"))
         self.addTab(self.visits, self.tr("Visitors"))
         for i in range(self.count()):

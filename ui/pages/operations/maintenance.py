@@ -35,13 +35,14 @@ def _coloured(text: str, colour: str) -> QTableWidgetItem:
 
 
 class MaintenanceTab(QWidget):
-    """Maintenance windows, their impact per customer and object, moves and the notice PDF."""
+    """Maintenance windows, their impact per customer and object, moves and the notice PDF. `deferred`
+    (a tab of the Operations page): read when first shown, not when the page is made."""
 
-    def __init__(self, db, actor, parent=None):
+    def __init__(self, db, actor, parent=None, *, deferred: bool = False):
         super().__init__(parent)
         self.db, self.actor = db, actor
         self.setObjectName("maintenanceTab")
-        self.windows, self.impacts = [], []
+        self.windows, self.impacts, self.loaded = [], [], False
         self.last_pdf: Path | None = None
         top = QHBoxLayout()
         self.scope = QComboBox()
@@ -114,23 +115,32 @@ class MaintenanceTab(QWidget):
         self.cancel_btn.clicked.connect(lambda: self.move("cancel"))
         self.notice_btn.clicked.connect(self.print_notice)
         listen(self, self._changed)
-        self.load()
+        if not deferred:
+            self.load()
+
+    def showEvent(self, event):
+        super().showEvent(event)
+        if not self.loaded:
+            self.load()
 
     def _changed(self, changes) -> None:
         kinds = getattr(changes, "kinds", changes)
-        if not kinds or "*" in kinds or kinds & {"maintenance", "power_feed", "space_lease"}:
+        if self.loaded and (not kinds or "*" in kinds or kinds & {"maintenance", "power_feed", "space_lease"}):
             self.load()
 
     def load(self) -> None:
-        from app.services.operations.maintenance import list_windows
+        """The scope's windows and the chosen one's impact, in one read (app/services/operations/maintenance_read)."""
+        from app.services.operations.maintenance import maintenance_view
+        self.loaded = True
         keep = self.current().id if self.current() else None
         scope = self.scope.currentData()
         if scope == "week":
             today = local_today()
-            rows = list_windows(self.db, local_midnight(today), local_midnight(today + dt.timedelta(days=8)))
+            view = maintenance_view(self.db, local_midnight(today), local_midnight(today + dt.timedelta(days=8)),
+                                    keep=keep)
         else:
-            rows = list_windows(self.db, open_only=scope == "open")
-        self.windows = rows
+            view = maintenance_view(self.db, open_only=scope == "open", keep=keep)
+        rows = self.windows = view.windows
         self.table.setRowCount(len(rows))
         for i, r in enumerate(rows):
             notice = (self.tr("Emergency") if r.emergency else self.tr("In time") if r.in_time
@@ -145,11 +155,14 @@ class MaintenanceTab(QWidget):
             self.table.setItem(i, 8, _coloured(choice_label(ImpactLevel, worst), ImpactLevel.colour(worst)))
             if r.emergency or (r.noticed_at and not r.in_time):
                 self.table.item(i, 9).setForeground(QColor("#c62828"))
+        self.table.blockSignals(True)      # the chosen window's impact came with the list: not read again
+        self.table.clearSelection()
         for i, r in enumerate(rows):
-            if r.id == keep or (keep is None and i == 0):
+            if r.id == view.chosen:
                 select_only_row(self.table, i)
                 break
-        self.show_impact()
+        self.table.blockSignals(False)
+        self._fill_impact(self.current(), view.impacts)
 
     def current(self):
         rows = self.table.selectionModel().selectedRows() if self.table.selectionModel() else []
@@ -160,12 +173,16 @@ class MaintenanceTab(QWidget):
         return self.impacts[rows[0].row()] if rows and rows[0].row() < len(self.impacts) else None
 
     def show_impact(self) -> None:
-        from app.documents.maintenance import EFFECT
+        """The chosen window's impact, read (a window chosen in the list)."""
         from app.services.operations.maintenance import impact_of
+        w = self.current()
+        self._fill_impact(w, impact_of(self.db, w.id) if w else [])
+
+    def _fill_impact(self, w, impacts) -> None:
+        from app.documents.maintenance import EFFECT
         from ui.shell.i18n import ui_language
         zh = ui_language() == "zh"
-        w = self.current()
-        self.impacts = impact_of(self.db, w.id) if w else []
+        self.impacts = impacts
         if w:
             self.impact_title.setText(self.tr("%1 affects %2 customer(s)").replace("%1", w.reference)
                                       .replace("%2", str(len({i.customer_id for i in self.impacts}))))
@@ -218,8 +235,11 @@ class MaintenanceTab(QWidget):
         return dlg
 
     def _planned(self, window_id: int) -> None:
-        self.scope.setCurrentIndex(self.scope.findData("open"))
-        self.load()
+        every_open = self.scope.findData("open")
+        if self.scope.currentIndex() != every_open:
+            self.scope.setCurrentIndex(every_open)     # reads the list (currentIndexChanged)
+        else:
+            self.load()
         for i, w in enumerate(self.windows):
             if w.id == window_id:
                 select_only_row(self.table, i)

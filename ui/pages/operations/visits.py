@@ -24,20 +24,20 @@ def _hm(t) -> str:
 
 
 class VisitsTab(QWidget):
-    """Visitors on site now and expected today, check-in/out, the daily list."""
+    """Visitors on site now and expected today, check-in/out, the daily list. `deferred` (a tab of the
+    Operations page): read when first shown, not when the page is made."""
 
-    def __init__(self, db, actor, parent=None):
+    def __init__(self, db, actor, parent=None, *, deferred: bool = False):
         super().__init__(parent)
         self.db, self.actor = db, actor
         self.setObjectName("visitsTab")
         self.here, self.expected = [], []
+        self.loaded = False
         self.last_pdf: Path | None = None
         top = QHBoxLayout()
         self.site = QComboBox()
         self.site.setObjectName("siteFilter")
-        self.site.addItem(self.tr("All sites"), None)
-        for sid, code, name in self._sites():
-            self.site.addItem(f"{code} {name}", sid)
+        self.site.addItem(self.tr("All sites"), None)   # the sites come with the first read (load)
         refresh = QPushButton(self.tr("Refresh"))
         refresh.setShortcut(QKeySequence.Refresh)
         self.request_btn = QPushButton(self.tr("Request a visit…"))
@@ -102,15 +102,17 @@ class VisitsTab(QWidget):
         self.on_site.itemSelectionChanged.connect(self.update_actions)
         self.today.itemSelectionChanged.connect(self.update_actions)
         listen(self, self._changed)
-        self.load()
+        if not deferred:
+            self.load()
 
-    def _sites(self):
-        from app.services.operations.visits import sites
-        return sites(self.db)
+    def showEvent(self, event):
+        super().showEvent(event)
+        if not self.loaded:
+            self.load()
 
     def _changed(self, changes) -> None:
         kinds = getattr(changes, "kinds", changes)
-        if not kinds or "*" in kinds or kinds & {"visit", "visitor"}:
+        if self.loaded and (not kinds or "*" in kinds or kinds & {"visit", "visitor"}):
             self.load()
 
     def _cells(self, r) -> list[str]:
@@ -118,10 +120,18 @@ class VisitsTab(QWidget):
                 self.tr("yes") if r.escort_needed else "", f"{_hm(r.window_start)} – {_hm(r.window_end)}"]
 
     def load(self) -> None:
-        from app.services.operations.visits import on_site_now, visitors_of_day
+        """Who is on site and who is expected today in one read (the sites too, the first time)."""
+        from app.services.operations.visits import guard_desk
         site = self.site.currentData()
-        self.here = on_site_now(self.db, self.actor, site_id=site)
-        self.expected = [r for r in visitors_of_day(self.db, self.actor, local_today(), site_id=site)
+        desk = guard_desk(self.db, self.actor, local_today(), site_id=site, with_sites=not self.loaded)
+        if desk.sites is not None:
+            self.site.blockSignals(True)
+            for sid, code, name in desk.sites:
+                self.site.addItem(f"{code} {name}", sid)
+            self.site.blockSignals(False)
+        self.loaded = True
+        self.here = desk.here
+        self.expected = [r for r in desk.day
                          if r.checked_in_at is None and r.state in (VisitState.APPROVED, VisitState.REQUESTED)]
         over = sum(1 for r in self.here if r.overstayed)
         self.here_title.setText(self.tr("On site now: %1 visitor(s), %2 overstayed").replace("%1", str(len(self.here)))
