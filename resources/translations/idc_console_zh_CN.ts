@@ -2142,67 +2142,67 @@
 <context>
     <name>CreditsTab</name>
     <message>
-        <location filename="../../ui/pages/operations/__init__.py" line="181"/>
+        <location filename="../../ui/pages/operations/__init__.py" line="182"/>
         <source>Amount</source>
         <translation>金额</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/__init__.py" line="190"/>
+        <location filename="../../ui/pages/operations/__init__.py" line="191"/>
         <source>Approve</source>
         <translation>批准</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/__init__.py" line="182"/>
+        <location filename="../../ui/pages/operations/__init__.py" line="183"/>
         <source>Contract</source>
         <translation>合同</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/__init__.py" line="183"/>
+        <location filename="../../ui/pages/operations/__init__.py" line="184"/>
         <source>Decided by</source>
         <translation>审批人</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/__init__.py" line="181"/>
+        <location filename="../../ui/pages/operations/__init__.py" line="182"/>
         <source>Period</source>
         <translation>账期</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/__init__.py" line="182"/>
+        <location filename="../../ui/pages/operations/__init__.py" line="183"/>
         <source>Proposed by</source>
         <translation>提出人</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/__init__.py" line="183"/>
+        <location filename="../../ui/pages/operations/__init__.py" line="184"/>
         <source>Reason</source>
         <translation>原因</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/__init__.py" line="260"/>
+        <location filename="../../ui/pages/operations/__init__.py" line="261"/>
         <source>Reject</source>
         <translation>驳回</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/__init__.py" line="192"/>
+        <location filename="../../ui/pages/operations/__init__.py" line="193"/>
         <source>Reject…</source>
         <translation>驳回…</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/__init__.py" line="181"/>
+        <location filename="../../ui/pages/operations/__init__.py" line="182"/>
         <source>State</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/__init__.py" line="182"/>
+        <location filename="../../ui/pages/operations/__init__.py" line="183"/>
         <source>Ticket</source>
         <translation>工单</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/__init__.py" line="260"/>
+        <location filename="../../ui/pages/operations/__init__.py" line="261"/>
         <source>Why is the credit rejected:</source>
         <translation>驳回赔偿的原因：</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/__init__.py" line="245"/>
+        <location filename="../../ui/pages/operations/__init__.py" line="246"/>
         <source>You proposed it: another administrator decides (four eyes)</source>
         <translation>此赔偿由您提出：须由另一位管理员审批（四眼原则）</translation>
     </message>
@@ -4643,102 +4643,102 @@ Reason:</source>
 <context>
     <name>NewTicketDialog</name>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="556"/>
+        <location filename="../../ui/pages/operations/queue.py" line="557"/>
         <source>%1 has no e-mail address on file</source>
         <translation>%1 没有登记电子邮件地址</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="554"/>
+        <location filename="../../ui/pages/operations/queue.py" line="555"/>
         <source>%1 has no phone number on file</source>
         <translation>%1 没有登记电话号码</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="531"/>
+        <location filename="../../ui/pages/operations/queue.py" line="532"/>
         <source>(choose who raised it)</source>
         <translation>（请选择报障人）</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="531"/>
+        <location filename="../../ui/pages/operations/queue.py" line="532"/>
         <source>(no contacts)</source>
         <translation>（无联系人）</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="473"/>
+        <location filename="../../ui/pages/operations/queue.py" line="474"/>
         <source>(none)</source>
         <translation>（无）</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="517"/>
+        <location filename="../../ui/pages/operations/queue.py" line="518"/>
         <source>Concerns</source>
         <translation>涉及对象</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="513"/>
+        <location filename="../../ui/pages/operations/queue.py" line="514"/>
         <source>Contact</source>
         <translation>联系人</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="511"/>
+        <location filename="../../ui/pages/operations/queue.py" line="512"/>
         <source>Customer</source>
         <translation>客户</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="518"/>
+        <location filename="../../ui/pages/operations/queue.py" line="519"/>
         <source>Description</source>
         <translation>描述</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="509"/>
+        <location filename="../../ui/pages/operations/queue.py" line="510"/>
         <source>Kind</source>
         <translation>类型</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="459"/>
+        <location filename="../../ui/pages/operations/queue.py" line="460"/>
         <source>New ticket</source>
         <translation>新建工单</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="510"/>
+        <location filename="../../ui/pages/operations/queue.py" line="511"/>
         <source>Priority</source>
         <translation>优先级</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="516"/>
+        <location filename="../../ui/pages/operations/queue.py" line="517"/>
         <source>Remote-hands task</source>
         <translation>远程协助任务</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="515"/>
+        <location filename="../../ui/pages/operations/queue.py" line="516"/>
         <source>Reported at</source>
         <translation>报障时间</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="512"/>
+        <location filename="../../ui/pages/operations/queue.py" line="513"/>
         <source>Reported by</source>
         <translation>报障方式</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="508"/>
+        <location filename="../../ui/pages/operations/queue.py" line="509"/>
         <source>Title</source>
         <translation>标题</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="495"/>
+        <location filename="../../ui/pages/operations/queue.py" line="496"/>
         <source>When the customer reported it (YYYY-MM-DD HH:MM): the SLA clocks start there</source>
         <translation>客户报障的时间（YYYY-MM-DD HH:MM）：SLA 计时从此开始</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="566"/>
+        <location filename="../../ui/pages/operations/queue.py" line="567"/>
         <source>a report cannot come from the future</source>
         <translation>报障时间不能晚于现在</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="550"/>
+        <location filename="../../ui/pages/operations/queue.py" line="551"/>
         <source>choose which of the customer's contacts raised it</source>
         <translation>请选择是客户的哪位联系人报的障</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="564"/>
+        <location filename="../../ui/pages/operations/queue.py" line="565"/>
         <source>write when it was reported as YYYY-MM-DD HH:MM</source>
         <translation>报障时间请写成 YYYY-MM-DD HH:MM</translation>
     </message>
@@ -4746,77 +4746,77 @@ Reason:</source>
 <context>
     <name>OncallTab</name>
     <message>
-        <location filename="../../ui/pages/operations/__init__.py" line="166"/>
+        <location filename="../../ui/pages/operations/__init__.py" line="167"/>
         <source>Escalated to the secondary</source>
         <translation>已升级至副值班</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/__init__.py" line="168"/>
+        <location filename="../../ui/pages/operations/__init__.py" line="169"/>
         <source>Escalated to the site manager</source>
         <translation>已升级至机房经理</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/__init__.py" line="106"/>
+        <location filename="../../ui/pages/operations/__init__.py" line="107"/>
         <source>Handover note</source>
         <translation>交接说明</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/__init__.py" line="117"/>
+        <location filename="../../ui/pages/operations/__init__.py" line="118"/>
         <source>Mark as seen</source>
         <translation>标为已读</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/__init__.py" line="113"/>
+        <location filename="../../ui/pages/operations/__init__.py" line="114"/>
         <source>Message</source>
         <translation>消息</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/__init__.py" line="125"/>
+        <location filename="../../ui/pages/operations/__init__.py" line="126"/>
         <source>My notifications</source>
         <translation>我的通知</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/__init__.py" line="122"/>
+        <location filename="../../ui/pages/operations/__init__.py" line="123"/>
         <source>On call this week</source>
         <translation>本周值班</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/__init__.py" line="105"/>
+        <location filename="../../ui/pages/operations/__init__.py" line="106"/>
         <source>Phone</source>
         <translation>电话</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/__init__.py" line="104"/>
+        <location filename="../../ui/pages/operations/__init__.py" line="105"/>
         <source>Primary</source>
         <translation>主值班</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/__init__.py" line="105"/>
+        <location filename="../../ui/pages/operations/__init__.py" line="106"/>
         <source>Secondary</source>
         <translation>副值班</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/__init__.py" line="104"/>
+        <location filename="../../ui/pages/operations/__init__.py" line="105"/>
         <source>Site</source>
         <translation>机房</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/__init__.py" line="105"/>
+        <location filename="../../ui/pages/operations/__init__.py" line="106"/>
         <source>Site manager</source>
         <translation>机房经理</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/__init__.py" line="104"/>
+        <location filename="../../ui/pages/operations/__init__.py" line="105"/>
         <source>Week of</source>
         <translation>周起始</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/__init__.py" line="113"/>
+        <location filename="../../ui/pages/operations/__init__.py" line="114"/>
         <source>When</source>
         <translation>时间</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/__init__.py" line="113"/>
+        <location filename="../../ui/pages/operations/__init__.py" line="114"/>
         <source>Why</source>
         <translation>原因</translation>
     </message>
@@ -4837,47 +4837,47 @@ Reason:</source>
 <context>
     <name>OperationsPage</name>
     <message>
-        <location filename="../../ui/pages/operations/__init__.py" line="53"/>
+        <location filename="../../ui/pages/operations/__init__.py" line="54"/>
         <source>Add a year of China's holidays (Ctrl+Shift+H)</source>
         <translation>添加一年的中国节假日（Ctrl+Shift+H）</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/__init__.py" line="50"/>
+        <location filename="../../ui/pages/operations/__init__.py" line="51"/>
         <source>Holiday year…</source>
         <translation>节假日年度…</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/__init__.py" line="46"/>
+        <location filename="../../ui/pages/operations/__init__.py" line="47"/>
         <source>Maintenance</source>
         <translation>维护</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/__init__.py" line="41"/>
+        <location filename="../../ui/pages/operations/__init__.py" line="42"/>
         <source>On call</source>
         <translation>值班</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/__init__.py" line="40"/>
+        <location filename="../../ui/pages/operations/__init__.py" line="41"/>
         <source>Queue</source>
         <translation>工单队列</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/__init__.py" line="42"/>
+        <location filename="../../ui/pages/operations/__init__.py" line="43"/>
         <source>SLA credits</source>
         <translation>SLA 服务赔偿</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/__init__.py" line="54"/>
+        <location filename="../../ui/pages/operations/__init__.py" line="55"/>
         <source>SLA targets…</source>
         <translation>SLA 目标…</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/__init__.py" line="58"/>
+        <location filename="../../ui/pages/operations/__init__.py" line="59"/>
         <source>Targets per priority and the calendars' business hours (Ctrl+Shift+L)</source>
         <translation>各优先级的目标与日历的工作时间（Ctrl+Shift+L）</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/__init__.py" line="47"/>
+        <location filename="../../ui/pages/operations/__init__.py" line="48"/>
         <source>Visitors</source>
         <translation>访客</translation>
     </message>
@@ -5702,87 +5702,87 @@ Reason:</source>
 <context>
     <name>QueueTab</name>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="197"/>
+        <location filename="../../ui/pages/operations/queue.py" line="198"/>
         <source> · the first %1 by SLA due</source>
         <translation> · 按 SLA 到期显示前 %1 张</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="194"/>
+        <location filename="../../ui/pages/operations/queue.py" line="195"/>
         <source>%1 tickets, %2 P1, %3 breached</source>
         <translation>共 %1 张工单，P1 %2 张，已超时 %3 张</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="65"/>
+        <location filename="../../ui/pages/operations/queue.py" line="66"/>
         <source>Also resolved and closed</source>
         <translation>含已解决和已关闭</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="75"/>
+        <location filename="../../ui/pages/operations/queue.py" line="76"/>
         <source>Assignee</source>
         <translation>处理人</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="74"/>
+        <location filename="../../ui/pages/operations/queue.py" line="75"/>
         <source>Customer</source>
         <translation>客户</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="74"/>
+        <location filename="../../ui/pages/operations/queue.py" line="75"/>
         <source>Due</source>
         <translation>到期</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="62"/>
+        <location filename="../../ui/pages/operations/queue.py" line="63"/>
         <source>My tickets</source>
         <translation>我的工单</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="58"/>
+        <location filename="../../ui/pages/operations/queue.py" line="59"/>
         <source>New ticket…</source>
         <translation>新建工单…</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="73"/>
+        <location filename="../../ui/pages/operations/queue.py" line="74"/>
         <source>Priority</source>
         <translation>优先级</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="67"/>
+        <location filename="../../ui/pages/operations/queue.py" line="68"/>
         <source>Refresh</source>
         <translation>刷新</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="73"/>
+        <location filename="../../ui/pages/operations/queue.py" line="74"/>
         <source>SLA</source>
         <translation>SLA</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="74"/>
+        <location filename="../../ui/pages/operations/queue.py" line="75"/>
         <source>Site</source>
         <translation>机房</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="73"/>
+        <location filename="../../ui/pages/operations/queue.py" line="74"/>
         <source>State</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="73"/>
+        <location filename="../../ui/pages/operations/queue.py" line="74"/>
         <source>Ticket</source>
         <translation>工单</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="74"/>
+        <location filename="../../ui/pages/operations/queue.py" line="75"/>
         <source>Time left</source>
         <translation>剩余时间</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="75"/>
+        <location filename="../../ui/pages/operations/queue.py" line="76"/>
         <source>Title</source>
         <translation>标题</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="209"/>
+        <location filename="../../ui/pages/operations/queue.py" line="210"/>
         <source>paused</source>
         <translation>已暂停</translation>
     </message>
@@ -7182,197 +7182,197 @@ Reason:</source>
 <context>
     <name>TicketPanel</name>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="318"/>
+        <location filename="../../ui/pages/operations/queue.py" line="319"/>
         <source> · escalated to level %1</source>
         <translation> · 已升级至第 %1 级</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="320"/>
+        <location filename="../../ui/pages/operations/queue.py" line="321"/>
         <source>%1 · %2 · customer %3 · contract %4 · assignee %5 · opened %6 · concerns %7</source>
         <translation>%1 · %2 · 客户 %3 · 合同 %4 · 处理人 %5 · 创建于 %6 · 涉及 %7</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="350"/>
+        <location filename="../../ui/pages/operations/queue.py" line="351"/>
         <source>(for the customer)</source>
         <translation>（对客户）</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="331"/>
+        <location filename="../../ui/pages/operations/queue.py" line="332"/>
         <source>, due %1</source>
         <translation>，到期 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="329"/>
+        <location filename="../../ui/pages/operations/queue.py" line="330"/>
         <source>, paused %1 min</source>
         <translation>，暂停 %1 分钟</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="275"/>
+        <location filename="../../ui/pages/operations/queue.py" line="276"/>
         <source>Acknowledge</source>
         <translation>响应</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="256"/>
+        <location filename="../../ui/pages/operations/queue.py" line="257"/>
         <source>Choose a ticket</source>
         <translation>请选择工单</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="281"/>
+        <location filename="../../ui/pages/operations/queue.py" line="282"/>
         <source>Close</source>
         <translation>关闭</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="434"/>
+        <location filename="../../ui/pages/operations/queue.py" line="435"/>
         <source>Down from – to (YYYY-MM-DD HH:MM – YYYY-MM-DD HH:MM; leave the end empty while it is still down):</source>
         <translation>停机起止（YYYY-MM-DD HH:MM – YYYY-MM-DD HH:MM；仍在停机则结束时间留空）：</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="277"/>
+        <location filename="../../ui/pages/operations/queue.py" line="278"/>
         <source>In progress</source>
         <translation>处理中</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="407"/>
+        <location filename="../../ui/pages/operations/queue.py" line="408"/>
         <source>New priority:</source>
         <translation>新优先级：</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="268"/>
+        <location filename="../../ui/pages/operations/queue.py" line="269"/>
         <source>Note</source>
         <translation>备注</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="395"/>
+        <location filename="../../ui/pages/operations/queue.py" line="396"/>
         <source>Note (internal):</source>
         <translation>备注（内部）：</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="291"/>
+        <location filename="../../ui/pages/operations/queue.py" line="292"/>
         <source>Note…</source>
         <translation>备注…</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="276"/>
+        <location filename="../../ui/pages/operations/queue.py" line="277"/>
         <source>On site</source>
         <translation>已到场</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="407"/>
+        <location filename="../../ui/pages/operations/queue.py" line="408"/>
         <source>Priority</source>
         <translation>优先级</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="291"/>
+        <location filename="../../ui/pages/operations/queue.py" line="292"/>
         <source>Priority…</source>
         <translation>优先级…</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="433"/>
+        <location filename="../../ui/pages/operations/queue.py" line="434"/>
         <source>Record down hours</source>
         <translation>记录停机时长</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="293"/>
+        <location filename="../../ui/pages/operations/queue.py" line="294"/>
         <source>Record down hours…</source>
         <translation>记录停机时长…</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="421"/>
+        <location filename="../../ui/pages/operations/queue.py" line="422"/>
         <source>Reopen</source>
         <translation>重新打开</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="292"/>
+        <location filename="../../ui/pages/operations/queue.py" line="293"/>
         <source>Reopen…</source>
         <translation>重新打开…</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="385"/>
+        <location filename="../../ui/pages/operations/queue.py" line="386"/>
         <source>Resolve</source>
         <translation>解决</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="280"/>
+        <location filename="../../ui/pages/operations/queue.py" line="281"/>
         <source>Resolve…</source>
         <translation>解决…</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="345"/>
+        <location filename="../../ui/pages/operations/queue.py" line="346"/>
         <source>SLA breach</source>
         <translation>SLA 超时</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="278"/>
+        <location filename="../../ui/pages/operations/queue.py" line="279"/>
         <source>Waiting for customer</source>
         <translation>等待客户</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="279"/>
+        <location filename="../../ui/pages/operations/queue.py" line="280"/>
         <source>Waiting for vendor</source>
         <translation>等待厂商</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="268"/>
+        <location filename="../../ui/pages/operations/queue.py" line="269"/>
         <source>What</source>
         <translation>事项</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="386"/>
+        <location filename="../../ui/pages/operations/queue.py" line="387"/>
         <source>What was done (the customer reads it):</source>
         <translation>处理结果（客户可见）：</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="268"/>
+        <location filename="../../ui/pages/operations/queue.py" line="269"/>
         <source>When</source>
         <translation>时间</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="268"/>
+        <location filename="../../ui/pages/operations/queue.py" line="269"/>
         <source>Who</source>
         <translation>操作人</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="421"/>
+        <location filename="../../ui/pages/operations/queue.py" line="422"/>
         <source>Why is it reopened:</source>
         <translation>重新打开的原因：</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="411"/>
+        <location filename="../../ui/pages/operations/queue.py" line="412"/>
         <source>Why:</source>
         <translation>原因：</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="443"/>
+        <location filename="../../ui/pages/operations/queue.py" line="444"/>
         <source>Write the times as YYYY-MM-DD HH:MM</source>
         <translation>时间请写成 YYYY-MM-DD HH:MM</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="344"/>
+        <location filename="../../ui/pages/operations/queue.py" line="345"/>
         <source>assigned</source>
         <translation>已分派</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="344"/>
+        <location filename="../../ui/pages/operations/queue.py" line="345"/>
         <source>attachment</source>
         <translation>附件</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="346"/>
+        <location filename="../../ui/pages/operations/queue.py" line="347"/>
         <source>down hours</source>
         <translation>停机时长</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="345"/>
+        <location filename="../../ui/pages/operations/queue.py" line="346"/>
         <source>escalated</source>
         <translation>已升级</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="344"/>
+        <location filename="../../ui/pages/operations/queue.py" line="345"/>
         <source>note</source>
         <translation>备注</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/queue.py" line="342"/>
+        <location filename="../../ui/pages/operations/queue.py" line="343"/>
         <source>opened</source>
         <translation>已创建</translation>
     </message>
