@@ -7212,6 +7212,16 @@ Reason:</source>
         <translation>响应</translation>
     </message>
     <message>
+        <location filename="../../ui/pages/operations/queue.py" line="345"/>
+        <source>Assigned</source>
+        <translation>已分派</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/queue.py" line="345"/>
+        <source>Attachment</source>
+        <translation>附件</translation>
+    </message>
+    <message>
         <location filename="../../ui/pages/operations/queue.py" line="257"/>
         <source>Choose a ticket</source>
         <translation>请选择工单</translation>
@@ -7225,6 +7235,16 @@ Reason:</source>
         <location filename="../../ui/pages/operations/queue.py" line="435"/>
         <source>Down from – to (YYYY-MM-DD HH:MM – YYYY-MM-DD HH:MM; leave the end empty while it is still down):</source>
         <translation>停机起止（YYYY-MM-DD HH:MM – YYYY-MM-DD HH:MM；仍在停机则结束时间留空）：</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/queue.py" line="347"/>
+        <source>Down hours</source>
+        <translation>停机时长</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/queue.py" line="346"/>
+        <source>Escalated</source>
+        <translation>已升级</translation>
     </message>
     <message>
         <location filename="../../ui/pages/operations/queue.py" line="278"/>
@@ -7255,6 +7275,11 @@ Reason:</source>
         <location filename="../../ui/pages/operations/queue.py" line="277"/>
         <source>On site</source>
         <translation>已到场</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/operations/queue.py" line="343"/>
+        <source>Opened</source>
+        <translation>已创建</translation>
     </message>
     <message>
         <location filename="../../ui/pages/operations/queue.py" line="408"/>
@@ -7345,36 +7370,6 @@ Reason:</source>
         <location filename="../../ui/pages/operations/queue.py" line="444"/>
         <source>Write the times as YYYY-MM-DD HH:MM</source>
         <translation>时间请写成 YYYY-MM-DD HH:MM</translation>
-    </message>
-    <message>
-        <location filename="../../ui/pages/operations/queue.py" line="345"/>
-        <source>assigned</source>
-        <translation>已分派</translation>
-    </message>
-    <message>
-        <location filename="../../ui/pages/operations/queue.py" line="345"/>
-        <source>attachment</source>
-        <translation>附件</translation>
-    </message>
-    <message>
-        <location filename="../../ui/pages/operations/queue.py" line="347"/>
-        <source>down hours</source>
-        <translation>停机时长</translation>
-    </message>
-    <message>
-        <location filename="../../ui/pages/operations/queue.py" line="346"/>
-        <source>escalated</source>
-        <translation>已升级</translation>
-    </message>
-    <message>
-        <location filename="../../ui/pages/operations/queue.py" line="345"/>
-        <source>note</source>
-        <translation>备注</translation>
-    </message>
-    <message>
-        <location filename="../../ui/pages/operations/queue.py" line="343"/>
-        <source>opened</source>
-        <translation>已创建</translation>
     </message>
 </context>
 <context>

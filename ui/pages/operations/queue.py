@@ -340,11 +340,11 @@ class TicketPanel(QWidget):
             elif e.kind == "priority":
                 what = f"{e.from_value} → {e.to_value}"
             elif e.kind == "open":
-                what = self.tr("opened")
+                what = self.tr("Opened")
             else:
-                what = {"note": self.tr("note"), "assign": self.tr("assigned"), "attach": self.tr("attachment"),
-                        "escalate": self.tr("escalated"), "sla": self.tr("SLA breach"),
-                        "downtime": self.tr("down hours")}.get(e.kind, e.kind)
+                what = {"note": self.tr("Note"), "assign": self.tr("Assigned"), "attach": self.tr("Attachment"),
+                        "escalate": self.tr("Escalated"), "sla": self.tr("SLA breach"),
+                        "downtime": self.tr("Down hours")}.get(e.kind, e.kind)
                 if e.kind == "sla" and e.to_value:
                     what += " " + choice_label(SlaMetric, e.to_value)
             if e.visibility == NoteVisibility.CUSTOMER:
