@@ -109,10 +109,11 @@ def interactions(app, db, login: str, password: str, counter: StatementCounter,
 
     def measure(name: str, action: Callable[[], object]) -> object:
         n0, r0 = counter.n, rt()
-        t0 = time.perf_counter()
+        t0, c0 = time.perf_counter(), time.process_time()
         result = action()
         end = settle(app, counter, quiet_s)
         rows.append({"name": name, "ms": round(1000 * (end - t0), 1), "statements": counter.n - n0,
+                     "cpu_ms": round(1000 * (time.process_time() - c0), 1),
                      "round_trips": rt() - r0, **({"sql": counter.texts[n0:counter.n]} if sql else {})})
         return result
 
@@ -207,7 +208,7 @@ def wan_table(url: str, login: str, password: str, rtts=RTTS_MS, out: Callable[[
         cells = []
         for r in ok:
             row = next((x for x in r["rows"] if x["name"] == name), None)
-            cells.append("—" if row is None else f"{row['ms']:,.0f} ms")
+            cells.append("—" if row is None else f"{row['ms']:,.0f} ms (CPU {row.get('cpu_ms', 0):,.0f})")
         first = next(x for x in ok[0]["rows"] if x["name"] == name)
         trips = ", ".join(str(next((x["round_trips"] for x in r["rows"] if x["name"] == name), "—")) for r in ok)
         out(f"| {name} | {' | '.join(cells)} | {first['statements']} | {trips} |")
