@@ -262,13 +262,15 @@ class Database:
         except SQLAlchemyError as exc:
             raise DatabaseUnavailable(describe_db_error(exc, self.url)) from None
 
-    def check_not_newer(self) -> None:
+    def check_not_newer(self) -> str | None:
+        """SchemaTooNew when the database is at a revision this console does not know; else its revision
+        (read once: the caller need not read it again, issue 26)."""
         current = self.current_revision()
         if current is None:
-            return
+            return None
         graph = _revision_graph()
         if graph and current in graph:
-            return
+            return current
         from alembic.script import ScriptDirectory
 
         script = ScriptDirectory.from_config(self.alembic_config())
@@ -277,6 +279,7 @@ class Database:
                 f"The database is at schema revision {current}, which this version of the console "
                 f"does not know (newest known: {script.get_current_head()}). "
                 "Install a newer idc-console to open it.")
+        return current
 
     @logged_run("db upgrade", start=lambda self, revision="head", **kw: dict(revision=revision,
                                                                            database=self.describe_storage()))
