@@ -5,7 +5,7 @@ import datetime as dt
 from dataclasses import dataclass
 from typing import Iterator
 
-from sqlalchemy import and_, select
+from sqlalchemy import and_, literal, select, union_all
 
 from app.domain.clock import DateError, local_midnight, local_text
 from app.domain.clock import parse_date as clock_parse_date
@@ -78,7 +78,7 @@ def iter_events(db: Database, flt: AuditFilter, batch: int = 5000) -> Iterator[A
     cond = flt.where()
     if cond is not None:
         q = q.where(cond)
-    with db.session() as s:
+    with db.session() as s:   # a transaction: a server-side cursor (yield_per) needs one
         for ev in s.execute(q.execution_options(yield_per=batch)).scalars():
             yield ev
 
@@ -98,7 +98,7 @@ def last_seq_hash(db: Database, flt: AuditFilter) -> str | None:
     q = select(AuditEvent.seq, AuditEvent.hash).order_by(AuditEvent.seq.desc()).limit(1)
     if flt.date_to:
         q = q.where(AuditEvent.ts < local_midnight_utc(flt.date_to + dt.timedelta(days=1)))
-    with db.session() as s:
+    with db.read_session() as s:
         row = s.execute(q).first()
     return f"{row[0]}:{row[1]}" if row else None
 
@@ -147,9 +147,15 @@ def filter_text(flt: AuditFilter, text: str = "") -> str:
 
 def audit_choices(db: Database) -> tuple[list[str], list[str], list[str]]:
     """The logins, actions and object types that occur in the trail, for the filter choosers."""
-    with db.engine.connect() as conn:
-        return tuple(list(conn.execute(select(col).distinct().order_by(col)).scalars())   # type: ignore[return-value]
-                     for col in (AuditEvent.actor_login, AuditEvent.action, AuditEvent.object_type))
+    cols = (AuditEvent.actor_login, AuditEvent.action, AuditEvent.object_type)
+    # one statement, not three in a row (issue 26: each is a round trip across a WAN), each column's values
+    # in the database's own order as before
+    each = union_all(*(select(literal(k).label("k"), col.label("v")).distinct() for k, col in enumerate(cols))).subquery()
+    found: tuple[list[str], list[str], list[str]] = ([], [], [])
+    with db.read_connection() as conn:
+        for k, v in conn.execute(select(each.c.k, each.c.v).order_by(each.c.k, each.c.v)):
+            found[k].append(v)
+    return found
 
 
 # --- names of actions and objects ---------------------------------------------------------------
@@ -361,7 +367,7 @@ def field_changes(before: str | None, after: str | None) -> tuple[FieldChange, .
 
 
 def event_detail(db: Database, seq: int) -> EventDetail | None:
-    with db.session() as s:
+    with db.read_session() as s:
         ev = s.get(AuditEvent, seq)
         if ev is None:
             return None
@@ -427,7 +433,7 @@ def object_history(db: Database, kind: str, object_id, *, lang: str = "en", befo
     if object_type is None:
         raise ValidationError({"kind": f"no history for {kind!r}"})
     where = [AuditEvent.object_type == object_type, AuditEvent.object_id == str(object_id)]
-    with db.session() as s:
+    with db.read_session() as s:
         total = s.execute(select(func.count()).select_from(AuditEvent).where(*where)).scalar_one()
         q = select(AuditEvent).where(*where)
         if before_seq is not None:

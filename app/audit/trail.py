@@ -185,12 +185,9 @@ def has_definer_functions(session: Session) -> bool:
     if bind.dialect.name != "postgresql":
         return False
     engine = getattr(bind, "engine", bind)
-    known = _DEFINER_FUNCTIONS.get(engine)
-    if known is None:
-        known = bool(session.execute(
-            text("SELECT to_regprocedure('public.audit_append(jsonb)') IS NOT NULL")).scalar())
-        _DEFINER_FUNCTIONS[engine] = known
-    return known
+    if engine not in _DEFINER_FUNCTIONS:
+        _probe_server(session, engine)
+    return _DEFINER_FUNCTIONS[engine]
 
 
 _SERVER_HASHES: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
@@ -203,12 +200,38 @@ def server_hashes(session: Session) -> bool:
     if bind.dialect.name != "postgresql":
         return False
     engine = getattr(bind, "engine", bind)
-    known = _SERVER_HASHES.get(engine)
-    if known is None:
-        known = bool(session.execute(
-            text("SELECT to_regprocedure('public.audit_note(jsonb)') IS NOT NULL")).scalar())
-        _SERVER_HASHES[engine] = known
-    return known
+    if engine not in _SERVER_HASHES:
+        _probe_server(session, engine)
+    return _SERVER_HASHES[engine]
+
+
+_PERSON_SQL = ("CASE WHEN left(session_user::text, length(current_database()) + 1) = current_database() || '.' "
+               "THEN substr(session_user::text, length(current_database()) + 2) END")
+# engine -> its person: every connection of an engine logs in as its URL's user, which does not change
+_PERSONS: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
+
+
+def connected_person(session: Session) -> str | None:
+    """The program login whose database login this connection is (`<db>.<login>`), else None
+    (app.store.dbroles.connected_person); remembered per engine like server_hashes."""
+    bind = session.get_bind()
+    if bind.dialect.name != "postgresql":
+        return None
+    engine = getattr(bind, "engine", bind)
+    if engine not in _PERSONS:
+        _probe_server(session, engine)
+    return _PERSONS[engine]
+
+
+def _probe_server(session: Session, engine) -> None:
+    """What has_definer_functions, server_hashes and connected_person remember (a login asks all three), in
+    one statement: across a WAN each was a round trip of its own (issue 26)."""
+    definer, notes, person = session.execute(text(
+        "SELECT to_regprocedure('public.audit_append(jsonb)') IS NOT NULL, "
+        f"to_regprocedure('public.audit_note(jsonb)') IS NOT NULL, {_PERSON_SQL}")).one()
+    _DEFINER_FUNCTIONS[engine] = bool(definer)
+    _SERVER_HASHES[engine] = bool(notes)
+    _PERSONS[engine] = person
 
 
 def forget_definer_functions(engine) -> None:

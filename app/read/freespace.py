@@ -72,7 +72,7 @@ def find_free_units(db: Database, units: int, *, site_id: int | None = None, roo
     today = today or local_today()
     own_w = None
     if device_type_id is not None:
-        with db.session() as s:
+        with db.read_session() as s:
             dtype = s.get(DeviceType, device_type_id)
             if dtype is None:
                 raise ValidationError({"device_type_id": "unknown device type"})
@@ -91,7 +91,7 @@ def find_free_units(db: Database, units: int, *, site_id: int | None = None, roo
         q = q.where(Rack.room_id == room_id)
     if site_id is not None:
         q = q.where(Room.site_id == site_id)
-    with db.engine.connect() as conn:
+    with db.read_connection() as conn:
         racks = conn.execute(q.order_by(Site.code, Room.name, Rack.name)).all()
         ids = [r[0] for r in racks]
         taken: dict[tuple[int, str], set[int]] = defaultdict(set)

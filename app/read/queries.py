@@ -83,7 +83,7 @@ MODELS = {"site": Site, "rack": Rack, "device": Device, "gpu": GpuAsset, "custom
 def record(db: Database, kind: str, id_: int) -> dict[str, Any] | None:
     """Column values of one row as plain values (with `version`), for a detail dialog."""
     model = MODELS[kind]
-    with db.session() as s:
+    with db.read_session() as s:
         obj = s.get(model, id_)
         if obj is None:
             return None
@@ -92,7 +92,7 @@ def record(db: Database, kind: str, id_: int) -> dict[str, Any] | None:
 
 def customer_contacts(db: Database, customer_id: int) -> list[dict[str, Any]]:
     """The customer's contacts in their order: name, role, phone, email."""
-    with db.engine.connect() as conn:
+    with db.read_connection() as conn:
         return [dict(name=r[0], role=r[1], phone=r[2], email=r[3]) for r in conn.execute(
             select(Contact.name, Contact.role, Contact.phone, Contact.email)
             .where(Contact.customer_id == customer_id).order_by(Contact.id))]
@@ -100,7 +100,7 @@ def customer_contacts(db: Database, customer_id: int) -> list[dict[str, Any]]:
 
 def gpu_history(db: Database, gpu_id: int) -> list[tuple]:
     """(at, from_state, to_state, actor_login, reason), newest first."""
-    with db.engine.connect() as conn:
+    with db.read_connection() as conn:
         return [tuple(r) for r in conn.execute(
             select(GpuHistory.at, GpuHistory.from_state, GpuHistory.to_state, GpuHistory.actor_login,
                    GpuHistory.reason).where(GpuHistory.gpu_id == gpu_id)
@@ -131,7 +131,7 @@ STOCK_STATES = tuple(s for s in GpuState.values() if s in GpuState.INSTALLABLE)
 
 def gpu_slots(db: Database, device_id: int) -> GpuSlots | None:
     """Every GPU slot of a server, with the GPU in it (if any)."""
-    with db.engine.connect() as conn:
+    with db.read_connection() as conn:
         head = conn.execute(
             select(Device.name, DeviceType.gpu_slots, GpuModel.name)
             .join(DeviceType, DeviceType.id == Device.device_type_id)
@@ -164,14 +164,14 @@ class DeviceTypeSize:
 
 
 def device_type_sizes(db: Database) -> list[DeviceTypeSize]:
-    with db.engine.connect() as conn:
+    with db.read_connection() as conn:
         return [DeviceTypeSize(r[0], Decimal(str(r[1])), bool(r[2])) for r in conn.execute(
             select(DeviceType.id, DeviceType.u_height, DeviceType.is_full_depth).limit(5000))]
 
 
 def stock_gpus(db: Database, device_id: int, limit: int = 500) -> list[tuple[int, str, str, str, int]]:
     """(id, serial, model, state, version) of GPUs on the shelf that fit this server."""
-    with db.engine.connect() as conn:
+    with db.read_connection() as conn:
         want = conn.execute(select(DeviceType.gpu_model_id).join(Device, Device.device_type_id == DeviceType.id)
                             .where(Device.id == device_id)).scalar()
         q = (select(GpuAsset.id, GpuAsset.serial, GpuModel.name, GpuAsset.state, GpuAsset.version)
@@ -183,7 +183,7 @@ def stock_gpus(db: Database, device_id: int, limit: int = 500) -> list[tuple[int
 
 
 def gpu_states(db: Database, ids: list[int]) -> dict[int, str]:
-    with db.engine.connect() as conn:
+    with db.read_connection() as conn:
         out = {}
         for i in range(0, len(ids), 500):
             chunk = ids[i:i + 500]
@@ -215,7 +215,7 @@ def options(db: Database, kind: str) -> list[tuple[Any, str]]:
         "manager": select(User.id, User.display_name).where(User.role.in_(["admin", "account_manager"]))
         .order_by(User.display_name),
     }[kind]
-    with db.engine.connect() as conn:
+    with db.read_connection() as conn:
         return [(r[0], str(r[1])) for r in conn.execute(q.limit(5000))]
 
 
@@ -266,7 +266,7 @@ def gpu_ids_by_serial(db: Database, serials: list[str]) -> dict[str, int]:
     serials = [s for s in dict.fromkeys(x.strip() for x in serials) if s]
     if not serials:
         return {}
-    with db.engine.connect() as conn:
+    with db.read_connection() as conn:
         return dict(conn.execute(select(GpuAsset.serial, GpuAsset.id).where(GpuAsset.serial.in_(serials))).all())
 
 
@@ -274,13 +274,13 @@ def gpu_serials(db: Database, ids) -> dict[int, str]:
     ids = list(ids)
     if not ids:
         return {}
-    with db.engine.connect() as conn:
+    with db.read_connection() as conn:
         return dict(conn.execute(select(GpuAsset.id, GpuAsset.serial).where(GpuAsset.id.in_(ids))).all())
 
 
 def rack_site(db: Database, rack_id: int) -> tuple[str, str] | None:
     """(site code, rack name) of a rack."""
-    with db.engine.connect() as conn:
+    with db.read_connection() as conn:
         row = conn.execute(select(Site.code, Rack.name).join(Room, Room.site_id == Site.id)
                            .join(Rack, Rack.room_id == Room.id).where(Rack.id == rack_id)).first()
         return (row[0], row[1]) if row else None
@@ -288,7 +288,7 @@ def rack_site(db: Database, rack_id: int) -> tuple[str, str] | None:
 
 def audit_actors_and_actions(db: Database) -> tuple[list[str], list[str]]:
     """The logins and actions that occur in the audit trail, for filter choosers."""
-    with db.engine.connect() as conn:
+    with db.read_connection() as conn:
         actors = list(conn.execute(select(AuditEvent.actor_login).distinct().order_by(AuditEvent.actor_login)).scalars())
         actions = list(conn.execute(select(AuditEvent.action).distinct().order_by(AuditEvent.action)).scalars())
     return actors, actions

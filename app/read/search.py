@@ -66,7 +66,7 @@ def search(db: Database, text: str, per_kind: int = 8) -> list[SearchHit]:
          .where(or_(like(Statement.number), like(Statement.fapiao_no))).order_by(Statement.number)),
     ]
     hits = []
-    with db.engine.connect() as conn:
+    with db.read_connection() as conn:
         for kind, q in queries:
             if kind == "gpu" and skips_ascii(text, GpuAsset.serial):
                 continue  # its only column is ASCII-only

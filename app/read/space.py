@@ -48,7 +48,7 @@ def leases_on(s, day: dt.date, rack_ids: list[int] | None = None) -> list[LeaseR
         q = q.where(SpaceLease.rack_id.in_(rack_ids))
     return [LeaseRow(l.id, l.rack_id, l.customer_id, cname, l.face, l.u_from, l.u_to, l.start_date, l.end_date,
                      cage, l.contract_item_id)
-            for l, cname, cage in s.execute(q.order_by(SpaceLease.rack_id, SpaceLease.u_from)).all()]
+            for l, cname, cage in s.execute(q.order_by(SpaceLease.rack_id, SpaceLease.u_from, SpaceLease.id)).all()]
 
 
 def rack_space(s, rack_ids: list[int], day: dt.date | None = None, *, heights: dict[int, int] | None = None,

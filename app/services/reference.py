@@ -133,7 +133,7 @@ def seed_regions(db: Database) -> RegionLoad | None:
     as the system with its audit event: `db upgrade` and the console's start call it, so that the
     first subsidiary, site or customer finds its region. A database with regions is left alone
     (None); a later list is brought in with `import regions FILE` (README, "Regions")."""
-    with db.session() as s:
+    with db.read_session() as s:   # autocommit: no BEGIN, no ROLLBACK (issue 26)
         if s.execute(select(Region.code).limit(1)).first() is not None:
             return None
     return load_regions(db, Actor.system())

@@ -40,7 +40,7 @@ def setting_text(value: bool | int) -> str:
 
 
 def get_setting(db: Database, key: str) -> bool | int:
-    with db.session() as s:
+    with db.read_session() as s:
         return setting_in(s, key)
 
 

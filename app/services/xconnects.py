@@ -324,12 +324,12 @@ def list_cross_connects(db: Database, *, state: str | None = None, customer_id: 
     q = q.order_by(CrossConnect.id)
     if limit:
         q = q.limit(limit)
-    with db.session() as s:
+    with db.read_session() as s:
         return [_row(*r) for r in s.execute(q).all()]
 
 
 def get_cross_connect(db: Database, key: int | str) -> XconnectRow:
-    with db.session() as s:
+    with db.read_session() as s:
         xc = find_cross_connect_in(s, key)
         return _row(*s.execute(_rows_query().where(CrossConnect.id == xc.id)).one())
 

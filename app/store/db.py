@@ -73,18 +73,24 @@ def make_engine(url: str, **kw) -> Engine:
     # TCP keepalives find a dead link instead, and a connection found broken is dropped with the
     # whole pool (SQLAlchemy's disconnect handling), so the next read opens a fresh one.
     kw.setdefault("pool_pre_ping", False)
+    # No hstore column anywhere: without this the first connection asks the server for the type in a
+    # savepoint of its own (three round trips of the console's start, issue 26).
+    kw.setdefault("use_native_hstore", False)
     args = dict(PG_KEEPALIVES)
-    # psycopg prepares a statement once it ran this many times: the lists' windows and the panels'
-    # reads repeat the same SQL. Off through a transaction-mode pooler that cannot keep them
-    # (PgBouncer before 1.21): IDC_CONSOLE_PREPARE=0.
+    # No server-side prepared statements unless IDC_CONSOLE_PREPARE=N (prepare from the N-th run): across
+    # a WAN they cost round trips and save a plan of well under a millisecond. psycopg sends a statement's
+    # Parse and waits for it before its first prepared run (a round trip more), and after every ROLLBACK
+    # (each transaction-bound read session ends in one) drops them all with a DEALLOCATE ALL of its own
+    # and prepares them again (issue 26, third round: 153 round trips instead of 144 for eight rack clicks).
+    # Through a transaction-mode pooler that cannot keep them (PgBouncer before 1.21) leave it unset or 0.
     threshold = os.environ.get(ENV_PREPARE, "").strip()
-    args["prepare_threshold"] = None if threshold == "0" else int(threshold or PREPARE_THRESHOLD)
+    args["prepare_threshold"] = int(threshold) if threshold and threshold != "0" else PREPARE_THRESHOLD
     kw["connect_args"] = {**args, **kw.get("connect_args", {})}
     return create_engine(u, **kw)
 
 
 ENV_PREPARE = "IDC_CONSOLE_PREPARE"
-PREPARE_THRESHOLD = 2
+PREPARE_THRESHOLD = None   # psycopg: never prepare
 PG_KEEPALIVES = {"keepalives": 1, "keepalives_idle": 30, "keepalives_interval": 10, "keepalives_count": 3}
 _READING: ContextVar[bool | str] = ContextVar("idc_reading", default=False)
 READ_THREADS = 4
@@ -125,9 +131,9 @@ class Database:
         self.engine = make_engine(url, **engine_kw)
         self.sessionmaker = sessionmaker(self.engine, expire_on_commit=False)
         # reads (see reading()): the same pool, each connection in autocommit while it reads
-        reader = self.engine if self.engine.dialect.name == "sqlite" else \
+        self.reader = self.engine if self.engine.dialect.name == "sqlite" else \
             self.engine.execution_options(isolation_level="AUTOCOMMIT")
-        self.read_sessionmaker = sessionmaker(reader, expire_on_commit=False)
+        self.read_sessionmaker = sessionmaker(self.reader, expire_on_commit=False)
         if read_url and self.engine.dialect.name == "postgresql":
             from app.store.replica import Replica
 
@@ -161,14 +167,46 @@ class Database:
             with reading():
                 return [call() for call in calls]
 
+        replica = _READING.get() == "replica"      # a background read's calls read where it reads
+
         def one(call):
-            with reading():
+            with reading(replica=replica):
                 return call()
         futures = [_read_pool().submit(contextvars.copy_context().run, one, call) for call in calls]
         return [f.result() for f in futures]
 
+    def warm(self, n: int = READ_THREADS) -> None:
+        """Open up to `n` pooled connections in the background (PostgreSQL), returned to the pool idle: the
+        console's start does it while its login dialog waits, so that the main window's reads side by side
+        (read_together) find their connections open instead of each paying a connection's round trips
+        (issue 26). Failures are left for the reads themselves to report."""
+        if self.is_sqlite or n < 1:
+            return
+        barrier = threading.Barrier(n)
+
+        def one():
+            from sqlalchemy.exc import SQLAlchemyError
+
+            try:
+                with self.reader.connect():
+                    barrier.wait(timeout=30)     # all held at once: n connections, not one reused n times
+            except (SQLAlchemyError, threading.BrokenBarrierError):  # opened, or reported, when used
+                barrier.abort()
+        for _ in range(n):
+            _read_pool().submit(one)
+
+    def read_connection(self):
+        """A pooled connection for reading only, on the primary (PostgreSQL: autocommit, so its reads cost
+        their statements and no BEGIN or ROLLBACK round trip; issue 26). What `engine.connect()` gave the
+        read models, less the transaction control: each statement reads committed data as of its start,
+        as it did under READ COMMITTED."""
+        return self.reader.connect()
+
     def read_session(self) -> Session:
-        """A session for reading only (PostgreSQL: autocommit, no transaction round trips)."""
+        """A session for reading only (PostgreSQL: autocommit, no transaction round trips): what the read
+        models open; inside reading(replica=True) the replica's when it is usable, like session()."""
+        if _READING.get() == "replica" and self.replica is not None and self.replica.usable(self.commit_lsn):
+            return self.replica.sessionmaker()
         return self.read_sessionmaker()
 
     def dispose(self) -> None:
@@ -202,7 +240,7 @@ class Database:
         return ScriptDirectory.from_config(self.alembic_config()).get_current_head()
 
     def current_revision(self) -> str | None:
-        with self.engine.connect() as conn:
+        with self.read_connection() as conn:   # autocommit: no BEGIN, no ROLLBACK
             if not inspect(conn).has_table("alembic_version"):
                 return None
             rows = conn.execute(text("SELECT version_num FROM alembic_version")).scalars().all()
@@ -224,13 +262,15 @@ class Database:
         except SQLAlchemyError as exc:
             raise DatabaseUnavailable(describe_db_error(exc, self.url)) from None
 
-    def check_not_newer(self) -> None:
+    def check_not_newer(self) -> str | None:
+        """SchemaTooNew when the database is at a revision this console does not know; else its revision
+        (read once: the caller need not read it again, issue 26)."""
         current = self.current_revision()
         if current is None:
-            return
+            return None
         graph = _revision_graph()
         if graph and current in graph:
-            return
+            return current
         from alembic.script import ScriptDirectory
 
         script = ScriptDirectory.from_config(self.alembic_config())
@@ -239,6 +279,7 @@ class Database:
                 f"The database is at schema revision {current}, which this version of the console "
                 f"does not know (newest known: {script.get_current_head()}). "
                 "Install a newer idc-console to open it.")
+        return current
 
     @logged_run("db upgrade", start=lambda self, revision="head", **kw: dict(revision=revision,
                                                                            database=self.describe_storage()))

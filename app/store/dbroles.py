@@ -335,14 +335,10 @@ def connection_has_roles(session) -> bool:
 
 
 def connected_person(session) -> str | None:
-    """The program login whose database login this connection is (`<db>.<login>`), else None."""
-    if session.get_bind().dialect.name != "postgresql":
-        return None
-    if "idc_person" not in session.info:   # one connection's session user does not change
-        session.info["idc_person"] = session.execute(text(
-            "SELECT CASE WHEN left(session_user::text, length(current_database()) + 1) = current_database() || '.' "
-            "THEN substr(session_user::text, length(current_database()) + 2) END")).scalar()
-    return session.info["idc_person"]
+    """The program login whose database login this connection is (`<db>.<login>`), else None; read once
+    per engine, with the trail's other facts about the server (app.audit.trail.connected_person)."""
+    from app.audit.trail import connected_person as person_of
+    return person_of(session)
 
 
 def sync_login(session, login: str, role: str, active: bool, password: str | None = None) -> str | None:

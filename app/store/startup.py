@@ -16,8 +16,7 @@ def prepare_database(db: Database, log: Callable[[str], None] = lambda m: None, 
     """
     if db.is_sqlite and db.engine.url.database not in (None, "", ":memory:"):
         Path(db.engine.url.database).parent.mkdir(parents=True, exist_ok=True)
-    db.check_not_newer()
-    if not db.needs_upgrade():
+    if db.check_not_newer() == db.head_revision():   # one read of the revision, not two
         return None
     backup = None
     if db.is_sqlite and db.current_revision() is not None:

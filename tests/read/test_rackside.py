@@ -11,9 +11,10 @@ from app.read.power import rack_power_panel
 from app.read.viewdata.rackside import rack_side
 from models import Device, Rack
 
-# the room's racks (1), their power (6), the supplies (1), the elevation (7), the room's floor (7);
-# the three panels' own reads: 13 + 10 + 9 and the rack's record for its room
-STATEMENTS, STATEMENTS_ROOM_SHOWN = 22, 15
+# the room's racks with their heights and the power limit (1), their power (3), their leases and space (4),
+# the supplies (1), the elevation's own rows (3), the room's floor's own rows (3); the three panels' own
+# reads: 13 + 10 + 9 and the rack's record for its room (was 22 / 15 before issue 26's third round)
+STATEMENTS, STATEMENTS_ROOM_SHOWN = 15, 12
 
 
 def _counted(db, fn):

@@ -183,10 +183,18 @@ class PagedTableModel(QAbstractTableModel):
         self._latest.invalidate()          # a read still running is superseded
         self.loaded = True
         self.today = local_today()
-        if recount_total or self._total is None:
-            self._total = queries.total(self.db, self.spec)
         params = (self.filter_text, self.sort_key, self.sort_desc)
         keyset = queries.pages_by_keyset(self.spec, self.sort_key)
+        if recount_total or self._total is None:
+            if keyset and not self.filter_text:
+                # read at once whatever the total (issue 26): the count and the first window side by side
+                self._total, first = self.db.read_together(
+                    lambda: queries.total(self.db, self.spec),
+                    lambda: queries.read_list(self.db, self.spec, params, self.page_size))
+                self._set_busy(False)
+                self._apply(params, first)
+                return
+            self._total = queries.total(self.db, self.spec)
         big = self._total > self.order_sync_rows
         if not big or (keyset and not self.filter_text):
             self._set_busy(False)

@@ -40,7 +40,8 @@ class DashboardPage(QWidget):
         self.cards = QGridLayout()
         self.layout_.addLayout(self.cards)
         from ui.pages.receivables.overdue import OverdueCard  # overdue customers: suspension proposals (issue 11)
-        self.layout_.addWidget(OverdueCard(db, self, actor=actor))
+        self.overdue = OverdueCard(db, self, actor=actor)
+        self.layout_.addWidget(self.overdue)
         if actor is not None:  # GPU capacity for a deal (ui/pages/capacity.py)
             from PySide6.QtWidgets import QPushButton
 
@@ -97,10 +98,18 @@ class DashboardPage(QWidget):
         else:
             self.layout_.addWidget(self.due_box)
         self.labels: dict[str, QLabel] = {}
-        self.stale = True               # loaded after the first paint
+        self.stale = True               # loaded when made (below), again when painted after a change
         self._loading = self._again = False
         self.op = None
         listen(self, self.on_changed)
+        self.load_now()
+
+    def load_now(self) -> None:
+        """The page's reads started now, on the thread pool, while the window is still being made and painted
+        (issue 26: started after the first paint, their round trips came after the window's own work)."""
+        self.stale = self.overdue.stale = False
+        self.overdue.load()
+        self.refresh()
 
     def capacity_search(self):
         from ui.pages.capacity import open_capacity_dialog
@@ -130,14 +139,17 @@ class DashboardPage(QWidget):
 
         def work(_progress):
             from app.services.contracts import contracts_due
-            summary = queries.summary(db)
-            due = [d for d in contracts_due(db, 180) if d.alert is not None]
-            charts = None
-            if want_charts:
-                from app.read.viewdata import dashboard_data
-                charts = dashboard_data(db)
             from app.services.operations.queue import desk_counts
-            return summary, due, charts, desk_counts(db)
+            # independent reads side by side, the longest first (issue 26: one after the other they were
+            # most of the main window's start across a WAN)
+            calls = (lambda: desk_counts(db), lambda: [d for d in contracts_due(db, 180) if d.alert is not None],
+                     lambda: queries.summary(db))
+            if not want_charts:
+                desk, due, summary = db.read_together(*calls)
+                return summary, due, None, desk
+            from app.read.viewdata.dashboard import dashboard_data_and
+            charts, desk, due, summary = dashboard_data_and(db, *calls)
+            return summary, due, charts, desk
 
         def done(result):
             import shiboken6

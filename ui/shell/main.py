@@ -122,18 +122,25 @@ def wait(op) -> tuple[bool, object]:
     return outcome[0] if outcome else (False, None)
 
 
-def prepare(db: Database, parent=None) -> bool:
-    """Create or upgrade the schema off the GUI thread; False when it cannot be opened."""
+def prepare_schema(db: Database) -> None:
+    """What the console's start does before its login dialog: the schema created or upgraded, the shipped
+    regions in a new database (`idc-console bench --wan` times it as its "start" row)."""
+    from app.services.reference import seed_regions
     from app.store.startup import prepare_database
 
+    before = db.current_revision()
+    prepare_database(db)
+    seed_regions(db)  # a new database gets the shipped regions, as `db upgrade` does
+    db.warm()         # the read connections opened while the login dialog waits
+    if before is not None and before != db.head_revision():
+        db.upgraded_from = before   # recorded with the first login (record_console_upgrade)
+
+
+def prepare(db: Database, parent=None) -> bool:
+    """Create or upgrade the schema off the GUI thread; False when it cannot be opened."""
     def work(progress):
         progress(0, 0)
-        before = db.current_revision()
-        prepare_database(db)
-        from app.services.reference import seed_regions
-        seed_regions(db)  # a new database gets the shipped regions, as `db upgrade` does
-        if before is not None and before != db.head_revision():
-            db.upgraded_from = before   # recorded with the first login (record_console_upgrade)
+        prepare_schema(db)
 
     ok, result = wait(run_op(parent, work, label=tr("Preparing the database (backup and schema upgrade)…"),
                              on_failure=lambda e: None))

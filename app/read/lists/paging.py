@@ -136,7 +136,7 @@ def fetch_page(db: Database, spec: ListSpec, cursor: Cursor, *, text: str | None
     clause, union_shape = filter_clause(db, spec, text)
     stmt = cols if clause is None else cols.where(clause)
     stmt = ordered(stmt).limit(limit)
-    with db.engine.connect() as conn:
+    with db.read_connection() as conn:
         raw = None
         base = spec.id_expr.table
         if union_shape and getattr(sort_expr, "table", None) is base:
@@ -227,7 +227,7 @@ def _fetch_page_by_segments(db: Database, spec: ListSpec, cursor: Cursor, sort: 
         if clause is None:
             _SEGMENTS[key] = segments
     raw: list = []
-    with db.engine.connect() as conn:
+    with db.read_connection() as conn:
         for stmt in segments:
             params = {"rows": limit - len(raw), "last_id": cursor.last_id, "last_sort": cursor.last_sort}
             raw.extend(conn.execute(stmt, params).all())
@@ -261,7 +261,7 @@ def count(db: Database, spec: ListSpec, text: str | None = None) -> int:
         stmt = spec.source().add_columns(func.count())
         if clause is not None:
             stmt = stmt.where(clause)
-    with db.engine.connect() as conn:
+    with db.read_connection() as conn:
         return conn.execute(stmt).scalar_one()
 
 
@@ -272,7 +272,7 @@ def total(db: Database, spec: ListSpec) -> int:
         # The chain is append-only and gapless from seq 1 (`audit verify` checks exactly that), so
         # its head's seq is the number of events: one row read instead of counting 2,000,000.
         return audit_head(db)
-    with db.engine.connect() as conn:
+    with db.read_connection() as conn:
         return conn.execute(select(func.count()).select_from(table)).scalar_one()
 
 
@@ -341,7 +341,7 @@ def fetch_order(db: Database, spec: ListSpec, *, text: str | None = None, sort: 
         stmt = stmt.where(clause)
     stmt = stmt.order_by(*order)
     ids: array | list = array("q")     # 8 bytes an id: 3.2 MB for 400,000 GPUs
-    with db.engine.connect() as conn:
+    with db.engine.connect() as conn:   # a transaction: a server-side cursor (yield_per) needs one
         # In batches: the console reads this on a worker thread, and a single fetch of 400,000
         # rows holds the GIL for 0.5 s in the driver and result processing, which froze the GUI
         # thread as long; between batches of 500 the GUI thread gets its turn (a plain thread beside
@@ -364,7 +364,7 @@ def fetch_rows(db: Database, spec: ListSpec, ids) -> list[tuple]:
     if not ids:
         return []
     stmt = spec.source().add_columns(spec.id_expr, *[c.expr for c in spec.columns]).where(spec.id_expr.in_(ids))
-    with db.engine.connect() as conn:
+    with db.read_connection() as conn:
         by_id = {r[0]: tuple(r) for r in conn.execute(stmt)}
     return [by_id[i] for i in ids if i in by_id]
 
@@ -419,6 +419,6 @@ def fetch_all(db: Database, spec: ListSpec, *, text: str | None = None, sort: st
 def audit_head(db: Database) -> int:
     """The sequence number of the newest audit event: a cheap 'did anything change?' probe."""
     from sqlalchemy import text as sql
-    with db.engine.connect() as conn:
+    with db.read_connection() as conn:
         return conn.execute(sql("SELECT seq FROM audit_head WHERE id = 1")).scalar() or 0
 

@@ -102,16 +102,23 @@ class DashboardData:
 
 def dashboard_data(db: Database, today: dt.date | None = None, revenue_months: int = 24,
                    soonest: int = 10) -> DashboardData:
+    return dashboard_data_and(db, today=today, revenue_months=revenue_months, soonest=soonest)[0]
+
+
+def dashboard_data_and(db: Database, *first, today: dt.date | None = None, revenue_months: int = 24,
+                       soonest: int = 10) -> list:
+    """[the DashboardData, then what each of the `first` calls returned]: the calls (other independent reads
+    of the same screen, the longest first) and the charts' three groups of reads all side by side on
+    PostgreSQL (Database.read_together; issue 26: the main window's start sent them one after the other)."""
     today = today or local_today()
-    # three independent groups of reads, side by side on PostgreSQL (issue 26: seven statements in a row
-    # at the main window's start); each group in its own session
-    (rack_rows, use_rows), fleet_rows, (ending, soon_rows, rev_rows) = db.read_together(
-        lambda: _site_reads(db), lambda: _fleet_reads(db), lambda: _contract_reads(db, today, revenue_months, soonest))
-    return _dashboard(today, rack_rows, use_rows, fleet_rows, ending, soon_rows, rev_rows)
+    *others, (ending, soon_rows, rev_rows), (rack_rows, use_rows), fleet_rows = db.read_together(
+        *first, lambda: _contract_reads(db, today, revenue_months, soonest), lambda: _site_reads(db),
+        lambda: _fleet_reads(db))
+    return [_dashboard(today, rack_rows, use_rows, fleet_rows, ending, soon_rows, rev_rows), *others]
 
 
 def _site_reads(db: Database):
-    with db.session() as s:
+    with db.read_session() as s:
         # racks per site: counts, units and capacity (decommissioned racks left out)
         rack_rows = s.execute(
             select(Site.id, Site.code, Site.name, Site.power_capacity_kw,
@@ -138,7 +145,7 @@ def _site_reads(db: Database):
 
 
 def _fleet_reads(db: Database):
-    with db.session() as s:
+    with db.read_session() as s:
         # grouped by the ids over the (gpu_model_id, state) index (an index-only scan of 400,000
         # GPUs), the dozen model names looked up afterwards; counts of models sharing a name add up
         by_id = s.execute(
@@ -153,7 +160,7 @@ def _fleet_reads(db: Database):
 
 
 def _contract_reads(db: Database, today: dt.date, revenue_months: int, soonest: int):
-    with db.session() as s:
+    with db.read_session() as s:
         d30, d60, d90 = (today + dt.timedelta(days=n) for n in (30, 60, 90))
         window = and_(Contract.status.in_(LIVE_CONTRACT), Contract.end_date >= today, Contract.end_date <= d90)
         ending = s.execute(

@@ -140,40 +140,53 @@ def rack_elevation(db: Database, rack_id: int, today: dt.date | None = None,
     """The rack's elevation; without `read_power` its power is None, for a caller that checks the power
     chain beside it (app/read/viewdata/rackside.py reads it once for the rack's whole room)."""
     today = today or local_today()
-    lessee = aliased(Customer)
-    with db.session() as s:
-        head = s.execute(
-            select(Rack.id, Rack.name, Rack.status, Rack.u_height, Rack.power_capacity_kw,
-                   Room.id, Room.name, Site.code, Site.name, lessee.name)
-            .join(Room, Room.id == Rack.room_id).join(Site, Site.id == Room.site_id)
-            .outerjoin(lessee, lessee.id == Rack.customer_id)
-            .where(Rack.id == rack_id)).first()
-        if head is None:
-            from app.domain.errors import NotFound
-            raise NotFound(f"rack {rack_id} does not exist (it may have been deleted by someone else)")
-        rows = s.execute(
-            select(Device.id, Device.name, DeviceType.manufacturer, DeviceType.model, DeviceType.role,
-                   Device.owner_customer_id, Customer.name, Device.position, DeviceType.u_height,
-                   Device.face, DeviceType.is_full_depth, Device.status, DEVICE_WATTS, Device.version)
-            .join(DeviceType, DeviceType.id == Device.device_type_id)
-            .outerjoin(Customer, Customer.id == Device.owner_customer_id)
-            .where(Device.rack_id == rack_id)
-            .order_by(Device.position.desc(), Device.id)).all()
-        res_rows = s.execute(
-            select(RackReservation.id, RackReservation.customer_id, Customer.name, RackReservation.face,
-                   RackReservation.u_from, RackReservation.u_to, RackReservation.start_date,
-                   RackReservation.end_date)
-            .join(Customer, Customer.id == RackReservation.customer_id)
-            .where(RackReservation.rack_id == rack_id,
-                   RackReservation.status == ReservationStatus.ACTIVE,
-                   or_(RackReservation.end_date.is_(None), RackReservation.end_date >= today))
-            .order_by(RackReservation.u_from)).all()
+    with db.read_session() as s:
+        parts = elevation_reads(s, rack_id, today)
         lease_rows = leases_on(s, today, [rack_id])
-        leases = tuple(ElevationLease(l.id, l.customer_id, l.customer, l.face, l.u_from, l.u_to, l.start_date,
-                                      l.end_date, l.cage, owner_colour(l.customer_id))
-                       for l in lease_rows)
-        space = rack_space(s, [rack_id], today, heights={rack_id: int(head[3])}, leases=lease_rows)[rack_id]
+        space = rack_space(s, [rack_id], today, heights={rack_id: int(parts[0][3])}, leases=lease_rows)[rack_id]
         power = rack_power(s, [rack_id])[rack_id] if read_power else None
+    return elevation_from(parts, lease_rows, space, power)
+
+
+def elevation_reads(s, rack_id: int, today: dt.date) -> tuple:
+    """The elevation's own rows (the rack, its devices, its reservations): what elevation_from takes beside
+    the rack's leases and space, which a caller may read with other racks' (the room's). NotFound when gone."""
+    lessee = aliased(Customer)
+    head = s.execute(
+        select(Rack.id, Rack.name, Rack.status, Rack.u_height, Rack.power_capacity_kw,
+               Room.id, Room.name, Site.code, Site.name, lessee.name)
+        .join(Room, Room.id == Rack.room_id).join(Site, Site.id == Room.site_id)
+        .outerjoin(lessee, lessee.id == Rack.customer_id)
+        .where(Rack.id == rack_id)).first()
+    if head is None:
+        from app.domain.errors import NotFound
+        raise NotFound(f"rack {rack_id} does not exist (it may have been deleted by someone else)")
+    rows = s.execute(
+        select(Device.id, Device.name, DeviceType.manufacturer, DeviceType.model, DeviceType.role,
+               Device.owner_customer_id, Customer.name, Device.position, DeviceType.u_height,
+               Device.face, DeviceType.is_full_depth, Device.status, DEVICE_WATTS, Device.version)
+        .join(DeviceType, DeviceType.id == Device.device_type_id)
+        .outerjoin(Customer, Customer.id == Device.owner_customer_id)
+        .where(Device.rack_id == rack_id)
+        .order_by(Device.position.desc(), Device.id)).all()
+    res_rows = s.execute(
+        select(RackReservation.id, RackReservation.customer_id, Customer.name, RackReservation.face,
+               RackReservation.u_from, RackReservation.u_to, RackReservation.start_date,
+               RackReservation.end_date)
+        .join(Customer, Customer.id == RackReservation.customer_id)
+        .where(RackReservation.rack_id == rack_id,
+               RackReservation.status == ReservationStatus.ACTIVE,
+               or_(RackReservation.end_date.is_(None), RackReservation.end_date >= today))
+        .order_by(RackReservation.u_from)).all()
+    return head, rows, res_rows
+
+
+def elevation_from(parts: tuple, lease_rows, space: RackSpace, power: RackPower | None) -> RackElevationData:
+    """The elevation from elevation_reads' rows, the rack's leases (leases_on) and space (rack_space)."""
+    head, rows, res_rows = parts
+    leases = tuple(ElevationLease(l.id, l.customer_id, l.customer, l.face, l.u_from, l.u_to, l.start_date,
+                                  l.end_date, l.cage, owner_colour(l.customer_id))
+                   for l in lease_rows)
     devices = tuple(
         ElevationDevice(
             id=r[0], name=r[1], model=f"{r[2]} {r[3]}".strip(), role=r[4], owner_id=r[5], owner_name=r[6],

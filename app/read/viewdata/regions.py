@@ -139,7 +139,7 @@ def region_tree(db: Database, parent_code: str | None = None) -> tuple[RegionNod
                          .outerjoin(counts, counts.c.code == Region.code)
                          .where(cond).order_by(Region.code)).all()
 
-    with db.session() as s:
+    with db.read_session() as s:
         rows = children(s, Region.parent_code.is_(None) if parent_code is None else Region.parent_code == parent_code)
         stand_ins = {r[0] for r in rows if r[1] in PLACEHOLDER_NAMES}
         if stand_ins:
@@ -160,7 +160,7 @@ def region_tree(db: Database, parent_code: str | None = None) -> tuple[RegionNod
 def coverage_for(db: Database, region_code: str) -> RegionCoverage | None:
     """Who serves `region_code`: its own coverage, else its city's, else its province's."""
 
-    with db.session() as s:
+    with db.read_session() as s:
         chain = _ancestors(s, region_code)
         if not chain:
             return None
@@ -179,7 +179,7 @@ def find_regions(db: Database, text: str, limit: int = 20) -> tuple[tuple[str, s
     text = (text or "").strip()
     if not text or "\x00" in text:  # a NUL is in no stored name (PostgreSQL refuses it as a parameter)
         return ()
-    with db.session() as s:
+    with db.read_session() as s:
         if text.isdigit():
             cond = Region.code.like(text + "%")
         else:
@@ -198,7 +198,7 @@ def region_choices(db: Database) -> list[tuple[str, str]]:
     path tells two districts of the same name apart (深圳 and 海口 both have a 龙华区); placeholder
     levels (市辖区) above the region are left out, as in reference.region_name."""
 
-    with db.engine.connect() as conn:
+    with db.read_connection() as conn:
         rows = conn.execute(select(Region.code, Region.name, Region.parent_code).order_by(Region.code)).all()
     by_code = {code: (name, parent) for code, name, parent in rows}
 
@@ -227,7 +227,7 @@ def racks_free_for(db: Database, start: dt.date, end: dt.date, customer_id: int 
     is the contract being edited, whose own items do not count."""
     from models import ContractItem
 
-    with db.session() as s:
+    with db.read_session() as s:
         overlapping = (select(ContractItem.rack_id).join(Contract, Contract.id == ContractItem.contract_id)
                        .where(ContractItem.rack_id.is_not(None), Contract.status.in_(HOLDING_CONTRACT),
                               Contract.start_date <= end, Contract.end_date >= start,
@@ -254,6 +254,6 @@ def region_path(db: Database, region_code: str) -> tuple[str, ...]:
     """Codes from the province down to `region_code` (what a tree expands to show it); a
     placeholder level (市辖区) is no tree node, so it is left out."""
 
-    with db.session() as s:
+    with db.read_session() as s:
         return tuple(c for c, n, _l in reversed(_ancestors(s, region_code))
                      if c == region_code or n not in PLACEHOLDER_NAMES)

@@ -77,44 +77,57 @@ class RoomLayoutData:
 
 
 def room_layout(db: Database, room_id: int) -> RoomLayoutData:
-    from app.domain.errors import NotFound
-    with db.session() as s:
-        head = s.execute(select(Room.id, Room.name, Site.code, Site.name, Room.cooling, Room.grid_rows,
-                                Room.grid_cols).join(Site, Site.id == Room.site_id)
-                         .where(Room.id == room_id)).first()
-        if head is None:
-            raise NotFound(f"room {room_id} does not exist (it may have been deleted by someone else)")
-        usage_r = (select(Device.rack_id.label("rack_id"),
-                          func.sum(case((Device.position.is_not(None), DeviceType.u_height),
-                                        else_=0)).label("used_u"),
-                          func.sum(case((Device.status != DeviceStatus.DECOMMISSIONING,
-                                         DEVICE_WATTS), else_=0)).label("watts"),
-                          func.count(Device.id).label("n"))
-                   .join(DeviceType, DeviceType.id == Device.device_type_id)
-                   .join(Rack, Rack.id == Device.rack_id)
-                   .where(Rack.room_id == room_id)
-                   .group_by(Device.rack_id).subquery())
-        rows = s.execute(
-            select(Rack.id, Rack.name, Rack.grid_row, Rack.grid_col, Rack.u_height, Rack.power_capacity_kw,
-                   Rack.status, Customer.name, usage_r.c.used_u, usage_r.c.watts, usage_r.c.n, Rack.cage_id)
-            .outerjoin(Customer, Customer.id == Rack.customer_id)
-            .outerjoin(usage_r, usage_r.c.rack_id == Rack.id)
-            .where(Rack.room_id == room_id)
-            .order_by(Rack.grid_row, Rack.grid_col, Rack.name)).all()
-        from models import Cage
-        today = local_today()
+    with db.read_session() as s:
+        parts = room_reads(s, room_id)
+        rows, today = parts[1], local_today()
         ids = [r[0] for r in rows]
         # the heights and the leases read once, for the space counts and the holders (issue 26)
         lease_rows = leases_on(s, today, ids) if ids else []
         space = rack_space(s, ids, today, heights={r[0]: int(r[4]) for r in rows}, leases=lease_rows)
-        holders: dict[int, list[str]] = {}
-        cage_holder: dict[str, str] = {}
-        for l in lease_rows:
-            if l.customer not in holders.setdefault(l.rack_id, []):
-                holders[l.rack_id].append(l.customer)
-            if l.cage:
-                cage_holder[l.cage] = l.customer
-        cage_rows = s.execute(select(Cage.id, Cage.name).where(Cage.room_id == room_id).order_by(Cage.name)).all()
+    return room_from(parts, lease_rows, space)
+
+
+def room_reads(s, room_id: int) -> tuple:
+    """The floor's own rows (the room, its racks with their use, its cages): what room_from takes beside the
+    racks' leases and space, which a caller may read at the same time. NotFound when the room is gone."""
+    from app.domain.errors import NotFound
+    from models import Cage
+    head = s.execute(select(Room.id, Room.name, Site.code, Site.name, Room.cooling, Room.grid_rows,
+                            Room.grid_cols).join(Site, Site.id == Room.site_id)
+                     .where(Room.id == room_id)).first()
+    if head is None:
+        raise NotFound(f"room {room_id} does not exist (it may have been deleted by someone else)")
+    usage_r = (select(Device.rack_id.label("rack_id"),
+                      func.sum(case((Device.position.is_not(None), DeviceType.u_height),
+                                    else_=0)).label("used_u"),
+                      func.sum(case((Device.status != DeviceStatus.DECOMMISSIONING,
+                                     DEVICE_WATTS), else_=0)).label("watts"),
+                      func.count(Device.id).label("n"))
+               .join(DeviceType, DeviceType.id == Device.device_type_id)
+               .join(Rack, Rack.id == Device.rack_id)
+               .where(Rack.room_id == room_id)
+               .group_by(Device.rack_id).subquery())
+    rows = s.execute(
+        select(Rack.id, Rack.name, Rack.grid_row, Rack.grid_col, Rack.u_height, Rack.power_capacity_kw,
+               Rack.status, Customer.name, usage_r.c.used_u, usage_r.c.watts, usage_r.c.n, Rack.cage_id)
+        .outerjoin(Customer, Customer.id == Rack.customer_id)
+        .outerjoin(usage_r, usage_r.c.rack_id == Rack.id)
+        .where(Rack.room_id == room_id)
+        .order_by(Rack.grid_row, Rack.grid_col, Rack.name)).all()
+    cage_rows = s.execute(select(Cage.id, Cage.name).where(Cage.room_id == room_id).order_by(Cage.name)).all()
+    return head, rows, cage_rows
+
+
+def room_from(parts: tuple, lease_rows, space) -> RoomLayoutData:
+    """The floor from room_reads' rows, its racks' leases (leases_on) and space (rack_space, by rack id)."""
+    head, rows, cage_rows = parts
+    holders: dict[int, list[str]] = {}
+    cage_holder: dict[str, str] = {}
+    for l in lease_rows:
+        if l.customer not in holders.setdefault(l.rack_id, []):
+            holders[l.rack_id].append(l.customer)
+        if l.cage:
+            cage_holder[l.cage] = l.customer
     cages = tuple(RoomCage(cid, cname, cage_holder.get(cname), tuple(r[0] for r in rows if r[11] == cid))
                   for cid, cname in cage_rows)
     racks = []

@@ -91,15 +91,16 @@ def site_points(db: Database) -> SitePlotData:
 
     Coverage written for a subsidiary without a site is drawn from every site of that subsidiary.
     """
-    with db.session() as s:
-        site_rows = s.execute(
-            select(Site.id, Site.code, Site.name, Subsidiary.name, Site.status, Site.latitude, Site.longitude,
-                   Site.subsidiary_id, Site.region_code)
-            .join(Subsidiary, Subsidiary.id == Site.subsidiary_id).order_by(Site.code)).all()
-        cov_rows = s.execute(
-            select(Coverage.subsidiary_id, Coverage.site_id, Region.code, Region.name)
-            .join(Region, Region.code == Coverage.region_code)
-            .order_by(Region.code)).all()
+    def read(stmt):
+        with db.read_session() as s:
+            return s.execute(stmt).all()
+    # side by side (issue 26: one round trip, not two, across a WAN)
+    site_rows, cov_rows = db.read_together(
+        lambda: read(select(Site.id, Site.code, Site.name, Subsidiary.name, Site.status, Site.latitude, Site.longitude,
+                            Site.subsidiary_id, Site.region_code)
+                     .join(Subsidiary, Subsidiary.id == Site.subsidiary_id).order_by(Site.code)),
+        lambda: read(select(Coverage.subsidiary_id, Coverage.site_id, Region.code, Region.name)
+                     .join(Region, Region.code == Coverage.region_code).order_by(Region.code)))
     sites, unplotted = [], []
     by_sub: dict[int, list[int]] = defaultdict(list)
     site_coords: dict[str, tuple[float, float]] = {}

@@ -63,7 +63,7 @@ def _item(it: ContractItem, gpu_ids: list[int]) -> ItemInfo:
 
 def contract_detail(db: Database, contract_id: int) -> ContractDetail:
     """What the contract panel shows of one contract, by id (NotFound when it is gone)."""
-    with db.session() as s:
+    with db.read_session() as s:
         rows = s.execute(_header_query(), {"contract_id": contract_id}).all()
         if not rows:
             raise NotFound(f"there is no contract #{contract_id}")

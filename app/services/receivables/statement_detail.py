@@ -87,7 +87,7 @@ def _line(ln: StatementLine, number: str | None, line_lang: str | None, language
 def statement_detail(db: Database, statement_id: int, *, language: str | None = None) -> StatementDetail:
     """What the statement panel shows of one statement or credit note, by id; `language` as get_statement
     takes it (the lines' words in the reader's language). NotFound when it is gone."""
-    with db.session() as s:
+    with db.read_session() as s:
         rows = s.execute(_header_query(), {"statement_id": statement_id}).all()
         if not rows:
             raise NotFound(f"there is no statement {statement_id}")

@@ -1,0 +1,80 @@
+"""Round trips, not only statements (issue 26, third round): across a WAN each time the console waits for
+the server costs the link's RTT, whatever it sends. Counted at the bench's relay (bench/wan_relay.py, no
+delay) on PostgreSQL, warm (each read once before it is counted, so that no connection is opened inside):
+transaction control around reads, the login's probes of the server and a rack click's reads in a row
+show here as round trips.
+"""
+from __future__ import annotations
+
+import pytest
+from sqlalchemy import func, select
+from sqlalchemy.engine import make_url
+
+from app.audit.query import audit_choices
+from app.read import queries
+from app.read.viewdata.rackside import rack_side
+from app.services.users import login
+from app.store.db import Database
+from bench.wan_relay import DelayRelay
+from models import AuditEvent, Device
+
+# call -> round trips at most (before this round)
+LOGIN = 8            # was 10 (BEGIN, 8 statements, COMMIT): the three probes of the server in one statement
+LIST_RELOAD = 2      # was 6: the count and the first window side by side, no BEGIN/ROLLBACK around either
+AUDIT_CHOICES = 1    # was 5: three DISTINCTs in one statement, no transaction
+RACK_CLICK = 15      # was 24: one statement per read, no transaction control
+
+
+@pytest.fixture
+def relayed(demo_db):
+    if demo_db.is_sqlite:
+        pytest.skip("round trips are a server's: PostgreSQL")
+    u = make_url(demo_db.url)
+    with DelayRelay(u.host or "127.0.0.1", u.port or 5432) as relay:
+        db = Database(u.set(host="127.0.0.1", port=relay.port).render_as_string(hide_password=False))
+        try:
+            yield db, relay
+        finally:
+            db.dispose()
+
+
+def _trips(relay, fn) -> int:
+    fn()                       # warm: the connections it needs are open, the engine set up
+    before = relay.round_trips
+    fn()
+    return relay.round_trips - before
+
+
+def test_the_first_login_costs_its_statements_and_its_transaction_only(relayed):
+    db, relay = relayed
+    db.current_revision()      # what the console's start does before its login dialog: the engine set up
+    before = relay.round_trips
+    login(db, "admin", "demo1234")
+    assert relay.round_trips - before <= LOGIN
+
+
+def test_a_list_page_reads_its_count_and_window_in_two_round_trips(relayed, qtbot):
+    from ui.kit.tables import PagedTableModel
+
+    db, relay = relayed
+    for kind in ("rack", "device", "customer", "audit"):
+        model = PagedTableModel(db, queries.SPECS[kind])
+        assert _trips(relay, model.reload) <= LIST_RELOAD, kind
+        assert model.rowCount() > 0 and model.total == queries.total(db, queries.SPECS[kind])
+
+
+def test_the_audit_filter_choices_are_one_statement(relayed):
+    db, relay = relayed
+    assert _trips(relay, lambda: audit_choices(db)) <= AUDIT_CHOICES
+    actors, actions, types = audit_choices(db)
+    with db.read_session() as s:   # what three DISTINCT … ORDER BY statements give, each in the database's order
+        for got, col in ((actors, AuditEvent.actor_login), (actions, AuditEvent.action), (types, AuditEvent.object_type)):
+            assert got == list(s.execute(select(col).distinct().order_by(col)).scalars())
+
+
+def test_a_rack_click_sends_no_transaction_control(relayed):
+    db, relay = relayed
+    with db.read_session() as s:
+        rack_id = s.execute(select(Device.rack_id).where(Device.rack_id.is_not(None)).group_by(Device.rack_id)
+                            .order_by(func.count().desc(), Device.rack_id).limit(1)).scalar_one()
+    assert _trips(relay, lambda: rack_side(db, rack_id)) <= RACK_CLICK
