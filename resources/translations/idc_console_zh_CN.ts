@@ -2446,107 +2446,107 @@
 <context>
     <name>DashboardPage</name>
     <message>
-        <location filename="../../ui/pages/dashboard.py" line="219"/>
+        <location filename="../../ui/pages/dashboard.py" line="231"/>
         <source> (%1 shown)</source>
         <translation>（列出 %1）</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/dashboard.py" line="168"/>
+        <location filename="../../ui/pages/dashboard.py" line="180"/>
         <source>Active contracts</source>
         <translation>生效合同</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/dashboard.py" line="80"/>
+        <location filename="../../ui/pages/dashboard.py" line="81"/>
         <source>Contract</source>
         <translation>合同</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/dashboard.py" line="73"/>
+        <location filename="../../ui/pages/dashboard.py" line="74"/>
         <source>Contracts due (within 180/90/60/30 days)</source>
         <translation>即将到期的合同（180/90/60/30 天内）</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/dashboard.py" line="217"/>
+        <location filename="../../ui/pages/dashboard.py" line="229"/>
         <source>Contracts due (within 180/90/60/30 days): %1</source>
         <translation>即将到期的合同（180/90/60/30 天内）：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/dashboard.py" line="80"/>
+        <location filename="../../ui/pages/dashboard.py" line="81"/>
         <source>Customer</source>
         <translation>客户</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/dashboard.py" line="167"/>
+        <location filename="../../ui/pages/dashboard.py" line="179"/>
         <source>Customers</source>
         <translation>客户</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/dashboard.py" line="80"/>
+        <location filename="../../ui/pages/dashboard.py" line="81"/>
         <source>Days</source>
         <translation>天数</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/dashboard.py" line="165"/>
+        <location filename="../../ui/pages/dashboard.py" line="177"/>
         <source>Devices</source>
         <translation>设备</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/dashboard.py" line="169"/>
+        <location filename="../../ui/pages/dashboard.py" line="181"/>
         <source>Ending in 30/60/90 days</source>
         <translation>30/60/90 天内到期</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/dashboard.py" line="80"/>
+        <location filename="../../ui/pages/dashboard.py" line="81"/>
         <source>Ends</source>
         <translation>到期</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/dashboard.py" line="47"/>
+        <location filename="../../ui/pages/dashboard.py" line="48"/>
         <source>GPU capacity search…</source>
         <translation>GPU 算力资源查询…</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/dashboard.py" line="187"/>
+        <location filename="../../ui/pages/dashboard.py" line="199"/>
         <source>GPU fleet by state: </source>
         <translation>GPU 按状态：</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/dashboard.py" line="166"/>
+        <location filename="../../ui/pages/dashboard.py" line="178"/>
         <source>GPUs</source>
         <translation>GPU 卡</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/dashboard.py" line="174"/>
+        <location filename="../../ui/pages/dashboard.py" line="186"/>
         <source>P1 / P2 · due in 1 h</source>
         <translation>P1 / P2 · 1 小时内到期</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/dashboard.py" line="164"/>
+        <location filename="../../ui/pages/dashboard.py" line="176"/>
         <source>Racks (leased)</source>
         <translation>机柜（已租）</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/dashboard.py" line="74"/>
+        <location filename="../../ui/pages/dashboard.py" line="75"/>
         <source>Red: within 30 days; orange: 60; yellow: 90; green: 180</source>
         <translation>红色：30 天内；橙色：60 天内；黄色：90 天内；绿色：180 天内</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/dashboard.py" line="163"/>
+        <location filename="../../ui/pages/dashboard.py" line="175"/>
         <source>Sites</source>
         <translation>站点</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/dashboard.py" line="221"/>
+        <location filename="../../ui/pages/dashboard.py" line="233"/>
         <source>The nearest %1 are listed; the Contracts page has all of them.</source>
         <translation>列出最近到期的 %1 份；全部合同见“合同”页。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/dashboard.py" line="211"/>
+        <location filename="../../ui/pages/dashboard.py" line="223"/>
         <source>renewal drafted</source>
         <translation>已起草续签</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/dashboard.py" line="209"/>
+        <location filename="../../ui/pages/dashboard.py" line="221"/>
         <source>≤ %1 days</source>
         <translation>≤ %1 天</translation>
     </message>
@@ -5061,12 +5061,12 @@ Reason:</source>
 <context>
     <name>PagedTableModel</name>
     <message>
-        <location filename="../../ui/kit/tables.py" line="385"/>
+        <location filename="../../ui/kit/tables.py" line="393"/>
         <source>Warranty ends %1, in %2 days (highlighted within %3 days)</source>
         <translation>保修将于 %1 到期，还剩 %2 天（%3 天内到期时标出）</translation>
     </message>
     <message>
-        <location filename="../../ui/kit/tables.py" line="382"/>
+        <location filename="../../ui/kit/tables.py" line="390"/>
         <source>Warranty expired %1 (%2 days ago)</source>
         <translation>保修已于 %1 到期（%2 天前）</translation>
     </message>
@@ -9734,7 +9734,7 @@ Reason:</source>
 <context>
     <name>main</name>
     <message>
-        <location filename="../../ui/shell/main.py" line="149"/>
+        <location filename="../../ui/shell/main.py" line="156"/>
         <source>%1
 
 Check the database in the settings.</source>
@@ -9743,27 +9743,27 @@ Check the database in the settings.</source>
 请在设置中检查数据库。</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/main.py" line="148"/>
+        <location filename="../../ui/shell/main.py" line="155"/>
         <source>Cannot open the database</source>
         <translation>无法打开数据库</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/main.py" line="145"/>
+        <location filename="../../ui/shell/main.py" line="152"/>
         <source>Database is newer than this console</source>
         <translation>数据库版本高于本控制台</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/main.py" line="197"/>
+        <location filename="../../ui/shell/main.py" line="204"/>
         <source>Loading the demo data…</source>
         <translation>正在加载演示数据…</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/main.py" line="138"/>
+        <location filename="../../ui/shell/main.py" line="145"/>
         <source>Preparing the database (backup and schema upgrade)…</source>
         <translation>正在准备数据库（备份并升级结构）…</translation>
     </message>
     <message>
-        <location filename="../../ui/shell/main.py" line="237"/>
+        <location filename="../../ui/shell/main.py" line="244"/>
         <source>The audit trail was changed outside the program</source>
         <translation>审计日志在程序之外被更改</translation>
     </message>
