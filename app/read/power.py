@@ -23,7 +23,8 @@ from sqlalchemy import func, select
 
 from app.domain.power import power_draw_w
 from app.read.settings import POWER_LIMIT_PCT, setting_in
-from app.store.db import Database, get_or_404
+from app.store.db import Database
+from app.store.found import get_or_404
 from models import Contract, ContractItem, Device, DeviceType, Rack, Room, Site
 from models.choices import DeviceStatus, PowerFeedStatus, PowerPhase, PowerSide, RedundancyState
 from models.power import PduFeed, PowerConnection, PowerFeed, PowerPanel

@@ -12,13 +12,13 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from functools import lru_cache
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from sqlalchemy import create_engine, event, inspect, text
 from sqlalchemy.engine import Engine, make_url
 from sqlalchemy.orm import Session, sessionmaker
 
-from app.domain.errors import NotFound, SchemaTooNew
+from app.domain.errors import SchemaTooNew
 from app.domain.runs import logged_run
 from app.store.config import DatabaseUnavailable, default_sqlite_path, describe_url
 
@@ -435,11 +435,3 @@ def check_console_db(url: str) -> None:
     if path is None or path.expanduser().resolve() == default_sqlite_path().expanduser().resolve():
         return
     check_sqlite_file(url, must_exist=True)
-
-
-def get_or_404(session: Session, model: type, key: Any, what: str | None = None):
-    """The row of `model` with primary key `key`, or NotFound naming it (`what`, else the model)."""
-    obj = session.get(model, key)
-    if obj is None:
-        raise NotFound(f"{what or model.__name__} {key} does not exist (it may have been deleted by someone else)")
-    return obj

@@ -2,7 +2,7 @@
 
 `get_or_404` raises NotFound carrying `messages.not_found` (the noun translated on its own), so the
 Chinese console says "维护窗口 5 不存在…" where the English one says "maintenance window 5 does not
-exist …" (issue 24). app.store.db keeps its older plain-text copy until its owner points it here.
+exist …" (issue 24). The one copy: the readers of app/read use it too.
 """
 from __future__ import annotations
 

@@ -20,7 +20,8 @@ from app.read.settings import POWER_LIMIT_PCT, setting_of
 from app.read.space import leases_on, rack_space
 from app.read.viewdata.elevation import RackElevationData, elevation_from, elevation_reads
 from app.read.viewdata.room import RoomLayoutData, room_from, room_reads
-from app.store.db import Database, get_or_404, reading
+from app.store.db import Database, reading
+from app.store.found import get_or_404
 from models import AppSetting, Rack, Room
 
 
