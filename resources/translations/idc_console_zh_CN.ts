@@ -675,272 +675,282 @@
 <context>
     <name>CapacityDialog</name>
     <message>
-        <location filename="../../ui/pages/capacity.py" line="256"/>
+        <location filename="../../ui/pages/capacity.py" line="269"/>
         <source> incl. %1 h, %2 / h beyond</source>
         <translation>，含 %1 卡时，超出 %2 元/卡时</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/capacity.py" line="105"/>
+        <location filename="../../ui/pages/capacity.py" line="106"/>
         <source> month(s)</source>
         <translation> 个月</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/capacity.py" line="241"/>
+        <location filename="../../ui/pages/capacity.py" line="251"/>
+        <source>%1 (degraded power: %2)</source>
+        <translation>%1（供电能力不足：%2）</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/capacity.py" line="254"/>
         <source>%1 (reduced power redundancy: %2)</source>
         <translation>%1（供电冗余降低：%2）</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../ui/pages/capacity.py" line="208"/>
+        <location filename="../../ui/pages/capacity.py" line="209"/>
         <source>%n offer(s), best fit first, free %1 – %2</source>
         <translation><numerusform>%n 个方案，最合适的在前，%1 至 %2 空闲</numerusform></translation>
     </message>
     <message>
-        <location filename="../../ui/pages/capacity.py" line="157"/>
+        <location filename="../../ui/pages/capacity.py" line="158"/>
         <source>&amp;Hold offer</source>
         <translation>预留资源(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/capacity.py" line="160"/>
+        <location filename="../../ui/pages/capacity.py" line="161"/>
         <source>&amp;Quote PDF…</source>
         <translation>报价单 PDF(&amp;Q)…</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/capacity.py" line="121"/>
+        <location filename="../../ui/pages/capacity.py" line="122"/>
         <source>&amp;Search</source>
         <translation>查询(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/capacity.py" line="155"/>
+        <location filename="../../ui/pages/capacity.py" line="156"/>
         <source>(no rack)</source>
         <translation>（不加机柜）</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/capacity.py" line="115"/>
+        <location filename="../../ui/pages/capacity.py" line="116"/>
         <source>(the site's subsidiary)</source>
         <translation>（机房所属子公司）</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/capacity.py" line="168"/>
+        <location filename="../../ui/pages/capacity.py" line="169"/>
         <source>Add a rack</source>
         <translation>加购机柜</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/capacity.py" line="38"/>
+        <location filename="../../ui/pages/capacity.py" line="39"/>
         <source>Capacity search</source>
         <translation>算力资源查询</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/capacity.py" line="120"/>
+        <location filename="../../ui/pages/capacity.py" line="121"/>
         <source>Customer</source>
         <translation>客户</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/capacity.py" line="359"/>
+        <location filename="../../ui/pages/capacity.py" line="372"/>
         <source>Draft contract %1 made from quote %2; submit it for approval</source>
         <translation>已由报价单 %2 生成草稿合同 %1；请提交审批</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/capacity.py" line="131"/>
+        <location filename="../../ui/pages/capacity.py" line="132"/>
         <source>Fabric</source>
         <translation>网络</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/capacity.py" line="136"/>
+        <location filename="../../ui/pages/capacity.py" line="137"/>
         <source>First month</source>
         <translation>首月金额</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/capacity.py" line="133"/>
+        <location filename="../../ui/pages/capacity.py" line="134"/>
         <source>Free there</source>
         <translation>该处空闲</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/capacity.py" line="76"/>
+        <location filename="../../ui/pages/capacity.py" line="77"/>
         <source>GPUs</source>
         <translation>GPU 卡</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/capacity.py" line="314"/>
+        <location filename="../../ui/pages/capacity.py" line="327"/>
         <source>Hold %1: %2 GPUs on %3 nodes, held until %4</source>
         <translation>预留 %1：%3 台节点共 %2 张 GPU，保留至 %4</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/capacity.py" line="307"/>
+        <location filename="../../ui/pages/capacity.py" line="320"/>
         <source>Holding %1 GPUs on %2 nodes…</source>
         <translation>正在预留 %2 台节点上的 %1 张 GPU…</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/capacity.py" line="138"/>
+        <location filename="../../ui/pages/capacity.py" line="139"/>
         <source>In words</source>
         <translation>大写</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/capacity.py" line="163"/>
+        <location filename="../../ui/pages/capacity.py" line="164"/>
         <source>Make &amp;contract</source>
         <translation>生成合同(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/capacity.py" line="355"/>
+        <location filename="../../ui/pages/capacity.py" line="368"/>
         <source>Making the draft contract from quote %1…</source>
         <translation>正在由报价单 %1 生成草稿合同…</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/capacity.py" line="329"/>
+        <location filename="../../ui/pages/capacity.py" line="342"/>
         <source>Making the quote of hold %1…</source>
         <translation>正在生成预留 %1 的报价单…</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/capacity.py" line="131"/>
+        <location filename="../../ui/pages/capacity.py" line="132"/>
         <source>Model</source>
         <translation>型号</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/capacity.py" line="132"/>
+        <location filename="../../ui/pages/capacity.py" line="133"/>
         <source>Nodes</source>
         <translation>节点数</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/capacity.py" line="133"/>
+        <location filename="../../ui/pages/capacity.py" line="134"/>
         <source>Nodes offered</source>
         <translation>推荐节点</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/capacity.py" line="228"/>
+        <location filename="../../ui/pages/capacity.py" line="243"/>
+        <source>Offered nodes marked “degraded power” are in a rack whose side kept cannot carry the rack's load while a maintenance window works on the other side: offered last.</source>
+        <translation>标注“供电能力不足”的节点所在机柜在维护窗口施工期间，保留的一路供电无法承载整柜负载：排在最后推荐。</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/capacity.py" line="240"/>
         <source>Offered nodes marked “reduced power redundancy” stay up on one power side while a maintenance window works on the other.</source>
         <translation>标注“供电冗余降低”的节点在维护窗口施工期间仅由单路供电运行。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/capacity.py" line="137"/>
+        <location filename="../../ui/pages/capacity.py" line="138"/>
         <source>Period (excl. VAT)</source>
         <translation>服务期金额（不含税）</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/capacity.py" line="136"/>
+        <location filename="../../ui/pages/capacity.py" line="137"/>
         <source>Price</source>
         <translation>价格</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/capacity.py" line="334"/>
+        <location filename="../../ui/pages/capacity.py" line="347"/>
         <source>Quote %1: %2 for the period, first month %3; valid until %4</source>
         <translation>报价单 %1：服务期合计 %2，首月 %3；有效期至 %4</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/capacity.py" line="132"/>
+        <location filename="../../ui/pages/capacity.py" line="133"/>
         <source>Racks</source>
         <translation>机柜数</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/capacity.py" line="58"/>
+        <location filename="../../ui/pages/capacity.py" line="59"/>
         <source>Request</source>
         <translation>需求</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/capacity.py" line="131"/>
+        <location filename="../../ui/pages/capacity.py" line="132"/>
         <source>Site</source>
         <translation>机房</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/capacity.py" line="136"/>
+        <location filename="../../ui/pages/capacity.py" line="137"/>
         <source>Term</source>
         <translation>计费方式</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/capacity.py" line="137"/>
+        <location filename="../../ui/pages/capacity.py" line="138"/>
         <source>Total</source>
         <translation>价税合计</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/capacity.py" line="137"/>
+        <location filename="../../ui/pages/capacity.py" line="138"/>
         <source>VAT</source>
         <translation>增值税</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/capacity.py" line="87"/>
+        <location filename="../../ui/pages/capacity.py" line="88"/>
         <source>Wanted</source>
         <translation>需求量</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/capacity.py" line="111"/>
+        <location filename="../../ui/pages/capacity.py" line="112"/>
         <source>When</source>
         <translation>时间</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/capacity.py" line="97"/>
+        <location filename="../../ui/pages/capacity.py" line="98"/>
         <source>Where</source>
         <translation>位置</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/capacity.py" line="69"/>
+        <location filename="../../ui/pages/capacity.py" line="70"/>
         <source>a model, or several separated by commas (e.g. H100 and Ascend 910B in one search)</source>
         <translation>一个型号，或以逗号分隔的多个型号（例如 H100 与昇腾 910B 一起查询）</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/capacity.py" line="64"/>
+        <location filename="../../ui/pages/capacity.py" line="65"/>
         <source>any 8-GPU training model</source>
         <translation>任意 8 卡训练机型</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/capacity.py" line="80"/>
+        <location filename="../../ui/pages/capacity.py" line="81"/>
         <source>anywhere (one site)</source>
         <translation>不限（同一机房）</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/capacity.py" line="108"/>
+        <location filename="../../ui/pages/capacity.py" line="109"/>
         <source>for</source>
         <translation>共</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/capacity.py" line="106"/>
+        <location filename="../../ui/pages/capacity.py" line="107"/>
         <source>from</source>
         <translation>自</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/capacity.py" line="271"/>
+        <location filename="../../ui/pages/capacity.py" line="284"/>
         <source>hold the selected offer's nodes for the customer (Ctrl+H)</source>
         <translation>为客户预留所选方案的节点（Ctrl+H）</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/capacity.py" line="80"/>
+        <location filename="../../ui/pages/capacity.py" line="81"/>
         <source>in one fabric</source>
         <translation>同一网络（Fabric）内</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/capacity.py" line="81"/>
+        <location filename="../../ui/pages/capacity.py" line="82"/>
         <source>in one scale-up domain</source>
         <translation>同一 Scale-up 域内</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/capacity.py" line="77"/>
+        <location filename="../../ui/pages/capacity.py" line="78"/>
         <source>nodes</source>
         <translation>节点</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/capacity.py" line="104"/>
+        <location filename="../../ui/pages/capacity.py" line="105"/>
         <source>open-ended</source>
         <translation>不定期</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/capacity.py" line="273"/>
+        <location filename="../../ui/pages/capacity.py" line="286"/>
         <source>price the held nodes (and a rack) on the chosen term, and preview the PDF</source>
         <translation>按所选计费方式为预留节点（及机柜）报价，并预览 PDF</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/capacity.py" line="91"/>
+        <location filename="../../ui/pages/capacity.py" line="92"/>
         <source>region code or name, e.g. 460100 or 海口市</source>
         <translation>区域代码或名称，例如 460100 或 海口市</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/capacity.py" line="118"/>
+        <location filename="../../ui/pages/capacity.py" line="119"/>
         <source>signed by</source>
         <translation>签约主体</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/capacity.py" line="94"/>
+        <location filename="../../ui/pages/capacity.py" line="95"/>
         <source>site code</source>
         <translation>机房代码</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/capacity.py" line="275"/>
+        <location filename="../../ui/pages/capacity.py" line="288"/>
         <source>the customer accepted: make the draft contract naming the held nodes' GPUs</source>
         <translation>客户已接受：生成草稿合同，列明预留节点的 GPU</translation>
     </message>
@@ -1009,222 +1019,222 @@
 <context>
     <name>ClustersPage</name>
     <message>
-        <location filename="../../ui/pages/clusters/__init__.py" line="241"/>
+        <location filename="../../ui/pages/clusters/__init__.py" line="242"/>
         <source>(dashed outline: maintenance; red corner: not offered for its GPUs' states)</source>
         <translation>（虚线边框：维护中；红色角标：因 GPU 状态不可提供）</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/clusters/__init__.py" line="60"/>
+        <location filename="../../ui/pages/clusters/__init__.py" line="61"/>
         <source>Action</source>
         <translation>操作</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/clusters/__init__.py" line="227"/>
+        <location filename="../../ui/pages/clusters/__init__.py" line="228"/>
         <source>Ascend</source>
         <translation>昇腾</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/clusters/__init__.py" line="117"/>
+        <location filename="../../ui/pages/clusters/__init__.py" line="118"/>
         <source>By</source>
         <translation>操作人</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/clusters/__init__.py" line="263"/>
+        <location filename="../../ui/pages/clusters/__init__.py" line="264"/>
         <source>Choose a node first</source>
         <translation>请先选择一个节点</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/clusters/__init__.py" line="51"/>
+        <location filename="../../ui/pages/clusters/__init__.py" line="52"/>
         <source>Cluster</source>
         <translation>集群</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/clusters/__init__.py" line="60"/>
+        <location filename="../../ui/pages/clusters/__init__.py" line="61"/>
         <source>Code</source>
         <translation>编码</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/clusters/__init__.py" line="97"/>
+        <location filename="../../ui/pages/clusters/__init__.py" line="98"/>
         <source>Colour by state</source>
         <translation>按状态着色</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/clusters/__init__.py" line="98"/>
+        <location filename="../../ui/pages/clusters/__init__.py" line="99"/>
         <source>Colour by tenant</source>
         <translation>按租户着色</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/clusters/__init__.py" line="122"/>
+        <location filename="../../ui/pages/clusters/__init__.py" line="123"/>
         <source>Drain</source>
         <translation>排空</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/clusters/__init__.py" line="51"/>
+        <location filename="../../ui/pages/clusters/__init__.py" line="52"/>
         <source>Fabric</source>
         <translation>网络</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/clusters/__init__.py" line="60"/>
+        <location filename="../../ui/pages/clusters/__init__.py" line="61"/>
         <source>GPU</source>
         <translation>GPU</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/clusters/__init__.py" line="44"/>
+        <location filename="../../ui/pages/clusters/__init__.py" line="45"/>
         <source>GPU clusters</source>
         <translation>GPU 集群</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/clusters/__init__.py" line="117"/>
+        <location filename="../../ui/pages/clusters/__init__.py" line="118"/>
         <source>GPU model</source>
         <translation>GPU 型号</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/clusters/__init__.py" line="52"/>
+        <location filename="../../ui/pages/clusters/__init__.py" line="53"/>
         <source>GPU models</source>
         <translation>GPU 型号</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/clusters/__init__.py" line="52"/>
+        <location filename="../../ui/pages/clusters/__init__.py" line="53"/>
         <source>GPUs</source>
         <translation>GPU 卡</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/clusters/__init__.py" line="71"/>
+        <location filename="../../ui/pages/clusters/__init__.py" line="72"/>
         <source>Health events</source>
         <translation>健康事件</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/clusters/__init__.py" line="116"/>
+        <location filename="../../ui/pages/clusters/__init__.py" line="117"/>
         <source>Hold / not offered</source>
         <translation>预留 / 不可提供</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/clusters/__init__.py" line="116"/>
+        <location filename="../../ui/pages/clusters/__init__.py" line="117"/>
         <source>Maintenance</source>
         <translation>维护</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/clusters/__init__.py" line="126"/>
+        <location filename="../../ui/pages/clusters/__init__.py" line="127"/>
         <source>Maintenance on/off</source>
         <translation>维护标记 开/关</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/clusters/__init__.py" line="130"/>
+        <location filename="../../ui/pages/clusters/__init__.py" line="131"/>
         <source>Move</source>
         <translation>变更</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/clusters/__init__.py" line="137"/>
+        <location filename="../../ui/pages/clusters/__init__.py" line="138"/>
         <source>Move to</source>
         <translation>变更为</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/clusters/__init__.py" line="60"/>
+        <location filename="../../ui/pages/clusters/__init__.py" line="61"/>
         <source>Node</source>
         <translation>节点</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/clusters/__init__.py" line="52"/>
+        <location filename="../../ui/pages/clusters/__init__.py" line="53"/>
         <source>Node states</source>
         <translation>节点状态</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/clusters/__init__.py" line="51"/>
+        <location filename="../../ui/pages/clusters/__init__.py" line="52"/>
         <source>Nodes</source>
         <translation>节点数</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/clusters/__init__.py" line="61"/>
+        <location filename="../../ui/pages/clusters/__init__.py" line="62"/>
         <source>Note</source>
         <translation>备注</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/clusters/__init__.py" line="117"/>
+        <location filename="../../ui/pages/clusters/__init__.py" line="118"/>
         <source>Rack</source>
         <translation>机柜</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/clusters/__init__.py" line="51"/>
+        <location filename="../../ui/pages/clusters/__init__.py" line="52"/>
         <source>Rails</source>
         <translation>轨道数</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/clusters/__init__.py" line="117"/>
+        <location filename="../../ui/pages/clusters/__init__.py" line="118"/>
         <source>Reason</source>
         <translation>原因</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/clusters/__init__.py" line="121"/>
+        <location filename="../../ui/pages/clusters/__init__.py" line="122"/>
         <source>Reason (recorded with who and when)</source>
         <translation>原因（与操作人、时间一并记录）</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/clusters/__init__.py" line="46"/>
+        <location filename="../../ui/pages/clusters/__init__.py" line="47"/>
         <source>Refresh</source>
         <translation>刷新</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/clusters/__init__.py" line="117"/>
+        <location filename="../../ui/pages/clusters/__init__.py" line="118"/>
         <source>Since</source>
         <translation>起始时间</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/clusters/__init__.py" line="51"/>
+        <location filename="../../ui/pages/clusters/__init__.py" line="52"/>
         <source>Site</source>
         <translation>机房</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/clusters/__init__.py" line="61"/>
+        <location filename="../../ui/pages/clusters/__init__.py" line="62"/>
         <source>Source</source>
         <translation>来源</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/clusters/__init__.py" line="116"/>
+        <location filename="../../ui/pages/clusters/__init__.py" line="117"/>
         <source>State</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/clusters/__init__.py" line="117"/>
+        <location filename="../../ui/pages/clusters/__init__.py" line="118"/>
         <source>Tenant</source>
         <translation>租户</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/clusters/__init__.py" line="60"/>
+        <location filename="../../ui/pages/clusters/__init__.py" line="61"/>
         <source>Time</source>
         <translation>时间</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/clusters/__init__.py" line="69"/>
+        <location filename="../../ui/pages/clusters/__init__.py" line="70"/>
         <source>Topology</source>
         <translation>拓扑</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/clusters/__init__.py" line="124"/>
+        <location filename="../../ui/pages/clusters/__init__.py" line="125"/>
         <source>Undrain</source>
         <translation>恢复服务</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/clusters/__init__.py" line="72"/>
+        <location filename="../../ui/pages/clusters/__init__.py" line="73"/>
         <source>Utilisation by model and site</source>
         <translation>按型号与站点的利用率</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/clusters/__init__.py" line="60"/>
+        <location filename="../../ui/pages/clusters/__init__.py" line="61"/>
         <source>Vendor</source>
         <translation>厂商</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/clusters/__init__.py" line="239"/>
+        <location filename="../../ui/pages/clusters/__init__.py" line="240"/>
         <source>held by a capacity hold</source>
         <translation>已被容量预留</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/clusters/__init__.py" line="236"/>
+        <location filename="../../ui/pages/clusters/__init__.py" line="237"/>
         <source>no tenant</source>
         <translation>无租户</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/clusters/__init__.py" line="208"/>
+        <location filename="../../ui/pages/clusters/__init__.py" line="209"/>
         <source>yes</source>
         <translation>是</translation>
     </message>
@@ -3147,142 +3157,142 @@
 <context>
     <name>FindFreeUnitsDialog</name>
     <message>
-        <location filename="../../ui/pages/freespace.py" line="178"/>
+        <location filename="../../ui/pages/freespace.py" line="179"/>
         <source>%1 or more racks fit; the best %1 are listed. Choose a site or a room to narrow the search.</source>
         <translation>至少 %1 个机柜满足条件；列出最贴合的 %1 个。选择站点或机房以缩小范围。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/freespace.py" line="181"/>
+        <location filename="../../ui/pages/freespace.py" line="182"/>
         <source>%1 rack(s) with %2 contiguous free U, best fit first.</source>
         <translation>%1 个机柜有连续 %2U 空闲，最贴合的在前。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/freespace.py" line="50"/>
+        <location filename="../../ui/pages/freespace.py" line="51"/>
         <source>(any: units only)</source>
         <translation>（任意：只按 U 数）</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/freespace.py" line="75"/>
+        <location filename="../../ui/pages/freespace.py" line="76"/>
         <source>(our own equipment)</source>
         <translation>（本公司设备）</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/freespace.py" line="67"/>
+        <location filename="../../ui/pages/freespace.py" line="68"/>
         <source>(whole fleet)</source>
         <translation>（全部站点）</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/freespace.py" line="78"/>
+        <location filename="../../ui/pages/freespace.py" line="79"/>
         <source>A rack leased to a customer takes only that customer's devices; other customers' reservations are never offered</source>
         <translation>已出租给客户的机柜只放该客户的设备；其他客户预留的 U 位不会列出</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/freespace.py" line="127"/>
+        <location filename="../../ui/pages/freespace.py" line="128"/>
         <source>Close</source>
         <translation>关闭</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/freespace.py" line="64"/>
+        <location filename="../../ui/pages/freespace.py" line="65"/>
         <source>Contiguous units</source>
         <translation>连续 U 数</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/freespace.py" line="58"/>
+        <location filename="../../ui/pages/freespace.py" line="59"/>
         <source>Device type</source>
         <translation>设备型号</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/freespace.py" line="94"/>
+        <location filename="../../ui/pages/freespace.py" line="95"/>
         <source>Face</source>
         <translation>朝向</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/freespace.py" line="35"/>
+        <location filename="../../ui/pages/freespace.py" line="36"/>
         <source>Find free U</source>
         <translation>查找空闲 U 位</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/freespace.py" line="80"/>
+        <location filename="../../ui/pages/freespace.py" line="81"/>
         <source>For</source>
         <translation>用于</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/freespace.py" line="107"/>
+        <location filename="../../ui/pages/freespace.py" line="108"/>
         <source>Free (U)</source>
         <translation>空闲（U）</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/freespace.py" line="87"/>
+        <location filename="../../ui/pages/freespace.py" line="88"/>
         <source>Full depth (both faces free)</source>
         <translation>全深（前后两面均空闲）</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/freespace.py" line="106"/>
+        <location filename="../../ui/pages/freespace.py" line="107"/>
         <source>Lessee</source>
         <translation>承租客户</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/freespace.py" line="184"/>
+        <location filename="../../ui/pages/freespace.py" line="185"/>
         <source>No rack has %1 contiguous free U there.</source>
         <translation>该范围内没有机柜有连续 %1U 空闲。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/freespace.py" line="121"/>
+        <location filename="../../ui/pages/freespace.py" line="122"/>
         <source>Open elevation</source>
         <translation>打开立面图</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/freespace.py" line="124"/>
+        <location filename="../../ui/pages/freespace.py" line="125"/>
         <source>Place a device here…</source>
         <translation>在此上架设备…</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/freespace.py" line="106"/>
+        <location filename="../../ui/pages/freespace.py" line="107"/>
         <source>Rack</source>
         <translation>机柜</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/freespace.py" line="107"/>
+        <location filename="../../ui/pages/freespace.py" line="108"/>
         <source>Range</source>
         <translation>U 位范围</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/freespace.py" line="106"/>
+        <location filename="../../ui/pages/freespace.py" line="107"/>
         <source>Room</source>
         <translation>机房</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/freespace.py" line="71"/>
+        <location filename="../../ui/pages/freespace.py" line="72"/>
         <source>Room %1</source>
         <translation>机房 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/freespace.py" line="99"/>
+        <location filename="../../ui/pages/freespace.py" line="100"/>
         <source>Search</source>
         <translation>搜索</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/freespace.py" line="106"/>
+        <location filename="../../ui/pages/freespace.py" line="107"/>
         <source>Site</source>
         <translation>机房</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/freespace.py" line="69"/>
+        <location filename="../../ui/pages/freespace.py" line="70"/>
         <source>Site %1</source>
         <translation>站点 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/freespace.py" line="55"/>
+        <location filename="../../ui/pages/freespace.py" line="56"/>
         <source>Takes the type's height and depth, and leaves out racks whose power capacity cannot take its typical draw</source>
         <translation>按型号的高度和深度查找，并排除功率容量承受不了其典型功耗的机柜</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/freespace.py" line="72"/>
+        <location filename="../../ui/pages/freespace.py" line="73"/>
         <source>Where</source>
         <translation>位置</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/freespace.py" line="188"/>
+        <location filename="../../ui/pages/freespace.py" line="189"/>
         <source>both faces</source>
         <translation>前后两面</translation>
     </message>
@@ -3769,27 +3779,27 @@
         <translation>（无）</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/holidays.py" line="21"/>
+        <location filename="../../ui/pages/operations/holidays.py" line="22"/>
         <source>Add a holiday year</source>
         <translation>添加节假日年度</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/holidays.py" line="38"/>
+        <location filename="../../ui/pages/operations/holidays.py" line="39"/>
         <source>Add the year</source>
         <translation>添加该年度</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/holidays.py" line="26"/>
+        <location filename="../../ui/pages/operations/holidays.py" line="27"/>
         <source>Choose…</source>
         <translation>选择…</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/holidays.py" line="33"/>
+        <location filename="../../ui/pages/operations/holidays.py" line="34"/>
         <source>Date</source>
         <translation>日期</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/holidays.py" line="33"/>
+        <location filename="../../ui/pages/operations/holidays.py" line="34"/>
         <source>Day</source>
         <translation>安排</translation>
     </message>
@@ -3799,22 +3809,22 @@
         <translation>放假</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/holidays.py" line="33"/>
+        <location filename="../../ui/pages/operations/holidays.py" line="34"/>
         <source>Holiday</source>
         <translation>节日</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/holidays.py" line="58"/>
+        <location filename="../../ui/pages/operations/holidays.py" line="59"/>
         <source>Holiday year</source>
         <translation>节假日年度</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/holidays.py" line="58"/>
+        <location filename="../../ui/pages/operations/holidays.py" line="59"/>
         <source>JSON (*.json)</source>
         <translation>JSON 文件 (*.json)</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/holidays.py" line="46"/>
+        <location filename="../../ui/pages/operations/holidays.py" line="47"/>
         <source>Public holidays and make-up working days as the State Council publishes them (the format of resources/holidays_cn). A day already on record is updated.</source>
         <translation>国务院公布的法定节假日和调休上班日（resources/holidays_cn 的格式）。已登记的日期将被更新。</translation>
     </message>
@@ -3824,7 +3834,7 @@
         <translation>调休上班</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/holidays.py" line="24"/>
+        <location filename="../../ui/pages/operations/holidays.py" line="25"/>
         <source>a holiday-cn JSON file, e.g. 2028.json</source>
         <translation>holiday-cn JSON 文件，例如 2028.json</translation>
     </message>
@@ -4397,207 +4407,207 @@ Reason:</source>
 <context>
     <name>MaintenanceTab</name>
     <message>
-        <location filename="../../ui/pages/operations/maintenance.py" line="169"/>
+        <location filename="../../ui/pages/operations/maintenance.py" line="170"/>
         <source>%1 affects %2 customer(s)</source>
         <translation>%1 影响 %2 个客户</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/maintenance.py" line="233"/>
+        <location filename="../../ui/pages/operations/maintenance.py" line="234"/>
         <source>Cancel %1</source>
         <translation>取消 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/maintenance.py" line="82"/>
+        <location filename="../../ui/pages/operations/maintenance.py" line="83"/>
         <source>Cancel…</source>
         <translation>取消…</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/maintenance.py" line="188"/>
+        <location filename="../../ui/pages/operations/maintenance.py" line="189"/>
         <source>Choose a maintenance window first</source>
         <translation>请先选择一个维护窗口</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/maintenance.py" line="198"/>
+        <location filename="../../ui/pages/operations/maintenance.py" line="199"/>
         <source>Choose an affected customer first</source>
         <translation>请先选择一个受影响的客户</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/maintenance.py" line="76"/>
+        <location filename="../../ui/pages/operations/maintenance.py" line="77"/>
         <source>Confirm and give notice</source>
         <translation>确认并发出通知</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/maintenance.py" line="60"/>
+        <location filename="../../ui/pages/operations/maintenance.py" line="61"/>
         <source>Contract</source>
         <translation>合同</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/maintenance.py" line="176"/>
+        <location filename="../../ui/pages/operations/maintenance.py" line="177"/>
         <source>Cross-connect</source>
         <translation>交叉连接</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/maintenance.py" line="60"/>
+        <location filename="../../ui/pages/operations/maintenance.py" line="61"/>
         <source>Customer</source>
         <translation>客户</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/maintenance.py" line="58"/>
+        <location filename="../../ui/pages/operations/maintenance.py" line="59"/>
         <source>Customers</source>
         <translation>客户</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/maintenance.py" line="175"/>
+        <location filename="../../ui/pages/operations/maintenance.py" line="176"/>
         <source>Device</source>
         <translation>设备</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/maintenance.py" line="135"/>
+        <location filename="../../ui/pages/operations/maintenance.py" line="136"/>
         <source>Emergency</source>
         <translation>紧急</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/maintenance.py" line="58"/>
+        <location filename="../../ui/pages/operations/maintenance.py" line="59"/>
         <source>Ends</source>
         <translation>到期</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/maintenance.py" line="49"/>
+        <location filename="../../ui/pages/operations/maintenance.py" line="50"/>
         <source>Every open window</source>
         <translation>全部未结束窗口</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/maintenance.py" line="50"/>
+        <location filename="../../ui/pages/operations/maintenance.py" line="51"/>
         <source>Every window</source>
         <translation>全部窗口</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/maintenance.py" line="60"/>
+        <location filename="../../ui/pages/operations/maintenance.py" line="61"/>
         <source>Impact</source>
         <translation>影响</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/maintenance.py" line="135"/>
+        <location filename="../../ui/pages/operations/maintenance.py" line="136"/>
         <source>In time</source>
         <translation>按期通知</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/maintenance.py" line="136"/>
+        <location filename="../../ui/pages/operations/maintenance.py" line="137"/>
         <source>Late</source>
         <translation>通知过晚</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/maintenance.py" line="263"/>
+        <location filename="../../ui/pages/operations/maintenance.py" line="264"/>
         <source>Maintenance notice %1</source>
         <translation>维护通知 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/maintenance.py" line="172"/>
+        <location filename="../../ui/pages/operations/maintenance.py" line="173"/>
         <source>No maintenance window in this view</source>
         <translation>此视图中没有维护窗口</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/maintenance.py" line="136"/>
+        <location filename="../../ui/pages/operations/maintenance.py" line="137"/>
         <source>Not given yet</source>
         <translation>尚未通知</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/maintenance.py" line="59"/>
+        <location filename="../../ui/pages/operations/maintenance.py" line="60"/>
         <source>Notice</source>
         <translation>通知</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/maintenance.py" line="60"/>
+        <location filename="../../ui/pages/operations/maintenance.py" line="61"/>
         <source>Object</source>
         <translation>对象</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/maintenance.py" line="201"/>
+        <location filename="../../ui/pages/operations/maintenance.py" line="202"/>
         <source>Plan maintenance…</source>
         <translation>计划维护…</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/maintenance.py" line="84"/>
+        <location filename="../../ui/pages/operations/maintenance.py" line="85"/>
         <source>Print notice…</source>
         <translation>打印维护通知…</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/maintenance.py" line="175"/>
+        <location filename="../../ui/pages/operations/maintenance.py" line="176"/>
         <source>Rack</source>
         <translation>机柜</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/maintenance.py" line="57"/>
+        <location filename="../../ui/pages/operations/maintenance.py" line="58"/>
         <source>Reference</source>
         <translation>流水号</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/maintenance.py" line="51"/>
+        <location filename="../../ui/pages/operations/maintenance.py" line="52"/>
         <source>Refresh</source>
         <translation>刷新</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/maintenance.py" line="53"/>
+        <location filename="../../ui/pages/operations/maintenance.py" line="54"/>
         <source>Show</source>
         <translation>显示</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/maintenance.py" line="57"/>
+        <location filename="../../ui/pages/operations/maintenance.py" line="58"/>
         <source>Site</source>
         <translation>机房</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/maintenance.py" line="57"/>
+        <location filename="../../ui/pages/operations/maintenance.py" line="58"/>
         <source>Starts</source>
         <translation>开始</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/maintenance.py" line="57"/>
+        <location filename="../../ui/pages/operations/maintenance.py" line="58"/>
         <source>State</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/maintenance.py" line="86"/>
+        <location filename="../../ui/pages/operations/maintenance.py" line="87"/>
         <source>The maintenance notice of the customer chosen below (Ctrl+P)</source>
         <translation>下方所选客户的维护通知（Ctrl+P）</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/maintenance.py" line="48"/>
+        <location filename="../../ui/pages/operations/maintenance.py" line="49"/>
         <source>Today and the next 7 days</source>
         <translation>今天及未来 7 天</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/maintenance.py" line="61"/>
+        <location filename="../../ui/pages/operations/maintenance.py" line="62"/>
         <source>Why</source>
         <translation>原因</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/maintenance.py" line="234"/>
+        <location filename="../../ui/pages/operations/maintenance.py" line="235"/>
         <source>Why is the work cancelled? (the customers were told of it)</source>
         <translation>为何取消维护？（客户已收到通知）</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/maintenance.py" line="58"/>
+        <location filename="../../ui/pages/operations/maintenance.py" line="59"/>
         <source>Work</source>
         <translation>维护内容</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/maintenance.py" line="80"/>
+        <location filename="../../ui/pages/operations/maintenance.py" line="81"/>
         <source>Work completed</source>
         <translation>维护完成</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/maintenance.py" line="78"/>
+        <location filename="../../ui/pages/operations/maintenance.py" line="79"/>
         <source>Work started</source>
         <translation>维护开始</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/maintenance.py" line="58"/>
+        <location filename="../../ui/pages/operations/maintenance.py" line="59"/>
         <source>Worked on</source>
         <translation>维护对象</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/maintenance.py" line="59"/>
+        <location filename="../../ui/pages/operations/maintenance.py" line="60"/>
         <source>Worst impact</source>
         <translation>最严重影响</translation>
     </message>
@@ -4895,97 +4905,97 @@ Reason:</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/xconnects.py" line="244"/>
+        <location filename="../../ui/pages/xconnects.py" line="245"/>
         <source>Carrier or cloud</source>
         <translation>运营商或云服务商</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/xconnects.py" line="250"/>
+        <location filename="../../ui/pages/xconnects.py" line="251"/>
         <source>Circuit id</source>
         <translation>电路编号</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/xconnects.py" line="251"/>
+        <location filename="../../ui/pages/xconnects.py" line="252"/>
         <source>Contract (number, item position)</source>
         <translation>合同（编号, 项目序号）</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/xconnects.py" line="235"/>
+        <location filename="../../ui/pages/xconnects.py" line="236"/>
         <source>Customer *</source>
         <translation>客户 *</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/xconnects.py" line="241"/>
+        <location filename="../../ui/pages/xconnects.py" line="242"/>
         <source>Far end *</source>
         <translation>对端 *</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/xconnects.py" line="246"/>
+        <location filename="../../ui/pages/xconnects.py" line="247"/>
         <source>Far-end port</source>
         <translation>对端端口</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/xconnects.py" line="247"/>
+        <location filename="../../ui/pages/xconnects.py" line="248"/>
         <source>Medium *</source>
         <translation>介质 *</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/xconnects.py" line="240"/>
+        <location filename="../../ui/pages/xconnects.py" line="241"/>
         <source>Meet-me room panel/port</source>
         <translation>汇聚机房配线架/端口</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/xconnects.py" line="257"/>
+        <location filename="../../ui/pages/xconnects.py" line="258"/>
         <source>Order</source>
         <translation>下单</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/xconnects.py" line="233"/>
+        <location filename="../../ui/pages/xconnects.py" line="234"/>
         <source>Order a cross-connect</source>
         <translation>交叉连接下单</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/xconnects.py" line="253"/>
+        <location filename="../../ui/pages/xconnects.py" line="254"/>
         <source>Ordered on *</source>
         <translation>下单日期 *</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/xconnects.py" line="245"/>
+        <location filename="../../ui/pages/xconnects.py" line="246"/>
         <source>Other customer</source>
         <translation>对端客户</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/xconnects.py" line="238"/>
+        <location filename="../../ui/pages/xconnects.py" line="239"/>
         <source>Patch panel *</source>
         <translation>配线架 *</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/xconnects.py" line="239"/>
+        <location filename="../../ui/pages/xconnects.py" line="240"/>
         <source>Port *</source>
         <translation>端口 *</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/xconnects.py" line="236"/>
+        <location filename="../../ui/pages/xconnects.py" line="237"/>
         <source>Rack *</source>
         <translation>机柜 *</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/xconnects.py" line="237"/>
+        <location filename="../../ui/pages/xconnects.py" line="238"/>
         <source>SITE/ROOM/RACK or asset tag</source>
         <translation>站点/机房/机柜 或资产标签</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/xconnects.py" line="254"/>
+        <location filename="../../ui/pages/xconnects.py" line="255"/>
         <source>Work note</source>
         <translation>工作备注</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/xconnects.py" line="275"/>
+        <location filename="../../ui/pages/xconnects.py" line="276"/>
         <source>name the customer's rack</source>
         <translation>请填写客户的机柜</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/xconnects.py" line="284"/>
+        <location filename="../../ui/pages/xconnects.py" line="285"/>
         <source>the contract has items 1 to %1</source>
         <translation>该合同的项目序号为 1 至 %1</translation>
     </message>
@@ -5074,7 +5084,7 @@ Reason:</source>
 <context>
     <name>PagedTableView</name>
     <message>
-        <location filename="../../ui/kit/tableview.py" line="172"/>
+        <location filename="../../ui/kit/tableview.py" line="183"/>
         <source>Filter by “%1”…</source>
         <translation>按“%1”筛选…</translation>
     </message>
@@ -6865,7 +6875,7 @@ Reason:</source>
         <translation>响应（分钟）</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/slaadmin.py" line="133"/>
+        <location filename="../../ui/pages/operations/slaadmin.py" line="138"/>
         <source>Business hours</source>
         <translation>工作时间</translation>
     </message>
@@ -6885,12 +6895,12 @@ Reason:</source>
         <translation>合同 %1（%2）</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/slaadmin.py" line="128"/>
+        <location filename="../../ui/pages/operations/slaadmin.py" line="133"/>
         <source>Follows China's public holidays and make-up working days (调休)</source>
         <translation>遵循中国法定节假日和调休上班日</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/slaadmin.py" line="132"/>
+        <location filename="../../ui/pages/operations/slaadmin.py" line="137"/>
         <source>Mode</source>
         <translation>模式</translation>
     </message>
@@ -6930,12 +6940,12 @@ Reason:</source>
         <translation>目标</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/slaadmin.py" line="80"/>
+        <location filename="../../ui/pages/operations/slaadmin.py" line="85"/>
         <source>The default of every contract in a region with this coverage level.</source>
         <translation>覆盖等级为此等级的区域内所有合同的默认目标。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/operations/slaadmin.py" line="81"/>
+        <location filename="../../ui/pages/operations/slaadmin.py" line="86"/>
         <source>This contract's own targets override its service level's; a priority left empty keeps following the level.</source>
         <translation>本合同自己的目标优先于其服务等级的目标；留空的优先级仍沿用服务等级的目标。</translation>
     </message>
@@ -7803,137 +7813,137 @@ Reason:</source>
 <context>
     <name>XconnectsPage</name>
     <message>
-        <location filename="../../ui/pages/xconnects.py" line="53"/>
+        <location filename="../../ui/pages/xconnects.py" line="54"/>
         <source>Active from</source>
         <translation>开通日期</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/xconnects.py" line="35"/>
+        <location filename="../../ui/pages/xconnects.py" line="36"/>
         <source>All states</source>
         <translation>全部状态</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/xconnects.py" line="172"/>
+        <location filename="../../ui/pages/xconnects.py" line="173"/>
         <source>Choose a cross-connect first</source>
         <translation>请先选择一条交叉连接</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/xconnects.py" line="52"/>
+        <location filename="../../ui/pages/xconnects.py" line="53"/>
         <source>Circuit id</source>
         <translation>电路编号</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/xconnects.py" line="55"/>
+        <location filename="../../ui/pages/xconnects.py" line="56"/>
         <source>Contract</source>
         <translation>合同</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/xconnects.py" line="51"/>
+        <location filename="../../ui/pages/xconnects.py" line="52"/>
         <source>Customer</source>
         <translation>客户</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/xconnects.py" line="51"/>
+        <location filename="../../ui/pages/xconnects.py" line="52"/>
         <source>Customer port</source>
         <translation>客户端口</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/xconnects.py" line="171"/>
+        <location filename="../../ui/pages/xconnects.py" line="172"/>
         <source>Disconnected is final: order a new cross-connect</source>
         <translation>已拆除为终态：如需连接请重新下单</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/xconnects.py" line="54"/>
+        <location filename="../../ui/pages/xconnects.py" line="55"/>
         <source>Disconnected on</source>
         <translation>拆除日期</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/xconnects.py" line="52"/>
+        <location filename="../../ui/pages/xconnects.py" line="53"/>
         <source>Far end</source>
         <translation>对端</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/xconnects.py" line="53"/>
+        <location filename="../../ui/pages/xconnects.py" line="54"/>
         <source>Installed on</source>
         <translation>安装日期</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/xconnects.py" line="103"/>
+        <location filename="../../ui/pages/xconnects.py" line="104"/>
         <source>LOA PDF…</source>
         <translation>LOA 授权书 PDF…</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/xconnects.py" line="222"/>
+        <location filename="../../ui/pages/xconnects.py" line="223"/>
         <source>LOA/CFA %1</source>
         <translation>授权委托书 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/xconnects.py" line="52"/>
+        <location filename="../../ui/pages/xconnects.py" line="53"/>
         <source>Medium</source>
         <translation>介质</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/xconnects.py" line="52"/>
+        <location filename="../../ui/pages/xconnects.py" line="53"/>
         <source>Meet-me room</source>
         <translation>汇聚机房（MMR）</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/xconnects.py" line="101"/>
+        <location filename="../../ui/pages/xconnects.py" line="102"/>
         <source>Move</source>
         <translation>变更</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/xconnects.py" line="112"/>
+        <location filename="../../ui/pages/xconnects.py" line="113"/>
         <source>Move to</source>
         <translation>变更为</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/xconnects.py" line="205"/>
+        <location filename="../../ui/pages/xconnects.py" line="206"/>
         <source>Moving the cross-connect…</source>
         <translation>正在变更交叉连接状态…</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/xconnects.py" line="109"/>
+        <location filename="../../ui/pages/xconnects.py" line="110"/>
         <source>Open a ticket for this…</source>
         <translation>为此创建工单…</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/xconnects.py" line="42"/>
+        <location filename="../../ui/pages/xconnects.py" line="43"/>
         <source>Order a cross-connect…</source>
         <translation>交叉连接下单…</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/xconnects.py" line="53"/>
+        <location filename="../../ui/pages/xconnects.py" line="54"/>
         <source>Ordered on</source>
         <translation>下单日期</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/xconnects.py" line="51"/>
+        <location filename="../../ui/pages/xconnects.py" line="52"/>
         <source>Reference</source>
         <translation>编号</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/xconnects.py" line="40"/>
+        <location filename="../../ui/pages/xconnects.py" line="41"/>
         <source>Reference, circuit id, customer or carrier</source>
         <translation>编号、电路编号、客户或运营商</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/xconnects.py" line="41"/>
+        <location filename="../../ui/pages/xconnects.py" line="42"/>
         <source>Refresh</source>
         <translation>刷新</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/xconnects.py" line="47"/>
+        <location filename="../../ui/pages/xconnects.py" line="48"/>
         <source>State</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/xconnects.py" line="97"/>
+        <location filename="../../ui/pages/xconnects.py" line="98"/>
         <source>Work note (ticket, who patched it)</source>
         <translation>工作备注（工单号、跳纤人）</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/xconnects.py" line="112"/>
+        <location filename="../../ui/pages/xconnects.py" line="113"/>
         <source>on</source>
         <translation>日期</translation>
     </message>

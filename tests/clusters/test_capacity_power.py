@@ -1,7 +1,8 @@
 """Capacity search and the power chain (issue 25): a maintenance window on a feed, panel, UPS or
 PDU feeding a node's rack takes the node out when the desk's impact is an outage (a single-fed
 rack, every supply of the server in the work) and leaves it offered, marked, when only the
-redundancy is reduced (a dual-fed rack losing one side). Both backends.
+redundancy is reduced (a dual-fed rack losing one side), degraded when the side kept cannot carry
+the rack's load (offered last). Both backends.
 
 The power: panel P1 (behind UPS-1) feeds A-01 side A (A-01 single-fed: h-01…h-04) and A-02 side A;
 panel P2 (behind UPS-2) feeds A-02 side B (A-02 dual-fed: h-05…h-08). A PDU in A-02 on P2's feed
@@ -17,7 +18,7 @@ from sqlalchemy import select
 
 from app.services.capacity.search import CapacityRequest, search_capacity
 from app.services.operations import maintenance as MW
-from models import Device, DeviceType, PduFeed, PowerConnection, PowerFeed, PowerPanel, Rack, Room
+from models import Device, DeviceType, GpuNode, PduFeed, PowerConnection, PowerFeed, PowerPanel, Rack, Room
 from tests.billing.test_billing_world import cst
 from tests.clusters.test_capacity import END, START, fleet  # noqa: F401  (the fixture)
 
@@ -124,3 +125,44 @@ def test_both_sides_worked_on_at_the_same_time_darken_a_dual_fed_rack(db, fleet,
     _plan(db, admin, "feed", power["f3"], day=11)
     o = _search(db, 56).offers[0]  # h-05 is dark on the 11th (its PDU hangs on side B); A-02 stays up
     assert {"h-06", "h-07", "h-08"} <= _names(o)
+
+
+def _draw(db, watts: int, b_side: dict | None = None) -> None:
+    """The H100 servers draw `watts` each (their type's typical draw); side B's feed of A-02 rated
+    as `b_side` says (voltage, amperage, phase)."""
+    with db.session() as s:
+        for t in s.execute(select(DeviceType).where(DeviceType.slug == "x-8gpu-h")).scalars():
+            t.typical_power_w = watts
+        if b_side:
+            f3 = s.execute(select(PowerFeed).where(PowerFeed.name == "A-02/B")).scalar_one()
+            for k, v in b_side.items():
+                setattr(f3, k, v)
+        s.commit()
+
+
+def test_a_dual_fed_rack_whose_side_kept_cannot_carry_it_is_degraded_and_offered_last(db, fleet, power, admin):  # noqa: F811
+    """A-02 loses side A; its four servers draw 10.2 kW each (40.8 kW): side B's 32 A feed at 220 V
+    (7.04 kW, 80 %: 5.63 kW) cannot carry them: degraded, not reduced, and chosen after A-01's."""
+    _draw(db, 10_200)
+    wid = _plan(db, admin, "feed", power["f2"])
+    ref = MW.reference(wid)
+    o = _search(db, 64).offers[0]
+    assert {n.device for n in o.nodes if n.degraded == (ref,)} == {"h-05", "h-06", "h-07", "h-08"}
+    assert all(n.reduced == () for n in o.nodes) and o.degraded == (ref,) and o.reduced == ()
+    # A-01 with one node in maintenance has 3 free, A-02 4: racks together would take A-02 first;
+    # degraded, it comes last
+    with db.session() as s:
+        node = s.execute(select(GpuNode).join(Device, Device.id == GpuNode.device_id).where(Device.name == "h-04")).scalar_one()
+        node.maintenance = True
+        s.commit()
+    three = _search(db, 24).offers[0]
+    assert _names(three) == {"h-01", "h-02", "h-03"} and three.degraded == ()
+
+
+def test_the_same_rack_is_only_reduced_when_the_side_kept_carries_it(db, fleet, power, admin):  # noqa: F811
+    """Side B's feed at 400 V three-phase 125 A (86.6 kW, 80 %: 69.3 kW) carries the 40.8 kW."""
+    _draw(db, 10_200, {"voltage": 400, "amperage": 125, "phase": "three-phase"})
+    wid = _plan(db, admin, "feed", power["f2"])
+    o = _search(db, 64).offers[0]
+    marked = {n.device for n in o.nodes if n.reduced == (MW.reference(wid),)}
+    assert marked == {"h-05", "h-06", "h-07", "h-08"} and o.degraded == ()

@@ -225,9 +225,8 @@ class CapacityDialog(QDialog):
                      str(o.free_in_group), ", ".join(self._node_text(n) for n in o.nodes)]
             for c, text in enumerate(cells):
                 item = QTableWidgetItem(text)
-                if c == 8 and o.reduced:
-                    item.setToolTip(self.tr("Offered nodes marked \u201creduced power redundancy\u201d stay up on one "
-                                            "power side while a maintenance window works on the other."))
+                if c == 8 and (o.reduced or o.degraded):
+                    item.setToolTip(self._marks_tip(o))
                 if c in (4, 5, 6, 7):
                     item.setTextAlignment(Qt.AlignRight | Qt.AlignVCenter)
                 self.offers.setItem(r, c, item)
@@ -235,8 +234,21 @@ class CapacityDialog(QDialog):
             select_only_row(self.offers, 0)
         self.show_terms()
 
+    def _marks_tip(self, o) -> str:
+        tips = []
+        if o.reduced:
+            tips.append(self.tr("Offered nodes marked \u201creduced power redundancy\u201d stay up on one "
+                                "power side while a maintenance window works on the other."))
+        if o.degraded:
+            tips.append(self.tr("Offered nodes marked \u201cdegraded power\u201d are in a rack whose side kept "
+                                "cannot carry the rack's load while a maintenance window works on the other side: "
+                                "offered last."))
+        return "\n".join(tips)
+
     def _node_text(self, n) -> str:
         """A node offered: its server, and the maintenance windows that leave it on one power side."""
+        if n.degraded:
+            return self.tr("%1 (degraded power: %2)").replace("%1", n.device).replace("%2", ", ".join(n.degraded))
         if not n.reduced:
             return n.device
         return self.tr("%1 (reduced power redundancy: %2)").replace("%1", n.device).replace("%2", ", ".join(n.reduced))

@@ -13,9 +13,13 @@ every node at once, not per node:
   (or fed from feeds in the work) goes dark: **outage**, even in a dual-fed rack; one supply of
   several on a PDU in the work: **reduced redundancy**.
 
-An outage makes the node unavailable over the search's window; reduced redundancy leaves it
-offered, marked with the window's reference (`reduced_on`). The desk's "degraded" (the other side
-could not carry the whole rack) needs the rack's power check and is shown as reduced here.
+- a rack that keeps a feed on another side only, where the side kept cannot carry the rack's load
+  (app/read/power.py's check: a feed left would carry, with the lost side's load moved onto it,
+  more than its breaker's rule allows): **degraded**, the desk's middle level.
+
+An outage makes the node unavailable over the search's window; reduced redundancy and degraded
+leave it offered, marked with the window's reference (`power_marks`), the degraded ones offered
+last (a node that may lose power when the side kept trips is the last choice, not a hidden one).
 """
 from __future__ import annotations
 
@@ -183,20 +187,53 @@ def busy_nodes(works: list[Work]):
     return select(GpuNode.id).join(Device, Device.id == GpuNode.device_id).where(or_(*conds))
 
 
-def reduced_on(s: Session, works: list[Work], device_ids) -> dict[int, tuple[str, ...]]:
-    """Of `device_ids` (the offered servers), those left with reduced redundancy by a power window
-    (and not taken out by it): {device id: (references, …)}."""
-    out: dict[int, list[str]] = {}
+@dataclass(frozen=True)
+class PowerMarks:
+    """What the power windows leave offered servers with: {device id: (references, …)}."""
+
+    reduced: dict[int, tuple[str, ...]]
+    degraded: dict[int, tuple[str, ...]]
+
+
+def power_marks(s: Session, works: list[Work], device_ids) -> PowerMarks:
+    """Of `device_ids` (servers not taken out), those a power window leaves with reduced redundancy
+    (one supply of several lost, or the rack on one side that carries it) or degraded (the rack on
+    one side that cannot carry it): a few statements per window over these servers only, and one
+    power check of their one-sided racks (app.read.power.rack_power)."""
+    from app.read.power import rack_power
+
     ids = set(device_ids)
+    one_sided: list[tuple[Work, int, int]] = []  # (work, device, rack)
+    supply: list[tuple[Work, int]] = []
     for w in works:
         if not (w.feeds or w.pdus) or not ids:
             continue
-        conds = [Device.id.in_(_supplies(w, every=False))]
+        supply += [(w, d) for d in s.execute(select(Device.id).where(
+            Device.id.in_(ids), Device.id.in_(_supplies(w, every=False)))).scalars()]
         if w.feeds:
-            conds.append(Device.rack_id.in_(_racks_one_side(w.feeds)))
-        for d in s.execute(select(Device.id).where(Device.id.in_(ids), or_(*conds))).scalars():
-            out.setdefault(d, []).append(w.reference)
-    return {d: tuple(refs) for d, refs in out.items()}
+            one_sided += [(w, d, r) for d, r in s.execute(select(Device.id, Device.rack_id).where(
+                Device.id.in_(ids), Device.rack_id.in_(_racks_one_side(w.feeds))))]
+    checks = rack_power(s, {r for _w, _d, r in one_sided}) if one_sided else {}
+    reduced: dict[int, list[str]] = {}
+    degraded: dict[int, list[str]] = {}
+    for w, d, r in one_sided:
+        target = degraded if _side_kept_overloaded(checks.get(r), w.feeds) else reduced
+        target.setdefault(d, []).append(w.reference)
+    for w, d in supply:
+        if w.reference not in degraded.get(d, ()) and w.reference not in reduced.get(d, ()):
+            reduced.setdefault(d, []).append(w.reference)
+    return PowerMarks({d: tuple(refs) for d, refs in reduced.items()},
+                      {d: tuple(refs) for d, refs in degraded.items()})
+
+
+def _side_kept_overloaded(check, feeds: frozenset[int]) -> bool:
+    """Whether a feed the work leaves on, on the side kept, would carry more than its limit with the
+    lost side's load moved onto it (its failover load: the rack's check with the other side lost)."""
+    if check is None:
+        return False
+    active = [f for f in check.feeds if f.status == PowerFeedStatus.ACTIVE]
+    lost_sides = {f.side for f in active} - {f.side for f in active if f.id not in feeds}
+    return any(f.failover_w > f.limit_w for f in active if f.id not in feeds and f.side not in lost_sides)
 
 
 def maintained(s: Session, works: list[Work], model_ids: list[int]) -> list:
