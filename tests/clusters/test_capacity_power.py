@@ -20,6 +20,7 @@ from app.services.capacity.search import CapacityRequest, search_capacity
 from app.services.operations import maintenance as MW
 from models import Device, DeviceType, GpuNode, PduFeed, PowerConnection, PowerFeed, PowerPanel, Rack, Room
 from tests.billing.test_billing_world import cst
+from tests.support.statements import statements_sent
 from tests.clusters.test_capacity import END, START, fleet  # noqa: F401  (the fixture)
 
 
@@ -166,3 +167,18 @@ def test_the_same_rack_is_only_reduced_when_the_side_kept_carries_it(db, fleet, 
     o = _search(db, 64).offers[0]
     marked = {n.device for n in o.nodes if n.reduced == (MW.reference(wid),)}
     assert marked == {"h-05", "h-06", "h-07", "h-08"} and o.degraded == ()
+
+
+def test_many_open_windows_cost_the_statements_one_does(db, fleet, power, admin):  # noqa: F811
+    """Windows on A-02's side A on twelve days (each alone: reduced redundancy): the search sends the
+    statements it sends for one window, none of them longer (the windows are joined in SQL, not
+    one condition each), and every window is named on the nodes it marks."""
+    first = _plan(db, admin, "feed", power["f2"])
+    with statements_sent(db) as one:
+        o = _search(db).offers[0]
+    assert {n.device for n in o.nodes if n.reduced == (MW.reference(first),)} == {"h-05", "h-06", "h-07", "h-08"}
+    refs = [MW.reference(first)] + [MW.reference(_plan(db, admin, "feed", power["f2"], day=d)) for d in range(11, 22)]
+    with statements_sent(db) as many:
+        o = _search(db).offers[0]
+    assert len(many) == len(one) and max(map(len, many)) == max(map(len, one))
+    assert all(n.reduced == tuple(refs) for n in o.nodes if n.rack == "A-02")

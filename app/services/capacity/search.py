@@ -35,7 +35,7 @@ from app.domain import messages as M
 from app.domain.clock import local_midnight
 from app.domain.errors import NotFound, ValidationError
 from app.domain.rating import local_today
-from app.services.capacity.maintenance import busy_nodes, power_marks, works_over
+from app.services.capacity.maintenance import Span, busy_nodes, power_marks, works_over
 from app.services.capacity.maintenance import maintained as maintenance_items
 from app.services.capacity.prices import TermFigures, term_figures
 from app.store.db import Database
@@ -231,7 +231,7 @@ def free_nodes(session: Session, model_ids: list[int], start: dt.date, end: dt.d
              # a leased server drops at its first open lease (most of a busy fleet), then the rest
              ~exists(lease_busy), exists(select(g.id).where(mine)), ~exists(unfit), ~exists(named),
              GpuNode.id.not_in(held_nodes(start, end, now, exclude_hold_id))]
-    busy = busy_nodes(works_over(session, t0, t1) if works is None else works)
+    busy = busy_nodes(works_over(session, t0, t1) if works is None else works, Span(t0, t1))
     if busy is not None:
         conds.append(GpuNode.id.not_in(busy))
     return (select(GpuNode.id.label("node_id"), GpuNode.device_id, GpuNode.cluster_id, GpuNode.domain_id,
@@ -378,7 +378,7 @@ def search_capacity_in(s: Session, req: CapacityRequest, *, now: dt.datetime | N
     nearest = _nearest(s, rows, clusters, models)
     best = max((g.gpus for g in groups), default=0)
     held = _held_now(s, list(models), start, end, now or dt.datetime.now(dt.timezone.utc))
-    maintained = maintenance_items(s, works, list(models))
+    maintained = maintenance_items(s, works, Span(*_instants(start, end)), list(models))
     sentence = shortfall_sentence(req, start, end, wanted_gpus, best, nearest, held, maintained)
     return SearchResult(req, start, end, wanted_gpus, (), nearest, sentence)
 
@@ -423,7 +423,7 @@ def _offer(s: Session, req: CapacityRequest, rows, g: _Group, model: GpuModel, n
     named = s.execute(select(Device.id, Device.name, Device.position, Rack.id.label("rack_id"), Rack.name.label("rack"))
                       .join(Rack, Rack.id == Device.rack_id).where(Device.id.in_(free))).all()
     # a window on the power chain: its degraded racks last (over every free server of the group)
-    marks = power_marks(s, works, free) if any(w.feeds or w.pdus for w in works) else None
+    marks = power_marks(s, works, Span(*_instants(start, end)), free) if any(w.power for w in works) else None
     degraded = marks.degraded if marks else {}
     named.sort(key=lambda d: (d.id in degraded, -rack_n[d.rack_id], d.rack, d.position is None, d.position or 0,
                               d.name))
