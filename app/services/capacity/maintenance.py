@@ -219,8 +219,9 @@ def power_marks(s: Session, works: list[Work], span: Span, device_ids) -> PowerM
         r = ref.get(int(grp))
         if r and r not in degraded.get(d, ()) and r not in reduced.get(d, ()):
             reduced.setdefault(d, []).append(r)
-    return PowerMarks({d: tuple(refs) for d, refs in reduced.items()},
-                      {d: tuple(refs) for d, refs in degraded.items()})
+    order = {w.reference: i for i, w in enumerate(works)}  # in planned order, whatever order the rows came in
+    return PowerMarks({d: tuple(sorted(refs, key=order.__getitem__)) for d, refs in reduced.items()},
+                      {d: tuple(sorted(refs, key=order.__getitem__)) for d, refs in degraded.items()})
 
 
 def _side_kept_overloaded(check, feeds: set[int]) -> bool:
