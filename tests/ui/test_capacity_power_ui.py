@@ -9,14 +9,14 @@ from PySide6.QtWidgets import QApplication
 from app.cli.main import main
 from app.services.operations import maintenance as MW
 from tests.clusters.test_capacity import END, START, fleet  # noqa: F401  (the fixture)
-from tests.clusters.test_capacity_power import _draw, _plan, power  # noqa: F401  (the fixture)
+from tests.clusters.test_capacity_power import draw_servers, plan_window, power  # noqa: F401  (the fixture)
 from tests.conftest import PASSWORD
 
 
 @pytest.fixture
 def degraded(db, fleet, power, admin):  # noqa: F811
-    _draw(db, 10_200)
-    return MW.reference(_plan(db, admin, "feed", power["f2"]))
+    draw_servers(db, 10_200)
+    return MW.reference(plan_window(db, admin, "feed", power["f2"]))
 
 
 @pytest.mark.parametrize("language", ["zh", "en"])
