@@ -144,6 +144,10 @@ def capacity_search(ctx, args) -> int:
         if o.reduced:
             marked = ", ".join(x.device for x in o.nodes if x.reduced)
             print(f"    reduced power redundancy (one side under maintenance {', '.join(o.reduced)}): {marked}")
+        if o.degraded:
+            marked = ", ".join(x.device for x in o.nodes if x.degraded)
+            print(f"    degraded power (one side under maintenance {', '.join(o.degraded)}, the side kept cannot carry "
+                  f"the rack's load): {marked}")
         print_terms(o.terms)
     if args.hold_for:
         from app.services.capacity.holds import hold_capacity

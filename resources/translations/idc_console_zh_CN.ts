@@ -675,7 +675,7 @@
 <context>
     <name>CapacityDialog</name>
     <message>
-        <location filename="../../ui/pages/capacity.py" line="257"/>
+        <location filename="../../ui/pages/capacity.py" line="283"/>
         <source> incl. %1 h, %2 / h beyond</source>
         <translation>，含 %1 卡时，超出 %2 元/卡时</translation>
     </message>
@@ -685,7 +685,12 @@
         <translation> 个月</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/capacity.py" line="242"/>
+        <location filename="../../ui/pages/capacity.py" line="265"/>
+        <source>%1 (degraded power: %2)</source>
+        <translation>%1（供电能力不足：%2）</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/capacity.py" line="268"/>
         <source>%1 (reduced power redundancy: %2)</source>
         <translation>%1（供电冗余降低：%2）</translation>
     </message>
@@ -735,7 +740,7 @@
         <translation>客户</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/capacity.py" line="360"/>
+        <location filename="../../ui/pages/capacity.py" line="386"/>
         <source>Draft contract %1 made from quote %2; submit it for approval</source>
         <translation>已由报价单 %2 生成草稿合同 %1；请提交审批</translation>
     </message>
@@ -760,12 +765,12 @@
         <translation>GPU 卡</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/capacity.py" line="315"/>
+        <location filename="../../ui/pages/capacity.py" line="341"/>
         <source>Hold %1: %2 GPUs on %3 nodes, held until %4</source>
         <translation>预留 %1：%3 台节点共 %2 张 GPU，保留至 %4</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/capacity.py" line="308"/>
+        <location filename="../../ui/pages/capacity.py" line="334"/>
         <source>Holding %1 GPUs on %2 nodes…</source>
         <translation>正在预留 %2 台节点上的 %1 张 GPU…</translation>
     </message>
@@ -780,12 +785,12 @@
         <translation>生成合同(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/capacity.py" line="356"/>
+        <location filename="../../ui/pages/capacity.py" line="382"/>
         <source>Making the draft contract from quote %1…</source>
         <translation>正在由报价单 %1 生成草稿合同…</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/capacity.py" line="330"/>
+        <location filename="../../ui/pages/capacity.py" line="356"/>
         <source>Making the quote of hold %1…</source>
         <translation>正在生成预留 %1 的报价单…</translation>
     </message>
@@ -805,7 +810,12 @@
         <translation>推荐节点</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/capacity.py" line="229"/>
+        <location filename="../../ui/pages/capacity.py" line="245"/>
+        <source>Offered nodes marked “degraded power” are in a rack whose side kept cannot carry the rack's load while a maintenance window works on the other side: offered last.</source>
+        <translation>标注“供电能力不足”的节点所在机柜在维护窗口施工期间，保留的一路供电无法承载整柜负载：排在最后推荐。</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/capacity.py" line="242"/>
         <source>Offered nodes marked “reduced power redundancy” stay up on one power side while a maintenance window works on the other.</source>
         <translation>标注“供电冗余降低”的节点在维护窗口施工期间仅由单路供电运行。</translation>
     </message>
@@ -820,7 +830,7 @@
         <translation>价格</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/capacity.py" line="335"/>
+        <location filename="../../ui/pages/capacity.py" line="361"/>
         <source>Quote %1: %2 for the period, first month %3; valid until %4</source>
         <translation>报价单 %1：服务期合计 %2，首月 %3；有效期至 %4</translation>
     </message>
@@ -895,7 +905,7 @@
         <translation>自</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/capacity.py" line="272"/>
+        <location filename="../../ui/pages/capacity.py" line="298"/>
         <source>hold the selected offer's nodes for the customer (Ctrl+H)</source>
         <translation>为客户预留所选方案的节点（Ctrl+H）</translation>
     </message>
@@ -920,7 +930,7 @@
         <translation>不定期</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/capacity.py" line="274"/>
+        <location filename="../../ui/pages/capacity.py" line="300"/>
         <source>price the held nodes (and a rack) on the chosen term, and preview the PDF</source>
         <translation>按所选计费方式为预留节点（及机柜）报价，并预览 PDF</translation>
     </message>
@@ -940,7 +950,7 @@
         <translation>机房代码</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/capacity.py" line="276"/>
+        <location filename="../../ui/pages/capacity.py" line="302"/>
         <source>the customer accepted: make the draft contract naming the held nodes' GPUs</source>
         <translation>客户已接受：生成草稿合同，列明预留节点的 GPU</translation>
     </message>

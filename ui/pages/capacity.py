@@ -222,24 +222,50 @@ class CapacityDialog(QDialog):
         for r, o in enumerate(offers):
             fabric = choice_label(Fabric, o.fabric) if o.fabric else "—"
             cells = [f"{o.model} ({o.vendor})", o.group, fabric, o.site, str(o.gpus), str(len(o.nodes)), str(o.racks),
-                     str(o.free_in_group), ", ".join(self._node_text(n) for n in o.nodes)]
+                     str(o.free_in_group), self._nodes_text(o.nodes)]
             for c, text in enumerate(cells):
                 item = QTableWidgetItem(text)
-                if c == 8 and o.reduced:
-                    item.setToolTip(self.tr("Offered nodes marked \u201creduced power redundancy\u201d stay up on one "
-                                            "power side while a maintenance window works on the other."))
+                if c == 8:  # the whole list (it wraps; the tooltip keeps it whole at any width)
+                    item.setToolTip("\n".join(t for t in (text, self._marks_tip(o)) if t))
                 if c in (4, 5, 6, 7):
                     item.setTextAlignment(Qt.AlignRight | Qt.AlignVCenter)
                 self.offers.setItem(r, c, item)
+        self.offers.setWordWrap(True)
+        self.offers.resizeRowsToContents()  # a long list of marked nodes wraps instead of being cut off
         if offers:
             select_only_row(self.offers, 0)
         self.show_terms()
 
-    def _node_text(self, n) -> str:
-        """A node offered: its server, and the maintenance windows that leave it on one power side."""
-        if not n.reduced:
-            return n.device
-        return self.tr("%1 (reduced power redundancy: %2)").replace("%1", n.device).replace("%2", ", ".join(n.reduced))
+    def _marks_tip(self, o) -> str:
+        tips = []
+        if o.reduced:
+            tips.append(self.tr("Offered nodes marked \u201creduced power redundancy\u201d stay up on one "
+                                "power side while a maintenance window works on the other."))
+        if o.degraded:
+            tips.append(self.tr("Offered nodes marked \u201cdegraded power\u201d are in a rack whose side kept "
+                                "cannot carry the rack's load while a maintenance window works on the other side: "
+                                "offered last."))
+        return "\n".join(tips)
+
+    def _nodes_text(self, nodes) -> str:
+        """The nodes offered, those with the same power marks together, each group's mark said once:
+        "h-01, h-02; h-05, h-06 (degraded power: MW-000002)" (one mark per node cut the cell off)."""
+        groups: list[tuple[tuple, list[str]]] = []
+        for n in nodes:
+            key = (n.degraded, () if n.degraded else n.reduced)
+            if groups and groups[-1][0] == key:
+                groups[-1][1].append(n.device)
+            else:
+                groups.append((key, [n.device]))
+        return "; ".join(self._marked(", ".join(names), *key) for key, names in groups)
+
+    def _marked(self, names: str, degraded: tuple, reduced: tuple) -> str:
+        """Servers offered, and the maintenance windows that leave them on one power side."""
+        if degraded:
+            return self.tr("%1 (degraded power: %2)").replace("%1", names).replace("%2", ", ".join(degraded))
+        if not reduced:
+            return names
+        return self.tr("%1 (reduced power redundancy: %2)").replace("%1", names).replace("%2", ", ".join(reduced))
 
     def offer(self):
         if not self.result or not self.result.offers:

@@ -9,7 +9,8 @@ A node (models.cluster.GpuNode) is free for a window when
   contract still being drafted, submitted or approved);
 - no open maintenance window of the operations desk overlapping the window takes it out: work on
   its server or its rack, or on the power chain feeding it (a feed, panel, UPS or PDU) when the
-  impact is an outage; reduced redundancy leaves it offered, marked (app/services/capacity/maintenance.py).
+  impact is an outage; reduced redundancy or degraded (the side kept cannot carry the rack) leaves it
+  offered, marked, the degraded last (app/services/capacity/maintenance.py).
 
 Everything is set-wise SQL: the free nodes are a subquery, counted per group (a cluster = one
 fabric, a scale-up domain, or a site for "anywhere"); only the nodes of the few best groups are
@@ -34,7 +35,7 @@ from app.domain import messages as M
 from app.domain.clock import local_midnight
 from app.domain.errors import NotFound, ValidationError
 from app.domain.rating import local_today
-from app.services.capacity.maintenance import busy_nodes, reduced_on, works_over
+from app.services.capacity.maintenance import Span, busy_nodes, power_marks, works_over
 from app.services.capacity.maintenance import maintained as maintenance_items
 from app.services.capacity.prices import TermFigures, term_figures
 from app.store.db import Database
@@ -75,6 +76,7 @@ class OfferNode:
     rack: str
     gpus: int
     reduced: tuple[str, ...] = ()  # maintenance windows leaving it with reduced power redundancy (MW-…)
+    degraded: tuple[str, ...] = ()  # … leaving its rack on a side that cannot carry the rack's load
 
 
 @dataclass(frozen=True)
@@ -105,6 +107,11 @@ class Offer:
     def reduced(self) -> tuple[str, ...]:
         """The maintenance windows that leave offered nodes with reduced redundancy (MW-…), once each."""
         return tuple(dict.fromkeys(r for n in self.nodes for r in n.reduced))
+
+    @property
+    def degraded(self) -> tuple[str, ...]:
+        """The maintenance windows that leave offered nodes degraded (MW-…), once each."""
+        return tuple(dict.fromkeys(r for n in self.nodes for r in n.degraded))
 
 
 @dataclass(frozen=True)
@@ -224,7 +231,7 @@ def free_nodes(session: Session, model_ids: list[int], start: dt.date, end: dt.d
              # a leased server drops at its first open lease (most of a busy fleet), then the rest
              ~exists(lease_busy), exists(select(g.id).where(mine)), ~exists(unfit), ~exists(named),
              GpuNode.id.not_in(held_nodes(start, end, now, exclude_hold_id))]
-    busy = busy_nodes(works_over(session, t0, t1) if works is None else works)
+    busy = busy_nodes(works_over(session, t0, t1) if works is None else works, Span(t0, t1))
     if busy is not None:
         conds.append(GpuNode.id.not_in(busy))
     return (select(GpuNode.id.label("node_id"), GpuNode.device_id, GpuNode.cluster_id, GpuNode.domain_id,
@@ -371,7 +378,7 @@ def search_capacity_in(s: Session, req: CapacityRequest, *, now: dt.datetime | N
     nearest = _nearest(s, rows, clusters, models)
     best = max((g.gpus for g in groups), default=0)
     held = _held_now(s, list(models), start, end, now or dt.datetime.now(dt.timezone.utc))
-    maintained = maintenance_items(s, works, list(models))
+    maintained = maintenance_items(s, works, Span(*_instants(start, end)), list(models))
     sentence = shortfall_sentence(req, start, end, wanted_gpus, best, nearest, held, maintained)
     return SearchResult(req, start, end, wanted_gpus, (), nearest, sentence)
 
@@ -415,10 +422,15 @@ def _offer(s: Session, req: CapacityRequest, rows, g: _Group, model: GpuModel, n
     free = {r.device_id: r for r in rows}
     named = s.execute(select(Device.id, Device.name, Device.position, Rack.id.label("rack_id"), Rack.name.label("rack"))
                       .join(Rack, Rack.id == Device.rack_id).where(Device.id.in_(free))).all()
-    named.sort(key=lambda d: (-rack_n[d.rack_id], d.rack, d.position is None, d.position or 0, d.name))
+    # a window on the power chain: its degraded racks last (over every free server of the group)
+    marks = power_marks(s, works, Span(*_instants(start, end)), free) if any(w.power for w in works) else None
+    degraded = marks.degraded if marks else {}
+    named.sort(key=lambda d: (d.id in degraded, -rack_n[d.rack_id], d.rack, d.position is None, d.position or 0,
+                              d.name))
     chosen = named[:nodes_needed]
-    reduced = reduced_on(s, works, [d.id for d in chosen]) if works else {}
-    nodes = tuple(OfferNode(free[d.id].node_id, d.id, d.name, d.rack, int(free[d.id].gpus), reduced.get(d.id, ()))
+    reduced = marks.reduced if marks else {}
+    nodes = tuple(OfferNode(free[d.id].node_id, d.id, d.name, d.rack, int(free[d.id].gpus), reduced.get(d.id, ()),
+                            degraded.get(d.id, ()))
                   for d in chosen)
     label, cluster, site = _group_label(s, req.scope, g.key)
     if cluster is None and nodes:

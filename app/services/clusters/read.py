@@ -114,6 +114,25 @@ def cluster_row(db: Database, cluster: int | str) -> ClusterRow:
 FIT_GPU_STATES = (GpuState.AVAILABLE, GpuState.LEASED)  # what the capacity search offers (free_nodes)
 
 
+def _gpu_groups(dialect: str, where):
+    """The GPUs of the nodes `where` picks, counted per server, model and state (with the largest
+    customer id among them): a subquery. On PostgreSQL a LATERAL per node, which walks the index on
+    (device, model, state) node by node: the plain join's estimate (8 GPUs a node × 1,000 nodes at
+    random_page_cost 4) made the planner scan all 400,000 GPUs in parallel (46 ms against 6 ms on
+    the large data); SQLite's planner walks the index by itself (and has no LATERAL)."""
+    n_, customer = func.count().label("n"), func.max(GpuAsset.customer_id).label("customer_id")
+    if dialect != "postgresql":
+        return (select(GpuAsset.device_id, GpuAsset.gpu_model_id, GpuAsset.state, n_, customer)
+                .join(GpuNode, GpuNode.device_id == GpuAsset.device_id).where(where)
+                .group_by(GpuAsset.device_id, GpuAsset.gpu_model_id, GpuAsset.state).subquery())
+    nodes = select(GpuNode.device_id).where(where).subquery()
+    per = (select(GpuAsset.gpu_model_id, GpuAsset.state, n_, customer)
+           .where(GpuAsset.device_id == nodes.c.device_id)
+           .group_by(GpuAsset.gpu_model_id, GpuAsset.state).lateral())
+    return (select(nodes.c.device_id, per.c.gpu_model_id, per.c.state, per.c.n, per.c.customer_id)
+            .select_from(nodes.join(per, true())).subquery())
+
+
 def _node_rows(s, where, now: dt.datetime | None = None) -> list[NodeRow]:
     """Node rows in three statements (1,000 nodes: no ORM objects, no per-node query), run on the
     Core connection (no ORM row layer): the nodes with their server, rack and domain; their GPUs
@@ -129,10 +148,7 @@ def _node_rows(s, where, now: dt.datetime | None = None) -> list[NodeRow]:
         .where(where).order_by(Device.name)).all()
     if not rows:
         return []
-    g = (select(GpuAsset.device_id, GpuAsset.gpu_model_id, GpuAsset.state, func.count().label("n"),
-                func.max(GpuAsset.customer_id).label("customer_id"))
-         .join(GpuNode, GpuNode.device_id == GpuAsset.device_id).where(where)
-         .group_by(GpuAsset.device_id, GpuAsset.gpu_model_id, GpuAsset.state).subquery())
+    g = _gpu_groups(conn.dialect.name, where)
     per_dev: dict[int, list] = {}  # device -> [GPUs, model, tenant, {unfit state: GPUs}]
     for dev_id, state, n, model, cust in conn.execute(
             select(g.c.device_id, g.c.state, g.c.n, GpuModel.name, Customer.name)
